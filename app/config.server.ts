@@ -1,0 +1,248 @@
+import { z } from "zod";
+
+/**
+ * The whole environment of the portal, validated once at start.
+ * A wrong value stops the start with one message that names every invalid variable.
+ */
+
+const flag = (defaultValue: boolean) =>
+  z
+    .enum(["1", "0", "true", "false", "on", "off", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? defaultValue : ["1", "true", "on", "yes"].includes(v)));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const cssColor = z
+  .string()
+  .regex(/^(#[0-9a-fA-F]{3,8}|rgb\([\d\s,%.]+\)|hsl\([\d\s,%.deg]+\))$/, "expected a CSS colour such as #0b5cad");
+
+const positiveInt = (defaultValue: number) => z.coerce.number().int().positive().default(defaultValue);
+
+const csvList = (defaultValue: string) =>
+  z
+    .string()
+    .default(defaultValue)
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** The portal's own origin, as browsers see it behind the load balancer. Defaults to http://localhost:PORT. */
+    APP_ORIGIN: optionalText.pipe(z.string().url().optional()),
+
+    TENANT_ID: z.string().min(1).default("journey"),
+    DATABASE_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default("journey_portal"),
+    COMPANY_NAME: z.string().min(1).default("Journey"),
+    BRAND_TEXT: z.string().min(1).default("Journey Portal"),
+    THEME_PRIMARY: cssColor.default("#0b5cad"),
+    THEME_PRIMARY_CONTRAST: cssColor.default("#ffffff"),
+    THEME_ACCENT: cssColor.default("#f39200"),
+    THEME_SURFACE: cssColor.default("#f5f7fa"),
+    THEME_TEXT: cssColor.default("#1d2733"),
+
+    MONGODB_URI: optionalText.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://").optional()),
+    DATA_DIR: z.string().min(1).default("./data"),
+    ALLOW_EMBEDDED_DB: flag(false),
+
+    SESSION_SECRET: optionalText,
+    SESSION_IDLE_MINUTES: positiveInt(30),
+    SESSION_ABSOLUTE_HOURS: positiveInt(12),
+    LOGIN_MAX_FAILURES: positiveInt(5),
+    LOGIN_WINDOW_MINUTES: positiveInt(15),
+
+    AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1").default("us-east-1"),
+
+    IDENTITY_PROVIDER: z.enum(["local", "cognito"]).default("local"),
+    COGNITO_USER_POOL_ID: optionalText,
+    COGNITO_CLIENT_ID: optionalText,
+    COGNITO_CLIENT_SECRET: optionalText,
+    COGNITO_DOMAIN: optionalText.pipe(z.string().url().optional()),
+    COGNITO_IDP_NAME: optionalText,
+
+    SSO_MODE: z.enum(["none", "saml", "cognito-federated"]).default("none"),
+    SAML_IDP_ENTRY_POINT: optionalText.pipe(z.string().url().optional()),
+    SAML_IDP_CERT: optionalText,
+    SAML_SP_ENTITY_ID: optionalText,
+    SAML_SP_PRIVATE_KEY: optionalText,
+    SAML_SP_CERT: optionalText,
+
+    STORAGE: z.enum(["local", "s3"]).default("local"),
+    S3_BUCKET: optionalText,
+    UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
+    UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip"),
+
+    DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
+    QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(z.string().regex(/^\d{12}$/, "expected a 12-digit AWS account id").optional()),
+    QUICKSIGHT_NAMESPACE: z.string().min(1).default("default"),
+    QUICKSIGHT_SESSION_MINUTES: z.coerce.number().int().min(15).max(600).default(600),
+    QUICKSIGHT_ALLOWED_DOMAINS: csvList(""),
+
+    MAIL: z.enum(["outbox", "smtp"]).default("outbox"),
+    SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
+    MAIL_FROM: z.string().min(3).default("Journey Portal <no-reply@journey.local>"),
+
+    WORKER_IN_PROCESS: flag(true),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+
+    FEATURE_DASHBOARD: flag(true),
+    FEATURE_REPORT: flag(true),
+    FEATURE_JOBS_EXECUTED: flag(true),
+    FEATURE_MASTER_REPOSITORY: flag(true),
+    FEATURE_UPLOAD: flag(true),
+    FEATURE_PLANNING: flag(true),
+    FEATURE_EXPLORER: flag(true),
+    FEATURE_FINANCIAL_STATEMENT: flag(true),
+    FEATURE_AUX_CURRENT_MONTH: flag(false),
+  })
+  .superRefine((env, ctx) => {
+    const need = (cond: boolean, key: string, why: string) => {
+      if (cond) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: why });
+    };
+    need(env.NODE_ENV === "production" && !env.SESSION_SECRET, "SESSION_SECRET", "required in production");
+    need(!!env.SESSION_SECRET && env.SESSION_SECRET.length < 32, "SESSION_SECRET", "must have at least 32 characters");
+    const cognitoUsed = env.IDENTITY_PROVIDER === "cognito" || env.SSO_MODE === "cognito-federated";
+    need(cognitoUsed && !env.COGNITO_USER_POOL_ID, "COGNITO_USER_POOL_ID", "required when Cognito is used");
+    need(cognitoUsed && !env.COGNITO_CLIENT_ID, "COGNITO_CLIENT_ID", "required when Cognito is used");
+    need(env.SSO_MODE === "cognito-federated" && !env.COGNITO_DOMAIN, "COGNITO_DOMAIN", "required when SSO_MODE=cognito-federated");
+    need(env.SSO_MODE === "saml" && !env.SAML_IDP_ENTRY_POINT, "SAML_IDP_ENTRY_POINT", "required when SSO_MODE=saml");
+    need(env.SSO_MODE === "saml" && !env.SAML_IDP_CERT, "SAML_IDP_CERT", "required when SSO_MODE=saml");
+    need(env.SSO_MODE === "saml" && !env.SAML_SP_PRIVATE_KEY, "SAML_SP_PRIVATE_KEY", "required when SSO_MODE=saml");
+    need(env.SSO_MODE === "saml" && !env.SAML_SP_CERT, "SAML_SP_CERT", "required when SSO_MODE=saml");
+    need(env.STORAGE === "s3" && !env.S3_BUCKET, "S3_BUCKET", "required when STORAGE=s3");
+    need(env.DASHBOARDS === "quicksight" && !env.QUICKSIGHT_ACCOUNT_ID, "QUICKSIGHT_ACCOUNT_ID", "required when DASHBOARDS=quicksight");
+    need(env.MAIL === "smtp" && !env.SMTP_URL, "SMTP_URL", "required when MAIL=smtp");
+  });
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export type FeatureFlag =
+  | "dashboard"
+  | "report"
+  | "jobsExecuted"
+  | "masterRepository"
+  | "upload"
+  | "planning"
+  | "explorer"
+  | "financialStatement"
+  | "auxCurrentMonth";
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** A development-only secret; production refuses to start without SESSION_SECRET. */
+const DEV_SESSION_SECRET = "journey-portal-development-secret-not-for-production";
+
+export function parseConfig(source: Record<string, string | undefined>) {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".") || "(environment)"}: ${i.message}`);
+    throw new ConfigError([...new Set(problems)]);
+  }
+  const env = result.data;
+  const origin = env.APP_ORIGIN ?? `http://localhost:${env.PORT}`;
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === "production",
+    port: env.PORT,
+    origin: origin.replace(/\/$/, ""),
+    tenantId: env.TENANT_ID,
+    databaseName: env.DATABASE_NAME,
+    companyName: env.COMPANY_NAME,
+    brandText: env.BRAND_TEXT,
+    theme: {
+      primary: env.THEME_PRIMARY,
+      primaryContrast: env.THEME_PRIMARY_CONTRAST,
+      accent: env.THEME_ACCENT,
+      surface: env.THEME_SURFACE,
+      text: env.THEME_TEXT,
+    },
+    mongodbUri: env.MONGODB_URI,
+    dataDir: env.DATA_DIR,
+    allowEmbeddedDb: env.ALLOW_EMBEDDED_DB,
+    session: {
+      secret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+      idleMinutes: env.SESSION_IDLE_MINUTES,
+      absoluteHours: env.SESSION_ABSOLUTE_HOURS,
+    },
+    loginLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowMinutes: env.LOGIN_WINDOW_MINUTES },
+    awsRegion: env.AWS_REGION,
+    identity: {
+      provider: env.IDENTITY_PROVIDER,
+      cognito: {
+        userPoolId: env.COGNITO_USER_POOL_ID,
+        clientId: env.COGNITO_CLIENT_ID,
+        clientSecret: env.COGNITO_CLIENT_SECRET,
+        domain: env.COGNITO_DOMAIN,
+        identityProviderName: env.COGNITO_IDP_NAME,
+      },
+    },
+    sso: {
+      mode: env.SSO_MODE,
+      saml: {
+        idpEntryPoint: env.SAML_IDP_ENTRY_POINT,
+        idpCert: env.SAML_IDP_CERT,
+        spEntityId: env.SAML_SP_ENTITY_ID ?? `${origin.replace(/\/$/, "")}/saml/metadata`,
+        spPrivateKey: env.SAML_SP_PRIVATE_KEY,
+        spCert: env.SAML_SP_CERT,
+      },
+    },
+    storage: {
+      kind: env.STORAGE,
+      bucket: env.S3_BUCKET ?? "local",
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      extensions: env.UPLOAD_EXTENSIONS.map((e) => e.toLowerCase().replace(/^\./, "")),
+    },
+    dashboards: {
+      kind: env.DASHBOARDS,
+      quicksight: {
+        accountId: env.QUICKSIGHT_ACCOUNT_ID,
+        namespace: env.QUICKSIGHT_NAMESPACE,
+        sessionMinutes: env.QUICKSIGHT_SESSION_MINUTES,
+        allowedDomains: env.QUICKSIGHT_ALLOWED_DOMAINS.length > 0 ? env.QUICKSIGHT_ALLOWED_DOMAINS : [origin],
+      },
+    },
+    mail: { kind: env.MAIL, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    workerInProcess: env.WORKER_IN_PROCESS,
+    logLevel: env.LOG_LEVEL,
+    features: {
+      dashboard: env.FEATURE_DASHBOARD,
+      report: env.FEATURE_REPORT,
+      jobsExecuted: env.FEATURE_JOBS_EXECUTED,
+      masterRepository: env.FEATURE_MASTER_REPOSITORY,
+      upload: env.FEATURE_UPLOAD,
+      planning: env.FEATURE_PLANNING,
+      explorer: env.FEATURE_EXPLORER,
+      financialStatement: env.FEATURE_FINANCIAL_STATEMENT,
+      auxCurrentMonth: env.FEATURE_AUX_CURRENT_MONTH,
+    } satisfies Record<FeatureFlag, boolean>,
+  };
+}
+
+export type Config = ReturnType<typeof parseConfig>;
+
+let cached: Config | undefined;
+
+/** The configuration, parsed from process.env on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between cases; this forgets the parsed copy. */
+export function resetConfigForTests() {
+  cached = undefined;
+}

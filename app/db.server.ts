@@ -1,0 +1,55 @@
+import path from "node:path";
+import { MongoClient, type Db } from "mongodb";
+import { getConfig } from "~/config.server";
+
+/**
+ * One MongoClient per process, kept on globalThis so dev reloads reuse it.
+ * MONGODB_URI unset → the embedded MongoDB-compatible server (server/embedded-mongo),
+ * with its data under DATA_DIR/db (in memory when NODE_ENV=test).
+ */
+
+type DbState = { client: MongoClient; stopEmbedded?: () => Promise<void> };
+const globalKey = Symbol.for("journey-portal.db");
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbState> };
+const g = globalThis as GlobalWithDb;
+
+async function connect(): Promise<DbState> {
+  const config = getConfig();
+  if (config.mongodbUri) {
+    const client = new MongoClient(config.mongodbUri, { appName: "journey-portal" });
+    await client.connect();
+    return { client };
+  }
+  if (config.isProduction && !config.allowEmbeddedDb) {
+    throw new Error("MONGODB_URI is not set. The embedded database is not for production; set ALLOW_EMBEDDED_DB=1 only for a demo.");
+  }
+  const { startEmbeddedMongo } = await import("../server/embedded-mongo/index");
+  const dbPath = config.env === "test" ? undefined : path.resolve(config.dataDir, "db");
+  const embedded = await startEmbeddedMongo({ dbPath });
+  const client = new MongoClient(embedded.uri, { appName: "journey-portal" });
+  await client.connect();
+  return { client, stopEmbedded: embedded.stop };
+}
+
+export async function getClient(): Promise<MongoClient> {
+  g[globalKey] ??= connect().catch((error) => {
+    g[globalKey] = undefined;
+    throw error;
+  });
+  return (await g[globalKey]).client;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getClient()).db(getConfig().databaseName);
+}
+
+/** Closes the client (and the embedded server, when this process started one). */
+export async function closeDb(): Promise<void> {
+  const pending = g[globalKey];
+  g[globalKey] = undefined;
+  if (!pending) return;
+  const state = await pending.catch(() => undefined);
+  if (!state) return;
+  await state.client.close();
+  await state.stopEmbedded?.();
+}

@@ -1,0 +1,78 @@
+/**
+ * Every user-visible text that the spec quotes, verbatim, defined once.
+ * Texts the spec left to us are marked "ours" and recorded in docs/decisions.md.
+ */
+export const messages = {
+  // Access (spec 000 §2, §5, §8)
+  loginRequired: "Login e senha Obrigatórios!",
+  incorrectCredentials: "Incorrect username or password.",
+  incorrectCredentialsPt: "Login ou senha Incorretos!",
+  passwordMismatch: "Por favor verifique se as senhas correspondem.",
+  contactAdmin: "CONTATE SEU ADMIN",
+  passwordConfigured: "Senha configurada!",
+  passwordAccepted: "Sua senha foi aceita com sucesso! Você pode efetuar login.",
+  recoveryEmailSent:
+    "E-mail enviado com sucesso! Verifique sua caixa de entrada de e-mails. Você recebeu um código e um link para reconfigurar sua senha.",
+  sessionExpiredTitle: "Aviso",
+  sessionExpired: "Ops. essa sessão expirou! Faça login novamente.",
+  loginButton: "Login",
+  ssoButton: (companyName: string) => `${companyName} Entrar`,
+  passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
+  // ours: rate limit of failed sign-ins
+  tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
+
+  // Header menu
+  menuUserSettings: "Configurações de usuários",
+  menuUserManagement: "Gerenciamento de usuários",
+  menuLogout: "Logout",
+
+  // User administration
+  userConfigHeader: "User ADMIN / Criação de usuários",
+  usersCreated: (n: number) => `${n} usuários criados`,
+  userPermissionHeader: "System ADMIN / Configuração de usuário",
+  saved: "Salvo com sucesso!",
+  ops: "OPS!",
+  userExists: "Usuário já cadastrado.",
+  userDeleted: "Usuário excluido com sucesso.",
+  permissionAssigned: "Permissão atribuida com sucesso.",
+  confirm: "Confirmar",
+  cancel: "Cancelar",
+
+  // Files, uploads, jobs
+  downloadFailed: "Ocorreu um erro ao fazer o download.",
+  uploadFailed: "Ocorreu um erro ao fazer o upload. COD.2",
+  uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
+  jobCompleted: "Completed",
+  jobInProgress: "In progress",
+  previous: "Previous",
+  next: "Next",
+  itemsPerPage: "Items per page",
+
+  // Master data
+  noDataFound: "No data found",
+  baseOk: "Base Ok",
+  baseNok: "Base NOK",
+
+  // Planning, reports (spec 001)
+  reportGenerated: "Report generated successfully.",
+  editingSaved: "Editing saved successfully",
+  close: "Close",
+  numberNotValid: "Number is not valid",
+  genericError: "Ocorreu um erro.",
+  savingData: "Salvando Dados...",
+  noSearchResults: "Sorry, no results found.",
+  exactPhrase: "Frase Exata",
+  pinColumn: "Fixar coluna",
+  unpinColumn: "Desfixar coluna",
+  increase: "Aumentar",
+  decrease: "Diminuir",
+
+  // Error pages (ours)
+  forbiddenTitle: "Acesso negado",
+  forbidden: "Você não tem permissão para acessar esta página.",
+  notFoundTitle: "Página não encontrada",
+  notFound: "O endereço que você procurou não existe.",
+  serverErrorTitle: "Erro inesperado",
+  serverError: "Algo deu errado do nosso lado. Tente novamente em instantes.",
+  backHome: "Voltar ao início",
+} as const;

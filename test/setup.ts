@@ -1,0 +1,17 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
+// A console.error during a test is a failure: it usually hides a swallowed bug.
+let errors: unknown[][] = [];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    errors.push(args);
+  });
+});
+afterEach(() => {
+  vi.mocked(console.error).mockRestore();
+  if (errors.length > 0) {
+    const text = errors.map((a) => a.map(String).join(" ")).join("\n");
+    throw new Error(`console.error was called during the test:\n${text}`);
+  }
+});
