@@ -1,0 +1,61 @@
+/**
+ * Runs the embedded MongoDB-compatible server on its own:
+ *   npm run db -- --port 27017 --dbpath ./data/db
+ * Without --dbpath the data lives in memory and is lost on exit.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmbeddedMongo } from "./index";
+
+function usage(message?: string): never {
+  if (message) process.stderr.write(`${message}\n`);
+  process.stderr.write("usage: npm run db -- [--port 27017] [--dbpath ./data/db] [--host 127.0.0.1] [--memory]\n");
+  process.exit(message ? 2 : 0);
+}
+
+let values: { port?: string; dbpath?: string; host?: string; memory?: boolean; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: "string" },
+      dbpath: { type: "string" },
+      host: { type: "string" },
+      memory: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  }));
+} catch (error) {
+  usage((error as Error).message);
+}
+if (values.help) usage();
+
+const port = values.port === undefined ? 27017 : Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be a whole number from 0 to 65535, got '${values.port}'`);
+if (values.memory && values.dbpath) usage("use either --dbpath or --memory, not both");
+const dbPath = values.memory ? undefined : path.resolve(values.dbpath ?? "./data/db");
+
+try {
+  const server = await startEmbeddedMongo({ port, dbPath, host: values.host });
+  process.stdout.write(`embedded MongoDB-compatible server listening\n`);
+  process.stdout.write(`  data: ${dbPath ?? "in memory (lost on exit)"}\n`);
+  process.stdout.write(`  connection string: ${server.uri}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`could not stop cleanly: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  process.stderr.write(e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port\n` : `${e.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ObjectId } from "mongodb";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assertEmbeddedAllowed, startEmbeddedMongo } from "./index";
+import { startHarness, stopHarness, type Harness } from "./test-helpers";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = { _id?: number | string | ObjectId; [key: string]: any };
+const here = path.dirname(fileURLToPath(import.meta.url));
+const tempDirs: string[] = [];
+let h: Harness | undefined;
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-mongo-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await stopHarness(h);
+  h = undefined;
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Runs the writer child until it acknowledged iteration `minAck`, then SIGKILLs
+ * it. Resolves with every acknowledged iteration number.
+ */
+function runAndKill(dir: string, minAck: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "crash-writer.fixture.ts"), dir], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_ENV: "test" },
+    });
+    const acks: number[] = [];
+    let stderr = "";
+    let buffer = "";
+    let killed = false;
+    // Kill at a moment unrelated to the write loop, once enough writes were acknowledged.
+    const killLater = () => {
+      if (killed) return;
+      killed = true;
+      setTimeout(() => child.kill("SIGKILL"), Math.floor(Math.random() * 15));
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        const m = /^ack (\d+)$/.exec(line);
+        if (m) acks.push(Number(m[1]));
+        if (acks.length > 0 && acks[acks.length - 1] >= minAck) killLater();
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (signal === "SIGKILL") resolve(acks);
+      else reject(new Error(`writer exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+describe("durability", () => {
+  it("keeps every acknowledged write across kill -9", async () => {
+    const dir = tempDir();
+    const acked: number[] = [];
+    for (const round of [1, 2]) {
+      acked.push(...(await runAndKill(dir, 150 * round)));
+      expect(acked.length).toBeGreaterThanOrEqual(150 * round);
+      h = await startHarness(dir);
+      const docs = h.client.db("crash").collection<{ _id: number; n?: number }>("docs");
+      const ids = new Set((await docs.find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      const missing: number[] = [];
+      for (const i of acked) {
+        const expected = i % 3 === 2 ? [i * 10, i * 10 + 1, i * 10 + 2] : [i * 10];
+        for (const id of expected) if (!ids.has(id)) missing.push(id);
+      }
+      expect(missing).toEqual([]);
+      const counter = await docs.findOne({ _id: -1 });
+      // Every acknowledged $inc is there; at most one unacknowledged one may be too.
+      expect(counter?.n).toBeGreaterThanOrEqual(acked.length);
+      expect(counter?.n).toBeLessThanOrEqual(acked.length + round);
+      expect((await docs.indexes()).map((i) => i.name)).toEqual(["_id_", "kind_1"]);
+      await stopHarness(h);
+      h = undefined;
+    }
+  }, 30_000);
+
+  it("discards a torn last record and keeps writing after it", async () => {
+    const dir = tempDir();
+    h = await startHarness(dir);
+    await h.client.db("t").collection<Loose>("c").insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+    await stopHarness(h);
+    h = undefined;
+    const journal = path.join(dir, "journal.log");
+    const goodSize = fs.statSync(journal).size;
+    // Half a record: a length prefix promising more bytes than were written.
+    fs.appendFileSync(journal, Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 1, 9, 9]));
+    h = await startHarness(dir);
+    const c = h.client.db("t").collection<Loose>("c");
+    expect(await c.find().toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect(fs.statSync(journal).size).toBe(goodSize);
+    await c.insertOne({ _id: 3 } as never);
+    await stopHarness(h);
+    h = undefined;
+    h = await startHarness(dir);
+    expect(await h.client.db("t").collection<Loose>("c").countDocuments()).toBe(3);
+  });
+
+  it("discards a record whose checksum does not match", async () => {
+    const dir = tempDir();
+    h = await startHarness(dir);
+    const c = h.client.db("t").collection<Loose>("c");
+    await c.insertOne({ _id: 1, v: "first" } as never);
+    await c.insertOne({ _id: 2, v: "second" } as never);
+    await stopHarness(h);
+    h = undefined;
+    const journal = path.join(dir, "journal.log");
+    const bytes = fs.readFileSync(journal);
+    bytes[bytes.length - 3] ^= 0xff; // corrupt the last record's body
+    fs.writeFileSync(journal, bytes);
+    h = await startHarness(dir);
+    expect(await h.client.db("t").collection<Loose>("c").find().toArray()).toEqual([{ _id: 1, v: "first" }]);
+  });
+
+  it("compacts into a snapshot and replays a journal over it idempotently", async () => {
+    const dir = tempDir();
+    h = await startHarness(dir);
+    const c = h.client.db("t").collection<Loose>("big");
+    await c.createIndex({ k: 1 }, { unique: true });
+    const payload = "z".repeat(1000);
+    await c.insertMany(Array.from({ length: 1500 }, (_, i) => ({ _id: i, k: i, payload })) as never[]);
+    await c.updateMany({ _id: { $lt: 10 } }, { $set: { touched: true } });
+    await c.deleteOne({ _id: 1499 });
+    const journal = path.join(dir, "journal.log");
+    const beforeCompaction = fs.readFileSync(journal);
+    await stopHarness(h); // the journal is over 1 MB, so stop compacts it
+    h = undefined;
+    expect(fs.statSync(path.join(dir, "snapshot.bson")).size).toBeGreaterThan(1_000_000);
+    expect(fs.statSync(journal).size).toBe(0);
+    // Simulate a crash between the snapshot rename and the journal truncation.
+    fs.writeFileSync(journal, beforeCompaction);
+    h = await startHarness(dir);
+    const again = h.client.db("t").collection<Loose>("big");
+    expect(await again.countDocuments()).toBe(1499);
+    expect(await again.countDocuments({ touched: true })).toBe(10);
+    const dup = await again.insertOne({ _id: 5000, k: 3 } as never).catch((e: { code?: number }) => e);
+    expect((dup as { code?: number }).code).toBe(11000);
+  });
+
+  it("refuses a data directory that another server holds", async () => {
+    const dir = tempDir();
+    h = await startHarness(dir);
+    await expect(startHarness(dir)).rejects.toThrow(/already open/);
+  });
+
+  it("releases the data directory when the port is taken", async () => {
+    const dir = tempDir();
+    h = await startHarness();
+    await expect(startEmbeddedMongo({ dbPath: dir, port: h.server.port })).rejects.toThrow(/EADDRINUSE/);
+    const again = await startEmbeddedMongo({ dbPath: dir });
+    await again.stop();
+  });
+
+  it("refuses NODE_ENV=production unless ALLOW_EMBEDDED_DB=1, and warns when allowed", () => {
+    expect(() => assertEmbeddedAllowed({ NODE_ENV: "production" })).toThrow(/MONGODB_URI/);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      expect(() => assertEmbeddedAllowed({ NODE_ENV: "production", ALLOW_EMBEDDED_DB: "1" })).not.toThrow();
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/not for production/));
+    } finally {
+      warn.mockRestore();
+    }
+    expect(() => assertEmbeddedAllowed({ NODE_ENV: "development" })).not.toThrow();
+  });
+});

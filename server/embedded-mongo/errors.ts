@@ -1,0 +1,57 @@
+/**
+ * Server-side errors carrying MongoDB's numeric code and codeName, so the
+ * driver raises the same error classes it raises against a real mongod.
+ */
+
+export const ErrorCodes = {
+  InternalError: 1,
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  IllegalOperation: 20,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  CannotCreateIndex: 67,
+  OperationNotSupportedInTransaction: 263,
+  DuplicateKey: 11000,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCodes;
+
+export class MongoCommandError extends Error {
+  readonly code: number;
+  readonly codeName: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(codeName: ErrorCodeName, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.code = ErrorCodes[codeName];
+    this.codeName = codeName;
+    this.extra = extra;
+  }
+
+  /** The reply document MongoDB sends for a failed command. */
+  toReply(): Record<string, unknown> {
+    return { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+  }
+
+  /** An entry of a write command's writeErrors array. */
+  toWriteError(index: number): Record<string, unknown> {
+    return { index, code: this.code, errmsg: this.message, ...this.extra };
+  }
+}
+
+/** Wraps anything thrown by mingo or our own code into a command error. */
+export function toCommandError(error: unknown): MongoCommandError {
+  if (error instanceof MongoCommandError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new MongoCommandError("BadValue", message);
+}

@@ -1,0 +1,164 @@
+/**
+ * The embedded MongoDB-compatible server: speaks the wire protocol on
+ * 127.0.0.1 so the official driver, mongosh and Compass can use it, keeps the
+ * data in memory and, with a dbPath, in a durable journal. For demos,
+ * development and tests only; production uses a real MongoDB (MONGODB_URI).
+ */
+import net from "node:net";
+import { CommandRunner, MAX_MESSAGE_SIZE, type ServerInfo } from "./commands";
+import { MongoCommandError, toCommandError } from "./errors";
+import { Journal } from "./journal";
+import { Catalog, expireDocuments } from "./storage";
+import { encodeOpMsg, encodeOpReply, OP_QUERY, parseMessage } from "./wire";
+
+export type EmbeddedMongoOptions = {
+  /** Directory for the journal and snapshot; omitted = in memory only. */
+  dbPath?: string;
+  /** TCP port on 127.0.0.1; 0 or omitted = a free port. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** How often TTL indexes are applied (default 60 s, as mongod). */
+  ttlIntervalMs?: number;
+};
+
+export type EmbeddedMongo = {
+  uri: string;
+  port: number;
+  stop(): Promise<void>;
+};
+
+/** Refuses production unless explicitly allowed; warns when allowed. */
+export function assertEmbeddedAllowed(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.NODE_ENV !== "production") return;
+  if (env.ALLOW_EMBEDDED_DB !== "1") {
+    throw new Error(
+      "The embedded MongoDB server refuses to run with NODE_ENV=production: set MONGODB_URI to a real MongoDB, or ALLOW_EMBEDDED_DB=1 for a demo.",
+    );
+  }
+  console.warn("WARNING: the embedded MongoDB server is running with NODE_ENV=production (ALLOW_EMBEDDED_DB=1). It is meant for demos, not for production data.");
+}
+
+export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  assertEmbeddedAllowed();
+  const host = options.host ?? "127.0.0.1";
+  const catalog = new Catalog();
+  const journal = options.dbPath ? await Journal.open(options.dbPath, catalog) : undefined;
+  const runner = new CommandRunner(catalog);
+  const sockets = new Set<net.Socket>();
+  const startedAt = new Date();
+  let connectionCounter = 0;
+  let port = options.port ?? 0;
+
+  const ttlTimer = setInterval(() => {
+    try {
+      if (expireDocuments(catalog) > 0) journal?.sync().catch(() => undefined);
+    } catch (error) {
+      console.warn(`embedded-mongo: TTL deletion failed: ${(error as Error).message}`);
+    }
+  }, options.ttlIntervalMs ?? 60_000);
+  ttlTimer.unref();
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    const info: ServerInfo = { connectionId: ++connectionCounter, startedAt, port };
+    let buffered: Buffer[] = [];
+    let bufferedBytes = 0;
+    let queue: Promise<void> = Promise.resolve();
+
+    socket.on("data", (chunk: Buffer) => {
+      buffered.push(chunk);
+      bufferedBytes += chunk.length;
+      // Only join chunks once a whole message is there (joining on every chunk is quadratic).
+      while (bufferedBytes >= 4) {
+        if (buffered[0].length < 4) buffered = [Buffer.concat(buffered)];
+        const length = buffered[0].readInt32LE(0);
+        if (length < 16 || length > MAX_MESSAGE_SIZE + 16 * 1024 * 1024) {
+          socket.destroy();
+          return;
+        }
+        if (bufferedBytes < length) break;
+        const all = buffered.length === 1 ? buffered[0] : Buffer.concat(buffered, bufferedBytes);
+        const message = all.subarray(0, length);
+        const remainder = all.subarray(length);
+        buffered = remainder.length ? [remainder] : [];
+        bufferedBytes = remainder.length;
+        queue = queue.then(() => handle(socket, message, info)).catch(() => {
+          socket.destroy();
+        });
+      }
+    });
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(socket: net.Socket, message: Buffer, info: ServerInfo): Promise<void> {
+    let requestId = message.readInt32LE(4);
+    let isLegacy = message.readInt32LE(12) === OP_QUERY;
+    let reply: Record<string, unknown>;
+    let moreToCome = false;
+    try {
+      const request = parseMessage(message);
+      requestId = request.requestId;
+      isLegacy = request.opCode === OP_QUERY;
+      moreToCome = request.moreToCome;
+      if (!("$db" in request.command)) request.command.$db = request.db;
+      reply = runner.run(request.command, info);
+      if (journal) {
+        try {
+          await journal.sync();
+        } catch (error) {
+          reply = new MongoCommandError("InternalError", `the embedded server could not make the write durable: ${(error as Error).message}`).toReply();
+        }
+      }
+    } catch (error) {
+      reply = toCommandError(error).toReply();
+    }
+    if (moreToCome || socket.destroyed) return;
+    const encode = isLegacy ? encodeOpReply : encodeOpMsg;
+    let bytes: Buffer;
+    try {
+      bytes = encode(requestId, reply);
+    } catch (error) {
+      // e.g. a reply over the BSON size limit
+      bytes = encode(requestId, new MongoCommandError("BadValue", `could not encode the reply: ${(error as Error).message}`).toReply());
+    }
+    socket.write(bytes);
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // e.g. EADDRINUSE: release the data directory before giving up.
+    clearInterval(ttlTimer);
+    runner.close();
+    await journal?.close();
+    throw error;
+  }
+  port = (server.address() as net.AddressInfo).port;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    uri: `mongodb://${host}:${port}/?directConnection=true`,
+    port,
+    stop() {
+      stopped ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const s of sockets) s.destroy();
+        });
+        clearInterval(ttlTimer);
+        runner.close();
+        await journal?.close();
+      })();
+      return stopped;
+    },
+  };
+}

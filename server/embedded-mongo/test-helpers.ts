@@ -1,0 +1,18 @@
+/** Shared by this folder's tests: an in-memory server and a connected driver client. */
+import { MongoClient } from "mongodb";
+import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
+
+export type Harness = { server: EmbeddedMongo; client: MongoClient };
+
+export async function startHarness(dbPath?: string): Promise<Harness> {
+  const server = await startEmbeddedMongo({ dbPath });
+  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 5000 });
+  await client.connect();
+  return { server, client };
+}
+
+export async function stopHarness(h: Harness | undefined): Promise<void> {
+  if (!h) return;
+  await h.client.close();
+  await h.server.stop();
+}

@@ -1,0 +1,183 @@
+/**
+ * Value helpers shared by the storage engine: canonical keys for index and _id
+ * lookups, cloning, equality, dotted-path reads and the type guard that keeps
+ * values mingo cannot compare correctly out of the engine.
+ */
+import { EJSON, ObjectId } from "bson";
+import { MongoCommandError } from "./errors";
+
+export type Doc = Record<string, unknown>;
+
+function bsonType(value: object): string | undefined {
+  const t = (value as { _bsontype?: unknown })._bsontype;
+  return typeof t === "string" ? t : undefined;
+}
+
+export function isPlainObject(value: unknown): value is Doc {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A string that is equal for two values exactly when MongoDB considers them
+ * equal (numbers of any width compare by value; documents by field order).
+ */
+export function keyOf(value: unknown): string {
+  switch (typeof value) {
+    case "undefined":
+      return "z";
+    case "number":
+      return Number.isNaN(value) ? "nNaN" : `n${value === 0 ? 0 : value}`;
+    case "string":
+      return `s${value}`;
+    case "boolean":
+      return value ? "b1" : "b0";
+    case "bigint":
+      return `n${value}`;
+    case "object": {
+      if (value === null) return "z";
+      if (value instanceof Date) return `d${value.getTime()}`;
+      if (Array.isArray(value)) return `a[${value.map(keyOf).join(",")}]`;
+      const t = bsonType(value);
+      if (t === "ObjectId") return `o${(value as ObjectId).toHexString()}`;
+      if (t === "Int32" || t === "Double") return `n${(value as { value: number }).value}`;
+      if (t === "Long") return `n${value.toString()}`;
+      if (t !== undefined) return `x${t}:${EJSON.stringify(value as never, { relaxed: false })}`;
+      if (value instanceof RegExp) return `r${value.source}/${value.flags}`;
+      let out = "{";
+      for (const [k, v] of Object.entries(value)) out += `${JSON.stringify(k)}:${keyOf(v)},`;
+      return `${out}}`;
+    }
+    default:
+      return `?${String(value)}`;
+  }
+}
+
+/** Deep copy of documents and arrays; BSON value objects are immutable and shared. */
+export function cloneDeep<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneDeep) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (isPlainObject(value)) {
+    const out: Doc = {};
+    for (const k in value) out[k] = cloneDeep(value[k]);
+    return out as T;
+  }
+  return value;
+}
+
+/** Strict structural equality (field order matters, as in BSON). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") {
+    return typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] !== kb[i] || !deepEqual(a[ka[i]], b[kb[i]])) return false;
+    }
+    return true;
+  }
+  return keyOf(a) === keyOf(b);
+}
+
+/**
+ * The values a dotted path reaches in a document, expanding arrays on the way
+ * like a multikey index does. A missing field yields [undefined].
+ */
+export function pathValues(doc: unknown, path: string): unknown[] {
+  const parts = path.split(".");
+  let current: unknown[] = [doc];
+  for (const part of parts) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (Array.isArray(value)) {
+        if (/^\d+$/.test(part)) {
+          next.push(value[Number(part)]);
+        } else {
+          for (const item of value) if (isPlainObject(item)) next.push(item[part]);
+        }
+      } else if (isPlainObject(value)) {
+        next.push(value[part]);
+      }
+    }
+    current = next;
+  }
+  const out: unknown[] = [];
+  for (const value of current) {
+    if (Array.isArray(value)) {
+      if (value.length === 0) out.push(undefined);
+      else out.push(...value);
+    } else {
+      out.push(value);
+    }
+  }
+  return out.length === 0 ? [undefined] : out;
+}
+
+/** The value of a dotted path without array expansion (undefined when absent). */
+export function getPath(doc: unknown, path: string): unknown {
+  let current: unknown = doc;
+  for (const part of path.split(".")) {
+    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else if (isPlainObject(current)) current = current[part];
+    else return undefined;
+  }
+  return current;
+}
+
+/**
+ * mingo compares Decimal128 and 64-bit integers beyond 2^53 as opaque objects,
+ * which would give wrong answers. Refuse them with BadValue instead.
+ */
+export function assertSupportedValues(value: unknown, what: string, path = ""): void {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "bigint") throw unsupported("64-bit integer beyond 2^53", what, path);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) assertSupportedValues(value[i], what, path ? `${path}.${i}` : String(i));
+    return;
+  }
+  if (isPlainObject(value)) {
+    for (const k in value) assertSupportedValues(value[k], what, path ? `${path}.${k}` : k);
+    return;
+  }
+  const t = bsonType(value);
+  if (t === "Decimal128") throw unsupported("Decimal128", what, path);
+  if (t === "Long") throw unsupported("64-bit integer beyond 2^53", what, path);
+}
+
+function unsupported(type: string, what: string, path: string): MongoCommandError {
+  return new MongoCommandError(
+    "BadValue",
+    `${type} values are not supported by the embedded MongoDB server (in ${what}${path ? ` at '${path}'` : ""}): ` +
+      "its query engine cannot compare them exactly. Store a double, a 32/64-bit integer within 2^53, or a string.",
+  );
+}
+
+/** Renders a value the way mongod prints it in an E11000 message. */
+export function formatValue(value: unknown): string {
+  if (value === undefined || value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value instanceof Date) return `new Date(${value.getTime()})`;
+  if (Array.isArray(value)) return `[ ${value.map(formatValue).join(", ")} ]`;
+  if (typeof value === "object") {
+    const t = bsonType(value);
+    if (t === "ObjectId") return `ObjectId('${(value as ObjectId).toHexString()}')`;
+    if (t !== undefined) return EJSON.stringify(value as never);
+    const entries = Object.entries(value as Doc).map(([k, v]) => `${k}: ${formatValue(v)}`);
+    return entries.length ? `{ ${entries.join(", ")} }` : "{}";
+  }
+  return String(value);
+}
