@@ -1,0 +1,50 @@
+import type { Db, IndexDescription } from "mongodb";
+import type { IndexDeclaration } from "./indexes";
+import { indexes as authRecords } from "./auth-records.server";
+import { indexes as dashboards } from "./dashboards.server";
+import { indexes as explorer } from "./explorer.server";
+import { indexes as files } from "./files.server";
+import { indexes as financial } from "./financial.server";
+import { indexes as forecast } from "./forecast.server";
+import { indexes as hr } from "./hr.server";
+import { indexes as masterData } from "./master-data.server";
+import { indexes as planning } from "./planning.server";
+import { indexes as reports } from "./reports.server";
+import { indexes as samlRequests } from "./saml-requests.server";
+import { indexes as sessions } from "./sessions.server";
+import { indexes as users } from "./users.server";
+
+/** Every index any model module declares. */
+export const allIndexes: IndexDeclaration[] = [
+  ...users,
+  ...sessions,
+  ...authRecords,
+  ...samlRequests,
+  ...dashboards,
+  ...files,
+  ...masterData,
+  ...planning,
+  ...reports,
+  ...financial,
+  ...forecast,
+  ...hr,
+  ...explorer,
+];
+
+export type AppliedIndexes = { collection: string; names: string[] }[];
+
+/** Creates the declared indexes, one createIndexes call per collection. Idempotent. */
+export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = allIndexes): Promise<AppliedIndexes> {
+  const byCollection = new Map<string, IndexDescription[]>();
+  for (const { collection, key, options } of declarations) {
+    const list = byCollection.get(collection) ?? [];
+    list.push({ ...options, key: key as IndexDescription["key"] });
+    byCollection.set(collection, list);
+  }
+  const applied: AppliedIndexes = [];
+  for (const [collection, descriptions] of byCollection) {
+    const names = await db.collection(collection).createIndexes(descriptions);
+    applied.push({ collection, names });
+  }
+  return applied;
+}

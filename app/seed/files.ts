@@ -1,0 +1,104 @@
+import type { FileRecord } from "~/models/files.server";
+import { addDays, randomInstantBefore, scaled, yyyymmdd, type SeedContext } from "./context";
+import type { Random } from "./random";
+
+type FileState = "waiting" | "running" | "completed" | "failed";
+const STATE_WEIGHTS: readonly (readonly [FileState, number])[] = [
+  ["waiting", 8],
+  ["running", 4],
+  ["completed", 70],
+  ["failed", 18],
+];
+
+const NAME_PATTERNS: readonly ((r: Random, at: Date) => string)[] = [
+  (_r, at) => `PRODUCT_MASTER_${yyyymmdd(at)}.xlsx`,
+  (_r, at) => `CHANNEL_${yyyymmdd(at)}.csv`,
+  (_r, at) => `SPEND_${yyyymmdd(at)}.csv`,
+  (r) => `planejamento_quantidade_v${r.int(1, 9)}.xlsx`,
+  (r, at) => `vendas_loja_${r.pick(["sp", "rj", "bh", "poa", "rec", "ssa", "cwb"])}_${yyyymmdd(at).slice(0, 6)}.csv`,
+  (r) => `estoque_cd_${r.pick(["cajamar", "extrema", "recife", "serra"])}.txt`,
+  (_r, at) => `notas_fiscais_${yyyymmdd(at).slice(0, 6)}.zip`,
+  (r) => `Relatório de Sell-out ${r.pick(["Drogarias", "Perfumarias", "E-commerce"])} - semana ${r.int(1, 52)}.xlsx`,
+  (_r, at) => `geracao_solar_usinas_${yyyymmdd(at)}.csv`,
+  (r) => `metas_comerciais_${r.pick(["2025", "2026"])}_${r.pick(["revisado", "final", "v2"])}.xls`,
+];
+
+const FAILURES: readonly (readonly [number, (r: Random) => string])[] = [
+  [1, (r) => `Erro de validação na linha ${r.int(2, 20_000)}: coluna 'sku' obrigatória não informada`],
+  [1, () => "Cabeçalho inválido: colunas esperadas sku;channel;valor;dateRef"],
+  [2, () => "Formato de arquivo não suportado: esperado CSV separado por ponto e vírgula"],
+  [2, () => "Falha ao ler a planilha: arquivo protegido por senha"],
+  [3, () => "Tempo limite de processamento excedido após 3 tentativas"],
+  [4, () => "Arquivo vazio"],
+];
+
+/**
+ * Seeded waiting and running jobs have no stored object behind them, so the worker must not claim
+ * them (it would fail them all and the demo would lose those states): they carry a lease that
+ * never expires in practice.
+ */
+export const SEEDED_JOB_LEASE_UNTIL = new Date("2100-01-01T00:00:00Z");
+
+/** pt-BR thousands separator without relying on the runtime's ICU data. */
+export function formatInteger(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+}
+
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+}
+
+/** Files / jobs in every state; the first four cover each state even at the smallest scale. */
+export function generateFiles(ctx: SeedContext, uploaders: readonly string[]): FileRecord[] {
+  const random = ctx.random.fork("files");
+  const count = scaled(ctx, 6_000, 8);
+  const order: FileState[] = ["waiting", "running", "completed", "failed"];
+  const files: FileRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const state = i < order.length ? order[i] : random.weighted(STATE_WEIGHTS);
+    const recent = state === "waiting" || state === "running";
+    const statusChangeDate = randomInstantBefore(random, ctx.reference, recent ? 2 : 365);
+    const createdAt = new Date(statusChangeDate.getTime() - random.int(5, 3600) * 1000);
+    const originalName = random.pick(NAME_PATTERNS)(random, addDays(createdAt, -random.int(0, 3)));
+    const manual = random.chance(0.75);
+    let status = 0;
+    let progress = 0;
+    let message = "Aguardando processamento";
+    let attempts = 0;
+    let leaseUntil: Date | null = state === "waiting" ? SEEDED_JOB_LEASE_UNTIL : null;
+    if (state === "running") {
+      progress = random.int(1, 99);
+      message = `Processando: ${progress}% concluído`;
+      attempts = 1;
+      leaseUntil = SEEDED_JOB_LEASE_UNTIL;
+    } else if (state === "completed") {
+      progress = 100;
+      message = `Arquivo processado com sucesso. ${formatInteger(random.int(12, 250_000))} linhas importadas.`;
+      attempts = 1;
+    } else if (state === "failed") {
+      const [code, text] = random.pick(FAILURES);
+      status = code;
+      progress = random.int(0, 95);
+      message = text(random);
+      attempts = code === 3 ? 3 : random.int(1, 2);
+    }
+    files.push({
+      _id: random.objectId(createdAt),
+      originalName,
+      originalFile: `${random.uuid()}.${fileExtension(originalName) || "bin"}`,
+      bucket: ctx.bucket,
+      user: random.pick(uploaders),
+      clientName: ctx.tenantId,
+      statusChangeDate,
+      createdAt,
+      status,
+      progress,
+      message,
+      agent: manual ? "portal-upload" : random.pick(["automacao-sftp", "automacao-api"]),
+      leaseUntil,
+      attempts,
+    });
+  }
+  return files;
+}

@@ -1,0 +1,83 @@
+import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
+import { monthStart, scaled, type SeedContext } from "./context";
+import type { Random } from "./random";
+import { ACCOUNT_GROUPS, COST_CENTERS } from "./vocabulary";
+
+/** Release points (spec 001 §4): anchor month (0-based) and the year shift of the anchor. */
+const RELEASE_POINTS = [
+  { n: 1, anchorMonth: 9, yearShift: -1, monthsAfter: 14 },
+  { n: 2, anchorMonth: 0, yearShift: 0, monthsAfter: 13 },
+  { n: 3, anchorMonth: 3, yearShift: 0, monthsAfter: 13 },
+  { n: 4, anchorMonth: 6, yearShift: 0, monthsAfter: 13 },
+] as const;
+const MONTHS_BEFORE = 11;
+const ACTUAL_MONTHS = 14;
+
+export type Scenario = { rf: string; anchor: Date; months: Date[] };
+
+/** RF1–RF4 of the reference year and the year before. RF1 of year Y is anchored on 2 Oct of Y-1. */
+export function forecastScenarios(reference: Date): Scenario[] {
+  const year = reference.getUTCFullYear();
+  const scenarios: Scenario[] = [];
+  for (const y of [year - 1, year]) {
+    for (const rp of RELEASE_POINTS) {
+      const anchor = new Date(Date.UTC(y + rp.yearShift, rp.anchorMonth, 2));
+      const months = Array.from({ length: MONTHS_BEFORE + 1 + rp.monthsAfter }, (_, i) => monthStart(anchor, i - MONTHS_BEFORE));
+      scenarios.push({ rf: `RF${rp.n} ${y}`, anchor, months });
+    }
+  }
+  return scenarios;
+}
+
+/** The latest scenario whose anchor is not after the reference date. */
+export function currentScenario(reference: Date): Scenario {
+  const started = forecastScenarios(reference).filter((s) => s.anchor.getTime() <= reference.getTime());
+  return started.sort((a, b) => a.anchor.getTime() - b.anchor.getTime())[started.length - 1] ?? forecastScenarios(reference)[0];
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
+  const random = ctx.random.fork("forecast");
+  const centreCount = Math.min(COST_CENTERS.length, scaled(ctx, 40, 2));
+  const scenarios = forecastScenarios(ctx.reference);
+  const referenceMonth = monthStart(ctx.reference);
+  for (let c = 0; c < centreCount; c++) {
+    const [name, level] = COST_CENTERS[c];
+    const cost_center = `CC${1001 + c}`;
+    const cost_center_concat = `${cost_center} - ${name}`;
+    const size = 0.3 + random.next() * 1.7;
+    for (const group of random.sample(ACCOUNT_GROUPS, 3)) {
+      for (const [code, description, typical] of random.sample(group.accounts, random.int(3, 4))) {
+        const base = typical * size * (0.8 + random.next() * 0.4);
+        const account = { cost_center_concat, cost_center, level_descr: level, group_level_2: group.group };
+        const accountRandom = random.fork(code);
+        const actuals = new Map<number, number>();
+        const actualOf = (month: Date, r: Random) => {
+          const key = month.getTime();
+          let v = actuals.get(key);
+          if (v === undefined) {
+            v = round2(base * (1 + 0.08 * Math.sin(month.getUTCMonth())) * (0.85 + r.next() * 0.3));
+            actuals.set(key, v);
+          }
+          return v;
+        };
+        const common = { ...account, account_concat: `${code} - ${description}`, acc_description: description };
+        for (let m = ACTUAL_MONTHS; m >= 1; m--) {
+          const data_ref = monthStart(ctx.reference, -m);
+          yield { _id: accountRandom.objectId(data_ref), rf: ACTUAL_SCENARIO, ...common, data_ref, value: actualOf(data_ref, accountRandom), forecast: 0 };
+        }
+        for (const scenario of scenarios) {
+          const anchorMonth = monthStart(scenario.anchor);
+          const drift = 0.9 + accountRandom.next() * 0.25;
+          for (const data_ref of scenario.months) {
+            const closed = data_ref < anchorMonth && data_ref < referenceMonth;
+            const actual = closed ? actualOf(data_ref, accountRandom) : 0;
+            const forecast = closed ? actual : round2(base * drift * (0.95 + accountRandom.next() * 0.1));
+            yield { _id: accountRandom.objectId(scenario.anchor), rf: scenario.rf, ...common, data_ref, value: actual, forecast };
+          }
+        }
+      }
+    }
+  }
+}

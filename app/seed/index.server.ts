@@ -1,0 +1,147 @@
+import type { Db, Document } from "mongodb";
+import { getConfig } from "~/config.server";
+import { DASHBOARDS } from "~/models/dashboards.server";
+import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
+import { FILES } from "~/models/files.server";
+import { FINANCIAL_REPORTS } from "~/models/financial.server";
+import { FORECAST } from "~/models/forecast.server";
+import { HR_AUX } from "~/models/hr.server";
+import {
+  CHANNEL,
+  CHANNEL_NOK,
+  MASTER_DATA_COLLECTIONS,
+  PLANNING_SPEND,
+  PLANNING_SPEND_NOK,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+} from "~/models/master-data.server";
+import { PLANNING_QUANTITY } from "~/models/planning.server";
+import { REPORTS } from "~/models/reports.server";
+import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
+import { monthStart, type SeedContext } from "./context";
+import { generateDashboards } from "./dashboards";
+import { generateExplorerDocuments } from "./explorer";
+import { generateFiles } from "./files";
+import { generateForecast } from "./forecast";
+import { generateHr } from "./hr";
+import {
+  generateChannels,
+  generateChannelsNok,
+  generateProducts,
+  generateProductsNok,
+  generateSpend,
+  generateSpendNok,
+  masterDataCollections,
+} from "./master-data";
+import { generatePlanning } from "./planning";
+import { DEFAULT_SEED, Random } from "./random";
+import { generateFinancialReports, generateReports } from "./reports";
+import { generateUsers } from "./users.server";
+
+export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
+
+/** Every collection the seed writes; `npm run seed` drops these before seeding. */
+export const SEEDED_COLLECTIONS = [
+  USER_PERMISSIONS,
+  LOCAL_USERS,
+  DASHBOARDS,
+  FILES,
+  MASTER_DATA_COLLECTIONS,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+  CHANNEL,
+  CHANNEL_NOK,
+  PLANNING_SPEND,
+  PLANNING_SPEND_NOK,
+  PLANNING_QUANTITY,
+  REPORTS,
+  FINANCIAL_REPORTS,
+  FORECAST,
+  HR_AUX,
+  EXPLORER_DOCUMENTS,
+] as const;
+
+export type SeedOptions = {
+  /** Multiplies the volumes (1 = at least 100k planning rows, 10k SKUs, 6k files). Must be > 0. */
+  scale?: number;
+  /** Every date derives from the first day of this date's UTC month. Default: the current month. */
+  referenceDate?: Date;
+  log?: (line: string) => void;
+  /** Defaults to config.tenantId. */
+  tenantId?: string;
+  /** Defaults to config.storage.bucket. */
+  bucket?: string;
+  /** The PRNG seed; the same seed and options give the same documents. */
+  seed?: number;
+};
+
+export const SEED_BATCH_SIZE = 5_000;
+
+/** Inserts documents in unordered batches; returns how many were written. */
+async function insertAll(db: Db, collection: string, docs: Iterable<Document>, log: (line: string) => void): Promise<number> {
+  const target = db.collection(collection);
+  let batch: Document[] = [];
+  let total = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await target.insertMany(batch, { ordered: false });
+    total += batch.length;
+    batch = [];
+    if (total % (SEED_BATCH_SIZE * 4) === 0) log(`  ${collection}: ${total}…`);
+  };
+  for (const doc of docs) {
+    batch.push(doc);
+    if (batch.length >= SEED_BATCH_SIZE) await flush();
+  }
+  await flush();
+  log(`  ${collection}: ${total}`);
+  return total;
+}
+
+/**
+ * Writes the deterministic demo data into `db` (which should be empty, or at least free of the
+ * seeded collections' documents). Returns the number of documents written per collection.
+ */
+export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<Record<string, number>> {
+  const scale = options.scale ?? 1;
+  if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`scale must be a number above 0 (got ${String(options.scale)})`);
+  const referenceInput = options.referenceDate ?? new Date();
+  if (Number.isNaN(referenceInput.getTime())) throw new RangeError("referenceDate is not a valid date");
+  const log = options.log ?? (() => {});
+  const needsConfig = options.tenantId === undefined || options.bucket === undefined;
+  const config = needsConfig ? getConfig() : undefined;
+  const ctx: SeedContext = {
+    random: new Random(options.seed ?? DEFAULT_SEED, "journey-portal-seed"),
+    scale,
+    reference: monthStart(referenceInput),
+    tenantId: options.tenantId ?? config!.tenantId,
+    bucket: options.bucket ?? config!.storage.bucket,
+  };
+  log(`Seeding at scale ${scale}, reference month ${ctx.reference.toISOString().slice(0, 7)}`);
+
+  const counts: Record<string, number> = {};
+  const write = async (collection: string, docs: Iterable<Document>) => {
+    counts[collection] = await insertAll(db, collection, docs, log);
+  };
+
+  const users = await generateUsers(ctx);
+  await write(USER_PERMISSIONS, users.permissions);
+  await write(LOCAL_USERS, users.localUsers);
+  await write(DASHBOARDS, generateDashboards(ctx));
+  await write(MASTER_DATA_COLLECTIONS, masterDataCollections(ctx));
+  const products = generateProducts(ctx);
+  await write(PRODUCT_MASTER, products);
+  await write(PRODUCT_MASTER_NOK, generateProductsNok(ctx));
+  await write(CHANNEL, generateChannels(ctx));
+  await write(CHANNEL_NOK, generateChannelsNok(ctx));
+  await write(PLANNING_SPEND, generateSpend(ctx));
+  await write(PLANNING_SPEND_NOK, generateSpendNok(ctx));
+  await write(PLANNING_QUANTITY, generatePlanning(ctx, products));
+  await write(FILES, generateFiles(ctx, users.uploaders));
+  await write(REPORTS, generateReports(ctx, users.uploaders));
+  await write(FINANCIAL_REPORTS, generateFinancialReports(ctx));
+  await write(FORECAST, generateForecast(ctx));
+  await write(HR_AUX, generateHr(ctx));
+  await write(EXPLORER_DOCUMENTS, generateExplorerDocuments(ctx));
+  return counts;
+}
