@@ -20,6 +20,10 @@ export const messages = {
   passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
   // ours: rate limit of failed sign-ins
   tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
+  // ours: single sign-on (/saml) failures and progress
+  ssoFailed: "Não foi possível entrar com o login corporativo. Tente novamente.",
+  ssoSigningIn: "Entrando...",
+  ssoNeedsJavascript: "Ative o JavaScript do navegador para concluir o login corporativo.",
 
   // Header menu
   menuUserSettings: "Configurações de usuários",
@@ -75,4 +79,13 @@ export const messages = {
   serverErrorTitle: "Erro inesperado",
   serverError: "Algo deu errado do nosso lado. Tente novamente em instantes.",
   backHome: "Voltar ao início",
+
+  // Shell (ours): login field labels, toasts, dialogs
+  emailLabel: "E-mail",
+  passwordLabel: "Senha",
+  loginTitle: "Acesse sua conta",
+  closeNotice: "Fechar aviso",
+  notifications: "Notificações",
+  mainNavigation: "Navegação principal",
+  userMenu: "Menu do usuário",
 } as const;

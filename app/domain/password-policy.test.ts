@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { messages } from "~/messages";
+import {
+  PASSWORD_MIN_LENGTH,
+  checkPassword,
+  isPasswordValid,
+  newPasswordSchema,
+  passwordRuleMessages,
+} from "./password-policy";
+
+describe("password policy (spec 000 §5, the stricter rule)", () => {
+  it("accepts a password with 8+ characters, upper, lower, digit and special", () => {
+    expect(checkPassword("Abcdef1!")).toEqual([]);
+    expect(isPasswordValid("Journey#2024")).toBe(true);
+  });
+
+  it("has a minimum length of 8", () => {
+    expect(PASSWORD_MIN_LENGTH).toBe(8);
+    expect(checkPassword("Abcde1!")).toEqual(["minLength"]);
+  });
+
+  it("names each unmet rule", () => {
+    expect(checkPassword("abcdefg1!")).toEqual(["uppercase"]);
+    expect(checkPassword("ABCDEFG1!")).toEqual(["lowercase"]);
+    expect(checkPassword("Abcdefgh!")).toEqual(["digit"]);
+    expect(checkPassword("Abcdefgh1")).toEqual(["special"]);
+    expect(checkPassword("")).toEqual(["minLength", "uppercase", "lowercase", "digit", "special"]);
+  });
+
+  it("counts spaces and any non-alphanumeric symbol as special", () => {
+    expect(checkPassword("Abcdef1 x")).toEqual([]);
+    expect(checkPassword("Abcdef1_x")).toEqual([]);
+    expect(checkPassword("Abcdef1ç€")).toEqual([]);
+  });
+
+  it("counts accented letters as letters, not as the special character", () => {
+    expect(checkPassword("Ábcdéf12")).toEqual(["special"]);
+  });
+
+  it("has a Portuguese message for every rule", () => {
+    for (const rule of ["minLength", "uppercase", "lowercase", "digit", "special"] as const) {
+      expect(passwordRuleMessages[rule]).toMatch(/[a-zà-ú]/);
+    }
+    expect(passwordRuleMessages.minLength).toContain("8");
+  });
+});
+
+describe("newPasswordSchema", () => {
+  it("accepts matching valid passwords", () => {
+    const r = newPasswordSchema.safeParse({ password: "Abcdef1!", confirmPassword: "Abcdef1!" });
+    expect(r.success).toBe(true);
+  });
+
+  it("reports a mismatch on the confirmation with the spec's text", () => {
+    const r = newPasswordSchema.safeParse({ password: "Abcdef1!", confirmPassword: "Abcdef1?" });
+    expect(r.success).toBe(false);
+    const issue = r.error!.issues.find((i) => i.path[0] === "confirmPassword");
+    expect(issue?.message).toBe(messages.passwordMismatch);
+    expect(messages.passwordMismatch).toBe("Por favor verifique se as senhas correspondem.");
+  });
+
+  it("reports every unmet rule on the password field", () => {
+    const r = newPasswordSchema.safeParse({ password: "abc", confirmPassword: "abc" });
+    expect(r.success).toBe(false);
+    const texts = r.error!.issues.filter((i) => i.path[0] === "password").map((i) => i.message);
+    expect(texts).toEqual([
+      passwordRuleMessages.minLength,
+      passwordRuleMessages.uppercase,
+      passwordRuleMessages.digit,
+      passwordRuleMessages.special,
+    ]);
+  });
+
+  it("requires both fields", () => {
+    const r = newPasswordSchema.safeParse({});
+    expect(r.success).toBe(false);
+    const paths = r.error!.issues.map((i) => i.path[0]);
+    expect(paths).toContain("password");
+    expect(paths).toContain("confirmPassword");
+  });
+});

@@ -1,0 +1,133 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Db, ObjectId } from "mongodb";
+import { getDb } from "~/db.server";
+import type { IndexDeclaration } from "./indexes";
+import { normalizeEmail } from "./users.server";
+
+/**
+ * Records of the sign-in machinery: failed sign-in attempts (rate limit), password-reset codes of the
+ * local identity provider, and the mail outbox. All shared through MongoDB so they hold across containers.
+ */
+
+export const LOGIN_ATTEMPTS = "login_attempts";
+export const PASSWORD_RESET_CODES = "password_reset_codes";
+export const MAIL_OUTBOX = "mail_outbox";
+
+/** How long outbox messages are kept (the outbox is for development, demos and tests). */
+const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export const indexes: IndexDeclaration[] = [
+  { collection: LOGIN_ATTEMPTS, key: { key: 1, at: -1 }, options: { name: "key_at" } },
+  { collection: LOGIN_ATTEMPTS, key: { expiresAt: 1 }, options: { name: "expiresAt_ttl", expireAfterSeconds: 0 } },
+  { collection: PASSWORD_RESET_CODES, key: { expiresAt: 1 }, options: { name: "expiresAt_ttl", expireAfterSeconds: 0 } },
+  { collection: MAIL_OUTBOX, key: { to: 1, createdAt: -1 }, options: { name: "to_createdAt" } },
+  { collection: MAIL_OUTBOX, key: { createdAt: 1 }, options: { name: "createdAt_ttl", expireAfterSeconds: OUTBOX_RETENTION_SECONDS } },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Failed sign-ins
+
+type LoginAttempt = { _id?: ObjectId; key: string; at: Date; expiresAt: Date };
+
+export const emailKey = (email: string) => `email:${normalizeEmail(email)}`;
+export const ipKey = (ip: string) => `ip:${ip.trim().toLowerCase()}`;
+
+export async function insertLoginFailure(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  const expiresAt = new Date(at.getTime() + windowMinutes * 60_000);
+  await database.collection<LoginAttempt>(LOGIN_ATTEMPTS).insertMany(keys.map((key) => ({ key, at, expiresAt })));
+}
+
+export async function countLoginFailures(key: string, since: Date, db?: Db): Promise<{ count: number; oldest?: Date }> {
+  const database = db ?? (await getDb());
+  const docs = await database
+    .collection<LoginAttempt>(LOGIN_ATTEMPTS)
+    .find({ key, at: { $gt: since } }, { projection: { at: 1 }, sort: { at: 1 } })
+    .limit(1000)
+    .toArray();
+  return { count: docs.length, oldest: docs[0]?.at };
+}
+
+export async function deleteLoginFailures(key: string, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  await database.collection<LoginAttempt>(LOGIN_ATTEMPTS).deleteMany({ key });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password-reset codes (local provider). One record per e-mail: a new request replaces the older code.
+
+type ResetCodeRecord = { _id: string; codeHash: string; createdAt: Date; expiresAt: Date; failedAttempts: number };
+
+/** Wrong codes tolerated before the code is thrown away (a 6-digit code must not be guessable). */
+export const MAX_RESET_CODE_ATTEMPTS = 5;
+
+export function hashResetCode(email: string, code: string, secret: string): string {
+  return createHmac("sha256", secret).update(`password-reset:${normalizeEmail(email)}:${code.trim()}`).digest("base64url");
+}
+
+export async function storeResetCode(email: string, codeHash: string, now: Date, ttlMinutes: number): Promise<void> {
+  const db = await getDb();
+  await db.collection<ResetCodeRecord>(PASSWORD_RESET_CODES).replaceOne(
+    { _id: normalizeEmail(email) },
+    { codeHash, createdAt: now, expiresAt: new Date(now.getTime() + ttlMinutes * 60_000), failedAttempts: 0 },
+    { upsert: true },
+  );
+}
+
+export type ConsumeCodeResult = "ok" | "mismatch" | "expired";
+
+/**
+ * Uses a code once. "expired" when there is no live code (none requested, used, replaced, expired or
+ * thrown away after too many wrong tries); "mismatch" when the code is wrong.
+ */
+export async function consumeResetCode(email: string, codeHash: string, now: Date): Promise<ConsumeCodeResult> {
+  const db = await getDb();
+  const codes = db.collection<ResetCodeRecord>(PASSWORD_RESET_CODES);
+  const id = normalizeEmail(email);
+  const current = await codes.findOne({ _id: id });
+  if (!current || current.expiresAt.getTime() <= now.getTime()) return "expired";
+  const a = Buffer.from(current.codeHash);
+  const b = Buffer.from(codeHash);
+  if (a.length === b.length && timingSafeEqual(a, b)) {
+    // Atomic: of two concurrent uses of the same code only one deletes it.
+    const deleted = await codes.findOneAndDelete({ _id: id, codeHash: current.codeHash, expiresAt: { $gt: now } });
+    return deleted ? "ok" : "expired";
+  }
+  const updated = await codes.findOneAndUpdate({ _id: id }, { $inc: { failedAttempts: 1 } }, { returnDocument: "after" });
+  if (updated && updated.failedAttempts >= MAX_RESET_CODE_ATTEMPTS) await codes.deleteOne({ _id: id });
+  return "mismatch";
+}
+
+export async function deleteResetCodes(email: string): Promise<void> {
+  const db = await getDb();
+  await db.collection<ResetCodeRecord>(PASSWORD_RESET_CODES).deleteOne({ _id: normalizeEmail(email) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mail outbox
+
+export type OutboxMessage = {
+  _id?: ObjectId;
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html?: string;
+  createdAt: Date;
+};
+
+export async function insertOutboxMessage(message: Omit<OutboxMessage, "_id">): Promise<string> {
+  const db = await getDb();
+  const result = await db.collection<OutboxMessage>(MAIL_OUTBOX).insertOne({ ...message, to: normalizeEmail(message.to) });
+  return result.insertedId.toHexString();
+}
+
+export async function findLatestOutboxMessage(to: string): Promise<OutboxMessage | null> {
+  const db = await getDb();
+  return db
+    .collection<OutboxMessage>(MAIL_OUTBOX)
+    .find({ to: normalizeEmail(to) })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(1)
+    .next();
+}

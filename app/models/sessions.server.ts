@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { getDb } from "~/db.server";
+import type { IndexDeclaration } from "./indexes";
+import { normalizeEmail } from "./users.server";
+
+/**
+ * Server-side sessions (the cookie carries only the id). Kept in MongoDB so logout, user deletion and tier
+ * changes take effect on the next request in every container.
+ */
+
+export const SESSIONS = "sessions";
+
+/** Tokens an identity provider returned at sign-in (Cognito); kept to sign the user out globally. */
+export type ProviderTokens = { accessToken: string; idToken?: string; refreshToken?: string; expiresIn?: number };
+
+export type SessionRecord = {
+  /** 32 random bytes, base64url. */
+  _id: string;
+  email: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  idleExpiresAt: Date;
+  absoluteExpiresAt: Date;
+  providerTokens?: ProviderTokens;
+};
+
+export const indexes: IndexDeclaration[] = [
+  { collection: SESSIONS, key: { absoluteExpiresAt: 1 }, options: { name: "absoluteExpiresAt_ttl", expireAfterSeconds: 0 } },
+  { collection: SESSIONS, key: { email: 1 }, options: { name: "email" } },
+];
+
+export type SessionTimeouts = { idleMinutes: number; absoluteHours: number };
+
+function idleDeadline(now: Date, idleMinutes: number, absoluteExpiresAt: Date): Date {
+  return new Date(Math.min(now.getTime() + idleMinutes * 60_000, absoluteExpiresAt.getTime()));
+}
+
+export async function insertSession(
+  email: string,
+  timeouts: SessionTimeouts,
+  now: Date,
+  providerTokens?: ProviderTokens,
+): Promise<SessionRecord> {
+  const db = await getDb();
+  const absoluteExpiresAt = new Date(now.getTime() + timeouts.absoluteHours * 3_600_000);
+  const record: SessionRecord = {
+    _id: randomBytes(32).toString("base64url"),
+    email: normalizeEmail(email),
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: idleDeadline(now, timeouts.idleMinutes, absoluteExpiresAt),
+    absoluteExpiresAt,
+    ...(providerTokens ? { providerTokens } : {}),
+  };
+  await db.collection<SessionRecord>(SESSIONS).insertOne(record);
+  return record;
+}
+
+export async function findSession(id: string): Promise<SessionRecord | null> {
+  const db = await getDb();
+  return db.collection<SessionRecord>(SESSIONS).findOne({ _id: id });
+}
+
+/** Slides the idle deadline; never past the absolute one. */
+export async function touchSession(session: SessionRecord, idleMinutes: number, now: Date): Promise<SessionRecord> {
+  const db = await getDb();
+  const idleExpiresAt = idleDeadline(now, idleMinutes, session.absoluteExpiresAt);
+  await db.collection<SessionRecord>(SESSIONS).updateOne({ _id: session._id }, { $set: { lastSeenAt: now, idleExpiresAt } });
+  return { ...session, lastSeenAt: now, idleExpiresAt };
+}
+
+export async function deleteSession(id: string): Promise<SessionRecord | null> {
+  const db = await getDb();
+  return db.collection<SessionRecord>(SESSIONS).findOneAndDelete({ _id: id });
+}
+
+export async function deleteSessionsOfUser(email: string): Promise<number> {
+  const db = await getDb();
+  const result = await db.collection<SessionRecord>(SESSIONS).deleteMany({ email: normalizeEmail(email) });
+  return result.deletedCount;
+}
+
+export async function countSessionsOfUser(email: string): Promise<number> {
+  const db = await getDb();
+  return db.collection<SessionRecord>(SESSIONS).countDocuments({ email: normalizeEmail(email) });
+}

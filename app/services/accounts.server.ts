@@ -1,0 +1,262 @@
+import { z } from "zod";
+import {
+  ADMIN_TIERS_PROTECTED,
+  ASSIGNABLE_TIERS,
+  buildNavigation,
+  DEFAULT_TIER_FOR_NEW_USERS,
+  isPermissionType,
+  isTier,
+  landingFor,
+  type DashboardSummary,
+  type Navigation,
+  type PermissionType,
+  type Tier,
+} from "~/access";
+import { getConfig } from "~/config.server";
+import { newPasswordSchema } from "~/domain/password-policy";
+import { listDashboards } from "~/models/dashboard-queries.server";
+import { deleteSessionsOfUser } from "~/models/sessions.server";
+import {
+  DuplicateRecordError,
+  deletePermissionRecord,
+  findPermissionRecord,
+  insertPermissionRecord,
+  listPermissionRows,
+  updatePermissionType,
+  type UserRow,
+} from "~/models/user-permissions.server";
+import { normalizeEmail } from "~/models/users.server";
+import { getIdentityProvider, UserExistsError, type ProviderTokens } from "~/services/identity.server";
+import { allowResetRequest, checkLoginAllowed, clearLoginFailures, recordLoginFailure } from "~/services/login-limit.server";
+import { startSession } from "~/session.server";
+
+/**
+ * The account flows the login, recovery and user-administration screens call. Each returns a typed outcome
+ * the screen maps to the spec's texts; none trusts the browser for anything but the form fields.
+ */
+
+export { UserExistsError };
+
+const emailSchema = z.string().trim().min(1).max(254).email();
+
+/** The tenant's dashboards, sorted by painelId (spec 000 §7 "the dashboards list for the tenant"). */
+export async function listTenantDashboards(): Promise<DashboardSummary[]> {
+  return (await listDashboards(getConfig().tenantId)).map((d) => ({ painelId: d.painelId, panelLabel: d.panelLabel, panelType: d.panelType }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in
+
+export type SignInOutcome =
+  | { kind: "invalid" }
+  | { kind: "rateLimited"; retryAfterSeconds: number }
+  /** Credentials are right but the permission record has no type: CONTATE SEU ADMIN, no session. */
+  | { kind: "noType" }
+  | { kind: "newPasswordRequired"; challenge: string; email: string }
+  | { kind: "signedIn"; redirectTo: string; sessionCookieHeaders: Headers };
+
+/**
+ * The login action's one call. `request`, when given, lets the new session replace the one of that request.
+ */
+export async function signInWithPassword(input: {
+  email: string;
+  password: string;
+  ip?: string | null;
+  request?: Request;
+}): Promise<SignInOutcome> {
+  const email = normalizeEmail(String(input.email ?? ""));
+  const password = String(input.password ?? "");
+  if (!email || !password) return { kind: "invalid" };
+  const check = await checkLoginAllowed({ email, ip: input.ip });
+  if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+
+  const provider = getIdentityProvider();
+  const result = await provider.signIn(email, password);
+  if (result.kind === "invalid") {
+    await recordLoginFailure({ email, ip: input.ip });
+    return { kind: "invalid" };
+  }
+  await clearLoginFailures(email);
+  if (result.kind === "newPasswordRequired") return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
+
+  return signInVerifiedUser(email, result.tokens, input.request);
+}
+
+export type VerifiedSignInOutcome = Extract<SignInOutcome, { kind: "noType" } | { kind: "signedIn" }>;
+
+/**
+ * The end of every sign-in once the identity is proven (password above, SAML assertion, federated id_token):
+ * reads the permission record, refuses an empty type (CONTATE SEU ADMIN, no session), otherwise starts a
+ * session and answers the landing page of the type.
+ */
+export async function signInVerifiedUser(emailInput: string, tokens?: ProviderTokens, request?: Request): Promise<VerifiedSignInOutcome> {
+  const email = normalizeEmail(emailInput);
+  const record = await findPermissionRecord(email);
+  if (!record || !isPermissionType(record.type)) {
+    if (tokens) await getIdentityProvider().signOut(tokens);
+    return { kind: "noType" };
+  }
+  const dashboards = record.type === "SYSTEM ADMIN" || record.type === "USER GOLD" ? await listTenantDashboards() : [];
+  const redirectTo = landingFor(record.type, dashboards, getConfig().features);
+  const { headers } = await startSession(email, tokens, request);
+  return { kind: "signedIn", redirectTo, sessionCookieHeaders: headers };
+}
+
+/** The header menu and side navigation of a signed-in user (root loader). */
+export async function loadNavigation(type: PermissionType): Promise<Navigation> {
+  const dashboards = await listTenantDashboards();
+  return buildNavigation(type, dashboards, getConfig().features);
+}
+
+// ---------------------------------------------------------------------------------------------
+// First access and password reset
+
+export type FieldErrors = Record<string, string[]>;
+
+function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "");
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export type NewPasswordOutcome =
+  | { kind: "ok" }
+  | { kind: "invalidInput"; errors: FieldErrors }
+  /** The first-access challenge expired or was already used: sign in again with the temporary password. */
+  | { kind: "challengeExpired" }
+  | { kind: "error"; message: string };
+
+/** First access: sets the new password; the screen then shows "Senha configurada!" and the user signs in again. */
+export async function completeFirstAccess(input: {
+  email: string;
+  challenge: string;
+  password: string;
+  confirmPassword: string;
+}): Promise<NewPasswordOutcome> {
+  const parsed = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
+  if (!parsed.success) return { kind: "invalidInput", errors: fieldErrors(parsed.error) };
+  const email = normalizeEmail(String(input.email ?? ""));
+  if (!email || !input.challenge) return { kind: "challengeExpired" };
+  const result = await getIdentityProvider().completeNewPassword(email, String(input.challenge), parsed.data.password);
+  if (result.kind === "invalid") return { kind: "challengeExpired" };
+  if (result.kind === "error") return result;
+  // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
+  if (result.tokens) await getIdentityProvider().signOut(result.tokens);
+  return { kind: "ok" };
+}
+
+export type ResetRequestOutcome = { kind: "sent" } | { kind: "invalidInput"; errors: FieldErrors } | { kind: "error"; message: string };
+
+/** The forgot-password dialog. Known and unknown e-mails get the same answer. */
+export async function requestPasswordReset(input: { email: string }): Promise<ResetRequestOutcome> {
+  const parsed = emailSchema.safeParse(input.email);
+  if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
+  const email = normalizeEmail(parsed.data);
+  if (!(await allowResetRequest(email))) return { kind: "sent" };
+  const result = await getIdentityProvider().forgotPassword(email);
+  return result.kind === "ok" ? { kind: "sent" } : result;
+}
+
+/** /recovery/{code}: on "error", show the provider's message in an info notice. */
+export async function confirmPasswordReset(input: {
+  email: string;
+  code: string;
+  password: string;
+  confirmPassword: string;
+}): Promise<NewPasswordOutcome> {
+  const email = emailSchema.safeParse(input.email);
+  const code = z.string().trim().min(1).max(64).safeParse(input.code);
+  const passwords = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
+  const errors: FieldErrors = {};
+  if (!email.success) errors.email = email.error.issues.map((i) => i.message);
+  if (!code.success) errors.code = code.error.issues.map((i) => i.message);
+  if (!passwords.success) Object.assign(errors, fieldErrors(passwords.error));
+  if (!email.success || !code.success || !passwords.success) return { kind: "invalidInput", errors };
+  const normalized = normalizeEmail(email.data);
+  const result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
+  if (result.kind === "error") return result;
+  await clearLoginFailures(normalized);
+  return { kind: "ok" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// User administration (spec 000 §2 "User administration", §4, §6)
+
+export type ConfiguredUser = UserRow & { type: Tier };
+
+/** /user/config: users of the four tiers only, sorted by user, at most 10000. */
+export async function listConfiguredUsers(): Promise<ConfiguredUser[]> {
+  return (await listPermissionRows(ASSIGNABLE_TIERS)) as ConfiguredUser[];
+}
+
+/**
+ * /user/permission: one row per user that a tier can be given to — users of the four tiers and users
+ * without a type. Administrative accounts (SYSTEM ADMIN, USER ADMIN, USER PERMISS) are not listed, so the
+ * grid cannot demote them by accident.
+ */
+export async function listUsersForPermissionGrid(): Promise<UserRow[]> {
+  return listPermissionRows(ASSIGNABLE_TIERS, true);
+}
+
+export type CreateUserOutcome = { kind: "created"; email: string } | { kind: "invalidInput"; errors: FieldErrors };
+
+/**
+ * Creates the account at the identity provider (temporary password by e-mail) and its permission record with
+ * DEFAULT_TIER_FOR_NEW_USERS. A duplicate (either side) throws UserExistsError; the unique index on
+ * user_permissions.user makes a race produce exactly one user. When the record cannot be written, the
+ * provider account is removed again.
+ */
+export async function createUser(emailInput: string, createdBy: string): Promise<CreateUserOutcome> {
+  const parsed = emailSchema.safeParse(emailInput);
+  if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
+  const email = normalizeEmail(parsed.data);
+  if (await findPermissionRecord(email)) throw new UserExistsError(email);
+  const provider = getIdentityProvider();
+  await provider.adminCreateUser(email);
+  try {
+    await insertPermissionRecord({
+      user: email,
+      name: email.split("@")[0],
+      type: DEFAULT_TIER_FOR_NEW_USERS,
+      stores: [],
+      createdAt: new Date(),
+      createdBy: normalizeEmail(createdBy),
+    });
+  } catch (error) {
+    await provider.adminDeleteUser(email);
+    if (error instanceof DuplicateRecordError) throw new UserExistsError(email);
+    throw error;
+  }
+  return { kind: "created", email };
+}
+
+export type DeleteUserOutcome = { kind: "deleted" } | { kind: "notFound" } | { kind: "protectedUser" };
+
+/** Deletes a configured user (one of the four tiers, or without a type) from the provider and the records, and ends their sessions. */
+export async function deleteUser(emailInput: string): Promise<DeleteUserOutcome> {
+  const email = normalizeEmail(String(emailInput ?? ""));
+  if (!email) return { kind: "notFound" };
+  const record = await findPermissionRecord(email);
+  if (!record) return { kind: "notFound" };
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  await getIdentityProvider().adminDeleteUser(email);
+  await deletePermissionRecord(email);
+  await deleteSessionsOfUser(email);
+  return { kind: "deleted" };
+}
+
+export type SetTierOutcome = { kind: "saved" } | { kind: "invalidTier" } | { kind: "unknownUser" } | { kind: "protectedUser" };
+
+/** /user/permission: only the four tiers, only known non-administrative users; records who and when. */
+export async function setUserTier(emailInput: string, tier: unknown, changedBy: string): Promise<SetTierOutcome> {
+  if (!isTier(tier)) return { kind: "invalidTier" };
+  const email = normalizeEmail(String(emailInput ?? ""));
+  const record = email ? await findPermissionRecord(email) : null;
+  if (!record) return { kind: "unknownUser" };
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  const ok = await updatePermissionType(email, tier, [...ASSIGNABLE_TIERS, ""], changedBy, new Date());
+  return ok ? { kind: "saved" } : { kind: "protectedUser" };
+}

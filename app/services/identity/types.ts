@@ -1,0 +1,41 @@
+import type { ProviderTokens } from "~/models/sessions.server";
+
+/** The contract both identity providers (local, cognito) fulfil. */
+
+export type { ProviderTokens };
+
+export type SignInResult =
+  | { kind: "ok"; tokens?: ProviderTokens }
+  | { kind: "newPasswordRequired"; challengeSession: string }
+  | { kind: "invalid" };
+
+export type CompleteNewPasswordResult =
+  | { kind: "ok"; tokens?: ProviderTokens }
+  /** The challenge expired, was forged or already used: sign in again. */
+  | { kind: "invalid" }
+  /** The provider refused the password; `message` is the provider's own text. */
+  | { kind: "error"; message: string };
+
+export type ProviderResult = { kind: "ok" } | { kind: "error"; message: string };
+
+export class UserExistsError extends Error {
+  constructor(readonly email: string) {
+    super(`user already exists: ${email}`);
+    this.name = "UserExistsError";
+  }
+}
+
+export interface IdentityProvider {
+  readonly kind: "local" | "cognito";
+  signIn(email: string, password: string): Promise<SignInResult>;
+  completeNewPassword(email: string, challengeSession: string, newPassword: string): Promise<CompleteNewPasswordResult>;
+  /** Sends a reset code. Answers the same for unknown e-mails (no enumeration), sending nothing. */
+  forgotPassword(email: string): Promise<ProviderResult>;
+  confirmForgotPassword(email: string, code: string, newPassword: string): Promise<ProviderResult>;
+  /** Creates the account with a temporary password sent by e-mail; throws UserExistsError for a duplicate. */
+  adminCreateUser(email: string): Promise<void>;
+  /** Deletes the account; an unknown e-mail is not an error. */
+  adminDeleteUser(email: string): Promise<void>;
+  /** Ends the provider's sessions of the tokens' user (Cognito GlobalSignOut); never throws. */
+  signOut(tokens?: ProviderTokens): Promise<void>;
+}

@@ -1,0 +1,117 @@
+import { createCookie, redirect, type Cookie } from "@remix-run/node";
+import { getConfig } from "~/config.server";
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  touchSession,
+  type ProviderTokens,
+  type SessionRecord,
+} from "~/models/sessions.server";
+import { getIdentityProvider } from "~/services/identity.server";
+
+/**
+ * The cookie session. The `__session` cookie (signed, httpOnly, SameSite=Lax, Secure in production) holds
+ * only the id of a session record in MongoDB; a new id is issued at every sign-in.
+ */
+
+export const SESSION_COOKIE_NAME = "__session";
+
+/** The idle deadline is written at most once a minute, to save writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+let cached: { secret: string; secure: boolean; cookie: Cookie } | undefined;
+
+export function getSessionCookie(): Cookie {
+  const config = getConfig();
+  const secure = config.isProduction && config.origin.startsWith("https://");
+  if (cached?.secret === config.session.secret && cached.secure === secure) return cached.cookie;
+  // No Max-Age: a browser-session cookie. The server record decides expiry, and a cookie that outlives its
+  // record is what lets the portal tell "expired" from "never signed in".
+  const cookie = createCookie(SESSION_COOKIE_NAME, {
+    secrets: [config.session.secret],
+    httpOnly: true,
+    secure,
+    sameSite: "lax",
+    path: "/",
+  });
+  cached = { secret: config.session.secret, secure, cookie };
+  return cookie;
+}
+
+export type SessionState =
+  | { kind: "anonymous" }
+  /** A session cookie was sent, but its session is gone (logout, deleted user, timeout). */
+  | { kind: "expired"; sessionId: string }
+  | { kind: "active"; session: SessionRecord };
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const value: unknown = await getSessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 && value.length <= 128 ? value : null;
+}
+
+export async function getSessionState(request: Request): Promise<SessionState> {
+  const id = await readSessionId(request);
+  if (!id) return { kind: "anonymous" };
+  const session = await findSession(id);
+  if (!session) return { kind: "expired", sessionId: id };
+  const now = new Date();
+  if (now >= session.idleExpiresAt || now >= session.absoluteExpiresAt) {
+    await deleteSession(id);
+    return { kind: "expired", sessionId: id };
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+    return { kind: "active", session: await touchSession(session, getConfig().session.idleMinutes, now) };
+  }
+  return { kind: "active", session };
+}
+
+/** Only same-site paths: never an absolute or protocol-relative address (no open redirect). */
+export function safeRedirectPath(to: string | null | undefined, fallback = "/"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/**
+ * Starts a session for `email` (replacing the session of `request`, if any) and returns the Set-Cookie
+ * headers for the response.
+ */
+export async function startSession(email: string, providerTokens?: ProviderTokens, request?: Request): Promise<{ sessionId: string; headers: Headers }> {
+  if (request) {
+    const previous = await readSessionId(request);
+    if (previous) await deleteSession(previous);
+  }
+  const config = getConfig();
+  // The refresh token is not kept: the portal never refreshes provider tokens, and a stored long-lived
+  // credential would only add risk. The access token is enough for GlobalSignOut at logout.
+  let stored: ProviderTokens | undefined;
+  if (providerTokens) {
+    const { refreshToken: _notKept, ...rest } = providerTokens;
+    stored = rest;
+  }
+  const record = await insertSession(email, config.session, new Date(), stored);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await getSessionCookie().serialize(record._id));
+  return { sessionId: record._id, headers };
+}
+
+export async function createUserSession(request: Request, email: string, redirectTo: string, providerTokens?: ProviderTokens): Promise<Response> {
+  const { headers } = await startSession(email, providerTokens, request);
+  return redirect(safeRedirectPath(redirectTo), { headers });
+}
+
+/** A Set-Cookie value that removes the session cookie. */
+export async function clearSessionCookie(): Promise<string> {
+  return getSessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/** Deletes the session, signs out at the provider, and goes to / without the cookie. */
+export async function logout(request: Request): Promise<Response> {
+  const id = await readSessionId(request);
+  if (id) {
+    const session = await deleteSession(id);
+    if (session?.providerTokens) await getIdentityProvider().signOut(session.providerTokens);
+  }
+  return redirect("/", { headers: { "Set-Cookie": await clearSessionCookie() } });
+}
