@@ -1,0 +1,22 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { getConfig } from "~/config.server";
+import { startFederatedSignIn } from "~/services/sso/cognito-federated.server";
+import { authenticateSaml } from "~/services/sso/saml.server";
+
+/**
+ * The single sign-on button's target. saml: redirect to the IdP with a signed AuthnRequest.
+ * cognito-federated: redirect to the Cognito hosted UI for the configured identity provider.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { mode } = getConfig().sso;
+  if (mode === "saml") {
+    // GET always ends in the redirect to the IdP (thrown by the strategy).
+    await authenticateSaml(request);
+    throw new Error("the SAML strategy did not redirect");
+  }
+  if (mode === "cognito-federated") {
+    const { url, setCookie } = await startFederatedSignIn();
+    return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+  }
+  throw new Response("Not Found", { status: 404 });
+}

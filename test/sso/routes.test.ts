@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { closeDb, getDb } from "~/db.server";
+import { messages } from "~/messages";
+import { indexes } from "~/models/saml-requests.server";
+import { SESSIONS } from "~/models/sessions.server";
+import { USER_PERMISSIONS } from "~/models/users.server";
+import { action as samlAction, loader as samlLoader } from "~/routes/saml";
+import { loader as loginLoader } from "~/routes/saml.login";
+import { loader as metadataLoader } from "~/routes/saml.metadata";
+import { getSsoEntry } from "~/services/sso/sso.server";
+import { cognitoIdTokenClaims, cognitoJwksHandlers, createTestSigningKey, publishJwks, signJwt } from "../mocks/cognito-jwks";
+import { useMockServer } from "../mocks/index";
+import { IDP_CERT, IDP_SSO_URL, SP_CERT, SP_KEY, issueResponse, postToAcs, receiveAuthnRequest } from "./test-idp";
+
+/**
+ * The /saml, /saml/login and /saml/metadata routes as the browser and the IdP use them, through
+ * to the session: a verified identity signs in like the password login (permission record, empty
+ * type refused with CONTATE SEU ADMIN, landing by type).
+ */
+
+const ORIGIN = "https://portal.test";
+const ACS = `${ORIGIN}/saml`;
+const SP_ENTITY_ID = `${ORIGIN}/saml/metadata`;
+const REGION = "us-east-1";
+const USER_POOL_ID = `${REGION}_RoutesPool`;
+const CLIENT_ID = "routes0client0id";
+const args = (request: Request) => ({ request, params: {}, context: { cspNonce: "test", requestId: "test" } });
+
+const server = useMockServer();
+
+function useMode(env: Record<string, string>) {
+  beforeAll(() => {
+    vi.stubEnv("NODE_ENV", "test");
+    vi.stubEnv("APP_ORIGIN", ORIGIN);
+    vi.stubEnv("MONGODB_URI", "");
+    vi.stubEnv("DATABASE_NAME", "sso_routes_test");
+    vi.stubEnv("COMPANY_NAME", "Acme");
+    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+    resetConfigForTests();
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    resetConfigForTests();
+  });
+}
+
+async function thrownBy(promise: Promise<unknown>): Promise<Response> {
+  const thrown = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(thrown).toBeInstanceOf(Response);
+  return thrown as Response;
+}
+
+const setCookies = (response: Response) => response.headers.getSetCookie();
+
+/** A route's `data(...)` answer (single fetch) as status, body and headers. */
+function answer(result: unknown): { status: number; body: unknown; headers: Headers } {
+  if (result instanceof Response) throw new Error(`expected data, got a ${result.status} Response`);
+  const { data: body, init } = result as { data: unknown; init?: { status?: number; headers?: HeadersInit } };
+  return { status: init?.status ?? 200, body, headers: new Headers(init?.headers) };
+}
+
+beforeAll(async () => {
+  vi.stubEnv("DATABASE_NAME", "sso_routes_test");
+  resetConfigForTests();
+  const db = await getDb();
+  for (const index of indexes) await db.collection(index.collection).createIndex(index.key, index.options);
+  await db.collection(USER_PERMISSIONS).insertMany([
+    { user: "admin@acme.test", name: "Admin", type: "USER ADMIN", stores: [], createdAt: new Date() },
+    { user: "nobody@acme.test", name: "No type", type: "", stores: [], createdAt: new Date() },
+  ]);
+  vi.unstubAllEnvs();
+});
+afterAll(async () => {
+  await closeDb();
+});
+
+describe("with SSO_MODE=none", () => {
+  useMode({ SSO_MODE: "none" });
+
+  it("shows no button and serves none of the SSO routes", async () => {
+    expect(getSsoEntry()).toBeNull();
+    expect((await thrownBy(loginLoader(args(new Request(`${ORIGIN}/saml/login`))))).status).toBe(404);
+    expect((await thrownBy(metadataLoader(args(new Request(`${ORIGIN}/saml/metadata`))))).status).toBe(404);
+    expect((await thrownBy(samlLoader(args(new Request(ACS))))).status).toBe(404);
+    expect((await thrownBy(samlAction(args(postToAcs(ACS, { SAMLResponse: "x" }))))).status).toBe(404);
+  });
+});
+
+describe("with SSO_MODE=saml", () => {
+  useMode({
+    SSO_MODE: "saml",
+    SAML_IDP_ENTRY_POINT: IDP_SSO_URL,
+    SAML_IDP_CERT: IDP_CERT,
+    SAML_SP_PRIVATE_KEY: SP_KEY,
+    SAML_SP_CERT: SP_CERT,
+  });
+
+  async function samlResponseFor(email: string) {
+    const redirect = await thrownBy(loginLoader(args(new Request(`${ORIGIN}/saml/login`))));
+    expect(redirect.status).toBe(302);
+    const authnRequest = receiveAuthnRequest(redirect.headers.get("Location")!);
+    expect(authnRequest.signatureValid).toBe(true);
+    return issueResponse({ inResponseTo: authnRequest.id, email, audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+  }
+
+  it("serves the SP metadata with the signing certificate", async () => {
+    const response = await metadataLoader(args(new Request(`${ORIGIN}/saml/metadata`)));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/samlmetadata+xml; charset=utf-8");
+    const xml = await response.text();
+    expect(xml.replace(/\s+/g, "")).toContain(SP_CERT.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, ""));
+  });
+
+  it("signs the user in from the IdP's POST and lands by permission type", async () => {
+    const response = (await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("Admin@Acme.test"), RelayState: "/" })))) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/user/config/");
+    expect(setCookies(response).some((c) => c.startsWith("__session="))).toBe(true);
+    const db = await getDb();
+    expect(await db.collection(SESSIONS).countDocuments({ email: "admin@acme.test" })).toBe(1);
+  });
+
+  it("refuses an account without a permission type with CONTATE SEU ADMIN and no session", async () => {
+    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("nobody@acme.test") }))));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: messages.contactAdmin });
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+    const unknown = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("stranger@acme.test") }))));
+    expect(unknown.body).toEqual({ error: messages.contactAdmin });
+    const db = await getDb();
+    expect(await db.collection(SESSIONS).countDocuments({ email: { $in: ["nobody@acme.test", "stranger@acme.test"] } })).toBe(0);
+  });
+
+  it("answers an invalid response with the SSO failure message and logs why", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: "bm90IHhtbA==" }))));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: messages.ssoFailed });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("[sso:saml] sign-in refused"));
+    warn.mockRestore();
+  });
+});
+
+describe("with SSO_MODE=cognito-federated", () => {
+  useMode({
+    SSO_MODE: "cognito-federated",
+    COGNITO_USER_POOL_ID: USER_POOL_ID,
+    COGNITO_CLIENT_ID: CLIENT_ID,
+    COGNITO_DOMAIN: "https://acme.auth.us-east-1.amazoncognito.com",
+    COGNITO_IDP_NAME: "AcmeCorp",
+  });
+  const key = createTestSigningKey();
+  beforeAll(() => publishJwks(REGION, USER_POOL_ID, [key.jwk]));
+  beforeEach(() => server.use(...cognitoJwksHandlers));
+
+  it("renders the fragment-reading page at /saml", async () => {
+    expect(answer(await samlLoader(args(new Request(ACS)))).body).toEqual({ mode: "cognito-federated" });
+  });
+
+  it("goes to the hosted UI, then signs in with the posted id_token and lands by type", async () => {
+    const start = await loginLoader(args(new Request(`${ORIGIN}/saml/login`)));
+    expect(start.status).toBe(302);
+    const hostedUi = new URL(start.headers.get("Location")!);
+    expect(hostedUi.searchParams.get("identity_provider")).toBe("AcmeCorp");
+    const nonceCookie = setCookies(start)[0].split(";")[0];
+
+    const idToken = signJwt(
+      key,
+      cognitoIdTokenClaims({
+        region: REGION,
+        userPoolId: USER_POOL_ID,
+        clientId: CLIENT_ID,
+        email: "admin@acme.test",
+        nonce: hostedUi.searchParams.get("nonce")!,
+      }),
+    );
+    const post = new Request(ACS, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: nonceCookie },
+      body: new URLSearchParams({ id_token: idToken, expires_in: "3600" }).toString(),
+    });
+    const response = (await samlAction(args(post))) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/user/config/");
+    const cookies = setCookies(response);
+    expect(cookies.some((c) => c.startsWith("__session="))).toBe(true);
+    // The one-time nonce is forgotten.
+    expect(cookies.some((c) => c.startsWith("jp_sso_nonce=;") && /Max-Age=0/i.test(c))).toBe(true);
+  });
+
+  it("refuses a post without a started sign-in", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const post = new Request(ACS, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+      body: new URLSearchParams({ id_token: "a.b.c", expires_in: "3600" }).toString(),
+    });
+    const refused = answer(await samlAction(args(post)));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: messages.ssoFailed });
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("jp_sso_nonce=;"))).toBe(true);
+    warn.mockRestore();
+  });
+});
