@@ -77,7 +77,12 @@ export function safeRedirectPath(to: string | null | undefined, fallback = "/"):
  * Starts a session for `email` (replacing the session of `request`, if any) and returns the Set-Cookie
  * headers for the response.
  */
-export async function startSession(email: string, providerTokens?: ProviderTokens, request?: Request): Promise<{ sessionId: string; headers: Headers }> {
+export async function startSession(
+  email: string,
+  providerTokens?: ProviderTokens,
+  request?: Request,
+  notOnOrAfter?: Date,
+): Promise<{ sessionId: string; headers: Headers }> {
   if (request) {
     const previous = await readSessionId(request);
     if (previous) await deleteSession(previous);
@@ -90,7 +95,7 @@ export async function startSession(email: string, providerTokens?: ProviderToken
     const { refreshToken: _notKept, ...rest } = providerTokens;
     stored = rest;
   }
-  const record = await insertSession(email, config.session, new Date(), stored);
+  const record = await insertSession(email, config.session, new Date(), stored, notOnOrAfter);
   const headers = new Headers();
   headers.append("Set-Cookie", await getSessionCookie().serialize(record._id));
   return { sessionId: record._id, headers };

@@ -40,9 +40,12 @@ export async function insertSession(
   timeouts: SessionTimeouts,
   now: Date,
   providerTokens?: ProviderTokens,
+  /** An identity provider's deadline (SAML SessionNotOnOrAfter, token expiry): the session never outlives it. */
+  notOnOrAfter?: Date,
 ): Promise<SessionRecord> {
   const db = await getDb();
-  const absoluteExpiresAt = new Date(now.getTime() + timeouts.absoluteHours * 3_600_000);
+  const configuredEnd = now.getTime() + timeouts.absoluteHours * 3_600_000;
+  const absoluteExpiresAt = new Date(notOnOrAfter ? Math.min(configuredEnd, notOnOrAfter.getTime()) : configuredEnd);
   const record: SessionRecord = {
     _id: randomBytes(32).toString("base64url"),
     email: normalizeEmail(email),

@@ -89,7 +89,12 @@ export type VerifiedSignInOutcome = Extract<SignInOutcome, { kind: "noType" } | 
  * reads the permission record, refuses an empty type (CONTATE SEU ADMIN, no session), otherwise starts a
  * session and answers the landing page of the type.
  */
-export async function signInVerifiedUser(emailInput: string, tokens?: ProviderTokens, request?: Request): Promise<VerifiedSignInOutcome> {
+export async function signInVerifiedUser(
+  emailInput: string,
+  tokens?: ProviderTokens,
+  request?: Request,
+  notOnOrAfter?: Date,
+): Promise<VerifiedSignInOutcome> {
   const email = normalizeEmail(emailInput);
   const record = await findPermissionRecord(email);
   if (!record || !isPermissionType(record.type)) {
@@ -98,7 +103,7 @@ export async function signInVerifiedUser(emailInput: string, tokens?: ProviderTo
   }
   const dashboards = record.type === "SYSTEM ADMIN" || record.type === "USER GOLD" ? await listTenantDashboards() : [];
   const redirectTo = landingFor(record.type, dashboards, getConfig().features);
-  const { headers } = await startSession(email, tokens, request);
+  const { headers } = await startSession(email, tokens, request, notOnOrAfter);
   return { kind: "signedIn", redirectTo, sessionCookieHeaders: headers };
 }
 

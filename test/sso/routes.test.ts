@@ -190,6 +190,12 @@ describe("with SSO_MODE=cognito-federated", () => {
     expect(cookies.some((c) => c.startsWith("__session="))).toBe(true);
     // The one-time nonce is forgotten.
     expect(cookies.some((c) => c.startsWith("jp_sso_nonce=;") && /Max-Age=0/i.test(c))).toBe(true);
+    // The session ends with the token (expires_in 3600 s), well before the configured 12 hours.
+    const db = await getDb();
+    const session = await db.collection(SESSIONS).findOne({ email: "admin@acme.test" }, { sort: { createdAt: -1 } });
+    const lifetimeMs = session!.absoluteExpiresAt.getTime() - session!.createdAt.getTime();
+    expect(lifetimeMs).toBeLessThanOrEqual(3600 * 1000);
+    expect(lifetimeMs).toBeGreaterThan(3500 * 1000);
   });
 
   it("refuses a post without a started sign-in", async () => {
