@@ -1,6 +1,6 @@
 import type { FeatureFlag } from "~/config.server";
 import { messages } from "~/messages";
-import { PERMISSION_TYPES, type PermissionType } from "~/models/users.server";
+import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
 
 /**
  * THE access table (spec 000 §2 "Header and navigation", §6; spec 001 §6): permission types, tier labels,

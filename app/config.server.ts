@@ -153,7 +153,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
     throw new ConfigError([...new Set(problems)]);
   }
   const env = result.data;
-  const origin = env.APP_ORIGIN ?? `http://localhost:${env.PORT}`;
+  const origin = (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   return {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, vi } from "vitest";
+import "./matchers";
 
 // A console.error during a test is a failure: it usually hides a swallowed bug.
 let errors: unknown[][] = [];

@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import type { PermissionType } from "~/domain/permissions";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -9,16 +10,8 @@ import type { IndexDeclaration } from "./indexes";
 export const USER_PERMISSIONS = "user_permissions";
 export const LOCAL_USERS = "local_users";
 
-export const PERMISSION_TYPES = [
-  "SYSTEM ADMIN",
-  "USER ADMIN",
-  "USER EXPLORER",
-  "USER BRONZE",
-  "USER SILVER",
-  "USER GOLD",
-  "USER PERMISS",
-] as const;
-export type PermissionType = (typeof PERMISSION_TYPES)[number];
+
+export { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
 
 /** spec 000 §3 "User permission record": user (the e-mail), name, type, stores, createdAt. */
 export type UserPermissionRecord = {

@@ -1,0 +1,29 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { messages } from "~/messages";
+
+type ErrorPage = { status: number; title: string; text: string };
+
+/** Maps any thrown value to the page shown: 403 and 404 as such, everything else as 500. */
+export function errorPageFor(error: unknown): ErrorPage {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 403) return { status: 403, title: messages.forbiddenTitle, text: messages.forbidden };
+    if (error.status === 404) return { status: 404, title: messages.notFoundTitle, text: messages.notFound };
+  }
+  return { status: 500, title: messages.serverErrorTitle, text: messages.serverError };
+}
+
+/** The shared error boundary: every route module re-exports it as its ErrorBoundary. */
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  const page = errorPageFor(error);
+  return (
+    <section className="error-page" data-status={page.status}>
+      <p className="error-page__status">{page.status}</p>
+      <h1 className="error-page__title">{page.title}</h1>
+      <p className="error-page__text">{page.text}</p>
+      <Link className="button button--secondary" to="/">
+        {messages.backHome}
+      </Link>
+    </section>
+  );
+}

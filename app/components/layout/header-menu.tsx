@@ -1,0 +1,21 @@
+import { NavLink } from "@remix-run/react";
+import { messages } from "~/messages";
+import type { NavigationProps } from "./navigation";
+
+/** The header's user menu. Renders nothing while there are no entries (e.g. signed out). */
+export function HeaderMenu({ menu }: NavigationProps) {
+  if (menu.length === 0) return null;
+  return (
+    <nav className="header-menu" aria-label={messages.userMenu}>
+      <ul>
+        {menu.map((item) => (
+          <li key={item.to}>
+            <NavLink to={item.to} prefetch="intent">
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config.server";
+
+const secret = "x".repeat(32);
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected parseConfig to reject this environment");
+}
+
+describe("parseConfig", () => {
+  it("gives a working development configuration from an empty environment", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      env: "development",
+      isProduction: false,
+      port: 3000,
+      origin: "http://localhost:3000",
+      databaseName: "journey_portal",
+      awsRegion: "us-east-1",
+      mongodbUri: undefined,
+      dataDir: "./data",
+      allowEmbeddedDb: false,
+      identity: { provider: "local" },
+      sso: { mode: "none" },
+      storage: { kind: "local" },
+      dashboards: { kind: "native" },
+      mail: { kind: "outbox" },
+    });
+    expect(config.theme.primary).toMatch(/^#/);
+    expect(config.session.secret.length).toBeGreaterThanOrEqual(32);
+    expect(config.features).toEqual({
+      dashboard: true,
+      report: true,
+      jobsExecuted: true,
+      masterRepository: true,
+      upload: true,
+      planning: true,
+      explorer: true,
+      financialStatement: true,
+      auxCurrentMonth: false,
+    });
+  });
+
+  it("reads feature flags in their accepted spellings", () => {
+    const config = parseConfig({ FEATURE_UPLOAD: "off", FEATURE_PLANNING: "0", FEATURE_AUX_CURRENT_MONTH: "yes", FEATURE_REPORT: "" });
+    expect(config.features.upload).toBe(false);
+    expect(config.features.planning).toBe(false);
+    expect(config.features.auxCurrentMonth).toBe(true);
+    expect(config.features.report).toBe(true);
+  });
+
+  it("lists every invalid variable in one error", () => {
+    const problems = problemsOf({
+      PORT: "not-a-port",
+      MONGODB_URI: "http://db",
+      AWS_REGION: "Brazil",
+      THEME_PRIMARY: "red;}body{",
+      FEATURE_UPLOAD: "maybe",
+      IDENTITY_PROVIDER: "ldap",
+      DATABASE_NAME: "bad name",
+    });
+    const keys = problems.map((p) => p.split(":")[0]);
+    expect(keys).toEqual(
+      expect.arrayContaining(["PORT", "MONGODB_URI", "AWS_REGION", "THEME_PRIMARY", "FEATURE_UPLOAD", "IDENTITY_PROVIDER", "DATABASE_NAME"]),
+    );
+    let message = "";
+    try {
+      parseConfig({ PORT: "x", AWS_REGION: "Brazil" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("PORT");
+    expect(message).toContain("AWS_REGION");
+  });
+
+  it("requires SESSION_SECRET in production, of at least 32 characters", () => {
+    expect(problemsOf({ NODE_ENV: "production" })).toEqual(["SESSION_SECRET: required in production"]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET: must have at least 32 characters"]);
+    const config = parseConfig({ NODE_ENV: "production", SESSION_SECRET: secret });
+    expect(config.isProduction).toBe(true);
+    expect(config.session.secret).toBe(secret);
+  });
+
+  it("requires each chosen provider's settings", () => {
+    expect(problemsOf({ IDENTITY_PROVIDER: "cognito" })).toEqual([
+      "COGNITO_USER_POOL_ID: required when Cognito is used",
+      "COGNITO_CLIENT_ID: required when Cognito is used",
+    ]);
+    expect(problemsOf({ STORAGE: "s3" })).toEqual(["S3_BUCKET: required when STORAGE=s3"]);
+    expect(problemsOf({ DASHBOARDS: "quicksight" })).toEqual(["QUICKSIGHT_ACCOUNT_ID: required when DASHBOARDS=quicksight"]);
+    expect(problemsOf({ MAIL: "smtp" })).toEqual(["SMTP_URL: required when MAIL=smtp"]);
+    expect(problemsOf({ SSO_MODE: "saml" })).toEqual([
+      "SAML_IDP_ENTRY_POINT: required when SSO_MODE=saml",
+      "SAML_IDP_CERT: required when SSO_MODE=saml",
+      "SAML_SP_PRIVATE_KEY: required when SSO_MODE=saml",
+      "SAML_SP_CERT: required when SSO_MODE=saml",
+    ]);
+    expect(problemsOf({ SSO_MODE: "cognito-federated" })).toEqual(
+      expect.arrayContaining(["COGNITO_DOMAIN: required when SSO_MODE=cognito-federated"]),
+    );
+  });
+
+  it("accepts a complete AWS configuration", () => {
+    const config = parseConfig({
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      APP_ORIGIN: "https://portal.example.com/",
+      MONGODB_URI: "mongodb+srv://user:pass@cluster.example.net/",
+      AWS_REGION: "sa-east-1",
+      IDENTITY_PROVIDER: "cognito",
+      COGNITO_USER_POOL_ID: "sa-east-1_abc",
+      COGNITO_CLIENT_ID: "client",
+      STORAGE: "s3",
+      S3_BUCKET: "portal-files",
+      DASHBOARDS: "quicksight",
+      QUICKSIGHT_ACCOUNT_ID: "123456789012",
+      MAIL: "smtp",
+      SMTP_URL: "smtps://user:pass@smtp.example.com:465",
+    });
+    expect(config.origin).toBe("https://portal.example.com");
+    expect(config.awsRegion).toBe("sa-east-1");
+    expect(config.storage).toMatchObject({ kind: "s3", bucket: "portal-files" });
+    expect(config.dashboards.quicksight).toMatchObject({ accountId: "123456789012", allowedDomains: ["https://portal.example.com"] });
+  });
+});

@@ -1,0 +1,11 @@
+/** The seven permission types of spec 000 §6. Shared by the browser (menus) and the server (guards). */
+export const PERMISSION_TYPES = [
+  "SYSTEM ADMIN",
+  "USER ADMIN",
+  "USER EXPLORER",
+  "USER BRONZE",
+  "USER SILVER",
+  "USER GOLD",
+  "USER PERMISS",
+] as const;
+export type PermissionType = (typeof PERMISSION_TYPES)[number];

@@ -1,0 +1,10 @@
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+
+/** spec 000: /home (exact) is a blank placeholder page that shows hello. */
+export default function HomePage() {
+  return <p className="home-placeholder">hello</p>;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm run demo`: seeds the embedded database under ./data when it is empty, then runs the
+ * production build on it. The seed runs first and exits before the server opens the same
+ * data directory: the embedded server allows one process per directory.
+ */
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
+
+const port = process.env.PORT || "3000";
+const dataDir = path.resolve(process.env.DATA_DIR || "./data");
+mkdirSync(dataDir, { recursive: true });
+
+/** A random session secret kept with the demo data, so sign-ins survive a restart. */
+function demoSessionSecret(): string {
+  const file = path.join(dataDir, "demo-session-secret");
+  if (existsSync(file)) {
+    const saved = readFileSync(file, "utf8").trim();
+    if (saved.length >= 32) return saved;
+  }
+  const secret = crypto.randomBytes(32).toString("hex");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: "production",
+  PORT: port,
+  DATA_DIR: dataDir,
+  // The one place that allows the embedded database under NODE_ENV=production.
+  ALLOW_EMBEDDED_DB: "1",
+  SESSION_SECRET: process.env.SESSION_SECRET || demoSessionSecret(),
+};
+delete env.MONGODB_URI;
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function waitUntilReady(url: string, child: { exitCode: number | null }): Promise<boolean> {
+  for (let i = 0; i < 600 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+function banner() {
+  const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.email.length));
+  const lines = [
+    "",
+    "Journey Portal demo",
+    `  URL:       http://localhost:${port}`,
+    `  Database:  embedded MongoDB-compatible server, data in ${dataDir}`,
+    "             NODE_ENV=production with ALLOW_EMBEDDED_DB=1: allowed for this demo only;",
+    "             a real deployment sets MONGODB_URI.",
+    `  Password of every demo account: ${DEMO_PASSWORD}`,
+    ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${a.note ?? ""}`.trimEnd()),
+    "  Stop with Ctrl+C.",
+    "",
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+async function main() {
+  process.stdout.write(`Seeding the embedded database in ${dataDir} (skipped when it already holds data)...\n`);
+  const seedExit = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty"]);
+  if (seedExit !== 0) {
+    process.stderr.write(`The seed failed (exit code ${seedExit}); the demo does not start.\n`);
+    process.exit(seedExit);
+  }
+
+  const server = spawn(process.execPath, ["build/host/index.js"], { env, stdio: "inherit" });
+  const forward = (signal: NodeJS.Signals) => server.kill(signal);
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+  if (await waitUntilReady(`http://127.0.0.1:${port}/readyz`, server)) banner();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
