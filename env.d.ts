@@ -13,6 +13,8 @@ declare module "@remix-run/node" {
     cspNonce?: string;
     /** The X-Request-Id of this request, for logs. */
     requestId?: string;
+    /** The client's address (Express req.ip behind `trust proxy`), for the per-IP sign-in limit. */
+    clientIp?: string;
   }
   // Types loaders' data as single fetch serializes it.
   interface Future {

@@ -7,7 +7,9 @@ import type { NavigationProps } from "~/components/layout/navigation";
 import { SideNav } from "~/components/layout/side-nav";
 import { useNonce } from "~/components/nonce";
 import { Toaster } from "~/components/toaster";
+import { getOptionalUser } from "~/auth.server";
 import { getConfig } from "~/config.server";
+import { loadNavigation } from "~/services/accounts.server";
 import appStylesUrl from "~/styles/app.css?url";
 import { getToast } from "~/utils/toast.server";
 
@@ -20,9 +22,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.b
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const config = getConfig();
-  const { toast, headers } = await getToast(request);
-  // The access work fills these from app/access.ts for the signed-in user.
-  const navigation: NavigationProps = { menu: [], sideNav: [] };
+  const [{ toast, headers }, user] = await Promise.all([getToast(request), getOptionalUser(request)]);
+  // The menu and side navigation come from app/access.ts for the signed-in user's current type.
+  const navigation: NavigationProps = user ? await loadNavigation(user.type) : { menu: [], sideNav: [] };
   return data(
     { brandText: config.brandText, theme: config.theme, toast, navigation },
     headers ? { headers } : undefined,

@@ -114,7 +114,12 @@ async function createApp(vite: ViteDevServer | undefined) {
     createRequestHandler({
       build,
       mode: isDev ? "development" : "production",
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ""), requestId: String(res.locals.requestId ?? "") }),
+      getLoadContext: (req, res) => ({
+        cspNonce: String(res.locals.cspNonce ?? ""),
+        requestId: String(res.locals.requestId ?? ""),
+        // With `trust proxy`, req.ip is the client's address from X-Forwarded-For (per-IP sign-in limit).
+        clientIp: req.ip ?? "",
+      }),
     }),
   );
   return app;

@@ -163,7 +163,7 @@ export async function launchChromium(executable: string = CHROMIUM_PATH): Promis
   const cleanup = async () => {
     child.kill("SIGTERM");
     await waitForExit(child, 5_000);
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {

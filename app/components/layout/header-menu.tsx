@@ -1,4 +1,4 @@
-import { NavLink } from "@remix-run/react";
+import { Form, NavLink } from "@remix-run/react";
 import { messages } from "~/messages";
 import type { NavigationProps } from "./navigation";
 
@@ -10,9 +10,17 @@ export function HeaderMenu({ menu }: NavigationProps) {
       <ul>
         {menu.map((item) => (
           <li key={item.to}>
-            <NavLink to={item.to} prefetch="intent">
-              {item.label}
-            </NavLink>
+            {item.kind === "logout" ? (
+              <Form method="post" action={item.to} reloadDocument>
+                <button type="submit" className="header-menu__logout">
+                  {item.label}
+                </button>
+              </Form>
+            ) : (
+              <NavLink to={item.to} prefetch="intent">
+                {item.label}
+              </NavLink>
+            )}
           </li>
         ))}
       </ul>

@@ -1,0 +1,66 @@
+/** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
+
+export type ChartValue = string | number | boolean | null;
+export type ChartRow = Record<string, ChartValue>;
+
+const integerFormat = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 0 });
+const decimalFormat = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const compactFormat = new Intl.NumberFormat("pt-BR", { notation: "compact", maximumFractionDigits: 1 });
+const monthFormat = new Intl.DateTimeFormat("pt-BR", { month: "short", year: "numeric", timeZone: "UTC" });
+const dayFormat = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" });
+
+export function formatNumber(value: number): string {
+  return Number.isInteger(value) ? integerFormat.format(value) : decimalFormat.format(value);
+}
+
+/** Axis ticks: short (1,2 mil; 3,4 mi). */
+export function formatCompact(value: number): string {
+  return Math.abs(value) < 10_000 ? formatNumber(value) : compactFormat.format(value);
+}
+
+/** A category or x value: ISO dates and months read as pt-BR dates, numbers with pt-BR separators. */
+export function formatLabel(value: ChartValue): string {
+  if (value === null) return "—";
+  if (typeof value === "number") return formatNumber(value);
+  if (typeof value === "boolean") return value ? "Sim" : "Não";
+  const month = /^(\d{4})-(\d{2})$/.exec(value);
+  if (month) return monthFormat.format(new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1))).replace(". de ", "/").replace(" de ", "/");
+  if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return dayFormat.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime())) return `${dayFormat.format(date)} ${date.toISOString().slice(11, 16)}`;
+  }
+  return value;
+}
+
+/** Any cell, for tables. */
+export function formatValue(value: ChartValue): string {
+  return formatLabel(value);
+}
+
+/** A field name as a header: "em_andamento" → "Em andamento". */
+export function humanize(key: string): string {
+  const text = key.replace(/[_-]+/g, " ").trim();
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : key;
+}
+
+/** The numeric series of rows shaped `{ label, <series>: number, … }`, in first-seen order. */
+export function seriesKeys(rows: readonly ChartRow[], labelKey = "label"): string[] {
+  const keys: string[] = [];
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) {
+      if (key !== labelKey && key !== "_id" && typeof value === "number" && !keys.includes(key)) keys.push(key);
+    }
+  }
+  return keys;
+}
+
+/** All columns of rows, in first-seen order (for table charts). */
+export function columnKeys(rows: readonly ChartRow[]): string[] {
+  const keys: string[] = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key);
+  return keys;
+}
+
+/** A fixed palette readable on white, cycled per series. */
+export const PALETTE = ["#0b5cad", "#f39200", "#2e8540", "#b0306f", "#6a4fb3", "#00838f", "#8d6e00", "#c62828"];

@@ -1,0 +1,68 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/messages";
+import { DataTable, searchWith, textColumns } from "./data-table";
+
+type Row = { id: string; cells: Record<string, string> };
+const columns = textColumns<Row>([
+  { key: "sku", header: "SKU" },
+  { key: "marca", header: "Marca" },
+]);
+
+async function render(url: string, props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) {
+  const element = (
+    <DataTable<Row>
+      columns={columns}
+      rows={[]}
+      getRowId={(row) => row.id}
+      rowCount={0}
+      page={1}
+      pageSize={20}
+      emptyText={messages.noDataFound}
+      caption="Produtos"
+      {...props}
+    />
+  );
+  const routes = [{ path: "*", element }];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://localhost${url}`));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />);
+}
+
+describe("DataTable", () => {
+  it("shows the empty text across all columns and no page links", async () => {
+    const html = await render("/repo/master-data?base=nok");
+    expect(html).toContain(`<td class="data-table__empty" colSpan="2">${messages.noDataFound}</td>`);
+    expect(html).toContain('<th scope="col" colSpan="1">SKU</th>');
+    expect(html).toContain('<caption class="visually-hidden">Produtos</caption>');
+    expect(html).toContain(`<span class="button button--secondary" aria-disabled="true">${messages.previous}</span>`);
+    expect(html).toContain(`<span class="button button--secondary" aria-disabled="true">${messages.next}</span>`);
+    expect(html).toContain("0–0 / 0");
+  });
+
+  it("renders the page's rows keyed by record id, with page links that keep the other URL parameters", async () => {
+    const rows: Row[] = Array.from({ length: 20 }, (_, i) => ({ id: `id-${i + 20}`, cells: { sku: `S${i + 20}`, marca: "A" } }));
+    const html = await render("/repo/master-data?base=ok&collection=product_master&page=2", { rows, rowCount: 45, page: 2 });
+    expect(html).toContain('data-row-id="id-20"');
+    expect(html).toContain("<td>S39</td>");
+    expect(html).toContain("21–40 / 45");
+    expect(html).toContain("2 / 3");
+    expect(html).toContain(`href="/repo/master-data?base=ok&amp;collection=product_master&amp;page=1"`);
+    expect(html).toContain(`href="/repo/master-data?base=ok&amp;collection=product_master&amp;page=3"`);
+  });
+
+  it("offers page sizes through a GET form that keeps the filters and restarts at page 1", async () => {
+    const html = await render("/jobs?status=0&page=3&pageSize=20", { rowCount: 100, page: 3, pageSizeOptions: [20, 40] });
+    expect(html).toContain(messages.itemsPerPage);
+    expect(html).toContain('<input type="hidden" name="status" value="0"/>');
+    expect(html).not.toContain('name="page"');
+    expect(html).toMatch(/<select[^>]*name="pageSize"/);
+  });
+
+  it("edits search strings", () => {
+    expect(searchWith("?a=1&page=2", { page: 3 })).toBe("?a=1&page=3");
+    expect(searchWith("?a=1", { a: null })).toBe("?");
+  });
+});

@@ -1,0 +1,184 @@
+import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { useEffect, useId, useState } from "react";
+import { messages } from "~/messages";
+import "./data-table.css";
+
+/**
+ * THE shared server-paged table (TanStack Table, headless). The server sends one page and the total;
+ * the page and the page size live in the URL, so the browser's back/forward and bookmarks work, and
+ * paging is plain links (and a GET form for the page size) that work before the JavaScript loads.
+ */
+
+export type DataTableProps<Row> = {
+  columns: ColumnDef<Row, any>[];
+  rows: Row[];
+  /** The record id: keeps row identity stable across pages and reloads. */
+  getRowId: (row: Row) => string;
+  /** The total number of rows on the server. */
+  rowCount: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  /** When given, an "Items per page" choice is shown. */
+  pageSizeOptions?: readonly number[];
+  /** Shown in place of rows when the page is empty. */
+  emptyText: string;
+  /** Names the table for assistive technology (visually hidden unless `showCaption`). */
+  caption: string;
+  showCaption?: boolean;
+  pageParam?: string;
+  pageSizeParam?: string;
+};
+
+/** Columns that show one text field of a row object each. */
+export function textColumns<Row extends { cells: Record<string, string> }>(defs: readonly { key: string; header: string }[]): ColumnDef<Row, string>[] {
+  return defs.map((def) => ({
+    id: def.key,
+    header: def.header,
+    accessorFn: (row: Row) => row.cells[def.key] ?? "",
+  }));
+}
+
+/** The current search string with `changes` applied (null removes a parameter). */
+export function searchWith(search: string, changes: Record<string, string | number | null>): string {
+  const params = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) params.delete(key);
+    else params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "?";
+}
+
+export function DataTable<Row>({
+  columns,
+  rows,
+  getRowId,
+  rowCount,
+  page,
+  pageSize,
+  pageSizeOptions,
+  emptyText,
+  caption,
+  showCaption = false,
+  pageParam = "page",
+  pageSizeParam = "pageSize",
+}: DataTableProps<Row>) {
+  const location = useLocation();
+  const submit = useSubmit();
+  const sizeSelectId = useId();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getRowId: (row) => getRowId(row),
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    rowCount,
+    state: { pagination: { pageIndex: page - 1, pageSize } },
+  });
+
+  const from = rows.length === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = rows.length === 0 ? 0 : from + rows.length - 1;
+  const hasPrevious = page > 1;
+  const hasNext = page < pageCount;
+  const leafCount = table.getVisibleLeafColumns().length || 1;
+
+  // Everything else in the URL (tab, collection, filters) is kept by the page-size form.
+  const keptParams = [...new URLSearchParams(location.search).entries()].filter(([k]) => k !== pageParam && k !== pageSizeParam);
+
+  return (
+    <div className="data-table">
+      <div className="data-table__scroll">
+        <table>
+          <caption className={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => (
+                  <th key={header.id} scope="col" colSpan={header.colSpan}>
+                    {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                  </th>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.length === 0 ? (
+              <tr>
+                <td className="data-table__empty" colSpan={leafCount}>
+                  {emptyText}
+                </td>
+              </tr>
+            ) : (
+              table.getRowModel().rows.map((row) => (
+                <tr key={row.id} data-row-id={row.id}>
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="data-table__footer">
+        <p className="data-table__range" aria-live="polite">
+          {from}–{to} / {rowCount}
+        </p>
+        {pageSizeOptions && pageSizeOptions.length > 0 ? (
+          <Form
+            method="get"
+            className="data-table__size"
+            preventScrollReset
+            onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+          >
+            {keptParams.map(([key, value], i) => (
+              <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+            ))}
+            <label htmlFor={sizeSelectId}>{messages.itemsPerPage}</label>
+            <select id={sizeSelectId} name={pageSizeParam} defaultValue={String(pageSize)} key={pageSize}>
+              {pageSizeOptions.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+            {hydrated ? null : (
+              <button type="submit" className="button button--secondary">
+                OK
+              </button>
+            )}
+          </Form>
+        ) : null}
+        <nav className="data-table__pager" aria-label={`${caption}: ${messages.previous} / ${messages.next}`}>
+          {hasPrevious ? (
+            <Link className="button button--secondary" rel="prev" preventScrollReset to={searchWith(location.search, { [pageParam]: page - 1 })}>
+              {messages.previous}
+            </Link>
+          ) : (
+            <span className="button button--secondary" aria-disabled="true">
+              {messages.previous}
+            </span>
+          )}
+          <span aria-current="page">
+            {page} / {pageCount}
+          </span>
+          {hasNext ? (
+            <Link className="button button--secondary" rel="next" preventScrollReset to={searchWith(location.search, { [pageParam]: page + 1 })}>
+              {messages.next}
+            </Link>
+          ) : (
+            <span className="button button--secondary" aria-disabled="true">
+              {messages.next}
+            </span>
+          )}
+        </nav>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { useLoaderData, useParams } from "@remix-run/react";
+import { requireAccess } from "~/auth.server";
+import { DashboardView } from "~/components/charts/dashboard-view";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PANEL_TYPES } from "~/models/dashboards.server";
+import { loadDashboardScreen } from "~/services/dashboards.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? "Dashboard" }];
+
+/** /ij/painel/{id}: an Intelligent Journey dashboard (panelType 1). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAccess(request);
+  return loadDashboardScreen(user, params.id, PANEL_TYPES.intelligentJourney);
+}
+
+// An open QuickSight session must not be replaced by an unrelated revalidation (e.g. after another form's action).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search ? defaultShouldRevalidate : false;
+
+export default function IntelligentJourneyDashboard() {
+  const data = useLoaderData<typeof loader>();
+  const { id = "" } = useParams();
+  return <DashboardView key={id} data={data} renewUrl={`/ij/painel/${encodeURIComponent(id)}/embed-url`} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { useLoaderData, useParams } from "@remix-run/react";
+import { requireAccess } from "~/auth.server";
+import { DashboardView } from "~/components/charts/dashboard-view";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PANEL_TYPES } from "~/models/dashboards.server";
+import { loadDashboardScreen } from "~/services/dashboards.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? "Dashboard" }];
+
+/** /jobs/dashboard/{id}: an executed-jobs dashboard (panelType 2), full size with a loading overlay. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireAccess(request);
+  return loadDashboardScreen(user, params.id, PANEL_TYPES.executedJobs);
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search ? defaultShouldRevalidate : false;
+
+export default function ExecutedJobsDashboard() {
+  const data = useLoaderData<typeof loader>();
+  const { id = "" } = useParams();
+  return <DashboardView key={id} data={data} renewUrl={`/jobs/dashboard/${encodeURIComponent(id)}/embed-url`} full />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

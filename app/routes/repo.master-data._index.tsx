@@ -1,0 +1,106 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { requireAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
+import { messages } from "~/messages";
+import {
+  columnsOf,
+  findCatalogueEntry,
+  getBasePage,
+  listMasterDataCollections,
+  MASTER_DATA_PAGE_SIZE,
+  parsePage,
+} from "~/models/master-data-queries.server";
+
+export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.repositoryMaster }];
+
+type Base = "ok" | "nok";
+
+/** /repo/master-data: Base Ok / Base NOK, the collection dropdown and one page of the chosen base. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAccess(request);
+  const url = new URL(request.url);
+  const base: Base = url.searchParams.get("base") === "nok" ? "nok" : "ok";
+  const requested = url.searchParams.get("collection");
+  const page = parsePage(url.searchParams.get("page"));
+
+  const catalogue = await listMasterDataCollections();
+  // Checked against the catalogue before anything is read: an unknown name is a 404.
+  const chosen = requested ? findCatalogueEntry(catalogue, requested) : undefined;
+  const options = catalogue.filter((c) => (c.collection_ok === 1) === (base === "ok"));
+  if (chosen && !options.includes(chosen)) {
+    // The Ok/NOK switch changed while the old collection was still selected: show the new base's first.
+    throw redirect(`${url.pathname}?base=${base}`);
+  }
+  const entry = chosen ?? options[0];
+  const columns = entry ? columnsOf(entry.fields) : [];
+  const table = entry
+    ? await getBasePage(entry.collection_name, page, columns.length > 0 ? columns : undefined)
+    : { rows: [], count: 0, page: 1, pageSize: MASTER_DATA_PAGE_SIZE };
+  return {
+    base,
+    collections: options.map((c) => ({ name: c.collection_name, label: c.label_name })),
+    collection: entry?.collection_name ?? null,
+    collectionLabel: entry?.label_name ?? "",
+    table: { columns, rows: table.rows, count: table.count, page: table.page, pageSize: table.pageSize },
+  };
+}
+
+export default function MasterDataPage() {
+  const data = useLoaderData<typeof loader>();
+  const submit = useSubmit();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  return (
+    <section className="master-data">
+      <h1>{MASTER_DATA_TITLES.repositoryMaster}</h1>
+      <MasterDataSectionsNav current="product" />
+      <Form
+        method="get"
+        className="master-data__filters"
+        key={`${data.base}:${data.collection ?? ""}`}
+        onChange={(event) => {
+          const target = event.target as HTMLInputElement | HTMLSelectElement;
+          // A new base starts at its own first collection; a new collection at page 1.
+          if (target.name === "base") submit({ base: target.value });
+          else submit(event.currentTarget);
+        }}
+      >
+        <fieldset className="master-data__base">
+          <legend className="visually-hidden">Base</legend>
+          <label>
+            <input type="radio" name="base" value="ok" defaultChecked={data.base === "ok"} /> {messages.baseOk}
+          </label>
+          <label>
+            <input type="radio" name="base" value="nok" defaultChecked={data.base === "nok"} /> {messages.baseNok}
+          </label>
+        </fieldset>
+        {data.collections.length > 0 ? (
+          <div className="field">
+            <label htmlFor="master-data-collection">Collection</label>
+            <select id="master-data-collection" name="collection" defaultValue={data.collection ?? undefined}>
+              {data.collections.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        {hydrated ? null : (
+          <button type="submit" className="button button--secondary">
+            OK
+          </button>
+        )}
+      </Form>
+      <MasterDataTable data={data.table} caption={data.collectionLabel || MASTER_DATA_TITLES.repositoryMaster} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,121 @@
+import {
+  GenerateEmbedUrlForRegisteredUserCommand,
+  QuickSightClient,
+  type GenerateEmbedUrlForRegisteredUserCommandInput,
+} from "@aws-sdk/client-quicksight";
+import { getConfig, type Config } from "~/config.server";
+import { dashboardTexts } from "./texts";
+
+/**
+ * The QuickSight provider. The server asks for the embed address with the container's own credentials
+ * (the default AWS credential chain: task role, instance profile or environment); the browser never
+ * receives AWS credentials, unlike the identity-pool approach of the original portal.
+ */
+
+/** Embedding toolbar options of the original portal's /getembededurl call (resetDisabled, undoRedoDisabled). */
+export const EMBED_TOOLBAR = { resetDisabled: false, undoRedoDisabled: false } as const;
+
+export type EmbedAddress = {
+  embedUrl: string;
+  /** When the QuickSight session ends (ISO); the page renews a little before. */
+  sessionExpiresAt: string;
+  sessionMinutes: number;
+  toolbar: typeof EMBED_TOOLBAR;
+};
+
+export class DashboardEmbedError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = "DashboardEmbedError";
+  }
+}
+
+type QuickSightSettings = Config["dashboards"]["quicksight"] & { region: string };
+
+let sharedClient: QuickSightClient | undefined;
+let sharedRegion: string | undefined;
+
+function clientFor(region: string): QuickSightClient {
+  if (!sharedClient || sharedRegion !== region) {
+    sharedClient = new QuickSightClient({ region, maxAttempts: 3 });
+    sharedRegion = region;
+  }
+  return sharedClient;
+}
+
+export function userArn(settings: { region: string; accountId: string; namespace: string }, email: string): string {
+  return `arn:aws:quicksight:${settings.region}:${settings.accountId}:user/${settings.namespace}/${email}`;
+}
+
+export function buildEmbedRequest(
+  settings: QuickSightSettings & { accountId: string },
+  email: string,
+  dashboardId: string,
+): GenerateEmbedUrlForRegisteredUserCommandInput {
+  return {
+    AwsAccountId: settings.accountId,
+    UserArn: userArn(settings, email),
+    SessionLifetimeInMinutes: settings.sessionMinutes,
+    AllowedDomains: settings.allowedDomains,
+    ExperienceConfiguration: {
+      Dashboard: {
+        InitialDashboardId: dashboardId,
+        // Reset and undo/redo are toolbar options of the embedding SDK (EMBED_TOOLBAR), not API features;
+        // the API's state persistence keeps the user's filters across sessions, which renewal relies on.
+        FeatureConfigurations: { StatePersistence: { Enabled: true } },
+      },
+    },
+  };
+}
+
+/** A clean, user-facing message for an SDK failure; the raw error stays in the server log. */
+export function describeEmbedError(error: unknown): DashboardEmbedError {
+  const name = (error as { name?: string } | null)?.name ?? "";
+  switch (name) {
+    case "AccessDeniedException":
+    case "UnsupportedUserEditionException":
+    case "QuickSightUserNotFoundException":
+    case "UnsupportedPricingPlanException":
+      return new DashboardEmbedError(dashboardTexts.accessDenied, name);
+    case "ResourceNotFoundException":
+      return new DashboardEmbedError(dashboardTexts.notFound, name);
+    case "ThrottlingException":
+    case "LimitExceededException":
+      return new DashboardEmbedError(dashboardTexts.throttled, name);
+    default:
+      return new DashboardEmbedError(dashboardTexts.unexpected, name || "Unknown");
+  }
+}
+
+/** Calls GenerateEmbedUrlForRegisteredUser for the signed-in user and one dashboard. */
+export async function generateEmbedAddress(
+  email: string,
+  dashboardId: string,
+  options: { config?: Config; client?: QuickSightClient; now?: () => number } = {},
+): Promise<EmbedAddress> {
+  const config = options.config ?? getConfig();
+  const { accountId } = config.dashboards.quicksight;
+  if (!accountId) throw new DashboardEmbedError(dashboardTexts.notConfigured, "NotConfigured");
+  const settings = { ...config.dashboards.quicksight, accountId, region: config.awsRegion };
+  const client = options.client ?? clientFor(settings.region);
+  const startedAt = (options.now ?? Date.now)();
+  let embedUrl: string | undefined;
+  try {
+    const answer = await client.send(new GenerateEmbedUrlForRegisteredUserCommand(buildEmbedRequest(settings, email, dashboardId)));
+    embedUrl = answer.EmbedUrl;
+  } catch (error) {
+    const clean = describeEmbedError(error);
+    console.warn(JSON.stringify({ level: "warn", msg: "quicksight embed failed", code: clean.code, dashboardId }));
+    throw clean;
+  }
+  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(dashboardTexts.unexpected, "NoEmbedUrl");
+  return {
+    embedUrl,
+    sessionExpiresAt: new Date(startedAt + settings.sessionMinutes * 60_000).toISOString(),
+    sessionMinutes: settings.sessionMinutes,
+    toolbar: EMBED_TOOLBAR,
+  };
+}

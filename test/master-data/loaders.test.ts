@@ -1,0 +1,139 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PLANNING_SPEND, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import { loader as indexLoader } from "~/routes/repo.master-data._index";
+import { loader as canalLoader } from "~/routes/repo.master-data.canal";
+import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
+import { currentUser } from "../auth-mock";
+import { useTestDatabase } from "../db";
+
+vi.mock("~/auth.server", () => import("../auth-mock"));
+
+const testDb = useTestDatabase();
+const args = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: {} as never });
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+beforeAll(async () => {
+  const db = await testDb.db();
+  await db.collection(MASTER_DATA_COLLECTIONS).insertMany([
+    { collection_name: PRODUCT_MASTER, label_name: "Product", collection_ok: 1, order: 1, fields: [{ sku: "SKU" }, { data_validade_sku: "Global Forecast End Date" }] },
+    { collection_name: PRODUCT_MASTER_NOK, label_name: "Product NOK", collection_ok: 0, order: 2, fields: [{ sku: "SKU" }, { Error: "Erro" }] },
+    { collection_name: CHANNEL, label_name: "Channel", collection_ok: 1, order: 3, fields: [{ cnpj: "CNPJ" }] },
+    { collection_name: CHANNEL_NOK, label_name: "Channel NOK", collection_ok: 0, order: 4, fields: [{ Error: "Erro" }] },
+  ]);
+  await db.collection(PRODUCT_MASTER).insertMany(
+    Array.from({ length: 25 }, (_, i) => ({ sku: `P${String(i).padStart(2, "0")}`, data_validade_sku: new Date(Date.UTC(2026, 5, 30)), secret: "x" })),
+  );
+  await db.collection(CHANNEL).insertMany([{ cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv", extra: 1 }]);
+  await db.collection(PLANNING_SPEND).insertOne({ channel: "Varejo", marca: "Alpha", yearMonthDay: "20250101", urlPath: "s.csv" });
+});
+
+beforeEach(() => {
+  currentUser.type = "USER GOLD";
+});
+
+describe("/repo/master-data", () => {
+  it("loads the first Ok collection by itself, with its fields as columns and 20 rows", async () => {
+    const data = await indexLoader(args("/repo/master-data"));
+    expect(data.base).toBe("ok");
+    expect(data.collections).toEqual([
+      { name: PRODUCT_MASTER, label: "Product" },
+      { name: CHANNEL, label: "Channel" },
+    ]);
+    expect(data.collection).toBe(PRODUCT_MASTER);
+    expect(data.table.columns).toEqual([
+      { key: "sku", header: "SKU" },
+      { key: "data_validade_sku", header: "Global Forecast End Date" },
+    ]);
+    expect(data.table.count).toBe(25);
+    expect(data.table.rows).toHaveLength(20);
+    expect(data.table.rows[0].cells).toEqual({ sku: "P00", data_validade_sku: "30/06/2026" });
+  });
+
+  it("pages with the page in the URL", async () => {
+    const data = await indexLoader(args("/repo/master-data?base=ok&collection=product_master&page=2"));
+    expect(data.table.page).toBe(2);
+    expect(data.table.rows.map((r) => r.cells.sku)).toEqual(["P20", "P21", "P22", "P23", "P24"]);
+  });
+
+  it("switches to the NOK bases and shows an empty one as empty", async () => {
+    const data = await indexLoader(args("/repo/master-data?base=nok"));
+    expect(data.collections.map((c) => c.name)).toEqual([PRODUCT_MASTER_NOK, CHANNEL_NOK]);
+    expect(data.collection).toBe(PRODUCT_MASTER_NOK);
+    expect(data.table).toMatchObject({ rows: [], count: 0 });
+  });
+
+  it("sends a collection of the other base back to the chosen base's first collection", async () => {
+    const response = await thrown(indexLoader(args("/repo/master-data?base=nok&collection=product_master&page=3")));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/repo/master-data?base=nok");
+  });
+
+  it("answers 404 for a collection outside the list, never reading it", async () => {
+    for (const name of ["users", "sessions", "planning_spend", "$where", ""]) {
+      const query = name === "" ? "collection=" : `collection=${encodeURIComponent(name)}`;
+      if (name === "") {
+        // An empty choice is no choice: the first collection.
+        expect((await indexLoader(args(`/repo/master-data?${query}`))).collection).toBe(PRODUCT_MASTER);
+        continue;
+      }
+      expect((await thrown(indexLoader(args(`/repo/master-data?${query}`)))).status).toBe(404);
+    }
+  });
+
+  it("is 403 for a type without Repository Master", async () => {
+    currentUser.type = "USER SILVER";
+    expect((await thrown(indexLoader(args("/repo/master-data")))).status).toBe(403);
+    expect((await thrown(canalLoader(args("/repo/master-data/canal")))).status).toBe(403);
+    expect((await thrown(planejamentoLoader(args("/repo/master-data/planejamento")))).status).toBe(403);
+  });
+});
+
+describe("/repo/master-data/canal", () => {
+  it("shows Channel with its columns, and Channel NOK empty", async () => {
+    const channel = await canalLoader(args("/repo/master-data/canal"));
+    expect(channel.tab.id).toBe("channel");
+    expect(channel.tabs.map((t) => t.label)).toEqual(["Channel", "Channel NOK"]);
+    expect(channel.table.columns.map((c) => c.key)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
+    expect(channel.table.rows[0].cells).toEqual({ cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv" });
+    const nok = await canalLoader(args("/repo/master-data/canal?tab=channel_nok"));
+    expect(nok.table.columns.map((c) => c.key)).toEqual(["urlPath", "creationDate", "Error"]);
+    expect(nok.table.count).toBe(0);
+    expect((await canalLoader(args("/repo/master-data/canal?tab=users"))).tab.id).toBe("channel");
+  });
+});
+
+describe("/repo/master-data/planejamento", () => {
+  it("combines the top and inner tabs", async () => {
+    const product = await planejamentoLoader(args("/repo/master-data/planejamento"));
+    expect(product.sections.map((s) => s.label)).toEqual(["Product", "Channel", "Planning"]);
+    expect(product.section.id).toBe("product");
+    expect(product.tabs.map((t) => t.label)).toEqual(["Quantity", "Quantity NOK"]);
+    expect(product.table.columns.find((c) => c.key === "data_validade_sku")?.header).toBe("Global Forecast End Date");
+    expect(product.table.columns).toHaveLength(12);
+    expect(product.table.count).toBe(25);
+
+    const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?top=product&tab=quantity_nok"));
+    expect(quantityNok.table.columns.map((c) => c.key)).toEqual(["sku", "_lineNumber", "urlPath", "timeStamp", "Error"]);
+
+    const channel = await planejamentoLoader(args("/repo/master-data/planejamento?top=channel"));
+    expect(channel.tabs.map((t) => t.label)).toEqual(["Channel", "Channel NOK"]);
+    expect(channel.table.count).toBe(1);
+
+    const spend = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=spend"));
+    expect(spend.tabs.map((t) => t.label)).toEqual(["Spend", "Spend NOK"]);
+    expect(spend.table.columns.map((c) => c.key)).toEqual(["channel", "marca", "yearMonthDay", "urlPath"]);
+    expect(spend.table.rows[0].cells.yearMonthDay).toBe("20250101");
+
+    const spendNok = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=spend_nok"));
+    expect(spendNok.table.count).toBe(0);
+  });
+});
