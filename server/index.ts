@@ -14,6 +14,8 @@ import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
+import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-origin";
+import { messages } from "../app/messages";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { requestLog } from "./request-log";
 import { originOf, securityHeaders } from "./security-headers";
@@ -93,6 +95,14 @@ async function createApp(vite: ViteDevServer | undefined) {
     }),
   );
   app.use(compression());
+  // A non-GET request from another origin gets 403 before any route runs (CSRF), except the SAML consumer.
+  app.use((req, res, next) => {
+    const ok =
+      isCrossSitePostAllowed(req.path, config.sso.mode) ||
+      isSameOriginRequest({ method: req.method, origin: req.get("origin") ?? null, referer: req.get("referer") ?? null, expected: config.origin });
+    if (ok) return next();
+    res.status(403).type("text/plain; charset=utf-8").send(messages.forbidden);
+  });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (vite) {

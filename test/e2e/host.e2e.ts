@@ -30,6 +30,16 @@ test("pages carry an enforced CSP with a fresh nonce that the page's scripts use
   expect(first.headers.get("x-content-type-options")).toBe("nosniff");
 });
 
+test("a non-GET request from another origin gets 403 before any route runs", async ({ app }) => {
+  const body = new URLSearchParams({ email: "gold@demo.local", password: "x" });
+  const foreign = await fetch(`${app.baseURL}/`, { method: "POST", body, headers: { Origin: "https://evil.example" }, redirect: "manual" });
+  expect(foreign.status).toBe(403);
+  const none = await fetch(`${app.baseURL}/`, { method: "POST", body, redirect: "manual" });
+  expect(none.status).toBe(403);
+  const own = await fetch(`${app.baseURL}/`, { method: "POST", body, headers: { Origin: app.baseURL }, redirect: "manual" });
+  expect(own.status).not.toBe(403);
+});
+
 test("hashed assets are served with immutable caching", async ({ app }) => {
   const html = await (await fetch(`${app.baseURL}/`)).text();
   const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
