@@ -1,0 +1,240 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { accessTexts } from "~/components/access/texts";
+import { messages } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { insertLocalUser } from "~/models/local-users.server";
+import { insertPermissionRecord } from "~/models/user-permissions.server";
+import { USER_PERMISSIONS, type PermissionType } from "~/models/users.server";
+import { hashPassword } from "~/services/password-hash.server";
+import { startSession } from "~/session.server";
+import { readToastFromResponse } from "~/utils/toast.server";
+import * as login from "~/routes/_index";
+import * as recovery from "~/routes/recovery.$code";
+import * as logoutRoute from "~/routes/logout";
+import * as userConfig from "~/routes/user.config";
+import * as userPermission from "~/routes/user.permission";
+import * as ijSplat from "~/routes/ij.$";
+import { useTestDatabase } from "./db";
+
+/**
+ * The access screens' loaders and actions in-process (the browser tests cover the same flows end to end):
+ * the status codes and Portuguese messages a caller gets, and that nothing bad reaches the back end.
+ */
+
+process.env.LOG_LEVEL = "warn";
+process.env.APP_ORIGIN = "http://localhost:3000";
+const testDb = useTestDatabase();
+const ORIGIN = "http://localhost:3000";
+const PASSWORD = "Journey#2024";
+
+let counter = 0;
+async function makeUser(type: PermissionType | "", options: { mustChangePassword?: boolean } = {}) {
+  const email = `screen${++counter}@example.com`;
+  await insertLocalUser({ email, passwordHash: await hashPassword(PASSWORD), mustChangePassword: options.mustChangePassword ?? false, createdAt: new Date() });
+  await insertPermissionRecord({ user: email, name: `Screen ${counter}`, type, stores: [], createdAt: new Date() });
+  return email;
+}
+
+async function sessionCookie(email: string): Promise<string> {
+  const { headers } = await startSession(email);
+  return (headers.get("Set-Cookie") ?? "").split(";")[0];
+}
+
+function post(path: string, fields: Record<string, string>, options: { cookie?: string; origin?: string | null } = {}): Request {
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
+  if (options.origin !== null) headers.set("Origin", options.origin ?? ORIGIN);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  return new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(fields) });
+}
+
+function get(path: string, cookie?: string): Request {
+  return new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+const args = (request: Request, params: Record<string, string> = {}) =>
+  ({ request, params, context: { clientIp: "10.1.1.1" } }) as unknown as ActionFunctionArgs & LoaderFunctionArgs;
+
+/** The body and status of a `data()` answer (single fetch), or the Response of a redirect. */
+function answer(value: unknown): { status: number; body: Record<string, unknown> } {
+  if (value instanceof Response) return { status: value.status, body: {} };
+  const v = value as { data?: unknown; init?: { status?: number } | null; type?: string };
+  if (v && v.type === "DataWithResponseInit") return { status: v.init?.status ?? 200, body: v.data as Record<string, unknown> };
+  return { status: 200, body: value as Record<string, unknown> };
+}
+
+async function thrown(promise: unknown): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+beforeAll(async () => {
+  resetConfigForTests();
+  await applyIndexes(await testDb.db());
+});
+
+describe("/ (login)", () => {
+  it("refuses a POST from another origin with 403 before reading the form", async () => {
+    const response = await thrown(login.action(args(post("/?index", { intent: "signIn", email: "a@b.c", password: "x" }, { origin: "https://evil.example" }))));
+    expect(response.status).toBe(403);
+  });
+
+  it("answers 400 with the spec's texts for empty fields and wrong credentials", async () => {
+    const email = await makeUser("USER GOLD");
+    let a = answer(await login.action(args(post("/?index", { intent: "signIn", email, password: "" }))));
+    expect(a).toEqual({ status: 400, body: { intent: "signIn", error: messages.loginRequired, email } });
+    a = answer(await login.action(args(post("/?index", { intent: "signIn", email: "", password: "x" }))));
+    expect(a.body.error).toBe(messages.loginRequired);
+    a = answer(await login.action(args(post("/?index", { intent: "signIn", email, password: "Wrong#2024" }))));
+    expect(a).toEqual({ status: 400, body: { intent: "signIn", error: messages.incorrectCredentials, email } });
+  });
+
+  it("signs in with a redirect to the landing page and a session cookie; CONTATE SEU ADMIN for an empty type", async () => {
+    const bronze = await makeUser("USER BRONZE");
+    const response = (await login.action(args(post("/?index", { intent: "signIn", email: bronze, password: PASSWORD })))) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/captura/manual");
+    expect(response.headers.get("Set-Cookie")).toMatch(/^__session=/);
+
+    const none = await makeUser("");
+    const a = answer(await login.action(args(post("/?index", { intent: "signIn", email: none, password: PASSWORD }))));
+    expect(a).toEqual({ status: 403, body: { intent: "signIn", error: messages.contactAdmin, email: none } });
+  });
+
+  it("sends a signed-in visitor of / to the landing page, and reads ?expired=1 and ?forgot=1 otherwise", async () => {
+    const cookie = await sessionCookie(await makeUser("USER PERMISS"));
+    const response = await thrown(login.loader(args(get("/", cookie))));
+    expect(response.headers.get("Location")).toBe("/user/permission");
+    const a = answer(await login.loader(args(get("/?expired=1&forgot=1"))));
+    expect(a.body).toMatchObject({ expired: true, forgot: true, sso: null });
+  });
+
+  it("first access: the challenge step, the mismatch and policy messages (400), then success", async () => {
+    const email = await makeUser("USER SILVER", { mustChangePassword: true });
+    const step = answer(await login.action(args(post("/?index", { intent: "signIn", email, password: PASSWORD }))));
+    expect(step.body).toMatchObject({ intent: "newPassword", step: "form", email });
+    const challenge = String(step.body.challenge);
+
+    let a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "Novo#2024x", confirmPassword: "Novo#2024y" }))));
+    expect(a.status).toBe(400);
+    expect(a.body.errors).toEqual({ confirmPassword: [messages.passwordMismatch] });
+    a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "novo#semmaiuscula1", confirmPassword: "novo#semmaiuscula1" }))));
+    expect(a.status).toBe(400);
+    expect((a.body.errors as Record<string, string[]>).password).toEqual(["A senha deve ter pelo menos 1 letra maiúscula."]);
+
+    a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "Novo#2024x", confirmPassword: "Novo#2024x" }))));
+    expect(a).toEqual({ status: 200, body: { intent: "newPassword", step: "done" } });
+  });
+
+  it("forgot password: the e-mail is required (400); any well-formed address gets the same success", async () => {
+    let a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: " " }))));
+    expect(a).toEqual({ status: 400, body: { intent: "forgot", sent: false, error: accessTexts.emailRequired } });
+    a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "not-an-email" }))));
+    expect(a.body.error).toBe(accessTexts.invalidEmail);
+    a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "unknown@example.com" }))));
+    expect(a).toEqual({ status: 200, body: { intent: "forgot", sent: true } });
+  });
+});
+
+describe("/recovery/{code}", () => {
+  it("prefills only a plausible code and reports field errors and the provider's message with 400", async () => {
+    expect(answer(await recovery.loader(args(get("/recovery/123456"), { code: "123456" }))).body).toEqual({ code: "123456" });
+    expect(answer(await recovery.loader(args(get("/recovery/x"), { code: "<script>" }))).body).toEqual({ code: "" });
+
+    let a = answer(await recovery.action(args(post("/recovery/1", { email: "", code: "", password: "a", confirmPassword: "b" }))));
+    expect(a.status).toBe(400);
+    const errors = a.body.errors as Record<string, string[]>;
+    expect(errors.email).toEqual([accessTexts.emailRequired]);
+    expect(errors.code).toEqual([accessTexts.codeRequired]);
+    expect(errors.confirmPassword).toEqual([messages.passwordMismatch]);
+
+    const email = await makeUser("USER GOLD");
+    a = answer(await recovery.action(args(post("/recovery/1", { email, code: "000000", password: "Outra#2024", confirmPassword: "Outra#2024" }))));
+    expect(a.status).toBe(400);
+    expect(typeof a.body.notice).toBe("string");
+    expect(String(a.body.notice).length).toBeGreaterThan(0);
+  });
+});
+
+describe("/logout", () => {
+  it("GET has no side effect; POST ends the session and returns to /", async () => {
+    const cookie = await sessionCookie(await makeUser("USER GOLD"));
+    expect(await logoutRoute.loader(args(get("/logout", cookie)))).toBeNull();
+    const response = (await logoutRoute.action(args(post("/logout", {}, { cookie })))) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect((await thrown(logoutRoute.loader(args(get("/logout", cookie))))).headers.get("Location")).toBe("/");
+  });
+});
+
+describe("/user/config and /user/permission", () => {
+  it("creates with a toast, refuses a duplicate with OPS! (400), deletes with a toast", async () => {
+    const cookie = await sessionCookie(await makeUser("USER ADMIN"));
+    const email = `created${Date.now()}@example.com`;
+    const created = (await userConfig.action(args(post("/user/config?create=1", { intent: "create", email }, { cookie })))) as Response;
+    expect(created.headers.get("Location")).toBe("/user/config");
+    expect((await readToastFromResponse(created))?.description).toBe(messages.saved);
+
+    const duplicate = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: email.toUpperCase() }, { cookie }))));
+    expect(duplicate).toEqual({ status: 400, body: { intent: "create", error: { title: messages.ops, text: messages.userExists }, email: email.toUpperCase() } });
+    const empty = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: "" }, { cookie }))));
+    expect(empty.status).toBe(400);
+
+    const listing = answer(await userConfig.loader(args(get(`/user/config?delete=${encodeURIComponent(email)}`, cookie))));
+    expect(listing.body.deleteEmail).toBe(email);
+    expect((listing.body.rows as Array<{ email: string; createdAt: string }>).find((r) => r.email === email)?.createdAt).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+
+    const deleted = (await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie })))) as Response;
+    expect((await readToastFromResponse(deleted))?.description).toBe(messages.userDeleted);
+    const again = answer(await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie }))));
+    expect(again).toEqual({ status: 400, body: { intent: "delete", error: accessTexts.userNotFound, email } });
+  });
+
+  it("shows ' - ' for a user without a creation date", async () => {
+    const db = await testDb.db();
+    await db.collection(USER_PERMISSIONS).insertOne({ user: "nodate@example.com", name: "No date", type: "USER SILVER", stores: [] });
+    const cookie = await sessionCookie(await makeUser("USER ADMIN"));
+    const listing = answer(await userConfig.loader(args(get("/user/config", cookie))));
+    expect((listing.body.rows as Array<{ email: string; createdAt: string }>).find((r) => r.email === "nodate@example.com")?.createdAt).toBe(" - ");
+  });
+
+  it("accepts only the four tiers and known, non-administrative users", async () => {
+    const cookie = await sessionCookie(await makeUser("USER PERMISS"));
+    const target = await makeUser("USER EXPLORER");
+    const admin = await makeUser("SYSTEM ADMIN");
+    const set = (user: string, tier: string) => userPermission.action(args(post("/user/permission", { intent: "setTier", user, tier }, { cookie })));
+
+    expect(answer(await set(target, "SYSTEM ADMIN"))).toEqual({ status: 400, body: { error: accessTexts.invalidTier } });
+    expect(answer(await set("ghost@example.com", "USER GOLD"))).toEqual({ status: 400, body: { error: accessTexts.userNotFound } });
+    expect(answer(await set(admin, "USER GOLD"))).toEqual({ status: 400, body: { error: accessTexts.userProtected } });
+    const saved = (await set(target, "USER GOLD")) as Response;
+    expect((await readToastFromResponse(saved))?.description).toBe(messages.permissionAssigned);
+
+    const pending = answer(await userPermission.loader(args(get(`/user/permission?user=${encodeURIComponent(target)}&tier=USER%20SILVER`, cookie))));
+    expect(pending.body.pending).toEqual({ email: target, tier: "USER SILVER" });
+    const bogus = answer(await userPermission.loader(args(get(`/user/permission?user=${encodeURIComponent(target)}&tier=ROOT`, cookie))));
+    expect(bogus.body.pending).toBeNull();
+  });
+
+  it("refuses the other types with 403", async () => {
+    const cookie = await sessionCookie(await makeUser("USER GOLD"));
+    expect((await thrown(userConfig.loader(args(get("/user/config", cookie))))).status).toBe(403);
+    expect((await thrown(userPermission.action(args(post("/user/permission", { intent: "setTier" }, { cookie }))))).status).toBe(403);
+  });
+});
+
+describe("splat guards", () => {
+  it("answer 403 before 404, and redirect anonymous visitors", async () => {
+    const gold = await sessionCookie(await makeUser("USER GOLD"));
+    const bronze = await sessionCookie(await makeUser("USER BRONZE"));
+    expect((await thrown(ijSplat.loader(args(get("/ij/explorer", gold))))).status).toBe(404);
+    expect((await thrown(ijSplat.loader(args(get("/ij/explorer", bronze))))).status).toBe(403);
+    expect((await thrown(ijSplat.loader(args(get("/ij/explorer"))))).headers.get("Location")).toBe("/");
+  });
+});

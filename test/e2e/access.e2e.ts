@@ -1,0 +1,373 @@
+import { MongoClient, type Db } from "mongodb";
+import type { Page } from "playwright-core";
+import { afterAll, describe } from "vitest";
+import { accessTexts } from "~/components/access/texts";
+import { messages } from "~/messages";
+import type { RunningApp } from "./harness";
+import { expect, test as base } from "./fixtures";
+import { DEMO_PASSWORD, signIn } from "./sign-in";
+
+/**
+ * The access screens as a user sees them (spec 000 §2, §4, §5, §6, §8): the nine demo accounts, first access,
+ * forgot/reset with the code from the outbox, user creation/deletion, tier change and the expired session.
+ * Tests run in order; the ones that change an account's password or tier come after the landing checks.
+ */
+
+/**
+ * The shared page fixture, with one more tolerance: Chromium logs "Failed to load resource" for every
+ * non-2xx fetch, and here the single-fetch `.data` requests answer 4xx on purpose (an action's 400 with the
+ * spec's message, the 404 of a screen not built yet behind the splat guard, a 429 of the rate limit).
+ * Any other console error, and any 5xx, still fails the test.
+ */
+const test = base.extend<{ page: Page }>({
+  page: async ({ app, browser }, use) => {
+    const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR" });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const expected = new Set<string>();
+    page.on("response", (response) => {
+      const url = new URL(response.url());
+      const isDocument = response.request().resourceType() === "document";
+      const isData = url.pathname.endsWith(".data");
+      if ((isDocument || isData) && response.status() >= 400 && response.status() < 500) expected.add(response.url());
+    });
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
+      problems.push(`console.error: ${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+    await use(page);
+    await context.close();
+    if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join("\n")}`);
+  },
+});
+
+let client: MongoClient | undefined;
+async function database(app: RunningApp): Promise<Db> {
+  client ??= await new MongoClient(app.mongoUri).connect();
+  return client.db(app.databaseName);
+}
+afterAll(async () => {
+  await client?.close();
+});
+
+async function latestMail(app: RunningApp, to: string): Promise<{ text: string } | null> {
+  const db = await database(app);
+  const [mail] = await db.collection("mail_outbox").find({ to }).sort({ createdAt: -1 }).limit(1).toArray();
+  return mail ? { text: String(mail.text) } : null;
+}
+
+async function firstDashboardPath(app: RunningApp): Promise<string> {
+  const db = await database(app);
+  const dashboards = await db.collection("dashboards").find({ panelType: 1 }).toArray();
+  const ids = dashboards.map((d) => Number(d.painelId)).sort((a, b) => a - b);
+  return `/ij/painel/${ids[0]}`;
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+const headerMenu = (page: Page) => page.getByRole("navigation", { name: messages.userMenu });
+const sideNav = (page: Page) => page.getByRole("navigation", { name: messages.mainNavigation });
+
+type Expectation = { email: string; landing: string | "firstDashboard"; menu: string[]; sideNav: boolean };
+
+const ACCOUNTS: Expectation[] = [
+  { email: "sysadmin@demo.local", landing: "firstDashboard", menu: [messages.menuUserSettings, messages.menuLogout], sideNav: true },
+  { email: "useradmin@demo.local", landing: "/user/config/", menu: [messages.menuUserManagement, messages.menuLogout], sideNav: false },
+  { email: "permiss@demo.local", landing: "/user/permission", menu: [messages.menuUserSettings, messages.menuLogout], sideNav: false },
+  { email: "explorer@demo.local", landing: "/ij/explorer", menu: [messages.menuLogout], sideNav: true },
+  { email: "bronze@demo.local", landing: "/captura/manual", menu: [messages.menuLogout], sideNav: true },
+  { email: "silver@demo.local", landing: "/captura/manual", menu: [messages.menuLogout], sideNav: true },
+  { email: "gold@demo.local", landing: "firstDashboard", menu: [messages.menuLogout], sideNav: true },
+];
+
+describe("the nine demo accounts", () => {
+  for (const account of ACCOUNTS) {
+    test(`${account.email} lands on its page`, async ({ app, page }) => {
+      await signIn(page, app.baseURL, account.email);
+      const landing = account.landing === "firstDashboard" ? await firstDashboardPath(app) : account.landing;
+      expect(path(page)).toBe(landing);
+      // Signed in, `/` sends the user to the landing again.
+      await page.goto("/");
+      expect(path(page)).toBe(landing);
+    });
+
+    test(`${account.email} sees its header menu and side navigation`, async ({ app, page }) => {
+      await signIn(page, app.baseURL, account.email);
+      const items = await headerMenu(page).getByRole("link").or(headerMenu(page).getByRole("button")).allTextContents();
+      expect(items.map((s) => s.trim())).toEqual(account.menu);
+      expect(await sideNav(page).count()).toBe(account.sideNav ? 1 : 0);
+    });
+  }
+
+  test("notype@demo.local gets CONTATE SEU ADMIN and no session", async ({ app, page }) => {
+    await page.goto("/");
+    await page.getByLabel(messages.emailLabel, { exact: true }).fill("notype@demo.local");
+    await page.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: messages.contactAdmin }).waitFor();
+    expect(path(page)).toBe("/");
+    expect((await page.context().cookies(app.baseURL)).some((c) => c.name === "__session")).toBe(false);
+  });
+
+  test("firstaccess@demo.local sets a new password, sees Senha configurada! and signs in again", async ({ app, page }) => {
+    await page.goto("/");
+    await page.getByLabel(messages.emailLabel, { exact: true }).fill("firstaccess@demo.local");
+    await page.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
+    await page.getByRole("heading", { name: accessTexts.firstAccessTitle }).waitFor();
+    expect(await page.getByText(messages.passwordHelper).isVisible()).toBe(true);
+
+    const newPassword = page.getByLabel(accessTexts.newPasswordLabel, { exact: true });
+    const confirmation = page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true });
+    await newPassword.fill("Primeiro#2026");
+    await confirmation.fill("Primeiro#2027");
+    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    await page.getByText(messages.passwordMismatch).waitFor();
+
+    // The stricter policy is enforced on the server: no digit here.
+    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Primeiro#sem");
+    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Primeiro#sem");
+    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    await page.getByText("A senha deve ter pelo menos 1 número.").waitFor();
+
+    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Primeiro#2026");
+    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Primeiro#2026");
+    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    const dialog = page.getByRole("dialog", { name: messages.passwordConfigured });
+    await dialog.waitFor();
+    await dialog.getByRole("link", { name: messages.loginButton }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+
+    await signIn(page, app.baseURL, "firstaccess@demo.local", "Primeiro#2026");
+    expect(path(page)).toBe("/captura/manual");
+  });
+});
+
+describe("the login screen", () => {
+  test("empty fields, wrong credentials, no SSO button", async ({ page }) => {
+    await page.goto("/");
+    expect(await page.getByRole("link", { name: /Entrar$/ }).count()).toBe(0);
+    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: messages.loginRequired }).waitFor();
+
+    await page.getByLabel(messages.emailLabel, { exact: true }).fill("gold@demo.local");
+    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: messages.loginRequired }).waitFor();
+
+    await page.getByLabel(messages.emailLabel, { exact: true }).fill("ninguem@demo.local");
+    await page.getByLabel(messages.passwordLabel, { exact: true }).fill("Errada#2026");
+    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: messages.incorrectCredentials }).waitFor();
+    expect(path(page)).toBe("/");
+    // The e-mail stays filled in after a refusal.
+    expect(await page.getByLabel(messages.emailLabel, { exact: true }).inputValue()).toBe("ninguem@demo.local");
+  });
+
+  test("an anonymous visit to a protected page goes to / without the modal", async ({ page }) => {
+    await page.goto("/repo/master-data");
+    expect(path(page)).toBe("/");
+    await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+  });
+
+  test("an expired session shows Aviso with a Login button back to /", async ({ app, page }) => {
+    await signIn(page, app.baseURL, "gold@demo.local");
+    const db = await database(app);
+    const removed = await db.collection("sessions").deleteMany({ email: "gold@demo.local" });
+    expect(removed.deletedCount).toBeGreaterThan(0);
+
+    await page.goto("/repo/master-data");
+    expect(new URL(page.url()).search).toBe("?expired=1");
+    const dialog = page.getByRole("dialog", { name: messages.sessionExpiredTitle });
+    await dialog.waitFor();
+    expect(await dialog.getByText(messages.sessionExpired).isVisible()).toBe(true);
+    // Not dismissible with Escape.
+    await page.keyboard.press("Escape");
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole("link", { name: messages.loginButton }).click();
+    await page.waitForURL((url) => url.search === "");
+    expect(path(page)).toBe("/");
+    expect(await page.getByRole("dialog").count()).toBe(0);
+  });
+
+  test("logout ends the session: the header menu's Logout, and the POST button of GET /logout", async ({ app, page }) => {
+    await signIn(page, app.baseURL, "silver@demo.local");
+    await headerMenu(page).getByRole("button", { name: messages.menuLogout }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
+    await page.goto("/captura/manual");
+    expect(path(page)).toBe("/");
+    expect(new URL(page.url()).search).toBe("");
+
+    await signIn(page, app.baseURL, "silver@demo.local");
+    // GET /logout has no side effect: it only offers the button.
+    await page.goto("/logout");
+    await page.goto("/captura/manual");
+    expect(path(page)).toBe("/captura/manual");
+    await page.goto("/logout");
+    await page.getByRole("main").getByRole("button", { name: messages.menuLogout }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/captura/manual");
+    expect(path(page)).toBe("/");
+  });
+
+  test("forgot password, then reset by the code from the outbox", async ({ app, page }) => {
+    const email = "bronze@demo.local";
+    await page.goto("/");
+    await page.getByRole("link", { name: accessTexts.forgotPasswordLink }).click();
+    const dialog = page.getByRole("dialog", { name: accessTexts.forgotPasswordTitle });
+    await dialog.waitFor();
+    expect(new URL(page.url()).search).toBe("?forgot=1");
+    await dialog.getByLabel(accessTexts.registrationEmailLabel).fill(email);
+    await dialog.getByRole("button", { name: accessTexts.send }).click();
+    await page.getByText(messages.recoveryEmailSent).waitFor();
+
+    const mail = await latestMail(app, email);
+    const code = /código: (\d{6})/.exec(mail?.text ?? "")?.[1];
+    const link = /(https?:\/\/\S+\/recovery\/\d{6})/.exec(mail?.text ?? "")?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(link).toBe(`${app.baseURL}/recovery/${code}`);
+
+    await page.goto(link as string);
+    expect(await page.getByLabel(accessTexts.codeLabel).inputValue()).toBe(code);
+    await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
+
+    // A wrong code: the provider's message in an info notice.
+    await page.getByLabel(accessTexts.codeLabel).fill(code === "000000" ? "111111" : "000000");
+    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    await page.getByRole("status").filter({ hasText: "Código inválido" }).waitFor();
+
+    await page.getByLabel(accessTexts.codeLabel).fill(code as string);
+    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2027");
+    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    await page.getByText(messages.passwordMismatch).waitFor();
+
+    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    const done = page.getByRole("dialog");
+    await done.getByText(messages.passwordAccepted).waitFor();
+    await done.getByRole("link", { name: messages.loginButton }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+
+    await signIn(page, app.baseURL, email, "Recupera#2026");
+    expect(path(page)).toBe("/captura/manual");
+  });
+});
+
+describe("user administration", () => {
+  test("USER ADMIN creates a user, is refused a duplicate, and deletes it", async ({ app, page }) => {
+    await signIn(page, app.baseURL, "useradmin@demo.local");
+    await page.getByText(messages.userConfigHeader).waitFor();
+    const title = page.getByRole("heading", { level: 1 });
+    const before = Number(/^(\d+) usuários criados$/.exec((await title.textContent()) ?? "")?.[1]);
+    expect(Number.isInteger(before)).toBe(true);
+    for (const column of [accessTexts.columnEmail, accessTexts.columnCreatedAt, accessTexts.columnDelete]) {
+      expect(await page.getByRole("columnheader", { name: column }).isVisible()).toBe(true);
+    }
+
+    const email = "novo.usuario@demo.local";
+    await page.getByRole("link", { name: accessTexts.createUser }).click();
+    let dialog = page.getByRole("dialog", { name: accessTexts.createUserTitle });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel(messages.emailLabel).getAttribute("type")).toBe("email");
+    expect(await dialog.getByLabel(messages.emailLabel).getAttribute("required")).not.toBeNull();
+    // Back closes the dialog, forward opens it again.
+    await page.goBack();
+    await dialog.waitFor({ state: "detached" });
+    await page.goForward();
+    await dialog.waitFor();
+
+    await dialog.getByLabel(messages.emailLabel).fill(email);
+    await dialog.getByRole("button", { name: messages.confirm }).click();
+    await page.getByRole("status").filter({ hasText: messages.saved }).waitFor();
+    await dialog.waitFor({ state: "detached" });
+    expect(await title.textContent()).toBe(messages.usersCreated(before + 1));
+    const row = page.getByRole("row").filter({ hasText: email });
+    expect(await row.getByRole("cell").nth(1).textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    expect((await latestMail(app, email))?.text).toContain("Senha temporária");
+
+    await page.getByRole("link", { name: accessTexts.createUser }).click();
+    dialog = page.getByRole("dialog", { name: accessTexts.createUserTitle });
+    await dialog.getByLabel(messages.emailLabel).fill(email);
+    await dialog.getByRole("button", { name: messages.confirm }).click();
+    const refusal = dialog.getByRole("alert");
+    await refusal.filter({ hasText: messages.userExists }).waitFor();
+    expect(await refusal.textContent()).toContain(messages.ops);
+    await dialog.getByRole("link", { name: messages.cancel }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await title.textContent()).toBe(messages.usersCreated(before + 1));
+
+    await row.getByRole("link", { name: accessTexts.deleteUserAction(email) }).click();
+    const confirm = page.getByRole("dialog", { name: accessTexts.deleteUserTitle });
+    await confirm.getByText(accessTexts.deleteUserPrompt(email)).waitFor();
+    await confirm.getByRole("button", { name: messages.confirm }).click();
+    await page.getByRole("status").filter({ hasText: messages.userDeleted }).waitFor();
+    expect(await title.textContent()).toBe(messages.usersCreated(before));
+    expect(await page.getByRole("row").filter({ hasText: email }).count()).toBe(0);
+  });
+
+  test("USER PERMISS changes a tier after confirming; Cancelar changes nothing", async ({ app, page }) => {
+    await signIn(page, app.baseURL, "permiss@demo.local");
+    await page.getByRole("heading", { name: messages.userPermissionHeader }).waitFor();
+    const row = page.locator('tr[data-user="explorer@demo.local"]');
+    const choice = (label: string) => row.getByRole("button", { name: label, exact: true });
+    expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
+    for (const label of ["Básico", "Padrão", "Avançado"]) expect(await choice(label).getAttribute("aria-pressed")).toBe("false");
+
+    await choice("Avançado").click();
+    const dialog = page.getByRole("dialog", { name: accessTexts.permissionConfirmTitle });
+    await dialog.getByText(accessTexts.permissionConfirmPrompt("explorer@demo.local", "Avançado")).waitFor();
+    await dialog.getByRole("link", { name: messages.cancel }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
+
+    await choice("Avançado").click();
+    await dialog.getByRole("button", { name: messages.confirm }).click();
+    await page.getByRole("status").filter({ hasText: messages.permissionAssigned }).waitFor();
+    await dialog.waitFor({ state: "detached" });
+    expect(await choice("Avançado").getAttribute("aria-pressed")).toBe("true");
+    expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("false");
+    const db = await database(app);
+    expect((await db.collection("user_permissions").findOne({ user: "explorer@demo.local" }))?.type).toBe("USER GOLD");
+  });
+});
+
+describe("without JavaScript", () => {
+  test("sign-in errors, the forgot form at /?forgot=1 and the create dialog at ?create=1 work as plain forms", async ({ app, browser }) => {
+    const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
+    const noScript = await context.newPage();
+    try {
+      await noScript.goto("/");
+      await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
+      await noScript.getByText(messages.loginRequired).waitFor();
+
+      await noScript.getByRole("link", { name: accessTexts.forgotPasswordLink }).click();
+      await noScript.getByRole("dialog", { name: accessTexts.forgotPasswordTitle }).waitFor();
+      await noScript.getByLabel(accessTexts.registrationEmailLabel).fill("silver@demo.local");
+      await noScript.getByRole("button", { name: accessTexts.send }).click();
+      await noScript.getByText(messages.recoveryEmailSent).waitFor();
+
+      await noScript.goto("/?expired=1");
+      await noScript.getByRole("dialog", { name: messages.sessionExpiredTitle }).getByText(messages.sessionExpired).waitFor();
+
+      await noScript.goto("/");
+      await noScript.getByLabel(messages.emailLabel, { exact: true }).fill("useradmin@demo.local");
+      await noScript.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
+      await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
+      await noScript.waitForURL((url) => url.pathname === "/user/config/");
+      await noScript.getByRole("link", { name: accessTexts.createUser }).click();
+      const dialog = noScript.getByRole("dialog", { name: accessTexts.createUserTitle });
+      await dialog.getByLabel(messages.emailLabel).fill("sem.script@demo.local");
+      await dialog.getByRole("button", { name: messages.confirm }).click();
+      await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
+      expect(await noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
