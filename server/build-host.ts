@@ -17,7 +17,7 @@ const appAlias: Plugin = {
   },
 };
 
-const entryPoints: Record<string, string> = { index: "server/index.ts" };
+const entryPoints: Record<string, string> = { index: "server/index.ts", worker: "server/worker.ts" };
 if (existsSync("scripts/db-indexes.ts")) entryPoints["db-indexes"] = "scripts/db-indexes.ts";
 
 await build({

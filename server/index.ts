@@ -18,6 +18,7 @@ import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-
 import { messages } from "../app/messages";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { requestLog } from "./request-log";
+import { startInProcessWorker } from "./worker";
 import { originOf, securityHeaders } from "./security-headers";
 
 // Development reads ./.env when present; variables already set in the environment win.
@@ -152,6 +153,8 @@ async function main() {
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info("listening", { port, url: `http://localhost:${port}`, env: config.env, embeddedDb: !config.mongodbUri });
   });
+  // The file-processing worker runs in the web process unless WORKER_IN_PROCESS=0 (then `npm run worker`).
+  const worker = config.workerInProcess ? startInProcessWorker() : undefined;
   server.on("error", (error) => {
     logger.error("server error", errorFields(error));
     process.exit(1);
@@ -171,6 +174,9 @@ async function main() {
       // Stops accepting, closes idle keep-alive sockets and resolves once in-flight requests end.
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       await vite?.close();
+      // The worker finishes the file in hand if it can within the grace period; otherwise its lease
+      // simply expires and another worker takes the file over.
+      if (worker) await Promise.race([worker.stop(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
       await closeDb();
       logger.info("shutdown complete");
     } catch (error) {

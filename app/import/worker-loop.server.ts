@@ -1,0 +1,96 @@
+import { getConfig } from "~/config.server";
+import {
+  claimNextJob,
+  DEFAULT_LEASE_MS,
+  defaultWorkerName,
+  FILE_STATUS_UNREADABLE,
+  finishJob,
+  sweepOrphanUploads,
+} from "~/models/file-jobs.server";
+import { ingestClaimedFile, type IngestOutcome } from "./ingest.server";
+
+/** A job claimed this many times without finishing is given up (a file that crashes every worker). */
+export const MAX_ATTEMPTS = 5;
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+export type WorkerLog = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
+
+export type WorkerOptions = {
+  name?: string;
+  leaseMs?: number;
+  /** Wait between polls when no job is waiting. */
+  pollMs?: number;
+  progressIntervalMs?: number;
+  batchSize?: number;
+  /** 0 disables the orphan sweep. */
+  sweepIntervalMs?: number;
+  log?: WorkerLog;
+};
+
+export type RunningWorker = { name: string; stop(): Promise<void> };
+
+/** Claims and processes one job if any is waiting. Null when there was none. */
+export async function processNextJob(options: WorkerOptions & { name: string }): Promise<IngestOutcome | null> {
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const claim = await claimNextJob({ agent: options.name, leaseMs });
+  if (!claim) return null;
+  if (claim.attemptsSinceRetry > MAX_ATTEMPTS) {
+    const message = `Processamento interrompido ${MAX_ATTEMPTS} vezes; verifique o arquivo e tente novamente.`;
+    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message }))
+      ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
+      : { kind: "lease-lost" };
+  }
+  options.log?.("info", "job claimed", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
+  const outcome = await ingestClaimedFile(claim, { leaseMs, progressIntervalMs: options.progressIntervalMs, batchSize: options.batchSize });
+  options.log?.(outcome.kind === "done" ? "info" : "warn", outcome.kind === "done" ? "job finished" : "job lease lost", {
+    fileId: String(claim.id),
+    ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),
+  });
+  return outcome;
+}
+
+/** The polling loop: any number of these may run at once, in any number of processes. */
+export function startWorker(options: WorkerOptions = {}): RunningWorker {
+  const name = options.name ?? defaultWorkerName();
+  const pollMs = options.pollMs ?? 1_000;
+  const sweepEvery = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let lastSweep = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if (sweepEvery > 0 && Date.now() - lastSweep >= sweepEvery && getConfig().storage.kind === "local") {
+          lastSweep = Date.now();
+          const removed = await sweepOrphanUploads();
+          if (removed.length > 0) options.log?.("info", "orphan uploads removed", { count: removed.length });
+        }
+        const outcome = await processNextJob({ ...options, name });
+        if (outcome === null && !stopped) await sleep(pollMs);
+      } catch (error) {
+        // The job (if any) stays leased and is retried after the lease by this or another worker.
+        options.log?.("error", "worker iteration failed", { error: (error as Error).message });
+        if (!stopped) await sleep(Math.max(pollMs, 1_000));
+      }
+    }
+  })();
+
+  return {
+    name,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import os from "node:os";
+import crypto from "node:crypto";
+import { ObjectId, type Db, type Filter } from "mongodb";
+import { getConfig } from "~/config.server";
+import { getDb } from "~/db.server";
+import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
+
+/**
+ * Files as processing jobs: registration after an upload, the worker's claim / lease / progress /
+ * finish protocol, retries, the paged lists and the orphan sweep.
+ *
+ * Lease protocol: a claim sets `leaseUntil`, `agent` and increments `attempts` in one
+ * findOneAndUpdate. The pair (agent, attempts) identifies that claim; every later write of the
+ * worker (progress, finish) is conditional on it, so a worker whose lease was taken over can
+ * never overwrite the new owner's state or finish the file a second time.
+ */
+
+/** Non-zero statuses the worker sets (status 0 is ok). */
+export const FILE_STATUS_UNKNOWN_LAYOUT = 2;
+export const FILE_STATUS_UNREADABLE = 3;
+
+export const DEFAULT_LEASE_MS = 60_000;
+export const PAGE_SIZES = [20, 40] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** Who may retry a failed job (besides its owner). */
+export const RETRY_ADMIN_TYPE = "SYSTEM ADMIN";
+
+/** retryBase = attempts at the last retry, so the give-up limit counts claims since then. */
+type FileDoc = FileRecord & { retriedBy?: string; retriedAt?: Date; retryCount?: number; retryBase?: number };
+
+async function files(db?: Db) {
+  return (db ?? (await getDb())).collection<FileDoc>(FILES);
+}
+
+export type RegisterFileInput = {
+  originalName: string;
+  /** The stored key (srcKey). */
+  key: string;
+  bucket: string;
+  /** E-mail of the signed-in uploader; never taken from a request body. */
+  user: string;
+};
+
+/** Inserts the file as a new job: status 0, progress 0. Returns its id. */
+export async function registerFile(input: RegisterFileInput): Promise<ObjectId> {
+  const now = new Date();
+  const doc: FileDoc = {
+    originalName: input.originalName,
+    originalFile: input.key,
+    bucket: input.bucket,
+    user: input.user,
+    clientName: getConfig().tenantId,
+    statusChangeDate: now,
+    createdAt: now,
+    status: FILE_STATUS_OK,
+    progress: 0,
+    message: "",
+    agent: "",
+    leaseUntil: null,
+    attempts: 0,
+  };
+  const result = await (await files()).insertOne(doc);
+  return result.insertedId;
+}
+
+/**
+ * Registers a stored object; if registration fails, the object is deleted so no orphan is left,
+ * and the registration error is rethrown.
+ */
+export async function registerStoredObject(
+  input: RegisterFileInput,
+  deleteStored: () => Promise<void>,
+): Promise<ObjectId> {
+  try {
+    return await registerFile(input);
+  } catch (error) {
+    await deleteStored().catch(() => undefined); // the sweeper removes it later if this fails too
+    throw error;
+  }
+}
+
+export type JobClaim = {
+  id: ObjectId;
+  agent: string;
+  /** Claim counter; (agent, attempts) identifies this claim. */
+  attempts: number;
+  /** Claims since the job was last sent back by a retry (or since registration). */
+  attemptsSinceRetry: number;
+  originalName: string;
+  originalFile: string;
+  bucket: string;
+  user: string;
+};
+
+export function defaultWorkerName(): string {
+  return `worker@${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
+}
+
+/** Atomically takes the oldest waiting job whose lease is absent or expired. */
+export async function claimNextJob(options: { agent: string; leaseMs?: number; now?: Date }): Promise<JobClaim | null> {
+  const now = options.now ?? new Date();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const doc = await (await files()).findOneAndUpdate(
+    {
+      status: FILE_STATUS_OK,
+      progress: { $lt: FILE_PROGRESS_DONE },
+      $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+    },
+    {
+      $set: {
+        leaseUntil: new Date(now.getTime() + leaseMs),
+        agent: options.agent,
+        statusChangeDate: now,
+        message: "Processando",
+      },
+      $inc: { attempts: 1 },
+    },
+    { sort: { createdAt: 1, _id: 1 }, returnDocument: "after" },
+  );
+  if (!doc || !doc._id) return null;
+  return {
+    id: doc._id,
+    agent: options.agent,
+    attempts: doc.attempts,
+    attemptsSinceRetry: doc.attempts - (doc.retryBase ?? 0),
+    originalName: doc.originalName,
+    originalFile: doc.originalFile,
+    bucket: doc.bucket,
+    user: doc.user,
+  };
+}
+
+function heldBy(claim: JobClaim): Filter<FileDoc> {
+  return { _id: claim.id, agent: claim.agent, attempts: claim.attempts, status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } };
+}
+
+/** Progress and lease renewal in one write. False when the claim was lost (another worker took over). */
+export async function reportProgress(
+  claim: JobClaim,
+  update: { progress: number; message: string; leaseMs?: number; now?: Date },
+): Promise<boolean> {
+  const now = update.now ?? new Date();
+  const progress = Math.max(0, Math.min(99, Math.floor(update.progress)));
+  const result = await (await files()).updateOne(heldBy(claim), {
+    $set: {
+      progress,
+      message: update.message,
+      statusChangeDate: now,
+      leaseUntil: new Date(now.getTime() + (update.leaseMs ?? DEFAULT_LEASE_MS)),
+    },
+  });
+  return result.matchedCount === 1;
+}
+
+/** Completes the job (progress 100) if the claim is still held; false otherwise. */
+export async function finishJob(claim: JobClaim, outcome: { status: number; message: string; now?: Date }): Promise<boolean> {
+  const result = await (await files()).updateOne(heldBy(claim), {
+    $set: {
+      status: outcome.status,
+      progress: FILE_PROGRESS_DONE,
+      message: outcome.message,
+      statusChangeDate: outcome.now ?? new Date(),
+      leaseUntil: null,
+    },
+  });
+  return result.matchedCount === 1;
+}
+
+export type RetryDecision =
+  | { ok: true }
+  | { ok: false; reason: "invalid-id" | "not-found" | "forbidden" | "not-failed" };
+
+/**
+ * Sends a failed job back to the workers. Only the uploader or a SYSTEM ADMIN may; the decision
+ * (who, when) is recorded on the file as retriedBy / retriedAt.
+ */
+export async function retryJob(fileId: string | ObjectId, user: { email: string; type: string }): Promise<RetryDecision> {
+  if (typeof fileId === "string" && !ObjectId.isValid(fileId)) return { ok: false, reason: "invalid-id" };
+  const id = typeof fileId === "string" ? new ObjectId(fileId) : fileId;
+  const collection = await files();
+  const current = await collection.findOne({ _id: id }, { projection: { user: 1, status: 1, attempts: 1 } });
+  if (!current) return { ok: false, reason: "not-found" };
+  if (current.user !== user.email && user.type !== RETRY_ADMIN_TYPE) return { ok: false, reason: "forbidden" };
+  const now = new Date();
+  const result = await collection.updateOne(
+    { _id: id, status: { $ne: FILE_STATUS_OK } },
+    {
+      $set: { status: FILE_STATUS_OK, progress: 0, message: "", agent: "", leaseUntil: null, statusChangeDate: now, retriedBy: user.email, retriedAt: now, retryBase: current.attempts ?? 0 },
+      $inc: { retryCount: 1 },
+    },
+  );
+  return result.matchedCount === 1 ? { ok: true } : { ok: false, reason: "not-failed" };
+}
+
+export type FileListItem = {
+  id: string;
+  originalName: string;
+  originalFile: string;
+  bucket: string;
+  user: string;
+  statusChangeDate: Date;
+  createdAt: Date;
+  status: number;
+  progress: number;
+  message: string;
+  agent: string;
+};
+
+export type FilesPage = { items: FileListItem[]; total: number; page: number; pageSize: PageSize; pageCount: number };
+
+export function isPageSize(value: unknown): value is PageSize {
+  return (PAGE_SIZES as readonly unknown[]).includes(value);
+}
+
+/**
+ * One page of files/jobs, newest status change first, and the total in the same call.
+ * `user` restricts the list to one uploader (an e-mail from the session, never from the query).
+ */
+export async function listFilesPage(options: { page: number; pageSize: number; user?: string }): Promise<FilesPage> {
+  const pageSize: PageSize = isPageSize(options.pageSize) ? options.pageSize : 20;
+  const page = Number.isInteger(options.page) && options.page >= 1 ? options.page : 1;
+  const filter: Filter<FileDoc> = typeof options.user === "string" ? { user: options.user } : {};
+  const collection = await files();
+  const [docs, total] = await Promise.all([
+    collection
+      .find(filter, {
+        projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, statusChangeDate: 1, createdAt: 1, status: 1, progress: 1, message: 1, agent: 1 },
+      })
+      .sort({ statusChangeDate: -1, _id: -1 })
+      .skip((page - 1) * pageSize)
+      .limit(pageSize)
+      .toArray(),
+    collection.countDocuments(filter),
+  ]);
+  return {
+    items: docs.map((d) => ({
+      id: String(d._id),
+      originalName: d.originalName,
+      originalFile: d.originalFile,
+      bucket: d.bucket,
+      user: d.user,
+      statusChangeDate: d.statusChangeDate,
+      createdAt: d.createdAt,
+      status: d.status,
+      progress: d.progress,
+      message: d.message ?? "",
+      agent: d.agent ?? "",
+    })),
+    total,
+    page,
+    pageSize,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+  };
+}
+
+export async function countFiles(user?: string): Promise<number> {
+  return (await files()).countDocuments(typeof user === "string" ? { user } : {});
+}
+
+/** The record a download needs, by id. */
+export async function findFileForDownload(fileId: string): Promise<Pick<FileListItem, "id" | "originalName" | "originalFile" | "bucket" | "user"> | null> {
+  if (!ObjectId.isValid(fileId)) return null;
+  const doc = await (await files()).findOne({ _id: new ObjectId(fileId) }, { projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1 } });
+  if (!doc) return null;
+  return { id: String(doc._id), originalName: doc.originalName, originalFile: doc.originalFile, bucket: doc.bucket, user: doc.user };
+}
+
+export async function findFileById(fileId: ObjectId): Promise<FileDoc | null> {
+  return (await files()).findOne({ _id: fileId });
+}
+
+/** True when some file record points at this stored key in this bucket. */
+export async function isKeyRegistered(bucket: string, key: string): Promise<boolean> {
+  return (await (await files()).countDocuments({ bucket, originalFile: key }, { limit: 1 })) > 0;
+}
+
+/** Any job still waiting or being processed (the job lists poll while this is true). */
+export async function hasActiveJobs(user?: string): Promise<boolean> {
+  const filter: Filter<FileDoc> = { status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } };
+  if (typeof user === "string") filter.user = user;
+  return (await (await files()).countDocuments(filter, { limit: 1 })) > 0;
+}
+
+export const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes local objects older than `olderThanMs` (default 1 h) that no file record points at,
+ * and partial writes abandoned that long. Returns the removed keys.
+ */
+export async function sweepOrphanUploads(options: { olderThanMs?: number; now?: Date } = {}): Promise<string[]> {
+  const { getLocalStore, LOCAL_BUCKET } = await import("~/services/storage.server");
+  const store = getLocalStore();
+  const cutoff = (options.now ?? new Date()).getTime() - (options.olderThanMs ?? ORPHAN_AGE_MS);
+  const removed: string[] = [];
+  for await (const entry of store.list()) {
+    if (entry.modifiedAt.getTime() > cutoff) continue;
+    if (entry.partial) {
+      await store.deletePartial(entry.key);
+      removed.push(entry.key);
+    } else if (!(await isKeyRegistered(LOCAL_BUCKET, entry.key))) {
+      await store.delete(entry.key);
+      removed.push(entry.key);
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,65 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { getConfig } from "~/config.server";
+import { messages } from "~/messages";
+import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
+import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
+
+/**
+ * POST /api/uploads/s3 (JSON) — presigned direct uploads to the private bucket, for the signed-in user:
+ *   { intent: "create", fileName, size, contentType? }  → single presigned PUT, or a multipart upload
+ *   { intent: "sign-parts", ticket, partNumbers }       → presigned UploadPart URLs
+ *   { intent: "complete", ticket, parts: [{partNumber, etag}] }
+ *   { intent: "abort", ticket }
+ * Every answer after "create" needs the ticket "create" returned, bound to this user and key.
+ */
+const schema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create"), fileName: z.string().trim().min(1).max(255), size: z.number().int().min(0), contentType: z.string().max(200).optional() }),
+  z.object({ intent: z.literal("sign-parts"), ticket: z.string().min(10).max(8192), partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100) }),
+  z.object({
+    intent: z.literal("complete"),
+    ticket: z.string().min(10).max(8192),
+    parts: z.array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) })).min(1).max(10_000),
+  }),
+  z.object({ intent: z.literal("abort"), ticket: z.string().min(10).max(8192) }),
+]);
+
+const fail = (status: number, detail: string) => json({ ok: false, code: "COD.2", message: messages.uploadFailed, detail }, { status });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireAccess(request, "/captura/manual");
+  assertSameOrigin(request);
+  const config = getConfig();
+  if (config.storage.kind !== "s3") return fail(409, "Este ambiente usa o upload local (/api/upload).");
+  const parsed = schema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) return fail(400, "Pedido inválido.");
+  const body = parsed.data;
+  const store = getS3Store();
+  const secret = config.session.secret;
+
+  try {
+    if (body.intent === "create") {
+      assertUploadAllowed(body.fileName, body.size, uploadLimits());
+      const key = generateStorageKey(body.fileName);
+      const plan = await store.createUpload({ key, size: body.size, contentType: body.contentType });
+      const ticket = signUploadTicket(
+        { user: user.email, bucket: store.bucket, key, originalName: body.fileName, uploadId: plan.mode === "multipart" ? plan.uploadId : undefined, expiresAt: Date.now() + UPLOAD_TICKET_TTL_MS },
+        secret,
+      );
+      return json({ ok: true, bucket: store.bucket, ticket, ...plan });
+    }
+    const ticket = verifyUploadTicket(body.ticket, secret);
+    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId) return fail(403, "Upload não autorizado.");
+    if (body.intent === "sign-parts") return json({ ok: true, parts: await store.signParts(ticket.key, ticket.uploadId, body.partNumbers) });
+    if (body.intent === "complete") {
+      await store.completeUpload(ticket.key, ticket.uploadId, body.parts);
+      return json({ ok: true, key: ticket.key, bucket: ticket.bucket });
+    }
+    await store.abortUpload(ticket.key, ticket.uploadId);
+    return json({ ok: true });
+  } catch (error) {
+    if (error instanceof UploadRejectedError) return fail(error.reason === "size" ? 413 : 415, error.message);
+    return fail(502, "Falha ao falar com o armazenamento.");
+  }
+}

@@ -1,0 +1,83 @@
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { getConfig } from "~/config.server";
+import { LocalObjectStore } from "./storage/local.server";
+import { S3ObjectStore } from "./storage/s3.server";
+import { DOWNLOAD_LINK_TTL_MS, signDownloadToken } from "./storage/signed-link.server";
+
+/**
+ * Where uploaded files live. Two stores behind one set of functions:
+ * - local (default): DATA_DIR/uploads, uploads streamed by /api/upload, downloads through
+ *   HMAC-signed /download/{token} links;
+ * - s3: the private bucket S3_BUCKET, the browser uploads with presigned URLs, downloads are
+ *   presigned GETs.
+ * A file record's `bucket` says which store holds it ("local" for the local store), so records
+ * from both stores can coexist after a switch.
+ */
+
+export { UploadRejectedError, assertUploadAllowed, extensionOf, generateStorageKey, isStorageKey } from "./storage/keys.server";
+export { StorageKeyError, StoredObjectNotFoundError } from "./storage/local.server";
+export { verifyDownloadToken } from "./storage/signed-link.server";
+export type { LocalObjectStore } from "./storage/local.server";
+export type { S3ObjectStore } from "./storage/s3.server";
+
+/** The `bucket` value of files kept by the local store. */
+export const LOCAL_BUCKET = "local";
+
+export function uploadLimits(): { maxBytes: number; extensions: readonly string[] } {
+  const { storage } = getConfig();
+  return { maxBytes: storage.maxBytes, extensions: storage.extensions };
+}
+
+export function localUploadRoot(): string {
+  return path.resolve(getConfig().dataDir, "uploads");
+}
+
+export function getLocalStore(): LocalObjectStore {
+  return new LocalObjectStore(localUploadRoot());
+}
+
+const s3Stores = new Map<string, S3ObjectStore>();
+
+export function getS3Store(bucket?: string): S3ObjectStore {
+  const config = getConfig();
+  const name = bucket ?? config.storage.bucket;
+  const cacheKey = `${config.awsRegion}/${name}`;
+  let store = s3Stores.get(cacheKey);
+  if (!store) {
+    store = S3ObjectStore.create(name, config.awsRegion);
+    s3Stores.set(cacheKey, store);
+  }
+  return store;
+}
+
+/** The bucket name new uploads get with the configured store. */
+export function currentBucket(): string {
+  const { storage } = getConfig();
+  return storage.kind === "s3" ? storage.bucket : LOCAL_BUCKET;
+}
+
+/** A link that downloads the object under `filename`, valid for 5 minutes. */
+export async function getDownloadUrl(bucket: string, key: string, filename: string, now = Date.now()): Promise<string> {
+  if (bucket === LOCAL_BUCKET) {
+    getLocalStore().resolve(key); // refuses keys outside the store before a link is issued
+    const token = signDownloadToken({ bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS }, getConfig().session.secret);
+    return `/download/${token}`;
+  }
+  return getS3Store(bucket).getDownloadUrl(key, filename);
+}
+
+/** The worker's read side, for both stores. */
+export async function openReadStream(bucket: string, key: string): Promise<{ stream: Readable; size: number }> {
+  return bucket === LOCAL_BUCKET ? getLocalStore().openReadStream(key) : getS3Store(bucket).openReadStream(key);
+}
+
+export async function deleteObject(bucket: string, key: string): Promise<void> {
+  if (bucket === LOCAL_BUCKET) await getLocalStore().delete(key);
+  else await getS3Store(bucket).delete(key);
+}
+
+/** The address recorded as `urlPath` on imported rows: the stored key locally, the s3:// URL on S3. */
+export function objectUrlPath(bucket: string, key: string): string {
+  return bucket === LOCAL_BUCKET ? key : `s3://${bucket}/${key}`;
+}

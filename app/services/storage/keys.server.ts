@@ -1,0 +1,68 @@
+import crypto from "node:crypto";
+import path from "node:path";
+
+/** Why an upload was refused before any byte was kept. */
+export class UploadRejectedError extends Error {
+  constructor(
+    public readonly reason: "extension" | "size" | "empty-name",
+    message: string,
+  ) {
+    super(message);
+    this.name = "UploadRejectedError";
+  }
+}
+
+/** The lower-cased extension of a file name, without the dot ("" when there is none). */
+export function extensionOf(fileName: string): string {
+  const base = path.posix.basename(fileName.replaceAll("\\", "/"));
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0 || dot === base.length - 1) return "";
+  return base.slice(dot + 1).toLowerCase();
+}
+
+/**
+ * Refuses a file by name and declared size before anything is stored.
+ * `declaredBytes` is the Content-Length (or the size the browser reported) when known.
+ */
+export function assertUploadAllowed(
+  fileName: string,
+  declaredBytes: number | undefined,
+  limits: { maxBytes: number; extensions: readonly string[] },
+): string {
+  if (!fileName || !fileName.trim()) throw new UploadRejectedError("empty-name", "Nome de arquivo ausente.");
+  const ext = extensionOf(fileName);
+  if (!ext || !limits.extensions.includes(ext)) {
+    throw new UploadRejectedError(
+      "extension",
+      `Extensão "${ext || "(nenhuma)"}" não permitida; permitidas: ${limits.extensions.join(", ")}.`,
+    );
+  }
+  if (declaredBytes !== undefined && declaredBytes > limits.maxBytes) {
+    throw new UploadRejectedError("size", `Arquivo maior que o limite de ${formatBytes(limits.maxBytes)}.`);
+  }
+  return ext;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} GB`;
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} MB`;
+  return `${n.toLocaleString("pt-BR")} bytes`;
+}
+
+/**
+ * The stored name: `yyyy/mm/<uuid>.<ext>`. Generated, never derived from user input beyond the
+ * (allow-listed, lower-cased) extension, so it cannot address anything outside the store.
+ */
+export function generateStorageKey(originalName: string, now = new Date()): string {
+  const ext = extensionOf(originalName);
+  const yyyy = String(now.getUTCFullYear());
+  const mm = String(now.getUTCMonth() + 1).padStart(2, "0");
+  return `${yyyy}/${mm}/${crypto.randomUUID()}${ext ? `.${ext}` : ""}`;
+}
+
+/** The shape every key we generate has; anything else is refused by the stores. */
+export const STORAGE_KEY_PATTERN = /^\d{4}\/\d{2}\/[0-9a-f-]{36}(\.[a-z0-9]{1,10})?$/;
+
+export function isStorageKey(key: unknown): key is string {
+  return typeof key === "string" && STORAGE_KEY_PATTERN.test(key);
+}

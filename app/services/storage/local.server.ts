@@ -1,0 +1,171 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import crypto from "node:crypto";
+import type { Readable } from "node:stream";
+import { UploadRejectedError, formatBytes } from "./keys.server";
+
+export class StorageKeyError extends Error {
+  constructor(key: string) {
+    super(`Invalid storage key: ${JSON.stringify(key).slice(0, 120)}`);
+    this.name = "StorageKeyError";
+  }
+}
+
+export class StoredObjectNotFoundError extends Error {
+  constructor(key: string) {
+    super(`Stored object not found: ${key}`);
+    this.name = "StoredObjectNotFoundError";
+  }
+}
+
+const PARTIAL_SUFFIX = ".partial";
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+async function writeAll(handle: fsp.FileHandle, buffers: Buffer[]): Promise<void> {
+  let remaining = buffers;
+  while (remaining.length > 0) {
+    const { bytesWritten } = await handle.writev(remaining);
+    let skip = bytesWritten;
+    const rest: Buffer[] = [];
+    for (const b of remaining) {
+      if (skip >= b.length) skip -= b.length;
+      else {
+        rest.push(skip > 0 ? b.subarray(skip) : b);
+        skip = 0;
+      }
+    }
+    remaining = rest;
+  }
+}
+
+/**
+ * Files under one root directory (DATA_DIR/uploads). Every path is resolved and checked to stay
+ * inside the root, so a key such as "../../etc/passwd" is refused rather than followed.
+ */
+export class LocalObjectStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** The absolute path of a key, or a StorageKeyError when it would leave the root. */
+  resolve(key: string): string {
+    if (typeof key !== "string" || key.length === 0 || key.length > 512 || key.includes("\0") || path.isAbsolute(key)) {
+      throw new StorageKeyError(String(key));
+    }
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep) || full.endsWith(PARTIAL_SUFFIX)) throw new StorageKeyError(key);
+    return full;
+  }
+
+  /**
+   * Streams bytes to `key`, refusing (and removing what was written) as soon as more than
+   * maxBytes arrive. Writes to a temporary name first so a half-written upload never appears
+   * under its final key.
+   */
+  async putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<{ bytes: number }> {
+    const target = this.resolve(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${crypto.randomBytes(6).toString("hex")}${PARTIAL_SUFFIX}`;
+    let bytes = 0;
+    const handle = await fsp.open(temp, "wx");
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      // Chunks are gathered into ~1 MB writev calls (few syscalls, no copies); one write is in
+      // flight while the next batch is read, so disk and network overlap.
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const startWrite = async (buffers: Buffer[]) => {
+        await writing;
+        writing = writeAll(handle, buffers);
+        writing.catch(() => undefined); // surfaced by the next await of `writing`
+      };
+      for await (const piece of source as AsyncIterable<Uint8Array>) {
+        const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+        bytes += chunk.length;
+        if (bytes > options.maxBytes) throw new UploadRejectedError("size", `Arquivo maior que o limite de ${formatBytes(options.maxBytes)}.`);
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= WRITE_BATCH_BYTES) {
+          await startWrite(pending);
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+      if (pending.length > 0) await startWrite(pending);
+      await writing;
+      await handle.close();
+      await fsp.rename(temp, target);
+    } catch (error) {
+      await writing.catch(() => undefined);
+      await handle.close().catch(() => undefined);
+      await fsp.rm(temp, { force: true });
+      if (typeof (source as Readable).destroy === "function") (source as Readable).destroy();
+      throw error;
+    }
+    return { bytes };
+  }
+
+  async size(key: string): Promise<number> {
+    try {
+      return (await fsp.stat(this.resolve(key))).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new StoredObjectNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async openReadStream(key: string): Promise<{ stream: Readable; size: number }> {
+    const full = this.resolve(key);
+    const size = await this.size(key);
+    return { stream: fs.createReadStream(full, { highWaterMark: 256 * 1024 }), size };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fsp.access(this.resolve(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.resolve(key), { force: true });
+  }
+
+  /**
+   * Every object (and abandoned partial write) with its modification time; the sweeper uses it.
+   * Partial writes are reported with `partial: true` and their path relative to the root.
+   */
+  async *list(): AsyncGenerator<{ key: string; modifiedAt: Date; partial: boolean }> {
+    const walk = async function* (dir: string, prefix: string): AsyncGenerator<{ key: string; modifiedAt: Date; partial: boolean }> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) yield* walk(full, rel);
+        else if (entry.isFile()) {
+          const stat = await fsp.stat(full).catch(() => undefined);
+          if (stat) yield { key: rel, modifiedAt: stat.mtime, partial: entry.name.endsWith(PARTIAL_SUFFIX) };
+        }
+      }
+    };
+    yield* walk(this.root, "");
+  }
+
+  /** Removes an abandoned partial write found by list(). */
+  async deletePartial(relativePath: string): Promise<void> {
+    const full = path.resolve(this.root, relativePath);
+    if (!full.startsWith(this.root + path.sep) || !full.endsWith(PARTIAL_SUFFIX)) throw new StorageKeyError(relativePath);
+    await fsp.rm(full, { force: true });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The job worker that processes uploaded files (app/import/*).
+ *   npm run worker                 a standalone worker process (any number may run)
+ *   startInProcessWorker()         the host starts one inside the web process when WORKER_IN_PROCESS is on
+ * WORKER_LEASE_MS, WORKER_POLL_MS and WORKER_PROGRESS_MS tune the lease, the idle poll and the progress tick.
+ */
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError, getConfig } from "../app/config.server";
+import { closeDb } from "../app/db.server";
+import { startWorker, type RunningWorker, type WorkerLog } from "../app/import/worker-loop.server";
+import { createLogger } from "./logger";
+
+const tuningSchema = z.object({
+  WORKER_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).optional(),
+  WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  WORKER_PROGRESS_MS: z.coerce.number().int().min(50).max(2_000).optional(),
+  WORKER_NAME: z.string().min(1).max(200).optional(),
+});
+
+function tuning() {
+  const parsed = tuningSchema.safeParse(process.env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  return {
+    name: parsed.data.WORKER_NAME,
+    leaseMs: parsed.data.WORKER_LEASE_MS,
+    pollMs: parsed.data.WORKER_POLL_MS,
+    progressIntervalMs: parsed.data.WORKER_PROGRESS_MS,
+  };
+}
+
+function workerLog(): WorkerLog {
+  const logger = createLogger(getConfig().logLevel);
+  return (level, msg, fields) => logger[level](msg, { component: "worker", ...fields });
+}
+
+/** One worker loop in this process; the host calls it when config.workerInProcess is true. */
+export function startInProcessWorker(): RunningWorker {
+  return startWorker({ ...tuning(), log: workerLog() });
+}
+
+async function main() {
+  let worker: RunningWorker;
+  try {
+    if (!getConfig().mongodbUri) {
+      // A second process must not open the embedded database's files next to the web process.
+      throw new Error(
+        "npm run worker needs MONGODB_URI (a MongoDB, or the embedded server started with `npm run db`). Without it, keep WORKER_IN_PROCESS=1 so the web process runs the worker.",
+      );
+    }
+    worker = startWorker({ ...tuning(), log: workerLog() });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const shutdown = async () => {
+    await worker.stop();
+    await closeDb();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown());
+  process.once("SIGINT", () => void shutdown());
+}
+
+// Run only as the entry point. Checked by file name, not import.meta.url: when the host bundle
+// inlines this module, import.meta.url is the bundle's own URL.
+const entry = process.argv[1] ? path.basename(process.argv[1]) : "";
+if (/^worker\.(ts|js|mjs)$/.test(entry)) void main();

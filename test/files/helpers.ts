@@ -1,0 +1,49 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { registerFile } from "~/models/file-jobs.server";
+import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
+
+/** Points DATA_DIR at a fresh temporary directory for the test file. */
+export function useTempDataDir() {
+  const saved = process.env.DATA_DIR;
+  const state = { dir: "" };
+  beforeAll(async () => {
+    state.dir = await fs.mkdtemp(path.join(os.tmpdir(), "jp-data-"));
+    process.env.DATA_DIR = state.dir;
+    resetConfigForTests();
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = saved;
+    resetConfigForTests();
+    await fs.rm(state.dir, { recursive: true, force: true });
+  });
+  return state;
+}
+
+/** Stores bytes in the local store and registers them as a job, as an upload would. */
+export async function storeAndRegister(originalName: string, content: Buffer | string, user = "ana@example.com") {
+  const key = generateStorageKey(originalName);
+  await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user });
+  return { id, key };
+}
+
+export async function xlsxBuffer(rows: unknown[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Dados");
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export const PRODUCT_HEADER = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
+
+/** A product-master CSV line; `bad` makes the hero column invalid. */
+export function productLine(i: number, bad = false): string {
+  return `SKU${i};Produto ${i};Marca ${i % 7};CAT${i % 5};Principal;Sub;${bad ? "maybe" : i % 2 ? "hero" : "non-hero"};${"ABCD"[i % 4]};ativo;global;2027-12-31`;
+}
