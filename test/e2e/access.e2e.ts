@@ -4,7 +4,7 @@ import { afterAll, describe } from "vitest";
 import { accessTexts } from "~/components/access/texts";
 import { messages } from "~/messages";
 import type { RunningApp } from "./harness";
-import { expect, test as base } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { DEMO_PASSWORD, signIn } from "./sign-in";
 
 /**
@@ -12,36 +12,6 @@ import { DEMO_PASSWORD, signIn } from "./sign-in";
  * forgot/reset with the code from the outbox, user creation/deletion, tier change and the expired session.
  * Tests run in order; the ones that change an account's password or tier come after the landing checks.
  */
-
-/**
- * The shared page fixture, with one more tolerance: Chromium logs "Failed to load resource" for every
- * non-2xx fetch, and here the single-fetch `.data` requests answer 4xx on purpose (an action's 400 with the
- * spec's message, the 404 of a screen not built yet behind the splat guard, a 429 of the rate limit).
- * Any other console error, and any 5xx, still fails the test.
- */
-const test = base.extend<{ page: Page }>({
-  page: async ({ app, browser }, use) => {
-    const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR" });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const expected = new Set<string>();
-    page.on("response", (response) => {
-      const url = new URL(response.url());
-      const isDocument = response.request().resourceType() === "document";
-      const isData = url.pathname.endsWith(".data");
-      if ((isDocument || isData) && response.status() >= 400 && response.status() < 500) expected.add(response.url());
-    });
-    page.on("console", (message) => {
-      if (message.type() !== "error") return;
-      if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
-      problems.push(`console.error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-    await use(page);
-    await context.close();
-    if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join("\n")}`);
-  },
-});
 
 let client: MongoClient | undefined;
 async function database(app: RunningApp): Promise<Db> {

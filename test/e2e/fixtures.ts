@@ -30,14 +30,18 @@ export const test = base.extend<{ app: RunningApp; browser: Browser; page: Page 
     const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR" });
     const page = await context.newPage();
     const problems: string[] = [];
-    // A document answered with an error status (a 404 page on purpose) is the test's business, not a page error.
-    const documents = new Set<string>();
+    // Chromium logs "Failed to load resource" for every non-2xx response. A document or a single-fetch
+    // `.data` request answered 4xx on purpose (a 404 page, an action's 400 with the spec's message, the
+    // rate limit's 429) is the test's business; any other console error, and any 5xx, fails the test.
+    const expected = new Set<string>();
     page.on("response", (response) => {
-      if (response.request().resourceType() === "document") documents.add(response.url());
+      const isDocument = response.request().resourceType() === "document";
+      const isData = new URL(response.url()).pathname.endsWith(".data");
+      if ((isDocument || isData) && response.status() >= 400 && response.status() < 500) expected.add(response.url());
     });
     page.on("console", (message) => {
       if (message.type() !== "error") return;
-      if (message.text().startsWith("Failed to load resource") && documents.has(message.location().url)) return;
+      if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
       problems.push(`console.error: ${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
