@@ -1,22 +1,3 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet } from "@remix-run/react";
-import { requireAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-
-/**
- * Layout and guard of /jobs/*: every document request below it passes the access table for its own path
- * (a redirect to / when signed out, 403 when the type or the feature flag does not allow it). The child
- * routes guard their loaders and actions too, because client navigations fetch only the routes that change.
- */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
-}
-
-export default function GuardedLayout() {
-  return <Outlet />;
-}
-
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
-}
+// Layout and guard of /jobs/* (see app/utils/prefix-guard.server.ts).
+export { prefixLayoutLoader as loader } from "~/utils/prefix-guard.server";
+export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";
