@@ -1,0 +1,72 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/messages";
+import type { JobRow } from "./job-row";
+import { JobTable, type JobListData } from "./job-table";
+import { jobTexts } from "./texts";
+
+const row = (over: Partial<JobRow>): JobRow => ({
+  id: "id-1",
+  name: "a.csv",
+  user: "owner@x.test",
+  date: "05 Mar 24 02:07:09",
+  progress: 100,
+  state: messages.jobCompleted,
+  status: 0,
+  kind: "success",
+  message: "5 linhas OK, 2 NOK",
+  agent: "worker@host",
+  canRetry: false,
+  ...over,
+});
+
+async function render(rows: JobRow[], showUser = true) {
+  const data: JobListData = { rows, total: rows.length, page: 1, pageSize: 20, pageSizes: [20, 40] };
+  const routes = [{ path: "*", element: <JobTable data={data} caption="Jobs" showUser={showUser} /> }];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request("http://localhost/jobs/executados"));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />);
+}
+
+describe("JobTable", () => {
+  it("cuts a long name to 15 characters plus dots and keeps the full name in a tooltip", async () => {
+    const html = await render([row({ name: "product_master_2024_final.csv" })]);
+    expect(html).toContain(">product_master_...</span>");
+    expect(html).toMatch(/aria-describedby="([^"]+)"[^>]*>product_master_\.\.\.<\/span><span role="tooltip" id="\1" class="tooltip">product_master_2024_final\.csv<\/span>/);
+  });
+
+  it("cuts a message longer than 45 characters to 42 plus dots, with the full text in the tooltip", async () => {
+    const message = "Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo.";
+    const html = await render([row({ message, kind: "error", status: 2 })]);
+    expect(html).toContain(`>${message.slice(0, 42)}...</span>`);
+    expect(html).toContain(`class="tooltip">${message}</span>`);
+    const short = await render([row({ message: "x".repeat(45) })]);
+    expect(short).toContain(`>${"x".repeat(45)}</span>`);
+    expect(short).not.toContain('role="tooltip"');
+  });
+
+  it("shows the state text and an icon with a text alternative for each kind", async () => {
+    const html = await render([
+      row({ id: "ok", kind: "success" }),
+      row({ id: "run", kind: "in-progress", progress: 40, state: messages.jobInProgress }),
+      row({ id: "bad", kind: "error", status: 2 }),
+    ]);
+    expect(html).toContain(`role="img" aria-label="${jobTexts.iconSuccess}"`);
+    expect(html).toContain(`role="img" aria-label="${jobTexts.iconInProgress}"`);
+    expect(html).toContain(`role="img" aria-label="${jobTexts.iconError}"`);
+    expect(html).toContain(`<span>${messages.jobInProgress}</span>`);
+    expect(html).toContain("40%");
+  });
+
+  it("has a Retry form only on rows the viewer may retry, and the user column only when asked", async () => {
+    const html = await render([row({ id: "r1", name: "mine.csv", kind: "error", status: 2, canRetry: true }), row({ id: "r2", name: "x.csv" })], false);
+    expect(html.match(/name="intent" value="retry"/g)).toHaveLength(1);
+    expect(html).toContain('name="fileId" value="r1"');
+    expect(html).toContain(`aria-label="${jobTexts.retry}: mine.csv"`);
+    expect(html).not.toContain(`>${jobTexts.columnUser}</th>`);
+    expect(await render([row({})], true)).toContain(`>${jobTexts.columnUser}</th>`);
+    expect(html).toContain(messages.itemsPerPage);
+  });
+});

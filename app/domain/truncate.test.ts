@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { JOB_MESSAGE_LIMIT, JOB_NAME_LIMIT, truncateJobMessage, truncateJobName } from "./truncate";
+
+describe("truncateJobName (spec 000 §9: 15 characters plus dots)", () => {
+  it("keeps a name of up to 15 characters as it is", () => {
+    expect(truncateJobName("")).toEqual({ text: "", truncated: false });
+    expect(truncateJobName("vendas_2024.csv")).toEqual({ text: "vendas_2024.csv", truncated: false });
+    expect("vendas_2024.csv").toHaveLength(JOB_NAME_LIMIT);
+  });
+  it("cuts a longer name to its first 15 characters followed by three dots", () => {
+    expect(truncateJobName("product_master_2024.csv")).toEqual({ text: "product_master_...", truncated: true });
+    expect(truncateJobName("abcdefghijklmnop")).toEqual({ text: "abcdefghijklmno...", truncated: true });
+  });
+  it("never splits a character made of two UTF-16 units", () => {
+    const name = "relatório😀😀😀😀😀😀😀.csv";
+    const { text } = truncateJobName(name);
+    expect(text).toBe("relatório😀😀😀😀😀😀...");
+    expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});
+
+describe("truncateJobMessage (spec 000 §9: longer than 45 → 42 plus dots)", () => {
+  it("keeps a message of up to 45 characters", () => {
+    const exactly45 = "x".repeat(JOB_MESSAGE_LIMIT);
+    expect(truncateJobMessage(exactly45)).toEqual({ text: exactly45, truncated: false });
+    expect(truncateJobMessage("12 linhas OK, 3 NOK")).toEqual({ text: "12 linhas OK, 3 NOK", truncated: false });
+  });
+  it("cuts a message of 46 characters or more to 42 characters plus three dots", () => {
+    const message = "Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo";
+    const result = truncateJobMessage(message);
+    expect(result.truncated).toBe(true);
+    expect(result.text).toBe(`${message.slice(0, 42)}...`);
+    expect(result.text).toHaveLength(45);
+    expect(truncateJobMessage("y".repeat(46)).text).toBe(`${"y".repeat(42)}...`);
+  });
+  it("treats a missing message as empty", () => {
+    expect(truncateJobMessage(undefined)).toEqual({ text: "", truncated: false });
+    expect(truncateJobName(null)).toEqual({ text: "", truncated: false });
+  });
+});

@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { requireAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+
+/** Spec 000 §2: /captura/automacao is only its heading (the heading text is ours). */
+const AUTOMATION_HEADING = "Captura automática";
+
+export const meta: MetaFunction = () => [{ title: AUTOMATION_HEADING }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAccess(request);
+  return null;
+}
+
+export default function AutomationCapturePage() {
+  return <h1>{AUTOMATION_HEADING}</h1>;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

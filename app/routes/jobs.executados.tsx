@@ -1,0 +1,46 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { NAV_LABELS } from "~/access";
+import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { handleRetryAction, loadJobList } from "~/components/jobs/job-list.server";
+import { JobTable, RetryErrors } from "~/components/jobs/job-table";
+import { jobTexts } from "~/components/jobs/texts";
+import { useRevalidateWhile } from "~/components/jobs/use-polling";
+
+export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }];
+
+/**
+ * /jobs/executados (SYSTEM ADMIN, USER GOLD): every user's files and their processing jobs, newest
+ * status change first, 20 or 40 per page (page and size in the URL). It polls while a job is in progress.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAccess(request);
+  return loadJobList(request, user, { ownOnly: false });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireAccess(request);
+  assertSameOrigin(request);
+  return handleRetryAction(request, user);
+}
+
+export default function ExecutedJobsPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  useRevalidateWhile(data.polling);
+  return (
+    <section className="job-page">
+      <h1>{NAV_LABELS.executedJobsList}</h1>
+      <p className="job-page__note">{jobTexts.allJobsNote}</p>
+      <div className="job-page__alerts">
+        <RetryErrors rows={data.rows} actionError={actionData && !actionData.ok ? actionData.error : null} />
+      </div>
+      <JobTable data={data} caption={NAV_LABELS.executedJobsList} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,136 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useEffect, useMemo, useState } from "react";
+import { z } from "zod";
+import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { parseListParams } from "~/components/jobs/job-list.server";
+import { jobTexts } from "~/components/jobs/texts";
+import "~/components/jobs/jobs.css";
+import { Alert } from "~/components/ui/alert";
+import { DataTable } from "~/components/ui/data-table";
+import { formatFileTimestamp } from "~/domain/dates";
+import { messages } from "~/messages";
+import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
+import { getDownloadUrl, getLocalStore, getS3Store, LOCAL_BUCKET, StoredObjectNotFoundError } from "~/services/storage.server";
+
+export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];
+
+/**
+ * /repo/format: every uploaded file (original name, user, time of its last status change as
+ * 'D MMM YYYY H:mm'), 20 or 40 per page with the total from the same loader, and a download per row.
+ * Download = POST intent=download: the server checks the object exists, then sends the browser to a
+ * 5-minute link (the local store's signed /download/{token} or S3's presigned GET). A missing
+ * record or object, or a storage failure, shows "Ocorreu um erro ao fazer o download.".
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAccess(request);
+  const { page, pageSize } = parseListParams(new URL(request.url));
+  const result = await listFilesPage({ page, pageSize });
+  return {
+    rows: result.items.map((f) => ({ id: f.id, originalName: f.originalName, user: f.user, timestamp: formatFileTimestamp(f.statusChangeDate) })),
+    total: result.total,
+    page: result.page,
+    pageSize: result.pageSize,
+    pageSizes: [...PAGE_SIZES],
+  };
+}
+
+const downloadSchema = z.object({
+  intent: z.literal("download"),
+  fileId: z.string().trim().min(1).max(100),
+  // "fetch" when the page's script sent it (answer with the link), else a plain form post (redirect).
+  mode: z.enum(["fetch", "document"]).catch("document"),
+});
+
+type DownloadResult = { ok: true; url: string; id: string } | { ok: false; error: string };
+
+/** Whether the stored object is there; "error" when the store could not say. */
+async function lookUpObject(bucket: string, key: string): Promise<"present" | "missing" | "error"> {
+  try {
+    if (bucket === LOCAL_BUCKET) return (await getLocalStore().exists(key)) ? "present" : "missing";
+    await getS3Store(bucket).size(key);
+    return "present";
+  } catch (error) {
+    return error instanceof StoredObjectNotFoundError ? "missing" : "error";
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireAccess(request);
+  assertSameOrigin(request);
+  const form = await request.formData().catch(() => null);
+  const parsed = downloadSchema.safeParse(form ? Object.fromEntries(form) : null);
+  if (!parsed.success) return data<DownloadResult>({ ok: false, error: jobTexts.badRequest }, { status: 400 });
+  const file = await findFileForDownload(parsed.data.fileId);
+  const found = file ? await lookUpObject(file.bucket, file.originalFile) : "missing";
+  const url = file && found === "present" ? await getDownloadUrl(file.bucket, file.originalFile, file.originalName).catch(() => null) : null;
+  if (!url) return data<DownloadResult>({ ok: false, error: messages.downloadFailed }, { status: found === "missing" ? 404 : 502 });
+  if (parsed.data.mode === "fetch") return data<DownloadResult>({ ok: true, url, id: crypto.randomUUID() });
+  return redirect(url);
+}
+
+type Row = { id: string; originalName: string; user: string; timestamp: string };
+
+export default function FileRepositoryPage() {
+  const list = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const fetcher = useFetcher<DownloadResult>({ key: "file-download" });
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  // The server answered with a link: follow it (the response is an attachment, the page stays).
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) window.location.assign(fetcher.data.url);
+  }, [fetcher.state, fetcher.data]);
+
+  const columns = useMemo<ColumnDef<Row, unknown>[]>(
+    () => [
+      { id: "originalName", header: jobTexts.columnOriginalName, cell: ({ row }) => row.original.originalName },
+      { id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user },
+      { id: "timestamp", header: jobTexts.columnTimestamp, cell: ({ row }) => <span className="job-date">{row.original.timestamp}</span> },
+      {
+        id: "download",
+        header: () => <span className="visually-hidden">{jobTexts.download}</span>,
+        cell: ({ row }) => (
+          <fetcher.Form method="post" className="job-retry">
+            <input type="hidden" name="intent" value="download" />
+            <input type="hidden" name="fileId" value={row.original.id} />
+            <input type="hidden" name="mode" value={hydrated ? "fetch" : "document"} />
+            <button type="submit" className="button button--secondary button--small" aria-label={jobTexts.downloadOf(row.original.originalName)}>
+              {jobTexts.download}
+            </button>
+          </fetcher.Form>
+        ),
+      },
+    ],
+    [fetcher.Form, hydrated],
+  );
+
+  const fetchError = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+  const documentError = actionData && !actionData.ok ? actionData.error : null;
+  const error = fetchError ?? (fetcher.data ? null : documentError);
+
+  return (
+    <section className="job-page">
+      <h1>{jobTexts.filesTitle}</h1>
+      <div className="job-page__alerts">{error ? <Alert tone="error">{error}</Alert> : null}</div>
+      <DataTable
+        columns={columns}
+        rows={list.rows}
+        getRowId={(row) => row.id}
+        rowCount={list.total}
+        page={list.page}
+        pageSize={list.pageSize}
+        pageSizeOptions={list.pageSizes}
+        emptyText={jobTexts.emptyFiles}
+        caption={jobTexts.filesCaption}
+      />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
