@@ -19,7 +19,7 @@ import { messages } from "../app/messages";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { requestLog } from "./request-log";
 import { startInProcessWorker } from "./worker";
-import { originOf, securityHeaders } from "./security-headers";
+import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
 
 // Development reads ./.env when present; variables already set in the environment win.
 // Production and the tests take their configuration from the real environment only.
@@ -93,6 +93,7 @@ async function createApp(vite: ViteDevServer | undefined) {
       awsRegion: config.awsRegion,
       dev: isDev,
       formActionOrigins: [...originOf(config.identity.cognito.domain), ...originOf(config.sso.saml.idpEntryPoint)],
+      connectOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion) : [],
     }),
   );
   app.use(compression());

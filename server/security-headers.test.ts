@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCsp, createNonce, originOf } from "./security-headers";
+import { buildCsp, createNonce, originOf, s3UploadOrigins } from "./security-headers";
 
 describe("buildCsp", () => {
   it("requires the nonce for scripts and allows the region's QuickSight frames", () => {
@@ -16,6 +16,12 @@ describe("buildCsp", () => {
     const csp = buildCsp({ nonce: "n", awsRegion: "us-east-1", formActionOrigins: ["https://idp.example.com"], dev: true });
     expect(csp).toContain("form-action 'self' https://idp.example.com");
     expect(csp).toContain("connect-src 'self' ws: wss:");
+  });
+
+  it("lets the page upload straight to the S3 bucket when the store is S3", () => {
+    const csp = buildCsp({ nonce: "n", awsRegion: "sa-east-1", connectOrigins: s3UploadOrigins("portal-files", "sa-east-1") });
+    expect(csp).toContain("connect-src 'self' https://portal-files.s3.sa-east-1.amazonaws.com https://s3.sa-east-1.amazonaws.com");
+    expect(buildCsp({ nonce: "n", awsRegion: "sa-east-1" })).toContain("connect-src 'self';");
   });
 });
 

@@ -7,6 +7,8 @@ export type CspOptions = {
   awsRegion: string;
   /** Origins the browser may be sent to after a form post (SSO identity providers). */
   formActionOrigins?: string[];
+  /** Origins the page may send requests to besides its own (the S3 bucket for direct uploads). */
+  connectOrigins?: string[];
   /** Vite dev server: allows its HMR websocket. */
   dev?: boolean;
 };
@@ -19,14 +21,14 @@ export function createNonce(): string {
  * The enforced Content-Security-Policy. Scripts need the per-request nonce; styles allow inline
  * because React, Radix and the table's sticky columns render `style` attributes on the server.
  */
-export function buildCsp({ nonce, awsRegion, formActionOrigins = [], dev = false }: CspOptions): string {
+export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrigins = [], dev = false }: CspOptions): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'", "data:"],
-    "connect-src": dev ? ["'self'", "ws:", "wss:"] : ["'self'"],
+    "connect-src": ["'self'", ...connectOrigins, ...(dev ? ["ws:", "wss:"] : [])],
     "frame-src": [`https://${awsRegion}.quicksight.aws.amazon.com`],
     "frame-ancestors": ["'self'"],
     "form-action": ["'self'", ...formActionOrigins],
@@ -36,6 +38,11 @@ export function buildCsp({ nonce, awsRegion, formActionOrigins = [], dev = false
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(" ")}`)
     .join("; ");
+}
+
+/** Where the browser sends direct S3 uploads: the bucket's virtual-hosted and path-style endpoints. */
+export function s3UploadOrigins(bucket: string, region: string): string[] {
+  return [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
 }
 
 /** The origin of a URL, or nothing when it is not a URL. */

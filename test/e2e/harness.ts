@@ -80,6 +80,9 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
     throw new Error(`${HOST_ENTRY} is missing: run \`npm run build\` first (\`npm run test:e2e\` does).`);
   }
   const mongo: EmbeddedMongo = await startEmbeddedMongo();
+  // Uploaded bytes go to a fresh folder per server, never into the working tree's ./data.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-data-"));
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   const databaseName = `e2e_${crypto.randomBytes(4).toString("hex")}`;
   let server: ChildProcess | undefined;
   try {
@@ -106,6 +109,7 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
         MONGODB_URI: mongo.uri,
         DATABASE_NAME: databaseName,
         SESSION_SECRET: sessionSecret,
+        DATA_DIR: dataDir,
         LOG_LEVEL: "info",
         ...options.env,
       },
@@ -137,11 +141,13 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
         running.kill("SIGTERM");
         await waitForExit(running, 15_000);
         await mongo.stop();
+        removeDataDir();
       },
     };
   } catch (error) {
     server?.kill("SIGKILL");
     await mongo.stop();
+    removeDataDir();
     throw error;
   }
 }
