@@ -535,26 +535,60 @@ describe("user administration", () => {
     expect(await setUserTier(empty, "USER EXPLORER", "perm@example.com")).toEqual({ kind: "saved" });
   });
 
-  it("lists configured users (four tiers, sorted by user) and the permission grid", async () => {
-    const users = await listConfiguredUsers();
-    expect(users.length).toBeGreaterThan(0);
-    expect(users.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(true);
-    const names = users.map((u) => u.user);
-    expect(names).toEqual([...names].sort());
-    expect(users[0]).toEqual({
+  it("lists configured users (four tiers, sorted by user) and the permission grid, one page at a time", async () => {
+    for (let i = 0; i < 25; i++) await makeUser("USER SILVER");
+    const first = await listConfiguredUsers();
+    expect(first).toMatchObject({ page: 1, pageSize: 20 });
+    expect(first.rows).toHaveLength(20);
+    expect(first.total).toBeGreaterThanOrEqual(25);
+    expect(first.rowCount).toBe(first.total);
+    expect(first.rows.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(true);
+    expect(first.rows[0]).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
       user: expect.any(String),
       name: expect.any(String),
       type: expect.any(String),
       createdAt: expect.any(Date),
     });
-    const grid = await listUsersForPermissionGrid();
+
+    // The pages, read one after the other, are the whole list sorted by user, each user once.
+    const all = await allPages(listConfiguredUsers);
+    expect(all).toHaveLength(first.total);
+    expect(all).toEqual([...all].sort());
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.slice(0, 20)).toEqual(first.rows.map((u) => u.user));
+    const second = await listConfiguredUsers({ page: 2, pageSize: 20 });
+    expect(second.rows.map((u) => u.user)).toEqual(all.slice(20, 40));
+    expect((await listConfiguredUsers({ pageSize: 40 })).rows.map((u) => u.user)).toEqual(all.slice(0, 40));
+
+    // A page past the end answers the last page; an unknown page size the default.
+    const lastPage = Math.ceil(first.total / 20);
+    const past = await listConfiguredUsers({ page: lastPage + 5 });
+    expect(past.page).toBe(lastPage);
+    expect(past.rows.map((u) => u.user)).toEqual(all.slice((lastPage - 1) * 20));
+    expect((await listConfiguredUsers({ pageSize: 30 })).pageSize).toBe(20);
+
+    const grid = await allPagesOf(listUsersForPermissionGrid);
     expect(grid.some((u) => u.type === "SYSTEM ADMIN" || u.type === "USER ADMIN" || u.type === "USER PERMISS")).toBe(false);
     const empty = await makeUser("");
-    expect((await listUsersForPermissionGrid()).some((u) => u.user === empty)).toBe(true);
-    expect((await listConfiguredUsers()).some((u) => u.user === empty)).toBe(false);
+    expect((await allPages(listUsersForPermissionGrid)).includes(empty)).toBe(true);
+    expect((await allPages(listConfiguredUsers)).includes(empty)).toBe(false);
   });
 });
+
+/** Every row of a paged user list, read page by page (40 at a time). */
+async function allPagesOf<Row>(list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Row[]; rowCount: number }>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const result = await list({ page, pageSize: 40 });
+    rows.push(...result.rows);
+    if (page * 40 >= result.rowCount) return rows;
+  }
+}
+
+async function allPages(list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Array<{ user: string }>; rowCount: number }>): Promise<string[]> {
+  return (await allPagesOf(list)).map((u) => u.user);
+}
 
 describe("assertSameOrigin", () => {
   const post = (headers: Record<string, string>) => new Request("http://localhost:3000/user/config", { method: "POST", headers });

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { accessTexts } from "~/components/access/texts";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { insertLocalUser } from "~/models/local-users.server";
@@ -134,9 +133,9 @@ describe("/ (login)", () => {
 
   it("forgot password: the e-mail is required (400); any well-formed address gets the same success", async () => {
     let a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: " " }))));
-    expect(a).toEqual({ status: 400, body: { intent: "forgot", sent: false, error: accessTexts.emailRequired } });
+    expect(a).toEqual({ status: 400, body: { intent: "forgot", sent: false, error: messages.emailRequired } });
     a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "not-an-email" }))));
-    expect(a.body.error).toBe(accessTexts.invalidEmail);
+    expect(a.body.error).toBe(messages.invalidEmail);
     a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "unknown@example.com" }))));
     expect(a).toEqual({ status: 200, body: { intent: "forgot", sent: true } });
   });
@@ -150,8 +149,8 @@ describe("/recovery/{code}", () => {
     let a = answer(await recovery.action(args(post("/recovery/1", { email: "", code: "", password: "a", confirmPassword: "b" }))));
     expect(a.status).toBe(400);
     const errors = a.body.errors as Record<string, string[]>;
-    expect(errors.email).toEqual([accessTexts.emailRequired]);
-    expect(errors.code).toEqual([accessTexts.codeRequired]);
+    expect(errors.email).toEqual([messages.emailRequired]);
+    expect(errors.code).toEqual([messages.codeRequired]);
     expect(errors.confirmPassword).toEqual([messages.passwordMismatch]);
 
     const email = await makeUser("USER GOLD");
@@ -193,7 +192,7 @@ describe("/user/config and /user/permission", () => {
     const deleted = (await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie })))) as Response;
     expect((await readToastFromResponse(deleted))?.description).toBe(messages.userDeleted);
     const again = answer(await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie }))));
-    expect(again).toEqual({ status: 400, body: { intent: "delete", error: accessTexts.userNotFound, email } });
+    expect(again).toEqual({ status: 400, body: { intent: "delete", error: messages.userNotFound, email } });
   });
 
   it("shows ' - ' for a user without a creation date", async () => {
@@ -210,9 +209,9 @@ describe("/user/config and /user/permission", () => {
     const admin = await makeUser("SYSTEM ADMIN");
     const set = (user: string, tier: string) => userPermission.action(args(post("/user/permission", { intent: "setTier", user, tier }, { cookie })));
 
-    expect(answer(await set(target, "SYSTEM ADMIN"))).toEqual({ status: 400, body: { error: accessTexts.invalidTier } });
-    expect(answer(await set("ghost@example.com", "USER GOLD"))).toEqual({ status: 400, body: { error: accessTexts.userNotFound } });
-    expect(answer(await set(admin, "USER GOLD"))).toEqual({ status: 400, body: { error: accessTexts.userProtected } });
+    expect(answer(await set(target, "SYSTEM ADMIN"))).toEqual({ status: 400, body: { error: messages.invalidTier } });
+    expect(answer(await set("ghost@example.com", "USER GOLD"))).toEqual({ status: 400, body: { error: messages.userNotFound } });
+    expect(answer(await set(admin, "USER GOLD"))).toEqual({ status: 400, body: { error: messages.userProtected } });
     const saved = (await set(target, "USER GOLD")) as Response;
     expect((await readToastFromResponse(saved))?.description).toBe(messages.permissionAssigned);
 
@@ -220,6 +219,85 @@ describe("/user/config and /user/permission", () => {
     expect(pending.body.pending).toEqual({ email: target, tier: "USER SILVER" });
     const bogus = answer(await userPermission.loader(args(get(`/user/permission?user=${encodeURIComponent(target)}&tier=ROOT`, cookie))));
     expect(bogus.body.pending).toBeNull();
+  });
+
+  it("pages both lists on the server: 20 by default or 40, the total counted, bad parameters fall back", async () => {
+    for (let i = 0; i < 45; i++) await makeUser(i % 2 === 0 ? "USER BRONZE" : "");
+    const adminCookie = await sessionCookie(await makeUser("USER ADMIN"));
+    const configPage = async (search: string) => answer(await userConfig.loader(args(get(`/user/config${search}`, adminCookie))));
+    const emails = (a: { body: Record<string, unknown> }) => (a.body.rows as Array<{ email: string }>).map((r) => r.email);
+
+    const wide = await configPage("?pageSize=40");
+    const total = wide.body.total as number;
+    expect(total).toBeGreaterThanOrEqual(23);
+    const db = await testDb.db();
+    expect(total).toBe(await db.collection(USER_PERMISSIONS).countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"] } }));
+    expect(wide.body).toMatchObject({ page: 1, pageSize: 40, rowCount: total, pageSizes: [20, 40] });
+
+    const first = await configPage("");
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ page: 1, pageSize: 20, total });
+    expect(emails(first)).toHaveLength(20);
+    const second = await configPage("?page=2");
+    expect(second.body).toMatchObject({ page: 2, pageSize: 20, total });
+    // Page 2 continues where page 1 stopped, in the order of the user e-mails.
+    expect([...emails(first), ...emails(second)].slice(0, 40)).toEqual(emails(wide));
+    expect(emails(second)[0] > emails(first)[19]).toBe(true);
+
+    for (const bad of ["?page=abc", "?page=0&pageSize=30", "?page=-2&pageSize=x", "?page=1.5", "?page=99999999999999"]) {
+      const fallback = await configPage(bad);
+      expect(fallback.status, bad).toBe(200);
+      expect(fallback.body, bad).toMatchObject({ page: 1, pageSize: 20, total });
+      expect(emails(fallback), bad).toEqual(emails(first));
+    }
+    // A page past the end shows the last one.
+    const lastPage = Math.ceil(total / 20);
+    expect((await configPage("?page=500")).body).toMatchObject({ page: lastPage, total });
+
+    // The delete dialog opens for a listed user of another page, not for an administrator.
+    const onPageTwo = emails(second)[0];
+    expect((await configPage(`?delete=${encodeURIComponent(onPageTwo)}`)).body.deleteEmail).toBe(onPageTwo);
+    const admin = await makeUser("SYSTEM ADMIN");
+    expect((await configPage(`?delete=${encodeURIComponent(admin)}`)).body.deleteEmail).toBeNull();
+
+    // The permission grid lists the four tiers and users without a type, paged the same way.
+    const permissCookie = await sessionCookie(await makeUser("USER PERMISS"));
+    const gridPage = async (search: string) => answer(await userPermission.loader(args(get(`/user/permission${search}`, permissCookie))));
+    const grid = await gridPage("");
+    const gridTotal = grid.body.total as number;
+    expect(gridTotal).toBe(
+      await db.collection(USER_PERMISSIONS).countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD", "", null] } }),
+    );
+    expect(emails(grid)).toHaveLength(20);
+    const gridTwo = await gridPage("?page=2&pageSize=20");
+    expect(gridTwo.body).toMatchObject({ page: 2, pageSize: 20, total: gridTotal });
+    expect([...emails(grid), ...emails(gridTwo)]).toEqual(emails(await gridPage("?pageSize=40")));
+    expect((await gridPage("?page=x&pageSize=41")).body).toMatchObject({ page: 1, pageSize: 20 });
+    const target = emails(gridTwo)[3];
+    const pending = await gridPage(`?page=1&user=${encodeURIComponent(target)}&tier=USER%20GOLD`);
+    expect(pending.body.pending).toEqual({ email: target, tier: "USER GOLD" });
+    expect((await gridPage(`?user=${encodeURIComponent(admin)}&tier=USER%20GOLD`)).body.pending).toBeNull();
+  });
+
+  it("returns to the page the change was made on", async () => {
+    const adminCookie = await sessionCookie(await makeUser("USER ADMIN"));
+    const email = `keeps-page${Date.now()}@example.com`;
+    const created = (await userConfig.action(args(post("/user/config?page=2&pageSize=40&create=1", { intent: "create", email }, { cookie: adminCookie })))) as Response;
+    expect(created.headers.get("Location")).toBe("/user/config?page=2&pageSize=40");
+    const deleted = (await userConfig.action(args(post(`/user/config?page=3&delete=${encodeURIComponent(email)}`, { intent: "delete", email }, { cookie: adminCookie })))) as Response;
+    expect(deleted.headers.get("Location")).toBe("/user/config?page=3");
+    // Bad paging parameters are not echoed back.
+    const again = await makeUser("USER GOLD");
+    const cleaned = (await userConfig.action(args(post("/user/config?page=%3Cx%3E&pageSize=7", { intent: "delete", email: again }, { cookie: adminCookie })))) as Response;
+    expect(cleaned.headers.get("Location")).toBe("/user/config?page=1&pageSize=20");
+
+    const permissCookie = await sessionCookie(await makeUser("USER PERMISS"));
+    const target = await makeUser("USER EXPLORER");
+    const saved = (await userPermission.action(
+      args(post("/user/permission?page=2&pageSize=20", { intent: "setTier", user: target, tier: "USER BRONZE" }, { cookie: permissCookie })),
+    )) as Response;
+    expect(saved.headers.get("Location")).toBe("/user/permission?page=2&pageSize=20");
+    expect((await readToastFromResponse(saved))?.description).toBe(messages.permissionAssigned);
   });
 
   it("refuses the other types with 403", async () => {

@@ -29,18 +29,53 @@ export async function findPermissionRecord(email: string): Promise<UserPermissio
   return db.collection<UserPermissionRecord>(USER_PERMISSIONS).findOne({ user: normalizeEmail(email) });
 }
 
-/** Rows whose type is one of `types` (and, when `includeEmpty`, rows without a type), sorted by user. */
-export async function listPermissionRows(types: readonly PermissionType[], includeEmpty = false): Promise<UserRow[]> {
-  const db = await getDb();
+/** Page sizes of the user lists, as for the job lists (spec 000 §9); the first is the default. */
+export const USER_PAGE_SIZES = [20, 40] as const;
+
+export type UserRowsPage = {
+  rows: UserRow[];
+  /** Every matching record (the "N usuários criados" title). */
+  total: number;
+  /** What the pager may reach: the total capped at LISTING_LIMIT. */
+  rowCount: number;
+  /** 1-based; a page past the end answers the last page. */
+  page: number;
+  pageSize: number;
+};
+
+/**
+ * One page of the rows whose type is one of `types` (and, when `includeEmpty`, rows without a type), sorted
+ * by user (index `user_unique`), with the matching count read alongside. The listing stops at LISTING_LIMIT
+ * rows: no page reads past it, and no page reads more rows than it shows.
+ */
+export async function listPermissionRowsPage(
+  types: readonly PermissionType[],
+  options: { page: number; pageSize: number; includeEmpty?: boolean },
+): Promise<UserRowsPage> {
+  const pageSize = (USER_PAGE_SIZES as readonly number[]).includes(options.pageSize) ? options.pageSize : USER_PAGE_SIZES[0];
+  const lastReachablePage = Math.ceil(LISTING_LIMIT / pageSize);
+  const requested = Number.isSafeInteger(options.page) && options.page >= 1 ? Math.min(options.page, lastReachablePage) : 1;
   const wanted: Array<PermissionType | "" | null> = [...types];
-  if (includeEmpty) wanted.push("", null);
-  const docs = await db
-    .collection<UserPermissionRecord>(USER_PERMISSIONS)
-    .find({ type: { $in: wanted as PermissionType[] } }, { projection: { user: 1, name: 1, type: 1, createdAt: 1 } })
-    .sort({ user: 1 })
-    .limit(LISTING_LIMIT)
-    .toArray();
-  return docs.map(toRow);
+  if (options.includeEmpty) wanted.push("", null);
+  const filter = { type: { $in: wanted as PermissionType[] } };
+  const collection = (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS);
+  const readPage = (page: number) => {
+    const skip = (page - 1) * pageSize;
+    return collection
+      .find(filter, { projection: { user: 1, name: 1, type: 1, createdAt: 1 } })
+      .sort({ user: 1 })
+      .skip(skip)
+      .limit(Math.min(pageSize, LISTING_LIMIT - skip))
+      .toArray();
+  };
+  const [docs, total] = await Promise.all([readPage(requested), collection.countDocuments(filter)]);
+  const rowCount = Math.min(total, LISTING_LIMIT);
+  const lastPage = Math.max(1, Math.ceil(rowCount / pageSize));
+  // Past the end (a stale link, or the last row of the last page was just deleted): show the last page instead.
+  if (docs.length === 0 && requested > lastPage) {
+    return { rows: (await readPage(lastPage)).map(toRow), total, rowCount, page: lastPage, pageSize };
+  }
+  return { rows: docs.map(toRow), total, rowCount, page: requested, pageSize };
 }
 
 export class DuplicateRecordError extends Error {

@@ -8,7 +8,6 @@ import { ForgotPasswordDialog, type ForgotPasswordState } from "~/components/acc
 import { LoginForm } from "~/components/access/login-form";
 import { PageDialog } from "~/components/access/page-dialog";
 import { SessionExpiredDialog } from "~/components/access/session-expired-dialog";
-import { accessTexts } from "~/components/access/texts";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getConfig } from "~/config.server";
@@ -71,17 +70,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "forgot") {
     const parsed = forgotSchema.safeParse(fields);
     const email = parsed.success ? parsed.data.email : "";
-    if (!email) return data<ActionData>({ intent, sent: false, error: accessTexts.emailRequired }, { status: 400 });
-    if (!emailSchema.safeParse(email).success) return data<ActionData>({ intent, sent: false, error: accessTexts.invalidEmail }, { status: 400 });
+    if (!email) return data<ActionData>({ intent, sent: false, error: messages.emailRequired }, { status: 400 });
+    if (!emailSchema.safeParse(email).success) return data<ActionData>({ intent, sent: false, error: messages.invalidEmail }, { status: 400 });
     const outcome = await requestPasswordReset({ email });
     if (outcome.kind === "sent") return data<ActionData>({ intent, sent: true });
-    const error = outcome.kind === "error" ? outcome.message : accessTexts.invalidEmail;
+    const error = outcome.kind === "error" ? outcome.message : messages.invalidEmail;
     return data<ActionData>({ intent, sent: false, error }, { status: 400 });
   }
 
   if (intent === "newPassword") {
     const parsed = newPasswordSchema.safeParse(fields);
-    if (!parsed.success) return data<ActionData>({ intent: "signIn", error: accessTexts.invalidForm, email: "" }, { status: 400 });
+    if (!parsed.success) return data<ActionData>({ intent: "signIn", error: messages.invalidForm, email: "" }, { status: 400 });
     const { email, challenge, password, confirmPassword } = parsed.data;
     const outcome = await completeFirstAccess({ email, challenge, password, confirmPassword });
     switch (outcome.kind) {
@@ -90,14 +89,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "invalidInput":
         return data<ActionData>({ intent, step: "form", email, challenge, errors: outcome.errors }, { status: 400 });
       case "challengeExpired":
-        return data<ActionData>({ intent: "signIn", error: accessTexts.firstAccessExpired, email }, { status: 400 });
+        return data<ActionData>({ intent: "signIn", error: messages.firstAccessExpired, email }, { status: 400 });
       case "error":
         return data<ActionData>({ intent, step: "form", email, challenge, formError: outcome.message }, { status: 400 });
     }
   }
 
   const parsed = signInSchema.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ intent: "signIn", error: accessTexts.invalidForm, email: "" }, { status: 400 });
+  if (!parsed.success) return data<ActionData>({ intent: "signIn", error: messages.invalidForm, email: "" }, { status: 400 });
   const { email, password } = parsed.data;
   if (!email || !password) return data<ActionData>({ intent: "signIn", error: messages.loginRequired, email }, { status: 400 });
   const outcome = await signInWithPassword({ email, password, ip: getClientIp(context), request });

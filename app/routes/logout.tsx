@@ -1,12 +1,11 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { assertSameOrigin, getOptionalUser } from "~/auth.server";
-import { accessTexts } from "~/components/access/texts";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { messages } from "~/messages";
 import { logout } from "~/session.server";
 
-export const meta: MetaFunction = () => [{ title: accessTexts.logoutTitle }];
+export const meta: MetaFunction = () => [{ title: messages.logoutTitle }];
 
 /** POST /logout (the header menu's Logout button): ends the session everywhere and returns to `/`. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,8 +27,8 @@ export default function LogoutPage() {
   return (
     <div className="login">
       <div className="card login__card">
-        <h1 className="login__title">{accessTexts.logoutTitle}</h1>
-        <p>{accessTexts.logoutPrompt}</p>
+        <h1 className="login__title">{messages.logoutTitle}</h1>
+        <p>{messages.logoutPrompt}</p>
         <Form method="post" action="/logout">
           <button type="submit" className="button button--primary button--block">
             {messages.menuLogout}

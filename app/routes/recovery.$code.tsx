@@ -4,14 +4,13 @@ import { z } from "zod";
 import { assertSameOrigin } from "~/auth.server";
 import { NewPasswordFields, type FieldErrors } from "~/components/access/first-access-form";
 import { PageDialog } from "~/components/access/page-dialog";
-import { accessTexts } from "~/components/access/texts";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { confirmPasswordReset } from "~/services/accounts.server";
 
-export const meta: MetaFunction = () => [{ title: accessTexts.recoveryTitle }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [{ title: messages.recoveryTitle }, { name: "referrer", content: "no-referrer" }];
 
 /** `/recovery/{code}`: password reset by code (spec 000 §2). Public; the code from the e-mail link is prefilled. */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -34,24 +33,24 @@ export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const form = await request.formData().catch(() => null);
   const parsed = recoverySchema.safeParse(form ? Object.fromEntries(form) : {});
-  if (!parsed.success) return data<ActionData>({ done: false, notice: accessTexts.invalidForm, email: "", code: "" }, { status: 400 });
+  if (!parsed.success) return data<ActionData>({ done: false, notice: messages.invalidForm, email: "", code: "" }, { status: 400 });
   const { email, code, password, confirmPassword } = parsed.data;
 
   // Portuguese messages for the identity fields; the password rules come from the shared policy below.
   const errors: FieldErrors = {};
-  if (!email) errors.email = [accessTexts.emailRequired];
-  else if (!z.string().email().safeParse(email).success) errors.email = [accessTexts.invalidEmail];
-  if (!code) errors.code = [accessTexts.codeRequired];
+  if (!email) errors.email = [messages.emailRequired];
+  else if (!z.string().email().safeParse(email).success) errors.email = [messages.invalidEmail];
+  if (!code) errors.code = [messages.codeRequired];
 
   const outcome = await confirmPasswordReset({ email, code, password, confirmPassword });
   if (outcome.kind === "ok" && Object.keys(errors).length === 0) return data<ActionData>({ done: true });
   if (outcome.kind === "invalidInput") {
     for (const key of ["password", "confirmPassword"]) if (outcome.errors[key]) errors[key] = outcome.errors[key];
-    if (outcome.errors.email && !errors.email) errors.email = [accessTexts.invalidEmail];
-    if (outcome.errors.code && !errors.code) errors.code = [accessTexts.codeRequired];
+    if (outcome.errors.email && !errors.email) errors.email = [messages.invalidEmail];
+    if (outcome.errors.code && !errors.code) errors.code = [messages.codeRequired];
   }
   // A provider failure (wrong or expired code, …): its own message, in an info notice (spec 000 §8).
-  const notice = outcome.kind === "error" ? outcome.message : outcome.kind === "challengeExpired" ? accessTexts.codeRequired : undefined;
+  const notice = outcome.kind === "error" ? outcome.message : outcome.kind === "challengeExpired" ? messages.codeRequired : undefined;
   return data<ActionData>({ done: false, errors, notice, email, code }, { status: 400 });
 }
 
@@ -64,7 +63,7 @@ export default function RecoveryPage() {
   return (
     <div className="login">
       <div className="card login__card">
-        <h1 className="login__title">{accessTexts.recoveryTitle}</h1>
+        <h1 className="login__title">{messages.recoveryTitle}</h1>
         {failed?.notice ? <Alert tone="info">{failed.notice}</Alert> : null}
         <Form method="post" noValidate>
           <div className="field">
@@ -86,7 +85,7 @@ export default function RecoveryPage() {
             ) : null}
           </div>
           <div className="field">
-            <label htmlFor="recovery-code">{accessTexts.codeLabel}</label>
+            <label htmlFor="recovery-code">{messages.codeLabel}</label>
             <input
               id="recovery-code"
               name="code"
@@ -105,14 +104,14 @@ export default function RecoveryPage() {
           </div>
           <NewPasswordFields errors={errors} idPrefix="recovery" />
           <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
-            {accessTexts.resetPassword}
+            {messages.resetPassword}
           </button>
         </Form>
       </div>
       <PageDialog
         open={actionData?.done === true}
         dismissible={false}
-        title={accessTexts.recoveryTitle}
+        title={messages.recoveryTitle}
         description={messages.passwordAccepted}
         footer={
           <Link className="button button--primary" to="/">

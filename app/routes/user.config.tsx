@@ -1,11 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useMemo } from "react";
 import { z } from "zod";
+import { ASSIGNABLE_TIERS } from "~/access";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { PageDialog } from "~/components/access/page-dialog";
-import { accessTexts } from "~/components/access/texts";
+import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
+import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
 import "~/components/access/access.css";
-import "~/components/ui/data-table.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
@@ -15,6 +18,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 
 const PAGE = "/user/config";
+const DIALOG_PARAMS = ["create", "delete"] as const;
 
 /** DD/MM/yyyy in UTC (the portal's dates are shown in UTC), or " - " when the record has no date. */
 function formatCreatedAt(value: Date | null | undefined): string {
@@ -24,19 +28,21 @@ function formatCreatedAt(value: Date | null | undefined): string {
   return `${dd}/${mm}/${value.getUTCFullYear()}`;
 }
 
+type UserConfigRow = { id: string; email: string; createdAt: string };
+
 /**
- * `/user/config` (USER ADMIN): the users of the four tiers, create and delete (spec 000 §2, §4, §6).
- * The dialogs are URL state (`?create=1`, `?delete={email}`), so they work without JavaScript and with
- * back/forward; every change redirects back here (the list reloads) with a toast.
+ * `/user/config` (USER ADMIN): the users of the four tiers, one server page at a time, create and delete
+ * (spec 000 §2, §4, §6). Page and page size are URL state (`?page=…&pageSize=…`), and so are the dialogs
+ * (`?create=1`, `?delete={email}`), so everything works without JavaScript and with back/forward; every
+ * change redirects back to the same page of the list with a toast.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
-  const users = await listConfiguredUsers();
-  const rows = users.map((u) => ({ email: u.user, createdAt: formatCreatedAt(u.createdAt) }));
   const url = new URL(request.url);
-  const deleteParam = url.searchParams.get("delete");
-  const deleteEmail = deleteParam && rows.some((r) => r.email === deleteParam) ? deleteParam : null;
-  return data({ rows, create: url.searchParams.get("create") === "1", deleteEmail }, { headers: { "Cache-Control": "no-store" } });
+  const list = await listConfiguredUsers(parseUserListPaging(url));
+  const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatCreatedAt(u.createdAt) }));
+  const deleteEmail = await listedUserOf(url.searchParams.get("delete"), rows, ASSIGNABLE_TIERS);
+  return data({ ...userListData(list, rows), create: url.searchParams.get("create") === "1", deleteEmail }, { headers: noStoreHeaders });
 }
 
 type ActionData =
@@ -52,43 +58,44 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAccess(request);
   const form = await request.formData().catch(() => null);
   const intent = form?.get("intent");
+  const backToList = userListUrl(PAGE, request);
 
   if (intent === "create") {
     const parsed = createSchema.safeParse({ email: form?.get("email") ?? "" });
     const email = parsed.success ? parsed.data.email : "";
-    if (!email) return data<ActionData>({ intent, error: { text: accessTexts.emailRequired }, email }, { status: 400 });
+    if (!email) return data<ActionData>({ intent, error: { text: messages.emailRequired }, email }, { status: 400 });
     try {
       const outcome = await createUser(email, admin.email);
-      if (outcome.kind === "invalidInput") return data<ActionData>({ intent, error: { text: accessTexts.invalidEmail }, email }, { status: 400 });
+      if (outcome.kind === "invalidInput") return data<ActionData>({ intent, error: { text: messages.invalidEmail }, email }, { status: 400 });
     } catch (error) {
       if (error instanceof UserExistsError) {
         return data<ActionData>({ intent, error: { title: messages.ops, text: messages.userExists }, email }, { status: 400 });
       }
       throw error;
     }
-    return redirectWithToast(PAGE, { type: "success", description: messages.saved });
+    return redirectWithToast(backToList, { type: "success", description: messages.saved });
   }
 
   if (intent === "delete") {
     const parsed = deleteSchema.safeParse({ email: form?.get("email") ?? "" });
-    if (!parsed.success) return data<ActionData>({ intent, error: accessTexts.userNotFound, email: "" }, { status: 400 });
+    if (!parsed.success) return data<ActionData>({ intent, error: messages.userNotFound, email: "" }, { status: 400 });
     const outcome = await deleteUser(parsed.data.email);
-    if (outcome.kind === "deleted") return redirectWithToast(PAGE, { type: "success", description: messages.userDeleted });
-    const error = outcome.kind === "notFound" ? accessTexts.userNotFound : accessTexts.userProtected;
+    // The model answers the last page when this deletion emptied the one shown.
+    if (outcome.kind === "deleted") return redirectWithToast(backToList, { type: "success", description: messages.userDeleted });
+    const error = outcome.kind === "notFound" ? messages.userNotFound : messages.userProtected;
     return data<ActionData>({ intent, error, email: parsed.data.email }, { status: 400 });
   }
 
-  return data<ActionData>({ intent: "unknown", error: accessTexts.invalidForm }, { status: 400 });
+  return data<ActionData>({ intent: "unknown", error: messages.invalidForm }, { status: 400 });
 }
 
 export default function UserConfigPage() {
-  const { rows, create, deleteEmail } = useLoaderData<typeof loader>();
+  const { create, deleteEmail, ...list } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const navigate = useNavigate();
   const location = useLocation();
-  const submitting = navigation.state === "submitting";
-  const close = () => navigate(PAGE, { preventScrollReset: true });
+  const dialogs = useDialogUrls(PAGE, DIALOG_PARAMS);
+  const busy = navigation.state === "submitting";
 
   const createError = actionData?.intent === "create" ? actionData : null;
   const deleteError = actionData?.intent === "delete" ? actionData : null;
@@ -96,60 +103,47 @@ export default function UserConfigPage() {
   const createOpen = create || createError !== null;
   const deleteTarget = deleteEmail ?? (deleteError?.email || null);
 
+  const { hrefWith } = dialogs;
+  const columns = useMemo<ColumnDef<UserConfigRow, any>[]>(
+    () => [
+      { id: "email", header: messages.columnEmail, accessorKey: "email" },
+      { id: "createdAt", header: messages.columnCreatedAt, accessorKey: "createdAt" },
+      {
+        id: "delete",
+        header: messages.columnDelete,
+        cell: ({ row }) => (
+          <Link
+            className="button button--danger"
+            to={hrefWith({ delete: row.original.email })}
+            preventScrollReset
+            aria-label={messages.deleteUserAction(row.original.email)}
+          >
+            {messages.deleteAction}
+          </Link>
+        ),
+      },
+    ],
+    // hrefWith reads the current search: the links are rebuilt when it changes.
+    [location.search],
+  );
+
   return (
     <section className="access-page" aria-labelledby="user-config-title">
-      <p className="access-page__breadcrumb">{messages.userConfigHeader}</p>
-      <div className="access-page__toolbar">
-        <h1 id="user-config-title" className="access-page__title">
-          {messages.usersCreated(rows.length)}
-        </h1>
-        <Link className="button button--primary" to={`${PAGE}?create=1`} preventScrollReset>
-          {accessTexts.createUser}
-        </Link>
-      </div>
+      <AccessPageHeader
+        titleId="user-config-title"
+        breadcrumb={messages.userConfigHeader}
+        title={messages.usersCreated(list.total)}
+        actions={
+          <Link className="button button--primary" to={hrefWith({ create: "1" })} preventScrollReset>
+            {messages.createUser}
+          </Link>
+        }
+      />
       {actionData?.intent === "unknown" ? <Alert tone="error">{actionData.error}</Alert> : null}
-      <div className="data-table">
-        <div className="data-table__scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{accessTexts.columnEmail}</th>
-                <th scope="col">{accessTexts.columnCreatedAt}</th>
-                <th scope="col">{accessTexts.columnDelete}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="data-table__empty">
-                    {accessTexts.noUsers}
-                  </td>
-                </tr>
-              ) : (
-                rows.map((row) => (
-                  <tr key={row.email}>
-                    <td>{row.email}</td>
-                    <td>{row.createdAt}</td>
-                    <td>
-                      <Link
-                        className="button button--danger"
-                        to={`${PAGE}?delete=${encodeURIComponent(row.email)}`}
-                        preventScrollReset
-                        aria-label={accessTexts.deleteUserAction(row.email)}
-                      >
-                        {accessTexts.deleteAction}
-                      </Link>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      </div>
+      <UserTable list={list} columns={columns} caption={messages.usersCreated(list.total)} />
 
-      <PageDialog open={createOpen} onClose={close} title={accessTexts.createUserTitle} description={accessTexts.createUserPrompt}>
-        <Form method="post" action={`${PAGE}?create=1`} key={location.key}>
+      <PageDialog open={createOpen} onClose={dialogs.close} title={messages.createUserTitle} description={messages.createUserPrompt}>
+        <Form method="post" action={hrefWith({ create: "1" })} key={location.key}>
           <input type="hidden" name="intent" value="create" />
           {createError ? (
             <Alert tone="error" title={createError.error.title}>
@@ -160,35 +154,21 @@ export default function UserConfigPage() {
             <label htmlFor="create-email">{messages.emailLabel}</label>
             <input id="create-email" name="email" type="email" required autoComplete="off" defaultValue={createError?.email} />
           </div>
-          <div className="dialog__footer">
-            <Link className="button button--secondary" to={PAGE} preventScrollReset>
-              {messages.cancel}
-            </Link>
-            <button type="submit" className="button button--primary" disabled={submitting}>
-              {messages.confirm}
-            </button>
-          </div>
+          <DialogActions cancelHref={dialogs.closeHref} busy={busy} />
         </Form>
       </PageDialog>
 
       <PageDialog
         open={deleteTarget !== null}
-        onClose={close}
-        title={accessTexts.deleteUserTitle}
-        description={deleteTarget ? accessTexts.deleteUserPrompt(deleteTarget) : undefined}
+        onClose={dialogs.close}
+        title={messages.deleteUserTitle}
+        description={deleteTarget ? messages.deleteUserPrompt(deleteTarget) : undefined}
       >
-        <Form method="post" action={`${PAGE}?delete=${encodeURIComponent(deleteTarget ?? "")}`}>
+        <Form method="post" action={hrefWith({ delete: deleteTarget ?? "" })}>
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="email" value={deleteTarget ?? ""} />
           {deleteError ? <Alert tone="error">{deleteError.error}</Alert> : null}
-          <div className="dialog__footer">
-            <Link className="button button--secondary" to={PAGE} preventScrollReset>
-              {messages.cancel}
-            </Link>
-            <button type="submit" className="button button--danger" disabled={submitting}>
-              {messages.confirm}
-            </button>
-          </div>
+          <DialogActions cancelHref={dialogs.closeHref} busy={busy} danger />
         </Form>
       </PageDialog>
     </section>

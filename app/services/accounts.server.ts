@@ -21,9 +21,10 @@ import {
   deletePermissionRecord,
   findPermissionRecord,
   insertPermissionRecord,
-  listPermissionRows,
+  listPermissionRowsPage,
   updatePermissionType,
   type UserRow,
+  type UserRowsPage,
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { getIdentityProvider, UserExistsError, type ProviderTokens } from "~/services/identity.server";
@@ -192,18 +193,27 @@ export async function confirmPasswordReset(input: {
 
 export type ConfiguredUser = UserRow & { type: Tier };
 
-/** /user/config: users of the four tiers only, sorted by user, at most 10000. */
-export async function listConfiguredUsers(): Promise<ConfiguredUser[]> {
-  return (await listPermissionRows(ASSIGNABLE_TIERS)) as ConfiguredUser[];
+/** Which page of a user list to read (1-based); a missing or unknown value means the first page of 20. */
+export type UserListPaging = { page?: number; pageSize?: number };
+
+export type UserListPage<Row extends UserRow = UserRow> = Omit<UserRowsPage, "rows"> & { rows: Row[] };
+
+function pagingOf(paging: UserListPaging) {
+  return { page: paging.page ?? 1, pageSize: paging.pageSize ?? 20 };
+}
+
+/** /user/config: one page of the users of the four tiers only, sorted by user, within the 10000 listing limit. */
+export async function listConfiguredUsers(paging: UserListPaging = {}): Promise<UserListPage<ConfiguredUser>> {
+  return (await listPermissionRowsPage(ASSIGNABLE_TIERS, pagingOf(paging))) as UserListPage<ConfiguredUser>;
 }
 
 /**
- * /user/permission: one row per user that a tier can be given to — users of the four tiers and users
+ * /user/permission: one page of the users that a tier can be given to — users of the four tiers and users
  * without a type. Administrative accounts (SYSTEM ADMIN, USER ADMIN, USER PERMISS) are not listed, so the
  * grid cannot demote them by accident.
  */
-export async function listUsersForPermissionGrid(): Promise<UserRow[]> {
-  return listPermissionRows(ASSIGNABLE_TIERS, true);
+export async function listUsersForPermissionGrid(paging: UserListPaging = {}): Promise<UserListPage> {
+  return listPermissionRowsPage(ASSIGNABLE_TIERS, { ...pagingOf(paging), includeEmpty: true });
 }
 
 export type CreateUserOutcome = { kind: "created"; email: string } | { kind: "invalidInput"; errors: FieldErrors };

@@ -1,7 +1,6 @@
 import { MongoClient, type Db } from "mongodb";
 import type { Page } from "playwright-core";
 import { afterAll, describe } from "vitest";
-import { accessTexts } from "~/components/access/texts";
 import { messages } from "~/messages";
 import type { RunningApp } from "./harness";
 import { expect, test } from "./fixtures";
@@ -36,6 +35,14 @@ async function firstDashboardPath(app: RunningApp): Promise<string> {
 }
 
 const path = (page: Page) => new URL(page.url()).pathname;
+
+const TIERS = ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"];
+/** The page (of 20, sorted by user) a user is listed on: /user/config lists the four tiers, /user/permission also users without a type. */
+async function listPageOf(app: RunningApp, email: string, list: "config" | "permission"): Promise<number> {
+  const types: Array<string | null> = list === "config" ? TIERS : [...TIERS, "", null];
+  const before = await (await database(app)).collection("user_permissions").countDocuments({ type: { $in: types }, user: { $lt: email } });
+  return Math.floor(before / 20) + 1;
+}
 const headerMenu = (page: Page) => page.getByRole("navigation", { name: messages.userMenu });
 const sideNav = (page: Page) => page.getByRole("navigation", { name: messages.mainNavigation });
 
@@ -85,25 +92,25 @@ describe("the nine demo accounts", () => {
     await page.getByLabel(messages.emailLabel, { exact: true }).fill("firstaccess@demo.local");
     await page.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
-    await page.getByRole("heading", { name: accessTexts.firstAccessTitle }).waitFor();
+    await page.getByRole("heading", { name: messages.firstAccessTitle }).waitFor();
     expect(await page.getByText(messages.passwordHelper).isVisible()).toBe(true);
 
-    const newPassword = page.getByLabel(accessTexts.newPasswordLabel, { exact: true });
-    const confirmation = page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true });
+    const newPassword = page.getByLabel(messages.newPasswordLabel, { exact: true });
+    const confirmation = page.getByLabel(messages.confirmPasswordLabel, { exact: true });
     await newPassword.fill("Primeiro#2026");
     await confirmation.fill("Primeiro#2027");
-    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    await page.getByRole("button", { name: messages.savePassword }).click();
     await page.getByText(messages.passwordMismatch).waitFor();
 
     // The stricter policy is enforced on the server: no digit here.
-    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Primeiro#sem");
-    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Primeiro#sem");
-    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Primeiro#sem");
+    await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Primeiro#sem");
+    await page.getByRole("button", { name: messages.savePassword }).click();
     await page.getByText("A senha deve ter pelo menos 1 número.").waitFor();
 
-    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Primeiro#2026");
-    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Primeiro#2026");
-    await page.getByRole("button", { name: accessTexts.savePassword }).click();
+    await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Primeiro#2026");
+    await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Primeiro#2026");
+    await page.getByRole("button", { name: messages.savePassword }).click();
     const dialog = page.getByRole("dialog", { name: messages.passwordConfigured });
     await dialog.waitFor();
     await dialog.getByRole("link", { name: messages.loginButton }).click();
@@ -185,12 +192,12 @@ describe("the login screen", () => {
   test("forgot password, then reset by the code from the outbox", async ({ app, page }) => {
     const email = "bronze@demo.local";
     await page.goto("/");
-    await page.getByRole("link", { name: accessTexts.forgotPasswordLink }).click();
-    const dialog = page.getByRole("dialog", { name: accessTexts.forgotPasswordTitle });
+    await page.getByRole("link", { name: messages.forgotPasswordLink }).click();
+    const dialog = page.getByRole("dialog", { name: messages.forgotPasswordTitle });
     await dialog.waitFor();
     expect(new URL(page.url()).search).toBe("?forgot=1");
-    await dialog.getByLabel(accessTexts.registrationEmailLabel).fill(email);
-    await dialog.getByRole("button", { name: accessTexts.send }).click();
+    await dialog.getByLabel(messages.registrationEmailLabel).fill(email);
+    await dialog.getByRole("button", { name: messages.send }).click();
     await page.getByText(messages.recoveryEmailSent).waitFor();
 
     const mail = await latestMail(app, email);
@@ -200,25 +207,25 @@ describe("the login screen", () => {
     expect(link).toBe(`${app.baseURL}/recovery/${code}`);
 
     await page.goto(link as string);
-    expect(await page.getByLabel(accessTexts.codeLabel).inputValue()).toBe(code);
+    expect(await page.getByLabel(messages.codeLabel).inputValue()).toBe(code);
     await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
 
     // A wrong code: the provider's message in an info notice.
-    await page.getByLabel(accessTexts.codeLabel).fill(code === "000000" ? "111111" : "000000");
-    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
-    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
-    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    await page.getByLabel(messages.codeLabel).fill(code === "000000" ? "111111" : "000000");
+    await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByRole("button", { name: messages.resetPassword }).click();
     await page.getByRole("status").filter({ hasText: "Código inválido" }).waitFor();
 
-    await page.getByLabel(accessTexts.codeLabel).fill(code as string);
-    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
-    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2027");
-    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    await page.getByLabel(messages.codeLabel).fill(code as string);
+    await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Recupera#2027");
+    await page.getByRole("button", { name: messages.resetPassword }).click();
     await page.getByText(messages.passwordMismatch).waitFor();
 
-    await page.getByLabel(accessTexts.newPasswordLabel, { exact: true }).fill("Recupera#2026");
-    await page.getByLabel(accessTexts.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
-    await page.getByRole("button", { name: accessTexts.resetPassword }).click();
+    await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Recupera#2026");
+    await page.getByRole("button", { name: messages.resetPassword }).click();
     const done = page.getByRole("dialog");
     await done.getByText(messages.passwordAccepted).waitFor();
     await done.getByRole("link", { name: messages.loginButton }).click();
@@ -236,13 +243,13 @@ describe("user administration", () => {
     const title = page.getByRole("heading", { level: 1 });
     const before = Number(/^(\d+) usuários criados$/.exec((await title.textContent()) ?? "")?.[1]);
     expect(Number.isInteger(before)).toBe(true);
-    for (const column of [accessTexts.columnEmail, accessTexts.columnCreatedAt, accessTexts.columnDelete]) {
+    for (const column of [messages.columnEmail, messages.columnCreatedAt, messages.columnDelete]) {
       expect(await page.getByRole("columnheader", { name: column }).isVisible()).toBe(true);
     }
 
     const email = "novo.usuario@demo.local";
-    await page.getByRole("link", { name: accessTexts.createUser }).click();
-    let dialog = page.getByRole("dialog", { name: accessTexts.createUserTitle });
+    await page.getByRole("link", { name: messages.createUser }).click();
+    let dialog = page.getByRole("dialog", { name: messages.createUserTitle });
     await dialog.waitFor();
     expect(await dialog.getByLabel(messages.emailLabel).getAttribute("type")).toBe("email");
     expect(await dialog.getByLabel(messages.emailLabel).getAttribute("required")).not.toBeNull();
@@ -257,12 +264,15 @@ describe("user administration", () => {
     await page.getByRole("status").filter({ hasText: messages.saved }).waitFor();
     await dialog.waitFor({ state: "detached" });
     expect(await title.textContent()).toBe(messages.usersCreated(before + 1));
+    // The list is paged on the server: open the page the new user is listed on.
+    const listPage = await listPageOf(app, email, "config");
+    await page.goto(`/user/config?page=${listPage}`);
     const row = page.getByRole("row").filter({ hasText: email });
     expect(await row.getByRole("cell").nth(1).textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
     expect((await latestMail(app, email))?.text).toContain("Senha temporária");
 
-    await page.getByRole("link", { name: accessTexts.createUser }).click();
-    dialog = page.getByRole("dialog", { name: accessTexts.createUserTitle });
+    await page.getByRole("link", { name: messages.createUser }).click();
+    dialog = page.getByRole("dialog", { name: messages.createUserTitle });
     await dialog.getByLabel(messages.emailLabel).fill(email);
     await dialog.getByRole("button", { name: messages.confirm }).click();
     const refusal = dialog.getByRole("alert");
@@ -272,26 +282,28 @@ describe("user administration", () => {
     await dialog.waitFor({ state: "detached" });
     expect(await title.textContent()).toBe(messages.usersCreated(before + 1));
 
-    await row.getByRole("link", { name: accessTexts.deleteUserAction(email) }).click();
-    const confirm = page.getByRole("dialog", { name: accessTexts.deleteUserTitle });
-    await confirm.getByText(accessTexts.deleteUserPrompt(email)).waitFor();
+    await row.getByRole("link", { name: messages.deleteUserAction(email) }).click();
+    const confirm = page.getByRole("dialog", { name: messages.deleteUserTitle });
+    await confirm.getByText(messages.deleteUserPrompt(email)).waitFor();
     await confirm.getByRole("button", { name: messages.confirm }).click();
     await page.getByRole("status").filter({ hasText: messages.userDeleted }).waitFor();
     expect(await title.textContent()).toBe(messages.usersCreated(before));
+    expect(new URL(page.url()).search).toBe(`?page=${listPage}`);
     expect(await page.getByRole("row").filter({ hasText: email }).count()).toBe(0);
   });
 
   test("USER PERMISS changes a tier after confirming; Cancelar changes nothing", async ({ app, page }) => {
     await signIn(page, app.baseURL, "permiss@demo.local");
     await page.getByRole("heading", { name: messages.userPermissionHeader }).waitFor();
-    const row = page.locator('tr[data-user="explorer@demo.local"]');
+    await page.goto(`/user/permission?page=${await listPageOf(app, "explorer@demo.local", "permission")}`);
+    const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
     const choice = (label: string) => row.getByRole("button", { name: label, exact: true });
     expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
     for (const label of ["Básico", "Padrão", "Avançado"]) expect(await choice(label).getAttribute("aria-pressed")).toBe("false");
 
     await choice("Avançado").click();
-    const dialog = page.getByRole("dialog", { name: accessTexts.permissionConfirmTitle });
-    await dialog.getByText(accessTexts.permissionConfirmPrompt("explorer@demo.local", "Avançado")).waitFor();
+    const dialog = page.getByRole("dialog", { name: messages.permissionConfirmTitle });
+    await dialog.getByText(messages.permissionConfirmPrompt("explorer@demo.local", "Avançado")).waitFor();
     await dialog.getByRole("link", { name: messages.cancel }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
@@ -305,6 +317,73 @@ describe("user administration", () => {
     const db = await database(app);
     expect((await db.collection("user_permissions").findOne({ user: "explorer@demo.local" }))?.type).toBe("USER GOLD");
   });
+  test("the user lists page on the server; dialogs and changes keep the page", async ({ app, page }) => {
+    const db = await database(app);
+    const extra = Array.from({ length: 25 }, (_, i) => `zzz.pagina${String(i).padStart(2, "0")}@demo.local`);
+    await db.collection("user_permissions").insertMany(extra.map((user) => ({ user, name: user, type: "USER BRONZE", stores: [], createdAt: new Date() })));
+    try {
+      const total = await db.collection("user_permissions").countDocuments({ type: { $in: TIERS } });
+      const lastPage = Math.ceil(total / 20);
+      expect(lastPage).toBeGreaterThanOrEqual(3);
+      expect(await listPageOf(app, extra[24], "config")).toBe(lastPage);
+      await signIn(page, app.baseURL, "useradmin@demo.local");
+      const title = page.getByRole("heading", { level: 1 });
+      await title.waitFor();
+      // The title counts every user, not the 20 of the page.
+      expect(await title.textContent()).toBe(messages.usersCreated(total));
+      const bodyRows = page.locator("tbody tr");
+      expect(await bodyRows.count()).toBe(20);
+
+      await page.goto(`/user/config?page=${lastPage - 1}`);
+      await page.getByRole("link", { name: messages.next, exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get("page") === String(lastPage));
+      await page.getByRole("row").filter({ hasText: extra[24] }).waitFor();
+      expect(await bodyRows.count()).toBe(total - 20 * (lastPage - 1));
+      expect(await title.textContent()).toBe(messages.usersCreated(total));
+
+      // The delete dialog opens over the page, and Cancelar returns to it.
+      await page.getByRole("link", { name: messages.deleteUserAction(extra[24]) }).click();
+      const confirm = page.getByRole("dialog", { name: messages.deleteUserTitle });
+      await confirm.waitFor();
+      expect(new URL(page.url()).searchParams.get("page")).toBe(String(lastPage));
+      await confirm.getByRole("link", { name: messages.cancel }).click();
+      await confirm.waitFor({ state: "detached" });
+      expect(new URL(page.url()).search).toBe(`?page=${lastPage}`);
+
+      // Deleting reloads the same page.
+      await page.getByRole("link", { name: messages.deleteUserAction(extra[24]) }).click();
+      await confirm.getByRole("button", { name: messages.confirm }).click();
+      await page.getByRole("status").filter({ hasText: messages.userDeleted }).waitFor();
+      await page.waitForURL((url) => url.search === `?page=${lastPage}`);
+      expect(await title.textContent()).toBe(messages.usersCreated(total - 1));
+      expect(await page.getByRole("row").filter({ hasText: extra[24] }).count()).toBe(0);
+
+      // A new page size starts again at page 1.
+      await page.getByLabel(messages.itemsPerPage).selectOption("40");
+      await page.waitForURL((url) => url.search === "?pageSize=40");
+      await page.getByRole("link", { name: messages.next, exact: true }).waitFor();
+      expect(await bodyRows.count()).toBe(40);
+
+      // The permission grid: a tier chosen on another page is confirmed and saved there.
+      const gridPage = await listPageOf(app, extra[23], "permission");
+      expect(gridPage).toBeGreaterThan(1);
+      await page.context().clearCookies();
+      await signIn(page, app.baseURL, "permiss@demo.local");
+      await page.goto(`/user/permission?page=${gridPage}`);
+      const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: extra[23], exact: true }) });
+      await row.getByRole("button", { name: "Padrão", exact: true }).click();
+      const dialog = page.getByRole("dialog", { name: messages.permissionConfirmTitle });
+      await dialog.getByText(messages.permissionConfirmPrompt(extra[23], "Padrão")).waitFor();
+      expect(new URL(page.url()).searchParams.get("page")).toBe(String(gridPage));
+      await dialog.getByRole("button", { name: messages.confirm }).click();
+      await page.getByRole("status").filter({ hasText: messages.permissionAssigned }).waitFor();
+      await page.waitForURL((url) => url.search === `?page=${gridPage}`);
+      expect(await row.getByRole("button", { name: "Padrão", exact: true }).getAttribute("aria-pressed")).toBe("true");
+      expect((await db.collection("user_permissions").findOne({ user: extra[23] }))?.type).toBe("USER SILVER");
+    } finally {
+      await db.collection("user_permissions").deleteMany({ user: { $in: extra } });
+    }
+  });
 });
 
 describe("without JavaScript", () => {
@@ -316,10 +395,10 @@ describe("without JavaScript", () => {
       await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
       await noScript.getByText(messages.loginRequired).waitFor();
 
-      await noScript.getByRole("link", { name: accessTexts.forgotPasswordLink }).click();
-      await noScript.getByRole("dialog", { name: accessTexts.forgotPasswordTitle }).waitFor();
-      await noScript.getByLabel(accessTexts.registrationEmailLabel).fill("silver@demo.local");
-      await noScript.getByRole("button", { name: accessTexts.send }).click();
+      await noScript.getByRole("link", { name: messages.forgotPasswordLink }).click();
+      await noScript.getByRole("dialog", { name: messages.forgotPasswordTitle }).waitFor();
+      await noScript.getByLabel(messages.registrationEmailLabel).fill("silver@demo.local");
+      await noScript.getByRole("button", { name: messages.send }).click();
       await noScript.getByText(messages.recoveryEmailSent).waitFor();
 
       await noScript.goto("/?expired=1");
@@ -330,11 +409,12 @@ describe("without JavaScript", () => {
       await noScript.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
       await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
       await noScript.waitForURL((url) => url.pathname === "/user/config/");
-      await noScript.getByRole("link", { name: accessTexts.createUser }).click();
-      const dialog = noScript.getByRole("dialog", { name: accessTexts.createUserTitle });
+      await noScript.getByRole("link", { name: messages.createUser }).click();
+      const dialog = noScript.getByRole("dialog", { name: messages.createUserTitle });
       await dialog.getByLabel(messages.emailLabel).fill("sem.script@demo.local");
       await dialog.getByRole("button", { name: messages.confirm }).click();
       await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
+      await noScript.goto(`/user/config?page=${await listPageOf(app, "sem.script@demo.local", "config")}`);
       expect(await noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" }).count()).toBe(1);
     } finally {
       await context.close();

@@ -1,7 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
-import { accessTexts } from "./texts";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 
@@ -13,7 +12,7 @@ export function NewPasswordFields({ errors, idPrefix }: { errors?: FieldErrors; 
   return (
     <>
       <div className="field">
-        <label htmlFor={`${idPrefix}-password`}>{accessTexts.newPasswordLabel}</label>
+        <label htmlFor={`${idPrefix}-password`}>{messages.newPasswordLabel}</label>
         <input
           id={`${idPrefix}-password`}
           name="password"
@@ -32,7 +31,7 @@ export function NewPasswordFields({ errors, idPrefix }: { errors?: FieldErrors; 
         ) : null}
       </div>
       <div className="field">
-        <label htmlFor={`${idPrefix}-confirm`}>{accessTexts.confirmPasswordLabel}</label>
+        <label htmlFor={`${idPrefix}-confirm`}>{messages.confirmPasswordLabel}</label>
         <input
           id={`${idPrefix}-confirm`}
           name="confirmPassword"
@@ -70,8 +69,8 @@ export function FirstAccessForm({
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "newPassword";
   return (
     <div className="card login__card">
-      <h1 className="login__title">{accessTexts.firstAccessTitle}</h1>
-      <p>{accessTexts.firstAccessPrompt}</p>
+      <h1 className="login__title">{messages.firstAccessTitle}</h1>
+      <p>{messages.firstAccessPrompt}</p>
       {formError ? <Alert tone="error">{formError}</Alert> : null}
       <Form method="post" action="/?index" noValidate>
         <input type="hidden" name="intent" value="newPassword" />
@@ -79,7 +78,7 @@ export function FirstAccessForm({
         <input type="hidden" name="challenge" value={challenge} />
         <NewPasswordFields errors={errors} idPrefix="first-access" />
         <button type="submit" className="button button--primary button--block" disabled={submitting}>
-          {accessTexts.savePassword}
+          {messages.savePassword}
         </button>
       </Form>
     </div>

@@ -2,7 +2,6 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { PageDialog } from "./page-dialog";
-import { accessTexts } from "./texts";
 
 export type ForgotPasswordState = { sent: true } | { sent: false; error?: string | null };
 
@@ -19,8 +18,8 @@ export function ForgotPasswordDialog({ open, state }: { open: boolean; state: Fo
     <PageDialog
       open={open}
       onClose={close}
-      title={accessTexts.forgotPasswordTitle}
-      description={state.sent ? undefined : accessTexts.forgotPasswordPrompt}
+      title={messages.forgotPasswordTitle}
+      description={state.sent ? undefined : messages.forgotPasswordPrompt}
     >
       {state.sent ? (
         <>
@@ -36,7 +35,7 @@ export function ForgotPasswordDialog({ open, state }: { open: boolean; state: Fo
           <input type="hidden" name="intent" value="forgot" />
           {state.error ? <Alert tone="error">{state.error}</Alert> : null}
           <div className="field">
-            <label htmlFor="forgot-email">{accessTexts.registrationEmailLabel}</label>
+            <label htmlFor="forgot-email">{messages.registrationEmailLabel}</label>
             <input id="forgot-email" name="email" type="email" required autoComplete="email" inputMode="email" />
           </div>
           <div className="dialog__footer">
@@ -44,7 +43,7 @@ export function ForgotPasswordDialog({ open, state }: { open: boolean; state: Fo
               {messages.cancel}
             </Link>
             <button type="submit" className="button button--primary" disabled={submitting}>
-              {accessTexts.send}
+              {messages.send}
             </button>
           </div>
         </Form>

@@ -1,7 +1,6 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
-import { accessTexts } from "./texts";
 
 export type LoginFormProps = {
   /** The message shown above the fields (required fields, wrong credentials, rate limit, CONTATE SEU ADMIN). */
@@ -39,7 +38,7 @@ export function LoginForm({ error, defaultEmail, sso }: LoginFormProps) {
         </div>
         <p className="login__links">
           <Link to="/?forgot=1" preventScrollReset>
-            {accessTexts.forgotPasswordLink}
+            {messages.forgotPasswordLink}
           </Link>
         </p>
         <button type="submit" className="button button--primary button--block" disabled={submitting}>
@@ -48,7 +47,7 @@ export function LoginForm({ error, defaultEmail, sso }: LoginFormProps) {
       </Form>
       {sso ? (
         <>
-          <p className="login__separator">{accessTexts.or}</p>
+          <p className="login__separator">{messages.or}</p>
           {/* A document navigation: the SSO start redirects to the identity provider. */}
           <a className="button button--secondary button--block" href={sso.href}>
             {sso.label}
