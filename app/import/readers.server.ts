@@ -105,6 +105,11 @@ export async function* readXlsxRows(source: Readable): AsyncGenerator<SourceRow>
     hyperlinks: "ignore",
     entries: "emit",
   });
+  // exceljs reads a worksheet as soon as the shared strings and relationships are in, and then looks
+  // its name up in the workbook part; when the zip stores xl/workbook.xml last (exceljs's own writer
+  // may), that part is not read yet. Only the first sheet is read here, so its name is not needed.
+  const reader = workbook as unknown as { model?: { sheets?: unknown[] } };
+  reader.model ??= { sheets: [] };
   try {
     for await (const worksheet of workbook) {
       for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
