@@ -52,7 +52,7 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
   const select = page.locator("#master-data-collection");
   expect(await select.inputValue()).toBe(okCollections[0].collection_name);
   const expectedHeaders = (okCollections[0].fields as Record<string, string>[]).map((f) => Object.values(f)[0]);
-  expect(await headers(page)).toEqual(expectedHeaders);
+  await expect.poll(() => headers(page)).toEqual(expectedHeaders);
   expect(await page.locator("main table tbody tr").count()).toBe(20);
 
   // Page forward twice, then back and forward with the browser.
@@ -89,7 +89,7 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
     await page.waitForURL((url) => url.searchParams.get("collection") === nokCollections[1].collection_name);
     const nokHeaders = (nokCollections[1].fields as Record<string, string>[]).map((f) => Object.values(f)[0]);
     await page.waitForFunction((n) => document.querySelectorAll("main table thead th").length === n, nokHeaders.length);
-    expect(await headers(page)).toEqual(nokHeaders);
+    await expect.poll(() => headers(page)).toEqual(nokHeaders);
   }
   // Back to Base Ok.
   await page.getByLabel(messages.baseOk).check();
@@ -112,10 +112,10 @@ test("every tab of canal and planejamento shows its columns, tab and page in the
   const sections = page.getByRole("navigation", { name: "Repository Master", exact: true });
   await sections.getByRole("link", { name: "Canal", exact: true }).click();
   await page.waitForURL("**/repo/master-data/canal");
-  expect(await headers(page)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
+  await expect.poll(() => headers(page)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
   await page.getByRole("link", { name: "Channel NOK", exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("tab") === "channel_nok");
-  expect(await headers(page)).toEqual(["urlPath", "creationDate", "Error"]);
+  await expect.poll(() => headers(page)).toEqual(["urlPath", "creationDate", "Error"]);
   await page.goBack();
   await page.waitForFunction(() => document.querySelectorAll("main table thead th").length === 4);
 
@@ -134,7 +134,7 @@ test("every tab of canal and planejamento shows its columns, tab and page in the
     await page.waitForURL((url) => url.searchParams.get("top") === top.toLowerCase());
     await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).click();
     await page.waitForFunction((n) => document.querySelectorAll("main table thead th").length === n, columns.length);
-    expect(await headers(page), `${top} / ${inner}`).toEqual(columns);
+    await expect.poll(() => headers(page), `${top} / ${inner}`).toEqual(columns);
     expect(await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).getAttribute("aria-current")).toBe("page");
   }
 });
