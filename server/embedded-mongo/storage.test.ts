@@ -1,6 +1,6 @@
 /** Catalogue internals a caller cannot observe through the driver: index use. */
 import { describe, expect, it } from "vitest";
-import { Catalog } from "./storage";
+import { Catalog, Index } from "./storage";
 
 function seeded() {
   const catalog = new Catalog();
@@ -41,5 +41,23 @@ describe("equality lookups on indexed fields", () => {
     const { catalog, coll } = seeded();
     catalog.createIndex(coll, { v: 2, key: { cat: 1 }, name: "cat_sparse", sparse: true });
     expect(coll.select({ cat: "c1" }).docs).toHaveLength(1000);
+  });
+});
+
+describe("compound index keys over top-level fields", () => {
+  it("are the keys the general (dotted path) computation gives", () => {
+    const samples: unknown[] = [undefined, null, 1, 1.5, "x", "", true, new Date(5), [], [1, 2, 2], ["x", 1], { n: [1] }, [[1]]];
+    for (const sparse of [false, true]) {
+      const top = new Index({ v: 2, key: { a: 1, b: -1 }, name: "ab", sparse });
+      const nested = new Index({ v: 2, key: { "x.a": 1, "x.b": -1 }, name: "xab", sparse });
+      for (const a of samples) {
+        for (const b of samples) {
+          const doc: Record<string, unknown> = {};
+          if (a !== undefined) doc.a = a;
+          if (b !== undefined) doc.b = b;
+          expect(top.keysOf(doc)).toEqual(nested.keysOf({ x: doc }));
+        }
+      }
+    }
   });
 });

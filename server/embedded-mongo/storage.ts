@@ -43,11 +43,14 @@ export class Index {
   private readonly firstField?: Map<string, Set<string>>;
   private readonly partial?: Query;
   private readonly simpleField?: string;
+  /** set when every field is a top-level name (no dots): scalar values then skip the general path */
+  private readonly topLevelFields: boolean;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
     if (this.fields.length === 1 && !this.fields[0].includes(".")) this.simpleField = this.fields[0];
+    this.topLevelFields = this.fields.every((f) => !f.includes("."));
     if (this.fields.length > 1) this.firstField = new Map();
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
   }
@@ -64,6 +67,20 @@ export class Index {
       const v = doc[this.simpleField];
       if (v === undefined && this.spec.sparse) return null;
       if (!Array.isArray(v)) return [{ key: keyOf(v), values: [v] }];
+    } else if (this.topLevelFields) {
+      // Fast path: a compound index over top-level fields holding scalars (one key, as below).
+      const values: unknown[] = [];
+      let key = "";
+      let allMissing = true;
+      let scalars = true;
+      for (let i = 0; i < this.fields.length && scalars; i++) {
+        const v = doc[this.fields[i]];
+        if (Array.isArray(v)) scalars = false;
+        if (v !== undefined) allMissing = false;
+        values.push(v);
+        key = i === 0 ? keyOf(v) : `${key}\u0000${keyOf(v)}`;
+      }
+      if (scalars) return allMissing && this.spec.sparse ? null : [{ key, values }];
     }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return null;
@@ -111,7 +128,9 @@ export class Index {
     if (!keys) return;
     for (const entry of keys) addTo(this.entries, entry.key, idKey);
     if (this.firstField) {
-      for (const v of pathValues(doc, this.fields[0])) addTo(this.firstField, keyOf(v), idKey);
+      const first = this.topLevelFields ? doc[this.fields[0]] : undefined;
+      if (this.topLevelFields && !Array.isArray(first)) addTo(this.firstField, keyOf(first), idKey);
+      else for (const v of pathValues(doc, this.fields[0])) addTo(this.firstField, keyOf(v), idKey);
     }
   }
 

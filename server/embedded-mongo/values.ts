@@ -140,21 +140,41 @@ export function getPath(doc: unknown, path: string): unknown {
  * which would give wrong answers. Refuse them with BadValue instead.
  */
 export function assertSupportedValues(value: unknown, what: string, path = ""): void {
+  // The common case (nothing unsupported) builds no path strings; the path is found only on failure.
+  const found = findUnsupported(value);
+  if (found === undefined) return;
+  const [type, relative] = found;
+  const full = path && relative ? `${path}.${relative}` : path || relative;
+  throw unsupported(type, what, full);
+}
+
+/** The first unsupported value's type and dotted path, or undefined when there is none. */
+function findUnsupported(value: unknown): [string, string] | undefined {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "bigint") throw unsupported("64-bit integer beyond 2^53", what, path);
-    return;
+    return typeof value === "bigint" ? ["64-bit integer beyond 2^53", ""] : undefined;
   }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) assertSupportedValues(value[i], what, path ? `${path}.${i}` : String(i));
-    return;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === null || (typeof item !== "object" && typeof item !== "bigint")) continue;
+      const found = findUnsupported(item);
+      if (found) return [found[0], found[1] ? `${i}.${found[1]}` : String(i)];
+    }
+    return undefined;
   }
   if (isPlainObject(value)) {
-    for (const k in value) assertSupportedValues(value[k], what, path ? `${path}.${k}` : k);
-    return;
+    for (const k in value) {
+      const item = value[k];
+      if (item === null || (typeof item !== "object" && typeof item !== "bigint")) continue;
+      const found = findUnsupported(item);
+      if (found) return [found[0], found[1] ? `${k}.${found[1]}` : k];
+    }
+    return undefined;
   }
   const t = bsonType(value);
-  if (t === "Decimal128") throw unsupported("Decimal128", what, path);
-  if (t === "Long") throw unsupported("64-bit integer beyond 2^53", what, path);
+  if (t === "Decimal128") return ["Decimal128", ""];
+  if (t === "Long") return ["64-bit integer beyond 2^53", ""];
+  return undefined;
 }
 
 function unsupported(type: string, what: string, path: string): MongoCommandError {

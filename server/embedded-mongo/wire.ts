@@ -4,6 +4,7 @@
  * sequences, the optional checksum and the moreToCome flag.
  */
 import { BSON } from "bson";
+import { decodeDocumentFast, decodeInsertBody } from "./bson-decode";
 import { MongoCommandError } from "./errors";
 import type { Doc } from "./values";
 
@@ -16,6 +17,8 @@ const FLAG_CHECKSUM = 1 << 0;
 const FLAG_MORE_TO_COME = 1 << 1;
 
 const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+
+const deserialize = (bytes: Buffer): Doc => BSON.deserialize(bytes, DESERIALIZE);
 
 export type Request = {
   requestId: number;
@@ -40,7 +43,8 @@ export function parseMessage(buf: Buffer): Request {
       const kind = buf[pos++];
       if (kind === 0) {
         const size = buf.readInt32LE(pos);
-        body = BSON.deserialize(buf.subarray(pos, pos + size), DESERIALIZE);
+        // Driver 6 sends insert batches inside the body: their documents take the fast decoder.
+        body = decodeInsertBody(buf, pos, size, deserialize) ?? BSON.deserialize(buf.subarray(pos, pos + size), DESERIALIZE);
         pos += size;
       } else if (kind === 1) {
         const size = buf.readInt32LE(pos);
@@ -50,9 +54,11 @@ export function parseMessage(buf: Buffer): Request {
         const identifier = buf.toString("utf8", p, nul);
         p = nul + 1;
         const docs: Doc[] = [];
+        // Insert batches take the fast decoder; it defers to the official codec whenever unsure.
+        const fast = identifier === "documents";
         while (p < sectionEnd) {
           const docSize = buf.readInt32LE(p);
-          docs.push(BSON.deserialize(buf.subarray(p, p + docSize), DESERIALIZE));
+          docs.push((fast ? decodeDocumentFast(buf, p, docSize) : undefined) ?? BSON.deserialize(buf.subarray(p, p + docSize), DESERIALIZE));
           p += docSize;
         }
         sequences.push([identifier, docs]);

@@ -1,0 +1,210 @@
+/** The insert decoder must give exactly what the official codec gives, or step aside. */
+import { Binary, BSON, Decimal128, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from "bson";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeDocumentFast, decodeInsertBody } from "./bson-decode";
+import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
+import { parseMessage } from "./wire";
+import type { Doc } from "./values";
+
+const OPTIONS = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+const official = (bytes: Buffer): Doc => BSON.deserialize(bytes, OPTIONS);
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const PLAIN: (() => unknown)[] = [
+  () => 0,
+  () => -0,
+  () => 42,
+  () => -7,
+  () => 2 ** 31,
+  () => 1.5,
+  () => Number.NaN,
+  () => Number.POSITIVE_INFINITY,
+  () => "",
+  () => "SKU123",
+  () => "Ação de inverno — São Paulo",
+  () => "emoji 🚀 and \uFFFD replacement",
+  () => "x".repeat(300),
+  () => true,
+  () => false,
+  () => null,
+  () => new Date(0),
+  () => new Date(-86_400_000 * 400),
+  () => new Date(Date.UTC(2027, 11, 31)),
+  () => new ObjectId(),
+  () => Long.fromNumber(2 ** 40),
+  () => Long.fromNumber(-(2 ** 40)),
+  () => Long.fromString("9007199254740992"), // 2^53: the codec promotes it
+  () => Long.fromString("9007199254740993"), // beyond 2^53: stays a Long
+  () => Long.fromString("-9007199254740992"),
+  () => new Int32(5),
+];
+const EXOTIC: (() => unknown)[] = [
+  () => new Binary(Buffer.from([1, 2, 3])),
+  () => Decimal128.fromString("1.10"),
+  () => /ab+c/i,
+  () => new Timestamp({ t: 1, i: 2 }),
+  () => new MinKey(),
+  () => new MaxKey(),
+  () => ({ $ref: "c", $id: 1 }),
+];
+
+function value(r: () => number, depth: number, exotic: boolean): unknown {
+  const x = r();
+  if (depth < 3 && x < 0.1) return Array.from({ length: Math.floor(r() * 4) }, () => value(r, depth + 1, exotic));
+  if (depth < 3 && x < 0.2) return doc(r, depth + 1, exotic);
+  if (exotic && x < 0.25) return EXOTIC[Math.floor(r() * EXOTIC.length)]();
+  return PLAIN[Math.floor(r() * PLAIN.length)]();
+}
+
+const NAMES = ["_id", "sku", "marca", "a", "b.c", "", "ção", "__proto__", "$x", "10", "2"];
+
+function doc(r: () => number, depth: number, exotic: boolean): Doc {
+  const out: Doc = {};
+  const n = Math.floor(r() * 8);
+  for (let i = 0; i < n; i++) {
+    const name = NAMES[Math.floor(r() * (exotic ? NAMES.length : NAMES.length - 3))];
+    if (name === "__proto__") Object.defineProperty(out, name, { value: value(r, depth, exotic), enumerable: true, writable: true, configurable: true });
+    else out[name] = value(r, depth, exotic);
+  }
+  return out;
+}
+
+/** Same values, same types and the same field order (BSON re-encoding shows all three). */
+function expectSame(actual: unknown, expected: unknown) {
+  expect(actual).toStrictEqual(expected);
+  expect(Buffer.from(BSON.serialize({ v: actual }))).toEqual(Buffer.from(BSON.serialize({ v: expected })));
+}
+
+describe("decodeDocumentFast", () => {
+  it("decodes generated documents exactly as BSON.deserialize, or declines", () => {
+    const r = rng(7);
+    let decoded = 0;
+    for (let k = 0; k < 3000; k++) {
+      const bytes = Buffer.from(BSON.serialize(doc(r, 0, k % 3 === 0)));
+      const padded = Buffer.concat([Buffer.from([9, 9, 9]), bytes, Buffer.from([9])]);
+      const fast = decodeDocumentFast(padded, 3, bytes.length);
+      if (fast === undefined) continue;
+      decoded++;
+      expectSame(fast, official(bytes));
+    }
+    expect(decoded).toBeGreaterThan(500);
+  });
+
+  it("declines corrupted documents that the official codec rejects, and agrees on the rest", () => {
+    const r = rng(11);
+    for (let k = 0; k < 3000; k++) {
+      const bytes = Buffer.from(BSON.serialize(doc(r, 0, false)));
+      const flips = 1 + Math.floor(r() * 3);
+      for (let f = 0; f < flips; f++) bytes[Math.floor(r() * bytes.length)] = Math.floor(r() * 256);
+      let expected: Doc | Error;
+      try {
+        expected = official(bytes);
+      } catch (error) {
+        expected = error as Error;
+      }
+      const fast = decodeDocumentFast(bytes, 0, bytes.readInt32LE(0));
+      if (expected instanceof Error) expect(fast).toBeUndefined();
+      else if (fast !== undefined) expectSame(fast, expected);
+    }
+  });
+
+  it("declines invalid UTF-8 in a string, which the official codec rejects", () => {
+    const bytes = Buffer.from(BSON.serialize({ s: "abcd" }));
+    bytes[bytes.indexOf("abcd") + 1] = 0xff;
+    expect(() => official(bytes)).toThrow();
+    expect(decodeDocumentFast(bytes, 0, bytes.length)).toBeUndefined();
+  });
+});
+
+describe("decodeInsertBody", () => {
+  const body = (documents: unknown[], extra: Doc = {}) =>
+    Buffer.from(
+      BSON.serialize({ insert: "c", documents, ordered: false, lsid: { id: new Binary(Buffer.alloc(16), 4) }, $db: "d", ...extra }),
+    );
+
+  it("gives the same command as BSON.deserialize, with documents last", () => {
+    const r = rng(3);
+    for (let k = 0; k < 200; k++) {
+      const documents = Array.from({ length: Math.floor(r() * 20) }, () => doc(r, 0, k % 2 === 0));
+      const bytes = body(documents, { comment: "x" });
+      const fast = decodeInsertBody(bytes, 0, bytes.length, official);
+      expect(fast).toBeDefined();
+      const expected = official(bytes);
+      const { documents: expectedDocs, ...expectedRest } = expected;
+      const { documents: fastDocs, ...fastRest } = fast!;
+      expectSame(fastRest, expectedRest);
+      expectSame(fastDocs, expectedDocs);
+      expect(Object.keys(fast!).at(-1)).toBe("documents");
+    }
+  });
+
+  it("declines other commands and bodies whose documents are not all documents", () => {
+    const update = Buffer.from(BSON.serialize({ update: "c", updates: [{ q: {}, u: { $set: { a: 1 } } }], $db: "d" }));
+    expect(decodeInsertBody(update, 0, update.length, official)).toBeUndefined();
+    const scalars = body([1, 2]);
+    expect(decodeInsertBody(scalars, 0, scalars.length, official)).toBeUndefined();
+    const bad = body([{ s: "abcd" }]);
+    bad[bad.indexOf("abcd") + 1] = 0xff;
+    expect(decodeInsertBody(bad, 0, bad.length, official)).toBeUndefined();
+    expect(() => official(bad)).toThrow();
+  });
+
+  it("is what parseMessage uses for an insert", () => {
+    const documents = [{ _id: new ObjectId(), a: "x" }, { b: Decimal128.fromString("1") }];
+    const bytes = body(documents);
+    const message = Buffer.concat([Buffer.alloc(21), bytes]);
+    message.writeInt32LE(message.length, 0);
+    message.writeInt32LE(2013, 12);
+    const request = parseMessage(message);
+    expect(request.command.insert).toBe("c");
+    expectSame(request.command.documents, official(bytes).documents);
+  });
+});
+
+describe("inserts through the driver", () => {
+  let server: EmbeddedMongo;
+  let client: MongoClient;
+  beforeAll(async () => {
+    server = await startEmbeddedMongo();
+    client = await new MongoClient(server.uri).connect();
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it("stores and returns every plain type unchanged, and still refuses unsupported ones", async () => {
+    const c = client.db("decode").collection<{ _id: ObjectId | number; [field: string]: unknown }>("t");
+    const original = {
+      _id: new ObjectId(),
+      s: "São Paulo 🚀",
+      n: 1.25,
+      i: 7,
+      negZero: -0,
+      big: 2 ** 40,
+      d: new Date(Date.UTC(2027, 0, 2)),
+      b: true,
+      z: null,
+      arr: [1, "two", { three: 3 }, [4]],
+      sub: { x: new ObjectId(), y: [new Date(0)] },
+      bin: new Binary(Buffer.from("hi")),
+    };
+    await c.insertMany([original, { _id: 2, plain: "row" }]);
+    const back = await c.findOne({ _id: original._id });
+    expect(back).toEqual(original);
+    expect(Object.is(back!.negZero, -0)).toBe(true);
+    expect(Buffer.from(BSON.serialize(back!))).toEqual(Buffer.from(BSON.serialize(original)));
+    await expect(c.insertMany([{ _id: 3, price: Decimal128.fromString("1.5") }])).rejects.toMatchObject({
+      code: 2,
+    });
+    await expect(c.insertMany([{ _id: 2, again: true }], { ordered: false })).rejects.toMatchObject({ code: 11000 });
+  });
+});

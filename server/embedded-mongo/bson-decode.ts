@@ -1,0 +1,282 @@
+/**
+ * A decoder for the documents of insert batches (OP_MSG kind-1 sequences), where the server spends
+ * most of its time. It handles the plain types those documents hold — double, string, embedded
+ * document, array, ObjectId, boolean, date, null, int32 and int64 within ±2^53 — and gives up
+ * (returns undefined) on anything else, on a malformed document, on a field name starting with `$`
+ * (possible DBRef) or `__proto__`, and on a string that may not be valid UTF-8. The caller then uses
+ * `BSON.deserialize`, so the result (and every error) is exactly what the official codec gives with
+ * the server's options (promoteLongs, promoteValues, no BSON regexps, UTF-8 validation).
+ */
+import { ObjectId } from "bson";
+import type { Doc } from "./values";
+
+type FastBuffer = Buffer & {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+};
+
+const MAX_SAFE_HIGH = 0x200000; // 2^53 / 2^32
+const BAIL = Symbol("bail");
+const NAME_SLOTS = 256;
+/** the field names last seen at each position of a top-level document */
+const names: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
+
+/** The bytes as a string when they are all ASCII; undefined otherwise. */
+function asciiOnly(buf: Buffer, start: number, end: number): string | undefined {
+  for (let k = start; k < end; k++) if (buf[k] > 0x7f) return undefined;
+  return (buf as FastBuffer).latin1Slice(start, end);
+}
+
+function sameAscii(buf: Buffer, start: number, end: number, s: string): boolean {
+  if (s.length !== end - start) return false;
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) !== buf[start + k]) return false;
+  return true;
+}
+
+/** Decodes the BSON document at buf[start..start+size), or returns undefined when it cannot decide. */
+export function decodeDocumentFast(buf: Buffer, start: number, size: number): Doc | undefined {
+  if (size < 5 || start + size > buf.length) return undefined;
+  const out = decodeInto(buf as FastBuffer, start, size, false, true);
+  return out === BAIL ? undefined : (out as Doc);
+}
+
+function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean): Doc | unknown[] | typeof BAIL {
+  const end = start + size - 1; // index of the terminating 0
+  if (buf[end] !== 0) return BAIL;
+  const object: Record<string, unknown> | unknown[] = isArray ? [] : {};
+  let i = start + 4;
+  let field = 0;
+  while (i < end) {
+    const type = buf[i++];
+    // field name: a C string
+    let j = i;
+    let ascii = true;
+    while (j < end && buf[j] !== 0) {
+      if (buf[j] > 0x7f) ascii = false;
+      j++;
+    }
+    if (j >= end || !ascii) return BAIL;
+    let name: string | undefined;
+    if (!isArray) {
+      if (buf[i] === 0x24 /* $ */) return BAIL;
+      // The documents of a batch usually share their field names: reuse the previous string.
+      const slot = topLevel && field < NAME_SLOTS ? field : -1;
+      const cached = slot >= 0 ? names[slot] : undefined;
+      if (cached !== undefined && sameAscii(buf, i, j, cached)) {
+        name = cached;
+      } else {
+        name = buf.latin1Slice(i, j);
+        if (name === "__proto__") return BAIL;
+        if (slot >= 0) names[slot] = name;
+      }
+      field++;
+    }
+    i = j + 1;
+    let value: unknown;
+    switch (type) {
+      case 0x01: // double
+        if (i + 8 > end) return BAIL;
+        value = buf.readDoubleLE(i);
+        i += 8;
+        break;
+      case 0x02: {
+        // string
+        if (i + 4 > end) return BAIL;
+        const len = buf.readInt32LE(i);
+        i += 4;
+        if (len <= 0 || i + len > end || buf[i + len - 1] !== 0) return BAIL;
+        const s = asciiOnly(buf, i, i + len - 1);
+        if (s !== undefined) {
+          value = s;
+        } else {
+          const u = buf.utf8Slice(i, i + len - 1);
+          // A replacement character may come from invalid bytes: let the official codec judge.
+          if (u.includes("\uFFFD")) return BAIL;
+          value = u;
+        }
+        i += len;
+        break;
+      }
+      case 0x03: // embedded document
+      case 0x04: {
+        // array
+        if (i + 4 > end) return BAIL;
+        const len = buf.readInt32LE(i);
+        if (len < 5 || i + len > end) return BAIL;
+        const inner = decodeInto(buf, i, len, type === 0x04, false);
+        if (inner === BAIL) return BAIL;
+        value = inner;
+        i += len;
+        break;
+      }
+      case 0x07: {
+        // ObjectId: copied, so the document does not keep the whole message alive
+        if (i + 12 > end) return BAIL;
+        const bytes = Buffer.allocUnsafe(12);
+        for (let k = 0; k < 12; k++) bytes[k] = buf[i + k];
+        value = new ObjectId(bytes);
+        i += 12;
+        break;
+      }
+      case 0x08: {
+        const b = buf[i];
+        if (b !== 0 && b !== 1) return BAIL;
+        value = b === 1;
+        i += 1;
+        break;
+      }
+      case 0x09: {
+        // date: int64 milliseconds, as Long.toNumber computes it
+        if (i + 8 > end) return BAIL;
+        value = new Date(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
+        i += 8;
+        break;
+      }
+      case 0x0a:
+        value = null;
+        break;
+      case 0x10:
+        if (i + 4 > end) return BAIL;
+        value = buf.readInt32LE(i);
+        i += 4;
+        break;
+      case 0x12: {
+        // int64: promoted to a number only within ±2^53 (beyond it the codec yields a Long)
+        if (i + 8 > end) return BAIL;
+        const high = buf.readInt32LE(i + 4);
+        const low = buf.readUInt32LE(i);
+        if (high >= MAX_SAFE_HIGH || high < -MAX_SAFE_HIGH || (high === -MAX_SAFE_HIGH && low === 0)) return BAIL;
+        value = high * 4294967296 + low;
+        i += 8;
+        break;
+      }
+      default:
+        return BAIL;
+    }
+    if (isArray) (object as unknown[]).push(value);
+    else (object as Record<string, unknown>)[name!] = value;
+  }
+  return i === end ? object : BAIL;
+}
+
+/**
+ * The size of the element value of `type` at buf[i], or -1 when the type is unknown or the value
+ * runs past `end`. Used only to step over the fields of a command body.
+ */
+function valueSize(buf: Buffer, type: number, i: number, end: number): number {
+  let n: number;
+  switch (type) {
+    case 0x01: // double
+    case 0x09: // date
+    case 0x11: // timestamp
+    case 0x12: // int64
+      n = 8;
+      break;
+    case 0x02: // string
+    case 0x0d: // JavaScript code
+    case 0x0e: // symbol
+      n = i + 4 <= end ? 4 + buf.readInt32LE(i) : -1;
+      break;
+    case 0x03: // document
+    case 0x04: // array
+    case 0x0f: // code with scope
+      n = i + 4 <= end ? buf.readInt32LE(i) : -1;
+      break;
+    case 0x05: // binary
+      n = i + 4 <= end ? 5 + buf.readInt32LE(i) : -1;
+      break;
+    case 0x06: // undefined
+    case 0x0a: // null
+    case 0x7f: // max key
+    case 0xff: // min key
+      n = 0;
+      break;
+    case 0x07: // ObjectId
+      n = 12;
+      break;
+    case 0x08: // boolean
+      n = 1;
+      break;
+    case 0x10: // int32
+      n = 4;
+      break;
+    case 0x13: // decimal128
+      n = 16;
+      break;
+    default: // regex, DBPointer and unknown types: let the official codec handle the body
+      return -1;
+  }
+  return n < 0 || i + n > end ? -1 : n;
+}
+
+const INSERT_NAME = Buffer.from("insert\0", "latin1");
+
+/**
+ * An `insert` command body (OP_MSG kind 0, where driver 6 puts the documents): every field but
+ * `documents` goes through `deserialize`, and the documents through the fast decoder, one by one.
+ * Returns undefined when the body is not an insert or anything about it is unusual; the caller
+ * then decodes the whole body with the official codec. `documents` ends up as the body's last key.
+ */
+export function decodeInsertBody(buf: Buffer, start: number, size: number, deserialize: (bytes: Buffer) => Doc): Doc | undefined {
+  try {
+    return splitInsertBody(buf, start, size, deserialize);
+  } catch {
+    return undefined; // e.g. invalid UTF-8: the official codec, run on the whole body, raises the error
+  }
+}
+
+function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: (bytes: Buffer) => Doc): Doc | undefined {
+  if (size < 5 || start + size > buf.length) return undefined;
+  const end = start + size - 1;
+  if (buf[end] !== 0) return undefined;
+  // The command's name must be the first field.
+  if (buf[start + 4] !== 0x02 || buf.compare(INSERT_NAME, 0, INSERT_NAME.length, start + 5, start + 5 + INSERT_NAME.length) !== 0) return undefined;
+  let i = start + 4;
+  let docsAt = -1; // element start (its type byte)
+  let docsValue = -1;
+  let docsEnd = -1;
+  while (i < end) {
+    const elementStart = i;
+    const type = buf[i++];
+    const nul = buf.indexOf(0, i);
+    if (nul < 0 || nul >= end) return undefined;
+    const isDocuments = nul - i === 9 && (buf as FastBuffer).latin1Slice(i, nul) === "documents";
+    i = nul + 1;
+    const n = valueSize(buf, type, i, end);
+    if (n < 0) return undefined;
+    if (isDocuments) {
+      if (type !== 0x04 || docsAt >= 0) return undefined;
+      docsAt = elementStart;
+      docsValue = i;
+      docsEnd = i + n;
+    }
+    i += n;
+  }
+  if (i !== end || docsAt < 0) return undefined;
+
+  const documents: Doc[] = [];
+  const arrayEnd = docsEnd - 1;
+  if (buf[arrayEnd] !== 0) return undefined;
+  let p = docsValue + 4;
+  while (p < arrayEnd) {
+    if (buf[p] !== 0x03) return undefined;
+    const nul = buf.indexOf(0, p + 1);
+    if (nul < 0 || nul >= arrayEnd) return undefined;
+    p = nul + 1;
+    if (p + 4 > arrayEnd) return undefined;
+    const docSize = buf.readInt32LE(p);
+    if (docSize < 5 || p + docSize > arrayEnd) return undefined;
+    documents.push(decodeDocumentFast(buf, p, docSize) ?? deserialize(buf.subarray(p, p + docSize)));
+    p += docSize;
+  }
+  if (p !== arrayEnd) return undefined;
+
+  // The rest of the body, without the documents field.
+  const rest = Buffer.allocUnsafe(size - (docsEnd - docsAt));
+  buf.copy(rest, 0, start, docsAt);
+  buf.copy(rest, docsAt - start, docsEnd, start + size);
+  rest.writeInt32LE(rest.length, 0);
+  const body = deserialize(rest);
+  body.documents = documents;
+  return body;
+}
