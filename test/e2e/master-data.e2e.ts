@@ -134,7 +134,7 @@ test("every tab of canal and planejamento shows its columns, tab and page in the
     await page.waitForURL((url) => url.searchParams.get("top") === top.toLowerCase());
     await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).click();
     await page.waitForFunction((n) => document.querySelectorAll("main table thead th").length === n, columns.length);
-    await expect.poll(() => headers(page), `${top} / ${inner}`).toEqual(columns);
+    await expect.poll(() => headers(page), { message: `${top} / ${inner}` }).toEqual(columns);
     expect(await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).getAttribute("aria-current")).toBe("page");
   }
 });
