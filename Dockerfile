@@ -36,4 +36,7 @@ EXPOSE 3000
 # slim has no curl; Node's fetch does the probe.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# npm forwards SIGTERM to its child, and the start script `exec`s node, so the signal reaches the host
+# (which drains and exits 0) with no shell in between. Run with an init as PID 1 to also reap
+# orphans: `docker run --init`, or `init: true` as docker-compose.yml does.
 CMD ["npm", "start"]

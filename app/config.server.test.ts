@@ -79,6 +79,39 @@ describe("parseConfig", () => {
     expect(message).toContain("AWS_REGION");
   });
 
+  it("lists wrong values and missing required settings together in one error", () => {
+    const env = { PORT: "abc", STORAGE: "s3", NODE_ENV: "production", DASHBOARDS: "quicksight" };
+    expect(problemsOf(env)).toEqual([
+      "PORT: Expected number, received nan",
+      "SESSION_SECRET: required in production",
+      "S3_BUCKET: required when STORAGE=s3",
+      "QUICKSIGHT_ACCOUNT_ID: required when DASHBOARDS=quicksight",
+    ]);
+    expect(() => parseConfig(env)).toThrow(/PORT[\s\S]*SESSION_SECRET[\s\S]*S3_BUCKET[\s\S]*QUICKSIGHT_ACCOUNT_ID/);
+  });
+
+  it("reports an invalid variable once, without guessing the rules that depend on it", () => {
+    expect(problemsOf({ DASHBOARDS: "quicksight", QUICKSIGHT_ACCOUNT_ID: "abc" })).toEqual([
+      "QUICKSIGHT_ACCOUNT_ID: expected a 12-digit AWS account id",
+    ]);
+    expect(problemsOf({ NODE_ENV: "prod", STORAGE: "s3" })).toEqual([
+      "NODE_ENV: Invalid enum value. Expected 'development' | 'production' | 'test', received 'prod'",
+      "S3_BUCKET: required when STORAGE=s3",
+    ]);
+  });
+
+  it("trusts one proxy hop by default and takes 0 for clients that connect directly", () => {
+    expect(parseConfig({}).trustProxyHops).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: "" }).trustProxyHops).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: "0" }).trustProxyHops).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: "2" }).trustProxyHops).toBe(2);
+    for (const bad of ["true", "-1", "1.5", "all", "100"]) {
+      expect(problemsOf({ TRUST_PROXY: bad })).toEqual([
+        "TRUST_PROXY: expected the number of proxies in front of the host, such as 1 (0 when clients connect directly)",
+      ]);
+    }
+  });
+
   it("requires SESSION_SECRET in production, of at least 32 characters", () => {
     expect(problemsOf({ NODE_ENV: "production" })).toEqual(["SESSION_SECRET: required in production"]);
     expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET: must have at least 32 characters"]);

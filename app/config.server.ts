@@ -33,97 +33,157 @@ const csvList = (defaultValue: string) =>
         .filter(Boolean),
     );
 
-const envSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** The portal's own origin, as browsers see it behind the load balancer. Defaults to http://localhost:PORT. */
-    APP_ORIGIN: optionalText.pipe(z.string().url().optional()),
+/** Each variable's own rule. Rules between variables are in `crossFieldChecks`. */
+const envShape = {
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The portal's own origin, as browsers see it behind the load balancer. Defaults to http://localhost:PORT. */
+  APP_ORIGIN: optionalText.pipe(z.string().url().optional()),
+  /**
+   * How many proxies stand between the clients and the host (one load balancer: 1). Express then takes the
+   * client's address that many entries from the right of X-Forwarded-For, so a client cannot choose its
+   * own address by sending the header. 0 when clients connect directly.
+   */
+  TRUST_PROXY: optionalText
+    .pipe(z.string().regex(/^\d{1,2}$/, "expected the number of proxies in front of the host, such as 1 (0 when clients connect directly)").optional())
+    .transform((v) => (v === undefined ? 1 : Number(v))),
 
-    TENANT_ID: z.string().min(1).default("journey"),
-    DATABASE_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default("journey_portal"),
-    COMPANY_NAME: z.string().min(1).default("Journey"),
-    BRAND_TEXT: z.string().min(1).default("Journey Portal"),
-    THEME_PRIMARY: cssColor.default("#0b5cad"),
-    THEME_PRIMARY_CONTRAST: cssColor.default("#ffffff"),
-    THEME_ACCENT: cssColor.default("#f39200"),
-    THEME_SURFACE: cssColor.default("#f5f7fa"),
-    THEME_TEXT: cssColor.default("#1d2733"),
+  TENANT_ID: z.string().min(1).default("journey"),
+  DATABASE_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default("journey_portal"),
+  COMPANY_NAME: z.string().min(1).default("Journey"),
+  BRAND_TEXT: z.string().min(1).default("Journey Portal"),
+  THEME_PRIMARY: cssColor.default("#0b5cad"),
+  THEME_PRIMARY_CONTRAST: cssColor.default("#ffffff"),
+  THEME_ACCENT: cssColor.default("#f39200"),
+  THEME_SURFACE: cssColor.default("#f5f7fa"),
+  THEME_TEXT: cssColor.default("#1d2733"),
 
-    MONGODB_URI: optionalText.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://").optional()),
-    DATA_DIR: z.string().min(1).default("./data"),
-    ALLOW_EMBEDDED_DB: flag(false),
+  MONGODB_URI: optionalText.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://").optional()),
+  DATA_DIR: z.string().min(1).default("./data"),
+  ALLOW_EMBEDDED_DB: flag(false),
 
-    SESSION_SECRET: optionalText,
-    SESSION_IDLE_MINUTES: positiveInt(30),
-    SESSION_ABSOLUTE_HOURS: positiveInt(12),
-    LOGIN_MAX_FAILURES: positiveInt(5),
-    LOGIN_WINDOW_MINUTES: positiveInt(15),
+  SESSION_SECRET: optionalText,
+  SESSION_IDLE_MINUTES: positiveInt(30),
+  SESSION_ABSOLUTE_HOURS: positiveInt(12),
+  LOGIN_MAX_FAILURES: positiveInt(5),
+  LOGIN_WINDOW_MINUTES: positiveInt(15),
 
-    AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1").default("us-east-1"),
+  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1").default("us-east-1"),
 
-    IDENTITY_PROVIDER: z.enum(["local", "cognito"]).default("local"),
-    COGNITO_USER_POOL_ID: optionalText,
-    COGNITO_CLIENT_ID: optionalText,
-    COGNITO_CLIENT_SECRET: optionalText,
-    COGNITO_DOMAIN: optionalText.pipe(z.string().url().optional()),
-    COGNITO_IDP_NAME: optionalText,
+  IDENTITY_PROVIDER: z.enum(["local", "cognito"]).default("local"),
+  COGNITO_USER_POOL_ID: optionalText,
+  COGNITO_CLIENT_ID: optionalText,
+  COGNITO_CLIENT_SECRET: optionalText,
+  COGNITO_DOMAIN: optionalText.pipe(z.string().url().optional()),
+  COGNITO_IDP_NAME: optionalText,
 
-    SSO_MODE: z.enum(["none", "saml", "cognito-federated"]).default("none"),
-    SAML_IDP_ENTRY_POINT: optionalText.pipe(z.string().url().optional()),
-    SAML_IDP_CERT: optionalText,
-    SAML_SP_ENTITY_ID: optionalText,
-    SAML_SP_PRIVATE_KEY: optionalText,
-    SAML_SP_CERT: optionalText,
+  SSO_MODE: z.enum(["none", "saml", "cognito-federated"]).default("none"),
+  SAML_IDP_ENTRY_POINT: optionalText.pipe(z.string().url().optional()),
+  SAML_IDP_CERT: optionalText,
+  SAML_SP_ENTITY_ID: optionalText,
+  SAML_SP_PRIVATE_KEY: optionalText,
+  SAML_SP_CERT: optionalText,
 
-    STORAGE: z.enum(["local", "s3"]).default("local"),
-    S3_BUCKET: optionalText,
-    UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
-    UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip"),
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: optionalText,
+  UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
+  UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip"),
 
-    DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
-    QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(z.string().regex(/^\d{12}$/, "expected a 12-digit AWS account id").optional()),
-    QUICKSIGHT_NAMESPACE: z.string().min(1).default("default"),
-    QUICKSIGHT_SESSION_MINUTES: z.coerce.number().int().min(15).max(600).default(600),
-    QUICKSIGHT_ALLOWED_DOMAINS: csvList(""),
+  DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
+  QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(z.string().regex(/^\d{12}$/, "expected a 12-digit AWS account id").optional()),
+  QUICKSIGHT_NAMESPACE: z.string().min(1).default("default"),
+  QUICKSIGHT_SESSION_MINUTES: z.coerce.number().int().min(15).max(600).default(600),
+  QUICKSIGHT_ALLOWED_DOMAINS: csvList(""),
 
-    MAIL: z.enum(["outbox", "smtp"]).default("outbox"),
-    SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
-    MAIL_FROM: z.string().min(3).default("Journey Portal <no-reply@journey.local>"),
+  MAIL: z.enum(["outbox", "smtp"]).default("outbox"),
+  SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
+  MAIL_FROM: z.string().min(3).default("Journey Portal <no-reply@journey.local>"),
 
-    WORKER_IN_PROCESS: flag(true),
-    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  WORKER_IN_PROCESS: flag(true),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 
-    FEATURE_DASHBOARD: flag(true),
-    FEATURE_REPORT: flag(true),
-    FEATURE_JOBS_EXECUTED: flag(true),
-    FEATURE_MASTER_REPOSITORY: flag(true),
-    FEATURE_UPLOAD: flag(true),
-    FEATURE_PLANNING: flag(true),
-    FEATURE_EXPLORER: flag(true),
-    FEATURE_FINANCIAL_STATEMENT: flag(true),
-    FEATURE_AUX_CURRENT_MONTH: flag(false),
-  })
-  .superRefine((env, ctx) => {
-    const need = (cond: boolean, key: string, why: string) => {
-      if (cond) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: why });
-    };
-    need(env.NODE_ENV === "production" && !env.SESSION_SECRET, "SESSION_SECRET", "required in production");
-    need(!!env.SESSION_SECRET && env.SESSION_SECRET.length < 32, "SESSION_SECRET", "must have at least 32 characters");
-    const cognitoUsed = env.IDENTITY_PROVIDER === "cognito" || env.SSO_MODE === "cognito-federated";
-    need(cognitoUsed && !env.COGNITO_USER_POOL_ID, "COGNITO_USER_POOL_ID", "required when Cognito is used");
-    need(cognitoUsed && !env.COGNITO_CLIENT_ID, "COGNITO_CLIENT_ID", "required when Cognito is used");
-    need(env.SSO_MODE === "cognito-federated" && !env.COGNITO_DOMAIN, "COGNITO_DOMAIN", "required when SSO_MODE=cognito-federated");
-    need(env.SSO_MODE === "saml" && !env.SAML_IDP_ENTRY_POINT, "SAML_IDP_ENTRY_POINT", "required when SSO_MODE=saml");
-    need(env.SSO_MODE === "saml" && !env.SAML_IDP_CERT, "SAML_IDP_CERT", "required when SSO_MODE=saml");
-    need(env.SSO_MODE === "saml" && !env.SAML_SP_PRIVATE_KEY, "SAML_SP_PRIVATE_KEY", "required when SSO_MODE=saml");
-    need(env.SSO_MODE === "saml" && !env.SAML_SP_CERT, "SAML_SP_CERT", "required when SSO_MODE=saml");
-    need(env.STORAGE === "s3" && !env.S3_BUCKET, "S3_BUCKET", "required when STORAGE=s3");
-    need(env.DASHBOARDS === "quicksight" && !env.QUICKSIGHT_ACCOUNT_ID, "QUICKSIGHT_ACCOUNT_ID", "required when DASHBOARDS=quicksight");
-    need(env.MAIL === "smtp" && !env.SMTP_URL, "SMTP_URL", "required when MAIL=smtp");
-  });
+  FEATURE_DASHBOARD: flag(true),
+  FEATURE_REPORT: flag(true),
+  FEATURE_JOBS_EXECUTED: flag(true),
+  FEATURE_MASTER_REPOSITORY: flag(true),
+  FEATURE_UPLOAD: flag(true),
+  FEATURE_PLANNING: flag(true),
+  FEATURE_EXPLORER: flag(true),
+  FEATURE_FINANCIAL_STATEMENT: flag(true),
+  FEATURE_AUX_CURRENT_MONTH: flag(false),
+};
+
+const envSchema = z.object(envShape);
 
 export type RawEnv = z.infer<typeof envSchema>;
+
+type CrossFieldCheck = { key: keyof RawEnv; message: string; fails: (env: RawEnv) => boolean };
+
+/** Settings that one variable requires of another. */
+const crossFieldChecks: CrossFieldCheck[] = [
+  { key: "SESSION_SECRET", message: "required in production", fails: (e) => e.NODE_ENV === "production" && !e.SESSION_SECRET },
+  { key: "SESSION_SECRET", message: "must have at least 32 characters", fails: (e) => !!e.SESSION_SECRET && e.SESSION_SECRET.length < 32 },
+  { key: "COGNITO_USER_POOL_ID", message: "required when Cognito is used", fails: (e) => cognitoUsed(e) && !e.COGNITO_USER_POOL_ID },
+  { key: "COGNITO_CLIENT_ID", message: "required when Cognito is used", fails: (e) => cognitoUsed(e) && !e.COGNITO_CLIENT_ID },
+  {
+    key: "COGNITO_DOMAIN",
+    message: "required when SSO_MODE=cognito-federated",
+    fails: (e) => e.SSO_MODE === "cognito-federated" && !e.COGNITO_DOMAIN,
+  },
+  { key: "SAML_IDP_ENTRY_POINT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_ENTRY_POINT },
+  { key: "SAML_IDP_CERT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_CERT },
+  { key: "SAML_SP_PRIVATE_KEY", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_PRIVATE_KEY },
+  { key: "SAML_SP_CERT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_CERT },
+  { key: "S3_BUCKET", message: "required when STORAGE=s3", fails: (e) => e.STORAGE === "s3" && !e.S3_BUCKET },
+  {
+    key: "QUICKSIGHT_ACCOUNT_ID",
+    message: "required when DASHBOARDS=quicksight",
+    fails: (e) => e.DASHBOARDS === "quicksight" && !e.QUICKSIGHT_ACCOUNT_ID,
+  },
+  { key: "SMTP_URL", message: "required when MAIL=smtp", fails: (e) => e.MAIL === "smtp" && !e.SMTP_URL },
+];
+
+function cognitoUsed(env: RawEnv): boolean {
+  return env.IDENTITY_PROVIDER === "cognito" || env.SSO_MODE === "cognito-federated";
+}
+
+const UNDECIDED = Symbol("undecided");
+
+/**
+ * Validates every variable on its own and then every rule between variables, and returns all problems
+ * together. (A zod object skips its refinements as soon as one field fails, which would hide, say, a
+ * missing SESSION_SECRET behind a mistyped PORT.) A rule that reads a variable which is itself invalid
+ * is not decided: that variable is already reported.
+ */
+function validateEnv(source: Record<string, string | undefined>): { env: RawEnv; problems: string[] } {
+  const values: Record<string, unknown> = {};
+  const invalid = new Set<string>();
+  const problems: string[] = [];
+  for (const [key, schema] of Object.entries(envShape)) {
+    const result = (schema as z.ZodTypeAny).safeParse(source[key]);
+    if (result.success) {
+      values[key] = result.data;
+    } else {
+      invalid.add(key);
+      for (const issue of result.error.issues) problems.push(`${[key, ...issue.path].join(".")}: ${issue.message}`);
+    }
+  }
+  const readable = new Proxy(values, {
+    get(target, key) {
+      if (typeof key === "string" && invalid.has(key)) throw UNDECIDED;
+      return target[key as string];
+    },
+  }) as RawEnv;
+  for (const check of crossFieldChecks) {
+    if (invalid.has(check.key)) continue;
+    try {
+      if (check.fails(readable)) problems.push(`${check.key}: ${check.message}`);
+    } catch (error) {
+      if (error !== UNDECIDED) throw error;
+    }
+  }
+  return { env: values as RawEnv, problems: [...new Set(problems)] };
+}
 
 export type FeatureFlag =
   | "dashboard"
@@ -147,17 +207,15 @@ export class ConfigError extends Error {
 const DEV_SESSION_SECRET = "journey-portal-development-secret-not-for-production";
 
 export function parseConfig(source: Record<string, string | undefined>) {
-  const result = envSchema.safeParse(source);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join(".") || "(environment)"}: ${i.message}`);
-    throw new ConfigError([...new Set(problems)]);
-  }
-  const env = result.data;
+  const { env, problems } = validateEnv(source);
+  if (problems.length > 0) throw new ConfigError(problems);
   const origin = (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   return {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
     port: env.PORT,
+    /** Express `trust proxy`: the number of proxy hops whose X-Forwarded-* headers are believed. */
+    trustProxyHops: env.TRUST_PROXY,
     origin: origin.replace(/\/$/, ""),
     tenantId: env.TENANT_ID,
     databaseName: env.DATABASE_NAME,

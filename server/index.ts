@@ -17,6 +17,7 @@ import { closeDb, getDb } from "../app/db.server";
 import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-origin";
 import { messages } from "../app/messages";
 import { createLogger, errorFields, type Logger } from "./logger";
+import { createDrain } from "./drain";
 import { requestLog } from "./request-log";
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
@@ -41,7 +42,7 @@ try {
 
 const logger: Logger = createLogger(config.logLevel);
 const isDev = config.env === "development";
-let shuttingDown = false;
+const drain = createDrain();
 
 /** MongoDB answers a ping within the timeout. Starts the connection when none exists yet. */
 async function databaseReady(): Promise<boolean> {
@@ -66,21 +67,18 @@ async function databaseReady(): Promise<boolean> {
 async function createApp(vite: ViteDevServer | undefined) {
   const app = express();
   app.disable("x-powered-by");
-  // Behind a load balancer: client IP and protocol come from X-Forwarded-*.
-  app.set("trust proxy", true);
+  // Client IP and protocol come from X-Forwarded-*, believed only for the configured number of proxy hops
+  // (TRUST_PROXY, default 1: the load balancer). `true` would take the left-most entry, which the client writes.
+  app.set("trust proxy", config.trustProxyHops);
 
   app.use(requestLog(logger));
-  app.use((_req, res, next) => {
-    // Keep-alive connections are not reused while draining.
-    if (shuttingDown) res.setHeader("Connection", "close");
-    next();
-  });
+  app.use(drain.middleware);
 
   app.get("/healthz", (_req, res) => {
     res.status(200).json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    if (shuttingDown) {
+    if (drain.draining) {
       res.status(503).json({ status: "shutting down" });
       return;
     }
@@ -129,7 +127,7 @@ async function createApp(vite: ViteDevServer | undefined) {
       getLoadContext: (req, res) => ({
         cspNonce: String(res.locals.cspNonce ?? ""),
         requestId: String(res.locals.requestId ?? ""),
-        // With `trust proxy`, req.ip is the client's address from X-Forwarded-For (per-IP sign-in limit).
+        // req.ip is the client's address as the trusted proxies saw it (per-IP sign-in limit).
         clientIp: req.ip ?? "",
       }),
     }),
@@ -162,8 +160,7 @@ async function main() {
   });
 
   const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
+    if (drain.draining) return;
     logger.info("shutdown started", { signal });
     const force = setTimeout(() => {
       logger.warn("grace period over, closing open connections");
@@ -172,8 +169,8 @@ async function main() {
     force.unref();
     let exitCode = 0;
     try {
-      // Stops accepting, closes idle keep-alive sockets and resolves once in-flight requests end.
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      // Stops accepting and resolves once in-flight requests are answered and their connections closed.
+      await drain.drain(server);
       await vite?.close();
       // The worker finishes the file in hand if it can within the grace period; otherwise its lease
       // simply expires and another worker takes the file over.

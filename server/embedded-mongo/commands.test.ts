@@ -61,6 +61,28 @@ describe("handshake and admin commands", () => {
     expect(error.message).toBe("no such command: 'frobnicate'");
   });
 
+  it("matches command names exactly, with only mongod's own lower-case aliases", async () => {
+    for (const name of ["isMaster", "ismaster"]) expect((await db.admin().command({ [name]: 1 })).ismaster).toBe(true);
+    for (const name of ["buildInfo", "buildinfo"]) expect((await db.admin().command({ [name]: 1 })).version).toBe("7.0.0");
+    await col("fam").insertOne({ _id: 1, n: 0 });
+    const spellings = ["findAndModify", "findandmodify"];
+    for (const [i, name] of spellings.entries()) {
+      const reply = await db.command({ [name]: "fam", query: { _id: 1 }, update: { $inc: { n: 1 } }, new: true });
+      expect(reply.value).toEqual({ _id: 1, n: i + 1 });
+    }
+
+    // Names inherited by every JavaScript object, and other spellings, are unknown commands.
+    for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "PING", "Ping", "HELLO", "ISMASTER", "BuildInfo", "FIND"]) {
+      const error = await serverError(db.command({ [name]: 1 }));
+      expect({ name, code: error.code, codeName: error.codeName, message: error.message }).toEqual({
+        name,
+        code: 59,
+        codeName: "CommandNotFound",
+        message: `no such command: '${name}'`,
+      });
+    }
+  });
+
   it("lists, creates and drops collections and databases", async () => {
     await db.createCollection("a");
     await col("b").insertOne({ x: 1 });

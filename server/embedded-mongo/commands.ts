@@ -16,6 +16,11 @@ export const MAX_WRITE_BATCH = 100_000;
 const DEFAULT_BATCH = 101;
 const CURSOR_IDLE_MS = 10 * 60 * 1000;
 
+type CommandHandler = (this: CommandRunner, cmd: Doc, db: string, info: ServerInfo) => Doc;
+
+/** The aliases mongod registers next to a command's name (`Command(name, oldName)`); no other spelling works. */
+const COMMAND_ALIASES: Record<string, string> = { ismaster: "isMaster", buildinfo: "buildInfo", findandmodify: "findAndModify" };
+
 type Cursor = { ns: string; docs: Doc[]; pos: number; touched: number };
 
 export type ServerInfo = { connectionId: number; startedAt: Date; port: number };
@@ -46,7 +51,7 @@ export class CommandRunner {
           "Transaction numbers are only allowed on a replica set member or mongos (the embedded server is a standalone without transactions)",
         );
       }
-      const handler = this.handlers[name] ?? this.handlers[name.toLowerCase()];
+      const handler = this.handlerByName.get(name);
       if (!handler) throw new MongoCommandError("CommandNotFound", `no such command: '${name}'`);
       rejectCollation(cmd);
       return handler.call(this, cmd, db, info);
@@ -55,11 +60,11 @@ export class CommandRunner {
     }
   }
 
-  private readonly handlers: Record<string, (this: CommandRunner, cmd: Doc, db: string, info: ServerInfo) => Doc> = {
+  private readonly handlers: Record<string, CommandHandler> = {
     hello: (cmd, _db, info) => helloReply(info, false),
-    ismaster: (cmd, _db, info) => helloReply(info, true),
+    isMaster: (cmd, _db, info) => helloReply(info, true),
     ping: () => ({ ok: 1 }),
-    buildinfo: () => buildInfo(),
+    buildInfo: () => buildInfo(),
     endSessions: () => ({ ok: 1 }),
     whatsmyuri: () => ({ you: "127.0.0.1:0", ok: 1 }),
     connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
@@ -109,7 +114,7 @@ export class CommandRunner {
       return this.cursorReply(`${db}.$cmd.listCollections`, infos, batchSizeOf(cmd.cursor), false);
     },
     create(cmd, db) {
-      const name = collectionName(cmd, "create");
+      const name = collectionName(cmd);
       if (this.catalog.getCollection(db, name)) {
         throw new MongoCommandError("NamespaceExists", `Collection ${db}.${name} already exists.`);
       }
@@ -125,7 +130,7 @@ export class CommandRunner {
       return { ok: 1 };
     },
     drop(cmd, db) {
-      const name = collectionName(cmd, "drop");
+      const name = collectionName(cmd);
       const dropped = this.catalog.dropCollection(db, name);
       this.dropCursors(`${db}.${name}`);
       return dropped ? { nIndexesWas: dropped.indexes.size + 1, ns: dropped.ns, ok: 1 } : { ok: 1 };
@@ -136,7 +141,7 @@ export class CommandRunner {
       return { dropped: db, ok: 1 };
     },
     createIndexes(cmd, db) {
-      const name = collectionName(cmd, "createIndexes");
+      const name = collectionName(cmd);
       if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0) {
         throw new MongoCommandError("BadValue", "Must specify at least one index to create");
       }
@@ -174,13 +179,13 @@ export class CommandRunner {
       return reply;
     },
     listIndexes(cmd, db) {
-      const name = collectionName(cmd, "listIndexes");
+      const name = collectionName(cmd);
       const coll = this.catalog.getCollection(db, name);
       if (!coll) throw new MongoCommandError("NamespaceNotFound", `ns does not exist: ${db}.${name}`);
       return this.cursorReply(coll.ns, coll.indexSpecs() as unknown as Doc[], batchSizeOf(cmd.cursor), false);
     },
     dropIndexes(cmd, db) {
-      const name = collectionName(cmd, "dropIndexes");
+      const name = collectionName(cmd);
       const coll = this.catalog.getCollection(db, name);
       if (!coll) throw new MongoCommandError("NamespaceNotFound", `ns not found ${db}.${name}`);
       const was = coll.indexes.size + 1;
@@ -203,7 +208,7 @@ export class CommandRunner {
     },
 
     find(cmd, db) {
-      const name = collectionName(cmd, "find");
+      const name = collectionName(cmd);
       const filter = docArg(cmd.filter, "filter");
       const coll = this.catalog.getCollection(db, name);
       const ns = `${db}.${name}`;
@@ -240,7 +245,7 @@ export class CommandRunner {
       return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
     },
     count(cmd, db) {
-      const name = collectionName(cmd, "count");
+      const name = collectionName(cmd);
       const coll = this.catalog.getCollection(db, name);
       if (!coll) return { n: 0, ok: 1 };
       const filter = docArg(cmd.query, "query");
@@ -252,7 +257,7 @@ export class CommandRunner {
       return { n, ok: 1 };
     },
     distinct(cmd, db) {
-      const name = collectionName(cmd, "distinct");
+      const name = collectionName(cmd);
       if (typeof cmd.key !== "string" || cmd.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
       const coll = this.catalog.getCollection(db, name);
       const values: unknown[] = [];
@@ -285,7 +290,7 @@ export class CommandRunner {
           throw new MongoCommandError("IllegalOperation", `${op} is not supported by the embedded server; read the results and write them with insert/update`);
         }
       }
-      const collName = cmd.aggregate === 1 ? undefined : collectionName(cmd, "aggregate");
+      const collName = cmd.aggregate === 1 ? undefined : collectionName(cmd);
       const ns = collName ? `${db}.${collName}` : `${db}.$cmd.aggregate`;
       const coll = collName ? this.catalog.getCollection(db, collName) : undefined;
       const results = runPipeline(this.catalog, db, coll, pipeline);
@@ -293,7 +298,7 @@ export class CommandRunner {
     },
 
     insert(cmd, db) {
-      const name = collectionName(cmd, "insert");
+      const name = collectionName(cmd);
       const docs = arrayArg(cmd.documents, "documents");
       const ordered = cmd.ordered !== false;
       const writeErrors: Doc[] = [];
@@ -317,7 +322,7 @@ export class CommandRunner {
       return writeReply({ n }, writeErrors);
     },
     update(cmd, db) {
-      const name = collectionName(cmd, "update");
+      const name = collectionName(cmd);
       const statements = arrayArg(cmd.updates, "updates");
       const ordered = cmd.ordered !== false;
       const writeErrors: Doc[] = [];
@@ -346,7 +351,7 @@ export class CommandRunner {
       return writeReply(reply, writeErrors);
     },
     delete(cmd, db) {
-      const name = collectionName(cmd, "delete");
+      const name = collectionName(cmd);
       const statements = arrayArg(cmd.deletes, "deletes");
       const ordered = cmd.ordered !== false;
       const writeErrors: Doc[] = [];
@@ -371,7 +376,7 @@ export class CommandRunner {
       return writeReply({ n }, writeErrors);
     },
     findAndModify(cmd, db) {
-      const name = collectionName(cmd, "findAndModify");
+      const name = collectionName(cmd);
       const filter = docArg(cmd.query, "query");
       const remove = cmd.remove === true;
       if (remove && cmd.update !== undefined) throw new MongoCommandError("FailedToParse", "Cannot specify both an update and remove=true");
@@ -400,6 +405,15 @@ export class CommandRunner {
       return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? r.after : r.before), ok: 1 };
     },
   };
+
+  /**
+   * Names are matched exactly, as mongod does (a Map, so `constructor` or `toString` are not commands).
+   * The only other spellings are the lower-case aliases mongod registers itself.
+   */
+  private readonly handlerByName = new Map<string, CommandHandler>([
+    ...Object.entries(this.handlers),
+    ...Object.entries(COMMAND_ALIASES).map(([alias, name]): [string, CommandHandler] => [alias, this.handlers[name]]),
+  ]);
 
   /**
    * Applies one update statement. Errors after some documents were written
@@ -604,8 +618,9 @@ function validateId(id: unknown): void {
   if (id === undefined) throw new MongoCommandError("BadValue", "_id is missing");
 }
 
-function collectionName(cmd: Doc, command: string): string {
-  const name = cmd[command];
+/** The collection a command names in its first field, whichever spelling of the command was used. */
+function collectionName(cmd: Doc): string {
+  const name = cmd[Object.keys(cmd)[0]];
   if (typeof name !== "string" || name === "") {
     throw new MongoCommandError("InvalidNamespace", `collection name has invalid type ${name === null ? "null" : typeof name}`);
   }

@@ -75,7 +75,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
 }
 
 /** Starts the embedded database, seeds it and starts the built server against it. */
-export async function startApp(options: { env?: Record<string, string>; seed?: boolean } = {}): Promise<RunningApp> {
+export async function startApp(options: { env?: Record<string, string>; seed?: boolean; viaNpmStart?: boolean } = {}): Promise<RunningApp> {
   if (!existsSync(HOST_ENTRY)) {
     throw new Error(`${HOST_ENTRY} is missing: run \`npm run build\` first (\`npm run test:e2e\` does).`);
   }
@@ -100,7 +100,9 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
     const baseURL = `http://127.0.0.1:${port}`;
     let output = "";
     const sessionSecret = crypto.randomBytes(32).toString("hex");
-    server = spawn(process.execPath, [HOST_ENTRY], {
+    // `viaNpmStart`: the way the container starts it (`npm start`), to check signals get through npm.
+    const [command, args]: [string, string[]] = options.viaNpmStart ? ["npm", ["start", "--silent"]] : [process.execPath, [HOST_ENTRY]];
+    server = spawn(command, args, {
       env: {
         PATH: process.env.PATH ?? "",
         NODE_ENV: "production",

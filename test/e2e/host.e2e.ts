@@ -1,5 +1,97 @@
+import net from "node:net";
+import { MongoClient } from "mongodb";
+import { emailKey, ipKey, LOGIN_ATTEMPTS } from "~/models/auth-records.server";
 import { expect, test } from "./fixtures";
-import { launchChromium, startApp } from "./harness";
+import { launchChromium, startApp, type RunningApp } from "./harness";
+
+const portOf = (app: RunningApp) => Number(new URL(app.baseURL).port);
+
+/** The keys of the sign-in failures the server recorded (per e-mail and per client IP). */
+async function loginAttemptKeys(app: RunningApp): Promise<string[]> {
+  const client = await new MongoClient(app.mongoUri).connect();
+  try {
+    const attempts = await client.db(app.databaseName).collection<{ key: string }>(LOGIN_ATTEMPTS).find().toArray();
+    return attempts.map((a) => a.key);
+  } finally {
+    await client.close();
+  }
+}
+
+/** A failed sign-in whose X-Forwarded-For carries a forged left-most entry and the balancer's right-most one. */
+async function signInThroughBalancer(app: RunningApp, email: string, forwardedFor: string) {
+  const body = new URLSearchParams({ email, password: "wrong-password-1" });
+  const response = await fetch(`${app.baseURL}/?index`, {
+    method: "POST",
+    body,
+    headers: { Origin: app.baseURL, "X-Forwarded-For": forwardedFor },
+    redirect: "manual",
+  });
+  await response.text();
+  return response.status;
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+  });
+}
+
+/**
+ * A browser that is slow to upload a form: it sends the request head with `Expect: 100-continue`, waits
+ * for the server's "100 Continue" (the request is then being handled) and sends the body when told.
+ */
+function slowFormPost(app: RunningApp, path: string, form: Record<string, string>) {
+  const body = new URLSearchParams(form).toString();
+  const socket = net.connect(portOf(app), "127.0.0.1");
+  const chunks: Buffer[] = [];
+  const closed = new Promise<Buffer>((resolve) => socket.on("close", () => resolve(Buffer.concat(chunks))));
+  const handling = new Promise<void>((resolve) => {
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (Buffer.concat(chunks).toString("latin1").startsWith("HTTP/1.1 100 Continue\r\n\r\n")) resolve();
+    });
+  });
+  socket.write(
+    [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${new URL(app.baseURL).host}`,
+      `Origin: ${app.baseURL}`,
+      "Content-Type: application/x-www-form-urlencoded",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Expect: 100-continue",
+      "",
+      "",
+    ].join("\r\n"),
+  );
+  return {
+    handling,
+    sendBody: () => socket.write(body),
+    /** The final response (after "100 Continue"), once the server has closed the connection. */
+    response: closed.then((raw) => parseResponse(raw.subarray(raw.indexOf("\r\n\r\n") + 4))),
+  };
+}
+
+/** Status line, headers and body (de-chunked) of one raw HTTP/1.1 response. */
+function parseResponse(raw: Buffer): { head: string; body: string } {
+  const end = raw.indexOf("\r\n\r\n");
+  const head = raw.subarray(0, end).toString("latin1");
+  let rest = raw.subarray(end + 4);
+  if (!/\r\ntransfer-encoding: chunked/i.test(head)) return { head, body: rest.toString("utf8") };
+  const parts: Buffer[] = [];
+  for (;;) {
+    const lineEnd = rest.indexOf("\r\n");
+    const size = Number.parseInt(rest.subarray(0, lineEnd).toString("latin1"), 16);
+    if (!(size > 0)) break;
+    parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+    rest = rest.subarray(lineEnd + 2 + size + 2);
+  }
+  return { head, body: Buffer.concat(parts).toString("utf8") };
+}
 
 test("the health endpoints answer 200 with a request id", async ({ app }) => {
   const health = await fetch(`${app.baseURL}/healthz`);
@@ -65,13 +157,82 @@ test("each request is logged as one JSON line with id, method, path, status and 
   expect(typeof entry.time).toBe("string");
 });
 
-test("on SIGTERM the server finishes, closes the database and exits with 0", async () => {
+test("responses are gzip-compressed when the client accepts it", async ({ app }) => {
+  const page = await fetch(`${app.baseURL}/`, { headers: { "Accept-Encoding": "gzip" } });
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-encoding")).toBe("gzip");
+  const html = await page.text();
+  expect(html).toContain('<html lang="pt-BR"');
+
+  const script = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+  expect(script).toBeTruthy();
+  const asset = await fetch(`${app.baseURL}${script}`, { headers: { "Accept-Encoding": "gzip" } });
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get("content-encoding")).toBe("gzip");
+  await asset.arrayBuffer();
+
+  const plain = await fetch(`${app.baseURL}/`, { headers: { "Accept-Encoding": "identity" } });
+  expect(plain.headers.get("content-encoding")).toBeNull();
+  await plain.text();
+});
+
+test("the per-IP sign-in limit counts the address the load balancer saw, not one the client wrote", async ({ app }) => {
+  // TRUST_PROXY defaults to 1: the right-most X-Forwarded-For entry, appended by the balancer, is the client.
+  expect(await signInThroughBalancer(app, "nobody-1@demo.local", "203.0.113.66, 198.51.100.7")).toBe(400);
+  const keys = await loginAttemptKeys(app);
+  expect(keys).toContain(ipKey("198.51.100.7"));
+  expect(keys).not.toContain(ipKey("203.0.113.66"));
+});
+
+test("with TRUST_PROXY=0 the host ignores X-Forwarded-For and counts the connection's own address", async () => {
+  const app = await startApp({ seed: false, env: { TRUST_PROXY: "0" } });
+  try {
+    expect(await signInThroughBalancer(app, "nobody-2@demo.local", "203.0.113.66, 198.51.100.7")).toBe(400);
+    const ipKeys = (await loginAttemptKeys(app)).filter((key) => key.startsWith(ipKey("")));
+    expect(ipKeys).toHaveLength(1);
+    expect(ipKeys[0]).toMatch(/127\.0\.0\.1$/);
+  } finally {
+    await app.stop();
+  }
+});
+
+test("on SIGTERM the server finishes the request in flight, refuses new connections, closes the database and exits 0", async () => {
   const app = await startApp({ seed: false });
   try {
     expect((await fetch(`${app.baseURL}/readyz`)).status).toBe(200);
+    // The forgot-password form: its action writes to MongoDB, so the database must outlive the request.
+    const upload = slowFormPost(app, "/?index&forgot=1", { intent: "forgot", email: "someone@demo.local" });
+    await upload.handling;
+
+    app.signal("SIGTERM");
+    await expect.poll(() => connectionRefused(portOf(app))).toBe(true);
+    expect(app.output()).not.toContain('"msg":"shutdown complete"');
+
+    upload.sendBody();
+    const { head, body } = await upload.response;
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+    expect(body).toContain('<html lang="pt-BR"');
+
+    expect(await app.exited).toBe(0);
+    const output = app.output();
+    const served = output.indexOf('"method":"POST","path":"/","status":200');
+    expect(served).toBeGreaterThan(-1);
+    expect(output.indexOf('"msg":"shutdown complete"')).toBeGreaterThan(served);
+    // The action reached MongoDB (it counts reset requests per e-mail) while the host was draining.
+    expect(await loginAttemptKeys(app)).toContain(`reset:${emailKey("someone@demo.local")}`);
+  } finally {
+    await app.stop();
+  }
+});
+
+test("`npm start`, as the container runs it, passes SIGTERM on to the host, which drains and exits 0", async () => {
+  const app = await startApp({ seed: false, viaNpmStart: true });
+  try {
     app.signal("SIGTERM");
     expect(await app.exited).toBe(0);
     expect(app.output()).toContain('"msg":"shutdown complete"');
+    expect(await connectionRefused(portOf(app))).toBe(true);
   } finally {
     await app.stop();
   }

@@ -1,15 +1,14 @@
-import type { RequestHandler } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 /**
- * The msw server for unit and integration tests. Each external service gets its own handler
- * file next to this one (cognito.ts, s3.ts, quicksight.ts, ...), spread into `handlers`.
- * A request that no handler answers fails the test: tests never reach the real internet.
+ * The msw server for unit and integration tests. Each external service has its own handler file next
+ * to this one (cognito.ts, cognito-jwks.ts, s3.ts, quicksight.ts). Those handlers answer from state a
+ * test arranges (a fake user pool, a fake bucket, the embed calls it expects), so the server starts
+ * with none: a test installs the ones it needs with `server.use(...)`, and they are removed after
+ * each test. A request that no handler answers fails the test: tests never reach the real internet.
  */
-export const handlers: RequestHandler[] = [];
-
-export const server = setupServer(...handlers);
+export const server = setupServer();
 
 /** Call at the top of a test file that talks to an external service. */
 export function useMockServer() {
