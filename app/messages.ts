@@ -20,6 +20,8 @@ export const messages = {
   passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
   // ours: rate limit of failed sign-ins
   tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
+  // ours: the identity provider throttled the request (Cognito TooManyRequests / LimitExceeded)
+  identityBusy: "O serviço de login está recebendo muitas solicitações. Aguarde alguns minutos e tente novamente.",
   // ours: forgot password, first access, recovery and logout screens
   forgotPasswordLink: "Esqueci minha senha",
   forgotPasswordTitle: "Recuperar senha",
@@ -59,6 +61,9 @@ export const messages = {
   saved: "Salvo com sucesso!",
   ops: "OPS!",
   userExists: "Usuário já cadastrado.",
+  // ours: user creation that could not be completed (nothing was kept)
+  createUserMailFailed: "Não foi possível enviar o e-mail com a senha temporária. O usuário não foi criado; tente novamente mais tarde.",
+  createUserBusy: "O serviço de login está recebendo muitas solicitações. O usuário não foi criado; aguarde alguns minutos e tente novamente.",
   userDeleted: "Usuário excluido com sucesso.",
   permissionAssigned: "Permissão atribuida com sucesso.",
   confirm: "Confirmar",
@@ -91,6 +96,16 @@ export const messages = {
   downloadFailed: "Ocorreu um erro ao fazer o download.",
   uploadFailed: "Ocorreu um erro ao fazer o upload. COD.2",
   uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
+  // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
+  uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
+  uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,
+  uploadPostTooLarge: (max: number, limit: string) => `Envio maior que o permitido (até ${max} arquivos de ${limit} cada).`,
+  uploadPartsMismatch: "As partes enviadas não correspondem ao upload.",
+  uploadObjectMissing: "O arquivo não chegou ao armazenamento.",
+  uploadAlreadyRegistered: "Este arquivo já foi registrado.",
+  uploadRegisterFailedFor: (name: string) => `Falha ao registrar ${name}.`,
+  uploadTransferBroken: "Falha na transferência do arquivo.",
+  uploadRegisterBadRequest: "Pedido de registro inválido: envie JSON ou formulário com até 16 KB.",
   jobCompleted: "Completed",
   jobInProgress: "In progress",
   previous: "Previous",
@@ -99,8 +114,69 @@ export const messages = {
 
   // Master data
   noDataFound: "No data found",
+  // Explorer (spec 001 §2, §8)
+  explorerTitle: "Explorer",
+  searchButton: "Search",
+  // ours: explorer labels
+  searchLabel: "Pesquisar",
+  searchPlaceholder: "Digite palavras ou uma frase",
+  searchHint: "Digite um termo e pressione Enter ou Search. Sem diferença entre maiúsculas, minúsculas e acentos; pontuação é ignorada.",
+  searchResultsCaption: "Resultados da pesquisa",
+  searchColumnDocument: "Documento",
+  searchColumnCategory: "Categoria",
+  searchColumnSource: "Origem",
+  searchColumnDate: "Data",
+  searchResultCount: (total: number) => `${total.toLocaleString("pt-BR")} ${total === 1 ? "resultado" : "resultados"}`,
   baseOk: "Base Ok",
   baseNok: "Base NOK",
+  // Master-data tabs and the Quantity date column (spec 000 §2, §3)
+  masterDataTabs: {
+    product: "Product",
+    channel: "Channel",
+    planning: "Planning",
+    channelNok: "Channel NOK",
+    quantity: "Quantity",
+    quantityNok: "Quantity NOK",
+    spend: "Spend",
+    spendNok: "Spend NOK",
+  },
+  globalForecastEndDate: "Global Forecast End Date",
+  // ours: master-data screens
+  masterDataSections: { product: "Master data", canal: "Canal", planejamento: "Planejamento" },
+  masterDataChannelTitle: "Channel",
+  masterDataCollectionLabel: "Collection",
+  masterDataBaseLegend: "Base",
+  masterDataApply: "OK",
+
+  // ours: dashboards (spec 000 §8 "the error shown in an alert")
+  dashboardPageTitle: "Dashboard",
+  dashboardLoading: "Carregando painel…",
+  dashboardEmbedFailedTitle: "Não foi possível carregar o painel",
+  dashboardAccessDenied: "O QuickSight negou acesso a este painel para o seu usuário.",
+  dashboardNotFound: "O painel não foi encontrado no QuickSight.",
+  dashboardThrottled: "O QuickSight está sobrecarregado no momento. Tente novamente em alguns instantes.",
+  dashboardNotConfigured: "O QuickSight não está configurado neste ambiente.",
+  dashboardUnexpected: "O serviço de painéis não respondeu como esperado. Tente novamente.",
+  dashboardRenewFailed: "A sessão do painel não pôde ser renovada. Recarregue a página.",
+  dashboardFrameError: (code: string | null, detail: string | null) =>
+    `O QuickSight informou um erro ao exibir o painel${code ? ` (código ${code})` : ""}${detail ? `: ${detail}` : "."}`,
+  dashboardNoCharts: "Este painel ainda não tem gráficos.",
+  chartFailed: "Não foi possível calcular este gráfico.",
+  chartTableFallback: "Dados do gráfico",
+  chartCategory: "Categoria",
+  chartTotal: "Total",
+  chartUntitled: "Gráfico sem título",
+  chartYes: "Sim",
+  chartNo: "Não",
+  chartsInvalid: "A lista de gráficos deste painel está mal definida.",
+  chartInvalidDefinition: "A definição deste gráfico está incompleta ou mal formada.",
+  chartPipelineNotEjson: "O pipeline do gráfico não é um EJSON válido.",
+  chartPipelineNotList: "O pipeline do gráfico deve ser uma lista de etapas.",
+  chartStageShape: "Cada etapa do pipeline deve ter exatamente um operador iniciado por $.",
+  chartStageNotAllowed: (stage: string) => `A etapa ${stage} não é permitida em um gráfico.`,
+  chartOperatorNotAllowed: (operator: string) => `O operador ${operator} não é permitido em um gráfico.`,
+  chartCollectionNotAllowed: (name: string) => `A coleção ${name} não pode ser lida por um gráfico.`,
+  chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
 
   // Planning, reports (spec 001)
   reportGenerated: "Report generated successfully.",

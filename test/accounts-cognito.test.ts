@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes } from "~/models/auth-records.server";
 import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
@@ -9,12 +13,14 @@ import { createCognitoIdentityProvider, setIdentityProviderForTests, type Identi
 import { getSessionState, logout } from "~/session.server";
 import { useTestDatabase } from "./db";
 import { useMockServer } from "./mocks";
-import { cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
+import { COGNITO_ERRORS, cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
+import * as login from "~/routes/_index";
 
 process.env.AWS_ACCESS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
 process.env.AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 process.env.AWS_EC2_METADATA_DISABLED = "true";
 process.env.LOG_LEVEL = "warn";
+process.env.APP_ORIGIN = "http://localhost:3000";
 
 const testDb = useTestDatabase();
 const server = useMockServer();
@@ -22,6 +28,7 @@ let pool: FakeUserPool;
 let cognito: IdentityProvider;
 
 beforeAll(async () => {
+  resetConfigForTests();
   await applyIndexes(await testDb.db(), [...userIndexes, ...sessionIndexes, ...authRecordIndexes]);
 });
 beforeEach(() => {
@@ -84,19 +91,26 @@ describe("account flows with the Cognito provider", () => {
     expect(await db.collection(USER_PERMISSIONS).countDocuments({ user: "only-in-pool@example.com" })).toBe(0);
   });
 
-  it("removes the provider user again when the permission record cannot be written", async () => {
-    // The record appears between the duplicate check and the insert (another admin's concurrent create).
-    const racing: IdentityProvider = {
+  it("decides a race on the permission record before Cognito is asked", async () => {
+    // A second admin creates the same user while Cognito is still creating the first one.
+    let concurrent: Promise<unknown> | undefined;
+    const slow: IdentityProvider = {
       ...cognito,
       async adminCreateUser(email) {
+        concurrent ??= createUser(email, "other.admin@example.com").then(
+          () => "created",
+          (error: unknown) => error,
+        );
+        await concurrent;
         await cognito.adminCreateUser(email);
-        await insertPermissionRecord({ user: email, name: "Other", type: "USER GOLD", stores: [], createdAt: new Date() });
       },
     };
-    setIdentityProviderForTests(racing);
-    await expect(createUser("raced@example.com", "admin@example.com")).rejects.toBeInstanceOf(UserExistsError);
-    expect(pool.users.has("raced@example.com")).toBe(false);
-    expect(pool.callsTo("AdminDeleteUser")).toHaveLength(1);
+    setIdentityProviderForTests(slow);
+    expect(await createUser("raced@example.com", "admin@example.com")).toEqual({ kind: "created", email: "raced@example.com" });
+    expect(await concurrent).toBeInstanceOf(UserExistsError);
+    expect(pool.callsTo("AdminCreateUser")).toHaveLength(1);
+    const db = await testDb.db();
+    expect(await db.collection(USER_PERMISSIONS).find({ user: "raced@example.com" }).toArray()).toMatchObject([{ createdBy: "admin@example.com" }]);
   });
 
   it("deletes the user at Cognito and locally", async () => {
@@ -105,5 +119,111 @@ describe("account flows with the Cognito provider", () => {
     expect(pool.users.has("bye@example.com")).toBe(false);
     const db = await testDb.db();
     expect(await db.collection(USER_PERMISSIONS).countDocuments({ user: "bye@example.com" })).toBe(0);
+  });
+});
+
+describe("Cognito throttling and refused parameters reach the user as messages, never as a 500", () => {
+  const ORIGIN = "http://localhost:3000";
+  const loginPost = (fields: Record<string, string>) =>
+    ({
+      request: new Request(`${ORIGIN}/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+        body: new URLSearchParams(fields),
+      }),
+      params: {},
+      context: { clientIp: "10.9.9.9" },
+    }) as unknown as ActionFunctionArgs;
+  const answer = (value: unknown) => {
+    const v = value as { data: unknown; init?: { status?: number } };
+    return { status: v.init?.status ?? 200, body: v.data };
+  };
+
+  beforeEach(() => {
+    // One attempt: the SDK's own retries of a throttled call (with back-off) are not what these tests are about.
+    setIdentityProviderForTests(
+      createCognitoIdentityProvider({ ...TEST_COGNITO, client: new CognitoIdentityProviderClient({ region: TEST_COGNITO.region, maxAttempts: 1 }) }),
+    );
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+  });
+
+  it("sign-in: a throttled Cognito gives the try-again message (503) and counts no failure", async () => {
+    pool.addUser("busy@example.com", "Busy#2024");
+    await insertPermissionRecord({ user: "busy@example.com", name: "Busy", type: "USER SILVER", stores: [], createdAt: new Date() });
+    pool.failWith("InitiateAuth", COGNITO_ERRORS.tooManyRequests);
+    expect(await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).toEqual({ kind: "providerBusy" });
+    expect(answer(await login.action(loginPost({ email: "busy@example.com", password: "Busy#2024" })))).toEqual({
+      status: 503,
+      body: { intent: "signIn", error: messages.identityBusy, email: "busy@example.com" },
+    });
+    // More throttled attempts than the failure limit (5) do not lock the account.
+    for (let i = 0; i < 5; i++) await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" });
+    pool.clearFailures();
+    expect((await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).kind).toBe("signedIn");
+  });
+
+  it("sign-in: InvalidParameterException and an e-mail longer than Cognito's 128 characters are wrong credentials", async () => {
+    pool.addUser("param@example.com", "Param#2024");
+    pool.failWith("InitiateAuth", COGNITO_ERRORS.authFlowNotEnabled);
+    expect(answer(await login.action(loginPost({ email: "param@example.com", password: "Param#2024" })))).toEqual({
+      status: 400,
+      body: { intent: "signIn", error: messages.incorrectCredentials, email: "param@example.com" },
+    });
+    pool.clearFailures();
+    const long = `${"l".repeat(130)}@example.com`;
+    expect(answer(await login.action(loginPost({ email: long, password: "Param#2024" }))).body).toEqual({
+      intent: "signIn",
+      error: messages.incorrectCredentials,
+      email: long,
+    });
+    expect(pool.callsTo("InitiateAuth").some((c) => (c.body.AuthParameters as { USERNAME: string }).USERNAME === long)).toBe(false);
+  });
+
+  it("first access: throttled shows the try-again message on the form; a challenge over 2048 characters is refused (400)", async () => {
+    pool.addUser("first.busy@example.com", "Temp#1234", "FORCE_CHANGE_PASSWORD");
+    await insertPermissionRecord({ user: "first.busy@example.com", name: "First", type: "USER BRONZE", stores: [], createdAt: new Date() });
+    const started = await signInWithPassword({ email: "first.busy@example.com", password: "Temp#1234" });
+    if (started.kind !== "newPasswordRequired") throw new Error(`expected the challenge, got ${started.kind}`);
+    const fields = { intent: "newPassword", email: "first.busy@example.com", password: "Bronze#2024", confirmPassword: "Bronze#2024" };
+
+    pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.tooManyRequests);
+    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({
+      status: 400,
+      body: { intent: "newPassword", step: "form", email: "first.busy@example.com", challenge: started.challenge, formError: messages.identityBusy },
+    });
+    pool.clearFailures();
+
+    const calls = pool.callsTo("RespondToAuthChallenge").length;
+    expect(answer(await login.action(loginPost({ ...fields, challenge: "s".repeat(2049) })))).toEqual({
+      status: 400,
+      body: { intent: "signIn", error: messages.invalidForm, email: "" },
+    });
+    expect(pool.callsTo("RespondToAuthChallenge")).toHaveLength(calls);
+    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({ status: 200, body: { intent: "newPassword", step: "done" } });
+  });
+
+  it("create: throttling, an e-mail Cognito refuses and a failed delivery keep nothing, and a retry then succeeds", async () => {
+    const db = await testDb.db();
+    const records = (email: string) => db.collection(USER_PERMISSIONS).countDocuments({ user: email });
+
+    pool.failWith("AdminCreateUser", COGNITO_ERRORS.tooManyRequests);
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "failed", message: messages.createUserBusy });
+    pool.failWith("AdminCreateUser", COGNITO_ERRORS.invalidEmail);
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "invalidInput", errors: { email: [messages.invalidEmail] } });
+    pool.failWith("AdminCreateUser", { ...COGNITO_ERRORS.codeDelivery, afterApplying: true });
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "failed", message: messages.createUserMailFailed });
+    expect(await records("later@example.com")).toBe(0);
+    expect(pool.users.has("later@example.com")).toBe(false);
+
+    // Longer than Cognito's 128 characters: refused before Cognito is asked.
+    const long = `${"c".repeat(120)}@example.com`;
+    expect(await createUser(long, "admin@example.com")).toEqual({ kind: "invalidInput", errors: { email: [messages.invalidEmail] } });
+    expect(await records(long)).toBe(0);
+    expect(pool.callsTo("AdminCreateUser").some((c) => c.body.Username === long)).toBe(false);
+
+    pool.clearFailures();
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "created", email: "later@example.com" });
+    expect(await records("later@example.com")).toBe(1);
+    expect(pool.users.get("later@example.com")?.status).toBe("FORCE_CHANGE_PASSWORD");
   });
 });

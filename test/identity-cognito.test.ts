@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createCognitoIdentityProvider, UserExistsError, type IdentityProvider } from "~/services/identity.server";
+import { createCognitoIdentityProvider, IdentityProviderError, UserExistsError, type IdentityProvider } from "~/services/identity.server";
 import { useMockServer } from "./mocks";
-import { cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
+import { COGNITO_ERRORS, cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
 
 // Fake credentials: the Admin* calls are SigV4-signed; nothing may look up real credentials or metadata.
 process.env.AWS_ACCESS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
@@ -14,8 +15,9 @@ const server = useMockServer();
 let pool: FakeUserPool;
 let provider: IdentityProvider;
 
+let warn: ReturnType<typeof vi.spyOn>;
 beforeAll(() => {
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
 });
 
 beforeEach(() => {
@@ -151,5 +153,94 @@ describe("Cognito provider: administration and sign-out", () => {
     expect(pool.accessTokens.size).toBe(0);
     await expect(provider.signOut(signedIn.tokens)).resolves.toBeUndefined();
     await expect(provider.signOut(undefined)).resolves.toBeUndefined();
+  });
+});
+
+/** The provider's answer when the call throws: the IdentityProviderError's reason, or the error's name. */
+async function failureOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (error instanceof IdentityProviderError) return error.reason;
+  if (error instanceof Error) return error.name;
+  throw new Error("expected the call to fail");
+}
+
+describe("Cognito provider: throttling, refused parameters and Cognito's limits", () => {
+  // One attempt: the SDK's own retries of a throttled call (with back-off) are not what these tests are about.
+  let once: IdentityProvider;
+  beforeEach(() => {
+    once = createCognitoIdentityProvider({
+      ...TEST_COGNITO,
+      client: new CognitoIdentityProviderClient({ region: TEST_COGNITO.region, maxAttempts: 1 }),
+    });
+    warn.mockClear();
+  });
+
+  it("sign in: TooManyRequestsException and LimitExceededException are throttled, not thrown", async () => {
+    pool.addUser("ana@example.com", "Secret#123");
+    pool.failWith("InitiateAuth", COGNITO_ERRORS.tooManyRequests);
+    expect(await once.signIn("ana@example.com", "Secret#123")).toEqual({ kind: "throttled" });
+    pool.failWith("InitiateAuth", COGNITO_ERRORS.limitExceeded);
+    expect(await once.signIn("ana@example.com", "Secret#123")).toEqual({ kind: "throttled" });
+    pool.clearFailures();
+    expect((await once.signIn("ana@example.com", "Secret#123")).kind).toBe("ok");
+  });
+
+  it("sign in: InvalidParameterException answers invalid and logs the refusal for operations", async () => {
+    pool.addUser("ana@example.com", "Secret#123");
+    pool.failWith("InitiateAuth", COGNITO_ERRORS.authFlowNotEnabled);
+    expect(await once.signIn("ana@example.com", "Secret#123")).toEqual({ kind: "invalid" });
+    const line = JSON.parse(String(warn.mock.calls.at(-1)?.[0]));
+    expect(line).toMatchObject({ msg: "cognito.invalidParameter", operation: "InitiateAuth", error: "InvalidParameterException" });
+    expect(line.detail).toContain("USER_PASSWORD_AUTH flow not enabled");
+  });
+
+  it("sign in: a user name longer than Cognito's 128 characters is invalid without asking Cognito", async () => {
+    const long = `${"a".repeat(128 - "@example.com".length + 1)}@example.com`;
+    expect(long).toHaveLength(129);
+    expect(await once.signIn(long, "Secret#123")).toEqual({ kind: "invalid" });
+    expect(pool.callsTo("InitiateAuth")).toHaveLength(0);
+  });
+
+  it("first access: throttled, a refused parameter and a session outside 20-2048 characters", async () => {
+    pool.addUser("new@example.com", "Temp#1234", "FORCE_CHANGE_PASSWORD");
+    const first = await once.signIn("new@example.com", "Temp#1234");
+    if (first.kind !== "newPasswordRequired") throw new Error("expected the challenge");
+
+    pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.tooManyRequests);
+    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({ kind: "throttled" });
+    pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.missingAttribute);
+    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({ kind: "invalid" });
+    pool.clearFailures();
+    const calls = pool.callsTo("RespondToAuthChallenge").length;
+    expect(await once.completeNewPassword("new@example.com", "x".repeat(2049), "Better#2024")).toEqual({ kind: "invalid" });
+    expect(await once.completeNewPassword("new@example.com", "x".repeat(19), "Better#2024")).toEqual({ kind: "invalid" });
+    expect(pool.callsTo("RespondToAuthChallenge")).toHaveLength(calls);
+    // The challenge itself was not used up by the refusals.
+    expect((await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).kind).toBe("ok");
+  });
+
+  it("create: throttling, a refused e-mail and a too-long name fail with a reason, keeping nothing", async () => {
+    pool.failWith("AdminCreateUser", COGNITO_ERRORS.tooManyRequests);
+    expect(await failureOf(once.adminCreateUser("bia@example.com"))).toBe("throttled");
+    pool.failWith("AdminCreateUser", COGNITO_ERRORS.limitExceeded);
+    expect(await failureOf(once.adminCreateUser("bia@example.com"))).toBe("throttled");
+    pool.failWith("AdminCreateUser", COGNITO_ERRORS.invalidEmail);
+    expect(await failureOf(once.adminCreateUser("bia@example.com"))).toBe("invalidInput");
+    expect(pool.users.size).toBe(0);
+    pool.clearFailures();
+
+    const calls = pool.callsTo("AdminCreateUser").length;
+    expect(await failureOf(once.adminCreateUser(`${"b".repeat(120)}@example.com`))).toBe("invalidInput");
+    expect(pool.callsTo("AdminCreateUser")).toHaveLength(calls);
+  });
+
+  it("create: when Cognito cannot deliver the temporary password, the user it kept is deleted", async () => {
+    pool.failWith("AdminCreateUser", { ...COGNITO_ERRORS.codeDelivery, afterApplying: true });
+    expect(await failureOf(once.adminCreateUser("bia@example.com"))).toBe("mailFailed");
+    expect(pool.callsTo("AdminDeleteUser").at(-1)?.body).toEqual({ UserPoolId: TEST_COGNITO.userPoolId, Username: "bia@example.com" });
+    expect(pool.users.has("bia@example.com")).toBe(false);
   });
 });

@@ -50,7 +50,8 @@ type ActionData =
 const text = (max: number) => z.string().max(max).optional().default("");
 
 const signInSchema = z.object({ email: text(320).transform((s) => s.trim()), password: text(1024) });
-const newPasswordSchema = z.object({ email: text(320), challenge: text(8192), password: text(1024), confirmPassword: text(1024) });
+// 2048: the longest challenge session Cognito issues (the local provider's token is far shorter).
+const newPasswordSchema = z.object({ email: text(320), challenge: text(2048), password: text(1024), confirmPassword: text(1024) });
 const forgotSchema = z.object({ email: text(320).transform((s) => s.trim()) });
 const emailSchema = z.string().email();
 
@@ -110,6 +111,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { intent: "signIn", error: messages.tooManyAttempts, email },
         { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
       );
+    case "providerBusy":
+      return data<ActionData>({ intent: "signIn", error: messages.identityBusy, email }, { status: 503 });
     case "noType":
       return data<ActionData>({ intent: "signIn", error: messages.contactAdmin, email }, { status: 403 });
     case "newPasswordRequired":

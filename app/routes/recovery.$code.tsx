@@ -10,7 +10,9 @@ import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { confirmPasswordReset } from "~/services/accounts.server";
 
-export const meta: MetaFunction = () => [{ title: messages.recoveryTitle }, { name: "referrer", content: "no-referrer" }];
+// same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
+// their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.
+export const meta: MetaFunction = () => [{ title: messages.recoveryTitle }, { name: "referrer", content: "same-origin" }];
 
 /** `/recovery/{code}`: password reset by code (spec 000 §2). Public; the code from the e-mail link is prefilled. */
 export async function loader({ params }: LoaderFunctionArgs) {

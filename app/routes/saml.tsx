@@ -18,7 +18,9 @@ import { SsoError, logSsoRefusal, type SsoIdentity } from "~/services/sso/sso.se
  * Both then sign in like the password login and go to the user's landing page.
  */
 
-export const meta: MetaFunction = () => [{ title: messages.loginTitle }, { name: "referrer", content: "no-referrer" }];
+// same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
+// their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.
+export const meta: MetaFunction = () => [{ title: messages.loginTitle }, { name: "referrer", content: "same-origin" }];
 
 export async function loader(_args: LoaderFunctionArgs) {
   const { mode } = getConfig().sso;

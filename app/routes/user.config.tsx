@@ -67,6 +67,8 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       const outcome = await createUser(email, admin.email);
       if (outcome.kind === "invalidInput") return data<ActionData>({ intent, error: { text: messages.invalidEmail }, email }, { status: 400 });
+      // Nothing was created (mail not sent, provider busy): say so, so the admin can simply try again.
+      if (outcome.kind === "failed") return data<ActionData>({ intent, error: { title: messages.ops, text: outcome.message }, email }, { status: 503 });
     } catch (error) {
       if (error instanceof UserExistsError) {
         return data<ActionData>({ intent, error: { title: messages.ops, text: messages.userExists }, email }, { status: 400 });

@@ -27,7 +27,8 @@ import {
   type UserRowsPage,
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
-import { getIdentityProvider, UserExistsError, type ProviderTokens } from "~/services/identity.server";
+import { messages } from "~/messages";
+import { getIdentityProvider, IdentityProviderError, UserExistsError, type ProviderTokens } from "~/services/identity.server";
 import { allowResetRequest, checkLoginAllowed, clearLoginFailures, recordLoginFailure } from "~/services/login-limit.server";
 import { startSession } from "~/session.server";
 
@@ -51,6 +52,8 @@ export async function listTenantDashboards(): Promise<DashboardSummary[]> {
 export type SignInOutcome =
   | { kind: "invalid" }
   | { kind: "rateLimited"; retryAfterSeconds: number }
+  /** The identity provider throttled the request: not the user's fault, not counted as a failure. */
+  | { kind: "providerBusy" }
   /** Credentials are right but the permission record has no type: CONTATE SEU ADMIN, no session. */
   | { kind: "noType" }
   | { kind: "newPasswordRequired"; challenge: string; email: string }
@@ -73,6 +76,7 @@ export async function signInWithPassword(input: {
 
   const provider = getIdentityProvider();
   const result = await provider.signIn(email, password);
+  if (result.kind === "throttled") return { kind: "providerBusy" };
   if (result.kind === "invalid") {
     await recordLoginFailure({ email, ip: input.ip });
     return { kind: "invalid" };
@@ -148,6 +152,7 @@ export async function completeFirstAccess(input: {
   if (!email || !input.challenge) return { kind: "challengeExpired" };
   const result = await getIdentityProvider().completeNewPassword(email, String(input.challenge), parsed.data.password);
   if (result.kind === "invalid") return { kind: "challengeExpired" };
+  if (result.kind === "throttled") return { kind: "error", message: messages.identityBusy };
   if (result.kind === "error") return result;
   // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
   if (result.tokens) await getIdentityProvider().signOut(result.tokens);
@@ -216,21 +221,29 @@ export async function listUsersForPermissionGrid(paging: UserListPaging = {}): P
   return listPermissionRowsPage(ASSIGNABLE_TIERS, { ...pagingOf(paging), includeEmpty: true });
 }
 
-export type CreateUserOutcome = { kind: "created"; email: string } | { kind: "invalidInput"; errors: FieldErrors };
+export type CreateUserOutcome =
+  | { kind: "created"; email: string }
+  | { kind: "invalidInput"; errors: FieldErrors }
+  /** Nothing was created (provider throttled, mail not sent); `message` says so in Portuguese. */
+  | { kind: "failed"; message: string };
+
+const CREATE_FAILURE_MESSAGES: Record<Exclude<IdentityProviderError["reason"], "invalidInput">, string> = {
+  mailFailed: messages.createUserMailFailed,
+  throttled: messages.createUserBusy,
+};
 
 /**
- * Creates the account at the identity provider (temporary password by e-mail) and its permission record with
- * DEFAULT_TIER_FOR_NEW_USERS. A duplicate (either side) throws UserExistsError; the unique index on
- * user_permissions.user makes a race produce exactly one user. When the record cannot be written, the
- * provider account is removed again.
+ * Creates the permission record with DEFAULT_TIER_FOR_NEW_USERS, then the account at the identity provider
+ * (temporary password by e-mail). All or nothing:
+ * - the record goes first, so its unique index decides a race before the provider is asked, and an
+ *   interrupted creation leaves a listed user the admin can delete rather than hidden credentials;
+ * - when the provider refuses (duplicate, throttling, mail not sent) the record is removed again, and the
+ *   provider itself keeps nothing. A duplicate (either side) throws UserExistsError.
  */
 export async function createUser(emailInput: string, createdBy: string): Promise<CreateUserOutcome> {
   const parsed = emailSchema.safeParse(emailInput);
   if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
   const email = normalizeEmail(parsed.data);
-  if (await findPermissionRecord(email)) throw new UserExistsError(email);
-  const provider = getIdentityProvider();
-  await provider.adminCreateUser(email);
   try {
     await insertPermissionRecord({
       user: email,
@@ -241,22 +254,40 @@ export async function createUser(emailInput: string, createdBy: string): Promise
       createdBy: normalizeEmail(createdBy),
     });
   } catch (error) {
-    await provider.adminDeleteUser(email);
     if (error instanceof DuplicateRecordError) throw new UserExistsError(email);
     throw error;
+  }
+  try {
+    await getIdentityProvider().adminCreateUser(email);
+  } catch (error) {
+    await deletePermissionRecord(email);
+    if (!(error instanceof IdentityProviderError)) throw error;
+    console.warn(JSON.stringify({ level: "warn", msg: "accounts.createUser.failed", reason: error.reason, cause: errorText(error.cause) }));
+    if (error.reason === "invalidInput") return { kind: "invalidInput", errors: { email: [messages.invalidEmail] } };
+    return { kind: "failed", message: CREATE_FAILURE_MESSAGES[error.reason] };
   }
   return { kind: "created", email };
 }
 
+function errorText(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error).slice(0, 200);
+}
+
 export type DeleteUserOutcome = { kind: "deleted" } | { kind: "notFound" } | { kind: "protectedUser" };
 
-/** Deletes a configured user (one of the four tiers, or without a type) from the provider and the records, and ends their sessions. */
+/**
+ * Deletes a configured user — one of the four tiers /user/config lists — from the provider and the records, and
+ * ends their sessions. Administrative accounts are protected; a user without a type is not on that list, so it is
+ * not found here.
+ */
 export async function deleteUser(emailInput: string): Promise<DeleteUserOutcome> {
   const email = normalizeEmail(String(emailInput ?? ""));
   if (!email) return { kind: "notFound" };
   const record = await findPermissionRecord(email);
   if (!record) return { kind: "notFound" };
   if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  if (!isTier(record.type)) return { kind: "notFound" };
   await getIdentityProvider().adminDeleteUser(email);
   await deletePermissionRecord(email);
   await deleteSessionsOfUser(email);

@@ -9,6 +9,7 @@ import type { IdentityProvider } from "./identity/types";
  */
 
 export {
+  IdentityProviderError,
   UserExistsError,
   type CompleteNewPasswordResult,
   type IdentityProvider,

@@ -178,6 +178,8 @@ describe("with SSO_MODE=cognito-federated", () => {
         nonce: hostedUi.searchParams.get("nonce")!,
       }),
     );
+    // The Origin is set by hand here, as the host's CSRF check runs outside the route: that the /saml page's
+    // own POST carries it in Chromium (its referrer policy decides) is checked in test/e2e/access.e2e.ts.
     const post = new Request(ACS, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: nonceCookie },

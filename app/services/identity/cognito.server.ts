@@ -11,7 +11,7 @@ import {
   type AuthenticationResultType,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { normalizeEmail } from "~/models/users.server";
-import { UserExistsError, type IdentityProvider, type ProviderResult, type ProviderTokens } from "./types";
+import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult, type ProviderTokens } from "./types";
 
 /** Amazon Cognito user pools as the identity provider (USER_PASSWORD_AUTH on an app client). */
 
@@ -43,6 +43,21 @@ function tokensOf(result: AuthenticationResultType | undefined): ProviderTokens 
   };
 }
 
+/** Cognito's input limits (API reference): a Username of 1-128 characters, a challenge Session of 20-2048. */
+export const COGNITO_LIMITS = { username: 128, sessionMin: 20, sessionMax: 2048 } as const;
+
+/** Cognito refused the request for its rate: the user tries again later. */
+const THROTTLING = new Set(["TooManyRequestsException", "LimitExceededException"]);
+
+/**
+ * InvalidParameterException after our own bounds usually means the pool or app client is set up differently
+ * from what the portal needs (e.g. USER_PASSWORD_AUTH not enabled): the user gets a message, operations a log line.
+ */
+function logRefusedParameter(operation: string, error: unknown): void {
+  const detail = error instanceof Error ? error.message.slice(0, 200) : String(error);
+  console.warn(JSON.stringify({ level: "warn", msg: "cognito.invalidParameter", operation, error: errorName(error), detail }));
+}
+
 /** Errors whose provider message the user should read (spec 000 §8 "the provider's message"). */
 const USER_FACING = new Set([
   "CodeMismatchException",
@@ -62,11 +77,22 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
   const secretHash = (username: string) =>
     clientSecret ? createHmac("sha256", clientSecret).update(username + clientId).digest("base64") : undefined;
 
+  async function adminDeleteUser(email: string): Promise<void> {
+    try {
+      await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }));
+    } catch (error) {
+      if (errorName(error) === "UserNotFoundException") return;
+      throw error;
+    }
+  }
+
   return {
     kind: "cognito",
 
     async signIn(email, password) {
       const username = normalizeEmail(email);
+      // No pool account can have a longer name: answer like a wrong password instead of asking Cognito.
+      if (username.length > COGNITO_LIMITS.username) return { kind: "invalid" };
       const hash = secretHash(username);
       try {
         const out = await client.send(
@@ -94,12 +120,25 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
         ) {
           return { kind: "invalid" };
         }
+        if (name && THROTTLING.has(name)) return { kind: "throttled" };
+        if (name === "InvalidParameterException") {
+          logRefusedParameter("InitiateAuth", error);
+          return { kind: "invalid" };
+        }
         throw error;
       }
     },
 
     async completeNewPassword(email, challengeSession, newPassword) {
       const username = normalizeEmail(email);
+      // A session Cognito cannot have issued is a forged or damaged challenge: sign in again.
+      if (
+        username.length > COGNITO_LIMITS.username ||
+        challengeSession.length < COGNITO_LIMITS.sessionMin ||
+        challengeSession.length > COGNITO_LIMITS.sessionMax
+      ) {
+        return { kind: "invalid" };
+      }
       const hash = secretHash(username);
       try {
         const out = await client.send(
@@ -116,6 +155,12 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
         if (name === "InvalidPasswordException") return { kind: "error", message: errorMessage(error, name) };
         // An expired or reused challenge session comes back as NotAuthorized / CodeMismatch ("Invalid session").
         if (name === "NotAuthorizedException" || name === "CodeMismatchException" || name === "ExpiredCodeException" || name === "UserNotFoundException") {
+          return { kind: "invalid" };
+        }
+        if (name && THROTTLING.has(name)) return { kind: "throttled" };
+        // The password already passed our stricter policy, so the refused parameter is the challenge itself.
+        if (name === "InvalidParameterException") {
+          logRefusedParameter("RespondToAuthChallenge", error);
           return { kind: "invalid" };
         }
         throw error;
@@ -163,6 +208,7 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
 
     async adminCreateUser(email) {
       const username = normalizeEmail(email);
+      if (username.length > COGNITO_LIMITS.username) throw new IdentityProviderError("invalidInput");
       try {
         await client.send(
           new AdminCreateUserCommand({
@@ -176,19 +222,23 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
           }),
         );
       } catch (error) {
-        if (errorName(error) === "UsernameExistsException") throw new UserExistsError(username);
+        const name = errorName(error);
+        if (name === "UsernameExistsException") throw new UserExistsError(username);
+        if (name && THROTTLING.has(name)) throw new IdentityProviderError("throttled", { cause: error });
+        if (name === "InvalidParameterException") {
+          logRefusedParameter("AdminCreateUser", error);
+          throw new IdentityProviderError("invalidInput", { cause: error });
+        }
+        if (name === "CodeDeliveryFailureException") {
+          // The user did not exist before (that is UsernameExists), so whatever Cognito kept is ours to remove.
+          await adminDeleteUser(username).catch(() => undefined);
+          throw new IdentityProviderError("mailFailed", { cause: error });
+        }
         throw error;
       }
     },
 
-    async adminDeleteUser(email) {
-      try {
-        await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }));
-      } catch (error) {
-        if (errorName(error) === "UserNotFoundException") return;
-        throw error;
-      }
-    },
+    adminDeleteUser,
 
     async signOut(tokens) {
       if (!tokens?.accessToken) return;

@@ -6,7 +6,7 @@ import { deleteLocalUser, findLocalUser, insertLocalUser, setLocalPassword } fro
 import { normalizeEmail } from "~/models/users.server";
 import { sendMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password-hash.server";
-import { UserExistsError, type IdentityProvider, type ProviderResult } from "./types";
+import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult } from "./types";
 
 /**
  * The embedded identity provider: credentials in MongoDB (`local_users`), scrypt hashes, e-mails through the
@@ -150,14 +150,20 @@ export function createLocalIdentityProvider(): IdentityProvider {
         createdAt: new Date(),
       });
       if (!inserted) throw new UserExistsError(normalized);
-      await sendMail({
-        to: normalized,
-        subject: `${config.brandText}: seu acesso`,
-        text:
-          `Uma conta foi criada para você no ${config.brandText}.\n\n` +
-          `Usuário: ${normalized}\nSenha temporária: ${temporaryPassword}\n\n` +
-          `Acesse ${config.origin}/ e defina uma nova senha no primeiro acesso.`,
-      });
+      try {
+        await sendMail({
+          to: normalized,
+          subject: `${config.brandText}: seu acesso`,
+          text:
+            `Uma conta foi criada para você no ${config.brandText}.\n\n` +
+            `Usuário: ${normalized}\nSenha temporária: ${temporaryPassword}\n\n` +
+            `Acesse ${config.origin}/ e defina uma nova senha no primeiro acesso.`,
+        });
+      } catch (error) {
+        // Nobody knows the temporary password: credentials kept now would block every later attempt.
+        await deleteLocalUser(normalized);
+        throw new IdentityProviderError("mailFailed", { cause: error });
+      }
     },
 
     async adminDeleteUser(email) {
