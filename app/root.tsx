@@ -1,6 +1,7 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { DashboardNavigationOverlay } from "~/components/charts/dashboard-navigation-overlay";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { HeaderMenu } from "~/components/layout/header-menu";
 import type { NavigationProps } from "~/components/layout/navigation";
@@ -74,7 +75,12 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <DashboardNavigationOverlay />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

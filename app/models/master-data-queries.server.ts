@@ -1,5 +1,7 @@
 import { ObjectId, type Document } from "mongodb";
+import { z } from "zod";
 import { getDb } from "~/db.server";
+import { messages } from "~/messages";
 import {
   isMasterDataCollectionName,
   MASTER_DATA_COLLECTIONS,
@@ -98,12 +100,13 @@ export function formatCell(value: unknown): string {
   return String(value);
 }
 
-/** Parses a `page` search parameter: a positive integer, anything else is page 1. */
-export function parsePage(raw: string | null | undefined): number {
-  if (!raw || !/^\d{1,7}$/.test(raw)) return 1;
-  const page = Number(raw);
-  return page >= 1 ? page : 1;
-}
+/** The `page` search parameter of the master-data screens: a positive integer (digits only), else page 1. */
+export const pageParam = z
+  .string()
+  .regex(/^\d{1,7}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1))
+  .catch(1);
 
 /**
  * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read
@@ -165,11 +168,16 @@ export const QUANTITY_COLUMNS = [
   col("abcd"),
   col("plc_local"),
   col("plc_global"),
-  col("data_validade_sku", "Global Forecast End Date"),
+  col("data_validade_sku", messages.globalForecastEndDate),
   col("urlPath"),
 ] as const;
 export const QUANTITY_NOK_COLUMNS = [col("sku"), col("_lineNumber"), col("urlPath"), col("timeStamp"), col("Error")] as const;
 export const SPEND_COLUMNS = [col("channel"), col("marca"), col("yearMonthDay"), col("urlPath")] as const;
+/**
+ * Spec 000 §3 gives discarded planning rows as sku, _lineNumber, urlPath, timeStamp, Error. A spend row has
+ * no sku: what identifies it is channel, marca and the version (yearMonthDay), so those take the sku's
+ * place and the rest follows the spec (see the dashboards helper's decisions).
+ */
 export const SPEND_NOK_COLUMNS = [
   col("channel"),
   col("marca"),
@@ -183,10 +191,10 @@ export const SPEND_NOK_COLUMNS = [
 /** One tab of a fixed master-data table: the collection it reads comes from here, never from the URL. */
 export type MasterDataTab = { id: string; label: string; collection: MasterDataCollectionName; columns: readonly MasterDataColumn[] };
 
-export const CHANNEL_TABS: readonly MasterDataTab[] = [
-  { id: "channel", label: "Channel", collection: "channel", columns: CHANNEL_COLUMNS },
-  { id: "channel_nok", label: "Channel NOK", collection: "channel_nok", columns: CHANNEL_NOK_COLUMNS },
-];
+export const CHANNEL_TABS = [
+  { id: "channel", label: messages.masterDataTabs.channel, collection: "channel", columns: CHANNEL_COLUMNS },
+  { id: "channel_nok", label: messages.masterDataTabs.channelNok, collection: "channel_nok", columns: CHANNEL_NOK_COLUMNS },
+] as const satisfies readonly MasterDataTab[];
 
 export type PlanningSection = { id: string; label: string; tabs: readonly MasterDataTab[] };
 
@@ -195,27 +203,27 @@ export type PlanningSection = { id: string; label: string; tabs: readonly Master
  * discarded bases. Product → Quantity / Quantity NOK (the planning quantity master is the product
  * master), Channel → Channel / Channel NOK, Planning → Spend / Spend NOK.
  */
-export const PLANNING_SECTIONS: readonly PlanningSection[] = [
+export const PLANNING_SECTIONS = [
   {
     id: "product",
-    label: "Product",
+    label: messages.masterDataTabs.product,
     tabs: [
-      { id: "quantity", label: "Quantity", collection: "product_master", columns: QUANTITY_COLUMNS },
-      { id: "quantity_nok", label: "Quantity NOK", collection: "product_master_nok", columns: QUANTITY_NOK_COLUMNS },
+      { id: "quantity", label: messages.masterDataTabs.quantity, collection: "product_master", columns: QUANTITY_COLUMNS },
+      { id: "quantity_nok", label: messages.masterDataTabs.quantityNok, collection: "product_master_nok", columns: QUANTITY_NOK_COLUMNS },
     ],
   },
-  { id: "channel", label: "Channel", tabs: CHANNEL_TABS },
+  { id: "channel", label: messages.masterDataTabs.channel, tabs: CHANNEL_TABS },
   {
     id: "planning",
-    label: "Planning",
+    label: messages.masterDataTabs.planning,
     tabs: [
-      { id: "spend", label: "Spend", collection: "planning_spend", columns: SPEND_COLUMNS },
-      { id: "spend_nok", label: "Spend NOK", collection: "planning_spend_nok", columns: SPEND_NOK_COLUMNS },
+      { id: "spend", label: messages.masterDataTabs.spend, collection: "planning_spend", columns: SPEND_COLUMNS },
+      { id: "spend_nok", label: messages.masterDataTabs.spendNok, collection: "planning_spend_nok", columns: SPEND_NOK_COLUMNS },
     ],
   },
-];
+] as const satisfies readonly PlanningSection[];
 
-/** A tab id from the URL: a known one, or the first (an unknown tab is not an error, just the default view). */
-export function pickTab<T extends { id: string }>(tabs: readonly T[], raw: string | null): T {
-  return tabs.find((t) => t.id === raw) ?? tabs[0];
+/** The ids of a tab list as a zod enum's values (the lists above are never empty). */
+export function tabIds<T extends { id: string }>(tabs: readonly T[]): [T["id"], ...T["id"][]] {
+  return tabs.map((t) => t.id) as [T["id"], ...T["id"][]];
 }

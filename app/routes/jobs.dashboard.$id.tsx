@@ -4,10 +4,11 @@ import { useLoaderData, useParams } from "@remix-run/react";
 import { requireAccess } from "~/auth.server";
 import { DashboardView } from "~/components/charts/dashboard-view";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { messages } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { loadDashboardScreen } from "~/services/dashboards.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? "Dashboard" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? messages.dashboardPageTitle }];
 
 /** /jobs/dashboard/{id}: an executed-jobs dashboard (panelType 2), full size with a loading overlay. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { z } from "zod";
 import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
@@ -11,20 +12,34 @@ import {
   getBasePage,
   listMasterDataCollections,
   MASTER_DATA_PAGE_SIZE,
-  parsePage,
+  pageParam,
 } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.repositoryMaster }];
 
-type Base = "ok" | "nok";
+/**
+ * The URL state: `base` (anything but "nok" is Ok), `collection` (no value or an empty one is the base's
+ * first; any other value is checked against the catalogue below, and an unknown one is a 404, not a
+ * fallback) and `page` (page 1 unless a positive integer).
+ */
+const searchParamsSchema = z.object({
+  base: z.enum(["ok", "nok"]).catch("ok"),
+  collection: z
+    .string()
+    .optional()
+    .transform((name) => name || undefined),
+  page: pageParam,
+});
 
 /** /repo/master-data: Base Ok / Base NOK, the collection dropdown and one page of the chosen base. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
   const url = new URL(request.url);
-  const base: Base = url.searchParams.get("base") === "nok" ? "nok" : "ok";
-  const requested = url.searchParams.get("collection");
-  const page = parsePage(url.searchParams.get("page"));
+  const { base, collection: requested, page } = searchParamsSchema.parse({
+    base: url.searchParams.get("base") ?? undefined,
+    collection: url.searchParams.get("collection") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+  });
 
   const catalogue = await listMasterDataCollections();
   // Checked against the catalogue before anything is read: an unknown name is a 404.
@@ -70,7 +85,7 @@ export default function MasterDataPage() {
         }}
       >
         <fieldset className="master-data__base">
-          <legend className="visually-hidden">Base</legend>
+          <legend className="visually-hidden">{messages.masterDataBaseLegend}</legend>
           <label>
             <input type="radio" name="base" value="ok" defaultChecked={data.base === "ok"} /> {messages.baseOk}
           </label>
@@ -80,7 +95,7 @@ export default function MasterDataPage() {
         </fieldset>
         {data.collections.length > 0 ? (
           <div className="field">
-            <label htmlFor="master-data-collection">Collection</label>
+            <label htmlFor="master-data-collection">{messages.masterDataCollectionLabel}</label>
             <select id="master-data-collection" name="collection" defaultValue={data.collection ?? undefined}>
               {data.collections.map((c) => (
                 <option key={c.name} value={c.name}>
@@ -92,7 +107,7 @@ export default function MasterDataPage() {
         ) : null}
         {hydrated ? null : (
           <button type="submit" className="button button--secondary">
-            OK
+            {messages.masterDataApply}
           </button>
         )}
       </Form>

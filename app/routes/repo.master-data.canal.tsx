@@ -1,19 +1,33 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
+import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { TabsNav } from "~/components/ui/tabs-nav";
-import { CHANNEL_TABS, getBasePage, parsePage, pickTab } from "~/models/master-data-queries.server";
+import { CHANNEL_TABS, getBasePage, pageParam, tabIds } from "~/models/master-data-queries.server";
 
-export const meta: MetaFunction = () => [{ title: "Channel" }];
+export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.channel }];
+
+/** The URL state: an unknown tab is the first (Channel), a bad page is page 1. */
+const searchParamsSchema = z.object({
+  tab: z
+    .enum(tabIds(CHANNEL_TABS))
+    .catch(CHANNEL_TABS[0].id)
+    .transform((id) => CHANNEL_TABS.find((t) => t.id === id) ?? CHANNEL_TABS[0]),
+  page: pageParam,
+});
 
 /** /repo/master-data/canal: Channel (valid) and Channel NOK (discarded); tab and page in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
   const url = new URL(request.url);
-  const tab = pickTab(CHANNEL_TABS, url.searchParams.get("tab"));
-  const page = await getBasePage(tab.collection, parsePage(url.searchParams.get("page")), tab.columns);
+  const { tab, page: pageNumber } = searchParamsSchema.parse({
+    tab: url.searchParams.get("tab") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+  });
+  // The collection comes from the fixed tab table, never from the URL.
+  const page = await getBasePage(tab.collection, pageNumber, tab.columns);
   return {
     tabs: CHANNEL_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },
@@ -25,9 +39,9 @@ export default function ChannelPage() {
   const data = useLoaderData<typeof loader>();
   return (
     <section className="master-data">
-      <h1>Channel</h1>
+      <h1>{MASTER_DATA_TITLES.channel}</h1>
       <MasterDataSectionsNav current="canal" />
-      <TabsNav tabs={data.tabs} current={data.tab.id} label="Channel" variant="inner" />
+      <TabsNav tabs={data.tabs} current={data.tab.id} label={MASTER_DATA_TITLES.channel} variant="inner" />
       <MasterDataTable data={data.table} caption={data.tab.label} />
     </section>
   );

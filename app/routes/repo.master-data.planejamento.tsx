@@ -1,12 +1,27 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { TabsNav } from "~/components/ui/tabs-nav";
-import { getBasePage, parsePage, pickTab, PLANNING_SECTIONS } from "~/models/master-data-queries.server";
+import { getBasePage, pageParam, PLANNING_SECTIONS, tabIds } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];
+
+/** The URL state: an unknown top tab is Product, an unknown inner tab its top tab's first, a bad page 1. */
+const searchParamsSchema = z
+  .object({
+    top: z.enum(tabIds(PLANNING_SECTIONS)).catch(PLANNING_SECTIONS[0].id),
+    // Checked against the chosen top tab's own inner tabs below; an unknown one is that top tab's first.
+    tab: z.string().optional().catch(undefined),
+    page: pageParam,
+  })
+  .transform(({ top, tab, page }) => {
+    const section = PLANNING_SECTIONS.find((s) => s.id === top) ?? PLANNING_SECTIONS[0];
+    const inner: (typeof section.tabs)[number] = section.tabs.find((t) => t.id === tab) ?? section.tabs[0];
+    return { section, tab: inner, page };
+  });
 
 /**
  * /repo/master-data/planejamento: top tabs Product, Channel, Planning; each has its valid and discarded
@@ -16,9 +31,12 @@ export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }]
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
   const url = new URL(request.url);
-  const section = pickTab(PLANNING_SECTIONS, url.searchParams.get("top"));
-  const tab = pickTab(section.tabs, url.searchParams.get("tab"));
-  const page = await getBasePage(tab.collection, parsePage(url.searchParams.get("page")), tab.columns);
+  const { section, tab, page: pageNumber } = searchParamsSchema.parse({
+    top: url.searchParams.get("top") ?? undefined,
+    tab: url.searchParams.get("tab") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+  });
+  const page = await getBasePage(tab.collection, pageNumber, tab.columns);
   return {
     sections: PLANNING_SECTIONS.map((s) => ({ id: s.id, label: s.label, to: `?top=${s.id}` })),
     section: { id: section.id, label: section.label },

@@ -3,22 +3,11 @@ import { PANEL_TYPES, type DashboardChart, type DashboardRecord } from "~/models
 import { FILES } from "~/models/files.server";
 import { FORECAST } from "~/models/forecast.server";
 import { HR_AUX } from "~/models/hr.server";
-import {
-  CHANNEL,
-  CHANNEL_NOK,
-  MASTER_DATA_COLLECTIONS,
-  PLANNING_SPEND,
-  PLANNING_SPEND_NOK,
-  PRODUCT_MASTER,
-  PRODUCT_MASTER_NOK,
-} from "~/models/master-data.server";
+import { MASTER_DATA_COLLECTIONS, type MasterDataCollectionRecord } from "~/models/master-data.server";
 import { CHANNELS, PLANNING_QUANTITY } from "~/models/planning.server";
 import { addDays, monthStart, type SeedContext } from "./context";
 import { currentScenario } from "./forecast";
-
-
-/** Stages a stored chart pipeline may use (read-only ones; checked by the seed tests). */
-export const CHART_PIPELINE_STAGES = ["$match", "$group", "$sort", "$project", "$limit", "$unwind", "$addFields", "$count", "$facet", "$lookup"];
+import { MASTER_DATA_CATALOGUE } from "./master-data";
 
 /**
  * Stored form of a pipeline: relaxed EJSON (dates as {"$date": ISO}), so dates survive the round trip
@@ -29,8 +18,16 @@ export function pipelineToString(pipeline: Document[]): string {
   return EJSON.stringify(pipeline, { relaxed: true });
 }
 
-function chart(id: string, title: string, kind: DashboardChart["kind"], collection: string, pipeline: Document[]): DashboardChart {
-  return { id, title, kind, collection, pipeline: pipelineToString(pipeline) };
+/** `labels` names the result fields for people: table headers, legend and tooltip, accents included. */
+function chart(
+  id: string,
+  title: string,
+  kind: DashboardChart["kind"],
+  collection: string,
+  pipeline: Document[],
+  labels: Record<string, string> = {},
+): DashboardChart {
+  return { id, title, kind, collection, pipeline: pipelineToString(pipeline), labels };
 }
 
 const countIf = (condition: Document) => ({ $sum: { $cond: [condition, 1, 0] } });
@@ -39,48 +36,78 @@ function planningCharts(): DashboardChart[] {
   // Group on the raw fields first, so the per-row work is one sum; labels and pivots run on ~48 groups.
   const perChannel = Object.fromEntries(CHANNELS.map((c) => [c, { $sum: { $cond: [{ $eq: ["$_id.channel", c] }, "$total", 0] } }]));
   return [
-    chart("planned-total", "Quantidade planejada (total)", "kpi", PLANNING_QUANTITY, [
-      { $group: { _id: null, value: { $sum: "$valor" } } },
-      { $project: { _id: 0, value: 1 } },
-    ]),
+    chart(
+      "planned-total",
+      "Quantidade planejada (total)",
+      "kpi",
+      PLANNING_QUANTITY,
+      [{ $group: { _id: null, value: { $sum: "$valor" } } }, { $project: { _id: 0, value: 1 } }],
+      { value: "Quantidade" },
+    ),
     chart("planned-by-channel-month", "Quantidade planejada por canal e mês", "bar", PLANNING_QUANTITY, [
       { $group: { _id: { dateRef: "$dateRef", channel: "$channel" }, total: { $sum: "$valor" } } },
       { $group: { _id: { $dateToString: { format: "%Y-%m", date: "$_id.dateRef" } }, ...perChannel } },
       { $sort: { _id: 1 } },
       { $project: { _id: 0, label: "$_id", ...Object.fromEntries(CHANNELS.map((c) => [c, 1])) } },
-    ]),
+    ], { label: "Mês" }),
     chart("planned-by-category", "Quantidade planejada por categoria principal", "pie", PLANNING_QUANTITY, [
       { $group: { _id: "$categoria_principal_sku", value: { $sum: "$valor" } } },
       { $sort: { value: -1 } },
       { $project: { _id: 0, label: "$_id", value: 1 } },
-    ]),
+    ], { label: "Categoria principal", value: "Quantidade" }),
   ];
 }
 
-function masterDataCharts(): DashboardChart[] {
-  const bases = [
-    { label: "Product", ok: PRODUCT_MASTER, nok: PRODUCT_MASTER_NOK },
-    { label: "Channel", ok: CHANNEL, nok: CHANNEL_NOK },
-    { label: "Spend", ok: PLANNING_SPEND, nok: PLANNING_SPEND_NOK },
+/**
+ * One row per subject of the master-data catalogue: its Ok base's rows and its NOK base's (`<ok>_nok`,
+ * the catalogue's naming), counted with one `$lookup` per listed collection. A NOK base without an Ok
+ * partner still gets its own row, so every listed collection is counted.
+ */
+export function masterDataOkNokChart(catalogue: readonly Pick<MasterDataCollectionRecord, "collection_name" | "label_name" | "collection_ok" | "order">[]): DashboardChart {
+  const listed = [...catalogue].sort((a, b) => a.order - b.order);
+  const oks = listed.filter((c) => c.collection_ok === 1);
+  const noks = listed.filter((c) => c.collection_ok !== 1);
+  const partnerOf = (ok: (typeof listed)[number]) => noks.find((n) => n.collection_name === `${ok.collection_name}_nok`);
+  const paired = new Set(oks.map(partnerOf).filter((n) => n !== undefined));
+  const subjects = [
+    ...oks.map((ok) => ({ label: ok.label_name, ok: ok.collection_name, nok: partnerOf(ok)?.collection_name })),
+    ...noks.filter((n) => !paired.has(n)).map((n) => ({ label: n.label_name, ok: undefined, nok: n.collection_name })),
   ];
-  const lookups = bases.flatMap((b, i) => [
-    { $lookup: { from: b.ok, pipeline: [{ $count: "n" }], as: `ok${i}` } },
-    { $lookup: { from: b.nok, pipeline: [{ $count: "n" }], as: `nok${i}` } },
-  ]);
-  const firstCount = (field: string) => ({ $ifNull: [{ $arrayElemAt: [`$${field}.n`, 0] }, 0] });
-  return [
-    chart("master-data-ok-nok", "Master data: linhas OK x NOK por coleção", "bar", MASTER_DATA_COLLECTIONS, [
+  const field = (name: string) => `n_${listed.findIndex((c) => c.collection_name === name)}`;
+  const lookups = listed.map((c) => ({ $lookup: { from: c.collection_name, pipeline: [{ $count: "n" }], as: field(c.collection_name) } }));
+  const count = (name: string | undefined) => (name ? { $ifNull: [{ $arrayElemAt: [`$${field(name)}.n`, 0] }, 0] } : 0);
+  return chart(
+    "master-data-ok-nok",
+    "Master data: linhas OK x NOK por coleção",
+    "bar",
+    MASTER_DATA_COLLECTIONS,
+    [
+      // Any one catalogue document carries the lookups; the rows come from the list above.
       { $sort: { order: 1 } },
       { $limit: 1 },
       ...lookups,
-      { $project: { _id: 0, rows: bases.map((b, i) => ({ label: b.label, ok: firstCount(`ok${i}`), nok: firstCount(`nok${i}`) })) } },
+      { $project: { _id: 0, rows: subjects.map((s) => ({ label: s.label, ok: count(s.ok), nok: count(s.nok) })) } },
       { $unwind: "$rows" },
       { $project: { label: "$rows.label", ok: "$rows.ok", nok: "$rows.nok" } },
-    ]),
-    chart("master-data-collections", "Coleções de master data", "table", MASTER_DATA_COLLECTIONS, [
-      { $sort: { order: 1 } },
-      { $project: { _id: 0, colecao: "$label_name", nome: "$collection_name", base: { $cond: [{ $eq: ["$collection_ok", 1] }, "OK", "NOK"] } } },
-    ]),
+    ],
+    { label: "Coleção", ok: "OK", nok: "NOK" },
+  );
+}
+
+function masterDataCharts(): DashboardChart[] {
+  return [
+    masterDataOkNokChart(MASTER_DATA_CATALOGUE),
+    chart(
+      "master-data-collections",
+      "Coleções de master data",
+      "table",
+      MASTER_DATA_COLLECTIONS,
+      [
+        { $sort: { order: 1 } },
+        { $project: { _id: 0, colecao: "$label_name", nome: "$collection_name", base: { $cond: [{ $eq: ["$collection_ok", 1] }, "OK", "NOK"] } } },
+      ],
+      { colecao: "Coleção", nome: "Nome", base: "Base" },
+    ),
   ];
 }
 
@@ -101,13 +128,13 @@ function forecastCharts(ctx: SeedContext): DashboardChart[] {
       { $sort: { realizado: -1 } },
       { $limit: 15 },
       { $project: { _id: 0, label: "$_id", realizado: { $round: ["$realizado", 2] }, forecast: { $round: ["$forecast", 2] } } },
-    ]),
+    ], { label: "Centro de custo", realizado: "Realizado", forecast: "Forecast" }),
     chart("actual-by-month", "Realizado mensal (todas as contas)", "line", FORECAST, [
       { $match: { rf: "actual" } },
       { $group: { _id: { $dateToString: { format: "%Y-%m", date: "$data_ref" } }, realizado: { $sum: "$value" } } },
       { $sort: { _id: 1 } },
       { $project: { _id: 0, label: "$_id", realizado: { $round: ["$realizado", 2] } } },
-    ]),
+    ], { label: "Mês", realizado: "Realizado" }),
   ];
 }
 
@@ -126,7 +153,7 @@ function storeCharts(ctx: SeedContext): DashboardChart[] {
           vendas_servicos: { $round: ["$vendas_servicos", 2] },
         },
       },
-    ]),
+    ], { label: "Filial", vendas_adicionais: "Vendas adicionais", vendas_servicos: "Vendas de serviços" }),
   ];
 }
 
@@ -149,7 +176,7 @@ function jobCharts(): DashboardChart[] {
           erros: { $ifNull: [{ $arrayElemAt: ["$erros.n", 0] }, 0] },
         },
       },
-    ]),
+    ], { value: "Jobs", erros: "Com erro" }),
     chart("jobs-by-status-per-day", "Jobs por status por dia (últimos 30 dias com atividade)", "bar", FILES, [
       {
         $group: {
@@ -163,13 +190,13 @@ function jobCharts(): DashboardChart[] {
       { $limit: 30 },
       { $sort: { _id: 1 } },
       { $project: { _id: 0, label: "$_id", concluidos: 1, em_andamento: 1, com_erro: 1 } },
-    ]),
+    ], { label: "Dia", concluidos: "Concluídos", em_andamento: "Em andamento", com_erro: "Com erro" }),
     chart("jobs-by-status", "Jobs por status", "pie", FILES, [
       { $addFields: { statusLabel } },
       { $group: { _id: "$statusLabel", value: { $sum: 1 } } },
       { $sort: { value: -1 } },
       { $project: { _id: 0, label: "$_id", value: 1 } },
-    ]),
+    ], { label: "Status", value: "Jobs" }),
   ];
 }
 
@@ -180,12 +207,12 @@ function uploaderCharts(): DashboardChart[] {
       { $sort: { arquivos: -1, _id: 1 } },
       { $limit: 10 },
       { $project: { _id: 0, usuario: "$_id", arquivos: 1, com_erro: 1 } },
-    ]),
+    ], { usuario: "Usuário", arquivos: "Arquivos", com_erro: "Com erro" }),
     chart("files-by-agent", "Arquivos por origem", "pie", FILES, [
       { $group: { _id: "$agent", value: { $sum: 1 } } },
       { $sort: { value: -1 } },
       { $project: { _id: 0, label: "$_id", value: 1 } },
-    ]),
+    ], { label: "Origem", value: "Arquivos" }),
   ];
 }
 

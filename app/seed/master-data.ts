@@ -30,70 +30,76 @@ import {
   VARIANTS,
 } from "./vocabulary";
 
-/** The master-data catalogue: which collections the repository screens list, with their columns. */
+const productFields: MasterDataField[] = [
+  { sku: "SKU" },
+  { material_description: "Material Description" },
+  { marca: "Brand" },
+  { category_sku: "Category" },
+  { categoria_principal_sku: "Major Category" },
+  { sub_categoria_sku: "Sub Category" },
+  { hero: "Hero" },
+  { abcd: "ABCD" },
+  { plc_local: "PLC Local" },
+  { plc_global: "PLC Global" },
+  { data_validade_sku: "Global Forecast End Date" },
+  { urlPath: "Arquivo" },
+];
+
+/**
+ * The master-data catalogue: which collections the repository screens list, with their columns. Three
+ * subjects, each with its Ok base and its NOK base (`<ok>_nok`); the dashboards' OK x NOK chart is built
+ * from this list.
+ */
+export const MASTER_DATA_CATALOGUE: readonly Omit<MasterDataCollectionRecord, "_id">[] = [
+  { collection_name: PRODUCT_MASTER, label_name: "Product", collection_ok: 1, fields: productFields, order: 1 },
+  {
+    collection_name: PRODUCT_MASTER_NOK,
+    label_name: "Product NOK",
+    collection_ok: 0,
+    fields: [{ sku: "SKU" }, { _lineNumber: "Linha" }, { urlPath: "Arquivo" }, { timeStamp: "Data" }, { Error: "Erro" }],
+    order: 2,
+  },
+  {
+    collection_name: CHANNEL,
+    label_name: "Channel",
+    collection_ok: 1,
+    fields: [{ cnpj: "CNPJ" }, { description: "Descrição" }, { channel_siop: "Channel SIOP" }, { urlPath: "Arquivo" }],
+    order: 3,
+  },
+  {
+    collection_name: CHANNEL_NOK,
+    label_name: "Channel NOK",
+    collection_ok: 0,
+    fields: [{ urlPath: "Arquivo" }, { _lineNumber: "Linha" }, { creationDate: "Data" }, { Error: "Erro" }],
+    order: 4,
+  },
+  {
+    collection_name: PLANNING_SPEND,
+    label_name: "Spend",
+    collection_ok: 1,
+    fields: [{ channel: "Channel" }, { marca: "Brand" }, { yearMonthDay: "Versão" }, { urlPath: "Arquivo" }],
+    order: 5,
+  },
+  {
+    collection_name: PLANNING_SPEND_NOK,
+    label_name: "Spend NOK",
+    collection_ok: 0,
+    fields: [
+      { channel: "Channel" },
+      { marca: "Brand" },
+      { yearMonthDay: "Versão" },
+      { _lineNumber: "Linha" },
+      { urlPath: "Arquivo" },
+      { timeStamp: "Data" },
+      { Error: "Erro" },
+    ],
+    order: 6,
+  },
+];
+
 export function masterDataCollections(ctx: SeedContext): MasterDataCollectionRecord[] {
   const random = ctx.random.fork("master_data_collections");
-  const productFields: MasterDataField[] = [
-    { sku: "SKU" },
-    { material_description: "Material Description" },
-    { marca: "Brand" },
-    { category_sku: "Category" },
-    { categoria_principal_sku: "Major Category" },
-    { sub_categoria_sku: "Sub Category" },
-    { hero: "Hero" },
-    { abcd: "ABCD" },
-    { plc_local: "PLC Local" },
-    { plc_global: "PLC Global" },
-    { data_validade_sku: "Global Forecast End Date" },
-    { urlPath: "Arquivo" },
-  ];
-  const records: Omit<MasterDataCollectionRecord, "_id">[] = [
-    { collection_name: PRODUCT_MASTER, label_name: "Product", collection_ok: 1, fields: productFields, order: 1 },
-    {
-      collection_name: PRODUCT_MASTER_NOK,
-      label_name: "Product NOK",
-      collection_ok: 0,
-      fields: [{ sku: "SKU" }, { _lineNumber: "Linha" }, { urlPath: "Arquivo" }, { timeStamp: "Data" }, { Error: "Erro" }],
-      order: 2,
-    },
-    {
-      collection_name: CHANNEL,
-      label_name: "Channel",
-      collection_ok: 1,
-      fields: [{ cnpj: "CNPJ" }, { description: "Descrição" }, { channel_siop: "Channel SIOP" }, { urlPath: "Arquivo" }],
-      order: 3,
-    },
-    {
-      collection_name: CHANNEL_NOK,
-      label_name: "Channel NOK",
-      collection_ok: 0,
-      fields: [{ urlPath: "Arquivo" }, { _lineNumber: "Linha" }, { creationDate: "Data" }, { Error: "Erro" }],
-      order: 4,
-    },
-    {
-      collection_name: PLANNING_SPEND,
-      label_name: "Spend",
-      collection_ok: 1,
-      fields: [{ channel: "Channel" }, { marca: "Brand" }, { yearMonthDay: "Versão" }, { urlPath: "Arquivo" }],
-      order: 5,
-    },
-    {
-      collection_name: PLANNING_SPEND_NOK,
-      label_name: "Spend NOK",
-      collection_ok: 0,
-      fields: [
-        { channel: "Channel" },
-        { marca: "Brand" },
-        { yearMonthDay: "Versão" },
-        { _lineNumber: "Linha" },
-        { urlPath: "Arquivo" },
-        { timeStamp: "Data" },
-        { Error: "Erro" },
-      ],
-      order: 6,
-    },
-  ];
-  return records.map((r) => ({ _id: random.objectId(addDays(ctx.reference, -730)), ...r }));
+  return MASTER_DATA_CATALOGUE.map((r) => ({ _id: random.objectId(addDays(ctx.reference, -730)), ...r }));
 }
 
 /** The paths of the import files the seeded rows "came from": one per month for the last year. */

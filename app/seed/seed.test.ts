@@ -3,14 +3,17 @@ import type { Db, Document } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getClient } from "~/db.server";
 import { applyIndexes } from "~/models/all-indexes.server";
-import type { DashboardRecord } from "~/models/dashboards.server";
+import { CHART_PIPELINE_STAGES, type DashboardRecord } from "~/models/dashboards.server";
 import { MASTER_DATA_COLLECTION_NAMES } from "~/models/master-data.server";
 import { CHANNELS } from "~/models/planning.server";
+import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
 import { useTestDatabase } from "../../test/db";
 import { isValidCnpj, isValidCpf } from "./brazil";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
-import { CHART_PIPELINE_STAGES } from "./dashboards";
+import { monthStart } from "./context";
+import { masterDataOkNokChart } from "./dashboards";
+import { currentScenario } from "./forecast";
 import { SEEDED_COLLECTIONS, seedDatabase } from "./index.server";
 
 const testDb = useTestDatabase();
@@ -87,7 +90,7 @@ describe("seeded data", () => {
     expect(await db.collection("product_master").countDocuments({ categoria_principal_sku: { $nin: ["Makeup", "Skincare", "Haircare", "Fragrance", "Other"] } })).toBe(0);
   });
 
-  it("has unique painelIds, both panel types, and chart pipelines that run", async () => {
+  it("has unique painelIds, both panel types, and charts the native provider accepts and draws", async () => {
     const dashboards = await db.collection<DashboardRecord>("dashboards").find({}).sort({ painelId: 1 }).toArray();
     expect(new Set(dashboards.map((d) => d.painelId)).size).toBe(dashboards.length);
     expect(new Set(dashboards.map((d) => d.panelType))).toEqual(new Set([1, 2]));
@@ -95,40 +98,110 @@ describe("seeded data", () => {
     expect(dashboards.filter((d) => (d.charts ?? []).length > 0).length).toBeGreaterThanOrEqual(4);
     for (const dashboard of dashboards) {
       for (const chart of dashboard.charts ?? []) {
-        // Parsed the way the native dashboard provider does (canonical mode); other tests use relaxed.
         const pipeline = EJSON.parse(chart.pipeline, { relaxed: false }) as Document[];
         for (const stage of pipeline) expect(CHART_PIPELINE_STAGES, `${chart.id}: ${Object.keys(stage)[0]}`).toContain(Object.keys(stage)[0]);
-        const rows = await db.collection(chart.collection).aggregate(pipeline).toArray();
-        expect(rows.length, `${dashboard.panelLabel} / ${chart.id}`).toBeGreaterThan(0);
-        if (chart.kind === "kpi") expect(Number(rows[0].value), chart.id).toBeGreaterThan(0);
-        if (chart.kind === "bar" || chart.kind === "line" || chart.kind === "pie") expect(typeof rows[0].label, chart.id).toBe("string");
+      }
+      // Through the provider itself: its allowlists, its row cap, its error handling.
+      const results = await runCharts(dashboard.charts);
+      for (const result of results) {
+        expect(result.error, `${dashboard.panelLabel} / ${result.id}`).toBeUndefined();
+        expect(result.rows.length, `${dashboard.panelLabel} / ${result.id}`).toBeGreaterThan(0);
+        if (result.kind === "kpi") expect(Number(result.rows[0].value), result.id).toBeGreaterThan(0);
+        if (result.kind === "bar" || result.kind === "line" || result.kind === "pie") expect(typeof result.rows[0].label, result.id).toBe("string");
       }
     }
   });
 
-  it("pivots planned quantity by month and channel without losing any quantity", async () => {
-    const dashboard = await db.collection<DashboardRecord>("dashboards").findOne({ painelId: 1 });
-    const run = async (id: string) => {
-      const chart = dashboard!.charts!.find((c) => c.id === id)!;
-      return db.collection(chart.collection).aggregate(EJSON.parse(chart.pipeline) as Document[]).toArray();
-    };
-    const [total] = await run("planned-total");
-    const byMonth = await run("planned-by-channel-month");
-    expect(byMonth.map((r) => r.label)).toEqual([...byMonth.map((r) => r.label)].sort());
-    expect(byMonth[0].label).toMatch(/^\d{4}-\d{2}$/);
-    const pivotSum = byMonth.reduce((s, r) => s + CHANNELS.reduce((t, c) => t + (r[c] as number), 0), 0);
-    expect(pivotSum).toBe(total.value);
+  async function chartOf(panelLabel: string, chartId: string) {
+    const dashboard = await db.collection<DashboardRecord>("dashboards").findOne({ panelLabel });
+    const chart = dashboard?.charts?.find((c) => c.id === chartId);
+    if (!dashboard || !chart) throw new Error(`the seed has no chart ${chartId} on ${panelLabel}`);
+    return { dashboard, chart, result: await runChart(chart) };
+  }
+
+  it("has the dashboard of planned quantity by channel and month, without losing any quantity", async () => {
+    const { dashboard, chart, result } = await chartOf("Planejamento de Quantidades", "planned-by-channel-month");
+    expect(dashboard.panelType).toBe(1);
+    expect(chart).toMatchObject({ title: "Quantidade planejada por canal e mês", kind: "bar", collection: "planning_quantity" });
+    const months = result.rows.map((r) => r.label as string);
+    expect(months).toEqual([...months].sort());
+    expect(months.every((m) => /^\d{4}-\d{2}$/.test(m))).toBe(true);
+    for (const row of result.rows) expect(Object.keys(row).sort()).toEqual(["label", ...CHANNELS].sort());
+    const pivotSum = result.rows.reduce((s, r) => s + CHANNELS.reduce((t, c) => t + (r[c] as number), 0), 0);
+    const [total] = await db.collection("planning_quantity").aggregate([{ $group: { _id: null, valor: { $sum: "$valor" } } }]).toArray();
+    expect(pivotSum).toBe(total.valor);
+    // One month and one channel, counted directly.
+    const [month] = months;
+    const direct = (await db.collection("planning_quantity").find({ channel: CHANNELS[0] }).toArray())
+      .filter((r) => (r.dateRef as Date).toISOString().slice(0, 7) === month)
+      .reduce((s, r) => s + (r.valor as number), 0);
+    expect(result.rows[0][CHANNELS[0]]).toBe(direct);
   });
 
-  it("computes master data OK versus NOK counts in the dashboard chart", async () => {
-    const dashboard = await db.collection<DashboardRecord>("dashboards").findOne({ panelLabel: "Master Data OK x NOK" });
-    const chart = dashboard?.charts?.find((c) => c.id === "master-data-ok-nok");
-    const rows = await db.collection(chart!.collection).aggregate(EJSON.parse(chart!.pipeline) as Document[]).toArray();
-    expect(rows).toEqual([
-      { label: "Product", ok: counts.product_master, nok: counts.product_master_nok },
-      { label: "Channel", ok: counts.channel, nok: counts.channel_nok },
-      { label: "Spend", ok: counts.planning_spend, nok: counts.planning_spend_nok },
+  it("has the dashboard of jobs by status per day, matching the files of each day", async () => {
+    const { dashboard, chart, result } = await chartOf("Jobs Executados", "jobs-by-status-per-day");
+    expect(dashboard.panelType).toBe(2);
+    expect(chart.kind).toBe("bar");
+    expect(chart.labels).toMatchObject({ concluidos: "Concluídos", em_andamento: "Em andamento", com_erro: "Com erro" });
+    const files = await db.collection("files").find({}).toArray();
+    const expected = new Map<string, { concluidos: number; em_andamento: number; com_erro: number }>();
+    for (const file of files) {
+      const day = (file.statusChangeDate as Date).toISOString().slice(0, 10);
+      const entry = expected.get(day) ?? { concluidos: 0, em_andamento: 0, com_erro: 0 };
+      if (file.status !== 0) entry.com_erro += 1;
+      else if (file.progress === 100) entry.concluidos += 1;
+      else entry.em_andamento += 1;
+      expected.set(day, entry);
+    }
+    const lastDays = [...expected.keys()].sort().slice(-30);
+    expect(result.rows).toEqual(lastDays.map((day) => ({ label: day, ...expected.get(day) })));
+  });
+
+  it("has the dashboard of master data OK versus NOK, one row per subject of the catalogue", async () => {
+    const { dashboard, result } = await chartOf("Master Data OK x NOK", "master-data-ok-nok");
+    expect(dashboard.panelType).toBe(1);
+    const catalogue = await db.collection("master_data_collections").find({}).sort({ order: 1 }).toArray();
+    const oks = catalogue.filter((c) => c.collection_ok === 1);
+    expect(result.rows).toEqual(oks.map((c) => ({ label: c.label_name, ok: counts[c.collection_name], nok: counts[`${c.collection_name}_nok`] })));
+    expect(result.rows.map((r) => r.label)).toEqual(["Product", "Channel", "Spend"]);
+  });
+
+  it("builds the OK x NOK chart from whatever catalogue it is given", async () => {
+    const chart = masterDataOkNokChart([
+      { collection_name: "channel_nok", label_name: "Canal NOK", collection_ok: 0, order: 2 },
+      { collection_name: "channel", label_name: "Canal", collection_ok: 1, order: 1 },
+      { collection_name: "planning_spend_nok", label_name: "Gasto NOK", collection_ok: 0, order: 3 },
     ]);
+    expect((await runChart(chart)).rows).toEqual([
+      { label: "Canal", ok: counts.channel, nok: counts.channel_nok },
+      { label: "Gasto NOK", ok: 0, nok: counts.planning_spend_nok },
+    ]);
+  });
+
+  it("has the dashboard of forecast versus actual by cost centre over the last twelve months", async () => {
+    const { dashboard, chart, result } = await chartOf("Forecast x Realizado", "forecast-vs-actual-by-cost-centre");
+    expect(dashboard.panelType).toBe(1);
+    const scenario = currentScenario(options.referenceDate).rf;
+    expect(chart.title).toBe(`Forecast (${scenario}) x Realizado por centro de custo, últimos 12 meses`);
+    expect(result.rows.length).toBeGreaterThan(1);
+    const from = monthStart(options.referenceDate, -12);
+    const to = monthStart(options.referenceDate);
+    const [first] = result.rows;
+    const records = await db.collection("forecast").find({ cost_center_concat: first.label }).toArray();
+    const inWindow = records.filter((r) => r.data_ref >= from && r.data_ref < to);
+    const realizado = inWindow.filter((r) => r.rf === "actual").reduce((s, r) => s + r.value, 0);
+    const forecast = inWindow.filter((r) => r.rf === scenario).reduce((s, r) => s + r.forecast, 0);
+    expect(first.realizado).toBeCloseTo(realizado, 2);
+    expect(first.forecast).toBeCloseTo(forecast, 2);
+    expect(forecast).toBeGreaterThan(0);
+    // Sorted by actual, largest first.
+    const actuals = result.rows.map((r) => r.realizado as number);
+    expect(actuals).toEqual([...actuals].sort((a, b) => b - a));
+  });
+
+  it("names result fields with accents for the tables that screen readers read", async () => {
+    expect((await chartOf("Master Data OK x NOK", "master-data-collections")).chart.labels).toEqual({ colecao: "Coleção", nome: "Nome", base: "Base" });
+    expect((await chartOf("Arquivos e Usuários", "files-by-user")).chart.labels).toMatchObject({ usuario: "Usuário" });
   });
 
   it("creates every demo account with its type, a working password and the first-access flag", async () => {
@@ -163,6 +236,9 @@ describe("seeded data", () => {
   it("lists the master-data collections in order and only allowed names", async () => {
     const list = await db.collection("master_data_collections").find({}).sort({ order: 1 }).toArray();
     expect(list.map((c) => c.collection_name)).toEqual([...MASTER_DATA_COLLECTION_NAMES]);
+    // The screens' browser tests switch collections within each base: both need at least two.
+    expect(list.filter((c) => c.collection_ok === 1).length).toBeGreaterThanOrEqual(2);
+    expect(list.filter((c) => c.collection_ok !== 1).length).toBeGreaterThanOrEqual(2);
     for (const c of list) {
       expect(c.fields.length).toBeGreaterThan(0);
       for (const field of c.fields) expect(Object.keys(field)).toHaveLength(1);

@@ -5,7 +5,6 @@ import type { PanelType } from "~/models/dashboards.server";
 import { messages } from "~/messages";
 import { runCharts, type ChartResult } from "./dashboards/native.server";
 import { DashboardEmbedError, generateEmbedAddress, type EmbedAddress } from "./dashboards/quicksight.server";
-import { dashboardTexts } from "./dashboards/texts";
 
 /**
  * The dashboards provider (config.dashboards.kind): `native` (the default) runs the charts stored with
@@ -44,7 +43,7 @@ export async function loadDashboardScreen(user: AuthenticatedUser, painelId: str
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return { dashboard, view: { provider: "quicksight", embed, error: null } };
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.unexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : messages.dashboardUnexpected;
     return { dashboard, view: { provider: "quicksight", embed: null, error: message } };
   }
 }
@@ -61,7 +60,7 @@ export async function renewEmbedAddressResponse(user: AuthenticatedUser, painelI
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return new Response(JSON.stringify(embed), { status: 200, headers });
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.unexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : messages.dashboardUnexpected;
     return new Response(JSON.stringify({ error: message }), { status: 502, headers });
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "~/config.server";
 import { DashboardEmbedError, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
-import { dashboardTexts } from "~/services/dashboards/texts";
+import { messages } from "~/messages";
 import { useMockServer } from "../mocks";
 import { quicksightEmbedError, quicksightEmbedSuccess, type EmbedCall } from "../mocks/quicksight";
 
@@ -43,11 +43,14 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
   it("returns the embed URL for the user's ARN with the configured lifetime and domains", async () => {
     const calls: EmbedCall[] = [];
     server.use(quicksightEmbedSuccess(calls));
-    const now = Date.UTC(2025, 0, 1, 12, 0, 0);
-    const address = await generateEmbedAddress("ana@example.com", "dash-123", { config, now: () => now });
+    // A monotonic clock that moves 1.5 s while QuickSight answers.
+    const ticks = [10_000, 11_500];
+    const address = await generateEmbedAddress("ana@example.com", "dash-123", { config, now: () => ticks.shift() ?? 11_500 });
     expect(address.embedUrl).toMatch(/^https:\/\/sa-east-1\.quicksight\.aws\.amazon\.com\/embed\/.+dash-123/);
     expect(address.sessionMinutes).toBe(60);
-    expect(address.sessionExpiresAt).toBe("2025-01-01T13:00:00.000Z");
+    // What is left of the hour when the answer leaves: the browser counts it from receipt, with its own clock.
+    expect(address.expiresInMs).toBe(60 * 60_000 - 1_500);
+    expect(address).not.toHaveProperty("sessionExpiresAt");
     expect(address.toolbar).toEqual({ resetDisabled: false, undoRedoDisabled: false });
     expect(calls).toHaveLength(1);
     expect(calls[0].region).toBe("sa-east-1");
@@ -66,14 +69,14 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     server.use(quicksightEmbedError("AccessDeniedException", 401));
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config }));
     expect(error.code).toBe("AccessDeniedException");
-    expect(error.message).toBe(dashboardTexts.accessDenied);
+    expect(error.message).toBe(messages.dashboardAccessDenied);
   });
 
   it("turns ResourceNotFoundException (404) into a clean message", async () => {
     server.use(quicksightEmbedError("ResourceNotFoundException", 404));
     const error = await failure(generateEmbedAddress("ana@example.com", "missing", { config }));
     expect(error.code).toBe("ResourceNotFoundException");
-    expect(error.message).toBe(dashboardTexts.notFound);
+    expect(error.message).toBe(messages.dashboardNotFound);
   });
 
   it("retries ThrottlingException (429) and then reports it cleanly", async () => {
@@ -82,7 +85,7 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config }));
     expect(counter.count).toBe(3);
     expect(error.code).toBe("ThrottlingException");
-    expect(error.message).toBe(dashboardTexts.throttled);
+    expect(error.message).toBe(messages.dashboardThrottled);
     expect(error.message).not.toMatch(/mock|amazon|coral/i);
   });
 
@@ -100,6 +103,6 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
   it("needs a configured account", async () => {
     const unconfigured = parseConfig({ DASHBOARDS: "native" });
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config: unconfigured }));
-    expect(error.message).toBe(dashboardTexts.notConfigured);
+    expect(error.message).toBe(messages.dashboardNotConfigured);
   });
 });

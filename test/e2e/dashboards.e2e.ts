@@ -17,7 +17,12 @@ async function signIn(page: Page, email = "gold@demo.local") {
   await page.waitForURL((url) => url.pathname !== "/");
 }
 
-type SeededDashboard = { painelId: number; panelLabel: string; panelType: number; charts?: { kind: string; title: string }[] };
+type SeededDashboard = {
+  painelId: number;
+  panelLabel: string;
+  panelType: number;
+  charts?: { kind: string; title: string; labels?: Record<string, string> }[];
+};
 
 async function seededDashboards(mongoUri: string, databaseName: string): Promise<SeededDashboard[]> {
   const client = new MongoClient(mongoUri);
@@ -61,11 +66,52 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
         expect((await card.locator("dd").first().innerText()).trim()).toMatch(/^-?[\d.]+(,\d+)?$/);
       } else {
         expect(await card.locator("table").isVisible()).toBe(true);
+        // Headers come from the chart's labels, accents included ("Coleção", "Usuário").
+        const headers = (await card.locator("th").allInnerTexts()).map((t) => t.trim());
+        const named = Object.values(chart.labels ?? {});
+        if (named.length > 0) expect(headers.every((h) => named.includes(h)), `${chart.title}: ${headers.join(", ")}`).toBe(true);
       }
       kindsSeen.add(chart.kind);
     }
   }
   expect([...kindsSeen].sort()).toEqual(["bar", "kpi", "line", "pie", "table"]);
+});
+
+test("an executed-jobs dashboard shows the loading overlay while its loader runs, also coming from another section", async ({ page, app }) => {
+  const dashboards = await seededDashboards(app.mongoUri, app.databaseName);
+  const intelligent = dashboards.find((d) => d.panelType === 1);
+  const jobs = dashboards.filter((d) => d.panelType === 2);
+  if (!intelligent || jobs.length < 2) throw new Error("the seed has an Intelligent Journey dashboard and two executed-jobs dashboards");
+  await signIn(page);
+  await page.goto(pathFor(intelligent));
+  await page.getByRole("heading", { level: 1, name: intelligent.panelLabel }).waitFor();
+  const overlay = page.getByRole("status").filter({ hasText: messages.dashboardLoading });
+  expect(await overlay.count()).toBe(0);
+
+  // From an /ij dashboard (no /jobs layout on screen yet), then from one executed-jobs dashboard to the next.
+  for (const [from, target] of [[intelligent, jobs[0]], [jobs[0], jobs[1]]] as const) {
+    // The loader's data request (prefetch or navigation) waits until the test has seen the overlay.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let requested!: () => void;
+    const seen = new Promise<void>((resolve) => (requested = resolve));
+    const isTargetData = (url: URL) => url.pathname === `${pathFor(target)}.data`;
+    await page.route(isTargetData, async (route) => {
+      requested();
+      await gate;
+      await route.continue();
+    });
+    await page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link", { name: target.panelLabel, exact: true }).click();
+    await seen;
+    await overlay.waitFor({ state: "visible" });
+    // Still the previous page underneath, announced as busy loading the next.
+    expect(new URL(page.url()).pathname).toBe(pathFor(from));
+    release();
+    await page.waitForURL(`**${pathFor(target)}`);
+    await page.getByRole("heading", { level: 1, name: target.panelLabel }).waitFor();
+    await overlay.waitFor({ state: "detached" });
+    await page.unroute(isTargetData);
+  }
 });
 
 test("the dashboard reloads when the id changes, also with back and forward", async ({ page, app }) => {

@@ -30,6 +30,7 @@ async function withDb<T>(app: { mongoUri: string; databaseName: string }, work: 
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 const headers = async (page: Page) => (await page.locator("main table thead th").allInnerTexts()).map((t) => t.trim());
 const firstCell = async (page: Page) => (await page.locator("main table tbody tr").first().locator("td").first().innerText()).trim();
+const fieldHeaders = (entry: { [key: string]: unknown }) => (entry.fields as Record<string, string>[]).map((f) => Object.values(f)[0]);
 
 test("Base Ok / Base NOK, the collection dropdown and paging with the browser buttons", async ({ page, app }) => {
   // At least three pages of product master, whatever the seed scale.
@@ -51,8 +52,7 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
   expect(await page.getByLabel(messages.baseOk).isChecked()).toBe(true);
   const select = page.locator("#master-data-collection");
   expect(await select.inputValue()).toBe(okCollections[0].collection_name);
-  const expectedHeaders = (okCollections[0].fields as Record<string, string>[]).map((f) => Object.values(f)[0]);
-  await expect.poll(() => headers(page)).toEqual(expectedHeaders);
+  await expect.poll(() => headers(page)).toEqual(fieldHeaders(okCollections[0]));
   expect(await page.locator("main table tbody tr").count()).toBe(20);
 
   // Page forward twice, then back and forward with the browser.
@@ -76,25 +76,35 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
   await page.getByRole("link", { name: messages.previous }).click();
   await page.getByText(/^1–20 \//).waitFor();
 
+  // Another collection of Base Ok: its own columns, from page 1.
+  expect(okCollections.length).toBeGreaterThanOrEqual(2);
+  await select.selectOption(okCollections[1].collection_name);
+  await page.waitForURL((url) => url.searchParams.get("collection") === okCollections[1].collection_name);
+  expect(param(page, "page")).toBeNull();
+  await expect.poll(() => headers(page), { message: okCollections[1].label_name }).toEqual(fieldHeaders(okCollections[1]));
+
   // Base NOK: the dropdown lists the discarded bases only, the first preselected.
   await page.getByLabel(messages.baseNok).check();
   await page.waitForURL((url) => url.searchParams.get("base") === "nok");
   await page.waitForFunction((name) => (document.querySelector("#master-data-collection") as HTMLSelectElement | null)?.value === name, nokCollections[0].collection_name);
   const nokOptions = await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
   expect(nokOptions).toEqual(nokCollections.map((c) => c.collection_name));
+  await expect.poll(() => headers(page), { message: nokCollections[0].label_name }).toEqual(fieldHeaders(nokCollections[0]));
 
-  // Another collection of that base.
-  if (nokCollections.length > 1) {
-    await select.selectOption(nokCollections[1].collection_name);
-    await page.waitForURL((url) => url.searchParams.get("collection") === nokCollections[1].collection_name);
-    const nokHeaders = (nokCollections[1].fields as Record<string, string>[]).map((f) => Object.values(f)[0]);
-    await page.waitForFunction((n) => document.querySelectorAll("main table thead th").length === n, nokHeaders.length);
-    await expect.poll(() => headers(page)).toEqual(nokHeaders);
-  }
-  // Back to Base Ok.
+  // Another collection of that base (the seed guarantees at least two).
+  expect(nokCollections.length).toBeGreaterThanOrEqual(2);
+  await select.selectOption(nokCollections[1].collection_name);
+  await page.waitForURL((url) => url.searchParams.get("collection") === nokCollections[1].collection_name);
+  await expect.poll(() => headers(page), { message: nokCollections[1].label_name }).toEqual(fieldHeaders(nokCollections[1]));
+
+  // Back to Base Ok: its first collection loads again, not the one chosen before.
   await page.getByLabel(messages.baseOk).check();
   await page.waitForURL((url) => url.searchParams.get("base") === "ok");
   expect(await page.getByLabel(messages.baseOk).isChecked()).toBe(true);
+  await page.waitForFunction((name) => (document.querySelector("#master-data-collection") as HTMLSelectElement | null)?.value === name, okCollections[0].collection_name);
+  await expect.poll(() => headers(page), { message: okCollections[0].label_name }).toEqual(fieldHeaders(okCollections[0]));
+  await page.getByText(/^1–20 \//).waitFor();
+  expect(await firstCell(page)).toBe(page1);
 });
 
 test("an empty base shows No data found", async ({ page, app }) => {
@@ -106,7 +116,7 @@ test("an empty base shows No data found", async ({ page, app }) => {
   await page.getByRole("cell", { name: messages.noDataFound }).waitFor();
 });
 
-test("every tab of canal and planejamento shows its columns, tab and page in the URL", async ({ page }) => {
+test("every tab of canal and planejamento shows its columns, with the tab in the URL", async ({ page }) => {
   await signIn(page);
   await page.goto("/repo/master-data");
   const sections = page.getByRole("navigation", { name: "Repository Master", exact: true });
@@ -137,6 +147,52 @@ test("every tab of canal and planejamento shows its columns, tab and page in the
     await expect.poll(() => headers(page), { message: `${top} / ${inner}` }).toEqual(columns);
     expect(await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).getAttribute("aria-current")).toBe("page");
   }
+});
+
+test("Canal pages forward and back with the browser buttons, keeping the tab and the page in the URL", async ({ page, app }) => {
+  // At least three pages of channels, whatever the seed scale.
+  await withDb(app, async (db) => {
+    const count = await db.collection("channel").countDocuments();
+    if (count < 45) {
+      await db.collection("channel").insertMany(
+        Array.from({ length: 45 - count }, (_, i) => ({ cnpj: `E2E-${String(i).padStart(3, "0")}`, description: "Teste", channel_siop: "FSS", urlPath: "e2e.csv", sourceFileId: null })),
+      );
+    }
+  });
+  await signIn(page);
+  await page.goto("/repo/master-data/canal?tab=channel");
+  await page.getByText(/^1–20 \//).waitFor();
+  const page1 = await firstCell(page);
+
+  await page.getByRole("link", { name: messages.next }).click();
+  await page.waitForURL((url) => url.searchParams.get("page") === "2");
+  await page.getByText(/^21–40 \//).waitFor();
+  expect(param(page, "tab")).toBe("channel");
+  const page2 = await firstCell(page);
+  expect(page2).not.toBe(page1);
+  await page.getByRole("link", { name: messages.next }).click();
+  await page.waitForURL((url) => url.searchParams.get("page") === "3");
+  await page.getByText(/^41–/).waitFor();
+  const page3 = await firstCell(page);
+
+  await page.goBack();
+  await page.getByText(/^21–40 \//).waitFor();
+  expect(param(page, "page")).toBe("2");
+  expect(await firstCell(page)).toBe(page2);
+  await page.goBack();
+  await page.getByText(/^1–20 \//).waitFor();
+  expect(param(page, "page")).toBeNull();
+  expect(await firstCell(page)).toBe(page1);
+  await page.goForward();
+  await page.getByText(/^21–40 \//).waitFor();
+  expect(await firstCell(page)).toBe(page2);
+  await page.goForward();
+  await page.getByText(/^41–/).waitFor();
+  expect(param(page, "tab")).toBe("channel");
+  expect(await firstCell(page)).toBe(page3);
+  // The same page from a bookmark.
+  await page.goto("/repo/master-data/canal?tab=channel&page=2");
+  expect(await firstCell(page)).toBe(page2);
 });
 
 test("a collection outside the list answers 404", async ({ page }) => {

@@ -1,3 +1,4 @@
+import { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PLANNING_SPEND, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { loader as indexLoader } from "~/routes/repo.master-data._index";
@@ -34,6 +35,8 @@ beforeAll(async () => {
   );
   await db.collection(CHANNEL).insertMany([{ cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv", extra: 1 }]);
   await db.collection(PLANNING_SPEND).insertOne({ channel: "Varejo", marca: "Alpha", yearMonthDay: "20250101", urlPath: "s.csv" });
+  await db.collection("users").insertOne({ user: "secret@example.com" });
+  await db.collection("sessions").insertOne({ token: "secret-token" });
 });
 
 beforeEach(() => {
@@ -77,16 +80,38 @@ describe("/repo/master-data", () => {
     expect(response.headers.get("Location")).toBe("/repo/master-data?base=nok");
   });
 
-  it("answers 404 for a collection outside the list, never reading it", async () => {
-    for (const name of ["users", "sessions", "planning_spend", "$where", ""]) {
-      const query = name === "" ? "collection=" : `collection=${encodeURIComponent(name)}`;
-      if (name === "") {
-        // An empty choice is no choice: the first collection.
-        expect((await indexLoader(args(`/repo/master-data?${query}`))).collection).toBe(PRODUCT_MASTER);
-        continue;
+  it("answers 404 for a collection outside the list, never opening it", async () => {
+    // Every collection the loader asks the driver for, whatever it then does with it.
+    const opened: string[] = [];
+    const original = Db.prototype.collection;
+    const spy = vi.spyOn(Db.prototype, "collection").mockImplementation(function (this: Db, name: string, options?: object) {
+      opened.push(name);
+      return original.call(this, name, options);
+    });
+    try {
+      // "planning_spend" is an allowed name, but not in this tenant's catalogue.
+      for (const name of ["users", "sessions", "planning_spend", "$where", "product_master.x"]) {
+        opened.length = 0;
+        const response = await thrown(indexLoader(args(`/repo/master-data?collection=${encodeURIComponent(name)}`)));
+        expect(response.status, name).toBe(404);
+        expect(opened, name).toEqual([MASTER_DATA_COLLECTIONS]);
       }
-      expect((await thrown(indexLoader(args(`/repo/master-data?${query}`)))).status).toBe(404);
+      // The spy sees the reads of an accepted name, so the empty lists above mean something.
+      opened.length = 0;
+      await indexLoader(args(`/repo/master-data?collection=${CHANNEL}`));
+      expect(opened).toContain(CHANNEL);
+    } finally {
+      spy.mockRestore();
     }
+  });
+
+  it("treats an empty collection as no choice, and a bad base or page as the defaults", async () => {
+    expect((await indexLoader(args("/repo/master-data?collection="))).collection).toBe(PRODUCT_MASTER);
+    const fallback = await indexLoader(args("/repo/master-data?base=maybe&page=-4"));
+    expect(fallback.base).toBe("ok");
+    expect(fallback.table.page).toBe(1);
+    expect(fallback.table.rows[0].cells.sku).toBe("P00");
+    expect((await indexLoader(args("/repo/master-data?page=1e3"))).table.page).toBe(1);
   });
 
   it("is 403 for a type without Repository Master", async () => {
@@ -108,6 +133,9 @@ describe("/repo/master-data/canal", () => {
     expect(nok.table.columns.map((c) => c.key)).toEqual(["urlPath", "creationDate", "Error"]);
     expect(nok.table.count).toBe(0);
     expect((await canalLoader(args("/repo/master-data/canal?tab=users"))).tab.id).toBe("channel");
+    const badPage = await canalLoader(args("/repo/master-data/canal?tab=channel&page=zero"));
+    expect(badPage.table.page).toBe(1);
+    expect(badPage.table.count).toBe(1);
   });
 });
 
@@ -135,5 +163,13 @@ describe("/repo/master-data/planejamento", () => {
 
     const spendNok = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=spend_nok"));
     expect(spendNok.table.count).toBe(0);
+    expect(spendNok.table.columns.map((c) => c.key)).toEqual(["channel", "marca", "yearMonthDay", "_lineNumber", "urlPath", "timeStamp", "Error"]);
+
+    // An inner tab of another top tab is that top tab's first; an unknown top tab is Product.
+    const mixed = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=quantity_nok&page=x"));
+    expect([mixed.section.id, mixed.tab.id, mixed.table.page]).toEqual(["planning", "spend", 1]);
+    const unknown = await planejamentoLoader(args("/repo/master-data/planejamento?top=users&tab=spend"));
+    expect([unknown.section.id, unknown.tab.id]).toEqual(["product", "quantity"]);
+    expect((await planejamentoLoader(args("/repo/master-data/planejamento?top=product&page=2"))).table.rows.map((r) => r.cells.sku)).toEqual(["P20", "P21", "P22", "P23", "P24"]);
   });
 });

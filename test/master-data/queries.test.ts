@@ -6,7 +6,7 @@ import {
   getBasePage,
   listMasterDataCollections,
   MASTER_DATA_PAGE_SIZE,
-  parsePage,
+  pageParam,
 } from "~/models/master-data-queries.server";
 import { CHANNEL, MASTER_DATA_COLLECTIONS, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { useTestDatabase } from "../db";
@@ -83,10 +83,13 @@ describe("master-data queries", () => {
     expect(formatCell(new Date(Date.UTC(2024, 0, 31, 13, 5, 9)))).toBe("31/01/2024 13:05:09");
     expect(formatCell(null)).toBe("");
     expect(formatCell(12)).toBe("12");
-    expect(parsePage("3")).toBe(3);
-    expect(parsePage("0")).toBe(1);
-    expect(parsePage("-2")).toBe(1);
-    expect(parsePage("abc")).toBe(1);
-    expect(parsePage(null)).toBe(1);
+    expect(pageParam.parse("3")).toBe(3);
+    expect(pageParam.parse("0")).toBe(1);
+    expect(pageParam.parse("-2")).toBe(1);
+    expect(pageParam.parse("abc")).toBe(1);
+    expect(pageParam.parse("1e3")).toBe(1);
+    expect(pageParam.parse("2.5")).toBe(1);
+    expect(pageParam.parse("")).toBe(1);
+    expect(pageParam.parse(undefined)).toBe(1);
   });
 });

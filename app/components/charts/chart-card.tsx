@@ -1,15 +1,16 @@
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Alert } from "~/components/ui/alert";
-import { dashboardTexts } from "~/services/dashboards/texts";
-import { columnKeys, formatCompact, formatLabel, formatNumber, formatValue, humanize, PALETTE, seriesKeys, type ChartRow } from "./format";
+import { messages } from "~/messages";
+import { columnKeys, fieldLabel, formatCompact, formatLabel, formatNumber, formatValue, PALETTE, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/components/ui/data-table.css";
 
 export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
-export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; error?: string };
+export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
+type Labels = Readonly<Record<string, string>>;
 
 /** A data table of chart rows; also the screen-reader fallback of the drawn charts. */
-export function ChartDataTable({ rows, caption, hidden = false }: { rows: ChartRow[]; caption: string; hidden?: boolean }) {
+export function ChartDataTable({ rows, caption, labels = {}, hidden = false }: { rows: ChartRow[]; caption: string; labels?: Labels; hidden?: boolean }) {
   const keys = columnKeys(rows);
   return (
     <div className={hidden ? "visually-hidden" : "chart-table"}>
@@ -19,7 +20,7 @@ export function ChartDataTable({ rows, caption, hidden = false }: { rows: ChartR
           <tr>
             {keys.map((key) => (
               <th key={key} scope="col">
-                {key === "label" ? "Categoria" : humanize(key)}
+                {fieldLabel(key, labels)}
               </th>
             ))}
           </tr>
@@ -43,7 +44,7 @@ export function ChartDataTable({ rows, caption, hidden = false }: { rows: ChartR
   );
 }
 
-function Kpi({ rows }: { rows: ChartRow[] }) {
+function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
   const row = rows[0] ?? {};
   const keys = seriesKeys([row]);
   const ordered = keys.includes("value") ? ["value", ...keys.filter((k) => k !== "value")] : keys;
@@ -51,7 +52,7 @@ function Kpi({ rows }: { rows: ChartRow[] }) {
     <dl className="chart-kpi">
       {ordered.map((key) => (
         <div key={key}>
-          <dt>{key === "value" ? "Total" : humanize(key)}</dt>
+          <dt>{fieldLabel(key, labels)}</dt>
           <dd>{formatNumber(Number(row[key]))}</dd>
         </div>
       ))}
@@ -59,9 +60,9 @@ function Kpi({ rows }: { rows: ChartRow[] }) {
   );
 }
 
-const tooltipFormatter = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), humanize(String(name))];
-
 function Plot({ chart }: { chart: ChartData }) {
+  const labels = chart.labels ?? {};
+  const tooltipFormatter = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), fieldLabel(String(name), labels)];
   const series = seriesKeys(chart.rows);
   const tick = { fontSize: 12 };
   const xTick = (v: unknown) => formatLabel(v as string);
@@ -88,7 +89,7 @@ function Plot({ chart }: { chart: ChartData }) {
         <XAxis dataKey="label" tick={tick} tickFormatter={xTick} />
         <YAxis tick={tick} tickFormatter={(v: number) => formatCompact(v)} width={64} />
         <Tooltip formatter={tooltipFormatter} labelFormatter={xTick} />
-        {series.length > 1 ? <Legend formatter={(v: unknown) => humanize(String(v))} /> : null}
+        {series.length > 1 ? <Legend formatter={(v: unknown) => fieldLabel(String(v), labels)} /> : null}
         {series.map((key, i) =>
           chart.kind === "line" ? (
             <Line key={key} type="monotone" dataKey={key} stroke={PALETTE[i % PALETTE.length]} dot={false} isAnimationActive={false} />
@@ -107,21 +108,21 @@ export function ChartCard({ chart }: { chart: ChartData }) {
   let body;
   if (chart.error) {
     body = (
-      <Alert tone="error" title={dashboardTexts.chartFailed}>
+      <Alert tone="error" title={messages.chartFailed}>
         {chart.error}
       </Alert>
     );
   } else if (chart.kind === "kpi") {
-    body = <Kpi rows={chart.rows} />;
+    body = <Kpi rows={chart.rows} labels={chart.labels ?? {}} />;
   } else if (chart.kind === "table") {
-    body = <ChartDataTable rows={chart.rows} caption={chart.title} />;
+    body = <ChartDataTable rows={chart.rows} caption={chart.title} labels={chart.labels} />;
   } else {
     body = (
       <>
         <div className="chart-card__plot" aria-hidden="true">
           <Plot chart={chart} />
         </div>
-        <ChartDataTable rows={chart.rows} caption={`${dashboardTexts.tableFallback}: ${chart.title}`} hidden />
+        <ChartDataTable rows={chart.rows} caption={`${messages.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
       </>
     );
   }

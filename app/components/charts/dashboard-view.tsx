@@ -1,8 +1,7 @@
-import { useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { QuickSightDashboard } from "~/components/quicksight/quicksight-dashboard";
 import { Alert } from "~/components/ui/alert";
-import { dashboardTexts } from "~/services/dashboards/texts";
+import { messages } from "~/messages";
 import { ChartCard, type ChartData } from "./chart-card";
 import "./charts.css";
 
@@ -12,34 +11,33 @@ export type DashboardViewData = {
     | { provider: "native"; charts: ChartData[] }
     | {
         provider: "quicksight";
-        embed: { embedUrl: string; sessionExpiresAt: string; toolbar: { resetDisabled: boolean; undoRedoDisabled: boolean } } | null;
+        embed: { embedUrl: string; expiresInMs: number; toolbar: { resetDisabled: boolean; undoRedoDisabled: boolean } } | null;
         error: string | null;
       };
 };
 
 /**
  * One dashboard: the native charts, or the embedded QuickSight dashboard. `full` is the executed-jobs
- * variant: full size, with a loading overlay while the embed address (or the next dashboard) loads.
+ * variant: full size, with a loading overlay while the embedded frame loads (while the loader fetches the
+ * embed address, the root route's DashboardNavigationOverlay covers the page).
  * The route keys this component on the id, so a new id starts from scratch.
  */
 export function DashboardView({ data, renewUrl, full = false }: { data: DashboardViewData; renewUrl: string; full?: boolean }) {
-  const navigation = useNavigation();
   const { view } = data;
   const [embedLoading, setEmbedLoading] = useState(view.provider === "quicksight" && view.embed !== null);
-  const navigating = navigation.state === "loading" && navigation.location.pathname !== undefined;
-  const showOverlay = full && (embedLoading || navigating);
+  const showOverlay = full && embedLoading;
 
   return (
     <section className={full ? "dashboard dashboard--full" : "dashboard"} aria-busy={showOverlay || undefined} data-provider={view.provider}>
       <h1>{data.dashboard.panelLabel}</h1>
       {showOverlay ? (
         <div className="loading-overlay" role="status">
-          {dashboardTexts.loading}
+          {messages.dashboardLoading}
         </div>
       ) : null}
       {view.provider === "native" ? (
         view.charts.length === 0 ? (
-          <Alert tone="info">{dashboardTexts.noCharts}</Alert>
+          <Alert tone="info">{messages.dashboardNoCharts}</Alert>
         ) : (
           <div className="dashboard__grid">
             {view.charts.map((chart) => (
@@ -50,8 +48,8 @@ export function DashboardView({ data, renewUrl, full = false }: { data: Dashboar
       ) : view.embed ? (
         <QuickSightDashboard embed={view.embed} renewUrl={renewUrl} onLoadingChange={setEmbedLoading} />
       ) : (
-        <Alert tone="error" title={dashboardTexts.embedFailedTitle}>
-          {view.error ?? dashboardTexts.unexpected}
+        <Alert tone="error" title={messages.dashboardEmbedFailedTitle}>
+          {view.error ?? messages.dashboardUnexpected}
         </Alert>
       )}
     </section>

@@ -1,3 +1,5 @@
+import { messages } from "~/messages";
+
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 
 export type ChartValue = string | number | boolean | null;
@@ -22,7 +24,7 @@ export function formatCompact(value: number): string {
 export function formatLabel(value: ChartValue): string {
   if (value === null) return "—";
   if (typeof value === "number") return formatNumber(value);
-  if (typeof value === "boolean") return value ? "Sim" : "Não";
+  if (typeof value === "boolean") return value ? messages.chartYes : messages.chartNo;
   const month = /^(\d{4})-(\d{2})$/.exec(value);
   if (month) return monthFormat.format(new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1))).replace(". de ", "/").replace(" de ", "/");
   if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return dayFormat.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
@@ -36,6 +38,17 @@ export function formatLabel(value: ChartValue): string {
 /** Any cell, for tables. */
 export function formatValue(value: ChartValue): string {
   return formatLabel(value);
+}
+
+/**
+ * The header of a result field: the chart definition's label when it has one ("concluidos" →
+ * "Concluídos"), else `label` as the category and other names humanized.
+ */
+export function fieldLabel(key: string, labels: Readonly<Record<string, string>> = {}): string {
+  if (Object.hasOwn(labels, key) && labels[key]) return labels[key];
+  if (key === "label") return messages.chartCategory;
+  if (key === "value") return messages.chartTotal;
+  return humanize(key);
 }
 
 /** A field name as a header: "em_andamento" → "Em andamento". */

@@ -1,16 +1,21 @@
 import { useMemo } from "react";
+import { NAV_LABELS } from "~/access";
 import { DataTable, textColumns } from "~/components/ui/data-table";
 import { TabsNav } from "~/components/ui/tabs-nav";
 import { messages } from "~/messages";
 
-/** Headings of the master-data screens (the side-menu labels of app/access.ts, which the browser bundle cannot import). */
-export const MASTER_DATA_TITLES = { repositoryMaster: "Repository Master", channel: "Channel", planning: "Planejamento" } as const;
+/** Headings of the master-data screens: the side menu's entry, then each screen's own name. */
+export const MASTER_DATA_TITLES = {
+  repositoryMaster: NAV_LABELS.repositoryMaster,
+  channel: messages.masterDataChannelTitle,
+  planning: messages.masterDataSections.planejamento,
+} as const;
 
 /** Links between the three master-data screens (the side menu has one entry, Repository Master). */
 const SECTIONS = [
-  { id: "product", label: "Master data", to: "/repo/master-data" },
-  { id: "canal", label: "Canal", to: "/repo/master-data/canal" },
-  { id: "planejamento", label: "Planejamento", to: "/repo/master-data/planejamento" },
+  { id: "product", label: messages.masterDataSections.product, to: "/repo/master-data" },
+  { id: "canal", label: messages.masterDataSections.canal, to: "/repo/master-data/canal" },
+  { id: "planejamento", label: messages.masterDataSections.planejamento, to: "/repo/master-data/planejamento" },
 ] as const;
 
 export function MasterDataSectionsNav({ current }: { current: (typeof SECTIONS)[number]["id"] }) {

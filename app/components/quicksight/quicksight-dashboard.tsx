@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
-import { dashboardTexts } from "~/services/dashboards/texts";
+import { messages } from "~/messages";
+import { frameErrorText, type FrameEvent } from "./frame-events";
 import { startEmbedSession, type EmbedAddressLike, type FrameState } from "./renewal";
 
 export type QuickSightEmbed = EmbedAddressLike & { toolbar: { resetDisabled: boolean; undoRedoDisabled: boolean } };
@@ -30,7 +31,15 @@ export function QuickSightDashboard({
     if (!container) return;
     let session: { stop: () => void } | undefined;
     let cancelled = false;
+    // The address arrived with this render; renewal counts the session's lifetime from here.
+    const receivedAt = performance.now();
     loadingRef.current?.(true);
+    const showFrameError = (event: FrameEvent) => {
+      const problem = frameErrorText(event);
+      if (!problem) return;
+      loadingRef.current?.(false);
+      setError(problem);
+    };
 
     void (async () => {
       try {
@@ -40,7 +49,7 @@ export function QuickSightDashboard({
         const embedFrame = async (url: string, state: FrameState | undefined) => {
           container.replaceChildren();
           return context.embedDashboard(
-            { url, container, width: "100%", height: "100%", withIframePlaceholder: true },
+            { url, container, width: "100%", height: "100%", withIframePlaceholder: true, onChange: (event) => showFrameError(event) },
             {
               locale: "pt-BR",
               parameters: state?.parameters,
@@ -48,31 +57,29 @@ export function QuickSightDashboard({
               toolbarOptions: { reset: !embed.toolbar.resetDisabled, undoRedo: !embed.toolbar.undoRedoDisabled },
               onMessage: async (event) => {
                 if (event.eventName === "CONTENT_LOADED") loadingRef.current?.(false);
-                if (event.eventName === "ERROR_OCCURRED") {
-                  loadingRef.current?.(false);
-                  setError(dashboardTexts.embedFailedTitle);
-                }
+                showFrameError(event);
               },
             },
           );
         };
         session = startEmbedSession(embed, {
+          initialReceivedAt: receivedAt,
           embed: embedFrame,
           fetchAddress: async () => {
             const response = await fetch(renewUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
             const body = (await response.json().catch(() => ({}))) as Partial<EmbedAddressLike> & { error?: string };
-            if (!response.ok || !body.embedUrl || !body.sessionExpiresAt) throw new Error(body.error ?? dashboardTexts.renewFailed);
-            return { embedUrl: body.embedUrl, sessionExpiresAt: body.sessionExpiresAt };
+            if (!response.ok || !body.embedUrl || typeof body.expiresInMs !== "number") throw new Error(body.error ?? messages.dashboardRenewFailed);
+            return { embedUrl: body.embedUrl, expiresInMs: body.expiresInMs };
           },
           onError: (problem) => {
             loadingRef.current?.(false);
-            setError(problem instanceof Error && problem.message ? problem.message : dashboardTexts.renewFailed);
+            setError(problem instanceof Error && problem.message ? problem.message : messages.dashboardRenewFailed);
           },
         });
         if (cancelled) session.stop();
       } catch (problem) {
         loadingRef.current?.(false);
-        setError(problem instanceof Error && problem.message ? problem.message : dashboardTexts.embedFailedTitle);
+        setError(problem instanceof Error && problem.message ? problem.message : messages.dashboardUnexpected);
       }
     })();
 
@@ -86,7 +93,7 @@ export function QuickSightDashboard({
   return (
     <>
       {error ? (
-        <Alert tone="error" title={dashboardTexts.embedFailedTitle}>
+        <Alert tone="error" title={messages.dashboardEmbedFailedTitle}>
           {error}
         </Alert>
       ) : null}

@@ -43,8 +43,12 @@ function fakeTimers() {
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
-const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A monotonic clock the test moves by hand. */
+function fakeClock(start = 1_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+const NOW = 1_000;
 
 describe("QuickSight session renewal", () => {
   it("renews before the end and restores the sheet and parameters the user had", async () => {
@@ -57,13 +61,13 @@ describe("QuickSight session renewal", () => {
       return frame;
     });
     let n = 1;
-    const fetchAddress = vi.fn(async () => ({ embedUrl: `https://qs/embed/${++n}`, sessionExpiresAt: iso(NOW + 60 * 60_000) }));
+    const fetchAddress = vi.fn(async () => ({ embedUrl: `https://qs/embed/${++n}`, expiresInMs: 60 * 60_000 }));
     const onError = vi.fn();
     const onRenewed = vi.fn();
 
     const session = startEmbedSession(
-      { embedUrl: "https://qs/embed/1", sessionExpiresAt: iso(NOW + 15 * 60_000) },
-      { embed, fetchAddress, onError, onRenewed, now: () => NOW, setTimer: timers.setTimer, clearTimer: timers.clearTimer },
+      { embedUrl: "https://qs/embed/1", expiresInMs: 15 * 60_000 },
+      { embed, fetchAddress, onError, onRenewed, now: fakeClock(NOW).now, setTimer: timers.setTimer, clearTimer: timers.clearTimer },
     );
     await flush();
     expect(embeds).toHaveLength(1);
@@ -101,8 +105,8 @@ describe("QuickSight session renewal", () => {
     });
     const onError = vi.fn();
     const session = startEmbedSession(
-      { embedUrl: "https://qs/1", sessionExpiresAt: iso(NOW + 10 * 60_000) },
-      { embed, fetchAddress, onError, now: () => NOW, setTimer: timers.setTimer, clearTimer: timers.clearTimer, retryMs: 1000, maxAttempts: 3 },
+      { embedUrl: "https://qs/1", expiresInMs: 10 * 60_000 },
+      { embed, fetchAddress, onError, now: fakeClock(NOW).now, setTimer: timers.setTimer, clearTimer: timers.clearTimer, retryMs: 1000, maxAttempts: 3 },
     );
     await flush();
     const first = session.current();
@@ -120,8 +124,8 @@ describe("QuickSight session renewal", () => {
   it("reports a failed first embed", async () => {
     const onError = vi.fn();
     startEmbedSession(
-      { embedUrl: "https://qs/1", sessionExpiresAt: iso(NOW + 10 * 60_000) },
-      { embed: async () => Promise.reject(new Error("frame refused")), fetchAddress: vi.fn(), onError, now: () => NOW },
+      { embedUrl: "https://qs/1", expiresInMs: 10 * 60_000 },
+      { embed: async () => Promise.reject(new Error("frame refused")), fetchAddress: vi.fn(), onError, now: fakeClock(NOW).now },
     );
     await flush();
     expect(onError).toHaveBeenCalledWith(new Error("frame refused"));
@@ -136,8 +140,43 @@ describe("QuickSight session renewal", () => {
   });
 
   it("schedules the renewal a margin before the end, never in the past", () => {
-    expect(renewalDelayMs(iso(NOW + 600 * 60_000), NOW)).toBe(598 * 60_000);
-    expect(renewalDelayMs(iso(NOW + 60_000), NOW)).toBe(5_000);
-    expect(renewalDelayMs("not a date", NOW)).toBe(5_000);
+    expect(renewalDelayMs(600 * 60_000, 0)).toBe(598 * 60_000);
+    expect(renewalDelayMs(600 * 60_000, 30_000)).toBe(598 * 60_000 - 30_000);
+    expect(renewalDelayMs(60_000, 0)).toBe(5_000);
+    expect(renewalDelayMs(Number.NaN, 0)).toBe(5_000);
+  });
+
+  it("counts the lifetime from the address's arrival, whatever the browser's wall clock says", async () => {
+    // The browser's calendar clock is three hours off; renewal must not read it at all.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2020, 0, 1) });
+    try {
+      const timers = fakeTimers();
+      const clock = fakeClock();
+      const embedDelays: number[] = [20_000, 45_000];
+      const embed = vi.fn(async (url: string) => {
+        // Building the frame takes a while; that time is part of the session already.
+        clock.advance(embedDelays.shift() ?? 0);
+        return new FakeFrame(url, "s", []);
+      });
+      const fetchAddress = vi.fn(async () => {
+        clock.advance(3_000);
+        return { embedUrl: "https://qs/2", expiresInMs: 30 * 60_000 };
+      });
+      const receivedAt = clock.now();
+      clock.advance(7_000); // the SDK loads before the first embed starts
+      startEmbedSession(
+        { embedUrl: "https://qs/1", expiresInMs: 15 * 60_000 },
+        { embed, fetchAddress, onError: vi.fn(), now: clock.now, initialReceivedAt: receivedAt, setTimer: timers.setTimer, clearTimer: timers.clearTimer },
+      );
+      await flush();
+      // 15 min − 2 min margin − (7 s loading the SDK + 20 s embedding).
+      expect(timers.pending.map((t) => t.ms)).toEqual([13 * 60_000 - 27_000]);
+      vi.setSystemTime(Date.UTC(2031, 5, 1));
+      await timers.fire();
+      // 30 min − 2 min margin − 45 s embedding after the new address arrived (the 3 s fetch came before).
+      expect(timers.pending.map((t) => t.ms)).toEqual([28 * 60_000 - 45_000]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

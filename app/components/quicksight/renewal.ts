@@ -3,6 +3,10 @@
  * unit-tested with a fake frame. A little before the session ends, the current sheet and parameters
  * are read from the frame, a new embed address is fetched and the dashboard is embedded again with
  * that sheet and those parameters, so the user keeps where they were.
+ *
+ * The server sends how long a session still lasts (`expiresInMs`), never an instant: the deadline is
+ * counted from the moment the address arrives on a monotonic clock, so a browser clock that is off by
+ * hours renews just as well.
  */
 
 export type FrameParameter = { Name: string; Values: Array<string | number> };
@@ -15,7 +19,7 @@ export interface EmbeddedFrame {
 
 export type FrameState = { sheetId?: string; parameters: FrameParameter[] };
 
-export type EmbedAddressLike = { embedUrl: string; sessionExpiresAt: string };
+export type EmbedAddressLike = { embedUrl: string; expiresInMs: number };
 
 export type RenewalOptions<F extends EmbeddedFrame> = {
   /** Embeds `url`, restoring `state` when given; resolves with the new frame. */
@@ -24,7 +28,10 @@ export type RenewalOptions<F extends EmbeddedFrame> = {
   fetchAddress: () => Promise<EmbedAddressLike>;
   onError: (error: unknown) => void;
   onRenewed?: (frame: F, state: FrameState) => void;
+  /** A monotonic clock in ms (performance.now by default); only differences are used. */
   now?: () => number;
+  /** When the first address arrived, on the `now` clock (default: when the session starts). */
+  initialReceivedAt?: number;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   /** Renew this long before the session ends. */
@@ -37,11 +44,13 @@ export type RenewalOptions<F extends EmbeddedFrame> = {
 export const RENEWAL_MARGIN_MS = 2 * 60_000;
 const MIN_DELAY_MS = 5_000;
 
-/** When to renew a session that ends at `expiresAt`: `marginMs` before, but not sooner than a few seconds. */
-export function renewalDelayMs(expiresAt: string, now: number, marginMs = RENEWAL_MARGIN_MS): number {
-  const end = Date.parse(expiresAt);
-  if (Number.isNaN(end)) return MIN_DELAY_MS;
-  return Math.max(MIN_DELAY_MS, end - now - marginMs);
+/**
+ * When to renew a session that lasted `expiresInMs` when its address arrived, `elapsedMs` ago:
+ * `marginMs` before it ends, but not sooner than a few seconds.
+ */
+export function renewalDelayMs(expiresInMs: number, elapsedMs: number, marginMs = RENEWAL_MARGIN_MS): number {
+  if (!Number.isFinite(expiresInMs) || !Number.isFinite(elapsedMs)) return MIN_DELAY_MS;
+  return Math.max(MIN_DELAY_MS, expiresInMs - elapsedMs - marginMs);
 }
 
 /** The frame's sheet and parameters; what cannot be read is left out rather than failing the renewal. */
@@ -61,7 +70,7 @@ export type EmbedSession<F> = {
 
 /** Embeds the first address and keeps the session alive until `stop()`. */
 export function startEmbedSession<F extends EmbeddedFrame>(initial: EmbedAddressLike, options: RenewalOptions<F>): EmbedSession<F> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => performance.now());
   const setTimer = options.setTimer ?? ((cb: () => void, ms: number) => setTimeout(cb, ms));
   const clearTimer = options.clearTimer ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
   const marginMs = options.marginMs ?? RENEWAL_MARGIN_MS;
@@ -87,13 +96,14 @@ export function startEmbedSession<F extends EmbeddedFrame>(initial: EmbedAddress
     try {
       const state = await captureFrameState(frame);
       const address = await options.fetchAddress();
+      const receivedAt = now();
       if (stopped) return;
       const next = await options.embed(address.embedUrl, state);
       if (stopped) return;
       frame = next;
       failures = 0;
       options.onRenewed?.(next, state);
-      schedule(renewalDelayMs(address.sessionExpiresAt, now(), marginMs));
+      schedule(renewalDelayMs(address.expiresInMs, now() - receivedAt, marginMs));
     } catch (error) {
       failures += 1;
       if (failures >= maxAttempts) {
@@ -104,12 +114,14 @@ export function startEmbedSession<F extends EmbeddedFrame>(initial: EmbedAddress
     }
   }
 
+  // Counted from the address's arrival, not from when the frame is ready.
+  const initialReceivedAt = options.initialReceivedAt ?? now();
   options
     .embed(initial.embedUrl, undefined)
     .then((first) => {
       if (stopped) return;
       frame = first;
-      schedule(renewalDelayMs(initial.sessionExpiresAt, now(), marginMs));
+      schedule(renewalDelayMs(initial.expiresInMs, now() - initialReceivedAt, marginMs));
     })
     .catch((error: unknown) => options.onError(error));
 

@@ -4,7 +4,7 @@ import {
   type GenerateEmbedUrlForRegisteredUserCommandInput,
 } from "@aws-sdk/client-quicksight";
 import { getConfig, type Config } from "~/config.server";
-import { dashboardTexts } from "./texts";
+import { messages } from "~/messages";
 
 /**
  * The QuickSight provider. The server asks for the embed address with the container's own credentials
@@ -17,8 +17,11 @@ export const EMBED_TOOLBAR = { resetDisabled: false, undoRedoDisabled: false } a
 
 export type EmbedAddress = {
   embedUrl: string;
-  /** When the QuickSight session ends (ISO); the page renews a little before. */
-  sessionExpiresAt: string;
+  /**
+   * How long the QuickSight session still lasts, in ms, when the answer leaves the server. A duration,
+   * not an instant: the browser counts it from receipt, so a wrong browser clock cannot move the renewal.
+   */
+  expiresInMs: number;
   sessionMinutes: number;
   toolbar: typeof EMBED_TOOLBAR;
 };
@@ -79,14 +82,14 @@ export function describeEmbedError(error: unknown): DashboardEmbedError {
     case "UnsupportedUserEditionException":
     case "QuickSightUserNotFoundException":
     case "UnsupportedPricingPlanException":
-      return new DashboardEmbedError(dashboardTexts.accessDenied, name);
+      return new DashboardEmbedError(messages.dashboardAccessDenied, name);
     case "ResourceNotFoundException":
-      return new DashboardEmbedError(dashboardTexts.notFound, name);
+      return new DashboardEmbedError(messages.dashboardNotFound, name);
     case "ThrottlingException":
     case "LimitExceededException":
-      return new DashboardEmbedError(dashboardTexts.throttled, name);
+      return new DashboardEmbedError(messages.dashboardThrottled, name);
     default:
-      return new DashboardEmbedError(dashboardTexts.unexpected, name || "Unknown");
+      return new DashboardEmbedError(messages.dashboardUnexpected, name || "Unknown");
   }
 }
 
@@ -98,10 +101,13 @@ export async function generateEmbedAddress(
 ): Promise<EmbedAddress> {
   const config = options.config ?? getConfig();
   const { accountId } = config.dashboards.quicksight;
-  if (!accountId) throw new DashboardEmbedError(dashboardTexts.notConfigured, "NotConfigured");
+  if (!accountId) throw new DashboardEmbedError(messages.dashboardNotConfigured, "NotConfigured");
   const settings = { ...config.dashboards.quicksight, accountId, region: config.awsRegion };
   const client = options.client ?? clientFor(settings.region);
-  const startedAt = (options.now ?? Date.now)();
+  const now = options.now ?? (() => performance.now());
+  // The session's lifetime starts when QuickSight answers at the latest; counting it from before the call
+  // errs on the safe side by the call's duration.
+  const startedAt = now();
   let embedUrl: string | undefined;
   try {
     const answer = await client.send(new GenerateEmbedUrlForRegisteredUserCommand(buildEmbedRequest(settings, email, dashboardId)));
@@ -111,10 +117,10 @@ export async function generateEmbedAddress(
     console.warn(JSON.stringify({ level: "warn", msg: "quicksight embed failed", code: clean.code, dashboardId }));
     throw clean;
   }
-  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(dashboardTexts.unexpected, "NoEmbedUrl");
+  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(messages.dashboardUnexpected, "NoEmbedUrl");
   return {
     embedUrl,
-    sessionExpiresAt: new Date(startedAt + settings.sessionMinutes * 60_000).toISOString(),
+    expiresInMs: Math.max(0, settings.sessionMinutes * 60_000 - (now() - startedAt)),
     sessionMinutes: settings.sessionMinutes,
     toolbar: EMBED_TOOLBAR,
   };
