@@ -1,8 +1,25 @@
 import { useEffect, useState } from "react";
+import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
 import { messages } from "~/messages";
 import type { Toast } from "~/utils/toast.server";
+import "./toaster.css";
 
 const AUTO_DISMISS_MS = 6000;
+
+/**
+ * Toasts whose id starts with this prefix hide after UPLOAD_MESSAGE_MS (the upload message of
+ * spec 000 §9), also without JavaScript: the `toast--timed` CSS animation hides them at 5 s.
+ */
+const FIVE_SECOND_PREFIX = "5s-";
+
+/** An id for a toast that must hide after 5 seconds (the no-JavaScript upload's success message). */
+export function fiveSecondToastId(): string {
+  return `${FIVE_SECOND_PREFIX}${crypto.randomUUID()}`;
+}
+
+export function toastDismissMs(toast: Pick<Toast, "id">): number {
+  return toast.id.startsWith(FIVE_SECOND_PREFIX) ? UPLOAD_MESSAGE_MS : AUTO_DISMISS_MS;
+}
 
 /**
  * Shows the one-time toast handed over by the root loader. A new toast (new id) replaces the
@@ -14,14 +31,19 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   useEffect(() => {
     if (!toast) return;
     setVisible((current) => (current.some((t) => t.id === toast.id) ? current : [...current, toast]));
-    const timer = setTimeout(() => setVisible((current) => current.filter((t) => t.id !== toast.id)), AUTO_DISMISS_MS);
+    const timer = setTimeout(() => setVisible((current) => current.filter((t) => t.id !== toast.id)), toastDismissMs(toast));
     return () => clearTimeout(timer);
   }, [toast]);
 
   return (
     <section className="toaster" aria-label={messages.notifications} aria-live="polite">
       {visible.map((t) => (
-        <div key={t.id} className={`toast toast--${t.type}`} role={t.type === "error" ? "alert" : "status"} data-toast-type={t.type}>
+        <div
+          key={t.id}
+          className={`toast toast--${t.type}${toastDismissMs(t) === UPLOAD_MESSAGE_MS ? " toast--timed" : ""}`}
+          role={t.type === "error" ? "alert" : "status"}
+          data-toast-type={t.type}
+        >
           <div className="toast__text">
             {t.title ? <p className="toast__title">{t.title}</p> : null}
             <p className="toast__description">{t.description}</p>

@@ -34,4 +34,6 @@ export const indexes: IndexDeclaration[] = [
   { collection: FILES, key: { statusChangeDate: -1, _id: -1 }, options: { name: "statusChangeDate_desc" } },
   { collection: FILES, key: { user: 1, statusChangeDate: -1, _id: -1 }, options: { name: "user_statusChangeDate_desc" } },
   { collection: FILES, key: { status: 1, progress: 1, leaseUntil: 1 }, options: { name: "worker_claim" } },
+  // One record per stored object: a double submit of /api/files/register cannot create two jobs.
+  { collection: FILES, key: { bucket: 1, originalFile: 1 }, options: { name: "bucket_originalFile_unique", unique: true } },
 ];

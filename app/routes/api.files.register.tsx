@@ -3,14 +3,16 @@ import { z } from "zod";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { registerStoredObject } from "~/models/file-jobs.server";
-import { deleteObject } from "~/services/storage.server";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
+import { registerUpload } from "~/services/upload.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:
- * { clientName, originalName, srcBucket, srcKey, ticket }. The user is the session's, never the
- * body's; `ticket` (from /api/uploads/s3) proves the server issued that bucket/key to this user.
+ * { clientName, originalName, srcBucket, srcKey, ticket } as JSON (or a urlencoded form), at most
+ * MAX_BODY_BYTES. The user is the session's, never the body's; `ticket` (from /api/uploads/s3)
+ * proves the server issued that bucket/key to this user. Before registering, the object is
+ * looked up (HeadObject): missing → COD.2; over the size limit → deleted, COD.2. A ticket is
+ * single-use: the same object cannot be registered twice (unique index on bucket + key; 409).
  * A failed registration deletes the stored object (no orphan) and answers COD.3.
  */
 const registerSchema = z.object({
@@ -23,37 +25,76 @@ const registerSchema = z.object({
   user: z.unknown().optional(),
 });
 
-async function readBody(request: Request): Promise<unknown> {
-  if ((request.headers.get("Content-Type") ?? "").includes("application/json")) return request.json().catch(() => null);
-  const form = await request.formData();
-  return Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
+/** The payload is a few short strings and a ticket; nothing legitimate comes near this. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+const refuse = (status: number, detail?: string) =>
+  json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, ...(detail ? { detail } : {}) }, { status });
+
+/** Reads at most `limit` bytes of the body as text; null when it is longer. */
+async function readLimitedText(request: Request, limit: number): Promise<string | null> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+type Body = { ok: true; value: unknown } | { ok: false; status: number };
+
+async function readBody(request: Request): Promise<Body> {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json" && type !== "application/x-www-form-urlencoded") return { ok: false, status: 400 };
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, status: 413 };
+  const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => null);
+  if (text === null) return { ok: false, status: 413 };
+  if (type === "application/x-www-form-urlencoded") return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, status: 400 };
+  }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAccess(request, "/captura/manual");
   assertSameOrigin(request);
-  const parsed = registerSchema.safeParse(await readBody(request));
+  const body = await readBody(request);
+  if (!body.ok) return refuse(body.status, messages.uploadRegisterBadRequest);
+  const parsed = registerSchema.safeParse(body.value);
   if (!parsed.success) {
     return json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, issues: parsed.error.flatten().fieldErrors }, { status: 400 });
   }
-  const body = parsed.data;
+  const input = parsed.data;
   const config = getConfig();
-  const ticket = verifyUploadTicket(body.ticket, config.session.secret);
+  const ticket = verifyUploadTicket(input.ticket, config.session.secret);
   const matches =
     ticket !== null &&
     ticket.user === user.email &&
-    ticket.bucket === body.srcBucket &&
-    ticket.key === body.srcKey &&
-    ticket.originalName === body.originalName &&
-    (body.clientName === undefined || body.clientName === config.tenantId);
-  if (!matches) return json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed }, { status: 403 });
-  try {
-    const id = await registerStoredObject(
-      { originalName: body.originalName, key: body.srcKey, bucket: body.srcBucket, user: user.email },
-      () => deleteObject(body.srcBucket, body.srcKey),
-    );
-    return json({ ok: true, id: String(id) });
-  } catch {
-    return json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed }, { status: 500 });
+    ticket.bucket === input.srcBucket &&
+    ticket.key === input.srcKey &&
+    ticket.originalName === input.originalName &&
+    (input.clientName === undefined || input.clientName === config.tenantId);
+  if (!matches) return refuse(403);
+  const registered = await registerUpload(
+    { originalName: input.originalName, key: input.srcKey, bucket: input.srcBucket, user: user.email },
+    { verifySize: true },
+  );
+  if (!registered.ok) {
+    const { failure } = registered;
+    const message = failure.code === "COD.2" ? messages.uploadFailed : messages.uploadRegistrationFailed;
+    return json({ ok: false, code: failure.code, message, detail: failure.detail }, { status: failure.status });
   }
+  return json({ ok: true, id: registered.id });
 }

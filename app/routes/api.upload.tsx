@@ -1,17 +1,20 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { fiveSecondToastId } from "~/components/toaster";
 import { messages } from "~/messages";
 import { handleUpload, UPLOAD_PAGE, uploadTexts } from "~/services/upload.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 /**
- * POST /api/upload — multipart field `files` (one or more), local store only.
- * Each file is streamed to DATA_DIR/uploads under a generated key, never held whole in memory;
- * the extension allow-list and the size limit (Content-Length first, then while streaming) are
- * checked before any byte is kept. Each stored file is then registered as a job (status 0).
+ * POST /api/upload — multipart field `files` (one or more, at most MAX_FILES_PER_POST), both stores:
+ * each file is streamed under a generated key to DATA_DIR/uploads, or to the bucket as a multipart
+ * upload in bounded parts (the no-JavaScript path with STORAGE=s3), never held whole in memory.
+ * The extension allow-list is checked before any byte is kept and the per-file size limit while
+ * streaming; the body as a whole may not declare more than the files cap × the limit. Each stored
+ * file is then registered as a job (status 0).
  *
  * fetch/XHR with `Accept: application/json` get JSON; a plain form post is redirected back to
- * /captura/manual with a toast (success) or `?error=COD.2|COD.3` (failure).
+ * /captura/manual with a toast that hides after 5 s (success) or `?error=COD.2|COD.3` (failure).
  *   COD.2 = the transfer failed (refused extension or size, broken stream) — nothing is kept;
  *   COD.3 = the bytes arrived but the registration failed — the stored file is removed.
  */
@@ -28,5 +31,5 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });
-  return redirectWithToast(UPLOAD_PAGE, { type: "success", description: uploadTexts.uploaded(result.files.length) });
+  return redirectWithToast(UPLOAD_PAGE, { id: fiveSecondToastId(), type: "success", description: uploadTexts.uploaded(result.files.length) });
 }

@@ -4,15 +4,21 @@ import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
+import { rejectionStatus } from "~/services/upload.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 
 /**
  * POST /api/uploads/s3 (JSON) — presigned direct uploads to the private bucket, for the signed-in user:
  *   { intent: "create", fileName, size, contentType? }  → single presigned PUT, or a multipart upload
- *   { intent: "sign-parts", ticket, partNumbers }       → presigned UploadPart URLs
+ *   { intent: "sign-parts", ticket, partNumbers }       → presigned UploadPart URLs (the browser asks
+ *                                                         for each part just before sending it)
  *   { intent: "complete", ticket, parts: [{partNumber, etag}] }
  *   { intent: "abort", ticket }
  * Every answer after "create" needs the ticket "create" returned, bound to this user and key.
+ * The size limit is the server's too: "create" refuses a declared size over it, and "complete"
+ * checks the parts S3 really holds (ListParts) — numbers within the planned count, total within
+ * the limit — and aborts the upload (COD.2) when they are not. New objects are tagged pending=1
+ * until /api/files/register accepts them.
  */
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create"), fileName: z.string().trim().min(1).max(255), size: z.number().int().min(0), contentType: z.string().max(200).optional() }),
@@ -43,23 +49,28 @@ export async function action({ request }: ActionFunctionArgs) {
       assertUploadAllowed(body.fileName, body.size, uploadLimits());
       const key = generateStorageKey(body.fileName);
       const plan = await store.createUpload({ key, size: body.size, contentType: body.contentType });
+      const multipart = plan.mode === "multipart" ? { uploadId: plan.uploadId, partCount: plan.partCount } : {};
       const ticket = signUploadTicket(
-        { user: user.email, bucket: store.bucket, key, originalName: body.fileName, uploadId: plan.mode === "multipart" ? plan.uploadId : undefined, expiresAt: Date.now() + UPLOAD_TICKET_TTL_MS },
+        { user: user.email, bucket: store.bucket, key, originalName: body.fileName, ...multipart, expiresAt: Date.now() + UPLOAD_TICKET_TTL_MS },
         secret,
       );
       return json({ ok: true, bucket: store.bucket, ticket, ...plan });
     }
     const ticket = verifyUploadTicket(body.ticket, secret);
-    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId) return fail(403, "Upload não autorizado.");
-    if (body.intent === "sign-parts") return json({ ok: true, parts: await store.signParts(ticket.key, ticket.uploadId, body.partNumbers) });
+    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId || !ticket.partCount) return fail(403, "Upload não autorizado.");
+    if (body.intent === "sign-parts") {
+      const partCount = ticket.partCount;
+      if (body.partNumbers.some((n) => n > partCount)) return fail(400, messages.uploadPartsMismatch);
+      return json({ ok: true, parts: await store.signParts(ticket.key, ticket.uploadId, body.partNumbers) });
+    }
     if (body.intent === "complete") {
-      await store.completeUpload(ticket.key, ticket.uploadId, body.parts);
-      return json({ ok: true, key: ticket.key, bucket: ticket.bucket });
+      const { bytes } = await store.completeUpload(ticket.key, ticket.uploadId, body.parts, { maxBytes: uploadLimits().maxBytes, partCount: ticket.partCount });
+      return json({ ok: true, key: ticket.key, bucket: ticket.bucket, bytes });
     }
     await store.abortUpload(ticket.key, ticket.uploadId);
     return json({ ok: true });
   } catch (error) {
-    if (error instanceof UploadRejectedError) return fail(error.reason === "size" ? 413 : 415, error.message);
+    if (error instanceof UploadRejectedError) return fail(rejectionStatus(error), error.message);
     return fail(502, "Falha ao falar com o armazenamento.");
   }
 }

@@ -9,8 +9,9 @@ import { DOWNLOAD_LINK_TTL_MS, signDownloadToken } from "./storage/signed-link.s
  * Where uploaded files live. Two stores behind one set of functions:
  * - local (default): DATA_DIR/uploads, uploads streamed by /api/upload, downloads through
  *   HMAC-signed /download/{token} links;
- * - s3: the private bucket S3_BUCKET, the browser uploads with presigned URLs, downloads are
- *   presigned GETs.
+ * - s3: the private bucket S3_BUCKET, the browser uploads with presigned URLs (or, without
+ *   JavaScript, /api/upload streams the form to it in parts), downloads are presigned GETs. New
+ *   objects carry the tag pending=1 until they are registered (see markRegistered).
  * A file record's `bucket` says which store holds it ("local" for the local store), so records
  * from both stores can coexist after a switch.
  */
@@ -75,6 +76,19 @@ export async function openReadStream(bucket: string, key: string): Promise<{ str
 export async function deleteObject(bucket: string, key: string): Promise<void> {
   if (bucket === LOCAL_BUCKET) await getLocalStore().delete(key);
   else await getS3Store(bucket).delete(key);
+}
+
+/** The stored size in bytes (HeadObject on S3); StoredObjectNotFoundError when it is not there. */
+export async function objectSize(bucket: string, key: string): Promise<number> {
+  return bucket === LOCAL_BUCKET ? getLocalStore().size(key) : getS3Store(bucket).size(key);
+}
+
+/**
+ * Marks a stored object as registered: on S3 its pending tag is removed so the lifecycle rule on
+ * that tag no longer expires it. The local store needs nothing (its sweeper checks the records).
+ */
+export async function markRegistered(bucket: string, key: string): Promise<void> {
+  if (bucket !== LOCAL_BUCKET) await getS3Store(bucket).clearPendingTag(key);
 }
 
 /** The address recorded as `urlPath` on imported rows: the stored key locally, the s3:// URL on S3. */

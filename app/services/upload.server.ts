@@ -1,72 +1,155 @@
-import { getConfig } from "~/config.server";
-import { registerStoredObject } from "~/models/file-jobs.server";
+import { messages } from "~/messages";
+import { FileAlreadyRegisteredError, registerStoredObject, type RegisterFileInput } from "~/models/file-jobs.server";
 import {
   assertUploadAllowed,
+  deleteObject,
   generateStorageKey,
   getLocalStore,
+  getS3Store,
   LOCAL_BUCKET,
+  markRegistered,
+  objectSize,
+  StoredObjectNotFoundError,
   UploadRejectedError,
   uploadLimits,
 } from "~/services/storage.server";
+import { getConfig } from "~/config.server";
 import { formatBytes } from "~/services/storage/keys.server";
 import { boundaryOf, readMultipart } from "~/services/storage/multipart.server";
 
 export const UPLOAD_PAGE = "/captura/manual";
-/** Multipart framing around the file bytes (boundaries, part headers). */
-const MULTIPART_OVERHEAD = 1024 * 1024;
+/**
+ * Most files one form post may carry. With the per-file limit it bounds the whole body, so three
+ * files of 1 GB pass while a body no allowed post could have is refused before it is read.
+ */
+export const MAX_FILES_PER_POST = 20;
+/** Multipart framing around each file: boundary and part headers (the reader caps those at 16 KB). */
+const PART_OVERHEAD = 16 * 1024 + 256;
+/** Room for the form's other (small) fields. */
+const BODY_SLACK = 64 * 1024;
+
+/** The largest body a form post may declare: MAX_FILES_PER_POST files at the per-file limit. */
+export function maxPostBytes(maxBytes: number): number {
+  return MAX_FILES_PER_POST * (maxBytes + PART_OVERHEAD) + BODY_SLACK;
+}
 
 type Stored = { originalName: string; key: string; bytes: number };
-type Failure = { code: "COD.2" | "COD.3"; status: number; detail: string };
+export type UploadFailure = { code: "COD.2" | "COD.3"; status: number; detail: string };
 
 export const uploadTexts = {
   // ours: the toast after a plain (no-JS) form upload
   uploaded: (n: number) => (n === 1 ? "Arquivo enviado com sucesso." : `${n} arquivos enviados com sucesso.`),
   noFile: "Nenhum arquivo selecionado.",
-  wrongStore: "Este ambiente usa upload direto para o S3.",
 };
 
-/** The upload itself, separate from the session so the benchmark and tests can drive it. */
+export function rejectionStatus(error: UploadRejectedError): number {
+  if (error.reason === "size" || error.reason === "count") return 413;
+  return error.reason === "extension" ? 415 : 400;
+}
+
+type Target = {
+  bucket: string;
+  put: (key: string, data: AsyncIterable<Uint8Array>, contentType?: string) => Promise<{ bytes: number }>;
+};
+
+/** Where a form upload's bytes go: DATA_DIR/uploads, or the bucket in bounded parts. */
+function uploadTarget(maxBytes: number): Target {
+  if (getConfig().storage.kind === "s3") {
+    const store = getS3Store();
+    return { bucket: store.bucket, put: (key, data, contentType) => store.putStream(key, data, { maxBytes, contentType }) };
+  }
+  const store = getLocalStore();
+  return { bucket: LOCAL_BUCKET, put: (key, data) => store.putStream(key, data, { maxBytes }) };
+}
+
+/**
+ * Turns a stored object into a job, for both stores and both paths (form post and /newFile):
+ * - verifySize (after a browser upload the server did not see): the object must exist (else COD.2)
+ *   and be within the size limit (else it is deleted, COD.2);
+ * - the pending tag is removed first, so a registered object is never expired by the lifecycle rule;
+ * - a failed registration deletes the object (COD.3); a second registration of the same object
+ *   is refused (COD.3, 409) and keeps it, since it belongs to the first job.
+ */
+export async function registerUpload(
+  input: RegisterFileInput,
+  options: { verifySize?: boolean } = {},
+): Promise<{ ok: true; id: string } | { ok: false; failure: UploadFailure }> {
+  const remove = () => deleteObject(input.bucket, input.key);
+  const registrationFailed = { ok: false as const, failure: { code: "COD.3" as const, status: 500, detail: messages.uploadRegisterFailedFor(input.originalName) } };
+  if (options.verifySize) {
+    const { maxBytes } = uploadLimits();
+    let size: number;
+    try {
+      size = await objectSize(input.bucket, input.key);
+    } catch (error) {
+      if (error instanceof StoredObjectNotFoundError) return { ok: false, failure: { code: "COD.2", status: 409, detail: messages.uploadObjectMissing } };
+      return registrationFailed;
+    }
+    if (size > maxBytes) {
+      await remove().catch(() => undefined);
+      return { ok: false, failure: { code: "COD.2", status: 413, detail: messages.uploadTooLarge(formatBytes(maxBytes)) } };
+    }
+  }
+  try {
+    await markRegistered(input.bucket, input.key);
+  } catch {
+    await remove().catch(() => undefined); // tagged pending, it would expire under a job
+    return registrationFailed;
+  }
+  try {
+    return { ok: true, id: String(await registerStoredObject(input, remove)) };
+  } catch (error) {
+    if (error instanceof FileAlreadyRegisteredError) return { ok: false, failure: { code: "COD.3", status: 409, detail: messages.uploadAlreadyRegistered } };
+    return registrationFailed;
+  }
+}
+
+/**
+ * The form upload (field `files`, one or more), separate from the session so the benchmark and
+ * tests can drive it. Each file is streamed to the configured store (never held whole in memory),
+ * with the extension checked before a byte is kept and the per-file limit while streaming; the
+ * body as a whole is capped by maxPostBytes. Then each file is registered.
+ */
 export async function handleUpload(
   request: Request,
   userEmail: string,
-): Promise<{ files: Array<{ id: string; originalName: string; key: string; bytes: number }> } | { failure: Failure }> {
-  if (getConfig().storage.kind !== "local") return { failure: { code: "COD.2", status: 409, detail: uploadTexts.wrongStore } };
+): Promise<{ files: Array<{ id: string; originalName: string; key: string; bytes: number }> } | { failure: UploadFailure }> {
   const limits = uploadLimits();
   const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > limits.maxBytes + MULTIPART_OVERHEAD) {
-    return { failure: { code: "COD.2", status: 413, detail: `Arquivo maior que o limite de ${formatBytes(limits.maxBytes)}.` } };
+  if (Number.isFinite(declared) && declared > maxPostBytes(limits.maxBytes)) {
+    return { failure: { code: "COD.2", status: 413, detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatBytes(limits.maxBytes)) } };
   }
   const boundary = boundaryOf(request.headers.get("Content-Type"));
   if (!boundary || !request.body) return { failure: { code: "COD.2", status: 400, detail: uploadTexts.noFile } };
-  const store = getLocalStore();
+  const target = uploadTarget(limits.maxBytes);
   const stored: Stored[] = [];
+  let count = 0;
   try {
     for await (const part of readMultipart(request.body as unknown as AsyncIterable<Uint8Array>, boundary)) {
       if (part.name !== "files" || !part.filename) continue; // other fields are skipped (and drained)
+      if (++count > MAX_FILES_PER_POST) throw new UploadRejectedError("count", messages.uploadTooManyFiles(MAX_FILES_PER_POST));
       assertUploadAllowed(part.filename, undefined, limits); // before a single byte is written
       const key = generateStorageKey(part.filename);
-      const { bytes } = await store.putStream(key, part.data, { maxBytes: limits.maxBytes });
+      const { bytes } = await target.put(key, part.data, part.contentType);
       stored.push({ originalName: part.filename.split(/[\\/]/).pop() ?? part.filename, key, bytes });
     }
   } catch (error) {
-    await Promise.all(stored.map((s) => store.delete(s.key).catch(() => undefined)));
-    const detail = error instanceof UploadRejectedError ? error.message : "Falha na transferência do arquivo.";
-    const status = error instanceof UploadRejectedError ? (error.reason === "size" ? 413 : 415) : 400;
-    return { failure: { code: "COD.2", status, detail } };
+    await Promise.all(stored.map((s) => deleteObject(target.bucket, s.key).catch(() => undefined)));
+    if (error instanceof UploadRejectedError) return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
+    return { failure: { code: "COD.2", status: 400, detail: messages.uploadTransferBroken } };
   }
   if (stored.length === 0) return { failure: { code: "COD.2", status: 400, detail: uploadTexts.noFile } };
 
   const files: Array<{ id: string; originalName: string; key: string; bytes: number }> = [];
   for (let i = 0; i < stored.length; i++) {
     const s = stored[i];
-    try {
-      const id = await registerStoredObject({ originalName: s.originalName, key: s.key, bucket: LOCAL_BUCKET, user: userEmail }, () => store.delete(s.key));
-      files.push({ id: String(id), originalName: s.originalName, key: s.key, bytes: s.bytes });
-    } catch {
-      // The failed one was removed by registerStoredObject; the ones not yet registered go too.
-      await Promise.all(stored.slice(i + 1).map((rest) => store.delete(rest.key).catch(() => undefined)));
-      return { failure: { code: "COD.3", status: 500, detail: `Falha ao registrar ${s.originalName}.` } };
+    const registered = await registerUpload({ originalName: s.originalName, key: s.key, bucket: target.bucket, user: userEmail });
+    if (!registered.ok) {
+      // The failed one was removed by registerUpload; the ones not yet registered go too.
+      await Promise.all(stored.slice(i + 1).map((rest) => deleteObject(target.bucket, rest.key).catch(() => undefined)));
+      return { failure: registered.failure };
     }
+    files.push({ id: registered.id, originalName: s.originalName, key: s.key, bytes: s.bytes });
   }
   return { files };
 }

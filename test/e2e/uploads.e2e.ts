@@ -351,14 +351,28 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     await plain.goto("/captura/manual");
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv("sem_js_e2e.csv", CHANNEL_CSV)]);
     await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    await plain.getByText("Arquivo enviado com sucesso.").waitFor();
+    const success = plain.getByText("Arquivo enviado com sucesso.");
+    await success.waitFor();
     const file = await withDb(app, (db) => db.collection("files").findOne({ originalName: "sem_js_e2e.csv" }));
     expect(file).toMatchObject({ user: "silver@demo.local", bucket: "local" });
+    // The message hides by itself after 5 s without JavaScript: CSS hides it, nothing removes it.
+    await success.waitFor({ state: "hidden", timeout: 10_000 });
+    expect(await success.count()).toBe(1);
 
-    // A refused extension comes back with COD.2.
+    // Several files in one post, together over one file's limit is fine: each file is checked on its own.
+    const several = ["sem_js_1_e2e.csv", "sem_js_2_e2e.csv", "sem_js_3_e2e.csv"].map((name) => csv(name, CHANNEL_CSV));
+    await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles(several);
+    await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+    await plain.getByText("3 arquivos enviados com sucesso.").waitFor();
+    expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: several.map((f) => f.name) } }))).toBe(3);
+
+    // A refused extension comes back with COD.2, which hides after 5 s as well.
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([{ name: "imagem.png", mimeType: "image/png", buffer: Buffer.from("png") }]);
     await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    await plain.getByText(messages.uploadFailed).waitFor();
+    const failure = plain.getByText(messages.uploadFailed);
+    await failure.waitFor();
+    await failure.waitFor({ state: "hidden", timeout: 10_000 });
+    expect(await failure.count()).toBe(1);
   } finally {
     await context.close();
   }

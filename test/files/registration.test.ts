@@ -3,10 +3,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { Collection } from "mongodb";
 import { describe, expect, it, vi } from "vitest";
-import { handleUpload } from "~/services/upload.server";
+import { handleUpload, MAX_FILES_PER_POST, maxPostBytes } from "~/services/upload.server";
+import { applyIndexes } from "~/models/all-indexes.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import {
   countFiles,
+  FileAlreadyRegisteredError,
   findFileById,
   listFilesPage,
   registerFile,
@@ -14,7 +16,7 @@ import {
   retryJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
-import { FILES } from "~/models/files.server";
+import { FILES, indexes as fileIndexes } from "~/models/files.server";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { resetConfigForTests } from "~/config.server";
 import { useTestDatabase } from "../db";
@@ -43,6 +45,17 @@ describe("registration", () => {
     expect(file).toMatchObject({ originalName: "a.csv", originalFile: "2026/01/k.csv", bucket: "local", user: "ana@example.com", clientName: "journey", status: 0, progress: 0, attempts: 0, leaseUntil: null });
     expect(file!.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5);
     expect(file!.statusChangeDate).toEqual(file!.createdAt);
+  });
+
+  it("registers a stored object once: the unique index refuses a second job and the object is kept", async () => {
+    await applyIndexes(await testDb.db(), fileIndexes);
+    const { key } = await storeAndRegister("unico.csv", "a;b\n");
+    const store = getLocalStore();
+    await expect(registerStoredObject({ originalName: "unico.csv", key, bucket: LOCAL_BUCKET, user: "ana@example.com" }, () => store.delete(key))).rejects.toBeInstanceOf(FileAlreadyRegisteredError);
+    expect(await (await testDb.db()).collection(FILES).countDocuments({ originalFile: key })).toBe(1);
+    expect(await store.exists(key)).toBe(true);
+    // The same key in another bucket is another object.
+    await expect(registerFile({ originalName: "unico.csv", key, bucket: "other-bucket", user: "ana@example.com" })).resolves.toBeDefined();
   });
 
   it("deletes the stored object when registration fails", async () => {
@@ -127,6 +140,49 @@ describe("the upload route's handler", () => {
       delete process.env.UPLOAD_MAX_BYTES;
       resetConfigForTests();
     }
+  });
+
+  it("limits each file, not the whole post: three files each under the limit pass together (COD.2 only for the big one)", async () => {
+    const MIB = 1024 * 1024;
+    process.env.UPLOAD_MAX_BYTES = String(MIB);
+    resetConfigForTests();
+    try {
+      const three = multipart(["a.csv", "b.csv", "c.csv"].map((name, i) => ({ name, content: Buffer.alloc(900 * 1024, 65 + i) })));
+      // What a browser sends: the whole body with its Content-Length (about 2.7 MiB, over one file's limit).
+      const body = Buffer.from(await three.arrayBuffer());
+      expect(body.length).toBeGreaterThan(2 * MIB);
+      const declared = new Request("http://localhost/api/upload", { method: "POST", headers: { "Content-Type": three.headers.get("Content-Type")!, "Content-Length": String(body.length) }, body });
+      const result = await handleUpload(declared, "ana@example.com");
+      if (!("files" in result)) throw new Error(JSON.stringify(result));
+      expect(result.files.map((f) => [f.originalName, f.bytes])).toEqual([["a.csv", 900 * 1024], ["b.csv", 900 * 1024], ["c.csv", 900 * 1024]]);
+
+      const before = await keysOnDisk();
+      const oneTooBig = await handleUpload(multipart([{ name: "ok.csv", content: "x" }, { name: "big.csv", content: Buffer.alloc(MIB + 1, 66) }]), "ana@example.com");
+      expect(oneTooBig).toMatchObject({ failure: { code: "COD.2", status: 413, detail: "Arquivo maior que o limite de 1 MB." } });
+      expect(await keysOnDisk()).toEqual(before);
+    } finally {
+      delete process.env.UPLOAD_MAX_BYTES;
+      resetConfigForTests();
+    }
+  });
+
+  it(`caps a post at ${MAX_FILES_PER_POST} files, and its declared size at that many files of the limit`, async () => {
+    const before = await keysOnDisk();
+    const many = multipart(Array.from({ length: MAX_FILES_PER_POST + 1 }, (_, i) => ({ name: `f${i}.csv`, content: "x" })));
+    expect(await handleUpload(many, "ana@example.com")).toMatchObject({ failure: { code: "COD.2", status: 413, detail: `Envie no máximo ${MAX_FILES_PER_POST} arquivos de uma vez.` } });
+    expect(await keysOnDisk()).toEqual(before);
+    const atCap = multipart(Array.from({ length: MAX_FILES_PER_POST }, (_, i) => ({ name: `g${i}.csv`, content: "x" })));
+    const accepted = await handleUpload(atCap, "ana@example.com");
+    expect("files" in accepted && accepted.files.length).toBe(MAX_FILES_PER_POST);
+
+    const maxBytes = 2 * 1024 ** 3;
+    const huge = new Request("http://localhost/api/upload", {
+      method: "POST",
+      headers: { "Content-Length": String(maxPostBytes(maxBytes) + 1), "Content-Type": "multipart/form-data; boundary=x" },
+      body: "--x--",
+    });
+    expect(await handleUpload(huge, "a@b.c")).toMatchObject({ failure: { code: "COD.2", status: 413, detail: `Envio maior que o permitido (até ${MAX_FILES_PER_POST} arquivos de 2 GB cada).` } });
+    expect(maxPostBytes(maxBytes)).toBeGreaterThan(MAX_FILES_PER_POST * maxBytes);
   });
 
   it("answers COD.2 when no `files` part is sent", async () => {

@@ -1,17 +1,23 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Collection } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { http } from "msw";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { toastDismissMs } from "~/components/toaster";
+import { REGISTER_API, uploadToS3, type Transport } from "~/components/uploads/upload-transport";
+import { messages } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { indexes as fileIndexes } from "~/models/files.server";
 import { resetConfigForTests } from "~/config.server";
 import { FILES } from "~/models/files.server";
 import { action as registerAction } from "~/routes/api.files.register";
 import { action as s3Action } from "~/routes/api.uploads.s3";
 import { action as uploadAction } from "~/routes/api.upload";
-import { S3_SINGLE_PUT_MAX } from "~/services/storage/s3.server";
+import { S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { readToastFromResponse } from "~/utils/toast.server";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
 import { useMockServer } from "../mocks";
-import { createFakeBucket, s3Handlers } from "../mocks/s3";
+import { createFakeBucket, etagOf, s3Handlers } from "../mocks/s3";
 import { useTempDataDir } from "./helpers";
 
 vi.mock("~/auth.server", async () => ({ ...(await import("../auth-mock")), assertSameOrigin: () => undefined }));
@@ -80,6 +86,14 @@ describe("POST /api/upload (local store)", () => {
 
 describe("S3 direct upload and /newFile registration", () => {
   withEnv({ STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" });
+  beforeAll(async () => {
+    await applyIndexes(await testDb.db(), fileIndexes);
+  });
+  beforeEach(() => {
+    server.use(...s3Handlers(bucket));
+    currentUser.email = "silver@example.com";
+    currentUser.type = "USER SILVER";
+  });
 
   it("creates a multipart upload, signs parts, completes, and registers the file for the session user", async () => {
     server.use(...s3Handlers(bucket));
@@ -97,6 +111,8 @@ describe("S3 direct upload and /newFile registration", () => {
     expect(await done.json()).toMatchObject({ ok: true, key: created.key });
     expect(new TextDecoder().decode(bucket.objects.get(created.key))).toBe("p1p2");
 
+    expect(bucket.tags.get(created.key)).toEqual({ pending: "1" });
+
     const payload = { clientName: "journey", originalName: "Vendas.csv", srcBucket: "route-bucket", srcKey: created.key, user: "intruder@example.com", ticket: created.ticket };
     const registered = await call(registerAction, json("/api/files/register", payload));
     expect(registered.status).toBe(200);
@@ -104,6 +120,16 @@ describe("S3 direct upload and /newFile registration", () => {
     const file = await (await testDb.db()).collection(FILES).findOne({ originalFile: created.key });
     expect(String(file?._id)).toBe(id);
     expect(file).toMatchObject({ user: "silver@example.com", bucket: "route-bucket", originalName: "Vendas.csv", clientName: "journey", status: 0, progress: 0 });
+    // Registered: the pending tag is gone, so the lifecycle rule keeps the object.
+    expect(bucket.tags.has(created.key)).toBe(false);
+    expect(bucket.requests.some((r) => r.method === "HEAD" && r.key === created.key)).toBe(true);
+
+    // The ticket is single-use: a double submit creates no second job and keeps the object.
+    const again = await call(registerAction, json("/api/files/register", payload));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, detail: messages.uploadAlreadyRegistered });
+    expect(await (await testDb.db()).collection(FILES).countDocuments({ originalFile: created.key })).toBe(1);
+    expect(bucket.objects.has(created.key)).toBe(true);
   });
 
   it("refuses registration of a key the server did not issue to this user, and bad payloads", async () => {
@@ -138,5 +164,230 @@ describe("S3 direct upload and /newFile registration", () => {
       insert.mockRestore();
     }
     expect(bucket.objects.has(created.key)).toBe(false);
+  });
+});
+
+const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
+
+/** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
+function useS3(extra: Record<string, string> = {}) {
+  withEnv({ ...S3_ENV, ...extra });
+  beforeAll(async () => {
+    await applyIndexes(await testDb.db(), fileIndexes);
+  });
+  beforeEach(() => {
+    server.use(...s3Handlers(bucket));
+    currentUser.email = "silver@example.com";
+    currentUser.type = "USER SILVER";
+  });
+}
+
+const s3 = async (body: unknown) => call(s3Action, json("/api/uploads/s3", body));
+const register = (body: unknown, headers: Record<string, string> = { "Content-Type": "application/json" }) =>
+  call(registerAction, new Request("http://localhost/api/files/register", { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+const filesFor = async (key: string) => (await testDb.db()).collection(FILES).countDocuments({ originalFile: key });
+
+describe("the S3 size limit is the server's too", () => {
+  // Just above one multipart plan of two parts.
+  const LIMIT = S3_SINGLE_PUT_MAX + 100;
+  useS3({ UPLOAD_MAX_BYTES: String(LIMIT) });
+
+  async function twoPartUpload() {
+    const created = await (await s3({ intent: "create", fileName: "grande.csv", size: S3_SINGLE_PUT_MAX + 50 })).json();
+    expect(created).toMatchObject({ ok: true, mode: "multipart", partCount: 2 });
+    const signed = await (await s3({ intent: "sign-parts", ticket: created.ticket, partNumbers: [1, 2] })).json();
+    const parts = [];
+    for (const p of signed.parts) parts.push({ partNumber: p.partNumber, etag: (await fetch(p.url, { method: "PUT", body: `p${p.partNumber}` })).headers.get("ETag")! });
+    return { created, parts };
+  }
+
+  it("refuses a declared size over the limit and part numbers beyond the plan", async () => {
+    const over = await s3({ intent: "create", fileName: "a.csv", size: LIMIT + 1 });
+    expect(over.status).toBe(413);
+    expect(await over.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed });
+    const { created } = await twoPartUpload();
+    const beyond = await s3({ intent: "sign-parts", ticket: created.ticket, partNumbers: [2, 3] });
+    expect(beyond.status).toBe(400);
+    expect(await beyond.json()).toMatchObject({ code: "COD.2", message: messages.uploadFailed, detail: messages.uploadPartsMismatch });
+    await s3({ intent: "abort", ticket: created.ticket });
+  });
+
+  it("completes only after ListParts shows the parts within the limit; over it, the upload is aborted (COD.2)", async () => {
+    const { created, parts } = await twoPartUpload();
+    // S3 lists what it really holds: here two full 64 MB parts, more than the limit.
+    server.use(
+      http.get("https://route-bucket.s3.us-east-1.amazonaws.com/*", ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        if (q.get("uploadId") !== created.uploadId) return undefined;
+        const part = (n: number, etag: string) => `<Part><PartNumber>${n}</PartNumber><LastModified>2026-01-05T10:00:00.000Z</LastModified><ETag>${etag}</ETag><Size>${S3_SINGLE_PUT_MAX}</Size></Part>`;
+        return new Response(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>route-bucket</Bucket><Key>${created.key}</Key><UploadId>${created.uploadId}</UploadId><PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>2</NextPartNumberMarker><MaxParts>1000</MaxParts><IsTruncated>false</IsTruncated>${part(1, parts[0].etag)}${part(2, parts[1].etag)}</ListPartsResult>`,
+          { headers: { "Content-Type": "application/xml" } },
+        );
+      }),
+    );
+    const done = await s3({ intent: "complete", ticket: created.ticket, parts });
+    expect(done.status).toBe(413);
+    expect(await done.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: expect.stringContaining("maior que o limite") });
+    expect(bucket.uploads.has(created.uploadId)).toBe(false);
+    expect(bucket.objects.has(created.key)).toBe(false);
+  });
+
+  it("refuses and aborts a completion that names parts S3 does not hold or beyond the plan", async () => {
+    const { created, parts } = await twoPartUpload();
+    const named = [...parts, { partNumber: 3, etag: etagOf(new TextEncoder().encode("p3")) }];
+    const done = await s3({ intent: "complete", ticket: created.ticket, parts: named });
+    expect(done.status).toBe(400);
+    expect(await done.json()).toMatchObject({ code: "COD.2", detail: messages.uploadPartsMismatch });
+    expect(bucket.uploads.has(created.uploadId)).toBe(false);
+
+    const within = await twoPartUpload();
+    const ok = await s3({ intent: "complete", ticket: within.created.ticket, parts: within.parts });
+    expect(await ok.json()).toMatchObject({ ok: true, key: within.created.key, bytes: 4 });
+  });
+});
+
+describe("/api/files/register guards", () => {
+  useS3({ UPLOAD_MAX_BYTES: "10" });
+
+  async function singleUpload(body: string | null) {
+    const created = await (await s3({ intent: "create", fileName: "reg.csv", size: 5 })).json();
+    expect(created.mode).toBe("single");
+    // The fake bucket does not check the signed content-length, so a larger body stands in for a forged PUT.
+    if (body !== null) expect((await fetch(created.url, { method: "PUT", body, headers: created.headers })).status).toBe(200);
+    return { created, payload: { originalName: "reg.csv", srcBucket: "route-bucket", srcKey: created.key, ticket: created.ticket } };
+  }
+
+  it("answers a wrong or missing Content-Type, a malformed or oversized body with a clear 400/413 (COD.3), never a 500", async () => {
+    const { created, payload } = await singleUpload("12345");
+    const refusedWith = async (response: Response, status: number) => {
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, detail: messages.uploadRegisterBadRequest });
+    };
+    await refusedWith(await register(payload, {}), 400);
+    await refusedWith(await register(payload, { "Content-Type": "text/plain" }), 400);
+    await refusedWith(await register(payload, { "Content-Type": "multipart/form-data; boundary=x" }), 400);
+    await refusedWith(await register("{not json", { "Content-Type": "application/json" }), 400);
+    await refusedWith(await register({ ...payload, padding: "x".repeat(20_000) }), 413);
+    const declared = new Request("http://localhost/api/files/register", { method: "POST", headers: { "Content-Type": "application/json", "Content-Length": "100000000" }, body: "{}" });
+    await refusedWith(await call(registerAction, declared), 413);
+    expect(await filesFor(created.key)).toBe(0);
+    expect(bucket.tags.get(created.key)).toEqual({ pending: "1" });
+
+    // The same payload as a urlencoded form is accepted.
+    const form = await register(new URLSearchParams(payload).toString(), { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8" });
+    expect(form.status).toBe(200);
+    expect(await filesFor(created.key)).toBe(1);
+  });
+
+  it("looks the object up first: missing is COD.2 and registers nothing; over the limit is deleted (COD.2)", async () => {
+    const never = await singleUpload(null);
+    const missing = await register(never.payload);
+    expect(missing.status).toBe(409);
+    expect(await missing.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.uploadObjectMissing });
+    expect(await filesFor(never.created.key)).toBe(0);
+
+    const forged = await singleUpload("0123456789ABCDEF");
+    const tooBig = await register(forged.payload);
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toMatchObject({ ok: false, code: "COD.2", detail: "Arquivo maior que o limite de 10 bytes." });
+    expect(bucket.objects.has(forged.created.key)).toBe(false);
+    expect(await filesFor(forged.created.key)).toBe(0);
+  });
+});
+
+describe("the browser transport against the routes and the bucket", () => {
+  useS3();
+
+  /** The transport a browser would use, with the app's routes called directly and the bucket reached through fetch (msw). */
+  function routeTransport(hooks: { beforePut?: (url: URL) => void; afterPut?: (url: URL) => void } = {}): Transport {
+    return {
+      postJson: async (url, payload) => {
+        const response = await call(url === REGISTER_API ? registerAction : s3Action, json(url, payload));
+        return { status: response.status, body: await response.json() };
+      },
+      sendBytes: async (method, url, body, options) => {
+        hooks.beforePut?.(new URL(url));
+        try {
+          const response = await fetch(url, { method, body, headers: options.headers, signal: options.signal });
+          const size = body instanceof Blob ? body.size : 0;
+          options.onProgress?.(size, size);
+          return { status: response.status, body: null, etag: response.headers.get("ETag") };
+        } catch {
+          return options.signal.aborted ? { aborted: true } : { networkError: true };
+        } finally {
+          hooks.afterPut?.(new URL(url));
+        }
+      },
+    };
+  }
+
+  /** A file the server plans as multipart (over 64 MB) whose slices are small, so the test moves few bytes. */
+  function largeFile(name: string): File {
+    const size = S3_SINGLE_PUT_MAX + 10;
+    return { name, size, type: "text/csv", slice: (start: number) => new Blob([`bytes from ${start};`]) } as unknown as File;
+  }
+
+  it("uploads a small file with the signed tag header and registers it", async () => {
+    const file = new File(["sku;x\n1;2\n"], "pequeno.csv", { type: "text/csv" });
+    const progress: number[] = [];
+    expect(await uploadToS3(file, (loaded) => progress.push(loaded), "journey", routeTransport()).promise).toEqual({ ok: true });
+    const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "pequeno.csv" });
+    expect(record).toMatchObject({ user: "silver@example.com", bucket: "route-bucket", status: 0, progress: 0 });
+    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe("sku;x\n1;2\n");
+    expect(bucket.tags.has(record!.originalFile)).toBe(false);
+    expect(progress.at(-1)).toBe(file.size);
+  });
+
+  it("re-signs a part whose URL expired while earlier parts were going up, completes and registers", async () => {
+    let expiredOnce = false;
+    const transport = routeTransport({
+      // Part 2's first URL is used after S3's clock passed its 5 minutes.
+      beforePut: (url) => {
+        if (url.searchParams.get("partNumber") === "2" && !expiredOnce) {
+          expiredOnce = true;
+          bucket.clockOffsetMs = (S3_URL_TTL_SECONDS + 60) * 1000;
+        }
+      },
+      afterPut: () => (bucket.clockOffsetMs = 0),
+    });
+    const before = bucket.requests.length;
+    expect(await uploadToS3(largeFile("grande.csv"), () => undefined, "journey", transport).promise).toEqual({ ok: true });
+    const partPuts = bucket.requests.slice(before).filter((r) => r.method === "PUT" && r.query.includes("partNumber="));
+    expect(partPuts.map((r) => new URLSearchParams(r.query).get("partNumber"))).toEqual(["1", "2", "2"]);
+    const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "grande.csv" });
+    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe(`bytes from 0;bytes from ${S3_SINGLE_PUT_MAX};`);
+    expect(bucket.tags.has(record!.originalFile)).toBe(false);
+  });
+
+  it("cancel aborts the multipart upload in the bucket and registers nothing", async () => {
+    let handle: ReturnType<typeof uploadToS3> | null = null;
+    const transport = routeTransport({ beforePut: (url) => url.searchParams.get("partNumber") === "2" && handle?.abort() });
+    handle = uploadToS3(largeFile("cancelado.csv"), () => undefined, "journey", transport);
+    expect(await handle.promise).toEqual({ ok: false, aborted: true });
+    const create = bucket.requests.filter((r) => r.method === "POST" && r.query.includes("uploads")).at(-1)!;
+    expect([...bucket.uploads.values()].some((u) => u.key === create.key)).toBe(false);
+    expect(bucket.requests.at(-1)).toMatchObject({ method: "DELETE", key: create.key, query: expect.stringContaining("uploadId=") });
+    expect(bucket.objects.has(create.key)).toBe(false);
+    expect(await (await testDb.db()).collection(FILES).countDocuments({ originalName: "cancelado.csv" })).toBe(0);
+  });
+});
+
+describe("the no-JavaScript form on S3", () => {
+  useS3();
+
+  it("streams the files to the bucket, registers them and comes back with a 5-second toast", async () => {
+    const form = new FormData();
+    form.append("files", new Blob(["cnpj;description;channel_siop\n"], { type: "text/csv" }), "canal.csv");
+    const response = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: form }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/captura/manual");
+    const toast = await readToastFromResponse(response);
+    expect(toast).toMatchObject({ type: "success", description: "Arquivo enviado com sucesso." });
+    expect(toastDismissMs(toast!)).toBe(5000);
+    const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "canal.csv" });
+    expect(record).toMatchObject({ bucket: "route-bucket", user: "silver@example.com", status: 0, progress: 0 });
+    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe("cnpj;description;channel_siop\n");
+    expect(bucket.tags.has(record!.originalFile)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
-import { Alert, type AlertTone } from "~/components/ui/alert";
+import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { formatSize, uploadScreenTexts as t } from "./texts";
 import {
@@ -15,12 +15,12 @@ import {
   type UploadFailureCode,
   type UploadItem,
 } from "./upload-list";
+import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-notices";
 import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } from "./upload-transport";
 import "~/components/ui/data-table.css";
 import "./uploads.css";
 
-/** How long an upload message stays (spec 000 §9). */
-export const UPLOAD_MESSAGE_MS = 5000;
+export { UPLOAD_MESSAGE_MS };
 
 export type UploadPanelProps = {
   store: StoreKind;
@@ -31,31 +31,21 @@ export type UploadPanelProps = {
   initialError: UploadFailureCode | null;
 };
 
-type Notice = { id: string; tone: AlertTone; text: string };
-
 export const failureText = (code: UploadFailureCode) => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed);
 
 let sequence = 0;
 const newId = () => `upload-${Date.now().toString(36)}-${++sequence}`;
 
-/** Timed messages: each hides by itself after UPLOAD_MESSAGE_MS. */
+/** Timed messages: each hides by itself after UPLOAD_MESSAGE_MS (see timed-notices.ts). */
 function useNotices() {
   const [notices, setNotices] = useState<Notice[]>([]);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const queue = useRef<ReturnType<typeof createTimedNotices> | null>(null);
+  queue.current ??= createTimedNotices({ onChange: setNotices, newId });
   useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach(clearTimeout);
+    const pending = queue.current;
+    return () => pending?.dispose();
   }, []);
-  const push = useCallback((tone: AlertTone, text: string) => {
-    const id = newId();
-    setNotices((current) => [...current, { id, tone, text }]);
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      setNotices((current) => current.filter((n) => n.id !== id));
-    }, UPLOAD_MESSAGE_MS);
-    timers.current.add(timer);
-  }, []);
-  return { notices, push };
+  return { notices, push: queue.current.push };
 }
 
 export function UploadPanel({ store, extensions, maxBytes, clientName, initialError }: UploadPanelProps) {
@@ -151,7 +141,12 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
   return (
     <div className="upload-panel">
       <div className="upload-panel__notices">
-        {showInitialError && initialError ? <Alert tone="error">{failureText(initialError)}</Alert> : null}
+        {showInitialError && initialError ? (
+          // Rendered by the server: the CSS animation hides it after 5 s even without JavaScript.
+          <div className="upload-notice--timed">
+            <Alert tone="error">{failureText(initialError)}</Alert>
+          </div>
+        ) : null}
         {notices.map((n) => (
           <Alert key={n.id} tone={n.tone}>
             {n.text}

@@ -7,7 +7,9 @@ import type { UploadFailureCode } from "./upload-list";
  *          in one request; its JSON says COD.2 (transfer) or COD.3 (registration) on failure.
  *   s3:    /api/uploads/s3 "create" → presigned PUT (or multipart parts + "complete") straight to
  *          the bucket → /api/files/register (the spec's /newFile). A failure before the object is
- *          complete is COD.2; a failed registration is COD.3.
+ *          complete is COD.2; a failed registration is what the server says (COD.3 by default).
+ * The network sits behind a `Transport` (XHR and fetch in the browser) so the protocol can be
+ * tested without a browser.
  */
 
 export type StoreKind = "local" | "s3";
@@ -16,15 +18,24 @@ export type ProgressHandler = (loaded: number, total: number) => void;
 
 export type UploadHandle = { promise: Promise<UploadOutcome>; abort: () => void };
 
-type XhrResult = { status: number; body: unknown; etag: string | null } | { aborted: true } | { networkError: true };
+export type ApiAnswer = { ok?: boolean; code?: string; detail?: string } & Record<string, unknown>;
+export type BytesResult = { status: number; body: unknown; etag: string | null } | { aborted: true } | { networkError: true };
 
-function sendXhr(
-  method: string,
-  url: string,
-  body: XMLHttpRequestBodyInit,
-  options: { headers?: Record<string, string>; onProgress?: ProgressHandler; register: (xhr: XMLHttpRequest) => void },
-): Promise<XhrResult> {
+export type Transport = {
+  /** Sends bytes (a file, a slice, a form) with upload progress; aborting `signal` cancels the request. */
+  sendBytes: (
+    method: string,
+    url: string,
+    body: Blob | FormData,
+    options: { headers?: Record<string, string>; onProgress?: ProgressHandler; signal: AbortSignal },
+  ) => Promise<BytesResult>;
+  /** A JSON POST to the app (same origin, session cookie). */
+  postJson: (url: string, payload: unknown, signal?: AbortSignal) => Promise<{ status: number; body: ApiAnswer | null }>;
+};
+
+function sendXhr(...[method, url, body, options]: Parameters<Transport["sendBytes"]>): Promise<BytesResult> {
   return new Promise((resolve) => {
+    if (options.signal.aborted) return resolve({ aborted: true });
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
@@ -34,58 +45,29 @@ function sendXhr(
         if (event.lengthComputable) report(event.loaded, event.total);
       };
     }
+    const onAbort = () => xhr.abort();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (result: BytesResult) => {
+      options.signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
     xhr.onload = () => {
       let parsed: unknown = null;
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null;
       } catch {
-        parsed = null;
+        parsed = null; // S3 answers XML
       }
-      resolve({ status: xhr.status, body: parsed, etag: xhr.getResponseHeader("ETag") });
+      settle({ status: xhr.status, body: parsed, etag: xhr.getResponseHeader("ETag") });
     };
-    xhr.onerror = () => resolve({ networkError: true });
-    xhr.ontimeout = () => resolve({ networkError: true });
-    xhr.onabort = () => resolve({ aborted: true });
-    options.register(xhr);
+    xhr.onerror = () => settle({ networkError: true });
+    xhr.ontimeout = () => settle({ networkError: true });
+    xhr.onabort = () => settle({ aborted: true });
     xhr.send(body);
   });
 }
 
-type ApiAnswer = { ok?: boolean; code?: string; detail?: string } & Record<string, unknown>;
-
-function failureOf(body: unknown, fallback: UploadFailureCode): { code: UploadFailureCode; detail?: string } {
-  const answer = (body ?? {}) as ApiAnswer;
-  const code = answer.code === "COD.3" ? "COD.3" : answer.code === "COD.2" ? "COD.2" : fallback;
-  return { code, detail: typeof answer.detail === "string" ? answer.detail : undefined };
-}
-
-/** Local store: one multipart POST; the server stores and registers the file. */
-export function uploadToLocalStore(file: File, onProgress: ProgressHandler): UploadHandle {
-  let current: XMLHttpRequest | null = null;
-  let aborted = false;
-  const form = new FormData();
-  form.append("files", file, file.name);
-  const promise = sendXhr("POST", "/api/upload", form, {
-    headers: { Accept: "application/json" },
-    onProgress,
-    register: (xhr) => (current = xhr),
-  }).then((result): UploadOutcome => {
-    if ("aborted" in result || aborted) return { ok: false, aborted: true };
-    if ("networkError" in result) return { ok: false, code: "COD.2" };
-    const answer = (result.body ?? {}) as ApiAnswer;
-    if (result.status >= 200 && result.status < 300 && answer.ok === true) return { ok: true };
-    return { ok: false, ...failureOf(result.body, "COD.2") };
-  });
-  return {
-    promise,
-    abort: () => {
-      aborted = true;
-      current?.abort();
-    },
-  };
-}
-
-async function postJson(url: string, payload: unknown, signal: AbortSignal): Promise<{ status: number; body: ApiAnswer | null }> {
+async function fetchJson(url: string, payload: unknown, signal?: AbortSignal): Promise<{ status: number; body: ApiAnswer | null }> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -97,77 +79,122 @@ async function postJson(url: string, payload: unknown, signal: AbortSignal): Pro
   return { status: response.status, body };
 }
 
+export const browserTransport: Transport = { sendBytes: sendXhr, postJson: fetchJson };
+
+function failureOf(body: unknown, fallback: UploadFailureCode): { code: UploadFailureCode; detail?: string } {
+  const answer = (body ?? {}) as ApiAnswer;
+  const code = answer.code === "COD.3" ? "COD.3" : answer.code === "COD.2" ? "COD.2" : fallback;
+  return { code, detail: typeof answer.detail === "string" ? answer.detail : undefined };
+}
+
+const ABORTED: UploadOutcome = { ok: false, aborted: true };
+
+/** Local store: one multipart POST; the server stores and registers the file. */
+export function uploadToLocalStore(file: File, onProgress: ProgressHandler, transport: Transport = browserTransport): UploadHandle {
+  const controller = new AbortController();
+  const form = new FormData();
+  form.append("files", file, file.name);
+  const promise = transport
+    .sendBytes("POST", "/api/upload", form, { headers: { Accept: "application/json" }, onProgress, signal: controller.signal })
+    .then((result): UploadOutcome => {
+      if ("aborted" in result || controller.signal.aborted) return ABORTED;
+      if ("networkError" in result) return { ok: false, code: "COD.2" };
+      const answer = (result.body ?? {}) as ApiAnswer;
+      if (result.status >= 200 && result.status < 300 && answer.ok === true) return { ok: true };
+      return { ok: false, ...failureOf(result.body, "COD.2") };
+    });
+  return { promise, abort: () => controller.abort() };
+}
+
 type CreateAnswer =
   | { ok: true; bucket: string; ticket: string; mode: "single"; key: string; url: string; headers: Record<string, string> }
   | { ok: true; bucket: string; ticket: string; mode: "multipart"; key: string; uploadId: string; partSize: number; partCount: number };
 
-const SIGN_BATCH = 20;
+export const S3_API = "/api/uploads/s3";
+export const REGISTER_API = "/api/files/register";
 
-/** S3: presigned PUT or multipart straight to the bucket, then the registration. */
-export function uploadToS3(file: File, onProgress: ProgressHandler, clientName?: string): UploadHandle {
+const ok2xx = (r: BytesResult): r is { status: number; body: unknown; etag: string | null } => "status" in r && r.status >= 200 && r.status < 300;
+
+/**
+ * S3: presigned PUT or multipart straight to the bucket, then the registration.
+ * Multipart parts go up one after another, and each part's URL is signed just before that part is
+ * sent: presigned URLs live 5 minutes and a 64 MB part can take longer than that on a slow link,
+ * so URLs signed in advance would expire. S3 checks expiry when a request starts, so a part that
+ * started in time finishes. A 403 (expired or otherwise refused URL) gets one fresh signature and
+ * one more try. Cancelling (or any failure) aborts the multipart upload on the server, so no parts
+ * stay behind; the handle's promise settles after that abort was sent.
+ */
+export function uploadToS3(file: File, onProgress: ProgressHandler, clientName?: string, transport: Transport = browserTransport): UploadHandle {
   const controller = new AbortController();
-  let current: XMLHttpRequest | null = null;
-  let ticketForAbort: string | null = null;
-  const register = (xhr: XMLHttpRequest) => (current = xhr);
-  const aborted = (): UploadOutcome => ({ ok: false, aborted: true });
+  const signal = controller.signal;
+  /** The ticket of a multipart upload that is open on the server (created, not completed or aborted). */
+  let openMultipart: string | null = null;
+
+  const abortOnServer = async () => {
+    const ticket = openMultipart;
+    openMultipart = null;
+    if (ticket) await transport.postJson(S3_API, { intent: "abort", ticket }).catch(() => undefined);
+  };
+
+  const signPart = async (ticket: string, partNumber: number): Promise<string | { failure: UploadOutcome }> => {
+    const signed = await transport.postJson(S3_API, { intent: "sign-parts", ticket, partNumbers: [partNumber] }, signal);
+    const url = (signed.body?.parts as Array<{ partNumber: number; url: string }> | undefined)?.find((p) => p.partNumber === partNumber)?.url;
+    if (signed.status !== 200 || !signed.body?.ok || !url) return { failure: { ok: false, ...failureOf(signed.body, "COD.2") } };
+    return url;
+  };
 
   const run = async (): Promise<UploadOutcome> => {
-    const created = await postJson(
-      "/api/uploads/s3",
-      { intent: "create", fileName: file.name, size: file.size, contentType: file.type || undefined },
-      controller.signal,
-    );
+    // Not cancelled mid-flight: if it opened a multipart upload, the answer is needed to abort it.
+    const created = await transport.postJson(S3_API, { intent: "create", fileName: file.name, size: file.size, contentType: file.type || undefined });
     if (created.status !== 200 || !created.body?.ok) return { ok: false, ...failureOf(created.body, "COD.2") };
     const plan = created.body as unknown as CreateAnswer;
+    if (plan.mode === "multipart") openMultipart = plan.ticket;
+    if (signal.aborted) return ABORTED;
 
     if (plan.mode === "single") {
-      const put = await sendXhr("PUT", plan.url, file, { headers: plan.headers, onProgress, register });
-      if ("aborted" in put) return aborted();
-      if ("networkError" in put || put.status < 200 || put.status >= 300) return { ok: false, code: "COD.2" };
+      const put = await transport.sendBytes("PUT", plan.url, file, { headers: plan.headers, onProgress, signal });
+      if ("aborted" in put) return ABORTED;
+      if (!ok2xx(put)) return { ok: false, code: "COD.2" };
     } else {
-      ticketForAbort = plan.ticket;
       const parts: Array<{ partNumber: number; etag: string }> = [];
-      for (let first = 1; first <= plan.partCount; first += SIGN_BATCH) {
-        const numbers = Array.from({ length: Math.min(SIGN_BATCH, plan.partCount - first + 1) }, (_, i) => first + i);
-        const signed = await postJson("/api/uploads/s3", { intent: "sign-parts", ticket: plan.ticket, partNumbers: numbers }, controller.signal);
-        if (signed.status !== 200 || !signed.body?.ok) return { ok: false, ...failureOf(signed.body, "COD.2") };
-        for (const { partNumber, url } of signed.body.parts as Array<{ partNumber: number; url: string }>) {
-          const start = (partNumber - 1) * plan.partSize;
-          const blob = file.slice(start, Math.min(file.size, start + plan.partSize));
-          const put = await sendXhr("PUT", url, blob, { onProgress: (loaded) => onProgress(start + loaded, file.size), register });
-          if ("aborted" in put) return aborted();
-          // The bucket's CORS rule must expose ETag for the browser to read it.
-          if ("networkError" in put || put.status < 200 || put.status >= 300 || !put.etag) return { ok: false, code: "COD.2" };
-          parts.push({ partNumber, etag: put.etag });
+      for (let partNumber = 1; partNumber <= plan.partCount; partNumber++) {
+        const start = (partNumber - 1) * plan.partSize;
+        const blob = file.slice(start, Math.min(file.size, start + plan.partSize));
+        const report: ProgressHandler = (loaded) => onProgress(start + loaded, file.size);
+        let put: BytesResult | null = null;
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const url = await signPart(plan.ticket, partNumber);
+          if (typeof url !== "string") return url.failure;
+          if (signal.aborted) return ABORTED;
+          put = await transport.sendBytes("PUT", url, blob, { onProgress: report, signal });
+          if (!("status" in put) || put.status !== 403) break; // only a refused signature is worth a fresh one
         }
+        if (!put || "aborted" in put) return ABORTED;
+        // The bucket's CORS rule must expose ETag for the browser to read it.
+        if (!ok2xx(put) || !put.etag) return { ok: false, code: "COD.2" };
+        parts.push({ partNumber, etag: put.etag });
       }
-      const completed = await postJson("/api/uploads/s3", { intent: "complete", ticket: plan.ticket, parts }, controller.signal);
+      const completed = await transport.postJson(S3_API, { intent: "complete", ticket: plan.ticket, parts }, signal);
       if (completed.status !== 200 || !completed.body?.ok) return { ok: false, ...failureOf(completed.body, "COD.2") };
-      ticketForAbort = null;
+      openMultipart = null;
     }
+    if (signal.aborted) return ABORTED;
     onProgress(file.size, file.size);
 
-    const registered = await postJson(
-      "/api/files/register",
-      { clientName, originalName: file.name, srcBucket: plan.bucket, srcKey: plan.key, ticket: plan.ticket },
-      controller.signal,
-    ).catch(() => null);
-    if (!registered || registered.status !== 200 || !registered.body?.ok) return { ok: false, code: "COD.3", detail: registered?.body?.detail };
+    const registered = await transport
+      .postJson(REGISTER_API, { clientName, originalName: file.name, srcBucket: plan.bucket, srcKey: plan.key, ticket: plan.ticket }, signal)
+      .catch(() => null);
+    if (signal.aborted) return ABORTED;
+    if (!registered || registered.status !== 200 || !registered.body?.ok) return { ok: false, ...failureOf(registered?.body, "COD.3") };
     return { ok: true };
   };
 
-  const promise = run().catch((error: unknown): UploadOutcome => {
-    if (controller.signal.aborted || (error as Error)?.name === "AbortError") return aborted();
-    return { ok: false, code: "COD.2" };
-  });
-  return {
-    promise,
-    abort: () => {
-      controller.abort();
-      current?.abort();
-      const ticket = ticketForAbort;
-      // Best effort: a multipart upload left open would keep its parts in the bucket.
-      if (ticket) void postJson("/api/uploads/s3", { intent: "abort", ticket }, new AbortController().signal).catch(() => undefined);
-    },
-  };
+  const promise = run()
+    .catch((): UploadOutcome => (signal.aborted ? ABORTED : { ok: false, code: "COD.2" }))
+    .then(async (outcome) => {
+      // Cancelled or failed: an open multipart upload is aborted so its parts do not linger.
+      if (!outcome.ok) await abortOnServer();
+      return signal.aborted ? ABORTED : outcome;
+    });
+  return { promise, abort: () => controller.abort() };
 }

@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import path from "node:path";
+import { messages } from "~/messages";
 
 /** Why an upload was refused before any byte was kept. */
 export class UploadRejectedError extends Error {
   constructor(
-    public readonly reason: "extension" | "size" | "empty-name",
+    /** size: over the per-file limit; count: too many files in one post; parts: a multipart upload that does not match its plan. */
+    public readonly reason: "extension" | "size" | "empty-name" | "count" | "parts",
     message: string,
   ) {
     super(message);
@@ -38,7 +40,7 @@ export function assertUploadAllowed(
     );
   }
   if (declaredBytes !== undefined && declaredBytes > limits.maxBytes) {
-    throw new UploadRejectedError("size", `Arquivo maior que o limite de ${formatBytes(limits.maxBytes)}.`);
+    throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(limits.maxBytes)));
   }
   return ext;
 }

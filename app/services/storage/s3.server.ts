@@ -4,13 +4,17 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectTaggingCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { messages } from "~/messages";
+import { formatBytes, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
 
 /** Presigned URLs (PUT, parts, GET) live this long. */
@@ -20,6 +24,17 @@ export const S3_SINGLE_PUT_MAX = 64 * 1024 * 1024;
 export const S3_PART_SIZE = 64 * 1024 * 1024;
 /** S3's own limit on parts per upload. */
 const S3_MAX_PARTS = 10_000;
+/**
+ * Parts of a server-side (no-JavaScript) upload: S3's minimum part is 5 MiB; at most one part is
+ * being read while the previous one is sent, so memory stays near two parts whatever the file size.
+ */
+export const S3_SERVER_PART_SIZE = 8 * 1024 * 1024;
+/**
+ * Every new object carries this tag until it is registered as a job; a bucket lifecycle rule on
+ * the tag expires uploads nobody registered (lifecycle rules cannot select untagged objects).
+ */
+export const PENDING_TAG_KEY = "pending";
+export const PENDING_TAGGING = `${PENDING_TAG_KEY}=1`;
 
 export type S3UploadPlan =
   | { mode: "single"; key: string; url: string; headers: Record<string, string> }
@@ -42,19 +57,26 @@ export class S3ObjectStore {
   async createUpload(input: { key: string; size: number; contentType?: string }): Promise<S3UploadPlan> {
     const contentType = input.contentType || "application/octet-stream";
     if (input.size <= S3_SINGLE_PUT_MAX) {
+      // x-amz-tagging stays a signed header (not hoisted into the query), so the browser must send
+      // exactly this tag; the signed content-length holds it to the declared size.
       const url = await getSignedUrl(
         this.client,
-        new PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size }),
-        { expiresIn: S3_URL_TTL_SECONDS },
+        new PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, Tagging: PENDING_TAGGING }),
+        { expiresIn: S3_URL_TTL_SECONDS, unhoistableHeaders: new Set(["x-amz-tagging"]) },
       );
-      return { mode: "single", key: input.key, url, headers: { "Content-Type": contentType } };
+      return { mode: "single", key: input.key, url, headers: { "Content-Type": contentType, "x-amz-tagging": PENDING_TAGGING } };
     }
     const partSize = Math.max(S3_PART_SIZE, Math.ceil(input.size / S3_MAX_PARTS));
+    const uploadId = await this.createMultipart(input.key, contentType);
+    return { mode: "multipart", key: input.key, uploadId, partSize, partCount: Math.ceil(input.size / partSize) };
+  }
+
+  private async createMultipart(key: string, contentType: string): Promise<string> {
     const created = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType }),
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Tagging: PENDING_TAGGING }),
     );
     if (!created.UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
-    return { mode: "multipart", key: input.key, uploadId: created.UploadId, partSize, partCount: Math.ceil(input.size / partSize) };
+    return created.UploadId;
   }
 
   async signParts(key: string, uploadId: string, partNumbers: number[]): Promise<Array<{ partNumber: number; url: string }>> {
@@ -70,16 +92,44 @@ export class S3ObjectStore {
     );
   }
 
-  async completeUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
-    const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+  /** Every part S3 holds for the upload (ListParts, 1,000 a page). */
+  async listParts(key: string, uploadId: string, pageSize = 1000): Promise<Array<{ partNumber: number; etag: string; size: number }>> {
+    const parts: Array<{ partNumber: number; etag: string; size: number }> = [];
+    let marker: string | undefined;
+    for (let page = 0; page <= S3_MAX_PARTS / pageSize; page++) {
+      const answer = await this.client.send(
+        new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
+      );
+      for (const p of answer.Parts ?? []) parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? "", size: p.Size ?? 0 });
+      if (!answer.IsTruncated || answer.NextPartNumberMarker === undefined) break;
+      marker = String(answer.NextPartNumberMarker);
+    }
+    return parts;
+  }
+
+  /**
+   * Completes a browser's multipart upload after checking it against what the server planned:
+   * the parts S3 actually holds (ListParts, not the browser's word) must be the ones named, their
+   * numbers within the planned count, and their total within the size limit. Anything else aborts
+   * the upload (its parts are deleted) and throws UploadRejectedError.
+   */
+  async completeUpload(key: string, uploadId: string, parts: CompletedPart[], rules: { maxBytes: number; partCount: number }): Promise<{ bytes: number }> {
+    let ordered: Array<{ partNumber: number; etag: string; size: number }>;
+    try {
+      ordered = verifyParts(await this.listParts(key, uploadId), parts, rules);
+    } catch (error) {
+      if (error instanceof UploadRejectedError) await this.abortUpload(key, uploadId).catch(() => undefined);
+      throw error;
+    }
     await this.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: key,
         UploadId: uploadId,
-        MultipartUpload: { Parts: sorted.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        MultipartUpload: { Parts: ordered.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
       }),
     );
+    return { bytes: ordered.reduce((sum, p) => sum + p.size, 0) };
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
@@ -119,6 +169,111 @@ export class S3ObjectStore {
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+
+  /** Drops the pending tag once the object is registered, so the lifecycle rule keeps it. */
+  async clearPendingTag(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * Streams bytes to `key` from the server (the no-JavaScript form): a file smaller than one part
+   * goes up with one PutObject, a larger one as a multipart upload in parts of `partSize`, one part
+   * sent while the next is read. More than maxBytes aborts the upload and throws; nothing is kept.
+   * The object is tagged pending until it is registered, like a browser upload.
+   */
+  async putStream(
+    key: string,
+    source: AsyncIterable<Uint8Array>,
+    options: { maxBytes: number; contentType?: string; partSize?: number },
+  ): Promise<{ bytes: number }> {
+    const contentType = options.contentType || "application/octet-stream";
+    const partSize = Math.max(options.partSize ?? S3_SERVER_PART_SIZE, Math.ceil(options.maxBytes / S3_MAX_PARTS));
+    let uploadId: string | undefined;
+    const parts: CompletedPart[] = [];
+    let sending: Promise<void> = Promise.resolve();
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    const sendPart = async (body: Buffer) => {
+      await sending; // one part in flight at a time
+      uploadId ??= await this.createMultipart(key, contentType);
+      const partNumber = parts.length + 1;
+      parts.push({ partNumber, etag: "" });
+      const id = uploadId;
+      sending = this.client
+        .send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }))
+        .then((answer) => {
+          if (!answer.ETag) throw new Error("S3 UploadPart returned no ETag");
+          parts[partNumber - 1].etag = answer.ETag;
+        });
+      sending.catch(() => undefined); // surfaced by the next await of `sending`
+    };
+    try {
+      for await (const piece of source) {
+        const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+        bytes += chunk.length;
+        if (bytes > options.maxBytes) throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(options.maxBytes)));
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= partSize) {
+          const body = Buffer.concat(pending, pendingBytes);
+          pending = [];
+          pendingBytes = 0;
+          await sendPart(body);
+        }
+      }
+      const rest = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      if (uploadId === undefined) {
+        await this.client.send(
+          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, Tagging: PENDING_TAGGING }),
+        );
+        return { bytes };
+      }
+      if (rest.length > 0) await sendPart(rest);
+      await sending;
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+      return { bytes };
+    } catch (error) {
+      await sending.catch(() => undefined);
+      if (uploadId !== undefined) await this.abortUpload(key, uploadId).catch(() => undefined);
+      const stream = source as { destroy?: () => void };
+      if (typeof stream.destroy === "function") stream.destroy();
+      throw error;
+    }
+  }
+}
+
+const unquote = (etag: string) => etag.replace(/^"|"$/g, "");
+
+/** The parts to complete, in order, or UploadRejectedError (see completeUpload). */
+export function verifyParts(
+  listed: Array<{ partNumber: number; etag: string; size: number }>,
+  named: CompletedPart[],
+  rules: { maxBytes: number; partCount: number },
+): Array<{ partNumber: number; etag: string; size: number }> {
+  const mismatch = () => new UploadRejectedError("parts", messages.uploadPartsMismatch);
+  if (listed.some((p) => p.partNumber < 1 || p.partNumber > rules.partCount)) throw mismatch();
+  const held = new Map(listed.map((p) => [p.partNumber, p]));
+  const seen = new Set<number>();
+  const ordered: Array<{ partNumber: number; etag: string; size: number }> = [];
+  for (const part of [...named].sort((a, b) => a.partNumber - b.partNumber)) {
+    const found = held.get(part.partNumber);
+    if (!found || seen.has(part.partNumber) || unquote(found.etag) !== unquote(part.etag)) throw mismatch();
+    seen.add(part.partNumber);
+    ordered.push(found);
+  }
+  if (ordered.length === 0) throw mismatch();
+  const total = ordered.reduce((sum, p) => sum + p.size, 0);
+  if (total > rules.maxBytes) throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(rules.maxBytes)));
+  return ordered;
 }
 
 function isNotFound(error: unknown): boolean {

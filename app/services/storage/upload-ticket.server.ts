@@ -10,7 +10,16 @@ import crypto from "node:crypto";
 
 export const UPLOAD_TICKET_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type UploadTicket = { user: string; bucket: string; key: string; originalName: string; uploadId?: string; expiresAt: number };
+export type UploadTicket = {
+  user: string;
+  bucket: string;
+  key: string;
+  originalName: string;
+  /** Multipart only: the upload id and the number of parts the server planned (no part beyond it is signed or completed). */
+  uploadId?: string;
+  partCount?: number;
+  expiresAt: number;
+};
 
 function mac(secret: string, payload: string) {
   return crypto.createHmac("sha256", secret).update(`upload:${payload}`).digest();
@@ -31,6 +40,7 @@ export function verifyUploadTicket(token: string, secret: string, now = Date.now
     const t = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as UploadTicket;
     if (typeof t.user !== "string" || typeof t.bucket !== "string" || typeof t.key !== "string" || typeof t.originalName !== "string") return null;
     if (typeof t.expiresAt !== "number" || t.expiresAt <= now) return null;
+    if (t.uploadId !== undefined && (typeof t.uploadId !== "string" || !Number.isInteger(t.partCount) || (t.partCount as number) < 1)) return null;
     return t;
   } catch {
     return null;
