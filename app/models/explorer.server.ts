@@ -1,5 +1,9 @@
-import type { ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
+import { getDb } from "~/db.server";
+import { phrasePattern, type SearchQuery } from "~/domain/search";
 import type { IndexDeclaration } from "./indexes";
+
+export { normalizeSearchText, searchWordsOf } from "~/domain/search";
 
 /** The explorer's searchable corpus of company documents (pt-BR). */
 
@@ -12,24 +16,49 @@ export type ExplorerDocument = {
   source: string;
   category: string;
   date: Date;
-  /** Lower-cased, accent-stripped title + body: what the search matches against. */
+  /** Lower-cased, accent-stripped title + body: what an exact phrase is matched against. */
   searchText: string;
+  /** The distinct words of `searchText`: what the word search looks up, through an index. */
+  words: string[];
 };
 
-/**
- * The normal form of `searchText` and of search terms: lower case, no accents, punctuation turned
- * into spaces (the spec strips punctuation from the search), single spaces. Applying it to both
- * sides makes word and exact-phrase matching agree.
- */
-export function normalizeSearchText(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-}
+export const EXPLORER_PAGE_SIZES = [20, 40] as const;
+export type ExplorerPageSize = (typeof EXPLORER_PAGE_SIZES)[number];
 
 export const indexes: IndexDeclaration[] = [
   { collection: EXPLORER_DOCUMENTS, key: { date: -1, _id: -1 }, options: { name: "date_desc" } },
+  { collection: EXPLORER_DOCUMENTS, key: { words: 1, date: -1 }, options: { name: "words_date" } },
 ];
+
+export type ExplorerHit = { id: string; title: string; body: string; source: string; category: string; date: Date };
+export type ExplorerPage = { items: ExplorerHit[]; total: number; page: number; pageSize: ExplorerPageSize };
+
+/**
+ * One page of the documents that hold every searched word (or, for an exact phrase, the words in that
+ * order), newest first, with the total. A page past the end gives the last page. The filter is built
+ * from normal-form words only ([a-z0-9]), never from the request as such.
+ */
+export async function searchExplorer(query: SearchQuery, options: { page: number; pageSize: number }): Promise<ExplorerPage> {
+  const pageSize: ExplorerPageSize = (EXPLORER_PAGE_SIZES as readonly number[]).includes(options.pageSize) ? (options.pageSize as ExplorerPageSize) : 20;
+  const filter: Filter<ExplorerDocument> = { words: { $all: [...new Set(query.words)] } };
+  if (query.exact && query.words.length > 1) filter.searchText = { $regex: phrasePattern(query) };
+  const collection = (await getDb()).collection<ExplorerDocument>(EXPLORER_DOCUMENTS);
+  const total = await collection.countDocuments(filter);
+  const lastPage = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), lastPage);
+  const docs =
+    total === 0
+      ? []
+      : await collection
+          .find(filter, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1 } })
+          .sort({ date: -1, _id: -1 })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .toArray();
+  return {
+    items: docs.map((d) => ({ id: String(d._id), title: d.title, body: d.body, source: d.source, category: d.category, date: d.date })),
+    total,
+    page,
+    pageSize,
+  };
+}

@@ -1,4 +1,4 @@
-import { normalizeSearchText, type ExplorerDocument } from "~/models/explorer.server";
+import { normalizeSearchText, searchWordsOf, type ExplorerDocument } from "~/models/explorer.server";
 import { CHANNELS } from "~/models/planning.server";
 import { randomInstantBefore, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
@@ -132,6 +132,7 @@ export function generateExplorerDocuments(ctx: SeedContext): ExplorerDocument[] 
       category: template.category,
       date,
       searchText: normalizeSearchText(`${title} ${body}`),
+      words: searchWordsOf(`${title} ${body}`),
     };
   });
 }
