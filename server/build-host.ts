@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /** Resolves the `~/` alias to app/ itself; `packages: "external"` would otherwise leave it as a package name. */
 const appAlias: Plugin = {
@@ -17,22 +17,35 @@ const appAlias: Plugin = {
   },
 };
 
-const entryPoints: Record<string, string> = { index: "server/index.ts", worker: "server/worker.ts" };
-if (existsSync("scripts/db-indexes.ts")) entryPoints["db-indexes"] = "scripts/db-indexes.ts";
+/**
+ * The host's esbuild options. No `keepNames`: esbuild would wrap every function, and every closure
+ * created at run time, in a `__name(fn, "…")` call (tsx, which runs the dev server and the
+ * benchmarks, does keep names). bench/ingest builds the worker with these same options.
+ */
+export function hostBuildOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions {
+  return {
+    entryPoints,
+    outdir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    logLevel: "warning",
+    tsconfig: "tsconfig.json",
+    plugins: [appAlias],
+    // A few CommonJS dependencies call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  };
+}
 
-await build({
-  entryPoints,
-  outdir: "build/host",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: true,
-  logLevel: "warning",
-  tsconfig: "tsconfig.json",
-  plugins: [appAlias],
-  // A few CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-});
-console.log(`host built: ${Object.keys(entryPoints).map((n) => `build/host/${n}.js`).join(", ")}`);
+async function main() {
+  const entryPoints: Record<string, string> = { index: "server/index.ts", worker: "server/worker.ts" };
+  if (existsSync("scripts/db-indexes.ts")) entryPoints["db-indexes"] = "scripts/db-indexes.ts";
+  await build(hostBuildOptions(entryPoints, "build/host"));
+  console.log(`host built: ${Object.keys(entryPoints).map((n) => `build/host/${n}.js`).join(", ")}`);
+}
+
+// Build only when run (`tsx server/build-host.ts`), not when imported for the options.
+if (process.argv[1] && path.basename(process.argv[1]) === "build-host.ts") await main();

@@ -2,7 +2,8 @@
  * The job worker that processes uploaded files (app/import/*).
  *   npm run worker                 a standalone worker process (any number may run)
  *   startInProcessWorker()         the host starts one inside the web process when WORKER_IN_PROCESS is on
- * WORKER_LEASE_MS, WORKER_POLL_MS and WORKER_PROGRESS_MS tune the lease, the idle poll and the progress tick.
+ * WORKER_LEASE_MS, WORKER_POLL_MS, WORKER_PROGRESS_MS and WORKER_STALL_MS tune the lease, the idle poll, the
+ * progress heartbeat (at most 2 s, as the job lists promise) and how long a silent source may hold a job.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -15,6 +16,7 @@ const tuningSchema = z.object({
   WORKER_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).optional(),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
   WORKER_PROGRESS_MS: z.coerce.number().int().min(50).max(2_000).optional(),
+  WORKER_STALL_MS: z.coerce.number().int().min(1_000).max(3_600_000).optional(),
   WORKER_NAME: z.string().min(1).max(200).optional(),
 });
 
@@ -26,6 +28,7 @@ function tuning() {
     leaseMs: parsed.data.WORKER_LEASE_MS,
     pollMs: parsed.data.WORKER_POLL_MS,
     progressIntervalMs: parsed.data.WORKER_PROGRESS_MS,
+    stallTimeoutMs: parsed.data.WORKER_STALL_MS,
   };
 }
 

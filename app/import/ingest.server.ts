@@ -11,8 +11,8 @@ import {
 } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
-import { readCsvRows, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
-import { detectLayout, TEMPLATES, type Layout } from "./templates";
+import { batched, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
+import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
 import { cellText, formatCount, type CellValue } from "./values";
 
 /**
@@ -26,6 +26,7 @@ import { cellText, formatCount, type CellValue } from "./values";
 export const INGEST_BATCH_SIZE = 2_000;
 export const PROGRESS_INTERVAL_MS = 1_000;
 const MAX_WRITES_IN_FLIGHT = 2;
+const XLSX_BATCH_ROWS = 256;
 
 export class LeaseLostError extends Error {
   constructor() {
@@ -89,42 +90,75 @@ export const ingestMessages = {
   unsupported: (ext: string) => `Formato não suportado para processamento (.${ext || "sem extensão"}); envie CSV ou XLSX.`,
   unreadable: (detail: string) => `Não foi possível ler o arquivo: ${detail}`.slice(0, 300),
   missing: () => "Não foi possível ler o arquivo: o arquivo armazenado não foi encontrado.",
+  stalled: (ms: number) =>
+    `Processamento interrompido: a leitura do arquivo ficou parada por mais de ${formatCount(Math.round(ms / 1000))} s. Tente novamente.`,
+};
+
+/** Time as the worker sees it: injectable so tests can drive the heartbeat without waiting. */
+export type IngestClock = {
+  now(): Date;
+  /** Calls `fire` once after `ms`; returns a cancel function. */
+  setTimer(ms: number, fire: () => unknown): () => void;
+};
+
+export const systemClock: IngestClock = {
+  now: () => new Date(),
+  setTimer(ms, fire) {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
 };
 
 export type IngestOptions = {
   leaseMs: number;
+  /** Heartbeat: progress, message, agent, statusChangeDate and the lease are written this often (≤ 2 s). */
   progressIntervalMs?: number;
+  /** A source that delivers no byte for longer than this ends the job (status 3) instead of holding it. */
+  stallTimeoutMs?: number;
   batchSize?: number;
   db?: Db;
+  clock?: IngestClock;
+  /** Opens the stored file (tests pass a throttled or stalling stream). */
+  openSource?: (claim: JobClaim) => Promise<{ stream: Readable; size: number }>;
 };
+
+export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
+
+/** Why the reading was cut short from outside the read loop. */
+class SourceStalledError extends Error {}
 
 /** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
   const db = options.db ?? (await getDb());
+  const clock = options.clock ?? systemClock;
   const format = formatOf(claim.originalFile);
   const finish = async (status: number, message: string, okRows = 0, nokRows = 0): Promise<IngestOutcome> =>
-    (await finishJob(claim, { status, message })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
+    (await finishJob(claim, { status, message, now: clock.now() })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
 
   if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
 
   let opened: { stream: Readable; size: number };
   try {
-    opened = await openReadStream(claim.bucket, claim.originalFile);
+    opened = await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(claim);
   } catch (error) {
     const name = (error as Error).name;
     return finish(FILE_STATUS_UNREADABLE, name === "StoredObjectNotFoundError" ? ingestMessages.missing() : ingestMessages.unreadable((error as Error).message));
   }
 
+  const intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const stallMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   let bytesRead = 0;
+  let lastDataAt = clock.now().getTime();
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytesRead += chunk.length;
+      lastDataAt = clock.now().getTime();
       done(null, chunk);
     },
   });
   opened.stream.on("error", (error) => counter.destroy(error));
   opened.stream.pipe(counter);
-  const rows: AsyncGenerator<SourceRow> = format === "csv" ? readCsvRows(counter) : readXlsxRows(counter);
+  const rows: AsyncGenerator<SourceRow[]> = format === "csv" ? readCsvBatches(counter) : batched(readXlsxRows(counter), XLSX_BATCH_ROWS);
 
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
@@ -132,10 +166,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   let layout: Layout | null = null;
   let okRows = 0;
   let nokRows = 0;
-  let lost = false;
   let okBatch: Record<string, unknown>[] = [];
   let nokBatch: Record<string, unknown>[] = [];
-  let batchTime = new Date(); // one timestamp per batch, not one Date per row
+  let batchTime = clock.now(); // one timestamp per batch, not one Date per row
   // Up to MAX_WRITES_IN_FLIGHT batches are written while the next one is parsed: with 2, a slow reply (index
   // upkeep, a GC pause on the server) no longer stalls the parser (product_master with its indexes: ~20k → ~25k rows/s).
   // Batches hold distinct _ids, so their order does not matter; every write is awaited before the job finishes.
@@ -146,89 +179,156 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     await Promise.all(writes);
   };
 
-  const progressTimer = setInterval(() => {
+  // The heartbeat and the stall watchdog. An interruption (lease lost, source stalled) rejects whatever the
+  // read loop awaits, so it ends even while waiting for a chunk that never comes.
+  let stopped = false;
+  let interruption: Error | null = null;
+  const pending = new Set<(error: Error) => void>();
+  const interruptible = <T>(work: Promise<T>): Promise<T> => {
+    if (interruption) return Promise.reject(interruption);
+    return new Promise<T>((resolve, reject) => {
+      pending.add(reject);
+      work.then(
+        (value) => {
+          pending.delete(reject);
+          resolve(value);
+        },
+        (error) => {
+          pending.delete(reject);
+          reject(error);
+        },
+      );
+    });
+  };
+  const interruptWith = (error: Error) => {
+    interruption = error;
+    for (const reject of pending) reject(error);
+    pending.clear();
+  };
+  let waitingSince: number | null = null; // the read loop is waiting for the source since then
+  let cancelTick = () => {};
+  const tick = async () => {
+    if (stopped) return;
+    const now = clock.now();
+    if (waitingSince !== null && now.getTime() - Math.max(waitingSince, lastDataAt) > stallMs) {
+      stopped = true;
+      interruptWith(new SourceStalledError());
+      return;
+    }
     const progress = opened.size > 0 ? (bytesRead / opened.size) * 100 : 0;
-    reportProgress(claim, { progress, message: ingestMessages.working(okRows + nokRows), leaseMs: options.leaseMs })
-      .then((held) => {
-        if (!held) lost = true;
-      })
-      .catch(() => undefined); // a missed tick is retried on the next one; the lease is long enough
-  }, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+    try {
+      const held = await reportProgress(claim, { progress, message: ingestMessages.working(okRows + nokRows), leaseMs: options.leaseMs, now });
+      if (!held) {
+        stopped = true;
+        interruptWith(new LeaseLostError());
+        return;
+      }
+    } catch {
+      // a missed beat is retried on the next one; the lease is far longer than the interval
+    }
+    if (stopped) return;
+    // The next beat is due one interval after this one started, however long its write took.
+    cancelTick = clock.setTimer(Math.max(0, intervalMs - (clock.now().getTime() - now.getTime())), tick);
+  };
+  cancelTick = clock.setTimer(intervalMs, tick);
 
   const flush = async () => {
-    if (lost) throw new LeaseLostError();
     const ok = okBatch;
     const nok = nokBatch;
     okBatch = [];
     nokBatch = [];
-    batchTime = new Date();
-    if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await inFlight.shift();
+    batchTime = clock.now();
+    if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await interruptible(inFlight.shift()!);
     const template = layout!.template;
     const write = Promise.all([insertBatch(db, template.okCollection, ok), insertBatch(db, template.nokCollection, nok)]).then(() => undefined);
     write.catch(() => undefined); // awaited later; this only keeps an early failure from being "unhandled"
     inFlight.push(write);
   };
 
+  // Per-row scratch space, reused: the cells in header order, their trimmed text, the values to store.
+  let values: CellValue[] = [];
+  let texts: string[] = [];
+  let stored: unknown[] = [];
+  let indexes: number[] = [];
+
   try {
-    for await (const row of rows) {
-      if (!layout) {
-        layout = detectLayout(row.cells);
-        if (!layout) break;
-        await Promise.all([
-          db.collection(layout.template.okCollection).deleteMany({ sourceFileId: claim.id }),
-          db.collection(layout.template.nokCollection).deleteMany({ sourceFileId: claim.id }),
-        ]);
-        continue;
+    read: for (;;) {
+      waitingSince = clock.now().getTime();
+      const next = await interruptible(rows.next());
+      waitingSince = null;
+      if (next.done) break;
+      for (const row of next.value) {
+        if (!layout) {
+          layout = detectLayout(row.cells);
+          if (!layout) break read;
+          indexes = layout.columns.map((c) => c.index);
+          values = new Array(indexes.length);
+          texts = new Array(indexes.length);
+          stored = new Array(indexes.length);
+          await interruptible(removeImportedRows(db, layout, claim.id));
+          continue;
+        }
+        const cells = row.cells;
+        let empty = true;
+        for (let k = 0; k < indexes.length; k++) {
+          const value = cells[indexes[k]];
+          const text = typeof value === "string" ? value.trim() : cellText(value);
+          values[k] = value;
+          texts[k] = text;
+          if (text.length > 0) empty = false;
+        }
+        if (empty) continue; // blank lines and trailing empty XLSX rows
+        const template = layout.template;
+        const headers = template.headers;
+        const errors = checkRow(template, values, texts, stored);
+        const doc: Record<string, unknown> = { _id: rowId(row.line) };
+        if (errors === null) {
+          for (let k = 0; k < headers.length; k++) doc[headers[k]] = stored[k];
+          doc.urlPath = urlPath;
+          doc.sourceFileId = claim.id;
+          doc._lineNumber = row.line;
+          doc.creationDate = batchTime;
+          okBatch.push(doc);
+          okRows++;
+        } else {
+          for (let k = 0; k < headers.length; k++) doc[headers[k]] = texts[k];
+          doc._lineNumber = row.line;
+          doc.urlPath = urlPath;
+          doc[template.nokTimeField] = batchTime;
+          doc.Error = errors.join(" | ");
+          doc.sourceFileId = claim.id;
+          nokBatch.push(doc);
+          nokRows++;
+        }
+        if (okBatch.length + nokBatch.length >= batchSize) await flush();
       }
-      const values: Record<string, CellValue> = {};
-      let empty = true;
-      for (const column of layout.columns) {
-        const value = row.cells[column.index];
-        values[column.name] = value;
-        if (empty && cellText(value) !== "") empty = false;
-      }
-      if (empty) continue; // blank lines and trailing empty XLSX rows
-      const outcome = layout.template.validate(values);
-      const _id = rowId(row.line);
-      if (outcome.ok) {
-        okBatch.push({ _id, ...outcome.doc, urlPath, sourceFileId: claim.id, _lineNumber: row.line, creationDate: batchTime });
-        okRows++;
-      } else {
-        nokBatch.push({
-          _id,
-          ...outcome.raw,
-          _lineNumber: row.line,
-          urlPath,
-          [layout.template.nokTimeField]: batchTime,
-          Error: outcome.errors.join(" | "),
-          sourceFileId: claim.id,
-        });
-        nokRows++;
-      }
-      if (okBatch.length + nokBatch.length >= batchSize) await flush();
     }
     if (layout) {
       await flush();
-      await settleWrites();
+      await interruptible(settleWrites());
     }
   } catch (error) {
-    clearInterval(progressTimer);
+    stopped = true;
+    cancelTick();
+    // A source that never answers would keep the reader waiting: destroy it rather than wait for the reader.
+    opened.stream.destroy();
+    counter.destroy();
+    void rows.return(undefined).catch(() => undefined);
     await settleWrites().catch(() => undefined);
-    await rows.return(undefined).catch(() => undefined);
     if (error instanceof LeaseLostError) return { kind: "lease-lost" };
-    if (error instanceof UnreadableFileError) {
+    if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
       if (layout) await removeImportedRows(db, layout, claim.id);
-      return finish(FILE_STATUS_UNREADABLE, ingestMessages.unreadable(error.message));
+      return finish(FILE_STATUS_UNREADABLE, error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : ingestMessages.unreadable(error.message));
     }
     throw error;
   } finally {
-    clearInterval(progressTimer);
+    stopped = true;
+    cancelTick();
     opened.stream.destroy();
   }
-  if (lost) return { kind: "lease-lost" };
   if (!layout) {
-    await rows.return(undefined).catch(() => undefined);
-    return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 && okRows === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout());
+    void rows.return(undefined).catch(() => undefined);
+    return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout());
   }
   return finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows), okRows, nokRows);
 }

@@ -1,8 +1,8 @@
 import { isUtf8 } from "node:buffer";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { parse } from "csv-parse";
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import ExcelJS from "exceljs";
+import { CsvRecordParser, CsvSyntaxError, type CsvRecord } from "./csv";
 import type { CellValue } from "./values";
 
 /** One row of a source file: its 1-based line (CSV) or row number (XLSX), and its cells. */
@@ -29,57 +29,82 @@ export function sniffDelimiter(firstLine: string): ";" | "," {
   return semicolons > commas ? ";" : ",";
 }
 
-/**
- * Streams CSV rows. The delimiter (`;` or `,`) is chosen from the header line; the rest of the
- * file goes through csv-parse without ever being held whole.
- */
-export async function* readCsvRows(source: AsyncIterable<Buffer>): AsyncGenerator<SourceRow> {
-  const iterator = source[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let finished = false;
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) {
-      finished = true;
-      break;
-    }
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    head.push(chunk);
-    headBytes += chunk.length;
-    if (headBytes >= SNIFF_BYTES) break;
-  }
-  const headBuffer = Buffer.concat(head);
-  // Spreadsheet exports from Windows are often Latin-1: judge by the first 64 KB (a UTF-8
-  // sequence cut at the end of the sample does not count against it).
-  const encoding: "utf8" | "latin1" = [0, 1, 2, 3].some((cut) => cut <= headBuffer.length && isUtf8(headBuffer.subarray(0, headBuffer.length - cut))) ? "utf8" : "latin1";
-  const headText = headBuffer.toString(encoding);
-  const delimiter = sniffDelimiter(headText.split(/\r?\n/, 1)[0] ?? "");
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const UTF16LE_BOM = [0xff, 0xfe];
 
-  const feed = Readable.from(
-    (async function* () {
-      yield* head;
-      if (finished) return;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    })(),
-    { objectMode: false },
-  );
-  const parser = parse({ delimiter, encoding, bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
-  const piping = pipeline(feed, parser);
-  piping.catch(() => undefined); // errors surface through the parser's iterator below
+function startsWith(buffer: Buffer, bytes: number[]): boolean {
+  return bytes.every((b, i) => buffer[i] === b);
+}
+
+/**
+ * The text encoding of a CSV from its first bytes: a byte-order mark decides (UTF-8, or UTF-16LE as
+ * csv-parse's `bom` option read it; looked for only in files of 3 bytes or more, as csv-parse did);
+ * otherwise UTF-8 when the sample is valid UTF-8, else Latin-1 (spreadsheet exports from Windows).
+ */
+export function csvEncodingOf(head: Buffer): { encoding: "utf8" | "latin1" | "utf16le"; bomLength: number } {
+  if (head.length >= 3 && startsWith(head, UTF8_BOM)) return { encoding: "utf8", bomLength: 3 };
+  if (head.length >= 3 && startsWith(head, UTF16LE_BOM)) return { encoding: "utf16le", bomLength: 2 };
+  // A UTF-8 sequence cut at the end of the sample does not count against it.
+  const utf8 = [0, 1, 2, 3].some((cut) => cut <= head.length && isUtf8(head.subarray(0, head.length - cut)));
+  return { encoding: utf8 ? "utf8" : "latin1", bomLength: 0 };
+}
+
+/**
+ * Streams CSV rows, a batch per chunk read (no promise per row). The encoding and the delimiter
+ * (`;` or `,`) are chosen from the first 64 KB; the rest of the file is decoded and parsed chunk by
+ * chunk (app/import/csv.ts) without ever being held whole.
+ */
+export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): AsyncGenerator<SourceRow[]> {
+  const iterator = source[Symbol.asyncIterator]();
+  const toBuffer = (chunk: Buffer | string) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   try {
-    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { line: item.info.lines, cells: item.record };
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let finished = false;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      const chunk = toBuffer(next.value);
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes >= SNIFF_BYTES) break;
     }
+    const headBuffer = Buffer.concat(head);
+    const { encoding, bomLength } = csvEncodingOf(headBuffer);
+    const decoder = new StringDecoder(encoding);
+    const headText = decoder.write(headBuffer.subarray(bomLength));
+    const parser = new CsvRecordParser(sniffDelimiter(headText.split(/\r?\n/, 1)[0] ?? ""));
+    let batch: CsvRecord[] = [];
+    parser.push(headText, batch);
+    if (!finished) {
+      for (;;) {
+        if (batch.length > 0) {
+          yield batch;
+          batch = [];
+        }
+        const next = await iterator.next();
+        if (next.done) break;
+        parser.push(decoder.write(toBuffer(next.value)), batch);
+      }
+    }
+    parser.push(decoder.end(), batch);
+    parser.end(batch);
+    if (batch.length > 0) yield batch;
   } catch (error) {
-    throw new UnreadableFileError(`CSV inválido: ${(error as Error).message}`, { cause: error });
+    if (error instanceof CsvSyntaxError) throw new UnreadableFileError(`CSV inválido: ${error.message}`, { cause: error });
+    if (error instanceof UnreadableFileError) throw error;
+    throw new UnreadableFileError((error as Error).message, { cause: error });
   } finally {
-    feed.destroy();
+    await iterator.return?.();
   }
+}
+
+/** readCsvBatches one row at a time. */
+export async function* readCsvRows(source: AsyncIterable<Buffer | string>): AsyncGenerator<SourceRow> {
+  for await (const batch of readCsvBatches(source)) yield* batch;
 }
 
 type ExcelCell = ExcelJS.CellValue;
@@ -126,4 +151,17 @@ export async function* readXlsxRows(source: Readable): AsyncGenerator<SourceRow>
   } finally {
     source.destroy();
   }
+}
+
+/** Groups rows into arrays of up to `size`, so the consumer awaits once per batch. */
+export async function* batched<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }

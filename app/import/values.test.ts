@@ -17,6 +17,9 @@ describe("import value rules", () => {
     expect(parseDate("20271231")).toEqual(new Date("2027-12-31T00:00:00Z"));
     expect(parseDate("2027-02-29")).toBeNull();
     expect(parseDate("12/31/2027")).toBeNull();
+    expect(parseDate(" 2024-02-29 ")).toEqual(new Date("2024-02-29T00:00:00Z"));
+    expect(parseDate("2027-1a-31")).toBeNull();
+    expect(parseDate("2027-12-31T10:00:00Z")).toEqual(new Date("2027-12-31T00:00:00Z"));
     expect(parseYearMonthDay("2026-01-31")).toBe("20260131");
     expect(parseYearMonthDay("20261301")).toBeNull();
   });

@@ -19,7 +19,29 @@ export function parseDate(value: CellValue): Date | null {
   if (value instanceof Date) {
     return Number.isNaN(value.getTime()) ? null : utcDate(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate());
   }
-  const text = cellText(value);
+  return parseDateText(cellText(value));
+}
+
+/** The digits of text[from, from + count) as a number, or -1 if any is not 0-9. */
+function digitsAt(text: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** parseDate for a cell's trimmed text. */
+export function parseDateText(text: string): Date | null {
+  // YYYY-MM-DD without a time part, the form of nearly every row, without a regular expression.
+  if (text.length === 10 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
+    const y = digitsAt(text, 0, 4);
+    const mo = digitsAt(text, 5, 2);
+    const d = digitsAt(text, 8, 2);
+    if (y >= 0 && mo >= 0 && d >= 0) return utcDate(y, mo, d);
+  }
   let m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+Z?)?$/.exec(text);
   if (m) return utcDate(+m[1], +m[2], +m[3]);
   m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text);

@@ -7,7 +7,7 @@ import {
   finishJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
-import { ingestClaimedFile, type IngestOutcome } from "./ingest.server";
+import { ingestClaimedFile, systemClock, type IngestClock, type IngestOptions, type IngestOutcome } from "./ingest.server";
 
 /** A job claimed this many times without finishing is given up (a file that crashes every worker). */
 export const MAX_ATTEMPTS = 5;
@@ -21,7 +21,11 @@ export type WorkerOptions = {
   /** Wait between polls when no job is waiting. */
   pollMs?: number;
   progressIntervalMs?: number;
+  /** A source silent for longer than this ends its job with status 3 (see ingestClaimedFile). */
+  stallTimeoutMs?: number;
   batchSize?: number;
+  clock?: IngestClock;
+  openSource?: IngestOptions["openSource"];
   /** 0 disables the orphan sweep. */
   sweepIntervalMs?: number;
   log?: WorkerLog;
@@ -32,16 +36,24 @@ export type RunningWorker = { name: string; stop(): Promise<void> };
 /** Claims and processes one job if any is waiting. Null when there was none. */
 export async function processNextJob(options: WorkerOptions & { name: string }): Promise<IngestOutcome | null> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const claim = await claimNextJob({ agent: options.name, leaseMs });
+  const clock = options.clock ?? systemClock;
+  const claim = await claimNextJob({ agent: options.name, leaseMs, now: clock.now() });
   if (!claim) return null;
   if (claim.attemptsSinceRetry > MAX_ATTEMPTS) {
     const message = `Processamento interrompido ${MAX_ATTEMPTS} vezes; verifique o arquivo e tente novamente.`;
-    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message }))
+    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message, now: clock.now() }))
       ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
       : { kind: "lease-lost" };
   }
   options.log?.("info", "job claimed", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
-  const outcome = await ingestClaimedFile(claim, { leaseMs, progressIntervalMs: options.progressIntervalMs, batchSize: options.batchSize });
+  const outcome = await ingestClaimedFile(claim, {
+    leaseMs,
+    progressIntervalMs: options.progressIntervalMs,
+    stallTimeoutMs: options.stallTimeoutMs,
+    batchSize: options.batchSize,
+    clock,
+    openSource: options.openSource,
+  });
   options.log?.(outcome.kind === "done" ? "info" : "warn", outcome.kind === "done" ? "job finished" : "job lease lost", {
     fileId: String(claim.id),
     ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),

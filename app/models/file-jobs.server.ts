@@ -42,7 +42,21 @@ export type RegisterFileInput = {
   user: string;
 };
 
-/** Inserts the file as a new job: status 0, progress 0. Returns its id. */
+/** The stored object already has a file record (a second registration of the same upload). */
+export class FileAlreadyRegisteredError extends Error {
+  constructor(bucket: string, key: string) {
+    super(`Already registered: ${bucket}/${key}`);
+    this.name = "FileAlreadyRegisteredError";
+  }
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: unknown })?.code === 11000;
+
+/**
+ * Inserts the file as a new job: status 0, progress 0. Returns its id. The unique index on
+ * (bucket, originalFile) makes an upload single-use: registering the same object twice throws
+ * FileAlreadyRegisteredError instead of creating a second job.
+ */
 export async function registerFile(input: RegisterFileInput): Promise<ObjectId> {
   const now = new Date();
   const doc: FileDoc = {
@@ -60,13 +74,19 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     leaseUntil: null,
     attempts: 0,
   };
-  const result = await (await files()).insertOne(doc);
-  return result.insertedId;
+  try {
+    const result = await (await files()).insertOne(doc);
+    return result.insertedId;
+  } catch (error) {
+    if (isDuplicateKey(error)) throw new FileAlreadyRegisteredError(input.bucket, input.key);
+    throw error;
+  }
 }
 
 /**
  * Registers a stored object; if registration fails, the object is deleted so no orphan is left,
- * and the registration error is rethrown.
+ * and the registration error is rethrown. An object that is already registered is kept (it
+ * belongs to the existing job).
  */
 export async function registerStoredObject(
   input: RegisterFileInput,
@@ -75,6 +95,7 @@ export async function registerStoredObject(
   try {
     return await registerFile(input);
   } catch (error) {
+    if (error instanceof FileAlreadyRegisteredError) throw error;
     await deleteStored().catch(() => undefined); // the sweeper removes it later if this fails too
     throw error;
   }
@@ -135,7 +156,10 @@ function heldBy(claim: JobClaim): Filter<FileDoc> {
   return { _id: claim.id, agent: claim.agent, attempts: claim.attempts, status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } };
 }
 
-/** Progress and lease renewal in one write. False when the claim was lost (another worker took over). */
+/**
+ * The worker's heartbeat: progress, message, agent, statusChangeDate and the lease in one write. False
+ * when the claim was lost (another worker took over).
+ */
 export async function reportProgress(
   claim: JobClaim,
   update: { progress: number; message: string; leaseMs?: number; now?: Date },
@@ -146,6 +170,7 @@ export async function reportProgress(
     $set: {
       progress,
       message: update.message,
+      agent: claim.agent,
       statusChangeDate: now,
       leaseUntil: new Date(now.getTime() + (update.leaseMs ?? DEFAULT_LEASE_MS)),
     },
@@ -216,13 +241,15 @@ export function isPageSize(value: unknown): value is PageSize {
 /**
  * One page of files/jobs, newest status change first, and the total in the same call.
  * `user` restricts the list to one uploader (an e-mail from the session, never from the query).
+ * A page past the end answers the last page (as the user lists do): a stale link, or a list that
+ * shrank, never shows an empty table while there are jobs.
  */
 export async function listFilesPage(options: { page: number; pageSize: number; user?: string }): Promise<FilesPage> {
   const pageSize: PageSize = isPageSize(options.pageSize) ? options.pageSize : 20;
-  const page = Number.isInteger(options.page) && options.page >= 1 ? options.page : 1;
+  const requested = Number.isSafeInteger(options.page) && options.page >= 1 ? options.page : 1;
   const filter: Filter<FileDoc> = typeof options.user === "string" ? { user: options.user } : {};
   const collection = await files();
-  const [docs, total] = await Promise.all([
+  const readPage = (page: number) =>
     collection
       .find(filter, {
         projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, statusChangeDate: 1, createdAt: 1, status: 1, progress: 1, message: 1, agent: 1 },
@@ -230,9 +257,15 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
       .sort({ statusChangeDate: -1, _id: -1 })
       .skip((page - 1) * pageSize)
       .limit(pageSize)
-      .toArray(),
-    collection.countDocuments(filter),
-  ]);
+      .toArray();
+  const [firstRead, total] = await Promise.all([readPage(requested), collection.countDocuments(filter)]);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  let page = requested;
+  let docs = firstRead;
+  if (docs.length === 0 && requested > pageCount) {
+    page = pageCount;
+    docs = await readPage(pageCount);
+  }
   return {
     items: docs.map((d) => ({
       id: String(d._id),
@@ -250,7 +283,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
     total,
     page,
     pageSize,
-    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+    pageCount,
   };
 }
 

@@ -95,6 +95,39 @@ describe("loadJobList and the retry action (embedded database)", () => {
     expect(all.polling).toBe(true);
   });
 
+  it("shows the last page for a page past the end (a stale link, or after jobs were removed)", async () => {
+    const db = await testDb.db();
+    await db.collection(FILES).deleteMany({});
+    const base = Date.UTC(2026, 0, 1);
+    await db.collection(FILES).insertMany(
+      Array.from({ length: 45 }, (_, i) => ({
+        originalName: `f${i}.csv`,
+        originalFile: `${new ObjectId().toHexString()}.csv`,
+        bucket: "local",
+        user: i < 25 ? "owner@x.test" : "other@x.test",
+        clientName: "demo",
+        statusChangeDate: new Date(base + i * 1000),
+        createdAt: new Date(base),
+        status: 0,
+        progress: 100,
+        message: "ok",
+        agent: "w",
+        leaseUntil: null,
+        attempts: 1,
+      })),
+    );
+    const all = await loadJobList(new Request("http://x/jobs/executados?page=9"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false });
+    expect(all).toMatchObject({ total: 45, page: 3, pageSize: 20 });
+    expect(all.rows.map((r) => r.name)).toEqual(["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"]);
+    const own = await loadJobList(new Request("http://x/captura/processando?page=2&pageSize=40"), viewer("owner@x.test"), { ownOnly: true });
+    expect(own).toMatchObject({ total: 25, page: 1, pageSize: 40 });
+    expect(own.rows).toHaveLength(25);
+    // A page that exists is shown as asked, and an empty list stays on page 1.
+    expect(await loadJobList(new Request("http://x/jobs/executados?page=2"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false })).toMatchObject({ page: 2 });
+    const none = await loadJobList(new Request("http://x/captura/processando?page=4"), viewer("nobody@x.test"), { ownOnly: true });
+    expect(none).toMatchObject({ rows: [], total: 0, page: 1 });
+  });
+
   const post = (body: Record<string, string>, query = "") =>
     new Request(`http://x/captura/processando${query}`, { method: "POST", body: new URLSearchParams(body) });
 

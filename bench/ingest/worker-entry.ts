@@ -1,0 +1,14 @@
+/**
+ * What the ingest benchmark calls, in one module: run.ts loads it through tsx, or bundled with the
+ * host's own esbuild options (BENCH_INGEST_BUNDLE=1), which is the code production runs.
+ */
+export { closeDb, getDb } from "../../app/db.server";
+export { applyIndexes } from "../../app/models/all-indexes.server";
+export { indexes as masterDataIndexes } from "../../app/models/master-data.server";
+export { registerFile } from "../../app/models/file-jobs.server";
+export { processNextJob } from "../../app/import/worker-loop.server";
+export { INGEST_BATCH_SIZE } from "../../app/import/ingest.server";
+export { readCsvBatches } from "../../app/import/readers.server";
+export { checkRow, detectLayout, productTemplate } from "../../app/import/templates";
+export { cellText } from "../../app/import/values";
+export { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "../../app/services/storage.server";
