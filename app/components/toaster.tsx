@@ -6,19 +6,9 @@ import "./toaster.css";
 
 const AUTO_DISMISS_MS = 6000;
 
-/**
- * Toasts whose id starts with this prefix hide after UPLOAD_MESSAGE_MS (the upload message of
- * spec 000 §9), also without JavaScript: the `toast--timed` CSS animation hides them at 5 s.
- */
-const FIVE_SECOND_PREFIX = "5s-";
-
-/** An id for a toast that must hide after 5 seconds (the no-JavaScript upload's success message). */
-export function fiveSecondToastId(): string {
-  return `${FIVE_SECOND_PREFIX}${crypto.randomUUID()}`;
-}
-
-export function toastDismissMs(toast: Pick<Toast, "id">): number {
-  return toast.id.startsWith(FIVE_SECOND_PREFIX) ? UPLOAD_MESSAGE_MS : AUTO_DISMISS_MS;
+/** How long a toast stays: its own `durationMs` (the upload message of spec 000 §9 asks for 5 s), else 6 s. */
+export function toastDismissMs(toast: Pick<Toast, "durationMs">): number {
+  return toast.durationMs ?? AUTO_DISMISS_MS;
 }
 
 /**
@@ -40,6 +30,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       {visible.map((t) => (
         <div
           key={t.id}
+          // The 5-second toast also hides without JavaScript: the `toast--timed` CSS animation runs 5 s.
           className={`toast toast--${t.type}${toastDismissMs(t) === UPLOAD_MESSAGE_MS ? " toast--timed" : ""}`}
           role={t.type === "error" ? "alert" : "status"}
           data-toast-type={t.type}

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
-import { fiveSecondToastId } from "~/components/toaster";
+import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
 import { messages } from "~/messages";
 import { handleUpload, UPLOAD_PAGE, uploadTexts } from "~/services/upload.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -31,5 +31,5 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });
-  return redirectWithToast(UPLOAD_PAGE, { id: fiveSecondToastId(), type: "success", description: uploadTexts.uploaded(result.files.length) });
+  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: uploadTexts.uploaded(result.files.length) });
 }

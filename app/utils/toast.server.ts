@@ -15,6 +15,8 @@ const toastSchema = z.object({
   type: z.enum(toastTypes),
   title: z.string().max(200).optional(),
   description: z.string().max(2000),
+  /** How long the toast stays (default: the Toaster's 6 s); the upload message asks for 5 s. */
+  durationMs: z.number().int().min(1000).max(60_000).optional(),
 });
 export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = Omit<Toast, "id" | "type"> & { id?: string; type?: ToastType };

@@ -8,9 +8,12 @@ export function SideNav({ sideNav }: NavigationProps) {
   if (groups.length === 0) return null;
   return (
     <nav className="side-nav" aria-label={messages.mainNavigation}>
-      {groups.map((group) => (
-        <div key={group.label} className="side-nav__group">
-          <p className="side-nav__label">{group.label}</p>
+      {groups.map((group, i) => (
+        // Each group is named by its label, so assistive technology announces "Data Journey" etc.
+        <div key={group.label} className="side-nav__group" role="group" aria-labelledby={`side-nav-group-${i}`}>
+          <p className="side-nav__label" id={`side-nav-group-${i}`}>
+            {group.label}
+          </p>
           <ul>
             {group.items.map((item) => (
               <li key={item.to}>
