@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
@@ -63,6 +64,16 @@ function answer(value: unknown): { status: number; body: Record<string, unknown>
   return { status: 200, body: value as Record<string, unknown> };
 }
 
+/**
+ * What a refused form shows, from the action's `submission.reply()`: which form answers (intent), its form-level
+ * notice, each field's messages, and the values the form is refilled with.
+ */
+function refusal(a: { status: number; body: Record<string, unknown> }) {
+  const result = a.body.result as SubmissionResult<string[]>;
+  const { "": notice, ...fields } = result.error ?? {};
+  return { status: a.status, intent: a.body.intent, notice: notice ?? [], fields, values: result.initialValue ?? {} };
+}
+
 async function thrown(promise: unknown): Promise<Response> {
   try {
     await promise;
@@ -87,11 +98,42 @@ describe("/ (login)", () => {
   it("answers 400 with the spec's texts for empty fields and wrong credentials", async () => {
     const email = await makeUser("USER GOLD");
     let a = answer(await login.action(args(post("/?index", { intent: "signIn", email, password: "" }))));
-    expect(a).toEqual({ status: 400, body: { intent: "signIn", error: messages.loginRequired, email } });
+    expect(refusal(a)).toMatchObject({ status: 400, intent: "signIn", notice: [messages.loginRequired], fields: {}, values: { email } });
     a = answer(await login.action(args(post("/?index", { intent: "signIn", email: "", password: "x" }))));
-    expect(a.body.error).toBe(messages.loginRequired);
+    expect(refusal(a)).toMatchObject({ status: 400, notice: [messages.loginRequired] });
+    a = answer(await login.action(args(post("/?index", { intent: "signIn", email: " ", password: " " }))));
+    expect(refusal(a)).toMatchObject({ status: 400, notice: [messages.loginRequired] });
     a = answer(await login.action(args(post("/?index", { intent: "signIn", email, password: "Wrong#2024" }))));
-    expect(a).toEqual({ status: 400, body: { intent: "signIn", error: messages.incorrectCredentials, email } });
+    expect(refusal(a)).toMatchObject({ status: 400, intent: "signIn", notice: [messages.incorrectCredentials], fields: {}, values: { email } });
+    // The refilled form never carries the password back.
+    expect(refusal(a).values).not.toHaveProperty("password");
+    expect(JSON.stringify(a.body)).not.toContain("Wrong#2024");
+  });
+
+  it("answers an unreadable or forged form with 400 and the invalid-form notice, never a 500", async () => {
+    const forged: Array<Record<string, string>> = [
+      // conform's reserved fields hold JSON
+      { intent: "signIn", email: "a@b.c", password: "x", __intent__: "{not json" },
+      { intent: "signIn", email: "a@b.c", password: "x", __state__: "[" },
+      { intent: "signIn", email: "a@b.c".repeat(100), password: "x" },
+    ];
+    for (const fields of forged) {
+      const a = answer(await login.action(args(post("/?index", fields))));
+      expect(refusal(a), JSON.stringify(fields).slice(0, 60)).toMatchObject({ status: 400, intent: "signIn", notice: [messages.invalidForm] });
+    }
+    // A repeated field (an array where text belongs) is as unreadable, on every form of the screen.
+    const repeated = new Request(`${ORIGIN}/?index`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+      body: "intent=signIn&email=a%40b.c&email=c%40d.e&password=x",
+    });
+    expect(refusal(answer(await login.action(args(repeated))))).toMatchObject({ status: 400, notice: [messages.invalidForm] });
+    const forgot = new Request(`${ORIGIN}/?index&forgot=1`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+      body: "intent=forgot&email=a%40b.c&email=c%40d.e",
+    });
+    expect(refusal(answer(await login.action(args(forgot))))).toMatchObject({ status: 400, intent: "forgot", fields: { email: [messages.invalidForm] } });
   });
 
   it("signs in with a redirect to the landing page and a session cookie; CONTATE SEU ADMIN for an empty type", async () => {
@@ -103,7 +145,7 @@ describe("/ (login)", () => {
 
     const none = await makeUser("");
     const a = answer(await login.action(args(post("/?index", { intent: "signIn", email: none, password: PASSWORD }))));
-    expect(a).toEqual({ status: 403, body: { intent: "signIn", error: messages.contactAdmin, email: none } });
+    expect(refusal(a)).toMatchObject({ status: 403, intent: "signIn", notice: [messages.contactAdmin], values: { email: none } });
   });
 
   it("sends a signed-in visitor of / to the landing page, and reads ?expired=1 and ?forgot=1 otherwise", async () => {
@@ -121,11 +163,22 @@ describe("/ (login)", () => {
     const challenge = String(step.body.challenge);
 
     let a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "Novo#2024x", confirmPassword: "Novo#2024y" }))));
-    expect(a.status).toBe(400);
-    expect(a.body.errors).toEqual({ confirmPassword: [messages.passwordMismatch] });
+    // Still the first-access form, with its hidden values, and the message under the confirmation.
+    expect(a.body).toMatchObject({ intent: "newPassword", step: "form", email, challenge });
+    expect(refusal(a)).toMatchObject({ status: 400, notice: [], fields: { confirmPassword: [messages.passwordMismatch] } });
+    expect(refusal(a).values).not.toHaveProperty("password");
+    expect(refusal(a).values).not.toHaveProperty("confirmPassword");
     a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "novo#semmaiuscula1", confirmPassword: "novo#semmaiuscula1" }))));
-    expect(a.status).toBe(400);
-    expect((a.body.errors as Record<string, string[]>).password).toEqual(["A senha deve ter pelo menos 1 letra maiúscula."]);
+    expect(refusal(a)).toMatchObject({ status: 400, fields: { password: ["A senha deve ter pelo menos 1 letra maiúscula."] } });
+    a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "", confirmPassword: "" }))));
+    expect(refusal(a)).toMatchObject({ status: 400, fields: { password: ["Informe a nova senha."], confirmPassword: ["Confirme a nova senha."] } });
+    // A challenge the provider refuses (expired, forged): back to the login, the e-mail refilled, nothing secret echoed.
+    a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge: `${challenge}x`, password: "Novo#2024x", confirmPassword: "Novo#2024x" }))));
+    expect(refusal(a)).toMatchObject({ status: 400, intent: "signIn", notice: [messages.firstAccessExpired], values: { email } });
+    expect(Object.keys(refusal(a).values).sort()).toEqual(["email", "intent"]);
+    // A tampered hidden field sends the user back to the login with the invalid-form notice.
+    a = answer(await login.action(args(post("/?index", { intent: "newPassword", email: "x".repeat(400), challenge, password: "Novo#2024x", confirmPassword: "Novo#2024x" }))));
+    expect(refusal(a)).toMatchObject({ status: 400, intent: "signIn", notice: [messages.invalidForm] });
 
     a = answer(await login.action(args(post("/?index", { intent: "newPassword", email, challenge, password: "Novo#2024x", confirmPassword: "Novo#2024x" }))));
     expect(a).toEqual({ status: 200, body: { intent: "newPassword", step: "done" } });
@@ -133,9 +186,13 @@ describe("/ (login)", () => {
 
   it("forgot password: the e-mail is required (400); any well-formed address gets the same success", async () => {
     let a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: " " }))));
-    expect(a).toEqual({ status: 400, body: { intent: "forgot", sent: false, error: messages.emailRequired } });
+    expect(a.body.sent).toBe(false);
+    expect(refusal(a)).toMatchObject({ status: 400, intent: "forgot", notice: [], fields: { email: [messages.emailRequired] } });
     a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "not-an-email" }))));
-    expect(a.body.error).toBe(messages.invalidEmail);
+    expect(refusal(a)).toMatchObject({ status: 400, fields: { email: [messages.invalidEmail] }, values: { email: "not-an-email" } });
+    // Longer than the service accepts (254): the same message.
+    a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: `${"l".repeat(250)}@example.com` }))));
+    expect(refusal(a)).toMatchObject({ status: 400, fields: { email: [messages.invalidEmail] } });
     a = answer(await login.action(args(post("/?index&forgot=1", { intent: "forgot", email: "unknown@example.com" }))));
     expect(a).toEqual({ status: 200, body: { intent: "forgot", sent: true } });
   });
@@ -147,17 +204,21 @@ describe("/recovery/{code}", () => {
     expect(answer(await recovery.loader(args(get("/recovery/x"), { code: "<script>" }))).body).toEqual({ code: "" });
 
     let a = answer(await recovery.action(args(post("/recovery/1", { email: "", code: "", password: "a", confirmPassword: "b" }))));
-    expect(a.status).toBe(400);
-    const errors = a.body.errors as Record<string, string[]>;
-    expect(errors.email).toEqual([messages.emailRequired]);
-    expect(errors.code).toEqual([messages.codeRequired]);
-    expect(errors.confirmPassword).toEqual([messages.passwordMismatch]);
+    const shown = refusal(a);
+    expect(shown.status).toBe(400);
+    expect(shown.notice).toEqual([]);
+    expect(shown.fields.email).toEqual([messages.emailRequired]);
+    expect(shown.fields.code).toEqual([messages.codeRequired]);
+    expect(shown.fields.confirmPassword).toEqual([messages.passwordMismatch]);
+    expect(shown.values).not.toHaveProperty("password");
 
     const email = await makeUser("USER GOLD");
     a = answer(await recovery.action(args(post("/recovery/1", { email, code: "000000", password: "Outra#2024", confirmPassword: "Outra#2024" }))));
-    expect(a.status).toBe(400);
-    expect(typeof a.body.notice).toBe("string");
-    expect(String(a.body.notice).length).toBeGreaterThan(0);
+    // The provider's refusal: a form-level notice; the e-mail and the code are refilled, the passwords are not.
+    expect(refusal(a)).toMatchObject({ status: 400, fields: {}, values: { email, code: "000000" } });
+    expect(refusal(a).notice).toHaveLength(1);
+    expect(refusal(a).notice[0].length).toBeGreaterThan(0);
+    expect(JSON.stringify(a.body)).not.toContain("Outra#2024");
   });
 });
 
@@ -181,9 +242,11 @@ describe("/user/config and /user/permission", () => {
     expect((await readToastFromResponse(created))?.description).toBe(messages.saved);
 
     const duplicate = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: email.toUpperCase() }, { cookie }))));
-    expect(duplicate).toEqual({ status: 400, body: { intent: "create", error: { title: messages.ops, text: messages.userExists }, email: email.toUpperCase() } });
+    expect(refusal(duplicate)).toMatchObject({ status: 400, intent: "create", notice: [messages.userExists], fields: {}, values: { email: email.toUpperCase() } });
     const empty = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: "" }, { cookie }))));
-    expect(empty.status).toBe(400);
+    expect(refusal(empty)).toMatchObject({ status: 400, intent: "create", notice: [], fields: { email: [messages.emailRequired] } });
+    const malformed = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: "sem-arroba" }, { cookie }))));
+    expect(refusal(malformed)).toMatchObject({ status: 400, fields: { email: [messages.invalidEmail] } });
 
     const listing = answer(await userConfig.loader(args(get(`/user/config?delete=${encodeURIComponent(email)}`, cookie))));
     expect(listing.body.deleteEmail).toBe(email);
@@ -192,7 +255,10 @@ describe("/user/config and /user/permission", () => {
     const deleted = (await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie })))) as Response;
     expect((await readToastFromResponse(deleted))?.description).toBe(messages.userDeleted);
     const again = answer(await userConfig.action(args(post("/user/config", { intent: "delete", email }, { cookie }))));
-    expect(again).toEqual({ status: 400, body: { intent: "delete", error: messages.userNotFound, email } });
+    expect(refusal(again)).toMatchObject({ status: 400, intent: "delete", notice: [messages.userNotFound] });
+    expect(again.body.email).toBe(email);
+    const unknown = answer(await userConfig.action(args(post("/user/config", { intent: "rename", email }, { cookie }))));
+    expect(refusal(unknown)).toMatchObject({ status: 400, intent: "unknown", notice: [messages.invalidForm] });
   });
 
   it("shows ' - ' for a user without a creation date", async () => {
@@ -209,9 +275,10 @@ describe("/user/config and /user/permission", () => {
     const admin = await makeUser("SYSTEM ADMIN");
     const set = (user: string, tier: string) => userPermission.action(args(post("/user/permission", { intent: "setTier", user, tier }, { cookie })));
 
-    expect(answer(await set(target, "SYSTEM ADMIN"))).toEqual({ status: 400, body: { error: messages.invalidTier } });
-    expect(answer(await set("ghost@example.com", "USER GOLD"))).toEqual({ status: 400, body: { error: messages.userNotFound } });
-    expect(answer(await set(admin, "USER GOLD"))).toEqual({ status: 400, body: { error: messages.userProtected } });
+    expect(refusal(answer(await set(target, "SYSTEM ADMIN")))).toMatchObject({ status: 400, notice: [messages.invalidTier] });
+    expect(refusal(answer(await set("ghost@example.com", "USER GOLD")))).toMatchObject({ status: 400, notice: [messages.userNotFound] });
+    expect(refusal(answer(await set(admin, "USER GOLD")))).toMatchObject({ status: 400, notice: [messages.userProtected] });
+    expect(refusal(answer(await set("", "USER GOLD")))).toMatchObject({ status: 400, notice: [messages.invalidForm] });
     const saved = (await set(target, "USER GOLD")) as Response;
     expect((await readToastFromResponse(saved))?.description).toBe(messages.permissionAssigned);
 

@@ -140,9 +140,10 @@ describe("creating a user when the temporary password cannot be e-mailed", () =>
     const before = await total();
 
     useRefusingSmtp();
-    expect(answer(await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)))).toEqual({
+    // The create dialog shows the reason at form level (under "OPS!") and keeps the e-mail typed.
+    expect(answer(await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)))).toMatchObject({
       status: 503,
-      body: { intent: "create", error: { title: messages.ops, text: messages.createUserMailFailed }, email: "Falhou@Example.com" },
+      body: { intent: "create", result: { error: { "": [messages.createUserMailFailed] }, initialValue: { email: "Falhou@Example.com" } } },
     });
     expect(await total()).toBe(before);
     expect(await stored("falhou@example.com")).toEqual({ credentials: 0, records: 0 });
@@ -160,9 +161,9 @@ describe("deleting from /user/config", () => {
     const cookie = await adminCookie();
     const untyped = await makeUser("");
     expect(await deleteUser(untyped)).toEqual({ kind: "notFound" });
-    expect(answer(await userConfig.action(post("/user/config", { intent: "delete", email: untyped }, cookie)))).toEqual({
+    expect(answer(await userConfig.action(post("/user/config", { intent: "delete", email: untyped }, cookie)))).toMatchObject({
       status: 400,
-      body: { intent: "delete", error: messages.userNotFound, email: untyped },
+      body: { intent: "delete", result: { error: { "": [messages.userNotFound] } }, email: untyped },
     });
     expect(await stored(untyped)).toEqual({ credentials: 1, records: 1 });
 

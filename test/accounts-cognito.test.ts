@@ -152,9 +152,9 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
     await insertPermissionRecord({ user: "busy@example.com", name: "Busy", type: "USER SILVER", stores: [], createdAt: new Date() });
     pool.failWith("InitiateAuth", COGNITO_ERRORS.tooManyRequests);
     expect(await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).toEqual({ kind: "providerBusy" });
-    expect(answer(await login.action(loginPost({ email: "busy@example.com", password: "Busy#2024" })))).toEqual({
+    expect(answer(await login.action(loginPost({ email: "busy@example.com", password: "Busy#2024" })))).toMatchObject({
       status: 503,
-      body: { intent: "signIn", error: messages.identityBusy, email: "busy@example.com" },
+      body: { intent: "signIn", result: { error: { "": [messages.identityBusy] }, initialValue: { email: "busy@example.com" } } },
     });
     // More throttled attempts than the failure limit (5) do not lock the account.
     for (let i = 0; i < 5; i++) await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" });
@@ -165,16 +165,15 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
   it("sign-in: InvalidParameterException and an e-mail longer than Cognito's 128 characters are wrong credentials", async () => {
     pool.addUser("param@example.com", "Param#2024");
     pool.failWith("InitiateAuth", COGNITO_ERRORS.authFlowNotEnabled);
-    expect(answer(await login.action(loginPost({ email: "param@example.com", password: "Param#2024" })))).toEqual({
+    expect(answer(await login.action(loginPost({ email: "param@example.com", password: "Param#2024" })))).toMatchObject({
       status: 400,
-      body: { intent: "signIn", error: messages.incorrectCredentials, email: "param@example.com" },
+      body: { intent: "signIn", result: { error: { "": [messages.incorrectCredentials] }, initialValue: { email: "param@example.com" } } },
     });
     pool.clearFailures();
     const long = `${"l".repeat(130)}@example.com`;
-    expect(answer(await login.action(loginPost({ email: long, password: "Param#2024" }))).body).toEqual({
+    expect(answer(await login.action(loginPost({ email: long, password: "Param#2024" }))).body).toMatchObject({
       intent: "signIn",
-      error: messages.incorrectCredentials,
-      email: long,
+      result: { error: { "": [messages.incorrectCredentials] }, initialValue: { email: long } },
     });
     expect(pool.callsTo("InitiateAuth").some((c) => (c.body.AuthParameters as { USERNAME: string }).USERNAME === long)).toBe(false);
   });
@@ -187,16 +186,17 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
     const fields = { intent: "newPassword", email: "first.busy@example.com", password: "Bronze#2024", confirmPassword: "Bronze#2024" };
 
     pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.tooManyRequests);
-    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({
+    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toMatchObject({
       status: 400,
-      body: { intent: "newPassword", step: "form", email: "first.busy@example.com", challenge: started.challenge, formError: messages.identityBusy },
+      body: { intent: "newPassword", step: "form", email: "first.busy@example.com", challenge: started.challenge, result: { error: { "": [messages.identityBusy] } } },
     });
     pool.clearFailures();
 
     const calls = pool.callsTo("RespondToAuthChallenge").length;
+    // Back to the login form, with the invalid-form notice and nothing refilled.
     expect(answer(await login.action(loginPost({ ...fields, challenge: "s".repeat(2049) })))).toEqual({
       status: 400,
-      body: { intent: "signIn", error: messages.invalidForm, email: "" },
+      body: { intent: "signIn", result: { status: "error", error: { "": [messages.invalidForm] } } },
     });
     expect(pool.callsTo("RespondToAuthChallenge")).toHaveLength(calls);
     expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({ status: 200, body: { intent: "newPassword", step: "done" } });

@@ -1,13 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { z } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { landingFor } from "~/access";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/auth.server";
-import { FirstAccessForm, type FieldErrors } from "~/components/access/first-access-form";
-import { ForgotPasswordDialog, type ForgotPasswordState } from "~/components/access/forgot-password-dialog";
+import { FirstAccessForm } from "~/components/access/first-access-form";
+import { ForgotPasswordDialog } from "~/components/access/forgot-password-dialog";
+import { FIRST_ACCESS_HIDDEN_FIELDS, firstAccessSchema, forgotPasswordSchema, SECRET_FIELDS, signInSchema } from "~/components/access/form-schemas";
 import { LoginForm } from "~/components/access/login-form";
 import { PageDialog } from "~/components/access/page-dialog";
 import { SessionExpiredDialog } from "~/components/access/session-expired-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getConfig } from "~/config.server";
@@ -41,83 +43,105 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type ActionData =
-  | { intent: "signIn"; error: string; email: string }
-  | { intent: "newPassword"; step: "form"; email: string; challenge: string; errors?: FieldErrors; formError?: string }
+  | { intent: "signIn"; result: SubmissionResult<string[]> }
+  | { intent: "newPassword"; step: "form"; email: string; challenge: string; result?: SubmissionResult<string[]> }
   | { intent: "newPassword"; step: "done" }
   | { intent: "forgot"; sent: true }
-  | { intent: "forgot"; sent: false; error: string };
+  | { intent: "forgot"; sent: false; result: SubmissionResult<string[]> };
 
-const text = (max: number) => z.string().max(max).optional().default("");
+type Replying = { reply(options: { formErrors: string[]; hideFields: string[] }): SubmissionResult<string[]> };
 
-const signInSchema = z.object({ email: text(320).transform((s) => s.trim()), password: text(1024) });
-// 2048: the longest challenge session Cognito issues (the local provider's token is far shorter).
-const newPasswordSchema = z.object({ email: text(320), challenge: text(2048), password: text(1024), confirmPassword: text(1024) });
-const forgotSchema = z.object({ email: text(320).transform((s) => s.trim()) });
-const emailSchema = z.string().email();
-
-/** The form fields as strings; a file or an oversized value makes the form unreadable (400). */
-function formObject(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of form.entries()) out[key] = value;
-  return out;
+/**
+ * The login form's answer: one form-level message and the e-mail refilled from `submission` (never a password
+ * nor the challenge); without a submission (the form could not be read), the message alone.
+ */
+function signInRefusal(message: string, status: number, submission?: Replying, headers?: HeadersInit) {
+  const result = submission ? submission.reply({ formErrors: [message], hideFields: [...SECRET_FIELDS, "challenge"] }) : formErrorReply(message);
+  return data<ActionData>({ intent: "signIn", result }, { status, headers });
 }
 
+/**
+ * Three forms post here, told apart by their hidden `intent`: sign-in, first access and forgot password. Each is
+ * read with conform + zod (the schemas the browser validates with); server-only outcomes (wrong credentials,
+ * rate limit, the identity provider's answers) come back through `submission.reply(...)`.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData().catch(() => null);
-  const fields = form ? formObject(form) : {};
-  const intent = fields.intent;
+  const form = await readForm(request);
+  if (!form) return signInRefusal(messages.invalidForm, 400);
+  const intent = form.get("intent");
 
   if (intent === "forgot") {
-    const parsed = forgotSchema.safeParse(fields);
-    const email = parsed.success ? parsed.data.email : "";
-    if (!email) return data<ActionData>({ intent, sent: false, error: messages.emailRequired }, { status: 400 });
-    if (!emailSchema.safeParse(email).success) return data<ActionData>({ intent, sent: false, error: messages.invalidEmail }, { status: 400 });
-    const outcome = await requestPasswordReset({ email });
+    const submission = parseSubmission(form, forgotPasswordSchema);
+    if (!submission) return data<ActionData>({ intent, sent: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+    if (submission.status !== "success") return data<ActionData>({ intent, sent: false, result: submission.reply() }, { status: 400 });
+    const outcome = await requestPasswordReset({ email: submission.value.email });
     if (outcome.kind === "sent") return data<ActionData>({ intent, sent: true });
-    const error = outcome.kind === "error" ? outcome.message : messages.invalidEmail;
-    return data<ActionData>({ intent, sent: false, error }, { status: 400 });
+    // "invalidInput": the service's stricter address rules (length); "error": the identity provider's own message.
+    const result =
+      outcome.kind === "error" ? submission.reply({ formErrors: [outcome.message] }) : submission.reply({ fieldErrors: { email: [messages.invalidEmail] } });
+    return data<ActionData>({ intent, sent: false, result }, { status: 400 });
   }
 
   if (intent === "newPassword") {
-    const parsed = newPasswordSchema.safeParse(fields);
-    if (!parsed.success) return data<ActionData>({ intent: "signIn", error: messages.invalidForm, email: "" }, { status: 400 });
-    const { email, challenge, password, confirmPassword } = parsed.data;
+    const submission = parseSubmission(form, firstAccessSchema);
+    if (!submission) return signInRefusal(messages.invalidForm, 400);
+    if (submission.status !== "success") {
+      // The e-mail and the challenge are hidden fields: wrong ones were not typed, so start over at the login.
+      if (FIRST_ACCESS_HIDDEN_FIELDS.some((name) => submission.error?.[name])) return signInRefusal(messages.invalidForm, 400);
+      const { email, challenge } = hiddenFieldsOf(submission.payload);
+      return data<ActionData>({ intent, step: "form", email, challenge, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+    }
+    const { password, confirmPassword } = submission.value;
+    const email = submission.value.email ?? "";
+    const challenge = submission.value.challenge ?? "";
     const outcome = await completeFirstAccess({ email, challenge, password, confirmPassword });
     switch (outcome.kind) {
       case "ok":
         return data<ActionData>({ intent, step: "done" });
       case "invalidInput":
-        return data<ActionData>({ intent, step: "form", email, challenge, errors: outcome.errors }, { status: 400 });
+        return data<ActionData>(
+          { intent, step: "form", email, challenge, result: submission.reply({ fieldErrors: outcome.errors, hideFields: SECRET_FIELDS }) },
+          { status: 400 },
+        );
       case "challengeExpired":
-        return data<ActionData>({ intent: "signIn", error: messages.firstAccessExpired, email }, { status: 400 });
+        return signInRefusal(messages.firstAccessExpired, 400, submission);
       case "error":
-        return data<ActionData>({ intent, step: "form", email, challenge, formError: outcome.message }, { status: 400 });
+        return data<ActionData>(
+          { intent, step: "form", email, challenge, result: submission.reply({ formErrors: [outcome.message], hideFields: SECRET_FIELDS }) },
+          { status: 400 },
+        );
     }
   }
 
-  const parsed = signInSchema.safeParse(fields);
-  if (!parsed.success) return data<ActionData>({ intent: "signIn", error: messages.invalidForm, email: "" }, { status: 400 });
-  const { email, password } = parsed.data;
-  if (!email || !password) return data<ActionData>({ intent: "signIn", error: messages.loginRequired, email }, { status: 400 });
+  const submission = parseSubmission(form, signInSchema);
+  if (!submission) return signInRefusal(messages.invalidForm, 400);
+  if (submission.status !== "success") {
+    // The schema's own messages are form-level; a field-level one only comes from a tampered form (a file…).
+    return signInRefusal(submission.error?.[""]?.[0] ?? messages.invalidForm, 400, submission);
+  }
+  const { email, password } = submission.value;
   const outcome = await signInWithPassword({ email, password, ip: getClientIp(context), request });
   switch (outcome.kind) {
     case "signedIn":
       return redirect(outcome.redirectTo, { headers: outcome.sessionCookieHeaders });
     case "invalid":
-      return data<ActionData>({ intent: "signIn", error: messages.incorrectCredentials, email }, { status: 400 });
+      return signInRefusal(messages.incorrectCredentials, 400, submission);
     case "rateLimited":
-      return data<ActionData>(
-        { intent: "signIn", error: messages.tooManyAttempts, email },
-        { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
-      );
+      return signInRefusal(messages.tooManyAttempts, 429, submission, { "Retry-After": String(outcome.retryAfterSeconds) });
     case "providerBusy":
-      return data<ActionData>({ intent: "signIn", error: messages.identityBusy, email }, { status: 503 });
+      return signInRefusal(messages.identityBusy, 503, submission);
     case "noType":
-      return data<ActionData>({ intent: "signIn", error: messages.contactAdmin, email }, { status: 403 });
+      return signInRefusal(messages.contactAdmin, 403, submission);
     case "newPasswordRequired":
       return data<ActionData>({ intent: "newPassword", step: "form", email: outcome.email, challenge: outcome.challenge });
   }
+}
+
+/** The first-access form's hidden values as posted (already known to be short strings or absent). */
+function hiddenFieldsOf(payload: Record<string, unknown>): { email: string; challenge: string } {
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  return { email: text(payload.email), challenge: text(payload.challenge) };
 }
 
 export default function LoginPage() {
@@ -129,16 +153,19 @@ export default function LoginPage() {
   const passwordConfigured = actionData?.intent === "newPassword" && actionData.step === "done";
   const forgotAnswer = actionData?.intent === "forgot" ? actionData : null;
   const forgotOpen = forgot || searchParams.get("forgot") === "1" || forgotAnswer !== null;
-  const forgotState: ForgotPasswordState = forgotAnswer?.sent ? { sent: true } : { sent: false, error: forgotAnswer && !forgotAnswer.sent ? forgotAnswer.error : null };
 
   return (
     <div className="login">
       {firstAccess ? (
-        <FirstAccessForm email={firstAccess.email} challenge={firstAccess.challenge} errors={firstAccess.errors} formError={firstAccess.formError} />
+        <FirstAccessForm email={firstAccess.email} challenge={firstAccess.challenge} result={firstAccess.result} />
       ) : (
-        <LoginForm sso={sso} error={actionData?.intent === "signIn" ? actionData.error : null} defaultEmail={actionData?.intent === "signIn" ? actionData.email : undefined} />
+        <LoginForm sso={sso} result={actionData?.intent === "signIn" ? actionData.result : null} />
       )}
-      <ForgotPasswordDialog open={forgotOpen && !firstAccess} state={forgotState} />
+      <ForgotPasswordDialog
+        open={forgotOpen && !firstAccess}
+        sent={forgotAnswer?.sent === true}
+        result={forgotAnswer && !forgotAnswer.sent ? forgotAnswer.result : null}
+      />
       <PageDialog
         open={passwordConfigured}
         dismissible={false}

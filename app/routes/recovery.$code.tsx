@@ -1,12 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import type { z } from "zod";
 import { assertSameOrigin } from "~/auth.server";
-import { NewPasswordFields, type FieldErrors } from "~/components/access/first-access-form";
+import { NewPasswordFields } from "~/components/access/first-access-form";
+import { FieldError, FormErrors } from "~/components/access/form-fields";
+import { parseAccessForm, recoverySchema, SECRET_FIELDS } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { confirmPasswordReset } from "~/services/accounts.server";
 
@@ -21,90 +24,66 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return data({ code }, { headers: { "Cache-Control": "no-store" } });
 }
 
-type ActionData = { done: true } | { done: false; errors?: FieldErrors; notice?: string; email: string; code: string };
+type ActionData = { done: true } | { done: false; result: SubmissionResult<string[]> };
 
-const text = (max: number) => z.string().max(max).optional().default("");
-const recoverySchema = z.object({
-  email: text(320).transform((s) => s.trim()),
-  code: text(64).transform((s) => s.trim()),
-  password: text(1024),
-  confirmPassword: text(1024),
-});
-
+/**
+ * Everything is checked by the schema the browser also validates with (e-mail, code, the password policy and the
+ * confirmation); the identity provider's refusal (wrong or expired code, …) comes back as a form-level notice.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
-  const form = await request.formData().catch(() => null);
-  const parsed = recoverySchema.safeParse(form ? Object.fromEntries(form) : {});
-  if (!parsed.success) return data<ActionData>({ done: false, notice: messages.invalidForm, email: "", code: "" }, { status: 400 });
-  const { email, code, password, confirmPassword } = parsed.data;
+  const form = await readForm(request);
+  const submission = form ? parseSubmission(form, recoverySchema) : null;
+  if (!submission) return data<ActionData>({ done: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+  if (submission.status !== "success") return data<ActionData>({ done: false, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
 
-  // Portuguese messages for the identity fields; the password rules come from the shared policy below.
-  const errors: FieldErrors = {};
-  if (!email) errors.email = [messages.emailRequired];
-  else if (!z.string().email().safeParse(email).success) errors.email = [messages.invalidEmail];
-  if (!code) errors.code = [messages.codeRequired];
-
+  const { email, code, password, confirmPassword } = submission.value;
   const outcome = await confirmPasswordReset({ email, code, password, confirmPassword });
-  if (outcome.kind === "ok" && Object.keys(errors).length === 0) return data<ActionData>({ done: true });
+  if (outcome.kind === "ok") return data<ActionData>({ done: true });
+  let result: SubmissionResult<string[]>;
   if (outcome.kind === "invalidInput") {
-    for (const key of ["password", "confirmPassword"]) if (outcome.errors[key]) errors[key] = outcome.errors[key];
-    if (outcome.errors.email && !errors.email) errors.email = [messages.invalidEmail];
-    if (outcome.errors.code && !errors.code) errors.code = [messages.codeRequired];
+    // The service's stricter rules (the address length): its texts are zod's, so the field gets ours.
+    const fieldErrors: Record<string, string[]> = {};
+    if (outcome.errors.email) fieldErrors.email = [messages.invalidEmail];
+    if (outcome.errors.code) fieldErrors.code = [messages.codeRequired];
+    for (const key of SECRET_FIELDS) if (outcome.errors[key]) fieldErrors[key] = outcome.errors[key];
+    result = submission.reply({ fieldErrors, hideFields: SECRET_FIELDS });
+  } else {
+    // A provider failure (wrong or expired code, …): its own message, in an info notice (spec 000 §8).
+    const notice = outcome.kind === "error" ? outcome.message : messages.codeRequired;
+    result = submission.reply({ formErrors: [notice], hideFields: SECRET_FIELDS });
   }
-  // A provider failure (wrong or expired code, …): its own message, in an info notice (spec 000 §8).
-  const notice = outcome.kind === "error" ? outcome.message : outcome.kind === "challengeExpired" ? messages.codeRequired : undefined;
-  return data<ActionData>({ done: false, errors, notice, email, code }, { status: 400 });
+  return data<ActionData>({ done: false, result }, { status: 400 });
 }
 
 export default function RecoveryPage() {
   const { code } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const failed = actionData && !actionData.done ? actionData : null;
-  const errors = failed?.errors ?? {};
+  const [form, fields] = useForm<z.input<typeof recoverySchema>>({
+    id: "recovery",
+    lastResult: actionData && !actionData.done ? actionData.result : null,
+    // The code from the e-mail's link; after a refused post, the values posted (but never the passwords).
+    defaultValue: { code },
+    onValidate: ({ formData }) => parseAccessForm(formData, recoverySchema),
+  });
   return (
     <div className="login">
       <div className="card login__card">
         <h1 className="login__title">{messages.recoveryTitle}</h1>
-        {failed?.notice ? <Alert tone="info">{failed.notice}</Alert> : null}
-        <Form method="post" noValidate>
+        <FormErrors id={form.errorId} errors={form.errors} tone="info" />
+        <Form method="post" {...getFormProps(form)}>
           <div className="field">
-            <label htmlFor="recovery-email">{messages.emailLabel}</label>
-            <input
-              id="recovery-email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              defaultValue={failed?.email}
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={errors.email ? "recovery-email-error" : undefined}
-            />
-            {errors.email ? (
-              <span id="recovery-email-error" className="field__error">
-                {errors.email.join(" ")}
-              </span>
-            ) : null}
+            <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
+            <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" inputMode="email" />
+            <FieldError field={fields.email} />
           </div>
           <div className="field">
-            <label htmlFor="recovery-code">{messages.codeLabel}</label>
-            <input
-              id="recovery-code"
-              name="code"
-              type="text"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              defaultValue={failed?.code || code}
-              aria-invalid={errors.code ? true : undefined}
-              aria-describedby={errors.code ? "recovery-code-error" : undefined}
-            />
-            {errors.code ? (
-              <span id="recovery-code-error" className="field__error">
-                {errors.code.join(" ")}
-              </span>
-            ) : null}
+            <label htmlFor={fields.code.id}>{messages.codeLabel}</label>
+            <input {...getInputProps(fields.code, { type: "text" })} key={fields.code.key} autoComplete="one-time-code" inputMode="numeric" />
+            <FieldError field={fields.code} />
           </div>
-          <NewPasswordFields errors={errors} idPrefix="recovery" />
+          <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
           <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
             {messages.resetPassword}
           </button>

@@ -1,11 +1,16 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { z } from "zod";
+import type { z } from "zod";
 import { ASSIGNABLE_TIERS } from "~/access";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { FieldError, FormErrors } from "~/components/access/form-fields";
+import { createUserSchema, deleteUserSchema, formErrorsOf, parseAccessForm } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
 import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
 import "~/components/access/access.css";
@@ -46,49 +51,80 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type ActionData =
-  | { intent: "create"; error: { title?: string; text: string }; email: string }
-  | { intent: "delete"; error: string; email: string }
-  | { intent: "unknown"; error: string };
+  | { intent: "create"; result: SubmissionResult<string[]> }
+  | { intent: "delete"; result: SubmissionResult<string[]>; email: string }
+  | { intent: "unknown"; result: SubmissionResult<string[]> };
 
-const createSchema = z.object({ email: z.string().trim().max(320) });
-const deleteSchema = z.object({ email: z.string().trim().min(1).max(320) });
-
+/**
+ * Two forms, told apart by their hidden `intent`: create (a typed e-mail, validated in the browser too) and
+ * delete (a hidden e-mail). Duplicates and provider failures are server-only outcomes, sent back as form-level
+ * messages of the submission.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const admin = await requireAccess(request);
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request);
   const intent = form?.get("intent");
   const backToList = userListUrl(PAGE, request);
 
-  if (intent === "create") {
-    const parsed = createSchema.safeParse({ email: form?.get("email") ?? "" });
-    const email = parsed.success ? parsed.data.email : "";
-    if (!email) return data<ActionData>({ intent, error: { text: messages.emailRequired }, email }, { status: 400 });
+  if (form && intent === "create") {
+    const submission = parseSubmission(form, createUserSchema);
+    if (!submission) return data<ActionData>({ intent, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+    if (submission.status !== "success") return data<ActionData>({ intent, result: submission.reply() }, { status: 400 });
+    const refuse = (message: string, status: number) => data<ActionData>({ intent, result: submission.reply({ formErrors: [message] }) }, { status });
     try {
-      const outcome = await createUser(email, admin.email);
-      if (outcome.kind === "invalidInput") return data<ActionData>({ intent, error: { text: messages.invalidEmail }, email }, { status: 400 });
-      // Nothing was created (mail not sent, provider busy): say so, so the admin can simply try again.
-      if (outcome.kind === "failed") return data<ActionData>({ intent, error: { title: messages.ops, text: outcome.message }, email }, { status: 503 });
-    } catch (error) {
-      if (error instanceof UserExistsError) {
-        return data<ActionData>({ intent, error: { title: messages.ops, text: messages.userExists }, email }, { status: 400 });
+      const outcome = await createUser(submission.value.email, admin.email);
+      if (outcome.kind === "invalidInput") {
+        return data<ActionData>({ intent, result: submission.reply({ fieldErrors: { email: [messages.invalidEmail] } }) }, { status: 400 });
       }
+      // Nothing was created (mail not sent, provider busy): say so, so the admin can simply try again.
+      if (outcome.kind === "failed") return refuse(outcome.message, 503);
+    } catch (error) {
+      if (error instanceof UserExistsError) return refuse(messages.userExists, 400);
       throw error;
     }
     return redirectWithToast(backToList, { type: "success", description: messages.saved });
   }
 
-  if (intent === "delete") {
-    const parsed = deleteSchema.safeParse({ email: form?.get("email") ?? "" });
-    if (!parsed.success) return data<ActionData>({ intent, error: messages.userNotFound, email: "" }, { status: 400 });
-    const outcome = await deleteUser(parsed.data.email);
+  if (form && intent === "delete") {
+    const submission = parseSubmission(form, deleteUserSchema);
+    if (submission?.status !== "success") {
+      return data<ActionData>({ intent, result: formErrorReply(messages.userNotFound), email: "" }, { status: 400 });
+    }
+    const { email } = submission.value;
+    const outcome = await deleteUser(email);
     // The model answers the last page when this deletion emptied the one shown.
     if (outcome.kind === "deleted") return redirectWithToast(backToList, { type: "success", description: messages.userDeleted });
     const error = outcome.kind === "notFound" ? messages.userNotFound : messages.userProtected;
-    return data<ActionData>({ intent, error, email: parsed.data.email }, { status: 400 });
+    return data<ActionData>({ intent, result: submission.reply({ formErrors: [error] }), email }, { status: 400 });
   }
 
-  return data<ActionData>({ intent: "unknown", error: messages.invalidForm }, { status: 400 });
+  return data<ActionData>({ intent: "unknown", result: formErrorReply(messages.invalidForm) }, { status: 400 });
+}
+
+/**
+ * The create dialog's form. Conform validates the e-mail in the browser with the action's schema; without
+ * JavaScript the server answers the same messages. A server-only refusal (duplicate, provider) is an "OPS!" alert.
+ */
+function CreateUserForm({ action, cancelHref, busy, result }: { action: string; cancelHref: string; busy: boolean; result: SubmissionResult<string[]> | null }) {
+  const [form, fields] = useForm<z.input<typeof createUserSchema>>({
+    id: "create",
+    lastResult: result,
+    constraint: getZodConstraint(createUserSchema),
+    onValidate: ({ formData }) => parseAccessForm(formData, createUserSchema),
+  });
+  return (
+    <Form method="post" action={action} {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <FormErrors id={form.errorId} errors={form.errors} title={messages.ops} />
+      <div className="field">
+        <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
+        <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="off" />
+        <FieldError field={fields.email} />
+      </div>
+      <DialogActions cancelHref={cancelHref} busy={busy} />
+    </Form>
+  );
 }
 
 export default function UserConfigPage() {
@@ -104,6 +140,7 @@ export default function UserConfigPage() {
   // After a refused POST the URL still carries the dialog's parameter; keep the dialog open with the error.
   const createOpen = create || createError !== null;
   const deleteTarget = deleteEmail ?? (deleteError?.email || null);
+  const deleteErrors = formErrorsOf(deleteError?.result);
 
   const { hrefWith } = dialogs;
   const columns = useMemo<ColumnDef<UserConfigRow, any>[]>(
@@ -141,23 +178,18 @@ export default function UserConfigPage() {
           </Link>
         }
       />
-      {actionData?.intent === "unknown" ? <Alert tone="error">{actionData.error}</Alert> : null}
+      {actionData?.intent === "unknown" ? <Alert tone="error">{formErrorsOf(actionData.result).join(" ")}</Alert> : null}
       <UserTable list={list} columns={columns} caption={messages.usersCreated(list.total)} />
 
       <PageDialog open={createOpen} onClose={dialogs.close} title={messages.createUserTitle} description={messages.createUserPrompt}>
-        <Form method="post" action={hrefWith({ create: "1" })} key={location.key}>
-          <input type="hidden" name="intent" value="create" />
-          {createError ? (
-            <Alert tone="error" title={createError.error.title}>
-              {createError.error.text}
-            </Alert>
-          ) : null}
-          <div className="field">
-            <label htmlFor="create-email">{messages.emailLabel}</label>
-            <input id="create-email" name="email" type="email" required autoComplete="off" defaultValue={createError?.email} />
-          </div>
-          <DialogActions cancelHref={dialogs.closeHref} busy={busy} />
-        </Form>
+        {/* A new form (empty, no old messages) each time the dialog is opened. */}
+        <CreateUserForm
+          key={location.key}
+          action={hrefWith({ create: "1" })}
+          cancelHref={dialogs.closeHref}
+          busy={busy}
+          result={createError?.result ?? null}
+        />
       </PageDialog>
 
       <PageDialog
@@ -169,7 +201,7 @@ export default function UserConfigPage() {
         <Form method="post" action={hrefWith({ delete: deleteTarget ?? "" })}>
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="email" value={deleteTarget ?? ""} />
-          {deleteError ? <Alert tone="error">{deleteError.error}</Alert> : null}
+          {deleteErrors.length ? <Alert tone="error">{deleteErrors.join(" ")}</Alert> : null}
           <DialogActions cancelHref={dialogs.closeHref} busy={busy} danger />
         </Form>
       </PageDialog>

@@ -1,11 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { z } from "zod";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { formErrorsOf, setTierSchema } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import { TierChoices } from "~/components/access/tier-choices";
 import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
 import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
@@ -40,26 +42,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ ...userListData(list, rows), pending }, { headers: noStoreHeaders });
 }
 
-type ActionData = { error: string };
+type ActionData = { result: SubmissionResult<string[]> };
 
-const setTierSchema = z.object({ intent: z.literal("setTier"), user: z.string().trim().min(1).max(320), tier: z.string().max(40) });
-
+/** The confirmation's hidden fields, read like every access form; the service refuses unknown tiers and users. */
 export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const admin = await requireAccess(request);
-  const form = await request.formData().catch(() => null);
-  const parsed = setTierSchema.safeParse({ intent: form?.get("intent"), user: form?.get("user") ?? "", tier: form?.get("tier") ?? "" });
-  if (!parsed.success) return data<ActionData>({ error: messages.invalidForm }, { status: 400 });
-  const outcome = await setUserTier(parsed.data.user, parsed.data.tier, admin.email);
+  const form = await readForm(request);
+  const submission = form ? parseSubmission(form, setTierSchema) : null;
+  if (submission?.status !== "success") return data<ActionData>({ result: formErrorReply(messages.invalidForm) }, { status: 400 });
+  const refuse = (message: string) => data<ActionData>({ result: submission.reply({ formErrors: [message] }) }, { status: 400 });
+  const outcome = await setUserTier(submission.value.user, submission.value.tier, admin.email);
   switch (outcome.kind) {
     case "saved":
       return redirectWithToast(userListUrl(PAGE, request), { type: "success", description: messages.permissionAssigned });
     case "invalidTier":
-      return data<ActionData>({ error: messages.invalidTier }, { status: 400 });
+      return refuse(messages.invalidTier);
     case "unknownUser":
-      return data<ActionData>({ error: messages.userNotFound }, { status: 400 });
+      return refuse(messages.userNotFound);
     case "protectedUser":
-      return data<ActionData>({ error: messages.userProtected }, { status: 400 });
+      return refuse(messages.userProtected);
   }
 }
 
@@ -69,6 +71,7 @@ export default function UserPermissionPage() {
   const navigation = useNavigation();
   const location = useLocation();
   const dialogs = useDialogUrls(PAGE, DIALOG_PARAMS);
+  const errors = formErrorsOf(actionData?.result);
 
   const { keptParams } = dialogs;
   const columns = useMemo<ColumnDef<PermissionRow, any>[]>(
@@ -88,7 +91,7 @@ export default function UserPermissionPage() {
   return (
     <section className="access-page" aria-labelledby="user-permission-title">
       <AccessPageHeader titleId="user-permission-title" title={messages.userPermissionHeader} />
-      {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
+      {errors.length ? <Alert tone="error">{errors.join(" ")}</Alert> : null}
       <UserTable list={list} columns={columns} caption={messages.userPermissionHeader} />
 
       <PageDialog

@@ -4,7 +4,7 @@ import { afterAll, describe } from "vitest";
 import { messages } from "~/messages";
 import { startApp, type RunningApp } from "./harness";
 import { expect, test } from "./fixtures";
-import { DEMO_PASSWORD, signIn } from "./sign-in";
+import { DEMO_PASSWORD, signIn, waitForHydration } from "./sign-in";
 
 /**
  * The access screens as a user sees them (spec 000 §2, §4, §5, §6, §8): the nine demo accounts, first access,
@@ -199,6 +199,12 @@ describe("the nine demo accounts", () => {
     await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
     await page.getByRole("heading", { name: messages.firstAccessTitle }).waitFor();
     expect(await page.getByText(messages.passwordHelper).isVisible()).toBe(true);
+    // The mismatch and the policy are answered in the browser, before anything is posted.
+    await waitForHydration(page);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
 
     const newPassword = page.getByLabel(messages.newPasswordLabel, { exact: true });
     const confirmation = page.getByLabel(messages.confirmPasswordLabel, { exact: true });
@@ -212,12 +218,21 @@ describe("the nine demo accounts", () => {
     await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Primeiro#sem");
     await page.getByRole("button", { name: messages.savePassword }).click();
     await page.getByText("A senha deve ter pelo menos 1 número.").waitFor();
+    const invalid = page.getByLabel(messages.newPasswordLabel, { exact: true });
+    expect(await invalid.getAttribute("aria-invalid")).toBe("true");
+    // Described by the spec's helper text and by the message.
+    const describedBy = ((await invalid.getAttribute("aria-describedby")) ?? "").split(" ");
+    const descriptions = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(descriptions.join(" ")).toContain(messages.passwordHelper);
+    expect(descriptions.join(" ")).toContain("A senha deve ter pelo menos 1 número.");
+    expect(posts).toHaveLength(0);
 
     await page.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Primeiro#2026");
     await page.getByLabel(messages.confirmPasswordLabel, { exact: true }).fill("Primeiro#2026");
     await page.getByRole("button", { name: messages.savePassword }).click();
     const dialog = page.getByRole("dialog", { name: messages.passwordConfigured });
     await dialog.waitFor();
+    expect(posts).toHaveLength(1);
     await dialog.getByRole("link", { name: messages.loginButton }).click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
@@ -228,6 +243,65 @@ describe("the nine demo accounts", () => {
 });
 
 describe("the login screen", () => {
+  test("with JavaScript the browser answers an incomplete form before posting; without it the server answers the same", async ({ app, browser, page }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await page.goto("/");
+    await waitForHydration(page);
+    const email = page.getByLabel(messages.emailLabel, { exact: true });
+    const submit = page.getByRole("button", { name: messages.loginButton, exact: true });
+    const required = page.getByRole("alert").filter({ hasText: messages.loginRequired });
+
+    await submit.click();
+    await required.waitFor();
+    // Both fields are marked invalid and described by the one notice of the spec.
+    for (const field of [email, page.getByLabel(messages.passwordLabel, { exact: true })]) {
+      expect(await field.getAttribute("aria-invalid")).toBe("true");
+      const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toContain(messages.loginRequired);
+    }
+    await email.fill("gold@demo.local");
+    await submit.click();
+    await required.waitFor();
+
+    // The forgot-password dialog checks its e-mail in the browser too, under the field.
+    await page.getByRole("link", { name: messages.forgotPasswordLink }).click();
+    const dialog = page.getByRole("dialog", { name: messages.forgotPasswordTitle });
+    await dialog.getByRole("button", { name: messages.send }).click();
+    const forgotEmail = dialog.getByLabel(messages.registrationEmailLabel);
+    await dialog.getByText(messages.emailRequired, { exact: true }).waitFor();
+    expect(await forgotEmail.getAttribute("aria-invalid")).toBe("true");
+    await forgotEmail.fill("sem-arroba");
+    await dialog.getByRole("button", { name: messages.send }).click();
+    await dialog.getByText(messages.invalidEmail, { exact: true }).waitFor();
+    await dialog.getByRole("link", { name: messages.cancel }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // A complete form is posted, and the server answers: the only POST of the whole page.
+    await page.getByLabel(messages.passwordLabel, { exact: true }).fill("Errada#2026");
+    await submit.click();
+    await page.getByRole("alert").filter({ hasText: messages.incorrectCredentials }).waitFor();
+    expect(posts).toHaveLength(1);
+
+    await withoutJavaScript(browser, app, async (noScript) => {
+      const answers: number[] = [];
+      noScript.on("response", (response) => {
+        if (response.request().method() === "POST") answers.push(response.status());
+      });
+      await noScript.goto("/");
+      await noScript.getByLabel(messages.emailLabel, { exact: true }).fill("gold@demo.local");
+      await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
+      await noScript.getByRole("alert").filter({ hasText: messages.loginRequired }).waitFor();
+      expect(answers).toEqual([400]);
+      // The e-mail typed comes back filled in; the fields point to the notice.
+      const noScriptEmail = noScript.getByLabel(messages.emailLabel, { exact: true });
+      expect(await noScriptEmail.inputValue()).toBe("gold@demo.local");
+      expect(await noScriptEmail.getAttribute("aria-invalid")).toBe("true");
+    });
+  });
+
   test("empty fields, wrong credentials, no SSO button", async ({ page }) => {
     await page.goto("/");
     expect(await page.getByRole("link", { name: /Entrar$/ }).count()).toBe(0);
@@ -364,6 +438,19 @@ describe("user administration", () => {
     await dialog.waitFor({ state: "detached" });
     await page.goForward();
     await dialog.waitFor();
+
+    // An empty or malformed e-mail is answered in the browser, under the field, without a POST.
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await dialog.getByRole("button", { name: messages.confirm }).click();
+    await dialog.getByText(messages.emailRequired, { exact: true }).waitFor();
+    await dialog.getByLabel(messages.emailLabel).fill("sem-arroba");
+    await dialog.getByRole("button", { name: messages.confirm }).click();
+    await dialog.getByText(messages.invalidEmail, { exact: true }).waitFor();
+    expect(await dialog.getByLabel(messages.emailLabel).getAttribute("aria-invalid")).toBe("true");
+    expect(posts).toHaveLength(0);
 
     await dialog.getByLabel(messages.emailLabel).fill(email);
     await dialog.getByRole("button", { name: messages.confirm }).click();

@@ -22,3 +22,14 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   ]);
   await page.getByRole("navigation", { name: messages.userMenu }).waitFor({ timeout: 15_000 });
 }
+
+/**
+ * Resolves once React has hydrated the page's first form (React marks the DOM nodes it owns). Until then a
+ * submit is a plain document POST, so a test of the browser-side validation must wait for this.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const form = document.querySelector("form");
+    return form !== null && Object.keys(form).some((key) => key.startsWith("__reactFiber$"));
+  });
+}

@@ -1,50 +1,34 @@
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
+import { FieldError, FormErrors } from "./form-fields";
+import { firstAccessSchema, parseAccessForm } from "./form-schemas";
 
-export type FieldErrors = Record<string, string[] | undefined>;
+// The form schema varies (first access, recovery); only these two fields are read.
+type PasswordField = FieldMetadata<string | undefined, any, string[]>;
 
 /** A new password + confirmation pair, with the spec's helper text (first access and reset by code). */
-export function NewPasswordFields({ errors, idPrefix }: { errors?: FieldErrors; idPrefix: string }) {
-  const passwordErrors = errors?.password ?? [];
-  const confirmErrors = errors?.confirmPassword ?? [];
-  const helperId = `${idPrefix}-helper`;
+export function NewPasswordFields({ password, confirmPassword }: { password: PasswordField; confirmPassword: PasswordField }) {
+  // The helper text always describes the field; conform adds the error's id when there is one.
+  const helperId = password.descriptionId;
   return (
     <>
       <div className="field">
-        <label htmlFor={`${idPrefix}-password`}>{messages.newPasswordLabel}</label>
+        <label htmlFor={password.id}>{messages.newPasswordLabel}</label>
         <input
-          id={`${idPrefix}-password`}
-          name="password"
-          type="password"
+          {...getInputProps(password, { type: "password", value: false, ariaDescribedBy: helperId })} key={password.key}
           autoComplete="new-password"
-          aria-describedby={[helperId, passwordErrors.length ? `${idPrefix}-password-error` : ""].filter(Boolean).join(" ")}
-          aria-invalid={passwordErrors.length ? true : undefined}
         />
         <span id={helperId} className="login__helper">
           {messages.passwordHelper}
         </span>
-        {passwordErrors.length ? (
-          <span id={`${idPrefix}-password-error`} className="field__error">
-            {passwordErrors.join(" ")}
-          </span>
-        ) : null}
+        <FieldError field={password} />
       </div>
       <div className="field">
-        <label htmlFor={`${idPrefix}-confirm`}>{messages.confirmPasswordLabel}</label>
-        <input
-          id={`${idPrefix}-confirm`}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby={confirmErrors.length ? `${idPrefix}-confirm-error` : undefined}
-          aria-invalid={confirmErrors.length ? true : undefined}
-        />
-        {confirmErrors.length ? (
-          <span id={`${idPrefix}-confirm-error`} className="field__error">
-            {confirmErrors.join(" ")}
-          </span>
-        ) : null}
+        <label htmlFor={confirmPassword.id}>{messages.confirmPasswordLabel}</label>
+        <input {...getInputProps(confirmPassword, { type: "password", value: false })} key={confirmPassword.key} autoComplete="new-password" />
+        <FieldError field={confirmPassword} />
       </div>
     </>
   );
@@ -53,30 +37,27 @@ export function NewPasswordFields({ errors, idPrefix }: { errors?: FieldErrors; 
 /**
  * First access (the new-password-required challenge): the second step of `/`. The challenge travels in a
  * hidden field, as Cognito's Session string does; it is only ever handed to whoever just proved the password.
+ * The password policy and "Por favor verifique se as senhas correspondem." are checked in the browser before
+ * posting and again by the server; the identity provider's refusals come back as a form-level message.
  */
-export function FirstAccessForm({
-  email,
-  challenge,
-  errors,
-  formError,
-}: {
-  email: string;
-  challenge: string;
-  errors?: FieldErrors;
-  formError?: string | null;
-}) {
+export function FirstAccessForm({ email, challenge, result }: { email: string; challenge: string; result?: SubmissionResult<string[]> | null }) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "newPassword";
+  const [form, fields] = useForm<z.input<typeof firstAccessSchema>>({
+    id: "first-access",
+    lastResult: result,
+    onValidate: ({ formData }) => parseAccessForm(formData, firstAccessSchema),
+  });
   return (
     <div className="card login__card">
       <h1 className="login__title">{messages.firstAccessTitle}</h1>
       <p>{messages.firstAccessPrompt}</p>
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
-      <Form method="post" action="/?index" noValidate>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" action="/?index" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="newPassword" />
         <input type="hidden" name="email" value={email} />
         <input type="hidden" name="challenge" value={challenge} />
-        <NewPasswordFields errors={errors} idPrefix="first-access" />
+        <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <button type="submit" className="button button--primary button--block" disabled={submitting}>
           {messages.savePassword}
         </button>

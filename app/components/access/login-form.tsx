@@ -1,40 +1,50 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
+import { FormErrors } from "./form-fields";
+import { parseAccessForm, signInSchema } from "./form-schemas";
 
 export type LoginFormProps = {
-  /** The message shown above the fields (required fields, wrong credentials, rate limit, CONTATE SEU ADMIN). */
-  error?: string | null;
-  defaultEmail?: string;
+  /**
+   * The action's reply to the last sign-in: its form-level message (required fields, wrong credentials, rate
+   * limit, CONTATE SEU ADMIN) and the e-mail to refill; never the password.
+   */
+  result?: SubmissionResult<string[]> | null;
   sso: { label: string; href: string } | null;
 };
 
-/** The e-mail + password form of `/`; posts to the index route's action (intent=signIn). */
-export function LoginForm({ error, defaultEmail, sso }: LoginFormProps) {
+/**
+ * The e-mail + password form of `/`; posts to the index route's action (intent=signIn). With JavaScript the
+ * same schema answers "Login e senha Obrigatórios!" before posting; without it the server does.
+ */
+export function LoginForm({ result, sso }: LoginFormProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "signIn";
+  const [form, fields] = useForm<z.input<typeof signInSchema>>({
+    id: "login",
+    lastResult: result,
+    onValidate: ({ formData }) => parseAccessForm(formData, signInSchema),
+  });
+  // The spec has one notice for the whole form (000 §5), so both fields point to it.
+  const invalid = form.errors?.length ? { "aria-invalid": true, "aria-describedby": form.errorId } : {};
   return (
     <div className="card login__card">
       <h1 className="login__title">{messages.loginTitle}</h1>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      {/* noValidate: the server answers "Login e senha Obrigatórios!" for empty fields, as the spec says. */}
-      <Form method="post" action="/?index" noValidate>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" action="/?index" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="signIn" />
         <div className="field">
-          <label htmlFor="login-email">{messages.emailLabel}</label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            defaultValue={defaultEmail}
-            aria-invalid={error ? true : undefined}
-          />
+          <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
+          <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" inputMode="email" {...invalid} />
         </div>
         <div className="field">
-          <label htmlFor="login-password">{messages.passwordLabel}</label>
-          <input id="login-password" name="password" type="password" autoComplete="current-password" aria-invalid={error ? true : undefined} />
+          <label htmlFor={fields.password.id}>{messages.passwordLabel}</label>
+          <input
+            {...getInputProps(fields.password, { type: "password", value: false })} key={fields.password.key}
+            autoComplete="current-password"
+            {...invalid}
+          />
         </div>
         <p className="login__links">
           <Link to="/?forgot=1" preventScrollReset>
