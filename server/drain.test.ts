@@ -3,6 +3,7 @@ import net from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDrain } from "./drain";
+import { connectionRefused } from "../test/net";
 
 let server: Server | undefined;
 
@@ -55,16 +56,6 @@ function slowUpload(port: number, body: string) {
   return { dispatched, sendBody: () => socket.write(body), closed };
 }
 
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
-  });
-}
 
 describe("createDrain", () => {
   it("finishes a request in flight, refuses new connections and then closes", async () => {

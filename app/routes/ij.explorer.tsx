@@ -9,6 +9,7 @@ import { Highlighted } from "~/components/explorer/highlighted";
 import "~/components/explorer/explorer.css";
 import { DataTable } from "~/components/ui/data-table";
 import { formatDayMonthYear } from "~/domain/dates";
+import { parsePaging } from "~/domain/pagination";
 import { parseSearch, SEARCH_MAX_LENGTH, type SearchQuery } from "~/domain/search";
 import { messages } from "~/messages";
 import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
@@ -19,33 +20,23 @@ export const meta: MetaFunction = () => [{ title: messages.explorerTitle }];
  * The explorer's URL state (spec 001 §3: search, exactPh, page, pageSize): a bookmark or the browser's
  * back/forward gives the same search. Anything malformed falls back to no search, page 1 and 20.
  */
-const searchParamsSchema = z.object({
+const searchSchema = z.object({
   search: z.string().max(2_000).catch(""),
   exactPh: z.enum(["1"]).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (EXPLORER_PAGE_SIZES as readonly number[]).includes(n))
-    .catch(EXPLORER_PAGE_SIZES[0]),
 });
 
 /** /ij/explorer: search the company's documents, words or an exact phrase, 20 or 40 results a page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
   const url = new URL(request.url);
-  const params = searchParamsSchema.parse({
-    search: url.searchParams.get("search") ?? undefined,
-    exactPh: url.searchParams.get("exactPh") ?? undefined,
-    page: url.searchParams.get("page") ?? undefined,
-    pageSize: url.searchParams.get("pageSize") ?? undefined,
-  });
+  const params = searchSchema.parse({ search: url.searchParams.get("search") ?? undefined, exactPh: url.searchParams.get("exactPh") ?? undefined });
+  const paging = parsePaging(url, EXPLORER_PAGE_SIZES);
   const search = params.search.slice(0, SEARCH_MAX_LENGTH);
   const exact = params.exactPh === "1";
   const query = parseSearch(search, exact);
   const pageSizes = [...EXPLORER_PAGE_SIZES];
   if (!query) return { search, exact, query: null, results: null, pageSizes };
-  const found = await searchExplorer(query, { page: params.page, pageSize: params.pageSize });
+  const found = await searchExplorer(query, paging);
   return {
     search,
     exact,

@@ -3,6 +3,7 @@ import { MongoClient } from "mongodb";
 import { emailKey, ipKey, LOGIN_ATTEMPTS } from "~/models/auth-records.server";
 import { expect, test } from "./fixtures";
 import { launchChromium, startApp, type RunningApp } from "./harness";
+import { connectionRefused } from "../net";
 
 const portOf = (app: RunningApp) => Number(new URL(app.baseURL).port);
 
@@ -30,16 +31,6 @@ async function signInThroughBalancer(app: RunningApp, email: string, forwardedFo
   return response.status;
 }
 
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
-  });
-}
 
 /**
  * A browser that is slow to upload a form: it sends the request head with `Expect: 100-continue`, waits

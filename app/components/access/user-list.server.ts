@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { parsePaging } from "~/domain/pagination";
 import { findPermissionRecord, USER_PAGE_SIZES } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
 import type { UserListPage } from "~/services/accounts.server";
@@ -11,19 +11,10 @@ import type { UserListPage } from "~/services/accounts.server";
 const PAGING_KEYS = ["page", "pageSize"] as const;
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
-const pagingSchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (USER_PAGE_SIZES as readonly number[]).includes(n))
-    .catch(USER_PAGE_SIZES[0]),
-});
-
-type UserListPaging = z.infer<typeof pagingSchema>;
+type UserListPaging = { page: number; pageSize: number };
 
 export function parseUserListPaging(url: URL): UserListPaging {
-  return pagingSchema.parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  return parsePaging(url, USER_PAGE_SIZES);
 }
 
 /** What the shared table needs of one page; `rows` are already shaped for the screen. */

@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import { z } from "zod";
 import type { AuthenticatedUser } from "~/auth.server";
 import { formatJobTimestamp } from "~/domain/dates";
+import { parsePaging } from "~/domain/pagination";
 import { messages } from "~/messages";
 import { listFilesPage, PAGE_SIZES, retryJob, RETRY_ADMIN_TYPE, type FileListItem } from "~/models/file-jobs.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -9,17 +10,8 @@ import { jobStatusKind, type JobRow } from "./job-row";
 import { jobTexts } from "./texts";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
-const listParamsSchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n))
-    .catch(PAGE_SIZES[0]),
-});
-
 export function parseListParams(url: URL): { page: number; pageSize: number } {
-  return listParamsSchema.parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  return parsePaging(url, PAGE_SIZES);
 }
 
 export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "email" | "type">): JobRow {
