@@ -5,6 +5,7 @@ import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 import { registerUpload } from "~/services/upload.server";
+import { readLimitedText } from "~/utils/request-body.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:
@@ -31,32 +32,11 @@ const MAX_BODY_BYTES = 16 * 1024;
 const refuse = (status: number, detail?: string) =>
   json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, ...(detail ? { detail } : {}) }, { status });
 
-/** Reads at most `limit` bytes of the body as text; null when it is longer. */
-async function readLimitedText(request: Request, limit: number): Promise<string | null> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 type Body = { ok: true; value: unknown } | { ok: false; status: number };
 
 async function readBody(request: Request): Promise<Body> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && type !== "application/x-www-form-urlencoded") return { ok: false, status: 400 };
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, status: 413 };
   const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => null);
   if (text === null) return { ok: false, status: 413 };
   if (type === "application/x-www-form-urlencoded") return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };

@@ -5,6 +5,7 @@ import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
 import { rejectionStatus } from "~/services/upload.server";
+import { readLimitedJson } from "~/utils/request-body.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 
 /**
@@ -31,15 +32,20 @@ const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("abort"), ticket: z.string().min(10).max(8192) }),
 ]);
 
+/** The largest request: a "complete" naming 10,000 parts is about 1 MB of JSON. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 const fail = (status: number, detail: string) => json({ ok: false, code: "COD.2", message: messages.uploadFailed, detail }, { status });
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAccess(request, "/captura/manual");
   assertSameOrigin(request);
   const config = getConfig();
-  if (config.storage.kind !== "s3") return fail(409, "Este ambiente usa o upload local (/api/upload).");
-  const parsed = schema.safeParse(await request.json().catch(() => null));
-  if (!parsed.success) return fail(400, "Pedido inválido.");
+  if (config.storage.kind !== "s3") return fail(409, messages.uploadLocalOnly);
+  const read = await readLimitedJson(request, MAX_BODY_BYTES);
+  if (!read.ok) return fail(read.status, messages.uploadBadRequest);
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) return fail(400, messages.uploadBadRequest);
   const body = parsed.data;
   const store = getS3Store();
   const secret = config.session.secret;
@@ -57,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ ok: true, bucket: store.bucket, ticket, ...plan });
     }
     const ticket = verifyUploadTicket(body.ticket, secret);
-    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId || !ticket.partCount) return fail(403, "Upload não autorizado.");
+    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId || !ticket.partCount) return fail(403, messages.uploadNotAuthorized);
     if (body.intent === "sign-parts") {
       const partCount = ticket.partCount;
       if (body.partNumbers.some((n) => n > partCount)) return fail(400, messages.uploadPartsMismatch);
@@ -71,6 +77,6 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ ok: true });
   } catch (error) {
     if (error instanceof UploadRejectedError) return fail(rejectionStatus(error), error.message);
-    return fail(502, "Falha ao falar com o armazenamento.");
+    return fail(502, messages.storageUnavailable);
   }
 }

@@ -5,7 +5,7 @@ import { NAV_LABELS } from "~/access";
 import { requireAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { uploadScreenTexts } from "~/components/uploads/texts";
+import { uploadScreenTexts } from "~/messages";
 import { UploadPanel } from "~/components/uploads/upload-panel";
 import { uploadLimits } from "~/services/storage.server";
 

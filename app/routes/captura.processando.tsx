@@ -5,7 +5,7 @@ import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { handleRetryAction, loadJobList } from "~/components/jobs/job-list.server";
 import { JobTable, RetryErrors } from "~/components/jobs/job-table";
-import { jobTexts } from "~/components/jobs/texts";
+import { jobTexts } from "~/messages";
 import { useRevalidateWhile } from "~/components/jobs/use-polling";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.processing }];

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseListParams } from "~/components/jobs/job-list.server";
-import { jobTexts } from "~/components/jobs/texts";
+import { jobTexts } from "~/messages";
 import "~/components/jobs/jobs.css";
 import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";

@@ -5,7 +5,7 @@ import { messages } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
-import { jobTexts } from "./texts";
+import { jobTexts } from "~/messages";
 
 const testDb = useTestDatabase();
 

@@ -7,7 +7,7 @@ import { messages } from "~/messages";
 import { listFilesPage, PAGE_SIZES, retryJob, RETRY_ADMIN_TYPE, type FileListItem } from "~/models/file-jobs.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { jobStatusKind, type JobRow } from "./job-row";
-import { jobTexts } from "./texts";
+import { jobTexts } from "~/messages";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
 export function parseListParams(url: URL): { page: number; pageSize: number } {

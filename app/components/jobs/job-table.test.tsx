@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
 import type { JobRow } from "./job-row";
 import { JobTable, type JobListData } from "./job-table";
-import { jobTexts } from "./texts";
+import { jobTexts } from "~/messages";
 
 const row = (over: Partial<JobRow>): JobRow => ({
   id: "id-1",

@@ -7,7 +7,7 @@ import { truncateJobMessage, truncateJobName } from "~/domain/truncate";
 import type { JobRow } from "./job-row";
 import { JobStatusIcon } from "./status-icon";
 import { TruncatedText } from "./truncated-text";
-import { jobTexts } from "./texts";
+import { jobTexts } from "~/messages";
 import "./jobs.css";
 
 export type JobListData = {

@@ -1,5 +1,5 @@
 import type { JobStatusKind } from "./job-row";
-import { jobTexts } from "./texts";
+import { jobTexts } from "~/messages";
 
 const LABELS: Record<JobStatusKind, string> = {
   success: jobTexts.iconSuccess,

@@ -2,7 +2,8 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
-import { formatSize, uploadScreenTexts as t } from "./texts";
+import { uploadScreenTexts as t } from "~/messages";
+import { formatSize } from "./format-size";
 import {
   addFiles,
   extensionAllowed,
