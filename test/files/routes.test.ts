@@ -247,6 +247,26 @@ describe("the S3 size limit is the server's too", () => {
   });
 });
 
+describe("/api/uploads/s3 guards", () => {
+  useS3();
+  const raw = (body: string, type = "application/json") =>
+    call(s3Action, new Request("http://localhost/api/uploads/s3", { method: "POST", headers: { "Content-Type": type }, body }));
+
+  it("answers a body that is not JSON, or not a known request, with 400 and COD.2", async () => {
+    for (const response of [await raw("not json"), await raw(JSON.stringify({ intent: "drop" })), await raw("")]) {
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.uploadBadRequest });
+    }
+  });
+
+  it("does not read a body over 2 MB (413), whatever it holds", async () => {
+    const parts = Array.from({ length: 10_000 }, (_, i) => ({ partNumber: i + 1, etag: `"${"a".repeat(200)}"` }));
+    const response = await raw(JSON.stringify({ intent: "complete", ticket: "x".repeat(20), parts }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", detail: messages.uploadBadRequest });
+  });
+});
+
 describe("/api/files/register guards", () => {
   useS3({ UPLOAD_MAX_BYTES: "10" });
 
