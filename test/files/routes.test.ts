@@ -84,8 +84,11 @@ describe("POST /api/upload (local store)", () => {
   });
 });
 
-describe("S3 direct upload and /newFile registration", () => {
-  withEnv({ STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" });
+const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
+
+/** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
+function useS3(extra: Record<string, string> = {}) {
+  withEnv({ ...S3_ENV, ...extra });
   beforeAll(async () => {
     await applyIndexes(await testDb.db(), fileIndexes);
   });
@@ -94,6 +97,10 @@ describe("S3 direct upload and /newFile registration", () => {
     currentUser.email = "silver@example.com";
     currentUser.type = "USER SILVER";
   });
+}
+
+describe("S3 direct upload and /newFile registration", () => {
+  useS3();
 
   it("creates a multipart upload, signs parts, completes, and registers the file for the session user", async () => {
     server.use(...s3Handlers(bucket));
@@ -166,21 +173,6 @@ describe("S3 direct upload and /newFile registration", () => {
     expect(bucket.objects.has(created.key)).toBe(false);
   });
 });
-
-const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
-
-/** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
-function useS3(extra: Record<string, string> = {}) {
-  withEnv({ ...S3_ENV, ...extra });
-  beforeAll(async () => {
-    await applyIndexes(await testDb.db(), fileIndexes);
-  });
-  beforeEach(() => {
-    server.use(...s3Handlers(bucket));
-    currentUser.email = "silver@example.com";
-    currentUser.type = "USER SILVER";
-  });
-}
 
 const s3 = async (body: unknown) => call(s3Action, json("/api/uploads/s3", body));
 const register = (body: unknown, headers: Record<string, string> = { "Content-Type": "application/json" }) =>
