@@ -27,6 +27,8 @@ export function hostBuildOptions(entryPoints: Record<string, string>, outdir: st
     entryPoints,
     outdir,
     bundle: true,
+    // Dynamic imports stay lazy (e.g. the embedded database and its query engine, loaded only without MONGODB_URI).
+    splitting: true,
     platform: "node",
     format: "esm",
     target: "node20",

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { CsvRecordParser, CsvSyntaxError, type CsvRecord } from "./csv";
 import type { CellValue } from "./values";
 
@@ -123,7 +123,9 @@ function toCellValue(value: ExcelCell): CellValue {
 
 /** Streams the rows of the first worksheet with exceljs's streaming reader. */
 export async function* readXlsxRows(source: Readable): AsyncGenerator<SourceRow> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+  // Loaded on the first XLSX file: the web process does not carry exceljs (~15 MB) until it is needed.
+  const { default: Excel } = await import("exceljs");
+  const workbook = new Excel.stream.xlsx.WorkbookReader(source, {
     worksheets: "emit",
     sharedStrings: "cache",
     styles: "cache", // needed to tell dates from numbers

@@ -7,7 +7,6 @@
  *   npx tsx bench/upload/run.ts            (BENCH_UPLOAD_BYTES=… to change the size)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import http from "node:http";
@@ -16,10 +15,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
+import { loopbackRequest, MB, multipartUpload, writeRandomFile } from "./common";
 
 const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const MB = 1024 * 1024;
 
 async function serve() {
   const dataDir = process.env.DATA_DIR!;
@@ -70,16 +69,10 @@ async function serve() {
   });
 }
 
-function request(port: number, options: http.RequestOptions, body: () => Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, ...options }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode} ${text}`))));
-    });
-    req.on("error", reject);
-    body().pipe(req);
-  });
+async function request(port: number, options: http.RequestOptions, body: () => Readable): Promise<string> {
+  const answer = await loopbackRequest(port, options, body);
+  if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text}`);
+  return answer.text;
 }
 
 const get = (port: number, p: string) => request(port, { method: "GET", path: p }, () => Readable.from([]));
@@ -88,12 +81,7 @@ async function main() {
   if (process.argv.includes("--server")) return serve();
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "jp-bench-upload-"));
   const source = path.join(dir, "source.csv");
-  const block = crypto.randomBytes(MB);
-  const out = fs.createWriteStream(source);
-  for (let written = 0; written < SIZE; written += MB) {
-    if (!out.write(written + MB <= SIZE ? block : block.subarray(0, SIZE - written))) await new Promise<void>((r) => out.once("drain", () => r()));
-  }
-  await new Promise<void>((r) => out.end(r));
+  await writeRandomFile(source, SIZE);
 
   // The database runs here, so the child's RSS is the web server's alone.
   const { startEmbeddedMongo } = await import("../../server/embedded-mongo/index");
@@ -122,23 +110,14 @@ async function main() {
   process.once("exit", () => child.kill());
   const port = await new Promise<number>((resolve) => child.once("message", (m: { port: number }) => resolve(m.port)));
 
-  const boundary = `----bench${crypto.randomBytes(8).toString("hex")}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bench.csv"\r\nContent-Type: text/csv\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const multipartBody = () =>
-    Readable.from(
-      (async function* () {
-        yield head;
-        for await (const chunk of fs.createReadStream(source, { highWaterMark: MB })) yield chunk as Buffer;
-        yield tail;
-      })(),
-    );
+  const upload = multipartUpload(source, SIZE, "bench.csv");
 
   const results = { raw: [] as number[], node: [] as number[], remix: [] as number[], uploadPeakRss: 0, rawPeakRss: 0, baseRss: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     await get(port, "/rss/reset");
     const t = performance.now();
-    await request(port, { method: "PUT", path: "/raw", headers: { "Content-Length": SIZE } }, () => fs.createReadStream(source, { highWaterMark: MB }));
+    // The same bytes through the same client code as the uploads (multipart framing included).
+    await request(port, { method: "PUT", path: "/raw", headers: { "Content-Length": upload.contentLength } }, upload.body);
     results.raw.push(SIZE / MB / ((performance.now() - t) / 1000));
     results.rawPeakRss = Math.max(results.rawPeakRss, Number(await get(port, "/rss/peak")));
 
@@ -148,8 +127,8 @@ async function main() {
       const answer = JSON.parse(
         await request(
           port,
-          { method: "POST", path: `/upload?adapter=${adapter}`, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": head.length + SIZE + tail.length } },
-          multipartBody,
+          { method: "POST", path: `/upload?adapter=${adapter}`, headers: { "Content-Type": upload.contentType, "Content-Length": upload.contentLength } },
+          upload.body,
         ),
       );
       results[adapter].push(SIZE / MB / ((performance.now() - started) / 1000));

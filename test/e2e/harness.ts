@@ -44,6 +44,10 @@ export type RunningApp = {
   exited: Promise<number | null>;
   /** Sends a signal to the server process. */
   signal: (signal: NodeJS.Signals) => void;
+  /** The server process's id (e.g. to read its memory from /proc). */
+  pid: number;
+  /** The server's DATA_DIR (uploads land in its `uploads/`). */
+  dataDir: string;
   stop: () => Promise<void>;
 };
 
@@ -139,6 +143,8 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
       output: () => output,
       exited,
       signal: (signal) => running.kill(signal),
+      pid: running.pid ?? 0,
+      dataDir,
       stop: async () => {
         running.kill("SIGTERM");
         await waitForExit(running, 15_000);

@@ -1,7 +1,7 @@
-import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
-import { columnKeys, fieldLabel, formatCompact, formatLabel, formatNumber, formatValue, PALETTE, seriesKeys, type ChartRow } from "./format";
+import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/components/ui/data-table.css";
 
@@ -60,50 +60,22 @@ function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
   );
 }
 
-function Plot({ chart }: { chart: ChartData }) {
-  const labels = chart.labels ?? {};
-  const tooltipFormatter = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), fieldLabel(String(name), labels)];
-  const series = seriesKeys(chart.rows);
-  const tick = { fontSize: 12 };
-  const xTick = (v: unknown) => formatLabel(v as string);
-  if (chart.kind === "pie") {
-    const key = series.includes("value") ? "value" : series[0];
-    return (
-      <ResponsiveContainer width="100%" height="100%">
-        <PieChart>
-          <Pie data={chart.rows} dataKey={key} nameKey="label" outerRadius="75%" isAnimationActive={false} label={(e: { name?: unknown }) => formatLabel((e.name ?? "") as string)}>
-            {chart.rows.map((_, i) => (
-              <Cell key={i} fill={PALETTE[i % PALETTE.length]} />
-            ))}
-          </Pie>
-          <Tooltip formatter={(v: unknown) => (typeof v === "number" ? formatNumber(v) : String(v))} labelFormatter={xTick} />
-        </PieChart>
-      </ResponsiveContainer>
-    );
-  }
-  const Chart = chart.kind === "line" ? LineChart : BarChart;
-  return (
-    <ResponsiveContainer width="100%" height="100%">
-      <Chart data={chart.rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="label" tick={tick} tickFormatter={xTick} />
-        <YAxis tick={tick} tickFormatter={(v: number) => formatCompact(v)} width={64} />
-        <Tooltip formatter={tooltipFormatter} labelFormatter={xTick} />
-        {series.length > 1 ? <Legend formatter={(v: unknown) => fieldLabel(String(v), labels)} /> : null}
-        {series.map((key, i) =>
-          chart.kind === "line" ? (
-            <Line key={key} type="monotone" dataKey={key} stroke={PALETTE[i % PALETTE.length]} dot={false} isAnimationActive={false} />
-          ) : (
-            <Bar key={key} dataKey={key} fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
-          ),
-        )}
-      </Chart>
-    </ResponsiveContainer>
-  );
+/**
+ * The drawing, loaded in the browser only: Recharts measures its container, so nothing useful can be drawn on
+ * the server, and not importing it there keeps ~20 MB out of the web process. The table below is the
+ * content until then (and for screen readers always).
+ */
+const Plot = lazy(() => import("./chart-plot"));
+
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
 }
 
 /** One native chart: its title, the drawing (or the text for kpi/table) and a table for screen readers. */
 export function ChartCard({ chart }: { chart: ChartData }) {
+  const hydrated = useHydrated();
   const headingId = `chart-${chart.id}`;
   let body;
   if (chart.error) {
@@ -120,7 +92,11 @@ export function ChartCard({ chart }: { chart: ChartData }) {
     body = (
       <>
         <div className="chart-card__plot" aria-hidden="true">
-          <Plot chart={chart} />
+          {hydrated ? (
+            <Suspense fallback={null}>
+              <Plot chart={chart} />
+            </Suspense>
+          ) : null}
         </div>
         <ChartDataTable rows={chart.rows} caption={`${messages.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
       </>

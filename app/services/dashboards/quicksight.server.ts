@@ -1,8 +1,4 @@
-import {
-  GenerateEmbedUrlForRegisteredUserCommand,
-  QuickSightClient,
-  type GenerateEmbedUrlForRegisteredUserCommandInput,
-} from "@aws-sdk/client-quicksight";
+import type { GenerateEmbedUrlForRegisteredUserCommandInput, QuickSightClient } from "@aws-sdk/client-quicksight";
 import { getConfig, type Config } from "~/config.server";
 import { messages } from "~/messages";
 
@@ -38,10 +34,15 @@ export class DashboardEmbedError extends Error {
 
 type QuickSightSettings = Config["dashboards"]["quicksight"] & { region: string };
 
+/** The AWS SDK is loaded on first use: a deployment on native dashboards (the default) never loads it. */
+let sdkLoading: Promise<typeof import("@aws-sdk/client-quicksight")> | undefined;
+const quickSightSdk = () => (sdkLoading ??= import("@aws-sdk/client-quicksight"));
+
 let sharedClient: QuickSightClient | undefined;
 let sharedRegion: string | undefined;
 
-function clientFor(region: string): QuickSightClient {
+async function clientFor(region: string): Promise<QuickSightClient> {
+  const { QuickSightClient } = await quickSightSdk();
   if (!sharedClient || sharedRegion !== region) {
     sharedClient = new QuickSightClient({ region, maxAttempts: 3 });
     sharedRegion = region;
@@ -103,14 +104,14 @@ export async function generateEmbedAddress(
   const { accountId } = config.dashboards.quicksight;
   if (!accountId) throw new DashboardEmbedError(messages.dashboardNotConfigured, "NotConfigured");
   const settings = { ...config.dashboards.quicksight, accountId, region: config.awsRegion };
-  const client = options.client ?? clientFor(settings.region);
+  const client = options.client ?? (await clientFor(settings.region));
   const now = options.now ?? (() => performance.now());
   // The session's lifetime starts when QuickSight answers at the latest; counting it from before the call
   // errs on the safe side by the call's duration.
   const startedAt = now();
   let embedUrl: string | undefined;
   try {
-    const answer = await client.send(new GenerateEmbedUrlForRegisteredUserCommand(buildEmbedRequest(settings, email, dashboardId)));
+    const answer = await client.send(new (await quickSightSdk()).GenerateEmbedUrlForRegisteredUserCommand(buildEmbedRequest(settings, email, dashboardId)));
     embedUrl = answer.EmbedUrl;
   } catch (error) {
     const clean = describeEmbedError(error);

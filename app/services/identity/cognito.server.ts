@@ -1,15 +1,5 @@
 import { createHmac } from "node:crypto";
-import {
-  AdminCreateUserCommand,
-  AdminDeleteUserCommand,
-  CognitoIdentityProviderClient,
-  ConfirmForgotPasswordCommand,
-  ForgotPasswordCommand,
-  GlobalSignOutCommand,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-  type AuthenticationResultType,
-} from "@aws-sdk/client-cognito-identity-provider";
+import type { AuthenticationResultType, CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { normalizeEmail } from "~/models/users.server";
 import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult, type ProviderTokens } from "./types";
 
@@ -69,8 +59,14 @@ const USER_FACING = new Set([
   "PasswordHistoryPolicyViolationException",
 ]);
 
+/** The AWS SDK is loaded on first use: a deployment with local accounts (the default) never loads it. */
+let sdkLoading: Promise<typeof import("@aws-sdk/client-cognito-identity-provider")> | undefined;
+const cognitoSdk = () => (sdkLoading ??= import("@aws-sdk/client-cognito-identity-provider"));
+
 export function createCognitoIdentityProvider(options: CognitoOptions): IdentityProvider {
-  const client = options.client ?? new CognitoIdentityProviderClient({ region: options.region });
+  let clientLoading: Promise<CognitoIdentityProviderClient> | undefined;
+  const client = () =>
+    (clientLoading ??= options.client ? Promise.resolve(options.client) : cognitoSdk().then((sdk) => new sdk.CognitoIdentityProviderClient({ region: options.region })));
   const { clientId, userPoolId, clientSecret } = options;
 
   /** SECRET_HASH = Base64(HMAC_SHA256(client secret, username + client id)), only with a client secret. */
@@ -79,7 +75,7 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
 
   async function adminDeleteUser(email: string): Promise<void> {
     try {
-      await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }));
+      await (await client()).send(new (await cognitoSdk()).AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }));
     } catch (error) {
       if (errorName(error) === "UserNotFoundException") return;
       throw error;
@@ -95,8 +91,8 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       if (username.length > COGNITO_LIMITS.username) return { kind: "invalid" };
       const hash = secretHash(username);
       try {
-        const out = await client.send(
-          new InitiateAuthCommand({
+        const out = await (await client()).send(
+          new (await cognitoSdk()).InitiateAuthCommand({
             AuthFlow: "USER_PASSWORD_AUTH",
             ClientId: clientId,
             AuthParameters: { USERNAME: username, PASSWORD: password, ...(hash ? { SECRET_HASH: hash } : {}) },
@@ -141,8 +137,8 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       }
       const hash = secretHash(username);
       try {
-        const out = await client.send(
-          new RespondToAuthChallengeCommand({
+        const out = await (await client()).send(
+          new (await cognitoSdk()).RespondToAuthChallengeCommand({
             ChallengeName: "NEW_PASSWORD_REQUIRED",
             ClientId: clientId,
             Session: challengeSession,
@@ -171,7 +167,7 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       const username = normalizeEmail(email);
       const hash = secretHash(username);
       try {
-        await client.send(new ForgotPasswordCommand({ ClientId: clientId, Username: username, ...(hash ? { SecretHash: hash } : {}) }));
+        await (await client()).send(new (await cognitoSdk()).ForgotPasswordCommand({ ClientId: clientId, Username: username, ...(hash ? { SecretHash: hash } : {}) }));
         return { kind: "ok" };
       } catch (error) {
         const name = errorName(error);
@@ -186,8 +182,8 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       const username = normalizeEmail(email);
       const hash = secretHash(username);
       try {
-        await client.send(
-          new ConfirmForgotPasswordCommand({
+        await (await client()).send(
+          new (await cognitoSdk()).ConfirmForgotPasswordCommand({
             ClientId: clientId,
             Username: username,
             ConfirmationCode: code.trim(),
@@ -210,8 +206,8 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       const username = normalizeEmail(email);
       if (username.length > COGNITO_LIMITS.username) throw new IdentityProviderError("invalidInput");
       try {
-        await client.send(
-          new AdminCreateUserCommand({
+        await (await client()).send(
+          new (await cognitoSdk()).AdminCreateUserCommand({
             UserPoolId: userPoolId,
             Username: username,
             UserAttributes: [
@@ -243,7 +239,7 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
     async signOut(tokens) {
       if (!tokens?.accessToken) return;
       try {
-        await client.send(new GlobalSignOutCommand({ AccessToken: tokens.accessToken }));
+        await (await client()).send(new (await cognitoSdk()).GlobalSignOutCommand({ AccessToken: tokens.accessToken }));
       } catch (error) {
         // An expired or revoked token is already signed out; anything else must not block the local logout.
         console.warn(JSON.stringify({ level: "warn", msg: "cognito.globalSignOut.failed", error: errorName(error) ?? String(error) }));

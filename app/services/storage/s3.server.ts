@@ -1,18 +1,5 @@
 import type { Readable } from "node:stream";
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectTaggingCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListPartsCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { messages } from "~/messages";
 import { formatBytes, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
@@ -42,16 +29,33 @@ export type S3UploadPlan =
 
 export type CompletedPart = { partNumber: number; etag: string };
 
+/**
+ * The AWS SDK is loaded on first use, so a deployment on the local store (the default) never loads it
+ * (it costs the web process ~15 MB).
+ */
+let sdkLoading: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
+const s3Sdk = () => (sdkLoading ??= import("@aws-sdk/client-s3"));
+const presigner = () => import("@aws-sdk/s3-request-presigner");
+
 /** The private bucket: the browser sends bytes straight to it with URLs this class signs. */
 export class S3ObjectStore {
+  private clientLoading?: Promise<S3Client>;
+
   constructor(
     readonly bucket: string,
-    private readonly client: S3Client,
+    private readonly region: string,
   ) {}
 
   static create(bucket: string, region: string): S3ObjectStore {
-    // WHEN_REQUIRED keeps checksum parameters out of presigned URLs the browser could not satisfy.
-    return new S3ObjectStore(bucket, new S3Client({ region, requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }));
+    return new S3ObjectStore(bucket, region);
+  }
+
+  private client(): Promise<S3Client> {
+    this.clientLoading ??= s3Sdk().then(
+      // WHEN_REQUIRED keeps checksum parameters out of presigned URLs the browser could not satisfy.
+      ({ S3Client }) => new S3Client({ region: this.region, requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }),
+    );
+    return this.clientLoading;
   }
 
   async createUpload(input: { key: string; size: number; contentType?: string }): Promise<S3UploadPlan> {
@@ -59,9 +63,9 @@ export class S3ObjectStore {
     if (input.size <= S3_SINGLE_PUT_MAX) {
       // x-amz-tagging stays a signed header (not hoisted into the query), so the browser must send
       // exactly this tag; the signed content-length holds it to the declared size.
-      const url = await getSignedUrl(
-        this.client,
-        new PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, Tagging: PENDING_TAGGING }),
+      const url = await (await presigner()).getSignedUrl(
+        await this.client(),
+        new (await s3Sdk()).PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, Tagging: PENDING_TAGGING }),
         { expiresIn: S3_URL_TTL_SECONDS, unhoistableHeaders: new Set(["x-amz-tagging"]) },
       );
       return { mode: "single", key: input.key, url, headers: { "Content-Type": contentType, "x-amz-tagging": PENDING_TAGGING } };
@@ -72,8 +76,8 @@ export class S3ObjectStore {
   }
 
   private async createMultipart(key: string, contentType: string): Promise<string> {
-    const created = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Tagging: PENDING_TAGGING }),
+    const created = await (await this.client()).send(
+      new (await s3Sdk()).CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Tagging: PENDING_TAGGING }),
     );
     if (!created.UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
     return created.UploadId;
@@ -83,9 +87,9 @@ export class S3ObjectStore {
     return Promise.all(
       partNumbers.map(async (partNumber) => ({
         partNumber,
-        url: await getSignedUrl(
-          this.client,
-          new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+        url: await (await presigner()).getSignedUrl(
+          await this.client(),
+          new (await s3Sdk()).UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
           { expiresIn: S3_URL_TTL_SECONDS },
         ),
       })),
@@ -97,8 +101,8 @@ export class S3ObjectStore {
     const parts: Array<{ partNumber: number; etag: string; size: number }> = [];
     let marker: string | undefined;
     for (let page = 0; page <= S3_MAX_PARTS / pageSize; page++) {
-      const answer = await this.client.send(
-        new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
+      const answer = await (await this.client()).send(
+        new (await s3Sdk()).ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
       );
       for (const p of answer.Parts ?? []) parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? "", size: p.Size ?? 0 });
       if (!answer.IsTruncated || answer.NextPartNumberMarker === undefined) break;
@@ -121,8 +125,8 @@ export class S3ObjectStore {
       if (error instanceof UploadRejectedError) await this.abortUpload(key, uploadId).catch(() => undefined);
       throw error;
     }
-    await this.client.send(
-      new CompleteMultipartUploadCommand({
+    await (await this.client()).send(
+      new (await s3Sdk()).CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: key,
         UploadId: uploadId,
@@ -133,21 +137,21 @@ export class S3ObjectStore {
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
-    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    await (await this.client()).send(new (await s3Sdk()).AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
   }
 
   /** A 5-minute presigned GET that downloads under the original file name. */
   async getDownloadUrl(key: string, filename: string): Promise<string> {
-    return getSignedUrl(
-      this.client,
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: contentDisposition(filename) }),
+    return (await presigner()).getSignedUrl(
+      await this.client(),
+      new (await s3Sdk()).GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: contentDisposition(filename) }),
       { expiresIn: S3_URL_TTL_SECONDS },
     );
   }
 
   async size(key: string): Promise<number> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await (await this.client()).send(new (await s3Sdk()).HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.ContentLength ?? 0;
     } catch (error) {
       if (isNotFound(error)) throw new StoredObjectNotFoundError(key);
@@ -157,7 +161,7 @@ export class S3ObjectStore {
 
   async openReadStream(key: string): Promise<{ stream: Readable; size: number }> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const object = await (await this.client()).send(new (await s3Sdk()).GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!object.Body) throw new StoredObjectNotFoundError(key);
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
     } catch (error) {
@@ -167,12 +171,12 @@ export class S3ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await (await this.client()).send(new (await s3Sdk()).DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /** Drops the pending tag once the object is registered, so the lifecycle rule keeps it. */
   async clearPendingTag(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
+    await (await this.client()).send(new (await s3Sdk()).DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /**
@@ -200,8 +204,8 @@ export class S3ObjectStore {
       const partNumber = parts.length + 1;
       parts.push({ partNumber, etag: "" });
       const id = uploadId;
-      sending = this.client
-        .send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }))
+      sending = (await this.client())
+        .send(new (await s3Sdk()).UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }))
         .then((answer) => {
           if (!answer.ETag) throw new Error("S3 UploadPart returned no ETag");
           parts[partNumber - 1].etag = answer.ETag;
@@ -225,15 +229,15 @@ export class S3ObjectStore {
       const rest = Buffer.concat(pending, pendingBytes);
       pending = [];
       if (uploadId === undefined) {
-        await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, Tagging: PENDING_TAGGING }),
+        await (await this.client()).send(
+          new (await s3Sdk()).PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, Tagging: PENDING_TAGGING }),
         );
         return { bytes };
       }
       if (rest.length > 0) await sendPart(rest);
       await sending;
-      await this.client.send(
-        new CompleteMultipartUploadCommand({
+      await (await this.client()).send(
+        new (await s3Sdk()).CompleteMultipartUploadCommand({
           Bucket: this.bucket,
           Key: key,
           UploadId: uploadId,
