@@ -171,13 +171,31 @@ export async function launchChromium(executable: string = CHROMIUM_PATH): Promis
     throw new Error(`${executable} is missing; the browser tests need Debian's Chromium: apt-get install -y chromium`);
   }
   const profile = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-chromium-"));
+  // Its own process group, so closing stops Chromium's helper processes too (they write into the profile).
   const child = spawn(executable, [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
   const cleanup = async () => {
-    child.kill("SIGTERM");
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
     await waitForExit(child, 5_000);
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    // A helper may still be flushing into the profile for a moment; removing a temporary folder must not fail a test.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rmSync(profile, { recursive: true, force: true });
+        return;
+      } catch (error) {
+        if (attempt === 30) {
+          process.stderr.write(`Could not remove the browser profile ${profile}: ${String(error)}\n`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   };
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
