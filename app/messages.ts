@@ -96,6 +96,10 @@ export const messages = {
   downloadFailed: "Ocorreu um erro ao fazer o download.",
   uploadFailed: "Ocorreu um erro ao fazer o upload. COD.2",
   uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
+  /** The spec's alert for a failure code: COD.2 the transfer, COD.3 the registration (docs/decisions.md). */
+  uploadFailure: (code: "COD.2" | "COD.3") => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed),
+  // ours: the toast after a plain (no-JS) form upload
+  uploaded: (n: number) => (n === 1 ? "Arquivo enviado com sucesso." : `${n} arquivos enviados com sucesso.`),
   // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
   uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
   uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,

@@ -1,10 +1,14 @@
-import { useEffect, useState } from "react";
-import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
+import { useEffect, useState, type CSSProperties } from "react";
 import { messages } from "~/messages";
 import type { Toast } from "~/utils/toast.server";
 import "./toaster.css";
 
 const AUTO_DISMISS_MS = 6000;
+
+/** The style that makes an element hide itself after `ms` without JavaScript (with the `timed-hide` class). */
+export function hideAfter(ms: number): CSSProperties {
+  return { "--hide-after": `${ms}ms` } as CSSProperties;
+}
 
 /** How long a toast stays: its own `durationMs` (the upload message of spec 000 §9 asks for 5 s), else 6 s. */
 export function toastDismissMs(toast: Pick<Toast, "durationMs">): number {
@@ -30,8 +34,9 @@ export function Toaster({ toast }: { toast: Toast | null }) {
       {visible.map((t) => (
         <div
           key={t.id}
-          // The 5-second toast also hides without JavaScript: the `toast--timed` CSS animation runs 5 s.
-          className={`toast toast--${t.type}${toastDismissMs(t) === UPLOAD_MESSAGE_MS ? " toast--timed" : ""}`}
+          // A toast with its own duration also hides without JavaScript (CSS animation, same delay).
+          className={`toast toast--${t.type}${t.durationMs ? " timed-hide" : ""}`}
+          style={t.durationMs ? hideAfter(t.durationMs) : undefined}
           role={t.type === "error" ? "alert" : "status"}
           data-toast-type={t.type}
         >

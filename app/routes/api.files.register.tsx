@@ -4,8 +4,8 @@ import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
-import { registerUpload } from "~/services/upload.server";
-import { readLimitedText } from "~/utils/request-body.server";
+import { registerUpload, uploadFailureResponse } from "~/services/upload.server";
+import { readLimitedJson, readLimitedText, type JsonBody } from "~/utils/request-body.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:
@@ -29,33 +29,25 @@ const registerSchema = z.object({
 /** The payload is a few short strings and a ticket; nothing legitimate comes near this. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-const refuse = (status: number, detail?: string) =>
-  json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, ...(detail ? { detail } : {}) }, { status });
+const refuse = (status: number, extra: { detail?: string; issues?: unknown } = {}) =>
+  json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, ...extra }, { status });
 
-type Body = { ok: true; value: unknown } | { ok: false; status: number };
-
-async function readBody(request: Request): Promise<Body> {
+/** The body as JSON or as a urlencoded form, at most MAX_BODY_BYTES; 400/413 otherwise. */
+async function readBody(request: Request): Promise<JsonBody> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json" && type !== "application/x-www-form-urlencoded") return { ok: false, status: 400 };
+  if (type === "application/json") return readLimitedJson(request, MAX_BODY_BYTES);
+  if (type !== "application/x-www-form-urlencoded") return { ok: false, status: 400 };
   const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => null);
-  if (text === null) return { ok: false, status: 413 };
-  if (type === "application/x-www-form-urlencoded") return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, status: 400 };
-  }
+  return text === null ? { ok: false, status: 413 } : { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAccess(request, "/captura/manual");
   assertSameOrigin(request);
   const body = await readBody(request);
-  if (!body.ok) return refuse(body.status, messages.uploadRegisterBadRequest);
+  if (!body.ok) return refuse(body.status, { detail: messages.uploadRegisterBadRequest });
   const parsed = registerSchema.safeParse(body.value);
-  if (!parsed.success) {
-    return json({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, issues: parsed.error.flatten().fieldErrors }, { status: 400 });
-  }
+  if (!parsed.success) return refuse(400, { issues: parsed.error.flatten().fieldErrors });
   const input = parsed.data;
   const config = getConfig();
   const ticket = verifyUploadTicket(input.ticket, config.session.secret);
@@ -71,10 +63,6 @@ export async function action({ request }: ActionFunctionArgs) {
     { originalName: input.originalName, key: input.srcKey, bucket: input.srcBucket, user: user.email },
     { verifySize: true },
   );
-  if (!registered.ok) {
-    const { failure } = registered;
-    const message = failure.code === "COD.2" ? messages.uploadFailed : messages.uploadRegistrationFailed;
-    return json({ ok: false, code: failure.code, message, detail: failure.detail }, { status: failure.status });
-  }
+  if (!registered.ok) return uploadFailureResponse(registered.failure);
   return json({ ok: true, id: registered.id });
 }

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
 import { messages } from "~/messages";
-import { handleUpload, UPLOAD_PAGE, uploadTexts } from "~/services/upload.server";
+import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/services/upload.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 /**
@@ -26,10 +26,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await handleUpload(request, user.email);
   if ("failure" in result) {
     const { failure } = result;
-    const message = failure.code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed;
-    if (wantsJson) return json({ ok: false, code: failure.code, message, detail: failure.detail }, { status: failure.status });
+    if (wantsJson) return uploadFailureResponse(failure);
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });
-  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: uploadTexts.uploaded(result.files.length) });
+  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: messages.uploaded(result.files.length) });
 }

@@ -4,7 +4,7 @@ import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
-import { rejectionStatus } from "~/services/upload.server";
+import { rejectionStatus } from "~/services/storage/keys.server";
 import { readLimitedJson } from "~/utils/request-body.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 

@@ -46,7 +46,7 @@ export function getS3Store(bucket?: string): S3ObjectStore {
   const cacheKey = `${config.awsRegion}/${name}`;
   let store = s3Stores.get(cacheKey);
   if (!store) {
-    store = S3ObjectStore.create(name, config.awsRegion);
+    store = new S3ObjectStore(name, config.awsRegion);
     s3Stores.set(cacheKey, store);
   }
   return store;

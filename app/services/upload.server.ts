@@ -1,4 +1,5 @@
-import { messages } from "~/messages";
+import { json } from "@remix-run/node";
+import { messages, uploadScreenTexts } from "~/messages";
 import { FileAlreadyRegisteredError, registerStoredObject, type RegisterFileInput } from "~/models/file-jobs.server";
 import {
   assertUploadAllowed,
@@ -14,7 +15,7 @@ import {
   uploadLimits,
 } from "~/services/storage.server";
 import { getConfig } from "~/config.server";
-import { formatBytes } from "~/services/storage/keys.server";
+import { formatBytes, rejectionStatus, tooLargeError } from "~/services/storage/keys.server";
 import { boundaryOf, readMultipart } from "~/services/storage/multipart.server";
 
 export const UPLOAD_PAGE = "/captura/manual";
@@ -36,15 +37,9 @@ export function maxPostBytes(maxBytes: number): number {
 type Stored = { originalName: string; key: string; bytes: number };
 export type UploadFailure = { code: "COD.2" | "COD.3"; status: number; detail: string };
 
-export const uploadTexts = {
-  // ours: the toast after a plain (no-JS) form upload
-  uploaded: (n: number) => (n === 1 ? "Arquivo enviado com sucesso." : `${n} arquivos enviados com sucesso.`),
-  noFile: "Nenhum arquivo selecionado.",
-};
-
-export function rejectionStatus(error: UploadRejectedError): number {
-  if (error.reason === "size" || error.reason === "count") return 413;
-  return error.reason === "extension" ? 415 : 400;
+/** The JSON answer of a refused upload or registration: the spec's alert for its code, and why. */
+export function uploadFailureResponse(failure: UploadFailure) {
+  return json({ ok: false, code: failure.code, message: messages.uploadFailure(failure.code), detail: failure.detail }, { status: failure.status });
 }
 
 type Target = {
@@ -87,7 +82,7 @@ export async function registerUpload(
     }
     if (size > maxBytes) {
       await remove().catch(() => undefined);
-      return { ok: false, failure: { code: "COD.2", status: 413, detail: messages.uploadTooLarge(formatBytes(maxBytes)) } };
+      return { ok: false, failure: { code: "COD.2", status: 413, detail: tooLargeError(maxBytes).message } };
     }
   }
   try {
@@ -120,7 +115,7 @@ export async function handleUpload(
     return { failure: { code: "COD.2", status: 413, detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatBytes(limits.maxBytes)) } };
   }
   const boundary = boundaryOf(request.headers.get("Content-Type"));
-  if (!boundary || !request.body) return { failure: { code: "COD.2", status: 400, detail: uploadTexts.noFile } };
+  if (!boundary || !request.body) return { failure: { code: "COD.2", status: 400, detail: uploadScreenTexts.empty } };
   const target = uploadTarget(limits.maxBytes);
   const stored: Stored[] = [];
   let count = 0;
@@ -138,7 +133,7 @@ export async function handleUpload(
     if (error instanceof UploadRejectedError) return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
     return { failure: { code: "COD.2", status: 400, detail: messages.uploadTransferBroken } };
   }
-  if (stored.length === 0) return { failure: { code: "COD.2", status: 400, detail: uploadTexts.noFile } };
+  if (stored.length === 0) return { failure: { code: "COD.2", status: 400, detail: uploadScreenTexts.empty } };
 
   const files: Array<{ id: string; originalName: string; key: string; bytes: number }> = [];
   for (let i = 0; i < stored.length; i++) {

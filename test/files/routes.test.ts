@@ -103,9 +103,6 @@ describe("S3 direct upload and /newFile registration", () => {
   useS3();
 
   it("creates a multipart upload, signs parts, completes, and registers the file for the session user", async () => {
-    server.use(...s3Handlers(bucket));
-    currentUser.email = "silver@example.com";
-    currentUser.type = "USER SILVER";
     const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "Vendas.csv", size: S3_SINGLE_PUT_MAX + 5 }))).json();
     expect(created).toMatchObject({ ok: true, mode: "multipart", bucket: "route-bucket", partCount: 2 });
     const signed = await (await call(s3Action, json("/api/uploads/s3", { intent: "sign-parts", ticket: created.ticket, partNumbers: [1, 2] }))).json();
@@ -140,8 +137,6 @@ describe("S3 direct upload and /newFile registration", () => {
   });
 
   it("refuses registration of a key the server did not issue to this user, and bad payloads", async () => {
-    server.use(...s3Handlers(bucket));
-    currentUser.email = "silver@example.com";
     const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "a.csv", size: 10 }))).json();
     expect(created.mode).toBe("single");
     currentUser.email = "other@example.com";
@@ -157,8 +152,6 @@ describe("S3 direct upload and /newFile registration", () => {
   });
 
   it("deletes the uploaded object when registration fails (COD.3)", async () => {
-    server.use(...s3Handlers(bucket));
-    currentUser.email = "silver@example.com";
     const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "b.csv", size: 3 }))).json();
     await fetch(created.url, { method: "PUT", body: "abc", headers: created.headers });
     expect(bucket.objects.has(created.key)).toBe(true);

@@ -59,9 +59,9 @@ describe("toJobRow", () => {
   });
 });
 
-async function insertFile(over: Record<string, unknown>) {
-  const db = await testDb.db();
-  const doc = {
+/** A finished file record, with `over` applied. */
+function fileDoc(over: Record<string, unknown> = {}) {
+  return {
     originalName: "f.csv",
     originalFile: `${new ObjectId().toHexString()}.csv`,
     bucket: "local",
@@ -77,7 +77,10 @@ async function insertFile(over: Record<string, unknown>) {
     attempts: 1,
     ...over,
   };
-  const { insertedId } = await db.collection(FILES).insertOne(doc);
+}
+
+async function insertFile(over: Record<string, unknown>) {
+  const { insertedId } = await (await testDb.db()).collection(FILES).insertOne(fileDoc(over));
   return insertedId;
 }
 
@@ -100,21 +103,9 @@ describe("loadJobList and the retry action (embedded database)", () => {
     await db.collection(FILES).deleteMany({});
     const base = Date.UTC(2026, 0, 1);
     await db.collection(FILES).insertMany(
-      Array.from({ length: 45 }, (_, i) => ({
-        originalName: `f${i}.csv`,
-        originalFile: `${new ObjectId().toHexString()}.csv`,
-        bucket: "local",
-        user: i < 25 ? "owner@x.test" : "other@x.test",
-        clientName: "demo",
-        statusChangeDate: new Date(base + i * 1000),
-        createdAt: new Date(base),
-        status: 0,
-        progress: 100,
-        message: "ok",
-        agent: "w",
-        leaseUntil: null,
-        attempts: 1,
-      })),
+      Array.from({ length: 45 }, (_, i) =>
+        fileDoc({ originalName: `f${i}.csv`, user: i < 25 ? "owner@x.test" : "other@x.test", statusChangeDate: new Date(base + i * 1000), createdAt: new Date(base) }),
+      ),
     );
     const all = await loadJobList(new Request("http://x/jobs/executados?page=9"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false });
     expect(all).toMatchObject({ total: 45, page: 3, pageSize: 20 });

@@ -1,8 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/components/ui/alert";
-import { messages } from "~/messages";
-import { uploadScreenTexts as t } from "~/messages";
+import { messages, uploadScreenTexts as t } from "~/messages";
 import { formatSize } from "./format-size";
 import {
   addFiles,
@@ -20,8 +19,7 @@ import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-noti
 import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } from "./upload-transport";
 import "~/components/ui/data-table.css";
 import "./uploads.css";
-
-export { UPLOAD_MESSAGE_MS };
+import { hideAfter } from "~/components/toaster";
 
 export type UploadPanelProps = {
   store: StoreKind;
@@ -31,8 +29,6 @@ export type UploadPanelProps = {
   /** COD.2 / COD.3 after a plain (no-JavaScript) form upload that failed. */
   initialError: UploadFailureCode | null;
 };
-
-export const failureText = (code: UploadFailureCode) => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed);
 
 let sequence = 0;
 const newId = () => `upload-${Date.now().toString(36)}-${++sequence}`;
@@ -81,7 +77,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
     (item: Pick<UploadItem, "id" | "file" | "name">) => {
       if (!extensionAllowed(item.name, extensions)) {
         setItems((current) => markFailed(current, item.id, "COD.2", t.extensionRefused(item.name)));
-        push("error", failureText("COD.2"));
+        push("error", messages.uploadFailure("COD.2"));
         return;
       }
       const onProgress = (loaded: number, total: number) => setItems((current) => markProgress(current, item.id, { loaded, total, now: Date.now() }));
@@ -96,7 +92,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
           push("success", t.uploaded(item.name));
         } else if (!outcome.aborted) {
           setItems((current) => markFailed(current, item.id, outcome.code, outcome.detail));
-          push("error", failureText(outcome.code));
+          push("error", messages.uploadFailure(outcome.code));
         }
       });
     },
@@ -144,8 +140,8 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
       <div className="upload-panel__notices">
         {showInitialError && initialError ? (
           // Rendered by the server: the CSS animation hides it after 5 s even without JavaScript.
-          <div className="upload-notice--timed">
-            <Alert tone="error">{failureText(initialError)}</Alert>
+          <div className="timed-hide" style={hideAfter(UPLOAD_MESSAGE_MS)}>
+            <Alert tone="error">{messages.uploadFailure(initialError)}</Alert>
           </div>
         ) : null}
         {notices.map((n) => (
@@ -245,7 +241,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                     <td className="upload-table__eta">{item.status === "uploading" ? formatEta(item.estimatedTime) : "—"}</td>
                     <td>
                       <span className={`upload-state upload-state--${item.status}`}>{stateLabel(item)}</span>
-                      {item.error ? <span className="upload-table__error">{failureText(item.error)}{item.errorDetail ? ` ${item.errorDetail}` : ""}</span> : null}
+                      {item.error ? <span className="upload-table__error">{messages.uploadFailure(item.error)}{item.errorDetail ? ` ${item.errorDetail}` : ""}</span> : null}
                     </td>
                     <td>
                       <div className="upload-table__actions">

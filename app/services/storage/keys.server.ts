@@ -14,6 +14,17 @@ export class UploadRejectedError extends Error {
   }
 }
 
+/** A file over the per-file limit. */
+export function tooLargeError(maxBytes: number): UploadRejectedError {
+  return new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(maxBytes)));
+}
+
+/** The HTTP status of a refusal: 413 too large or too many, 415 a refused extension, else 400. */
+export function rejectionStatus(error: UploadRejectedError): number {
+  if (error.reason === "size" || error.reason === "count") return 413;
+  return error.reason === "extension" ? 415 : 400;
+}
+
 /** The lower-cased extension of a file name, without the dot ("" when there is none). */
 export function extensionOf(fileName: string): string {
   const base = path.posix.basename(fileName.replaceAll("\\", "/"));
@@ -40,7 +51,7 @@ export function assertUploadAllowed(
     );
   }
   if (declaredBytes !== undefined && declaredBytes > limits.maxBytes) {
-    throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(limits.maxBytes)));
+    throw tooLargeError(limits.maxBytes);
   }
   return ext;
 }

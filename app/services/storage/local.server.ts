@@ -4,7 +4,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import type { Readable } from "node:stream";
 import { messages } from "~/messages";
-import { UploadRejectedError, formatBytes } from "./keys.server";
+import { tooLargeError } from "./keys.server";
 
 export class StorageKeyError extends Error {
   constructor(key: string) {
@@ -86,7 +86,7 @@ export class LocalObjectStore {
       for await (const piece of source as AsyncIterable<Uint8Array>) {
         const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
         bytes += chunk.length;
-        if (bytes > options.maxBytes) throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(options.maxBytes)));
+        if (bytes > options.maxBytes) throw tooLargeError(options.maxBytes);
         pending.push(chunk);
         pendingBytes += chunk.length;
         if (pendingBytes >= WRITE_BATCH_BYTES) {

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { messages } from "~/messages";
-import { formatBytes, UploadRejectedError } from "./keys.server";
+import { tooLargeError, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
 
 /** Presigned URLs (PUT, parts, GET) live this long. */
@@ -20,8 +20,7 @@ export const S3_SERVER_PART_SIZE = 8 * 1024 * 1024;
  * Every new object carries this tag until it is registered as a job; a bucket lifecycle rule on
  * the tag expires uploads nobody registered (lifecycle rules cannot select untagged objects).
  */
-export const PENDING_TAG_KEY = "pending";
-export const PENDING_TAGGING = `${PENDING_TAG_KEY}=1`;
+export const PENDING_TAGGING = "pending=1";
 
 export type S3UploadPlan =
   | { mode: "single"; key: string; url: string; headers: Record<string, string> }
@@ -45,10 +44,6 @@ export class S3ObjectStore {
     readonly bucket: string,
     private readonly region: string,
   ) {}
-
-  static create(bucket: string, region: string): S3ObjectStore {
-    return new S3ObjectStore(bucket, region);
-  }
 
   private client(): Promise<S3Client> {
     this.clientLoading ??= s3Sdk().then(
@@ -125,15 +120,19 @@ export class S3ObjectStore {
       if (error instanceof UploadRejectedError) await this.abortUpload(key, uploadId).catch(() => undefined);
       throw error;
     }
+    await this.finishMultipart(key, uploadId, ordered);
+    return { bytes: ordered.reduce((sum, p) => sum + p.size, 0) };
+  }
+
+  private async finishMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
     await (await this.client()).send(
       new (await s3Sdk()).CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: key,
         UploadId: uploadId,
-        MultipartUpload: { Parts: ordered.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
       }),
     );
-    return { bytes: ordered.reduce((sum, p) => sum + p.size, 0) };
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
@@ -216,7 +215,7 @@ export class S3ObjectStore {
       for await (const piece of source) {
         const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
         bytes += chunk.length;
-        if (bytes > options.maxBytes) throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(options.maxBytes)));
+        if (bytes > options.maxBytes) throw tooLargeError(options.maxBytes);
         pending.push(chunk);
         pendingBytes += chunk.length;
         if (pendingBytes >= partSize) {
@@ -236,14 +235,7 @@ export class S3ObjectStore {
       }
       if (rest.length > 0) await sendPart(rest);
       await sending;
-      await (await this.client()).send(
-        new (await s3Sdk()).CompleteMultipartUploadCommand({
-          Bucket: this.bucket,
-          Key: key,
-          UploadId: uploadId,
-          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-        }),
-      );
+      await this.finishMultipart(key, uploadId, parts);
       return { bytes };
     } catch (error) {
       await sending.catch(() => undefined);
@@ -258,7 +250,7 @@ export class S3ObjectStore {
 const unquote = (etag: string) => etag.replace(/^"|"$/g, "");
 
 /** The parts to complete, in order, or UploadRejectedError (see completeUpload). */
-export function verifyParts(
+function verifyParts(
   listed: Array<{ partNumber: number; etag: string; size: number }>,
   named: CompletedPart[],
   rules: { maxBytes: number; partCount: number },
@@ -276,7 +268,7 @@ export function verifyParts(
   }
   if (ordered.length === 0) throw mismatch();
   const total = ordered.reduce((sum, p) => sum + p.size, 0);
-  if (total > rules.maxBytes) throw new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(rules.maxBytes)));
+  if (total > rules.maxBytes) throw tooLargeError(rules.maxBytes);
   return ordered;
 }
 
