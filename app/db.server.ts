@@ -1,5 +1,5 @@
 import path from "node:path";
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient, MongoServerError, type Db } from "mongodb";
 import { getConfig } from "~/config.server";
 
 /**
@@ -29,6 +29,11 @@ async function connect(): Promise<DbState> {
   const client = new MongoClient(embedded.uri, { appName: "journey-portal" });
   await client.connect();
   return { client, stopEmbedded: embedded.stop };
+}
+
+/** A write refused by a unique index (E11000), as the driver raises it. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
 }
 
 export async function getClient(): Promise<MongoClient> {

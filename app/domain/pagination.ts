@@ -1,20 +1,47 @@
 import { z } from "zod";
 
 /** The most pages a list may be asked for (keeps skip within what a database answers quickly). */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
+
+/** The `page` search parameter of every paged list: a positive integer written in digits, else page 1. */
+export const pageNumber = z
+  .string()
+  .regex(/^\d{1,7}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_PAGE))
+  .catch(1);
 
 /**
  * Page and page size of a server-paged list from the URL (`page`, `pageSize`): the first page is 1 and the
  * size is one of `sizes`; anything else (missing, text, 0, a size not offered) falls back to 1 and `sizes[0]`.
  */
-export function parsePaging(url: URL, sizes: readonly number[]): { page: number; pageSize: number } {
+export function parsePaging<Size extends number>(url: URL, sizes: readonly Size[]): { page: number; pageSize: Size } {
   const schema = z.object({
-    page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
+    page: pageNumber,
     pageSize: z.coerce
       .number()
       .int()
-      .refine((n) => sizes.includes(n))
+      .refine((n) => (sizes as readonly number[]).includes(n))
       .catch(sizes[0]),
   });
-  return schema.parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  const { page, pageSize } = schema.parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  return { page, pageSize: pageSize as Size };
+}
+
+/**
+ * One page of a list and the list's size, read together. A page past the end (a stale link, or a list that
+ * shrank) answers the last page instead of an empty table. `maxRows` caps what the list shows (the spec's
+ * listing limit), and so where its last page is.
+ */
+export async function readPageOrLast<T>(
+  requested: number,
+  pageSize: number,
+  readPage: (page: number) => Promise<T[]>,
+  countAll: () => Promise<number>,
+  maxRows = Number.POSITIVE_INFINITY,
+): Promise<{ rows: T[]; total: number; page: number; pageCount: number }> {
+  const [rows, total] = await Promise.all([readPage(requested), countAll()]);
+  const pageCount = Math.max(1, Math.ceil(Math.min(total, maxRows) / pageSize));
+  if (rows.length === 0 && requested > pageCount) return { rows: await readPage(pageCount), total, page: pageCount, pageCount };
+  return { rows, total, page: requested, pageCount };
 }

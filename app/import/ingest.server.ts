@@ -39,12 +39,10 @@ export type IngestOutcome =
   | { kind: "done"; status: number; message: string; okRows: number; nokRows: number }
   | { kind: "lease-lost" };
 
-/** A row's _id: the file's creation second, 4 bytes of the file id's hash, the line number. */
-export function importedRowId(fileId: ObjectId, line: number): ObjectId {
-  return rowIdsFor(fileId)(line);
-}
-
-/** importedRowId for one file, with the file's 8-byte prefix computed once instead of per row. */
+/**
+ * The row ids of one file: the file's creation second, 4 bytes of the file id's hash, the line number
+ * (so a re-run writes the same ids). The 8-byte prefix is computed once per file.
+ */
 export function rowIdsFor(fileId: ObjectId): (line: number) => ObjectId {
   const prefix = Buffer.alloc(8);
   fileId.id.subarray(0, 4).forEach((b, i) => (prefix[i] = b));

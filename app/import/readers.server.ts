@@ -95,16 +95,10 @@ export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): A
     if (batch.length > 0) yield batch;
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw new UnreadableFileError(`CSV inválido: ${error.message}`, { cause: error });
-    if (error instanceof UnreadableFileError) throw error;
     throw new UnreadableFileError((error as Error).message, { cause: error });
   } finally {
     await iterator.return?.();
   }
-}
-
-/** readCsvBatches one row at a time. */
-export async function* readCsvRows(source: AsyncIterable<Buffer | string>): AsyncGenerator<SourceRow> {
-  for await (const batch of readCsvBatches(source)) yield* batch;
 }
 
 type ExcelCell = ExcelJS.CellValue;

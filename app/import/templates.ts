@@ -35,10 +35,6 @@ import { cellText, normalizeCnpj, parseDate, parseDateText, parseYearMonthDay, t
  * several joined with " | ".
  */
 
-export type RowOutcome =
-  | { ok: true; doc: Record<string, unknown> }
-  | { ok: false; errors: string[]; raw: Record<string, string> };
-
 /**
  * A column's rule. Rules are data, built once per template: checking a row creates no closures or
  * option objects (the import checks about a million rows per file).
@@ -68,10 +64,6 @@ const MAX_VALUE_IN_MESSAGE = 60;
 
 function quoteText(text: string): string {
   return text.length > MAX_VALUE_IN_MESSAGE ? `${text.slice(0, MAX_VALUE_IN_MESSAGE - 1)}…` : text;
-}
-
-export function invalid(column: string, value: CellValue, rule: string): string {
-  return invalidText(column, cellText(value), rule);
 }
 
 function invalidText(column: string, text: string, rule: string): string {
@@ -146,16 +138,6 @@ export function checkRow(template: Template, values: readonly CellValue[], texts
     }
   }
   return errors;
-}
-
-/** checkRow for a row keyed by column name (tests, one-off checks). */
-export function validateRow(template: Template, row: Record<string, CellValue>): RowOutcome {
-  const values = template.headers.map((h) => row[h]);
-  const texts = values.map(cellText);
-  const stored: unknown[] = [];
-  const errors = checkRow(template, values, texts, stored);
-  if (errors) return { ok: false, errors, raw: Object.fromEntries(template.headers.map((h, k) => [h, texts[k]])) };
-  return { ok: true, doc: Object.fromEntries(template.headers.map((h, k) => [h, stored[k]])) };
 }
 
 const optionalText = (max: number): ColumnRule => ({ kind: "text", required: false, max });

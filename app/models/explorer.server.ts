@@ -1,9 +1,8 @@
 import type { Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import { phrasePattern, type SearchQuery } from "~/domain/search";
+import { readPageOrLast } from "~/domain/pagination";
+import { normalizeSearchText, phrasePattern, searchWordsOf, type SearchQuery } from "~/domain/search";
 import type { IndexDeclaration } from "./indexes";
-
-export { normalizeSearchText, searchWordsOf } from "~/domain/search";
 
 /** The explorer's searchable corpus of company documents (pt-BR). */
 
@@ -27,8 +26,14 @@ export type ExplorerPageSize = (typeof EXPLORER_PAGE_SIZES)[number];
 
 export const indexes: IndexDeclaration[] = [
   { collection: EXPLORER_DOCUMENTS, key: { date: -1, _id: -1 }, options: { name: "date_desc" } },
-  { collection: EXPLORER_DOCUMENTS, key: { words: 1, date: -1 }, options: { name: "words_date" } },
+  { collection: EXPLORER_DOCUMENTS, key: { words: 1, date: -1, _id: -1 }, options: { name: "words_date" } },
 ];
+
+/** The fields a document is searched by, from its title and text. */
+export function explorerSearchFields(title: string, body: string): Pick<ExplorerDocument, "searchText" | "words"> {
+  const text = `${title} ${body}`;
+  return { searchText: normalizeSearchText(text), words: searchWordsOf(text) };
+}
 
 export type ExplorerHit = { id: string; title: string; body: string; source: string; category: string; date: Date };
 export type ExplorerPage = { items: ExplorerHit[]; total: number; page: number; pageSize: ExplorerPageSize };
@@ -38,25 +43,21 @@ export type ExplorerPage = { items: ExplorerHit[]; total: number; page: number; 
  * order), newest first, with the total. A page past the end gives the last page. The filter is built
  * from normal-form words only ([a-z0-9]), never from the request as such.
  */
-export async function searchExplorer(query: SearchQuery, options: { page: number; pageSize: number }): Promise<ExplorerPage> {
-  const pageSize: ExplorerPageSize = (EXPLORER_PAGE_SIZES as readonly number[]).includes(options.pageSize) ? (options.pageSize as ExplorerPageSize) : 20;
+export async function searchExplorer(query: SearchQuery, options: { page: number; pageSize: ExplorerPageSize }): Promise<ExplorerPage> {
+  const { pageSize } = options;
   const filter: Filter<ExplorerDocument> = { words: { $all: [...new Set(query.words)] } };
   if (query.exact && query.words.length > 1) filter.searchText = { $regex: phrasePattern(query) };
   const collection = (await getDb()).collection<ExplorerDocument>(EXPLORER_DOCUMENTS);
-  const total = await collection.countDocuments(filter);
-  const lastPage = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), lastPage);
-  const docs =
-    total === 0
-      ? []
-      : await collection
-          .find(filter, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1 } })
-          .sort({ date: -1, _id: -1 })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .toArray();
+  const readPage = (page: number) =>
+    collection
+      .find(filter, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1 } })
+      .sort({ date: -1, _id: -1 })
+      .skip((page - 1) * pageSize)
+      .limit(pageSize)
+      .toArray();
+  const { rows, total, page } = await readPageOrLast(options.page, pageSize, readPage, () => collection.countDocuments(filter));
   return {
-    items: docs.map((d) => ({ id: String(d._id), title: d.title, body: d.body, source: d.source, category: d.category, date: d.date })),
+    items: rows.map((d) => ({ id: String(d._id), title: d.title, body: d.body, source: d.source, category: d.category, date: d.date })),
     total,
     page,
     pageSize,

@@ -2,7 +2,8 @@ import os from "node:os";
 import crypto from "node:crypto";
 import { ObjectId, type Db, type Filter } from "mongodb";
 import { getConfig } from "~/config.server";
-import { getDb } from "~/db.server";
+import { getDb, isDuplicateKeyError } from "~/db.server";
+import { readPageOrLast } from "~/domain/pagination";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
 
 /**
@@ -50,7 +51,6 @@ export class FileAlreadyRegisteredError extends Error {
   }
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: unknown })?.code === 11000;
 
 /**
  * Inserts the file as a new job: status 0, progress 0. Returns its id. The unique index on
@@ -78,7 +78,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     const result = await (await files()).insertOne(doc);
     return result.insertedId;
   } catch (error) {
-    if (isDuplicateKey(error)) throw new FileAlreadyRegisteredError(input.bucket, input.key);
+    if (isDuplicateKeyError(error)) throw new FileAlreadyRegisteredError(input.bucket, input.key);
     throw error;
   }
 }
@@ -157,7 +157,8 @@ function heldBy(claim: JobClaim): Filter<FileDoc> {
 }
 
 /**
- * The worker's heartbeat: progress, message, agent, statusChangeDate and the lease in one write. False
+ * The worker's heartbeat: progress, message, statusChangeDate and the lease in one write (the agent was set
+ * by the claim, and the filter only matches while it holds). False
  * when the claim was lost (another worker took over).
  */
 export async function reportProgress(
@@ -170,7 +171,6 @@ export async function reportProgress(
     $set: {
       progress,
       message: update.message,
-      agent: claim.agent,
       statusChangeDate: now,
       leaseUntil: new Date(now.getTime() + (update.leaseMs ?? DEFAULT_LEASE_MS)),
     },
@@ -258,16 +258,9 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
       .skip((page - 1) * pageSize)
       .limit(pageSize)
       .toArray();
-  const [firstRead, total] = await Promise.all([readPage(requested), collection.countDocuments(filter)]);
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  let page = requested;
-  let docs = firstRead;
-  if (docs.length === 0 && requested > pageCount) {
-    page = pageCount;
-    docs = await readPage(pageCount);
-  }
+  const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () => collection.countDocuments(filter));
   return {
-    items: docs.map((d) => ({
+    items: rows.map((d) => ({
       id: String(d._id),
       originalName: d.originalName,
       originalFile: d.originalFile,

@@ -1,5 +1,4 @@
-import { MongoServerError } from "mongodb";
-import { getDb } from "~/db.server";
+import { getDb, isDuplicateKeyError } from "~/db.server";
 import { LOCAL_USERS, normalizeEmail, type LocalUserRecord } from "./users.server";
 
 /** Credentials of the local identity provider (collection and indexes declared in users.server.ts). */
@@ -16,7 +15,7 @@ export async function insertLocalUser(record: Omit<LocalUserRecord, "_id">): Pro
     await db.collection<LocalUserRecord>(LOCAL_USERS).insertOne({ ...record, email: normalizeEmail(record.email) });
     return true;
   } catch (error) {
-    if (error instanceof MongoServerError && error.code === 11000) return false;
+    if (isDuplicateKeyError(error)) return false;
     throw error;
   }
 }

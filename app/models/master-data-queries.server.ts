@@ -1,5 +1,4 @@
 import { ObjectId, type Document } from "mongodb";
-import { z } from "zod";
 import { getDb } from "~/db.server";
 import { messages } from "~/messages";
 import {
@@ -100,13 +99,8 @@ export function formatCell(value: unknown): string {
   return String(value);
 }
 
-/** The `page` search parameter of the master-data screens: a positive integer (digits only), else page 1. */
-export const pageParam = z
-  .string()
-  .regex(/^\d{1,7}$/)
-  .transform(Number)
-  .pipe(z.number().int().min(1))
-  .catch(1);
+/** The `page` search parameter of the master-data screens (the one rule of every paged list). */
+export { pageNumber as pageParam } from "~/domain/pagination";
 
 /**
  * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read
@@ -223,7 +217,7 @@ export const PLANNING_SECTIONS = [
   },
 ] as const satisfies readonly PlanningSection[];
 
-/** The ids of a tab list as a zod enum's values (the lists above are never empty). */
-export function tabIds<T extends { id: string }>(tabs: readonly T[]): [T["id"], ...T["id"][]] {
-  return tabs.map((t) => t.id) as [T["id"], ...T["id"][]];
+/** The tab of a fixed list whose id is `id`, or the list's first (the lists above are never empty). */
+export function pickTab<T extends { id: string }>(tabs: readonly T[], id: string | undefined): T {
+  return tabs.find((t) => t.id === id) ?? tabs[0];
 }

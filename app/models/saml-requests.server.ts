@@ -1,6 +1,5 @@
-import { MongoServerError } from "mongodb";
 import type { CacheItem, CacheProvider } from "@node-saml/node-saml";
-import { getDb } from "~/db.server";
+import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -30,9 +29,6 @@ function isUsableId(key: unknown): key is string {
   return typeof key === "string" && key.length > 0 && key.length <= MAX_ID_LENGTH && /^[A-Za-z0-9_.:-]+$/.test(key);
 }
 
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === 11000;
-}
 
 /**
  * node-saml's CacheProvider over MongoDB. `saveAsync` is called when an AuthnRequest is built,
@@ -53,7 +49,7 @@ export function createSamlRequestCache(ttlMs: number): CacheProvider {
           expiresAt: new Date(now.getTime() + ttlMs),
         });
       } catch (error) {
-        if (isDuplicateKey(error)) return null;
+        if (isDuplicateKeyError(error)) return null;
         throw error;
       }
       return { value, createdAt: now.getTime() };
@@ -94,7 +90,7 @@ export async function recordAssertionUse(assertionId: string, email: string, not
     });
     return true;
   } catch (error) {
-    if (isDuplicateKey(error)) return false;
+    if (isDuplicateKeyError(error)) return false;
     throw error;
   }
 }

@@ -1,5 +1,6 @@
-import { MongoServerError, type ObjectId } from "mongodb";
-import { getDb } from "~/db.server";
+import type { ObjectId } from "mongodb";
+import { getDb, isDuplicateKeyError } from "~/db.server";
+import { readPageOrLast } from "~/domain/pagination";
 import { normalizeEmail, USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "./users.server";
 
 /**
@@ -68,14 +69,9 @@ export async function listPermissionRowsPage(
       .limit(Math.min(pageSize, LISTING_LIMIT - skip))
       .toArray();
   };
-  const [docs, total] = await Promise.all([readPage(requested), collection.countDocuments(filter)]);
-  const rowCount = Math.min(total, LISTING_LIMIT);
-  const lastPage = Math.max(1, Math.ceil(rowCount / pageSize));
-  // Past the end (a stale link, or the last row of the last page was just deleted): show the last page instead.
-  if (docs.length === 0 && requested > lastPage) {
-    return { rows: (await readPage(lastPage)).map(toRow), total, rowCount, page: lastPage, pageSize };
-  }
-  return { rows: docs.map(toRow), total, rowCount, page: requested, pageSize };
+  // Past the end (a stale link, or the last row of the last page was just deleted): the last page instead.
+  const read = await readPageOrLast(requested, pageSize, readPage, () => collection.countDocuments(filter), LISTING_LIMIT);
+  return { rows: read.rows.map(toRow), total: read.total, rowCount: Math.min(read.total, LISTING_LIMIT), page: read.page, pageSize };
 }
 
 export class DuplicateRecordError extends Error {
@@ -91,7 +87,7 @@ export async function insertPermissionRecord(record: PermissionRecordWithAudit):
   try {
     await db.collection<PermissionRecordWithAudit>(USER_PERMISSIONS).insertOne({ ...record, user: normalizeEmail(record.user) });
   } catch (error) {
-    if (error instanceof MongoServerError && error.code === 11000) throw new DuplicateRecordError(record.user);
+    if (isDuplicateKeyError(error)) throw new DuplicateRecordError(record.user);
     throw error;
   }
 }

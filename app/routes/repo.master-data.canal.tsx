@@ -5,16 +5,17 @@ import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { TabsNav } from "~/components/ui/tabs-nav";
-import { CHANNEL_TABS, getBasePage, pageParam, tabIds } from "~/models/master-data-queries.server";
+import { CHANNEL_TABS, getBasePage, pageParam, pickTab } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.channel }];
 
 /** The URL state: an unknown tab is the first (Channel), a bad page is page 1. */
 const searchParamsSchema = z.object({
   tab: z
-    .enum(tabIds(CHANNEL_TABS))
-    .catch(CHANNEL_TABS[0].id)
-    .transform((id) => CHANNEL_TABS.find((t) => t.id === id) ?? CHANNEL_TABS[0]),
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((id) => pickTab(CHANNEL_TABS, id)),
   page: pageParam,
 });
 

@@ -5,21 +5,21 @@ import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { TabsNav } from "~/components/ui/tabs-nav";
-import { getBasePage, pageParam, PLANNING_SECTIONS, tabIds } from "~/models/master-data-queries.server";
+import { getBasePage, pageParam, pickTab, PLANNING_SECTIONS } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];
 
 /** The URL state: an unknown top tab is Product, an unknown inner tab its top tab's first, a bad page 1. */
 const searchParamsSchema = z
   .object({
-    top: z.enum(tabIds(PLANNING_SECTIONS)).catch(PLANNING_SECTIONS[0].id),
+    top: z.string().optional().catch(undefined),
     // Checked against the chosen top tab's own inner tabs below; an unknown one is that top tab's first.
     tab: z.string().optional().catch(undefined),
     page: pageParam,
   })
   .transform(({ top, tab, page }) => {
-    const section = PLANNING_SECTIONS.find((s) => s.id === top) ?? PLANNING_SECTIONS[0];
-    const inner: (typeof section.tabs)[number] = section.tabs.find((t) => t.id === tab) ?? section.tabs[0];
+    const section = pickTab(PLANNING_SECTIONS, top);
+    const inner = pickTab<(typeof section.tabs)[number]>(section.tabs, tab);
     return { section, tab: inner, page };
   });
 

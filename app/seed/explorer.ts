@@ -1,4 +1,4 @@
-import { normalizeSearchText, searchWordsOf, type ExplorerDocument } from "~/models/explorer.server";
+import { explorerSearchFields, type ExplorerDocument } from "~/models/explorer.server";
 import { CHANNELS } from "~/models/planning.server";
 import { randomInstantBefore, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
@@ -131,8 +131,7 @@ export function generateExplorerDocuments(ctx: SeedContext): ExplorerDocument[] 
       source: random.pick(SOURCES),
       category: template.category,
       date,
-      searchText: normalizeSearchText(`${title} ${body}`),
-      words: searchWordsOf(`${title} ${body}`),
+      ...explorerSearchFields(title, body),
     };
   });
 }

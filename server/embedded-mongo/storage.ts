@@ -42,14 +42,12 @@ export class Index {
   /** first field's key → ids; only kept for compound indexes (prefix lookups) */
   private readonly firstField?: Map<string, Set<string>>;
   private readonly partial?: Query;
-  private readonly simpleField?: string;
   /** set when every field is a top-level name (no dots): scalar values then skip the general path */
   private readonly topLevelFields: boolean;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
-    if (this.fields.length === 1 && !this.fields[0].includes(".")) this.simpleField = this.fields[0];
     this.topLevelFields = this.fields.every((f) => !f.includes("."));
     if (this.fields.length > 1) this.firstField = new Map();
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
@@ -62,13 +60,8 @@ export class Index {
   /** The keys a document contributes, or null when the index leaves it out. */
   keysOf(doc: Doc): KeyEntry[] | null {
     if (this.partial && !this.partial.test(doc)) return null;
-    if (this.simpleField !== undefined) {
-      // Fast path: one top-level field holding a scalar.
-      const v = doc[this.simpleField];
-      if (v === undefined && this.spec.sparse) return null;
-      if (!Array.isArray(v)) return [{ key: keyOf(v), values: [v] }];
-    } else if (this.topLevelFields) {
-      // Fast path: a compound index over top-level fields holding scalars (one key, as below).
+    if (this.topLevelFields) {
+      // Fast path: top-level fields holding scalars give one key (the general path below gives the same).
       const values: unknown[] = [];
       let key = "";
       let allMissing = true;

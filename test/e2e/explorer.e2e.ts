@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { messages } from "~/messages";
-import { EXPLORER_DOCUMENTS, normalizeSearchText, searchWordsOf } from "~/models/explorer.server";
+import { EXPLORER_DOCUMENTS, explorerSearchFields } from "~/models/explorer.server";
 import { expect, test } from "./fixtures";
 import { signIn } from "./sign-in";
 
@@ -23,8 +23,7 @@ async function addDocuments(mongoUri: string, databaseName: string) {
         source: "Teste",
         category: "Testes",
         date: new Date(Date.UTC(2026, 1, 1) + i * 3_600_000),
-        searchText: normalizeSearchText(`${title} ${body}`),
-        words: searchWordsOf(`${title} ${body}`),
+        ...explorerSearchFields(title, body),
       };
     });
     await collection.insertMany(docs);

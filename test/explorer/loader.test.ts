@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { EXPLORER_DOCUMENTS, normalizeSearchText, searchWordsOf } from "~/models/explorer.server";
+import { EXPLORER_DOCUMENTS, explorerSearchFields } from "~/models/explorer.server";
 import { loader } from "~/routes/ij.explorer";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
@@ -17,8 +17,7 @@ function doc(i: number, title: string, body: string) {
     source: "Intranet",
     category: "Energia",
     date: new Date(Date.UTC(2026, 0, 1) + i * 86_400_000),
-    searchText: normalizeSearchText(`${title} ${body}`),
-    words: searchWordsOf(`${title} ${body}`),
+    ...explorerSearchFields(title, body),
   };
 }
 
