@@ -49,6 +49,9 @@ export const DEFAULT_TIER_FOR_NEW_USERS: Tier = "USER BRONZE";
  */
 export const ADMIN_TIERS_PROTECTED: readonly PermissionType[] = ["SYSTEM ADMIN", "USER ADMIN", "USER PERMISS"];
 
+/** Who may retry a failed job besides its uploader (docs/decisions.md). */
+export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
+
 /** Types whose users may edit the HR auxiliary figures and comments (spec 001 §5; the list is ours). */
 export const HR_EDIT_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];
 

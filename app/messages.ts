@@ -109,8 +109,9 @@ export const messages = {
   uploadAlreadyRegistered: "Este arquivo já foi registrado.",
   uploadRegisterFailedFor: (name: string) => `Falha ao registrar ${name}.`,
   uploadTransferBroken: "Falha na transferência do arquivo.",
+  // ours: a request whose fields are malformed (a forged or broken form; the pages never send one)
+  badRequest: "Pedido inválido.",
   uploadLocalOnly: "Este ambiente usa o upload local (/api/upload).",
-  uploadBadRequest: "Pedido inválido.",
   uploadNotAuthorized: "Upload não autorizado.",
   storageUnavailable: "Falha ao falar com o armazenamento.",
   uploadRegisterBadRequest: "Pedido de registro inválido: envie JSON ou formulário com até 16 KB.",
@@ -123,7 +124,6 @@ export const messages = {
   // Master data
   noDataFound: "No data found",
   // Explorer (spec 001 §2, §8)
-  explorerTitle: "Explorer",
   searchButton: "Search",
   // ours: explorer labels
   searchLabel: "Pesquisar",
@@ -151,7 +151,6 @@ export const messages = {
   globalForecastEndDate: "Global Forecast End Date",
   // ours: master-data screens
   masterDataSections: { product: "Master data", canal: "Canal", planejamento: "Planejamento" },
-  masterDataChannelTitle: "Channel",
   masterDataCollectionLabel: "Collection",
   masterDataBaseLegend: "Base",
   masterDataApply: "OK",
@@ -240,9 +239,7 @@ export const jobTexts = {
     forbidden: "Somente quem enviou o arquivo ou um administrador do sistema pode reprocessá-lo.",
     "not-failed": "Este arquivo não está com erro; não há o que reprocessar.",
   },
-  badRequest: "Pedido inválido.",
   emptyJobs: "Nenhum job encontrado.",
-  jobsCaption: "Jobs",
   ownJobsNote: "Seus arquivos enviados e o andamento do processamento.",
   allJobsNote: "Todos os arquivos enviados e o andamento do processamento.",
   // /repo/format
@@ -280,6 +277,5 @@ export const uploadScreenTexts = {
   duplicates: (names: string[]) => `Já está na lista: ${names.join(", ")}.`,
   extensionRefused: (name: string) => `Formato de arquivo não aceito: ${name}.`,
   followJobs: "Acompanhe o processamento em",
-  processingLink: "Processamento",
   empty: "Nenhum arquivo selecionado.",
 } as const;

@@ -1,6 +1,7 @@
 import os from "node:os";
 import crypto from "node:crypto";
 import { ObjectId, type Db, type Filter } from "mongodb";
+import { RETRY_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/domain/pagination";
@@ -23,9 +24,6 @@ export const FILE_STATUS_UNREADABLE = 3;
 export const DEFAULT_LEASE_MS = 60_000;
 export const PAGE_SIZES = [20, 40] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
-
-/** Who may retry a failed job (besides its owner). */
-export const RETRY_ADMIN_TYPE = "SYSTEM ADMIN";
 
 /** retryBase = attempts at the last retry, so the give-up limit counts claims since then. */
 type FileDoc = FileRecord & { retriedBy?: string; retriedAt?: Date; retryCount?: number; retryBase?: number };

@@ -43,9 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const config = getConfig();
   if (config.storage.kind !== "s3") return fail(409, messages.uploadLocalOnly);
   const read = await readLimitedJson(request, MAX_BODY_BYTES);
-  if (!read.ok) return fail(read.status, messages.uploadBadRequest);
+  if (!read.ok) return fail(read.status, messages.badRequest);
   const parsed = schema.safeParse(read.value);
-  if (!parsed.success) return fail(400, messages.uploadBadRequest);
+  if (!parsed.success) return fail(400, messages.badRequest);
   const body = parsed.data;
   const store = getS3Store();
   const secret = config.session.secret;

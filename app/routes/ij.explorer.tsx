@@ -13,8 +13,9 @@ import { parsePaging } from "~/domain/pagination";
 import { parseSearch, SEARCH_MAX_LENGTH, type SearchQuery } from "~/domain/search";
 import { messages } from "~/messages";
 import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
+import { NAV_LABELS } from "~/access";
 
-export const meta: MetaFunction = () => [{ title: messages.explorerTitle }];
+export const meta: MetaFunction = () => [{ title: NAV_LABELS.explorer }];
 
 /**
  * The explorer's URL state (spec 001 §3: search, exactPh, page, pageSize): a bookmark or the browser's
@@ -83,7 +84,7 @@ export default function ExplorerPage() {
 
   return (
     <section className="explorer" aria-busy={searching}>
-      <h1>{messages.explorerTitle}</h1>
+      <h1>{NAV_LABELS.explorer}</h1>
       {/* A GET form: the search lives in the URL; Enter in the box submits it, with or without JavaScript. */}
       <Form method="get" className="explorer-form" role="search" key={`${search}\u0000${exact}`}>
         <div className="field explorer-form__box">

@@ -1,19 +1,19 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { z } from "zod";
 import { assertSameOrigin, requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseListParams } from "~/components/jobs/job-list.server";
-import { jobTexts } from "~/messages";
+import { jobTexts, messages } from "~/messages";
 import "~/components/jobs/jobs.css";
 import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";
 import { formatFileTimestamp } from "~/domain/dates";
-import { messages } from "~/messages";
 import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
 import { getDownloadUrl, getLocalStore, getS3Store, LOCAL_BUCKET, StoredObjectNotFoundError } from "~/services/storage.server";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];
 
@@ -62,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const form = await request.formData().catch(() => null);
   const parsed = downloadSchema.safeParse(form ? Object.fromEntries(form) : null);
-  if (!parsed.success) return data<DownloadResult>({ ok: false, error: jobTexts.badRequest }, { status: 400 });
+  if (!parsed.success) return data<DownloadResult>({ ok: false, error: messages.badRequest }, { status: 400 });
   const file = await findFileForDownload(parsed.data.fileId);
   const found = file ? await lookUpObject(file.bucket, file.originalFile) : "missing";
   const url = file && found === "present" ? await getDownloadUrl(file.bucket, file.originalFile, file.originalName).catch(() => null) : null;
@@ -77,8 +77,7 @@ export default function FileRepositoryPage() {
   const list = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const fetcher = useFetcher<DownloadResult>({ key: "file-download" });
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   // The server answered with a link: follow it (the response is an attachment, the page stays).
   useEffect(() => {

@@ -1,11 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { z } from "zod";
 import { requireAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { messages } from "~/messages";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import {
   columnsOf,
   findCatalogueEntry,
@@ -66,8 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function MasterDataPage() {
   const data = useLoaderData<typeof loader>();
   const submit = useSubmit();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   return (
     <section className="master-data">

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { DEMO_PASSWORD } from "../../app/seed/accounts";
 import { startApp } from "../../test/e2e/harness";
 import { loopbackRequest, MB, multipartUpload, writeRandomFile } from "./common";
 
@@ -54,7 +55,7 @@ async function signIn(baseURL: string, email: string): Promise<string> {
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseURL },
-    body: new URLSearchParams({ intent: "signIn", email, password: "Portal#2026" }),
+    body: new URLSearchParams({ intent: "signIn", email, password: DEMO_PASSWORD }),
   });
   const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   if (response.status !== 302 || !cookie) throw new Error(`sign-in failed: ${response.status}`);

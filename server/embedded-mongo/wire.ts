@@ -44,7 +44,7 @@ export function parseMessage(buf: Buffer): Request {
       if (kind === 0) {
         const size = buf.readInt32LE(pos);
         // Driver 6 sends insert batches inside the body: their documents take the fast decoder.
-        body = decodeInsertBody(buf, pos, size, deserialize) ?? BSON.deserialize(buf.subarray(pos, pos + size), DESERIALIZE);
+        body = decodeInsertBody(buf, pos, size, deserialize) ?? deserialize(buf.subarray(pos, pos + size));
         pos += size;
       } else if (kind === 1) {
         const size = buf.readInt32LE(pos);
@@ -58,7 +58,7 @@ export function parseMessage(buf: Buffer): Request {
         const fast = identifier === "documents";
         while (p < sectionEnd) {
           const docSize = buf.readInt32LE(p);
-          docs.push((fast ? decodeDocumentFast(buf, p, docSize) : undefined) ?? BSON.deserialize(buf.subarray(p, p + docSize), DESERIALIZE));
+          docs.push((fast ? decodeDocumentFast(buf, p, docSize) : undefined) ?? deserialize(buf.subarray(p, p + docSize)));
           p += docSize;
         }
         sequences.push([identifier, docs]);
@@ -77,7 +77,7 @@ export function parseMessage(buf: Buffer): Request {
     const fullName = buf.toString("utf8", pos, nul);
     pos = nul + 1 + 8; // numberToSkip, numberToReturn
     const size = buf.readInt32LE(pos);
-    let command = BSON.deserialize(buf.subarray(pos, pos + size), DESERIALIZE);
+    let command = deserialize(buf.subarray(pos, pos + size));
     // Legacy wrapping: { $query: {...}, $readPreference: ... }
     if (command.$query && typeof command.$query === "object") command = command.$query as Doc;
     const db = fullName.endsWith(".$cmd") ? fullName.slice(0, -5) : fullName.split(".")[0];

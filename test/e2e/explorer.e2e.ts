@@ -3,6 +3,7 @@ import { messages } from "~/messages";
 import { EXPLORER_DOCUMENTS, explorerSearchFields } from "~/models/explorer.server";
 import { expect, test } from "./fixtures";
 import { signIn } from "./sign-in";
+import { NAV_LABELS } from "~/access";
 
 /** The explorer as its users see it: search, exact phrase, highlighting, paging with back/forward. */
 
@@ -38,7 +39,7 @@ test("USER EXPLORER lands on the explorer, searches, pages with the browser butt
   await addDocuments(app.mongoUri, app.databaseName);
   await signIn(page, app.baseURL, "explorer@demo.local");
   expect(new URL(page.url()).pathname).toBe("/ij/explorer");
-  await page.getByRole("heading", { name: messages.explorerTitle }).waitFor();
+  await page.getByRole("heading", { name: NAV_LABELS.explorer }).waitFor();
   await page.getByText(messages.searchHint).waitFor();
 
   // Enter submits; punctuation is stripped and case does not matter.

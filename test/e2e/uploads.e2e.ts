@@ -3,13 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { MongoClient, type Db } from "mongodb";
 import type { Locator, Page, Request as PwRequest, Route } from "playwright-core";
-import { messages } from "~/messages";
-import { jobTexts } from "~/messages";
-import { uploadScreenTexts } from "~/messages";
+import { messages, jobTexts, uploadScreenTexts } from "~/messages";
 import { expect, test as base } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium, startApp, type RunningApp } from "./harness";
 import { signIn } from "./sign-in";
+import { NAV_LABELS } from "~/access";
 
 /**
  * Issue 5 "Done when", on the embedded default (local store, in-process worker): upload as a USER BRONZE
@@ -231,7 +230,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(registered.map((f) => f.originalName).sort()).toEqual([CHANNEL_NAME, NOTES_NAME, PRODUCT_NAME].sort());
 
   // The job list follows the worker without a full reload.
-  await page.getByRole("link", { name: uploadScreenTexts.processingLink, exact: true }).first().click();
+  await page.getByRole("link", { name: NAV_LABELS.processing, exact: true }).first().click();
   await page.waitForURL((url) => url.pathname === "/captura/processando");
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await jobRow(page, PRODUCT_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });

@@ -240,7 +240,7 @@ describe("/api/uploads/s3 guards", () => {
   it("answers a body that is not JSON, or not a known request, with 400 and COD.2", async () => {
     for (const response of [await raw("not json"), await raw(JSON.stringify({ intent: "drop" })), await raw("")]) {
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.uploadBadRequest });
+      expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.badRequest });
     }
   });
 
@@ -248,7 +248,7 @@ describe("/api/uploads/s3 guards", () => {
     const parts = Array.from({ length: 10_000 }, (_, i) => ({ partNumber: i + 1, etag: `"${"a".repeat(200)}"` }));
     const response = await raw(JSON.stringify({ intent: "complete", ticket: "x".repeat(20), parts }));
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", detail: messages.uploadBadRequest });
+    expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", detail: messages.badRequest });
   });
 });
 

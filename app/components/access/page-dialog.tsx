@@ -1,12 +1,6 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { Dialog } from "~/components/ui/dialog";
-
-/** False during the server render and the first client render, true once React has hydrated. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
  * A dialog whose open state belongs to the page (a URL parameter or the action's answer), so every flow

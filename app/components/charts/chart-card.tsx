@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/components/ui/data-table.css";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
 export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
@@ -66,12 +67,6 @@ function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
  * content until then (and for screen readers always).
  */
 const Plot = lazy(() => import("./chart-plot"));
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** One native chart: its title, the drawing (or the text for kpi/table) and a table for screen readers. */
 export function ChartCard({ chart }: { chart: ChartData }) {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { QuickSightDashboard } from "~/components/quicksight/quicksight-dashboard";
+import { QuickSightDashboard, type QuickSightEmbed } from "~/components/quicksight/quicksight-dashboard";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { ChartCard, type ChartData } from "./chart-card";
@@ -11,7 +11,7 @@ export type DashboardViewData = {
     | { provider: "native"; charts: ChartData[] }
     | {
         provider: "quicksight";
-        embed: { embedUrl: string; expiresInMs: number; toolbar: { resetDisabled: boolean; undoRedoDisabled: boolean } } | null;
+        embed: QuickSightEmbed | null;
         error: string | null;
       };
 };

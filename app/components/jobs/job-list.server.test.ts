@@ -1,11 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { AuthenticatedUser } from "~/auth.server";
-import { messages } from "~/messages";
+import { messages, jobTexts } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
-import { jobTexts } from "~/messages";
 
 const testDb = useTestDatabase();
 
@@ -125,7 +124,7 @@ describe("loadJobList and the retry action (embedded database)", () => {
   it("answers 400 to a malformed request", async () => {
     const response = (await handleRetryAction(post({ intent: "delete", fileId: "x" }), viewer("owner@x.test"))) as unknown as { init: ResponseInit; data: unknown };
     expect(response.init.status).toBe(400);
-    expect(response.data).toEqual({ ok: false, error: jobTexts.badRequest });
+    expect(response.data).toEqual({ ok: false, error: messages.badRequest });
   });
 
   it("refuses someone else's job with 403 and a job that did not fail with 409", async () => {

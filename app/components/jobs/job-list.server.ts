@@ -1,13 +1,13 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
+import { RETRY_ADMIN_TYPE } from "~/access";
 import type { AuthenticatedUser } from "~/auth.server";
 import { formatJobTimestamp } from "~/domain/dates";
 import { parsePaging } from "~/domain/pagination";
-import { messages } from "~/messages";
-import { listFilesPage, PAGE_SIZES, retryJob, RETRY_ADMIN_TYPE, type FileListItem } from "~/models/file-jobs.server";
+import { messages, jobTexts } from "~/messages";
+import { listFilesPage, PAGE_SIZES, retryJob, type FileListItem } from "~/models/file-jobs.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { jobStatusKind, type JobRow } from "./job-row";
-import { jobTexts } from "~/messages";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
 export function parseListParams(url: URL): { page: number; pageSize: number } {
@@ -68,7 +68,7 @@ const retrySchema = z.object({ intent: z.literal("retry"), fileId: z.string().tr
 export async function handleRetryAction(request: Request, viewer: AuthenticatedUser) {
   const form = await request.formData().catch(() => null);
   const parsed = retrySchema.safeParse(form ? Object.fromEntries(form) : null);
-  if (!parsed.success) return data({ ok: false as const, error: jobTexts.badRequest }, { status: 400 });
+  if (!parsed.success) return data({ ok: false as const, error: messages.badRequest }, { status: 400 });
   const decision = await retryJob(parsed.data.fileId, { email: viewer.email, type: viewer.type });
   if (!decision.ok) {
     const status = decision.reason === "forbidden" ? 403 : decision.reason === "not-found" ? 404 : decision.reason === "not-failed" ? 409 : 400;

@@ -1,10 +1,9 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
-import { messages } from "~/messages";
+import { messages, jobTexts } from "~/messages";
 import type { JobRow } from "./job-row";
 import { JobTable, type JobListData } from "./job-table";
-import { jobTexts } from "~/messages";
 
 const row = (over: Partial<JobRow>): JobRow => ({
   id: "id-1",

@@ -7,7 +7,7 @@ import { messages } from "~/messages";
 /** Headings of the master-data screens: the side menu's entry, then each screen's own name. */
 export const MASTER_DATA_TITLES = {
   repositoryMaster: NAV_LABELS.repositoryMaster,
-  channel: messages.masterDataChannelTitle,
+  channel: messages.masterDataTabs.channel,
   planning: messages.masterDataSections.planejamento,
 } as const;
 

@@ -1,8 +1,9 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import { messages } from "~/messages";
 import "./data-table.css";
+import { useHydrated } from "./use-hydrated";
 
 /**
  * THE shared server-paged table (TanStack Table, headless). The server sends one page and the total;
@@ -68,8 +69,7 @@ export function DataTable<Row>({
   const location = useLocation();
   const submit = useSubmit();
   const sizeSelectId = useId();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
   const table = useReactTable({

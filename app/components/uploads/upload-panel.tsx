@@ -20,6 +20,8 @@ import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } fro
 import "~/components/ui/data-table.css";
 import "./uploads.css";
 import { hideAfter } from "~/components/toaster";
+import { NAV_LABELS } from "~/access";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type UploadPanelProps = {
   store: StoreKind;
@@ -48,7 +50,7 @@ function useNotices() {
 export function UploadPanel({ store, extensions, maxBytes, clientName, initialError }: UploadPanelProps) {
   const inputId = useId();
   const hintId = useId();
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [dragging, setDragging] = useState(false);
   const [showInitialError, setShowInitialError] = useState(initialError !== null);
@@ -56,8 +58,6 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const { notices, push } = useNotices();
-
-  useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (!initialError) return;
     setShowInitialError(true);
@@ -263,7 +263,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         </div>
       </div>
       <p className="upload-panel__follow">
-        {t.followJobs} <Link to="/captura/processando">{t.processingLink}</Link>.
+        {t.followJobs} <Link to="/captura/processando">{NAV_LABELS.processing}</Link>.
       </p>
     </div>
   );

@@ -31,7 +31,7 @@ export type ChartResult = {
 };
 
 /** A definition problem whose message (Portuguese, from messages.ts) is safe to show. */
-export class ChartDefinitionError extends Error {
+class ChartDefinitionError extends Error {
   override name = "ChartDefinitionError";
 }
 
@@ -40,7 +40,7 @@ const ALLOWED_COLLECTIONS: ReadonlySet<string> = new Set(CHART_COLLECTIONS);
 /** Operators that run code, at any depth of an expression. */
 const FORBIDDEN_OPERATORS: ReadonlySet<string> = new Set(["$where", "$function", "$accumulator"]);
 
-export function isChartCollection(name: unknown): name is string {
+function isChartCollection(name: unknown): name is string {
   return typeof name === "string" && ALLOWED_COLLECTIONS.has(name);
 }
 
