@@ -106,9 +106,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
         );
       case "challengeExpired":
         return signInRefusal(messages.firstAccessExpired, 400, submission);
+      case "providerBusy":
       case "error":
         return data<ActionData>(
-          { intent, step: "form", email, challenge, result: submission.reply({ formErrors: [outcome.message], hideFields: SECRET_FIELDS }) },
+          {
+            intent,
+            step: "form",
+            email,
+            challenge,
+            result: submission.reply({ formErrors: [outcome.kind === "error" ? outcome.message : messages.identityBusy], hideFields: SECRET_FIELDS }),
+          },
           { status: 400 },
         );
     }

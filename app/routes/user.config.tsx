@@ -15,23 +15,15 @@ import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/com
 import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { createUser, deleteUser, listConfiguredUsers, UserExistsError } from "~/services/accounts.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formatDayMonthYear } from "~/domain/dates";
 
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 
 const PAGE = "/user/config";
 const DIALOG_PARAMS = ["create", "delete"] as const;
-
-/** DD/MM/yyyy in UTC (the portal's dates are shown in UTC), or " - " when the record has no date. */
-function formatCreatedAt(value: Date | null | undefined): string {
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return " - ";
-  const dd = String(value.getUTCDate()).padStart(2, "0");
-  const mm = String(value.getUTCMonth() + 1).padStart(2, "0");
-  return `${dd}/${mm}/${value.getUTCFullYear()}`;
-}
 
 type UserConfigRow = { id: string; email: string; createdAt: string };
 
@@ -45,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAccess(request);
   const url = new URL(request.url);
   const list = await listConfiguredUsers(parseUserListPaging(url));
-  const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatCreatedAt(u.createdAt) }));
+  const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatDayMonthYear(u.createdAt) }));
   const deleteEmail = await listedUserOf(url.searchParams.get("delete"), rows, ASSIGNABLE_TIERS);
   return data({ ...userListData(list, rows), create: url.searchParams.get("create") === "1", deleteEmail }, { headers: noStoreHeaders });
 }
@@ -178,7 +170,7 @@ export default function UserConfigPage() {
           </Link>
         }
       />
-      {actionData?.intent === "unknown" ? <Alert tone="error">{formErrorsOf(actionData.result).join(" ")}</Alert> : null}
+      {actionData?.intent === "unknown" ? <FormErrors id="user-config-errors" errors={formErrorsOf(actionData.result)} /> : null}
       <UserTable list={list} columns={columns} caption={messages.usersCreated(list.total)} />
 
       <PageDialog open={createOpen} onClose={dialogs.close} title={messages.createUserTitle} description={messages.createUserPrompt}>
@@ -201,7 +193,7 @@ export default function UserConfigPage() {
         <Form method="post" action={hrefWith({ delete: deleteTarget ?? "" })}>
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="email" value={deleteTarget ?? ""} />
-          {deleteErrors.length ? <Alert tone="error">{deleteErrors.join(" ")}</Alert> : null}
+          <FormErrors id="user-delete-errors" errors={deleteErrors} />
           <DialogActions cancelHref={dialogs.closeHref} busy={busy} danger />
         </Form>
       </PageDialog>

@@ -13,10 +13,10 @@ import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/com
 import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { listUsersForPermissionGrid, setUserTier } from "~/services/accounts.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { FormErrors } from "~/components/access/form-fields";
 
 export const meta: MetaFunction = () => [{ title: messages.userPermissionHeader }];
 
@@ -91,7 +91,7 @@ export default function UserPermissionPage() {
   return (
     <section className="access-page" aria-labelledby="user-permission-title">
       <AccessPageHeader titleId="user-permission-title" title={messages.userPermissionHeader} />
-      {errors.length ? <Alert tone="error">{errors.join(" ")}</Alert> : null}
+      <FormErrors id="user-permission-errors" errors={errors} />
       <UserTable list={list} columns={columns} caption={messages.userPermissionHeader} />
 
       <PageDialog

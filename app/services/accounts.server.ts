@@ -13,6 +13,7 @@ import {
   type Tier,
 } from "~/access";
 import { getConfig } from "~/config.server";
+import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/domain/account-fields";
 import { newPasswordSchema } from "~/domain/password-policy";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
@@ -39,7 +40,7 @@ import { startSession } from "~/session.server";
 
 export { UserExistsError };
 
-const emailSchema = z.string().trim().min(1).max(254).email();
+const emailSchema = z.string().trim().min(1).max(EMAIL_MAX_LENGTH).email();
 
 /** The tenant's dashboards, sorted by painelId (spec 000 §7 "the dashboards list for the tenant"). */
 export async function listTenantDashboards(): Promise<DashboardSummary[]> {
@@ -137,6 +138,9 @@ export type NewPasswordOutcome =
   | { kind: "invalidInput"; errors: FieldErrors }
   /** The first-access challenge expired or was already used: sign in again with the temporary password. */
   | { kind: "challengeExpired" }
+  /** The identity provider is throttling requests: try again later. */
+  | { kind: "providerBusy" }
+  /** The provider refused; `message` is its own text, which the spec shows as is (000 §8). */
   | { kind: "error"; message: string };
 
 /** First access: sets the new password; the screen then shows "Senha configurada!" and the user signs in again. */
@@ -152,7 +156,7 @@ export async function completeFirstAccess(input: {
   if (!email || !input.challenge) return { kind: "challengeExpired" };
   const result = await getIdentityProvider().completeNewPassword(email, String(input.challenge), parsed.data.password);
   if (result.kind === "invalid") return { kind: "challengeExpired" };
-  if (result.kind === "throttled") return { kind: "error", message: messages.identityBusy };
+  if (result.kind === "throttled") return { kind: "providerBusy" };
   if (result.kind === "error") return result;
   // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
   if (result.tokens) await getIdentityProvider().signOut(result.tokens);
@@ -179,7 +183,7 @@ export async function confirmPasswordReset(input: {
   confirmPassword: string;
 }): Promise<NewPasswordOutcome> {
   const email = emailSchema.safeParse(input.email);
-  const code = z.string().trim().min(1).max(64).safeParse(input.code);
+  const code = z.string().trim().min(1).max(RESET_CODE_MAX_LENGTH).safeParse(input.code);
   const passwords = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
   const errors: FieldErrors = {};
   if (!email.success) errors.email = email.error.issues.map((i) => i.message);

@@ -1,9 +1,9 @@
 import { MongoClient, type Db } from "mongodb";
-import type { Browser, Page, Response } from "playwright-core";
+import type { Page, Response } from "playwright-core";
 import { afterAll, describe } from "vitest";
 import { messages } from "~/messages";
 import { startApp, type RunningApp } from "./harness";
-import { expect, test } from "./fixtures";
+import { expect, test, withoutJavaScript } from "./fixtures";
 import { DEMO_PASSWORD, signIn, waitForHydration } from "./sign-in";
 
 /**
@@ -580,23 +580,8 @@ describe("user administration", () => {
 });
 
 /** A browser context with JavaScript off: every form is a plain document POST. */
-async function withoutJavaScript(browser: Browser, app: RunningApp, run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
-  try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
-}
 
 /** The login form as a plain POST; resolves once the browser has left `/`. */
-async function signInWithoutJavaScript(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/");
-  await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
-  await page.getByLabel(messages.passwordLabel, { exact: true }).fill(password);
-  await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
-  await page.waitForURL((url) => url.pathname !== "/");
-}
 
 describe("without JavaScript", () => {
   test("forgot password and reset by the code from the outbox, as plain forms", async ({ app, browser }) => {
@@ -636,7 +621,7 @@ describe("without JavaScript", () => {
       await done.getByRole("link", { name: messages.loginButton }).click();
       await page.waitForURL((url) => url.pathname === "/");
 
-      await signInWithoutJavaScript(page, email, "SemScript#2026");
+      await signIn(page, app.baseURL, email, "SemScript#2026");
       expect(path(page)).toBe("/captura/manual");
     });
   });
@@ -644,7 +629,7 @@ describe("without JavaScript", () => {
   test("a user created by USER ADMIN completes first access with the e-mailed temporary password", async ({ app, browser }) => {
     const email = "primeiro.acesso.nojs@demo.local";
     await withoutJavaScript(browser, app, async (page) => {
-      await signInWithoutJavaScript(page, "useradmin@demo.local", DEMO_PASSWORD);
+      await signIn(page, app.baseURL, "useradmin@demo.local", DEMO_PASSWORD);
       await page.goto("/user/config?create=1");
       const dialog = page.getByRole("dialog", { name: messages.createUserTitle });
       await dialog.getByLabel(messages.emailLabel).fill(email);
@@ -675,16 +660,14 @@ describe("without JavaScript", () => {
       await page.waitForURL((url) => url.pathname === "/");
 
       // New users get USER BRONZE, which lands on /captura/manual.
-      await signInWithoutJavaScript(page, email, "Novo#Acesso2026");
+      await signIn(page, app.baseURL, email, "Novo#Acesso2026");
       expect(path(page)).toBe("/captura/manual");
     });
   });
 
 
   test("sign-in errors, the forgot form at /?forgot=1 and the create dialog at ?create=1 work as plain forms", async ({ app, browser }) => {
-    const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
-    const noScript = await context.newPage();
-    try {
+    await withoutJavaScript(browser, app, async (noScript) => {
       await noScript.goto("/");
       await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
       await noScript.getByText(messages.loginRequired).waitFor();
@@ -710,9 +693,7 @@ describe("without JavaScript", () => {
       await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
       await noScript.goto(`/user/config?page=${await listPageOf(app, "sem.script@demo.local", "config")}`);
       expect(await noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" }).count()).toBe(1);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 

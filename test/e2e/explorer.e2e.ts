@@ -1,7 +1,7 @@
 import { MongoClient } from "mongodb";
 import { messages } from "~/messages";
 import { EXPLORER_DOCUMENTS, explorerSearchFields } from "~/models/explorer.server";
-import { expect, test } from "./fixtures";
+import { expect, test, withoutJavaScript } from "./fixtures";
 import { signIn } from "./sign-in";
 import { NAV_LABELS } from "~/access";
 
@@ -85,21 +85,13 @@ test("USER EXPLORER lands on the explorer, searches, pages with the browser butt
 
 test("the explorer searches without JavaScript", async ({ app, browser }) => {
   await addDocuments(app.mongoUri, app.databaseName);
-  const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false });
-  const page = await context.newPage();
-  try {
-    await page.goto("/");
-    await page.getByLabel(messages.emailLabel, { exact: true }).fill("silver@demo.local");
-    await page.getByLabel(messages.passwordLabel, { exact: true }).fill("Portal#2026");
-    await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
-    await page.waitForURL((url) => url.pathname !== "/");
+  await withoutJavaScript(browser, app, async (page) => {
+    await signIn(page, app.baseURL, "silver@demo.local");
     await page.goto("/ij/explorer");
     await page.getByLabel(messages.searchLabel).fill("zeppelin");
     await page.getByRole("button", { name: messages.searchButton }).click();
     await page.waitForURL((url) => url.searchParams.get("search") === "zeppelin");
     expect(await page.locator("main table tbody tr").count()).toBe(20);
     expect(await page.locator("main table mark").first().innerText()).toMatch(/^zeppelin$/i);
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -51,4 +51,14 @@ export const test = base.extend<{ app: RunningApp; browser: Browser; page: Page 
   },
 });
 
+/** Runs `run` in a fresh browser context with JavaScript off (the forms must work as plain HTML). */
+export async function withoutJavaScript(browser: Browser, app: RunningApp, run: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 export { expect } from "vitest";

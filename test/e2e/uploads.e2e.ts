@@ -7,6 +7,7 @@ import { messages, jobTexts, uploadScreenTexts } from "~/messages";
 import { expect, test as base } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium, startApp, type RunningApp } from "./harness";
+import { withoutJavaScript } from "./fixtures";
 import { signIn } from "./sign-in";
 import { NAV_LABELS } from "~/access";
 
@@ -343,14 +344,13 @@ test("without JavaScript the plain form uploads and comes back with a message; /
   await page.goto("/captura/automacao");
   expect((await page.locator("main h1").allInnerTexts()).map((t) => t.trim())).toEqual(["Captura automática"]);
   expect(await page.locator("main table, main form, main p").count()).toBe(0);
-  const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
-  try {
-    await context.addCookies(await page.context().cookies());
-    const plain = await context.newPage();
+  const cookies = await page.context().cookies();
+  await withoutJavaScript(browser, app, async (plain) => {
+    await plain.context().addCookies(cookies);
     await plain.goto("/captura/manual");
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv("sem_js_e2e.csv", CHANNEL_CSV)]);
     await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    const success = plain.getByText("Arquivo enviado com sucesso.");
+    const success = plain.getByText(messages.uploaded(1));
     await success.waitFor();
     const file = await withDb(app, (db) => db.collection("files").findOne({ originalName: "sem_js_e2e.csv" }));
     expect(file).toMatchObject({ user: "silver@demo.local", bucket: "local" });
@@ -362,7 +362,7 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     const several = ["sem_js_1_e2e.csv", "sem_js_2_e2e.csv", "sem_js_3_e2e.csv"].map((name) => csv(name, CHANNEL_CSV));
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles(several);
     await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    await plain.getByText("3 arquivos enviados com sucesso.").waitFor();
+    await plain.getByText(messages.uploaded(3)).waitFor();
     expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: several.map((f) => f.name) } }))).toBe(3);
 
     // A refused extension comes back with COD.2, which hides after 5 s as well.
@@ -372,7 +372,5 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     await failure.waitFor();
     await failure.waitFor({ state: "hidden", timeout: 10_000 });
     expect(await failure.count()).toBe(1);
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
+import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/domain/account-fields";
 import { newPasswordSchema } from "~/domain/password-policy";
 import { messages } from "~/messages";
 
@@ -13,7 +14,7 @@ import { messages } from "~/messages";
  * Zod's own texts are English and only a tampered form can reach them (a file or a repeated field where text
  * belongs): those answer "Não foi possível ler o formulário…". Every other check carries its own message.
  */
-export const formErrorMap: z.ZodErrorMap = (issue, ctx) =>
+const formErrorMap: z.ZodErrorMap = (issue, ctx) =>
   issue.code === z.ZodIssueCode.invalid_type && issue.received !== "undefined" ? { message: messages.invalidForm } : { message: ctx.defaultError };
 
 /** `parseWithZod` with the Portuguese error map: the one way both sides read an access form. */
@@ -22,16 +23,16 @@ export function parseAccessForm<Schema extends z.ZodTypeAny>(formData: FormData 
 }
 
 const custom = z.ZodIssueCode.custom;
-// Longer than any address the identity providers accept; the service checks the exact limit (254, Cognito's 128).
-const EMAIL_MAX = 320;
+/** Sign-in fields longer than this cannot be read at all (a form answer, not a wrong password). */
+const SIGN_IN_FIELD_MAX = 320;
 
 /** A required e-mail, trimmed: one message at a time, "Informe o e-mail de cadastro." before "Informe um e-mail válido.". */
-export const emailField = z
+const emailField = z
   .string({ required_error: messages.emailRequired })
   .transform((value) => value.trim())
   .superRefine((email, ctx) => {
     if (!email) ctx.addIssue({ code: custom, message: messages.emailRequired });
-    else if (email.length > EMAIL_MAX || !z.string().email().safeParse(email).success) ctx.addIssue({ code: custom, message: messages.invalidEmail });
+    else if (email.length > EMAIL_MAX_LENGTH || !z.string().email().safeParse(email).success) ctx.addIssue({ code: custom, message: messages.invalidEmail });
   });
 
 /**
@@ -41,7 +42,7 @@ export const emailField = z
 export const signInSchema = z
   .object({ email: z.string().trim().optional(), password: z.string().optional() })
   .superRefine((value, ctx) => {
-    if ((value.email?.length ?? 0) > EMAIL_MAX || (value.password?.length ?? 0) > 1024) {
+    if ((value.email?.length ?? 0) > SIGN_IN_FIELD_MAX || (value.password?.length ?? 0) > 1024) {
       ctx.addIssue({ code: custom, path: [], message: messages.invalidForm });
     } else if (!value.email || !value.password) {
       ctx.addIssue({ code: custom, path: [], message: messages.loginRequired });
@@ -55,7 +56,7 @@ export const signInSchema = z
  */
 export const firstAccessSchema = z.intersection(
   z.object({
-    email: z.string().max(EMAIL_MAX, messages.invalidForm).optional(),
+    email: z.string().max(EMAIL_MAX_LENGTH, messages.invalidForm).optional(),
     challenge: z.string().max(2048, messages.invalidForm).optional(),
   }),
   newPasswordSchema,
@@ -75,7 +76,7 @@ export const recoverySchema = z.intersection(
       .transform((value) => value.trim())
       .superRefine((code, ctx) => {
         if (!code) ctx.addIssue({ code: custom, message: messages.codeRequired });
-        else if (code.length > 64) ctx.addIssue({ code: custom, message: messages.invalidForm });
+        else if (code.length > RESET_CODE_MAX_LENGTH) ctx.addIssue({ code: custom, message: messages.invalidForm });
       }),
   }),
   newPasswordSchema,
@@ -88,10 +89,10 @@ export const SECRET_FIELDS = ["password", "confirmPassword"];
 export const createUserSchema = z.object({ email: emailField });
 
 /** `/user/config`, the delete confirmation (hidden field). */
-export const deleteUserSchema = z.object({ email: z.string().trim().min(1).max(EMAIL_MAX) });
+export const deleteUserSchema = z.object({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH) });
 
 /** `/user/permission`, the tier confirmation (hidden fields); the tier itself is checked by the service. */
-export const setTierSchema = z.object({ intent: z.literal("setTier"), user: z.string().trim().min(1).max(EMAIL_MAX), tier: z.string().max(40) });
+export const setTierSchema = z.object({ intent: z.literal("setTier"), user: z.string().trim().min(1).max(EMAIL_MAX_LENGTH), tier: z.string().max(40) });
 
 /** The form-level messages of a reply (`submission.reply({ formErrors })`), for forms without typed fields. */
 export function formErrorsOf(result: { error?: Record<string, string[] | null> } | null | undefined): string[] {

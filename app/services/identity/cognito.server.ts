@@ -34,7 +34,7 @@ function tokensOf(result: AuthenticationResultType | undefined): ProviderTokens 
 }
 
 /** Cognito's input limits (API reference): a Username of 1-128 characters, a challenge Session of 20-2048. */
-export const COGNITO_LIMITS = { username: 128, sessionMin: 20, sessionMax: 2048 } as const;
+const COGNITO_LIMITS = { username: 128, sessionMin: 20, sessionMax: 2048 } as const;
 
 /** Cognito refused the request for its rate: the user tries again later. */
 const THROTTLING = new Set(["TooManyRequestsException", "LimitExceededException"]);
