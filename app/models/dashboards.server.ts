@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import { z } from "zod";
 import { EXPLORER_DOCUMENTS } from "./explorer.server";
 import { FILES } from "./files.server";
 import { FINANCIAL_REPORTS } from "./financial.server";
@@ -71,14 +72,17 @@ export const CHART_COLLECTIONS: readonly string[] = [
  * per series (a `kpi` returns one document with `value`; a `table` shows its fields as columns).
  * `labels` names result fields for people (table headers, legend, tooltip), e.g. `{ usuario: "Usuário" }`.
  */
-export type DashboardChart = {
-  id: string;
-  title: string;
-  kind: ChartKind;
-  collection: string;
-  pipeline: string;
-  labels?: Record<string, string>;
-};
+/** A native chart as stored on its dashboard record (checked again each time it runs). */
+export const dashboardChartSchema = z.object({
+  id: z.string().min(1).max(100),
+  title: z.string().min(1).max(300),
+  kind: z.enum(CHART_KINDS),
+  collection: z.string().min(1).max(120),
+  /** A relaxed EJSON array (MongoDB restricts `$` keys in stored documents). */
+  pipeline: z.string(),
+  labels: z.record(z.string().max(100)).optional(),
+});
+export type DashboardChart = z.infer<typeof dashboardChartSchema>;
 
 export type DashboardRecord = {
   _id?: ObjectId;

@@ -1,9 +1,8 @@
 import { EJSON } from "bson";
 import { ObjectId, type Document } from "mongodb";
-import { z } from "zod";
 import { getDb } from "~/db.server";
 import { messages } from "~/messages";
-import { CHART_COLLECTIONS, CHART_KINDS, CHART_PIPELINE_STAGES, type ChartKind, type DashboardChart } from "~/models/dashboards.server";
+import { CHART_COLLECTIONS, CHART_PIPELINE_STAGES, dashboardChartSchema, type ChartKind, type DashboardChart } from "~/models/dashboards.server";
 
 /**
  * The native dashboard provider: each chart's aggregation pipeline, stored with the dashboard record by
@@ -109,15 +108,6 @@ export function toChartValue(value: unknown): ChartValue {
 }
 
 /** The stored shape of a chart; a record written by hand may hold anything. */
-const storedChartSchema = z.object({
-  id: z.string().min(1).max(100),
-  title: z.string().min(1).max(300),
-  kind: z.enum(CHART_KINDS),
-  collection: z.string().min(1).max(120),
-  pipeline: z.string(),
-  labels: z.record(z.string().max(100)).optional(),
-});
-
 function errorResult(index: number, raw: unknown, error: string): ChartResult {
   const title = isPlainObject(raw) && typeof raw.title === "string" && raw.title ? raw.title : messages.chartUntitled;
   return { id: `chart-${index + 1}`, title, kind: "table", rows: [], labels: {}, error };
@@ -125,7 +115,7 @@ function errorResult(index: number, raw: unknown, error: string): ChartResult {
 
 /** Runs one chart. A failure becomes the chart's `error`, so one broken chart leaves the others drawn. */
 export async function runChart(raw: unknown, index = 0): Promise<ChartResult> {
-  const parsed = storedChartSchema.safeParse(raw);
+  const parsed = dashboardChartSchema.safeParse(raw);
   if (!parsed.success) return errorResult(index, raw, messages.chartInvalidDefinition);
   const chart: DashboardChart = parsed.data;
   const base = { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {} };
