@@ -1,7 +1,9 @@
 /**
  * Runs the embedded MongoDB-compatible server on its own:
  *   npm run db -- --port 27017 --dbpath ./data/db
- * Without --dbpath the data lives in memory and is lost on exit.
+ * Without --dbpath the data lives in memory and is lost on exit. With --exit-with-parent the server
+ * stops when its standard input closes: the process that started it (app/db.server.ts, the demo)
+ * holds that pipe, so the server never outlives it, even when it is killed with -9.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -9,11 +11,11 @@ import { startEmbeddedMongo } from "./index";
 
 function usage(message?: string): never {
   if (message) process.stderr.write(`${message}\n`);
-  process.stderr.write("usage: npm run db -- [--port 27017] [--dbpath ./data/db] [--host 127.0.0.1] [--memory]\n");
+  process.stderr.write("usage: npm run db -- [--port 27017] [--dbpath ./data/db] [--host 127.0.0.1] [--memory] [--exit-with-parent]\n");
   process.exit(message ? 2 : 0);
 }
 
-let values: { port?: string; dbpath?: string; host?: string; memory?: boolean; help?: boolean };
+let values: { port?: string; dbpath?: string; host?: string; memory?: boolean; help?: boolean; "exit-with-parent"?: boolean };
 try {
   ({ values } = parseArgs({
     options: {
@@ -21,6 +23,7 @@ try {
       dbpath: { type: "string" },
       host: { type: "string" },
       memory: { type: "boolean" },
+      "exit-with-parent": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   }));
@@ -54,6 +57,13 @@ try {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  if (values["exit-with-parent"]) {
+    // With the parent gone its end of our stdout is closed too: nothing more can be said there.
+    process.stdout.on("error", () => undefined);
+    process.stdin.on("end", () => stop("parent gone"));
+    process.stdin.on("error", () => stop("parent gone"));
+    process.stdin.resume();
+  }
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   process.stderr.write(e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port\n` : `${e.message}\n`);

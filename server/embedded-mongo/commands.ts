@@ -4,10 +4,15 @@
  * journal to make the command's changes durable before replying.
  */
 import { BSON, Long } from "bson";
-import { Aggregator, Query, updateMany as mingoUpdateMany } from "mingo";
+import { Query, updateMany as mingoUpdateMany } from "mingo";
 import { MongoCommandError, toCommandError } from "./errors";
-import { compileFastUpdate, fastMatcher, fastSort, fastTopK } from "./fastpath";
-import { type Catalog, type Collection, type IndexSpec, withIdFirst } from "./storage";
+import { distinctFromDocs, distinctIndex, distinctScan, drain, ExecContext, runCount, runFind } from "./exec";
+import { textScores } from "./expressions";
+import { compileFastUpdate, fastMatcher } from "./fastpath";
+import { compileUpdatePipeline, runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
+import { compareDocs, normaliseSort, openSource, PAUSE, planQuery, planStage, planSummary, withoutText, type PlannedQuery, type ScanStats, type SortSpec } from "./planner";
+import { Collection, type Catalog, type IndexSpec, withIdFirst } from "./storage";
+import { isTextSpec, normaliseTextIndexSpec } from "./text";
 import { assertSupportedValues, cloneDeep, deepEqual, getPath, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
@@ -16,17 +21,28 @@ export const MAX_WRITE_BATCH = 100_000;
 const DEFAULT_BATCH = 101;
 const CURSOR_IDLE_MS = 10 * 60 * 1000;
 
-type CommandHandler = (this: CommandRunner, cmd: Doc, db: string, info: ServerInfo) => Doc;
+type CommandHandler = (this: CommandRunner, cmd: Doc, db: string, info: ServerInfo) => Doc | Promise<Doc>;
 
 /** The aliases mongod registers next to a command's name (`Command(name, oldName)`); no other spelling works. */
 const COMMAND_ALIASES: Record<string, string> = { ismaster: "isMaster", buildinfo: "buildInfo", findandmodify: "findAndModify" };
 
 type Cursor = { ns: string; docs: Doc[]; pos: number; touched: number };
 
+/** One profiled operation, shaped like a document of MongoDB's system.profile. */
+type ProfileEntry = Doc;
+const PROFILE_CAPACITY = 10_000;
+
+/** What a read command ran: for explain and the profiler. */
+type ReadOutcome = { docs: unknown[]; plans: PlannedQuery[]; stats: ScanStats; ctx: ExecContext; stages?: Doc[]; countOnly?: boolean; nReturned?: number };
+
 export type ServerInfo = { connectionId: number; startedAt: Date; port: number };
 
 export class CommandRunner {
   private readonly cursors = new Map<string, Cursor>();
+  /** Server parameters settable with setParameter (notablescan as in mongod, plus its size threshold). */
+  readonly params: ServerParams = { notablescan: false, notablescanMinDocuments: 0 };
+  /** Profiling level per database (0 off, 1 slow operations, 2 all) and the profiled operations. */
+  private readonly profiling = new Map<string, { level: number; slowms: number; entries: ProfileEntry[] }>();
   private nextCursor = BigInt(Date.now()) * 1000n;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -41,7 +57,7 @@ export class CommandRunner {
   }
 
   /** Runs one command; never throws: failures become MongoDB error replies. */
-  run(cmd: Doc, info: ServerInfo): Doc {
+  async run(cmd: Doc, info: ServerInfo): Promise<Doc> {
     const name = Object.keys(cmd)[0] ?? "";
     const db = typeof cmd.$db === "string" ? cmd.$db : "admin";
     try {
@@ -54,9 +70,16 @@ export class CommandRunner {
       const handler = this.handlerByName.get(name);
       if (!handler) throw new MongoCommandError("CommandNotFound", `no such command: '${name}'`);
       rejectCollation(cmd);
-      return handler.call(this, cmd, db, info);
+      if (this.catalog.loading) {
+        const wait = this.catalog.waitFor(namespacesOf(cmd, db));
+        if (wait) await wait;
+      }
+      if (this.catalog.loadError && !CATALOG_FREE.has(name)) throw new MongoCommandError("InternalError", this.catalog.loadError.message);
+      return await handler.call(this, cmd, db, info);
     } catch (error) {
-      return toCommandError(error).toReply();
+      const failure = toCommandError(error);
+      if (failure.codeName === "NoQueryExecutionPlans") this.profileRefused(db, name, cmd, failure);
+      return failure.toReply();
     }
   }
 
@@ -71,8 +94,48 @@ export class CommandRunner {
     getCmdLineOpts: () => ({ argv: ["embedded-mongo"], parsed: {}, ok: 1 }),
     getLog: (cmd) => (cmd.getLog === "*" ? { names: ["startupWarnings"], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 }),
     hostInfo: () => ({ system: { hostname: "127.0.0.1", currentTime: new Date() }, os: { type: process.platform }, extra: {}, ok: 1 }),
-    getParameter: (cmd) =>
-      cmd.featureCompatibilityVersion !== undefined ? { featureCompatibilityVersion: { version: "7.0" }, ok: 1 } : { ok: 1 },
+    getParameter(cmd) {
+      const out: Doc = {};
+      const all = cmd.getParameter === "*" || (isPlainObject(cmd.getParameter) && cmd.getParameter.allParameters === true);
+      if (all || cmd.featureCompatibilityVersion !== undefined) out.featureCompatibilityVersion = { version: "7.0" };
+      for (const name of Object.keys(this.params) as (keyof ServerParams)[]) {
+        if (all || cmd[name] !== undefined) out[name] = this.params[name];
+      }
+      return { ...out, ok: 1 };
+    },
+    setParameter(cmd, db) {
+      if (db !== "admin") throw new MongoCommandError("Unauthorized", "setParameter may only be run against the admin database.");
+      const was: Doc = {};
+      for (const [name, value] of Object.entries(cmd)) {
+        if (name === "setParameter" || name.startsWith("$") || name === "lsid" || name === "comment") continue;
+        if (name === "notablescan") {
+          if (typeof value !== "boolean" && typeof value !== "number") throw new MongoCommandError("BadValue", "notablescan must be a boolean");
+          was.was = this.params.notablescan;
+          this.params.notablescan = Boolean(value);
+        } else if (name === "notablescanMinDocuments") {
+          if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+            throw new MongoCommandError("BadValue", "notablescanMinDocuments must be a non-negative integer");
+          }
+          was.was = this.params.notablescanMinDocuments;
+          this.params.notablescanMinDocuments = value;
+        } else {
+          throw new MongoCommandError("InvalidOptions", `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+        }
+      }
+      return { ...was, ok: 1 };
+    },
+    profile(cmd, db) {
+      const state = this.profileState(db);
+      const was = state.level;
+      const level = Number(cmd.profile);
+      if (![-1, 0, 1, 2].includes(level)) throw new MongoCommandError("BadValue", "profile level must be -1, 0, 1 or 2");
+      if (level >= 0) state.level = level;
+      if (typeof cmd.slowms === "number") state.slowms = cmd.slowms;
+      return { was, slowms: state.slowms, sampleRate: 1, ok: 1 };
+    },
+    explain(cmd, db) {
+      return this.explain(cmd, db);
+    },
     serverStatus: (cmd, _db, info) => ({
       host: "127.0.0.1",
       version: "7.0.0",
@@ -131,6 +194,10 @@ export class CommandRunner {
     },
     drop(cmd, db) {
       const name = collectionName(cmd);
+      if (name === "system.profile") {
+        this.profileState(db).entries.length = 0;
+        return { ns: `${db}.${name}`, ok: 1 };
+      }
       const dropped = this.catalog.dropCollection(db, name);
       this.dropCursors(`${db}.${name}`);
       return dropped ? { nIndexesWas: dropped.indexes.size + 1, ns: dropped.ns, ok: 1 } : { ok: 1 };
@@ -169,6 +236,12 @@ export class CommandRunner {
         const sameKeyIndex = [...coll.indexes.values()].find((i) => sameKey(i.spec.key, spec.key));
         if (sameKeyIndex) {
           if (sameOptions(sameKeyIndex.spec, spec)) continue;
+          if (isTextSpec(spec)) {
+            throw new MongoCommandError(
+              "IndexOptionsConflict",
+              `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex.spec)}; only one text index per collection allowed`,
+            );
+          }
           throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.spec.name}`);
         }
         this.catalog.createIndex(coll, spec);
@@ -207,10 +280,8 @@ export class CommandRunner {
       return { nIndexesWas: was, ok: 1 };
     },
 
-    find(cmd, db) {
+    async find(cmd, db) {
       const name = collectionName(cmd);
-      const filter = docArg(cmd.filter, "filter");
-      const coll = this.catalog.getCollection(db, name);
       const ns = `${db}.${name}`;
       let limit = numberArg(cmd.limit, "limit");
       let singleBatch = cmd.singleBatch === true;
@@ -218,9 +289,9 @@ export class CommandRunner {
         limit = -limit;
         singleBatch = true;
       }
-      const docs = coll ? findDocs(coll, filter, cmd) : [];
-      const result = limit > 0 ? docs.slice(0, limit) : docs;
-      return this.cursorReply(ns, result, numberArg(cmd.batchSize, "batchSize") || DEFAULT_BATCH, singleBatch);
+      const out = await this.readFind(cmd, db);
+      this.profileRead(db, "query", ns, cmd, out);
+      return this.cursorReply(ns, out.docs as Doc[], numberArg(cmd.batchSize, "batchSize") || DEFAULT_BATCH, singleBatch);
     },
     getMore(cmd) {
       const id = cursorIdString(cmd.getMore);
@@ -244,57 +315,28 @@ export class CommandRunner {
       }
       return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
     },
-    count(cmd, db) {
+    async count(cmd, db) {
       const name = collectionName(cmd);
-      const coll = this.catalog.getCollection(db, name);
-      if (!coll) return { n: 0, ok: 1 };
-      const filter = docArg(cmd.query, "query");
-      let n = Object.keys(filter).length === 0 ? coll.docs.size : matchDocs(coll, filter).length;
-      const skip = numberArg(cmd.skip, "skip");
-      const limit = Math.abs(numberArg(cmd.limit, "limit"));
-      n = Math.max(0, n - skip);
-      if (limit > 0) n = Math.min(n, limit);
-      return { n, ok: 1 };
+      const out = await this.readCount(cmd, db);
+      this.profileRead(db, "command", `${db}.${name}`, cmd, out);
+      return { n: out.nReturned ?? 0, ok: 1 };
     },
-    distinct(cmd, db) {
+    async distinct(cmd, db) {
       const name = collectionName(cmd);
       if (typeof cmd.key !== "string" || cmd.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
-      const coll = this.catalog.getCollection(db, name);
-      const values: unknown[] = [];
-      if (coll) {
-        const seen = new Set<string>();
-        for (const doc of matchDocs(coll, docArg(cmd.query, "query"))) {
-          for (const v of pathValues(doc, cmd.key)) {
-            if (v === undefined) continue;
-            const k = keyOf(v);
-            if (!seen.has(k)) {
-              seen.add(k);
-              values.push(v);
-            }
-          }
-        }
-      }
-      return { values, ok: 1 };
+      const out = await this.readDistinct(cmd, db);
+      this.profileRead(db, "command", `${db}.${name}`, cmd, out);
+      return { values: out.docs, ok: 1 };
     },
-    aggregate(cmd, db) {
-      if (!Array.isArray(cmd.pipeline)) throw new MongoCommandError("TypeMismatch", "'pipeline' option must be specified as an array");
-      if (cmd.explain === true) throw new MongoCommandError("InvalidOptions", "explain is not supported by the embedded server");
+    async aggregate(cmd, db) {
+      if (cmd.explain === true) return this.explain({ explain: { ...cmd, explain: undefined }, verbosity: "queryPlanner" }, db);
       if (!isPlainObject(cmd.cursor)) {
         throw new MongoCommandError("FailedToParse", "The 'cursor' option is required, except for aggregate with the explain argument");
       }
-      const pipeline = cmd.pipeline as Doc[];
-      assertSupportedValues(pipeline, "pipeline");
-      for (const stage of pipeline) {
-        const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
-        if (op === "$out" || op === "$merge") {
-          throw new MongoCommandError("IllegalOperation", `${op} is not supported by the embedded server; read the results and write them with insert/update`);
-        }
-      }
-      const collName = cmd.aggregate === 1 ? undefined : collectionName(cmd);
-      const ns = collName ? `${db}.${collName}` : `${db}.$cmd.aggregate`;
-      const coll = collName ? this.catalog.getCollection(db, collName) : undefined;
-      const results = runPipeline(this.catalog, db, coll, pipeline);
-      return this.cursorReply(ns, results, batchSizeOf(cmd.cursor), false);
+      const out = await this.readAggregate(cmd, db);
+      const ns = cmd.aggregate === 1 ? `${db}.$cmd.aggregate` : `${db}.${collectionName(cmd)}`;
+      this.profileRead(db, "command", ns, cmd, out);
+      return this.cursorReply(ns, out.docs as Doc[], batchSizeOf(cmd.cursor), false);
     },
 
     insert(cmd, db) {
@@ -321,7 +363,7 @@ export class CommandRunner {
       }
       return writeReply({ n }, writeErrors);
     },
-    update(cmd, db) {
+    async update(cmd, db) {
       const name = collectionName(cmd);
       const statements = arrayArg(cmd.updates, "updates");
       const ordered = cmd.ordered !== false;
@@ -333,7 +375,7 @@ export class CommandRunner {
         const stmt = statements[i];
         try {
           if (!isPlainObject(stmt)) throw new MongoCommandError("BadValue", "each update statement must be an object");
-          const r = this.applyUpdate(db, name, stmt, false);
+          const r = await this.applyUpdate(db, name, stmt, false, cmd);
           n += r.matched;
           nModified += r.modified;
           if (r.upsertedId !== undefined) {
@@ -350,24 +392,30 @@ export class CommandRunner {
       if (upserted.length) reply.upserted = upserted;
       return writeReply(reply, writeErrors);
     },
-    delete(cmd, db) {
+    async delete(cmd, db) {
       const name = collectionName(cmd);
       const statements = arrayArg(cmd.deletes, "deletes");
       const ordered = cmd.ordered !== false;
       const writeErrors: Doc[] = [];
       let n = 0;
-      const coll = this.catalog.getCollection(db, name);
       for (let i = 0; i < statements.length; i++) {
         const stmt = statements[i];
         try {
           if (!isPlainObject(stmt)) throw new MongoCommandError("BadValue", "each delete statement must be an object");
           const filter = docArg(stmt.q, "q");
           if (stmt.limit !== 0 && stmt.limit !== 1) throw new MongoCommandError("BadValue", "The limit field in delete objects must be 0 or 1");
+          // Looked up per statement: an earlier statement's yields may have let a drop or a create in.
+          const coll = this.catalog.getCollection(db, name);
           if (!coll) continue;
-          let matched = matchDocs(coll, filter);
-          if (stmt.limit === 1) matched = matched.slice(0, 1);
-          for (const doc of matched) this.catalog.remove(coll, doc);
-          n += matched.length;
+          if (stmt.limit === 1) {
+            const matched = this.targets(db, coll, filter, { limit: 1, hint: stmt.hint, cmd, op: "remove" });
+            for (const doc of matched) this.catalog.remove(coll, doc);
+            n += matched.length;
+            continue;
+          }
+          const r = await this.removeMany(db, coll, filter, stmt.hint, cmd);
+          n += r.removed;
+          if (r.error) throw r.error;
         } catch (error) {
           writeErrors.push(toCommandError(error).toWriteError(i));
           if (ordered) break;
@@ -375,7 +423,7 @@ export class CommandRunner {
       }
       return writeReply({ n }, writeErrors);
     },
-    findAndModify(cmd, db) {
+    async findAndModify(cmd, db) {
       const name = collectionName(cmd);
       const filter = docArg(cmd.query, "query");
       const remove = cmd.remove === true;
@@ -390,12 +438,12 @@ export class CommandRunner {
       };
       const coll = this.catalog.getCollection(db, name);
       if (remove) {
-        const target = coll ? firstMatch(coll, filter, cmd.sort) : undefined;
+        const target = coll ? this.targets(db, coll, filter, { sort: cmd.sort as Doc | undefined, limit: 1, hint: cmd.hint, cmd, op: "findAndModify" })[0] : undefined;
         if (!target || !coll) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
         this.catalog.remove(coll, target);
         return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
       }
-      const r = this.applyUpdate(db, name, { q: filter, u: cmd.update, upsert: cmd.upsert === true, multi: false, arrayFilters: cmd.arrayFilters, sort: cmd.sort }, true);
+      const r = await this.applyUpdate(db, name, { q: filter, u: cmd.update, upsert: cmd.upsert === true, multi: false, arrayFilters: cmd.arrayFilters, sort: cmd.sort, hint: cmd.hint }, true, cmd);
       if (r.error) throw r.error;
       const returnNew = cmd.new === true;
       if (r.upsertedId !== undefined) {
@@ -415,17 +463,433 @@ export class CommandRunner {
     ...Object.entries(COMMAND_ALIASES).map(([alias, name]): [string, CommandHandler] => [alias, this.handlers[name]]),
   ]);
 
+  // -------------------------------------------------------------------------------------------
+  // Reads: planned, yielding, time-limited; explained and profiled the same way
+
+  private env(db: string, ctx: ExecContext): PipelineEnv {
+    return { catalog: this.catalog, db, ctx, compile: compileFilter, params: this.params, stats: { keysExamined: 0, docsExamined: 0 }, plans: [] };
+  }
+
+  private notablescan() {
+    return { enabled: this.params.notablescan, minDocuments: this.params.notablescanMinDocuments };
+  }
+
+  /** The collection a read names; system.profile is the profiler's buffer. */
+  private readable(db: string, name: string): Collection | undefined {
+    if (name === "system.profile") {
+      const coll = new Collection(db, name);
+      for (const entry of this.profileState(db).entries) coll.docs.set(keyOf(entry._id), entry);
+      coll.rebuildIndexes();
+      return coll;
+    }
+    return this.catalog.getCollection(db, name);
+  }
+
+  private async readFind(cmd: Doc, db: string): Promise<ReadOutcome> {
+    const name = collectionName(cmd);
+    const filter = docArg(cmd.filter, "filter");
+    const coll = this.readable(db, name);
+    const sort = cmd.sort === undefined ? undefined : normaliseSort(docArg(cmd.sort, "sort"));
+    const projection = cmd.projection === undefined ? undefined : docArg(cmd.projection, "projection");
+    const skip = numberArg(cmd.skip, "skip");
+    const limit = Math.abs(numberArg(cmd.limit, "limit"));
+    if (skip < 0) throw new MongoCommandError("BadValue", "skip value must be non-negative");
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const env = this.env(db, ctx);
+    const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), {
+      sort,
+      wanted: limit > 0 ? skip + limit : 0,
+      hint: cmd.hint,
+      notablescan: name === "system.profile" ? undefined : this.notablescan(),
+    });
+    const page = await runFind(ctx, coll, q, { skip, limit, compile: compileFilter }, env.stats);
+    const docs = projection && Object.keys(projection).length > 0 ? project(page, projection) : page;
+    return { docs, plans: [q], stats: env.stats, ctx, nReturned: docs.length };
+  }
+
+  private async readCount(cmd: Doc, db: string): Promise<ReadOutcome> {
+    const name = collectionName(cmd);
+    const coll = this.readable(db, name);
+    const filter = docArg(cmd.query, "query");
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const env = this.env(db, ctx);
+    const skip = numberArg(cmd.skip, "skip");
+    const limit = Math.abs(numberArg(cmd.limit, "limit"));
+    let n: number;
+    let plans: PlannedQuery[] = [];
+    if (Object.keys(filter).length === 0 && cmd.hint === undefined) {
+      // An unfiltered count reads the collection's size (mongod's COUNT stage on record store metadata).
+      n = coll?.docs.size ?? 0;
+    } else {
+      const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, forCount: true, notablescan: this.notablescan() });
+      plans = [q];
+      n = await runCount(ctx, coll, q, env.stats, compileFilter);
+    }
+    n = Math.max(0, n - skip);
+    if (limit > 0) n = Math.min(n, limit);
+    return { docs: [], plans, stats: env.stats, ctx, nReturned: n, countOnly: true };
+  }
+
+  private async readDistinct(cmd: Doc, db: string): Promise<ReadOutcome> {
+    const name = collectionName(cmd);
+    const key = cmd.key as string;
+    const coll = this.readable(db, name);
+    const filter = docArg(cmd.query, "query");
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const env = this.env(db, ctx);
+    if (!coll) return { docs: [], plans: [], stats: env.stats, ctx, nReturned: 0 };
+    const index = Object.keys(filter).length === 0 ? distinctIndex(coll, key) : undefined;
+    if (index) {
+      const values = await distinctScan(ctx, index, env.stats);
+      const q: PlannedQuery = {
+        ns: coll.ns,
+        filter,
+        matcher: () => true,
+        plan: { kind: "ixscan", index, fieldIntervals: [], direction: 1, ranges: [], exact: true, providesSort: false, mergeSort: false, boundedFields: 0, keys: 0 },
+        rejected: [],
+        collectionSize: coll.docs.size,
+      };
+      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: { stage: "DISTINCT_SCAN", keyPattern: { ...index.spec.key }, indexName: index.name } }] };
+    }
+    const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan() });
+    const values = await distinctFromDocs(ctx, openSource(coll, q, env.stats, compileFilter), key);
+    return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length };
+  }
+
+  private async readAggregate(cmd: Doc, db: string): Promise<ReadOutcome> {
+    if (!Array.isArray(cmd.pipeline)) throw new MongoCommandError("TypeMismatch", "'pipeline' option must be specified as an array");
+    const pipeline = cmd.pipeline as Doc[];
+    assertSupportedValues(pipeline, "pipeline");
+    for (const stage of pipeline) {
+      const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+      if (op === "$out" || op === "$merge") {
+        throw new MongoCommandError("IllegalOperation", `${op} is not supported by the embedded server; read the results and write them with insert/update`);
+      }
+    }
+    const collName = cmd.aggregate === 1 ? undefined : collectionName(cmd);
+    const ns = collName ? `${db}.${collName}` : `${db}.$cmd.aggregate`;
+    const coll = collName ? this.readable(db, collName) : undefined;
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const env = this.env(db, ctx);
+    if (collName === "system.profile") env.params = { ...env.params, notablescan: false };
+    const result = await runAggregate(env, coll, ns, pipeline, cmd.hint);
+    return { docs: result.docs, plans: [result.query], stats: env.stats, ctx, stages: result.rest, countOnly: result.countOnly, nReturned: result.docs.length };
+  }
+
+  /** The explain command, in the shape mongod gives (queryPlanner, executionStats, serverInfo). */
+  private async explain(cmd: Doc, db: string): Promise<Doc> {
+    const inner = cmd.explain;
+    if (!isPlainObject(inner)) throw new MongoCommandError("BadValue", "explain command requires a nested object");
+    const verbosity = typeof cmd.verbosity === "string" ? cmd.verbosity : "allPlansExecution";
+    if (!["queryPlanner", "executionStats", "allPlansExecution"].includes(verbosity)) {
+      throw new MongoCommandError("FailedToParse", `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`);
+    }
+    const name = Object.keys(inner)[0];
+    const innerDb = typeof inner.$db === "string" ? inner.$db : db;
+    const withStats = verbosity !== "queryPlanner";
+    let out: ReadOutcome;
+    let wrap: (stage: Doc) => Doc = (stage) => stage;
+    switch (name) {
+      case "find": {
+        out = await this.readFind({ ...inner, batchSize: undefined }, innerDb);
+        const skip = numberArg(inner.skip, "skip");
+        const limit = Math.abs(numberArg(inner.limit, "limit"));
+        const q = out.plans[0];
+        wrap = (stage) => {
+          let s = stage;
+          if (q.blockingSort) {
+            s = { stage: "SORT", sortPattern: docArg(inner.sort, "sort"), memLimit: 104857600, ...(limit > 0 ? { limitAmount: skip + limit } : {}), type: "simple", inputStage: s };
+            if (skip > 0) s = { stage: "SKIP", skipAmount: skip, inputStage: s };
+          } else {
+            if (skip > 0) s = { stage: "SKIP", skipAmount: skip, inputStage: s };
+            if (limit > 0) s = { stage: "LIMIT", limitAmount: limit, inputStage: s };
+          }
+          if (isPlainObject(inner.projection) && Object.keys(inner.projection).length > 0) {
+            s = { stage: "PROJECTION_DEFAULT", transformBy: inner.projection, inputStage: s };
+          }
+          return s;
+        };
+        break;
+      }
+      case "count":
+        out = await this.readCount(inner, innerDb);
+        wrap = (stage) => ({ stage: "COUNT", inputStage: stage });
+        break;
+      case "distinct":
+        if (typeof inner.key !== "string" || inner.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
+        out = await this.readDistinct(inner, innerDb);
+        break;
+      case "aggregate":
+        out = await this.readAggregate(inner, innerDb);
+        break;
+      case "update":
+      case "delete":
+      case "findAndModify":
+      case "findandmodify": {
+        const coll = this.catalog.getCollection(innerDb, collectionName(inner));
+        const stmt = name === "update" ? (Array.isArray(inner.updates) ? inner.updates[0] : undefined) : name === "delete" ? (Array.isArray(inner.deletes) ? inner.deletes[0] : undefined) : inner;
+        const filter = docArg(isPlainObject(stmt) ? (name === "findAndModify" || name === "findandmodify" ? stmt.query : stmt.q) : undefined, "filter");
+        const sort = isPlainObject(stmt) && stmt.sort !== undefined ? normaliseSort(docArg(stmt.sort, "sort")) : undefined;
+        const q = planQuery(coll, `${innerDb}.${collectionName(inner)}`, filter, compileFilter(filter), { sort, hint: isPlainObject(stmt) ? stmt.hint : undefined, notablescan: this.notablescan() });
+        const ctx = new ExecContext();
+        out = { docs: [], plans: [q], stats: { keysExamined: 0, docsExamined: 0 }, ctx, nReturned: 0 };
+        wrap = (stage) => ({ stage: name === "delete" ? "DELETE" : "UPDATE", inputStage: stage });
+        break;
+      }
+      default:
+        throw new MongoCommandError("CommandNotFound", `Explain failed due to unknown command: ${name}`);
+    }
+    const q = out.plans[0];
+    const forCount = out.countOnly === true;
+    const winningPlan = out.stages && name === "distinct" ? out.stages[0] : q ? wrap(planStage(q.plan, q, forCount)) : wrap({ stage: "COUNT" });
+    const queryPlanner: Doc = {
+      namespace: q?.ns ?? `${innerDb}.${String(inner[name])}`,
+      indexFilterSet: false,
+      parsedQuery: q?.filter ?? {},
+      maxIndexedOrSolutionsReached: false,
+      maxIndexedAndSolutionsReached: false,
+      maxScansToExplodeReached: false,
+      winningPlan,
+      rejectedPlans: q ? q.rejected.map((p) => planStage(p, q, forCount)) : [],
+    };
+    const executionStats: Doc = {
+      executionSuccess: true,
+      nReturned: out.nReturned ?? out.docs.length,
+      executionTimeMillis: Math.round(out.ctx.elapsedMs),
+      totalKeysExamined: out.stats.keysExamined,
+      totalDocsExamined: out.stats.docsExamined,
+      executionStages: { ...winningPlan, nReturned: out.nReturned ?? out.docs.length, executionTimeMillisEstimate: Math.round(out.ctx.elapsedMs) },
+    };
+    if (verbosity === "allPlansExecution") executionStats.allPlansExecution = [];
+    const serverInfo = { host: "127.0.0.1", port: 0, version: "7.0.0", gitVersion: "embedded-mongo" };
+    const base: Doc = { explainVersion: "1" };
+    const restStages = name === "aggregate" ? (out.stages ?? []) : [];
+    if (name === "aggregate" && (restStages.length > 0 || out.countOnly)) {
+      const cursorStage: Doc = { queryPlanner };
+      if (withStats) cursorStage.executionStats = executionStats;
+      base.stages = [{ $cursor: cursorStage, nReturned: out.nReturned ?? out.docs.length }, ...restStages.map((s) => ({ ...s }))];
+    } else {
+      base.queryPlanner = queryPlanner;
+      if (withStats) base.executionStats = executionStats;
+    }
+    return { ...base, command: inner, serverInfo, serverParameters: { notablescan: this.params.notablescan }, ok: 1 };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Profiler (db.setProfilingLevel / system.profile)
+
+  private profileState(db: string) {
+    let state = this.profiling.get(db);
+    if (!state) this.profiling.set(db, (state = { level: 0, slowms: 100, entries: [] }));
+    return state;
+  }
+
+  private profileRead(db: string, op: string, ns: string, cmd: Doc, out: ReadOutcome): void {
+    const state = this.profiling.get(db);
+    if (!state || state.level === 0 || ns.endsWith(".system.profile")) return;
+    const millis = Math.round(out.ctx.elapsedMs);
+    if (state.level === 1 && millis < state.slowms) return;
+    const q = out.plans[0];
+    const command: Doc = {};
+    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db"].includes(k)) command[k] = v;
+    const entry: ProfileEntry = {
+      _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
+      op,
+      ns,
+      command,
+      keysExamined: out.stats.keysExamined,
+      docsExamined: out.stats.docsExamined,
+      nreturned: out.nReturned ?? out.docs.length,
+      planSummary: out.stages && out.stages[0]?.stage === "PROJECTION_COVERED" ? `DISTINCT_SCAN ${JSON.stringify((out.stages[0].inputStage as Doc).keyPattern)}` : q ? planSummary(q.plan, out.countOnly) : "COUNT",
+      collectionSize: q?.collectionSize ?? 0,
+      numYield: out.ctx.yields,
+      millis,
+      ts: new Date(),
+    };
+    state.entries.push(entry);
+    if (state.entries.length > PROFILE_CAPACITY) state.entries.splice(0, state.entries.length - PROFILE_CAPACITY);
+  }
+
+  /** Profiles a query notablescan refused, so a test reading system.profile sees it even if the caller swallowed the error. */
+  private profileRefused(db: string, commandName: string, cmd: Doc, failure: MongoCommandError): void {
+    const state = this.profiling.get(db);
+    if (!state || state.level === 0) return;
+    const coll = typeof cmd[commandName] === "string" ? (cmd[commandName] as string) : "";
+    const command: Doc = {};
+    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db", "documents"].includes(k)) command[k] = v;
+    state.entries.push({
+      _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
+      op: commandName,
+      ns: `${db}.${coll}`,
+      command,
+      planSummary: "COLLSCAN",
+      collectionSize: this.catalog.getCollection(db, coll)?.docs.size ?? 0,
+      errCode: failure.code,
+      errName: failure.codeName,
+      errMsg: failure.message,
+      ts: new Date(),
+    });
+  }
+
+  /** Profiles a write's plan (update, delete, findAndModify). */
+  private profileWrite(db: string, op: string, ns: string, cmd: Doc, q: PlannedQuery, started: number, n: number): void {
+    const state = this.profiling.get(db);
+    if (!state || state.level === 0) return;
+    const millis = Math.round(performance.now() - started);
+    if (state.level === 1 && millis < state.slowms) return;
+    const command: Doc = {};
+    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db", "updates", "deletes", "documents"].includes(k)) command[k] = v;
+    state.entries.push({
+      _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
+      op,
+      ns,
+      command: { ...command, q: q.filter },
+      nMatched: n,
+      planSummary: planSummary(q.plan),
+      collectionSize: q.collectionSize,
+      millis,
+      ts: new Date(),
+    });
+    if (state.entries.length > PROFILE_CAPACITY) state.entries.splice(0, state.entries.length - PROFILE_CAPACITY);
+  }
+
+  /** Documents a write targets, planned like a read but run to completion without yielding (writes are atomic). */
+  private targets(db: string, coll: Collection, filter: Doc, opts: { sort?: Doc; limit?: number; hint?: unknown; cmd: Doc; op: string }): Doc[] {
+    const started = performance.now();
+    const sort = opts.sort !== undefined && isPlainObject(opts.sort) && Object.keys(opts.sort).length > 0 ? normaliseSort(opts.sort) : undefined;
+    const q = planQuery(coll, coll.ns, filter, compileFilter(filter), { sort, wanted: opts.limit ?? 0, hint: opts.hint, notablescan: this.notablescan() });
+    const stats = { keysExamined: 0, docsExamined: 0 };
+    const source = openSource(coll, q, stats, compileFilter);
+    const out: Doc[] = [];
+    const limit = opts.limit ?? 0;
+    const pull = () => {
+      for (;;) {
+        const d = source.next();
+        if (d !== PAUSE) return d;
+      }
+    };
+    if (q.blockingSort) {
+      for (let d = pull(); d; d = pull()) out.push(d);
+      const sorted = sortSync(out, q.blockingSort);
+      this.profileWrite(db, opts.op, coll.ns, opts.cmd, q, started, Math.min(sorted.length, limit || Infinity));
+      return limit > 0 ? sorted.slice(0, limit) : sorted;
+    }
+    for (let d = pull(); d; d = pull()) {
+      out.push(d);
+      if (limit > 0 && out.length >= limit) break;
+    }
+    this.profileWrite(db, opts.op, coll.ns, opts.cmd, q, started, out.length);
+    return out;
+  }
+
+  /**
+   * The documents a multi-document write targets, pulled with yields between slices (as a read does), each
+   * once even when a concurrent write moved it within the index being walked.
+   */
+  private async targetsYielding(db: string, coll: Collection, filter: Doc, opts: { hint?: unknown; cmd: Doc; op: string }, ctx: ExecContext): Promise<Doc[]> {
+    const started = performance.now();
+    const q = planQuery(coll, coll.ns, filter, compileFilter(filter), { wanted: 0, hint: opts.hint, notablescan: this.notablescan() });
+    const stats = { keysExamined: 0, docsExamined: 0 };
+    const source = openSource(coll, q, stats, compileFilter);
+    const out: Doc[] = [];
+    const seen = new Set<Doc>();
+    await drain(ctx, source, (doc) => {
+      if (ctx.yields > 0) {
+        if (seen.size === 0) for (const d of out) seen.add(d);
+        if (seen.has(doc)) return true;
+        seen.add(doc);
+      }
+      out.push(doc);
+      return true;
+    });
+    if (ctx.yields > 0) {
+      // After a yield the same document may have come back in a new version (an update moved it ahead): keep its latest.
+      const byId = new Map<string, Doc>();
+      for (const d of out) byId.set(keyOf(d._id), d);
+      if (byId.size !== out.length) {
+        // (a loop, not push(...values): a spread of a million arguments overflows the stack)
+        out.length = 0;
+        for (const d of byId.values()) out.push(d);
+      }
+    }
+    this.profileWrite(db, opts.op, coll.ns, opts.cmd, q, started, out.length);
+    return out;
+  }
+
+  /**
+   * The version of each target a multi-document write should change now: after the write yielded, another
+   * client may have changed or removed a target, so the stored version is read again and the filter
+   * re-tested when it differs (what mongod does when a yield lets another write in).
+   */
+  private current(coll: Collection, docs: Doc[], matches: (doc: Doc) => boolean): Doc[] {
+    const out: Doc[] = [];
+    for (const doc of docs) {
+      const now = coll.docs.get(keyOf(doc._id));
+      if (now === doc || (now !== undefined && matches(now))) out.push(now);
+    }
+    return out;
+  }
+
+  /**
+   * Checked before each chunk of a multi-document write: the collection may have been dropped (or the
+   * database) while it yielded. Writing on would put records of a dropped collection in the journal,
+   * which a restart would bring back.
+   */
+  private assertStillThere(coll: Collection): void {
+    if (this.catalog.getCollection(coll.db, coll.name) !== coll) {
+      throw new MongoCommandError("QueryPlanKilled", `PlanExecutor killed: collection dropped (${coll.ns})`);
+    }
+  }
+
+  /** Throws when a journal write failed while this command yielded (its earlier changes may have been undone). */
+  private assertDurable(failuresBefore: number | undefined): void {
+    const sink = this.catalog.sink;
+    if (sink?.failures !== failuresBefore) {
+      throw new MongoCommandError("InternalError", sink?.lastFailure?.message ?? "the embedded server could not make the write durable; the write was not fully applied");
+    }
+  }
+
+  /** deleteMany: removes in slices, yielding between them. */
+  private async removeMany(db: string, coll: Collection, filter: Doc, hint: unknown, cmd: Doc): Promise<{ removed: number; error?: MongoCommandError }> {
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const failuresBefore = this.catalog.sink?.failures;
+    const targets = await this.targetsYielding(db, coll, filter, { hint, cmd, op: "remove" }, ctx);
+    const matches = compileFilter(filter);
+    let removed = 0;
+    try {
+      for (let start = 0; start < targets.length; start += WRITE_CHUNK) {
+        this.assertDurable(failuresBefore);
+        this.assertStillThere(coll);
+        let chunk = targets.slice(start, start + WRITE_CHUNK);
+        if (ctx.yields > 0) chunk = this.current(coll, chunk, matches);
+        for (const doc of chunk) {
+          this.catalog.remove(coll, doc);
+          removed++;
+        }
+        ctx.check();
+        if (ctx.sliceOver()) await ctx.yield();
+      }
+      this.assertDurable(failuresBefore);
+    } catch (error) {
+      return { removed, error: toCommandError(error) };
+    }
+    return { removed };
+  }
+
   /**
    * Applies one update statement. Errors after some documents were written
    * (a multi update hitting a duplicate key) come back in `error` so the
-   * counts of what was written stay right.
+   * counts of what was written stay right. A multi update works in slices and
+   * yields between them, so other connections are served meanwhile (each
+   * document's change stays atomic, as in MongoDB).
    */
-  private applyUpdate(
+  private async applyUpdate(
     db: string,
     name: string,
     stmt: Doc,
     single: boolean,
-  ): { matched: number; modified: number; upsertedId?: unknown; before?: Doc; after?: Doc; error?: MongoCommandError } {
+    cmd: Doc,
+  ): Promise<{ matched: number; modified: number; upsertedId?: unknown; before?: Doc; after?: Doc; error?: MongoCommandError }> {
     const filter = docArg(stmt.q, "q");
     const update = stmt.u;
     const multi = stmt.multi === true && !single;
@@ -435,14 +899,14 @@ export class CommandRunner {
     assertSupportedValues(update, "update");
     if (arrayFilters) assertSupportedValues(arrayFilters, "arrayFilters");
 
+    const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
+    const failuresBefore = this.catalog.sink?.failures;
     const coll = this.catalog.getCollection(db, name);
     let targets: Doc[] = [];
     if (coll) {
-      if (multi) targets = matchDocs(coll, filter);
-      else {
-        const first = firstMatch(coll, filter, stmt.sort);
-        targets = first ? [first] : [];
-      }
+      targets = multi
+        ? await this.targetsYielding(db, coll, filter, { hint: stmt.hint, cmd, op: "update" }, ctx)
+        : this.targets(db, coll, filter, { sort: stmt.sort as Doc | undefined, limit: 1, hint: stmt.hint, cmd, op: single ? "findAndModify" : "update" });
     }
 
     if (targets.length === 0) {
@@ -468,62 +932,47 @@ export class CommandRunner {
       }
       doc = withIdFirst(doc);
       validateId(doc._id);
-      const target = coll ?? this.catalog.ensureCollection(db, name);
+      const target = this.catalog.getCollection(db, name) ?? this.catalog.ensureCollection(db, name);
       this.catalog.insert(target, doc);
       return { matched: 0, modified: 0, upsertedId: doc._id, after: doc };
     }
 
-    let updated: Doc[];
-    if (kind === "replacement") {
-      updated = targets.map((old) => {
-        const repl = cloneDeep(update as Doc);
-        if (repl._id !== undefined && keyOf(repl._id) !== keyOf(old._id)) throw immutableId(old._id);
-        const { _id: _ignored, ...rest } = repl;
-        return { _id: old._id, ...rest };
-      });
-    } else {
-      updated = targets.map(cloneDeep);
-      let modifier: Doc | Doc[] = update as Doc | Doc[];
-      if (kind === "operators" && "$setOnInsert" in (update as Doc)) {
-        const ops = { ...(update as Doc) };
-        delete ops.$setOnInsert;
-        modifier = ops;
-      }
-      // mingo re-tests the filter on every document; it only needs it for the positional $ operator.
-      const positional = kind === "operators" && Object.values(modifier).some((fields) => isPlainObject(fields) && Object.keys(fields).some((k) => /(^|\.)\$(\.|$)/.test(k)));
-      const fast = kind === "operators" && !arrayFilters ? compileFastUpdate(modifier as Doc) : undefined;
-      if (fast) {
-        for (let i = 0; i < updated.length; i++) {
-          if (!fast(updated[i])) {
-            const one = [updated[i]];
-            runUpdate(one, filter, modifier, arrayFilters);
-            updated[i] = one[0];
-          }
-        }
-      } else if (kind === "pipeline" || Object.keys(modifier).length > 0) {
-        runUpdate(updated, positional ? filter : {}, modifier, arrayFilters);
-      }
-    }
-
+    const compute = updateComputer(kind, update, filter, arrayFilters);
+    const matches = multi ? compileFilter(filter) : () => true;
+    let matched = 0;
     let modified = 0;
     let before: Doc | undefined;
     let after: Doc | undefined;
-    for (let i = 0; i < targets.length; i++) {
-      const oldDoc = targets[i];
-      const newDoc = updated[i];
-      try {
-        if (keyOf(newDoc._id) !== keyOf(oldDoc._id)) throw immutableId(oldDoc._id);
-        before = oldDoc;
-        after = oldDoc;
-        if (deepEqual(oldDoc, newDoc)) continue;
-        this.catalog.replace(coll!, oldDoc, withIdFirst(newDoc));
-        after = newDoc;
-        modified++;
-      } catch (error) {
-        return { matched: i, modified, error: toCommandError(error) };
+    try {
+      for (let start = 0; start < targets.length; start += WRITE_CHUNK) {
+        this.assertDurable(failuresBefore);
+        this.assertStillThere(coll!);
+        let chunk = targets.slice(start, start + WRITE_CHUNK);
+        if (ctx.yields > 0) chunk = this.current(coll!, chunk, matches);
+        const updated = compute(chunk);
+        for (let i = 0; i < chunk.length; i++) {
+          const oldDoc = chunk[i];
+          const newDoc = updated[i];
+          if (keyOf(newDoc._id) !== keyOf(oldDoc._id)) throw immutableId(oldDoc._id);
+          before = oldDoc;
+          after = oldDoc;
+          if (!deepEqual(oldDoc, newDoc)) {
+            this.catalog.replace(coll!, oldDoc, withIdFirst(newDoc));
+            after = newDoc;
+            modified++;
+          }
+          matched++;
+        }
+        if (multi) {
+          ctx.check();
+          if (ctx.sliceOver()) await ctx.yield();
+        }
       }
+      if (multi) this.assertDurable(failuresBefore);
+    } catch (error) {
+      return { matched, modified, error: toCommandError(error) };
     }
-    return { matched: targets.length, modified, before, after };
+    return { matched, modified, before, after };
   }
 
   private cursorReply(ns: string, docs: Doc[], batchSize: number, singleBatch: boolean): Doc {
@@ -546,6 +995,53 @@ export class CommandRunner {
     const limit = Date.now() - CURSOR_IDLE_MS;
     for (const [id, c] of this.cursors) if (c.touched < limit) this.cursors.delete(id);
   }
+}
+
+/** Commands that touch no collection, or only through a cursor already open: they never wait for a load. */
+const CATALOG_FREE = new Set([
+  "hello",
+  "isMaster",
+  "ismaster",
+  "ping",
+  "buildInfo",
+  "buildinfo",
+  "endSessions",
+  "whatsmyuri",
+  "connectionStatus",
+  "getCmdLineOpts",
+  "getLog",
+  "hostInfo",
+  "getParameter",
+  "setParameter",
+  "profile",
+  "serverStatus",
+  "getMore",
+  "killCursors",
+  "commitTransaction",
+  "abortTransaction",
+]);
+
+/** The collections a command reads or writes (its own and any pipeline's `from`), for the start-up load. */
+function namespacesOf(cmd: Doc, db: string): string[] | "all" {
+  const name = Object.keys(cmd)[0] ?? "";
+  if (CATALOG_FREE.has(name)) return [];
+  if (name === "explain" && isPlainObject(cmd.explain)) return namespacesOf(cmd.explain, typeof cmd.explain.$db === "string" ? cmd.explain.$db : db);
+  const coll = cmd[name];
+  if (typeof coll !== "string" || name === "listCollections" || name === "listDatabases" || name === "dropDatabase") {
+    return coll === 1 && name === "aggregate" ? [] : "all";
+  }
+  const out = [`${db}.${coll}`];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isPlainObject(value)) return;
+    for (const [k, v] of Object.entries(value)) {
+      if ((k === "$lookup" || k === "$graphLookup" || k === "$unionWith") && isPlainObject(v) && typeof v.from === "string") out.push(`${db}.${v.from}`);
+      if (k === "$unionWith" && typeof v === "string") out.push(`${db}.${v}`);
+      visit(v);
+    }
+  };
+  visit(cmd.pipeline);
+  return out;
 }
 
 /**
@@ -672,18 +1168,12 @@ function takeBatch(docs: Doc[], pos: number, size: number): Doc[] {
   return out;
 }
 
-export function matchDocs(coll: Collection, filter: Doc): Doc[] {
-  const { docs, exact } = coll.select(filter);
-  if (exact) return docs;
-  return docs.filter(compileFilter(filter));
-}
-
 /**
  * mingo's query plus MongoDB's field-order-sensitive equality for embedded
  * documents ({ size: { h: 14, w: 21 } } does not match { w: 21, h: 14 }),
  * which mingo ignores, checked on top-level (and $and) conditions.
  */
-function compileFilter(filter: Doc): (doc: Doc) => boolean {
+export function compileFilter(filter: Doc): (doc: Doc) => boolean {
   const fast = fastMatcher(filter);
   if (fast) return fast;
   const query = compileQuery(filter);
@@ -724,63 +1214,32 @@ function compileQuery(filter: Doc): Query {
   }
 }
 
-function firstMatch(coll: Collection, filter: Doc, sort: unknown): Doc | undefined {
-  if (sort !== undefined && isPlainObject(sort) && Object.keys(sort).length > 0) {
-    return sortDocs(matchDocs(coll, filter), normaliseSort(sort))[0];
+/** A find projection (mingo's), with `{ $meta: "textScore" }` fields filled from the query's scores. */
+function project(docs: Doc[], projection: Doc): Doc[] {
+  const meta: string[] = [];
+  const rest: Doc = {};
+  for (const [k, v] of Object.entries(projection)) {
+    if (isPlainObject(v) && v.$meta === "textScore") meta.push(k);
+    else rest[k] = v;
   }
-  const { docs, exact } = coll.select(filter);
-  if (exact) return docs[0];
-  return docs.find(compileFilter(filter));
-}
-
-function findDocs(coll: Collection, filter: Doc, cmd: Doc): Doc[] {
-  const matched = matchDocs(coll, filter);
-  const sort = cmd.sort === undefined ? undefined : docArg(cmd.sort, "sort");
-  const projection = cmd.projection === undefined ? undefined : docArg(cmd.projection, "projection");
-  const skip = numberArg(cmd.skip, "skip");
-  let limit = Math.abs(numberArg(cmd.limit, "limit"));
-  if (skip < 0) throw new MongoCommandError("BadValue", "skip value must be non-negative");
-  const hasSort = sort && Object.keys(sort).length > 0;
-  const hasProjection = projection && Object.keys(projection).length > 0;
-  if (!hasSort && !hasProjection) {
-    if (limit === 0) limit = Infinity;
-    return matched.slice(skip, skip + limit);
-  }
-  let page: Doc[];
-  if (hasSort && limit) {
-    const sortSpec = normaliseSort(sort);
-    const top = fastTopK(matched, sortSpec, skip + limit) ?? sortDocs(matched, sortSpec);
-    page = top.slice(skip, skip + limit);
-  } else {
-    const sorted = hasSort ? sortDocs(matched, normaliseSort(sort)) : matched;
-    page = sorted.slice(skip, limit ? skip + limit : undefined);
-  }
-  if (!hasProjection) return page;
+  let out: Doc[];
   try {
-    return new Query({}).find(page, projection).all() as Doc[];
+    out = Object.keys(rest).length > 0 ? (new Query({}).find(docs, rest).all() as Doc[]) : docs.map((d) => ({ ...d }));
   } catch (error) {
     throw toCommandError(error);
   }
+  if (meta.length === 0) return out;
+  return out.map((d, i) => {
+    const withMeta: Doc = { ...d };
+    for (const f of meta) withMeta[f] = textScores.get(docs[i]) ?? 0;
+    return withMeta;
+  });
 }
 
-function sortDocs(docs: Doc[], sort: Record<string, 1 | -1>): Doc[] {
-  const fast = fastSort(docs, sort);
-  if (fast) return fast;
-  try {
-    return new Query({}).find(docs).sort(sort).all() as Doc[];
-  } catch (error) {
-    throw toCommandError(error);
-  }
-}
-
-function normaliseSort(sort: Doc): Record<string, 1 | -1> {
-  const out: Record<string, 1 | -1> = {};
-  for (const [k, v] of Object.entries(sort)) {
-    if (v === 1 || v === -1) out[k] = v;
-    else if (isPlainObject(v) && "$meta" in v) throw new MongoCommandError("BadValue", "$meta sort is not supported by the embedded server");
-    else throw new MongoCommandError("BadValue", `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
-  }
-  return out;
+function sortSync(docs: Doc[], sort: SortSpec): Doc[] {
+  const indexed = docs.map((d, i) => ({ d, i }));
+  indexed.sort((a, b) => compareDocs(a.d, b.d, sort) || a.i - b.i);
+  return indexed.map((x) => x.d);
 }
 
 function classifyUpdate(update: unknown, multi: boolean): "operators" | "replacement" | "pipeline" {
@@ -834,6 +1293,67 @@ const KNOWN_UPDATE_OPERATORS = new Set([
   "$setOnInsert",
 ]);
 
+/** How many documents a multi-document write changes between two looks at the clock. */
+const WRITE_CHUNK = 64;
+
+/**
+ * The new versions of a slice of documents for one update statement. Stored documents are never changed:
+ * operator updates work on copies, and a $set/$addFields pipeline compiled once builds new objects that
+ * share the values it leaves alone (so indexes on untouched fields see no change).
+ */
+function updateComputer(kind: "operators" | "replacement" | "pipeline", update: unknown, filter: Doc, arrayFilters: Doc[] | undefined): (docs: Doc[]) => Doc[] {
+  if (kind === "replacement") {
+    return (docs) =>
+      docs.map((old) => {
+        const repl = cloneDeep(update as Doc);
+        if (repl._id !== undefined && keyOf(repl._id) !== keyOf(old._id)) throw immutableId(old._id);
+        const { _id: _ignored, ...rest } = repl;
+        return { _id: old._id, ...rest };
+      });
+  }
+  if (kind === "pipeline") {
+    const stages = update as Doc[];
+    const compiled = compileUpdatePipeline(stages);
+    return (docs) => {
+      const out: Doc[] = new Array(docs.length);
+      for (let i = 0; i < docs.length; i++) {
+        let next = compiled?.(docs[i]);
+        if (!next) {
+          const one = [cloneDeep(docs[i])];
+          runUpdate(one, {}, stages, undefined);
+          next = one[0];
+        }
+        out[i] = next;
+      }
+      return out;
+    };
+  }
+  let modifier = update as Doc;
+  if ("$setOnInsert" in modifier) {
+    modifier = { ...modifier };
+    delete modifier.$setOnInsert;
+  }
+  // mingo re-tests the filter on every document; it only needs it for the positional $ operator.
+  const positional = Object.values(modifier).some((fields) => isPlainObject(fields) && Object.keys(fields).some((k) => /(^|\.)\$(\.|$)/.test(k)));
+  const fast = !arrayFilters ? compileFastUpdate(modifier) : undefined;
+  const empty = Object.keys(modifier).length === 0;
+  return (docs) => {
+    const updated = docs.map(cloneDeep);
+    if (fast) {
+      for (let i = 0; i < updated.length; i++) {
+        if (!fast(updated[i])) {
+          const one = [updated[i]];
+          runUpdate(one, filter, modifier, arrayFilters);
+          updated[i] = one[0];
+        }
+      }
+    } else if (!empty) {
+      runUpdate(updated, positional ? filter : {}, modifier, arrayFilters);
+    }
+    return updated;
+  };
+}
+
 function runUpdate(docs: Doc[], filter: Doc, modifier: Doc | Doc[], arrayFilters: Doc[] | undefined): void {
   try {
     mingoUpdateMany(docs, filter, modifier as never, { arrayFilters, cloneMode: "copy" });
@@ -883,6 +1403,13 @@ function normaliseIndexSpec(raw: unknown): IndexSpec {
   if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) {
     throw new MongoCommandError("BadValue", "Index spec needs a non-empty 'key' object");
   }
+  if (Object.values(raw.key).includes("text")) {
+    if (raw.unique === true) throw new MongoCommandError("CannotCreateIndex", "a text index cannot be unique");
+    const spec = normaliseTextIndexSpec(raw);
+    if (raw.sparse === true) spec.sparse = true;
+    if (isPlainObject(raw.partialFilterExpression)) spec.partialFilterExpression = raw.partialFilterExpression;
+    return spec;
+  }
   const key: Record<string, number> = {};
   for (const [field, dir] of Object.entries(raw.key)) {
     if (dir === 1 || dir === -1) key[field] = dir;
@@ -905,11 +1432,14 @@ function normaliseIndexSpec(raw: unknown): IndexSpec {
 function sameKey(a: Doc, b: Doc): boolean {
   const ka = Object.entries(a);
   const kb = Object.entries(b);
-  return ka.length === kb.length && ka.every(([k, v], i) => kb[i][0] === k && Number(kb[i][1]) === Number(v));
+  return ka.length === kb.length && ka.every(([k, v], i) => kb[i][0] === k && (kb[i][1] === v || Number(kb[i][1]) === Number(v)));
 }
 
 function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   return (
+    deepEqual(a.weights ?? null, b.weights ?? null) &&
+    a.default_language === b.default_language &&
+    a.language_override === b.language_override &&
     !!a.unique === !!b.unique &&
     !!a.sparse === !!b.sparse &&
     deepEqual(a.partialFilterExpression ?? null, b.partialFilterExpression ?? null) &&
@@ -917,51 +1447,3 @@ function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   );
 }
 
-/**
- * Runs an aggregation without ever handing stored documents to mingo
- * (its $set/$addFields on dotted paths mutate their input): leading $match
- * stages use the planner, the driver's countDocuments pipeline is answered
- * directly, and everything else works on clones.
- */
-function runPipeline(catalog: Catalog, db: string, coll: Collection | undefined, pipeline: Doc[]): Doc[] {
-  let rest = pipeline;
-  let input: Doc[] = [];
-  if (coll) {
-    const matches: Doc[] = [];
-    while (rest.length > 0 && isPlainObject(rest[0]) && Object.keys(rest[0])[0] === "$match" && Object.keys(rest[0]).length === 1) {
-      const m = rest[0].$match;
-      if (!isPlainObject(m)) throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
-      matches.push(m);
-      rest = rest.slice(1);
-    }
-    input = matches.length === 0 ? [...coll.docs.values()] : matchDocs(coll, matches.length === 1 ? matches[0] : { $and: matches });
-  }
-  const counted = countShortcut(input, rest);
-  if (counted) return counted;
-  const cloneAll = (docs: Iterable<Doc>) => Array.from(docs, cloneDeep);
-  try {
-    return new Aggregator(rest, {
-      collectionResolver: (name: string) => cloneAll(catalog.getCollection(db, name)?.docs.values() ?? []),
-    }).run(cloneAll(input)) as Doc[];
-  } catch (error) {
-    throw toCommandError(error);
-  }
-}
-
-function countShortcut(input: Doc[], rest: Doc[]): Doc[] | undefined {
-  let skip = 0;
-  let limit = Infinity;
-  let i = 0;
-  if (rest[i] && typeof rest[i].$skip === "number" && Object.keys(rest[i]).length === 1) skip = rest[i++].$skip as number;
-  if (rest[i] && typeof rest[i].$limit === "number" && Object.keys(rest[i]).length === 1) limit = rest[i++].$limit as number;
-  const last = rest[i];
-  if (i !== rest.length - 1 || !isPlainObject(last) || Object.keys(last).length !== 1 || !isPlainObject(last.$group)) return undefined;
-  const group = last.$group;
-  const keys = Object.keys(group);
-  if (keys.length !== 2 || group._id !== 1) return undefined;
-  const field = keys.find((k) => k !== "_id")!;
-  const acc = group[field];
-  if (!isPlainObject(acc) || acc.$sum !== 1 || Object.keys(acc).length !== 1) return undefined;
-  const n = Math.max(0, Math.min(input.length - skip, limit));
-  return n === 0 ? [] : [{ _id: 1, [field]: n }];
-}

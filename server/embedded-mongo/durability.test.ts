@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertEmbeddedAllowed, startEmbeddedMongo } from "./index";
+import { setCompactionThreshold } from "./journal";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -152,6 +153,45 @@ describe("durability", () => {
     const dup = await again.insertOne({ _id: 5000, k: 3 } as never).catch((e: { code?: number }) => e);
     expect((dup as { code?: number }).code).toBe(11000);
   });
+
+  it("compacts beside the commands: they answer while the snapshot is written, and a restart sees every acknowledged write", async () => {
+    setCompactionThreshold(256 * 1024);
+    try {
+      const dir = tempDir();
+      h = await startHarness(dir);
+      const c = h.client.db("t").collection<Loose>("big");
+      await c.createIndex({ k: 1 }, { unique: true });
+      const payload = "y".repeat(400);
+      const snapshot = path.join(dir, "snapshot.bson");
+      // One write of 20,000 documents: the journal passes the threshold and a compaction of ~9 MB starts.
+      await c.insertMany(Array.from({ length: 20_000 }, (_, i) => ({ _id: i, k: i, payload })) as never[]);
+      const journalBefore = fs.statSync(path.join(dir, "journal.log")).size;
+      // The compaction has begun but not switched yet: reads and writes answer meanwhile (with a synchronous
+      // compaction the insert above would only have answered after the snapshot was in place).
+      expect(fs.existsSync(snapshot)).toBe(false);
+      expect(await c.countDocuments({ k: { $gte: 19_990 } })).toBe(10);
+      await c.updateOne({ _id: 3 }, { $set: { during: true } });
+      await c.deleteOne({ _id: 4 });
+      await c.insertOne({ _id: 30_000, k: 30_000, late: true } as never);
+      expect(fs.existsSync(snapshot)).toBe(false);
+      await vi.waitFor(() => expect(fs.existsSync(snapshot)).toBe(true), { timeout: 30_000, interval: 20 });
+      // After the switch, more writes go to the shortened journal.
+      await c.updateOne({ _id: 5 }, { $set: { after: true } });
+      expect(fs.statSync(path.join(dir, "journal.log")).size).toBeLessThan(journalBefore);
+      await stopHarness(h);
+      h = undefined;
+      h = await startHarness(dir);
+      const again = h.client.db("t").collection<Loose>("big");
+      expect(await again.countDocuments()).toBe(20_000);
+      expect(await again.findOne({ _id: 3 })).toMatchObject({ during: true });
+      expect(await again.findOne({ _id: 4 })).toBeNull();
+      expect(await again.findOne({ _id: 5 })).toMatchObject({ after: true });
+      expect(await again.findOne({ _id: 30_000 })).toMatchObject({ late: true });
+      expect((await again.insertOne({ _id: 40_000, k: 7 } as never).catch((e: { code?: number }) => e)) as { code?: number }).toMatchObject({ code: 11000 });
+    } finally {
+      setCompactionThreshold(undefined);
+    }
+  }, 60_000);
 
   it("refuses a data directory that another server holds", async () => {
     const dir = tempDir();

@@ -7,11 +7,14 @@ export const ErrorCodes = {
   InternalError: 1,
   BadValue: 2,
   FailedToParse: 9,
+  Unauthorized: 13,
   TypeMismatch: 14,
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
   CursorNotFound: 43,
+  MaxTimeMSExpired: 50,
+  QueryPlanKilled: 175,
   NamespaceExists: 48,
   CommandNotFound: 59,
   ImmutableField: 66,
@@ -21,7 +24,9 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   CannotCreateIndex: 67,
   OperationNotSupportedInTransaction: 263,
+  NoQueryExecutionPlans: 291,
   DuplicateKey: 11000,
+  OutOfDiskSpace: 14031,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

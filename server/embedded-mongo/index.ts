@@ -4,12 +4,17 @@
  * data in memory and, with a dbPath, in a durable journal. For demos,
  * development and tests only; production uses a real MongoDB (MONGODB_URI).
  */
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { CommandRunner, MAX_MESSAGE_SIZE, type ServerInfo } from "./commands";
 import { MongoCommandError, toCommandError } from "./errors";
-import { Journal } from "./journal";
+import { DurabilityError, Journal, type JournalIo } from "./journal";
 import { Catalog, expireDocuments } from "./storage";
 import { encodeOpMsg, encodeOpReply, OP_QUERY, parseMessage } from "./wire";
+
+/** Write commands that can yield between documents (multi-document updates and deletes). */
+const YIELDING_WRITES = new Set(["update", "delete"]);
 
 export type EmbeddedMongoOptions = {
   /** Directory for the journal and snapshot; omitted = in memory only. */
@@ -20,6 +25,8 @@ export type EmbeddedMongoOptions = {
   host?: string;
   /** How often TTL indexes are applied (default 60 s, as mongod). */
   ttlIntervalMs?: number;
+  /** The journal's disk operations (tests simulate a full disk). */
+  io?: JournalIo;
 };
 
 export type EmbeddedMongo = {
@@ -43,7 +50,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   assertEmbeddedAllowed();
   const host = options.host ?? "127.0.0.1";
   const catalog = new Catalog();
-  const journal = options.dbPath ? await Journal.open(options.dbPath, catalog) : undefined;
+  const journal = options.dbPath ? await Journal.open(options.dbPath, catalog, options.io) : undefined;
   const runner = new CommandRunner(catalog);
   const sockets = new Set<net.Socket>();
   const startedAt = new Date();
@@ -104,12 +111,16 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       isLegacy = request.opCode === OP_QUERY;
       moreToCome = request.moreToCome;
       if (!("$db" in request.command)) request.command.$db = request.db;
-      reply = runner.run(request.command, info);
+      const failuresBefore = journal?.failures;
+      reply = await runner.run(request.command, info);
       if (journal) {
         try {
           await journal.sync();
+          // A write that yielded may have had its first changes in a batch the disk refused (and that was undone).
+          if (journal.failures !== failuresBefore && YIELDING_WRITES.has(Object.keys(request.command)[0] ?? "") && journal.lastFailure) throw journal.lastFailure;
         } catch (error) {
-          reply = new MongoCommandError("InternalError", `the embedded server could not make the write durable: ${(error as Error).message}`).toReply();
+          const full = error instanceof DurabilityError && error.cause.code === "ENOSPC";
+          reply = new MongoCommandError(full ? "OutOfDiskSpace" : "InternalError", (error as Error).message).toReply();
         }
       }
     } catch (error) {
@@ -143,10 +154,14 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     throw error;
   }
   port = (server.address() as net.AddressInfo).port;
+  const uri = `mongodb://${host}:${port}/?directConnection=true`;
+  // Other processes of the portal find the server of a data directory here (server/embedded-mongo/process.ts).
+  const uriFile = options.dbPath ? path.join(options.dbPath, "embedded-mongo.uri") : undefined;
+  if (uriFile) fs.writeFileSync(uriFile, `${uri}\n`);
 
   let stopped: Promise<void> | undefined;
   return {
-    uri: `mongodb://${host}:${port}/?directConnection=true`,
+    uri,
     port,
     stop() {
       stopped ??= (async () => {
@@ -156,6 +171,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
         });
         clearInterval(ttlTimer);
         runner.close();
+        if (uriFile) fs.rmSync(uriFile, { force: true });
         await journal?.close();
       })();
       return stopped;

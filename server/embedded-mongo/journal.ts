@@ -8,15 +8,19 @@
  * share one fsync). On start the snapshot is loaded, then the journal is
  * replayed; a torn or corrupt tail (a crash in the middle of a write) is cut
  * off. Compaction writes the whole catalogue to snapshot.tmp, fsyncs it,
- * renames it over snapshot.bson, fsyncs the directory and empties the journal.
+ * renames it over snapshot.bson, fsyncs the directory and empties the journal
+ * (while serving, in slices, keeping the journal's tail: compactInBackground).
  * Every record is idempotent (put/delete by _id, create/drop), so replaying a
  * journal over a snapshot that already contains it is harmless.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { BSON } from "bson";
-import { Collection, Index, type Catalog, type ChangeSink, type IndexSpec } from "./storage";
+import { decodeDocumentFast } from "./bson-decode";
+import { Collection, createIndexObject, type Catalog, type ChangeSink, type IndexSpec } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -27,16 +31,70 @@ const enum RecordType {
   CreateIndex = 5,
   DropIndex = 6,
   DropDatabase = 7,
+  /** First record of a snapshot: its collections in file order (smallest first), so a start can load them one by one. */
+  Manifest = 8,
 }
 
 const JOURNAL_FILE = "journal.log";
 const SNAPSHOT_FILE = "snapshot.bson";
 const SNAPSHOT_TMP = "snapshot.tmp";
 const LOCK_FILE = "embedded-mongo.lock";
+const LOCK_SOCKET = "embedded-mongo.lock.sock";
 const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
+let compactMinBytes = COMPACT_MIN_BYTES;
+const JOURNAL_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Tests: compact past `bytes` of journal instead of 64 MB (undefined restores the default). */
+export function setCompactionThreshold(bytes: number | undefined): void {
+  compactMinBytes = bytes ?? COMPACT_MIN_BYTES;
+}
 const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 
 export function encodeRecord(type: number, body: Doc): Buffer {
+  // Most records are small: serialized straight into a shared slab (one allocation per megabyte, not two per record).
+  if (arena.length - arenaPos < ARENA_MIN_FREE) {
+    arena = Buffer.allocUnsafe(ARENA_BYTES);
+    arenaPos = 0;
+  }
+  const start = arenaPos;
+  let last: number;
+  try {
+    last = BSON.serializeWithBufferAndIndex(body, arena, { index: start + 9 });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return encodeRecordAlone(type, body);
+  }
+  const out = arena.subarray(start, last + 1);
+  arenaPos = last + 1;
+  out[8] = type;
+  out.writeUInt32LE(out.length - 8, 0);
+  out.writeUInt32LE(crc32(out.subarray(8)), 4);
+  return out;
+}
+
+/** Joins buffers that are adjacent views of the same memory into one view each (no copy); others stay apart. */
+export function contiguousRuns(records: Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let current: Buffer | undefined;
+  for (const r of records) {
+    if (current && current.buffer === r.buffer && current.byteOffset + current.length === r.byteOffset) {
+      current = Buffer.from(current.buffer, current.byteOffset, current.length + r.length);
+    } else {
+      if (current) out.push(current);
+      current = r;
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+const ARENA_BYTES = 1024 * 1024;
+const ARENA_MIN_FREE = 64 * 1024;
+let arena = Buffer.alloc(0);
+let arenaPos = 0;
+
+/** A record in its own buffer (one that does not fit the slab). */
+function encodeRecordAlone(type: number, body: Doc): Buffer {
   const bson = BSON.serialize(body);
   const out = Buffer.allocUnsafe(9 + bson.length);
   out[8] = type;
@@ -81,20 +139,43 @@ function fsyncDir(dir: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+/** The disk operations of the journal; tests inject failures (a full disk) through this. */
+export type JournalIo = {
+  write(fd: number, data: Buffer): Promise<void>;
+  datasync(fd: number): Promise<void>;
+  truncate(fd: number, length: number): Promise<void>;
+};
+
+export const nodeIo: JournalIo = {
+  write: (fd, data) => writeAll(fd, data),
+  datasync: (fd) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve()))),
+  truncate: (fd, length) => new Promise<void>((resolve, reject) => fs.ftruncate(fd, length, (e) => (e ? reject(e) : resolve()))),
+};
+
+type Pending = { record: Buffer; undo: () => void };
+
+/** A write the disk refused: never acknowledged, and undone in memory. */
+export class DurabilityError extends Error {
+  constructor(readonly cause: NodeJS.ErrnoException) {
+    super(
+      cause.code === "ENOSPC"
+        ? "the embedded server could not write to disk (no space left on device); the write was not applied"
+        : `the embedded server could not make the write durable (${cause.message}); the write was not applied`,
+    );
+    this.name = "DurabilityError";
   }
 }
 
 export class Journal implements ChangeSink {
-  private pending: Buffer[] = [];
+  private pending: Pending[] = [];
   private waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  /** The waiters of the batch being written now (a sync() with nothing pending waits for it too). */
+  private inflight: { resolve: () => void; reject: (e: Error) => void }[] | undefined;
+  failures = 0;
+  lastFailure: DurabilityError | undefined;
   private flushing = false;
-  private failure: Error | undefined;
+  /** Set after a failed write: the file may end in a partial record until it is cut back. */
+  private needsTruncate = false;
   private size: number;
   private snapshotSize: number;
   private closed = false;
@@ -105,90 +186,179 @@ export class Journal implements ChangeSink {
     private fd: number,
     size: number,
     snapshotSize: number,
+    private readonly io: JournalIo,
+    private readonly lock: DirLock,
   ) {
     this.size = size;
     this.snapshotSize = snapshotSize;
   }
 
-  static async open(dir: string, catalog: Catalog): Promise<Journal> {
+  /** Set once every collection is in memory (at once for a synchronous load). */
+  loaded: Promise<void> = Promise.resolve();
+  private loading = false;
+
+  /**
+   * Opens a data directory. With `lazy` (the default) and a snapshot that lists its collections, the
+   * server can answer at once: collections load in the background, smallest first, and a command
+   * waits only for the collections it names.
+   */
+  static async open(dir: string, catalog: Catalog, io: JournalIo = nodeIo, options: { lazy?: boolean } = {}): Promise<Journal> {
     fs.mkdirSync(dir, { recursive: true });
-    acquireLock(dir);
+    const lock = await acquireLock(dir);
     try {
-      return Journal.load(dir, catalog);
+      return Journal.load(dir, catalog, io, lock, options.lazy ?? true);
     } catch (error) {
-      releaseLock(dir);
+      await lock.release();
       throw error;
     }
   }
 
-  private static load(dir: string, catalog: Catalog): Journal {
+  private static load(dir: string, catalog: Catalog, io: JournalIo, lock: DirLock, lazy: boolean): Journal {
     const snapshotPath = path.join(dir, SNAPSHOT_FILE);
     const journalPath = path.join(dir, JOURNAL_FILE);
     fs.rmSync(path.join(dir, SNAPSHOT_TMP), { force: true });
-    const apply = (type: number, body: Doc) => replay(catalog, type, body);
-    let snapshotSize = 0;
-    if (fs.existsSync(snapshotPath)) {
-      const snap = fs.readFileSync(snapshotPath);
-      const valid = readRecords(snap, apply);
-      if (valid !== snap.length) {
-        throw new Error(`The embedded database snapshot ${snapshotPath} is corrupt at byte ${valid}; restore it from a backup.`);
-      }
-      snapshotSize = snap.length;
-    }
+    // The journal first, whole: it is small (compacted past 64 MB, and at start past 4 MB).
+    const records: [number, Doc][] = [];
     let size = 0;
     if (fs.existsSync(journalPath)) {
       const log = fs.readFileSync(journalPath);
-      size = readRecords(log, apply);
+      size = readRecords(log, (type, body) => records.push([type, body]));
       if (size !== log.length) {
         // A torn last record: the write was never acknowledged, so drop it.
         fs.truncateSync(journalPath, size);
       }
     }
-    rebuildIndexes(catalog);
+    const snapshotSize = fs.existsSync(snapshotPath) ? fs.statSync(snapshotPath).size : 0;
+    const manifest = snapshotSize > 0 ? readManifest(snapshotPath) : undefined;
+    const drops = records.some(([type]) => type === RecordType.DropCollection || type === RecordType.DropDatabase);
     const fd = fs.openSync(journalPath, "a");
     fs.fsyncSync(fd);
     fsyncDir(dir);
-    const journal = new Journal(dir, catalog, fd, size, snapshotSize);
-    if (size > 4 * 1024 * 1024) journal.compact();
+    const journal = new Journal(dir, catalog, fd, size, snapshotSize, io, lock);
+    if (!lazy || !manifest || drops) {
+      if (snapshotSize > 0) {
+        const fdSnap = fs.openSync(snapshotPath, "r");
+        try {
+          forEachSnapshotRecord(fdSnap, snapshotPath, 0, (type, body) => replay(catalog, type, body));
+        } finally {
+          fs.closeSync(fdSnap);
+        }
+      }
+      for (const [type, body] of records) replay(catalog, type, body);
+      rebuildIndexes(catalog);
+      // A snapshot from before manifests is rewritten once, so the next start can load lazily.
+      if (size > 4 * 1024 * 1024 || (snapshotSize > 0 && !manifest)) journal.compact();
+      catalog.sink = journal;
+      return journal;
+    }
     catalog.sink = journal;
+    journal.loading = true;
+    const journalNs = [...new Set(records.map(([, body]) => body.n as string))];
+    catalog.beginLoading([...manifest.namespaces, ...journalNs]);
+    journal.loaded = journal.loadInBackground(snapshotPath, manifest, records).catch((error: Error) => {
+      if (error === STOPPED) return;
+      console.error(`embedded-mongo: loading ${dir} failed: ${error.stack ?? error.message}`);
+      catalog.loadError = new Error(`The embedded database in ${dir} could not be loaded: ${error.message}`);
+      catalog.finishLoading();
+    });
     return journal;
   }
 
-  putDocument(ns: string, doc: Doc): void {
-    this.push(encodeRecord(RecordType.Put, { n: ns, d: doc }));
-  }
-  deleteDocument(ns: string, id: unknown): void {
-    this.push(encodeRecord(RecordType.Delete, { n: ns, id }));
-  }
-  createCollection(ns: string, options: Doc): void {
-    this.push(encodeRecord(RecordType.CreateCollection, { n: ns, o: options }));
-  }
-  dropCollection(ns: string): void {
-    this.push(encodeRecord(RecordType.DropCollection, { n: ns }));
-  }
-  createIndex(ns: string, spec: IndexSpec): void {
-    this.push(encodeRecord(RecordType.CreateIndex, { n: ns, s: spec }));
-  }
-  dropIndex(ns: string, name: string): void {
-    this.push(encodeRecord(RecordType.DropIndex, { n: ns, x: name }));
-  }
-  dropDatabase(db: string): void {
-    this.push(encodeRecord(RecordType.DropDatabase, { db }));
-  }
-
-  private push(record: Buffer): void {
-    if (this.closed) throw new Error("the embedded database is closed");
-    this.pending.push(record);
-  }
-
-  /** Resolves once every record appended so far is on disk. */
-  sync(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.pending.length === 0 && !this.flushing) return Promise.resolve();
-    if (this.pending.length === 0 && this.flushing) {
-      // Nothing of ours is pending; earlier records are being flushed by someone else.
-      return Promise.resolve();
+  /** Reads the snapshot collection by collection, yielding between chunks; each becomes usable when complete. */
+  private async loadInBackground(snapshotPath: string, manifest: Manifest, records: [number, Doc][]): Promise<void> {
+    const byNs = new Map<string, [number, Doc][]>();
+    for (const record of records) {
+      const ns = record[1].n as string;
+      const list = byNs.get(ns) ?? [];
+      list.push(record);
+      byNs.set(ns, list);
     }
+    const catalog = this.catalog;
+    const finish = async (coll: Collection) => {
+      const [db, name] = splitNs(coll.ns);
+      let colls = catalog.dbs.get(db);
+      if (!colls) catalog.dbs.set(db, (colls = new Map()));
+      colls.set(name, coll);
+      for (const [type, body] of byNs.get(coll.ns) ?? []) replay(catalog, type, body);
+      byNs.delete(coll.ns);
+      await catalog.getCollection(db, name)?.rebuildIndexesAsync(pauseSlice);
+      catalog.markReady(coll.ns);
+    };
+    const fd = fs.openSync(snapshotPath, "r");
+    try {
+      let current: Collection | undefined;
+      let sinceYield = 0;
+      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body) => {
+        if (type === RecordType.CreateCollection) {
+          if (current) await finish(current);
+          const [db, name] = splitNs(body.n as string);
+          current = new Collection(db, name, (body.o as Doc) ?? {});
+        } else if (type === RecordType.CreateIndex && current) {
+          const spec = body.s as IndexSpec;
+          current.indexes.set(spec.name, createIndexObject(spec));
+        } else if (type === RecordType.Put && current) {
+          const doc = body.d as Doc;
+          current.docs.set(keyOf(doc._id), doc);
+        }
+        if (++sinceYield >= 512) {
+          sinceYield = 0;
+          await pauseSlice();
+          if (this.closed) throw STOPPED;
+        }
+      });
+      if (current) await finish(current);
+    } finally {
+      fs.closeSync(fd);
+    }
+    // Collections created after the snapshot was written exist in the journal only.
+    for (const [ns, list] of byNs) {
+      for (const [type, body] of list) replay(catalog, type, body);
+      const [db, name] = splitNs(ns);
+      catalog.getCollection(db, name)?.rebuildIndexes();
+      catalog.markReady(ns);
+    }
+    catalog.finishLoading();
+    this.loading = false;
+    if (this.size > 4 * 1024 * 1024) this.startCompaction();
+  }
+
+  putDocument(ns: string, doc: Doc, undo: () => void): void {
+    this.push(encodeRecord(RecordType.Put, { n: ns, d: doc }), undo);
+  }
+  deleteDocument(ns: string, id: unknown, undo: () => void): void {
+    this.push(encodeRecord(RecordType.Delete, { n: ns, id }), undo);
+  }
+  createCollection(ns: string, options: Doc, undo: () => void): void {
+    this.push(encodeRecord(RecordType.CreateCollection, { n: ns, o: options }), undo);
+  }
+  dropCollection(ns: string, undo: () => void): void {
+    this.push(encodeRecord(RecordType.DropCollection, { n: ns }), undo);
+  }
+  createIndex(ns: string, spec: IndexSpec, undo: () => void): void {
+    this.push(encodeRecord(RecordType.CreateIndex, { n: ns, s: spec }), undo);
+  }
+  dropIndex(ns: string, name: string, undo: () => void): void {
+    this.push(encodeRecord(RecordType.DropIndex, { n: ns, x: name }), undo);
+  }
+  dropDatabase(db: string, undo: () => void): void {
+    this.push(encodeRecord(RecordType.DropDatabase, { db }), undo);
+  }
+
+  private push(record: Buffer, undo: () => void): void {
+    if (this.closed) throw new Error("the embedded database is closed");
+    this.pending.push({ record, undo });
+  }
+
+  /** Resolves once every record appended so far is on disk; rejects (DurabilityError) when the disk refused them. */
+  sync(): Promise<void> {
+    if (this.pending.length === 0 && !this.flushing) return Promise.resolve();
+    if (this.pending.length === 0 && this.inflight) {
+      // Nothing new is pending, but the batch being written may hold the caller's records (a write that
+      // yielded had them taken by another command's flush): wait for that batch.
+      const batchWaiters = this.inflight;
+      return new Promise((resolve, reject) => batchWaiters.push({ resolve, reject }));
+    }
+    if (this.pending.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       if (!this.flushing) void this.flushLoop();
@@ -203,63 +373,161 @@ export class Journal implements ChangeSink {
         const waiters = this.waiters;
         this.pending = [];
         this.waiters = [];
+        this.inflight = waiters;
         try {
-          const data = batch.length === 1 ? batch[0] : Buffer.concat(batch);
-          await writeAll(this.fd, data);
-          await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
-          this.size += data.length;
+          if (this.needsTruncate) {
+            // Cut off what a failed write left behind before appending again.
+            await this.io.truncate(this.fd, this.size);
+            await this.io.datasync(this.fd);
+            this.needsTruncate = false;
+          }
+          // Records that lie next to each other in one slab go out as one write, without copying them.
+          const runs = contiguousRuns(batch.map((p) => p.record));
+          let written = 0;
+          try {
+            for (const run of runs) {
+              await this.io.write(this.fd, run);
+              written += run.length;
+            }
+            await this.io.datasync(this.fd);
+          } catch (error) {
+            this.needsTruncate = true;
+            throw error;
+          }
+          this.size += written;
+          this.inflight = undefined;
           for (const w of waiters) w.resolve();
         } catch (error) {
-          this.failure = error as Error;
-          for (const w of [...waiters, ...this.waiters]) w.reject(this.failure);
-          this.waiters = [];
+          // Nothing of this batch, nor of anything queued after it (it may build on it), is acknowledged:
+          // undo it all in memory, newest first, so reads see the last durable state, and fail the waiters.
+          const failure = new DurabilityError(error as NodeJS.ErrnoException);
+          this.failures++;
+          this.lastFailure = failure;
+          this.inflight = undefined;
+          const undone = [...batch, ...this.pending];
+          const failed = [...waiters, ...this.waiters];
           this.pending = [];
-          return;
+          this.waiters = [];
+          for (let i = undone.length - 1; i >= 0; i--) undone[i].undo();
+          for (const w of failed) w.reject(failure);
+          if (this.needsTruncate) {
+            try {
+              await this.io.truncate(this.fd, this.size);
+              this.needsTruncate = false;
+            } catch {
+              // retried before the next write
+            }
+          }
         }
       }
     } finally {
       this.flushing = false;
     }
-    if (this.size > COMPACT_MIN_BYTES && this.size > 2 * this.snapshotSize) {
-      try {
-        this.compact();
-      } catch (error) {
-        // The journal is still complete; compaction is retried after the next flush.
-        console.warn(`embedded-mongo: compaction failed: ${(error as Error).message}`);
-      }
-    }
+    // Past twice the snapshot, or past 512 MB whatever the snapshot's size: the journal is read whole at start
+    // (readFileSync cannot read 2 GiB or more), so it must never grow near that.
+    if (this.size > compactMinBytes && (this.size > 2 * this.snapshotSize || this.size > JOURNAL_MAX_BYTES) && !this.needsTruncate) this.startCompaction();
   }
 
-  /** Writes a snapshot of the whole catalogue and empties the journal. Synchronous on purpose: no command runs meanwhile. */
-  compact(): void {
-    if (this.pending.length > 0 || this.flushing) return;
+  /** The compaction running beside the commands, if any (see compactInBackground). */
+  private compaction: Promise<void> | null = null;
+
+  /** Set when close() begins: a compaction under way gives up. */
+  private stopping = false;
+
+  private startCompaction(): void {
+    if (this.compaction || this.loading || this.closed || this.stopping) return;
+    this.compaction = this.compactInBackground()
+      .catch((error: Error) => {
+        // The journal is still complete; compaction is tried again after a later flush.
+        fs.rmSync(path.join(this.dir, SNAPSHOT_TMP), { force: true });
+        if (error !== STOPPED) console.warn(`embedded-mongo: compaction failed: ${error.message}`);
+      })
+      .finally(() => (this.compaction = null));
+  }
+
+  /**
+   * Compaction while the server keeps answering: the catalogue is written to snapshot.tmp in slices of a few
+   * milliseconds (commands run in between, and keep appending to the journal). The snapshot is therefore
+   * "fuzzy": each document is as it was when its slice ran. That is safe because every record is a whole
+   * state (put/delete by _id, create/drop): the journal replayed over such a snapshot ends where the memory
+   * is, whatever the interleaving, as long as the snapshot holds nothing the journal has not made durable.
+   * So the switch waits for a moment when every write is on disk (nothing pending or being flushed) and no
+   * flush failed meanwhile; then, in one synchronous step, the snapshot replaces the old one and the journal
+   * keeps only what was appended since the compaction began (replaying it again is harmless).
+   */
+  private async compactInBackground(): Promise<void> {
+    const started = this.size;
+    const failures = this.failures;
     const tmp = path.join(this.dir, SNAPSHOT_TMP);
     const fd = fs.openSync(tmp, "w");
     let written = 0;
     try {
-      let chunk: Buffer[] = [];
-      let chunkBytes = 0;
-      const emit = (record: Buffer) => {
-        chunk.push(record);
-        chunkBytes += record.length;
-        if (chunkBytes > 1024 * 1024) flush();
-      };
-      const flush = () => {
-        if (chunk.length === 0) return;
-        const data = Buffer.concat(chunk);
-        fs.writeSync(fd, data);
-        written += data.length;
-        chunk = [];
-        chunkBytes = 0;
-      };
-      for (const colls of this.catalog.dbs.values()) {
-        for (const coll of colls.values()) {
-          emit(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
-          for (const index of coll.indexes.values()) emit(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
-          for (const doc of coll.docs.values()) emit(encodeRecord(RecordType.Put, { n: coll.ns, d: doc }));
+      for (const chunk of snapshotChunks(this.catalog)) {
+        for (const run of chunk.records) {
+          await writeAll(fd, run);
+          written += run.length;
+        }
+        // Between chunks (a megabyte, or 256 documents): other commands run.
+        await pauseSlice();
+        if (this.closed || this.stopping) throw STOPPED;
+      }
+      await new Promise<void>((resolve, reject) => fs.fsync(fd, (e) => (e ? reject(e) : resolve())));
+    } finally {
+      fs.closeSync(fd);
+    }
+    // A moment when everything in memory is durable (at most ~5 s of waiting; else try again later).
+    const deadline = performance.now() + 5_000;
+    while (this.flushing || this.pending.length > 0 || this.needsTruncate) {
+      if (this.closed || this.stopping) throw STOPPED;
+      if (performance.now() > deadline) throw new Error("no quiet moment to switch to the new snapshot");
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    if (this.closed || this.stopping) throw STOPPED;
+    if (this.failures !== failures) throw new Error("a write failed during compaction");
+    // From here on synchronous: no command runs until the switch is complete.
+    const journalPath = path.join(this.dir, JOURNAL_FILE);
+    const tail = Buffer.alloc(this.size - started);
+    if (tail.length > 0) {
+      const reader = fs.openSync(journalPath, "r");
+      try {
+        fs.readSync(reader, tail, 0, tail.length, started);
+      } finally {
+        fs.closeSync(reader);
+      }
+    }
+    const journalTmp = `${journalPath}.tmp`;
+    const tailFd = fs.openSync(journalTmp, "w");
+    try {
+      if (tail.length > 0) fs.writeSync(tailFd, tail);
+      fs.fsyncSync(tailFd);
+    } finally {
+      fs.closeSync(tailFd);
+    }
+    // A crash between the two renames leaves the new snapshot with the whole old journal: still correct.
+    fs.renameSync(tmp, path.join(this.dir, SNAPSHOT_FILE));
+    fsyncDir(this.dir);
+    fs.renameSync(journalTmp, journalPath);
+    fsyncDir(this.dir);
+    const fdNew = fs.openSync(journalPath, "a");
+    fs.closeSync(this.fd);
+    this.fd = fdNew;
+    this.size = tail.length;
+    this.snapshotSize = written;
+  }
+
+  /** Writes a snapshot of the whole catalogue and empties the journal. Synchronous on purpose: no command runs meanwhile. */
+  compact(): void {
+    if (this.pending.length > 0 || this.flushing || this.loading || this.closed || this.compaction) return;
+    const tmp = path.join(this.dir, SNAPSHOT_TMP);
+    const fd = fs.openSync(tmp, "w");
+    let written = 0;
+    try {
+      for (const chunk of snapshotChunks(this.catalog)) {
+        for (const run of chunk.records) {
+          fs.writeSync(fd, run);
+          written += run.length;
         }
       }
-      flush();
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -276,12 +544,54 @@ export class Journal implements ChangeSink {
     if (this.closed) return;
     await this.sync().catch(() => undefined);
     while (this.flushing) await new Promise((r) => setTimeout(r, 5));
-    if (!this.failure && this.size > 1024 * 1024) this.compact();
+    // A compaction under way gives up (its snapshot.tmp is removed); the one below replaces it.
+    this.stopping = true;
+    await this.compaction;
+    if (!this.needsTruncate && this.size > 1024 * 1024) {
+      try {
+        this.compact();
+      } catch (error) {
+        fs.rmSync(path.join(this.dir, SNAPSHOT_TMP), { force: true });
+        console.warn(`embedded-mongo: compaction at stop failed: ${(error as Error).message}`);
+      }
+    }
     this.closed = true;
     if (this.catalog.sink === this) this.catalog.sink = undefined;
     fs.closeSync(this.fd);
-    releaseLock(this.dir);
+    await this.lock.release();
   }
+}
+
+/**
+ * The records of a snapshot of the whole catalogue, in chunks of about a megabyte (or 256 documents): smallest
+ * collections first, announced by a manifest, so a later start makes them usable first. Each chunk's records
+ * are joined into as few buffers as they allow (adjacent views of one slab). A Map's iterator survives changes
+ * between chunks: a document changed later is seen as it is then, a new one is seen too (compactInBackground).
+ */
+function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
+  let chunk: Buffer[] = [];
+  let bytes = 0;
+  let docs = 0;
+  const take = () => {
+    const out = { records: contiguousRuns(chunk) };
+    chunk = [];
+    bytes = 0;
+    docs = 0;
+    return out;
+  };
+  const all = [...catalog.dbs.values()].flatMap((colls) => [...colls.values()]).sort((a, b) => a.docs.size - b.docs.size);
+  chunk.push(encodeRecord(RecordType.Manifest, { c: all.map((c) => ({ n: c.ns, docs: c.docs.size })) }));
+  for (const coll of all) {
+    chunk.push(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
+    for (const index of [...coll.indexes.values()]) chunk.push(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
+    for (const doc of coll.docs.values()) {
+      const record = encodeRecord(RecordType.Put, { n: coll.ns, d: doc });
+      chunk.push(record);
+      bytes += record.length;
+      if (bytes > 1024 * 1024 || ++docs >= 256) yield take();
+    }
+  }
+  if (chunk.length > 0) yield take();
 }
 
 function writeAll(fd: number, data: Buffer): Promise<void> {
@@ -299,27 +609,83 @@ function writeAll(fd: number, data: Buffer): Promise<void> {
 
 const openDirs = new Set<string>();
 
-function acquireLock(dir: string): void {
-  const resolved = path.resolve(dir);
+/** An exclusive hold on a data directory that the operating system drops when the process dies. */
+export type DirLock = { release(): Promise<void> };
+
+/**
+ * Takes the data directory. The hold is a listening Unix socket: on Linux in the abstract
+ * namespace, named after the directory's real path (the kernel refuses a second bind while the
+ * holder lives and frees the name the moment it dies, even by kill -9); elsewhere a socket file
+ * in the directory, taken over when connecting to it is refused (its holder is gone).
+ * embedded-mongo.lock records the holder's pid for people; it is not what decides.
+ */
+async function acquireLock(dir: string): Promise<DirLock> {
+  const resolved = fs.realpathSync(path.resolve(dir));
   if (openDirs.has(resolved)) {
     throw new Error(`The embedded database in ${dir} is already open in this process.`);
   }
-  const lock = path.join(dir, LOCK_FILE);
-  try {
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    if (pid && pid !== process.pid && processAlive(pid)) {
-      throw new Error(`The embedded database in ${dir} is in use by process ${pid}. Stop it first (only one server may open a data directory).`);
+  const inUse = () => {
+    let holder = "another process";
+    try {
+      const pid = fs.readFileSync(path.join(dir, LOCK_FILE), "utf8").trim();
+      if (/^\d+$/.test(pid)) holder = `process ${pid}`;
+    } catch {
+      // no pid recorded
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return new Error(`The embedded database in ${dir} is in use by ${holder}. Stop it first (only one server may open a data directory).`);
+  };
+  const listen = (address: string) =>
+    new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer((socket) => socket.destroy());
+      server.once("error", reject);
+      server.listen(address, () => {
+        server.off("error", reject);
+        server.unref();
+        resolve(server);
+      });
+    });
+  let server: net.Server;
+  let socketFile: string | undefined;
+  if (process.platform === "linux") {
+    const name = `\0journey-embedded-mongo-${createHash("sha256").update(resolved).digest("hex")}`;
+    try {
+      server = await listen(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw inUse();
+      throw error;
+    }
+  } else {
+    socketFile = path.join(dir, LOCK_SOCKET);
+    try {
+      server = await listen(socketFile);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      const alive = await new Promise<boolean>((resolve) => {
+        const probe = net.connect(socketFile!);
+        probe.once("connect", () => {
+          probe.destroy();
+          resolve(true);
+        });
+        probe.once("error", () => resolve(false));
+      });
+      if (alive) throw inUse();
+      fs.rmSync(socketFile, { force: true });
+      server = await listen(socketFile);
+    }
   }
-  fs.writeFileSync(lock, String(process.pid));
+  fs.writeFileSync(path.join(dir, LOCK_FILE), String(process.pid));
   openDirs.add(resolved);
-}
-
-function releaseLock(dir: string): void {
-  fs.rmSync(path.join(dir, LOCK_FILE), { force: true });
-  openDirs.delete(path.resolve(dir));
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      openDirs.delete(resolved);
+      fs.rmSync(path.join(dir, LOCK_FILE), { force: true });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (socketFile) fs.rmSync(socketFile, { force: true });
+    },
+  };
 }
 
 function replay(catalog: Catalog, type: number, body: Doc): void {
@@ -360,7 +726,7 @@ function replay(catalog: Catalog, type: number, body: Doc): void {
     }
     case RecordType.CreateIndex: {
       const spec = body.s as IndexSpec;
-      collOf(body.n as string, true)!.indexes.set(spec.name, new Index(spec));
+      collOf(body.n as string, true)!.indexes.set(spec.name, createIndexObject(spec));
       break;
     }
     case RecordType.DropIndex:
@@ -369,15 +735,111 @@ function replay(catalog: Catalog, type: number, body: Doc): void {
     case RecordType.DropDatabase:
       catalog.dbs.delete(body.db as string);
       break;
+    case RecordType.Manifest:
+      break;
     default:
       throw new Error(`Unknown journal record type ${type}`);
   }
 }
 
+type Manifest = { namespaces: string[]; end: number };
+
+/** The snapshot's manifest record (its collections, in file order) and where the records after it start. */
+function readManifest(snapshotPath: string): Manifest | undefined {
+  const fd = fs.openSync(snapshotPath, "r");
+  try {
+    const head = Buffer.alloc(8);
+    if (fs.readSync(fd, head, 0, 8, 0) < 8) return undefined;
+    const length = head.readUInt32LE(0);
+    if (length < 6 || length > 64 * 1024 * 1024) return undefined;
+    const payload = Buffer.alloc(length);
+    fs.readSync(fd, payload, 0, length, 8);
+    if (crc32(payload) !== head.readUInt32LE(4) || payload[0] !== RecordType.Manifest) return undefined;
+    const body = BSON.deserialize(payload.subarray(1), DESERIALIZE);
+    return { namespaces: (body.c as Doc[]).map((c) => c.n as string), end: 8 + length };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const CHUNK = 16 * 1024 * 1024;
+/** Small enough that decoding one chunk stays within a few milliseconds (the server answers meanwhile). */
+const ASYNC_CHUNK = 1024 * 1024;
+
+/** Decodes one record's BSON body, with the fast decoder when it can. */
+function decodeBody(payload: Buffer): Doc {
+  return decodeDocumentFast(payload, 1, payload.length - 1) ?? BSON.deserialize(payload.subarray(1), DESERIALIZE);
+}
+
+/** Reads a snapshot's records from `offset` in chunks (never the whole file in memory); throws on corruption. */
+function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => void): void {
+  let pos = offset;
+  let carry = Buffer.alloc(0);
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    const n = fs.readSync(fd, chunk, 0, CHUNK, pos);
+    pos += n;
+    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    const used = parseRecords(buf, onRecord);
+    carry = Buffer.from(buf.subarray(used));
+    if (n === 0) {
+      if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
+      return;
+    }
+  }
+}
+
+async function forEachSnapshotRecordAsync(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => Promise<void>): Promise<void> {
+  let pos = offset;
+  let carry = Buffer.alloc(0);
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(ASYNC_CHUNK);
+    const n = fs.readSync(fd, chunk, 0, ASYNC_CHUNK, pos);
+    pos += n;
+    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    const list: [number, Doc][] = [];
+    const used = parseRecords(buf, (type, body) => list.push([type, body]));
+    carry = Buffer.from(buf.subarray(used));
+    for (const [type, body] of list) await onRecord(type, body);
+    if (n === 0) {
+      if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
+      return;
+    }
+  }
+}
+
+/** Parses the complete records at the start of a buffer; returns how many bytes they took. */
+function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc) => void): number {
+  let pos = 0;
+  while (pos + 8 <= buf.length) {
+    const length = buf.readUInt32LE(pos);
+    if (length < 6) throw new Error(`corrupt record length ${length}`);
+    if (pos + 8 + length > buf.length) break;
+    const payload = buf.subarray(pos + 8, pos + 8 + length);
+    if (crc32(payload) !== buf.readUInt32LE(pos + 4)) throw new Error("a snapshot record fails its checksum");
+    onRecord(payload[0], decodeBody(payload));
+    pos += 8 + length;
+  }
+  return pos;
+}
+
+/** Ends a background load when the server stops before it finished. */
+const STOPPED = new Error("stopped while loading");
+
+function yieldNow(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Yields when the current slice of a background job has run for more than a few milliseconds. */
+let sliceStart = performance.now();
+async function pauseSlice(): Promise<void> {
+  if (performance.now() - sliceStart < 8) return;
+  await yieldNow();
+  sliceStart = performance.now();
+}
+
 function rebuildIndexes(catalog: Catalog): void {
   for (const colls of catalog.dbs.values()) {
-    for (const coll of colls.values()) {
-      for (const index of coll.indexes.values()) coll.buildIndex(index);
-    }
+    for (const coll of colls.values()) coll.rebuildIndexes();
   }
 }

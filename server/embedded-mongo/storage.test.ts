@@ -1,5 +1,7 @@
-/** Catalogue internals a caller cannot observe through the driver: index use. */
+/** Catalogue internals a caller cannot observe through the driver: the ordered indexes and their bookkeeping. */
 import { describe, expect, it } from "vitest";
+import { BTree } from "./btree";
+import { compareValues } from "./bson-order";
 import { Catalog, Index } from "./storage";
 
 function seeded() {
@@ -9,38 +11,67 @@ function seeded() {
   return { catalog, coll };
 }
 
-describe("equality lookups on indexed fields", () => {
-  it("read only the matching documents, not the whole collection", () => {
+const ids = (index: Index) => [...index.tree.entries()].map((e) => e.id);
+
+describe("the counted B+ tree", () => {
+  it("keeps entries ordered through random inserts and deletes, and answers ranks and seeks", () => {
+    const tree = new BTree<number>((a, b) => a - b);
+    const present = new Set<number>();
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let step = 0; step < 20000; step++) {
+      const v = Math.floor(rand() * 5000);
+      if (present.has(v) && rand() < 0.5) {
+        expect(tree.delete(v)).toBe(true);
+        present.delete(v);
+      } else if (!present.has(v)) {
+        tree.insert(v);
+        present.add(v);
+      }
+    }
+    const sorted = [...present].sort((a, b) => a - b);
+    expect([...tree.entries()]).toEqual(sorted);
+    expect(tree.size).toBe(sorted.length);
+    for (const probe of [0, 17, 2500, 4999, 6000]) {
+      const expected = sorted.filter((v) => v < probe).length;
+      expect(tree.rankOf((e) => e - probe)).toBe(expected);
+      const { pos } = tree.seek((e) => e - probe);
+      expect(BTree.entryAt(pos)).toBe(sorted[expected]);
+    }
+    expect(BTree.entryAt(tree.atRank(10))).toBe(sorted[10]);
+    const bulk = new BTree<number>((a, b) => a - b);
+    bulk.load(sorted);
+    expect([...bulk.entries()]).toEqual(sorted);
+    expect(BTree.entryAt(bulk.atRank(sorted.length - 1))).toBe(sorted.at(-1));
+    for (const v of sorted) expect(bulk.delete(v)).toBe(true);
+    expect(bulk.size).toBe(0);
+  });
+});
+
+describe("ordered indexes", () => {
+  it("hold one entry per key in BSON order and follow updates and deletes", () => {
     const { catalog, coll } = seeded();
-    expect(coll.select({ cat: "c1" }).docs).toHaveLength(1000); // no index yet: a full scan
     catalog.createIndex(coll, { v: 2, key: { cat: 1 }, name: "cat_1" });
-    const byCat = coll.select({ cat: "c1" });
-    expect(byCat.docs).toHaveLength(100);
-    expect(byCat.exact).toBe(true);
-    expect(coll.select({ cat: { $in: ["c1", "c2"] } }).docs).toHaveLength(200);
-    const narrowed = coll.select({ cat: "c1", _id: { $gt: 500 } });
-    expect(narrowed.docs).toHaveLength(100);
-    expect(narrowed.exact).toBe(false); // the range still has to be tested
-    expect(coll.select({ _id: 7 }).docs).toEqual([{ _id: 7, cat: "c7", tags: ["t1"], pair: { a: 1 } }]);
+    const index = coll.indexes.get("cat_1") as Index;
+    expect(index.tree.size).toBe(1000);
+    const keys = [...index.tree.entries()].map((e) => e.k);
+    for (let i = 1; i < keys.length; i++) expect(compareValues(keys[i - 1], keys[i])).toBeLessThanOrEqual(0);
+    const doc = coll.docs.get("n4")!;
+    catalog.replace(coll, doc, { ...doc, cat: "zz" });
+    expect(ids(index).at(-1)).toBe("n4");
+    catalog.remove(coll, coll.docs.get("n4")!);
+    expect(index.tree.size).toBe(999);
+    expect(coll.idIndex.tree.size).toBe(999);
   });
 
-  it("use multikey and compound-prefix indexes, and follow updates and deletes", () => {
+  it("mark multikey fields and leave sparse documents out", () => {
     const { catalog, coll } = seeded();
-    catalog.createIndex(coll, { v: 2, key: { tags: 1 }, name: "tags_1" });
-    catalog.createIndex(coll, { v: 2, key: { "pair.a": 1, cat: 1 }, name: "pair" });
-    expect(coll.select({ tags: "t0" }).docs).toHaveLength(334);
-    expect(coll.select({ "pair.a": 1 }).docs).toHaveLength(500);
-    const doc = coll.docs.get("n4")!; // tags ["t1"]
-    catalog.replace(coll, doc, { ...doc, tags: ["t0"] });
-    expect(coll.select({ tags: "t0" }).docs).toHaveLength(335);
-    catalog.remove(coll, coll.docs.get("n0")!);
-    expect(coll.select({ tags: "t0" }).docs).toHaveLength(334);
-  });
-
-  it("do not use sparse or partial indexes, which leave documents out", () => {
-    const { catalog, coll } = seeded();
-    catalog.createIndex(coll, { v: 2, key: { cat: 1 }, name: "cat_sparse", sparse: true });
-    expect(coll.select({ cat: "c1" }).docs).toHaveLength(1000);
+    catalog.createIndex(coll, { v: 2, key: { tags: 1, cat: 1 }, name: "tags_cat" });
+    const index = coll.indexes.get("tags_cat") as Index;
+    expect([...index.multikeyFields]).toEqual(["tags"]);
+    catalog.createIndex(coll, { v: 2, key: { missing: 1 }, name: "sparse", sparse: true });
+    expect((coll.indexes.get("sparse") as Index).tree.size).toBe(0);
+    expect((coll.indexes.get("sparse") as Index).complete).toBe(false);
   });
 });
 

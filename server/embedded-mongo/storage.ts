@@ -1,14 +1,22 @@
 /**
  * The in-memory catalogue: databases, collections, documents and indexes.
  * Every mutation is synchronous (so a write to one document is atomic with
- * respect to every other command) and is reported to an optional journal.
+ * respect to every other command) and is reported to an optional journal,
+ * together with how to undo it (a write the disk refused is rolled back).
  * Stored documents are never mutated in place: an update replaces the object,
  * which is what lets cursors keep a stable snapshot by holding references.
+ *
+ * Indexes are ordered (a B+ tree with subtree counts per index, the `_id`
+ * index included), so the planner can seek to bounds, walk in either
+ * direction, count a range and skip by rank.
  */
 import { randomUUID } from "node:crypto";
 import { Binary, ObjectId } from "bson";
 import { Query } from "mingo";
+import { BTree } from "./btree";
+import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
+import { TextIndex, type TextIndexSpec } from "./text";
 import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 export type IndexSpec = {
@@ -19,42 +27,113 @@ export type IndexSpec = {
   sparse?: boolean;
   partialFilterExpression?: Doc;
   expireAfterSeconds?: number;
-};
+} & Partial<TextIndexSpec>;
 
-/** Receives every change, in order; the durable journal implements it. */
+/** Receives every change, in order, with the function that undoes it; the durable journal implements it. */
 export interface ChangeSink {
-  putDocument(ns: string, doc: Doc): void;
-  deleteDocument(ns: string, id: unknown): void;
-  createCollection(ns: string, options: Doc): void;
-  dropCollection(ns: string): void;
-  createIndex(ns: string, spec: IndexSpec): void;
-  dropIndex(ns: string, name: string): void;
-  dropDatabase(db: string): void;
+  putDocument(ns: string, doc: Doc, undo: () => void): void;
+  deleteDocument(ns: string, id: unknown, undo: () => void): void;
+  createCollection(ns: string, options: Doc, undo: () => void): void;
+  dropCollection(ns: string, undo: () => void): void;
+  createIndex(ns: string, spec: IndexSpec, undo: () => void): void;
+  dropIndex(ns: string, name: string, undo: () => void): void;
+  dropDatabase(db: string, undo: () => void): void;
+  /** How many times writing to disk failed (and the unwritten changes were undone); a yielding write checks it. */
+  readonly failures?: number;
+  readonly lastFailure?: Error;
 }
 
-type KeyEntry = { key: string; values: unknown[] };
+export type KeyEntry = { key: string; values: unknown[] };
 
-export class Index {
+/** One key of one document in an ordered index: the key (a value, or one per field) and the document's id. */
+export type IndexEntry = { k: unknown; id: string };
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What every index kind offers the catalogue. */
+export interface CatalogIndex {
+  readonly spec: IndexSpec;
+  readonly unique: boolean;
+  keysOf(doc: Doc): KeyEntry[] | null;
+  checkUnique(doc: Doc, idKey: string, ns: string, keys?: KeyEntry[] | null): void;
+  add(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
+  remove(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
+  clear(): void;
+  /** Bulk build from every document (faster than adding one by one). */
+  build(docs: Map<string, Doc>, ns: string): void;
+  /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
+  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void>;
+}
+
+export class Index implements CatalogIndex {
   readonly spec: IndexSpec;
   readonly fields: string[];
-  /** full key → ids of the documents holding it */
-  private readonly entries = new Map<string, Set<string>>();
-  /** first field's key → ids; only kept for compound indexes (prefix lookups) */
-  private readonly firstField?: Map<string, Set<string>>;
+  /** 1 or -1 per field. */
+  readonly directions: (1 | -1)[];
+  readonly tree: BTree<IndexEntry>;
+  /** Fields that held an array in some document (MongoDB's multikey paths). */
+  readonly multikeyFields = new Set<string>();
   private readonly partial?: Query;
   /** set when every field is a top-level name (no dots): scalar values then skip the general path */
   private readonly topLevelFields: boolean;
+  /** The top-level field each key path starts with. */
+  private readonly roots: string[];
+  readonly compareKeys: (a: unknown, b: unknown) => number;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
+    this.directions = this.fields.map((f) => (spec.key[f] === -1 ? -1 : 1));
     this.topLevelFields = this.fields.every((f) => !f.includes("."));
-    if (this.fields.length > 1) this.firstField = new Map();
+    this.roots = [...new Set(this.fields.map((f) => f.split(".")[0]))];
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+    const dirs = this.directions;
+    if (this.fields.length === 1) {
+      const d = dirs[0];
+      this.compareKeys = d === 1 ? compareValues : (a, b) => -compareValues(a, b);
+    } else {
+      this.compareKeys = (a, b) => {
+        const x = a as unknown[];
+        const y = b as unknown[];
+        for (let i = 0; i < dirs.length; i++) {
+          const c = compareValues(x[i], y[i]);
+          if (c !== 0) return c * dirs[i];
+        }
+        return 0;
+      };
+    }
+    const compareKeys = this.compareKeys;
+    this.tree = new BTree<IndexEntry>((a, b) => compareKeys(a.k, b.k) || compareIds(a.id, b.id));
   }
 
   get unique(): boolean {
     return this.spec.unique === true;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Partial and sparse indexes leave documents out, so they can only answer queries that exclude those too. */
+  get complete(): boolean {
+    return !this.partial && this.spec.sparse !== true;
+  }
+
+  get isMultikey(): boolean {
+    return this.multikeyFields.size > 0;
+  }
+
+  /**
+   * True when the index cannot see a difference between two versions of a document: no partial filter,
+   * and every key field's top-level value is the same value (an update shares what it left alone).
+   * Lets an update skip computing keys for the indexes it does not touch.
+   */
+  sameFieldsIn(a: Doc, b: Doc): boolean {
+    if (this.partial) return false;
+    for (const root of this.roots) if (a[root] !== b[root]) return false;
+    return true;
   }
 
   /** The keys a document contributes, or null when the index leaves it out. */
@@ -92,14 +171,28 @@ export class Index {
     return combos.map((values) => ({ key: values.map(keyOf).join("\u0000"), values }));
   }
 
+  private noteMultikey(doc: Doc): void {
+    for (const f of this.fields) {
+      if (this.multikeyFields.has(f)) continue;
+      if (pathHasArray(doc, f)) this.multikeyFields.add(f);
+    }
+  }
+
+  private entryKey(values: unknown[]): unknown {
+    return this.fields.length === 1 ? values[0] : values;
+  }
+
   /** Throws MongoDB's duplicate key error when another document holds one of doc's keys. */
   checkUnique(doc: Doc, idKey: string, ns: string, keys = this.keysOf(doc)): void {
     if (!this.unique || !keys) return;
     for (const entry of keys) {
-      const holders = this.entries.get(entry.key);
-      if (!holders) continue;
-      for (const holder of holders) {
-        if (holder !== idKey) throw this.duplicateError(ns, entry.values);
+      const k = this.entryKey(entry.values);
+      const { pos } = this.tree.seek((e) => this.compareKeys(e.k, k));
+      for (;;) {
+        const e = BTree.entryAt(pos);
+        if (!e || this.compareKeys(e.k, k) !== 0) break;
+        if (e.id !== idKey) throw this.duplicateError(ns, entry.values);
+        pos.i++;
       }
     }
   }
@@ -119,61 +212,106 @@ export class Index {
 
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
-    for (const entry of keys) addTo(this.entries, entry.key, idKey);
-    if (this.firstField) {
-      const first = this.topLevelFields ? doc[this.fields[0]] : undefined;
-      if (this.topLevelFields && !Array.isArray(first)) addTo(this.firstField, keyOf(first), idKey);
-      else for (const v of pathValues(doc, this.fields[0])) addTo(this.firstField, keyOf(v), idKey);
-    }
+    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
+    for (const entry of keys) this.tree.insert({ k: this.entryKey(entry.values), id: idKey });
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
-    for (const entry of keys) removeFrom(this.entries, entry.key, idKey);
-    if (this.firstField) {
-      for (const v of pathValues(doc, this.fields[0])) removeFrom(this.firstField, keyOf(v), idKey);
-    }
-  }
-
-  /**
-   * Ids of the documents whose first indexed field equals one of the values.
-   * Undefined when this index cannot answer (partial or sparse indexes leave documents out).
-   */
-  lookupFirstField(valueKeys: string[]): Set<string> | undefined {
-    if (this.partial || this.spec.sparse) return undefined;
-    const map = this.firstField ?? this.entries;
-    const out = new Set<string>();
-    for (const k of valueKeys) {
-      const ids = map.get(k);
-      if (ids) for (const id of ids) out.add(id);
-    }
-    return out;
+    for (const entry of keys) this.tree.delete({ k: this.entryKey(entry.values), id: idKey });
   }
 
   clear(): void {
-    this.entries.clear();
-    this.firstField?.clear();
+    this.tree.clear();
+    this.multikeyFields.clear();
+  }
+
+  private entryOf(idKey: string, doc: Doc, out: IndexEntry[]): void {
+    const keys = this.keysOf(doc);
+    if (!keys) return;
+    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
+    for (const entry of keys) out.push({ k: this.entryKey(entry.values), id: idKey });
+  }
+
+  private compareEntries = (a: IndexEntry, b: IndexEntry) => this.compareKeys(a.k, b.k) || compareIds(a.id, b.id);
+
+  private loadSorted(entries: IndexEntry[], ns: string): void {
+    if (this.unique) {
+      for (let i = 1; i < entries.length; i++) {
+        if (this.compareKeys(entries[i - 1].k, entries[i].k) === 0 && entries[i - 1].id !== entries[i].id) {
+          const values = this.fields.length === 1 ? [entries[i].k] : (entries[i].k as unknown[]);
+          const error = this.duplicateError(ns, values);
+          throw new MongoCommandError("DuplicateKey", `Index build failed: ${ns}: ${error.message}`, error.extra);
+        }
+      }
+    }
+    this.tree.load(entries);
+  }
+
+  build(docs: Map<string, Doc>, ns: string): void {
+    this.clear();
+    const entries: IndexEntry[] = [];
+    for (const [idKey, doc] of docs) this.entryOf(idKey, doc, entries);
+    entries.sort(this.compareEntries);
+    this.loadSorted(entries, ns);
+  }
+
+  async buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
+    this.clear();
+    const SLICE = 16_384;
+    // Sorted runs of one slice each, then pairwise merges, pausing between steps.
+    let runs: IndexEntry[][] = [];
+    let run: IndexEntry[] = [];
+    for (const [idKey, doc] of docs) {
+      this.entryOf(idKey, doc, run);
+      if (run.length >= SLICE) {
+        runs.push(run.sort(this.compareEntries));
+        run = [];
+        await pause();
+      }
+    }
+    if (run.length > 0) runs.push(run.sort(this.compareEntries));
+    while (runs.length > 1) {
+      const next: IndexEntry[][] = [];
+      for (let r = 0; r < runs.length; r += 2) {
+        if (r + 1 === runs.length) {
+          next.push(runs[r]);
+          continue;
+        }
+        const a = runs[r];
+        const b = runs[r + 1];
+        const out: IndexEntry[] = new Array(a.length + b.length);
+        let i = 0;
+        let j = 0;
+        let k = 0;
+        while (i < a.length && j < b.length) {
+          out[k++] = this.compareEntries(a[i], b[j]) <= 0 ? a[i++] : b[j++];
+          if ((k & 65535) === 0) await pause();
+        }
+        while (i < a.length) out[k++] = a[i++];
+        while (j < b.length) out[k++] = b[j++];
+        next.push(out);
+      }
+      runs = next;
+      await pause();
+    }
+    this.loadSorted(runs[0] ?? [], ns);
   }
 }
 
-function sameKeys(a: KeyEntry[] | null, b: KeyEntry[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].key !== b[i].key) return false;
-  return true;
-}
-
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(id);
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(id);
-  if (set.size === 0) map.delete(key);
+/** True when a dotted path crosses or ends at an array in the document. */
+function pathHasArray(doc: unknown, path: string): boolean {
+  const parts = path.split(".");
+  let current: unknown[] = [doc];
+  for (const part of parts) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (Array.isArray(value)) return true;
+      if (isPlainObject(value)) next.push(value[part]);
+    }
+    current = next;
+  }
+  return current.some((v) => Array.isArray(v));
 }
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
@@ -185,7 +323,10 @@ export class Collection {
   readonly options: Doc;
   /** keyOf(_id) → document, in insertion (natural) order */
   readonly docs = new Map<string, Doc>();
-  readonly indexes = new Map<string, Index>();
+  /** Secondary indexes by name (the `_id` index is `idIndex`). */
+  readonly indexes = new Map<string, CatalogIndex>();
+  /** The ordered `_id` index (equality goes through `docs`). */
+  readonly idIndex = new Index(ID_INDEX);
 
   constructor(db: string, name: string, options: Doc = {}) {
     this.db = db;
@@ -202,102 +343,101 @@ export class Collection {
     return [ID_INDEX, ...[...this.indexes.values()].map((i) => i.spec)];
   }
 
+  /** Every ordered index, `_id` first. */
+  orderedIndexes(): Index[] {
+    const out: Index[] = [this.idIndex];
+    for (const index of this.indexes.values()) if (index instanceof Index) out.push(index);
+    return out;
+  }
+
+  textIndex(): TextIndex | undefined {
+    for (const index of this.indexes.values()) if (index instanceof TextIndex) return index;
+    return undefined;
+  }
+
   /** Rebuilds one index from the documents; throws on a unique violation. */
-  buildIndex(index: Index): void {
-    index.clear();
-    for (const [idKey, doc] of this.docs) {
-      const keys = index.keysOf(doc);
+  buildIndex(index: CatalogIndex): void {
+    try {
+      index.build(this.docs, this.ns);
+    } catch (error) {
+      index.clear();
+      throw error;
+    }
+  }
+
+  rebuildIndexes(): void {
+    this.idIndex.build(this.docs, this.ns);
+    for (const index of this.indexes.values()) this.buildIndex(index);
+  }
+
+  /** Rebuilds every index in slices, pausing between them (start-up loads). */
+  async rebuildIndexesAsync(pause: () => Promise<void>): Promise<void> {
+    await this.idIndex.buildAsync(this.docs, this.ns, pause);
+    for (const index of this.indexes.values()) {
       try {
-        index.checkUnique(doc, idKey, this.ns, keys);
+        await index.buildAsync(this.docs, this.ns, pause);
       } catch (error) {
         index.clear();
-        if (error instanceof MongoCommandError) {
-          throw new MongoCommandError("DuplicateKey", `Index build failed: ${this.ns}: ${error.message}`, error.extra);
-        }
         throw error;
       }
-      index.add(idKey, doc, keys);
     }
   }
 
-  /**
-   * Candidate documents for a filter: an index (or the _id map) answers a
-   * top-level equality or $in on its first field; otherwise every document.
-   * `exact` says the index answer is the whole filter, so no further test is needed.
-   */
-  select(filter: Doc): { docs: Doc[]; exact: boolean } {
-    const plan = this.plan(filter);
-    if (!plan) return { docs: [...this.docs.values()], exact: Object.keys(filter).length === 0 };
-    const out: Doc[] = [];
-    for (const id of plan.ids) {
-      const doc = this.docs.get(id);
-      if (doc) out.push(doc);
-    }
-    const keys = Object.keys(filter);
-    return { docs: out, exact: keys.length === 1 && keys[0] === plan.field };
-  }
-
-  candidates(filter: Doc): Doc[] {
-    return this.select(filter).docs;
-  }
-
-  private plan(filter: Doc): { ids: Iterable<string>; field: string } | undefined {
-    let best: { ids: Iterable<string>; field: string } | undefined;
-    let bestSize = Infinity;
-    const consider = (field: string, condition: unknown) => {
-      const valueKeys = equalityKeys(condition);
-      if (!valueKeys) return;
-      if (field === "_id") {
-        const unique = [...new Set(valueKeys)];
-        if (unique.length < bestSize) {
-          best = { ids: unique, field };
-          bestSize = unique.length;
-        }
-        return;
-      }
-      for (const index of this.indexes.values()) {
-        if (index.fields[0] !== field) continue;
-        const ids = index.lookupFirstField(valueKeys);
-        if (ids && ids.size < bestSize) {
-          best = { ids, field };
-          bestSize = ids.size;
-        }
-      }
-    };
-    for (const [field, condition] of Object.entries(filter)) {
-      if (field === "$and" && Array.isArray(condition)) {
-        for (const part of condition) {
-          if (isPlainObject(part)) for (const [f, c] of Object.entries(part)) if (!f.startsWith("$")) consider(f, c);
-        }
-      } else if (!field.startsWith("$")) {
-        consider(field, condition);
-      }
-    }
-    return best;
+  /** The stored document for an index entry's id (undefined if it went away meanwhile). */
+  docById(idKey: string): Doc | undefined {
+    return this.docs.get(idKey);
   }
 }
 
-function isIndexableScalar(value: unknown): boolean {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return true;
-  if (value instanceof Date) return true;
-  return typeof value === "object" && value !== null && (value as { _bsontype?: string })._bsontype === "ObjectId";
+export function createIndexObject(spec: IndexSpec): CatalogIndex {
+  return Object.values(spec.key).includes("text") ? new TextIndex(spec) : new Index(spec);
 }
 
-/** The value keys an equality/$in condition selects, or undefined when it is not one. */
-function equalityKeys(condition: unknown): string[] | undefined {
-  if (isIndexableScalar(condition)) return [keyOf(condition)];
-  if (!isPlainObject(condition)) return undefined;
-  if ("$eq" in condition && isIndexableScalar(condition.$eq)) return [keyOf(condition.$eq)];
-  const keys = Object.keys(condition);
-  if (keys.length === 1 && keys[0] === "$in" && Array.isArray(condition.$in) && condition.$in.every(isIndexableScalar)) {
-    return condition.$in.map(keyOf);
-  }
-  return undefined;
+type Gate = { promise: Promise<void>; resolve: () => void };
+
+function gate(): Gate {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 export class Catalog {
   readonly dbs = new Map<string, Map<string, Collection>>();
   sink: ChangeSink | undefined;
+  /** While a data directory loads: one gate per collection still on its way, and one for all of them. */
+  private gates: Map<string, Gate> | undefined;
+  private allGate: Gate | undefined;
+  /** Set when loading the data directory failed: every command that needs data answers with it. */
+  loadError: Error | undefined;
+
+  get loading(): boolean {
+    return this.gates !== undefined;
+  }
+
+  beginLoading(namespaces: string[]): void {
+    this.gates = new Map(namespaces.map((ns) => [ns, gate()]));
+    this.allGate = gate();
+  }
+
+  markReady(ns: string): void {
+    this.gates?.get(ns)?.resolve();
+    this.gates?.delete(ns);
+  }
+
+  finishLoading(): void {
+    for (const g of this.gates?.values() ?? []) g.resolve();
+    this.gates = undefined;
+    this.allGate?.resolve();
+    this.allGate = undefined;
+  }
+
+  /** Resolves when the named collections (or all, for "all") are loaded; undefined when nothing is loading. */
+  waitFor(namespaces: string[] | "all"): Promise<unknown> | undefined {
+    if (!this.gates) return undefined;
+    if (namespaces === "all") return this.allGate?.promise;
+    const pending = namespaces.map((ns) => this.gates!.get(ns)?.promise).filter((p): p is Promise<void> => p !== undefined);
+    return pending.length === 0 ? undefined : Promise.all(pending);
+  }
 
   getCollection(db: string, name: string): Collection | undefined {
     return this.dbs.get(db)?.get(name);
@@ -309,8 +449,21 @@ export class Catalog {
     if (!colls) this.dbs.set(db, (colls = new Map()));
     const coll = new Collection(db, name, options);
     colls.set(name, coll);
-    this.sink?.createCollection(coll.ns, options);
+    this.sink?.createCollection(coll.ns, options, () => this.detach(db, name, coll));
     return coll;
+  }
+
+  private detach(db: string, name: string, coll: Collection): void {
+    const colls = this.dbs.get(db);
+    if (colls?.get(name) !== coll) return;
+    colls.delete(name);
+    if (colls.size === 0) this.dbs.delete(db);
+  }
+
+  private attach(db: string, name: string, coll: Collection): void {
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    colls.set(name, coll);
   }
 
   ensureCollection(db: string, name: string): Collection {
@@ -320,40 +473,40 @@ export class Catalog {
   dropCollection(db: string, name: string): Collection | undefined {
     const coll = this.getCollection(db, name);
     if (!coll) return undefined;
-    this.dbs.get(db)!.delete(name);
-    if (this.dbs.get(db)!.size === 0) this.dbs.delete(db);
-    this.sink?.dropCollection(coll.ns);
+    this.detach(db, name, coll);
+    this.sink?.dropCollection(coll.ns, () => this.attach(db, name, coll));
     return coll;
   }
 
   dropDatabase(db: string): void {
-    if (!this.dbs.has(db)) return;
+    const colls = this.dbs.get(db);
+    if (!colls) return;
     this.dbs.delete(db);
-    this.sink?.dropDatabase(db);
+    this.sink?.dropDatabase(db, () => this.dbs.set(db, colls));
   }
 
   /** Inserts a document that already has an _id, enforcing every unique index. */
   insert(coll: Collection, doc: Doc): void {
     const idKey = keyOf(doc._id);
     if (coll.docs.has(idKey)) {
-      throw new Index(ID_INDEX).duplicateError(coll.ns, [doc._id]);
+      throw coll.idIndex.duplicateError(coll.ns, [doc._id]);
     }
-    const keysByIndex: [Index, KeyEntry[] | null][] = [];
+    const keysByIndex: [CatalogIndex, KeyEntry[] | null][] = [];
     for (const index of coll.indexes.values()) {
       const keys = index.keysOf(doc);
       index.checkUnique(doc, idKey, coll.ns, keys);
       keysByIndex.push([index, keys]);
     }
-    coll.docs.set(idKey, doc);
-    for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
-    this.sink?.putDocument(coll.ns, doc);
+    rawInsert(coll, idKey, doc, keysByIndex);
+    this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc));
   }
 
   /** Replaces a stored document by a new object with the same _id. */
   replace(coll: Collection, oldDoc: Doc, newDoc: Doc): void {
     const idKey = keyOf(oldDoc._id);
-    const changes: [Index, KeyEntry[] | null, KeyEntry[] | null][] = [];
+    const changes: [CatalogIndex, KeyEntry[] | null, KeyEntry[] | null][] = [];
     for (const index of coll.indexes.values()) {
+      if (index instanceof Index && index.sameFieldsIn(oldDoc, newDoc)) continue;
       const oldKeys = index.keysOf(oldDoc);
       const newKeys = index.keysOf(newDoc);
       // Most updates leave indexed fields alone: nothing to check or move.
@@ -361,52 +514,114 @@ export class Catalog {
       index.checkUnique(newDoc, idKey, coll.ns, newKeys);
       changes.push([index, oldKeys, newKeys]);
     }
-    for (const [index, oldKeys] of changes) index.remove(idKey, oldDoc, oldKeys);
-    coll.docs.set(idKey, newDoc);
-    for (const [index, , newKeys] of changes) index.add(idKey, newDoc, newKeys);
-    this.sink?.putDocument(coll.ns, newDoc);
+    rawReplace(coll, idKey, oldDoc, newDoc, changes);
+    this.sink?.putDocument(coll.ns, newDoc, () =>
+      rawReplace(
+        coll,
+        idKey,
+        newDoc,
+        oldDoc,
+        changes.map(([index, oldKeys, newKeys]) => [index, newKeys, oldKeys]),
+      ),
+    );
   }
 
   remove(coll: Collection, doc: Doc): void {
     const idKey = keyOf(doc._id);
-    if (!coll.docs.delete(idKey)) return;
-    for (const index of coll.indexes.values()) index.remove(idKey, doc);
-    this.sink?.deleteDocument(coll.ns, doc._id);
+    if (!coll.docs.has(idKey)) return;
+    rawRemove(coll, idKey, doc);
+    this.sink?.deleteDocument(coll.ns, doc._id, () => rawInsert(coll, idKey, doc));
   }
 
   createIndex(coll: Collection, spec: IndexSpec): void {
-    const index = new Index(spec);
+    const index = createIndexObject(spec);
     coll.buildIndex(index);
     coll.indexes.set(spec.name, index);
-    this.sink?.createIndex(coll.ns, spec);
+    this.sink?.createIndex(coll.ns, spec, () => {
+      if (coll.indexes.get(spec.name) === index) coll.indexes.delete(spec.name);
+    });
   }
 
   dropIndex(coll: Collection, name: string): void {
-    if (coll.indexes.delete(name)) this.sink?.dropIndex(coll.ns, name);
+    const index = coll.indexes.get(name);
+    if (!index) return;
+    coll.indexes.delete(name);
+    // Undoing a drop restores the index as it was; the writes after the drop are undone before it.
+    this.sink?.dropIndex(coll.ns, name, () => coll.indexes.set(name, index));
   }
+}
+
+function rawInsert(coll: Collection, idKey: string, doc: Doc, keysByIndex?: [CatalogIndex, KeyEntry[] | null][]): void {
+  coll.docs.set(idKey, doc);
+  coll.idIndex.add(idKey, doc, [{ key: idKey, values: [doc._id] }]);
+  if (keysByIndex) for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
+  else for (const index of coll.indexes.values()) index.add(idKey, doc);
+}
+
+function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
+  if (!coll.docs.delete(idKey)) return;
+  coll.idIndex.remove(idKey, doc, [{ key: idKey, values: [doc._id] }]);
+  for (const index of coll.indexes.values()) index.remove(idKey, doc);
+}
+
+function rawReplace(
+  coll: Collection,
+  idKey: string,
+  oldDoc: Doc,
+  newDoc: Doc,
+  changes: [CatalogIndex, KeyEntry[] | null, KeyEntry[] | null][],
+): void {
+  for (const [index, oldKeys] of changes) index.remove(idKey, oldDoc, oldKeys);
+  coll.docs.set(idKey, newDoc);
+  for (const [index, , newKeys] of changes) index.add(idKey, newDoc, newKeys);
+}
+
+function sameKeys(a: KeyEntry[] | null, b: KeyEntry[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].key !== b[i].key) return false;
+  return true;
 }
 
 /**
  * Deletes documents whose TTL-indexed date field is older than the index's
  * expireAfterSeconds (arrays: the earliest date counts, as in MongoDB).
+ * Walks the index from its start, so only expired entries are read.
  * Returns how many were removed.
  */
 export function expireDocuments(catalog: Catalog, now = Date.now()): number {
   let removed = 0;
+  if (catalog.loading) return 0;
   for (const colls of [...catalog.dbs.values()]) {
     for (const coll of [...colls.values()]) {
       for (const index of coll.indexes.values()) {
         const seconds = index.spec.expireAfterSeconds;
-        if (typeof seconds !== "number" || index.fields.length !== 1) continue;
+        if (typeof seconds !== "number" || !(index instanceof Index) || index.fields.length !== 1) continue;
         const field = index.fields[0];
         const cutoff = now - seconds * 1000;
-        const expired: Doc[] = [];
-        for (const doc of coll.docs.values()) {
+        const expired = new Map<string, Doc>();
+        // Dates sort after every other type; seek to the first date and walk while expired (both directions of the index).
+        const ascending = index.directions[0] === 1;
+        const { pos } = index.tree.seek((e) => index.compareKeys(e.k, ascending ? new Date(-8.64e15) : new Date(cutoff)));
+        for (;;) {
+          const e = BTree.entryAt(pos);
+          if (!e) break;
+          pos.i++;
+          if (!(e.k instanceof Date)) {
+            if (ascending) break;
+            continue;
+          }
+          if (e.k.getTime() > cutoff) {
+            if (ascending) break;
+            continue;
+          }
+          const doc = coll.docs.get(e.id);
+          if (!doc) continue;
           const dates = pathValues(doc, field).filter((v): v is Date => v instanceof Date);
-          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) <= cutoff) expired.push(doc);
+          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) <= cutoff) expired.set(e.id, doc);
         }
-        for (const doc of expired) catalog.remove(coll, doc);
-        removed += expired.length;
+        for (const doc of expired.values()) catalog.remove(coll, doc);
+        removed += expired.size;
       }
     }
   }

@@ -1,0 +1,218 @@
+/**
+ * The query planner as a caller sees it through the driver: which index explain() reports for
+ * each query shape, how much of the index a paged read examines, counts from the index,
+ * $lookup through the foreign index, notablescan, maxTimeMS and yielding.
+ */
+import { MongoServerError, type Collection, type Document } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, stopHarness, type Harness } from "./test-helpers";
+
+let h: Harness;
+type FileDoc = { _id: number; [field: string]: unknown };
+let files: Collection<FileDoc>;
+const N = 12_000;
+
+beforeAll(async () => {
+  h = await startHarness();
+  files = h.client.db("plan").collection<FileDoc>("files");
+  await files.insertMany(
+    Array.from({ length: N }, (_, i) => ({
+      _id: i,
+      user: `u${i % 40}`,
+      at: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      status: i % 9 === 0 ? 2 : 0,
+      progress: i % 101,
+      tags: [`t${i % 3}`, `k${i % 5}`],
+      name: `file-${String(i).padStart(5, "0")}.csv`,
+    })),
+  );
+  await files.createIndexes([
+    { key: { at: -1, _id: -1 }, name: "at_desc" },
+    { key: { user: 1, at: -1, _id: -1 }, name: "user_at" },
+    { key: { status: 1, progress: 1 }, name: "status_progress" },
+    { key: { tags: 1 }, name: "tags" },
+    { key: { name: 1 }, name: "name" },
+  ]);
+}, 60_000);
+
+afterAll(() => stopHarness(h));
+
+/** The stages of a plan, depth first. */
+function stages(plan: Document): Document[] {
+  const out: Document[] = [plan];
+  for (const child of [plan.inputStage, ...(plan.inputStages ?? [])]) if (child) out.push(...stages(child));
+  return out;
+}
+
+function scanOf(explain: Document): { stage: string; indexName?: string; bounds?: Document } {
+  const plan = explain.queryPlanner?.winningPlan ?? explain.stages?.[0]?.$cursor?.queryPlanner?.winningPlan;
+  const leaf = stages(plan).find((s) => ["IXSCAN", "COLLSCAN", "COUNT_SCAN", "IDHACK", "EOF", "DISTINCT_SCAN"].includes(s.stage));
+  return { stage: leaf?.stage, indexName: leaf?.indexName, bounds: leaf?.indexBounds };
+}
+
+describe("index selection (explain)", () => {
+  it("uses an index for equality, ranges, $in, prefixes and regex prefixes", async () => {
+    expect(scanOf(await files.find({ user: "u7" }).explain())).toMatchObject({ stage: "IXSCAN", indexName: "user_at" });
+    expect(scanOf(await files.find({ at: { $gte: new Date(Date.UTC(2026, 0, 5)) } }).explain())).toMatchObject({ stage: "IXSCAN", indexName: "at_desc" });
+    expect(scanOf(await files.find({ user: { $in: ["u1", "u2"] } }).explain())).toMatchObject({ stage: "IXSCAN", indexName: "user_at" });
+    expect(scanOf(await files.find({ status: 0, progress: { $lt: 100 } }).explain())).toMatchObject({
+      stage: "IXSCAN",
+      indexName: "status_progress",
+      bounds: { status: ["[0, 0]"], progress: ["[-inf, 100)"] },
+    });
+    expect(scanOf(await files.find({ name: /^file-0001/ }).explain())).toMatchObject({ stage: "IXSCAN", indexName: "name" });
+    expect(scanOf(await files.find({ tags: "t1" }).explain())).toMatchObject({ stage: "IXSCAN", indexName: "tags" });
+    expect(scanOf(await files.find({ _id: 5 }).explain())).toMatchObject({ stage: "IDHACK" });
+    expect(scanOf(await files.find({ progress: 3 }).explain())).toMatchObject({ stage: "COLLSCAN" });
+  });
+
+  it("gives the same documents as a scan would", async () => {
+    const indexed = await files.find({ status: 0, progress: { $gte: 10, $lt: 12 } }).sort({ _id: 1 }).toArray();
+    const scanned = await files.find({ status: 0, progress: { $gte: 10, $lt: 12 } }).sort({ _id: 1 }).hint({ $natural: 1 }).toArray();
+    expect(indexed.length).toBeGreaterThan(0);
+    expect(indexed).toEqual(scanned);
+    const multikey = await files.find({ tags: { $all: ["t1", "k2"] } }).sort({ _id: 1 }).toArray();
+    expect(multikey.every((d) => (d.tags as string[]).includes("t1") && (d.tags as string[]).includes("k2"))).toBe(true);
+    expect(multikey).toHaveLength(N / 15);
+  });
+
+  it("walks an index in sort order and stops after skip + limit", async () => {
+    const e = await files.find({ user: "u3" }).sort({ at: -1, _id: -1 }).skip(40).limit(20).explain("executionStats");
+    expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "user_at" });
+    expect(stages(e.queryPlanner.winningPlan).some((s) => s.stage === "SORT")).toBe(false);
+    expect(e.executionStats.nReturned).toBe(20);
+    expect(e.executionStats.totalKeysExamined).toBeLessThanOrEqual(60);
+    const page = await files.find({ user: "u3" }).sort({ at: -1, _id: -1 }).skip(40).limit(20).toArray();
+    const all = (await files.find({ user: "u3" }).hint({ $natural: 1 }).toArray()).sort((a, b) => (b.at as Date).getTime() - (a.at as Date).getTime());
+    expect(page.map((d) => d._id)).toEqual(all.slice(40, 60).map((d) => d._id));
+  });
+
+  it("pages a whole collection by an index without reading the skipped keys", async () => {
+    const e = await files.find({}).sort({ _id: 1 }).skip(9000).limit(20).explain("executionStats");
+    expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "_id_" });
+    expect(e.executionStats.totalKeysExamined).toBe(20);
+    expect((await files.find({}).sort({ _id: 1 }).skip(9000).limit(3).toArray()).map((d) => d._id)).toEqual([9000, 9001, 9002]);
+  });
+
+  it("pages newest first (a backward walk) without reading the skipped keys, up to and past the end", async () => {
+    const e = await files.find({}).sort({ _id: -1 }).skip(9000).limit(20).explain("executionStats");
+    expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "_id_" });
+    expect(stages(e.queryPlanner.winningPlan).find((s) => s.stage === "IXSCAN")?.direction).toBe("backward");
+    expect(e.executionStats.totalKeysExamined).toBe(20);
+    const ids = async (skip: number, limit: number) => (await files.find({}).sort({ _id: -1 }).skip(skip).limit(limit).toArray()).map((d) => d._id);
+    expect(await ids(9000, 3)).toEqual([N - 9001, N - 9002, N - 9003]);
+    expect(await ids(N - 2, 5)).toEqual([1, 0]);
+    expect(await ids(N, 5)).toEqual([]);
+    expect(await ids(N + 7, 5)).toEqual([]);
+    // A range walked backward: the skip counts from its end.
+    const ranged = async (skip: number) => (await files.find({ _id: { $gte: 100, $lt: 200 } }).sort({ _id: -1 }).skip(skip).limit(3).toArray()).map((d) => d._id);
+    expect(await ranged(0)).toEqual([199, 198, 197]);
+    expect(await ranged(98)).toEqual([101, 100]);
+    expect(await ranged(100)).toEqual([]);
+  });
+
+  it("merges the points of an $in in sort order", async () => {
+    const e = await files.find({ user: { $in: ["u1", "u2"] } }).sort({ at: -1 }).limit(5).explain();
+    expect(stages(e.queryPlanner.winningPlan).map((s) => s.stage)).toContain("SORT_MERGE");
+    const got = await files.find({ user: { $in: ["u1", "u2"] } }).sort({ at: -1 }).limit(5).toArray();
+    expect(got.map((d) => d._id)).toEqual([11962, 11961, 11922, 11921, 11882]);
+  });
+
+  it("counts from the index", async () => {
+    const e = await files.aggregate([{ $match: { user: "u3" } }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain("executionStats");
+    expect(scanOf(e)).toMatchObject({ stage: "COUNT_SCAN", indexName: "user_at" });
+    expect(await files.countDocuments({ user: "u3" })).toBe(N / 40);
+    expect(await files.countDocuments({ status: 0, progress: { $lt: 50 } })).toBe(
+      (await files.find({ status: 0, progress: { $lt: 50 } }).hint({ $natural: 1 }).toArray()).length,
+    );
+  });
+
+  it("reads distinct values from an index", async () => {
+    const e = await h.client.db("plan").command({ explain: { distinct: "files", key: "user" }, verbosity: "queryPlanner" });
+    expect(stages(e.queryPlanner.winningPlan).map((s) => s.stage)).toContain("DISTINCT_SCAN");
+    expect((await files.distinct("user")).length).toBe(40);
+  });
+
+  it("joins through the foreign collection's index", async () => {
+    const users = h.client.db("plan").collection<{ _id: string; name: string }>("users");
+    await users.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: `u${i}`, name: `User ${i}` })));
+    const joined = await users
+      .aggregate([{ $match: { _id: "u5" } }, { $lookup: { from: "files", localField: "_id", foreignField: "user", as: "files" } }, { $project: { n: { $size: "$files" } } }])
+      .toArray();
+    expect(joined).toEqual([{ _id: "u5", n: N / 40 }]);
+  });
+});
+
+describe("notablescan", () => {
+  it("refuses a collection scan above the size threshold with NoQueryExecutionPlans (291), and allows indexed queries", async () => {
+    const admin = h.client.db("admin");
+    await admin.command({ setParameter: 1, notablescan: true, notablescanMinDocuments: 1000 });
+    try {
+      const error = await files.find({ progress: 3 }).toArray().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MongoServerError);
+      expect((error as MongoServerError).code).toBe(291);
+      expect((error as MongoServerError).message).toMatch(/No indexed plans available, and running with 'notablescan'/);
+      // countDocuments({}) is a collection scan on a real server too; estimatedDocumentCount is not.
+      expect(((await files.countDocuments({}).catch((e: unknown) => e)) as MongoServerError).code).toBe(291);
+      expect(await files.estimatedDocumentCount()).toBe(N);
+      expect(await files.countDocuments({ user: "u1" })).toBe(N / 40);
+      await files.updateOne({ user: "u1", at: { $exists: true } }, { $set: { seen: true } });
+      expect(((await files.updateMany({ progress: 1 }, { $set: { x: 1 } }).catch((e: unknown) => e)) as MongoServerError).code).toBe(291);
+      // A small collection (under the threshold) may still be scanned.
+      const small = h.client.db("plan").collection("small");
+      await small.insertMany([{ a: 1 }, { a: 2 }]);
+      expect(await small.find({ a: 2 }).toArray()).toHaveLength(1);
+      expect((await admin.command({ getParameter: 1, notablescan: 1, notablescanMinDocuments: 1 })).notablescanMinDocuments).toBe(1000);
+    } finally {
+      await admin.command({ setParameter: 1, notablescan: false, notablescanMinDocuments: 0 });
+    }
+  });
+});
+
+describe("the profiler", () => {
+  it("records each operation's plan summary in system.profile", async () => {
+    const db = h.client.db("plan");
+    await db.command({ profile: 2 });
+    await files.find({ user: "u9" }).limit(1).toArray();
+    await files.find({ progress: 7 }).toArray();
+    await db.command({ profile: 0 });
+    const entries = await db.collection("system.profile").find({ ns: "plan.files" }).toArray();
+    expect(entries.map((e) => e.planSummary)).toEqual(["IXSCAN { user: 1, at: -1, _id: -1 }", "COLLSCAN"]);
+    expect(entries[1].docsExamined).toBe(N);
+  });
+});
+
+describe("time limits and yielding", () => {
+  const slowFilter = { name: { $regex: "9\\.csv$" }, $expr: { $gt: [{ $strLenCP: "$name" }, 3] } };
+
+  it("stops a query at maxTimeMS with MaxTimeMSExpired (50)", async () => {
+    const error = await files.find(slowFilter).maxTimeMS(1).toArray().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect((error as MongoServerError).code).toBe(50);
+    expect((error as MongoServerError).codeName).toBe("MaxTimeMSExpired");
+    const agg = await files.aggregate([{ $match: slowFilter }, { $group: { _id: "$user", n: { $sum: 1 } } }], { maxTimeMS: 1 }).toArray().catch((e: unknown) => e);
+    expect((agg as MongoServerError).code).toBe(50);
+  });
+
+  it("lets other connections in while a long scan runs", async () => {
+    const db = h.client.db("plan");
+    const big = db.collection<FileDoc>("big");
+    await big.insertMany(Array.from({ length: 80_000 }, (_, i) => ({ _id: i, name: `file-${i}.csv`, user: `u${i % 40}` })));
+    // Two more pooled connections, so the ping below does not wait for a connection to open.
+    await Promise.all([db.command({ ping: 1 }), db.command({ ping: 1 }), db.command({ ping: 1 })]);
+    await db.command({ profile: 2 });
+    const order: string[] = [];
+    const scan = big
+      .aggregate([{ $match: slowFilter }, { $lookup: { from: "users", localField: "user", foreignField: "_id", as: "u" } }, { $count: "n" }])
+      .toArray()
+      .then(() => order.push("scan"));
+    // Started after the scan, on another pooled connection: answered before the scan ends.
+    await new Promise((r) => setImmediate(r));
+    await db.command({ ping: 1 }).then(() => order.push("ping"));
+    await scan;
+    await db.command({ profile: 0 });
+    expect(order).toEqual(["ping", "scan"]);
+    const [entry] = await db.collection("system.profile").find({ "command.aggregate": "big" }).sort({ _id: -1 }).limit(1).toArray();
+    expect(entry.numYield).toBeGreaterThan(0);
+  });
+});

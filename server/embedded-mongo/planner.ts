@@ -1,0 +1,1113 @@
+/**
+ * The query planner: turns a filter (and a sort) into index bounds, builds
+ * one candidate plan per usable index plus the collection scan, estimates
+ * each by counting its bounds in the index (exact and O(log n), thanks to
+ * the counted B+ tree) and picks the cheapest. Plans are described in the
+ * shape MongoDB's explain uses (queryPlanner.winningPlan with stage /
+ * inputStage / indexName / indexBounds), and run as sources that fetch
+ * documents in index order, stop early and survive yields by re-seeking to
+ * the last key they returned.
+ */
+import { BTree, type Position } from "./btree";
+import { compareValues, isBoundScalar, Rank, sortValue, typeRank } from "./bson-order";
+import { MongoCommandError } from "./errors";
+import { textScores } from "./expressions";
+import type { Collection, Index, IndexEntry } from "./storage";
+import { parseTextQuery, describeTextQuery, type TextIndex, type TextQuery } from "./text";
+import { isPlainObject, keyOf, pathValues, type Doc } from "./values";
+
+// ---------------------------------------------------------------------------------------------
+// Bound values and intervals
+
+/** A bound below/above every value of one BSON type (rank), or below/above everything (no rank). */
+type Sentinel = { readonly sentinel: "min" | "max"; readonly rank?: number };
+type BoundValue = unknown;
+const MIN: Sentinel = { sentinel: "min" };
+const MAX: Sentinel = { sentinel: "max" };
+const minOf = (rank: number): Sentinel => ({ sentinel: "min", rank });
+const maxOf = (rank: number): Sentinel => ({ sentinel: "max", rank });
+
+function isSentinel(v: unknown): v is Sentinel {
+  return typeof v === "object" && v !== null && "sentinel" in v && Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).every((k) => k === "sentinel" || k === "rank");
+}
+
+/** Orders a value against a bound value. */
+function compareToBound(v: unknown, b: BoundValue): number {
+  if (isSentinel(b)) {
+    const r = typeRank(v);
+    if (b.rank === undefined) {
+      if (b.sentinel === "min") return r === Rank.MinKey ? 0 : 1;
+      return r === Rank.MaxKey ? 0 : -1;
+    }
+    if (b.sentinel === "min") return r < b.rank ? -1 : 1;
+    return r > b.rank ? 1 : -1;
+  }
+  return compareValues(v, b);
+}
+
+/** An interval of one field's values, in ascending BSON order. */
+type Interval = { lo: BoundValue; loInc: boolean; hi: BoundValue; hiInc: boolean };
+const FULL: Interval = { lo: MIN, loInc: true, hi: MAX, hiInc: true };
+const point = (v: unknown): Interval => ({ lo: v, loInc: true, hi: v, hiInc: true });
+
+function isPoint(i: Interval): boolean {
+  return !isSentinel(i.lo) && i.loInc && i.hiInc && compareValues(i.lo, i.hi) === 0;
+}
+
+function boundsText(v: BoundValue): string {
+  if (isSentinel(v)) {
+    if (v.rank === undefined) return v.sentinel === "min" ? "MinKey" : "MaxKey";
+    const names: Record<number, [string, string]> = {
+      [Rank.Number]: ["-inf", "inf"],
+      [Rank.String]: ['""', "{}"],
+      [Rank.Date]: ["new Date(-9223372036854775808)", "new Date(9223372036854775807)"],
+      [Rank.ObjectId]: ["ObjectId('000000000000000000000000')", "ObjectId('ffffffffffffffffffffffff')"],
+      [Rank.Boolean]: ["false", "true"],
+      [Rank.RegExp]: ["/(?:)/", "MaxKey"],
+    };
+    const pair = names[v.rank] ?? ["MinKey", "MaxKey"];
+    return v.sentinel === "min" ? pair[0] : pair[1];
+  }
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  if (typeof v === "object" && (v as { _bsontype?: string })._bsontype === "ObjectId") return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
+  if (v instanceof RegExp) return String(v);
+  return String(v);
+}
+
+function intervalText(i: Interval, direction: 1 | -1): string {
+  const [a, ai, b, bi] = direction === 1 ? [i.lo, i.loInc, i.hi, i.hiInc] : [i.hi, i.hiInc, i.lo, i.loInc];
+  return `${ai ? "[" : "("}${boundsText(a)}, ${boundsText(b)}${bi ? "]" : ")"}`;
+}
+
+function intersect(a: Interval, b: Interval): Interval | undefined {
+  const lo = compareBounds(a.lo, b.lo) >= 0 ? a : b;
+  const hi = compareBounds(a.hi, b.hi) <= 0 ? a : b;
+  let loInc = lo.loInc;
+  let hiInc = hi.hiInc;
+  if (compareBounds(a.lo, b.lo) === 0) loInc = a.loInc && b.loInc;
+  if (compareBounds(a.hi, b.hi) === 0) hiInc = a.hiInc && b.hiInc;
+  const c = compareBounds(lo.lo, hi.hi);
+  if (c > 0 || (c === 0 && !(loInc && hiInc))) return undefined;
+  return { lo: lo.lo, loInc, hi: hi.hi, hiInc };
+}
+
+/** Orders two bound values (sentinels included). */
+function compareBounds(a: BoundValue, b: BoundValue): number {
+  if (!isSentinel(a)) return compareToBound(a, b);
+  if (!isSentinel(b)) return -compareToBound(b, a);
+  const rank = (s: Sentinel) => (s.rank === undefined ? (s.sentinel === "min" ? -1 : 1000) : s.rank + (s.sentinel === "min" ? -0.5 : 0.5));
+  return rank(a) - rank(b);
+}
+
+function sortIntervals(list: Interval[]): Interval[] {
+  const sorted = [...list].sort((x, y) => compareBounds(x.lo, y.lo) || compareBounds(x.hi, y.hi));
+  const out: Interval[] = [];
+  for (const i of sorted) {
+    const last = out[out.length - 1];
+    if (last && isPoint(last) && isPoint(i) && compareValues(last.lo, i.lo) === 0) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filter analysis
+
+/** What the planner knows about one field: the union of intervals it may take, and whether they say it all. */
+type FieldBounds = { intervals: Interval[]; exact: boolean };
+
+export type QueryShape = {
+  /** Bounds per field from top-level (and $and) conditions. */
+  fields: Map<string, FieldBounds[]>;
+  /** True when every condition is a field condition the bounds express exactly (no $or, $expr, regex…). */
+  allExact: boolean;
+  text?: Doc;
+  or?: Doc[];
+};
+
+function rangeInterval(op: string, v: unknown): Interval | undefined {
+  if (!isBoundScalar(v) || v === null) return undefined;
+  const r = typeRank(v);
+  if (r === Rank.MinKey || r === Rank.MaxKey) return undefined;
+  switch (op) {
+    case "$gt":
+      return { lo: v, loInc: false, hi: maxOf(r), hiInc: true };
+    case "$gte":
+      return { lo: v, loInc: true, hi: maxOf(r), hiInc: true };
+    case "$lt":
+      return { lo: minOf(r), loInc: true, hi: v, hiInc: false };
+    case "$lte":
+      return { lo: minOf(r), loInc: true, hi: v, hiInc: true };
+    default:
+      return undefined;
+  }
+}
+
+function regexIntervals(source: string, flags: string): { intervals: Interval[]; exact: boolean } {
+  const all: Interval = { lo: minOf(Rank.String), loInc: true, hi: maxOf(Rank.String), hiInc: true };
+  // A regex also matches a stored regex equal to it.
+  const regexes: Interval = { lo: minOf(Rank.RegExp), loInc: true, hi: maxOf(Rank.RegExp), hiInc: true };
+  if (flags.includes("i") || flags.includes("x") || !source.startsWith("^") || (flags.includes("m") && source.startsWith("^"))) {
+    return { intervals: [all, regexes], exact: false };
+  }
+  let prefix = "";
+  for (let i = 1; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      const n = source[i + 1];
+      if (n !== undefined && /[^A-Za-z0-9]/.test(n)) {
+        prefix += n;
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (/[.*+?()[\]{}|^$]/.test(c)) {
+      // A quantifier makes the last character optional.
+      if (/[*?{]/.test(c)) prefix = prefix.slice(0, -1);
+      break;
+    }
+    prefix += c;
+  }
+  if (prefix === "") return { intervals: [all, regexes], exact: false };
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const upper = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return { intervals: [{ lo: prefix, loInc: true, hi: upper, hiInc: false }, regexes], exact: false };
+}
+
+/** Bounds for one condition on one field, or undefined when the condition gives none. */
+function conditionBounds(cond: unknown): FieldBounds | undefined {
+  if (cond instanceof RegExp) return regexIntervals(cond.source, cond.flags);
+  if (isBsonRegex(cond)) return regexIntervals(cond.pattern, cond.options);
+  if (!isPlainObject(cond)) {
+    if (isBoundScalar(cond)) return { intervals: [point(cond)], exact: cond !== null };
+    return undefined;
+  }
+  const keys = Object.keys(cond);
+  if (keys.length === 0 || !keys.every((k) => k.startsWith("$"))) return undefined;
+  let result: FieldBounds | undefined;
+  let exact = true;
+  const combine = (b: FieldBounds) => {
+    if (!result) {
+      result = b;
+      return;
+    }
+    const merged: Interval[] = [];
+    for (const x of result.intervals) for (const y of b.intervals) {
+      const i = intersect(x, y);
+      if (i) merged.push(i);
+    }
+    result = { intervals: merged, exact: result.exact && b.exact };
+  };
+  for (const op of keys) {
+    const v = cond[op];
+    switch (op) {
+      case "$eq":
+        if (isBoundScalar(v)) combine({ intervals: [point(v)], exact: v !== null });
+        else if (v instanceof RegExp) combine({ intervals: [point(v)], exact: false });
+        else exact = false;
+        break;
+      case "$in": {
+        if (!Array.isArray(v)) return undefined;
+        const intervals: Interval[] = [];
+        let inExact = true;
+        for (const item of v) {
+          if (isBoundScalar(item)) {
+            intervals.push(point(item));
+            if (item === null) inExact = false;
+          } else if (item instanceof RegExp) {
+            intervals.push(...regexIntervals(item.source, item.flags).intervals);
+            inExact = false;
+          } else return undefined;
+        }
+        combine({ intervals: sortIntervals(intervals), exact: inExact });
+        break;
+      }
+      case "$gt":
+      case "$gte":
+      case "$lt":
+      case "$lte": {
+        const i = rangeInterval(op, v);
+        if (i) combine({ intervals: [i], exact: true });
+        else exact = false;
+        break;
+      }
+      case "$regex": {
+        const source = v instanceof RegExp ? v.source : typeof v === "string" ? v : undefined;
+        if (source === undefined) return undefined;
+        const flags = `${v instanceof RegExp ? v.flags : ""}${typeof cond.$options === "string" ? cond.$options : ""}`;
+        combine(regexIntervals(source, flags));
+        break;
+      }
+      case "$options":
+        break;
+      case "$all": {
+        if (!Array.isArray(v) || v.length === 0) return undefined;
+        const first = v[0];
+        if (!isBoundScalar(first) || first === null) return undefined;
+        combine({ intervals: [point(first)], exact: v.length === 1 });
+        break;
+      }
+      default:
+        exact = false;
+    }
+  }
+  if (!result) return undefined;
+  return { intervals: result.intervals, exact: result.exact && exact };
+}
+
+function isBsonRegex(v: unknown): v is { pattern: string; options: string } {
+  return typeof v === "object" && v !== null && (v as { _bsontype?: string })._bsontype === "BSONRegExp";
+}
+
+export function analyseFilter(filter: Doc): QueryShape {
+  const shape: QueryShape = { fields: new Map(), allExact: true };
+  const visit = (f: Doc) => {
+    for (const [field, cond] of Object.entries(f)) {
+      if (field === "$and" && Array.isArray(cond)) {
+        for (const part of cond) if (isPlainObject(part)) visit(part);
+        else shape.allExact = false;
+        continue;
+      }
+      if (field === "$text") {
+        if (shape.text) throw new MongoCommandError("BadValue", "Too many text expressions");
+        if (!isPlainObject(cond)) throw new MongoCommandError("BadValue", "$text needs an object");
+        shape.text = cond;
+        shape.allExact = false;
+        continue;
+      }
+      if (field === "$or" && Array.isArray(cond) && !shape.or) {
+        shape.or = cond.filter(isPlainObject);
+        shape.allExact = false;
+        continue;
+      }
+      if (field === "$comment") continue;
+      if (field.startsWith("$")) {
+        shape.allExact = false;
+        continue;
+      }
+      const b = conditionBounds(cond);
+      if (!b) {
+        shape.allExact = false;
+        // Still note the field so an index on it can be used without bounds for sort.
+        continue;
+      }
+      if (!b.exact) shape.allExact = false;
+      const list = shape.fields.get(field) ?? [];
+      list.push(b);
+      shape.fields.set(field, list);
+    }
+  };
+  visit(filter);
+  return shape;
+}
+
+function hasTextOperator(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasTextOperator);
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).some(([k, v]) => k === "$text" || hasTextOperator(v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans
+
+export type SortSpec = [string, 1 | -1][];
+
+/** A range of keys in index order: start and end per index field. */
+type KeyRange = { start: { v: BoundValue; inc: boolean }[]; end: { v: BoundValue; inc: boolean }[] };
+
+export type IndexScanPlan = {
+  kind: "ixscan";
+  index: Index;
+  /** Per index field, the intervals scanned (ascending value order). */
+  fieldIntervals: Interval[][];
+  /** 1 = index order, -1 = reverse. */
+  direction: 1 | -1;
+  ranges: KeyRange[];
+  /** The filter is fully expressed by the bounds: fetched documents need no test. */
+  exact: boolean;
+  /** The scan returns documents in the requested sort order. */
+  providesSort: boolean;
+  /** Ranges are merged by the sort key (an $in on a field before the sort fields). */
+  mergeSort: boolean;
+  boundedFields: number;
+  keys: number;
+};
+
+export type Plan =
+  | { kind: "eof" }
+  | { kind: "idhack"; id: unknown }
+  | { kind: "collscan"; direction: 1 | -1 }
+  | IndexScanPlan
+  | { kind: "or"; branches: Plan[] }
+  | { kind: "text"; index: TextIndex; query: TextQuery };
+
+export type PlannedQuery = {
+  ns: string;
+  filter: Doc;
+  matcher: (doc: Doc) => boolean;
+  plan: Plan;
+  rejected: Plan[];
+  /** The requested sort, when the plan does not already produce that order. */
+  blockingSort?: SortSpec;
+  sort?: SortSpec;
+  collectionSize: number;
+};
+
+export type PlanOptions = {
+  sort?: SortSpec;
+  /** skip + limit when known (0 = all): favours plans that provide the sort order. */
+  wanted?: number;
+  hint?: unknown;
+  /** Counting: an exact index plan becomes a COUNT_SCAN. */
+  forCount?: boolean;
+  /** Server parameters. */
+  notablescan?: { enabled: boolean; minDocuments: number };
+};
+
+const MAX_RANGES = 500;
+
+function buildRanges(index: Index, fieldIntervals: Interval[][]): KeyRange[] | undefined {
+  let ranges: KeyRange[] = [{ start: [], end: [] }];
+  for (let f = 0; f < index.fields.length; f++) {
+    const dir = index.directions[f];
+    const intervals = dir === 1 ? fieldIntervals[f] : [...fieldIntervals[f]].reverse();
+    const next: KeyRange[] = [];
+    for (const r of ranges) {
+      for (const i of intervals) {
+        const [s, si, e, ei] = dir === 1 ? [i.lo, i.loInc, i.hi, i.hiInc] : [i.hi, i.hiInc, i.lo, i.loInc];
+        next.push({ start: [...r.start, { v: s, inc: si }], end: [...r.end, { v: e, inc: ei }] });
+      }
+    }
+    if (next.length > MAX_RANGES) return undefined;
+    ranges = next;
+  }
+  return ranges;
+}
+
+/** Orders an entry's key against a range start (negative: before the start). */
+function compareToStart(index: Index, key: unknown, start: KeyRange["start"]): number {
+  const single = index.fields.length === 1;
+  for (let f = 0; f < start.length; f++) {
+    const v = single ? key : (key as unknown[])[f];
+    const c = compareToBound(v, start[f].v) * index.directions[f];
+    if (c !== 0) return c;
+    if (!start[f].inc) return -1;
+  }
+  return 0;
+}
+
+/** True when an entry's key is after a range end. */
+function pastEnd(index: Index, key: unknown, end: KeyRange["end"]): boolean {
+  const single = index.fields.length === 1;
+  for (let f = 0; f < end.length; f++) {
+    const v = single ? key : (key as unknown[])[f];
+    const c = compareToBound(v, end[f].v) * index.directions[f];
+    if (c < 0) return false;
+    if (c > 0) return true;
+    if (!end[f].inc) return true;
+  }
+  return false;
+}
+
+function countRange(index: Index, r: KeyRange): number {
+  const from = index.tree.rankOf((e) => compareToStart(index, e.k, r.start));
+  const to = index.tree.rankOf((e) => (pastEnd(index, e.k, r.end) ? 0 : -1));
+  return Math.max(0, to - from);
+}
+
+/**
+ * The order a plan over `index` gives for `sort`: the scan direction, or undefined when the
+ * index cannot give it. Fields before the sort fields must be single points (or, with merge,
+ * any points).
+ */
+function sortDirection(index: Index, fieldIntervals: Interval[][], sort: SortSpec): { direction: 1 | -1; merge: boolean } | undefined {
+  let j = 0;
+  let direction: 1 | -1 | undefined;
+  let merge = false;
+  for (const [field, d] of sort) {
+    if (index.multikeyFields.has(field)) return undefined;
+    while (j < index.fields.length && index.fields[j] !== field) {
+      const intervals = fieldIntervals[j];
+      if (!intervals.every(isPoint)) return undefined;
+      if (intervals.length > 1) {
+        if (direction !== undefined) return undefined; // points between sort fields break the order
+        merge = true;
+      }
+      j++;
+    }
+    if (j === index.fields.length) return undefined;
+    const dir = (d * index.directions[j]) as 1 | -1;
+    if (direction === undefined) direction = dir;
+    else if (direction !== dir) return undefined;
+    // Within the sort fields, a field with several intervals breaks the order unless it is the last.
+    j++;
+  }
+  if (direction === undefined) return undefined;
+  return { direction, merge };
+}
+
+function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefined, hinted: boolean): IndexScanPlan | undefined {
+  const fieldIntervals: Interval[][] = [];
+  let bounded = 0;
+  let usedExact = true;
+  const usedFields = new Set<string>();
+  let stop = false;
+  for (let f = 0; f < index.fields.length; f++) {
+    const field = index.fields[f];
+    const list = shape.fields.get(field);
+    if (stop || !list || list.length === 0) {
+      fieldIntervals.push([FULL]);
+      stop = true;
+      continue;
+    }
+    let intervals: Interval[];
+    let exact: boolean;
+    if (index.multikeyFields.has(field)) {
+      // Bounds of one condition only: on an array, each condition may hold on a different element.
+      intervals = list[0].intervals;
+      exact = false;
+    } else {
+      intervals = list[0].intervals;
+      exact = list[0].exact;
+      for (let k = 1; k < list.length; k++) {
+        const merged: Interval[] = [];
+        for (const x of intervals) for (const y of list[k].intervals) {
+          const i = intersect(x, y);
+          if (i) merged.push(i);
+        }
+        intervals = merged;
+        exact = exact && list[k].exact;
+      }
+    }
+    intervals = sortIntervals(intervals);
+    fieldIntervals.push(intervals);
+    bounded++;
+    usedFields.add(field);
+    if (!exact) usedExact = false;
+    if (!intervals.every(isPoint)) stop = true;
+  }
+  const sortInfo = sort && sort.length > 0 ? sortDirection(index, fieldIntervals, sort) : undefined;
+  if (bounded === 0 && !sortInfo && !hinted) return undefined;
+  const ranges = buildRanges(index, fieldIntervals);
+  if (!ranges) return undefined;
+  const exact = shape.allExact && usedExact && !index.isMultikey && [...shape.fields.keys()].every((f) => usedFields.has(f));
+  let keys = 0;
+  for (const r of ranges) keys += countRange(index, r);
+  return {
+    kind: "ixscan",
+    index,
+    fieldIntervals,
+    direction: sortInfo?.direction ?? 1,
+    ranges,
+    exact,
+    providesSort: !!sortInfo,
+    mergeSort: !!sortInfo?.merge && ranges.length > 1,
+    boundedFields: bounded,
+    keys,
+  };
+}
+
+function planCost(plan: Plan, collectionSize: number, sort: SortSpec | undefined, wanted: number): number {
+  switch (plan.kind) {
+    case "eof":
+    case "idhack":
+      return 0;
+    case "collscan": {
+      const sortCost = sort && sort.length > 0 ? collectionSize * 0.2 : 0;
+      return collectionSize * 1.05 + sortCost;
+    }
+    case "ixscan": {
+      const fetch = plan.exact ? 1 : 1.2;
+      if (plan.providesSort && wanted > 0) return Math.min(plan.keys, wanted * (plan.exact ? 1 : 4)) * fetch;
+      const sortCost = sort && sort.length > 0 && !plan.providesSort ? plan.keys * 0.2 : 0;
+      return plan.keys * fetch + sortCost;
+    }
+    case "or":
+      return plan.branches.reduce((s, b) => s + planCost(b, collectionSize, undefined, 0), 0) * 1.1;
+    case "text":
+      return 0;
+  }
+}
+
+function hintedIndex(coll: Collection, hint: unknown): Index | "natural" | undefined {
+  if (hint === undefined || hint === null) return undefined;
+  if (isPlainObject(hint) && Object.keys(hint).length === 0) return undefined;
+  if (isPlainObject(hint) && "$natural" in hint) return "natural";
+  const found = coll.orderedIndexes().find((i) =>
+    typeof hint === "string" ? i.name === hint : isPlainObject(hint) && keyOf(hint) === keyOf(i.spec.key),
+  );
+  if (!found) {
+    throw new MongoCommandError("BadValue", "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index");
+  }
+  return found;
+}
+
+/** The sort key of MongoDB's textScore sort (descending score). */
+export const TEXT_SCORE_FIELD = "$textScore";
+
+export function normaliseSort(sort: Doc | undefined): SortSpec | undefined {
+  if (!sort || Object.keys(sort).length === 0) return undefined;
+  const out: SortSpec = [];
+  for (const [k, v] of Object.entries(sort)) {
+    if (v === 1 || v === -1) out.push([k, v]);
+    else if (typeof v === "number" && Number.isInteger(v) && v !== 0) out.push([k, v > 0 ? 1 : -1]);
+    else if (isPlainObject(v) && v.$meta === "textScore") out.push([TEXT_SCORE_FIELD, -1]);
+    else if (isPlainObject(v) && "$meta" in v) throw new MongoCommandError("BadValue", `unknown $meta sort: ${JSON.stringify(v)}`);
+    else throw new MongoCommandError("BadValue", "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
+  }
+  return out;
+}
+
+/** Plans a query over a collection (undefined collection: EOF). */
+export function planQuery(
+  coll: Collection | undefined,
+  ns: string,
+  filter: Doc,
+  matcher: (doc: Doc) => boolean,
+  options: PlanOptions,
+): PlannedQuery {
+  const sort = options.sort;
+  const base = { ns, filter, matcher, sort, rejected: [] as Plan[], collectionSize: coll?.docs.size ?? 0 };
+  const shape = analyseFilter(filter);
+  if (!shape.text && hasTextOperator(filter)) {
+    throw new MongoCommandError("BadValue", "$text can only be used at the top level of a query, or inside a top-level $and");
+  }
+  if (!shape.text && sort?.some(([f]) => f === TEXT_SCORE_FIELD)) {
+    throw new MongoCommandError("BadValue", "query requires text score metadata, but it is not available");
+  }
+  if (!coll) {
+    if (shape.text) throw new MongoCommandError("IndexNotFound", "text index required for $text query");
+    return { ...base, plan: { kind: "eof" } };
+  }
+  if (shape.text) {
+    const index = coll.textIndex();
+    if (!index) throw new MongoCommandError("IndexNotFound", "text index required for $text query");
+    const query = parseTextQuery(shape.text, index);
+    return { ...base, plan: { kind: "text", index, query }, blockingSort: sort };
+  }
+  const hinted = hintedIndex(coll, options.hint);
+  const wanted = options.wanted ?? 0;
+  if (hinted === "natural") {
+    const direction = isPlainObject(options.hint) && options.hint.$natural === -1 ? -1 : 1;
+    return { ...base, plan: { kind: "collscan", direction }, blockingSort: sort };
+  }
+  if (hinted) {
+    const plan = indexCandidate(hinted, shape, sort, true)!;
+    return { ...base, plan, blockingSort: plan.providesSort ? undefined : sort };
+  }
+  // _id equality: the IDHACK plan.
+  const keys = Object.keys(filter);
+  if (keys.length === 1 && keys[0] === "_id") {
+    const b = conditionBounds(filter._id);
+    if (b && b.exact && b.intervals.length === 1 && isPoint(b.intervals[0])) {
+      return { ...base, plan: { kind: "idhack", id: b.intervals[0].lo }, blockingSort: sort };
+    }
+  }
+  const candidates: Plan[] = [];
+  for (const index of coll.orderedIndexes()) {
+    if (!index.complete) continue;
+    const c = indexCandidate(index, shape, sort, false);
+    if (c) candidates.push(c);
+  }
+  if (shape.or && shape.fields.size === 0) {
+    const branches: Plan[] = [];
+    for (const clause of shape.or) {
+      const sub = planQuery(coll, ns, clause, () => true, { notablescan: { enabled: false, minDocuments: 0 } });
+      if (sub.plan.kind === "collscan" || sub.plan.kind === "text") {
+        branches.length = 0;
+        break;
+      }
+      branches.push(sub.plan);
+    }
+    if (branches.length === shape.or.length && branches.length > 0) candidates.push({ kind: "or", branches });
+  }
+  candidates.push({ kind: "collscan", direction: 1 });
+  const size = coll.docs.size;
+  let best = candidates[0];
+  let bestCost = planCost(best, size, sort, wanted);
+  for (const c of candidates.slice(1)) {
+    const cost = planCost(c, size, sort, wanted);
+    if (cost < bestCost || (cost === bestCost && preferable(c, best))) {
+      best = c;
+      bestCost = cost;
+    }
+  }
+  const rejected = candidates.filter((c) => c !== best);
+  const ns_ = options.notablescan;
+  if (best.kind === "collscan" && ns_?.enabled && size >= ns_.minDocuments) {
+    throw new MongoCommandError(
+      "NoQueryExecutionPlans",
+      `error processing query: ns=${ns} planner returned error :: caused by :: No indexed plans available, and running with 'notablescan'`,
+    );
+  }
+  const providesSort = best.kind === "ixscan" && best.providesSort;
+  return { ...base, plan: best, rejected, blockingSort: providesSort ? undefined : sort };
+}
+
+function preferable(a: Plan, b: Plan): boolean {
+  if (a.kind !== "ixscan") return false;
+  if (b.kind !== "ixscan") return true;
+  if (a.providesSort !== b.providesSort) return a.providesSort;
+  return a.boundedFields > b.boundedFields;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources: the plans, run
+
+export type ScanStats = { keysExamined: number; docsExamined: number };
+
+/** Returned by a source that examined many documents without a match: a chance to yield. */
+export const PAUSE = Symbol("pause");
+const PAUSE_EVERY = 256;
+
+/** Documents in plan order, pulled one at a time (PAUSE now and then); save/restore around yields. */
+export interface Source {
+  next(): Doc | undefined | typeof PAUSE;
+  save(): void;
+  restore(): void;
+  /** Skips n results cheaply when the source can (exact index scans): returns how many it skipped. */
+  skip?(n: number): number;
+}
+
+/** A source that can also push its documents in a tight loop (no per-document call through next()). */
+export interface FastSource {
+  forEach(onDoc: (doc: Doc) => boolean, every256: () => Promise<void> | undefined): Promise<void>;
+}
+
+class CollScan implements Source, FastSource {
+  private iter: IterableIterator<Doc>;
+  constructor(
+    coll: Collection,
+    direction: 1 | -1,
+    private readonly test: ((doc: Doc) => boolean) | undefined,
+    private readonly stats: ScanStats,
+  ) {
+    this.iter = direction === 1 ? coll.docs.values() : [...coll.docs.values()].reverse()[Symbol.iterator]();
+  }
+  async forEach(onDoc: (doc: Doc) => boolean, every256: () => Promise<void> | undefined): Promise<void> {
+    const test = this.test;
+    const stats = this.stats;
+    let i = 0;
+    // for…of over the Map's iterator survives the awaits: entries added or removed meanwhile are seen or skipped, as a Map iteration does.
+    try {
+      if (!test) {
+        for (const doc of this.iter) {
+          i++;
+          if (!onDoc(doc)) return;
+          if ((i & 255) === 0) {
+            const pause = every256();
+            if (pause) await pause;
+          }
+        }
+        return;
+      }
+      for (const doc of this.iter) {
+        i++;
+        if (test(doc) && !onDoc(doc)) return;
+        if ((i & 255) === 0) {
+          const pause = every256();
+          if (pause) await pause;
+        }
+      }
+    } finally {
+      // Counted once at the end (the explain and profiler read it after the scan).
+      stats.docsExamined += i;
+    }
+  }
+  next(): Doc | undefined | typeof PAUSE {
+    for (let misses = 0; misses < PAUSE_EVERY; misses++) {
+      const r = this.iter.next();
+      if (r.done) return undefined;
+      this.stats.docsExamined++;
+      if (!this.test || this.test(r.value)) return r.value;
+    }
+    return PAUSE;
+  }
+  save(): void {}
+  restore(): void {}
+}
+
+class IndexScan implements Source {
+  private rangeIdx = 0;
+  private pos: Position<IndexEntry> | undefined;
+  private last: IndexEntry | undefined;
+  private lastRange = -1;
+  private readonly seen: Set<string> | undefined;
+  private test: ((doc: Doc) => boolean) | undefined;
+  private readonly ranges: KeyRange[];
+
+  constructor(
+    private readonly coll: Collection,
+    private readonly plan: IndexScanPlan,
+    ranges: KeyRange[],
+    private readonly matcher: (doc: Doc) => boolean,
+    private readonly stats: ScanStats,
+  ) {
+    this.ranges = plan.direction === 1 ? ranges : [...ranges].reverse();
+    this.seen = plan.index.isMultikey || ranges.length > 1 ? new Set() : undefined;
+    this.test = plan.exact ? undefined : matcher;
+  }
+
+  /** The next entry within the ranges, in scan order. */
+  nextEntry(): IndexEntry | undefined {
+    const index = this.plan.index;
+    const tree = index.tree;
+    while (this.rangeIdx < this.ranges.length) {
+      const r = this.ranges[this.rangeIdx];
+      if (this.plan.direction === 1) {
+        if (!this.pos) this.pos = tree.seek((e) => compareToStart(index, e.k, r.start)).pos;
+        const e = BTree.entryAt(this.pos);
+        if (e && !pastEnd(index, e.k, r.end)) {
+          this.pos.i++;
+          this.last = e;
+          this.lastRange = this.rangeIdx;
+          return e;
+        }
+      } else {
+        if (!this.pos) {
+          this.pos = tree.seek((e) => (pastEnd(index, e.k, r.end) ? 0 : -1)).pos;
+          if (!BTree.stepBack(this.pos)) this.pos = undefined;
+        }
+        if (this.pos && this.pos.i >= 0) {
+          const e = BTree.entryAt(this.pos);
+          if (e && compareToStart(index, e.k, r.start) >= 0) {
+            if (!BTree.stepBack(this.pos)) this.pos.i = -1;
+            this.last = e;
+            this.lastRange = this.rangeIdx;
+            return e;
+          }
+        }
+      }
+      this.rangeIdx++;
+      this.pos = undefined;
+    }
+    return undefined;
+  }
+
+  next(): Doc | undefined | typeof PAUSE {
+    for (let misses = 0; misses < PAUSE_EVERY; misses++) {
+      const e = this.nextEntry();
+      if (!e) return undefined;
+      this.stats.keysExamined++;
+      if (this.seen) {
+        if (this.seen.has(e.id)) continue;
+        this.seen.add(e.id);
+      }
+      const doc = this.coll.docs.get(e.id);
+      if (!doc) continue;
+      this.stats.docsExamined++;
+      if (!this.test || this.test(doc)) return doc;
+    }
+    return PAUSE;
+  }
+
+  save(): void {
+    this.pos = undefined;
+  }
+
+  restore(): void {
+    // Documents may have changed while we yielded: test them from now on.
+    this.test = this.matcher;
+    if (!this.last || this.lastRange !== this.rangeIdx || this.rangeIdx >= this.ranges.length) return;
+    const index = this.plan.index;
+    const cmp = index.tree;
+    const last = this.last;
+    const compareEntries = (e: IndexEntry) => index.compareKeys(e.k, last.k) || (e.id < last.id ? -1 : e.id > last.id ? 1 : 0);
+    if (this.plan.direction === 1) {
+      this.pos = cmp.seek((e) => (compareEntries(e) <= 0 ? -1 : 0)).pos;
+    } else {
+      this.pos = cmp.seek((e) => (compareEntries(e) < 0 ? -1 : 0)).pos;
+      if (!BTree.stepBack(this.pos)) this.pos.i = -1;
+    }
+  }
+
+  /** Skips by rank in the tree (no key or document read), forward from the range's start or backward from its end. */
+  skip(n: number): number {
+    if (!this.plan.exact || this.seen || this.pos || this.rangeIdx !== 0 || this.ranges.length !== 1) return 0;
+    const index = this.plan.index;
+    const r = this.ranges[0];
+    const from = index.tree.rankOf((e) => compareToStart(index, e.k, r.start));
+    const to = index.tree.rankOf((e) => (pastEnd(index, e.k, r.end) ? 0 : -1));
+    const skipped = Math.min(n, Math.max(0, to - from));
+    if (this.plan.direction === 1) this.pos = index.tree.atRank(from + skipped);
+    else if (skipped < to - from) this.pos = index.tree.atRank(to - 1 - skipped);
+    else this.rangeIdx = this.ranges.length; // everything skipped: the scan is over
+    return skipped;
+  }
+}
+
+/** K-way merge of per-range index scans by the sort key (MongoDB's SORT_MERGE over exploded points). */
+class MergeScan implements Source {
+  private readonly heads: (Doc | undefined | typeof PAUSE)[];
+  private readonly scans: IndexScan[];
+  private readonly seen = new Set<string>();
+  constructor(
+    coll: Collection,
+    plan: IndexScanPlan,
+    matcher: (doc: Doc) => boolean,
+    stats: ScanStats,
+    private readonly sort: SortSpec,
+  ) {
+    this.scans = plan.ranges.map((r) => new IndexScan(coll, { ...plan, ranges: [r] }, [r], matcher, stats));
+    this.heads = this.scans.map((s) => s.next());
+  }
+  next(): Doc | undefined | typeof PAUSE {
+    for (;;) {
+      for (let i = 0; i < this.heads.length; i++) if (this.heads[i] === PAUSE) this.heads[i] = this.scans[i].next();
+      if (this.heads.includes(PAUSE)) return PAUSE;
+      let best = -1;
+      for (let i = 0; i < this.heads.length; i++) {
+        const h = this.heads[i] as Doc | undefined;
+        if (!h) continue;
+        if (best === -1 || compareDocs(h, this.heads[best] as Doc, this.sort) < 0) best = i;
+      }
+      if (best === -1) return undefined;
+      const doc = this.heads[best] as Doc;
+      this.heads[best] = this.scans[best].next();
+      const id = keyOf(doc._id);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      return doc;
+    }
+  }
+  save(): void {
+    for (const s of this.scans) s.save();
+  }
+  restore(): void {
+    for (const s of this.scans) s.restore();
+  }
+}
+
+/** The value a document sorts by on one field (arrays: their smallest element ascending, largest descending). */
+export function sortKeyOf(doc: Doc, field: string, direction: 1 | -1): unknown {
+  if (field === TEXT_SCORE_FIELD) return textScores.get(doc) ?? 0;
+  if (!field.includes(".")) {
+    const v = doc[field];
+    return Array.isArray(v) ? sortValue(v, direction) : v;
+  }
+  const values = pathValues(doc, field);
+  if (values.length === 1) return values[0];
+  return sortValue(values, direction);
+}
+
+export function compareDocs(a: Doc, b: Doc, sort: SortSpec): number {
+  for (const [field, dir] of sort) {
+    const c = compareValues(sortKeyOf(a, field, dir), sortKeyOf(b, field, dir));
+    if (c !== 0) return c * dir;
+  }
+  return 0;
+}
+
+class ListSource implements Source {
+  private i = 0;
+  constructor(private readonly docs: Doc[]) {}
+  next(): Doc | undefined {
+    return this.docs[this.i++];
+  }
+  save(): void {}
+  restore(): void {}
+}
+
+class OrScan implements Source {
+  private readonly seen = new Set<string>();
+  private current = 0;
+  constructor(
+    private readonly sources: Source[],
+    private readonly matcher: (doc: Doc) => boolean,
+  ) {}
+  next(): Doc | undefined | typeof PAUSE {
+    while (this.current < this.sources.length) {
+      const d = this.sources[this.current].next();
+      if (d === PAUSE) return PAUSE;
+      if (!d) {
+        this.current++;
+        continue;
+      }
+      const id = keyOf(d._id);
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      if (this.matcher(d)) return d;
+    }
+    return undefined;
+  }
+  save(): void {
+    for (const s of this.sources) s.save();
+  }
+  restore(): void {
+    for (const s of this.sources) s.restore();
+  }
+}
+
+/** The matcher of a filter with its $text condition left out (the text stage checks that). */
+export type MatcherFactory = (filter: Doc) => (doc: Doc) => boolean;
+
+export function withoutText(filter: Doc): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === "$text") continue;
+    if (k === "$and" && Array.isArray(v)) {
+      const parts = v.filter(isPlainObject).map(withoutText).filter((p) => Object.keys(p).length > 0);
+      if (parts.length > 0) out.$and = parts;
+      continue;
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Opens the source that runs a plan. */
+export function openSource(coll: Collection | undefined, q: PlannedQuery, stats: ScanStats, compile: MatcherFactory): Source {
+  const plan = q.plan;
+  if (!coll || plan.kind === "eof") return new ListSource([]);
+  switch (plan.kind) {
+    case "idhack": {
+      const doc = coll.docs.get(keyOf(plan.id));
+      stats.keysExamined += doc ? 1 : 0;
+      stats.docsExamined += doc ? 1 : 0;
+      return new ListSource(doc && q.matcher(doc) ? [doc] : []);
+    }
+    case "collscan":
+      return new CollScan(coll, plan.direction, Object.keys(q.filter).length === 0 ? undefined : q.matcher, stats);
+    case "ixscan":
+      if (plan.mergeSort && q.sort) return new MergeScan(coll, plan, q.matcher, stats, q.sort);
+      return new IndexScan(coll, plan, plan.ranges, q.matcher, stats);
+    case "or": {
+      const sources = plan.branches.map((b) => openSource(coll, { ...q, plan: b, matcher: () => true }, stats, compile));
+      return new OrScan(sources, q.matcher);
+    }
+    case "text": {
+      const { scores, keysExamined } = plan.index.lookup(plan.query.termsForBounds);
+      stats.keysExamined += keysExamined;
+      const rest = withoutText(q.filter);
+      const restTest = Object.keys(rest).length > 0 ? compile(rest) : undefined;
+      const docs: Doc[] = [];
+      for (const [id, score] of scores) {
+        const doc = coll.docs.get(id);
+        if (!doc) continue;
+        stats.docsExamined++;
+        if (!plan.index.matches(doc, plan.query)) continue;
+        if (restTest && !restTest(doc)) continue;
+        // The score travels with a shallow copy, so two queries never share a stored document's score.
+        const copy = { ...doc };
+        textScores.set(copy, score);
+        docs.push(copy);
+      }
+      return new ListSource(docs);
+    }
+  }
+}
+
+/** Counts an exact index plan from the index alone (COUNT_SCAN): undefined when it cannot. */
+export function countFromIndex(plan: Plan): number | undefined {
+  if (plan.kind !== "ixscan" || !plan.exact || plan.index.isMultikey) return undefined;
+  let n = 0;
+  for (const r of plan.ranges) n += countRange(plan.index, r);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explain
+
+function indexBounds(plan: IndexScanPlan): Doc {
+  const out: Doc = {};
+  plan.index.fields.forEach((f, i) => {
+    const dir = (plan.index.directions[i] * plan.direction) as 1 | -1;
+    const intervals = dir === 1 ? plan.fieldIntervals[i] : [...plan.fieldIntervals[i]].reverse();
+    out[f] = intervals.map((iv) => intervalText(iv, dir));
+  });
+  return out;
+}
+
+function multiKeyPaths(index: Index): Doc {
+  const out: Doc = {};
+  for (const f of index.fields) out[f] = index.multikeyFields.has(f) ? [f] : [];
+  return out;
+}
+
+export function planStage(plan: Plan, q: Pick<PlannedQuery, "filter" | "sort">, forCount = false): Doc {
+  const filterOf = (exact: boolean) => (exact || Object.keys(q.filter).length === 0 ? {} : { filter: q.filter });
+  switch (plan.kind) {
+    case "eof":
+      return { stage: "EOF" };
+    case "idhack":
+      return { stage: "IDHACK" };
+    case "collscan":
+      return { stage: "COLLSCAN", ...filterOf(false), direction: plan.direction === 1 ? "forward" : "backward" };
+    case "ixscan": {
+      const ix = {
+        stage: forCount && plan.exact && !plan.index.isMultikey ? "COUNT_SCAN" : "IXSCAN",
+        keyPattern: { ...plan.index.spec.key },
+        indexName: plan.index.name,
+        isMultiKey: plan.index.isMultikey,
+        multiKeyPaths: multiKeyPaths(plan.index),
+        isUnique: plan.index.unique,
+        isSparse: plan.index.spec.sparse === true,
+        isPartial: !!plan.index.spec.partialFilterExpression,
+        indexVersion: 2,
+        direction: plan.direction === 1 ? "forward" : "backward",
+        indexBounds: indexBounds(plan),
+      };
+      if (ix.stage === "COUNT_SCAN") return ix;
+      if (plan.mergeSort) {
+        return {
+          stage: "FETCH",
+          ...filterOf(plan.exact),
+          inputStage: { stage: "SORT_MERGE", sortPattern: Object.fromEntries(q.sort ?? []), inputStages: plan.ranges.map(() => ix) },
+        };
+      }
+      return { stage: "FETCH", ...filterOf(plan.exact), inputStage: ix };
+    }
+    case "or":
+      return { stage: "SUBPLAN", inputStage: { stage: "FETCH", filter: q.filter, inputStage: { stage: "OR", inputStages: plan.branches.map((b) => planStage(b, { filter: {}, sort: undefined })) } } };
+    case "text":
+      return {
+        stage: "TEXT_MATCH",
+        indexPrefix: {},
+        indexName: plan.index.name,
+        parsedTextQuery: describeTextQuery(plan.query),
+        textIndexVersion: 3,
+        inputStage: {
+          stage: "FETCH",
+          inputStage: {
+            stage: "TEXT_OR",
+            inputStages: plan.query.termsForBounds.map((term) => ({
+              stage: "IXSCAN",
+              keyPattern: { ...plan.index.spec.key },
+              indexName: plan.index.name,
+              isMultiKey: true,
+              isUnique: false,
+              isSparse: false,
+              isPartial: false,
+              indexVersion: 2,
+              direction: "backward",
+              indexBounds: {},
+              term,
+            })),
+          },
+        },
+      };
+  }
+}
+
+/** A one-line summary as the profiler and the logs write it: "IXSCAN { user: 1 }", "COLLSCAN". */
+export function planSummary(plan: Plan, forCount = false): string {
+  switch (plan.kind) {
+    case "eof":
+      return "EOF";
+    case "idhack":
+      return "IDHACK";
+    case "collscan":
+      return "COLLSCAN";
+    case "ixscan": {
+      const keys = Object.entries(plan.index.spec.key).map(([k, v]) => `${k}: ${v}`).join(", ");
+      return `${forCount && plan.exact && !plan.index.isMultikey ? "COUNT_SCAN" : "IXSCAN"} { ${keys} }`;
+    }
+    case "or":
+      return plan.branches.map((b) => planSummary(b)).join(", ");
+    case "text":
+      return `IXSCAN { _fts: "text", _ftsx: 1 }`;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The embedded database as its own process: what `npm run dev`, `npm run demo`, `npm start` with
+ * ALLOW_EMBEDDED_DB=1, the seed and the stand-alone worker use when MONGODB_URI is unset. The first
+ * process that needs the data directory starts `embedded-mongo` on it (a child that exits when its
+ * parent does, even after kill -9) and advertises the address in the directory; later processes find
+ * it there and connect over the socket like any client of a mongod. The web process holds no data.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const URI_FILE = "embedded-mongo.uri";
+
+export type EmbeddedDbProcess = {
+  uri: string;
+  /** Stops the server when this process started it (undefined when it was already running). */
+  stop?: () => Promise<void>;
+  pid?: number;
+};
+
+/** The address a live server on this directory advertises, or undefined. */
+export async function findRunningServer(dbPath: string): Promise<string | undefined> {
+  const file = path.join(dbPath, URI_FILE);
+  if (!existsSync(file)) return undefined;
+  const uri = readFileSync(file, "utf8").trim();
+  const m = /^mongodb:\/\/([^:/]+):(\d+)/.exec(uri);
+  if (!m) return undefined;
+  const alive = await new Promise<boolean>((resolve) => {
+    const socket = net.connect(Number(m[2]), m[1]);
+    socket.setTimeout(1_000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+  return alive ? uri : undefined;
+}
+
+/** How to run the server: the bundled build in production, the TypeScript source through tsx otherwise. */
+function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
+  // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
+  const heapMb = Math.min(16_384, Math.floor((os.totalmem() / 1024 / 1024) * 0.75));
+  const heap = /max-old-space-size/.test(env.NODE_OPTIONS ?? "") ? [] : [`--max-old-space-size=${heapMb}`];
+  const built = path.resolve("build/host/embedded-mongo.js");
+  if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...heap, built] };
+  const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
+  return { file: process.execPath, args: [...heap, tsx, path.resolve("server/embedded-mongo/cli.ts")] };
+}
+
+/**
+ * Starts the server on `dbPath` as a child process, or joins the one already running there.
+ * Resolves once it accepts connections. Extra environment (e.g. NODE_OPTIONS) can be passed.
+ */
+export async function startEmbeddedDbProcess(dbPath: string, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<EmbeddedDbProcess> {
+  const running = await findRunningServer(dbPath);
+  if (running) return { uri: running };
+  const env = { ...process.env, ...options.env };
+  const { file, args } = command(env);
+  const child: ChildProcess = spawn(file, [...args, "--dbpath", dbPath, "--port", "0", "--exit-with-parent"], {
+    // stdin is the parent's lifeline: when it closes (the parent exited, however), the server stops.
+    stdio: ["pipe", "pipe", "inherit"],
+    // Its own process group: Ctrl+C reaches the parent, which drains its requests and then stops the server.
+    detached: true,
+    env,
+  });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /connection string: (\S+)/.exec(out);
+      if (m) {
+        child.stdout!.off("data", onData);
+        // Keep relaying what the server says.
+        child.stdout!.on("data", (more: Buffer) => options.log?.(more.toString().trimEnd()));
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the embedded database exited (code ${code}) before listening:\n${out.trim()}`)));
+  });
+  child.removeAllListeners("exit");
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    uri,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

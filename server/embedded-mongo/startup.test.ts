@@ -1,0 +1,57 @@
+/** A start from a snapshot with a manifest: collections load in the background, smallest first, with the journal replayed over each. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MongoClient } from "mongodb";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmbeddedMongo } from "./index";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function withServer<T>(dir: string, work: (client: MongoClient) => Promise<T>): Promise<T> {
+  const server = await startEmbeddedMongo({ dbPath: dir });
+  const client = new MongoClient(server.uri);
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
+describe("start-up from a snapshot", () => {
+  it("serves every collection with its indexes, the journal replayed over the snapshot", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-startup-"));
+    dirs.push(dir);
+    const pad = "x".repeat(1_000);
+    await withServer(dir, async (c) => {
+      const db = c.db("app");
+      await db.collection("small").insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+      await db.collection("big").createIndex({ k: 1 });
+      await db.collection("big").insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, k: i % 10, pad })) as never[]);
+    });
+    // Over 1 MB of journal at stop: compacted into a snapshot that starts with a manifest.
+    expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
+    await withServer(dir, async (c) => {
+      const db = c.db("app");
+      await db.collection("small").insertOne({ _id: 3 } as never);
+      await db.collection("big").updateOne({ _id: 7 } as never, { $set: { k: 99 } });
+      await db.collection("big").deleteOne({ _id: 8 } as never);
+      await db.collection("fresh").insertOne({ _id: "f" } as never);
+    });
+    await withServer(dir, async (c) => {
+      const db = c.db("app");
+      expect(await db.collection("small").countDocuments({ _id: { $gte: 1 } } as never)).toBe(3);
+      expect(await db.collection("big").estimatedDocumentCount()).toBe(1_499);
+      expect((await db.collection("big").find({ k: 99 }).toArray()).map((d) => d._id)).toEqual([7]);
+      expect(await db.collection("big").countDocuments({ k: 8 })).toBe(149);
+      const e = await db.collection("big").find({ k: 99 }).explain();
+      expect(JSON.stringify(e.queryPlanner.winningPlan)).toContain('"indexName":"k_1"');
+      expect(await db.collection("fresh").findOne({})).toEqual({ _id: "f" });
+      expect((await db.listCollections().toArray()).map((x) => x.name).sort()).toEqual(["big", "fresh", "small"]);
+    });
+  });
+});
