@@ -1,39 +1,48 @@
 # syntax=docker/dockerfile:1
-# Journey Portal: production image. Build: docker build -t journey-portal .
-# (Written for Docker; not run on the machines this project was built on, which have no Docker engine.)
+# Journey Portal: the production image.
+#   docker build -t journey-portal .
+#   docker run --init -p 3000:3000 -e SESSION_SECRET=… -e MONGODB_URI=… journey-portal
+# docker-compose.yml runs the whole deployment in small (load balancer, two web replicas, a worker, MongoDB, MinIO).
+# test/e2e/deploy-commands.e2e.ts runs this file's CMD, HEALTHCHECK and CLI lines against the production build,
+# so a broken entry fails `npm test` even where no Docker engine is at hand.
 
-# 1. All dependencies, for the build.
+# 1. Every dependency, for the build.
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-# 2. The build: Remix (build/client, build/server) and the bundled host (build/host).
+# 2. The build: Remix (build/client, build/server) and the bundled host, worker and CLI (build/host).
 FROM deps AS build
 COPY . .
 RUN npm run build
 
-# 3. Production dependencies only.
-FROM deps AS prod-deps
-RUN npm prune --omit=dev --no-audit --no-fund
+# 3. Production dependencies only, installed afresh (no dev dependency left behind).
+FROM node:22-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
 
 # 4. The runtime image.
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
-    DATA_DIR=/app/data
+    DATA_DIR=/app/data \
+    PORTAL_HOME=/app
 WORKDIR /app
 # Code and dependencies stay owned by root: the app user can read them, not change them.
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/package.json ./package.json
-# No TypeScript tooling here: the one-off index command runs its bundled copy.
-RUN npm pkg set "scripts.db:indexes=node build/host/db-indexes.js" \
+COPY deploy/portal /usr/local/bin/portal
+# No TypeScript tooling here: the npm scripts that use tsx outside the image run the bundled CLI instead.
+RUN npm pkg set "scripts.db:indexes=node build/host/cli.js db:indexes" "scripts.seed=node build/host/cli.js seed" \
+ && chmod 755 /usr/local/bin/portal \
  && mkdir -p /app/data \
  && chown node:node /app/data
 USER node
 EXPOSE 3000
-# slim has no curl; Node's fetch does the probe.
+# slim has no curl; Node's fetch does the probe (liveness: /healthz answers while the process serves).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # npm forwards SIGTERM to its child, and the start script `exec`s node, so the signal reaches the host

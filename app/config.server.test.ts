@@ -100,9 +100,31 @@ describe("parseConfig", () => {
     ]);
   });
 
-  it("trusts one proxy hop by default and takes 0 for clients that connect directly", () => {
-    expect(parseConfig({}).trustProxyHops).toBe(1);
-    expect(parseConfig({ TRUST_PROXY: "" }).trustProxyHops).toBe(1);
+  it("accepts localhost and 127.0.0.1 without APP_ORIGIN, and the configured origins otherwise", () => {
+    expect(parseConfig({ PORT: "3100" }).allowedOrigins).toEqual(["http://localhost:3100", "http://127.0.0.1:3100", "http://[::1]:3100"]);
+    expect(parseConfig({ APP_ORIGIN: "https://portal.example.com/" }).allowedOrigins).toEqual(["https://portal.example.com"]);
+    expect(
+      parseConfig({ APP_ORIGIN: "https://portal.example.com", APP_ALLOWED_ORIGINS: "https://bi.example.com/, https://portal.example.com" }).allowedOrigins,
+    ).toEqual(["https://portal.example.com", "https://bi.example.com"]);
+    expect(problemsOf({ APP_ALLOWED_ORIGINS: "portal.example.com" })).toEqual(["APP_ALLOWED_ORIGINS.0: expected origins such as https://portal.example.com"]);
+  });
+
+  it("reads HR_EDITOR_TYPES as permission types (default SYSTEM ADMIN and USER GOLD)", () => {
+    expect(parseConfig({}).hrEditorTypes).toEqual(["SYSTEM ADMIN", "USER GOLD"]);
+    expect(parseConfig({ HR_EDITOR_TYPES: "USER SILVER, USER GOLD" }).hrEditorTypes).toEqual(["USER SILVER", "USER GOLD"]);
+    expect(problemsOf({ HR_EDITOR_TYPES: "USER GOLD,CHEF" })[0]).toMatch(/^HR_EDITOR_TYPES\.1: expected permission types among SYSTEM ADMIN/);
+  });
+
+  it("reads PORTAL_TIME_ZONE as an IANA zone (default America/Sao_Paulo)", () => {
+    expect(parseConfig({}).timeZone).toBe("America/Sao_Paulo");
+    expect(parseConfig({ PORTAL_TIME_ZONE: "America/Manaus" }).timeZone).toBe("America/Manaus");
+    expect(problemsOf({ PORTAL_TIME_ZONE: "Brasilia" })).toEqual(["PORTAL_TIME_ZONE: expected an IANA time zone such as America/Sao_Paulo"]);
+  });
+
+  it("trusts no proxy by default (clients connect directly) and takes the hop count behind a load balancer", () => {
+    expect(parseConfig({}).trustProxyHops).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: "" }).trustProxyHops).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: "1" }).trustProxyHops).toBe(1);
     expect(parseConfig({ TRUST_PROXY: "0" }).trustProxyHops).toBe(0);
     expect(parseConfig({ TRUST_PROXY: "2" }).trustProxyHops).toBe(2);
     for (const bad of ["true", "-1", "1.5", "all", "100"]) {

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { DEFAULT_HR_EDITOR_TYPES, type AccessContext } from "~/access";
+import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
+import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/domain/dates";
+import { parseIsoDate } from "~/domain/release-points";
 
 /**
  * The whole environment of the portal, validated once at start.
@@ -40,13 +44,19 @@ const envShape = {
   /** The portal's own origin, as browsers see it behind the load balancer. Defaults to http://localhost:PORT. */
   APP_ORIGIN: optionalText.pipe(z.string().url().optional()),
   /**
+   * Further origins browsers may use for the portal (comma-separated), e.g. a second public name. Forms posted
+   * from any other origin are refused (CSRF).
+   */
+  APP_ALLOWED_ORIGINS: csvList("").pipe(z.array(z.string().url("expected origins such as https://portal.example.com"))),
+  /**
    * How many proxies stand between the clients and the host (one load balancer: 1). Express then takes the
    * client's address that many entries from the right of X-Forwarded-For, so a client cannot choose its
-   * own address by sending the header. 0 when clients connect directly.
+   * own address by sending the header, and believes X-Forwarded-Host/-Proto only from them. 0 (the default)
+   * when clients connect directly: no forwarded header is believed.
    */
   TRUST_PROXY: optionalText
     .pipe(z.string().regex(/^\d{1,2}$/, "expected the number of proxies in front of the host, such as 1 (0 when clients connect directly)").optional())
-    .transform((v) => (v === undefined ? 1 : Number(v))),
+    .transform((v) => (v === undefined ? 0 : Number(v))),
 
   TENANT_ID: z.string().min(1).default("journey"),
   DATABASE_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default("journey_portal"),
@@ -57,6 +67,8 @@ const envShape = {
   THEME_ACCENT: cssColor.default("#f39200"),
   THEME_SURFACE: cssColor.default("#f5f7fa"),
   THEME_TEXT: cssColor.default("#1d2733"),
+  /** The IANA time zone every date and time is shown in, on the server and in the browser alike. */
+  PORTAL_TIME_ZONE: z.string().trim().default(DEFAULT_TIME_ZONE).refine(isTimeZone, "expected an IANA time zone such as America/Sao_Paulo"),
 
   MONGODB_URI: optionalText.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://").optional()),
   DATA_DIR: z.string().min(1).default("./data"),
@@ -86,6 +98,20 @@ const envShape = {
 
   STORAGE: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: optionalText,
+  /** An S3-compatible endpoint the server calls (MinIO, R2, GCS…); unset = AWS S3 in AWS_REGION. */
+  S3_ENDPOINT: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]+/, "expected a URL such as http://minio:9000").url("expected a URL such as http://minio:9000").optional()),
+  /** The endpoint browsers reach for presigned uploads and downloads, when it differs from S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]+/, "expected a URL such as https://files.example.com").url("expected a URL such as https://files.example.com").optional()),
+  /** Path-style addresses (endpoint/bucket/key) instead of bucket.endpoint/key: MinIO and most S3-compatible servers. */
+  S3_FORCE_PATH_STYLE: flag(false),
+  /** Tag new objects pending=1 until registered (needs a store that supports object tagging, as AWS S3 does). */
+  S3_OBJECT_TAGGING: flag(false),
+  /** More than one instance of the portal runs (behind a load balancer): shared state is then checked at start. */
+  MULTI_INSTANCE: flag(false),
+  /** DATA_DIR is one directory every instance mounts (a shared volume): local storage is then allowed with MULTI_INSTANCE. */
+  LOCAL_STORAGE_SHARED: flag(false),
+  /** How long a database operation waits for a reachable MongoDB before failing (then the page answers 503). */
+  MONGODB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(5_000),
   UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
   UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip"),
 
@@ -98,6 +124,16 @@ const envShape = {
   MAIL: z.enum(["outbox", "smtp"]).default("outbox"),
   SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
   MAIL_FROM: z.string().min(3).default("Journey Portal <no-reply@journey.local>"),
+  /** SMTP: how long to wait for the relay's connection and greeting, and for each command's answer. */
+  SMTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  SMTP_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+
+  /** The permission types that may edit HR auxiliary data (spec 001 §6: "a configured list of editing types"). */
+  HR_EDITOR_TYPES: csvList(DEFAULT_HR_EDITOR_TYPES.join(",")).pipe(
+    z
+      .array(z.enum(PERMISSION_TYPES, { errorMap: () => ({ message: `expected permission types among ${PERMISSION_TYPES.join(", ")}` }) }))
+      .transform((types): readonly PermissionType[] => [...new Set(types)]),
+  ),
 
   WORKER_IN_PROCESS: flag(true),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -111,6 +147,14 @@ const envShape = {
   FEATURE_EXPLORER: flag(true),
   FEATURE_FINANCIAL_STATEMENT: flag(true),
   FEATURE_AUX_CURRENT_MONTH: flag(false),
+  /** Pins the portal's "today" (YYYY-MM-DD) for demos and tests, e.g. to open a forecast scenario's edit month. */
+  PORTAL_TODAY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date such as 2026-11-15")
+      .refine((v) => parseIsoDate(v) !== null, "not a calendar date")
+      .optional(),
+  ),
 };
 
 const envSchema = z.object(envShape);
@@ -141,6 +185,16 @@ const crossFieldChecks: CrossFieldCheck[] = [
     fails: (e) => e.DASHBOARDS === "quicksight" && !e.QUICKSIGHT_ACCOUNT_ID,
   },
   { key: "SMTP_URL", message: "required when MAIL=smtp", fails: (e) => e.MAIL === "smtp" && !e.SMTP_URL },
+  {
+    key: "MULTI_INSTANCE",
+    message: "with several instances the files must be shared: set STORAGE=s3, or LOCAL_STORAGE_SHARED=1 with DATA_DIR on a volume every instance mounts",
+    fails: (e) => e.MULTI_INSTANCE && e.STORAGE === "local" && !e.LOCAL_STORAGE_SHARED,
+  },
+  {
+    key: "MULTI_INSTANCE",
+    message: "with several instances MONGODB_URI is required (the embedded database belongs to one process)",
+    fails: (e) => e.MULTI_INSTANCE && !e.MONGODB_URI,
+  },
 ];
 
 function cognitoUsed(env: RawEnv): boolean {
@@ -210,6 +264,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
   const { env, problems } = validateEnv(source);
   if (problems.length > 0) throw new ConfigError(problems);
   const origin = (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  // Without APP_ORIGIN the portal is reached on this machine: localhost and 127.0.0.1 are the same portal.
+  const localAliases = env.APP_ORIGIN ? [] : [`http://127.0.0.1:${env.PORT}`, `http://[::1]:${env.PORT}`];
   return {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
@@ -217,10 +273,13 @@ export function parseConfig(source: Record<string, string | undefined>) {
     /** Express `trust proxy`: the number of proxy hops whose X-Forwarded-* headers are believed. */
     trustProxyHops: env.TRUST_PROXY,
     origin: origin.replace(/\/$/, ""),
+    /** Every origin whose form posts are the portal's own (CSRF): APP_ORIGIN, its local aliases, APP_ALLOWED_ORIGINS. */
+    allowedOrigins: [...new Set([origin, ...localAliases, ...env.APP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
     tenantId: env.TENANT_ID,
     databaseName: env.DATABASE_NAME,
     companyName: env.COMPANY_NAME,
     brandText: env.BRAND_TEXT,
+    timeZone: env.PORTAL_TIME_ZONE,
     theme: {
       primary: env.THEME_PRIMARY,
       primaryContrast: env.THEME_PRIMARY_CONTRAST,
@@ -263,7 +322,15 @@ export function parseConfig(source: Record<string, string | undefined>) {
       bucket: env.S3_BUCKET ?? "local",
       maxBytes: env.UPLOAD_MAX_BYTES,
       extensions: env.UPLOAD_EXTENSIONS.map((e) => e.toLowerCase().replace(/^\./, "")),
+      s3: {
+        endpoint: env.S3_ENDPOINT?.replace(/\/$/, ""),
+        publicEndpoint: (env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT)?.replace(/\/$/, ""),
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+        objectTagging: env.S3_OBJECT_TAGGING,
+      },
     },
+    instances: { multi: env.MULTI_INSTANCE, localStorageShared: env.LOCAL_STORAGE_SHARED },
+    mongodbTimeoutMs: env.MONGODB_TIMEOUT_MS,
     dashboards: {
       kind: env.DASHBOARDS,
       quicksight: {
@@ -274,6 +341,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
       },
     },
     mail: { kind: env.MAIL, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    smtpTimeouts: { connectionMs: env.SMTP_CONNECTION_TIMEOUT_MS, sendMs: env.SMTP_SEND_TIMEOUT_MS },
+    hrEditorTypes: env.HR_EDITOR_TYPES,
     workerInProcess: env.WORKER_IN_PROCESS,
     logLevel: env.LOG_LEVEL,
     features: {
@@ -287,6 +356,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
       financialStatement: env.FEATURE_FINANCIAL_STATEMENT,
       auxCurrentMonth: env.FEATURE_AUX_CURRENT_MONTH,
     } satisfies Record<FeatureFlag, boolean>,
+    /** PORTAL_TODAY: the pinned "today" (YYYY-MM-DD), or undefined for the real clock (app/utils/clock.server.ts). */
+    portalToday: env.PORTAL_TODAY,
   };
 }
 
@@ -296,11 +367,21 @@ let cached: Config | undefined;
 
 /** The configuration, parsed from process.env on first use. */
 export function getConfig(): Config {
-  cached ??= parseConfig(process.env);
+  if (!cached) {
+    cached = parseConfig(process.env);
+    // Server-rendered dates use the configured zone (app/domain/dates.ts); the browser gets it from the root loader.
+    setPortalTimeZone(cached.timeZone);
+  }
   return cached;
 }
 
 /** Tests change the environment between cases; this forgets the parsed copy. */
 export function resetConfigForTests() {
   cached = undefined;
+}
+
+/** What the access rules (app/access.ts) are decided against: the flags and type lists of the configuration. */
+export function accessContext(): AccessContext {
+  const config = getConfig();
+  return { features: config.features, hrEditorTypes: config.hrEditorTypes };
 }

@@ -4,8 +4,10 @@ import { getConfig } from "~/config.server";
 
 /**
  * One MongoClient per process, kept on globalThis so dev reloads reuse it.
- * MONGODB_URI unset → the embedded MongoDB-compatible server (server/embedded-mongo),
- * with its data under DATA_DIR/db (in memory when NODE_ENV=test).
+ * MONGODB_URI unset → the embedded MongoDB-compatible server (server/embedded-mongo) with its data
+ * under DATA_DIR/db, running as its own process (started here, or joined when another process of
+ * the portal already runs it); the client reaches it over a socket as it would a mongod, so this
+ * process holds no data. Tests (NODE_ENV=test) get an in-memory server instead.
  */
 
 type DbState = { client: MongoClient; stopEmbedded?: () => Promise<void> };
@@ -16,16 +18,23 @@ const g = globalThis as GlobalWithDb;
 async function connect(): Promise<DbState> {
   const config = getConfig();
   if (config.mongodbUri) {
-    const client = new MongoClient(config.mongodbUri, { appName: "journey-portal" });
+    // A request meets an unreachable database after MONGODB_TIMEOUT_MS (then 503), not the driver's 30 s.
+    const client = new MongoClient(config.mongodbUri, { appName: "journey-portal", serverSelectionTimeoutMS: config.mongodbTimeoutMs });
     await client.connect();
     return { client };
   }
   if (config.isProduction && !config.allowEmbeddedDb) {
     throw new Error("MONGODB_URI is not set. The embedded database is not for production; set ALLOW_EMBEDDED_DB=1 only for a demo.");
   }
-  const { startEmbeddedMongo } = await import("../server/embedded-mongo/index");
-  const dbPath = config.env === "test" ? undefined : path.resolve(config.dataDir, "db");
-  const embedded = await startEmbeddedMongo({ dbPath });
+  if (config.env === "test") {
+    const { startEmbeddedMongo } = await import("../server/embedded-mongo/index");
+    const embedded = await startEmbeddedMongo({});
+    const client = new MongoClient(embedded.uri, { appName: "journey-portal" });
+    await client.connect();
+    return { client, stopEmbedded: embedded.stop };
+  }
+  const { startEmbeddedDbProcess } = await import("../server/embedded-mongo/process");
+  const embedded = await startEmbeddedDbProcess(path.resolve(config.dataDir, "db"));
   const client = new MongoClient(embedded.uri, { appName: "journey-portal" });
   await client.connect();
   return { client, stopEmbedded: embedded.stop };

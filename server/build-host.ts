@@ -3,7 +3,6 @@
  * build/host, so production runs `node` with no TypeScript tooling installed.
  * npm packages stay external: they come from node_modules at run time.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 
@@ -43,8 +42,14 @@ export function hostBuildOptions(entryPoints: Record<string, string>, outdir: st
 }
 
 async function main() {
-  const entryPoints: Record<string, string> = { index: "server/index.ts", worker: "server/worker.ts" };
-  if (existsSync("scripts/db-indexes.ts")) entryPoints["db-indexes"] = "scripts/db-indexes.ts";
+  const entryPoints: Record<string, string> = {
+    index: "server/index.ts",
+    worker: "server/worker.ts",
+    // cli.js: the operator's commands in the image (create-admin, db:indexes, seed), run with plain node.
+    cli: "server/cli.ts",
+    // The embedded database's own process (started by app/db.server.ts and the demo without MONGODB_URI).
+    "embedded-mongo": "server/embedded-mongo/cli.ts",
+  };
   await build(hostBuildOptions(entryPoints, "build/host"));
   console.log(`host built: ${Object.keys(entryPoints).map((n) => `build/host/${n}.js`).join(", ")}`);
 }

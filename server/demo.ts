@@ -1,13 +1,14 @@
 /**
- * `npm run demo`: seeds the embedded database under ./data when it is empty, then runs the
- * production build on it. The seed runs first and exits before the server opens the same
- * data directory: the embedded server allows one process per directory.
+ * `npm run demo`: starts the embedded database on ./data/db as its own process (it opens the data
+ * directory once), seeds it when it is empty (the seed connects to it like any client), then runs the
+ * production build on it. The web process reaches the database over a socket and holds no data.
  */
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
+import { startEmbeddedDbProcess } from "./embedded-mongo/process";
 
 const port = process.env.PORT || "3000";
 const dataDir = path.resolve(process.env.DATA_DIR || "./data");
@@ -62,7 +63,7 @@ function banner() {
     "",
     "Journey Portal demo",
     `  URL:       http://localhost:${port}`,
-    `  Database:  embedded MongoDB-compatible server, data in ${dataDir}`,
+    `  Database:  embedded MongoDB-compatible server (its own process), data in ${path.join(dataDir, "db")}`,
     "             NODE_ENV=production with ALLOW_EMBEDDED_DB=1: allowed for this demo only;",
     "             a real deployment sets MONGODB_URI.",
     `  Password of every demo account: ${DEMO_PASSWORD}`,
@@ -74,10 +75,19 @@ function banner() {
 }
 
 async function main() {
-  process.stdout.write(`Seeding the embedded database in ${dataDir} (skipped when it already holds data)...\n`);
+  const started = Date.now();
+  process.stdout.write(`Starting the embedded database on ${path.join(dataDir, "db")}...\n`);
+  const db = await startEmbeddedDbProcess(path.join(dataDir, "db"), { env });
+  env.MONGODB_URI = db.uri;
+  const stopDb = async () => {
+    await db.stop?.();
+  };
+
+  process.stdout.write(`Seeding it (skipped when it already holds data)...\n`);
   const seedExit = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty"]);
   if (seedExit !== 0) {
     process.stderr.write(`The seed failed (exit code ${seedExit}); the demo does not start.\n`);
+    await stopDb();
     process.exit(seedExit);
   }
 
@@ -85,9 +95,13 @@ async function main() {
   const forward = (signal: NodeJS.Signals) => server.kill(signal);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  // The web server drains its requests first; then the database stops (and compacts its journal).
+  server.on("exit", (code, signal) => void stopDb().finally(() => process.exit(code ?? (signal ? 0 : 1))));
 
-  if (await waitUntilReady(`http://127.0.0.1:${port}/readyz`, server)) banner();
+  if (await waitUntilReady(`http://127.0.0.1:${port}/readyz`, server)) {
+    banner();
+    process.stdout.write(`  Ready ${((Date.now() - started) / 1000).toFixed(1)} s after start.\n`);
+  }
 }
 
 main().catch((error: unknown) => {

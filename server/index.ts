@@ -9,18 +9,23 @@ import { fileURLToPath } from "node:url";
 import type { Server } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { constants as zlibConstants } from "node:zlib";
 import compression from "compression";
 import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
-import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-origin";
-import { messages } from "../app/messages";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { createDrain } from "./drain";
 import { requestLog } from "./request-log";
+import { dropUntrustedForwardedHost, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests } from "./request-guards";
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
+import { createDatabaseGate } from "./db-availability";
+import { createErrorReporter } from "./error-log";
+import { answerClientError, hostErrorHandler } from "./client-errors";
+import { checkSharedDataDir } from "./shared-data";
+import { precompressed } from "./precompressed";
 
 // Development reads ./.env when present; variables already set in the environment win.
 // Production and the tests take their configuration from the real environment only.
@@ -43,6 +48,8 @@ try {
 const logger: Logger = createLogger(config.logLevel);
 const isDev = config.env === "development";
 const drain = createDrain();
+const errors = createErrorReporter(logger);
+const databaseGate = createDatabaseGate({ ping: () => databaseReady(), logger });
 
 /** MongoDB answers a ping within the timeout. Starts the connection when none exists yet. */
 async function databaseReady(): Promise<boolean> {
@@ -91,34 +98,37 @@ async function createApp(vite: ViteDevServer | undefined) {
       awsRegion: config.awsRegion,
       dev: isDev,
       formActionOrigins: [...originOf(config.identity.cognito.domain), ...originOf(config.sso.saml.idpEntryPoint)],
-      connectOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion) : [],
+      storageOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion, config.storage.s3) : [],
     }),
   );
   app.use(compression());
+  app.use(dropUntrustedForwardedHost);
+  app.use(rejectInvalidHost);
+  app.use(rejectLegacyDataRequests);
+  // Pages and data are compressed per response, cheaply: gzip level 6 or Brotli quality 4 (Brotli's default,
+  // 11, costs ~20x the CPU on dynamic HTML). Static assets were compressed at build time (precompressed below).
+  app.use(compression({ level: 6, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
   // A non-GET request from another origin gets 403 before any route runs (CSRF), except the SAML consumer.
-  app.use((req, res, next) => {
-    const ok =
-      isCrossSitePostAllowed(req.path, config.sso.mode) ||
-      isSameOriginRequest({ method: req.method, origin: req.get("origin") ?? null, referer: req.get("referer") ?? null, expected: config.origin });
-    if (ok) return next();
-    res.status(403).type("text/plain; charset=utf-8").send(messages.forbidden);
-  });
+  app.use(rejectCrossOrigin({ allowedOrigins: config.allowedOrigins, ssoMode: config.sso.mode }));
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   if (vite) {
     app.use(vite.middlewares);
-    build = () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+    build = async () => databaseGate.wrapBuild((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild);
   } else {
     // build/host/index.js → build/client and build/server
     const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+    app.use("/assets", precompressed(path.join(buildDir, "client", "assets"), "public, max-age=31536000, immutable"));
     app.use(
       "/assets",
       express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", fallthrough: false, index: false }),
     );
     app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-    build = (await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild;
+    build = databaseGate.wrapBuild((await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild);
   }
 
+  // While MongoDB is unreachable, pages and data answer 503 at once (static files above still load).
+  app.use(databaseGate.middleware);
   app.all(
     "*",
     createRequestHandler({
@@ -132,6 +142,8 @@ async function createApp(vite: ViteDevServer | undefined) {
       }),
     }),
   );
+  // Anything a middleware throws: a 4xx it carries as such, the rest one logged 500 page (never Express's stack page).
+  app.use(hostErrorHandler(errors));
   return app;
 }
 
@@ -145,6 +157,9 @@ async function main() {
     process.removeAllListeners("SIGTERM");
     process.stdin.removeAllListeners("end");
   }
+  // Several instances with local storage: DATA_DIR must really be the same directory for all (else refuse to start).
+  const sharedData =
+    config.instances.multi && config.storage.kind === "local" ? await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), logger) : undefined;
   const app = await createApp(vite);
 
   const server: Server = app.listen(config.port, () => {
@@ -158,6 +173,8 @@ async function main() {
     logger.error("server error", errorFields(error));
     process.exit(1);
   });
+  // Requests Node cannot parse (malformed request line, oversize headers…): 400/431 with a short page, logged once.
+  server.on("clientError", (error, socket) => answerClientError(error as NodeJS.ErrnoException, socket, errors));
 
   const shutdown = async (signal: string) => {
     if (drain.draining) return;
@@ -175,7 +192,10 @@ async function main() {
       // The worker finishes the file in hand if it can within the grace period; otherwise its lease
       // simply expires and another worker takes the file over.
       if (worker) await Promise.race([worker.stop(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      await sharedData?.stop();
       await closeDb();
+      databaseGate.stop();
+      errors.stop();
       logger.info("shutdown complete");
     } catch (error) {
       exitCode = 1;

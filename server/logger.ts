@@ -1,6 +1,8 @@
 /**
  * Structured logs: one JSON object per line on stdout (errors on stderr), which any log
- * collector (CloudWatch, Loki, ...) indexes without parsing rules.
+ * collector (CloudWatch, Loki, ...) indexes without parsing rules. Every line goes through
+ * `redact` first, so download tokens, reset codes, presigned signatures and passwords never
+ * reach the log, whoever wrote the line.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -13,10 +15,31 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
+/** Secrets that travel in URLs, query strings, form bodies and JSON, and what replaces each. */
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  // Path segments: /download/{token}, /recovery/{code}
+  [/\/download\/[^/?#\s"\\]+/g, "/download/:token"],
+  [/\/recovery\/[^/?#\s"\\]+/g, "/recovery/:code"],
+  // Presigned URLs and query strings
+  [/([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|token|code|password|ticket)=)[^&\s"\\#]+/gi, "$1[redacted]"],
+  // JSON and key=value fields named like secrets (also inside an escaped JSON string)
+  [/(\\?"(?:password|newPassword|confirmPassword|currentPassword|code|resetCode|token|ticket|challenge|secret|authorization|cookie)\\?"\s*:\s*\\?")(?:[^"\\]|\\(?!"))*(\\?")/gi, "$1[redacted]$2"],
+  [/\b((?:password|confirmPassword|newPassword|code|token|ticket|challenge)=)[^&\s"\\]+/gi, "$1[redacted]"],
+  // "Seu código: 123456" and similar six-digit codes in mail text
+  [/(c[oó]digo:?\s*)\d{6}\b/gi, "$1[redacted]"],
+];
+
+/** The text with every known kind of secret replaced. */
+export function redact(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
 export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite): Logger {
   const emit = (at: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>) => {
     if (order[at] < order[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }), order[at] >= order.error);
+    write(redact(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })), order[at] >= order.error);
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),
@@ -30,8 +53,25 @@ function defaultWrite(line: string, isError: boolean) {
   (isError ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
-/** An Error as plain log fields. */
+/** LOG_LEVEL as the environment gives it (app services log before and without the host). */
+function envLevel(): LogLevel {
+  const value = process.env.LOG_LEVEL;
+  return value && value in order ? (value as LogLevel) : "info";
+}
+
+/** A logger for one component of the app (storage, mail…): each line carries `component`. */
+export function componentLogger(component: string): Logger {
+  const at = (name: keyof Logger) => (msg: string, fields?: Record<string, unknown>) => createLogger(envLevel())[name](msg, { component, ...fields });
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** An Error as plain log fields, with its cause chain and, for AWS and network errors, their codes. */
 export function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: error.message, stack: error.stack };
-  return { error: String(error) };
+  if (!(error instanceof Error)) return { error: String(error) };
+  const e = error as Error & { code?: unknown; $metadata?: { httpStatusCode?: number; requestId?: string }; cause?: unknown };
+  const fields: Record<string, unknown> = { error: e.message, errorName: e.name, stack: e.stack };
+  if (typeof e.code === "string" || typeof e.code === "number") fields.errorCode = e.code;
+  if (e.$metadata?.httpStatusCode) fields.httpStatus = e.$metadata.httpStatusCode;
+  if (e.cause !== undefined) fields.cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
+  return fields;
 }

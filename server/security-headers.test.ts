@@ -5,7 +5,7 @@ describe("buildCsp", () => {
   it("requires the nonce for scripts and allows the region's QuickSight frames", () => {
     const csp = buildCsp({ nonce: "abc123", awsRegion: "sa-east-1" });
     expect(csp).toContain("script-src 'self' 'nonce-abc123'");
-    expect(csp).toContain("frame-src https://sa-east-1.quicksight.aws.amazon.com");
+    expect(csp).toContain("frame-src 'self' https://sa-east-1.quicksight.aws.amazon.com");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("form-action 'self'");
     expect(csp).not.toContain("unsafe-eval");
@@ -22,6 +22,16 @@ describe("buildCsp", () => {
     const csp = buildCsp({ nonce: "n", awsRegion: "sa-east-1", connectOrigins: s3UploadOrigins("portal-files", "sa-east-1") });
     expect(csp).toContain("connect-src 'self' https://portal-files.s3.sa-east-1.amazonaws.com https://s3.sa-east-1.amazonaws.com");
     expect(buildCsp({ nonce: "n", awsRegion: "sa-east-1" })).toContain("connect-src 'self';");
+  });
+});
+
+describe("buildCsp frames", () => {
+  it("lets the report viewer frame the portal's own PDFs and nothing else new; plugins stay off", () => {
+    const csp = buildCsp({ nonce: "n", awsRegion: "us-east-1" });
+    const frameSrc = csp.split("; ").find((d) => d.startsWith("frame-src "));
+    expect(frameSrc).toBe("frame-src 'self' https://us-east-1.quicksight.aws.amazon.com");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
   });
 });
 

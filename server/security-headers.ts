@@ -9,6 +9,11 @@ export type CspOptions = {
   formActionOrigins?: string[];
   /** Origins the page may send requests to besides its own (the S3 bucket for direct uploads). */
   connectOrigins?: string[];
+  /**
+   * The object store's origins as the browser reaches them: uploads (connect-src), downloads that a form post
+   * redirects to (form-action) and images served from presigned URLs (img-src).
+   */
+  storageOrigins?: string[];
   /** Vite dev server: allows its HMR websocket. */
   dev?: boolean;
 };
@@ -21,17 +26,18 @@ export function createNonce(): string {
  * The enforced Content-Security-Policy. Scripts need the per-request nonce; styles allow inline
  * because React, Radix and the table's sticky columns render `style` attributes on the server.
  */
-export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrigins = [], dev = false }: CspOptions): string {
+export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrigins = [], storageOrigins = [], dev = false }: CspOptions): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`],
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:"],
+    "img-src": ["'self'", "data:", "blob:", ...storageOrigins],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'", ...connectOrigins, ...(dev ? ["ws:", "wss:"] : [])],
-    "frame-src": [`https://${awsRegion}.quicksight.aws.amazon.com`],
+    "connect-src": ["'self'", ...new Set([...connectOrigins, ...storageOrigins]), ...(dev ? ["ws:", "wss:"] : [])],
+    // 'self': the report viewer shows a stored PDF inline from the portal's own address (issue 12).
+    "frame-src": ["'self'", `https://${awsRegion}.quicksight.aws.amazon.com`],
     "frame-ancestors": ["'self'"],
-    "form-action": ["'self'", ...formActionOrigins],
+    "form-action": ["'self'", ...new Set([...formActionOrigins, ...storageOrigins])],
     "base-uri": ["'self'"],
     "object-src": ["'none'"],
   };
@@ -40,9 +46,16 @@ export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrig
     .join("; ");
 }
 
-/** Where the browser sends direct S3 uploads: the bucket's virtual-hosted and path-style endpoints. */
-export function s3UploadOrigins(bucket: string, region: string): string[] {
-  return [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
+/**
+ * Where the browser reaches the bucket (presigned uploads and downloads). AWS: the bucket's virtual-hosted and
+ * path-style endpoints of the region. An S3-compatible store: the public endpoint's origin, and with
+ * virtual-hosted addressing also bucket.<host> (what the SDK signs).
+ */
+export function s3UploadOrigins(bucket: string, region: string, store: { publicEndpoint?: string; forcePathStyle?: boolean } = {}): string[] {
+  if (!store.publicEndpoint) return [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
+  const url = new URL(store.publicEndpoint);
+  if (store.forcePathStyle) return [url.origin];
+  return [`${url.protocol}//${bucket}.${url.host}`, url.origin];
 }
 
 /** The origin of a URL, or nothing when it is not a URL. */

@@ -11,6 +11,7 @@ import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
 import { startWorker, type RunningWorker, type WorkerLog } from "../app/import/worker-loop.server";
 import { createLogger } from "./logger";
+import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";
 
 const tuningSchema = z.object({
   WORKER_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).optional(),
@@ -44,6 +45,7 @@ export function startInProcessWorker(): RunningWorker {
 
 async function main() {
   let worker: RunningWorker;
+  let sharedData: SharedDataCheck | undefined;
   try {
     if (!getConfig().mongodbUri) {
       // A second process must not open the embedded database's files next to the web process.
@@ -51,13 +53,19 @@ async function main() {
         "npm run worker needs MONGODB_URI (a MongoDB, or the embedded server started with `npm run db`). Without it, keep WORKER_IN_PROCESS=1 so the web process runs the worker.",
       );
     }
+    const config = getConfig();
+    if (config.instances.multi && config.storage.kind === "local") {
+      sharedData = await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), createLogger(config.logLevel), "worker");
+    }
     worker = startWorker({ ...tuning(), log: workerLog() });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    await closeDb().catch(() => undefined);
     process.exit(1);
   }
   const shutdown = async () => {
     await worker.stop();
+    await sharedData?.stop();
     await closeDb();
     process.exit(0);
   };

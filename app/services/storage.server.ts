@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { getConfig } from "~/config.server";
-import { LocalObjectStore } from "./storage/local.server";
+import { LocalObjectStore, StoredObjectNotFoundError } from "./storage/local.server";
 import { S3ObjectStore } from "./storage/s3.server";
 import { DOWNLOAD_LINK_TTL_MS, signDownloadToken } from "./storage/signed-link.server";
 
@@ -43,13 +43,19 @@ const s3Stores = new Map<string, S3ObjectStore>();
 export function getS3Store(bucket?: string): S3ObjectStore {
   const config = getConfig();
   const name = bucket ?? config.storage.bucket;
-  const cacheKey = `${config.awsRegion}/${name}`;
+  const { endpoint, publicEndpoint, forcePathStyle, objectTagging } = config.storage.s3;
+  const cacheKey = JSON.stringify([config.awsRegion, name, endpoint, publicEndpoint, forcePathStyle, objectTagging]);
   let store = s3Stores.get(cacheKey);
   if (!store) {
-    store = new S3ObjectStore(name, config.awsRegion);
+    store = new S3ObjectStore(name, { region: config.awsRegion, endpoint, publicEndpoint, forcePathStyle, objectTagging });
     s3Stores.set(cacheKey, store);
   }
   return store;
+}
+
+/** Tests change credentials between cases; the next call builds new clients from the environment. */
+export function forgetS3StoresForTests(): void {
+  s3Stores.clear();
 }
 
 /** The bucket name new uploads get with the configured store. */
@@ -94,4 +100,15 @@ export async function markRegistered(bucket: string, key: string): Promise<void>
 /** The address recorded as `urlPath` on imported rows: the stored key locally, the s3:// URL on S3. */
 export function objectUrlPath(bucket: string, key: string): string {
   return bucket === LOCAL_BUCKET ? key : `s3://${bucket}/${key}`;
+}
+
+/** Whether the stored object is there; "error" when the store could not say. */
+export async function storedObjectState(bucket: string, key: string): Promise<"present" | "missing" | "error"> {
+  try {
+    if (bucket === LOCAL_BUCKET) return (await getLocalStore().exists(key)) ? "present" : "missing";
+    await getS3Store(bucket).size(key);
+    return "present";
+  } catch (error) {
+    return error instanceof StoredObjectNotFoundError ? "missing" : "error";
+  }
 }

@@ -1,18 +1,15 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { processNextJob } from "~/import/worker-loop.server";
-import { findFileById, registerFile } from "~/models/file-jobs.server";
-import { PRODUCT_MASTER } from "~/models/master-data.server";
-import { generateStorageKey, getDownloadUrl, getS3Store, openReadStream } from "~/services/storage.server";
+import { findFileById } from "~/models/file-jobs.server";
+import { generateStorageKey, getDownloadUrl, getS3Store } from "~/services/storage.server";
 import { handleUpload } from "~/services/upload.server";
 import { S3_SERVER_PART_SIZE, S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { useTestDatabase } from "../db";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
-import { PRODUCT_HEADER, productLine } from "./helpers";
 
-const env = { STORAGE: "s3", S3_BUCKET: "test-bucket", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key", AWS_SESSION_TOKEN: "" };
+const env = { STORAGE: "s3", S3_BUCKET: "test-bucket", S3_OBJECT_TAGGING: "1", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key", AWS_SESSION_TOKEN: "" };
 const saved: Record<string, string | undefined> = {};
 beforeAll(() => {
   for (const [k, v] of Object.entries(env)) {
@@ -30,7 +27,7 @@ afterAll(() => {
   resetConfigForTests();
 });
 
-const testDb = useTestDatabase();
+useTestDatabase();
 const server = useMockServer();
 const bucket = createFakeBucket("test-bucket");
 beforeAll(() => server.use(...s3Handlers(bucket)));
@@ -122,21 +119,6 @@ describe("S3 store", () => {
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
     expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
     expect(url.searchParams.get("response-content-disposition")).toBe(`attachment; filename="Relat_rio.csv"; filename*=UTF-8''Relat%C3%B3rio.csv`);
-  });
-
-  it("lets the worker read an object with GetObject and import it", async () => {
-    server.use(...s3Handlers(bucket));
-    const key = generateStorageKey("produtos.csv");
-    bucket.objects.set(key, new TextEncoder().encode([PRODUCT_HEADER, productLine(1), productLine(2, true)].join("\n")));
-    const { stream, size } = await openReadStream("test-bucket", key);
-    expect(size).toBeGreaterThan(100);
-    stream.destroy();
-    const id = await registerFile({ originalName: "produtos.csv", key, bucket: "test-bucket", user: "ana@example.com" });
-    expect(await processNextJob({ name: "s3-worker", leaseMs: 60_000 })).toMatchObject({ status: 0, message: "1 linhas OK, 1 NOK" });
-    expect(await findFileById(id)).toMatchObject({ progress: 100 });
-    const ok = await (await testDb.db()).collection(PRODUCT_MASTER).findOne({ sourceFileId: id });
-    expect(ok).toMatchObject({ sku: "SKU1", urlPath: `s3://test-bucket/${key}` });
-    await expect(openReadStream("test-bucket", "2026/01/missing.csv")).rejects.toThrow(/not found/);
   });
 });
 

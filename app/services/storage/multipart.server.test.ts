@@ -40,3 +40,24 @@ describe("readMultipart", () => {
     expect(boundaryOf("text/plain")).toBeNull();
   });
 });
+
+describe("per-part header limit", () => {
+  const part = (headerBytes: number) =>
+    `--b\r\nContent-Disposition: form-data; name="files"; filename="a.csv"\r\nX-Pad: ${"p".repeat(headerBytes)}\r\n\r\nabc\r\n--b--\r\n`;
+
+  it("refuses headers over 16 KB in one part, whether they arrive in one chunk or many", async () => {
+    const body = Buffer.from(part(20_000));
+    for (const size of [body.length, 65_536, 1000, 7]) await expect(collect(body, "b", size)).rejects.toThrow(/part headers too large/);
+  });
+
+  it("checks each part on its own: a second part's long headers are refused after a small first part", async () => {
+    const small = '--b\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n';
+    const body = Buffer.from(small + part(17_000).slice(0));
+    await expect(collect(body, "b", body.length)).rejects.toThrow(/part headers too large/);
+  });
+
+  it("accepts headers just under the limit, in one chunk or many", async () => {
+    const body = Buffer.from(part(16 * 1024 - 200));
+    for (const size of [body.length, 5]) expect(await collect(body, "b", size)).toEqual([{ name: "files", filename: "a.csv", text: "abc" }]);
+  });
+});

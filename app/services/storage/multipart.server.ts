@@ -101,8 +101,11 @@ export async function* readMultipart(body: AsyncIterable<Uint8Array>, boundary: 
     if (buf[0] !== 0x0d || buf[1] !== 0x0a) throw new MultipartError("malformed multipart delimiter");
     buf = buf.subarray(2);
     let headerEnd: number;
-    while ((headerEnd = buf.indexOf(HEADER_END)) < 0) {
-      if (buf.length > MAX_HEADER_BYTES) throw new MultipartError("multipart part headers too large");
+    // Each part's headers are limited on their own, however the bytes were chunked: the end of the headers is
+    // looked for only within the first MAX_HEADER_BYTES, so one large chunk cannot carry longer headers.
+    const headerWindow = MAX_HEADER_BYTES + HEADER_END.length;
+    while ((headerEnd = buf.subarray(0, headerWindow).indexOf(HEADER_END)) < 0) {
+      if (buf.length >= headerWindow) throw new MultipartError("multipart part headers too large");
       if (!(await pull())) throw new MultipartError("multipart body ended in part headers");
     }
     const info = parseDisposition(buf.subarray(0, headerEnd).toString("utf8"));

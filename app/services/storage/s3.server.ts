@@ -3,6 +3,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { messages } from "~/messages";
 import { tooLargeError, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
+import { componentLogger, errorFields } from "../../../server/logger";
 
 /** Presigned URLs (PUT, parts, GET) live this long. */
 export const S3_URL_TTL_SECONDS = 5 * 60;
@@ -36,21 +37,94 @@ let sdkLoading: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
 const s3Sdk = () => (sdkLoading ??= import("@aws-sdk/client-s3"));
 const presigner = () => import("@aws-sdk/s3-request-presigner");
 
+const log = componentLogger("storage");
+
+/** Where the bucket is and how it is addressed. */
+export type S3StoreOptions = {
+  region: string;
+  /** An S3-compatible endpoint (MinIO, R2…) the server calls; unset = AWS S3 of the region. */
+  endpoint?: string;
+  /** The endpoint presigned URLs name, which the browser must reach; defaults to `endpoint`. */
+  publicEndpoint?: string;
+  /** endpoint/bucket/key instead of bucket.endpoint/key. */
+  forcePathStyle?: boolean;
+  /** Tag new objects pending=1 until registered (S3 supports it; s3rver, R2 and GCS refuse or ignore it). */
+  objectTagging?: boolean;
+};
+
 /** The private bucket: the browser sends bytes straight to it with URLs this class signs. */
 export class S3ObjectStore {
   private clientLoading?: Promise<S3Client>;
+  private signerLoading?: Promise<S3Client>;
+  private readonly options: S3StoreOptions;
 
   constructor(
     readonly bucket: string,
-    private readonly region: string,
-  ) {}
+    options: S3StoreOptions | string,
+  ) {
+    this.options = typeof options === "string" ? { region: options } : options;
+  }
 
-  private client(): Promise<S3Client> {
-    this.clientLoading ??= s3Sdk().then(
+  /** Whether new objects carry the pending tag. */
+  get tagsObjects(): boolean {
+    return this.options.objectTagging === true;
+  }
+
+  private makeClient(endpoint: string | undefined): Promise<S3Client> {
+    return s3Sdk().then(
       // WHEN_REQUIRED keeps checksum parameters out of presigned URLs the browser could not satisfy.
-      ({ S3Client }) => new S3Client({ region: this.region, requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" }),
+      ({ S3Client }) =>
+        new S3Client({
+          region: this.options.region,
+          ...(endpoint ? { endpoint } : {}),
+          forcePathStyle: this.options.forcePathStyle === true,
+          requestChecksumCalculation: "WHEN_REQUIRED",
+          responseChecksumValidation: "WHEN_REQUIRED",
+        }),
     );
+  }
+
+  /** The client the server calls the bucket with. */
+  private client(): Promise<S3Client> {
+    this.clientLoading ??= this.makeClient(this.options.endpoint);
     return this.clientLoading;
+  }
+
+  /** The client that signs URLs for the browser: same credentials, the public endpoint. */
+  private signer(): Promise<S3Client> {
+    const publicEndpoint = this.options.publicEndpoint ?? this.options.endpoint;
+    if (publicEndpoint === this.options.endpoint) return this.client();
+    this.signerLoading ??= this.makeClient(publicEndpoint);
+    return this.signerLoading;
+  }
+
+  /**
+   * One call to the bucket. A failure is logged with its cause (the S3 error code, HTTP status, network
+   * error) before it goes up, where callers answer the user with the spec's text and nothing more.
+   */
+  private async send<T>(operation: string, key: string, build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown): Promise<T> {
+    const sdk = await s3Sdk();
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (await (await this.client()).send(build(sdk) as any)) as T;
+    } catch (error) {
+      (isNotFound(error) || isNotImplemented(error) ? log.warn : log.error)("s3 request failed", { operation, bucket: this.bucket, key, endpoint: this.options.endpoint ?? "aws", ...errorFields(error) });
+      throw error;
+    }
+  }
+
+  private async presign(operation: string, key: string, build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown, options: { unhoistableHeaders?: Set<string> } = {}): Promise<string> {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return await (await presigner()).getSignedUrl((await this.signer()) as any, build(await s3Sdk()) as any, { expiresIn: S3_URL_TTL_SECONDS, ...options });
+    } catch (error) {
+      log.error("s3 presign failed", { operation, bucket: this.bucket, key, ...errorFields(error) });
+      throw error;
+    }
+  }
+
+  private tagging(): { Tagging?: string } {
+    return this.tagsObjects ? { Tagging: PENDING_TAGGING } : {};
   }
 
   async createUpload(input: { key: string; size: number; contentType?: string }): Promise<S3UploadPlan> {
@@ -58,12 +132,15 @@ export class S3ObjectStore {
     if (input.size <= S3_SINGLE_PUT_MAX) {
       // x-amz-tagging stays a signed header (not hoisted into the query), so the browser must send
       // exactly this tag; the signed content-length holds it to the declared size.
-      const url = await (await presigner()).getSignedUrl(
-        await this.client(),
-        new (await s3Sdk()).PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, Tagging: PENDING_TAGGING }),
-        { expiresIn: S3_URL_TTL_SECONDS, unhoistableHeaders: new Set(["x-amz-tagging"]) },
+      const url = await this.presign(
+        "PutObject",
+        input.key,
+        (sdk) => new sdk.PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, ...this.tagging() }),
+        this.tagsObjects ? { unhoistableHeaders: new Set(["x-amz-tagging"]) } : {},
       );
-      return { mode: "single", key: input.key, url, headers: { "Content-Type": contentType, "x-amz-tagging": PENDING_TAGGING } };
+      const headers: Record<string, string> = { "Content-Type": contentType };
+      if (this.tagsObjects) headers["x-amz-tagging"] = PENDING_TAGGING;
+      return { mode: "single", key: input.key, url, headers };
     }
     const partSize = Math.max(S3_PART_SIZE, Math.ceil(input.size / S3_MAX_PARTS));
     const uploadId = await this.createMultipart(input.key, contentType);
@@ -71,8 +148,8 @@ export class S3ObjectStore {
   }
 
   private async createMultipart(key: string, contentType: string): Promise<string> {
-    const created = await (await this.client()).send(
-      new (await s3Sdk()).CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Tagging: PENDING_TAGGING }),
+    const created = await this.send<{ UploadId?: string }>("CreateMultipartUpload", key, (sdk) =>
+      new sdk.CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ...this.tagging() }),
     );
     if (!created.UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
     return created.UploadId;
@@ -82,11 +159,7 @@ export class S3ObjectStore {
     return Promise.all(
       partNumbers.map(async (partNumber) => ({
         partNumber,
-        url: await (await presigner()).getSignedUrl(
-          await this.client(),
-          new (await s3Sdk()).UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
-          { expiresIn: S3_URL_TTL_SECONDS },
-        ),
+        url: await this.presign("UploadPart", key, (sdk) => new sdk.UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber })),
       })),
     );
   }
@@ -96,8 +169,8 @@ export class S3ObjectStore {
     const parts: Array<{ partNumber: number; etag: string; size: number }> = [];
     let marker: string | undefined;
     for (let page = 0; page <= S3_MAX_PARTS / pageSize; page++) {
-      const answer = await (await this.client()).send(
-        new (await s3Sdk()).ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
+      const answer = await this.send<import("@aws-sdk/client-s3").ListPartsCommandOutput>("ListParts", key, (sdk) =>
+        new sdk.ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
       );
       for (const p of answer.Parts ?? []) parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? "", size: p.Size ?? 0 });
       if (!answer.IsTruncated || answer.NextPartNumberMarker === undefined) break;
@@ -117,6 +190,7 @@ export class S3ObjectStore {
     try {
       ordered = verifyParts(await this.listParts(key, uploadId), parts, rules);
     } catch (error) {
+      if (isNotImplemented(error)) return this.completeWithoutListParts(key, uploadId, parts, rules);
       if (error instanceof UploadRejectedError) await this.abortUpload(key, uploadId).catch(() => undefined);
       throw error;
     }
@@ -124,9 +198,29 @@ export class S3ObjectStore {
     return { bytes: ordered.reduce((sum, p) => sum + p.size, 0) };
   }
 
+  /**
+   * For S3-compatible stores without ListParts (s3rver, some gateways): the named parts must be distinct and within
+   * the planned count; the store checks their ETags when completing; the size limit is checked on the completed
+   * object, which is deleted when it is over.
+   */
+  private async completeWithoutListParts(key: string, uploadId: string, parts: CompletedPart[], rules: { maxBytes: number; partCount: number }): Promise<{ bytes: number }> {
+    const numbers = parts.map((p) => p.partNumber);
+    if (numbers.length === 0 || new Set(numbers).size !== numbers.length || numbers.some((n) => n < 1 || n > rules.partCount)) {
+      await this.abortUpload(key, uploadId).catch(() => undefined);
+      throw new UploadRejectedError("parts", messages.uploadPartsMismatch);
+    }
+    await this.finishMultipart(key, uploadId, [...parts].sort((a, b) => a.partNumber - b.partNumber));
+    const bytes = await this.size(key);
+    if (bytes > rules.maxBytes) {
+      await this.delete(key).catch(() => undefined);
+      throw tooLargeError(rules.maxBytes);
+    }
+    return { bytes };
+  }
+
   private async finishMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
-    await (await this.client()).send(
-      new (await s3Sdk()).CompleteMultipartUploadCommand({
+    await this.send("CompleteMultipartUpload", key, (sdk) =>
+      new sdk.CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: key,
         UploadId: uploadId,
@@ -136,21 +230,17 @@ export class S3ObjectStore {
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
-    await (await this.client()).send(new (await s3Sdk()).AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    await this.send("AbortMultipartUpload", key, (sdk) => new sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
   }
 
   /** A 5-minute presigned GET that downloads under the original file name. */
   async getDownloadUrl(key: string, filename: string): Promise<string> {
-    return (await presigner()).getSignedUrl(
-      await this.client(),
-      new (await s3Sdk()).GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: contentDisposition(filename) }),
-      { expiresIn: S3_URL_TTL_SECONDS },
-    );
+    return this.presign("GetObject", key, (sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: contentDisposition(filename) }));
   }
 
   async size(key: string): Promise<number> {
     try {
-      const head = await (await this.client()).send(new (await s3Sdk()).HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await this.send<{ ContentLength?: number }>("HeadObject", key, (sdk) => new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.ContentLength ?? 0;
     } catch (error) {
       if (isNotFound(error)) throw new StoredObjectNotFoundError(key);
@@ -160,7 +250,7 @@ export class S3ObjectStore {
 
   async openReadStream(key: string): Promise<{ stream: Readable; size: number }> {
     try {
-      const object = await (await this.client()).send(new (await s3Sdk()).GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const object = await this.send<{ Body?: unknown; ContentLength?: number }>("GetObject", key, (sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!object.Body) throw new StoredObjectNotFoundError(key);
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
     } catch (error) {
@@ -170,12 +260,13 @@ export class S3ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await (await this.client()).send(new (await s3Sdk()).DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send("DeleteObject", key, (sdk) => new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Drops the pending tag once the object is registered, so the lifecycle rule keeps it. */
+  /** Drops the pending tag once the object is registered, so the lifecycle rule keeps it (nothing to do without tags). */
   async clearPendingTag(key: string): Promise<void> {
-    await (await this.client()).send(new (await s3Sdk()).DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
+    if (!this.tagsObjects) return;
+    await this.send("DeleteObjectTagging", key, (sdk) => new sdk.DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /**
@@ -203,9 +294,9 @@ export class S3ObjectStore {
       const partNumber = parts.length + 1;
       parts.push({ partNumber, etag: "" });
       const id = uploadId;
-      sending = (await this.client())
-        .send(new (await s3Sdk()).UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }))
-        .then((answer) => {
+      sending = this.send<{ ETag?: string }>("UploadPart", key, (sdk) =>
+        new sdk.UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+      ).then((answer) => {
           if (!answer.ETag) throw new Error("S3 UploadPart returned no ETag");
           parts[partNumber - 1].etag = answer.ETag;
         });
@@ -228,8 +319,8 @@ export class S3ObjectStore {
       const rest = Buffer.concat(pending, pendingBytes);
       pending = [];
       if (uploadId === undefined) {
-        await (await this.client()).send(
-          new (await s3Sdk()).PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, Tagging: PENDING_TAGGING }),
+        await this.send("PutObject", key, (sdk) =>
+          new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, ...this.tagging() }),
         );
         return { bytes };
       }
@@ -270,6 +361,12 @@ function verifyParts(
   const total = ordered.reduce((sum, p) => sum + p.size, 0);
   if (total > rules.maxBytes) throw tooLargeError(rules.maxBytes);
   return ordered;
+}
+
+/** The store does not implement the operation (405 MethodNotAllowed, 501 NotImplemented). */
+function isNotImplemented(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === "NotImplemented" || e?.name === "MethodNotAllowed" || e?.$metadata?.httpStatusCode === 405 || e?.$metadata?.httpStatusCode === 501;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -1,0 +1,112 @@
+/**
+ * `portal` — the operator's commands, bundled to build/host/cli.js so the image runs them with plain node (no tsx,
+ * no dev dependencies):
+ *   portal create-admin --email admin@example.com   the first SYSTEM ADMIN (local provider: prints a temporary password)
+ *   portal db:indexes                               every index the model modules declare (idempotent; a release step)
+ *   portal seed [--scale N] [--if-empty] [--reference YYYY-MM-DD]   the demo data
+ * In the image: `portal …` (on PATH), `node build/host/cli.js …` or `npm run portal -- …`.
+ */
+import path from "node:path";
+import { ConfigError, getConfig } from "../app/config.server";
+import { closeDb, getDb } from "../app/db.server";
+import { applyIndexes } from "../app/models/all-indexes.server";
+import { createAdmin } from "../app/services/admin-bootstrap.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
+import { parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
+import { runSeed } from "../scripts/seed-run";
+
+export const CLI_USAGE = `Usage: portal <command> [options]
+Commands:
+  create-admin --email <address>   create the first SYSTEM ADMIN (local provider: prints a temporary password)
+  db:indexes                       create every declared index (idempotent)
+  seed [--scale N] [--if-empty] [--reference YYYY-MM-DD]   write the demo data
+  help                             this text`;
+
+class UsageError extends Error {}
+
+function optionValue(args: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) return args[i + 1];
+    if (args[i].startsWith(`${name}=`)) return args[i].slice(name.length + 1);
+  }
+  return undefined;
+}
+
+async function dbIndexes(print: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  const db = await getDb();
+  const applied = await applyIndexes(db);
+  for (const { collection, names } of applied) print(`${collection}: ${names.join(", ")}`);
+  const total = applied.reduce((s, a) => s + a.names.length, 0);
+  print(`Applied ${total} indexes on ${applied.length} collections of database "${db.databaseName}" in ${Date.now() - started} ms.`);
+}
+
+async function seed(args: readonly string[], print: (line: string) => void): Promise<void> {
+  const parsed = parseSeedArgs(args);
+  if (parsed.help) {
+    print(SEED_USAGE.replace("tsx scripts/seed.ts", "portal seed"));
+    return;
+  }
+  const started = Date.now();
+  const db = await getDb();
+  const result = await runSeed(db, parsed, print);
+  if (!result.seeded) return;
+  const total = Object.values(result.counts).reduce((s, n) => s + n, 0);
+  print(`Seeded ${total} documents into "${db.databaseName}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  print(`Demo accounts (password ${DEMO_PASSWORD}):`);
+  for (const a of DEMO_ACCOUNTS) print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${a.note}`);
+}
+
+async function createAdminCommand(args: readonly string[], print: (line: string) => void): Promise<void> {
+  const email = optionValue(args, "--email");
+  if (!email) throw new UsageError("create-admin needs --email <address>");
+  const outcome = await createAdmin(email);
+  if (outcome.kind === "invalidEmail") throw new UsageError(`not an e-mail address: ${email}`);
+  if (outcome.kind === "exists") throw new Error(`${outcome.email} already exists (${outcome.type}); nothing changed.`);
+  print(`Created SYSTEM ADMIN ${outcome.email}.`);
+  if (outcome.temporaryPassword) print(`Temporary password: ${outcome.temporaryPassword}\n(It must be changed at the first sign-in.)`);
+  else print("The identity provider e-mails the temporary password.");
+}
+
+/** Runs one command; the exit code: 0 done, 1 failed, 2 usage. */
+export async function runCli(argv: readonly string[], print: (line: string) => void = console.log, fail: (line: string) => void = console.error): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    getConfig();
+    switch (command) {
+      case "create-admin":
+        await createAdminCommand(args, print);
+        break;
+      case "db:indexes":
+        await dbIndexes(print);
+        break;
+      case "seed":
+        await seed(args, print);
+        break;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        print(CLI_USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      fail(`portal: ${error.message}\n${CLI_USAGE}`);
+      return 2;
+    }
+    fail(`portal ${command}: ${error instanceof ConfigError || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error.message}`);
+    return 1;
+  } finally {
+    await closeDb().catch(() => undefined);
+  }
+}
+
+// Run only as the entry point (see server/worker.ts for why by file name).
+const entry = process.argv[1] ? path.basename(process.argv[1]) : "";
+if (/^(cli\.(ts|js|mjs)|portal)$/.test(entry)) {
+  void runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

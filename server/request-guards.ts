@@ -1,0 +1,96 @@
+import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-origin";
+import { messages } from "../app/messages";
+
+/**
+ * Checks the host makes before any route runs: a Host it can build a URL from, no legacy `?_data` requests,
+ * and no state-changing request from another origin (CSRF). Each refusal is a small Portuguese page with a 4xx.
+ */
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A minimal, self-contained page for refusals answered before Remix (no scripts, no styles to load). */
+export function sendMessagePage(res: ExpressResponse, status: number, title: string, text: string): void {
+  res
+    .status(status)
+    .set("Cache-Control", "no-store")
+    .type("text/html; charset=utf-8")
+    .send(
+      `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>` +
+        `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="/">${escapeHtml(messages.backHome)}</a></p></main></body></html>`,
+    );
+}
+
+/** host[:port] as a URL accepts it: a DNS name, IPv4 or bracketed IPv6, and an optional port. */
+const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+export function isValidHost(host: string | undefined): host is string {
+  return typeof host === "string" && host.length <= 255 && HOST_RE.test(host);
+}
+
+/** Whether the peer of this request is one of the trusted proxies (Express's compiled `trust proxy`). */
+function fromTrustedProxy(req: ExpressRequest): boolean {
+  const trust = req.app.get("trust proxy fn") as ((addr: string, i: number) => boolean) | undefined;
+  return !!trust && !!req.socket.remoteAddress && trust(req.socket.remoteAddress, 0);
+}
+
+/**
+ * The origin the browser addressed: the scheme (X-Forwarded-Proto only through Express's trust setting) and the
+ * host — X-Forwarded-Host when, and only when, the request came through a trusted proxy, else Host. Null when
+ * that host is not a valid one.
+ */
+export function requestOrigin(req: ExpressRequest): string | null {
+  const forwarded = fromTrustedProxy(req) ? req.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || req.get("host");
+  if (!isValidHost(host)) return null;
+  return `${req.protocol}://${host}`.toLowerCase();
+}
+
+/** 400 for a request whose Host (or trusted forwarded host) is missing or malformed: no URL can be built from it. */
+export const rejectInvalidHost: RequestHandler = (req, res, next) => {
+  if (requestOrigin(req) === null) return sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
+  next();
+};
+
+/**
+ * Remix 1's data requests (`?_data=routes/…`) are not part of this single-fetch app: answered 400 with a message
+ * instead of reaching a route that would treat them as a document request.
+ */
+export const rejectLegacyDataRequests: RequestHandler = (req, res, next) => {
+  if (Object.prototype.hasOwnProperty.call(req.query, "_data")) return sendMessagePage(res, 400, messages.badRequestTitle, messages.legacyDataRequest);
+  next();
+};
+
+/**
+ * Forwarded host headers reach the app only from a trusted proxy: a client's own X-Forwarded-Host would otherwise
+ * steer the URL Remix builds (its port) and Remix's own origin comparison.
+ */
+export const dropUntrustedForwardedHost: RequestHandler = (req, _res, next) => {
+  if (!fromTrustedProxy(req)) delete req.headers["x-forwarded-host"];
+  next();
+};
+
+/**
+ * CSRF: a non-GET request must come from one of `allowedOrigins` or from the origin it was addressed to. The SAML
+ * assertion consumer alone takes the identity provider's cross-site POST (its signed response is the proof).
+ *
+ * Once a request has passed, its Origin header is set to the origin it was addressed to: Remix compares Origin with
+ * the (forwarded) Host on every action and throws (a 500) on a difference, which would refuse exactly the posts this
+ * check admits on purpose — the IdP's, and those from APP_ALLOWED_ORIGINS or a local alias.
+ */
+export function rejectCrossOrigin(options: { allowedOrigins: readonly string[]; ssoMode: string }): RequestHandler {
+  return (req, res, next) => {
+    const self = requestOrigin(req);
+    const ok =
+      isCrossSitePostAllowed(req.path, options.ssoMode) ||
+      isSameOriginRequest({
+        method: req.method,
+        origin: req.get("origin") ?? null,
+        referer: req.get("referer") ?? null,
+        allowed: self ? [...options.allowedOrigins, self] : options.allowedOrigins,
+      });
+    if (!ok) return sendMessagePage(res, 403, messages.forbiddenTitle, messages.crossOriginRefused);
+    if (self && req.headers.origin !== undefined && req.headers.origin.toLowerCase() !== self) req.headers.origin = self;
+    next();
+  };
+}

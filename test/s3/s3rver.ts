@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, vi } from "vitest";
+import { forgetS3StoresForTests } from "~/services/storage.server";
+import { swapEnv } from "../deploy/env";
+
+/**
+ * A real S3-compatible server (s3rver) on a free loopback port, with one private bucket, and the portal configured
+ * for it: STORAGE=s3, S3_ENDPOINT, path-style addressing, s3rver's credentials, no object tags. `stop()` and
+ * `start()` take it down and bring it back on the same port (faults).
+ */
+export const S3RVER_BUCKET = "journey-uploads";
+
+export function useS3rver() {
+  const state = {
+    port: 0,
+    dir: "",
+    server: undefined as S3rver | undefined,
+    get endpoint() {
+      return `http://127.0.0.1:${this.port}`;
+    },
+    async start() {
+      this.server = new S3rver({ port: this.port, address: "127.0.0.1", silent: true, directory: this.dir, configureBuckets: [{ name: S3RVER_BUCKET, configs: [] }] });
+      const { port } = await this.server.run();
+      this.port = port;
+    },
+    async stop() {
+      await this.server?.close();
+      this.server = undefined;
+    },
+  };
+  let restore = () => undefined as void;
+  beforeAll(async () => {
+    state.dir = fs.mkdtempSync(path.join(os.tmpdir(), "jp-s3rver-"));
+    await state.start();
+    restore = swapEnv({
+      STORAGE: "s3",
+      S3_BUCKET: S3RVER_BUCKET,
+      S3_ENDPOINT: state.endpoint,
+      S3_FORCE_PATH_STYLE: "1",
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+      AWS_SESSION_TOKEN: undefined,
+      AWS_PROFILE: undefined,
+      S3_OBJECT_TAGGING: undefined,
+      S3_PUBLIC_ENDPOINT: undefined,
+    });
+    forgetS3StoresForTests();
+  });
+  afterAll(async () => {
+    await state.stop();
+    restore();
+    forgetS3StoresForTests();
+    fs.rmSync(state.dir, { recursive: true, force: true });
+  });
+  return state;
+}
+
+/** The JSON log lines written to stdout/stderr while `fn` runs (and nothing printed to the console). */
+export async function captureLog<T>(fn: () => Promise<T>): Promise<{ result: T; lines: Array<Record<string, unknown>>; raw: string }> {
+  const chunks: string[] = [];
+  const grab = (chunk: unknown) => {
+    chunks.push(String(chunk));
+    return true;
+  };
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(grab as typeof process.stderr.write);
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(grab as typeof process.stdout.write);
+  try {
+    const result = await fn();
+    const raw = chunks.join("");
+    const lines = raw
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return { result, lines, raw };
+  } finally {
+    err.mockRestore();
+    out.mockRestore();
+  }
+}
