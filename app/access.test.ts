@@ -3,14 +3,18 @@ import type { FeatureFlag } from "~/config.server";
 import { PERMISSION_TYPES, type PermissionType } from "~/models/users.server";
 import {
   ASSIGNABLE_TIERS,
+  DEFAULT_HR_EDITOR_TYPES,
   FALLBACK_LANDING,
+  ROUTE_ACCESS,
   TIER_LABELS,
   buildNavigation,
-  canAccess,
-  findRouteRule,
+  canAccessRoute,
   landingFor,
+  routeRule,
+  type AccessContext,
   type DashboardSummary,
   type Features,
+  type RouteId,
 } from "./access";
 
 const allOn: Features = {
@@ -25,6 +29,7 @@ const allOn: Features = {
   auxCurrentMonth: false,
 };
 const off = (flag: FeatureFlag): Features => ({ ...allOn, [flag]: false });
+const ctx = (features: Features = allOn): AccessContext => ({ features, hrEditorTypes: DEFAULT_HR_EDITOR_TYPES });
 
 const SA = "SYSTEM ADMIN";
 const UA = "USER ADMIN";
@@ -35,73 +40,116 @@ const GO = "USER GOLD";
 const PE = "USER PERMISS";
 
 /**
- * Every route of both spec documents, written out here by hand (from spec 000 §2 / 001 §2, §6 and the
- * decisions recorded for the silent cases), NOT derived from the table under test.
+ * Every guarded route of both spec documents, by the route id of its module, written out here by hand (from
+ * spec 000 §2 / 001 §2, §6 and the decisions recorded for the silent cases), NOT derived from the table under test.
  */
-const EXPECTED: Array<[path: string, types: PermissionType[], flag: FeatureFlag | null]> = [
-  ["/ij/painel/7", [SA, GO], "dashboard"],
-  ["/jobs/dashboard/3", [SA, GO], "dashboard"],
-  ["/jobs/executados", [SA, GO], "jobsExecuted"],
-  ["/user/config", [UA], null],
-  ["/user/config/", [UA], null],
-  ["/user/permission", [SA, PE], null],
-  ["/captura/manual", [SA, BR, SI, GO], "upload"],
-  ["/captura/automacao", [SA, BR, SI, GO], "upload"],
-  ["/captura/processando", [SA, BR, SI, GO], "upload"],
-  ["/repo/format", [SA, GO], "masterRepository"],
-  ["/repo/master-data", [SA, GO], "masterRepository"],
-  ["/repo/master-data/canal", [SA, GO], "masterRepository"],
-  ["/repo/master-data/planejamento", [SA, GO], "masterRepository"],
-  ["/ij/plan", [SA, GO], "planning"],
-  ["/ij/plan_edit", [SA, GO], "planning"],
-  ["/ij/report", [SA, SI, GO], "report"],
-  ["/ij/report_preview", [SA, SI, GO], "report"],
-  ["/ij/report_create", [SA, SI, GO], "report"],
-  ["/ij/report_save", [SA, SI, GO], "report"],
-  ["/ij/report_create_schneider", [SA, GO], "report"],
-  ["/ij/report_preview_schneider", [SA, GO], "report"],
-  ["/ij/report_preview_edit_schneider/RF1%202020/CC-100", [SA, GO], "report"],
-  ["/ij/explorer", [EX, SA, SI, GO], "explorer"],
-  ["/ij/rh", [SA, GO], null],
-  ["/ij/rh_edit/0101", [SA, GO], null],
-  ["/ij/demo_financial", [GO], "financialStatement"],
-  ["/ij/preview_financial", [GO], "financialStatement"],
-  ["/ij/cockpit", [SA, GO], "report"],
-  ["/ij/cockpit_preview", [SA, GO], "report"],
+const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFlag | null]> = [
+  ["routes/ij.painel.$id", [SA, GO], "dashboard"],
+  ["routes/ij.painel.$id.embed-url", [SA, GO], "dashboard"],
+  ["routes/jobs.dashboard.$id", [SA, GO], "dashboard"],
+  ["routes/jobs.dashboard.$id.embed-url", [SA, GO], "dashboard"],
+  ["routes/jobs.executados", [SA, GO], "jobsExecuted"],
+  ["routes/user.config", [UA], null],
+  ["routes/user.permission", [SA, PE], null],
+  ["routes/captura.manual", [SA, BR, SI, GO], "upload"],
+  ["routes/captura.automacao", [SA, BR, SI, GO], "upload"],
+  ["routes/captura.processando", [SA, BR, SI, GO], "upload"],
+  ["routes/api.upload", [SA, BR, SI, GO], "upload"],
+  ["routes/api.uploads.s3", [SA, BR, SI, GO], "upload"],
+  ["routes/api.files.register", [SA, BR, SI, GO], "upload"],
+  ["routes/repo.format", [SA, GO], "masterRepository"],
+  ["routes/repo.master-data._index", [SA, GO], "masterRepository"],
+  ["routes/repo.master-data.canal", [SA, GO], "masterRepository"],
+  ["routes/repo.master-data.planejamento", [SA, GO], "masterRepository"],
+  ["routes/ij.plan", [SA, GO], "planning"],
+  ["routes/ij.plan_edit", [SA, GO], "planning"],
+  ["routes/ij.report", [SA, SI, GO], "report"],
+  ["routes/ij.report_preview", [SA, SI, GO], "report"],
+  ["routes/ij.report_create", [SA, SI, GO], "report"],
+  ["routes/ij.report_save", [SA, SI, GO], "report"],
+  ["routes/ij.report._index", [SA, SI, GO], "report"],
+  ["routes/ij.report.$id.view", [SA, SI, GO], "report"],
+  ["routes/ij.report.$id.file", [SA, SI, GO], "report"],
+  ["routes/ij.report.reviews", [SA, SI, GO], "report"],
+  ["routes/ij.fiscal", [SA, GO], "report"],
+  ["routes/ij.preview_financial.$id.file", [GO], "financialStatement"],
+  ["routes/ij.report_create_schneider", [SA, GO], "report"],
+  ["routes/ij.report_preview_schneider", [SA, GO], "report"],
+  ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", [SA, GO], "report"],
+  ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", [SA, GO], "report"],
+  ["routes/ij.explorer", [EX, SA, SI, GO], "explorer"],
+  ["routes/ij.explorer_.$id", [EX, SA, SI, GO], "explorer"],
+  ["routes/ij.rh", [SA, SI, GO], null],
+  ["routes/ij.rh_edit.$filial", [SA, SI, GO], null],
+  ["routes/ij.demo_financial", [GO], "financialStatement"],
+  ["routes/ij.preview_financial", [GO], "financialStatement"],
+  ["routes/ij.cockpit", [SA, GO], "report"],
+  ["routes/ij.cockpit_preview", [SA, GO], "report"],
 ];
 
-describe("route rules: every spec route × every type × each flag", () => {
-  for (const [path, types, flag] of EXPECTED) {
-    it(`${path}`, () => {
-      expect(findRouteRule(path)).toBeDefined();
+const PUBLIC_ROUTES: RouteId[] = ["root", "routes/_index", "routes/recovery.$code", "routes/home", "routes/saml", "routes/saml.login", "routes/saml.metadata", "routes/logout", "routes/$"];
+
+describe("route rules: every guarded route × every type × each flag", () => {
+  for (const [route, types, flag] of EXPECTED) {
+    it(`${route}`, () => {
       for (const type of PERMISSION_TYPES) {
-        expect(canAccess(type, path, allOn), `${type} on ${path}`).toBe(types.includes(type));
+        expect(canAccessRoute(type, route, ctx()), `${type} on ${route}`).toBe(types.includes(type));
       }
-      expect(canAccess("", path, allOn)).toBe(false);
-      expect(canAccess(undefined, path, allOn)).toBe(false);
-      const flags = Object.keys(allOn) as FeatureFlag[];
-      for (const f of flags) {
+      expect(canAccessRoute("", route, ctx())).toBe(false);
+      expect(canAccessRoute(undefined, route, ctx())).toBe(false);
+      for (const f of Object.keys(allOn) as FeatureFlag[]) {
         for (const type of types) {
-          expect(canAccess(type, path, off(f)), `${type} on ${path} with ${f} off`).toBe(f !== flag);
+          expect(canAccessRoute(type, route, ctx(off(f))), `${type} on ${route} with ${f} off`).toBe(f !== flag);
         }
       }
     });
   }
 
-  it("denies unknown pages under protected prefixes and opens public ones", () => {
-    expect(findRouteRule("/ij/unknown")).toBeUndefined();
-    expect(canAccess(SA, "/ij/unknown", allOn)).toBe(false);
-    expect(canAccess(SA, "/user", allOn)).toBe(false);
-    expect(canAccess(SA, "/ij/painel", allOn)).toBe(false);
-    expect(canAccess(SA, "/ij/painel/1/extra", allOn)).toBe(false);
-    expect(canAccess(SA, "/ijx", allOn)).toBe(true);
-    expect(canAccess(undefined, "/", allOn)).toBe(true);
-    expect(canAccess(undefined, "/recovery/123456", allOn)).toBe(true);
-    expect(canAccess(undefined, "/home", allOn)).toBe(true);
+  it("lists every guarded route of the table here (a new rule needs its expectation)", () => {
+    const guarded = (Object.keys(ROUTE_ACCESS) as RouteId[]).filter((id) => ROUTE_ACCESS[id].kind === "restricted");
+    expect(guarded.sort()).toEqual(EXPECTED.map(([route]) => route).sort());
   });
 
-  it("ignores the query string", () => {
-    expect(canAccess(GO, "/ij/plan_edit?page=2", allOn)).toBe(true);
+  it("opens public routes to everyone and the layouts and splats to any signed-in type only", () => {
+    for (const route of PUBLIC_ROUTES) {
+      expect(routeRule(route).kind).toBe("public");
+      expect(canAccessRoute(undefined, route, ctx())).toBe(true);
+    }
+    for (const route of ["routes/ij", "routes/ij.$", "routes/user.$", "routes/download.$token"] as RouteId[]) {
+      expect(canAccessRoute(undefined, route, ctx())).toBe(false);
+      expect(canAccessRoute("", route, ctx())).toBe(false);
+      for (const type of PERMISSION_TYPES) expect(canAccessRoute(type, route, ctx())).toBe(true);
+    }
+  });
+
+  it("HR: readers read, only the configured editor types write", () => {
+    const route: RouteId = "routes/ij.rh_edit.$filial";
+    expect(canAccessRoute(SI, route, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(GO, route, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(SA, route, ctx(), "write")).toBe(true);
+    const onlySilver = { features: allOn, hrEditorTypes: [SI] as PermissionType[] };
+    expect(canAccessRoute(SI, route, onlySilver, "write")).toBe(true);
+    expect(canAccessRoute(GO, route, onlySilver, "write")).toBe(false);
+    // An editor type that is not a reader still cannot open the page.
+    expect(canAccessRoute(BR, route, { features: allOn, hrEditorTypes: [BR] }, "write")).toBe(false);
+  });
+
+  it("FP&A report (/ij/report_save): report readers read, only SYSTEM ADMIN and USER GOLD save", () => {
+    const route: RouteId = "routes/ij.report_save";
+    expect(canAccessRoute(SI, route, ctx())).toBe(true);
+    expect(canAccessRoute(SI, route, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(GO, route, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(SA, route, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(GO, route, ctx(off("report")), "write")).toBe(false);
+  });
+
+  it("report preview: report readers read, saving needs the planning rule", () => {
+    const route: RouteId = "routes/ij.report_preview";
+    expect(canAccessRoute(SI, route, ctx())).toBe(true);
+    expect(canAccessRoute(SI, route, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(GO, route, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(GO, route, ctx(off("planning")), "write")).toBe(false);
+    expect(canAccessRoute(GO, route, ctx(off("planning")))).toBe(true);
   });
 });
 
@@ -121,34 +169,34 @@ const dashboards: DashboardSummary[] = [
 
 describe("landingFor (spec 000 §6)", () => {
   it("sends SYSTEM ADMIN and USER GOLD to the first panelType-1 dashboard by painelId", () => {
-    expect(landingFor(SA, dashboards)).toBe("/ij/painel/2");
-    expect(landingFor(GO, dashboards, allOn)).toBe("/ij/painel/2");
+    expect(landingFor(SA, dashboards, ctx())).toBe("/ij/painel/2");
+    expect(landingFor(GO, dashboards, ctx())).toBe("/ij/painel/2");
   });
 
   it("has the fixed landings of the other types", () => {
-    expect(landingFor(UA, dashboards)).toBe("/user/config/");
-    expect(landingFor(EX, dashboards)).toBe("/ij/explorer");
-    expect(landingFor(BR, dashboards)).toBe("/captura/manual");
-    expect(landingFor(SI, dashboards)).toBe("/captura/manual");
-    expect(landingFor(PE, dashboards)).toBe("/user/permission");
+    expect(landingFor(UA, dashboards, ctx())).toBe("/user/config/");
+    expect(landingFor(EX, dashboards, ctx())).toBe("/ij/explorer");
+    expect(landingFor(BR, dashboards, ctx())).toBe("/captura/manual");
+    expect(landingFor(SI, dashboards, ctx())).toBe("/captura/manual");
+    expect(landingFor(PE, dashboards, ctx())).toBe("/user/permission");
   });
 
   it("falls back when there is no dashboard or its flag is off", () => {
-    expect(landingFor(SA, [])).toBe("/jobs/executados");
-    expect(landingFor(GO, dashboards, off("dashboard"))).toBe("/jobs/executados");
-    expect(landingFor(GO, [], { ...allOn, jobsExecuted: false })).toBe("/ij/explorer");
+    expect(landingFor(SA, [], ctx())).toBe("/jobs/executados");
+    expect(landingFor(GO, dashboards, ctx(off("dashboard")))).toBe("/jobs/executados");
+    expect(landingFor(GO, [], ctx({ ...allOn, jobsExecuted: false }))).toBe("/ij/explorer");
     const nothing = Object.fromEntries(Object.keys(allOn).map((k) => [k, false])) as Features;
-    expect(landingFor(GO, [], nothing)).toBe(FALLBACK_LANDING);
-    expect(landingFor(EX, [], nothing)).toBe(FALLBACK_LANDING);
+    expect(landingFor(GO, [], ctx(nothing))).toBe(FALLBACK_LANDING);
+    expect(landingFor(EX, [], ctx(nothing))).toBe(FALLBACK_LANDING);
   });
 });
 
 describe("buildNavigation", () => {
   const labels = (type: PermissionType, features = allOn) =>
-    buildNavigation(type, dashboards, features).sideNav.map((g) => [g.label, g.items.map((i) => i.label)]);
+    buildNavigation(type, dashboards, ctx(features)).sideNav.map((g) => [g.label, g.items.map((i) => i.label)]);
 
   it("builds the header menu per type with the spec's texts", () => {
-    const menu = (type: PermissionType) => buildNavigation(type, dashboards, allOn).menu.map((m) => `${m.label}→${m.to}`);
+    const menu = (type: PermissionType) => buildNavigation(type, dashboards, ctx()).menu.map((m) => `${m.label}→${m.to}`);
     expect(menu(SA)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(PE)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(UA)).toEqual(["Gerenciamento de usuários→/user/config", "Logout→/logout"]);
@@ -156,7 +204,7 @@ describe("buildNavigation", () => {
   });
 
   it("hides the side navigation for USER ADMIN", () => {
-    const nav = buildNavigation(UA, dashboards, allOn);
+    const nav = buildNavigation(UA, dashboards, ctx());
     expect(nav.sideNavHidden).toBe(true);
     expect(nav.sideNav).toEqual([]);
   });
@@ -164,10 +212,10 @@ describe("buildNavigation", () => {
   it("gives USER GOLD everything, dashboards sorted by painelId", () => {
     expect(labels(GO)).toEqual([
       ["Intelligent Journey", ["Estoque", "Vendas", "Financial Statement", "Relatorios", "Explorer"]],
-      ["Data Journey", ["Repository Master", "Planejamento", "Captura manual", "Processamento"]],
+      ["Data Journey", ["Repository Master", "Arquivos", "Planejamento", "Auxiliar Padrão", "Captura manual", "Processamento"]],
       ["Executed Jobs", ["Jobs", "Jobs 2", "Jobs executados"]],
     ]);
-    const nav = buildNavigation(GO, dashboards, allOn);
+    const nav = buildNavigation(GO, dashboards, ctx());
     expect(nav.sideNav[0].items[0]).toEqual({ label: "Estoque", to: "/ij/painel/2" });
     expect(nav.sideNav[2].items[0]).toEqual({ label: "Jobs", to: "/jobs/dashboard/1" });
   });
@@ -181,7 +229,7 @@ describe("buildNavigation", () => {
     expect(labels(BR)).toEqual([["Data Journey", ["Captura manual", "Processamento"]]]);
     expect(labels(SI)).toEqual([
       ["Intelligent Journey", ["Relatorios", "Explorer"]],
-      ["Data Journey", ["Captura manual", "Processamento"]],
+      ["Data Journey", ["Auxiliar Padrão", "Captura manual", "Processamento"]],
     ]);
     expect(labels(PE)).toEqual([]);
   });
@@ -193,10 +241,26 @@ describe("buildNavigation", () => {
     expect(labels(GO, off("planning"))[1][1]).not.toContain("Planejamento");
   });
 
-  it("every side-nav link is a page the guard lets through", () => {
-    for (const type of PERMISSION_TYPES) {
-      for (const group of buildNavigation(type, dashboards, allOn).sideNav) {
-        for (const item of group.items) expect(canAccess(type, item.to, allOn)).toBe(true);
+  it("shows a link exactly when its route admits the type (flags off hide them too)", () => {
+    const linkRoute: Record<string, RouteId> = {
+      "/ij/demo_financial": "routes/ij.demo_financial",
+      "/ij/report": "routes/ij.report",
+      "/ij/explorer": "routes/ij.explorer",
+      "/repo/master-data": "routes/repo.master-data._index",
+      "/repo/format": "routes/repo.format",
+      "/ij/plan": "routes/ij.plan",
+      "/ij/rh": "routes/ij.rh",
+      "/captura/manual": "routes/captura.manual",
+      "/captura/processando": "routes/captura.processando",
+      "/jobs/executados": "routes/jobs.executados",
+    };
+    for (const features of [allOn, off("report"), off("upload"), off("explorer")]) {
+      for (const type of PERMISSION_TYPES) {
+        const shown = buildNavigation(type, dashboards, ctx(features)).sideNav.flatMap((g) => g.items.map((i) => i.to));
+        for (const [to, route] of Object.entries(linkRoute)) {
+          const expected = type !== UA && canAccessRoute(type, route, ctx(features));
+          expect(shown.includes(to), `${type} ${to}`).toBe(expected);
+        }
       }
     }
   });

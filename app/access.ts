@@ -1,19 +1,34 @@
 import type { FeatureFlag } from "~/config.server";
-import { messages } from "~/messages";
+import { hrTexts, jobTexts, messages } from "~/messages";
 import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
 
 /**
  * THE access table (spec 000 §2 "Header and navigation", §6; spec 001 §6): permission types, tier labels,
- * the landing page per type, the header menu, the side navigation and the route rules that the server
- * guards (`requireAccess` in app/auth.server.ts) enforce. The menu and the guards both read it, so an
- * entry shown in the menu is always an entry the server lets through, and nothing else in the code base
- * names a permission type. Pure (no server imports beyond types): the browser may use it too.
+ * the landing page per type, the header menu, the side navigation, and the rule of every route module.
+ *
+ * Rules are keyed by the Remix ROUTE ID of the module that matched (`routes/user.config`), never by the
+ * URL's text: the router matches case-insensitively on the decoded path, so a rule looked up from the URL
+ * drifts from the module that actually runs (`/USER/config`, `/%75ser/config`, `//user/config` …). Each
+ * route module's loader and action call `requireRouteAccess("<its own route id>", request)`
+ * (app/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
+ * module guards itself with another route's id, and test/e2e/access-matrix.e2e.ts probes every route ×
+ * account × spelling × method against this table. The menu and the landing read the same rules, so a link
+ * the menu shows is always a route the server lets through. Nothing else names a permission type.
+ *
+ * Pure (no server imports beyond types): the browser may import the tier labels from here.
  */
 
 export { PERMISSION_TYPES, type PermissionType };
 
 /** Feature flags as the guards see them (config.features). */
 export type Features = Readonly<Record<FeatureFlag, boolean>>;
+
+/** What a rule is decided against, besides the user's type: the configuration's flags and type lists. */
+export type AccessContext = {
+  features: Features;
+  /** HR_EDITOR_TYPES: the types that may edit HR auxiliary data (spec 001 §6 leaves the list to configuration). */
+  hrEditorTypes: readonly PermissionType[];
+};
 
 // ---------------------------------------------------------------------------------------------
 // Tiers (spec 000 §6 "Administrators", §9: four assignable tiers)
@@ -45,15 +60,15 @@ export const DEFAULT_TIER_FOR_NEW_USERS: Tier = "USER BRONZE";
 
 /**
  * Administrative types: not listed in the user-administration grids, and neither deletable nor re-tierable
- * from them (they are provisioned by operations, e.g. the seed).
+ * from them (they are provisioned by operations, e.g. the seed or the CLI).
  */
 export const ADMIN_TIERS_PROTECTED: readonly PermissionType[] = ["SYSTEM ADMIN", "USER ADMIN", "USER PERMISS"];
 
 /** Who may retry a failed job besides its uploader (docs/decisions.md). */
 export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
 
-/** Types whose users may edit the HR auxiliary figures and comments (spec 001 §5; the list is ours). */
-export const HR_EDIT_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];
+/** Default of HR_EDITOR_TYPES (docs/decisions.md): the types that edit HR auxiliary figures and comments. */
+export const DEFAULT_HR_EDITOR_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];
 
 // ---------------------------------------------------------------------------------------------
 // Groups of types used below
@@ -64,115 +79,195 @@ const REPORT_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const sat
 const EXPLORERS = ["USER EXPLORER", "SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
 const PERMISSION_ADMINS = ["SYSTEM ADMIN", "USER PERMISS"] as const satisfies readonly PermissionType[];
 const USER_ADMINS = ["USER ADMIN"] as const satisfies readonly PermissionType[];
+/** HR auxiliary data readers (docs/decisions.md): the editors plus USER SILVER, who sees the grid read-only. */
+const HR_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
 
 // ---------------------------------------------------------------------------------------------
 // Route rules
 
-export type RouteRule = {
-  /** A path pattern; `:name` matches one non-empty segment. */
-  pattern: string;
-  types: readonly PermissionType[];
+/** Who passes: a list of types, or a list the configuration holds. */
+export type TypeSet = readonly PermissionType[] | { configured: "hrEditorTypes" };
+
+export type TypeRule = {
+  types: TypeSet;
   /** The feature flag that must be on, if any. */
   flag?: FeatureFlag;
-  /** Where the rule comes from: the spec, or our decision (see docs/decisions.md). */
-  source: "spec" | "ours";
 };
 
-/** Prefixes under which every page needs a signed-in user and a matching route rule (deny by default). */
-export const PROTECTED_PREFIXES = ["/ij", "/captura", "/repo", "/user", "/jobs"] as const;
+export type RouteRule =
+  /** Anyone, signed in or not (the login, recovery, SSO return, /home, the root layout). */
+  | { kind: "public" }
+  /** Any signed-in user whose type is set (layouts and the not-found splats under the protected prefixes). */
+  | { kind: "signedIn" }
+  /**
+   * Signed-in users of `read.types` with `read.flag` on. `write`, when present, is what the route's saving
+   * actions need on top of `read` (a screen some may read but not change).
+   */
+  | { kind: "restricted"; read: TypeRule; write?: TypeRule; source: "spec" | "ours" };
 
-export const ROUTE_RULES: readonly RouteRule[] = [
-  // Dashboards (spec 000 §6: SYSTEM ADMIN and USER GOLD)
-  { pattern: "/ij/painel/:id", types: ADMIN_AND_GOLD, flag: "dashboard", source: "spec" },
-  { pattern: "/jobs/dashboard/:id", types: ADMIN_AND_GOLD, flag: "dashboard", source: "spec" },
-  { pattern: "/jobs/executados", types: ADMIN_AND_GOLD, flag: "jobsExecuted", source: "spec" },
+const PUBLIC = { kind: "public" } as const satisfies RouteRule;
+const SIGNED_IN = { kind: "signedIn" } as const satisfies RouteRule;
+const restricted = (types: TypeSet, flag: FeatureFlag | undefined, source: "spec" | "ours", write?: TypeRule): RouteRule => ({
+  kind: "restricted",
+  read: flag ? { types, flag } : { types },
+  ...(write ? { write } : {}),
+  source,
+});
 
-  // User administration (spec 000 §6)
-  { pattern: "/user/config", types: USER_ADMINS, source: "spec" },
-  { pattern: "/user/permission", types: PERMISSION_ADMINS, source: "spec" },
-
-  // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
-  { pattern: "/captura/manual", types: UPLOADERS, flag: "upload", source: "ours" },
-  { pattern: "/captura/automacao", types: UPLOADERS, flag: "upload", source: "ours" },
-  { pattern: "/captura/processando", types: UPLOADERS, flag: "upload", source: "ours" },
-
-  // Repository (spec 000 §6: Repository Master for SYSTEM ADMIN and USER GOLD)
-  { pattern: "/repo/format", types: ADMIN_AND_GOLD, flag: "masterRepository", source: "ours" },
-  { pattern: "/repo/master-data", types: ADMIN_AND_GOLD, flag: "masterRepository", source: "spec" },
-  { pattern: "/repo/master-data/canal", types: ADMIN_AND_GOLD, flag: "masterRepository", source: "spec" },
-  { pattern: "/repo/master-data/planejamento", types: ADMIN_AND_GOLD, flag: "masterRepository", source: "spec" },
-
-  // Planning (spec: "needs a feature flag"; types ours)
-  { pattern: "/ij/plan", types: ADMIN_AND_GOLD, flag: "planning", source: "ours" },
-  { pattern: "/ij/plan_edit", types: ADMIN_AND_GOLD, flag: "planning", source: "ours" },
-
-  // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD)
-  { pattern: "/ij/report", types: REPORT_READERS, flag: "report", source: "spec" },
-  { pattern: "/ij/report_preview", types: REPORT_READERS, flag: "report", source: "ours" },
-  { pattern: "/ij/report_create", types: REPORT_READERS, flag: "report", source: "ours" },
-  { pattern: "/ij/report_save", types: REPORT_READERS, flag: "report", source: "ours" },
-
-  // Cost-centre forecast review (roles not shown: the finance planners' tiers)
-  { pattern: "/ij/report_create_schneider", types: ADMIN_AND_GOLD, flag: "report", source: "ours" },
-  { pattern: "/ij/report_preview_schneider", types: ADMIN_AND_GOLD, flag: "report", source: "ours" },
-  { pattern: "/ij/report_preview_edit_schneider/:period/:cost_center", types: ADMIN_AND_GOLD, flag: "report", source: "ours" },
-
-  // Explorer (spec 001 §6)
-  { pattern: "/ij/explorer", types: EXPLORERS, flag: "explorer", source: "spec" },
-
-  // HR auxiliary data (roles not shown)
-  { pattern: "/ij/rh", types: ADMIN_AND_GOLD, source: "ours" },
-  { pattern: "/ij/rh_edit/:filial", types: ADMIN_AND_GOLD, source: "ours" },
-
-  // Financial statement (spec 001 §6: USER GOLD with a flag)
-  { pattern: "/ij/demo_financial", types: ["USER GOLD"], flag: "financialStatement", source: "spec" },
-  { pattern: "/ij/preview_financial", types: ["USER GOLD"], flag: "financialStatement", source: "spec" },
-
-  // Cockpit (roles not shown)
-  { pattern: "/ij/cockpit", types: ADMIN_AND_GOLD, flag: "report", source: "ours" },
-  { pattern: "/ij/cockpit_preview", types: ADMIN_AND_GOLD, flag: "report", source: "ours" },
-];
-
-function normalizePath(pathname: string): string {
-  const path = pathname.split(/[?#]/)[0] || "/";
-  return path.length > 1 ? path.replace(/\/+$/, "") || "/" : path;
-}
-
-function patternToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split("/")
-    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("/");
-  return new RegExp(`^${body}$`);
-}
-
-const compiledRules = ROUTE_RULES.map((rule) => ({ rule, re: patternToRegExp(rule.pattern) }));
-
-/** The rule for a path (trailing slash ignored), or undefined. */
-export function findRouteRule(pathname: string): RouteRule | undefined {
-  const path = normalizePath(pathname);
-  return compiledRules.find(({ re }) => re.test(path))?.rule;
-}
-
-export function isProtectedPath(pathname: string): boolean {
-  const path = normalizePath(pathname);
-  return PROTECTED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-}
+const DASHBOARDS = restricted(ADMIN_AND_GOLD, "dashboard", "spec");
+const UPLOAD = restricted(UPLOADERS, "upload", "ours");
+const REPOSITORY = restricted(ADMIN_AND_GOLD, "masterRepository", "spec");
+const REPORTS = restricted(REPORT_READERS, "report", "spec");
+const PLANNING_RULE: TypeRule = { types: ADMIN_AND_GOLD, flag: "planning" };
+const PLANNING = restricted(PLANNING_RULE.types, PLANNING_RULE.flag, "ours");
+/** Cost-centre forecast review, cockpit (roles not shown: the finance planners' tiers, docs/decisions.md). */
+const FINANCE = restricted(ADMIN_AND_GOLD, "report", "ours");
+const FINANCIAL_STATEMENT = restricted(["USER GOLD"], "financialStatement", "spec");
+const HR = restricted(HR_READERS, undefined, "ours", { types: { configured: "hrEditorTypes" } });
 
 /**
- * Whether a user of `type` may open `pathname`. Under a protected prefix a path without a rule is denied;
- * outside them (/, /recovery/…, /home) every path is open. An empty/unknown type opens nothing protected.
+ * Every route module, by route id (the file name under app/routes without its extension, prefixed with
+ * `routes/`; `root` for app/root.tsx). A new route adds its line here and calls
+ * `requireRouteAccess("<its id>", request)` in its loader and action (docs/access.md).
  */
-export function canAccess(type: PermissionType | "" | null | undefined, pathname: string, features: Features): boolean {
-  const rule = findRouteRule(pathname);
-  if (!rule) return !isProtectedPath(pathname);
+export const ROUTE_ACCESS = {
+  root: PUBLIC,
+
+  // Public (spec 000 §2 "Public routes")
+  "routes/_index": PUBLIC,
+  "routes/recovery.$code": PUBLIC,
+  "routes/home": PUBLIC,
+  "routes/saml": PUBLIC,
+  "routes/saml.login": PUBLIC,
+  "routes/saml.metadata": PUBLIC,
+  "routes/logout": PUBLIC,
+  // Every address no other route matches: the branded 404 page, for anyone.
+  "routes/$": PUBLIC,
+
+  // Signed-in downloads: the token is the grant (bucket, key, file name), the session keeps leaked links useless.
+  "routes/download.$token": SIGNED_IN,
+
+  // The layouts of the protected hierarchies and their not-found splats: a session, then each child's own rule.
+  "routes/ij": SIGNED_IN,
+  "routes/ij.$": SIGNED_IN,
+  "routes/captura": SIGNED_IN,
+  "routes/captura.$": SIGNED_IN,
+  "routes/repo": SIGNED_IN,
+  "routes/repo.$": SIGNED_IN,
+  "routes/user": SIGNED_IN,
+  "routes/user.$": SIGNED_IN,
+  "routes/jobs": SIGNED_IN,
+  "routes/jobs.$": SIGNED_IN,
+
+  // Dashboards (spec 000 §6: SYSTEM ADMIN and USER GOLD; the flag is the spec's "dashboard")
+  "routes/ij.painel.$id": DASHBOARDS,
+  "routes/ij.painel.$id.embed-url": DASHBOARDS,
+  "routes/jobs.dashboard.$id": DASHBOARDS,
+  "routes/jobs.dashboard.$id.embed-url": DASHBOARDS,
+  "routes/jobs.executados": restricted(ADMIN_AND_GOLD, "jobsExecuted", "spec"),
+
+  // User administration (spec 000 §6)
+  "routes/user.config": restricted(USER_ADMINS, undefined, "spec"),
+  "routes/user.permission": restricted(PERMISSION_ADMINS, undefined, "spec"),
+
+  // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
+  "routes/captura.manual": UPLOAD,
+  "routes/captura.automacao": UPLOAD,
+  "routes/captura.processando": UPLOAD,
+  "routes/api.upload": UPLOAD,
+  "routes/api.uploads.s3": UPLOAD,
+  "routes/api.files.register": UPLOAD,
+
+  // Repository (spec 000 §6: Repository Master for SYSTEM ADMIN and USER GOLD)
+  "routes/repo.format": REPOSITORY,
+  "routes/repo.master-data._index": REPOSITORY,
+  "routes/repo.master-data.canal": REPOSITORY,
+  "routes/repo.master-data.planejamento": REPOSITORY,
+
+  // Planning (spec 001 §6: "needs a feature flag"; the types are ours)
+  "routes/ij.plan": PLANNING,
+  "routes/ij.plan_edit": PLANNING,
+
+  // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD). The report preview is the
+  // planning results screen: report readers read it, saving needs the planning rule (issue 10).
+  "routes/ij.report": REPORTS,
+  "routes/ij.report_preview": restricted(REPORT_READERS, "report", "ours", PLANNING_RULE),
+  "routes/ij.report_create": restricted(REPORT_READERS, "report", "ours"),
+  // Reports area (issue 12, docs/decisions.md "Reports and financial statements"): the list, its online viewer
+  // and inline file, and the product reviews share the report readers' rule. /ij/report_save is the FP&A
+  // editable report: report readers read it, the finance planners (SYSTEM ADMIN, USER GOLD) save edits.
+  "routes/ij.report._index": REPORTS,
+  "routes/ij.report.$id.view": REPORTS,
+  "routes/ij.report.$id.file": REPORTS,
+  "routes/ij.report.reviews": REPORTS,
+  "routes/ij.report_save": restricted(REPORT_READERS, "report", "ours", { types: ADMIN_AND_GOLD, flag: "report" }),
+  // Fiscal asset page (roles not shown: the finance planners' tiers, like the cockpit).
+  "routes/ij.fiscal": FINANCE,
+
+  // Cost-centre forecast review (roles not shown: SYSTEM ADMIN and USER GOLD, the finance planners; docs/decisions.md)
+  "routes/ij.report_create_schneider": FINANCE,
+  "routes/ij.report_preview_schneider": FINANCE,
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FINANCE,
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history": FINANCE,
+
+  // Explorer (spec 001 §6)
+  "routes/ij.explorer": restricted(EXPLORERS, "explorer", "spec"),
+  // The document a hit opens (issue 13): the explorer's readers.
+  "routes/ij.explorer_.$id": restricted(EXPLORERS, "explorer", "spec"),
+
+  // HR auxiliary data (roles not shown: readers ours, editors from HR_EDITOR_TYPES)
+  "routes/ij.rh": HR,
+  "routes/ij.rh_edit.$filial": HR,
+
+  // Financial statement (spec 001 §6: USER GOLD with a flag)
+  "routes/ij.demo_financial": FINANCIAL_STATEMENT,
+  "routes/ij.preview_financial": FINANCIAL_STATEMENT,
+  "routes/ij.preview_financial.$id.file": FINANCIAL_STATEMENT,
+
+  // Cockpit (roles not shown)
+  "routes/ij.cockpit": FINANCE,
+  "routes/ij.cockpit_preview": FINANCE,
+} as const satisfies Record<string, RouteRule>;
+
+export type RouteId = keyof typeof ROUTE_ACCESS;
+
+export function routeRule(routeId: RouteId): RouteRule {
+  return ROUTE_ACCESS[routeId];
+}
+
+export function isRouteId(value: string): value is RouteId {
+  return Object.prototype.hasOwnProperty.call(ROUTE_ACCESS, value);
+}
+
+function typesOf(set: TypeSet, context: AccessContext): readonly PermissionType[] {
+  return "configured" in set ? context.hrEditorTypes : set;
+}
+
+function passes(rule: TypeRule, type: PermissionType, context: AccessContext): boolean {
+  if (rule.flag && !context.features[rule.flag]) return false;
+  return typesOf(rule.types, context).includes(type);
+}
+
+export type AccessMode = "read" | "write";
+
+/**
+ * Whether a user of `type` may run the route `routeId` (its loader: "read"; its saving actions: "write").
+ * Public routes let everyone through; every other route needs a set type. An empty or unknown type opens
+ * nothing but public routes.
+ */
+export function canAccessRoute(type: PermissionType | "" | null | undefined, routeId: RouteId, context: AccessContext, mode: AccessMode = "read"): boolean {
+  const rule = ROUTE_ACCESS[routeId] as RouteRule;
+  if (rule.kind === "public") return true;
   if (!isPermissionType(type)) return false;
-  if (rule.flag && !features[rule.flag]) return false;
-  return rule.types.includes(type);
+  if (rule.kind === "signedIn") return true;
+  if (!passes(rule.read, type, context)) return false;
+  return mode === "read" || !rule.write || passes(rule.write, type, context);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dashboards as the menu and the landing see them
+// Links: the canonical path of a route the portal links to, with the route id whose rule decides it
+
+export type RouteLink = { route: RouteId; to: string };
 
 /** The fields of a dashboard record (spec 000 §3) that navigation needs. */
 export type DashboardSummary = { painelId: number | string; panelLabel: string; panelType: number };
@@ -191,36 +286,45 @@ function dashboardsOfType(dashboards: readonly DashboardSummary[], panelType: 1 
 export const dashboardPath = (painelId: number | string) => `/ij/painel/${encodeURIComponent(String(painelId))}`;
 export const jobsDashboardPath = (painelId: number | string) => `/jobs/dashboard/${encodeURIComponent(String(painelId))}`;
 
+const DASHBOARD_ROUTE: RouteId = "routes/ij.painel.$id";
+const JOBS_DASHBOARD_ROUTE: RouteId = "routes/jobs.dashboard.$id";
+
 // ---------------------------------------------------------------------------------------------
 // Landing per type (spec 000 §6)
 
-const FIXED_LANDING: Partial<Record<PermissionType, string>> = {
-  "USER ADMIN": "/user/config/",
-  "USER EXPLORER": "/ij/explorer",
-  "USER BRONZE": "/captura/manual",
-  "USER SILVER": "/captura/manual",
-  "USER PERMISS": "/user/permission",
+const FIXED_LANDING: Partial<Record<PermissionType, RouteLink>> = {
+  "USER ADMIN": { route: "routes/user.config", to: "/user/config/" },
+  "USER EXPLORER": { route: "routes/ij.explorer", to: "/ij/explorer" },
+  "USER BRONZE": { route: "routes/captura.manual", to: "/captura/manual" },
+  "USER SILVER": { route: "routes/captura.manual", to: "/captura/manual" },
+  "USER PERMISS": { route: "routes/user.permission", to: "/user/permission" },
 };
 
 /** The page every signed-in user may see; the last fallback of `landingFor`. */
 export const FALLBACK_LANDING = "/home";
 
 /** Pages tried in order when the first dashboard is missing (or its flag is off). */
-const DASHBOARD_FALLBACKS = ["/jobs/executados", "/ij/explorer", "/ij/report", "/repo/master-data", "/captura/manual"];
+const DASHBOARD_FALLBACKS: readonly RouteLink[] = [
+  { route: "routes/jobs.executados", to: "/jobs/executados" },
+  { route: "routes/ij.explorer", to: "/ij/explorer" },
+  { route: "routes/ij.report", to: "/ij/report" },
+  { route: "routes/repo.master-data._index", to: "/repo/master-data" },
+  { route: "routes/captura.manual", to: "/captura/manual" },
+];
 
 /**
  * Where a user lands after sign-in. SYSTEM ADMIN and USER GOLD: the first Intelligent Journey dashboard
- * (panelType 1, lowest painelId). When there is none — or, given `features`, its flag is off — the first
- * page of DASHBOARD_FALLBACKS the type may open, else FALLBACK_LANDING. The other types land on their
- * fixed page (when `features` is given and the page's flag is off: FALLBACK_LANDING).
+ * (panelType 1, lowest painelId). When there is none — or its flag is off — the first page of
+ * DASHBOARD_FALLBACKS the type may open, else FALLBACK_LANDING. The other types land on their fixed page
+ * (when that page's flag is off: FALLBACK_LANDING).
  */
-export function landingFor(type: PermissionType, dashboards: readonly DashboardSummary[], features?: Features): string {
-  const allowed = (path: string) => (features ? canAccess(type, path, features) : findRouteRule(path)?.types.includes(type) ?? false);
+export function landingFor(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): string {
+  const allowed = (link: RouteLink) => canAccessRoute(type, link.route, context);
   const fixed = FIXED_LANDING[type];
-  if (fixed) return allowed(fixed) ? fixed : FALLBACK_LANDING;
+  if (fixed) return allowed(fixed) ? fixed.to : FALLBACK_LANDING;
   const first = dashboardsOfType(dashboards, 1)[0];
-  if (first && allowed(dashboardPath(first.painelId))) return dashboardPath(first.painelId);
-  return DASHBOARD_FALLBACKS.find(allowed) ?? FALLBACK_LANDING;
+  if (first && canAccessRoute(type, DASHBOARD_ROUTE, context)) return dashboardPath(first.painelId);
+  return DASHBOARD_FALLBACKS.find(allowed)?.to ?? FALLBACK_LANDING;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,10 +343,10 @@ export type Navigation = {
   sideNavHidden: boolean;
 };
 
-const MENU: ReadonlyArray<{ label: string; to: string; kind: MenuItem["kind"]; types: readonly PermissionType[] }> = [
-  { label: messages.menuUserSettings, to: "/user/permission", kind: "link", types: PERMISSION_ADMINS },
-  { label: messages.menuUserManagement, to: "/user/config", kind: "link", types: USER_ADMINS },
-  { label: messages.menuLogout, to: LOGOUT_PATH, kind: "logout", types: PERMISSION_TYPES },
+const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind"] }> = [
+  { label: messages.menuUserSettings, link: { route: "routes/user.permission", to: "/user/permission" }, kind: "link" },
+  { label: messages.menuUserManagement, link: { route: "routes/user.config", to: "/user/config" }, kind: "link" },
+  { label: messages.menuLogout, link: { route: "routes/logout", to: LOGOUT_PATH }, kind: "logout" },
 ];
 
 /** Side-navigation labels; the group and item names are the spec's (§2), the capture items ours. */
@@ -254,6 +358,8 @@ export const NAV_LABELS = {
   reports: "Relatorios",
   explorer: "Explorer",
   repositoryMaster: "Repository Master",
+  /** /repo/format, the file list of the repository (spec 000 §2 "Repository"); named as its page. */
+  repositoryFiles: jobTexts.filesTitle,
   planning: "Planejamento",
   manualCapture: "Captura manual",
   processing: "Processamento",
@@ -263,64 +369,70 @@ export const NAV_LABELS = {
 /** Types for which the side navigation is not shown (spec 000 §2). */
 const SIDE_NAV_HIDDEN_FOR: readonly PermissionType[] = ["USER ADMIN"];
 
-type StaticItem = { label: string; to: string };
+type StaticItem = { label: string } & RouteLink;
 type GroupSpec = {
   id: SideNavGroupId;
   label: string;
-  /** Dashboard entries of this panelType go first, through the route rule of their path. */
-  dashboards?: { panelType: 1 | 2; path: (painelId: number | string) => string };
+  /** Dashboard entries of this panelType go first, under the rule of their route. */
+  dashboards?: { panelType: 1 | 2; route: RouteId; path: (painelId: number | string) => string };
   items: StaticItem[];
 };
 
 /**
- * The side menu. Every item is visible exactly when `canAccess` lets its path through, so the menu and the
- * guards cannot disagree: the types and flags of each item are those of its route rule above.
+ * The side menu. Every item is visible exactly when its route's rule lets the type through, so the menu and
+ * the guards cannot disagree.
  */
 const SIDE_NAV: readonly GroupSpec[] = [
   {
     id: "intelligentJourney",
     label: NAV_LABELS.intelligentJourney,
-    dashboards: { panelType: 1, path: dashboardPath },
+    dashboards: { panelType: 1, route: DASHBOARD_ROUTE, path: dashboardPath },
     items: [
-      { label: NAV_LABELS.financialStatement, to: "/ij/demo_financial" },
-      { label: NAV_LABELS.reports, to: "/ij/report" },
-      { label: NAV_LABELS.explorer, to: "/ij/explorer" },
+      { label: NAV_LABELS.financialStatement, route: "routes/ij.demo_financial", to: "/ij/demo_financial" },
+      { label: NAV_LABELS.reports, route: "routes/ij.report", to: "/ij/report" },
+      { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },
     ],
   },
   {
     id: "dataJourney",
     label: NAV_LABELS.dataJourney,
     items: [
-      { label: NAV_LABELS.repositoryMaster, to: "/repo/master-data" },
-      { label: NAV_LABELS.planning, to: "/ij/plan" },
-      { label: NAV_LABELS.manualCapture, to: "/captura/manual" },
-      { label: NAV_LABELS.processing, to: "/captura/processando" },
+      { label: NAV_LABELS.repositoryMaster, route: "routes/repo.master-data._index", to: "/repo/master-data" },
+      { label: NAV_LABELS.repositoryFiles, route: "routes/repo.format", to: "/repo/format" },
+      { label: NAV_LABELS.planning, route: "routes/ij.plan", to: "/ij/plan" },
+      // Not in the spec's menu, which leaves the HR screen unreachable: its readers find it here (docs/decisions.md).
+      { label: hrTexts.title, route: "routes/ij.rh", to: "/ij/rh" },
+      { label: NAV_LABELS.manualCapture, route: "routes/captura.manual", to: "/captura/manual" },
+      { label: NAV_LABELS.processing, route: "routes/captura.processando", to: "/captura/processando" },
     ],
   },
   {
     id: "executedJobs",
     label: NAV_LABELS.executedJobs,
-    dashboards: { panelType: 2, path: jobsDashboardPath },
-    items: [{ label: NAV_LABELS.executedJobsList, to: "/jobs/executados" }],
+    dashboards: { panelType: 2, route: JOBS_DASHBOARD_ROUTE, path: jobsDashboardPath },
+    items: [{ label: NAV_LABELS.executedJobsList, route: "routes/jobs.executados", to: "/jobs/executados" }],
   },
 ];
 
 /** The header menu and side navigation of a user of `type`. */
-export function buildNavigation(type: PermissionType, dashboards: readonly DashboardSummary[], features: Features): Navigation {
-  const menu = MENU.filter((m) => m.types.includes(type)).map(({ label, to, kind }) => ({ label, to, kind }));
+export function buildNavigation(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): Navigation {
+  const menu = MENU.filter((m) => m.kind === "logout" || canAccessRoute(type, m.link.route, context)).map(({ label, link, kind }) => ({
+    label,
+    to: link.to,
+    kind,
+  }));
   const sideNavHidden = SIDE_NAV_HIDDEN_FOR.includes(type);
   if (sideNavHidden) return { menu, sideNav: [], sideNavHidden };
   const sideNav: SideNavGroup[] = [];
   for (const group of SIDE_NAV) {
     const items: SideNavItem[] = [];
-    if (group.dashboards) {
+    if (group.dashboards && canAccessRoute(type, group.dashboards.route, context)) {
       for (const d of dashboardsOfType(dashboards, group.dashboards.panelType)) {
-        const to = group.dashboards.path(d.painelId);
-        if (canAccess(type, to, features)) items.push({ label: d.panelLabel, to });
+        items.push({ label: d.panelLabel, to: group.dashboards.path(d.painelId) });
       }
     }
     for (const item of group.items) {
-      if (canAccess(type, item.to, features)) items.push({ label: item.label, to: item.to });
+      if (canAccessRoute(type, item.route, context)) items.push({ label: item.label, to: item.to });
     }
     if (items.length > 0) sideNav.push({ id: group.id, label: group.label, items });
   }

@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { preloadDialog } from "~/components/ui/dialog";
 
 startTransition(() => {
   hydrateRoot(
@@ -10,3 +11,7 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+// Dialogs load Radix on demand; fetch it once the page is interactive, so the first dialog opens at once.
+const whenIdle = (work: () => void) => ("requestIdleCallback" in window ? window.requestIdleCallback(work, { timeout: 2000 }) : setTimeout(work, 200));
+whenIdle(preloadDialog);

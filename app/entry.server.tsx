@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { appErrorReporter } from "../server/error-log";
 
 /** How long a streamed response may wait for deferred data before it is cut off. */
 export const streamTimeout = 5_000;
@@ -16,6 +17,9 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // Pages carry the signed-in user's data: never stored, so Back after Logout asks the server again (and gets
+  // the sign-in page), and a shared cache never keeps one user's page for another.
+  responseHeaders.set("Cache-Control", "private, no-store");
   // Bots get the whole document at once; browsers get it streamed as soon as the shell is ready.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   const nonce = loadContext.cspNonce ?? "";
@@ -49,24 +53,40 @@ export default function handleRequest(
   });
 }
 
-/** Unexpected loader/action/render errors, as one JSON log line. Aborted requests are not errors. */
+/** Single-fetch data (`.data`) answers are never stored either. */
+export function handleDataRequest(response: Response): Response {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
+/**
+ * Unexpected loader/action/render errors, as one JSON log line. Aborted requests are not errors, and neither are
+ * the 4xx answers Remix raises itself (a POST to a route without an action: 405; no loader: 400).
+ */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logServerError(error, request);
 }
 
 function logServerError(error: unknown, request: Request) {
-  const err = error instanceof Error ? error : new Error(String(error));
-  process.stderr.write(
-    `${JSON.stringify({
-      time: new Date().toISOString(),
-      level: "error",
-      msg: "unhandled error",
-      requestId: request.headers.get("x-request-id") ?? undefined,
-      method: request.method,
-      path: new URL(request.url).pathname,
-      error: err.message,
-      stack: err.stack,
-    })}\n`,
-  );
+  // One structured line per error (request id, message, stack, cause), repeats summarised, secrets redacted.
+  appErrorReporter().report(error instanceof Error ? error : new Error(describe(error)), {
+    requestId: request.headers.get("x-request-id") ?? undefined,
+    method: request.method,
+    path: new URL(request.url).pathname,
+  });
+}
+
+/** A readable text for a thrown value that is not an Error (never "[object Object]"). */
+function describe(value: unknown): string {
+  if (isRouteErrorResponse(value)) return `${value.status} ${value.statusText}`;
+  if (typeof value === "object" && value !== null) {
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
+  }
+  return String(value);
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { assertSameOrigin, requireAccess, requireUser, SESSION_EXPIRED_REDIRECT } from "~/auth.server";
+import { assertSameOrigin, requireRouteAccess, requireUser, SESSION_EXPIRED_REDIRECT } from "~/auth.server";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
@@ -25,7 +25,7 @@ import {
 import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
-import { getSessionState, logout } from "~/session.server";
+import { getSessionState, logout, startSession } from "~/session.server";
 import { useTestDatabase } from "./db";
 
 process.env.LOG_LEVEL = "warn";
@@ -243,9 +243,14 @@ describe("user creation and first access", () => {
       await completeFirstAccess({ email: "user1@example.com", challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2024" }),
     ).toEqual({ kind: "challengeExpired" });
 
+    // A session the account somehow still holds (e.g. opened before an admin forced a new password) ends with the change.
+    const { headers } = await startSession("first.access@example.com");
+    expect(await countSessionsOfUser("first.access@example.com")).toBe(1);
     expect(await completeFirstAccess({ email, challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2024" })).toEqual({
       kind: "ok",
     });
+    expect(await countSessionsOfUser("first.access@example.com")).toBe(0);
+    expect((await thrown(requireUser(requestWith(cookieFrom(headers))))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
     // Single use: the challenge is bound to the temporary password.
     expect(await completeFirstAccess({ email, challenge: first.challenge, password: "Other#20245", confirmPassword: "Other#20245" })).toEqual({
       kind: "challengeExpired",
@@ -305,8 +310,9 @@ describe("forgot password and reset by code", () => {
     return code;
   };
 
-  it("e-mails a code and a link; the code resets the password once", async () => {
+  it("e-mails a code and a link; the code resets the password once and ends the sessions of the old one", async () => {
     const email = await makeUser("USER SILVER");
+    const before = (await signIn(email)).cookie;
     expect(await requestPasswordReset({ email })).toEqual({ kind: "sent" });
     const code = await codeOf(email);
     const wrong = code === "000000" ? "111111" : "000000";
@@ -317,7 +323,10 @@ describe("forgot password and reset by code", () => {
     expect(await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2025" })).toMatchObject({
       kind: "invalidInput",
     });
+    expect((await requireUser(requestWith(before))).email).toBe(email);
     expect(await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({ kind: "ok" });
+    expect(await countSessionsOfUser(email)).toBe(0);
+    expect((await thrown(requireUser(requestWith(before)))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
     expect(await confirmPasswordReset({ email, code, password: "Again#2024", confirmPassword: "Again#2024" })).toEqual({
       kind: "error",
       message: localProviderMessages.codeExpired,
@@ -432,7 +441,7 @@ describe("sessions: idle and absolute timeouts", () => {
   });
 });
 
-describe("requireUser / requireAccess", () => {
+describe("requireUser / requireRouteAccess", () => {
   it("redirects anonymous visits to / and expired sessions to /?expired=1, clearing the cookie", async () => {
     const anonymous = await thrown(requireUser(requestWith(null)));
     expect(anonymous.status).toBe(302);
@@ -446,13 +455,18 @@ describe("requireUser / requireAccess", () => {
     expect(expired.headers.get("Set-Cookie")).toMatch(/^__session=;.*Max-Age=0/);
   });
 
-  it("reads the type from the permission record on every request", async () => {
+  it("ends every session of a user whose tier an admin changes: the next request goes to sign-in", async () => {
     const email = await makeUser("USER SILVER");
-    const { cookie } = await signIn(email);
-    expect((await requireUser(requestWith(cookie))).type).toBe("USER SILVER");
+    const first = (await signIn(email)).cookie;
+    const second = (await signIn(email, PASSWORD, "10.0.0.2")).cookie;
+    expect((await requireUser(requestWith(first))).type).toBe("USER SILVER");
     expect(await setUserTier(email, "USER GOLD", "perm@example.com")).toEqual({ kind: "saved" });
-    const user = await requireUser(requestWith(cookie));
-    expect(user).toMatchObject({ email, type: "USER GOLD" });
+    for (const cookie of [first, second]) {
+      expect((await thrown(requireUser(requestWith(cookie)))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
+    }
+    expect(await countSessionsOfUser(email)).toBe(0);
+    // Signing in again gives the new tier.
+    expect((await requireUser(requestWith((await signIn(email)).cookie))).type).toBe("USER GOLD");
   });
 
   it("ends the session when the type is emptied", async () => {
@@ -465,27 +479,38 @@ describe("requireUser / requireAccess", () => {
     expect(await countSessionsOfUser(email)).toBe(0);
   });
 
-  it("answers 403 by type and by feature flag", async () => {
+  it("answers 403 by type and by feature flag, from the route id whatever the URL says", async () => {
     const gold = (await signIn(await makeUser("USER GOLD"))).cookie;
     const bronze = (await signIn(await makeUser("USER BRONZE"))).cookie;
     const admin = (await signIn(await makeUser("USER ADMIN"))).cookie;
 
-    expect((await requireAccess(requestWith(gold, "/ij/plan"))).type).toBe("USER GOLD");
-    expect((await requireAccess(requestWith(bronze, "/captura/manual"))).type).toBe("USER BRONZE");
-    expect((await requireAccess(requestWith(admin, "/user/config/"))).type).toBe("USER ADMIN");
+    expect((await requireRouteAccess("routes/ij.plan", requestWith(gold, "/ij/plan"))).type).toBe("USER GOLD");
+    expect((await requireRouteAccess("routes/captura.manual", requestWith(bronze, "/captura/manual"))).type).toBe("USER BRONZE");
+    expect((await requireRouteAccess("routes/user.config", requestWith(admin, "/user/config/"))).type).toBe("USER ADMIN");
 
-    const denied = await thrown(requireAccess(requestWith(bronze, "/ij/plan")));
+    const denied = await thrown(requireRouteAccess("routes/ij.plan", requestWith(bronze, "/ij/plan")));
     expect(denied.status).toBe(403);
     expect(denied.statusText).toBe("Forbidden");
-    expect((await thrown(requireAccess(requestWith(admin, "/ij/painel/3")))).status).toBe(403);
-    expect((await thrown(requireAccess(requestWith(gold, "/user/config")))).status).toBe(403);
-    // An explicit path wins over the request's.
-    expect((await thrown(requireAccess(requestWith(gold, "/ij/plan"), "/user/permission"))).status).toBe(403);
+    expect((await thrown(requireRouteAccess("routes/ij.painel.$id", requestWith(admin, "/ij/painel/3")))).status).toBe(403);
+    // The spelling of the URL plays no part: the route's own rule decides.
+    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(bronze, "/USER/Config/")))).status).toBe(403);
+    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(gold, "/%75ser/config")))).status).toBe(403);
 
     process.env.FEATURE_PLANNING = "0";
     resetConfigForTests();
-    expect((await thrown(requireAccess(requestWith(gold, "/ij/plan_edit")))).status).toBe(403);
-    expect((await requireAccess(requestWith(gold, "/ij/explorer"))).type).toBe("USER GOLD");
+    expect((await thrown(requireRouteAccess("routes/ij.plan_edit", requestWith(gold, "/ij/plan_edit")))).status).toBe(403);
+    expect((await requireRouteAccess("routes/ij.explorer", requestWith(gold, "/ij/explorer"))).type).toBe("USER GOLD");
+  });
+
+  it("refuses a state-changing request from another origin before reading the session", async () => {
+    const gold = (await signIn(await makeUser("USER GOLD"))).cookie;
+    const post = (origin: string) => requestWith(gold, "/ij/plan", { method: "POST", headers: { Origin: origin } });
+    expect((await thrown(requireRouteAccess("routes/ij.plan", post("https://evil.example")))).status).toBe(403);
+    expect((await requireRouteAccess("routes/ij.plan", post("http://localhost:3000"))).type).toBe("USER GOLD");
+  });
+
+  it("is not for public routes", async () => {
+    await expect(requireRouteAccess("routes/_index", requestWith(null, "/"))).rejects.toThrow(/public/);
   });
 });
 
@@ -531,8 +556,9 @@ describe("user administration", () => {
     const record = await db.collection(USER_PERMISSIONS).findOne({ user: email });
     expect(record).toMatchObject({ type: "USER SILVER", updatedBy: "perm@example.com" });
     expect(record?.updatedAt).toBeInstanceOf(Date);
+    // A user without a type is not on the grid (spec 000 §6 lists the four tiers), so it cannot be changed there.
     const empty = await makeUser("");
-    expect(await setUserTier(empty, "USER EXPLORER", "perm@example.com")).toEqual({ kind: "saved" });
+    expect(await setUserTier(empty, "USER EXPLORER", "perm@example.com")).toEqual({ kind: "unknownUser" });
   });
 
   it("lists configured users (four tiers, sorted by user) and the permission grid, one page at a time", async () => {
@@ -570,8 +596,9 @@ describe("user administration", () => {
 
     const grid = await allPagesOf(listUsersForPermissionGrid);
     expect(grid.some((u) => u.type === "SYSTEM ADMIN" || u.type === "USER ADMIN" || u.type === "USER PERMISS")).toBe(false);
+    expect(grid.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(true);
     const empty = await makeUser("");
-    expect((await allPages(listUsersForPermissionGrid)).includes(empty)).toBe(true);
+    expect((await allPages(listUsersForPermissionGrid)).includes(empty)).toBe(false);
     expect((await allPages(listConfiguredUsers)).includes(empty)).toBe(false);
   });
 });

@@ -327,13 +327,13 @@ describe("/user/config and /user/permission", () => {
     const admin = await makeUser("SYSTEM ADMIN");
     expect((await configPage(`?delete=${encodeURIComponent(admin)}`)).body.deleteEmail).toBeNull();
 
-    // The permission grid lists the four tiers and users without a type, paged the same way.
+    // The permission grid lists the four tiers only (spec 000 §6), paged the same way.
     const permissCookie = await sessionCookie(await makeUser("USER PERMISS"));
     const gridPage = async (search: string) => answer(await userPermission.loader(args(get(`/user/permission${search}`, permissCookie))));
     const grid = await gridPage("");
     const gridTotal = grid.body.total as number;
     expect(gridTotal).toBe(
-      await db.collection(USER_PERMISSIONS).countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD", "", null] } }),
+      await db.collection(USER_PERMISSIONS).countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"] } }),
     );
     expect(emails(grid)).toHaveLength(20);
     const gridTwo = await gridPage("?page=2&pageSize=20");
@@ -375,11 +375,11 @@ describe("/user/config and /user/permission", () => {
 });
 
 describe("splat guards", () => {
-  it("answer 403 before 404, and redirect anonymous visitors", async () => {
+  it("answer 404 to any signed-in type, and redirect anonymous visitors", async () => {
     const gold = await sessionCookie(await makeUser("USER GOLD"));
     const bronze = await sessionCookie(await makeUser("USER BRONZE"));
-    expect((await thrown(ijSplat.loader(args(get("/ij/explorer", gold))))).status).toBe(404);
-    expect((await thrown(ijSplat.loader(args(get("/ij/explorer", bronze))))).status).toBe(403);
-    expect((await thrown(ijSplat.loader(args(get("/ij/explorer"))))).headers.get("Location")).toBe("/");
+    expect((await thrown(ijSplat.loader(args(get("/ij/nao-existe", gold))))).status).toBe(404);
+    expect((await thrown(ijSplat.loader(args(get("/ij/nao-existe", bronze))))).status).toBe(404);
+    expect((await thrown(ijSplat.loader(args(get("/ij/nao-existe"))))).headers.get("Location")).toBe("/?expired=1&redirectTo=%2Fij%2Fnao-existe");
   });
 });

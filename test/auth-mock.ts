@@ -1,9 +1,9 @@
-import { canAccess, type PermissionType } from "~/access";
-import { getConfig } from "~/config.server";
+import { canAccessRoute, type AccessMode, type PermissionType, type RouteId } from "~/access";
+import { accessContext } from "~/config.server";
 
 /**
- * A stand-in for app/auth.server's requireAccess in loader tests: the signed-in user is `currentUser`,
- * and the real access table decides (403 as the real guard does). Use with
+ * A stand-in for app/auth.server's guards in loader tests: the signed-in user is `currentUser`, and the real
+ * access table decides by route id (403 as the real guard does). Use with
  *   vi.mock("~/auth.server", () => import("../auth-mock"));
  */
 export const currentUser: { email: string; name: string; type: PermissionType | null } = {
@@ -12,9 +12,19 @@ export const currentUser: { email: string; name: string; type: PermissionType | 
   type: "USER GOLD",
 };
 
-export async function requireAccess(request: Request, path?: string) {
+function signedIn() {
   if (!currentUser.type) throw new Response(null, { status: 302, headers: { Location: "/" } });
-  const pathname = path ?? new URL(request.url).pathname;
-  if (!canAccess(currentUser.type, pathname, getConfig().features)) throw new Response("Forbidden", { status: 403 });
   return { email: currentUser.email, name: currentUser.name, type: currentUser.type, sessionId: "test-session" };
 }
+
+export async function requireRouteAccess(routeId: RouteId, _request: Request, mode: AccessMode = "read") {
+  const user = signedIn();
+  if (!canAccessRoute(user.type, routeId, accessContext(), mode)) throw new Response("Forbidden", { status: 403 });
+  return user;
+}
+
+export function canWriteRoute(user: { type: PermissionType }, routeId: RouteId): boolean {
+  return canAccessRoute(user.type, routeId, accessContext(), "write");
+}
+
+export function assertSameOrigin(): void {}

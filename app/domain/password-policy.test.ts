@@ -3,10 +3,13 @@ import { messages } from "~/messages";
 import {
   PASSWORD_MIN_LENGTH,
   checkPassword,
+  confirmationRequiredMessage,
   isPasswordValid,
-  newPasswordSchema,
+  newPasswordErrors,
+  passwordRequiredMessage,
   passwordRuleMessages,
 } from "./password-policy";
+import { newPasswordSchema } from "./password-schema";
 
 describe("password policy (spec 000 §5, the stricter rule)", () => {
   it("accepts a password with 8+ characters, upper, lower, digit and special", () => {
@@ -77,5 +80,31 @@ describe("newPasswordSchema", () => {
     const paths = r.error!.issues.map((i) => i.path[0]);
     expect(paths).toContain("password");
     expect(paths).toContain("confirmPassword");
+  });
+});
+
+describe("newPasswordErrors (the browser's check, no zod) and newPasswordSchema (the server's) agree", () => {
+  const cases: Array<Record<string, string | undefined>> = [
+    { password: "Abcdef1!", confirmPassword: "Abcdef1!" },
+    { password: "Abcdef1!", confirmPassword: "Abcdef1?" },
+    { password: "abc", confirmPassword: "abc" },
+    { password: "abc", confirmPassword: "" },
+    { password: "", confirmPassword: "Abcdef1!" },
+    {},
+  ];
+  for (const input of cases) {
+    it(JSON.stringify(input), () => {
+      const errors = newPasswordErrors(input);
+      const parsed = newPasswordSchema.safeParse(input);
+      const fromSchema: Record<string, string[]> = {};
+      for (const issue of parsed.success ? [] : parsed.error.issues) (fromSchema[String(issue.path[0])] ??= []).push(issue.message);
+      expect(fromSchema).toEqual(errors);
+    });
+  }
+
+  it("asks for each missing field and compares any two given passwords", () => {
+    expect(newPasswordErrors({})).toEqual({ password: [passwordRequiredMessage], confirmPassword: [confirmationRequiredMessage] });
+    expect(newPasswordErrors({ password: "abc", confirmPassword: "xyz" }).confirmPassword).toEqual([messages.passwordMismatch]);
+    expect(newPasswordErrors({ password: "Abcdef1!", confirmPassword: "x" })).toEqual({ confirmPassword: [messages.passwordMismatch] });
   });
 });

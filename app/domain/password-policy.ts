@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { messages } from "~/messages";
 
 /**
  * The new-password policy. Spec 000 §5 states two rules (the helper text asks for 8 characters with
  * 1 uppercase letter and 1 special character; the validation also asks for a lowercase letter and a
- * digit); we enforce the stricter one. Pure: shared by the browser and the server.
+ * digit); we enforce the stricter one. Pure and free of zod: shared by the browser and the server (the zod
+ * schemas built on it are in password-schema.ts, for the server).
  */
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -41,23 +41,15 @@ export function isPasswordValid(password: string): boolean {
   return checkPassword(password).length === 0;
 }
 
-/** A password field that meets the policy, one issue per unmet rule. */
-export const passwordSchema = z.string({ required_error: passwordRequiredMessage }).superRefine((value, ctx) => {
-  for (const rule of checkPassword(value)) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: passwordRuleMessages[rule] });
-  }
-});
-
-/** New password + confirmation (first access and reset by code). */
-export const newPasswordSchema = z
-  .object({
-    password: passwordSchema,
-    confirmPassword: z.string({ required_error: confirmationRequiredMessage }),
-  })
-  .superRefine((value, ctx) => {
-    if (value.password !== value.confirmPassword) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["confirmPassword"], message: messages.passwordMismatch });
-    }
-  });
-
-export type NewPasswordInput = z.infer<typeof newPasswordSchema>;
+/** The messages of a new password and its confirmation, by field; empty when both are acceptable. */
+export function newPasswordErrors(input: { password?: unknown; confirmPassword?: unknown }): Record<string, string[]> {
+  const password = typeof input.password === "string" && input.password !== "" ? input.password : undefined;
+  const confirmation = typeof input.confirmPassword === "string" && input.confirmPassword !== "" ? input.confirmPassword : undefined;
+  const errors: Record<string, string[]> = {};
+  const unmet = password === undefined ? null : checkPassword(password);
+  if (unmet === null) errors.password = [passwordRequiredMessage];
+  else if (unmet.length > 0) errors.password = unmet.map((rule) => passwordRuleMessages[rule]);
+  if (confirmation === undefined) errors.confirmPassword = [confirmationRequiredMessage];
+  else if (password !== undefined && password !== confirmation) errors.confirmPassword = [messages.passwordMismatch];
+  return errors;
+}

@@ -1,23 +1,34 @@
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * CSRF rule for state-changing requests: the Origin header (or, without it, the Referer's origin) must be the
- * portal's own origin. A non-GET request with neither is refused too. Safe methods always pass.
+ * CSRF rule for state-changing requests: the Origin header (or, without it, the Referer's origin) must be one of
+ * the portal's own origins — the configured ones (APP_ORIGIN, its local aliases, APP_ALLOWED_ORIGINS) or the
+ * origin the request itself was addressed to (its Host, or the forwarded host when the proxy is trusted), which a
+ * browser on another site cannot choose. A non-GET request with neither header is refused. Safe methods pass.
  */
-export function isSameOriginRequest(input: { method: string; origin: string | null; referer: string | null; expected: string }): boolean {
+export function isSameOriginRequest(input: { method: string; origin: string | null; referer: string | null; allowed: readonly string[] }): boolean {
   if (SAFE_METHODS.has(input.method.toUpperCase())) return true;
-  if (input.origin !== null && input.origin !== "") return input.origin === input.expected;
+  const allowed = new Set(input.allowed.map(originOf).filter((o): o is string => o !== null));
+  if (input.origin !== null && input.origin !== "") return allowed.has(input.origin.toLowerCase());
   if (!input.referer) return false;
+  const refererOrigin = originOf(input.referer);
+  return refererOrigin !== null && allowed.has(refererOrigin);
+}
+
+/** The serialised origin of a URL (lower-case scheme and host, default port dropped), or null. */
+export function originOf(url: string): string | null {
   try {
-    return new URL(input.referer).origin === input.expected;
+    const origin = new URL(url).origin;
+    return origin === "null" ? null : origin.toLowerCase();
   } catch {
-    return false;
+    return null;
   }
 }
 
 /**
  * The one route another site may POST to: the SAML assertion consumer, where the IdP posts the signed response.
- * The signature, InResponseTo and the single-use assertion ID protect it instead.
+ * The signature, InResponseTo and the single-use assertion ID protect it instead. (The host uses this before any
+ * route has matched; the /saml route's own action does not ask for the same origin either.)
  */
 export function isCrossSitePostAllowed(pathname: string, ssoMode: string): boolean {
   return ssoMode === "saml" && pathname === "/saml";

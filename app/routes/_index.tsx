@@ -1,24 +1,33 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { landingFor } from "~/access";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/auth.server";
 import { FirstAccessForm } from "~/components/access/first-access-form";
 import { ForgotPasswordDialog } from "~/components/access/forgot-password-dialog";
-import { FIRST_ACCESS_HIDDEN_FIELDS, firstAccessSchema, forgotPasswordSchema, SECRET_FIELDS, signInSchema } from "~/components/access/form-schemas";
+import { FIRST_ACCESS_HIDDEN_FIELDS, RETURN_TO_MAX, RETURN_TO_PARAM, SECRET_FIELDS } from "~/components/access/form-rules";
+import { firstAccessSchema, forgotPasswordSchema, signInSchema } from "~/components/access/form-schemas";
 import { LoginForm } from "~/components/access/login-form";
 import { PageDialog } from "~/components/access/page-dialog";
 import { SessionExpiredDialog } from "~/components/access/session-expired-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
+import { isLocalPath, returnPathFor, runningRouteManifest } from "~/components/access/return-to.server";
+import { findPermissionRecord } from "~/models/user-permissions.server";
 import "~/components/access/access.css";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getConfig } from "~/config.server";
+import { accessContext, getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { completeFirstAccess, listTenantDashboards, requestPasswordReset, signInWithPassword } from "~/services/accounts.server";
 import { getClientIp } from "~/services/login-limit.server";
 import { getSsoEntry } from "~/services/sso/sso.server";
 
 export const meta: MetaFunction = () => [{ title: messages.loginTitle }];
+
+/** The sign-in limit's Retry-After reaches the browser with the 429 (document posts too). */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 /**
  * `/`, the login screen (spec 000 §2, §4, §5, §8): e-mail + password, first access (new password required),
@@ -27,16 +36,22 @@ export const meta: MetaFunction = () => [{ title: messages.loginTitle }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
-  if (user) {
-    const dashboards = user.type === "SYSTEM ADMIN" || user.type === "USER GOLD" ? await listTenantDashboards() : [];
-    throw redirect(landingFor(user.type, dashboards, getConfig().features));
-  }
   const url = new URL(request.url);
+  const returnTo = url.searchParams.get(RETURN_TO_PARAM);
+  if (user) {
+    // Signed in already (e.g. the modal's Login opened in a second tab): the page asked for, else the landing.
+    const back = returnPathFor(returnTo, user.type, await runningRouteManifest(), accessContext());
+    if (back) throw redirect(back);
+    const dashboards = user.type === "SYSTEM ADMIN" || user.type === "USER GOLD" ? await listTenantDashboards() : [];
+    throw redirect(landingFor(user.type, dashboards, accessContext()));
+  }
   return data(
     {
       sso: getSsoEntry(),
       expired: url.searchParams.get(SESSION_EXPIRED_PARAM) === "1",
       forgot: url.searchParams.get("forgot") === "1",
+      // Carried by the login form; decided only after sign-in, against the user's type.
+      returnTo: returnTo && returnTo.length <= RETURN_TO_MAX && isLocalPath(returnTo) ? returnTo : null,
     },
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -131,7 +146,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await signInWithPassword({ email, password, ip: getClientIp(context), request });
   switch (outcome.kind) {
     case "signedIn":
-      return redirect(outcome.redirectTo, { headers: outcome.sessionCookieHeaders });
+      return redirect((await returnAfterSignIn(submission.value.redirectTo, email)) ?? outcome.redirectTo, { headers: outcome.sessionCookieHeaders });
     case "invalid":
       return signInRefusal(messages.incorrectCredentials, 400, submission);
     case "rateLimited":
@@ -145,6 +160,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/** The page the visitor asked for before signing in, when the signed-in user's type may open it (return-to.server.ts). */
+async function returnAfterSignIn(returnTo: string | undefined, email: string): Promise<string | null> {
+  if (!returnTo) return null;
+  const record = await findPermissionRecord(email);
+  return returnPathFor(returnTo, record?.type, await runningRouteManifest(), accessContext());
+}
+
 /** The first-access form's hidden values as posted (already known to be short strings or absent). */
 function hiddenFieldsOf(payload: Record<string, unknown>): { email: string; challenge: string } {
   const text = (value: unknown) => (typeof value === "string" ? value : "");
@@ -152,7 +174,7 @@ function hiddenFieldsOf(payload: Record<string, unknown>): { email: string; chal
 }
 
 export default function LoginPage() {
-  const { sso, expired, forgot } = useLoaderData<typeof loader>();
+  const { sso, expired, forgot, returnTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
 
@@ -166,7 +188,7 @@ export default function LoginPage() {
       {firstAccess ? (
         <FirstAccessForm email={firstAccess.email} challenge={firstAccess.challenge} result={firstAccess.result} />
       ) : (
-        <LoginForm sso={sso} result={actionData?.intent === "signIn" ? actionData.result : null} />
+        <LoginForm sso={sso} returnTo={returnTo} result={actionData?.intent === "signIn" ? actionData.result : null} />
       )}
       <ForgotPasswordDialog
         open={forgotOpen && !firstAccess}
@@ -183,7 +205,7 @@ export default function LoginPage() {
           </Link>
         }
       />
-      <SessionExpiredDialog open={expired && !passwordConfigured} />
+      <SessionExpiredDialog open={expired && !passwordConfigured} returnTo={returnTo} />
     </div>
   );
 }

@@ -5,7 +5,9 @@ import type { z } from "zod";
 import { assertSameOrigin } from "~/auth.server";
 import { NewPasswordFields } from "~/components/access/first-access-form";
 import { FieldError, FormErrors } from "~/components/access/form-fields";
-import { parseAccessForm, recoverySchema, SECRET_FIELDS } from "~/components/access/form-schemas";
+import { recoveryErrors, SECRET_FIELDS } from "~/components/access/form-rules";
+import { validateWith } from "~/components/access/validate-with";
+import { recoverySchema } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import "~/components/access/access.css";
@@ -65,7 +67,7 @@ export default function RecoveryPage() {
     lastResult: actionData && !actionData.done ? actionData.result : null,
     // The code from the e-mail's link; after a refused post, the values posted (but never the passwords).
     defaultValue: { code },
-    onValidate: ({ formData }) => parseAccessForm(formData, recoverySchema),
+    onValidate: validateWith(recoveryErrors),
   });
   return (
     <div className="login">

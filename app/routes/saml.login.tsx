@@ -6,6 +6,7 @@ import { authenticateSaml } from "~/services/sso/saml.server";
 /**
  * The single sign-on button's target. saml: redirect to the IdP with a signed AuthnRequest.
  * cognito-federated: redirect to the Cognito hosted UI for the configured identity provider.
+ * none: back to the sign-in page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { mode } = getConfig().sso;
@@ -18,5 +19,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { url, setCookie } = await startFederatedSignIn();
     return redirect(url, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
   }
-  throw new Response("Not Found", { status: 404 });
+  // Single sign-on is off: the sign-in page is where this button's users belong.
+  return redirect("/", { headers: { "Cache-Control": "no-store" } });
 }

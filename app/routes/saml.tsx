@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -24,7 +24,8 @@ export const meta: MetaFunction = () => [{ title: messages.loginTitle }, { name:
 
 export async function loader(_args: LoaderFunctionArgs) {
   const { mode } = getConfig().sso;
-  if (mode === "none") throw new Response("Not Found", { status: 404 });
+  // Single sign-on is off: the sign-in page, not a dead end.
+  if (mode === "none") throw redirect("/", { headers: { "Cache-Control": "no-store" } });
   // No redirect for saml here: after a refused POST this loader runs too, and the refusal must show.
   return data({ mode }, { headers: { "Cache-Control": "no-store" } });
 }
@@ -33,7 +34,7 @@ type ActionData = { error: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const { mode } = getConfig().sso;
-  if (mode === "none") throw new Response("Not Found", { status: 404 });
+  if (mode === "none") throw redirect("/", { status: 303, headers: { "Cache-Control": "no-store" } });
 
   const extraHeaders = new Headers({ "Cache-Control": "no-store" });
   let identity: SsoIdentity;

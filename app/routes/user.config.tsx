@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
-import type { z } from "zod";
 import { ASSIGNABLE_TIERS } from "~/access";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { FieldError, FormErrors } from "~/components/access/form-fields";
-import { createUserSchema, deleteUserSchema, formErrorsOf, parseAccessForm } from "~/components/access/form-schemas";
+import { createUserErrors, formErrorsOf } from "~/components/access/form-rules";
+import { useRuleForm } from "~/components/access/rule-form";
+import { createUserSchema, deleteUserSchema } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
@@ -34,7 +34,7 @@ type UserConfigRow = { id: string; email: string; createdAt: string };
  * change redirects back to the same page of the list with a toast.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/user.config", request);
   const url = new URL(request.url);
   const list = await listConfiguredUsers(parseUserListPaging(url));
   const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatDayMonthYear(u.createdAt) }));
@@ -53,8 +53,7 @@ type ActionData =
  * messages of the submission.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  const admin = await requireAccess(request);
+  const admin = await requireRouteAccess("routes/user.config", request);
   const form = await readForm(request);
   const intent = form?.get("intent");
   const backToList = userListUrl(PAGE, request);
@@ -95,24 +94,32 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /**
- * The create dialog's form. Conform validates the e-mail in the browser with the action's schema; without
- * JavaScript the server answers the same messages. A server-only refusal (duplicate, provider) is an "OPS!" alert.
+ * The create dialog's form. The browser answers an empty or malformed e-mail with the action's own rule before
+ * posting (without a form library: this page stays light); without JavaScript the server answers the same
+ * messages. A server-only refusal (duplicate, provider) is an "OPS!" alert.
  */
 function CreateUserForm({ action, cancelHref, busy, result }: { action: string; cancelHref: string; busy: boolean; result: SubmissionResult<string[]> | null }) {
-  const [form, fields] = useForm<z.input<typeof createUserSchema>>({
-    id: "create",
-    lastResult: result,
-    constraint: getZodConstraint(createUserSchema),
-    onValidate: ({ formData }) => parseAccessForm(formData, createUserSchema),
-  });
+  const { errors, formProps, initialValue } = useRuleForm(createUserErrors, result);
+  const emailErrors = errors.email ?? [];
+  const refilled = typeof initialValue.email === "string" ? initialValue.email : undefined;
   return (
-    <Form method="post" action={action} {...getFormProps(form)}>
+    <Form method="post" action={action} id="create" aria-describedby={errors[""]?.length ? "create-error" : undefined} {...formProps}>
       <input type="hidden" name="intent" value="create" />
-      <FormErrors id={form.errorId} errors={form.errors} title={messages.ops} />
+      <FormErrors id="create-error" errors={errors[""]} title={messages.ops} />
       <div className="field">
-        <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
-        <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="off" />
-        <FieldError field={fields.email} />
+        <label htmlFor="create-email">{messages.emailLabel}</label>
+        <input
+          id="create-email"
+          name="email"
+          type="email"
+          required
+          autoComplete="off"
+          defaultValue={refilled}
+          key={refilled}
+          aria-invalid={emailErrors.length > 0 || undefined}
+          aria-describedby={emailErrors.length > 0 ? "create-email-error" : undefined}
+        />
+        <FieldError field={{ errorId: "create-email-error", errors: emailErrors }} />
       </div>
       <DialogActions cancelHref={cancelHref} busy={busy} />
     </Form>

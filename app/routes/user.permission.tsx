@@ -4,8 +4,9 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
-import { formErrorsOf, setTierSchema } from "~/components/access/form-schemas";
+import { requireRouteAccess } from "~/auth.server";
+import { formErrorsOf } from "~/components/access/form-rules";
+import { setTierSchema } from "~/components/access/form-schemas";
 import { PageDialog } from "~/components/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
 import { TierChoices } from "~/components/access/tier-choices";
@@ -32,12 +33,12 @@ type PermissionRow = { id: string; email: string; name: string; tier: Tier | nul
  * toast says "Permissão atribuida com sucesso.".
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/user.permission", request);
   const url = new URL(request.url);
   const list = await listUsersForPermissionGrid(parseUserListPaging(url));
   const rows: PermissionRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, name: u.name, tier: isTier(u.type) ? u.type : null }));
   const tier = url.searchParams.get("tier");
-  const email = isTier(tier) ? await listedUserOf(url.searchParams.get("user"), rows, [...ASSIGNABLE_TIERS, ""]) : null;
+  const email = isTier(tier) ? await listedUserOf(url.searchParams.get("user"), rows, ASSIGNABLE_TIERS) : null;
   const pending = email && isTier(tier) ? { email, tier } : null;
   return data({ ...userListData(list, rows), pending }, { headers: noStoreHeaders });
 }
@@ -46,8 +47,7 @@ type ActionData = { result: SubmissionResult<string[]> };
 
 /** The confirmation's hidden fields, read like every access form; the service refuses unknown tiers and users. */
 export async function action({ request }: ActionFunctionArgs) {
-  assertSameOrigin(request);
-  const admin = await requireAccess(request);
+  const admin = await requireRouteAccess("routes/user.permission", request);
   const form = await readForm(request);
   const submission = form ? parseSubmission(form, setTierSchema) : null;
   if (submission?.status !== "success") return data<ActionData>({ result: formErrorReply(messages.invalidForm) }, { status: 400 });

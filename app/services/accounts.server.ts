@@ -12,9 +12,9 @@ import {
   type PermissionType,
   type Tier,
 } from "~/access";
-import { getConfig } from "~/config.server";
+import { accessContext, getConfig } from "~/config.server";
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/domain/account-fields";
-import { newPasswordSchema } from "~/domain/password-policy";
+import { newPasswordSchema } from "~/domain/password-schema";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
 import {
@@ -108,7 +108,7 @@ export async function signInVerifiedUser(
     return { kind: "noType" };
   }
   const dashboards = record.type === "SYSTEM ADMIN" || record.type === "USER GOLD" ? await listTenantDashboards() : [];
-  const redirectTo = landingFor(record.type, dashboards, getConfig().features);
+  const redirectTo = landingFor(record.type, dashboards, accessContext());
   const { headers } = await startSession(email, tokens, request, notOnOrAfter);
   return { kind: "signedIn", redirectTo, sessionCookieHeaders: headers };
 }
@@ -116,7 +116,7 @@ export async function signInVerifiedUser(
 /** The header menu and side navigation of a signed-in user (root loader). */
 export async function loadNavigation(type: PermissionType): Promise<Navigation> {
   const dashboards = await listTenantDashboards();
-  return buildNavigation(type, dashboards, getConfig().features);
+  return buildNavigation(type, dashboards, accessContext());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,6 +160,8 @@ export async function completeFirstAccess(input: {
   if (result.kind === "error") return result;
   // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
   if (result.tokens) await getIdentityProvider().signOut(result.tokens);
+  // A new password ends every session signed in with the old one.
+  await deleteSessionsOfUser(email);
   return { kind: "ok" };
 }
 
@@ -194,6 +196,8 @@ export async function confirmPasswordReset(input: {
   const result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
   if (result.kind === "error") return result;
   await clearLoginFailures(normalized);
+  // Whoever held a session with the old password loses it.
+  await deleteSessionsOfUser(normalized);
   return { kind: "ok" };
 }
 
@@ -217,12 +221,12 @@ export async function listConfiguredUsers(paging: UserListPaging = {}): Promise<
 }
 
 /**
- * /user/permission: one page of the users that a tier can be given to — users of the four tiers and users
- * without a type. Administrative accounts (SYSTEM ADMIN, USER ADMIN, USER PERMISS) are not listed, so the
- * grid cannot demote them by accident.
+ * /user/permission: one page of the users of the four tiers (spec 000 §6: "The user listing is filtered to the
+ * types USER EXPLORER, USER BRONZE, USER SILVER and USER GOLD") — nothing else: neither the administrative
+ * accounts nor an account without a type (docs/decisions.md, "Spec 000 fidelity").
  */
 export async function listUsersForPermissionGrid(paging: UserListPaging = {}): Promise<UserListPage> {
-  return listPermissionRowsPage(ASSIGNABLE_TIERS, { ...pagingOf(paging), includeEmpty: true });
+  return listPermissionRowsPage(ASSIGNABLE_TIERS, pagingOf(paging));
 }
 
 export type CreateUserOutcome =
@@ -307,6 +311,11 @@ export async function setUserTier(emailInput: string, tier: unknown, changedBy: 
   const record = email ? await findPermissionRecord(email) : null;
   if (!record) return { kind: "unknownUser" };
   if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
-  const ok = await updatePermissionType(email, tier, [...ASSIGNABLE_TIERS, ""], changedBy, new Date());
-  return ok ? { kind: "saved" } : { kind: "protectedUser" };
+  // The grid lists the four tiers only: a user outside them is not one it can change.
+  if (!isTier(record.type)) return { kind: "unknownUser" };
+  const ok = await updatePermissionType(email, tier, ASSIGNABLE_TIERS, changedBy, new Date());
+  if (!ok) return { kind: "protectedUser" };
+  // The user signs in again to get the new tier's landing, menu and pages (every open session ends now).
+  await deleteSessionsOfUser(email);
+  return { kind: "saved" };
 }

@@ -1,25 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "~/auth.server";
+import type { RouteId } from "~/access";
+import { requireRouteAccess } from "~/auth.server";
 
 /**
- * The layout routes of /ij, /captura, /repo, /user and /jobs: every document request below them passes the
- * access table for its own path (a redirect to / when signed out, 403 when the type or the feature flag does
- * not allow it). Child routes guard their loaders and actions too, because client navigations fetch only the
- * routes that change.
+ * The layout routes of /ij, /captura, /repo, /user and /jobs, and their not-found splats. The layout needs a
+ * session (its own rule); each child route guards its own loader and action with its own rule, because client
+ * navigations and `.data` requests run only the loaders they need.
  */
-export async function prefixLayoutLoader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+export function guardedLayoutLoader(routeId: RouteId) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    await requireRouteAccess(routeId, request);
+    return null;
+  };
 }
 
-/**
- * The splat routes under those prefixes: the access table answers first (redirect when signed out, 403 when the
- * type may not open the path), then 404 for an allowed path that has no screen.
- */
-async function guardThenNotFound(request: Request): Promise<never> {
-  await requireAccess(request);
-  throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+/** A splat under a protected prefix: its own rule first (sign-in), then 404 for every method. */
+export function guardedNotFound(routeId: RouteId) {
+  return async ({ request }: LoaderFunctionArgs | ActionFunctionArgs): Promise<never> => {
+    await requireRouteAccess(routeId, request);
+    throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+  };
 }
-
-export const prefixSplatLoader = ({ request }: LoaderFunctionArgs) => guardThenNotFound(request);
-export const prefixSplatAction = ({ request }: ActionFunctionArgs) => guardThenNotFound(request);

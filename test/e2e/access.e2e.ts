@@ -1,9 +1,9 @@
 import { MongoClient, type Db } from "mongodb";
 import type { Page, Response } from "playwright-core";
 import { afterAll, describe } from "vitest";
-import { messages } from "~/messages";
+import { jobTexts, messages } from "~/messages";
 import { startApp, type RunningApp } from "./harness";
-import { expect, test, withoutJavaScript } from "./fixtures";
+import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { DEMO_PASSWORD, signIn, waitForHydration } from "./sign-in";
 
 /**
@@ -37,11 +37,16 @@ async function firstDashboardPath(app: RunningApp): Promise<string> {
 const path = (page: Page) => new URL(page.url()).pathname;
 
 const TIERS = ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"];
-/** The page (of 20, sorted by user) a user is listed on: /user/config lists the four tiers, /user/permission also users without a type. */
-async function listPageOf(app: RunningApp, email: string, list: "config" | "permission"): Promise<number> {
-  const types: Array<string | null> = list === "config" ? TIERS : [...TIERS, "", null];
-  const before = await (await database(app)).collection("user_permissions").countDocuments({ type: { $in: types }, user: { $lt: email } });
+/** The page (of 20, sorted by user) a user is listed on: both lists hold the four tiers only (spec 000 §6). */
+async function listPageOf(app: RunningApp, email: string): Promise<number> {
+  const before = await (await database(app)).collection("user_permissions").countDocuments({ type: { $in: TIERS }, user: { $lt: email } });
   return Math.floor(before / 20) + 1;
+}
+/** Fills the login form on the current page and submits it (the page's own `redirectTo`, if any, goes along). */
+async function fillSignIn(page: Page, email: string): Promise<void> {
+  await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
+  await page.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: messages.loginButton, exact: true }).click();
 }
 const headerMenu = (page: Page) => page.getByRole("navigation", { name: messages.userMenu });
 const sideNav = (page: Page) => page.getByRole("navigation", { name: messages.mainNavigation });
@@ -50,7 +55,7 @@ const sideNav = (page: Page) => page.getByRole("navigation", { name: messages.ma
  * What each demo account must see, written from the spec (000 §2 "Header and navigation", §6; 001 §6), not from
  * app/access.ts. Where the spec is silent the recorded decisions apply (docs/decisions.md "Access"): the capture
  * items "Captura manual" and "Processamento" under Data Journey for the uploader tiers, Planejamento for SYSTEM
- * ADMIN and USER GOLD; every flag is on in this app.
+ * ADMIN and USER GOLD, "Auxiliar Padrão" (HR) for its readers; every flag is on in this app.
  */
 type SideNavGroup = { label: string; items: Array<{ label: string; href: string }> };
 type Dashboards = { intelligent: SideNavGroup["items"]; executed: SideNavGroup["items"] };
@@ -66,7 +71,9 @@ const REPORTS = { label: "Relatorios", href: "/ij/report" };
 const EXPLORER = { label: "Explorer", href: "/ij/explorer" };
 const FINANCIAL = { label: "Financial Statement", href: "/ij/demo_financial" };
 const REPOSITORY = { label: "Repository Master", href: "/repo/master-data" };
+const REPOSITORY_FILES = { label: "Arquivos", href: "/repo/format" };
 const PLANNING = { label: "Planejamento", href: "/ij/plan" };
+const HR = { label: "Auxiliar Padrão", href: "/ij/rh" };
 const MANUAL_CAPTURE = { label: "Captura manual", href: "/captura/manual" };
 const PROCESSING = { label: "Processamento", href: "/captura/processando" };
 const JOBS_EXECUTED = { label: "Jobs executados", href: "/jobs/executados" };
@@ -85,7 +92,7 @@ const ACCOUNTS: Expectation[] = [
     menu: [messages.menuUserSettings, messages.menuLogout],
     sideNav: (d) => [
       { label: IJ, items: [...d.intelligent, REPORTS, EXPLORER] },
-      { label: DJ, items: [REPOSITORY, PLANNING, MANUAL_CAPTURE, PROCESSING] },
+      { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],
   },
@@ -100,7 +107,7 @@ const ACCOUNTS: Expectation[] = [
     menu: [messages.menuLogout],
     sideNav: () => [
       { label: IJ, items: [REPORTS, EXPLORER] },
-      { label: DJ, items: [MANUAL_CAPTURE, PROCESSING] },
+      { label: DJ, items: [HR, MANUAL_CAPTURE, PROCESSING] },
     ],
   },
   {
@@ -109,7 +116,7 @@ const ACCOUNTS: Expectation[] = [
     menu: [messages.menuLogout],
     sideNav: (d) => [
       { label: IJ, items: [...d.intelligent, FINANCIAL, REPORTS, EXPLORER] },
-      { label: DJ, items: [REPOSITORY, PLANNING, MANUAL_CAPTURE, PROCESSING] },
+      { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],
   },
@@ -321,31 +328,86 @@ describe("the login screen", () => {
     expect(await page.getByLabel(messages.emailLabel, { exact: true }).inputValue()).toBe("ninguem@demo.local");
   });
 
-  test("an anonymous visit to a protected page goes to / without the modal", async ({ page }) => {
-    await page.goto("/repo/master-data");
+  test("a protected page without a session shows Aviso; after sign-in the user is back on the page asked for", async ({ page }) => {
+    await page.goto("/repo/format?page=2&pageSize=40");
     expect(path(page)).toBe("/");
-    await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get("expired")).toBe("1");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/repo/format?page=2&pageSize=40");
+    const dialog = page.getByRole("dialog", { name: messages.sessionExpiredTitle });
+    await dialog.getByText(messages.sessionExpired).waitFor();
+    // Not dismissible with Escape; the only way on is its Login button, to `/`.
+    await page.keyboard.press("Escape");
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole("link", { name: messages.loginButton }).click();
+    await page.waitForURL((url) => url.pathname === "/" && !url.searchParams.has("expired"));
     expect(await page.getByRole("dialog").count()).toBe(0);
+    await fillSignIn(page, "gold@demo.local");
+    await page.waitForURL((url) => url.pathname === "/repo/format");
+    expect(new URL(page.url()).search).toBe("?page=2&pageSize=40");
+    await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
   });
 
-  test("an expired session shows Aviso with a Login button back to /", async ({ app, page }) => {
+  test("an expired session shows Aviso, also on a client-side navigation, and the sign-in returns to the page", async ({ app, page }) => {
     await signIn(page, app.baseURL, "gold@demo.local");
+    await page.goto("/repo/format");
     const db = await database(app);
     const removed = await db.collection("sessions").deleteMany({ email: "gold@demo.local" });
     expect(removed.deletedCount).toBeGreaterThan(0);
 
-    await page.goto("/repo/master-data");
-    expect(new URL(page.url()).search).toBe("?expired=1");
+    // The side menu's link is a client-side navigation (a `.data` request): its answer sends the browser to sign-in.
+    await sideNav(page).getByRole("link", { name: "Repository Master", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("expired") === "1");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/repo/master-data");
     const dialog = page.getByRole("dialog", { name: messages.sessionExpiredTitle });
-    await dialog.waitFor();
-    expect(await dialog.getByText(messages.sessionExpired).isVisible()).toBe(true);
-    // Not dismissible with Escape.
-    await page.keyboard.press("Escape");
-    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByText(messages.sessionExpired).waitFor();
     await dialog.getByRole("link", { name: messages.loginButton }).click();
-    await page.waitForURL((url) => url.search === "");
-    expect(path(page)).toBe("/");
-    expect(await page.getByRole("dialog").count()).toBe(0);
+    await page.waitForURL((url) => url.pathname === "/" && !url.searchParams.has("expired"));
+    await fillSignIn(page, "gold@demo.local");
+    await page.waitForURL((url) => url.pathname === "/repo/master-data");
+  });
+
+  test("the sign-in returns only to a page of this portal that the user's type may open", async ({ app, page }) => {
+    const landing = await firstDashboardPath(app);
+    // Another site, spelled every way a browser would still leave for it, a download (no page) and the login
+    // itself: the landing instead. A page of another type: the landing. The same page in capitals: kept.
+    const cases: Array<{ email: string; redirectTo: string; lands: string }> = [
+      { email: "gold@demo.local", redirectTo: "//evil.example/repo/format", lands: landing },
+      { email: "gold@demo.local", redirectTo: "https://evil.example/", lands: landing },
+      { email: "gold@demo.local", redirectTo: "/\\evil.example", lands: landing },
+      { email: "gold@demo.local", redirectTo: "/%2F%2Fevil.example", lands: landing },
+      { email: "gold@demo.local", redirectTo: "javascript:alert(1)", lands: landing },
+      { email: "gold@demo.local", redirectTo: "/download/abc.def", lands: landing },
+      { email: "gold@demo.local", redirectTo: "/?expired=1", lands: landing },
+      { email: "bronze@demo.local", redirectTo: "/user/config", lands: "/captura/manual" },
+      { email: "bronze@demo.local", redirectTo: "/jobs/executados", lands: "/captura/manual" },
+      { email: "useradmin@demo.local", redirectTo: "/USER/Config?page=1", lands: "/USER/Config" },
+    ];
+    for (const { email, redirectTo, lands } of cases) {
+      await page.context().clearCookies();
+      await page.goto(`/?${new URLSearchParams({ redirectTo })}`);
+      await fillSignIn(page, email);
+      await page.waitForURL((url) => url.pathname !== "/");
+      expect(new URL(page.url()).origin, redirectTo).toBe(app.baseURL);
+      expect(path(page), redirectTo).toBe(lands);
+    }
+    // Signed in already, the login page sends to the page asked for (when allowed) or the landing.
+    await page.goto(`/?${new URLSearchParams({ redirectTo: "//evil.example" })}`);
+    expect(path(page)).toBe("/user/config/");
+    await page.goto(`/?${new URLSearchParams({ redirectTo: "/user/config?page=1" })}`);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/user/config?page=1");
+  });
+
+  test("without JavaScript the modal, its Login button and the return work as plain pages", async ({ app, browser }) => {
+    await withoutJavaScript(browser, app, async (noScript) => {
+      await noScript.goto("/jobs/executados?pageSize=40");
+      const dialog = noScript.getByRole("dialog", { name: messages.sessionExpiredTitle });
+      await dialog.getByText(messages.sessionExpired).waitFor();
+      await dialog.getByRole("link", { name: messages.loginButton }).click();
+      await noScript.waitForURL((url) => url.pathname === "/" && !url.searchParams.has("expired"));
+      await fillSignIn(noScript, "sysadmin@demo.local");
+      await noScript.waitForURL((url) => url.pathname === "/jobs/executados");
+      expect(new URL(noScript.url()).search).toBe("?pageSize=40");
+    });
   });
 
   test("logout ends the session: the header menu's Logout, and the POST button of GET /logout", async ({ app, page }) => {
@@ -353,9 +415,10 @@ describe("the login screen", () => {
     await headerMenu(page).getByRole("button", { name: messages.menuLogout }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
+    // Signed out, the page asks to sign in again (spec 000 §2: the session-expired modal on a protected page).
     await page.goto("/captura/manual");
     expect(path(page)).toBe("/");
-    expect(new URL(page.url()).search).toBe("");
+    await page.getByRole("dialog", { name: messages.sessionExpiredTitle }).waitFor();
 
     await signIn(page, app.baseURL, "silver@demo.local");
     // GET /logout has no side effect: it only offers the button.
@@ -367,6 +430,28 @@ describe("the login screen", () => {
     await page.waitForURL((url) => url.pathname === "/");
     await page.goto("/captura/manual");
     expect(path(page)).toBe("/");
+  });
+
+  test("what is typed in a dialog the address opened survives the dialog's code arriving late", async ({ page }) => {
+    // The dialog's code (Radix) is held back, as on a slow network: the person types into the page's own dialog.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/dialog-radix-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/?forgot=1");
+    const dialog = page.getByRole("dialog", { name: messages.forgotPasswordTitle });
+    const email = dialog.getByLabel(messages.registrationEmailLabel);
+    await email.fill("bronze@demo.local");
+    expect(await page.locator(".page-dialog--static").count()).toBe(1);
+    release();
+    // Radix takes over (no static copy left); the address and the cursor are still in the field.
+    await expect.poll(() => page.locator(".page-dialog--static").count()).toBe(0);
+    expect(await email.inputValue()).toBe("bronze@demo.local");
+    expect(await email.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.waitForURL((url) => url.search === "");
   });
 
   test("forgot password, then reset by the code from the outbox", async ({ app, page }) => {
@@ -458,7 +543,7 @@ describe("user administration", () => {
     await dialog.waitFor({ state: "detached" });
     expect(await title.textContent()).toBe(messages.usersCreated(before + 1));
     // The list is paged on the server: open the page the new user is listed on.
-    const listPage = await listPageOf(app, email, "config");
+    const listPage = await listPageOf(app, email);
     await page.goto(`/user/config?page=${listPage}`);
     const row = page.getByRole("row").filter({ hasText: email });
     expect(await row.getByRole("cell").nth(1).textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
@@ -485,10 +570,26 @@ describe("user administration", () => {
     expect(await page.getByRole("row").filter({ hasText: email }).count()).toBe(0);
   });
 
+  test("/user/permission lists the users of the four tiers and nothing else", async ({ app, page }) => {
+    const db = await database(app);
+    const tiers = await db.collection("user_permissions").countDocuments({ type: { $in: TIERS } });
+    await signIn(page, app.baseURL, "permiss@demo.local");
+    await page.goto("/user/permission?pageSize=40");
+    await page.getByText(new RegExp(`^1–${Math.min(40, tiers)} / ${tiers}$`)).waitFor();
+    // The account without a type and the administrative accounts are not on any page.
+    const listed: string[] = [];
+    for (let n = 1; n <= Math.ceil(tiers / 40); n++) {
+      await page.goto(`/user/permission?pageSize=40&page=${n}`);
+      listed.push(...(await page.locator("main tbody tr td:first-child").allInnerTexts()).map((t) => t.trim()));
+    }
+    expect(listed).toHaveLength(tiers);
+    for (const email of ["notype@demo.local", "sysadmin@demo.local", "useradmin@demo.local", "permiss@demo.local"]) expect(listed).not.toContain(email);
+  });
+
   test("USER PERMISS changes a tier after confirming; Cancelar changes nothing", async ({ app, page }) => {
     await signIn(page, app.baseURL, "permiss@demo.local");
     await page.getByRole("heading", { name: messages.userPermissionHeader }).waitFor();
-    await page.goto(`/user/permission?page=${await listPageOf(app, "explorer@demo.local", "permission")}`);
+    await page.goto(`/user/permission?page=${await listPageOf(app, "explorer@demo.local")}`);
     const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
     const choice = (label: string) => row.getByRole("button", { name: label, exact: true });
     expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
@@ -518,7 +619,7 @@ describe("user administration", () => {
       const total = await db.collection("user_permissions").countDocuments({ type: { $in: TIERS } });
       const lastPage = Math.ceil(total / 20);
       expect(lastPage).toBeGreaterThanOrEqual(3);
-      expect(await listPageOf(app, extra[24], "config")).toBe(lastPage);
+      expect(await listPageOf(app, extra[24])).toBe(lastPage);
       await signIn(page, app.baseURL, "useradmin@demo.local");
       const title = page.getByRole("heading", { level: 1 });
       await title.waitFor();
@@ -558,7 +659,7 @@ describe("user administration", () => {
       expect(await bodyRows.count()).toBe(40);
 
       // The permission grid: a tier chosen on another page is confirmed and saved there.
-      const gridPage = await listPageOf(app, extra[23], "permission");
+      const gridPage = await listPageOf(app, extra[23]);
       expect(gridPage).toBeGreaterThan(1);
       await page.context().clearCookies();
       await signIn(page, app.baseURL, "permiss@demo.local");
@@ -579,9 +680,6 @@ describe("user administration", () => {
   });
 });
 
-/** A browser context with JavaScript off: every form is a plain document POST. */
-
-/** The login form as a plain POST; resolves once the browser has left `/`. */
 
 describe("without JavaScript", () => {
   test("forgot password and reset by the code from the outbox, as plain forms", async ({ app, browser }) => {
@@ -691,7 +789,7 @@ describe("without JavaScript", () => {
       await dialog.getByLabel(messages.emailLabel).fill("sem.script@demo.local");
       await dialog.getByRole("button", { name: messages.confirm }).click();
       await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
-      await noScript.goto(`/user/config?page=${await listPageOf(app, "sem.script@demo.local", "config")}`);
+      await noScript.goto(`/user/config?page=${await listPageOf(app, "sem.script@demo.local")}`);
       expect(await noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" }).count()).toBe(1);
     });
   });
@@ -708,9 +806,10 @@ describe("single sign-on through the Cognito hosted UI (SSO_MODE=cognito-federat
         COGNITO_DOMAIN: "https://e2e.auth.us-east-1.amazoncognito.com",
       },
     });
-    const context = await browser.newContext({ baseURL: federated.baseURL, locale: "pt-BR" });
+    // The /saml POST is refused on purpose (401): its "Failed to load resource" is expected.
+    const checked = await openCheckedPage(browser, federated, { onPurpose: (url, status) => url.pathname === "/saml" && status === 401 });
     try {
-      const page = await context.newPage();
+      const { page } = checked;
       const posts: Response[] = [];
       page.on("response", (response) => {
         if (response.request().method() === "POST") posts.push(response);
@@ -724,8 +823,8 @@ describe("single sign-on through the Cognito hosted UI (SSO_MODE=cognito-federat
       expect(new URL(posts[0].url()).pathname).toBe("/saml");
       expect((await posts[0].request().allHeaders()).origin).toBe(federated.baseURL);
       expect(posts[0].status()).toBe(401);
+      await checked.close();
     } finally {
-      await context.close();
       await federated.stop();
     }
   });

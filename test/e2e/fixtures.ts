@@ -1,12 +1,80 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { test as base } from "vitest";
 import { launchChromium, startApp, type RunningApp } from "./harness";
 
 /**
  * Browser-test fixtures. `app` (server + database) and `browser` live for one test file;
  * each test gets a fresh browser context (no cookies) and a page whose relative URLs resolve
- * against the app. A console error or uncaught exception in the page fails the test.
+ * against the app. A console error, a React hydration warning or an uncaught exception in any page a test
+ * opens — through the fixture, `withoutJavaScript` or `openCheckedPage` — fails the test.
  */
+
+/** Answers that a test provokes on purpose (its "Failed to load resource" is then not an error). */
+export type OnPurpose = (url: URL, status: number, request: { resourceType: string; failed: boolean }) => boolean;
+
+/**
+ * Chromium logs "Failed to load resource" for every non-2xx response. A document or a single-fetch `.data`
+ * request answered 4xx on purpose (a 404 page, an action's 400 with the spec's message, the rate limit's 429)
+ * is the test's business; any other console error, and any 5xx, is a failure.
+ */
+const expectedByDefault: OnPurpose = (url, status, request) =>
+  !request.failed && status >= 400 && status < 500 && (request.resourceType === "document" || url.pathname.endsWith(".data"));
+
+/** Collects what the page reports; `problems` is read after the test. */
+function watch(page: Page, onPurpose: OnPurpose | undefined, problems: string[]): void {
+  const expected = new Set<string>();
+  const allowed = (url: string, status: number, resourceType: string, failed: boolean) => {
+    const parsed = new URL(url);
+    return expectedByDefault(parsed, status, { resourceType, failed }) || (onPurpose?.(parsed, status, { resourceType, failed }) ?? false);
+  };
+  page.on("response", (response) => {
+    if (allowed(response.url(), response.status(), response.request().resourceType(), false)) expected.add(response.url());
+  });
+  page.on("requestfailed", (request) => {
+    if (allowed(request.url(), 0, request.resourceType(), true)) expected.add(request.url());
+  });
+  page.on("console", (message) => {
+    // React reports hydration mismatches as console errors (and warnings in development builds).
+    const hydration = /hydrat|did not match|Minified React error #4(18|19|22|23|25)/i.test(message.text());
+    if (message.type() !== "error" && !hydration) return;
+    if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
+    problems.push(`console.${message.type()}: ${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+}
+
+export type CheckedPage = { page: Page; close: () => Promise<void> };
+
+/**
+ * A page in a fresh context on `app`, watched for console errors; `close()` closes the context and throws what
+ * the page reported.
+ */
+export async function openCheckedPage(
+  browser: Browser,
+  app: Pick<RunningApp, "baseURL">,
+  options: BrowserContextOptions & { onPurpose?: OnPurpose } = {},
+): Promise<CheckedPage> {
+  const { onPurpose, ...contextOptions } = options;
+  const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR", ...contextOptions });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  watch(page, onPurpose, problems);
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join("\n")}`);
+    },
+  };
+}
+
+/** The shared page fixture over `app` and `browser` (files that need their own app declare these again). */
+export const pageFixture = async ({ app, browser }: { app: RunningApp; browser: Browser }, use: (page: Page) => Promise<void>) => {
+  const checked = await openCheckedPage(browser, app);
+  await use(checked.page);
+  await checked.close();
+};
+
 export const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
   app: [
     // eslint-disable-next-line no-empty-pattern
@@ -26,39 +94,24 @@ export const test = base.extend<{ app: RunningApp; browser: Browser; page: Page 
     },
     { scope: "file" },
   ],
-  page: async ({ app, browser }, use) => {
-    const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR" });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    // Chromium logs "Failed to load resource" for every non-2xx response. A document or a single-fetch
-    // `.data` request answered 4xx on purpose (a 404 page, an action's 400 with the spec's message, the
-    // rate limit's 429) is the test's business; any other console error, and any 5xx, fails the test.
-    const expected = new Set<string>();
-    page.on("response", (response) => {
-      const isDocument = response.request().resourceType() === "document";
-      const isData = new URL(response.url()).pathname.endsWith(".data");
-      if ((isDocument || isData) && response.status() >= 400 && response.status() < 500) expected.add(response.url());
-    });
-    page.on("console", (message) => {
-      if (message.type() !== "error") return;
-      if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
-      problems.push(`console.error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-    await use(page);
-    await context.close();
-    if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join("\n")}`);
-  },
+  page: pageFixture,
 });
 
-/** Runs `run` in a fresh browser context with JavaScript off (the forms must work as plain HTML). */
-export async function withoutJavaScript(browser: Browser, app: RunningApp, run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ baseURL: app.baseURL, javaScriptEnabled: false, locale: "pt-BR" });
+/** Runs `run` in a fresh, watched browser context with JavaScript off (the forms must work as plain HTML). */
+export async function withoutJavaScript(
+  browser: Browser,
+  app: Pick<RunningApp, "baseURL">,
+  run: (page: Page) => Promise<void>,
+  options: { onPurpose?: OnPurpose } = {},
+): Promise<void> {
+  const checked = await openCheckedPage(browser, app, { javaScriptEnabled: false, ...options });
   try {
-    await run(await context.newPage());
-  } finally {
-    await context.close();
+    await run(checked.page);
+  } catch (error) {
+    await checked.close().catch(() => undefined); // the test's own failure is the one to report
+    throw error;
   }
+  await checked.close();
 }
 
 export { expect } from "vitest";

@@ -48,6 +48,8 @@ export type RunningApp = {
   pid: number;
   /** The server's DATA_DIR (uploads land in its `uploads/`). */
   dataDir: string;
+  /** Stops the database under the running server (to see how the portal answers an outage); `stop` still cleans up. */
+  stopDatabase: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -79,7 +81,9 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
 }
 
 /** Starts the embedded database, seeds it and starts the built server against it. */
-export async function startApp(options: { env?: Record<string, string>; seed?: boolean; viaNpmStart?: boolean } = {}): Promise<RunningApp> {
+export async function startApp(
+  options: { env?: Record<string, string>; seed?: boolean; viaNpmStart?: boolean; /** the server's wait for an unreachable database */ dbTimeoutMs?: number } = {},
+): Promise<RunningApp> {
   if (!existsSync(HOST_ENTRY)) {
     throw new Error(`${HOST_ENTRY} is missing: run \`npm run build\` first (\`npm run test:e2e\` does).`);
   }
@@ -95,7 +99,7 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
       await client.connect();
       const db = client.db(databaseName);
       await applyIndexes(db);
-      if (options.seed !== false) await seedDatabase(db, { scale: E2E_SEED_SCALE });
+      if (options.seed !== false) await seedDatabase(db, { scale: E2E_SEED_SCALE, dataDir });
     } finally {
       await client.close();
     }
@@ -112,7 +116,7 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
         NODE_ENV: "production",
         PORT: String(port),
         APP_ORIGIN: baseURL,
-        MONGODB_URI: mongo.uri,
+        MONGODB_URI: options.dbTimeoutMs ? `${mongo.uri}&serverSelectionTimeoutMS=${options.dbTimeoutMs}` : mongo.uri,
         DATABASE_NAME: databaseName,
         SESSION_SECRET: sessionSecret,
         DATA_DIR: dataDir,
@@ -145,6 +149,7 @@ export async function startApp(options: { env?: Record<string, string>; seed?: b
       signal: (signal) => running.kill(signal),
       pid: running.pid ?? 0,
       dataDir,
+      stopDatabase: () => mongo.stop(),
       stop: async () => {
         running.kill("SIGTERM");
         await waitForExit(running, 15_000);

@@ -81,12 +81,12 @@ afterAll(async () => {
 describe("with SSO_MODE=none", () => {
   useMode({ SSO_MODE: "none" });
 
-  it("shows no button and serves none of the SSO routes", async () => {
+  it("shows no button, sends /saml and /saml/login back to the sign-in page and serves no metadata", async () => {
     expect(getSsoEntry()).toBeNull();
-    expect((await thrownBy(loginLoader(args(new Request(`${ORIGIN}/saml/login`))))).status).toBe(404);
+    expect(await loginLoader(args(new Request(`${ORIGIN}/saml/login`)))).toRedirectTo("/");
     expect((await thrownBy(metadataLoader(args(new Request(`${ORIGIN}/saml/metadata`))))).status).toBe(404);
-    expect((await thrownBy(samlLoader(args(new Request(ACS))))).status).toBe(404);
-    expect((await thrownBy(samlAction(args(postToAcs(ACS, { SAMLResponse: "x" }))))).status).toBe(404);
+    expect(await thrownBy(samlLoader(args(new Request(ACS))))).toRedirectTo("/");
+    expect(await thrownBy(samlAction(args(postToAcs(ACS, { SAMLResponse: "x" }))))).toRedirectTo("/", 303);
   });
 });
 

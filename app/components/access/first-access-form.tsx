@@ -3,7 +3,9 @@ import type { z } from "zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { messages } from "~/messages";
 import { FieldError, FormErrors } from "./form-fields";
-import { firstAccessSchema, parseAccessForm } from "./form-schemas";
+import { firstAccessErrors } from "./form-rules";
+import { validateWith } from "./validate-with";
+import type { firstAccessSchema } from "./form-schemas";
 
 // The form schema varies (first access, recovery); only these two fields are read.
 type PasswordField = FieldMetadata<string | undefined, any, string[]>;
@@ -46,7 +48,7 @@ export function FirstAccessForm({ email, challenge, result }: { email: string; c
   const [form, fields] = useForm<z.input<typeof firstAccessSchema>>({
     id: "first-access",
     lastResult: result,
-    onValidate: ({ formData }) => parseAccessForm(formData, firstAccessSchema),
+    onValidate: validateWith(firstAccessErrors),
   });
   return (
     <div className="card login__card">

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod";
 import type { z } from "zod";
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { Alert } from "~/components/ui/alert";
 import { messages } from "~/messages";
 import { FieldError, FormErrors } from "./form-fields";
-import { forgotPasswordSchema, parseAccessForm } from "./form-schemas";
+import { forgotPasswordErrors } from "./form-rules";
+import { validateWith } from "./validate-with";
+import type { forgotPasswordSchema } from "./form-schemas";
 import { PageDialog } from "./page-dialog";
 
 /**
@@ -21,8 +22,8 @@ export function ForgotPasswordDialog({ open, sent, result }: { open: boolean; se
   const [form, fields] = useForm<z.input<typeof forgotPasswordSchema>>({
     id: "forgot",
     lastResult: result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    onValidate: ({ formData }) => parseAccessForm(formData, forgotPasswordSchema),
+    constraint: { email: { required: true } },
+    onValidate: validateWith(forgotPasswordErrors),
   });
   const close = () => navigate("/", { preventScrollReset: true });
   return (

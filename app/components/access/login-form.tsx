@@ -3,7 +3,9 @@ import type { z } from "zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { messages } from "~/messages";
 import { FormErrors } from "./form-fields";
-import { parseAccessForm, signInSchema } from "./form-schemas";
+import { RETURN_TO_PARAM, signInErrors } from "./form-rules";
+import { validateWith } from "./validate-with";
+import type { signInSchema } from "./form-schemas";
 
 export type LoginFormProps = {
   /**
@@ -12,19 +14,21 @@ export type LoginFormProps = {
    */
   result?: SubmissionResult<string[]> | null;
   sso: { label: string; href: string } | null;
+  /** The page asked for before the sign-in (`?redirectTo=`); the server decides after sign-in whether to go back. */
+  returnTo?: string | null;
 };
 
 /**
  * The e-mail + password form of `/`; posts to the index route's action (intent=signIn). With JavaScript the
  * same schema answers "Login e senha Obrigatórios!" before posting; without it the server does.
  */
-export function LoginForm({ result, sso }: LoginFormProps) {
+export function LoginForm({ result, sso, returnTo = null }: LoginFormProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "signIn";
   const [form, fields] = useForm<z.input<typeof signInSchema>>({
     id: "login",
     lastResult: result,
-    onValidate: ({ formData }) => parseAccessForm(formData, signInSchema),
+    onValidate: validateWith(signInErrors),
   });
   // The spec has one notice for the whole form (000 §5), so both fields point to it.
   const invalid = form.errors?.length ? { "aria-invalid": true, "aria-describedby": form.errorId } : {};
@@ -34,6 +38,7 @@ export function LoginForm({ result, sso }: LoginFormProps) {
       <FormErrors id={form.errorId} errors={form.errors} />
       <Form method="post" action="/?index" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="signIn" />
+        {returnTo ? <input type="hidden" name={RETURN_TO_PARAM} value={returnTo} /> : null}
         <div className="field">
           <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
           <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" inputMode="email" {...invalid} />

@@ -1,12 +1,13 @@
 import { useId, type ReactNode } from "react";
 import { Dialog } from "~/components/ui/dialog";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCarriedFields } from "./carried-fields";
 
 /**
  * A dialog whose open state belongs to the page (a URL parameter or the action's answer), so every flow
  * also works without JavaScript: before hydration — and forever when scripts are off — the same content is
- * rendered as static markup in the page; once hydrated, the Radix dialog takes over (focus trap, Escape).
- * Radix renders nothing on the server, which is why the static form exists.
+ * rendered as static markup in the page; once hydrated and Radix's code has loaded, the Radix dialog takes over
+ * (focus trap, Escape). Radix renders nothing on the server, which is why the static form exists.
  */
 export function PageDialog({
   open,
@@ -29,34 +30,37 @@ export function PageDialog({
   const hydrated = useHydrated();
   const titleId = useId();
   const descriptionId = useId();
+  const carry = useCarriedFields();
   if (!open) return null;
-  if (!hydrated) {
-    return (
-      <div className="page-dialog--static">
-        <div className="dialog__overlay" />
-        <div
-          className="dialog__content"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby={titleId}
-          aria-describedby={description ? descriptionId : undefined}
-        >
-          <h2 id={titleId} className="dialog__title">
-            {title}
-          </h2>
-          {description ? (
-            <p id={descriptionId} className="dialog__description">
-              {description}
-            </p>
-          ) : null}
-          {children}
-          {footer ? <div className="dialog__footer">{footer}</div> : null}
-        </div>
+  // Before hydration, without JavaScript, and while Radix's code is still loading: the same content as plain markup.
+  const staticDialog = (
+    <div className="page-dialog--static">
+      <div className="dialog__overlay" />
+      <div
+        ref={carry}
+        className="dialog__content"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+      >
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+        {description ? (
+          <p id={descriptionId} className="dialog__description">
+            {description}
+          </p>
+        ) : null}
+        {children}
+        {footer ? <div className="dialog__footer">{footer}</div> : null}
       </div>
-    );
-  }
+    </div>
+  );
+  if (!hydrated) return staticDialog;
   return (
     <Dialog
+      fallback={staticDialog}
       open
       onOpenChange={(next) => {
         if (!next) onClose?.();
@@ -66,7 +70,9 @@ export function PageDialog({
       footer={footer}
       dismissible={dismissible}
     >
-      {children}
+      <div ref={carry} className="dialog__fields">
+        {children}
+      </div>
     </Dialog>
   );
 }

@@ -1,9 +1,14 @@
 import { Link } from "@remix-run/react";
 import { messages } from "~/messages";
+import { RETURN_TO_PARAM } from "./form-rules";
 import { PageDialog } from "./page-dialog";
 
-/** "Aviso / Ops. essa sessão expirou!" — shown on `/` when a protected request found its session gone. */
-export function SessionExpiredDialog({ open }: { open: boolean }) {
+/**
+ * "Aviso / Ops. essa sessão expirou! Faça login novamente." (spec 000 §2, §8) — shown on `/` when a protected
+ * page found no session. Its Login button goes to `/`, keeping the page asked for (`?redirectTo=`) so the
+ * sign-in can return there.
+ */
+export function SessionExpiredDialog({ open, returnTo = null }: { open: boolean; returnTo?: string | null }) {
   return (
     <PageDialog
       open={open}
@@ -12,7 +17,7 @@ export function SessionExpiredDialog({ open }: { open: boolean }) {
       description={messages.sessionExpired}
       footer={
         // A document load of "/": the modal goes away with the parameter, and a stale cookie is re-read.
-        <Link className="button button--primary" to="/" reloadDocument>
+        <Link className="button button--primary" to={returnTo ? `/?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo })}` : "/"} reloadDocument>
           {messages.loginButton}
         </Link>
       }

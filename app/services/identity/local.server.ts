@@ -4,7 +4,7 @@ import { isPasswordValid } from "~/domain/password-policy";
 import { consumeResetCode, deleteResetCodes, hashResetCode, storeResetCode } from "~/models/auth-records.server";
 import { deleteLocalUser, findLocalUser, insertLocalUser, setLocalPassword } from "~/models/local-users.server";
 import { normalizeEmail } from "~/models/users.server";
-import { sendMail } from "~/services/mail.server";
+import { sendMail, sendMailInBackground } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password-hash.server";
 import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult } from "./types";
 
@@ -117,7 +117,8 @@ export function createLocalIdentityProvider(): IdentityProvider {
       const code = generateResetCode();
       await storeResetCode(user.email, hashResetCode(user.email, code, config.session.secret), new Date(), RESET_CODE_TTL_MINUTES);
       const link = `${config.origin}/recovery/${code}`;
-      await sendMail({
+      // The answer must not depend on whether the account exists or on what the relay does.
+      await sendMailInBackground({
         to: user.email,
         subject: `${config.brandText}: código para redefinir sua senha`,
         text:
