@@ -9,6 +9,7 @@ import {
   reportProgress,
   type JobClaim,
 } from "~/models/file-jobs.server";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
 import { batched, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
@@ -328,12 +329,17 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     void rows.return(undefined).catch(() => undefined);
     return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout());
   }
-  return finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows), okRows, nokRows);
+  const [outcome] = await Promise.all([
+    finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows), okRows, nokRows),
+    noteDataChanged([layout.template.okCollection, layout.template.nokCollection], db),
+  ]);
+  return outcome;
 }
 
 async function removeImportedRows(db: Db, layout: Layout, fileId: ObjectId) {
   await Promise.all([
     db.collection(layout.template.okCollection).deleteMany({ sourceFileId: fileId }),
     db.collection(layout.template.nokCollection).deleteMany({ sourceFileId: fileId }),
+    noteDataChanged([layout.template.okCollection, layout.template.nokCollection], db),
   ]);
 }

@@ -7,12 +7,18 @@ import { indexes as files } from "./files.server";
 import { indexes as financial } from "./financial.server";
 import { indexes as forecast } from "./forecast.server";
 import { indexes as hr } from "./hr.server";
+import { indexes as instances } from "./instances.server";
 import { indexes as masterData } from "./master-data.server";
 import { indexes as planning } from "./planning.server";
 import { indexes as reports } from "./reports.server";
 import { indexes as samlRequests } from "./saml-requests.server";
 import { indexes as sessions } from "./sessions.server";
 import { indexes as users } from "./users.server";
+// Reports, financial statements, cockpit, FP&A and fiscal asset (issue 12)
+import { indexes as cockpit } from "./cockpit.server";
+import { indexes as fiscal } from "./fiscal.server";
+import { indexes as ledger } from "./ledger.server";
+import { indexes as reviews } from "./reports-reviews.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [
@@ -29,9 +35,27 @@ export const allIndexes: IndexDeclaration[] = [
   ...forecast,
   ...hr,
   ...explorer,
+  ...ledger,
+  ...cockpit,
+  ...fiscal,
+  ...reviews,
+  ...instances,
 ];
 
 export type AppliedIndexes = { collection: string; names: string[] }[];
+
+/**
+ * The key MongoDB lists a declared index with: a text index's fields become `{ _fts: "text", _ftsx: 1 }` (its
+ * weights name them), the other fields stay.
+ */
+export function listedIndexKey(key: IndexDeclaration["key"]): Record<string, unknown> {
+  const listed: Record<string, unknown> = {};
+  for (const [field, kind] of Object.entries(key as Record<string, unknown>)) {
+    if (kind !== "text") listed[field] = kind;
+    else if (!("_fts" in listed)) Object.assign(listed, { _fts: "text", _ftsx: 1 });
+  }
+  return listed;
+}
 
 /** Creates the declared indexes, one createIndexes call per collection. Idempotent. */
 export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = allIndexes): Promise<AppliedIndexes> {

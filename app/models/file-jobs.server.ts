@@ -5,6 +5,8 @@ import { RETRY_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/domain/pagination";
+import { countMatching } from "./counting.server";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
 
 /**
@@ -74,6 +76,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
   };
   try {
     const result = await (await files()).insertOne(doc);
+    await noteDataChanged([FILES]);
     return result.insertedId;
   } catch (error) {
     if (isDuplicateKeyError(error)) throw new FileAlreadyRegisteredError(input.bucket, input.key);
@@ -138,6 +141,7 @@ export async function claimNextJob(options: { agent: string; leaseMs?: number; n
     { sort: { createdAt: 1, _id: 1 }, returnDocument: "after" },
   );
   if (!doc || !doc._id) return null;
+  await noteDataChanged([FILES]);
   return {
     id: doc._id,
     agent: options.agent,
@@ -187,6 +191,7 @@ export async function finishJob(claim: JobClaim, outcome: { status: number; mess
       leaseUntil: null,
     },
   });
+  if (result.matchedCount === 1) await noteDataChanged([FILES]);
   return result.matchedCount === 1;
 }
 
@@ -213,7 +218,9 @@ export async function retryJob(fileId: string | ObjectId, user: { email: string;
       $inc: { retryCount: 1 },
     },
   );
-  return result.matchedCount === 1 ? { ok: true } : { ok: false, reason: "not-failed" };
+  if (result.matchedCount !== 1) return { ok: false, reason: "not-failed" };
+  await noteDataChanged([FILES]);
+  return { ok: true };
 }
 
 export type FileListItem = {
@@ -256,7 +263,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
       .skip((page - 1) * pageSize)
       .limit(pageSize)
       .toArray();
-  const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () => collection.countDocuments(filter));
+  const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () => countMatching(collection, filter));
   return {
     items: rows.map((d) => ({
       id: String(d._id),
@@ -279,7 +286,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
 }
 
 export async function countFiles(user?: string): Promise<number> {
-  return (await files()).countDocuments(typeof user === "string" ? { user } : {});
+  return countMatching(await files(), typeof user === "string" ? { user } : {});
 }
 
 /** The record a download needs, by id. */
@@ -313,12 +320,14 @@ export const ORPHAN_AGE_MS = 60 * 60 * 1000;
  * and partial writes abandoned that long. Returns the removed keys.
  */
 export async function sweepOrphanUploads(options: { olderThanMs?: number; now?: Date } = {}): Promise<string[]> {
-  const { getLocalStore, LOCAL_BUCKET } = await import("~/services/storage.server");
+  const { getLocalStore, isStorageKey, LOCAL_BUCKET } = await import("~/services/storage.server");
   const store = getLocalStore();
   const cutoff = (options.now ?? new Date()).getTime() - (options.olderThanMs ?? ORPHAN_AGE_MS);
   const removed: string[] = [];
   for await (const entry of store.list()) {
     if (entry.modifiedAt.getTime() > cutoff) continue;
+    // Only upload keys (yyyy/mm/uuid.ext) are swept: documents the portal writes itself live under other prefixes.
+    if (!entry.partial && !isStorageKey(entry.key)) continue;
     if (entry.partial) {
       await store.deletePartial(entry.key);
       removed.push(entry.key);

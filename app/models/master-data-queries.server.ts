@@ -1,13 +1,21 @@
-import { ObjectId, type Document } from "mongodb";
+import { ObjectId, type Document, type Filter, type Sort } from "mongodb";
+import { z } from "zod";
 import { getDb } from "~/db.server";
-import { messages } from "~/messages";
+import { formatCalendarDate, formatDateTime } from "~/domain/dates";
+import { FILE_PARAM } from "~/components/master-data/params";
+import { pageNumber, readPageOrLast } from "~/domain/pagination";
+import { masterDataTexts } from "~/messages";
 import {
+  CHANNEL_NOK,
   isMasterDataCollectionName,
   MASTER_DATA_COLLECTIONS,
   type MasterDataCollectionName,
   type MasterDataCollectionRecord,
   type MasterDataField,
+  PLANNING_SPEND_NOK,
+  PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
+import { countMatching } from "./counting.server";
 
 /** Read queries of the master-data screens (spec 000 §7 "get collections, get base, get base count"). */
 
@@ -76,18 +84,15 @@ export function columnsOf(fields: readonly MasterDataField[]): MasterDataColumn[
   return columns;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** A stored value as table text: dates as DD/MM/yyyy (with the time when there is one, UTC), ids as hex. */
+/**
+ * A stored value as table text: a timestamp as DD/MM/yyyy HH:mm:ss in the portal's zone; a date stored as
+ * midnight UTC (a validity date) is a calendar day, DD/MM/yyyy as stored; ids as hex.
+ */
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return "";
-    const date = `${pad(value.getUTCDate())}/${pad(value.getUTCMonth() + 1)}/${value.getUTCFullYear()}`;
-    const h = value.getUTCHours();
-    const m = value.getUTCMinutes();
-    const s = value.getUTCSeconds();
-    return h === 0 && m === 0 && s === 0 ? date : `${date} ${pad(h)}:${pad(m)}:${pad(s)}`;
+    return value.getTime() % 86_400_000 === 0 ? formatCalendarDate(value) : formatDateTime(value);
   }
   if (value instanceof ObjectId) return value.toHexString();
   if (typeof value === "object") {
@@ -100,39 +105,75 @@ export function formatCell(value: unknown): string {
 }
 
 /** The `page` search parameter of the master-data screens (the one rule of every paged list). */
-export { pageNumber as pageParam } from "~/domain/pagination";
+export { pageNumber as pageParam };
+
+export { FILE_PARAM };
+
+/** The `file` search parameter: the urlPath a base is narrowed to; empty or unreadable is no filter. */
+export const fileParam = z
+  .string()
+  .trim()
+  .max(1024)
+  .optional()
+  .catch(undefined)
+  .transform((file) => file || undefined);
+
+/** What a master-data table may be narrowed to: the rows of one imported file (their `urlPath`). */
+export type BaseFilter = { file?: string };
 
 /**
- * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read
- * together. The name is checked against the allowed list before anything is read: any other name is a
- * 404 Response. `columns` (keys from the catalogue or the screen's constants, never from the request)
- * limit what is read.
+ * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read together;
+ * a page past the end is the last page. Newest first (by `_id`, whose leading bytes are the import's or the
+ * seed's time), so the rows of the file just uploaded are on page 1; narrowed to one file (`filter.file`, its
+ * urlPath) the rows follow the file's line order. The name is checked against the allowed list before anything
+ * is read: any other name is a 404 Response. `columns` (keys from the catalogue or the screen's constants, never
+ * from the request) limit what is read. Served by the `_id` index and by `urlPath_id` (master-data.server.ts).
  */
-export async function getBasePage(collectionName: string, page: number, columns?: readonly MasterDataColumn[]): Promise<BasePage> {
+export async function getBasePage(collectionName: string, page: number, columns?: readonly MasterDataColumn[], filter: BaseFilter = {}): Promise<BasePage> {
   if (!isMasterDataCollectionName(collectionName)) notFound();
-  const safePage = Number.isSafeInteger(page) && page >= 1 ? page : 1;
-  const skip = (safePage - 1) * MASTER_DATA_PAGE_SIZE;
+  const requested = Number.isSafeInteger(page) && page >= 1 ? page : 1;
   const projection: Document | undefined = columns
     ? Object.fromEntries(columns.filter((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c.key)).map((c) => [c.key, 1]))
     : undefined;
+  // A string compared by equality: the value can never be an operator.
+  const query: Filter<Document> = typeof filter.file === "string" && filter.file !== "" ? { urlPath: filter.file } : {};
+  const sort: Sort = "urlPath" in query ? { _id: 1 } : { _id: -1 };
   const db = await getDb();
   const collection = db.collection(collectionName);
-  const [documents, count] = await Promise.all([
+  const readPage = (n: number) =>
     collection
-      .find({}, projection ? { projection } : {})
-      .sort({ _id: 1 })
-      .skip(skip)
+      .find(query, projection ? { projection } : {})
+      .sort(sort)
+      .skip((n - 1) * MASTER_DATA_PAGE_SIZE)
       .limit(MASTER_DATA_PAGE_SIZE)
-      .toArray(),
-    collection.countDocuments({}),
-  ]);
+      .toArray();
+  const { rows: documents, total, page: shown } = await readPageOrLast(requested, MASTER_DATA_PAGE_SIZE, readPage, () => countMatching(collection, query));
+  const skip = (shown - 1) * MASTER_DATA_PAGE_SIZE;
   const rows = documents.map((doc, index) => {
     const { _id, ...rest } = doc;
     const cells: Record<string, string> = {};
     for (const [key, value] of Object.entries(rest)) cells[key] = formatCell(value);
     return { id: _id === undefined ? `${collectionName}-${skip + index}` : formatCell(_id), cells };
   });
-  return { collection: collectionName, rows, count, page: safePage, pageSize: MASTER_DATA_PAGE_SIZE };
+  return { collection: collectionName, rows, count: total, page: shown, pageSize: MASTER_DATA_PAGE_SIZE };
+}
+
+/** The discarded (NOK) bases the importer writes rejected rows to. */
+const NOK_BASES = [PRODUCT_MASTER_NOK, CHANNEL_NOK, PLANNING_SPEND_NOK] as const;
+
+/**
+ * For the files of a job-list page (their urlPaths), the NOK base holding rejected rows of each: one indexed
+ * `distinct` per NOK base over at most a page of paths.
+ */
+export async function nokBasesOfFiles(urlPaths: readonly string[]): Promise<Map<string, MasterDataCollectionName>> {
+  const found = new Map<string, MasterDataCollectionName>();
+  if (urlPaths.length === 0) return found;
+  const db = await getDb();
+  const lists = await Promise.all(NOK_BASES.map((name) => db.collection(name).distinct("urlPath", { urlPath: { $in: [...urlPaths] } })));
+  NOK_BASES.forEach((name, i) => {
+    for (const path of lists[i]) if (typeof path === "string" && !found.has(path)) found.set(path, name);
+  });
+  return found;
 }
 
 /**
@@ -147,7 +188,8 @@ export function findCatalogueEntry(catalogue: readonly MasterDataCollection[], n
 // ---------------------------------------------------------------------------------------------
 // The fixed tables of /repo/master-data/canal and /repo/master-data/planejamento (spec 000 §3)
 
-const col = (key: string, header = key): MasterDataColumn => ({ key, header });
+/** A fixed table's column: the field's label (the field name stays as the header's tooltip). */
+const col = (key: keyof typeof masterDataTexts.masterDataFields): MasterDataColumn => ({ key, header: masterDataTexts.masterDataFields[key] });
 
 export const CHANNEL_COLUMNS = [col("cnpj"), col("description"), col("channel_siop"), col("urlPath")] as const;
 export const CHANNEL_NOK_COLUMNS = [col("urlPath"), col("creationDate"), col("Error")] as const;
@@ -162,7 +204,7 @@ export const QUANTITY_COLUMNS = [
   col("abcd"),
   col("plc_local"),
   col("plc_global"),
-  col("data_validade_sku", messages.globalForecastEndDate),
+  col("data_validade_sku"),
   col("urlPath"),
 ] as const;
 export const QUANTITY_NOK_COLUMNS = [col("sku"), col("_lineNumber"), col("urlPath"), col("timeStamp"), col("Error")] as const;
@@ -186,36 +228,42 @@ export const SPEND_NOK_COLUMNS = [
 export type MasterDataTab = { id: string; label: string; collection: MasterDataCollectionName; columns: readonly MasterDataColumn[] };
 
 export const CHANNEL_TABS = [
-  { id: "channel", label: messages.masterDataTabs.channel, collection: "channel", columns: CHANNEL_COLUMNS },
-  { id: "channel_nok", label: messages.masterDataTabs.channelNok, collection: "channel_nok", columns: CHANNEL_NOK_COLUMNS },
+  { id: "channel", label: masterDataTexts.masterDataTabs.channel, collection: "channel", columns: CHANNEL_COLUMNS },
+  { id: "channel_nok", label: masterDataTexts.masterDataTabs.channelNok, collection: "channel_nok", columns: CHANNEL_NOK_COLUMNS },
 ] as const satisfies readonly MasterDataTab[];
 
-export type PlanningSection = { id: string; label: string; tabs: readonly MasterDataTab[] };
+/**
+ * /repo/master-data/planejamento (spec 000 §2): the inner tabs Quantity, Quantity NOK, Spend and Spend NOK — the
+ * planning quantity master (the product master, spec 000 §3) and the spend bases, each with its discarded rows.
+ * (The top tabs Product, Channel, Planning are the three master-data screens: MasterDataSectionsNav.)
+ */
+export const PLANNING_TABS = [
+  { id: "quantity", label: masterDataTexts.masterDataTabs.quantity, collection: "product_master", columns: QUANTITY_COLUMNS },
+  { id: "quantity_nok", label: masterDataTexts.masterDataTabs.quantityNok, collection: "product_master_nok", columns: QUANTITY_NOK_COLUMNS },
+  { id: "spend", label: masterDataTexts.masterDataTabs.spend, collection: "planning_spend", columns: SPEND_COLUMNS },
+  { id: "spend_nok", label: masterDataTexts.masterDataTabs.spendNok, collection: "planning_spend_nok", columns: SPEND_NOK_COLUMNS },
+] as const satisfies readonly MasterDataTab[];
 
 /**
- * /repo/master-data/planejamento: the top tab chooses the subject, the inner tabs its valid and
- * discarded bases. Product → Quantity / Quantity NOK (the planning quantity master is the product
- * master), Channel → Channel / Channel NOK, Planning → Spend / Spend NOK.
+ * The URL state of a screen with fixed tabs: `tab` (an unknown one is the first), `page` (a bad one is 1) and
+ * `file` (the urlPath the table is narrowed to).
  */
-export const PLANNING_SECTIONS = [
-  {
-    id: "product",
-    label: messages.masterDataTabs.product,
-    tabs: [
-      { id: "quantity", label: messages.masterDataTabs.quantity, collection: "product_master", columns: QUANTITY_COLUMNS },
-      { id: "quantity_nok", label: messages.masterDataTabs.quantityNok, collection: "product_master_nok", columns: QUANTITY_NOK_COLUMNS },
-    ],
-  },
-  { id: "channel", label: messages.masterDataTabs.channel, tabs: CHANNEL_TABS },
-  {
-    id: "planning",
-    label: messages.masterDataTabs.planning,
-    tabs: [
-      { id: "spend", label: messages.masterDataTabs.spend, collection: "planning_spend", columns: SPEND_COLUMNS },
-      { id: "spend_nok", label: messages.masterDataTabs.spendNok, collection: "planning_spend_nok", columns: SPEND_NOK_COLUMNS },
-    ],
-  },
-] as const satisfies readonly PlanningSection[];
+export function tabbedTableParams<T extends MasterDataTab>(tabs: readonly T[], url: URL) {
+  const schema = z.object({
+    tab: z
+      .string()
+      .optional()
+      .catch(undefined)
+      .transform((id) => pickTab(tabs, id)),
+    page: pageNumber,
+    file: fileParam,
+  });
+  return schema.parse({
+    tab: url.searchParams.get("tab") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+    file: url.searchParams.get(FILE_PARAM) ?? undefined,
+  });
+}
 
 /** The tab of a fixed list whose id is `id`, or the list's first (the lists above are never empty). */
 export function pickTab<T extends { id: string }>(tabs: readonly T[], id: string | undefined): T {

@@ -109,13 +109,14 @@ export type SpendNokRow = ImportedRow & {
 
 function rowIndexes(collection: MasterDataCollectionName, extra: IndexDeclaration[] = []): IndexDeclaration[] {
   return [
-    { collection, key: { urlPath: 1 }, options: { name: "urlPath" } },
+    // The rows of one file in line order (a base narrowed to a file; the job list's link to its rejected rows).
+    { collection, key: { urlPath: 1, _id: 1 }, options: { name: "urlPath_id" } },
     { collection, key: { sourceFileId: 1 }, options: { name: "sourceFileId" } },
     ...extra,
   ];
 }
 
-// Pages are sorted by _id, which every collection has indexed already.
+// Whole bases are paged newest first by _id, which every collection has indexed already.
 export const indexes: IndexDeclaration[] = [
   { collection: MASTER_DATA_COLLECTIONS, key: { collection_name: 1 }, options: { unique: true, name: "collection_name_unique" } },
   { collection: MASTER_DATA_COLLECTIONS, key: { order: 1 }, options: { name: "order" } },

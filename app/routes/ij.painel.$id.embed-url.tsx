@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { dashboardPath } from "~/access";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { renewEmbedAddressResponse } from "~/services/dashboards.server";
 
 /** Resource route: a fresh QuickSight embed address for /ij/painel/{id}, used by the session renewal. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireAccess(request, dashboardPath(params.id ?? ""));
+  const user = await requireRouteAccess("routes/ij.painel.$id.embed-url", request);
   return renewEmbedAddressResponse(user, params.id, PANEL_TYPES.intelligentJourney);
 }

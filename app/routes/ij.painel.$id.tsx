@@ -1,18 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { DashboardView } from "~/components/charts/dashboard-view";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { loadDashboardScreen } from "~/services/dashboards.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? messages.dashboardPageTitle }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle }];
 
 /** /ij/painel/{id}: an Intelligent Journey dashboard (panelType 1). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireAccess(request);
+  const user = await requireRouteAccess("routes/ij.painel.$id", request);
   return loadDashboardScreen(user, params.id, PANEL_TYPES.intelligentJourney);
 }
 

@@ -2,7 +2,7 @@ import type { AuthenticatedUser } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
-import { messages } from "~/messages";
+import { dashboardTexts, messages } from "~/messages";
 import { runCharts, type ChartResult } from "./dashboards/native.server";
 import { DashboardEmbedError, generateEmbedAddress, type EmbedAddress } from "./dashboards/quicksight.server";
 
@@ -37,13 +37,13 @@ export async function loadDashboardScreen(user: AuthenticatedUser, painelId: str
   const record = await findForRoute(painelId, panelType);
   const dashboard = { painelId: Number(record.painelId), panelLabel: record.panelLabel, panelType };
   if (getConfig().dashboards.kind === "native") {
-    return { dashboard, view: { provider: "native", charts: await runCharts(record.charts) } };
+    return { dashboard, view: { provider: "native", charts: await runCharts(record.charts, `${record.cliente}:${record.dashboardId}`) } };
   }
   try {
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return { dashboard, view: { provider: "quicksight", embed, error: null } };
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : messages.dashboardUnexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.dashboardUnexpected;
     return { dashboard, view: { provider: "quicksight", embed: null, error: message } };
   }
 }
@@ -60,7 +60,7 @@ export async function renewEmbedAddressResponse(user: AuthenticatedUser, painelI
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return new Response(JSON.stringify(embed), { status: 200, headers });
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : messages.dashboardUnexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.dashboardUnexpected;
     return new Response(JSON.stringify({ error: message }), { status: 502, headers });
   }
 }

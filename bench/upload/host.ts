@@ -13,8 +13,8 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DEMO_PASSWORD } from "../../app/seed/accounts";
 import { startApp } from "../../test/e2e/harness";
+import { signIn } from "../sign-in";
 import { loopbackRequest, MB, multipartUpload, writeRandomFile } from "./common";
 
 const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
@@ -48,18 +48,6 @@ async function startRawServer(target: string): Promise<{ port: number; pid: numb
   const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const port = await new Promise<number>((resolve) => child.once("message", (p) => resolve(Number(p))));
   return { port, pid: child.pid ?? 0, stop: () => child.kill() };
-}
-
-async function signIn(baseURL: string, email: string): Promise<string> {
-  const response = await fetch(`${baseURL}/?index`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseURL },
-    body: new URLSearchParams({ intent: "signIn", email, password: DEMO_PASSWORD }),
-  });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  if (response.status !== 302 || !cookie) throw new Error(`sign-in failed: ${response.status}`);
-  return cookie;
 }
 
 async function main() {

@@ -5,7 +5,7 @@ import { DASHBOARDS } from "~/models/dashboards.server";
 import { loader as embedUrlLoader } from "~/routes/ij.painel.$id.embed-url";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { loader as jobsLoader } from "~/routes/jobs.dashboard.$id";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { CHART_ROW_CAP } from "~/services/dashboards/native.server";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
@@ -120,8 +120,8 @@ describe("dashboard loaders (native provider)", () => {
     expect(byId["by-region"].rows.map((r) => r.label)).toEqual(["Norte", "Sudeste", "Sul"]);
     expect(byId["by-day"].rows[0]).toEqual({ label: "2025-01-01T00:00:00.000Z", value: 120 });
     expect(byId.all.rows).toHaveLength(CHART_ROW_CAP);
-    expect(byId.evil.error).toBe(messages.chartStageNotAllowed("$out"));
-    expect(byId.broken.error).toBe(messages.chartPipelineNotEjson);
+    expect(byId.evil.error).toBe(dashboardTexts.chartStageNotAllowed("$out"));
+    expect(byId.broken.error).toBe(dashboardTexts.chartPipelineNotEjson);
     expect(await (await testDb.db()).listCollections({ name: "stolen" }).toArray()).toEqual([]);
   });
 
@@ -129,22 +129,22 @@ describe("dashboard loaders (native provider)", () => {
     const data = await painelLoader(args("/ij/painel/4", "4"));
     if (data.view.provider !== "native") throw new Error("expected the native provider");
     const byId = Object.fromEntries(data.view.charts.map((c) => [c.id, c]));
-    expect(byId.union.error).toBe(messages.chartStageNotAllowed("$unionWith"));
-    expect(byId.collstats.error).toBe(messages.chartStageNotAllowed("$collStats"));
-    expect(byId.indexstats.error).toBe(messages.chartStageNotAllowed("$indexStats"));
-    expect(byId.plancache.error).toBe(messages.chartStageNotAllowed("$planCacheStats"));
-    expect(byId.documents.error).toBe(messages.chartStageNotAllowed("$documents"));
-    expect(byId["lookup-sessions"].error).toBe(messages.chartCollectionNotAllowed("sessions"));
-    expect(byId["facet-lookup"].error).toBe(messages.chartCollectionNotAllowed("local_users"));
-    expect(byId["nested-union"].error).toBe(messages.chartStageNotAllowed("$unionWith"));
-    expect(byId["graph-sessions"].error).toBe(messages.chartCollectionNotAllowed("sessions"));
-    expect(byId["own-collection"].error).toBe(messages.chartCollectionNotAllowed("local_users"));
-    expect(byId.code.error).toBe(messages.chartOperatorNotAllowed("$function"));
+    expect(byId.union.error).toBe(dashboardTexts.chartStageNotAllowed("$unionWith"));
+    expect(byId.collstats.error).toBe(dashboardTexts.chartStageNotAllowed("$collStats"));
+    expect(byId.indexstats.error).toBe(dashboardTexts.chartStageNotAllowed("$indexStats"));
+    expect(byId.plancache.error).toBe(dashboardTexts.chartStageNotAllowed("$planCacheStats"));
+    expect(byId.documents.error).toBe(dashboardTexts.chartStageNotAllowed("$documents"));
+    expect(byId["lookup-sessions"].error).toBe(dashboardTexts.chartCollectionNotAllowed("sessions"));
+    expect(byId["facet-lookup"].error).toBe(dashboardTexts.chartCollectionNotAllowed("local_users"));
+    expect(byId["nested-union"].error).toBe(dashboardTexts.chartStageNotAllowed("$unionWith"));
+    expect(byId["graph-sessions"].error).toBe(dashboardTexts.chartCollectionNotAllowed("sessions"));
+    expect(byId["own-collection"].error).toBe(dashboardTexts.chartCollectionNotAllowed("local_users"));
+    expect(byId.code.error).toBe(dashboardTexts.chartOperatorNotAllowed("$function"));
     // A lookup into a business collection is fine.
     expect(byId["allowed-lookup"]).toMatchObject({ rows: [{ value: 600 }] });
     expect(byId["allowed-lookup"].error).toBeUndefined();
     // A chart without id or kind is shown as a broken chart under its title.
-    expect(byId["chart-13"]).toMatchObject({ title: "Sem tipo", rows: [], error: messages.chartInvalidDefinition });
+    expect(byId["chart-13"]).toMatchObject({ title: "Sem tipo", rows: [], error: dashboardTexts.chartInvalidDefinition });
     // Nothing of the private collections reached the page.
     expect(JSON.stringify(data)).not.toMatch(/s3cr3t|hash-that-must-not-leak|admin@example\.com/);
   });
@@ -152,7 +152,7 @@ describe("dashboard loaders (native provider)", () => {
   it("shows charts that are not a list as one error instead of failing the page", async () => {
     const data = await painelLoader(args("/ij/painel/5", "5"));
     if (data.view.provider !== "native") throw new Error("expected the native provider");
-    expect(data.view.charts).toEqual([{ id: "charts", title: messages.chartFailed, kind: "table", rows: [], labels: {}, error: messages.chartsInvalid }]);
+    expect(data.view.charts).toEqual([{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }]);
   });
 
   it("serves executed-jobs dashboards only under /jobs/dashboard and the others only under /ij/painel (403)", async () => {
@@ -229,10 +229,10 @@ describe("dashboard loaders (QuickSight provider)", () => {
   it("shows a failed embed as an error message, not a crash", async () => {
     mock.use(quicksightEmbedError("AccessDeniedException", 401));
     const data = await painelLoader(args("/ij/painel/1", "1"));
-    expect(data.view).toEqual({ provider: "quicksight", embed: null, error: messages.dashboardAccessDenied });
+    expect(data.view).toEqual({ provider: "quicksight", embed: null, error: dashboardTexts.dashboardAccessDenied });
     const response = await embedUrlLoader(args("/ij/painel/1/embed-url", "1"));
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: messages.dashboardAccessDenied });
+    expect(await response.json()).toEqual({ error: dashboardTexts.dashboardAccessDenied });
   });
 
   it("guards the renewal route like the page", async () => {

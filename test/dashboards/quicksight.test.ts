@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "~/config.server";
 import { DashboardEmbedError, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { useMockServer } from "../mocks";
 import { quicksightEmbedError, quicksightEmbedSuccess, type EmbedCall } from "../mocks/quicksight";
 
@@ -69,14 +69,14 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     server.use(quicksightEmbedError("AccessDeniedException", 401));
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config }));
     expect(error.code).toBe("AccessDeniedException");
-    expect(error.message).toBe(messages.dashboardAccessDenied);
+    expect(error.message).toBe(dashboardTexts.dashboardAccessDenied);
   });
 
   it("turns ResourceNotFoundException (404) into a clean message", async () => {
     server.use(quicksightEmbedError("ResourceNotFoundException", 404));
     const error = await failure(generateEmbedAddress("ana@example.com", "missing", { config }));
     expect(error.code).toBe("ResourceNotFoundException");
-    expect(error.message).toBe(messages.dashboardNotFound);
+    expect(error.message).toBe(dashboardTexts.dashboardNotFound);
   });
 
   it("retries ThrottlingException (429) and then reports it cleanly", async () => {
@@ -85,7 +85,7 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config }));
     expect(counter.count).toBe(3);
     expect(error.code).toBe("ThrottlingException");
-    expect(error.message).toBe(messages.dashboardThrottled);
+    expect(error.message).toBe(dashboardTexts.dashboardThrottled);
     expect(error.message).not.toMatch(/mock|amazon|coral/i);
   });
 
@@ -103,6 +103,6 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
   it("needs a configured account", async () => {
     const unconfigured = parseConfig({ DASHBOARDS: "native" });
     const error = await failure(generateEmbedAddress("ana@example.com", "dash-123", { config: unconfigured }));
-    expect(error.message).toBe(messages.dashboardNotConfigured);
+    expect(error.message).toBe(dashboardTexts.dashboardNotConfigured);
   });
 });

@@ -1,21 +1,13 @@
 import { MongoClient } from "mongodb";
-import type { Page } from "playwright-core";
-import { DEMO_PASSWORD } from "~/seed/accounts";
-import { messages } from "~/messages";
+import type { Page, Route } from "playwright-core";
+import { dashboardTexts, messages } from "~/messages";
 import { expect, test } from "./fixtures";
+import type { RunningApp } from "./harness";
+import { signIn as signInAs } from "./sign-in";
 
-/**
- * Dashboards on the native provider, as a USER GOLD sees them.
- * Signs in through the login form; replace `signIn` by the shared fixture once the host work has one.
- */
+/** Dashboards on the native provider, as a USER GOLD sees them. */
 
-async function signIn(page: Page, email = "gold@demo.local") {
-  await page.goto("/");
-  await page.getByLabel(messages.emailLabel).fill(email);
-  await page.getByLabel(messages.passwordLabel).fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: messages.loginButton }).click();
-  await page.waitForURL((url) => url.pathname !== "/");
-}
+const signIn = (page: Page, app: RunningApp, email = "gold@demo.local") => signInAs(page, app.baseURL, email);
 
 type SeededDashboard = {
   painelId: number;
@@ -45,7 +37,7 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
   const dashboards = await seededDashboards(app.mongoUri, app.databaseName);
   expect(dashboards.length).toBeGreaterThanOrEqual(4);
   const kindsSeen = new Set<string>();
-  await signIn(page);
+  await signIn(page, app);
   for (const dashboard of dashboards) {
     const response = await page.goto(pathFor(dashboard));
     expect(response?.status(), pathFor(dashboard)).toBe(200);
@@ -82,7 +74,7 @@ test("an executed-jobs dashboard shows the loading overlay while its loader runs
   const intelligent = dashboards.find((d) => d.panelType === 1);
   const jobs = dashboards.filter((d) => d.panelType === 2);
   if (!intelligent || jobs.length < 2) throw new Error("the seed has an Intelligent Journey dashboard and two executed-jobs dashboards");
-  await signIn(page);
+  await signIn(page, app);
   await page.goto(pathFor(intelligent));
   await page.getByRole("heading", { level: 1, name: intelligent.panelLabel }).waitFor();
   const overlay = page.getByRole("status").filter({ hasText: messages.dashboardLoading });
@@ -117,13 +109,16 @@ test("an executed-jobs dashboard shows the loading overlay while its loader runs
 test("the dashboard reloads when the id changes, also with back and forward", async ({ page, app }) => {
   const intelligent = (await seededDashboards(app.mongoUri, app.databaseName)).filter((d) => d.panelType === 1);
   const [first, second] = intelligent;
-  await signIn(page);
+  await signIn(page, app);
   await page.goto(pathFor(first));
   await page.getByRole("heading", { level: 1, name: first.panelLabel }).waitFor();
   // Client-side navigation: through the side menu when it lists the dashboard, else through the router.
   const menuLink = page.getByRole("link", { name: second.panelLabel, exact: true });
   if ((await menuLink.count()) > 0) await menuLink.first().click();
-  else await page.evaluate((to) => (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate(to), pathFor(second));
+  else {
+    await page.waitForFunction(() => !!(window as unknown as { __remixRouter?: unknown }).__remixRouter);
+    await page.evaluate((to) => (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate(to), pathFor(second));
+  }
   await page.waitForURL(`**${pathFor(second)}`);
   await page.getByRole("heading", { level: 1, name: second.panelLabel }).waitFor();
   await page.goBack();
@@ -138,7 +133,7 @@ test("an unknown id is 404 and a dashboard of the other kind is 403", async ({ p
   const jobs = dashboards.find((d) => d.panelType === 2);
   const intelligent = dashboards.find((d) => d.panelType === 1);
   if (!jobs || !intelligent) throw new Error("the seed has both kinds of dashboards");
-  await signIn(page);
+  await signIn(page, app);
   expect((await page.goto("/ij/painel/9999"))?.status()).toBe(404);
   expect((await page.goto("/ij/painel/nao-existe"))?.status()).toBe(404);
   expect((await page.goto(`/ij/painel/${jobs.painelId}`))?.status()).toBe(403);
@@ -148,6 +143,65 @@ test("an unknown id is 404 and a dashboard of the other kind is 403", async ({ p
 
 test("a type without dashboards gets 403", async ({ page, app }) => {
   const [first] = await seededDashboards(app.mongoUri, app.databaseName);
-  await signIn(page, "silver@demo.local");
+  await signIn(page, app, "silver@demo.local");
   expect((await page.goto(pathFor(first)))?.status()).toBe(403);
+});
+
+/** Holds the `.data` request of `path` until `release()`; `requested` resolves when the browser has asked. */
+async function holdData(page: Page, path: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let requested!: () => void;
+  const asked = new Promise<void>((resolve) => (requested = resolve));
+  const matches = (url: URL) => url.pathname === `${path}.data`;
+  // Every held request (a hover's prefetch and the navigation's own) goes on before the route is removed.
+  const held: Array<Promise<void>> = [];
+  const handler = async (route: Route) => {
+    requested();
+    const going = gate.then(() => route.continue());
+    held.push(going);
+    await going;
+  };
+  await page.route(matches, handler);
+  return {
+    asked,
+    release: async () => {
+      release();
+      await Promise.all(held);
+      await page.unroute(matches, handler);
+    },
+  };
+}
+
+test("switching Intelligent Journey dashboards, or going back, shows the loading state at once and never the previous figures under the new name", async ({ page, app }) => {
+  const [first, second] = (await seededDashboards(app.mongoUri, app.databaseName)).filter((d) => d.panelType === 1);
+  await signIn(page, app);
+  await page.goto(pathFor(first));
+  await page.getByRole("heading", { level: 1, name: first.panelLabel }).waitFor();
+  const overlay = page.getByRole("status").filter({ hasText: messages.dashboardLoading });
+  const firstCard = page.locator("figure.chart-card").first();
+  await firstCard.waitFor();
+  /** What a person sees at the middle of the first dashboard's first card: the overlay covers it completely. */
+  const seenAtFirstCard = async () => {
+    const box = await firstCard.boundingBox();
+    return page.evaluate(({ x, y }) => {
+      const element = document.elementFromPoint(x, y);
+      return element?.closest(".route-loading-overlay") ? "overlay" : element?.closest("figure.chart-card") ? "previous figures" : "other";
+    }, { x: (box?.x ?? 0) + (box?.width ?? 0) / 2, y: (box?.y ?? 0) + (box?.height ?? 0) / 2 });
+  };
+
+  for (const [target, go] of [
+    [second, () => page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link", { name: second.panelLabel, exact: true }).click()],
+    [first, () => page.goBack()],
+    [second, () => page.goForward()],
+  ] as const) {
+    const held = await holdData(page, pathFor(target));
+    await go();
+    await held.asked;
+    await overlay.waitFor({ state: "visible" });
+    expect(await seenAtFirstCard()).toBe("overlay");
+    await held.release();
+    await page.getByRole("heading", { level: 1, name: target.panelLabel }).waitFor();
+    await overlay.waitFor({ state: "detached" });
+  }
 });

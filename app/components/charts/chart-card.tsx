@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Alert } from "~/components/ui/alert";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/components/ui/data-table.css";
@@ -14,7 +14,8 @@ type Labels = Readonly<Record<string, string>>;
 export function ChartDataTable({ rows, caption, labels = {}, hidden = false }: { rows: ChartRow[]; caption: string; labels?: Labels; hidden?: boolean }) {
   const keys = columnKeys(rows);
   return (
-    <div className={hidden ? "visually-hidden" : "chart-table"}>
+    // A visible table may scroll: it is then a named region the keyboard can reach and scroll (WCAG 2.1.1).
+    <div className={hidden ? "visually-hidden" : "chart-table"} {...(hidden ? {} : { role: "region", "aria-label": caption, tabIndex: 0 })}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -75,7 +76,7 @@ export function ChartCard({ chart }: { chart: ChartData }) {
   let body;
   if (chart.error) {
     body = (
-      <Alert tone="error" title={messages.chartFailed}>
+      <Alert tone="error" title={dashboardTexts.chartFailed}>
         {chart.error}
       </Alert>
     );
@@ -86,14 +87,15 @@ export function ChartCard({ chart }: { chart: ChartData }) {
   } else {
     body = (
       <>
-        <div className="chart-card__plot" aria-hidden="true">
+        {/* inert: nothing Recharts draws can take the keyboard's focus inside content hidden from assistive technology. */}
+        <div className="chart-card__plot" aria-hidden="true" {...{ inert: "" }}>
           {hydrated ? (
             <Suspense fallback={null}>
               <Plot chart={chart} />
             </Suspense>
           ) : null}
         </div>
-        <ChartDataTable rows={chart.rows} caption={`${messages.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
+        <ChartDataTable rows={chart.rows} caption={`${dashboardTexts.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
       </>
     );
   }

@@ -2,7 +2,11 @@ import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieCh
 import type { ChartData } from "./chart-card";
 import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKeys } from "./format";
 
-/** A bar, line or pie chart drawn with Recharts (browser only: see ChartCard). */
+/**
+ * A bar, line or pie chart drawn with Recharts (browser only: see ChartCard). The drawing is hidden from
+ * assistive technology (the card's table carries the numbers), so Recharts' keyboard layer is off: a focusable
+ * element inside aria-hidden content is a trap for keyboard and screen-reader users (axe: aria-hidden-focus).
+ */
 export default function Plot({ chart }: { chart: ChartData }) {
   const labels = chart.labels ?? {};
   const tooltipFormatter = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), fieldLabel(String(name), labels)];
@@ -13,7 +17,7 @@ export default function Plot({ chart }: { chart: ChartData }) {
     const key = series.includes("value") ? "value" : series[0];
     return (
       <ResponsiveContainer width="100%" height="100%">
-        <PieChart>
+        <PieChart accessibilityLayer={false}>
           <Pie data={chart.rows} dataKey={key} nameKey="label" outerRadius="75%" isAnimationActive={false} label={(e: { name?: unknown }) => formatLabel((e.name ?? "") as string)}>
             {chart.rows.map((_, i) => (
               <Cell key={i} fill={PALETTE[i % PALETTE.length]} />
@@ -27,7 +31,7 @@ export default function Plot({ chart }: { chart: ChartData }) {
   const Chart = chart.kind === "line" ? LineChart : BarChart;
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <Chart data={chart.rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      <Chart data={chart.rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="label" tick={tick} tickFormatter={xTick} />
         <YAxis tick={tick} tickFormatter={(v: number) => formatCompact(v)} width={64} />

@@ -53,7 +53,7 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-describe("loading overlay of /jobs/dashboard/{id}", () => {
+describe("loading overlay of the dashboards", () => {
   it("is an empty live region while nothing loads", () => {
     const { router } = appRouter("/home");
     cleanup = () => router.dispose();
@@ -103,7 +103,10 @@ describe("loading overlay of /jobs/dashboard/{id}", () => {
     expect(at("/jobs/dashboard/7", "idle")).toBe(false);
     expect(at("/jobs/dashboard/7/embed-url")).toBe(false);
     expect(at("/jobs/executados")).toBe(false);
-    expect(at("/ij/painel/7")).toBe(false);
+    expect(at("/ij/painel/7")).toBe(true);
+    expect(at("/IJ/Painel/7")).toBe(true);
+    expect(at("/ij/painel/7/embed-url")).toBe(false);
+    expect(at("/ij/explorer")).toBe(false);
     expect(isDashboardNavigationPending({ state: "idle", location: undefined })).toBe(false);
   });
 });

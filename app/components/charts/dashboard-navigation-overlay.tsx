@@ -4,11 +4,12 @@ import "./dashboard-navigation-overlay.css";
 
 type NavigationLike = { state: string; location?: { pathname: string } | null };
 
-const JOBS_DASHBOARD_PAGE = /^\/jobs\/dashboard\/[^/]+\/?$/;
+/** The two dashboard pages, /ij/painel/{id} and /jobs/dashboard/{id} (matched as the router does: any case). */
+const DASHBOARD_PAGE = /^\/(ij\/painel|jobs\/dashboard)\/[^/]+\/?$/i;
 
-/** Whether the router is on its way to an executed-jobs dashboard, whose loader fetches the embed address. */
+/** Whether the router is on its way to a dashboard (a switch, Back or Forward), whose loader fetches its figures. */
 export function isDashboardNavigationPending(navigation: NavigationLike): boolean {
-  return navigation.state !== "idle" && !!navigation.location && JOBS_DASHBOARD_PAGE.test(navigation.location.pathname);
+  return navigation.state !== "idle" && !!navigation.location && DASHBOARD_PAGE.test(navigation.location.pathname);
 }
 
 /** The overlay itself; `pending` comes from the router (see DashboardNavigationOverlay). */
@@ -22,9 +23,11 @@ export function DashboardLoadingStatus({ pending }: { pending: boolean }) {
 }
 
 /**
- * The loading overlay of /jobs/dashboard/{id} (spec 000 §2) while its loader asks for the embed address.
- * Rendered by the root route, because a navigation that starts outside /jobs has no /jobs layout mounted
- * until the address has arrived.
+ * The loading state of the dashboards (spec 000 §2: /jobs/dashboard/{id} "shows a loading overlay while
+ * loading"; issue 17: /ij/painel/{id} too) from the moment a switch, Back or Forward starts until the new
+ * dashboard is there. It covers the page area opaquely, so the previous dashboard's figures are never seen under
+ * the new one's name. Rendered by the root route, because a navigation that starts in another section has no
+ * layout of the target's section mounted until its data has arrived.
  */
 export function DashboardNavigationOverlay() {
   return <DashboardLoadingStatus pending={isDashboardNavigationPending(useNavigation())} />;

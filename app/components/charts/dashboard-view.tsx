@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { QuickSightDashboard, type QuickSightEmbed } from "~/components/quicksight/quicksight-dashboard";
 import { Alert } from "~/components/ui/alert";
-import { messages } from "~/messages";
+import { dashboardTexts, messages } from "~/messages";
 import { ChartCard, type ChartData } from "./chart-card";
 import "./charts.css";
 
@@ -37,7 +37,7 @@ export function DashboardView({ data, renewUrl, full = false }: { data: Dashboar
       ) : null}
       {view.provider === "native" ? (
         view.charts.length === 0 ? (
-          <Alert tone="info">{messages.dashboardNoCharts}</Alert>
+          <Alert tone="info">{dashboardTexts.dashboardNoCharts}</Alert>
         ) : (
           <div className="dashboard__grid">
             {view.charts.map((chart) => (
@@ -48,8 +48,8 @@ export function DashboardView({ data, renewUrl, full = false }: { data: Dashboar
       ) : view.embed ? (
         <QuickSightDashboard embed={view.embed} renewUrl={renewUrl} onLoadingChange={setEmbedLoading} />
       ) : (
-        <Alert tone="error" title={messages.dashboardEmbedFailedTitle}>
-          {view.error ?? messages.dashboardUnexpected}
+        <Alert tone="error" title={dashboardTexts.dashboardEmbedFailedTitle}>
+          {view.error ?? dashboardTexts.dashboardUnexpected}
         </Alert>
       )}
     </section>

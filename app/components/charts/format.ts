@@ -1,4 +1,4 @@
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 
@@ -24,7 +24,7 @@ export function formatCompact(value: number): string {
 export function formatLabel(value: ChartValue): string {
   if (value === null) return "—";
   if (typeof value === "number") return formatNumber(value);
-  if (typeof value === "boolean") return value ? messages.chartYes : messages.chartNo;
+  if (typeof value === "boolean") return value ? dashboardTexts.chartYes : dashboardTexts.chartNo;
   const month = /^(\d{4})-(\d{2})$/.exec(value);
   if (month) return monthFormat.format(new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1))).replace(". de ", "/").replace(" de ", "/");
   if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return dayFormat.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
@@ -46,8 +46,8 @@ export function formatValue(value: ChartValue): string {
  */
 export function fieldLabel(key: string, labels: Readonly<Record<string, string>> = {}): string {
   if (Object.hasOwn(labels, key) && labels[key]) return labels[key];
-  if (key === "label") return messages.chartCategory;
-  if (key === "value") return messages.chartTotal;
+  if (key === "label") return dashboardTexts.chartCategory;
+  if (key === "value") return dashboardTexts.chartTotal;
   return humanize(key);
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { frameErrorText } from "./frame-events";
 
 describe("QuickSight frame errors", () => {
   it("shows the error code of ERROR_OCCURRED, not the alert's title", () => {
     const text = frameErrorText({ eventName: "ERROR_OCCURRED", message: { errorCode: "Forbidden" } });
     expect(text).toBe("O QuickSight informou um erro ao exibir o painel (código Forbidden).");
-    expect(text).not.toBe(messages.dashboardEmbedFailedTitle);
+    expect(text).not.toBe(dashboardTexts.dashboardEmbedFailedTitle);
   });
 
   it("adds the error's message when the frame sends one", () => {

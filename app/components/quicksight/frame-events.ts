@@ -1,4 +1,4 @@
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 
 /** What the embedding SDK hands its onMessage / onChange listeners (only the fields read here). */
 export type FrameEvent = { eventName?: string; eventLevel?: string; message?: unknown };
@@ -13,10 +13,10 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 export function frameErrorText(event: FrameEvent): string | null {
   const message = event.message && typeof event.message === "object" ? (event.message as Record<string, unknown>) : {};
   if (event.eventName === "ERROR_OCCURRED") {
-    return messages.dashboardFrameError(text(message.errorCode), text(message.errorMessage) ?? text(message.message));
+    return dashboardTexts.dashboardFrameError(text(message.errorCode), text(message.errorMessage) ?? text(message.message));
   }
   if (event.eventLevel === "ERROR") {
-    return messages.dashboardFrameError(text(event.eventName), text(message.errorMessage) ?? text(message.message) ?? (typeof event.message === "string" ? text(event.message) : null));
+    return dashboardTexts.dashboardFrameError(text(event.eventName), text(message.errorMessage) ?? text(message.message) ?? (typeof event.message === "string" ? text(event.message) : null));
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/ui/alert";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import { frameErrorText, type FrameEvent } from "./frame-events";
 import { startEmbedSession, type EmbedAddressLike, type FrameState } from "./renewal";
 
@@ -68,18 +68,18 @@ export function QuickSightDashboard({
           fetchAddress: async () => {
             const response = await fetch(renewUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
             const body = (await response.json().catch(() => ({}))) as Partial<EmbedAddressLike> & { error?: string };
-            if (!response.ok || !body.embedUrl || typeof body.expiresInMs !== "number") throw new Error(body.error ?? messages.dashboardRenewFailed);
+            if (!response.ok || !body.embedUrl || typeof body.expiresInMs !== "number") throw new Error(body.error ?? dashboardTexts.dashboardRenewFailed);
             return { embedUrl: body.embedUrl, expiresInMs: body.expiresInMs };
           },
           onError: (problem) => {
             loadingRef.current?.(false);
-            setError(problem instanceof Error && problem.message ? problem.message : messages.dashboardRenewFailed);
+            setError(problem instanceof Error && problem.message ? problem.message : dashboardTexts.dashboardRenewFailed);
           },
         });
         if (cancelled) session.stop();
       } catch (problem) {
         loadingRef.current?.(false);
-        setError(problem instanceof Error && problem.message ? problem.message : messages.dashboardUnexpected);
+        setError(problem instanceof Error && problem.message ? problem.message : dashboardTexts.dashboardUnexpected);
       }
     })();
 
@@ -93,7 +93,7 @@ export function QuickSightDashboard({
   return (
     <>
       {error ? (
-        <Alert tone="error" title={messages.dashboardEmbedFailedTitle}>
+        <Alert tone="error" title={dashboardTexts.dashboardEmbedFailedTitle}>
           {error}
         </Alert>
       ) : null}

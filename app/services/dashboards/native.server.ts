@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { EJSON } from "bson";
 import { ObjectId, type Document } from "mongodb";
 import { getDb } from "~/db.server";
-import { messages } from "~/messages";
+import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
+import { dashboardTexts, messages } from "~/messages";
 import { CHART_COLLECTIONS, CHART_PIPELINE_STAGES, dashboardChartSchema, type ChartKind, type DashboardChart } from "~/models/dashboards.server";
 
 /**
@@ -53,29 +55,29 @@ function assertNoForbiddenOperator(value: unknown): void {
   }
   if (!isPlainObject(value)) return;
   for (const [key, inner] of Object.entries(value)) {
-    if (FORBIDDEN_OPERATORS.has(key)) throw new ChartDefinitionError(messages.chartOperatorNotAllowed(key));
+    if (FORBIDDEN_OPERATORS.has(key)) throw new ChartDefinitionError(dashboardTexts.chartOperatorNotAllowed(key));
     assertNoForbiddenOperator(inner);
   }
 }
 
 /** Checks one pipeline level: every stage allowlisted, sub-pipelines and `from` collections included. */
 function assertAllowedPipeline(pipeline: unknown): asserts pipeline is Document[] {
-  if (!Array.isArray(pipeline)) throw new ChartDefinitionError(messages.chartPipelineNotList);
+  if (!Array.isArray(pipeline)) throw new ChartDefinitionError(dashboardTexts.chartPipelineNotList);
   for (const stage of pipeline) {
-    if (!isPlainObject(stage)) throw new ChartDefinitionError(messages.chartPipelineNotList);
+    if (!isPlainObject(stage)) throw new ChartDefinitionError(dashboardTexts.chartPipelineNotList);
     const keys = Object.keys(stage);
-    if (keys.length !== 1 || !keys[0].startsWith("$")) throw new ChartDefinitionError(messages.chartStageShape);
+    if (keys.length !== 1 || !keys[0].startsWith("$")) throw new ChartDefinitionError(dashboardTexts.chartStageShape);
     const [name] = keys;
-    if (!ALLOWED_STAGES.has(name)) throw new ChartDefinitionError(messages.chartStageNotAllowed(name));
+    if (!ALLOWED_STAGES.has(name)) throw new ChartDefinitionError(dashboardTexts.chartStageNotAllowed(name));
     const body = stage[name];
     if (name === "$lookup" || name === "$graphLookup") {
       const from = isPlainObject(body) ? body.from : undefined;
       // A $lookup without `from` reads a $documents sub-pipeline; $documents is not allowed either.
-      if (!isChartCollection(from)) throw new ChartDefinitionError(messages.chartCollectionNotAllowed(String(from ?? "")));
+      if (!isChartCollection(from)) throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(String(from ?? "")));
       if (name === "$lookup" && isPlainObject(body) && body.pipeline !== undefined) assertAllowedPipeline(body.pipeline);
     }
     if (name === "$facet") {
-      if (!isPlainObject(body)) throw new ChartDefinitionError(messages.chartPipelineNotList);
+      if (!isPlainObject(body)) throw new ChartDefinitionError(dashboardTexts.chartPipelineNotList);
       for (const inner of Object.values(body)) assertAllowedPipeline(inner);
     }
   }
@@ -87,7 +89,7 @@ export function parseStoredPipeline(text: string): Document[] {
   try {
     parsed = EJSON.parse(text, { relaxed: false });
   } catch {
-    throw new ChartDefinitionError(messages.chartPipelineNotEjson);
+    throw new ChartDefinitionError(dashboardTexts.chartPipelineNotEjson);
   }
   assertAllowedPipeline(parsed);
   assertNoForbiddenOperator(parsed);
@@ -109,19 +111,19 @@ export function toChartValue(value: unknown): ChartValue {
 
 /** The stored shape of a chart; a record written by hand may hold anything. */
 function errorResult(index: number, raw: unknown, error: string): ChartResult {
-  const title = isPlainObject(raw) && typeof raw.title === "string" && raw.title ? raw.title : messages.chartUntitled;
+  const title = isPlainObject(raw) && typeof raw.title === "string" && raw.title ? raw.title : dashboardTexts.chartUntitled;
   return { id: `chart-${index + 1}`, title, kind: "table", rows: [], labels: {}, error };
 }
 
 /** Runs one chart. A failure becomes the chart's `error`, so one broken chart leaves the others drawn. */
-export async function runChart(raw: unknown, index = 0): Promise<ChartResult> {
+export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_BUDGET_MS): Promise<ChartResult> {
   const parsed = dashboardChartSchema.safeParse(raw);
-  if (!parsed.success) return errorResult(index, raw, messages.chartInvalidDefinition);
+  if (!parsed.success) return errorResult(index, raw, dashboardTexts.chartInvalidDefinition);
   const chart: DashboardChart = parsed.data;
   const base = { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {} };
   let pipeline: Document[];
   try {
-    if (!isChartCollection(chart.collection)) throw new ChartDefinitionError(messages.chartCollectionNotAllowed(chart.collection));
+    if (!isChartCollection(chart.collection)) throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(chart.collection));
     pipeline = [...parseStoredPipeline(chart.pipeline), { $limit: CHART_ROW_CAP }];
   } catch (error) {
     if (error instanceof ChartDefinitionError) return { ...base, rows: [], error: error.message };
@@ -129,20 +131,103 @@ export async function runChart(raw: unknown, index = 0): Promise<ChartResult> {
   }
   try {
     const db = await getDb();
-    const documents = await db.collection(chart.collection).aggregate(pipeline, { maxTimeMS: CHART_TIME_BUDGET_MS }).toArray();
+    const documents = await db.collection(chart.collection).aggregate(pipeline, { maxTimeMS }).toArray();
     const rows = documents.map((doc) => Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, toChartValue(v)])));
     return { ...base, rows };
   } catch (error) {
     // The database's own wording stays in the log; the page gets a sentence in Portuguese.
     const reason = error instanceof Error ? error.message : String(error);
     console.warn(JSON.stringify({ level: "warn", msg: "dashboard chart failed", chart: chart.id, reason }));
-    return { ...base, rows: [], error: messages.chartRunFailed };
+    return { ...base, rows: [], error: dashboardTexts.chartRunFailed };
   }
 }
 
-/** Runs every chart of a dashboard at once. A `charts` that is not a list shows one error, not a 500. */
-export async function runCharts(charts: unknown): Promise<ChartResult[]> {
+/**
+ * How long cached figures are trusted without a change being announced: the bound on how stale a chart
+ * can be after a write that did not call noteDataChanged (and did not change a document count).
+ */
+export const CHART_CACHE_MAX_AGE_MS = 60_000;
+
+/** The collections a stored pipeline reads: its own and every `$lookup`/`$graphLookup` `from`, at any depth. */
+function collectionsRead(chart: DashboardChart): string[] {
+  const out = new Set<string>([chart.collection]);
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isPlainObject(value)) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if ((key === "$lookup" || key === "$graphLookup") && isPlainObject(inner) && typeof inner.from === "string") out.add(inner.from);
+      visit(inner);
+    }
+  };
+  try {
+    visit(EJSON.parse(chart.pipeline, { relaxed: false }));
+  } catch {
+    // an unreadable pipeline fails in runChart with its own message
+  }
+  return [...out];
+}
+
+/** Charts being computed in this process, so concurrent views of a stale chart wait for one run. */
+const computing = new Map<string, Promise<ChartResult>>();
+/** Computations that failed, kept a little while so views do not start them again and again. */
+const failed = new Map<string, { result: ChartResult; until: number }>();
+const FAILURE_MEMORY_MS = 30_000;
+/**
+ * A computation for the cache may take this long (it runs once per data change, then every view reads
+ * its result); a view waits for it only CHART_TIME_BUDGET_MS, then shows the previous figures or says
+ * they are being computed.
+ */
+export const CHART_COMPUTE_BUDGET_MS = 120_000;
+
+/**
+ * Runs every chart of a dashboard, reading each chart's figures from the cache while the data it
+ * reads is unchanged, and computing (once, however many views wait) when it changed. `scope` names
+ * the dashboard (tenant and dashboardId). A `charts` that is not a list shows one error, not a 500.
+ */
+export async function runCharts(charts: unknown, scope = "dashboard"): Promise<ChartResult[]> {
   if (charts === undefined || charts === null) return [];
-  if (!Array.isArray(charts)) return [{ id: "charts", title: messages.chartFailed, kind: "table", rows: [], labels: {}, error: messages.chartsInvalid }];
-  return Promise.all(charts.map((chart, index) => runChart(chart, index)));
+  if (!Array.isArray(charts)) return [{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }];
+  const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
+  const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
+  const keyOf = (chart: DashboardChart) =>
+    `${scope}:${chart.id}:${createHash("sha1").update(`${chart.collection}\u0000${chart.pipeline}`).digest("base64url")}`;
+  const reads = new Map(valid.map((chart) => [chart, collectionsRead(chart).filter(isChartCollection)]));
+  const [states, cached] = await Promise.all([dataStates([...new Set([...reads.values()].flat())]), readCachedCharts(valid.map(keyOf))]);
+  const now = Date.now();
+  return Promise.all(
+    charts.map((raw, index) => {
+      const p = parsed[index];
+      if (!p.success || !reads.has(p.data)) return runChart(raw, index);
+      const chart = p.data;
+      const key = keyOf(chart);
+      const fingerprint = reads.get(chart)!.map((name) => states.get(name)).join(",");
+      const hit = cached.get(key);
+      if (hit && hit.fingerprint === fingerprint && now - hit.computedAt.getTime() < CHART_CACHE_MAX_AGE_MS) {
+        return { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: hit.rows };
+      }
+      const flight = `${key}|${fingerprint}`;
+      const recent = failed.get(flight);
+      if (recent && recent.until > now) return recent.result;
+      let running = computing.get(flight);
+      if (!running) {
+        running = runChart(raw, index, CHART_COMPUTE_BUDGET_MS)
+          .then(async (result) => {
+            if (!result.error) await storeCachedChart({ _id: key, fingerprint, rows: result.rows, computedAt: new Date() }).catch(() => undefined);
+            else failed.set(flight, { result, until: Date.now() + FAILURE_MEMORY_MS });
+            return result;
+          })
+          .finally(() => computing.delete(flight));
+        computing.set(flight, running);
+      }
+      // The view waits a bounded time; meanwhile the previous figures (if any) stand in.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CHART_TIME_BUDGET_MS)));
+      return Promise.race([running, late]).then((done) => {
+        clearTimeout(timer);
+        if (done) return done;
+        const base = { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {} };
+        return hit ? { ...base, rows: hit.rows } : { ...base, rows: [], error: dashboardTexts.chartComputing };
+      });
+    }),
+  );
 }

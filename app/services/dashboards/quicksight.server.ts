@@ -1,6 +1,6 @@
 import type { GenerateEmbedUrlForRegisteredUserCommandInput, QuickSightClient } from "@aws-sdk/client-quicksight";
 import { getConfig, type Config } from "~/config.server";
-import { messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 
 /**
  * The QuickSight provider. The server asks for the embed address with the container's own credentials
@@ -83,14 +83,14 @@ export function describeEmbedError(error: unknown): DashboardEmbedError {
     case "UnsupportedUserEditionException":
     case "QuickSightUserNotFoundException":
     case "UnsupportedPricingPlanException":
-      return new DashboardEmbedError(messages.dashboardAccessDenied, name);
+      return new DashboardEmbedError(dashboardTexts.dashboardAccessDenied, name);
     case "ResourceNotFoundException":
-      return new DashboardEmbedError(messages.dashboardNotFound, name);
+      return new DashboardEmbedError(dashboardTexts.dashboardNotFound, name);
     case "ThrottlingException":
     case "LimitExceededException":
-      return new DashboardEmbedError(messages.dashboardThrottled, name);
+      return new DashboardEmbedError(dashboardTexts.dashboardThrottled, name);
     default:
-      return new DashboardEmbedError(messages.dashboardUnexpected, name || "Unknown");
+      return new DashboardEmbedError(dashboardTexts.dashboardUnexpected, name || "Unknown");
   }
 }
 
@@ -102,7 +102,7 @@ export async function generateEmbedAddress(
 ): Promise<EmbedAddress> {
   const config = options.config ?? getConfig();
   const { accountId } = config.dashboards.quicksight;
-  if (!accountId) throw new DashboardEmbedError(messages.dashboardNotConfigured, "NotConfigured");
+  if (!accountId) throw new DashboardEmbedError(dashboardTexts.dashboardNotConfigured, "NotConfigured");
   const settings = { ...config.dashboards.quicksight, accountId, region: config.awsRegion };
   const client = options.client ?? (await clientFor(settings.region));
   const now = options.now ?? (() => performance.now());
@@ -118,7 +118,7 @@ export async function generateEmbedAddress(
     console.warn(JSON.stringify({ level: "warn", msg: "quicksight embed failed", code: clean.code, dashboardId }));
     throw clean;
   }
-  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(messages.dashboardUnexpected, "NoEmbedUrl");
+  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(dashboardTexts.dashboardUnexpected, "NoEmbedUrl");
   return {
     embedUrl,
     expiresInMs: Math.max(0, settings.sessionMinutes * 60_000 - (now() - startedAt)),

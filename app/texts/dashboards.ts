@@ -1,0 +1,37 @@
+/**
+ * User-visible texts of the dashboards and their charts (spec 000 §2, §8; issue 16): the spec's
+ * verbatim, the rest marked "ours" (docs/decisions.md). Re-exported by app/messages.ts; defined only here (a module of its own, so pages without
+ * them do not download them).
+ */
+export const dashboardTexts = {
+  // ours: dashboards (spec 000 §8 "the error shown in an alert")
+  dashboardPageTitle: "Dashboard",
+  dashboardEmbedFailedTitle: "Não foi possível carregar o painel",
+  dashboardAccessDenied: "O QuickSight negou acesso a este painel para o seu usuário.",
+  dashboardNotFound: "O painel não foi encontrado no QuickSight.",
+  dashboardThrottled: "O QuickSight está sobrecarregado no momento. Tente novamente em alguns instantes.",
+  dashboardNotConfigured: "O QuickSight não está configurado neste ambiente.",
+  dashboardUnexpected: "O serviço de painéis não respondeu como esperado. Tente novamente.",
+  dashboardRenewFailed: "A sessão do painel não pôde ser renovada. Recarregue a página.",
+  dashboardFrameError: (code: string | null, detail: string | null) =>
+    `O QuickSight informou um erro ao exibir o painel${code ? ` (código ${code})` : ""}${detail ? `: ${detail}` : "."}`,
+  dashboardNoCharts: "Este painel ainda não tem gráficos.",
+  chartFailed: "Não foi possível calcular este gráfico.",
+  chartTableFallback: "Dados do gráfico",
+  chartCategory: "Categoria",
+  chartTotal: "Total",
+  chartUntitled: "Gráfico sem título",
+  chartYes: "Sim",
+  chartNo: "Não",
+  chartsInvalid: "A lista de gráficos deste painel está mal definida.",
+  chartInvalidDefinition: "A definição deste gráfico está incompleta ou mal formada.",
+  chartPipelineNotEjson: "O pipeline do gráfico não é um EJSON válido.",
+  chartPipelineNotList: "O pipeline do gráfico deve ser uma lista de etapas.",
+  chartStageShape: "Cada etapa do pipeline deve ter exatamente um operador iniciado por $.",
+  chartStageNotAllowed: (stage: string) => `A etapa ${stage} não é permitida em um gráfico.`,
+  chartOperatorNotAllowed: (operator: string) => `O operador ${operator} não é permitido em um gráfico.`,
+  chartCollectionNotAllowed: (name: string) => `A coleção ${name} não pode ser lida por um gráfico.`,
+  chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
+  // Performance (issue 16): the first view after a data change while the figures are being computed.
+  chartComputing: "Os números deste gráfico estão sendo calculados. Atualize a página em instantes.",
+} as const;

@@ -1,0 +1,356 @@
+/**
+ * Load benchmark (issue 16): the production build on a scale-10 database (seeded once into a
+ * scratch data directory and reused), 50 signed-in users (autocannon, one session per connection),
+ * p50/p95/p99 and errors for /healthz, /home and every data page in ONE run, as ratios to /home and
+ * /healthz measured in the same run. Then /healthz while a dashboard recomputes its figures, and the
+ * memory of the web, database and worker processes (idle, and during a 300k-row import).
+ *
+ *   npm run build && npx tsx bench/load/run.ts [--seconds 10] [--data bench/load/.data] [--scale 10]
+ *
+ * Targets: every data page p95 ≤ 2× /home p95; /home p95 ≤ 5× /healthz p95; 0 errors; /healthz p95
+ * unchanged while a dashboard computes; worker RSS ≤ 400 MB during the import.
+ * To measure a new page, add it to PAGES below.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { MongoClient, type Db } from "mongodb";
+import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
+
+type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
+
+/** The pages measured: add new screens here (a path and the account type that may open it). */
+export const PAGES: { name: string; path: string; as: Account }[] = [
+  { name: "/healthz", path: "/healthz", as: "gold" },
+  { name: "/home", path: "/home", as: "gold" },
+  { name: "/jobs/executados", path: "/jobs/executados", as: "gold" },
+  { name: "/jobs/executados (page 1000 of 40)", path: "/jobs/executados?page=1000&pageSize=40", as: "gold" },
+  { name: "/captura/processando", path: "/captura/processando", as: "gold" },
+  { name: "/repo/format", path: "/repo/format", as: "gold" },
+  { name: "/repo/format (page 2000)", path: "/repo/format?page=2000", as: "gold" },
+  { name: "/repo/master-data", path: "/repo/master-data", as: "gold" },
+  { name: "/repo/master-data (product, page 4000)", path: "/repo/master-data?base=ok&collection=product_master&page=4000", as: "gold" },
+  { name: "/repo/master-data/canal", path: "/repo/master-data/canal", as: "gold" },
+  { name: "/repo/master-data/planejamento (spend)", path: "/repo/master-data/planejamento?section=planning&tab=spend&page=3", as: "gold" },
+  { name: "/ij/explorer (a query)", path: "/ij/explorer?search=relatorio+vendas", as: "gold" },
+  { name: "/ij/explorer (exact phrase, page 2)", path: "/ij/explorer?search=manutencao+preventiva&exactPh=1&page=2", as: "gold" },
+  { name: "/ij/painel/1 (planning, 1M rows)", path: "/ij/painel/1", as: "sysadmin" },
+  { name: "/ij/painel/2 (master data)", path: "/ij/painel/2", as: "sysadmin" },
+  { name: "/ij/painel/3 (forecast)", path: "/ij/painel/3", as: "sysadmin" },
+  { name: "/ij/painel/4 (stores)", path: "/ij/painel/4", as: "sysadmin" },
+  { name: "/jobs/dashboard/5 (jobs)", path: "/jobs/dashboard/5", as: "sysadmin" },
+  { name: "/jobs/dashboard/6 (files)", path: "/jobs/dashboard/6", as: "sysadmin" },
+  { name: "/user/config", path: "/user/config", as: "useradmin" },
+  { name: "/user/permission", path: "/user/permission", as: "permiss" },
+];
+
+const EMAILS: Record<Account, string> = {
+  sysadmin: "sysadmin@demo.local",
+  gold: "gold@demo.local",
+  useradmin: "useradmin@demo.local",
+  permiss: "permiss@demo.local",
+};
+const PASSWORD = "Portal#2026";
+const USERS = 50;
+
+const require = createRequire(import.meta.url);
+// autocannon ships no types; the part used here is typed below.
+type Instance = { on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void };
+type AutocannonResult = { errors: number; timeouts: number; non2xx: number; requests: { total: number; average: number } };
+type Autocannon = ((opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => Instance) & {
+  track?: unknown;
+};
+const autocannon = require("autocannon") as Autocannon;
+
+const { values: args } = parseArgs({
+  options: { seconds: { type: "string" }, data: { type: "string" }, scale: { type: "string" }, "skip-import": { type: "boolean" } },
+});
+const SECONDS = Number(args.seconds ?? 10);
+const SCALE = Number(args.scale ?? 10);
+const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+function rssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+type Measure = { name: string; p50: number; p95: number; p99: number; rps: number; errors: number; requests: number };
+
+/** One autocannon run on a path; each of the 50 connections carries its own session cookie. */
+function measure(base: string, name: string, urlPath: string, cookies: string[], seconds: number, connections = USERS): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    let next = 0;
+    const instance = autocannon(
+      {
+        url: `${base}${urlPath}`,
+        connections,
+        duration: seconds,
+        timeout: 60,
+        headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html" },
+        setupClient: (client: { setHeaders(h: Record<string, string>): void }) => {
+          client.setHeaders({ cookie: cookies[next++ % cookies.length], "accept-encoding": "gzip, deflate, br", accept: "text/html" });
+        },
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        latencies.sort((a, b) => a - b);
+        resolve({
+          name,
+          p50: percentile(latencies, 50),
+          p95: percentile(latencies, 95),
+          p99: percentile(latencies, 99),
+          rps: result.requests.average,
+          errors: result.errors + result.timeouts + result.non2xx,
+          requests: result.requests.total,
+        });
+      },
+    );
+    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
+}
+
+async function signIn(base: string, account: Account): Promise<string> {
+  const body = new URLSearchParams({ intent: "signIn", email: EMAILS[account], password: PASSWORD });
+  const res = await fetch(`${base}/?index`, { method: "POST", body, redirect: "manual", headers: { origin: base } });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session=") || /session/i.test(c.split("=")[0]));
+  if (res.status !== 302 || !cookie) throw new Error(`sign-in of ${account} answered ${res.status}`);
+  return cookie.split(";")[0];
+}
+
+async function waitHttp(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function main() {
+  if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
+  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+  const out: string[] = [];
+  const say = (line: string) => {
+    out.push(line);
+    console.log(line);
+  };
+  say(`# bench/load — ${new Date().toISOString()}, scale ${SCALE}, ${USERS} users, ${SECONDS} s per page, ${os.cpus().length} CPUs, load average at start ${load()}`);
+
+  // 1. The database, as its own process, on the scratch data directory (seeded once, then reused).
+  fs.mkdirSync(DATA, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    ALLOW_EMBEDDED_DB: "1",
+    DATA_DIR: DATA,
+    LOG_LEVEL: "warn",
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    WORKER_IN_PROCESS: "0",
+  };
+  const dbStarted = performance.now();
+  const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
+  env.MONGODB_URI = db.uri;
+  const client = new MongoClient(db.uri);
+  await client.connect();
+  const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
+  const portal = client.db("journey_portal");
+  if ((await portal.collection("user_permissions").estimatedDocumentCount()) === 0) {
+    say(`seeding scale ${SCALE} into ${DATA} (once; later runs reuse it)…`);
+    const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(SCALE)], { env, stdio: "inherit" });
+    const code = await new Promise<number | null>((r) => seed.once("exit", r));
+    if (code !== 0) throw new Error(`seed failed (${code})`);
+  }
+
+  // 2. The production web process, started at once: the database answers while it loads.
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const webStarted = performance.now();
+  const web = spawn(process.execPath, ["build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: ["ignore", "inherit", "inherit"] });
+  const stopAll = () => {
+    web.kill("SIGTERM");
+  };
+  process.once("exit", stopAll);
+  await waitHttp(`${base}/healthz`, web);
+  const loginPage = await fetch(`${base}/`);
+  const firstPage = (performance.now() - dbStarted) / 1000;
+  const firstCookie = await signIn(base, "gold");
+  const homePage = await fetch(`${base}/home`, { headers: { cookie: firstCookie } });
+  const firstHome = (performance.now() - dbStarted) / 1000;
+  say(
+    `start: login page (status ${loginPage.status}) ${firstPage.toFixed(1)} s and a signed-in /home (status ${homePage.status}) ${firstHome.toFixed(1)} s after the database process started (web process started ${((webStarted - dbStarted) / 1000).toFixed(1)} s after it)`,
+  );
+  const docs = await Promise.all(
+    ["planning_quantity", "product_master", "files", "explorer_documents"].map(async (c) => `${c} ${await portal.collection(c).estimatedDocumentCount()}`),
+  );
+  say(`database fully loaded ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
+
+  // Spec 001's screens, on values the seed wrote (a branch, an RF scenario and cost centre, a competency).
+  PAGES.push(...(await spec001Pages(portal)));
+
+  // 3. 50 sessions per account type the pages need.
+  const cookies = new Map<Account, string[]>();
+  for (const account of new Set(PAGES.map((p) => p.as))) {
+    const list: string[] = [];
+    for (let i = 0; i < USERS; i++) list.push(await signIn(base, account));
+    cookies.set(account, list);
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const idle = { web: rssMb(web.pid), db: rssMb(dbPid) };
+  say(`idle RSS: web ${idle.web.toFixed(0)} MB, database ${idle.db.toFixed(0)} MB`);
+
+  // 4. Each page: one warm-up request (a dashboard computes its figures once), then 50 users for SECONDS.
+  const results: Measure[] = [];
+  for (const page of PAGES) {
+    const warm = await fetch(`${base}${page.path}`, { headers: { cookie: cookies.get(page.as)![0] } });
+    if (!warm.ok) say(`warning: ${page.path} answered ${warm.status} to the warm-up`);
+    results.push(await measure(base, page.name, page.path, cookies.get(page.as)!, SECONDS));
+  }
+  const loaded = { web: rssMb(web.pid), db: rssMb(dbPid) };
+  const healthz = results.find((r) => r.name === "/healthz")!;
+  const home = results.find((r) => r.name === "/home")!;
+  say("");
+  say(`| page | p50 ms | p95 ms | p99 ms | req/s | errors | p95 ÷ /home p95 | target |`);
+  say(`|---|---|---|---|---|---|---|---|`);
+  let ok = true;
+  for (const r of results) {
+    const ratio = r.p95 / home.p95;
+    let target = "";
+    if (r === home) {
+      const vsHealth = home.p95 / healthz.p95;
+      target = `/home ÷ /healthz = ${vsHealth.toFixed(2)} (≤ 5) ${vsHealth <= 5 ? "✔" : "✗"}`;
+      if (vsHealth > 5) ok = false;
+    } else if (r !== healthz) {
+      target = `≤ 2 ${ratio <= 2 ? "✔" : "✗"}`;
+      if (ratio > 2) ok = false;
+    }
+    if (r.errors > 0) ok = false;
+    say(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${(r.p95 / home.p95).toFixed(2)} | ${target} |`);
+  }
+  say(`RSS after the pages: web ${loaded.web.toFixed(0)} MB, database ${loaded.db.toFixed(0)} MB; load average ${load()}`);
+
+  // 5. /healthz while a dashboard recomputes (its data changed): compared with /healthz alone above.
+  await portal.collection("data_versions").updateOne({ _id: "planning_quantity" as never }, { $inc: { version: 1 } }, { upsert: true });
+  const computing = fetch(`${base}/ij/painel/1`, { headers: { cookie: cookies.get("sysadmin")![0] } }).then((r) => r.status);
+  const during = await measure(base, "/healthz during a dashboard computation", "/healthz", cookies.get("gold")!, Math.max(5, SECONDS / 2));
+  say(`/healthz while /ij/painel/1 recomputes over 1M rows: p95 ${during.p95.toFixed(1)} ms vs ${healthz.p95.toFixed(1)} ms alone (${(during.p95 / healthz.p95).toFixed(2)}x), errors ${during.errors}; the dashboard answered ${await computing}`);
+
+  // 6. Memory during a 300k-row import by the stand-alone worker.
+  if (!args["skip-import"]) await importMemory(env, say);
+
+  web.kill("SIGTERM");
+  await new Promise((r) => web.once("exit", r));
+  await client.close();
+  await db.stop?.();
+  say(ok ? "all page targets met" : "some page targets missed");
+  fs.mkdirSync("bench/load/results", { recursive: true });
+  fs.writeFileSync(`bench/load/results/${new Date().toISOString().replace(/[:.]/g, "-")}.md`, `${out.join("\n")}\n`);
+  process.exit(ok ? 0 : 1);
+}
+
+/** The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR). */
+async function spec001Pages(portal: Db): Promise<typeof PAGES> {
+  const branch = (await portal.collection("hr_aux").find({}, { projection: { filial: 1 } }).limit(1).next())?.filial as string | undefined;
+  const forecast = await portal.collection("forecast").find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } }).limit(1).next();
+  const pages: typeof PAGES = [
+    { name: "/ij/plan_edit (WHOLESALES, every period)", path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30", as: "gold" },
+    { name: "/ij/plan_edit (a brand, two channels, page 50)", path: `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&dateStart=1950-12-30&dateEnd=2030-12-30&brand=${encodeURIComponent(await firstValue(portal, "planning_quantity", "marca"))}&page=50`, as: "gold" },
+    { name: "/ij/report", path: "/ij/report", as: "gold" },
+    { name: "/ij/report (manual, page 2)", path: "/ij/report?origin=manual&page=2", as: "gold" },
+    { name: "/ij/demo_financial", path: "/ij/demo_financial?company=4313&type=MONTHLY", as: "gold" },
+    { name: "/ij/cockpit", path: "/ij/cockpit", as: "gold" },
+    { name: "/ij/report_save (FP&A)", path: "/ij/report_save?company=2236", as: "gold" },
+  ];
+  if (branch) pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
+  if (forecast) {
+    pages.push({
+      name: "/ij/report_preview_edit_schneider/{rf}/{cc}",
+      path: `/ij/report_preview_edit_schneider/${encodeURIComponent(forecast.rf as string)}/${encodeURIComponent(forecast.cost_center_concat as string)}`,
+      as: "gold",
+    });
+  }
+  return pages;
+}
+
+async function firstValue(portal: Db, collection: string, field: string): Promise<string> {
+  const doc = await portal.collection(collection).find({}, { projection: { [field]: 1 } }).limit(1).next();
+  return String(doc?.[field] ?? "");
+}
+
+/** Registers a 300,000-row product CSV and lets `npm run worker:prod` import it, sampling the worker's RSS. */
+async function importMemory(env: NodeJS.ProcessEnv, say: (line: string) => void) {
+  const rows = 300_000;
+  const header = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
+  const key = `bench-${Date.now()}.csv`;
+  const dir = path.join(env.DATA_DIR!, "uploads");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = fs.createWriteStream(path.join(dir, key));
+  file.write(`${header}\n`);
+  for (let i = 0; i < rows; i++) file.write(`BENCH${i};Produto ${i};Marca ${i % 17};CAT${i % 5};Principal ${i % 3};Sub ${i % 9};hero;A;ativo;global;2027-12-31\n`);
+  await new Promise((r) => file.end(r));
+  const client = new MongoClient(env.MONGODB_URI!);
+  const now = new Date();
+  const files = client.db("journey_portal").collection("files");
+  const { insertedId } = await files.insertOne({
+    originalName: "bench-300k.csv",
+    originalFile: key,
+    bucket: "local",
+    user: "gold@demo.local",
+    clientName: "journey",
+    statusChangeDate: now,
+    createdAt: new Date(0),
+    status: 0,
+    progress: 0,
+    message: "",
+    agent: "",
+    leaseUntil: null,
+    attempts: 0,
+  });
+  const worker = spawn(process.execPath, ["build/host/worker.js"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  let peak = 0;
+  const started = performance.now();
+  for (;;) {
+    peak = Math.max(peak, rssMb(worker.pid));
+    const doc = await files.findOne({ _id: insertedId });
+    if (doc && doc.progress >= 100) {
+      say(`300k-row import: ${doc.message} in ${((performance.now() - started) / 1000).toFixed(1)} s; worker RSS peak ${peak.toFixed(0)} MB (target ≤ 400 MB ${peak <= 400 ? "✔" : "✗"})`);
+      break;
+    }
+    if (performance.now() - started > 600_000) {
+      say("300k-row import did not finish within 10 minutes");
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  worker.kill("SIGTERM");
+  await client.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

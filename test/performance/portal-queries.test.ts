@@ -1,0 +1,159 @@
+/**
+ * Every query the portal's pages make is served by an index declared in its model (issue 16, item 3):
+ * over seeded data, each loader and model function runs with `notablescan` on, and fails when it read a
+ * collection of 300 documents or more without an index (the scale-10 rule is 10,000; the seed here is
+ * smaller, so the bar is lower). New screens add their loaders here or use expectIndexedQueries in their
+ * own tests (docs/performance.md).
+ */
+import { ObjectId, type Db } from "mongodb";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
+import { loadJobList } from "~/components/jobs/job-list.server";
+import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
+import { countLoginFailures, emailKey, findLatestOutboxMessage } from "~/models/auth-records.server";
+import { listDashboards } from "~/models/dashboard-queries.server";
+import { DASHBOARDS } from "~/models/dashboards.server";
+import {
+  claimNextJob,
+  countFiles,
+  findFileForDownload,
+  finishJob,
+  hasActiveJobs,
+  isKeyRegistered,
+  listFilesPage,
+  reportProgress,
+  retryJob,
+} from "~/models/file-jobs.server";
+import { FILES } from "~/models/files.server";
+import { findLocalUser } from "~/models/local-users.server";
+import { countSessionsOfUser, findSession, insertSession, touchSession } from "~/models/sessions.server";
+import { findPermissionRecord, listPermissionRowsPage } from "~/models/user-permissions.server";
+import { loader as explorerLoader } from "~/routes/ij.explorer";
+import { loader as painelLoader } from "~/routes/ij.painel.$id";
+import { loader as jobsDashboardLoader } from "~/routes/jobs.dashboard.$id";
+import { loader as formatLoader } from "~/routes/repo.format";
+import { loader as masterDataLoader } from "~/routes/repo.master-data._index";
+import { loader as canalLoader } from "~/routes/repo.master-data.canal";
+import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
+import { loader as userConfigLoader } from "~/routes/user.config";
+import { loader as userPermissionLoader } from "~/routes/user.permission";
+import { listConfiguredUsers, signInWithPassword } from "~/services/accounts.server";
+import { runSeed } from "../../scripts/seed-run";
+import { currentUser } from "../auth-mock";
+import { useTestDatabase } from "../db";
+import { expectIndexedQueries } from "../query-plans";
+
+vi.mock("~/auth.server", () => import("../auth-mock"));
+
+const testDb = useTestDatabase();
+const MIN_DOCUMENTS = 300;
+let db: Db;
+
+const request = (path: string) => new Request(`http://localhost${path}`);
+const args = (path: string, params: Record<string, string> = {}) => ({ request: request(path), params, context: {} as never });
+const indexed = <T>(work: () => Promise<T>) => expectIndexedQueries(db, work, { minDocuments: MIN_DOCUMENTS });
+const viewer = { email: "gold@demo.local", name: "Gold", type: "USER GOLD" as const, sessionId: "s" };
+
+beforeAll(async () => {
+  db = await testDb.db();
+  await runSeed(db, { scale: 0.1, ifEmpty: false, referenceDate: new Date("2026-03-01T00:00:00Z") }, () => undefined);
+  // The big collections really are big enough for a scan to count.
+  for (const name of [FILES, EXPLORER_DOCUMENTS, "product_master", "planning_quantity"]) {
+    expect(await db.collection(name).estimatedDocumentCount()).toBeGreaterThanOrEqual(MIN_DOCUMENTS);
+  }
+}, 120_000);
+
+describe("every portal query uses an index", () => {
+  it("job lists, file repository and downloads", async () => {
+    const someone = (await db.collection(FILES).findOne({}, { projection: { user: 1, bucket: 1, originalFile: 1 } }))!;
+    await indexed(async () => {
+      await loadJobList(request("/jobs/executados?page=3&pageSize=40"), viewer, { ownOnly: false });
+      await loadJobList(request("/captura/processando"), { ...viewer, email: someone.user }, { ownOnly: true });
+      await listFilesPage({ page: 99_999, pageSize: 20 });
+      await listFilesPage({ page: 2, pageSize: 20, user: someone.user });
+      await formatLoader(args("/repo/format?page=4"));
+      await countFiles();
+      await countFiles(someone.user);
+      await hasActiveJobs();
+      await hasActiveJobs(someone.user);
+      await isKeyRegistered(someone.bucket, someone.originalFile);
+      await findFileForDownload(String(someone._id));
+      await retryJob(new ObjectId(), { email: viewer.email, type: viewer.type });
+    });
+  });
+
+  it("the worker's claim, heartbeat and finish", async () => {
+    await indexed(async () => {
+      const claim = await claimNextJob({ agent: "test-worker" });
+      if (claim) {
+        await reportProgress(claim, { progress: 50, message: "x" });
+        await finishJob(claim, { status: 0, message: "ok" });
+      }
+    });
+  });
+
+  it("master data", async () => {
+    currentUser.type = "USER GOLD";
+    await indexed(async () => {
+      await masterDataLoader(args("/repo/master-data"));
+      await masterDataLoader(args("/repo/master-data?base=ok&collection=product_master&page=7"));
+      await masterDataLoader(args("/repo/master-data?base=nok"));
+      await canalLoader(args("/repo/master-data/canal?tab=channel&page=2"));
+      await planejamentoLoader(args("/repo/master-data/planejamento?section=product&tab=quantity&page=5"));
+      await planejamentoLoader(args("/repo/master-data/planejamento?section=planning&tab=spend"));
+    });
+  });
+
+  it("the explorer", async () => {
+    currentUser.type = "USER GOLD";
+    const doc = (await db.collection(EXPLORER_DOCUMENTS).findOne({}))!;
+    const [w1, w2] = (doc.words as string[]).filter((w) => w.length > 3);
+    await indexed(async () => {
+      const found = await explorerLoader(args(`/ij/explorer?search=${encodeURIComponent(`${w1} ${w2}`)}`));
+      expect(found.results?.total).toBeGreaterThan(0);
+      await explorerLoader(args(`/ij/explorer?search=${encodeURIComponent(`${w1} ${w2}`)}&exactPh=1&page=2`));
+    });
+  });
+
+  it("native dashboards, once their figures are cached", async () => {
+    currentUser.type = "SYSTEM ADMIN";
+    const dashboards = await db.collection(DASHBOARDS).find({}, { projection: { painelId: 1, panelType: 1 } }).toArray();
+    expect(dashboards.length).toBeGreaterThan(0);
+    const view = (d: (typeof dashboards)[number]) =>
+      d.panelType === 1
+        ? painelLoader(args(`/ij/painel/${d.painelId}`, { id: String(d.painelId) }))
+        : jobsDashboardLoader(args(`/jobs/dashboard/${d.painelId}`, { id: String(d.painelId) }));
+    // The first view computes each chart (an aggregation over the whole collection, by nature).
+    for (const d of dashboards) await view(d);
+    await indexed(async () => {
+      await listDashboards("journey");
+      for (const d of dashboards) {
+        const screen = await view(d);
+        if (screen.view.provider === "native") expect(screen.view.charts.filter((c) => c.error)).toEqual([]);
+      }
+    });
+  });
+
+  it("sign-in, sessions and user administration", async () => {
+    currentUser.type = "SYSTEM ADMIN";
+    const gold = DEMO_ACCOUNTS.find((a) => a.type === "USER GOLD")!;
+    await indexed(async () => {
+      const outcome = await signInWithPassword({ email: gold.email, password: DEMO_PASSWORD, ip: "203.0.113.9" });
+      expect(outcome.kind).toBe("signedIn");
+      await signInWithPassword({ email: gold.email, password: "wrong", ip: "203.0.113.9" });
+      await countLoginFailures(emailKey(gold.email), new Date(Date.now() - 3_600_000));
+      const session = await insertSession(gold.email, { idleMinutes: 30, absoluteHours: 12 }, new Date());
+      await touchSession((await findSession(session._id))!, 30, new Date());
+      await countSessionsOfUser(gold.email);
+      await findPermissionRecord(gold.email);
+      await findLocalUser(gold.email);
+      await findLatestOutboxMessage(gold.email);
+      await listPermissionRowsPage(["USER BRONZE", "USER SILVER", "USER GOLD"], { page: 1, pageSize: 20, includeEmpty: true });
+      await listConfiguredUsers({});
+      currentUser.type = "USER ADMIN";
+      await userConfigLoader(args("/user/config"));
+      currentUser.type = "USER PERMISS";
+      await userPermissionLoader(args("/user/permission"));
+    });
+  });
+});
