@@ -1,12 +1,20 @@
 import type { ObjectId } from "mongodb";
+import { ATTRIBUTES, CHANNELS, type Channel, type Direction, type PlanningFilter } from "~/domain/planning";
 import type { IndexDeclaration } from "./indexes";
+import { catalogueIndexes } from "./planning-catalogue.server";
 
-/** Planned SKU quantities per channel and competency month (spec 001 §3 "Planning quantity row"). */
+/**
+ * Planned SKU quantities per channel and competency month (spec 001 §3 "Planning quantity row"), the record
+ * of every save made to them, and the per-row history of individual saves (issue 10).
+ */
 
 export const PLANNING_QUANTITY = "planning_quantity";
+/** One document per save, individual ("unitario") or batch ("lote"): who, when, the filter, the factor, the counts. */
+export const PLANNING_SAVES = "planning_quantity_saves";
+/** One document per row changed by an individual save: the old and the new quantity. */
+export const PLANNING_HISTORY = "planning_quantity_history";
 
-export const CHANNELS = ["WHOLESALES", "BRANDSITE", "ONLINE_PARTNERS", "FSS"] as const;
-export type Channel = (typeof CHANNELS)[number];
+export { CHANNELS, type Channel };
 
 export type PlanningQuantityRow = {
   _id?: ObjectId;
@@ -28,10 +36,67 @@ export type PlanningQuantityRow = {
   dateRef: Date;
   updatedBy: string | null;
   updatedAt: Date | null;
+  /** Incremented by every save: an individual save names the revision it read (optimistic concurrency). */
+  revision: number;
+  /** The save that last changed the row. */
+  lastSaveId?: ObjectId | null;
 };
 
+export type SaveMode = "unitario" | "lote";
+/** Which screen saved: the planning edit screen or the report preview. */
+export type SaveScreen = "plan_edit" | "report_preview";
+
+export type RowRef = { rowId: ObjectId; sku: string; channel: string; dateRef: Date };
+export type ConflictRecord = RowRef & { current: number };
+
+export type PlanningSaveRecord = {
+  _id: ObjectId;
+  at: Date;
+  user: string;
+  mode: SaveMode;
+  screen: SaveScreen;
+  /** The validated filter of the screen (never a query), as the URL carries it. */
+  filter: PlanningFilter;
+  /** The channels the filter covers (every channel when it names none): how a row finds the batches that touched it. */
+  channels: Channel[];
+  status: "pending" | "done" | "failed";
+  /** Batch: the percentage, its direction and the multiplier in hundredths (110 = ×1.1). */
+  batch: { percent: number; op: Direction; multiplier: number } | null;
+  /** Rows the save matched and changed (batch: the updateMany's counts; individual: the rows written). */
+  matched: number;
+  modified: number;
+  /** Individual: the rows refused because they changed after the page was loaded. */
+  conflicts: ConflictRecord[];
+};
+
+export type PlanningHistoryRecord = {
+  _id?: ObjectId;
+  rowId: ObjectId;
+  saveId: ObjectId;
+  at: Date;
+  user: string;
+  mode: "unitario";
+  screen: SaveScreen;
+  old: number;
+  new: number;
+};
+
+/**
+ * Every read of the screens is served by one of these (docs/decisions.md "Planning"): a filter always holds
+ * `channel $in` (every channel when none is chosen) and a `dateRef` range; sku and attribute lists are `$in`.
+ * - pages (sort creationDate desc, _id desc): channel_creationDate, or sku_creationDate when SKUs are named;
+ * - counts: channel_dateRef_creationDate (channel + period, counted from the index), sku_channel_dateRef and one
+ *   <attribute>_channel_dateRef per attribute (with several attributes, the most selective one is read);
+ * - the batch's freshness check: channel_creationDate with a creationDate range.
+ */
 export const indexes: IndexDeclaration[] = [
+  { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },
   { collection: PLANNING_QUANTITY, key: { channel: 1, dateRef: 1, creationDate: -1 }, options: { name: "channel_dateRef_creationDate" } },
-  { collection: PLANNING_QUANTITY, key: { creationDate: -1, _id: -1 }, options: { name: "creationDate_desc" } },
+  { collection: PLANNING_QUANTITY, key: { sku: 1, creationDate: -1, _id: -1 }, options: { name: "sku_creationDate" } },
   { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, dateRef: 1 }, options: { name: "sku_channel_dateRef" } },
+  // One per attribute: a count filtered by any attribute reads the index, not the channel's rows.
+  ...ATTRIBUTES.map((a) => ({ collection: PLANNING_QUANTITY, key: { [a.field]: 1, channel: 1, dateRef: 1 }, options: { name: `${a.field}_channel_dateRef` } })),
+  { collection: PLANNING_HISTORY, key: { rowId: 1, at: -1 }, options: { name: "rowId_at" } },
+  { collection: PLANNING_SAVES, key: { mode: 1, channels: 1, at: -1 }, options: { name: "mode_channels_at" } },
+  ...catalogueIndexes,
 ];

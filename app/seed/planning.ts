@@ -1,5 +1,6 @@
+import type { Db } from "mongodb";
 import type { ProductMasterRow } from "~/models/master-data.server";
-import { CHANNELS, type Channel, type PlanningQuantityRow } from "~/models/planning.server";
+import { CHANNELS, PLANNING_HISTORY, PLANNING_SAVES, type Channel, type PlanningQuantityRow } from "~/models/planning.server";
 import { monthStart, randomInstantBefore, scaled, type SeedContext } from "./context";
 
 /** Competency months of the plan: three closed months, the reference month and eight ahead. */
@@ -22,23 +23,33 @@ export function planningRowCount(ctx: SeedContext): number {
 }
 
 /**
- * One row per (SKU, channel, competency month) for the SKUs that are on sale, until the volume
- * is reached. Every SKU comes from the product master.
+ * The competency months a product is planned for, by its local life cycle: concept and development
+ * products only from the reference month on (their launch), discontinued ones only in the closed months;
+ * the rest in every month of the plan. So every life-cycle value of the catalogue has planned rows.
+ */
+function monthsFor(plcLocal: string, months: readonly Date[], reference: Date): readonly Date[] {
+  if (plcLocal.startsWith("1") || plcLocal.startsWith("2")) return months.filter((m) => m.getTime() >= reference.getTime());
+  if (plcLocal.startsWith("6")) return months.filter((m) => m.getTime() < reference.getTime());
+  return months;
+}
+
+/**
+ * One row per (SKU, channel, competency month) for SKUs of the product master, until the volume is reached.
+ * Every SKU comes from the product master; every row starts at revision 0 (app/models/planning.server.ts).
  */
 export function* generatePlanning(ctx: SeedContext, products: readonly ProductMasterRow[]): Generator<PlanningQuantityRow> {
   const random = ctx.random.fork("planning_quantity");
   const target = planningRowCount(ctx);
   const perSku = CHANNELS.length * PLANNING_MONTH_OFFSETS.length;
-  const onSale = products.filter((p) => !p.plc_local.startsWith("6") && !p.plc_local.startsWith("1"));
-  const pool = onSale.length * perSku >= target ? onSale : products;
-  const skus = random.sample(pool, Math.ceil(target / perSku));
   const months = PLANNING_MONTH_OFFSETS.map((offset) => monthStart(ctx.reference, offset));
+  // Some SKUs have fewer months (life cycle): sample a quarter more than a full plan per SKU needs.
+  const skus = random.sample(products, Math.min(products.length, Math.ceil((target / perSku) * 1.25)));
   let produced = 0;
   for (const product of skus) {
     const [low, high] = ABCD_VOLUME[product.abcd] ?? ABCD_VOLUME[""];
     const skuBase = random.int(low, high) * (product.hero === "hero" ? 1.5 : 1);
     for (const channel of CHANNELS) {
-      for (const dateRef of months) {
+      for (const dateRef of monthsFor(product.plc_local, months, ctx.reference)) {
         if (produced >= target) return;
         const noise = 0.8 + random.next() * 0.4;
         const valor = Math.round(skuBase * CHANNEL_FACTOR[channel] * MONTH_FACTOR[dateRef.getUTCMonth()] * noise);
@@ -60,9 +71,18 @@ export function* generatePlanning(ctx: SeedContext, products: readonly ProductMa
           dateRef,
           updatedBy: null,
           updatedAt: null,
+          revision: 0,
         };
         produced++;
       }
     }
   }
+}
+
+/**
+ * Forgets the saves and row histories of an earlier plan: the seed's row ids are deterministic, so an old
+ * history would otherwise attach itself to the new rows.
+ */
+export async function clearPlanningRecords(db: Db): Promise<void> {
+  await Promise.all([db.collection(PLANNING_SAVES).deleteMany({}), db.collection(PLANNING_HISTORY).deleteMany({})]);
 }

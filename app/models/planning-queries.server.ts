@@ -1,0 +1,299 @@
+import { ObjectId, type Collection, type Document, type Filter } from "mongodb";
+import { getDb } from "~/db.server";
+import {
+  ATTRIBUTES,
+  competencyRange,
+  effectiveChannels,
+  filterMatchesRow,
+  multiplierOf,
+  PLANNING_PAGE_SIZE,
+  QUANTITY_MAX,
+  type GroupEdit,
+  type PlanningFilter,
+} from "~/domain/planning";
+import { readPageOrLast } from "~/domain/pagination";
+import {
+  PLANNING_HISTORY,
+  PLANNING_QUANTITY,
+  PLANNING_SAVES,
+  type ConflictRecord,
+  type PlanningHistoryRecord,
+  type PlanningQuantityRow,
+  type PlanningSaveRecord,
+  type SaveScreen,
+} from "./planning.server";
+
+/**
+ * Reads and writes of the planning quantity screens (/ij/plan_edit, /ij/report_preview). Queries are built
+ * only from a validated PlanningFilter (app/domain/planning.ts), never from what a request sent, and keep
+ * the shapes the declared indexes serve (models/planning.server.ts).
+ */
+
+async function collections() {
+  const db = await getDb();
+  return {
+    rows: db.collection<PlanningQuantityRow>(PLANNING_QUANTITY),
+    saves: db.collection<PlanningSaveRecord>(PLANNING_SAVES),
+    history: db.collection<PlanningHistoryRecord>(PLANNING_HISTORY),
+  };
+}
+
+/** The MongoDB filter of a planning filter: channel $in (every channel when none is chosen), a dateRef range, $in lists. */
+export function planningQuery(filter: PlanningFilter): Filter<PlanningQuantityRow> {
+  const { from, to } = competencyRange(filter);
+  const query: Filter<PlanningQuantityRow> = {
+    channel: { $in: effectiveChannels(filter) },
+    dateRef: { $gte: from, $lte: to },
+  };
+  if (filter.sku.length > 0) query.sku = { $in: [...filter.sku] };
+  for (const a of ATTRIBUTES) {
+    if (filter[a.param].length > 0) (query as Record<string, unknown>)[a.field] = { $in: [...filter[a.param]] };
+  }
+  return query;
+}
+
+const NEWEST_FIRST = { creationDate: -1, _id: -1 } as const;
+
+const PAGE_FIELDS = {
+  creationDate: 1,
+  sku: 1,
+  material_description: 1,
+  valor: 1,
+  marca: 1,
+  channel: 1,
+  hero: 1,
+  abcd: 1,
+  plc_localsku: 1,
+  category_sku: 1,
+  categoria_principal_sku: 1,
+  sub_categoria_sku: 1,
+  dateRef: 1,
+  revision: 1,
+} as const;
+
+export type PlanningRow = Omit<PlanningQuantityRow, "_id" | "updatedBy" | "updatedAt" | "lastSaveId"> & { _id: ObjectId };
+
+/** One page (20 rows, newest creationDate first) of the filter and the filter's row count, read together. */
+export async function readPlanningPage(filter: PlanningFilter, requestedPage: number) {
+  const { rows: coll } = await collections();
+  const query = planningQuery(filter);
+  const readPage = (page: number) =>
+    coll
+      .find(query, { projection: PAGE_FIELDS })
+      .sort(NEWEST_FIRST)
+      .skip((page - 1) * PLANNING_PAGE_SIZE)
+      .limit(PLANNING_PAGE_SIZE)
+      .toArray() as Promise<PlanningRow[]>;
+  return readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, readPage, () => coll.countDocuments(query));
+}
+
+/** How many rows the filter holds (a batch's reach). */
+export async function countPlanningRows(filter: PlanningFilter): Promise<number> {
+  const { rows } = await collections();
+  return rows.countDocuments(planningQuery(filter));
+}
+
+/** Records a save before it writes (status pending; completed with its counts after the write). */
+async function startSave(
+  saves: Collection<PlanningSaveRecord>,
+  input: { user: string; screen: SaveScreen; filter: PlanningFilter },
+  kind: Pick<PlanningSaveRecord, "mode" | "batch" | "conflicts">,
+): Promise<{ saveId: ObjectId; now: Date }> {
+  const saveId = new ObjectId();
+  const now = new Date();
+  await saves.insertOne({
+    _id: saveId,
+    at: now,
+    user: input.user,
+    screen: input.screen,
+    filter: input.filter,
+    channels: effectiveChannels(input.filter),
+    status: "pending",
+    matched: 0,
+    modified: 0,
+    ...kind,
+  });
+  return { saveId, now };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Individual save ("unitario"): per-row values, each refused if the row changed since it was read
+
+export type QuantityEdit = { id: ObjectId; revision: number; valor: number };
+
+export type IndividualOutcome =
+  /** Some ids are not rows of this filter: nothing was written. */
+  | { kind: "outside" }
+  /** Every edited row changed since it was read: nothing was written. */
+  | { kind: "conflict"; conflicts: ConflictRecord[] }
+  | { kind: "saved"; saveId: ObjectId; saved: number; conflicts: ConflictRecord[] };
+
+/** The revision a row was read with, as a filter (seeded rows may predate the field). */
+const atRevision = (revision: number): Filter<PlanningQuantityRow> =>
+  revision === 0 ? ({ revision: { $in: [0, null] } } as Filter<PlanningQuantityRow>) : { revision };
+
+const conflictOf = (row: Pick<PlanningQuantityRow, "sku" | "channel" | "dateRef" | "valor"> & { _id: ObjectId }): ConflictRecord => ({
+  rowId: row._id,
+  sku: row.sku,
+  channel: row.channel,
+  dateRef: row.dateRef,
+  current: row.valor,
+});
+
+/**
+ * Sets each edited row's valor and stamps its creationDate (spec 001 §7 "per-row set"), in one bulk write of
+ * conditional updates: a row whose revision is no longer the one the page read is refused and reported, the
+ * others are written. Every written row gets a history record (old and new value); the save itself is recorded.
+ */
+export async function saveQuantities(input: { user: string; screen: SaveScreen; filter: PlanningFilter; edits: QuantityEdit[] }): Promise<IndividualOutcome> {
+  const { rows, saves, history } = await collections();
+  const ids = input.edits.map((e) => e.id);
+  const current = await rows
+    .find({ ...planningQuery(input.filter), _id: { $in: ids } }, { projection: { valor: 1, revision: 1, sku: 1, channel: 1, dateRef: 1 } })
+    .toArray();
+  const byId = new Map(current.map((r) => [r._id.toHexString(), r]));
+  if (ids.some((id) => !byId.has(id.toHexString()))) return { kind: "outside" };
+
+  const conflicts: ConflictRecord[] = [];
+  const toWrite: QuantityEdit[] = [];
+  for (const edit of input.edits) {
+    const row = byId.get(edit.id.toHexString())!;
+    if ((row.revision ?? 0) !== edit.revision) conflicts.push(conflictOf(row));
+    else toWrite.push(edit);
+  }
+  if (toWrite.length === 0) return { kind: "conflict", conflicts };
+
+  const { saveId, now } = await startSave(saves, input, { mode: "unitario", batch: null, conflicts });
+  const result = await rows.bulkWrite(
+    toWrite.map((edit) => ({
+      updateOne: {
+        filter: { _id: edit.id, ...atRevision(edit.revision) },
+        update: {
+          $set: { valor: edit.valor, creationDate: now, updatedBy: input.user, updatedAt: now, lastSaveId: saveId },
+          $inc: { revision: 1 },
+        },
+      },
+    })),
+    { ordered: false },
+  );
+  let written = toWrite;
+  if (result.matchedCount < toWrite.length) {
+    // Another save won a row between the read and the write: the rows not carrying this save are conflicts.
+    const after = await rows.find({ _id: { $in: toWrite.map((e) => e.id) } }, { projection: { valor: 1, sku: 1, channel: 1, dateRef: 1, lastSaveId: 1 } }).toArray();
+    const mine = new Set(after.filter((r) => r.lastSaveId?.equals(saveId)).map((r) => r._id.toHexString()));
+    written = toWrite.filter((e) => mine.has(e.id.toHexString()));
+    conflicts.push(...after.filter((r) => !mine.has(r._id.toHexString())).map(conflictOf));
+  }
+  if (written.length > 0) {
+    await history.insertMany(
+      written.map((edit) => ({
+        rowId: edit.id,
+        saveId,
+        at: now,
+        user: input.user,
+        mode: "unitario" as const,
+        screen: input.screen,
+        old: byId.get(edit.id.toHexString())!.valor,
+        new: edit.valor,
+      })),
+    );
+  }
+  await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: written.length, modified: written.length, conflicts } });
+  return written.length === 0 ? { kind: "conflict", conflicts } : { kind: "saved", saveId, saved: written.length, conflicts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch save ("lote"): one updateMany over the whole filter
+
+/**
+ * The batch's new valor, evaluated by the database for each row: the same arithmetic as applyMultiplier
+ * (app/domain/planning.ts) — floor((valor × multiplier + 50) / 100), capped at QUANTITY_MAX.
+ */
+export function batchValorExpression(multiplier: number): Document {
+  return {
+    $min: [QUANTITY_MAX, { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$valor", 0] }, multiplier] }, 50] }, 100] } }],
+  };
+}
+
+export type BatchOutcome = { kind: "stale" } | { kind: "saved"; saveId: ObjectId; matched: number; modified: number };
+
+/**
+ * Multiplies valor by the group edit's factor and stamps creationDate on every row of the filter — all pages —
+ * in ONE updateMany with an aggregation-pipeline update (spec 001 §7 "batch multiply"). Refused ("stale") when
+ * a row of the filter changed after `loadedAt`, when the page the user previewed was read. The save is recorded
+ * before the update (pending) and completed with the counts after it.
+ */
+export async function saveBatch(input: { user: string; screen: SaveScreen; filter: PlanningFilter; edit: GroupEdit; loadedAt: Date }): Promise<BatchOutcome> {
+  const { rows, saves } = await collections();
+  const query = planningQuery(input.filter);
+  const changed = await rows.findOne({ ...query, creationDate: { $gt: input.loadedAt } }, { projection: { _id: 1 } });
+  if (changed) return { kind: "stale" };
+
+  const multiplier = multiplierOf(input.edit);
+  const { saveId, now } = await startSave(saves, input, { mode: "lote", batch: { percent: input.edit.percent, op: input.edit.op, multiplier }, conflicts: [] });
+  try {
+    const result = await rows.updateMany(query, [
+      {
+        $set: {
+          valor: batchValorExpression(multiplier),
+          creationDate: now,
+          updatedBy: input.user,
+          updatedAt: now,
+          lastSaveId: saveId,
+          revision: { $add: [{ $ifNull: ["$revision", 0] }, 1] },
+        },
+      },
+    ]);
+    await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: result.matchedCount, modified: result.modifiedCount } });
+    return { kind: "saved", saveId, matched: result.matchedCount, modified: result.modifiedCount };
+  } catch (error) {
+    await saves.updateOne({ _id: saveId }, { $set: { status: "failed" } }).catch(() => undefined);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What was saved, and a row's history
+
+/** A save of `user`, for the confirmation shown after it (another user's save id shows nothing). */
+export async function readOwnSave(saveId: ObjectId, user: string): Promise<PlanningSaveRecord | null> {
+  const { saves } = await collections();
+  return saves.findOne({ _id: saveId, user });
+}
+
+export type HistoryEntry =
+  | { kind: "unitario"; at: Date; user: string; old: number; new: number }
+  | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number };
+
+/** How many history entries a row shows, and how many batch records of its channel are looked at for them. */
+export const HISTORY_LIMIT = 50;
+const BATCH_SCAN_LIMIT = 500;
+
+/**
+ * The history of one row of the filter, newest first: its individual saves (old → new), and the batch saves
+ * whose filter covered it (the batch record keeps the filter and factor, not a value per row). Null when the
+ * id is not a row of this filter.
+ */
+export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): Promise<{ row: PlanningRow; entries: HistoryEntry[] } | null> {
+  const { rows, saves, history } = await collections();
+  const row = (await rows.findOne({ ...planningQuery(filter), _id: rowId }, { projection: PAGE_FIELDS })) as PlanningRow | null;
+  if (!row) return null;
+  const [individual, batches] = await Promise.all([
+    history.find({ rowId }).sort({ at: -1 }).limit(HISTORY_LIMIT).toArray(),
+    // Attributes and dateRef never change, so a batch's stored filter tells whether it covered the row;
+    // rows created after a batch (the _id's time) were not there to be changed.
+    saves
+      .find({ mode: "lote", channels: row.channel, at: { $gte: rowId.getTimestamp() } })
+      .sort({ at: -1 })
+      .limit(BATCH_SCAN_LIMIT)
+      .toArray(),
+  ]);
+  const entries: HistoryEntry[] = [
+    ...individual.map((h) => ({ kind: "unitario" as const, at: h.at, user: h.user, old: h.old, new: h.new })),
+    ...batches
+      .filter((b) => b.status === "done" && b.batch && filterMatchesRow(b.filter, row))
+      .map((b) => ({ kind: "lote" as const, at: b.at, user: b.user, percent: b.batch!.percent, op: b.batch!.op, rows: b.modified })),
+  ];
+  entries.sort((a, b) => b.at.getTime() - a.at.getTime());
+  return { row, entries: entries.slice(0, HISTORY_LIMIT) };
+}

@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { canWriteRoute, requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ResultsScreen } from "~/components/planning/results-screen";
+import { handleResultsAction, loadResults } from "~/components/planning/results.server";
+import { PLAN_SCREEN } from "~/components/planning/screens";
+
+export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];
+
+/**
+ * /ij/plan_edit (spec 001 §2, step 2 Edit): the filter's planned quantities, 20 a page, newest first; individual
+ * ("unitario") and batch ("lote") saves, the group edit, reset and each row's history.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.plan_edit", request);
+  return loadResults(request, user, PLAN_SCREEN, canWriteRoute(user, "routes/ij.plan_edit"));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.plan_edit", request, "write");
+  return handleResultsAction(request, user, PLAN_SCREEN);
+}
+
+export default function PlanEditPage() {
+  return <ResultsScreen screen={PLAN_SCREEN} data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

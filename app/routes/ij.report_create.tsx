@@ -1,0 +1,27 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FilterForm } from "~/components/planning/filter-form";
+import { loadFilterScreen } from "~/components/planning/filter.server";
+import { REPORT_SCREEN } from "~/components/planning/screens";
+
+export const meta: MetaFunction = () => [{ title: REPORT_SCREEN.title }];
+
+/**
+ * The report filter screen (spec 001 §2 "Report filter screen", its route ours: docs/decisions.md): the period and
+ * the catalogue's lists (sku, brand, category, hero, major category, abcd, sub category, plc local), each kept by
+ * its field name in the form and the URL; Generate report leads to /ij/report_preview.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.report_create", request);
+  return loadFilterScreen(request, REPORT_SCREEN);
+}
+
+export default function ReportFilterPage() {
+  return <FilterForm screen={REPORT_SCREEN} data={useLoaderData<typeof loader>()} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
