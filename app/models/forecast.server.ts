@@ -1,4 +1,6 @@
 import type { ObjectId } from "mongodb";
+import { getDb } from "~/db.server";
+import { parseScenario } from "~/domain/release-points";
 import type { IndexDeclaration } from "./indexes";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
@@ -7,6 +9,25 @@ export const FORECAST = "forecast";
 
 /** The scenario of actuals; forecasts use an RF name such as "RF1 2026". */
 export const ACTUAL_SCENARIO = "actual";
+
+/**
+ * One change of a forecast cell made in the portal: the cell (scenario, cost centre, account, month), who, when, the
+ * value before and after. A collection of its own rather than an array in the cell: the embedded server applies a
+ * `$push` about three times slower than the `$set` of the cell (bench/forecast), and the grid's reads stay small.
+ */
+export const FORECAST_HISTORY = "forecast_history";
+
+export type ForecastHistoryEntry = {
+  rf: string;
+  cost_center_concat: string;
+  account_concat: string;
+  data_ref: Date;
+  at: Date;
+  by: string;
+  name: string;
+  old: number;
+  new: number;
+};
 
 export type ForecastRecord = {
   _id?: ObjectId;
@@ -26,8 +47,194 @@ export type ForecastRecord = {
   value: number;
   /** Forecast amount (0 in the "actual" scenario). */
   forecast: number;
+  /** The last change made in the portal (absent for cells never changed there); the log is in FORECAST_HISTORY. */
+  edited_by?: string;
+  edited_at?: Date;
 };
 
+/**
+ * The review reads one scenario × cost centre × month range (equality, equality, range: the first index) and saves
+ * cells found the same way; the filter lists scenarios and cost centres with `distinct`, each walking the prefix of
+ * an index (rf, then cost_center_concat).
+ */
 export const indexes: IndexDeclaration[] = [
   { collection: FORECAST, key: { rf: 1, cost_center_concat: 1, data_ref: 1 }, options: { name: "rf_costCenter_dataRef" } },
+  { collection: FORECAST, key: { cost_center_concat: 1, rf: 1 }, options: { name: "costCenter_rf" } },
+  // A cell's history, newest first.
+  {
+    collection: FORECAST_HISTORY,
+    key: { rf: 1, cost_center_concat: 1, account_concat: 1, data_ref: 1, at: -1 },
+    options: { name: "rf_costCenter_account_dataRef_at" },
+  },
 ];
+
+async function forecast() {
+  return (await getDb()).collection<ForecastRecord>(FORECAST);
+}
+
+const byCode = (a: string, b: string) => a.localeCompare(b, "pt-BR", { numeric: true });
+
+/** The RF scenarios ("RF1 2026" …) present in the collection; the "actual" scenario and malformed names are left out. */
+export async function listScenarioNames(): Promise<string[]> {
+  const names: unknown[] = await (await forecast()).distinct("rf");
+  return names.filter((n): n is string => typeof n === "string" && parseScenario(n) !== null);
+}
+
+/** Every cost centre ("CC1001 - Marketing"), by code. */
+export async function listCostCenters(): Promise<string[]> {
+  const names: unknown[] = await (await forecast()).distinct("cost_center_concat");
+  return names.filter((n): n is string => typeof n === "string" && n !== "").sort(byCode);
+}
+
+/** How many cost centres each scenario has. */
+export async function countCostCenters(scenarios: readonly string[]): Promise<Record<string, number>> {
+  const collection = await forecast();
+  const counts = await Promise.all(scenarios.map((rf) => collection.distinct("cost_center_concat", { rf })));
+  return Object.fromEntries(scenarios.map((rf, i) => [rf, counts[i].length]));
+}
+
+export type CostCenterInfo = { concat: string; code: string; level: string };
+
+/** The cost centre of a scenario, or null when the scenario has no record of it. */
+export async function findCostCenter(rf: string, costCenter: string): Promise<CostCenterInfo | null> {
+  const found = await (await forecast()).findOne(
+    { rf, cost_center_concat: costCenter },
+    { projection: { _id: 0, cost_center_concat: 1, cost_center: 1, level_descr: 1 } },
+  );
+  return found ? { concat: found.cost_center_concat, code: found.cost_center ?? "", level: found.level_descr ?? "" } : null;
+}
+
+export type WindowCell = Pick<ForecastRecord, "account_concat" | "acc_description" | "group_level_2" | "data_ref" | "value" | "forecast" | "edited_at">;
+
+/** The records of one scenario and cost centre with `data_ref` in [from, to). History stays on the server. */
+export async function readWindow(rf: string, costCenter: string, from: Date, to: Date): Promise<WindowCell[]> {
+  return (await forecast())
+    .find(
+      { rf, cost_center_concat: costCenter, data_ref: { $gte: from, $lt: to } },
+      { projection: { _id: 0, account_concat: 1, acc_description: 1, group_level_2: 1, data_ref: 1, value: 1, forecast: 1, edited_at: 1 } },
+    )
+    .toArray();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving cells
+
+/** A validated change: the cell (account × month) of the scenario and cost centre, the value loaded and the new one. */
+export type CellWrite = { account: string; month: Date; old: number; value: number };
+
+export type Conflict = { account: string; month: Date; current: number; by: string | null; at: Date | null };
+
+export type SaveResult =
+  | { kind: "saved"; count: number }
+  /** A change names a cell that has no record: `knownAccount` false when the account is not one of the cost centre's. */
+  | { kind: "missing"; account: string; month: Date; knownAccount: boolean }
+  /** Cells changed by someone else since they were loaded; `saved` cells were written (0 unless a save raced). */
+  | { kind: "conflicts"; conflicts: Conflict[]; saved: number };
+
+const cellKey = (account: string, month: Date) => `${month.getTime()}\u0000${account}`;
+
+type StoredCell = Pick<ForecastRecord, "_id" | "account_concat" | "data_ref" | "forecast" | "edited_by" | "edited_at">;
+
+async function readCells(rf: string, costCenter: string, cells: readonly CellWrite[]): Promise<Map<string, StoredCell>> {
+  const times = cells.map((c) => c.month.getTime());
+  // The index's range (a cost centre's months), the accounts picked here: a plain filter is the embedded server's fast path.
+  const stored = await (await forecast())
+    .find(
+      { rf, cost_center_concat: costCenter, data_ref: { $gte: new Date(Math.min(...times)), $lte: new Date(Math.max(...times)) } },
+      { projection: { _id: 1, account_concat: 1, data_ref: 1, forecast: 1, edited_by: 1, edited_at: 1 } },
+    )
+    .toArray();
+  return new Map(stored.map((s) => [cellKey(s.account_concat, s.data_ref), s]));
+}
+
+const conflictOf = (cell: CellWrite, stored: StoredCell): Conflict => ({
+  account: cell.account,
+  month: cell.month,
+  current: stored.forecast,
+  by: stored.edited_by ?? null,
+  at: stored.edited_at ?? null,
+});
+
+/**
+ * Writes the changed forecast cells of one scenario and cost centre in one bulk write, all or nothing as far as the
+ * checks go: a cell without a record, or a cell whose stored forecast is no longer the value the user loaded
+ * (someone saved it since), refuses the whole save before anything is written. Each write is itself conditional on
+ * the loaded value, so a save that races another between the check and the write loses only the raced cells, which
+ * come back as conflicts. A written cell records who and when on itself (in the same write), and its old and new
+ * value in FORECAST_HISTORY right after. The caller validates the cells (editable months, two decimals, no duplicates).
+ */
+export async function saveForecastCells(
+  rf: string,
+  costCenter: string,
+  cells: readonly CellWrite[],
+  author: { email: string; name: string },
+  now: Date,
+): Promise<SaveResult> {
+  if (cells.length === 0) return { kind: "saved", count: 0 };
+  const collection = await forecast();
+  const stored = await readCells(rf, costCenter, cells);
+  const conflicts: Conflict[] = [];
+  const targets: StoredCell[] = [];
+  for (const cell of cells) {
+    const found = stored.get(cellKey(cell.account, cell.month));
+    if (!found) {
+      const knownAccount = (await collection.countDocuments({ rf, cost_center_concat: costCenter, account_concat: cell.account }, { limit: 1 })) > 0;
+      return { kind: "missing", account: cell.account, month: cell.month, knownAccount };
+    }
+    if (found.forecast !== cell.old) conflicts.push(conflictOf(cell, found));
+    targets.push(found);
+  }
+  if (conflicts.length > 0) return { kind: "conflicts", conflicts, saved: 0 };
+
+  const result = await collection.bulkWrite(
+    cells.map((cell, i) => ({
+      updateOne: { filter: { _id: targets[i]._id, forecast: cell.old }, update: { $set: { forecast: cell.value, edited_by: author.email, edited_at: now } } },
+    })),
+    { ordered: false },
+  );
+  let written = cells;
+  let raced: Conflict[] = [];
+  if (result.matchedCount !== cells.length) {
+    // Someone saved some of these cells between the check and the write: those were not overwritten.
+    const after = await readCells(rf, costCenter, cells);
+    const mine = (cell: CellWrite) => {
+      const current = after.get(cellKey(cell.account, cell.month));
+      return current?.edited_at?.getTime() === now.getTime() && current.edited_by === author.email && current.forecast === cell.value;
+    };
+    written = cells.filter(mine);
+    raced = cells.filter((cell) => !mine(cell)).flatMap((cell) => {
+      const current = after.get(cellKey(cell.account, cell.month));
+      return current ? [conflictOf(cell, current)] : [];
+    });
+  }
+  if (written.length > 0) {
+    const entries = written.map((cell) => ({
+      rf,
+      cost_center_concat: costCenter,
+      account_concat: cell.account,
+      data_ref: cell.month,
+      at: now,
+      by: author.email,
+      name: author.name,
+      old: cell.old,
+      new: cell.value,
+    }));
+    await (await getDb()).collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(entries, { ordered: false });
+  }
+  return raced.length === 0 ? { kind: "saved", count: written.length } : { kind: "conflicts", conflicts: raced, saved: written.length };
+}
+
+/** A cell's history, newest first (at most `limit` entries). */
+export async function cellHistory(rf: string, costCenter: string, account: string, month: Date, limit = 200): Promise<ForecastHistoryEntry[]> {
+  return (await getDb())
+    .collection<ForecastHistoryEntry>(FORECAST_HISTORY)
+    .find({ rf, cost_center_concat: costCenter, account_concat: account, data_ref: month }, { projection: { _id: 0 } })
+    .sort({ at: -1 })
+    .limit(limit)
+    .toArray();
+}
+
+/** Whether the scenario and cost centre have a record of the account in that month. */
+export async function cellExists(rf: string, costCenter: string, account: string, month: Date): Promise<boolean> {
+  return (await (await forecast()).countDocuments({ rf, cost_center_concat: costCenter, data_ref: month, account_concat: account }, { limit: 1 })) > 0;
+}

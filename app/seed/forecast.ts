@@ -1,32 +1,34 @@
+import {
+  RELEASE_POINT_NAMES,
+  monthStartDate,
+  parseScenario,
+  scenarioCalendar,
+  scenarioName,
+  windowMonths,
+} from "~/domain/release-points";
+import { roundTo2 } from "~/domain/pt-br-number";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
 import { monthStart, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
 import { ACCOUNT_GROUPS, COST_CENTERS } from "./vocabulary";
 
-/** Release points (spec 001 §4): anchor month (0-based) and the year shift of the anchor. */
-const RELEASE_POINTS = [
-  { n: 1, anchorMonth: 9, yearShift: -1, monthsAfter: 14 },
-  { n: 2, anchorMonth: 0, yearShift: 0, monthsAfter: 13 },
-  { n: 3, anchorMonth: 3, yearShift: 0, monthsAfter: 13 },
-  { n: 4, anchorMonth: 6, yearShift: 0, monthsAfter: 13 },
-] as const;
-const MONTHS_BEFORE = 11;
 const ACTUAL_MONTHS = 14;
 
-export type Scenario = { rf: string; anchor: Date; months: Date[] };
+export type Scenario = { rf: string; anchor: Date; months: Date[]; firstForecast: Date };
 
-/** RF1–RF4 of the reference year and the year before. RF1 of year Y is anchored on 2 Oct of Y-1. */
+/**
+ * RF1–RF4 of the reference year and the year before, and RF1 of the next year (prepared in October of the reference
+ * year), so every edit month of the reference year (Feb, May, Aug, Nov) has its scenario. Anchors and windows come
+ * from the one release-point table (app/domain/release-points.ts).
+ */
 export function forecastScenarios(reference: Date): Scenario[] {
   const year = reference.getUTCFullYear();
-  const scenarios: Scenario[] = [];
-  for (const y of [year - 1, year]) {
-    for (const rp of RELEASE_POINTS) {
-      const anchor = new Date(Date.UTC(y + rp.yearShift, rp.anchorMonth, 2));
-      const months = Array.from({ length: MONTHS_BEFORE + 1 + rp.monthsAfter }, (_, i) => monthStart(anchor, i - MONTHS_BEFORE));
-      scenarios.push({ rf: `RF${rp.n} ${y}`, anchor, months });
-    }
-  }
-  return scenarios;
+  const names = [...[year - 1, year].flatMap((y) => RELEASE_POINT_NAMES.map((rp) => scenarioName(rp, y))), scenarioName("RF1", year + 1)];
+  return names.map((rf) => {
+    const calendar = scenarioCalendar(parseScenario(rf)!);
+    const { year: y, month, day } = calendar.anchor;
+    return { rf, anchor: new Date(Date.UTC(y, month - 1, day)), months: windowMonths(calendar).map(monthStartDate), firstForecast: monthStartDate(calendar.firstForecastMonth) };
+  });
 }
 
 /** The latest scenario whose anchor is not after the reference date. */
@@ -34,8 +36,6 @@ export function currentScenario(reference: Date): Scenario {
   const started = forecastScenarios(reference).filter((s) => s.anchor.getTime() <= reference.getTime());
   return started.sort((a, b) => a.anchor.getTime() - b.anchor.getTime())[started.length - 1] ?? forecastScenarios(reference)[0];
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
   const random = ctx.random.fork("forecast");
@@ -57,7 +57,7 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
           const key = month.getTime();
           let v = actuals.get(key);
           if (v === undefined) {
-            v = round2(base * (1 + 0.08 * Math.sin(month.getUTCMonth())) * (0.85 + r.next() * 0.3));
+            v = roundTo2(base * (1 + 0.08 * Math.sin(month.getUTCMonth())) * (0.85 + r.next() * 0.3));
             actuals.set(key, v);
           }
           return v;
@@ -68,12 +68,12 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
           yield { _id: accountRandom.objectId(data_ref), rf: ACTUAL_SCENARIO, ...common, data_ref, value: actualOf(data_ref, accountRandom), forecast: 0 };
         }
         for (const scenario of scenarios) {
-          const anchorMonth = monthStart(scenario.anchor);
           const drift = 0.9 + accountRandom.next() * 0.25;
           for (const data_ref of scenario.months) {
-            const closed = data_ref < anchorMonth && data_ref < referenceMonth;
+            // Actuals columns (up to the anchor's month) that have already closed carry the actual amount.
+            const closed = data_ref < scenario.firstForecast && data_ref < referenceMonth;
             const actual = closed ? actualOf(data_ref, accountRandom) : 0;
-            const forecast = closed ? actual : round2(base * drift * (0.95 + accountRandom.next() * 0.1));
+            const forecast = closed ? actual : roundTo2(base * drift * (0.95 + accountRandom.next() * 0.1));
             yield { _id: accountRandom.objectId(scenario.anchor), rf: scenario.rf, ...common, data_ref, value: actual, forecast };
           }
         }

@@ -1,0 +1,128 @@
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useId, useState } from "react";
+import { requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Breadcrumb } from "~/components/forecast/breadcrumb";
+import "~/components/forecast/forecast.css";
+import { Alert } from "~/components/ui/alert";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/domain/forecast-filter";
+import { scenarioOpenOn } from "~/domain/release-points";
+import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
+import { forecastTexts } from "~/texts/forecast";
+import { portalToday } from "~/utils/clock.server";
+
+export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
+
+/**
+ * /ij/report_create_schneider: the forecast review's filter (spec 001 §2). Period and Cost Center come from `distinct`;
+ * the form is a GET, so it works without JavaScript and the choices live in the URL. "Generate Review" (intent=generate)
+ * goes to /ij/report_preview_edit_schneider/{period}/{cost_center}; without it the URL only preselects (the review's
+ * breadcrumb comes back that way). The cost centre field is searchable: the list's entry equal to the text, or the only
+ * one containing it.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.report_create_schneider", request);
+  const url = new URL(request.url);
+  const [names, costCenters] = await Promise.all([listScenarioNames(), listCostCenters()]);
+  const scenarios = sortScenarios(names);
+  const open = scenarioOpenOn(portalToday())?.name;
+  const rf = (url.searchParams.get("rf") ?? "").slice(0, 40);
+  const costCenter = (url.searchParams.get("cost_center") ?? "").slice(0, 200);
+  let error: string | null = null;
+  if (url.searchParams.get("intent") === "generate") {
+    const choice = resolveCostCenter(costCenter, costCenters);
+    if (!rf || choice.kind === "empty") error = forecastTexts.filterIncomplete;
+    else if (!scenarios.includes(rf)) error = forecastTexts.unknownPeriod;
+    else if (choice.kind === "found") throw redirect(reviewPath(rf, choice.costCenter));
+    else error = choice.kind === "ambiguous" ? forecastTexts.ambiguousCostCenter(costCenter, choice.count) : forecastTexts.unknownCostCenter(costCenter);
+  }
+  return data(
+    {
+      scenarios: scenarios.map((name) => ({ name, open: name === open })),
+      costCenters,
+      rf: scenarios.includes(rf) ? rf : "",
+      costCenter,
+      error,
+    },
+    { status: error ? 400 : 200 },
+  );
+}
+
+export default function ForecastFilterPage() {
+  const page = useLoaderData<typeof loader>();
+  return (
+    <section className="forecast-filter">
+      <Breadcrumb filterHref={null} />
+      <h1>{forecastTexts.filterTitle}</h1>
+      <p>{forecastTexts.filterIntro}</p>
+      {page.error ? <Alert tone="error">{page.error}</Alert> : null}
+      {page.scenarios.length === 0 ? (
+        <Alert tone="info">{forecastTexts.noScenarios}</Alert>
+      ) : (
+        // Keyed by the URL's choices so Back and Forward show the choices of that address.
+        <FilterForm key={`${page.rf}\u0000${page.costCenter}`} page={page} />
+      )}
+      <p className="forecast-filter__calendar">
+        <Link to={CALENDAR_PATH}>{forecastTexts.calendarLink}</Link>
+      </p>
+    </section>
+  );
+}
+
+function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loader>> }) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const id = useId();
+  const [rf, setRf] = useState(page.rf);
+  const [costCenter, setCostCenter] = useState(page.costCenter);
+  const ready = rf !== "" && resolveCostCenter(costCenter, page.costCenters).kind === "found";
+  const busy = navigation.state !== "idle";
+  return (
+    <Form method="get" className="forecast-filter__form card">
+      <div className="field">
+        <label htmlFor={`${id}-period`}>{forecastTexts.period}</label>
+        <select id={`${id}-period`} name="rf" value={rf} onChange={(event) => setRf(event.target.value)}>
+          <option value="">{forecastTexts.periodPlaceholder}</option>
+          {page.scenarios.map((s) => (
+            <option key={s.name} value={s.name}>
+              {s.open ? `${s.name} (${forecastTexts.periodOpenSuffix})` : s.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-cost-center`}>{forecastTexts.costCenter}</label>
+        <input
+          id={`${id}-cost-center`}
+          name="cost_center"
+          type="search"
+          list={`${id}-cost-centers`}
+          value={costCenter}
+          maxLength={200}
+          autoComplete="off"
+          placeholder={forecastTexts.costCenterPlaceholder}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => setCostCenter(event.target.value)}
+        />
+        <datalist id={`${id}-cost-centers`}>
+          {page.costCenters.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        <span id={`${id}-hint`} className="forecast-filter__hint">
+          {forecastTexts.costCenterHint}
+        </span>
+      </div>
+      {/* Enabled before the JavaScript loads (the server checks the choices); then only with both chosen. */}
+      <button type="submit" name="intent" value="generate" className="button button--primary" disabled={busy || (hydrated && !ready)}>
+        {forecastTexts.generateReview}
+      </button>
+    </Form>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

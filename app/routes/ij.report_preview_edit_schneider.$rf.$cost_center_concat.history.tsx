@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/auth.server";
+import { resolveReview, reviewHistory } from "~/components/forecast/review.server";
+
+/**
+ * GET /ij/report_preview_edit_schneider/{period}/{cost_center}/history?account=…&month=YYYY-MM (JSON): who changed the
+ * cell, when, from which value to which, newest first. The review grid's "Histórico da célula" reads it.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", request);
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) return Response.json({ ok: false, message: lookup.message }, { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  return reviewHistory(new URL(request.url), lookup.review);
+}

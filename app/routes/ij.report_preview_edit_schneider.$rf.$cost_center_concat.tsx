@@ -1,0 +1,176 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useBeforeUnload, useBlocker, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useCallback, useState } from "react";
+import { canWriteRoute, requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Breadcrumb } from "~/components/forecast/breadcrumb";
+import "~/components/ui/data-table.css";
+import "~/components/forecast/forecast.css";
+import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/components/forecast/forecast-grid";
+import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/components/forecast/review.server";
+import { Alert } from "~/components/ui/alert";
+import { Dialog } from "~/components/ui/dialog";
+import { filterPath, historyPath } from "~/domain/forecast-filter";
+import type { CellChange } from "~/domain/forecast-grid";
+import { messages } from "~/messages";
+import { forecastTexts } from "~/texts/forecast";
+import { portalToday } from "~/utils/clock.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
+  { title: page?.found ? forecastTexts.gridCaption(page.rf, page.costCenter.concat) : forecastTexts.filterTitle },
+];
+
+/**
+ * /ij/report_preview_edit_schneider/{period}/{cost_center} (params `rf`, `cost_center_concat`, e.g. "RF1 2026" and
+ * "CC1001 - Marketing"): the monthly forecast grid of one scenario and cost centre (spec 001 §2–§5). The grid is open
+ * only in the scenario's edit month (app/domain/release-points.ts); the save sends only the changed cells, in one
+ * request, and the server checks them again whatever the browser sent. Without JavaScript the grid is read-only.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request);
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) return data({ found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) }, { status: 404 });
+  const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
+  const review = await loadReviewGrid(lookup.review, portalToday(), canWrite);
+  // loadedAt keys the grid: a reload after a save starts it afresh from the stored values.
+  return { found: true as const, ...review, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, costCenter: review.costCenter.concat }) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request, "write");
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: 404 });
+  return saveReview(request, lookup.review, user, portalToday());
+}
+
+/** Only a successful save reloads the grid; a refused one keeps the user's edits on screen. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) => {
+  if (actionResult && typeof actionResult === "object" && "ok" in actionResult) return actionResult.ok === true;
+  return defaultShouldRevalidate;
+};
+
+const NO_CONFLICTS: ConflictMark[] = [];
+
+export default function ForecastReviewPage() {
+  const page = useLoaderData<typeof loader>();
+  const save = useFetcher<typeof action>({ key: "forecast-save" });
+  // The last reply is shown until the user closes it (or resolves its conflicts); a new save replaces it.
+  const [dismissed, setDismissed] = useState<SaveReply | undefined>(undefined);
+  const [pinning, setPinning] = useState(INITIAL_PINNING);
+  const [pending, setPending] = useState(0);
+  // Leaving with unsaved changes asks first: another page of the portal (a dialog) or closing the tab (the browser's).
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname);
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (pending > 0) event.preventDefault();
+      },
+      [pending],
+    ),
+  );
+  const saving = save.state !== "idle";
+  const reply = saving ? undefined : (save.data as SaveReply | undefined);
+  const shown = reply && reply !== dismissed ? reply : undefined;
+  const error = shown && !shown.ok ? shown.message : null;
+  const conflicts = (shown && !shown.ok && shown.conflicts) || NO_CONFLICTS;
+
+  if (!page.found) {
+    return (
+      <section className="forecast-review">
+        <Breadcrumb filterHref={page.filterHref} current={forecastTexts.breadcrumbReview} />
+        <Alert tone="error">{page.message}</Alert>
+        <p>
+          <Link to={page.filterHref}>{forecastTexts.filtering}</Link>
+        </p>
+      </section>
+    );
+  }
+
+  const onSave = (changes: CellChange[]) => save.submit({ intent: "save", changes }, { method: "post", encType: "application/json" });
+  const dismiss = () => setDismissed(reply);
+  const empty = page.grid.groups.length === 0;
+
+  return (
+    <section className="forecast-review">
+      <Breadcrumb filterHref={page.filterHref} current={forecastTexts.breadcrumbReview} />
+      <header className="forecast-review__header">
+        <h1>
+          {page.rf} · {page.costCenter.concat}
+        </h1>
+        <p className="forecast-review__facts">
+          {page.costCenter.level ? `${page.costCenter.level} · ` : ""}
+          {forecastTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
+        </p>
+      </header>
+      {page.open && page.canWrite ? (
+        <Alert tone="info">{forecastTexts.openNotice(page.facts.editMonth, page.facts.lastEditDay)}</Alert>
+      ) : page.open ? (
+        <Alert tone="info">{forecastTexts.readOnlyNotice}</Alert>
+      ) : (
+        <Alert tone="warning">{forecastTexts.lockedNotice(page.facts.editMonth)}</Alert>
+      )}
+      {page.grid.editable ? (
+        <noscript>
+          <Alert tone="info">{forecastTexts.noScriptNotice}</Alert>
+        </noscript>
+      ) : null}
+      {error ? (
+        <Alert tone="error" title={forecastTexts.saveFailedTitle}>
+          {error}
+        </Alert>
+      ) : null}
+      {empty ? (
+        <Alert tone="info">{forecastTexts.noData}</Alert>
+      ) : (
+        <ForecastGrid
+          key={page.loadedAt}
+          payload={page.grid}
+          caption={forecastTexts.gridCaption(page.rf, page.costCenter.concat)}
+          conflicts={conflicts}
+          onConflictsResolved={dismiss}
+          onSave={onSave}
+          saving={saving}
+          historyUrl={(account, month) => historyPath(page.rf, page.costCenter.concat, account, month)}
+          columnPinning={pinning}
+          onColumnPinningChange={setPinning}
+          onPendingChange={setPending}
+        />
+      )}
+      <Dialog
+        open={blocker.state === "blocked"}
+        onOpenChange={(open) => !open && blocker.reset?.()}
+        title={forecastTexts.leaveTitle}
+        description={forecastTexts.leavePrompt(pending)}
+        footer={
+          <>
+            <button type="button" className="button button--secondary" onClick={() => blocker.reset?.()}>
+              {forecastTexts.stay}
+            </button>
+            <button type="button" className="button button--danger" onClick={() => blocker.proceed?.()}>
+              {forecastTexts.leave}
+            </button>
+          </>
+        }
+      />
+      <Dialog
+        open={saving || shown?.ok === true}
+        onOpenChange={(open) => !open && !saving && dismiss()}
+        dismissible={!saving}
+        title={saving ? messages.savingData : messages.saved}
+        footer={
+          saving ? null : (
+            <button type="button" className="button button--primary" onClick={dismiss}>
+              {messages.close}
+            </button>
+          )
+        }
+      >
+        {saving ? <div className="forecast-review__spinner" aria-hidden="true" /> : null}
+      </Dialog>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

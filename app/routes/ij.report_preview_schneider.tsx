@@ -1,0 +1,95 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Breadcrumb } from "~/components/forecast/breadcrumb";
+import "~/components/ui/data-table.css";
+import "~/components/forecast/forecast.css";
+import { Alert } from "~/components/ui/alert";
+import { FILTER_PATH, filterPath, sortScenarios } from "~/domain/forecast-filter";
+import { dayLabel, isOpenForEditing, monthLabel, parseScenario, scenarioCalendar } from "~/domain/release-points";
+import { countCostCenters, listScenarioNames } from "~/models/forecast.server";
+import { forecastTexts } from "~/texts/forecast";
+import { portalToday } from "~/utils/clock.server";
+
+export const meta: MetaFunction = () => [{ title: forecastTexts.calendarTitle }];
+
+/**
+ * /ij/report_preview_schneider: the review calendar (the spec lists the route without its screen; docs/decisions.md).
+ * Every period in the database with its anchor, edit month, window, whether it is open today and how many cost
+ * centres it has; "Revisar" opens the filter with the period chosen.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.report_preview_schneider", request);
+  const names = sortScenarios(await listScenarioNames());
+  const counts = await countCostCenters(names);
+  const today = portalToday();
+  return {
+    rows: names.map((name) => {
+      const calendar = scenarioCalendar(parseScenario(name)!);
+      return {
+        name,
+        anchor: dayLabel(calendar.anchor),
+        editMonth: monthLabel(calendar.editMonth),
+        window: forecastTexts.windowRange(monthLabel(calendar.firstMonth), monthLabel(calendar.lastMonth)),
+        open: isOpenForEditing(calendar, today),
+        costCenters: counts[name] ?? 0,
+        href: filterPath({ rf: name }),
+      };
+    }),
+  };
+}
+
+export default function ForecastCalendarPage() {
+  const { rows } = useLoaderData<typeof loader>();
+  return (
+    <section className="forecast-calendar">
+      <Breadcrumb filterHref={FILTER_PATH} current={forecastTexts.calendarTitle} />
+      <h1>{forecastTexts.calendarTitle}</h1>
+      <p>{forecastTexts.calendarIntro}</p>
+      {rows.length === 0 ? (
+        <Alert tone="info">{forecastTexts.noScenarios}</Alert>
+      ) : (
+        <div className="data-table__scroll">
+          <table className="forecast-calendar__table">
+            <caption className="visually-hidden">{forecastTexts.calendarTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{forecastTexts.columnPeriod}</th>
+                <th scope="col">{forecastTexts.columnAnchor}</th>
+                <th scope="col">{forecastTexts.columnEditMonth}</th>
+                <th scope="col">{forecastTexts.columnWindow}</th>
+                <th scope="col">{forecastTexts.columnState}</th>
+                <th scope="col">{forecastTexts.columnCostCenters}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{forecastTexts.review}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.name} className={row.open ? "is-open" : undefined}>
+                  <th scope="row">{row.name}</th>
+                  <td>{row.anchor}</td>
+                  <td>{row.editMonth}</td>
+                  <td>{row.window}</td>
+                  <td>{row.open ? forecastTexts.stateOpen : forecastTexts.stateLocked}</td>
+                  <td className="forecast-calendar__number">{row.costCenters.toLocaleString("pt-BR")}</td>
+                  <td>
+                    <Link to={row.href} aria-label={forecastTexts.reviewOf(row.name)}>
+                      {forecastTexts.review}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

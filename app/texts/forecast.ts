@@ -1,0 +1,144 @@
+/**
+ * User-visible texts of the Cost-centre forecast review (spec 001; issue 11): the spec's verbatim, the rest marked "ours"
+ * (docs/decisions.md). Re-exported by app/messages.ts; defined only here. The spec's shared texts stay in messages.ts
+ * and are reused from there: "Salvando Dados..." (savingData), "Salvo com sucesso!" (saved), "Fixar coluna" /
+ * "Desfixar coluna" (pinColumn / unpinColumn), "Aumentar" / "Diminuir" (increase / decrease), "Close", "Cancelar".
+ */
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
+
+export const forecastTexts = {
+  // The filter (spec 001 §2: "select Period and Cost Center (searchable). Generate Review … The breadcrumb Filtering")
+  period: "Period",
+  costCenter: "Cost Center",
+  generateReview: "Generate Review",
+  filtering: "Filtering",
+
+  // ours: the filter
+  filterTitle: "Revisão de forecast por centro de custo",
+  filterIntro: "Escolha o período (release point) e o centro de custo para abrir a grade mensal de forecast.",
+  periodPlaceholder: "Selecione o período",
+  periodOpenSuffix: "aberto para edição",
+  costCenterPlaceholder: "Digite o código ou o nome",
+  costCenterHint: "Digite parte do código ou do nome e escolha na lista.",
+  filterIncomplete: "Escolha um período e um centro de custo da lista.",
+  unknownPeriod: "Período desconhecido: escolha um da lista.",
+  unknownCostCenter: (text: string) => `Nenhum centro de custo corresponde a “${text}”: escolha um da lista.`,
+  ambiguousCostCenter: (text: string, n: number) => `${n} centros de custo correspondem a “${text}”: escolha um da lista.`,
+  noScenarios: "Ainda não há períodos de forecast cadastrados.",
+  calendarLink: "Calendário de revisões",
+
+  // ours: the scenarios overview (/ij/report_preview_schneider)
+  calendarTitle: "Calendário de revisões de forecast",
+  calendarIntro:
+    "Cada período (release point) é revisado no mês seguinte à sua data âncora; fora desse mês a grade fica bloqueada. As colunas até o mês da âncora mostram o realizado; as seguintes, o forecast.",
+  columnPeriod: "Período",
+  columnAnchor: "Âncora",
+  columnEditMonth: "Mês de edição",
+  columnWindow: "Janela",
+  columnState: "Situação",
+  columnCostCenters: "Centros de custo",
+  stateOpen: "Aberto para edição",
+  stateLocked: "Bloqueado",
+  review: "Revisar",
+  reviewOf: (rf: string) => `Revisar ${rf}`,
+  windowRange: (from: string, to: string) => `${from} a ${to}`,
+
+  // ours: the review grid
+  breadcrumbReview: "Revisão",
+  breadcrumbLabel: "Trilha de navegação",
+  facts: (anchor: string, editMonth: string, from: string, to: string) => `Âncora ${anchor} · mês de edição ${editMonth} · janela ${from} a ${to}`,
+  openNotice: (editMonth: string, until: string) =>
+    `Edição aberta até ${until}: as colunas de forecast a partir de ${editMonth} podem ser alteradas. Dê dois cliques numa célula (ou digite sobre ela), cole valores do Excel com Ctrl+V e salve.`,
+  lockedNotice: (editMonth: string) => `Grade bloqueada: este período só pode ser editado em ${editMonth}.`,
+  readOnlyNotice: "Você pode consultar esta grade, mas não alterá-la.",
+  noScriptNotice: "Sem JavaScript a grade é somente leitura. Ative o JavaScript do navegador para editar os valores.",
+  noData: "Não há lançamentos de forecast para este centro de custo neste período.",
+  invalidScenario: "Período inválido: escolha um período na tela de filtro.",
+  unknownReview: "Não há dados para este período e centro de custo.",
+  gridCaption: (rf: string, costCenter: string) => `Forecast ${rf} — ${costCenter}`,
+  accountColumn: "Conta",
+  actualTag: "Real",
+  forecastTag: "Forecast",
+  totalColumn: (year: number) => `Total ${year}`,
+  partialYear: (months: number) => plural(months, "mês", "meses"),
+  groupTotal: (group: string) => `Total ${group}`,
+  grandTotal: "Total do centro de custo",
+  edited: "editado",
+  keyboardHelp: "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz.",
+
+  // ours: toolbar and status
+  save: "Salvar",
+  saveCount: (n: number) => `Salvar (${n.toLocaleString("pt-BR")})`,
+  undoAll: "Desfazer alterações",
+  undoLast: "Desfazer última",
+  history: "Histórico da célula",
+  massChange: "Alteração em massa",
+  massChangeOf: (column: string) => `Alteração em massa: ${column}`,
+  pending: (n: number) => `${plural(n, "célula alterada", "células alteradas")} ainda não ${n === 1 ? "salva" : "salvas"}.`,
+  noPending: "Nenhuma alteração pendente.",
+  invalidNumber: "Número inválido. Use o formato 1.234,56.",
+  cellInput: (account: string, month: string) => `${account}, ${month}`,
+
+  leaveTitle: "Alterações não salvas",
+  leavePrompt: (n: number) => `${plural(n, "célula alterada ainda não foi salva", "células alteradas ainda não foram salvas")}. Sair sem salvar?`,
+  leave: "Sair sem salvar",
+  stay: "Continuar editando",
+
+  // ours: paste
+  pasted: (pasted: number, skipped: number, outside: number) =>
+    [
+      `${plural(pasted, "valor colado", "valores colados")}.`,
+      skipped ? `${plural(skipped, "célula ignorada", "células ignoradas")} (bloqueadas ou de grupo/total).` : "",
+      outside ? `${plural(outside, "valor ficou", "valores ficaram")} fora da grade.` : "",
+    ]
+      .filter(Boolean)
+      .join(" "),
+  pasteNotNumber: (text: string, line: number, column: number) =>
+    `Nada foi colado: “${text}” (linha ${line}, coluna ${column}) não é um número no formato 1.234,56.`,
+  pasteNoCell: "Clique numa célula da grade antes de colar.",
+  pasteTooLarge: (max: number) => `Nada foi colado: cole no máximo ${max.toLocaleString("pt-BR")} células de uma vez.`,
+
+  // ours: mass change (spec 001 §5: percent + Aumentar/Diminuir, detail rows with a value, 2 decimals)
+  massChangeDescription: "O percentual é aplicado às contas com valor nesta coluna; o resultado é arredondado para 2 casas decimais.",
+  percentLabel: "Percentual (%)",
+  directionLabel: "Operação",
+  apply: "Aplicar",
+  percentInvalid: "Informe um percentual entre 0 e 1.000.000, como 10 ou 2,5.",
+  decreaseTooLarge: "Para diminuir, use no máximo 100%.",
+  massChanged: (n: number) => `${plural(n, "célula alterada", "células alteradas")}.`,
+
+  // ours: save outcomes (the server's answers; nothing is written when one of these is returned)
+  saveFailedTitle: "Não foi possível salvar",
+  nothingSaved: "Nada foi salvo.",
+  nothingToSave: "Não há alterações para salvar.",
+  lockedRefused: (rf: string, editMonth: string) => `O período ${rf} está bloqueado: só pode ser alterado em ${editMonth}. Nada foi salvo.`,
+  columnRefused: (month: string) => `A coluna ${month} não pode ser alterada (realizado ou fora da janela). Nada foi salvo.`,
+  rowRefused: (row: string) => `“${row}” não é uma conta editável deste centro de custo (linhas de grupo e de total não são editáveis). Nada foi salvo.`,
+  cellMissing: (account: string, month: string) => `Não há lançamento de ${account} em ${month}. Nada foi salvo.`,
+  tooManyDecimals: (value: string) => `O valor ${value} tem mais de 2 casas decimais. Nada foi salvo.`,
+  valueOutOfRange: "Valor fora do limite de 15 dígitos. Nada foi salvo.",
+  notANumber: (text: string) => `“${text}” não é um número. Nada foi salvo.`,
+  duplicateCell: (account: string, month: string) => `A célula ${account}, ${month} foi enviada duas vezes. Nada foi salvo.`,
+  tooManyCells: (max: number) => `Envie no máximo ${max.toLocaleString("pt-BR")} células por vez. Nada foi salvo.`,
+  invalidSave: "Não foi possível ler as alterações enviadas. Recarregue a página e tente novamente. Nada foi salvo.",
+  conflicts: (n: number) =>
+    `${plural(n, "célula foi alterada", "células foram alteradas")} por outra pessoa desde que você abriu a grade. Nada foi salvo: revise as células marcadas.`,
+  conflictsAfterSave: (saved: number, n: number) =>
+    `${plural(saved, "célula salva", "células salvas")}; ${plural(n, "célula foi alterada", "células foram alteradas")} por outra pessoa no mesmo instante e não ${n === 1 ? "foi salva" : "foram salvas"}: revise as células marcadas.`,
+  conflictCell: (who: string, when: string, value: string) => `Alterada por ${who} em ${when}; valor atual ${value}.`,
+  keepMine: "Manter meus valores",
+  useCurrent: "Usar os valores atuais",
+
+  // ours: the cell history
+  historyTitle: (account: string, month: string) => `Histórico: ${account}, ${month}`,
+  historyWhen: "Quando",
+  historyWho: "Quem",
+  historyOld: "Valor anterior",
+  historyNew: "Novo valor",
+  historyEmpty: "Esta célula ainda não foi alterada no portal.",
+  historyLoading: "Carregando…",
+  historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
+  historyPickCell: "Clique numa conta e num mês da grade para ver o histórico da célula.",
+  historyMarker: "Célula com histórico de alterações",
+} as const;

@@ -1,0 +1,343 @@
+import { MongoClient, type Db } from "mongodb";
+import type { Locator, Page } from "playwright-core";
+import { afterAll } from "vitest";
+import { reviewPath } from "~/domain/forecast-filter";
+import { messages } from "~/messages";
+import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { forecastTexts } from "~/texts/forecast";
+import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../forecast/fixtures";
+import { expect, test, withoutJavaScript } from "./fixtures";
+import { startApp, type RunningApp } from "./harness";
+import { signIn } from "./sign-in";
+
+/**
+ * The cost-centre forecast review as a finance planner uses it, with the clock pinned (PORTAL_TODAY) to 15 February
+ * of this year: RF2 of this year is in its edit month, RF1 of this year (edited last November) is locked. A second
+ * server pinned to 1 March shows the same RF2 locked, and its server refuses a save. Known data is added for one cost
+ * centre whose name has spaces and accents (URL round trip).
+ */
+
+const YEAR = new Date().getUTCFullYear();
+const OPEN = `RF2 ${YEAR}`;
+const LOCKED = `RF1 ${YEAR}`;
+const CC = "CC9001 - Revisão Orçamentária";
+const [SALARIES, CHARGES, RENT] = ACCOUNTS;
+const m = (month: number, year = YEAR) => `${year}-${String(month).padStart(2, "0")}`;
+// RF2 YEAR shows Feb YEAR-1 .. Feb YEAR+1; the fixture's cell at window position i holds base + i.
+const stored = (base: number, key: string) => base + (Number(key.slice(0, 4)) - (YEAR - 1)) * 12 + (Number(key.slice(5)) - 2);
+
+// The file's server: the shared `app` fixture, pinned to 15 February, with the known data added (test.scoped rebinds
+// the `page` fixture to it).
+test.scoped({
+  app: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use: (app: RunningApp) => Promise<void>) => {
+      const app = await startApp({ env: { PORTAL_TODAY: `${YEAR}-02-15` } });
+      await withDb(app, async (db) => {
+        await insertScenario(db, OPEN, CC);
+        await insertScenario(db, LOCKED, CC);
+      });
+      await use(app);
+      await app.stop();
+    },
+    { scope: "file" },
+  ],
+});
+
+const clients: MongoClient[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+async function withDb<T>(app: RunningApp, run: (db: Db) => Promise<T>): Promise<T> {
+  const client = new MongoClient(app.mongoUri);
+  clients.push(client);
+  await client.connect();
+  return run(client.db(app.databaseName));
+}
+
+async function waitForGrid(page: Page) {
+  await page.locator(".forecast-grid__body [role=row]").first().waitFor();
+  // The toolbar exists only once React has hydrated the grid (it needs JavaScript).
+}
+
+/** The grid cell of an account (or group/total row, by its exact label) in a month ("m_YYYY-MM") or total ("y_YYYY") column. */
+async function cell(page: Page, label: string, column: string): Promise<Locator> {
+  const index = await page.locator(".forecast-grid__table [role=columnheader]").evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), column);
+  expect(index, column).toBeGreaterThanOrEqual(0);
+  const row = page.locator(".forecast-grid__body [role=row]").filter({ has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }) });
+  return row.first().locator(`> :nth-child(${index + 1})`);
+}
+
+const text = async (page: Page, label: string, column: string) => (await (await cell(page, label, column)).innerText()).trim();
+
+async function paste(page: Page, tsv: string) {
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.setData("text/plain", data);
+    document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, tsv);
+}
+
+const activeCell = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return { row: el?.parentElement?.getAttribute("data-row"), col: el?.getAttribute("data-col") };
+  });
+
+test("filter: period and searchable cost centre, Generate Review, the path round trip, the breadcrumb back, and the same without JavaScript", async ({ page, app, browser }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto("/ij/report_create_schneider");
+  const generate = page.getByRole("button", { name: forecastTexts.generateReview });
+  await expect.poll(() => generate.isDisabled()).toBe(true);
+  await page.getByLabel(forecastTexts.period).selectOption(OPEN);
+  expect(await generate.isDisabled()).toBe(true);
+  await page.getByLabel(forecastTexts.costCenter).fill("revisao orc");
+  await expect.poll(() => generate.isDisabled()).toBe(false);
+  await generate.click();
+  await page.waitForURL((url) => url.pathname === "/ij/report_preview_edit_schneider/RF2%20" + YEAR + "/CC9001%20-%20Revis%C3%A3o%20Or%C3%A7ament%C3%A1ria");
+  await page.getByRole("heading", { name: `${OPEN} · ${CC}` }).waitFor();
+  await waitForGrid(page);
+
+  await page.getByRole("link", { name: forecastTexts.filtering }).click();
+  await page.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.get("cost_center") === CC);
+  expect(await page.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
+  expect(await page.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
+  await page.goBack();
+  await page.getByRole("heading", { name: `${OPEN} · ${CC}` }).waitFor();
+
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto("/ij/report_create_schneider");
+    await plain.getByLabel(forecastTexts.period).selectOption(OPEN);
+    await plain.getByLabel(forecastTexts.costCenter).fill("CC9001");
+    await plain.getByRole("button", { name: forecastTexts.generateReview }).click();
+    await plain.waitForURL((url) => url.pathname.startsWith("/ij/report_preview_edit_schneider/"));
+    // The grid is there, read-only: values, totals and a notice, but no editing.
+    expect(await text(plain, SALARIES.label, `m_${m(3)}`)).toBe("1.013,00");
+    // (Chromium driven without JavaScript still parses <noscript> as text; a browser with scripting off shows it.)
+    expect(await plain.locator("noscript").first().textContent()).toContain(forecastTexts.noScriptNotice);
+    expect(await plain.getByRole("button", { name: new RegExp(messages.pinColumn) }).count()).toBe(0);
+    expect(await plain.getByRole("button", { name: forecastTexts.save }).count()).toBe(0);
+    // A filter the server cannot resolve stays on the filter with a message.
+    await plain.goto("/ij/report_create_schneider");
+    await plain.getByLabel(forecastTexts.period).selectOption(OPEN);
+    await plain.getByRole("button", { name: forecastTexts.generateReview }).click();
+    await plain.getByText(forecastTexts.filterIncomplete).waitFor();
+  });
+});
+
+test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live totals, undo, TSV paste, mass change, save of only the changed cells, history", async ({ page, app }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  await page.getByText(forecastTexts.openNotice("02/" + YEAR, `28/02/${YEAR}`).slice(0, 30)).waitFor();
+  const save = page.getByRole("toolbar").getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) });
+  await save.waitFor();
+
+  // Pin March: it moves next to the account column and sticks there; unpin puts it back.
+  const march = page.locator(`[role=columnheader][data-column="m_${m(3)}"]`);
+  await page.getByRole("button", { name: `${messages.pinColumn}: 03/${YEAR}` }).click();
+  await expect.poll(() => page.locator("[role=columnheader]").nth(1).getAttribute("data-column")).toBe(`m_${m(3)}`);
+  expect(await march.evaluate((th) => [getComputedStyle(th).position, getComputedStyle(th).left])).toEqual(["sticky", "300px"]);
+  await page.getByRole("button", { name: `${messages.unpinColumn}: 03/${YEAR}` }).click();
+  await expect.poll(() => page.locator("[role=columnheader]").nth(1).getAttribute("data-column")).toBe(`m_${m(2, YEAR - 1)}`);
+  expect(await page.locator("[role=columnheader]").first().evaluate((th) => getComputedStyle(th).position)).toBe("sticky");
+
+  // Keyboard: arrows and Tab move between cells.
+  await (await cell(page, SALARIES.label, `m_${m(3)}`)).click();
+  const start = await activeCell(page);
+  await page.keyboard.press("ArrowRight");
+  expect(await activeCell(page)).toEqual({ row: start.row, col: String(Number(start.col) + 1) });
+  await page.keyboard.press("ArrowDown");
+  expect(await activeCell(page)).toEqual({ row: String(Number(start.row) + 1), col: String(Number(start.col) + 1) });
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("ArrowUp");
+  expect(await activeCell(page)).toEqual(start);
+
+  // Double-click, pt-BR number, Enter: the cell, its row flag and every total follow.
+  await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
+  const editor = page.getByRole("textbox", { name: `${SALARIES.label}, 03/${YEAR}` });
+  await editor.fill("1.234,5");
+  await editor.press("Enter");
+  expect(await text(page, SALARIES.label, `m_${m(3)}`)).toBe("1.234,50");
+  await expect.poll(() => activeCell(page)).toEqual({ row: String(Number(start.row) + 1), col: start.col });
+  await page.locator("[role=rowheader]", { hasText: forecastTexts.edited }).first().waitFor();
+  expect(await text(page, forecastTexts.groupTotal(PEOPLE), `m_${m(3)}`)).toBe("1.647,50"); // 1.234,50 + 413
+  expect(await text(page, forecastTexts.grandTotal, `m_${m(3)}`)).toBe("1.911,00"); // + 263,50
+  expect(await text(page, SALARIES.label, `y_${YEAR}`)).toBe("12.419,50"); // Jan..Dec: 12.198 + 221,50
+  await page.getByText(forecastTexts.pending(1)).waitFor();
+
+  // Not a number: a message, the editor stays; Escape leaves the value as it was.
+  await (await cell(page, CHARGES.label, `m_${m(3)}`)).dblclick();
+  await page.getByRole("textbox", { name: `${CHARGES.label}, 03/${YEAR}` }).fill("12a");
+  await page.keyboard.press("Enter");
+  await page.getByText(forecastTexts.invalidNumber).waitFor();
+  await page.keyboard.press("Escape");
+  expect(await text(page, CHARGES.label, `m_${m(3)}`)).toBe("413,00");
+
+  // Empty becomes 0; "Desfazer alterações" returns to the loaded rows.
+  await (await cell(page, RENT.label, `m_${m(3)}`)).dblclick();
+  await page.getByRole("textbox", { name: `${RENT.label}, 03/${YEAR}` }).fill("");
+  await page.keyboard.press("Enter");
+  expect(await text(page, RENT.label, `m_${m(3)}`)).toBe("0,00");
+  await page.getByRole("button", { name: forecastTexts.undoAll }).click();
+  expect(await text(page, SALARIES.label, `m_${m(3)}`)).toBe("1.013,00");
+  expect(await text(page, RENT.label, `m_${m(3)}`)).toBe("263,50");
+  expect(await page.locator("[role=rowheader]", { hasText: forecastTexts.edited }).count()).toBe(0);
+  await page.getByText(forecastTexts.noPending).waitFor();
+
+  // Paste a 3 × 2 block from April: the group-total row's two targets are skipped and counted; a text cell refuses all.
+  await (await cell(page, SALARIES.label, `m_${m(4)}`)).click();
+  await paste(page, "1,5\t2,5\n3\t4\n5\t6\n");
+  await page.getByText(forecastTexts.pasted(4, 2, 0)).waitFor();
+  expect([await text(page, SALARIES.label, `m_${m(4)}`), await text(page, SALARIES.label, `m_${m(5)}`)]).toEqual(["1,50", "2,50"]);
+  expect([await text(page, CHARGES.label, `m_${m(4)}`), await text(page, CHARGES.label, `m_${m(5)}`)]).toEqual(["3,00", "4,00"]);
+  expect(await text(page, forecastTexts.groupTotal(PEOPLE), `m_${m(4)}`)).toBe("4,50");
+  await (await cell(page, RENT.label, `m_${m(4)}`)).click();
+  await paste(page, "7\tabc\n");
+  await page.getByText(forecastTexts.pasteNotNumber("abc", 1, 2)).waitFor();
+  expect(await text(page, RENT.label, `m_${m(4)}`)).toBe("264,50");
+
+  // Mass change of June: +10 % on the detail rows with a value, rounded to cents.
+  await page.getByRole("button", { name: forecastTexts.massChangeOf(`06/${YEAR}`) }).click();
+  const dialog = page.getByRole("dialog", { name: forecastTexts.massChangeOf(`06/${YEAR}`) });
+  await dialog.getByLabel(forecastTexts.percentLabel).fill("10");
+  await dialog.getByLabel(messages.increase).check();
+  await dialog.getByRole("button", { name: forecastTexts.apply }).click();
+  await page.getByText(forecastTexts.massChanged(3)).waitFor();
+  expect(await text(page, SALARIES.label, `m_${m(6)}`)).toBe("1.117,60"); // 1.016 × 1,1
+  expect(await text(page, RENT.label, `m_${m(6)}`)).toBe("293,15"); // 266,50 × 1,1
+
+  // Save: "Salvando Dados...", the grid reloads, "Salvo com sucesso!"; the database changed in exactly these 7 cells.
+  const before = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray());
+  await page.route("**/ij/report_preview_edit_schneider/**", async (route) => {
+    if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await page.getByRole("button", { name: forecastTexts.saveCount(7) }).click();
+  await page.getByRole("dialog", { name: messages.savingData }).waitFor();
+  const saved = page.getByRole("dialog", { name: messages.saved });
+  await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+  await page.unroute("**/ij/report_preview_edit_schneider/**");
+  const after = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray());
+  const changed = after.filter((doc, i) => JSON.stringify(doc) !== JSON.stringify(before[i]));
+  expect(changed.map((d) => `${d.account_concat.slice(0, 7)} ${d.data_ref.toISOString().slice(0, 7)} ${d.forecast}`).sort()).toEqual(
+    [
+      `4101001 ${m(4)} 1.5`,
+      `4101001 ${m(5)} 2.5`,
+      `4101002 ${m(4)} 3`,
+      `4101002 ${m(5)} 4`,
+      `4101001 ${m(6)} 1117.6`,
+      `4101002 ${m(6)} 457.6`,
+      `4201001 ${m(6)} 293.15`,
+    ].sort(),
+  );
+  expect(changed.every((d) => d.edited_by === "gold@demo.local")).toBe(true);
+  const entries = await withDb(app, (db) => db.collection(FORECAST_HISTORY).find({ cost_center_concat: CC }).toArray());
+  expect(entries).toHaveLength(7);
+  expect(entries.every((h) => h.by === "gold@demo.local" && h.name === "Gabriela Ouro")).toBe(true);
+  expect(await text(page, SALARIES.label, `m_${m(4)}`)).toBe("1,50");
+  await page.getByText(forecastTexts.noPending).waitFor();
+  expect(await (await cell(page, SALARIES.label, `m_${m(4)}`)).getAttribute("class")).toContain("has-history");
+
+  // The cell's history: who, when, old and new.
+  await (await cell(page, SALARIES.label, `m_${m(4)}`)).click();
+  await page.getByRole("button", { name: forecastTexts.history }).click();
+  const history = page.getByRole("dialog", { name: forecastTexts.historyTitle(SALARIES.account, `04/${YEAR}`) });
+  await history.getByRole("cell", { name: "Gabriela Ouro (gold@demo.local)" }).waitFor();
+  expect(await history.locator("tbody td").allInnerTexts()).toEqual([expect.stringMatching(new RegExp(`${YEAR} \\d{1,2}:\\d{2}$`)), "Gabriela Ouro (gold@demo.local)", "1.014,00", "1,50"]);
+  await page.keyboard.press("Escape");
+
+  // Leaving with an unsaved change asks first; staying keeps it.
+  await (await cell(page, SALARIES.label, `m_${m(8)}`)).dblclick();
+  await page.keyboard.type("8");
+  await page.keyboard.press("Enter");
+  await page.getByRole("link", { name: forecastTexts.filtering }).click();
+  const leave = page.getByRole("dialog", { name: forecastTexts.leaveTitle });
+  await leave.getByText(forecastTexts.leavePrompt(1)).waitFor();
+  await leave.getByRole("button", { name: forecastTexts.stay }).click();
+  expect(new URL(page.url()).pathname).toBe(reviewPath(OPEN, CC));
+  expect(await text(page, SALARIES.label, `m_${m(8)}`)).toBe("8,00");
+});
+
+test("conflict: a cell saved by someone else since the grid loaded is refused and shown, then resolved", async ({ page, app }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const key = m(9);
+  const filter = { rf: OPEN, cost_center_concat: CC, account_concat: CHARGES.account, data_ref: new Date(`${key}-01T00:00:00Z`) };
+  await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).updateOne(filter, { $set: { forecast: 999, edited_by: "sysadmin@demo.local", edited_at: new Date() } }));
+  const before = await withDb(app, dumpForecast);
+
+  await (await cell(page, CHARGES.label, `m_${key}`)).dblclick();
+  await page.keyboard.type("5");
+  await page.keyboard.press("Enter");
+  await (await cell(page, SALARIES.label, `m_${key}`)).dblclick();
+  await page.keyboard.type("6");
+  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: forecastTexts.saveCount(2) }).click();
+  await page.getByText(forecastTexts.conflicts(1)).waitFor();
+  expect(await (await cell(page, CHARGES.label, `m_${key}`)).getAttribute("class")).toContain("is-conflict");
+  await page.getByText(/Alterada por sysadmin@demo\.local em .*; valor atual 999,00\./).first().waitFor();
+  expect(await withDb(app, dumpForecast)).toEqual(before);
+
+  // Take the stored value: the other edit is kept and saves alone.
+  await page.getByRole("button", { name: forecastTexts.useCurrent }).click();
+  expect(await text(page, CHARGES.label, `m_${key}`)).toBe("999,00");
+  await page.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
+  await page.getByRole("dialog", { name: messages.saved }).waitFor();
+  const stored9 = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne({ ...filter }));
+  expect(stored9?.forecast).toBe(999);
+  const salaries = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne({ ...filter, account_concat: SALARIES.account }));
+  expect(salaries?.forecast).toBe(6);
+});
+
+test("locked: outside its edit month the grid cannot change and the server refuses a forged save", async ({ page, app }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  // RF1 of this year was edited last November: locked on 15 February.
+  await page.goto(reviewPath(LOCKED, CC));
+  await waitForGrid(page);
+  await page.getByText(forecastTexts.lockedNotice(`11/${YEAR - 1}`)).waitFor();
+  expect(await page.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
+  await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
+  expect(await page.locator(".forecast-grid__input").count()).toBe(0);
+
+  const before = await withDb(app, dumpForecast);
+  const post = (rf: string, changes: unknown[]) =>
+    page.evaluate(
+      async ([url, body]) => {
+        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        return { status: response.status, text: await response.text() };
+      },
+      [`${reviewPath(rf, CC)}.data`, JSON.stringify({ intent: "save", changes })] as const,
+    );
+  const locked = await post(LOCKED, [{ account: SALARIES.account, month: m(3), old: 1000 + 16, value: 1 }]);
+  expect(locked.status).toBe(409);
+  expect(locked.text).toContain(forecastTexts.lockedRefused(LOCKED, `11/${YEAR - 1}`));
+  const actuals = await post(OPEN, [{ account: SALARIES.account, month: m(1), old: stored(1000, m(1)), value: 1 }]);
+  expect(actuals.status).toBe(400);
+  expect(actuals.text).toContain(forecastTexts.columnRefused(`01/${YEAR}`));
+  const group = await post(OPEN, [{ account: PEOPLE, month: m(7), old: 0, value: 1 }]);
+  expect(group.status).toBe(400);
+  expect(await withDb(app, dumpForecast)).toEqual(before);
+
+  // The same RF2 on 1 March (the day after its edit month), on a server of its own: locked, and saving is refused.
+  const march = await startApp({ env: { PORTAL_TODAY: `${YEAR}-03-01` } });
+  try {
+    await withDb(march, (db) => insertScenario(db, OPEN, CC));
+    const marchPage = await page.context().browser()!.newContext({ baseURL: march.baseURL, locale: "pt-BR" }).then((c) => c.newPage());
+    await signIn(marchPage, march.baseURL, "gold@demo.local");
+    await marchPage.goto(reviewPath(OPEN, CC));
+    await marchPage.getByText(forecastTexts.lockedNotice(`02/${YEAR}`)).waitFor();
+    expect(await marchPage.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
+    const refused = await marchPage.evaluate(
+      async ([url, body]) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
+      [`${reviewPath(OPEN, CC)}.data`, JSON.stringify({ intent: "save", changes: [{ account: SALARIES.account, month: m(3), old: stored(1000, m(3)), value: 1 }] })] as const,
+    );
+    expect(refused).toBe(409);
+    await marchPage.context().close();
+  } finally {
+    await march.stop();
+  }
+});
