@@ -1,31 +1,134 @@
-import type { ObjectId } from "mongodb";
+import { ObjectId, type Collection, type Filter } from "mongodb";
+import { getDb } from "~/db.server";
+import { readPageOrLast } from "~/domain/pagination";
 import type { IndexDeclaration } from "./indexes";
 
 /** Generated and uploaded reports (spec 001 §3 "Report record"). */
 
 export const REPORTS = "reports";
 
-export const REPORT_ORIGINS = ["automatico", "manual"] as const;
-export type ReportOrigin = (typeof REPORT_ORIGINS)[number];
+export { REPORT_ORIGINS, type ReportOrigin } from "~/components/reports/constants";
+import type { ReportOrigin } from "~/components/reports/constants";
+
+/** The report table's paginator (spec 001 §9). */
+export const REPORT_PAGE_SIZE = 20;
 
 export type ReportRecord = {
   _id?: ObjectId;
   name: string;
+  /** The name lower-cased without accents: the case-insensitive partial filter reads it (docs/decisions.md). */
+  nameKey: string;
   origin: ReportOrigin;
   /** The competency month (first day, UTC). */
   dateRef: Date;
   createdDate: Date;
   statusChangeDate: Date;
   user: string;
+  /** The stored object's key. */
   originalFile: string;
   originalName: string;
   bucket: string;
-  /** Online-viewer address; null when the report has none (the viewer action is then disabled). */
+  /** The address of the online copy (the stored object's address); null when the report has none (the viewer action is then disabled). */
   url: string | null;
 };
 
 export const indexes: IndexDeclaration[] = [
-  { collection: REPORTS, key: { statusChangeDate: -1, _id: -1 }, options: { name: "statusChangeDate_desc" } },
-  { collection: REPORTS, key: { origin: 1, statusChangeDate: -1 }, options: { name: "origin_statusChangeDate" } },
-  { collection: REPORTS, key: { origin: 1, dateRef: 1, statusChangeDate: -1 }, options: { name: "origin_dateRef_statusChangeDate" } },
+  // The list: one origin, sorted by its last status change, dateRef and the name filter checked on the index keys.
+  {
+    collection: REPORTS,
+    key: { origin: 1, statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 },
+    options: { name: "origin_statusChangeDate_dateRef_nameKey" },
+  },
 ];
+
+/** Lower-case, accents removed, spaces collapsed: what the name filter compares. */
+export function reportNameKey(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+export type ReportFilters = {
+  name: string;
+  origin: ReportOrigin;
+  /** First and last competency month, inclusive (first day of month, UTC). */
+  from: Date | null;
+  to: Date | null;
+};
+
+export type ReportListItem = {
+  id: string;
+  name: string;
+  origin: ReportOrigin;
+  dateRef: Date;
+  statusChangeDate: Date;
+  user: string;
+  originalName: string;
+  hasUrl: boolean;
+};
+
+async function reports(): Promise<Collection<ReportRecord>> {
+  return (await getDb()).collection<ReportRecord>(REPORTS);
+}
+
+/** The MongoDB filter of validated filters only (never a user-supplied object). */
+export function reportFilter(filters: ReportFilters): Filter<ReportRecord> {
+  const filter: Filter<ReportRecord> = { origin: filters.origin };
+  const key = reportNameKey(filters.name);
+  if (key) filter.nameKey = { $regex: escapeRegex(key) };
+  if (filters.from || filters.to) {
+    filter.dateRef = {
+      ...(filters.from ? { $gte: filters.from } : {}),
+      ...(filters.to ? { $lte: filters.to } : {}),
+    };
+  }
+  return filter;
+}
+
+/** One page of 20, newest status change first, with the total (a page past the end answers the last page). */
+export async function listReportsPage(filters: ReportFilters, page: number): Promise<{ items: ReportListItem[]; total: number; page: number; pageSize: number }> {
+  const collection = await reports();
+  const filter = reportFilter(filters);
+  const result = await readPageOrLast(
+    page,
+    REPORT_PAGE_SIZE,
+    (p) =>
+      collection
+        .find(filter, { projection: { name: 1, origin: 1, dateRef: 1, statusChangeDate: 1, user: 1, originalName: 1, url: 1 } })
+        .sort({ statusChangeDate: -1, _id: -1 })
+        .skip((p - 1) * REPORT_PAGE_SIZE)
+        .limit(REPORT_PAGE_SIZE)
+        .toArray(),
+    () => collection.countDocuments(filter),
+  );
+  return {
+    items: result.rows.map((r) => ({
+      id: String(r._id),
+      name: r.name,
+      origin: r.origin,
+      dateRef: r.dateRef,
+      statusChangeDate: r.statusChangeDate,
+      user: r.user,
+      originalName: r.originalName,
+      hasUrl: typeof r.url === "string" && r.url.length > 0,
+    })),
+    total: result.total,
+    page: result.page,
+    pageSize: REPORT_PAGE_SIZE,
+  };
+}
+
+/** A report by id (of the given origin when one is named); null for malformed, unknown or another origin's ids. */
+export async function findReport(id: string, origin?: ReportOrigin): Promise<ReportRecord | null> {
+  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+  const filter: Filter<ReportRecord> = { _id: new ObjectId(id) };
+  if (origin) filter.origin = origin;
+  return (await reports()).findOne(filter);
+}

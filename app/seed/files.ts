@@ -1,6 +1,7 @@
 import type { FileRecord } from "~/models/files.server";
 import { addDays, randomInstantBefore, scaled, yyyymmdd, type SeedContext } from "./context";
 import type { Random } from "./random";
+import { indicatorTable, renderByExtension, type SeedObjects } from "./stored-objects";
 
 type FileState = "waiting" | "running" | "completed" | "failed";
 const STATE_WEIGHTS: readonly (readonly [FileState, number])[] = [
@@ -49,8 +50,14 @@ export function fileExtension(name: string): string {
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
 }
 
-/** Files / jobs in every state; the first four cover each state even at the smallest scale. */
-export function generateFiles(ctx: SeedContext, uploaders: readonly string[]): FileRecord[] {
+/** Distinct contents per file-name pattern: the jobs of one pattern share a few renderings (a fast seed at scale 10). */
+const CONTENT_VARIANTS = 4;
+
+/**
+ * Files / jobs in every state; the first four cover each state even at the smallest scale. Every record's
+ * bytes exist in the store (a small table in the file's own format, spec 000 repository downloads).
+ */
+export function generateFiles(ctx: SeedContext, uploaders: readonly string[], objects: SeedObjects): FileRecord[] {
   const random = ctx.random.fork("files");
   const count = scaled(ctx, 6_000, 8);
   const order: FileState[] = ["waiting", "running", "completed", "failed"];
@@ -60,7 +67,22 @@ export function generateFiles(ctx: SeedContext, uploaders: readonly string[]): F
     const recent = state === "waiting" || state === "running";
     const statusChangeDate = randomInstantBefore(random, ctx.reference, recent ? 2 : 365);
     const createdAt = new Date(statusChangeDate.getTime() - random.int(5, 3600) * 1000);
-    const originalName = random.pick(NAME_PATTERNS)(random, addDays(createdAt, -random.int(0, 3)));
+    const pattern = random.int(0, NAME_PATTERNS.length - 1);
+    const originalName = NAME_PATTERNS[pattern](random, addDays(createdAt, -random.int(0, 3)));
+    const ext = fileExtension(originalName) || "bin";
+    const variant = random.int(1, CONTENT_VARIANTS);
+    const originalFile = objects.need(
+      `seed/files/${random.uuid()}.${ext}`,
+      objects.shared(`files/${pattern}-${variant}.${ext}`, () =>
+        renderByExtension(ext, {
+          title: "Dados para importação",
+          lines: [`Cliente: ${ctx.tenantId}`],
+          tables: [indicatorTable(ctx.random.fork(`file/${pattern}-${variant}`), "Dados", 20)],
+          createdAt: ctx.reference,
+          author: "Journey Portal",
+        }),
+      ),
+    );
     const manual = random.chance(0.75);
     let status = 0;
     let progress = 0;
@@ -86,7 +108,7 @@ export function generateFiles(ctx: SeedContext, uploaders: readonly string[]): F
     files.push({
       _id: random.objectId(createdAt),
       originalName,
-      originalFile: `${random.uuid()}.${fileExtension(originalName) || "bin"}`,
+      originalFile,
       bucket: ctx.bucket,
       user: random.pick(uploaders),
       clientName: ctx.tenantId,
