@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { highlightSegments, normalizeSearchText, parseSearch, phrasePattern, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, searchWordsOf } from "./search";
+import { normalizeSearchText, parseFacetFilters, parseSearch, phrasePattern, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, searchWordsOf } from "./search";
 
-const marked = (text: string, query: ReturnType<typeof parseSearch>) =>
-  highlightSegments(text, query)
-    .map((s) => (s.match ? `[${s.text}]` : s.text))
-    .join("");
+const normals = (text: string, exact = false) => parseSearch(text, exact)?.words.map((w) => w.normal);
 
 describe("normalizeSearchText", () => {
   it("lower-cases, strips accents and punctuation, and collapses spaces", () => {
@@ -22,27 +19,49 @@ describe("searchWordsOf", () => {
 });
 
 describe("parseSearch", () => {
-  it("strips punctuation before searching and gives nothing for a text of punctuation only", () => {
-    expect(parseSearch("energia, solar!", false)).toEqual({ words: ["energia", "solar"], exact: false });
-    expect(parseSearch(" ?!., ", false)).toBeNull();
-    expect(parseSearch("", true)).toBeNull();
+  it("strips punctuation before searching, keeps the typed word (accents) for the stemmer, and gives nothing for punctuation only", () => {
+    expect(parseSearch("Manutenção, solar!", false)).toEqual({
+      words: [
+        { typed: "manutenção", normal: "manutencao" },
+        { typed: "solar", normal: "solar" },
+      ],
+      exact: false,
+      prefix: true,
+      dropped: { words: [], cut: false },
+    });
+    for (const text of [" ?!., ", "", "$$$ {} [] .* ^$ |", "—"]) expect(parseSearch(text, false), text).toBeNull();
   });
 
-  it("drops repeated words unless the phrase is exact", () => {
-    expect(parseSearch("meta meta loja", false)?.words).toEqual(["meta", "loja"]);
-    expect(parseSearch("meta meta loja", true)?.words).toEqual(["meta", "meta", "loja"]);
+  it("treats operators and regular-expression characters as separators", () => {
+    expect(normals('{"$where":"1"} .* (a|b)+ solar')).toEqual(["where", "1", "a", "b", "solar"]);
   });
 
-  it(`reads at most ${SEARCH_MAX_LENGTH} characters and ${SEARCH_MAX_WORDS} words`, () => {
-    const words = Array.from({ length: 20 }, (_, i) => `w${i}`);
-    expect(parseSearch(words.join(" "), false)?.words).toEqual(words.slice(0, 12));
-    expect(parseSearch(`${"a".repeat(199)} bcd`, false)?.words).toEqual(["a".repeat(199)]);
+  it("drops repeated words unless the phrase is exact; a phrase never widens its last word", () => {
+    expect(normals("meta meta loja")).toEqual(["meta", "loja"]);
+    expect(normals("meta meta loja", true)).toEqual(["meta", "meta", "loja"]);
+    expect(parseSearch("energia sol", true)?.prefix).toBe(false);
+  });
+
+  it("widens the last word only from 3 letters on, and never a number", () => {
+    expect(parseSearch("energia manut", false)?.prefix).toBe(true);
+    expect(parseSearch("energia ma", false)?.prefix).toBe(false);
+    expect(parseSearch("vendas 2026", false)?.prefix).toBe(false);
+  });
+
+  it(`searches at most ${SEARCH_MAX_WORDS} words and ${SEARCH_MAX_LENGTH} characters, and says what it left out`, () => {
+    const words = Array.from({ length: SEARCH_MAX_WORDS + 3 }, (_, i) => `w${i}`);
+    const query = parseSearch(words.join(" "), false)!;
+    expect(query.words.map((w) => w.normal)).toEqual(words.slice(0, SEARCH_MAX_WORDS));
+    expect(query.dropped).toEqual({ words: words.slice(SEARCH_MAX_WORDS), cut: false });
+    const long = parseSearch(`solar ${"x".repeat(10_000)}`, false)!;
+    expect(long.dropped.cut).toBe(true);
+    expect(long.words.map((w) => w.normal)).toEqual(["solar", "x".repeat(SEARCH_MAX_LENGTH - 6)]);
   });
 });
 
 describe("phrasePattern", () => {
   it("matches the phrase as whole words only", () => {
-    const pattern = new RegExp(phrasePattern({ words: ["energia", "solar"], exact: true }));
+    const pattern = new RegExp(phrasePattern(parseSearch("Energia, solar", true)!));
     expect(pattern.test("geracao de energia solar no mes")).toBe(true);
     expect(pattern.test("energia solares")).toBe(false);
     expect(pattern.test("energia eolica e solar")).toBe(false);
@@ -50,23 +69,11 @@ describe("phrasePattern", () => {
   });
 });
 
-describe("highlightSegments", () => {
-  it("marks every occurrence of each word, whatever its case or accents", () => {
-    const query = parseSearch("relatorio vendas", false);
-    expect(marked("Relatório de VENDAS: vendas e relatórios", query)).toBe("[Relatório] de [VENDAS]: [vendas] e relatórios");
-  });
-
-  it("marks only runs that spell the exact phrase", () => {
-    const query = parseSearch("Energia solar", true);
-    expect(marked("Energia eólica, energia SOLAR e solar.", query)).toBe("Energia eólica, [energia SOLAR] e solar.");
-  });
-
-  it("marks a phrase across punctuation, since punctuation is not searched", () => {
-    expect(marked("O sell-out subiu", parseSearch("sell out", true))).toBe("O [sell-out] subiu");
-  });
-
-  it("leaves the text whole without a query and gives nothing for an empty text", () => {
-    expect(highlightSegments("Texto", null)).toEqual([{ text: "Texto", match: false }]);
-    expect(highlightSegments("", parseSearch("x", false))).toEqual([]);
+describe("parseFacetFilters", () => {
+  it("keeps plain values and four-digit years, and ignores operators in parameter names or odd values", () => {
+    const params = new URLSearchParams("source=Intranet&category=&year=20x6&category[$ne]=a&source[$gt]=");
+    expect(parseFacetFilters(params)).toEqual({ source: "Intranet" });
+    expect(parseFacetFilters(new URLSearchParams("year=2025&category=%7B%22%24ne%22%3A1%7D"))).toEqual({ year: "2025", category: '{"$ne":1}' });
+    expect(parseFacetFilters(new URLSearchParams(`source=${"a".repeat(121)}`))).toEqual({});
   });
 });

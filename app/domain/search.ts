@@ -1,12 +1,15 @@
 /**
- * The explorer's text rules (spec 001 §2, §5): the search text is stripped of punctuation, matching
- * ignores case and accents, "Frase Exata" asks for the words in that order, and the results show the
- * search terms highlighted. Pure, so the server and the tests share it.
+ * The explorer's query rules (spec 001 §2, §5; issue 13): the search text is stripped of punctuation,
+ * matching ignores case and accents, "Frase Exata" asks for the words in that order, and what is too long
+ * is cut with a notice instead of silently. Pure, so the server, the browser and the tests share it.
+ * (Stemming and ranking are the server's: app/domain/search-terms.server.ts, app/models/explorer.server.ts.)
  */
 
-/** The longest search text kept, and the most words searched for (the rest is ignored). */
-export const SEARCH_MAX_LENGTH = 200;
-export const SEARCH_MAX_WORDS = 12;
+/** The longest search text read, and the most words searched for; what lies beyond is reported, not searched. */
+export const SEARCH_MAX_LENGTH = 500;
+export const SEARCH_MAX_WORDS = 32;
+/** The last word is also read as the start of a word (as one types) from this many letters on. */
+export const PREFIX_MIN_LENGTH = 3;
 
 /**
  * The normal form of stored search text and of search terms: lower case, no accents, punctuation turned
@@ -21,25 +24,48 @@ export function normalizeSearchText(text: string): string {
     .trim();
 }
 
-/** The distinct words of a text in normal form, in order of first appearance (what the word index holds). */
+/** The distinct words of a text in normal form, in order of first appearance. */
 export function searchWordsOf(text: string): string[] {
   const normal = normalizeSearchText(text);
   return normal ? [...new Set(normal.split(" "))] : [];
 }
 
+/** A word of the query: as typed (lower case, accents kept: what the stemmer reads) and in normal form. */
+export type QueryWord = { typed: string; normal: string };
+
 export type SearchQuery = {
-  /** The words searched for, in normal form and in the order typed (repeats kept for a phrase). */
-  words: string[];
+  /** The words searched for, in the order typed (repeats dropped unless they are part of a phrase). */
+  words: QueryWord[];
   exact: boolean;
+  /** The last word may be the start of a longer word (not for a phrase; at least PREFIX_MIN_LENGTH letters). */
+  prefix: boolean;
+  /** What was not searched: the words past SEARCH_MAX_WORDS, and whether the text was cut at SEARCH_MAX_LENGTH. */
+  dropped: { words: string[]; cut: boolean };
 };
+
+/** The words of a text: runs of letters and digits (punctuation, symbols and operators are separators). */
+function wordsOf(text: string): QueryWord[] {
+  const out: QueryWord[] = [];
+  for (const found of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    for (const normal of normalizeSearchText(found[0]).split(" ")) if (normal) out.push({ typed: found[0].normalize("NFC"), normal });
+  }
+  return out;
+}
 
 /** The query a search box text stands for, or null when nothing searchable is left after stripping punctuation. */
 export function parseSearch(text: string, exact: boolean): SearchQuery | null {
-  const normal = normalizeSearchText(text.slice(0, SEARCH_MAX_LENGTH));
-  if (!normal) return null;
-  const all = normal.split(" ");
-  const words = exact ? all.slice(0, SEARCH_MAX_WORDS) : [...new Set(all)].slice(0, SEARCH_MAX_WORDS);
-  return { words, exact };
+  const cut = text.length > SEARCH_MAX_LENGTH;
+  const all = wordsOf(text.slice(0, SEARCH_MAX_LENGTH));
+  if (all.length === 0) return null;
+  const candidates = exact ? all : all.filter((w, i) => all.findIndex((x) => x.normal === w.normal) === i);
+  const words = candidates.slice(0, SEARCH_MAX_WORDS);
+  const last = words[words.length - 1];
+  return {
+    words,
+    exact,
+    prefix: !exact && last.normal.length >= PREFIX_MIN_LENGTH && !/^\d+$/.test(last.normal),
+    dropped: { words: candidates.slice(SEARCH_MAX_WORDS).map((w) => w.typed), cut },
+  };
 }
 
 /**
@@ -47,54 +73,25 @@ export function parseSearch(text: string, exact: boolean): SearchQuery | null {
  * Normal-form words hold only [a-z0-9], so nothing needs escaping.
  */
 export function phrasePattern(query: SearchQuery): string {
-  return `(^| )${query.words.join(" ")}( |$)`;
+  return `(^| )${query.words.map((w) => w.normal).join(" ")}( |$)`;
 }
 
+/** A piece of text, marked when it matched the query. */
 export type Segment = { text: string; match: boolean };
 
-type Token = { start: number; end: number; normal: string };
+/** The facets a search can be narrowed by (issue 13), as URL parameters. */
+export const FACETS = ["source", "category", "year"] as const;
+export type Facet = (typeof FACETS)[number];
+export type FacetFilters = Partial<Record<Facet, string>>;
 
-/** The words of an original text with their positions and their normal forms (one original word may give several). */
-function tokensOf(text: string): Token[] {
-  const tokens: Token[] = [];
-  for (const found of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const start = found.index ?? 0;
-    const end = start + found[0].length;
-    for (const normal of normalizeSearchText(found[0]).split(" ")) if (normal) tokens.push({ start, end, normal });
+/** The facet selections of a URL: plain strings of sane length, a year of four digits; anything else is no filter. */
+export function parseFacetFilters(params: URLSearchParams): FacetFilters {
+  const filters: FacetFilters = {};
+  for (const facet of FACETS) {
+    const value = params.get(facet);
+    if (value === null || value === "" || value.length > 120) continue;
+    if (facet === "year" && !/^\d{4}$/.test(value)) continue;
+    filters[facet] = value;
   }
-  return tokens;
-}
-
-/**
- * The text cut into plain and highlighted pieces: every occurrence of a searched word (any case or
- * accent), or for an exact phrase every run of words that spells the phrase.
- */
-export function highlightSegments(text: string, query: SearchQuery | null): Segment[] {
-  if (!query || query.words.length === 0 || !text) return text ? [{ text, match: false }] : [];
-  const tokens = tokensOf(text);
-  const spans: [number, number][] = [];
-  if (query.exact) {
-    const n = query.words.length;
-    for (let i = 0; i + n <= tokens.length; i++) {
-      let same = true;
-      for (let k = 0; k < n && same; k++) same = tokens[i + k].normal === query.words[k];
-      if (same) {
-        spans.push([tokens[i].start, tokens[i + n - 1].end]);
-        i += n - 1;
-      }
-    }
-  } else {
-    const wanted = new Set(query.words);
-    for (const token of tokens) if (wanted.has(token.normal)) spans.push([token.start, token.end]);
-  }
-  const segments: Segment[] = [];
-  let at = 0;
-  for (const [start, end] of spans) {
-    if (start < at) continue; // one original word split into several normal words
-    if (start > at) segments.push({ text: text.slice(at, start), match: false });
-    segments.push({ text: text.slice(start, end), match: true });
-    at = end;
-  }
-  if (at < text.length) segments.push({ text: text.slice(at), match: false });
-  return segments;
+  return filters;
 }

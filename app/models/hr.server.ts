@@ -1,9 +1,17 @@
-import type { ObjectId } from "mongodb";
+import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
+import type { FigureEdit } from "~/components/hr/edits";
+import { HR_FIGURE_FIELDS, type HrFigureField } from "~/components/hr/figures";
+import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/components/hr/months";
+import { getDb } from "~/db.server";
+import { maskCpf } from "~/domain/cpf";
 import type { IndexDeclaration } from "./indexes";
+import { findPermissionRecord } from "./user-permissions.server";
 
 /** Monthly auxiliary HR figures per branch employee (spec 001 §3 "HR record"). */
 
 export const HR_AUX = "hr_aux";
+/** One document per changed value: who, when, old and new (issue 13). */
+export const HR_AUX_CHANGES = "hr_aux_changes";
 
 export type HrAuxRecord = {
   _id?: ObjectId;
@@ -28,17 +36,245 @@ export type HrAuxRecord = {
   vendas_servicos: number;
   /** At most 255 characters. */
   comentario: string;
+  /** The last change made through the portal. */
+  updatedBy?: string;
+  updatedAt?: Date;
 };
 
-/** The five numeric fields an HR editor may change. */
-export const HR_NUMERIC_FIELDS = [
-  "vendas_adicionais",
-  "dias_media",
-  "result_qtde_servico",
-  "result_desafio_mensal",
-  "vendas_servicos",
-] as const;
+export type HrChangedField = HrFigureField | "comentario";
+
+export type HrAuxChange = {
+  _id?: ObjectId;
+  record_id: ObjectId;
+  filial_nome: string;
+  mes_apur: Date;
+  matricula: string;
+  field: HrChangedField;
+  old: number | string;
+  new: number | string;
+  /** The e-mail of who changed it. */
+  user: string;
+  at: Date;
+};
+
+/** The auxiliary-data query's limit (spec 001 §7, §9). */
+export const HR_ROW_LIMIT = 10_000;
+/** At most 255 characters (spec 001 §5, §9). */
+export const HR_COMMENT_MAX = 255;
 
 export const indexes: IndexDeclaration[] = [
-  { collection: HR_AUX, key: { filial_nome: 1, mes_apur: 1, nome: 1 }, options: { name: "filial_mesApur_nome" } },
+  // The grid's filter (branch, month range) and sort (mes_apur, nome, then _id for a stable order); also the
+  // branch list (distinct filial_nome) and the people of a branch.
+  { collection: HR_AUX, key: { filial_nome: 1, mes_apur: 1, nome: 1, _id: 1 }, options: { name: "filial_mesApur_nome_id" } },
+  { collection: HR_AUX_CHANGES, key: { record_id: 1, at: -1 }, options: { name: "record_at" } },
+  { collection: HR_AUX_CHANGES, key: { filial_nome: 1, at: -1 }, options: { name: "filial_at" } },
 ];
+
+async function auxCollection() {
+  return (await getDb()).collection<HrAuxRecord>(HR_AUX);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Branch scope (docs/decisions.md "HR auxiliary data")
+
+/** The branches a user may see: all of them, or the stores listed on the user's permission record. */
+export type BranchScope = { kind: "all" } | { kind: "stores"; stores: string[] };
+
+export async function branchScopeOf(email: string): Promise<BranchScope> {
+  const record = await findPermissionRecord(email);
+  const stores = Array.isArray(record?.stores) ? record.stores.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
+  return stores.length > 0 ? { kind: "stores", stores: [...new Set(stores)] } : { kind: "all" };
+}
+
+function inScope(filial: string, scope: BranchScope): boolean {
+  return scope.kind === "all" || scope.stores.includes(filial);
+}
+
+const byName = (a: string, b: string) => a.localeCompare(b, "pt-BR");
+
+/** The distinct branches with auxiliary data that the scope lets the user see, by name (spec 001 §7 "Branches"). */
+export async function listBranches(scope: BranchScope): Promise<string[]> {
+  const collection = await auxCollection();
+  const filter: Filter<HrAuxRecord> = scope.kind === "all" ? {} : { filial_nome: { $in: scope.stores } };
+  const names = await collection.distinct("filial_nome", filter);
+  return names.filter((n): n is string => typeof n === "string").sort(byName);
+}
+
+/**
+ * Whether `filial` is a branch with data that the scope lets the user see. A branch outside the scope answers
+ * like one that does not exist, so a scoped user cannot learn which other branches there are.
+ */
+export async function branchVisible(filial: string, scope: BranchScope): Promise<boolean> {
+  if (!inScope(filial, scope)) return false;
+  const found = await (await auxCollection()).findOne({ filial_nome: filial }, { projection: { _id: 1 } });
+  return found !== null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+/** A grid row as it leaves the server: the CPF already masked. */
+export type HrAuxRow = {
+  id: string;
+  filial_nome: string;
+  mes_apur: Month;
+  nome: string;
+  cpf: string;
+  comentario: string;
+} & Record<HrFigureField, number>;
+
+function monthFilter(filial: string, range: MonthRange): Filter<HrAuxRecord> {
+  return { filial_nome: filial, mes_apur: { $gte: monthStartUtc(range.from), $lt: monthStartUtc(addMonths(range.to, 1)) } };
+}
+
+/**
+ * The branch's rows for the month range, sorted by mes_apur then nome (spec 001 §7), at most HR_ROW_LIMIT;
+ * `limited` says there were more. The CPF is masked here: the unmasked number never leaves this module.
+ */
+export async function listAuxRows(filial: string, range: MonthRange): Promise<{ rows: HrAuxRow[]; limited: boolean }> {
+  const docs = await (await auxCollection())
+    .find(monthFilter(filial, range), {
+      projection: { filial_nome: 1, mes_apur: 1, nome: 1, cpf: 1, comentario: 1, ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])) },
+    })
+    .sort({ mes_apur: 1, nome: 1, _id: 1 })
+    .limit(HR_ROW_LIMIT + 1)
+    .toArray();
+  const rows = docs.slice(0, HR_ROW_LIMIT).map((d) => {
+    const figures = Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, typeof d[f] === "number" ? d[f] : 0])) as Record<HrFigureField, number>;
+    return {
+      id: String(d._id),
+      filial_nome: d.filial_nome,
+      mes_apur: monthOfDate(d.mes_apur),
+      nome: d.nome,
+      cpf: maskCpf(d.cpf),
+      comentario: typeof d.comentario === "string" ? d.comentario : "",
+      ...figures,
+    };
+  });
+  return { rows, limited: docs.length > HR_ROW_LIMIT };
+}
+
+export type StoreUser = { matricula: string; nome: string; cargo: string };
+
+/** The people of a branch in the month range, by name, with their latest role (spec 001 §7 "get users of store"). */
+export async function listStoreUsers(filial: string, range: MonthRange): Promise<StoreUser[]> {
+  const people = await (await auxCollection())
+    .aggregate<{ _id: string; nome: string; cargo: string }>([
+      { $match: monthFilter(filial, range) },
+      { $sort: { mes_apur: -1 } },
+      { $group: { _id: "$matricula", nome: { $first: "$nome" }, cargo: { $first: "$cargo_nome" } } },
+      { $sort: { nome: 1, _id: 1 } },
+      { $limit: HR_ROW_LIMIT },
+    ])
+    .toArray();
+  return people.map((p) => ({ matricula: String(p._id), nome: String(p.nome ?? ""), cargo: String(p.cargo ?? "") }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes: always within the branch of the URL, old values checked, every change recorded
+
+export type SaveOutcome =
+  | { kind: "saved"; changed: number; conflicts: number }
+  | { kind: "noChanges" }
+  /** Some ids are not rows of this branch (forged, or another branch's): nothing was written. */
+  | { kind: "unknownRecords" };
+
+type ChangeSource = Pick<HrAuxRecord, "filial_nome" | "mes_apur" | "matricula" | "nome"> & { _id: ObjectId };
+
+function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date): HrAuxChange {
+  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at };
+}
+
+type FigureDiff =
+  | { kind: "unknownRecords" }
+  | { kind: "diff"; docs: Map<string, ChangeSource & Partial<Record<HrFigureField, number>>>; rows: Array<[id: string, fields: Map<HrFigureField, { old: number; new: number }>]> };
+
+const FIGURE_PROJECTION = { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])) };
+
+/** The edits against the stored rows of the branch: per row, the fields whose value would change. */
+async function diffFigures(filial: string, edits: readonly FigureEdit[]): Promise<FigureDiff> {
+  const ids = [...new Set(edits.map((e) => e.id))];
+  if (!ids.every((id) => /^[0-9a-f]{24}$/i.test(id))) return { kind: "unknownRecords" };
+  const found = await (await auxCollection())
+    .find({ _id: { $in: ids.map((id) => new ObjectId(id)) }, filial_nome: filial }, { projection: FIGURE_PROJECTION })
+    .toArray();
+  if (found.length !== ids.length) return { kind: "unknownRecords" };
+  const docs = new Map(found.map((d) => [String(d._id), d as ChangeSource & Partial<Record<HrFigureField, number>>]));
+  const perRow = new Map<string, Map<HrFigureField, { old: number; new: number }>>();
+  for (const edit of edits) {
+    const stored = docs.get(edit.id)?.[edit.field];
+    const old = typeof stored === "number" ? stored : 0;
+    const fields = perRow.get(edit.id) ?? new Map();
+    if (old === edit.value) fields.delete(edit.field);
+    else fields.set(edit.field, { old, new: edit.value });
+    perRow.set(edit.id, fields);
+  }
+  return { kind: "diff", docs, rows: [...perRow].filter(([, fields]) => fields.size > 0) };
+}
+
+export type FigureChange = { id: string; nome: string; mes_apur: Month; field: HrFigureField; old: number; new: number };
+
+/** What saving `edits` would change, for the confirmation (in grid order). */
+export async function previewFigureChanges(filial: string, edits: readonly FigureEdit[]): Promise<{ kind: "unknownRecords" } | { kind: "changes"; changes: FigureChange[] }> {
+  const diff = await diffFigures(filial, edits);
+  if (diff.kind === "unknownRecords") return diff;
+  const changes = diff.rows.flatMap(([id, fields]) => {
+    const doc = diff.docs.get(id)!;
+    return [...fields].map(([field, change]) => ({ id, nome: doc.nome, mes_apur: monthOfDate(doc.mes_apur), field, old: change.old, new: change.new }));
+  });
+  changes.sort((a, b) => a.mes_apur.localeCompare(b.mes_apur) || a.nome.localeCompare(b.nome, "pt-BR") || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
+  return { kind: "changes", changes };
+}
+
+/**
+ * Saves figures of the branch's rows. Only values that differ from the stored ones are written, each row in
+ * one update whose filter also holds the old values: a row someone else changed meanwhile is left alone and
+ * counted as a conflict. One bulk write for all rows, one insert for the change records.
+ */
+export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date()): Promise<SaveOutcome> {
+  if (edits.length === 0) return { kind: "noChanges" };
+  const diff = await diffFigures(filial, edits);
+  if (diff.kind === "unknownRecords") return diff;
+  if (diff.rows.length === 0) return { kind: "noChanges" };
+  const collection = await auxCollection();
+  const operations: AnyBulkWriteOperation<HrAuxRecord>[] = diff.rows.map(([id, fields]) => {
+    const filter: Record<string, unknown> = { _id: new ObjectId(id), filial_nome: filial };
+    const set: Record<string, unknown> = { updatedBy: user, updatedAt: now };
+    for (const [field, change] of fields) {
+      filter[field] = change.old;
+      set[field] = change.new;
+    }
+    return { updateOne: { filter: filter as Filter<HrAuxRecord>, update: { $set: set as Partial<HrAuxRecord> } } };
+  });
+  const result = await collection.bulkWrite(operations, { ordered: false });
+
+  let applied = diff.rows;
+  if (result.matchedCount !== operations.length) {
+    // Someone changed some of these rows meanwhile: keep the rows that now hold our values.
+    const after = await collection.find({ _id: { $in: diff.rows.map(([id]) => new ObjectId(id)) } }, { projection: FIGURE_PROJECTION }).toArray();
+    const current = new Map(after.map((d) => [String(d._id), d]));
+    applied = diff.rows.filter(([id, fields]) => [...fields].every(([field, change]) => current.get(id)?.[field] === change.new));
+  }
+  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now)));
+  if (changes.length > 0) await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
+  return { kind: "saved", changed: changes.length, conflicts: diff.rows.length - applied.length };
+}
+
+export type CommentOutcome = { kind: "saved" } | { kind: "noChanges" } | { kind: "notFound" } | { kind: "conflict" };
+
+/** Sets the comment of one of the branch's rows (spec 001 §7 "set comment (_id, comentario)"). */
+export async function saveComment(filial: string, id: string, comentario: string, user: string, now: Date = new Date()): Promise<CommentOutcome> {
+  if (!/^[0-9a-f]{24}$/i.test(id) || comentario.length > HR_COMMENT_MAX) return { kind: "notFound" };
+  const collection = await auxCollection();
+  const _id = new ObjectId(id);
+  const doc = await collection.findOne({ _id, filial_nome: filial }, { projection: { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, comentario: 1 } });
+  if (!doc) return { kind: "notFound" };
+  const old = typeof doc.comentario === "string" ? doc.comentario : "";
+  if (old === comentario) return { kind: "noChanges" };
+  // The filter holds the comment read above (null also matches a missing one): a change made meanwhile wins.
+  const seen = typeof doc.comentario === "string" ? doc.comentario : null;
+  const result = await collection.updateOne({ _id, filial_nome: filial, comentario: seen as string }, { $set: { comentario, updatedBy: user, updatedAt: now } });
+  if (result.matchedCount === 0) return { kind: "conflict" };
+  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now));
+  return { kind: "saved" };
+}

@@ -1,60 +1,70 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
-import { requireAccess } from "~/auth.server";
+import { NAV_LABELS } from "~/access";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FacetsNav } from "~/components/explorer/facets";
 import { Highlighted } from "~/components/explorer/highlighted";
+import { documentHref } from "~/components/explorer/urls";
 import "~/components/explorer/explorer.css";
+import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";
 import { formatDayMonthYear } from "~/domain/dates";
 import { parsePaging } from "~/domain/pagination";
-import { parseSearch, SEARCH_MAX_LENGTH, type SearchQuery } from "~/domain/search";
-import { messages } from "~/messages";
+import { parseFacetFilters, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/domain/search";
+import { explorerTexts, messages } from "~/messages";
 import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
-import { NAV_LABELS } from "~/access";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.explorer }];
 
-/**
- * The explorer's URL state (spec 001 §3: search, exactPh, page, pageSize): a bookmark or the browser's
- * back/forward gives the same search. Anything malformed falls back to no search, page 1 and 20.
- */
-const searchSchema = z.object({
-  search: z.string().max(2_000).catch(""),
-  exactPh: z.enum(["1"]).optional().catch(undefined),
-});
+/** `exactPh=1` asks for the exact phrase (spec 001 §3); anything else is a word search. */
+const exactSchema = z.enum(["1"]).optional().catch(undefined);
 
-/** /ij/explorer: search the company's documents, words or an exact phrase, 20 or 40 results a page. */
+/**
+ * /ij/explorer: search the company's documents — every word (Portuguese stems, plural and singular, the last word
+ * also as the start of a longer one) or an exact phrase — most relevant first, 20 or 40 a page, narrowed by
+ * source, category and year. The URL holds the search (spec 001 §3: search, exactPh, page, pageSize; the facets:
+ * source, category, year), so back/forward and bookmarks repeat it.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/ij.explorer", request);
   const url = new URL(request.url);
-  const params = searchSchema.parse({ search: url.searchParams.get("search") ?? undefined, exactPh: url.searchParams.get("exactPh") ?? undefined });
+  const raw = url.searchParams.get("search") ?? "";
+  const exact = exactSchema.parse(url.searchParams.get("exactPh") ?? undefined) === "1";
   const paging = parsePaging(url, EXPLORER_PAGE_SIZES);
-  const search = params.search.slice(0, SEARCH_MAX_LENGTH);
-  const exact = params.exactPh === "1";
-  const query = parseSearch(search, exact);
+  const filters = parseFacetFilters(url.searchParams);
+  // The box shows at most what was searched; a longer text (a pasted page, a forged link) is cut, and said so.
+  const search = raw.slice(0, SEARCH_MAX_LENGTH);
+  const query = parseSearch(raw, exact);
   const pageSizes = [...EXPLORER_PAGE_SIZES];
-  if (!query) return { search, exact, query: null, results: null, pageSizes };
-  const found = await searchExplorer(query, paging);
+  if (!query) return { search, exact, filters, pageSizes, results: null, notices: [] as string[] };
+  const found = await searchExplorer(query, { ...paging, filters });
+  const notices: string[] = [];
+  if (query.dropped.cut) notices.push(explorerTexts.textCut(SEARCH_MAX_LENGTH));
+  if (query.dropped.words.length > 0) notices.push(explorerTexts.wordsDropped(SEARCH_MAX_WORDS, query.dropped.words));
+  if (found.ignored.length > 0) notices.push(explorerTexts.commonWordsIgnored(found.ignored));
   return {
     search,
     exact,
-    query,
+    filters,
     pageSizes,
+    notices,
     results: {
       rows: found.items.map((hit) => ({ ...hit, date: formatDayMonthYear(hit.date) })),
       total: found.total,
       page: found.page,
       pageSize: found.pageSize,
+      facets: found.facets,
     },
   };
 }
 
-type Row = { id: string; title: string; body: string; source: string; category: string; date: string };
+type Row = { id: string; title: Segment[]; snippet: Segment[]; source: string; category: string; date: string };
 
-function resultColumns(query: SearchQuery | null): ColumnDef<Row, unknown>[] {
+function resultColumns(search: string): ColumnDef<Row, unknown>[] {
   return [
     {
       id: "document",
@@ -62,10 +72,12 @@ function resultColumns(query: SearchQuery | null): ColumnDef<Row, unknown>[] {
       cell: ({ row }) => (
         <div className="explorer-hit">
           <p className="explorer-hit__title">
-            <Highlighted text={row.original.title} query={query} />
+            <Link to={documentHref(row.original.id, search)} className="explorer-hit__link">
+              <Highlighted segments={row.original.title} />
+            </Link>
           </p>
           <p className="explorer-hit__body">
-            <Highlighted text={row.original.body} query={query} />
+            <Highlighted segments={row.original.snippet} />
           </p>
         </div>
       ),
@@ -77,10 +89,11 @@ function resultColumns(query: SearchQuery | null): ColumnDef<Row, unknown>[] {
 }
 
 export default function ExplorerPage() {
-  const { search, exact, query, results, pageSizes } = useLoaderData<typeof loader>();
+  const { search, exact, filters, results, pageSizes, notices } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const location = useLocation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/ij/explorer";
-  const columns = useMemo(() => resultColumns(query), [query]);
+  const columns = useMemo(() => resultColumns(location.search), [location.search]);
 
   return (
     <section className="explorer" aria-busy={searching}>
@@ -97,37 +110,56 @@ export default function ExplorerPage() {
             maxLength={SEARCH_MAX_LENGTH}
             placeholder={messages.searchPlaceholder}
             autoComplete="off"
+            // The page is for searching: the box has the focus on arrival (also without JavaScript).
+            autoFocus
           />
         </div>
         <label className="explorer-form__exact">
           <input type="checkbox" name="exactPh" value="1" defaultChecked={exact} />
           {messages.exactPhrase}
         </label>
+        {/* A new search keeps the chosen facets and page size, and starts on page 1. */}
+        {Object.entries(filters).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         {results ? <input type="hidden" name="pageSize" value={results.pageSize} /> : null}
         <button type="submit" className="button button--primary" disabled={searching}>
           {messages.searchButton}
         </button>
       </Form>
 
+      {notices.length > 0 ? (
+        <Alert tone="warning">
+          {notices.map((notice) => (
+            <p key={notice} className="explorer__notice">
+              {notice}
+            </p>
+          ))}
+        </Alert>
+      ) : null}
+
       {!results ? (
         <p className="explorer__hint">{messages.searchHint}</p>
       ) : (
-        <>
-          <p className="explorer__count" aria-live="polite">
-            {results.total > 0 ? messages.searchResultCount(results.total) : null}
-          </p>
-          <DataTable
-            columns={columns}
-            rows={results.rows}
-            getRowId={(row) => row.id}
-            rowCount={results.total}
-            page={results.page}
-            pageSize={results.pageSize}
-            pageSizeOptions={pageSizes}
-            emptyText={messages.noSearchResults}
-            caption={messages.searchResultsCaption}
-          />
-        </>
+        <div className="explorer__layout">
+          <FacetsNav facets={results.facets} filters={filters} />
+          <div className="explorer__results">
+            <p className="explorer__count" aria-live="polite">
+              {results.total > 0 ? `${messages.searchResultCount(results.total)} · ${explorerTexts.rankedNote}` : null}
+            </p>
+            <DataTable
+              columns={columns}
+              rows={results.rows}
+              getRowId={(row) => row.id}
+              rowCount={results.total}
+              page={results.page}
+              pageSize={results.pageSize}
+              pageSizeOptions={pageSizes}
+              emptyText={messages.noSearchResults}
+              caption={messages.searchResultsCaption}
+            />
+          </div>
+        </div>
       )}
     </section>
   );

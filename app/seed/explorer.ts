@@ -1,4 +1,4 @@
-import { explorerSearchFields, type ExplorerDocument } from "~/models/explorer.server";
+import { explorerDocument, type ExplorerDocument } from "~/models/explorer.server";
 import { CHANNELS } from "~/models/planning.server";
 import { randomInstantBefore, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
@@ -124,14 +124,6 @@ export function generateExplorerDocuments(ctx: SeedContext): ExplorerDocument[] 
       .sample(template.sentences, random.int(2, 4))
       .map((sentence) => sentence(s))
       .join(" ");
-    return {
-      _id: random.objectId(date),
-      title,
-      body,
-      source: random.pick(SOURCES),
-      category: template.category,
-      date,
-      ...explorerSearchFields(title, body),
-    };
+    return explorerDocument({ _id: random.objectId(date), title, body, source: random.pick(SOURCES), category: template.category, date });
   });
 }

@@ -1,10 +1,11 @@
-import { highlightSegments, type SearchQuery } from "~/domain/search";
+import { Fragment } from "react";
+import type { Segment } from "~/domain/search";
 
-/** The text with the searched words (or the exact phrase) marked. */
-export function Highlighted({ text, query }: { text: string; query: SearchQuery | null }) {
+/** A text cut into pieces by the server, the matching ones marked (plain pieces stay text: fewer elements to render). */
+export function Highlighted({ segments }: { segments: Segment[] }) {
   return (
     <>
-      {highlightSegments(text, query).map((segment, i) => (segment.match ? <mark key={i}>{segment.text}</mark> : <span key={i}>{segment.text}</span>))}
+      {segments.map((segment, i) => (segment.match ? <mark key={i}>{segment.text}</mark> : <Fragment key={i}>{segment.text}</Fragment>))}
     </>
   );
 }

@@ -1,0 +1,33 @@
+import { monthRangeParams, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./months";
+
+/** Addresses of the HR screens (pure: the picker, the grid and the tests build them the same way). */
+
+export const HR_PICKER_PATH = "/ij/rh";
+
+/** /ij/rh_edit/{filial}?mes_inicio=…&mes_fim=… — the branch name is one path segment, encoded. */
+export function hrGridPath(filial: string, range?: { from: string; to: string }): string {
+  const path = `/ij/rh_edit/${encodeURIComponent(filial)}`;
+  return range ? `${path}?${monthRangeParams(range)}` : path;
+}
+
+/** The picker with a branch and a month range already chosen (the grid's "Filtering" breadcrumb). */
+export function hrPickerPath(filial?: string, range?: { from: string; to: string }): string {
+  const params = new URLSearchParams();
+  if (filial) params.set("filial", filial);
+  if (range) {
+    params.set(MONTH_FROM_PARAM, range.from);
+    params.set(MONTH_TO_PARAM, range.to);
+  }
+  const query = params.toString();
+  return query ? `${HR_PICKER_PATH}?${query}` : HR_PICKER_PATH;
+}
+
+/** Branch-name matching for the picker's search box: case and accents do not matter. */
+export function foldForMatch(text: string): string {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+export function branchMatches(name: string, query: string): boolean {
+  const q = foldForMatch(query);
+  return q === "" || foldForMatch(name).includes(q);
+}

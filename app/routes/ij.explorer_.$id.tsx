@@ -1,0 +1,80 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
+import { NAV_LABELS } from "~/access";
+import { requireRouteAccess } from "~/auth.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Highlighted } from "~/components/explorer/highlighted";
+import { resultsHref } from "~/components/explorer/urls";
+import "~/components/explorer/explorer.css";
+import { Alert } from "~/components/ui/alert";
+import { formatDayMonthYear } from "~/domain/dates";
+import { parseSearch } from "~/domain/search";
+import { explorerTexts, messages } from "~/messages";
+import { getExplorerDocument } from "~/models/explorer.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.document ? `${data.document.title.map((s) => s.text).join("")} · ${NAV_LABELS.explorer}` : NAV_LABELS.explorer },
+];
+
+const exactSchema = z.enum(["1"]).optional().catch(undefined);
+
+/**
+ * /ij/explorer/{id}: one document of the explorer, whole, with the words of the search it was opened from
+ * marked; the search parameters ride along so "Voltar aos resultados" returns to the same result page.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.explorer_.$id", request);
+  const url = new URL(request.url);
+  const query = parseSearch(url.searchParams.get("search") ?? "", exactSchema.parse(url.searchParams.get("exactPh") ?? undefined) === "1");
+  const found = await getExplorerDocument(params.id ?? "", query);
+  if (!found) return data({ document: null }, { status: 404 });
+  return data({ document: { ...found, date: formatDayMonthYear(found.date) } });
+}
+
+export default function ExplorerDocumentPage() {
+  const { document } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const back = resultsHref(location.search);
+  const hasSearch = new URLSearchParams(location.search).has("search");
+  return (
+    <article className="explorer-doc" aria-labelledby="explorer-doc-title">
+      <p className="explorer-doc__back">
+        <Link to={back}>{hasSearch ? explorerTexts.backToResults : explorerTexts.backToExplorer}</Link>
+      </p>
+      {document ? (
+        <>
+          <h1 id="explorer-doc-title">
+            <Highlighted segments={document.title} />
+          </h1>
+          <dl className="explorer-doc__meta" aria-label={explorerTexts.documentMeta}>
+            <div>
+              <dt>{messages.searchColumnCategory}</dt>
+              <dd>{document.category}</dd>
+            </div>
+            <div>
+              <dt>{messages.searchColumnSource}</dt>
+              <dd>{document.source}</dd>
+            </div>
+            <div>
+              <dt>{messages.searchColumnDate}</dt>
+              <dd>{document.date}</dd>
+            </div>
+          </dl>
+          <div className="explorer-doc__body">
+            <Highlighted segments={document.body} />
+          </div>
+        </>
+      ) : (
+        <>
+          <h1 id="explorer-doc-title">{NAV_LABELS.explorer}</h1>
+          <Alert tone="error">{explorerTexts.documentNotFound}</Alert>
+        </>
+      )}
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
