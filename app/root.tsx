@@ -1,15 +1,19 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { forgetSignedInState } from "~/utils/browser-state";
 import { DashboardNavigationOverlay } from "~/components/charts/dashboard-navigation-overlay";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { HeaderMenu } from "~/components/layout/header-menu";
+import { MenuToggle } from "~/components/layout/menu-toggle";
 import type { NavigationProps } from "~/components/layout/navigation";
 import { SideNav } from "~/components/layout/side-nav";
 import { useNonce } from "~/components/nonce";
 import { Toaster } from "~/components/toaster";
 import { getOptionalUser } from "~/auth.server";
 import { getConfig } from "~/config.server";
+import { setPortalTimeZone } from "~/domain/dates";
+import { messages } from "~/messages";
 import { loadNavigation } from "~/services/accounts.server";
 import appStylesUrl from "~/styles/app.css?url";
 import { getToast } from "~/utils/toast.server";
@@ -17,19 +21,31 @@ import { getToast } from "~/utils/toast.server";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStylesUrl },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.ico", sizes: "48x48" },
 ];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.brandText ?? "Portal" }];
 
+const NO_NAVIGATION: NavigationProps = { menu: [], sideNav: [] };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const config = getConfig();
-  const [{ toast, headers }, user] = await Promise.all([getToast(request), getOptionalUser(request)]);
+  const [{ toast, headers }, user] = await Promise.all([getToast(request), getOptionalUser(request).catch(unavailable)]);
   // The menu and side navigation come from app/access.ts for the signed-in user's current type.
-  const navigation: NavigationProps = user ? await loadNavigation(user.type) : { menu: [], sideNav: [] };
+  const navigation: NavigationProps = (user ? await loadNavigation(user.type).catch(unavailable) : null) ?? NO_NAVIGATION;
   return data(
-    { brandText: config.brandText, theme: config.theme, toast, navigation },
+    { brandText: config.brandText, theme: config.theme, timeZone: config.timeZone, toast, navigation, signedIn: !!user },
     headers ? { headers } : undefined,
   );
+}
+
+/**
+ * The shell never fails with the database: without it the page is drawn as signed out (brand, theme, no menus)
+ * and the route's own loader answers with its error, shown inside the layout.
+ */
+function unavailable(error: unknown): null {
+  console.warn(JSON.stringify({ level: "warn", msg: "root: session or menu unavailable", error: error instanceof Error ? error.message : String(error) }));
+  return null;
 }
 
 type ThemeColors = ReturnType<typeof getConfig>["theme"];
@@ -44,6 +60,18 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Absent when the root loader itself failed; the page then uses the stylesheet's defaults.
   const root = useRouteLoaderData<typeof loader>("root");
+  // Before any child renders: dates formatted in the browser use the server's zone, never the browser's.
+  if (root) setPortalTimeZone(root.timeZone);
+  const navigation = root?.navigation ?? NO_NAVIGATION;
+  // The phone layout's folded side menu: opened by the header's Menu button, folded again on every navigation.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setMenuOpen(false), [location.key]);
+  // Signed out (Logout, an expired session): what the last person kept in this browser goes.
+  const signedOut = root ? !root.signedIn : false;
+  useEffect(() => {
+    if (signedOut) forgetSignedInState();
+  }, [signedOut]);
   return (
     <html lang="pt-BR">
       <head>
@@ -54,16 +82,22 @@ export function Layout({ children }: { children: ReactNode }) {
         {root ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(root.theme) }} /> : null}
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          {messages.skipToContent}
+        </a>
         <div className="shell">
           <header className="shell__header">
+            {navigation.sideNav.length > 0 ? <MenuToggle open={menuOpen} onToggle={() => setMenuOpen((open) => !open)} /> : null}
             <a className="shell__brand" href="/">
               {root?.brandText ?? "Portal"}
             </a>
-            <HeaderMenu {...(root?.navigation ?? { menu: [], sideNav: [] })} />
+            <HeaderMenu {...navigation} />
           </header>
           <div className="shell__body">
-            <SideNav {...(root?.navigation ?? { menu: [], sideNav: [] })} />
-            <main className="shell__main">{children}</main>
+            <SideNav {...navigation} open={menuOpen} />
+            <main className="shell__main" id="main" tabIndex={-1}>
+              {children}
+            </main>
           </div>
         </div>
         <Toaster toast={root?.toast ?? null} />

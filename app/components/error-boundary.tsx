@@ -1,13 +1,15 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { messages } from "~/messages";
+import { deployTexts, messages } from "~/messages";
 
 type ErrorPage = { status: number; title: string; text: string };
 
-/** Maps any thrown value to the page shown: 403 and 404 as such, everything else as 500. */
+/** Maps any thrown value to the page shown: 403, 404 and 503 as such, everything else as 500. */
 export function errorPageFor(error: unknown): ErrorPage {
   if (isRouteErrorResponse(error)) {
     if (error.status === 403) return { status: 403, title: messages.forbiddenTitle, text: messages.forbidden };
     if (error.status === 404) return { status: 404, title: messages.notFoundTitle, text: messages.notFound };
+    // The host answers 503 when the database cannot be reached (server/db-availability.ts).
+    if (error.status === 503) return { status: 503, title: deployTexts.unavailableTitle, text: deployTexts.unavailable };
   }
   return { status: 500, title: messages.serverErrorTitle, text: messages.serverError };
 }

@@ -1,16 +1,53 @@
-import { describe, expect, it } from "vitest";
-import { formatDayMonthYear, formatFileTimestamp, formatJobTimestamp } from "./dates";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  DEFAULT_TIME_ZONE,
+  formatCalendarDate,
+  formatDateTime,
+  formatDayMonthYear,
+  formatFileTimestamp,
+  formatJobTimestamp,
+  isTimeZone,
+  portalTimeZone,
+  setPortalTimeZone,
+} from "./dates";
 
-// 2024-03-05 14:07:09 UTC, and a morning / midnight / noon instant for the 12-hour clock.
+// 2030-05-02 00:13:27 UTC is 1 May 2030 21:13:27 in São Paulo (UTC−3, no daylight saving since 2019): the
+// issue's example, which the first release printed as "02 May 30 12:13:27".
+const lateEvening = new Date(Date.UTC(2030, 4, 2, 0, 13, 27));
+// 2024-03-05 14:07:09 UTC = 11:07:09 in São Paulo; 2023-12-31 03:05:01 UTC = 00:05:01 on 31/12 there.
 const afternoon = new Date(Date.UTC(2024, 2, 5, 14, 7, 9));
-const morning = new Date(Date.UTC(2025, 10, 23, 9, 30, 0));
-const midnight = new Date(Date.UTC(2023, 11, 31, 0, 5, 1));
-const noon = new Date(Date.UTC(2023, 0, 1, 12, 0, 0));
+const localMidnight = new Date(Date.UTC(2023, 11, 31, 3, 5, 1));
+// January 2018: São Paulo still had daylight saving (UTC−2).
+const summer2018 = new Date(Date.UTC(2018, 0, 15, 12, 0, 0));
+
+afterEach(() => setPortalTimeZone(DEFAULT_TIME_ZONE));
+
+describe("the portal's zone", () => {
+  it("defaults to America/Sao_Paulo, whatever the machine's zone", () => {
+    expect(portalTimeZone()).toBe("America/Sao_Paulo");
+    expect(formatJobTimestamp(lateEvening)).toBe("01 mai 30 21:13:27");
+  });
+  it("follows the configured zone, and ignores a zone the runtime does not know", () => {
+    setPortalTimeZone("UTC");
+    expect(formatJobTimestamp(lateEvening)).toBe("02 mai 30 00:13:27");
+    setPortalTimeZone("Mars/Olympus_Mons");
+    expect(portalTimeZone()).toBe("UTC");
+    expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
+    expect(isTimeZone("Europe/Lisbon")).toBe(true);
+  });
+  it("an explicit zone wins over the portal's", () => {
+    expect(formatJobTimestamp(lateEvening, "Asia/Tokyo")).toBe("02 mai 30 09:13:27");
+  });
+  it("applies the zone's own rules for the date (daylight saving of the past)", () => {
+    expect(formatDateTime(summer2018)).toBe("15/01/2018 10:00:00");
+  });
+});
 
 describe("formatDayMonthYear: DD/MM/yyyy", () => {
-  it("pads day and month, in UTC", () => {
+  it("pads day and month, on the zone's calendar", () => {
     expect(formatDayMonthYear(afternoon)).toBe("05/03/2024");
-    expect(formatDayMonthYear(midnight)).toBe("31/12/2023");
+    expect(formatDayMonthYear(lateEvening)).toBe("01/05/2030");
+    expect(formatDayMonthYear(localMidnight)).toBe("31/12/2023");
   });
   it("shows ' - ' for a missing or invalid date", () => {
     expect(formatDayMonthYear(null)).toBe(" - ");
@@ -18,24 +55,36 @@ describe("formatDayMonthYear: DD/MM/yyyy", () => {
   });
 });
 
-describe("formatFileTimestamp: 'D MMM YYYY H:mm' (en-US months)", () => {
-  it("does not pad the day or the 24-hour hour", () => {
-    expect(formatFileTimestamp(afternoon)).toBe("5 Mar 2024 14:07");
-    expect(formatFileTimestamp(morning)).toBe("23 Nov 2025 9:30");
-    expect(formatFileTimestamp(midnight)).toBe("31 Dec 2023 0:05");
+describe("formatFileTimestamp: 'D MMM YYYY H:mm' (pt-BR months, 24 h)", () => {
+  it("does not pad the day or the hour", () => {
+    expect(formatFileTimestamp(afternoon)).toBe("5 mar 2024 11:07");
+    expect(formatFileTimestamp(lateEvening)).toBe("1 mai 2030 21:13");
+    expect(formatFileTimestamp(localMidnight)).toBe("31 dez 2023 0:05");
   });
   it("accepts an ISO string (dates arrive serialised) and refuses garbage", () => {
-    expect(formatFileTimestamp("2024-03-05T14:07:09.000Z")).toBe("5 Mar 2024 14:07");
+    expect(formatFileTimestamp("2024-03-05T14:07:09.000Z")).toBe("5 mar 2024 11:07");
     expect(formatFileTimestamp("yesterday")).toBe(" - ");
     expect(formatFileTimestamp(undefined)).toBe(" - ");
   });
 });
 
-describe("formatJobTimestamp: ' DD MMM YY hh:mm:ss' (en-US months, 12-hour clock)", () => {
-  it("pads every part and uses the 12-hour clock of the pattern (hh = 01-12)", () => {
-    expect(formatJobTimestamp(afternoon)).toBe("05 Mar 24 02:07:09");
-    expect(formatJobTimestamp(morning)).toBe("23 Nov 25 09:30:00");
-    expect(formatJobTimestamp(midnight)).toBe("31 Dec 23 12:05:01");
-    expect(formatJobTimestamp(noon)).toBe("01 Jan 23 12:00:00");
+describe("formatJobTimestamp: 'DD MMM YY HH:mm:ss' (pt-BR months, 24 h)", () => {
+  it("pads every part and uses the 24-hour clock", () => {
+    expect(formatJobTimestamp(afternoon)).toBe("05 mar 24 11:07:09");
+    expect(formatJobTimestamp(lateEvening)).toBe("01 mai 30 21:13:27");
+    expect(formatJobTimestamp(localMidnight)).toBe("31 dez 23 00:05:01");
+  });
+  it("names every month in Portuguese", () => {
+    const months = Array.from({ length: 12 }, (_, m) => formatJobTimestamp(new Date(Date.UTC(2025, m, 15, 15)), "UTC").split(" ")[1]);
+    expect(months).toEqual(["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"]);
+  });
+});
+
+describe("formatDateTime and formatCalendarDate", () => {
+  it("a timestamp in the zone, a calendar day as stored", () => {
+    expect(formatDateTime(lateEvening)).toBe("01/05/2030 21:13:27");
+    // 31/12/2026 stored as midnight UTC stays 31/12/2026 (in São Paulo that instant is the evening of the 30th).
+    expect(formatCalendarDate(new Date(Date.UTC(2026, 11, 31)))).toBe("31/12/2026");
+    expect(formatCalendarDate(null)).toBe(" - ");
   });
 });

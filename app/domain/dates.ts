@@ -1,17 +1,70 @@
 /**
- * The three date formats of spec 000 §9, with en-US month names, in UTC (the portal shows its
- * dates in UTC; the server renders them, so the browser's zone never changes a value):
- *   DD/MM/yyyy            user lists (createdAt)                  → formatDayMonthYear
- *   'D MMM YYYY H:mm'     the file repository (/repo/format)       → formatFileTimestamp
- *   ' DD MMM YY hh:mm:ss' the job lists (statusChangeDate)         → formatJobTimestamp
- * The pattern tokens are moment's: D/DD day, MMM short month, YY/YYYY year, H 0-23, hh 01-12.
- * A missing or invalid date shows " - ".
+ * Dates as the portal shows them: pt-BR, 24-hour clock, in the portal's time zone (PORTAL_TIME_ZONE,
+ * default America/Sao_Paulo), never in the zone of the machine or of the browser. The shapes are the three
+ * of spec 000 §9, with Portuguese month abbreviations and the 24-hour clock (docs/decisions.md, "Spec 000
+ * fidelity"):
+ *   DD/MM/yyyy            user lists (createdAt), explorer            → formatDayMonthYear  "01/05/2030"
+ *   'D MMM YYYY H:mm'     the file repository (/repo/format)          → formatFileTimestamp "1 mai 2030 21:13"
+ *   ' DD MMM YY HH:mm:ss' the job lists (statusChangeDate)            → formatJobTimestamp  "01 mai 30 21:13:27"
+ * and DD/MM/yyyy HH:mm:ss for timestamps in master-data tables       → formatDateTime      "01/05/2030 21:13:27"
+ *
+ * Every function takes the zone as its last argument; without it, the portal's zone: the server sets it
+ * from its configuration (config.server.ts) and the browser from the root loader's data before anything is
+ * rendered, so server and browser print the same text (no hydration mismatch). A missing or invalid date
+ * shows " - ".
  */
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 export const MISSING_DATE = " - ";
 
+const MONTHS_PT_BR = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"] as const;
+
 export type DateInput = Date | string | number | null | undefined;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** Whether `zone` is an IANA time zone this runtime knows (e.g. America/Sao_Paulo, UTC). */
+export function isTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 64) return false;
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    formatters.delete(zone);
+    return false;
+  }
+}
+
+let portalZone: string = DEFAULT_TIME_ZONE;
+
+/** Sets the zone the formatting functions use by default (the server from its configuration, the browser from the root loader). */
+export function setPortalTimeZone(zone: string): void {
+  if (zone !== portalZone && isTimeZone(zone)) portalZone = zone;
+}
+
+export function portalTimeZone(): string {
+  return portalZone;
+}
+
+type Parts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
 function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === "") return null;
@@ -19,24 +72,49 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-export function formatDayMonthYear(value: DateInput): string {
-  const d = toDate(value);
-  if (!d) return MISSING_DATE;
-  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+/** The wall-clock reading of `date` in `timeZone`. */
+function partsIn(date: Date, timeZone: string): Parts {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(date)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour % 24, minute: parts.minute, second: parts.second };
 }
 
-export function formatFileTimestamp(value: DateInput): string {
-  const d = toDate(value);
-  if (!d) return MISSING_DATE;
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${d.getUTCHours()}:${pad(d.getUTCMinutes())}`;
+/** The calendar day `date` falls on in `timeZone` (the portal's zone by default): month 1–12. */
+export function calendarDayIn(date: Date, timeZone: string = portalZone): { year: number; month: number; day: number } {
+  const { year, month, day } = partsIn(date, timeZone);
+  return { year, month, day };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+function formatWith(value: DateInput, timeZone: string, shape: (p: Parts) => string): string {
+  const date = toDate(value);
+  return date ? shape(partsIn(date, timeZone)) : MISSING_DATE;
+}
+
+export function formatDayMonthYear(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${pad(p.day)}/${pad(p.month)}/${p.year}`);
+}
+
+export function formatFileTimestamp(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${p.day} ${MONTHS_PT_BR[p.month - 1]} ${p.year} ${p.hour}:${pad(p.minute)}`);
 }
 
 /** The spec's leading space is layout, not content: the text starts with the day. */
-export function formatJobTimestamp(value: DateInput): string {
-  const d = toDate(value);
-  if (!d) return MISSING_DATE;
-  const hour12 = d.getUTCHours() % 12 === 0 ? 12 : d.getUTCHours() % 12;
-  return `${pad(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCFullYear() % 100)} ${pad(hour12)}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+export function formatJobTimestamp(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${pad(p.year % 100)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
+}
+
+export function formatDateTime(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${pad(p.day)}/${pad(p.month)}/${p.year} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
+}
+
+/**
+ * A calendar date stored as midnight UTC (a validity date, a version day) as DD/MM/yyyy: it names a day, not
+ * an instant, so no zone applies (in São Paulo midnight UTC is the evening before).
+ */
+export function formatCalendarDate(value: DateInput): string {
+  return formatDayMonthYear(value, "UTC");
 }

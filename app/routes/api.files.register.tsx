@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
@@ -42,8 +42,7 @@ async function readBody(request: Request): Promise<JsonBody> {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireAccess(request, "/captura/manual");
-  assertSameOrigin(request);
+  const user = await requireRouteAccess("routes/api.files.register", request);
   const body = await readBody(request);
   if (!body.ok) return refuse(body.status, { detail: messages.uploadRegisterBadRequest });
   const parsed = registerSchema.safeParse(body.value);

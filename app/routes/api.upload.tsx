@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
 import { messages } from "~/messages";
 import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/services/upload.server";
@@ -20,8 +20,7 @@ import { redirectWithToast } from "~/utils/toast.server";
  */
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireAccess(request, UPLOAD_PAGE);
-  assertSameOrigin(request);
+  const user = await requireRouteAccess("routes/api.upload", request);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
   const result = await handleUpload(request, user.email);
   if ("failure" in result) {
@@ -30,5 +29,5 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });
-  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: messages.uploaded(result.files.length) });
+  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: messages.uploaded(result.files.map((f) => f.originalName)) });
 }

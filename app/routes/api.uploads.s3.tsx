@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
@@ -38,8 +38,7 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const fail = (status: number, detail: string) => json({ ok: false, code: "COD.2", message: messages.uploadFailed, detail }, { status });
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireAccess(request, "/captura/manual");
-  assertSameOrigin(request);
+  const user = await requireRouteAccess("routes/api.uploads.s3", request);
   const config = getConfig();
   if (config.storage.kind !== "s3") return fail(409, messages.uploadLocalOnly);
   const read = await readLimitedJson(request, MAX_BODY_BYTES);

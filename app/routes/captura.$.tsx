@@ -1,3 +1,6 @@
-// Any other address under /captura: the access table first, then 404 (see app/utils/prefix-guard.server.ts).
-export { prefixSplatLoader as loader, prefixSplatAction as action } from "~/utils/prefix-guard.server";
+import { guardedNotFound } from "~/utils/prefix-guard.server";
+
+// Any other address under /captura: a session (its own rule), then 404.
+export const loader = guardedNotFound("routes/captura.$");
+export const action = loader;
 export { NotFoundUnder as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 /** Spec 000 §2: /captura/automacao is only its heading (the heading text is ours). */
@@ -8,7 +8,7 @@ const AUTOMATION_HEADING = "Captura automática";
 export const meta: MetaFunction = () => [{ title: AUTOMATION_HEADING }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/captura.automacao", request);
   return null;
 }
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { NAV_LABELS } from "~/access";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { getConfig } from "~/config.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { uploadScreenTexts } from "~/messages";
@@ -20,7 +20,7 @@ const errorParam = z.enum(["COD.2", "COD.3"]).nullable().catch(null);
  * A plain form post (no JavaScript) comes back here with a toast, or ?error=COD.2|COD.3.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/captura.manual", request);
   const config = getConfig();
   const limits = uploadLimits();
   return {

@@ -1,3 +1,5 @@
-// Layout and guard of /captura/* (see app/utils/prefix-guard.server.ts).
-export { prefixLayoutLoader as loader } from "~/utils/prefix-guard.server";
+import { guardedLayoutLoader } from "~/utils/prefix-guard.server";
+
+// Layout of /captura/*: a session; each child route checks its own rule (app/access.ts).
+export const loader = guardedLayoutLoader("routes/captura");
 export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";

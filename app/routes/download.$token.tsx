@@ -1,35 +1,52 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/auth.server";
+import { isLocalPath } from "~/components/access/return-to.server";
+import { downloadResponse } from "~/components/jobs/download-link.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { getLocalStore, LOCAL_BUCKET, verifyDownloadToken } from "~/services/storage.server";
-import { contentDisposition } from "~/services/storage/s3.server";
+import { verifyDownloadToken } from "~/services/storage.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
 /**
- * GET /download/{token} — the local store's presigned GET: the token (issued by getDownloadUrl)
- * is an HMAC-signed grant for one bucket/key/file name that expires after 5 minutes. Like an S3
- * presigned URL it is a bearer link; a tampered, expired or malformed token gets 403 with the
- * spec's download error, and the file is streamed, never read whole.
+ * GET /download/{token} — the portal's download link for both stores (components/jobs/download-link.server.ts):
+ * the token is an HMAC-signed grant for one bucket/key/file name that expires after 5 minutes, used by a
+ * signed-in browser. A local file is streamed, never read whole; an S3 object is checked and the browser sent
+ * on to a presigned GET. A tampered, expired or malformed token, an object that is gone or a store that does
+ * not answer never ends on a bare error page: the browser goes back to the page it came from (its same-origin
+ * Referer; else `/`, the landing) with the spec's alert "Ocorreu um erro ao fazer o download." (spec 000 §8),
+ * which works with and without JavaScript.
  */
-function failure(status: number) {
-  return new Response(messages.downloadFailed, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+async function failure(request: Request): Promise<Response> {
+  return redirectWithToast(
+    sameOriginReferrerPath(request) ?? "/",
+    { type: "error", description: messages.downloadFailed },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  const check = verifyDownloadToken(params.token ?? "", getConfig().session.secret);
-  if (!check.ok || check.grant.bucket !== LOCAL_BUCKET) return failure(403);
+/** The path of a same-origin Referer that is not a download link itself (no redirect loop, no open redirect). */
+function sameOriginReferrerPath(request: Request): string | null {
+  const referer = request.headers.get("Referer");
+  if (!referer) return null;
   try {
-    const { stream, size } = await getLocalStore().openReadStream(check.grant.key);
-    return new Response(createReadableStreamFromReadable(stream), {
-      status: 200,
-      headers: {
-        "Content-Type": "application/octet-stream",
-        "Content-Length": String(size),
-        "Content-Disposition": contentDisposition(check.grant.filename),
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    const from = new URL(referer);
+    const own = new URL(request.url).origin;
+    if (from.origin !== own && !getConfig().allowedOrigins.includes(from.origin)) return null;
+    const path = `${from.pathname}${from.search}`;
+    if (/^\/download\//i.test(from.pathname) || !isLocalPath(path)) return null;
+    return path;
   } catch {
-    return failure(404);
+    return null;
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/download.$token", request);
+  const check = verifyDownloadToken(params.token ?? "", getConfig().session.secret);
+  if (!check.ok) return failure(request);
+  try {
+    return await downloadResponse(check.grant);
+  } catch {
+    return failure(request);
   }
 }

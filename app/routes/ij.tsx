@@ -1,3 +1,5 @@
-// Layout and guard of /ij/* (see app/utils/prefix-guard.server.ts).
-export { prefixLayoutLoader as loader } from "~/utils/prefix-guard.server";
+import { guardedLayoutLoader } from "~/utils/prefix-guard.server";
+
+// Layout of /ij/*: a session; each child route checks its own rule (app/access.ts).
+export const loader = guardedLayoutLoader("routes/ij");
 export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { NAV_LABELS } from "~/access";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { handleRetryAction, loadJobList } from "~/components/jobs/job-list.server";
 import { JobTable, RetryErrors } from "~/components/jobs/job-table";
@@ -15,13 +15,12 @@ export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }]
  * status change first, 20 or 40 per page (page and size in the URL). It polls while a job is in progress.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireAccess(request);
+  const user = await requireRouteAccess("routes/jobs.executados", request);
   return loadJobList(request, user, { ownOnly: false });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireAccess(request);
-  assertSameOrigin(request);
+  const user = await requireRouteAccess("routes/jobs.executados", request);
   return handleRetryAction(request, user);
 }
 

@@ -3,7 +3,7 @@ import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo } from "react";
 import { z } from "zod";
-import { assertSameOrigin, requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { parseListParams } from "~/components/jobs/job-list.server";
 import { jobTexts, messages } from "~/messages";
@@ -12,7 +12,8 @@ import { Alert } from "~/components/ui/alert";
 import { DataTable } from "~/components/ui/data-table";
 import { formatFileTimestamp } from "~/domain/dates";
 import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
-import { getDownloadUrl, getLocalStore, getS3Store, LOCAL_BUCKET, StoredObjectNotFoundError } from "~/services/storage.server";
+import { portalDownloadLink } from "~/components/jobs/download-link.server";
+import { storedObjectState } from "~/services/storage.server";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];
@@ -20,12 +21,13 @@ export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];
 /**
  * /repo/format: every uploaded file (original name, user, time of its last status change as
  * 'D MMM YYYY H:mm'), 20 or 40 per page with the total from the same loader, and a download per row.
- * Download = POST intent=download: the server checks the object exists, then sends the browser to a
- * 5-minute link (the local store's signed /download/{token} or S3's presigned GET). A missing
- * record or object, or a storage failure, shows "Ocorreu um erro ao fazer o download.".
+ * Download = POST intent=download: the server checks the object exists, then sends the browser to the
+ * portal's 5-minute link /download/{token}, which checks again when followed (download-link.server.ts). A
+ * missing record or object, or a storage failure, at either step shows "Ocorreu um erro ao fazer o download."
+ * on this page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/repo.format", request);
   const { page, pageSize } = parseListParams(new URL(request.url));
   const result = await listFilesPage({ page, pageSize });
   return {
@@ -46,29 +48,26 @@ const downloadSchema = z.object({
 
 type DownloadResult = { ok: true; url: string; id: string } | { ok: false; error: string };
 
-/** Whether the stored object is there; "error" when the store could not say. */
-async function lookUpObject(bucket: string, key: string): Promise<"present" | "missing" | "error"> {
-  try {
-    if (bucket === LOCAL_BUCKET) return (await getLocalStore().exists(key)) ? "present" : "missing";
-    await getS3Store(bucket).size(key);
-    return "present";
-  } catch (error) {
-    return error instanceof StoredObjectNotFoundError ? "missing" : "error";
-  }
-}
-
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAccess(request);
-  assertSameOrigin(request);
+  await requireRouteAccess("routes/repo.format", request);
   const form = await request.formData().catch(() => null);
   const parsed = downloadSchema.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data<DownloadResult>({ ok: false, error: messages.badRequest }, { status: 400 });
   const file = await findFileForDownload(parsed.data.fileId);
-  const found = file ? await lookUpObject(file.bucket, file.originalFile) : "missing";
-  const url = file && found === "present" ? await getDownloadUrl(file.bucket, file.originalFile, file.originalName).catch(() => null) : null;
+  const found = file ? await storedObjectState(file.bucket, file.originalFile) : "missing";
+  const url = file && found === "present" ? linkOrNull(() => portalDownloadLink(file.bucket, file.originalFile, file.originalName)) : null;
   if (!url) return data<DownloadResult>({ ok: false, error: messages.downloadFailed }, { status: found === "missing" ? 404 : 502 });
   if (parsed.data.mode === "fetch") return data<DownloadResult>({ ok: true, url, id: crypto.randomUUID() });
   return redirect(url);
+}
+
+/** The link, or null when the stored key is refused (a record whose key points outside the store). */
+function linkOrNull(issue: () => string): string | null {
+  try {
+    return issue();
+  } catch {
+    return null;
+  }
 }
 
 type Row = { id: string; originalName: string; user: string; timestamp: string };

@@ -1,13 +1,15 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
-import { messages } from "~/messages";
+import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
+import { masterDataTexts, messages } from "~/messages";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import {
   columnsOf,
+  FILE_PARAM,
+  fileParam,
   findCatalogueEntry,
   getBasePage,
   listMasterDataCollections,
@@ -29,16 +31,18 @@ const searchParamsSchema = z.object({
     .optional()
     .transform((name) => name || undefined),
   page: pageParam,
+  file: fileParam,
 });
 
 /** /repo/master-data: Base Ok / Base NOK, the collection dropdown and one page of the chosen base. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
+  await requireRouteAccess("routes/repo.master-data._index", request);
   const url = new URL(request.url);
-  const { base, collection: requested, page } = searchParamsSchema.parse({
+  const { base, collection: requested, page, file } = searchParamsSchema.parse({
     base: url.searchParams.get("base") ?? undefined,
     collection: url.searchParams.get("collection") ?? undefined,
     page: url.searchParams.get("page") ?? undefined,
+    file: url.searchParams.get(FILE_PARAM) ?? undefined,
   });
 
   const catalogue = await listMasterDataCollections();
@@ -52,13 +56,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entry = chosen ?? options[0];
   const columns = entry ? columnsOf(entry.fields) : [];
   const table = entry
-    ? await getBasePage(entry.collection_name, page, columns.length > 0 ? columns : undefined)
+    ? await getBasePage(entry.collection_name, page, columns.length > 0 ? columns : undefined, { file })
     : { rows: [], count: 0, page: 1, pageSize: MASTER_DATA_PAGE_SIZE };
   return {
     base,
     collections: options.map((c) => ({ name: c.collection_name, label: c.label_name })),
     collection: entry?.collection_name ?? null,
     collectionLabel: entry?.label_name ?? "",
+    file: file ?? null,
     table: { columns, rows: table.rows, count: table.count, page: table.page, pageSize: table.pageSize },
   };
 }
@@ -84,7 +89,7 @@ export default function MasterDataPage() {
         }}
       >
         <fieldset className="master-data__base">
-          <legend className="visually-hidden">{messages.masterDataBaseLegend}</legend>
+          <legend className="visually-hidden">{masterDataTexts.masterDataBaseLegend}</legend>
           <label>
             <input type="radio" name="base" value="ok" defaultChecked={data.base === "ok"} /> {messages.baseOk}
           </label>
@@ -94,7 +99,7 @@ export default function MasterDataPage() {
         </fieldset>
         {data.collections.length > 0 ? (
           <div className="field">
-            <label htmlFor="master-data-collection">{messages.masterDataCollectionLabel}</label>
+            <label htmlFor="master-data-collection">{masterDataTexts.masterDataCollectionLabel}</label>
             <select id="master-data-collection" name="collection" defaultValue={data.collection ?? undefined}>
               {data.collections.map((c) => (
                 <option key={c.name} value={c.name}>
@@ -106,10 +111,11 @@ export default function MasterDataPage() {
         ) : null}
         {hydrated ? null : (
           <button type="submit" className="button button--secondary">
-            {messages.masterDataApply}
+            {masterDataTexts.masterDataApply}
           </button>
         )}
       </Form>
+      <FileFilter file={data.file} keep={{ base: data.base, collection: data.collection }} />
       <MasterDataTable data={data.table} caption={data.collectionLabel || MASTER_DATA_TITLES.repositoryMaster} />
     </section>
   );

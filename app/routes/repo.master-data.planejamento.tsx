@@ -1,47 +1,26 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { requireAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
+import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
 import { TabsNav } from "~/components/ui/tabs-nav";
-import { getBasePage, pageParam, pickTab, PLANNING_SECTIONS } from "~/models/master-data-queries.server";
+import { getBasePage, PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];
 
-/** The URL state: an unknown top tab is Product, an unknown inner tab its top tab's first, a bad page 1. */
-const searchParamsSchema = z
-  .object({
-    top: z.string().optional().catch(undefined),
-    // Checked against the chosen top tab's own inner tabs below; an unknown one is that top tab's first.
-    tab: z.string().optional().catch(undefined),
-    page: pageParam,
-  })
-  .transform(({ top, tab, page }) => {
-    const section = pickTab(PLANNING_SECTIONS, top);
-    const inner = pickTab<(typeof section.tabs)[number]>(section.tabs, tab);
-    return { section, tab: inner, page };
-  });
-
 /**
- * /repo/master-data/planejamento: top tabs Product, Channel, Planning; each has its valid and discarded
- * inner tabs (Quantity / Quantity NOK, Channel / Channel NOK, Spend / Spend NOK). Top tab, inner tab and
- * page live in the URL; the collection read comes from the fixed table, never from the URL.
+ * /repo/master-data/planejamento (spec 000 §2): the top tabs Product, Channel and Planning (the three master-data
+ * screens, this one Planning) and the inner tabs Quantity, Quantity NOK, Spend and Spend NOK. The inner tab, the
+ * page and the file filter live in the URL; the collection read comes from the fixed table, never from the URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  const url = new URL(request.url);
-  const { section, tab, page: pageNumber } = searchParamsSchema.parse({
-    top: url.searchParams.get("top") ?? undefined,
-    tab: url.searchParams.get("tab") ?? undefined,
-    page: url.searchParams.get("page") ?? undefined,
-  });
-  const page = await getBasePage(tab.collection, pageNumber, tab.columns);
+  await requireRouteAccess("routes/repo.master-data.planejamento", request);
+  const { tab, page: pageNumber, file } = tabbedTableParams(PLANNING_TABS, new URL(request.url));
+  const page = await getBasePage(tab.collection, pageNumber, tab.columns, { file });
   return {
-    sections: PLANNING_SECTIONS.map((s) => ({ id: s.id, label: s.label, to: `?top=${s.id}` })),
-    section: { id: section.id, label: section.label },
-    tabs: section.tabs.map((t) => ({ id: t.id, label: t.label, to: `?top=${section.id}&tab=${t.id}` })),
+    tabs: PLANNING_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },
+    file: file ?? null,
     table: { columns: [...tab.columns], rows: page.rows, count: page.count, page: page.page, pageSize: page.pageSize },
   };
 }
@@ -52,9 +31,9 @@ export default function PlanningMasterDataPage() {
     <section className="master-data">
       <h1>{MASTER_DATA_TITLES.planning}</h1>
       <MasterDataSectionsNav current="planejamento" />
-      <TabsNav tabs={data.sections} current={data.section.id} label={MASTER_DATA_TITLES.planning} />
-      <TabsNav tabs={data.tabs} current={data.tab.id} label={data.section.label} variant="inner" />
-      <MasterDataTable data={data.table} caption={`${data.section.label} / ${data.tab.label}`} />
+      <TabsNav tabs={data.tabs} current={data.tab.id} label={MASTER_DATA_TITLES.planning} variant="inner" />
+      <FileFilter file={data.file} keep={{ tab: data.tab.id }} />
+      <MasterDataTable data={data.table} caption={data.tab.label} />
     </section>
   );
 }

@@ -1,3 +1,5 @@
-// Layout and guard of /repo/* (see app/utils/prefix-guard.server.ts).
-export { prefixLayoutLoader as loader } from "~/utils/prefix-guard.server";
+import { guardedLayoutLoader } from "~/utils/prefix-guard.server";
+
+// Layout of /repo/*: a session; each child route checks its own rule (app/access.ts).
+export const loader = guardedLayoutLoader("routes/repo");
 export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";

@@ -1,31 +1,15 @@
-import { MongoClient } from "mongodb";
+import crypto from "node:crypto";
+import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
-import { DEMO_PASSWORD } from "~/seed/accounts";
-import { messages } from "~/messages";
-import { expect, test } from "./fixtures";
+import { jobTexts, masterDataTexts, messages } from "~/messages";
+import { expect, test, withoutJavaScript } from "./fixtures";
+import { withDb } from "./database";
+import { signIn } from "./sign-in";
 
-/**
- * The master-data screens as a USER GOLD uses them.
- * Signs in through the login form; replace `signIn` by the shared fixture once the host work has one.
- */
+/** The master-data screens as a USER GOLD uses them. */
 
-async function signIn(page: Page, email = "gold@demo.local") {
-  await page.goto("/");
-  await page.getByLabel(messages.emailLabel).fill(email);
-  await page.getByLabel(messages.passwordLabel).fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: messages.loginButton }).click();
-  await page.waitForURL((url) => url.pathname !== "/");
-}
+const GOLD = "gold@demo.local";
 
-async function withDb<T>(app: { mongoUri: string; databaseName: string }, work: (db: ReturnType<MongoClient["db"]>) => Promise<T>): Promise<T> {
-  const client = new MongoClient(app.mongoUri);
-  try {
-    await client.connect();
-    return await work(client.db(app.databaseName));
-  } finally {
-    await client.close();
-  }
-}
 
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 const headers = async (page: Page) => (await page.locator("main table thead th").allInnerTexts()).map((t) => t.trim());
@@ -46,7 +30,7 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
   const okCollections = catalogue.filter((c) => c.collection_ok === 1);
   const nokCollections = catalogue.filter((c) => c.collection_ok !== 1);
 
-  await signIn(page);
+  await signIn(page, app.baseURL, GOLD);
   await page.goto("/repo/master-data");
   // The first collection loads by itself.
   expect(await page.getByLabel(messages.baseOk).isChecked()).toBe(true);
@@ -109,43 +93,74 @@ test("Base Ok / Base NOK, the collection dropdown and paging with the browser bu
 
 test("an empty base shows No data found", async ({ page, app }) => {
   await withDb(app, (db) => db.collection("channel_nok").deleteMany({}));
-  await signIn(page);
+  await signIn(page, app.baseURL, GOLD);
   await page.goto("/repo/master-data/canal?tab=channel_nok");
   await page.getByRole("cell", { name: messages.noDataFound }).waitFor();
   await page.goto("/repo/master-data?base=nok&collection=channel_nok");
   await page.getByRole("cell", { name: messages.noDataFound }).waitFor();
 });
 
-test("every tab of canal and planejamento shows its columns, with the tab in the URL", async ({ page }) => {
-  await signIn(page);
+const titles = async (page: Page) => page.locator("main table thead th .column-label").evaluateAll((spans) => spans.map((e) => e.getAttribute("title")));
+
+test("the top tabs Product, Channel, Planning and every inner tab show labelled columns (the field name as tooltip), each tab in the URL", async ({ page, app }) => {
+  await signIn(page, app.baseURL, GOLD);
   await page.goto("/repo/master-data");
   const sections = page.getByRole("navigation", { name: "Repository Master", exact: true });
-  await sections.getByRole("link", { name: "Canal", exact: true }).click();
+  expect((await sections.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Product", "Channel", "Planning"]);
+  await sections.getByRole("link", { name: "Channel", exact: true }).click();
   await page.waitForURL("**/repo/master-data/canal");
-  await expect.poll(() => headers(page)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
+  await expect.poll(() => headers(page)).toEqual(["CNPJ", "Descrição", "Channel SIOP", "Arquivo"]);
+  expect(await titles(page)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
   await page.getByRole("link", { name: "Channel NOK", exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("tab") === "channel_nok");
-  await expect.poll(() => headers(page)).toEqual(["urlPath", "creationDate", "Error"]);
+  await expect.poll(() => headers(page)).toEqual(["Arquivo", "Data", "Erro"]);
+  expect(await titles(page)).toEqual(["urlPath", "creationDate", "Error"]);
   await page.goBack();
   await page.waitForFunction(() => document.querySelectorAll("main table thead th").length === 4);
 
-  await sections.getByRole("link", { name: "Planejamento", exact: true }).click();
+  await sections.getByRole("link", { name: "Planning", exact: true }).click();
   await page.waitForURL("**/repo/master-data/planejamento");
-  const expectations: [string, string, string[]][] = [
-    ["Product", "Quantity", ["sku", "material_description", "marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku", "hero", "abcd", "plc_local", "plc_global", "Global Forecast End Date", "urlPath"]],
-    ["Product", "Quantity NOK", ["sku", "_lineNumber", "urlPath", "timeStamp", "Error"]],
-    ["Channel", "Channel", ["cnpj", "description", "channel_siop", "urlPath"]],
-    ["Channel", "Channel NOK", ["urlPath", "creationDate", "Error"]],
-    ["Planning", "Spend", ["channel", "marca", "yearMonthDay", "urlPath"]],
-    ["Planning", "Spend NOK", ["channel", "marca", "yearMonthDay", "_lineNumber", "urlPath", "timeStamp", "Error"]],
+  // The address changes a moment before the new page is drawn.
+  await expect.poll(() => sections.getByRole("link", { name: "Planning", exact: true }).getAttribute("aria-current")).toBe("page");
+  const inner = page.getByRole("navigation", { name: "Planejamento", exact: true });
+  expect((await inner.getByRole("link").allInnerTexts()).map((t) => t.trim())).toEqual(["Quantity", "Quantity NOK", "Spend", "Spend NOK"]);
+  const expectations: [string, string, string[], string[]][] = [
+    [
+      "Quantity",
+      "quantity",
+      ["SKU", "Material Description", "Brand", "Category", "Major Category", "Sub Category", "Hero", "ABCD", "PLC Local", "PLC Global", "Global Forecast End Date", "Arquivo"],
+      ["sku", "material_description", "marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku", "hero", "abcd", "plc_local", "plc_global", "data_validade_sku", "urlPath"],
+    ],
+    ["Quantity NOK", "quantity_nok", ["SKU", "Linha", "Arquivo", "Data", "Erro"], ["sku", "_lineNumber", "urlPath", "timeStamp", "Error"]],
+    ["Spend", "spend", ["Channel", "Brand", "Versão", "Arquivo"], ["channel", "marca", "yearMonthDay", "urlPath"]],
+    ["Spend NOK", "spend_nok", ["Channel", "Brand", "Versão", "Linha", "Arquivo", "Data", "Erro"], ["channel", "marca", "yearMonthDay", "_lineNumber", "urlPath", "timeStamp", "Error"]],
   ];
-  for (const [top, inner, columns] of expectations) {
-    await page.getByRole("navigation", { name: "Planejamento", exact: true }).getByRole("link", { name: top, exact: true }).click();
-    await page.waitForURL((url) => url.searchParams.get("top") === top.toLowerCase());
-    await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).click();
-    await page.waitForFunction((n) => document.querySelectorAll("main table thead th").length === n, columns.length);
-    await expect.poll(() => headers(page), { message: `${top} / ${inner}` }).toEqual(columns);
-    expect(await page.getByRole("navigation", { name: top, exact: true }).getByRole("link", { name: inner, exact: true }).getAttribute("aria-current")).toBe("page");
+  for (const [label, id, columns, fields] of expectations) {
+    await inner.getByRole("link", { name: label, exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("tab") === id);
+    await expect.poll(() => headers(page), { message: label }).toEqual(columns);
+    expect(await titles(page)).toEqual(fields);
+    expect(await inner.getByRole("link", { name: label, exact: true }).getAttribute("aria-current")).toBe("page");
+  }
+  // Back and forward walk the inner tabs.
+  await page.goBack();
+  await page.waitForURL((url) => url.searchParams.get("tab") === "spend");
+  await expect.poll(() => headers(page)).toEqual(["Channel", "Brand", "Versão", "Arquivo"]);
+  // The field name shows as the header's tooltip.
+  const header = page.locator("main table thead th .column-label", { hasText: "Versão" });
+  expect(await header.getAttribute("title")).toBe("yearMonthDay");
+});
+
+test("a page past the end shows the last page on every master-data table", async ({ page, app }) => {
+  await signIn(page, app.baseURL, GOLD);
+  for (const address of ["/repo/master-data?page=999", "/repo/master-data/canal?tab=channel&page=999", "/repo/master-data/planejamento?tab=quantity&page=999"]) {
+    await page.goto(address);
+    const range = (await page.locator(".data-table__range").innerText()).trim();
+    const [, to, total] = /^\d+–(\d+) \/ (\d+)$/.exec(range) ?? [];
+    expect(Number(total), address).toBeGreaterThan(0);
+    expect(to, address).toBe(total);
+    expect(await page.locator("main table tbody tr").count(), address).toBeGreaterThan(0);
+    expect(await page.getByRole("cell", { name: messages.noDataFound }).count(), address).toBe(0);
   }
 });
 
@@ -159,7 +174,7 @@ test("Canal pages forward and back with the browser buttons, keeping the tab and
       );
     }
   });
-  await signIn(page);
+  await signIn(page, app.baseURL, GOLD);
   await page.goto("/repo/master-data/canal?tab=channel");
   await page.getByText(/^1–20 \//).waitFor();
   const page1 = await firstCell(page);
@@ -195,9 +210,65 @@ test("Canal pages forward and back with the browser buttons, keeping the tab and
   expect(await firstCell(page)).toBe(page2);
 });
 
-test("a collection outside the list answers 404", async ({ page }) => {
-  await signIn(page);
+test("a collection outside the list answers 404", async ({ page, app }) => {
+  await signIn(page, app.baseURL, GOLD);
   expect((await page.goto("/repo/master-data?collection=users"))?.status()).toBe(404);
   expect((await page.goto("/repo/master-data?collection=sessions&base=ok"))?.status()).toBe(404);
   await page.getByRole("heading", { name: messages.notFoundTitle }).waitFor();
+});
+
+test("rejected rows: newest first, narrowed to one file from the job list's link or the file filter, with and without JavaScript", async ({ page, app, browser }) => {
+  // A file just processed whose lines 2-4 were rejected, written as the worker writes them (the newest import).
+  const name = "rejeitadas_e2e.csv";
+  const key = `2030/05/${crypto.randomUUID()}.csv`;
+  await withDb(app, async (db) => {
+    const fileId = new ObjectId();
+    const now = new Date();
+    await db.collection("files").insertOne({ _id: fileId, originalName: name, originalFile: key, bucket: "local", user: "bronze@demo.local", clientName: "journey", statusChangeDate: now, createdAt: now, status: 0, progress: 100, message: "2 linhas OK, 3 NOK", agent: "worker@e2e", leaseUntil: null, attempts: 1 });
+    await db.collection("product_master_nok").insertMany(
+      [2, 3, 4].map((line) => ({ sku: `REJ-${line}`, _lineNumber: line, urlPath: key, timeStamp: now, Error: `Coluna sku: valor "REJ-${line}" inválido`, sourceFileId: fileId })),
+    );
+  });
+  const skus = async (p: Page) => (await p.locator("main table tbody tr td:first-child").allInnerTexts()).map((t) => t.trim());
+
+  await signIn(page, app.baseURL, GOLD);
+  // The whole NOK base, newest first: the file just uploaded is on page 1.
+  await page.goto("/repo/master-data?base=nok&collection=product_master_nok");
+  expect((await skus(page)).slice(0, 3)).toEqual(["REJ-4", "REJ-3", "REJ-2"]);
+
+  // The job list links the file to its rejected rows, in the file's line order.
+  await page.goto("/jobs/executados");
+  await page.getByRole("link", { name: jobTexts.nokRowsOf(name) }).click();
+  await page.waitForURL((url) => url.pathname === "/repo/master-data" && url.searchParams.get("file") === key);
+  expect(new URL(page.url()).searchParams.get("base")).toBe("nok");
+  expect(new URL(page.url()).searchParams.get("collection")).toBe("product_master_nok");
+  await expect.poll(() => skus(page)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
+  await page.getByText(masterDataTexts.masterDataFilteredBy(key)).waitFor();
+  expect(await page.getByLabel(masterDataTexts.masterDataFileFilter).inputValue()).toBe(key);
+  // Clearing the filter shows the whole base again, newest first.
+  await page.getByRole("link", { name: masterDataTexts.masterDataClearFilter }).click();
+  await page.waitForURL((url) => !url.searchParams.has("file"));
+  await expect.poll(async () => (await skus(page)).slice(0, 3)).toEqual(["REJ-4", "REJ-3", "REJ-2"]);
+  // An Arquivo cell narrows the table to its file, too.
+  await page.locator("main table tbody").getByRole("link", { name: key }).first().click();
+  await page.waitForURL((url) => url.searchParams.get("file") === key);
+  await expect.poll(() => skus(page)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
+
+  // Without JavaScript the filter is a plain GET form, on the planejamento tab as well.
+  const cookies = await page.context().cookies();
+  await withoutJavaScript(browser, app, async (plain) => {
+    await plain.context().addCookies(cookies);
+    await plain.goto("/repo/master-data/planejamento?tab=quantity_nok");
+    await plain.getByLabel(masterDataTexts.masterDataFileFilter).fill(key);
+    await plain.getByRole("button", { name: masterDataTexts.masterDataFilter }).click();
+    await plain.waitForURL((url) => url.searchParams.get("file") === key && url.searchParams.get("tab") === "quantity_nok");
+    expect(await skus(plain)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
+  });
+
+  // Types that may not open the repository get no link.
+  await page.context().clearCookies();
+  await signIn(page, app.baseURL, "bronze@demo.local");
+  await page.goto("/captura/processando");
+  await page.locator("main table tbody tr").filter({ has: page.locator(`[data-full-text="${name}"]`) }).waitFor();
+  expect(await page.getByRole("link", { name: jobTexts.nokRowsOf(name) }).count()).toBe(0);
 });

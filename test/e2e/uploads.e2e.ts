@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient, type Db } from "mongodb";
 import type { Locator, Page, Request as PwRequest, Route } from "playwright-core";
 import { messages, jobTexts, uploadScreenTexts } from "~/messages";
 import { expect, test as base } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium, startApp, type RunningApp } from "./harness";
-import { withoutJavaScript } from "./fixtures";
+import { openCheckedPage, withoutJavaScript } from "./fixtures";
+import { withDb } from "./database";
 import { signIn } from "./sign-in";
 import { NAV_LABELS } from "~/access";
 
@@ -21,8 +21,8 @@ import { NAV_LABELS } from "~/access";
 
 /**
  * The shared fixtures (test/e2e/fixtures.ts; vitest cannot override a file-scoped fixture, so they are
- * declared here again) with a temporary DATA_DIR (uploaded bytes stay out of the working tree), and a page
- * that tolerates Chromium's "Failed to load resource" for the requests this file makes fail on purpose
+ * declared here again) with a temporary DATA_DIR (uploaded bytes stay out of the working tree), and a watched
+ * page that tolerates Chromium's "Failed to load resource" for the requests this file makes fail on purpose
  * (an aborted or refused /api/upload, a download or retry the server refuses with 4xx). Anything else
  * fails the test, as in the shared fixture.
  */
@@ -40,7 +40,7 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-uploads-"));
-      const app = await startApp({ env: { DATA_DIR: dataDir, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200" } });
+      const app = await startApp({ env: { DATA_DIR: dataDir, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200", UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT) } });
       await use(app);
       await app.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -48,35 +48,21 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
     { scope: "file" },
   ],
   page: async ({ app, browser }, use) => {
-    const context = await browser.newContext({ baseURL: app.baseURL, locale: "pt-BR", acceptDownloads: true });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const expected = new Set<string>();
-    // /api/upload fails on purpose here (aborted, held, a 500 with COD.3); `.data` and documents only with 4xx.
-    const onPurpose = (url: URL, status: number) =>
-      url.pathname === "/api/upload" || (url.pathname.endsWith(".data") && status < 500);
-    page.on("response", (response) => {
-      const url = new URL(response.url());
-      const status = response.status();
-      if (status >= 400 && ((response.request().resourceType() === "document" && status < 500) || onPurpose(url, status))) expected.add(response.url());
+    // /api/upload fails on purpose here (aborted, held, a 500 with COD.3), and so do the refused downloads and retries.
+    const checked = await openCheckedPage(browser, app, {
+      acceptDownloads: true,
+      onPurpose: (url, status) => url.pathname === "/api/upload" || (url.pathname.endsWith(".data") && status < 500),
     });
-    page.on("requestfailed", (request) => {
-      if (new URL(request.url()).pathname === "/api/upload") expected.add(request.url());
-    });
-    page.on("console", (message) => {
-      if (message.type() !== "error") return;
-      if (message.text().startsWith("Failed to load resource") && expected.has(message.location().url)) return;
-      problems.push(`console.error: ${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-    await use(page);
-    await context.close();
-    if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join("\n")}`);
+    await use(checked.page);
+    await checked.close();
   },
 });
 
 // ---------------------------------------------------------------------------------------------
 // Files
+
+/** The app's per-file limit here: above the 3 MB progress file, below the file the server must refuse. */
+const UPLOAD_LIMIT = 4 * 1024 * 1024;
 
 const PRODUCT_HEADER = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
 const GOOD_PRODUCT_ROWS = ["E2E001", "E2E002", "E2E003", "E2E004", "E2E005"].map(
@@ -95,15 +81,6 @@ const NOTES_NAME = "notas_sem_layout_e2e.txt";
 
 const csv = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text, "utf8") });
 
-async function withDb<T>(app: RunningApp, work: (db: Db) => Promise<T>): Promise<T> {
-  const client = new MongoClient(app.mongoUri);
-  try {
-    await client.connect();
-    return await work(client.db(app.databaseName));
-  } finally {
-    await client.close();
-  }
-}
 
 const uploadRow = (page: Page, name: string) => page.locator(`tr[data-upload-name="${name}"]`);
 const notices = (page: Page) => page.locator(".upload-panel__notices > *");
@@ -168,7 +145,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await uploadRow(page, PRODUCT_NAME).locator("text=Erro").first().waitFor();
   expect(await cellTexts(uploadRow(page, CHANNEL_NAME))).toEqual(expect.arrayContaining(["100%", "Finalizado"]));
   await expect(page.getByRole("alert").filter({ hasText: messages.uploadFailed }).first().isVisible()).resolves.toBe(true);
-  await page.getByRole("status").filter({ hasText: uploadScreenTexts.uploaded(CHANNEL_NAME) }).waitFor();
+  await page.getByRole("status").filter({ hasText: messages.uploaded([CHANNEL_NAME]) }).waitFor();
 
   // Retry resets progress and error and sends it again.
   await page.getByRole("button", { name: uploadScreenTexts.retryOf(PRODUCT_NAME) }).click();
@@ -308,9 +285,8 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   expect(await notesRow.innerText()).toContain("bronze@demo.local");
   expect(await notesRow.getByRole("button", { name: new RegExp(jobTexts.retry) }).count()).toBe(0);
 
-  // The product master's NOK rows carry the line, the column, the value and the rule.
-  const nokCount = await withDb(app, (db) => db.collection("product_master_nok").countDocuments());
-  await page.goto(`/repo/master-data/planejamento?top=product&tab=quantity_nok&page=${Math.ceil(nokCount / 20)}`);
+  // The product master's NOK rows carry the line, the column, the value and the rule; newest first, on page 1.
+  await page.goto("/repo/master-data/planejamento?tab=quantity_nok");
   const badRow = page.locator("main table tbody tr").filter({ hasText: "E2E-BAD-1" });
   await badRow.waitFor();
   expect(await badRow.innerText()).toMatch(/7[\s\S]*Coluna sku: valor "E2E-BAD-1" inválido/);
@@ -322,7 +298,7 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
   const productRow = page.locator("main table tbody tr").filter({ hasText: PRODUCT_NAME });
   expect(await productRow.innerText()).toContain("bronze@demo.local");
-  expect(await productRow.innerText()).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4} \d{1,2}:\d{2}/);
+  expect(await productRow.innerText()).toMatch(/\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}/);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     productRow.getByRole("button", { name: jobTexts.downloadOf(PRODUCT_NAME) }).click(),
@@ -350,7 +326,7 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     await plain.goto("/captura/manual");
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv("sem_js_e2e.csv", CHANNEL_CSV)]);
     await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    const success = plain.getByText(messages.uploaded(1));
+    const success = plain.getByText(messages.uploaded(["sem_js_e2e.csv"]));
     await success.waitFor();
     const file = await withDb(app, (db) => db.collection("files").findOne({ originalName: "sem_js_e2e.csv" }));
     expect(file).toMatchObject({ user: "silver@demo.local", bucket: "local" });
@@ -362,7 +338,7 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     const several = ["sem_js_1_e2e.csv", "sem_js_2_e2e.csv", "sem_js_3_e2e.csv"].map((name) => csv(name, CHANNEL_CSV));
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles(several);
     await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
-    await plain.getByText(messages.uploaded(3)).waitFor();
+    await plain.getByText(messages.uploaded(several.map((f) => f.name))).waitFor();
     expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: several.map((f) => f.name) } }))).toBe(3);
 
     // A refused extension comes back with COD.2, which hides after 5 s as well.
@@ -373,4 +349,45 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     await failure.waitFor({ state: "hidden", timeout: 10_000 });
     expect(await failure.count()).toBe(1);
   });
+});
+
+test("the server's own refusals reach the user: COD.2 when the store refuses the bytes, COD.3 when the registration is refused, with and without JavaScript", async ({ page, app, browser }) => {
+  const tooBig = { name: "grande_demais_e2e.csv", mimeType: "text/csv", buffer: Buffer.alloc(UPLOAD_LIMIT + 512 * 1024, "a;b\n") };
+  const refusedName = "registro_recusado_e2e.csv";
+  // The database refuses any new registration of this name (a unique index over a record that already has it):
+  // the bytes arrive, the registration fails, exactly what COD.3 reports.
+  await withDb(app, async (db) => {
+    await db.collection("files").insertOne({ originalName: refusedName, originalFile: "2020/01/00000000-0000-4000-8000-000000000000.csv", bucket: "local", user: "x@demo.local", statusChangeDate: new Date(0), createdAt: new Date(0), status: 0, progress: 100, message: "", agent: "", leaseUntil: null, attempts: 0 });
+    await db.collection("files").createIndex({ originalName: 1 }, { name: "e2e_refuse_registration", unique: true, partialFilterExpression: { originalName: refusedName } });
+  });
+  try {
+    await signIn(page, app.baseURL, "silver@demo.local");
+    await page.goto("/captura/manual");
+    await fileInput(page).setInputFiles([tooBig]);
+    await uploadRow(page, tooBig.name).locator("text=Erro").first().waitFor();
+    expect(await uploadRow(page, tooBig.name).innerText()).toContain(messages.uploadFailed);
+    await page.getByRole("alert").filter({ hasText: messages.uploadFailed }).first().waitFor();
+
+    await fileInput(page).setInputFiles([csv(refusedName, CHANNEL_CSV)]);
+    await uploadRow(page, refusedName).locator("text=Erro").first().waitFor();
+    expect(await uploadRow(page, refusedName).innerText()).toContain(messages.uploadRegistrationFailed);
+    await page.getByRole("alert").filter({ hasText: messages.uploadRegistrationFailed }).first().waitFor();
+
+    const cookies = await page.context().cookies();
+    await withoutJavaScript(browser, app, async (plain) => {
+      await plain.context().addCookies(cookies);
+      await plain.goto("/captura/manual");
+      await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([tooBig]);
+      await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+      await plain.getByRole("alert").filter({ hasText: messages.uploadFailed }).waitFor();
+
+      await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv(refusedName, CHANNEL_CSV)]);
+      await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.3"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+      await plain.getByRole("alert").filter({ hasText: messages.uploadRegistrationFailed }).waitFor();
+    });
+    // Neither refused file became a job.
+    expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: [tooBig.name, refusedName] } }))).toBe(1);
+  } finally {
+    await withDb(app, (db) => db.collection("files").dropIndex("e2e_refuse_registration"));
+  }
 });

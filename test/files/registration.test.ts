@@ -19,8 +19,12 @@ import {
 import { FILES, indexes as fileIndexes } from "~/models/files.server";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { resetConfigForTests } from "~/config.server";
+import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
 import { storeAndRegister, useTempDataDir } from "./helpers";
+
+// The download route needs a session (its rule in app/access.ts); the real guard is tested in test/access-*.
+vi.mock("~/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 const data = useTempDataDir();
@@ -196,17 +200,38 @@ describe("downloads through signed links", () => {
     const url = await getDownloadUrl(LOCAL_BUCKET, key, "relatório.csv");
     expect(url).toMatch(/^\/download\/[\w-]+\.[\w-]+$/);
     const token = url.slice("/download/".length);
-    const call = (t: string) => downloadLoader({ params: { token: t }, request: new Request(`http://localhost/download/${t}`), context: {} });
+    const call = (t: string, referer?: string) =>
+      downloadLoader({
+        params: { token: t },
+        request: new Request(`http://localhost/download/${t}`, { headers: referer ? { Referer: referer } : {} }),
+        context: {},
+      });
     const response = await call(token);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Disposition")).toContain("filename*=UTF-8''relat%C3%B3rio.csv");
     expect(await response.text()).toBe("x;y\n1;2\n");
 
-    const tampered = await call(`${token.slice(0, 5)}${token[5] === "A" ? "B" : "A"}${token.slice(6)}`);
-    expect(tampered.status).toBe(403);
-    expect(await tampered.text()).toBe("Ocorreu um erro ao fazer o download.");
+    // A failed link goes back to the page it came from with the spec's alert, never to a bare error page.
+    const tampered = await call(`${token.slice(0, 5)}${token[5] === "A" ? "B" : "A"}${token.slice(6)}`, "http://localhost/repo/format?page=2");
+    expect(tampered).toRedirectTo("/repo/format?page=2");
+    await expect(tampered).toSendToast({ type: "error", description: "Ocorreu um erro ao fazer o download." });
     const expiredUrl = await getDownloadUrl(LOCAL_BUCKET, key, "r.csv", Date.now() - 6 * 60 * 1000);
-    expect((await call(expiredUrl.slice("/download/".length))).status).toBe(403);
+    expect(await call(expiredUrl.slice("/download/".length))).toRedirectTo("/");
+    // Another site's Referer is not followed.
+    expect(await call(expiredUrl.slice("/download/".length), "https://evil.example/x")).toRedirectTo("/");
+    await fs.rm(path.join(getLocalStore().root, key));
+    const gone = await call(token, "http://localhost/repo/format");
+    expect(gone).toRedirectTo("/repo/format");
+    await expect(gone).toSendToast({ type: "error", description: "Ocorreu um erro ao fazer o download." });
+
+    // Without a session even a valid link is refused (sign-in first).
+    const signedIn = currentUser.type;
+    currentUser.type = null;
+    try {
+      await expect(call(token)).rejects.toMatchObject({ status: 302 });
+    } finally {
+      currentUser.type = signedIn;
+    }
     await expect(getDownloadUrl(LOCAL_BUCKET, "../../etc/passwd", "p")).rejects.toThrow();
   });
 });

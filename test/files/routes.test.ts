@@ -2,16 +2,18 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { Collection } from "mongodb";
 import { http } from "msw";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { toastDismissMs } from "~/components/toaster";
 import { REGISTER_API, uploadToS3, type Transport } from "~/components/uploads/upload-transport";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as fileIndexes } from "~/models/files.server";
-import { resetConfigForTests } from "~/config.server";
+import { getConfig, resetConfigForTests } from "~/config.server";
 import { FILES } from "~/models/files.server";
 import { action as registerAction } from "~/routes/api.files.register";
 import { action as s3Action } from "~/routes/api.uploads.s3";
 import { action as uploadAction } from "~/routes/api.upload";
+import { loader as downloadLoader } from "~/routes/download.$token";
+import { action as repoFormatAction } from "~/routes/repo.format";
+import { signDownloadToken } from "~/services/storage/signed-link.server";
 import { S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { readToastFromResponse } from "~/utils/toast.server";
 import { currentUser } from "../auth-mock";
@@ -20,7 +22,7 @@ import { useMockServer } from "../mocks";
 import { createFakeBucket, etagOf, s3Handlers } from "../mocks/s3";
 import { useTempDataDir } from "./helpers";
 
-vi.mock("~/auth.server", async () => ({ ...(await import("../auth-mock")), assertSameOrigin: () => undefined }));
+vi.mock("~/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -84,7 +86,7 @@ describe("POST /api/upload (local store)", () => {
   });
 });
 
-const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
+const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", S3_OBJECT_TAGGING: "1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
 
 /** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
 function useS3(extra: Record<string, string> = {}) {
@@ -378,21 +380,63 @@ describe("the browser transport against the routes and the bucket", () => {
   });
 });
 
-describe("the no-JavaScript form on S3", () => {
+describe("downloads from /repo/format on S3: the portal's link checks the object when it is followed", () => {
   useS3();
 
-  it("streams the files to the bucket, registers them and comes back with a 5-second toast", async () => {
+  const FROM = "http://localhost/repo/format?page=2&pageSize=40";
+  const download = (link: string, referer = FROM) =>
+    downloadLoader({ params: { token: link.slice("/download/".length) }, request: new Request(`http://localhost${link}`, { headers: { Referer: referer } }), context: {} });
+  const requestDownload = async (fileId: string) => {
+    currentUser.type = "USER GOLD";
     const form = new FormData();
-    form.append("files", new Blob(["cnpj;description;channel_siop\n"], { type: "text/csv" }), "canal.csv");
-    const response = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: form }));
+    for (const [k, v] of Object.entries({ intent: "download", fileId, mode: "fetch" })) form.append(k, v);
+    // The action answers with data() (Remix's typed answer with a status), not a Response.
+    const answer = (await repoFormatAction({ request: new Request("http://localhost/repo/format", { method: "POST", body: form }), params: {}, context: {} })) as unknown;
+    return (answer as { data: { ok: boolean; url?: string } }).data;
+  };
+  const storedFile = async (name: string) => {
+    const key = `2030/05/${crypto.randomUUID()}.csv`;
+    bucket.objects.set(key, new TextEncoder().encode("a;b\n"));
+    const { insertedId } = await (await testDb.db())
+      .collection(FILES)
+      .insertOne({ originalName: name, originalFile: key, bucket: "route-bucket", user: "bronze@example.com", statusChangeDate: new Date(), status: 0, progress: 100 });
+    return { key, id: String(insertedId) };
+  };
+
+  it("issues the portal's link, which sends the browser on to a presigned GET once the object is there", async () => {
+    const { key, id } = await storedFile("Vendas maio.csv");
+    const answer = await requestDownload(id);
+    expect(answer).toMatchObject({ ok: true, url: expect.stringMatching(/^\/download\/[\w-]+\.[\w-]+$/) });
+    const response = await download(answer.url as string);
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/captura/manual");
-    const toast = await readToastFromResponse(response);
-    expect(toast).toMatchObject({ type: "success", description: "Arquivo enviado com sucesso." });
-    expect(toastDismissMs(toast!)).toBe(5000);
-    const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "canal.csv" });
-    expect(record).toMatchObject({ bucket: "route-bucket", user: "silver@example.com", status: 0, progress: 0 });
-    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe("cnpj;description;channel_siop\n");
-    expect(bucket.tags.has(record!.originalFile)).toBe(false);
+    const presigned = new URL(response.headers.get("Location") as string);
+    expect(presigned.host).toBe("route-bucket.s3.us-east-1.amazonaws.com");
+    expect(decodeURIComponent(presigned.pathname.slice(1))).toBe(key);
+    expect(presigned.searchParams.get("response-content-disposition")).toContain("Vendas%20mai");
+    expect(bucket.requests.some((r) => r.method === "HEAD" && r.key === key)).toBe(true);
+    // The presigned GET itself downloads the object.
+    expect(await (await fetch(presigned)).text()).toBe("a;b\n");
+  });
+
+  it("an object deleted after the link was issued, an expired link or a store that does not answer: back to the page with the alert", async () => {
+    const { key, id } = await storedFile("Apagado.csv");
+    const { url } = await requestDownload(id);
+    bucket.objects.delete(key);
+    const gone = await download(url as string);
+    expect(gone).toRedirectTo("/repo/format?page=2&pageSize=40");
+    await expect(gone).toSendToast({ type: "error", description: messages.downloadFailed });
+
+    const expired = `/download/${signDownloadToken({ bucket: "route-bucket", key, filename: "a.csv", expiresAt: Date.now() - 1 }, getConfig().session.secret)}`;
+    await expect(download(expired)).resolves.toRedirectTo("/repo/format?page=2&pageSize=40");
+
+    const other = await storedFile("Fora do ar.csv");
+    const link = (await requestDownload(other.id)).url as string;
+    server.use(http.head("https://route-bucket.s3.us-east-1.amazonaws.com/*", () => new Response(null, { status: 503 })));
+    const down = await download(link);
+    expect(down).toRedirectTo("/repo/format?page=2&pageSize=40");
+    await expect(down).toSendToast({ type: "error", description: messages.downloadFailed });
+    // Another site's Referer is never followed, nor a path that would leave the origin.
+    expect(await download(link, "https://evil.example/x")).toRedirectTo("/");
+    expect(await download(link, "http://localhost//evil.example/x")).toRedirectTo("/");
   });
 });

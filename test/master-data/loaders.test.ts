@@ -58,13 +58,43 @@ describe("/repo/master-data", () => {
     ]);
     expect(data.table.count).toBe(25);
     expect(data.table.rows).toHaveLength(20);
-    expect(data.table.rows[0].cells).toEqual({ sku: "P00", data_validade_sku: "30/06/2026" });
+    // Newest first: the last row written is on top.
+    expect(data.table.rows[0].cells).toEqual({ sku: "P24", data_validade_sku: "30/06/2026" });
   });
 
-  it("pages with the page in the URL", async () => {
+  it("pages with the page in the URL; a page past the end is the last page", async () => {
     const data = await indexLoader(args("/repo/master-data?base=ok&collection=product_master&page=2"));
     expect(data.table.page).toBe(2);
-    expect(data.table.rows.map((r) => r.cells.sku)).toEqual(["P20", "P21", "P22", "P23", "P24"]);
+    expect(data.table.rows.map((r) => r.cells.sku)).toEqual(["P04", "P03", "P02", "P01", "P00"]);
+    const beyond = await indexLoader(args("/repo/master-data?base=ok&collection=product_master&page=999"));
+    expect(beyond.table.page).toBe(2);
+    expect(beyond.table.rows.map((r) => r.cells.sku)).toEqual(["P04", "P03", "P02", "P01", "P00"]);
+  });
+
+  it("narrows a base to one file's rows, in the file's line order; newest file first otherwise", async () => {
+    const db = await testDb.db();
+    const older = Array.from({ length: 3 }, (_, i) => ({ sku: `OLD${i}`, _lineNumber: i + 2, urlPath: "2030/04/old.csv", Error: "x" }));
+    const newer = Array.from({ length: 3 }, (_, i) => ({ sku: `NEW${i}`, _lineNumber: i + 2, urlPath: "2030/05/new.csv", Error: "x" }));
+    await db.collection(PRODUCT_MASTER_NOK).insertMany(older);
+    await db.collection(PRODUCT_MASTER_NOK).insertMany(newer);
+    try {
+      const all = await indexLoader(args("/repo/master-data?base=nok&collection=product_master_nok"));
+      expect(all.table.rows.map((r) => r.cells.sku)).toEqual(["NEW2", "NEW1", "NEW0", "OLD2", "OLD1", "OLD0"]);
+      expect(all.file).toBeNull();
+      const one = await indexLoader(args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent("2030/04/old.csv")}`));
+      expect(one.file).toBe("2030/04/old.csv");
+      expect(one.table.count).toBe(3);
+      expect(one.table.rows.map((r) => r.cells.sku)).toEqual(["OLD0", "OLD1", "OLD2"]);
+      // Whatever is typed is a value compared by equality, never an operator.
+      const odd = await indexLoader(args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent('{"$ne":null}')}`));
+      expect(odd.table.count).toBe(0);
+      const canal = await canalLoader(args("/repo/master-data/canal?tab=channel&file=a.csv"));
+      expect([canal.file, canal.table.count]).toEqual(["a.csv", 1]);
+      const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity_nok&file=2030%2F05%2Fnew.csv"));
+      expect(quantityNok.table.rows.map((r) => r.cells.sku)).toEqual(["NEW0", "NEW1", "NEW2"]);
+    } finally {
+      await db.collection(PRODUCT_MASTER_NOK).deleteMany({});
+    }
   });
 
   it("switches to the NOK bases and shows an empty one as empty", async () => {
@@ -110,7 +140,7 @@ describe("/repo/master-data", () => {
     const fallback = await indexLoader(args("/repo/master-data?base=maybe&page=-4"));
     expect(fallback.base).toBe("ok");
     expect(fallback.table.page).toBe(1);
-    expect(fallback.table.rows[0].cells.sku).toBe("P00");
+    expect(fallback.table.rows[0].cells.sku).toBe("P24");
     expect((await indexLoader(args("/repo/master-data?page=1e3"))).table.page).toBe(1);
   });
 
@@ -140,36 +170,36 @@ describe("/repo/master-data/canal", () => {
 });
 
 describe("/repo/master-data/planejamento", () => {
-  it("combines the top and inner tabs", async () => {
-    const product = await planejamentoLoader(args("/repo/master-data/planejamento"));
-    expect(product.sections.map((s) => s.label)).toEqual(["Product", "Channel", "Planning"]);
-    expect(product.section.id).toBe("product");
-    expect(product.tabs.map((t) => t.label)).toEqual(["Quantity", "Quantity NOK"]);
-    expect(product.table.columns.find((c) => c.key === "data_validade_sku")?.header).toBe("Global Forecast End Date");
-    expect(product.table.columns).toHaveLength(12);
-    expect(product.table.count).toBe(25);
+  it("has the inner tabs Quantity, Quantity NOK, Spend and Spend NOK, the tab in the URL, and labelled columns", async () => {
+    const quantity = await planejamentoLoader(args("/repo/master-data/planejamento"));
+    expect(quantity.tabs.map((t) => [t.label, t.to])).toEqual([
+      ["Quantity", "?tab=quantity"],
+      ["Quantity NOK", "?tab=quantity_nok"],
+      ["Spend", "?tab=spend"],
+      ["Spend NOK", "?tab=spend_nok"],
+    ]);
+    expect(quantity.tab.id).toBe("quantity");
+    expect(quantity.table.columns.find((c) => c.key === "data_validade_sku")?.header).toBe("Global Forecast End Date");
+    expect(quantity.table.columns.find((c) => c.key === "categoria_principal_sku")?.header).toBe("Major Category");
+    expect(quantity.table.columns.every((c) => c.header !== c.key || c.key === "hero")).toBe(true);
+    expect(quantity.table.columns).toHaveLength(12);
+    expect(quantity.table.count).toBe(25);
 
-    const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?top=product&tab=quantity_nok"));
+    const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity_nok"));
     expect(quantityNok.table.columns.map((c) => c.key)).toEqual(["sku", "_lineNumber", "urlPath", "timeStamp", "Error"]);
+    expect(quantityNok.table.columns.map((c) => c.header)).toEqual(["SKU", "Linha", "Arquivo", "Data", "Erro"]);
 
-    const channel = await planejamentoLoader(args("/repo/master-data/planejamento?top=channel"));
-    expect(channel.tabs.map((t) => t.label)).toEqual(["Channel", "Channel NOK"]);
-    expect(channel.table.count).toBe(1);
-
-    const spend = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=spend"));
-    expect(spend.tabs.map((t) => t.label)).toEqual(["Spend", "Spend NOK"]);
+    const spend = await planejamentoLoader(args("/repo/master-data/planejamento?tab=spend"));
     expect(spend.table.columns.map((c) => c.key)).toEqual(["channel", "marca", "yearMonthDay", "urlPath"]);
     expect(spend.table.rows[0].cells.yearMonthDay).toBe("20250101");
 
-    const spendNok = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=spend_nok"));
+    const spendNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=spend_nok"));
     expect(spendNok.table.count).toBe(0);
     expect(spendNok.table.columns.map((c) => c.key)).toEqual(["channel", "marca", "yearMonthDay", "_lineNumber", "urlPath", "timeStamp", "Error"]);
 
-    // An inner tab of another top tab is that top tab's first; an unknown top tab is Product.
-    const mixed = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=quantity_nok&page=x"));
-    expect([mixed.section.id, mixed.tab.id, mixed.table.page]).toEqual(["planning", "spend", 1]);
-    const unknown = await planejamentoLoader(args("/repo/master-data/planejamento?top=users&tab=spend"));
-    expect([unknown.section.id, unknown.tab.id]).toEqual(["product", "quantity"]);
-    expect((await planejamentoLoader(args("/repo/master-data/planejamento?top=product&page=2"))).table.rows.map((r) => r.cells.sku)).toEqual(["P20", "P21", "P22", "P23", "P24"]);
+    // An unknown tab is Quantity; the former `top` parameter changes nothing; a bad page is 1.
+    const unknown = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=users&page=x"));
+    expect([unknown.tab.id, unknown.table.page]).toEqual(["quantity", 1]);
+    expect((await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity&page=2"))).table.rows.map((r) => r.cells.sku)).toEqual(["P04", "P03", "P02", "P01", "P00"]);
   });
 });

@@ -6,9 +6,10 @@ import {
   getBasePage,
   listMasterDataCollections,
   MASTER_DATA_PAGE_SIZE,
+  nokBasesOfFiles,
   pageParam,
 } from "~/models/master-data-queries.server";
-import { CHANNEL, MASTER_DATA_COLLECTIONS, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { useTestDatabase } from "../db";
 
 const testDb = useTestDatabase();
@@ -40,7 +41,7 @@ describe("master-data queries", () => {
     await expectStatus(() => findCatalogueEntry(list, CHANNEL), 404);
   });
 
-  it("pages 20 rows with skip = (page - 1) * 20 and counts the whole base", async () => {
+  it("pages 20 rows newest first with skip = (page - 1) * 20, counts the whole base, and answers the last page past the end", async () => {
     const db = await testDb.db();
     const rows = Array.from({ length: 45 }, (_, i) => ({ sku: `SKU-${String(i).padStart(3, "0")}`, marca: "A", urlPath: "seed" }));
     await db.collection(PRODUCT_MASTER).insertMany(rows);
@@ -48,14 +49,24 @@ describe("master-data queries", () => {
     expect(first.count).toBe(45);
     expect(first.pageSize).toBe(MASTER_DATA_PAGE_SIZE);
     expect(first.rows).toHaveLength(20);
-    expect(first.rows[0].cells.sku).toBe("SKU-000");
+    expect(first.rows[0].cells.sku).toBe("SKU-044");
     expect(first.rows[0].id).toMatch(/^[0-9a-f]{24}$/);
     const third = await getBasePage(PRODUCT_MASTER, 3, [{ key: "sku", header: "SKU" }]);
-    expect(third.rows.map((r) => r.cells.sku)).toEqual(["SKU-040", "SKU-041", "SKU-042", "SKU-043", "SKU-044"]);
-    expect(third.rows[0].cells).toEqual({ sku: "SKU-040" });
+    expect(third.rows.map((r) => r.cells.sku)).toEqual(["SKU-004", "SKU-003", "SKU-002", "SKU-001", "SKU-000"]);
+    expect(third.rows[0].cells).toEqual({ sku: "SKU-004" });
     const beyond = await getBasePage(PRODUCT_MASTER, 9);
-    expect(beyond.rows).toEqual([]);
+    expect(beyond.page).toBe(3);
+    expect(beyond.rows.map((r) => r.cells.sku)).toEqual(["SKU-004", "SKU-003", "SKU-002", "SKU-001", "SKU-000"]);
     expect(beyond.count).toBe(45);
+  });
+
+  it("finds the NOK base holding each file's rejected rows", async () => {
+    const db = await testDb.db();
+    await db.collection(PRODUCT_MASTER_NOK).insertOne({ sku: "X", urlPath: "2030/05/a.csv" });
+    await db.collection(CHANNEL_NOK).insertOne({ urlPath: "2030/05/b.csv" });
+    const found = await nokBasesOfFiles(["2030/05/a.csv", "2030/05/b.csv", "2030/05/c.csv"]);
+    expect(Object.fromEntries(found)).toEqual({ "2030/05/a.csv": PRODUCT_MASTER_NOK, "2030/05/b.csv": CHANNEL_NOK });
+    expect((await nokBasesOfFiles([])).size).toBe(0);
   });
 
   it("answers an empty base with no rows and a zero count", async () => {
@@ -80,7 +91,8 @@ describe("master-data queries", () => {
 
   it("formats cells and page numbers", () => {
     expect(formatCell(new Date(Date.UTC(2024, 0, 31)))).toBe("31/01/2024");
-    expect(formatCell(new Date(Date.UTC(2024, 0, 31, 13, 5, 9)))).toBe("31/01/2024 13:05:09");
+    // A timestamp in the portal's zone (America/Sao_Paulo, UTC−3); a midnight-UTC date is a calendar day.
+    expect(formatCell(new Date(Date.UTC(2024, 0, 31, 13, 5, 9)))).toBe("31/01/2024 10:05:09");
     expect(formatCell(null)).toBe("");
     expect(formatCell(12)).toBe("12");
     expect(pageParam.parse("3")).toBe(3);

@@ -46,8 +46,8 @@ describe("toJobRow", () => {
     expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "error" });
     expect(toJobRow(item({ progress: 10, status: 3 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "error" });
   });
-  it("formats the date as ' DD MMM YY hh:mm:ss' (UTC)", () => {
-    expect(toJobRow(item(), viewer("v@x.test")).date).toBe("05 Mar 24 02:07:09");
+  it("formats the date as 'DD MMM YY HH:mm:ss', pt-BR, 24 h, in the portal's zone (America/Sao_Paulo)", () => {
+    expect(toJobRow(item(), viewer("v@x.test")).date).toBe("05 mar 24 11:07:09");
   });
   it("offers Retry on a failed job to its owner and to a SYSTEM ADMIN only", () => {
     const failed = item({ status: 2, progress: 100 });

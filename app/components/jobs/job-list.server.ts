@@ -1,11 +1,14 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import { RETRY_ADMIN_TYPE } from "~/access";
+import { canAccessRoute, RETRY_ADMIN_TYPE, type RouteId } from "~/access";
 import type { AuthenticatedUser } from "~/auth.server";
+import { accessContext } from "~/config.server";
 import { formatJobTimestamp } from "~/domain/dates";
 import { parsePaging } from "~/domain/pagination";
 import { messages, jobTexts } from "~/messages";
 import { listFilesPage, PAGE_SIZES, retryJob, type FileListItem } from "~/models/file-jobs.server";
+import { nokBasesOfFiles } from "~/models/master-data-queries.server";
+import { objectUrlPath } from "~/services/storage.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { jobStatusKind, type JobRow } from "./job-row";
 
@@ -28,14 +31,36 @@ export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "em
     message: item.message ?? "",
     agent: item.agent ?? "",
     canRetry: kind === "error" && (item.user === viewer.email || viewer.type === RETRY_ADMIN_TYPE),
+    nokRowsHref: null,
   };
+}
+
+/** The master-data page (its rule decides whether the job list links there). */
+const MASTER_DATA_ROUTE: RouteId = "routes/repo.master-data._index";
+
+/**
+ * Links each listed file that has rejected rows to them: the NOK base holding them on /repo/master-data, narrowed
+ * to the file (its urlPath), for viewers whose type may open that page.
+ */
+async function withNokRowLinks(rows: JobRow[], items: FileListItem[], viewer: Pick<AuthenticatedUser, "type">): Promise<JobRow[]> {
+  if (!canAccessRoute(viewer.type, MASTER_DATA_ROUTE, accessContext())) return rows;
+  const paths = items.map((item) => objectUrlPath(item.bucket, item.originalFile));
+  const bases = await nokBasesOfFiles(paths);
+  return rows.map((row, i) => {
+    const base = bases.get(paths[i]);
+    return base ? { ...row, nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}` } : row;
+  });
 }
 
 /** One page of the job list; `ownOnly` restricts it to the viewer's uploads. */
 export async function loadJobList(request: Request, viewer: AuthenticatedUser, options: { ownOnly: boolean }) {
   const { page, pageSize } = parseListParams(new URL(request.url));
   const result = await listFilesPage({ page, pageSize, user: options.ownOnly ? viewer.email : undefined });
-  const rows = result.items.map((item) => toJobRow(item, viewer));
+  const rows = await withNokRowLinks(
+    result.items.map((item) => toJobRow(item, viewer)),
+    result.items,
+    viewer,
+  );
   return {
     rows,
     total: result.total,

@@ -5,7 +5,7 @@ export type JobRow = {
   id: string;
   name: string;
   user: string;
-  /** Already formatted (' DD MMM YY hh:mm:ss', UTC). */
+  /** Already formatted ('DD MMM YY HH:mm:ss', pt-BR, in the portal's zone). */
   date: string;
   progress: number;
   /** "Completed" at progress 100, otherwise "In progress". */
@@ -15,6 +15,8 @@ export type JobRow = {
   message: string;
   agent: string;
   canRetry: boolean;
+  /** The file's rejected rows in the repository (its NOK base narrowed to the file), when it has some and the viewer may open it. */
+  nokRowsHref: string | null;
 };
 
 /** Status 0 is ok: success when complete, in progress otherwise. Any other status is an error. */

@@ -9,7 +9,7 @@ const row = (over: Partial<JobRow>): JobRow => ({
   id: "id-1",
   name: "a.csv",
   user: "owner@x.test",
-  date: "05 Mar 24 02:07:09",
+  date: "05 mar 24 11:07:09",
   progress: 100,
   state: messages.jobCompleted,
   status: 0,
@@ -17,6 +17,7 @@ const row = (over: Partial<JobRow>): JobRow => ({
   message: "5 linhas OK, 2 NOK",
   agent: "worker@host",
   canRetry: false,
+  nokRowsHref: null,
   ...over,
 });
 
@@ -67,5 +68,13 @@ describe("JobTable", () => {
     expect(html).not.toContain(`>${jobTexts.columnUser}</th>`);
     expect(await render([row({})], true)).toContain(`>${jobTexts.columnUser}</th>`);
     expect(html).toContain(messages.itemsPerPage);
+  });
+
+  it("links a file with rejected rows to them in the repository", async () => {
+    const href = "/repo/master-data?base=nok&collection=product_master_nok&file=2030%2F05%2Fa.csv";
+    const html = await render([row({ nokRowsHref: href }), row({ id: "other", name: "b.csv" })]);
+    expect(html).toContain(`href="${href.replace(/&/g, "&amp;")}"`);
+    expect(html).toContain(`aria-label="${jobTexts.nokRowsOf("a.csv")}"`);
+    expect(html).not.toContain(`aria-label="${jobTexts.nokRowsOf("b.csv")}"`);
   });
 });

@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Alert } from "~/components/ui/alert";
@@ -95,7 +95,16 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
       {
         id: "actions",
         header: () => <span className="visually-hidden">{jobTexts.columnActions}</span>,
-        cell: ({ row }) => (row.original.canRetry ? <RetryButton row={row.original} /> : null),
+        cell: ({ row }) => (
+          <span className="job-actions">
+            {row.original.nokRowsHref ? (
+              <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
+                {jobTexts.nokRows}
+              </Link>
+            ) : null}
+            {row.original.canRetry ? <RetryButton row={row.original} /> : null}
+          </span>
+        ),
       },
     );
     return list;

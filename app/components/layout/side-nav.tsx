@@ -2,12 +2,19 @@ import { NavLink } from "@remix-run/react";
 import { messages } from "~/messages";
 import type { NavigationProps } from "./navigation";
 
-/** The side navigation, grouped. Renders nothing while there are no groups. */
-export function SideNav({ sideNav }: NavigationProps) {
+/** The side navigation's element id: the phone layout's Menu button controls it (and, without JavaScript, targets it). */
+export const SIDE_NAV_ID = "side-nav";
+
+/**
+ * The side navigation, grouped. Renders nothing while there are no groups. On a phone it is folded away behind
+ * the header's Menu button (MenuToggle): `open` shows it; without JavaScript the button is a link to `#side-nav`
+ * and CSS shows the targeted menu, with a link that folds it again.
+ */
+export function SideNav({ sideNav, open = false }: NavigationProps & { open?: boolean }) {
   const groups = sideNav.filter((g) => g.items.length > 0);
   if (groups.length === 0) return null;
   return (
-    <nav className="side-nav" aria-label={messages.mainNavigation}>
+    <nav id={SIDE_NAV_ID} className="side-nav" aria-label={messages.mainNavigation} data-open={open || undefined}>
       {groups.map((group, i) => (
         // Each group is named by its label, so assistive technology announces "Data Journey" etc.
         <div key={group.label} className="side-nav__group" role="group" aria-labelledby={`side-nav-group-${i}`}>
@@ -25,6 +32,9 @@ export function SideNav({ sideNav }: NavigationProps) {
           </ul>
         </div>
       ))}
+      <a className="side-nav__fold" href="#main">
+        {messages.closeMenu}
+      </a>
     </nav>
   );
 }

@@ -30,6 +30,8 @@ export type DataTableProps<Row> = {
   showCaption?: boolean;
   pageParam?: string;
   pageSizeParam?: string;
+  /** How the URL counts pages: from 1 (default), or a page index from 0 (the report preview, spec 001 §4). */
+  pageParamBase?: 0 | 1;
 };
 
 /** Columns that show one text field of a row object each. */
@@ -65,6 +67,7 @@ export function DataTable<Row>({
   showCaption = false,
   pageParam = "page",
   pageSizeParam = "pageSize",
+  pageParamBase = 1,
 }: DataTableProps<Row>) {
   const location = useLocation();
   const submit = useSubmit();
@@ -157,7 +160,7 @@ export function DataTable<Row>({
         ) : null}
         <nav className="data-table__pager" aria-label={`${caption}: ${messages.previous} / ${messages.next}`}>
           {hasPrevious ? (
-            <Link className="button button--secondary" rel="prev" preventScrollReset to={searchWith(location.search, { [pageParam]: page - 1 })}>
+            <Link className="button button--secondary" rel="prev" preventScrollReset to={searchWith(location.search, { [pageParam]: page - 2 + pageParamBase })}>
               {messages.previous}
             </Link>
           ) : (
@@ -169,7 +172,7 @@ export function DataTable<Row>({
             {page} / {pageCount}
           </span>
           {hasNext ? (
-            <Link className="button button--secondary" rel="next" preventScrollReset to={searchWith(location.search, { [pageParam]: page + 1 })}>
+            <Link className="button button--secondary" rel="next" preventScrollReset to={searchWith(location.search, { [pageParam]: page + pageParamBase })}>
               {messages.next}
             </Link>
           ) : (

@@ -1,21 +1,13 @@
-import * as RadixDialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
-import { messages } from "~/messages";
+import { createContext, lazy, Suspense, useContext, type ComponentType, type ReactElement, type ReactNode } from "react";
 
 /**
- * The portal's dialog: Radix handles focus trapping, Escape and aria; this adds the look.
- * Controlled (`open` + `onOpenChange`) or uncontrolled with a `trigger`.
+ * The portal's dialog. Radix (focus trap, Escape, aria) is loaded on demand: a page ships its code only once a
+ * dialog can open — `preloadDialog()` fetches it when the browser is idle after hydration, so a dialog the user
+ * opens is ready at once. Pages that must show a dialog before that (a URL-driven one, or without JavaScript)
+ * render their own static markup as `fallback` (see PageDialog). Controlled (`open` + `onOpenChange`) or
+ * uncontrolled with a `trigger`.
  */
-export function Dialog({
-  open,
-  onOpenChange,
-  trigger,
-  title,
-  description,
-  children,
-  footer,
-  dismissible = true,
-}: {
+export type DialogProps = {
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   trigger?: ReactNode;
@@ -25,36 +17,29 @@ export function Dialog({
   footer?: ReactNode;
   /** false: Escape and clicks outside do not close it (e.g. the session-expired notice). */
   dismissible?: boolean;
-}) {
-  const block = (event: Event) => {
-    if (!dismissible) event.preventDefault();
-  };
+};
+
+const load = () => import("./dialog-radix");
+const RadixDialogImpl = lazy(load);
+
+/** Starts loading Radix's dialog code (idempotent). */
+export function preloadDialog(): void {
+  void load();
+}
+
+export function Dialog({ fallback = null, ...props }: DialogProps & { fallback?: ReactNode }) {
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      {trigger ? <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger> : null}
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="dialog__overlay" />
-        <RadixDialog.Content
-          className="dialog__content"
-          onEscapeKeyDown={block}
-          onPointerDownOutside={block}
-          onInteractOutside={block}
-          {...(description ? {} : { "aria-describedby": undefined })}
-        >
-          <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
-          {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
-          {children}
-          {footer ? <div className="dialog__footer">{footer}</div> : null}
-          {dismissible ? (
-            <RadixDialog.Close className="dialog__close" aria-label={messages.close}>
-              ×
-            </RadixDialog.Close>
-          ) : null}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={fallback}>
+      <RadixDialogImpl {...props} />
+    </Suspense>
   );
 }
 
-/** Closes the surrounding Dialog; wrap a button with it. */
-export const DialogClose = RadixDialog.Close;
+/** Radix's Close, provided by the loaded dialog to what it renders. */
+export const DialogCloseContext = createContext<ComponentType<{ asChild?: boolean; children?: ReactNode }> | null>(null);
+
+/** Closes the surrounding Dialog; wrap a button with it (`asChild`). */
+export function DialogClose({ asChild, children }: { asChild?: boolean; children: ReactElement }) {
+  const Close = useContext(DialogCloseContext);
+  return Close ? <Close asChild={asChild}>{children}</Close> : children;
+}

@@ -89,7 +89,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         handles.current.delete(item.id);
         if (outcome.ok) {
           setItems((current) => markFinished(current, item.id));
-          push("success", t.uploaded(item.name));
+          push("success", messages.uploaded([item.name]));
         } else if (!outcome.aborted) {
           setItems((current) => markFailed(current, item.id, outcome.code, outcome.detail));
           push("error", messages.uploadFailure(outcome.code));

@@ -1,0 +1,110 @@
+import crypto from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { ObjectId } from "mongodb";
+import type { Page } from "playwright-core";
+import { jobTexts, messages } from "~/messages";
+import { signDownloadToken } from "~/services/storage/signed-link.server";
+import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
+import type { RunningApp } from "./harness";
+import { withDb } from "./database";
+import { signIn } from "./sign-in";
+
+/**
+ * The job lists and the file repository as a user meets them (issue 17): times in pt-BR on the 24-hour clock
+ * in the portal's zone whatever the browser's, and a download that fails after its link was issued ending on
+ * the page it came from with the spec's alert, with and without JavaScript.
+ */
+
+/** 2030-05-02 00:13:27 UTC: 1 May 2030, 21:13:27 in São Paulo, 09:13 on 2 May in Tokyo. */
+const LATE_EVENING = new Date(Date.UTC(2030, 4, 2, 0, 13, 27));
+
+/** A file record (the newest of all, so on page 1) whose bytes are in the local store. */
+async function storedFile(app: RunningApp, name: string, statusChangeDate = LATE_EVENING): Promise<{ id: ObjectId; key: string; diskPath: string }> {
+  const key = `2030/05/${crypto.randomUUID()}.csv`;
+  const diskPath = path.join(app.dataDir, "uploads", key);
+  mkdirSync(path.dirname(diskPath), { recursive: true });
+  writeFileSync(diskPath, "a;b\n1;2\n");
+  const { insertedId } = await withDb(app, (db) => db.collection("files").insertOne({
+    originalName: name,
+    originalFile: key,
+    bucket: "local",
+    user: "bronze@demo.local",
+    clientName: "journey",
+    statusChangeDate,
+    createdAt: statusChangeDate,
+    status: 0,
+    progress: 100,
+    message: "5 linhas OK, 0 NOK",
+    agent: "worker@e2e",
+    leaseUntil: null,
+    attempts: 1,
+  }));
+  return { id: insertedId, key, diskPath };
+}
+
+const rowOf = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.locator(`text=${name}`) });
+
+test("times are pt-BR on the 24-hour clock in the portal's zone, whatever the browser's zone, on both lists", async ({ app, browser }) => {
+  await storedFile(app, "horario_e2e.csv");
+  // A browser in Tokyo: a page that formatted in the browser's zone would show 09:13 on 2 May (and mismatch the server's HTML).
+  const checked = await openCheckedPage(browser, app, { timezoneId: "Asia/Tokyo" });
+  const { page } = checked;
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto("/jobs/executados");
+  const job = rowOf(page, "horario_e2e.csv");
+  expect(await job.locator(".job-date").innerText()).toBe("01 mai 30 21:13:27");
+  await page.goto("/repo/format");
+  const file = rowOf(page, "horario_e2e.csv");
+  expect(await file.locator(".job-date").innerText()).toBe("1 mai 2030 21:13");
+  // No 12-hour clock, no English month anywhere on the page's dates.
+  for (const text of await page.locator("main .job-date").allInnerTexts()) expect(text).toMatch(/^\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}$/);
+  await checked.close();
+});
+
+test("a download whose file is gone when the link is followed comes back to the list with the alert, with JavaScript", async ({ app, page }) => {
+  const { diskPath } = await storedFile(app, "some_depois_e2e.csv");
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto("/repo/format?pageSize=40");
+  // The link is issued (the file is there), then the file disappears before the browser follows it.
+  await page.route("**/download/**", async (route) => {
+    rmSync(diskPath, { force: true });
+    await route.continue();
+  });
+  await rowOf(page, "some_depois_e2e.csv").getByRole("button", { name: jobTexts.downloadOf("some_depois_e2e.csv") }).click();
+  await page.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/repo/format?pageSize=40");
+  await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
+  expect(await page.locator("main table tbody tr").count()).toBe(40);
+  await page.unroute("**/download/**");
+
+  // A link that expired before it was followed (5 minutes): the same.
+  const expired = signDownloadToken({ bucket: "local", key: "2030/05/00000000-0000-0000-0000-000000000000.csv", filename: "x.csv", expiresAt: Date.now() - 1000 }, app.sessionSecret);
+  await page.goto("/repo/format?page=2");
+  expect(await page.getByRole("alert").count()).toBe(0);
+  await page.evaluate((href) => window.location.assign(href), `/download/${expired}`);
+  await page.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/repo/format?page=2");
+});
+
+test("without JavaScript the same failure comes back to the list with the alert", async ({ app, browser, page }) => {
+  const { diskPath } = await storedFile(app, "sem_js_some_e2e.csv");
+  await signIn(page, app.baseURL, "gold@demo.local");
+  const cookies = await page.context().cookies();
+  await withoutJavaScript(browser, app, async (plain) => {
+    await plain.context().addCookies(cookies);
+    await plain.goto("/repo/format?pageSize=40");
+    // The form post issues the link (a redirect the browser follows at once); the file disappears in between.
+    await plain.route("**/repo/format?*", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      expect(response.headers().location).toMatch(/^\/download\//);
+      rmSync(diskPath, { force: true });
+      await route.fulfill({ response });
+    });
+    await rowOf(plain, "sem_js_some_e2e.csv").getByRole("button", { name: jobTexts.downloadOf("sem_js_some_e2e.csv") }).click();
+    await plain.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
+    expect(new URL(plain.url()).pathname + new URL(plain.url()).search).toBe("/repo/format?pageSize=40");
+    expect(await plain.locator("main table tbody tr").count()).toBe(40);
+  });
+});
