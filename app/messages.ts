@@ -98,8 +98,11 @@ export const messages = {
   uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
   /** The spec's alert for a failure code: COD.2 the transfer, COD.3 the registration (docs/decisions.md). */
   uploadFailure: (code: "COD.2" | "COD.3") => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed),
-  // ours: the toast after a plain (no-JS) form upload
-  uploaded: (n: number) => (n === 1 ? "Arquivo enviado com sucesso." : `${n} arquivos enviados com sucesso.`),
+  // ours: the confirmation of an upload, the same with JavaScript (one per file) and without (one per post)
+  uploaded: (names: readonly string[]) =>
+    names.length === 1
+      ? `Upload concluído: ${names[0]}. O arquivo foi para a fila de processamento.`
+      : `Upload concluído: ${names.join(", ")}. Os arquivos foram para a fila de processamento.`,
   // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
   uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
   uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,
@@ -137,54 +140,6 @@ export const messages = {
   searchResultCount: (total: number) => `${total.toLocaleString("pt-BR")} ${total === 1 ? "resultado" : "resultados"}`,
   baseOk: "Base Ok",
   baseNok: "Base NOK",
-  // Master-data tabs and the Quantity date column (spec 000 §2, §3)
-  masterDataTabs: {
-    product: "Product",
-    channel: "Channel",
-    planning: "Planning",
-    channelNok: "Channel NOK",
-    quantity: "Quantity",
-    quantityNok: "Quantity NOK",
-    spend: "Spend",
-    spendNok: "Spend NOK",
-  },
-  globalForecastEndDate: "Global Forecast End Date",
-  // ours: master-data screens
-  masterDataSections: { product: "Master data", canal: "Canal", planejamento: "Planejamento" },
-  masterDataCollectionLabel: "Collection",
-  masterDataBaseLegend: "Base",
-  masterDataApply: "OK",
-
-  // ours: dashboards (spec 000 §8 "the error shown in an alert")
-  dashboardPageTitle: "Dashboard",
-  dashboardLoading: "Carregando painel…",
-  dashboardEmbedFailedTitle: "Não foi possível carregar o painel",
-  dashboardAccessDenied: "O QuickSight negou acesso a este painel para o seu usuário.",
-  dashboardNotFound: "O painel não foi encontrado no QuickSight.",
-  dashboardThrottled: "O QuickSight está sobrecarregado no momento. Tente novamente em alguns instantes.",
-  dashboardNotConfigured: "O QuickSight não está configurado neste ambiente.",
-  dashboardUnexpected: "O serviço de painéis não respondeu como esperado. Tente novamente.",
-  dashboardRenewFailed: "A sessão do painel não pôde ser renovada. Recarregue a página.",
-  dashboardFrameError: (code: string | null, detail: string | null) =>
-    `O QuickSight informou um erro ao exibir o painel${code ? ` (código ${code})` : ""}${detail ? `: ${detail}` : "."}`,
-  dashboardNoCharts: "Este painel ainda não tem gráficos.",
-  chartFailed: "Não foi possível calcular este gráfico.",
-  chartTableFallback: "Dados do gráfico",
-  chartCategory: "Categoria",
-  chartTotal: "Total",
-  chartUntitled: "Gráfico sem título",
-  chartYes: "Sim",
-  chartNo: "Não",
-  chartsInvalid: "A lista de gráficos deste painel está mal definida.",
-  chartInvalidDefinition: "A definição deste gráfico está incompleta ou mal formada.",
-  chartPipelineNotEjson: "O pipeline do gráfico não é um EJSON válido.",
-  chartPipelineNotList: "O pipeline do gráfico deve ser uma lista de etapas.",
-  chartStageShape: "Cada etapa do pipeline deve ter exatamente um operador iniciado por $.",
-  chartStageNotAllowed: (stage: string) => `A etapa ${stage} não é permitida em um gráfico.`,
-  chartOperatorNotAllowed: (operator: string) => `O operador ${operator} não é permitido em um gráfico.`,
-  chartCollectionNotAllowed: (name: string) => `A coleção ${name} não pode ser lida por um gráfico.`,
-  chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
-
   // Planning, reports (spec 001)
   reportGenerated: "Report generated successfully.",
   editingSaved: "Editing saved successfully",
@@ -202,6 +157,10 @@ export const messages = {
   // Error pages (ours)
   forbiddenTitle: "Acesso negado",
   forbidden: "Você não tem permissão para acessar esta página.",
+  crossOriginRefused: "Este formulário foi enviado de outro site e foi recusado. Abra o portal pelo seu endereço e tente de novo.",
+  badRequestTitle: "Pedido inválido",
+  invalidHost: "O endereço do servidor no pedido não é válido.",
+  legacyDataRequest: "Este tipo de pedido de dados (?_data) não é mais aceito. Recarregue a página.",
   notFoundTitle: "Página não encontrada",
   notFound: "O endereço que você procurou não existe.",
   serverErrorTitle: "Erro inesperado",
@@ -209,12 +168,17 @@ export const messages = {
   backHome: "Voltar ao início",
 
   // Shell (ours): login field labels, toasts, dialogs
+  // the loading overlay the root shows while a dashboard page loads (any page may lead to one)
+  dashboardLoading: "Carregando painel…",
   emailLabel: "E-mail",
   passwordLabel: "Senha",
   loginTitle: "Acesse sua conta",
   closeNotice: "Fechar aviso",
   notifications: "Notificações",
   mainNavigation: "Navegação principal",
+  openMenu: "Menu",
+  closeMenu: "Fechar menu",
+  skipToContent: "Ir para o conteúdo",
   userMenu: "Menu do usuário",
 } as const;
 
@@ -240,6 +204,8 @@ export const jobTexts = {
     "not-failed": "Este arquivo não está com erro; não há o que reprocessar.",
   },
   emptyJobs: "Nenhum job encontrado.",
+  nokRows: "Linhas NOK",
+  nokRowsOf: (name: string) => `Linhas NOK de ${name}`,
   ownJobsNote: "Seus arquivos enviados e o andamento do processamento.",
   allJobsNote: "Todos os arquivos enviados e o andamento do processamento.",
   // /repo/format
@@ -273,9 +239,20 @@ export const uploadScreenTexts = {
   retryOf: (name: string) => `Tentar novamente: ${name}`,
   removeOf: (name: string) => `Remover ${name}`,
   progressOf: (name: string) => `Progresso de ${name}`,
-  uploaded: (name: string) => `Upload concluído: ${name}. O arquivo foi para a fila de processamento.`,
   duplicates: (names: string[]) => `Já está na lista: ${names.join(", ")}.`,
   extensionRefused: (name: string) => `Formato de arquivo não aceito: ${name}.`,
   followJobs: "Acompanhe o processamento em",
   empty: "Nenhum arquivo selecionado.",
 } as const;
+
+// Texts of the spec-001 work screens, one module per area (each defined once, there).
+export { masterDataTexts } from "./texts/master-data";
+export { dashboardTexts } from "./texts/dashboards";
+export { planningTexts } from "./texts/planning";
+export { forecastTexts } from "./texts/forecast";
+export { reportsTexts } from "./texts/reports";
+export { hrTexts } from "./texts/hr";
+export { explorerTexts } from "./texts/explorer";
+
+// Texts of the host around the app (deployment and real services).
+export { deployTexts } from "./texts/deploy";

@@ -1,7 +1,8 @@
+import path from "node:path";
 import type { Db, Document } from "mongodb";
 import { getConfig } from "~/config.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
-import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
+import { EXPLORER_DOCUMENTS, EXPLORER_TERMS, explorerVocabulary } from "~/models/explorer.server";
 import { FILES } from "~/models/files.server";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import { FORECAST } from "~/models/forecast.server";
@@ -18,6 +19,11 @@ import {
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { REPORTS } from "~/models/reports.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
+import { FISCAL_ITEMS } from "~/models/fiscal.server";
+import { FPA_RESPONSIBLES } from "~/models/fpa.server";
+import { LEDGER, LEDGER_ACCOUNTS } from "~/models/ledger.server";
+import { PRODUCT_REVIEWS } from "~/models/reports-reviews.server";
+import { documentSink } from "~/services/documents-store.server";
 import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";
@@ -33,9 +39,11 @@ import {
   generateSpendNok,
   masterDataCollections,
 } from "./master-data";
-import { generatePlanning } from "./planning";
+import { clearPlanningRecords, generatePlanning } from "./planning";
 import { DEFAULT_SEED, Random } from "./random";
-import { generateFinancialReports, generateReports } from "./reports";
+import { generateLedger, generateLedgerAccounts } from "./ledger";
+import { generateFinancialReports, generateFiscalItems, generateFpaResponsibles, generateReports, generateReviews } from "./reports";
+import { SeedObjects } from "./stored-objects";
 import { generateUsers } from "./users.server";
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
@@ -59,6 +67,13 @@ export const SEEDED_COLLECTIONS = [
   FORECAST,
   HR_AUX,
   EXPLORER_DOCUMENTS,
+  // Reports, financial statements, cockpit, FP&A and fiscal asset (issue 12)
+  LEDGER_ACCOUNTS,
+  LEDGER,
+  FPA_RESPONSIBLES,
+  FISCAL_ITEMS,
+  PRODUCT_REVIEWS,
+  EXPLORER_TERMS,
 ] as const;
 
 export type SeedOptions = {
@@ -73,6 +88,11 @@ export type SeedOptions = {
   bucket?: string;
   /** The PRNG seed; the same seed and options give the same documents. */
   seed?: number;
+  /**
+   * The DATA_DIR whose local store receives the seeded files (default config.dataDir), for a server started
+   * with another DATA_DIR than the seeding process's. Only used when the bucket is the local store.
+   */
+  dataDir?: string;
 };
 
 export const SEED_BATCH_SIZE = 5_000;
@@ -136,12 +156,26 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   await write(CHANNEL_NOK, generateChannelsNok(ctx));
   await write(PLANNING_SPEND, generateSpend(ctx));
   await write(PLANNING_SPEND_NOK, generateSpendNok(ctx));
+  await clearPlanningRecords(db);
   await write(PLANNING_QUANTITY, generatePlanning(ctx, products));
-  await write(FILES, generateFiles(ctx, users.uploaders));
-  await write(REPORTS, generateReports(ctx, users.uploaders));
-  await write(FINANCIAL_REPORTS, generateFinancialReports(ctx));
+  const objects = new SeedObjects();
+  await write(FILES, generateFiles(ctx, users.uploaders, objects));
+  await write(REPORTS, generateReports(ctx, users.uploaders, objects));
+  const accounts = generateLedgerAccounts();
+  const ledger = [...generateLedger(ctx)];
+  await write(LEDGER_ACCOUNTS, accounts);
+  await write(LEDGER, ledger);
+  await write(FINANCIAL_REPORTS, generateFinancialReports(ctx, accounts, ledger, objects));
+  await write(FPA_RESPONSIBLES, generateFpaResponsibles(ctx));
+  await write(FISCAL_ITEMS, generateFiscalItems(ctx, accounts, ledger, objects));
+  await write(PRODUCT_REVIEWS, generateReviews(ctx));
   await write(FORECAST, generateForecast(ctx));
   await write(HR_AUX, generateHr(ctx));
-  await write(EXPLORER_DOCUMENTS, generateExplorerDocuments(ctx));
+  const explorerDocuments = generateExplorerDocuments(ctx);
+  await write(EXPLORER_DOCUMENTS, explorerDocuments);
+  await write(EXPLORER_TERMS, explorerVocabulary(explorerDocuments));
+  // The bytes behind the seeded records, through the storage provider of the seeded bucket.
+  const sink = await documentSink({ bucket: ctx.bucket, localRoot: options.dataDir ? path.resolve(options.dataDir, "uploads") : undefined });
+  log(`  stored files: ${await objects.writeAll(sink)}`);
   return counts;
 }

@@ -9,6 +9,7 @@ import { CHANNELS } from "~/models/planning.server";
 import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
 import { useTestDatabase } from "../../test/db";
+import { useTempDataDir } from "../../test/files/helpers";
 import { isValidCnpj, isValidCpf } from "./brazil";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { monthStart } from "./context";
@@ -17,6 +18,8 @@ import { currentScenario } from "./forecast";
 import { SEEDED_COLLECTIONS, seedDatabase } from "./index.server";
 
 const testDb = useTestDatabase();
+// The seeded files go to the local store under DATA_DIR: a temporary one, never the working tree.
+useTempDataDir();
 const options = { scale: 0.01, referenceDate: new Date("2026-03-01T00:00:00Z"), tenantId: "acme", bucket: "local" };
 
 let db: Db;
@@ -255,16 +258,16 @@ describe("seeded data", () => {
     expect(cpfs.every(isValidCpf)).toBe(true);
   });
 
-  it("covers reports of both origins, some without url, and the five business units", async () => {
+  it("covers reports of both origins, some without url, and a ledger of the five business units", async () => {
     expect((await db.collection("reports").distinct("origin")).sort()).toEqual(["automatico", "manual"]);
     expect(await db.collection("reports").countDocuments({ url: null })).toBeGreaterThan(0);
-    expect((await db.collection("financial_reports").distinct("businessUnitID")).sort()).toEqual(["2236", "4313", "4664", "5454", "9311"]);
+    expect((await db.collection("ledger").distinct("businessUnitID")).sort()).toEqual(["2236", "4313", "4664", "5454", "9311"]);
     expect(await db.collection("financial_reports").countDocuments({ url: { $exists: false } })).toBeGreaterThan(0);
   });
 
-  it("has actuals and RF1–RF4 forecasts of this and last year", async () => {
+  it("has actuals, RF1–RF4 forecasts of this and last year and the RF1 of next year", async () => {
     const scenarios: string[] = await db.collection("forecast").distinct("rf");
-    expect(scenarios.sort()).toEqual(["RF1 2025", "RF1 2026", "RF2 2025", "RF2 2026", "RF3 2025", "RF3 2026", "RF4 2025", "RF4 2026", "actual"]);
+    expect(scenarios.sort()).toEqual(["RF1 2025", "RF1 2026", "RF1 2027", "RF2 2025", "RF2 2026", "RF3 2025", "RF3 2026", "RF4 2025", "RF4 2026", "actual"]);
     const rf1 = await db.collection("forecast").distinct("data_ref", { rf: "RF1 2026", cost_center: "CC1001", account_concat: /^4/ });
     expect(rf1.length).toBe(26);
   });
