@@ -7,6 +7,7 @@ import { deleteSession } from "~/models/sessions.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { clearSessionCookie, getSessionState } from "~/session.server";
 import { pageAddressOf, signInPath } from "~/components/access/return-to.server";
+import { memoInRequest } from "~/utils/request-scope.server";
 
 /**
  * Guards for loaders and actions. They throw Responses (a redirect when signed out, 403 when not
@@ -26,7 +27,12 @@ export type AuthenticatedUser = { email: string; name: string; type: PermissionT
 
 type UserState = { kind: "user"; user: AuthenticatedUser } | { kind: "anonymous" } | { kind: "expired"; sessionId?: string };
 
-async function readUserState(request: Request): Promise<UserState> {
+/** Read once per page request: the root loader and the guards of the layout and the route share it. */
+function readUserState(request: Request): Promise<UserState> {
+  return memoInRequest(`user-state:${request.headers.get("Cookie") ?? ""}`, () => readUserStateNow(request));
+}
+
+async function readUserStateNow(request: Request): Promise<UserState> {
   const state = await getSessionState(request);
   if (state.kind === "anonymous") return { kind: "anonymous" };
   if (state.kind === "expired") return { kind: "expired" };

@@ -15,6 +15,7 @@ import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
+import { runInRequestScope } from "../app/utils/request-scope.server";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { createDrain } from "./drain";
 import { requestLog } from "./request-log";
@@ -101,7 +102,6 @@ async function createApp(vite: ViteDevServer | undefined) {
       storageOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion, config.storage.s3) : [],
     }),
   );
-  app.use(compression());
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost);
   app.use(rejectLegacyDataRequests);
@@ -129,18 +129,19 @@ async function createApp(vite: ViteDevServer | undefined) {
 
   // While MongoDB is unreachable, pages and data answer 503 at once (static files above still load).
   app.use(databaseGate.middleware);
-  app.all(
-    "*",
-    createRequestHandler({
-      build,
-      mode: isDev ? "development" : "production",
-      getLoadContext: (req, res) => ({
-        cspNonce: String(res.locals.cspNonce ?? ""),
-        requestId: String(res.locals.requestId ?? ""),
-        // req.ip is the client's address as the trusted proxies saw it (per-IP sign-in limit).
-        clientIp: req.ip ?? "",
-      }),
+  const remixHandler = createRequestHandler({
+    build,
+    mode: isDev ? "development" : "production",
+    getLoadContext: (req, res) => ({
+      cspNonce: String(res.locals.cspNonce ?? ""),
+      requestId: String(res.locals.requestId ?? ""),
+      // req.ip is the client's address as the trusted proxies saw it (per-IP sign-in limit).
+      clientIp: req.ip ?? "",
     }),
+  });
+  // The loaders of one GET share what they read once (the signed-in user: app/utils/request-scope.server.ts).
+  app.all("*", (req, res, next) =>
+    req.method === "GET" || req.method === "HEAD" ? runInRequestScope(() => remixHandler(req, res, next)) : remixHandler(req, res, next),
   );
   // Anything a middleware throws: a 4xx it carries as such, the rest one logged 500 page (never Express's stack page).
   app.use(hostErrorHandler(errors));

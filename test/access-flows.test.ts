@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { assertSameOrigin, requireRouteAccess, requireUser, SESSION_EXPIRED_REDIRECT } from "~/auth.server";
+import { assertSameOrigin, getOptionalUser, requireRouteAccess, requireUser, SESSION_EXPIRED_REDIRECT } from "~/auth.server";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { insertLocalUser } from "~/models/local-users.server";
-import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
+import { countSessionsOfUser, findSession, indexes as sessionIndexes, SESSIONS } from "~/models/sessions.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import { indexes as userIndexes, USER_PERMISSIONS, type PermissionType } from "~/models/users.server";
 import {
@@ -26,7 +26,9 @@ import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
 import { getSessionState, logout, startSession } from "~/session.server";
+import { runInRequestScope } from "~/utils/request-scope.server";
 import { useTestDatabase } from "./db";
+import { recordQueryPlans } from "./query-plans";
 
 process.env.LOG_LEVEL = "warn";
 const testDb = useTestDatabase();
@@ -511,6 +513,27 @@ describe("requireUser / requireRouteAccess", () => {
 
   it("is not for public routes", async () => {
     await expect(requireRouteAccess("routes/_index", requestWith(null, "/"))).rejects.toThrow(/public/);
+  });
+
+  it("reads the session and the permission record once per page request, however many loaders ask, and afresh in the next", async () => {
+    const email = await makeUser("USER GOLD");
+    const { cookie } = await signIn(email);
+    const db = await testDb.db();
+    const page = () =>
+      runInRequestScope(() =>
+        Promise.all([
+          getOptionalUser(requestWith(cookie, "/ij/plan")),
+          requireRouteAccess("routes/ij", requestWith(cookie, "/ij/plan")),
+          requireRouteAccess("routes/ij.plan", requestWith(cookie, "/ij/plan")),
+        ]),
+      );
+    const { result, plans } = await recordQueryPlans(db, page);
+    expect(result?.map((user) => user?.type)).toEqual(["USER GOLD", "USER GOLD", "USER GOLD"]);
+    expect(plans.filter((p) => p.ns.endsWith(`.${SESSIONS}`))).toHaveLength(1);
+    expect(plans.filter((p) => p.ns.endsWith(`.${USER_PERMISSIONS}`))).toHaveLength(1);
+    // The next request is a new scope: a tier changed in between ends the session there.
+    await setUserTier(email, "USER SILVER", "perm@example.com");
+    expect((await thrown(page())).headers.get("Location")).toMatch(/^\/\?expired=1/);
   });
 });
 
