@@ -9,6 +9,7 @@
 import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
+import { mergeSortedRuns } from "./merge-runs";
 import { countFromIndex, openSource, PAUSE, sortKeyOf, type FastSource, type MatcherFactory, type PlannedQuery, type ScanStats, type SortSpec, type Source } from "./planner";
 import type { Collection, Index } from "./storage";
 import { keyOf, pathValues, type Doc } from "./values";
@@ -152,36 +153,14 @@ export async function sortDocs(ctx: ExecContext, docs: Doc[], sort: SortSpec): P
   const cmp = compareKeyed(sort);
   const items = docs.map((d, i) => keyed(d, sort, i));
   if (items.length <= SORT_CHUNK) return items.sort(cmp).map((x) => x.doc);
-  let runs: Keyed[][] = [];
+  const runs: Keyed[][] = [];
   for (let i = 0; i < items.length; i += SORT_CHUNK) {
     runs.push(items.slice(i, i + SORT_CHUNK).sort(cmp));
     ctx.check();
     if (ctx.sliceOver()) await ctx.yield();
   }
-  while (runs.length > 1) {
-    const next: Keyed[][] = [];
-    for (let r = 0; r < runs.length; r += 2) {
-      if (r + 1 === runs.length) {
-        next.push(runs[r]);
-        continue;
-      }
-      const a = runs[r];
-      const b = runs[r + 1];
-      const out: Keyed[] = new Array(a.length + b.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < a.length && j < b.length) {
-        out[k++] = cmp(a[i], b[j]) <= 0 ? a[i++] : b[j++];
-        if ((k & 8191) === 0 && ctx.sliceOver()) await ctx.yield();
-      }
-      while (i < a.length) out[k++] = a[i++];
-      while (j < b.length) out[k++] = b[j++];
-      next.push(out);
-    }
-    runs = next;
-  }
-  return runs[0].map((x) => x.doc);
+  const merged = await mergeSortedRuns(runs, cmp, () => (ctx.sliceOver() ? ctx.yield() : undefined), 8191);
+  return merged.map((x) => x.doc);
 }
 
 export type FindOptions = { skip: number; limit: number; compile: MatcherFactory };

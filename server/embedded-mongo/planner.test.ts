@@ -76,6 +76,15 @@ describe("index selection (explain)", () => {
     expect(multikey).toHaveLength(N / 15);
   });
 
+  it("sorts a whole collection in memory in chunks, in order and stable, when no index serves the sort", async () => {
+    // progress has no index of its own: all 12,000 documents go through the chunked sort and its merges.
+    const sorted = await files.find({}).sort({ progress: -1 }).toArray();
+    expect(sorted).toHaveLength(N);
+    const expected = (await files.find({}).hint({ $natural: 1 }).toArray()).sort((a, b) => (b.progress as number) - (a.progress as number));
+    // The chunked sort is stable like Array.prototype.sort: ties keep the natural order.
+    expect(sorted.map((d) => d._id)).toEqual(expected.map((d) => d._id));
+  });
+
   it("walks an index in sort order and stops after skip + limit", async () => {
     const e = await files.find({ user: "u3" }).sort({ at: -1, _id: -1 }).skip(40).limit(20).explain("executionStats");
     expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "user_at" });

@@ -16,6 +16,7 @@ import { Query } from "mingo";
 import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
+import { mergeSortedRuns } from "./merge-runs";
 import { TextIndex, type TextIndexSpec } from "./text";
 import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
@@ -260,7 +261,7 @@ export class Index implements CatalogIndex {
     this.clear();
     const SLICE = 16_384;
     // Sorted runs of one slice each, then pairwise merges, pausing between steps.
-    let runs: IndexEntry[][] = [];
+    const runs: IndexEntry[][] = [];
     let run: IndexEntry[] = [];
     for (const [idKey, doc] of docs) {
       this.entryOf(idKey, doc, run);
@@ -271,31 +272,7 @@ export class Index implements CatalogIndex {
       }
     }
     if (run.length > 0) runs.push(run.sort(this.compareEntries));
-    while (runs.length > 1) {
-      const next: IndexEntry[][] = [];
-      for (let r = 0; r < runs.length; r += 2) {
-        if (r + 1 === runs.length) {
-          next.push(runs[r]);
-          continue;
-        }
-        const a = runs[r];
-        const b = runs[r + 1];
-        const out: IndexEntry[] = new Array(a.length + b.length);
-        let i = 0;
-        let j = 0;
-        let k = 0;
-        while (i < a.length && j < b.length) {
-          out[k++] = this.compareEntries(a[i], b[j]) <= 0 ? a[i++] : b[j++];
-          if ((k & 65535) === 0) await pause();
-        }
-        while (i < a.length) out[k++] = a[i++];
-        while (j < b.length) out[k++] = b[j++];
-        next.push(out);
-      }
-      runs = next;
-      await pause();
-    }
-    this.loadSorted(runs[0] ?? [], ns);
+    this.loadSorted(await mergeSortedRuns(runs, this.compareEntries, pause), ns);
   }
 }
 
