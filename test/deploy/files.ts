@@ -3,7 +3,7 @@ import type { Db, ObjectId } from "mongodb";
 import { closeDb } from "~/db.server";
 import { registerFile } from "~/models/file-jobs.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { swapEnv } from "./env";
+import { swapEnv } from "../env";
 
 /**
  * Stores bytes in a local store under `dataDir` and registers them as a job in `db`, as an upload through a web

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Collection } from "mongodb";
 import { http } from "msw";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { REGISTER_API, uploadToS3, type Transport } from "~/components/uploads/upload-transport";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as fileIndexes } from "~/models/files.server";
-import { getConfig, resetConfigForTests } from "~/config.server";
+import { getConfig } from "~/config.server";
 import { FILES } from "~/models/files.server";
 import { action as registerAction } from "~/routes/api.files.register";
 import { action as s3Action } from "~/routes/api.uploads.s3";
@@ -18,6 +18,7 @@ import { S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.ser
 import { readToastFromResponse } from "~/utils/toast.server";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
+import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, etagOf, s3Handlers } from "../mocks/s3";
 import { useTempDataDir } from "./helpers";
@@ -34,23 +35,6 @@ const json = (url: string, body: unknown) =>
 const call = (fn: (args: ActionFunctionArgs) => Promise<unknown>, request: Request) =>
   fn({ request, params: {}, context: {} }) as Promise<Response>;
 
-function withEnv(vars: Record<string, string>) {
-  const saved: Record<string, string | undefined> = {};
-  beforeAll(() => {
-    for (const [k, v] of Object.entries(vars)) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    resetConfigForTests();
-  });
-  afterAll(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetConfigForTests();
-  });
-}
 
 describe("POST /api/upload (local store)", () => {
   it("answers JSON to fetch, and redirects a plain form post back with a toast or an error", async () => {
@@ -90,7 +74,7 @@ const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", S3_OBJECT_TAGGING: "1
 
 /** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
 function useS3(extra: Record<string, string> = {}) {
-  withEnv({ ...S3_ENV, ...extra });
+  useEnv({ ...S3_ENV, ...extra });
   beforeAll(async () => {
     await applyIndexes(await testDb.db(), fileIndexes);
   });

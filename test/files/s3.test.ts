@@ -1,31 +1,17 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { findFileById } from "~/models/file-jobs.server";
 import { generateStorageKey, getDownloadUrl, getS3Store } from "~/services/storage.server";
 import { handleUpload } from "~/services/upload.server";
 import { S3_SERVER_PART_SIZE, S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { useTestDatabase } from "../db";
+import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
 
-const env = { STORAGE: "s3", S3_BUCKET: "test-bucket", S3_OBJECT_TAGGING: "1", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key", AWS_SESSION_TOKEN: "" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    if (v) process.env[k] = v;
-    else delete process.env[k];
-  }
-  resetConfigForTests();
-});
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
-});
+const env = { STORAGE: "s3", S3_BUCKET: "test-bucket", S3_OBJECT_TAGGING: "1", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key", AWS_SESSION_TOKEN: undefined };
+useEnv(env);
 
 useTestDatabase();
 const server = useMockServer();

@@ -1,33 +1,19 @@
 import mammoth from "mammoth";
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "~/config.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { answerDownload } from "~/components/reports/download.server";
 import { ensureStatements } from "~/services/documents-statements.server";
 import { readDocument } from "~/services/documents-store.server";
 import { viewerContent } from "~/services/documents-viewer.server";
 import { useTestDatabase } from "../db";
+import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
 import { LAST_CLOSED, ptBr, seedLedger } from "./helpers";
 
 /** The report documents on the S3 provider (the fake bucket of test/mocks/s3.ts, as the other S3 tests). */
 const env = { STORAGE: "s3", S3_BUCKET: "docs-bucket", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  resetConfigForTests();
-});
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetConfigForTests();
-});
+useEnv(env);
 
 const testDb = useTestDatabase();
 const server = useMockServer();

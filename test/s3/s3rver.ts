@@ -4,7 +4,7 @@ import path from "node:path";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, vi } from "vitest";
 import { forgetS3StoresForTests } from "~/services/storage.server";
-import { swapEnv } from "../deploy/env";
+import { swapEnv } from "../env";
 
 /**
  * A real S3-compatible server (s3rver) on a free loopback port, with one private bucket, and the portal configured

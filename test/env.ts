@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 
 /**
@@ -16,4 +17,13 @@ export function swapEnv(vars: Record<string, string | undefined>): () => void {
   for (const k of Object.keys(vars)) saved[k] = process.env[k];
   apply(vars);
   return () => apply(saved);
+}
+
+/** `swapEnv` for the tests of one file: the variables are set before its first test and restored after its last. */
+export function useEnv(vars: Record<string, string | undefined>): void {
+  let restore: (() => void) | undefined;
+  beforeAll(() => {
+    restore = swapEnv(vars);
+  });
+  afterAll(() => restore?.());
 }
