@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/auth.server";
-import { inlineDocumentResponse } from "~/components/reports/viewer.server";
+import { inlineRecordResponse } from "~/components/reports/viewer.server";
 import { findStatementDocument } from "~/models/financial.server";
 
 /** GET /ij/preview_financial/{id}/file: a statement document's bytes, inline. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.preview_financial.$id.file", request);
   const doc = await findStatementDocument(params.id ?? "");
-  return inlineDocumentResponse(!doc?.url ? null : { bucket: doc.bucket, key: doc.originalFile, name: doc.originalName });
+  return inlineRecordResponse(doc);
 }

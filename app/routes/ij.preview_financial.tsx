@@ -1,38 +1,28 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/auth.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import "~/components/reports/reports.css";
-import { answerDownload, downloadFailure, readDownloadForm } from "~/components/reports/download.server";
+import { downloadFailure, readDownloadForm } from "~/components/reports/download.server";
 import { ViewerPage } from "~/components/reports/viewer-page";
-import { loadViewer } from "~/components/reports/viewer.server";
+import { downloadRecord, viewable, viewerPageData } from "~/components/reports/viewer.server";
 import { reportsTexts as t } from "~/messages";
 import { findStatementDocument } from "~/models/financial.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? t.viewerTitle(data.name) : t.financialTitle }];
 
-/** A recorded statement document that exists (has its url), by the `doc` parameter. */
-async function statementDocument(id: string | null) {
-  const doc = await findStatementDocument(id ?? "");
-  return doc && doc.url ? doc : null;
-}
-
 /** /ij/preview_financial?doc={id}: a financial statement in the portal's viewer (opened from a card in a new tab). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.preview_financial", request);
-  const doc = await statementDocument(new URL(request.url).searchParams.get("doc"));
-  if (!doc) throw data(t.viewerNotFound, { status: 404 });
-  const viewer = await loadViewer({ bucket: doc.bucket, key: doc.originalFile, name: doc.originalName });
-  return { id: String(doc._id), ...viewer };
+  return viewerPageData(viewable(await findStatementDocument(new URL(request.url).searchParams.get("doc") ?? "")));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRouteAccess("routes/ij.preview_financial", request);
   const fields = await readDownloadForm(request, { doc: z.string().trim().min(1).max(100) });
   if (!fields) return downloadFailure(400);
-  const doc = await statementDocument(fields.doc);
-  return answerDownload(doc ? { bucket: doc.bucket, key: doc.originalFile, filename: doc.originalName } : null, fields.mode);
+  return downloadRecord(viewable(await findStatementDocument(fields.doc)), fields.mode);
 }
 
 export default function FinancialStatementViewer() {

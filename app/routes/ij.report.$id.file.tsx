@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/auth.server";
-import { inlineDocumentResponse } from "~/components/reports/viewer.server";
+import { inlineRecordResponse } from "~/components/reports/viewer.server";
 import { findReport } from "~/models/reports.server";
 
 /** GET /ij/report/{id}/file: the bytes of a report with an online copy, inline (the viewer's PDF frame). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.report.$id.file", request);
   const report = await findReport(params.id ?? "");
-  return inlineDocumentResponse(!report?.url ? null : { bucket: report.bucket, key: report.originalFile, name: report.originalName });
+  return inlineRecordResponse(report);
 }
