@@ -5,7 +5,7 @@
  * /healthz measured in the same run. Then /healthz while a dashboard recomputes its figures, and the
  * memory of the web, database and worker processes (idle, and during a 300k-row import).
  *
- *   npm run build && npx tsx bench/load/run.ts [--seconds 10] [--data bench/load/.data] [--scale 10]
+ *   npm run build && npx tsx bench/load/run.ts [--seconds 10] [--data bench/load/.data] [--scale 10] [--skip-import] [--only plan_edit,master-data]
  *
  * Targets: every data page p95 ≤ 2× /home p95; /home p95 ≤ 5× /healthz p95; 0 errors; /healthz p95
  * unchanged while a dashboard computes; worker RSS ≤ 400 MB during the import.
@@ -68,7 +68,14 @@ type Autocannon = ((opts: Record<string, unknown>, cb: (err: Error | null, resul
 const autocannon = require("autocannon") as Autocannon;
 
 const { values: args } = parseArgs({
-  options: { seconds: { type: "string" }, data: { type: "string" }, scale: { type: "string" }, "skip-import": { type: "boolean" } },
+  options: {
+    seconds: { type: "string" },
+    data: { type: "string" },
+    scale: { type: "string" },
+    "skip-import": { type: "boolean" },
+    // Comma-separated parts of page names to measure (with /healthz and /home, always): a quick A/B of a change.
+    only: { type: "string" },
+  },
 });
 const SECONDS = Number(args.seconds ?? 10);
 const SCALE = Number(args.scale ?? 10);
@@ -211,6 +218,11 @@ async function main() {
 
   // Spec 001's screens, on values the seed wrote (a branch, an RF scenario and cost centre, a competency).
   PAGES.push(...(await spec001Pages(portal)));
+  if (args.only) {
+    const wanted = args.only.split(",").map((part) => part.trim()).filter(Boolean);
+    const keep = PAGES.filter((p) => p.name === "/healthz" || p.name === "/home" || wanted.some((part) => p.name.includes(part)));
+    PAGES.splice(0, PAGES.length, ...keep);
+  }
 
   // 3. 50 sessions per account type the pages need.
   const cookies = new Map<Account, string[]>();
