@@ -80,13 +80,7 @@ export class BTree<E> {
     node.size++;
     if (node.leaf) {
       const keys = node.keys;
-      let lo = 0;
-      let hi = keys.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.compare(keys[mid], entry) < 0) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = partitionPoint(keys, (key) => this.compare(key, entry) < 0);
       keys.splice(lo, 0, entry);
       if (keys.length <= LEAF_MAX) return undefined;
       const right = newLeaf<E>();
@@ -117,15 +111,7 @@ export class BTree<E> {
 
   /** The child whose range holds `entry`: the number of separators at or before it. */
   private childFor(node: Inner<E>, entry: E): number {
-    const seps = node.seps;
-    let lo = 0;
-    let hi = seps.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.compare(seps[mid], entry) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return partitionPoint(node.seps, (sep) => this.compare(sep, entry) <= 0);
   }
 
   /** Removes the entry equal to `entry` under the comparator; false when absent. */
@@ -138,13 +124,7 @@ export class BTree<E> {
       node = node.children[c];
     }
     const keys = node.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.compare(keys[mid], entry) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(keys, (key) => this.compare(key, entry) < 0);
     if (lo >= keys.length || this.compare(keys[lo], entry) !== 0) return false;
     keys.splice(lo, 1);
     node.size--;
@@ -171,26 +151,12 @@ export class BTree<E> {
     let node = this.root;
     let rank = 0;
     while (!node.leaf) {
-      const seps = node.seps;
-      let lo = 0;
-      let hi = seps.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (bound(seps[mid]) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let c = 0; c < lo; c++) rank += node.children[c].size;
-      node = node.children[lo];
+      const c = partitionPoint(node.seps, (sep) => bound(sep) < 0);
+      for (let before = 0; before < c; before++) rank += node.children[before].size;
+      node = node.children[c];
     }
-    const keys = node.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (bound(keys[mid]) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return { pos: { leaf: node, i: lo }, rank: rank + lo };
+    const i = partitionPoint(node.keys, (key) => bound(key) < 0);
+    return { pos: { leaf: node, i }, rank: rank + i };
   }
 
   /** The number of entries before the bound. */
@@ -266,4 +232,16 @@ function newLeaf<E>(): Leaf<E> {
 function firstKey<E>(node: Node<E>): E {
   while (!node.leaf) node = node.children[0];
   return node.keys[0];
+}
+
+/** The number of leading items of the sorted `items` for which `before` holds (binary search; `before` must hold for a prefix). */
+function partitionPoint<T>(items: T[], before: (item: T) => boolean): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(items[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
