@@ -1,6 +1,6 @@
 import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
 import type { FigureEdit } from "~/components/hr/edits";
-import { HR_FIGURE_FIELDS, type HrFigureField } from "~/components/hr/figures";
+import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/components/hr/figures";
 import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/components/hr/months";
 import { getDb } from "~/db.server";
 import { maskCpf } from "~/domain/cpf";
@@ -57,8 +57,6 @@ export type HrAuxChange = {
   at: Date;
 };
 
-/** The auxiliary-data query's limit (spec 001 §7, §9). */
-export const HR_ROW_LIMIT = 10_000;
 /** At most 255 characters (spec 001 §5, §9). */
 export const HR_COMMENT_MAX = 255;
 

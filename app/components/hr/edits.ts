@@ -1,4 +1,4 @@
-import { checkFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
+import { checkFigure, HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "./figures";
 
 /**
  * How the grid's figure inputs travel: one form field per cell, named `<field>.<row id>`, holding the text
@@ -8,8 +8,8 @@ import { checkFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
 
 export type FigureEdit = { id: string; field: HrFigureField; value: number };
 
-/** The most cells one save may carry: every figure of the 10000 rows the grid can show. */
-export const MAX_FIGURE_FIELDS = 10_000 * HR_FIGURE_FIELDS.length;
+/** The most cells one save may carry: every figure of the rows the grid can show. */
+export const MAX_FIGURE_FIELDS = HR_ROW_LIMIT * HR_FIGURE_FIELDS.length;
 
 export const figureInputName = (field: HrFigureField, id: string) => `${field}.${id}`;
 

@@ -10,6 +10,9 @@ import { hrTexts } from "~/texts/hr";
 export const HR_FIGURE_FIELDS = ["vendas_adicionais", "dias_media", "result_qtde_servico", "result_desafio_mensal", "vendas_servicos"] as const;
 export type HrFigureField = (typeof HR_FIGURE_FIELDS)[number];
 
+/** The auxiliary-data query's limit (spec 001 §7, §9): the most rows the grid shows. */
+export const HR_ROW_LIMIT = 10_000;
+
 type FigureRule = { decimals: number; minShown: number; max: number };
 
 export const HR_FIGURE_RULES: Record<HrFigureField, FigureRule> = {
