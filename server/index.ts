@@ -2,7 +2,7 @@
  * The Express host: the same code in development (with Vite as middleware) and in production
  * (bundled by `npm run build` into build/host/index.js, next to the Remix build it serves).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -72,6 +72,14 @@ async function databaseReady(): Promise<boolean> {
   }
 }
 
+/** Every file below `dir` but its assets/ folder (served on its own), as absolute paths. */
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !path.relative(dir, file).startsWith(`assets${path.sep}`));
+}
+
 async function createApp(vite: ViteDevServer | undefined) {
   const app = express();
   app.disable("x-powered-by");
@@ -123,7 +131,11 @@ async function createApp(vite: ViteDevServer | undefined) {
       "/assets",
       express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", fallthrough: false, index: false }),
     );
-    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+    // The few public files beside the assets (favicons): looked up by name, so a page's path costs no disk stat.
+    const publicDir = path.join(buildDir, "client");
+    const publicFiles = new Set(listFiles(publicDir).map((file) => `/${path.relative(publicDir, file).split(path.sep).join("/")}`));
+    const servePublic = express.static(publicDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
     build = databaseGate.wrapBuild((await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild);
   }
 

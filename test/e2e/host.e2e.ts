@@ -162,9 +162,28 @@ test("responses are gzip-compressed when the client accepts it", async ({ app })
   expect(asset.headers.get("content-encoding")).toBe("gzip");
   await asset.arrayBuffer();
 
+  // The document is rendered whole and sent as one body of a declared length, not in chunks.
   const plain = await fetch(`${app.baseURL}/`, { headers: { "Accept-Encoding": "identity" } });
   expect(plain.headers.get("content-encoding")).toBeNull();
-  await plain.text();
+  const bytes = Buffer.from(await plain.arrayBuffer());
+  expect(plain.headers.get("content-length")).toBe(String(bytes.byteLength));
+  // Whole: the page and, after it, the loader data's stream up to its close.
+  const document = bytes.toString("utf8");
+  expect(document).toContain("</html>");
+  expect(document).toMatch(/streamController\.close\(\);<\/script>(<!--\/\$-->)*$/);
+});
+
+test("the public files beside the assets are served, and a missing one is the portal's 404 page", async ({ app }) => {
+  const svg = await fetch(`${app.baseURL}/favicon.svg`);
+  expect(svg.status).toBe(200);
+  expect(svg.headers.get("content-type")).toContain("image/svg+xml");
+  expect(await svg.text()).toContain("<svg");
+  const ico = await fetch(`${app.baseURL}/favicon.ico`);
+  expect(ico.status).toBe(200);
+  expect((await ico.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  const missing = await fetch(`${app.baseURL}/favicon.png`);
+  expect(missing.status).toBe(404);
+  expect(await missing.text()).toContain('<html lang="pt-BR"');
 });
 
 test("behind one load balancer (TRUST_PROXY=1) the per-IP sign-in limit counts the address it saw, not one the client wrote", async () => {
