@@ -19,42 +19,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
+import { EMAILS, PAGES, spec001Pages, type Account } from "./pages";
 
-type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
-
-/** The pages measured: add new screens here (a path and the account type that may open it). */
-export const PAGES: { name: string; path: string; as: Account }[] = [
-  { name: "/healthz", path: "/healthz", as: "gold" },
-  { name: "/home", path: "/home", as: "gold" },
-  { name: "/jobs/executados", path: "/jobs/executados", as: "gold" },
-  { name: "/jobs/executados (page 1000 of 40)", path: "/jobs/executados?page=1000&pageSize=40", as: "gold" },
-  { name: "/captura/processando", path: "/captura/processando", as: "gold" },
-  { name: "/repo/format", path: "/repo/format", as: "gold" },
-  { name: "/repo/format (page 2000)", path: "/repo/format?page=2000", as: "gold" },
-  { name: "/repo/master-data", path: "/repo/master-data", as: "gold" },
-  { name: "/repo/master-data (product, page 4000)", path: "/repo/master-data?base=ok&collection=product_master&page=4000", as: "gold" },
-  { name: "/repo/master-data/canal", path: "/repo/master-data/canal", as: "gold" },
-  { name: "/repo/master-data/planejamento (spend)", path: "/repo/master-data/planejamento?section=planning&tab=spend&page=3", as: "gold" },
-  { name: "/ij/explorer (a query)", path: "/ij/explorer?search=relatorio+vendas", as: "gold" },
-  { name: "/ij/explorer (exact phrase, page 2)", path: "/ij/explorer?search=manutencao+preventiva&exactPh=1&page=2", as: "gold" },
-  { name: "/ij/painel/1 (planning, 1M rows)", path: "/ij/painel/1", as: "sysadmin" },
-  { name: "/ij/painel/2 (master data)", path: "/ij/painel/2", as: "sysadmin" },
-  { name: "/ij/painel/3 (forecast)", path: "/ij/painel/3", as: "sysadmin" },
-  { name: "/ij/painel/4 (stores)", path: "/ij/painel/4", as: "sysadmin" },
-  { name: "/jobs/dashboard/5 (jobs)", path: "/jobs/dashboard/5", as: "sysadmin" },
-  { name: "/jobs/dashboard/6 (files)", path: "/jobs/dashboard/6", as: "sysadmin" },
-  { name: "/user/config", path: "/user/config", as: "useradmin" },
-  { name: "/user/permission", path: "/user/permission", as: "permiss" },
-];
-
-const EMAILS: Record<Account, string> = {
-  sysadmin: "sysadmin@demo.local",
-  gold: "gold@demo.local",
-  useradmin: "useradmin@demo.local",
-  permiss: "permiss@demo.local",
-};
 const PASSWORD = "Portal#2026";
 const USERS = 50;
 
@@ -282,35 +250,6 @@ async function main() {
   fs.mkdirSync("bench/load/results", { recursive: true });
   fs.writeFileSync(`bench/load/results/${new Date().toISOString().replace(/[:.]/g, "-")}.md`, `${out.join("\n")}\n`);
   process.exit(ok ? 0 : 1);
-}
-
-/** The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR). */
-async function spec001Pages(portal: Db): Promise<typeof PAGES> {
-  const branch = (await portal.collection("hr_aux").find({}, { projection: { filial: 1 } }).limit(1).next())?.filial as string | undefined;
-  const forecast = await portal.collection("forecast").find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } }).limit(1).next();
-  const pages: typeof PAGES = [
-    { name: "/ij/plan_edit (WHOLESALES, every period)", path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30", as: "gold" },
-    { name: "/ij/plan_edit (a brand, two channels, page 50)", path: `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&dateStart=1950-12-30&dateEnd=2030-12-30&brand=${encodeURIComponent(await firstValue(portal, "planning_quantity", "marca"))}&page=50`, as: "gold" },
-    { name: "/ij/report", path: "/ij/report", as: "gold" },
-    { name: "/ij/report (manual, page 2)", path: "/ij/report?origin=manual&page=2", as: "gold" },
-    { name: "/ij/demo_financial", path: "/ij/demo_financial?company=4313&type=MONTHLY", as: "gold" },
-    { name: "/ij/cockpit", path: "/ij/cockpit", as: "gold" },
-    { name: "/ij/report_save (FP&A)", path: "/ij/report_save?company=2236", as: "gold" },
-  ];
-  if (branch) pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
-  if (forecast) {
-    pages.push({
-      name: "/ij/report_preview_edit_schneider/{rf}/{cc}",
-      path: `/ij/report_preview_edit_schneider/${encodeURIComponent(forecast.rf as string)}/${encodeURIComponent(forecast.cost_center_concat as string)}`,
-      as: "gold",
-    });
-  }
-  return pages;
-}
-
-async function firstValue(portal: Db, collection: string, field: string): Promise<string> {
-  const doc = await portal.collection(collection).find({}, { projection: { [field]: 1 } }).limit(1).next();
-  return String(doc?.[field] ?? "");
 }
 
 /** Registers a 300,000-row product CSV and lets `npm run worker:prod` import it, sampling the worker's RSS. */

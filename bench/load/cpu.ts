@@ -1,0 +1,137 @@
+/**
+ * CPU per request of each page of bench/load/pages.ts, in the web process and in the database process, read
+ * from /proc before and after a fixed number of requests sent 4 at a time. Once 50 users saturate the two
+ * cores, the load bench's latency ratios follow these CPU ratios; measured here without the queueing noise of
+ * a 50-user run, so a change to the request path can be judged page by page. A diagnostic beside run.ts: its
+ * ratios are to /home and /healthz measured in the same run.
+ *
+ *   npm run build && npx tsx bench/load/cpu.ts [--data bench/load/.data/scale-10] [--scale 10] [--requests 1000] [--only home,executados] [--profile]
+ *
+ * Seeds the data directory when it is empty (as run.ts does; both reuse it). --profile writes the web
+ * process's .cpuprofile into the data directory.
+ */
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { MongoClient } from "mongodb";
+import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
+import { EMAILS, PAGES, spec001Pages, type Account } from "./pages";
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: "string" },
+    scale: { type: "string" },
+    requests: { type: "string" },
+    only: { type: "string" },
+    profile: { type: "boolean" },
+  },
+});
+const SCALE = Number(args.scale ?? 10);
+const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
+const REQUESTS = Number(args.requests ?? 1000);
+const CONCURRENCY = 4;
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+async function main() {
+  if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
+  fs.mkdirSync(DATA, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    ALLOW_EMBEDDED_DB: "1",
+    DATA_DIR: DATA,
+    LOG_LEVEL: "warn",
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    WORKER_IN_PROCESS: "0",
+  };
+  const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
+  env.MONGODB_URI = db.uri;
+  const client = new MongoClient(db.uri);
+  const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
+  const portal = client.db("journey_portal");
+  if ((await portal.collection("user_permissions").estimatedDocumentCount()) === 0) {
+    const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(SCALE)], { env, stdio: "inherit" });
+    if ((await new Promise((r) => seed.once("exit", r))) !== 0) throw new Error("seed failed");
+  }
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${DATA}`] : [];
+  const web = spawn(process.execPath, [...profile, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
+  for (let i = 0; i < 600 && web.exitCode === null; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const pages = [...PAGES, ...(await spec001Pages(portal))];
+  const wanted = (args.only ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+  const measured = wanted.length === 0 ? pages : pages.filter((p) => p.name === "/healthz" || p.name === "/home" || wanted.some((part) => p.name.includes(part)));
+  const cookies = new Map<Account, string>();
+  for (const account of new Set(measured.map((p) => p.as))) {
+    const body = new URLSearchParams({ intent: "signIn", email: EMAILS[account], password: "Portal#2026" });
+    const res = await fetch(`${base}/?index`, { method: "POST", body, redirect: "manual", headers: { origin: base } });
+    if (res.status !== 302) throw new Error(`sign-in of ${account} answered ${res.status}`);
+    cookies.set(account, res.headers.getSetCookie()[0].split(";")[0]);
+  }
+
+  console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");
+  console.log("|---|---|---|---|---|---|");
+  const byName = new Map<string, number>();
+  for (const page of measured) {
+    const headers = { cookie: cookies.get(page.as)!, "accept-encoding": "gzip", accept: "text/html" };
+    const get = async () => {
+      const res = await fetch(base + page.path, { headers });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      if (!res.ok) throw new Error(`${page.path} answered ${res.status}`);
+      return bytes;
+    };
+    let bytes = 0;
+    for (let i = 0; i < 20; i++) bytes = await get(); // warm-up: caches, JIT, a dashboard's first computation
+    const web0 = cpuMs(web.pid!);
+    const db0 = cpuMs(dbPid);
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (sent++ < REQUESTS) await get();
+      }),
+    );
+    const webMs = (cpuMs(web.pid!) - web0) / REQUESTS;
+    const dbMs = (cpuMs(dbPid) - db0) / REQUESTS;
+    byName.set(page.name, webMs);
+    const home = byName.get("/home");
+    const healthz = byName.get("/healthz");
+    console.log(
+      `| ${page.name} | ${bytes} | ${webMs.toFixed(2)} | ${dbMs.toFixed(2)} | ${home ? (webMs / home).toFixed(2) : "—"} | ${healthz ? (webMs / healthz).toFixed(1) : "—"} |`,
+    );
+  }
+  web.kill("SIGTERM");
+  await new Promise((r) => web.once("exit", r));
+  await client.close();
+  await db.stop?.();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
