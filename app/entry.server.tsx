@@ -23,10 +23,14 @@ export default function handleRequest(
   // The whole document is rendered before it is sent, as one buffer. No route defers data (every loader
   // returns what its page shows), so streaming would only flush the shell a moment earlier; it would also
   // hand the compression and the socket React's hundreds of small chunks, each compressed and written on its
-  // own (about a third of a small page's CPU, measured with bench/load/cpu.ts).
+  // own (a seventh of a small page's CPU, measured with bench/load/cpu.ts).
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let shellRendered = false;
+    // The status is decided when the shell is ready, as when the shell was sent at once: an error inside a
+    // Suspense boundary after it (React renders that part again in the browser) is logged, and a 503 or 404
+    // the routes answered stays what it is.
+    let status = responseStatusCode;
     const sink = new Writable({
       write(chunk: Buffer | string, _encoding, done) {
         chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
@@ -36,7 +40,7 @@ export default function handleRequest(
         const body = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Content-Length", String(body.byteLength));
-        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        resolve(new Response(body, { headers: responseHeaders, status }));
         done();
       },
     });
@@ -48,6 +52,7 @@ export default function handleRequest(
         nonce,
         onShellReady() {
           shellRendered = true;
+          status = responseStatusCode;
         },
         onAllReady() {
           clearTimeout(timer);
@@ -58,9 +63,9 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
-          responseStatusCode = 500;
-          // Errors inside the shell reject above; later ones are logged here.
+          // Before the shell: an error in a Suspense boundary makes the page a 500. After it: logged only.
           if (shellRendered) logServerError(error, request);
+          else responseStatusCode = 500;
         },
       },
     );
