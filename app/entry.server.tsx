@@ -1,6 +1,8 @@
-import { Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { appErrorReporter } from "../server/error-log";
@@ -18,59 +20,36 @@ export default function handleRequest(
   // Pages carry the signed-in user's data: never stored, so Back after Logout asks the server again (and gets
   // the sign-in page), and a shared cache never keeps one user's page for another.
   responseHeaders.set("Cache-Control", "private, no-store");
+  // Bots get the whole document at once; browsers get it streamed as soon as the shell is ready.
+  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   const nonce = loadContext.cspNonce ?? "";
 
-  // The whole document is rendered before it is sent, as one buffer. No route defers data (every loader
-  // returns what its page shows), so streaming would only flush the shell a moment earlier; it would also
-  // hand the compression and the socket React's hundreds of small chunks, each compressed and written on its
-  // own (a seventh of a small page's CPU, measured with bench/load/cpu.ts).
   return new Promise<Response>((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let shellRendered = false;
-    // The status is decided when the shell is ready, as when the shell was sent at once: an error inside a
-    // Suspense boundary after it (React renders that part again in the browser) is logged, and a 503 or 404
-    // the routes answered stays what it is.
-    let status = responseStatusCode;
-    const sink = new Writable({
-      write(chunk: Buffer | string, _encoding, done) {
-        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-        done();
-      },
-      final(done) {
-        const body = Buffer.concat(chunks);
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("Content-Length", String(body.byteLength));
-        resolve(new Response(body, { headers: responseHeaders, status }));
-        done();
-      },
-    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        onShellReady() {
+        [readyEvent]() {
           shellRendered = true;
-          status = responseStatusCode;
-        },
-        onAllReady() {
-          clearTimeout(timer);
-          pipe(sink);
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
         },
         onShellError(error: unknown) {
-          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
-          // Before the shell: an error in a Suspense boundary makes the page a 500. After it: logged only.
+          responseStatusCode = 500;
+          // Errors inside the shell reject above; later ones are logged here.
           if (shellRendered) logServerError(error, request);
-          else responseStatusCode = 500;
         },
       },
     );
-    // Whatever is still pending then is cut off: its Suspense fallback is sent, and the document completes.
-    const timer = setTimeout(abort, streamTimeout + 1_000);
+    setTimeout(abort, streamTimeout + 1_000);
   });
 }
 
