@@ -11,7 +11,6 @@
  * process's .cpuprofile into the data directory.
  */
 import { spawn } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -19,7 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { EMAILS, PAGES, spec001Pages, type Account } from "./pages";
+import { benchEnv, EMAILS, PAGES, spec001Pages, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -52,15 +51,7 @@ const freePort = () =>
 async function main() {
   if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
   fs.mkdirSync(DATA, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    ALLOW_EMBEDDED_DB: "1",
-    DATA_DIR: DATA,
-    LOG_LEVEL: "warn",
-    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
-    WORKER_IN_PROCESS: "0",
-  };
+  const env = benchEnv(DATA);
   const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
   env.MONGODB_URI = db.uri;
   const client = new MongoClient(db.uri);

@@ -2,6 +2,7 @@
  * The pages the load benchmarks measure (bench/load/run.ts under 50 users, bench/load/cpu.ts per request):
  * add new screens here (a path and the account type that may open it).
  */
+import crypto from "node:crypto";
 import type { Db } from "mongodb";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
@@ -29,6 +30,19 @@ export const PAGES: { name: string; path: string; as: Account }[] = [
   { name: "/user/config", path: "/user/config", as: "useradmin" },
   { name: "/user/permission", path: "/user/permission", as: "permiss" },
 ];
+
+/** The environment of the production build on the embedded database in `dataDir`, as both load benches run it. */
+export function benchEnv(dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    ALLOW_EMBEDDED_DB: "1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    WORKER_IN_PROCESS: "0",
+  };
+}
 
 export const EMAILS: Record<Account, string> = {
   sysadmin: "sysadmin@demo.local",

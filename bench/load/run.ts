@@ -12,7 +12,6 @@
  * To measure a new page, add it to PAGES below.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -21,7 +20,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { EMAILS, PAGES, spec001Pages, type Account } from "./pages";
+import { benchEnv, EMAILS, PAGES, spec001Pages, type Account } from "./pages";
 
 const PASSWORD = "Portal#2026";
 const USERS = 50;
@@ -138,15 +137,7 @@ async function main() {
 
   // 1. The database, as its own process, on the scratch data directory (seeded once, then reused).
   fs.mkdirSync(DATA, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    ALLOW_EMBEDDED_DB: "1",
-    DATA_DIR: DATA,
-    LOG_LEVEL: "warn",
-    SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
-    WORKER_IN_PROCESS: "0",
-  };
+  const env = benchEnv(DATA);
   const dbStarted = performance.now();
   const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
   env.MONGODB_URI = db.uri;
