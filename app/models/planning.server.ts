@@ -1,5 +1,5 @@
 import type { ObjectId } from "mongodb";
-import { ATTRIBUTES, CHANNELS, type Channel, type Direction, type PlanningFilter } from "~/domain/planning";
+import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/domain/planning";
 import type { IndexDeclaration } from "./indexes";
 import { catalogueIndexes } from "./planning-catalogue.server";
 
@@ -84,11 +84,17 @@ export type PlanningHistoryRecord = {
 /**
  * Every read of the screens is served by one of these (docs/decisions.md "Planning"): a filter always holds
  * `channel $in` (every channel when none is chosen) and a `dateRef` range; sku and attribute lists are `$in`.
- * - pages (sort creationDate desc, _id desc): channel_creationDate, or sku_creationDate when SKUs are named;
+ * - pages (sort creationDate desc, _id desc): channel_creationDate, or sku_creationDate when SKUs are named, or
+ *   <attribute>_channel_creationDate when a brand or category is chosen (a brand is a tenth of a channel's rows: walking
+ *   the channel in date order would read ten rows for each one shown, 10,000 for page 50); the attributes with a
+ *   handful of values (hero, ABCD, PLC) read the channel's walk or, for a rare value, their count index and a sort,
+ *   whichever the planner finds cheaper;
  * - counts: channel_dateRef_creationDate (channel + period, counted from the index), sku_channel_dateRef and one
  *   <attribute>_channel_dateRef per attribute (with several attributes, the most selective one is read);
  * - the batch's freshness check: channel_creationDate with a creationDate range.
  */
+const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku"];
+
 export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },
   { collection: PLANNING_QUANTITY, key: { channel: 1, dateRef: 1, creationDate: -1 }, options: { name: "channel_dateRef_creationDate" } },
@@ -96,6 +102,8 @@ export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, dateRef: 1 }, options: { name: "sku_channel_dateRef" } },
   // One per attribute: a count filtered by any attribute reads the index, not the channel's rows.
   ...ATTRIBUTES.map((a) => ({ collection: PLANNING_QUANTITY, key: { [a.field]: 1, channel: 1, dateRef: 1 }, options: { name: `${a.field}_channel_dateRef` } })),
+  // Pages filtered by an attribute with many values, in the screen's order.
+  ...PAGED_ATTRIBUTES.map((field) => ({ collection: PLANNING_QUANTITY, key: { [field]: 1, channel: 1, creationDate: -1, _id: -1 }, options: { name: `${field}_channel_creationDate` } })),
   { collection: PLANNING_HISTORY, key: { rowId: 1, at: -1 }, options: { name: "rowId_at" } },
   { collection: PLANNING_SAVES, key: { mode: 1, channels: 1, at: -1 }, options: { name: "mode_channels_at" } },
   ...catalogueIndexes,

@@ -127,6 +127,38 @@ describe("index selection (explain)", () => {
     expect(got.map((d) => d._id)).toEqual([11962, 11961, 11922, 11921, 11882]);
   });
 
+  it("weighs a walk in sort order by how often its documents match: a tenth of a channel is read through the narrower index", async () => {
+    // 20,000 rows over 4 channels and 10 brands: two channels hold 10,000 rows, one brand 1,000 of them.
+    const rows = h.client.db("plan").collection<{ _id: number; channel: string; brand: string; at: Date; month: number }>("rows");
+    await rows.insertMany(
+      Array.from({ length: 20_000 }, (_, i) => ({ _id: i, channel: `c${i % 4}`, brand: `b${Math.floor(i / 4) % 10}`, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000), month: i % 12 })),
+    );
+    await rows.createIndexes([
+      { key: { channel: 1, at: -1, _id: -1 }, name: "channel_at" },
+      { key: { brand: 1, channel: 1, month: 1 }, name: "brand_channel_month" },
+    ]);
+    const filter = { channel: { $in: ["c0", "c1"] }, brand: "b3", month: { $gte: 0 } };
+    const page = (skip: number) => rows.find(filter).sort({ at: -1, _id: -1 }).skip(skip).limit(20);
+    const all = (await rows.find(filter).hint({ $natural: 1 }).toArray()).sort((a, b) => b.at.getTime() - a.at.getTime());
+    expect(all).toHaveLength(1000);
+
+    // Page 10 (200 wanted): walking the channels in date order would read ~2,000 documents for 200 matches; the
+    // brand's 1,000 keys, sorted, cost less.
+    const e = await page(180).explain("executionStats");
+    expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "brand_channel_month" });
+    expect(e.executionStats.totalDocsExamined).toBeLessThanOrEqual(1000);
+    expect((await page(180).toArray()).map((d) => d._id)).toEqual(all.slice(180, 200).map((d) => d._id));
+
+    // With the brand held in date order, a deep page reads what it skips and returns (and the next head of each
+    // channel's walk, which the merge holds).
+    await rows.createIndex({ brand: 1, channel: 1, at: -1, _id: -1 }, { name: "brand_channel_at" });
+    const deep = await page(900).explain("executionStats");
+    expect(scanOf(deep)).toMatchObject({ stage: "IXSCAN", indexName: "brand_channel_at" });
+    expect(deep.executionStats.totalDocsExamined).toBeLessThanOrEqual(920 + 2);
+    expect((await page(900).toArray()).map((d) => d._id)).toEqual(all.slice(900, 920).map((d) => d._id));
+    await rows.drop();
+  });
+
   it("counts from the index", async () => {
     const e = await files.aggregate([{ $match: { user: "u3" } }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain("executionStats");
     expect(scanOf(e)).toMatchObject({ stage: "COUNT_SCAN", indexName: "user_at" });

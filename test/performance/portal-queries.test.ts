@@ -30,6 +30,7 @@ import { countSessionsOfUser, findSession, insertSession, touchSession } from "~
 import { findPermissionRecord, listPermissionRowsPage } from "~/models/user-permissions.server";
 import { loader as explorerLoader } from "~/routes/ij.explorer";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
+import { loader as planEditLoader } from "~/routes/ij.plan_edit";
 import { loader as jobsDashboardLoader } from "~/routes/jobs.dashboard.$id";
 import { loader as formatLoader } from "~/routes/repo.format";
 import { loader as masterDataLoader } from "~/routes/repo.master-data._index";
@@ -41,7 +42,7 @@ import { listConfiguredUsers, signInWithPassword } from "~/services/accounts.ser
 import { runSeed } from "../../scripts/seed-run";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
-import { expectIndexedQueries } from "../query-plans";
+import { expectIndexedQueries, recordQueryPlans } from "../query-plans";
 
 vi.mock("~/auth.server", () => import("../auth-mock"));
 
@@ -102,6 +103,24 @@ describe("every portal query uses an index", () => {
       await planejamentoLoader(args("/repo/master-data/planejamento?section=product&tab=quantity&page=5"));
       await planejamentoLoader(args("/repo/master-data/planejamento?section=planning&tab=spend"));
     });
+  });
+
+  it("planning pages, by channel, by SKU and by an attribute (a brand reads its own index in date order)", async () => {
+    currentUser.type = "USER GOLD";
+    const row = (await db.collection("planning_quantity").findOne({ channel: "FSS" }, { projection: { sku: 1, marca: 1, abcd: 1 } }))!;
+    const period = "dateStart=1950-12-30&dateEnd=2030-12-30";
+    const brandPage = `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&${period}&brand=${encodeURIComponent(row.marca)}&page=3`;
+    await indexed(async () => {
+      await planEditLoader(args(`/ij/plan_edit?chanel=WHOLESALES&${period}&page=2`));
+      await planEditLoader(args(`/ij/plan_edit?skuMode=sku&chanel=FSS&${period}&sku=${encodeURIComponent(row.sku)}`));
+      await planEditLoader(args(`/ij/plan_edit?skuMode=attributes&chanel=FSS&${period}&abcd=${encodeURIComponent(row.abcd)}&page=2`));
+      const brand = await planEditLoader(args(brandPage));
+      expect(brand.rows.length).toBeGreaterThan(0);
+      expect(brand.rows.every((r) => r.brand === row.marca)).toBe(true);
+    });
+    const { plans } = await recordQueryPlans(db, () => planEditLoader(args(brandPage)));
+    const finds = plans.filter((p) => p.ns.endsWith(".planning_quantity") && p.op === "query");
+    expect(finds.map((p) => p.planSummary)).toEqual([expect.stringContaining("IXSCAN { marca: 1, channel: 1, creationDate: -1, _id: -1 }")]);
   });
 
   it("the explorer", async () => {
