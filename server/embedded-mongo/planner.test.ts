@@ -74,6 +74,18 @@ describe("index selection (explain)", () => {
     const multikey = await files.find({ tags: { $all: ["t1", "k2"] } }).sort({ _id: 1 }).toArray();
     expect(multikey.every((d) => (d.tags as string[]).includes("t1") && (d.tags as string[]).includes("k2"))).toBe(true);
     expect(multikey).toHaveLength(N / 15);
+    // Overlapping intervals of one field (a prefix inside another) give each document once, merged in order too.
+    const overlapping = { name: { $in: [/^file-001/, /^file-0012/] }, user: { $in: ["u1", "u2", "u3"] } };
+    const viaName = await files.find(overlapping).hint("name").toArray();
+    const viaScan = await files.find(overlapping).hint({ $natural: 1 }).toArray();
+    expect(viaName.map((d) => d._id).sort((a, b) => a - b)).toEqual(viaScan.map((d) => d._id));
+    expect(viaScan.length).toBeGreaterThan(0);
+    const merged = await files.find({ user: { $in: ["u1", "u2"] }, name: { $in: [/^file-00/, /^file-000/] } }).sort({ at: -1 }).toArray();
+    expect(merged.map((d) => d._id)).toEqual(
+      (await files.find({ user: { $in: ["u1", "u2"] }, name: { $in: [/^file-00/, /^file-000/] } }).hint({ $natural: 1 }).toArray())
+        .sort((a, b) => (b.at as Date).getTime() - (a.at as Date).getTime())
+        .map((d) => d._id),
+    );
   });
 
   it("sorts a whole collection in memory in chunks, in order and stable, when no index serves the sort", async () => {

@@ -758,7 +758,7 @@ class IndexScan implements Source {
     private readonly stats: ScanStats,
   ) {
     this.ranges = plan.direction === 1 ? ranges : [...ranges].reverse();
-    this.seen = plan.index.isMultikey || ranges.length > 1 ? new Set() : undefined;
+    this.seen = plan.index.isMultikey || (ranges.length > 1 && mayRepeat(plan)) ? new Set() : undefined;
     this.test = plan.exact ? undefined : matcher;
   }
 
@@ -850,11 +850,28 @@ class IndexScan implements Source {
   }
 }
 
+/**
+ * Whether a scan over the plan's ranges may meet a document twice: an array field's values each have a key, and
+ * overlapping intervals of one field (two regex prefixes, say) make overlapping ranges. Otherwise a document has
+ * one key and the ranges are disjoint, and remembering every id returned (a hex string per document) is waste.
+ */
+function mayRepeat(plan: IndexScanPlan): boolean {
+  if (plan.index.isMultikey) return true;
+  return plan.fieldIntervals.some((intervals) => intervals.some((iv, i) => i > 0 && !before(intervals[i - 1], iv)));
+}
+
+/** True when interval a ends before interval b starts (both in ascending order, sorted by their start). */
+function before(a: Interval, b: Interval): boolean {
+  const c = compareBounds(a.hi, b.lo);
+  return c < 0 || (c === 0 && !(a.hiInc && b.loInc));
+}
+
 /** K-way merge of per-range index scans by the sort key (MongoDB's SORT_MERGE over exploded points). */
 class MergeScan implements Source {
   private readonly heads: (Doc | undefined | typeof PAUSE)[];
   private readonly scans: IndexScan[];
-  private readonly seen = new Set<string>();
+  /** A document is in one range only unless the index is multikey (the ranges are disjoint). */
+  private readonly seen: Set<string> | undefined;
   constructor(
     coll: Collection,
     plan: IndexScanPlan,
@@ -863,6 +880,7 @@ class MergeScan implements Source {
     private readonly sort: SortSpec,
   ) {
     this.scans = plan.ranges.map((r) => new IndexScan(coll, { ...plan, ranges: [r] }, [r], matcher, stats));
+    this.seen = mayRepeat(plan) ? new Set() : undefined;
     this.heads = this.scans.map((s) => s.next());
   }
   next(): Doc | undefined | typeof PAUSE {
@@ -878,9 +896,11 @@ class MergeScan implements Source {
       if (best === -1) return undefined;
       const doc = this.heads[best] as Doc;
       this.heads[best] = this.scans[best].next();
-      const id = keyOf(doc._id);
-      if (this.seen.has(id)) continue;
-      this.seen.add(id);
+      if (this.seen) {
+        const id = keyOf(doc._id);
+        if (this.seen.has(id)) continue;
+        this.seen.add(id);
+      }
       return doc;
     }
   }
