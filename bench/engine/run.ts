@@ -104,7 +104,19 @@ const countEngine = await median(21, () => coll.countDocuments({ cat: "c7", n: {
 const countJs = await median(21, () => rows.filter((r) => r.cat === "c7" && r.n >= N / 2).length);
 results.push(["countDocuments (indexed)", countEngine, countJs]);
 
-// 5. The planning batch save's shape: one updateMany with a pipeline over every document (N writes, two
+// 5. A deep page of two categories newest first, filtered on a field the index does not hold: the two categories'
+// index ranges merged in sort order (SORT_MERGE), half of their documents matching, 980 skipped.
+const deep = { cat: { $in: ["c3", "c4"] }, amount: { $lt: 500 } };
+const deepEngine = await median(21, () => coll.find(deep).sort({ n: -1 }).skip(980).limit(20).toArray());
+const deepJs = await median(21, () =>
+  rows
+    .filter((r) => (r.cat === "c3" || r.cat === "c4") && r.amount < 500)
+    .sort((a, b) => b.n - a.n)
+    .slice(980, 1000),
+);
+results.push(["find $in + sort, merged, skip 980 limit 20", deepEngine, deepJs]);
+
+// 6. The planning batch save's shape: one updateMany with a pipeline over every document (N writes, two
 // secondary indexes kept, each change a new document), beside building the new rows over the array.
 // Each run changes every document (rev + 1). Reported without a target: a write also keeps indexes and
 // cursors' snapshots right, which the array does not.
