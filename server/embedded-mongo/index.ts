@@ -11,7 +11,7 @@ import { CommandRunner, MAX_MESSAGE_SIZE, type ServerInfo } from "./commands";
 import { MongoCommandError, toCommandError } from "./errors";
 import { DurabilityError, Journal, type JournalIo } from "./journal";
 import { Catalog, expireDocuments } from "./storage";
-import { encodeOpMsg, encodeOpReply, OP_QUERY, parseMessage } from "./wire";
+import { encodeReply, OP_QUERY, parseMessage, type EncodedReply } from "./wire";
 
 /** Write commands that can yield between documents (multi-document updates and deletes). */
 const YIELDING_WRITES = new Set(["update", "delete"]);
@@ -127,15 +127,14 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       reply = toCommandError(error).toReply();
     }
     if (moreToCome || socket.destroyed) return;
-    const encode = isLegacy ? encodeOpReply : encodeOpMsg;
-    let bytes: Buffer;
+    let encoded: EncodedReply;
     try {
-      bytes = encode(requestId, reply);
+      encoded = encodeReply(isLegacy, requestId, reply);
     } catch (error) {
       // e.g. a reply over the BSON size limit
-      bytes = encode(requestId, new MongoCommandError("BadValue", `could not encode the reply: ${(error as Error).message}`).toReply());
+      encoded = encodeReply(isLegacy, requestId, new MongoCommandError("BadValue", `could not encode the reply: ${(error as Error).message}`).toReply());
     }
-    socket.write(bytes);
+    socket.write(encoded.bytes, () => encoded.release());
   }
 
   try {

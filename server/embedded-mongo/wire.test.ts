@@ -145,3 +145,42 @@ describe("OP_MSG kind-1 document sequences", () => {
     expect(await coll().find().sort({ _id: 1 }).toArray()).toEqual(documents);
   });
 });
+
+describe("reply encoding", () => {
+  const decode = (bytes: Buffer) => ({
+    length: bytes.readInt32LE(0),
+    responseTo: bytes.readInt32LE(8),
+    opCode: bytes.readInt32LE(12),
+  });
+
+  it("writes OP_MSG and legacy OP_REPLY answers a driver reads back", async () => {
+    const { encodeReply, OP_REPLY } = await import("./wire");
+    const reply = { ok: 1, cursor: { id: 0n, firstBatch: Array.from({ length: 3000 }, (_, i) => ({ i, s: `row ${i} ção` })) } };
+    const msg = encodeReply(false, 41, reply);
+    expect(decode(msg.bytes)).toEqual({ length: msg.bytes.length, responseTo: 41, opCode: OP_MSG });
+    expect(msg.bytes.readUInt32LE(16)).toBe(0);
+    expect(msg.bytes[20]).toBe(0);
+    expect(BSON.deserialize(msg.bytes.subarray(21), { useBigInt64: true })).toEqual(reply);
+    msg.release();
+    const legacy = encodeReply(true, 7, { ismaster: true, ok: 1 });
+    expect(decode(legacy.bytes)).toEqual({ length: legacy.bytes.length, responseTo: 7, opCode: OP_REPLY });
+    expect(legacy.bytes.readInt32LE(32)).toBe(1);
+    expect(BSON.deserialize(legacy.bytes.subarray(36))).toEqual({ ismaster: true, ok: 1 });
+    legacy.release();
+  });
+
+  it("reuses a reply's memory once it was written, and never while it is still being written", async () => {
+    const { encodeReply } = await import("./wire");
+    const big = { ok: 1, rows: Array.from({ length: 20_000 }, (_, i) => ({ i, v: i * 1.5 })) };
+    const first = encodeReply(false, 1, big);
+    const second = encodeReply(false, 2, big);
+    expect(second.bytes.buffer).not.toBe(first.bytes.buffer);
+    first.release();
+    const third = encodeReply(false, 3, big);
+    expect(third.bytes.buffer).toBe(first.bytes.buffer);
+    expect(third.bytes.readInt32LE(8)).toBe(3);
+    expect(second.bytes.readInt32LE(8)).toBe(2);
+    second.release();
+    third.release();
+  });
+});

@@ -88,28 +88,61 @@ export function parseMessage(buf: Buffer): Request {
 
 let nextResponseId = 1;
 
-function header(length: number, responseTo: number, opCode: number): Buffer {
-  const h = Buffer.allocUnsafe(16);
-  h.writeInt32LE(length, 0);
-  h.writeInt32LE(nextResponseId++ & 0x7fffffff, 4);
-  h.writeInt32LE(responseTo, 8);
-  h.writeInt32LE(opCode, 12);
-  return h;
+/**
+ * Reply buffers, reused. Every new Buffer is memory outside the JavaScript heap that V8 counts towards starting a
+ * full collection, and a full collection of this process's heap (the whole database, gigabytes) costs seconds of CPU:
+ * before this pool, a few hundred forecast grids (1.5 MB replies) triggered one. Replies are serialized into one
+ * scratch buffer, copied into a pooled buffer of the next power-of-two size, and that buffer returns to the pool once
+ * the socket has written it.
+ */
+const SCRATCH = Buffer.allocUnsafe(17 * 1024 * 1024 + 64);
+const MIN_CLASS = 14; // 16 kB
+const free = new Map<number, Buffer[]>();
+const keptPerClass = (cls: number) => (cls >= 22 ? 2 : 8); // at most two of 4 MB and more
+
+function sizeClass(length: number): number {
+  return Math.max(MIN_CLASS, Math.ceil(Math.log2(length)));
 }
 
-export function encodeOpMsg(responseTo: number, reply: Doc): Buffer {
-  const body = BSON.serialize(reply);
-  const prefix = Buffer.allocUnsafe(5);
-  prefix.writeUInt32LE(0, 0);
-  prefix[4] = 0;
-  return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), prefix, body]);
+export type EncodedReply = { bytes: Buffer; release(): void };
+
+function pooled(length: number): EncodedReply {
+  const cls = sizeClass(length);
+  const buffer = free.get(cls)?.pop() ?? Buffer.allocUnsafe(2 ** cls);
+  let released = false;
+  return {
+    bytes: buffer.subarray(0, length),
+    release() {
+      if (released) return;
+      released = true;
+      const list = free.get(cls) ?? [];
+      if (list.length < keptPerClass(cls)) list.push(buffer);
+      free.set(cls, list);
+    },
+  };
 }
 
-export function encodeOpReply(responseTo: number, reply: Doc): Buffer {
-  const body = BSON.serialize(reply);
-  const fields = Buffer.alloc(20);
-  fields.writeInt32LE(8, 0); // AwaitCapable
-  // cursorID (8 bytes) = 0, startingFrom = 0
-  fields.writeInt32LE(1, 16); // numberReturned
-  return Buffer.concat([header(16 + 20 + body.length, responseTo, OP_REPLY), fields, body]);
+function writeHeader(target: Buffer, length: number, responseTo: number, opCode: number): void {
+  target.writeInt32LE(length, 0);
+  target.writeInt32LE(nextResponseId++ & 0x7fffffff, 4);
+  target.writeInt32LE(responseTo, 8);
+  target.writeInt32LE(opCode, 12);
+}
+
+/** An OP_MSG (or, for legacy handshakes, OP_REPLY) answer in a pooled buffer: call release() once it is written. */
+export function encodeReply(legacy: boolean, responseTo: number, reply: Doc): EncodedReply {
+  const prefix = legacy ? 36 : 21;
+  const end = BSON.serializeWithBufferAndIndex(reply, SCRATCH, { index: prefix }) + 1;
+  writeHeader(SCRATCH, end, responseTo, legacy ? OP_REPLY : OP_MSG);
+  if (legacy) {
+    SCRATCH.fill(0, 16, 36);
+    SCRATCH.writeInt32LE(8, 16); // AwaitCapable; cursorID (8 bytes) = 0, startingFrom = 0
+    SCRATCH.writeInt32LE(1, 32); // numberReturned
+  } else {
+    SCRATCH.writeUInt32LE(0, 16); // flagBits
+    SCRATCH[20] = 0; // section kind 0: the body
+  }
+  const out = pooled(end);
+  SCRATCH.copy(out.bytes, 0, 0, end);
+  return out;
 }
