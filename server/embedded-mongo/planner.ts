@@ -870,7 +870,7 @@ function before(a: Interval, b: Interval): boolean {
 class MergeScan implements Source {
   private readonly heads: (Doc | undefined | typeof PAUSE)[];
   private readonly scans: IndexScan[];
-  /** A document is in one range only unless the index is multikey (the ranges are disjoint). */
+  /** Ids returned so far, kept only when a document can be in two ranges (see mayRepeat). */
   private readonly seen: Set<string> | undefined;
   constructor(
     coll: Collection,
