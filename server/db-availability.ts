@@ -29,11 +29,17 @@ const UNAVAILABLE_ERROR_NAMES = new Set([
  */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436, 14031]);
 
+const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "ENOTCONN", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
+const DRIVER_CONNECTION_FRAME = /[\\/]mongodb[\\/]lib[\\/]cmap[\\/]/;
+
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 4) return false;
   const e = error as { name?: unknown; code?: unknown; cause?: unknown; errorLabels?: unknown };
   if (typeof e.name === "string" && UNAVAILABLE_ERROR_NAMES.has(e.name)) return true;
   if (typeof e.code === "number" && UNAVAILABLE_CODES.has(e.code) && typeof e.name === "string" && e.name.startsWith("Mongo")) return true;
+  // A socket error raised inside the driver's connection code (a write after the database or a proxy closed the
+  // connection surfaces as Node's EPIPE, not wrapped as a MongoNetworkError).
+  if (typeof e.code === "string" && SOCKET_ERROR_CODES.has(e.code) && DRIVER_CONNECTION_FRAME.test(String((error as Error).stack))) return true;
   // ENOSPC surfaced by a database that reports the OS error as is.
   if (typeof e.name === "string" && e.name.startsWith("Mongo") && /ENOSPC|no space left on device/i.test(String((error as Error).message))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);

@@ -20,6 +20,19 @@ describe("which errors mean the database is unavailable", () => {
     expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 91, errmsg: "shutting down" }))).toBe(true);
     expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 1, errmsg: "ENOSPC: no space left on device, write" }))).toBe(true);
     expect(isDatabaseUnavailable(new Error("wrapper", { cause: new MongoNetworkError("down") }))).toBe(true);
+    // The driver writing on a connection the database (or a proxy) has just closed: Node's own EPIPE, raised inside
+    // the driver's connection code, not wrapped as a MongoNetworkError (seen with driver 6.22 in deploy-faults).
+    const endedByPeer = Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" });
+    endedByPeer.stack = `Error: This socket has been ended by the other party
+    at Socket.writeAfterFIN [as write] (node:net:566:14)
+    at Connection.writeCommand (/app/node_modules/mongodb/lib/cmap/connection.js:392:25)`;
+    expect(isDatabaseUnavailable(endedByPeer)).toBe(true);
+    // The same socket error from another client (mail, object storage) is not the database's.
+    const otherPeer = Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" });
+    otherPeer.stack = `Error: This socket has been ended by the other party
+    at Socket.writeAfterFIN [as write] (node:net:566:14)
+    at SMTPConnection._send (/app/node_modules/nodemailer/lib/smtp-connection/index.js:1:1)`;
+    expect(isDatabaseUnavailable(otherPeer)).toBe(false);
     // Errors about the request itself are not availability problems.
     expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 11000, errmsg: "E11000 duplicate key" }))).toBe(false);
     expect(isDatabaseUnavailable(new Error("No space left on device"))).toBe(false);
