@@ -12,13 +12,12 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, EMAILS, PAGES, spec001Pages, type Account } from "./pages";
+import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -40,14 +39,6 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
 async function main() {
   if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
   fs.mkdirSync(DATA, { recursive: true });
@@ -57,26 +48,16 @@ async function main() {
   const client = new MongoClient(db.uri);
   const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
   const portal = client.db("journey_portal");
-  if ((await portal.collection("user_permissions").estimatedDocumentCount()) === 0) {
-    const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(SCALE)], { env, stdio: "inherit" });
-    if ((await new Promise((r) => seed.once("exit", r))) !== 0) throw new Error("seed failed");
-  }
+  await seedIfEmpty(portal, env, SCALE);
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${DATA}`] : [];
   const web = spawn(process.execPath, [...profile, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
-  for (let i = 0; i < 600 && web.exitCode === null; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitHttp(`${base}/healthz`, web);
 
   // The database loads its collections (and builds their indexes) in the background after it starts: measure once
   // it has done so and gone quiet, or its loading is counted against the first pages.
-  await Promise.all(["planning_quantity", "product_master", "files", "explorer_documents"].map((c) => portal.collection(c).estimatedDocumentCount()));
+  await Promise.all(BIG_COLLECTIONS.map((c) => portal.collection(c).estimatedDocumentCount()));
   const quietSince = performance.now();
   for (let before = cpuMs(dbPid); performance.now() - quietSince < 600_000; ) {
     await new Promise((r) => setTimeout(r, 2_000));
@@ -90,12 +71,7 @@ async function main() {
   const wanted = (args.only ?? "").split(",").map((part) => part.trim()).filter(Boolean);
   const measured = wanted.length === 0 ? pages : pages.filter((p) => p.name === "/healthz" || p.name === "/home" || wanted.some((part) => p.name.includes(part)));
   const cookies = new Map<Account, string>();
-  for (const account of new Set(measured.map((p) => p.as))) {
-    const body = new URLSearchParams({ intent: "signIn", email: EMAILS[account], password: "Portal#2026" });
-    const res = await fetch(`${base}/?index`, { method: "POST", body, redirect: "manual", headers: { origin: base } });
-    if (res.status !== 302) throw new Error(`sign-in of ${account} answered ${res.status}`);
-    cookies.set(account, res.headers.getSetCookie()[0].split(";")[0]);
-  }
+  for (const account of new Set(measured.map((p) => p.as))) cookies.set(account, await signIn(base, account));
 
   console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");

@@ -1,9 +1,14 @@
 /**
  * The pages the load benchmarks measure (bench/load/run.ts under 50 users, bench/load/cpu.ts per request):
- * add new screens here (a path and the account type that may open it).
+ * add new screens here (a path and the account type that may open it). Also what both benches share to start the
+ * production build on a seeded database and sign in.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import net from "node:net";
+import path from "node:path";
 import type { Db } from "mongodb";
+import { DEMO_PASSWORD } from "../../app/seed/accounts";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
 
@@ -80,3 +85,45 @@ async function firstValue(portal: Db, collection: string, field: string): Promis
   return String(doc?.[field] ?? "");
 }
 
+
+/** The collections of scale 10's volume: reading their counts waits for the database to have loaded them. */
+export const BIG_COLLECTIONS = ["planning_quantity", "product_master", "files", "explorer_documents"] as const;
+
+/** Seeds `scale` into the database of `env` when it holds no portal data yet (later runs reuse the directory). */
+export async function seedIfEmpty(portal: Db, env: NodeJS.ProcessEnv, scale: number, say: (line: string) => void = console.log): Promise<void> {
+  if ((await portal.collection("user_permissions").estimatedDocumentCount()) > 0) return;
+  say(`seeding scale ${scale} (once; later runs reuse it)…`);
+  const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(scale)], { env, stdio: "inherit" });
+  const code = await new Promise<number | null>((r) => seed.once("exit", r));
+  if (code !== 0) throw new Error(`seed failed (${code})`);
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Waits until `url` answers 2xx (up to two minutes), or fails when `child` exits first. */
+export async function waitHttp(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+/** Signs a demo account in through the login form; returns its session cookie (name=value). */
+export async function signIn(base: string, account: Account): Promise<string> {
+  const body = new URLSearchParams({ intent: "signIn", email: EMAILS[account], password: DEMO_PASSWORD });
+  const res = await fetch(`${base}/?index`, { method: "POST", body, redirect: "manual", headers: { origin: base } });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session=") || /session/i.test(c.split("=")[0]));
+  if (res.status !== 302 || !cookie) throw new Error(`sign-in of ${account} answered ${res.status}`);
+  return cookie.split(";")[0];
+}

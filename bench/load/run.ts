@@ -11,18 +11,16 @@
  * unchanged while a dashboard computes; worker RSS ≤ 400 MB during the import.
  * To measure a new page, add it to PAGES below.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, EMAILS, PAGES, spec001Pages, type Account } from "./pages";
+import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, type Account } from "./pages";
 
-const PASSWORD = "Portal#2026";
 const USERS = 50;
 
 const require = createRequire(import.meta.url);
@@ -47,14 +45,6 @@ const { values: args } = parseArgs({
 const SECONDS = Number(args.seconds ?? 10);
 const SCALE = Number(args.scale ?? 10);
 const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 function rssMb(pid: number | undefined): number {
   try {
@@ -105,26 +95,6 @@ function measure(base: string, name: string, urlPath: string, cookies: string[],
   });
 }
 
-async function signIn(base: string, account: Account): Promise<string> {
-  const body = new URLSearchParams({ intent: "signIn", email: EMAILS[account], password: PASSWORD });
-  const res = await fetch(`${base}/?index`, { method: "POST", body, redirect: "manual", headers: { origin: base } });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session=") || /session/i.test(c.split("=")[0]));
-  if (res.status !== 302 || !cookie) throw new Error(`sign-in of ${account} answered ${res.status}`);
-  return cookie.split(";")[0];
-}
-
-async function waitHttp(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
-
 async function main() {
   if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
   const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" / ");
@@ -145,12 +115,7 @@ async function main() {
   await client.connect();
   const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
   const portal = client.db("journey_portal");
-  if ((await portal.collection("user_permissions").estimatedDocumentCount()) === 0) {
-    say(`seeding scale ${SCALE} into ${DATA} (once; later runs reuse it)…`);
-    const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(SCALE)], { env, stdio: "inherit" });
-    const code = await new Promise<number | null>((r) => seed.once("exit", r));
-    if (code !== 0) throw new Error(`seed failed (${code})`);
-  }
+  await seedIfEmpty(portal, env, SCALE, say);
 
   // 2. The production web process, started at once: the database answers while it loads.
   const port = await freePort();
@@ -171,7 +136,7 @@ async function main() {
     `start: login page (status ${loginPage.status}) ${firstPage.toFixed(1)} s and a signed-in /home (status ${homePage.status}) ${firstHome.toFixed(1)} s after the database process started (web process started ${((webStarted - dbStarted) / 1000).toFixed(1)} s after it)`,
   );
   const docs = await Promise.all(
-    ["planning_quantity", "product_master", "files", "explorer_documents"].map(async (c) => `${c} ${await portal.collection(c).estimatedDocumentCount()}`),
+    BIG_COLLECTIONS.map(async (c) => `${c} ${await portal.collection(c).estimatedDocumentCount()}`),
   );
   say(`database fully loaded ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
 
