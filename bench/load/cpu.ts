@@ -55,8 +55,11 @@ async function main() {
   const web = spawn(process.execPath, [...profile, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
   await waitHttp(`${base}/healthz`, web);
 
-  // The database loads its collections (and builds their indexes) in the background after it starts: measure once
-  // it has done so and gone quiet, or its loading is counted against the first pages.
+  // The database loads its collections (and builds their indexes) in the background after it starts, which would be
+  // counted against the pages. This waits for one quiet 2-s window after the big collections answer; at scale 10 the
+  // loading was seen to resume after such a window, so for clean figures start the database beforehand
+  // (`node --max-old-space-size=16384 build/host/embedded-mongo.js --dbpath <data>/db --port 0` with NODE_ENV=production
+  // and ALLOW_EMBEDDED_DB=1), let it go idle (~5 min), and run this bench, which joins it.
   await Promise.all(BIG_COLLECTIONS.map((c) => portal.collection(c).estimatedDocumentCount()));
   const quietSince = performance.now();
   for (let before = cpuMs(dbPid); performance.now() - quietSince < 600_000; ) {
