@@ -142,7 +142,9 @@ export class Index implements CatalogIndex {
     if (this.partial && !this.partial.test(doc)) return null;
     if (this.topLevelFields) {
       // Fast path: top-level fields holding scalars give one key (the general path below gives the same).
-      const values: unknown[] = [];
+      // Sized up front: the index keeps this array for as long as the entry lives, and an array grown by
+      // push() holds 17 slots (a compound index over 1 M documents carried ~100 MB of empty slots).
+      const values: unknown[] = new Array(this.fields.length);
       let key = "";
       let allMissing = true;
       let scalars = true;
@@ -150,7 +152,7 @@ export class Index implements CatalogIndex {
         const v = doc[this.fields[i]];
         if (Array.isArray(v)) scalars = false;
         if (v !== undefined) allMissing = false;
-        values.push(v);
+        values[i] = v;
         key = i === 0 ? keyOf(v) : `${key}\u0000${keyOf(v)}`;
       }
       if (scalars) return allMissing && this.spec.sparse ? null : [{ key, values }];
