@@ -116,6 +116,22 @@ describe("decodeDocumentFast", () => {
     }
   });
 
+  it("gives back each short string exactly, across more distinct strings of one length than its shared-string table holds", () => {
+    // Short values are handed out from a table of recently decoded strings: equal length, different bytes must never match.
+    const values = Array.from({ length: 40_000 }, (_, k) => (k % 2 ? `SKU${String(k).padStart(6, "0")}` : `Lojã${String(k).padStart(5, "0")}`));
+    const r = rng(3);
+    for (let round = 0; round < 2; round++) {
+      for (let k = 0; k < values.length; k++) {
+        const v = values[Math.floor(r() * values.length)];
+        const bytes = Buffer.from(BSON.serialize({ a: v, b: "FSS" }));
+        expect(decodeDocumentFast(bytes, 0, bytes.length)).toEqual({ a: v, b: "FSS" });
+      }
+    }
+    const invalid = Buffer.from(BSON.serialize({ a: "Lojã00000" }));
+    invalid[invalid.indexOf("Loj") + 3] = 0xff;
+    expect(decodeDocumentFast(invalid, 0, invalid.length)).toBeUndefined();
+  });
+
   it("declines invalid UTF-8 in a string, which the official codec rejects", () => {
     const bytes = Buffer.from(BSON.serialize({ s: "abcd" }));
     bytes[bytes.indexOf("abcd") + 1] = 0xff;
