@@ -95,7 +95,7 @@ let nextResponseId = 1;
  * scratch buffer, copied into a pooled buffer of the next power-of-two size, and that buffer returns to the pool once
  * the socket has written it.
  */
-const SCRATCH = Buffer.allocUnsafe(17 * 1024 * 1024 + 64);
+let scratch: Buffer | undefined; // allocated by the first reply, so a process that only imports this module pays nothing
 const MIN_CLASS = 14; // 16 kB
 const free = new Map<number, Buffer[]>();
 const keptPerClass = (cls: number) => (cls >= 22 ? 2 : 8); // at most two of 4 MB and more
@@ -131,18 +131,19 @@ function writeHeader(target: Buffer, length: number, responseTo: number, opCode:
 
 /** An OP_MSG (or, for legacy handshakes, OP_REPLY) answer in a pooled buffer: call release() once it is written. */
 export function encodeReply(legacy: boolean, responseTo: number, reply: Doc): EncodedReply {
+  const buffer = (scratch ??= Buffer.allocUnsafe(17 * 1024 * 1024 + 64));
   const prefix = legacy ? 36 : 21;
-  const end = BSON.serializeWithBufferAndIndex(reply, SCRATCH, { index: prefix }) + 1;
-  writeHeader(SCRATCH, end, responseTo, legacy ? OP_REPLY : OP_MSG);
+  const end = BSON.serializeWithBufferAndIndex(reply, buffer, { index: prefix }) + 1;
+  writeHeader(buffer, end, responseTo, legacy ? OP_REPLY : OP_MSG);
   if (legacy) {
-    SCRATCH.fill(0, 16, 36);
-    SCRATCH.writeInt32LE(8, 16); // AwaitCapable; cursorID (8 bytes) = 0, startingFrom = 0
-    SCRATCH.writeInt32LE(1, 32); // numberReturned
+    buffer.fill(0, 16, 36);
+    buffer.writeInt32LE(8, 16); // AwaitCapable; cursorID (8 bytes) = 0, startingFrom = 0
+    buffer.writeInt32LE(1, 32); // numberReturned
   } else {
-    SCRATCH.writeUInt32LE(0, 16); // flagBits
-    SCRATCH[20] = 0; // section kind 0: the body
+    buffer.writeUInt32LE(0, 16); // flagBits
+    buffer[20] = 0; // section kind 0: the body
   }
   const out = pooled(end);
-  SCRATCH.copy(out.bytes, 0, 0, end);
+  buffer.copy(out.bytes, 0, 0, end);
   return out;
 }
