@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, type Account } from "./pages";
+import { benchEnv, cpuMs, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,12 +32,6 @@ const SCALE = Number(args.scale ?? 10);
 const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
 const REQUESTS = Number(args.requests ?? 1000);
 const CONCURRENCY = 4;
-
-/** utime + stime of a process, in ms. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-}
 
 async function main() {
   if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
@@ -56,19 +50,8 @@ async function main() {
   await waitHttp(`${base}/healthz`, web);
 
   // The database loads its collections (and builds their indexes) in the background after it starts, which would be
-  // counted against the pages. This waits for one quiet 2-s window after the big collections answer; at scale 10 the
-  // loading was seen to resume after such a window, so for clean figures start the database beforehand
-  // (`node --max-old-space-size=16384 build/host/embedded-mongo.js --dbpath <data>/db --port 0` with NODE_ENV=production
-  // and ALLOW_EMBEDDED_DB=1), let it go idle (~5 min), and run this bench, which joins it.
-  await Promise.all(BIG_COLLECTIONS.map((c) => portal.collection(c).estimatedDocumentCount()));
-  const quietSince = performance.now();
-  for (let before = cpuMs(dbPid); performance.now() - quietSince < 600_000; ) {
-    await new Promise((r) => setTimeout(r, 2_000));
-    const now = cpuMs(dbPid);
-    if (now - before < 100) break;
-    before = now;
-  }
-  console.log(`database quiet ${((performance.now() - quietSince) / 1000).toFixed(0)} s after its collections answered`);
+  // counted against the pages.
+  console.log(`database loaded and quiet ${(await waitLoaded(client)).toFixed(0)} s after it answered`);
 
   const pages = [...PAGES, ...(await spec001Pages(portal))];
   const wanted = (args.only ?? "").split(",").map((part) => part.trim()).filter(Boolean);

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
-import type { Db } from "mongodb";
+import fs from "node:fs";
+import type { Db, MongoClient } from "mongodb";
 import { DEMO_PASSWORD } from "../../app/seed/accounts";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
@@ -88,6 +89,33 @@ async function firstValue(portal: Db, collection: string, field: string): Promis
 
 /** The collections of scale 10's volume: reading their counts waits for the database to have loaded them. */
 export const BIG_COLLECTIONS = ["planning_quantity", "product_master", "files", "explorer_documents"] as const;
+
+/** utime + stime of a process, in ms (Linux /proc). */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+}
+
+/**
+ * Waits until the database has loaded its data directory: the embedded server says so in `serverStatus`
+ * (`embedded.loading`; a real mongod has no such field and is taken as loaded), then until its process has
+ * spent under 100 ms of CPU in 2 s (the garbage collections that follow a load), at most 10 minutes.
+ * Measuring earlier counts the background load against the pages.
+ */
+export async function waitLoaded(client: MongoClient): Promise<number> {
+  const started = performance.now();
+  const admin = client.db("admin");
+  const status = () => admin.command({ serverStatus: 1 });
+  while ((await status()).embedded?.loading === true && performance.now() - started < 600_000) await new Promise((r) => setTimeout(r, 1_000));
+  const pid = Number((await status()).pid);
+  for (let before = cpuMs(pid); performance.now() - started < 600_000; ) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    const now = cpuMs(pid);
+    if (now - before < 100) break;
+    before = now;
+  }
+  return (performance.now() - started) / 1000;
+}
 
 /** Seeds `scale` into the database of `env` when it holds no portal data yet (later runs reuse the directory). */
 export async function seedIfEmpty(portal: Db, env: NodeJS.ProcessEnv, scale: number, say: (line: string) => void = console.log): Promise<void> {

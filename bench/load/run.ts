@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, type Account } from "./pages";
+import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const USERS = 50;
 
@@ -138,7 +138,10 @@ async function main() {
   const docs = await Promise.all(
     BIG_COLLECTIONS.map(async (c) => `${c} ${await portal.collection(c).estimatedDocumentCount()}`),
   );
-  say(`database fully loaded ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
+  say(`big collections answer ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
+  // Pages are measured once the background load (and the collections after it) is over, not during it.
+  await waitLoaded(client);
+  say(`database fully loaded and quiet ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start`);
 
   // Spec 001's screens, on values the seed wrote (a branch, an RF scenario and cost centre, a competency).
   PAGES.push(...(await spec001Pages(portal)));

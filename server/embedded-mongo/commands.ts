@@ -136,15 +136,20 @@ export class CommandRunner {
     explain(cmd, db) {
       return this.explain(cmd, db);
     },
-    serverStatus: (cmd, _db, info) => ({
-      host: "127.0.0.1",
-      version: "7.0.0",
-      process: "embedded-mongo",
-      pid: Long.fromNumber(process.pid),
-      uptime: (Date.now() - info.startedAt.getTime()) / 1000,
-      localTime: new Date(),
-      ok: 1,
-    }),
+    serverStatus(_cmd, _db, info) {
+      return {
+        host: "127.0.0.1",
+        version: "7.0.0",
+        process: "embedded-mongo",
+        pid: Long.fromNumber(process.pid),
+        uptime: (Date.now() - info.startedAt.getTime()) / 1000,
+        localTime: new Date(),
+        // mongod's section names; `embedded.loading` is this server's own: true while a data directory still loads.
+        mem: { bits: 64, resident: Math.round(process.memoryUsage.rss() / 1048576) },
+        embedded: { loading: this.catalog.loading },
+        ok: 1,
+      };
+    },
     commitTransaction: () => {
       throw new MongoCommandError("IllegalOperation", "Transactions are not supported by the embedded server (standalone)");
     },

@@ -52,6 +52,14 @@ describe("start-up from a snapshot", () => {
       expect(JSON.stringify(e.queryPlanner.winningPlan)).toContain('"indexName":"k_1"');
       expect(await db.collection("fresh").findOne({})).toEqual({ _id: "f" });
       expect((await db.listCollections().toArray()).map((x) => x.name).sort()).toEqual(["big", "fresh", "small"]);
+      // Benches wait on serverStatus for the background load to end before they measure.
+      let status = await c.db("admin").command({ serverStatus: 1 });
+      for (let tries = 0; status.embedded.loading && tries < 100; tries++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = await c.db("admin").command({ serverStatus: 1 });
+      }
+      expect(status.embedded).toEqual({ loading: false });
+      expect(status.mem.resident).toBeGreaterThan(0);
     });
   });
 });
