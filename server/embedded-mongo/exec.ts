@@ -229,17 +229,16 @@ export function distinctIndex(coll: Collection, key: string): Index | undefined 
 /** The distinct values of `key` read from an index: one seek per value (DISTINCT_SCAN). */
 export async function distinctScan(ctx: ExecContext, index: Index, stats: ScanStats): Promise<unknown[]> {
   const out: unknown[] = [];
-  const first = (k: unknown) => (index.fields.length === 1 ? k : (k as unknown[])[0]);
   const dir = index.directions[0];
   let pos = index.tree.first();
   for (let step = 0; ; step++) {
     const e = BTree.entryAt(pos);
     if (!e) break;
     stats.keysExamined++;
-    const v = first(e.k);
+    const v = e[0]; // the entry's first key value
     // A missing field is no value; an explicit null is one (the two share the index key).
     if (v !== undefined) out.push(v);
-    pos = index.tree.seek((x) => (compareValues(first(x.k), v) * dir <= 0 ? -1 : 0)).pos;
+    pos = index.tree.seek((x) => (compareValues(x[0], v) * dir <= 0 ? -1 : 0)).pos;
     if ((step & 63) === 63) {
       ctx.check();
       if (ctx.sliceOver()) await ctx.yield();

@@ -12,7 +12,7 @@ import { BTree, type Position } from "./btree";
 import { compareValues, isBoundScalar, Rank, sortValue, typeRank } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { textScores } from "./expressions";
-import type { Collection, Index, IndexEntry } from "./storage";
+import { entryId, type Collection, type Index, type IndexEntry } from "./storage";
 import { parseTextQuery, describeTextQuery, type TextIndex, type TextQuery } from "./text";
 import { isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
@@ -413,8 +413,8 @@ function pastEnd(index: Index, key: unknown, end: KeyRange["end"]): boolean {
 }
 
 function countRange(index: Index, r: KeyRange): number {
-  const from = index.tree.rankOf((e) => compareToStart(index, e.k, r.start));
-  const to = index.tree.rankOf((e) => (pastEnd(index, e.k, r.end) ? 0 : -1));
+  const from = index.tree.rankOf((e) => compareToStart(index, index.keyIn(e), r.start));
+  const to = index.tree.rankOf((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1));
   return Math.max(0, to - from);
 }
 
@@ -769,9 +769,9 @@ class IndexScan implements Source {
     while (this.rangeIdx < this.ranges.length) {
       const r = this.ranges[this.rangeIdx];
       if (this.plan.direction === 1) {
-        if (!this.pos) this.pos = tree.seek((e) => compareToStart(index, e.k, r.start)).pos;
+        if (!this.pos) this.pos = tree.seek((e) => compareToStart(index, index.keyIn(e), r.start)).pos;
         const e = BTree.entryAt(this.pos);
-        if (e && !pastEnd(index, e.k, r.end)) {
+        if (e && !pastEnd(index, index.keyIn(e), r.end)) {
           this.pos.i++;
           this.last = e;
           this.lastRange = this.rangeIdx;
@@ -779,12 +779,12 @@ class IndexScan implements Source {
         }
       } else {
         if (!this.pos) {
-          this.pos = tree.seek((e) => (pastEnd(index, e.k, r.end) ? 0 : -1)).pos;
+          this.pos = tree.seek((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1)).pos;
           if (!BTree.stepBack(this.pos)) this.pos = undefined;
         }
         if (this.pos && this.pos.i >= 0) {
           const e = BTree.entryAt(this.pos);
-          if (e && compareToStart(index, e.k, r.start) >= 0) {
+          if (e && compareToStart(index, index.keyIn(e), r.start) >= 0) {
             if (!BTree.stepBack(this.pos)) this.pos.i = -1;
             this.last = e;
             this.lastRange = this.rangeIdx;
@@ -803,11 +803,12 @@ class IndexScan implements Source {
       const e = this.nextEntry();
       if (!e) return undefined;
       this.stats.keysExamined++;
+      const id = entryId(e);
       if (this.seen) {
-        if (this.seen.has(e.id)) continue;
-        this.seen.add(e.id);
+        if (this.seen.has(id)) continue;
+        this.seen.add(id);
       }
-      const doc = this.coll.docs.get(e.id);
+      const doc = this.coll.docs.get(id);
       if (!doc) continue;
       this.stats.docsExamined++;
       if (!this.test || this.test(doc)) return doc;
@@ -826,7 +827,9 @@ class IndexScan implements Source {
     const index = this.plan.index;
     const cmp = index.tree;
     const last = this.last;
-    const compareEntries = (e: IndexEntry) => index.compareKeys(e.k, last.k) || (e.id < last.id ? -1 : e.id > last.id ? 1 : 0);
+    const lastKey = index.keyIn(last);
+    const lastId = entryId(last);
+    const compareEntries = (e: IndexEntry) => index.compareKeys(index.keyIn(e), lastKey) || (entryId(e) < lastId ? -1 : entryId(e) > lastId ? 1 : 0);
     if (this.plan.direction === 1) {
       this.pos = cmp.seek((e) => (compareEntries(e) <= 0 ? -1 : 0)).pos;
     } else {
@@ -840,8 +843,8 @@ class IndexScan implements Source {
     if (!this.plan.exact || this.seen || this.pos || this.rangeIdx !== 0 || this.ranges.length !== 1) return 0;
     const index = this.plan.index;
     const r = this.ranges[0];
-    const from = index.tree.rankOf((e) => compareToStart(index, e.k, r.start));
-    const to = index.tree.rankOf((e) => (pastEnd(index, e.k, r.end) ? 0 : -1));
+    const from = index.tree.rankOf((e) => compareToStart(index, index.keyIn(e), r.start));
+    const to = index.tree.rankOf((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1));
     const skipped = Math.min(n, Math.max(0, to - from));
     if (this.plan.direction === 1) this.pos = index.tree.atRank(from + skipped);
     else if (skipped < to - from) this.pos = index.tree.atRank(to - 1 - skipped);

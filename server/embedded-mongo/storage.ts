@@ -46,8 +46,17 @@ export interface ChangeSink {
 
 export type KeyEntry = { key: string; values: unknown[] };
 
-/** One key of one document in an ordered index: the key (a value, or one per field) and the document's id. */
-export type IndexEntry = { k: unknown; id: string };
+/**
+ * One key of one document in an ordered index: the key's value for each field, in the index's order, then the
+ * document's id, in one array. (A wrapper object around a key array made three heap objects per entry; the indexes
+ * hold tens of millions of entries at scale 10, and every full collection of the heap walks them all.)
+ * `Index.keyIn(entry)` gives the key as the comparisons take it, `entryId(entry)` the id.
+ */
+export type IndexEntry = unknown[];
+
+export function entryId(entry: IndexEntry): string {
+  return entry[entry.length - 1] as string;
+}
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -106,7 +115,18 @@ export class Index implements CatalogIndex {
       };
     }
     const compareKeys = this.compareKeys;
-    this.tree = new BTree<IndexEntry>((a, b) => compareKeys(a.k, b.k) || compareIds(a.id, b.id));
+    const n = this.fields.length;
+    // A compound key is compared on its first n values, so the entry itself serves as its key.
+    this.compareEntries =
+      n === 1
+        ? (a, b) => compareKeys(a[0], b[0]) || compareIds(a[1] as string, b[1] as string)
+        : (a, b) => compareKeys(a, b) || compareIds(a[n] as string, b[n] as string);
+    this.tree = new BTree<IndexEntry>(this.compareEntries);
+  }
+
+  /** An entry's key as `compareKeys` and the planner's bounds take it: the value itself for one field, else the values. */
+  keyIn(entry: IndexEntry): unknown {
+    return this.fields.length === 1 ? entry[0] : entry;
   }
 
   get unique(): boolean {
@@ -190,11 +210,11 @@ export class Index implements CatalogIndex {
     if (!this.unique || !keys) return;
     for (const entry of keys) {
       const k = this.entryKey(entry.values);
-      const { pos } = this.tree.seek((e) => this.compareKeys(e.k, k));
+      const { pos } = this.tree.seek((e) => this.compareKeys(this.keyIn(e), k));
       for (;;) {
         const e = BTree.entryAt(pos);
-        if (!e || this.compareKeys(e.k, k) !== 0) break;
-        if (e.id !== idKey) throw this.duplicateError(ns, entry.values);
+        if (!e || this.compareKeys(this.keyIn(e), k) !== 0) break;
+        if (entryId(e) !== idKey) throw this.duplicateError(ns, entry.values);
         pos.i++;
       }
     }
@@ -216,12 +236,12 @@ export class Index implements CatalogIndex {
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
     if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
-    for (const entry of keys) this.tree.insert({ k: this.entryKey(entry.values), id: idKey });
+    for (const entry of keys) this.tree.insert(this.makeEntry(entry.values, idKey));
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
-    for (const entry of keys) this.tree.delete({ k: this.entryKey(entry.values), id: idKey });
+    for (const entry of keys) this.tree.delete(this.makeEntry(entry.values, idKey));
   }
 
   clear(): void {
@@ -233,16 +253,24 @@ export class Index implements CatalogIndex {
     const keys = this.keysOf(doc);
     if (!keys) return;
     if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
-    for (const entry of keys) out.push({ k: this.entryKey(entry.values), id: idKey });
+    for (const entry of keys) out.push(this.makeEntry(entry.values, idKey));
   }
 
-  private compareEntries = (a: IndexEntry, b: IndexEntry) => this.compareKeys(a.k, b.k) || compareIds(a.id, b.id);
+  private makeEntry(values: unknown[], idKey: string): IndexEntry {
+    const n = this.fields.length;
+    const entry: IndexEntry = new Array(n + 1);
+    for (let i = 0; i < n; i++) entry[i] = values[i];
+    entry[n] = idKey;
+    return entry;
+  }
+
+  private readonly compareEntries: (a: IndexEntry, b: IndexEntry) => number;
 
   private loadSorted(entries: IndexEntry[], ns: string): void {
     if (this.unique) {
       for (let i = 1; i < entries.length; i++) {
-        if (this.compareKeys(entries[i - 1].k, entries[i].k) === 0 && entries[i - 1].id !== entries[i].id) {
-          const values = this.fields.length === 1 ? [entries[i].k] : (entries[i].k as unknown[]);
+        if (this.compareKeys(this.keyIn(entries[i - 1]), this.keyIn(entries[i])) === 0 && entryId(entries[i - 1]) !== entryId(entries[i])) {
+          const values = entries[i].slice(0, this.fields.length);
           const error = this.duplicateError(ns, values);
           throw new MongoCommandError("DuplicateKey", `Index build failed: ${ns}: ${error.message}`, error.extra);
         }
@@ -581,23 +609,25 @@ export function expireDocuments(catalog: Catalog, now = Date.now()): number {
         const expired = new Map<string, Doc>();
         // Dates sort after every other type; seek to the first date and walk while expired (both directions of the index).
         const ascending = index.directions[0] === 1;
-        const { pos } = index.tree.seek((e) => index.compareKeys(e.k, ascending ? new Date(-8.64e15) : new Date(cutoff)));
+        const { pos } = index.tree.seek((e) => index.compareKeys(e[0], ascending ? new Date(-8.64e15) : new Date(cutoff)));
         for (;;) {
           const e = BTree.entryAt(pos);
           if (!e) break;
           pos.i++;
-          if (!(e.k instanceof Date)) {
+          const key = e[0];
+          if (!(key instanceof Date)) {
             if (ascending) break;
             continue;
           }
-          if (e.k.getTime() > cutoff) {
+          if (key.getTime() > cutoff) {
             if (ascending) break;
             continue;
           }
-          const doc = coll.docs.get(e.id);
+          const id = entryId(e);
+          const doc = coll.docs.get(id);
           if (!doc) continue;
           const dates = pathValues(doc, field).filter((v): v is Date => v instanceof Date);
-          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) <= cutoff) expired.set(e.id, doc);
+          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) <= cutoff) expired.set(id, doc);
         }
         for (const doc of expired.values()) catalog.remove(coll, doc);
         removed += expired.size;
