@@ -43,11 +43,22 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
   return alive ? uri : undefined;
 }
 
+/**
+ * The database's heap is almost all live data (2.5 GB at scale 10) and each full collection walks all of it
+ * (~4 s of CPU). V8 starts the next one after the heap grows by a small factor or, through its memory reducer,
+ * whenever allocation slows down: three or four per load-bench run, each one the p95 of the page it landed on.
+ * Letting the heap grow by half before the next, and no collections just to return memory, left none during
+ * the pages of a run (docs/performance.md, "Stop 22"), for ~0.8 GB more RSS under load. `npm run db` passes
+ * the same flags.
+ */
+export const DB_GC_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer"];
+
 /** How to run the server: the bundled build in production, the TypeScript source through tsx otherwise. */
 function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
   const heapMb = Math.min(16_384, Math.floor((os.totalmem() / 1024 / 1024) * 0.75));
   const heap = /max-old-space-size/.test(env.NODE_OPTIONS ?? "") ? [] : [`--max-old-space-size=${heapMb}`];
+  heap.push(...DB_GC_FLAGS);
   const built = path.resolve("build/host/embedded-mongo.js");
   if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...heap, built] };
   const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
