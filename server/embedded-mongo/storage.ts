@@ -162,8 +162,7 @@ export class Index implements CatalogIndex {
     if (this.partial && !this.partial.test(doc)) return null;
     if (this.topLevelFields) {
       // Fast path: top-level fields holding scalars give one key (the general path below gives the same).
-      // Sized up front: the index keeps this array for as long as the entry lives, and an array grown by
-      // push() holds 17 slots (a compound index over 1 M documents carried ~100 MB of empty slots).
+      // Sized up front (push() would grow it to 17 slots); makeEntry copies it into the entry the index keeps.
       const values: unknown[] = new Array(this.fields.length);
       let key = "";
       let allMissing = true;
