@@ -21,10 +21,9 @@ const NAME_SLOTS = 256;
 /** the field names last seen at each position of a top-level document */
 const names: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
 
-/** The bytes as a string when they are all ASCII; undefined otherwise. */
-function asciiOnly(buf: Buffer, start: number, end: number): string | undefined {
-  for (let k = start; k < end; k++) if (buf[k] > 0x7f) return undefined;
-  return (buf as FastBuffer).latin1Slice(start, end);
+function isAscii(buf: Buffer, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (buf[k] > 0x7f) return false;
+  return true;
 }
 
 function sameAscii(buf: Buffer, start: number, end: number, s: string): boolean {
@@ -33,10 +32,9 @@ function sameAscii(buf: Buffer, start: number, end: number, s: string): boolean 
   return true;
 }
 
-/** A string value's UTF-8 bytes, or BAIL when they may be invalid (a replacement character: the official codec judges). */
-function plainString(buf: FastBuffer, start: number, end: number): string | typeof BAIL {
-  const s = asciiOnly(buf, start, end);
-  if (s !== undefined) return s;
+/** A string value from its UTF-8 bytes, or BAIL when they may be invalid (a replacement character: the official codec judges). */
+function stringOf(buf: FastBuffer, start: number, end: number, ascii: boolean): string | typeof BAIL {
+  if (ascii) return buf.latin1Slice(start, end);
   const u = buf.utf8Slice(start, end);
   return u.includes("\uFFFD") ? BAIL : u;
 }
@@ -71,13 +69,8 @@ function sharedString(buf: FastBuffer, start: number, end: number): string | typ
     while (k < n && sharedBytes[base + k] === buf[start + k]) k++;
     if (k === n) return cached;
   }
-  let s: string;
-  if (ascii) {
-    s = buf.latin1Slice(start, end);
-  } else {
-    s = buf.utf8Slice(start, end);
-    if (s.includes("\uFFFD")) return BAIL;
-  }
+  const s = stringOf(buf, start, end, ascii);
+  if (s === BAIL) return BAIL;
   sharedStrings[slot] = s;
   sharedLengths[slot] = n;
   for (let k = 0; k < n; k++) sharedBytes[base + k] = buf[start + k];
@@ -136,7 +129,8 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
         const len = buf.readInt32LE(i);
         i += 4;
         if (len <= 0 || i + len > end || buf[i + len - 1] !== 0) return BAIL;
-        const s = len - 1 <= SHARED_MAX_BYTES ? sharedString(buf, i, i + len - 1) : plainString(buf, i, i + len - 1);
+        const to = i + len - 1;
+        const s = len - 1 <= SHARED_MAX_BYTES ? sharedString(buf, i, to) : stringOf(buf, i, to, isAscii(buf, i, to));
         if (s === BAIL) return BAIL;
         value = s;
         i += len;
