@@ -51,7 +51,7 @@ async function main() {
 
   // The database loads its collections (and builds their indexes) in the background after it starts, which would be
   // counted against the pages.
-  console.log(`database loaded and quiet ${(await waitLoaded(client)).toFixed(0)} s after it answered`);
+  console.log(`database loaded and quiet ${(await waitLoaded(client, dbPid)).toFixed(0)} s after it answered`);
 
   const pages = [...PAGES, ...(await spec001Pages(portal))];
   const wanted = (args.only ?? "").split(",").map((part) => part.trim()).filter(Boolean);

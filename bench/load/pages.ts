@@ -102,12 +102,12 @@ export function cpuMs(pid: number): number {
  * spent under 100 ms of CPU in 2 s (the garbage collections that follow a load), at most 10 minutes.
  * Measuring earlier counts the background load against the pages.
  */
-export async function waitLoaded(client: MongoClient): Promise<number> {
+export async function waitLoaded(client: MongoClient, pid: number): Promise<number> {
   const started = performance.now();
   const admin = client.db("admin");
-  const status = () => admin.command({ serverStatus: 1 });
-  while ((await status()).embedded?.loading === true && performance.now() - started < 600_000) await new Promise((r) => setTimeout(r, 1_000));
-  const pid = Number((await status()).pid);
+  while ((await admin.command({ serverStatus: 1 })).embedded?.loading === true && performance.now() - started < 600_000) {
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
   for (let before = cpuMs(pid); performance.now() - started < 600_000; ) {
     await new Promise((r) => setTimeout(r, 2_000));
     const now = cpuMs(pid);

@@ -140,7 +140,7 @@ async function main() {
   );
   say(`big collections answer ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
   // Pages are measured once the background load (and the collections after it) is over, not during it.
-  await waitLoaded(client);
+  await waitLoaded(client, dbPid);
   say(`database fully loaded and quiet ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start`);
 
   // Spec 001's screens, on values the seed wrote (a branch, an RF scenario and cost centre, a competency).

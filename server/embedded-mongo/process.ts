@@ -58,11 +58,11 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
   const heapMb = Math.min(16_384, Math.floor((os.totalmem() / 1024 / 1024) * 0.75));
   const heap = /max-old-space-size/.test(env.NODE_OPTIONS ?? "") ? [] : [`--max-old-space-size=${heapMb}`];
-  heap.push(...DB_GC_FLAGS);
+  const flags = [...heap, ...DB_GC_FLAGS];
   const built = path.resolve("build/host/embedded-mongo.js");
-  if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...heap, built] };
+  if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...flags, built] };
   const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  return { file: process.execPath, args: [...heap, tsx, path.resolve("server/embedded-mongo/cli.ts")] };
+  return { file: process.execPath, args: [...flags, tsx, path.resolve("server/embedded-mongo/cli.ts")] };
 }
 
 /**
