@@ -1,6 +1,7 @@
 import type { FeatureFlag } from "~/config.server";
 import { hrTexts, jobTexts, messages } from "~/messages";
 import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
+import { byNumericCode } from "./domain/collation";
 
 /**
  * THE access table (spec 000 §2 "Header and navigation", §6; spec 001 §6): permission types, tier labels,
@@ -276,7 +277,7 @@ function byPainelId(a: DashboardSummary, b: DashboardSummary): number {
   const x = Number(a.painelId);
   const y = Number(b.painelId);
   if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x - y;
-  return String(a.painelId).localeCompare(String(b.painelId), "en", { numeric: true });
+  return byNumericCode(String(a.painelId), String(b.painelId));
 }
 
 function dashboardsOfType(dashboards: readonly DashboardSummary[], panelType: 1 | 2): DashboardSummary[] {

@@ -1,6 +1,7 @@
 import { forecastTexts } from "~/texts/forecast";
 import { parsePtBrNumber, roundTo2 } from "./pt-br-number";
 import type { AnnualTotal } from "./release-points";
+import { byNumericCode } from "./collation";
 
 /**
  * The forecast review grid as data (spec 001 §3 "Forecast record", §4, §5): how records become rows (step, row,
@@ -69,7 +70,7 @@ export function buildGroups(records: readonly WindowRecord[], monthCount: number
     line.values[record.monthIndex] = typeof amount === "number" && Number.isFinite(amount) ? amount : null;
     if (record.edited) line.edited.push(record.monthIndex);
   }
-  const byCode = (a: string, b: string) => accountCode(a).localeCompare(accountCode(b), "en", { numeric: true }) || a.localeCompare(b);
+  const byCode = (a: string, b: string) => byNumericCode(accountCode(a), accountCode(b)) || a.localeCompare(b);
   return [...groups]
     .map(([name, accounts]) => ({
       name,

@@ -16,16 +16,28 @@ export const pageNumber = z
  * size is one of `sizes`; anything else (missing, text, 0, a size not offered) falls back to 1 and `sizes[0]`.
  */
 export function parsePaging<Size extends number>(url: URL, sizes: readonly Size[]): { page: number; pageSize: Size } {
-  const schema = z.object({
-    page: pageNumber,
-    pageSize: z.coerce
-      .number()
-      .int()
-      .refine((n) => (sizes as readonly number[]).includes(n))
-      .catch(sizes[0]),
-  });
-  const { page, pageSize } = schema.parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  const { page, pageSize } = pagingSchema(sizes).parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
   return { page, pageSize: pageSize as Size };
+}
+
+/** One schema per list of sizes, built on first use: a zod object costs more to build than to run. */
+const pagingSchemas = new Map<string, z.ZodType<{ page: number; pageSize: number }, z.ZodTypeDef, unknown>>();
+
+function pagingSchema(sizes: readonly number[]) {
+  const key = sizes.join(",");
+  let schema = pagingSchemas.get(key);
+  if (!schema) {
+    schema = z.object({
+      page: pageNumber,
+      pageSize: z.coerce
+        .number()
+        .int()
+        .refine((n) => sizes.includes(n))
+        .catch(sizes[0]),
+    });
+    pagingSchemas.set(key, schema);
+  }
+  return schema;
 }
 
 /**

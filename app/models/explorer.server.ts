@@ -16,6 +16,7 @@ import {
   type VocabularyEntry,
 } from "~/domain/search-terms.server";
 import type { IndexDeclaration } from "./indexes";
+import { byPtBr } from "~/domain/collation";
 
 /**
  * The explorer's corpus of company documents (pt-BR) and its search (issue 13): MongoDB's `$text` over title and
@@ -208,7 +209,7 @@ function facetCounts(groups: FacetGroup[], filters: FacetFilters): FacetCounts {
     const byValue = new Map<string, number>();
     for (const group of groups) if (keep(group, filters, facet)) byValue.set(group[facet], (byValue.get(group[facet]) ?? 0) + group.n);
     const values = [...byValue].map(([value, count]) => ({ value, count }));
-    values.sort(facet === "year" ? (a, b) => b.value.localeCompare(a.value) : (a, b) => b.count - a.count || a.value.localeCompare(b.value, "pt-BR"));
+    values.sort(facet === "year" ? (a, b) => b.value.localeCompare(a.value) : (a, b) => b.count - a.count || byPtBr(a.value, b.value));
     counts[facet] = values;
   }
   return counts;

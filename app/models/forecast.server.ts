@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { parseScenario } from "~/domain/release-points";
 import type { IndexDeclaration } from "./indexes";
+import { byPtBrNumeric } from "~/domain/collation";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
 
@@ -72,7 +73,7 @@ async function forecast() {
   return (await getDb()).collection<ForecastRecord>(FORECAST);
 }
 
-const byCode = (a: string, b: string) => a.localeCompare(b, "pt-BR", { numeric: true });
+const byCode = byPtBrNumeric;
 
 /** The RF scenarios ("RF1 2026" …) present in the collection; the "actual" scenario and malformed names are left out. */
 export async function listScenarioNames(): Promise<string[]> {
@@ -111,10 +112,14 @@ export async function readWindow(rf: string, costCenter: string, from: Date, to:
   return (await forecast())
     .find(
       { rf, cost_center_concat: costCenter, data_ref: { $gte: from, $lt: to } },
-      { projection: { _id: 0, account_concat: 1, acc_description: 1, group_level_2: 1, data_ref: 1, value: 1, forecast: 1, edited_at: 1 } },
+      // One reply for the whole window (the driver's first batch is 101 documents, then a getMore for the rest).
+      { projection: { _id: 0, account_concat: 1, acc_description: 1, group_level_2: 1, data_ref: 1, value: 1, forecast: 1, edited_at: 1 }, batchSize: WINDOW_BATCH },
     )
     .toArray();
 }
+
+/** A cost centre's window is at most a few hundred accounts × 26 months; a bigger one takes more replies. */
+const WINDOW_BATCH = 20_000;
 
 // ---------------------------------------------------------------------------------------------
 // Saving cells

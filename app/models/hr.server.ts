@@ -6,6 +6,7 @@ import { getDb } from "~/db.server";
 import { maskCpf } from "~/domain/cpf";
 import type { IndexDeclaration } from "./indexes";
 import { findPermissionRecord } from "./user-permissions.server";
+import { byPtBr } from "~/domain/collation";
 
 /** Monthly auxiliary HR figures per branch employee (spec 001 §3 "HR record"). */
 
@@ -88,7 +89,7 @@ function inScope(filial: string, scope: BranchScope): boolean {
   return scope.kind === "all" || scope.stores.includes(filial);
 }
 
-const byName = (a: string, b: string) => a.localeCompare(b, "pt-BR");
+const byName = byPtBr;
 
 /** The distinct branches with auxiliary data that the scope lets the user see, by name (spec 001 §7 "Branches"). */
 export async function listBranches(scope: BranchScope): Promise<string[]> {
@@ -220,7 +221,7 @@ export async function previewFigureChanges(filial: string, edits: readonly Figur
     const doc = diff.docs.get(id)!;
     return [...fields].map(([field, change]) => ({ id, nome: doc.nome, mes_apur: monthOfDate(doc.mes_apur), field, old: change.old, new: change.new }));
   });
-  changes.sort((a, b) => a.mes_apur.localeCompare(b.mes_apur) || a.nome.localeCompare(b.nome, "pt-BR") || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
+  changes.sort((a, b) => a.mes_apur.localeCompare(b.mes_apur) || byPtBr(a.nome, b.nome) || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
   return { kind: "changes", changes };
 }
 

@@ -1,4 +1,4 @@
-import { Decimal128, Long, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId, type Db } from "mongodb";
+import { Decimal128, Long, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId, type Db, type Document } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmbeddedMongo } from "./index";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
@@ -128,6 +128,24 @@ describe("reads", () => {
     ]);
   });
 
+
+  it("projects top-level fields as mongod does: inclusion in the document's order, exclusion, _id rules, other shapes", async () => {
+    const c = col("shapes");
+    await c.insertOne({ _id: 1, b: 2, a: 1, c: { d: 4, e: 5 }, f: [1, 2, 3] });
+    const one = async (projection: Document) => (await c.find({ _id: 1 }, { projection }).toArray())[0];
+    // Inclusion keeps the stored order (b before a), _id unless excluded; a named field that is absent stays absent.
+    expect(Object.keys(await one({ a: 1, b: true, missing: 1 }))).toEqual(["_id", "b", "a"]);
+    expect(await one({ _id: 0, a: 1 })).toEqual({ a: 1 });
+    expect(await one({ _id: 1 })).toEqual({ _id: 1 });
+    expect(await one({ _id: 0 })).toEqual({ b: 2, a: 1, c: { d: 4, e: 5 }, f: [1, 2, 3] });
+    expect(await one({ c: 0, f: false })).toEqual({ _id: 1, b: 2, a: 1 });
+    expect(await one({ _id: 0, c: 0 })).toEqual({ b: 2, a: 1, f: [1, 2, 3] });
+    // Dotted paths and operators keep their meaning (mingo's projection).
+    expect(await one({ "c.d": 1 })).toEqual({ _id: 1, c: { d: 4 } });
+    expect(await one({ a: 1, f: { $slice: 2 } })).toEqual({ _id: 1, a: 1, f: [1, 2] });
+    // A mix of inclusion and exclusion is refused, as mongod refuses it.
+    expect((await serverError(c.find({}, { projection: { a: 1, b: 0 } }).toArray())).message).toMatch(/exclusion|inclusion/i);
+  });
   it("iterates large results through getMore and kills cursors", async () => {
     const all = await col("people").find({}, { batchSize: 7 }).toArray();
     expect(all).toHaveLength(250);

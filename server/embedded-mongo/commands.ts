@@ -1219,6 +1219,49 @@ function compileQuery(filter: Doc): Query {
   }
 }
 
+/**
+ * The projection of top-level fields by 1/true (inclusion) or 0/false (exclusion), the shape every portal read uses:
+ * applied directly, fields in the document's order as mongod returns them. Anything else (dotted paths, expressions,
+ * $slice, $elemMatch, a mix mongod refuses) is left to mingo: undefined.
+ */
+function plainFieldProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
+  let include: boolean | undefined;
+  let withId = true;
+  const named = new Set<string>();
+  for (const [field, value] of Object.entries(projection)) {
+    if (field.includes(".") || field.startsWith("$")) return undefined;
+    const on = value === true || value === 1 ? true : value === false || value === 0 ? false : undefined;
+    if (on === undefined) return undefined;
+    if (field === "_id") {
+      withId = on;
+      continue;
+    }
+    if (include !== undefined && include !== on) return undefined;
+    include = on;
+    named.add(field);
+  }
+  if (include === undefined) {
+    // Only _id named: `{_id: 0}` drops it; `{_id: 1}` keeps _id alone.
+    return withId ? (doc) => (doc._id === undefined ? {} : { _id: doc._id }) : (doc) => omitFields(doc, new Set(["_id"]));
+  }
+  if (!include) {
+    if (!withId) named.add("_id");
+    return (doc) => omitFields(doc, named);
+  }
+  if (withId) named.add("_id");
+  return (doc) => {
+    const out: Doc = {};
+    for (const key in doc) if (named.has(key)) out[key] = doc[key];
+    return out;
+  };
+}
+
+function omitFields(doc: Doc, names: Set<string>): Doc {
+  const out: Doc = {};
+  for (const key in doc) if (!names.has(key)) out[key] = doc[key];
+  return out;
+}
+
 /** A find projection (mingo's), with `{ $meta: "textScore" }` fields filled from the query's scores. */
 function project(docs: Doc[], projection: Doc): Doc[] {
   const meta: string[] = [];
@@ -1228,8 +1271,9 @@ function project(docs: Doc[], projection: Doc): Doc[] {
     else rest[k] = v;
   }
   let out: Doc[];
+  const fields = Object.keys(rest).length > 0 ? plainFieldProjection(rest) : undefined;
   try {
-    out = Object.keys(rest).length > 0 ? (new Query({}).find(docs, rest).all() as Doc[]) : docs.map((d) => ({ ...d }));
+    out = fields ? docs.map(fields) : Object.keys(rest).length > 0 ? (new Query({}).find(docs, rest).all() as Doc[]) : docs.map((d) => ({ ...d }));
   } catch (error) {
     throw toCommandError(error);
   }

@@ -72,7 +72,15 @@ export async function loadReviewGrid(review: Review, today: CalendarDate, canWri
     editable: open && canWrite,
     totals: annualTotals(months),
     groups: buildGroups(
-      records.map((r) => ({ ...r, monthIndex: monthOfDate(r.data_ref) - calendar.firstMonth, edited: r.edited_at !== undefined })),
+      records.map((r) => ({
+        account_concat: r.account_concat,
+        acc_description: r.acc_description,
+        group_level_2: r.group_level_2,
+        monthIndex: monthOfDate(r.data_ref) - calendar.firstMonth,
+        value: r.value,
+        forecast: r.forecast,
+        edited: r.edited_at !== undefined,
+      })),
       months.length,
       firstForecastIndex,
     ),
