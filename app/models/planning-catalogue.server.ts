@@ -78,21 +78,29 @@ function dedupe(rows: Pick<ProductMasterRow, "sku" | "material_description">[]):
 }
 
 /**
- * Checks a well-formed filter against the catalogue: every SKU and attribute value must be one it offers
- * (an unknown value is refused, not silently matched to nothing). Returns the errors by field, if any.
+ * Checks a well-formed filter against the catalogue: every SKU and attribute value must be one it holds
+ * (an unknown value is refused, not silently matched to nothing). Returns the errors by field, if any. Only the
+ * chosen values are looked up (one indexed distinct per attribute in use), not the screen's whole lists: the
+ * results screens check on every page.
  */
-export async function checkFilterAgainstCatalogue(filter: PlanningFilter, options?: AttributeOptions): Promise<FilterErrors> {
+export async function checkFilterAgainstCatalogue(filter: PlanningFilter): Promise<FilterErrors> {
   const errors: FilterErrors = {};
-  const [known, skus] = await Promise.all([
-    options ?? (ATTRIBUTES.some((a) => filter[a.param].length > 0) ? listAttributeOptions() : null),
-    findSkus(filter.sku),
-  ]);
+  const [known, skus] = await Promise.all([chosenAttributeValues(filter), findSkus(filter.sku)]);
   const found = new Set(skus.map((s) => s.sku));
   const missingSku = filter.sku.find((s) => !found.has(s));
   if (missingSku !== undefined) errors.sku = [planningTexts.unknownSku(missingSku)];
   for (const a of ATTRIBUTES) {
-    const unknown = filter[a.param].find((v) => !known?.[a.param].includes(v));
+    const unknown = filter[a.param].find((v) => !known[a.param].includes(v));
     if (unknown !== undefined) errors[a.param] = [planningTexts.unknownValue(planningTexts.attributes[a.param], unknown)];
   }
   return errors;
+}
+
+/** The filter's attribute values that the catalogue holds, by attribute (empty lists for attributes not in use). */
+async function chosenAttributeValues(filter: PlanningFilter): Promise<AttributeOptions> {
+  const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
+  const lists = await Promise.all(
+    ATTRIBUTES.map((a) => (filter[a.param].length > 0 ? catalogue.distinct(a.field, { [a.field]: { $in: [...filter[a.param]] } }) : [])),
+  );
+  return Object.fromEntries(ATTRIBUTES.map((a, i) => [a.param, lists[i].filter((v): v is string => typeof v === "string")])) as AttributeOptions;
 }

@@ -84,6 +84,14 @@ describe("/ij/plan and the report filter", () => {
     expect(data.skuResults).toHaveLength(500);
     expect(data.skuResults[0].sku).toBe("81000000");
     expect(data.options.brand).toHaveLength(2_000);
+    // The results screen checks the chosen values against the catalogue itself, not against the offered lists:
+    // a brand the catalogue holds past the 2,000 offered is a filter, two unknown to it are refused.
+    const beyond = await planEditLoader(args("/ij/plan_edit?chanel=FSS&brand=Marca+2099&brand=Marca+0001"));
+    expect(beyond.filter.brand).toEqual(["Marca 2099", "Marca 0001"]);
+    expect(beyond.total).toBe(0);
+    const refused = (await settle(planEditLoader(args("/ij/plan_edit?chanel=FSS&brand=Marca+0001&brand=Marca+2100")))) as Response;
+    expect(refused.status).toBe(302);
+    expect((await planLoader(args("/ij/plan?chanel=FSS&brand=Marca+2100&check=1"))).errors).toEqual({ brand: [planningTexts.unknownValue("Brand", "Marca 2100")] });
   });
 
   it("shows why the results screen sent the filter back (check=1), field by field", async () => {

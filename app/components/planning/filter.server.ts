@@ -30,7 +30,7 @@ export async function loadFilterScreen(request: Request, screen: PlanningScreen)
   let errors: FilterErrors = {};
   if (params.get("check") === "1") {
     const parsed = parseFilter(params, screen.kind);
-    errors = parsed.ok ? await checkFilterAgainstCatalogue(parsed.filter, options) : parsed.errors;
+    errors = parsed.ok ? await checkFilterAgainstCatalogue(parsed.filter) : parsed.errors;
   }
   return {
     values,
