@@ -6,7 +6,7 @@
 import { BSON, Long } from "bson";
 import { Query, updateMany as mingoUpdateMany } from "mingo";
 import { MongoCommandError, toCommandError } from "./errors";
-import { distinctFromDocs, distinctIndex, distinctScan, drain, ExecContext, runCount, runFind } from "./exec";
+import { boundedDistinctPlan, distinctFromDocs, distinctIndex, distinctScan, drain, ExecContext, runCount, runFind } from "./exec";
 import { textScores } from "./expressions";
 import { compileFastUpdate, fastMatcher } from "./fastpath";
 import { compileUpdatePipeline, runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
@@ -557,6 +557,12 @@ export class CommandRunner {
       return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: { stage: "DISTINCT_SCAN", keyPattern: { ...index.spec.key }, indexName: index.name } }] };
     }
     const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan() });
+    const bounded = boundedDistinctPlan(q.plan, key);
+    if (bounded) {
+      const values = await distinctScan(ctx, bounded.index, env.stats, bounded);
+      const stage = { stage: "DISTINCT_SCAN", keyPattern: { ...bounded.index.spec.key }, indexName: bounded.index.name };
+      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: stage }] };
+    }
     const values = await distinctFromDocs(ctx, openSource(coll, q, env.stats, compileFilter), key);
     return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length };
   }

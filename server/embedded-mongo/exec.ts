@@ -10,7 +10,7 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import { countFromIndex, openSource, PAUSE, sortKeyOf, type FastSource, type MatcherFactory, type PlannedQuery, type ScanStats, type SortSpec, type Source } from "./planner";
+import { countFromIndex, openSource, PAUSE, rangeTests, sortKeyOf, type FastSource, type IndexScanPlan, type MatcherFactory, type Plan, type PlannedQuery, type ScanStats, type SortSpec, type Source } from "./planner";
 import type { Collection, Index } from "./storage";
 import { keyOf, pathValues, type Doc } from "./values";
 
@@ -226,25 +226,40 @@ export function distinctIndex(coll: Collection, key: string): Index | undefined 
   return coll.orderedIndexes().find((i) => i.complete && i.fields[0] === key);
 }
 
-/** The distinct values of `key` read from an index: one seek per value (DISTINCT_SCAN). */
-export async function distinctScan(ctx: ExecContext, index: Index, stats: ScanStats): Promise<unknown[]> {
+/**
+ * The distinct values of an index's first field, one seek per value (DISTINCT_SCAN): over the whole index, or
+ * within the ranges of a plan that bounds that field alone.
+ */
+export async function distinctScan(ctx: ExecContext, index: Index, stats: ScanStats, within?: IndexScanPlan): Promise<unknown[]> {
   const out: unknown[] = [];
   const dir = index.directions[0];
-  let pos = index.tree.first();
-  for (let step = 0; ; step++) {
-    const e = BTree.entryAt(pos);
-    if (!e) break;
-    stats.keysExamined++;
-    const v = e[0]; // the entry's first key value
-    // A missing field is no value; an explicit null is one (the two share the index key).
-    if (v !== undefined) out.push(v);
-    pos = index.tree.seek((x) => (compareValues(x[0], v) * dir <= 0 ? -1 : 0)).pos;
-    if ((step & 63) === 63) {
-      ctx.check();
-      if (ctx.sliceOver()) await ctx.yield();
+  let step = 0;
+  for (const range of within ? rangeTests(within) : [undefined]) {
+    let pos = range ? index.tree.seek(range.beforeStart).pos : index.tree.first();
+    for (; ; step++) {
+      const e = BTree.entryAt(pos);
+      if (!e || range?.pastEnd(e)) break;
+      stats.keysExamined++;
+      const v = e[0]; // the entry's first key value
+      // A missing field is no value; an explicit null is one (the two share the index key).
+      if (v !== undefined) out.push(v);
+      pos = index.tree.seek((x) => (compareValues(x[0], v) * dir <= 0 ? -1 : 0)).pos;
+      if ((step & 63) === 63) {
+        ctx.check();
+        if (ctx.sliceOver()) await ctx.yield();
+      }
     }
   }
   return out;
+}
+
+/**
+ * The plan of a distinct's filter when a DISTINCT_SCAN answers it: an exact scan of an index led by `key` that
+ * bounds that field only, on single values (an array's other elements are values of the documents it matched).
+ */
+export function boundedDistinctPlan(plan: Plan, key: string): IndexScanPlan | undefined {
+  if (plan.kind !== "ixscan" || !plan.exact || plan.index.isMultikey || plan.mergeSort) return undefined;
+  return plan.index.fields[0] === key && plan.boundedFields === 1 ? plan : undefined;
 }
 
 /** The distinct values of `key` over documents (arrays contribute their elements). */

@@ -186,6 +186,19 @@ describe("index selection (explain)", () => {
     expect((await files.distinct("user")).length).toBe(40);
   });
 
+  it("reads the distinct values a filter on the same field allows from the index, one seek per value", async () => {
+    const query = { user: { $in: ["u3", "u39", "nobody", "u3"] } };
+    const e = await h.client.db("plan").command({ explain: { distinct: "files", key: "user", query }, verbosity: "executionStats" });
+    expect(scanOf(e)).toMatchObject({ stage: "DISTINCT_SCAN", indexName: "user_at" });
+    expect(e.executionStats.totalKeysExamined).toBeLessThanOrEqual(2);
+    expect((await files.distinct("user", query)).sort()).toEqual(["u3", "u39"]);
+    expect((await files.distinct("user", { user: { $gte: "u37" } })).sort()).toEqual(["u37", "u38", "u39", "u4", "u5", "u6", "u7", "u8", "u9"]);
+    // An array field's other elements belong to the matched documents: read from the documents, not the bounds.
+    expect((await files.distinct("tags", { tags: "t0" })).sort()).toEqual(["k0", "k1", "k2", "k3", "k4", "t0"]);
+    // A filter on another field too reads the documents.
+    expect((await files.distinct("user", { user: "u3", status: 2 })).length).toBeLessThanOrEqual(1);
+  });
+
   it("joins through the foreign collection's index", async () => {
     const users = h.client.db("plan").collection<{ _id: string; name: string }>("users");
     await users.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: `u${i}`, name: `User ${i}` })));

@@ -412,6 +412,15 @@ function pastEnd(index: Index, key: unknown, end: KeyRange["end"]): boolean {
   return false;
 }
 
+/** An index plan's ranges as tests on entries, in scan order: before the range's start, past its end. */
+export function rangeTests(plan: IndexScanPlan): { beforeStart: (e: IndexEntry) => number; pastEnd: (e: IndexEntry) => boolean }[] {
+  const index = plan.index;
+  return plan.ranges.map((r) => ({
+    beforeStart: (e: IndexEntry) => compareToStart(index, index.keyIn(e), r.start),
+    pastEnd: (e: IndexEntry) => pastEnd(index, index.keyIn(e), r.end),
+  }));
+}
+
 function countRange(index: Index, r: KeyRange): number {
   const from = index.tree.rankOf((e) => compareToStart(index, index.keyIn(e), r.start));
   const to = index.tree.rankOf((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1));
