@@ -10,7 +10,7 @@ const remixConfig = {
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
     v3_singleFetch: true,
-    v3_lazyRouteDiscovery: false,
+    v3_lazyRouteDiscovery: true,
   },
   // Tests, styles and dotfiles may sit next to route modules without becoming routes.
   ignoredRouteFiles: ["**/.*", "**/*.test.*", "**/*.spec.*", "**/*.e2e.*", "**/*.css", "**/*.md"],
