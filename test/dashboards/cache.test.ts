@@ -78,7 +78,7 @@ describe("native dashboard figures", () => {
 
   it("past the maximum age with no change announced, are shown at once and recomputed behind the view", async () => {
     const db = await setUp();
-    const before = await view();
+    const before = Number(await view());
     // A write nobody announced and that keeps the count, seen only because the figures grew older than the maximum age.
     await db.collection(PLANNING_QUANTITY).updateOne({ sku: "S3" }, { $inc: { valor: 100 } });
     await db.collection(DASHBOARD_CHART_CACHE).updateMany({}, { $set: { computedAt: new Date(Date.now() - CHART_CACHE_MAX_AGE_MS - 1_000) } });
