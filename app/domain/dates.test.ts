@@ -43,6 +43,33 @@ describe("the portal's zone", () => {
   });
 });
 
+describe("the wall clock of a zone, read from an offset kept per hour", () => {
+  // What Intl says, field by field, as formatDateTime writes it.
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const reference = (ms: number, timeZone: string) => {
+    let f = formats.get(timeZone);
+    if (!f) {
+      f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+      formats.set(timeZone, f);
+    }
+    const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+    return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+  };
+  const sweep = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+
+  it("agrees with Intl across daylight-saving changes, half-hour and 45-minute zones, and a local mean time of the past", () => {
+    const zones = ["America/Sao_Paulo", "Europe/Lisbon", "Australia/Lord_Howe", "America/St_Johns", "Asia/Kathmandu", "UTC"];
+    // Every 37 min 17.3 s over six months holding changes in all of them (São Paulo's last summer time among them).
+    const instants = sweep(Date.UTC(2018, 9, 1), Date.UTC(2019, 3, 8), 2_237_300);
+    // Minute by minute around São Paulo's changes of 2018-11-04 and 2019-02-17, and its 1914 change from local mean time (UTC−3:06:28).
+    for (const at of [Date.UTC(2018, 10, 4, 3), Date.UTC(2019, 1, 17, 2), Date.UTC(1914, 0, 1, 3, 6, 28)]) instants.push(...sweep(at - 7_200_000, at + 7_200_000, 60_500));
+    for (const zone of zones) {
+      const wrong = instants.filter((ms) => formatDateTime(new Date(ms), zone) !== reference(ms, zone));
+      expect(wrong.map((ms) => `${zone} ${new Date(ms).toISOString()}`)).toEqual([]);
+    }
+  });
+});
+
 describe("formatDayMonthYear: DD/MM/yyyy", () => {
   it("pads day and month, on the zone's calendar", () => {
     expect(formatDayMonthYear(afternoon)).toBe("05/03/2024");
