@@ -73,8 +73,6 @@ async function forecast() {
   return (await getDb()).collection<ForecastRecord>(FORECAST);
 }
 
-const byCode = byPtBrNumeric;
-
 /** The RF scenarios ("RF1 2026" …) present in the collection; the "actual" scenario and malformed names are left out. */
 export async function listScenarioNames(): Promise<string[]> {
   const names: unknown[] = await (await forecast()).distinct("rf");
@@ -84,7 +82,7 @@ export async function listScenarioNames(): Promise<string[]> {
 /** Every cost centre ("CC1001 - Marketing"), by code. */
 export async function listCostCenters(): Promise<string[]> {
   const names: unknown[] = await (await forecast()).distinct("cost_center_concat");
-  return names.filter((n): n is string => typeof n === "string" && n !== "").sort(byCode);
+  return names.filter((n): n is string => typeof n === "string" && n !== "").sort(byPtBrNumeric);
 }
 
 /** How many cost centres each scenario has. */

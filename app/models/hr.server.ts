@@ -89,14 +89,12 @@ function inScope(filial: string, scope: BranchScope): boolean {
   return scope.kind === "all" || scope.stores.includes(filial);
 }
 
-const byName = byPtBr;
-
 /** The distinct branches with auxiliary data that the scope lets the user see, by name (spec 001 §7 "Branches"). */
 export async function listBranches(scope: BranchScope): Promise<string[]> {
   const collection = await auxCollection();
   const filter: Filter<HrAuxRecord> = scope.kind === "all" ? {} : { filial_nome: { $in: scope.stores } };
   const names = await collection.distinct("filial_nome", filter);
-  return names.filter((n): n is string => typeof n === "string").sort(byName);
+  return names.filter((n): n is string => typeof n === "string").sort(byPtBr);
 }
 
 /**

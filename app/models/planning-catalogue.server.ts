@@ -3,6 +3,7 @@ import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeOptions, t
 import { planningTexts } from "~/messages";
 import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
 import type { IndexDeclaration } from "./indexes";
+import { byPtBrNumeric } from "~/domain/collation";
 
 /**
  * What the planning and report filters offer, read from the product catalogue (spec 001 §2, §3, §7): the SKU
@@ -22,7 +23,6 @@ export const catalogueIndexes: IndexDeclaration[] = ATTRIBUTES.map((a) => ({
   options: { name: `planning_${a.field}` },
 }));
 
-const collator = new Intl.Collator("pt-BR", { numeric: true });
 
 /** The values offered for every attribute, sorted, at most SKU_GROUPED_LIMIT each. */
 export async function listAttributeOptions(): Promise<AttributeOptions> {
@@ -33,7 +33,7 @@ export async function listAttributeOptions(): Promise<AttributeOptions> {
       a.param,
       lists[i]
         .filter((v): v is string => typeof v === "string")
-        .sort(collator.compare)
+        .sort(byPtBrNumeric)
         .slice(0, SKU_GROUPED_LIMIT),
     ]),
   ) as AttributeOptions;
@@ -68,7 +68,7 @@ export async function findSkus(skus: readonly string[]): Promise<SkuOption[]> {
   if (skus.length === 0) return [];
   const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
   const rows = await catalogue.find({ sku: { $in: [...skus] } }, { projection: { _id: 0, sku: 1, material_description: 1 } }).toArray();
-  return dedupe(rows).sort((a, b) => collator.compare(a.sku, b.sku));
+  return dedupe(rows).sort((a, b) => byPtBrNumeric(a.sku, b.sku));
 }
 
 function dedupe(rows: Pick<ProductMasterRow, "sku" | "material_description">[]): SkuOption[] {

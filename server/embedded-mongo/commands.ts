@@ -10,8 +10,8 @@ import { boundedDistinctPlan, distinctFromDocs, distinctIndex, distinctScan, dra
 import { textScores } from "./expressions";
 import { compileFastUpdate, fastMatcher } from "./fastpath";
 import { compileUpdatePipeline, runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
-import { compareDocs, normaliseSort, openSource, PAUSE, planQuery, planStage, planSummary, withoutText, type PlannedQuery, type ScanStats, type SortSpec } from "./planner";
-import { Collection, type Catalog, type IndexSpec, withIdFirst } from "./storage";
+import { compareDocs, normaliseSort, openSource, PAUSE, planQuery, planStage, planSummary, withoutText, type IndexScanPlan, type PlannedQuery, type ScanStats, type SortSpec } from "./planner";
+import { Collection, type Catalog, type Index, type IndexSpec, withIdFirst } from "./storage";
 import { isTextSpec, normaliseTextIndexSpec } from "./text";
 import { assertSupportedValues, cloneDeep, deepEqual, getPath, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
@@ -543,9 +543,14 @@ export class CommandRunner {
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
     const env = this.env(db, ctx);
     if (!coll) return { docs: [], plans: [], stats: env.stats, ctx, nReturned: 0 };
+    // A DISTINCT_SCAN: over an index led by the key, whole (no filter) or within the filter's bounds.
+    const scanned = async (q: PlannedQuery, index: Index, within?: IndexScanPlan): Promise<ReadOutcome> => {
+      const values = await distinctScan(ctx, index, env.stats, within);
+      const stage = { stage: "DISTINCT_SCAN", keyPattern: { ...index.spec.key }, indexName: index.name };
+      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: stage }] };
+    };
     const index = Object.keys(filter).length === 0 ? distinctIndex(coll, key) : undefined;
     if (index) {
-      const values = await distinctScan(ctx, index, env.stats);
       const q: PlannedQuery = {
         ns: coll.ns,
         filter,
@@ -554,15 +559,11 @@ export class CommandRunner {
         rejected: [],
         collectionSize: coll.docs.size,
       };
-      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: { stage: "DISTINCT_SCAN", keyPattern: { ...index.spec.key }, indexName: index.name } }] };
+      return scanned(q, index);
     }
     const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan() });
     const bounded = boundedDistinctPlan(q.plan, key);
-    if (bounded) {
-      const values = await distinctScan(ctx, bounded.index, env.stats, bounded);
-      const stage = { stage: "DISTINCT_SCAN", keyPattern: { ...bounded.index.spec.key }, indexName: bounded.index.name };
-      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: stage }] };
-    }
+    if (bounded) return scanned(q, bounded.index, bounded);
     const values = await distinctFromDocs(ctx, openSource(coll, q, env.stats, compileFilter), key);
     return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length };
   }
@@ -1246,10 +1247,8 @@ function plainFieldProjection(projection: Doc): ((doc: Doc) => Doc) | undefined 
     include = on;
     named.add(field);
   }
-  if (include === undefined) {
-    // Only _id named: `{_id: 0}` drops it; `{_id: 1}` keeps _id alone.
-    return withId ? (doc) => (doc._id === undefined ? {} : { _id: doc._id }) : (doc) => omitFields(doc, new Set(["_id"]));
-  }
+  // Only _id named: `{_id: 1}` keeps _id alone (an inclusion), `{_id: 0}` drops it (an exclusion).
+  include ??= withId;
   if (!include) {
     if (!withId) named.add("_id");
     return (doc) => omitFields(doc, named);
@@ -1277,9 +1276,12 @@ function project(docs: Doc[], projection: Doc): Doc[] {
     else rest[k] = v;
   }
   let out: Doc[];
-  const fields = Object.keys(rest).length > 0 ? plainFieldProjection(rest) : undefined;
   try {
-    out = fields ? docs.map(fields) : Object.keys(rest).length > 0 ? (new Query({}).find(docs, rest).all() as Doc[]) : docs.map((d) => ({ ...d }));
+    if (Object.keys(rest).length === 0) out = docs.map((d) => ({ ...d }));
+    else {
+      const fields = plainFieldProjection(rest);
+      out = fields ? docs.map(fields) : (new Query({}).find(docs, rest).all() as Doc[]);
+    }
   } catch (error) {
     throw toCommandError(error);
   }

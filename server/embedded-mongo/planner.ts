@@ -421,9 +421,15 @@ export function rangeTests(plan: IndexScanPlan): { beforeStart: (e: IndexEntry) 
   }));
 }
 
-function countRange(index: Index, r: KeyRange): number {
+/** The ranks in the index tree of a range's first entry and of the first entry past it. */
+function rankSpan(index: Index, r: KeyRange): { from: number; to: number } {
   const from = index.tree.rankOf((e) => compareToStart(index, index.keyIn(e), r.start));
   const to = index.tree.rankOf((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1));
+  return { from, to };
+}
+
+function countRange(index: Index, r: KeyRange): number {
+  const { from, to } = rankSpan(index, r);
   return Math.max(0, to - from);
 }
 
@@ -851,9 +857,7 @@ class IndexScan implements Source {
   skip(n: number): number {
     if (!this.plan.exact || this.seen || this.pos || this.rangeIdx !== 0 || this.ranges.length !== 1) return 0;
     const index = this.plan.index;
-    const r = this.ranges[0];
-    const from = index.tree.rankOf((e) => compareToStart(index, index.keyIn(e), r.start));
-    const to = index.tree.rankOf((e) => (pastEnd(index, index.keyIn(e), r.end) ? 0 : -1));
+    const { from, to } = rankSpan(index, this.ranges[0]);
     const skipped = Math.min(n, Math.max(0, to - from));
     if (this.plan.direction === 1) this.pos = index.tree.atRank(from + skipped);
     else if (skipped < to - from) this.pos = index.tree.atRank(to - 1 - skipped);
