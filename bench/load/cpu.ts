@@ -17,7 +17,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, cpuMs, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { benchEnv, cpuMs, freePort, PAGES, repeat, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -75,12 +75,9 @@ async function main() {
     for (let i = 0; i < 20; i++) bytes = await get(); // warm-up: caches, JIT, a dashboard's first computation
     const web0 = cpuMs(web.pid!);
     const db0 = cpuMs(dbPid);
-    let sent = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (sent++ < REQUESTS) await get();
-      }),
-    );
+    await repeat(REQUESTS, CONCURRENCY, async () => {
+      await get();
+    });
     const webMs = (cpuMs(web.pid!) - web0) / REQUESTS;
     const dbMs = (cpuMs(dbPid) - db0) / REQUESTS;
     byName.set(page.name, webMs);

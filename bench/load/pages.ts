@@ -90,6 +90,16 @@ async function firstValue(portal: Db, collection: string, field: string): Promis
 /** The collections of scale 10's volume: reading their counts waits for the database to have loaded them. */
 export const BIG_COLLECTIONS = ["planning_quantity", "product_master", "files", "explorer_documents"] as const;
 
+/** Runs `request` `times` times, `parallel` at a time. */
+export async function repeat(times: number, parallel: number, request: () => Promise<void>): Promise<void> {
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (sent++ < times) await request();
+    }),
+  );
+}
+
 /** utime + stime of a process, in ms (Linux /proc). */
 export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");

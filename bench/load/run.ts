@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, repeat, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const USERS = 50;
 
@@ -170,19 +170,12 @@ async function main() {
   // it. Then each page: 50 users for SECONDS.
   for (const page of PAGES) {
     const cookie = cookies.get(page.as)![0];
-    let sent = 0;
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        let status = 200;
-        while (sent++ < WARM_REQUESTS) {
-          const res = await fetch(`${base}${page.path}`, { headers: { cookie } });
-          await res.arrayBuffer();
-          if (!res.ok) status = res.status;
-        }
-        return status;
-      }),
-    );
-    const refused = answers.find((status) => status !== 200);
+    let refused = 0;
+    await repeat(WARM_REQUESTS, 4, async () => {
+      const res = await fetch(`${base}${page.path}`, { headers: { cookie } });
+      await res.arrayBuffer();
+      if (!res.ok) refused = res.status;
+    });
     if (refused) say(`warning: ${page.path} answered ${refused} to the warm-up`);
   }
   const results: Measure[] = [];
