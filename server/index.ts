@@ -16,6 +16,7 @@ import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { runInRequestScope } from "../app/utils/request-scope.server";
+import { backgroundWorkSettled } from "../app/utils/background-work.server";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { createDrain } from "./drain";
 import { requestLog } from "./request-log";
@@ -204,7 +205,10 @@ async function main() {
       await vite?.close();
       // The worker finishes the file in hand if it can within the grace period; otherwise its lease
       // simply expires and another worker takes the file over.
-      if (worker) await Promise.race([worker.stop(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      const grace = () => new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      // Work the requests left running (dashboard figures recomputed behind a view) ends before the database closes.
+      await Promise.race([backgroundWorkSettled(), grace()]);
+      if (worker) await Promise.race([worker.stop(), grace()]);
       await sharedData?.stop();
       await closeDb();
       databaseGate.stop();

@@ -6,6 +6,7 @@ import { DASHBOARDS } from "~/models/dashboards.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { CHART_CACHE_MAX_AGE_MS } from "~/services/dashboards/native.server";
+import { backgroundWorkSettled } from "~/utils/background-work.server";
 import { useTestDatabase } from "../db";
 import { recordQueryPlans } from "../query-plans";
 
@@ -86,5 +87,18 @@ describe("native dashboard figures", () => {
     expect(await view()).toBe(before);
     // …which runs behind it, and the next views show its result.
     await expect.poll(view, { timeout: 5_000 }).toBe(before + 100);
+  });
+
+  it("recomputed behind the view, are awaited by the host's shutdown before the database closes", async () => {
+    const db = await setUp();
+    const before = Number(await view());
+    await db.collection(PLANNING_QUANTITY).updateOne({ sku: "S4" }, { $inc: { valor: 7 } });
+    const stale = new Date(Date.now() - CHART_CACHE_MAX_AGE_MS - 1_000);
+    await db.collection(DASHBOARD_CHART_CACHE).updateMany({}, { $set: { computedAt: stale } });
+    expect(await view()).toBe(before);
+    // What the shutdown awaits (server/index.ts) ends only once the new figures are stored.
+    await backgroundWorkSettled();
+    const stored = await db.collection(DASHBOARD_CHART_CACHE).find({}).toArray();
+    expect(stored.map((c) => [c.rows[0]?.value, c.computedAt > stale])).toEqual([[before + 7, true]]);
   });
 });
