@@ -203,12 +203,11 @@ async function main() {
       // Stops accepting and resolves once in-flight requests are answered and their connections closed.
       await drain.drain(server);
       await vite?.close();
-      // The worker finishes the file in hand if it can within the grace period; otherwise its lease
-      // simply expires and another worker takes the file over.
-      const grace = () => new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-      // Work the requests left running (dashboard figures recomputed behind a view) ends before the database closes.
-      await Promise.race([backgroundWorkSettled(), grace()]);
-      if (worker) await Promise.race([worker.stop(), grace()]);
+      // Within one more grace period, the worker finishes the file in hand if it can (otherwise its lease simply
+      // expires and another worker takes the file over), and work the requests left running (dashboard figures
+      // recomputed behind a view) ends before the database closes.
+      const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([Promise.all([backgroundWorkSettled(), worker?.stop()]), grace]);
       await sharedData?.stop();
       await closeDb();
       databaseGate.stop();
