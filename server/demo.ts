@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
 import { startEmbeddedDbProcess } from "./embedded-mongo/process";
+import { WEB_GC_FLAGS } from "./web-flags";
 
 const port = process.env.PORT || "3000";
 const dataDir = path.resolve(process.env.DATA_DIR || "./data");
@@ -91,7 +92,7 @@ async function main() {
     process.exit(seedExit);
   }
 
-  const server = spawn(process.execPath, ["build/host/index.js"], { env, stdio: "inherit" });
+  const server = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], { env, stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => server.kill(signal);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);

@@ -17,7 +17,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, cpuMs, freePort, PAGES, repeat, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { benchEnv, cpuMs, freePort, PAGES, repeat, seedIfEmpty, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -46,7 +47,7 @@ async function main() {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${DATA}`] : [];
-  const web = spawn(process.execPath, [...profile, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
+  const web = spawn(process.execPath, [...WEB_GC_FLAGS, ...profile, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
   await waitHttp(`${base}/healthz`, web);
 
   // The database loads its collections (and builds their indexes) in the background after it starts, which would be
@@ -62,6 +63,8 @@ async function main() {
   console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");
   console.log("|---|---|---|---|---|---|");
+  // Every page warmed before any is measured (/home, first, would otherwise run colder code than the rest).
+  for (const warning of await warmUp(base, measured, (page) => cookies.get(page.as)!)) console.log(warning);
   const byName = new Map<string, number>();
   for (const page of measured) {
     const headers = { cookie: cookies.get(page.as)!, "accept-encoding": "gzip", accept: "text/html" };
@@ -71,8 +74,7 @@ async function main() {
       if (!res.ok) throw new Error(`${page.path} answered ${res.status}`);
       return bytes;
     };
-    let bytes = 0;
-    for (let i = 0; i < 20; i++) bytes = await get(); // warm-up: caches, JIT, a dashboard's first computation
+    const bytes = await get();
     const web0 = cpuMs(web.pid!);
     const db0 = cpuMs(dbPid);
     await repeat(REQUESTS, CONCURRENCY, async () => {

@@ -19,7 +19,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, repeat, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const USERS = 50;
 
@@ -124,7 +125,7 @@ async function main() {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const webStarted = performance.now();
-  const web = spawn(process.execPath, ["build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: ["ignore", "inherit", "inherit"] });
+  const web = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: ["ignore", "inherit", "inherit"] });
   const stopAll = () => {
     web.kill("SIGTERM");
   };
@@ -165,19 +166,8 @@ async function main() {
   const idle = { web: rssMb(web.pid), db: rssMb(dbPid) };
   say(`idle RSS: web ${idle.web.toFixed(0)} MB, database ${idle.db.toFixed(0)} MB`);
 
-  // 4. Every page served WARM_REQUESTS times first (a dashboard computes its figures once; the web process compiles
-  // the code each page runs), so /home, measured first, is not measured on colder code than the pages compared with
-  // it. Then each page: 50 users for SECONDS.
-  for (const page of PAGES) {
-    const cookie = cookies.get(page.as)![0];
-    let refused = 0;
-    await repeat(WARM_REQUESTS, 4, async () => {
-      const res = await fetch(`${base}${page.path}`, { headers: { cookie } });
-      await res.arrayBuffer();
-      if (!res.ok) refused = res.status;
-    });
-    if (refused) say(`warning: ${page.path} answered ${refused} to the warm-up`);
-  }
+  // 4. Every page served WARM_REQUESTS times first (see warmUp), then each page: 50 users for SECONDS.
+  for (const warning of await warmUp(base, PAGES, (page) => cookies.get(page.as)![0], WARM_REQUESTS)) say(warning);
   const results: Measure[] = [];
   for (const page of PAGES) results.push(await measure(base, page.name, page.path, cookies.get(page.as)!, SECONDS));
   const loaded = { web: rssMb(web.pid), db: rssMb(dbPid) };

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import { execForm, imageScripts, instruction, readCompose, readDockerfile, serviceEnv, substitute } from "./container-files";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 /**
  * The container files as a reviewer reads them (no Docker engine runs here; test/e2e/deploy-commands.e2e.ts runs
@@ -29,13 +30,14 @@ describe("Dockerfile", () => {
     expect(instruction(prodDeps, "RUN").join(" ")).toMatch(/npm ci --omit=dev/);
   });
 
-  it("probes /healthz and starts with npm start, whose script execs node on the bundled host", () => {
+  it("probes /healthz and starts with npm start, whose script execs node on the bundled host with the web GC flags", () => {
     const health = instruction(runtime, "HEALTHCHECK")[0];
     expect(health).toBeDefined();
     expect(execForm(health).join(" ")).toContain("/healthz");
     expect(execForm(instruction(runtime, "CMD")[0])).toEqual(["npm", "start"]);
     const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).toBe("NODE_ENV=production exec node build/host/index.js");
+    // The flags are WEB_GC_FLAGS, which an npm script cannot import.
+    expect(scripts.start).toBe(`NODE_ENV=production exec node ${WEB_GC_FLAGS.join(" ")} build/host/index.js`);
     expect(scripts["worker:prod"]).toBe("NODE_ENV=production exec node build/host/worker.js");
   });
 

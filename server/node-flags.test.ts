@@ -1,0 +1,13 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DB_GC_FLAGS } from "./embedded-mongo/process";
+
+/** npm scripts cannot import a constant, so they list the flags themselves; this keeps both lists equal (`npm start`: test/deploy/container-files.test.ts). */
+const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+const nodeFlagsOf = (script: string) => script.split(/\s+/).filter((word) => word.startsWith("--") && !word.startsWith("--import"));
+
+describe("node flags of the npm db script", () => {
+  it("`npm run db` runs the database with DB_GC_FLAGS", () => {
+    expect(nodeFlagsOf(scripts.db).filter((flag) => !flag.startsWith("--max-old-space-size"))).toEqual(DB_GC_FLAGS);
+  });
+});
