@@ -60,11 +60,11 @@ async function main() {
   const cookies = new Map<Account, string>();
   for (const account of new Set(measured.map((p) => p.as))) cookies.set(account, await signIn(base, account));
 
+  // Every page warmed before any is measured (/home, first, would otherwise run colder code than the rest).
+  for (const warning of await warmUp(base, measured, (page) => cookies.get(page.as)!)) console.log(warning);
   console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");
   console.log("|---|---|---|---|---|---|");
-  // Every page warmed before any is measured (/home, first, would otherwise run colder code than the rest).
-  for (const warning of await warmUp(base, measured, (page) => cookies.get(page.as)!)) console.log(warning);
   const byName = new Map<string, number>();
   for (const page of measured) {
     const headers = { cookie: cookies.get(page.as)!, "accept-encoding": "gzip", accept: "text/html" };

@@ -101,16 +101,19 @@ export async function repeat(times: number, parallel: number, request: () => Pro
   );
 }
 
+/** Requests per page before any page is measured. */
+export const WARM_REQUESTS = 100;
+
 /**
- * Serves every page `times` times, 4 at a time, before any is measured: a dashboard computes its figures once and
+ * Serves every page WARM_REQUESTS times, 4 at a time, before any is measured: a dashboard computes its figures once and
  * the web process compiles the code each page runs, so /home, measured first, is not measured on colder code than
  * the pages compared with it. Returns a warning for each page that answered an error.
  */
-export async function warmUp(base: string, pages: readonly Page[], cookieOf: (page: Page) => string, times = 100): Promise<string[]> {
+export async function warmUp(base: string, pages: readonly Page[], cookieOf: (page: Page) => string): Promise<string[]> {
   const warnings: string[] = [];
   for (const page of pages) {
     let refused = 0;
-    await repeat(times, 4, async () => {
+    await repeat(WARM_REQUESTS, 4, async () => {
       const res = await fetch(`${base}${page.path}`, { headers: { cookie: cookieOf(page) } });
       await res.arrayBuffer();
       if (!res.ok) refused = res.status;

@@ -62,8 +62,6 @@ function percentile(sorted: number[], p: number): number {
 
 type Measure = { name: string; p50: number; p95: number; p99: number; rps: number; errors: number; requests: number };
 
-/** Requests per page before any page is measured. */
-const WARM_REQUESTS = 100;
 
 /** One autocannon run on a path; each of the 50 connections carries its own session cookie. */
 function measure(base: string, name: string, urlPath: string, cookies: string[], seconds: number, connections = USERS): Promise<Measure> {
@@ -167,7 +165,7 @@ async function main() {
   say(`idle RSS: web ${idle.web.toFixed(0)} MB, database ${idle.db.toFixed(0)} MB`);
 
   // 4. Every page served WARM_REQUESTS times first (see warmUp), then each page: 50 users for SECONDS.
-  for (const warning of await warmUp(base, PAGES, (page) => cookies.get(page.as)![0], WARM_REQUESTS)) say(warning);
+  for (const warning of await warmUp(base, PAGES, (page) => cookies.get(page.as)![0])) say(warning);
   const results: Measure[] = [];
   for (const page of PAGES) results.push(await measure(base, page.name, page.path, cookies.get(page.as)!, SECONDS));
   const loaded = { web: rssMb(web.pid), db: rssMb(dbPid) };
