@@ -101,4 +101,18 @@ describe("native dashboard figures", () => {
     const stored = await db.collection(DASHBOARD_CHART_CACHE).find({}).toArray();
     expect(stored.map((c) => [c.rows[0]?.value, c.computedAt > stale])).toEqual([[before + 7, true]]);
   });
+
+  it("follow an edited chart at once: a new pipeline is new figures, with no change to the data", async () => {
+    const db = await setUp();
+    const before = Number(await view());
+    const count = [{ $group: { _id: null, value: { $sum: 1 } } }, { $project: { _id: 0, value: 1 } }];
+    const edit = (pipeline: object[]) =>
+      db.collection(DASHBOARDS).updateOne({ painelId: 1 }, { $set: { "charts.0.pipeline": EJSON.stringify(pipeline, { relaxed: false }) } });
+    await edit(count);
+    const rows = await db.collection(PLANNING_QUANTITY).countDocuments();
+    expect(await view()).toBe(rows);
+    // …and back: the first definition's figures again.
+    await edit(total);
+    expect(await view()).toBe(before);
+  });
 });

@@ -165,7 +165,27 @@ function collectionsRead(chart: DashboardChart): string[] {
   } catch {
     // an unreadable pipeline fails in runChart with its own message
   }
-  return [...out];
+  return [...out].filter(isChartCollection);
+}
+
+/** What a chart's definition tells the cache: the digest of its collection and pipeline, and the collections it reads. */
+type ChartIdentity = { digest: string; reads: string[] };
+/**
+ * Every view needs each chart's identity; the pipeline is parsed and hashed once per definition, not per view.
+ * Keyed by the definition's text itself, so an edited chart simply gets a new entry.
+ */
+const identities = new Map<string, ChartIdentity>();
+const IDENTITIES_MAX = 1_000;
+
+function identityOf(chart: DashboardChart): ChartIdentity {
+  const text = `${chart.collection}\u0000${chart.pipeline}`;
+  let known = identities.get(text);
+  if (!known) {
+    if (identities.size >= IDENTITIES_MAX) identities.clear();
+    known = { digest: createHash("sha1").update(text).digest("base64url"), reads: collectionsRead(chart) };
+    identities.set(text, known);
+  }
+  return known;
 }
 
 /** Charts being computed in this process, so concurrent views of a stale chart wait for one run. */
@@ -190,9 +210,8 @@ export async function runCharts(charts: unknown, scope = "dashboard"): Promise<C
   if (!Array.isArray(charts)) return [{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }];
   const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
   const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
-  const keyOf = (chart: DashboardChart) =>
-    `${scope}:${chart.id}:${createHash("sha1").update(`${chart.collection}\u0000${chart.pipeline}`).digest("base64url")}`;
-  const reads = new Map(valid.map((chart) => [chart, collectionsRead(chart).filter(isChartCollection)]));
+  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identityOf(chart).digest}`;
+  const reads = new Map(valid.map((chart) => [chart, identityOf(chart).reads]));
   const [states, cached] = await Promise.all([dataStates([...new Set([...reads.values()].flat())]), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
   return Promise.all(
