@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { packageScripts } from "../test/deploy/container-files";
 import { DB_GC_FLAGS } from "./embedded-mongo/process";
 
 /** npm scripts cannot import a constant, so they list the flags themselves; this keeps both lists equal (`npm start`: test/deploy/container-files.test.ts). */
-const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = packageScripts();
 const nodeFlagsOf = (script: string) => script.split(/\s+/).filter((word) => word.startsWith("--") && !word.startsWith("--import"));
 
 describe("node flags of the npm db script", () => {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { sharedAcrossBundles } from "./shared-across-bundles.server";
 
 /**
  * What one page request computes once and its loaders share. A document request runs the root loader, the
@@ -11,12 +12,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * `memoInRequest` simply computes.
  *
  * The host and the Remix build are separate bundles, each with its own copy of this module: the storage lives on
- * `globalThis` so both use the same one.
+ * `globalThis` (sharedAcrossBundles) so both use the same one.
  */
-const SCOPE_KEY = Symbol.for("journey-portal.request-scope");
 type Scope = Map<string, Promise<unknown>>;
-const holder = globalThis as typeof globalThis & { [SCOPE_KEY]?: AsyncLocalStorage<Scope> };
-const storage: AsyncLocalStorage<Scope> = (holder[SCOPE_KEY] ??= new AsyncLocalStorage<Scope>());
+const storage = sharedAcrossBundles("request-scope", () => new AsyncLocalStorage<Scope>());
 
 /** Runs `work` (one request's handling) with a fresh scope. */
 export function runInRequestScope<T>(work: () => T): T {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
-import { execForm, imageScripts, instruction, readCompose, readDockerfile, serviceEnv, substitute } from "./container-files";
+import { execForm, imageScripts, instruction, packageScripts, readCompose, readDockerfile, serviceEnv, substitute } from "./container-files";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 /**
@@ -35,7 +35,7 @@ describe("Dockerfile", () => {
     expect(health).toBeDefined();
     expect(execForm(health).join(" ")).toContain("/healthz");
     expect(execForm(instruction(runtime, "CMD")[0])).toEqual(["npm", "start"]);
-    const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = packageScripts();
     // The flags are WEB_GC_FLAGS, which an npm script cannot import.
     expect(scripts.start).toBe(`NODE_ENV=production exec node ${WEB_GC_FLAGS.join(" ")} build/host/index.js`);
     expect(scripts["worker:prod"]).toBe("NODE_ENV=production exec node build/host/worker.js");

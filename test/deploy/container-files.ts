@@ -77,3 +77,8 @@ export function substitute(value: string, vars: Record<string, string>): string 
 export function serviceEnv(service: ComposeService, vars: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, substitute(String(v), vars)]));
 }
+
+/** The npm scripts of package.json. */
+export function packageScripts(): Record<string, string> {
+  return (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+}

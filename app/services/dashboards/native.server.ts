@@ -210,17 +210,18 @@ export async function runCharts(charts: unknown, scope = "dashboard"): Promise<C
   if (!Array.isArray(charts)) return [{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }];
   const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
   const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
-  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identityOf(chart).digest}`;
-  const reads = new Map(valid.map((chart) => [chart, identityOf(chart).reads]));
-  const [states, cached] = await Promise.all([dataStates([...new Set([...reads.values()].flat())]), readCachedCharts(valid.map(keyOf))]);
+  const identity = new Map(valid.map((chart) => [chart, identityOf(chart)]));
+  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identity.get(chart)!.digest}`;
+  const collections = [...new Set([...identity.values()].flatMap((id) => id.reads))];
+  const [states, cached] = await Promise.all([dataStates(collections), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
   return Promise.all(
     charts.map((raw, index) => {
       const p = parsed[index];
-      if (!p.success || !reads.has(p.data)) return runChart(raw, index);
+      if (!p.success || !identity.has(p.data)) return runChart(raw, index);
       const chart = p.data;
       const key = keyOf(chart);
-      const fingerprint = reads.get(chart)!.map((name) => states.get(name)).join(",");
+      const fingerprint = identity.get(chart)!.reads.map((name) => states.get(name)).join(",");
       const hit = cached.get(key);
       // Figures of the same data state: shown at once. Past the maximum age they are recomputed behind the view
       // (nothing announced a change; the age only bounds what an unannounced write can leave stale).
