@@ -53,8 +53,17 @@ export async function getClient(): Promise<MongoClient> {
   return (await g[globalKey]).client;
 }
 
+/** The portal's database handle, one per client and name: `client.db()` copies the client's ~100 options each call. */
+const dbHandles = new WeakMap<MongoClient, Map<string, Db>>();
+
 export async function getDb(): Promise<Db> {
-  return (await getClient()).db(getConfig().databaseName);
+  const client = await getClient();
+  const name = getConfig().databaseName;
+  let byName = dbHandles.get(client);
+  if (!byName) dbHandles.set(client, (byName = new Map()));
+  let db = byName.get(name);
+  if (!db) byName.set(name, (db = client.db(name)));
+  return db;
 }
 
 /** Closes the client (and the embedded server, when this process started one). */
