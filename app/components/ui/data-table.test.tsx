@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import type { ColumnDef } from "@tanstack/react-table";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
 import { DataTable, searchWith, textColumns } from "./data-table";
@@ -51,6 +52,21 @@ describe("DataTable", () => {
     expect(html).toContain("2 / 3");
     expect(html).toContain(`href="/repo/master-data?base=ok&amp;collection=product_master&amp;page=1"`);
     expect(html).toContain(`href="/repo/master-data?base=ok&amp;collection=product_master&amp;page=3"`);
+  });
+
+  it("gives a column's cell renderer TanStack's context: the row, the column, the value and the cell", async () => {
+    const rows: Row[] = [{ id: "r1", cells: { sku: "S1", marca: "A" } }];
+    const described: ColumnDef<Row, unknown>[] = [
+      ...columns,
+      {
+        id: "about",
+        header: "Sobre",
+        accessorFn: (row) => row.cells.sku.toLowerCase(),
+        cell: (ctx) => `${ctx.cell.id}|${ctx.column.id}|${ctx.row.id}|${String(ctx.getValue())}|${String(ctx.renderValue())}|${ctx.table.getRowCount()}`,
+      },
+    ];
+    const html = await render("/x", { rows, rowCount: 1, columns: described });
+    expect(html).toContain("<td>S1</td><td>A</td><td>r1_about|about|r1|s1|s1|1</td>");
   });
 
   it("offers page sizes through a GET form that keeps the filters and restarts at page 1", async () => {

@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type Row as TableRow, type Table } from "@tanstack/react-table";
 import { useId } from "react";
 import { messages } from "~/messages";
 import "./data-table.css";
@@ -41,6 +41,25 @@ export function textColumns<Row extends { cells: Record<string, string> }>(defs:
     header: def.header,
     accessorFn: (row: Row) => row.cells[def.key] ?? "",
   }));
+}
+
+/**
+ * What a column's cell renderer gets: TanStack's CellContext, built per cell without TanStack's cell object, whose
+ * creation runs every table feature's hook (grouping, pinning, selection…) for each cell, ~1 ms of a 40-row page on
+ * the server. `cell` itself is TanStack's, fetched only if a renderer reads it.
+ */
+function cellContext<Row>(table: Table<Row>, row: TableRow<Row>, column: Column<Row, unknown>): CellContext<Row, unknown> {
+  const getValue: CellContext<Row, unknown>["getValue"] = () => row.getValue(column.id);
+  return {
+    table,
+    row,
+    column,
+    getValue,
+    renderValue: () => getValue() ?? table.options.renderFallbackValue,
+    get cell() {
+      return row.getAllCells().find((c) => c.column.id === column.id)!;
+    },
+  };
 }
 
 /** The current search string with `changes` applied (null removes a parameter). */
@@ -89,7 +108,8 @@ export function DataTable<Row>({
   const to = rows.length === 0 ? 0 : from + rows.length - 1;
   const hasPrevious = page > 1;
   const hasNext = page < pageCount;
-  const leafCount = table.getVisibleLeafColumns().length || 1;
+  const leafColumns = table.getVisibleLeafColumns();
+  const leafCount = leafColumns.length || 1;
 
   // Everything else in the URL (tab, collection, filters) is kept by the page-size form.
   const keptParams = [...new URLSearchParams(location.search).entries()].filter(([k]) => k !== pageParam && k !== pageSizeParam);
@@ -120,8 +140,8 @@ export function DataTable<Row>({
             ) : (
               table.getRowModel().rows.map((row) => (
                 <tr key={row.id} data-row-id={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                  {leafColumns.map((column) => (
+                    <td key={column.id}>{flexRender(column.columnDef.cell, cellContext(table, row, column))}</td>
                   ))}
                 </tr>
               ))
