@@ -269,6 +269,6 @@ test("rejected rows: newest first, narrowed to one file from the job list's link
   await page.context().clearCookies();
   await signIn(page, app.baseURL, "bronze@demo.local");
   await page.goto("/captura/processando");
-  await page.locator("main table tbody tr").filter({ has: page.locator(`[data-full-text="${name}"]`) }).waitFor();
+  await page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) }).waitFor();
   expect(await page.getByRole("link", { name: jobTexts.nokRowsOf(name) }).count()).toBe(0);
 });

@@ -85,7 +85,8 @@ const csv = (name: string, text: string) => ({ name, mimeType: "text/csv", buffe
 const uploadRow = (page: Page, name: string) => page.locator(`tr[data-upload-name="${name}"]`);
 const notices = (page: Page) => page.locator(".upload-panel__notices > *");
 const fileInput = (page: Page) => page.getByLabel(uploadScreenTexts.pick, { exact: true });
-const jobRow = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.locator(`[data-full-text="${name}"]`) });
+/** A job list row by its file's full name (the cell's text, or the tooltip of a cut name). */
+const jobRow = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
 
 async function cellTexts(row: Locator): Promise<string[]> {
   return (await row.locator("td").allInnerTexts()).map((t) => t.trim());
@@ -219,17 +220,17 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   // The counts, the truncated name with its full text, the icons with their text alternatives.
   const product = jobRow(page, PRODUCT_NAME);
   expect(await product.innerText()).toContain("5 linhas OK, 2 NOK");
-  expect(await product.locator(`[data-full-text="${PRODUCT_NAME}"]`).innerText()).toBe("product_master_...");
+  expect(await product.locator(".job-name .tooltip-anchor__text").innerText()).toBe("product_master_...");
   expect(await product.getByRole("img", { name: jobTexts.iconSuccess }).count()).toBe(1);
   expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linhas OK, 0 NOK");
-  expect(await jobRow(page, CHANNEL_NAME).locator(`[data-full-text="${CHANNEL_NAME}"]`).innerText()).toBe(CHANNEL_NAME);
+  expect(await jobRow(page, CHANNEL_NAME).locator(".job-name").innerText()).toBe(CHANNEL_NAME);
 
   // The layout-less text file failed: error icon, its long message cut to 42 + dots with a tooltip, and Retry.
   const notesRow = jobRow(page, NOTES_NAME);
   expect(await notesRow.getByRole("img", { name: jobTexts.iconError }).count()).toBe(1);
   const fullMessage = (await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME })))?.message as string;
   expect(fullMessage.length).toBeGreaterThan(45);
-  const cutMessage = notesRow.locator(`.job-message [data-full-text]`);
+  const cutMessage = notesRow.locator(".job-message .tooltip-anchor__text");
   expect(await cutMessage.innerText()).toBe(`${Array.from(fullMessage).slice(0, 42).join("")}...`);
   const tooltipId = await cutMessage.getAttribute("aria-describedby");
   const tooltip = page.locator(`[id="${tooltipId}"]`);

@@ -72,7 +72,7 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
         cell: ({ row }) => (
           <span className="job-progress">
             <progress max={100} value={row.original.progress} aria-label={`${jobTexts.columnProgress}: ${row.original.name}`} />
-            <span>{row.original.progress}%</span>
+            <span>{`${row.original.progress}%`}</span>
           </span>
         ),
       },
@@ -95,16 +95,17 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
       {
         id: "actions",
         header: () => <span className="visually-hidden">{jobTexts.columnActions}</span>,
-        cell: ({ row }) => (
-          <span className="job-actions">
-            {row.original.nokRowsHref ? (
-              <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
-                {jobTexts.nokRows}
-              </Link>
-            ) : null}
-            {row.original.canRetry ? <RetryButton row={row.original} /> : null}
-          </span>
-        ),
+        cell: ({ row }) =>
+          row.original.nokRowsHref || row.original.canRetry ? (
+            <span className="job-actions">
+              {row.original.nokRowsHref ? (
+                <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
+                  {jobTexts.nokRows}
+                </Link>
+              ) : null}
+              {row.original.canRetry ? <RetryButton row={row.original} /> : null}
+            </span>
+          ) : null,
       },
     );
     return list;

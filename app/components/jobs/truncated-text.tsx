@@ -7,15 +7,10 @@ import type { Truncated } from "~/domain/truncate";
  */
 export function TruncatedText({ full, cut, className }: { full: string; cut: Truncated; className?: string }) {
   const tipId = useId();
-  if (!cut.truncated)
-    return (
-      <span className={className} data-full-text={full}>
-        {cut.text}
-      </span>
-    );
+  if (!cut.truncated) return <span className={className}>{cut.text}</span>;
   return (
     <span className={`tooltip-anchor${className ? ` ${className}` : ""}`}>
-      <span className="tooltip-anchor__text" tabIndex={0} aria-describedby={tipId} data-full-text={full}>
+      <span className="tooltip-anchor__text" tabIndex={0} aria-describedby={tipId}>
         {cut.text}
       </span>
       <span role="tooltip" id={tipId} className="tooltip">
