@@ -528,6 +528,7 @@ export function ForecastGrid({
                   totals={totals}
                   firstForecastIndex={firstForecastIndex}
                   editable={payload.editable && isAccount}
+                  gridReadOnly={!editable}
                   edited={isAccount && edited.has(row.line)}
                   history={isAccount ? historyByLine[row.line] : undefined}
                   conflicts={isAccount ? conflictsByLine.get(row.line) : undefined}
@@ -637,6 +638,8 @@ type RowViewProps = {
   totals: readonly AnnualTotal[];
   firstForecastIndex: number;
   editable: boolean;
+  /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
+  gridReadOnly: boolean;
   edited: boolean;
   history: ReadonlySet<number> | undefined;
   conflicts: ReadonlyMap<number, string> | undefined;
@@ -654,6 +657,7 @@ const RowView = memo(function RowView({
   totals,
   firstForecastIndex,
   editable,
+  gridReadOnly,
   edited,
   history,
   conflicts,
@@ -711,7 +715,7 @@ const RowView = memo(function RowView({
             className={classes}
             style={pinnedStyle(column)}
             title={conflict}
-            aria-readonly={canEdit ? undefined : true}
+            aria-readonly={canEdit || gridReadOnly ? undefined : true}
           >
             {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}
           </div>
