@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
 import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type Row as TableRow, type Table } from "@tanstack/react-table";
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { messages } from "~/messages";
 import "./data-table.css";
 import { useHydrated } from "./use-hydrated";
@@ -60,6 +60,15 @@ function cellContext<Row>(table: Table<Row>, row: TableRow<Row>, column: Column<
       return row.getAllCells().find((c) => c.column.id === column.id)!;
     },
   };
+}
+
+/**
+ * A cell's content: the column's renderer called as a function, not mounted as a component as TanStack's flexRender
+ * does (a component per cell, 320 on a 40-row page, and a props copy that would read every field of the context). So a
+ * cell renderer calls no hooks: what needs state is a component that the renderer returns (RetryButton, DownloadButton).
+ */
+function renderCell<Row>(cell: ColumnDef<Row, unknown>["cell"], context: CellContext<Row, unknown>): ReactNode {
+  return typeof cell === "function" ? cell(context) : cell;
 }
 
 /** The current search string with `changes` applied (null removes a parameter). */
@@ -141,7 +150,7 @@ export function DataTable<Row>({
               table.getRowModel().rows.map((row) => (
                 <tr key={row.id} data-row-id={row.id}>
                   {leafColumns.map((column) => (
-                    <td key={column.id}>{flexRender(column.columnDef.cell, cellContext(table, row, column))}</td>
+                    <td key={column.id}>{renderCell(column.columnDef.cell, cellContext(table, row, column))}</td>
                   ))}
                 </tr>
               ))
