@@ -12,27 +12,20 @@
  * The baseline lives inside the checkout (bench/load/.baseline-build, git-ignored) so that its server bundle
  * resolves the same node_modules.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { MongoClient } from "mongodb";
-import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { benchEnv, cpuMs, freePort, PAGES, repeat, seedIfEmpty, signIn, spec001Pages, waitHttp, waitLoaded, warmUp, type Account, type Page } from "./pages";
+import { BENCH_OPTIONS, benchData, cpuMs, fetchPage, openBenchDatabase, PAGES, pagesNamed, repeat, signIn, spec001Pages, startWebProcess, waitLoaded, warmUp, type Account, type Page } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: "string" },
-    scale: { type: "string" },
-    only: { type: "string" },
+    ...BENCH_OPTIONS,
     requests: { type: "string" },
     rounds: { type: "string" },
   },
 });
-const SCALE = Number(args.scale ?? 10);
-const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
+const { scale: SCALE, dataDir: DATA } = benchData(args);
 const REQUESTS = Number(args.requests ?? 150);
 const ROUNDS = Number(args.rounds ?? 6);
 const CONCURRENCY = 4;
@@ -41,42 +34,29 @@ const BUILDS = { A: "bench/load/.baseline-build/host/index.js", B: "build/host/i
 type Web = { name: keyof typeof BUILDS; base: string; process: ChildProcess; cookies: Map<Account, string> };
 
 async function startWeb(name: keyof typeof BUILDS, env: NodeJS.ProcessEnv): Promise<Web> {
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [...WEB_GC_FLAGS, BUILDS[name]], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
-  await waitHttp(`${base}/healthz`, child);
-  return { name, base, process: child, cookies: new Map() };
+  const { base, web } = await startWebProcess(BUILDS[name], env);
+  return { name, base, process: web, cookies: new Map() };
 }
 
 /** Sends `count` requests of one page to one build, 4 at a time: its web CPU in ms, and the page's size. */
 async function measure(web: Web, page: Page, count: number): Promise<{ ms: number; bytes: number }> {
-  const headers = { cookie: web.cookies.get(page.as)!, "accept-encoding": "gzip", accept: "text/html" };
+  const cookie = web.cookies.get(page.as)!;
   let bytes = 0;
   const before = cpuMs(web.process.pid!);
   await repeat(count, CONCURRENCY, async () => {
-    const res = await fetch(web.base + page.path, { headers });
-    bytes = (await res.arrayBuffer()).byteLength;
-    if (!res.ok) throw new Error(`${web.name} ${page.path} answered ${res.status}`);
+    bytes = await fetchPage(web.base, page, cookie);
   });
   return { ms: cpuMs(web.process.pid!) - before, bytes };
 }
 
 async function main() {
   for (const entry of Object.values(BUILDS)) if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: see the steps at the top of bench/load/ab.ts`);
-  fs.mkdirSync(DATA, { recursive: true });
-  const env = benchEnv(DATA);
-  const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
-  env.MONGODB_URI = db.uri;
-  const client = new MongoClient(db.uri);
-  const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
-  const portal = client.db("journey_portal");
-  await seedIfEmpty(portal, env, SCALE);
+  const { env, db, client, dbPid, portal } = await openBenchDatabase(DATA, SCALE);
   const webs = [await startWeb("A", env), await startWeb("B", env)];
   console.log(`database loaded and quiet ${(await waitLoaded(client, dbPid)).toFixed(0)} s after it answered`);
 
-  const pages = [...PAGES, ...(await spec001Pages(portal))];
-  const wanted = (args.only ?? "").split(",").map((part) => part.trim()).filter(Boolean);
-  const measured = wanted.length === 0 ? pages : pages.filter((p) => p.name === "/home" || wanted.some((part) => p.name.includes(part)));
+  // B ÷ A of /healthz's few tenths of a millisecond would be noise: /home is the baseline here.
+  const measured = pagesNamed([...PAGES, ...(await spec001Pages(portal))], args.only, ["/home"]);
   for (const web of webs) {
     for (const account of new Set(measured.map((p) => p.as))) web.cookies.set(account, await signIn(web.base, account));
     for (const warning of await warmUp(web.base, measured, (page) => web.cookies.get(page.as)!)) console.log(warning);

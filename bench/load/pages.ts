@@ -1,6 +1,7 @@
 /**
- * The pages the load benchmarks measure (bench/load/run.ts under 50 users, bench/load/cpu.ts per request):
- * add new screens here (a path and the account type that may open it). Also what both benches share to start the
+ * The pages the load benchmarks measure (bench/load/run.ts under 50 users, bench/load/cpu.ts per request, bench/load/ab.ts
+ * two builds side by side):
+ * add new screens here (a path and the account type that may open it). Also what the benches share to start the
  * production build on a seeded database and sign in.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -8,8 +9,10 @@ import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import fs from "node:fs";
-import type { Db, MongoClient } from "mongodb";
+import { MongoClient, type Db } from "mongodb";
 import { DEMO_PASSWORD } from "../../app/seed/accounts";
+import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
 
@@ -157,6 +160,60 @@ export async function seedIfEmpty(portal: Db, env: NodeJS.ProcessEnv, scale: num
   const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(scale)], { env, stdio: "inherit" });
   const code = await new Promise<number | null>((r) => seed.once("exit", r));
   if (code !== 0) throw new Error(`seed failed (${code})`);
+}
+
+/** The options every load bench takes: the data directory, the seed's scale, and `--only` (see pagesNamed). */
+export const BENCH_OPTIONS = {
+  data: { type: "string" },
+  scale: { type: "string" },
+  // Comma-separated parts of page names to measure (with /healthz and /home, always): a quick A/B of a change.
+  only: { type: "string" },
+} as const;
+
+/** The seed's scale (default 10) and the data directory (default bench/load/.data/scale-N) from the benches' options. */
+export function benchData(args: { data?: string; scale?: string }): { scale: number; dataDir: string } {
+  const scale = Number(args.scale ?? 10);
+  return { scale, dataDir: path.resolve(args.data ?? `bench/load/.data/scale-${scale}`) };
+}
+
+/**
+ * The benches' database: the embedded server as its own process over `dataDir`/db (seeded with `scale` when empty),
+ * and the environment a web process needs to reach it.
+ */
+export async function openBenchDatabase(dataDir: string, scale: number, say: (line: string) => void = console.log) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const env = benchEnv(dataDir);
+  const db = await startEmbeddedDbProcess(path.join(dataDir, "db"), { env });
+  env.MONGODB_URI = db.uri;
+  const client = new MongoClient(db.uri);
+  await client.connect();
+  const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
+  const portal = client.db("journey_portal");
+  await seedIfEmpty(portal, env, scale, say);
+  return { env, db, client, dbPid, portal };
+}
+
+/** A production web process of one build's host entry (with WEB_GC_FLAGS, as `npm start`), once it answers /healthz. */
+export async function startWebProcess(entry: string, env: NodeJS.ProcessEnv, extraFlags: readonly string[] = []): Promise<{ base: string; web: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const web = spawn(process.execPath, [...WEB_GC_FLAGS, ...extraFlags, entry], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
+  await waitHttp(`${base}/healthz`, web);
+  return { base, web };
+}
+
+/** The pages an `--only` list names by part of their name (all when empty), with the baselines the bench compares to. */
+export function pagesNamed(pages: readonly Page[], only: string | undefined, baselines: readonly string[] = ["/healthz", "/home"]): Page[] {
+  const wanted = (only ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+  return wanted.length === 0 ? [...pages] : pages.filter((p) => baselines.includes(p.name) || wanted.some((part) => p.name.includes(part)));
+}
+
+/** One page as a browser asks for it (gzip, HTML) with `cookie`; fails on an error status. Its size in bytes. */
+export async function fetchPage(base: string, page: Page, cookie: string): Promise<number> {
+  const res = await fetch(base + page.path, { headers: { cookie, "accept-encoding": "gzip", accept: "text/html" } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  if (!res.ok) throw new Error(`${base}${page.path} answered ${res.status}`);
+  return bytes;
 }
 
 export const freePort = () =>

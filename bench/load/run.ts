@@ -18,9 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
-import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { benchEnv, BIG_COLLECTIONS, freePort, PAGES, seedIfEmpty, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const USERS = 50;
 
@@ -35,17 +34,13 @@ const autocannon = require("autocannon") as Autocannon;
 
 const { values: args } = parseArgs({
   options: {
+    ...BENCH_OPTIONS,
     seconds: { type: "string" },
-    data: { type: "string" },
-    scale: { type: "string" },
     "skip-import": { type: "boolean" },
-    // Comma-separated parts of page names to measure (with /healthz and /home, always): a quick A/B of a change.
-    only: { type: "string" },
   },
 });
 const SECONDS = Number(args.seconds ?? 10);
-const SCALE = Number(args.scale ?? 10);
-const DATA = path.resolve(args.data ?? `bench/load/.data/scale-${SCALE}`);
+const { scale: SCALE, dataDir: DATA } = benchData(args);
 
 function rssMb(pid: number | undefined): number {
   try {
@@ -108,16 +103,8 @@ async function main() {
   say(`# bench/load — ${new Date().toISOString()}, scale ${SCALE}, ${USERS} users, ${SECONDS} s per page, ${os.cpus().length} CPUs, load average at start ${load()}`);
 
   // 1. The database, as its own process, on the scratch data directory (seeded once, then reused).
-  fs.mkdirSync(DATA, { recursive: true });
-  const env = benchEnv(DATA);
   const dbStarted = performance.now();
-  const db = await startEmbeddedDbProcess(path.join(DATA, "db"), { env });
-  env.MONGODB_URI = db.uri;
-  const client = new MongoClient(db.uri);
-  await client.connect();
-  const dbPid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
-  const portal = client.db("journey_portal");
-  await seedIfEmpty(portal, env, SCALE, say);
+  const { env, db, client, dbPid, portal } = await openBenchDatabase(DATA, SCALE, say);
 
   // 2. The production web process, started at once: the database answers while it loads.
   const port = await freePort();
@@ -147,11 +134,7 @@ async function main() {
 
   // Spec 001's screens, on values the seed wrote (a branch, an RF scenario and cost centre, a competency).
   PAGES.push(...(await spec001Pages(portal)));
-  if (args.only) {
-    const wanted = args.only.split(",").map((part) => part.trim()).filter(Boolean);
-    const keep = PAGES.filter((p) => p.name === "/healthz" || p.name === "/home" || wanted.some((part) => p.name.includes(part)));
-    PAGES.splice(0, PAGES.length, ...keep);
-  }
+  PAGES.splice(0, PAGES.length, ...pagesNamed(PAGES, args.only));
 
   // 3. 50 sessions per account type the pages need.
   const cookies = new Map<Account, string[]>();
