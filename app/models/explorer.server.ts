@@ -1,4 +1,5 @@
 import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/domain/pagination";
 import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/domain/search";
@@ -83,6 +84,7 @@ export async function addExplorerDocuments(inputs: readonly NewDocument[], db?: 
     },
   }));
   await db.collection<VocabularyEntry>(EXPLORER_TERMS).bulkWrite(updates, { ordered: false });
+  await noteDataChanged([EXPLORER_DOCUMENTS], db);
   recentResults.clear();
 }
 

@@ -154,6 +154,9 @@ export async function claimNextJob(options: { agent: string; leaseMs?: number; n
   };
 }
 
+/** Claims whose job was announced as running (see reportProgress). */
+const announcedRunning = new WeakSet<JobClaim>();
+
 function heldBy(claim: JobClaim): Filter<FileDoc> {
   return { _id: claim.id, agent: claim.agent, attempts: claim.attempts, status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } };
 }
@@ -177,6 +180,12 @@ export async function reportProgress(
       leaseUntil: new Date(now.getTime() + (update.leaseMs ?? DEFAULT_LEASE_MS)),
     },
   });
+  // The dashboards tell a waiting job (progress 0) from a running one: its first progress is announced once;
+  // the heartbeats after it (every second) are not, or the job dashboards would be recomputed on every view.
+  if (result.matchedCount === 1 && progress > 0 && !announcedRunning.has(claim)) {
+    announcedRunning.add(claim);
+    await noteDataChanged([FILES]);
+  }
   return result.matchedCount === 1;
 }
 

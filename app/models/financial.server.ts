@@ -1,4 +1,5 @@
 import { ObjectId, type Collection } from "mongodb";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 
@@ -62,6 +63,7 @@ export async function findStatements(key: StatementKey): Promise<FinancialReport
 export async function recordStatements(records: FinancialReportRecord[]): Promise<boolean> {
   try {
     await (await financialReports()).insertMany(records, { ordered: true });
+    await noteDataChanged([FINANCIAL_REPORTS]);
     return true;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

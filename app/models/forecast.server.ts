@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import { parseScenario } from "~/domain/release-points";
 import type { IndexDeclaration } from "./indexes";
@@ -211,6 +212,7 @@ export async function saveForecastCells(
     });
   }
   if (written.length > 0) {
+    await noteDataChanged([FORECAST]);
     const entries = written.map((cell) => ({
       rf,
       cost_center_concat: costCenter,

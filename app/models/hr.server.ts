@@ -1,4 +1,5 @@
 import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
+import { noteDataChanged } from "./dashboard-cache.server";
 import type { FigureEdit } from "~/components/hr/edits";
 import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/components/hr/figures";
 import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/components/hr/months";
@@ -253,7 +254,10 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
     applied = diff.rows.filter(([id, fields]) => [...fields].every(([field, change]) => current.get(id)?.[field] === change.new));
   }
   const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now)));
-  if (changes.length > 0) await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
+  if (changes.length > 0) {
+    await noteDataChanged([HR_AUX]);
+    await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
+  }
   return { kind: "saved", changed: changes.length, conflicts: diff.rows.length - applied.length };
 }
 
@@ -272,6 +276,7 @@ export async function saveComment(filial: string, id: string, comentario: string
   const seen = typeof doc.comentario === "string" ? doc.comentario : null;
   const result = await collection.updateOne({ _id, filial_nome: filial, comentario: seen as string }, { $set: { comentario, updatedBy: user, updatedAt: now } });
   if (result.matchedCount === 0) return { kind: "conflict" };
+  await noteDataChanged([HR_AUX]);
   await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now));
   return { kind: "saved" };
 }

@@ -1,4 +1,5 @@
 import { ObjectId, type Collection, type Document, type Filter } from "mongodb";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import {
   ATTRIBUTES,
@@ -185,6 +186,7 @@ export async function saveQuantities(input: { user: string; screen: SaveScreen; 
     conflicts.push(...after.filter((r) => !mine.has(r._id.toHexString())).map(conflictOf));
   }
   if (written.length > 0) {
+    await noteDataChanged([PLANNING_QUANTITY]);
     await history.insertMany(
       written.map((edit) => ({
         rowId: edit.id,
@@ -244,6 +246,7 @@ export async function saveBatch(input: { user: string; screen: SaveScreen; filte
         },
       },
     ]);
+    if (result.modifiedCount > 0) await noteDataChanged([PLANNING_QUANTITY]);
     await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: result.matchedCount, modified: result.modifiedCount } });
     return { kind: "saved", saveId, matched: result.matchedCount, modified: result.modifiedCount };
   } catch (error) {
