@@ -28,12 +28,16 @@ import { createErrorReporter } from "./error-log";
 import { answerClientError, hostErrorHandler } from "./client-errors";
 import { checkSharedDataDir } from "./shared-data";
 import { precompressed } from "./precompressed";
+import { installRouteMatchingMemory } from "./route-matching";
 
 // Development reads ./.env when present; variables already set in the environment win.
 // Production and the tests take their configuration from the real environment only.
 if ((process.env.NODE_ENV ?? "development") === "development" && existsSync(".env")) {
   for (const [key, value] of Object.entries(parseEnv(readFileSync(".env", "utf8")))) process.env[key] ??= value;
 }
+
+// Remix matches the same route table on every request, several times per document (server/route-matching.ts).
+installRouteMatchingMemory();
 
 const READY_TIMEOUT_MS = 2_000;
 /** In-flight requests get this long to finish after SIGTERM; then connections are cut. */
