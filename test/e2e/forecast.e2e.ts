@@ -82,7 +82,8 @@ async function paste(page: Page, tsv: string) {
 const activeCell = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    return { row: el?.parentElement?.getAttribute("data-row"), col: el?.getAttribute("data-col") };
+    const col = el?.parentElement ? Array.prototype.indexOf.call(el.parentElement.children, el) : -1;
+    return { row: el?.parentElement?.getAttribute("data-row"), col: col < 0 ? null : String(col) };
   });
 
 test("filter: period and searchable cost centre, Generate Review, the path round trip, the breadcrumb back, and the same without JavaScript", async ({ page, app, browser }) => {

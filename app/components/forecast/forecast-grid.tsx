@@ -203,8 +203,9 @@ export function ForecastGrid({
   );
 
   // ------------------------------------------------------------------ focus and navigation
+  // A row's children are its cells in column order (RowView draws one per column), so a cell is found by position.
   const cellElement = (row: number, column: number) =>
-    scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"] > [data-col="${column}"]`) ?? null;
+    (scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as HTMLElement | undefined) ?? null;
 
   const focusCell = useCallback((row: number, column: number) => {
     const s = state.current;
@@ -271,10 +272,10 @@ export function ForecastGrid({
   );
 
   const positionOf = (target: EventTarget | null): { row: number; column: number } | null => {
-    const cell = (target as HTMLElement | null)?.closest?.("[data-col]");
+    const cell = (target as HTMLElement | null)?.closest?.("[role=gridcell], [role=rowheader]");
     const row = cell?.parentElement?.getAttribute("data-row");
     if (!cell || row == null) return null;
-    return { row: Number(row), column: Number(cell.getAttribute("data-col")) };
+    return { row: Number(row), column: Array.prototype.indexOf.call(cell.parentElement!.children, cell) };
   };
 
   const undoLast = useCallback(() => {
@@ -675,7 +676,6 @@ const RowView = memo(function RowView({
             <div
               key={column.id}
               role="rowheader"
-              data-col={c}
               tabIndex={-1}
               className={`forecast-grid__label${pinnedClass(column)}`}
               style={pinnedStyle(column)}
@@ -692,7 +692,8 @@ const RowView = memo(function RowView({
         const canEdit = editable && forecastColumn && value !== null && value !== undefined;
         const changed = isMonth && original !== undefined && value !== original[meta.index];
         const conflict = isMonth ? conflicts?.get(meta.index) : undefined;
-        let classes = meta.kind === "month" ? "forecast-grid__cell forecast-grid__cell--month" : "forecast-grid__cell forecast-grid__cell--total";
+        // A month cell is the plain `forecast-grid__cell` (the grid's ~460 cells carry as little markup as they can).
+        let classes = meta.kind === "month" ? "forecast-grid__cell" : "forecast-grid__cell forecast-grid__cell--total";
         if (forecastColumn) classes += " is-forecast";
         if (canEdit) classes += " is-editable";
         if (changed) classes += " is-changed";
@@ -701,7 +702,7 @@ const RowView = memo(function RowView({
         classes += pinnedClass(column);
         if (editing && editing.column === c) {
           return (
-            <div key={column.id} role="gridcell" data-col={c} className={`${classes} is-editing`} style={pinnedStyle(column)}>
+            <div key={column.id} role="gridcell" className={`${classes} is-editing`} style={pinnedStyle(column)}>
               <CellEditor editing={editing} label={`${row.label}, ${column.header}`} onCommit={onCommit} onCancel={onCancel} />
             </div>
           );
@@ -710,7 +711,6 @@ const RowView = memo(function RowView({
           <div
             key={column.id}
             role="gridcell"
-            data-col={c}
             tabIndex={-1}
             className={classes}
             style={pinnedStyle(column)}
