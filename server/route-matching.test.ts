@@ -73,6 +73,12 @@ describe("remembered route matching", () => {
           expect(got, `${basename} ${path}`).toEqual(expected);
           got?.forEach((m, i) => expect(m.route).toBe(expected![i].route));
         }
+        // React Router's own rendering passes a location object.
+        const asObject = { pathname: path.replace(/[?#].*$/, ""), search: "", hash: "" };
+        const expected = original(routes, asObject);
+        const got = remembering(routes, asObject);
+        expect(got, `{ pathname: ${asObject.pathname} }`).toEqual(expected);
+        got?.forEach((m, i) => expect(m.route).toBe(expected![i].route));
       }
     }
   });
@@ -82,11 +88,14 @@ describe("remembered route matching", () => {
     const remembering = rememberingMatchRoutes(spy);
     for (let i = 0; i < 5; i++) for (const path of PATHS) remembering(table(), path);
     expect(spy).toHaveBeenCalledTimes(PATHS.length);
+    // A location object is its own entry: "/home" as a string and as { pathname } are two answers, each kept.
+    for (let i = 0; i < 3; i++) remembering(table(), { pathname: "/home" });
+    expect(spy).toHaveBeenCalledTimes(PATHS.length + 1);
     // A table of another shape is matched again.
     const other = table();
     other[0].children!.push({ id: "routes/extra", path: "extra" });
     remembering(other, "/home");
-    expect(spy).toHaveBeenCalledTimes(PATHS.length + 1);
+    expect(spy).toHaveBeenCalledTimes(PATHS.length + 2);
   });
 
   it("hands out fresh match objects: a caller changing its params changes nobody else's", () => {
@@ -100,7 +109,7 @@ describe("remembered route matching", () => {
     expect(second[second.length - 1]).toMatchObject({ params: { id: "7" }, pathname: "/ij/painel/7" });
   });
 
-  it("leaves tables without unique ids, and non-string locations, to React Router", () => {
+  it("leaves tables without unique ids, and locations without a pathname, to React Router", () => {
     const spy = vi.fn(original);
     const remembering = rememberingMatchRoutes(spy);
     const duplicated = table();
@@ -109,7 +118,7 @@ describe("remembered route matching", () => {
     for (let i = 0; i < 3; i++) {
       expect(remembering(duplicated, "/again")?.at(-1)?.route.path).toBe("again");
       expect(remembering(missing, "/home")?.at(-1)?.route.path).toBe("home");
-      expect(remembering(table(), { pathname: "/home" })?.at(-1)?.route.id).toBe("routes/home");
+      expect(remembering(table(), { search: "?a=1" })?.at(-1)?.route.id).toBe("routes/_index");
     }
     expect(spy).toHaveBeenCalledTimes(9);
   });

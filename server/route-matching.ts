@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
  * The answer depends only on the table's shape (ids, paths, index and case flags, nesting), the path and
  * the basename. It is kept per shape and path as the matched routes' ids with their params and pathnames,
  * and rebuilt on the route objects of the call, so a caller gets exactly what the library would have
- * returned: the same route objects of its own table, fresh match objects. Tables without unique ids and
- * non-string locations go to the library as before.
+ * returned: the same route objects of its own table, fresh match objects. Tables without unique ids, and
+ * locations that are neither a string nor an object with a pathname, go to the library as before.
  *
  * Installed by replacing the `matchRoutes` export of the one `@remix-run/router` the server loads (the
  * callers above read it from the module object at call time). If a release stops calling through the
@@ -45,7 +45,7 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
       for (const route of list) {
         if (typeof route.id !== "string" || byId.has(route.id)) usable = false;
         else byId.set(route.id, route);
-        parts.push(JSON.stringify([route.id, route.path ?? null, route.index === true, route.caseSensitive === true]));
+        parts.push(`${route.id}\u0001${route.path ?? "\u0002"}\u0001${route.index === true ? 1 : 0}${route.caseSensitive === true ? 1 : 0}\u0001`);
         if (route.children?.length) walk(route.children);
       }
       parts.push("]");
@@ -62,9 +62,11 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
   };
 
   return function matchRoutes(routes, location, basename = "/") {
-    const table = typeof location === "string" && Array.isArray(routes) ? tableOf(routes) : null;
+    // Matching reads only a location's pathname (React Router's own rendering passes `{ pathname }`).
+    const path = typeof location === "string" ? `s${location}` : isPathOnly(location) ? `p${location.pathname}` : null;
+    const table = path !== null && Array.isArray(routes) ? tableOf(routes) : null;
     if (!table) return original(routes, location, basename);
-    const key = `${basename}\u0000${location as string}`;
+    const key = `${basename}\u0000${path}`;
     let skeleton = table.answers.get(key);
     if (skeleton === undefined) {
       const matches = original(routes, location, basename);
@@ -75,6 +77,13 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     }
     return skeleton && skeleton.map((m) => ({ params: { ...m.params }, pathname: m.pathname, pathnameBase: m.pathnameBase, route: table.byId.get(m.id)! }));
   };
+}
+
+/** A location object with a pathname: matching reads nothing else of it (search and hash play no part). */
+function isPathOnly(location: unknown): location is { pathname: string } {
+  if (typeof location !== "object" || location === null) return false;
+  const { pathname } = location as { pathname?: unknown };
+  return typeof pathname === "string";
 }
 
 let installed = false;
