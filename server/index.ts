@@ -28,6 +28,7 @@ import { createErrorReporter } from "./error-log";
 import { answerClientError, hostErrorHandler } from "./client-errors";
 import { checkSharedDataDir } from "./shared-data";
 import { precompressed } from "./precompressed";
+import { DYNAMIC_COMPRESSION } from "./compression-settings";
 import { installRouteMatchingMemory } from "./route-matching";
 
 // Development reads ./.env when present; variables already set in the environment win.
@@ -121,9 +122,9 @@ async function createApp(vite: ViteDevServer | undefined) {
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost);
   app.use(rejectLegacyDataRequests);
-  // Pages and data are compressed per response, cheaply: gzip level 6 or Brotli quality 4 (Brotli's default,
+  // Pages and data are compressed per response, cheaply (server/compression-settings.ts; Brotli's default quality,
   // 11, costs ~20x the CPU on dynamic HTML). Static assets were compressed at build time (precompressed below).
-  app.use(compression({ level: 6, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  app.use(compression({ level: DYNAMIC_COMPRESSION.gzipLevel, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_COMPRESSION.brotliQuality } } }));
   // A non-GET request from another origin gets 403 before any route runs (CSRF), except the SAML consumer.
   app.use(rejectCrossOrigin({ allowedOrigins: config.allowedOrigins, ssoMode: config.sso.mode }));
 
