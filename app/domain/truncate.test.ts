@@ -17,6 +17,12 @@ describe("truncateJobName (spec 000 §9: 15 characters plus dots)", () => {
     expect(text).toBe("relatório😀😀😀😀😀😀...");
     expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
+  it("counts characters, not UTF-16 units: 15 characters of two units each are kept whole", () => {
+    const name = "😀".repeat(JOB_NAME_LIMIT);
+    expect(name.length).toBe(2 * JOB_NAME_LIMIT);
+    expect(truncateJobName(name)).toEqual({ text: name, truncated: false });
+    expect(truncateJobName(`${name}x`)).toEqual({ text: `${name}...`, truncated: true });
+  });
 });
 
 describe("truncateJobMessage (spec 000 §9: longer than 45 → 42 plus dots)", () => {

@@ -12,6 +12,8 @@ const DOTS = "...";
 export type Truncated = { text: string; truncated: boolean };
 
 function cut(value: string | null | undefined, limit: number, keep: number): Truncated {
+  // A string of at most `limit` UTF-16 units has at most `limit` characters: most names and messages end here.
+  if ((value ?? "").length <= limit) return { text: value ?? "", truncated: false };
   const chars = Array.from(value ?? "");
   if (chars.length <= limit) return { text: chars.join(""), truncated: false };
   return { text: chars.slice(0, keep).join("") + DOTS, truncated: true };
