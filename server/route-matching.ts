@@ -63,7 +63,7 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
 
   return function matchRoutes(routes, location, basename = "/") {
     // Matching reads only a location's pathname (React Router's own rendering passes `{ pathname }`).
-    const path = typeof location === "string" ? `s${location}` : isPathOnly(location) ? `p${location.pathname}` : null;
+    const path = typeof location === "string" ? `s${location}` : hasPathname(location) ? `p${location.pathname}` : null;
     const table = path !== null && Array.isArray(routes) ? tableOf(routes) : null;
     if (!table) return original(routes, location, basename);
     const key = `${basename}\u0000${path}`;
@@ -80,7 +80,7 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
 }
 
 /** A location object with a pathname: matching reads nothing else of it (search and hash play no part). */
-function isPathOnly(location: unknown): location is { pathname: string } {
+function hasPathname(location: unknown): location is { pathname: string } {
   if (typeof location !== "object" || location === null) return false;
   const { pathname } = location as { pathname?: unknown };
   return typeof pathname === "string";

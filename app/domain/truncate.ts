@@ -12,10 +12,11 @@ const DOTS = "...";
 export type Truncated = { text: string; truncated: boolean };
 
 function cut(value: string | null | undefined, limit: number, keep: number): Truncated {
+  const text = value ?? "";
   // A string of at most `limit` UTF-16 units has at most `limit` characters: most names and messages end here.
-  if ((value ?? "").length <= limit) return { text: value ?? "", truncated: false };
-  const chars = Array.from(value ?? "");
-  if (chars.length <= limit) return { text: chars.join(""), truncated: false };
+  if (text.length <= limit) return { text, truncated: false };
+  const chars = Array.from(text);
+  if (chars.length <= limit) return { text, truncated: false };
   return { text: chars.slice(0, keep).join("") + DOTS, truncated: true };
 }
 
