@@ -1,7 +1,28 @@
+import { constants as zlibConstants } from "node:zlib";
+import compression from "compression";
+
 /**
- * How pages and data are compressed per response (`compression` in server/index.ts). Static assets are
- * compressed once at build, at the highest settings (server/precompress-assets.ts). Browsers ask for Brotli;
- * gzip is for the clients that do not. `bench/compression/run.ts` measures every setting on the portal's pages; the figures behind
- * this choice are in docs/decisions.md ("Pages compressed with Brotli 3 and gzip 3").
+ * How pages and data are compressed per response. Static assets are compressed once at build, at the highest
+ * settings (server/precompress-assets.ts). Browsers ask for Brotli; gzip is for the clients that do not.
+ *
+ * `brotliWindowBits` bounds the memory of each response's Brotli encoder. With Brotli's default window (2^22,
+ * 4 MB) every response's encoder takes a few MB outside the JavaScript heap, which V8 counts as external memory:
+ * past 64 MB of it V8 starts a full collection of the web process's heap. Under load that was a full collection
+ * every ~25 responses, 12–23 % of the web process's main thread. A 2^18 window (256 kB) holds any page whole, so
+ * pages compress to the same bytes, and causes none. `bench/compression/run.ts` measures every setting on the
+ * portal's pages (size, CPU, and full collections per 1,000 streamed responses); the figures behind this choice
+ * are in docs/decisions.md ("Pages compressed with Brotli 3 and gzip 3", "Brotli's window 2^18 on dynamic
+ * responses").
  */
-export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3 } as const;
+export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3, brotliWindowBits: 18 } as const;
+
+/** The Brotli encoder parameters of a dynamic response. */
+export const BROTLI_PARAMS = {
+  [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_COMPRESSION.brotliQuality,
+  [zlibConstants.BROTLI_PARAM_LGWIN]: DYNAMIC_COMPRESSION.brotliWindowBits,
+} as const;
+
+/** The middleware that compresses pages and data (server/index.ts). */
+export function dynamicCompression() {
+  return compression({ level: DYNAMIC_COMPRESSION.gzipLevel, brotli: { params: BROTLI_PARAMS } });
+}

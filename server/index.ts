@@ -9,8 +9,6 @@ import { fileURLToPath } from "node:url";
 import type { Server } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import { constants as zlibConstants } from "node:zlib";
-import compression from "compression";
 import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
@@ -28,7 +26,7 @@ import { createErrorReporter } from "./error-log";
 import { answerClientError, hostErrorHandler } from "./client-errors";
 import { checkSharedDataDir } from "./shared-data";
 import { precompressed } from "./precompressed";
-import { DYNAMIC_COMPRESSION } from "./compression-settings";
+import { dynamicCompression } from "./compression-settings";
 import { installRouteMatchingMemory } from "./route-matching";
 
 // Development reads ./.env when present; variables already set in the environment win.
@@ -122,9 +120,10 @@ async function createApp(vite: ViteDevServer | undefined) {
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost);
   app.use(rejectLegacyDataRequests);
-  // Pages and data are compressed per response, cheaply (server/compression-settings.ts; Brotli's default quality,
-  // 11, costs ~20x the CPU on dynamic HTML). Static assets were compressed at build time (precompressed below).
-  app.use(compression({ level: DYNAMIC_COMPRESSION.gzipLevel, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_COMPRESSION.brotliQuality } } }));
+  // Pages and data are compressed per response, cheaply and with a bounded Brotli window (server/compression-settings.ts;
+  // Brotli's defaults cost ~20x the CPU on dynamic HTML and full heap collections under load). Static assets were
+  // compressed at build time (precompressed below).
+  app.use(dynamicCompression());
   // A non-GET request from another origin gets 403 before any route runs (CSRF), except the SAML consumer.
   app.use(rejectCrossOrigin({ allowedOrigins: config.allowedOrigins, ssoMode: config.sso.mode }));
 

@@ -1,14 +1,19 @@
 /**
  * What compressing a dynamic page costs the web process, per setting: every page of bench/load/pages.ts is
  * fetched once uncompressed from the production build, then compressed in this process with each gzip level
- * and Brotli quality the portal could use. Prints, per page and setting, the compressed size and the CPU per
- * response, as ratios to the setting the portal uses (server/index.ts, `DYNAMIC_COMPRESSION`) measured in the
- * same run.
+ * and Brotli quality (and window) the portal could use. Prints, per page and setting, the compressed size and
+ * the CPU per response, as ratios to the setting the portal uses (server/compression-settings.ts,
+ * `DYNAMIC_COMPRESSION`) measured in the same run. Then, per setting, the full (mark-compact) heap collections
+ * per 1,000 responses when the pages are streamed through the setting's encoder 20 at a time, as the
+ * `compression` middleware does: an encoder's memory outside the heap counts towards V8's external-memory
+ * trigger, and each full collection of the web process costs tens of ms of its main thread.
  *
  *   npm run build && npx tsx bench/compression/run.ts [--data bench/load/.data/scale-10] [--scale 10] [--only home,schneider] [--repeat 300]
  *
  * Seeds the data directory when it is empty (as bench/load does; they share it).
  */
+import { constants as perfConstants, PerformanceObserver } from "node:perf_hooks";
+import type { Transform } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { DYNAMIC_COMPRESSION } from "../../server/compression-settings";
@@ -17,15 +22,49 @@ import { BENCH_OPTIONS, benchData, openBenchDatabase, PAGES, pagesNamed, signIn,
 const { values: args } = parseArgs({ options: { ...BENCH_OPTIONS, repeat: { type: "string" } } });
 const { scale: SCALE, dataDir: DATA } = benchData(args);
 const REPEAT = Number(args.repeat ?? 300);
+const STREAMED = 1_000;
 
-type Setting = { name: string; compress: (input: Buffer) => Buffer };
-const gzip = (level: number): Setting => ({ name: `gzip ${level}`, compress: (input) => zlib.gzipSync(input, { level }) });
-const brotli = (quality: number): Setting => ({
-  name: `br ${quality}`,
-  compress: (input) => zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }),
+type Setting = { name: string; compress: (input: Buffer) => Buffer; stream: () => Transform };
+const gzip = (level: number): Setting => ({
+  name: `gzip ${level}`,
+  compress: (input) => zlib.gzipSync(input, { level }),
+  stream: () => zlib.createGzip({ level }),
 });
-const SETTINGS: Setting[] = [gzip(1), gzip(3), gzip(6), brotli(1), brotli(2), brotli(3), brotli(4), brotli(5)];
-const CURRENT = { gzip: `gzip ${DYNAMIC_COMPRESSION.gzipLevel}`, br: `br ${DYNAMIC_COMPRESSION.brotliQuality}` };
+/** Brotli at a quality, with its default window (2^22) unless `windowBits` is given. */
+const brotli = (quality: number, windowBits?: number): Setting => {
+  const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, ...(windowBits ? { [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits } : {}) };
+  return {
+    name: windowBits ? `br ${quality} w${windowBits}` : `br ${quality}`,
+    compress: (input) => zlib.brotliCompressSync(input, { params }),
+    stream: () => zlib.createBrotliCompress({ params }),
+  };
+};
+const SETTINGS: Setting[] = [gzip(1), gzip(3), gzip(6), brotli(1), brotli(2), brotli(3), brotli(4), brotli(5), brotli(3, 16), brotli(3, 18), brotli(4, 18)];
+const CURRENT = { gzip: `gzip ${DYNAMIC_COMPRESSION.gzipLevel}`, br: `br ${DYNAMIC_COMPRESSION.brotliQuality} w${DYNAMIC_COMPRESSION.brotliWindowBits}` };
+if (!SETTINGS.some((s) => s.name === CURRENT.br) || !SETTINGS.some((s) => s.name === CURRENT.gzip)) throw new Error("the portal's settings are not among the bench's");
+
+/** Full heap collections while `responses` pages are streamed through the setting's encoder, 20 in flight, in 16 kB writes. */
+async function fullCollections(setting: Setting, inputs: Buffer[], responses: number): Promise<number> {
+  let count = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) count++;
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  let sent = 0;
+  const one = (input: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      const encoder = setting.stream();
+      encoder.on("data", () => undefined).on("end", resolve).on("error", reject);
+      for (let at = 0; at < input.length; at += 16_384) encoder.write(input.subarray(at, at + 16_384));
+      encoder.end();
+    });
+  await Promise.all(Array.from({ length: 20 }, async () => {
+    while (sent < responses) await one(inputs[sent++ % inputs.length]);
+  }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  return count;
+}
 
 /** CPU time in ms of one compression, the mean over REPEAT runs after a warm-up. */
 function cost(setting: Setting, input: Buffer): { ms: number; bytes: number } {
@@ -67,7 +106,10 @@ async function main() {
   }
   const reference = totals.get(CURRENT.br)!;
   console.log(`\nAll pages together, against ${CURRENT.br}:`);
-  for (const [name, t] of totals) console.log(`  ${name.padEnd(8)} CPU ${(t.ms / reference.ms).toFixed(2)}×, bytes ${(t.bytes / reference.bytes).toFixed(3)}×`);
+  for (const [name, t] of totals) console.log(`  ${name.padEnd(10)} CPU ${(t.ms / reference.ms).toFixed(2)}×, bytes ${(t.bytes / reference.bytes).toFixed(3)}×`);
+  const inputs = [...html.values()];
+  console.log(`\nFull heap collections per ${STREAMED} responses streamed through each setting's encoder (20 in flight):`);
+  for (const setting of SETTINGS) console.log(`  ${setting.name.padEnd(10)} ${await fullCollections(setting, inputs, STREAMED)}`);
   await client.close();
   await db.stop?.();
   process.exit(0);
