@@ -208,9 +208,15 @@ export function pagesNamed(pages: readonly Page[], only: string | undefined, bas
   return wanted.length === 0 ? [...pages] : pages.filter((p) => baselines.includes(p.name) || wanted.some((part) => p.name.includes(part)));
 }
 
-/** One page as a browser asks for it (gzip, HTML) with `cookie`; fails on an error status. Its size in bytes. */
+/**
+ * The encodings a browser accepts. The benches ask for what browsers ask for: the web process then compresses as it
+ * does for people (Brotli), with the costs that brings (docs/decisions.md, "Brotli's window 2^18 on dynamic responses").
+ */
+export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
+
+/** One page as a browser asks for it (Brotli, HTML) with `cookie`; fails on an error status. Its size in bytes. */
 export async function fetchPage(base: string, page: Page, cookie: string): Promise<number> {
-  const res = await fetch(base + page.path, { headers: { cookie, "accept-encoding": "gzip", accept: "text/html" } });
+  const res = await fetch(base + page.path, { headers: { cookie, "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" } });
   const bytes = (await res.arrayBuffer()).byteLength;
   if (!res.ok) throw new Error(`${base}${page.path} answered ${res.status}`);
   return bytes;

@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, BROWSER_ACCEPT_ENCODING, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const USERS = 50;
 
@@ -69,9 +69,9 @@ function measure(base: string, name: string, urlPath: string, cookies: string[],
         connections,
         duration: seconds,
         timeout: 60,
-        headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html" },
+        headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" },
         setupClient: (client: { setHeaders(h: Record<string, string>): void }) => {
-          client.setHeaders({ cookie: cookies[next++ % cookies.length], "accept-encoding": "gzip, deflate, br", accept: "text/html" });
+          client.setHeaders({ cookie: cookies[next++ % cookies.length], "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" });
         },
       },
       (error, result) => {
