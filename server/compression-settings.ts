@@ -17,7 +17,7 @@ import compression from "compression";
 export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3, brotliWindowBits: 18 } as const;
 
 /** The Brotli encoder parameters of a dynamic response. */
-export const BROTLI_PARAMS = {
+const BROTLI_PARAMS = {
   [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_COMPRESSION.brotliQuality,
   [zlibConstants.BROTLI_PARAM_LGWIN]: DYNAMIC_COMPRESSION.brotliWindowBits,
 } as const;
