@@ -8,21 +8,23 @@ import compression from "compression";
  * `brotliWindowBits` bounds the memory of each response's Brotli encoder. With Brotli's default window (2^22,
  * 4 MB) every response's encoder takes a few MB outside the JavaScript heap, which V8 counts as external memory:
  * past 64 MB of it V8 starts a full collection of the web process's heap. Under load that was a full collection
- * every ~25 responses, 12–23 % of the web process's main thread. A 2^18 window (256 kB) holds any page whole, so
- * pages compress to the same bytes, and causes none. `bench/compression/run.ts` measures every setting on the
+ * every ~25 responses, 12–23 % of the web process's main thread. A 2^18 window (256 kB) causes none and holds a
+ * page whole (the largest the load bench draws is 71 kB), so pages compress to the same bytes. `bench/compression/run.ts` measures every setting on the
  * portal's pages (size, CPU, and full collections per 1,000 streamed responses); the figures behind this choice
  * are in docs/decisions.md ("Pages compressed with Brotli 3 and gzip 3", "Brotli's window 2^18 on dynamic
  * responses").
  */
 export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3, brotliWindowBits: 18 } as const;
 
-/** The Brotli encoder parameters of a dynamic response. */
-const BROTLI_PARAMS = {
-  [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_COMPRESSION.brotliQuality,
-  [zlibConstants.BROTLI_PARAM_LGWIN]: DYNAMIC_COMPRESSION.brotliWindowBits,
-} as const;
+/** Brotli encoder parameters: a quality, and a window of 2^windowBits (Brotli's default, 2^22, when not given). */
+export function brotliParams(quality: number, windowBits?: number): Record<number, number> {
+  return { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, ...(windowBits ? { [zlibConstants.BROTLI_PARAM_LGWIN]: windowBits } : {}) };
+}
 
 /** The middleware that compresses pages and data (server/index.ts). */
 export function dynamicCompression() {
-  return compression({ level: DYNAMIC_COMPRESSION.gzipLevel, brotli: { params: BROTLI_PARAMS } });
+  return compression({
+    level: DYNAMIC_COMPRESSION.gzipLevel,
+    brotli: { params: brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits) },
+  });
 }

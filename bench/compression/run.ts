@@ -16,7 +16,7 @@ import { constants as perfConstants, PerformanceObserver } from "node:perf_hooks
 import type { Transform } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
-import { DYNAMIC_COMPRESSION } from "../../server/compression-settings";
+import { brotliParams, DYNAMIC_COMPRESSION } from "../../server/compression-settings";
 import { BENCH_OPTIONS, benchData, openBenchDatabase, PAGES, pagesNamed, signIn, spec001Pages, startWebProcess, type Account } from "../load/pages";
 
 const { values: args } = parseArgs({ options: { ...BENCH_OPTIONS, repeat: { type: "string" } } });
@@ -32,7 +32,7 @@ const gzip = (level: number): Setting => ({
 });
 /** Brotli at a quality, with its default window (2^22) unless `windowBits` is given. */
 const brotli = (quality: number, windowBits?: number): Setting => {
-  const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, ...(windowBits ? { [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits } : {}) };
+  const params = brotliParams(quality, windowBits);
   return {
     name: windowBits ? `br ${quality} w${windowBits}` : `br ${quality}`,
     compress: (input) => zlib.brotliCompressSync(input, { params }),
