@@ -13,24 +13,13 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, BROWSER_ACCEPT_ENCODING, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
-
-const USERS = 50;
-
-const require = createRequire(import.meta.url);
-// autocannon ships no types; the part used here is typed below.
-type Instance = { on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void };
-type AutocannonResult = { errors: number; timeouts: number; non2xx: number; requests: { total: number; average: number } };
-type Autocannon = ((opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => Instance) & {
-  track?: unknown;
-};
-const autocannon = require("autocannon") as Autocannon;
+import { measure, USERS, type Measure } from "./measure";
+import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -48,48 +37,6 @@ function rssMb(pid: number | undefined): number {
   } catch {
     return NaN;
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-type Measure = { name: string; p50: number; p95: number; p99: number; rps: number; errors: number; requests: number };
-
-
-/** One autocannon run on a path; each of the 50 connections carries its own session cookie. */
-function measure(base: string, name: string, urlPath: string, cookies: string[], seconds: number, connections = USERS): Promise<Measure> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const instance = autocannon(
-      {
-        url: `${base}${urlPath}`,
-        connections,
-        duration: seconds,
-        timeout: 60,
-        headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" },
-        setupClient: (client: { setHeaders(h: Record<string, string>): void }) => {
-          client.setHeaders({ cookie: cookies[next++ % cookies.length], "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" });
-        },
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        latencies.sort((a, b) => a - b);
-        resolve({
-          name,
-          p50: percentile(latencies, 50),
-          p95: percentile(latencies, 95),
-          p99: percentile(latencies, 99),
-          rps: result.requests.average,
-          errors: result.errors + result.timeouts + result.non2xx,
-          requests: result.requests.total,
-        });
-      },
-    );
-    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
-  });
 }
 
 async function main() {
