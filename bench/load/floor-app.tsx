@@ -1,0 +1,106 @@
+/**
+ * The floor of a Remix document on this machine: the server that bench/load/floor.ts loads. It has what every request
+ * of the portal goes through before /healthz answers (the request log at the bench's level, the drain) and the
+ * portal's /healthz; documents then get the portal's compression and a Remix build of two routes with no loader:
+ *
+ * - `/streamed`: the portal's future flags (single fetch) and its entry (React's stream, coalesced chunks);
+ * - `/whole`: single fetch off and the document rendered to one string, the cheapest entry Remix allows.
+ *
+ * Nothing else: no session, no database, no layout, no security headers. Whatever the portal's pages cost above this is
+ * theirs; this is what a Remix document costs before any of it. Run by floor.ts as `node --import tsx` with PORT set.
+ */
+import { PassThrough } from "node:stream";
+import { createRequestHandler } from "@remix-run/express";
+import { createReadableStreamFromReadable, type EntryContext, type ServerBuild } from "@remix-run/node";
+import { Links, Meta, Outlet, RemixServer, Scripts } from "@remix-run/react";
+import express from "express";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+import remixConfig from "../../remix.config.js";
+import { Coalesce } from "../../app/utils/coalesce.server";
+import { dynamicCompression } from "../../server/compression-settings";
+import { createDrain } from "../../server/drain";
+import { createLogger } from "../../server/logger";
+import { requestLog } from "../../server/request-log";
+
+function streamed(request: Request, status: number, headers: Headers, context: EntryContext): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const { pipe } = renderToPipeableStream(<RemixServer context={context} url={request.url} />, {
+      onShellReady() {
+        const body = new Coalesce();
+        headers.set("Content-Type", "text/html; charset=utf-8");
+        resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
+        pipe(body);
+      },
+      onShellError: reject,
+    });
+  });
+}
+
+function whole(request: Request, status: number, headers: Headers, context: EntryContext): Response {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(`<!DOCTYPE html>${renderToString(<RemixServer context={context} url={request.url} />)}`, { headers, status });
+}
+
+function Root() {
+  return (
+    <html lang="pt-BR">
+      <head>
+        <meta charSet="utf-8" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <Outlet />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Page() {
+  return (
+    <main>
+      <h1>Início</h1>
+    </main>
+  );
+}
+
+const noFlags = { hasAction: false, hasLoader: false, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false };
+
+/** A server build of a root and one page at `/<path>`, as `remix vite:build` would write it. */
+function buildOf(path: string, entry: ServerBuild["entry"]["module"]["default"], future: Record<string, boolean>): ServerBuild {
+  return {
+    mode: "production",
+    basename: undefined,
+    isSpaMode: false,
+    publicPath: "/assets/",
+    assetsBuildDirectory: "build/client",
+    future,
+    entry: { module: { default: entry } },
+    routes: {
+      root: { id: "root", parentId: undefined, path: "", index: undefined, caseSensitive: undefined, module: { default: Root } },
+      page: { id: "page", parentId: "root", path, index: undefined, caseSensitive: undefined, module: { default: Page } },
+    },
+    assets: {
+      version: "floor",
+      url: "/assets/manifest-floor.js",
+      entry: { module: "/assets/entry.client.js", imports: [] },
+      routes: {
+        root: { id: "root", parentId: undefined, path: "", module: "/assets/root.js", imports: [], css: [], ...noFlags },
+        page: { id: "page", parentId: "root", path, module: "/assets/page.js", imports: [], css: [], ...noFlags },
+      },
+    },
+  } as unknown as ServerBuild;
+}
+
+const app = express();
+app.disable("x-powered-by");
+app.use(requestLog(createLogger("warn")));
+app.use(createDrain().middleware);
+app.get("/healthz", (_req, res) => {
+  res.status(200).json({ status: "ok" });
+});
+app.use(dynamicCompression());
+app.all("/streamed", createRequestHandler({ build: buildOf("streamed", streamed, remixConfig.future), mode: "production" }));
+app.all("/whole", createRequestHandler({ build: buildOf("whole", whole, { ...remixConfig.future, v3_singleFetch: false }), mode: "production" }));
+app.listen(Number(process.env.PORT), "127.0.0.1");

@@ -1,0 +1,76 @@
+/**
+ * The floor under the load bench's "/home p95 ≤ 5× /healthz p95": a Remix document with nothing in it (no session, no
+ * database, no layout; bench/load/floor-app.tsx), against the portal's /healthz in the same process, under the load
+ * bench's 50 connections and its browser encodings, on this machine. Rounds alternate the three paths so that the
+ * machine's drift falls on each alike; each round prints p50/p95/p99, requests per second, the server's CPU per
+ * request, and each document's p95 ÷ that round's /healthz p95.
+ *
+ *   npx tsx bench/load/floor.ts [--seconds 10] [--rounds 3]
+ *
+ * No build and no database are needed. If even these documents are above 5× /healthz, no page of the portal can
+ * meet that target on this machine: every page is a Remix document plus its own work.
+ */
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { measure, USERS, type Measure } from "./measure";
+import { cpuMs, freePort, waitHttp } from "./pages";
+
+const { values: args } = parseArgs({ options: { seconds: { type: "string" }, rounds: { type: "string" } } });
+const SECONDS = Number(args.seconds ?? 10);
+const ROUNDS = Number(args.rounds ?? 3);
+const TARGET = 5;
+
+const PATHS = [
+  { path: "/healthz", name: "/healthz (the portal's)" },
+  { path: "/streamed", name: "Remix document, streamed (the portal's flags and entry)" },
+  { path: "/whole", name: "Remix document, one string (single fetch off)" },
+] as const;
+
+async function main() {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [...WEB_GC_FLAGS, "--import", "tsx", "bench/load/floor-app.tsx"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
+    stdio: "inherit",
+  });
+  try {
+    await waitHttp(`${base}/healthz`, server);
+    for (const { path } of PATHS) {
+      const res = await fetch(base + path);
+      const body = await res.text();
+      if (!res.ok || (path !== "/healthz" && !body.includes("<h1>Início</h1>"))) throw new Error(`${path} answered ${res.status}`);
+    }
+    // Warm-up: the same load, unreported, so that every path runs optimised code.
+    for (const { path, name } of PATHS) await measure(base, name, path, [], 3);
+
+    console.log(`# bench/load/floor — ${new Date().toISOString()}, ${USERS} connections, ${SECONDS} s per path, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")}`);
+    console.log("| round | path | p50 ms | p95 ms | p99 ms | req/s | server CPU ms/req | errors | p95 ÷ /healthz p95 |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const ratios = new Map<string, number[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      let health: Measure | undefined;
+      for (const { path, name } of PATHS) {
+        const before = cpuMs(server.pid!);
+        const m = await measure(base, name, path, [], SECONDS);
+        const cpu = (cpuMs(server.pid!) - before) / m.requests;
+        health ??= m;
+        const ratio = m.p95 / health.p95;
+        if (m !== health) ratios.set(name, [...(ratios.get(name) ?? []), ratio]);
+        console.log(`| ${round} | ${name} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.rps.toFixed(0)} | ${cpu.toFixed(2)} | ${m.errors} | ${m === health ? "—" : ratio.toFixed(2)} |`);
+      }
+    }
+    for (const [name, list] of ratios) {
+      const low = Math.min(...list);
+      console.log(`${name}: p95 ÷ /healthz p95 ${low.toFixed(2)}–${Math.max(...list).toFixed(2)} (the load bench's target for /home: ≤ ${TARGET}) ${low <= TARGET ? "✔" : "✗"}`);
+    }
+  } finally {
+    server.kill("SIGINT");
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
