@@ -2,6 +2,7 @@ import type { Collection, Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/domain/pagination";
 import type { IndexDeclaration } from "./indexes";
+import { countMatching } from "./counting.server";
 
 /** Product reviews and their scores (spec 001 §3 "Review/score sample row"), shown under Relatorios (docs/decisions.md). */
 
@@ -47,7 +48,7 @@ export async function listReviewsPage(grade: number | null, page: number) {
         .skip((p - 1) * REVIEW_PAGE_SIZE)
         .limit(REVIEW_PAGE_SIZE)
         .toArray(),
-    () => collection.countDocuments(filter),
+    () => countMatching(collection, filter),
   );
   return { ...result, pageSize: REVIEW_PAGE_SIZE };
 }

@@ -9,6 +9,7 @@ export const REPORTS = "reports";
 
 export { REPORT_ORIGINS, type ReportOrigin } from "~/components/reports/constants";
 import type { ReportOrigin } from "~/components/reports/constants";
+import { countMatching } from "./counting.server";
 
 /** The report table's paginator (spec 001 §9). */
 export const REPORT_PAGE_SIZE = 20;
@@ -106,7 +107,7 @@ export async function listReportsPage(filters: ReportFilters, page: number): Pro
         .skip((p - 1) * REPORT_PAGE_SIZE)
         .limit(REPORT_PAGE_SIZE)
         .toArray(),
-    () => collection.countDocuments(filter),
+    () => countMatching(collection, filter),
   );
   return {
     items: result.rows.map((r) => ({

@@ -28,9 +28,21 @@ import { FILES } from "~/models/files.server";
 import { findLocalUser } from "~/models/local-users.server";
 import { countSessionsOfUser, findSession, insertSession, touchSession } from "~/models/sessions.server";
 import { findPermissionRecord, listPermissionRowsPage } from "~/models/user-permissions.server";
+import { FORECAST } from "~/models/forecast.server";
+import { loader as cockpitLoader } from "~/routes/ij.cockpit";
+import { loader as cockpitPreviewLoader } from "~/routes/ij.cockpit_preview";
+import { loader as demoFinancialLoader } from "~/routes/ij.demo_financial";
 import { loader as explorerLoader } from "~/routes/ij.explorer";
+import { loader as fiscalLoader } from "~/routes/ij.fiscal";
+import { loader as reportListLoader } from "~/routes/ij.report._index";
+import { loader as reviewsLoader } from "~/routes/ij.report.reviews";
+import { loader as reportSaveLoader } from "~/routes/ij.report_save";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { loader as planEditLoader } from "~/routes/ij.plan_edit";
+import { loader as forecastFilterLoader } from "~/routes/ij.report_create_schneider";
+import { loader as forecastCalendarLoader } from "~/routes/ij.report_preview_schneider";
+import { loader as forecastGridLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
+import { loader as forecastHistoryLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
 import { loader as jobsDashboardLoader } from "~/routes/jobs.dashboard.$id";
 import { loader as formatLoader } from "~/routes/repo.format";
 import { loader as masterDataLoader } from "~/routes/repo.master-data._index";
@@ -42,7 +54,7 @@ import { listConfiguredUsers, signInWithPassword } from "~/services/accounts.ser
 import { runSeed } from "../../scripts/seed-run";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
-import { expectIndexedQueries, recordQueryPlans } from "../query-plans";
+import { collectionScans, expectIndexedQueries, recordQueryPlans } from "../query-plans";
 
 vi.mock("~/auth.server", () => import("../auth-mock"));
 
@@ -151,6 +163,57 @@ describe("every portal query uses an index", () => {
         if (screen.view.provider === "native") expect(screen.view.charts.filter((c) => c.error)).toEqual([]);
       }
     });
+  });
+
+  it("the forecast review: filter, calendar, a cost centre's grid and a cell's history", async () => {
+    currentUser.type = "USER GOLD";
+    expect(await db.collection(FORECAST).estimatedDocumentCount()).toBeGreaterThanOrEqual(MIN_DOCUMENTS);
+    const cell = (await db.collection(FORECAST).findOne({ rf: { $ne: "actual" } }, { sort: { data_ref: -1 } }))!;
+    const params = { rf: cell.rf as string, cost_center_concat: cell.cost_center_concat as string };
+    const reviewPath = `/ij/report_preview_edit_schneider/${encodeURIComponent(params.rf)}/${encodeURIComponent(params.cost_center_concat)}`;
+    const month = (cell.data_ref as Date).toISOString().slice(0, 7);
+    await indexed(async () => {
+      await forecastFilterLoader(args(`/ij/report_create_schneider?${new URLSearchParams({ rf: params.rf, cost_center: params.cost_center_concat })}`));
+      await forecastCalendarLoader(args("/ij/report_preview_schneider"));
+      const grid = await forecastGridLoader(args(reviewPath, params));
+      expect("found" in grid && grid.found).toBe(true);
+      await forecastHistoryLoader(args(`${reviewPath}/history?${new URLSearchParams({ account: cell.account_concat as string, month })}`, params));
+    });
+    const { plans } = await recordQueryPlans(db, () => forecastGridLoader(args(reviewPath, params)));
+    const window = plans.filter((p) => p.ns.endsWith(`.${FORECAST}`) && /data_ref/.test(JSON.stringify(p.command)));
+    expect(window.map((p) => p.planSummary)).toEqual([expect.stringContaining("IXSCAN { rf: 1, cost_center_concat: 1, data_ref: 1 }")]);
+  });
+
+  it("reports, product reviews, the FP&A report, financial statements, the cockpit and the fiscal asset: no scan of any size", async () => {
+    currentUser.type = "USER GOLD";
+    // These collections are small in this seed (a scan would not count against the 300 above), so any scan fails here,
+    // but the chart of accounts': a lookup list of a few dozen accounts, read whole by nature (the server lets it scan).
+    const chartOfAccounts = await db.collection("ledger_accounts").estimatedDocumentCount();
+    const { result, error, plans } = await recordQueryPlans(
+      db,
+      async () => {
+        const list = await reportListLoader(args("/ij/report"));
+        await reportListLoader(args("/ij/report?origin=manual&page=2"));
+        const reviews = await reviewsLoader(args("/ij/report/reviews"));
+        await reviewsLoader(args("/ij/report/reviews?nota=5&page=2"));
+        const fpa = await reportSaveLoader(args("/ij/report_save?company=2236&period=2026-01"));
+        const statements = await demoFinancialLoader(args("/ij/demo_financial?company=4313&type=MONTHLY&period=2026-01"));
+        await cockpitLoader(args("/ij/cockpit"));
+        const cockpit = await cockpitPreviewLoader(args("/ij/cockpit_preview?unit=4313&period=2026-01"));
+        const fiscal = await fiscalLoader(args("/ij/fiscal?company=4313"));
+        return { list, reviews, fpa, statements, cockpit, fiscal };
+      },
+      { minDocuments: chartOfAccounts + 1 },
+    );
+    expect(error).toBeUndefined();
+    expect(result!.list.list!.total).toBeGreaterThan(0);
+    expect(result!.reviews.list.total).toBe(await db.collection("product_reviews").countDocuments({}));
+    expect(result!.fpa.report).not.toBeNull();
+    expect(result!.statements.result).not.toBeNull();
+    expect("table" in result!.cockpit && result!.cockpit.table).toBeTruthy();
+    expect(result!.fiscal.table.rows.length).toBeGreaterThan(0);
+    const scans = collectionScans(plans, 0).filter((p) => !p.ns.endsWith(".ledger_accounts"));
+    expect(scans.map((p) => `${p.ns} ${p.op} ${JSON.stringify(p.command).slice(0, 120)}`)).toEqual([]);
   });
 
   it("sign-in, sessions and user administration", async () => {
