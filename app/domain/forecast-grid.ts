@@ -43,8 +43,9 @@ export type WindowRecord = {
   group_level_2: string;
   /** Position of the record's month in the window. */
   monthIndex: number;
-  value: number;
-  forecast: number;
+  /** As stored: null when the record has none (a broken import), shown empty. */
+  value: number | null;
+  forecast: number | null;
   edited: boolean;
 };
 

@@ -10,7 +10,7 @@ import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneid
 import { forecastTexts } from "~/texts/forecast";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
-import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE } from "./fixtures";
+import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
 
 vi.mock("~/auth.server", () => import("../auth-mock"));
 
@@ -117,6 +117,27 @@ describe("the review grid (loader)", () => {
     expect(salaries.values[0]).toBe(1000);
     expect(salaries.values[12]).toBe(1012);
     expect(salaries.edited).toEqual([]);
+  });
+
+  it("shows a record without an amount (a broken import) as an empty cell, every other month of the account in its place", async () => {
+    const BROKEN = "CC1004 - Importação Quebrada";
+    await insertScenario(db, OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]);
+    const at = (month: string) => ({ rf: OPEN, cost_center_concat: BROKEN, data_ref: new Date(`${month}-01T00:00:00Z`) });
+    await db.collection(FORECAST).updateOne(at("2026-05"), { $unset: { value: "" } });
+    await db.collection(FORECAST).updateOne(at("2027-06"), { $unset: { forecast: "" } });
+    const { status, body } = await answer(() => loader(reviewArgs(OPEN, BROKEN)));
+    // The other tests list the cost centres: this one leaves none behind.
+    await db.collection(FORECAST).deleteMany({ cost_center_concat: BROKEN });
+    expect(status).toBe(200);
+    const [line] = body.grid.groups[0].accounts;
+    const months: string[] = body.grid.months;
+    const expected = months.map((month, i) => {
+      if (month === "2026-05" || month === "2027-06") return null;
+      const [doc] = scenarioRecords(OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]).filter((r) => r.data_ref.toISOString().startsWith(month));
+      return i >= body.grid.firstForecastIndex ? doc.forecast : doc.value;
+    });
+    expect(line.values).toEqual(expected);
+    expect(line.values.filter((v: number | null) => v === null)).toHaveLength(2);
   });
 
   it("shows a scenario outside its edit month locked", async () => {

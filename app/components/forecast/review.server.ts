@@ -63,7 +63,7 @@ function factsOf(calendar: ScenarioCalendar): ReviewFacts {
 export async function loadReviewGrid(review: Review, today: CalendarDate, canWrite: boolean) {
   const { calendar, costCenter } = review;
   const months = windowMonths(calendar);
-  const records = await readWindow(calendar.name, costCenter.concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const accounts = await readWindow(calendar.name, costCenter.concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
   const firstForecastIndex = calendar.firstForecastMonth - calendar.firstMonth;
   const open = isOpenForEditing(calendar, today);
   const grid: ForecastGridPayload = {
@@ -72,15 +72,17 @@ export async function loadReviewGrid(review: Review, today: CalendarDate, canWri
     editable: open && canWrite,
     totals: annualTotals(months),
     groups: buildGroups(
-      records.map((r) => ({
-        account_concat: r.account_concat,
-        acc_description: r.acc_description,
-        group_level_2: r.group_level_2,
-        monthIndex: monthOfDate(r.data_ref) - calendar.firstMonth,
-        value: r.value,
-        forecast: r.forecast,
-        edited: r.edited_at !== undefined,
-      })),
+      accounts.flatMap(({ _id, label, months: cellMonths, values, forecasts, edited }) =>
+        cellMonths.map((month, i) => ({
+          account_concat: _id.account,
+          acc_description: label,
+          group_level_2: _id.group,
+          monthIndex: monthOfDate(month) - calendar.firstMonth,
+          value: values[i],
+          forecast: forecasts[i],
+          edited: edited[i] !== false,
+        })),
+      ),
       months.length,
       firstForecastIndex,
     ),
