@@ -17,6 +17,7 @@ import { runInRequestScope } from "../app/utils/request-scope.server";
 import { backgroundWorkSettled } from "../app/utils/background-work.server";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { createDrain } from "./drain";
+import { healthz } from "./healthz";
 import { requestLog } from "./request-log";
 import { dropUntrustedForwardedHost, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests } from "./request-guards";
 import { startInProcessWorker } from "./worker";
@@ -97,9 +98,7 @@ async function createApp(vite: ViteDevServer | undefined) {
   app.use(requestLog(logger));
   app.use(drain.middleware);
 
-  app.get("/healthz", (_req, res) => {
-    res.status(200).json({ status: "ok" });
-  });
+  app.get("/healthz", healthz);
   app.get("/readyz", async (_req, res) => {
     if (drain.draining) {
       res.status(503).json({ status: "shutting down" });

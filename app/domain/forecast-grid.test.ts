@@ -52,7 +52,7 @@ describe("buildGroups and gridRows", () => {
   });
 
   it("shows a stored amount that is not a number as an empty cell", () => {
-    const broken = buildGroups([{ ...record("4101001 - X", PEOPLE, 2, 0, 0), forecast: null as unknown as number }, record("4101001 - X", PEOPLE, 1, Number.NaN, 0)], 3, 2);
+    const broken = buildGroups([{ ...record("4101001 - X", PEOPLE, 2, 0, 0), forecast: null }, record("4101001 - X", PEOPLE, 1, Number.NaN, 0)], 3, 2);
     expect(broken[0].accounts[0].values).toEqual([null, null, null]);
   });
 

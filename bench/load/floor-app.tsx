@@ -3,37 +3,29 @@
  * of the portal goes through before /healthz answers (the request log at the bench's level, the drain) and the
  * portal's /healthz; documents then get the portal's compression and a Remix build of two routes with no loader:
  *
- * - `/streamed`: the portal's future flags (single fetch) and its entry (React's stream, coalesced chunks);
+ * - `/streamed`: the portal's future flags (single fetch) and its own entry, app/entry.server.tsx (React's stream,
+ *   coalesced chunks);
  * - `/whole`: single fetch off and the document rendered to one string, the cheapest entry Remix allows.
  *
  * Nothing else: no session, no database, no layout, no security headers. Whatever the portal's pages cost above this is
  * theirs; this is what a Remix document costs before any of it. Run by floor.ts as `node --import tsx` with PORT set.
  */
-import { PassThrough } from "node:stream";
 import { createRequestHandler } from "@remix-run/express";
-import { createReadableStreamFromReadable, type EntryContext, type ServerBuild } from "@remix-run/node";
+import type { EntryContext, ServerBuild } from "@remix-run/node";
 import { Links, Meta, Outlet, RemixServer, Scripts } from "@remix-run/react";
 import express from "express";
-import { renderToPipeableStream, renderToString } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import remixConfig from "../../remix.config.js";
-import { Coalesce } from "../../app/utils/coalesce.server";
+import handleRequest from "../../app/entry.server";
 import { dynamicCompression } from "../../server/compression-settings";
 import { createDrain } from "../../server/drain";
+import { healthz } from "../../server/healthz";
 import { createLogger } from "../../server/logger";
 import { requestLog } from "../../server/request-log";
 
+/** The portal's own entry (app/entry.server.tsx), with the context the host gives it (an empty nonce here). */
 function streamed(request: Request, status: number, headers: Headers, context: EntryContext): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const { pipe } = renderToPipeableStream(<RemixServer context={context} url={request.url} />, {
-      onShellReady() {
-        const body = new Coalesce();
-        headers.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
-        pipe(body);
-      },
-      onShellError: reject,
-    });
-  });
+  return handleRequest(request, status, headers, context, { cspNonce: "" });
 }
 
 function whole(request: Request, status: number, headers: Headers, context: EntryContext): Response {
@@ -97,9 +89,7 @@ const app = express();
 app.disable("x-powered-by");
 app.use(requestLog(createLogger("warn")));
 app.use(createDrain().middleware);
-app.get("/healthz", (_req, res) => {
-  res.status(200).json({ status: "ok" });
-});
+app.get("/healthz", healthz);
 app.use(dynamicCompression());
 app.all("/streamed", createRequestHandler({ build: buildOf("streamed", streamed, remixConfig.future), mode: "production" }));
 app.all("/whole", createRequestHandler({ build: buildOf("whole", whole, { ...remixConfig.future, v3_singleFetch: false }), mode: "production" }));

@@ -14,7 +14,7 @@ type Autocannon = ((opts: Record<string, unknown>, cb: (err: Error | null, resul
 };
 const autocannon = require("autocannon") as Autocannon;
 
-export function percentile(sorted: number[], p: number): number {
+function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
