@@ -1,7 +1,7 @@
 import type { FeatureFlag } from "~/config.server";
 import { hrTexts, jobTexts, messages } from "~/messages";
-import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
-import { byNumericCode } from "./domain/collation";
+import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
+import { byNumericCode } from "~/shared/collation";
 
 /**
  * THE access table (spec 000 §2 "Header and navigation", §6; spec 001 §6): permission types, tier labels,
@@ -11,7 +11,7 @@ import { byNumericCode } from "./domain/collation";
  * URL's text: the router matches case-insensitively on the decoded path, so a rule looked up from the URL
  * drifts from the module that actually runs (`/USER/config`, `/%75ser/config`, `//user/config` …). Each
  * route module's loader and action call `requireRouteAccess("<its own route id>", request)`
- * (app/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
+ * (app/features/access/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
  * module guards itself with another route's id, and test/e2e/access-matrix.e2e.ts probes every route ×
  * account × spelling × method against this table. The menu and the landing read the same rules, so a link
  * the menu shows is always a route the server lets through. Nothing else names a permission type.

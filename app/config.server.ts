@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DEFAULT_HR_EDITOR_TYPES, type AccessContext } from "~/access";
-import { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
-import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/domain/dates";
-import { parseIsoDate } from "~/domain/release-points";
+import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
+import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
+import { parseIsoDate } from "~/features/forecast/release-points";
 
 /**
  * The whole environment of the portal, validated once at start.
@@ -356,7 +356,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       financialStatement: env.FEATURE_FINANCIAL_STATEMENT,
       auxCurrentMonth: env.FEATURE_AUX_CURRENT_MONTH,
     } satisfies Record<FeatureFlag, boolean>,
-    /** PORTAL_TODAY: the pinned "today" (YYYY-MM-DD), or undefined for the real clock (app/utils/clock.server.ts). */
+    /** PORTAL_TODAY: the pinned "today" (YYYY-MM-DD), or undefined for the real clock (app/shared/clock.server.ts). */
     portalToday: env.PORTAL_TODAY,
   };
 }
@@ -369,7 +369,7 @@ let cached: Config | undefined;
 export function getConfig(): Config {
   if (!cached) {
     cached = parseConfig(process.env);
-    // Server-rendered dates use the configured zone (app/domain/dates.ts); the browser gets it from the root loader.
+    // Server-rendered dates use the configured zone (app/shared/dates.ts); the browser gets it from the root loader.
     setPortalTimeZone(cached.timeZone);
   }
   return cached;

@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { preloadDialog } from "~/components/ui/dialog";
+import { preloadDialog } from "~/shared/ui/dialog";
 
 startTransition(() => {
   hydrateRoot(

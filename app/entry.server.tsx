@@ -3,8 +3,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { NonceProvider } from "~/components/nonce";
-import { Coalesce } from "~/utils/coalesce.server";
+import { NonceProvider } from "~/shared/ui/nonce";
+import { Coalesce } from "~/shared/coalesce.server";
 import { appErrorReporter } from "../server/error-log";
 
 /** How long a streamed response may wait for deferred data before it is cut off. */

@@ -246,13 +246,13 @@ export const uploadScreenTexts = {
 } as const;
 
 // Texts of the spec-001 work screens, one module per area (each defined once, there).
-export { masterDataTexts } from "./texts/master-data";
-export { dashboardTexts } from "./texts/dashboards";
-export { planningTexts } from "./texts/planning";
-export { forecastTexts } from "./texts/forecast";
-export { reportsTexts } from "./texts/reports";
-export { hrTexts } from "./texts/hr";
-export { explorerTexts } from "./texts/explorer";
+export { masterDataTexts } from "~/features/repository-and-master-data/texts";
+export { dashboardTexts } from "~/features/dashboards/texts";
+export { planningTexts } from "~/features/planning/texts";
+export { forecastTexts } from "~/features/forecast/texts";
+export { reportsTexts } from "~/features/reports-and-financial/texts";
+export { hrTexts } from "~/features/hr/texts";
+export { explorerTexts } from "~/features/explorer/texts";
 
 // Texts of the host around the app (deployment and real services).
-export { deployTexts } from "./texts/deploy";
+export { deployTexts } from "~/shared/deploy-texts";

@@ -1,22 +1,22 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import { forgetSignedInState } from "~/utils/browser-state";
-import { DashboardNavigationOverlay } from "~/components/charts/dashboard-navigation-overlay";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { HeaderMenu } from "~/components/layout/header-menu";
-import { MenuToggle } from "~/components/layout/menu-toggle";
-import type { NavigationProps } from "~/components/layout/navigation";
-import { SideNav } from "~/components/layout/side-nav";
-import { useNonce } from "~/components/nonce";
-import { Toaster } from "~/components/toaster";
-import { getOptionalUser } from "~/auth.server";
+import { forgetSignedInState } from "~/shared/browser-state";
+import { DashboardNavigationOverlay } from "~/features/dashboards/dashboard-navigation-overlay";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { HeaderMenu } from "~/shared/layout/header-menu";
+import { MenuToggle } from "~/shared/layout/menu-toggle";
+import type { NavigationProps } from "~/shared/layout/navigation";
+import { SideNav } from "~/shared/layout/side-nav";
+import { useNonce } from "~/shared/ui/nonce";
+import { Toaster } from "~/shared/ui/toaster";
+import { getOptionalUser } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
-import { setPortalTimeZone } from "~/domain/dates";
+import { setPortalTimeZone } from "~/shared/dates";
 import { messages } from "~/messages";
-import { loadNavigation } from "~/services/accounts.server";
+import { loadNavigation } from "~/features/access/accounts.server";
 import appStylesUrl from "~/styles/app.css?url";
-import { getToast } from "~/utils/toast.server";
+import { getToast } from "~/shared/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStylesUrl },

@@ -4,7 +4,7 @@ import { allIndexes, listedIndexKey } from "~/models/all-indexes.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { DEMO_ACCOUNTS } from "~/seed/index.server";
 import { useTestDatabase } from "../test/db";
-import { useTempDataDir } from "../test/files/helpers";
+import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { runSeed, SEED_STATE } from "./seed-run";
 
 const testDb = useTestDatabase();

@@ -10,7 +10,7 @@ import path from "node:path";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { applyIndexes } from "../app/models/all-indexes.server";
-import { createAdmin } from "../app/services/admin-bootstrap.server";
+import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
 import { parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
 import { runSeed } from "../scripts/seed-run";

@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { ErrorRequestHandler } from "express";
-import { deployTexts } from "../app/texts/deploy";
+import { deployTexts } from "../app/shared/deploy-texts";
 import { messages } from "../app/messages";
 import type { ErrorReporter } from "./error-log";
 import { sendMessagePage } from "./request-guards";

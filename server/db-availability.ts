@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { ServerBuild } from "@remix-run/node";
-import { deployTexts } from "../app/texts/deploy";
+import { deployTexts } from "../app/shared/deploy-texts";
 import { errorFields, type Logger } from "./logger";
 import { sendMessagePage } from "./request-guards";
 

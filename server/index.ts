@@ -13,8 +13,8 @@ import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
-import { runInRequestScope } from "../app/utils/request-scope.server";
-import { backgroundWorkSettled } from "../app/utils/background-work.server";
+import { runInRequestScope } from "../app/shared/request-scope.server";
+import { backgroundWorkSettled } from "../app/shared/background-work.server";
 import { createLogger, errorFields, type Logger } from "./logger";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
@@ -158,7 +158,7 @@ async function createApp(vite: ViteDevServer | undefined) {
       clientIp: req.ip ?? "",
     }),
   });
-  // The loaders of one GET share what they read once (the signed-in user: app/utils/request-scope.server.ts).
+  // The loaders of one GET share what they read once (the signed-in user: app/shared/request-scope.server.ts).
   app.all("*", (req, res, next) =>
     req.method === "GET" || req.method === "HEAD" ? runInRequestScope(() => remixHandler(req, res, next)) : remixHandler(req, res, next),
   );

@@ -1,5 +1,5 @@
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/domain/same-origin";
+import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-origin";
 import { messages } from "../app/messages";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The job worker that processes uploaded files (app/import/*).
+ * The job worker that processes uploaded files (app/features/uploads-and-jobs/import/*).
  *   npm run worker                 a standalone worker process (any number may run)
  *   startInProcessWorker()         the host starts one inside the web process when WORKER_IN_PROCESS is on
  * WORKER_LEASE_MS, WORKER_POLL_MS, WORKER_PROGRESS_MS and WORKER_STALL_MS tune the lease, the idle poll, the
@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
-import { startWorker, type RunningWorker, type WorkerLog } from "../app/import/worker-loop.server";
+import { startWorker, type RunningWorker, type WorkerLog } from "../app/features/uploads-and-jobs/import/worker-loop.server";
 import { createLogger } from "./logger";
 import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";
 

@@ -2,9 +2,9 @@ import { canAccessRoute, type AccessMode, type PermissionType, type RouteId } fr
 import { accessContext } from "~/config.server";
 
 /**
- * A stand-in for app/auth.server's guards in loader tests: the signed-in user is `currentUser`, and the real
+ * A stand-in for app/features/access/auth.server's guards in loader tests: the signed-in user is `currentUser`, and the real
  * access table decides by route id (403 as the real guard does). Use with
- *   vi.mock("~/auth.server", () => import("../auth-mock"));
+ *   vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
  */
 export const currentUser: { email: string; name: string; type: PermissionType | null } = {
   email: "gold@example.com",

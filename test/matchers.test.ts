@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/shared/toast.server";
 
 describe("toRedirectTo", () => {
   it("passes for a redirect to the given location", () => {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { readToastFromResponse, type Toast } from "~/utils/toast.server";
+import { readToastFromResponse, type Toast } from "~/shared/toast.server";
 
 /**
  * Custom matchers for what loaders and actions return or throw:

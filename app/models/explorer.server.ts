@@ -1,8 +1,8 @@
 import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
-import { readPageOrLast } from "~/domain/pagination";
-import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/domain/search";
+import { readPageOrLast } from "~/shared/pagination";
+import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/features/explorer/search";
 import {
   documentSearchFields,
   fold,
@@ -15,9 +15,9 @@ import {
   type DocumentSearchFields,
   type Matcher,
   type VocabularyEntry,
-} from "~/domain/search-terms.server";
+} from "~/features/explorer/search-terms.server";
 import type { IndexDeclaration } from "./indexes";
-import { byPtBr } from "~/domain/collation";
+import { byPtBr } from "~/shared/collation";
 
 /**
  * The explorer's corpus of company documents (pt-BR) and its search (issue 13): MongoDB's `$text` over title and

@@ -4,7 +4,7 @@ import { ObjectId, type Db, type Filter } from "mongodb";
 import { RETRY_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
-import { readPageOrLast } from "~/domain/pagination";
+import { readPageOrLast } from "~/shared/pagination";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";

@@ -1,9 +1,9 @@
 import type { ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
-import { parseScenario } from "~/domain/release-points";
+import { parseScenario } from "~/features/forecast/release-points";
 import type { IndexDeclaration } from "./indexes";
-import { byPtBrNumeric } from "~/domain/collation";
+import { byPtBrNumeric } from "~/shared/collation";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
 

@@ -1,13 +1,13 @@
 import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import type { FigureEdit } from "~/components/hr/edits";
-import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/components/hr/figures";
-import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/components/hr/months";
+import type { FigureEdit } from "~/features/hr/edits";
+import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/features/hr/figures";
+import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/features/hr/months";
 import { getDb } from "~/db.server";
-import { maskCpf } from "~/domain/cpf";
+import { maskCpf } from "~/shared/cpf";
 import type { IndexDeclaration } from "./indexes";
 import { findPermissionRecord } from "./user-permissions.server";
-import { byPtBr } from "~/domain/collation";
+import { byPtBr } from "~/shared/collation";
 
 /** Monthly auxiliary HR figures per branch employee (spec 001 §3 "HR record"). */
 

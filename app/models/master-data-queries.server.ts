@@ -1,9 +1,9 @@
 import { ObjectId, type Document, type Filter, type Sort } from "mongodb";
 import { z } from "zod";
 import { getDb } from "~/db.server";
-import { formatCalendarDate, formatDateTime } from "~/domain/dates";
-import { FILE_PARAM } from "~/components/master-data/params";
-import { pageNumber, readPageOrLast } from "~/domain/pagination";
+import { formatCalendarDate, formatDateTime } from "~/shared/dates";
+import { FILE_PARAM } from "~/features/repository-and-master-data/params";
+import { pageNumber, readPageOrLast } from "~/shared/pagination";
 import { masterDataTexts } from "~/messages";
 import {
   CHANNEL_NOK,

@@ -1,9 +1,9 @@
 import { getDb } from "~/db.server";
-import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeOptions, type FilterErrors, type PlanningFilter, type SkuOption } from "~/domain/planning";
+import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeOptions, type FilterErrors, type PlanningFilter, type SkuOption } from "~/models/planning.fields";
 import { planningTexts } from "~/messages";
 import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
 import type { IndexDeclaration } from "./indexes";
-import { byPtBrNumeric } from "~/domain/collation";
+import { byPtBrNumeric } from "~/shared/collation";
 
 /**
  * What the planning and report filters offer, read from the product catalogue (spec 001 §2, §3, §7): the SKU

@@ -11,8 +11,8 @@ import {
   QUANTITY_MAX,
   type GroupEdit,
   type PlanningFilter,
-} from "~/domain/planning";
-import { readPageOrLast } from "~/domain/pagination";
+} from "~/models/planning.fields";
+import { readPageOrLast } from "~/shared/pagination";
 import {
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
@@ -26,7 +26,7 @@ import {
 
 /**
  * Reads and writes of the planning quantity screens (/ij/plan_edit, /ij/report_preview). Queries are built
- * only from a validated PlanningFilter (app/domain/planning.ts), never from what a request sent, and keep
+ * only from a validated PlanningFilter (app/features/planning/planning.ts), never from what a request sent, and keep
  * the shapes the declared indexes serve (models/planning.server.ts).
  */
 
@@ -209,7 +209,7 @@ export async function saveQuantities(input: { user: string; screen: SaveScreen; 
 
 /**
  * The batch's new valor, evaluated by the database for each row: the same arithmetic as applyMultiplier
- * (app/domain/planning.ts) — floor((valor × multiplier + 50) / 100), capped at QUANTITY_MAX.
+ * (app/features/planning/planning.ts) — floor((valor × multiplier + 50) / 100), capped at QUANTITY_MAX.
  */
 export function batchValorExpression(multiplier: number): Document {
   return {

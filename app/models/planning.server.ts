@@ -1,5 +1,5 @@
 import type { ObjectId } from "mongodb";
-import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/domain/planning";
+import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
 import { catalogueIndexes } from "./planning-catalogue.server";
 

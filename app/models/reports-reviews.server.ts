@@ -1,6 +1,6 @@
 import type { Collection, Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import { readPageOrLast } from "~/domain/pagination";
+import { readPageOrLast } from "~/shared/pagination";
 import type { IndexDeclaration } from "./indexes";
 import { countMatching } from "./counting.server";
 

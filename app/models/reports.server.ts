@@ -1,14 +1,14 @@
 import { ObjectId, type Collection, type Filter } from "mongodb";
 import { getDb } from "~/db.server";
-import { readPageOrLast } from "~/domain/pagination";
+import { readPageOrLast } from "~/shared/pagination";
 import type { IndexDeclaration } from "./indexes";
 
 /** Generated and uploaded reports (spec 001 §3 "Report record"). */
 
 export const REPORTS = "reports";
 
-export { REPORT_ORIGINS, type ReportOrigin } from "~/components/reports/constants";
-import type { ReportOrigin } from "~/components/reports/constants";
+export { REPORT_ORIGINS, type ReportOrigin } from "~/features/reports-and-financial/constants";
+import type { ReportOrigin } from "~/features/reports-and-financial/constants";
 import { countMatching } from "./counting.server";
 
 /** The report table's paginator (spec 001 §9). */

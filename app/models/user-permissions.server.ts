@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
-import { readPageOrLast } from "~/domain/pagination";
+import { readPageOrLast } from "~/shared/pagination";
 import { normalizeEmail, USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "./users.server";
 
 /**

@@ -1,5 +1,5 @@
 import type { ObjectId } from "mongodb";
-import type { PermissionType } from "~/domain/permissions";
+import type { PermissionType } from "~/shared/permissions";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -11,7 +11,7 @@ export const USER_PERMISSIONS = "user_permissions";
 export const LOCAL_USERS = "local_users";
 
 
-export { PERMISSION_TYPES, type PermissionType } from "~/domain/permissions";
+export { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
 
 /** spec 000 §3 "User permission record": user (the e-mail), name, type, stores, createdAt. */
 export type UserPermissionRecord = {

@@ -1,4 +1,4 @@
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /**
  * Any address no other route matches. Its loader answers 404, so the root loader runs as for every page and the

@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
-import { registerUpload, uploadFailureResponse } from "~/services/upload.server";
-import { readLimitedJson, readLimitedText, type JsonBody } from "~/utils/request-body.server";
+import { registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
+import { readLimitedJson, readLimitedText, type JsonBody } from "~/shared/request-body.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:

@@ -1,9 +1,9 @@
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { UPLOAD_MESSAGE_MS } from "~/components/uploads/timed-notices";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { UPLOAD_MESSAGE_MS } from "~/features/uploads-and-jobs/timed-notices";
 import { messages } from "~/messages";
-import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/services/upload.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
+import { redirectWithToast } from "~/shared/toast.server";
 
 /**
  * POST /api/upload — multipart field `files` (one or more, at most MAX_FILES_PER_POST), both stores:

@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
 import { rejectionStatus } from "~/services/storage/keys.server";
-import { readLimitedJson } from "~/utils/request-body.server";
+import { readLimitedJson } from "~/shared/request-body.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /** Spec 000 §2: /captura/automacao is only its heading (the heading text is ours). */
 const AUTOMATION_HEADING = "Captura automática";

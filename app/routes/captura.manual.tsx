@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { NAV_LABELS } from "~/access";
-import { requireRouteAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { uploadScreenTexts } from "~/messages";
-import { UploadPanel } from "~/components/uploads/upload-panel";
+import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { uploadLimits } from "~/services/storage.server";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.manualCapture }];

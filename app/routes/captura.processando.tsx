@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { NAV_LABELS } from "~/access";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { handleRetryAction, loadJobList } from "~/components/jobs/job-list.server";
-import { JobTable, RetryErrors } from "~/components/jobs/job-table";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
+import { JobTable, RetryErrors } from "~/features/uploads-and-jobs/job-table";
 import { jobTexts } from "~/messages";
-import { useRevalidateWhile } from "~/components/jobs/use-polling";
+import { useRevalidateWhile } from "~/features/uploads-and-jobs/use-polling";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.processing }];
 

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { isLocalPath } from "~/components/access/return-to.server";
-import { downloadResponse } from "~/components/jobs/download-link.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { isLocalPath } from "~/features/access/return-to.server";
+import { downloadResponse } from "~/features/uploads-and-jobs/download-link.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyDownloadToken } from "~/services/storage.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/shared/toast.server";
 
 /**
- * GET /download/{token} — the portal's download link for both stores (components/jobs/download-link.server.ts):
+ * GET /download/{token} — the portal's download link for both stores (features/uploads-and-jobs/download-link.server.ts):
  * the token is an HMAC-signed grant for one bucket/key/file name that expires after 5 minutes, used by a
  * signed-in browser. A local file is streamed, never read whole; an S3 object is checked and the browser sent
  * on to a presigned GET. A tampered, expired or malformed token, an object that is gone or a store that does

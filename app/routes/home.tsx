@@ -1,4 +1,4 @@
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /** spec 000: /home (exact) is a blank placeholder page that shows hello. */
 export default function HomePage() {

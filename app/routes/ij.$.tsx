@@ -1,6 +1,6 @@
-import { guardedNotFound } from "~/utils/prefix-guard.server";
+import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /ij: a session (its own rule), then 404.
 export const loader = guardedNotFound("routes/ij.$");
 export const action = loader;
-export { NotFoundUnder as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";
+export { NotFoundUnder as default, PrefixErrorBoundary as ErrorBoundary } from "~/shared/layout/prefix-routes";

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import "~/components/reports/reports.css";
-import { dependentOptions, readCockpitParams, REPORT_LABELS, type CategoryOption } from "~/components/reports/cockpit-filters";
-import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/components/reports/constants";
-import { MonthField, UnitSelect } from "~/components/reports/fields";
-import { monthText } from "~/components/reports/months";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/reports-and-financial/reports.css";
+import { dependentOptions, readCockpitParams, REPORT_LABELS, type CategoryOption } from "~/features/reports-and-financial/cockpit-filters";
+import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/features/reports-and-financial/constants";
+import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
+import { monthText } from "~/features/reports-and-financial/months";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { reportsTexts as t } from "~/messages";
 import { addMonths, listAccounts } from "~/models/ledger.server";
 

@@ -3,10 +3,10 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import "~/components/reports/reports.css";
-import { cockpitSearch, readCockpitParams, REPORT_LABELS } from "~/components/reports/cockpit-filters";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/reports-and-financial/reports.css";
+import { cockpitSearch, readCockpitParams, REPORT_LABELS } from "~/features/reports-and-financial/cockpit-filters";
 import {
   BUSINESS_UNITS,
   COCKPIT_COMMENT_MAX,
@@ -14,18 +14,18 @@ import {
   COCKPIT_FILE_MAX_BYTES,
   COCKPIT_FILES_PER_ROW,
   formatAmount,
-} from "~/components/reports/constants";
-import { DownloadButton, useDownloadOutcome } from "~/components/reports/download-button";
-import { HeaderRow, HiddenFields } from "~/components/reports/fields";
-import { answerDownload, downloadFailure, downloadFields } from "~/components/reports/download.server";
-import { monthFromText } from "~/components/reports/months";
-import { readSmallMultipart } from "~/components/reports/small-multipart.server";
-import { TreeToggle, useCollapsedRows, visibleInTree } from "~/components/reports/tree-rows";
-import { Alert } from "~/components/ui/alert";
+} from "~/features/reports-and-financial/constants";
+import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
+import { HeaderRow, HiddenFields } from "~/features/reports-and-financial/fields";
+import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";
+import { monthFromText } from "~/features/reports-and-financial/months";
+import { readSmallMultipart } from "~/features/reports-and-financial/small-multipart.server";
+import { TreeToggle, useCollapsedRows, visibleInTree } from "~/features/reports-and-financial/tree-rows";
+import { Alert } from "~/shared/ui/alert";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
 import { addRowFile, cockpitTable, countRowFiles, findRowFile, saveComment } from "~/models/cockpit.server";
 import { accountTree, listAccounts, monthColumnLabel } from "~/models/ledger.server";
-import { contentTypeOf, documentSink } from "~/services/documents-store.server";
+import { contentTypeOf, documentSink } from "~/features/reports-and-financial/documents-store.server";
 
 export const meta: MetaFunction = () => [{ title: t.cockpitPreviewTitle }];
 

@@ -1,17 +1,17 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import "~/components/reports/reports.css";
-import { competencyLabel, MIN_MONTH, monthFromText, monthText } from "~/components/reports/months";
-import { Alert } from "~/components/ui/alert";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/reports-and-financial/reports.css";
+import { competencyLabel, MIN_MONTH, monthFromText, monthText } from "~/features/reports-and-financial/months";
+import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
-import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/components/reports/constants";
-import { MonthField, UnitSelect } from "~/components/reports/fields";
+import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/features/reports-and-financial/constants";
+import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { findStatements } from "~/models/financial.server";
 import { addMonths, latestLedgerMonth } from "~/models/ledger.server";
-import { ensureStatements, StatementGenerationError } from "~/services/documents-statements.server";
+import { ensureStatements, StatementGenerationError } from "~/features/reports-and-financial/documents-statements.server";
 
 export const meta: MetaFunction = () => [{ title: t.financialTitle }];
 

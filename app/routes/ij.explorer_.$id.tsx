@@ -2,14 +2,14 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { NAV_LABELS } from "~/access";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Highlighted } from "~/components/explorer/highlighted";
-import { resultsHref } from "~/components/explorer/urls";
-import "~/components/explorer/explorer.css";
-import { Alert } from "~/components/ui/alert";
-import { formatDayMonthYear } from "~/domain/dates";
-import { parseSearch } from "~/domain/search";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { Highlighted } from "~/features/explorer/highlighted";
+import { resultsHref } from "~/features/explorer/urls";
+import "~/features/explorer/explorer.css";
+import { Alert } from "~/shared/ui/alert";
+import { formatDayMonthYear } from "~/shared/dates";
+import { parseSearch } from "~/features/explorer/search";
 import { explorerTexts, messages } from "~/messages";
 import { getExplorerDocument } from "~/models/explorer.server";
 

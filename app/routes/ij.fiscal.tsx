@@ -1,16 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
-import { PageDialog } from "~/components/access/page-dialog";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import "~/components/reports/reports.css";
-import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/components/reports/constants";
-import { UnitSelect } from "~/components/reports/fields";
-import { DownloadButton, useDownloadOutcome } from "~/components/reports/download-button";
-import { answerDownload, downloadFailure, downloadFields } from "~/components/reports/download.server";
-import { competencyLabel } from "~/components/reports/months";
-import { Alert } from "~/components/ui/alert";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { PageDialog } from "~/features/access/page-dialog";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/reports-and-financial/reports.css";
+import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/features/reports-and-financial/constants";
+import { UnitSelect } from "~/features/reports-and-financial/fields";
+import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
+import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";
+import { competencyLabel } from "~/features/reports-and-financial/months";
+import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
 import { findFiscalItem, findObservation, fiscalYearTable, listFiscalItems, saveObservation } from "~/models/fiscal.server";
 

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { canWriteRoute, requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ResultsScreen } from "~/components/planning/results-screen";
-import { handleResultsAction, loadResults } from "~/components/planning/results.server";
-import { PLAN_SCREEN } from "~/components/planning/screens";
+import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { ResultsScreen } from "~/features/planning/results-screen";
+import { handleResultsAction, loadResults } from "~/features/planning/results.server";
+import { PLAN_SCREEN } from "~/features/planning/screens";
 
 export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];
 

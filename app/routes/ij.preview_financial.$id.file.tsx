@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { inlineRecordResponse } from "~/components/reports/viewer.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { inlineRecordResponse } from "~/features/reports-and-financial/viewer.server";
 import { findStatementDocument } from "~/models/financial.server";
 
 /** GET /ij/preview_financial/{id}/file: a statement document's bytes, inline. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { inlineRecordResponse } from "~/components/reports/viewer.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { inlineRecordResponse } from "~/features/reports-and-financial/viewer.server";
 import { findReport } from "~/models/reports.server";
 
 /** GET /ij/report/{id}/file: the bytes of a report with an online copy, inline (the viewer's PDF frame). */

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { downloadFailure, readDownloadForm } from "~/components/reports/download.server";
-import { ViewerPage } from "~/components/reports/viewer-page";
-import { downloadRecord, viewable, viewerPageData } from "~/components/reports/viewer.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
+import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
+import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and-financial/viewer.server";
 import { reportsTexts as t } from "~/messages";
 import { findReport } from "~/models/reports.server";
 

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import "~/components/reports/reports.css";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/reports-and-financial/reports.css";
 
 /** /ij/report/*: the report list (index), the online viewer and the review page share the report readers' rule. */
 export async function loader({ request }: LoaderFunctionArgs) {

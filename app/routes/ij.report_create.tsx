@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FilterForm } from "~/components/planning/filter-form";
-import { loadFilterScreen } from "~/components/planning/filter.server";
-import { REPORT_SCREEN } from "~/components/planning/screens";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { FilterForm } from "~/features/planning/filter-form";
+import { loadFilterScreen } from "~/features/planning/filter.server";
+import { REPORT_SCREEN } from "~/features/planning/screens";
 
 export const meta: MetaFunction = () => [{ title: REPORT_SCREEN.title }];
 

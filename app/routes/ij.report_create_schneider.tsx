@@ -1,17 +1,17 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Breadcrumb } from "~/components/forecast/breadcrumb";
-import "~/components/forecast/forecast.css";
-import { Alert } from "~/components/ui/alert";
-import { useHydrated } from "~/components/ui/use-hydrated";
-import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/domain/forecast-filter";
-import { scenarioOpenOn } from "~/domain/release-points";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import "~/features/forecast/forecast.css";
+import { Alert } from "~/shared/ui/alert";
+import { useHydrated } from "~/shared/ui/use-hydrated";
+import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
+import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
-import { forecastTexts } from "~/texts/forecast";
-import { portalToday } from "~/utils/clock.server";
+import { forecastTexts } from "~/features/forecast/texts";
+import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
 

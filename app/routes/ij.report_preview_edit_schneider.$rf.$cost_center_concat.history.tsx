@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
-import { resolveReview, reviewHistory } from "~/components/forecast/review.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { resolveReview, reviewHistory } from "~/features/forecast/review.server";
 
 /**
  * GET /ij/report_preview_edit_schneider/{period}/{cost_center}/history?account=…&month=YYYY-MM (JSON): who changed the

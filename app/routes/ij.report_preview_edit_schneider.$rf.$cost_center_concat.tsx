@@ -1,20 +1,20 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useBeforeUnload, useBlocker, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useCallback, useState } from "react";
-import { canWriteRoute, requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Breadcrumb } from "~/components/forecast/breadcrumb";
-import "~/components/ui/data-table.css";
-import "~/components/forecast/forecast.css";
-import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/components/forecast/forecast-grid";
-import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/components/forecast/review.server";
-import { Alert } from "~/components/ui/alert";
-import { Dialog } from "~/components/ui/dialog";
-import { filterPath, historyPath } from "~/domain/forecast-filter";
-import type { CellChange } from "~/domain/forecast-grid";
+import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import "~/shared/ui/data-table.css";
+import "~/features/forecast/forecast.css";
+import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/features/forecast/forecast-grid";
+import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/features/forecast/review.server";
+import { Alert } from "~/shared/ui/alert";
+import { Dialog } from "~/shared/ui/dialog";
+import { filterPath, historyPath } from "~/features/forecast/forecast-filter";
+import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { messages } from "~/messages";
-import { forecastTexts } from "~/texts/forecast";
-import { portalToday } from "~/utils/clock.server";
+import { forecastTexts } from "~/features/forecast/texts";
+import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: page?.found ? forecastTexts.gridCaption(page.rf, page.costCenter.concat) : forecastTexts.filterTitle },
@@ -23,7 +23,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
 /**
  * /ij/report_preview_edit_schneider/{period}/{cost_center} (params `rf`, `cost_center_concat`, e.g. "RF1 2026" and
  * "CC1001 - Marketing"): the monthly forecast grid of one scenario and cost centre (spec 001 §2–§5). The grid is open
- * only in the scenario's edit month (app/domain/release-points.ts); the save sends only the changed cells, in one
+ * only in the scenario's edit month (app/features/forecast/release-points.ts); the save sends only the changed cells, in one
  * request, and the server checks them again whatever the browser sent. Without JavaScript the grid is read-only.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Breadcrumb } from "~/components/forecast/breadcrumb";
-import "~/components/ui/data-table.css";
-import "~/components/forecast/forecast.css";
-import { Alert } from "~/components/ui/alert";
-import { FILTER_PATH, filterPath, sortScenarios } from "~/domain/forecast-filter";
-import { dayLabel, isOpenForEditing, monthLabel, parseScenario, scenarioCalendar } from "~/domain/release-points";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import "~/shared/ui/data-table.css";
+import "~/features/forecast/forecast.css";
+import { Alert } from "~/shared/ui/alert";
+import { FILTER_PATH, filterPath, sortScenarios } from "~/features/forecast/forecast-filter";
+import { dayLabel, isOpenForEditing, monthLabel, parseScenario, scenarioCalendar } from "~/features/forecast/release-points";
 import { countCostCenters, listScenarioNames } from "~/models/forecast.server";
-import { forecastTexts } from "~/texts/forecast";
-import { portalToday } from "~/utils/clock.server";
+import { forecastTexts } from "~/features/forecast/texts";
+import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.calendarTitle }];
 

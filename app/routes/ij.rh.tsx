@@ -1,17 +1,17 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { MonthRangeFields } from "~/components/hr/month-range-fields";
-import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/components/hr/months";
-import { branchMatches, hrGridPath } from "~/components/hr/paths";
-import "~/components/hr/hr.css";
-import { Alert } from "~/components/ui/alert";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { MonthRangeFields } from "~/features/hr/month-range-fields";
+import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/months";
+import { branchMatches, hrGridPath } from "~/features/hr/paths";
+import "~/features/hr/hr.css";
+import { Alert } from "~/shared/ui/alert";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { getConfig } from "~/config.server";
 import { branchScopeOf, listBranches } from "~/models/hr.server";
-import { hrTexts } from "~/texts/hr";
+import { hrTexts } from "~/features/hr/texts";
 
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];
 

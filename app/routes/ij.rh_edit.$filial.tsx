@@ -13,22 +13,22 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { canWriteRoute, requireRouteAccess } from "~/auth.server";
-import { PageDialog } from "~/components/access/page-dialog";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { AuxGrid, figureCell, type GridEdits } from "~/components/hr/aux-grid";
-import { CommentDialog } from "~/components/hr/comment-dialog";
-import { figureInputName, normalizeComment, readFigureForm, type FigureEdit } from "~/components/hr/edits";
-import { formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "~/components/hr/figures";
-import { MonthRangeFields } from "~/components/hr/month-range-fields";
-import { formatMonth, resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM, type Month } from "~/components/hr/months";
-import { hrGridPath, hrPickerPath } from "~/components/hr/paths";
-import { StoreUsers } from "~/components/hr/store-users";
-import "~/components/hr/hr.css";
-import "~/components/ui/data-table.css";
-import { Alert } from "~/components/ui/alert";
-import { Dialog } from "~/components/ui/dialog";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
+import { PageDialog } from "~/features/access/page-dialog";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { AuxGrid, figureCell, type GridEdits } from "~/features/hr/aux-grid";
+import { CommentDialog } from "~/features/hr/comment-dialog";
+import { figureInputName, normalizeComment, readFigureForm, type FigureEdit } from "~/features/hr/edits";
+import { formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "~/features/hr/figures";
+import { MonthRangeFields } from "~/features/hr/month-range-fields";
+import { formatMonth, resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM, type Month } from "~/features/hr/months";
+import { hrGridPath, hrPickerPath } from "~/features/hr/paths";
+import { StoreUsers } from "~/features/hr/store-users";
+import "~/features/hr/hr.css";
+import "~/shared/ui/data-table.css";
+import { Alert } from "~/shared/ui/alert";
+import { Dialog } from "~/shared/ui/dialog";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import {
@@ -44,8 +44,8 @@ import {
   type HrAuxRow,
   type StoreUser,
 } from "~/models/hr.server";
-import { hrTexts } from "~/texts/hr";
-import { redirectWithToast } from "~/utils/toast.server";
+import { hrTexts } from "~/features/hr/texts";
+import { redirectWithToast } from "~/shared/toast.server";
 
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/auth.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { PANEL_TYPES } from "~/models/dashboards.server";
-import { renewEmbedAddressResponse } from "~/services/dashboards.server";
+import { renewEmbedAddressResponse } from "~/features/dashboards/dashboards.server";
 
 /** Resource route: a fresh QuickSight embed address for /jobs/dashboard/{id}, used by the session renewal. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

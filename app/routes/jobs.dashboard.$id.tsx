@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { DashboardView } from "~/components/charts/dashboard-view";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { DashboardView } from "~/features/dashboards/dashboard-view";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
-import { loadDashboardScreen } from "~/services/dashboards.server";
+import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle }];
 

@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { assertSameOrigin, getOptionalUser } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { assertSameOrigin, getOptionalUser } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { logout } from "~/session.server";
+import { logout } from "~/features/access/session.server";
 
 export const meta: MetaFunction = () => [{ title: messages.logoutTitle }];
 

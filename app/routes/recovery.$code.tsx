@@ -2,18 +2,18 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { assertSameOrigin } from "~/auth.server";
-import { NewPasswordFields } from "~/components/access/first-access-form";
-import { FieldError, FormErrors } from "~/components/access/form-fields";
-import { recoveryErrors, SECRET_FIELDS } from "~/components/access/form-rules";
-import { validateWith } from "~/components/access/validate-with";
-import { recoverySchema } from "~/components/access/form-schemas";
-import { PageDialog } from "~/components/access/page-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
-import "~/components/access/access.css";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { assertSameOrigin } from "~/features/access/auth.server";
+import { NewPasswordFields } from "~/features/access/first-access-form";
+import { FieldError, FormErrors } from "~/features/access/form-fields";
+import { recoveryErrors, SECRET_FIELDS } from "~/features/access/form-rules";
+import { validateWith } from "~/features/access/validate-with";
+import { recoverySchema } from "~/features/access/form-schemas";
+import { PageDialog } from "~/features/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
+import "~/features/access/access.css";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { confirmPasswordReset } from "~/services/accounts.server";
+import { confirmPasswordReset } from "~/features/access/accounts.server";
 
 // same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
 // their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.

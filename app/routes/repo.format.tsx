@@ -3,18 +3,18 @@ import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo } from "react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { parseListParams } from "~/components/jobs/job-list.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { parseListParams } from "~/features/uploads-and-jobs/job-list.server";
 import { jobTexts, messages } from "~/messages";
-import "~/components/jobs/jobs.css";
-import { Alert } from "~/components/ui/alert";
-import { DataTable } from "~/components/ui/data-table";
-import { formatFileTimestamp } from "~/domain/dates";
+import "~/features/uploads-and-jobs/jobs.css";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
+import { formatFileTimestamp } from "~/shared/dates";
 import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
-import { portalDownloadLink } from "~/components/jobs/download-link.server";
+import { portalDownloadLink } from "~/features/uploads-and-jobs/download-link.server";
 import { storedObjectState } from "~/services/storage.server";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];
 

@@ -1,11 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { masterDataTexts, messages } from "~/messages";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
   columnsOf,
   FILE_PARAM,

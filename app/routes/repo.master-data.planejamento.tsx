@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/auth.server";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/components/master-data/sections-nav";
-import { TabsNav } from "~/components/ui/tabs-nav";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
+import { TabsNav } from "~/shared/ui/tabs-nav";
 import { getBasePage, PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];

@@ -1,5 +1,5 @@
-import { guardedLayoutLoader } from "~/utils/prefix-guard.server";
+import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
 
 // Layout of /repo/*: a session; each child route checks its own rule (app/access.ts).
 export const loader = guardedLayoutLoader("routes/repo");
-export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/components/layout/prefix-routes";
+export { GuardedLayout as default, PrefixErrorBoundary as ErrorBoundary } from "~/shared/layout/prefix-routes";

@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Alert } from "~/components/ui/alert";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { Alert } from "~/shared/ui/alert";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { clearFederatedNonce, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";

@@ -4,21 +4,21 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS } from "~/access";
-import { requireRouteAccess } from "~/auth.server";
-import { FieldError, FormErrors } from "~/components/access/form-fields";
-import { createUserErrors, formErrorsOf } from "~/components/access/form-rules";
-import { useRuleForm } from "~/components/access/rule-form";
-import { createUserSchema, deleteUserSchema } from "~/components/access/form-schemas";
-import { PageDialog } from "~/components/access/page-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
-import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
-import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
-import "~/components/access/access.css";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { FieldError, FormErrors } from "~/features/access/form-fields";
+import { createUserErrors, formErrorsOf } from "~/features/access/form-rules";
+import { useRuleForm } from "~/features/access/rule-form";
+import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
+import { PageDialog } from "~/features/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
+import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/features/access/user-admin";
+import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import "~/features/access/access.css";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { createUser, deleteUser, listConfiguredUsers, UserExistsError } from "~/services/accounts.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { formatDayMonthYear } from "~/domain/dates";
+import { createUser, deleteUser, listConfiguredUsers, UserExistsError } from "~/features/access/accounts.server";
+import { redirectWithToast } from "~/shared/toast.server";
+import { formatDayMonthYear } from "~/shared/dates";
 
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 

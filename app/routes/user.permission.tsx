@@ -4,20 +4,20 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
-import { requireRouteAccess } from "~/auth.server";
-import { formErrorsOf } from "~/components/access/form-rules";
-import { setTierSchema } from "~/components/access/form-schemas";
-import { PageDialog } from "~/components/access/page-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/components/access/submission.server";
-import { TierChoices } from "~/components/access/tier-choices";
-import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/components/access/user-admin";
-import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/components/access/user-list.server";
-import "~/components/access/access.css";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { formErrorsOf } from "~/features/access/form-rules";
+import { setTierSchema } from "~/features/access/form-schemas";
+import { PageDialog } from "~/features/access/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
+import { TierChoices } from "~/features/access/tier-choices";
+import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/features/access/user-admin";
+import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import "~/features/access/access.css";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { listUsersForPermissionGrid, setUserTier } from "~/services/accounts.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { FormErrors } from "~/components/access/form-fields";
+import { listUsersForPermissionGrid, setUserTier } from "~/features/access/accounts.server";
+import { redirectWithToast } from "~/shared/toast.server";
+import { FormErrors } from "~/features/access/form-fields";
 
 export const meta: MetaFunction = () => [{ title: messages.userPermissionHeader }];
 

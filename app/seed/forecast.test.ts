@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthOfDate, parseScenario, scenarioCalendar, scenarioOpenOn, windowMonths } from "~/domain/release-points";
+import { monthOfDate, parseScenario, scenarioCalendar, scenarioOpenOn, windowMonths } from "~/features/forecast/release-points";
 import type { ForecastRecord } from "~/models/forecast.server";
 import { generateForecast } from "./forecast";
 import { DEFAULT_SEED, Random } from "./random";

@@ -5,8 +5,8 @@ import {
   scenarioCalendar,
   scenarioName,
   windowMonths,
-} from "~/domain/release-points";
-import { roundTo2 } from "~/domain/pt-br-number";
+} from "~/features/forecast/release-points";
+import { roundTo2 } from "~/shared/pt-br-number";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
 import { monthStart, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
@@ -19,7 +19,7 @@ export type Scenario = { rf: string; anchor: Date; months: Date[]; firstForecast
 /**
  * RF1–RF4 of the reference year and the year before, and RF1 of the next year (prepared in October of the reference
  * year), so every edit month of the reference year (Feb, May, Aug, Nov) has its scenario. Anchors and windows come
- * from the one release-point table (app/domain/release-points.ts).
+ * from the one release-point table (app/features/forecast/release-points.ts).
  */
 export function forecastScenarios(reference: Date): Scenario[] {
   const year = reference.getUTCFullYear();

@@ -23,7 +23,7 @@ import { FISCAL_ITEMS } from "~/models/fiscal.server";
 import { FPA_RESPONSIBLES } from "~/models/fpa.server";
 import { LEDGER, LEDGER_ACCOUNTS } from "~/models/ledger.server";
 import { PRODUCT_REVIEWS } from "~/models/reports-reviews.server";
-import { documentSink } from "~/services/documents-store.server";
+import { documentSink } from "~/features/reports-and-financial/documents-store.server";
 import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";

@@ -9,7 +9,7 @@ import { CHANNELS } from "~/models/planning.server";
 import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
 import { useTestDatabase } from "../../test/db";
-import { useTempDataDir } from "../../test/files/helpers";
+import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { isValidCnpj, isValidCpf } from "./brazil";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { monthStart } from "./context";

@@ -1,5 +1,5 @@
-import { contentTypeOf, type DocumentSink } from "~/services/documents-store.server";
-import { renderDocx, renderPdf, renderXlsx, type DocSpec, type DocTable } from "~/services/documents-render.server";
+import { contentTypeOf, type DocumentSink } from "~/features/reports-and-financial/documents-store.server";
+import { renderDocx, renderPdf, renderXlsx, type DocSpec, type DocTable } from "~/features/reports-and-financial/documents-render.server";
 import type { Random } from "./random";
 
 /**

@@ -6,11 +6,11 @@ import { useState } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import "~/styles/app.css";
-import "~/components/ui/data-table.css";
-import "~/components/forecast/forecast.css";
-import { ForecastGrid, INITIAL_PINNING } from "~/components/forecast/forecast-grid";
-import { gridRows, sumValues, yearSums, type ForecastGridPayload } from "~/domain/forecast-grid";
-import { formatPtBr2 } from "~/domain/pt-br-number";
+import "~/shared/ui/data-table.css";
+import "~/features/forecast/forecast.css";
+import { ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
+import { gridRows, sumValues, yearSums, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
+import { formatPtBr2 } from "~/shared/pt-br-number";
 
 type Bench = {
   renderGrid: (payload: ForecastGridPayload) => Promise<number>;

@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
-import { buildGroups, type ForecastGridPayload } from "../../app/domain/forecast-grid";
-import { annualTotals, monthKey, parseScenario, scenarioCalendar, windowMonths } from "../../app/domain/release-points";
+import { buildGroups, type ForecastGridPayload } from "../../app/features/forecast/forecast-grid-rules";
+import { annualTotals, monthKey, parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
 import { launchChromium } from "../../test/e2e/harness";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -1,6 +1,6 @@
 /**
  * The forecast review's save through the production host: one request with 5,000 changed cells (the whole path —
- * Express, the session guard, the JSON body, every check of app/domain/forecast-save.ts, the concurrency read, the
+ * Express, the session guard, the JSON body, every check of app/features/forecast/forecast-save.ts, the concurrency read, the
  * bulk write with history) against a baseline measured in the same run on the same embedded database: a plain
  * `bulkWrite` of the same 5,000 `$set`s by _id (no checks, no history, no HTTP).
  *
@@ -12,8 +12,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import { MongoClient, type AnyBulkWriteOperation } from "mongodb";
-import { reviewPath } from "../../app/domain/forecast-filter";
-import { monthKey, monthStartDate, parseScenario, scenarioCalendar, windowMonths } from "../../app/domain/release-points";
+import { reviewPath } from "../../app/features/forecast/forecast-filter";
+import { monthKey, monthStartDate, parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "../../app/models/forecast.server";
 import { startApp } from "../../test/e2e/harness";
 import { signIn } from "../sign-in";

@@ -40,7 +40,7 @@ async function main() {
   const uri = process.env.MONGODB_URI;
   if (!uri) throw new Error("Set MONGODB_URI to a seeded database (see the comment at the top of bench/planning/run.ts).");
   const { getDb, closeDb } = await import("~/db.server");
-  const { parseFilter } = await import("~/domain/planning");
+  const { parseFilter } = await import("~/features/planning/planning");
   const { planningQuery, readPlanningPage, countPlanningRows, saveBatch } = await import("~/models/planning-queries.server");
   const { listAttributeOptions, searchSkus } = await import("~/models/planning-catalogue.server");
   const db = await getDb();

@@ -7,7 +7,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { documentSink } from "~/services/documents-store.server";
+import { documentSink } from "~/features/reports-and-financial/documents-store.server";
 import { monthStart, type SeedContext } from "~/seed/context";
 import { generateFiles } from "~/seed/files";
 import { Random } from "~/seed/random";

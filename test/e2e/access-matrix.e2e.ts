@@ -8,7 +8,7 @@ import { MongoClient, type Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { canAccessRoute, DEFAULT_HR_EDITOR_TYPES, isRouteId, routeRule, type Features, type PermissionType, type RouteId } from "~/access";
 import { parseConfig, type FeatureFlag } from "~/config.server";
-import { routeTree } from "~/components/access/return-to.server";
+import { routeTree } from "~/features/access/return-to.server";
 import { signDownloadToken } from "~/services/storage/signed-link.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
 import { startApp, type RunningApp } from "./harness";

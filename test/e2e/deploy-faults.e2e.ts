@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployTexts } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import { PRODUCT_HEADER, productLine } from "../files/helpers";
+import { PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
 import { freePort, HOST_ENTRY, portalEnv, rawStatus, run, signInHttp, startCuttableProxy, startDatabase, tempDir, waitFor, waitReady, WORKER_ENTRY, type Proc } from "../deploy/stack";
 
 /**

@@ -1,11 +1,11 @@
 import { MongoClient, type Db } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
-import { reviewPath } from "~/domain/forecast-filter";
+import { reviewPath } from "~/features/forecast/forecast-filter";
 import { messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
-import { forecastTexts } from "~/texts/forecast";
-import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../forecast/fixtures";
+import { forecastTexts } from "~/features/forecast/texts";
+import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import { startApp, type RunningApp } from "./harness";
 import { signIn } from "./sign-in";

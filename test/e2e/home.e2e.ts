@@ -1,5 +1,5 @@
 import { resetConfigForTests } from "~/config.server";
-import { createToastHeaders } from "~/utils/toast.server";
+import { createToastHeaders } from "~/shared/toast.server";
 import { messages } from "~/messages";
 import { expect, test } from "./fixtures";
 

@@ -3,7 +3,7 @@ import { createCookie } from "@remix-run/node";
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
 import { describe } from "vitest";
-import { deployTexts } from "~/texts/deploy";
+import { deployTexts } from "~/shared/deploy-texts";
 import { messages } from "~/messages";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { startApp } from "./harness";

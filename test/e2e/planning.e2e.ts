@@ -1,7 +1,7 @@
 import { MongoClient, type Db } from "mongodb";
 import type { Page } from "playwright-core";
 import { afterAll } from "vitest";
-import { applyMultiplier } from "~/domain/planning";
+import { applyMultiplier } from "~/features/planning/planning";
 import { messages, planningTexts } from "~/messages";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import { signIn } from "./sign-in";

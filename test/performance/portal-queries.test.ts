@@ -8,7 +8,7 @@
 import { ObjectId, type Db } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
-import { loadJobList } from "~/components/jobs/job-list.server";
+import { loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { countLoginFailures, emailKey, findLatestOutboxMessage } from "~/models/auth-records.server";
 import { listDashboards } from "~/models/dashboard-queries.server";
@@ -50,13 +50,13 @@ import { loader as canalLoader } from "~/routes/repo.master-data.canal";
 import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
 import { loader as userConfigLoader } from "~/routes/user.config";
 import { loader as userPermissionLoader } from "~/routes/user.permission";
-import { listConfiguredUsers, signInWithPassword } from "~/services/accounts.server";
+import { listConfiguredUsers, signInWithPassword } from "~/features/access/accounts.server";
 import { runSeed } from "../../scripts/seed-run";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
 import { collectionScans, expectIndexedQueries, recordQueryPlans } from "../query-plans";
 
-vi.mock("~/auth.server", () => import("../auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 const MIN_DOCUMENTS = 300;

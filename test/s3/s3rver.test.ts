@@ -3,7 +3,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { processNextJob } from "~/import/worker-loop.server";
+import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { registerFile } from "~/models/file-jobs.server";
@@ -15,13 +15,13 @@ import { action as repoAction } from "~/routes/repo.format";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { forgetS3StoresForTests, generateStorageKey } from "~/services/storage.server";
 import { S3_SERVER_PART_SIZE, S3_SINGLE_PUT_MAX } from "~/services/storage/s3.server";
-import { readToastFromResponse } from "~/utils/toast.server";
-import { toastDismissMs } from "~/components/toaster";
-import { REGISTER_API, uploadToS3, type Transport } from "~/components/uploads/upload-transport";
+import { readToastFromResponse } from "~/shared/toast.server";
+import { toastDismissMs } from "~/shared/ui/toaster";
+import { REGISTER_API, uploadToS3, type Transport } from "~/features/uploads-and-jobs/upload-transport";
 import { PRODUCT_MASTER } from "~/models/master-data.server";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
-import { PRODUCT_HEADER, productLine } from "../files/helpers";
+import { PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
 import { captureLog, S3RVER_BUCKET, useS3rver } from "./s3rver";
 
 /**
@@ -30,7 +30,7 @@ import { captureLog, S3RVER_BUCKET, useS3rver } from "./s3rver";
  * failure ends with the spec's text for the user and the cause in the log.
  */
 
-vi.mock("~/auth.server", () => import("../auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 const s3 = useS3rver();

@@ -3,7 +3,7 @@ import { EJSON } from "bson";
 import { ObjectId, type Document } from "mongodb";
 import { getDb } from "~/db.server";
 import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
-import { trackBackgroundWork } from "~/utils/background-work.server";
+import { trackBackgroundWork } from "~/shared/background-work.server";
 import { dashboardTexts, messages } from "~/messages";
 import { CHART_COLLECTIONS, CHART_PIPELINE_STAGES, dashboardChartSchema, type ChartKind, type DashboardChart } from "~/models/dashboards.server";
 

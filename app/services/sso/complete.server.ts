@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { messages } from "~/messages";
-import { signInVerifiedUser } from "~/services/accounts.server";
+import { signInVerifiedUser } from "~/features/access/accounts.server";
 import type { SsoIdentity } from "./sso.server";
 
 /**

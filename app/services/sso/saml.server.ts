@@ -242,7 +242,7 @@ export function getSamlMetadata(): string {
 }
 
 /**
- * Our sessions live in MongoDB (session.server.ts), not in remix-auth's session storage: the
+ * Our sessions live in MongoDB (features/access/session.server.ts), not in remix-auth's session storage: the
  * strategy runs without success/failure redirects, so this storage is never written.
  */
 const unusedSessionStorage = createMemorySessionStorage({

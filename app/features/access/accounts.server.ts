@@ -1,0 +1,321 @@
+import { z } from "zod";
+import {
+  ADMIN_TIERS_PROTECTED,
+  ASSIGNABLE_TIERS,
+  buildNavigation,
+  DEFAULT_TIER_FOR_NEW_USERS,
+  isPermissionType,
+  isTier,
+  landingFor,
+  type DashboardSummary,
+  type Navigation,
+  type PermissionType,
+  type Tier,
+} from "~/access";
+import { accessContext, getConfig } from "~/config.server";
+import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
+import { newPasswordSchema } from "~/features/access/password-schema";
+import { listDashboards } from "~/models/dashboard-queries.server";
+import { deleteSessionsOfUser } from "~/models/sessions.server";
+import {
+  DuplicateRecordError,
+  deletePermissionRecord,
+  findPermissionRecord,
+  insertPermissionRecord,
+  listPermissionRowsPage,
+  updatePermissionType,
+  type UserRow,
+  type UserRowsPage,
+} from "~/models/user-permissions.server";
+import { normalizeEmail } from "~/models/users.server";
+import { messages } from "~/messages";
+import { getIdentityProvider, IdentityProviderError, UserExistsError, type ProviderTokens } from "~/services/identity.server";
+import { allowResetRequest, checkLoginAllowed, clearLoginFailures, recordLoginFailure } from "~/features/access/login-limit.server";
+import { startSession } from "~/features/access/session.server";
+
+/**
+ * The account flows the login, recovery and user-administration screens call. Each returns a typed outcome
+ * the screen maps to the spec's texts; none trusts the browser for anything but the form fields.
+ */
+
+export { UserExistsError };
+
+const emailSchema = z.string().trim().min(1).max(EMAIL_MAX_LENGTH).email();
+
+/** The tenant's dashboards, sorted by painelId (spec 000 §7 "the dashboards list for the tenant"). */
+export async function listTenantDashboards(): Promise<DashboardSummary[]> {
+  return (await listDashboards(getConfig().tenantId)).map((d) => ({ painelId: d.painelId, panelLabel: d.panelLabel, panelType: d.panelType }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in
+
+export type SignInOutcome =
+  | { kind: "invalid" }
+  | { kind: "rateLimited"; retryAfterSeconds: number }
+  /** The identity provider throttled the request: not the user's fault, not counted as a failure. */
+  | { kind: "providerBusy" }
+  /** Credentials are right but the permission record has no type: CONTATE SEU ADMIN, no session. */
+  | { kind: "noType" }
+  | { kind: "newPasswordRequired"; challenge: string; email: string }
+  | { kind: "signedIn"; redirectTo: string; sessionCookieHeaders: Headers };
+
+/**
+ * The login action's one call. `request`, when given, lets the new session replace the one of that request.
+ */
+export async function signInWithPassword(input: {
+  email: string;
+  password: string;
+  ip?: string | null;
+  request?: Request;
+}): Promise<SignInOutcome> {
+  const email = normalizeEmail(String(input.email ?? ""));
+  const password = String(input.password ?? "");
+  if (!email || !password) return { kind: "invalid" };
+  const check = await checkLoginAllowed({ email, ip: input.ip });
+  if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+
+  const provider = getIdentityProvider();
+  const result = await provider.signIn(email, password);
+  if (result.kind === "throttled") return { kind: "providerBusy" };
+  if (result.kind === "invalid") {
+    await recordLoginFailure({ email, ip: input.ip });
+    return { kind: "invalid" };
+  }
+  await clearLoginFailures(email);
+  if (result.kind === "newPasswordRequired") return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
+
+  return signInVerifiedUser(email, result.tokens, input.request);
+}
+
+export type VerifiedSignInOutcome = Extract<SignInOutcome, { kind: "noType" } | { kind: "signedIn" }>;
+
+/**
+ * The end of every sign-in once the identity is proven (password above, SAML assertion, federated id_token):
+ * reads the permission record, refuses an empty type (CONTATE SEU ADMIN, no session), otherwise starts a
+ * session and answers the landing page of the type.
+ */
+export async function signInVerifiedUser(
+  emailInput: string,
+  tokens?: ProviderTokens,
+  request?: Request,
+  notOnOrAfter?: Date,
+): Promise<VerifiedSignInOutcome> {
+  const email = normalizeEmail(emailInput);
+  const record = await findPermissionRecord(email);
+  if (!record || !isPermissionType(record.type)) {
+    if (tokens) await getIdentityProvider().signOut(tokens);
+    return { kind: "noType" };
+  }
+  const dashboards = record.type === "SYSTEM ADMIN" || record.type === "USER GOLD" ? await listTenantDashboards() : [];
+  const redirectTo = landingFor(record.type, dashboards, accessContext());
+  const { headers } = await startSession(email, tokens, request, notOnOrAfter);
+  return { kind: "signedIn", redirectTo, sessionCookieHeaders: headers };
+}
+
+/** The header menu and side navigation of a signed-in user (root loader). */
+export async function loadNavigation(type: PermissionType): Promise<Navigation> {
+  const dashboards = await listTenantDashboards();
+  return buildNavigation(type, dashboards, accessContext());
+}
+
+// ---------------------------------------------------------------------------------------------
+// First access and password reset
+
+export type FieldErrors = Record<string, string[]>;
+
+function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "");
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export type NewPasswordOutcome =
+  | { kind: "ok" }
+  | { kind: "invalidInput"; errors: FieldErrors }
+  /** The first-access challenge expired or was already used: sign in again with the temporary password. */
+  | { kind: "challengeExpired" }
+  /** The identity provider is throttling requests: try again later. */
+  | { kind: "providerBusy" }
+  /** The provider refused; `message` is its own text, which the spec shows as is (000 §8). */
+  | { kind: "error"; message: string };
+
+/** First access: sets the new password; the screen then shows "Senha configurada!" and the user signs in again. */
+export async function completeFirstAccess(input: {
+  email: string;
+  challenge: string;
+  password: string;
+  confirmPassword: string;
+}): Promise<NewPasswordOutcome> {
+  const parsed = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
+  if (!parsed.success) return { kind: "invalidInput", errors: fieldErrors(parsed.error) };
+  const email = normalizeEmail(String(input.email ?? ""));
+  if (!email || !input.challenge) return { kind: "challengeExpired" };
+  const result = await getIdentityProvider().completeNewPassword(email, String(input.challenge), parsed.data.password);
+  if (result.kind === "invalid") return { kind: "challengeExpired" };
+  if (result.kind === "throttled") return { kind: "providerBusy" };
+  if (result.kind === "error") return result;
+  // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
+  if (result.tokens) await getIdentityProvider().signOut(result.tokens);
+  // A new password ends every session signed in with the old one.
+  await deleteSessionsOfUser(email);
+  return { kind: "ok" };
+}
+
+export type ResetRequestOutcome = { kind: "sent" } | { kind: "invalidInput"; errors: FieldErrors } | { kind: "error"; message: string };
+
+/** The forgot-password dialog. Known and unknown e-mails get the same answer. */
+export async function requestPasswordReset(input: { email: string }): Promise<ResetRequestOutcome> {
+  const parsed = emailSchema.safeParse(input.email);
+  if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
+  const email = normalizeEmail(parsed.data);
+  if (!(await allowResetRequest(email))) return { kind: "sent" };
+  const result = await getIdentityProvider().forgotPassword(email);
+  return result.kind === "ok" ? { kind: "sent" } : result;
+}
+
+/** /recovery/{code}: on "error", show the provider's message in an info notice. */
+export async function confirmPasswordReset(input: {
+  email: string;
+  code: string;
+  password: string;
+  confirmPassword: string;
+}): Promise<NewPasswordOutcome> {
+  const email = emailSchema.safeParse(input.email);
+  const code = z.string().trim().min(1).max(RESET_CODE_MAX_LENGTH).safeParse(input.code);
+  const passwords = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
+  const errors: FieldErrors = {};
+  if (!email.success) errors.email = email.error.issues.map((i) => i.message);
+  if (!code.success) errors.code = code.error.issues.map((i) => i.message);
+  if (!passwords.success) Object.assign(errors, fieldErrors(passwords.error));
+  if (!email.success || !code.success || !passwords.success) return { kind: "invalidInput", errors };
+  const normalized = normalizeEmail(email.data);
+  const result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
+  if (result.kind === "error") return result;
+  await clearLoginFailures(normalized);
+  // Whoever held a session with the old password loses it.
+  await deleteSessionsOfUser(normalized);
+  return { kind: "ok" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// User administration (spec 000 §2 "User administration", §4, §6)
+
+export type ConfiguredUser = UserRow & { type: Tier };
+
+/** Which page of a user list to read (1-based); a missing or unknown value means the first page of 20. */
+export type UserListPaging = { page?: number; pageSize?: number };
+
+export type UserListPage<Row extends UserRow = UserRow> = Omit<UserRowsPage, "rows"> & { rows: Row[] };
+
+function pagingOf(paging: UserListPaging) {
+  return { page: paging.page ?? 1, pageSize: paging.pageSize ?? 20 };
+}
+
+/** /user/config: one page of the users of the four tiers only, sorted by user, within the 10000 listing limit. */
+export async function listConfiguredUsers(paging: UserListPaging = {}): Promise<UserListPage<ConfiguredUser>> {
+  return (await listPermissionRowsPage(ASSIGNABLE_TIERS, pagingOf(paging))) as UserListPage<ConfiguredUser>;
+}
+
+/**
+ * /user/permission: one page of the users of the four tiers (spec 000 §6: "The user listing is filtered to the
+ * types USER EXPLORER, USER BRONZE, USER SILVER and USER GOLD") — nothing else: neither the administrative
+ * accounts nor an account without a type (docs/decisions.md, "Spec 000 fidelity").
+ */
+export async function listUsersForPermissionGrid(paging: UserListPaging = {}): Promise<UserListPage> {
+  return listPermissionRowsPage(ASSIGNABLE_TIERS, pagingOf(paging));
+}
+
+export type CreateUserOutcome =
+  | { kind: "created"; email: string }
+  | { kind: "invalidInput"; errors: FieldErrors }
+  /** Nothing was created (provider throttled, mail not sent); `message` says so in Portuguese. */
+  | { kind: "failed"; message: string };
+
+const CREATE_FAILURE_MESSAGES: Record<Exclude<IdentityProviderError["reason"], "invalidInput">, string> = {
+  mailFailed: messages.createUserMailFailed,
+  throttled: messages.createUserBusy,
+};
+
+/**
+ * Creates the permission record with DEFAULT_TIER_FOR_NEW_USERS, then the account at the identity provider
+ * (temporary password by e-mail). All or nothing:
+ * - the record goes first, so its unique index decides a race before the provider is asked, and an
+ *   interrupted creation leaves a listed user the admin can delete rather than hidden credentials;
+ * - when the provider refuses (duplicate, throttling, mail not sent) the record is removed again, and the
+ *   provider itself keeps nothing. A duplicate (either side) throws UserExistsError.
+ */
+export async function createUser(emailInput: string, createdBy: string): Promise<CreateUserOutcome> {
+  const parsed = emailSchema.safeParse(emailInput);
+  if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
+  const email = normalizeEmail(parsed.data);
+  try {
+    await insertPermissionRecord({
+      user: email,
+      name: email.split("@")[0],
+      type: DEFAULT_TIER_FOR_NEW_USERS,
+      stores: [],
+      createdAt: new Date(),
+      createdBy: normalizeEmail(createdBy),
+    });
+  } catch (error) {
+    if (error instanceof DuplicateRecordError) throw new UserExistsError(email);
+    throw error;
+  }
+  try {
+    await getIdentityProvider().adminCreateUser(email);
+  } catch (error) {
+    await deletePermissionRecord(email);
+    if (!(error instanceof IdentityProviderError)) throw error;
+    console.warn(JSON.stringify({ level: "warn", msg: "accounts.createUser.failed", reason: error.reason, cause: errorText(error.cause) }));
+    if (error.reason === "invalidInput") return { kind: "invalidInput", errors: { email: [messages.invalidEmail] } };
+    return { kind: "failed", message: CREATE_FAILURE_MESSAGES[error.reason] };
+  }
+  return { kind: "created", email };
+}
+
+function errorText(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error).slice(0, 200);
+}
+
+export type DeleteUserOutcome = { kind: "deleted" } | { kind: "notFound" } | { kind: "protectedUser" };
+
+/**
+ * Deletes a configured user — one of the four tiers /user/config lists — from the provider and the records, and
+ * ends their sessions. Administrative accounts are protected; a user without a type is not on that list, so it is
+ * not found here.
+ */
+export async function deleteUser(emailInput: string): Promise<DeleteUserOutcome> {
+  const email = normalizeEmail(String(emailInput ?? ""));
+  if (!email) return { kind: "notFound" };
+  const record = await findPermissionRecord(email);
+  if (!record) return { kind: "notFound" };
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  if (!isTier(record.type)) return { kind: "notFound" };
+  await getIdentityProvider().adminDeleteUser(email);
+  await deletePermissionRecord(email);
+  await deleteSessionsOfUser(email);
+  return { kind: "deleted" };
+}
+
+export type SetTierOutcome = { kind: "saved" } | { kind: "invalidTier" } | { kind: "unknownUser" } | { kind: "protectedUser" };
+
+/** /user/permission: only the four tiers, only known non-administrative users; records who and when. */
+export async function setUserTier(emailInput: string, tier: unknown, changedBy: string): Promise<SetTierOutcome> {
+  if (!isTier(tier)) return { kind: "invalidTier" };
+  const email = normalizeEmail(String(emailInput ?? ""));
+  const record = email ? await findPermissionRecord(email) : null;
+  if (!record) return { kind: "unknownUser" };
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  // The grid lists the four tiers only: a user outside them is not one it can change.
+  if (!isTier(record.type)) return { kind: "unknownUser" };
+  const ok = await updatePermissionType(email, tier, ASSIGNABLE_TIERS, changedBy, new Date());
+  if (!ok) return { kind: "protectedUser" };
+  // The user signs in again to get the new tier's landing, menu and pages (every open session ends now).
+  await deleteSessionsOfUser(email);
+  return { kind: "saved" };
+}

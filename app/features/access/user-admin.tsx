@@ -1,0 +1,84 @@
+import { Link, useLocation, useNavigate } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import type { ReactNode } from "react";
+import { DataTable } from "~/shared/ui/data-table";
+import { messages } from "~/messages";
+import "./access.css";
+
+/**
+ * The pieces /user/config and /user/permission share: the page header, the URL plumbing of their dialogs,
+ * the dialogs' Cancel/Confirm footer and the server-paged user table.
+ */
+
+/** The part of the URL a dialog lives in; closing it drops these parameters and keeps the rest (the page). */
+export function useDialogUrls(listPath: string, dialogParams: readonly string[]) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  /** `listPath` with the current search, `changes` applied (null removes) and, unless set there, the dialog parameters removed. */
+  const hrefWith = (changes: Record<string, string | null> = {}): string => {
+    const params = new URLSearchParams(location.search);
+    for (const key of dialogParams) params.delete(key);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) params.delete(key);
+      else params.set(key, value);
+    }
+    const query = params.toString();
+    return query ? `${listPath}?${query}` : listPath;
+  };
+  const closeHref = hrefWith();
+  return {
+    hrefWith,
+    closeHref,
+    close: () => navigate(closeHref, { preventScrollReset: true }),
+    /** The current search without the dialog parameters, as [name, value] pairs (hidden inputs of GET forms). */
+    keptParams: [...new URLSearchParams(location.search).entries()].filter(([key]) => !dialogParams.includes(key)),
+  };
+}
+
+export function AccessPageHeader({ titleId, title, breadcrumb, actions }: { titleId: string; title: ReactNode; breadcrumb?: ReactNode; actions?: ReactNode }) {
+  return (
+    <>
+      {breadcrumb ? <p className="access-page__breadcrumb">{breadcrumb}</p> : null}
+      <div className="access-page__toolbar">
+        <h1 id={titleId} className="access-page__title">
+          {title}
+        </h1>
+        {actions}
+      </div>
+    </>
+  );
+}
+
+/** Cancelar (a link back to the list, so it works without JavaScript) and the submit button of a dialog's form. */
+export function DialogActions({ cancelHref, danger = false, busy }: { cancelHref: string; danger?: boolean; busy: boolean }) {
+  return (
+    <div className="dialog__footer">
+      <Link className="button button--secondary" to={cancelHref} preventScrollReset>
+        {messages.cancel}
+      </Link>
+      <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={busy}>
+        {messages.confirm}
+      </button>
+    </div>
+  );
+}
+
+/** One page of a user list as a loader sends it (see user-list.server.ts). */
+export type UserListData<Row> = { rows: Row[]; total: number; rowCount: number; page: number; pageSize: number; pageSizes: number[] };
+
+/** The shared server-paged table with the user lists' settings: rows keyed by record id, 20 or 40 per page. */
+export function UserTable<Row extends { id: string }>({ list, columns, caption }: { list: UserListData<Row>; columns: ColumnDef<Row, any>[]; caption: string }) {
+  return (
+    <DataTable
+      columns={columns}
+      rows={list.rows}
+      getRowId={(row) => row.id}
+      rowCount={list.rowCount}
+      page={list.page}
+      pageSize={list.pageSize}
+      pageSizeOptions={list.pageSizes}
+      emptyText={messages.noUsers}
+      caption={caption}
+    />
+  );
+}

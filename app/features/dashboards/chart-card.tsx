@@ -1,0 +1,110 @@
+import { lazy, Suspense } from "react";
+import { Alert } from "~/shared/ui/alert";
+import { dashboardTexts } from "~/messages";
+import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
+import "./charts.css";
+import "~/shared/ui/data-table.css";
+import { useHydrated } from "~/shared/ui/use-hydrated";
+
+export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
+export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
+type Labels = Readonly<Record<string, string>>;
+
+/** A data table of chart rows; also the screen-reader fallback of the drawn charts. */
+export function ChartDataTable({ rows, caption, labels = {}, hidden = false }: { rows: ChartRow[]; caption: string; labels?: Labels; hidden?: boolean }) {
+  const keys = columnKeys(rows);
+  return (
+    // A visible table may scroll: it is then a named region the keyboard can reach and scroll (WCAG 2.1.1).
+    <div className={hidden ? "visually-hidden" : "chart-table"} {...(hidden ? {} : { role: "region", "aria-label": caption, tabIndex: 0 })}>
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {keys.map((key) => (
+              <th key={key} scope="col">
+                {fieldLabel(key, labels)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {keys.map((key) => {
+                const value = row[key] ?? null;
+                return (
+                  <td key={key} className={typeof value === "number" ? "num" : undefined}>
+                    {formatValue(value)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
+  const row = rows[0] ?? {};
+  const keys = seriesKeys([row]);
+  const ordered = keys.includes("value") ? ["value", ...keys.filter((k) => k !== "value")] : keys;
+  return (
+    <dl className="chart-kpi">
+      {ordered.map((key) => (
+        <div key={key}>
+          <dt>{fieldLabel(key, labels)}</dt>
+          <dd>{formatNumber(Number(row[key]))}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The drawing, loaded in the browser only: Recharts measures its container, so nothing useful can be drawn on
+ * the server, and not importing it there keeps ~20 MB out of the web process. The table below is the
+ * content until then (and for screen readers always).
+ */
+const Plot = lazy(() => import("./chart-plot"));
+
+/** One native chart: its title, the drawing (or the text for kpi/table) and a table for screen readers. */
+export function ChartCard({ chart }: { chart: ChartData }) {
+  const hydrated = useHydrated();
+  const headingId = `chart-${chart.id}`;
+  let body;
+  if (chart.error) {
+    body = (
+      <Alert tone="error" title={dashboardTexts.chartFailed}>
+        {chart.error}
+      </Alert>
+    );
+  } else if (chart.kind === "kpi") {
+    body = <Kpi rows={chart.rows} labels={chart.labels ?? {}} />;
+  } else if (chart.kind === "table") {
+    body = <ChartDataTable rows={chart.rows} caption={chart.title} labels={chart.labels} />;
+  } else {
+    body = (
+      <>
+        {/* inert: nothing Recharts draws can take the keyboard's focus inside content hidden from assistive technology. */}
+        <div className="chart-card__plot" aria-hidden="true" {...{ inert: "" }}>
+          {hydrated ? (
+            <Suspense fallback={null}>
+              <Plot chart={chart} />
+            </Suspense>
+          ) : null}
+        </div>
+        <ChartDataTable rows={chart.rows} caption={`${dashboardTexts.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
+      </>
+    );
+  }
+  return (
+    <figure className={`chart-card chart-card--${chart.kind}`} aria-labelledby={headingId} data-chart-kind={chart.kind}>
+      <h2 className="chart-card__title" id={headingId}>
+        {chart.title}
+      </h2>
+      {body}
+    </figure>
+  );
+}

@@ -1,0 +1,267 @@
+import { forecastTexts } from "~/features/forecast/texts";
+import { parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
+import type { AnnualTotal } from "./release-points";
+import { byNumericCode } from "~/shared/collation";
+
+/**
+ * The forecast review grid as data (spec 001 §3 "Forecast record", §4, §5): how records become rows (step, row,
+ * step-total, step-row), how totals add up, what a paste or a mass change does, and which cells a save sends. Pure:
+ * the loader builds the payload with it and the browser edits with it.
+ */
+
+export type RowType = "step" | "row" | "step-total" | "step-row";
+
+/** One account of the cost centre: its values per window month (null: no record for that month). */
+export type AccountLine = {
+  /** account_concat, "4101001 - Salários e Ordenados": the row's key on save. */
+  account: string;
+  /** acc_description, shown in the acc_description_edit column. */
+  label: string;
+  values: (number | null)[];
+  /** Month positions whose cell was changed in the portal (it has a history). */
+  edited: number[];
+};
+
+export type AccountGroup = { name: string; accounts: AccountLine[] };
+
+/** What the review loader sends to the grid. */
+export type ForecastGridPayload = {
+  /** "YYYY-MM", the window's months, oldest first. */
+  months: string[];
+  /** Position in `months` of the first forecast column (columns before it show actuals). */
+  firstForecastIndex: number;
+  /** The grid may be edited now: open (edit month) and the user may write. */
+  editable: boolean;
+  totals: AnnualTotal[];
+  groups: AccountGroup[];
+};
+
+/** A window record as the model reads it. */
+export type WindowRecord = {
+  account_concat: string;
+  acc_description: string;
+  group_level_2: string;
+  /** Position of the record's month in the window. */
+  monthIndex: number;
+  /** As stored: null when the record has none (a broken import), shown empty. */
+  value: number | null;
+  forecast: number | null;
+  edited: boolean;
+};
+
+const accountCode = (account: string) => account.split(" - ")[0];
+
+/**
+ * Groups the records by group_level_2 and account: groups in the order of their first account code (the chart of
+ * accounts' order), accounts by code. Months up to the anchor show `value` (actuals), later months `forecast`.
+ */
+export function buildGroups(records: readonly WindowRecord[], monthCount: number, firstForecastIndex: number): AccountGroup[] {
+  const groups = new Map<string, Map<string, AccountLine>>();
+  for (const record of records) {
+    if (record.monthIndex < 0 || record.monthIndex >= monthCount) continue;
+    let accounts = groups.get(record.group_level_2);
+    if (!accounts) groups.set(record.group_level_2, (accounts = new Map()));
+    let line = accounts.get(record.account_concat);
+    if (!line) {
+      line = { account: record.account_concat, label: record.acc_description, values: new Array<number | null>(monthCount).fill(null), edited: [] };
+      accounts.set(record.account_concat, line);
+    }
+    const amount = record.monthIndex >= firstForecastIndex ? record.forecast : record.value;
+    // A stored amount that is not a number (a broken import) shows as empty and cannot be edited.
+    line.values[record.monthIndex] = typeof amount === "number" && Number.isFinite(amount) ? amount : null;
+    if (record.edited) line.edited.push(record.monthIndex);
+  }
+  const byCode = (a: string, b: string) => byNumericCode(accountCode(a), accountCode(b)) || a.localeCompare(b);
+  return [...groups]
+    .map(([name, accounts]) => ({
+      name,
+      accounts: [...accounts.values()].sort((a, b) => byCode(a.account, b.account)).map((a) => ({ ...a, edited: a.edited.sort((x, y) => x - y) })),
+    }))
+    .sort((a, b) => byCode(a.accounts[0].account, b.accounts[0].account));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+export type GridRow =
+  | { id: string; type: "step"; label: string; group: number }
+  | { id: string; type: "row"; label: string; account: string; group: number; line: number }
+  | { id: string; type: "step-total"; label: string; group: number }
+  | { id: string; type: "step-row"; label: string };
+
+/**
+ * The grid's rows: per group a grey header (step), its accounts (row, the only editable type), its total
+ * (step-total); at the end the cost centre's total (step-row). `line` numbers the accounts across groups.
+ */
+export function gridRows(groups: readonly AccountGroup[]): GridRow[] {
+  const rows: GridRow[] = [];
+  let line = 0;
+  groups.forEach((group, g) => {
+    rows.push({ id: `g${g}`, type: "step", label: group.name, group: g });
+    for (const account of group.accounts) rows.push({ id: `a${line}`, type: "row", label: account.label, account: account.account, group: g, line: line++ });
+    rows.push({ id: `t${g}`, type: "step-total", label: forecastTexts.groupTotal(group.name), group: g });
+  });
+  if (groups.length > 0) rows.push({ id: "total", type: "step-row", label: forecastTexts.grandTotal });
+  return rows;
+}
+
+/** Values per account line (the grid's editable state), in `gridRows` line order. */
+export type Values = readonly (readonly (number | null)[])[];
+
+export function initialValues(groups: readonly AccountGroup[]): (number | null)[][] {
+  return groups.flatMap((g) => g.accounts.map((a) => [...a.values]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Totals (recomputed from the current values on every change)
+
+export type Sums = {
+  /** [group][month] */
+  groups: number[][];
+  /** [month] */
+  grand: number[];
+};
+
+export function sumValues(groups: readonly AccountGroup[], values: Values, monthCount: number): Sums {
+  const sums: Sums = { groups: [], grand: new Array<number>(monthCount).fill(0) };
+  let line = 0;
+  for (const group of groups) {
+    const row = new Array<number>(monthCount).fill(0);
+    for (let a = 0; a < group.accounts.length; a++, line++) {
+      const v = values[line];
+      for (let m = 0; m < monthCount; m++) row[m] += v[m] ?? 0;
+    }
+    for (let m = 0; m < monthCount; m++) sums.grand[m] += row[m];
+    sums.groups.push(row);
+  }
+  return sums;
+}
+
+/** A row's annual totals, one per entry of `totals`. */
+export function yearSums(row: readonly (number | null)[], totals: readonly AnnualTotal[]): number[] {
+  return totals.map((t) => t.indexes.reduce((sum, i) => sum + (row[i] ?? 0), 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+export type CellChange = { account: string; month: string; old: number; value: number };
+
+/** The cells whose value differs from the loaded one: what a save sends, nothing else. */
+export function changedCells(groups: readonly AccountGroup[], months: readonly string[], original: Values, current: Values): CellChange[] {
+  const changes: CellChange[] = [];
+  let line = 0;
+  for (const group of groups) {
+    for (const account of group.accounts) {
+      const before = original[line];
+      const after = current[line];
+      for (let m = 0; m < months.length; m++) {
+        const old = before[m];
+        const value = after[m];
+        if (old !== null && value !== null && old !== value) changes.push({ account: account.account, month: months[m], old, value });
+      }
+      line++;
+    }
+  }
+  return changes;
+}
+
+/** Lines with at least one value different from the loaded one: the rows flagged editado. */
+export function editedLines(original: Values, current: Values): Set<number> {
+  const lines = new Set<number>();
+  for (let line = 0; line < current.length; line++) {
+    if (current[line] === original[line]) continue;
+    if (current[line].some((v, m) => v !== original[line][m])) lines.add(line);
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paste (tab-separated values from Excel or Google Sheets)
+
+/** The most cells one paste may carry (a 400 × 26 grid has 10,400). */
+export const PASTE_MAX_CELLS = 50_000;
+
+/** Lines by \n, \r\n or \r; cells by tab. One trailing empty line (what spreadsheets append) is dropped. */
+export function parseTsv(text: string): string[][] {
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => line.split("\t").map((cell) => cell.replace(/^"(.*)"$/s, "$1")));
+}
+
+export type PastedBlock =
+  | { ok: true; values: number[][] }
+  | { ok: false; reason: "notNumber"; text: string; line: number; column: number }
+  | { ok: false; reason: "tooLarge" };
+
+/** Every pasted cell as a number rounded to cents (empty → 0), or the first one that is not a number (1-based). */
+export function readPastedBlock(text: string): PastedBlock {
+  const cells = parseTsv(text);
+  if (cells.reduce((n, row) => n + row.length, 0) > PASTE_MAX_CELLS) return { ok: false, reason: "tooLarge" };
+  const values: number[][] = [];
+  for (let r = 0; r < cells.length; r++) {
+    const row: number[] = [];
+    for (let c = 0; c < cells[r].length; c++) {
+      const parsed = parsePtBrNumber(cells[r][c]);
+      if (!parsed.ok) return { ok: false, reason: "notNumber", text: cells[r][c].trim().slice(0, 40), line: r + 1, column: c + 1 };
+      row.push(roundTo2(parsed.value));
+    }
+    values.push(row);
+  }
+  return { ok: true, values };
+}
+
+export type PastePlan = {
+  targets: { row: number; column: number; value: number }[];
+  /** Values whose target is locked, a group/total row or a total column. */
+  skipped: number;
+  /** Values that fall past the grid's last row or column. */
+  outside: number;
+};
+
+/**
+ * Lays a pasted block over the grid from the focused cell, in the order the grid shows its rows and columns: value
+ * (i, j) goes to row start.row + i, column start.column + j. A target that cannot be edited keeps its value and is
+ * counted as skipped; the block is not shifted around it (a spreadsheet's paste is a rectangle).
+ */
+export function planPaste(
+  block: readonly (readonly number[])[],
+  start: { row: number; column: number },
+  size: { rows: number; columns: number },
+  isEditable: (row: number, column: number) => boolean,
+): PastePlan {
+  const plan: PastePlan = { targets: [], skipped: 0, outside: 0 };
+  block.forEach((values, i) => {
+    values.forEach((value, j) => {
+      const row = start.row + i;
+      const column = start.column + j;
+      if (row >= size.rows || column >= size.columns) plan.outside++;
+      else if (!isEditable(row, column)) plan.skipped++;
+      else plan.targets.push({ row, column, value });
+    });
+  });
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mass column change (spec 001 §5)
+
+export type Direction = "increase" | "decrease";
+export const PERCENT_MAX = 1_000_000;
+
+/** The percent of the mass change dialog (pt-BR, e.g. "10" or "2,5"), or an error text. */
+export function readPercent(text: string, direction: Direction): { ok: true; percent: number } | { ok: false; message: string } {
+  const parsed = parsePtBrNumber(text);
+  if (!parsed.ok || parsed.empty || parsed.value < 0 || parsed.value > PERCENT_MAX) return { ok: false, message: forecastTexts.percentInvalid };
+  if (direction === "decrease" && parsed.value > 100) return { ok: false, message: forecastTexts.decreaseTooLarge };
+  return { ok: true, percent: parsed.value };
+}
+
+/** Aumentar multiplies by 1 + p/100, Diminuir by 1 − p/100; the result is rounded to cents. */
+export function applyPercent(value: number, percent: number, direction: Direction): number {
+  const factor = direction === "increase" ? 1 + percent / 100 : 1 - percent / 100;
+  return roundTo2(value * factor);
+}
+
+/** Only detail rows with a value in the column change (an empty or zero cell has nothing to scale). */
+export const takesMassChange = (value: number | null): value is number => value !== null && value !== 0;

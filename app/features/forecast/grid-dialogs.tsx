@@ -1,0 +1,132 @@
+import { useEffect, useId, useState } from "react";
+import { Alert } from "~/shared/ui/alert";
+import { Dialog } from "~/shared/ui/dialog";
+import { applyPercent, readPercent, takesMassChange, type Direction } from "~/features/forecast/forecast-grid-rules";
+import { messages } from "~/messages";
+import { forecastTexts } from "~/features/forecast/texts";
+import type { HistoryReply } from "./review.server";
+
+/**
+ * The mass column change (spec 001 §5): a percent and Aumentar or Diminuir, applied to the detail rows with a value in
+ * the column, rounded to cents. `onApply` receives the change per value (null: the cell does not take it).
+ */
+export function MassChangeDialog({ column, onClose, onApply }: { column: string; onClose: () => void; onApply: (change: (value: number) => number | null) => void }) {
+  const id = useId();
+  const [percent, setPercent] = useState("10");
+  const [direction, setDirection] = useState<Direction>("increase");
+  const [error, setError] = useState<string | null>(null);
+  const apply = () => {
+    const read = readPercent(percent, direction);
+    if (!read.ok) {
+      setError(read.message);
+      return;
+    }
+    onApply((value) => (takesMassChange(value) ? applyPercent(value, read.percent, direction) : null));
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={forecastTexts.massChangeOf(column)}
+      description={forecastTexts.massChangeDescription}
+      footer={
+        <>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {messages.cancel}
+          </button>
+          <button type="submit" form={`${id}-form`} className="button button--primary">
+            {forecastTexts.apply}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={`${id}-form`}
+        className="forecast-mass"
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-percent`}>{forecastTexts.percentLabel}</label>
+          <input
+            id={`${id}-percent`}
+            value={percent}
+            inputMode="decimal"
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={(event) => {
+              setPercent(event.target.value);
+              setError(null);
+            }}
+          />
+          {error ? (
+            <span id={`${id}-error`} className="field__error">
+              {error}
+            </span>
+          ) : null}
+        </div>
+        <fieldset className="forecast-mass__direction">
+          <legend>{forecastTexts.directionLabel}</legend>
+          {(["increase", "decrease"] as const).map((d) => (
+            <label key={d}>
+              <input type="radio" name="direction" value={d} checked={direction === d} onChange={() => setDirection(d)} />
+              {d === "increase" ? messages.increase : messages.decrease}
+            </label>
+          ))}
+        </fieldset>
+      </form>
+    </Dialog>
+  );
+}
+
+type HistoryState = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "loaded"; entries: Extract<HistoryReply, { ok: true }>["entries"] };
+
+/** A cell's saved changes (who, when, old, new), newest first, read from the review's history resource route. */
+export function CellHistoryDialog({ account, month, url, onClose }: { account: string; month: string; url: string; onClose: () => void }) {
+  const [state, setState] = useState<HistoryState>({ kind: "loading" });
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch(url, { signal: controller.signal, headers: { Accept: "application/json" } })
+      .then(async (response) => {
+        const body = (await response.json()) as HistoryReply;
+        setState(body.ok ? { kind: "loaded", entries: body.entries } : { kind: "failed", message: body.message });
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setState({ kind: "failed", message: forecastTexts.historyFailed });
+        return error;
+      });
+    return () => controller.abort();
+  }, [url]);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={forecastTexts.historyTitle(account, month)}>
+      {state.kind === "loading" ? <p>{forecastTexts.historyLoading}</p> : null}
+      {state.kind === "failed" ? <Alert tone="error">{state.message}</Alert> : null}
+      {state.kind === "loaded" && state.entries.length === 0 ? <p>{forecastTexts.historyEmpty}</p> : null}
+      {state.kind === "loaded" && state.entries.length > 0 ? (
+        <table className="forecast-history">
+          <thead>
+            <tr>
+              <th scope="col">{forecastTexts.historyWhen}</th>
+              <th scope="col">{forecastTexts.historyWho}</th>
+              <th scope="col">{forecastTexts.historyOld}</th>
+              <th scope="col">{forecastTexts.historyNew}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.entries.map((e, i) => (
+              <tr key={i}>
+                <td>{e.when}</td>
+                <td>{e.who}</td>
+                <td className="forecast-history__number">{e.old}</td>
+                <td className="forecast-history__number">{e.new}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * THE release-point table of the cost-centre forecast review (spec 001 §4, §5, §9; issue 11) and every rule that
+ * follows from it: which months a scenario shows, which are actuals and which forecasts, when its grid is open for
+ * editing and which columns may then change, and how annual totals group the months. Pure: the server (loader and
+ * save) and the browser (grid) decide with these same functions, and "today" is always a parameter (the clock is
+ * injected: app/shared/clock.server.ts, PORTAL_TODAY).
+ *
+ * Readings recorded in docs/decisions.md ("Forecast review"):
+ * - The spec's "edit month 1 / 4 / 7" for RF2–RF4 are JavaScript month indexes (0 = January), as "RF1: anchor 2 Oct,
+ *   edit month November" shows: the edit month is the month after the anchor for every RF (Nov, Feb, May, Aug).
+ * - A scenario "RF1 Y" is the first forecast of year Y, prepared in October of Y−1: its anchor is 2 Oct Y−1 and its 14
+ *   months ahead end in December of Y. The spec's "RF1 year capped at the current year" gives exactly Y−1 on every day
+ *   of Y−1, the only year in which RF1 Y is prepared; fixing it keeps a scenario's window and edit month from moving
+ *   with the clock afterwards (the capped rule would reopen RF1 Y in November of Y on another window).
+ * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
+ *   month with the actuals, and the forecast columns start with the edit month.
+ */
+
+export const RELEASE_POINT_NAMES = ["RF1", "RF2", "RF3", "RF4"] as const;
+export type ReleasePointName = (typeof RELEASE_POINT_NAMES)[number];
+
+type ReleasePointRule = {
+  /** The anchor's month, 1–12. */
+  anchorMonth: number;
+  /** The anchor's year relative to the scenario's year. */
+  anchorYearOffset: number;
+  monthsBefore: number;
+  monthsAfter: number;
+};
+
+/** Spec 001 §4 and §9. */
+export const RELEASE_POINTS: Readonly<Record<ReleasePointName, ReleasePointRule>> = {
+  RF1: { anchorMonth: 10, anchorYearOffset: -1, monthsBefore: 11, monthsAfter: 14 },
+  RF2: { anchorMonth: 1, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
+  RF3: { anchorMonth: 4, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
+  RF4: { anchorMonth: 7, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
+};
+
+/** Every anchor is on the 2nd of its month. */
+export const ANCHOR_DAY = 2;
+
+/**
+ * Annual totals are "computed around 20 December" (spec 001 §9): the total of year Y sums the month columns dated from
+ * 21 December of Y−1 up to and including 20 December of Y. For month columns dated on the 1st this is the calendar
+ * year, and a month start that a time zone shifts by hours (1 Jan 00:00 UTC is 31 Dec 21:00 in São Paulo) still lands
+ * in its own year.
+ */
+export const TOTAL_YEAR_LAST_DAY = { month: 12, day: 20 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Calendar dates and months
+
+/** A calendar day, month 1–12. */
+export type CalendarDate = { year: number; month: number; day: number };
+
+/** A month as one integer (year × 12 + month − 1), so ranges and steps are plain arithmetic. */
+export type Month = number;
+
+export const monthOf = (year: number, month: number): Month => year * 12 + (month - 1);
+export const yearOfMonth = (m: Month): number => Math.floor(m / 12);
+export const monthNumber = (m: Month): number => (m % 12) + 1;
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/** "2026-03" (the URL and payload form). */
+export const monthKey = (m: Month): string => `${yearOfMonth(m)}-${pad2(monthNumber(m))}`;
+/** "03/2026" (the grid's header: Brazilian order, no month names). */
+export const monthLabel = (m: Month): string => `${pad2(monthNumber(m))}/${yearOfMonth(m)}`;
+
+export function parseMonthKey(text: string): Month | null {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);
+  return match ? monthOf(Number(match[1]), Number(match[2])) : null;
+}
+
+/** The first day of the month, 00:00 UTC (how `data_ref` is stored). */
+export const monthStartDate = (m: Month): Date => new Date(Date.UTC(yearOfMonth(m), monthNumber(m) - 1, 1));
+/** The UTC month of an instant. */
+export const monthOfDate = (date: Date): Month => monthOf(date.getUTCFullYear(), date.getUTCMonth() + 1);
+export const monthOfDay = (day: CalendarDate): Month => monthOf(day.year, day.month);
+
+/** A real calendar day from "YYYY-MM-DD", or null. */
+export function parseIsoDate(text: string): CalendarDate | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return { year, month, day };
+}
+
+export const isoDate = (d: CalendarDate): string => `${d.year}-${pad2(d.month)}-${pad2(d.day)}`;
+/** "02/10/2025". */
+export const dayLabel = (d: CalendarDate): string => `${pad2(d.day)}/${pad2(d.month)}/${d.year}`;
+const dayValue = (d: CalendarDate) => Date.UTC(d.year, d.month - 1, d.day);
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+export type Scenario = { name: string; releasePoint: ReleasePointName; year: number };
+
+const SCENARIO_NAME = /^(RF[1-4]) (\d{4})$/;
+
+/** "RF1 2026" → its release point and year; anything else (the "actual" scenario, a forged name) → null. */
+export function parseScenario(text: string): Scenario | null {
+  const match = SCENARIO_NAME.exec(text);
+  if (!match) return null;
+  const year = Number(match[2]);
+  if (year < 2000 || year > 2099) return null;
+  return { name: text, releasePoint: match[1] as ReleasePointName, year };
+}
+
+export const scenarioName = (releasePoint: ReleasePointName, year: number) => `${releasePoint} ${year}`;
+
+export type ScenarioCalendar = Scenario & {
+  anchor: CalendarDate;
+  anchorMonth: Month;
+  /** The one month in which the grid may be edited: the month after the anchor. */
+  editMonth: Month;
+  /** The window, both ends included. */
+  firstMonth: Month;
+  lastMonth: Month;
+  /** The first month dated on or after the anchor: the first forecast column. */
+  firstForecastMonth: Month;
+};
+
+export function scenarioCalendar(scenario: Scenario): ScenarioCalendar {
+  const rule = RELEASE_POINTS[scenario.releasePoint];
+  const anchor = { year: scenario.year + rule.anchorYearOffset, month: rule.anchorMonth, day: ANCHOR_DAY };
+  const anchorMonth = monthOfDay(anchor);
+  let firstForecastMonth = anchorMonth;
+  while (dayValue({ year: yearOfMonth(firstForecastMonth), month: monthNumber(firstForecastMonth), day: 1 }) < dayValue(anchor)) firstForecastMonth++;
+  return {
+    ...scenario,
+    anchor,
+    anchorMonth,
+    editMonth: anchorMonth + 1,
+    firstMonth: anchorMonth - rule.monthsBefore,
+    lastMonth: anchorMonth + rule.monthsAfter,
+    firstForecastMonth,
+  };
+}
+
+/** The window's months, oldest first. */
+export function windowMonths(calendar: ScenarioCalendar): Month[] {
+  return Array.from({ length: calendar.lastMonth - calendar.firstMonth + 1 }, (_, i) => calendar.firstMonth + i);
+}
+
+export const inWindow = (calendar: ScenarioCalendar, m: Month) => m >= calendar.firstMonth && m <= calendar.lastMonth;
+
+/** Forecast column (dated on or after the anchor) rather than an actuals column. */
+export const isForecastMonth = (calendar: ScenarioCalendar, m: Month) => m >= calendar.firstForecastMonth;
+
+/** The grid is open only while today is in the scenario's edit month; otherwise it is locked. */
+export const isOpenForEditing = (calendar: ScenarioCalendar, today: CalendarDate) => monthOfDay(today) === calendar.editMonth;
+
+/** Whether the cell of month `m` may change today: open grid, inside the window, a forecast column. */
+export function isEditableMonth(calendar: ScenarioCalendar, m: Month, today: CalendarDate): boolean {
+  return isOpenForEditing(calendar, today) && inWindow(calendar, m) && isForecastMonth(calendar, m);
+}
+
+/** The scenario whose edit month contains `today`, if any (Nov → RF1 of next year; Feb, May, Aug → RF2–RF4). */
+export function scenarioOpenOn(today: CalendarDate): Scenario | null {
+  for (const releasePoint of RELEASE_POINT_NAMES) {
+    const rule = RELEASE_POINTS[releasePoint];
+    const editMonth = monthOf(today.year, rule.anchorMonth) + 1;
+    if (monthOfDay(today) !== editMonth) continue;
+    const year = yearOfMonth(editMonth - 1) - rule.anchorYearOffset;
+    return { name: scenarioName(releasePoint, year), releasePoint, year };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Annual totals
+
+/** The year whose annual total counts a column dated `date` (see TOTAL_YEAR_LAST_DAY). */
+export function totalYearOf(date: Date): number {
+  const year = date.getUTCFullYear();
+  const lastInstant = Date.UTC(year, TOTAL_YEAR_LAST_DAY.month - 1, TOTAL_YEAR_LAST_DAY.day + 1);
+  return date.getTime() >= lastInstant ? year + 1 : year;
+}
+
+export type AnnualTotal = {
+  year: number;
+  /** Positions, in `months`, of the columns the total sums. */
+  indexes: number[];
+  /** False when the window covers only part of the year. */
+  complete: boolean;
+};
+
+/** One total per year the months touch, in order; each sums its year's columns. */
+export function annualTotals(months: readonly Month[]): AnnualTotal[] {
+  const totals: AnnualTotal[] = [];
+  months.forEach((m, index) => {
+    const year = totalYearOf(monthStartDate(m));
+    let total = totals.find((t) => t.year === year);
+    if (!total) {
+      total = { year, indexes: [], complete: false };
+      totals.push(total);
+    }
+    total.indexes.push(index);
+  });
+  for (const total of totals) total.complete = total.indexes.length === 12;
+  return totals;
+}

@@ -1,0 +1,162 @@
+import { data } from "@remix-run/node";
+import type { Params } from "@remix-run/react";
+import { formatFileTimestamp } from "~/shared/dates";
+import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
+import { checkSave, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
+import { formatPtBr2 } from "~/shared/pt-br-number";
+import {
+  annualTotals,
+  dayLabel,
+  inWindow,
+  isOpenForEditing,
+  monthKey,
+  monthLabel,
+  monthOfDate,
+  monthStartDate,
+  parseMonthKey,
+  parseScenario,
+  scenarioCalendar,
+  windowMonths,
+  type CalendarDate,
+  type ScenarioCalendar,
+} from "~/features/forecast/release-points";
+import { messages } from "~/messages";
+import { cellExists, cellHistory, findCostCenter, readWindow, saveForecastCells, type Conflict, type CostCenterInfo } from "~/models/forecast.server";
+import { forecastTexts } from "~/features/forecast/texts";
+import { readLimitedJson } from "~/shared/request-body.server";
+
+/**
+ * The review's server side, shared by the edit route and its history resource route: the route parameters resolved
+ * to a scenario and cost centre, the grid's data, the save and a cell's history. The routes guard first
+ * (requireRouteAccess with their own id) and then call these.
+ */
+
+export type Review = { calendar: ScenarioCalendar; costCenter: CostCenterInfo };
+
+export type ReviewLookup = { ok: true; review: Review } | { ok: false; message: string };
+
+/** The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist. */
+export async function resolveReview(params: Params): Promise<ReviewLookup> {
+  const scenario = parseScenario(params.rf ?? "");
+  if (!scenario) return { ok: false, message: forecastTexts.invalidScenario };
+  const costCenter = params.cost_center_concat ?? "";
+  const found = costCenter.length > 0 && costCenter.length <= 200 ? await findCostCenter(scenario.name, costCenter) : null;
+  if (!found) return { ok: false, message: forecastTexts.unknownReview };
+  return { ok: true, review: { calendar: scenarioCalendar(scenario), costCenter: found } };
+}
+
+export type ReviewFacts = { anchor: string; editMonth: string; from: string; to: string; lastEditDay: string };
+
+function factsOf(calendar: ScenarioCalendar): ReviewFacts {
+  const afterEdit = monthStartDate(calendar.editMonth + 1);
+  const lastEditDay = new Date(afterEdit.getTime() - 86_400_000);
+  return {
+    anchor: dayLabel(calendar.anchor),
+    editMonth: monthLabel(calendar.editMonth),
+    from: monthLabel(calendar.firstMonth),
+    to: monthLabel(calendar.lastMonth),
+    lastEditDay: dayLabel({ year: lastEditDay.getUTCFullYear(), month: lastEditDay.getUTCMonth() + 1, day: lastEditDay.getUTCDate() }),
+  };
+}
+
+/** The grid of a review: the window's months, actuals then forecasts by account group, and whether it may change now. */
+export async function loadReviewGrid(review: Review, today: CalendarDate, canWrite: boolean) {
+  const { calendar, costCenter } = review;
+  const months = windowMonths(calendar);
+  const accounts = await readWindow(calendar.name, costCenter.concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const firstForecastIndex = calendar.firstForecastMonth - calendar.firstMonth;
+  const open = isOpenForEditing(calendar, today);
+  const grid: ForecastGridPayload = {
+    months: months.map(monthKey),
+    firstForecastIndex,
+    editable: open && canWrite,
+    totals: annualTotals(months),
+    groups: buildGroups(
+      accounts.flatMap(({ _id, label, months: cellMonths, values, forecasts, edited }) =>
+        cellMonths.map((month, i) => ({
+          account_concat: _id.account,
+          acc_description: label,
+          group_level_2: _id.group,
+          monthIndex: monthOfDate(month) - calendar.firstMonth,
+          value: values[i],
+          forecast: forecasts[i],
+          edited: edited[i] !== false,
+        })),
+      ),
+      months.length,
+      firstForecastIndex,
+    ),
+  };
+  return { rf: calendar.name, costCenter, facts: factsOf(calendar), open, canWrite, grid };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Save
+
+/** A save's JSON body may hold a full grid's changes (20,000 cells are ~1.5 MB). */
+const SAVE_BODY_LIMIT = 4 * 1024 * 1024;
+
+export type ConflictView = { account: string; month: string; current: number; text: string };
+
+export type SaveReply = { ok: true; saved: number } | { ok: false; message: string; conflicts?: ConflictView[] };
+
+function conflictView(conflict: Conflict): ConflictView {
+  const when = conflict.at ? formatFileTimestamp(conflict.at) : "—";
+  return {
+    account: conflict.account,
+    month: monthKey(monthOfDate(conflict.month)),
+    current: conflict.current,
+    text: forecastTexts.conflictCell(conflict.by ?? "—", when, formatPtBr2(conflict.current)),
+  };
+}
+
+/**
+ * Saves the changed cells of one review: the body is checked in full (checkSave) before anything is written, and the
+ * model refuses cells that are missing or were changed by someone else since they were loaded.
+ */
+export async function saveReview(request: Request, review: Review, author: { email: string; name: string }, today: CalendarDate) {
+  const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
+  const body = await readLimitedJson(request, SAVE_BODY_LIMIT);
+  if (!body.ok) return reply({ ok: false, message: body.status === 413 ? forecastTexts.tooManyCells(SAVE_MAX_CELLS) : forecastTexts.invalidSave }, body.status);
+  const check = checkSave(body.value, review.calendar, today);
+  if (!check.ok) return reply({ ok: false, message: check.message }, check.status);
+
+  const { calendar, costCenter } = review;
+  const cells = check.cells.map((c) => ({ ...c, month: monthStartDate(c.month) }));
+  const result = await saveForecastCells(calendar.name, costCenter.concat, cells, author, new Date());
+  switch (result.kind) {
+    case "saved":
+      return reply({ ok: true, saved: result.count });
+    case "missing": {
+      const month = monthLabel(monthOfDate(result.month));
+      return reply({ ok: false, message: result.knownAccount ? forecastTexts.cellMissing(result.account, month) : forecastTexts.rowRefused(result.account) }, 400);
+    }
+    case "conflicts": {
+      const message = result.saved > 0 ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length) : forecastTexts.conflicts(result.conflicts.length);
+      return reply({ ok: false, message, conflicts: result.conflicts.map(conflictView) }, 409);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// History
+
+export type HistoryReply = { ok: true; entries: { when: string; who: string; old: string; new: string }[] } | { ok: false; message: string };
+
+/** One cell's changes, newest first: `?account=<account_concat>&month=YYYY-MM` of the review's window. */
+export async function reviewHistory(url: URL, review: Review): Promise<Response> {
+  const account = url.searchParams.get("account") ?? "";
+  const month = parseMonthKey(url.searchParams.get("month") ?? "");
+  const json = (body: HistoryReply, status = 200) => Response.json(body, { status, headers: { "Cache-Control": "private, no-store" } });
+  if (!account || account.length > 300 || month === null || !inWindow(review.calendar, month)) return json({ ok: false, message: messages.badRequest }, 400);
+  const { calendar, costCenter } = review;
+  const [exists, entries] = await Promise.all([
+    cellExists(calendar.name, costCenter.concat, account, monthStartDate(month)),
+    cellHistory(calendar.name, costCenter.concat, account, monthStartDate(month)),
+  ]);
+  if (!exists) return json({ ok: false, message: forecastTexts.cellMissing(account, monthLabel(month)) }, 404);
+  return json({
+    ok: true,
+    entries: entries.map((e) => ({ when: formatFileTimestamp(e.at), who: e.name ? `${e.name} (${e.by})` : e.by, old: formatPtBr2(e.old), new: formatPtBr2(e.new) })),
+  });
+}

@@ -1,0 +1,339 @@
+import type { Db } from "mongodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
+import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
+import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
+import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
+import { forecastTexts } from "~/features/forecast/texts";
+import { currentUser } from "../../../test/auth-mock";
+import { useTestDatabase } from "../../../test/db";
+import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
+
+vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+
+/**
+ * The review's loaders and save as a caller sees them, with the clock pinned to 15 Feb 2027: RF2 2027 (anchor
+ * 2 Jan 2027) is in its edit month, RF1 2027 (anchor 2 Oct 2026, edit month Nov 2026) is locked. Every refused save
+ * is checked against the whole collection before and after.
+ */
+
+const testDb = useTestDatabase();
+const MARKETING = "CC1001 - Marketing";
+const RETAIL = "CC1002 - Vendas Varejo";
+const OPEN = "RF2 2027";
+const LOCKED = "RF1 2027";
+const savedToday = process.env.PORTAL_TODAY;
+let db: Db;
+
+beforeAll(async () => {
+  process.env.PORTAL_TODAY = "2027-02-15";
+  resetConfigForTests();
+  db = await testDb.db();
+  await insertScenario(db, OPEN, MARKETING);
+  await insertScenario(db, LOCKED, MARKETING);
+  await insertScenario(db, OPEN, RETAIL, [{ account: "4301001 - Mídia Digital", label: "Mídia Digital", group: "Marketing e Vendas", base: 90 }]);
+  await db.collection(FORECAST).insertOne({ rf: "actual", cost_center_concat: "CC1003 - Só Realizado", data_ref: new Date(Date.UTC(2027, 0, 1)), value: 1, forecast: 0 });
+});
+
+afterAll(() => {
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
+});
+
+beforeEach(() => {
+  currentUser.type = "USER GOLD";
+  currentUser.email = "gold@example.com";
+  currentUser.name = "Gold User";
+});
+
+/** A loader's or action's answer: a `data()` result, a plain object or a thrown Response. */
+async function answer(run: () => Promise<unknown>): Promise<{ status: number; body: any; response?: Response }> {
+  try {
+    const result = await run();
+    if (result instanceof Response) return { status: result.status, body: await result.clone().json().catch(() => null), response: result };
+    if (result && typeof result === "object" && "init" in result && "data" in result) {
+      const wrapped = result as { data: unknown; init: { status?: number } | null };
+      return { status: wrapped.init?.status ?? 200, body: wrapped.data };
+    }
+    return { status: 200, body: result };
+  } catch (error) {
+    if (error instanceof Response) return { status: error.status, body: null, response: error };
+    throw error;
+  }
+}
+
+const url = (path: string) => `http://localhost${path}`;
+const reviewArgs = (rf: string, costCenter: string, query = "") => ({
+  request: new Request(url(`${reviewPath(rf, costCenter)}${query}`)),
+  params: { rf, cost_center_concat: costCenter },
+  context: {} as never,
+});
+
+function saveRequest(rf: string, costCenter: string, body: unknown, contentType = "application/json") {
+  return {
+    request: new Request(url(reviewPath(rf, costCenter)), {
+      method: "POST",
+      headers: { "Content-Type": contentType, Origin: "http://localhost" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+    params: { rf, cost_center_concat: costCenter },
+    context: {} as never,
+  };
+}
+
+const save = (rf: string, costCenter: string, body: unknown, contentType?: string) => answer(() => action(saveRequest(rf, costCenter, body, contentType)));
+const change = (account: string, month: string, old: number, value: number | string) => ({ account, month, old, value });
+const SALARIES = ACCOUNTS[0].account;
+// In RF2 2027 the window starts Feb 2026: month position i holds base + i; forecast columns start at Feb 2027 (i = 12).
+const stored = (base: number, month: string) => {
+  const [y, m] = month.split("-").map(Number);
+  return base + (y - 2026) * 12 + (m - 2);
+};
+
+describe("the review grid (loader)", () => {
+  it("sends the window of the scenario and cost centre: 25 months, actuals before the edit month, forecasts from it, open today", async () => {
+    const { status, body } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    expect(status).toBe(200);
+    expect(body.found).toBe(true);
+    expect(body.open).toBe(true);
+    expect(body.facts).toEqual({ anchor: "02/01/2027", editMonth: "02/2027", from: "02/2026", to: "02/2028", lastEditDay: "28/02/2027" });
+    const { grid } = body;
+    expect(grid.months).toHaveLength(25);
+    expect(grid.months[0]).toBe("2026-02");
+    expect(grid.firstForecastIndex).toBe(12);
+    expect(grid.editable).toBe(true);
+    expect(grid.totals.map((t: { year: number; indexes: number[] }) => [t.year, t.indexes.length])).toEqual([
+      [2026, 11],
+      [2027, 12],
+      [2028, 2],
+    ]);
+    expect(grid.groups.map((g: { name: string }) => g.name)).toEqual([PEOPLE, GENERAL]);
+    const salaries = grid.groups[0].accounts[0];
+    expect(salaries.account).toBe(SALARIES);
+    expect(salaries.values[0]).toBe(1000);
+    expect(salaries.values[12]).toBe(1012);
+    expect(salaries.edited).toEqual([]);
+  });
+
+  it("shows a record without an amount (a broken import) as an empty cell, every other month of the account in its place", async () => {
+    const BROKEN = "CC1004 - Importação Quebrada";
+    await insertScenario(db, OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]);
+    const at = (month: string) => ({ rf: OPEN, cost_center_concat: BROKEN, data_ref: new Date(`${month}-01T00:00:00Z`) });
+    await db.collection(FORECAST).updateOne(at("2026-05"), { $unset: { value: "" } });
+    await db.collection(FORECAST).updateOne(at("2027-06"), { $unset: { forecast: "" } });
+    const { status, body } = await answer(() => loader(reviewArgs(OPEN, BROKEN)));
+    // The other tests list the cost centres: this one leaves none behind.
+    await db.collection(FORECAST).deleteMany({ cost_center_concat: BROKEN });
+    expect(status).toBe(200);
+    const [line] = body.grid.groups[0].accounts;
+    const months: string[] = body.grid.months;
+    const expected = months.map((month, i) => {
+      if (month === "2026-05" || month === "2027-06") return null;
+      const [doc] = scenarioRecords(OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]).filter((r) => r.data_ref.toISOString().startsWith(month));
+      return i >= body.grid.firstForecastIndex ? doc.forecast : doc.value;
+    });
+    expect(line.values).toEqual(expected);
+    expect(line.values.filter((v: number | null) => v === null)).toHaveLength(2);
+  });
+
+  it("shows a scenario outside its edit month locked", async () => {
+    const { body } = await answer(() => loader(reviewArgs(LOCKED, MARKETING)));
+    expect(body.open).toBe(false);
+    expect(body.grid.editable).toBe(false);
+    expect(body.grid.months).toHaveLength(26);
+    expect(body.facts.editMonth).toBe("11/2026");
+  });
+
+  it.each([
+    ["an unknown period", "RF9 2027", MARKETING, forecastTexts.invalidScenario],
+    ["the actual scenario", "actual", MARKETING, forecastTexts.invalidScenario],
+    ["a cost centre the period does not have", OPEN, "CC9999 - Inexistente", forecastTexts.unknownReview],
+    ["a cost centre spelled differently", OPEN, "cc1001 - marketing", forecastTexts.unknownReview],
+    ["an operator in place of the cost centre", OPEN, '{"$ne":""}', forecastTexts.unknownReview],
+  ])("answers 404 with a message for %s", async (_label, rf, costCenter, message) => {
+    const { status, body } = await answer(() => loader(reviewArgs(rf, costCenter)));
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ found: false, message });
+  });
+
+  it("refuses the types outside the rule (403) on the loader, the save and the history", async () => {
+    currentUser.type = "USER SILVER";
+    const before = await dumpForecast(db);
+    expect((await answer(() => loader(reviewArgs(OPEN, MARKETING)))).status).toBe(403);
+    expect((await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1013, 5)] })).status).toBe(403);
+    expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "?account=x&month=2027-03")))).status).toBe(403);
+    expect(await dumpForecast(db)).toEqual(before);
+  });
+});
+
+describe("saving", () => {
+  it("writes only the changed cells, each with who, when, the old and the new value, and the grid shows them after a reload", async () => {
+    const before = await db.collection<ForecastRecord>(FORECAST).find({}).sort({ _id: 1 }).toArray();
+    const { status, body } = await save(OPEN, MARKETING, {
+      intent: "save",
+      changes: [change(SALARIES, "2027-03", stored(1000, "2027-03"), 1234.5), change(ACCOUNTS[2].account, "2028-02", stored(250.5, "2028-02"), 0)],
+    });
+    expect(status).toBe(200);
+    expect(body).toEqual({ ok: true, saved: 2 });
+    const after = await db.collection<ForecastRecord>(FORECAST).find({}).sort({ _id: 1 }).toArray();
+    expect(after).toHaveLength(before.length);
+    const changed = after.filter((doc, i) => JSON.stringify(doc) !== JSON.stringify(before[i]));
+    expect(changed.map((d) => [d.account_concat, d.data_ref.toISOString().slice(0, 7), d.forecast])).toEqual([
+      [SALARIES, "2027-03", 1234.5],
+      [ACCOUNTS[2].account, "2028-02", 0],
+    ]);
+    const salaries = changed[0];
+    expect(salaries.edited_by).toBe("gold@example.com");
+    expect(Date.now() - (salaries.edited_at?.getTime() ?? 0)).toBeLessThan(60_000);
+    // Nothing but forecast and the edit record changed on the document.
+    const original = before.find((d) => String(d._id) === String(salaries._id));
+    expect({ ...salaries, forecast: original?.forecast, edited_by: undefined, edited_at: undefined }).toEqual({ ...original, edited_by: undefined, edited_at: undefined });
+    // One history entry per written cell: the cell, who, when, old and new.
+    const history = await db.collection(FORECAST_HISTORY).find({}, { projection: { _id: 0 } }).sort({ account_concat: 1 }).toArray();
+    expect(history).toEqual([
+      { rf: OPEN, cost_center_concat: MARKETING, account_concat: SALARIES, data_ref: new Date(Date.UTC(2027, 2, 1)), at: salaries.edited_at, by: "gold@example.com", name: "Gold User", old: 1013, new: 1234.5 },
+      { rf: OPEN, cost_center_concat: MARKETING, account_concat: ACCOUNTS[2].account, data_ref: new Date(Date.UTC(2028, 1, 1)), at: salaries.edited_at, by: "gold@example.com", name: "Gold User", old: stored(250.5, "2028-02"), new: 0 },
+    ]);
+
+    const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    expect(page.grid.groups[0].accounts[0].values[13]).toBe(1234.5);
+    expect(page.grid.groups[0].accounts[0].edited).toEqual([13]);
+  });
+
+  it("lists a cell's history newest first, with who and when, through the history route", async () => {
+    await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1234.5, 2000)] });
+    const { status, body } = await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-03" })}`)));
+    expect(status).toBe(200);
+    expect(body.entries.map((e: { who: string; old: string; new: string }) => [e.who, e.old, e.new])).toEqual([
+      ["Gold User (gold@example.com)", "1.234,50", "2.000,00"],
+      ["Gold User (gold@example.com)", "1.013,00", "1.234,50"],
+    ]);
+    expect(body.entries[0].when).toMatch(/\d{4} \d{1,2}:\d{2}$/);
+    const empty = await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-04" })}`)));
+    expect(empty.body).toEqual({ ok: true, entries: [] });
+    for (const query of ["?account=&month=2027-03", `?account=x&month=2031-01`, "?month=2027-03", `?account=${encodeURIComponent(SALARIES)}&month=27-3`]) {
+      expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history${query}`)))).status, query).toBe(400);
+    }
+    expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "/history?account=Nada&month=2027-03")))).status).toBe(404);
+    expect((await answer(() => historyLoader(reviewArgs("RF9 2027", MARKETING, "/history?account=Nada&month=2027-03")))).status).toBe(404);
+  });
+
+  it("refuses a cell someone else saved since it was loaded, shows who and the stored value, and writes none of the request", async () => {
+    const month = "2027-05";
+    await db
+      .collection<ForecastRecord>(FORECAST)
+      .updateOne(
+        { rf: OPEN, cost_center_concat: MARKETING, account_concat: ACCOUNTS[1].account, data_ref: new Date(Date.UTC(2027, 4, 1)) },
+        { $set: { forecast: 777, edited_by: "other@example.com", edited_at: new Date(Date.UTC(2027, 1, 10, 14, 30)) } },
+      );
+    const before = await dumpForecast(db);
+    const { status, body } = await save(OPEN, MARKETING, {
+      intent: "save",
+      changes: [change(SALARIES, month, stored(1000, month), 1), change(ACCOUNTS[1].account, month, stored(400, month), 2)],
+    });
+    expect(status).toBe(409);
+    expect(body.message).toBe(forecastTexts.conflicts(1));
+    expect(body.conflicts).toEqual([
+      { account: ACCOUNTS[1].account, month, current: 777, text: forecastTexts.conflictCell("other@example.com", "10 fev 2027 11:30", "777,00") },
+    ]);
+    expect(await dumpForecast(db)).toEqual(before);
+    // With the stored value as the base, the same change goes through.
+    expect((await save(OPEN, MARKETING, { intent: "save", changes: [change(ACCOUNTS[1].account, month, 777, 2)] })).body).toEqual({ ok: true, saved: 1 });
+  });
+});
+
+describe("refused saves change nothing", () => {
+  const valid = change(SALARIES, "2027-06", stored(1000, "2027-06"), 5);
+  const cases: [string, string, string, unknown, number, string][] = [
+    ["an empty form body", OPEN, MARKETING, "", 400, forecastTexts.invalidSave],
+    ["a form instead of JSON", OPEN, MARKETING, "intent=save&changes=1", 400, forecastTexts.invalidSave],
+    ["no changes", OPEN, MARKETING, { intent: "save", changes: [] }, 400, forecastTexts.nothingToSave],
+    ["another intent", OPEN, MARKETING, { intent: "delete", changes: [valid] }, 400, forecastTexts.invalidSave],
+    ["an unknown field", OPEN, MARKETING, { intent: "save", changes: [{ ...valid, $set: { value: 1 } }] }, 400, forecastTexts.invalidSave],
+    ["an operator for the account", OPEN, MARKETING, { intent: "save", changes: [{ ...valid, account: { $ne: "" } }] }, 400, forecastTexts.invalidSave],
+    ["a pasted text value", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), "abc")] }, 400, forecastTexts.notANumber("abc")],
+    ["too many decimals", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), 1.234)] }, 400, forecastTexts.tooManyDecimals("1,234")],
+    ["a value beyond 15 digits", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-07", 1, 1e13)] }, 400, forecastTexts.valueOutOfRange],
+    ["a closed (actuals) month", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-01", 1011, 5)] }, 400, forecastTexts.columnRefused("01/2027")],
+    ["a month outside the window", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2028-03", 1, 5)] }, 400, forecastTexts.columnRefused("03/2028")],
+    ["a malformed month", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-13", 1, 5)] }, 400, forecastTexts.columnRefused("2027-13")],
+    ["a group row", OPEN, MARKETING, { intent: "save", changes: [valid, change(PEOPLE, "2027-07", 0, 5)] }, 400, forecastTexts.rowRefused(PEOPLE)],
+    ["a total row", OPEN, MARKETING, { intent: "save", changes: [change(forecastTexts.grandTotal, "2027-07", 0, 5)] }, 400, forecastTexts.rowRefused(forecastTexts.grandTotal)],
+    ["another cost centre's account", OPEN, MARKETING, { intent: "save", changes: [change("4301001 - Mídia Digital", "2027-07", 90 + 17, 5)] }, 400, forecastTexts.rowRefused("4301001 - Mídia Digital")],
+    ["the same cell twice", OPEN, MARKETING, { intent: "save", changes: [valid, valid] }, 400, forecastTexts.duplicateCell(SALARIES, "06/2027")],
+    ["a locked scenario's cells", LOCKED, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-06", stored(1000, "2027-06") + 7, 5)] }, 409, forecastTexts.lockedRefused(LOCKED, "11/2026")],
+    ["a forged period", "RF9 2027", MARKETING, { intent: "save", changes: [valid] }, 404, forecastTexts.invalidScenario],
+    ["a forged cost centre", OPEN, "CC9999 - Inexistente", { intent: "save", changes: [valid] }, 404, forecastTexts.unknownReview],
+    ["more cells than a save may carry", OPEN, MARKETING, { intent: "save", changes: Array.from({ length: 20_001 }, () => valid) }, 400, forecastTexts.tooManyCells(20_000)],
+  ];
+
+  it.each(cases)("refuses %s", async (_label, rf, costCenter, body, status, message) => {
+    const before = await dumpForecast(db);
+    const result = await save(rf, costCenter, body);
+    expect(result.status).toBe(status);
+    expect(result.body).toMatchObject({ ok: false, message });
+    expect(await dumpForecast(db)).toEqual(before);
+  });
+
+  it("refuses a body over 4 MB without reading it all", async () => {
+    const before = await dumpForecast(db);
+    const result = await save(OPEN, MARKETING, `{"intent":"save","changes":[${"1,".repeat(2_200_000)}1]}`);
+    expect(result.status).toBe(413);
+    expect(await dumpForecast(db)).toEqual(before);
+  });
+});
+
+describe("the filter (loader)", () => {
+  const filter = (query: string) => answer(() => filterLoader({ request: new Request(url(`/ij/report_create_schneider${query}`)), params: {}, context: {} as never }));
+
+  it("lists the RF periods (latest anchor first, the open one marked) and the cost centres, from distinct", async () => {
+    const { status, body } = await filter("");
+    expect(status).toBe(200);
+    expect(body.scenarios).toEqual([
+      { name: OPEN, open: true },
+      { name: LOCKED, open: false },
+    ]);
+    expect(body.costCenters).toEqual([MARKETING, RETAIL, "CC1003 - Só Realizado"]);
+    expect(body.error).toBeNull();
+  });
+
+  it("preselects the URL's choices without going anywhere (the review's breadcrumb)", async () => {
+    const { status, body } = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: MARKETING })}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ rf: OPEN, costCenter: MARKETING, error: null });
+  });
+
+  it("goes to the review with both values in the path, spaces and all", async () => {
+    const { response } = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: MARKETING, intent: "generate" })}`);
+    expect(response).toRedirectTo("/ij/report_preview_edit_schneider/RF2%202027/CC1001%20-%20Marketing");
+    // A searchable field: the only cost centre containing the text, ignoring case and accents.
+    const partial = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: "VENDAS varejo", intent: "generate" })}`);
+    expect(partial.response).toRedirectTo(reviewPath(OPEN, RETAIL));
+  });
+
+  it.each([
+    ["no period", { cost_center: MARKETING }, forecastTexts.filterIncomplete],
+    ["no cost centre", { rf: OPEN }, forecastTexts.filterIncomplete],
+    ["an unknown period", { rf: "RF3 2031", cost_center: MARKETING }, forecastTexts.unknownPeriod],
+    ["an unknown cost centre", { rf: OPEN, cost_center: "Jurídico" }, forecastTexts.unknownCostCenter("Jurídico")],
+    ["an ambiguous cost centre", { rf: OPEN, cost_center: "CC100" }, forecastTexts.ambiguousCostCenter("CC100", 3)],
+  ])("stays on the filter with a message for %s", async (_label, params, message) => {
+    const { status, body } = await filter(`?${new URLSearchParams({ ...params, intent: "generate" })}`);
+    expect(status).toBe(400);
+    expect(body.error).toBe(message);
+  });
+});
+
+describe("the calendar (/ij/report_preview_schneider)", () => {
+  it("lists each period with its anchor, edit month, window, state today and cost centres", async () => {
+    const { body } = await answer(() => calendarLoader({ request: new Request(url("/ij/report_preview_schneider")), params: {}, context: {} as never }));
+    expect(body.rows).toEqual([
+      { name: OPEN, anchor: "02/01/2027", editMonth: "02/2027", window: "02/2026 a 02/2028", open: true, costCenters: 2, href: "/ij/report_create_schneider?rf=RF2+2027" },
+      { name: LOCKED, anchor: "02/10/2026", editMonth: "11/2026", window: "11/2025 a 12/2027", open: false, costCenters: 1, href: "/ij/report_create_schneider?rf=RF1+2027" },
+    ]);
+  });
+});

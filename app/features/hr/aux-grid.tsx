@@ -1,0 +1,187 @@
+import { Link } from "@remix-run/react";
+import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnDef, type Row } from "@tanstack/react-table";
+import { memo, useMemo, type CSSProperties } from "react";
+import { hrTexts } from "~/features/hr/texts";
+import { figureInputName } from "./edits";
+import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
+import { formatMonth } from "./months";
+import type { HrAuxRow } from "~/models/hr.server";
+
+/**
+ * The "Auxiliar Padrão" grid (spec 001 §2, §3): one row per person and month, the five figures as pt-BR text
+ * inputs (editors) or disabled ones (readers), the comment with its edit link. TanStack Table gives the
+ * column model and the pinned name column; the rows are memoised so typing in one cell re-renders one row.
+ */
+
+/** A row as the loader sends it (the CPF already masked). */
+export type GridRow = HrAuxRow;
+
+/** Typed texts by row id and field (only cells the user touched). */
+export type GridEdits = Record<string, Partial<Record<HrFigureField, string>>>;
+
+type ColumnId = "filial_nome" | "mes_apur" | "nome" | "cpf" | HrFigureField | "comentario";
+
+const COLUMN_IDS: ColumnId[] = ["filial_nome", "mes_apur", "nome", "cpf", ...HR_FIGURE_FIELDS, "comentario"];
+
+const columns: ColumnDef<GridRow>[] = COLUMN_IDS.map((id) => ({ id, header: hrTexts.columns[id] }));
+/** The name stays in view while the figures scroll sideways (1366 px screens, phones). */
+const PINNING = { columnPinning: { left: ["nome"] } };
+
+/** Sticky offsets of a pinned column (its header sits above the other sticky headers). */
+function pinnedStyle(column: Column<GridRow>, header = false): CSSProperties | undefined {
+  return column.getIsPinned() === "left" ? { position: "sticky", left: column.getStart("left"), zIndex: header ? 3 : 1 } : undefined;
+}
+
+/** The state of one figure cell: what it shows, whether it differs from the stored value, and why it is invalid. */
+export function figureCell(row: GridRow, field: HrFigureField, typed: string | undefined): { text: string; value: number | null; dirty: boolean; error: string | null } {
+  if (typed === undefined) return { text: formatFigure(field, row[field]), value: row[field], dirty: false, error: null };
+  const checked = checkFigure(field, typed);
+  if (!checked.ok) return { text: typed, value: null, dirty: true, error: checked.error };
+  return { text: typed, value: checked.value, dirty: checked.value !== row[field], error: null };
+}
+
+type RowProps = {
+  row: Row<GridRow>;
+  edits: GridEdits[string] | undefined;
+  serverErrors: Record<string, string> | undefined;
+  canEdit: boolean;
+  commentHref: (id: string) => string;
+  onEdit: (id: string, field: HrFigureField, text: string) => void;
+};
+
+const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdit, commentHref, onEdit }: RowProps) {
+  const r = row.original;
+  const month = formatMonth(r.mes_apur);
+  return (
+    <tr data-row-id={r.id}>
+      {row.getVisibleCells().map((cell) => {
+        const id = cell.column.id as ColumnId;
+        const style = pinnedStyle(cell.column);
+        if (id === "nome") {
+          return (
+            <th key={cell.id} scope="row" className="hr-grid__name" style={style}>
+              {r.nome}
+            </th>
+          );
+        }
+        if ((HR_FIGURE_FIELDS as readonly string[]).includes(id)) {
+          const field = id as HrFigureField;
+          const name = figureInputName(field, r.id);
+          const state = figureCell(r, field, edits?.[field]);
+          const error = state.error ?? (edits?.[field] === undefined ? serverErrors?.[name] : undefined) ?? null;
+          const label = hrTexts.fieldOf(hrTexts.columns[field], r.nome, month);
+          return (
+            <td key={cell.id} className="hr-grid__figure" data-field={field}>
+              {canEdit ? (
+                <input
+                  type="text"
+                  inputMode="decimal"
+                  name={name}
+                  value={state.text}
+                  aria-label={label}
+                  aria-invalid={error ? true : undefined}
+                  title={error ?? undefined}
+                  className={state.dirty ? "hr-grid__input hr-grid__input--dirty" : "hr-grid__input"}
+                  autoComplete="off"
+                  maxLength={32}
+                  onChange={(event) => onEdit(r.id, field, event.currentTarget.value)}
+                />
+              ) : (
+                <input type="text" value={state.text} aria-label={label} className="hr-grid__input" disabled readOnly />
+              )}
+              {error ? <span className="hr-grid__error">{error}</span> : null}
+            </td>
+          );
+        }
+        if (id === "comentario") {
+          return (
+            <td key={cell.id} className="hr-grid__comment">
+              <span className="hr-grid__comment-text" title={r.comentario || undefined}>
+                {r.comentario}
+              </span>
+              {canEdit ? (
+                <Link className="button button--secondary button--small" to={commentHref(r.id)} preventScrollReset aria-label={hrTexts.editCommentOf(r.nome, month)}>
+                  {hrTexts.editComment}
+                </Link>
+              ) : null}
+            </td>
+          );
+        }
+        const text = id === "mes_apur" ? month : String(r[id as "filial_nome" | "cpf"]);
+        return (
+          <td key={cell.id} className={id === "cpf" ? "hr-grid__cpf" : undefined}>
+            {text}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
+
+export function AuxGrid({
+  rows,
+  caption,
+  canEdit,
+  edits,
+  serverErrors,
+  commentHref,
+  onEdit,
+}: {
+  rows: GridRow[];
+  caption: string;
+  canEdit: boolean;
+  edits: GridEdits;
+  /** The action's messages by input name (without JavaScript the whole grid is posted back). */
+  serverErrors: Record<string, string>;
+  commentHref: (id: string) => string;
+  onEdit: (id: string, field: HrFigureField, text: string) => void;
+}) {
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+    state: PINNING,
+  });
+  // Server errors per row, so a row's props change only when its own messages do.
+  const errorsByRow = useMemo(() => {
+    const byRow: Record<string, Record<string, string>> = {};
+    for (const [name, message] of Object.entries(serverErrors)) {
+      const id = name.slice(name.indexOf(".") + 1);
+      (byRow[id] ??= {})[name] = message;
+    }
+    return byRow;
+  }, [serverErrors]);
+
+  return (
+    <div className="hr-grid">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" style={pinnedStyle(header.column, true)} data-column={header.column.id}>
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <GridRowView
+              key={row.id}
+              row={row}
+              edits={edits[row.id]}
+              serverErrors={errorsByRow[row.id]}
+              canEdit={canEdit}
+              commentHref={commentHref}
+              onEdit={onEdit}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

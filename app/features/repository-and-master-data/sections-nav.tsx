@@ -1,0 +1,116 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useId, useMemo } from "react";
+import { NAV_LABELS } from "~/access";
+import { DataTable, searchWith } from "~/shared/ui/data-table";
+import { TabsNav } from "~/shared/ui/tabs-nav";
+import { masterDataTexts, messages } from "~/messages";
+import "./master-data.css";
+import { FILE_PARAM } from "./params";
+
+/** Headings of the master-data screens: the side menu's entry, then each screen's own name. */
+export const MASTER_DATA_TITLES = {
+  repositoryMaster: NAV_LABELS.repositoryMaster,
+  channel: masterDataTexts.masterDataTabs.channel,
+  planning: masterDataTexts.masterDataPlanningTitle,
+} as const;
+
+/**
+ * The top tabs of the master-data screens (spec 000 §2: Product, Channel, Planning): the three screens, each its
+ * own address, so the chosen one is in the URL.
+ */
+const SECTIONS = [
+  { id: "product", label: masterDataTexts.masterDataTabs.product, to: "/repo/master-data" },
+  { id: "canal", label: masterDataTexts.masterDataTabs.channel, to: "/repo/master-data/canal" },
+  { id: "planejamento", label: masterDataTexts.masterDataTabs.planning, to: "/repo/master-data/planejamento" },
+] as const;
+
+export function MasterDataSectionsNav({ current }: { current: (typeof SECTIONS)[number]["id"] }) {
+  return <TabsNav tabs={SECTIONS} current={current} label={MASTER_DATA_TITLES.repositoryMaster} />;
+}
+
+export type MasterDataTableData = {
+  columns: { key: string; header: string }[];
+  rows: { id: string; cells: Record<string, string> }[];
+  count: number;
+  page: number;
+  pageSize: number;
+};
+
+type Row = MasterDataTableData["rows"][number];
+
+
+/**
+ * A master-data base as the shared DataTable: 20 rows per page, "No data found" when empty. Each header is the
+ * column's label with the field name as its tooltip; each `urlPath` cell narrows the table to that file's rows.
+ */
+export function MasterDataTable({ data, caption }: { data: MasterDataTableData; caption: string }) {
+  const location = useLocation();
+  const columns = useMemo<ColumnDef<Row, string>[]>(
+    () =>
+      data.columns.map((column) => ({
+        id: column.key,
+        header: () => (
+          <span className="column-label" title={column.key} data-field={column.key}>
+            {column.header}
+          </span>
+        ),
+        accessorFn: (row: Row) => row.cells[column.key] ?? "",
+        cell:
+          column.key === "urlPath"
+            ? ({ getValue }) => {
+                const file = getValue();
+                return file ? (
+                  <Link to={searchWith(location.search, { [FILE_PARAM]: file, page: null })} title={masterDataTexts.masterDataFilterByFile(file)}>
+                    {file}
+                  </Link>
+                ) : null;
+              }
+            : ({ getValue }) => getValue(),
+      })),
+    [data.columns, location.search],
+  );
+  return (
+    <DataTable
+      columns={columns}
+      rows={data.rows}
+      getRowId={(row) => row.id}
+      rowCount={data.count}
+      page={data.page}
+      pageSize={data.pageSize}
+      emptyText={messages.noDataFound}
+      caption={caption}
+    />
+  );
+}
+
+/**
+ * Narrows a base to the rows of one imported file (its urlPath, as the table's Arquivo column shows it): a GET
+ * form, so the filter is in the URL and works without JavaScript; the other parameters of the page are kept and
+ * the page starts again at 1.
+ */
+export function FileFilter({ file, keep }: { file: string | null; keep: Record<string, string | null> }) {
+  const inputId = useId();
+  const location = useLocation();
+  const kept = Object.entries(keep).filter((entry): entry is [string, string] => entry[1] !== null);
+  return (
+    <Form method="get" className="master-data__file-filter" key={file ?? ""}>
+      {kept.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className="field">
+        <label htmlFor={inputId}>{masterDataTexts.masterDataFileFilter}</label>
+        <input id={inputId} type="search" name={FILE_PARAM} defaultValue={file ?? ""} maxLength={1024} spellCheck={false} />
+      </div>
+      <button type="submit" className="button button--secondary">
+        {masterDataTexts.masterDataFilter}
+      </button>
+      {file ? (
+        <p className="master-data__filtered" role="status">
+          {masterDataTexts.masterDataFilteredBy(file)}{" "}
+          <Link to={searchWith(location.search, { [FILE_PARAM]: null, page: null })}>{masterDataTexts.masterDataClearFilter}</Link>
+        </p>
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,158 @@
+import { ObjectId } from "mongodb";
+import { describe, expect, it } from "vitest";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
+import { messages, jobTexts } from "~/messages";
+import { FILES } from "~/models/files.server";
+import { useTestDatabase } from "../../../test/db";
+import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
+
+const testDb = useTestDatabase();
+
+const viewer = (email: string, type: AuthenticatedUser["type"] = "USER BRONZE"): AuthenticatedUser => ({ email, name: "", type, sessionId: "s" });
+const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<typeof toJobRow>[0] => ({
+  id: new ObjectId().toHexString(),
+  originalName: "a.csv",
+  originalFile: "k.csv",
+  bucket: "local",
+  user: "owner@x.test",
+  statusChangeDate: new Date(Date.UTC(2024, 2, 5, 14, 7, 9)),
+  createdAt: new Date(Date.UTC(2024, 2, 5, 14, 0, 0)),
+  status: 0,
+  progress: 0,
+  message: "",
+  agent: "",
+  ...over,
+});
+
+describe("parseListParams", () => {
+  const parse = (query: string) => parseListParams(new URL(`http://x/jobs/executados${query}`));
+  it("defaults to page 1 and 20 per page", () => {
+    expect(parse("")).toEqual({ page: 1, pageSize: 20 });
+  });
+  it("accepts 40 per page and any positive page", () => {
+    expect(parse("?page=3&pageSize=40")).toEqual({ page: 3, pageSize: 40 });
+  });
+  it("falls back to the defaults for anything else", () => {
+    expect(parse("?page=abc&pageSize=33")).toEqual({ page: 1, pageSize: 20 });
+    expect(parse("?page=0&pageSize=-20")).toEqual({ page: 1, pageSize: 20 });
+    expect(parse("?page=2.5&pageSize=20.5")).toEqual({ page: 1, pageSize: 20 });
+  });
+});
+
+describe("toJobRow", () => {
+  it("says Completed only at progress 100, and picks the icon from the status", () => {
+    expect(toJobRow(item({ progress: 100 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "success" });
+    expect(toJobRow(item({ progress: 40 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "in-progress" });
+    expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "error" });
+    expect(toJobRow(item({ progress: 10, status: 3 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "error" });
+  });
+  it("formats the date as 'DD MMM YY HH:mm:ss', pt-BR, 24 h, in the portal's zone (America/Sao_Paulo)", () => {
+    expect(toJobRow(item(), viewer("v@x.test")).date).toBe("05 mar 24 11:07:09");
+  });
+  it("offers Retry on a failed job to its owner and to a SYSTEM ADMIN only", () => {
+    const failed = item({ status: 2, progress: 100 });
+    expect(toJobRow(failed, viewer("owner@x.test")).canRetry).toBe(true);
+    expect(toJobRow(failed, viewer("admin@x.test", "SYSTEM ADMIN")).canRetry).toBe(true);
+    expect(toJobRow(failed, viewer("gold@x.test", "USER GOLD")).canRetry).toBe(false);
+    expect(toJobRow(item({ progress: 100 }), viewer("owner@x.test")).canRetry).toBe(false);
+  });
+});
+
+/** A finished file record, with `over` applied. */
+function fileDoc(over: Record<string, unknown> = {}) {
+  return {
+    originalName: "f.csv",
+    originalFile: `${new ObjectId().toHexString()}.csv`,
+    bucket: "local",
+    user: "owner@x.test",
+    clientName: "demo",
+    statusChangeDate: new Date(),
+    createdAt: new Date(),
+    status: 0,
+    progress: 100,
+    message: "ok",
+    agent: "w",
+    leaseUntil: null,
+    attempts: 1,
+    ...over,
+  };
+}
+
+async function insertFile(over: Record<string, unknown>) {
+  const { insertedId } = await (await testDb.db()).collection(FILES).insertOne(fileDoc(over));
+  return insertedId;
+}
+
+describe("loadJobList and the retry action (embedded database)", () => {
+  it("lists one user's jobs or everyone's, and polls only while a listed job is in progress", async () => {
+    await (await testDb.db()).collection(FILES).deleteMany({});
+    await insertFile({ user: "owner@x.test", originalName: "mine.csv" });
+    await insertFile({ user: "other@x.test", originalName: "theirs.csv", progress: 30 });
+    const request = new Request("http://x/captura/processando?pageSize=40");
+    const own = await loadJobList(request, viewer("owner@x.test"), { ownOnly: true });
+    expect(own.rows.map((r) => r.name)).toEqual(["mine.csv"]);
+    expect(own).toMatchObject({ total: 1, page: 1, pageSize: 40, pageSizes: [20, 40], polling: false });
+    const all = await loadJobList(request, viewer("gold@x.test", "USER GOLD"), { ownOnly: false });
+    expect(all.rows.map((r) => r.name).sort()).toEqual(["mine.csv", "theirs.csv"]);
+    expect(all.polling).toBe(true);
+  });
+
+  it("shows the last page for a page past the end (a stale link, or after jobs were removed)", async () => {
+    const db = await testDb.db();
+    await db.collection(FILES).deleteMany({});
+    const base = Date.UTC(2026, 0, 1);
+    await db.collection(FILES).insertMany(
+      Array.from({ length: 45 }, (_, i) =>
+        fileDoc({ originalName: `f${i}.csv`, user: i < 25 ? "owner@x.test" : "other@x.test", statusChangeDate: new Date(base + i * 1000), createdAt: new Date(base) }),
+      ),
+    );
+    const all = await loadJobList(new Request("http://x/jobs/executados?page=9"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false });
+    expect(all).toMatchObject({ total: 45, page: 3, pageSize: 20 });
+    expect(all.rows.map((r) => r.name)).toEqual(["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"]);
+    const own = await loadJobList(new Request("http://x/captura/processando?page=2&pageSize=40"), viewer("owner@x.test"), { ownOnly: true });
+    expect(own).toMatchObject({ total: 25, page: 1, pageSize: 40 });
+    expect(own.rows).toHaveLength(25);
+    // A page that exists is shown as asked, and an empty list stays on page 1.
+    expect(await loadJobList(new Request("http://x/jobs/executados?page=2"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false })).toMatchObject({ page: 2 });
+    const none = await loadJobList(new Request("http://x/captura/processando?page=4"), viewer("nobody@x.test"), { ownOnly: true });
+    expect(none).toMatchObject({ rows: [], total: 0, page: 1 });
+  });
+
+  const post = (body: Record<string, string>, query = "") =>
+    new Request(`http://x/captura/processando${query}`, { method: "POST", body: new URLSearchParams(body) });
+
+  it("answers 400 to a malformed request", async () => {
+    const response = (await handleRetryAction(post({ intent: "delete", fileId: "x" }), viewer("owner@x.test"))) as unknown as { init: ResponseInit; data: unknown };
+    expect(response.init.status).toBe(400);
+    expect(response.data).toEqual({ ok: false, error: messages.badRequest });
+  });
+
+  it("refuses someone else's job with 403 and a job that did not fail with 409", async () => {
+    const failed = await insertFile({ status: 2, message: "Layout não reconhecido" });
+    const refused = (await handleRetryAction(post({ intent: "retry", fileId: String(failed) }), viewer("gold@x.test", "USER GOLD"))) as unknown as {
+      init: ResponseInit;
+      data: unknown;
+    };
+    expect(refused.init.status).toBe(403);
+    expect(refused.data).toEqual({ ok: false, error: jobTexts.retryRefused.forbidden });
+    const fine = await insertFile({ status: 0 });
+    const notFailed = (await handleRetryAction(post({ intent: "retry", fileId: String(fine) }), viewer("owner@x.test"))) as unknown as { init: ResponseInit };
+    expect(notFailed.init.status).toBe(409);
+    const missing = (await handleRetryAction(post({ intent: "retry", fileId: new ObjectId().toHexString() }), viewer("owner@x.test"))) as unknown as {
+      init: ResponseInit;
+    };
+    expect(missing.init.status).toBe(404);
+  });
+
+  it("sends the owner's failed job back to the workers and returns to the same list page with a toast", async () => {
+    const failed = await insertFile({ status: 3, message: "Não foi possível ler o arquivo" });
+    const response = await handleRetryAction(post({ intent: "retry", fileId: String(failed) }, "?page=2&pageSize=40&x=1"), viewer("owner@x.test"));
+    expect(response).toBeInstanceOf(Response);
+    const redirect = response as Response;
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("Location")).toBe("/captura/processando?page=2&pageSize=40");
+    expect(redirect.headers.get("Set-Cookie")).toContain("jp_toast=");
+    const doc = await (await testDb.db()).collection(FILES).findOne({ _id: failed });
+    expect(doc).toMatchObject({ status: 0, progress: 0, retriedBy: "owner@x.test" });
+  });
+});

@@ -1,0 +1,127 @@
+import { Link, useFetcher } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useMemo } from "react";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
+import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
+import type { JobRow } from "./job-row";
+import { JobStatusIcon } from "./status-icon";
+import { TruncatedText } from "./truncated-text";
+import { jobTexts } from "~/messages";
+import "./jobs.css";
+
+export type JobListData = {
+  rows: JobRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageSizes: number[];
+};
+
+type RetryResult = { ok: false; error: string } | undefined;
+
+/** A failed job's Retry button: a POST the server decides on (owner or SYSTEM ADMIN). */
+function RetryButton({ row }: { row: JobRow }) {
+  const fetcher = useFetcher<RetryResult>({ key: `retry-${row.id}` });
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" className="job-retry">
+      <input type="hidden" name="intent" value="retry" />
+      <input type="hidden" name="fileId" value={row.id} />
+      <button type="submit" className="button button--secondary button--small" disabled={busy} aria-label={`${jobTexts.retry}: ${row.name}`}>
+        {jobTexts.retry}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** Errors of the row-level Retry fetchers, shown above the table. */
+export function RetryErrors({ rows, actionError }: { rows: JobRow[]; actionError?: string | null }) {
+  return (
+    <>
+      {actionError ? <Alert tone="error">{actionError}</Alert> : null}
+      {rows.filter((r) => r.canRetry).map((r) => (
+        <RetryError key={r.id} id={r.id} />
+      ))}
+    </>
+  );
+}
+
+function RetryError({ id }: { id: string }) {
+  const fetcher = useFetcher<RetryResult>({ key: `retry-${id}` });
+  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+  return error ? <Alert tone="error">{error}</Alert> : null;
+}
+
+/** The job list (spec 000 §2, §4, §9) on the shared server-paged table. */
+export function JobTable({ data, caption, showUser = true }: { data: JobListData; caption: string; showUser?: boolean }) {
+  const columns = useMemo<ColumnDef<JobRow, unknown>[]>(() => {
+    const list: ColumnDef<JobRow, unknown>[] = [
+      {
+        id: "name",
+        header: jobTexts.columnName,
+        cell: ({ row }) => <TruncatedText full={row.original.name} cut={truncateJobName(row.original.name)} className="job-name" />,
+      },
+    ];
+    if (showUser) list.push({ id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user });
+    list.push(
+      { id: "date", header: jobTexts.columnDate, cell: ({ row }) => <span className="job-date">{row.original.date}</span> },
+      {
+        id: "progress",
+        header: jobTexts.columnProgress,
+        cell: ({ row }) => (
+          <span className="job-progress">
+            <progress max={100} value={row.original.progress} aria-label={`${jobTexts.columnProgress}: ${row.original.name}`} />
+            <span>{`${row.original.progress}%`}</span>
+          </span>
+        ),
+      },
+      {
+        id: "state",
+        header: jobTexts.columnState,
+        cell: ({ row }) => (
+          <span className="job-state" data-kind={row.original.kind}>
+            <JobStatusIcon kind={row.original.kind} />
+            <span>{row.original.state}</span>
+          </span>
+        ),
+      },
+      {
+        id: "message",
+        header: jobTexts.columnMessage,
+        cell: ({ row }) => <TruncatedText full={row.original.message} cut={truncateJobMessage(row.original.message)} className="job-message" />,
+      },
+      { id: "agent", header: jobTexts.columnAgent, cell: ({ row }) => row.original.agent },
+      {
+        id: "actions",
+        header: () => <span className="visually-hidden">{jobTexts.columnActions}</span>,
+        cell: ({ row }) =>
+          row.original.nokRowsHref || row.original.canRetry ? (
+            <span className="job-actions">
+              {row.original.nokRowsHref ? (
+                <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
+                  {jobTexts.nokRows}
+                </Link>
+              ) : null}
+              {row.original.canRetry ? <RetryButton row={row.original} /> : null}
+            </span>
+          ) : null,
+      },
+    );
+    return list;
+  }, [showUser]);
+
+  return (
+    <DataTable
+      columns={columns}
+      rows={data.rows}
+      getRowId={(row) => row.id}
+      rowCount={data.total}
+      page={data.page}
+      pageSize={data.pageSize}
+      pageSizeOptions={data.pageSizes}
+      emptyText={jobTexts.emptyJobs}
+      caption={caption}
+    />
+  );
+}

@@ -1,0 +1,270 @@
+import { Link } from "@remix-run/react";
+import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
+import { Alert } from "~/shared/ui/alert";
+import { messages, uploadScreenTexts as t } from "~/messages";
+import { formatSize } from "./format-size";
+import {
+  addFiles,
+  extensionAllowed,
+  formatEta,
+  markFailed,
+  markFinished,
+  markProgress,
+  removeItem,
+  resetForRetry,
+  type UploadFailureCode,
+  type UploadItem,
+} from "./upload-list";
+import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-notices";
+import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } from "./upload-transport";
+import "~/shared/ui/data-table.css";
+import "./uploads.css";
+import { hideAfter } from "~/shared/ui/toaster";
+import { NAV_LABELS } from "~/access";
+import { useHydrated } from "~/shared/ui/use-hydrated";
+
+export type UploadPanelProps = {
+  store: StoreKind;
+  extensions: readonly string[];
+  maxBytes: number;
+  clientName: string;
+  /** COD.2 / COD.3 after a plain (no-JavaScript) form upload that failed. */
+  initialError: UploadFailureCode | null;
+};
+
+let sequence = 0;
+const newId = () => `upload-${Date.now().toString(36)}-${++sequence}`;
+
+/** Timed messages: each hides by itself after UPLOAD_MESSAGE_MS (see timed-notices.ts). */
+function useNotices() {
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const queue = useRef<ReturnType<typeof createTimedNotices> | null>(null);
+  queue.current ??= createTimedNotices({ onChange: setNotices, newId });
+  useEffect(() => {
+    const pending = queue.current;
+    return () => pending?.dispose();
+  }, []);
+  return { notices, push: queue.current.push };
+}
+
+export function UploadPanel({ store, extensions, maxBytes, clientName, initialError }: UploadPanelProps) {
+  const inputId = useId();
+  const hintId = useId();
+  const hydrated = useHydrated();
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [showInitialError, setShowInitialError] = useState(initialError !== null);
+  const handles = useRef(new Map<string, UploadHandle>());
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const { notices, push } = useNotices();
+  useEffect(() => {
+    if (!initialError) return;
+    setShowInitialError(true);
+    const timer = setTimeout(() => setShowInitialError(false), UPLOAD_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [initialError]);
+  // Leaving the page cancels what is still being sent.
+  useEffect(() => {
+    const active = handles.current;
+    return () => {
+      active.forEach((h) => h.abort());
+      active.clear();
+    };
+  }, []);
+
+  const start = useCallback(
+    (item: Pick<UploadItem, "id" | "file" | "name">) => {
+      if (!extensionAllowed(item.name, extensions)) {
+        setItems((current) => markFailed(current, item.id, "COD.2", t.extensionRefused(item.name)));
+        push("error", messages.uploadFailure("COD.2"));
+        return;
+      }
+      const onProgress = (loaded: number, total: number) => setItems((current) => markProgress(current, item.id, { loaded, total, now: Date.now() }));
+      const handle = store === "s3" ? uploadToS3(item.file, onProgress, clientName) : uploadToLocalStore(item.file, onProgress);
+      handles.current.set(item.id, handle);
+      void handle.promise.then((outcome) => {
+        // A removed or restarted item is no longer this attempt's business.
+        if (handles.current.get(item.id) !== handle) return;
+        handles.current.delete(item.id);
+        if (outcome.ok) {
+          setItems((current) => markFinished(current, item.id));
+          push("success", messages.uploaded([item.name]));
+        } else if (!outcome.aborted) {
+          setItems((current) => markFailed(current, item.id, outcome.code, outcome.detail));
+          push("error", messages.uploadFailure(outcome.code));
+        }
+      });
+    },
+    [clientName, extensions, push, store],
+  );
+
+  const add = useCallback(
+    (files: FileList | File[] | null) => {
+      if (!files || files.length === 0) return;
+      // Decided against the latest list (the ref also covers two picks before React re-renders).
+      const outcome = addFiles(itemsRef.current, Array.from(files), { now: Date.now(), newId });
+      itemsRef.current = outcome.items;
+      setItems((current) => [...current, ...outcome.added.filter((a) => !current.some((c) => c.name === a.name))]);
+      if (outcome.skipped.length > 0) push("info", t.duplicates(outcome.skipped));
+      outcome.added.forEach(start);
+    },
+    [push, start],
+  );
+
+  const retry = (item: UploadItem) => {
+    handles.current.get(item.id)?.abort();
+    handles.current.delete(item.id);
+    setItems((current) => resetForRetry(current, item.id, Date.now()));
+    start(item);
+  };
+
+  const remove = (item: UploadItem) => {
+    const handle = handles.current.get(item.id);
+    handles.current.delete(item.id);
+    handle?.abort(); // removing a file that is still being sent cancels it
+    itemsRef.current = removeItem(itemsRef.current, item.id);
+    setItems((current) => removeItem(current, item.id));
+  };
+
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    add(event.dataTransfer?.files ?? null);
+  };
+
+  const stateLabel = (item: UploadItem) => (item.status === "finished" ? t.stateFinished : item.status === "failed" ? t.stateFailed : t.stateActive);
+
+  return (
+    <div className="upload-panel">
+      <div className="upload-panel__notices">
+        {showInitialError && initialError ? (
+          // Rendered by the server: the CSS animation hides it after 5 s even without JavaScript.
+          <div className="timed-hide" style={hideAfter(UPLOAD_MESSAGE_MS)}>
+            <Alert tone="error">{messages.uploadFailure(initialError)}</Alert>
+          </div>
+        ) : null}
+        {notices.map((n) => (
+          <Alert key={n.id} tone={n.tone}>
+            {n.text}
+          </Alert>
+        ))}
+      </div>
+
+      {/* Without JavaScript this form posts the files itself; with it, picking or dropping starts the uploads. */}
+      <form
+        method="post"
+        encType="multipart/form-data"
+        action="/api/upload"
+        className={`upload-drop${dragging ? " upload-drop--active" : ""}`}
+        data-testid="upload-dropzone"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const input = event.currentTarget.elements.namedItem("files") as HTMLInputElement | null;
+          add(input?.files ?? null);
+          if (input) input.value = "";
+        }}
+        onDragEnter={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragOver={(event) => {
+          event.preventDefault();
+          if (event.dataTransfer) event.dataTransfer.dropEffect = "copy";
+        }}
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <p className="upload-drop__text">{t.dropHere}</p>
+        <label htmlFor={inputId} className="upload-drop__label">
+          {t.pick}
+        </label>
+        <input
+          id={inputId}
+          type="file"
+          name="files"
+          multiple
+          accept={extensions.map((e) => `.${e}`).join(",")}
+          aria-describedby={hintId}
+          onChange={(event) => {
+            if (!hydrated) return;
+            add(event.currentTarget.files);
+            event.currentTarget.value = "";
+          }}
+        />
+        <p id={hintId} className="upload-drop__hint">
+          {t.allowed(extensions, formatSize(maxBytes))}
+        </p>
+        {hydrated ? null : (
+          <button type="submit" className="button button--primary">
+            {t.send}
+          </button>
+        )}
+      </form>
+
+      <div className="data-table">
+        <div className="data-table__scroll">
+          <table className="upload-table">
+            <caption className="visually-hidden">{t.tableCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.columnName}</th>
+                <th scope="col">{t.columnProgress}</th>
+                <th scope="col">{t.columnEta}</th>
+                <th scope="col">{t.columnState}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t.columnActions}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.length === 0 ? (
+                <tr>
+                  <td className="data-table__empty" colSpan={5}>
+                    {t.empty}
+                  </td>
+                </tr>
+              ) : (
+                items.map((item) => (
+                  <tr key={item.id} data-upload-name={item.name} data-status={item.status}>
+                    <th scope="row" className="upload-table__name">
+                      {item.name}
+                    </th>
+                    <td>
+                      <span className="job-progress">
+                        <progress max={100} value={item.progress} aria-label={t.progressOf(item.name)} />
+                        <span className="upload-table__percent">{item.progress}%</span>
+                      </span>
+                    </td>
+                    <td className="upload-table__eta">{item.status === "uploading" ? formatEta(item.estimatedTime) : "—"}</td>
+                    <td>
+                      <span className={`upload-state upload-state--${item.status}`}>{stateLabel(item)}</span>
+                      {item.error ? <span className="upload-table__error">{messages.uploadFailure(item.error)}{item.errorDetail ? ` ${item.errorDetail}` : ""}</span> : null}
+                    </td>
+                    <td>
+                      <div className="upload-table__actions">
+                      {item.status === "failed" ? (
+                        <button type="button" className="button button--secondary button--small" aria-label={t.retryOf(item.name)} onClick={() => retry(item)}>
+                          {t.retry}
+                        </button>
+                      ) : null}
+                      <button type="button" className="button button--secondary button--small" aria-label={t.removeOf(item.name)} onClick={() => remove(item)}>
+                        {t.remove}
+                      </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      <p className="upload-panel__follow">
+        {t.followJobs} <Link to="/captura/processando">{NAV_LABELS.processing}</Link>.
+      </p>
+    </div>
+  );
+}
