@@ -2,7 +2,7 @@ import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Fi
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
-import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/features/explorer/search";
+import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/models/explorer-search";
 import {
   documentSearchFields,
   fold,
@@ -15,7 +15,7 @@ import {
   type DocumentSearchFields,
   type Matcher,
   type VocabularyEntry,
-} from "~/features/explorer/search-terms.server";
+} from "~/models/explorer-search-terms.server";
 import type { IndexDeclaration } from "./indexes";
 import { byPtBr } from "~/shared/collation";
 

@@ -7,8 +7,8 @@ import type { IndexDeclaration } from "./indexes";
 
 export const FINANCIAL_REPORTS = "financial_reports";
 
-export { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type BusinessUnitId, type FinancialReportType } from "~/features/reports-and-financial/constants";
-import type { BusinessUnitId, FinancialReportType } from "~/features/reports-and-financial/constants";
+export { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type BusinessUnitId, type FinancialReportType } from "~/models/reports.fields";
+import type { BusinessUnitId, FinancialReportType } from "~/models/reports.fields";
 
 export const FINANCIAL_DOCUMENT_TYPES = ["DOCX", "XLSX"] as const;
 export type FinancialDocumentType = (typeof FINANCIAL_DOCUMENT_TYPES)[number];

@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
-import { parseScenario } from "~/features/forecast/release-points";
+import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
 import { byPtBrNumeric } from "~/shared/collation";
 

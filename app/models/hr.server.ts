@@ -1,7 +1,7 @@
 import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import type { FigureEdit } from "~/features/hr/edits";
-import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/features/hr/figures";
+import type { FigureEdit } from "~/models/hr.fields";
+import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/features/hr/months";
 import { getDb } from "~/db.server";
 import { maskCpf } from "~/shared/cpf";

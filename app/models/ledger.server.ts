@@ -13,8 +13,8 @@ import type { IndexDeclaration } from "./indexes";
 export const LEDGER_ACCOUNTS = "ledger_accounts";
 export const LEDGER = "ledger";
 
-export { CATEGORY1_OPTIONS, LEDGER_REPORTS, type Category1, type LedgerReport } from "~/features/reports-and-financial/constants";
-import { CATEGORY1_OPTIONS, type Category1 } from "~/features/reports-and-financial/constants";
+export { CATEGORY1_OPTIONS, LEDGER_REPORTS, type Category1, type LedgerReport } from "~/models/reports.fields";
+import { CATEGORY1_OPTIONS, type Category1 } from "~/models/reports.fields";
 
 export type LedgerAccount = {
   /** The account code, e.g. "1.1.02.001"; also the _id. */

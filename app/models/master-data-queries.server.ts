@@ -2,7 +2,7 @@ import { ObjectId, type Document, type Filter, type Sort } from "mongodb";
 import { z } from "zod";
 import { getDb } from "~/db.server";
 import { formatCalendarDate, formatDateTime } from "~/shared/dates";
-import { FILE_PARAM } from "~/features/repository-and-master-data/params";
+import { FILE_PARAM } from "~/models/master-data.fields";
 import { pageNumber, readPageOrLast } from "~/shared/pagination";
 import { masterDataTexts } from "~/messages";
 import {

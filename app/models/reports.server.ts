@@ -7,8 +7,8 @@ import type { IndexDeclaration } from "./indexes";
 
 export const REPORTS = "reports";
 
-export { REPORT_ORIGINS, type ReportOrigin } from "~/features/reports-and-financial/constants";
-import type { ReportOrigin } from "~/features/reports-and-financial/constants";
+export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
+import type { ReportOrigin } from "~/models/reports.fields";
 import { countMatching } from "./counting.server";
 
 /** The report table's paginator (spec 001 §9). */

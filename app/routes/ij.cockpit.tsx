@@ -5,7 +5,7 @@ import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 import { dependentOptions, readCockpitParams, REPORT_LABELS, type CategoryOption } from "~/features/reports-and-financial/cockpit-filters";
-import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/features/reports-and-financial/constants";
+import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { monthText } from "~/features/reports-and-financial/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";

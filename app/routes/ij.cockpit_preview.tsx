@@ -14,7 +14,7 @@ import {
   COCKPIT_FILE_MAX_BYTES,
   COCKPIT_FILES_PER_ROW,
   formatAmount,
-} from "~/features/reports-and-financial/constants";
+} from "~/models/reports.fields";
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { HeaderRow, HiddenFields } from "~/features/reports-and-financial/fields";
 import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";

@@ -7,7 +7,7 @@ import "~/features/reports-and-financial/reports.css";
 import { competencyLabel, MIN_MONTH, monthFromText, monthText } from "~/features/reports-and-financial/months";
 import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
-import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/features/reports-and-financial/constants";
+import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { findStatements } from "~/models/financial.server";
 import { addMonths, latestLedgerMonth } from "~/models/ledger.server";

@@ -14,7 +14,7 @@ import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { formatDayMonthYear } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
-import { parseFacetFilters, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/features/explorer/search";
+import { parseFacetFilters, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
 

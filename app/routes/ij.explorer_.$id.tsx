@@ -9,7 +9,7 @@ import { resultsHref } from "~/features/explorer/urls";
 import "~/features/explorer/explorer.css";
 import { Alert } from "~/shared/ui/alert";
 import { formatDayMonthYear } from "~/shared/dates";
-import { parseSearch } from "~/features/explorer/search";
+import { parseSearch } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { getExplorerDocument } from "~/models/explorer.server";
 

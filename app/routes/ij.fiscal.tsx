@@ -5,7 +5,7 @@ import { requireRouteAccess } from "~/features/access/auth.server";
 import { PageDialog } from "~/features/access/page-dialog";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/features/reports-and-financial/constants";
+import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/models/reports.fields";
 import { UnitSelect } from "~/features/reports-and-financial/fields";
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";

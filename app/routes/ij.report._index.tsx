@@ -15,7 +15,7 @@ import { DataTable } from "~/shared/ui/data-table";
 import { formatFileTimestamp } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
-import { REPORT_ORIGINS, type ReportOrigin } from "~/features/reports-and-financial/constants";
+import { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
 import { findReport, listReportsPage } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];

@@ -5,7 +5,7 @@ import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server
 import { PageDialog } from "~/features/access/page-dialog";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import { BUSINESS_UNITS, formatAmount, parseBrazilianNumber } from "~/features/reports-and-financial/constants";
+import { BUSINESS_UNITS, formatAmount, parseBrazilianNumber } from "~/models/reports.fields";
 import { HeaderRow, MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { optionalMonth } from "~/features/reports-and-financial/month-param";
 import { competencyLabel, monthFromText, monthText } from "~/features/reports-and-financial/months";

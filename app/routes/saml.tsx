@@ -6,7 +6,7 @@ import { Alert } from "~/shared/ui/alert";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { clearFederatedNonce, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
-import { completeSsoSignIn } from "~/services/sso/complete.server";
+import { completeSsoSignIn } from "~/features/access/sso-complete.server";
 import { authenticateSaml } from "~/services/sso/saml.server";
 import { SsoError, logSsoRefusal, type SsoIdentity } from "~/services/sso/sso.server";
 

@@ -1,7 +1,7 @@
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
 import { NAV_LABELS } from "~/access";
-import { SEARCH_MAX_WORDS } from "~/features/explorer/search";
+import { SEARCH_MAX_WORDS } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { expect, test, withoutJavaScript } from "./fixtures";

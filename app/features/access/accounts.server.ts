@@ -14,7 +14,7 @@ import {
 } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
-import { newPasswordSchema } from "~/features/access/password-schema";
+import { newPasswordSchema } from "~/shared/password-schema";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
 import {

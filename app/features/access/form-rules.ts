@@ -1,5 +1,5 @@
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
-import { newPasswordErrors } from "~/features/access/password-policy";
+import { newPasswordErrors } from "~/shared/password-policy";
 import { messages } from "~/messages";
 
 /**

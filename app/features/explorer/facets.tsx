@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
-import { FACETS, type FacetFilters } from "~/features/explorer/search";
+import { FACETS, type FacetFilters } from "~/models/explorer-search";
 import type { FacetCounts } from "~/models/explorer.server";
 import { explorerTexts } from "~/features/explorer/texts";
 import { clearFacetsHref, facetHref } from "./urls";

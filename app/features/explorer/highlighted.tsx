@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import type { Segment } from "~/features/explorer/search";
+import type { Segment } from "~/models/explorer-search";
 
 /** A text cut into pieces by the server, the matching ones marked (plain pieces stay text: fewer elements to render). */
 export function Highlighted({ segments }: { segments: Segment[] }) {

@@ -4,7 +4,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { loader as documentLoader } from "~/routes/ij.explorer_.$id";
 import { loader } from "~/routes/ij.explorer";
-import { SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/features/explorer/search";
+import { SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/models/explorer-search";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { expectIndexedQueries } from "../../../test/query-plans";

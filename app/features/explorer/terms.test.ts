@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentSearchFields, foldedStem, highlight, snippet, vocabularyOf, wordKey, type Matcher } from "~/features/explorer/search-terms.server";
+import { documentSearchFields, foldedStem, highlight, snippet, vocabularyOf, wordKey, type Matcher } from "~/models/explorer-search-terms.server";
 
 const marked = (segments: { text: string; match: boolean }[]) => segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
 const matcher = (words: string[], prefix: string | null = null): Matcher => ({ keys: new Set(words.map(wordKey)), prefix, phrase: null });

@@ -1,4 +1,4 @@
-import { FACETS, type Facet } from "~/features/explorer/search";
+import { FACETS, type Facet } from "~/models/explorer-search";
 
 /** The explorer's addresses: the result list and a document, each keeping the search (so "back" returns to the same page). */
 

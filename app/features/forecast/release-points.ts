@@ -15,9 +15,12 @@
  * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
  *   month with the actuals, and the forecast columns start with the edit month.
  */
+import { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
 
-export const RELEASE_POINT_NAMES = ["RF1", "RF2", "RF3", "RF4"] as const;
-export type ReleasePointName = (typeof RELEASE_POINT_NAMES)[number];
+export { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
+
+
+
 
 type ReleasePointRule = {
   /** The anchor's month, 1–12. */
@@ -94,21 +97,6 @@ const dayValue = (d: CalendarDate) => Date.UTC(d.year, d.month - 1, d.day);
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
-
-export type Scenario = { name: string; releasePoint: ReleasePointName; year: number };
-
-const SCENARIO_NAME = /^(RF[1-4]) (\d{4})$/;
-
-/** "RF1 2026" → its release point and year; anything else (the "actual" scenario, a forged name) → null. */
-export function parseScenario(text: string): Scenario | null {
-  const match = SCENARIO_NAME.exec(text);
-  if (!match) return null;
-  const year = Number(match[2]);
-  if (year < 2000 || year > 2099) return null;
-  return { name: text, releasePoint: match[1] as ReleasePointName, year };
-}
-
-export const scenarioName = (releasePoint: ReleasePointName, year: number) => `${releasePoint} ${year}`;
 
 export type ScenarioCalendar = Scenario & {
   anchor: CalendarDate;

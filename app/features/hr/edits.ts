@@ -1,12 +1,13 @@
-import { checkFigure, HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "./figures";
+import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type FigureEdit, type HrFigureField } from "~/models/hr.fields";
+import { checkFigure } from "./figures";
+
+export type { FigureEdit } from "~/models/hr.fields";
 
 /**
  * How the grid's figure inputs travel: one form field per cell, named `<field>.<row id>`, holding the text
  * typed (pt-BR). The browser sends only the changed cells; without JavaScript it sends them all, and the
  * server keeps only what differs from the database. Pure: both sides name and read the fields the same way.
  */
-
-export type FigureEdit = { id: string; field: HrFigureField; value: number };
 
 /** The most cells one save may carry: every figure of the rows the grid can show. */
 export const MAX_FIGURE_FIELDS = HR_ROW_LIMIT * HR_FIGURE_FIELDS.length;

@@ -1,4 +1,7 @@
 import { hrTexts } from "~/features/hr/texts";
+import { HR_FIGURE_FIELDS, type HrFigureField } from "~/models/hr.fields";
+
+export { HR_FIGURE_FIELDS, HR_ROW_LIMIT, isHrFigureField, type HrFigureField } from "~/models/hr.fields";
 
 /**
  * The five figures an HR editor may change (spec 001 §3, §5) and how each is typed in: Brazilian format
@@ -6,12 +9,6 @@ import { hrTexts } from "~/features/hr/texts";
  * catches a slipped finger (docs/decisions.md "HR auxiliary data"). Pure: the grid validates as the user
  * types and the action validates again with the same rules.
  */
-
-export const HR_FIGURE_FIELDS = ["vendas_adicionais", "dias_media", "result_qtde_servico", "result_desafio_mensal", "vendas_servicos"] as const;
-export type HrFigureField = (typeof HR_FIGURE_FIELDS)[number];
-
-/** The auxiliary-data query's limit (spec 001 §7, §9): the most rows the grid shows. */
-export const HR_ROW_LIMIT = 10_000;
 
 type FigureRule = { decimals: number; minShown: number; max: number };
 
@@ -27,10 +24,6 @@ export const HR_FIGURE_RULES: Record<HrFigureField, FigureRule> = {
   /** Money (R$): cents. */
   vendas_servicos: { decimals: 2, minShown: 2, max: 99_999_999.99 },
 };
-
-export function isHrFigureField(value: unknown): value is HrFigureField {
-  return typeof value === "string" && (HR_FIGURE_FIELDS as readonly string[]).includes(value);
-}
 
 /** 1234.5 → "1.234,50" (decimals fixed at `maxDecimals`, trailing zeros trimmed down to `minDecimals`); no ICU needed. */
 export function formatPtBrNumber(value: number, maxDecimals: number, minDecimals = maxDecimals): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BUSINESS_UNITS, CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "./constants";
+import { BUSINESS_UNITS, CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { reportsTexts as t } from "~/messages";
 import { optionalMonth } from "./month-param";
 

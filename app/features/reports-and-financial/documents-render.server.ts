@@ -1,4 +1,4 @@
-import { formatAmount } from "~/features/reports-and-financial/constants";
+import { formatAmount } from "~/models/reports.fields";
 
 /**
  * Office documents and PDFs from one small description (a title, a few lines, tables): XLSX with exceljs, DOCX

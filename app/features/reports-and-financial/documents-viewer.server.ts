@@ -1,5 +1,5 @@
 import { formatDayMonthYear } from "~/shared/dates";
-import { formatAmount } from "~/features/reports-and-financial/constants";
+import { formatAmount } from "~/models/reports.fields";
 import { readDocument } from "./documents-store.server";
 
 /**

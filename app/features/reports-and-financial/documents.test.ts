@@ -3,7 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseBrazilianNumber } from "~/features/reports-and-financial/constants";
+import { parseBrazilianNumber } from "~/models/reports.fields";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { sweepOrphanUploads } from "~/models/file-jobs.server";
 import { buildFpaReport } from "~/models/fpa.server";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { reportsTexts as t } from "~/messages";
-import { BUSINESS_UNITS } from "./constants";
+import { BUSINESS_UNITS } from "~/models/reports.fields";
 import { MAX_MONTH, MIN_MONTH } from "./months";
 
 /** A labelled select of the five business units (the company filter of every report page). */

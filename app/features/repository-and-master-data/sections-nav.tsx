@@ -6,7 +6,7 @@ import { DataTable, searchWith } from "~/shared/ui/data-table";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataTexts, messages } from "~/messages";
 import "./master-data.css";
-import { FILE_PARAM } from "./params";
+import { FILE_PARAM } from "~/models/master-data.fields";
 
 /** Headings of the master-data screens: the side menu's entry, then each screen's own name. */
 export const MASTER_DATA_TITLES = {

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { getConfig } from "~/config.server";
-import { isPasswordValid } from "~/features/access/password-policy";
+import { isPasswordValid } from "~/shared/password-policy";
 import { consumeResetCode, deleteResetCodes, hashResetCode, storeResetCode } from "~/models/auth-records.server";
 import { deleteLocalUser, findLocalUser, insertLocalUser, setLocalPassword } from "~/models/local-users.server";
 import { normalizeEmail } from "~/models/users.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { newPasswordErrors } from "./password-policy";
+import { newPasswordErrors } from "~/shared/password-policy";
 
 /**
  * The new-password policy as a zod schema, for the server (the account service and the access forms' actions):

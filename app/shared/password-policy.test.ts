@@ -9,7 +9,7 @@ import {
   passwordRequiredMessage,
   passwordRuleMessages,
 } from "./password-policy";
-import { newPasswordSchema } from "./password-schema";
+import { newPasswordSchema } from "~/shared/password-schema";
 
 describe("password policy (spec 000 §5, the stricter rule)", () => {
   it("accepts a password with 8+ characters, upper, lower, digit and special", () => {

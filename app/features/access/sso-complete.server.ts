@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { messages } from "~/messages";
 import { signInVerifiedUser } from "~/features/access/accounts.server";
-import type { SsoIdentity } from "./sso.server";
+import type { SsoIdentity } from "~/services/sso/sso.server";
 
 /**
  * After a verified single sign-on: the same completion as the password login (permission record,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSearchText, parseFacetFilters, parseSearch, phrasePattern, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, searchWordsOf } from "./search";
+import { normalizeSearchText, parseFacetFilters, parseSearch, phrasePattern, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, searchWordsOf } from "./explorer-search";
 
 const normals = (text: string, exact = false) => parseSearch(text, exact)?.words.map((w) => w.normal);
 

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { normalizeSearchText, searchWordsOf, type Segment } from "./search";
+import { normalizeSearchText, searchWordsOf, type Segment } from "./explorer-search";
 
 /**
  * How the explorer relates words (issue 13): Portuguese Snowball stems (the `snowball-stemmers` package — the
