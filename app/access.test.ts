@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FeatureFlag } from "~/config.server";
 import { PERMISSION_TYPES, type PermissionType } from "~/models/users.server";
-import {
-  ASSIGNABLE_TIERS,
-  DEFAULT_HR_EDITOR_TYPES,
-  FALLBACK_LANDING,
-  ROUTE_ACCESS,
-  TIER_LABELS,
-  buildNavigation,
-  canAccessRoute,
-  landingFor,
-  routeRule,
-  type AccessContext,
-  type DashboardSummary,
-  type Features,
-  type RouteId,
-} from "./access";
+import { ASSIGNABLE_TIERS, DEFAULT_HR_EDITOR_TYPES, ROUTE_ACCESS, TIER_LABELS, canAccessRoute, routeRule, type AccessContext, type Features, type RouteId } from "./access";
+import { FALLBACK_LANDING, buildNavigation, landingFor, type DashboardSummary } from "./navigation";
 
 const allOn: Features = {
   dashboard: true,

@@ -1,11 +1,10 @@
-import type { FeatureFlag } from "~/config.server";
-import { hrTexts, jobTexts, messages } from "~/messages";
-import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
-import { byNumericCode } from "~/shared/collation";
+import type { AccessContext, FeatureFlag } from "~/config.server";
+import { DEFAULT_HR_EDITOR_TYPES, PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
+import type { RouteId } from "~/route-ids";
 
 /**
- * THE access table (spec 000 §2 "Header and navigation", §6; spec 001 §6): permission types, tier labels,
- * the landing page per type, the header menu, the side navigation, and the rule of every route module.
+ * THE access table (spec 000 §6; spec 001 §6): permission types, tier labels and the rule of every route module.
+ * The landing page per type, the header menu and the side navigation read these rules (app/navigation.ts).
  *
  * Rules are keyed by the Remix ROUTE ID of the module that matched (`routes/user.config`), never by the
  * URL's text: the router matches case-insensitively on the decoded path, so a rule looked up from the URL
@@ -13,23 +12,15 @@ import { byNumericCode } from "~/shared/collation";
  * route module's loader and action call `requireRouteAccess("<its own route id>", request)`
  * (app/features/access/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
  * module guards itself with another route's id, and test/e2e/access-matrix.e2e.ts probes every route ×
- * account × spelling × method against this table. The menu and the landing read the same rules, so a link
- * the menu shows is always a route the server lets through. Nothing else names a permission type.
+ * account × spelling × method against this table. Nothing else names a permission type.
  *
  * Pure (no server imports beyond types): the browser may import the tier labels from here.
  */
 
-export { PERMISSION_TYPES, type PermissionType };
+export { DEFAULT_HR_EDITOR_TYPES, PERMISSION_TYPES, type AccessContext, type PermissionType };
 
 /** Feature flags as the guards see them (config.features). */
 export type Features = Readonly<Record<FeatureFlag, boolean>>;
-
-/** What a rule is decided against, besides the user's type: the configuration's flags and type lists. */
-export type AccessContext = {
-  features: Features;
-  /** HR_EDITOR_TYPES: the types that may edit HR auxiliary data (spec 001 §6 leaves the list to configuration). */
-  hrEditorTypes: readonly PermissionType[];
-};
 
 // ---------------------------------------------------------------------------------------------
 // Tiers (spec 000 §6 "Administrators", §9: four assignable tiers)
@@ -67,9 +58,6 @@ export const ADMIN_TIERS_PROTECTED: readonly PermissionType[] = ["SYSTEM ADMIN",
 
 /** Who may retry a failed job besides its uploader (docs/decisions.md). */
 export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
-
-/** Default of HR_EDITOR_TYPES (docs/decisions.md): the types that edit HR auxiliary figures and comments. */
-export const DEFAULT_HR_EDITOR_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];
 
 // ---------------------------------------------------------------------------------------------
 // Groups of types used below
@@ -228,9 +216,9 @@ export const ROUTE_ACCESS = {
   // Cockpit (roles not shown)
   "routes/ij.cockpit": FINANCE,
   "routes/ij.cockpit_preview": FINANCE,
-} as const satisfies Record<string, RouteRule>;
+} as const satisfies Record<RouteId, RouteRule>;
 
-export type RouteId = keyof typeof ROUTE_ACCESS;
+export type { RouteId };
 
 export function routeRule(routeId: RouteId): RouteRule {
   return ROUTE_ACCESS[routeId];
@@ -265,177 +253,3 @@ export function canAccessRoute(type: PermissionType | "" | null | undefined, rou
   return mode === "read" || !rule.write || passes(rule.write, type, context);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Links: the canonical path of a route the portal links to, with the route id whose rule decides it
-
-export type RouteLink = { route: RouteId; to: string };
-
-/** The fields of a dashboard record (spec 000 §3) that navigation needs. */
-export type DashboardSummary = { painelId: number | string; panelLabel: string; panelType: number };
-
-function byPainelId(a: DashboardSummary, b: DashboardSummary): number {
-  const x = Number(a.painelId);
-  const y = Number(b.painelId);
-  if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x - y;
-  return byNumericCode(String(a.painelId), String(b.painelId));
-}
-
-function dashboardsOfType(dashboards: readonly DashboardSummary[], panelType: 1 | 2): DashboardSummary[] {
-  return dashboards.filter((d) => Number(d.panelType) === panelType).sort(byPainelId);
-}
-
-export const dashboardPath = (painelId: number | string) => `/ij/painel/${encodeURIComponent(String(painelId))}`;
-export const jobsDashboardPath = (painelId: number | string) => `/jobs/dashboard/${encodeURIComponent(String(painelId))}`;
-
-const DASHBOARD_ROUTE: RouteId = "routes/ij.painel.$id";
-const JOBS_DASHBOARD_ROUTE: RouteId = "routes/jobs.dashboard.$id";
-
-// ---------------------------------------------------------------------------------------------
-// Landing per type (spec 000 §6)
-
-const FIXED_LANDING: Partial<Record<PermissionType, RouteLink>> = {
-  "USER ADMIN": { route: "routes/user.config", to: "/user/config/" },
-  "USER EXPLORER": { route: "routes/ij.explorer", to: "/ij/explorer" },
-  "USER BRONZE": { route: "routes/captura.manual", to: "/captura/manual" },
-  "USER SILVER": { route: "routes/captura.manual", to: "/captura/manual" },
-  "USER PERMISS": { route: "routes/user.permission", to: "/user/permission" },
-};
-
-/** The page every signed-in user may see; the last fallback of `landingFor`. */
-export const FALLBACK_LANDING = "/home";
-
-/** Pages tried in order when the first dashboard is missing (or its flag is off). */
-const DASHBOARD_FALLBACKS: readonly RouteLink[] = [
-  { route: "routes/jobs.executados", to: "/jobs/executados" },
-  { route: "routes/ij.explorer", to: "/ij/explorer" },
-  { route: "routes/ij.report", to: "/ij/report" },
-  { route: "routes/repo.master-data._index", to: "/repo/master-data" },
-  { route: "routes/captura.manual", to: "/captura/manual" },
-];
-
-/**
- * Where a user lands after sign-in. SYSTEM ADMIN and USER GOLD: the first Intelligent Journey dashboard
- * (panelType 1, lowest painelId). When there is none — or its flag is off — the first page of
- * DASHBOARD_FALLBACKS the type may open, else FALLBACK_LANDING. The other types land on their fixed page
- * (when that page's flag is off: FALLBACK_LANDING).
- */
-export function landingFor(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): string {
-  const allowed = (link: RouteLink) => canAccessRoute(type, link.route, context);
-  const fixed = FIXED_LANDING[type];
-  if (fixed) return allowed(fixed) ? fixed.to : FALLBACK_LANDING;
-  const first = dashboardsOfType(dashboards, 1)[0];
-  if (first && canAccessRoute(type, DASHBOARD_ROUTE, context)) return dashboardPath(first.painelId);
-  return DASHBOARD_FALLBACKS.find(allowed)?.to ?? FALLBACK_LANDING;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Header menu and side navigation
-
-export const LOGOUT_PATH = "/logout";
-
-export type MenuItem = { label: string; to: string; kind: "link" | "logout" };
-export type SideNavItem = { label: string; to: string };
-export type SideNavGroupId = "intelligentJourney" | "dataJourney" | "executedJobs";
-export type SideNavGroup = { id: SideNavGroupId; label: string; items: SideNavItem[] };
-export type Navigation = {
-  menu: MenuItem[];
-  /** Empty when hidden (USER ADMIN) or when the type sees no item. */
-  sideNav: SideNavGroup[];
-  sideNavHidden: boolean;
-};
-
-const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind"] }> = [
-  { label: messages.menuUserSettings, link: { route: "routes/user.permission", to: "/user/permission" }, kind: "link" },
-  { label: messages.menuUserManagement, link: { route: "routes/user.config", to: "/user/config" }, kind: "link" },
-  { label: messages.menuLogout, link: { route: "routes/logout", to: LOGOUT_PATH }, kind: "logout" },
-];
-
-/** Side-navigation labels; the group and item names are the spec's (§2), the capture items ours. */
-export const NAV_LABELS = {
-  intelligentJourney: "Intelligent Journey",
-  dataJourney: "Data Journey",
-  executedJobs: "Executed Jobs",
-  financialStatement: "Financial Statement",
-  reports: "Relatorios",
-  explorer: "Explorer",
-  repositoryMaster: "Repository Master",
-  /** /repo/format, the file list of the repository (spec 000 §2 "Repository"); named as its page. */
-  repositoryFiles: jobTexts.filesTitle,
-  planning: "Planejamento",
-  manualCapture: "Captura manual",
-  processing: "Processamento",
-  executedJobsList: "Jobs executados",
-} as const;
-
-/** Types for which the side navigation is not shown (spec 000 §2). */
-const SIDE_NAV_HIDDEN_FOR: readonly PermissionType[] = ["USER ADMIN"];
-
-type StaticItem = { label: string } & RouteLink;
-type GroupSpec = {
-  id: SideNavGroupId;
-  label: string;
-  /** Dashboard entries of this panelType go first, under the rule of their route. */
-  dashboards?: { panelType: 1 | 2; route: RouteId; path: (painelId: number | string) => string };
-  items: StaticItem[];
-};
-
-/**
- * The side menu. Every item is visible exactly when its route's rule lets the type through, so the menu and
- * the guards cannot disagree.
- */
-const SIDE_NAV: readonly GroupSpec[] = [
-  {
-    id: "intelligentJourney",
-    label: NAV_LABELS.intelligentJourney,
-    dashboards: { panelType: 1, route: DASHBOARD_ROUTE, path: dashboardPath },
-    items: [
-      { label: NAV_LABELS.financialStatement, route: "routes/ij.demo_financial", to: "/ij/demo_financial" },
-      { label: NAV_LABELS.reports, route: "routes/ij.report", to: "/ij/report" },
-      { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },
-    ],
-  },
-  {
-    id: "dataJourney",
-    label: NAV_LABELS.dataJourney,
-    items: [
-      { label: NAV_LABELS.repositoryMaster, route: "routes/repo.master-data._index", to: "/repo/master-data" },
-      { label: NAV_LABELS.repositoryFiles, route: "routes/repo.format", to: "/repo/format" },
-      { label: NAV_LABELS.planning, route: "routes/ij.plan", to: "/ij/plan" },
-      // Not in the spec's menu, which leaves the HR screen unreachable: its readers find it here (docs/decisions.md).
-      { label: hrTexts.title, route: "routes/ij.rh", to: "/ij/rh" },
-      { label: NAV_LABELS.manualCapture, route: "routes/captura.manual", to: "/captura/manual" },
-      { label: NAV_LABELS.processing, route: "routes/captura.processando", to: "/captura/processando" },
-    ],
-  },
-  {
-    id: "executedJobs",
-    label: NAV_LABELS.executedJobs,
-    dashboards: { panelType: 2, route: JOBS_DASHBOARD_ROUTE, path: jobsDashboardPath },
-    items: [{ label: NAV_LABELS.executedJobsList, route: "routes/jobs.executados", to: "/jobs/executados" }],
-  },
-];
-
-/** The header menu and side navigation of a user of `type`. */
-export function buildNavigation(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): Navigation {
-  const menu = MENU.filter((m) => m.kind === "logout" || canAccessRoute(type, m.link.route, context)).map(({ label, link, kind }) => ({
-    label,
-    to: link.to,
-    kind,
-  }));
-  const sideNavHidden = SIDE_NAV_HIDDEN_FOR.includes(type);
-  if (sideNavHidden) return { menu, sideNav: [], sideNavHidden };
-  const sideNav: SideNavGroup[] = [];
-  for (const group of SIDE_NAV) {
-    const items: SideNavItem[] = [];
-    if (group.dashboards && canAccessRoute(type, group.dashboards.route, context)) {
-      for (const d of dashboardsOfType(dashboards, group.dashboards.panelType)) {
-        items.push({ label: d.panelLabel, to: group.dashboards.path(d.painelId) });
-      }
-    }
-    for (const item of group.items) {
-      if (canAccessRoute(type, item.route, context)) items.push({ label: item.label, to: item.to });
-    }
-    if (items.length > 0) sideNav.push({ id: group.id, label: group.label, items });
-  }
-  return { menu, sideNav, sideNavHidden };
-}

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_HR_EDITOR_TYPES, type AccessContext } from "~/access";
-import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
+import { PERMISSION_TYPES, type PermissionType, DEFAULT_HR_EDITOR_TYPES } from "~/shared/permissions";
 import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
 import { parseIsoDate } from "~/features/forecast/release-points";
 
@@ -379,6 +378,13 @@ export function getConfig(): Config {
 export function resetConfigForTests() {
   cached = undefined;
 }
+
+/** What a rule is decided against, besides the user's type: the configuration's flags and type lists. */
+export type AccessContext = {
+  features: Readonly<Record<FeatureFlag, boolean>>;
+  /** HR_EDITOR_TYPES: the types that may edit HR auxiliary data (spec 001 §6 leaves the list to configuration). */
+  hrEditorTypes: readonly PermissionType[];
+};
 
 /** What the access rules (app/access.ts) are decided against: the flags and type lists of the configuration. */
 export function accessContext(): AccessContext {

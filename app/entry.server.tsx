@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/shared/ui/nonce";
 import { Coalesce } from "~/shared/coalesce.server";
-import { appErrorReporter } from "../server/error-log";
+import { appErrorReporter } from "~/shared/error-log.server";
 
 /** How long a streamed response may wait for deferred data before it is cut off. */
 export const streamTimeout = 5_000;

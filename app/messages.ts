@@ -1,6 +1,8 @@
 /**
- * Every user-visible text that the spec quotes, verbatim, defined once.
- * Texts the spec left to us are marked "ours" and recorded in docs/decisions.md.
+ * The one entrance for every user-visible text: import texts from `~/messages`, nowhere else. The portal-wide texts
+ * (access, header, user administration, errors, the host's answers) are defined here; each feature's texts are
+ * defined once in its folder and re-exported below. The spec's texts are verbatim; texts the spec left to us are
+ * marked "ours" and recorded in docs/decisions.md.
  */
 export const messages = {
   // Access (spec 000 §2, §5, §8)
@@ -182,70 +184,9 @@ export const messages = {
   userMenu: "Menu do usuário",
 } as const;
 
-/** Texts of the job lists and the file repository that the spec leaves to us (ours; docs/decisions.md). */
-export const jobTexts = {
-  columnName: "Arquivo",
-  columnUser: "Usuário",
-  columnDate: "Data",
-  columnProgress: "Progresso",
-  columnState: "Estado",
-  columnMessage: "Mensagem",
-  columnAgent: "Agente",
-  columnActions: "Ações",
-  iconSuccess: "Sucesso",
-  iconInProgress: "Em andamento",
-  iconError: "Erro",
-  retry: "Tentar novamente",
-  retryQueued: "O arquivo voltou para a fila de processamento.",
-  retryRefused: {
-    "invalid-id": "Pedido inválido: arquivo não identificado.",
-    "not-found": "Arquivo não encontrado.",
-    forbidden: "Somente quem enviou o arquivo ou um administrador do sistema pode reprocessá-lo.",
-    "not-failed": "Este arquivo não está com erro; não há o que reprocessar.",
-  },
-  emptyJobs: "Nenhum job encontrado.",
-  nokRows: "Linhas NOK",
-  nokRowsOf: (name: string) => `Linhas NOK de ${name}`,
-  ownJobsNote: "Seus arquivos enviados e o andamento do processamento.",
-  allJobsNote: "Todos os arquivos enviados e o andamento do processamento.",
-  // /repo/format
-  filesTitle: "Arquivos",
-  filesCaption: "Arquivos enviados",
-  columnOriginalName: "Nome original",
-  columnTimestamp: "Data e hora",
-  download: "Download",
-  downloadOf: (name: string) => `Download de ${name}`,
-  emptyFiles: "Nenhum arquivo encontrado.",
-} as const;
-
-/** Texts of the upload screen that the spec leaves to us (ours; docs/decisions.md). */
-export const uploadScreenTexts = {
-  intro: "Envie um ou mais arquivos: eles entram na fila de processamento assim que o envio termina.",
-  dropHere: "Arraste os arquivos para cá ou",
-  pick: "Selecionar arquivos",
-  send: "Enviar",
-  allowed: (extensions: readonly string[], maxSize: string) => `Formatos aceitos: ${extensions.join(", ")}. Tamanho máximo: ${maxSize}.`,
-  tableCaption: "Arquivos do envio",
-  columnName: "Arquivo",
-  columnProgress: "Progresso",
-  columnEta: "Tempo estimado",
-  columnState: "Estado",
-  columnActions: "Ações",
-  stateActive: "Ativo",
-  stateFinished: "Finalizado",
-  stateFailed: "Erro",
-  retry: "Tentar novamente",
-  remove: "Remover",
-  retryOf: (name: string) => `Tentar novamente: ${name}`,
-  removeOf: (name: string) => `Remover ${name}`,
-  progressOf: (name: string) => `Progresso de ${name}`,
-  duplicates: (names: string[]) => `Já está na lista: ${names.join(", ")}.`,
-  extensionRefused: (name: string) => `Formato de arquivo não aceito: ${name}.`,
-  followJobs: "Acompanhe o processamento em",
-  empty: "Nenhum arquivo selecionado.",
-} as const;
-
-// Texts of the spec-001 work screens, one module per area (each defined once, there).
+// Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
+// entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
+export { jobTexts, uploadScreenTexts } from "~/features/uploads-and-jobs/texts";
 export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { planningTexts } from "~/features/planning/texts";
@@ -254,5 +195,11 @@ export { reportsTexts } from "~/features/reports-and-financial/texts";
 export { hrTexts } from "~/features/hr/texts";
 export { explorerTexts } from "~/features/explorer/texts";
 
-// Texts of the host around the app (deployment and real services).
-export { deployTexts } from "~/shared/deploy-texts";
+/** Texts the host answers with before or around the app: service unavailable, malformed requests. */
+export const deployTexts = {
+  unavailableTitle: "Serviço indisponível",
+  unavailable: "O portal não conseguiu acessar o banco de dados agora. Nada foi alterado; tente novamente em alguns instantes.",
+  headersTooLargeTitle: "Cabeçalhos grandes demais",
+  headersTooLarge: "O pedido trouxe cabeçalhos (por exemplo, cookies) grandes demais. Apague os cookies deste site e tente novamente.",
+  malformedRequest: "O pedido não pôde ser lido.",
+} as const;

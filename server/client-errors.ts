@@ -1,8 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { ErrorRequestHandler } from "express";
-import { deployTexts } from "../app/shared/deploy-texts";
-import { messages } from "../app/messages";
-import type { ErrorReporter } from "./error-log";
+import { deployTexts, messages } from "../app/messages";
+import type { ErrorReporter } from "../app/shared/error-log.server";
 import { sendMessagePage } from "./request-guards";
 
 /**

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { ServerBuild } from "@remix-run/node";
-import { deployTexts } from "../app/shared/deploy-texts";
-import { errorFields, type Logger } from "./logger";
+import { deployTexts } from "../app/messages";
+import { errorFields, type Logger } from "../app/shared/logger.server";
 import { sendMessagePage } from "./request-guards";
 
 /**

@@ -15,7 +15,7 @@ import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { runInRequestScope } from "../app/shared/request-scope.server";
 import { backgroundWorkSettled } from "../app/shared/background-work.server";
-import { createLogger, errorFields, type Logger } from "./logger";
+import { createLogger, errorFields, type Logger } from "../app/shared/logger.server";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { requestLog } from "./request-log";
@@ -23,7 +23,7 @@ import { dropUntrustedForwardedHost, rejectCrossOrigin, rejectInvalidHost, rejec
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
 import { createDatabaseGate } from "./db-availability";
-import { createErrorReporter } from "./error-log";
+import { createErrorReporter } from "../app/shared/error-log.server";
 import { answerClientError, hostErrorHandler } from "./client-errors";
 import { checkSharedDataDir } from "./shared-data";
 import { precompressed } from "./precompressed";

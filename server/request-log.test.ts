@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "./logger";
+import { createLogger } from "../app/shared/logger.server";
 import { loggablePath, requestLog } from "./request-log";
 
 function fakeExchange(path: string, headers: Record<string, string> = {}) {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/shared/logger.server";
 
 const acceptableId = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -3,7 +3,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { forgetInstance, listLiveInstances, recordInstance } from "../app/models/instances.server";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/shared/logger.server";
 
 /**
  * With several instances on local storage (MULTI_INSTANCE=1, LOCAL_STORAGE_SHARED=1), DATA_DIR/uploads must be

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
 import { startWorker, type RunningWorker, type WorkerLog } from "../app/features/uploads-and-jobs/import/worker-loop.server";
-import { createLogger } from "./logger";
+import { createLogger } from "../app/shared/logger.server";
 import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";
 
 const tuningSchema = z.object({

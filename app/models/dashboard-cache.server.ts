@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import type { ChartRow } from "~/services/dashboards/native.server";
+import type { ChartRow } from "./dashboards.fields";
 
 /**
  * What keeps a native dashboard page to a read (issue 16): each chart's figures are kept in

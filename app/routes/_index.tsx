@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
-import { landingFor } from "~/access";
+import { landingFor } from "~/navigation";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/features/access/auth.server";
 import { FirstAccessForm } from "~/features/access/first-access-form";
 import { ForgotPasswordDialog } from "~/features/access/forgot-password-dialog";

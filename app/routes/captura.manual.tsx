@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";

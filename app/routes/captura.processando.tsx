@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FacetsNav } from "~/features/explorer/facets";

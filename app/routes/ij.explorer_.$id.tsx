@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Highlighted } from "~/features/explorer/highlighted";

@@ -10,7 +10,7 @@ import { useHydrated } from "~/shared/ui/use-hydrated";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];

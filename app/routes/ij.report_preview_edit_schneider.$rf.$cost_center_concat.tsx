@@ -12,8 +12,7 @@ import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { filterPath, historyPath } from "~/features/forecast/forecast-filter";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
-import { messages } from "~/messages";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [

@@ -9,7 +9,7 @@ import { Alert } from "~/shared/ui/alert";
 import { FILTER_PATH, filterPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { dayLabel, isOpenForEditing, monthLabel, parseScenario, scenarioCalendar } from "~/features/forecast/release-points";
 import { countCostCenters, listScenarioNames } from "~/models/forecast.server";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.calendarTitle }];

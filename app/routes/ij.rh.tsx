@@ -11,7 +11,7 @@ import { Alert } from "~/shared/ui/alert";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { getConfig } from "~/config.server";
 import { branchScopeOf, listBranches } from "~/models/hr.server";
-import { hrTexts } from "~/features/hr/texts";
+import { hrTexts } from "~/messages";
 
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];
 

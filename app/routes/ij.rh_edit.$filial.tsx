@@ -30,7 +30,7 @@ import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { getConfig } from "~/config.server";
-import { messages } from "~/messages";
+import { hrTexts, messages } from "~/messages";
 import {
   branchScopeOf,
   branchVisible,
@@ -44,7 +44,6 @@ import {
   type HrAuxRow,
   type StoreUser,
 } from "~/models/hr.server";
-import { hrTexts } from "~/features/hr/texts";
 import { redirectWithToast } from "~/shared/toast.server";
 
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];

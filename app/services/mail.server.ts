@@ -1,6 +1,6 @@
 import { getConfig } from "~/config.server";
 import { findLatestOutboxMessage, insertOutboxMessage, type OutboxMessage } from "~/models/auth-records.server";
-import { componentLogger, errorFields } from "../../server/logger";
+import { componentLogger, errorFields } from "~/shared/logger.server";
 
 /**
  * Outgoing e-mail. MAIL=outbox (default): each message is stored in MongoDB (`mail_outbox`) and one JSON

@@ -9,3 +9,6 @@ export const PERMISSION_TYPES = [
   "USER PERMISS",
 ] as const;
 export type PermissionType = (typeof PERMISSION_TYPES)[number];
+
+/** Default of HR_EDITOR_TYPES (docs/decisions.md): the types that edit HR auxiliary figures and comments. */
+export const DEFAULT_HR_EDITOR_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];

@@ -5,7 +5,7 @@ import { MongoNetworkError, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { deployTexts } from "~/messages";
 import { createDatabaseGate, isDatabaseUnavailable } from "../../server/db-availability";
-import { createLogger } from "../../server/logger";
+import { createLogger } from "../../app/shared/logger.server";
 
 /** A loader failure as the driver raises it when the database is out of disk space (MongoDB's OutOfDiskSpace). */
 function diskFull(): MongoServerError {

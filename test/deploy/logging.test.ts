@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createErrorReporter, errorSignature } from "../../server/error-log";
-import { createLogger, redact } from "../../server/logger";
+import { createErrorReporter, errorSignature } from "../../app/shared/error-log.server";
+import { createLogger, redact } from "../../app/shared/logger.server";
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];

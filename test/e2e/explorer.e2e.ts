@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { SEARCH_MAX_WORDS } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";

@@ -1,9 +1,8 @@
 import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
 import { addMonths, defaultMonth, formatMonth, monthStartUtc } from "~/features/hr/months";
-import { messages } from "~/messages";
+import { hrTexts, messages } from "~/messages";
 import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
-import { hrTexts } from "~/features/hr/texts";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import type { RunningApp } from "./harness";
 import { withDb } from "./database";

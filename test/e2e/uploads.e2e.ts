@@ -9,7 +9,7 @@ import { launchChromium, startApp, type RunningApp } from "./harness";
 import { openCheckedPage, withoutJavaScript } from "./fixtures";
 import { withDb } from "./database";
 import { signIn } from "./sign-in";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 
 /**
  * Issue 5 "Done when", on the embedded default (local store, in-process worker): upload as a USER BRONZE

@@ -1,17 +1,6 @@
 import { z } from "zod";
-import {
-  ADMIN_TIERS_PROTECTED,
-  ASSIGNABLE_TIERS,
-  buildNavigation,
-  DEFAULT_TIER_FOR_NEW_USERS,
-  isPermissionType,
-  isTier,
-  landingFor,
-  type DashboardSummary,
-  type Navigation,
-  type PermissionType,
-  type Tier,
-} from "~/access";
+import { ADMIN_TIERS_PROTECTED, ASSIGNABLE_TIERS, DEFAULT_TIER_FOR_NEW_USERS, isPermissionType, isTier, type PermissionType, type Tier } from "~/access";
+import { buildNavigation, landingFor, type DashboardSummary, type Navigation } from "~/navigation";
 import { accessContext, getConfig } from "~/config.server";
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
 import { newPasswordSchema } from "~/shared/password-schema";

@@ -6,8 +6,9 @@ import "./charts.css";
 import "~/shared/ui/data-table.css";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 
-export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
-export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
+import type { ChartData } from "./format";
+
+export type { ChartData, ChartKind } from "./format";
 type Labels = Readonly<Record<string, string>>;
 
 /** A data table of chart rows; also the screen-reader fallback of the drawn charts. */

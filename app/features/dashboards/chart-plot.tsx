@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ChartData } from "./chart-card";
+import type { ChartData } from "./format";
 import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKeys } from "./format";
 
 /**

@@ -2,8 +2,13 @@ import { dashboardTexts } from "~/messages";
 
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 
-export type ChartValue = string | number | boolean | null;
-export type ChartRow = Record<string, ChartValue>;
+import type { ChartRow, ChartValue } from "~/models/dashboards.fields";
+
+export type { ChartRow, ChartValue } from "~/models/dashboards.fields";
+
+export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
+/** One chart as a dashboard page receives it. */
+export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
 
 const integerFormat = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 0 });
 const decimalFormat = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });

@@ -1,4 +1,4 @@
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts } from "~/messages";
 import { parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
 import type { AnnualTotal } from "./release-points";
 import { byNumericCode } from "~/shared/collation";

@@ -17,8 +17,7 @@ import {
 } from "~/features/forecast/forecast-grid-rules";
 import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
 import { monthLabel, parseMonthKey, type AnnualTotal } from "~/features/forecast/release-points";
-import { messages } from "~/messages";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts, messages } from "~/messages";
 // The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
 const loadDialogs = () => import("./grid-dialogs");
 const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts } from "~/messages";
 import { hasAtMostTwoDecimals } from "~/shared/pt-br-number";
 import { isEditableMonth, isOpenForEditing, monthLabel, parseMonthKey, type CalendarDate, type Month, type ScenarioCalendar } from "./release-points";
 

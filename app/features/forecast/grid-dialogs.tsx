@@ -2,8 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { applyPercent, readPercent, takesMassChange, type Direction } from "~/features/forecast/forecast-grid-rules";
-import { messages } from "~/messages";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts, messages } from "~/messages";
 import type { HistoryReply } from "./review.server";
 
 /**

@@ -20,9 +20,8 @@ import {
   type CalendarDate,
   type ScenarioCalendar,
 } from "~/features/forecast/release-points";
-import { messages } from "~/messages";
+import { forecastTexts, messages } from "~/messages";
 import { cellExists, cellHistory, findCostCenter, readWindow, saveForecastCells, type Conflict, type CostCenterInfo } from "~/models/forecast.server";
-import { forecastTexts } from "~/features/forecast/texts";
 import { readLimitedJson } from "~/shared/request-body.server";
 
 /**

@@ -7,7 +7,7 @@ import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
 import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
-import { forecastTexts } from "~/features/forecast/texts";
+import { forecastTexts } from "~/messages";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnDef, type Row } from "@tanstack/react-table";
 import { memo, useMemo, type CSSProperties } from "react";
-import { hrTexts } from "~/features/hr/texts";
+import { hrTexts } from "~/messages";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
 import { formatMonth } from "./months";

@@ -1,4 +1,4 @@
-import { hrTexts } from "~/features/hr/texts";
+import { hrTexts } from "~/messages";
 import { HR_FIGURE_FIELDS, type HrFigureField } from "~/models/hr.fields";
 
 export { HR_FIGURE_FIELDS, HR_ROW_LIMIT, isHrFigureField, type HrFigureField } from "~/models/hr.fields";

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { hrTexts } from "~/features/hr/texts";
+import { hrTexts } from "~/messages";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./months";
 
 /**

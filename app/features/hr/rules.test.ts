@@ -4,7 +4,7 @@ import { checkFigure, formatFigure, formatPtBrNumber, parsePtBrNumber } from "~/
 import { addMonths, defaultMonth, formatMonth, monthAt, parseMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/months";
 import { branchMatches, hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { maskCpf, MASKED_CPF_UNKNOWN } from "~/shared/cpf";
-import { hrTexts } from "~/features/hr/texts";
+import { hrTexts } from "~/messages";
 
 describe("maskCpf", () => {
   it("shows only the middle six digits, in the usual punctuation", () => {

@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useId, useMemo } from "react";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { DataTable, searchWith } from "~/shared/ui/data-table";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataTexts, messages } from "~/messages";

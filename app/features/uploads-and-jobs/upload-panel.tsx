@@ -20,7 +20,7 @@ import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } fro
 import "~/shared/ui/data-table.css";
 import "./uploads.css";
 import { hideAfter } from "~/shared/ui/toaster";
-import { NAV_LABELS } from "~/access";
+import { NAV_LABELS } from "~/navigation";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export type UploadPanelProps = {

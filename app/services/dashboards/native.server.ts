@@ -17,9 +17,9 @@ import { CHART_COLLECTIONS, CHART_PIPELINE_STAGES, dashboardChartSchema, type Ch
 export const CHART_ROW_CAP = 500;
 export const CHART_TIME_BUDGET_MS = 5_000;
 
-/** A cell of a chart result as the browser receives it. */
-export type ChartValue = string | number | boolean | null;
-export type ChartRow = Record<string, ChartValue>;
+import type { ChartRow, ChartValue } from "~/models/dashboards.fields";
+
+export type { ChartRow, ChartValue } from "~/models/dashboards.fields";
 
 export type ChartResult = {
   id: string;

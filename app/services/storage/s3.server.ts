@@ -3,7 +3,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { messages } from "~/messages";
 import { tooLargeError, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
-import { componentLogger, errorFields } from "../../../server/logger";
+import { componentLogger, errorFields } from "~/shared/logger.server";
 
 /** Presigned URLs (PUT, parts, GET) live this long. */
 export const S3_URL_TTL_SECONDS = 5 * 60;

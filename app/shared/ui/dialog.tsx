@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useContext, type ComponentType, type ReactElement, type ReactNode } from "react";
+import { lazy, Suspense, useContext, type ReactElement, type ReactNode } from "react";
 
 /**
  * The portal's dialog. Radix (focus trap, Escape, aria) is loaded on demand: a page ships its code only once a
@@ -7,17 +7,9 @@ import { createContext, lazy, Suspense, useContext, type ComponentType, type Rea
  * render their own static markup as `fallback` (see PageDialog). Controlled (`open` + `onOpenChange`) or
  * uncontrolled with a `trigger`.
  */
-export type DialogProps = {
-  open?: boolean;
-  onOpenChange?: (open: boolean) => void;
-  trigger?: ReactNode;
-  title: ReactNode;
-  description?: ReactNode;
-  children?: ReactNode;
-  footer?: ReactNode;
-  /** false: Escape and clicks outside do not close it (e.g. the session-expired notice). */
-  dismissible?: boolean;
-};
+import { DialogCloseContext, type DialogProps } from "./dialog-context";
+
+export { DialogCloseContext, type DialogProps } from "./dialog-context";
 
 const load = () => import("./dialog-radix");
 const RadixDialogImpl = lazy(load);
@@ -35,8 +27,7 @@ export function Dialog({ fallback = null, ...props }: DialogProps & { fallback?:
   );
 }
 
-/** Radix's Close, provided by the loaded dialog to what it renders. */
-export const DialogCloseContext = createContext<ComponentType<{ asChild?: boolean; children?: ReactNode }> | null>(null);
+
 
 /** Closes the surrounding Dialog; wrap a button with it (`asChild`). */
 export function DialogClose({ asChild, children }: { asChild?: boolean; children: ReactElement }) {
