@@ -62,3 +62,10 @@ describe("the access table and the route modules", () => {
     expect(readFileSync(path.resolve(__dirname, "../app/route-ids.ts"), "utf8")).toBe(routeIdsSource());
   });
 });
+
+describe("the route modules", () => {
+  it("each says on its first line which screen it is", () => {
+    const unnamed = routeModules().filter((m) => !/^\/\/ Screen: \S.*\n/.test(m.source)).map((m) => m.file);
+    expect(unnamed).toEqual([]);
+  });
+});

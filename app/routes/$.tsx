@@ -1,3 +1,4 @@
+// Screen: Not found: any address no other route matches (404 page).
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /**

@@ -1,3 +1,4 @@
+// Screen: Sign-in: / (login form, first access, forgot password, SSO button).
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";

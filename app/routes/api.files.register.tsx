@@ -1,3 +1,4 @@
+// Screen: Upload API: POST /api/files/register, registers a file sent straight to S3 (spec /newFile).
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";

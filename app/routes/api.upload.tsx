@@ -1,3 +1,4 @@
+// Screen: Upload API: POST /api/upload, multipart upload of one or more files.
 import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { UPLOAD_MESSAGE_MS } from "~/features/uploads-and-jobs/timed-notices";

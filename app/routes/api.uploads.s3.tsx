@@ -1,3 +1,4 @@
+// Screen: Upload API: POST /api/uploads/s3, presigned direct uploads to the bucket.
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";

@@ -1,3 +1,4 @@
+// Screen: Not found under /captura.
 import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /captura: a session (its own rule), then 404.

@@ -1,3 +1,4 @@
+// Screen: Automation: /captura/automacao (its heading only, spec 000).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";

@@ -1,3 +1,4 @@
+// Screen: Manual upload: /captura/manual (pick or drop files; templates).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";

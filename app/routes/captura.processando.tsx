@@ -1,3 +1,4 @@
+// Screen: Processing: /captura/processando, the uploader's own files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { NAV_LABELS } from "~/navigation";

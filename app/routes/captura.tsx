@@ -1,3 +1,4 @@
+// Screen: Layout of /captura/*.
 import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
 
 // Layout of /captura/*: a session; each child route checks its own rule (app/access.ts).

@@ -1,3 +1,4 @@
+// Screen: Download link: GET /download/{token}.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { isLocalPath } from "~/features/access/return-to.server";

@@ -1,3 +1,4 @@
+// Screen: Not found under /ij.
 import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /ij: a session (its own rule), then 404.

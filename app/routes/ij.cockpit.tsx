@@ -1,3 +1,4 @@
+// Screen: Cockpit filter: /ij/cockpit (period, business unit, report, categories).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";

@@ -1,3 +1,4 @@
+// Screen: Cockpit table: /ij/cockpit_preview (balance sheet or working capital, comments and files).
 import crypto from "node:crypto";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";

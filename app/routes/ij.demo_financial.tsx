@@ -1,3 +1,4 @@
+// Screen: Financial statements: /ij/demo_financial (statement cards per unit and period).
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+// Screen: Explorer search: /ij/explorer (search, exact phrase, facets, results).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";

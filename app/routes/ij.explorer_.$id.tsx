@@ -1,3 +1,4 @@
+// Screen: Explorer document: /ij/explorer/{id}.
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+// Screen: Fiscal asset: /ij/fiscal (Ativo Fiscal per unit).
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";

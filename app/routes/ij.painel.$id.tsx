@@ -1,3 +1,4 @@
+// Screen: Dashboard: /ij/painel/{id}, an Intelligent Journey dashboard.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";

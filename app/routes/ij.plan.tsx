@@ -1,3 +1,4 @@
+// Screen: Planning filter: /ij/plan (step 1, Select).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";

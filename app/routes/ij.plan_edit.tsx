@@ -1,3 +1,4 @@
+// Screen: Planning edit: /ij/plan_edit (step 2, the filter's quantities, individual and group edits).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";

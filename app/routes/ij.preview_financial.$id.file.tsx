@@ -1,3 +1,4 @@
+// Screen: Financial statement file: GET /ij/preview_financial/{id}/file.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { inlineRecordResponse } from "~/features/reports-and-financial/viewer.server";

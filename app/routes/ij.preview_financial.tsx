@@ -1,3 +1,4 @@
+// Screen: Financial statement viewer: /ij/preview_financial?doc={id}.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";

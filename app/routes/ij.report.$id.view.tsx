@@ -1,3 +1,4 @@
+// Screen: Report viewer: /ij/report/{id}/view.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";

@@ -1,3 +1,4 @@
+// Screen: Report list: /ij/report (name, origin, competency range, page).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";

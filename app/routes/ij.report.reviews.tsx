@@ -1,3 +1,4 @@
+// Screen: Product reviews: /ij/report/reviews.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";

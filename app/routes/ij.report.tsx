@@ -1,3 +1,4 @@
+// Screen: Layout of /ij/report/* (the report readers' rule).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";

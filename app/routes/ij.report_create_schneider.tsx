@@ -1,3 +1,4 @@
+// Screen: Forecast review filter: /ij/report_create_schneider (period and cost centre).
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";

@@ -1,3 +1,4 @@
+// Screen: Planning report results: /ij/report_preview.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";

@@ -1,3 +1,4 @@
+// Screen: Forecast cell history: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/history (JSON).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { resolveReview, reviewHistory } from "~/features/forecast/review.server";

@@ -1,3 +1,4 @@
+// Screen: Forecast review grid: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useBeforeUnload, useBlocker, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useCallback, useState } from "react";

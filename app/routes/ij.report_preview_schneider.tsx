@@ -1,3 +1,4 @@
+// Screen: Forecast review calendar: /ij/report_preview_schneider.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";

@@ -1,3 +1,4 @@
+// Screen: FP&A: /ij/report_save (forecasts per unit and month, responsibles).
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { z } from "zod";

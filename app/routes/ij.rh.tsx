@@ -1,3 +1,4 @@
+// Screen: HR auxiliary data, branch picker: /ij/rh (Auxiliar Padrão, step 1).
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";

@@ -1,3 +1,4 @@
+// Screen: HR auxiliary data editor: /ij/rh_edit/{filial}.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Form,

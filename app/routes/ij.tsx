@@ -1,3 +1,4 @@
+// Screen: Layout of /ij/*.
 import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
 
 // Layout of /ij/*: a session; each child route checks its own rule (app/access.ts).

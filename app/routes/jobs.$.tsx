@@ -1,3 +1,4 @@
+// Screen: Not found under /jobs.
 import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /jobs: a session (its own rule), then 404.

@@ -1,3 +1,4 @@
+// Screen: Jobs dashboard embed address: GET /jobs/dashboard/{id}/embed-url (QuickSight renewal).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { PANEL_TYPES } from "~/models/dashboards.server";

@@ -1,3 +1,4 @@
+// Screen: Jobs dashboard: /jobs/dashboard/{id}, an executed-jobs dashboard.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";

@@ -1,3 +1,4 @@
+// Screen: Executed jobs: /jobs/executados, every user's files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { NAV_LABELS } from "~/navigation";

@@ -1,3 +1,4 @@
+// Screen: Layout of /jobs/*.
 import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
 
 // Layout of /jobs/*: a session; each child route checks its own rule (app/access.ts).

@@ -1,3 +1,4 @@
+// Screen: Logout: POST /logout.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { assertSameOrigin, getOptionalUser } from "~/features/access/auth.server";

@@ -1,3 +1,4 @@
+// Screen: Password recovery: /recovery/{code}.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";

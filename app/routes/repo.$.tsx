@@ -1,3 +1,4 @@
+// Screen: Not found under /repo.
 import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /repo: a session (its own rule), then 404.

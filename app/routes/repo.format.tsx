@@ -1,3 +1,4 @@
+// Screen: File repository: /repo/format, every uploaded file.
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";

@@ -1,3 +1,4 @@
+// Screen: Master data, product: /repo/master-data (Ok and NOK bases).
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";

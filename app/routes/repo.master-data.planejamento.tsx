@@ -1,3 +1,4 @@
+// Screen: Master data, planning: /repo/master-data/planejamento.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";

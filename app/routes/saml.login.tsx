@@ -1,3 +1,4 @@
+// Screen: SSO start: /saml/login, redirect to the identity provider.
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { startFederatedSignIn } from "~/services/sso/cognito-federated.server";

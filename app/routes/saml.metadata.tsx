@@ -1,3 +1,4 @@
+// Screen: SSO metadata: /saml/metadata, the service provider's metadata.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { getSamlMetadata } from "~/services/sso/saml.server";

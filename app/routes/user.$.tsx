@@ -1,3 +1,4 @@
+// Screen: Not found under /user.
 import { guardedNotFound } from "~/features/access/prefix-guard.server";
 
 // Any other address under /user: a session (its own rule), then 404.

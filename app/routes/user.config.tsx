@@ -1,3 +1,4 @@
+// Screen: User administration: /user/config (create and delete users of the four tiers).
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";

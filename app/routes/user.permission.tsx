@@ -1,3 +1,4 @@
+// Screen: Permissions: /user/permission (the permission type of each user).
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";

@@ -1,3 +1,4 @@
+// Screen: Layout of /user/*.
 import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
 
 // Layout of /user/*: a session; each child route checks its own rule (app/access.ts).
