@@ -1,6 +1,7 @@
 import { ObjectId, type Collection, type Filter } from "mongodb";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
+import { literalPattern } from "~/shared/regex";
 import type { IndexDeclaration } from "./indexes";
 
 /** Generated and uploaded reports (spec 001 §3 "Report record"). */
@@ -52,10 +53,6 @@ export function reportNameKey(text: string): string {
     .trim();
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 export type ReportFilters = {
   name: string;
   origin: ReportOrigin;
@@ -83,7 +80,7 @@ async function reports(): Promise<Collection<ReportRecord>> {
 export function reportFilter(filters: ReportFilters): Filter<ReportRecord> {
   const filter: Filter<ReportRecord> = { origin: filters.origin };
   const key = reportNameKey(filters.name);
-  if (key) filter.nameKey = { $regex: escapeRegex(key) };
+  if (key) filter.nameKey = { $regex: literalPattern(key) };
   if (filters.from || filters.to) {
     filter.dateRef = {
       ...(filters.from ? { $gte: filters.from } : {}),

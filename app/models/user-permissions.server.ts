@@ -1,6 +1,7 @@
-import type { ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
+import { literalPattern } from "~/shared/regex";
 import { normalizeEmail, USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "./users.server";
 
 /**
@@ -51,14 +52,12 @@ export type UserRowsPage = {
  */
 export async function listPermissionRowsPage(
   types: readonly PermissionType[],
-  options: { page: number; pageSize: number; includeEmpty?: boolean },
+  options: { page: number; pageSize: number; includeEmpty?: boolean; emailContains?: string },
 ): Promise<UserRowsPage> {
   const pageSize = (USER_PAGE_SIZES as readonly number[]).includes(options.pageSize) ? options.pageSize : USER_PAGE_SIZES[0];
   const lastReachablePage = Math.ceil(LISTING_LIMIT / pageSize);
   const requested = Number.isSafeInteger(options.page) && options.page >= 1 ? Math.min(options.page, lastReachablePage) : 1;
-  const wanted: Array<PermissionType | "" | null> = [...types];
-  if (options.includeEmpty) wanted.push("", null);
-  const filter = { type: { $in: wanted as PermissionType[] } };
+  const filter = listFilter(types, options);
   const collection = (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS);
   const readPage = (page: number) => {
     const skip = (page - 1) * pageSize;
@@ -72,6 +71,41 @@ export async function listPermissionRowsPage(
   // Past the end (a stale link, or the last row of the last page was just deleted): the last page instead.
   const read = await readPageOrLast(requested, pageSize, readPage, () => collection.countDocuments(filter), LISTING_LIMIT);
   return { rows: read.rows.map(toRow), total: read.total, rowCount: Math.min(read.total, LISTING_LIMIT), page: read.page, pageSize };
+}
+
+/**
+ * The listing's filter: the wanted types and, when a search is given, the users whose e-mail contains it. E-mails
+ * are stored lower-cased (normalizeEmail), so a lower-cased literal pattern matches regardless of case; it runs on
+ * the `user_unique` index's keys, which the sort walks anyway.
+ */
+function listFilter(types: readonly PermissionType[], options: { includeEmpty?: boolean; emailContains?: string }): Filter<UserPermissionRecord> {
+  const wanted: Array<PermissionType | "" | null> = [...types];
+  if (options.includeEmpty) wanted.push("", null);
+  const filter: Filter<UserPermissionRecord> = { type: { $in: wanted as PermissionType[] } };
+  const search = options.emailContains?.trim().toLowerCase();
+  if (search) filter.user = { $regex: literalPattern(search) };
+  return filter;
+}
+
+/** How many records the listing of `types` holds, whatever the search (the "N usuários criados" title). */
+export async function countPermissionRows(types: readonly PermissionType[]): Promise<number> {
+  return (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS).countDocuments(listFilter(types, {}));
+}
+
+/**
+ * The 1-based page of the listing (`types`, sorted by user) on which `email` stands, or null when it is not listed:
+ * where a list shows a user just created.
+ */
+export async function pageOfListedUser(types: readonly PermissionType[], email: string, pageSize: number): Promise<number | null> {
+  const collection = (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS);
+  const user = normalizeEmail(email);
+  const filter = listFilter(types, {});
+  const [listed, before] = await Promise.all([
+    collection.countDocuments({ ...filter, user }, { limit: 1 }),
+    collection.countDocuments({ ...filter, user: { $lt: user } }),
+  ]);
+  if (listed === 0 || before >= LISTING_LIMIT) return null;
+  return Math.floor(before / pageSize) + 1;
 }
 
 export class DuplicateRecordError extends Error {

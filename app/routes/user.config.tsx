@@ -12,35 +12,41 @@ import { useRuleForm } from "~/features/access/rule-form";
 import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
-import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/features/access/user-admin";
-import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import { AccessPageHeader, DialogActions, UserSearchForm, UserTable, useDialogUrls } from "~/features/access/user-admin";
+import { createdUserUrl, listedUserOf, NEW_USER_PARAM, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { createUser, deleteUser, listConfiguredUsers, UserExistsError } from "~/features/access/accounts.server";
+import { countTierUsers, createUser, deleteUser, listConfiguredUsers, pageOfTierUser, UserExistsError } from "~/features/access/accounts.server";
 import { redirectWithToast } from "~/shared/toast.server";
 import { formatDayMonthYear } from "~/shared/dates";
 
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 
 const PAGE = "/user/config";
-const DIALOG_PARAMS = ["create", "delete"] as const;
+const DIALOG_PARAMS = ["create", "delete", NEW_USER_PARAM] as const;
 
 type UserConfigRow = { id: string; email: string; createdAt: string };
 
 /**
  * `/user/config` (USER ADMIN): the users of the four tiers, one server page at a time, create and delete
- * (spec 000 §2, §4, §6). Page and page size are URL state (`?page=…&pageSize=…`), and so are the dialogs
- * (`?create=1`, `?delete={email}`), so everything works without JavaScript and with back/forward; every
- * change redirects back to the same page of the list with a toast.
+ * (spec 000 §2, §4, §6). Page, page size and the e-mail search are URL state (`?page=…&pageSize=…&email=…`), and
+ * so are the dialogs (`?create=1`, `?delete={email}`), so everything works without JavaScript and with
+ * back/forward; a deletion redirects back to the same page and search with a toast, a creation to the page on which
+ * the new user stands, its row highlighted (`?novo={email}`).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/user.config", request);
   const url = new URL(request.url);
-  const list = await listConfiguredUsers(parseUserListPaging(url));
+  const query = parseUserListPaging(url);
+  const [list, created] = await Promise.all([listConfiguredUsers(query), query.email ? countTierUsers() : null]);
   const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatDayMonthYear(u.createdAt) }));
   const deleteEmail = await listedUserOf(url.searchParams.get("delete"), rows, ASSIGNABLE_TIERS);
-  return data({ ...userListData(list, rows), create: url.searchParams.get("create") === "1", deleteEmail }, { headers: noStoreHeaders });
+  const newUser = rows.find((r) => r.email === url.searchParams.get(NEW_USER_PARAM)) ?? null;
+  return data(
+    { ...userListData(list, rows, query), created: created ?? list.total, create: url.searchParams.get("create") === "1", deleteEmail, newUserId: newUser?.id ?? null, newUserEmail: newUser?.email ?? null },
+    { status: query.searchError ? 400 : 200, headers: noStoreHeaders },
+  );
 }
 
 type ActionData =
@@ -64,6 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!submission) return data<ActionData>({ intent, result: formErrorReply(messages.invalidForm) }, { status: 400 });
     if (submission.status !== "success") return data<ActionData>({ intent, result: submission.reply() }, { status: 400 });
     const refuse = (message: string, status: number) => data<ActionData>({ intent, result: submission.reply({ formErrors: [message] }) }, { status });
+    let created: string;
     try {
       const outcome = await createUser(submission.value.email, admin.email);
       if (outcome.kind === "invalidInput") {
@@ -71,11 +78,14 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       // Nothing was created (mail not sent, provider busy): say so, so the admin can simply try again.
       if (outcome.kind === "failed") return refuse(outcome.message, 503);
+      created = outcome.email;
     } catch (error) {
       if (error instanceof UserExistsError) return refuse(messages.userExists, 400);
       throw error;
     }
-    return redirectWithToast(backToList, { type: "success", description: messages.saved });
+    // The list opens on the page where the new user stands, its row highlighted, whatever page or search was shown.
+    const page = await pageOfTierUser(created, parseUserListPaging(new URL(request.url)).pageSize);
+    return redirectWithToast(createdUserUrl(PAGE, request, created, page), { type: "success", description: messages.saved });
   }
 
   if (form && intent === "delete") {
@@ -128,7 +138,7 @@ function CreateUserForm({ action, cancelHref, busy, result }: { action: string; 
 }
 
 export default function UserConfigPage() {
-  const { create, deleteEmail, ...list } = useLoaderData<typeof loader>();
+  const { create, deleteEmail, newUserId, newUserEmail, created, ...list } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -145,7 +155,20 @@ export default function UserConfigPage() {
   const { hrefWith } = dialogs;
   const columns = useMemo<ColumnDef<UserConfigRow, any>[]>(
     () => [
-      { id: "email", header: messages.columnEmail, accessorKey: "email" },
+      {
+        id: "email",
+        header: messages.columnEmail,
+        accessorKey: "email",
+        cell: ({ row }) =>
+          row.original.email === newUserEmail ? (
+            <>
+              {row.original.email}
+              <span className="badge--new">{messages.newUserBadge}</span>
+            </>
+          ) : (
+            row.original.email
+          ),
+      },
       { id: "createdAt", header: messages.columnCreatedAt, accessorKey: "createdAt" },
       {
         id: "delete",
@@ -163,7 +186,7 @@ export default function UserConfigPage() {
       },
     ],
     // hrefWith reads the current search: the links are rebuilt when it changes.
-    [location.search],
+    [location.search, newUserEmail],
   );
 
   return (
@@ -171,7 +194,7 @@ export default function UserConfigPage() {
       <AccessPageHeader
         titleId="user-config-title"
         breadcrumb={messages.userConfigHeader}
-        title={messages.usersCreated(list.total)}
+        title={messages.usersCreated(created)}
         actions={
           <Link className="button button--primary" to={hrefWith({ create: "1" })} preventScrollReset>
             {messages.createUser}
@@ -179,7 +202,8 @@ export default function UserConfigPage() {
         }
       />
       {actionData?.intent === "unknown" ? <FormErrors id="user-config-errors" errors={formErrorsOf(actionData.result)} /> : null}
-      <UserTable list={list} columns={columns} caption={messages.usersCreated(list.total)} />
+      <UserSearchForm listPath={PAGE} list={list} />
+      <UserTable list={list} columns={columns} caption={messages.usersCreated(created)} highlightedRowId={newUserId} />
 
       <PageDialog open={createOpen} onClose={dialogs.close} title={messages.createUserTitle} description={messages.createUserPrompt}>
         {/* A new form (empty, no old messages) each time the dialog is opened. */}

@@ -11,7 +11,7 @@ import { setTierSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { TierChoices } from "~/features/access/tier-choices";
-import { AccessPageHeader, DialogActions, UserTable, useDialogUrls } from "~/features/access/user-admin";
+import { AccessPageHeader, DialogActions, UserSearchForm, UserTable, useDialogUrls } from "~/features/access/user-admin";
 import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
@@ -29,19 +29,20 @@ type PermissionRow = { id: string; email: string; name: string; tier: Tier | nul
 
 /**
  * `/user/permission` (SYSTEM ADMIN, USER PERMISS): one row per user, one server page at a time, four
- * exclusive tiers (spec 000 §2, §6). Choosing a tier is a GET (`?user=…&tier=…`, the page kept) that opens
+ * exclusive tiers (spec 000 §2, §6), narrowed by an e-mail search held in the URL (`?email=…`). Choosing a tier is a GET (`?user=…&tier=…`, the page kept) that opens
  * the confirmation dialog; Confirmar POSTs, the same page of the list reloads through a redirect, and the
  * toast says "Permissão atribuida com sucesso.".
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/user.permission", request);
   const url = new URL(request.url);
-  const list = await listUsersForPermissionGrid(parseUserListPaging(url));
+  const query = parseUserListPaging(url);
+  const list = await listUsersForPermissionGrid(query);
   const rows: PermissionRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, name: u.name, tier: isTier(u.type) ? u.type : null }));
   const tier = url.searchParams.get("tier");
   const email = isTier(tier) ? await listedUserOf(url.searchParams.get("user"), rows, ASSIGNABLE_TIERS) : null;
   const pending = email && isTier(tier) ? { email, tier } : null;
-  return data({ ...userListData(list, rows), pending }, { headers: noStoreHeaders });
+  return data({ ...userListData(list, rows, query), pending }, { status: query.searchError ? 400 : 200, headers: noStoreHeaders });
 }
 
 type ActionData = { result: SubmissionResult<string[]> };
@@ -93,6 +94,7 @@ export default function UserPermissionPage() {
     <section className="access-page" aria-labelledby="user-permission-title">
       <AccessPageHeader titleId="user-permission-title" title={messages.userPermissionHeader} />
       <FormErrors id="user-permission-errors" errors={errors} />
+      <UserSearchForm listPath={PAGE} list={list} />
       <UserTable list={list} columns={columns} caption={messages.userPermissionHeader} />
 
       <PageDialog

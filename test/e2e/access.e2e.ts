@@ -788,10 +788,43 @@ describe("without JavaScript", () => {
       const dialog = noScript.getByRole("dialog", { name: messages.createUserTitle });
       await dialog.getByLabel(messages.emailLabel).fill("sem.script@demo.local");
       await dialog.getByRole("button", { name: messages.confirm }).click();
+      // The list opens on the page where the new user stands, the row set apart with "Novo".
+      const listPage = await listPageOf(app, "sem.script@demo.local");
+      await noScript.waitForURL((url) => url.pathname === "/user/config" && url.searchParams.get("novo") === "sem.script@demo.local");
+      expect(new URL(noScript.url()).searchParams.get("page") ?? "1").toBe(String(listPage));
+      const created = noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" });
+      expect(await created.count()).toBe(1);
+      expect(await created.getAttribute("aria-current")).toBe("true");
+      expect(await created.getByText(messages.newUserBadge, { exact: true }).isVisible()).toBe(true);
+
+      // The e-mail search is a plain GET form: the URL holds it, and Limpar busca drops it.
+      await noScript.getByLabel(messages.userSearchLabel).fill("SEM.SCRIPT");
+      await noScript.getByRole("button", { name: messages.userSearchButton }).click();
+      await noScript.waitForURL((url) => url.searchParams.get("email") === "SEM.SCRIPT");
+      expect(await noScript.getByRole("row").filter({ hasText: "@" }).count()).toBe(1);
+      await noScript.getByText(messages.userSearchSummary("SEM.SCRIPT", 1)).waitFor();
+      await noScript.getByRole("link", { name: messages.userSearchClear }).click();
       await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
-      await noScript.goto(`/user/config?page=${await listPageOf(app, "sem.script@demo.local")}`);
-      expect(await noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" }).count()).toBe(1);
     });
+  });
+
+  test("the user lists search by e-mail with JavaScript, and back and forward restore each search", async ({ app, page }) => {
+    await signIn(page, app.baseURL, "permiss@demo.local");
+    await page.goto("/user/permission");
+    await page.getByLabel(messages.userSearchLabel).fill("Gold");
+    await page.getByRole("button", { name: messages.userSearchButton }).click();
+    await page.waitForURL((url) => url.searchParams.get("email") === "Gold");
+    const rows = page.getByRole("row").filter({ hasText: "@" });
+    await rows.filter({ hasText: "gold@demo.local" }).waitFor();
+    for (const text of await rows.allTextContents()) expect(text.toLowerCase()).toContain("gold");
+    await page.getByLabel(messages.userSearchLabel).fill("silver");
+    await page.getByRole("button", { name: messages.userSearchButton }).click();
+    await page.waitForURL((url) => url.searchParams.get("email") === "silver");
+    await rows.filter({ hasText: "silver@demo.local" }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get("email") === "Gold");
+    await rows.filter({ hasText: "gold@demo.local" }).waitFor();
+    expect(await page.getByLabel(messages.userSearchLabel).inputValue()).toBe("Gold");
   });
 });
 

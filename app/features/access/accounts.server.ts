@@ -12,6 +12,8 @@ import {
   findPermissionRecord,
   insertPermissionRecord,
   listPermissionRowsPage,
+  pageOfListedUser,
+  countPermissionRows,
   updatePermissionType,
   type UserRow,
   type UserRowsPage,
@@ -195,13 +197,26 @@ export async function confirmPasswordReset(input: {
 
 export type ConfiguredUser = UserRow & { type: Tier };
 
-/** Which page of a user list to read (1-based); a missing or unknown value means the first page of 20. */
-export type UserListPaging = { page?: number; pageSize?: number };
+/**
+ * Which page of a user list to read (1-based; a missing or unknown value means the first page of 20), and the
+ * e-mail search it is narrowed to (case-insensitive, anywhere in the address).
+ */
+export type UserListPaging = { page?: number; pageSize?: number; email?: string };
 
 export type UserListPage<Row extends UserRow = UserRow> = Omit<UserRowsPage, "rows"> & { rows: Row[] };
 
 function pagingOf(paging: UserListPaging) {
-  return { page: paging.page ?? 1, pageSize: paging.pageSize ?? 20 };
+  return { page: paging.page ?? 1, pageSize: paging.pageSize ?? 20, emailContains: paging.email };
+}
+
+/** How many users the four tiers hold, whatever a search narrows the list to. */
+export function countTierUsers(): Promise<number> {
+  return countPermissionRows(ASSIGNABLE_TIERS);
+}
+
+/** The page of the four tiers' listing (both user lists show it) on which `email` stands, or null when not listed. */
+export function pageOfTierUser(email: string, pageSize: number): Promise<number | null> {
+  return pageOfListedUser(ASSIGNABLE_TIERS, email, pageSize);
 }
 
 /** /user/config: one page of the users of the four tiers only, sorted by user, within the 10000 listing limit. */

@@ -1,4 +1,4 @@
-import { Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { ReactNode } from "react";
 import { DataTable } from "~/shared/ui/data-table";
@@ -64,10 +64,73 @@ export function DialogActions({ cancelHref, danger = false, busy }: { cancelHref
 }
 
 /** One page of a user list as a loader sends it (see user-list.server.ts). */
-export type UserListData<Row> = { rows: Row[]; total: number; rowCount: number; page: number; pageSize: number; pageSizes: number[] };
+export type UserListData<Row> = {
+  rows: Row[];
+  total: number;
+  rowCount: number;
+  page: number;
+  pageSize: number;
+  pageSizes: number[];
+  /** The e-mail search the list is narrowed to ("" for none), and why a search was refused. */
+  search: string;
+  searchError: string | null;
+};
+
+/**
+ * The e-mail search of a user list: a GET form, so the search lives in the URL (bookmarks, back and forward) and
+ * works without JavaScript. A new search starts at page 1 and keeps the page size.
+ */
+export function UserSearchForm({ listPath, list }: { listPath: string; list: Pick<UserListData<unknown>, "search" | "searchError" | "pageSize" | "pageSizes" | "total"> }) {
+  const keepSize = list.pageSize !== list.pageSizes[0];
+  const clearHref = keepSize ? `${listPath}?pageSize=${list.pageSize}` : listPath;
+  return (
+    <Form method="get" action={listPath} role="search" className="user-search" aria-label={messages.userSearchLabel}>
+      <label htmlFor="user-search">{messages.userSearchLabel}</label>
+      <input
+        id="user-search"
+        type="search"
+        name="email"
+        defaultValue={list.search}
+        key={list.search}
+        maxLength={320}
+        autoComplete="off"
+        aria-invalid={list.searchError ? true : undefined}
+        aria-describedby={list.searchError ? "user-search-error" : undefined}
+      />
+      {keepSize ? <input type="hidden" name="pageSize" value={list.pageSize} /> : null}
+      <button type="submit" className="button button--secondary">
+        {messages.userSearchButton}
+      </button>
+      {list.search ? (
+        <Link to={clearHref} className="user-search__clear">
+          {messages.userSearchClear}
+        </Link>
+      ) : null}
+      {list.searchError ? (
+        <p id="user-search-error" className="field__error" role="alert">
+          {list.searchError}
+        </p>
+      ) : list.search ? (
+        <p className="user-search__summary" aria-live="polite">
+          {messages.userSearchSummary(list.search, list.total)}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
 
 /** The shared server-paged table with the user lists' settings: rows keyed by record id, 20 or 40 per page. */
-export function UserTable<Row extends { id: string }>({ list, columns, caption }: { list: UserListData<Row>; columns: ColumnDef<Row, any>[]; caption: string }) {
+export function UserTable<Row extends { id: string }>({
+  list,
+  columns,
+  caption,
+  highlightedRowId = null,
+}: {
+  list: UserListData<Row>;
+  columns: ColumnDef<Row, any>[];
+  caption: string;
+  highlightedRowId?: string | null;
+}) {
   return (
     <DataTable
       columns={columns}
@@ -77,8 +140,9 @@ export function UserTable<Row extends { id: string }>({ list, columns, caption }
       page={list.page}
       pageSize={list.pageSize}
       pageSizeOptions={list.pageSizes}
-      emptyText={messages.noUsers}
+      emptyText={list.search ? messages.userSearchEmpty(list.search) : messages.noUsers}
       caption={caption}
+      highlightedRowId={highlightedRowId}
     />
   );
 }

@@ -32,6 +32,8 @@ export type DataTableProps<Row> = {
   pageSizeParam?: string;
   /** How the URL counts pages: from 1 (default), or a page index from 0 (the report preview, spec 001 §4). */
   pageParamBase?: 0 | 1;
+  /** The id of a row to set apart (e.g. a record just created); the row gets `aria-current` and a highlight. */
+  highlightedRowId?: string | null;
 };
 
 /** Columns that show one text field of a row object each. */
@@ -96,6 +98,7 @@ export function DataTable<Row>({
   pageParam = "page",
   pageSizeParam = "pageSize",
   pageParamBase = 1,
+  highlightedRowId = null,
 }: DataTableProps<Row>) {
   const location = useLocation();
   const submit = useSubmit();
@@ -148,7 +151,12 @@ export function DataTable<Row>({
               </tr>
             ) : (
               table.getRowModel().rows.map((row) => (
-                <tr key={row.id} data-row-id={row.id}>
+                <tr
+                  key={row.id}
+                  data-row-id={row.id}
+                  className={row.id === highlightedRowId ? "data-table__row--highlighted" : undefined}
+                  aria-current={row.id === highlightedRowId ? "true" : undefined}
+                >
                   {leafColumns.map((column) => (
                     <td key={column.id}>{renderCell(column.columnDef.cell, cellContext(table, row, column))}</td>
                   ))}
