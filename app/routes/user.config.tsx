@@ -13,7 +13,8 @@ import { createUserSchema, deleteUserSchema } from "~/features/access/form-schem
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { AccessPageHeader, DialogActions, UserSearchForm, UserTable, useDialogUrls } from "~/features/access/user-admin";
-import { createdUserUrl, listedUserOf, NEW_USER_PARAM, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import { NEW_USER_PARAM } from "~/features/access/user-list-params";
+import { createdUserUrl, listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";

@@ -5,9 +5,7 @@ import { findPermissionRecord, USER_PAGE_SIZES } from "~/models/user-permissions
 import type { PermissionType } from "~/models/users.server";
 import type { UserListPage } from "~/features/access/accounts.server";
 
-/** The URL parameter of the e-mail search, and the one naming the user a creation just added (highlighted). */
-export const EMAIL_SEARCH_PARAM = "email";
-export const NEW_USER_PARAM = "novo";
+import { EMAIL_SEARCH_PARAM, NEW_USER_PARAM } from "./user-list-params";
 
 /**
  * Server half of the two user-administration lists (/user/config, /user/permission): the paging
