@@ -90,6 +90,7 @@ export const messages = {
   tierChoiceLabel: (user: string) => `Permissão de ${user}`,
   noUsers: "Nenhum usuário cadastrado.",
   // ours: the e-mail search of the user lists and the highlight of a user just created
+  userSearchRegion: "Busca de usuários",
   userSearchLabel: "Buscar por e-mail",
   userSearchButton: "Buscar",
   userSearchClear: "Limpar busca",

@@ -84,7 +84,7 @@ export function UserSearchForm({ listPath, list }: { listPath: string; list: Pic
   const keepSize = list.pageSize !== list.pageSizes[0];
   const clearHref = keepSize ? `${listPath}?pageSize=${list.pageSize}` : listPath;
   return (
-    <Form method="get" action={listPath} role="search" className="user-search" aria-label={messages.userSearchLabel}>
+    <Form method="get" action={listPath} role="search" className="user-search" aria-label={messages.userSearchRegion}>
       <label htmlFor="user-search">{messages.userSearchLabel}</label>
       <input
         id="user-search"
