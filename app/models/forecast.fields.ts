@@ -6,6 +6,12 @@
 export const RELEASE_POINT_NAMES = ["RF1", "RF2", "RF3", "RF4"] as const;
 export type ReleasePointName = (typeof RELEASE_POINT_NAMES)[number];
 
+/**
+ * The longest `cost_center_concat` ("CC1001 - Marketing") the portal looks up: longer text in an address or the
+ * filter is no cost centre. One limit for the filter field, the review's path and the lookup.
+ */
+export const COST_CENTER_CONCAT_MAX = 200;
+
 export type Scenario = { name: string; releasePoint: ReleasePointName; year: number };
 
 const SCENARIO_NAME = /^(RF[1-4]) (\d{4})$/;

@@ -1,4 +1,5 @@
 // Screen: Forecast review filter: /ij/report_create_schneider (period and cost centre).
+import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
@@ -30,13 +31,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const scenarios = sortScenarios(names);
   const open = scenarioOpenOn(portalToday())?.name;
   const rf = (url.searchParams.get("rf") ?? "").slice(0, 40);
-  const costCenter = (url.searchParams.get("cost_center") ?? "").slice(0, 200);
+  const costCenter = (url.searchParams.get("cost_center") ?? "").slice(0, COST_CENTER_CONCAT_MAX);
   let error: string | null = null;
   if (url.searchParams.get("intent") === "generate") {
     const choice = resolveCostCenter(costCenter, costCenters);
     if (!rf || choice.kind === "empty") error = forecastTexts.filterIncomplete;
     else if (!scenarios.includes(rf)) error = forecastTexts.unknownPeriod;
-    else if (choice.kind === "found") throw redirect(reviewPath(rf, choice.costCenter));
+    else if (choice.kind === "found") throw redirect(reviewPath(rf, choice.cost_center_concat));
     else error = choice.kind === "ambiguous" ? forecastTexts.ambiguousCostCenter(costCenter, choice.count) : forecastTexts.unknownCostCenter(costCenter);
   }
   return data(
@@ -101,7 +102,7 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
           type="search"
           list={`${id}-cost-centers`}
           value={costCenter}
-          maxLength={200}
+          maxLength={COST_CENTER_CONCAT_MAX}
           autoComplete="off"
           placeholder={forecastTexts.costCenterPlaceholder}
           aria-describedby={`${id}-hint`}

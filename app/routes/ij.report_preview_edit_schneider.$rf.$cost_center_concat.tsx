@@ -17,7 +17,7 @@ import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
-  { title: page?.found ? forecastTexts.gridCaption(page.rf, page.costCenter.concat) : forecastTexts.filterTitle },
+  { title: page?.found ? forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat) : forecastTexts.filterTitle },
 ];
 
 /**
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
   const review = await loadReviewGrid(lookup.review, portalToday(), canWrite);
   // loadedAt keys the grid: a reload after a save starts it afresh from the stored values.
-  return { found: true as const, ...review, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, costCenter: review.costCenter.concat }) };
+  return { found: true as const, ...review, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -95,10 +95,10 @@ export default function ForecastReviewPage() {
       <Breadcrumb filterHref={page.filterHref} current={forecastTexts.breadcrumbReview} />
       <header className="forecast-review__header">
         <h1>
-          {page.rf} · {page.costCenter.concat}
+          {page.rf} · {page.costCenter.cost_center_concat}
         </h1>
         <p className="forecast-review__facts">
-          {page.costCenter.level ? `${page.costCenter.level} · ` : ""}
+          {page.costCenter.level_descr ? `${page.costCenter.level_descr} · ` : ""}
           {forecastTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
         </p>
       </header>
@@ -125,12 +125,12 @@ export default function ForecastReviewPage() {
         <ForecastGrid
           key={page.loadedAt}
           payload={page.grid}
-          caption={forecastTexts.gridCaption(page.rf, page.costCenter.concat)}
+          caption={forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)}
           conflicts={conflicts}
           onConflictsResolved={dismiss}
           onSave={onSave}
           saving={saving}
-          historyUrl={(account, month) => historyPath(page.rf, page.costCenter.concat, account, month)}
+          historyUrl={(account, month) => historyPath(page.rf, page.costCenter.cost_center_concat, account, month)}
           columnPinning={pinning}
           onColumnPinningChange={setPinning}
           onPendingChange={setPending}

@@ -34,7 +34,7 @@ describe("filterPath", () => {
   it("preselects the choices it is given", () => {
     expect(filterPath()).toBe("/ij/report_create_schneider");
     expect(filterPath({ rf: "RF1 2020" })).toBe("/ij/report_create_schneider?rf=RF1+2020");
-    expect(new URL(filterPath({ rf: "RF1 2020", costCenter: "CC1 - A&B" }), "http://x").searchParams.get("cost_center")).toBe("CC1 - A&B");
+    expect(new URL(filterPath({ rf: "RF1 2020", cost_center_concat: "CC1 - A&B" }), "http://x").searchParams.get("cost_center")).toBe("CC1 - A&B");
   });
 });
 
@@ -46,7 +46,7 @@ describe("resolveCostCenter (the searchable field)", () => {
     ["cosmeticos", "CC1018 - P&D Cosméticos"],
     ["1002", "CC1002 - Vendas Varejo"],
   ])("finds %j", (text, costCenter) => {
-    expect(resolveCostCenter(text, COST_CENTERS)).toEqual({ kind: "found", costCenter });
+    expect(resolveCostCenter(text, COST_CENTERS)).toEqual({ kind: "found", cost_center_concat: costCenter });
   });
 
   it("says when the text is empty, matches nothing or several", () => {

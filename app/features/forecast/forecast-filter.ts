@@ -10,16 +10,16 @@ export const CALENDAR_PATH = "/ij/report_preview_schneider";
 const REVIEW_PREFIX = "/ij/report_preview_edit_schneider";
 
 /** Both values are path segments: "RF1 2020" travels as RF1%202020 and comes back with its space (a "/" as %2F). */
-export const reviewPath = (rf: string, costCenter: string) => `${REVIEW_PREFIX}/${encodeURIComponent(rf)}/${encodeURIComponent(costCenter)}`;
+export const reviewPath = (rf: string, cost_center_concat: string) => `${REVIEW_PREFIX}/${encodeURIComponent(rf)}/${encodeURIComponent(cost_center_concat)}`;
 
-export const historyPath = (rf: string, costCenter: string, account: string, month: string) =>
-  `${reviewPath(rf, costCenter)}/history?${new URLSearchParams({ account, month })}`;
+export const historyPath = (rf: string, cost_center_concat: string, account: string, month: string) =>
+  `${reviewPath(rf, cost_center_concat)}/history?${new URLSearchParams({ account, month })}`;
 
-/** The filter, with the given choices preselected (the review's breadcrumb returns here). */
-export function filterPath(choice: { rf?: string; costCenter?: string } = {}): string {
+/** The filter, with the given choices preselected (the review's breadcrumb returns here; the field is named `cost_center`). */
+export function filterPath(choice: { rf?: string; cost_center_concat?: string } = {}): string {
   const params = new URLSearchParams();
   if (choice.rf) params.set("rf", choice.rf);
-  if (choice.costCenter) params.set("cost_center", choice.costCenter);
+  if (choice.cost_center_concat) params.set("cost_center", choice.cost_center_concat);
   const query = params.toString();
   return query ? `${FILTER_PATH}?${query}` : FILTER_PATH;
 }
@@ -44,7 +44,7 @@ const normalize = (text: string) =>
     .trim();
 
 export type CostCenterChoice =
-  | { kind: "found"; costCenter: string }
+  | { kind: "found"; cost_center_concat: string }
   | { kind: "empty" }
   | { kind: "none" }
   | { kind: "ambiguous"; count: number };
@@ -57,8 +57,8 @@ export function resolveCostCenter(text: string, costCenters: readonly string[]):
   const wanted = normalize(text);
   if (wanted === "") return { kind: "empty" };
   const exact = costCenters.find((c) => normalize(c) === wanted);
-  if (exact) return { kind: "found", costCenter: exact };
+  if (exact) return { kind: "found", cost_center_concat: exact };
   const partial = costCenters.filter((c) => normalize(c).includes(wanted));
-  if (partial.length === 1) return { kind: "found", costCenter: partial[0] };
+  if (partial.length === 1) return { kind: "found", cost_center_concat: partial[0] };
   return partial.length === 0 ? { kind: "none" } : { kind: "ambiguous", count: partial.length };
 }

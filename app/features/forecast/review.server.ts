@@ -21,6 +21,7 @@ import {
   type ScenarioCalendar,
 } from "~/features/forecast/release-points";
 import { forecastTexts, messages } from "~/messages";
+import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { cellExists, cellHistory, findCostCenter, readWindow, saveForecastCells, type Conflict, type CostCenterInfo } from "~/models/forecast.server";
 import { readLimitedJson } from "~/shared/request-body.server";
 
@@ -38,8 +39,8 @@ export type ReviewLookup = { ok: true; review: Review } | { ok: false; message: 
 export async function resolveReview(params: Params): Promise<ReviewLookup> {
   const scenario = parseScenario(params.rf ?? "");
   if (!scenario) return { ok: false, message: forecastTexts.invalidScenario };
-  const costCenter = params.cost_center_concat ?? "";
-  const found = costCenter.length > 0 && costCenter.length <= 200 ? await findCostCenter(scenario.name, costCenter) : null;
+  const cost_center_concat = params.cost_center_concat ?? "";
+  const found = cost_center_concat.length > 0 && cost_center_concat.length <= COST_CENTER_CONCAT_MAX ? await findCostCenter(scenario.name, cost_center_concat) : null;
   if (!found) return { ok: false, message: forecastTexts.unknownReview };
   return { ok: true, review: { calendar: scenarioCalendar(scenario), costCenter: found } };
 }
@@ -62,7 +63,7 @@ function factsOf(calendar: ScenarioCalendar): ReviewFacts {
 export async function loadReviewGrid(review: Review, today: CalendarDate, canWrite: boolean) {
   const { calendar, costCenter } = review;
   const months = windowMonths(calendar);
-  const accounts = await readWindow(calendar.name, costCenter.concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const accounts = await readWindow(calendar.name, costCenter.cost_center_concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
   const firstForecastIndex = calendar.firstForecastMonth - calendar.firstMonth;
   const open = isOpenForEditing(calendar, today);
   const grid: ForecastGridPayload = {
@@ -122,7 +123,7 @@ export async function saveReview(request: Request, review: Review, author: { ema
 
   const { calendar, costCenter } = review;
   const cells = check.cells.map((c) => ({ ...c, month: monthStartDate(c.month) }));
-  const result = await saveForecastCells(calendar.name, costCenter.concat, cells, author, new Date());
+  const result = await saveForecastCells(calendar.name, costCenter.cost_center_concat, cells, author, new Date());
   switch (result.kind) {
     case "saved":
       return reply({ ok: true, saved: result.count });
@@ -150,8 +151,8 @@ export async function reviewHistory(url: URL, review: Review): Promise<Response>
   if (!account || account.length > 300 || month === null || !inWindow(review.calendar, month)) return json({ ok: false, message: messages.badRequest }, 400);
   const { calendar, costCenter } = review;
   const [exists, entries] = await Promise.all([
-    cellExists(calendar.name, costCenter.concat, account, monthStartDate(month)),
-    cellHistory(calendar.name, costCenter.concat, account, monthStartDate(month)),
+    cellExists(calendar.name, costCenter.cost_center_concat, account, monthStartDate(month)),
+    cellHistory(calendar.name, costCenter.cost_center_concat, account, monthStartDate(month)),
   ]);
   if (!exists) return json({ ok: false, message: forecastTexts.cellMissing(account, monthLabel(month)) }, 404);
   return json({
