@@ -9,7 +9,9 @@
 # 1. Every dependency, for the build.
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
+# The workspace's manifests too: npm ci installs the workspace packages (packages/*) with the root.
 COPY package.json package-lock.json ./
+COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
 RUN npm ci --no-audit --no-fund
 
 # 2. The build: Remix (build/client, build/server) and the bundled host, worker and CLI (build/host).
@@ -21,7 +23,9 @@ RUN npm run build
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
+# The embedded database is bundled into build/host (embedded-mongo.js): its workspace link is not needed at run time.
+RUN npm ci --omit=dev --no-audit --no-fund && rm -f node_modules/embedded-mongo
 
 # 4. The runtime image.
 FROM node:22-bookworm-slim AS runtime

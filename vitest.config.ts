@@ -5,8 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "test/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
-    exclude: ["node_modules", "build", "test/e2e/**"],
+    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "packages/*/**/*.test.ts", "test/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "build", "test/e2e/**"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,8 @@
 /**
  * Bundles the TypeScript host (and the one-off index command) into plain JavaScript under
  * build/host, so production runs `node` with no TypeScript tooling installed.
- * npm packages stay external: they come from node_modules at run time.
+ * npm packages stay external: they come from node_modules at run time; the project's own workspace packages
+ * (packages/*, TypeScript sources) are bundled.
  */
 import path from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
@@ -13,6 +14,17 @@ const appAlias: Plugin = {
     b.onResolve({ filter: /^~\// }, (args) =>
       b.resolve(`./${args.path.slice(2)}`, { resolveDir: path.resolve("app"), kind: args.kind }),
     );
+  },
+};
+
+/** Bundles the workspace's TypeScript packages (embedded-mongo), which node could not load from node_modules. */
+const workspacePackages: Plugin = {
+  name: "workspace-packages",
+  setup(b) {
+    b.onResolve({ filter: /^embedded-mongo(\/.*)?$/ }, (args) => {
+      const sub = args.path.slice("embedded-mongo".length).replace(/^\//, "") || "index";
+      return { path: path.resolve("packages/embedded-mongo", `${sub}.ts`) };
+    });
   },
 };
 
@@ -35,7 +47,7 @@ export function hostBuildOptions(entryPoints: Record<string, string>, outdir: st
     sourcemap: true,
     logLevel: "warning",
     tsconfig: "tsconfig.json",
-    plugins: [appAlias],
+    plugins: [appAlias, workspacePackages],
     // A few CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   };
@@ -47,8 +59,8 @@ async function main() {
     worker: "server/worker.ts",
     // cli.js: the operator's commands in the image (create-admin, db:indexes, seed), run with plain node.
     cli: "server/cli.ts",
-    // The embedded database's own process (started by app/db.server.ts and the demo without MONGODB_URI).
-    "embedded-mongo": "server/embedded-mongo/cli.ts",
+    // The embedded database's own process (started by the host, worker, CLI and demo when MONGODB_URI is unset: server/database.ts).
+    "embedded-mongo": "packages/embedded-mongo/cli.ts",
   };
   await build(hostBuildOptions(entryPoints, "build/host"));
   console.log(`host built: ${Object.keys(entryPoints).map((n) => `build/host/${n}.js`).join(", ")}`);

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
+import { useConfiguredDatabase, type DatabaseHandle } from "./database";
 import { applyIndexes } from "../app/models/all-indexes.server";
 import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
@@ -71,7 +72,10 @@ async function createAdminCommand(args: readonly string[], print: (line: string)
 /** Runs one command; the exit code: 0 done, 1 failed, 2 usage. */
 export async function runCli(argv: readonly string[], print: (line: string) => void = console.log, fail: (line: string) => void = console.error): Promise<number> {
   const [command, ...args] = argv;
+  let database: DatabaseHandle | undefined;
   try {
+    // Without MONGODB_URI the commands use the embedded database on DATA_DIR/db (started, or joined while it runs).
+    if (command === "create-admin" || command === "db:indexes" || command === "seed") database = await useConfiguredDatabase();
     getConfig();
     switch (command) {
       case "create-admin":
@@ -102,6 +106,7 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
     return 1;
   } finally {
     await closeDb().catch(() => undefined);
+    await database?.stop().catch(() => undefined);
   }
 }
 

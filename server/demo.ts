@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
-import { startEmbeddedDbProcess } from "./embedded-mongo/process";
+import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { WEB_GC_FLAGS } from "./web-flags";
 
 const port = process.env.PORT || "3000";

@@ -13,6 +13,7 @@ import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
+import { useConfiguredDatabase, type DatabaseHandle } from "./database";
 import { runInRequestScope } from "../app/shared/request-scope.server";
 import { backgroundWorkSettled } from "../app/shared/background-work.server";
 import { createLogger, errorFields, type Logger } from "../app/shared/logger.server";
@@ -44,10 +45,13 @@ const READY_TIMEOUT_MS = 2_000;
 const SHUTDOWN_GRACE_MS = 20_000;
 
 let config: Config;
+let database: DatabaseHandle;
 try {
+  // Before the configuration is read: without MONGODB_URI this starts (or joins) the embedded database and sets it.
+  database = await useConfiguredDatabase();
   config = getConfig();
 } catch (error) {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
 
@@ -185,7 +189,7 @@ async function main() {
   const server: Server = app.listen(config.port, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info("listening", { port, url: `http://localhost:${port}`, env: config.env, embeddedDb: !config.mongodbUri });
+    logger.info("listening", { port, url: `http://localhost:${port}`, env: config.env, embeddedDb: database.embedded });
   });
   // The file-processing worker runs in the web process unless WORKER_IN_PROCESS=0 (then `npm run worker`).
   const worker = config.workerInProcess ? startInProcessWorker() : undefined;
@@ -216,6 +220,7 @@ async function main() {
       await Promise.race([Promise.all([backgroundWorkSettled(), worker?.stop()]), grace]);
       await sharedData?.stop();
       await closeDb();
+      await database.stop();
       databaseGate.stop();
       errors.stop();
       logger.info("shutdown complete");

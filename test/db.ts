@@ -3,7 +3,7 @@ import type { Db } from "mongodb";
 import { afterAll, beforeAll } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../server/embedded-mongo/index";
+import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Gives the calling test file its own in-memory embedded server and database:

@@ -8,7 +8,7 @@
  */
 import os from "node:os";
 import { MongoClient } from "mongodb";
-import { startEmbeddedMongo } from "../../server/embedded-mongo/index";
+import { startEmbeddedMongo } from "embedded-mongo";
 
 const N = Number(process.argv[2] ?? 200_000);
 const CATS = 100;

@@ -39,7 +39,7 @@ function processCpuMicros(pid: number | undefined): number | null {
 }
 
 async function startDatabase(): Promise<{ uri: string; pid: number | undefined; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../server/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const uri = await new Promise<string>((resolve, reject) => {

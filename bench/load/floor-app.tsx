@@ -20,7 +20,7 @@ import handleRequest from "../../app/entry.server";
 import { dynamicCompression } from "../../server/compression-settings";
 import { createDrain } from "../../server/drain";
 import { healthz } from "../../server/healthz";
-import { createLogger } from "../../server/logger";
+import { createLogger } from "../../app/shared/logger.server";
 import { requestLog } from "../../server/request-log";
 
 /** The portal's own entry (app/entry.server.tsx), with the context the host gives it (an empty nonce here). */

@@ -11,7 +11,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { MongoClient, type Db } from "mongodb";
 import { DEMO_PASSWORD } from "../../app/seed/accounts";
-import { startEmbeddedDbProcess } from "../../server/embedded-mongo/process";
+import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";

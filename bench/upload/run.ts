@@ -84,7 +84,7 @@ async function main() {
   await writeRandomFile(source, SIZE);
 
   // The database runs here, so the child's RSS is the web server's alone.
-  const { startEmbeddedMongo } = await import("../../server/embedded-mongo/index");
+  const { startEmbeddedMongo } = await import("embedded-mongo");
   const mongo = await startEmbeddedMongo();
   // The server runs as plain JS bundled by esbuild, as in production (no tsx in the measured process).
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@ import path from "node:path";
 import { MongoClient, type Db } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { seedDatabase } from "~/seed/index.server";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../../server/embedded-mongo/index";
+import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Processes as the deployment runs them, started from the production build: a database reached over TCP through

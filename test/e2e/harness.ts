@@ -8,7 +8,7 @@ import { MongoClient } from "mongodb";
 import { chromium, type Browser } from "playwright-core";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { seedDatabase } from "~/seed/index.server";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../../server/embedded-mongo/index";
+import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Browser-test harness: a fresh in-memory embedded database (seeded at a small scale), the

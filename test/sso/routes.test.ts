@@ -12,6 +12,9 @@ import { getSsoEntry } from "~/services/sso/sso.server";
 import { cognitoIdTokenClaims, cognitoJwksHandlers, createTestSigningKey, publishJwks, signJwt } from "../mocks/cognito-jwks";
 import { useMockServer } from "../mocks/index";
 import { IDP_CERT, IDP_SSO_URL, SP_CERT, SP_KEY, issueResponse, postToAcs, receiveAuthnRequest } from "./test-idp";
+import { useTestDatabase } from "../db";
+
+useTestDatabase();
 
 /**
  * The /saml, /saml/login and /saml/metadata routes as the browser and the IdP use them, through
@@ -34,8 +37,7 @@ function useMode(env: Record<string, string>) {
     vi.stubEnv("NODE_ENV", "test");
     vi.stubEnv("APP_ORIGIN", ORIGIN);
     vi.stubEnv("MONGODB_URI", "");
-    vi.stubEnv("DATABASE_NAME", "sso_routes_test");
-    vi.stubEnv("COMPANY_NAME", "Acme");
+      vi.stubEnv("COMPANY_NAME", "Acme");
     for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
     resetConfigForTests();
   });
@@ -64,7 +66,6 @@ function answer(result: unknown): { status: number; body: unknown; headers: Head
 }
 
 beforeAll(async () => {
-  vi.stubEnv("DATABASE_NAME", "sso_routes_test");
   resetConfigForTests();
   const db = await getDb();
   for (const index of indexes) await db.collection(index.collection).createIndex(index.key, index.options);

@@ -17,6 +17,9 @@ import {
   receiveAuthnRequest,
   toSamlResponse,
 } from "./test-idp";
+import { useTestDatabase } from "../db";
+
+useTestDatabase();
 
 const ORIGIN = "https://portal.test";
 const ACS = `${ORIGIN}/saml`;
@@ -25,8 +28,6 @@ const SP_ENTITY_ID = `${ORIGIN}/saml/metadata`;
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "test");
   vi.stubEnv("APP_ORIGIN", ORIGIN);
-  vi.stubEnv("MONGODB_URI", "");
-  vi.stubEnv("DATABASE_NAME", "sso_saml_test");
   vi.stubEnv("COMPANY_NAME", "Acme");
   vi.stubEnv("SSO_MODE", "saml");
   vi.stubEnv("SAML_IDP_ENTRY_POINT", IDP_SSO_URL);

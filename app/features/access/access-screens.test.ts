@@ -238,7 +238,8 @@ describe("/user/config and /user/permission", () => {
     const cookie = await sessionCookie(await makeUser("USER ADMIN"));
     const email = `created${Date.now()}@example.com`;
     const created = (await userConfig.action(args(post("/user/config?create=1", { intent: "create", email }, { cookie })))) as Response;
-    expect(created.headers.get("Location")).toBe("/user/config");
+    // The list opens where the new user stands, its row highlighted.
+    expect(new URL(created.headers.get("Location")!, "http://x").searchParams.get("novo")).toBe(email);
     expect((await readToastFromResponse(created))?.description).toBe(messages.saved);
 
     const duplicate = answer(await userConfig.action(args(post("/user/config?create=1", { intent: "create", email: email.toUpperCase() }, { cookie }))));
@@ -350,7 +351,11 @@ describe("/user/config and /user/permission", () => {
     const adminCookie = await sessionCookie(await makeUser("USER ADMIN"));
     const email = `keeps-page${Date.now()}@example.com`;
     const created = (await userConfig.action(args(post("/user/config?page=2&pageSize=40&create=1", { intent: "create", email }, { cookie: adminCookie })))) as Response;
-    expect(created.headers.get("Location")).toBe("/user/config?page=2&pageSize=40");
+    // A creation opens the page where the new user stands (the page size kept), not the page it was made on.
+    const landing = new URL(created.headers.get("Location")!, "http://x");
+    expect(landing.pathname).toBe("/user/config");
+    expect(landing.searchParams.get("pageSize")).toBe("40");
+    expect(landing.searchParams.get("novo")).toBe(email);
     const deleted = (await userConfig.action(args(post(`/user/config?page=3&delete=${encodeURIComponent(email)}`, { intent: "delete", email }, { cookie: adminCookie })))) as Response;
     expect(deleted.headers.get("Location")).toBe("/user/config?page=3");
     // Bad paging parameters are not echoed back.

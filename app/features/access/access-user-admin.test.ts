@@ -151,7 +151,7 @@ describe("creating a user when the temporary password cannot be e-mailed", () =>
     useOutbox();
     const retry = answer(await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)));
     expect(retry).toBeInstanceOf(Response);
-    expect((retry as Response).headers.get("Location")).toBe("/user/config");
+    expect((retry as Response).headers.get("Location")).toBe("/user/config?novo=falhou%40example.com");
     expect(await total()).toBe(before + 1);
   });
 });

@@ -12,18 +12,14 @@ import { createRequire } from "node:module";
 import { MongoCommandError } from "./errors";
 import { PORTUGUESE_STOP_WORDS, ENGLISH_STOP_WORDS } from "./text-stop-words";
 import { isPlainObject, keyOf, type Doc } from "./values";
-import type { CatalogIndex, IndexSpec, KeyEntry } from "./storage";
+import type { CatalogIndex, IndexSpec, KeyEntry, TextIndexSpec } from "./index-spec";
+
+export type { TextIndexSpec } from "./index-spec";
 
 type Stemmer = { stem(word: string): string };
 const requireCjs = createRequire(import.meta.url);
 const snowball = requireCjs("snowball-stemmers") as { newStemmer(language: string): Stemmer; algorithms(): string[] };
 
-export type TextIndexSpec = {
-  weights: Record<string, number>;
-  default_language: string;
-  language_override: string;
-  textIndexVersion: number;
-};
 
 /** MongoDB's text search languages (names and ISO codes) → Snowball algorithm ("none": no stemming, no stop words). */
 const LANGUAGES: Record<string, string> = {

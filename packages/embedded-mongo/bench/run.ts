@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Aggregator, find as mingoFind, updateMany as mingoUpdateMany } from "mingo";
 import { MongoClient } from "mongodb";
-import { startEmbeddedMongo } from "../../server/embedded-mongo/index";
+import { startEmbeddedMongo } from "../index";
 
 const N = 100_000;
 const CATEGORIES = 100;

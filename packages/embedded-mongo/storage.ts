@@ -17,18 +17,12 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import { TextIndex, type TextIndexSpec } from "./text";
+import type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
+import { TextIndex } from "./text";
+
+export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
 import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
-export type IndexSpec = {
-  v: 2;
-  key: Record<string, number | string>;
-  name: string;
-  unique?: boolean;
-  sparse?: boolean;
-  partialFilterExpression?: Doc;
-  expireAfterSeconds?: number;
-} & Partial<TextIndexSpec>;
 
 /** Receives every change, in order, with the function that undoes it; the durable journal implements it. */
 export interface ChangeSink {
@@ -44,7 +38,6 @@ export interface ChangeSink {
   readonly lastFailure?: Error;
 }
 
-export type KeyEntry = { key: string; values: unknown[] };
 
 /**
  * One key of one document in an ordered index: the key's value for each field, in the index's order, then the
@@ -62,20 +55,6 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** What every index kind offers the catalogue. */
-export interface CatalogIndex {
-  readonly spec: IndexSpec;
-  readonly unique: boolean;
-  keysOf(doc: Doc): KeyEntry[] | null;
-  checkUnique(doc: Doc, idKey: string, ns: string, keys?: KeyEntry[] | null): void;
-  add(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
-  remove(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
-  clear(): void;
-  /** Bulk build from every document (faster than adding one by one). */
-  build(docs: Map<string, Doc>, ns: string): void;
-  /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
-  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void>;
-}
 
 export class Index implements CatalogIndex {
   readonly spec: IndexSpec;

@@ -154,7 +154,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   }
   port = (server.address() as net.AddressInfo).port;
   const uri = `mongodb://${host}:${port}/?directConnection=true`;
-  // Other processes of the portal find the server of a data directory here (server/embedded-mongo/process.ts).
+  // Other processes of the portal find the server of a data directory here (process.ts).
   const uriFile = options.dbPath ? path.join(options.dbPath, "embedded-mongo.uri") : undefined;
   if (uriFile) fs.writeFileSync(uriFile, `${uri}\n`);
 

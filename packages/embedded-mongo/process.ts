@@ -62,7 +62,7 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   const built = path.resolve("build/host/embedded-mongo.js");
   if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...flags, built] };
   const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  return { file: process.execPath, args: [...flags, tsx, path.resolve("server/embedded-mongo/cli.ts")] };
+  return { file: process.execPath, args: [...flags, tsx, path.resolve("packages/embedded-mongo/cli.ts")] };
 }
 
 /**

@@ -1,0 +1,20 @@
+/**
+ * The embedded server's commands, one module per family (commands/*.ts), dispatched by CommandRunner: unknown
+ * commands answer CommandNotFound, as mongod does.
+ */
+import { catalogCommands } from "./commands/catalog";
+import { readCommands } from "./commands/read";
+import { serverCommands } from "./commands/server";
+import { writeCommands } from "./commands/write";
+import type { Catalog } from "./storage";
+import { CommandCore } from "./runner";
+
+export { MAX_BSON_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH, compileFilter, type ServerInfo } from "./command-support";
+
+const HANDLERS = { ...serverCommands, ...catalogCommands, ...readCommands, ...writeCommands };
+
+export class CommandRunner extends CommandCore {
+  constructor(catalog: Catalog) {
+    super(catalog, HANDLERS);
+  }
+}

@@ -1,0 +1,124 @@
+/** Write commands: insert, update, delete and findAndModify. */
+import { Query } from "mingo";
+import { MongoCommandError, toCommandError } from "../errors";
+import { Collection, withIdFirst } from "../storage";
+import { assertSupportedValues, isPlainObject, type Doc } from "../values";
+import { arrayArg, collectionName, docArg, project, validateId, writeReply } from "../command-support";
+
+import type { CommandHandler } from "../runner";
+
+export const writeCommands: Record<string, CommandHandler> = {
+  insert(cmd, db) {
+    const name = collectionName(cmd);
+    const docs = arrayArg(cmd.documents, "documents");
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Doc[] = [];
+    let n = 0;
+    let coll: Collection | undefined;
+    for (let i = 0; i < docs.length; i++) {
+      try {
+        const raw = docs[i];
+        if (!isPlainObject(raw)) throw new MongoCommandError("BadValue", "each document to insert must be an object");
+        assertSupportedValues(raw, "document");
+        const doc = withIdFirst(raw);
+        validateId(doc._id);
+        coll ??= this.catalog.ensureCollection(db, name);
+        this.catalog.insert(coll, doc);
+        n++;
+      } catch (error) {
+        writeErrors.push(toCommandError(error).toWriteError(i));
+        if (ordered) break;
+      }
+    }
+    return writeReply({ n }, writeErrors);
+  },
+  async update(cmd, db) {
+    const name = collectionName(cmd);
+    const statements = arrayArg(cmd.updates, "updates");
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Doc[] = [];
+    const upserted: Doc[] = [];
+    let n = 0;
+    let nModified = 0;
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i];
+      try {
+        if (!isPlainObject(stmt)) throw new MongoCommandError("BadValue", "each update statement must be an object");
+        const r = await this.applyUpdate(db, name, stmt, false, cmd);
+        n += r.matched;
+        nModified += r.modified;
+        if (r.upsertedId !== undefined) {
+          n += 1;
+          upserted.push({ index: i, _id: r.upsertedId });
+        }
+        if (r.error) throw r.error;
+      } catch (error) {
+        writeErrors.push(toCommandError(error).toWriteError(i));
+        if (ordered) break;
+      }
+    }
+    const reply: Doc = { n, nModified };
+    if (upserted.length) reply.upserted = upserted;
+    return writeReply(reply, writeErrors);
+  },
+  async delete(cmd, db) {
+    const name = collectionName(cmd);
+    const statements = arrayArg(cmd.deletes, "deletes");
+    const ordered = cmd.ordered !== false;
+    const writeErrors: Doc[] = [];
+    let n = 0;
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i];
+      try {
+        if (!isPlainObject(stmt)) throw new MongoCommandError("BadValue", "each delete statement must be an object");
+        const filter = docArg(stmt.q, "q");
+        if (stmt.limit !== 0 && stmt.limit !== 1) throw new MongoCommandError("BadValue", "The limit field in delete objects must be 0 or 1");
+        // Looked up per statement: an earlier statement's yields may have let a drop or a create in.
+        const coll = this.catalog.getCollection(db, name);
+        if (!coll) continue;
+        if (stmt.limit === 1) {
+          const matched = this.targets(db, coll, filter, { limit: 1, hint: stmt.hint, cmd, op: "remove" });
+          for (const doc of matched) this.catalog.remove(coll, doc);
+          n += matched.length;
+          continue;
+        }
+        const r = await this.removeMany(db, coll, filter, stmt.hint, cmd);
+        n += r.removed;
+        if (r.error) throw r.error;
+      } catch (error) {
+        writeErrors.push(toCommandError(error).toWriteError(i));
+        if (ordered) break;
+      }
+    }
+    return writeReply({ n }, writeErrors);
+  },
+  async findAndModify(cmd, db) {
+    const name = collectionName(cmd);
+    const filter = docArg(cmd.query, "query");
+    const remove = cmd.remove === true;
+    if (remove && cmd.update !== undefined) throw new MongoCommandError("FailedToParse", "Cannot specify both an update and remove=true");
+    if (!remove && cmd.update === undefined) throw new MongoCommandError("FailedToParse", "Either an update or remove=true must be specified");
+    if (remove && cmd.upsert === true) throw new MongoCommandError("FailedToParse", "Cannot specify both upsert=true and remove=true");
+    const fields = cmd.fields === undefined ? undefined : docArg(cmd.fields, "fields");
+    const project = (doc: Doc | null | undefined): Doc | null => {
+      if (!doc) return null;
+      if (!fields || Object.keys(fields).length === 0) return doc;
+      return new Query({}).find([doc], fields).all()[0] as Doc;
+    };
+    const coll = this.catalog.getCollection(db, name);
+    if (remove) {
+      const target = coll ? this.targets(db, coll, filter, { sort: cmd.sort as Doc | undefined, limit: 1, hint: cmd.hint, cmd, op: "findAndModify" })[0] : undefined;
+      if (!target || !coll) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
+      this.catalog.remove(coll, target);
+      return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
+    }
+    const r = await this.applyUpdate(db, name, { q: filter, u: cmd.update, upsert: cmd.upsert === true, multi: false, arrayFilters: cmd.arrayFilters, sort: cmd.sort, hint: cmd.hint }, true, cmd);
+    if (r.error) throw r.error;
+    const returnNew = cmd.new === true;
+    if (r.upsertedId !== undefined) {
+      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: r.upsertedId }, value: returnNew ? project(r.after) : null, ok: 1 };
+    }
+    if (r.matched === 0) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+    return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? r.after : r.before), ok: 1 };
+  },
+};

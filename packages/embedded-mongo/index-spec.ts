@@ -1,0 +1,41 @@
+/**
+ * The shapes every index kind shares: its specification (as createIndexes takes it and listIndexes answers it),
+ * its key entries, and what the catalogue asks of it. Ordered indexes (storage.ts) and text indexes (text.ts)
+ * implement CatalogIndex.
+ */
+import type { Doc } from "./values";
+
+/** A text index's own options, as MongoDB stores them in its specification. */
+export type TextIndexSpec = {
+  weights: Record<string, number>;
+  default_language: string;
+  language_override: string;
+  textIndexVersion: number;
+};
+
+export type IndexSpec = {
+  v: 2;
+  key: Record<string, number | string>;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  expireAfterSeconds?: number;
+} & Partial<TextIndexSpec>;
+
+export type KeyEntry = { key: string; values: unknown[] };
+
+/** What every index kind offers the catalogue. */
+export interface CatalogIndex {
+  readonly spec: IndexSpec;
+  readonly unique: boolean;
+  keysOf(doc: Doc): KeyEntry[] | null;
+  checkUnique(doc: Doc, idKey: string, ns: string, keys?: KeyEntry[] | null): void;
+  add(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
+  remove(idKey: string, doc: Doc, keys?: KeyEntry[] | null): void;
+  clear(): void;
+  /** Bulk build from every document (faster than adding one by one). */
+  build(docs: Map<string, Doc>, ns: string): void;
+  /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
+  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void>;
+}
