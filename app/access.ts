@@ -176,6 +176,8 @@ export const ROUTE_ACCESS = {
   // Planning (spec 001 §6: "needs a feature flag"; the types are ours)
   "routes/ij.plan": PLANNING,
   "routes/ij.plan_edit": PLANNING,
+  // Its Excel round trip: the same readers export, the same editors send an edited export back.
+  "routes/ij.plan_edit.excel": PLANNING,
 
   // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD). The report preview is the
   // planning results screen: report readers read it, saving needs the planning rule (issue 10).

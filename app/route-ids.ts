@@ -26,6 +26,7 @@ export type RouteId =
   | "routes/ij.painel.$id.embed-url"
   | "routes/ij.plan"
   | "routes/ij.plan_edit"
+  | "routes/ij.plan_edit.excel"
   | "routes/ij.preview_financial"
   | "routes/ij.preview_financial.$id.file"
   | "routes/ij.report"

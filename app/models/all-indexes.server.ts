@@ -19,6 +19,8 @@ import { indexes as cockpit } from "./cockpit.server";
 import { indexes as fiscal } from "./fiscal.server";
 import { indexes as ledger } from "./ledger.server";
 import { indexes as reviews } from "./reports-reviews.server";
+// Excel round trips of the grids
+import { indexes as excelImports } from "./excel-imports.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [
@@ -40,6 +42,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...fiscal,
   ...reviews,
   ...instances,
+  ...excelImports,
 ];
 
 export type AppliedIndexes = { collection: string; names: string[] }[];

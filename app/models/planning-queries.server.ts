@@ -89,6 +89,39 @@ export async function readPlanningPage(filter: PlanningFilter, requestedPage: nu
 }
 
 /** How many rows the filter holds (a batch's reach). */
+/** How many rows one export reads from the cursor at a time. */
+const EXPORT_BATCH = 1_000;
+
+/**
+ * Every row of the filter in the screen's order (newest first), in batches from one cursor, with the revision each
+ * was read at: what "Exportar Excel" writes, all pages of the filter, never held whole.
+ */
+export async function* planningRowsOfFilter(filter: PlanningFilter): AsyncGenerator<Array<PlanningRow & { revision: number }>> {
+  const { rows: coll } = await collections();
+  const cursor = coll.find(planningQuery(filter), { projection: { ...PAGE_FIELDS, revision: 1 }, batchSize: EXPORT_BATCH }).sort(NEWEST_FIRST);
+  let batch: Array<PlanningRow & { revision: number }> = [];
+  try {
+    for await (const row of cursor) {
+      batch.push({ ...(row as PlanningRow), revision: row.revision ?? 0 });
+      if (batch.length === EXPORT_BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The rows of the filter among `ids`, with their current value and revision (what an Excel import checks against). */
+export async function planningRowsByIds(filter: PlanningFilter, ids: readonly ObjectId[]): Promise<Array<PlanningRow & { revision: number }>> {
+  if (ids.length === 0) return [];
+  const { rows: coll } = await collections();
+  const found = await coll.find({ ...planningQuery(filter), _id: { $in: [...ids] } }, { projection: { ...PAGE_FIELDS, revision: 1 } }).toArray();
+  return found.map((row) => ({ ...(row as PlanningRow), revision: row.revision ?? 0 }));
+}
+
 export async function countPlanningRows(filter: PlanningFilter): Promise<number> {
   const { rows } = await collections();
   return rows.countDocuments(planningQuery(filter));
@@ -98,7 +131,7 @@ export async function countPlanningRows(filter: PlanningFilter): Promise<number>
 async function startSave(
   saves: Collection<PlanningSaveRecord>,
   input: { user: string; screen: SaveScreen; filter: PlanningFilter },
-  kind: Pick<PlanningSaveRecord, "mode" | "batch" | "conflicts">,
+  kind: Pick<PlanningSaveRecord, "mode" | "batch" | "conflicts" | "via">,
 ): Promise<{ saveId: ObjectId; now: Date }> {
   const saveId = new ObjectId();
   const now = new Date();
@@ -146,7 +179,14 @@ const conflictOf = (row: Pick<PlanningQuantityRow, "sku" | "channel" | "dateRef"
  * conditional updates: a row whose revision is no longer the one the page read is refused and reported, the
  * others are written. Every written row gets a history record (old and new value); the save itself is recorded.
  */
-export async function saveQuantities(input: { user: string; screen: SaveScreen; filter: PlanningFilter; edits: QuantityEdit[] }): Promise<IndividualOutcome> {
+export async function saveQuantities(input: {
+  user: string;
+  screen: SaveScreen;
+  filter: PlanningFilter;
+  edits: QuantityEdit[];
+  /** "excel": the values came from an edited export (recorded on the save and in each row's history). */
+  via?: "excel";
+}): Promise<IndividualOutcome> {
   const { rows, saves, history } = await collections();
   const ids = input.edits.map((e) => e.id);
   const current = await rows
@@ -164,7 +204,7 @@ export async function saveQuantities(input: { user: string; screen: SaveScreen; 
   }
   if (toWrite.length === 0) return { kind: "conflict", conflicts };
 
-  const { saveId, now } = await startSave(saves, input, { mode: "unitario", batch: null, conflicts });
+  const { saveId, now } = await startSave(saves, input, { mode: "unitario", batch: null, conflicts, ...(input.via ? { via: input.via } : {}) });
   const result = await rows.bulkWrite(
     toWrite.map((edit) => ({
       updateOne: {
@@ -195,6 +235,7 @@ export async function saveQuantities(input: { user: string; screen: SaveScreen; 
         user: input.user,
         mode: "unitario" as const,
         screen: input.screen,
+        ...(input.via ? { via: input.via } : {}),
         old: byId.get(edit.id.toHexString())!.valor,
         new: edit.valor,
       })),
@@ -265,7 +306,7 @@ export async function readOwnSave(saveId: ObjectId, user: string): Promise<Plann
 }
 
 export type HistoryEntry =
-  | { kind: "unitario"; at: Date; user: string; old: number; new: number }
+  | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" }
   | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number };
 
 /** How many history entries a row shows, and how many batch records of its channel are looked at for them. */
@@ -292,7 +333,7 @@ export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): P
       .toArray(),
   ]);
   const entries: HistoryEntry[] = [
-    ...individual.map((h) => ({ kind: "unitario" as const, at: h.at, user: h.user, old: h.old, new: h.new })),
+    ...individual.map((h) => ({ kind: "unitario" as const, at: h.at, user: h.user, old: h.old, new: h.new, ...(h.via ? { via: h.via } : {}) })),
     ...batches
       .filter((b) => b.status === "done" && b.batch && filterMatchesRow(b.filter, row))
       .map((b) => ({ kind: "lote" as const, at: b.at, user: b.user, percent: b.batch!.percent, op: b.batch!.op, rows: b.modified })),

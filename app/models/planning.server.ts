@@ -67,6 +67,8 @@ export type PlanningSaveRecord = {
   modified: number;
   /** Individual: the rows refused because they changed after the page was loaded. */
   conflicts: ConflictRecord[];
+  /** "excel" when the values came from an edited export ("via Excel"). */
+  via?: "excel";
 };
 
 export type PlanningHistoryRecord = {
@@ -77,6 +79,8 @@ export type PlanningHistoryRecord = {
   user: string;
   mode: "unitario";
   screen: SaveScreen;
+  /** "excel" when the value came from an edited export ("via Excel"). */
+  via?: "excel";
   old: number;
   new: number;
 };

@@ -2,6 +2,7 @@ import { Form, Link, useBeforeUnload, useBlocker, useLocation, useNavigate, useN
 import type { ColumnDef } from "@tanstack/react-table";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { PageDialog } from "~/features/access/page-dialog";
+import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { Dialog, DialogClose } from "~/shared/ui/dialog";
@@ -296,6 +297,8 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
           <Alert tone="info">{messages.noDataFound}</Alert>
         )}
       </div>
+
+      {data.excel ? <ExcelPanel excel={data.excel} busy={saving} /> : null}
 
       {!data.canWrite ? <p className="planning__note">{planningTexts.readOnlyNote}</p> : null}
       {error ? (

@@ -21,8 +21,14 @@ import {
   type SkuMode,
 } from "~/features/planning/planning";
 import { formatChangeStamp, formatCompetencyMonth, formatPeriod, formatPlanningDay } from "~/features/planning/planning-dates";
-import { messages, planningTexts } from "~/messages";
+import { excelTexts, messages, planningTexts } from "~/messages";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
+import type { ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
+import { excelReportView } from "~/features/uploads-and-jobs/excel-report.server";
+import { PLANNING_DATASET } from "./excel.server";
+
+/** The plan screen's Excel route: GET exports the filter, POST takes an edited export back. */
+export const PLANNING_EXCEL_PATH = "/ij/plan_edit/excel";
 import {
   countPlanningRows,
   readOwnSave,
@@ -102,7 +108,10 @@ function conflictViews(conflicts: ConflictRecord[]): ConflictView[] {
 }
 
 function historyChange(entry: HistoryEntry): { mode: string; change: string } {
-  if (entry.kind === "unitario") return { mode: planningTexts.historyUnitario, change: `${pt(entry.old)} → ${pt(entry.new)}` };
+  if (entry.kind === "unitario") {
+    const mode = entry.via === "excel" ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}` : planningTexts.historyUnitario;
+    return { mode, change: `${pt(entry.old)} → ${pt(entry.new)}` };
+  }
   return { mode: planningTexts.historyLote, change: planningTexts.historyBatchChange(groupEditLabel({ percent: entry.percent, op: entry.op }), entry.rows) };
 }
 
@@ -151,10 +160,11 @@ export async function loadResults(request: Request, user: AuthenticatedUser, scr
   const historyId = objectIdOf(params.get("history"));
   const savedId = objectIdOf(params.get("saved"));
 
-  const [page, history, saved] = await Promise.all([
+  const [page, history, saved, excelReport] = await Promise.all([
     readPlanningPage(filter, pageFromParams(params, screen.pageBase)),
     historyId ? readRowHistory(filter, historyId) : null,
     savedId ? readOwnSave(savedId, user.email) : null,
+    screen.kind === "plan" ? excelReportView(params.get("excel"), user.email, PLANNING_DATASET) : null,
   ]);
 
   const historyView: HistoryView = historyId
@@ -185,7 +195,14 @@ export async function loadResults(request: Request, user: AuthenticatedUser, scr
     groupEditErrors: editCheck && !editCheck.success ? editCheck.error.issues.map((i) => i.message) : [],
     history: historyView,
     saved: saved && saved.status === "done" ? savedView(saved) : null,
+    // Exportar Excel and its way back (the plan screen's grid; docs/decisions.md "Excel round trips").
+    excel: screen.kind === "plan" ? excelPanel(filter, skuMode, canWrite, excelReport) : null,
   };
+}
+
+function excelPanel(filter: PlanningFilter, skuMode: SkuMode, canImport: boolean, report: ExcelPanelData["report"]): ExcelPanelData {
+  const query = filterSearchParams(filter, skuMode).toString();
+  return { exportHref: `${PLANNING_EXCEL_PATH}?${query}`, importAction: `${PLANNING_EXCEL_PATH}?${query}`, canImport, report };
 }
 
 // ---------------------------------------------------------------------------------------------

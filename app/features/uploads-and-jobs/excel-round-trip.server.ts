@@ -1,0 +1,208 @@
+import crypto from "node:crypto";
+import { PassThrough, Readable } from "node:stream";
+import { excelTexts } from "~/messages";
+import { readXlsxRows, UnreadableFileError } from "./import/readers.server";
+import { cellText, type CellValue } from "./import/values";
+
+/**
+ * Excel round trips of the grids (planning, forecast review, HR, master data): "Exportar Excel" streams exactly the
+ * rows of the screen's current filter into an XLSX, and the same file, edited and sent back, applies only the cells
+ * that changed, with the screen's own rules, refusing the rows someone else changed since the export.
+ *
+ * The file: one visible sheet with the screen's columns (numbers as numbers, dates as dates) and three hidden
+ * columns at the end: `_id` (the row's record), `_rev` (the row's revision when exported) and a column whose header
+ * names the dataset and its scope (`_portal:<dataset>?<scope as URL parameters>`). Rows stream in pages from a
+ * database cursor to the response: the web process never holds the whole file.
+ */
+
+export type ExcelCell = string | number | Date | null;
+
+export type ExcelColumn<Row> = {
+  /** The field an edit of this column names (the stored field's name). */
+  key: string;
+  /** The header, as the screen shows it. */
+  header: string;
+  kind: "text" | "number" | "integer" | "date";
+  /** Decimals shown for numbers (the value stays a real number). */
+  decimals?: number;
+  width?: number;
+  /** Whether a change of this column in the file is applied (the others are for reading). */
+  editable?: boolean;
+  value(row: Row): ExcelCell;
+};
+
+export type ExcelExport<Row> = {
+  dataset: string;
+  /** What the rows were selected by (the screen's filter, a cost centre and RF, a branch and period). */
+  scope: Record<string, string | readonly string[]>;
+  sheetName: string;
+  fileName: string;
+  columns: readonly ExcelColumn<Row>[];
+  idOf(row: Row): string;
+  revisionOf(row: Row): string;
+};
+
+export const ID_HEADER = "_id";
+export const REVISION_HEADER = "_rev";
+const PORTAL_PREFIX = "_portal:";
+
+/** A revision from a row's editable values: a short hash, for records that keep no revision counter. */
+export function contentRevision(values: readonly unknown[]): string {
+  return crypto.createHash("sha1").update(JSON.stringify(values)).digest("hex").slice(0, 16);
+}
+
+function scopeText(scope: ExcelExport<unknown>["scope"]): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(scope)) {
+    if (typeof value === "string") params.set(key, value);
+    else for (const v of value) params.append(key, v);
+  }
+  return params.toString();
+}
+
+function numberFormat(column: ExcelColumn<unknown>): string | undefined {
+  if (column.kind === "date") return "dd/mm/yyyy";
+  if (column.kind === "integer") return "#,##0";
+  if (column.kind === "number") return column.decimals === 0 ? "#,##0" : `#,##0.${"0".repeat(column.decimals ?? 2)}`;
+  return undefined;
+}
+
+/**
+ * The XLSX download of `pages` (batches of rows, in the screen's order), streamed: each row is written and
+ * committed as its page arrives.
+ */
+export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<readonly Row[]>): Response {
+  const out = new PassThrough();
+  void (async () => {
+    const { default: Excel } = await import("exceljs");
+    const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
+    sheet.columns = [
+      ...spec.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? Math.max(12, c.header.length + 2), style: { numFmt: numberFormat(c as ExcelColumn<unknown>) } })),
+      { header: ID_HEADER, key: ID_HEADER, width: 26, hidden: true },
+      { header: REVISION_HEADER, key: REVISION_HEADER, width: 18, hidden: true },
+      { header: `${PORTAL_PREFIX}${spec.dataset}?${scopeText(spec.scope as ExcelExport<unknown>["scope"])}`, key: "_portal", width: 10, hidden: true },
+    ];
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
+    for await (const page of pages) {
+      for (const row of page) {
+        sheet.addRow([...spec.columns.map((c) => c.value(row)), spec.idOf(row), spec.revisionOf(row), ""]).commit();
+      }
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error) => out.destroy(error as Error));
+  return new Response(Readable.toWeb(out) as ReadableStream, {
+    headers: {
+      "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "Content-Disposition": `attachment; filename="${spec.fileName.replace(/[^\w.-]+/g, "_")}"; filename*=UTF-8''${encodeURIComponent(spec.fileName)}`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+/** One data row of a returned file: its line, record, revision and the cells of the known columns (by key). */
+export type ReturnedRow = { line: number; id: string; revision: string; cells: Map<string, CellValue> };
+
+export type ReturnedFile =
+  | { ok: true; dataset: string; scope: URLSearchParams; rows: ReturnedRow[] }
+  | { ok: false; message: string };
+
+/**
+ * Reads a file exported by `xlsxDownload` for `dataset`: the header row must carry the hidden columns; the
+ * visible columns are found by their headers (a column the user removed is simply not applied).
+ */
+export async function readReturnedFile(source: Readable, dataset: string, columns: readonly ExcelColumn<never>[], maxRows: number): Promise<ReturnedFile> {
+  const keyOfHeader = new Map(columns.map((c) => [c.header.trim().toLowerCase(), c.key]));
+  let layout: { id: number; revision: number; cells: Array<[index: number, key: string]> } | null = null;
+  let scope = new URLSearchParams();
+  const rows: ReturnedRow[] = [];
+  try {
+    for await (const row of readXlsxRows(source)) {
+      if (!layout) {
+        const headers = row.cells.map((c) => cellText(c).trim());
+        const portal = headers.find((h) => h.startsWith(PORTAL_PREFIX));
+        const id = headers.indexOf(ID_HEADER);
+        const revision = headers.indexOf(REVISION_HEADER);
+        if (!portal || id < 0 || revision < 0) return { ok: false, message: excelTexts.excelNotAnExport };
+        const [name, query = ""] = portal.slice(PORTAL_PREFIX.length).split("?");
+        if (name !== dataset) return { ok: false, message: excelTexts.excelOtherScreen };
+        scope = new URLSearchParams(query);
+        const cells: Array<[number, string]> = [];
+        headers.forEach((h, i) => {
+          const key = keyOfHeader.get(h.toLowerCase());
+          if (key) cells.push([i, key]);
+        });
+        layout = { id, revision, cells };
+        continue;
+      }
+      const id = cellText(row.cells[layout.id]).trim();
+      if (!id) continue; // a line the user added or emptied: nothing to match it to
+      if (rows.length >= maxRows) return { ok: false, message: excelTexts.excelTooManyRows(maxRows) };
+      const cells = new Map<string, CellValue>();
+      for (const [index, key] of layout.cells) cells.set(key, row.cells[index] ?? null);
+      rows.push({ line: row.line, id, revision: cellText(row.cells[layout.revision]).trim(), cells });
+    }
+  } catch (error) {
+    if (error instanceof UnreadableFileError) return { ok: false, message: excelTexts.excelUnreadable };
+    throw error;
+  }
+  if (!layout) return { ok: false, message: excelTexts.excelNotAnExport };
+  return { ok: true, dataset, scope, rows };
+}
+
+/** A row refused by a rule, and a row someone else changed since the export (both values listed). */
+export type RefusedCell = { line: number; row: string; column: string; value: string; reason: string };
+export type ConflictCell = { line: number; row: string; column: string; fileValue: string; currentValue: string; by: string | null };
+
+export type RoundTripReport = { changed: number; conflicts: ConflictCell[]; refused: RefusedCell[] };
+
+/** "N alterados, M conflitos, K recusados" */
+export function reportSummary(report: RoundTripReport): string {
+  return excelTexts.excelSummary(report.changed, report.conflicts.length, report.refused.length);
+}
+
+const csvCell = (text: string | number) => {
+  const s = String(text);
+  return /[";\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The conflicts and refusals as a CSV (";" separated, as Excel in pt-BR opens it), for download. */
+export function reportCsv(report: RoundTripReport): string {
+  const t = excelTexts.excelReportColumns;
+  const lines = [[t.kind, t.line, t.row, t.column, t.fileValue, t.currentValue, t.reason].map(csvCell).join(";")];
+  for (const c of report.conflicts) lines.push([t.conflict, c.line, c.row, c.column, c.fileValue, c.currentValue, c.by ? excelTexts.excelChangedBy(c.by) : ""].map(csvCell).join(";"));
+  for (const r of report.refused) lines.push([t.refused, r.line, r.row, r.column, r.value, "", r.reason].map(csvCell).join(";"));
+  return `\uFEFF${lines.join("\r\n")}\r\n`;
+}
+
+/** The report's list as a link target that works without JavaScript (a data: URL the browser downloads). */
+export function reportHref(report: RoundTripReport): string | null {
+  if (report.conflicts.length === 0 && report.refused.length === 0) return null;
+  return `data:text/csv;charset=utf-8,${encodeURIComponent(reportCsv(report))}`;
+}
+
+/** The most bytes a returned file may have when sent through a screen (the grid's own import). */
+export const RETURNED_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The uploaded file of a screen's import form (field `arquivo`), as a stream; a message when it is missing, too
+ * large or not an XLSX.
+ */
+export async function returnedFileOf(request: Request): Promise<{ ok: true; stream: Readable } | { ok: false; message: string }> {
+  const length = Number(request.headers.get("Content-Length") ?? "0");
+  if (length > RETURNED_FILE_MAX_BYTES + 64 * 1024) return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return { ok: false, message: excelTexts.excelMissing };
+  }
+  const file = form.get("arquivo");
+  if (!(file instanceof Blob) || file.size === 0) return { ok: false, message: excelTexts.excelMissing };
+  if (file.size > RETURNED_FILE_MAX_BYTES) return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
+  const name = (file as File).name ?? "";
+  if (!/\.xlsx$/i.test(name)) return { ok: false, message: excelTexts.excelNotXlsx };
+  return { ok: true, stream: Readable.from(Buffer.from(await file.arrayBuffer())) };
+}

@@ -1,0 +1,39 @@
+// Screen: Planning Excel round trip: GET /ij/plan_edit/excel (the filter's rows as XLSX), POST an edited export back.
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
+import { parseFilter, filterSearchParams } from "~/features/planning/planning";
+import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { messages } from "~/messages";
+import { redirectWithToast } from "~/shared/toast.server";
+
+const SCREEN = "/ij/plan_edit";
+
+/** "Exportar Excel": every row of the filter in the URL (the screen's own), streamed as XLSX. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.plan_edit.excel", request);
+  const parsed = parseFilter(new URL(request.url).searchParams, "plan");
+  if (!parsed.ok) throw redirect("/ij/plan?check=1");
+  return planningXlsx(parsed.filter);
+}
+
+/**
+ * An edited export sent back: the changed quantities are saved "via Excel"; the screen then shows
+ * "N alterados, M conflitos, K recusados" with the list to download (`?excel=<id>`), on the file's filter.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.plan_edit.excel", request, "write");
+  const url = new URL(request.url);
+  const back = (query: string) => `${SCREEN}${query ? `?${query}` : ""}`;
+  const current = parseFilter(url.searchParams, "plan");
+  const currentQuery = current.ok ? filterSearchParams(current.filter, current.skuMode).toString() : "";
+  const file = await returnedFileOf(request);
+  if (!file.ok) return redirectWithToast(back(currentQuery), { type: "error", description: file.message });
+  const outcome = await importPlanningFile(file.stream, user.email, "plan_edit");
+  if (!outcome.ok) return redirectWithToast(back(currentQuery), { type: "error", description: outcome.message });
+  const id = await keepExcelReport(PLANNING_DATASET, user.email, outcome.report);
+  const query = filterSearchParams(outcome.filter, current.ok ? current.skuMode : undefined);
+  query.set("excel", id);
+  return redirectWithToast(back(query.toString()), { type: "success", description: messages.editingSaved });
+}
