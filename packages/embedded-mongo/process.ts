@@ -9,7 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const URI_FILE = "embedded-mongo.uri";
 
@@ -53,16 +55,24 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
  */
 export const DB_GC_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer"];
 
-/** How to run the server: the bundled build in production, the TypeScript source through tsx otherwise. */
+/** This module's folder: the package's sources, or the portal's build/host when the host bundle inlined it. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * How to run the server: the bundled build (`build/host/embedded-mongo.js` under the working directory, which the
+ * portal's `npm run build` writes) in production or whenever this module runs from a bundle (no `cli.ts` beside
+ * it); otherwise the TypeScript source beside this module through tsx.
+ */
 function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
   const heapMb = Math.min(16_384, Math.floor((os.totalmem() / 1024 / 1024) * 0.75));
   const heap = /max-old-space-size/.test(env.NODE_OPTIONS ?? "") ? [] : [`--max-old-space-size=${heapMb}`];
   const flags = [...heap, ...DB_GC_FLAGS];
   const built = path.resolve("build/host/embedded-mongo.js");
-  if (env.NODE_ENV === "production" && existsSync(built)) return { file: process.execPath, args: [...flags, built] };
-  const tsx = path.resolve("node_modules/tsx/dist/cli.mjs");
-  return { file: process.execPath, args: [...flags, tsx, path.resolve("packages/embedded-mongo/cli.ts")] };
+  const source = path.join(here, "cli.ts");
+  if (existsSync(built) && (env.NODE_ENV === "production" || !existsSync(source))) return { file: process.execPath, args: [...flags, built] };
+  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  return { file: process.execPath, args: [...flags, tsx, source] };
 }
 
 /**
