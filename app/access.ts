@@ -209,6 +209,8 @@ export const ROUTE_ACCESS = {
   // HR auxiliary data (roles not shown: readers ours, editors from HR_EDITOR_TYPES)
   "routes/ij.rh": HR,
   "routes/ij.rh_edit.$filial": HR,
+  // Its Excel round trip: the grid's readers export; its editors (HR_EDITOR_TYPES) send an edited export back.
+  "routes/ij.rh_edit.$filial.excel": HR,
 
   // Financial statement (spec 001 §6: USER GOLD with a flag)
   "routes/ij.demo_financial": FINANCIAL_STATEMENT,

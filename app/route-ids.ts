@@ -43,6 +43,7 @@ export type RouteId =
   | "routes/ij.report_save"
   | "routes/ij.rh"
   | "routes/ij.rh_edit.$filial"
+  | "routes/ij.rh_edit.$filial.excel"
   | "routes/jobs"
   | "routes/jobs.$"
   | "routes/jobs.dashboard.$id"

@@ -57,6 +57,8 @@ export type HrAuxChange = {
   /** The e-mail of who changed it. */
   user: string;
   at: Date;
+  /** "excel" when the value came from an edited export ("via Excel"). */
+  via?: "excel";
 };
 
 /** At most 255 characters (spec 001 §5, §9). */
@@ -179,8 +181,8 @@ export type SaveOutcome =
 
 type ChangeSource = Pick<HrAuxRecord, "filial_nome" | "mes_apur" | "matricula" | "nome"> & { _id: ObjectId };
 
-function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date): HrAuxChange {
-  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at };
+function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date, via?: "excel"): HrAuxChange {
+  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at, ...(via ? { via } : {}) };
 }
 
 type FigureDiff =
@@ -229,7 +231,7 @@ export async function previewFigureChanges(filial: string, edits: readonly Figur
  * one update whose filter also holds the old values: a row someone else changed meanwhile is left alone and
  * counted as a conflict. One bulk write for all rows, one insert for the change records.
  */
-export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date()): Promise<SaveOutcome> {
+export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date(), via?: "excel"): Promise<SaveOutcome> {
   if (edits.length === 0) return { kind: "noChanges" };
   const diff = await diffFigures(filial, edits);
   if (diff.kind === "unknownRecords") return diff;
@@ -253,7 +255,7 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
     const current = new Map(after.map((d) => [String(d._id), d]));
     applied = diff.rows.filter(([id, fields]) => [...fields].every(([field, change]) => current.get(id)?.[field] === change.new));
   }
-  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now)));
+  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now, via)));
   if (changes.length > 0) {
     await noteDataChanged([HR_AUX]);
     await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
@@ -264,7 +266,7 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
 export type CommentOutcome = { kind: "saved" } | { kind: "noChanges" } | { kind: "notFound" } | { kind: "conflict" };
 
 /** Sets the comment of one of the branch's rows (spec 001 §7 "set comment (_id, comentario)"). */
-export async function saveComment(filial: string, id: string, comentario: string, user: string, now: Date = new Date()): Promise<CommentOutcome> {
+export async function saveComment(filial: string, id: string, comentario: string, user: string, now: Date = new Date(), via?: "excel"): Promise<CommentOutcome> {
   if (!/^[0-9a-f]{24}$/i.test(id) || comentario.length > HR_COMMENT_MAX) return { kind: "notFound" };
   const collection = await auxCollection();
   const _id = new ObjectId(id);
@@ -277,6 +279,6 @@ export async function saveComment(filial: string, id: string, comentario: string
   const result = await collection.updateOne({ _id, filial_nome: filial, comentario: seen as string }, { $set: { comentario, updatedBy: user, updatedAt: now } });
   if (result.matchedCount === 0) return { kind: "conflict" };
   await noteDataChanged([HR_AUX]);
-  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now));
+  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via));
   return { kind: "saved" };
 }

@@ -16,6 +16,9 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { PageDialog } from "~/features/access/page-dialog";
+import { HR_DATASET } from "~/features/hr/excel.server";
+import { ExcelPanel, type ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
+import { excelReportView } from "~/features/uploads-and-jobs/excel-report.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { AuxGrid, figureCell, type GridEdits } from "~/features/hr/aux-grid";
 import { CommentDialog } from "~/features/hr/comment-dialog";
@@ -76,6 +79,8 @@ type GridData = {
   rows: HrAuxRow[];
   limited: boolean;
   people: StoreUser[];
+  /** Exportar Excel and its way back, once there is a range. */
+  excel: ExcelPanelData | null;
 };
 
 /**
@@ -99,14 +104,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     rows: [],
     limited: false,
     people: [],
+    excel: null,
   };
   const scope = await branchScopeOf(user.email);
   if (filial.length > FILIAL_MAX || !(await branchVisible(filial, scope))) {
     return data<GridData>({ ...base, notFound: true }, { status: 404 });
   }
   if (!months.ok) return data<GridData>({ ...base, notFound: false });
-  const [grid, people] = await Promise.all([listAuxRows(filial, months.range), listStoreUsers(filial, months.range)]);
-  return data<GridData>({ ...base, notFound: false, range: months.range, rows: grid.rows, limited: grid.limited, people });
+  const [grid, people, report] = await Promise.all([
+    listAuxRows(filial, months.range),
+    listStoreUsers(filial, months.range),
+    excelReportView(url.searchParams.get("excel"), user.email, HR_DATASET),
+  ]);
+  const excelHref = `${hrGridPath(filial, months.range).replace(/\?/, "/excel?")}`;
+  const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: base.canEdit, report };
+  return data<GridData>({ ...base, notFound: false, range: months.range, rows: grid.rows, limited: grid.limited, people, excel });
 }
 
 /** Opening or closing a comment dialog changes only its URL parameter: the rows need no reload. */
@@ -308,6 +320,7 @@ export default function HrGridPage() {
                   {page.range.to !== page.range.from ? ` – ${month(page.range.to)}` : ""}
                 </p>
                 {page.limited ? <Alert tone="warning">{hrTexts.rowLimitReached(page.rows.length)}</Alert> : null}
+                {page.excel && page.rows.length > 0 ? <ExcelPanel excel={page.excel} busy={saving} /> : null}
                 {page.rows.length === 0 ? (
                   <p className="hr-empty">{messages.noDataFound}</p>
                 ) : page.canEdit ? (

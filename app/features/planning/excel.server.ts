@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import type { Readable } from "node:stream";
 import {
+  editedCell,
   readReturnedFile,
   xlsxDownload,
   type ConflictCell,
@@ -106,7 +107,7 @@ export async function importPlanningFile(source: Readable, user: string, screen:
       refused.push({ line: row.line, row: row.id, column: "_id", value: row.id, reason: excelTexts.excelUnknownRow });
       continue;
     }
-    if (!row.cells.has("valor")) continue;
+    if (!editedCell(row, "valor", quantityOf)) continue;
     const cell = row.cells.get("valor");
     const valor = quantityOf(cell);
     if (valor === null) {

@@ -9,9 +9,10 @@ import { cellText, type CellValue } from "./import/values";
  * rows of the screen's current filter into an XLSX, and the same file, edited and sent back, applies only the cells
  * that changed, with the screen's own rules, refusing the rows someone else changed since the export.
  *
- * The file: one visible sheet with the screen's columns (numbers as numbers, dates as dates) and three hidden
- * columns at the end: `_id` (the row's record), `_rev` (the row's revision when exported) and a column whose header
- * names the dataset and its scope (`_portal:<dataset>?<scope as URL parameters>`). Rows stream in pages from a
+ * The file: one visible sheet with the screen's columns (numbers as numbers, dates as dates) and four hidden
+ * columns at the end: `_id` (the row's record), `_rev` (the row's revision when exported), `_orig` (the editable
+ * cells' values when exported, so a returned file tells the user's edits from values someone else changed since) and
+ * a column whose header names the dataset and its scope (`_portal:<dataset>?<scope as URL parameters>`). Rows stream in pages from a
  * database cursor to the response: the web process never holds the whole file.
  */
 
@@ -44,6 +45,7 @@ export type ExcelExport<Row> = {
 
 export const ID_HEADER = "_id";
 export const REVISION_HEADER = "_rev";
+export const ORIGINAL_HEADER = "_orig";
 const PORTAL_PREFIX = "_portal:";
 
 /** A revision from a row's editable values: a short hash, for records that keep no revision counter. */
@@ -81,13 +83,16 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
       ...spec.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? Math.max(12, c.header.length + 2), style: { numFmt: numberFormat(c as ExcelColumn<unknown>) } })),
       { header: ID_HEADER, key: ID_HEADER, width: 26, hidden: true },
       { header: REVISION_HEADER, key: REVISION_HEADER, width: 18, hidden: true },
+      { header: ORIGINAL_HEADER, key: ORIGINAL_HEADER, width: 10, hidden: true },
       { header: `${PORTAL_PREFIX}${spec.dataset}?${scopeText(spec.scope as ExcelExport<unknown>["scope"])}`, key: "_portal", width: 10, hidden: true },
     ];
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
     for await (const page of pages) {
       for (const row of page) {
-        sheet.addRow([...spec.columns.map((c) => c.value(row)), spec.idOf(row), spec.revisionOf(row), ""]).commit();
+        const values = spec.columns.map((c) => c.value(row));
+        const original = JSON.stringify(spec.columns.flatMap((c, i) => (c.editable ? [values[i] instanceof Date ? (values[i] as Date).toISOString() : values[i]] : [])));
+        sheet.addRow([...values, spec.idOf(row), spec.revisionOf(row), original, ""]).commit();
       }
     }
     sheet.commit();
@@ -102,8 +107,20 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
   });
 }
 
-/** One data row of a returned file: its line, record, revision and the cells of the known columns (by key). */
-export type ReturnedRow = { line: number; id: string; revision: string; cells: Map<string, CellValue> };
+/**
+ * One data row of a returned file: its line, record, revision, the cells of the known columns (by key) and the
+ * editable cells' values when exported (by key). `edited(key)` tells whether the user changed that cell.
+ */
+export type ReturnedRow = { line: number; id: string; revision: string; cells: Map<string, CellValue>; original: Map<string, CellValue> };
+
+/** Whether a returned cell differs from its value at export, compared as the rule reads both (`read`). */
+export function editedCell<T>(row: ReturnedRow, key: string, read: (value: CellValue | undefined) => T | null): boolean {
+  if (!row.cells.has(key)) return false;
+  const now = read(row.cells.get(key));
+  if (!row.original.has(key)) return true;
+  const before = read(row.original.get(key));
+  return now === null || before === null || now !== before;
+}
 
 export type ReturnedFile =
   | { ok: true; dataset: string; scope: URLSearchParams; rows: ReturnedRow[] }
@@ -115,7 +132,8 @@ export type ReturnedFile =
  */
 export async function readReturnedFile(source: Readable, dataset: string, columns: readonly ExcelColumn<never>[], maxRows: number): Promise<ReturnedFile> {
   const keyOfHeader = new Map(columns.map((c) => [c.header.trim().toLowerCase(), c.key]));
-  let layout: { id: number; revision: number; cells: Array<[index: number, key: string]> } | null = null;
+  let layout: { id: number; revision: number; original: number; cells: Array<[index: number, key: string]> } | null = null;
+  const editableKeys = columns.filter((c) => c.editable).map((c) => c.key);
   let scope = new URLSearchParams();
   const rows: ReturnedRow[] = [];
   try {
@@ -134,7 +152,7 @@ export async function readReturnedFile(source: Readable, dataset: string, column
           const key = keyOfHeader.get(h.toLowerCase());
           if (key) cells.push([i, key]);
         });
-        layout = { id, revision, cells };
+        layout = { id, revision, original: headers.indexOf(ORIGINAL_HEADER), cells };
         continue;
       }
       const id = cellText(row.cells[layout.id]).trim();
@@ -142,7 +160,16 @@ export async function readReturnedFile(source: Readable, dataset: string, column
       if (rows.length >= maxRows) return { ok: false, message: excelTexts.excelTooManyRows(maxRows) };
       const cells = new Map<string, CellValue>();
       for (const [index, key] of layout.cells) cells.set(key, row.cells[index] ?? null);
-      rows.push({ line: row.line, id, revision: cellText(row.cells[layout.revision]).trim(), cells });
+      const original = new Map<string, CellValue>();
+      if (layout.original >= 0) {
+        try {
+          const values = JSON.parse(cellText(row.cells[layout.original]) || "[]") as CellValue[];
+          if (Array.isArray(values) && values.length === editableKeys.length) editableKeys.forEach((key, i) => original.set(key, values[i] ?? null));
+        } catch {
+          // an unreadable _orig: every present editable cell counts as edited, and the revision still guards the row
+        }
+      }
+      rows.push({ line: row.line, id, revision: cellText(row.cells[layout.revision]).trim(), cells, original });
     }
   } catch (error) {
     if (error instanceof UnreadableFileError) return { ok: false, message: excelTexts.excelUnreadable };

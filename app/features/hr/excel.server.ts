@@ -1,0 +1,144 @@
+import type { Readable } from "node:stream";
+import {
+  contentRevision,
+  editedCell,
+  readReturnedFile,
+  xlsxDownload,
+  type ConflictCell,
+  type ExcelColumn,
+  type RefusedCell,
+  type RoundTripReport,
+} from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { cellText, type CellValue } from "~/features/uploads-and-jobs/import/values";
+import { excelTexts, hrTexts } from "~/messages";
+import { HR_FIGURE_FIELDS, type FigureEdit, type HrFigureField } from "~/models/hr.fields";
+import { HR_COMMENT_MAX, listAuxRows, saveComment, saveFigures, type HrAuxRow } from "~/models/hr.server";
+import { normalizeComment } from "./edits";
+import { checkFigure, formatFigure, formatPtBrNumber, HR_FIGURE_RULES } from "./figures";
+import { formatMonth, MONTH_FROM_PARAM, MONTH_TO_PARAM, monthStartUtc, type MonthRange } from "./months";
+
+/**
+ * "Exportar Excel" of /ij/rh_edit/{filial} and its way back: the branch's rows of the month range (at most the grid's
+ * 10,000) with the grid's columns, the CPF masked as on the screen; the five figures and the comment are what an
+ * edited file changes, with the grid's limits, against each row's revision (a hash of its editable values).
+ */
+
+export const HR_DATASET = "rh";
+
+const t = hrTexts.columns;
+const text = (key: string, header: string, value: (r: HrAuxRow) => string): ExcelColumn<HrAuxRow> => ({ key, header, kind: "text", value });
+
+export const HR_COLUMNS: readonly ExcelColumn<HrAuxRow>[] = [
+  text("filial_nome", t.filial_nome, (r) => r.filial_nome),
+  { key: "mes_apur", header: t.mes_apur, kind: "date", value: (r) => monthStartUtc(r.mes_apur) },
+  text("nome", t.nome, (r) => r.nome),
+  text("cpf", t.cpf, (r) => r.cpf),
+  ...HR_FIGURE_FIELDS.map(
+    (field): ExcelColumn<HrAuxRow> => ({ key: field, header: t[field], kind: "number", decimals: HR_FIGURE_RULES[field].decimals, editable: true, value: (r) => r[field] }),
+  ),
+  { key: "comentario", header: t.comentario, kind: "text", editable: true, width: 40, value: (r) => r.comentario },
+];
+
+const revisionOf = (r: HrAuxRow) => contentRevision([...HR_FIGURE_FIELDS.map((f) => r[f]), r.comentario]);
+
+/** The XLSX of the branch's rows for the range. */
+export async function hrXlsx(filial: string, range: MonthRange): Promise<Response> {
+  const { rows } = await listAuxRows(filial, range);
+  return xlsxDownload(
+    {
+      dataset: HR_DATASET,
+      scope: { filial, [MONTH_FROM_PARAM]: range.from, [MONTH_TO_PARAM]: range.to },
+      sheetName: "Auxiliar Padrão",
+      fileName: `auxiliar-padrao-${filial}-${range.from}-${range.to}.xlsx`,
+      columns: HR_COLUMNS,
+      idOf: (r) => r.id,
+      revisionOf,
+    },
+    (async function* () {
+      yield rows;
+    })(),
+  );
+}
+
+/** A figure as a returned file holds it: a number cell (checked against the grid's rule), or text typed as on the screen. */
+function figureOf(field: HrFigureField, value: CellValue | undefined): { ok: true; value: number } | { ok: false; error: string } {
+  if (typeof value === "number") {
+    const rule = HR_FIGURE_RULES[field];
+    if (!Number.isFinite(value)) return { ok: false, error: hrTexts.invalidNumber };
+    if (value < 0) return { ok: false, error: hrTexts.negativeNumber };
+    const scaled = value * 10 ** rule.decimals;
+    if (Math.abs(scaled - Math.round(scaled)) > 1e-6) return { ok: false, error: hrTexts.tooManyDecimals(rule.decimals) };
+    if (value > rule.max) return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
+    return { ok: true, value: Number(value.toFixed(rule.decimals)) };
+  }
+  return checkFigure(field, cellText(value ?? null).trim());
+}
+
+export type HrImportOutcome = { ok: true; report: RoundTripReport } | { ok: false; message: string };
+
+/**
+ * Applies an edited export to the branch: only the figures and comments that differ from the stored ones, each
+ * checked with the grid's rule; a row changed since the export is a conflict (both values); the changes are saved
+ * "via Excel", each recorded as an edit in the grid would be.
+ */
+export async function importHrFile(source: Readable, filial: string, range: MonthRange, user: string): Promise<HrImportOutcome> {
+  const file = await readReturnedFile(source, HR_DATASET, HR_COLUMNS as readonly ExcelColumn<never>[], 10_000);
+  if (!file.ok) return file;
+  if (file.scope.get("filial") !== filial) return { ok: false, message: excelTexts.excelOtherScope };
+  const { rows } = await listAuxRows(filial, range);
+  const current = new Map(rows.map((r) => [r.id, r]));
+  const refused: RefusedCell[] = [];
+  const conflicts: ConflictCell[] = [];
+  const figureEdits: FigureEdit[] = [];
+  const comments: Array<{ id: string; comentario: string }> = [];
+  for (const row of file.rows) {
+    const stored = current.get(row.id);
+    if (!stored) {
+      refused.push({ line: row.line, row: row.id, column: "_id", value: row.id, reason: excelTexts.excelUnknownRow });
+      continue;
+    }
+    const label = `${stored.nome} · ${formatMonth(stored.mes_apur)}`;
+    const changes: Array<{ column: string; file: string; current: string; apply: () => void }> = [];
+    let invalid = false;
+    for (const field of HR_FIGURE_FIELDS) {
+      if (!editedCell(row, field, (v) => { const c = figureOf(field, v); return c.ok ? c.value : null; })) continue;
+      const cell = row.cells.get(field);
+      const checked = figureOf(field, cell);
+      if (!checked.ok) {
+        refused.push({ line: row.line, row: label, column: t[field], value: cellText(cell ?? null), reason: checked.error });
+        invalid = true;
+        continue;
+      }
+      if (checked.value !== stored[field]) {
+        const value = checked.value;
+        changes.push({ column: t[field], file: formatFigure(field, value), current: formatFigure(field, stored[field]), apply: () => figureEdits.push({ id: stored.id, field, value }) });
+      }
+    }
+    if (editedCell(row, "comentario", (v) => normalizeComment(cellText(v ?? null)))) {
+      const comentario = normalizeComment(cellText(row.cells.get("comentario") ?? null));
+      if (comentario.length > HR_COMMENT_MAX) {
+        refused.push({ line: row.line, row: label, column: t.comentario, value: comentario.slice(0, 60), reason: hrTexts.commentTooLong(HR_COMMENT_MAX) });
+        invalid = true;
+      } else if (comentario !== stored.comentario) {
+        changes.push({ column: t.comentario, file: comentario, current: stored.comentario, apply: () => comments.push({ id: stored.id, comentario }) });
+      }
+    }
+    if (invalid || changes.length === 0) continue;
+    if (revisionOf(stored) !== row.revision) {
+      for (const change of changes) conflicts.push({ line: row.line, row: label, column: change.column, fileValue: change.file, currentValue: change.current, by: null });
+      continue;
+    }
+    for (const change of changes) change.apply();
+  }
+  let changed = 0;
+  const now = new Date();
+  if (figureEdits.length > 0) {
+    const outcome = await saveFigures(filial, figureEdits, user, now, "excel");
+    if (outcome.kind === "saved") changed += outcome.changed;
+  }
+  for (const { id, comentario } of comments) {
+    const outcome = await saveComment(filial, id, comentario, user, now, "excel");
+    if (outcome.kind === "saved") changed += 1;
+  }
+  return { ok: true, report: { changed, conflicts, refused } };
+}

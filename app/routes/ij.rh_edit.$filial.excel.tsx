@@ -1,0 +1,51 @@
+// Screen: HR auxiliary data Excel round trip: GET /ij/rh_edit/{filial}/excel (the grid as XLSX), POST an edited export back.
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
+import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/months";
+import { hrGridPath } from "~/features/hr/paths";
+import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { getConfig } from "~/config.server";
+import { hrTexts, messages } from "~/messages";
+import { branchScopeOf, branchVisible } from "~/models/hr.server";
+import { redirectWithToast } from "~/shared/toast.server";
+
+const FILIAL_MAX = 200;
+
+async function scopeOf(request: Request, filial: string, email: string) {
+  const url = new URL(request.url);
+  const months = resolveMonthRange(
+    { from: url.searchParams.get(MONTH_FROM_PARAM), to: url.searchParams.get(MONTH_TO_PARAM) },
+    { now: new Date(), useCurrentMonth: getConfig().features.auxCurrentMonth },
+  );
+  const visible = filial.length <= FILIAL_MAX && (await branchVisible(filial, await branchScopeOf(email)));
+  return { months, visible };
+}
+
+/** "Exportar Excel": the branch's rows of the month range in the URL, as the grid shows them. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.rh_edit.$filial.excel", request);
+  const filial = params.filial ?? "";
+  const { months, visible } = await scopeOf(request, filial, user.email);
+  if (!visible) throw new Response(hrTexts.branchNotFound(filial.slice(0, FILIAL_MAX)), { status: 404 });
+  if (!months.ok) throw new Response(months.error, { status: 400 });
+  return hrXlsx(filial, months.range);
+}
+
+/** An edited export sent back by an HR editor: the changed figures and comments, saved via Excel, then the grid. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.rh_edit.$filial.excel", request, "write");
+  const filial = params.filial ?? "";
+  const { months, visible } = await scopeOf(request, filial, user.email);
+  if (!visible) throw new Response(hrTexts.branchNotFound(filial.slice(0, FILIAL_MAX)), { status: 404 });
+  const range = months.ok ? months.range : months.fallback;
+  const back = hrGridPath(filial, range);
+  const file = await returnedFileOf(request);
+  if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });
+  if (!months.ok) return redirectWithToast(back, { type: "error", description: months.error });
+  const outcome = await importHrFile(file.stream, filial, months.range, user.email);
+  if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
+  const id = await keepExcelReport(HR_DATASET, user.email, outcome.report);
+  return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}excel=${id}`, { type: "success", description: messages.saved });
+}
