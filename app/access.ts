@@ -200,6 +200,8 @@ export const ROUTE_ACCESS = {
   "routes/ij.report_preview_schneider": FINANCE,
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FINANCE,
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history": FINANCE,
+  // The review's Excel round trip: its readers export, its editors send an edited export back.
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel": FINANCE,
 
   // Explorer (spec 001 §6)
   "routes/ij.explorer": restricted(EXPLORERS, "explorer", "spec"),

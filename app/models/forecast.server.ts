@@ -29,6 +29,8 @@ export type ForecastHistoryEntry = {
   name: string;
   old: number;
   new: number;
+  /** "excel" when the value came from an edited export ("via Excel"). */
+  via?: "excel";
 };
 
 export type ForecastRecord = {
@@ -203,6 +205,7 @@ export async function saveForecastCells(
   cells: readonly CellWrite[],
   author: { email: string; name: string },
   now: Date,
+  via?: "excel",
 ): Promise<SaveResult> {
   if (cells.length === 0) return { kind: "saved", count: 0 };
   const collection = await forecast();
@@ -253,6 +256,7 @@ export async function saveForecastCells(
       name: author.name,
       old: cell.old,
       new: cell.value,
+      ...(via ? { via } : {}),
     }));
     await (await getDb()).collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(entries, { ordered: false });
   }

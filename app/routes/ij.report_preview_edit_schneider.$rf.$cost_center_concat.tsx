@@ -11,7 +11,10 @@ import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/features/for
 import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/features/forecast/review.server";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
-import { filterPath, historyPath } from "~/features/forecast/forecast-filter";
+import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
+import { FORECAST_DATASET } from "~/features/forecast/excel.server";
+import { ExcelPanel, type ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
+import { excelReportView } from "~/features/uploads-and-jobs/excel-report.server";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
@@ -31,9 +34,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const lookup = await resolveReview(params);
   if (!lookup.ok) return data({ found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) }, { status: 404 });
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
-  const review = await loadReviewGrid(lookup.review, portalToday(), canWrite);
+  const [review, report] = await Promise.all([
+    loadReviewGrid(lookup.review, portalToday(), canWrite),
+    excelReportView(new URL(request.url).searchParams.get("excel"), user.email, FORECAST_DATASET),
+  ]);
+  const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
+  const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: canWrite && review.open, report };
   // loadedAt keys the grid: a reload after a save starts it afresh from the stored values.
-  return { found: true as const, ...review, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }) };
+  return { found: true as const, ...review, excel, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -119,6 +127,7 @@ export default function ForecastReviewPage() {
           {error}
         </Alert>
       ) : null}
+      {empty ? null : <ExcelPanel excel={page.excel} />}
       {empty ? (
         <Alert tone="info">{forecastTexts.noData}</Alert>
       ) : (

@@ -141,4 +141,7 @@ export const forecastTexts = {
   historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
   historyPickCell: "Clique numa conta e num mês da grade para ver o histórico da célula.",
   historyMarker: "Célula com histórico de alterações",
+  // ours: the columns of the review's Excel export
+  excelGroup: "Grupo",
+  excelDescription: "Descrição",
 } as const;

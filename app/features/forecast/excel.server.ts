@@ -1,0 +1,174 @@
+import type { Readable } from "node:stream";
+import {
+  contentRevision,
+  editedCell,
+  readReturnedFile,
+  xlsxDownload,
+  type ConflictCell,
+  type ExcelColumn,
+  type RefusedCell,
+  type RoundTripReport,
+} from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { cellText, type CellValue } from "~/features/uploads-and-jobs/import/values";
+import { excelTexts, forecastTexts } from "~/messages";
+import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast.server";
+import { byPtBrNumeric } from "~/shared/collation";
+import { formatPtBr2, hasAtMostTwoDecimals, parsePtBrNumber } from "~/shared/pt-br-number";
+import type { Review } from "./review.server";
+import { isEditableMonth, isOpenForEditing, monthKey, monthLabel, monthOfDate, monthStartDate, windowMonths, type CalendarDate, type Month } from "./release-points";
+
+/**
+ * "Exportar Excel" of the forecast review (one RF and cost centre) and its way back: an account a row, its group and
+ * description, then one column per month of the window (actuals, then forecasts). Only the months open for editing
+ * today are editable, with the grid's rules (a number with at most two decimals); a cell saved by someone else since
+ * the export is a conflict; the changes are one save "via Excel", recorded in each cell's history.
+ */
+
+export const FORECAST_DATASET = "forecast";
+
+type AccountRow = { account: string; group: string; label: string; cells: Map<Month, number | null> };
+
+const monthKeyOf = (m: Month) => `m${monthKey(m)}`;
+
+function columnsOf(review: Review, today: CalendarDate): ExcelColumn<AccountRow>[] {
+  const { calendar } = review;
+  const open = isOpenForEditing(calendar, today);
+  return [
+    { key: "group_level_2", header: forecastTexts.excelGroup, kind: "text", value: (r) => r.group },
+    { key: "account_concat", header: forecastTexts.accountColumn, kind: "text", width: 16, value: (r) => r.account },
+    { key: "acc_description", header: forecastTexts.excelDescription, kind: "text", width: 36, value: (r) => r.label },
+    ...windowMonths(calendar).map(
+      (m): ExcelColumn<AccountRow> => ({
+        key: monthKeyOf(m),
+        header: monthLabel(m),
+        kind: "number",
+        decimals: 2,
+        editable: open && isEditableMonth(calendar, m, today),
+        value: (r) => r.cells.get(m) ?? null,
+      }),
+    ),
+  ];
+}
+
+/** The window's accounts with each month's amount: the actual before the first forecast month, the forecast after. */
+async function accountRows(review: Review): Promise<AccountRow[]> {
+  const { calendar, costCenter } = review;
+  const accounts = await readWindow(calendar.name, costCenter.cost_center_concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const rows = accounts.map(({ _id, label, months, values, forecasts }) => {
+    const cells = new Map<Month, number | null>();
+    months.forEach((date, i) => {
+      const m = monthOfDate(date);
+      cells.set(m, m < calendar.firstForecastMonth ? values[i] : forecasts[i]);
+    });
+    return { account: _id.account, group: _id.group, label, cells };
+  });
+  return rows.sort((a, b) => byPtBrNumeric(a.group, b.group) || byPtBrNumeric(a.account, b.account));
+}
+
+const revisionOf = (columns: readonly ExcelColumn<AccountRow>[]) => (r: AccountRow) =>
+  contentRevision(columns.filter((c) => c.editable).map((c) => c.value(r)));
+
+export async function forecastXlsx(review: Review, today: CalendarDate): Promise<Response> {
+  const columns = columnsOf(review, today);
+  const rows = await accountRows(review);
+  return xlsxDownload(
+    {
+      dataset: FORECAST_DATASET,
+      scope: { rf: review.calendar.name, cost_center_concat: review.costCenter.cost_center_concat },
+      sheetName: review.calendar.name,
+      fileName: `forecast-${review.calendar.name}-${review.costCenter.cost_center}.xlsx`,
+      columns,
+      idOf: (r) => r.account,
+      revisionOf: revisionOf(columns),
+    },
+    (async function* () {
+      yield rows;
+    })(),
+  );
+}
+
+/** An amount as a returned file holds it: a number cell, or text typed in pt-BR; null when it is neither. */
+function amountOf(value: CellValue | undefined): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  const text = cellText(value ?? null).trim();
+  if (text === "") return null;
+  const parsed = parsePtBrNumber(text);
+  return parsed.ok && !parsed.empty ? parsed.value : null;
+}
+
+export type ForecastImportOutcome = { ok: true; report: RoundTripReport } | { ok: false; message: string };
+
+/** Applies an edited export of this review (same RF and cost centre): only edited cells, only editable months. */
+export async function importForecastFile(source: Readable, review: Review, today: CalendarDate, author: { email: string; name: string }): Promise<ForecastImportOutcome> {
+  const columns = columnsOf(review, today);
+  const file = await readReturnedFile(source, FORECAST_DATASET, columns as readonly ExcelColumn<never>[], 10_000);
+  if (!file.ok) return file;
+  if (file.scope.get("rf") !== review.calendar.name || file.scope.get("cost_center_concat") !== review.costCenter.cost_center_concat) {
+    return { ok: false, message: excelTexts.excelOtherScope };
+  }
+  const current = new Map((await accountRows(review)).map((r) => [r.account, r]));
+  const refused: RefusedCell[] = [];
+  const conflicts: ConflictCell[] = [];
+  const writes: Array<CellWrite & { line: number }> = [];
+  const months = windowMonths(review.calendar);
+  for (const row of file.rows) {
+    const stored = current.get(row.id);
+    if (!stored) {
+      refused.push({ line: row.line, row: row.id, column: forecastTexts.accountColumn, value: row.id, reason: excelTexts.excelUnknownRow });
+      continue;
+    }
+    for (const m of months) {
+      const key = monthKeyOf(m);
+      const column = columns.find((c) => c.key === key)!;
+      const cell = row.cells.get(key);
+      const shown = cellText(cell ?? null);
+      if (!column.editable) {
+        // A locked month (an actual, or a scenario closed today): any value other than the stored one is refused.
+        if (row.cells.has(key) && amountOf(cell) !== (stored.cells.get(m) ?? null)) {
+          refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.columnRefused(monthLabel(m)) });
+        }
+        continue;
+      }
+      if (!editedCell(row, key, amountOf)) continue;
+      const value = amountOf(cell);
+      if (value === null) {
+        refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.notANumber(shown.slice(0, 30)) });
+        continue;
+      }
+      if (!hasAtMostTwoDecimals(value)) {
+        refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.tooManyDecimals(String(value).replace(".", ",")) });
+        continue;
+      }
+      const now = stored.cells.get(m) ?? null;
+      const before = amountOf(row.original.get(key));
+      if (now !== before) {
+        conflicts.push({ line: row.line, row: row.id, column: monthLabel(m), fileValue: formatPtBr2(value), currentValue: now === null ? "" : formatPtBr2(now), by: null });
+        continue;
+      }
+      if (now === value) continue;
+      writes.push({ account: row.id, month: monthStartDate(m), old: now ?? 0, value: value === 0 ? 0 : value, line: row.line });
+    }
+  }
+  let changed = 0;
+  if (writes.length > 0) {
+    const result = await saveForecastCells(review.calendar.name, review.costCenter.cost_center_concat, writes, author, new Date(), "excel");
+    if (result.kind === "saved") changed = result.count;
+    else if (result.kind === "conflicts") {
+      changed = result.saved;
+      for (const conflict of result.conflicts) {
+        const write = writes.find((w) => w.account === conflict.account && w.month.getTime() === conflict.month.getTime());
+        conflicts.push({
+          line: write?.line ?? 0,
+          row: conflict.account,
+          column: monthLabel(monthOfDate(conflict.month)),
+          fileValue: write ? formatPtBr2(write.value) : "",
+          currentValue: formatPtBr2(conflict.current),
+          by: conflict.by,
+        });
+      }
+    } else {
+      refused.push({ line: 0, row: result.account, column: monthLabel(monthOfDate(result.month)), value: "", reason: excelTexts.excelUnknownRow });
+    }
+  }
+  return { ok: true, report: { changed, conflicts, refused } };
+}

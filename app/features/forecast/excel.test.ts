@@ -1,0 +1,128 @@
+import ExcelJS from "exceljs";
+import type { Db } from "mongodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { forecastTexts } from "~/messages";
+import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
+import { action as excelAction, loader as excelLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
+import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
+import { currentUser } from "../../../test/auth-mock";
+import { useTestDatabase } from "../../../test/db";
+import { ACCOUNTS, insertScenario } from "./fixtures";
+import { monthLabel, monthStartDate, parseScenario, scenarioCalendar } from "./release-points";
+
+vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+
+/**
+ * The forecast review's Excel round trip: an account a row and a month a column; an edited export applies only the
+ * edited cells of the months open for editing, refuses locked months, and lists cells saved by someone else since.
+ */
+
+const testDb = useTestDatabase();
+const COST_CENTER = "CC1001 - Marketing";
+const OPEN = "RF2 2027";
+const savedToday = process.env.PORTAL_TODAY;
+let db: Db;
+const calendar = scenarioCalendar(parseScenario(OPEN)!);
+const editLabel = monthLabel(calendar.editMonth);
+const lockedLabel = monthLabel(calendar.firstMonth);
+const excelPath = `${reviewPath(OPEN, COST_CENTER)}/excel`;
+const args = (request: Request) => ({ request, params: { rf: OPEN, cost_center_concat: COST_CENTER }, context: {} as never });
+
+beforeAll(() => {
+  process.env.PORTAL_TODAY = "2027-02-15";
+  resetConfigForTests();
+});
+afterAll(() => {
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
+});
+
+beforeEach(async () => {
+  db = await testDb.db();
+  await db.collection(FORECAST).deleteMany({});
+  await db.collection(FORECAST_HISTORY).deleteMany({});
+  await insertScenario(db, OPEN, COST_CENTER);
+  currentUser.type = "USER GOLD";
+  currentUser.email = "gold@example.com";
+  currentUser.name = "Gold User";
+});
+
+async function exported(): Promise<ExcelJS.Worksheet> {
+  const response = (await excelLoader(args(new Request(`http://localhost${excelPath}`)))) as Response;
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+  return workbook.worksheets[0];
+}
+
+const columnOf = (sheet: ExcelJS.Worksheet, header: string) => {
+  let found = -1;
+  sheet.getRow(1).eachCell((cell, col) => {
+    if (cell.value === header) found = col;
+  });
+  if (found < 0) throw new Error(`no column ${header}`);
+  return found;
+};
+const rowOf = (sheet: ExcelJS.Worksheet, account: string) => {
+  const column = columnOf(sheet, forecastTexts.accountColumn);
+  for (let n = 2; n <= sheet.rowCount; n++) if (sheet.getRow(n).getCell(column).value === account) return sheet.getRow(n);
+  throw new Error(`no row ${account}`);
+};
+
+async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
+  const form = new FormData();
+  form.set("arquivo", new File([await sheet.workbook.xlsx.writeBuffer()], "forecast.xlsx"));
+  try {
+    return (await excelAction(args(new Request(`http://localhost${excelPath}`, { method: "POST", body: form })))) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+async function reportAfter(response: Response) {
+  const location = response.headers.get("Location")!;
+  const page = (await reviewLoader(args(new Request(`http://localhost${location}`)))) as { excel: { report: { summary: string; href: string | null } } };
+  return page.excel.report;
+}
+
+const snapshot = async () => JSON.stringify(await db.collection(FORECAST).find({}).sort({ _id: 1 }).toArray());
+
+describe("Exportar Excel on the forecast review", () => {
+  it("writes an account a row with the window's months as real numbers", async () => {
+    const sheet = await exported();
+    expect(sheet.actualRowCount - 1).toBe(ACCOUNTS.length);
+    expect(typeof rowOf(sheet, ACCOUNTS[0].account).getCell(columnOf(sheet, editLabel)).value).toBe("number");
+  });
+});
+
+describe("an edited forecast export sent back", () => {
+  it("applies two edited cells of the open month, lists the one saved meanwhile as a conflict, and records history via Excel", async () => {
+    const sheet = await exported();
+    const edit = columnOf(sheet, editLabel);
+    for (const [i, a] of ACCOUNTS.entries()) rowOf(sheet, a.account).getCell(edit).value = 9000 + i;
+    // Someone else saves the third account's cell in the grid after the export.
+    const month = monthStartDate(calendar.editMonth);
+    const stored = await db.collection(FORECAST).findOne({ rf: OPEN, cost_center_concat: COST_CENTER, account_concat: ACCOUNTS[2].account, data_ref: month });
+    await saveForecastCells(OPEN, COST_CENTER, [{ account: ACCOUNTS[2].account, month, old: stored!.forecast, value: 1.5 }], { email: "silver@example.com", name: "Silver" }, new Date());
+
+    const report = await reportAfter(await sendBack(sheet));
+    expect(report.summary).toBe("2 alterados, 1 conflitos, 0 recusados");
+    const history = await db.collection(FORECAST_HISTORY).find({ via: "excel" }).toArray();
+    expect(history.map((h) => h.account_concat).sort()).toEqual([ACCOUNTS[0].account, ACCOUNTS[1].account].sort());
+    expect((await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[2].account, data_ref: month, rf: OPEN }))?.forecast).toBe(1.5);
+  });
+
+  it("refuses an edit in a locked month and a value with three decimals, and changes nothing", async () => {
+    const sheet = await exported();
+    rowOf(sheet, ACCOUNTS[0].account).getCell(columnOf(sheet, lockedLabel)).value = 1;
+    rowOf(sheet, ACCOUNTS[1].account).getCell(columnOf(sheet, editLabel)).value = 1.234;
+    const before = await snapshot();
+    const report = await reportAfter(await sendBack(sheet));
+    expect(report.summary).toBe("0 alterados, 0 conflitos, 2 recusados");
+    expect(decodeURIComponent(report.href!)).toContain(forecastTexts.columnRefused(lockedLabel));
+    expect(await snapshot()).toBe(before);
+  });
+});

@@ -1,0 +1,33 @@
+// Screen: Forecast review Excel round trip: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/excel, POST an edited export back.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { resolveReview } from "~/features/forecast/review.server";
+import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { messages } from "~/messages";
+import { portalToday } from "~/shared/clock.server";
+import { redirectWithToast } from "~/shared/toast.server";
+
+/** "Exportar Excel": the review's accounts and months, as the grid shows them. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", request);
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
+  return forecastXlsx(lookup.review, portalToday());
+}
+
+/** An edited export sent back: the changed cells of the open months, saved via Excel; then the review with the outcome. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", request, "write");
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
+  const back = reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat);
+  const file = await returnedFileOf(request);
+  if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });
+  const outcome = await importForecastFile(file.stream, lookup.review, portalToday(), user);
+  if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
+  const id = await keepExcelReport(FORECAST_DATASET, user.email, outcome.report);
+  return redirectWithToast(`${back}?excel=${id}`, { type: "success", description: messages.saved });
+}
