@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PERMISSION_TYPES, type PermissionType, DEFAULT_HR_EDITOR_TYPES } from "~/shared/permissions";
 import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
-import { parseIsoDate } from "~/features/forecast/release-points";
+import { parseIsoDate } from "~/shared/months";
 
 /**
  * The whole environment of the portal, validated once at start.

@@ -2,18 +2,8 @@ import { ObjectId, type Collection } from "mongodb";
 import { getDb } from "~/db.server";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
-import {
-  accountTree,
-  addMonths,
-  byAccount,
-  ledgerRows,
-  listAccounts,
-  round2,
-  sumTree,
-  type Category1,
-  type LedgerAccount,
-  type LedgerReport,
-} from "./ledger.server";
+import { accountTree, byAccount, ledgerRows, listAccounts, round2, sumTree, type Category1, type LedgerAccount, type LedgerReport } from "./ledger.server";
+import { addMonthsToDate } from "~/shared/months";
 
 /**
  * The cockpit (spec 001 §2 "Cockpit", "Balance sheet table page"): the balance-sheet or working-capital table
@@ -99,7 +89,7 @@ export type CockpitRow = {
 export type CockpitTable = { months: [Date, Date]; rows: CockpitRow[]; hasData: boolean };
 
 export async function cockpitTable(filter: CockpitFilter): Promise<CockpitTable> {
-  const previousMonth = addMonths(filter.month, -1);
+  const previousMonth = addMonthsToDate(filter.month, -1);
   const [accounts, rows, commentDocs, fileDocs] = await Promise.all([
     listAccounts(),
     ledgerRows(filter.businessUnitID, [previousMonth, filter.month]),

@@ -1,6 +1,7 @@
 import { getDb } from "~/db.server";
 import type { BusinessUnitId } from "./financial.server";
-import { accountTree, addMonths, byAccount, ledgerRows, ledgerRowsBetween, listAccounts, round2, sumTree, type LedgerRow } from "./ledger.server";
+import { accountTree, byAccount, ledgerRows, ledgerRowsBetween, listAccounts, round2, sumTree, type LedgerRow } from "./ledger.server";
+import { addMonthsToDate } from "~/shared/months";
 
 /**
  * The FP&A report (spec 001 §2 "FP&A report page", §3 "Editable report table columns", "Variance rows"): the
@@ -71,7 +72,7 @@ export async function fpaReport(unit: BusinessUnitId, month: Date): Promise<FpaR
   const [accounts, monthRows, previousRows, ytdRows] = await Promise.all([
     listAccounts(),
     ledgerRows(unit, [month]),
-    ledgerRows(unit, [addMonths(month, -1)]),
+    ledgerRows(unit, [addMonthsToDate(month, -1)]),
     ledgerRowsBetween(unit, yearStart, month),
   ]);
   if (monthRows.length === 0) return null;
@@ -87,7 +88,7 @@ export function buildFpaReport(
   ytdRows: readonly LedgerRow[],
 ): { current: FpaCurrentRow[]; variances: FpaVarianceRow[] } {
   const now = byAccount(monthRows, month);
-  const before = byAccount(previousRows, addMonths(month, -1));
+  const before = byAccount(previousRows, addMonthsToDate(month, -1));
   const tree = accountTree(accounts);
   const sums = {
     priorY: sumTree(tree, (a) => now.get(a._id)?.priorYear ?? 0),

@@ -2,7 +2,7 @@ import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import type { FigureEdit } from "~/models/hr.fields";
 import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
-import { addMonths, monthOfDate, monthStartUtc, type Month, type MonthRange } from "~/features/hr/months";
+import { addMonths, monthOfDate, monthStartDate, type Month, type MonthRange } from "~/shared/months";
 import { getDb } from "~/db.server";
 import { maskCpf } from "~/shared/cpf";
 import type { IndexDeclaration } from "./indexes";
@@ -124,7 +124,7 @@ export type HrAuxRow = {
 } & Record<HrFigureField, number>;
 
 function monthFilter(filial: string, range: MonthRange): Filter<HrAuxRecord> {
-  return { filial_nome: filial, mes_apur: { $gte: monthStartUtc(range.from), $lt: monthStartUtc(addMonths(range.to, 1)) } };
+  return { filial_nome: filial, mes_apur: { $gte: monthStartDate(range.from), $lt: monthStartDate(addMonths(range.to, 1)) } };
 }
 
 /**
@@ -222,7 +222,7 @@ export async function previewFigureChanges(filial: string, edits: readonly Figur
     const doc = diff.docs.get(id)!;
     return [...fields].map(([field, change]) => ({ id, nome: doc.nome, mes_apur: monthOfDate(doc.mes_apur), field, old: change.old, new: change.new }));
   });
-  changes.sort((a, b) => a.mes_apur.localeCompare(b.mes_apur) || byPtBr(a.nome, b.nome) || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
+  changes.sort((a, b) => a.mes_apur - b.mes_apur || byPtBr(a.nome, b.nome) || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
   return { kind: "changes", changes };
 }
 

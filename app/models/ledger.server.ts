@@ -104,34 +104,6 @@ export async function setForecast(input: { businessUnitID: BusinessUnitId; accou
 }
 
 // ---------------------------------------------------------------------------------------------
-// Months
-
-/** The first day of the month `offset` months from `date`'s month, UTC. */
-export function addMonths(date: Date, offset: number): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
-}
-
-/** "2026-03" → 1 Mar 2026 UTC; null when malformed. */
-export function parseMonth(text: string): Date | null {
-  const m = /^(\d{4})-(\d{2})$/.exec(text);
-  if (!m) return null;
-  const month = Number(m[2]);
-  if (month < 1 || month > 12) return null;
-  return new Date(Date.UTC(Number(m[1]), month - 1, 1));
-}
-
-export function monthKey(date: Date): string {
-  return date.toISOString().slice(0, 7);
-}
-
-const MONTH_LABELS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
-
-/** A competency month as the cockpit's columns show it: "May 20" (spec 001 §2). */
-export function monthColumnLabel(date: Date): string {
-  return `${MONTH_LABELS[date.getUTCMonth()]} ${String(date.getUTCFullYear() % 100).padStart(2, "0")}`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The account tree (Category 1 > Category 2 > account), with sums
 
 export type TreeNode = {

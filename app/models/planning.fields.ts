@@ -1,3 +1,5 @@
+import { monthOfDate, monthOfDay, monthStartDate, parseIsoDate } from "~/shared/months";
+
 /**
  * The stored vocabulary of SKU quantity planning (spec 001 §3, §9): channels, the SKU attributes and their fields,
  * the filter's shape and its limits. Browser-safe and text-free, so the planning model and the planning feature
@@ -86,8 +88,8 @@ export function effectiveChannels(filter: Pick<PlanningFilter, "chanel">): Chann
 
 /** The first day (UTC) of the month holding a YYYY-MM-DD date. */
 function competencyMonth(iso: string): Date {
-  const [y, m] = iso.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, 1));
+  const day = parseIsoDate(iso);
+  return monthStartDate(day ? monthOfDay(day) : monthOfDate(new Date(iso)));
 }
 
 /**

@@ -8,10 +8,10 @@ import "~/features/reports-and-financial/reports.css";
 import { dependentOptions, readCockpitParams, REPORT_LABELS, type CategoryOption } from "~/features/reports-and-financial/cockpit-filters";
 import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
-import { monthText } from "~/features/reports-and-financial/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { reportsTexts as t } from "~/messages";
-import { addMonths, listAccounts } from "~/models/ledger.server";
+import { listAccounts } from "~/models/ledger.server";
+import { addMonthsToDate, monthKeyOfDate } from "~/shared/months";
 
 export const meta: MetaFunction = () => [{ title: t.cockpitTitle }];
 
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = readCockpitParams(new URL(request.url));
   const accounts = await listAccounts();
   const options: CategoryOption[] = accounts.map((a) => ({ category1: a.category1, category2: a.category2, category3: a.category3, workingCapital: a.workingCapital }));
-  return { params: { ...params, period: params.period ?? monthText(addMonths(new Date(), -1)) }, options };
+  return { params: { ...params, period: params.period ?? monthKeyOfDate(addMonthsToDate(new Date(), -1)) }, options };
 }
 
 type Choice = { report: LedgerReport; category1: string; category2: string; category3: string };

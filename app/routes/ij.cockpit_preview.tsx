@@ -19,13 +19,13 @@ import {
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { HeaderRow, HiddenFields } from "~/features/reports-and-financial/fields";
 import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";
-import { monthFromText } from "~/features/reports-and-financial/months";
 import { readSmallMultipart } from "~/features/reports-and-financial/small-multipart.server";
 import { TreeToggle, useCollapsedRows, visibleInTree } from "~/features/reports-and-financial/tree-rows";
 import { Alert } from "~/shared/ui/alert";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
 import { addRowFile, cockpitTable, countRowFiles, findRowFile, saveComment } from "~/models/cockpit.server";
-import { accountTree, listAccounts, monthColumnLabel } from "~/models/ledger.server";
+import { accountTree, listAccounts } from "~/models/ledger.server";
+import { monthOfDate, monthShortLabel, monthStartOfKey } from "~/shared/months";
 import { contentTypeOf, documentSink } from "~/features/reports-and-financial/documents-store.server";
 
 export const meta: MetaFunction = () => [{ title: t.cockpitPreviewTitle }];
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.cockpit_preview", request);
   const url = new URL(request.url);
   const params = readCockpitParams(url);
-  const month = monthFromText(params.period);
+  const month = monthStartOfKey(params.period);
   if (!params.unit || !month) {
     return data({ params, error: !params.unit ? t.unitRequired : t.periodRequired, table: null, selected: null }, { status: 400 });
   }
@@ -49,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     params,
     error: null,
-    table: { ...table, months: table.months.map(monthColumnLabel) },
+    table: { ...table, months: table.months.map((month) => monthShortLabel(monthOfDate(month))) },
     selected: selected ? { key: selected.key, label: selected.label, comment: selected.comment, files: selected.files } : null,
   };
 }
@@ -79,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const fileRule = t.fileRejected(COCKPIT_FILE_EXTENSIONS.join(", "), COCKPIT_FILE_MAX_BYTES / 1024 / 1024);
     if (!form.ok) return fail(form.reason === "too-large" ? fileRule : messages.badRequest, form.reason === "too-large" ? 413 : 400);
     const parsed = uploadSchema.safeParse(form.fields);
-    const month = parsed.success ? monthFromText(parsed.data.period) : null;
+    const month = parsed.success ? monthStartOfKey(parsed.data.period) : null;
     if (!parsed.success || !month || !(await isChartRow(parsed.data.rowKey))) return fail(t.rowNotFound);
     const file = form.file;
     const ext = file?.name.includes(".") ? file.name.slice(file.name.lastIndexOf(".") + 1).toLowerCase() : "";
@@ -110,7 +110,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const fields = form ? Object.fromEntries(form) : {};
   if (fields.intent === "download") {
     const parsed = fileDownloadSchema.safeParse(fields);
-    const month = parsed.success ? monthFromText(parsed.data.period) : null;
+    const month = parsed.success ? monthStartOfKey(parsed.data.period) : null;
     if (!parsed.success || !month) return downloadFailure(400);
     const file = await findRowFile(parsed.data.unit, month, parsed.data.fileId);
     return answerDownload(file ? { bucket: file.bucket, key: file.originalFile, filename: file.originalName } : null, parsed.data.mode);
@@ -120,7 +120,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const tooLong = parsed.error.issues.find((i) => i.path[0] === "text");
     return fail(tooLong?.message ?? messages.badRequest);
   }
-  const month = monthFromText(parsed.data.period);
+  const month = monthStartOfKey(parsed.data.period);
   if (!month || !(await isChartRow(parsed.data.rowKey))) return fail(t.rowNotFound);
   await saveComment({ businessUnitID: parsed.data.unit, month, rowKey: parsed.data.rowKey, text: parsed.data.text.trim(), user: user.email });
   return redirect(back(request));

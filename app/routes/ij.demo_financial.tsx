@@ -5,13 +5,14 @@ import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import { competencyLabel, MIN_MONTH, monthFromText, monthText } from "~/features/reports-and-financial/months";
+import { MIN_MONTH } from "~/features/reports-and-financial/competency-bounds";
 import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
 import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { findStatements } from "~/models/financial.server";
-import { addMonths, latestLedgerMonth } from "~/models/ledger.server";
+import { latestLedgerMonth } from "~/models/ledger.server";
+import { addMonthsToDate, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { ensureStatements, StatementGenerationError } from "~/features/reports-and-financial/documents-statements.server";
 
 export const meta: MetaFunction = () => [{ title: t.financialTitle }];
@@ -20,7 +21,7 @@ const TYPE_LABELS: Record<FinancialReportType, string> = { MONTHLY: t.monthly, A
 
 /** The latest period a statement may be asked for: the current month (UTC). */
 function maxMonth(now = new Date()): string {
-  return monthText(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+  return monthKeyOfDate(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
 }
 
 /** The request (spec 001 §3 "Financial report request": businessUnitID, type, dateRef), validated on the server. */
@@ -32,7 +33,7 @@ function requestSchema(now = new Date()) {
     period: z
       .string({ required_error: t.periodRequired })
       .regex(/^\d{4}-\d{2}$/, t.periodRequired)
-      .refine((p) => monthFromText(p) !== null && p >= MIN_MONTH && p <= max, t.periodOutOfRange(competencyLabel(monthFromText(MIN_MONTH)!), competencyLabel(monthFromText(max)!))),
+      .refine((p) => monthStartOfKey(p) !== null && p >= MIN_MONTH && p <= max, t.periodOutOfRange(monthLabelOfDate(monthStartOfKey(MIN_MONTH)!), monthLabelOfDate(monthStartOfKey(max)!))),
   });
 }
 
@@ -40,7 +41,7 @@ type StatementRequest = z.infer<ReturnType<typeof requestSchema>>;
 
 /** MONTHLY: the month; ANNUAL: 1 January of the period's year (docs/decisions.md). */
 function dateRefOf(request: StatementRequest): Date {
-  const month = monthFromText(request.period)!;
+  const month = monthStartOfKey(request.period)!;
   return request.type === "ANNUAL" ? new Date(Date.UTC(month.getUTCFullYear(), 0, 1)) : month;
 }
 
@@ -54,7 +55,7 @@ const resultUrl = (r: StatementRequest) => `/ij/demo_financial?${new URLSearchPa
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.demo_financial", request);
   const url = new URL(request.url);
-  const lastClosed = monthText(addMonths(new Date(), -1));
+  const lastClosed = monthKeyOfDate(addMonthsToDate(new Date(), -1));
   const parsed = requestSchema().safeParse({ company: url.searchParams.get("company"), type: url.searchParams.get("type"), period: url.searchParams.get("period") });
   const form = parsed.success ? parsed.data : { company: BUSINESS_UNITS[0], type: "MONTHLY" as const, period: lastClosed };
   if (!parsed.success) return { form, max: maxMonth(), result: null };
@@ -71,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     form,
     max: maxMonth(),
     result: {
-      heading: t.statementResultFor(parsed.data.company, TYPE_LABELS[parsed.data.type], parsed.data.type === "ANNUAL" ? String(key.dateRef.getUTCFullYear()) : competencyLabel(key.dateRef)),
+      heading: t.statementResultFor(parsed.data.company, TYPE_LABELS[parsed.data.type], parsed.data.type === "ANNUAL" ? String(key.dateRef.getUTCFullYear()) : monthLabelOfDate(key.dateRef)),
       word: card("DOCX"),
       excel: card("XLSX"),
       notice: !hasLedger ? t.statementNoData : records.length === 0 ? t.statementNotGenerated : null,

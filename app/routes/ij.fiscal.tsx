@@ -10,7 +10,7 @@ import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/models/r
 import { UnitSelect } from "~/features/reports-and-financial/fields";
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";
-import { competencyLabel } from "~/features/reports-and-financial/months";
+import { monthLabelOfDate } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
 import { findFiscalItem, findObservation, fiscalYearTable, listFiscalItems, saveObservation } from "~/models/fiscal.server";
@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [table, items, observation] = await Promise.all([fiscalYearTable(params.company), listFiscalItems(params.company), findObservation(params.company)]);
   return {
     params,
-    table: { ...table, months: table.months.map((m) => competencyLabel(m)) },
+    table: { ...table, months: table.months.map((m) => monthLabelOfDate(m)) },
     items: items.map((i) => ({ id: String(i._id), description: i.description, year: i.year, value: i.value, worksheet: i.worksheet.name, document: i.document.name })),
     observation: observation?.text ?? "",
   };

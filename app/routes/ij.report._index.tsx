@@ -10,7 +10,7 @@ import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-finan
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { reportPagesFor } from "~/features/reports-and-financial/links.server";
 import { optionalMonth } from "~/features/reports-and-financial/month-param";
-import { competencyLabel, monthFromText } from "~/features/reports-and-financial/months";
+import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { formatFileTimestamp } from "~/shared/dates";
@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const f = filtersSchema.parse({ name: get("name"), origin: get("origin"), from: get("from"), to: get("to"), page: get("page") });
   const filters = { name: f.name, origin: f.origin, from: f.from ?? "", to: f.to ?? "" };
   if (f.from && f.to && f.from > f.to) return { pages, filters, error: t.periodRangeInvalid, list: null };
-  const list = await listReportsPage({ name: f.name, origin: f.origin, from: monthFromText(f.from), to: monthFromText(f.to) }, f.page);
+  const list = await listReportsPage({ name: f.name, origin: f.origin, from: monthStartOfKey(f.from), to: monthStartOfKey(f.to) }, f.page);
   return {
     pages,
     filters,
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         name: r.name,
         origin: ORIGIN_LABELS[r.origin],
         originValue: r.origin,
-        dateRef: competencyLabel(r.dateRef),
+        dateRef: monthLabelOfDate(r.dateRef),
         statusChangeDate: formatFileTimestamp(r.statusChangeDate),
         user: r.user,
         hasUrl: r.hasUrl,

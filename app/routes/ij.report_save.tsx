@@ -9,13 +9,13 @@ import "~/features/reports-and-financial/reports.css";
 import { BUSINESS_UNITS, formatAmount, parseBrazilianNumber } from "~/models/reports.fields";
 import { HeaderRow, MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { optionalMonth } from "~/features/reports-and-financial/month-param";
-import { competencyLabel, monthFromText, monthText } from "~/features/reports-and-financial/months";
 import { TreeToggle, useCollapsedRows, visibleInTree } from "~/features/reports-and-financial/tree-rows";
 import { Alert } from "~/shared/ui/alert";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { messages, reportsTexts as t } from "~/messages";
 import { findResponsible, fpaReport } from "~/models/fpa.server";
-import { addMonths, isBusinessUnit, setForecast } from "~/models/ledger.server";
+import { isBusinessUnit, setForecast } from "~/models/ledger.server";
+import { addMonthsToDate, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 
 export const meta: MetaFunction = () => [{ title: t.fpaTitle }];
 
@@ -45,9 +45,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const get = (k: string) => url.searchParams.get(k);
   const params = paramsSchema.parse({ company: get("company"), period: get("period"), tab: get("tab") ?? undefined, edit: get("edit"), saved: get("saved"), view: get("view") });
   const canEdit = canWriteRoute(user, "routes/ij.report_save");
-  const defaults = { company: params.company ?? BUSINESS_UNITS[0], period: params.period ?? monthText(addMonths(new Date(), -1)) };
+  const defaults = { company: params.company ?? BUSINESS_UNITS[0], period: params.period ?? monthKeyOfDate(addMonthsToDate(new Date(), -1)) };
   if (!params.company || !params.period || params.view) return { params, defaults, canEdit, report: null, header: null };
-  const month = monthFromText(params.period)!;
+  const month = monthStartOfKey(params.period)!;
   const [report, responsible] = await Promise.all([fpaReport(params.company, month), findResponsible(params.company)]);
   return {
     params,
@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canEdit,
     report,
     header: {
-      period: competencyLabel(month),
+      period: monthLabelOfDate(month),
       country: responsible?.country ?? "",
       functionalArea: responsible?.functionalArea ?? "",
       personResponsible: responsible?.personResponsible ?? "",
@@ -83,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return data<ActionResult>({ error: messages.badRequest }, { status: 400 });
   const value = parseBrazilianNumber(parsed.data.rf_n);
   if (value === null) return data<ActionResult>({ error: t.fpaValueInvalid }, { status: 400 });
-  const month = monthFromText(parsed.data.period);
+  const month = monthStartOfKey(parsed.data.period);
   if (!month || !isBusinessUnit(parsed.data.company)) return data<ActionResult>({ error: messages.badRequest }, { status: 400 });
   const saved = await setForecast({ businessUnitID: parsed.data.company, account: parsed.data.account, month, forecast: value, user: user.email });
   if (!saved) return data<ActionResult>({ error: t.rowNotFound }, { status: 404 });

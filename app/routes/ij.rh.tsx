@@ -5,7 +5,8 @@ import { useId, useState } from "react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { MonthRangeFields } from "~/features/hr/month-range-fields";
-import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/months";
+import { monthKey } from "~/shared/months";
+import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { branchMatches, hrGridPath } from "~/features/hr/paths";
 import "~/features/hr/hr.css";
 import { Alert } from "~/shared/ui/alert";
@@ -43,7 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     branches,
     q,
     selected,
-    months: months.ok ? months.range : { from: months.from, to: months.to },
+    // What the month inputs show: the range as "YYYY-MM", or the text that was refused.
+    months: months.ok ? { from: monthKey(months.range.from), to: monthKey(months.range.to) } : { from: months.from, to: months.to },
     monthError: months.ok ? null : months.error,
     error,
     scoped: scope.kind === "stores",

@@ -2,7 +2,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
-import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/months";
+import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { hrGridPath } from "~/features/hr/paths";
 import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
 import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";

@@ -25,7 +25,8 @@ import { CommentDialog } from "~/features/hr/comment-dialog";
 import { figureInputName, normalizeComment, readFigureForm, type FigureEdit } from "~/features/hr/edits";
 import { formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "~/features/hr/figures";
 import { MonthRangeFields } from "~/features/hr/month-range-fields";
-import { formatMonth, resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM, type Month } from "~/features/hr/months";
+import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
+import { monthKey, monthLabel, type Month } from "~/shared/months";
 import { hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { StoreUsers } from "~/features/hr/store-users";
 import "~/features/hr/hr.css";
@@ -98,7 +99,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     filial: filial.slice(0, FILIAL_MAX),
     canEdit: canWriteRoute(user, "routes/ij.rh_edit.$filial"),
     commentMax: HR_COMMENT_MAX,
-    months: months.ok ? months.range : { from: months.from, to: months.to },
+    months: months.ok ? { from: monthKey(months.range.from), to: monthKey(months.range.to) } : { from: months.from, to: months.to },
     monthError: months.ok ? null : months.error,
     range: null,
     rows: [],
@@ -138,7 +139,7 @@ type ConfirmData = { lines: string[]; fields: Array<{ name: string; text: string
 type ActionData = { error: string | null; fieldErrors?: Record<string, string>; commentError?: string; confirm?: ConfirmData };
 
 function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "old" | "new">): string {
-  return hrTexts.confirmChange(change.nome, formatMonth(change.mes_apur), hrTexts.columns[change.field], formatFigure(change.field, change.old), formatFigure(change.field, change.new));
+  return hrTexts.confirmChange(change.nome, monthLabel(change.mes_apur), hrTexts.columns[change.field], formatFigure(change.field, change.old), formatFigure(change.field, change.new));
 }
 
 /**
@@ -274,7 +275,7 @@ export default function HrGridPage() {
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname && !saving;
   const serverFieldErrors = actionData?.fieldErrors ?? NO_ERRORS;
   const pageError = clientError ?? actionData?.error ?? (actionData?.commentError && !commentRow ? actionData.commentError : null);
-  const month = (m: string) => (/^\d{4}-\d{2}$/.test(m) ? formatMonth(m as Month) : m);
+  const month = (m: Month) => monthLabel(m);
 
   return (
     <section className="hr-page hr-page--grid" aria-labelledby="hr-title" aria-busy={loading || saving}>
@@ -383,7 +384,7 @@ export default function HrGridPage() {
       {commentRow ? (
         <CommentDialog
           key={commentRow.id}
-          row={{ id: commentRow.id, nome: commentRow.nome, month: formatMonth(commentRow.mes_apur), comentario: commentRow.comentario }}
+          row={{ id: commentRow.id, nome: commentRow.nome, month: monthLabel(commentRow.mes_apur), comentario: commentRow.comentario }}
           max={page.commentMax}
           action={commentHref(commentRow.id)}
           closeHref={gridUrl}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { monthOfDate, parseScenario, scenarioCalendar, scenarioOpenOn, windowMonths } from "~/features/forecast/release-points";
+import { parseScenario, scenarioCalendar, scenarioOpenOn, windowMonths } from "~/features/forecast/release-points";
+import { monthOfDate } from "~/shared/months";
 import type { ForecastRecord } from "~/models/forecast.server";
 import { generateForecast } from "./forecast";
 import { DEFAULT_SEED, Random } from "./random";

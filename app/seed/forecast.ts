@@ -1,11 +1,5 @@
-import {
-  RELEASE_POINT_NAMES,
-  monthStartDate,
-  parseScenario,
-  scenarioCalendar,
-  scenarioName,
-  windowMonths,
-} from "~/features/forecast/release-points";
+import { RELEASE_POINT_NAMES, parseScenario, scenarioCalendar, scenarioName, windowMonths } from "~/features/forecast/release-points";
+import { monthStartDate } from "~/shared/months";
 import { roundTo2 } from "~/shared/pt-br-number";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
 import { monthStart, scaled, type SeedContext } from "./context";

@@ -1,5 +1,6 @@
 import { BUSINESS_UNITS, type BusinessUnitId } from "~/models/financial.server";
-import { addMonths, round2, type Category1, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import { round2, type Category1, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import { addMonthsToDate } from "~/shared/months";
 import { monthStart, type SeedContext } from "./context";
 
 /**
@@ -172,7 +173,7 @@ const UNIT_MONTHS: Partial<Record<BusinessUnitId, number>> = { "9311": 12 };
 /** The months the ledger covers: the 24 closed months before the reference month. */
 export function ledgerMonths(reference: Date): Date[] {
   const first = monthStart(reference, -LEDGER_MONTHS);
-  return Array.from({ length: LEDGER_MONTHS }, (_, i) => addMonths(first, i));
+  return Array.from({ length: LEDGER_MONTHS }, (_, i) => addMonthsToDate(first, i));
 }
 
 export function* generateLedger(ctx: SeedContext): Generator<LedgerRow> {
@@ -216,7 +217,7 @@ export function* generateLedger(ctx: SeedContext): Generator<LedgerRow> {
         const values = series.get(spec[0]) ?? [];
         const actual = values[m + 12];
         yield {
-          _id: idRandom.objectId(addMonths(months[m], 1)),
+          _id: idRandom.objectId(addMonthsToDate(months[m], 1)),
           businessUnitID: unit,
           account: spec[0],
           month: months[m],

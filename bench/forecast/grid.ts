@@ -14,7 +14,8 @@ import path from "node:path";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { buildGroups, type ForecastGridPayload } from "../../app/features/forecast/forecast-grid-rules";
-import { annualTotals, monthKey, parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
+import { annualTotals, parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
+import { monthKey } from "~/shared/months";
 import { launchChromium } from "../../test/e2e/harness";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

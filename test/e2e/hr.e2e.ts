@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
-import { addMonths, defaultMonth, formatMonth, monthStartUtc } from "~/features/hr/months";
+import { defaultMonth } from "~/features/hr/month-range";
+import { addMonths, monthKey, monthLabel, monthStartDate } from "~/shared/months";
 import { hrTexts, messages } from "~/messages";
 import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
 import { expect, test, withoutJavaScript } from "./fixtures";
@@ -14,8 +15,11 @@ import { signIn } from "./sign-in";
  * server refuses their save; the CPF is masked in every byte the browser receives; without JavaScript too.
  */
 
-const LAST_MONTH = defaultMonth(new Date(), false);
-const MONTH_BEFORE = addMonths(LAST_MONTH, -1);
+const LAST = defaultMonth(new Date(), false);
+const BEFORE = addMonths(LAST, -1);
+/** The months as the inputs and the URL hold them ("YYYY-MM"). */
+const LAST_MONTH = monthKey(LAST);
+const MONTH_BEFORE = monthKey(BEFORE);
 
 /** The seeded branches (two at the e2e scale), by name. */
 const branchesOf = (app: RunningApp) => withDb(app, async (db) => ((await db.collection(HR_AUX).distinct("filial_nome")) as string[]).sort((a, b) => a.localeCompare(b, "pt-BR")));
@@ -56,7 +60,7 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   const expectedRows = await withDb(app, (db) =>
     db
       .collection(HR_AUX)
-      .find({ filial_nome: branch, mes_apur: { $gte: monthStartUtc(MONTH_BEFORE), $lt: monthStartUtc(addMonths(LAST_MONTH, 1)) } })
+      .find({ filial_nome: branch, mes_apur: { $gte: monthStartDate(BEFORE), $lt: monthStartDate(addMonths(LAST, 1)) } })
       .sort({ mes_apur: 1, nome: 1, _id: 1 })
       .project({ nome: 1, mes_apur: 1 })
       .toArray(),
@@ -187,7 +191,7 @@ test("without JavaScript an editor filters branches, saves a figure through the 
     await page.getByRole("button", { name: hrTexts.generateReview }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/ij/rh_edit/"));
     expect(new URL(page.url()).searchParams.get("mes_inicio")).toBe(LAST_MONTH);
-    await page.getByText(`${formatMonth(LAST_MONTH)}`, { exact: false }).first().waitFor();
+    await page.getByText(`${monthLabel(LAST)}`, { exact: false }).first().waitFor();
 
     const rowId = (await gridRows(page).first().getAttribute("data-row-id"))!;
     await figureInput(page, rowId, "result_qtde_servico").fill("1.500");

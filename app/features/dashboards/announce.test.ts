@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { monthStartDate, parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
+import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
+import { monthStartDate } from "~/shared/months";
 import { parseFilter } from "~/features/planning/planning";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { dataStates } from "~/models/dashboard-cache.server";

@@ -3,6 +3,7 @@ import { dashboardTexts } from "~/messages";
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 
 import type { ChartRow, ChartValue } from "~/models/dashboards.fields";
+import { monthStartDate, parseMonthKey } from "~/shared/months";
 
 export type { ChartRow, ChartValue } from "~/models/dashboards.fields";
 
@@ -30,8 +31,8 @@ export function formatLabel(value: ChartValue): string {
   if (value === null) return "—";
   if (typeof value === "number") return formatNumber(value);
   if (typeof value === "boolean") return value ? dashboardTexts.chartYes : dashboardTexts.chartNo;
-  const month = /^(\d{4})-(\d{2})$/.exec(value);
-  if (month) return monthFormat.format(new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1))).replace(". de ", "/").replace(" de ", "/");
+  const month = parseMonthKey(value);
+  if (month !== null) return monthFormat.format(monthStartDate(month)).replace(". de ", "/").replace(" de ", "/");
   if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return dayFormat.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
     const date = new Date(value);

@@ -15,7 +15,8 @@ import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast
 import { byPtBrNumeric } from "~/shared/collation";
 import { formatPtBr2, hasAtMostTwoDecimals, parsePtBrNumber } from "~/shared/pt-br-number";
 import type { Review } from "./review.server";
-import { isEditableMonth, isOpenForEditing, monthKey, monthLabel, monthOfDate, monthStartDate, windowMonths, type CalendarDate, type Month } from "./release-points";
+import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
+import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, type Month } from "~/shared/months";
 
 /**
  * "Exportar Excel" of the forecast review (one RF and cost centre) and its way back: an account a row, its group and

@@ -10,7 +10,8 @@ import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneide
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { ACCOUNTS, insertScenario } from "./fixtures";
-import { monthLabel, monthStartDate, parseScenario, scenarioCalendar } from "./release-points";
+import { parseScenario, scenarioCalendar } from "./release-points";
+import { monthLabel, monthStartDate } from "~/shared/months";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 

@@ -1,6 +1,7 @@
 import { EJSON } from "bson";
 import type { Db } from "mongodb";
-import { monthStartDate, parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
+import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
+import { monthStartDate } from "~/shared/months";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 
 /** Small, known forecast data for the review's tests (loaders, actions, browser). */

@@ -15,7 +15,8 @@ import {
   yearSums,
   type WindowRecord,
 } from "./forecast-grid-rules";
-import { annualTotals, parseMonthKey } from "./release-points";
+import { annualTotals } from "./release-points";
+import { parseMonthKey } from "~/shared/months";
 
 const record = (account: string, group: string, monthIndex: number, value: number, forecast: number, edited = false): WindowRecord => ({
   account_concat: account,

@@ -16,7 +16,8 @@ import {
   type GridRow,
 } from "~/features/forecast/forecast-grid-rules";
 import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
-import { monthLabel, parseMonthKey, type AnnualTotal } from "~/features/forecast/release-points";
+import { type AnnualTotal } from "~/features/forecast/release-points";
+import { monthLabel, parseMonthKey } from "~/shared/months";
 import { forecastTexts, messages } from "~/messages";
 // The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
 const loadDialogs = () => import("./grid-dialogs");

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { forecastTexts } from "~/messages";
 import { hasAtMostTwoDecimals } from "~/shared/pt-br-number";
-import { isEditableMonth, isOpenForEditing, monthLabel, parseMonthKey, type CalendarDate, type Month, type ScenarioCalendar } from "./release-points";
+import { isEditableMonth, isOpenForEditing, type ScenarioCalendar } from "./release-points";
+import { monthLabel, parseMonthKey, type CalendarDate, type Month } from "~/shared/months";
 
 /**
  * What the review's save accepts, checked on the server whatever the browser did (spec 001 §4, §5; issue 11): the

@@ -1,23 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  annualTotals,
-  isEditableMonth,
-  isForecastMonth,
-  isOpenForEditing,
-  monthKey,
-  monthLabel,
-  monthOf,
-  monthOfDate,
-  parseIsoDate,
-  parseMonthKey,
-  parseScenario,
-  scenarioCalendar,
-  scenarioOpenOn,
-  totalYearOf,
-  windowMonths,
-  type CalendarDate,
-  type ScenarioCalendar,
-} from "./release-points";
+import { annualTotals, isEditableMonth, isForecastMonth, isOpenForEditing, parseScenario, scenarioCalendar, scenarioOpenOn, totalYearOf, windowMonths, type ScenarioCalendar } from "./release-points";
+import { monthKey, monthLabel, monthOf, monthOfDate, parseIsoDate, parseMonthKey, type CalendarDate } from "~/shared/months";
 
 const day = (iso: string): CalendarDate => {
   const parsed = parseIsoDate(iso);

@@ -15,6 +15,7 @@
  * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
  *   month with the actuals, and the forecast columns start with the edit month.
  */
+import { type CalendarDate, type Month, monthOf, yearOfMonth, monthNumber, monthStartDate, monthOfDay } from "~/shared/months";
 import { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
 
 export { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
@@ -51,48 +52,8 @@ export const ANCHOR_DAY = 2;
 export const TOTAL_YEAR_LAST_DAY = { month: 12, day: 20 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Calendar dates and months
+// Calendar days (months and days themselves: app/shared/months.ts)
 
-/** A calendar day, month 1–12. */
-export type CalendarDate = { year: number; month: number; day: number };
-
-/** A month as one integer (year × 12 + month − 1), so ranges and steps are plain arithmetic. */
-export type Month = number;
-
-export const monthOf = (year: number, month: number): Month => year * 12 + (month - 1);
-export const yearOfMonth = (m: Month): number => Math.floor(m / 12);
-export const monthNumber = (m: Month): number => (m % 12) + 1;
-const pad2 = (n: number) => String(n).padStart(2, "0");
-
-/** "2026-03" (the URL and payload form). */
-export const monthKey = (m: Month): string => `${yearOfMonth(m)}-${pad2(monthNumber(m))}`;
-/** "03/2026" (the grid's header: Brazilian order, no month names). */
-export const monthLabel = (m: Month): string => `${pad2(monthNumber(m))}/${yearOfMonth(m)}`;
-
-export function parseMonthKey(text: string): Month | null {
-  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);
-  return match ? monthOf(Number(match[1]), Number(match[2])) : null;
-}
-
-/** The first day of the month, 00:00 UTC (how `data_ref` is stored). */
-export const monthStartDate = (m: Month): Date => new Date(Date.UTC(yearOfMonth(m), monthNumber(m) - 1, 1));
-/** The UTC month of an instant. */
-export const monthOfDate = (date: Date): Month => monthOf(date.getUTCFullYear(), date.getUTCMonth() + 1);
-export const monthOfDay = (day: CalendarDate): Month => monthOf(day.year, day.month);
-
-/** A real calendar day from "YYYY-MM-DD", or null. */
-export function parseIsoDate(text: string): CalendarDate | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return { year, month, day };
-}
-
-export const isoDate = (d: CalendarDate): string => `${d.year}-${pad2(d.month)}-${pad2(d.day)}`;
-/** "02/10/2025". */
-export const dayLabel = (d: CalendarDate): string => `${pad2(d.day)}/${pad2(d.month)}/${d.year}`;
 const dayValue = (d: CalendarDate) => Date.UTC(d.year, d.month - 1, d.day);
 
 // ---------------------------------------------------------------------------------------------

@@ -4,22 +4,8 @@ import { formatFileTimestamp } from "~/shared/dates";
 import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
 import { checkSave, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
 import { formatPtBr2 } from "~/shared/pt-br-number";
-import {
-  annualTotals,
-  dayLabel,
-  inWindow,
-  isOpenForEditing,
-  monthKey,
-  monthLabel,
-  monthOfDate,
-  monthStartDate,
-  parseMonthKey,
-  parseScenario,
-  scenarioCalendar,
-  windowMonths,
-  type CalendarDate,
-  type ScenarioCalendar,
-} from "~/features/forecast/release-points";
+import { annualTotals, inWindow, isOpenForEditing, parseScenario, scenarioCalendar, windowMonths, type ScenarioCalendar } from "~/features/forecast/release-points";
+import { dayLabel, monthKey, monthLabel, monthOfDate, monthStartDate, parseMonthKey, type CalendarDate } from "~/shared/months";
 import { forecastTexts, messages } from "~/messages";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { cellExists, cellHistory, findCostCenter, readWindow, saveForecastCells, type Conflict, type CostCenterInfo } from "~/models/forecast.server";

@@ -4,7 +4,7 @@ import { memo, useMemo, type CSSProperties } from "react";
 import { hrTexts } from "~/messages";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
-import { formatMonth } from "./months";
+import { monthLabel } from "~/shared/months";
 import type { HrAuxRow } from "~/models/hr.server";
 
 /**
@@ -51,7 +51,7 @@ type RowProps = {
 
 const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdit, commentHref, onEdit }: RowProps) {
   const r = row.original;
-  const month = formatMonth(r.mes_apur);
+  const month = monthLabel(r.mes_apur);
   return (
     <tr data-row-id={r.id}>
       {row.getVisibleCells().map((cell) => {

@@ -15,7 +15,8 @@ import { HR_FIGURE_FIELDS, type FigureEdit, type HrFigureField } from "~/models/
 import { HR_COMMENT_MAX, listAuxRows, saveComment, saveFigures, type HrAuxRow } from "~/models/hr.server";
 import { normalizeComment } from "./edits";
 import { checkFigure, formatFigure, formatPtBrNumber, HR_FIGURE_RULES } from "./figures";
-import { formatMonth, MONTH_FROM_PARAM, MONTH_TO_PARAM, monthStartUtc, type MonthRange } from "./months";
+import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
+import { monthKey, monthLabel, monthStartDate, type MonthRange } from "~/shared/months";
 
 /**
  * "Exportar Excel" of /ij/rh_edit/{filial} and its way back: the branch's rows of the month range (at most the grid's
@@ -30,7 +31,7 @@ const text = (key: string, header: string, value: (r: HrAuxRow) => string): Exce
 
 export const HR_COLUMNS: readonly ExcelColumn<HrAuxRow>[] = [
   text("filial_nome", t.filial_nome, (r) => r.filial_nome),
-  { key: "mes_apur", header: t.mes_apur, kind: "date", value: (r) => monthStartUtc(r.mes_apur) },
+  { key: "mes_apur", header: t.mes_apur, kind: "date", value: (r) => monthStartDate(r.mes_apur) },
   text("nome", t.nome, (r) => r.nome),
   text("cpf", t.cpf, (r) => r.cpf),
   ...HR_FIGURE_FIELDS.map(
@@ -47,9 +48,9 @@ export async function hrXlsx(filial: string, range: MonthRange): Promise<Respons
   return xlsxDownload(
     {
       dataset: HR_DATASET,
-      scope: { filial, [MONTH_FROM_PARAM]: range.from, [MONTH_TO_PARAM]: range.to },
+      scope: { filial, [MONTH_FROM_PARAM]: monthKey(range.from), [MONTH_TO_PARAM]: monthKey(range.to) },
       sheetName: "Auxiliar Padrão",
-      fileName: `auxiliar-padrao-${filial}-${range.from}-${range.to}.xlsx`,
+      fileName: `auxiliar-padrao-${filial}-${monthKey(range.from)}-${monthKey(range.to)}.xlsx`,
       columns: HR_COLUMNS,
       idOf: (r) => r.id,
       revisionOf,
@@ -97,7 +98,7 @@ export async function importHrFile(source: Readable, filial: string, range: Mont
       refused.push({ line: row.line, row: row.id, column: "_id", value: row.id, reason: excelTexts.excelUnknownRow });
       continue;
     }
-    const label = `${stored.nome} · ${formatMonth(stored.mes_apur)}`;
+    const label = `${stored.nome} · ${monthLabel(stored.mes_apur)}`;
     const changes: Array<{ column: string; file: string; current: string; apply: () => void }> = [];
     let invalid = false;
     for (const field of HR_FIGURE_FIELDS) {

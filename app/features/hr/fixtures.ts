@@ -1,5 +1,6 @@
 import { ObjectId, type Db } from "mongodb";
-import { addMonths, defaultMonth, monthStartUtc, type Month } from "~/features/hr/months";
+import { defaultMonth } from "~/features/hr/month-range";
+import { addMonths, monthStartDate, type Month } from "~/shared/months";
 import { HR_AUX, type HrAuxRecord } from "~/models/hr.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 
@@ -26,7 +27,7 @@ export function hrRecord(branch: string, month: Month, person: (typeof PEOPLE)[n
     marca_desc: "Marca",
     filial_cod: branch === BRANCH_A ? "1001" : "1002",
     filial_nome: branch,
-    mes_apur: monthStartUtc(month),
+    mes_apur: monthStartDate(month),
     matricula: person.matricula,
     nome: person.nome,
     cpf: person.cpf,

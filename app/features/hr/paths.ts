@@ -1,23 +1,21 @@
-import { monthRangeParams, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./months";
+import type { Month } from "~/shared/months";
+import { monthRangeParams } from "./month-range";
 
 /** Addresses of the HR screens (pure: the picker, the grid and the tests build them the same way). */
 
 export const HR_PICKER_PATH = "/ij/rh";
 
 /** /ij/rh_edit/{filial}?mes_inicio=…&mes_fim=… — the branch name is one path segment, encoded. */
-export function hrGridPath(filial: string, range?: { from: string; to: string }): string {
+export function hrGridPath(filial: string, range?: { from: Month | string; to: Month | string }): string {
   const path = `/ij/rh_edit/${encodeURIComponent(filial)}`;
   return range ? `${path}?${monthRangeParams(range)}` : path;
 }
 
 /** The picker with a branch and a month range already chosen (the grid's "Filtering" breadcrumb). */
-export function hrPickerPath(filial?: string, range?: { from: string; to: string }): string {
+export function hrPickerPath(filial?: string, range?: { from: Month | string; to: Month | string }): string {
   const params = new URLSearchParams();
   if (filial) params.set("filial", filial);
-  if (range) {
-    params.set(MONTH_FROM_PARAM, range.from);
-    params.set(MONTH_TO_PARAM, range.to);
-  }
+  if (range) for (const [key, value] of monthRangeParams(range)) params.set(key, value);
   const query = params.toString();
   return query ? `${HR_PICKER_PATH}?${query}` : HR_PICKER_PATH;
 }

@@ -2,8 +2,9 @@ import type { ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { figureInputName } from "~/features/hr/edits";
 import { hrGridPath } from "~/features/hr/paths";
-import { monthRangeParams } from "~/features/hr/months";
+import { monthRangeParams } from "~/features/hr/month-range";
 import { hrTexts, messages } from "~/messages";
+import { monthKey, monthLabel, monthOfDate, type Month } from "~/shared/months";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { HR_AUX, HR_AUX_CHANGES, type HrAuxRecord } from "~/models/hr.server";
 import { action as gridAction, loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
@@ -41,7 +42,7 @@ const post = (filial: string, fields: Record<string, string> | URLSearchParams, 
     context: {} as never,
   });
 
-const rowsOf = (branch: string, month: string) => records.filter((r) => r.filial_nome === branch && r.mes_apur.toISOString().startsWith(month));
+const rowsOf = (branch: string, month: Month) => records.filter((r) => r.filial_nome === branch && monthOfDate(r.mes_apur) === month);
 const stored = async (id: ObjectId) => (await (await testDb.db()).collection<HrAuxRecord>(HR_AUX).findOne({ _id: id }))!;
 async function snapshot() {
   const db = await testDb.db();
@@ -69,12 +70,12 @@ describe("/ij/rh (branch picker)", () => {
   it("lists the distinct branches by name and defaults the months to the previous calendar month", async () => {
     const { body } = await loadPicker();
     expect(body.branches).toEqual([BRANCH_B, BRANCH_A]);
-    expect(body.months).toEqual({ from: LAST_MONTH, to: LAST_MONTH });
+    expect(body.months).toEqual({ from: monthKey(LAST_MONTH), to: monthKey(LAST_MONTH) });
     expect(body).toMatchObject({ selected: null, error: null, monthError: null, scoped: false });
   });
 
   it("Generate Review goes to the grid with the branch and the month range", async () => {
-    const query = `?filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${MONTH_BEFORE}&mes_fim=${LAST_MONTH}&intent=generate`;
+    const query = `?filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${monthKey(MONTH_BEFORE)}&mes_fim=${monthKey(LAST_MONTH)}&intent=generate`;
     await expect(pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never })).rejects.toRedirectTo(
       hrGridPath(BRANCH_A, { from: MONTH_BEFORE, to: LAST_MONTH }),
     );
@@ -83,8 +84,8 @@ describe("/ij/rh (branch picker)", () => {
   it("Generate Review without a branch, with an unknown one or with a bad range stays with a message", async () => {
     expect((await loadPicker("?intent=generate")).body.error).toBe(hrTexts.chooseBranch);
     expect((await loadPicker(`?intent=generate&filial=${encodeURIComponent('{"$ne":null}')}`)).body.error).toBe(hrTexts.chooseBranch);
-    const reversed = await loadPicker(`?intent=generate&filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${LAST_MONTH}&mes_fim=${MONTH_BEFORE}`);
-    expect(reversed.body).toMatchObject({ selected: BRANCH_A, monthError: hrTexts.monthReversed, months: { from: LAST_MONTH, to: MONTH_BEFORE } });
+    const reversed = await loadPicker(`?intent=generate&filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${monthKey(LAST_MONTH)}&mes_fim=${monthKey(MONTH_BEFORE)}`);
+    expect(reversed.body).toMatchObject({ selected: BRANCH_A, monthError: hrTexts.monthReversed, months: { from: monthKey(LAST_MONTH), to: monthKey(MONTH_BEFORE) } });
   });
 
   it("shows a scoped user only the branches linked to them", async () => {
@@ -164,7 +165,7 @@ describe("/ij/rh_edit/{filial} (grid)", () => {
   });
 
   it("says why a month range is refused and shows no rows", async () => {
-    const reversed = await loadGrid(BRANCH_A, `?mes_inicio=${LAST_MONTH}&mes_fim=${MONTH_BEFORE}`);
+    const reversed = await loadGrid(BRANCH_A, `?mes_inicio=${monthKey(LAST_MONTH)}&mes_fim=${monthKey(MONTH_BEFORE)}`);
     expect(reversed.body).toMatchObject({ monthError: hrTexts.monthReversed, range: null, rows: [] });
     const early = await loadGrid(BRANCH_A, "?mes_inicio=1990-01&mes_fim=1990-02");
     expect(early.body.monthError).toMatch(/^Escolha meses entre 01\/2000 e /);
@@ -229,7 +230,7 @@ describe("saving figures and comments", () => {
     );
     expect(result.status).toBe(200);
     expect(result.body.confirm).toEqual({
-      lines: [`Renata Souza Lima (${LAST_MONTH.slice(5)}/${LAST_MONTH.slice(0, 4)}) — Vendas adicionais: 1.000,00 → 2.500,75`],
+      lines: [`Renata Souza Lima (${monthLabel(LAST_MONTH)}) — Vendas adicionais: 1.000,00 → 2.500,75`],
       fields: [{ name: figureInputName("vendas_adicionais", String(target._id)), text: "2.500,75" }],
     });
     expect(await snapshot()).toBe(before);

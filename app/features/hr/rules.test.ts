@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { figureInputName, normalizeComment, parseFigureInputName, readFigureForm, MAX_FIGURE_FIELDS } from "~/features/hr/edits";
 import { checkFigure, formatFigure, formatPtBrNumber, parsePtBrNumber } from "~/features/hr/figures";
-import { addMonths, defaultMonth, formatMonth, monthAt, parseMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/months";
+import { defaultMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/month-range";
+import { addMonths, monthAt, monthKey, monthLabel, parseMonthKey, parseMonthText, type Month, type MonthRange } from "~/shared/months";
+
+/** Months as their "YYYY-MM" keys, so the expectations read as the URL does. */
+const key = (m: Month | null) => (m === null ? null : monthKey(m));
+const m = (text: string) => parseMonthKey(text)!;
+const keyed = (range: MonthRange) => ({ from: monthKey(range.from), to: monthKey(range.to) });
 import { branchMatches, hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { maskCpf, MASKED_CPF_UNKNOWN } from "~/shared/cpf";
 import { hrTexts } from "~/messages";
@@ -23,29 +29,32 @@ describe("month range", () => {
   const midMonth = new Date("2026-03-15T12:00:00Z");
 
   it("reads YYYY-MM and MM/YYYY, nothing else", () => {
-    expect(parseMonth("2026-03")).toBe("2026-03");
-    expect(parseMonth("3/2026")).toBe("2026-03");
-    expect(parseMonth("03/2026")).toBe("2026-03");
-    for (const bad of ["2026-13", "2026-00", "2026-3", "26-03", "março", "", "2026-03-01", '{"$gt":""}']) expect(parseMonth(bad)).toBeNull();
+    expect(key(parseMonthText("2026-03"))).toBe("2026-03");
+    expect(key(parseMonthText("3/2026"))).toBe("2026-03");
+    expect(key(parseMonthText("03/2026"))).toBe("2026-03");
+    for (const bad of ["2026-13", "2026-00", "2026-3", "26-03", "março", "", "2026-03-01", '{"$gt":""}']) expect(key(parseMonthText(bad))).toBeNull();
   });
 
   it("counts months across years", () => {
-    expect(addMonths("2026-01", -1)).toBe("2025-12");
-    expect(addMonths("2025-12", 1)).toBe("2026-01");
-    expect(addMonths("2026-03", -27)).toBe("2023-12");
-    expect(formatMonth("2026-03")).toBe("03/2026");
+    expect(key(addMonths(m("2026-01"), -1))).toBe("2025-12");
+    expect(key(addMonths(m("2025-12"), 1))).toBe("2026-01");
+    expect(key(addMonths(m("2026-03"), -27))).toBe("2023-12");
+    expect(monthLabel(m("2026-03"))).toBe("03/2026");
   });
 
   it("defaults to the previous calendar month in the company's time zone, or the current one with the flag", () => {
-    expect(defaultMonth(midMonth, false)).toBe("2026-02");
-    expect(defaultMonth(midMonth, true)).toBe("2026-03");
-    expect(monthAt(turnOfMonth)).toBe("2026-02");
-    expect(defaultMonth(turnOfMonth, false)).toBe("2026-01");
-    expect(defaultMonth(turnOfMonth, false, "UTC")).toBe("2026-02");
-    expect(defaultMonth(new Date("2026-01-10T12:00:00Z"), false)).toBe("2025-12");
+    expect(key(defaultMonth(midMonth, false))).toBe("2026-02");
+    expect(key(defaultMonth(midMonth, true))).toBe("2026-03");
+    expect(key(monthAt(turnOfMonth))).toBe("2026-02");
+    expect(key(defaultMonth(turnOfMonth, false))).toBe("2026-01");
+    expect(key(defaultMonth(turnOfMonth, false, "UTC"))).toBe("2026-02");
+    expect(key(defaultMonth(new Date("2026-01-10T12:00:00Z"), false))).toBe("2025-12");
   });
 
-  const resolve = (from: string | null, to: string | null, useCurrentMonth = false) => resolveMonthRange({ from, to }, { now: midMonth, useCurrentMonth });
+  const resolve = (from: string | null, to: string | null, useCurrentMonth = false) => {
+    const result = resolveMonthRange({ from, to }, { now: midMonth, useCurrentMonth });
+    return result.ok ? { ...result, range: keyed(result.range) } : { ...result, fallback: keyed(result.fallback) };
+  };
 
   it("uses the default month when the URL has none, and one month when it has one end", () => {
     expect(resolve(null, null)).toEqual({ ok: true, range: { from: "2026-02", to: "2026-02" }, defaulted: true });
@@ -63,8 +72,8 @@ describe("month range", () => {
     expect(resolve("1999-12", "2000-01")).toMatchObject({ ok: false, error: hrTexts.monthOutOfBounds("01/2000", "03/2026") });
     expect(resolve("2026-03", "2026-04")).toMatchObject({ ok: false, error: hrTexts.monthOutOfBounds("01/2000", "03/2026") });
     expect(resolve("9999-01", "9999-02")).toMatchObject({ ok: false });
-    expect(resolve(addMonths("2026-03", -MAX_RANGE_MONTHS + 1), "2026-03")).toMatchObject({ ok: true });
-    expect(resolve(addMonths("2026-03", -MAX_RANGE_MONTHS), "2026-03")).toMatchObject({ ok: false, error: hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS) });
+    expect(resolve(monthKey(addMonths(m("2026-03"), -MAX_RANGE_MONTHS + 1)), "2026-03")).toMatchObject({ ok: true });
+    expect(resolve(monthKey(addMonths(m("2026-03"), -MAX_RANGE_MONTHS)), "2026-03")).toMatchObject({ ok: false, error: hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS) });
     expect(resolve("x".repeat(10_000), null)).toMatchObject({ ok: false, from: "x".repeat(32) });
   });
 });

@@ -9,7 +9,8 @@ import {
   type FinancialReportType,
   type StatementKey,
 } from "~/models/financial.server";
-import { accountTree, addMonths, byAccount, latestLedgerMonth, ledgerRows, listAccounts, monthKey, sumTree, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import { accountTree, byAccount, latestLedgerMonth, ledgerRows, listAccounts, sumTree, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import { addMonthsToDate, monthKeyOfDate } from "~/shared/months";
 import { renderDocx, renderXlsx, type DocCell, type DocSpec } from "./documents-render.server";
 import { contentTypeOf, documentSink, documentUrl, type DocumentSink } from "./documents-store.server";
 
@@ -73,7 +74,7 @@ const TYPE_LABEL: Record<FinancialReportType, string> = { MONTHLY: "Monthly", AN
 
 /** The document description both formats are rendered from. */
 export function statementSpec(figures: StatementFigures, createdAt: Date): DocSpec {
-  const priorMonth = addMonths(figures.month, -12);
+  const priorMonth = addMonthsToDate(figures.month, -12);
   const rows: DocCell[][] = figures.lines.map((l) => [`${"  ".repeat(l.level)}${l.label}`, l.current, l.prior, Math.round((l.current - l.prior) * 100) / 100]);
   const boldRows = new Set(figures.lines.flatMap((l, i) => (l.level < 2 ? [i] : [])));
   return {
@@ -102,7 +103,7 @@ const EXTENSIONS: Record<FinancialDocumentType, string> = { DOCX: "docx", XLSX: 
 
 /** The period part of keys and file names: 2026-03 (MONTHLY) or 2026 (ANNUAL). */
 export function periodText(type: FinancialReportType, dateRef: Date): string {
-  return type === "ANNUAL" ? String(dateRef.getUTCFullYear()) : monthKey(dateRef);
+  return type === "ANNUAL" ? String(dateRef.getUTCFullYear()) : monthKeyOfDate(dateRef);
 }
 
 /**

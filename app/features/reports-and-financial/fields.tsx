@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { reportsTexts as t } from "~/messages";
 import { BUSINESS_UNITS } from "~/models/reports.fields";
-import { MAX_MONTH, MIN_MONTH } from "./months";
+import { MAX_MONTH, MIN_MONTH } from "./competency-bounds";
 
 /** A labelled select of the five business units (the company filter of every report page). */
 export function UnitSelect({

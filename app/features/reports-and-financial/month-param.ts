@@ -1,15 +1,14 @@
 import { z } from "zod";
-import { MAX_MONTH, MIN_MONTH, monthFromText } from "./months";
+import { parseMonthKey } from "~/shared/months";
+import { MAX_MONTH, MIN_MONTH } from "./competency-bounds";
 
 /**
- * A competency month read from a URL parameter, for loaders (zod stays out of the pages' browser code: the
- * month helpers the screens use are in months.ts).
+ * A competency month read from a URL parameter, for loaders (zod stays out of the pages' browser code).
  *
  * A YYYY-MM within the spec's bounds, else null (a URL parameter: bad values are ignored).
  */
 export const optionalMonth = z
   .string()
-  .regex(/^\d{4}-\d{2}$/)
-  .refine((t) => monthFromText(t) !== null && t >= MIN_MONTH && t <= MAX_MONTH)
+  .refine((t) => parseMonthKey(t) !== null && t >= MIN_MONTH && t <= MAX_MONTH)
   .nullable()
   .catch(null);
