@@ -41,7 +41,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
       : status === 408
         ? rawPage(408, "Request Timeout", messages.badRequestTitle, deployTexts.malformedRequest)
         : rawPage(400, "Bad Request", messages.badRequestTitle, deployTexts.malformedRequest);
-  errors.report(error, { status, code: error.code, bytes: (error as { bytesParsed?: number }).bytesParsed }, "malformed request", "warn");
+  // The parser's reason, not its stack: a malformed request is the client's fault, not the host's.
+  errors.report(error.code ?? error.message, { status, code: error.code, bytes: (error as { bytesParsed?: number }).bytesParsed }, "malformed request", "warn");
   socket.end(page);
 }
 

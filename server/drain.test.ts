@@ -102,4 +102,59 @@ describe("createDrain", () => {
     // The whole chunked body arrived, terminating chunk included.
     expect(received).toMatch(/\r\n4\r\ndone\r\n0\r\n\r\n$/);
   });
+
+  it("waits for a handler whose client dropped the connection to end its response before it is over (no database closed under it)", async () => {
+    const drain = createDrain();
+    const app = express();
+    app.use(drain.middleware);
+    let databaseOpen = true;
+    let handlerSawDatabase: boolean | undefined;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const handling = new Promise<void>((resolve) => (reached = resolve));
+    app.get("/slow", async (_req, res) => {
+      reached();
+      await released;
+      // A handler at work reads the database, then answers.
+      handlerSawDatabase = databaseOpen;
+      res.status(200).send("ok");
+    });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.write(`GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await handling;
+    // The client goes away while the handler works: its connection closes at once.
+    socket.destroy();
+    const drained = drain.drain(server).then(() => (databaseOpen = false));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(drain.inFlight).toBe(1);
+    release();
+    await drained;
+    expect(handlerSawDatabase).toBe(true);
+  });
+
+  it("is over at the grace deadline even if a handler never ends", async () => {
+    const drain = createDrain();
+    const app = express();
+    app.use(drain.middleware);
+    app.get("/never", () => undefined);
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.write(`GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    const started = Date.now();
+    await drain.drain(server, 300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(drain.inFlight).toBe(1);
+  });
 });

@@ -20,7 +20,7 @@ import { createLogger, errorFields, type Logger } from "../app/shared/logger.ser
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { requestLog } from "./request-log";
-import { dropUntrustedForwardedHost, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests } from "./request-guards";
+import { dropUntrustedForwardedHost, normalizeRequestTarget, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests, type MalformedReport } from "./request-guards";
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
 import { createDatabaseGate } from "./db-availability";
@@ -120,8 +120,11 @@ async function createApp(vite: ViteDevServer | undefined) {
       storageOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion, config.storage.s3) : [],
     }),
   );
+  // A malformed target or Host is a 400 with a short page, logged once at warn (no stack): never a 500 or a 404.
+  const malformed: MalformedReport = (reason, req, status) => errors.report(reason, { status, method: req.method, host: String(req.headers.host ?? "").slice(0, 100) }, "malformed request", "warn");
+  app.use(normalizeRequestTarget(malformed));
   app.use(dropUntrustedForwardedHost);
-  app.use(rejectInvalidHost);
+  app.use(rejectInvalidHost(malformed));
   app.use(rejectLegacyDataRequests);
   // Pages and data are compressed per response, cheaply and with a bounded Brotli window (server/compression-settings.ts;
   // Brotli's defaults cost ~20x the CPU on dynamic HTML and full heap collections under load). Static assets were
@@ -210,8 +213,9 @@ async function main() {
     force.unref();
     let exitCode = 0;
     try {
-      // Stops accepting and resolves once in-flight requests are answered and their connections closed.
-      await drain.drain(server);
+      // Stops accepting and resolves once every request in flight has ended its response (even one whose client left)
+      // and the connections are closed, or at the grace deadline: the database closes below only after that.
+      await drain.drain(server, SHUTDOWN_GRACE_MS);
       await vite?.close();
       // Within one more grace period, the worker finishes the file in hand if it can (otherwise its lease simply
       // expires and another worker takes the file over), and work the requests left running (dashboard figures

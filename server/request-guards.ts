@@ -22,10 +22,62 @@ export function sendMessagePage(res: ExpressResponse, status: number, title: str
 }
 
 /** host[:port] as a URL accepts it: a DNS name, IPv4 or bracketed IPv6, and an optional port. */
-const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[([0-9a-f:.]+)\])(?::(\d{1,5}))?$/i;
 
+/**
+ * A Host (or forwarded host) a URL can be built from: a DNS name, an IPv4 address or a bracketed IPv6 literal that
+ * parses as one, and, when a port is written, a port from 1 to 65535 (0 is no destination). No userinfo, no path.
+ */
 export function isValidHost(host: string | undefined): host is string {
-  return typeof host === "string" && host.length <= 255 && HOST_RE.test(host);
+  if (typeof host !== "string" || host.length > 255) return false;
+  const match = HOST_RE.exec(host);
+  if (!match) return false;
+  if (match[2] !== undefined) {
+    const port = Number(match[2]);
+    if (port < 1 || port > 65535) return false;
+  }
+  if (match[1] !== undefined) {
+    try {
+      new URL(`http://[${match[1]}]/`);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Reports a refused request once (repeats are counted by the reporter), at warn, with its reason and no stack. */
+export type MalformedReport = (reason: string, req: ExpressRequest, status: number) => void;
+
+/**
+ * The request target must be a path (origin-form). An absolute-form target (`GET http://host:port/path`, which HTTP/1.1
+ * allows) is accepted when its authority is a valid host without userinfo: it then stands for Host, as RFC 9112 says,
+ * and the target becomes its path, so nothing downstream builds a URL from the whole address. Anything else (a bad
+ * port, an unclosed IPv6 bracket, userinfo, another scheme, authority-form) is a 400.
+ */
+export function normalizeRequestTarget(report: MalformedReport): RequestHandler {
+  return (req, res, next) => {
+    const target = req.url;
+    if (target.startsWith("/")) return next();
+    const refuse = (reason: string) => {
+      report(reason, req, 400);
+      sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
+    };
+    if (!/^https?:\/\//i.test(target)) return refuse("request target is neither a path nor an http(s) URL");
+    const authority = target.replace(/^https?:\/\//i, "").split(/[/?#]/, 1)[0];
+    if (authority.includes("@")) return refuse("userinfo in the request target");
+    if (!isValidHost(authority)) return refuse("invalid authority in the request target");
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return refuse("unparsable request target");
+    }
+    req.headers.host = authority;
+    req.url = `${url.pathname}${url.search}`;
+    req.originalUrl = req.url;
+    next();
+  };
 }
 
 /** Whether the peer of this request is one of the trusted proxies (Express's compiled `trust proxy`). */
@@ -47,10 +99,13 @@ export function requestOrigin(req: ExpressRequest): string | null {
 }
 
 /** 400 for a request whose Host (or trusted forwarded host) is missing or malformed: no URL can be built from it. */
-export const rejectInvalidHost: RequestHandler = (req, res, next) => {
-  if (requestOrigin(req) === null) return sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
-  next();
-};
+export function rejectInvalidHost(report: MalformedReport): RequestHandler {
+  return (req, res, next) => {
+    if (requestOrigin(req) !== null) return next();
+    report("missing or invalid Host", req, 400);
+    sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
+  };
+}
 
 /**
  * Remix 1's data requests (`?_data=routes/…`) are not part of this single-fetch app: answered 400 with a message

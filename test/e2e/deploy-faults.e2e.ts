@@ -137,6 +137,26 @@ describe("requests no parser should turn into a 500", () => {
       ["oversize header", `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, [431]],
       ["oversize cookie", `GET / HTTP/1.1\r\nHost: localhost\r\nCookie: __session=${"a".repeat(20_000)}\r\n\r\n`, [431]],
       ["oversize URL", `GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, [431, 414]],
+      // Ports out of range, zero, not a number or empty; IPv6 literals broken; userinfo; a path in Host.
+      ["Host port out of range", "GET / HTTP/1.1\r\nHost: localhost:99999\r\n\r\n", [400]],
+      ["Host port 65536", "GET / HTTP/1.1\r\nHost: localhost:65536\r\n\r\n", [400]],
+      ["Host port 0", "GET / HTTP/1.1\r\nHost: localhost:0\r\n\r\n", [400]],
+      ["Host port not a number", "GET / HTTP/1.1\r\nHost: localhost:abc\r\n\r\n", [400]],
+      ["Host port empty", "GET / HTTP/1.1\r\nHost: localhost:\r\n\r\n", [400]],
+      ["Host IPv6 unclosed", "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", [400]],
+      ["Host IPv6 without brackets", "GET / HTTP/1.1\r\nHost: ::1\r\n\r\n", [400]],
+      ["Host IPv6 not an address", "GET / HTTP/1.1\r\nHost: [::zz]:3000\r\n\r\n", [400]],
+      ["Host with userinfo", "GET / HTTP/1.1\r\nHost: user@localhost\r\n\r\n", [400]],
+      ["Host with a path", "GET / HTTP/1.1\r\nHost: localhost/evil\r\n\r\n", [400]],
+      ["absolute-form with a bad port", "GET http://localhost:99999/ HTTP/1.1\r\nHost: localhost\r\n\r\n", [400]],
+      ["absolute-form with port 0", "GET http://localhost:0/ HTTP/1.1\r\nHost: localhost\r\n\r\n", [400]],
+      ["absolute-form, unclosed IPv6", "GET http://[::1/ HTTP/1.1\r\nHost: localhost\r\n\r\n", [400]],
+      ["absolute-form with userinfo", "GET http://user:pw@localhost/ HTTP/1.1\r\nHost: localhost\r\n\r\n", [400]],
+      ["absolute-form of another scheme", "GET ftp://localhost/ HTTP/1.1\r\nHost: localhost\r\n\r\n", [400]],
+      // Valid shapes of the same families still work.
+      ["Host IPv6 with a port", "GET /healthz HTTP/1.1\r\nHost: [::1]:3000\r\n\r\n", [200]],
+      ["Host IPv6 without a port", "GET /healthz HTTP/1.1\r\nHost: [::1]\r\n\r\n", [200]],
+      ["absolute-form, valid", `GET http://localhost:${port}/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n`, [200]],
     ];
     for (const [name, bytes, expected] of cases) expect(expected, name).toContain(await rawStatus(port, bytes));
     // The host still serves afterwards.
@@ -155,6 +175,12 @@ describe("requests no parser should turn into a 500", () => {
     for (let i = 0; i < 30; i++) await rawStatus(port, "GARBAGE\r\n\r\n");
     const malformed = host!.output().split("\n").filter((l) => l.includes('"msg":"malformed request"'));
     expect(malformed.length).toBeLessThanOrEqual(cases.length);
+    // Each is a warning with its reason, never an error with a stack.
+    for (const line of malformed) {
+      const entry = JSON.parse(line) as { level: string; stack?: string };
+      expect(entry.level).toBe("warn");
+      expect(entry.stack).toBeUndefined();
+    }
   });
 });
 
