@@ -224,8 +224,8 @@ export function generateDashboards(ctx: SeedContext): DashboardRecord[] {
     ["Master Data OK x NOK", PANEL_TYPES.intelligentJourney, masterDataCharts()],
     ["Forecast x Realizado", PANEL_TYPES.intelligentJourney, forecastCharts(ctx)],
     ["Desempenho das Lojas", PANEL_TYPES.intelligentJourney, storeCharts(ctx)],
-    ["Jobs Executados", PANEL_TYPES.executedJobs, jobCharts()],
-    ["Arquivos e Usuários", PANEL_TYPES.executedJobs, uploaderCharts()],
+    ["Jobs por status", PANEL_TYPES.executedJobs, jobCharts()],
+    ["Arquivos por usuário", PANEL_TYPES.executedJobs, uploaderCharts()],
   ];
   return defs.map(([panelLabel, panelType, charts], i) => ({
     _id: random.objectId(addDays(ctx.reference, -300 + i)),

@@ -142,7 +142,7 @@ describe("seeded data", () => {
   });
 
   it("has the dashboard of jobs by status per day, matching the files of each day", async () => {
-    const { dashboard, chart, result } = await chartOf("Jobs Executados", "jobs-by-status-per-day");
+    const { dashboard, chart, result } = await chartOf("Jobs por status", "jobs-by-status-per-day");
     expect(dashboard.panelType).toBe(2);
     expect(chart.kind).toBe("bar");
     expect(chart.labels).toMatchObject({ concluidos: "Concluídos", em_andamento: "Em andamento", com_erro: "Com erro" });
@@ -204,7 +204,7 @@ describe("seeded data", () => {
 
   it("names result fields with accents for the tables that screen readers read", async () => {
     expect((await chartOf("Master Data OK x NOK", "master-data-collections")).chart.labels).toEqual({ colecao: "Coleção", nome: "Nome", base: "Base" });
-    expect((await chartOf("Arquivos e Usuários", "files-by-user")).chart.labels).toMatchObject({ usuario: "Usuário" });
+    expect((await chartOf("Arquivos por usuário", "files-by-user")).chart.labels).toMatchObject({ usuario: "Usuário" });
   });
 
   it("creates every demo account with its type, a working password and the first-access flag", async () => {
