@@ -125,8 +125,17 @@ export type WindowAccount = {
  * The database groups them (a cell is a document): the account's code, description and group arrive once instead of
  * once per month, and the web process decodes a third of what it did (0.6 against 1.7 ms of CPU for a window of 234
  * cells at scale 10). History stays on the server.
+ *
+ * Actuals where the data keeps them apart (docs/data-contract.md, "forecast"): a month whose RF record has no `value`,
+ * or that has no RF record, takes the `value` of the `rf = "actual"` record with the same cost centre, account and
+ * month. Both reads are one `$match` on the `{rf, cost_center_concat, data_ref}` index.
  */
 export async function readWindow(rf: string, cost_center_concat: string, from: Date, to: Date): Promise<WindowAccount[]> {
+  const [scenario, actuals] = await Promise.all([groupedWindow(rf, cost_center_concat, from, to), groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to)]);
+  return rf === ACTUAL_SCENARIO || actuals.length === 0 ? scenario : withActuals(scenario, actuals);
+}
+
+async function groupedWindow(rf: string, cost_center_concat: string, from: Date, to: Date): Promise<WindowAccount[]> {
   return (await forecast())
     .aggregate<WindowAccount>(
       [
@@ -147,6 +156,34 @@ export async function readWindow(rf: string, cost_center_concat: string, from: D
       { batchSize: WINDOW_BATCH },
     )
     .toArray();
+}
+
+/** The scenario's cells with each missing amount taken from the actuals (a month without an RF record gains one). */
+function withActuals(scenario: WindowAccount[], actuals: readonly WindowAccount[]): WindowAccount[] {
+  const byAccount = new Map(scenario.map((entry) => [entry._id.account, entry]));
+  for (const actual of actuals) {
+    let entry = byAccount.get(actual._id.account);
+    if (!entry) {
+      entry = { _id: actual._id, label: actual.label, months: [], values: [], forecasts: [], edited: [] };
+      byAccount.set(actual._id.account, entry);
+      scenario.push(entry);
+    }
+    const index = new Map(entry.months.map((month, i) => [month.getTime(), i]));
+    actual.months.forEach((month, i) => {
+      const value = actual.values[i];
+      if (value === null) return;
+      const at = index.get(month.getTime());
+      if (at === undefined) {
+        entry.months.push(month);
+        entry.values.push(value);
+        entry.forecasts.push(null);
+        entry.edited.push(false);
+      } else if (entry.values[at] === null) {
+        entry.values[at] = value;
+      }
+    });
+  }
+  return scenario;
 }
 
 /** A cost centre has at most a few hundred accounts (an entry each); a bigger one takes more replies. */

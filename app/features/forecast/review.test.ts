@@ -140,6 +140,33 @@ describe("the review grid (loader)", () => {
     expect(line.values.filter((v: number | null) => v === null)).toHaveLength(2);
   });
 
+  it("takes an actual month's amount from the rf \"actual\" record when the RF record has none, and keeps the RF record's own", async () => {
+    const SPLIT = "CC1005 - Realizado Separado";
+    const account = { account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 700 };
+    await insertScenario(db, OPEN, SPLIT, [account]);
+    const at = (rf: string, month: string) => ({ rf, cost_center_concat: SPLIT, account_concat: account.account, data_ref: new Date(`${month}-01T00:00:00Z`) });
+    // The RF scenario keeps no actuals: its actual months carry no value, and one of them has no record at all.
+    await db.collection(FORECAST).updateMany({ rf: OPEN, cost_center_concat: SPLIT, data_ref: { $lt: new Date("2027-01-01T00:00:00Z") } }, { $unset: { value: "" } });
+    await db.collection(FORECAST).deleteOne(at(OPEN, "2026-03"));
+    // Except one month, whose own amount stays.
+    await db.collection(FORECAST).updateOne(at(OPEN, "2026-04"), { $set: { value: 42 } });
+    // The actuals live under rf "actual".
+    const months = ["2026-02", "2026-03", "2026-04", "2026-05"];
+    await db.collection(FORECAST).insertMany(
+      months.map((month, i) => ({ ...at("actual", month), cost_center: "CC1005", level_descr: "", group_level_2: PEOPLE, acc_description: account.label, value: 9000 + i, forecast: 0 })),
+    );
+    const { body } = await answer(() => loader(reviewArgs(OPEN, SPLIT)));
+    await db.collection(FORECAST).deleteMany({ cost_center_concat: SPLIT });
+    const [line] = body.grid.groups[0].accounts;
+    const index = (month: string) => body.grid.months.indexOf(month);
+    expect(line.values[index("2026-02")]).toBe(9000);
+    expect(line.values[index("2026-03")]).toBe(9001);
+    expect(line.values[index("2026-04")]).toBe(42);
+    expect(line.values[index("2026-05")]).toBe(9003);
+    // A month with neither stays empty.
+    expect(line.values[index("2026-06")]).toBeNull();
+  });
+
   it("shows a scenario outside its edit month locked", async () => {
     const { body } = await answer(() => loader(reviewArgs(LOCKED, MARKETING)));
     expect(body.open).toBe(false);
