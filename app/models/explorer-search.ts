@@ -2,7 +2,7 @@
  * The explorer's query rules (spec 001 §2, §5; issue 13): the search text is stripped of punctuation,
  * matching ignores case and accents, "Frase Exata" asks for the words in that order, and what is too long
  * is cut with a notice instead of silently. Pure, so the server, the browser and the tests share it.
- * (Stemming and ranking are the server's: app/features/explorer/search-terms.server.ts, app/models/explorer.server.ts.)
+ * (Stemming and ranking are the server's: app/models/explorer-search-terms.server.ts, app/models/explorer.server.ts.)
  */
 
 /** The longest search text read, and the most words searched for; what lies beyond is reported, not searched. */
