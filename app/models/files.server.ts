@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 
 /** Uploaded files; each file is also its processing job (spec 000 §3 "File or job"). */
@@ -36,4 +37,26 @@ export const indexes: IndexDeclaration[] = [
   { collection: FILES, key: { status: 1, progress: 1, leaseUntil: 1 }, options: { name: "worker_claim" } },
   // One record per stored object: a double submit of /api/files/register cannot create two jobs.
   { collection: FILES, key: { bucket: 1, originalFile: 1 }, options: { name: "bucket_originalFile_unique", unique: true } },
+  // The master-data file filter also takes the name the file was uploaded under.
+  { collection: FILES, key: { originalName: 1 }, options: { name: "originalName" } },
 ];
+
+export type StoredFileName = Pick<FileRecord, "originalName" | "originalFile" | "bucket">;
+
+/** The upload records of stored objects of one bucket (by the unique `bucket_originalFile` index). */
+export async function filesByKeys(bucket: string, keys: readonly string[]): Promise<StoredFileName[]> {
+  if (keys.length === 0) return [];
+  return (await getDb())
+    .collection<FileRecord>(FILES)
+    .find({ bucket, originalFile: { $in: [...keys] } }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1 } })
+    .toArray();
+}
+
+/** The files uploaded under exactly this name (at most `limit`, by the `originalName` index). */
+export async function filesNamed(originalName: string, limit = 50): Promise<StoredFileName[]> {
+  return (await getDb())
+    .collection<FileRecord>(FILES)
+    .find({ originalName }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1 } })
+    .limit(limit)
+    .toArray();
+}

@@ -118,8 +118,11 @@ export const fileParam = z
   .catch(undefined)
   .transform((file) => file || undefined);
 
-/** What a master-data table may be narrowed to: the rows of one imported file (their `urlPath`). */
-export type BaseFilter = { file?: string };
+/**
+ * What a master-data table may be narrowed to: the rows of one imported file (their `urlPath`), or of any of
+ * several paths (a name the file was uploaded under resolves to its paths).
+ */
+export type BaseFilter = { file?: string; files?: readonly string[] };
 
 /**
  * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read together;
@@ -136,7 +139,8 @@ export async function getBasePage(collectionName: string, page: number, columns?
     ? Object.fromEntries(columns.filter((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c.key)).map((c) => [c.key, 1]))
     : undefined;
   // A string compared by equality: the value can never be an operator.
-  const query: Filter<Document> = typeof filter.file === "string" && filter.file !== "" ? { urlPath: filter.file } : {};
+  const paths = (filter.files ?? (typeof filter.file === "string" && filter.file !== "" ? [filter.file] : [])).filter((p) => typeof p === "string" && p !== "");
+  const query: Filter<Document> = paths.length === 1 ? { urlPath: paths[0] } : paths.length > 1 ? { urlPath: { $in: [...new Set(paths)] } } : {};
   const sort: Sort = "urlPath" in query ? { _id: 1 } : { _id: -1 };
   const db = await getDb();
   const collection = db.collection(collectionName);

@@ -3,6 +3,7 @@ import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { masterDataTexts, messages } from "~/messages";
@@ -57,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const entry = chosen ?? options[0];
   const columns = entry ? columnsOf(entry.fields) : [];
   const table = entry
-    ? await getBasePage(entry.collection_name, page, columns.length > 0 ? columns : undefined, { file })
+    ? await loadMasterDataTable(entry.collection_name, page, columns.length > 0 ? columns : undefined, file)
     : { rows: [], count: 0, page: 1, pageSize: MASTER_DATA_PAGE_SIZE };
   return {
     base,

@@ -2,10 +2,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
-import { getBasePage, CHANNEL_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+import { CHANNEL_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.channel }];
 
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/repo.master-data.canal", request);
   const { tab, page: pageNumber, file } = tabbedTableParams(CHANNEL_TABS, new URL(request.url));
   // The collection comes from the fixed tab table, never from the URL.
-  const page = await getBasePage(tab.collection, pageNumber, tab.columns, { file });
+  const page = await loadMasterDataTable(tab.collection, pageNumber, tab.columns, file);
   return {
     tabs: CHANNEL_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },

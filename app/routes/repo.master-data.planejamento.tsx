@@ -2,10 +2,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
-import { getBasePage, PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+import { PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];
 
@@ -17,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }]
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/repo.master-data.planejamento", request);
   const { tab, page: pageNumber, file } = tabbedTableParams(PLANNING_TABS, new URL(request.url));
-  const page = await getBasePage(tab.collection, pageNumber, tab.columns, { file });
+  const page = await loadMasterDataTable(tab.collection, pageNumber, tab.columns, file);
   return {
     tabs: PLANNING_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },

@@ -102,6 +102,12 @@ export function objectUrlPath(bucket: string, key: string): string {
   return bucket === LOCAL_BUCKET ? key : `s3://${bucket}/${key}`;
 }
 
+/** The stored object an imported row's `urlPath` names (the inverse of objectUrlPath). */
+export function parseObjectUrlPath(urlPath: string): { bucket: string; key: string } {
+  const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(urlPath);
+  return s3 ? { bucket: s3[1], key: s3[2] } : { bucket: LOCAL_BUCKET, key: urlPath };
+}
+
 /** Whether the stored object is there; "error" when the store could not say. */
 export async function storedObjectState(bucket: string, key: string): Promise<"present" | "missing" | "error"> {
   try {

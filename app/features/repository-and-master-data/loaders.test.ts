@@ -1,5 +1,7 @@
 import { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { FILES } from "~/models/files.server";
+import { LOCAL_BUCKET } from "~/services/storage.server";
 import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PLANNING_SPEND, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { loader as indexLoader } from "~/routes/repo.master-data._index";
 import { loader as canalLoader } from "~/routes/repo.master-data.canal";
@@ -201,5 +203,55 @@ describe("/repo/master-data/planejamento", () => {
     const unknown = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=users&page=x"));
     expect([unknown.tab.id, unknown.table.page]).toEqual(["quantity", 1]);
     expect((await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity&page=2"))).table.rows.map((r) => r.cells.sku)).toEqual(["P04", "P03", "P02", "P01", "P00"]);
+  });
+});
+
+describe("the file of a row, by the name it was uploaded under", () => {
+  const KEY = "2026/11/16efd6cd-1708-4db3-9541-d68500af5728.csv";
+  const NAME = "held_out_product_master_1795550051239.csv";
+
+  beforeAll(async () => {
+    const db = await testDb.db();
+    await db.collection(FILES).insertOne({
+      originalName: NAME,
+      originalFile: KEY,
+      bucket: LOCAL_BUCKET,
+      user: "gold@example.com",
+      clientName: "journey",
+      statusChangeDate: new Date(),
+      createdAt: new Date(),
+      status: 0,
+      progress: 100,
+      message: "",
+      agent: "",
+      leaseUntil: null,
+      attempts: 1,
+    });
+    await db.collection(CHANNEL_NOK).insertMany([
+      { cnpj: "1", urlPath: KEY, creationDate: new Date(), Error: "e1" },
+      { cnpj: "2", urlPath: KEY, creationDate: new Date(), Error: "e2" },
+      { cnpj: "3", urlPath: "master-data/channel/CHANNEL_20261105.xlsx", creationDate: new Date(), Error: "e3" },
+    ]);
+  });
+
+  it("names an uploaded file by its original name, linked to its download, its key as a tooltip; a seeded path stays as it is", async () => {
+    const data = await canalLoader(args("/repo/master-data/canal?tab=channel_nok"));
+    const uploaded = data.table.rows.filter((r) => r.cells.urlPath === KEY);
+    expect(uploaded).toHaveLength(2);
+    for (const row of uploaded) {
+      expect(row.file?.name).toBe(NAME);
+      expect(row.file?.key).toBe(KEY);
+      expect(row.file?.href).toMatch(/^\/download\//);
+    }
+    expect(data.table.rows.find((r) => r.cells.Error === "e3")?.file).toBeNull();
+  });
+
+  it("narrows the table by the original name as well as by the path", async () => {
+    const byName = await canalLoader(args(`/repo/master-data/canal?tab=channel_nok&file=${encodeURIComponent(NAME)}`));
+    expect(byName.table.rows.map((r) => r.cells.Error).sort()).toEqual(["e1", "e2"]);
+    const byPath = await canalLoader(args(`/repo/master-data/canal?tab=channel_nok&file=${encodeURIComponent(KEY)}`));
+    expect(byPath.table.rows.map((r) => r.cells.Error).sort()).toEqual(["e1", "e2"]);
+    const other = await canalLoader(args("/repo/master-data/canal?tab=channel_nok&file=nada.csv"));
+    expect(other.table.count).toBe(0);
   });
 });

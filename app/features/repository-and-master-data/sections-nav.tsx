@@ -31,7 +31,8 @@ export function MasterDataSectionsNav({ current }: { current: (typeof SECTIONS)[
 
 export type MasterDataTableData = {
   columns: { key: string; header: string }[];
-  rows: { id: string; cells: Record<string, string> }[];
+  /** `file`: the upload the row came from, by its original name (null for paths without an upload record). */
+  rows: { id: string; cells: Record<string, string>; file?: { name: string; href: string | null; key: string } | null }[];
   count: number;
   page: number;
   pageSize: number;
@@ -58,13 +59,37 @@ export function MasterDataTable({ data, caption }: { data: MasterDataTableData; 
         accessorFn: (row: Row) => row.cells[column.key] ?? "",
         cell:
           column.key === "urlPath"
-            ? ({ getValue }) => {
+            ? ({ getValue, row }) => {
                 const file = getValue();
-                return file ? (
-                  <Link to={searchWith(location.search, { [FILE_PARAM]: file, page: null })} title={masterDataTexts.masterDataFilterByFile(file)}>
-                    {file}
-                  </Link>
-                ) : null;
+                if (!file) return null;
+                const named = row.original.file;
+                if (!named) {
+                  return (
+                    <Link to={searchWith(location.search, { [FILE_PARAM]: file, page: null })} title={masterDataTexts.masterDataFilterByFile(file)}>
+                      {file}
+                    </Link>
+                  );
+                }
+                // The name the file was uploaded under, to download it; its key as a tooltip; and the filter by it.
+                return (
+                  <span className="master-data__file">
+                    {named.href ? (
+                      <a href={named.href} title={named.key} download={named.name}>
+                        {named.name}
+                      </a>
+                    ) : (
+                      <span title={named.key}>{named.name}</span>
+                    )}{" "}
+                    <Link
+                      className="master-data__file-filter-link"
+                      to={searchWith(location.search, { [FILE_PARAM]: named.name, page: null })}
+                      aria-label={masterDataTexts.masterDataFilterByFile(named.name)}
+                      title={masterDataTexts.masterDataFilterByFile(named.name)}
+                    >
+                      {masterDataTexts.masterDataFilter}
+                    </Link>
+                  </span>
+                );
               }
             : ({ getValue }) => getValue(),
       })),
