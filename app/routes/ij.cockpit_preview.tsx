@@ -165,7 +165,7 @@ export default function CockpitPreviewPage() {
       </h1>
       <div className="report-page__alerts">{downloadError ? <Alert tone="error">{downloadError}</Alert> : null}</div>
       {!table.hasData ? <Alert tone="info">{messages.noDataFound}</Alert> : null}
-      <div className="tree-table">
+      <div className="tree-table scroll-area" tabIndex={0} role="region" aria-label={REPORT_LABELS[params.report]}>
         <table>
           <caption className="visually-hidden">{REPORT_LABELS[params.report]}</caption>
           <thead>

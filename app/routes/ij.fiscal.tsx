@@ -95,7 +95,7 @@ export default function FiscalAssetPage() {
         </p>
       </section>
       <h2>{t.itemsTitle}</h2>
-      <div className="tree-table">
+      <div className="tree-table scroll-area" tabIndex={0} role="region" aria-label={t.itemsTitle}>
         <table>
           <caption className="visually-hidden">{t.itemsTitle}</caption>
           <thead>

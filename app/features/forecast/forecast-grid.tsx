@@ -479,7 +479,7 @@ export function ForecastGrid({
       ) : null}
       <div
         ref={scroller}
-        className="forecast-grid__scroll"
+        className="forecast-grid__scroll scroll-area"
         style={{ maxHeight: height }}
         tabIndex={0}
         role="region"

@@ -154,7 +154,7 @@ export function AuxGrid({
   }, [serverErrors]);
 
   return (
-    <div className="hr-grid">
+    <div className="hr-grid scroll-area" tabIndex={0} role="region" aria-label={caption}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

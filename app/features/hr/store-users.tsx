@@ -9,7 +9,7 @@ export function StoreUsers({ people, filial }: { people: StoreUser[]; filial: st
       {people.length === 0 ? (
         <p className="hr-people__empty">{hrTexts.noStoreUsers}</p>
       ) : (
-        <ul className="hr-people__scroll" aria-label={hrTexts.storeUsersCaption(filial)}>
+        <ul className="hr-people__scroll scroll-area" tabIndex={0} aria-label={hrTexts.storeUsersCaption(filial)}>
           {people.map((p) => (
             <li key={p.matricula}>
               <span className="hr-people__name">{p.nome}</span>

@@ -128,7 +128,7 @@ export function DataTable<Row>({
 
   return (
     <div className="data-table">
-      <div className="data-table__scroll">
+      <div className="data-table__scroll scroll-area" tabIndex={0} role="region" aria-label={caption}>
         <table>
           <caption className={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
           <thead>
