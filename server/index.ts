@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
@@ -20,7 +20,7 @@ import { createLogger, errorFields, type Logger } from "../app/shared/logger.ser
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { requestLog } from "./request-log";
-import { dropUntrustedForwardedHost, normalizeRequestTarget, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests, type MalformedReport } from "./request-guards";
+import { dropUntrustedForwardedHost, screenRequestTarget, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests, type MalformedReport } from "./request-guards";
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
 import { createDatabaseGate } from "./db-availability";
@@ -122,7 +122,6 @@ async function createApp(vite: ViteDevServer | undefined) {
   );
   // A malformed target or Host is a 400 with a short page, logged once at warn (no stack): never a 500 or a 404.
   const malformed: MalformedReport = (reason, req, status) => errors.report(reason, { status, method: req.method, host: String(req.headers.host ?? "").slice(0, 100) }, "malformed request", "warn");
-  app.use(normalizeRequestTarget(malformed));
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost(malformed));
   app.use(rejectLegacyDataRequests);
@@ -189,7 +188,11 @@ async function main() {
     config.instances.multi && config.storage.kind === "local" ? await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), logger) : undefined;
   const app = await createApp(vite);
 
-  const server: Server = app.listen(config.port, () => {
+  // The request target is screened before Express, which answers 404 to one it cannot parse (server/request-guards.ts).
+  const server: Server = createServer((req, res) => {
+    const report = (reason: string, status: number) => errors.report(reason, { status, method: req.method }, "malformed request", "warn");
+    if (!screenRequestTarget(req, res, report)) app(req, res);
+  }).listen(config.port, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info("listening", { port, url: `http://localhost:${port}`, env: config.env, embeddedDb: database.embedded });

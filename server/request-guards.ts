@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-origin";
 import { messages } from "../app/messages";
@@ -53,31 +54,33 @@ export type MalformedReport = (reason: string, req: ExpressRequest, status: numb
  * The request target must be a path (origin-form). An absolute-form target (`GET http://host:port/path`, which HTTP/1.1
  * allows) is accepted when its authority is a valid host without userinfo: it then stands for Host, as RFC 9112 says,
  * and the target becomes its path, so nothing downstream builds a URL from the whole address. Anything else (a bad
- * port, an unclosed IPv6 bracket, userinfo, another scheme, authority-form) is a 400.
+ * port, an unclosed IPv6 bracket, userinfo, another scheme, authority-form) is a 400. This runs on the raw request,
+ * before Express: Express answers 404 to a target it cannot parse before any middleware sees it.
+ * Returns true when it answered the request.
  */
-export function normalizeRequestTarget(report: MalformedReport): RequestHandler {
-  return (req, res, next) => {
-    const target = req.url;
-    if (target.startsWith("/")) return next();
-    const refuse = (reason: string) => {
-      report(reason, req, 400);
-      sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
-    };
-    if (!/^https?:\/\//i.test(target)) return refuse("request target is neither a path nor an http(s) URL");
-    const authority = target.replace(/^https?:\/\//i, "").split(/[/?#]/, 1)[0];
-    if (authority.includes("@")) return refuse("userinfo in the request target");
-    if (!isValidHost(authority)) return refuse("invalid authority in the request target");
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return refuse("unparsable request target");
-    }
-    req.headers.host = authority;
-    req.url = `${url.pathname}${url.search}`;
-    req.originalUrl = req.url;
-    next();
+export function screenRequestTarget(req: IncomingMessage, res: ServerResponse, report: (reason: string, status: number) => void): boolean {
+  const target = req.url ?? "";
+  if (target.startsWith("/")) return false;
+  const refuse = (reason: string) => {
+    report(reason, 400);
+    const page = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(messages.badRequestTitle)}</title></head><body><main><h1>${escapeHtml(messages.badRequestTitle)}</h1><p>${escapeHtml(messages.invalidHost)}</p></main></body></html>`;
+    res.writeHead(400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(page), Connection: "close" });
+    res.end(page);
+    return true;
   };
+  if (!/^https?:\/\//i.test(target)) return refuse("request target is neither a path nor an http(s) URL");
+  const authority = target.replace(/^https?:\/\//i, "").split(/[/?#]/, 1)[0];
+  if (authority.includes("@")) return refuse("userinfo in the request target");
+  if (!isValidHost(authority)) return refuse("invalid authority in the request target");
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return refuse("unparsable request target");
+  }
+  req.headers.host = authority;
+  req.url = `${url.pathname}${url.search}`;
+  return false;
 }
 
 /** Whether the peer of this request is one of the trusted proxies (Express's compiled `trust proxy`). */

@@ -58,7 +58,7 @@ describe("axe-core: no serious or critical violation on any page, as each of the
       expect(visited.length).toBeGreaterThan(0);
       expect(blocking).toEqual([]);
       expect(unlabelled).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 
   test("signed out: the login screen's states (forgot password, session expired), recovery, /home and the 404 page", async ({ page }) => {

@@ -70,7 +70,7 @@ describe("no page overflows at 1366 px or at 390 px, for any account", () => {
       const visited = await walkAccount(page, app, account, (path) => check(path));
       expect(visited.length).toBeGreaterThan(0);
       expect(problems).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 
   test("signed out: the login screen's states and the public pages fit both widths", async ({ page }) => {

@@ -249,9 +249,12 @@ test("rejected rows: newest first, narrowed to one file from the job list's link
   await page.getByRole("link", { name: masterDataTexts.masterDataClearFilter }).click();
   await page.waitForURL((url) => !url.searchParams.has("file"));
   await expect.poll(async () => (await skus(page)).slice(0, 3)).toEqual(["REJ-4", "REJ-3", "REJ-2"]);
-  // An Arquivo cell narrows the table to its file, too.
-  await page.locator("main table tbody").getByRole("link", { name: key }).first().click();
-  await page.waitForURL((url) => url.searchParams.get("file") === key);
+  // An Arquivo cell names the file as it was uploaded, its storage key as the tooltip, and narrows the table to it.
+  const named = page.locator("main table tbody").getByRole("link", { name, exact: true }).first();
+  expect(await named.getAttribute("title")).toBe(key);
+  expect(await named.getAttribute("href")).toMatch(/^\/download\//);
+  await page.locator("main table tbody").getByRole("link", { name: masterDataTexts.masterDataFilterByFile(name) }).first().click();
+  await page.waitForURL((url) => url.searchParams.get("file") === name);
   await expect.poll(() => skus(page)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
 
   // Without JavaScript the filter is a plain GET form, on the planejamento tab as well.

@@ -3,6 +3,13 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { messages } from "~/messages";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccount } from "~/seed/accounts";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
+import { FORECAST } from "~/models/forecast.server";
+import { HR_AUX } from "~/models/hr.server";
+import { LEDGER } from "~/models/ledger.server";
+import { monthKey, monthOfDate } from "~/shared/months";
+import { withDb } from "./database";
 import type { RunningApp } from "./harness";
 import { signIn } from "./sign-in";
 
@@ -25,6 +32,32 @@ export const EXTRA_PAGES = [
   "/logout",
   "/pagina-que-nao-existe",
 ];
+
+/**
+ * The spec-001 screens behind a filter or a parameter, with real values from the seeded database: the HR editor of a
+ * branch, the forecast grid of a scenario and cost centre, the planning and report-preview grids, the cockpit table,
+ * the FP&A report, the explorer's results and one document.
+ */
+export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName">): Promise<string[]> {
+  return withDb(app, async (db) => {
+    const pages = ["/ij/plan_edit?chanel=WHOLESALES&dateStart=2000-01-01&dateEnd=2030-12-30", "/ij/explorer?search=relatorio"];
+    const hr = await db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next();
+    if (hr) {
+      const month = monthKey(monthOfDate(hr.mes_apur as Date));
+      pages.push(`/ij/rh_edit/${encodeURIComponent(String(hr.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`);
+    }
+    const cell = await db.collection(FORECAST).findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } });
+    if (cell) pages.push(reviewPath(String(cell.rf), String(cell.cost_center_concat)));
+    const ledger = await db.collection(LEDGER).find({}, { projection: { businessUnitID: 1, month: 1 } }).sort({ month: -1 }).limit(1).next();
+    if (ledger) {
+      const period = monthKey(monthOfDate(ledger.month as Date));
+      pages.push(`/ij/cockpit_preview?unit=${ledger.businessUnitID}&period=${period}&report=BALANCE_SHEET`, `/ij/report_save?company=${ledger.businessUnitID}&period=${period}`);
+    }
+    const document = await db.collection(EXPLORER_DOCUMENTS).findOne({}, { projection: { _id: 1 } });
+    if (document) pages.push(`/ij/explorer/${String(document._id)}`);
+    return pages;
+  });
+}
 
 /** The login screen's states, seen before signing in. */
 export const SIGNED_OUT_PAGES = ["/", "/?forgot=1", "/?expired=1&redirectTo=%2Frepo%2Fformat", "/recovery/123456", "/home", "/pagina-que-nao-existe"];
@@ -56,7 +89,7 @@ export async function walkAccount(page: Page, app: RunningApp, account: DemoAcco
     return ["/"];
   }
   await signIn(page, app.baseURL, account.email);
-  const paths = [...new Set([...(await menuLinks(page)), ...EXTRA_PAGES])];
+  const paths = [...new Set([...(await menuLinks(page)), ...EXTRA_PAGES, ...(await deepPages(app))])];
   const visited: string[] = [];
   for (const target of paths) {
     const response = await page.goto(target);

@@ -355,11 +355,12 @@ test("without JavaScript the plain form uploads and comes back with a message; /
 test("the server's own refusals reach the user: COD.2 when the store refuses the bytes, COD.3 when the registration is refused, with and without JavaScript", async ({ page, app, browser }) => {
   const tooBig = { name: "grande_demais_e2e.csv", mimeType: "text/csv", buffer: Buffer.alloc(UPLOAD_LIMIT + 512 * 1024, "a;b\n") };
   const refusedName = "registro_recusado_e2e.csv";
-  // The database refuses any new registration of this name (a unique index over a record that already has it):
+  // The database refuses any new registration of this name (a unique index over a record that already has it; descending,
+  // since the portal's own index on originalName is ascending):
   // the bytes arrive, the registration fails, exactly what COD.3 reports.
   await withDb(app, async (db) => {
     await db.collection("files").insertOne({ originalName: refusedName, originalFile: "2020/01/00000000-0000-4000-8000-000000000000.csv", bucket: "local", user: "x@demo.local", statusChangeDate: new Date(0), createdAt: new Date(0), status: 0, progress: 100, message: "", agent: "", leaseUntil: null, attempts: 0 });
-    await db.collection("files").createIndex({ originalName: 1 }, { name: "e2e_refuse_registration", unique: true, partialFilterExpression: { originalName: refusedName } });
+    await db.collection("files").createIndex({ originalName: -1 }, { name: "e2e_refuse_registration", unique: true, partialFilterExpression: { originalName: refusedName } });
   });
   try {
     await signIn(page, app.baseURL, "silver@demo.local");

@@ -102,7 +102,7 @@ export const reportsTexts = {
   expand: (label: string) => `Expandir ${label}`,
   collapse: (label: string) => `Recolher ${label}`,
   rowDetails: "Detalhes",
-  rowDetailsOf: (label: string) => `Comentário e arquivos de ${label}`,
+  rowDetailsOf: (label: string) => `Detalhes: comentário e arquivos de ${label}`,
   commentLabel: "Comentário",
   commentTooLong: (max: number) => `O comentário pode ter no máximo ${max} caracteres.`,
   commentCounter: (n: number, max: number) => `${n}/${max}`,
