@@ -1,0 +1,130 @@
+import type { Locator, Page } from "playwright-core";
+import { describe } from "vitest";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { hrTexts } from "~/messages";
+import { HR_AUX } from "~/models/hr.server";
+import { monthKey, monthOfDate } from "~/shared/months";
+import { insertScenario } from "../../app/features/forecast/fixtures";
+import { withDb } from "./database";
+import { expect, test } from "./fixtures";
+import { startApp, type RunningApp } from "./harness";
+import { signIn } from "./sign-in";
+
+/**
+ * The grids at a phone's width (390 px) and a laptop's (1366 px), as a user sees them: a sticky button is never
+ * painted over (the element at its centre is the button itself), a pinned column takes at most about 45 % of a
+ * phone's width, and a grid that scrolls sideways shows that it does (a scrollbar drawn, not an overlay that appears
+ * only while scrolling). Planning, the forecast review, HR and the master-data tables.
+ */
+
+const YEAR = new Date().getUTCFullYear();
+const OPEN = `RF2 ${YEAR}`;
+const CC = "CC9002 - Layout";
+
+test.scoped({
+  app: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use: (app: RunningApp) => Promise<void>) => {
+      const app = await startApp({ env: { PORTAL_TODAY: `${YEAR}-02-15` } });
+      await withDb(app, (db) => insertScenario(db, OPEN, CC));
+      await use(app);
+      await app.stop();
+    },
+    { scope: "file" },
+  ],
+});
+
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 768 },
+];
+
+/** The HR grid of a seeded branch, for the last month with rows. */
+async function hrGridPath(app: RunningApp): Promise<string> {
+  const latest = await withDb(app, (db) => db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next());
+  const month = monthKey(monthOfDate(latest!.mes_apur as Date));
+  return `/ij/rh_edit/${encodeURIComponent(String(latest!.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`;
+}
+
+/** Whether the element at the centre of `button` is the button (or inside it): nothing paints over it. */
+async function reachable(button: Locator): Promise<boolean> {
+  return button.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return !!hit && (hit === el || el.contains(hit));
+  });
+}
+
+/** For a scroll area: does its content overflow sideways, and is a horizontal scrollbar drawn (taking height)? */
+async function scrollState(area: Locator): Promise<{ overflows: boolean; scrollbar: number; rightEdge: number; viewport: number }> {
+  return area.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const borders = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    return {
+      overflows: el.scrollWidth > el.clientWidth + 1,
+      scrollbar: (el as HTMLElement).offsetHeight - el.clientHeight - borders,
+      rightEdge: box.right,
+      viewport: window.innerWidth,
+    };
+  });
+}
+
+async function expectScrollAffordance(page: Page, area: Locator, label: string) {
+  await area.waitFor();
+  const state = await scrollState(area);
+  // The area fits the viewport (nothing clipped by an ancestor), and when it scrolls, its scrollbar is drawn.
+  expect(state.rightEdge, `${label}: right edge`).toBeLessThanOrEqual(state.viewport + 1);
+  if (state.overflows) expect(state.scrollbar, `${label}: a scrollbar is drawn`).toBeGreaterThan(0);
+  // It can be reached by keyboard (axe's scrollable-region-focusable).
+  expect(await area.getAttribute("tabindex"), `${label}: focusable`).toBe("0");
+  // The page itself never scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${label}: no page overflow`).toBe(true);
+}
+
+describe("grids at 390 and 1366 px", () => {
+  for (const size of WIDTHS) {
+    test(`${size.width} px: sticky buttons are never covered, pinned columns stay narrow on a phone, scrolling shows`, async ({ app, page }) => {
+      await page.setViewportSize(size);
+      await signIn(page, app.baseURL, "gold@demo.local");
+
+      // HR: the save bar above the pinned names, whatever the grid's scroll.
+      await page.goto(await hrGridPath(app));
+      const grid = page.locator(".hr-grid");
+      await expectScrollAffordance(page, grid, "HR grid");
+      const names = page.locator(".hr-grid__name").first();
+      if (size.width === 390) {
+        const width = await names.evaluate((el) => el.getBoundingClientRect().width);
+        expect(width).toBeLessThanOrEqual(size.width * 0.45 + 1);
+      }
+      const save = page.getByRole("button", { name: hrTexts.save, exact: true });
+      const discard = page.getByRole("button", { name: hrTexts.discard, exact: true });
+      for (const position of [0, 0.5, 1]) {
+        // The page scrolled so that grid rows (pinned names among them) pass under the sticky bar.
+        await page.evaluate((at) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * at), position);
+        await grid.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+        for (const button of [save, discard]) {
+          await button.scrollIntoViewIfNeeded();
+          expect(await reachable(button), `HR ${await button.textContent()} at ${position}`).toBe(true);
+        }
+      }
+
+      // The forecast review: the pinned account column leaves room for the months on a phone.
+      await page.goto(reviewPath(OPEN, CC));
+      const forecast = page.locator(".forecast-grid__scroll");
+      await expectScrollAffordance(page, forecast, "forecast grid");
+      if (size.width === 390) {
+        const pinned = await page.locator(".forecast-grid__table .is-pinned").first().evaluate((el) => el.getBoundingClientRect().width);
+        expect(pinned).toBeLessThanOrEqual(size.width * 0.45 + 1);
+      }
+
+      // Planning: the filter's quantities.
+      await page.goto("/ij/plan_edit?chanel=WHOLESALES&dateStart=2000-01-01&dateEnd=2030-12-30");
+      await expectScrollAffordance(page, page.locator(".data-table__scroll").first(), "planning grid");
+
+      // Master data: a base with many columns.
+      await page.goto("/repo/master-data/planejamento?tab=quantity");
+      await expectScrollAffordance(page, page.locator(".data-table__scroll").first(), "master data");
+    });
+  }
+});
