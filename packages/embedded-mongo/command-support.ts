@@ -2,9 +2,10 @@ import { BSON, Long } from "bson";
 import { Query, updateMany as mingoUpdateMany } from "mingo";
 import { MongoCommandError, toCommandError } from "./errors";
 import { ExecContext } from "./exec";
-import { textScores } from "./expressions";
+import { assertVariablesDefined, compileExpression, MINGO_OPTIONS, usesUserVariables, type Vars } from "./expressions";
+import { compileProjection } from "./projection";
 import { compileFastUpdate, fastMatcher } from "./fastpath";
-import { compileUpdatePipeline } from "./pipeline";
+import { compileUpdateStages } from "./pipeline";
 import { compareDocs, type PlannedQuery, type ScanStats, type SortSpec } from "./planner";
 import { type Index, type IndexSpec } from "./storage";
 import { normaliseTextIndexSpec } from "./text";
@@ -75,6 +76,12 @@ export function namespacesOf(cmd: Doc, db: string): string[] | "all" {
     for (const [k, v] of Object.entries(value)) {
       if ((k === "$lookup" || k === "$graphLookup" || k === "$unionWith") && isPlainObject(v) && typeof v.from === "string") out.push(`${db}.${v.from}`);
       if (k === "$unionWith" && typeof v === "string") out.push(`${db}.${v}`);
+      if (k === "$out" || k === "$merge") {
+        // The collection a $merge or $out writes (into: a name or { db, coll }).
+        const into = k === "$merge" && isPlainObject(v) ? v.into : v;
+        if (typeof into === "string") out.push(`${db}.${into}`);
+        else if (isPlainObject(into) && typeof into.coll === "string") out.push(`${typeof into.db === "string" ? into.db : db}.${into.coll}`);
+      }
       visit(v);
     }
   };
@@ -150,6 +157,18 @@ export function validateId(id: unknown): void {
   if (Array.isArray(id)) throw new MongoCommandError("BadValue", "can't use an array for _id");
   if (id instanceof RegExp) throw new MongoCommandError("BadValue", "can't use a regex for _id");
   if (id === undefined) throw new MongoCommandError("BadValue", "_id is missing");
+  if (isPlainObject(id)) storageValidEmbedded(id);
+}
+
+/** An embedded document stored in _id: no field of it, at any depth, may start with '$' (a DBRef's $ref/$id/$db aside). */
+function storageValidEmbedded(doc: Doc): void {
+  for (const [name, value] of Object.entries(doc)) {
+    if (name.startsWith("$") && !(name === "$ref" || name === "$id" || name === "$db")) {
+      throw new MongoCommandError("DollarPrefixedFieldName", `${name} is not valid for storage.`);
+    }
+    if (isPlainObject(value)) storageValidEmbedded(value);
+    else if (Array.isArray(value)) for (const item of value) if (isPlainObject(item)) storageValidEmbedded(item);
+  }
 }
 
 /** The collection a command names in its first field, whichever spelling of the command was used. */
@@ -244,6 +263,71 @@ export function compileFilter(filter: Doc): (doc: Doc) => boolean {
   };
 }
 
+/**
+ * The variables of a command's `let` (and an update statement's `c`): each value an expression evaluated once,
+ * without a document. Names follow mongod's rules for user variables.
+ */
+export function evalLet(spec: unknown, outer?: Vars): Record<string, unknown> | undefined {
+  if (spec === undefined || spec === null) return outer;
+  if (!isPlainObject(spec)) throw new MongoCommandError("TypeMismatch", "BSON field 'let' is the wrong type, expected type 'object'");
+  const vars: Record<string, unknown> = { ...(outer ?? {}) };
+  for (const [name, expr] of Object.entries(spec)) {
+    validateVariableName(name);
+    const value = compileExpression(expr)({}, vars);
+    vars[name] = value === undefined ? null : value;
+  }
+  return vars;
+}
+
+export function validateVariableName(name: string): void {
+  if (name === "") throw new MongoCommandError(16866, "empty variable names are not allowed");
+  const first = name.charCodeAt(0);
+  if (!((first >= 97 && first <= 122) || first > 127)) {
+    throw new MongoCommandError(16867, `'${name}' starts with an invalid character for a user variable name`);
+  }
+  for (let i = 1; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
+    if (!ok) throw new MongoCommandError(16868, `'${name}' contains an invalid character for a variable name: '${name[i]}'`);
+  }
+}
+
+/** The filter compiler of a command with variables: filters that use them are matched with them. */
+export function filterCompiler(vars: Vars): (filter: Doc) => (doc: Doc) => boolean {
+  return (filter) => {
+    const exprs = exprParts(filter);
+    if (!usesUserVariables(exprs)) return compileFilter(filter);
+    assertVariablesDefined(exprs, vars);
+    let q: Query;
+    try {
+      q = new Query(filter, { ...(MINGO_OPTIONS as object), variables: vars } as never);
+    } catch (error) {
+      throw toCommandError(error);
+    }
+    return (doc) => {
+      try {
+        return q.test(doc);
+      } catch (error) {
+        throw toCommandError(error);
+      }
+    };
+  };
+}
+
+/** The $expr conditions of a filter (at its top level and within $and / $or / $nor): where variables may be used. */
+export function exprParts(filter: Doc): unknown[] {
+  const out: unknown[] = [];
+  const visit = (f: unknown) => {
+    if (!isPlainObject(f)) return;
+    for (const [k, v] of Object.entries(f)) {
+      if (k === "$expr") out.push(v);
+      else if ((k === "$and" || k === "$or" || k === "$nor") && Array.isArray(v)) v.forEach(visit);
+    }
+  };
+  visit(filter);
+  return out;
+}
+
 export function compileQuery(filter: Doc): Query {
   try {
     return new Query(filter);
@@ -252,71 +336,14 @@ export function compileQuery(filter: Doc): Query {
   }
 }
 
-/**
- * The projection of top-level fields by 1/true (inclusion) or 0/false (exclusion), the shape every portal read uses:
- * applied directly, fields in the document's order as mongod returns them. Anything else (dotted paths, expressions,
- * $slice, $elemMatch, a mix mongod refuses) is left to mingo: undefined.
- */
-export function plainFieldProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
-  let include: boolean | undefined;
-  let withId = true;
-  const named = new Set<string>();
-  for (const [field, value] of Object.entries(projection)) {
-    if (field.includes(".") || field.startsWith("$")) return undefined;
-    const on = value === true || value === 1 ? true : value === false || value === 0 ? false : undefined;
-    if (on === undefined) return undefined;
-    if (field === "_id") {
-      withId = on;
-      continue;
-    }
-    if (include !== undefined && include !== on) return undefined;
-    include = on;
-    named.add(field);
-  }
-  // Only _id named: `{_id: 1}` keeps _id alone (an inclusion), `{_id: 0}` drops it (an exclusion).
-  include ??= withId;
-  if (!include) {
-    if (!withId) named.add("_id");
-    return (doc) => omitFields(doc, named);
-  }
-  if (withId) named.add("_id");
-  return (doc) => {
-    const out: Doc = {};
-    for (const key in doc) if (named.has(key)) out[key] = doc[key];
-    return out;
-  };
-}
-
-export function omitFields(doc: Doc, names: Set<string>): Doc {
-  const out: Doc = {};
-  for (const key in doc) if (!names.has(key)) out[key] = doc[key];
-  return out;
-}
-
-/** A find projection (mingo's), with `{ $meta: "textScore" }` fields filled from the query's scores. */
-export function project(docs: Doc[], projection: Doc): Doc[] {
-  const meta: string[] = [];
-  const rest: Doc = {};
-  for (const [k, v] of Object.entries(projection)) {
-    if (isPlainObject(v) && v.$meta === "textScore") meta.push(k);
-    else rest[k] = v;
-  }
-  let out: Doc[];
+/** A find projection (projection.ts): MongoDB's grammar and field order, `{ $meta: "textScore" }` from the query's scores. */
+export function project(docs: Doc[], projection: Doc, vars?: Vars): Doc[] {
+  const apply = compileProjection(projection, "find");
   try {
-    if (Object.keys(rest).length === 0) out = docs.map((d) => ({ ...d }));
-    else {
-      const fields = plainFieldProjection(rest);
-      out = fields ? docs.map(fields) : (new Query({}).find(docs, rest).all() as Doc[]);
-    }
+    return docs.map((d) => apply(d, vars));
   } catch (error) {
     throw toCommandError(error);
   }
-  if (meta.length === 0) return out;
-  return out.map((d, i) => {
-    const withMeta: Doc = { ...d };
-    for (const f of meta) withMeta[f] = textScores.get(docs[i]) ?? 0;
-    return withMeta;
-  });
 }
 
 export function sortSync(docs: Doc[], sort: SortSpec): Doc[] {
@@ -384,7 +411,13 @@ export const WRITE_CHUNK = 64;
  * operator updates work on copies, and a $set/$addFields pipeline compiled once builds new objects that
  * share the values it leaves alone (so indexes on untouched fields see no change).
  */
-export function updateComputer(kind: "operators" | "replacement" | "pipeline", update: unknown, filter: Doc, arrayFilters: Doc[] | undefined): (docs: Doc[]) => Doc[] {
+export function updateComputer(
+  kind: "operators" | "replacement" | "pipeline",
+  update: unknown,
+  filter: Doc,
+  arrayFilters: Doc[] | undefined,
+  pipelineUpdate?: (doc: Doc) => Doc,
+): (docs: Doc[]) => Doc[] {
   if (kind === "replacement") {
     return (docs) =>
       docs.map((old) => {
@@ -395,21 +428,8 @@ export function updateComputer(kind: "operators" | "replacement" | "pipeline", u
       });
   }
   if (kind === "pipeline") {
-    const stages = update as Doc[];
-    const compiled = compileUpdatePipeline(stages);
-    return (docs) => {
-      const out: Doc[] = new Array(docs.length);
-      for (let i = 0; i < docs.length; i++) {
-        let next = compiled?.(docs[i]);
-        if (!next) {
-          const one = [cloneDeep(docs[i])];
-          runUpdate(one, {}, stages, undefined);
-          next = one[0];
-        }
-        out[i] = next;
-      }
-      return out;
-    };
+    const apply = pipelineUpdate ?? compileUpdateStages(update as Doc[], undefined);
+    return (docs) => docs.map(apply);
   }
   let modifier = update as Doc;
   if ("$setOnInsert" in modifier) {

@@ -25,6 +25,8 @@ export const ErrorCodes = {
   CannotCreateIndex: 67,
   OperationNotSupportedInTransaction: 263,
   NoQueryExecutionPlans: 291,
+  DollarPrefixedFieldName: 52,
+  MergeStageNoMatchingDocument: 13113,
   DuplicateKey: 11000,
   OutOfDiskSpace: 14031,
 } as const;
@@ -36,10 +38,11 @@ export class MongoCommandError extends Error {
   readonly codeName: string;
   readonly extra: Record<string, unknown>;
 
-  constructor(codeName: ErrorCodeName, message: string, extra: Record<string, unknown> = {}) {
+  constructor(codeName: ErrorCodeName | number, message: string, extra: Record<string, unknown> = {}) {
     super(message);
-    this.code = ErrorCodes[codeName];
-    this.codeName = codeName;
+    // A number is one of mongod's numbered assertions without a name of its own: its codeName is "Location<code>".
+    this.code = typeof codeName === "number" ? codeName : ErrorCodes[codeName];
+    this.codeName = typeof codeName === "number" ? `Location${codeName}` : codeName;
     this.extra = extra;
   }
 

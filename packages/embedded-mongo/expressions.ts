@@ -83,7 +83,7 @@ function compilePath(path: string): Compiled {
     if (name === "REMOVE") return () => undefined;
     if (name === "NOW") return () => new Date();
     return (_doc, vars) => {
-      if (!vars || !(name in vars)) throw new MongoCommandError("BadValue", `Use of undefined variable: ${name}`);
+      if (!vars || !(name in vars)) throw new MongoCommandError(17276, `Use of undefined variable: ${name}`);
       return rest.length === 0 ? vars[name] : resolvePath(vars[name], rest);
     };
   }
@@ -315,4 +315,36 @@ export function usesUserVariables(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(usesUserVariables);
   if (isPlainObject(value)) return Object.values(value).some(usesUserVariables);
   return false;
+}
+
+const SYSTEM_VARIABLES = new Set(["ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "SEARCH_META", "USER_ROLES", "DESCEND", "PRUNE", "KEEP"]);
+
+/**
+ * Refuses, as mongod does when it parses, a $$variable that neither the command's `let` nor an enclosing
+ * $let / $map / $filter / $reduce defines (17276 "Use of undefined variable").
+ */
+export function assertVariablesDefined(value: unknown, vars: Vars, bound: Set<string> = new Set()): void {
+  if (typeof value === "string") {
+    if (!value.startsWith("$$")) return;
+    const name = value.slice(2).split(".")[0];
+    if (SYSTEM_VARIABLES.has(name) || bound.has(name) || (vars && name in vars)) return;
+    throw new MongoCommandError(17276, `Use of undefined variable: ${name}`);
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) assertVariablesDefined(v, vars, bound);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const [key, arg] of Object.entries(value)) {
+    if (key === "$literal") continue;
+    let inner = bound;
+    if (isPlainObject(arg)) {
+      const names: string[] = [];
+      if (key === "$let" && isPlainObject(arg.vars)) names.push(...Object.keys(arg.vars));
+      if (key === "$map" || key === "$filter") names.push(typeof arg.as === "string" ? arg.as : "this");
+      if (key === "$reduce") names.push("value", "this");
+      if (names.length > 0) inner = new Set([...bound, ...names]);
+    }
+    assertVariablesDefined(arg, vars, inner);
+  }
 }

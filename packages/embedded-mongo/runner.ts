@@ -6,11 +6,14 @@
 import { Long } from "bson";
 import { MongoCommandError, toCommandError } from "./errors";
 import { boundedDistinctPlan, distinctFromDocs, distinctIndex, distinctScan, drain, ExecContext, runCount, runFind } from "./exec";
-import { runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
+import { compileUpdateStages, runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
 import { normaliseSort, openSource, PAUSE, planQuery, planStage, planSummary, withoutText, type IndexScanPlan, type PlannedQuery } from "./planner";
+import { checkCommandFields } from "./strict";
 import { Collection, type Catalog, type Index, withIdFirst } from "./storage";
 import { assertSupportedValues, cloneDeep, deepEqual, isPlainObject, keyOf, type Doc } from "./values";
-import { CATALOG_FREE, COMMAND_ALIASES, CURSOR_IDLE_MS, type Cursor, PROFILE_CAPACITY, type ProfileEntry, type ReadOutcome, type ServerInfo, WRITE_CHUNK, arrayArg, classifyUpdate, collectionName, compileFilter, docArg, immutableId, namespacesOf, numberArg, project, rejectCollation, runUpdate, seedFromFilter, sortSync, takeBatch, updateComputer, validateId } from "./command-support";
+import type { Vars } from "./expressions";
+import { compileProjection } from "./projection";
+import { CATALOG_FREE, COMMAND_ALIASES, CURSOR_IDLE_MS, type Cursor, PROFILE_CAPACITY, type ProfileEntry, type ReadOutcome, type ServerInfo, WRITE_CHUNK, arrayArg, classifyUpdate, collectionName, compileFilter, docArg, evalLet, filterCompiler, immutableId, namespacesOf, numberArg, project, rejectCollation, runUpdate, seedFromFilter, sortSync, takeBatch, updateComputer, validateId } from "./command-support";
 
 /** A command's handler: runs with the runner as `this`, and answers the reply document (or throws a MongoCommandError). */
 export type CommandHandler = (this: CommandCore, cmd: Doc, db: string, info: ServerInfo) => Doc | Promise<Doc>;
@@ -56,6 +59,7 @@ export class CommandCore {
       }
       const handler = this.handlerByName.get(name);
       if (!handler) throw new MongoCommandError("CommandNotFound", `no such command: '${name}'`);
+      checkCommandFields(cmd);
       rejectCollation(cmd);
       if (this.catalog.loading) {
         const wait = this.catalog.waitFor(namespacesOf(cmd, db));
@@ -79,8 +83,8 @@ export class CommandCore {
   // -------------------------------------------------------------------------------------------
   // Reads: planned, yielding, time-limited; explained and profiled the same way
 
-  private env(db: string, ctx: ExecContext): PipelineEnv {
-    return { catalog: this.catalog, db, ctx, compile: compileFilter, params: this.params, stats: { keysExamined: 0, docsExamined: 0 }, plans: [] };
+  private env(db: string, ctx: ExecContext, vars?: Vars): PipelineEnv {
+    return { catalog: this.catalog, db, ctx, compile: filterCompiler(vars), params: this.params, stats: { keysExamined: 0, docsExamined: 0 }, plans: [] };
   }
 
   private notablescan() {
@@ -108,15 +112,18 @@ export class CommandCore {
     const limit = Math.abs(numberArg(cmd.limit, "limit"));
     if (skip < 0) throw new MongoCommandError("BadValue", "skip value must be non-negative");
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
-    const env = this.env(db, ctx);
-    const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), {
+    const vars = evalLet(cmd.let);
+    const compile = filterCompiler(vars);
+    const env = this.env(db, ctx, vars);
+    const apply = projection && Object.keys(projection).length > 0 ? compileProjection(projection, "find") : undefined;
+    const q = planQuery(coll, `${db}.${name}`, filter, compile(withoutText(filter)), {
       sort,
       wanted: limit > 0 ? skip + limit : 0,
       hint: cmd.hint,
       notablescan: name === "system.profile" ? undefined : this.notablescan(),
     });
-    const page = await runFind(ctx, coll, q, { skip, limit, compile: compileFilter }, env.stats);
-    const docs = projection && Object.keys(projection).length > 0 ? project(page, projection) : page;
+    const page = await runFind(ctx, coll, q, { skip, limit, compile }, env.stats);
+    const docs = apply ? page.map((d) => apply(d, vars)) : page;
     return { docs, plans: [q], stats: env.stats, ctx, nReturned: docs.length };
   }
 
@@ -176,23 +183,25 @@ export class CommandCore {
     return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length };
   }
 
-  async readAggregate(cmd: Doc, db: string): Promise<ReadOutcome> {
+  async readAggregate(cmd: Doc, db: string, writable = false): Promise<ReadOutcome> {
     if (!Array.isArray(cmd.pipeline)) throw new MongoCommandError("TypeMismatch", "'pipeline' option must be specified as an array");
     const pipeline = cmd.pipeline as Doc[];
     assertSupportedValues(pipeline, "pipeline");
-    for (const stage of pipeline) {
-      const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
-      if (op === "$out" || op === "$merge") {
-        throw new MongoCommandError("IllegalOperation", `${op} is not supported by the embedded server; read the results and write them with insert/update`);
+    if (!writable) {
+      for (const stage of pipeline) {
+        const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+        if (op === "$out" || op === "$merge") throw new MongoCommandError("IllegalOperation", `explain of ${op} is not supported by the embedded server`);
       }
     }
+    const vars = evalLet(cmd.let);
     const collName = cmd.aggregate === 1 ? undefined : collectionName(cmd);
     const ns = collName ? `${db}.${collName}` : `${db}.$cmd.aggregate`;
     const coll = collName ? this.readable(db, collName) : undefined;
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
-    const env = this.env(db, ctx);
+    const env = this.env(db, ctx, vars);
+    env.writable = writable;
     if (collName === "system.profile") env.params = { ...env.params, notablescan: false };
-    const result = await runAggregate(env, coll, ns, pipeline, cmd.hint);
+    const result = await runAggregate(env, coll, ns, pipeline, cmd.hint, vars);
     return { docs: result.docs, plans: [result.query], stats: env.stats, ctx, stages: result.rest, countOnly: result.countOnly, nReturned: result.docs.length };
   }
 
@@ -374,12 +383,13 @@ export class CommandCore {
   }
 
   /** Documents a write targets, planned like a read but run to completion without yielding (writes are atomic). */
-  targets(db: string, coll: Collection, filter: Doc, opts: { sort?: Doc; limit?: number; hint?: unknown; cmd: Doc; op: string }): Doc[] {
+  targets(db: string, coll: Collection, filter: Doc, opts: { sort?: Doc; limit?: number; hint?: unknown; cmd: Doc; op: string; compile?: (filter: Doc) => (doc: Doc) => boolean }): Doc[] {
     const started = performance.now();
+    const compile = opts.compile ?? compileFilter;
     const sort = opts.sort !== undefined && isPlainObject(opts.sort) && Object.keys(opts.sort).length > 0 ? normaliseSort(opts.sort) : undefined;
-    const q = planQuery(coll, coll.ns, filter, compileFilter(filter), { sort, wanted: opts.limit ?? 0, hint: opts.hint, notablescan: this.notablescan() });
+    const q = planQuery(coll, coll.ns, filter, compile(filter), { sort, wanted: opts.limit ?? 0, hint: opts.hint, notablescan: this.notablescan() });
     const stats = { keysExamined: 0, docsExamined: 0 };
-    const source = openSource(coll, q, stats, compileFilter);
+    const source = openSource(coll, q, stats, compile);
     const out: Doc[] = [];
     const limit = opts.limit ?? 0;
     const pull = () => {
@@ -406,11 +416,17 @@ export class CommandCore {
    * The documents a multi-document write targets, pulled with yields between slices (as a read does), each
    * once even when a concurrent write moved it within the index being walked.
    */
-  private async targetsYielding(db: string, coll: Collection, filter: Doc, opts: { hint?: unknown; cmd: Doc; op: string }, ctx: ExecContext): Promise<Doc[]> {
+  private async targetsYielding(
+    db: string,
+    coll: Collection,
+    filter: Doc,
+    opts: { hint?: unknown; cmd: Doc; op: string; compile: (filter: Doc) => (doc: Doc) => boolean },
+    ctx: ExecContext,
+  ): Promise<Doc[]> {
     const started = performance.now();
-    const q = planQuery(coll, coll.ns, filter, compileFilter(filter), { wanted: 0, hint: opts.hint, notablescan: this.notablescan() });
+    const q = planQuery(coll, coll.ns, filter, opts.compile(filter), { wanted: 0, hint: opts.hint, notablescan: this.notablescan() });
     const stats = { keysExamined: 0, docsExamined: 0 };
-    const source = openSource(coll, q, stats, compileFilter);
+    const source = openSource(coll, q, stats, opts.compile);
     const out: Doc[] = [];
     const seen = new Set<Doc>();
     await drain(ctx, source, (doc) => {
@@ -470,11 +486,12 @@ export class CommandCore {
   }
 
   /** deleteMany: removes in slices, yielding between them. */
-  async removeMany(db: string, coll: Collection, filter: Doc, hint: unknown, cmd: Doc): Promise<{ removed: number; error?: MongoCommandError }> {
+  async removeMany(db: string, coll: Collection, filter: Doc, hint: unknown, cmd: Doc, vars?: Vars): Promise<{ removed: number; error?: MongoCommandError }> {
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
     const failuresBefore = this.catalog.sink?.failures;
-    const targets = await this.targetsYielding(db, coll, filter, { hint, cmd, op: "remove" }, ctx);
-    const matches = compileFilter(filter);
+    const compile = filterCompiler(vars);
+    const targets = await this.targetsYielding(db, coll, filter, { hint, cmd, op: "remove", compile }, ctx);
+    const matches = compile(filter);
     let removed = 0;
     try {
       for (let start = 0; start < targets.length; start += WRITE_CHUNK) {
@@ -518,6 +535,12 @@ export class CommandCore {
     const kind = classifyUpdate(update, multi);
     assertSupportedValues(update, "update");
     if (arrayFilters) assertSupportedValues(arrayFilters, "arrayFilters");
+    if (stmt.c !== undefined && kind !== "pipeline") {
+      throw new MongoCommandError(51198, "Constant values may only be specified for pipeline updates");
+    }
+    const vars = evalLet(stmt.c, evalLet(cmd.let));
+    const compile = filterCompiler(vars);
+    const pipelineUpdate = kind === "pipeline" ? compileUpdateStages(update as Doc[], vars, this.catalog) : undefined;
 
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
     const failuresBefore = this.catalog.sink?.failures;
@@ -525,8 +548,8 @@ export class CommandCore {
     let targets: Doc[] = [];
     if (coll) {
       targets = multi
-        ? await this.targetsYielding(db, coll, filter, { hint: stmt.hint, cmd, op: "update" }, ctx)
-        : this.targets(db, coll, filter, { sort: stmt.sort as Doc | undefined, limit: 1, hint: stmt.hint, cmd, op: single ? "findAndModify" : "update" });
+        ? await this.targetsYielding(db, coll, filter, { hint: stmt.hint, cmd, op: "update", compile }, ctx)
+        : this.targets(db, coll, filter, { sort: stmt.sort as Doc | undefined, limit: 1, hint: stmt.hint, cmd, op: single ? "findAndModify" : "update", compile });
     }
 
     if (targets.length === 0) {
@@ -538,9 +561,7 @@ export class CommandCore {
         const seededId = seedFromFilter(filter)._id;
         if (doc._id === undefined && seededId !== undefined) doc = { _id: seededId, ...doc };
       } else if (kind === "pipeline") {
-        const arr = [base];
-        runUpdate(arr, {}, update as Doc[], undefined);
-        doc = arr[0];
+        doc = pipelineUpdate!(base);
       } else {
         const ops = { ...(update as Doc) };
         const onInsert = ops.$setOnInsert;
@@ -557,8 +578,8 @@ export class CommandCore {
       return { matched: 0, modified: 0, upsertedId: doc._id, after: doc };
     }
 
-    const compute = updateComputer(kind, update, filter, arrayFilters);
-    const matches = multi ? compileFilter(filter) : () => true;
+    const compute = updateComputer(kind, update, filter, arrayFilters, pipelineUpdate);
+    const matches = multi ? compile(filter) : () => true;
     let matched = 0;
     let modified = 0;
     let before: Doc | undefined;

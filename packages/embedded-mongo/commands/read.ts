@@ -63,7 +63,7 @@ export const readCommands: Record<string, CommandHandler> = {
     if (!isPlainObject(cmd.cursor)) {
       throw new MongoCommandError("FailedToParse", "The 'cursor' option is required, except for aggregate with the explain argument");
     }
-    const out = await this.readAggregate(cmd, db);
+    const out = await this.readAggregate(cmd, db, true);
     const ns = cmd.aggregate === 1 ? `${db}.$cmd.aggregate` : `${db}.${collectionName(cmd)}`;
     this.profileRead(db, "command", ns, cmd, out);
     return this.cursorReply(ns, out.docs as Doc[], batchSizeOf(cmd.cursor), false);

@@ -1,9 +1,9 @@
 /** Write commands: insert, update, delete and findAndModify. */
-import { Query } from "mingo";
 import { MongoCommandError, toCommandError } from "../errors";
 import { Collection, withIdFirst } from "../storage";
 import { assertSupportedValues, isPlainObject, type Doc } from "../values";
-import { arrayArg, collectionName, docArg, project, validateId, writeReply } from "../command-support";
+import { arrayArg, collectionName, docArg, evalLet, filterCompiler, validateId, writeReply } from "../command-support";
+import { compileProjection } from "../projection";
 
 import type { CommandHandler } from "../runner";
 
@@ -67,6 +67,8 @@ export const writeCommands: Record<string, CommandHandler> = {
     const ordered = cmd.ordered !== false;
     const writeErrors: Doc[] = [];
     let n = 0;
+    const vars = evalLet(cmd.let);
+    const compile = filterCompiler(vars);
     for (let i = 0; i < statements.length; i++) {
       const stmt = statements[i];
       try {
@@ -77,12 +79,12 @@ export const writeCommands: Record<string, CommandHandler> = {
         const coll = this.catalog.getCollection(db, name);
         if (!coll) continue;
         if (stmt.limit === 1) {
-          const matched = this.targets(db, coll, filter, { limit: 1, hint: stmt.hint, cmd, op: "remove" });
+          const matched = this.targets(db, coll, filter, { limit: 1, hint: stmt.hint, cmd, op: "remove", compile });
           for (const doc of matched) this.catalog.remove(coll, doc);
           n += matched.length;
           continue;
         }
-        const r = await this.removeMany(db, coll, filter, stmt.hint, cmd);
+        const r = await this.removeMany(db, coll, filter, stmt.hint, cmd, vars);
         n += r.removed;
         if (r.error) throw r.error;
       } catch (error) {
@@ -100,14 +102,17 @@ export const writeCommands: Record<string, CommandHandler> = {
     if (!remove && cmd.update === undefined) throw new MongoCommandError("FailedToParse", "Either an update or remove=true must be specified");
     if (remove && cmd.upsert === true) throw new MongoCommandError("FailedToParse", "Cannot specify both upsert=true and remove=true");
     const fields = cmd.fields === undefined ? undefined : docArg(cmd.fields, "fields");
+    const vars = evalLet(cmd.let);
+    const projector = fields && Object.keys(fields).length > 0 ? compileProjection(fields, "find") : undefined;
     const project = (doc: Doc | null | undefined): Doc | null => {
       if (!doc) return null;
-      if (!fields || Object.keys(fields).length === 0) return doc;
-      return new Query({}).find([doc], fields).all()[0] as Doc;
+      return projector ? projector(doc, vars) : doc;
     };
     const coll = this.catalog.getCollection(db, name);
     if (remove) {
-      const target = coll ? this.targets(db, coll, filter, { sort: cmd.sort as Doc | undefined, limit: 1, hint: cmd.hint, cmd, op: "findAndModify" })[0] : undefined;
+      const target = coll
+        ? this.targets(db, coll, filter, { sort: cmd.sort as Doc | undefined, limit: 1, hint: cmd.hint, cmd, op: "findAndModify", compile: filterCompiler(vars) })[0]
+        : undefined;
       if (!target || !coll) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
       this.catalog.remove(coll, target);
       return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
