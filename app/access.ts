@@ -161,6 +161,7 @@ export const ROUTE_ACCESS = {
 
   // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
   "routes/captura.manual": UPLOAD,
+  "routes/captura.manual_.modelo.$template": UPLOAD,
   "routes/captura.automacao": UPLOAD,
   "routes/captura.processando": UPLOAD,
   "routes/api.upload": UPLOAD,
@@ -172,6 +173,10 @@ export const ROUTE_ACCESS = {
   "routes/repo.master-data._index": REPOSITORY,
   "routes/repo.master-data.canal": REPOSITORY,
   "routes/repo.master-data.planejamento": REPOSITORY,
+  // Their Excel round trips: the lists' readers export, and send an edited export of a valid base back.
+  "routes/repo.master-data.excel": REPOSITORY,
+  "routes/repo.master-data.canal.excel": REPOSITORY,
+  "routes/repo.master-data.planejamento.excel": REPOSITORY,
 
   // Planning (spec 001 §6: "needs a feature flag"; the types are ours)
   "routes/ij.plan": PLANNING,

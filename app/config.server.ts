@@ -112,7 +112,7 @@ const envShape = {
   /** How long a database operation waits for a reachable MongoDB before failing (then the page answers 503). */
   MONGODB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(5_000),
   UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
-  UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip"),
+  UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip,pdf,docx"),
 
   DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
   QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(z.string().regex(/^\d{12}$/, "expected a 12-digit AWS account id").optional()),

@@ -195,7 +195,7 @@ export const messages = {
 
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
-export { excelTexts, jobTexts, uploadScreenTexts } from "~/features/uploads-and-jobs/texts";
+export { documentImportTexts, excelTexts, jobTexts, reportBundleTexts, templateTexts, uploadScreenTexts, uploadTargetTexts } from "~/features/uploads-and-jobs/texts";
 export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { planningTexts } from "~/features/planning/texts";

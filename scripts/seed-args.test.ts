@@ -3,7 +3,11 @@ import { parseSeedArgs } from "./seed-args";
 
 describe("parseSeedArgs", () => {
   it("defaults to scale 1 without --if-empty", () => {
-    expect(parseSeedArgs([])).toEqual({ scale: 1, ifEmpty: false, help: false });
+    expect(parseSeedArgs([])).toEqual({ scale: 1, ifEmpty: false, empty: false, help: false });
+  });
+
+  it("reads --empty (the empty start)", () => {
+    expect(parseSeedArgs(["--if-empty", "--empty"])).toMatchObject({ ifEmpty: true, empty: true });
   });
 
   it("reads --scale, --if-empty and --reference, in both spellings", () => {

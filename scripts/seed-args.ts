@@ -1,11 +1,15 @@
 /** Parses the arguments of scripts/seed.ts; throws with a readable message on bad input. */
 
-export type SeedArgs = { scale: number; ifEmpty: boolean; referenceDate?: Date; help: boolean };
+/** `empty`: the empty start (the demo accounts and the screens' configuration, no business data). */
+export type SeedArgs = { scale: number; ifEmpty: boolean; empty: boolean; referenceDate?: Date; help: boolean };
 
-export const SEED_USAGE = "Usage: tsx scripts/seed.ts [--scale N] [--if-empty] [--reference YYYY-MM-DD]";
+/** The exit code of `seed --empty --if-empty` on a database holding data it did not write (server/demo.ts reads it). */
+export const EXIT_REFUSED = 3;
+
+export const SEED_USAGE = "Usage: tsx scripts/seed.ts [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]";
 
 export function parseSeedArgs(argv: readonly string[]): SeedArgs {
-  const args: SeedArgs = { scale: 1, ifEmpty: false, help: false };
+  const args: SeedArgs = { scale: 1, ifEmpty: false, empty: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -35,6 +39,9 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
       }
       case "--if-empty":
         args.ifEmpty = true;
+        break;
+      case "--empty":
+        args.empty = true;
         break;
       case "--help":
       case "-h":

@@ -5,7 +5,13 @@ import { USER_PERMISSIONS } from "~/models/users.server";
 import { DEMO_ACCOUNTS } from "~/seed/index.server";
 import { useTestDatabase } from "../test/db";
 import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
-import { runSeed, SEED_STATE } from "./seed-run";
+import { DASHBOARDS } from "~/models/dashboards.server";
+import { MASTER_DATA_COLLECTIONS, PRODUCT_MASTER } from "~/models/master-data.server";
+import { LOCAL_USERS } from "~/models/users.server";
+import { FILES } from "~/models/files.server";
+import { PLANNING_QUANTITY } from "~/models/planning.server";
+import { EMPTY_START_COLLECTIONS } from "~/seed/index.server";
+import { runSeed, SEED_STATE, SeedRefusedError } from "./seed-run";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -70,5 +76,44 @@ describe("runSeed", () => {
     expect(users).not.toContain(stale.user);
     expect(users).toEqual(expect.arrayContaining(DEMO_ACCOUNTS.map((a) => a.email)));
     expect(await missingIndexes(db)).toEqual([]);
+  });
+
+  it("--empty writes the demo accounts, the dashboard definitions and the catalogue, and no business data", async () => {
+    const db = client.db("seed_empty");
+    const result = await runSeed(db, { scale: 1, ifEmpty: true, empty: true, referenceDate: new Date("2026-03-01T00:00:00Z") }, () => {});
+    expect(result.seeded).toBe(true);
+    const users = (await db.collection(USER_PERMISSIONS).find().toArray()).map((u) => u.user).sort();
+    expect(users).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
+    expect(await db.collection(LOCAL_USERS).countDocuments()).toBe(DEMO_ACCOUNTS.length);
+    expect(await db.collection(DASHBOARDS).countDocuments()).toBeGreaterThan(0);
+    expect(await db.collection(MASTER_DATA_COLLECTIONS).countDocuments()).toBeGreaterThan(0);
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    for (const name of names) {
+      if ((EMPTY_START_COLLECTIONS as readonly string[]).includes(name) || name === SEED_STATE) continue;
+      expect(`${name}: ${await db.collection(name).countDocuments()}`).toBe(`${name}: 0`);
+    }
+    for (const name of [FILES, PRODUCT_MASTER, PLANNING_QUANTITY]) expect(await db.collection(name).countDocuments()).toBe(0);
+    expect(await missingIndexes(db)).toEqual([]);
+    // Started again on it: kept as it is.
+    const again = await runSeed(db, { scale: 1, ifEmpty: true, empty: true }, () => {});
+    expect(again).toEqual({ seeded: false });
+    // And the plain demo leaves it alone too.
+    expect(await runSeed(db, { scale: 1, ifEmpty: true }, () => {})).toEqual({ seeded: false });
+  });
+
+  it("--empty --if-empty refuses a database holding data it did not write, and says so", async () => {
+    const own = client.db("seed_empty_refused_own");
+    await own.collection(USER_PERMISSIONS).insertOne({ user: "someone@example.com", type: "USER GOLD" });
+    await expect(runSeed(own, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(SeedRefusedError);
+    await expect(runSeed(own, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds data \(user_permissions\)/);
+    const files = client.db("seed_empty_refused_files");
+    await files.collection("files").insertOne({ originalName: "a.csv" });
+    await expect(runSeed(files, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds data \(files\)/);
+    expect(await own.collection(USER_PERMISSIONS).countDocuments()).toBe(1);
+
+    const demo = client.db("seed_empty_refused_demo");
+    await demo.collection(USER_PERMISSIONS).insertOne({ user: "someone@example.com", type: "USER GOLD" });
+    await demo.collection(SEED_STATE).insertOne({ _id: "demo", state: "complete", scale: 1, startedAt: new Date() } as never);
+    await expect(runSeed(demo, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds the demo data/);
   });
 });

@@ -3,35 +3,37 @@
  * no dev dependencies):
  *   portal create-admin --email admin@example.com   the first SYSTEM ADMIN (local provider: prints a temporary password)
  *   portal db:indexes                               every index the model modules declare (idempotent; a release step)
- *   portal seed [--scale N] [--if-empty] [--reference YYYY-MM-DD]   the demo data
+ *   portal seed [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]   the demo data (--empty: accounts only)
+ *   portal import <file> [--user e-mail] [--target data|explorer|reports]   store and process a file as an upload
+ *   portal export <dataset> [field=value …] [--out file.xlsx|file.csv]     a screen's rows as XLSX or CSV
  * In the image: `portal …` (on PATH), `node build/host/cli.js …` or `npm run portal -- …`.
  */
 import path from "node:path";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { useConfiguredDatabase, type DatabaseHandle } from "./database";
+import { optionValue, UsageError } from "./cli-support";
+import { exportCommand } from "./cli-export";
+import { importCommand } from "./cli-import";
 import { applyIndexes } from "../app/models/all-indexes.server";
 import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
-import { parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
-import { runSeed } from "../scripts/seed-run";
+import { EXIT_REFUSED, parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
+import { runSeed, SeedRefusedError } from "../scripts/seed-run";
 
 export const CLI_USAGE = `Usage: portal <command> [options]
 Commands:
   create-admin --email <address>   create the first SYSTEM ADMIN (local provider: prints a temporary password)
   db:indexes                       create every declared index (idempotent)
-  seed [--scale N] [--if-empty] [--reference YYYY-MM-DD]   write the demo data
+  seed [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]   write the demo data (--empty: only the demo accounts)
+  import <file> [--user <e-mail>] [--target data|explorer|reports]
+                                   store the file and process it as an upload, with its progress; exit 1 when refused or with NOK rows
+  export <dataset> [field=value …] [--out <file.xlsx|file.csv>] [--format xlsx|csv]
+                                   a screen's rows (all pages of the filter) as XLSX or CSV, to the file or stdout
+                                   datasets: planning, forecast, hr, product_master, product_master_nok, channel, channel_nok,
+                                   planning_spend, planning_spend_nok (filters: see server/cli-export.ts)
   help                             this text`;
 
-class UsageError extends Error {}
-
-function optionValue(args: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === name) return args[i + 1];
-    if (args[i].startsWith(`${name}=`)) return args[i].slice(name.length + 1);
-  }
-  return undefined;
-}
 
 async function dbIndexes(print: (line: string) => void): Promise<void> {
   const started = Date.now();
@@ -54,6 +56,7 @@ async function seed(args: readonly string[], print: (line: string) => void): Pro
   if (!result.seeded) return;
   const total = Object.values(result.counts).reduce((s, n) => s + n, 0);
   print(`Seeded ${total} documents into "${db.databaseName}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  if (parsed.empty) print("Empty start: no business data; fill the screens with the upload templates of /captura/manual (or portal import <file>).");
   print(`Demo accounts (password ${DEMO_PASSWORD}):`);
   for (const a of DEMO_ACCOUNTS) print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${a.note}`);
 }
@@ -75,7 +78,9 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
   let database: DatabaseHandle | undefined;
   try {
     // Without MONGODB_URI the commands use the embedded database on DATA_DIR/db (started, or joined while it runs).
-    if (command === "create-admin" || command === "db:indexes" || command === "seed") database = await useConfiguredDatabase();
+    if (command === "create-admin" || command === "db:indexes" || command === "seed" || command === "import" || command === "export") {
+      database = await useConfiguredDatabase();
+    }
     getConfig();
     switch (command) {
       case "create-admin":
@@ -86,6 +91,12 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
         break;
       case "seed":
         await seed(args, print);
+        break;
+      case "import":
+        return (await importCommand(args, print)).code;
+      case "export":
+        // Written to stdout, the file must be alone there: the summary goes to stderr.
+        await exportCommand(args, { note: args.some((a) => a === "--out" || a === "-o" || a.startsWith("--out=")) ? print : fail, stdout: process.stdout });
         break;
       case undefined:
       case "help":
@@ -101,6 +112,10 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
     if (error instanceof UsageError) {
       fail(`portal: ${error.message}\n${CLI_USAGE}`);
       return 2;
+    }
+    if (error instanceof SeedRefusedError) {
+      fail(`portal ${command}: ${error.message}`);
+      return EXIT_REFUSED;
     }
     fail(`portal ${command}: ${error instanceof ConfigError || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error.message}`);
     return 1;

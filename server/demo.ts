@@ -2,6 +2,10 @@
  * `npm run demo`: starts the embedded database on ./data/db as its own process (it opens the data
  * directory once), seeds it when it is empty (the seed connects to it like any client), then runs the
  * production build on it. The web process reaches the database over a socket and holds no data.
+ *
+ * `npm run demo -- --empty`: the empty start: only the demo accounts (and the dashboard definitions and the
+ * master-data catalogue), no business data. Refused on a data directory that holds other data (the demo data
+ * or a company's own); a directory an earlier empty start created is reused as it is.
  */
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -10,6 +14,16 @@ import path from "node:path";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
 import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { WEB_GC_FLAGS } from "./web-flags";
+import { EXIT_REFUSED } from "../scripts/seed-args";
+
+const DEMO_USAGE = "Usage: npm run demo [-- --empty]";
+const demoArgs = process.argv.slice(2);
+const unknownArg = demoArgs.find((a) => a !== "--empty");
+if (unknownArg) {
+  process.stderr.write(`Unknown argument "${unknownArg}". ${DEMO_USAGE}\n`);
+  process.exit(2);
+}
+const emptyStart = demoArgs.includes("--empty");
 
 const port = process.env.PORT || "3000";
 const dataDir = path.resolve(process.env.DATA_DIR || "./data");
@@ -67,6 +81,12 @@ function banner() {
     `  Database:  embedded MongoDB-compatible server (its own process), data in ${path.join(dataDir, "db")}`,
     "             NODE_ENV=production with ALLOW_EMBEDDED_DB=1: allowed for this demo only;",
     "             a real deployment sets MONGODB_URI.",
+    ...(emptyStart
+      ? [
+          "  Empty start: the demo accounts only, no business data. Download the templates on /captura/manual",
+          "             (sign in as sysadmin@demo.local) and upload them, or use npm run portal -- import <file>.",
+        ]
+      : []),
     `  Password of every demo account: ${DEMO_PASSWORD}`,
     ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${a.note ?? ""}`.trimEnd()),
     "  Stop with Ctrl+C.",
@@ -84,8 +104,28 @@ async function main() {
     await db.stop?.();
   };
 
-  process.stdout.write(`Seeding it (skipped when it already holds data)...\n`);
-  const seedExit = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty"]);
+  process.stdout.write(
+    emptyStart
+      ? `Writing the demo accounts only (empty start; kept when an earlier empty start wrote them)...\n`
+      : `Seeding it (skipped when it already holds data)...\n`,
+  );
+  const seedExit = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty", ...(emptyStart ? ["--empty"] : [])]);
+  if (seedExit === EXIT_REFUSED) {
+    const relative = path.relative(process.cwd(), dataDir);
+    const shown = relative === "" ? "." : relative.startsWith("..") ? dataDir : `./${relative}`;
+    process.stderr.write(
+      [
+        "",
+        `${shown} already holds data, so it cannot be an empty start: the demo does not start.`,
+        `  Keep that data and start empty elsewhere:  DATA_DIR=./data-empty npm run demo -- --empty`,
+        `  or delete ${shown} and run npm run demo -- --empty again.`,
+        `  (npm run demo without --empty opens ${shown} as it is.)`,
+        "",
+      ].join("\n"),
+    );
+    await stopDb();
+    process.exit(seedExit);
+  }
   if (seedExit !== 0) {
     process.stderr.write(`The seed failed (exit code ${seedExit}); the demo does not start.\n`);
     await stopDb();

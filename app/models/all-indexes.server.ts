@@ -21,6 +21,8 @@ import { indexes as ledger } from "./ledger.server";
 import { indexes as reviews } from "./reports-reviews.server";
 // Excel round trips of the grids
 import { indexes as excelImports } from "./excel-imports.server";
+// Upload templates: the FP&A responsibles' NOK base
+import { indexes as fpa } from "./fpa.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [
@@ -43,6 +45,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...reviews,
   ...instances,
   ...excelImports,
+  ...fpa,
 ];
 
 export type AppliedIndexes = { collection: string; names: string[] }[];

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
@@ -31,6 +32,9 @@ export const EXPLORER_DOCUMENTS = "explorer_documents";
 /** The vocabulary: one document per normal-form word (its _id), with its key, spellings and document count. */
 export const EXPLORER_TERMS = "explorer_terms";
 
+/** The stored file of an uploaded document (issue 30): downloaded from the document page. */
+export type ExplorerDocumentFile = { bucket: string; key: string; name: string };
+
 export type ExplorerDocument = {
   _id?: ObjectId;
   title: string;
@@ -38,6 +42,11 @@ export type ExplorerDocument = {
   source: string;
   category: string;
   date: Date;
+  /** Uploaded documents only (seeded ones have none): the file as uploaded, its upload record and uploader. */
+  file?: ExplorerDocumentFile;
+  originalName?: string;
+  sourceFileId?: ObjectId;
+  user?: string;
 } & DocumentSearchFields;
 
 export const EXPLORER_PAGE_SIZES = [20, 40] as const;
@@ -86,6 +95,57 @@ export async function addExplorerDocuments(inputs: readonly NewDocument[], db?: 
   await db.collection<VocabularyEntry>(EXPLORER_TERMS).bulkWrite(updates, { ordered: false });
   await noteDataChanged([EXPLORER_DOCUMENTS], db);
   recentResults.clear();
+}
+
+/**
+ * The _id of the uploaded document of a file name: derived from the name, so an upload under a name that is
+ * already indexed replaces that document in place (its address /ij/explorer/{id} stays valid) and two workers
+ * indexing the same name at once still write one document.
+ */
+export function uploadedDocumentId(originalName: string): ObjectId {
+  return new ObjectId(crypto.createHash("sha256").update(`explorer-upload\u0000${originalName}`).digest().subarray(0, 12));
+}
+
+export type UploadedDocument = NewDocument & { originalName: string; file: ExplorerDocumentFile; sourceFileId: ObjectId; user: string };
+
+/**
+ * Indexes an uploaded document, upserted by its file name (issue 30): a new name adds a document, a known one
+ * replaces it (same _id). The vocabulary gains the new text's words and loses the replaced text's (a word no
+ * document holds any more is removed, so the last word's prefix expansion never offers it).
+ */
+export async function saveUploadedExplorerDocument(input: UploadedDocument, db?: Db): Promise<{ id: ObjectId; replaced: boolean; words: number }> {
+  db ??= await getDb();
+  const _id = uploadedDocumentId(input.originalName);
+  const collection = db.collection<ExplorerDocument>(EXPLORER_DOCUMENTS);
+  const previous = await collection.findOne({ _id }, { projection: { title: 1, body: 1 } });
+  const doc = explorerDocument({ ...input, _id });
+  await collection.replaceOne({ _id }, doc, { upsert: true });
+  const added = vocabularyOf([input]);
+  const removed = previous ? vocabularyOf([previous]) : [];
+  const updates: AnyBulkWriteOperation<VocabularyEntry>[] = [
+    ...added.map((entry) => ({
+      updateOne: {
+        filter: { _id: entry._id },
+        update: { $setOnInsert: { key: entry.key }, $inc: { n: entry.n }, $addToSet: { forms: { $each: entry.forms.slice(0, MAX_FORMS) } } },
+        upsert: true,
+      },
+    })),
+    ...removed.map((entry) => ({ updateOne: { filter: { _id: entry._id }, update: { $inc: { n: -entry.n } } } })),
+  ];
+  const terms = db.collection<VocabularyEntry>(EXPLORER_TERMS);
+  if (updates.length > 0) await terms.bulkWrite(updates, { ordered: false });
+  if (removed.length > 0) await terms.deleteMany({ _id: { $in: removed.map((e) => e._id) }, n: { $lte: 0 } });
+  await noteDataChanged([EXPLORER_DOCUMENTS], db);
+  recentResults.clear();
+  return { id: _id, replaced: previous !== null, words: doc.words.length };
+}
+
+/** The stored file of an uploaded document, by the document's id; null for seeded documents and unknown ids. */
+export async function findExplorerDocumentFile(id: string): Promise<ExplorerDocumentFile | null> {
+  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+  const doc = await (await getDb()).collection<ExplorerDocument>(EXPLORER_DOCUMENTS).findOne({ _id: new ObjectId(id) }, { projection: { file: 1 } });
+  const file = doc?.file;
+  return file && typeof file.bucket === "string" && typeof file.key === "string" && typeof file.name === "string" ? { bucket: file.bucket, key: file.key, name: file.name } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,16 +358,33 @@ async function runSearch(query: SearchQuery, options: { page: number; pageSize: 
   };
 }
 
-export type ExplorerDocumentView = { id: string; title: Segment[]; body: Segment[]; source: string; category: string; date: Date };
+export type ExplorerDocumentView = {
+  id: string;
+  title: Segment[];
+  body: Segment[];
+  source: string;
+  category: string;
+  date: Date;
+  /** The uploaded file's name (it can be downloaded); null for documents without a stored file. */
+  fileName: string | null;
+};
 
 /** One document, whole, with the query's words marked (no query: nothing marked); null when there is none. */
 export async function getExplorerDocument(id: string, query: SearchQuery | null): Promise<ExplorerDocumentView | null> {
   if (!/^[0-9a-f]{24}$/i.test(id)) return null;
   const doc = await (await getDb())
     .collection<ExplorerDocument>(EXPLORER_DOCUMENTS)
-    .findOne({ _id: new ObjectId(id) }, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1 } });
+    .findOne({ _id: new ObjectId(id) }, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1, "file.name": 1 } });
   if (!doc) return null;
   const matcher: Matcher = query ? (await planSearch(query)).matcher : { keys: new Set(), prefix: null, phrase: null };
-  return { id, title: highlight(doc.title, matcher), body: highlight(doc.body, matcher), source: doc.source, category: doc.category, date: doc.date };
+  return {
+    id,
+    title: highlight(doc.title, matcher),
+    body: highlight(doc.body, matcher),
+    source: doc.source,
+    category: doc.category,
+    date: doc.date,
+    fileName: typeof doc.file?.name === "string" ? doc.file.name : null,
+  };
 }
 

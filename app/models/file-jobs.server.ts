@@ -8,6 +8,7 @@ import { readPageOrLast } from "~/shared/pagination";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
+import { resolveFileTarget, type FileTarget } from "./files.fields";
 
 /**
  * Files as processing jobs: registration after an upload, the worker's claim / lease / progress /
@@ -41,6 +42,8 @@ export type RegisterFileInput = {
   bucket: string;
   /** E-mail of the signed-in uploader; never taken from a request body. */
   user: string;
+  /** The upload's "Tipo de carga" (validated by the route); absent → data. Stored resolved (resolveFileTarget). */
+  target?: FileTarget;
 };
 
 /** The stored object already has a file record (a second registration of the same upload). */
@@ -73,6 +76,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     agent: "",
     leaseUntil: null,
     attempts: 0,
+    target: resolveFileTarget(input.target, input.originalName),
   };
   try {
     const result = await (await files()).insertOne(doc);
@@ -113,6 +117,8 @@ export type JobClaim = {
   originalFile: string;
   bucket: string;
   user: string;
+  /** What to do with the file (resolved again: records from before the choice carry none). */
+  target: FileTarget;
 };
 
 export function defaultWorkerName(): string {
@@ -120,11 +126,18 @@ export function defaultWorkerName(): string {
 }
 
 /** Atomically takes the oldest waiting job whose lease is absent or expired. */
-export async function claimNextJob(options: { agent: string; leaseMs?: number; now?: Date }): Promise<JobClaim | null> {
+export async function claimNextJob(options: {
+  agent: string;
+  leaseMs?: number;
+  now?: Date;
+  /** Only this file, if it is still waiting (the CLI's `import` of the file it just registered). */
+  only?: ObjectId;
+}): Promise<JobClaim | null> {
   const now = options.now ?? new Date();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const doc = await (await files()).findOneAndUpdate(
     {
+      ...(options.only ? { _id: options.only } : {}),
       status: FILE_STATUS_OK,
       progress: { $lt: FILE_PROGRESS_DONE },
       $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
@@ -151,6 +164,7 @@ export async function claimNextJob(options: { agent: string; leaseMs?: number; n
     originalFile: doc.originalFile,
     bucket: doc.bucket,
     user: doc.user,
+    target: resolveFileTarget(doc.target, doc.originalName),
   };
 }
 

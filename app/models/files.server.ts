@@ -1,6 +1,9 @@
 import type { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
+import type { FileTarget } from "./files.fields";
+
+export { DEFAULT_FILE_TARGET, FILE_TARGETS, resolveFileTarget, type FileTarget } from "./files.fields";
 
 /** Uploaded files; each file is also its processing job (spec 000 §3 "File or job"). */
 
@@ -29,6 +32,8 @@ export type FileRecord = {
   /** Worker lease: while in the future, another worker must not claim the job. */
   leaseUntil: Date | null;
   attempts: number;
+  /** What the worker does with it (files.fields.ts); absent on records from before the choice: "data". */
+  target?: FileTarget;
 };
 
 export const indexes: IndexDeclaration[] = [

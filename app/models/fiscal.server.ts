@@ -1,5 +1,8 @@
-import { ObjectId, type Collection } from "mongodb";
+import { ObjectId, type Collection, type Db, type Document } from "mongodb";
 import { getDb } from "~/db.server";
+import { noteDataChanged } from "./dashboard-cache.server";
+import { FILES, type FileRecord } from "./files.server";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./import-staging.server";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 import { latestLedgerMonth, ledgerRows, listAccounts, round2 } from "./ledger.server";
@@ -12,6 +15,8 @@ import { latestLedgerMonth, ledgerRows, listAccounts, round2 } from "./ledger.se
 
 export const FISCAL_ITEMS = "fiscal_items";
 export const FISCAL_OBSERVATIONS = "fiscal_observations";
+/** The rows of uploaded fiscal-item files that broke a rule (import template "fiscal_items"). */
+export const FISCAL_ITEMS_NOK = "fiscal_items_nok";
 
 export type StoredFile = { bucket: string; key: string; name: string };
 
@@ -37,6 +42,7 @@ export type FiscalObservation = {
 
 export const indexes: IndexDeclaration[] = [
   { collection: FISCAL_ITEMS, key: { businessUnitID: 1, year: -1, account: 1 }, options: { name: "businessUnit_year_account" } },
+  ...nokIndexes(FISCAL_ITEMS_NOK),
 ];
 
 async function items(): Promise<Collection<FiscalItem>> {
@@ -91,4 +97,40 @@ export async function findObservation(unit: BusinessUnitId): Promise<FiscalObser
 
 export async function saveObservation(unit: BusinessUnitId, text: string, user: string, now = new Date()): Promise<void> {
   await (await observations()).updateOne({ _id: unit }, { $set: { text, user, updatedAt: now } }, { upsert: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload template "fiscal_items" (/captura/manual): replaces the (business unit, year) pairs a file holds
+
+/**
+ * The files of the repository (/repo/format) by original name, the latest upload of each name: an item's worksheet and
+ * document are files uploaded there before the items file. Served by the files' originalName index.
+ */
+export async function repositoryFilesNamed(names: readonly string[], db?: Db): Promise<Map<string, StoredFile>> {
+  if (names.length === 0) return new Map();
+  const database = db ?? (await getDb());
+  const found = await database
+    .collection<FileRecord>(FILES)
+    .find({ originalName: { $in: [...new Set(names)] } }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1, statusChangeDate: 1 } })
+    .toArray();
+  found.sort((a, b) => (b.statusChangeDate?.getTime?.() ?? 0) - (a.statusChangeDate?.getTime?.() ?? 0));
+  const byName = new Map<string, StoredFile>();
+  for (const f of found) if (!byName.has(f.originalName)) byName.set(f.originalName, { bucket: f.bucket, key: f.originalFile, name: f.originalName });
+  return byName;
+}
+
+/** Removes every item of the given (unit, year) pairs; returns how many. */
+export async function deleteFiscalItemsOf(pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; year: number }>, meta: UploadMeta): Promise<number> {
+  let removed = 0;
+  const collection = meta.db.collection<FiscalItem>(FISCAL_ITEMS);
+  for (const pair of pairs) removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, year: pair.year })).deletedCount;
+  if (removed > 0) await noteDataChanged([FISCAL_ITEMS], meta.db);
+  return removed;
+}
+
+/** Inserts uploaded items (ids chosen by the caller, so a second run inserts nothing twice). */
+export async function insertFiscalItems(items: readonly Document[], meta: UploadMeta): Promise<number> {
+  const inserted = await insertIgnoringDuplicates(meta.db.collection(FISCAL_ITEMS), items);
+  if (inserted > 0) await noteDataChanged([FISCAL_ITEMS], meta.db);
+  return inserted;
 }

@@ -1,5 +1,6 @@
-import type { ObjectId } from "mongodb";
+import type { AnyBulkWriteOperation, Document, ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
+import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
 import { getDb } from "~/db.server";
 import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
@@ -18,6 +19,8 @@ export const ACTUAL_SCENARIO = "actual";
  * `$push` about three times slower than the `$set` of the cell (bench/forecast), and the grid's reads stay small.
  */
 export const FORECAST_HISTORY = "forecast_history";
+/** The rows of uploaded forecast files that broke a rule (import template "forecast"). */
+export const FORECAST_NOK = "forecast_nok";
 
 export type ForecastHistoryEntry = {
   rf: string;
@@ -29,8 +32,8 @@ export type ForecastHistoryEntry = {
   name: string;
   old: number;
   new: number;
-  /** "excel" when the value came from an edited export ("via Excel"). */
-  via?: "excel";
+  /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
+  via?: "excel" | "upload";
 };
 
 export type ForecastRecord = {
@@ -70,6 +73,7 @@ export const indexes: IndexDeclaration[] = [
     key: { rf: 1, cost_center_concat: 1, account_concat: 1, data_ref: 1, at: -1 },
     options: { name: "rf_costCenter_account_dataRef_at" },
   },
+  ...nokIndexes(FORECAST_NOK),
 ];
 
 async function forecast() {
@@ -313,4 +317,50 @@ export async function cellHistory(rf: string, cost_center_concat: string, accoun
 /** Whether the scenario and cost centre have a record of the account in that month. */
 export async function cellExists(rf: string, cost_center_concat: string, account: string, month: Date): Promise<boolean> {
   return (await (await forecast()).countDocuments({ rf, cost_center_concat, data_ref: month, account_concat: account }, { limit: 1 })) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload template "forecast" (/captura/manual)
+
+export const FORECAST_UPLOAD_KEY = ["rf", "cost_center_concat", "account_concat", "data_ref"] as const;
+export const FORECAST_UPLOAD_FIELDS = ["cost_center", "level_descr", "group_level_2", "acc_description", "value", "forecast"] as const;
+export type ForecastUploadRow = Pick<ForecastRecord, (typeof FORECAST_UPLOAD_KEY)[number] | (typeof FORECAST_UPLOAD_FIELDS)[number]>;
+
+/**
+ * Upserts uploaded records by (rf, cost_center_concat, account_concat, data_ref). A record whose forecast changes gets
+ * a history entry "via upload" (the cell's old and new forecast), as a save in the review would; records the file
+ * does not name are kept. Unchanged records are left alone, so applying the same file again changes nothing.
+ */
+export async function applyForecastUpload(rows: readonly ForecastUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
+  const { db, file, user, now } = meta;
+  const collection = db.collection<ForecastRecord>(FORECAST);
+  const projection = Object.fromEntries([...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]));
+  const existing = await existingByKey(collection, FORECAST_UPLOAD_KEY, rows, projection);
+  const inserts: Document[] = [];
+  const updates: AnyBulkWriteOperation<ForecastRecord>[] = [];
+  const history: ForecastHistoryEntry[] = [];
+  let unchanged = 0;
+  for (const row of rows) {
+    const key = keyText(row, FORECAST_UPLOAD_KEY);
+    const found = existing.get(key);
+    if (!found) {
+      inserts.push({ _id: uploadedRowId(file, key), ...row });
+      continue;
+    }
+    const set: Record<string, unknown> = {};
+    for (const field of FORECAST_UPLOAD_FIELDS) if (found[field] !== row[field]) set[field] = row[field];
+    if (Object.keys(set).length === 0) {
+      unchanged++;
+      continue;
+    }
+    updates.push({ updateOne: { filter: { _id: found._id }, update: { $set: set as Partial<ForecastRecord> } } });
+    if (found.forecast !== row.forecast) {
+      history.push({ rf: row.rf, cost_center_concat: row.cost_center_concat, account_concat: row.account_concat, data_ref: row.data_ref, at: now, by: user, name: user, old: found.forecast, new: row.forecast, via: "upload" });
+    }
+  }
+  const inserted = await insertIgnoringDuplicates(db.collection(FORECAST), inserts);
+  if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
+  if (history.length > 0) await db.collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(history, { ordered: false });
+  if (inserted > 0 || updates.length > 0) await noteDataChanged([FORECAST], db);
+  return { inserted, updated: updates.length, unchanged, removed: 0 };
 }

@@ -1,4 +1,8 @@
+import type { AnyBulkWriteOperation } from "mongodb";
 import { getDb } from "~/db.server";
+import { noteDataChanged } from "./dashboard-cache.server";
+import { nokIndexes, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import type { IndexDeclaration } from "./indexes";
 import type { BusinessUnitId } from "./financial.server";
 import { accountTree, byAccount, ledgerRows, ledgerRowsBetween, listAccounts, round2, sumTree, type LedgerRow } from "./ledger.server";
 import { addMonthsToDate } from "~/shared/months";
@@ -10,6 +14,10 @@ import { addMonthsToDate } from "~/shared/months";
  */
 
 export const FPA_RESPONSIBLES = "fpa_responsibles";
+/** The rows of uploaded FP&A responsible files that broke a rule (import template "fpa_responsibles"). */
+export const FPA_RESPONSIBLES_NOK = "fpa_responsibles_nok";
+
+export const indexes: IndexDeclaration[] = [...nokIndexes(FPA_RESPONSIBLES_NOK)];
 
 /** The header of a unit's FP&A report (spec 001 §2: country, functional area, responsible person, user, cost centre). */
 export type FpaResponsible = {
@@ -21,6 +29,33 @@ export type FpaResponsible = {
   userResponsible: string;
   costCenter: string;
 };
+
+const RESPONSIBLE_FIELDS = ["country", "functionalArea", "personResponsible", "userResponsible", "costCenter"] as const;
+
+/** Upload template "fpa_responsibles": upserts each unit's header by its business unit (the _id). */
+export async function upsertResponsibles(rows: readonly FpaResponsible[], meta: UploadMeta): Promise<UploadCounts> {
+  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, removed: 0 };
+  const collection = meta.db.collection<FpaResponsible>(FPA_RESPONSIBLES);
+  const found = new Map((await collection.find({ _id: { $in: rows.map((r) => r._id) } }).toArray()).map((r) => [r._id, r]));
+  const writes: AnyBulkWriteOperation<FpaResponsible>[] = [];
+  let inserted = 0;
+  let unchanged = 0;
+  for (const row of rows) {
+    const stored = found.get(row._id);
+    if (stored && RESPONSIBLE_FIELDS.every((f) => stored[f] === row[f])) {
+      unchanged++;
+      continue;
+    }
+    if (!stored) inserted++;
+    const { _id, ...fields } = row;
+    writes.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedBy: meta.user, updatedAt: meta.now } }, upsert: true } });
+  }
+  if (writes.length > 0) {
+    await collection.bulkWrite(writes, { ordered: false });
+    await noteDataChanged([FPA_RESPONSIBLES], meta.db);
+  }
+  return { inserted, updated: writes.length - inserted, unchanged, removed: 0 };
+}
 
 export async function findResponsible(unit: BusinessUnitId): Promise<FpaResponsible | null> {
   return (await getDb()).collection<FpaResponsible>(FPA_RESPONSIBLES).findOne({ _id: unit });

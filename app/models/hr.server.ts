@@ -1,5 +1,6 @@
-import { ObjectId, type AnyBulkWriteOperation, type Filter } from "mongodb";
+import { ObjectId, type AnyBulkWriteOperation, type Document, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
+import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
 import type { FigureEdit } from "~/models/hr.fields";
 import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { addMonths, monthOfDate, monthStartDate, type Month, type MonthRange } from "~/shared/months";
@@ -14,6 +15,8 @@ import { byPtBr } from "~/shared/collation";
 export const HR_AUX = "hr_aux";
 /** One document per changed value: who, when, old and new (issue 13). */
 export const HR_AUX_CHANGES = "hr_aux_changes";
+/** The rows of uploaded HR files that broke a rule (import template "hr_aux"). */
+export const HR_AUX_NOK = "hr_aux_nok";
 
 export type HrAuxRecord = {
   _id?: ObjectId;
@@ -57,8 +60,8 @@ export type HrAuxChange = {
   /** The e-mail of who changed it. */
   user: string;
   at: Date;
-  /** "excel" when the value came from an edited export ("via Excel"). */
-  via?: "excel";
+  /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
+  via?: "excel" | "upload";
 };
 
 /** At most 255 characters (spec 001 §5, §9). */
@@ -70,6 +73,7 @@ export const indexes: IndexDeclaration[] = [
   { collection: HR_AUX, key: { filial_nome: 1, mes_apur: 1, nome: 1, _id: 1 }, options: { name: "filial_mesApur_nome_id" } },
   { collection: HR_AUX_CHANGES, key: { record_id: 1, at: -1 }, options: { name: "record_at" } },
   { collection: HR_AUX_CHANGES, key: { filial_nome: 1, at: -1 }, options: { name: "filial_at" } },
+  ...nokIndexes(HR_AUX_NOK),
 ];
 
 async function auxCollection() {
@@ -181,7 +185,7 @@ export type SaveOutcome =
 
 type ChangeSource = Pick<HrAuxRecord, "filial_nome" | "mes_apur" | "matricula" | "nome"> & { _id: ObjectId };
 
-function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date, via?: "excel"): HrAuxChange {
+function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date, via?: "excel" | "upload"): HrAuxChange {
   return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at, ...(via ? { via } : {}) };
 }
 
@@ -281,4 +285,60 @@ export async function saveComment(filial: string, id: string, comentario: string
   await noteDataChanged([HR_AUX]);
   await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via));
   return { kind: "saved" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload template "hr_aux" (/captura/manual)
+
+export const HR_UPLOAD_KEY = ["filial_nome", "mes_apur", "matricula"] as const;
+const HR_UPLOAD_DESCRIPTIVE = ["marca_cod", "marca_desc", "filial_cod", "nome", "cpf", "cargo_cod", "cargo_nome", "datas_afastamento"] as const;
+export type HrUploadRow = Omit<HrAuxRecord, "_id" | "updatedBy" | "updatedAt">;
+
+/**
+ * Upserts uploaded rows by (filial_nome, mes_apur, matricula). An existing row keeps its comentario when the file's is
+ * empty. Every changed figure or comment of an existing row is recorded in HR_AUX_CHANGES "via upload", as an edit in
+ * the screen would be; unchanged rows are left alone, so applying the same file again changes nothing.
+ */
+export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
+  const { db, file, user, now } = meta;
+  const collection = db.collection<HrAuxRecord>(HR_AUX);
+  const projection = Object.fromEntries([...HR_UPLOAD_KEY, ...HR_UPLOAD_DESCRIPTIVE, ...HR_FIGURE_FIELDS, "comentario"].map((f) => [f, 1 as const]));
+  const existing = await existingByKey(collection, HR_UPLOAD_KEY, rows, projection);
+  const inserts: Document[] = [];
+  const updates: AnyBulkWriteOperation<HrAuxRecord>[] = [];
+  const changes: HrAuxChange[] = [];
+  let unchanged = 0;
+  for (const row of rows) {
+    const key = keyText(row, HR_UPLOAD_KEY);
+    const found = existing.get(key);
+    if (!found) {
+      inserts.push({ _id: uploadedRowId(file, key), ...row, updatedBy: user, updatedAt: now });
+      continue;
+    }
+    const set: Record<string, unknown> = {};
+    for (const field of HR_UPLOAD_DESCRIPTIVE) if (found[field] !== row[field]) set[field] = row[field];
+    const source = { _id: found._id, filial_nome: found.filial_nome, mes_apur: found.mes_apur, matricula: found.matricula, nome: found.nome };
+    for (const field of HR_FIGURE_FIELDS) {
+      const old = typeof found[field] === "number" ? found[field] : 0;
+      if (old !== row[field]) {
+        set[field] = row[field];
+        changes.push(changeOf(source, field, old, row[field], user, now, "upload"));
+      }
+    }
+    const oldComment = typeof found.comentario === "string" ? found.comentario : "";
+    if (row.comentario !== "" && row.comentario !== oldComment) {
+      set.comentario = row.comentario;
+      changes.push(changeOf(source, "comentario", oldComment, row.comentario, user, now, "upload"));
+    }
+    if (Object.keys(set).length === 0) {
+      unchanged++;
+      continue;
+    }
+    updates.push({ updateOne: { filter: { _id: found._id }, update: { $set: { ...set, updatedBy: user, updatedAt: now } as Partial<HrAuxRecord> } } });
+  }
+  const inserted = await insertIgnoringDuplicates(db.collection(HR_AUX), inserts);
+  if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
+  if (changes.length > 0) await db.collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes, { ordered: false });
+  if (inserted > 0 || updates.length > 0) await noteDataChanged([HR_AUX], db);
+  return { inserted, updated: updates.length, unchanged, removed: 0 };
 }

@@ -1,5 +1,7 @@
-import type { Collection, ObjectId } from "mongodb";
+import type { AnyBulkWriteOperation, Collection, Document, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
+import { noteDataChanged } from "./dashboard-cache.server";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./import-staging.server";
 import { BUSINESS_UNITS, type BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 
@@ -12,6 +14,8 @@ import type { IndexDeclaration } from "./indexes";
 
 export const LEDGER_ACCOUNTS = "ledger_accounts";
 export const LEDGER = "ledger";
+/** The rows of uploaded ledger files that broke a rule (import template "ledger"). */
+export const LEDGER_NOK = "ledger_nok";
 
 export { CATEGORY1_OPTIONS, LEDGER_REPORTS, type Category1, type LedgerReport } from "~/models/reports.fields";
 import { CATEGORY1_OPTIONS, type Category1 } from "~/models/reports.fields";
@@ -52,6 +56,7 @@ export type LedgerRow = {
 export const indexes: IndexDeclaration[] = [
   // Every ledger read is one unit and one month or a month range, all accounts (cockpit, FP&A, statements).
   { collection: LEDGER, key: { businessUnitID: 1, month: 1, account: 1 }, options: { name: "businessUnit_month_account", unique: true } },
+  ...nokIndexes(LEDGER_NOK),
 ];
 
 async function accountsCollection(): Promise<Collection<LedgerAccount>> {
@@ -156,4 +161,53 @@ export const round2 = (n: number) => Math.round(n * 100) / 100;
 export function byAccount(rows: readonly LedgerRow[], month: Date): Map<string, LedgerRow> {
   const t = month.getTime();
   return new Map(rows.filter((r) => r.month.getTime() === t).map((r) => [r.account, r]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upload template "ledger" (/captura/manual): replaces the (business unit, month) pairs a file holds
+
+/** An account as a ledger file describes it (its order in the chart is kept, or given after the last one). */
+export type UploadedAccount = Omit<LedgerAccount, "order">;
+
+/** Adds the accounts the chart lacks (after its last one, in code order) and updates the others' descriptions. */
+export async function upsertLedgerAccounts(accounts: readonly UploadedAccount[], meta: UploadMeta): Promise<{ inserted: number; updated: number }> {
+  if (accounts.length === 0) return { inserted: 0, updated: 0 };
+  const collection = meta.db.collection<LedgerAccount>(LEDGER_ACCOUNTS);
+  const found = await collection.find({ _id: { $in: accounts.map((a) => a._id) } }).toArray();
+  const byId = new Map(found.map((a) => [a._id, a]));
+  const last = await collection.find({}, { projection: { order: 1 } }).sort({ order: -1 }).limit(1).next();
+  let order = typeof last?.order === "number" ? last.order : 0;
+  const writes: AnyBulkWriteOperation<LedgerAccount>[] = [];
+  let inserted = 0;
+  for (const account of [...accounts].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))) {
+    const stored = byId.get(account._id);
+    const { _id, ...fields } = account;
+    if (!stored) {
+      writes.push({ updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: { order: ++order } }, upsert: true } });
+      inserted++;
+    } else if ((Object.keys(fields) as Array<keyof typeof fields>).some((k) => stored[k] !== fields[k])) {
+      writes.push({ updateOne: { filter: { _id }, update: { $set: fields } } });
+    }
+  }
+  if (writes.length > 0) {
+    await collection.bulkWrite(writes, { ordered: false });
+    await noteDataChanged([LEDGER_ACCOUNTS], meta.db);
+  }
+  return { inserted, updated: writes.length - inserted };
+}
+
+/** Removes every ledger row of the given (unit, month) pairs; returns how many. */
+export async function deleteLedgerMonths(pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; month: Date }>, meta: UploadMeta): Promise<number> {
+  let removed = 0;
+  const collection = meta.db.collection<LedgerRow>(LEDGER);
+  for (const pair of pairs) removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, month: pair.month })).deletedCount;
+  if (removed > 0) await noteDataChanged([LEDGER], meta.db);
+  return removed;
+}
+
+/** Inserts uploaded ledger rows (ids chosen by the caller, so a second run inserts nothing twice). */
+export async function insertLedgerRows(rows: readonly Document[], meta: UploadMeta): Promise<number> {
+  const inserted = await insertIgnoringDuplicates(meta.db.collection(LEDGER), rows);
+  if (inserted > 0) await noteDataChanged([LEDGER], meta.db);
+  return inserted;
 }

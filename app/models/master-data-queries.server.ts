@@ -125,6 +125,67 @@ export const fileParam = z
 export type BaseFilter = { file?: string; files?: readonly string[] };
 
 /**
+ * The query and order of a base narrowed by `filter`: the file's rows in line order, or the whole base newest first.
+ * Paths are strings compared by equality: a value can never be an operator.
+ */
+function baseQuery(filter: BaseFilter): { query: Filter<Document>; sort: Sort } {
+  const paths = (filter.files ?? (typeof filter.file === "string" && filter.file !== "" ? [filter.file] : [])).filter((p) => typeof p === "string" && p !== "");
+  const query: Filter<Document> = paths.length === 1 ? { urlPath: paths[0] } : paths.length > 1 ? { urlPath: { $in: [...new Set(paths)] } } : {};
+  return { query, sort: "urlPath" in query ? { _id: 1 } : { _id: -1 } };
+}
+
+/** Projection of the given column keys (keys from the catalogue or the screen's constants, re-checked here). */
+function projectionOf(keys: readonly string[]): Document {
+  return Object.fromEntries(keys.filter((k) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)).map((k) => [k, 1]));
+}
+
+export const MASTER_DATA_EXPORT_BATCH = 1_000;
+
+/** A stored master-data row as an export reads it: its id and the requested fields, typed as stored. */
+export type StoredMasterDataRow = { _id: ObjectId } & Record<string, unknown>;
+
+/**
+ * Every row of a base narrowed by `filter`, in the screen's order, in batches from one cursor (an export streams
+ * them; nothing holds the whole base). `keys` limit what is read. The name is checked against the allowed list.
+ */
+export async function* baseRowBatches(collectionName: string, keys: readonly string[], filter: BaseFilter = {}): AsyncGenerator<StoredMasterDataRow[]> {
+  if (!isMasterDataCollectionName(collectionName)) notFound();
+  const { query, sort } = baseQuery(filter);
+  const cursor = (await getDb())
+    .collection(collectionName)
+    .find(query, { projection: projectionOf(keys), batchSize: MASTER_DATA_EXPORT_BATCH })
+    .sort(sort);
+  let batch: StoredMasterDataRow[] = [];
+  try {
+    for await (const row of cursor) {
+      if (!(row._id instanceof ObjectId)) continue; // rows without an ObjectId cannot be sent back
+      batch.push(row as StoredMasterDataRow);
+      if (batch.length === MASTER_DATA_EXPORT_BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The rows of a base narrowed by `filter` among `ids` (what an edited export is checked against), read in chunks. */
+export async function baseRowsByIds(collectionName: string, keys: readonly string[], ids: readonly ObjectId[], filter: BaseFilter = {}): Promise<StoredMasterDataRow[]> {
+  if (!isMasterDataCollectionName(collectionName)) notFound();
+  const { query } = baseQuery(filter);
+  const collection = (await getDb()).collection(collectionName);
+  const found: StoredMasterDataRow[] = [];
+  for (let i = 0; i < ids.length; i += MASTER_DATA_EXPORT_BATCH) {
+    const chunk = ids.slice(i, i + MASTER_DATA_EXPORT_BATCH);
+    const rows = await collection.find({ ...query, _id: { $in: chunk } }, { projection: projectionOf(keys) }).toArray();
+    found.push(...(rows as StoredMasterDataRow[]));
+  }
+  return found;
+}
+
+/**
  * One page of a master-data base: 20 rows with skip = (page − 1) × 20, and the matching count, read together;
  * a page past the end is the last page. Newest first (by `_id`, whose leading bytes are the import's or the
  * seed's time), so the rows of the file just uploaded are on page 1; narrowed to one file (`filter.file`, its
@@ -138,10 +199,7 @@ export async function getBasePage(collectionName: string, page: number, columns?
   const projection: Document | undefined = columns
     ? Object.fromEntries(columns.filter((c) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(c.key)).map((c) => [c.key, 1]))
     : undefined;
-  // A string compared by equality: the value can never be an operator.
-  const paths = (filter.files ?? (typeof filter.file === "string" && filter.file !== "" ? [filter.file] : [])).filter((p) => typeof p === "string" && p !== "");
-  const query: Filter<Document> = paths.length === 1 ? { urlPath: paths[0] } : paths.length > 1 ? { urlPath: { $in: [...new Set(paths)] } } : {};
-  const sort: Sort = "urlPath" in query ? { _id: 1 } : { _id: -1 };
+  const { query, sort } = baseQuery(filter);
   const db = await getDb();
   const collection = db.collection(collectionName);
   const readPage = (n: number) =>

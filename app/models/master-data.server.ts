@@ -49,6 +49,56 @@ type ImportedRow = {
   _id?: ObjectId;
   urlPath: string;
   sourceFileId: ObjectId | null;
+  /** The last change made through the portal (an edited Excel export sent back); absent until then. */
+  updatedBy?: string;
+  updatedAt?: Date;
+};
+
+/**
+ * One changed field of a master-data row (an edited Excel export sent back through its screen): which base and row,
+ * the old and the new value, who and when.
+ */
+export const MASTER_DATA_HISTORY = "master_data_history";
+
+/** The valid bases whose rows an edited export may change: they have an import template (the same rules apply). */
+export const EDITABLE_MASTER_DATA = [PRODUCT_MASTER, CHANNEL, PLANNING_SPEND] as const;
+export type EditableMasterData = (typeof EDITABLE_MASTER_DATA)[number];
+
+/** The fields an edit may set, per base: its import template's columns, in the template's order. */
+export const MASTER_DATA_EDITABLE_FIELDS: Record<EditableMasterData, readonly string[]> = {
+  [PRODUCT_MASTER]: [
+    "sku",
+    "material_description",
+    "marca",
+    "category_sku",
+    "categoria_principal_sku",
+    "sub_categoria_sku",
+    "hero",
+    "abcd",
+    "plc_local",
+    "plc_global",
+    "data_validade_sku",
+  ],
+  [CHANNEL]: ["cnpj", "description", "channel_siop"],
+  [PLANNING_SPEND]: ["channel", "marca", "yearMonthDay"],
+};
+
+export function isEditableMasterData(name: string): name is EditableMasterData {
+  return (EDITABLE_MASTER_DATA as readonly string[]).includes(name);
+}
+
+export type MasterDataChange = {
+  _id?: ObjectId;
+  collection: EditableMasterData;
+  rowId: ObjectId;
+  field: string;
+  old: string | Date | null;
+  new: string | Date | null;
+  /** The e-mail of who changed it. */
+  user: string;
+  at: Date;
+  /** "excel" when the value came from an edited export ("via Excel"). */
+  via?: "excel";
 };
 
 /** Product master row: the planning quantity master row of spec 000 plus the catalogue fields of spec 001. */
@@ -131,4 +181,6 @@ export const indexes: IndexDeclaration[] = [
     { collection: PLANNING_SPEND, key: { channel: 1, marca: 1, yearMonthDay: 1 }, options: { name: "channel_marca_version" } },
   ]),
   ...rowIndexes(PLANNING_SPEND_NOK),
+  // A row's history, newest first.
+  { collection: MASTER_DATA_HISTORY, key: { collection: 1, rowId: 1, at: -1 }, options: { name: "collection_rowId_at" } },
 ];

@@ -306,7 +306,7 @@ export async function readOwnSave(saveId: ObjectId, user: string): Promise<Plann
 }
 
 export type HistoryEntry =
-  | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" }
+  | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" | "upload" }
   | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number };
 
 /** How many history entries a row shows, and how many batch records of its channel are looked at for them. */

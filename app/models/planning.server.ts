@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
+import { nokIndexes } from "./import-staging.server";
 import { catalogueIndexes } from "./planning-catalogue.server";
 
 /**
@@ -13,6 +14,8 @@ export const PLANNING_QUANTITY = "planning_quantity";
 export const PLANNING_SAVES = "planning_quantity_saves";
 /** One document per row changed by an individual save: the old and the new quantity. */
 export const PLANNING_HISTORY = "planning_quantity_history";
+/** The rows of uploaded planning-quantity files that broke a rule (import template "planning_quantity"). */
+export const PLANNING_QUANTITY_NOK = "planning_quantity_nok";
 
 export { CHANNELS, type Channel };
 
@@ -79,8 +82,8 @@ export type PlanningHistoryRecord = {
   user: string;
   mode: "unitario";
   screen: SaveScreen;
-  /** "excel" when the value came from an edited export ("via Excel"). */
-  via?: "excel";
+  /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
+  via?: "excel" | "upload";
   old: number;
   new: number;
 };
@@ -111,4 +114,5 @@ export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_HISTORY, key: { rowId: 1, at: -1 }, options: { name: "rowId_at" } },
   { collection: PLANNING_SAVES, key: { mode: 1, channels: 1, at: -1 }, options: { name: "mode_channels_at" } },
   ...catalogueIndexes,
+  ...nokIndexes(PLANNING_QUANTITY_NOK),
 ];

@@ -1,4 +1,4 @@
-import { ObjectId, type Collection, type Filter } from "mongodb";
+import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
 import { literalPattern } from "~/shared/regex";
@@ -7,10 +7,13 @@ import type { IndexDeclaration } from "./indexes";
 /** Generated and uploaded reports (spec 001 §3 "Report record"). */
 
 export const REPORTS = "reports";
+/** The refused rows of report packages (issue 30): line, the row as written, and its Error. */
+export const REPORTS_NOK = "reports_nok";
 
 export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
 import type { ReportOrigin } from "~/models/reports.fields";
 import { countMatching } from "./counting.server";
+import { noteDataChanged } from "./dashboard-cache.server";
 
 /** The report table's paginator (spec 001 §9). */
 export const REPORT_PAGE_SIZE = 20;
@@ -32,6 +35,22 @@ export type ReportRecord = {
   bucket: string;
   /** The address of the online copy (the stored object's address); null when the report has none (the viewer action is then disabled). */
   url: string | null;
+  /** Entries of an uploaded report package (issue 30): the package's upload record. */
+  sourceFileId?: ObjectId;
+};
+
+/** A refused row of a report package, as written, with its line and Error (like the templates' NOK rows). */
+export type ReportNokRow = {
+  _id?: ObjectId;
+  name: string;
+  origin: string;
+  dateRef: string;
+  file: string;
+  _lineNumber: number;
+  Error: string;
+  urlPath: string;
+  timeStamp: Date;
+  sourceFileId: ObjectId;
 };
 
 export const indexes: IndexDeclaration[] = [
@@ -41,6 +60,10 @@ export const indexes: IndexDeclaration[] = [
     key: { origin: 1, statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 },
     options: { name: "origin_statusChangeDate_dateRef_nameKey" },
   },
+  // The key of an uploaded entry (issue 30: a package upserts by name, origin and competency month). Led by `name`,
+  // which no list filter uses, so the list's plan is not affected.
+  { collection: REPORTS, key: { name: 1, origin: 1, dateRef: 1 }, options: { name: "name_origin_dateRef" } },
+  { collection: REPORTS_NOK, key: { sourceFileId: 1 }, options: { name: "sourceFileId" } },
 ];
 
 /** Lower-case, accents removed, spaces collapsed: what the name filter compares. */
@@ -129,4 +152,65 @@ export async function findReport(id: string, origin?: ReportOrigin): Promise<Rep
   const filter: Filter<ReportRecord> = { _id: new ObjectId(id) };
   if (origin) filter.origin = origin;
   return (await reports()).findOne(filter);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report packages uploaded through /captura/manual (issue 30)
+
+/** One entry of a package, its file already in the store. */
+export type ReportEntry = Pick<ReportRecord, "name" | "origin" | "dateRef" | "originalFile" | "originalName" | "bucket" | "url">;
+
+/**
+ * Applies a package's entries, upserted by (name, origin, dateRef): a new key is inserted (createdDate now), a known
+ * one gets the new file, uploader and statusChangeDate (its createdDate is kept). Returns the counts and the files
+ * the replaced entries pointed at (for the caller to remove when they are its own).
+ */
+export async function upsertReportEntries(
+  entries: readonly ReportEntry[],
+  meta: { user: string; now: Date; sourceFileId: ObjectId },
+  db?: Db,
+): Promise<{ inserted: number; replaced: number; previousFiles: Array<{ bucket: string; originalFile: string }> }> {
+  if (entries.length === 0) return { inserted: 0, replaced: 0, previousFiles: [] };
+  const collection = (db ?? (await getDb())).collection<ReportRecord>(REPORTS);
+  const keyOf = (e: { name: string; origin: string; dateRef: Date }) => ({ name: e.name, origin: e.origin as ReportOrigin, dateRef: e.dateRef });
+  const previous = await collection
+    .find({ name: { $in: [...new Set(entries.map((e) => e.name))] } }, { projection: { name: 1, origin: 1, dateRef: 1, bucket: 1, originalFile: 1 } })
+    .toArray();
+  const keyText = (e: { name: string; origin: string; dateRef: Date }) => `${e.origin}|${e.dateRef.getTime()}|${e.name}`;
+  const wanted = new Map(entries.map((e) => [keyText(e), e]));
+  const previousFiles = previous
+    .filter((p) => {
+      const entry = wanted.get(keyText(p));
+      return entry !== undefined && !(entry.bucket === p.bucket && entry.originalFile === p.originalFile);
+    })
+    .map((p) => ({ bucket: p.bucket, originalFile: p.originalFile }));
+  const updates: AnyBulkWriteOperation<ReportRecord>[] = entries.map((e) => ({
+    updateOne: {
+      filter: keyOf(e),
+      update: {
+        $set: {
+          nameKey: reportNameKey(e.name),
+          statusChangeDate: meta.now,
+          user: meta.user,
+          originalFile: e.originalFile,
+          originalName: e.originalName,
+          bucket: e.bucket,
+          url: e.url,
+          sourceFileId: meta.sourceFileId,
+        },
+        $setOnInsert: { createdDate: meta.now },
+      },
+      upsert: true,
+    },
+  }));
+  const result = await collection.bulkWrite(updates, { ordered: true });
+  await noteDataChanged([REPORTS], db);
+  return { inserted: result.upsertedCount, replaced: result.matchedCount, previousFiles };
+}
+
+/** Replaces the refused rows recorded for one package (a re-run writes them anew). */
+export async function replaceReportNokRows(sourceFileId: ObjectId, rows: readonly Omit<ReportNokRow, "_id" | "sourceFileId">[], db?: Db): Promise<void> {
+  const collection = (db ?? (await getDb())).collection<ReportNokRow>(REPORTS_NOK);
+  await collection.deleteMany({ sourceFileId });
+  if (rows.length > 0) await collection.insertMany(rows.map((r) => ({ ...r, sourceFileId })), { ordered: true });
 }

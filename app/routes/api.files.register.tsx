@@ -5,12 +5,12 @@ import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
-import { registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
+import { parseFileTarget, registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
 import { readLimitedJson, readLimitedText, type JsonBody } from "~/shared/request-body.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:
- * { clientName, originalName, srcBucket, srcKey, ticket } as JSON (or a urlencoded form), at most
+ * { clientName, originalName, srcBucket, srcKey, ticket, target? } as JSON (or a urlencoded form), at most
  * MAX_BODY_BYTES. The user is the session's, never the body's; `ticket` (from /api/uploads/s3)
  * proves the server issued that bucket/key to this user. Before registering, the object is
  * looked up (HeadObject): missing → COD.2; over the size limit → deleted, COD.2. A ticket is
@@ -23,6 +23,8 @@ const registerSchema = z.object({
   srcBucket: z.string().trim().min(1).max(255),
   srcKey: z.string().trim().min(1).max(1024),
   ticket: z.string().min(10).max(8192),
+  // The "Tipo de carga" (data | explorer | reports), checked below so a bad value gets its own message.
+  target: z.unknown().optional(),
   // Present in the spec's payload; ignored in favour of the session.
   user: z.unknown().optional(),
 });
@@ -49,6 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = registerSchema.safeParse(body.value);
   if (!parsed.success) return refuse(400, { issues: parsed.error.flatten().fieldErrors });
   const input = parsed.data;
+  const target = parseFileTarget(input.target);
+  if (!target.ok) return uploadFailureResponse(target.failure);
   const config = getConfig();
   const ticket = verifyUploadTicket(input.ticket, config.session.secret);
   const matches =
@@ -60,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
     (input.clientName === undefined || input.clientName === config.tenantId);
   if (!matches) return refuse(403);
   const registered = await registerUpload(
-    { originalName: input.originalName, key: input.srcKey, bucket: input.srcBucket, user: user.email },
+    { originalName: input.originalName, key: input.srcKey, bucket: input.srcBucket, user: user.email, target: target.target },
     { verifySize: true },
   );
   if (!registered.ok) return uploadFailureResponse(registered.failure);

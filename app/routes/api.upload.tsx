@@ -7,7 +7,8 @@ import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/features/upl
 import { redirectWithToast } from "~/shared/toast.server";
 
 /**
- * POST /api/upload — multipart field `files` (one or more, at most MAX_FILES_PER_POST), both stores:
+ * POST /api/upload — multipart field `files` (one or more, at most MAX_FILES_PER_POST), both stores,
+ * and optionally `target` (the "Tipo de carga": data | explorer | reports; absent → data; anything else → 400):
  * each file is streamed under a generated key to DATA_DIR/uploads, or to the bucket as a multipart
  * upload in bounded parts (the no-JavaScript path with STORAGE=s3), never held whole in memory.
  * The extension allow-list is checked before any byte is kept and the per-file size limit while
@@ -27,6 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if ("failure" in result) {
     const { failure } = result;
     if (wantsJson) return uploadFailureResponse(failure);
+    // A refused "Tipo de carga" says why (the codes' alerts speak of the transfer, which did not start).
+    if (failure.field === "target") return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "error", description: failure.detail });
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });

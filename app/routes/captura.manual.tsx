@@ -6,7 +6,8 @@ import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { uploadScreenTexts } from "~/messages";
+import { templateTexts, uploadScreenTexts } from "~/messages";
+import { TEMPLATE_CATALOG } from "~/features/uploads-and-jobs/import/catalog.server";
 import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { uploadLimits } from "~/services/storage.server";
 
@@ -30,16 +31,50 @@ export async function loader({ request }: LoaderFunctionArgs) {
     maxBytes: limits.maxBytes,
     clientName: config.tenantId,
     initialError: errorParam.parse(new URL(request.url).searchParams.get("error")),
+    templates: TEMPLATE_CATALOG.map((t) => ({ id: t.id, label: t.label, feeds: t.feeds, writeModeText: t.writeModeText, allOrNothing: t.allOrNothing })),
   };
 }
 
 export default function ManualCapturePage() {
-  const data = useLoaderData<typeof loader>();
+  const { templates, ...data } = useLoaderData<typeof loader>();
   return (
     <section className="upload-page">
       <h1>{NAV_LABELS.manualCapture}</h1>
       <p>{uploadScreenTexts.intro}</p>
       <UploadPanel {...data} />
+      <section aria-labelledby="upload-templates" className="upload-templates">
+        <h2 id="upload-templates">{templateTexts.title}</h2>
+        <p>{templateTexts.intro}</p>
+        <div className="scroll-area" tabIndex={0} role="region" aria-labelledby="upload-templates">
+          <table className="upload-templates__table">
+            <caption className="visually-hidden">{templateTexts.caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{templateTexts.columnTemplate}</th>
+                <th scope="col">{templateTexts.columnFeeds}</th>
+                <th scope="col">{templateTexts.columnMode}</th>
+                <th scope="col">{templateTexts.columnDownload}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {templates.map((t) => (
+                <tr key={t.id} data-template={t.id}>
+                  <th scope="row">{t.label}</th>
+                  <td>{t.feeds}</td>
+                  <td>
+                    {t.writeModeText} {t.allOrNothing ? templateTexts.allOrNothingNote : templateTexts.okNokNote}
+                  </td>
+                  <td>
+                    <a href={`/captura/manual/modelo/${t.id}`} download={`modelo_${t.id}.xlsx`} aria-label={templateTexts.downloadOf(t.label)}>
+                      {templateTexts.download}
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </section>
   );
 }

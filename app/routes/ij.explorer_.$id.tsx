@@ -1,6 +1,6 @@
 // Screen: Explorer document: /ij/explorer/{id}.
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
@@ -12,7 +12,9 @@ import { Alert } from "~/shared/ui/alert";
 import { formatDayMonthYear } from "~/shared/dates";
 import { parseSearch } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
-import { getExplorerDocument } from "~/models/explorer.server";
+import { findExplorerDocumentFile, getExplorerDocument } from "~/models/explorer.server";
+import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
+import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.document ? `${data.document.title.map((s) => s.text).join("")} · ${NAV_LABELS.explorer}` : NAV_LABELS.explorer },
@@ -33,8 +35,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data({ document: { ...found, date: formatDayMonthYear(found.date) } });
 }
 
+/**
+ * POST intent=download: the uploaded file of the document (issue 30), through the portal's download link (local
+ * store) or a presigned GET (S3); a seeded document (no file) or a file gone from the store answers the spec's
+ * download failure on this page.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess("routes/ij.explorer_.$id", request);
+  const fields = await readDownloadForm(request, {});
+  if (!fields) return downloadFailure(400);
+  const file = await findExplorerDocumentFile(params.id ?? "");
+  return answerDownload(file ? { bucket: file.bucket, key: file.key, filename: file.name } : null, fields.mode);
+}
+
 export default function ExplorerDocumentPage() {
   const { document } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const downloadError = useDownloadOutcome("explorer-file", actionData && !actionData.ok ? actionData.error : null);
   const location = useLocation();
   const back = resultsHref(location.search);
   const hasSearch = new URLSearchParams(location.search).has("search");
@@ -61,7 +78,17 @@ export default function ExplorerDocumentPage() {
               <dt>{messages.searchColumnDate}</dt>
               <dd>{document.date}</dd>
             </div>
+            {document.fileName ? (
+              <div>
+                <dt>{explorerTexts.documentFile}</dt>
+                <dd className="explorer-doc__file">
+                  <span>{document.fileName}</span>
+                  <DownloadButton fetcherKey="explorer-file" fields={{}} label={explorerTexts.downloadFileOf(document.fileName)} text={explorerTexts.downloadFile} />
+                </dd>
+              </div>
+            ) : null}
           </dl>
+          {downloadError ? <Alert tone="error">{downloadError}</Alert> : null}
           <div className="explorer-doc__body">
             <Highlighted segments={document.body} />
           </div>

@@ -8,6 +8,8 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { masterDataTexts, messages } from "~/messages";
 import { useHydrated } from "~/shared/ui/use-hydrated";
+import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
+import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
 import {
   columnsOf,
   FILE_PARAM,
@@ -38,7 +40,7 @@ const searchParamsSchema = z.object({
 
 /** /repo/master-data: Base Ok / Base NOK, the collection dropdown and one page of the chosen base. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/repo.master-data._index", request);
+  const user = await requireRouteAccess("routes/repo.master-data._index", request);
   const url = new URL(request.url);
   const { base, collection: requested, page, file } = searchParamsSchema.parse({
     base: url.searchParams.get("base") ?? undefined,
@@ -57,9 +59,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const entry = chosen ?? options[0];
   const columns = entry ? columnsOf(entry.fields) : [];
-  const table = entry
-    ? await loadMasterDataTable(entry.collection_name, page, columns.length > 0 ? columns : undefined, file)
-    : { rows: [], count: 0, page: 1, pageSize: MASTER_DATA_PAGE_SIZE };
+  const [table, excel] = entry
+    ? await Promise.all([
+        loadMasterDataTable(entry.collection_name, page, columns.length > 0 ? columns : undefined, file),
+        // The same base, columns and file filter as the table (the export route resolves them the same way).
+        masterDataExcelPanel(productTargetOf(entry, file), "routes/repo.master-data._index", user, url),
+      ])
+    : [{ rows: [], count: 0, page: 1, pageSize: MASTER_DATA_PAGE_SIZE }, null];
   return {
     base,
     collections: options.map((c) => ({ name: c.collection_name, label: c.label_name })),
@@ -67,6 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     collectionLabel: entry?.label_name ?? "",
     file: file ?? null,
     table: { columns, rows: table.rows, count: table.count, page: table.page, pageSize: table.pageSize },
+    excel,
   };
 }
 
@@ -118,6 +125,7 @@ export default function MasterDataPage() {
         )}
       </Form>
       <FileFilter file={data.file} keep={{ base: data.base, collection: data.collection }} />
+      {data.excel && (data.table.count > 0 || data.excel.report) ? <ExcelPanel excel={data.excel} /> : null}
       <MasterDataTable data={data.table} caption={data.collectionLabel || MASTER_DATA_TITLES.repositoryMaster} />
     </section>
   );

@@ -6,21 +6,30 @@ import { loadMasterDataTable } from "~/features/repository-and-master-data/file-
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
+import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
+import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
 import { CHANNEL_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+
+const SCREEN = "/repo/master-data/canal";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.channel }];
 
 /** /repo/master-data/canal: Channel (valid) and Channel NOK (discarded); tab, page and file in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/repo.master-data.canal", request);
-  const { tab, page: pageNumber, file } = tabbedTableParams(CHANNEL_TABS, new URL(request.url));
+  const user = await requireRouteAccess("routes/repo.master-data.canal", request);
+  const url = new URL(request.url);
+  const { tab, page: pageNumber, file } = tabbedTableParams(CHANNEL_TABS, url);
   // The collection comes from the fixed tab table, never from the URL.
-  const page = await loadMasterDataTable(tab.collection, pageNumber, tab.columns, file);
+  const [page, excel] = await Promise.all([
+    loadMasterDataTable(tab.collection, pageNumber, tab.columns, file),
+    masterDataExcelPanel(tabbedScreenTarget(SCREEN, CHANNEL_TABS, url), "routes/repo.master-data.canal", user, url),
+  ]);
   return {
     tabs: CHANNEL_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },
     file: file ?? null,
     table: { columns: [...tab.columns], rows: page.rows, count: page.count, page: page.page, pageSize: page.pageSize },
+    excel,
   };
 }
 
@@ -32,6 +41,7 @@ export default function ChannelPage() {
       <MasterDataSectionsNav current="canal" />
       <TabsNav tabs={data.tabs} current={data.tab.id} label={MASTER_DATA_TITLES.channel} variant="inner" />
       <FileFilter file={data.file} keep={{ tab: data.tab.id }} />
+      {data.table.count > 0 || data.excel.report ? <ExcelPanel excel={data.excel} /> : null}
       <MasterDataTable data={data.table} caption={data.tab.label} />
     </section>
   );

@@ -6,7 +6,11 @@ import { loadMasterDataTable } from "~/features/repository-and-master-data/file-
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
+import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
+import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
 import { PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+
+const SCREEN = "/repo/master-data/planejamento";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }];
 
@@ -16,14 +20,19 @@ export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.planning }]
  * page and the file filter live in the URL; the collection read comes from the fixed table, never from the URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/repo.master-data.planejamento", request);
-  const { tab, page: pageNumber, file } = tabbedTableParams(PLANNING_TABS, new URL(request.url));
-  const page = await loadMasterDataTable(tab.collection, pageNumber, tab.columns, file);
+  const user = await requireRouteAccess("routes/repo.master-data.planejamento", request);
+  const url = new URL(request.url);
+  const { tab, page: pageNumber, file } = tabbedTableParams(PLANNING_TABS, url);
+  const [page, excel] = await Promise.all([
+    loadMasterDataTable(tab.collection, pageNumber, tab.columns, file),
+    masterDataExcelPanel(tabbedScreenTarget(SCREEN, PLANNING_TABS, url), "routes/repo.master-data.planejamento", user, url),
+  ]);
   return {
     tabs: PLANNING_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
     tab: { id: tab.id, label: tab.label },
     file: file ?? null,
     table: { columns: [...tab.columns], rows: page.rows, count: page.count, page: page.page, pageSize: page.pageSize },
+    excel,
   };
 }
 
@@ -35,6 +44,7 @@ export default function PlanningMasterDataPage() {
       <MasterDataSectionsNav current="planejamento" />
       <TabsNav tabs={data.tabs} current={data.tab.id} label={MASTER_DATA_TITLES.planning} variant="inner" />
       <FileFilter file={data.file} keep={{ tab: data.tab.id }} />
+      {data.table.count > 0 || data.excel.report ? <ExcelPanel excel={data.excel} /> : null}
       <MasterDataTable data={data.table} caption={data.tab.label} />
     </section>
   );

@@ -46,6 +46,8 @@ import { generateFinancialReports, generateFiscalItems, generateFpaResponsibles,
 import { SeedObjects } from "./stored-objects";
 import { generateUsers } from "./users.server";
 
+import { DEMO_ACCOUNTS } from "./accounts";
+
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 
 /** Every collection the seed writes; `npm run seed` drops these before seeding. */
@@ -116,6 +118,40 @@ async function insertAll(db: Db, collection: string, docs: Iterable<Document>, l
   await flush();
   log(`  ${collection}: ${total}`);
   return total;
+}
+
+/**
+ * The empty start (`npm run demo -- --empty`, `npm run seed -- --empty`): what signing in and the screens' frames
+ * need, and no business data. The demo accounts only (not the ordinary users), the dashboard definitions (their
+ * charts read files, jobs and the business collections, and show empty until uploads fill them) and the
+ * master-data catalogue (which bases the repository screens list: configuration, not rows).
+ */
+export const EMPTY_START_COLLECTIONS = [USER_PERMISSIONS, LOCAL_USERS, DASHBOARDS, MASTER_DATA_COLLECTIONS] as const;
+
+/** Writes the empty start's documents (EMPTY_START_COLLECTIONS); returns the count per collection. */
+export async function seedEmptyStart(db: Db, options: Pick<SeedOptions, "referenceDate" | "log" | "tenantId" | "bucket" | "seed"> = {}): Promise<Record<string, number>> {
+  const referenceInput = options.referenceDate ?? new Date();
+  if (Number.isNaN(referenceInput.getTime())) throw new RangeError("referenceDate is not a valid date");
+  const log = options.log ?? (() => {});
+  const config = options.tenantId === undefined || options.bucket === undefined ? getConfig() : undefined;
+  const ctx: SeedContext = {
+    random: new Random(options.seed ?? DEFAULT_SEED, "journey-portal-seed"),
+    scale: 1,
+    reference: monthStart(referenceInput),
+    tenantId: options.tenantId ?? config!.tenantId,
+    bucket: options.bucket ?? config!.storage.bucket,
+  };
+  log("Empty start: the demo accounts, the dashboard definitions and the master-data catalogue; no business data");
+  const users = await generateUsers(ctx);
+  const demo = new Set(DEMO_ACCOUNTS.map((a) => a.email));
+  const localOf = new Map(users.localUsers.map((u) => [u.email, u]));
+  const permissions = users.permissions.filter((p) => demo.has(p.user));
+  const counts: Record<string, number> = {};
+  counts[USER_PERMISSIONS] = await insertAll(db, USER_PERMISSIONS, permissions, log);
+  counts[LOCAL_USERS] = await insertAll(db, LOCAL_USERS, permissions.map((p) => localOf.get(p.user)!), log);
+  counts[DASHBOARDS] = await insertAll(db, DASHBOARDS, generateDashboards(ctx), log);
+  counts[MASTER_DATA_COLLECTIONS] = await insertAll(db, MASTER_DATA_COLLECTIONS, masterDataCollections(ctx), log);
+  return counts;
 }
 
 /**

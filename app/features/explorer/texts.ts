@@ -23,5 +23,9 @@ export const explorerTexts = {
   backToExplorer: "Voltar ao Explorer",
   documentNotFound: "Documento não encontrado.",
   documentMeta: "Dados do documento",
+  // ours (issue 30): the file of an uploaded document
+  documentFile: "Arquivo",
+  downloadFile: "Baixar arquivo original",
+  downloadFileOf: (name: string) => `Baixar o arquivo original ${name}`,
   rankedNote: "Ordenado por relevância.",
 } as const;

@@ -96,3 +96,103 @@ export const excelTexts = {
   excelUnknownRow: "registro não encontrado neste filtro",
   excelNotANumber: "não é um número",
 } as const;
+
+/**
+ * ours (issue 30): the "Tipo de carga" choice of /captura/manual, and the job messages of explorer documents and
+ * report packages (docs/decisions.md, "Uploads: explorer documents and report packages").
+ */
+export const uploadTargetTexts = {
+  legend: "Tipo de carga",
+  options: {
+    data: {
+      label: "Planilha de dados (reconhecida pelo cabeçalho)",
+      hint: "CSV, TXT ou XLSX de um dos modelos: a linha de cabeçalho diz qual. As linhas válidas entram na base OK; as demais, na base NOK, com o número da linha e o erro.",
+    },
+    explorer: {
+      label: "Documento do Explorer",
+      hint: "PDF, DOCX, XLSX, TXT ou CSV: o texto é extraído e pode ser buscado no Explorer; o arquivo original fica disponível na página do documento. Um novo envio com o mesmo nome de arquivo substitui o documento.",
+    },
+    reports: {
+      label: "Pacote de relatórios",
+      hint: "ZIP com o manifesto relatorios.csv ou relatorios.xlsx (colunas name, origin, dateRef e file) e os arquivos que ele cita. Cada linha vira um relatório em Relatórios; um relatório de mesmo nome, origem e competência é substituído. Uma linha com erro ou um arquivo ausente recusa o pacote inteiro.",
+    },
+  },
+  alwaysNote: "Arquivos PDF e DOCX são sempre documentos do Explorer. Um ZIP só é lido como pacote de relatórios com essa opção marcada.",
+  invalid: (value: string) =>
+    `Tipo de carga inválido: "${value.length > 40 ? `${value.slice(0, 39)}…` : value}". Escolha Planilha de dados, Documento do Explorer ou Pacote de relatórios.`,
+  ofItem: (label: string) => `Tipo de carga: ${label}`,
+} as const;
+
+export const documentImportTexts = {
+  reading: "Extraindo o texto do documento",
+  readingPages: (page: number, pages: number) => `Extraindo o texto: página ${page} de ${pages}`,
+  indexed: (title: string, words: number) => `Documento indexado no Explorer: "${title}" (${words.toLocaleString("pt-BR")} palavras)`,
+  replaced: (title: string, words: number) => `Documento substituído no Explorer: "${title}" (${words.toLocaleString("pt-BR")} palavras)`,
+  cut: (chars: number) => ` O texto foi cortado em ${chars.toLocaleString("pt-BR")} caracteres.`,
+  unsupported: (ext: string) => `Formato não suportado para documento do Explorer (.${ext || "sem extensão"}); envie PDF, DOCX, XLSX, TXT ou CSV.`,
+  noText: "Nenhum texto encontrado no documento (um PDF digitalizado como imagem não tem texto); nada foi indexado.",
+  tooLarge: (mb: number) => `Documento grande demais para extrair o texto (máximo ${mb} MB); nada foi indexado.`,
+  unreadable: (detail: string) => `Não foi possível ler o documento: ${detail}`.slice(0, 300),
+  missing: "Não foi possível ler o documento: o arquivo armazenado não foi encontrado.",
+  source: "Captura manual",
+  categories: { pdf: "PDF", docx: "Word", xlsx: "Excel", txt: "Texto", csv: "CSV" } as Record<string, string>,
+} as const;
+
+export const reportBundleTexts = {
+  reading: "Lendo o pacote de relatórios",
+  storing: (done: number, total: number) => `Gravando os arquivos: ${done} de ${total}`,
+  done: (inserted: number, replaced: number) =>
+    `${inserted.toLocaleString("pt-BR")} ${inserted === 1 ? "relatório incluído" : "relatórios incluídos"}, ${replaced.toLocaleString("pt-BR")} ${replaced === 1 ? "substituído" : "substituídos"}`,
+  notAZip: "O pacote de relatórios deve ser um arquivo ZIP com o manifesto relatorios.csv ou relatorios.xlsx.",
+  unreadable: (detail: string) => `Não foi possível ler o pacote: ${detail}`.slice(0, 300),
+  missing: "Não foi possível ler o pacote: o arquivo armazenado não foi encontrado.",
+  tooLarge: (mb: number) => `Pacote grande demais (máximo ${mb} MB); nada foi aplicado.`,
+  noManifest: "Pacote sem manifesto: inclua relatorios.csv ou relatorios.xlsx (colunas name, origin, dateRef, file); nada foi aplicado.",
+  manyManifests: (names: string[]) => `O pacote tem mais de um manifesto (${names.join(", ")}); deixe apenas um. Nada foi aplicado.`,
+  missingColumns: (columns: string[]) => `Manifesto sem as colunas ${columns.join(", ")} (esperado: name, origin, dateRef, file); nada foi aplicado.`,
+  empty: "Manifesto vazio: nenhuma linha de relatório encontrada; nada foi aplicado.",
+  rejected: (bad: number, total: number, first: string) =>
+    `Pacote recusado, nada foi aplicado: ${bad.toLocaleString("pt-BR")} de ${total.toLocaleString("pt-BR")} linhas com erro. ${first}`.slice(0, 500),
+  lineError: (line: number, error: string) => `Linha ${line}: ${error}`,
+  storeFailed: (file: string) => `Não foi possível gravar o arquivo ${file}; nada foi aplicado.`.slice(0, 300),
+  // Row rules (the Error of a NOK row, as the data templates word theirs)
+  invalid: (column: string, value: string, rule: string) => `Coluna ${column}: valor "${value.length > 60 ? `${value.slice(0, 59)}…` : value}" inválido; ${rule}`,
+  required: "campo obrigatório",
+  tooLong: (max: number) => `no máximo ${max} caracteres`,
+  origins: "esperado automatico ou manual (vazio: manual)",
+  month: "esperado um mês de competência entre 12/1950 e 12/2030 (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)",
+  fileMissing: "arquivo não encontrado no pacote",
+  fileFormat: (extensions: readonly string[]) => `formato de arquivo não aceito; esperado ${extensions.join(", ")}`,
+  fileTooLarge: (mb: number) => `arquivo acima de ${mb} MB`,
+  duplicate: (line: number) => `mesmo nome, origem e competência da linha ${line}`,
+} as const;
+
+/** Texts of the upload templates: the list on /captura/manual and the XLSX downloads (ours; docs/decisions.md "Upload templates"). */
+export const templateTexts = {
+  title: "Modelos de carga",
+  intro: "Baixe o modelo, preencha a primeira planilha (o cabeçalho identifica o modelo) e envie o arquivo acima. A segunda planilha explica cada coluna.",
+  caption: "Modelos de carga disponíveis",
+  columnTemplate: "Modelo",
+  columnFeeds: "Alimenta",
+  columnMode: "O que o envio faz",
+  columnDownload: "Download",
+  download: "Baixar XLSX",
+  downloadOf: (label: string) => `Baixar o modelo ${label} (XLSX)`,
+  allOrNothingNote: "Tudo ou nada: se alguma linha for inválida, nada é aplicado.",
+  okNokNote: "Linhas válidas entram; inválidas vão para a base NOK.",
+  sheetData: "Modelo",
+  sheetColumns: "Colunas",
+  helpColumn: "Coluna",
+  helpType: "Tipo",
+  helpUnit: "Unidade",
+  helpRequired: "Obrigatória",
+  helpRule: "Regra",
+  helpDescription: "Descrição",
+  helpWriteMode: "O que o envio faz",
+  helpFeeds: "Telas",
+  helpAllOrNothing: "Tudo ou nada",
+  allOrNothingText: "Se alguma linha for inválida, nada do arquivo é aplicado; as linhas inválidas ficam listadas na base NOK com o número da linha e o erro.",
+  yes: "sim",
+  no: "não",
+  unknownTemplate: "Modelo não encontrado.",
+} as const;

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/shared/ui/alert";
-import { messages, uploadScreenTexts as t } from "~/messages";
+import { messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
+import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, isFileTarget, type FileTarget } from "~/models/files.fields";
 import { formatSize } from "./format-size";
 import {
   addFiles,
@@ -50,11 +51,17 @@ function useNotices() {
 export function UploadPanel({ store, extensions, maxBytes, clientName, initialError }: UploadPanelProps) {
   const inputId = useId();
   const hintId = useId();
+  const targetId = useId();
   const hydrated = useHydrated();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [dragging, setDragging] = useState(false);
   const [showInitialError, setShowInitialError] = useState(initialError !== null);
   const handles = useRef(new Map<string, UploadHandle>());
+  // The "Tipo de carga" chosen now, and the one each listed file was sent with (a retry sends the same).
+  const [target, setTarget] = useState<FileTarget>(DEFAULT_FILE_TARGET);
+  const targetRef = useRef(target);
+  targetRef.current = target;
+  const itemTargets = useRef(new Map<string, FileTarget>());
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const { notices, push } = useNotices();
@@ -81,7 +88,9 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         return;
       }
       const onProgress = (loaded: number, total: number) => setItems((current) => markProgress(current, item.id, { loaded, total, now: Date.now() }));
-      const handle = store === "s3" ? uploadToS3(item.file, onProgress, clientName) : uploadToLocalStore(item.file, onProgress);
+      const itemTarget = itemTargets.current.get(item.id) ?? targetRef.current;
+      itemTargets.current.set(item.id, itemTarget);
+      const handle = store === "s3" ? uploadToS3(item.file, onProgress, clientName, undefined, itemTarget) : uploadToLocalStore(item.file, onProgress, undefined, itemTarget);
       handles.current.set(item.id, handle);
       void handle.promise.then((outcome) => {
         // A removed or restarted item is no longer this attempt's business.
@@ -123,6 +132,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
     const handle = handles.current.get(item.id);
     handles.current.delete(item.id);
     handle?.abort(); // removing a file that is still being sent cancels it
+    itemTargets.current.delete(item.id);
     itemsRef.current = removeItem(itemsRef.current, item.id);
     setItems((current) => removeItem(current, item.id));
   };
@@ -177,6 +187,32 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         }}
         onDrop={onDrop}
       >
+        {/* First in the form: a plain post sends the choice before the files (a refused value costs no transfer). */}
+        <fieldset className="upload-target">
+          <legend>{targetTexts.legend}</legend>
+          {FILE_TARGETS.map((value) => (
+            <div key={value} className="upload-target__option">
+              <input
+                id={`${targetId}-${value}`}
+                type="radio"
+                name={FILE_TARGET_FIELD}
+                value={value}
+                checked={target === value}
+                aria-describedby={`${targetId}-${value}-hint`}
+                onChange={(event) => {
+                  if (isFileTarget(event.currentTarget.value)) setTarget(event.currentTarget.value);
+                }}
+              />
+              <label htmlFor={`${targetId}-${value}`} className="upload-target__label">
+                {targetTexts.options[value].label}
+              </label>
+              <span id={`${targetId}-${value}-hint`} className="upload-target__hint">
+                {targetTexts.options[value].hint}
+              </span>
+            </div>
+          ))}
+          <p className="upload-target__note">{targetTexts.alwaysNote}</p>
+        </fieldset>
         <p className="upload-drop__text">{t.dropHere}</p>
         <label htmlFor={inputId} className="upload-drop__label">
           {t.pick}
@@ -231,6 +267,9 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                   <tr key={item.id} data-upload-name={item.name} data-status={item.status}>
                     <th scope="row" className="upload-table__name">
                       {item.name}
+                      {itemTargets.current.has(item.id) ? (
+                        <span className="upload-table__target">{targetTexts.ofItem(targetTexts.options[itemTargets.current.get(item.id)!].label)}</span>
+                      ) : null}
                     </th>
                     <td>
                       <span className="job-progress">

@@ -1,7 +1,9 @@
 import type { UploadFailureCode } from "./upload-list";
+import { FILE_TARGET_FIELD, type FileTarget } from "~/models/files.fields";
 
 /**
- * Browser side of an upload, for both stores. XMLHttpRequest (not fetch) carries the bytes because
+ * Browser side of an upload, for both stores. Each carries the "Tipo de carga" (`target`) when one is given:
+ * a form field before the file (local) or a field of the registration (S3). XMLHttpRequest (not fetch) carries the bytes because
  * it reports upload progress and can be aborted mid-transfer.
  *   local: POST /api/upload (multipart field `files`, Accept: application/json): stored and registered
  *          in one request; its JSON says COD.2 (transfer) or COD.3 (registration) on failure.
@@ -90,9 +92,10 @@ function failureOf(body: unknown, fallback: UploadFailureCode): { code: UploadFa
 const ABORTED: UploadOutcome = { ok: false, aborted: true };
 
 /** Local store: one multipart POST; the server stores and registers the file. */
-export function uploadToLocalStore(file: File, onProgress: ProgressHandler, transport: Transport = browserTransport): UploadHandle {
+export function uploadToLocalStore(file: File, onProgress: ProgressHandler, transport: Transport = browserTransport, target?: FileTarget): UploadHandle {
   const controller = new AbortController();
   const form = new FormData();
+  if (target) form.append(FILE_TARGET_FIELD, target); // before the file: a refused value costs no transfer
   form.append("files", file, file.name);
   const promise = transport
     .sendBytes("POST", "/api/upload", form, { headers: { Accept: "application/json" }, onProgress, signal: controller.signal })
@@ -124,7 +127,13 @@ const ok2xx = (r: BytesResult): r is { status: number; body: unknown; etag: stri
  * one more try. Cancelling (or any failure) aborts the multipart upload on the server, so no parts
  * stay behind; the handle's promise settles after that abort was sent.
  */
-export function uploadToS3(file: File, onProgress: ProgressHandler, clientName?: string, transport: Transport = browserTransport): UploadHandle {
+export function uploadToS3(
+  file: File,
+  onProgress: ProgressHandler,
+  clientName?: string,
+  transport: Transport = browserTransport,
+  target?: FileTarget,
+): UploadHandle {
   const controller = new AbortController();
   const signal = controller.signal;
   /** The ticket of a multipart upload that is open on the server (created, not completed or aborted). */
@@ -182,7 +191,11 @@ export function uploadToS3(file: File, onProgress: ProgressHandler, clientName?:
     onProgress(file.size, file.size);
 
     const registered = await transport
-      .postJson(REGISTER_API, { clientName, originalName: file.name, srcBucket: plan.bucket, srcKey: plan.key, ticket: plan.ticket }, signal)
+      .postJson(
+        REGISTER_API,
+        { clientName, originalName: file.name, srcBucket: plan.bucket, srcKey: plan.key, ticket: plan.ticket, ...(target ? { [FILE_TARGET_FIELD]: target } : {}) },
+        signal,
+      )
       .catch(() => null);
     if (signal.aborted) return ABORTED;
     if (!registered || registered.status !== 200 || !registered.body?.ok) return { ok: false, ...failureOf(registered?.body, "COD.3") };

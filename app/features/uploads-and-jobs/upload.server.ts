@@ -1,6 +1,8 @@
 import { json } from "@remix-run/node";
-import { messages, uploadScreenTexts } from "~/messages";
+import { z } from "zod";
+import { messages, uploadScreenTexts, uploadTargetTexts } from "~/messages";
 import { FileAlreadyRegisteredError, registerStoredObject, type RegisterFileInput } from "~/models/file-jobs.server";
+import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, type FileTarget } from "~/models/files.fields";
 import {
   assertUploadAllowed,
   deleteObject,
@@ -35,7 +37,39 @@ export function maxPostBytes(maxBytes: number): number {
 }
 
 type Stored = { originalName: string; key: string; bytes: number };
-export type UploadFailure = { code: "COD.2" | "COD.3"; status: number; detail: string };
+/** `target`: the refusal is about the "Tipo de carga" field (the plain form post shows its detail as a toast). */
+export type UploadFailure = { code: "COD.2" | "COD.3"; status: number; detail: string; field?: "target" };
+
+/** The "Tipo de carga" of an upload: one of FILE_TARGETS; absent or empty → data (today's behaviour). */
+export const fileTargetSchema = z.preprocess((value) => (value === undefined || value === null || value === "" ? DEFAULT_FILE_TARGET : value), z.enum(FILE_TARGETS));
+
+/** The target a request named, or the refusal (400, COD.2, a message naming the value) when it names none of them. */
+export function parseFileTarget(value: unknown): { ok: true; target: FileTarget } | { ok: false; failure: UploadFailure } {
+  const parsed = fileTargetSchema.safeParse(value);
+  if (parsed.success) return { ok: true, target: parsed.data };
+  return { ok: false, failure: { code: "COD.2", status: 400, detail: uploadTargetTexts.invalid(typeof value === "string" ? value : String(value)), field: "target" } };
+}
+
+/** The longest target value read from a form; anything longer is not a target (and is refused as such). */
+const MAX_TARGET_FIELD_BYTES = 64;
+
+/** A small text field of a multipart body, at most `max` bytes kept (the rest is drained); null past that. */
+async function readSmallField(data: AsyncIterable<Buffer>, max: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of data) {
+    bytes += chunk.length;
+    if (bytes <= max) chunks.push(chunk);
+  }
+  return bytes > max ? null : Buffer.concat(chunks).toString("utf8").trim();
+}
+
+class TargetRefusedError extends Error {
+  constructor(readonly failure: UploadFailure) {
+    super(failure.detail);
+    this.name = "TargetRefusedError";
+  }
+}
 
 /** The JSON answer of a refused upload or registration: the spec's alert for its code, and why. */
 export function uploadFailureResponse(failure: UploadFailure) {
@@ -119,8 +153,17 @@ export async function handleUpload(
   const target = uploadTarget(limits.maxBytes);
   const stored: Stored[] = [];
   let count = 0;
+  // The "Tipo de carga": the form puts it before the files, so a bad value is refused before a byte is kept.
+  let fileTarget: FileTarget = DEFAULT_FILE_TARGET;
   try {
     for await (const part of readMultipart(request.body as unknown as AsyncIterable<Uint8Array>, boundary)) {
+      if (part.name === FILE_TARGET_FIELD && !part.filename) {
+        const text = await readSmallField(part.data, MAX_TARGET_FIELD_BYTES);
+        const parsed = parseFileTarget(text ?? "(valor longo demais)");
+        if (!parsed.ok) throw new TargetRefusedError(parsed.failure);
+        fileTarget = parsed.target;
+        continue;
+      }
       if (part.name !== "files" || !part.filename) continue; // other fields are skipped (and drained)
       if (++count > MAX_FILES_PER_POST) throw new UploadRejectedError("count", messages.uploadTooManyFiles(MAX_FILES_PER_POST));
       assertUploadAllowed(part.filename, undefined, limits); // before a single byte is written
@@ -130,6 +173,7 @@ export async function handleUpload(
     }
   } catch (error) {
     await Promise.all(stored.map((s) => deleteObject(target.bucket, s.key).catch(() => undefined)));
+    if (error instanceof TargetRefusedError) return { failure: error.failure };
     if (error instanceof UploadRejectedError) return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
     return { failure: { code: "COD.2", status: 400, detail: messages.uploadTransferBroken } };
   }
@@ -138,7 +182,7 @@ export async function handleUpload(
   const files: Array<{ id: string; originalName: string; key: string; bytes: number }> = [];
   for (let i = 0; i < stored.length; i++) {
     const s = stored[i];
-    const registered = await registerUpload({ originalName: s.originalName, key: s.key, bucket: target.bucket, user: userEmail });
+    const registered = await registerUpload({ originalName: s.originalName, key: s.key, bucket: target.bucket, user: userEmail, target: fileTarget });
     if (!registered.ok) {
       // The failed one was removed by registerUpload; the ones not yet registered go too.
       await Promise.all(stored.slice(i + 1).map((rest) => deleteObject(target.bucket, rest.key).catch(() => undefined)));

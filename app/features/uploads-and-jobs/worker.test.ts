@@ -28,6 +28,8 @@ describe("worker: product master", () => {
     const ok = await rows(PRODUCT_MASTER, id);
     expect(ok.map((r) => [r.sku, r._lineNumber])).toEqual([["SKU1", 2], ["SKU3", 4]]);
     expect(ok[0]).toMatchObject({ hero: "hero", abcd: "B", urlPath: key, data_validade_sku: new Date("2027-12-31T00:00:00Z") });
+    // What the planning filter reads besides the columns: PLC Local as plc_localsku, and the SKU-hero key.
+    expect(ok[0]).toMatchObject({ plc_local: "ativo", plc_localsku: "ativo", skherou: "SKU1-hero" });
 
     const nok = await rows(PRODUCT_MASTER_NOK, id);
     expect(nok.map((r) => r._lineNumber)).toEqual([3, 6]);

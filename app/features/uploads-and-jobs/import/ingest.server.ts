@@ -13,6 +13,9 @@ import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
 import { batched, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
+import { ingestNonDataTarget } from "./targets.server";
+import { closestTemplate, detectDatasetLayout, type ClosestTemplate } from "./catalog.server";
+import { DatasetImport } from "./datasets/ingest.server";
 import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
 import { cellText, formatCount, type CellValue } from "./values";
 
@@ -83,8 +86,10 @@ function formatOf(key: string): Format | null {
 export const ingestMessages = {
   working: (rows: number) => `Processando: ${formatCount(rows)} linhas lidas`,
   done: (ok: number, nok: number) => `${formatCount(ok)} linhas OK, ${formatCount(nok)} NOK`,
-  unknownLayout: () =>
-    `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo (${TEMPLATES.map((t) => t.label).join(", ")}).`,
+  unknownLayout: (closest?: ClosestTemplate) =>
+    closest
+      ? `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${closest.label}; faltam: ${listed(closest.missing)}; sobram: ${listed(closest.unexpected)}.`
+      : `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo (${TEMPLATES.map((t) => t.label).join(", ")}).`,
   empty: () => "Arquivo vazio: nenhuma linha de cabeçalho encontrada.",
   unsupported: (ext: string) => `Formato não suportado para processamento (.${ext || "sem extensão"}); envie CSV ou XLSX.`,
   unreadable: (detail: string) => `Não foi possível ler o arquivo: ${detail}`.slice(0, 300),
@@ -92,6 +97,13 @@ export const ingestMessages = {
   stalled: (ms: number) =>
     `Processamento interrompido: a leitura do arquivo ficou parada por mais de ${formatCount(Math.round(ms / 1000))} s. Tente novamente.`,
 };
+
+/** Column names in a message: at most 10, each cut at 40 characters. */
+function listed(names: readonly string[]): string {
+  if (names.length === 0) return "nenhuma";
+  const shown = names.slice(0, 10).map((n) => (n.length > 40 ? `${n.slice(0, 39)}…` : n));
+  return names.length > 10 ? `${shown.join(", ")} e mais ${names.length - 10}` : shown.join(", ");
+}
 
 /** Time as the worker sees it: injectable so tests can drive the heartbeat without waiting. */
 export type IngestClock = {
@@ -128,6 +140,9 @@ class SourceStalledError extends Error {}
 
 /** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
+  // Explorer documents and report packages (issue 30) have jobs of their own: targets.server.ts.
+  const otherTarget = await ingestNonDataTarget(claim, options);
+  if (otherTarget) return otherTarget;
   const db = options.db ?? (await getDb());
   const clock = options.clock ?? systemClock;
   const format = formatOf(claim.originalFile);
@@ -163,6 +178,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
   const rowId = rowIdsFor(claim.id);
   let layout: Layout | null = null;
+  // An all-or-nothing template (import/datasets): its rows go to a staging collection and are applied at the end.
+  let dataset: DatasetImport | null = null;
+  let closest: ClosestTemplate | undefined;
   let okRows = 0;
   let nokRows = 0;
   let okBatch: Record<string, unknown>[] = [];
@@ -216,7 +234,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     }
     const progress = opened.size > 0 ? (bytesRead / opened.size) * 100 : 0;
     try {
-      const held = await reportProgress(claim, { progress, message: ingestMessages.working(okRows + nokRows), leaseMs: options.leaseMs, now });
+      const message = dataset ? (dataset.workingMessage() ?? ingestMessages.working(dataset.okRows + dataset.nokRows)) : ingestMessages.working(okRows + nokRows);
+      const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now });
       if (!held) {
         stopped = true;
         interruptWith(new LeaseLostError());
@@ -257,9 +276,21 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
       waitingSince = null;
       if (next.done) break;
       for (const row of next.value) {
-        if (!layout) {
+        if (!layout && !dataset) {
           layout = detectLayout(row.cells);
-          if (!layout) break read;
+          if (!layout) {
+            const found = detectDatasetLayout(row.cells);
+            if (!found) {
+              closest = closestTemplate(row.cells);
+              break read;
+            }
+            dataset = new DatasetImport(found.template, { db, file: claim.id, user: claim.user, urlPath, now: () => clock.now(), rowId });
+            indexes = found.indexes;
+            values = new Array(indexes.length);
+            texts = new Array(indexes.length);
+            await interruptible(dataset.start());
+            continue;
+          }
           indexes = layout.columns.map((c) => c.index);
           values = new Array(indexes.length);
           texts = new Array(indexes.length);
@@ -277,12 +308,18 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
           if (text.length > 0) empty = false;
         }
         if (empty) continue; // blank lines and trailing empty XLSX rows
-        const template = layout.template;
+        if (dataset) {
+          dataset.accept(row.line, values, texts);
+          if (dataset.pendingRows >= batchSize) await dataset.flush(interruptible);
+          continue;
+        }
+        const template = layout!.template;
         const headers = template.headers;
         const errors = checkRow(template, values, texts, stored);
         const doc: Record<string, unknown> = { _id: rowId(row.line) };
         if (errors === null) {
           for (let k = 0; k < headers.length; k++) doc[headers[k]] = stored[k];
+          template.derive?.(doc);
           doc.urlPath = urlPath;
           doc.sourceFileId = claim.id;
           doc._lineNumber = row.line;
@@ -306,6 +343,12 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
       await flush();
       await interruptible(settleWrites());
     }
+    if (dataset) {
+      const ending = await dataset.finish(interruptible, () => undefined);
+      stopped = true;
+      cancelTick();
+      return await finish(ending.status, ending.message, dataset.okRows, dataset.nokRows);
+    }
   } catch (error) {
     stopped = true;
     cancelTick();
@@ -314,9 +357,11 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     counter.destroy();
     void rows.return(undefined).catch(() => undefined);
     await settleWrites().catch(() => undefined);
+    await dataset?.settle();
     if (error instanceof LeaseLostError) return { kind: "lease-lost" };
     if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
       if (layout) await removeImportedRows(db, layout, claim.id);
+      if (dataset) await dataset.discard();
       return finish(FILE_STATUS_UNREADABLE, error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : ingestMessages.unreadable(error.message));
     }
     throw error;
@@ -327,7 +372,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   }
   if (!layout) {
     void rows.return(undefined).catch(() => undefined);
-    return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout());
+    return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(closest));
   }
   const [outcome] = await Promise.all([
     finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows), okRows, nokRows),

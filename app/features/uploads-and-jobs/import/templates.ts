@@ -58,6 +58,8 @@ export type Template = {
   nokCollection: string;
   /** NOK rows carry their time as `timeStamp`, except channel NOK rows, which use `creationDate` (spec 000 §3). */
   nokTimeField: "timeStamp" | "creationDate";
+  /** Fields an OK row carries besides its columns, derived from them (the product's `skherou` and `plc_localsku`). */
+  derive?: (doc: Record<string, unknown>) => void;
 };
 
 const MAX_VALUE_IN_MESSAGE = 60;
@@ -175,6 +177,11 @@ export const productTemplate: Template = {
   okCollection: PRODUCT_MASTER,
   nokCollection: PRODUCT_MASTER_NOK,
   nokTimeField: "timeStamp",
+  // The planning filter reads a product's PLC Local as plc_localsku and the SKU-hero key as skherou (spec 001 §3).
+  derive: (doc) => {
+    doc.skherou = `${doc.sku}-${doc.hero}`;
+    doc.plc_localsku = doc.plc_local;
+  },
 };
 
 export const channelTemplate: Template = {

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { canWriteRoute, type AuthenticatedUser } from "~/features/access/auth.server";
+import type { ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
+import { excelReportView, keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
+import { masterDataTexts, messages } from "~/messages";
+import type { RouteId } from "~/access";
+import {
+  columnsOf,
+  FILE_PARAM,
+  fileParam,
+  findCatalogueEntry,
+  listMasterDataCollections,
+  pickTab,
+  type MasterDataCollection,
+  type MasterDataTab,
+} from "~/models/master-data-queries.server";
+import { redirectWithToast } from "~/shared/toast.server";
+import { acceptsEditedExport, importMasterDataFile, masterDataDataset, type MasterDataTarget } from "./excel.server";
+
+/**
+ * The routes' side of the master-data Excel round trip: which base a screen's URL designates (the same rules as the
+ * screen's loader: a fixed tab, or the catalogue entry; never a collection named only by the URL), the panel of the
+ * screen, and the import action's answer (a redirect back to the screen with the outcome, `?excel=<id>`).
+ */
+
+export const EXCEL_REPORT_PARAM = "excel";
+
+/** The screen a target is shown on, with the query that reproduces its filter. */
+export type ScreenTarget = { target: MasterDataTarget; screen: string; query: URLSearchParams; file: string | undefined };
+
+const productSchema = z.object({
+  base: z.enum(["ok", "nok"]).catch("ok"),
+  collection: z
+    .string()
+    .max(100)
+    .optional()
+    .catch(undefined)
+    .transform((name) => name || undefined),
+  file: fileParam,
+});
+
+/**
+ * /repo/master-data's base: `collection` checked against the catalogue (unknown: 404), else the first collection of
+ * the Ok or NOK base (none: 404), with the catalogue's columns.
+ */
+export async function productScreenTarget(url: URL): Promise<ScreenTarget> {
+  const { base, collection, file } = productSchema.parse({
+    base: url.searchParams.get("base") ?? undefined,
+    collection: url.searchParams.get("collection") ?? undefined,
+    file: url.searchParams.get(FILE_PARAM) ?? undefined,
+  });
+  const catalogue = await listMasterDataCollections();
+  const entry = collection ? findCatalogueEntry(catalogue, collection) : catalogue.find((c) => (c.collection_ok === 1) === (base === "ok"));
+  if (!entry) throw new Response(null, { status: 404 });
+  return productTargetOf(entry, file);
+}
+
+/** /repo/master-data's target for a catalogue entry the screen already chose. */
+export function productTargetOf(entry: MasterDataCollection, file: string | undefined): ScreenTarget {
+  const query = new URLSearchParams({ base: entry.collection_ok === 1 ? "ok" : "nok", collection: entry.collection_name });
+  if (file) query.set(FILE_PARAM, file);
+  return {
+    target: { collection: entry.collection_name, columns: columnsOf(entry.fields), label: entry.label_name },
+    screen: "/repo/master-data",
+    query,
+    file,
+  };
+}
+
+const tabSchema = z.object({ tab: z.string().max(100).optional().catch(undefined), file: fileParam });
+
+/** /repo/master-data/canal and /planejamento: the tab of the fixed table (an unknown one is the first). */
+export function tabbedScreenTarget(screen: string, tabs: readonly MasterDataTab[], url: URL): ScreenTarget {
+  const { tab: id, file } = tabSchema.parse({ tab: url.searchParams.get("tab") ?? undefined, file: url.searchParams.get(FILE_PARAM) ?? undefined });
+  const tab = pickTab(tabs, id);
+  const query = new URLSearchParams({ tab: tab.id });
+  if (file) query.set(FILE_PARAM, file);
+  return { target: { collection: tab.collection, columns: tab.columns, label: tab.label }, screen, query, file };
+}
+
+/**
+ * The screen's "Exportar Excel" and, on the valid bases for those who may write, the form that sends an edited export
+ * back. `routeId` is the screen's own (its Excel route has the same rule: app/access.ts).
+ */
+export async function masterDataExcelPanel(on: ScreenTarget, routeId: RouteId, user: AuthenticatedUser, url: URL): Promise<ExcelPanelData> {
+  const href = `${on.screen}/excel?${on.query.toString()}`;
+  const report = await excelReportView(url.searchParams.get(EXCEL_REPORT_PARAM), user.email, masterDataDataset(on.target.collection));
+  return { exportHref: href, importAction: href, canImport: acceptsEditedExport(on.target.collection) && canWriteRoute(user, routeId), report };
+}
+
+function backTo(on: ScreenTarget, file: string | undefined, reportId?: string): string {
+  const query = new URLSearchParams(on.query);
+  if (file) query.set(FILE_PARAM, file);
+  else query.delete(FILE_PARAM);
+  if (reportId) query.set(EXCEL_REPORT_PARAM, reportId);
+  return `${on.screen}?${query.toString()}`;
+}
+
+/** An edited export sent back through the screen: applied, then the screen (on the file's filter) with the outcome. */
+export async function importEditedExport(request: Request, on: ScreenTarget, user: AuthenticatedUser): Promise<Response> {
+  if (!acceptsEditedExport(on.target.collection)) {
+    return redirectWithToast(backTo(on, on.file), { type: "error", description: masterDataTexts.masterDataExcelReadOnly });
+  }
+  const file = await returnedFileOf(request);
+  if (!file.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: file.message });
+  const outcome = await importMasterDataFile(file.stream, on.target, user.email);
+  if (!outcome.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: outcome.message });
+  const id = await keepExcelReport(masterDataDataset(on.target.collection), user.email, outcome.report);
+  return redirectWithToast(backTo(on, outcome.file, id), { type: "success", description: messages.saved });
+}

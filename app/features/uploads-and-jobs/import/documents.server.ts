@@ -1,0 +1,77 @@
+import { documentImportTexts as t } from "~/messages";
+import { FILE_STATUS_UNREADABLE } from "~/models/file-jobs.server";
+import { FILE_STATUS_OK } from "~/models/files.server";
+import type { JobClaim } from "~/models/file-jobs.server";
+import { saveUploadedExplorerDocument } from "~/models/explorer.server";
+import { extensionOf } from "~/services/storage.server";
+import { DocumentUnreadableError, extractDocumentText, isDocumentFormat, MAX_DOCUMENT_CHARS } from "./document-text.server";
+import { JobLeaseLostError, megabytes, readWholeSource, SourceTooLargeError, startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";
+
+/**
+ * An explorer document uploaded through /captura/manual (issue 30): its text is extracted (document-text.server.ts)
+ * and indexed exactly as the seed's documents are (explorer.server.ts: title, body, source, category, date and the
+ * search fields, plus the vocabulary), with the uploaded file kept in the store and named on the document so its
+ * page offers it for download. Upserted by the file's original name: a second upload of "Ata.pdf" replaces the
+ * document of the first (same address). The job ends with status 0 and what was indexed, or status 3 and why not;
+ * nothing is indexed then.
+ */
+
+/** The largest document read into memory to extract its text (PDF.js needs the whole file). */
+export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** The title of an uploaded document: its file name without the extension, "_" read as spaces. */
+export function documentTitle(originalName: string): string {
+  const base = originalName.split(/[\\/]/).pop() ?? originalName;
+  const dot = base.lastIndexOf(".");
+  const stem = (dot > 0 ? base.slice(0, dot) : base).replace(/_+/g, " ").replace(/\s+/g, " ").trim();
+  return (stem || base).slice(0, 300);
+}
+
+export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
+  const job = await startTargetJob(claim, options);
+  const ext = extensionOf(claim.originalFile);
+  if (!isDocumentFormat(ext)) return job.finish(FILE_STATUS_UNREADABLE, t.unsupported(ext));
+  try {
+    await job.beat(1, t.reading, true);
+    let bytes: Buffer;
+    try {
+      bytes = await readWholeSource(claim, options, DOCUMENT_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof SourceTooLargeError) return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
+      if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
+      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message));
+    }
+    await job.beat(10, t.reading);
+    let extracted;
+    try {
+      extracted = await extractDocumentText(ext, bytes, async (done, total) =>
+        job.beat(total ? 10 + (done / total) * 80 : 50, total ? t.readingPages(done, total) : t.reading),
+      );
+    } catch (error) {
+      if (error instanceof JobLeaseLostError) throw error;
+      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable(error instanceof DocumentUnreadableError ? error.message : (error as Error).message));
+    }
+    if (!/[\p{L}\p{N}]/u.test(extracted.text)) return job.finish(FILE_STATUS_UNREADABLE, t.noText);
+    await job.beat(95, t.reading, true);
+    const title = documentTitle(claim.originalName);
+    const saved = await saveUploadedExplorerDocument(
+      {
+        title,
+        body: extracted.text,
+        source: t.source,
+        category: t.categories[ext] ?? ext.toUpperCase(),
+        date: job.now(),
+        originalName: claim.originalName,
+        file: { bucket: claim.bucket, key: claim.originalFile, name: claim.originalName },
+        sourceFileId: claim.id,
+        user: claim.user,
+      },
+      job.db,
+    );
+    const message = (saved.replaced ? t.replaced : t.indexed)(title, saved.words) + (extracted.cut ? t.cut(MAX_DOCUMENT_CHARS) : "");
+    return job.finish(FILE_STATUS_OK, message, 1, 0);
+  } catch (error) {
+    if (error instanceof JobLeaseLostError) return { kind: "lease-lost" };
+    throw error;
+  }
+}

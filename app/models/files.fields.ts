@@ -1,0 +1,40 @@
+/**
+ * What an uploaded file is for (issue 30, "Tipo de carga" on /captura/manual), stored on the file record as
+ * `target`: browser-safe and text-free, shared by the upload panel, the upload routes, the file model and the
+ * worker's dispatch.
+ *   data      a data spreadsheet (CSV, TXT, XLSX) recognised by its header row: today's templates
+ *   explorer  a document whose text is extracted and indexed for the explorer (PDF, DOCX, XLSX, TXT, CSV)
+ *   reports   a report package: a ZIP with the manifest relatorios.csv / relatorios.xlsx and the files it names
+ */
+
+export const FILE_TARGETS = ["data", "explorer", "reports"] as const;
+export type FileTarget = (typeof FILE_TARGETS)[number];
+
+/** Uploads that name no target (older clients, scripts, records from before the choice) are data. */
+export const DEFAULT_FILE_TARGET: FileTarget = "data";
+
+/** The form field (multipart and /api/files/register) that carries the choice. */
+export const FILE_TARGET_FIELD = "target";
+
+/** Formats that can only be documents: no data template reads them. */
+const DOCUMENT_ONLY_EXTENSIONS: ReadonlySet<string> = new Set(["pdf", "docx"]);
+
+export function isFileTarget(value: unknown): value is FileTarget {
+  return typeof value === "string" && (FILE_TARGETS as readonly string[]).includes(value);
+}
+
+function extensionOfName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
+}
+
+/**
+ * The target a file is processed as: PDF and DOCX are always explorer documents (whatever was chosen: nothing else
+ * reads them); every other format follows the choice, so a ZIP is a report package only when that was chosen (an
+ * upload without the choice keeps today's behaviour: data).
+ */
+export function resolveFileTarget(chosen: FileTarget | null | undefined, originalName: string): FileTarget {
+  if (DOCUMENT_ONLY_EXTENSIONS.has(extensionOfName(originalName))) return "explorer";
+  return chosen ?? DEFAULT_FILE_TARGET;
+}

@@ -1,0 +1,19 @@
+// Screen: Upload template download: /captura/manual/modelo/{template} (the XLSX of one template of /captura/manual).
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { TEMPLATE_IDS, templateInfo } from "~/features/uploads-and-jobs/import/catalog.server";
+import { templateWorkbookResponse } from "~/features/uploads-and-jobs/import/template-workbook.server";
+import { templateTexts } from "~/messages";
+
+const params = z.object({ template: z.string().max(40) });
+
+/** The template's XLSX: sheet 1 its header and an example row, sheet 2 its columns explained. Unknown id → 404. */
+export async function loader({ request, params: raw }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/captura.manual_.modelo.$template", request);
+  const parsed = params.safeParse(raw);
+  const id = parsed.success ? parsed.data.template.toLowerCase() : "";
+  const info = TEMPLATE_IDS.includes(id) ? templateInfo(id) : null;
+  if (!info) throw new Response(templateTexts.unknownTemplate, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return templateWorkbookResponse(info);
+}
