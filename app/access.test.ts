@@ -42,6 +42,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/captura.manual_.modelo.$template", [SA, BR, SI, GO], "upload"],
   ["routes/captura.automacao", [SA, BR, SI, GO], "upload"],
   ["routes/captura.processando", [SA, BR, SI, GO], "upload"],
+  ["routes/captura.processando_.nok.$id", [SA, BR, SI, GO], "upload"],
   ["routes/api.upload", [SA, BR, SI, GO], "upload"],
   ["routes/api.uploads.s3", [SA, BR, SI, GO], "upload"],
   ["routes/api.files.register", [SA, BR, SI, GO], "upload"],

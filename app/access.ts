@@ -164,6 +164,8 @@ export const ROUTE_ACCESS = {
   "routes/captura.manual_.modelo.$template": UPLOAD,
   "routes/captura.automacao": UPLOAD,
   "routes/captura.processando": UPLOAD,
+  // A job's refused rows as CSV (its uploader, or a type that may open /jobs/executados: checked on the file).
+  "routes/captura.processando_.nok.$id": UPLOAD,
   "routes/api.upload": UPLOAD,
   "routes/api.uploads.s3": UPLOAD,
   "routes/api.files.register": UPLOAD,

@@ -13,6 +13,7 @@ export type RouteId =
   | "routes/captura.manual"
   | "routes/captura.manual_.modelo.$template"
   | "routes/captura.processando"
+  | "routes/captura.processando_.nok.$id"
   | "routes/download.$token"
   | "routes/home"
   | "routes/ij"

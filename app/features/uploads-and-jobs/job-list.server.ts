@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { canAccessRoute, RETRY_ADMIN_TYPE, type RouteId } from "~/access";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
@@ -8,9 +9,11 @@ import { parsePaging } from "~/shared/pagination";
 import { messages, jobTexts } from "~/messages";
 import { listFilesPage, PAGE_SIZES, retryJob, type FileListItem } from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
+import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { redirectWithToast } from "~/shared/toast.server";
 import { jobStatusKind, type JobRow } from "./job-row";
+import { canSeeNokRowsOf, nokRowsDownloadHref } from "./nok-rows.server";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
 export function parseListParams(url: URL): { page: number; pageSize: number } {
@@ -32,23 +35,35 @@ export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "em
     agent: item.agent ?? "",
     canRetry: kind === "error" && (item.user === viewer.email || viewer.type === RETRY_ADMIN_TYPE),
     nokRowsHref: null,
+    nokRowsDownload: false,
   };
 }
+
+const OBJECT_ID_HEX = /^[0-9a-fA-F]{24}$/;
 
 /** The master-data page (its rule decides whether the job list links there). */
 const MASTER_DATA_ROUTE: RouteId = "routes/repo.master-data._index";
 
 /**
- * Links each listed file that has rejected rows to them: the NOK base holding them on /repo/master-data, narrowed
- * to the file (its urlPath), for viewers whose type may open that page.
+ * Links each listed file that has rejected rows to them: a spec-000 master-data file to the NOK base holding them on
+ * /repo/master-data, narrowed to the file (its urlPath), for viewers whose type may open that page; a failed
+ * all-or-nothing upload (spec-001 dataset, report package) to the CSV of its refused rows, for its uploader and the
+ * types that may open /jobs/executados.
  */
-async function withNokRowLinks(rows: JobRow[], items: FileListItem[], viewer: Pick<AuthenticatedUser, "type">): Promise<JobRow[]> {
-  if (!canAccessRoute(viewer.type, MASTER_DATA_ROUTE, accessContext())) return rows;
+async function withNokRowLinks(rows: JobRow[], items: FileListItem[], viewer: Pick<AuthenticatedUser, "email" | "type">): Promise<JobRow[]> {
   const paths = items.map((item) => objectUrlPath(item.bucket, item.originalFile));
-  const bases = await nokBasesOfFiles(paths);
+  const masterData = canAccessRoute(viewer.type, MASTER_DATA_ROUTE, accessContext());
+  // Only a failed job has refused rows of an all-or-nothing upload (a successful run has none; a rerun clears them first).
+  const refusable = items.filter((item, i) => rows[i].kind === "error" && OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? ""));
+  const [bases, uploadBases] = await Promise.all([
+    masterData ? nokBasesOfFiles(paths) : new Map<string, string>(),
+    nokCollectionsOfFiles(refusable.map((item) => ObjectId.createFromHexString(item.id))),
+  ]);
   return rows.map((row, i) => {
     const base = bases.get(paths[i]);
-    return base ? { ...row, nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}` } : row;
+    if (base) return { ...row, nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}` };
+    if (uploadBases.has(row.id)) return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
+    return row;
   });
 }
 

@@ -15,8 +15,13 @@ export type JobRow = {
   message: string;
   agent: string;
   canRetry: boolean;
-  /** The file's rejected rows in the repository (its NOK base narrowed to the file), when it has some and the viewer may open it. */
+  /**
+   * The file's rejected rows, when it has some and the viewer may see them: a spec-000 master-data file's NOK base
+   * narrowed to the file (a page), or an all-or-nothing upload's refused rows as a CSV (`nokRowsDownload`).
+   */
   nokRowsHref: string | null;
+  /** `nokRowsHref` is a file download (a plain link), not a page of the portal. */
+  nokRowsDownload: boolean;
 };
 
 /** Status 0 is ok: success when complete, in progress otherwise. Any other status is an error. */

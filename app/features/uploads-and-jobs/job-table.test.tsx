@@ -18,6 +18,7 @@ const row = (over: Partial<JobRow>): JobRow => ({
   agent: "worker@host",
   canRetry: false,
   nokRowsHref: null,
+  nokRowsDownload: false,
   ...over,
 });
 
@@ -76,5 +77,12 @@ describe("JobTable", () => {
     expect(html).toContain(`href="${href.replace(/&/g, "&amp;")}"`);
     expect(html).toContain(`aria-label="${jobTexts.nokRowsOf("a.csv")}"`);
     expect(html).not.toContain(`aria-label="${jobTexts.nokRowsOf("b.csv")}"`);
+  });
+
+  it("links a refused all-or-nothing upload to the CSV of its refused rows with a plain download link", async () => {
+    const href = "/captura/processando/nok/0123456789abcdef01234567";
+    const html = await render([row({ kind: "error", status: 4, nokRowsHref: href, nokRowsDownload: true })]);
+    expect(html).toContain(`<a href="${href}" download=""`);
+    expect(html).toContain(`aria-label="${jobTexts.nokRowsDownloadOf("a.csv")}">${jobTexts.nokRows}</a>`);
   });
 });

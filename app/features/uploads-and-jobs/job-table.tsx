@@ -98,7 +98,12 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
         cell: ({ row }) =>
           row.original.nokRowsHref || row.original.canRetry ? (
             <span className="job-actions">
-              {row.original.nokRowsHref ? (
+              {row.original.nokRowsHref && row.original.nokRowsDownload ? (
+                // A file, not a page: a plain link the browser downloads, with or without JavaScript.
+                <a href={row.original.nokRowsHref} download className="button button--secondary button--small" aria-label={jobTexts.nokRowsDownloadOf(row.original.name)}>
+                  {jobTexts.nokRows}
+                </a>
+              ) : row.original.nokRowsHref ? (
                 <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
                   {jobTexts.nokRows}
                 </Link>

@@ -24,6 +24,11 @@ export const jobTexts = {
   emptyJobs: "Nenhum job encontrado.",
   nokRows: "Linhas NOK",
   nokRowsOf: (name: string) => `Linhas NOK de ${name}`,
+  // ours: the refused rows of an all-or-nothing upload (spec-001 datasets, report packages) as a CSV download
+  nokRowsDownloadOf: (name: string) => `Baixar as linhas NOK de ${name} (CSV)`,
+  nokCsvLine: "Linha",
+  nokCsvError: "Erro",
+  nokCsvFileName: (name: string) => `linhas-nok-${name.replace(/\.[^.]*$/, "") || "arquivo"}.csv`,
   ownJobsNote: "Seus arquivos enviados e o andamento do processamento.",
   allJobsNote: "Todos os arquivos enviados e o andamento do processamento.",
   // /repo/format
@@ -80,6 +85,10 @@ export const excelTexts = {
   excelNotXlsx: "Envie o arquivo no formato XLSX, como foi exportado.",
   excelTooLarge: (mb: number) => `O arquivo passa de ${mb} MB.`,
   excelSummary: (changed: number, conflicts: number, refused: number) => `${changed} alterados, ${conflicts} conflitos, ${refused} recusados`,
+  /** ours: an edited export sent through /captura/manual; the list is on the screen the file came from. */
+  excelViaUpload: (summary: string, screen: string) => `Exportação editada aplicada: ${summary}. Lista em ${screen}`,
+  /** ours */
+  excelUploadNotAllowed: "Esta exportação é de uma tela em que você não pode salvar alterações. Nada foi alterado.",
   excelReportDownload: "Baixar a lista de conflitos e recusas",
   excelChangedBy: (who: string) => `alterado por ${who}`,
   excelReportColumns: {
@@ -177,7 +186,7 @@ export const templateTexts = {
   columnMode: "O que o envio faz",
   columnDownload: "Download",
   download: "Baixar XLSX",
-  downloadOf: (label: string) => `Baixar o modelo ${label} (XLSX)`,
+  downloadOf: (label: string) => `Baixar XLSX: modelo ${label}`,
   allOrNothingNote: "Tudo ou nada: se alguma linha for inválida, nada é aplicado.",
   okNokNote: "Linhas válidas entram; inválidas vão para a base NOK.",
   sheetData: "Modelo",

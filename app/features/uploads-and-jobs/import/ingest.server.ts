@@ -14,8 +14,9 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
 import { batched, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
+import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
 import { closestTemplate, detectDatasetLayout, type ClosestTemplate } from "./catalog.server";
-import { DatasetImport } from "./datasets/ingest.server";
+import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
 import { cellText, formatCount, type CellValue } from "./values";
 
@@ -181,6 +182,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   // An all-or-nothing template (import/datasets): its rows go to a staging collection and are applied at the end.
   let dataset: DatasetImport | null = null;
   let closest: ClosestTemplate | undefined;
+  // An edited "Exportar Excel" file sent here instead of through its screen (returned-export.server.ts).
+  let returned: ReturnType<typeof returnedExportOf> = null;
   let okRows = 0;
   let nokRows = 0;
   let okBatch: Record<string, unknown>[] = [];
@@ -281,7 +284,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
           if (!layout) {
             const found = detectDatasetLayout(row.cells);
             if (!found) {
-              closest = closestTemplate(row.cells);
+              returned = format === "xlsx" ? returnedExportOf(row.cells) : null;
+              if (!returned) closest = closestTemplate(row.cells);
               break read;
             }
             dataset = new DatasetImport(found.template, { db, file: claim.id, user: claim.user, urlPath, now: () => clock.now(), rowId });
@@ -369,6 +373,12 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     stopped = true;
     cancelTick();
     opened.stream.destroy();
+  }
+  if (!layout && returned) {
+    void rows.return(undefined).catch(() => undefined);
+    const open = async () => (await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(claim)).stream;
+    const applied = await applyReturnedExport(returned, claim.user, open);
+    return finish(applied.ok ? FILE_STATUS_OK : FILE_STATUS_REJECTED, applied.message);
   }
   if (!layout) {
     void rows.return(undefined).catch(() => undefined);

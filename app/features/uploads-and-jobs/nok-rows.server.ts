@@ -1,0 +1,136 @@
+import type { Document, FindCursor } from "mongodb";
+import { ObjectId } from "mongodb";
+import { z } from "zod";
+import { canAccessRoute, type RouteId } from "~/access";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
+import { accessContext } from "~/config.server";
+import { jobTexts, messages } from "~/messages";
+import { findFileForDownload } from "~/models/file-jobs.server";
+import { REPORTS_NOK } from "~/models/reports.server";
+import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type UploadNokCollection } from "~/models/upload-nok.server";
+import { objectUrlPath } from "~/services/storage.server";
+import { contentDisposition } from "~/services/storage/s3.server";
+import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
+import { DATASET_TEMPLATES } from "./import/datasets/definitions";
+
+/**
+ * The refused rows of an all-or-nothing upload (the six spec-001 dataset templates, report packages), which the job's
+ * message tells the user to correct: the job lists link "Linhas NOK" to `/captura/processando/nok/<file id>`, a CSV
+ * (pt-BR: ";" separated, UTF-8 with BOM so Excel reads the accents) with Linha, the template's columns and Erro,
+ * streamed from one cursor in line order. Seen by the file's uploader and by the types that may open /jobs/executados
+ * (who see every job); to anyone else the file does not exist (404).
+ */
+
+/** The download's route (the job lists link to it when its rule admits the viewer). */
+const NOK_DOWNLOAD_ROUTE: RouteId = "routes/captura.processando_.nok.$id";
+/** The list of every user's jobs: whoever may open it may see any job's refused rows. */
+const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
+
+/** The columns each NOK collection keeps, in the template's order (the tests check every collection of the model's list). */
+const NOK_COLUMNS: ReadonlyMap<UploadNokCollection, readonly string[]> = new Map<UploadNokCollection, readonly string[]>([
+  ...DATASET_TEMPLATES.map((t) => [DATASET_COLLECTIONS[t.id].nokCollection as UploadNokCollection, t.columns.map((c) => c.name)] as const),
+  [REPORTS_NOK, REPORT_NOK_COLUMNS],
+]);
+
+export function nokColumnsOf(collection: UploadNokCollection): readonly string[] {
+  const columns = NOK_COLUMNS.get(collection);
+  if (!columns) throw new Error(`no columns known for ${collection}`);
+  return columns;
+}
+
+/** The download address of a file's refused rows. */
+export function nokRowsDownloadHref(fileId: string): string {
+  return `/captura/processando/nok/${encodeURIComponent(fileId)}`;
+}
+
+/**
+ * Whether `viewer` may see the refused rows of a file uploaded by `uploader`: the download's rule admits the viewer,
+ * and the viewer is the uploader or may open the list of every user's jobs.
+ */
+export function canSeeNokRowsOf(viewer: Pick<AuthenticatedUser, "email" | "type">, uploader: string): boolean {
+  const context = accessContext();
+  if (!canAccessRoute(viewer.type, NOK_DOWNLOAD_ROUTE, context)) return false;
+  return (uploader !== "" && uploader === viewer.email) || canAccessRoute(viewer.type, ALL_JOBS_ROUTE, context);
+}
+
+const paramsSchema = z.object({ id: z.string().regex(/^[0-9a-fA-F]{24}$/) });
+
+/** 404 with the portal's not-found text: an unknown, malformed or unseen file, or one without refused rows. */
+function notFound(): never {
+  throw new Response(messages.notFound, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** The CSV answer for the route's `params` (`id`: the file's id), or a thrown 404 Response. */
+export async function nokRowsDownload(params: unknown, viewer: Pick<AuthenticatedUser, "email" | "type">): Promise<Response> {
+  const parsed = paramsSchema.safeParse(params);
+  if (!parsed.success) notFound();
+  const fileId = ObjectId.createFromHexString(parsed.data.id);
+  const file = await findFileForDownload(parsed.data.id);
+  if (!file || !canSeeNokRowsOf(viewer, typeof file.user === "string" ? file.user : "")) notFound();
+  const collection = await nokCollectionOfFile(fileId);
+  if (!collection) notFound();
+  const columns = nokColumnsOf(collection);
+  const cursor = await nokRowsCursor(collection, { id: fileId, urlPath: objectUrlPath(file.bucket, file.originalFile) }, columns);
+  return new Response(nokCsvStream(cursor, columns), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": contentDisposition(jobTexts.nokCsvFileName(String(file.originalName ?? ""))),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/**
+ * One CSV cell: quoted when it holds the delimiter, a quote or a line break. A text Excel would run as a formula
+ * (=, +, -, @, tab, CR first, and not a plain number like "-1.234,56") gets a leading apostrophe: these are a
+ * user's own cells, shown back as text.
+ */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
+  if (/^[=+\-@\t\r]/.test(text) && !/^[+-]?[\d.,]+$/.test(text)) text = `'${text}`;
+  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Rows turned into text per chunk the stream hands on. */
+const ROWS_PER_CHUNK = 500;
+
+/**
+ * The CSV of a cursor's rows, pulled as the client reads: the BOM and the header first, then up to ROWS_PER_CHUNK
+ * rows per chunk; the cursor is closed at the end, on a failure or when the client goes away.
+ */
+export function nokCsvStream(cursor: FindCursor<Document>, columns: readonly string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const line = (cells: readonly unknown[]) => `${cells.map(csvCell).join(";")}\r\n`;
+  const rows = cursor[Symbol.asyncIterator]();
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let text = "";
+        if (!headerSent) {
+          headerSent = true;
+          text = `\uFEFF${line([jobTexts.nokCsvLine, ...columns, jobTexts.nokCsvError])}`;
+        }
+        for (let n = 0; n < ROWS_PER_CHUNK; n++) {
+          const next = await rows.next();
+          if (next.done) {
+            if (text) controller.enqueue(encoder.encode(text));
+            await cursor.close();
+            controller.close();
+            return;
+          }
+          const row = next.value;
+          text += line([row._lineNumber, ...columns.map((c) => row[c]), row.Error]);
+        }
+        controller.enqueue(encoder.encode(text));
+      } catch (error) {
+        await cursor.close().catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await cursor.close().catch(() => undefined);
+    },
+  });
+}

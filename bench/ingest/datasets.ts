@@ -1,0 +1,115 @@
+/**
+ * Ingest benchmark of an all-or-nothing template (issue 30): the worker imports a forecast CSV of valid rows (staged in
+ * the file's own collection, then applied to `forecast` by upsert), against a baseline measured in the same run: a
+ * plain insertMany of the same documents, in the worker's batch size, into a collection with forecast's indexes.
+ * Also the bench process's peak RSS while the worker runs (the worker runs in it, as in the web process).
+ *
+ *   npx tsx bench/ingest/datasets.ts     from the repository root
+ *     BENCH_INGEST_ROWS=…                another size (default 300,000)
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 300_000);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const HEADER = "rf;cost_center_concat;cost_center;level_descr;group_level_2;data_ref;account_concat;acc_description;value;forecast";
+const MONTHS = 24;
+
+/** Row i: cost centres × accounts × 24 months of RF1 2026, every key distinct. */
+function cells(i: number): string[] {
+  const month = i % MONTHS;
+  const account = Math.floor(i / MONTHS) % 500;
+  const center = Math.floor(i / (MONTHS * 500));
+  const dataRef = `${2025 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, "0")}`;
+  return ["RF1 2026", `CC${9000 + center} - Centro ${center}`, `CC${9000 + center}`, "Comercial", `Grupo ${account % 12}`, dataRef, `${4100000 + account} - Conta ${account}`, `Conta ${account}`, "0", `${(i % 9973) * 10},50`];
+}
+
+async function startDatabase(): Promise<{ uri: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /connection string: (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`database exited with ${code}`)));
+  });
+  process.once("exit", () => child.kill("SIGTERM"));
+  return { uri, stop: () => child.kill("SIGTERM") };
+}
+
+async function main() {
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "jp-bench-datasets-"));
+  const db = await startDatabase();
+  Object.assign(process.env, { MONGODB_URI: db.uri, DATA_DIR: dataDir, DATABASE_NAME: "bench_datasets", LOG_LEVEL: "silent" });
+  const app = await import("./worker-entry");
+  const { indexes: forecastIndexes } = await import("../../app/models/forecast.server");
+  const mongo = await app.getDb();
+  await app.applyIndexes(mongo);
+  await app.applyIndexes(
+    mongo,
+    forecastIndexes.filter((d) => d.collection === "forecast").map((d) => ({ ...d, collection: "baseline" })),
+  );
+
+  const key = app.generateStorageKey("forecast.csv");
+  const target = app.getLocalStore().resolve(key);
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const out = fs.createWriteStream(target);
+  out.write(`${HEADER}\n`);
+  for (let i = 0; i < ROWS; i++) if (!out.write(`${cells(i).join(";")}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
+  await new Promise<void>((r) => out.end(r));
+  const bytes = (await fsp.stat(target)).size;
+
+  // Baseline: the same rows as documents, straight into insertMany.
+  const header = HEADER.split(";");
+  let t = performance.now();
+  let batch: Record<string, unknown>[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const row = cells(i);
+    const doc: Record<string, unknown> = {};
+    header.forEach((h, k) => (doc[h] = row[k]));
+    batch.push(doc);
+    if (batch.length === app.INGEST_BATCH_SIZE) {
+      await mongo.collection("baseline").insertMany(batch, { ordered: false });
+      batch = [];
+    }
+  }
+  if (batch.length) await mongo.collection("baseline").insertMany(batch, { ordered: false });
+  const baselineMs = performance.now() - t;
+  await mongo.collection("baseline").drop().catch(() => undefined);
+
+  // The worker, end to end, with the bench process's RSS sampled.
+  await app.registerFile({ originalName: "forecast.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local" });
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  t = performance.now();
+  const outcome = await app.processNextJob({ name: "bench-worker", leaseMs: 60_000 });
+  const workerMs = performance.now() - t;
+  clearInterval(sampler);
+  const stored = await mongo.collection("forecast").countDocuments({});
+
+  await app.closeDb();
+  db.stop();
+  await fsp.rm(dataDir, { recursive: true, force: true });
+
+  const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
+  const fmt = (n: number) => n.toLocaleString("pt-BR");
+  console.log(`load average                        ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`rows                                ${fmt(ROWS)} forecast rows (${(bytes / 1024 / 1024).toFixed(0)} MB CSV, all valid)`);
+  console.log(`baseline plain insertMany           ${fmt(rate(baselineMs))} rows/s (${(baselineMs / 1000).toFixed(1)} s)`);
+  console.log(`worker: stage, then apply (upsert)  ${fmt(rate(workerMs))} rows/s (${(workerMs / 1000).toFixed(1)} s)`);
+  console.log(`ratio worker / baseline             ${((baselineMs / workerMs) * 100).toFixed(1)} %   (target ≥ 50.000 rows/s: ${rate(workerMs) >= 50_000 ? "met" : "not met"})`);
+  console.log(`bench process RSS                   ${(rssBefore / 1048576).toFixed(0)} MB before, ${(rssPeak / 1048576).toFixed(0)} MB peak (target ≤ 400 MB)`);
+  console.log(`result                              ${outcome?.kind === "done" ? outcome.message : outcome?.kind}; forecast holds ${fmt(stored)}`);
+}
+
+await main();
