@@ -20,6 +20,10 @@ export function preloadDialog(): void {
 }
 
 export function Dialog({ fallback = null, ...props }: DialogProps & { fallback?: ReactNode }) {
+  // A closed dialog without a trigger renders nothing, on the server and in the browser alike: no lazy boundary then
+  // waits to hydrate, which an update from the page would reach first (React error 421, "received an update before
+  // it finished hydrating").
+  if (props.open === false && !props.trigger) return null;
   return (
     <Suspense fallback={fallback}>
       <RadixDialogImpl {...props} />
