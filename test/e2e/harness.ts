@@ -8,6 +8,7 @@ import { MongoClient } from "mongodb";
 import { chromium, type Browser } from "playwright-core";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { seedDatabase } from "~/seed/index.server";
+import { runSeed } from "../../scripts/seed-run";
 import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
@@ -80,9 +81,12 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Starts the embedded database, seeds it and starts the built server against it. */
+/**
+ * Starts the embedded database, seeds it and starts the built server against it. `seed: "empty"` writes the empty
+ * start instead (what `npm run demo -- --empty` seeds: the demo accounts and configuration, no business data).
+ */
 export async function startApp(
-  options: { env?: Record<string, string>; seed?: boolean; viaNpmStart?: boolean; /** the server's wait for an unreachable database */ dbTimeoutMs?: number } = {},
+  options: { env?: Record<string, string>; seed?: boolean | "empty"; viaNpmStart?: boolean; /** the server's wait for an unreachable database */ dbTimeoutMs?: number } = {},
 ): Promise<RunningApp> {
   if (!existsSync(HOST_ENTRY)) {
     throw new Error(`${HOST_ENTRY} is missing: run \`npm run build\` first (\`npm run test:e2e\` does).`);
@@ -99,7 +103,8 @@ export async function startApp(
       await client.connect();
       const db = client.db(databaseName);
       await applyIndexes(db);
-      if (options.seed !== false) await seedDatabase(db, { scale: E2E_SEED_SCALE, dataDir });
+      if (options.seed === "empty") await runSeed(db, { scale: 1, ifEmpty: true, empty: true }, () => undefined);
+      else if (options.seed !== false) await seedDatabase(db, { scale: E2E_SEED_SCALE, dataDir });
     } finally {
       await client.close();
     }
