@@ -7,15 +7,13 @@
  *   npx tsx bench/ingest/datasets.ts     from the repository root
  *     BENCH_INGEST_ROWS=…                another size (default 300,000)
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { startDatabase } from "./database";
 
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 300_000);
-const here = path.dirname(fileURLToPath(import.meta.url));
 const HEADER = "rf;cost_center_concat;cost_center;level_descr;group_level_2;data_ref;account_concat;acc_description;value;forecast";
 const MONTHS = 24;
 
@@ -26,23 +24,6 @@ function cells(i: number): string[] {
   const center = Math.floor(i / (MONTHS * 500));
   const dataRef = `${2025 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, "0")}`;
   return ["RF1 2026", `CC${9000 + center} - Centro ${center}`, `CC${9000 + center}`, "Comercial", `Grupo ${account % 12}`, dataRef, `${4100000 + account} - Conta ${account}`, `Conta ${account}`, "0", `${(i % 9973) * 10},50`];
-}
-
-async function startDatabase(): Promise<{ uri: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const uri = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /connection string: (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`database exited with ${code}`)));
-  });
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { uri, stop: () => child.kill("SIGTERM") };
 }
 
 async function main() {

@@ -10,13 +10,13 @@
  *     BENCH_INGEST_BUNDLE=1             the worker bundled by esbuild with the host's build options (server/build-host.ts),
  *                                       the code production runs, instead of through tsx (which keeps names: `__name` wrappers)
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ObjectId } from "mongodb";
+import { startDatabase } from "./database";
 
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 1_000_000);
 const WITH_INDEXES = process.env.BENCH_INGEST_INDEXES === "1";
@@ -36,23 +36,6 @@ function processCpuMicros(pid: number | undefined): number | null {
   } catch {
     return null;
   }
-}
-
-async function startDatabase(): Promise<{ uri: string; pid: number | undefined; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const uri = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /connection string: (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`database exited with ${code}`)));
-  });
-  process.once("exit", () => child.kill("SIGTERM")); // also when the benchmark fails halfway
-  return { uri, pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
 
 type WorkerModule = typeof import("./worker-entry");

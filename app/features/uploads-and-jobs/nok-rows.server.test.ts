@@ -16,29 +16,13 @@ import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { processNextJob } from "./import/worker-loop.server";
 import { loadJobList } from "./job-list.server";
 import { csvCell, nokColumnsOf } from "./nok-rows.server";
-import { storeAndRegister, useTempDataDir } from "./test-helpers";
+import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
 
-const FORECAST_HEADER = ["rf", "cost_center_concat", "cost_center", "level_descr", "group_level_2", "data_ref", "account_concat", "acc_description", "value", "forecast"];
-const forecastRow = (over: Partial<Record<string, string>> = {}) => {
-  const base: Record<string, string> = {
-    rf: "RF1 2026",
-    cost_center_concat: "CC1001 - Marketing",
-    cost_center: "CC1001",
-    level_descr: "Comercial",
-    group_level_2: "Despesas com Pessoal",
-    data_ref: "2026-01",
-    account_concat: "4101001 - Salários e Ordenados",
-    acc_description: "",
-    value: "0",
-    forecast: "182.500,00",
-  };
-  return FORECAST_HEADER.map((h) => (h in over ? over[h]! : base[h]));
-};
 const csv = (rows: string[][]) => [FORECAST_HEADER.join(";"), ...rows.map((r) => r.join(";"))].join("\n");
 
 const OWNER = "ana@example.com";

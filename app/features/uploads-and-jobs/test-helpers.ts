@@ -47,3 +47,21 @@ export const PRODUCT_HEADER = "sku;material_description;marca;category_sku;categ
 export function productLine(i: number, bad = false): string {
   return `SKU${i};Produto ${i};Marca ${i % 7};CAT${i % 5};Principal;Sub;${bad ? "maybe" : i % 2 ? "hero" : "non-hero"};${"ABCD"[i % 4]};ativo;global;2027-12-31`;
 }
+
+/** The forecast template's header, and one of its rows with the given cells changed (text, as a file holds them). */
+export const FORECAST_HEADER = ["rf", "cost_center_concat", "cost_center", "level_descr", "group_level_2", "data_ref", "account_concat", "acc_description", "value", "forecast"];
+export function forecastRow(over: Partial<Record<string, string>> = {}): string[] {
+  const base: Record<string, string> = {
+    rf: "RF1 2026",
+    cost_center_concat: "CC1001 - Marketing",
+    cost_center: "CC1001",
+    level_descr: "Comercial",
+    group_level_2: "Despesas com Pessoal",
+    data_ref: "2026-01",
+    account_concat: "4101001 - Salários e Ordenados",
+    acc_description: "",
+    value: "0",
+    forecast: "182.500,00",
+  };
+  return FORECAST_HEADER.map((h) => (h in over ? over[h]! : base[h]));
+}

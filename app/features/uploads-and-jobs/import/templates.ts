@@ -1,6 +1,7 @@
 import {
   CHANNEL,
   CHANNEL_NOK,
+  MASTER_DATA_EDITABLE_FIELDS,
   PLANNING_SPEND,
   PLANNING_SPEND_NOK,
   PRODUCT_MASTER,
@@ -148,19 +149,7 @@ const requiredText = (max: number): ColumnRule => ({ kind: "text", required: tru
 export const productTemplate: Template = {
   id: "product",
   label: "Product master",
-  headers: [
-    "sku",
-    "material_description",
-    "marca",
-    "category_sku",
-    "categoria_principal_sku",
-    "sub_categoria_sku",
-    "hero",
-    "abcd",
-    "plc_local",
-    "plc_global",
-    "data_validade_sku",
-  ],
+  headers: MASTER_DATA_EDITABLE_FIELDS[PRODUCT_MASTER],
   rules: [
     { kind: "text", required: true, max: 40, pattern: /^[A-Za-z0-9]+$/, patternRule: "esperado apenas letras e dígitos" },
     requiredText(200),
@@ -187,7 +176,7 @@ export const productTemplate: Template = {
 export const channelTemplate: Template = {
   id: "channel",
   label: "Channel",
-  headers: ["cnpj", "description", "channel_siop"],
+  headers: MASTER_DATA_EDITABLE_FIELDS[CHANNEL],
   rules: [{ kind: "cnpj" }, optionalText(200), requiredText(100)],
   okCollection: CHANNEL,
   nokCollection: CHANNEL_NOK,
@@ -199,7 +188,7 @@ export const SPEND_CHANNELS = ["WHOLESALES", "BRANDSITE", "ONLINE_PARTNERS", "FS
 export const spendTemplate: Template = {
   id: "spend",
   label: "Planning spend",
-  headers: ["channel", "marca", "yearMonthDay"],
+  headers: MASTER_DATA_EDITABLE_FIELDS[PLANNING_SPEND],
   rules: [
     { kind: "choice", required: true, allowed: new Set(SPEND_CHANNELS), upperCase: true, rule: "WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS" },
     requiredText(100),

@@ -13,7 +13,7 @@ import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/mo
 import type { PlanningFilter } from "~/models/planning.fields";
 import { monthOf } from "~/shared/months";
 import { useTestDatabase } from "../../../../../test/db";
-import { storeAndRegister, useTempDataDir, xlsxBuffer } from "../../test-helpers";
+import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 
 const testDb = useTestDatabase();
@@ -177,22 +177,6 @@ describe("template planning_quantity", () => {
 // ---------------------------------------------------------------------------------------------
 // b. Forecast
 
-const FORECAST_HEADER = ["rf", "cost_center_concat", "cost_center", "level_descr", "group_level_2", "data_ref", "account_concat", "acc_description", "value", "forecast"];
-const forecastRow = (over: Partial<Record<string, string | number>> = {}) => {
-  const base: Record<string, string | number> = {
-    rf: "RF1 2026",
-    cost_center_concat: "CC1001 - Marketing",
-    cost_center: "CC1001",
-    level_descr: "Comercial",
-    group_level_2: "Despesas com Pessoal",
-    data_ref: "2026-01",
-    account_concat: "4101001 - Salários e Ordenados",
-    acc_description: "",
-    value: "0",
-    forecast: "182.500,00",
-  };
-  return FORECAST_HEADER.map((h) => (h in over ? over[h]! : base[h]));
-};
 
 describe("template forecast", () => {
   it("upserts actuals and RF records that the review grid reads; a changed forecast is recorded in the cell's history", async () => {
@@ -252,7 +236,7 @@ describe("template forecast", () => {
 
   it("applies a large file (24,000 records)", async () => {
     const rows: Array<Array<string | number>> = [];
-    for (let cc = 0; cc < 50; cc++) for (let a = 0; a < 40; a++) for (let m = 1; m <= 12; m++) rows.push(forecastRow({ cost_center_concat: `CC${cc} - Centro ${cc}`, cost_center: `CC${cc}`, account_concat: `${4000 + a} - Conta ${a}`, data_ref: `2026-${String(m).padStart(2, "0")}`, forecast: a * m }));
+    for (let cc = 0; cc < 50; cc++) for (let a = 0; a < 40; a++) for (let m = 1; m <= 12; m++) rows.push(forecastRow({ cost_center_concat: `CC${cc} - Centro ${cc}`, cost_center: `CC${cc}`, account_concat: `${4000 + a} - Conta ${a}`, data_ref: `2026-${String(m).padStart(2, "0")}`, forecast: String(a * m) }));
     const { file } = await upload("forecast-grande.csv", csv(FORECAST_HEADER, rows));
     expect(file?.message).toBe("24.000 linhas OK, 0 NOK. Aplicado: 24.000 novas, 0 alteradas, 0 sem alteração.");
     expect(await count(FORECAST)).toBe(24_000);
