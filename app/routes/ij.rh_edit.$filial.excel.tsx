@@ -3,7 +3,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/nod
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
 import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
-import { hrGridPath } from "~/features/hr/paths";
+import { hrGridPath, FILIAL_MAX } from "~/features/hr/paths";
 import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
 import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
 import { getConfig } from "~/config.server";
@@ -11,7 +11,6 @@ import { hrTexts, messages } from "~/messages";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
 import { redirectWithToast } from "~/shared/toast.server";
 
-const FILIAL_MAX = 200;
 
 async function scopeOf(request: Request, filial: string, email: string) {
   const url = new URL(request.url);

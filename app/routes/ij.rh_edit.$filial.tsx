@@ -27,7 +27,7 @@ import { formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "~/features/h
 import { MonthRangeFields } from "~/features/hr/month-range-fields";
 import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { monthKey, monthLabel, type Month } from "~/shared/months";
-import { hrGridPath, hrPickerPath } from "~/features/hr/paths";
+import { hrGridPath, hrPickerPath, FILIAL_MAX } from "~/features/hr/paths";
 import { StoreUsers } from "~/features/hr/store-users";
 import "~/features/hr/hr.css";
 import "~/shared/ui/data-table.css";
@@ -54,7 +54,6 @@ import { redirectWithToast } from "~/shared/toast.server";
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];
 
 /** The longest branch name looked up (anything longer is not a branch). */
-const FILIAL_MAX = 200;
 /** The URL parameter that opens a row's comment dialog. */
 const COMMENT_PARAM = "comentario";
 /** How many changes the confirmation lists before "…". */

@@ -6,6 +6,9 @@ import { monthRangeParams } from "./month-range";
 export const HR_PICKER_PATH = "/ij/rh";
 
 /** /ij/rh_edit/{filial}?mes_inicio=…&mes_fim=… — the branch name is one path segment, encoded. */
+/** The longest branch name a path may carry (longer: not found, nothing read). */
+export const FILIAL_MAX = 200;
+
 export function hrGridPath(filial: string, range?: { from: Month | string; to: Month | string }): string {
   const path = `/ij/rh_edit/${encodeURIComponent(filial)}`;
   return range ? `${path}?${monthRangeParams(range)}` : path;

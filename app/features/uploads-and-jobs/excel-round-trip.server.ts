@@ -48,6 +48,13 @@ export const REVISION_HEADER = "_rev";
 export const ORIGINAL_HEADER = "_orig";
 const PORTAL_PREFIX = "_portal:";
 
+/** The dataset and scope a `_portal:<dataset>?<scope>` header names, or null for any other header. */
+export function portalHeaderOf(header: string): { dataset: string; scope: URLSearchParams } | null {
+  if (!header.startsWith(PORTAL_PREFIX)) return null;
+  const [dataset, query = ""] = header.slice(PORTAL_PREFIX.length).split("?");
+  return { dataset, scope: new URLSearchParams(query) };
+}
+
 /** A revision from a row's editable values: a short hash, for records that keep no revision counter. */
 export function contentRevision(values: readonly unknown[]): string {
   return crypto.createHash("sha1").update(JSON.stringify(values)).digest("hex").slice(0, 16);
@@ -140,13 +147,12 @@ export async function readReturnedFile(source: Readable, dataset: string, column
     for await (const row of readXlsxRows(source)) {
       if (!layout) {
         const headers = row.cells.map((c) => cellText(c).trim());
-        const portal = headers.find((h) => h.startsWith(PORTAL_PREFIX));
+        const portal = headers.map(portalHeaderOf).find((p) => p !== null);
         const id = headers.indexOf(ID_HEADER);
         const revision = headers.indexOf(REVISION_HEADER);
         if (!portal || id < 0 || revision < 0) return { ok: false, message: excelTexts.excelNotAnExport };
-        const [name, query = ""] = portal.slice(PORTAL_PREFIX.length).split("?");
-        if (name !== dataset) return { ok: false, message: excelTexts.excelOtherScreen };
-        scope = new URLSearchParams(query);
+        if (portal.dataset !== dataset) return { ok: false, message: excelTexts.excelOtherScreen };
+        scope = portal.scope;
         const cells: Array<[number, string]> = [];
         headers.forEach((h, i) => {
           const key = keyOfHeader.get(h.toLowerCase());

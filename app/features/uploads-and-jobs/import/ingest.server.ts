@@ -151,10 +151,11 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     (await finishJob(claim, { status, message, now: clock.now() })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
 
   if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
+  const openSource = options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile));
 
   let opened: { stream: Readable; size: number };
   try {
-    opened = await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(claim);
+    opened = await openSource(claim);
   } catch (error) {
     const name = (error as Error).name;
     return finish(FILE_STATUS_UNREADABLE, name === "StoredObjectNotFoundError" ? ingestMessages.missing() : ingestMessages.unreadable((error as Error).message));
@@ -376,7 +377,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   }
   if (!layout && returned) {
     void rows.return(undefined).catch(() => undefined);
-    const open = async () => (await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(claim)).stream;
+    const open = async () => (await openSource(claim)).stream;
     const applied = await applyReturnedExport(returned, claim.user, open);
     return finish(applied.ok ? FILE_STATUS_OK : FILE_STATUS_REJECTED, applied.message);
   }

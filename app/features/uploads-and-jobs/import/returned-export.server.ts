@@ -6,7 +6,7 @@ import { reviewPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
 import { HR_DATASET, importHrFile } from "~/features/hr/excel.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
-import { hrGridPath } from "~/features/hr/paths";
+import { FILIAL_MAX, hrGridPath } from "~/features/hr/paths";
 import { filterSearchParams } from "~/features/planning/planning";
 import { importPlanningFile, PLANNING_DATASET } from "~/features/planning/excel.server";
 import { acceptsEditedExport, importMasterDataFile, masterDataDataset } from "~/features/repository-and-master-data/excel.server";
@@ -19,7 +19,7 @@ import { CHANNEL_TABS, PLANNING_TABS } from "~/models/master-data-queries.server
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { portalToday } from "~/shared/clock.server";
 import { keepExcelReport } from "../excel-report.server";
-import { reportSummary, type RoundTripReport } from "../excel-round-trip.server";
+import { portalHeaderOf, reportSummary, type RoundTripReport } from "../excel-round-trip.server";
 import { cellText, type CellValue } from "./values";
 
 /**
@@ -29,15 +29,11 @@ import { cellText, type CellValue } from "./values";
  * the job's message: "N alterados, M conflitos, K recusados" and where the list is (the screen with `?excel=<id>`).
  */
 
-const PORTAL_PREFIX = "_portal:";
-
 /** The dataset and scope a header row names, or null when it is not a portal export. */
 export function returnedExportOf(headerRow: readonly CellValue[]): { dataset: string; scope: URLSearchParams } | null {
   for (const cell of headerRow) {
-    const text = cellText(cell).trim();
-    if (!text.startsWith(PORTAL_PREFIX)) continue;
-    const [dataset, query = ""] = text.slice(PORTAL_PREFIX.length).split("?");
-    return { dataset, scope: new URLSearchParams(query) };
+    const found = portalHeaderOf(cellText(cell).trim());
+    if (found) return found;
   }
   return null;
 }
@@ -97,8 +93,8 @@ export async function applyReturnedExport(
   }
   if (dataset === HR_DATASET) {
     if (!mayWrite(user, "routes/ij.rh_edit.$filial.excel")) return refused;
-    const filial = (scope.get("filial") ?? "").slice(0, 200);
-    if (!filial || !(await branchVisible(filial, await branchScopeOf(user.email)))) return refused;
+    const filial = scope.get("filial") ?? "";
+    if (!filial || filial.length > FILIAL_MAX || !(await branchVisible(filial, await branchScopeOf(user.email)))) return refused;
     const months = resolveMonthRange(
       { from: scope.get(MONTH_FROM_PARAM), to: scope.get(MONTH_TO_PARAM) },
       { now: new Date(), useCurrentMonth: getConfig().features.auxCurrentMonth },
