@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
+import { ensureAttributeSets } from "~/models/planning-attribute-sets.server";
 import { clearDashboardCache } from "~/models/dashboard-cache.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { SEEDED_COLLECTIONS, seedDatabase, seedEmptyStart } from "~/seed/index.server";
@@ -64,6 +65,7 @@ export async function runSeed(
     // No record: data the seed did not write (or an older release's); a finished seed: keep it either way.
     if (last?.state !== "started") {
       await applyIndexes(db);
+      await ensureAttributeSets(db);
       log(
         last?.kind === "empty"
           ? `Database "${db.databaseName}" holds an earlier empty start: kept as it is, indexes applied.`

@@ -23,6 +23,8 @@ import { indexes as reviews } from "./reports-reviews.server";
 import { indexes as excelImports } from "./excel-imports.server";
 // Upload templates: the FP&A responsibles' NOK base
 import { indexes as fpa } from "./fpa.server";
+// The planning filter's SKU attribute sets
+import { attributeSetIndexes } from "./planning-attribute-sets.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [
@@ -46,6 +48,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...instances,
   ...excelImports,
   ...fpa,
+  ...attributeSetIndexes,
 ];
 
 export type AppliedIndexes = { collection: string; names: string[] }[];

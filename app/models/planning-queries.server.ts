@@ -13,6 +13,7 @@ import {
   type PlanningFilter,
 } from "~/models/planning.fields";
 import { readPageOrLast } from "~/shared/pagination";
+import { skusOfAttributes } from "./planning-attribute-sets.server";
 import {
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
@@ -53,6 +54,20 @@ export function planningQuery(filter: PlanningFilter): Filter<PlanningQuantityRo
   return query;
 }
 
+/**
+ * The query the screens run for a filter: planningQuery, narrowed to the SKUs whose attribute sets match when they are
+ * few (models/planning-attribute-sets.server.ts). With no mixed SKU the named SKUs replace the attribute conditions,
+ * so a count is read from the sku_channel_dateRef index alone. Null when no SKU has the attributes (nothing to read).
+ */
+export async function narrowedPlanningQuery(filter: PlanningFilter): Promise<Filter<PlanningQuantityRow> | null> {
+  const query = planningQuery(filter);
+  const selection = await skusOfAttributes(await getDb(), filter);
+  if (!selection) return query;
+  if (selection.kind === "none") return null;
+  if (selection.exact) for (const a of ATTRIBUTES) delete (query as Record<string, unknown>)[a.field];
+  return { ...query, sku: { $in: selection.skus } };
+}
+
 const NEWEST_FIRST = { creationDate: -1, _id: -1 } as const;
 
 const PAGE_FIELDS = {
@@ -77,7 +92,8 @@ export type PlanningRow = Omit<PlanningQuantityRow, "_id" | "updatedBy" | "updat
 /** One page (20 rows, newest creationDate first) of the filter and the filter's row count, read together. */
 export async function readPlanningPage(filter: PlanningFilter, requestedPage: number) {
   const { rows: coll } = await collections();
-  const query = planningQuery(filter);
+  const query = await narrowedPlanningQuery(filter);
+  if (!query) return readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, async () => [] as PlanningRow[], async () => 0);
   const readPage = (page: number) =>
     coll
       .find(query, { projection: PAGE_FIELDS })
@@ -98,7 +114,9 @@ const EXPORT_BATCH = 1_000;
  */
 export async function* planningRowsOfFilter(filter: PlanningFilter): AsyncGenerator<Array<PlanningRow & { revision: number }>> {
   const { rows: coll } = await collections();
-  const cursor = coll.find(planningQuery(filter), { projection: { ...PAGE_FIELDS, revision: 1 }, batchSize: EXPORT_BATCH }).sort(NEWEST_FIRST);
+  const query = await narrowedPlanningQuery(filter);
+  if (!query) return;
+  const cursor = coll.find(query, { projection: { ...PAGE_FIELDS, revision: 1 }, batchSize: EXPORT_BATCH }).sort(NEWEST_FIRST);
   let batch: Array<PlanningRow & { revision: number }> = [];
   try {
     for await (const row of cursor) {
@@ -124,7 +142,8 @@ export async function planningRowsByIds(filter: PlanningFilter, ids: readonly Ob
 
 export async function countPlanningRows(filter: PlanningFilter): Promise<number> {
   const { rows } = await collections();
-  return rows.countDocuments(planningQuery(filter));
+  const query = await narrowedPlanningQuery(filter);
+  return query ? rows.countDocuments(query) : 0;
 }
 
 /** Records a save before it writes (status pending; completed with its counts after the write). */

@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Document } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { existingByKey, insertIgnoringDuplicates, keyText, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import { recordAttributeSets } from "./planning-attribute-sets.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, type PlanningHistoryRecord, type PlanningQuantityRow } from "./planning.server";
 
 /**
@@ -57,6 +58,8 @@ export async function applyPlanningUpload(rows: readonly PlanningUploadRow[], me
       history.push({ rowId: found._id, saveId: file, at: now, user, mode: "unitario", screen: "plan_edit", via: "upload", old: found.valor, new: row.valor });
     }
   }
+  // The attribute sets first: a row must never be in the plan before its SKU's set (models/planning-attribute-sets.server.ts).
+  await recordAttributeSets(db, rows);
   const inserted = await insertIgnoringDuplicates(db.collection(PLANNING_QUANTITY), inserts);
   if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
   if (history.length > 0) await db.collection<PlanningHistoryRecord>(PLANNING_HISTORY).insertMany(history, { ordered: false });

@@ -100,7 +100,7 @@ export type PlanningHistoryRecord = {
  *   <attribute>_channel_dateRef per attribute (with several attributes, the most selective one is read);
  * - the batch's freshness check: channel_creationDate with a creationDate range.
  */
-const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku"];
+export const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku"];
 
 export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },

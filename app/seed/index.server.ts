@@ -17,6 +17,7 @@ import {
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
+import { AttributeSetCollector, PLANNING_ATTRIBUTE_SETS } from "~/models/planning-attribute-sets.server";
 import { REPORTS } from "~/models/reports.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { FISCAL_ITEMS } from "~/models/fiscal.server";
@@ -64,6 +65,7 @@ export const SEEDED_COLLECTIONS = [
   PLANNING_SPEND,
   PLANNING_SPEND_NOK,
   PLANNING_QUANTITY,
+  PLANNING_ATTRIBUTE_SETS,
   REPORTS,
   FINANCIAL_REPORTS,
   FORECAST,
@@ -193,7 +195,9 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   await write(PLANNING_SPEND, generateSpend(ctx));
   await write(PLANNING_SPEND_NOK, generateSpendNok(ctx));
   await clearPlanningRecords(db);
-  await write(PLANNING_QUANTITY, generatePlanning(ctx, products));
+  const attributeSets = new AttributeSetCollector();
+  await write(PLANNING_QUANTITY, attributeSets.tap(generatePlanning(ctx, products)));
+  await write(PLANNING_ATTRIBUTE_SETS, attributeSets.documents());
   const objects = new SeedObjects();
   await write(FILES, generateFiles(ctx, users.uploaders, objects));
   await write(REPORTS, generateReports(ctx, users.uploaders, objects));

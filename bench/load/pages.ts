@@ -68,6 +68,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
   const pages: typeof PAGES = [
     { name: "/ij/plan_edit (WHOLESALES, every period)", path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30", as: "gold" },
     { name: "/ij/plan_edit (a brand, two channels, page 50)", path: `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&dateStart=1950-12-30&dateEnd=2030-12-30&brand=${encodeURIComponent(await firstValue(portal, "planning_quantity", "marca"))}&page=50`, as: "gold" },
+    ...(await deepPlanningPages(portal)),
     { name: "/ij/report", path: "/ij/report", as: "gold" },
     { name: "/ij/report (manual, page 2)", path: "/ij/report?origin=manual&page=2", as: "gold" },
     { name: "/ij/demo_financial", path: "/ij/demo_financial?company=4313&type=MONTHLY", as: "gold" },
@@ -81,6 +82,47 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
       path: `/ij/report_preview_edit_schneider/${encodeURIComponent(forecast.rf as string)}/${encodeURIComponent(forecast.cost_center_concat as string)}`,
       as: "gold",
     });
+  }
+  return pages;
+}
+
+/**
+ * The planning filter's hard cases (issue 31 item 6), with the data's own values: every attribute at once (the attributes of
+ * one row, so the filter matches a few rows), three attributes of a few values each at page 20, and a rare value (the
+ * sub category with the fewest rows, counted from its index). A brand at page 50 is in spec001Pages.
+ */
+async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
+  const rows = portal.collection("planning_quantity");
+  const row = await rows.find({}, { sort: { _id: 1 } }).limit(1).next();
+  if (!row) return [];
+  const every = new URLSearchParams({ skuMode: "attributes", chanel: "FSS", dateStart: "1950-12-30", dateEnd: "2030-12-30" });
+  const params: Record<string, string> = {
+    brand: "marca",
+    category: "category_sku",
+    hero: "hero",
+    majorCategory: "categoria_principal_sku",
+    abcd: "abcd",
+    subCategory: "sub_categoria_sku",
+    plcLocal: "plc_localsku",
+  };
+  for (const [param, field] of Object.entries(params)) every.append(param, String(row[field]));
+  every.append("chanel", "WHOLESALES");
+  let rare: { value: string; count: number } | undefined;
+  for (const value of await portal.collection("product_master").distinct("sub_categoria_sku")) {
+    if (typeof value !== "string") continue;
+    const count = await rows.countDocuments({ sub_categoria_sku: value });
+    if (count > 0 && (!rare || count < rare.count)) rare = { value, count };
+  }
+  // Three attributes of a handful of values each: no index holds them in the screen's order.
+  const few = new URLSearchParams({ skuMode: "attributes", chanel: "WHOLESALES", dateStart: "1950-12-30", dateEnd: "2030-12-30", hero: String(row.hero), abcd: String(row.abcd), plcLocal: String(row.plc_localsku), page: "20" });
+  const pages: typeof PAGES = [
+    { name: "/ij/plan_edit (every attribute at once)", path: `/ij/plan_edit?${every}`, as: "gold" },
+    { name: "/ij/plan_edit (hero, ABCD and PLC, page 20)", path: `/ij/plan_edit?${few}`, as: "gold" },
+  ];
+  if (rare) {
+    const query = new URLSearchParams({ skuMode: "attributes", dateStart: "1950-12-30", dateEnd: "2030-12-30", subCategory: rare.value });
+    for (const channel of ["WHOLESALES", "BRANDSITE", "ONLINE_PARTNERS", "FSS"]) query.append("chanel", channel);
+    pages.push({ name: `/ij/plan_edit (a rare sub category, ${rare.count} rows)`, path: `/ij/plan_edit?${query}`, as: "gold" });
   }
   return pages;
 }

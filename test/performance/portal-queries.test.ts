@@ -135,6 +135,31 @@ describe("every portal query uses an index", () => {
     expect(finds.map((p) => p.planSummary)).toEqual([expect.stringContaining("IXSCAN { marca: 1, channel: 1, creationDate: -1, _id: -1 }")]);
   });
 
+  it("planning pages by several attributes, or a rare one, read the few SKUs their attribute sets name (issue 31 item 6)", async () => {
+    currentUser.type = "USER GOLD";
+    const row = (await db.collection("planning_quantity").findOne({ channel: "FSS" }))!;
+    const period = "dateStart=1950-12-30&dateEnd=2030-12-30";
+    const every = new URLSearchParams({ skuMode: "attributes", chanel: "FSS" });
+    for (const [param, field] of Object.entries({ brand: "marca", category: "category_sku", hero: "hero", majorCategory: "categoria_principal_sku", abcd: "abcd", subCategory: "sub_categoria_sku", plcLocal: "plc_localsku" })) {
+      every.append(param, row[field]);
+    }
+    every.append("chanel", "WHOLESALES");
+    const everyPage = `/ij/plan_edit?${every}&${period}`;
+    const lowCardinality = `/ij/plan_edit?skuMode=attributes&chanel=FSS&${period}&hero=${encodeURIComponent(row.hero)}&abcd=${encodeURIComponent(row.abcd)}&plcLocal=${encodeURIComponent(row.plc_localsku)}&page=2`;
+    await indexed(async () => {
+      const page = await planEditLoader(args(everyPage));
+      expect(page.rows.length).toBeGreaterThan(0);
+      expect(page.rows.every((r) => r.brand === row.marca && r.category === row.category_sku && r.plcLocal === row.plc_localsku)).toBe(true);
+      await planEditLoader(args(lowCardinality));
+    });
+    for (const path of [everyPage, lowCardinality]) {
+      const { plans } = await recordQueryPlans(db, () => planEditLoader(args(path)));
+      const rows = plans.filter((p) => p.ns.endsWith(".planning_quantity"));
+      // The page reads the named SKUs' rows (in date order, or the few of them sorted); the count reads the sku index alone.
+      expect(rows.map((p) => p.planSummary).sort()).toEqual([expect.stringContaining("COUNT_SCAN { sku: 1, channel: 1, dateRef: 1 }"), expect.stringMatching(/^IXSCAN \{ sku: 1, /)]);
+    }
+  });
+
   it("the explorer", async () => {
     currentUser.type = "USER GOLD";
     const doc = (await db.collection(EXPLORER_DOCUMENTS).findOne({}))!;

@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { PRODUCT_MASTER } from "~/models/master-data.server";
+import { rebuildAttributeSets } from "~/models/planning-attribute-sets.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES, type PlanningQuantityRow } from "~/models/planning.server";
 
 /**
@@ -59,6 +60,7 @@ export async function resetPlanning(db: Db): Promise<PlanningQuantityRow[]> {
   await db.collection(PRODUCT_MASTER).insertMany(PRODUCTS.map((p, i) => ({ ...p, id: i + 1, plc_local: p.plc_localsku, urlPath: "p.xlsx", sourceFileId: null })));
   const rows = planningRows();
   await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).insertMany(rows);
+  await rebuildAttributeSets(db);
   return rows;
 }
 

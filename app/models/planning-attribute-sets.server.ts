@@ -1,0 +1,150 @@
+import type { AnyBulkWriteOperation, Db, Filter } from "mongodb";
+import { ATTRIBUTES, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
+import type { IndexDeclaration } from "./indexes";
+import { PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from "./planning.server";
+
+/**
+ * The SKU attribute sets of the plan: one document per SKU of planning_quantity, holding the attributes its rows
+ * carry (marca, category_sku, hero, categoria_principal_sku, abcd, sub_categoria_sku, plc_localsku). A filter by
+ * attributes first reads here which SKUs match (a collection of one document per SKU, one index per attribute); when
+ * they are few, the planning query names them (`sku $in`) and the page and the count read those SKUs' rows through
+ * the sku indexes, instead of walking every row of the most selective attribute to find the few that match them all
+ * (docs/decisions.md "Planning filter by attribute sets").
+ *
+ * `mixed` is set once the SKU's rows were seen with more than one set of attributes (an upload that changed some
+ * rows' attributes): such a SKU is always a candidate, and the query then keeps every attribute condition. A SKU
+ * that is not mixed has its attributes on every row, so naming it replaces the conditions exactly. A document may
+ * outlive its rows (a deleted row): naming a SKU without rows costs a seek, never a wrong row. What must never
+ * happen is a row whose SKU is missing here or whose attributes differ while `mixed` is false: every writer of
+ * planning_quantity records what it writes (applyPlanningUpload, the seed, the test fixtures), and a load made
+ * outside the portal is followed by `npm run portal -- db-indexes`, which rebuilds this collection from the rows.
+ */
+export const PLANNING_ATTRIBUTE_SETS = "planning_attribute_sets";
+
+export type PlanningAttributeSet = { _id: string; mixed: boolean } & Record<AttributeField, string>;
+
+export const attributeSetIndexes: IndexDeclaration[] = [
+  ...ATTRIBUTES.map((a) => ({ collection: PLANNING_ATTRIBUTE_SETS, key: { [a.field]: 1 }, options: { name: a.field } })),
+  { collection: PLANNING_ATTRIBUTE_SETS, key: { mixed: 1 }, options: { name: "mixed" } },
+];
+
+/** At most this many SKUs are named in a planning query; a filter matching more reads the attribute indexes as before. */
+export const SKU_SET_LIMIT = 1_000;
+
+type AttributeRow = Pick<PlanningQuantityRow, "sku" | AttributeField>;
+
+function attributesOf(row: AttributeRow): Record<AttributeField, string> {
+  return Object.fromEntries(ATTRIBUTES.map((a) => [a.field, row[a.field]])) as Record<AttributeField, string>;
+}
+
+/**
+ * Records the attribute sets of rows written to planning_quantity: a new SKU gets its set; a known SKU seen with
+ * other attributes becomes mixed. Two ordered operations per SKU, so concurrent writers agree.
+ */
+export async function recordAttributeSets(db: Db, rows: Iterable<AttributeRow>): Promise<void> {
+  const bySku = new Map<string, Record<AttributeField, string>[]>();
+  for (const row of rows) {
+    const attributes = attributesOf(row);
+    const seen = bySku.get(row.sku);
+    if (!seen) bySku.set(row.sku, [attributes]);
+    else if (!seen.some((s) => ATTRIBUTES.every((a) => s[a.field] === attributes[a.field]))) seen.push(attributes);
+  }
+  if (bySku.size === 0) return;
+  const ops: AnyBulkWriteOperation<PlanningAttributeSet>[] = [];
+  for (const [sku, sets] of bySku) {
+    ops.push({ updateOne: { filter: { _id: sku }, update: { $setOnInsert: { ...sets[0], mixed: sets.length > 1 } }, upsert: true } });
+    for (const attributes of sets) {
+      const differs = ATTRIBUTES.map((a) => ({ [a.field]: { $ne: attributes[a.field] } })) as Filter<PlanningAttributeSet>[];
+      ops.push({ updateOne: { filter: { _id: sku, mixed: false, $or: differs }, update: { $set: { mixed: true } } } });
+    }
+  }
+  const sets = db.collection<PlanningAttributeSet>(PLANNING_ATTRIBUTE_SETS);
+  try {
+    await sets.bulkWrite(ops, { ordered: true });
+  } catch (error) {
+    // Two writers inserting the same new SKU at once: one upsert lost the race; the second pass finds it.
+    if ((error as { code?: number }).code !== 11000) throw error;
+    await sets.bulkWrite(ops, { ordered: true });
+  }
+}
+
+/** Rebuilds the collection from the rows (after a load made outside the portal): one pass over planning_quantity. */
+export async function rebuildAttributeSets(db: Db): Promise<number> {
+  const group: Record<string, unknown> = { _id: "$sku" };
+  for (const a of ATTRIBUTES) group[a.field] = { $addToSet: `$${a.field}` };
+  const sets = db.collection<PlanningAttributeSet>(PLANNING_ATTRIBUTE_SETS);
+  await sets.deleteMany({});
+  let batch: PlanningAttributeSet[] = [];
+  let total = 0;
+  const cursor = db.collection(PLANNING_QUANTITY).aggregate<{ _id: string } & Record<AttributeField, string[]>>([{ $group: group }], { allowDiskUse: true });
+  for await (const doc of cursor) {
+    if (typeof doc._id !== "string") continue;
+    const mixed = ATTRIBUTES.some((a) => doc[a.field].length !== 1);
+    batch.push({ _id: doc._id, mixed, ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.field, doc[a.field][0] ?? null])) as Record<AttributeField, string>) });
+    if (batch.length === 5_000) {
+      await sets.insertMany(batch, { ordered: false });
+      total += batch.length;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await sets.insertMany(batch, { ordered: false });
+  return total + batch.length;
+}
+
+/** Builds the collection when the plan has rows and it has none (a data directory of an older release). */
+export async function ensureAttributeSets(db: Db): Promise<void> {
+  const [sets, rows] = await Promise.all([
+    db.collection(PLANNING_ATTRIBUTE_SETS).estimatedDocumentCount(),
+    db.collection(PLANNING_QUANTITY).estimatedDocumentCount(),
+  ]);
+  if (sets === 0 && rows > 0) await rebuildAttributeSets(db);
+}
+
+/** Collects the attribute sets of rows as they stream past (the seed), for one insert at the end. */
+export class AttributeSetCollector {
+  private readonly bySku = new Map<string, PlanningAttributeSet>();
+
+  *tap<T extends AttributeRow>(rows: Iterable<T>): Generator<T> {
+    for (const row of rows) {
+      const known = this.bySku.get(row.sku);
+      if (!known) this.bySku.set(row.sku, { _id: row.sku, mixed: false, ...attributesOf(row) });
+      else if (!known.mixed && ATTRIBUTES.some((a) => known[a.field] !== row[a.field])) known.mixed = true;
+      yield row;
+    }
+  }
+
+  documents(): PlanningAttributeSet[] {
+    return [...this.bySku.values()];
+  }
+}
+
+/**
+ * The SKUs a filter's attributes select, when that narrows the planning query:
+ * - "none": no SKU has these attributes (the result is empty without reading the rows);
+ * - "skus": at most SKU_SET_LIMIT SKUs; `exact` when none is mixed (the SKUs replace the attribute conditions);
+ * - undefined: no attribute chosen, SKUs named by the filter, one attribute with its own ordered index, or too many
+ *   SKUs to name.
+ */
+export type SkuSelection = { kind: "none" } | { kind: "skus"; skus: string[]; exact: boolean };
+
+export async function skusOfAttributes(db: Db, filter: PlanningFilter): Promise<SkuSelection | undefined> {
+  const chosen = ATTRIBUTES.filter((a) => filter[a.param].length > 0);
+  if (chosen.length === 0 || filter.sku.length > 0) return undefined;
+  // Alone, an attribute with its own index in the screen's order reads exactly the page and counts exactly.
+  if (chosen.length === 1 && PAGED_ATTRIBUTES.includes(chosen[0].field)) return undefined;
+  const query: Filter<PlanningAttributeSet> = {};
+  for (const a of chosen) (query as Record<string, unknown>)[a.field] = { $in: [...filter[a.param]] };
+  const sets = db.collection<PlanningAttributeSet>(PLANNING_ATTRIBUTE_SETS);
+  const [matching, mixed, recorded] = await Promise.all([
+    sets.find(query, { projection: { _id: 1, mixed: 1 } }).limit(SKU_SET_LIMIT + 1).toArray(),
+    sets.find({ mixed: true }, { projection: { _id: 1 } }).limit(SKU_SET_LIMIT + 1).toArray(),
+    sets.estimatedDocumentCount(),
+  ]);
+  // Never built (rows loaded by an older release or outside the portal, before `db:indexes`): the rows decide alone.
+  if (recorded === 0) return undefined;
+  const skus = new Set(matching.map((s) => s._id));
+  for (const s of mixed) skus.add(s._id);
+  if (skus.size > SKU_SET_LIMIT) return undefined;
+  if (skus.size === 0) return { kind: "none" };
+  return { kind: "skus", skus: [...skus], exact: mixed.length === 0 };
+}
