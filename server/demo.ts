@@ -8,6 +8,7 @@
  * or a company's own); a directory an earlier empty start created is reused as it is.
  */
 import { spawn } from "node:child_process";
+import { MongoClient } from "mongodb";
 import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -109,7 +110,16 @@ async function main() {
       ? `Writing the demo accounts only (empty start; kept when an earlier empty start wrote them)...\n`
       : `Seeding it (skipped when it already holds data)...\n`,
   );
-  const seedExit = await run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty", ...(emptyStart ? ["--empty"] : [])]);
+  const seed = () => run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty", ...(emptyStart ? ["--empty"] : [])]);
+  if (await finishedSeedOfThisKind(db.uri)) {
+    // Seeded before: the web process starts at once, while the seed step only applies the indexes (it waits for the
+    // database to load the large collections; the pages need only the small ones first).
+    void seed().then((code) => {
+      if (code !== 0) process.stderr.write(`Applying the indexes failed (exit code ${code}); the portal keeps running on the existing ones.\n`);
+    });
+    return startWeb(started, stopDb);
+  }
+  const seedExit = await seed();
   if (seedExit === EXIT_REFUSED) {
     const relative = path.relative(process.cwd(), dataDir);
     const shown = relative === "" ? "." : relative.startsWith("..") ? dataDir : `./${relative}`;
@@ -132,6 +142,21 @@ async function main() {
     process.exit(seedExit);
   }
 
+  await startWeb(started, stopDb);
+}
+
+/** Whether the data directory holds a finished seed of the kind asked for (demo data, or an empty start). */
+async function finishedSeedOfThisKind(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri);
+  try {
+    const state = await client.db(env.DATABASE_NAME || "journey_portal").collection<{ _id: string; state?: string; kind?: string }>("seed_state").findOne({ _id: "demo" });
+    return state?.state === "complete" && (state.kind === "empty") === emptyStart;
+  } finally {
+    await client.close();
+  }
+}
+
+async function startWeb(started: number, stopDb: () => Promise<void>): Promise<void> {
   const server = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], { env, stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => server.kill(signal);
   process.on("SIGINT", forward);

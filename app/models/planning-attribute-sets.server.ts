@@ -93,11 +93,9 @@ export async function rebuildAttributeSets(db: Db): Promise<number> {
 
 /** Builds the collection when the plan has rows and it has none (a data directory of an older release). */
 export async function ensureAttributeSets(db: Db): Promise<void> {
-  const [sets, rows] = await Promise.all([
-    db.collection(PLANNING_ATTRIBUTE_SETS).estimatedDocumentCount(),
-    db.collection(PLANNING_QUANTITY).estimatedDocumentCount(),
-  ]);
-  if (sets === 0 && rows > 0) await rebuildAttributeSets(db);
+  // The sets first: a command naming planning_quantity waits for the embedded server to load it, the largest.
+  if ((await db.collection(PLANNING_ATTRIBUTE_SETS).estimatedDocumentCount()) > 0) return;
+  if ((await db.collection(PLANNING_QUANTITY).estimatedDocumentCount()) > 0) await rebuildAttributeSets(db);
 }
 
 /** Collects the attribute sets of rows as they stream past (the seed), for one insert at the end. */

@@ -63,7 +63,7 @@ export const EMAILS: Record<Account, string> = {
 
 /** The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR). */
 export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
-  const branch = (await portal.collection("hr_aux").find({}, { projection: { filial: 1 } }).limit(1).next())?.filial as string | undefined;
+  const branch = (await portal.collection("hr_aux").find({}, { projection: { filial_nome: 1 } }).limit(1).next())?.filial_nome as string | undefined;
   const forecast = await portal.collection("forecast").find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } }).limit(1).next();
   const pages: typeof PAGES = [
     { name: "/ij/plan_edit (WHOLESALES, every period)", path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30", as: "gold" },

@@ -180,6 +180,20 @@ describe("index selection (explain)", () => {
     );
   });
 
+  it("counts a cross product of thousands of points from the index (1,000 $in values × 4 values of the next field)", async () => {
+    const rows = h.client.db("plan").collection("cross");
+    await rows.insertMany(Array.from({ length: 8_000 }, (_, i) => ({ _id: i, sku: `s${i % 2_000}`, channel: `c${i % 5}`, at: i })));
+    await rows.createIndex({ sku: 1, channel: 1, at: 1 });
+    const skus = Array.from({ length: 1_000 }, (_, i) => `s${i * 2}`);
+    const query = { sku: { $in: skus }, channel: { $in: ["c0", "c1", "c2", "c3"] } };
+    const e = await h.client.db("plan").command({ explain: { count: "cross", query }, verbosity: "executionStats" });
+    expect(scanOf(e)).toMatchObject({ stage: "COUNT_SCAN", indexName: "sku_1_channel_1_at_1" });
+    const expected = (await rows.find(query).hint({ $natural: 1 }).toArray()).length;
+    expect(expected).toBeGreaterThan(0);
+    expect(await rows.countDocuments(query)).toBe(expected);
+    await rows.drop();
+  });
+
   it("reads distinct values from an index", async () => {
     const e = await h.client.db("plan").command({ explain: { distinct: "files", key: "user" }, verbosity: "queryPlanner" });
     expect(stages(e.queryPlanner.winningPlan).map((s) => s.stage)).toContain("DISTINCT_SCAN");
