@@ -139,6 +139,20 @@ describe("index selection (explain)", () => {
     expect(got.map((d) => d._id)).toEqual([11962, 11961, 11922, 11921, 11882]);
   });
 
+  it("merges hundreds of points in order at any depth, each input scan showing its own point's bounds", async () => {
+    const users = Array.from({ length: 35 }, (_, i) => `u${i}`);
+    const query = { user: { $in: users }, status: 0 };
+    const all = (await files.find(query).hint({ $natural: 1 }).toArray()).sort((a, b) => (b.at as Date).getTime() - (a.at as Date).getTime() || b._id - a._id);
+    for (const skip of [0, 137, all.length - 3]) {
+      const got = await files.find(query).sort({ at: -1, _id: -1 }).skip(skip).limit(20).toArray();
+      expect(got.map((d) => d._id)).toEqual(all.slice(skip, skip + 20).map((d) => d._id));
+    }
+    const e = await files.find(query).sort({ at: -1, _id: -1 }).limit(20).explain();
+    const merge = stages(e.queryPlanner.winningPlan).find((s) => s.stage === "SORT_MERGE")!;
+    expect(merge.inputStages).toHaveLength(35);
+    expect(merge.inputStages[0].indexBounds).toEqual({ user: ['["u0", "u0"]'], at: ["[MaxKey, MinKey]"], _id: ["[MaxKey, MinKey]"] });
+  });
+
   it("weighs a walk in sort order by how often its documents match: a tenth of a channel is read through the narrower index", async () => {
     // 20,000 rows over 4 channels and 10 brands: two channels hold 10,000 rows, one brand 1,000 of them.
     const rows = h.client.db("plan").collection<{ _id: number; channel: string; brand: string; at: Date; month: number }>("rows");
@@ -181,7 +195,7 @@ describe("index selection (explain)", () => {
   });
 
   it("counts a cross product of thousands of points from the index (1,000 $in values × 4 values of the next field)", async () => {
-    const rows = h.client.db("plan").collection("cross");
+    const rows = h.client.db("plan").collection<{ _id: number; sku: string; channel: string; at: number }>("cross");
     await rows.insertMany(Array.from({ length: 8_000 }, (_, i) => ({ _id: i, sku: `s${i % 2_000}`, channel: `c${i % 5}`, at: i })));
     await rows.createIndex({ sku: 1, channel: 1, at: 1 });
     const skus = Array.from({ length: 1_000 }, (_, i) => `s${i * 2}`);

@@ -887,10 +887,17 @@ function before(a: Interval, b: Interval): boolean {
   return c < 0 || (c === 0 && !(a.hiInc && b.loInc));
 }
 
-/** K-way merge of per-range index scans by the sort key (MongoDB's SORT_MERGE over exploded points). */
+/**
+ * K-way merge of per-range index scans by the sort key (MongoDB's SORT_MERGE over exploded points): a binary heap of
+ * the scans by their current document, so each result costs O(log k) comparisons however many points the $in holds.
+ */
 class MergeScan implements Source {
-  private readonly heads: (Doc | undefined | typeof PAUSE)[];
+  private readonly heads: (Doc | undefined)[];
   private readonly scans: IndexScan[];
+  /** Scans whose next document must be read before the heap can answer (all of them at first). */
+  private readonly refill: number[];
+  /** Scans holding a document, ordered by it (ties by scan order, as a stable merge). */
+  private readonly heap: number[] = [];
   /** Ids returned so far, kept only when a document can be in two ranges (see mayRepeat). */
   private readonly seen: Set<string> | undefined;
   constructor(
@@ -902,21 +909,57 @@ class MergeScan implements Source {
   ) {
     this.scans = plan.ranges.map((r) => new IndexScan(coll, { ...plan, ranges: [r] }, [r], matcher, stats));
     this.seen = mayRepeat(plan) ? new Set() : undefined;
-    this.heads = this.scans.map((s) => s.next());
+    this.heads = this.scans.map(() => undefined);
+    this.refill = this.scans.map((_, i) => this.scans.length - 1 - i);
+  }
+  private less(a: number, b: number): boolean {
+    const c = compareDocs(this.heads[a] as Doc, this.heads[b] as Doc, this.sort);
+    return c < 0 || (c === 0 && a < b);
+  }
+  private push(i: number): void {
+    const heap = this.heap;
+    let at = heap.push(i) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.less(heap[at], heap[parent])) break;
+      [heap[at], heap[parent]] = [heap[parent], heap[at]];
+      at = parent;
+    }
+  }
+  private pop(): number {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      for (let at = 0; ; ) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let best = at;
+        if (l < heap.length && this.less(heap[l], heap[best])) best = l;
+        if (r < heap.length && this.less(heap[r], heap[best])) best = r;
+        if (best === at) break;
+        [heap[at], heap[best]] = [heap[best], heap[at]];
+        at = best;
+      }
+    }
+    return top;
   }
   next(): Doc | undefined | typeof PAUSE {
     for (;;) {
-      for (let i = 0; i < this.heads.length; i++) if (this.heads[i] === PAUSE) this.heads[i] = this.scans[i].next();
-      if (this.heads.includes(PAUSE)) return PAUSE;
-      let best = -1;
-      for (let i = 0; i < this.heads.length; i++) {
-        const h = this.heads[i] as Doc | undefined;
-        if (!h) continue;
-        if (best === -1 || compareDocs(h, this.heads[best] as Doc, this.sort) < 0) best = i;
+      while (this.refill.length > 0) {
+        const i = this.refill[this.refill.length - 1];
+        const head = this.scans[i].next();
+        if (head === PAUSE) return PAUSE;
+        this.refill.pop();
+        this.heads[i] = head;
+        if (head) this.push(i);
       }
-      if (best === -1) return undefined;
+      if (this.heap.length === 0) return undefined;
+      const best = this.pop();
       const doc = this.heads[best] as Doc;
-      this.heads[best] = this.scans[best].next();
+      this.heads[best] = undefined;
+      this.refill.push(best);
       if (this.seen) {
         const id = keyOf(doc._id);
         if (this.seen.has(id)) continue;
@@ -1073,6 +1116,16 @@ function indexBounds(plan: IndexScanPlan): Doc {
   return out;
 }
 
+/** The bounds of one exploded range of a plan, field by field, in scan order. */
+function rangeBounds(plan: IndexScanPlan, r: KeyRange): Doc {
+  const out: Doc = {};
+  plan.index.fields.forEach((f, i) => {
+    const [a, b] = plan.direction === 1 ? [r.start[i], r.end[i]] : [r.end[i], r.start[i]];
+    out[f] = [`${a.inc ? "[" : "("}${boundsText(a.v)}, ${boundsText(b.v)}${b.inc ? "]" : ")"}`];
+  });
+  return out;
+}
+
 function multiKeyPaths(index: Index): Doc {
   const out: Doc = {};
   for (const f of index.fields) out[f] = index.multikeyFields.has(f) ? [f] : [];
@@ -1107,7 +1160,8 @@ export function planStage(plan: Plan, q: Pick<PlannedQuery, "filter" | "sort">, 
         return {
           stage: "FETCH",
           ...filterOf(plan.exact),
-          inputStage: { stage: "SORT_MERGE", sortPattern: Object.fromEntries(q.sort ?? []), inputStages: plan.ranges.map(() => ix) },
+          // One scan per exploded point, each with its own bounds (as MongoDB shows them).
+          inputStage: { stage: "SORT_MERGE", sortPattern: Object.fromEntries(q.sort ?? []), inputStages: plan.ranges.map((r) => ({ ...ix, indexBounds: rangeBounds(plan, r) })) },
         };
       }
       return { stage: "FETCH", ...filterOf(plan.exact), inputStage: ix };
