@@ -91,7 +91,8 @@ export type PlanningHistoryRecord = {
 /**
  * Every read of the screens is served by one of these (docs/decisions.md "Planning"): a filter always holds
  * `channel $in` (every channel when none is chosen) and a `dateRef` range; sku and attribute lists are `$in`.
- * - pages (sort creationDate desc, _id desc): channel_creationDate, or sku_creationDate when SKUs are named, or
+ * - pages (sort creationDate desc, _id desc): channel_creationDate, or sku_channel_creationDate when SKUs are named (by
+ *   the filter, or by its attribute sets: models/planning-attribute-sets.server.ts; one point per SKU and channel), or
  *   <attribute>_channel_creationDate when a brand or category is chosen (a brand is a tenth of a channel's rows: walking
  *   the channel in date order would read ten rows for each one shown, 10,000 for page 50); the attributes with a
  *   handful of values (hero, ABCD, PLC) read the channel's walk or, for a rare value, their count index and a sort,
@@ -105,7 +106,7 @@ export const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_s
 export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },
   { collection: PLANNING_QUANTITY, key: { channel: 1, dateRef: 1, creationDate: -1 }, options: { name: "channel_dateRef_creationDate" } },
-  { collection: PLANNING_QUANTITY, key: { sku: 1, creationDate: -1, _id: -1 }, options: { name: "sku_creationDate" } },
+  { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, creationDate: -1, _id: -1 }, options: { name: "sku_channel_creationDate" } },
   { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, dateRef: 1 }, options: { name: "sku_channel_dateRef" } },
   // One per attribute: a count filtered by any attribute reads the index, not the channel's rows.
   ...ATTRIBUTES.map((a) => ({ collection: PLANNING_QUANTITY, key: { [a.field]: 1, channel: 1, dateRef: 1 }, options: { name: `${a.field}_channel_dateRef` } })),

@@ -89,7 +89,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
 /**
  * The planning filter's hard cases (issue 31 item 6), with the data's own values: every attribute at once (the attributes of
  * one row, so the filter matches a few rows), three attributes of a few values each at page 20, and a rare value (the
- * sub category with the fewest rows, counted from its index). A brand at page 50 is in spec001Pages.
+ * value of any attribute with the fewest rows, counted from its index) at page 10. A brand at page 50 is in spec001Pages.
  */
 async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
   const rows = portal.collection("planning_quantity");
@@ -107,11 +107,13 @@ async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
   };
   for (const [param, field] of Object.entries(params)) every.append(param, String(row[field]));
   every.append("chanel", "WHOLESALES");
-  let rare: { value: string; count: number } | undefined;
-  for (const value of await portal.collection("product_master").distinct("sub_categoria_sku")) {
-    if (typeof value !== "string") continue;
-    const count = await rows.countDocuments({ sub_categoria_sku: value });
-    if (count > 0 && (!rare || count < rare.count)) rare = { value, count };
+  let rare: { param: string; value: string; count: number } | undefined;
+  for (const [param, field] of Object.entries(params)) {
+    for (const value of await portal.collection("product_master").distinct(field)) {
+      if (typeof value !== "string") continue;
+      const count = await rows.countDocuments({ [field]: value });
+      if (count > 0 && (!rare || count < rare.count)) rare = { param, value, count };
+    }
   }
   // Three attributes of a handful of values each: no index holds them in the screen's order.
   const few = new URLSearchParams({ skuMode: "attributes", chanel: "WHOLESALES", dateStart: "1950-12-30", dateEnd: "2030-12-30", hero: String(row.hero), abcd: String(row.abcd), plcLocal: String(row.plc_localsku), page: "20" });
@@ -120,9 +122,9 @@ async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
     { name: "/ij/plan_edit (hero, ABCD and PLC, page 20)", path: `/ij/plan_edit?${few}`, as: "gold" },
   ];
   if (rare) {
-    const query = new URLSearchParams({ skuMode: "attributes", dateStart: "1950-12-30", dateEnd: "2030-12-30", subCategory: rare.value });
+    const query = new URLSearchParams({ skuMode: "attributes", dateStart: "1950-12-30", dateEnd: "2030-12-30", [rare.param]: rare.value, page: "10" });
     for (const channel of ["WHOLESALES", "BRANDSITE", "ONLINE_PARTNERS", "FSS"]) query.append("chanel", channel);
-    pages.push({ name: `/ij/plan_edit (a rare sub category, ${rare.count} rows)`, path: `/ij/plan_edit?${query}`, as: "gold" });
+    pages.push({ name: `/ij/plan_edit (the rarest value, ${rare.param}, ${rare.count} rows, page 10)`, path: `/ij/plan_edit?${query}`, as: "gold" });
   }
   return pages;
 }
