@@ -153,6 +153,31 @@ describe("index selection (explain)", () => {
     expect(merge.inputStages[0].indexBounds).toEqual({ user: ['["u0", "u0"]'], at: ["[MaxKey, MinKey]"], _id: ["[MaxKey, MinKey]"] });
   });
 
+  it("a merge of hundreds of points stays in order, without repeats or losses, across getMores while others write", async () => {
+    const rows = h.client.db("plan").collection<{ _id: number; g: number; t: number }>("merge_writes");
+    await rows.insertMany(Array.from({ length: 20_000 }, (_, i) => ({ _id: i, g: i % 400, t: (i * 7919) % 20_000 })));
+    await rows.createIndex({ g: 1, t: -1 });
+    const groups = Array.from({ length: 300 }, (_, i) => i);
+    const cursor = rows.find({ g: { $in: groups } }).sort({ t: -1 }).batchSize(50);
+    const seen: { _id: number; t: number }[] = [];
+    let round = 0;
+    for await (const doc of cursor) {
+      seen.push(doc);
+      // Between batches another client inserts rows (some in the groups read) and deletes rows of other groups.
+      if (seen.length % 50 === 0 && round < 40) {
+        round++;
+        await rows.insertOne({ _id: 100_000 + round, g: round % 2 === 0 ? 5 : 350, t: 30_000 + round });
+        await rows.deleteOne({ _id: 399 - (round % 50) });
+      }
+    }
+    const ids = seen.map((d) => d._id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let i = 1; i < seen.length; i++) expect(seen[i - 1].t).toBeGreaterThanOrEqual(seen[i].t);
+    const untouched = (await rows.find({ g: { $in: groups }, _id: { $lt: 100_000 } }).toArray()).map((d) => d._id);
+    expect(ids.filter((id) => id < 100_000).sort((a, b) => a - b)).toEqual(untouched.sort((a, b) => a - b));
+    await rows.drop();
+  });
+
   it("weighs a walk in sort order by how often its documents match: a tenth of a channel is read through the narrower index", async () => {
     // 20,000 rows over 4 channels and 10 brands: two channels hold 10,000 rows, one brand 1,000 of them.
     const rows = h.client.db("plan").collection<{ _id: number; channel: string; brand: string; at: Date; month: number }>("rows");

@@ -917,6 +917,8 @@ class MergeScan implements Source {
   private readonly heap: number[] = [];
   /** Ids returned so far, kept only when a document can be in two ranges (see mayRepeat). */
   private readonly seen: Set<string> | undefined;
+  /** Scans that yielded since they were last read: restored before their next read. */
+  private readonly stale: boolean[];
   constructor(
     coll: Collection,
     plan: IndexScanPlan,
@@ -927,6 +929,7 @@ class MergeScan implements Source {
     this.scans = plan.ranges.map((r) => new IndexScan(coll, { ...plan, ranges: [r] }, [r], matcher, stats));
     this.seen = mayRepeat(plan) ? new Set() : undefined;
     this.heads = this.scans.map(() => undefined);
+    this.stale = this.scans.map(() => false);
     this.refill = this.scans.map((_, i) => this.scans.length - 1 - i);
   }
   private less(a: number, b: number): boolean {
@@ -966,6 +969,11 @@ class MergeScan implements Source {
     for (;;) {
       while (this.refill.length > 0) {
         const i = this.refill[this.refill.length - 1];
+        if (this.stale[i]) {
+          this.scans[i].save();
+          this.scans[i].restore();
+          this.stale[i] = false;
+        }
         const head = this.scans[i].next();
         if (head === PAUSE) return PAUSE;
         this.refill.pop();
@@ -985,12 +993,14 @@ class MergeScan implements Source {
       return doc;
     }
   }
+  /**
+   * A yield: each scan is restored (re-seeked) only when it is next read, so a yield costs nothing per point; a merge of
+   * thousands of points re-seeking all of them every few milliseconds would spend its time seeking.
+   */
   save(): void {
-    for (const s of this.scans) s.save();
+    this.stale.fill(true);
   }
-  restore(): void {
-    for (const s of this.scans) s.restore();
-  }
+  restore(): void {}
 }
 
 /** The value a document sorts by on one field (arrays: their smallest element ascending, largest descending). */
