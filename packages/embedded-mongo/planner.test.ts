@@ -150,6 +150,10 @@ describe("index selection (explain)", () => {
     const e = await files.find(query).sort({ at: -1, _id: -1 }).limit(20).explain();
     const merge = stages(e.queryPlanner.winningPlan).find((s) => s.stage === "SORT_MERGE")!;
     expect(merge.inputStages).toHaveLength(35);
+    // Merged on the index keys: a document is fetched when its key comes out, not one per point up front.
+    const deep = await files.find(query).sort({ at: -1, _id: -1 }).skip(137).limit(20).explain("executionStats");
+    expect(deep.executionStats.nReturned).toBe(20);
+    expect(deep.executionStats.totalDocsExamined).toBeLessThan(157 + 35);
     expect(merge.inputStages[0].indexBounds).toEqual({ user: ['["u0", "u0"]'], at: ["[MaxKey, MinKey]"], _id: ["[MaxKey, MinKey]"] });
   });
 

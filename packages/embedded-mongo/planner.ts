@@ -905,6 +905,114 @@ function before(a: Interval, b: Interval): boolean {
 }
 
 /**
+ * SORT_MERGE on index keys (an index whose fields are not arrays holds the sort fields in its entries): the points'
+ * scans are merged by their next entry, and only the entry that comes out is fetched. A merge of 2,700 points for one
+ * page thus reads 2,700 keys but about as many documents as the page skips and shows, not one per point.
+ */
+class EntryMergeScan implements Source {
+  private readonly scans: IndexScan[];
+  private readonly heads: (IndexEntry | undefined)[];
+  private readonly refill: number[];
+  private readonly heap: number[] = [];
+  private readonly stale: boolean[];
+  private readonly seen: Set<string> | undefined;
+  /** Index positions and directions of the sort fields, compared in the index's own order. */
+  private readonly sortAt: { at: number; sign: number }[];
+  private test: ((doc: Doc) => boolean) | undefined;
+  constructor(
+    private readonly coll: Collection,
+    private readonly plan: IndexScanPlan,
+    private readonly matcher: (doc: Doc) => boolean,
+    private readonly stats: ScanStats,
+    sort: SortSpec,
+  ) {
+    this.scans = plan.ranges.map((r) => new IndexScan(coll, { ...plan, ranges: [r] }, [r], matcher, stats));
+    this.heads = this.scans.map(() => undefined);
+    this.refill = this.scans.map((_, i) => this.scans.length - 1 - i);
+    this.stale = this.scans.map(() => false);
+    this.seen = mayRepeat(plan) ? new Set() : undefined;
+    this.sortAt = sort.map(([field, d]) => ({ at: plan.index.fields.indexOf(field), sign: d }));
+    this.test = plan.exact ? undefined : matcher;
+  }
+  private less(a: number, b: number): boolean {
+    const x = this.heads[a] as IndexEntry;
+    const y = this.heads[b] as IndexEntry;
+    for (const { at, sign } of this.sortAt) {
+      const c = compareValues(x[at], y[at]) * sign;
+      if (c !== 0) return c < 0;
+    }
+    return a < b;
+  }
+  private push(i: number): void {
+    const heap = this.heap;
+    let at = heap.push(i) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.less(heap[at], heap[parent])) break;
+      [heap[at], heap[parent]] = [heap[parent], heap[at]];
+      at = parent;
+    }
+  }
+  private pop(): number {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      for (let at = 0; ; ) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let best = at;
+        if (l < heap.length && this.less(heap[l], heap[best])) best = l;
+        if (r < heap.length && this.less(heap[r], heap[best])) best = r;
+        if (best === at) break;
+        [heap[at], heap[best]] = [heap[best], heap[at]];
+        at = best;
+      }
+    }
+    return top;
+  }
+  next(): Doc | undefined | typeof PAUSE {
+    for (let misses = 0; misses < PAUSE_EVERY; misses++) {
+      while (this.refill.length > 0) {
+        const i = this.refill.pop()!;
+        if (this.stale[i]) {
+          this.scans[i].save();
+          this.scans[i].restore();
+          this.stale[i] = false;
+        }
+        const entry = this.scans[i].nextEntry();
+        this.heads[i] = entry;
+        if (entry) {
+          this.stats.keysExamined++;
+          this.push(i);
+        }
+      }
+      if (this.heap.length === 0) return undefined;
+      const best = this.pop();
+      const id = entryId(this.heads[best] as IndexEntry);
+      this.heads[best] = undefined;
+      this.refill.push(best);
+      if (this.seen) {
+        if (this.seen.has(id)) continue;
+        this.seen.add(id);
+      }
+      const doc = this.coll.docs.get(id);
+      if (!doc) continue;
+      this.stats.docsExamined++;
+      if (!this.test || this.test(doc)) return doc;
+    }
+    return PAUSE;
+  }
+  /** A yield: documents may change meanwhile (test them from now on); each scan re-seeks when it is next read. */
+  save(): void {
+    this.stale.fill(true);
+    this.test = this.matcher;
+  }
+  restore(): void {}
+}
+
+/**
  * K-way merge of per-range index scans by the sort key (MongoDB's SORT_MERGE over exploded points): a binary heap of
  * the scans by their current document, so each result costs O(log k) comparisons however many points the $in holds.
  */
@@ -1094,7 +1202,9 @@ export function openSource(coll: Collection | undefined, q: PlannedQuery, stats:
     case "collscan":
       return new CollScan(coll, plan.direction, Object.keys(q.filter).length === 0 ? undefined : q.matcher, stats);
     case "ixscan":
-      if (plan.mergeSort && q.sort) return new MergeScan(coll, plan, q.matcher, stats, q.sort);
+      if (plan.mergeSort && q.sort) {
+        return plan.index.isMultikey ? new MergeScan(coll, plan, q.matcher, stats, q.sort) : new EntryMergeScan(coll, plan, q.matcher, stats, q.sort);
+      }
       return new IndexScan(coll, plan, plan.ranges, q.matcher, stats);
     case "or": {
       const sources = plan.branches.map((b) => openSource(coll, { ...q, plan: b, matcher: () => true }, stats, compile));
