@@ -778,6 +778,21 @@ class CollScan implements Source, FastSource {
   restore(): void {}
 }
 
+/**
+ * The document an index entry names, when it still exists, was not returned before (`seen`, kept when a document can
+ * have several entries) and passes `test` (none: the bounds said everything); counted as examined once fetched.
+ */
+function fetchEntry(coll: Collection, id: string, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined): Doc | undefined {
+  if (seen) {
+    if (seen.has(id)) return undefined;
+    seen.add(id);
+  }
+  const doc = coll.docs.get(id);
+  if (!doc) return undefined;
+  stats.docsExamined++;
+  return !test || test(doc) ? doc : undefined;
+}
+
 class IndexScan implements Source {
   private rangeIdx = 0;
   private pos: Position<IndexEntry> | undefined;
@@ -840,15 +855,8 @@ class IndexScan implements Source {
       const e = this.nextEntry();
       if (!e) return undefined;
       this.stats.keysExamined++;
-      const id = entryId(e);
-      if (this.seen) {
-        if (this.seen.has(id)) continue;
-        this.seen.add(id);
-      }
-      const doc = this.coll.docs.get(id);
-      if (!doc) continue;
-      this.stats.docsExamined++;
-      if (!this.test || this.test(doc)) return doc;
+      const doc = fetchEntry(this.coll, entryId(e), this.seen, this.stats, this.test);
+      if (doc) return doc;
     }
     return PAUSE;
   }
@@ -904,6 +912,44 @@ function before(a: Interval, b: Interval): boolean {
   return c < 0 || (c === 0 && !(a.hiInc && b.loInc));
 }
 
+/** The scans of a SORT_MERGE that hold a head, as a binary heap ordered by `less` (O(log k) per result). */
+class ScanHeap {
+  private readonly items: number[] = [];
+  constructor(private readonly less: (a: number, b: number) => boolean) {}
+  get size(): number {
+    return this.items.length;
+  }
+  push(scan: number): void {
+    const items = this.items;
+    let at = items.push(scan) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.less(items[at], items[parent])) break;
+      [items[at], items[parent]] = [items[parent], items[at]];
+      at = parent;
+    }
+  }
+  pop(): number {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let at = 0; ; ) {
+        const l = 2 * at + 1;
+        const r = l + 1;
+        let best = at;
+        if (l < items.length && this.less(items[l], items[best])) best = l;
+        if (r < items.length && this.less(items[r], items[best])) best = r;
+        if (best === at) break;
+        [items[at], items[best]] = [items[best], items[at]];
+        at = best;
+      }
+    }
+    return top;
+  }
+}
+
 /**
  * SORT_MERGE on index keys (an index whose fields are not arrays holds the sort fields in its entries): the points'
  * scans are merged by their next entry, and only the entry that comes out is fetched. A merge of 2,700 points for one
@@ -913,7 +959,7 @@ class EntryMergeScan implements Source {
   private readonly scans: IndexScan[];
   private readonly heads: (IndexEntry | undefined)[];
   private readonly refill: number[];
-  private readonly heap: number[] = [];
+  private readonly heap = new ScanHeap((a, b) => this.less(a, b));
   private readonly stale: boolean[];
   private readonly seen: Set<string> | undefined;
   /** Index positions and directions of the sort fields, compared in the index's own order. */
@@ -943,35 +989,6 @@ class EntryMergeScan implements Source {
     }
     return a < b;
   }
-  private push(i: number): void {
-    const heap = this.heap;
-    let at = heap.push(i) - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.less(heap[at], heap[parent])) break;
-      [heap[at], heap[parent]] = [heap[parent], heap[at]];
-      at = parent;
-    }
-  }
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let at = 0; ; ) {
-        const l = 2 * at + 1;
-        const r = l + 1;
-        let best = at;
-        if (l < heap.length && this.less(heap[l], heap[best])) best = l;
-        if (r < heap.length && this.less(heap[r], heap[best])) best = r;
-        if (best === at) break;
-        [heap[at], heap[best]] = [heap[best], heap[at]];
-        at = best;
-      }
-    }
-    return top;
-  }
   next(): Doc | undefined | typeof PAUSE {
     for (let misses = 0; misses < PAUSE_EVERY; misses++) {
       while (this.refill.length > 0) {
@@ -985,22 +1002,16 @@ class EntryMergeScan implements Source {
         this.heads[i] = entry;
         if (entry) {
           this.stats.keysExamined++;
-          this.push(i);
+          this.heap.push(i);
         }
       }
-      if (this.heap.length === 0) return undefined;
-      const best = this.pop();
+      if (this.heap.size === 0) return undefined;
+      const best = this.heap.pop();
       const id = entryId(this.heads[best] as IndexEntry);
       this.heads[best] = undefined;
       this.refill.push(best);
-      if (this.seen) {
-        if (this.seen.has(id)) continue;
-        this.seen.add(id);
-      }
-      const doc = this.coll.docs.get(id);
-      if (!doc) continue;
-      this.stats.docsExamined++;
-      if (!this.test || this.test(doc)) return doc;
+      const doc = fetchEntry(this.coll, id, this.seen, this.stats, this.test);
+      if (doc) return doc;
     }
     return PAUSE;
   }
@@ -1022,7 +1033,7 @@ class MergeScan implements Source {
   /** Scans whose next document must be read before the heap can answer (all of them at first). */
   private readonly refill: number[];
   /** Scans holding a document, ordered by it (ties by scan order, as a stable merge). */
-  private readonly heap: number[] = [];
+  private readonly heap = new ScanHeap((a, b) => this.less(a, b));
   /** Ids returned so far, kept only when a document can be in two ranges (see mayRepeat). */
   private readonly seen: Set<string> | undefined;
   /** Scans that yielded since they were last read: restored before their next read. */
@@ -1044,35 +1055,6 @@ class MergeScan implements Source {
     const c = compareDocs(this.heads[a] as Doc, this.heads[b] as Doc, this.sort);
     return c < 0 || (c === 0 && a < b);
   }
-  private push(i: number): void {
-    const heap = this.heap;
-    let at = heap.push(i) - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!this.less(heap[at], heap[parent])) break;
-      [heap[at], heap[parent]] = [heap[parent], heap[at]];
-      at = parent;
-    }
-  }
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let at = 0; ; ) {
-        const l = 2 * at + 1;
-        const r = l + 1;
-        let best = at;
-        if (l < heap.length && this.less(heap[l], heap[best])) best = l;
-        if (r < heap.length && this.less(heap[r], heap[best])) best = r;
-        if (best === at) break;
-        [heap[at], heap[best]] = [heap[best], heap[at]];
-        at = best;
-      }
-    }
-    return top;
-  }
   next(): Doc | undefined | typeof PAUSE {
     for (;;) {
       while (this.refill.length > 0) {
@@ -1086,10 +1068,10 @@ class MergeScan implements Source {
         if (head === PAUSE) return PAUSE;
         this.refill.pop();
         this.heads[i] = head;
-        if (head) this.push(i);
+        if (head) this.heap.push(i);
       }
-      if (this.heap.length === 0) return undefined;
-      const best = this.pop();
+      if (this.heap.size === 0) return undefined;
+      const best = this.heap.pop();
       const doc = this.heads[best] as Doc;
       this.heads[best] = undefined;
       this.refill.push(best);
