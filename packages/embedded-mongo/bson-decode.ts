@@ -202,6 +202,25 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
  * The size of the element value of `type` at buf[i], or -1 when the type is unknown or the value
  * runs past `end`. Used only to step over the fields of a command body.
  */
+/** Where the top-level `_id` element (type byte to value end) lies in a document's bytes; undefined without one. */
+export function idElementOf(doc: Buffer): [number, number] | undefined {
+  const end = doc.length - 1;
+  let i = 4;
+  while (i < end) {
+    const start = i;
+    const type = doc[i++];
+    const nul = doc.indexOf(0, i);
+    if (nul < 0 || nul >= end) return undefined;
+    const isId = nul - i === 3 && doc[i] === 0x5f && doc[i + 1] === 0x69 && doc[i + 2] === 0x64;
+    i = nul + 1;
+    const n = valueSize(doc, type, i, end);
+    if (n < 0) return undefined;
+    i += n;
+    if (isId) return [start, i];
+  }
+  return undefined;
+}
+
 function valueSize(buf: Buffer, type: number, i: number, end: number): number {
   let n: number;
   switch (type) {
@@ -294,6 +313,7 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
   if (i !== end || docsAt < 0) return undefined;
 
   const documents: Doc[] = [];
+  const raw: (Buffer | undefined)[] = [];
   const arrayEnd = docsEnd - 1;
   if (buf[arrayEnd] !== 0) return undefined;
   let p = docsValue + 4;
@@ -305,7 +325,9 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
     if (p + 4 > arrayEnd) return undefined;
     const docSize = buf.readInt32LE(p);
     if (docSize < 5 || p + docSize > arrayEnd) return undefined;
-    documents.push(decodeDocumentFast(buf, p, docSize) ?? deserialize(buf.subarray(p, p + docSize)));
+    const fast = decodeDocumentFast(buf, p, docSize);
+    documents.push(fast ?? deserialize(buf.subarray(p, p + docSize)));
+    raw.push(fast ? buf.subarray(p, p + docSize) : undefined);
     p += docSize;
   }
   if (p !== arrayEnd) return undefined;
@@ -317,5 +339,17 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
   rest.writeInt32LE(rest.length, 0);
   const body = deserialize(rest);
   body.documents = documents;
+  rawDocuments.set(documents, raw);
   return body;
+}
+
+/**
+ * The bytes each document of an insert batch arrived in, where the fast decoder read it (so encoding the
+ * decoded document gives the same values): the journal writes them as they are instead of encoding the
+ * document again. Keyed by the command's documents array, so they go with the command.
+ */
+const rawDocuments = new WeakMap<unknown[], (Buffer | undefined)[]>();
+
+export function rawDocumentsOf(documents: unknown[]): (Buffer | undefined)[] | undefined {
+  return rawDocuments.get(documents);
 }

@@ -109,6 +109,127 @@ export class BTree<E> {
     return [up, right];
   }
 
+  /**
+   * Inserts entries sorted by the comparator and absent from the tree (a batch of documents' keys). Each node
+   * is visited once for all the entries that land under it, so entries that fall close together (one key's
+   * new ids, appends at the end) cost a few comparisons each instead of a descent each.
+   */
+  insertSorted(sorted: E[]): void {
+    if (sorted.length === 0) return;
+    if (sorted.length === 1) {
+      this.insert(sorted[0]);
+      return;
+    }
+    let level = this.insertRun(this.root, sorted, 0, sorted.length);
+    // The root split into several nodes: stack inner nodes over them until one holds everything.
+    while (level.length > 1) {
+      const up: Node<E>[] = [];
+      const fill = Math.floor((INNER_MAX * 3) / 4);
+      for (let i = 0; i < level.length; i += fill) up.push(innerOf(level.slice(i, i + fill)));
+      level = up;
+    }
+    this.root = level[0];
+  }
+
+  /** Inserts sorted[lo, hi) under node; returns the node followed by the new right siblings it split into. */
+  private insertRun(node: Node<E>, sorted: E[], lo: number, hi: number): Node<E>[] {
+    if (node.leaf) {
+      const keys = node.keys;
+      const merged = new Array<E>(keys.length + hi - lo);
+      let i = 0;
+      let j = lo;
+      let k = 0;
+      while (i < keys.length && j < hi) merged[k++] = this.compare(keys[i], sorted[j]) < 0 ? keys[i++] : sorted[j++];
+      while (i < keys.length) merged[k++] = keys[i++];
+      while (j < hi) merged[k++] = sorted[j++];
+      if (merged.length <= LEAF_MAX) {
+        node.keys = merged;
+        node.size = merged.length;
+        return [node];
+      }
+      // Full leaves of three quarters, as a build makes them: the first keeps its place in the chain.
+      const fill = Math.floor((LEAF_MAX * 3) / 4);
+      const pieces = Math.ceil(merged.length / fill);
+      const per = Math.ceil(merged.length / pieces);
+      const out: Leaf<E>[] = [node];
+      node.keys = merged.slice(0, per);
+      node.size = node.keys.length;
+      const after = node.next;
+      let prev: Leaf<E> = node;
+      for (let at = per; at < merged.length; at += per) {
+        const leaf = newLeaf<E>();
+        leaf.keys = merged.slice(at, at + per);
+        leaf.size = leaf.keys.length;
+        leaf.prev = prev;
+        prev.next = leaf;
+        prev = leaf;
+        out.push(leaf);
+      }
+      prev.next = after;
+      if (after) after.prev = prev;
+      return out;
+    }
+    const children: Node<E>[] = [];
+    const seps: E[] = [];
+    let start = lo;
+    let done = 0;
+    while (start < hi) {
+      const c = this.childFor(node, sorted[start]);
+      // The entries before the next separator belong to child c.
+      let end = hi;
+      if (c < node.seps.length) {
+        const sep = node.seps[c];
+        let a = start + 1;
+        let b = hi;
+        while (a < b) {
+          const mid = (a + b) >> 1;
+          if (this.compare(sep, sorted[mid]) <= 0) b = mid;
+          else a = mid + 1;
+        }
+        end = a;
+      }
+      // Children before c are kept as they are.
+      for (; done < c; done++) {
+        if (done > 0) seps.push(node.seps[done - 1]);
+        children.push(node.children[done]);
+      }
+      const pieces = this.insertRun(node.children[c], sorted, start, end);
+      if (c > 0) seps.push(node.seps[c - 1]);
+      children.push(pieces[0]);
+      for (let p = 1; p < pieces.length; p++) {
+        seps.push(firstKey(pieces[p]));
+        children.push(pieces[p]);
+      }
+      done = c + 1;
+      start = end;
+    }
+    for (; done < node.children.length; done++) {
+      seps.push(node.seps[done - 1]);
+      children.push(node.children[done]);
+    }
+    node.size += hi - lo;
+    if (children.length <= INNER_MAX) {
+      node.children = children;
+      node.seps = seps;
+      return [node];
+    }
+    const fill = Math.floor((INNER_MAX * 3) / 4);
+    const count = Math.ceil(children.length / fill);
+    const per = Math.ceil(children.length / count);
+    const out: Node<E>[] = [];
+    for (let at = 0; at < children.length; at += per) {
+      const part = children.slice(at, at + per);
+      if (at === 0) {
+        node.children = part;
+        node.seps = seps.slice(0, part.length - 1);
+        node.size = 0;
+        for (const ch of part) node.size += ch.size;
+        out.push(node);
+      } else out.push(innerOf(part));
+    }
+    return out;
+  }
+
   /** The child whose range holds `entry`: the number of separators at or before it. */
   private childFor(node: Inner<E>, entry: E): number {
     return partitionPoint(node.seps, (sep) => this.compare(sep, entry) <= 0);
@@ -227,6 +348,13 @@ export class BTree<E> {
 
 function newLeaf<E>(): Leaf<E> {
   return { leaf: true, keys: [], size: 0, next: null, prev: null };
+}
+
+/** An inner node over children (its separators: the first key of each child after the first). */
+function innerOf<E>(children: Node<E>[]): Inner<E> {
+  const node: Inner<E> = { leaf: false, children, seps: children.slice(1).map(firstKey), size: 0 };
+  for (const c of children) node.size += c.size;
+  return node;
 }
 
 function firstKey<E>(node: Node<E>): E {

@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertEmbeddedAllowed, startEmbeddedMongo } from "./index";
-import { setCompactionThreshold } from "./journal";
+import { BSON } from "bson";
+import { encodePutRecord, encodeRecord, setCompactionThreshold } from "./journal";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -91,6 +92,33 @@ describe("durability", () => {
       h = undefined;
     }
   }, 30_000);
+
+  it("journals an inserted document in the bytes it arrived in, and a restart reads back the same values", async () => {
+    const doc = { _id: 7, name: "Tênis Ação", n: 2.5, whole: 3, big: 2 ** 40, at: new Date(Date.UTC(2026, 0, 2)), tags: ["a", "b"], sub: { x: null, y: true } };
+    // The record around the document's own bytes is the record the journal encodes from the document.
+    expect(encodePutRecord("db.c", Buffer.from(BSON.serialize(doc)))).toEqual(encodeRecord(1, { n: "db.c", d: doc }));
+    // A driver appends the _id it generates: the record has it first, as the document is stored.
+    const { _id, ...rest } = doc;
+    expect(encodePutRecord("db.c", Buffer.from(BSON.serialize({ ...rest, _id })))).toEqual(encodeRecord(1, { n: "db.c", d: doc }));
+    expect(encodePutRecord("db.c", Buffer.from(BSON.serialize(rest)))).toBeUndefined();
+    const dir = tempDir();
+    h = await startHarness(dir);
+    const docs = h.client.db("raw").collection<Loose>("docs");
+    await docs.createIndexes([{ key: { name: 1 } }, { key: { "sub.y": 1, at: -1 } }]);
+    const batch: Loose[] = Array.from({ length: 3_000 }, (_, i) => ({ ...doc, _id: i, n: i / 4, tags: [`t${i % 5}`], at: new Date(Date.UTC(2026, 0, 1 + (i % 28))) }));
+    await docs.insertMany(batch.slice(0, 1_500));
+    // Without an _id: the driver generates one and appends it.
+    const generated = batch.slice(1_500).map(({ _id, ...fields }) => fields as Loose);
+    await docs.insertMany(generated, { ordered: false });
+    await stopHarness(h);
+    h = await startHarness(dir);
+    const again = h.client.db("raw").collection<Loose>("docs");
+    const back = await again.find({}).toArray();
+    expect(back.slice(0, 1_500)).toEqual(batch.slice(0, 1_500));
+    expect(back.slice(1_500)).toEqual(generated);
+    expect(Object.keys(back[2_000])[0]).toBe("_id");
+    expect(await again.countDocuments({ "sub.y": true, at: { $gte: new Date(Date.UTC(2026, 0, 20)) } })).toBe(batch.filter((d) => d.at >= new Date(Date.UTC(2026, 0, 20))).length);
+  });
 
   it("discards a torn last record and keeps writing after it", async () => {
     const dir = tempDir();

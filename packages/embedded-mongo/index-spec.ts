@@ -23,7 +23,8 @@ export type IndexSpec = {
   expireAfterSeconds?: number;
 } & Partial<TextIndexSpec>;
 
-export type KeyEntry = { key: string; values: unknown[] };
+/** The values one document gives an index key (several for a multikey index). */
+export type KeyEntry = { values: unknown[] };
 
 /** What every index kind offers the catalogue. */
 export interface CatalogIndex {

@@ -19,7 +19,7 @@ import net from "node:net";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { BSON } from "bson";
-import { decodeDocumentFast } from "./bson-decode";
+import { decodeDocumentFast, idElementOf } from "./bson-decode";
 import { Collection, createIndexObject, type Catalog, type ChangeSink, type IndexSpec } from "./storage";
 import { keyOf, type Doc } from "./values";
 
@@ -67,6 +67,51 @@ export function encodeRecord(type: number, body: Doc): Buffer {
   const out = arena.subarray(start, last + 1);
   arenaPos = last + 1;
   out[8] = type;
+  out.writeUInt32LE(out.length - 8, 0);
+  out.writeUInt32LE(crc32(out.subarray(8)), 4);
+  return out;
+}
+
+/**
+ * A Put record ({ n: ns, d: document }) around a document's own BSON, laid out as BSON.serialize would, its
+ * `_id` element moved first (as stored; the driver appends a generated _id). Undefined when it has no `_id`.
+ */
+export function encodePutRecord(ns: string, doc: Buffer): Buffer | undefined {
+  const id = idElementOf(doc);
+  if (!id) return undefined;
+  const nsBytes = Buffer.byteLength(ns);
+  // body: int32 size | 0x02 "n" int32 len ns 0 | 0x03 "d" document | 0
+  const bodySize = 4 + (3 + 4 + nsBytes + 1) + (3 + doc.length) + 1;
+  const total = 9 + bodySize;
+  let out: Buffer;
+  if (total <= ARENA_MIN_FREE) {
+    if (arena.length - arenaPos < ARENA_MIN_FREE) {
+      arena = Buffer.allocUnsafe(ARENA_BYTES);
+      arenaPos = 0;
+    }
+    out = arena.subarray(arenaPos, arenaPos + total);
+    arenaPos += total;
+  } else out = Buffer.allocUnsafe(total);
+  let i = 9;
+  out.writeInt32LE(bodySize, i);
+  i += 4;
+  out[i++] = 0x02;
+  out[i++] = 0x6e; // n
+  out[i++] = 0;
+  out.writeInt32LE(nsBytes + 1, i);
+  i += 4;
+  i += out.write(ns, i, "utf8");
+  out[i++] = 0;
+  out[i++] = 0x03;
+  out[i++] = 0x64; // d
+  out[i++] = 0;
+  const [idStart, idEnd] = id;
+  i += doc.copy(out, i, 0, 4);
+  i += doc.copy(out, i, idStart, idEnd);
+  i += doc.copy(out, i, 4, idStart);
+  i += doc.copy(out, i, idEnd, doc.length);
+  out[i++] = 0;
+  out[8] = RecordType.Put;
   out.writeUInt32LE(out.length - 8, 0);
   out.writeUInt32LE(crc32(out.subarray(8)), 4);
   return out;
@@ -322,8 +367,8 @@ export class Journal implements ChangeSink {
     if (this.size > 4 * 1024 * 1024) this.startCompaction();
   }
 
-  putDocument(ns: string, doc: Doc, undo: () => void): void {
-    this.push(encodeRecord(RecordType.Put, { n: ns, d: doc }), undo);
+  putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void {
+    this.push((raw && encodePutRecord(ns, raw)) || encodeRecord(RecordType.Put, { n: ns, d: doc }), undo);
   }
   deleteDocument(ns: string, id: unknown, undo: () => void): void {
     this.push(encodeRecord(RecordType.Delete, { n: ns, id }), undo);

@@ -48,6 +48,64 @@ describe("the counted B+ tree", () => {
   });
 });
 
+describe("a sorted batch into the B+ tree (insertSorted)", () => {
+  /** Everything a reader relies on: order both ways, ranks, seeks through the separators, and deletes. */
+  function expectTree(tree: BTree<number>, present: Set<number>) {
+    const sorted = [...present].sort((a, b) => a - b);
+    expect(tree.size).toBe(sorted.length);
+    expect([...tree.entries()]).toEqual(sorted);
+    const back: number[] = [];
+    const pos = tree.end();
+    while (BTree.stepBack(pos)) back.push(BTree.entryAt(pos)!);
+    expect(back.reverse()).toEqual(sorted);
+    for (let r = 0; r < sorted.length; r += 97) expect(BTree.entryAt(tree.atRank(r))).toBe(sorted[r]);
+    for (let k = 0; k < sorted.length; k += 89) {
+      const v = sorted[k];
+      expect(tree.rankOf((e) => e - v)).toBe(k);
+      expect(BTree.entryAt(tree.seek((e) => e - v).pos)).toBe(v);
+    }
+  }
+
+  let seed = 11;
+  const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const batchOf = (present: Set<number>, n: number, pick: () => number) => {
+    const out = new Set<number>();
+    while (out.size < n) {
+      const v = pick();
+      if (!present.has(v)) out.add(v);
+    }
+    return [...out].sort((a, b) => a - b);
+  };
+
+  it.each([
+    ["spread over the tree", () => Math.floor(rand() * 1e7)],
+    ["appended after every key", (i: number) => 1e7 + i * 100_000 + Math.floor(rand() * 100_000)],
+    ["before every key", (i: number) => -1e7 - i * 100_000 - Math.floor(rand() * 100_000)],
+    ["dense in one narrow range", () => 5e6 + Math.floor(rand() * 100_000)],
+  ])("holds the same entries as one insert each: %s", (_name, pick) => {
+    const bulk = new BTree<number>((a, b) => a - b);
+    const present = new Set<number>();
+    // Batches from one entry up to more than the tree held before, into an empty tree first.
+    for (const [round, n] of [1, 2, 63, 64, 65, 500, 3_000, 10_000, 7, 20_000].entries()) {
+      const batch = batchOf(present, n, () => pick(round));
+      bulk.insertSorted(batch);
+      for (const v of batch) present.add(v);
+      expectTree(bulk, present);
+    }
+    // Single inserts and deletes keep working on what the batches built.
+    for (const v of batchOf(present, 2_000, () => Math.floor(rand() * 2e7) - 1e7)) {
+      bulk.insert(v);
+      present.add(v);
+    }
+    const all = [...present];
+    for (let i = 0; i < all.length; i += 2) {
+      expect(bulk.delete(all[i])).toBe(true);
+      present.delete(all[i]);
+    }
+    expectTree(bulk, present);
+  });
+});
+
 describe("ordered indexes", () => {
   it("hold one entry per key in BSON order and follow updates and deletes", () => {
     const { catalog, coll } = seeded();

@@ -26,7 +26,8 @@ import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } fr
 
 /** Receives every change, in order, with the function that undoes it; the durable journal implements it. */
 export interface ChangeSink {
-  putDocument(ns: string, doc: Doc, undo: () => void): void;
+  /** `raw`, when given, is the document's own BSON (an insert's bytes as they arrived), written as it is. */
+  putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void;
   deleteDocument(ns: string, id: unknown, undo: () => void): void;
   createCollection(ns: string, options: Doc, undo: () => void): void;
   dropCollection(ns: string, undo: () => void): void;
@@ -143,7 +144,6 @@ export class Index implements CatalogIndex {
       // Fast path: top-level fields holding scalars give one key (the general path below gives the same).
       // Sized up front (push() would grow it to 17 slots); makeEntry copies it into the entry the index keeps.
       const values: unknown[] = new Array(this.fields.length);
-      let key = "";
       let allMissing = true;
       let scalars = true;
       for (let i = 0; i < this.fields.length && scalars; i++) {
@@ -151,9 +151,8 @@ export class Index implements CatalogIndex {
         if (Array.isArray(v)) scalars = false;
         if (v !== undefined) allMissing = false;
         values[i] = v;
-        key = i === 0 ? keyOf(v) : `${key}\u0000${keyOf(v)}`;
       }
-      if (scalars) return allMissing && this.spec.sparse ? null : [{ key, values }];
+      if (scalars) return allMissing && this.spec.sparse ? null : [{ values }];
     }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return null;
@@ -169,7 +168,7 @@ export class Index implements CatalogIndex {
       }
       combos = next;
     }
-    return combos.map((values) => ({ key: values.map(keyOf).join("\u0000"), values }));
+    return combos.map((values) => ({ values }));
   }
 
   private noteMultikey(doc: Doc): void {
@@ -215,6 +214,18 @@ export class Index implements CatalogIndex {
     if (!keys) return;
     if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
     for (const entry of keys) this.tree.insert(this.makeEntry(entry.values, idKey));
+  }
+
+  /** Like add, but into `out` for a later addSorted (a batch of inserts). */
+  collect(idKey: string, doc: Doc, keys: KeyEntry[] | null, out: IndexEntry[]): void {
+    if (!keys) return;
+    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
+    for (const entry of keys) out.push(this.makeEntry(entry.values, idKey));
+  }
+
+  /** Adds entries of documents not yet in the index (a batch's, from collect), in one pass over the tree. */
+  addSorted(entries: IndexEntry[]): void {
+    this.tree.insertSorted(entries.sort(this.compareEntries));
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
@@ -470,8 +481,8 @@ export class Catalog {
     this.sink?.dropDatabase(db, () => this.dbs.set(db, colls));
   }
 
-  /** Inserts a document that already has an _id, enforcing every unique index. */
-  insert(coll: Collection, doc: Doc): void {
+  /** Inserts a document that already has an _id, enforcing every unique index; `raw`: its BSON, when at hand. */
+  insert(coll: Collection, doc: Doc, raw?: Buffer): void {
     const idKey = keyOf(doc._id);
     if (coll.docs.has(idKey)) {
       throw coll.idIndex.duplicateError(coll.ns, [doc._id]);
@@ -482,9 +493,37 @@ export class Catalog {
       index.checkUnique(doc, idKey, coll.ns, keys);
       keysByIndex.push([index, keys]);
     }
-    rawInsert(coll, idKey, doc, keysByIndex);
-    this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc));
+    const batch = this.batch;
+    if (batch?.coll === coll) {
+      // The index entries that no check reads wait for the end of the batch, to go in sorted.
+      coll.docs.set(idKey, doc);
+      coll.idIndex.collect(idKey, doc, [{ values: [doc._id] }], batch.pending(coll.idIndex));
+      for (const [index, keys] of keysByIndex) {
+        if (index instanceof Index && !index.unique) index.collect(idKey, doc, keys, batch.pending(index));
+        else index.add(idKey, doc, keys);
+      }
+    } else rawInsert(coll, idKey, doc, keysByIndex);
+    this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
   }
+
+  /**
+   * Runs the inserts of one command into coll as a batch: the entries of the _id index and of the non-unique
+   * ordered indexes are gathered and added sorted at the end, one pass over each tree instead of a descent per
+   * document (unique indexes are still checked and filled document by document). `run` must not yield: until
+   * it returns, those indexes lack the batch's documents.
+   */
+  insertBatch<T>(coll: Collection, run: () => T): T {
+    if (this.batch) return run();
+    const batch = new InsertBatch(coll);
+    this.batch = batch;
+    try {
+      return run();
+    } finally {
+      this.batch = undefined;
+      batch.finish();
+    }
+  }
+  private batch: InsertBatch | undefined;
 
   /** Replaces a stored document by a new object with the same _id. */
   replace(coll: Collection, oldDoc: Doc, newDoc: Doc): void {
@@ -536,16 +575,31 @@ export class Catalog {
   }
 }
 
+class InsertBatch {
+  private readonly entries = new Map<Index, IndexEntry[]>();
+  constructor(readonly coll: Collection) {}
+
+  pending(index: Index): IndexEntry[] {
+    let list = this.entries.get(index);
+    if (!list) this.entries.set(index, (list = []));
+    return list;
+  }
+
+  finish(): void {
+    for (const [index, list] of this.entries) index.addSorted(list);
+  }
+}
+
 function rawInsert(coll: Collection, idKey: string, doc: Doc, keysByIndex?: [CatalogIndex, KeyEntry[] | null][]): void {
   coll.docs.set(idKey, doc);
-  coll.idIndex.add(idKey, doc, [{ key: idKey, values: [doc._id] }]);
+  coll.idIndex.add(idKey, doc, [{ values: [doc._id] }]);
   if (keysByIndex) for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
   else for (const index of coll.indexes.values()) index.add(idKey, doc);
 }
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
   if (!coll.docs.delete(idKey)) return;
-  coll.idIndex.remove(idKey, doc, [{ key: idKey, values: [doc._id] }]);
+  coll.idIndex.remove(idKey, doc, [{ values: [doc._id] }]);
   for (const index of coll.indexes.values()) index.remove(idKey, doc);
 }
 
@@ -564,7 +618,13 @@ function rawReplace(
 function sameKeys(a: KeyEntry[] | null, b: KeyEntry[] | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].key !== b[i].key) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i].values;
+    const y = b[i].values;
+    if (x.length !== y.length) return false;
+    // Equal in BSON order is equal as index keys (1 and 1.0, null and missing: the same key).
+    for (let j = 0; j < x.length; j++) if (compareValues(x[j], y[j]) !== 0) return false;
+  }
   return true;
 }
 

@@ -295,7 +295,7 @@ export class TextIndex implements CatalogIndex {
   keysOf(doc: Doc): KeyEntry[] | null {
     const scores = this.scoreDocument(doc);
     if (scores.size === 0) return null;
-    return [...scores].map(([term, score]) => ({ key: `${term}\u0000${score}`, values: [term, score] }));
+    return [...scores].map(([term, score]) => ({ values: [term, score] }));
   }
 
   checkUnique(): void {}

@@ -4,6 +4,7 @@ import { Collection, withIdFirst } from "../storage";
 import { assertSupportedValues, isPlainObject, type Doc } from "../values";
 import { arrayArg, collectionName, docArg, evalLet, filterCompiler, validateId, writeReply } from "../command-support";
 import { compileProjection } from "../projection";
+import { rawDocumentsOf } from "../bson-decode";
 
 import type { CommandHandler } from "../runner";
 
@@ -14,21 +15,43 @@ export const writeCommands: Record<string, CommandHandler> = {
     const ordered = cmd.ordered !== false;
     const writeErrors: Doc[] = [];
     let n = 0;
-    let coll: Collection | undefined;
-    for (let i = 0; i < docs.length; i++) {
+    const raws = rawDocumentsOf(docs);
+    const prepare = (raw: unknown): Doc => {
+      if (!isPlainObject(raw)) throw new MongoCommandError("BadValue", "each document to insert must be an object");
+      assertSupportedValues(raw, "document");
+      const doc = withIdFirst(raw);
+      validateId(doc._id);
+      return doc;
+    };
+    const fail = (error: unknown, i: number): boolean => {
+      writeErrors.push(toCommandError(error).toWriteError(i));
+      return ordered;
+    };
+    // The collection is created by the first document that goes in; from there the command is one batch.
+    let first: Doc | undefined;
+    let i = 0;
+    for (; i < docs.length && !first; i++) {
       try {
-        const raw = docs[i];
-        if (!isPlainObject(raw)) throw new MongoCommandError("BadValue", "each document to insert must be an object");
-        assertSupportedValues(raw, "document");
-        const doc = withIdFirst(raw);
-        validateId(doc._id);
-        coll ??= this.catalog.ensureCollection(db, name);
-        this.catalog.insert(coll, doc);
-        n++;
+        first = prepare(docs[i]);
       } catch (error) {
-        writeErrors.push(toCommandError(error).toWriteError(i));
-        if (ordered) break;
+        if (fail(error, i)) return writeReply({ n }, writeErrors);
       }
+    }
+    if (first) {
+      const coll: Collection = this.catalog.ensureCollection(db, name);
+      const start = i - 1;
+      this.catalog.insertBatch(coll, () => {
+        for (let k = start; k < docs.length; k++) {
+          try {
+            const doc = k === start ? first! : prepare(docs[k]);
+            // The bytes it came in serve the journal when they hold its _id (moved first there, as stored).
+            this.catalog.insert(coll, doc, raws?.[k]);
+            n++;
+          } catch (error) {
+            if (fail(error, k)) break;
+          }
+        }
+      });
     }
     return writeReply({ n }, writeErrors);
   },
