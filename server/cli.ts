@@ -40,7 +40,9 @@ async function dbIndexes(print: (line: string) => void): Promise<void> {
   const started = Date.now();
   const db = await getDb();
   const applied = await applyIndexes(db);
-  for (const { collection, names } of applied) print(`${collection}: ${names.join(", ")}`);
+  for (const { collection, names, dropped } of applied) {
+    print(`${collection}: ${names.join(", ")}${dropped ? ` (dropped the retired ${dropped.join(", ")})` : ""}`);
+  }
   const total = applied.reduce((s, a) => s + a.names.length, 0);
   print(`Applied ${total} indexes on ${applied.length} collections of database "${db.databaseName}" in ${Date.now() - started} ms.`);
   // Derived from the plan's rows, which a load made outside the portal may have changed.

@@ -51,7 +51,17 @@ export const allIndexes: IndexDeclaration[] = [
   ...attributeSetIndexes,
 ];
 
-export type AppliedIndexes = { collection: string; names: string[] }[];
+/**
+ * Indexes an earlier release declared and this one replaced: applyIndexes drops them where they exist, so a data
+ * directory or database set up before does not keep paying for them on every write. Only these names are ever
+ * dropped; an index someone added by hand stays.
+ */
+export const retiredIndexes: { collection: string; name: string }[] = [
+  // Replaced by sku_channel_creationDate (one point per SKU and channel).
+  { collection: "planning_quantity", name: "sku_creationDate" },
+];
+
+export type AppliedIndexes = { collection: string; names: string[]; dropped?: string[] }[];
 
 /**
  * The key MongoDB lists a declared index with: a text index's fields become `{ _fts: "text", _ftsx: 1 }` (its
@@ -66,8 +76,8 @@ export function listedIndexKey(key: IndexDeclaration["key"]): Record<string, unk
   return listed;
 }
 
-/** Creates the declared indexes, one createIndexes call per collection. Idempotent. */
-export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = allIndexes): Promise<AppliedIndexes> {
+/** Creates the declared indexes, one createIndexes call per collection, and drops the retired ones. Idempotent. */
+export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = allIndexes, retired = retiredIndexes): Promise<AppliedIndexes> {
   const byCollection = new Map<string, IndexDescription[]>();
   for (const { collection, key, options } of declarations) {
     const list = byCollection.get(collection) ?? [];
@@ -77,7 +87,14 @@ export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = al
   const applied: AppliedIndexes = [];
   for (const [collection, descriptions] of byCollection) {
     const names = await db.collection(collection).createIndexes(descriptions);
-    applied.push({ collection, names });
+    const dropped: string[] = [];
+    for (const { name } of retired.filter((r) => r.collection === collection)) {
+      const exists = (await db.collection(collection).listIndexes().toArray()).some((i) => i.name === name);
+      if (!exists) continue;
+      await db.collection(collection).dropIndex(name);
+      dropped.push(name);
+    }
+    applied.push(dropped.length > 0 ? { collection, names, dropped } : { collection, names });
   }
   return applied;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../test/db";
-import { allIndexes, applyIndexes, listedIndexKey } from "./all-indexes.server";
+import { allIndexes, applyIndexes, listedIndexKey, retiredIndexes } from "./all-indexes.server";
 import { indexes as userIndexes } from "./users.server";
 
 const testDb = useTestDatabase();
@@ -28,5 +28,21 @@ describe("applyIndexes", () => {
       expect(found?.key).toEqual(listedIndexKey(declared.key));
       expect(Boolean(found?.unique)).toBe(Boolean(declared.options?.unique));
     }
+  });
+
+  it("drops the indexes a release retired, and no index it does not know", async () => {
+    const db = await testDb.db();
+    const planning = db.collection("planning_quantity");
+    await planning.createIndex({ sku: 1, creationDate: -1 }, { name: "sku_creationDate" });
+    await planning.createIndex({ note: 1 }, { name: "added_by_hand" });
+    expect(retiredIndexes.map((r) => r.name)).toContain("sku_creationDate");
+    const applied = await applyIndexes(db);
+    expect(applied.find((a) => a.collection === "planning_quantity")?.dropped).toEqual(["sku_creationDate"]);
+    const names = (await planning.listIndexes().toArray()).map((i) => i.name);
+    expect(names).not.toContain("sku_creationDate");
+    expect(names).toContain("added_by_hand");
+    expect((await applyIndexes(db)).some((a) => a.dropped)).toBe(false);
+    // A retired index is never one that is declared.
+    for (const r of retiredIndexes) expect(allIndexes.some((i) => i.collection === r.collection && i.options?.name === r.name)).toBe(false);
   });
 });
