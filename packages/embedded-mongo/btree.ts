@@ -139,9 +139,21 @@ export class BTree<E> {
       let i = 0;
       let j = lo;
       let k = 0;
-      while (i < keys.length && j < hi) merged[k++] = this.compare(keys[i], sorted[j]) < 0 ? keys[i++] : sorted[j++];
+      // Each new entry's place by binary search among the keys after the previous one (a batch spread over the
+      // tree brings one or two entries per leaf: a linear merge would compare them with every key).
+      for (; j < hi; j++) {
+        const entry = sorted[j];
+        let a = i;
+        let b = keys.length;
+        while (a < b) {
+          const mid = (a + b) >> 1;
+          if (this.compare(keys[mid], entry) < 0) a = mid + 1;
+          else b = mid;
+        }
+        while (i < a) merged[k++] = keys[i++];
+        merged[k++] = entry;
+      }
       while (i < keys.length) merged[k++] = keys[i++];
-      while (j < hi) merged[k++] = sorted[j++];
       if (merged.length <= LEAF_MAX) {
         node.keys = merged;
         node.size = merged.length;
