@@ -35,6 +35,12 @@ describe("startEmbeddedDbProcess", () => {
     expect(alive(first.pid!)).toBe(true);
     const client = new MongoClient(first.uri);
     await client.db("d").collection("c").insertOne({ n: 1 });
+    // The pid is the server's own process, and it runs with the heap and collector flags (not a wrapper's child).
+    const status = await client.db("admin").command({ serverStatus: 1 });
+    expect(Number(status.pid)).toBe(first.pid);
+    const flags = fs.readFileSync(`/proc/${first.pid}/cmdline`, "utf8").split("\0");
+    expect(flags.some((f) => f.startsWith("--max-old-space-size="))).toBe(true);
+    expect(flags).toContain("--heap-growing-percent=50");
     const second = await startEmbeddedDbProcess(dir);
     expect(second).toEqual({ uri: first.uri });
     await client.close();

@@ -11,7 +11,7 @@ import net from "node:net";
 import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const URI_FILE = "embedded-mongo.uri";
 
@@ -61,7 +61,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /**
  * How to run the server: the bundled build (`build/host/embedded-mongo.js` under the working directory, which the
  * portal's `npm run build` writes) in production or whenever this module runs from a bundle (no `cli.ts` beside
- * it); otherwise the TypeScript source beside this module through tsx.
+ * it); otherwise the TypeScript source beside this module, with tsx's loader.
  */
 function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
@@ -71,8 +71,11 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   const built = path.resolve("build/host/embedded-mongo.js");
   const source = path.join(here, "cli.ts");
   if (existsSync(built) && (env.NODE_ENV === "production" || !existsSync(source))) return { file: process.execPath, args: [...flags, built] };
-  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-  return { file: process.execPath, args: [...flags, tsx, source] };
+  // tsx as a loader in the same process (as `npm run db` runs it), not tsx's CLI: the CLI runs the script in a
+  // child of its own, without these flags (V8's default heap limit and collector settings), and its pid is not the
+  // server's.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return { file: process.execPath, args: [...flags, "--import", tsx, source] };
 }
 
 /**
