@@ -414,6 +414,31 @@ describe("indexes", () => {
     expect((unordered as MongoBulkWriteError).result.insertedCount).toBe(1);
   });
 
+  it("leaves every index holding exactly the documents a batch stored, after duplicates stop or skip some of it", async () => {
+    const c = col("batched");
+    await c.createIndexes([{ key: { code: 1 }, unique: true }, { key: { group: 1, at: -1 } }, { key: { at: 1 } }]);
+    const row = (i: number, code = `c${i}`) => ({ _id: i, code, group: `g${i % 3}`, at: new Date(Date.UTC(2026, 0, 1 + (i % 20))) });
+    // Ordered: the duplicate _id at 40 stops the batch; the document after it is not inserted.
+    const ordered = await c.insertMany([...Array.from({ length: 40 }, (_, i) => row(i)), row(5), row(100)]).catch((e: MongoBulkWriteError) => e);
+    expect((ordered as MongoBulkWriteError).result.insertedCount).toBe(40);
+    // Unordered: duplicates of _id and of the unique code are skipped, the rest go in.
+    const unordered = await c
+      .insertMany([row(200), row(3), row(201, "c7"), row(202), row(202)], { ordered: false })
+      .catch((e: MongoBulkWriteError) => e);
+    expect([(unordered as MongoBulkWriteError).writeErrors].flat().map((w) => w.index)).toEqual([1, 2, 4]);
+    const stored = [...Array.from({ length: 40 }, (_, i) => row(i)), row(200), row(202)];
+    const expected = (pick: (r: ReturnType<typeof row>) => boolean, order: (a: ReturnType<typeof row>, b: ReturnType<typeof row>) => number) =>
+      stored.filter(pick).sort(order).map((r) => r._id);
+    expect((await c.find({ group: "g1" }).sort({ at: -1, _id: -1 }).hint("group_1_at_-1").toArray()).map((d) => d._id)).toEqual(
+      expected((r) => r.group === "g1", (a, b) => b.at.getTime() - a.at.getTime() || b._id - a._id),
+    );
+    expect((await c.find({}).sort({ at: 1, _id: 1 }).hint("at_1").toArray()).map((d) => d._id)).toEqual(
+      expected(() => true, (a, b) => a.at.getTime() - b.at.getTime() || a._id - b._id),
+    );
+    expect(await c.countDocuments({ at: { $gte: new Date(Date.UTC(2026, 0, 10)) } })).toBe(stored.filter((r) => r.at >= new Date(Date.UTC(2026, 0, 10))).length);
+    expect(await c.countDocuments({ code: "c7" })).toBe(1);
+  });
+
   it("enforces _id uniqueness", async () => {
     const c = col("ids");
     await c.insertOne({ _id: 1 } as never);
