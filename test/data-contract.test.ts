@@ -1,5 +1,5 @@
 /**
- * docs/data-contract.md against the code (issue 30, part 1): the contract is parsed strictly (a malformed section
+ * docs/data-contract.md and docs/data-contract-001.md against the code (issue 30, part 1): the contract is parsed strictly (a malformed section
  * fails with a message naming it), then
  * - every index a model declares (allIndexes) is listed in its collection's section with the same key (in order),
  *   name (MongoDB's default name when none is declared) and options, and every listed index is declared;
@@ -19,7 +19,8 @@ import type { IndexDeclaration } from "~/models/indexes";
 import { runSeed, SEED_STATE } from "../scripts/seed-run";
 import { useTestDatabase } from "./db";
 
-const CONTRACT_PATH = path.resolve(__dirname, "../docs/data-contract.md");
+/** The contract, in two files (spec 000's collections, then spec 001's): sections are read from both. */
+const CONTRACT_FILES = ["docs/data-contract.md", "docs/data-contract-001.md"];
 /** Documents read per seeded collection. */
 const SAMPLE = 3_000;
 /** Problems listed per collection before the rest are only counted. */
@@ -58,7 +59,7 @@ export type Section = {
 
 class ContractFormatError extends Error {
   constructor(section: string | null, line: number, message: string) {
-    super(`docs/data-contract.md${section ? `, section \`${section}\`` : ""} (line ${line + 1}): ${message}`);
+    super(`${section ? `section \`${section}\` ` : ""}(line ${line + 1}): ${message}`);
     this.name = "ContractFormatError";
   }
 }
@@ -379,7 +380,7 @@ function declaredOptions(declaration: IndexDeclaration): string[] {
         break;
       default:
         throw new Error(
-          `${declaration.collection}.${declaration.options?.name ?? "?"}: index option "${option}" has no notation in docs/data-contract.md; add one to the contract's grammar and to this test`,
+          `${declaration.collection}.${declaration.options?.name ?? "?"}: index option "${option}" has no notation in the data contract (docs/data-contract.md); add one to the contract's grammar and to this test`,
         );
     }
   }
@@ -424,7 +425,17 @@ let parsed: { sections: Section[] } | { error: Error } | null = null;
 function contract(): Section[] {
   if (!parsed) {
     try {
-      parsed = { sections: parseContract(readFileSync(CONTRACT_PATH, "utf8")) };
+      const sections = CONTRACT_FILES.flatMap((file) => {
+        try {
+          return parseContract(readFileSync(path.resolve(__dirname, "..", file), "utf8"));
+        } catch (error) {
+          throw new Error(`${file}, ${(error as Error).message}`);
+        }
+      });
+      const names = sections.map((s) => s.collection);
+      const twice = names.find((n, i) => names.indexOf(n) !== i);
+      if (twice) throw new Error(`the collection \`${twice}\` has a section in more than one file of the contract`);
+      parsed = { sections };
     } catch (error) {
       parsed = { error: error as Error };
     }
@@ -521,7 +532,7 @@ describe("the contract and the declared indexes", () => {
   it("lists no index the models do not declare", () => {
     const declared = new Set(declaredIndexes.map((d) => `${d.collection}.${d.name}`));
     const extra = contract().flatMap((s) => s.indexes.filter((x) => !declared.has(`${s.collection}.${x.name}`)).map((x) => `${s.collection}.${x.name} (line ${x.line + 1})`));
-    expect(extra, "indexes in docs/data-contract.md that no model declares").toEqual([]);
+    expect(extra, "indexes in the data contract that no model declares").toEqual([]);
   });
 });
 
@@ -549,7 +560,7 @@ describe("the contract and the seeded database", () => {
     }
     for (const name of seeded) if (!sections.some((s) => describes(s, name))) missing.push(`${name} (it holds documents after the seed)`);
     expect(seeded.length).toBeGreaterThan(10);
-    expect([...new Set(missing)], "collections without a section in docs/data-contract.md").toEqual([]);
+    expect([...new Set(missing)], "collections without a section in the data contract").toEqual([]);
   });
 
   it("has sections only for collections the code names", () => {

@@ -130,7 +130,7 @@ export type WindowAccount = {
  * once per month, and the web process decodes a third of what it did (0.6 against 1.7 ms of CPU for a window of 234
  * cells at scale 10). History stays on the server.
  *
- * Actuals where the data keeps them apart (docs/data-contract.md, "forecast"): a month whose RF record has no `value`,
+ * Actuals where the data keeps them apart (docs/data-contract-001.md, "forecast"): a month whose RF record has no `value`,
  * or that has no RF record, takes the `value` of the `rf = "actual"` record with the same cost centre, account and
  * month. Both reads are one `$match` on the `{rf, cost_center_concat, data_ref}` index.
  */
