@@ -211,12 +211,12 @@ export class Index implements CatalogIndex {
   }
 
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
-    if (!keys) return;
-    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
-    for (const entry of keys) this.tree.insert(this.makeEntry(entry.values, idKey));
+    const entries: IndexEntry[] = [];
+    this.collect(idKey, doc, keys, entries);
+    for (const entry of entries) this.tree.insert(entry);
   }
 
-  /** Like add, but into `out` for a later addSorted (a batch of inserts). */
+  /** The entries a document gives the index (noting multikey fields), into `out`: for addSorted, a build, or add. */
   collect(idKey: string, doc: Doc, keys: KeyEntry[] | null, out: IndexEntry[]): void {
     if (!keys) return;
     if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
@@ -236,13 +236,6 @@ export class Index implements CatalogIndex {
   clear(): void {
     this.tree.clear();
     this.multikeyFields.clear();
-  }
-
-  private entryOf(idKey: string, doc: Doc, out: IndexEntry[]): void {
-    const keys = this.keysOf(doc);
-    if (!keys) return;
-    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
-    for (const entry of keys) out.push(this.makeEntry(entry.values, idKey));
   }
 
   private makeEntry(values: unknown[], idKey: string): IndexEntry {
@@ -271,7 +264,7 @@ export class Index implements CatalogIndex {
   build(docs: Map<string, Doc>, ns: string): void {
     this.clear();
     const entries: IndexEntry[] = [];
-    for (const [idKey, doc] of docs) this.entryOf(idKey, doc, entries);
+    for (const [idKey, doc] of docs) this.collect(idKey, doc, this.keysOf(doc), entries);
     entries.sort(this.compareEntries);
     this.loadSorted(entries, ns);
   }
@@ -283,7 +276,7 @@ export class Index implements CatalogIndex {
     const runs: IndexEntry[][] = [];
     let run: IndexEntry[] = [];
     for (const [idKey, doc] of docs) {
-      this.entryOf(idKey, doc, run);
+      this.collect(idKey, doc, this.keysOf(doc), run);
       if (run.length >= SLICE) {
         runs.push(run.sort(this.compareEntries));
         run = [];
