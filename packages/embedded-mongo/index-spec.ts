@@ -38,5 +38,5 @@ export interface CatalogIndex {
   /** Bulk build from every document (faster than adding one by one). */
   build(docs: Map<string, Doc>, ns: string): void;
   /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
-  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void>;
+  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: { entries: (unknown[] | null | false)[]; order: Uint32Array }): Promise<boolean>;
 }

@@ -18,9 +18,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { crc32 } from "node:zlib";
-import { BSON } from "bson";
+import { Binary, BSON } from "bson";
 import { decodeDocumentFast, idElementOf } from "./bson-decode";
-import { Collection, createIndexObject, type Catalog, type ChangeSink, type IndexSpec } from "./storage";
+import { Collection, createIndexObject, entryId, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -33,7 +33,16 @@ const enum RecordType {
   DropDatabase = 7,
   /** First record of a snapshot: its collections in file order (smallest first), so a start can load them one by one. */
   Manifest = 8,
+  /**
+   * In a snapshot, after a collection's documents: a slice of one index's order, as the positions (uint32,
+   * little-endian) of its entries' documents among the collection's documents in the file, from position `f`.
+   * A start then builds the index without sorting (checked in one pass; sorted after all if it does not hold).
+   */
+  IndexOrder = 9,
 }
+
+/** Positions per IndexOrder record (256 KB). */
+const ORDER_SLICE = 65_536;
 
 const JOURNAL_FILE = "journal.log";
 const SNAPSHOT_FILE = "snapshot.bson";
@@ -319,31 +328,52 @@ export class Journal implements ChangeSink {
       byNs.set(ns, list);
     }
     const catalog = this.catalog;
-    const finish = async (coll: Collection) => {
+    let sawOrders = false;
+    let unordered = 0;
+    const finish = async (coll: Collection, stored: StoredOrders) => {
       const [db, name] = splitNs(coll.ns);
       let colls = catalog.dbs.get(db);
       if (!colls) catalog.dbs.set(db, (colls = new Map()));
       colls.set(name, coll);
-      for (const [type, body] of byNs.get(coll.ns) ?? []) replay(catalog, type, body);
+      const journaled = byNs.get(coll.ns) ?? [];
+      for (const [type, body] of journaled) replay(catalog, type, body);
       byNs.delete(coll.ns);
-      await catalog.getCollection(db, name)?.rebuildIndexesAsync(pauseSlice);
+      // The recorded orders describe the snapshot's documents: with the journal replayed over them, sort.
+      const loaded = catalog.getCollection(db, name);
+      if (loaded) {
+        const counts = await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 && loaded === coll ? stored : undefined);
+        catalog.indexBuilds.inOrder += counts.inOrder;
+        catalog.indexBuilds.sorted += counts.sorted;
+        if (stored.docs.length > 0) unordered += counts.sorted;
+      }
       catalog.markReady(coll.ns);
     };
     const fd = fs.openSync(snapshotPath, "r");
     try {
       let current: Collection | undefined;
+      let stored: StoredOrders = { docs: [], ids: [], orders: new Map() };
+      /** Per index: its positions so far, or null once a slice did not follow on. */
+      const filling = new Map<string, { order: Uint32Array; filled: number } | null>();
       let sinceYield = 0;
       await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body) => {
         if (type === RecordType.CreateCollection) {
-          if (current) await finish(current);
+          if (current) await finish(current, ordersOf(stored, filling));
           const [db, name] = splitNs(body.n as string);
           current = new Collection(db, name, (body.o as Doc) ?? {});
+          stored = { docs: [], ids: [], orders: new Map() };
+          filling.clear();
         } else if (type === RecordType.CreateIndex && current) {
           const spec = body.s as IndexSpec;
           current.indexes.set(spec.name, createIndexObject(spec));
         } else if (type === RecordType.Put && current) {
           const doc = body.d as Doc;
-          current.docs.set(keyOf(doc._id), doc);
+          const idKey = keyOf(doc._id);
+          current.docs.set(idKey, doc);
+          stored.docs.push(doc);
+          stored.ids.push(idKey);
+        } else if (type === RecordType.IndexOrder && current && body.n === current.ns) {
+          sawOrders = true;
+          readOrderSlice(body, stored.docs.length, filling);
         }
         if (++sinceYield >= 512) {
           sinceYield = 0;
@@ -351,7 +381,7 @@ export class Journal implements ChangeSink {
           if (this.closed) throw STOPPED;
         }
       });
-      if (current) await finish(current);
+      if (current) await finish(current, ordersOf(stored, filling));
     } finally {
       fs.closeSync(fd);
     }
@@ -359,12 +389,15 @@ export class Journal implements ChangeSink {
     for (const [ns, list] of byNs) {
       for (const [type, body] of list) replay(catalog, type, body);
       const [db, name] = splitNs(ns);
-      catalog.getCollection(db, name)?.rebuildIndexes();
+      const coll = catalog.getCollection(db, name);
+      coll?.rebuildIndexes();
+      if (coll) catalog.indexBuilds.sorted += 1 + coll.indexes.size;
       catalog.markReady(ns);
     }
     catalog.finishLoading();
     this.loading = false;
-    if (this.size > 4 * 1024 * 1024) this.startCompaction();
+    // A snapshot written before index orders were recorded is rewritten once, so the next start need not sort.
+    if (this.size > 4 * 1024 * 1024 || (!sawOrders && unordered > 0)) this.startCompaction();
   }
 
   putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void {
@@ -629,11 +662,32 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
   for (const coll of all) {
     chunk.push(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
     for (const index of [...coll.indexes.values()]) chunk.push(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
-    for (const doc of coll.docs.values()) {
+    const positions = new Map<string, number>();
+    let written = 0;
+    for (const [idKey, doc] of coll.docs) {
+      positions.set(idKey, written++);
       const record = encodeRecord(RecordType.Put, { n: coll.ns, d: doc });
       chunk.push(record);
       bytes += record.length;
       if (bytes > 1024 * 1024 || ++docs >= 256) yield take();
+    }
+    // Each ordered index's order, in slices (the tree may change between them: a start checks what it reads).
+    for (const index of coll.orderedIndexes()) {
+      if (index.isMultikey || written === 0) continue;
+      let last: IndexEntry | undefined;
+      let from = 0;
+      for (let slice = index.entriesAfter(undefined, ORDER_SLICE); slice.length > 0; slice = index.entriesAfter(last, ORDER_SLICE)) {
+        const out = Buffer.allocUnsafe(slice.length * 4);
+        let n = 0;
+        for (const entry of slice) {
+          const at = positions.get(entryId(entry));
+          if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
+        }
+        chunk.push(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
+        from += n;
+        last = slice[slice.length - 1];
+        yield take();
+      }
     }
   }
   if (chunk.length > 0) yield take();
@@ -781,10 +835,34 @@ function replay(catalog: Catalog, type: number, body: Doc): void {
       catalog.dbs.delete(body.db as string);
       break;
     case RecordType.Manifest:
+    case RecordType.IndexOrder:
       break;
     default:
       throw new Error(`Unknown journal record type ${type}`);
   }
+}
+
+/** Adds an IndexOrder record's positions to its index's order; a slice that does not follow on spoils that order. */
+function readOrderSlice(body: Doc, docs: number, filling: Map<string, { order: Uint32Array; filled: number } | null>): void {
+  const name = body.x as string;
+  let state = filling.get(name);
+  if (state === null) return;
+  if (!state) filling.set(name, (state = { order: new Uint32Array(docs), filled: 0 }));
+  const bytes = (body.o as Binary).buffer;
+  const count = bytes.length >>> 2;
+  if (body.f !== state.filled || state.filled + count > state.order.length || bytes.length % 4 !== 0) {
+    filling.set(name, null);
+    return;
+  }
+  for (let i = 0, at = state.filled; i < count; i++, at++) {
+    state.order[at] = (bytes[4 * i] | (bytes[4 * i + 1] << 8) | (bytes[4 * i + 2] << 16) | (bytes[4 * i + 3] << 24)) >>> 0;
+  }
+  state.filled += count;
+}
+
+function ordersOf(stored: StoredOrders, filling: Map<string, { order: Uint32Array; filled: number } | null>): StoredOrders {
+  for (const [name, state] of filling) if (state) stored.orders.set(name, state.order.subarray(0, state.filled));
+  return stored;
 }
 
 type Manifest = { namespaces: string[]; end: number };

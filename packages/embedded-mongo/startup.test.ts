@@ -58,8 +58,66 @@ describe("start-up from a snapshot", () => {
         await new Promise((r) => setTimeout(r, 50));
         status = await c.db("admin").command({ serverStatus: 1 });
       }
-      expect(status.embedded).toEqual({ loading: false });
+      // Every collection changed in the journal since the snapshot (fresh is only there): each index is sorted.
+      expect(status.embedded).toEqual({ loading: false, indexBuilds: { inOrder: 0, sorted: 4 } });
       expect(status.mem.resident).toBeGreaterThan(0);
     });
   });
+
+  it("builds the indexes from the order the snapshot recorded, with the same answers as a sort", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-startup-"));
+    dirs.push(dir);
+    const docs = Array.from({ length: 4_000 }, (_, i) => ({ _id: i, cat: `c${(i * 7) % 13}`, n: (i * 31) % 1_000, when: new Date(1e12 + ((i * 97) % 4_000) * 1e5), pad: "x".repeat(300) }));
+    const queries = async (c: MongoClient) => {
+      const coll = c.db("app").collection("items");
+      return [
+        (await coll.find({ cat: "c5" }).sort({ cat: 1 }).limit(5).toArray()).map((d) => d._id),
+        (await coll.find({ n: { $gte: 990 } }).sort({ n: -1, _id: 1 }).toArray()).map((d) => d._id),
+        (await coll.find({ when: { $lt: new Date(1e12 + 5e6) } }).sort({ when: 1 }).toArray()).map((d) => d._id),
+        await coll.countDocuments({ tag: { $exists: true } }),
+        (await coll.find({}).sort({ _id: -1 }).limit(3).toArray()).map((d) => d._id),
+      ];
+    };
+    let before: unknown;
+    await withServer(dir, async (c) => {
+      const coll = c.db("app").collection("items");
+      await coll.createIndexes([{ key: { cat: 1 } }, { key: { n: -1, cat: 1 } }, { key: { when: 1 } }, { key: { tag: 1 }, sparse: true }]);
+      await coll.insertMany(docs.map((d, i) => (i % 50 === 0 ? { ...d, tag: i } : d)) as never[]);
+      before = await queries(c);
+    });
+    await withServer(dir, async (c) => {
+      const status = await loadedStatus(c);
+      expect(status.embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0 });
+      expect(await queries(c)).toEqual(before);
+    });
+    // A snapshot from before the orders were recorded: sorted once, rewritten after the load, then in order.
+    const file = path.join(dir, "snapshot.bson");
+    const bytes = fs.readFileSync(file);
+    const kept: Buffer[] = [];
+    for (let pos = 0; pos < bytes.length; ) {
+      const end = pos + 8 + bytes.readUInt32LE(pos);
+      if (bytes[pos + 8] !== 9) kept.push(bytes.subarray(pos, end));
+      pos = end;
+    }
+    expect(Buffer.concat(kept).length).toBeLessThan(bytes.length);
+    fs.writeFileSync(file, Buffer.concat(kept));
+    await withServer(dir, async (c) => {
+      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 0, sorted: 5 });
+      expect(await queries(c)).toEqual(before);
+      for (let tries = 0; fs.statSync(file).size <= Buffer.concat(kept).length && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
+    });
+    await withServer(dir, async (c) => {
+      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0 });
+      expect(await queries(c)).toEqual(before);
+    });
+  });
 });
+
+async function loadedStatus(c: MongoClient) {
+  let status = await c.db("admin").command({ serverStatus: 1 });
+  for (let tries = 0; status.embedded.loading && tries < 200; tries++) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = await c.db("admin").command({ serverStatus: 1 });
+  }
+  return status;
+}

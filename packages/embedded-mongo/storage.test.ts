@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
-import { Catalog, entryId, Index } from "./storage";
+import { Catalog, entryId, Index, type IndexSpec } from "./storage";
 
 function seeded() {
   const catalog = new Catalog();
@@ -130,6 +130,93 @@ describe("ordered indexes", () => {
     catalog.createIndex(coll, { v: 2, key: { missing: 1 }, name: "sparse", sparse: true });
     expect((coll.indexes.get("sparse") as Index).tree.size).toBe(0);
     expect((coll.indexes.get("sparse") as Index).complete).toBe(false);
+  });
+});
+
+describe("an index built from a snapshot's recorded order", () => {
+  type Row = Record<string, unknown>;
+  const docsOf = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ _id: i, cat: `c${(i * 7) % 13}`, v: i % 5 === 0 ? undefined : i % 17 }));
+  const noPause = async () => undefined;
+  const mapOf = (docs: Row[]) => new Map(docs.map((d) => [`n${d._id}`, d]));
+  /** What a start hands the index: each document's entry in file order, and the order a snapshot recorded. */
+  const storedFor = (index: Index, docs: Row[], order: Uint32Array) => ({ entries: docs.map((d) => index.entryOf(`n${d._id}`, d)), order });
+  /** The index built by sorting, and the order a snapshot of it would record (positions into `docs`). */
+  function recorded(spec: IndexSpec, docs: Row[]) {
+    const sorted = new Index(spec);
+    sorted.build(mapOf(docs), "db.c");
+    const at = new Map(docs.map((d, i) => [`n${d._id}`, i]));
+    return { order: Uint32Array.from([...sorted.tree.entries()].map((e) => at.get(entryId(e))!)), entries: [...sorted.tree.entries()] };
+  }
+
+  it("takes the order when it holds: the same entries as a sort, for plain, compound, descending, sparse and partial indexes", async () => {
+    const docs = docsOf(3_000);
+    const specs: IndexSpec[] = [
+      { v: 2, key: { cat: 1 }, name: "cat_1" },
+      { v: 2, key: { cat: 1, v: -1 }, name: "cat_v" },
+      { v: 2, key: { v: 1 }, name: "v_sparse", sparse: true },
+      { v: 2, key: { v: 1 }, name: "v_partial", partialFilterExpression: { v: { $gt: 3 } } },
+    ];
+    for (const spec of specs) {
+      const { order, entries } = recorded(spec, docs);
+      const index = new Index(spec);
+      expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order)), spec.name).toBe(true);
+      expect([...index.tree.entries()], spec.name).toEqual(entries);
+    }
+  });
+
+  it("sorts instead when the order does not hold, and ends with the same entries", async () => {
+    const docs = docsOf(1_000);
+    const spec: IndexSpec = { v: 2, key: { cat: 1 }, name: "cat_1" };
+    const { order } = recorded(spec, docs);
+    const swapped = order.slice();
+    [swapped[10], swapped[11]] = [swapped[11], swapped[10]];
+    const repeated = order.slice();
+    repeated[5] = repeated[6];
+    const beyond = order.slice();
+    beyond[0] = docs.length;
+    const changed = docs.map((d) => (d._id === order[0] ? { ...d, cat: "zz" } : d));
+    const multikey = docs.map((d) => (d._id === 3 ? { ...d, cat: ["a", "b"] } : d));
+    const cases: [string, Row[], Uint32Array][] = [
+      ["two entries swapped", docs, swapped],
+      ["one document twice", docs, repeated],
+      ["a position past the documents", docs, beyond],
+      ["one document missing", docs, order.subarray(1)],
+      ["a document changed after the order was written", changed, order],
+      ["a document that became multikey", multikey, order],
+    ];
+    for (const [label, list, positions] of cases) {
+      const expected = new Index(spec);
+      expected.build(mapOf(list), "db.c");
+      const index = new Index(spec);
+      expect(await index.buildAsync(mapOf(list), "db.c", noPause, storedFor(index, list, positions)), label).toBe(false);
+      expect([...index.tree.entries()], label).toEqual([...expected.tree.entries()]);
+      expect([...index.multikeyFields], label).toEqual([...expected.multikeyFields]);
+    }
+  });
+
+  it("keeps the multikey fields that a one-element array shows, when the order holds", async () => {
+    const docs = docsOf(200).map((d) => (d._id === 7 ? { ...d, cat: ["c0"] } : d));
+    const spec: IndexSpec = { v: 2, key: { cat: 1 }, name: "cat_1" };
+    const { order, entries } = recorded(spec, docs);
+    const index = new Index(spec);
+    expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order))).toBe(true);
+    expect([...index.tree.entries()]).toEqual(entries);
+    expect([...index.multikeyFields]).toEqual(["cat"]);
+  });
+
+  it("refuses a sparse index's order that leaves out a document with the key", async () => {
+    const docs = docsOf(500);
+    const spec: IndexSpec = { v: 2, key: { v: 1 }, name: "v_sparse", sparse: true };
+    const { order, entries } = recorded(spec, docs);
+    const index = new Index(spec);
+    expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order.subarray(0, order.length - 1)))).toBe(false);
+    expect([...index.tree.entries()]).toEqual(entries);
+  });
+
+  it("still refuses duplicate keys in a unique index", async () => {
+    const docs = [{ _id: 1, k: "a" }, { _id: 2, k: "a" }];
+    const index = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
+    await expect(index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, Uint32Array.from([0, 1])))).rejects.toThrow(/duplicate key/);
   });
 });
 

@@ -269,7 +269,93 @@ export class Index implements CatalogIndex {
     this.loadSorted(entries, ns);
   }
 
-  async buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
+  /**
+   * Builds from the documents in slices. With `stored` (a snapshot's documents in file order and the order of
+   * this index's entries it recorded), the entries are taken in that order and checked in one pass: each
+   * document's one entry exactly once and every entry after the one before. Anything else (a multikey
+   * document, a snapshot written while the index changed) falls back to sorting. True when the order served.
+   */
+  async buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: StoredOrder): Promise<boolean> {
+    if (stored && (await this.loadInOrder(stored, ns, pause))) return true;
+    await this.sortAndLoad(docs, ns, pause);
+    return false;
+  }
+
+  /**
+   * The one entry a document gives the index (noting multikey fields), null when the index leaves the document
+   * out, false when it gives several. One allocation for top-level scalars, the common case.
+   */
+  entryOf(idKey: string, doc: Doc): IndexEntry | null | false {
+    if (this.topLevelFields && !this.partial) {
+      const n = this.fields.length;
+      const entry = newEntry(n);
+      let allMissing = true;
+      let scalars = true;
+      for (let i = 0; i < n && scalars; i++) {
+        const v = doc[this.fields[i]];
+        if (Array.isArray(v)) scalars = false;
+        else if (v !== undefined) allMissing = false;
+        entry[i] = v;
+      }
+      if (scalars) {
+        if (allMissing && this.spec.sparse) return null;
+        entry[n] = idKey;
+        return entry;
+      }
+    }
+    const keys = this.keysOf(doc);
+    if (!keys) return null;
+    const out: IndexEntry[] = [];
+    this.collect(idKey, doc, keys, out);
+    return out.length === 1 ? out[0] : false;
+  }
+
+  private async loadInOrder({ entries: byPosition, order }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+    // Not clear(): making the entries (entryOf) noted the multikey fields.
+    this.tree.clear();
+    const n = byPosition.length;
+    if (order.length > n || (this.complete && order.length !== n)) return false;
+    const seen = new Uint8Array(n);
+    const entries: IndexEntry[] = new Array(order.length);
+    let previous: IndexEntry | undefined;
+    for (let i = 0; i < order.length; i++) {
+      const at = order[i];
+      if (at >= n || seen[at] === 1) return this.giveUp();
+      seen[at] = 1;
+      const entry = byPosition[at];
+      if (!entry) return this.giveUp();
+      if (previous !== undefined && this.compareEntries(previous, entry) >= 0) return this.giveUp();
+      entries[i] = previous = entry;
+      if ((i & 65_535) === 65_535) await pause();
+    }
+    // A sparse or partial index leaves documents out: only those without a key.
+    if (order.length !== n) {
+      for (let at = 0; at < n; at++) if (seen[at] === 0 && byPosition[at] !== null) return this.giveUp();
+    }
+    this.loadSorted(entries, ns);
+    return true;
+  }
+
+  private giveUp(): false {
+    this.clear();
+    return false;
+  }
+
+  /**
+   * Up to `limit` entries in index order after `last` (from the first without it): a snapshot writes an index's
+   * order in slices, and the tree may change between them.
+   */
+  entriesAfter(last: IndexEntry | undefined, limit: number): IndexEntry[] {
+    const pos = last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
+    const out: IndexEntry[] = [];
+    for (let entry = BTree.entryAt(pos); entry !== undefined && out.length < limit; entry = BTree.entryAt(pos)) {
+      out.push(entry);
+      pos.i++;
+    }
+    return out;
+  }
+
+  private async sortAndLoad(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
     this.clear();
     const SLICE = 16_384;
     // Sorted runs of one slice each, then pairwise merges, pausing between steps.
@@ -288,6 +374,28 @@ export class Index implements CatalogIndex {
   }
 }
 
+/**
+ * An empty entry for n key fields. Array literals, one per size, rather than new Array(): each literal is an
+ * allocation site, and V8 allocates a site's arrays straight in the old generation once it sees them all survive
+ * (as index entries do), instead of copying each one twice through the young generation.
+ */
+function newEntry(n: number): IndexEntry {
+  switch (n) {
+    case 1:
+      return [undefined, undefined];
+    case 2:
+      return [undefined, undefined, undefined];
+    case 3:
+      return [undefined, undefined, undefined, undefined];
+    case 4:
+      return [undefined, undefined, undefined, undefined, undefined];
+    case 5:
+      return [undefined, undefined, undefined, undefined, undefined, undefined];
+    default:
+      return new Array(n + 1);
+  }
+}
+
 /** True when a dotted path crosses or ends at an array in the document. */
 function pathHasArray(doc: unknown, path: string): boolean {
   const parts = path.split(".");
@@ -302,6 +410,16 @@ function pathHasArray(doc: unknown, path: string): boolean {
   }
   return current.some((v) => Array.isArray(v));
 }
+
+/**
+ * One index's entry for each of a snapshot's documents in file order (null: left out; false: several), and the
+ * index's order as positions into them.
+ */
+export type StoredOrder = { entries: (IndexEntry | null | false)[]; order: Uint32Array };
+/** The same for a whole collection: each index's order by name. */
+export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array> };
+/** How a load built a collection's indexes: from the snapshot's recorded order, or by sorting. */
+export type IndexBuildCounts = { inOrder: number; sorted: number };
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
 
@@ -359,17 +477,39 @@ export class Collection {
     for (const index of this.indexes.values()) this.buildIndex(index);
   }
 
-  /** Rebuilds every index in slices, pausing between them (start-up loads). */
-  async rebuildIndexesAsync(pause: () => Promise<void>): Promise<void> {
-    await this.idIndex.buildAsync(this.docs, this.ns, pause);
-    for (const index of this.indexes.values()) {
+  /**
+   * Rebuilds every index in slices, pausing between them (start-up loads). With `stored`, the snapshot's
+   * documents in file order (they must be exactly the collection's) and each index's recorded order by name.
+   */
+  async rebuildIndexesAsync(pause: () => Promise<void>, stored?: StoredOrders): Promise<IndexBuildCounts> {
+    const counts = { inOrder: 0, sorted: 0 };
+    const all: CatalogIndex[] = [this.idIndex, ...this.indexes.values()];
+    const usable = stored && stored.docs.length === this.docs.size ? stored : undefined;
+    const ordered = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
+    // Every recorded index's entries in one pass over the documents, in file order (each document read once, in
+    // the order it lies in memory), then each index takes them in its order.
+    const byPosition = ordered.map(() => new Array<IndexEntry | null | false>(usable?.docs.length ?? 0));
+    if (usable) {
+      const { docs, ids } = usable;
+      for (let at = 0; at < docs.length; at++) {
+        for (let k = 0; k < ordered.length; k++) byPosition[k][at] = ordered[k].entryOf(ids[at], docs[at]);
+        if ((at & 8_191) === 8_191) await pause();
+      }
+    }
+    for (const index of all) {
+      const k = ordered.indexOf(index as Index);
+      const stored = k >= 0 ? { entries: byPosition[k], order: usable!.orders.get(index.spec.name)! } : undefined;
       try {
-        await index.buildAsync(this.docs, this.ns, pause);
+        const inOrder = await index.buildAsync(this.docs, this.ns, pause, stored);
+        counts[inOrder ? "inOrder" : "sorted"]++;
       } catch (error) {
         index.clear();
         throw error;
+      } finally {
+        if (k >= 0) byPosition[k] = [];
       }
     }
+    return counts;
   }
 
   /** The stored document for an index entry's id (undefined if it went away meanwhile). */
@@ -396,6 +536,8 @@ export class Catalog {
   /** While a data directory loads: one gate per collection still on its way, and one for all of them. */
   private gates: Map<string, Gate> | undefined;
   private allGate: Gate | undefined;
+  /** How the load built the indexes so far (serverStatus reports it). */
+  readonly indexBuilds: IndexBuildCounts = { inOrder: 0, sorted: 0 };
   /** Set when loading the data directory failed: every command that needs data answers with it. */
   loadError: Error | undefined;
 

@@ -329,13 +329,15 @@ export class TextIndex implements CatalogIndex {
     for (const [idKey, doc] of docs) this.add(idKey, doc);
   }
 
-  async buildAsync(docs: Map<string, Doc>, _ns: string, pause: () => Promise<void>): Promise<void> {
+  /** No recorded order for a text index: always built from the documents (false). */
+  async buildAsync(docs: Map<string, Doc>, _ns: string, pause: () => Promise<void>): Promise<boolean> {
     this.clear();
     let n = 0;
     for (const [idKey, doc] of docs) {
       this.add(idKey, doc);
       if ((++n & 2047) === 0) await pause();
     }
+    return false;
   }
 
   /** Documents holding any of the terms, with the summed score (MongoDB's TEXT_OR). */

@@ -65,9 +65,10 @@ export const serverCommands: Record<string, CommandHandler> = {
       pid: Long.fromNumber(process.pid),
       uptime: (Date.now() - info.startedAt.getTime()) / 1000,
       localTime: new Date(),
-      // mongod's section names; `embedded.loading` is this server's own: true while a data directory still loads.
+      // mongod's section names; `embedded` is this server's own: `loading` is true while a data directory still loads,
+      // `indexBuilds` counts the indexes that load built from the snapshot's recorded order and those it sorted.
       mem: { bits: 64, resident: Math.round(process.memoryUsage.rss() / 1048576) },
-      embedded: { loading: this.catalog.loading },
+      embedded: { loading: this.catalog.loading, indexBuilds: { ...this.catalog.indexBuilds } },
       ok: 1,
     };
   },
