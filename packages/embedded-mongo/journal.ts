@@ -61,10 +61,7 @@ const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: f
 
 export function encodeRecord(type: number, body: Doc): Buffer {
   // Most records are small: serialized straight into a shared slab (one allocation per megabyte, not two per record).
-  if (arena.length - arenaPos < ARENA_MIN_FREE) {
-    arena = Buffer.allocUnsafe(ARENA_BYTES);
-    arenaPos = 0;
-  }
+  ensureArenaRoom();
   const start = arenaPos;
   let last: number;
   try {
@@ -94,10 +91,7 @@ export function encodePutRecord(ns: string, doc: Buffer): Buffer | undefined {
   const total = 9 + bodySize;
   let out: Buffer;
   if (total <= ARENA_MIN_FREE) {
-    if (arena.length - arenaPos < ARENA_MIN_FREE) {
-      arena = Buffer.allocUnsafe(ARENA_BYTES);
-      arenaPos = 0;
-    }
+    ensureArenaRoom();
     out = arena.subarray(arenaPos, arenaPos + total);
     arenaPos += total;
   } else out = Buffer.allocUnsafe(total);
@@ -146,6 +140,14 @@ const ARENA_BYTES = 1024 * 1024;
 const ARENA_MIN_FREE = 64 * 1024;
 let arena = Buffer.alloc(0);
 let arenaPos = 0;
+
+/** A new slab when the current one has less than ARENA_MIN_FREE bytes left (the records before keep the old one). */
+function ensureArenaRoom(): void {
+  if (arena.length - arenaPos < ARENA_MIN_FREE) {
+    arena = Buffer.allocUnsafe(ARENA_BYTES);
+    arenaPos = 0;
+  }
+}
 
 /** A record in its own buffer (one that does not fit the slab). */
 function encodeRecordAlone(type: number, body: Doc): Buffer {
@@ -344,7 +346,7 @@ export class Journal implements ChangeSink {
         const counts = await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 && loaded === coll ? stored : undefined);
         catalog.indexBuilds.inOrder += counts.inOrder;
         catalog.indexBuilds.sorted += counts.sorted;
-        if (stored.docs.length > 0) unordered += counts.sorted;
+        unordered += counts.sorted;
       }
       catalog.markReady(coll.ns);
     };
@@ -391,7 +393,7 @@ export class Journal implements ChangeSink {
       const [db, name] = splitNs(ns);
       const coll = catalog.getCollection(db, name);
       coll?.rebuildIndexes();
-      if (coll) catalog.indexBuilds.sorted += 1 + coll.indexes.size;
+      if (coll && coll.docs.size > 0) catalog.indexBuilds.sorted += 1 + coll.indexes.size;
       catalog.markReady(ns);
     }
     catalog.finishLoading();

@@ -501,7 +501,8 @@ export class Collection {
       const stored = k >= 0 ? { entries: byPosition[k], order: usable!.orders.get(index.spec.name)! } : undefined;
       try {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, stored);
-        counts[inOrder ? "inOrder" : "sorted"]++;
+        // An empty collection's indexes need neither.
+        if (this.docs.size > 0) counts[inOrder ? "inOrder" : "sorted"]++;
       } catch (error) {
         index.clear();
         throw error;
@@ -628,28 +629,19 @@ export class Catalog {
       index.checkUnique(doc, idKey, coll.ns, keys);
       keysByIndex.push([index, keys]);
     }
-    const batch = this.batch;
-    if (batch?.coll === coll) {
-      // The index entries that no check reads wait for the end of the batch, to go in sorted.
-      coll.docs.set(idKey, doc);
-      coll.idIndex.collect(idKey, doc, [{ values: [doc._id] }], batch.pending(coll.idIndex));
-      for (const [index, keys] of keysByIndex) {
-        if (index instanceof Index && !index.unique) index.collect(idKey, doc, keys, batch.pending(index));
-        else index.add(idKey, doc, keys);
-      }
-    } else rawInsert(coll, idKey, doc, keysByIndex);
+    rawInsert(coll, idKey, doc, keysByIndex, this.batch);
     this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
   }
 
   /**
-   * Runs the inserts of one command into coll as a batch: the entries of the _id index and of the non-unique
-   * ordered indexes are gathered and added sorted at the end, one pass over each tree instead of a descent per
-   * document (unique indexes are still checked and filled document by document). `run` must not yield: until
-   * it returns, those indexes lack the batch's documents.
+   * Runs the inserts of one command as a batch: the entries of the _id index and of the non-unique ordered
+   * indexes are gathered and added sorted at the end, one pass over each tree instead of a descent per document
+   * (the documents, and the unique indexes that checks read, are still filled document by document). `run` must
+   * not yield nor read those indexes: until it returns, they lack the batch's documents.
    */
-  insertBatch<T>(coll: Collection, run: () => T): T {
+  insertBatch<T>(run: () => T): T {
     if (this.batch) return run();
-    const batch = new InsertBatch(coll);
+    const batch = new InsertBatch();
     this.batch = batch;
     try {
       return run();
@@ -712,7 +704,6 @@ export class Catalog {
 
 class InsertBatch {
   private readonly entries = new Map<Index, IndexEntry[]>();
-  constructor(readonly coll: Collection) {}
 
   pending(index: Index): IndexEntry[] {
     let list = this.entries.get(index);
@@ -725,11 +716,22 @@ class InsertBatch {
   }
 }
 
-function rawInsert(coll: Collection, idKey: string, doc: Doc, keysByIndex?: [CatalogIndex, KeyEntry[] | null][]): void {
+/** Stores a document and its index entries; within a batch, the entries no check reads wait to go in sorted. */
+function rawInsert(
+  coll: Collection,
+  idKey: string,
+  doc: Doc,
+  keysByIndex: [CatalogIndex, KeyEntry[] | null][] = [...coll.indexes.values()].map((index) => [index, index.keysOf(doc)]),
+  batch?: InsertBatch,
+): void {
   coll.docs.set(idKey, doc);
-  coll.idIndex.add(idKey, doc, [{ values: [doc._id] }]);
-  if (keysByIndex) for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
-  else for (const index of coll.indexes.values()) index.add(idKey, doc);
+  const idKeys = [{ values: [doc._id] }];
+  if (batch) coll.idIndex.collect(idKey, doc, idKeys, batch.pending(coll.idIndex));
+  else coll.idIndex.add(idKey, doc, idKeys);
+  for (const [index, keys] of keysByIndex) {
+    if (batch && index instanceof Index && !index.unique) index.collect(idKey, doc, keys, batch.pending(index));
+    else index.add(idKey, doc, keys);
+  }
 }
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {

@@ -27,32 +27,27 @@ export const writeCommands: Record<string, CommandHandler> = {
       writeErrors.push(toCommandError(error).toWriteError(i));
       return ordered;
     };
-    // The collection is created by the first document that goes in; from there the command is one batch.
-    let first: Doc | undefined;
-    let i = 0;
-    for (; i < docs.length && !first; i++) {
-      try {
-        first = prepare(docs[i]);
-      } catch (error) {
-        if (fail(error, i)) return writeReply({ n }, writeErrors);
-      }
-    }
-    if (first) {
-      const coll: Collection = this.catalog.ensureCollection(db, name);
-      const start = i - 1;
-      this.catalog.insertBatch(coll, () => {
-        for (let k = start; k < docs.length; k++) {
-          try {
-            const doc = k === start ? first! : prepare(docs[k]);
-            // The bytes it came in serve the journal when they hold its _id (moved first there, as stored).
-            this.catalog.insert(coll, doc, raws?.[k]);
-            n++;
-          } catch (error) {
-            if (fail(error, k)) break;
-          }
+    let coll: Collection | undefined;
+    this.catalog.insertBatch(() => {
+      for (let k = 0; k < docs.length; k++) {
+        let doc: Doc;
+        try {
+          doc = prepare(docs[k]);
+        } catch (error) {
+          if (fail(error, k)) break;
+          continue;
         }
-      });
-    }
+        // The collection is created by the first document that goes in (a bad name fails the command).
+        coll ??= this.catalog.ensureCollection(db, name);
+        try {
+          // The bytes it came in serve the journal when they hold its _id (moved first there, as stored).
+          this.catalog.insert(coll, doc, raws?.[k]);
+          n++;
+        } catch (error) {
+          if (fail(error, k)) break;
+        }
+      }
+    });
     return writeReply({ n }, writeErrors);
   },
   async update(cmd, db) {
