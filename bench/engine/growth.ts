@@ -34,6 +34,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import { MongoClient, type Collection, type Document } from "mongodb";
 import { startEmbeddedDbProcess, type EmbeddedDbProcess } from "embedded-mongo/process";
+import { cpuMs, untilCpuQuiet } from "../load/pages";
 
 const SCALES = (process.argv[2] ?? "1,10,30").split(",").map(Number);
 if (SCALES.length === 0 || SCALES.some((s) => !(s > 0))) throw new Error(`scales must be positive numbers, e.g. 1,10,30 (got ${process.argv[2]})`);
@@ -319,12 +320,6 @@ function status(pid: number): { rssMb: number; hwmMb: number } | undefined {
   }
 }
 
-/** utime + stime of a process, in ms (Linux /proc, 100 clock ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /**
  * A clock of the CPU time this machine's other processes use: busy time of every CPU (/proc/stat) less the
  * database process's and this process's own. On a shared machine it says how much the figures had to share.
@@ -346,12 +341,7 @@ function otherCpu(dbPid: number): () => number {
 async function waitIdle(pid: number): Promise<void> {
   const started = performance.now();
   await new Promise((r) => setTimeout(r, 3_000));
-  for (let before = cpuMs(pid); performance.now() - started < 120_000; ) {
-    await new Promise((r) => setTimeout(r, 1_000));
-    const now = cpuMs(pid);
-    if (now - before < 50) return;
-    before = now;
-  }
+  await untilCpuQuiet(pid, { started, everyMs: 1_000, underMs: 50, untilMs: 120_000 });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -176,6 +176,16 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
 }
 
+/** Waits until a process spends under `underMs` of CPU in `everyMs`, giving up `untilMs` after `started`. */
+export async function untilCpuQuiet(pid: number, { started, everyMs, underMs, untilMs }: { started: number; everyMs: number; underMs: number; untilMs: number }): Promise<void> {
+  for (let before = cpuMs(pid); performance.now() - started < untilMs; ) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    const now = cpuMs(pid);
+    if (now - before < underMs) return;
+    before = now;
+  }
+}
+
 /**
  * Waits until the database has loaded its data directory: the embedded server says so in `serverStatus`
  * (`embedded.loading`; a real mongod has no such field and is taken as loaded), then until its process has
@@ -188,12 +198,7 @@ export async function waitLoaded(client: MongoClient, pid: number): Promise<numb
   while ((await admin.command({ serverStatus: 1 })).embedded?.loading === true && performance.now() - started < 600_000) {
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  for (let before = cpuMs(pid); performance.now() - started < 600_000; ) {
-    await new Promise((r) => setTimeout(r, 2_000));
-    const now = cpuMs(pid);
-    if (now - before < 100) break;
-    before = now;
-  }
+  await untilCpuQuiet(pid, { started, everyMs: 2_000, underMs: 100, untilMs: 600_000 });
   return (performance.now() - started) / 1000;
 }
 

@@ -26,6 +26,12 @@ export type IndexSpec = {
 /** The values one document gives an index key (several for a multikey index). */
 export type KeyEntry = { values: unknown[] };
 
+/**
+ * One index's entry for each of a snapshot's documents in file order (null: left out; false: several), and the
+ * index's order as positions into them (Index.buildAsync).
+ */
+export type StoredOrder = { entries: (unknown[] | null | false)[]; order: Uint32Array };
+
 /** What every index kind offers the catalogue. */
 export interface CatalogIndex {
   readonly spec: IndexSpec;
@@ -38,5 +44,5 @@ export interface CatalogIndex {
   /** Bulk build from every document (faster than adding one by one). */
   build(docs: Map<string, Doc>, ns: string): void;
   /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
-  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: { entries: (unknown[] | null | false)[]; order: Uint32Array }): Promise<boolean>;
+  buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: StoredOrder): Promise<boolean>;
 }

@@ -331,7 +331,6 @@ export class Journal implements ChangeSink {
     }
     const catalog = this.catalog;
     let sawOrders = false;
-    let unordered = 0;
     const finish = async (coll: Collection, stored: StoredOrders) => {
       const [db, name] = splitNs(coll.ns);
       let colls = catalog.dbs.get(db);
@@ -342,12 +341,7 @@ export class Journal implements ChangeSink {
       byNs.delete(coll.ns);
       // The recorded orders describe the snapshot's documents: with the journal replayed over them, sort.
       const loaded = catalog.getCollection(db, name);
-      if (loaded) {
-        const counts = await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 && loaded === coll ? stored : undefined);
-        catalog.indexBuilds.inOrder += counts.inOrder;
-        catalog.indexBuilds.sorted += counts.sorted;
-        unordered += counts.sorted;
-      }
+      if (loaded) catalog.noteIndexBuilds(await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 ? stored : undefined));
       catalog.markReady(coll.ns);
     };
     const fd = fs.openSync(snapshotPath, "r");
@@ -387,19 +381,19 @@ export class Journal implements ChangeSink {
     } finally {
       fs.closeSync(fd);
     }
+    const sortedFromSnapshot = catalog.indexBuilds.sorted;
     // Collections created after the snapshot was written exist in the journal only.
     for (const [ns, list] of byNs) {
       for (const [type, body] of list) replay(catalog, type, body);
       const [db, name] = splitNs(ns);
       const coll = catalog.getCollection(db, name);
-      coll?.rebuildIndexes();
-      if (coll && coll.docs.size > 0) catalog.indexBuilds.sorted += 1 + coll.indexes.size;
+      if (coll) catalog.noteIndexBuilds(coll.rebuildIndexes());
       catalog.markReady(ns);
     }
     catalog.finishLoading();
     this.loading = false;
     // A snapshot written before index orders were recorded is rewritten once, so the next start need not sort.
-    if (this.size > 4 * 1024 * 1024 || (!sawOrders && unordered > 0)) this.startCompaction();
+    if (this.size > 4 * 1024 * 1024 || (!sawOrders && sortedFromSnapshot > 0)) this.startCompaction();
   }
 
   putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void {
@@ -850,15 +844,14 @@ function readOrderSlice(body: Doc, docs: number, filling: Map<string, { order: U
   let state = filling.get(name);
   if (state === null) return;
   if (!state) filling.set(name, (state = { order: new Uint32Array(docs), filled: 0 }));
-  const bytes = (body.o as Binary).buffer;
+  const raw = (body.o as Binary).buffer;
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
   const count = bytes.length >>> 2;
   if (body.f !== state.filled || state.filled + count > state.order.length || bytes.length % 4 !== 0) {
     filling.set(name, null);
     return;
   }
-  for (let i = 0, at = state.filled; i < count; i++, at++) {
-    state.order[at] = (bytes[4 * i] | (bytes[4 * i + 1] << 8) | (bytes[4 * i + 2] << 16) | (bytes[4 * i + 3] << 24)) >>> 0;
-  }
+  for (let i = 0; i < count; i++) state.order[state.filled + i] = bytes.readUInt32LE(4 * i);
   state.filled += count;
 }
 

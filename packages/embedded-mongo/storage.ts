@@ -17,7 +17,7 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
+import type { CatalogIndex, IndexSpec, KeyEntry, StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
 
 export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
@@ -144,15 +144,8 @@ export class Index implements CatalogIndex {
       // Fast path: top-level fields holding scalars give one key (the general path below gives the same).
       // Sized up front (push() would grow it to 17 slots); makeEntry copies it into the entry the index keeps.
       const values: unknown[] = new Array(this.fields.length);
-      let allMissing = true;
-      let scalars = true;
-      for (let i = 0; i < this.fields.length && scalars; i++) {
-        const v = doc[this.fields[i]];
-        if (Array.isArray(v)) scalars = false;
-        if (v !== undefined) allMissing = false;
-        values[i] = v;
-      }
-      if (scalars) return allMissing && this.spec.sparse ? null : [{ values }];
+      const found = this.topLevelValues(doc, values);
+      if (found !== Found.Array) return found === Found.Missing && this.spec.sparse ? null : [{ values }];
     }
     const perField = this.fields.map((f) => pathValues(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return null;
@@ -169,6 +162,18 @@ export class Index implements CatalogIndex {
       combos = next;
     }
     return combos.map((values) => ({ values }));
+  }
+
+  /** Copies the top-level fields' values into target[0..n): all missing, scalars, or an array met (then incomplete). */
+  private topLevelValues(doc: Doc, target: unknown[]): Found {
+    let found = Found.Missing;
+    for (let i = 0; i < this.fields.length; i++) {
+      const v = doc[this.fields[i]];
+      if (Array.isArray(v)) return Found.Array;
+      if (v !== undefined) found = Found.Scalars;
+      target[i] = v;
+    }
+    return found;
   }
 
   private noteMultikey(doc: Doc): void {
@@ -289,16 +294,9 @@ export class Index implements CatalogIndex {
     if (this.topLevelFields && !this.partial) {
       const n = this.fields.length;
       const entry = newEntry(n);
-      let allMissing = true;
-      let scalars = true;
-      for (let i = 0; i < n && scalars; i++) {
-        const v = doc[this.fields[i]];
-        if (Array.isArray(v)) scalars = false;
-        else if (v !== undefined) allMissing = false;
-        entry[i] = v;
-      }
-      if (scalars) {
-        if (allMissing && this.spec.sparse) return null;
+      const found = this.topLevelValues(doc, entry);
+      if (found !== Found.Array) {
+        if (found === Found.Missing && this.spec.sparse) return null;
         entry[n] = idKey;
         return entry;
       }
@@ -374,6 +372,13 @@ export class Index implements CatalogIndex {
   }
 }
 
+/** What a document's top-level key fields hold (Index.topLevelValues). */
+const enum Found {
+  Missing,
+  Scalars,
+  Array,
+}
+
 /**
  * An empty entry for n key fields. Array literals, one per size, rather than new Array(): each literal is an
  * allocation site, and V8 allocates a site's arrays straight in the old generation once it sees them all survive
@@ -411,12 +416,7 @@ function pathHasArray(doc: unknown, path: string): boolean {
   return current.some((v) => Array.isArray(v));
 }
 
-/**
- * One index's entry for each of a snapshot's documents in file order (null: left out; false: several), and the
- * index's order as positions into them.
- */
-export type StoredOrder = { entries: (IndexEntry | null | false)[]; order: Uint32Array };
-/** The same for a whole collection: each index's order by name. */
+/** A snapshot's documents in file order for a whole collection: each index's order by name. */
 export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array> };
 /** How a load built a collection's indexes: from the snapshot's recorded order, or by sorting. */
 export type IndexBuildCounts = { inOrder: number; sorted: number };
@@ -472,9 +472,12 @@ export class Collection {
     }
   }
 
-  rebuildIndexes(): void {
+  /** Rebuilds every index by sorting (a synchronous load); how many it built, as rebuildIndexesAsync counts them. */
+  rebuildIndexes(): IndexBuildCounts {
     this.idIndex.build(this.docs, this.ns);
     for (const index of this.indexes.values()) this.buildIndex(index);
+    // An empty collection's indexes need neither.
+    return { inOrder: 0, sorted: this.docs.size > 0 ? 1 + this.indexes.size : 0 };
   }
 
   /**
@@ -498,9 +501,9 @@ export class Collection {
     }
     for (const index of all) {
       const k = ordered.indexOf(index as Index);
-      const stored = k >= 0 ? { entries: byPosition[k], order: usable!.orders.get(index.spec.name)! } : undefined;
+      const own = k >= 0 ? { entries: byPosition[k], order: usable!.orders.get(index.spec.name)! } : undefined;
       try {
-        const inOrder = await index.buildAsync(this.docs, this.ns, pause, stored);
+        const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
         if (this.docs.size > 0) counts[inOrder ? "inOrder" : "sorted"]++;
       } catch (error) {
@@ -539,6 +542,11 @@ export class Catalog {
   private allGate: Gate | undefined;
   /** How the load built the indexes so far (serverStatus reports it). */
   readonly indexBuilds: IndexBuildCounts = { inOrder: 0, sorted: 0 };
+
+  noteIndexBuilds(counts: IndexBuildCounts): void {
+    this.indexBuilds.inOrder += counts.inOrder;
+    this.indexBuilds.sorted += counts.sorted;
+  }
   /** Set when loading the data directory failed: every command that needs data answers with it. */
   loadError: Error | undefined;
 
