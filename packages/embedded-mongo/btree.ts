@@ -5,26 +5,41 @@
  * skip does not walk the skipped entries). Entries are unique under the
  * comparator; the indexes make them so by ending every key with the
  * document's id.
+ *
+ * Every entry is an array of the tree's `width` values, and a leaf holds its
+ * entries' values flat, one after the other, in one array: a leaf costs a few
+ * objects whatever it holds, where an array per entry made the indexes most of
+ * the heap (tens of millions of entries at scale 10, each walked by every full
+ * collection). An entry read from a leaf is a new array (`BTree.entryAt`, the
+ * iteration); the bounds and the comparator see a view that the next
+ * comparison overwrites, so they must not keep it.
  */
 
 const LEAF_MAX = 64;
 const INNER_MAX = 64;
 
-type Leaf<E> = { leaf: true; keys: E[]; size: number; next: Leaf<E> | null; prev: Leaf<E> | null };
-type Inner<E> = { leaf: false; children: Node<E>[]; seps: E[]; size: number };
-type Node<E> = Leaf<E> | Inner<E>;
+export type Entry = unknown[];
+type Leaf = { leaf: true; keys: unknown[]; size: number; w: number; next: Leaf | null; prev: Leaf | null };
+type Inner = { leaf: false; children: Node[]; seps: Entry[]; size: number };
+type Node = Leaf | Inner;
 
-/** A position in the tree: the entry at `i` of `leaf` (i may equal keys.length: past this leaf's end). */
-export type Position<E> = { leaf: Leaf<E>; i: number };
+/** A position in the tree: the entry at `i` of `leaf` (i may equal its size: past this leaf's end). */
+export type Position = { leaf: Leaf; i: number };
 
 /** Orders an entry against a bound: negative = the entry is before it. */
-export type BoundCompare<E> = (entry: E) => number;
+export type BoundCompare = (entry: Entry) => number;
 
-export class BTree<E> {
-  private root: Node<E>;
+export class BTree {
+  private root: Node;
+  /** The view that leaf searches fill with one entry's values before a comparison. */
+  private readonly scratch: Entry;
 
-  constructor(private readonly compare: (a: E, b: E) => number) {
-    this.root = newLeaf<E>();
+  constructor(
+    private readonly compare: (a: Entry, b: Entry) => number,
+    readonly width: number,
+  ) {
+    this.root = this.newLeaf();
+    this.scratch = new Array<unknown>(width).fill(null);
   }
 
   get size(): number {
@@ -32,22 +47,54 @@ export class BTree<E> {
   }
 
   clear(): void {
-    this.root = newLeaf<E>();
+    this.root = this.newLeaf();
+  }
+
+  private newLeaf(): Leaf {
+    return { leaf: true, keys: [], size: 0, w: this.width, next: null, prev: null };
+  }
+
+  /** The entry at i of a leaf, in the scratch view. */
+  private view(leaf: Leaf, i: number): Entry {
+    const w = this.width;
+    const s = this.scratch;
+    const keys = leaf.keys;
+    for (let j = 0, at = i * w; j < w; j++, at++) s[j] = keys[at];
+    return s;
+  }
+
+  /** The number of leading entries of the leaf for which `before` holds (binary search over a sorted prefix). */
+  private leafPoint(leaf: Leaf, before: (e: Entry) => boolean, from = 0): number {
+    let lo = from;
+    let hi = leaf.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(this.view(leaf, mid))) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Replaces the content with entries already sorted by the comparator (index builds). */
-  load(sorted: E[]): void {
+  load(sorted: Entry[]): void {
     if (sorted.length === 0) {
       this.clear();
       return;
     }
+    const w = this.width;
     const fill = Math.max(2, Math.floor((LEAF_MAX * 3) / 4));
-    let level: Node<E>[] = [];
-    let prev: Leaf<E> | null = null;
+    let level: Node[] = [];
+    let prev: Leaf | null = null;
     for (let i = 0; i < sorted.length; i += fill) {
-      const leaf = newLeaf<E>();
-      leaf.keys = sorted.slice(i, i + fill);
-      leaf.size = leaf.keys.length;
+      const leaf = this.newLeaf();
+      const n = Math.min(fill, sorted.length - i);
+      const keys = new Array<unknown>(n * w);
+      for (let e = 0, at = 0; e < n; e++) {
+        const entry = sorted[i + e];
+        for (let j = 0; j < w; j++) keys[at++] = entry[j];
+      }
+      leaf.keys = keys;
+      leaf.size = n;
       leaf.prev = prev;
       if (prev) prev.next = leaf;
       prev = leaf;
@@ -55,19 +102,14 @@ export class BTree<E> {
     }
     const innerFill = Math.max(2, Math.floor((INNER_MAX * 3) / 4));
     while (level.length > 1) {
-      const up: Node<E>[] = [];
-      for (let i = 0; i < level.length; i += innerFill) {
-        const children = level.slice(i, i + innerFill);
-        const node: Inner<E> = { leaf: false, children, seps: children.slice(1).map(firstKey), size: 0 };
-        for (const c of children) node.size += c.size;
-        up.push(node);
-      }
+      const up: Node[] = [];
+      for (let i = 0; i < level.length; i += innerFill) up.push(innerOf(level.slice(i, i + innerFill)));
       level = up;
     }
     this.root = level[0];
   }
 
-  insert(entry: E): void {
+  insert(entry: Entry): void {
     const split = this.insertInto(this.root, entry);
     if (split) {
       const [sep, right] = split;
@@ -76,23 +118,25 @@ export class BTree<E> {
     }
   }
 
-  private insertInto(node: Node<E>, entry: E): [E, Node<E>] | undefined {
-    node.size++;
+  private insertInto(node: Node, entry: Entry): [Entry, Node] | undefined {
     if (node.leaf) {
-      const keys = node.keys;
-      const lo = partitionPoint(keys, (key) => this.compare(key, entry) < 0);
-      keys.splice(lo, 0, entry);
-      if (keys.length <= LEAF_MAX) return undefined;
-      const right = newLeaf<E>();
-      right.keys = keys.splice(keys.length >> 1);
-      right.size = right.keys.length;
-      node.size = keys.length;
+      const w = this.width;
+      const lo = this.leafPoint(node, (key) => this.compare(key, entry) < 0);
+      node.keys.splice(lo * w, 0, ...entry.slice(0, w));
+      node.size++;
+      if (node.size <= LEAF_MAX) return undefined;
+      const right = this.newLeaf();
+      const half = node.size >> 1;
+      right.keys = node.keys.splice(half * w);
+      right.size = node.size - half;
+      node.size = half;
       right.next = node.next;
       if (right.next) right.next.prev = right;
       right.prev = node;
       node.next = right;
-      return [right.keys[0], right];
+      return [entryOf(right, 0), right];
     }
+    node.size++;
     const c = this.childFor(node, entry);
     const split = this.insertInto(node.children[c], entry);
     if (!split) return undefined;
@@ -103,7 +147,7 @@ export class BTree<E> {
     const rightChildren = node.children.splice(half);
     const rightSeps = node.seps.splice(half);
     const up = node.seps.pop()!;
-    const right: Inner<E> = { leaf: false, children: rightChildren, seps: rightSeps, size: 0 };
+    const right: Inner = { leaf: false, children: rightChildren, seps: rightSeps, size: 0 };
     for (const ch of rightChildren) right.size += ch.size;
     node.size -= right.size;
     return [up, right];
@@ -114,7 +158,7 @@ export class BTree<E> {
    * is visited once for all the entries that land under it, so entries that fall close together (one key's
    * new ids, appends at the end) cost a few comparisons each instead of a descent each.
    */
-  insertSorted(sorted: E[]): void {
+  insertSorted(sorted: Entry[]): void {
     if (sorted.length === 0) return;
     if (sorted.length === 1) {
       this.insert(sorted[0]);
@@ -123,7 +167,7 @@ export class BTree<E> {
     let level = this.insertRun(this.root, sorted, 0, sorted.length);
     // The root split into several nodes: stack inner nodes over them until one holds everything.
     while (level.length > 1) {
-      const up: Node<E>[] = [];
+      const up: Node[] = [];
       const fill = Math.floor((INNER_MAX * 3) / 4);
       for (let i = 0; i < level.length; i += fill) up.push(innerOf(level.slice(i, i + fill)));
       level = up;
@@ -132,46 +176,43 @@ export class BTree<E> {
   }
 
   /** Inserts sorted[lo, hi) under node; returns the node followed by the new right siblings it split into. */
-  private insertRun(node: Node<E>, sorted: E[], lo: number, hi: number): Node<E>[] {
+  private insertRun(node: Node, sorted: Entry[], lo: number, hi: number): Node[] {
     if (node.leaf) {
+      const w = this.width;
       const keys = node.keys;
-      const merged = new Array<E>(keys.length + hi - lo);
+      const total = node.size + hi - lo;
+      const merged = new Array<unknown>(total * w);
       let i = 0;
-      let j = lo;
       let k = 0;
       // Each new entry's place by binary search among the keys after the previous one (a batch spread over the
       // tree brings one or two entries per leaf: a linear merge would compare them with every key).
-      for (; j < hi; j++) {
+      for (let j = lo; j < hi; j++) {
         const entry = sorted[j];
-        let a = i;
-        let b = keys.length;
-        while (a < b) {
-          const mid = (a + b) >> 1;
-          if (this.compare(keys[mid], entry) < 0) a = mid + 1;
-          else b = mid;
-        }
-        while (i < a) merged[k++] = keys[i++];
-        merged[k++] = entry;
+        const a = this.leafPoint(node, (key) => this.compare(key, entry) < 0, i);
+        for (let at = i * w; at < a * w; at++) merged[k++] = keys[at];
+        i = a;
+        for (let v = 0; v < w; v++) merged[k++] = entry[v];
       }
-      while (i < keys.length) merged[k++] = keys[i++];
-      if (merged.length <= LEAF_MAX) {
+      for (let at = i * w; at < node.size * w; at++) merged[k++] = keys[at];
+      if (total <= LEAF_MAX) {
         node.keys = merged;
-        node.size = merged.length;
+        node.size = total;
         return [node];
       }
       // Full leaves of three quarters, as a build makes them: the first keeps its place in the chain.
       const fill = Math.floor((LEAF_MAX * 3) / 4);
-      const pieces = Math.ceil(merged.length / fill);
-      const per = Math.ceil(merged.length / pieces);
-      const out: Leaf<E>[] = [node];
-      node.keys = merged.slice(0, per);
-      node.size = node.keys.length;
+      const pieces = Math.ceil(total / fill);
+      const per = Math.ceil(total / pieces);
+      const out: Leaf[] = [node];
+      node.keys = merged.slice(0, per * w);
+      node.size = per;
       const after = node.next;
-      let prev: Leaf<E> = node;
-      for (let at = per; at < merged.length; at += per) {
-        const leaf = newLeaf<E>();
-        leaf.keys = merged.slice(at, at + per);
-        leaf.size = leaf.keys.length;
+      let prev: Leaf = node;
+      for (let at = per; at < total; at += per) {
+        const leaf = this.newLeaf();
+        const n = Math.min(per, total - at);
+        leaf.keys = merged.slice(at * w, (at + n) * w);
+        leaf.size = n;
         leaf.prev = prev;
         prev.next = leaf;
         prev = leaf;
@@ -181,8 +222,8 @@ export class BTree<E> {
       if (after) after.prev = prev;
       return out;
     }
-    const children: Node<E>[] = [];
-    const seps: E[] = [];
+    const children: Node[] = [];
+    const seps: Entry[] = [];
     let start = lo;
     let done = 0;
     while (start < hi) {
@@ -228,7 +269,7 @@ export class BTree<E> {
     const fill = Math.floor((INNER_MAX * 3) / 4);
     const count = Math.ceil(children.length / fill);
     const per = Math.ceil(children.length / count);
-    const out: Node<E>[] = [];
+    const out: Node[] = [];
     for (let at = 0; at < children.length; at += per) {
       const part = children.slice(at, at + per);
       if (at === 0) {
@@ -243,26 +284,25 @@ export class BTree<E> {
   }
 
   /** The child whose range holds `entry`: the number of separators at or before it. */
-  private childFor(node: Inner<E>, entry: E): number {
+  private childFor(node: Inner, entry: Entry): number {
     return partitionPoint(node.seps, (sep) => this.compare(sep, entry) <= 0);
   }
 
   /** Removes the entry equal to `entry` under the comparator; false when absent. */
-  delete(entry: E): boolean {
-    const path: [Inner<E>, number][] = [];
+  delete(entry: Entry): boolean {
+    const path: [Inner, number][] = [];
     let node = this.root;
     while (!node.leaf) {
       const c = this.childFor(node, entry);
       path.push([node, c]);
       node = node.children[c];
     }
-    const keys = node.keys;
-    const lo = partitionPoint(keys, (key) => this.compare(key, entry) < 0);
-    if (lo >= keys.length || this.compare(keys[lo], entry) !== 0) return false;
-    keys.splice(lo, 1);
+    const lo = this.leafPoint(node, (key) => this.compare(key, entry) < 0);
+    if (lo >= node.size || this.compare(this.view(node, lo), entry) !== 0) return false;
+    node.keys.splice(lo * this.width, this.width);
     node.size--;
     for (const [inner] of path) inner.size--;
-    if (keys.length > 0 || path.length === 0) return true;
+    if (node.size > 0 || path.length === 0) return true;
     // An empty leaf leaves the tree; an inner node left without children follows it up.
     if (node.prev) node.prev.next = node.next;
     if (node.next) node.next.prev = node.prev;
@@ -272,7 +312,7 @@ export class BTree<E> {
       if (c > 0) parent.seps.splice(c - 1, 1);
       else if (parent.seps.length > 0) parent.seps.splice(0, 1);
       if (parent.children.length > 0) break;
-      if (d === 0) this.root = newLeaf<E>();
+      if (d === 0) this.root = this.newLeaf();
     }
     // Collapse a root with a single child.
     while (!this.root.leaf && this.root.children.length === 1) this.root = this.root.children[0];
@@ -280,7 +320,7 @@ export class BTree<E> {
   }
 
   /** The first position whose entry is at or after the bound, and its rank. */
-  seek(bound: BoundCompare<E>): { pos: Position<E>; rank: number } {
+  seek(bound: BoundCompare): { pos: Position; rank: number } {
     let node = this.root;
     let rank = 0;
     while (!node.leaf) {
@@ -288,17 +328,17 @@ export class BTree<E> {
       for (let before = 0; before < c; before++) rank += node.children[before].size;
       node = node.children[c];
     }
-    const i = partitionPoint(node.keys, (key) => bound(key) < 0);
+    const i = this.leafPoint(node, (key) => bound(key) < 0);
     return { pos: { leaf: node, i }, rank: rank + i };
   }
 
   /** The number of entries before the bound. */
-  rankOf(bound: BoundCompare<E>): number {
+  rankOf(bound: BoundCompare): number {
     return this.seek(bound).rank;
   }
 
   /** The position of the entry at `rank` (0-based); past the end when rank >= size. */
-  atRank(rank: number): Position<E> {
+  atRank(rank: number): Position {
     let node = this.root;
     if (rank >= node.size) return this.end();
     let r = Math.max(0, rank);
@@ -313,30 +353,30 @@ export class BTree<E> {
     return { leaf: node, i: r };
   }
 
-  first(): Position<E> {
+  first(): Position {
     let node = this.root;
     while (!node.leaf) node = node.children[0];
     return { leaf: node, i: 0 };
   }
 
-  end(): Position<E> {
+  end(): Position {
     let node = this.root;
     while (!node.leaf) node = node.children[node.children.length - 1];
-    return { leaf: node, i: node.keys.length };
+    return { leaf: node, i: node.size };
   }
 
-  /** The entry at a position, moving past empty leaf ends; undefined at the end of the tree. */
-  static entryAt<E>(pos: Position<E>): E | undefined {
-    while (pos.i >= pos.leaf.keys.length) {
+  /** The entry at a position (a new array), moving past empty leaf ends; undefined at the end of the tree. */
+  static entryAt(pos: Position): Entry | undefined {
+    while (pos.i >= pos.leaf.size) {
       if (!pos.leaf.next) return undefined;
       pos.leaf = pos.leaf.next;
       pos.i = 0;
     }
-    return pos.leaf.keys[pos.i];
+    return entryOf(pos.leaf, pos.i);
   }
 
   /** Steps one entry back; false at the start of the tree. */
-  static stepBack<E>(pos: Position<E>): boolean {
+  static stepBack(pos: Position): boolean {
     pos.i--;
     while (pos.i < 0) {
       if (!pos.leaf.prev) {
@@ -344,34 +384,35 @@ export class BTree<E> {
         return false;
       }
       pos.leaf = pos.leaf.prev;
-      pos.i = pos.leaf.keys.length - 1;
+      pos.i = pos.leaf.size - 1;
     }
     return true;
   }
 
-  *entries(): IterableIterator<E> {
-    let leaf: Leaf<E> | null = this.first().leaf;
+  *entries(): IterableIterator<Entry> {
+    let leaf: Leaf | null = this.first().leaf;
     while (leaf) {
-      for (const k of leaf.keys) yield k;
+      for (let i = 0; i < leaf.size; i++) yield entryOf(leaf, i);
       leaf = leaf.next;
     }
   }
 }
 
-function newLeaf<E>(): Leaf<E> {
-  return { leaf: true, keys: [], size: 0, next: null, prev: null };
+/** The entry at i of a leaf, as a new array. */
+function entryOf(leaf: Leaf, i: number): Entry {
+  return leaf.keys.slice(i * leaf.w, (i + 1) * leaf.w);
 }
 
 /** An inner node over children (its separators: the first key of each child after the first). */
-function innerOf<E>(children: Node<E>[]): Inner<E> {
-  const node: Inner<E> = { leaf: false, children, seps: children.slice(1).map(firstKey), size: 0 };
+function innerOf(children: Node[]): Inner {
+  const node: Inner = { leaf: false, children, seps: children.slice(1).map(firstKey), size: 0 };
   for (const c of children) node.size += c.size;
   return node;
 }
 
-function firstKey<E>(node: Node<E>): E {
+function firstKey(node: Node): Entry {
   while (!node.leaf) node = node.children[0];
-  return node.keys[0];
+  return entryOf(node, 0);
 }
 
 /** The number of leading items of the sorted `items` for which `before` holds (binary search; `before` must hold for a prefix). */

@@ -795,7 +795,7 @@ function fetchEntry(coll: Collection, id: string, seen: Set<string> | undefined,
 
 class IndexScan implements Source {
   private rangeIdx = 0;
-  private pos: Position<IndexEntry> | undefined;
+  private pos: Position | undefined;
   private last: IndexEntry | undefined;
   private lastRange = -1;
   private readonly seen: Set<string> | undefined;

@@ -1,6 +1,6 @@
 /** Catalogue internals a caller cannot observe through the driver: the ordered indexes and their bookkeeping. */
 import { describe, expect, it } from "vitest";
-import { BTree } from "./btree";
+import { BTree, type Entry } from "./btree";
 import { compareValues } from "./bson-order";
 import { Catalog, entryId, Index, type IndexSpec } from "./storage";
 
@@ -13,56 +13,71 @@ function seeded() {
 
 const ids = (index: Index) => [...index.tree.entries()].map((e) => entryId(e));
 
+/** Entries of two values (the second a label, as an index's id), ordered by the first. */
+const byFirst = (a: Entry, b: Entry) => {
+  // A comparison must only ever see whole entries (never a slot past a leaf's end).
+  if (typeof a[0] !== "number" || typeof b[0] !== "number") throw new Error(`compared ${String(a[0])} with ${String(b[0])}`);
+  return a[0] - b[0];
+};
+const E = (v: number): Entry => [v, `id${v}`];
+const V = (e: Entry | undefined) => e?.[0] as number;
+/** The tree's first values in order; each entry must come back whole. */
+const values = (tree: BTree) =>
+  [...tree.entries()].map((e) => {
+    if (e.length !== 2 || e[1] !== `id${V(e)}`) throw new Error(`entry ${JSON.stringify(e)} came back torn`);
+    return V(e);
+  });
+
 describe("the counted B+ tree", () => {
   it("keeps entries ordered through random inserts and deletes, and answers ranks and seeks", () => {
-    const tree = new BTree<number>((a, b) => a - b);
+    const tree = new BTree(byFirst, 2);
     const present = new Set<number>();
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let step = 0; step < 20000; step++) {
       const v = Math.floor(rand() * 5000);
       if (present.has(v) && rand() < 0.5) {
-        expect(tree.delete(v)).toBe(true);
+        expect(tree.delete(E(v))).toBe(true);
         present.delete(v);
       } else if (!present.has(v)) {
-        tree.insert(v);
+        tree.insert(E(v));
         present.add(v);
       }
     }
     const sorted = [...present].sort((a, b) => a - b);
-    expect([...tree.entries()]).toEqual(sorted);
+    expect(values(tree)).toEqual(sorted);
     expect(tree.size).toBe(sorted.length);
     for (const probe of [0, 17, 2500, 4999, 6000]) {
       const expected = sorted.filter((v) => v < probe).length;
-      expect(tree.rankOf((e) => e - probe)).toBe(expected);
-      const { pos } = tree.seek((e) => e - probe);
-      expect(BTree.entryAt(pos)).toBe(sorted[expected]);
+      expect(tree.rankOf((e) => V(e) - probe)).toBe(expected);
+      const { pos } = tree.seek((e) => V(e) - probe);
+      expect(V(BTree.entryAt(pos))).toBe(sorted[expected]);
     }
-    expect(BTree.entryAt(tree.atRank(10))).toBe(sorted[10]);
-    const bulk = new BTree<number>((a, b) => a - b);
-    bulk.load(sorted);
-    expect([...bulk.entries()]).toEqual(sorted);
-    expect(BTree.entryAt(bulk.atRank(sorted.length - 1))).toBe(sorted.at(-1));
-    for (const v of sorted) expect(bulk.delete(v)).toBe(true);
+    expect(V(BTree.entryAt(tree.atRank(10)))).toBe(sorted[10]);
+    const bulk = new BTree(byFirst, 2);
+    bulk.load(sorted.map(E));
+    expect(values(bulk)).toEqual(sorted);
+    expect(V(BTree.entryAt(bulk.atRank(sorted.length - 1)))).toBe(sorted.at(-1));
+    for (const v of sorted) expect(bulk.delete(E(v))).toBe(true);
     expect(bulk.size).toBe(0);
   });
 });
 
 describe("a sorted batch into the B+ tree (insertSorted)", () => {
   /** Everything a reader relies on: order both ways, ranks, seeks through the separators, and deletes. */
-  function expectTree(tree: BTree<number>, present: Set<number>) {
+  function expectTree(tree: BTree, present: Set<number>) {
     const sorted = [...present].sort((a, b) => a - b);
     expect(tree.size).toBe(sorted.length);
-    expect([...tree.entries()]).toEqual(sorted);
+    expect(values(tree)).toEqual(sorted);
     const back: number[] = [];
     const pos = tree.end();
-    while (BTree.stepBack(pos)) back.push(BTree.entryAt(pos)!);
+    while (BTree.stepBack(pos)) back.push(V(BTree.entryAt(pos)));
     expect(back.reverse()).toEqual(sorted);
-    for (let r = 0; r < sorted.length; r += 97) expect(BTree.entryAt(tree.atRank(r))).toBe(sorted[r]);
+    for (let r = 0; r < sorted.length; r += 97) expect(V(BTree.entryAt(tree.atRank(r)))).toBe(sorted[r]);
     for (let k = 0; k < sorted.length; k += 89) {
       const v = sorted[k];
-      expect(tree.rankOf((e) => e - v)).toBe(k);
-      expect(BTree.entryAt(tree.seek((e) => e - v).pos)).toBe(v);
+      expect(tree.rankOf((e) => V(e) - v)).toBe(k);
+      expect(V(BTree.entryAt(tree.seek((e) => V(e) - v).pos))).toBe(v);
     }
   }
 
@@ -83,23 +98,23 @@ describe("a sorted batch into the B+ tree (insertSorted)", () => {
     ["before every key", (i: number) => -1e7 - i * 100_000 - Math.floor(rand() * 100_000)],
     ["dense in one narrow range", () => 5e6 + Math.floor(rand() * 100_000)],
   ])("holds the same entries as one insert each: %s", (_name, pick) => {
-    const bulk = new BTree<number>((a, b) => a - b);
+    const bulk = new BTree(byFirst, 2);
     const present = new Set<number>();
     // Batches from one entry up to more than the tree held before, into an empty tree first.
     for (const [round, n] of [1, 2, 63, 64, 65, 500, 3_000, 10_000, 7, 20_000].entries()) {
       const batch = batchOf(present, n, () => pick(round));
-      bulk.insertSorted(batch);
+      bulk.insertSorted(batch.map(E));
       for (const v of batch) present.add(v);
       expectTree(bulk, present);
     }
     // Single inserts and deletes keep working on what the batches built.
     for (const v of batchOf(present, 2_000, () => Math.floor(rand() * 2e7) - 1e7)) {
-      bulk.insert(v);
+      bulk.insert(E(v));
       present.add(v);
     }
     const all = [...present];
     for (let i = 0; i < all.length; i += 2) {
-      expect(bulk.delete(all[i])).toBe(true);
+      expect(bulk.delete(E(all[i]))).toBe(true);
       present.delete(all[i]);
     }
     expectTree(bulk, present);

@@ -62,7 +62,7 @@ export class Index implements CatalogIndex {
   readonly fields: string[];
   /** 1 or -1 per field. */
   readonly directions: (1 | -1)[];
-  readonly tree: BTree<IndexEntry>;
+  readonly tree: BTree;
   /** Fields that held an array in some document (MongoDB's multikey paths). */
   readonly multikeyFields = new Set<string>();
   private readonly partial?: Query;
@@ -101,7 +101,7 @@ export class Index implements CatalogIndex {
       n === 1
         ? (a, b) => compareKeys(a[0], b[0]) || compareIds(a[1] as string, b[1] as string)
         : (a, b) => compareKeys(a, b) || compareIds(a[n] as string, b[n] as string);
-    this.tree = new BTree<IndexEntry>(this.compareEntries);
+    this.tree = new BTree(this.compareEntries, this.fields.length + 1);
   }
 
   /** An entry's key as `compareKeys` and the planner's bounds take it: the value itself for one field, else the values. */
