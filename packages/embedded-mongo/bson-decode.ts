@@ -4,10 +4,13 @@
  * document, array, ObjectId, boolean, date, null, int32 and int64 within ±2^53 — and gives up
  * (returns undefined) on anything else, on a malformed document, on a field name starting with `$`
  * (possible DBRef) or `__proto__`, and on a string that may not be valid UTF-8. The caller then uses
- * `BSON.deserialize`, so the result (and every error) is exactly what the official codec gives with
- * the server's options (promoteLongs, promoteValues, no BSON regexps, UTF-8 validation).
+ * `BSON.deserialize`, so the result (and every error) is what the official codec gives with the server's
+ * options (promoteLongs, promoteValues, no BSON regexps, UTF-8 validation): the same values, types and
+ * field order, with two differences no reader can see — ObjectIds packed into three numbers
+ * (object-id.ts), and short strings and dates shared between documents (below).
  */
-import { ObjectId } from "bson";
+import { BSON } from "bson";
+import { packedObjectId, packObjectIds } from "./object-id";
 import type { Doc } from "./values";
 
 type FastBuffer = Buffer & {
@@ -75,6 +78,32 @@ function sharedString(buf: FastBuffer, start: number, end: number): string | typ
   sharedLengths[slot] = n;
   for (let k = 0; k < n; k++) sharedBytes[base + k] = buf[start + k];
   return s;
+}
+
+/*
+ * Dates repeat as well (a planning row's month: 26 values over a million rows), and a Date costs 96 bytes of heap.
+ * The last Date decoded with the same time is handed out again, from a direct-mapped table. A stored document's
+ * values are never changed in place (storage.ts: an update replaces the document), so a Date shared by several
+ * documents is as invisible to every reader as a shared string; nothing in the engine may call a setter on one.
+ */
+const DATE_SLOTS = 1 << 12;
+const sharedDates: (Date | undefined)[] = new Array(DATE_SLOTS).fill(undefined);
+
+function sharedDate(ms: number): Date {
+  const slot = Math.imul((ms | 0) ^ ((ms / 4294967296) | 0), 0x9e3779b1) >>> 20;
+  const cached = sharedDates[slot];
+  if (cached !== undefined && cached.getTime() === ms) return cached;
+  const date = new Date(ms);
+  sharedDates[slot] = date;
+  return date;
+}
+
+/** The server's options for the official codec. */
+const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+
+/** A document through the official codec, with the server's options and its ObjectIds packed (object-id.ts). */
+export function decodeOfficial(bytes: Uint8Array): Doc {
+  return packObjectIds(BSON.deserialize(bytes, DESERIALIZE));
 }
 
 /** Decodes the BSON document at buf[start..start+size), or returns undefined when it cannot decide. */
@@ -149,11 +178,9 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
         break;
       }
       case 0x07: {
-        // ObjectId: copied, so the document does not keep the whole message alive
+        // ObjectId: copied into three numbers (object-id.ts), so the document does not keep the message alive
         if (i + 12 > end) return BAIL;
-        const bytes = Buffer.allocUnsafe(12);
-        for (let k = 0; k < 12; k++) bytes[k] = buf[i + k];
-        value = new ObjectId(bytes);
+        value = packedObjectId(buf, i);
         i += 12;
         break;
       }
@@ -167,7 +194,7 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
       case 0x09: {
         // date: int64 milliseconds, as Long.toNumber computes it
         if (i + 8 > end) return BAIL;
-        value = new Date(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
+        value = sharedDate(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
         i += 8;
         break;
       }

@@ -5,6 +5,7 @@
  * dates < timestamps < regular expressions < MaxKey), then by value.
  */
 import { isPlainObject } from "./values";
+import { comparePacked, isPacked } from "./object-id";
 
 export const enum Rank {
   MinKey = 1,
@@ -97,6 +98,7 @@ function isObjectId(v: unknown): boolean {
 
 /** Byte by byte (the order of their hex strings, without making them). */
 function compareObjectIds(a: unknown, b: unknown): number {
+  if (isPacked(a) && isPacked(b)) return comparePacked(a, b);
   const x = (a as { buffer?: unknown }).buffer;
   const y = (b as { buffer?: unknown }).buffer;
   if (!(x instanceof Uint8Array) || !(y instanceof Uint8Array) || x.length !== 12 || y.length !== 12) {

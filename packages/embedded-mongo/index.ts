@@ -32,6 +32,8 @@ export type EmbeddedMongoOptions = {
 export type EmbeddedMongo = {
   uri: string;
   port: number;
+  /** Settles once every collection of the data directory is in memory (at once without one). */
+  loaded: Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -162,6 +164,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   return {
     uri,
     port,
+    loaded: journal?.loaded ?? Promise.resolve(),
     stop() {
       stopped ??= (async () => {
         await new Promise<void>((resolve) => {

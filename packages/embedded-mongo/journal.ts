@@ -19,7 +19,7 @@ import net from "node:net";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
-import { decodeDocumentFast, idElementOf } from "./bson-decode";
+import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
 import { Collection, createIndexObject, entryId, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
@@ -57,7 +57,6 @@ const JOURNAL_MAX_BYTES = 512 * 1024 * 1024;
 export function setCompactionThreshold(bytes: number | undefined): void {
   compactMinBytes = bytes ?? COMPACT_MIN_BYTES;
 }
-const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 
 export function encodeRecord(type: number, body: Doc): Buffer {
   // Most records are small: serialized straight into a shared slab (one allocation per megabyte, not two per record).
@@ -171,7 +170,7 @@ export function readRecords(buf: Buffer, onRecord: (type: number, body: Doc) => 
     if (crc32(payload) !== sum) break;
     let body: Doc;
     try {
-      body = BSON.deserialize(payload.subarray(1), DESERIALIZE);
+      body = decodeOfficial(payload.subarray(1));
     } catch {
       break;
     }
@@ -873,7 +872,7 @@ function readManifest(snapshotPath: string): Manifest | undefined {
     const payload = Buffer.alloc(length);
     fs.readSync(fd, payload, 0, length, 8);
     if (crc32(payload) !== head.readUInt32LE(4) || payload[0] !== RecordType.Manifest) return undefined;
-    const body = BSON.deserialize(payload.subarray(1), DESERIALIZE);
+    const body = decodeOfficial(payload.subarray(1));
     return { namespaces: (body.c as Doc[]).map((c) => c.n as string), end: 8 + length };
   } finally {
     fs.closeSync(fd);
@@ -886,7 +885,7 @@ const ASYNC_CHUNK = 1024 * 1024;
 
 /** Decodes one record's BSON body, with the fast decoder when it can. */
 function decodeBody(payload: Buffer): Doc {
-  return decodeDocumentFast(payload, 1, payload.length - 1) ?? BSON.deserialize(payload.subarray(1), DESERIALIZE);
+  return decodeDocumentFast(payload, 1, payload.length - 1) ?? decodeOfficial(payload.subarray(1));
 }
 
 /** Reads a snapshot's records from `offset` in chunks (never the whole file in memory); throws on corruption. */

@@ -31,7 +31,7 @@ import {
 } from "./planner";
 import { compileProjection, compileUnset, type Projector } from "./projection";
 import type { Catalog, Collection } from "./storage";
-import { ObjectId } from "bson";
+import { newObjectId } from "./object-id";
 import { cloneDeep, deepEqual, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 export type ServerParams = { notablescan: boolean; notablescanMinDocuments: number };
@@ -1162,7 +1162,7 @@ function sameFieldSet(a: string[], b: string[]): boolean {
 }
 
 function withIdFirstCopy(doc: Doc): Doc {
-  const out: Doc = { _id: new ObjectId() };
+  const out: Doc = { _id: newObjectId() };
   for (const k in doc) if (k !== "_id") out[k] = doc[k];
   return out;
 }

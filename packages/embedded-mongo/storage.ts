@@ -11,7 +11,8 @@
  * direction, count a range and skip by rank.
  */
 import { randomUUID } from "node:crypto";
-import { Binary, ObjectId } from "bson";
+import { Binary } from "bson";
+import { newObjectId } from "./object-id";
 import { Query } from "mingo";
 import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
@@ -833,7 +834,7 @@ export function validateCollectionName(db: string, name: string): void {
 export function withIdFirst(doc: Doc): Doc {
   const keys = Object.keys(doc);
   if (keys[0] === "_id") return doc;
-  const out: Doc = { _id: "_id" in doc ? doc._id : new ObjectId() };
+  const out: Doc = { _id: "_id" in doc ? doc._id : newObjectId() };
   for (const k of keys) if (k !== "_id") out[k] = doc[k];
   return out;
 }

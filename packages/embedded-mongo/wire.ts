@@ -4,7 +4,7 @@
  * sequences, the optional checksum and the moreToCome flag.
  */
 import { BSON } from "bson";
-import { decodeDocumentFast, decodeInsertBody } from "./bson-decode";
+import { decodeDocumentFast, decodeInsertBody, decodeOfficial } from "./bson-decode";
 import { MongoCommandError } from "./errors";
 import type { Doc } from "./values";
 
@@ -16,9 +16,8 @@ export const OP_MSG = 2013;
 const FLAG_CHECKSUM = 1 << 0;
 const FLAG_MORE_TO_COME = 1 << 1;
 
-const DESERIALIZE = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 
-const deserialize = (bytes: Buffer): Doc => BSON.deserialize(bytes, DESERIALIZE);
+const deserialize = (bytes: Buffer): Doc => decodeOfficial(bytes);
 
 export type Request = {
   requestId: number;
