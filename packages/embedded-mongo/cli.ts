@@ -11,10 +11,19 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { startEmbeddedMongo } from "./index";
 
-/** One full garbage collection, without --expose-gc on the command line. */
+/**
+ * One full garbage collection, without --expose-gc on the command line, that moves every surviving object
+ * together (V8 otherwise compacts only the emptiest pages, and leaves the rest of what the load freed mapped:
+ * 1.9 GB of heap pages for 1.4 GB of data at scale 10, against 1.46 GB compacted).
+ */
 function collectOnce(): void {
   v8.setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
+  v8.setFlagsFromString("--compact-on-every-full-gc");
+  try {
+    (runInNewContext("gc") as () => void)();
+  } finally {
+    v8.setFlagsFromString("--no-compact-on-every-full-gc");
+  }
 }
 
 function usage(message?: string): never {
