@@ -77,36 +77,56 @@ export class BTree {
 
   /** Replaces the content with entries already sorted by the comparator (index builds). */
   load(sorted: Entry[]): void {
-    if (sorted.length === 0) {
-      this.clear();
-      return;
-    }
+    const builder = this.builder();
+    for (const entry of sorted) builder.push(entry, 0);
+    builder.finish();
+  }
+
+  /**
+   * Builds a new content from entries pushed in the comparator's order, each as `width` values read from an
+   * array at an offset (an index build takes them straight from where it made them); `finish()` puts it in place
+   * of the tree's content. Leaves are filled to three quarters, as later inserts want.
+   */
+  builder(): { push(values: ArrayLike<unknown>, at: number): void; finish(): void } {
     const w = this.width;
     const fill = Math.max(2, Math.floor((LEAF_MAX * 3) / 4));
-    let level: Node[] = [];
-    let prev: Leaf | null = null;
-    for (let i = 0; i < sorted.length; i += fill) {
+    const leaves: Leaf[] = [];
+    let keys = new Array<unknown>(fill * w);
+    let count = 0;
+    let k = 0;
+    const flush = () => {
+      if (count === 0) return;
       const leaf = this.newLeaf();
-      const n = Math.min(fill, sorted.length - i);
-      const keys = new Array<unknown>(n * w);
-      for (let e = 0, at = 0; e < n; e++) {
-        const entry = sorted[i + e];
-        for (let j = 0; j < w; j++) keys[at++] = entry[j];
-      }
+      if (count < fill) keys.length = count * w;
       leaf.keys = keys;
-      leaf.size = n;
-      leaf.prev = prev;
-      if (prev) prev.next = leaf;
-      prev = leaf;
-      level.push(leaf);
-    }
-    const innerFill = Math.max(2, Math.floor((INNER_MAX * 3) / 4));
-    while (level.length > 1) {
-      const up: Node[] = [];
-      for (let i = 0; i < level.length; i += innerFill) up.push(innerOf(level.slice(i, i + innerFill)));
-      level = up;
-    }
-    this.root = level[0];
+      leaf.size = count;
+      const prev = leaves.at(-1);
+      if (prev) {
+        prev.next = leaf;
+        leaf.prev = prev;
+      }
+      leaves.push(leaf);
+      keys = new Array<unknown>(fill * w);
+      count = 0;
+      k = 0;
+    };
+    return {
+      push(values: ArrayLike<unknown>, at: number): void {
+        for (let j = 0; j < w; j++) keys[k++] = values[at + j];
+        if (++count === fill) flush();
+      },
+      finish: () => {
+        flush();
+        let level: Node[] = leaves;
+        const innerFill = Math.max(2, Math.floor((INNER_MAX * 3) / 4));
+        while (level.length > 1) {
+          const up: Node[] = [];
+          for (let i = 0; i < level.length; i += innerFill) up.push(innerOf(level.slice(i, i + innerFill)));
+          level = up;
+        }
+        this.root = level[0] ?? this.newLeaf();
+      },
+    };
   }
 
   insert(entry: Entry): void {

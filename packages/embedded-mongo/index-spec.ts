@@ -27,10 +27,19 @@ export type IndexSpec = {
 export type KeyEntry = { values: unknown[] };
 
 /**
- * One index's entry for each of a snapshot's documents in file order (null: left out; false: several), and the
- * index's order as positions into them (Index.buildAsync).
+ * One index's entry for each of a snapshot's documents in file order (what each gave in `kinds`), and the index's
+ * order as positions into them (Index.buildAsync).
  */
-export type StoredOrder = { entries: (unknown[] | null | false)[]; order: Uint32Array };
+export type StoredOrder = {
+  /** Each document's entry, at its position × the index's width (key values, then the id), when `kinds` says One. */
+  values: unknown[];
+  kinds: Uint8Array;
+  order: Uint32Array;
+};
+
+/** What a document gives an index: no entry (a sparse or partial index leaves it out), one, or several (multikey). */
+export const EntryKind = { LeftOut: 0, One: 1, Several: 2 } as const;
+export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
 
 /** What every index kind offers the catalogue. */
 export interface CatalogIndex {

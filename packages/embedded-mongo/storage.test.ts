@@ -154,7 +154,14 @@ describe("an index built from a snapshot's recorded order", () => {
   const noPause = async () => undefined;
   const mapOf = (docs: Row[]) => new Map(docs.map((d) => [`n${d._id}`, d]));
   /** What a start hands the index: each document's entry in file order, and the order a snapshot recorded. */
-  const storedFor = (index: Index, docs: Row[], order: Uint32Array) => ({ entries: docs.map((d) => index.entryOf(`n${d._id}`, d)), order });
+  const storedFor = (index: Index, docs: Row[], order: Uint32Array) => {
+    const values: unknown[] = [];
+    const kinds = new Uint8Array(docs.length);
+    docs.forEach((d, at) => {
+      kinds[at] = index.entryInto(`n${d._id}`, d, values, at * index.width);
+    });
+    return { values, kinds, order };
+  };
   /** The index built by sorting, and the order a snapshot of it would record (positions into `docs`). */
   function recorded(spec: IndexSpec, docs: Row[]) {
     const sorted = new Index(spec);

@@ -18,7 +18,7 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import type { CatalogIndex, IndexSpec, KeyEntry, StoredOrder } from "./index-spec";
+import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
 
 export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
@@ -165,14 +165,14 @@ export class Index implements CatalogIndex {
     return combos.map((values) => ({ values }));
   }
 
-  /** Copies the top-level fields' values into target[0..n): all missing, scalars, or an array met (then incomplete). */
-  private topLevelValues(doc: Doc, target: unknown[]): Found {
+  /** Copies the top-level fields' values into target[at..at + n): all missing, scalars, or an array met (then incomplete). */
+  private topLevelValues(doc: Doc, target: unknown[], at = 0): Found {
     let found = Found.Missing;
     for (let i = 0; i < this.fields.length; i++) {
       const v = doc[this.fields[i]];
       if (Array.isArray(v)) return Found.Array;
       if (v !== undefined) found = Found.Scalars;
-      target[i] = v;
+      target[at + i] = v;
     }
     return found;
   }
@@ -258,13 +258,17 @@ export class Index implements CatalogIndex {
     if (this.unique) {
       for (let i = 1; i < entries.length; i++) {
         if (this.compareKeys(this.keyIn(entries[i - 1]), this.keyIn(entries[i])) === 0 && entryId(entries[i - 1]) !== entryId(entries[i])) {
-          const values = entries[i].slice(0, this.fields.length);
-          const error = this.duplicateError(ns, values);
-          throw new MongoCommandError("DuplicateKey", `Index build failed: ${ns}: ${error.message}`, error.extra);
+          throw this.buildDuplicate(ns, entries[i]);
         }
       }
     }
     this.tree.load(entries);
+  }
+
+  /** A build's duplicate key error for an entry whose key the one before it holds too. */
+  private buildDuplicate(ns: string, entry: IndexEntry): MongoCommandError {
+    const error = this.duplicateError(ns, entry.slice(0, this.fields.length));
+    return new MongoCommandError("DuplicateKey", `Index build failed: ${ns}: ${error.message}`, error.extra);
   }
 
   build(docs: Map<string, Doc>, ns: string): void {
@@ -287,51 +291,64 @@ export class Index implements CatalogIndex {
     return false;
   }
 
+  /** Values per entry: the key's, then the document's id. */
+  get width(): number {
+    return this.fields.length + 1;
+  }
+
   /**
-   * The one entry a document gives the index (noting multikey fields), null when the index leaves the document
-   * out, false when it gives several. One allocation for top-level scalars, the common case.
+   * Writes the one entry a document gives the index (noting multikey fields) into target[at, at + width), and
+   * says so; or says that the index leaves the document out, or that it gives several.
    */
-  entryOf(idKey: string, doc: Doc): IndexEntry | null | false {
+  entryInto(idKey: string, doc: Doc, target: unknown[], at: number): EntryKind {
+    const n = this.fields.length;
     if (this.topLevelFields && !this.partial) {
-      const n = this.fields.length;
-      const entry = newEntry(n);
-      const found = this.topLevelValues(doc, entry);
+      const found = this.topLevelValues(doc, target, at);
       if (found !== Found.Array) {
-        if (found === Found.Missing && this.spec.sparse) return null;
-        entry[n] = idKey;
-        return entry;
+        if (found === Found.Missing && this.spec.sparse) return EntryKind.LeftOut;
+        target[at + n] = idKey;
+        return EntryKind.One;
       }
     }
     const keys = this.keysOf(doc);
-    if (!keys) return null;
+    if (!keys) return EntryKind.LeftOut;
     const out: IndexEntry[] = [];
     this.collect(idKey, doc, keys, out);
-    return out.length === 1 ? out[0] : false;
+    if (out.length !== 1) return EntryKind.Several;
+    for (let j = 0; j <= n; j++) target[at + j] = out[0][j];
+    return EntryKind.One;
   }
 
-  private async loadInOrder({ entries: byPosition, order }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
-    // Not clear(): making the entries (entryOf) noted the multikey fields.
+  private async loadInOrder({ values, kinds, order }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+    // Not clear(): making the entries (entryInto) noted the multikey fields.
     this.tree.clear();
-    const n = byPosition.length;
+    const n = kinds.length;
     if (order.length > n || (this.complete && order.length !== n)) return false;
+    const w = this.width;
     const seen = new Uint8Array(n);
-    const entries: IndexEntry[] = new Array(order.length);
-    let previous: IndexEntry | undefined;
+    const builder = this.tree.builder();
+    // The entry before and this one, as comparisons take them.
+    let previous: IndexEntry = new Array(w).fill(null);
+    let current: IndexEntry = new Array(w).fill(null);
     for (let i = 0; i < order.length; i++) {
       const at = order[i];
-      if (at >= n || seen[at] === 1) return this.giveUp();
+      if (at >= n || seen[at] === 1 || kinds[at] !== EntryKind.One) return this.giveUp();
       seen[at] = 1;
-      const entry = byPosition[at];
-      if (!entry) return this.giveUp();
-      if (previous !== undefined && this.compareEntries(previous, entry) >= 0) return this.giveUp();
-      entries[i] = previous = entry;
+      const from = at * w;
+      for (let j = 0; j < w; j++) current[j] = values[from + j];
+      if (i > 0) {
+        if (this.compareEntries(previous, current) >= 0) return this.giveUp();
+        if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
+      }
+      builder.push(values, from);
+      [previous, current] = [current, previous];
       if ((i & 65_535) === 65_535) await pause();
     }
     // A sparse or partial index leaves documents out: only those without a key.
     if (order.length !== n) {
-      for (let at = 0; at < n; at++) if (seen[at] === 0 && byPosition[at] !== null) return this.giveUp();
+      for (let at = 0; at < n; at++) if (seen[at] === 0 && kinds[at] !== EntryKind.LeftOut) return this.giveUp();
     }
-    this.loadSorted(entries, ns);
+    builder.finish();
     return true;
   }
 
@@ -378,28 +395,6 @@ const enum Found {
   Missing,
   Scalars,
   Array,
-}
-
-/**
- * An empty entry for n key fields. Array literals, one per size, rather than new Array(): each literal is an
- * allocation site, and V8 allocates a site's arrays straight in the old generation once it sees them all survive
- * (as index entries do), instead of copying each one twice through the young generation.
- */
-function newEntry(n: number): IndexEntry {
-  switch (n) {
-    case 1:
-      return [undefined, undefined];
-    case 2:
-      return [undefined, undefined, undefined];
-    case 3:
-      return [undefined, undefined, undefined, undefined];
-    case 4:
-      return [undefined, undefined, undefined, undefined, undefined];
-    case 5:
-      return [undefined, undefined, undefined, undefined, undefined, undefined];
-    default:
-      return new Array(n + 1);
-  }
 }
 
 /** True when a dotted path crosses or ends at an array in the document. */
@@ -492,17 +487,21 @@ export class Collection {
     const ordered = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
     // Every recorded index's entries in one pass over the documents, in file order (each document read once, in
     // the order it lies in memory), then each index takes them in its order.
-    const byPosition = ordered.map(() => new Array<IndexEntry | null | false>(usable?.docs.length ?? 0));
+    const n = usable?.docs.length ?? 0;
+    const made = ordered.map((index) => ({ values: new Array<unknown>(n * index.width), kinds: new Uint8Array(n) }));
     if (usable) {
       const { docs, ids } = usable;
-      for (let at = 0; at < docs.length; at++) {
-        for (let k = 0; k < ordered.length; k++) byPosition[k][at] = ordered[k].entryOf(ids[at], docs[at]);
+      for (let at = 0; at < n; at++) {
+        for (let k = 0; k < ordered.length; k++) {
+          const index = ordered[k];
+          made[k].kinds[at] = index.entryInto(ids[at], docs[at], made[k].values, at * index.width);
+        }
         if ((at & 8_191) === 8_191) await pause();
       }
     }
     for (const index of all) {
       const k = ordered.indexOf(index as Index);
-      const own = k >= 0 ? { entries: byPosition[k], order: usable!.orders.get(index.spec.name)! } : undefined;
+      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)! } : undefined;
       try {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
@@ -511,7 +510,7 @@ export class Collection {
         index.clear();
         throw error;
       } finally {
-        if (k >= 0) byPosition[k] = [];
+        if (k >= 0) made[k] = { values: [], kinds: new Uint8Array(0) };
       }
     }
     return counts;
