@@ -227,3 +227,23 @@ describe("aggregation", () => {
     expect(await db.collection("scores").aggregate([{ $match: { score: { $gt: 80 } } }, { $count: "passing_scores" }]).toArray()).toEqual([{ passing_scores: 4 }]);
   });
 });
+
+describe("values that only look alike when written out", () => {
+  it("keeps apart _ids and group keys whose strings hold the separators of documents and arrays", async () => {
+    const c = db.collection<{ _id: unknown; tags?: string[] }>("lookalikes");
+    // Written naively, { a: 'x,"b":sy' } and { a: "x", b: "y" } read the same, as do ["a,sb"] and ["a", "b"].
+    await c.insertMany([
+      { _id: { a: 'x,"b":sy' }, tags: ["a,sb"] },
+      { _id: { a: "x", b: "y" }, tags: ["a", "b"] },
+      { _id: 3, tags: ["a,sb"] },
+    ]);
+    expect(await c.countDocuments({})).toBe(3);
+    expect(await c.findOne({ _id: { a: "x", b: "y" } })).toEqual({ _id: { a: "x", b: "y" }, tags: ["a", "b"] });
+    const groups = await c.aggregate([{ $group: { _id: "$tags", n: { $sum: 1 } } }, { $sort: { n: -1 } }]).toArray();
+    expect(groups).toEqual([
+      { _id: ["a,sb"], n: 2 },
+      { _id: ["a", "b"], n: 1 },
+    ]);
+    expect((await c.distinct("tags")).sort()).toEqual(["a", "a,sb", "b"]);
+  });
+});

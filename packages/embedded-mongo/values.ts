@@ -22,7 +22,14 @@ export function isPlainObject(value: unknown): value is Doc {
 /**
  * A string that is equal for two values exactly when MongoDB considers them
  * equal (numbers of any width compare by value; documents by field order).
+ * Inside an array or a document each value's key is preceded by its length,
+ * so a string holding the separators cannot read as several values.
  */
+function inner(value: unknown): string {
+  const key = keyOf(value);
+  return `${key.length}:${key}`;
+}
+
 export function keyOf(value: unknown): string {
   switch (typeof value) {
     case "undefined":
@@ -38,7 +45,11 @@ export function keyOf(value: unknown): string {
     case "object": {
       if (value === null) return "z";
       if (value instanceof Date) return `d${value.getTime()}`;
-      if (Array.isArray(value)) return `a[${value.map(keyOf).join(",")}]`;
+      if (Array.isArray(value)) {
+        let out = "a[";
+        for (const v of value) out += inner(v);
+        return `${out}]`;
+      }
       const t = bsonType(value);
       if (t === "ObjectId") return `o${(value as ObjectId).toHexString()}`;
       if (t === "Int32" || t === "Double") return `n${(value as { value: number }).value}`;
@@ -46,7 +57,7 @@ export function keyOf(value: unknown): string {
       if (t !== undefined) return `x${t}:${EJSON.stringify(value as never, { relaxed: false })}`;
       if (value instanceof RegExp) return `r${value.source}/${value.flags}`;
       let out = "{";
-      for (const [k, v] of Object.entries(value)) out += `${JSON.stringify(k)}:${keyOf(v)},`;
+      for (const [k, v] of Object.entries(value)) out += `${JSON.stringify(k)}:${inner(v)}`;
       return `${out}}`;
     }
     default:
