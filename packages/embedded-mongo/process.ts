@@ -46,8 +46,8 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
 }
 
 /**
- * The database's heap is almost all live data (2.5 GB at scale 10) and each full collection walks all of it
- * (~4 s of CPU). V8 starts the next one after the heap grows by a small factor or, through its memory reducer,
+ * The database's heap is almost all live data (1.4 GB at scale 10) and each full collection walks all of it
+ * (seconds of CPU). V8 starts the next one after the heap grows by a small factor or, through its memory reducer,
  * whenever allocation slows down: three or four per load-bench run, each one the p95 of the page it landed on.
  * Letting the heap grow by half before the next, and no collections just to return memory, left none during
  * the pages of a run (docs/performance.md, "Stop 22"), for ~0.8 GB more RSS under load. `npm run db` passes
