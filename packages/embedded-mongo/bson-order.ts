@@ -4,8 +4,8 @@
  * numbers < strings < objects < arrays < binary < ObjectId < booleans <
  * dates < timestamps < regular expressions < MaxKey), then by value.
  */
-import { isPlainObject } from "./values";
 import { comparePacked, isPacked } from "./object-id";
+import { isPlainObject } from "./values";
 
 export const enum Rank {
   MinKey = 1,

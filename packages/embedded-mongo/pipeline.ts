@@ -29,9 +29,9 @@ import {
   type Source,
   withoutText,
 } from "./planner";
+import { newObjectId } from "./object-id";
 import { compileProjection, compileUnset, type Projector } from "./projection";
 import type { Catalog, Collection } from "./storage";
-import { newObjectId } from "./object-id";
 import { cloneDeep, deepEqual, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 export type ServerParams = { notablescan: boolean; notablescanMinDocuments: number };

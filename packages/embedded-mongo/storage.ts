@@ -12,12 +12,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { Binary } from "bson";
-import { newObjectId } from "./object-id";
 import { Query } from "mingo";
 import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
+import { newObjectId } from "./object-id";
 import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
 
