@@ -25,6 +25,14 @@ function hex8(word: number): string {
   return (word >>> 0).toString(16).padStart(8, "0");
 }
 
+/** One 32-bit word, big-endian, as the id's bytes hold it. */
+function writeWord(target: Uint8Array, at: number, word: number): void {
+  target[at] = (word >>> 24) & 0xff;
+  target[at + 1] = (word >>> 16) & 0xff;
+  target[at + 2] = (word >>> 8) & 0xff;
+  target[at + 3] = word & 0xff;
+}
+
 function bytesOf(this: Packed): Buffer {
   const bytes = Buffer.allocUnsafe(12);
   bytes.writeInt32BE(this.w0, 0);
@@ -54,14 +62,9 @@ Object.defineProperties(Packed.prototype, {
   },
   serializeInto: {
     value(this: Packed, target: Uint8Array, index: number): number {
-      const words = [this.w0, this.w1, this.w2];
-      for (let w = 0; w < 3; w++) {
-        const word = words[w];
-        target[index++] = (word >>> 24) & 0xff;
-        target[index++] = (word >>> 16) & 0xff;
-        target[index++] = (word >>> 8) & 0xff;
-        target[index++] = word & 0xff;
-      }
+      writeWord(target, index, this.w0);
+      writeWord(target, index + 4, this.w1);
+      writeWord(target, index + 8, this.w2);
       return 12;
     },
   },
