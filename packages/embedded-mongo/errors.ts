@@ -24,6 +24,7 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   CannotCreateIndex: 67,
   OperationNotSupportedInTransaction: 263,
+  IndexBuildAborted: 276,
   NoQueryExecutionPlans: 291,
   DollarPrefixedFieldName: 52,
   MergeStageNoMatchingDocument: 13113,

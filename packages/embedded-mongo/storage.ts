@@ -371,7 +371,15 @@ export class Index implements CatalogIndex {
     return out;
   }
 
-  private async sortAndLoad(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
+  /**
+   * Builds from [idKey, document] pairs (a snapshot of a collection's documents, which no write changes: a stored
+   * document is replaced, never changed in place), sorting in slices and pausing between them.
+   */
+  buildFromAsync(docs: Iterable<[string, Doc]>, ns: string, pause: () => Promise<void>): Promise<void> {
+    return this.sortAndLoad(docs, ns, pause);
+  }
+
+  private async sortAndLoad(docs: Iterable<[string, Doc]>, ns: string, pause: () => Promise<void>): Promise<void> {
     this.clear();
     const SLICE = 16_384;
     // Sorted runs of one slice each, then pairwise merges, pausing between steps.
@@ -430,6 +438,11 @@ export class Collection {
   readonly indexes = new Map<string, CatalogIndex>();
   /** The ordered `_id` index (equality goes through `docs`). */
   readonly idIndex = new Index(ID_INDEX);
+  /**
+   * Index builds under way (Catalog.createIndexAsync): each notes every change to the documents made while it
+   * runs, as (idKey, old document or undefined, new document or undefined) triples, to apply when it is done.
+   */
+  readonly builds = new Set<unknown[]>();
 
   constructor(db: string, name: string, options: Doc = {}) {
     this.db = db;
@@ -695,6 +708,55 @@ export class Catalog {
   createIndex(coll: Collection, spec: IndexSpec): void {
     const index = createIndexObject(spec);
     coll.buildIndex(index);
+    this.installIndex(coll, index);
+  }
+
+  /**
+   * Builds an ordered index while the server goes on answering (as mongod's index builds do): the entries of a
+   * snapshot of the documents are sorted in slices with pauses between them, the writes made meanwhile are noted
+   * and applied at the end, and then the index goes in, in one synchronous step, if `check` says so (false: the
+   * same index went in meanwhile; it throws when the build must not go in: the collection dropped, the name
+   * taken by another index). A unique index fails when the documents, as they are by then, hold a duplicate. A
+   * text index is built at once (createIndex). True when this build went in.
+   */
+  async createIndexAsync(coll: Collection, spec: IndexSpec, check: () => boolean): Promise<boolean> {
+    const index = createIndexObject(spec);
+    if (!(index instanceof Index)) {
+      if (!check()) return false;
+      this.createIndex(coll, spec);
+      return true;
+    }
+    const changes: unknown[] = [];
+    const snapshot = [...coll.docs];
+    coll.builds.add(changes);
+    try {
+      await index.buildFromAsync(snapshot, coll.ns, slicePause());
+      snapshot.length = 0;
+      if (!check()) return false;
+      for (let k = 0; k < changes.length; k += 3) {
+        const idKey = changes[k] as string;
+        const before = changes[k + 1] as Doc | undefined;
+        const after = changes[k + 2] as Doc | undefined;
+        if (before) index.remove(idKey, before);
+        if (!after) continue;
+        const keys = index.keysOf(after);
+        try {
+          index.checkUnique(after, idKey, coll.ns, keys);
+        } catch (error) {
+          const e = error as MongoCommandError;
+          throw new MongoCommandError("DuplicateKey", `Index build failed: ${coll.ns}: ${e.message}`, e.extra);
+        }
+        index.add(idKey, after, keys);
+      }
+    } finally {
+      coll.builds.delete(changes);
+    }
+    this.installIndex(coll, index);
+    return true;
+  }
+
+  private installIndex(coll: Collection, index: CatalogIndex): void {
+    const spec = index.spec;
     coll.indexes.set(spec.name, index);
     this.sink?.createIndex(coll.ns, spec, () => {
       if (coll.indexes.get(spec.name) === index) coll.indexes.delete(spec.name);
@@ -733,6 +795,7 @@ function rawInsert(
   batch?: InsertBatch,
 ): void {
   coll.docs.set(idKey, doc);
+  if (coll.builds.size > 0) noteForBuilds(coll, idKey, undefined, doc);
   const idKeys = [{ values: [doc._id] }];
   if (batch) coll.idIndex.collect(idKey, doc, idKeys, batch.pending(coll.idIndex));
   else coll.idIndex.add(idKey, doc, idKeys);
@@ -744,6 +807,7 @@ function rawInsert(
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
   if (!coll.docs.delete(idKey)) return;
+  if (coll.builds.size > 0) noteForBuilds(coll, idKey, doc, undefined);
   coll.idIndex.remove(idKey, doc, [{ values: [doc._id] }]);
   for (const index of coll.indexes.values()) index.remove(idKey, doc);
 }
@@ -757,7 +821,22 @@ function rawReplace(
 ): void {
   for (const [index, oldKeys] of changes) index.remove(idKey, oldDoc, oldKeys);
   coll.docs.set(idKey, newDoc);
+  if (coll.builds.size > 0) noteForBuilds(coll, idKey, oldDoc, newDoc);
   for (const [index, , newKeys] of changes) index.add(idKey, newDoc, newKeys);
+}
+
+function noteForBuilds(coll: Collection, idKey: string, before: Doc | undefined, after: Doc | undefined): void {
+  for (const changes of coll.builds) changes.push(idKey, before, after);
+}
+
+/** A pause for long work beside the commands: yields to them once the current slice has run for 8 ms. */
+function slicePause(): () => Promise<void> {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < 8) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    start = performance.now();
+  };
 }
 
 function sameKeys(a: KeyEntry[] | null, b: KeyEntry[] | null): boolean {

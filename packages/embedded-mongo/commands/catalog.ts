@@ -3,6 +3,7 @@ import { BSON } from "bson";
 import { Query } from "mingo";
 import { MongoCommandError } from "../errors";
 import { Collection, type Index } from "../storage";
+import type { IndexSpec } from "../index-spec";
 import { isTextSpec } from "../text";
 import { isPlainObject, type Doc } from "../values";
 import { batchSizeOf, collectionName, normaliseIndexSpec, sameKey, sameOptions } from "../command-support";
@@ -66,7 +67,7 @@ export const catalogCommands: Record<string, CommandHandler> = {
     for (const [id, c] of this.cursors) if (c.ns.startsWith(`${db}.`)) this.cursors.delete(id);
     return { dropped: db, ok: 1 };
   },
-  createIndexes(cmd, db) {
+  async createIndexes(cmd, db) {
     const name = collectionName(cmd);
     if (!Array.isArray(cmd.indexes) || cmd.indexes.length === 0) {
       throw new MongoCommandError("BadValue", "Must specify at least one index to create");
@@ -77,34 +78,15 @@ export const catalogCommands: Record<string, CommandHandler> = {
     const before = coll.indexes.size + 1;
     let created = 0;
     for (const spec of specs) {
-      if (sameKey(spec.key, { _id: 1 })) continue;
-      const sameName = coll.indexes.get(spec.name);
-      if (sameName) {
-        if (sameKey(sameName.spec.key, spec.key) && sameOptions(sameName.spec, spec)) continue;
-        if (sameKey(sameName.spec.key, spec.key)) {
-          throw new MongoCommandError(
-            "IndexOptionsConflict",
-            `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
-          );
+      if (sameKey(spec.key, { _id: 1 }) || alreadyThere(coll, spec)) continue;
+      // Built while other commands go on; the checks are made again when it is done, in the step that puts it in.
+      const built = await this.catalog.createIndexAsync(coll, spec, () => {
+        if (this.catalog.getCollection(db, name) !== coll) {
+          throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
         }
-        throw new MongoCommandError(
-          "IndexKeySpecsConflict",
-          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
-        );
-      }
-      const sameKeyIndex = [...coll.indexes.values()].find((i) => sameKey(i.spec.key, spec.key));
-      if (sameKeyIndex) {
-        if (sameOptions(sameKeyIndex.spec, spec)) continue;
-        if (isTextSpec(spec)) {
-          throw new MongoCommandError(
-            "IndexOptionsConflict",
-            `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex.spec)}; only one text index per collection allowed`,
-          );
-        }
-        throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.spec.name}`);
-      }
-      this.catalog.createIndex(coll, spec);
-      created++;
+        return !alreadyThere(coll, spec);
+      });
+      if (built) created++;
     }
     const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
     if (created === 0) reply.note = "all indexes already exist";
@@ -140,3 +122,34 @@ export const catalogCommands: Record<string, CommandHandler> = {
   },
 
 };
+
+/**
+ * True when the collection already has this very index (nothing to build); throws MongoDB's conflict errors when an
+ * index of the same name or key differs from it.
+ */
+function alreadyThere(coll: Collection, spec: IndexSpec): boolean {
+  const sameName = coll.indexes.get(spec.name);
+  if (sameName) {
+    if (sameKey(sameName.spec.key, spec.key) && sameOptions(sameName.spec, spec)) return true;
+    if (sameKey(sameName.spec.key, spec.key)) {
+      throw new MongoCommandError(
+        "IndexOptionsConflict",
+        `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+      );
+    }
+    throw new MongoCommandError(
+      "IndexKeySpecsConflict",
+      `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+    );
+  }
+  const sameKeyIndex = [...coll.indexes.values()].find((i) => sameKey(i.spec.key, spec.key));
+  if (!sameKeyIndex) return false;
+  if (sameOptions(sameKeyIndex.spec, spec)) return true;
+  if (isTextSpec(spec)) {
+    throw new MongoCommandError(
+      "IndexOptionsConflict",
+      `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex.spec)}; only one text index per collection allowed`,
+    );
+  }
+  throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.spec.name}`);
+}

@@ -1,0 +1,145 @@
+/**
+ * Index builds on a collection with data run beside the other commands (as mongod's do): other commands are
+ * answered while the build runs, the writes made meanwhile are in the index when it goes in, a duplicate written
+ * meanwhile fails a unique build, and a drop meanwhile aborts it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MongoServerError, type Collection, type Db } from "mongodb";
+import { afterEach, describe, expect, it } from "vitest";
+import { startHarness, stopHarness, type Harness } from "./test-helpers";
+
+// Enough documents that sorting their entries takes several slices: the build yields to other commands.
+const N = 60_000;
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await stopHarness(h);
+  h = undefined;
+});
+
+type Row = { _id: number; group: number; tag: string };
+
+async function filled(db: Db): Promise<Collection<Row>> {
+  const rows = db.collection<Row>("rows");
+  for (let i = 0; i < N; i += 10_000) {
+    await rows.insertMany(Array.from({ length: 10_000 }, (_, k) => ({ _id: i + k, group: (i + k) % 97, tag: `t${(i + k) % 13}` })));
+  }
+  await warm();
+  return rows;
+}
+
+/** Connections open beforehand, so the commands sent meanwhile need no handshake of their own. */
+async function warm(): Promise<void> {
+  await Promise.all(Array.from({ length: 6 }, () => h!.client.db("admin").command({ ping: 1 })));
+}
+
+/** Starts createIndexes and, once it is under way, runs `meanwhile`; says which finished first. */
+async function during(build: Promise<unknown>, meanwhile: () => Promise<void>): Promise<{ order: string[]; build: unknown }> {
+  const order: string[] = [];
+  const built = build.then(
+    (r) => (order.push("build"), r),
+    (e: unknown) => (order.push("build"), e),
+  );
+  await meanwhile();
+  order.push("meanwhile");
+  return { order, build: await built };
+}
+
+/** The _ids a query finds through the index, and through a collection scan. */
+async function both(rows: Collection<Row>, filter: Record<string, unknown>, index: string): Promise<[number[], number[]]> {
+  const viaIndex = (await rows.find(filter).hint(index).project({ _id: 1 }).toArray()).map((d) => d._id).sort((a, b) => a - b);
+  const scanned = (await rows.find(filter).hint({ $natural: 1 }).project({ _id: 1 }).toArray()).map((d) => d._id).sort((a, b) => a - b);
+  return [viaIndex, scanned];
+}
+
+describe("an index build on a collection with data", () => {
+  it("answers other commands while it runs, and the writes made meanwhile are in the index", async () => {
+    h = await startHarness();
+    const rows = await filled(h.client.db("build_meanwhile"));
+    const { order, build } = await during(rows.createIndex({ group: 1, tag: 1 }, { name: "group_tag" }), async () => {
+      // Sent at once, each on a connection of its own: they arrive while the build runs.
+      await Promise.all([
+        h!.client.db("admin").command({ ping: 1 }),
+        rows.insertOne({ _id: N + 1, group: 5, tag: "newer" }),
+        rows.updateOne({ _id: 5 }, { $set: { group: 6 } }),
+        rows.deleteOne({ _id: 102 }),
+        rows.updateOne({ _id: 199 }, { $set: { tag: "changed" } }),
+      ]);
+    });
+    expect(build).toBe("group_tag");
+    expect(order).toEqual(["meanwhile", "build"]);
+    for (const filter of [{ group: 5 }, { group: 6 }, { group: 5, tag: "newer" }, { group: 199 % 97, tag: "changed" }, { group: 199 % 97, tag: `t${199 % 13}` }]) {
+      const [viaIndex, scanned] = await both(rows, filter, "group_tag");
+      expect(viaIndex).toEqual(scanned);
+    }
+    const [group5] = await both(rows, { group: 5 }, "group_tag");
+    expect(group5).toContain(N + 1);
+    expect(group5).not.toContain(5);
+    expect(group5).not.toContain(102);
+    expect((await both(rows, { group: 6 }, "group_tag"))[0]).toContain(5);
+  });
+
+  it("fails a unique build when a duplicate is written meanwhile, and lists no such index", async () => {
+    h = await startHarness();
+    const rows = await filled(h.client.db("build_duplicate"));
+    await rows.updateMany({}, [{ $set: { serial: "$_id" } }]);
+    const { build } = await during(rows.createIndex({ serial: 1 }, { unique: true, name: "serial_unique" }), async () => {
+      await rows.insertOne({ _id: N + 1, group: 1, tag: "x", serial: 7 } as Row);
+    });
+    expect(build).toBeInstanceOf(MongoServerError);
+    expect((build as MongoServerError).code).toBe(11000);
+    expect((build as MongoServerError).message).toMatch(/Index build failed: build_duplicate\.rows: E11000 duplicate key error .* index: serial_unique dup key: \{ serial: 7 \}/);
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
+  });
+
+  it("is aborted when its collection is dropped meanwhile", async () => {
+    h = await startHarness();
+    const db = h.client.db("build_drop");
+    const rows = await filled(db);
+    const { build } = await during(rows.createIndex({ tag: 1 }, { name: "tag" }), async () => {
+      await rows.drop();
+      await rows.insertOne({ _id: 1, group: 1, tag: "after" });
+    });
+    expect(build).toBeInstanceOf(MongoServerError);
+    expect((build as MongoServerError).code).toBe(276);
+    expect((build as MongoServerError).codeName).toBe("IndexBuildAborted");
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
+  });
+
+  it("goes in once when the same index is asked for twice at the same time", async () => {
+    h = await startHarness();
+    const db = h.client.db("build_twice");
+    const rows = await filled(db);
+    const replies = await Promise.all([
+      db.command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }] }),
+      db.command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }] }),
+    ]);
+    expect(replies.map((r) => r.numIndexesAfter)).toEqual([2, 2]);
+    expect(replies.filter((r) => r.note === "all indexes already exist")).toHaveLength(1);
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_", "tag"]);
+  });
+
+  it("is on disk with the writes made meanwhile: a restart has the same index", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "index-build-"));
+    try {
+      h = await startHarness(path.join(dir, "db"));
+      const rows = await filled(h.client.db("build_disk"));
+      await during(rows.createIndex({ group: 1 }, { name: "group" }), async () => {
+        await rows.updateOne({ _id: 9 }, { $set: { group: 200 } });
+      });
+      await stopHarness(h);
+      h = await startHarness(path.join(dir, "db"));
+      const again = h.client.db("build_disk").collection<Row>("rows");
+      expect((await again.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_", "group"]);
+      const [viaIndex, scanned] = await both(again, { group: 200 }, "group");
+      expect(viaIndex).toEqual([9]);
+      expect(scanned).toEqual([9]);
+    } finally {
+      await stopHarness(h);
+      h = undefined;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
