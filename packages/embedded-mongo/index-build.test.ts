@@ -6,14 +6,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoServerError, type Collection, type Db } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { MongoServerError, ObjectId, type Collection, type Db } from "mongodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setIndexBuildSlice } from "./storage";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
 // Enough documents that sorting their entries takes several slices: the build yields to other commands.
 const N = 60_000;
 
 let h: Harness | undefined;
+// Every pause of a build yields (not only after 8 ms of work): the commands sent meanwhile get in on any machine.
+beforeAll(() => setIndexBuildSlice(0));
+afterAll(() => setIndexBuildSlice(undefined));
 afterEach(async () => {
   await stopHarness(h);
   h = undefined;
@@ -141,5 +145,64 @@ describe("an index build on a collection with data", () => {
       h = undefined;
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("builds from existing data the same index that inserts build: order, sparse, descending keys, arrays, duplicates", async () => {
+    h = await startHarness();
+    const db = h.client.db("build_same");
+    // Scalars and dates only (ranked by value), and the same with a document among them (compared as values).
+    const scalars = [3, -1, 2.5, 0, -0, "b", "a", "", "é", null, undefined, new Date(Date.UTC(2026, 0, 2)), new Date(Date.UTC(2025, 5, 1)), true, false, Number.NaN];
+    const docs = Array.from({ length: 3_000 }, (_, i) => {
+      const doc: Record<string, unknown> = { _id: i, a: scalars[i % scalars.length], b: scalars[(i * 7) % scalars.length] };
+      if (doc.a === undefined) delete doc.a;
+      if (doc.b === undefined) delete doc.b;
+      return doc;
+    });
+    const mixed = docs.map((d, i) => (i % 50 === 0 ? { ...d, b: { x: i % 3 } } : d));
+    // ObjectIds (in byte order, every word of them varying, some with the high bit set), for _id and for b.
+    const oid = (i: number) => new ObjectId(((i * 2_654_435_761) >>> 0).toString(16).padStart(8, "0").repeat(3));
+    const ids = docs.map((d, i) => ({ ...d, _id: oid(i), b: oid(i % 700) }));
+    const specs: { key: Record<string, 1 | -1>; name: string; sparse?: boolean }[] = [
+      { key: { a: 1, b: -1 }, name: "a_b" },
+      { key: { a: 1, _id: -1 }, name: "a_id" },
+      { key: { b: -1 }, name: "b_desc" },
+      { key: { a: 1 }, name: "a_sparse", sparse: true },
+    ];
+    const read = async (name: string) => {
+      const out: Record<string, unknown[]> = {};
+      // Through the index and without a sort: in the order the index holds its entries.
+      for (const { name: index } of specs) {
+        out[index] = (await db.collection(name).find({}).hint(index).project({ _id: 1 }).toArray()).map((d) => String(d._id));
+      }
+      return out;
+    };
+    for (const [label, rows] of [["scalars", docs], ["mixed", mixed], ["ids", ids]] as const) {
+      await db.collection(`inserted_${label}`).createIndexes(specs);
+      await db.collection(`inserted_${label}`).insertMany(rows.map((d) => ({ ...d })));
+      await db.collection(`built_${label}`).insertMany(rows.map((d) => ({ ...d })));
+      await db.collection(`built_${label}`).createIndexes(specs);
+      const built = await read(`built_${label}`);
+      expect(built, label).toEqual(await read(`inserted_${label}`));
+      // The sparse index leaves out the documents without `a`.
+      expect(built.a_sparse, label).toHaveLength(rows.filter((d) => "a" in d).length);
+    }
+    // The index is read in its own order (not re-sorted): the order of the keys themselves, ties by _id.
+    const inOrder = await db.collection("built_scalars").find({}).hint("b_desc").project({ _id: 1, b: 1 }).toArray();
+    expect(inOrder.slice(0, 200).map((d) => d.b instanceof Date)).toContain(true);
+
+    // A document with an array in a key field: the build takes the general path, the queries see each element.
+    await db.collection("built_multikey").insertMany([...docs.map((d) => ({ ...d })), { _id: "arr", a: ["b", 3], b: 1 }]);
+    await db.collection("built_multikey").createIndex({ a: 1 }, { name: "a" });
+    const viaIndex = await db.collection("built_multikey").find({ a: "b" }).hint("a").project({ _id: 1 }).toArray();
+    const scanned = await db.collection("built_multikey").find({ a: "b" }).hint({ $natural: 1 }).project({ _id: 1 }).toArray();
+    expect(viaIndex.map((d) => String(d._id)).sort()).toEqual(scanned.map((d) => String(d._id)).sort());
+    expect(viaIndex.map((d) => d._id)).toContain("arr");
+
+    // A unique index over duplicates that are already there: refused, and not created.
+    const error = await db.collection("built_scalars").createIndex({ b: 1 }, { unique: true, name: "b_unique" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect((error as MongoServerError).code).toBe(11000);
+    expect((error as MongoServerError).message).toMatch(/^Index build failed: build_same\.built_scalars: E11000 duplicate key error collection: build_same\.built_scalars index: b_unique dup key: \{ b: /);
+    expect((await db.collection("built_scalars").listIndexes().toArray()).map((i) => i.name)).not.toContain("b_unique");
   });
 });

@@ -17,7 +17,7 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import { newObjectId } from "./object-id";
+import { isPacked, newObjectId, type PackedObjectId } from "./object-id";
 import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
 
@@ -372,21 +372,20 @@ export class Index implements CatalogIndex {
   }
 
   /**
-   * Builds from [idKey, document] pairs (a snapshot of a collection's documents, which no write changes: a stored
-   * document is replaced, never changed in place), sorting in slices and pausing between them.
+   * Builds from a snapshot of a collection's documents (their ids and the documents, which no write changes: a
+   * stored document is replaced, never changed in place), sorting in slices and pausing between them.
    */
-  buildFromAsync(docs: Iterable<[string, Doc]>, ns: string, pause: () => Promise<void>): Promise<void> {
-    return this.sortAndLoad(docs, ns, pause);
-  }
-
-  private async sortAndLoad(docs: Iterable<[string, Doc]>, ns: string, pause: () => Promise<void>): Promise<void> {
+  async buildFromAsync(ids: string[], docs: Doc[], ns: string, pause: () => Promise<void>, shared: BuildShared = {}): Promise<void> {
+    this.clear();
+    if (await this.sortFlat(ids, docs, ns, pause, shared)) return;
+    // A document gave several entries (an array value), or the index is partial or on paths: an array per entry.
     this.clear();
     const SLICE = 16_384;
     // Sorted runs of one slice each, then pairwise merges, pausing between steps.
     const runs: IndexEntry[][] = [];
     let run: IndexEntry[] = [];
-    for (const [idKey, doc] of docs) {
-      this.collect(idKey, doc, this.keysOf(doc), run);
+    for (let at = 0; at < docs.length; at++) {
+      this.collect(ids[at], docs[at], this.keysOf(docs[at]), run);
       if (run.length >= SLICE) {
         runs.push(run.sort(this.compareEntries));
         run = [];
@@ -396,7 +395,188 @@ export class Index implements CatalogIndex {
     if (run.length > 0) runs.push(run.sort(this.compareEntries));
     this.loadSorted(await mergeSortedRuns(runs, this.compareEntries, pause), ns);
   }
+
+  private sortAndLoad(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
+    const ids = new Array<string>(docs.size);
+    const list = new Array<Doc>(docs.size);
+    let at = 0;
+    for (const [idKey, doc] of docs) {
+      ids[at] = idKey;
+      list[at++] = doc;
+    }
+    return this.buildFromAsync(ids, list, ns, pause);
+  }
+
+  /**
+   * The build of an index on top-level fields without an array per entry (one per document: the heap's collector
+   * then has millions fewer objects to move): every entry's values in one flat array, the documents' positions
+   * sorted by them in runs and merged, the tree filled from the positions in order. False, having built nothing,
+   * when the index is partial or on paths, or a document holds an array in a key field (several entries).
+   */
+  private async sortFlat(ids: string[], docs: Doc[], ns: string, pause: () => Promise<void>, shared: BuildShared): Promise<boolean> {
+    if (!this.topLevelFields || this.partial) return false;
+    const n = this.fields.length;
+    const w = n + 1;
+    const values = new Array<unknown>(docs.length * w);
+    const positions: number[] = [];
+    for (let at = 0; at < docs.length; at++) {
+      const kind = this.entryInto(ids[at], docs[at], values, at * w);
+      if (kind === EntryKind.Several) return false;
+      if (kind === EntryKind.One) positions.push(at);
+      if ((at & 8_191) === 8_191) await pause();
+    }
+    const dirs = this.directions;
+    // Each key value replaced by a number in the same order (sortColumns), where every value is a scalar or a
+    // date: a comparison is then a few comparisons of numbers.
+    const sorting = sortColumns(values, w, n, positions, docs.length, dirs);
+    const columns = sorting?.columns ?? [];
+    const columnDirs = sorting?.directions ?? [];
+    const compareKeysAt = sorting
+      ? (i: number, j: number): number => {
+          for (let c = 0; c < columns.length; c++) {
+            const a = columns[c][i];
+            const b = columns[c][j];
+            if (a !== b) return a < b ? -columnDirs[c] : columnDirs[c];
+          }
+          return 0;
+        }
+      : (i: number, j: number): number => {
+          const a = i * w;
+          const b = j * w;
+          for (let f = 0; f < n; f++) {
+            const c = compareValues(values[a + f], values[b + f]);
+            if (c !== 0) return c * dirs[f];
+          }
+          return 0;
+        };
+    // Equal keys go by the documents' ids (their keyOf strings); for ObjectIds that is the order of their words.
+    if (sorting && shared.idWords === undefined) shared.idWords = objectIdColumns(docs) ?? null;
+    const idWords = sorting ? shared.idWords : undefined;
+    const compareIdsAt = idWords
+      ? (i: number, j: number): number => idWords[0][i] - idWords[0][j] || idWords[1][i] - idWords[1][j] || idWords[2][i] - idWords[2][j]
+      : (i: number, j: number): number => compareIds(values[i * w + n] as string, values[j * w + n] as string);
+    const compare = (i: number, j: number): number => compareKeysAt(i, j) || compareIdsAt(i, j);
+    const SLICE = 65_536;
+    const runs: number[][] = [];
+    for (let from = 0; from < positions.length; from += SLICE) {
+      runs.push(positions.slice(from, from + SLICE).sort(compare));
+      await pause();
+    }
+    const sorted = await mergeSortedRuns(runs, compare, pause);
+    if (this.unique) {
+      for (let k = 1; k < sorted.length; k++) {
+        if (compareKeysAt(sorted[k - 1], sorted[k]) === 0) throw this.buildDuplicate(ns, values.slice(sorted[k] * w, sorted[k] * w + w));
+      }
+    }
+    const builder = this.tree.builder();
+    for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
+    builder.finish();
+    return true;
+  }
 }
+
+/**
+ * For each key field, a number per document position whose order is the BSON order of the field's values, when
+ * the field holds only scalars and dates: the value itself where it holds only numbers (no NaN), the time where
+ * it holds only valid dates, else the value's rank among the field's distinct values (values that compare equal
+ * share a rank: null and missing, 1 and 1.0). Undefined when some value is of another kind (compared as values).
+ */
+function sortColumns(values: unknown[], w: number, n: number, positions: number[], size: number, directions: (1 | -1)[]): SortColumns | undefined {
+  const out: SortColumns = { columns: [], directions: [] };
+  for (let f = 0; f < n; f++) {
+    const column = new Float64Array(size);
+    let numbers = true;
+    let dates = true;
+    let ids = true;
+    for (let k = 0; k < positions.length && (numbers || dates || ids); k++) {
+      const v = values[positions[k] * w + f];
+      if (numbers && !(typeof v === "number" && v === v)) numbers = false;
+      if (dates && !(v instanceof Date && v.getTime() === v.getTime())) dates = false;
+      if (ids && !isPacked(v)) ids = false;
+    }
+    if (ids) {
+      // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.
+      const words = [column, new Float64Array(size), new Float64Array(size)];
+      for (let k = 0; k < positions.length; k++) {
+        const p = positions[k];
+        const id = values[p * w + f] as PackedObjectId;
+        words[0][p] = id.w0 >>> 0;
+        words[1][p] = id.w1 >>> 0;
+        words[2][p] = id.w2 >>> 0;
+      }
+      for (const word of words) {
+        out.columns.push(word);
+        out.directions.push(directions[f]);
+      }
+      continue;
+    }
+    out.directions.push(directions[f]);
+    if (numbers || dates) {
+      for (let k = 0; k < positions.length; k++) {
+        const p = positions[k];
+        const v = values[p * w + f];
+        column[p] = numbers ? (v as number) : (v as Date).getTime();
+      }
+      out.columns.push(column);
+      continue;
+    }
+    // Strings, dates (by time) and the other scalars in maps of their own: "1" and 1 are distinct values.
+    const strings = new Map<string, number>();
+    const times = new Map<number, number>();
+    const others = new Map<unknown, number>();
+    const distinct: unknown[] = [];
+    for (let k = 0; k < positions.length; k++) {
+      const p = positions[k];
+      const v = values[p * w + f];
+      const t = typeof v;
+      let map: Map<unknown, number>;
+      let key: unknown = v;
+      if (t === "string") map = strings as Map<unknown, number>;
+      else if (v instanceof Date) {
+        map = times as Map<unknown, number>;
+        key = v.getTime();
+      } else if (t === "number" || t === "boolean" || v === null || v === undefined) map = others;
+      else return undefined;
+      let slot = map.get(key);
+      if (slot === undefined) {
+        slot = distinct.length;
+        distinct.push(v);
+        map.set(key, slot);
+      }
+      column[p] = slot;
+    }
+    const byValue = distinct.map((_, i) => i).sort((a, b) => compareValues(distinct[a], distinct[b]));
+    const rankOfSlot = new Float64Array(distinct.length);
+    let rank = 0;
+    for (let k = 0; k < byValue.length; k++) {
+      if (k > 0 && compareValues(distinct[byValue[k - 1]], distinct[byValue[k]]) !== 0) rank++;
+      rankOfSlot[byValue[k]] = rank;
+    }
+    for (let k = 0; k < positions.length; k++) column[positions[k]] = rankOfSlot[column[positions[k]]];
+    out.columns.push(column);
+  }
+  return out;
+}
+
+/** What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not all are). */
+type BuildShared = { idWords?: Float64Array[] | null };
+
+/** The three words of every document's _id, unsigned, by position, when every _id is an ObjectId; else undefined. */
+function objectIdColumns(docs: Doc[]): Float64Array[] | undefined {
+  const size = docs.length;
+  const words = [new Float64Array(size), new Float64Array(size), new Float64Array(size)];
+  for (let p = 0; p < size; p++) {
+    const id = docs[p]._id;
+    if (!isPacked(id)) return undefined;
+    words[0][p] = id.w0 >>> 0;
+    words[1][p] = id.w1 >>> 0;
+    words[2][p] = id.w2 >>> 0;
+  }
+  return words;
+}
+
+/** Numbers in the order of an index's key values (sortColumns): one column per value, or three per ObjectId. */
+type SortColumns = { columns: Float64Array[]; directions: (1 | -1)[] };
 
 /** What a document's top-level key fields hold (Index.topLevelValues). */
 const enum Found {
@@ -712,47 +892,60 @@ export class Catalog {
   }
 
   /**
-   * Builds an ordered index while the server goes on answering (as mongod's index builds do): the entries of a
-   * snapshot of the documents are sorted in slices with pauses between them, the writes made meanwhile are noted
-   * and applied at the end, and then the index goes in, in one synchronous step, if `check` says so (false: the
-   * same index went in meanwhile; it throws when the build must not go in: the collection dropped, the name
-   * taken by another index). A unique index fails when the documents, as they are by then, hold a duplicate. A
-   * text index is built at once (createIndex). True when this build went in.
+   * Builds ordered indexes while the server goes on answering (as mongod's index builds do): the entries of one
+   * snapshot of the documents are sorted in slices with pauses between them, the writes made since the snapshot are
+   * noted and applied to each index when its entries are in, and then it goes in, in one synchronous step, if
+   * `check` says so (false: the same index went in meanwhile; it throws when the build must not go in: the
+   * collection dropped, the name taken by another index). A unique index fails when the documents, as they are by
+   * then, hold a duplicate (the indexes before it stay). A text index is built at once (createIndex). Returns how
+   * many went in.
    */
-  async createIndexAsync(coll: Collection, spec: IndexSpec, check: () => boolean): Promise<boolean> {
-    const index = createIndexObject(spec);
-    if (!(index instanceof Index)) {
-      if (!check()) return false;
-      this.createIndex(coll, spec);
-      return true;
-    }
+  async createIndexesAsync(coll: Collection, specs: IndexSpec[], check: (spec: IndexSpec) => boolean): Promise<number> {
     const changes: unknown[] = [];
-    const snapshot = [...coll.docs];
+    const ids = new Array<string>(coll.docs.size);
+    const docs = new Array<Doc>(coll.docs.size);
+    let at = 0;
+    for (const [idKey, doc] of coll.docs) {
+      ids[at] = idKey;
+      docs[at++] = doc;
+    }
+    // What the builds of one snapshot share (the ids' sort order).
+    const shared: BuildShared = {};
+    let created = 0;
     coll.builds.add(changes);
     try {
-      await index.buildFromAsync(snapshot, coll.ns, slicePause());
-      snapshot.length = 0;
-      if (!check()) return false;
-      for (let k = 0; k < changes.length; k += 3) {
-        const idKey = changes[k] as string;
-        const before = changes[k + 1] as Doc | undefined;
-        const after = changes[k + 2] as Doc | undefined;
-        if (before) index.remove(idKey, before);
-        if (!after) continue;
-        const keys = index.keysOf(after);
-        try {
-          index.checkUnique(after, idKey, coll.ns, keys);
-        } catch (error) {
-          const e = error as MongoCommandError;
-          throw new MongoCommandError("DuplicateKey", `Index build failed: ${coll.ns}: ${e.message}`, e.extra);
+      for (const spec of specs) {
+        const index = createIndexObject(spec);
+        if (!(index instanceof Index)) {
+          if (!check(spec)) continue;
+          this.createIndex(coll, spec);
+          created++;
+          continue;
         }
-        index.add(idKey, after, keys);
+        await index.buildFromAsync(ids, docs, coll.ns, slicePause(), shared);
+        if (!check(spec)) continue;
+        for (let k = 0; k < changes.length; k += 3) {
+          const idKey = changes[k] as string;
+          const before = changes[k + 1] as Doc | undefined;
+          const after = changes[k + 2] as Doc | undefined;
+          if (before) index.remove(idKey, before);
+          if (!after) continue;
+          const keys = index.keysOf(after);
+          try {
+            index.checkUnique(after, idKey, coll.ns, keys);
+          } catch (error) {
+            const e = error as MongoCommandError;
+            throw new MongoCommandError("DuplicateKey", `Index build failed: ${coll.ns}: ${e.message}`, e.extra);
+          }
+          index.add(idKey, after, keys);
+        }
+        this.installIndex(coll, index);
+        created++;
       }
     } finally {
       coll.builds.delete(changes);
     }
-    this.installIndex(coll, index);
-    return true;
+    return created;
   }
 
   private installIndex(coll: Collection, index: CatalogIndex): void {
@@ -829,11 +1022,18 @@ function noteForBuilds(coll: Collection, idKey: string, before: Doc | undefined,
   for (const changes of coll.builds) changes.push(idKey, before, after);
 }
 
+let buildSliceMs = 8;
+
+/** Tests: index builds yield at every pause (0) instead of after 8 ms of work; undefined restores the default. */
+export function setIndexBuildSlice(ms: number | undefined): void {
+  buildSliceMs = ms ?? 8;
+}
+
 /** A pause for long work beside the commands: yields to them once the current slice has run for 8 ms. */
 function slicePause(): () => Promise<void> {
   let start = performance.now();
   return async () => {
-    if (performance.now() - start < 8) return;
+    if (performance.now() - start < buildSliceMs) return;
     await new Promise((resolve) => setImmediate(resolve));
     start = performance.now();
   };

@@ -76,18 +76,14 @@ export const catalogCommands: Record<string, CommandHandler> = {
     const existed = this.catalog.getCollection(db, name);
     const coll = existed ?? this.catalog.createCollection(db, name);
     const before = coll.indexes.size + 1;
-    let created = 0;
-    for (const spec of specs) {
-      if (sameKey(spec.key, { _id: 1 }) || alreadyThere(coll, spec)) continue;
-      // Built while other commands go on; the checks are made again when it is done, in the step that puts it in.
-      const built = await this.catalog.createIndexAsync(coll, spec, () => {
-        if (this.catalog.getCollection(db, name) !== coll) {
-          throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
-        }
-        return !alreadyThere(coll, spec);
-      });
-      if (built) created++;
-    }
+    const wanted = specs.filter((spec) => !sameKey(spec.key, { _id: 1 }) && !alreadyThere(coll, spec));
+    // Built while other commands go on; the checks are made again for each when it is done, in the step that puts it in.
+    const created = await this.catalog.createIndexesAsync(coll, wanted, (spec) => {
+      if (this.catalog.getCollection(db, name) !== coll) {
+        throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
+      }
+      return !alreadyThere(coll, spec);
+    });
     const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
     if (created === 0) reply.note = "all indexes already exist";
     return reply;
