@@ -77,7 +77,7 @@ export function generateFiles(ctx: SeedContext, uploaders: readonly string[], ob
         renderByExtension(ext, {
           title: "Dados para importação",
           lines: [`Cliente: ${ctx.tenantId}`],
-          tables: [indicatorTable(ctx.random.fork(`file/${pattern}-${variant}`), "Dados", 20)],
+          tables: [indicatorTable(ctx.random.derive(`file/${pattern}-${variant}`), "Dados", 20)],
           createdAt: ctx.reference,
           author: "Journey Portal",
         }),

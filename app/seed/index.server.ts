@@ -101,23 +101,35 @@ export type SeedOptions = {
 
 export const SEED_BATCH_SIZE = 5_000;
 
-/** Inserts documents in unordered batches; returns how many were written. */
+/**
+ * Inserts documents in unordered batches; returns how many were written. One batch is on its way to the database
+ * while the next is generated, so the two processes work at the same time (batches still go one after another).
+ */
 async function insertAll(db: Db, collection: string, docs: Iterable<Document>, log: (line: string) => void): Promise<number> {
   const target = db.collection(collection);
   let batch: Document[] = [];
   let total = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await target.insertMany(batch, { ordered: false });
-    total += batch.length;
-    batch = [];
+  let sending: Promise<void> | undefined;
+  const send = async (documents: Document[]) => {
+    await target.insertMany(documents, { ordered: false });
+    total += documents.length;
     if (total % (SEED_BATCH_SIZE * 4) === 0) log(`  ${collection}: ${total}…`);
+  };
+  const flush = async () => {
+    await sending;
+    sending = undefined;
+    if (batch.length === 0) return;
+    sending = send(batch);
+    // Its failure is reported by the await above (next batch) or below (the last); not as unhandled meanwhile.
+    sending.catch(() => undefined);
+    batch = [];
   };
   for (const doc of docs) {
     batch.push(doc);
     if (batch.length >= SEED_BATCH_SIZE) await flush();
   }
   await flush();
+  await sending;
   log(`  ${collection}: ${total}`);
   return total;
 }
@@ -208,14 +220,19 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   await write(FINANCIAL_REPORTS, generateFinancialReports(ctx, accounts, ledger, objects));
   await write(FPA_RESPONSIBLES, generateFpaResponsibles(ctx));
   await write(FISCAL_ITEMS, generateFiscalItems(ctx, accounts, ledger, objects));
+  // Every stored file is registered by now. Their bytes go to the storage provider of the seeded bucket while the
+  // remaining collections go to the database: rendering them keeps this process busy while it would wait on the
+  // database.
+  const sink = await documentSink({ bucket: ctx.bucket, localRoot: options.dataDir ? path.resolve(options.dataDir, "uploads") : undefined });
+  const storing = objects.writeAll(sink);
+  // Its failure is reported by the await below, not as unhandled while the collections are written.
+  storing.catch(() => undefined);
   await write(PRODUCT_REVIEWS, generateReviews(ctx));
   await write(FORECAST, generateForecast(ctx));
   await write(HR_AUX, generateHr(ctx));
   const explorerDocuments = generateExplorerDocuments(ctx);
   await write(EXPLORER_DOCUMENTS, explorerDocuments);
   await write(EXPLORER_TERMS, explorerVocabulary(explorerDocuments));
-  // The bytes behind the seeded records, through the storage provider of the seeded bucket.
-  const sink = await documentSink({ bucket: ctx.bucket, localRoot: options.dataDir ? path.resolve(options.dataDir, "uploads") : undefined });
-  log(`  stored files: ${await objects.writeAll(sink)}`);
+  log(`  stored files: ${await storing}`);
   return counts;
 }

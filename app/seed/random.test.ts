@@ -11,6 +11,17 @@ describe("Random", () => {
     expect(take(new Random(42, "a"))).not.toEqual(take(new Random(43, "a")));
   });
 
+  it("derives a stream from the seed and a label alone: what the parent drew before does not change it, nor does it draw", () => {
+    const take = (r: Random) => Array.from({ length: 10 }, () => r.nextUint32());
+    const fresh = new Random(42, "a");
+    const used = new Random(42, "a");
+    take(used);
+    expect(take(fresh.derive("x"))).toEqual(take(used.derive("x")));
+    expect(take(fresh.derive("x"))).not.toEqual(take(fresh.derive("y")));
+    // Deriving drew nothing from the parent: it goes on as an untouched stream of the same seed would.
+    expect(take(fresh)).toEqual(take(new Random(42, "a")));
+  });
+
   it("keeps int() within its inclusive bounds and reaches both ends", () => {
     const r = new Random(1);
     const seen = new Set<number>();

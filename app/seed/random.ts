@@ -23,8 +23,11 @@ export class Random {
   private b: number;
   private c: number;
   private d: number;
+  /** What this stream was seeded with: `derive` starts from it, whatever the stream has drawn since. */
+  private readonly origin: number;
 
   constructor(seed: number, label = "") {
+    this.origin = (seed ^ hashString(label)) >>> 0;
     this.a = 0x9e3779b9;
     this.b = 0x243f6a88;
     this.c = 0xb7e15162;
@@ -36,6 +39,14 @@ export class Random {
   /** A new independent stream for a sub-generator. */
   fork(label: string): Random {
     return new Random(this.nextUint32(), label);
+  }
+
+  /**
+   * A stream that depends only on this stream's seed and `label`, and draws nothing from this one: for work done
+   * in no fixed order (the stored files, rendered a few at a time beside the database writes).
+   */
+  derive(label: string): Random {
+    return new Random(this.origin, `derive/${label}`);
   }
 
   nextUint32(): number {

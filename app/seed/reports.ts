@@ -60,7 +60,7 @@ export function generateReports(ctx: SeedContext, uploaders: readonly string[], 
       renderByExtension(ext, {
         title: documentTitle,
         lines: [`Competência: ${monthLabel(dateRef)}`, `Empresa: ${ctx.tenantId}`],
-        tables: [indicatorTable(ctx.random.fork(`report-file/${documentTitle}`), "Indicadores")],
+        tables: [indicatorTable(ctx.random.derive(`report-file/${documentTitle}`), "Indicadores")],
         createdAt: createdDate,
         author: "Journey Portal",
       }),
