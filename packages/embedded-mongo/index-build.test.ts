@@ -112,6 +112,28 @@ describe("an index build on a collection with data", () => {
     expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
   });
 
+  it("puts the indexes of one command in together: a unique one failing leaves none, a conflict between them builds none", async () => {
+    h = await startHarness();
+    const db = h.client.db("build_together");
+    const rows = await filled(db);
+    const failed = await db
+      .command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }, { key: { group: 1 }, name: "group_unique", unique: true }, { key: { group: 1, tag: 1 }, name: "group_tag" }] })
+      .catch((e: unknown) => e);
+    expect((failed as MongoServerError).code).toBe(11000);
+    expect((failed as MongoServerError).message).toMatch(/^Index build failed: build_together\.rows: E11000 duplicate key error .* index: group_unique dup key: \{ group: /);
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
+
+    const conflict = await db
+      .command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "same" }, { key: { group: 1 }, name: "same" }] })
+      .catch((e: unknown) => e);
+    expect((conflict as MongoServerError).codeName).toBe("IndexKeySpecsConflict");
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
+
+    const twice = await db.command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }, { key: { tag: 1 }, name: "tag" }, { key: { group: 1 }, name: "group" }] });
+    expect(twice).toMatchObject({ numIndexesBefore: 1, numIndexesAfter: 3 });
+    expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_", "tag", "group"]);
+  });
+
   it("goes in once when the same index is asked for twice at the same time", async () => {
     h = await startHarness();
     const db = h.client.db("build_twice");

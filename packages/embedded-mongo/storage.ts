@@ -893,12 +893,12 @@ export class Catalog {
 
   /**
    * Builds ordered indexes while the server goes on answering (as mongod's index builds do): the entries of one
-   * snapshot of the documents are sorted in slices with pauses between them, the writes made since the snapshot are
-   * noted and applied to each index when its entries are in, and then it goes in, in one synchronous step, if
-   * `check` says so (false: the same index went in meanwhile; it throws when the build must not go in: the
-   * collection dropped, the name taken by another index). A unique index fails when the documents, as they are by
-   * then, hold a duplicate (the indexes before it stay). A text index is built at once (createIndex). Returns how
-   * many went in.
+   * snapshot of the documents are sorted in slices with pauses between them, and the writes made since the snapshot
+   * are noted. When every index's entries are in, in one synchronous step: the noted writes are applied to each,
+   * `check` is asked about each (false: the same index went in meanwhile, it is left out; it throws when the build
+   * must not go in: the collection dropped, the name taken by another index), and they go in together. A unique
+   * index fails when the documents, as they are by then, hold a duplicate; then none goes in. A text index is built
+   * in that step from the documents as they are. Returns how many went in.
    */
   async createIndexesAsync(coll: Collection, specs: IndexSpec[], check: (spec: IndexSpec) => boolean): Promise<number> {
     const changes: unknown[] = [];
@@ -911,41 +911,48 @@ export class Catalog {
     }
     // What the builds of one snapshot share (the ids' sort order).
     const shared: BuildShared = {};
-    let created = 0;
+    const built: Index[] = [];
     coll.builds.add(changes);
     try {
       for (const spec of specs) {
         const index = createIndexObject(spec);
-        if (!(index instanceof Index)) {
-          if (!check(spec)) continue;
-          this.createIndex(coll, spec);
-          created++;
-          continue;
-        }
+        if (!(index instanceof Index)) continue;
         await index.buildFromAsync(ids, docs, coll.ns, slicePause(), shared);
-        if (!check(spec)) continue;
-        for (let k = 0; k < changes.length; k += 3) {
-          const idKey = changes[k] as string;
-          const before = changes[k + 1] as Doc | undefined;
-          const after = changes[k + 2] as Doc | undefined;
-          if (before) index.remove(idKey, before);
-          if (!after) continue;
-          const keys = index.keysOf(after);
-          try {
-            index.checkUnique(after, idKey, coll.ns, keys);
-          } catch (error) {
-            const e = error as MongoCommandError;
-            throw new MongoCommandError("DuplicateKey", `Index build failed: ${coll.ns}: ${e.message}`, e.extra);
-          }
-          index.add(idKey, after, keys);
-        }
-        this.installIndex(coll, index);
-        created++;
+        built.push(index);
       }
     } finally {
       coll.builds.delete(changes);
     }
-    return created;
+    // From here on synchronous: no write comes between the checks and the indexes going in.
+    const ready: CatalogIndex[] = [];
+    for (const spec of specs) {
+      if (!check(spec)) continue;
+      const index = built.find((b) => b.spec === spec);
+      if (!index) {
+        const text = createIndexObject(spec);
+        coll.buildIndex(text);
+        ready.push(text);
+        continue;
+      }
+      for (let k = 0; k < changes.length; k += 3) {
+        const idKey = changes[k] as string;
+        const before = changes[k + 1] as Doc | undefined;
+        const after = changes[k + 2] as Doc | undefined;
+        if (before) index.remove(idKey, before);
+        if (!after) continue;
+        const keys = index.keysOf(after);
+        try {
+          index.checkUnique(after, idKey, coll.ns, keys);
+        } catch (error) {
+          const e = error as MongoCommandError;
+          throw new MongoCommandError("DuplicateKey", `Index build failed: ${coll.ns}: ${e.message}`, e.extra);
+        }
+        index.add(idKey, after, keys);
+      }
+      ready.push(index);
+    }
+    for (const index of ready) this.installIndex(coll, index);
+    return ready.length;
   }
 
   private installIndex(coll: Collection, index: CatalogIndex): void {

@@ -2,7 +2,7 @@
 import { BSON } from "bson";
 import { Query } from "mingo";
 import { MongoCommandError } from "../errors";
-import { Collection, type Index } from "../storage";
+import { type Index } from "../storage";
 import type { IndexSpec } from "../index-spec";
 import { isTextSpec } from "../text";
 import { isPlainObject, type Doc } from "../values";
@@ -76,13 +76,18 @@ export const catalogCommands: Record<string, CommandHandler> = {
     const existed = this.catalog.getCollection(db, name);
     const coll = existed ?? this.catalog.createCollection(db, name);
     const before = coll.indexes.size + 1;
-    const wanted = specs.filter((spec) => !sameKey(spec.key, { _id: 1 }) && !alreadyThere(coll, spec));
+    // Each spec checked against the collection's indexes and the command's earlier specs, before any is built.
+    const wanted: IndexSpec[] = [];
+    for (const spec of specs) {
+      if (sameKey(spec.key, { _id: 1 }) || alreadyThere(coll.indexes.values(), spec) || alreadyThere(wanted, spec)) continue;
+      wanted.push(spec);
+    }
     // Built while other commands go on; the checks are made again for each when it is done, in the step that puts it in.
     const created = await this.catalog.createIndexesAsync(coll, wanted, (spec) => {
       if (this.catalog.getCollection(db, name) !== coll) {
         throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
       }
-      return !alreadyThere(coll, spec);
+      return !alreadyThere(coll.indexes.values(), spec);
     });
     const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
     if (created === 0) reply.note = "all indexes already exist";
@@ -123,29 +128,30 @@ export const catalogCommands: Record<string, CommandHandler> = {
  * True when the collection already has this very index (nothing to build); throws MongoDB's conflict errors when an
  * index of the same name or key differs from it.
  */
-function alreadyThere(coll: Collection, spec: IndexSpec): boolean {
-  const sameName = coll.indexes.get(spec.name);
+function alreadyThere(indexes: Iterable<{ spec: IndexSpec } | IndexSpec>, spec: IndexSpec): boolean {
+  const specs = [...indexes].map((i) => ("spec" in i ? i.spec : i));
+  const sameName = specs.find((i) => i.name === spec.name);
   if (sameName) {
-    if (sameKey(sameName.spec.key, spec.key) && sameOptions(sameName.spec, spec)) return true;
-    if (sameKey(sameName.spec.key, spec.key)) {
+    if (sameKey(sameName.key, spec.key) && sameOptions(sameName, spec)) return true;
+    if (sameKey(sameName.key, spec.key)) {
       throw new MongoCommandError(
         "IndexOptionsConflict",
-        `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+        `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
       );
     }
     throw new MongoCommandError(
       "IndexKeySpecsConflict",
-      `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+      `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
     );
   }
-  const sameKeyIndex = [...coll.indexes.values()].find((i) => sameKey(i.spec.key, spec.key));
+  const sameKeyIndex = specs.find((i) => sameKey(i.key, spec.key));
   if (!sameKeyIndex) return false;
-  if (sameOptions(sameKeyIndex.spec, spec)) return true;
+  if (sameOptions(sameKeyIndex, spec)) return true;
   if (isTextSpec(spec)) {
     throw new MongoCommandError(
       "IndexOptionsConflict",
-      `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex.spec)}; only one text index per collection allowed`,
+      `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex)}; only one text index per collection allowed`,
     );
   }
-  throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.spec.name}`);
+  throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.name}`);
 }
