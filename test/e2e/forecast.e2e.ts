@@ -57,7 +57,12 @@ async function withDb<T>(app: RunningApp, run: (db: Db) => Promise<T>): Promise<
 
 async function waitForGrid(page: Page) {
   await page.locator(".forecast-grid__body [role=row]").first().waitFor();
-  // The toolbar exists only once React has hydrated the grid (it needs JavaScript).
+  // And hydrated: until React owns the grid (it marks its DOM nodes), a click reaches the server's HTML, and the
+  // update it causes lands on a boundary still hydrating (React error #421, seen once in a full run).
+  await page.waitForFunction(() => {
+    const row = document.querySelector(".forecast-grid__body [role=row]");
+    return row !== null && Object.keys(row).some((key) => key.startsWith("__reactFiber$"));
+  });
 }
 
 /** The grid cell of an account (or group/total row, by its exact label) in a month ("m_YYYY-MM") or total ("y_YYYY") column. */
