@@ -122,9 +122,9 @@ describe("a sorted batch into the B+ tree (insertSorted)", () => {
 });
 
 describe("ordered indexes", () => {
-  it("hold one entry per key in BSON order and follow updates and deletes", () => {
+  it("hold one entry per key in BSON order and follow updates and deletes", async () => {
     const { catalog, coll } = seeded();
-    catalog.createIndex(coll, { v: 2, key: { cat: 1 }, name: "cat_1" });
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { cat: 1 }, name: "cat_1" }], () => true);
     const index = coll.indexes.get("cat_1") as Index;
     expect(index.tree.size).toBe(1000);
     const keys = [...index.tree.entries()].map((e) => index.keyIn(e));
@@ -137,12 +137,12 @@ describe("ordered indexes", () => {
     expect(coll.idIndex.tree.size).toBe(999);
   });
 
-  it("mark multikey fields and leave sparse documents out", () => {
+  it("mark multikey fields and leave sparse documents out", async () => {
     const { catalog, coll } = seeded();
-    catalog.createIndex(coll, { v: 2, key: { tags: 1, cat: 1 }, name: "tags_cat" });
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { tags: 1, cat: 1 }, name: "tags_cat" }], () => true);
     const index = coll.indexes.get("tags_cat") as Index;
     expect([...index.multikeyFields]).toEqual(["tags"]);
-    catalog.createIndex(coll, { v: 2, key: { missing: 1 }, name: "sparse", sparse: true });
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { missing: 1 }, name: "sparse", sparse: true }], () => true);
     expect((coll.indexes.get("sparse") as Index).tree.size).toBe(0);
     expect((coll.indexes.get("sparse") as Index).complete).toBe(false);
   });

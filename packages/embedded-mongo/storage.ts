@@ -885,12 +885,6 @@ export class Catalog {
     this.sink?.deleteDocument(coll.ns, doc._id, () => rawInsert(coll, idKey, doc));
   }
 
-  createIndex(coll: Collection, spec: IndexSpec): void {
-    const index = createIndexObject(spec);
-    coll.buildIndex(index);
-    this.installIndex(coll, index);
-  }
-
   /**
    * Builds ordered indexes while the server goes on answering (as mongod's index builds do): the entries of one
    * snapshot of the documents are sorted in slices with pauses between them, and the writes made since the snapshot
