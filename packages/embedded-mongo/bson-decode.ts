@@ -10,7 +10,7 @@
  * (object-id.ts), and short strings and dates shared between documents (below).
  */
 import { BSON } from "bson";
-import { packedObjectId, packObjectIds } from "./object-id";
+import { newObjectId, packedObjectId, packObjectIds } from "./object-id";
 import type { Doc } from "./values";
 
 type FastBuffer = Buffer & {
@@ -109,14 +109,34 @@ export function decodeOfficial(bytes: Uint8Array): Doc {
 /** Decodes the BSON document at buf[start..start+size), or returns undefined when it cannot decide. */
 export function decodeDocumentFast(buf: Buffer, start: number, size: number): Doc | undefined {
   if (size < 5 || start + size > buf.length) return undefined;
-  const out = decodeInto(buf as FastBuffer, start, size, false, true);
+  const out = decodeInto(buf as FastBuffer, start, size, false, true, false);
   return out === BAIL ? undefined : (out as Doc);
 }
 
-function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean): Doc | unknown[] | typeof BAIL {
+/**
+ * A document to insert: decoded as decodeDocumentFast does, but with `_id` as its first key wherever it lies in the
+ * bytes (a driver appends the `_id` it generates), so the server stores the object as decoded instead of copying it
+ * to move `_id` first. A document without `_id` gets a new ObjectId there, as the server would give it;
+ * `insertDocumentHadId` then says false (its bytes are not the document stored).
+ */
+export function decodeInsertDocument(buf: Buffer, start: number, size: number): Doc | undefined {
+  if (size < 5 || start + size > buf.length) return undefined;
+  sawId = false;
+  const out = decodeInto(buf as FastBuffer, start, size, false, true, true);
+  if (out === BAIL) return undefined;
+  insertDocumentHadId = sawId;
+  if (!sawId) (out as Doc)._id = newObjectId();
+  return out as Doc;
+}
+
+/** Whether the last document decodeInsertDocument returned had an `_id` of its own. */
+export let insertDocumentHadId = false;
+let sawId = false;
+
+function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean, idFirst: boolean): Doc | unknown[] | typeof BAIL {
   const end = start + size - 1; // index of the terminating 0
   if (buf[end] !== 0) return BAIL;
-  const object: Record<string, unknown> | unknown[] = isArray ? [] : {};
+  const object: Record<string, unknown> | unknown[] = isArray ? [] : idFirst ? { _id: undefined } : {};
   let i = start + 4;
   let field = 0;
   while (i < end) {
@@ -141,6 +161,11 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
         name = buf.latin1Slice(i, j);
         if (name === "__proto__") return BAIL;
         if (slot >= 0) names[slot] = name;
+      }
+      if (idFirst && name === "_id") {
+        // A second _id would overwrite the first in the object: let the official codec decide.
+        if (sawId) return BAIL;
+        sawId = true;
       }
       field++;
     }
@@ -171,7 +196,7 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
         if (i + 4 > end) return BAIL;
         const len = buf.readInt32LE(i);
         if (len < 5 || i + len > end) return BAIL;
-        const inner = decodeInto(buf, i, len, type === 0x04, false);
+        const inner = decodeInto(buf, i, len, type === 0x04, false, false);
         if (inner === BAIL) return BAIL;
         value = inner;
         i += len;
@@ -352,9 +377,10 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
     if (p + 4 > arrayEnd) return undefined;
     const docSize = buf.readInt32LE(p);
     if (docSize < 5 || p + docSize > arrayEnd) return undefined;
-    const fast = decodeDocumentFast(buf, p, docSize);
+    const fast = decodeInsertDocument(buf, p, docSize);
     documents.push(fast ?? deserialize(buf.subarray(p, p + docSize)));
-    raw.push(fast ? buf.subarray(p, p + docSize) : undefined);
+    // The bytes serve the journal when they are the document stored (with its own _id).
+    raw.push(fast && insertDocumentHadId ? buf.subarray(p, p + docSize) : undefined);
     p += docSize;
   }
   if (p !== arrayEnd) return undefined;
@@ -367,6 +393,7 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
   const body = deserialize(rest);
   body.documents = documents;
   rawDocuments.set(documents, raw);
+  if (!raw.includes(undefined)) rawArrays.set(documents, buf.subarray(docsValue, docsEnd));
   return body;
 }
 
@@ -379,4 +406,11 @@ const rawDocuments = new WeakMap<unknown[], (Buffer | undefined)[]>();
 
 export function rawDocumentsOf(documents: unknown[]): (Buffer | undefined)[] | undefined {
   return rawDocuments.get(documents);
+}
+
+/** The command's whole `documents` array in the bytes it arrived in, when every document of it has its bytes above. */
+const rawArrays = new WeakMap<unknown[], Buffer>();
+
+export function rawDocumentsArrayOf(documents: unknown[]): Buffer | undefined {
+  return rawArrays.get(documents);
 }

@@ -7,7 +7,7 @@ import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertEmbeddedAllowed, startEmbeddedMongo } from "./index";
 import { BSON } from "bson";
-import { encodePutRecord, encodeRecord, setCompactionThreshold } from "./journal";
+import { encodePutRecord, encodeRecord, readRecords, setCompactionThreshold } from "./journal";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -118,6 +118,36 @@ describe("durability", () => {
     expect(back.slice(1_500)).toEqual(generated);
     expect(Object.keys(back[2_000])[0]).toBe("_id");
     expect(await again.countDocuments({ "sub.y": true, at: { $gte: new Date(Date.UTC(2026, 0, 20)) } })).toBe(batch.filter((d) => d.at >= new Date(Date.UTC(2026, 0, 20))).length);
+  });
+
+  it("journals an insert command whose documents all went in as one record of its documents array; one that refused some, document by document", async () => {
+    const dir = tempDir();
+    h = await startHarness(dir);
+    const docs = h.client.db("batch").collection<Loose>("docs");
+    await docs.createIndex({ k: 1 });
+    const journal = path.join(dir, "journal.log");
+    const kinds = () => {
+      const out: number[] = [];
+      readRecords(fs.readFileSync(journal), (type) => out.push(type));
+      return out;
+    };
+    const before = kinds().length;
+    // The driver appends the _ids it generates: the record holds the array as sent, _id last.
+    const generated: Loose[] = Array.from({ length: 500 }, (_, i) => ({ k: i % 7, n: i }));
+    await docs.insertMany(generated, { ordered: false });
+    expect(kinds().slice(before)).toEqual([10]);
+    // A duplicate _id refuses one document: the others are journaled one by one.
+    await expect(docs.insertMany([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "a" }, { _id: "c", k: 2 }], { ordered: false })).rejects.toThrow(/E11000/);
+    expect(kinds().slice(before + 1)).toEqual([1, 1, 1]);
+    await stopHarness(h);
+    h = await startHarness(dir);
+    const again = h.client.db("batch").collection<Loose>("docs");
+    const back = await again.find({ n: { $exists: true } }).sort({ n: 1 }).toArray();
+    expect(back.map(({ _id, ...rest }) => rest)).toEqual(generated.map(({ _id, ...rest }) => rest));
+    expect(back.map((d) => String(d._id))).toEqual(generated.map((d) => String(d._id)));
+    expect(back.every((d) => Object.keys(d)[0] === "_id")).toBe(true);
+    expect(await again.find({ n: { $exists: false } }).sort({ _id: 1 }).toArray()).toEqual([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "c", k: 2 }]);
+    expect(await again.countDocuments({ k: 3 })).toBe(generated.filter((d) => d.k === 3).length);
   });
 
   it("discards a torn last record and keeps writing after it", async () => {

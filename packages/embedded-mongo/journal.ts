@@ -20,7 +20,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
-import { Collection, createIndexObject, entryId, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import { Collection, createIndexObject, entryId, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -39,6 +39,11 @@ const enum RecordType {
    * A start then builds the index without sorting (checked in one pass; sorted after all if it does not hold).
    */
   IndexOrder = 9,
+  /**
+   * Every document of one insert command: { n: ns, d: [documents] }, the array as the command carried it (a
+   * document's `_id` may come last: replay puts it first, as the server stored it).
+   */
+  PutMany = 10,
 }
 
 /** Positions per IndexOrder record (256 KB). */
@@ -114,6 +119,33 @@ export function encodePutRecord(ns: string, doc: Buffer): Buffer | undefined {
   i += doc.copy(out, i, idEnd, doc.length);
   out[i++] = 0;
   out[8] = RecordType.Put;
+  out.writeUInt32LE(out.length - 8, 0);
+  out.writeUInt32LE(crc32(out.subarray(8)), 4);
+  return out;
+}
+
+/** A PutMany record around an insert command's `documents` array, in its own buffer (one copy, one checksum). */
+export function encodePutManyRecord(ns: string, documents: Buffer): Buffer {
+  const nsBytes = Buffer.byteLength(ns);
+  // body: int32 size | 0x02 "n" int32 len ns 0 | 0x04 "d" array | 0
+  const bodySize = 4 + (3 + 4 + nsBytes + 1) + (3 + documents.length) + 1;
+  const out = Buffer.allocUnsafe(9 + bodySize);
+  let i = 9;
+  out.writeInt32LE(bodySize, i);
+  i += 4;
+  out[i++] = 0x02;
+  out[i++] = 0x6e; // n
+  out[i++] = 0;
+  out.writeInt32LE(nsBytes + 1, i);
+  i += 4;
+  i += out.write(ns, i, "utf8");
+  out[i++] = 0;
+  out[i++] = 0x04;
+  out[i++] = 0x64; // d
+  out[i++] = 0;
+  i += documents.copy(out, i);
+  out[i] = 0;
+  out[8] = RecordType.PutMany;
   out.writeUInt32LE(out.length - 8, 0);
   out.writeUInt32LE(crc32(out.subarray(8)), 4);
   return out;
@@ -397,6 +429,9 @@ export class Journal implements ChangeSink {
 
   putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void {
     this.push((raw && encodePutRecord(ns, raw)) || encodeRecord(RecordType.Put, { n: ns, d: doc }), undo);
+  }
+  putDocuments(ns: string, documents: Buffer, undo: () => void): void {
+    this.push(encodePutManyRecord(ns, documents), undo);
   }
   deleteDocument(ns: string, id: unknown, undo: () => void): void {
     this.push(encodeRecord(RecordType.Delete, { n: ns, id }), undo);
@@ -795,6 +830,14 @@ function replay(catalog: Catalog, type: number, body: Doc): void {
     return coll;
   };
   switch (type) {
+    case RecordType.PutMany: {
+      const coll = collOf(body.n as string, true)!;
+      for (const each of body.d as Doc[]) {
+        const doc = withIdFirst(each);
+        coll.docs.set(keyOf(doc._id), doc);
+      }
+      break;
+    }
     case RecordType.Put: {
       const doc = body.d as Doc;
       collOf(body.n as string, true)!.docs.set(keyOf(doc._id), doc);

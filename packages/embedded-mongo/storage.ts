@@ -29,6 +29,12 @@ import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } fr
 export interface ChangeSink {
   /** `raw`, when given, is the document's own BSON (an insert's bytes as they arrived), written as it is. */
   putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void;
+  /**
+   * Every document of one insert command, in one change: `documents` is the command's `documents` array in the
+   * bytes it arrived in, and each of its documents was stored as decoded from them (`_id` included, wherever it
+   * lay). Its replay puts each, `_id` first.
+   */
+  putDocuments?(ns: string, documents: Buffer, undo: () => void): void;
   deleteDocument(ns: string, id: unknown, undo: () => void): void;
   createCollection(ns: string, options: Doc, undo: () => void): void;
   dropCollection(ns: string, undo: () => void): void;
@@ -831,7 +837,8 @@ export class Catalog {
       keysByIndex.push([index, keys]);
     }
     rawInsert(coll, idKey, doc, keysByIndex, this.batch);
-    this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
+    if (this.batch && this.sink) this.batch.noteInsert(coll, idKey, doc, raw);
+    else this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
   }
 
   /**
@@ -840,7 +847,7 @@ export class Catalog {
    * (the documents, and the unique indexes that checks read, are still filled document by document). `run` must
    * not yield nor read those indexes: until it returns, they lack the batch's documents.
    */
-  insertBatch<T>(run: () => T): T {
+  insertBatch<T>(run: () => T, command?: { documents: Buffer; count: number }): T {
     if (this.batch) return run();
     const batch = new InsertBatch();
     this.batch = batch;
@@ -848,7 +855,7 @@ export class Catalog {
       return run();
     } finally {
       this.batch = undefined;
-      batch.finish();
+      batch.finish(this.sink, command);
     }
   }
   private batch: InsertBatch | undefined;
@@ -968,6 +975,8 @@ export class Catalog {
 
 class InsertBatch {
   private readonly entries = new Map<Index, IndexEntry[]>();
+  /** The documents stored, for the journal: collection, _id key, document, its bytes (when they are it). */
+  private readonly inserted: unknown[] = [];
 
   pending(index: Index): IndexEntry[] {
     let list = this.entries.get(index);
@@ -975,8 +984,34 @@ class InsertBatch {
     return list;
   }
 
-  finish(): void {
+  noteInsert(coll: Collection, idKey: string, doc: Doc, raw: Buffer | undefined): void {
+    this.inserted.push(coll, idKey, doc, raw);
+  }
+
+  /**
+   * Adds the gathered index entries, then hands the journal the batch's changes in order: one change for the whole
+   * command when every one of its documents went in as decoded from the command's bytes, else one per document.
+   */
+  finish(sink: ChangeSink | undefined, command: { documents: Buffer; count: number } | undefined): void {
     for (const [index, list] of this.entries) index.addSorted(list);
+    const inserted = this.inserted;
+    const n = inserted.length / 4;
+    if (!sink || n === 0) return;
+    const coll = inserted[0] as Collection;
+    let whole = command !== undefined && sink.putDocuments !== undefined && n === command.count;
+    for (let k = 0; whole && k < inserted.length; k += 4) whole = inserted[k] === coll && inserted[k + 3] !== undefined;
+    if (whole) {
+      sink.putDocuments!(coll.ns, command!.documents, () => {
+        for (let k = inserted.length - 4; k >= 0; k -= 4) rawRemove(coll, inserted[k + 1] as string, inserted[k + 2] as Doc);
+      });
+      return;
+    }
+    for (let k = 0; k < inserted.length; k += 4) {
+      const c = inserted[k] as Collection;
+      const idKey = inserted[k + 1] as string;
+      const doc = inserted[k + 2] as Doc;
+      sink.putDocument(c.ns, doc, () => rawRemove(c, idKey, doc), inserted[k + 3] as Buffer | undefined);
+    }
   }
 }
 
@@ -1111,10 +1146,12 @@ export function validateCollectionName(db: string, name: string): void {
 
 /** Puts _id first, generating an ObjectId when absent (as mongod does). */
 export function withIdFirst(doc: Doc): Doc {
-  const keys = Object.keys(doc);
-  if (keys[0] === "_id") return doc;
+  for (const first in doc) {
+    if (first === "_id") return doc;
+    break;
+  }
   const out: Doc = { _id: "_id" in doc ? doc._id : newObjectId() };
-  for (const k of keys) if (k !== "_id") out[k] = doc[k];
+  for (const k of Object.keys(doc)) if (k !== "_id") out[k] = doc[k];
   return out;
 }
 

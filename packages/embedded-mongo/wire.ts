@@ -4,7 +4,7 @@
  * sequences, the optional checksum and the moreToCome flag.
  */
 import { BSON } from "bson";
-import { decodeDocumentFast, decodeInsertBody, decodeOfficial } from "./bson-decode";
+import { decodeInsertBody, decodeInsertDocument, decodeOfficial } from "./bson-decode";
 import { MongoCommandError } from "./errors";
 import type { Doc } from "./values";
 
@@ -57,7 +57,7 @@ export function parseMessage(buf: Buffer): Request {
         const fast = identifier === "documents";
         while (p < sectionEnd) {
           const docSize = buf.readInt32LE(p);
-          docs.push((fast ? decodeDocumentFast(buf, p, docSize) : undefined) ?? deserialize(buf.subarray(p, p + docSize)));
+          docs.push((fast ? decodeInsertDocument(buf, p, docSize) : undefined) ?? deserialize(buf.subarray(p, p + docSize)));
           p += docSize;
         }
         sequences.push([identifier, docs]);

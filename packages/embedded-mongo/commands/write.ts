@@ -4,7 +4,7 @@ import { Collection, withIdFirst } from "../storage";
 import { assertSupportedValues, isPlainObject, type Doc } from "../values";
 import { arrayArg, collectionName, docArg, evalLet, filterCompiler, validateId, writeReply } from "../command-support";
 import { compileProjection } from "../projection";
-import { rawDocumentsOf } from "../bson-decode";
+import { rawDocumentsArrayOf, rawDocumentsOf } from "../bson-decode";
 
 import type { CommandHandler } from "../runner";
 
@@ -16,6 +16,7 @@ export const writeCommands: Record<string, CommandHandler> = {
     const writeErrors: Doc[] = [];
     let n = 0;
     const raws = rawDocumentsOf(docs);
+    const array = rawDocumentsArrayOf(docs);
     const prepare = (raw: unknown): Doc => {
       if (!isPlainObject(raw)) throw new MongoCommandError("BadValue", "each document to insert must be an object");
       assertSupportedValues(raw, "document");
@@ -47,7 +48,8 @@ export const writeCommands: Record<string, CommandHandler> = {
           if (fail(error, k)) break;
         }
       }
-    });
+      // When every document went in, the journal takes the command's documents array as it arrived.
+    }, array && { documents: array, count: docs.length });
     return writeReply({ n }, writeErrors);
   },
   async update(cmd, db) {
