@@ -235,6 +235,25 @@ export class Index implements CatalogIndex {
     for (const entry of keys) out.push(this.makeEntry(entry.values, idKey));
   }
 
+  /**
+   * What collect(idKey, doc, keysOf(doc), out) gives, without the intermediate keys when the key fields are top-level
+   * scalars (an insert batch's path: one array per entry, the one the batch sorts).
+   */
+  collectOf(idKey: string, doc: Doc, out: IndexEntry[]): void {
+    if (this.topLevelFields && !this.partial) {
+      const n = this.fields.length;
+      const entry: IndexEntry = new Array(n + 1);
+      const found = this.topLevelValues(doc, entry);
+      if (found === Found.Missing && this.spec.sparse) return;
+      if (found !== Found.Array) {
+        entry[n] = idKey;
+        out.push(entry);
+        return;
+      }
+    }
+    this.collect(idKey, doc, this.keysOf(doc), out);
+  }
+
   /** Adds entries of documents not yet in the index (a batch's, from collect), in one pass over the tree. */
   addSorted(entries: IndexEntry[]): void {
     this.tree.insertSorted(entries.sort(this.compareEntries));
@@ -830,13 +849,16 @@ export class Catalog {
     if (coll.docs.has(idKey)) {
       throw coll.idIndex.duplicateError(coll.ns, [doc._id]);
     }
+    const batch = this.batch;
     const keysByIndex: [CatalogIndex, KeyEntry[] | null][] = [];
     for (const index of coll.indexes.values()) {
+      // In a batch, the non-unique ordered indexes take their entries from the document in rawInsert.
+      if (batch && index instanceof Index && !index.unique) continue;
       const keys = index.keysOf(doc);
       index.checkUnique(doc, idKey, coll.ns, keys);
       keysByIndex.push([index, keys]);
     }
-    rawInsert(coll, idKey, doc, keysByIndex, this.batch);
+    rawInsert(coll, idKey, doc, keysByIndex, batch);
     if (this.batch && this.sink) this.batch.noteInsert(coll, idKey, doc, raw);
     else this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
   }
@@ -1015,7 +1037,10 @@ class InsertBatch {
   }
 }
 
-/** Stores a document and its index entries; within a batch, the entries no check reads wait to go in sorted. */
+/**
+ * Stores a document and its index entries. Within a batch, the entries no check reads wait to go in sorted: the
+ * _id index's and the non-unique ordered indexes' (`keysByIndex` then holds the other indexes only).
+ */
 function rawInsert(
   coll: Collection,
   idKey: string,
@@ -1025,13 +1050,11 @@ function rawInsert(
 ): void {
   coll.docs.set(idKey, doc);
   if (coll.builds.size > 0) noteForBuilds(coll, idKey, undefined, doc);
-  const idKeys = [{ values: [doc._id] }];
-  if (batch) coll.idIndex.collect(idKey, doc, idKeys, batch.pending(coll.idIndex));
-  else coll.idIndex.add(idKey, doc, idKeys);
-  for (const [index, keys] of keysByIndex) {
-    if (batch && index instanceof Index && !index.unique) index.collect(idKey, doc, keys, batch.pending(index));
-    else index.add(idKey, doc, keys);
-  }
+  if (batch) batch.pending(coll.idIndex).push([doc._id, idKey]);
+  else coll.idIndex.add(idKey, doc, [{ values: [doc._id] }]);
+  for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
+  if (!batch) return;
+  for (const index of coll.indexes.values()) if (index instanceof Index && !index.unique) index.collectOf(idKey, doc, batch.pending(index));
 }
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
