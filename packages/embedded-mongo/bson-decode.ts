@@ -136,7 +136,9 @@ let sawId = false;
 function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean, idFirst: boolean): Doc | unknown[] | typeof BAIL {
   const end = start + size - 1; // index of the terminating 0
   if (buf[end] !== 0) return BAIL;
-  const object: Record<string, unknown> | unknown[] = isArray ? [] : idFirst ? { _id: undefined } : {};
+  const object: Record<string, unknown> | unknown[] = isArray ? [] : {};
+  // The key first, the value when its element comes (added to {}, not a literal: values.ts docWithId says why).
+  if (idFirst) (object as Record<string, unknown>)["_id"] = undefined;
   let i = start + 4;
   let field = 0;
   while (i < end) {

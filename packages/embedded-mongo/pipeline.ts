@@ -32,7 +32,7 @@ import {
 import { newObjectId } from "./object-id";
 import { compileProjection, compileUnset, type Projector } from "./projection";
 import type { Catalog, Collection } from "./storage";
-import { cloneDeep, deepEqual, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
+import { cloneDeep, deepEqual, docWithId, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 export type ServerParams = { notablescan: boolean; notablescanMinDocuments: number };
 
@@ -991,7 +991,7 @@ export function compileUpdateStages(stages: Doc[], vars: Vars, catalog?: Catalog
     const out = (stages.length === 0 ? doc : fast?.(doc)) ?? general(doc);
     if (!("_id" in out) || out._id === undefined) {
       if (doc._id === undefined) return out;
-      const withId: Doc = { _id: doc._id };
+      const withId = docWithId(doc._id);
       for (const k in out) if (k !== "_id") withId[k] = out[k];
       return withId;
     }
@@ -1132,7 +1132,7 @@ class MergeStage extends Stage {
         if (raw._id !== undefined && keyOf(doc._id) !== keyOf(existing._id)) {
           throw new MongoCommandError("ImmutableField", "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
         }
-        next = { _id: existing._id };
+        next = docWithId(existing._id);
         for (const k in doc) if (k !== "_id") next[k] = cloneDeep(doc[k]);
       } else {
         // merge: the result's fields set on the stored document (in place when present, appended when new).
@@ -1162,7 +1162,7 @@ function sameFieldSet(a: string[], b: string[]): boolean {
 }
 
 function withIdFirstCopy(doc: Doc): Doc {
-  const out: Doc = { _id: newObjectId() };
+  const out = docWithId(newObjectId());
   for (const k in doc) if (k !== "_id") out[k] = doc[k];
   return out;
 }

@@ -22,7 +22,7 @@ import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type Store
 import { TextIndex } from "./text";
 
 export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
-import { cloneDeep, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
+import { cloneDeep, docWithId, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
 
 /** Receives every change, in order, with the function that undoes it; the durable journal implements it. */
@@ -1173,7 +1173,7 @@ export function withIdFirst(doc: Doc): Doc {
     if (first === "_id") return doc;
     break;
   }
-  const out: Doc = { _id: "_id" in doc ? doc._id : newObjectId() };
+  const out = docWithId("_id" in doc ? doc._id : newObjectId());
   for (const k of Object.keys(doc)) if (k !== "_id") out[k] = doc[k];
   return out;
 }

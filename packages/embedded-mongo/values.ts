@@ -66,6 +66,17 @@ export function keyOf(value: unknown): string {
 }
 
 /** Deep copy of documents and arrays; BSON value objects are immutable and shared. */
+/**
+ * A new document holding only `_id`, for the caller to add the other fields to. Built on {} rather than written as
+ * { _id }: V8 turns an object from a one-key literal into a dictionary (a hash table, ~4.5x the memory and slower to
+ * read) from its 16th key on, one from {} only from its 20th. A stored planning row has 18.
+ */
+export function docWithId(id: unknown): Doc {
+  const out: Doc = {};
+  out["_id"] = id;
+  return out;
+}
+
 export function cloneDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneDeep) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
