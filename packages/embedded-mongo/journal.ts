@@ -90,48 +90,39 @@ export function encodePutRecord(ns: string, doc: Buffer): Buffer | undefined {
   const id = idElementOf(doc);
   if (!id) return undefined;
   const nsBytes = Buffer.byteLength(ns);
-  // body: int32 size | 0x02 "n" int32 len ns 0 | 0x03 "d" document | 0
-  const bodySize = 4 + (3 + 4 + nsBytes + 1) + (3 + doc.length) + 1;
-  const total = 9 + bodySize;
+  const total = 9 + putBodySize(nsBytes, doc.length);
   let out: Buffer;
   if (total <= ARENA_MIN_FREE) {
     ensureArenaRoom();
     out = arena.subarray(arenaPos, arenaPos + total);
     arenaPos += total;
   } else out = Buffer.allocUnsafe(total);
-  let i = 9;
-  out.writeInt32LE(bodySize, i);
-  i += 4;
-  out[i++] = 0x02;
-  out[i++] = 0x6e; // n
-  out[i++] = 0;
-  out.writeInt32LE(nsBytes + 1, i);
-  i += 4;
-  i += out.write(ns, i, "utf8");
-  out[i++] = 0;
-  out[i++] = 0x03;
-  out[i++] = 0x64; // d
-  out[i++] = 0;
+  let i = writePutHead(out, ns, nsBytes, 0x03);
   const [idStart, idEnd] = id;
   i += doc.copy(out, i, 0, 4);
   i += doc.copy(out, i, idStart, idEnd);
   i += doc.copy(out, i, 4, idStart);
   i += doc.copy(out, i, idEnd, doc.length);
-  out[i++] = 0;
-  out[8] = RecordType.Put;
-  out.writeUInt32LE(out.length - 8, 0);
-  out.writeUInt32LE(crc32(out.subarray(8)), 4);
-  return out;
+  return sealPutRecord(out, RecordType.Put);
 }
 
 /** A PutMany record around an insert command's `documents` array, in its own buffer (one copy, one checksum). */
 export function encodePutManyRecord(ns: string, documents: Buffer): Buffer {
   const nsBytes = Buffer.byteLength(ns);
-  // body: int32 size | 0x02 "n" int32 len ns 0 | 0x04 "d" array | 0
-  const bodySize = 4 + (3 + 4 + nsBytes + 1) + (3 + documents.length) + 1;
-  const out = Buffer.allocUnsafe(9 + bodySize);
+  const out = Buffer.allocUnsafe(9 + putBodySize(nsBytes, documents.length));
+  documents.copy(out, writePutHead(out, ns, nsBytes, 0x04));
+  return sealPutRecord(out, RecordType.PutMany);
+}
+
+/** The size of a put body: int32 size | 0x02 "n" int32 len ns 0 | 0x03 or 0x04 "d" value | 0. */
+function putBodySize(nsBytes: number, valueBytes: number): number {
+  return 4 + (3 + 4 + nsBytes + 1) + (3 + valueBytes) + 1;
+}
+
+/** Writes a put body up to its value (a document, 0x03, or an array, 0x04) into `out` after the record's head; returns where the value goes. */
+function writePutHead(out: Buffer, ns: string, nsBytes: number, valueType: 0x03 | 0x04): number {
   let i = 9;
-  out.writeInt32LE(bodySize, i);
+  out.writeInt32LE(out.length - 9, i);
   i += 4;
   out[i++] = 0x02;
   out[i++] = 0x6e; // n
@@ -140,12 +131,16 @@ export function encodePutManyRecord(ns: string, documents: Buffer): Buffer {
   i += 4;
   i += out.write(ns, i, "utf8");
   out[i++] = 0;
-  out[i++] = 0x04;
+  out[i++] = valueType;
   out[i++] = 0x64; // d
   out[i++] = 0;
-  i += documents.copy(out, i);
-  out[i] = 0;
-  out[8] = RecordType.PutMany;
+  return i;
+}
+
+/** Ends a put record whose value fills `out` up to its last byte: the body's 0, the record's type, length and checksum. */
+function sealPutRecord(out: Buffer, type: RecordType): Buffer {
+  out[out.length - 1] = 0;
+  out[8] = type;
   out.writeUInt32LE(out.length - 8, 0);
   out.writeUInt32LE(crc32(out.subarray(8)), 4);
   return out;
