@@ -859,7 +859,7 @@ export class Catalog {
       keysByIndex.push([index, keys]);
     }
     rawInsert(coll, idKey, doc, keysByIndex, batch);
-    if (this.batch && this.sink) this.batch.noteInsert(coll, idKey, doc, raw);
+    if (batch && this.sink) batch.noteInsert(coll, idKey, doc, raw);
     else this.sink?.putDocument(coll.ns, doc, () => rawRemove(coll, idKey, doc), raw);
   }
 
