@@ -17,7 +17,7 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import { isPacked, newObjectId, type PackedObjectId } from "./object-id";
+import { isPacked, newObjectId } from "./object-id";
 import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
 
@@ -422,14 +422,8 @@ export class Index implements CatalogIndex {
   }
 
   private sortAndLoad(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>): Promise<void> {
-    const ids = new Array<string>(docs.size);
-    const list = new Array<Doc>(docs.size);
-    let at = 0;
-    for (const [idKey, doc] of docs) {
-      ids[at] = idKey;
-      list[at++] = doc;
-    }
-    return this.buildFromAsync(ids, list, ns, pause);
+    const snapshot = snapshotOf(docs);
+    return this.buildFromAsync(snapshot.ids, snapshot.docs, ns, pause);
   }
 
   /**
@@ -475,7 +469,7 @@ export class Index implements CatalogIndex {
           return 0;
         };
     // Equal keys go by the documents' ids (their keyOf strings); for ObjectIds that is the order of their words.
-    if (sorting && shared.idWords === undefined) shared.idWords = objectIdColumns(docs) ?? null;
+    if (sorting && shared.idWords === undefined) shared.idWords = idWordColumns(docs.length, docs.keys(), (p) => docs[p]._id) ?? null;
     const idWords = sorting ? shared.idWords : undefined;
     const compareIdsAt = idWords
       ? (i: number, j: number): number => idWords[0][i] - idWords[0][j] || idWords[1][i] - idWords[1][j] || idWords[2][i] - idWords[2][j]
@@ -509,7 +503,6 @@ export class Index implements CatalogIndex {
 function sortColumns(values: unknown[], w: number, n: number, positions: number[], size: number, directions: (1 | -1)[]): SortColumns | undefined {
   const out: SortColumns = { columns: [], directions: [] };
   for (let f = 0; f < n; f++) {
-    const column = new Float64Array(size);
     let numbers = true;
     let dates = true;
     let ids = true;
@@ -521,14 +514,7 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
     }
     if (ids) {
       // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.
-      const words = [column, new Float64Array(size), new Float64Array(size)];
-      for (let k = 0; k < positions.length; k++) {
-        const p = positions[k];
-        const id = values[p * w + f] as PackedObjectId;
-        words[0][p] = id.w0 >>> 0;
-        words[1][p] = id.w1 >>> 0;
-        words[2][p] = id.w2 >>> 0;
-      }
+      const words = idWordColumns(size, positions, (p) => values[p * w + f])!;
       for (const word of words) {
         out.columns.push(word);
         out.directions.push(directions[f]);
@@ -536,6 +522,7 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
       continue;
     }
     out.directions.push(directions[f]);
+    const column = new Float64Array(size);
     if (numbers || dates) {
       for (let k = 0; k < positions.length; k++) {
         const p = positions[k];
@@ -586,18 +573,32 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
 /** What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not all are). */
 type BuildShared = { idWords?: Float64Array[] | null };
 
-/** The three words of every document's _id, unsigned, by position, when every _id is an ObjectId; else undefined. */
-function objectIdColumns(docs: Doc[]): Float64Array[] | undefined {
-  const size = docs.length;
+/**
+ * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
+ * when one of them is not an ObjectId.
+ */
+function idWordColumns(size: number, positions: Iterable<number>, idAt: (position: number) => unknown): Float64Array[] | undefined {
   const words = [new Float64Array(size), new Float64Array(size), new Float64Array(size)];
-  for (let p = 0; p < size; p++) {
-    const id = docs[p]._id;
+  for (const p of positions) {
+    const id = idAt(p);
     if (!isPacked(id)) return undefined;
     words[0][p] = id.w0 >>> 0;
     words[1][p] = id.w1 >>> 0;
     words[2][p] = id.w2 >>> 0;
   }
   return words;
+}
+
+/** A collection's documents and their ids as two arrays by position (what a build sorts). */
+function snapshotOf(docs: Map<string, Doc>): { ids: string[]; docs: Doc[] } {
+  const ids = new Array<string>(docs.size);
+  const list = new Array<Doc>(docs.size);
+  let at = 0;
+  for (const [idKey, doc] of docs) {
+    ids[at] = idKey;
+    list[at++] = doc;
+  }
+  return { ids, docs: list };
 }
 
 /** Numbers in the order of an index's key values (sortColumns): one column per value, or three per ObjectId. */
@@ -925,13 +926,7 @@ export class Catalog {
    */
   async createIndexesAsync(coll: Collection, specs: IndexSpec[], check: (spec: IndexSpec) => boolean): Promise<number> {
     const changes: unknown[] = [];
-    const ids = new Array<string>(coll.docs.size);
-    const docs = new Array<Doc>(coll.docs.size);
-    let at = 0;
-    for (const [idKey, doc] of coll.docs) {
-      ids[at] = idKey;
-      docs[at++] = doc;
-    }
+    const { ids, docs } = snapshotOf(coll.docs);
     // What the builds of one snapshot share (the ids' sort order).
     const shared: BuildShared = {};
     const built: Index[] = [];
@@ -1019,11 +1014,11 @@ class InsertBatch {
     const inserted = this.inserted;
     const n = inserted.length / 4;
     if (!sink || n === 0) return;
-    const coll = inserted[0] as Collection;
-    let whole = command !== undefined && sink.putDocuments !== undefined && n === command.count;
-    for (let k = 0; whole && k < inserted.length; k += 4) whole = inserted[k] === coll && inserted[k + 3] !== undefined;
-    if (whole) {
-      sink.putDocuments!(coll.ns, command!.documents, () => {
+    // `command` is given only when every document of it arrived with its own bytes (rawDocumentsArrayOf): one
+    // change for all when all went in (one command, one collection).
+    if (command && sink.putDocuments && n === command.count) {
+      const coll = inserted[0] as Collection;
+      sink.putDocuments(coll.ns, command.documents, () => {
         for (let k = inserted.length - 4; k >= 0; k -= 4) rawRemove(coll, inserted[k + 1] as string, inserted[k + 2] as Doc);
       });
       return;

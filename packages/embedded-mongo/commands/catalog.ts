@@ -2,7 +2,7 @@
 import { BSON } from "bson";
 import { Query } from "mingo";
 import { MongoCommandError } from "../errors";
-import { type Index } from "../storage";
+import { type Collection, type Index } from "../storage";
 import type { IndexSpec } from "../index-spec";
 import { isTextSpec } from "../text";
 import { isPlainObject, type Doc } from "../values";
@@ -79,7 +79,7 @@ export const catalogCommands: Record<string, CommandHandler> = {
     // Each spec checked against the collection's indexes and the command's earlier specs, before any is built.
     const wanted: IndexSpec[] = [];
     for (const spec of specs) {
-      if (sameKey(spec.key, { _id: 1 }) || alreadyThere(coll.indexes.values(), spec) || alreadyThere(wanted, spec)) continue;
+      if (sameKey(spec.key, { _id: 1 }) || alreadyThere(specsOf(coll), spec) || alreadyThere(wanted, spec)) continue;
       wanted.push(spec);
     }
     // Built while other commands go on; the checks are made again for each when it is done, in the step that puts it in.
@@ -87,7 +87,7 @@ export const catalogCommands: Record<string, CommandHandler> = {
       if (this.catalog.getCollection(db, name) !== coll) {
         throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
       }
-      return !alreadyThere(coll.indexes.values(), spec);
+      return !alreadyThere(specsOf(coll), spec);
     });
     const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
     if (created === 0) reply.note = "all indexes already exist";
@@ -124,12 +124,16 @@ export const catalogCommands: Record<string, CommandHandler> = {
 
 };
 
+/** The specs of a collection's indexes (the _id index aside). */
+function specsOf(coll: Collection): IndexSpec[] {
+  return [...coll.indexes.values()].map((index) => index.spec);
+}
+
 /**
- * True when the collection already has this very index (nothing to build); throws MongoDB's conflict errors when an
+ * True when `specs` already hold this very index (nothing to build); throws MongoDB's conflict errors when an
  * index of the same name or key differs from it.
  */
-function alreadyThere(indexes: Iterable<{ spec: IndexSpec } | IndexSpec>, spec: IndexSpec): boolean {
-  const specs = [...indexes].map((i) => ("spec" in i ? i.spec : i));
+function alreadyThere(specs: readonly IndexSpec[], spec: IndexSpec): boolean {
   const sameName = specs.find((i) => i.name === spec.name);
   if (sameName) {
     if (sameKey(sameName.key, spec.key) && sameOptions(sameName, spec)) return true;
