@@ -2,7 +2,7 @@ import { ObjectId, type Collection, type Db, type Document } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { FILES, type FileRecord } from "./files.server";
-import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./import-staging.server";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 import { latestLedgerMonth, ledgerRows, listAccounts, round2 } from "./ledger.server";

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Document, ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import { getDb } from "~/db.server";
 import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
@@ -335,7 +335,7 @@ export async function applyForecastUpload(rows: readonly ForecastUploadRow[], me
   const { db, file, user, now } = meta;
   const collection = db.collection<ForecastRecord>(FORECAST);
   const projection = Object.fromEntries([...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]));
-  const existing = await existingByKey(collection, FORECAST_UPLOAD_KEY, rows, projection);
+  const existing = await existingByKey(collection, FORECAST_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<ForecastRecord>[] = [];
   const history: ForecastHistoryEntry[] = [];

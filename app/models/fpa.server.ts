@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { nokIndexes, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import { nokIndexes, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import type { IndexDeclaration } from "./indexes";
 import type { BusinessUnitId } from "./financial.server";
 import { accountTree, byAccount, ledgerRows, ledgerRowsBetween, listAccounts, round2, sumTree, type LedgerRow } from "./ledger.server";

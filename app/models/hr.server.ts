@@ -1,6 +1,6 @@
 import { ObjectId, type AnyBulkWriteOperation, type Document, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import type { FigureEdit } from "~/models/hr.fields";
 import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { addMonths, monthOfDate, monthStartDate, type Month, type MonthRange } from "~/shared/months";
@@ -303,7 +303,7 @@ export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMe
   const { db, file, user, now } = meta;
   const collection = db.collection<HrAuxRecord>(HR_AUX);
   const projection = Object.fromEntries([...HR_UPLOAD_KEY, ...HR_UPLOAD_DESCRIPTIVE, ...HR_FIGURE_FIELDS, "comentario"].map((f) => [f, 1 as const]));
-  const existing = await existingByKey(collection, HR_UPLOAD_KEY, rows, projection);
+  const existing = await existingByKey(collection, HR_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<HrAuxRecord>[] = [];
   const changes: HrAuxChange[] = [];

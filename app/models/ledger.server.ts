@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Collection, Document, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./import-staging.server";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 import { BUSINESS_UNITS, type BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Document } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, uploadedRowId, type UploadCounts, type UploadMeta } from "./import-staging.server";
+import { existingByKey, insertIgnoringDuplicates, keyText, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import { recordAttributeSets } from "./planning-attribute-sets.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, type PlanningHistoryRecord, type PlanningQuantityRow } from "./planning.server";
 
@@ -30,7 +30,7 @@ export async function applyPlanningUpload(rows: readonly PlanningUploadRow[], me
   const { db, file, user, now } = meta;
   const collection = db.collection<PlanningQuantityRow>(PLANNING_QUANTITY);
   const projection = Object.fromEntries([...PLANNING_UPLOAD_KEY, ...PLANNING_UPLOAD_FIELDS, "revision"].map((f) => [f, 1 as const]));
-  const existing = await existingByKey(collection, PLANNING_UPLOAD_KEY, rows, projection);
+  const existing = await existingByKey(collection, PLANNING_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<PlanningQuantityRow>[] = [];
   const history: PlanningHistoryRecord[] = [];

@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
-import { nokIndexes } from "./import-staging.server";
+import { nokIndexes } from "./upload-rows.server";
 import { catalogueIndexes } from "./planning-catalogue.server";
 
 /**

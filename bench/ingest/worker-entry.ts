@@ -12,3 +12,5 @@ export { readCsvBatches } from "../../app/features/uploads-and-jobs/import/reade
 export { checkRow, detectLayout, productTemplate } from "../../app/features/uploads-and-jobs/import/templates";
 export { cellText } from "../../app/features/uploads-and-jobs/import/values";
 export { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "../../app/services/storage.server";
+export { detectDatasetLayout } from "../../app/features/uploads-and-jobs/import/catalog.server";
+export { checkCell } from "../../app/features/uploads-and-jobs/import/datasets/rules";

@@ -180,7 +180,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
   const rowId = rowIdsFor(claim.id);
   let layout: Layout | null = null;
-  // An all-or-nothing template (import/datasets): its rows go to a staging collection and are applied at the end.
+  // An all-or-nothing template (import/datasets): its rows wait in a spool file and are applied at the end.
   let dataset: DatasetImport | null = null;
   let closest: ClosestTemplate | undefined;
   // An edited "Exportar Excel" file sent here instead of through its screen (returned-export.server.ts).

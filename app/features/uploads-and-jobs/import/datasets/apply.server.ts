@@ -3,15 +3,16 @@ import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, deleteFiscalItemsOf, insertFiscalItems,
 import { applyForecastUpload, FORECAST, FORECAST_NOK, type ForecastUploadRow } from "~/models/forecast.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, upsertResponsibles, type FpaResponsible } from "~/models/fpa.server";
 import { applyHrUpload, HR_AUX, HR_AUX_NOK, type HrUploadRow } from "~/models/hr.server";
-import { stagedBatches, uploadedRowId, type UploadCounts, type UploadMeta } from "~/models/import-staging.server";
+import { uploadedRowId, type UploadCounts, type UploadMeta } from "~/models/upload-rows.server";
 import { deleteLedgerMonths, insertLedgerRows, LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, upsertLedgerAccounts, type UploadedAccount } from "~/models/ledger.server";
 import type { BusinessUnitId } from "~/models/reports.fields";
 import { PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { applyPlanningUpload, type PlanningUploadRow } from "~/models/planning-upload.server";
-import type { DatasetId } from "./definitions";
+import type { DatasetId, DatasetTemplate } from "./definitions";
+import type { RowSpool, SpooledRow } from "./spool.server";
 
 /**
- * Where each dataset template writes, and how a fully valid file is applied from its staged rows. Every apply is
+ * Where each dataset template writes, and how a fully valid file is applied from its spooled rows. Every apply is
  * idempotent: upserts leave unchanged rows alone and insert with ids derived from (file, key); replaces delete the
  * pairs again and insert the same ids. So a run cut short (a lost lease, a crash) is repaired by the next one.
  */
@@ -34,11 +35,12 @@ export type ReplaceScope = {
 export type ApplyResult = UploadCounts & { pairs: number; accounts: number };
 
 export const APPLY_BATCH_SIZE = 2_000;
+const APPLY_IN_FLIGHT = 2;
 
 /** Runs `step` for each piece of work; `step` is how the caller keeps the work interruptible (lease, stall). */
 export type Step = <T>(work: Promise<T>) => Promise<T>;
 
-export async function applyStaged(id: DatasetId, scope: ReplaceScope, meta: UploadMeta, step: Step, onProgress: (rows: number) => void): Promise<ApplyResult> {
+export async function applySpooled(id: DatasetId, spool: RowSpool, scope: ReplaceScope, meta: UploadMeta, step: Step, onProgress: (rows: number) => void): Promise<ApplyResult> {
   const total: ApplyResult = { inserted: 0, updated: 0, unchanged: 0, removed: 0, pairs: scope.pairs.size, accounts: 0 };
   const add = (counts: UploadCounts) => {
     total.inserted += counts.inserted;
@@ -53,47 +55,71 @@ export async function applyStaged(id: DatasetId, scope: ReplaceScope, meta: Uplo
   } else if (id === "fiscal_items") {
     total.removed = await step(deleteFiscalItemsOf([...scope.pairs.values()].map((p) => ({ businessUnitID: p.businessUnitID, year: p.year! })), meta));
   }
+  const applyBatch = async (batch: SpooledRow[]): Promise<void> => {
+    const docs = batch.map((b) => b.doc);
+    switch (id) {
+      case "planning_quantity":
+        return add(await applyPlanningUpload(docs as unknown as PlanningUploadRow[], meta));
+      case "forecast":
+        return add(await applyForecastUpload(docs as unknown as ForecastUploadRow[], meta));
+      case "hr_aux":
+        return add(await applyHrUpload(docs as unknown as HrUploadRow[], meta));
+      case "fpa_responsibles":
+        return add(await upsertResponsibles(docs as unknown as FpaResponsible[], meta));
+      case "ledger": {
+        const rows = batch.map(({ key, doc }) => {
+          const { _account: _ignored, ...row } = doc;
+          return { _id: uploadedRowId(meta.file, key), ...row };
+        });
+        // Read the total after the await: two batches are applied at once.
+        const inserted = await insertLedgerRows(rows, meta);
+        total.inserted += inserted;
+        return;
+      }
+      case "fiscal_items": {
+        const inserted = await insertFiscalItems(batch.map(({ key, doc }) => ({ _id: uploadedRowId(meta.file, key), ...doc })), meta);
+        total.inserted += inserted;
+        return;
+      }
+    }
+  };
+  // Batches hold distinct keys, so two can be applied at once: the next one is prepared while the database works.
   let done = 0;
-  const batches = stagedBatches(meta.db, meta.file, APPLY_BATCH_SIZE);
+  const inFlight: Array<Promise<void>> = [];
+  const batches = spool.batches(APPLY_BATCH_SIZE);
   try {
     for (;;) {
       const next = await step(batches.next());
       if (next.done) break;
-      const batch = next.value;
-      const docs = batch.map((b) => b.doc);
-      switch (id) {
-        case "planning_quantity":
-          add(await step(applyPlanningUpload(docs as unknown as PlanningUploadRow[], meta)));
-          break;
-        case "forecast":
-          add(await step(applyForecastUpload(docs as unknown as ForecastUploadRow[], meta)));
-          break;
-        case "hr_aux":
-          add(await step(applyHrUpload(docs as unknown as HrUploadRow[], meta)));
-          break;
-        case "fpa_responsibles":
-          add(await step(upsertResponsibles(docs as unknown as FpaResponsible[], meta)));
-          break;
-        case "ledger": {
-          const rows = batch.map(({ key, doc }) => {
-            const { _account: _ignored, ...row } = doc;
-            return { _id: uploadedRowId(meta.file, key), ...row };
-          });
-          total.inserted += await step(insertLedgerRows(rows, meta));
-          break;
-        }
-        case "fiscal_items":
-          total.inserted += await step(insertFiscalItems(batch.map(({ key, doc }) => ({ _id: uploadedRowId(meta.file, key), ...doc })), meta));
-          break;
-      }
-      done += batch.length;
-      onProgress(done);
+      if (inFlight.length >= APPLY_IN_FLIGHT) await step(inFlight.shift()!);
+      const rows = next.value.length;
+      const applying = applyBatch(next.value).then(() => {
+        done += rows;
+        onProgress(done);
+      });
+      applying.catch(() => undefined); // awaited below
+      inFlight.push(applying);
     }
+    await step(Promise.all(inFlight));
   } finally {
     await batches.return(undefined).catch(() => undefined);
   }
   return total;
 }
+
+/**
+ * Whether an upsert template's collection holds no row whose key starts with one of `values` (one indexed look-up:
+ * every upsert collection has an index led by its key's first field). Then every row of the file is new, and the
+ * apply inserts without looking keys up: the first load of a company's history. Replace templates: always false.
+ */
+export async function holdsNoneOf(db: Db, template: Pick<DatasetTemplate, "id" | "keyColumns">, values: readonly unknown[]): Promise<boolean> {
+  if (!UPSERTS_BY_KEY.has(template.id) || values.length === 0) return false;
+  const filter = { [template.keyColumns[0]]: { $in: values as unknown[] } };
+  return (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) === null;
+}
+
+/** The templates whose apply looks each key up (`existingByKey`); a fresh file skips the look-ups. */
+const UPSERTS_BY_KEY: ReadonlySet<DatasetId> = new Set(["planning_quantity", "forecast", "hr_aux"]);
 
 /** The stored files named by a batch of fiscal rows (worksheet_file, document_file). */
 export async function resolveRepositoryFiles(db: Db, names: readonly string[]): Promise<Map<string, StoredFile>> {

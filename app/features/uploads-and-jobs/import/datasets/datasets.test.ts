@@ -1,3 +1,5 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import type { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
@@ -6,7 +8,6 @@ import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, listFiscalItems } from "~/models/fiscal
 import { FORECAST, FORECAST_HISTORY, FORECAST_NOK, readWindow } from "~/models/forecast.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, findResponsible, fpaReport } from "~/models/fpa.server";
 import { HR_AUX, HR_AUX_CHANGES, HR_AUX_NOK, listAuxRows } from "~/models/hr.server";
-import { IMPORT_STAGING_PREFIX } from "~/models/import-staging.server";
 import { LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, ledgerRows, listAccounts } from "~/models/ledger.server";
 import { readPlanningPage } from "~/models/planning-queries.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
@@ -15,6 +16,7 @@ import { monthOf } from "~/shared/months";
 import { useTestDatabase } from "../../../../../test/db";
 import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
+import { spoolDir } from "./spool.server";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -27,9 +29,9 @@ async function count(collection: string, filter: Record<string, unknown> = {}) {
   return (await testDb.db()).collection(collection).countDocuments(filter);
 }
 
-async function stagingCollections() {
-  const names = (await (await testDb.db()).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  return names.filter((n) => n.startsWith(IMPORT_STAGING_PREFIX));
+/** The files in the worker's spool folder (the rows of runs not yet ended). */
+async function spoolFiles() {
+  return fs.readdir(spoolDir()).catch(() => [] as string[]);
 }
 
 async function nokOf(collection: string, file: ObjectId) {
@@ -114,7 +116,7 @@ describe("template planning_quantity", () => {
     const history = await (await testDb.db()).collection(PLANNING_HISTORY).find({ rowId: row!._id }).toArray();
     expect(history).toMatchObject([{ old: 1200, new: 1500, via: "upload", user: "bia@example.com" }]);
     expect(await count(PLANNING_QUANTITY)).toBe(2);
-    expect(await stagingCollections()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
   });
 
   it("refuses a file with broken rows (each rule once): the NOK base lists them, nothing is applied", async () => {
@@ -155,7 +157,7 @@ describe("template planning_quantity", () => {
     ]);
     expect(nok[0]).toMatchObject({ sku: "SKU11", urlPath: expect.any(String), timeStamp: expect.any(Date) });
     expect(await snapshot([PLANNING_QUANTITY, PLANNING_HISTORY])).toEqual(before);
-    expect(await stagingCollections()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
@@ -199,6 +201,18 @@ describe("template forecast", () => {
     expect(again.file?.message).toBe("1 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alteradas, 0 sem alteração.");
     expect(await (await testDb.db()).collection(FORECAST_HISTORY).find().toArray()).toMatchObject([{ rf: "RF1 2026", old: 182500, new: 190000, by: "bia@example.com", via: "upload" }]);
     expect(await count(FORECAST)).toBe(3);
+  });
+
+  it("a file of scenarios not stored yet is all new rows; a file sharing a stored scenario updates its rows, never copies them", async () => {
+    const first = await upload("rf1.csv", csv(FORECAST_HEADER, ["2026-01", "2026-02", "2026-03"].map((m) => forecastRow({ data_ref: m }))));
+    expect(first.file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 3 novas, 0 alteradas, 0 sem alteração.");
+    const mixed = [forecastRow({ rf: "RF2 2026" }), forecastRow({ rf: "RF2 2026", data_ref: "2026-02" }), forecastRow({ forecast: "1,00" })];
+    expect((await upload("rf2.csv", csv(FORECAST_HEADER, mixed))).file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 2 novas, 1 alteradas, 0 sem alteração.");
+    // Only the scenario the previous file added, spelt in lower case: its two rows are found and changed.
+    const again = [forecastRow({ rf: "rf2 2026", forecast: "2,00" }), forecastRow({ rf: "rf2 2026", data_ref: "2026-02", forecast: "2,00" })];
+    expect((await upload("rf2-again.csv", csv(FORECAST_HEADER, again))).file?.message).toBe("2 linhas OK, 0 NOK. Aplicado: 0 novas, 2 alteradas, 0 sem alteração.");
+    expect(await count(FORECAST)).toBe(5);
+    expect(await count(FORECAST, { rf: "RF2 2026", forecast: 2 })).toBe(2);
   });
 
   it("refuses broken rows (each rule once) and applies nothing", async () => {
@@ -466,7 +480,7 @@ describe("template fpa_responsibles", () => {
     expect(file?.message).toMatch(/^5 linhas OK, 19\.995 NOK; nada foi aplicado/);
     expect(await count(FPA_RESPONSIBLES_NOK, { sourceFileId: id })).toBe(19_995);
     expect(await count(FPA_RESPONSIBLES)).toBe(0);
-    expect(await stagingCollections()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
   }, 60_000);
 });
 
@@ -546,18 +560,19 @@ describe("a run cut short", () => {
     await db.collection(LEDGER).deleteMany({ actual: { $gte: 150 } }); // the crash: half of the month written
     expect(await requeue(id)).toMatchObject({ status: 0 });
     expect(await count(LEDGER)).toBe(300);
-    expect(await stagingCollections()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
   });
 
-  it("is repaired by the next run: an upsert half applied, and the staging an earlier run left, give the same result", async () => {
+  it("is repaired by the next run: an upsert half applied, and the spool an earlier run left, give the same result", async () => {
     const rows = Array.from({ length: 300 }, (_, i) => hrRow({ matricula: String(300_000 + i) }));
     const { id } = await upload("rh.csv", csv(HR_HEADER, rows));
     const db = await testDb.db();
     await db.collection(HR_AUX).deleteMany({ matricula: { $gte: "300150" } });
-    await db.collection(`${IMPORT_STAGING_PREFIX}${id.toHexString()}`).insertOne({ _id: "stale" as never, line: 99, d: {} });
+    await fs.mkdir(spoolDir(), { recursive: true });
+    await fs.writeFile(path.join(spoolDir(), `${id.toHexString()}-0000aaaa.bson`), "not rows");
     expect(await requeue(id)).toMatchObject({ status: 0, message: "300 linhas OK, 0 NOK. Aplicado: 150 novas, 0 alteradas, 150 sem alteração." });
     expect(await count(HR_AUX)).toBe(300);
     expect(await count(HR_AUX_CHANGES)).toBe(0);
-    expect(await stagingCollections()).toEqual([]);
+    expect(await spoolFiles()).toEqual([]);
   });
 });

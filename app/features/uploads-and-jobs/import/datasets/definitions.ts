@@ -44,7 +44,7 @@ export type DatasetTemplate = {
   keyColumns: readonly string[];
   /** Checks across columns or rows, run on rows whose cells are all valid; state lives in the closure (one per file). */
   newRowChecker?: () => RowChecker;
-  /** The document staged for the row, in the business collection's shape. */
+  /** The document spooled for the row, in the business collection's shape. */
   toDoc(row: RowValues): Record<string, unknown>;
 };
 
@@ -316,7 +316,7 @@ export const fiscalTemplate: DatasetTemplate = {
     account: r.account,
     description: r.description,
     value: r.value,
-    // Resolved to the stored files before staging (apply.server.ts).
+    // Resolved to the stored files before spooling (ingest.server.ts resolveFiles).
     worksheet: r.worksheet_file,
     document: r.document_file,
   }),

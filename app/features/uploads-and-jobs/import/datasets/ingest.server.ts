@@ -1,30 +1,32 @@
 import type { Db, ObjectId } from "mongodb";
-import { clearStaged, dropStaleStaging, stageRows, type StagedRow } from "~/models/import-staging.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
 import type { CellValue } from "../values";
 import { formatCount } from "../values";
-import { applyStaged, DATASET_COLLECTIONS, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
+import { applySpooled, DATASET_COLLECTIONS, holdsNoneOf, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
 import { LEDGER_ACCOUNT_COLUMNS, type DatasetTemplate, type RowChecker, type RowValues } from "./definitions";
 import { checkCell, invalid } from "./rules";
+import { RowSpool, type SpooledRow } from "./spool.server";
 
 /**
  * One file of an all-or-nothing template, from its rows to the business collection:
  *
- * 1. each row is checked (cell rules, then the template's checks across columns and rows); a valid row is staged
- *    (app/models/import-staging.server.ts) under its key, an invalid one written to the NOK collection with its line
- *    and Error; a staged key that another line already holds is a duplicate, NOK too;
- * 2. at the end, a file with any NOK row (or none at all) applies nothing; a file without is applied from the staging
- *    in batches (apply.server.ts), and its staged rows are removed.
+ * 1. each row is checked (cell rules, then the template's checks across columns and rows); a valid row goes to the
+ *    run's spool (spool.server.ts) with its key, an invalid one to the NOK collection with its line and Error; a key
+ *    that an earlier line of the file already holds is a duplicate, NOK too;
+ * 2. at the end, a file with any NOK row (or none at all) applies nothing; a file without is applied from the spool
+ *    in batches (apply.server.ts). The spool is removed either way.
  *
- * The staging and the NOK rows of a file are removed first, so a re-run starts clean; the apply is idempotent, so a run
- * cut short while applying is repaired by the next.
+ * The NOK rows of a file are removed first, so a re-run starts clean; the apply is idempotent, so a run cut short while
+ * applying is repaired by the next.
  */
 
 /** The job status of a file refused as a whole (rows broke the rules, or none to apply): nothing applied. */
 export const FILE_STATUS_REJECTED = 4;
 
 const MAX_WRITES_IN_FLIGHT = 2;
+/** Up to this many distinct values of a key's first field, a file's apply first asks whether any row is stored. */
+const FRESH_CHECK_MAX_VALUES = 10_000;
 
 export const datasetMessages = {
   rejected: (ok: number, nok: number, nokCollection: string) =>
@@ -39,7 +41,7 @@ export const datasetMessages = {
   fileNotFound: "arquivo não encontrado no repositório (/repo/format); envie-o antes por /captura/manual",
 };
 
-type Pending = { staged: StagedRow[]; texts: Map<string, string[]>; nok: Record<string, unknown>[] };
+type Pending = { spooled: SpooledRow[]; texts: Map<SpooledRow, string[]>; nok: Record<string, unknown>[] };
 
 export type DatasetImportContext = {
   db: Db;
@@ -53,7 +55,7 @@ export type DatasetImportContext = {
 export class DatasetImport {
   okRows = 0;
   nokRows = 0;
-  private pending: Pending = { staged: [], texts: new Map(), nok: [] };
+  private pending: Pending = { spooled: [], texts: new Map(), nok: [] };
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
   private readonly scope: ReplaceScope = { pairs: new Map(), accounts: new Map() };
@@ -62,6 +64,11 @@ export class DatasetImport {
   private readonly nokCollection: string;
   private batchTime: Date;
   private applied: { done: number; total: number } | null = null;
+  private spool: RowSpool | null = null;
+  /** The line of each key read so far (a later line with the same key is a duplicate). */
+  private readonly lineOfKey = new Map<string, number>();
+  /** The distinct values of the key's first field (null past FRESH_CHECK_MAX_VALUES): is the file all new rows? */
+  private firstKeyValues: Map<string, unknown> | null = new Map();
 
   constructor(
     readonly template: DatasetTemplate,
@@ -83,19 +90,30 @@ export class DatasetImport {
     return this.applied ? datasetMessages.applying(this.applied.done, this.applied.total) : null;
   }
 
-  /** Forgets what an earlier run of this file staged or rejected. */
+  /** Forgets what an earlier run of this file rejected, and opens this run's spool. */
   async start(): Promise<void> {
-    await Promise.all([clearStaged(this.ctx.db, this.ctx.file), this.ctx.db.collection(this.nokCollection).deleteMany({ sourceFileId: this.ctx.file })]);
-    await dropStaleStaging(this.ctx.db, this.ctx.now());
+    await this.clearNok();
+    this.spool = await RowSpool.create(this.ctx.file);
   }
 
-  /** Removes this file's staging and NOK rows (a run ended by an unreadable or stalled source). */
+  private async clearNok(): Promise<void> {
+    await this.ctx.db.collection(this.nokCollection).deleteMany({ sourceFileId: this.ctx.file });
+  }
+
+  /** Removes this run's spool and the file's NOK rows (a run ended by an unreadable or stalled source). */
   async discard(): Promise<void> {
-    await this.start();
+    await this.removeSpool();
+    await this.clearNok();
+  }
+
+  private async removeSpool(): Promise<void> {
+    const spool = this.spool;
+    this.spool = null;
+    await spool?.remove();
   }
 
   get pendingRows(): number {
-    return this.pending.staged.length + this.pending.nok.length;
+    return this.pending.spooled.length + this.pending.nok.length;
   }
 
   /** Checks one non-empty row: `values` and `texts` are its cells in the template's column order. */
@@ -109,16 +127,35 @@ export class DatasetImport {
       row[columns[k].name] = this.cell.value;
     }
     if (errors === null && this.checker) errors = this.checker(row, line);
+    let key = "";
+    if (errors === null) {
+      key = this.template.keyColumns.map((c) => keyPart(row[c])).join("|");
+      const otherLine = this.lineOfKey.get(key);
+      if (otherLine === undefined) this.lineOfKey.set(key, line);
+      else {
+        const first = this.template.keyColumns[0];
+        errors = [invalid(first, texts[this.names.indexOf(first)] ?? "", datasetMessages.duplicate(this.template.keyColumns, otherLine))];
+      }
+    }
     if (errors !== null) {
       this.pending.nok.push(this.nokDoc(line, texts, errors.join(" | ")));
       this.nokRows++;
       return;
     }
-    const key = this.template.keyColumns.map((c) => keyPart(row[c])).join("|");
-    this.pending.staged.push({ _id: key, line, d: this.template.toDoc(row) });
-    this.pending.texts.set(key, [...texts]);
+    const spooled: SpooledRow = { key, line, doc: this.template.toDoc(row) };
+    this.pending.spooled.push(spooled);
+    if (this.firstKeyValues) this.noteFirstKeyValue(spooled.doc[this.template.keyColumns[0]]);
+    if (this.template.id === "fiscal_items") this.pending.texts.set(spooled, [...texts]);
     this.collect(row);
     this.okRows++;
+  }
+
+  private noteFirstKeyValue(value: unknown): void {
+    const values = this.firstKeyValues!;
+    const text = value instanceof Date ? `d${value.getTime()}` : `s${String(value)}`;
+    if (values.has(text)) return;
+    if (values.size >= FRESH_CHECK_MAX_VALUES) this.firstKeyValues = null;
+    else values.set(text, value);
   }
 
   private collect(row: RowValues): void {
@@ -157,7 +194,7 @@ export class DatasetImport {
   /** Writes the pending rows (at most MAX_WRITES_IN_FLIGHT batches at once); `step` keeps the wait interruptible. */
   async flush(step: Step): Promise<void> {
     const batch = this.pending;
-    this.pending = { staged: [], texts: new Map(), nok: [] };
+    this.pending = { spooled: [], texts: new Map(), nok: [] };
     this.batchTime = this.ctx.now();
     if (this.inFlight.length >= MAX_WRITES_IN_FLIGHT) await step(this.inFlight.shift()!);
     const write = this.write(batch);
@@ -167,40 +204,35 @@ export class DatasetImport {
 
   private async write(batch: Pending): Promise<void> {
     if (this.template.id === "fiscal_items") await this.resolveFiles(batch);
-    const duplicates = await stageRows(this.ctx.db, this.ctx.file, batch.staged);
-    for (const { row, otherLine } of duplicates) {
-      const texts = batch.texts.get(row._id) ?? [];
-      batch.nok.push(this.nokDoc(row.line, texts, invalid(this.template.keyColumns[0], texts[this.names.indexOf(this.template.keyColumns[0])] ?? "", datasetMessages.duplicate(this.template.keyColumns, otherLine))));
-      this.okRows--;
-      this.nokRows++;
-    }
-    if (batch.nok.length > 0) await insertIgnoringDuplicateIds(this.ctx.db, this.nokCollection, batch.nok);
+    // Once a row is NOK nothing will be applied: the spool then only needs to be kept for the count.
+    const spooling = this.nokRows === 0 && this.spool ? this.spool.append(batch.spooled) : Promise.resolve();
+    await Promise.all([spooling, batch.nok.length > 0 ? insertIgnoringDuplicateIds(this.ctx.db, this.nokCollection, batch.nok) : undefined]);
   }
 
   /** Fiscal items name their worksheet and document by the repository's original names: those become stored files. */
   private async resolveFiles(batch: Pending): Promise<void> {
-    const names = batch.staged.flatMap((r) => [String(r.d.worksheet), String(r.d.document)]);
+    const names = batch.spooled.flatMap((r) => [String(r.doc.worksheet), String(r.doc.document)]);
     const files = await resolveRepositoryFiles(this.ctx.db, names);
-    const kept: StagedRow[] = [];
-    for (const row of batch.staged) {
-      const worksheet = files.get(String(row.d.worksheet));
-      const document = files.get(String(row.d.document));
+    const kept: SpooledRow[] = [];
+    for (const row of batch.spooled) {
+      const worksheet = files.get(String(row.doc.worksheet));
+      const document = files.get(String(row.doc.document));
       if (worksheet && document) {
-        row.d.worksheet = worksheet;
-        row.d.document = document;
+        row.doc.worksheet = worksheet;
+        row.doc.document = document;
         kept.push(row);
         continue;
       }
-      const texts = batch.texts.get(row._id) ?? [];
+      const texts = batch.texts.get(row) ?? [];
       const errors = [
-        ...(worksheet ? [] : [invalid("worksheet_file", String(row.d.worksheet), datasetMessages.fileNotFound)]),
-        ...(document ? [] : [invalid("document_file", String(row.d.document), datasetMessages.fileNotFound)]),
+        ...(worksheet ? [] : [invalid("worksheet_file", String(row.doc.worksheet), datasetMessages.fileNotFound)]),
+        ...(document ? [] : [invalid("document_file", String(row.doc.document), datasetMessages.fileNotFound)]),
       ];
       batch.nok.push(this.nokDoc(row.line, texts, errors.join(" | ")));
       this.okRows--;
       this.nokRows++;
     }
-    batch.staged = kept;
+    batch.spooled = kept;
   }
 
   /** Waits for every write, then applies the file or refuses it. The outcome's status and message. */
@@ -210,21 +242,24 @@ export class DatasetImport {
     this.inFlight = [];
     await step(Promise.all(writes));
     if (this.okRows + this.nokRows === 0) {
-      await step(this.start());
+      await step(this.discard());
       return { status: FILE_STATUS_REJECTED, message: datasetMessages.noRows() };
     }
     if (this.nokRows > 0) {
-      await step(clearStaged(this.ctx.db, this.ctx.file));
+      await step(this.removeSpool());
       await step(noteDataChanged([this.nokCollection], this.ctx.db));
       return { status: FILE_STATUS_REJECTED, message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection) };
     }
+    this.lineOfKey.clear(); // every key is checked: the apply needs none of them (~90 MB at 300,000 rows)
     this.applied = { done: 0, total: this.okRows };
-    const meta = { db: this.ctx.db, file: this.ctx.file, user: this.ctx.user, now: this.ctx.now() };
-    const result = await applyStaged(this.template.id, this.scope, meta, step, (done) => {
+    const fresh = this.firstKeyValues !== null && (await step(holdsNoneOf(this.ctx.db, this.template, [...this.firstKeyValues.values()])));
+    const meta = { db: this.ctx.db, file: this.ctx.file, user: this.ctx.user, now: this.ctx.now(), fresh };
+    if (!this.spool) throw new Error("DatasetImport.finish before start");
+    const result = await applySpooled(this.template.id, this.spool, this.scope, meta, step, (done) => {
       this.applied = { done, total: this.okRows };
       onApplyProgress();
     });
-    await step(clearStaged(this.ctx.db, this.ctx.file));
+    await step(this.removeSpool());
     await step(noteDataChanged(this.collections, this.ctx.db));
     const message =
       this.template.id === "ledger"
@@ -235,11 +270,12 @@ export class DatasetImport {
     return { status: 0, message };
   }
 
-  /** Waits for the writes in flight, ignoring their failures (the run is ending anyway). */
+  /** Waits for the writes in flight, ignoring their failures (the run is ending anyway), and removes the spool. */
   async settle(): Promise<void> {
     const writes = this.inFlight;
     this.inFlight = [];
     await Promise.allSettled(writes);
+    await this.removeSpool().catch(() => undefined);
   }
 }
 
