@@ -117,20 +117,23 @@ export function decodeDocumentFast(buf: Buffer, start: number, size: number): Do
  * A document to insert: decoded as decodeDocumentFast does, but with `_id` as its first key wherever it lies in the
  * bytes (a driver appends the `_id` it generates), so the server stores the object as decoded instead of copying it
  * to move `_id` first. A document without `_id` gets a new ObjectId there, as the server would give it;
- * `insertDocumentHadId` then says false (its bytes are not the document stored).
+ * `lastInsertHadId` then says false (its bytes are not the document stored).
  */
 export function decodeInsertDocument(buf: Buffer, start: number, size: number): Doc | undefined {
   if (size < 5 || start + size > buf.length) return undefined;
   sawId = false;
   const out = decodeInto(buf as FastBuffer, start, size, false, true, true);
   if (out === BAIL) return undefined;
-  insertDocumentHadId = sawId;
+  lastInsertHadId = sawId;
   if (!sawId) (out as Doc)._id = newObjectId();
   return out as Doc;
 }
 
-/** Whether the last document decodeInsertDocument returned had an `_id` of its own. */
-export let insertDocumentHadId = false;
+/**
+ * Whether the last document decodeInsertDocument returned had an `_id` of its own: read by decodeInsertBody right
+ * after each call (module state rather than a result object: no allocation per document on the insert path).
+ */
+let lastInsertHadId = false;
 let sawId = false;
 
 function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean, idFirst: boolean): Doc | unknown[] | typeof BAIL {
@@ -382,7 +385,7 @@ function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: 
     const fast = decodeInsertDocument(buf, p, docSize);
     documents.push(fast ?? deserialize(buf.subarray(p, p + docSize)));
     // The bytes serve the journal when they are the document stored (with its own _id).
-    raw.push(fast && insertDocumentHadId ? buf.subarray(p, p + docSize) : undefined);
+    raw.push(fast && lastInsertHadId ? buf.subarray(p, p + docSize) : undefined);
     p += docSize;
   }
   if (p !== arrayEnd) return undefined;
