@@ -65,7 +65,6 @@ export function keyOf(value: unknown): string {
   }
 }
 
-/** Deep copy of documents and arrays; BSON value objects are immutable and shared. */
 /**
  * A new document holding only `_id`, for the caller to add the other fields to. Built on {} rather than written as
  * { _id }: V8 turns an object from a one-key literal into a dictionary (a hash table, ~4.5x the memory and slower to
@@ -77,6 +76,7 @@ export function docWithId(id: unknown): Doc {
   return out;
 }
 
+/** Deep copy of documents and arrays; BSON value objects are immutable and shared. */
 export function cloneDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneDeep) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;

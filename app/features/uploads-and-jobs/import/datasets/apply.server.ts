@@ -107,19 +107,21 @@ export async function applySpooled(id: DatasetId, spool: RowSpool, scope: Replac
   return total;
 }
 
+/** The templates whose apply looks each batch's keys up (`existingByKey`); a fresh file skips the look-ups. */
+const LOOKS_KEYS_UP: ReadonlySet<DatasetId> = new Set(["planning_quantity", "forecast", "hr_aux"]);
+
+export const looksKeysUp = (id: DatasetId): boolean => LOOKS_KEYS_UP.has(id);
+
 /**
- * Whether an upsert template's collection holds no row whose key starts with one of `values` (one indexed look-up:
- * every upsert collection has an index led by its key's first field). Then every row of the file is new, and the
- * apply inserts without looking keys up: the first load of a company's history. Replace templates: always false.
+ * Whether the collection of a template that looks keys up holds no row whose key starts with one of `values` (one
+ * indexed look-up: each has an index led by its key's first field). Then every row of the file is new, and the apply
+ * inserts without looking keys up: the first load of a company's history.
  */
 export async function holdsNoneOf(db: Db, template: Pick<DatasetTemplate, "id" | "keyColumns">, values: readonly unknown[]): Promise<boolean> {
-  if (!UPSERTS_BY_KEY.has(template.id) || values.length === 0) return false;
+  if (!looksKeysUp(template.id) || values.length === 0) return false;
   const filter = { [template.keyColumns[0]]: { $in: values as unknown[] } };
   return (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) === null;
 }
-
-/** The templates whose apply looks each key up (`existingByKey`); a fresh file skips the look-ups. */
-const UPSERTS_BY_KEY: ReadonlySet<DatasetId> = new Set(["planning_quantity", "forecast", "hr_aux"]);
 
 /** The stored files named by a batch of fiscal rows (worksheet_file, document_file). */
 export async function resolveRepositoryFiles(db: Db, names: readonly string[]): Promise<Map<string, StoredFile>> {

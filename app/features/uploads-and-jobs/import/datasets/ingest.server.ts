@@ -1,9 +1,10 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
+import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
 import type { CellValue } from "../values";
 import { formatCount } from "../values";
-import { applySpooled, DATASET_COLLECTIONS, holdsNoneOf, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
+import { applySpooled, DATASET_COLLECTIONS, holdsNoneOf, looksKeysUp, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
 import { LEDGER_ACCOUNT_COLUMNS, type DatasetTemplate, type RowChecker, type RowValues } from "./definitions";
 import { checkCell, invalid } from "./rules";
 import { RowSpool, type SpooledRow } from "./spool.server";
@@ -67,14 +68,18 @@ export class DatasetImport {
   private spool: RowSpool | null = null;
   /** The line of each key read so far (a later line with the same key is a duplicate). */
   private readonly lineOfKey = new Map<string, number>();
-  /** The distinct values of the key's first field (null past FRESH_CHECK_MAX_VALUES): is the file all new rows? */
-  private firstKeyValues: Map<string, unknown> | null = new Map();
+  /**
+   * The distinct values of the key's first field, for the templates whose apply looks keys up (null for the others,
+   * and past FRESH_CHECK_MAX_VALUES): is the file all new rows?
+   */
+  private firstKeyValues: Map<string, unknown> | null;
 
   constructor(
     readonly template: DatasetTemplate,
     private readonly ctx: DatasetImportContext,
   ) {
     this.checker = template.newRowChecker?.() ?? null;
+    this.firstKeyValues = looksKeysUp(template.id) ? new Map() : null;
     this.names = template.columns.map((c) => c.name);
     this.nokCollection = DATASET_COLLECTIONS[template.id].nokCollection;
     this.batchTime = ctx.now();
@@ -204,9 +209,9 @@ export class DatasetImport {
 
   private async write(batch: Pending): Promise<void> {
     if (this.template.id === "fiscal_items") await this.resolveFiles(batch);
-    // Once a row is NOK nothing will be applied: the spool then only needs to be kept for the count.
+    // Once a row is NOK nothing will be applied: the valid rows after it need not be spooled.
     const spooling = this.nokRows === 0 && this.spool ? this.spool.append(batch.spooled) : Promise.resolve();
-    await Promise.all([spooling, batch.nok.length > 0 ? insertIgnoringDuplicateIds(this.ctx.db, this.nokCollection, batch.nok) : undefined]);
+    await Promise.all([spooling, batch.nok.length > 0 ? insertIgnoringDuplicates(this.ctx.db.collection(this.nokCollection), batch.nok) : undefined]);
   }
 
   /** Fiscal items name their worksheet and document by the repository's original names: those become stored files. */
@@ -283,14 +288,4 @@ export class DatasetImport {
 function keyPart(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 7);
   return String(value ?? "");
-}
-
-async function insertIgnoringDuplicateIds(db: Db, collection: string, docs: Record<string, unknown>[]): Promise<void> {
-  try {
-    await db.collection(collection).insertMany(docs, { ordered: false });
-  } catch (error) {
-    const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-    if (list.length === 0 || !list.every((e: { code?: number }) => e.code === 11000)) throw error;
-  }
 }
