@@ -19,7 +19,14 @@ const LEAF_MAX = 64;
 const INNER_MAX = 64;
 
 export type Entry = unknown[];
-type Leaf = { leaf: true; keys: unknown[]; size: number; w: number; next: Leaf | null; prev: Leaf | null };
+/**
+ * How a leaf holds its entries: `s` slots per entry; with `expand`, one slot (the entry's last value, a reference
+ * such as the document itself) from which `expand` writes the entry's `w` values.
+ */
+type Layout = { w: number; s: number; expand: Expand | null };
+/** Writes the `width` values of the entry whose reference is `ref` into out[0..width). */
+export type Expand = (ref: unknown, out: Entry) => void;
+type Leaf = { leaf: true; keys: unknown[]; size: number; lay: Layout; next: Leaf | null; prev: Leaf | null };
 type Inner = { leaf: false; children: Node[]; seps: Entry[]; size: number };
 type Node = Leaf | Inner;
 
@@ -33,13 +40,29 @@ export class BTree {
   private root: Node;
   /** The view that leaf searches fill with one entry's values before a comparison. */
   private readonly scratch: Entry;
+  private readonly lay: Layout;
+  /** Slots per entry in a leaf: `width`, or 1 when the tree expands references. */
+  private readonly s: number;
 
+  /**
+   * With `expand`, a leaf keeps one slot per entry, the entry's last value (the reference), and `expand` makes the
+   * values from it: an index whose keys are fields of a document that is never changed in place keeps the
+   * document, not copies of its values.
+   */
   constructor(
     private readonly compare: (a: Entry, b: Entry) => number,
     readonly width: number,
+    expand?: Expand,
   ) {
+    this.s = expand ? 1 : width;
+    this.lay = { w: width, s: this.s, expand: expand ?? null };
     this.root = this.newLeaf();
     this.scratch = new Array<unknown>(width).fill(null);
+  }
+
+  /** True when leaves keep one reference per entry (see the constructor). */
+  get expands(): boolean {
+    return this.lay.expand !== null;
   }
 
   get size(): number {
@@ -51,16 +74,31 @@ export class BTree {
   }
 
   private newLeaf(): Leaf {
-    return { leaf: true, keys: [], size: 0, w: this.width, next: null, prev: null };
+    return { leaf: true, keys: [], size: 0, lay: this.lay, next: null, prev: null };
   }
 
   /** The entry at i of a leaf, in the scratch view. */
   private view(leaf: Leaf, i: number): Entry {
-    const w = this.width;
     const s = this.scratch;
     const keys = leaf.keys;
+    const expand = this.lay.expand;
+    if (expand !== null) {
+      expand(keys[i], s);
+      return s;
+    }
+    const w = this.width;
     for (let j = 0, at = i * w; j < w; j++, at++) s[j] = keys[at];
     return s;
+  }
+
+  /** Writes what a leaf keeps of `entry` into target from `at`; returns the next free slot. */
+  private store(entry: Entry, target: unknown[], at: number): number {
+    if (this.lay.expand !== null) {
+      target[at] = entry[this.width - 1];
+      return at + 1;
+    }
+    for (let v = 0; v < this.width; v++) target[at++] = entry[v];
+    return at;
   }
 
   /** The number of leading entries of the leaf for which `before` holds (binary search over a sorted prefix). */
@@ -78,17 +116,19 @@ export class BTree {
   /** Replaces the content with entries already sorted by the comparator (index builds). */
   load(sorted: Entry[]): void {
     const builder = this.builder();
-    for (const entry of sorted) builder.push(entry, 0);
+    const from = this.width - this.s;
+    for (const entry of sorted) builder.push(entry, from);
     builder.finish();
   }
 
   /**
-   * Builds a new content from entries pushed in the comparator's order, each as `width` values read from an
-   * array at an offset (an index build takes them straight from where it made them); `finish()` puts it in place
-   * of the tree's content. Leaves are filled to three quarters, as later inserts want.
+   * Builds a new content from entries pushed in the comparator's order, each as what a leaf keeps of it read from
+   * an array at an offset (`width` values, or the one reference of a tree that expands them: an index build takes
+   * them straight from where it made them); `finish()` puts it in place of the tree's content. Leaves are filled
+   * to three quarters, as later inserts want.
    */
   builder(): { push(values: ArrayLike<unknown>, at: number): void; finish(): void } {
-    const w = this.width;
+    const w = this.s;
     const fill = Math.max(2, Math.floor((LEAF_MAX * 3) / 4));
     const leaves: Leaf[] = [];
     let keys = new Array<unknown>(fill * w);
@@ -140,9 +180,9 @@ export class BTree {
 
   private insertInto(node: Node, entry: Entry): [Entry, Node] | undefined {
     if (node.leaf) {
-      const w = this.width;
+      const w = this.s;
       const lo = this.leafPoint(node, (key) => this.compare(key, entry) < 0);
-      node.keys.splice(lo * w, 0, ...entry.slice(0, w));
+      node.keys.splice(lo * w, 0, ...(w === this.width ? entry.slice(0, w) : [entry[this.width - 1]]));
       node.size++;
       if (node.size <= LEAF_MAX) return undefined;
       const right = this.newLeaf();
@@ -198,7 +238,7 @@ export class BTree {
   /** Inserts sorted[lo, hi) under node; returns the node followed by the new right siblings it split into. */
   private insertRun(node: Node, sorted: Entry[], lo: number, hi: number): Node[] {
     if (node.leaf) {
-      const w = this.width;
+      const w = this.s;
       const keys = node.keys;
       const total = node.size + hi - lo;
       const merged = new Array<unknown>(total * w);
@@ -211,7 +251,7 @@ export class BTree {
         const a = this.leafPoint(node, (key) => this.compare(key, entry) < 0, i);
         for (let at = i * w; at < a * w; at++) merged[k++] = keys[at];
         i = a;
-        for (let v = 0; v < w; v++) merged[k++] = entry[v];
+        k = this.store(entry, merged, k);
       }
       for (let at = i * w; at < node.size * w; at++) merged[k++] = keys[at];
       if (total <= LEAF_MAX) {
@@ -319,7 +359,7 @@ export class BTree {
     }
     const lo = this.leafPoint(node, (key) => this.compare(key, entry) < 0);
     if (lo >= node.size || this.compare(this.view(node, lo), entry) !== 0) return false;
-    node.keys.splice(lo * this.width, this.width);
+    node.keys.splice(lo * this.s, this.s);
     node.size--;
     for (const [inner] of path) inner.size--;
     if (node.size > 0 || path.length === 0) return true;
@@ -338,6 +378,7 @@ export class BTree {
     while (!this.root.leaf && this.root.children.length === 1) this.root = this.root.children[0];
     return true;
   }
+
 
   /** The first position whose entry is at or after the bound, and its rank. */
   seek(bound: BoundCompare): { pos: Position; rank: number } {
@@ -420,7 +461,11 @@ export class BTree {
 
 /** The entry at i of a leaf, as a new array. */
 function entryOf(leaf: Leaf, i: number): Entry {
-  return leaf.keys.slice(i * leaf.w, (i + 1) * leaf.w);
+  const { w, expand } = leaf.lay;
+  if (expand === null) return leaf.keys.slice(i * w, (i + 1) * w);
+  const out = new Array<unknown>(w);
+  expand(leaf.keys[i], out);
+  return out;
 }
 
 /** An inner node over children (its separators: the first key of each child after the first). */

@@ -31,10 +31,15 @@ export type KeyEntry = { values: unknown[] };
  * order as positions into them (Index.buildAsync).
  */
 export type StoredOrder = {
-  /** Each document's entry, at its position × the index's width (key values, then the id), when `kinds` says One. */
-  values: unknown[];
+  /**
+   * Each document's entry, at its position × the index's width (key values, then the id), when `kinds` says One;
+   * undefined for an index that keeps documents (its entries are read from `docs`).
+   */
+  values: unknown[] | undefined;
   kinds: Uint8Array;
   order: Uint32Array;
+  /** The documents in file order. */
+  docs: Doc[];
 };
 
 /** What a document gives an index: no entry (a sparse or partial index leaves it out), one, or several (multikey). */

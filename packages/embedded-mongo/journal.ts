@@ -20,7 +20,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
-import { Collection, createIndexObject, entryId, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import { Collection, createIndexObject, entryDoc, entryId, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -687,10 +687,11 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
   for (const coll of all) {
     chunk.push(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
     for (const index of [...coll.indexes.values()]) chunk.push(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
-    const positions = new Map<string, number>();
+    // By document: an entry of an index that keeps documents holds the document itself (entryDoc), others its id key.
+    const positions = new Map<Doc, number>();
     let written = 0;
-    for (const [idKey, doc] of coll.docs) {
-      positions.set(idKey, written++);
+    for (const doc of coll.docs.values()) {
+      positions.set(doc, written++);
       const record = encodeRecord(RecordType.Put, { n: coll.ns, d: doc });
       chunk.push(record);
       bytes += record.length;
@@ -705,7 +706,9 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
         const out = Buffer.allocUnsafe(slice.length * 4);
         let n = 0;
         for (const entry of slice) {
-          const at = positions.get(entryId(entry));
+          const held = entryDoc(entry);
+          const doc = held ? coll.currentOf(held) : coll.docs.get(entryId(entry));
+          const at = doc && positions.get(doc);
           if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
         }
         chunk.push(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));

@@ -12,7 +12,7 @@ import { BTree, type Position } from "./btree";
 import { compareValues, isBoundScalar, Rank, sortValue, typeRank } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { textScores } from "./expressions";
-import { entryId, type Collection, type Index, type IndexEntry } from "./storage";
+import { entryDoc, entryId, type Collection, type Index, type IndexEntry } from "./storage";
 import { parseTextQuery, describeTextQuery, type TextIndex, type TextQuery } from "./text";
 import { isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
@@ -793,6 +793,18 @@ function fetchEntry(coll: Collection, id: string, seen: Set<string> | undefined,
   return !test || test(doc) ? doc : undefined;
 }
 
+/**
+ * fetchEntry for an entry read in the same synchronous step (`fresh`: no yield since): an index that keeps documents
+ * holds a version of the stored document (storage.ts Index), so no id key is made nor looked up.
+ */
+function fetchFresh(coll: Collection, entry: IndexEntry, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined, fresh = true): Doc | undefined {
+  const held = fresh && seen === undefined ? entryDoc(entry) : undefined;
+  if (held === undefined) return fetchEntry(coll, entryId(entry), seen, stats, test);
+  const doc = coll.currentOf(held);
+  stats.docsExamined++;
+  return !test || test(doc) ? doc : undefined;
+}
+
 class IndexScan implements Source {
   private rangeIdx = 0;
   private pos: Position | undefined;
@@ -855,7 +867,7 @@ class IndexScan implements Source {
       const e = this.nextEntry();
       if (!e) return undefined;
       this.stats.keysExamined++;
-      const doc = fetchEntry(this.coll, entryId(e), this.seen, this.stats, this.test);
+      const doc = fetchFresh(this.coll, e, this.seen, this.stats, this.test);
       if (doc) return doc;
     }
     return PAUSE;
@@ -961,6 +973,8 @@ class EntryMergeScan implements Source {
   private readonly refill: number[];
   private readonly heap = new ScanHeap((a, b) => this.less(a, b));
   private readonly stale: boolean[];
+  /** Heads read before the last yield (their documents may have changed since). */
+  private readonly heldOver: boolean[];
   private readonly seen: Set<string> | undefined;
   /** Index positions and directions of the sort fields, compared in the index's own order. */
   private readonly sortAt: { at: number; sign: number }[];
@@ -976,6 +990,7 @@ class EntryMergeScan implements Source {
     this.heads = this.scans.map(() => undefined);
     this.refill = this.scans.map((_, i) => this.scans.length - 1 - i);
     this.stale = this.scans.map(() => false);
+    this.heldOver = this.scans.map(() => false);
     this.seen = mayRepeat(plan) ? new Set() : undefined;
     this.sortAt = sort.map(([field, d]) => ({ at: plan.index.fields.indexOf(field), sign: d }));
     this.test = plan.exact ? undefined : matcher;
@@ -1000,6 +1015,7 @@ class EntryMergeScan implements Source {
         }
         const entry = this.scans[i].nextEntry();
         this.heads[i] = entry;
+        this.heldOver[i] = false;
         if (entry) {
           this.stats.keysExamined++;
           this.heap.push(i);
@@ -1007,17 +1023,21 @@ class EntryMergeScan implements Source {
       }
       if (this.heap.size === 0) return undefined;
       const best = this.heap.pop();
-      const id = entryId(this.heads[best] as IndexEntry);
+      const head = this.heads[best] as IndexEntry;
       this.heads[best] = undefined;
       this.refill.push(best);
-      const doc = fetchEntry(this.coll, id, this.seen, this.stats, this.test);
+      const doc = fetchFresh(this.coll, head, this.seen, this.stats, this.test, !this.heldOver[best]);
       if (doc) return doc;
     }
     return PAUSE;
   }
-  /** A yield: documents may change meanwhile (test them from now on); each scan re-seeks when it is next read. */
+  /**
+   * A yield: documents may change meanwhile (test them from now on, and fetch the heads read before it through their
+   * ids); each scan re-seeks when it is next read.
+   */
   save(): void {
     this.stale.fill(true);
+    this.heldOver.fill(true);
     this.test = this.matcher;
   }
   restore(): void {}

@@ -160,7 +160,7 @@ describe("an index built from a snapshot's recorded order", () => {
     docs.forEach((d, at) => {
       kinds[at] = index.entryInto(`n${d._id}`, d, values, at * index.width);
     });
-    return { values, kinds, order };
+    return { values: index.keepsDocuments ? undefined : values, kinds, order, docs };
   };
   /** The index built by sorting, and the order a snapshot of it would record (positions into `docs`). */
   function recorded(spec: IndexSpec, docs: Row[]) {

@@ -49,18 +49,40 @@ export interface ChangeSink {
 
 /**
  * One key of one document in an ordered index: the key's value for each field, in the index's order, then the
- * document's id, in one array. (A wrapper object around a key array made three heap objects per entry; the indexes
- * hold tens of millions of entries at scale 10, and every full collection of the heap walks them all.)
- * `Index.keyIn(entry)` gives the key as the comparisons take it, `entryId(entry)` the id.
+ * document's id key (keyOf of its `_id`), or the document itself in an index that keeps documents (Index: "Entries
+ * that are documents"), in one array. (A wrapper object around a key array made three heap objects per entry; the
+ * indexes hold tens of millions of entries at scale 10, and every full collection of the heap walks them all.)
+ * `Index.keyIn(entry)` gives the key as the comparisons take it, `entryId(entry)` the id key.
  */
 export type IndexEntry = unknown[];
 
 export function entryId(entry: IndexEntry): string {
-  return entry[entry.length - 1] as string;
+  const last = entry[entry.length - 1];
+  return typeof last === "string" ? last : keyOf((last as Doc)._id);
+}
+
+/** The stored document an entry names, when the entry holds it (an index that keeps documents), else undefined. */
+export function entryDoc(entry: IndexEntry): Doc | undefined {
+  const last = entry[entry.length - 1];
+  return typeof last === "string" ? undefined : (last as Doc);
 }
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The order of entries with equal keys: their id keys' order (an entry's last value), or for entries holding
+ * documents the same order read from the documents' ids (an ObjectId's hexadecimal key orders as its three words).
+ */
+function compareTails(a: unknown, b: unknown): number {
+  if (typeof a === "string") return compareIds(a, b as string);
+  const x = (a as Doc)._id;
+  const y = (b as Doc)._id;
+  if (isPacked(x) && isPacked(y)) {
+    return x.w0 !== y.w0 ? (x.w0 >>> 0) - (y.w0 >>> 0) : x.w1 !== y.w1 ? (x.w1 >>> 0) - (y.w1 >>> 0) : (x.w2 >>> 0) - (y.w2 >>> 0);
+  }
+  return compareIds(keyOf(x), keyOf(y));
 }
 
 
@@ -69,7 +91,20 @@ export class Index implements CatalogIndex {
   readonly fields: string[];
   /** 1 or -1 per field. */
   readonly directions: (1 | -1)[];
-  readonly tree: BTree;
+  /** Replaced (never changed in kind otherwise) when the index stops keeping documents. */
+  tree: BTree;
+  /**
+   * Entries that are documents: the leaves keep each entry's document, one reference, and the key values are read
+   * from it (BTree's expand), instead of a copy of every value. A stored document is never changed in place (an
+   * update stores a new object: Catalog.replace gives such entries the new one), so its values are the entry's.
+   * For an index of two or more top-level fields, not partial, while no document holds an array in them (a
+   * multikey key is one element of an array, not the field's value: the index then copies values, for good).
+   * An update that leaves this index's key alone does not visit it: its entry keeps the document it had, whose
+   * values for this index are the new one's, and Collection.currentOf leads from it to the stored document.
+   * At scale 10 the planning rows' sixteen indexes kept ~63 values per row; now ~17 references.
+   */
+  private docMode: boolean;
+  private readonly docModeAllowed: boolean;
   /** Fields that held an array in some document (MongoDB's multikey paths). */
   readonly multikeyFields = new Set<string>();
   private readonly partial?: Query;
@@ -86,6 +121,8 @@ export class Index implements CatalogIndex {
     this.topLevelFields = this.fields.every((f) => !f.includes("."));
     this.roots = [...new Set(this.fields.map((f) => f.split(".")[0]))];
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+    this.docModeAllowed = this.topLevelFields && !this.partial && this.fields.length >= 2;
+    this.docMode = this.docModeAllowed;
     const dirs = this.directions;
     if (this.fields.length === 1) {
       const d = dirs[0];
@@ -105,11 +142,42 @@ export class Index implements CatalogIndex {
     const n = this.fields.length;
     // A compound key is compared on its first n values, so the entry itself serves as its key.
     this.compareEntries =
-      n === 1
-        ? (a, b) => compareKeys(a[0], b[0]) || compareIds(a[1] as string, b[1] as string)
-        : (a, b) => compareKeys(a, b) || compareIds(a[n] as string, b[n] as string);
-    this.tree = new BTree(this.compareEntries, this.fields.length + 1);
+      n === 1 ? (a, b) => compareKeys(a[0], b[0]) || compareTails(a[1], b[1]) : (a, b) => compareKeys(a, b) || compareTails(a[n], b[n]);
+    // One function per index with its field names written in (a property read the engine caches per shape, where
+    // doc[fields[i]] is a lookup by name at each call): it runs at every comparison of a search in the tree.
+    const reads = this.fields.map((f, i) => `out[${i}] = doc[${JSON.stringify(f)}];`).join(" ");
+    this.expandDoc = new Function("doc", "out", `${reads} out[${n}] = doc;`) as (ref: unknown, out: IndexEntry) => void;
+    this.tree = this.newTree();
   }
+
+  private readonly expandDoc: (ref: unknown, out: IndexEntry) => void;
+
+  private newTree(): BTree {
+    return new BTree(this.compareEntries, this.fields.length + 1, this.docMode ? this.expandDoc : undefined);
+  }
+
+  /** True while the entries are documents (docMode). */
+  get keepsDocuments(): boolean {
+    return this.docMode;
+  }
+
+  /** Stops keeping documents (an array met in a key field): the entries become copies of their values, with id keys. */
+  private leaveDocMode(): void {
+    if (!this.docMode) return;
+    this.docMode = false;
+    const entries = [...this.tree.entries()];
+    this.tree = this.newTree();
+    this.tree.load(this.settle(entries));
+  }
+
+  /** Entries made while the index kept documents, as the index takes them now (id keys once it copies values). */
+  private settle(entries: IndexEntry[]): IndexEntry[] {
+    if (this.docMode) return entries;
+    const n = this.fields.length;
+    for (const entry of entries) if (typeof entry[n] !== "string") entry[n] = keyOf((entry[n] as Doc)._id);
+    return entries;
+  }
+
 
   /** An entry's key as `compareKeys` and the planner's bounds take it: the value itself for one field, else the values. */
   keyIn(entry: IndexEntry): unknown {
@@ -225,14 +293,17 @@ export class Index implements CatalogIndex {
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     const entries: IndexEntry[] = [];
     this.collect(idKey, doc, keys, entries);
-    for (const entry of entries) this.tree.insert(entry);
+    for (const entry of this.settle(entries)) this.tree.insert(entry);
   }
 
   /** The entries a document gives the index (noting multikey fields), into `out`: for addSorted, a build, or add. */
   collect(idKey: string, doc: Doc, keys: KeyEntry[] | null, out: IndexEntry[]): void {
     if (!keys) return;
-    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) this.noteMultikey(doc);
-    for (const entry of keys) out.push(this.makeEntry(entry.values, idKey));
+    if (keys.length > 1 || !this.topLevelFields || this.fields.some((f) => Array.isArray(doc[f]))) {
+      this.noteMultikey(doc);
+      if (this.isMultikey) this.leaveDocMode();
+    }
+    for (const entry of keys) out.push(this.makeEntry(entry.values, idKey, doc));
   }
 
   /**
@@ -246,7 +317,7 @@ export class Index implements CatalogIndex {
       const found = this.topLevelValues(doc, entry);
       if (found === Found.Missing && this.spec.sparse) return;
       if (found !== Found.Array) {
-        entry[n] = idKey;
+        entry[n] = this.docMode ? doc : idKey;
         out.push(entry);
         return;
       }
@@ -256,24 +327,28 @@ export class Index implements CatalogIndex {
 
   /** Adds entries of documents not yet in the index (a batch's, from collect), in one pass over the tree. */
   addSorted(entries: IndexEntry[]): void {
-    this.tree.insertSorted(entries.sort(this.compareEntries));
+    this.tree.insertSorted(this.settle(entries).sort(this.compareEntries));
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
-    for (const entry of keys) this.tree.delete(this.makeEntry(entry.values, idKey));
+    for (const entry of keys) this.tree.delete(this.makeEntry(entry.values, idKey, doc));
   }
 
   clear(): void {
-    this.tree.clear();
     this.multikeyFields.clear();
+    if (this.docMode === this.docModeAllowed) this.tree.clear();
+    else {
+      this.docMode = this.docModeAllowed;
+      this.tree = this.newTree();
+    }
   }
 
-  private makeEntry(values: unknown[], idKey: string): IndexEntry {
+  private makeEntry(values: unknown[], idKey: string, doc: Doc): IndexEntry {
     const n = this.fields.length;
     const entry: IndexEntry = new Array(n + 1);
     for (let i = 0; i < n; i++) entry[i] = values[i];
-    entry[n] = idKey;
+    entry[n] = this.docMode ? doc : idKey;
     return entry;
   }
 
@@ -300,7 +375,7 @@ export class Index implements CatalogIndex {
     this.clear();
     const entries: IndexEntry[] = [];
     for (const [idKey, doc] of docs) this.collect(idKey, doc, this.keysOf(doc), entries);
-    entries.sort(this.compareEntries);
+    this.settle(entries).sort(this.compareEntries);
     this.loadSorted(entries, ns);
   }
 
@@ -322,8 +397,9 @@ export class Index implements CatalogIndex {
   }
 
   /**
-   * Writes the one entry a document gives the index (noting multikey fields) into target[at, at + width), and
-   * says so; or says that the index leaves the document out, or that it gives several.
+   * Writes the one entry a document gives the index (noting multikey fields) into target[at, at + width), with the
+   * id key last whether or not the index keeps documents, and says so; or says that the index leaves the document
+   * out, or that it gives several.
    */
   entryInto(idKey: string, doc: Doc, target: unknown[], at: number): EntryKind {
     const n = this.fields.length;
@@ -340,15 +416,19 @@ export class Index implements CatalogIndex {
     const out: IndexEntry[] = [];
     this.collect(idKey, doc, keys, out);
     if (out.length !== 1) return EntryKind.Several;
-    for (let j = 0; j <= n; j++) target[at + j] = out[0][j];
+    for (let j = 0; j < n; j++) target[at + j] = out[0][j];
+    target[at + n] = idKey;
     return EntryKind.One;
   }
 
-  private async loadInOrder({ values, kinds, order }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+  private async loadInOrder({ values, kinds, order, docs }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
     // Not clear(): making the entries (entryInto) noted the multikey fields.
     this.tree.clear();
     const n = kinds.length;
     if (order.length > n || (this.complete && order.length !== n)) return false;
+    // An index that keeps documents reads each entry from its document (`values` were not made for it).
+    const fromDocs = values === undefined;
+    if (fromDocs !== this.docMode) return this.giveUp();
     const w = this.width;
     const seen = new Uint8Array(n);
     const builder = this.tree.builder();
@@ -360,12 +440,14 @@ export class Index implements CatalogIndex {
       if (at >= n || seen[at] === 1 || kinds[at] !== EntryKind.One) return this.giveUp();
       seen[at] = 1;
       const from = at * w;
-      for (let j = 0; j < w; j++) current[j] = values[from + j];
+      if (fromDocs) this.expandDoc(docs[at], current);
+      else for (let j = 0; j < w; j++) current[j] = values[from + j];
       if (i > 0) {
         if (this.compareEntries(previous, current) >= 0) return this.giveUp();
         if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
       }
-      builder.push(values, from);
+      if (fromDocs) builder.push(docs, at);
+      else builder.push(values, from);
       [previous, current] = [current, previous];
       if ((i & 65_535) === 65_535) await pause();
     }
@@ -405,6 +487,7 @@ export class Index implements CatalogIndex {
     if (await this.sortFlat(ids, docs, ns, pause, shared)) return;
     // A document gave several entries (an array value), or the index is partial or on paths: an array per entry.
     this.clear();
+    this.leaveDocMode();
     const SLICE = 16_384;
     // Sorted runs of one slice each, then pairwise merges, pausing between steps.
     const runs: IndexEntry[][] = [];
@@ -488,7 +571,8 @@ export class Index implements CatalogIndex {
       }
     }
     const builder = this.tree.builder();
-    for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
+    if (this.docMode) for (let k = 0; k < sorted.length; k++) builder.push(docs, sorted[k]);
+    else for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
     builder.finish();
     return true;
   }
@@ -707,20 +791,23 @@ export class Collection {
     // Every recorded index's entries in one pass over the documents, in file order (each document read once, in
     // the order it lies in memory), then each index takes them in its order.
     const n = usable?.docs.length ?? 0;
-    const made = ordered.map((index) => ({ values: new Array<unknown>(n * index.width), kinds: new Uint8Array(n) }));
+    // An index that keeps documents needs only what each document gives it (loadInOrder reads the entries from them).
+    const made = ordered.map((index) => ({ values: index.keepsDocuments ? undefined : new Array<unknown>(n * index.width), kinds: new Uint8Array(n) }));
     if (usable) {
       const { docs, ids } = usable;
+      const scratch: unknown[] = [];
       for (let at = 0; at < n; at++) {
         for (let k = 0; k < ordered.length; k++) {
           const index = ordered[k];
-          made[k].kinds[at] = index.entryInto(ids[at], docs[at], made[k].values, at * index.width);
+          const values = made[k].values;
+          made[k].kinds[at] = values ? index.entryInto(ids[at], docs[at], values, at * index.width) : index.entryInto(ids[at], docs[at], scratch, 0);
         }
         if ((at & 8_191) === 8_191) await pause();
       }
     }
     for (const index of all) {
       const k = ordered.indexOf(index as Index);
-      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)! } : undefined;
+      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, docs: usable!.docs } : undefined;
       try {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
@@ -729,7 +816,7 @@ export class Collection {
         index.clear();
         throw error;
       } finally {
-        if (k >= 0) made[k] = { values: [], kinds: new Uint8Array(0) };
+        if (k >= 0) made[k] = { values: undefined, kinds: new Uint8Array(0) };
       }
     }
     return counts;
@@ -738,6 +825,19 @@ export class Collection {
   /** The stored document for an index entry's id (undefined if it went away meanwhile). */
   docById(idKey: string): Doc | undefined {
     return this.docs.get(idKey);
+  }
+
+  /**
+   * Each replaced document → its id key. An index that keeps documents may hold an older version of a stored
+   * document (an update that left its key alone does not visit it); currentOf leads from there to the stored one.
+   * (The id key, not the next version: versions in between are then not kept alive by a chain.)
+   */
+  readonly superseded = new WeakMap<Doc, string>();
+
+  /** The stored version of a document that an index entry holds (an entry never outlives its document's delete). */
+  currentOf(doc: Doc): Doc {
+    const idKey = this.superseded.get(doc);
+    return idKey === undefined ? doc : (this.docs.get(idKey) as Doc);
   }
 }
 
@@ -1068,6 +1168,9 @@ function rawReplace(
 ): void {
   for (const [index, oldKeys] of changes) index.remove(idKey, oldDoc, oldKeys);
   coll.docs.set(idKey, newDoc);
+  // The document now stored is nobody's older version (an undo puts back the one it replaced).
+  coll.superseded.delete(newDoc);
+  if (oldDoc !== newDoc) coll.superseded.set(oldDoc, idKey);
   if (coll.builds.size > 0) noteForBuilds(coll, idKey, oldDoc, newDoc);
   for (const [index, , newKeys] of changes) index.add(idKey, newDoc, newKeys);
 }
