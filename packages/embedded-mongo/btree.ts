@@ -436,6 +436,20 @@ export class BTree {
     return entryOf(pos.leaf, pos.i);
   }
 
+  /**
+   * The last value of the entry at a position (an index's id key; the reference itself in a tree that expands),
+   * without making the entry, moving past empty leaf ends; undefined at the end of the tree.
+   */
+  static lastValueAt(pos: Position): unknown {
+    while (pos.i >= pos.leaf.size) {
+      if (!pos.leaf.next) return undefined;
+      pos.leaf = pos.leaf.next;
+      pos.i = 0;
+    }
+    const s = pos.leaf.lay.s;
+    return pos.leaf.keys[pos.i * s + s - 1];
+  }
+
   /** Steps one entry back; false at the start of the tree. */
   static stepBack(pos: Position): boolean {
     pos.i--;

@@ -20,7 +20,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
-import { Collection, createIndexObject, entryDoc, entryId, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -687,7 +687,7 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
   for (const coll of all) {
     chunk.push(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
     for (const index of [...coll.indexes.values()]) chunk.push(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
-    // By document: an entry of an index that keeps documents holds the document itself (entryDoc), others its id key.
+    // By document: an index that keeps documents holds them (or older versions: Collection.currentOf), others id keys.
     const positions = new Map<Doc, number>();
     let written = 0;
     for (const doc of coll.docs.values()) {
@@ -702,18 +702,21 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
       if (index.isMultikey || written === 0) continue;
       let last: IndexEntry | undefined;
       let from = 0;
-      for (let slice = index.entriesAfter(undefined, ORDER_SLICE); slice.length > 0; slice = index.entriesAfter(last, ORDER_SLICE)) {
-        const out = Buffer.allocUnsafe(slice.length * 4);
+      for (let slice = index.idsAfter(undefined, ORDER_SLICE); slice.ids.length > 0; slice = index.idsAfter(last, ORDER_SLICE)) {
+        const out = Buffer.allocUnsafe(slice.ids.length * 4);
         let n = 0;
-        for (const entry of slice) {
-          const held = entryDoc(entry);
-          const doc = held ? coll.currentOf(held) : coll.docs.get(entryId(entry));
-          const at = doc && positions.get(doc);
+        for (const id of slice.ids) {
+          // An id key, or a held document: the stored one, or an older version of it (Collection.currentOf).
+          let at: number | undefined;
+          if (typeof id === "string") {
+            const doc = coll.docs.get(id);
+            at = doc && positions.get(doc);
+          } else at = positions.get(id as Doc) ?? positions.get(coll.currentOf(id as Doc));
           if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
         }
         chunk.push(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
         from += n;
-        last = slice[slice.length - 1];
+        last = slice.last;
         yield take();
       }
     }

@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { Binary } from "bson";
 import { Query } from "mingo";
-import { BTree } from "./btree";
+import { BTree, type Position } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
@@ -465,17 +465,21 @@ export class Index implements CatalogIndex {
   }
 
   /**
-   * Up to `limit` entries in index order after `last` (from the first without it): a snapshot writes an index's
-   * order in slices, and the tree may change between them.
+   * The last values of up to `limit` entries in index order after `last` (from the first without it): each entry's
+   * id key, or the document it holds (an index that keeps documents), without making the entries; and the last
+   * entry, whence the next slice goes on. A snapshot writes an index's order in slices, and the tree may change
+   * between them.
    */
-  entriesAfter(last: IndexEntry | undefined, limit: number): IndexEntry[] {
+  idsAfter(last: IndexEntry | undefined, limit: number): { ids: unknown[]; last: IndexEntry | undefined } {
     const pos = last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
-    const out: IndexEntry[] = [];
-    for (let entry = BTree.entryAt(pos); entry !== undefined && out.length < limit; entry = BTree.entryAt(pos)) {
-      out.push(entry);
+    const ids: unknown[] = [];
+    let at: Position | undefined;
+    for (let id = BTree.lastValueAt(pos); id !== undefined && ids.length < limit; id = BTree.lastValueAt(pos)) {
+      ids.push(id);
+      at = { leaf: pos.leaf, i: pos.i };
       pos.i++;
     }
-    return out;
+    return { ids, last: at && BTree.entryAt(at) };
   }
 
   /**
