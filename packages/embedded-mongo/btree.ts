@@ -450,6 +450,15 @@ export class BTree {
     return pos.leaf.keys[pos.i * s + s - 1];
   }
 
+  /**
+   * Gives the entry at a position (as lastValueAt left it) another reference, in a tree that expands: one whose
+   * values for this tree are the same (the stored version of a document an older version of which it held).
+   */
+  static setRefAt(pos: Position, ref: unknown): void {
+    if (pos.leaf.lay.expand === null) throw new Error("setRefAt: the tree holds values, not references");
+    pos.leaf.keys[pos.i] = ref;
+  }
+
   /** Steps one entry back; false at the start of the tree. */
   static stepBack(pos: Position): boolean {
     pos.i--;

@@ -9,8 +9,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Index } from "./storage";
+import { Journal } from "./journal";
+import { Catalog, Index } from "./storage";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { keyOf, type Doc } from "./values";
 
 type Row = { _id: number; k: string; at: Date; n: number; note?: string; tags?: string[] };
 
@@ -110,5 +112,26 @@ describe("an index whose entries are documents", () => {
     expect(status.embedded.indexBuilds).toEqual({ inOrder: 3, sorted: 0 });
     const again = h.client.db("t").collection<Row>("rows");
     expect(await again.find({ k: { $in: ["k7", "k8"] } }).sort({ at: -1 }).hint("k_at").toArray()).toEqual(expected);
+  });
+
+  it("trades the older versions its entries held for the stored ones when a snapshot is written", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-doc-entries-"));
+    dirs.push(dir);
+    const catalog = new Catalog();
+    const journal = await Journal.open(dir, catalog);
+    const coll = catalog.ensureCollection("d", "c");
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { k: 1, n: 1 }, name: "k_n" }], () => true);
+    const docs: Doc[] = Array.from({ length: 200 }, (_, i) => ({ _id: i, k: `k${i % 5}`, n: i }));
+    for (const doc of docs) catalog.insert(coll, doc);
+    for (const doc of docs) catalog.replace(coll, doc, { ...doc, note: "updated" });
+    await journal.sync();
+    const index = coll.indexes.get("k_n") as Index;
+    const held = () => [...index.tree.entries()].map((e) => e[e.length - 1] as Doc);
+    // The update left k and n alone: the entries still hold the first versions.
+    expect(held().filter((doc) => doc.note === "updated")).toHaveLength(0);
+    journal.compact();
+    expect(held()).toHaveLength(200);
+    expect(held().every((doc) => coll.docs.get(keyOf(doc._id)) === doc)).toBe(true);
+    await journal.close();
   });
 });

@@ -19,6 +19,7 @@ import net from "node:net";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
+import { BTree } from "./btree";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
 import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
@@ -702,21 +703,29 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
       if (index.isMultikey || written === 0) continue;
       let last: IndexEntry | undefined;
       let from = 0;
-      for (let slice = index.idsAfter(undefined, ORDER_SLICE); slice.ids.length > 0; slice = index.idsAfter(last, ORDER_SLICE)) {
-        const out = Buffer.allocUnsafe(slice.ids.length * 4);
+      for (;;) {
+        const out = Buffer.allocUnsafe(ORDER_SLICE * 4);
         let n = 0;
-        for (const id of slice.ids) {
-          // An id key, or a held document: the stored one, or an older version of it (Collection.currentOf).
+        last = index.eachIdAfter(last, ORDER_SLICE, (id, pos) => {
+          // An id key, or a held document: the stored one, or an older version of it (Collection.currentOf), which
+          // the entry then trades for the stored one: an older version stays on the heap only until a snapshot.
           let at: number | undefined;
           if (typeof id === "string") {
             const doc = coll.docs.get(id);
             at = doc && positions.get(doc);
-          } else at = positions.get(id as Doc) ?? positions.get(coll.currentOf(id as Doc));
+          } else {
+            at = positions.get(id as Doc);
+            if (at === undefined) {
+              const stored = coll.currentOf(id as Doc);
+              if (stored !== undefined && stored !== id) BTree.setRefAt(pos, stored);
+              at = stored && positions.get(stored);
+            }
+          }
           if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
-        }
+        });
+        if (last === undefined) break;
         chunk.push(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
         from += n;
-        last = slice.last;
         yield take();
       }
     }

@@ -465,21 +465,23 @@ export class Index implements CatalogIndex {
   }
 
   /**
-   * The last values of up to `limit` entries in index order after `last` (from the first without it): each entry's
-   * id key, or the document it holds (an index that keeps documents), without making the entries; and the last
-   * entry, whence the next slice goes on. A snapshot writes an index's order in slices, and the tree may change
-   * between them.
+   * Calls `visit` with the last value of each of up to `limit` entries in index order after `last` (from the first
+   * without it): the entry's id key, or the document it holds (an index that keeps documents), without making the
+   * entry, and its position (valid during the call: BTree.setRefAt). Returns the last entry visited, whence the
+   * next slice goes on; undefined when there was none. A snapshot writes an index's order in slices, and the tree
+   * may change between them.
    */
-  idsAfter(last: IndexEntry | undefined, limit: number): { ids: unknown[]; last: IndexEntry | undefined } {
+  eachIdAfter(last: IndexEntry | undefined, limit: number, visit: (id: unknown, pos: Position) => void): IndexEntry | undefined {
     const pos = last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
-    const ids: unknown[] = [];
-    let at: Position | undefined;
-    for (let id = BTree.lastValueAt(pos); id !== undefined && ids.length < limit; id = BTree.lastValueAt(pos)) {
-      ids.push(id);
-      at = { leaf: pos.leaf, i: pos.i };
+    let count = 0;
+    for (let id = BTree.lastValueAt(pos); id !== undefined && count < limit; id = BTree.lastValueAt(pos)) {
+      visit(id, pos);
+      count++;
       pos.i++;
     }
-    return { ids, last: at && BTree.entryAt(at) };
+    if (count === 0) return undefined;
+    pos.i--;
+    return BTree.entryAt(pos);
   }
 
   /**
