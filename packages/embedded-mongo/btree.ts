@@ -10,9 +10,11 @@
  * entries' values flat, one after the other, in one array: a leaf costs a few
  * objects whatever it holds, where an array per entry made the indexes most of
  * the heap (tens of millions of entries at scale 10, each walked by every full
- * collection). An entry read from a leaf is a new array (`BTree.entryAt`, the
- * iteration); the bounds and the comparator see a view that the next
- * comparison overwrites, so they must not keep it.
+ * collection). A tree built with an `expand` function keeps only each entry's
+ * last value (a reference: the index's document) and makes the values from it
+ * when an entry is read. An entry read from a leaf is a new array
+ * (`BTree.entryAt`, the iteration); the bounds and the comparator see a view
+ * that the next comparison overwrites, so they must not keep it.
  */
 
 const LEAF_MAX = 64;
@@ -58,11 +60,6 @@ export class BTree {
     this.lay = { w: width, s: this.s, expand: expand ?? null };
     this.root = this.newLeaf();
     this.scratch = new Array<unknown>(width).fill(null);
-  }
-
-  /** True when leaves keep one reference per entry (see the constructor). */
-  get expands(): boolean {
-    return this.lay.expand !== null;
   }
 
   get size(): number {

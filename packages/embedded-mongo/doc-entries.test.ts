@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Journal } from "./journal";
+import { normaliseSort, openSource, planQuery, PAUSE } from "./planner";
 import { Catalog, Index } from "./storage";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 import { keyOf, type Doc } from "./values";
@@ -133,5 +134,33 @@ describe("an index whose entries are documents", () => {
     expect(held()).toHaveLength(200);
     expect(held().every((doc) => coll.docs.get(keyOf(doc._id)) === doc)).toBe(true);
     await journal.close();
+  });
+
+  it("does not hand out, after a yield, a merge head's document that was deleted or replaced meanwhile", async () => {
+    const catalog = new Catalog();
+    const coll = catalog.ensureCollection("d", "c");
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { k: 1, at: -1 }, name: "k_at" }], () => true);
+    const docs: Doc[] = ["a", "b", "c"].flatMap((k, j) => [0, 1, 2].map((i) => ({ _id: j * 10 + i, k, at: new Date(1000 * (i * 3 + j)) })));
+    for (const doc of docs) catalog.insert(coll, doc);
+    const filter = { k: { $in: ["a", "b", "c"] } };
+    const matcher = (doc: Doc) => ["a", "b", "c"].includes(doc.k as string);
+    const q = planQuery(coll, "d.c", filter, matcher, { sort: normaliseSort({ at: -1 }), hint: "k_at" });
+    const source = openSource(coll, q, { keysExamined: 0, docsExamined: 0 }, () => matcher);
+    // The SORT_MERGE on index entries (only the entry that comes out is fetched).
+    expect(source.constructor.name).toBe("EntryMergeScan");
+    const pull = () => {
+      const out: Doc[] = [];
+      for (let doc = source.next(); doc !== undefined; doc = source.next()) if (doc !== PAUSE) out.push(doc);
+      return out;
+    };
+    // Newest first: c2 (8 s), b2 (7 s), a2 (6 s), c1 … The first read fills every scan's head: b2's and a2's are held.
+    expect((source.next() as Doc)._id).toBe(22);
+    source.save();
+    catalog.remove(coll, coll.docs.get(keyOf(12))!);
+    catalog.replace(coll, coll.docs.get(keyOf(2))!, { ...coll.docs.get(keyOf(2))!, note: "replaced during the yield" });
+    source.restore();
+    const rest = pull();
+    expect(rest.map((d) => d._id)).toEqual([2, 21, 11, 1, 20, 10, 0]);
+    expect(rest[0].note).toBe("replaced during the yield");
   });
 });

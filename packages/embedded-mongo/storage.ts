@@ -61,7 +61,10 @@ export function entryId(entry: IndexEntry): string {
   return typeof last === "string" ? last : keyOf((last as Doc)._id);
 }
 
-/** The stored document an entry names, when the entry holds it (an index that keeps documents), else undefined. */
+/**
+ * The document an entry holds (an index that keeps documents: the stored version or an older one, see
+ * Collection.currentOf), else undefined.
+ */
 export function entryDoc(entry: IndexEntry): Doc | undefined {
   const last = entry[entry.length - 1];
   return typeof last === "string" ? undefined : (last as Doc);
@@ -96,11 +99,12 @@ export class Index implements CatalogIndex {
   /**
    * Entries that are documents: the leaves keep each entry's document, one reference, and the key values are read
    * from it (BTree's expand), instead of a copy of every value. A stored document is never changed in place (an
-   * update stores a new object: Catalog.replace gives such entries the new one), so its values are the entry's.
+   * update stores a new object), so its values are the entry's.
    * For an index of two or more top-level fields, not partial, while no document holds an array in them (a
    * multikey key is one element of an array, not the field's value: the index then copies values, for good).
    * An update that leaves this index's key alone does not visit it: its entry keeps the document it had, whose
-   * values for this index are the new one's, and Collection.currentOf leads from it to the stored document.
+   * values for this index are the new one's, and Collection.currentOf leads from it to the stored document (a
+   * snapshot gives the entry the stored one: journal.ts snapshotChunks).
    * At scale 10 the planning rows' sixteen indexes kept ~63 values per row; now ~17 references.
    */
   private docMode: boolean;
@@ -177,7 +181,6 @@ export class Index implements CatalogIndex {
     for (const entry of entries) if (typeof entry[n] !== "string") entry[n] = keyOf((entry[n] as Doc)._id);
     return entries;
   }
-
 
   /** An entry's key as `compareKeys` and the planner's bounds take it: the value itself for one field, else the values. */
   keyIn(entry: IndexEntry): unknown {
