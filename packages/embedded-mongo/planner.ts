@@ -780,27 +780,23 @@ class CollScan implements Source, FastSource {
 
 /**
  * The document an index entry names, when it still exists, was not returned before (`seen`, kept when a document can
- * have several entries) and passes `test` (none: the bounds said everything); counted as examined once fetched.
+ * have several entries) and passes `test` (none: the bounds said everything); counted as examined once fetched. An
+ * entry read in the same synchronous step (`fresh`: no yield since) of an index that keeps documents holds a version of
+ * the stored document (storage.ts Index): then no id key is made nor looked up.
  */
-function fetchEntry(coll: Collection, id: string, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined): Doc | undefined {
-  if (seen) {
-    if (seen.has(id)) return undefined;
-    seen.add(id);
-  }
-  const doc = coll.docs.get(id);
-  if (!doc) return undefined;
-  stats.docsExamined++;
-  return !test || test(doc) ? doc : undefined;
-}
-
-/**
- * fetchEntry for an entry read in the same synchronous step (`fresh`: no yield since): an index that keeps documents
- * holds a version of the stored document (storage.ts Index), so no id key is made nor looked up.
- */
-function fetchFresh(coll: Collection, entry: IndexEntry, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined, fresh = true): Doc | undefined {
+function fetchEntry(coll: Collection, entry: IndexEntry, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined, fresh = true): Doc | undefined {
   const held = fresh && seen === undefined ? entryDoc(entry) : undefined;
-  if (held === undefined) return fetchEntry(coll, entryId(entry), seen, stats, test);
-  const doc = coll.currentOf(held);
+  let doc: Doc | undefined;
+  if (held !== undefined) doc = coll.currentOf(held);
+  else {
+    const id = entryId(entry);
+    if (seen) {
+      if (seen.has(id)) return undefined;
+      seen.add(id);
+    }
+    doc = coll.docs.get(id);
+    if (!doc) return undefined;
+  }
   stats.docsExamined++;
   return !test || test(doc) ? doc : undefined;
 }
@@ -867,7 +863,7 @@ class IndexScan implements Source {
       const e = this.nextEntry();
       if (!e) return undefined;
       this.stats.keysExamined++;
-      const doc = fetchFresh(this.coll, e, this.seen, this.stats, this.test);
+      const doc = fetchEntry(this.coll, e, this.seen, this.stats, this.test);
       if (doc) return doc;
     }
     return PAUSE;
@@ -1026,7 +1022,7 @@ class EntryMergeScan implements Source {
       const head = this.heads[best] as IndexEntry;
       this.heads[best] = undefined;
       this.refill.push(best);
-      const doc = fetchFresh(this.coll, head, this.seen, this.stats, this.test, !this.heldOver[best]);
+      const doc = fetchEntry(this.coll, head, this.seen, this.stats, this.test, !this.heldOver[best]);
       if (doc) return doc;
     }
     return PAUSE;
