@@ -259,3 +259,23 @@ describe("compound index keys over top-level fields", () => {
     }
   });
 });
+
+describe("an index's order read in slices (a snapshot's IndexOrder records)", () => {
+  it("visits every entry once, in order, whatever the slice size, including slices that end at a leaf's end", async () => {
+    const { catalog, coll } = seeded();
+    await catalog.createIndexesAsync(coll, [{ v: 2, key: { cat: 1, _id: -1 }, name: "cat_id" }], () => true);
+    for (const index of [coll.idIndex, coll.indexes.get("cat_id") as Index]) {
+      const whole = ids(index);
+      for (let limit = 1; limit <= 150; limit++) {
+        const seen: string[] = [];
+        let last: ReturnType<Index["eachIdAfter"]>;
+        let slices = 0;
+        do {
+          last = index.eachIdAfter(last, limit, (id) => seen.push(typeof id === "string" ? id : `n${(id as { _id: number })._id}`));
+          if (++slices > 2 * whole.length) throw new Error(`limit ${limit}: the slices never end`);
+        } while (last !== undefined);
+        expect(seen, `limit ${limit}`).toEqual(whole);
+      }
+    }
+  });
+});

@@ -477,14 +477,17 @@ export class Index implements CatalogIndex {
   eachIdAfter(last: IndexEntry | undefined, limit: number, visit: (id: unknown, pos: Position) => void): IndexEntry | undefined {
     const pos = last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
     let count = 0;
-    for (let id = BTree.lastValueAt(pos); id !== undefined && count < limit; id = BTree.lastValueAt(pos)) {
+    let at: Position | undefined;
+    // The limit is checked before the next look: looking moves the position over a leaf's end.
+    while (count < limit) {
+      const id = BTree.lastValueAt(pos);
+      if (id === undefined) break;
       visit(id, pos);
+      at = { leaf: pos.leaf, i: pos.i };
       count++;
       pos.i++;
     }
-    if (count === 0) return undefined;
-    pos.i--;
-    return BTree.entryAt(pos);
+    return at && BTree.entryAt(at);
   }
 
   /**
