@@ -237,6 +237,16 @@ export const nodeIo: JournalIo = {
 
 type Pending = { record: Buffer; undo: () => void };
 
+/**
+ * Where a collection's records lie in snapshot.bson (its CreateCollection record to its last IndexOrder; its Put
+ * records inside), and the collection's change counters when they were written (Journal.changesOf). A compaction
+ * copies the whole section when the collection has not changed since, and its Put records when only its indexes did.
+ */
+type Section = { epoch: number; all: number; docs: number; at: number; length: number; putsAt: number; putsLength: number };
+
+/** What the last compaction wrote: collections and documents copied from the snapshot before it, documents encoded. */
+export type CompactionStats = { sectionsCopied: number; documentsCopied: number; documentsEncoded: number };
+
 /** A write the disk refused: never acknowledged, and undone in memory. */
 export class DurabilityError extends Error {
   constructor(readonly cause: NodeJS.ErrnoException) {
@@ -262,6 +272,18 @@ export class Journal implements ChangeSink {
   private size: number;
   private snapshotSize: number;
   private closed = false;
+  /**
+   * Per collection, how many changes were journaled for it: `all`, and `docs` those to its documents (a put, a
+   * delete, a create or drop of the collection). A drop of a database moves the epoch instead. Every change a
+   * snapshot holds passes through the journal (it would not be durable otherwise), so equal counters mean the
+   * collection is what a section of snapshot.bson recorded.
+   */
+  private readonly changes = new Map<string, { all: number; docs: number }>();
+  private epoch = 0;
+  /** The collections' sections in the current snapshot.bson that a compaction can copy (see Section). */
+  private sections = new Map<string, Section>();
+  /** The last compaction's figures (tests; operators through the log). */
+  lastCompaction: CompactionStats | undefined;
 
   private constructor(
     private readonly dir: string,
@@ -358,6 +380,8 @@ export class Journal implements ChangeSink {
     }
     const catalog = this.catalog;
     let sawOrders = false;
+    /** Where the current collection's records lie in the file (its section, for a compaction to copy). */
+    let section = { at: 0, end: 0, afterHead: 0, putsAt: -1, putsEnd: -1 };
     const finish = async (coll: Collection, stored: StoredOrders) => {
       const [db, name] = splitNs(coll.ns);
       let colls = catalog.dbs.get(db);
@@ -368,7 +392,18 @@ export class Journal implements ChangeSink {
       byNs.delete(coll.ns);
       // The recorded orders describe the snapshot's documents: with the journal replayed over them, sort.
       const loaded = catalog.getCollection(db, name);
-      if (loaded) catalog.noteIndexBuilds(await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 ? stored : undefined));
+      if (loaded) {
+        const built = await loaded.rebuildIndexesAsync(pauseSlice, journaled.length === 0 ? stored : undefined);
+        catalog.noteIndexBuilds(built);
+        // As the file holds it and as a snapshot would write it (no journal over it, every index that has a recorded
+        // order built from it): a compaction may copy its section.
+        if (journaled.length === 0 && built.unrecorded === 0) {
+          const putsAt = section.putsAt < 0 ? section.afterHead : section.putsAt;
+          const putsEnd = section.putsAt < 0 ? section.afterHead : section.putsEnd;
+          const counted = this.changesOf(coll.ns);
+          this.sections.set(coll.ns, { epoch: this.epoch, all: counted.all, docs: counted.docs, at: section.at, length: section.end - section.at, putsAt, putsLength: putsEnd - putsAt });
+        }
+      }
       catalog.markReady(coll.ns);
     };
     const fd = fs.openSync(snapshotPath, "r");
@@ -378,9 +413,10 @@ export class Journal implements ChangeSink {
       /** Per index: its positions so far, or null once a slice did not follow on. */
       const filling = new Map<string, { order: Uint32Array; filled: number } | null>();
       let sinceYield = 0;
-      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body) => {
+      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body, at, end) => {
         if (type === RecordType.CreateCollection) {
           if (current) await finish(current, ordersOf(stored, filling));
+          section = { at, end, afterHead: end, putsAt: -1, putsEnd: -1 };
           const [db, name] = splitNs(body.n as string);
           current = new Collection(db, name, (body.o as Doc) ?? {});
           stored = { docs: [], ids: [], orders: new Map() };
@@ -388,7 +424,10 @@ export class Journal implements ChangeSink {
         } else if (type === RecordType.CreateIndex && current) {
           const spec = body.s as IndexSpec;
           current.indexes.set(spec.name, createIndexObject(spec));
+          section.afterHead = end;
         } else if (type === RecordType.Put && current) {
+          if (section.putsAt < 0) section.putsAt = at;
+          section.putsEnd = end;
           const doc = body.d as Doc;
           const idKey = keyOf(doc._id);
           current.docs.set(idKey, doc);
@@ -398,6 +437,7 @@ export class Journal implements ChangeSink {
           sawOrders = true;
           readOrderSlice(body, stored.docs.length, filling);
         }
+        section.end = end;
         if (++sinceYield >= 512) {
           sinceYield = 0;
           await pauseSlice();
@@ -424,28 +464,54 @@ export class Journal implements ChangeSink {
   }
 
   putDocument(ns: string, doc: Doc, undo: () => void, raw?: Buffer): void {
+    this.changed(ns, true);
     this.push((raw && encodePutRecord(ns, raw)) || encodeRecord(RecordType.Put, { n: ns, d: doc }), undo);
   }
   putDocuments(ns: string, documents: Buffer, undo: () => void): void {
+    this.changed(ns, true);
     this.push(encodePutManyRecord(ns, documents), undo);
   }
   deleteDocument(ns: string, id: unknown, undo: () => void): void {
+    this.changed(ns, true);
     this.push(encodeRecord(RecordType.Delete, { n: ns, id }), undo);
   }
   createCollection(ns: string, options: Doc, undo: () => void): void {
+    this.changed(ns, true);
     this.push(encodeRecord(RecordType.CreateCollection, { n: ns, o: options }), undo);
   }
   dropCollection(ns: string, undo: () => void): void {
+    this.changed(ns, true);
     this.push(encodeRecord(RecordType.DropCollection, { n: ns }), undo);
   }
   createIndex(ns: string, spec: IndexSpec, undo: () => void): void {
+    this.changed(ns, false);
     this.push(encodeRecord(RecordType.CreateIndex, { n: ns, s: spec }), undo);
   }
   dropIndex(ns: string, name: string, undo: () => void): void {
+    this.changed(ns, false);
     this.push(encodeRecord(RecordType.DropIndex, { n: ns, x: name }), undo);
   }
   dropDatabase(db: string, undo: () => void): void {
+    this.epoch++;
     this.push(encodeRecord(RecordType.DropDatabase, { db }), undo);
+  }
+
+  /** Counts a change to a collection (before its record is queued: an undone change still counts, which only costs a copy). */
+  private changed(ns: string, docs: boolean): void {
+    const c = this.changesOf(ns);
+    c.all++;
+    if (docs) c.docs++;
+  }
+
+  private changesOf(ns: string): { all: number; docs: number } {
+    let c = this.changes.get(ns);
+    if (!c) this.changes.set(ns, (c = { all: 0, docs: 0 }));
+    return c;
+  }
+
+  /** What snapshotChunks needs to copy unchanged collections from the current snapshot.bson. */
+  private reuse(): Reuse {
+    return { sections: this.sections, changesOf: (ns) => this.changesOf(ns), epoch: () => this.epoch, written: new Map(), stats: { sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 0 } };
   }
 
   private push(record: Buffer, undo: () => void): void {
@@ -564,12 +630,20 @@ export class Journal implements ChangeSink {
     const failures = this.failures;
     const tmp = path.join(this.dir, SNAPSHOT_TMP);
     const fd = fs.openSync(tmp, "w");
+    const reuse = this.reuse();
+    let source: number | undefined;
     let written = 0;
     try {
-      for (const chunk of snapshotChunks(this.catalog)) {
-        for (const run of chunk.records) {
-          await writeAll(fd, run);
-          written += run.length;
+      for (const piece of snapshotChunks(this.catalog, reuse)) {
+        if (piece.copy) {
+          source ??= fs.openSync(path.join(this.dir, SNAPSHOT_FILE), "r");
+          await copyRange(source, fd, piece.copy.at, piece.copy.length);
+          written += piece.copy.length;
+        } else {
+          for (const run of piece.records) {
+            await writeAll(fd, run);
+            written += run.length;
+          }
         }
         // Between chunks (a megabyte, or 256 documents): other commands run.
         await pauseSlice();
@@ -578,6 +652,7 @@ export class Journal implements ChangeSink {
       await new Promise<void>((resolve, reject) => fs.fsync(fd, (e) => (e ? reject(e) : resolve())));
     } finally {
       fs.closeSync(fd);
+      if (source !== undefined) fs.closeSync(source);
     }
     // A moment when everything in memory is durable (at most ~5 s of waiting; else try again later).
     const deadline = performance.now() + 5_000;
@@ -617,6 +692,8 @@ export class Journal implements ChangeSink {
     this.fd = fdNew;
     this.size = tail.length;
     this.snapshotSize = written;
+    this.sections = reuse.written;
+    this.lastCompaction = reuse.stats;
   }
 
   /** Writes a snapshot of the whole catalogue and empties the journal. Synchronous on purpose: no command runs meanwhile. */
@@ -624,17 +701,26 @@ export class Journal implements ChangeSink {
     if (this.pending.length > 0 || this.flushing || this.loading || this.closed || this.compaction) return;
     const tmp = path.join(this.dir, SNAPSHOT_TMP);
     const fd = fs.openSync(tmp, "w");
+    const reuse = this.reuse();
+    let source: number | undefined;
     let written = 0;
     try {
-      for (const chunk of snapshotChunks(this.catalog)) {
-        for (const run of chunk.records) {
-          fs.writeSync(fd, run);
-          written += run.length;
+      for (const piece of snapshotChunks(this.catalog, reuse)) {
+        if (piece.copy) {
+          source ??= fs.openSync(path.join(this.dir, SNAPSHOT_FILE), "r");
+          copyRangeSync(source, fd, piece.copy.at, piece.copy.length);
+          written += piece.copy.length;
+        } else {
+          for (const run of piece.records) {
+            fs.writeSync(fd, run);
+            written += run.length;
+          }
         }
       }
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
+      if (source !== undefined) fs.closeSync(source);
     }
     fs.renameSync(tmp, path.join(this.dir, SNAPSHOT_FILE));
     fsyncDir(this.dir);
@@ -642,6 +728,8 @@ export class Journal implements ChangeSink {
     fs.fsyncSync(this.fd);
     this.size = 0;
     this.snapshotSize = written;
+    this.sections = reuse.written;
+    this.lastCompaction = reuse.stats;
   }
 
   async close(): Promise<void> {
@@ -667,15 +755,39 @@ export class Journal implements ChangeSink {
 }
 
 /**
+ * What a compaction may copy (the current snapshot.bson's sections and the changes since), and what it wrote: the
+ * new file's sections, valid once it replaces the old one.
+ */
+type Reuse = {
+  sections: Map<string, Section>;
+  changesOf: (ns: string) => { all: number; docs: number };
+  epoch: () => number;
+  written: Map<string, Section>;
+  stats: CompactionStats;
+};
+
+/** A piece of a snapshot: records to write, or a byte range of the current snapshot.bson to copy. */
+type SnapshotPiece = { records: Buffer[]; copy?: undefined } | { records?: undefined; copy: { at: number; length: number } };
+
+/**
  * The records of a snapshot of the whole catalogue, in chunks of about a megabyte (or 256 documents): smallest
  * collections first, announced by a manifest, so a later start makes them usable first. Each chunk's records
  * are joined into as few buffers as they allow (adjacent views of one slab). A Map's iterator survives changes
  * between chunks: a document changed later is seen as it is then, a new one is seen too (compactInBackground).
+ * With `reuse`, a collection that has not changed since the current snapshot.bson was written is copied from it
+ * whole, and one whose documents have not changed gets its Put records copied (its index orders are written again).
  */
-function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
+function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPiece> {
   let chunk: Buffer[] = [];
   let bytes = 0;
   let docs = 0;
+  /** Bytes of the new file before what is generated next. */
+  let offset = 0;
+  const add = (record: Buffer) => {
+    chunk.push(record);
+    bytes += record.length;
+    offset += record.length;
+  };
   const take = () => {
     const out = { records: contiguousRuns(chunk) };
     chunk = [];
@@ -684,20 +796,46 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
     return out;
   };
   const all = [...catalog.dbs.values()].flatMap((colls) => [...colls.values()]).sort((a, b) => a.docs.size - b.docs.size);
-  chunk.push(encodeRecord(RecordType.Manifest, { c: all.map((c) => ({ n: c.ns, docs: c.docs.size })) }));
+  add(encodeRecord(RecordType.Manifest, { c: all.map((c) => ({ n: c.ns, docs: c.docs.size })) }));
   for (const coll of all) {
-    chunk.push(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
-    for (const index of [...coll.indexes.values()]) chunk.push(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
+    const epoch = reuse?.epoch();
+    const counted = reuse && { ...reuse.changesOf(coll.ns) };
+    const old = reuse?.sections.get(coll.ns);
+    const valid = old !== undefined && old.epoch === epoch;
+    if (valid && old.all === counted!.all) {
+      // Unchanged since the current snapshot: its section, as it is.
+      reuse!.written.set(coll.ns, { ...old, at: offset, putsAt: offset + (old.putsAt - old.at) });
+      reuse!.stats.sectionsCopied++;
+      reuse!.stats.documentsCopied += coll.docs.size;
+      offset += old.length;
+      if (chunk.length > 0) yield take();
+      yield { copy: { at: old.at, length: old.length } };
+      continue;
+    }
+    const sectionAt = offset;
+    add(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
+    for (const index of [...coll.indexes.values()]) add(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
     // By document: an index that keeps documents holds them (or older versions: Collection.currentOf), others id keys.
     const positions = new Map<Doc, number>();
     let written = 0;
-    for (const doc of coll.docs.values()) {
-      positions.set(doc, written++);
-      const record = encodeRecord(RecordType.Put, { n: coll.ns, d: doc });
-      chunk.push(record);
-      bytes += record.length;
-      if (bytes > 1024 * 1024 || ++docs >= 256) yield take();
+    const putsAt = offset;
+    if (valid && old.docs === counted!.docs) {
+      // The same documents in the same order as that snapshot's Put records (no put or delete since: a Map keeps
+      // its order), numbered without a pause, then copied.
+      for (const doc of coll.docs.values()) positions.set(doc, written++);
+      if (chunk.length > 0) yield take();
+      yield { copy: { at: old.putsAt, length: old.putsLength } };
+      offset += old.putsLength;
+      reuse!.stats.documentsCopied += written;
+    } else {
+      for (const doc of coll.docs.values()) {
+        positions.set(doc, written++);
+        add(encodeRecord(RecordType.Put, { n: coll.ns, d: doc }));
+        if (bytes > 1024 * 1024 || ++docs >= 256) yield take();
+      }
+      if (reuse) reuse.stats.documentsEncoded += written;
     }
+    const putsLength = offset - putsAt;
     // Each ordered index's order, in slices (the tree may change between them: a start checks what it reads).
     for (const index of coll.orderedIndexes()) {
       if (index.isMultikey || written === 0) continue;
@@ -724,13 +862,40 @@ function* snapshotChunks(catalog: Catalog): Generator<{ records: Buffer[] }> {
           if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
         });
         if (last === undefined) break;
-        chunk.push(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
+        add(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
         from += n;
         yield take();
       }
     }
+    // Copyable next time only if nothing changed while it was written (between its chunks).
+    const now = reuse?.changesOf(coll.ns);
+    if (reuse && now!.all === counted!.all && reuse.epoch() === epoch) {
+      reuse.written.set(coll.ns, { epoch: epoch!, all: counted!.all, docs: counted!.docs, at: sectionAt, length: offset - sectionAt, putsAt, putsLength });
+    }
   }
   if (chunk.length > 0) yield take();
+}
+
+/** Copies `length` bytes at `at` of one file to the end of another, a few megabytes at a time. */
+async function copyRange(from: number, to: number, at: number, length: number): Promise<void> {
+  for (const piece of rangePieces(from, at, length)) await writeAll(to, piece);
+}
+
+function copyRangeSync(from: number, to: number, at: number, length: number): void {
+  for (const piece of rangePieces(from, at, length)) {
+    for (let done = 0; done < piece.length; ) done += fs.writeSync(to, piece, done);
+  }
+}
+
+/** The bytes of a range of a file, read a few megabytes at a time into one buffer (each piece is spent before the next read). */
+function* rangePieces(fd: number, at: number, length: number): Generator<Buffer> {
+  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(length, 4 * 1024 * 1024)));
+  for (let done = 0; done < length; ) {
+    const n = fs.readSync(fd, buf, 0, Math.min(buf.length, length - done), at + done);
+    if (n <= 0) throw new Error(`the snapshot ended at byte ${at + done} while copying a collection from it`);
+    yield buf.subarray(0, n);
+    done += n;
+  }
 }
 
 function writeAll(fd: number, data: Buffer): Promise<void> {
@@ -959,18 +1124,25 @@ function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecor
   }
 }
 
-async function forEachSnapshotRecordAsync(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => Promise<void>): Promise<void> {
+/** `at` is where the record starts in the file, `end` where the next one does. */
+async function forEachSnapshotRecordAsync(
+  fd: number,
+  file: string,
+  offset: number,
+  onRecord: (type: number, body: Doc, at: number, end: number) => Promise<void>,
+): Promise<void> {
   let pos = offset;
   let carry = Buffer.alloc(0);
   for (;;) {
     const chunk = Buffer.allocUnsafe(ASYNC_CHUNK);
     const n = fs.readSync(fd, chunk, 0, ASYNC_CHUNK, pos);
+    const base = pos - carry.length;
     pos += n;
     const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    const list: [number, Doc][] = [];
-    const used = parseRecords(buf, (type, body) => list.push([type, body]));
+    const list: [number, Doc, number, number][] = [];
+    const used = parseRecords(buf, (type, body, at, end) => list.push([type, body, base + at, base + end]));
     carry = Buffer.from(buf.subarray(used));
-    for (const [type, body] of list) await onRecord(type, body);
+    for (const [type, body, at, end] of list) await onRecord(type, body, at, end);
     if (n === 0) {
       if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
       return;
@@ -979,7 +1151,7 @@ async function forEachSnapshotRecordAsync(fd: number, file: string, offset: numb
 }
 
 /** Parses the complete records at the start of a buffer; returns how many bytes they took. */
-function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc) => void): number {
+function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc, at: number, end: number) => void): number {
   let pos = 0;
   while (pos + 8 <= buf.length) {
     const length = buf.readUInt32LE(pos);
@@ -987,7 +1159,7 @@ function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc) => void):
     if (pos + 8 + length > buf.length) break;
     const payload = buf.subarray(pos + 8, pos + 8 + length);
     if (crc32(payload) !== buf.readUInt32LE(pos + 4)) throw new Error("a snapshot record fails its checksum");
-    onRecord(payload[0], decodeBody(payload));
+    onRecord(payload[0], decodeBody(payload), pos, pos + 8 + length);
     pos += 8 + length;
   }
   return pos;

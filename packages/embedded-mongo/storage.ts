@@ -726,6 +726,11 @@ function pathHasArray(doc: unknown, path: string): boolean {
 export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array> };
 /** How a load built a collection's indexes: from the snapshot's recorded order, or by sorting. */
 export type IndexBuildCounts = { inOrder: number; sorted: number };
+/**
+ * A start's builds of one collection's indexes; `unrecorded`: indexes whose order a snapshot records that were sorted
+ * instead (their recorded order missing, or not holding).
+ */
+export type CollectionBuildCounts = IndexBuildCounts & { unrecorded: number };
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
 
@@ -795,8 +800,8 @@ export class Collection {
    * Rebuilds every index in slices, pausing between them (start-up loads). With `stored`, the snapshot's
    * documents in file order (they must be exactly the collection's) and each index's recorded order by name.
    */
-  async rebuildIndexesAsync(pause: () => Promise<void>, stored?: StoredOrders): Promise<IndexBuildCounts> {
-    const counts = { inOrder: 0, sorted: 0 };
+  async rebuildIndexesAsync(pause: () => Promise<void>, stored?: StoredOrders): Promise<CollectionBuildCounts> {
+    const counts = { inOrder: 0, sorted: 0, unrecorded: 0 };
     const all: CatalogIndex[] = [this.idIndex, ...this.indexes.values()];
     const usable = stored && stored.docs.length === this.docs.size ? stored : undefined;
     const ordered = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
@@ -824,6 +829,7 @@ export class Collection {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
         if (this.docs.size > 0) counts[inOrder ? "inOrder" : "sorted"]++;
+        if (this.docs.size > 0 && !inOrder && index instanceof Index && !index.isMultikey) counts.unrecorded++;
       } catch (error) {
         index.clear();
         throw error;
