@@ -741,7 +741,16 @@ export class Journal implements ChangeSink {
     await this.compaction;
     if (!this.needsTruncate && this.size > 1024 * 1024) {
       try {
+        const started = performance.now();
         this.compact();
+        const seconds = (performance.now() - started) / 1000;
+        // A long stop says why (a stop that waits for a big snapshot looks like a hang otherwise).
+        if (seconds > 1 && this.lastCompaction) {
+          const { sectionsCopied, documentsCopied, documentsEncoded } = this.lastCompaction;
+          console.log(
+            `embedded-mongo: snapshot at stop written in ${seconds.toFixed(1)} s (${documentsEncoded.toLocaleString("en")} documents encoded, ${documentsCopied.toLocaleString("en")} copied from the last snapshot, ${sectionsCopied} collections whole)`,
+          );
+        }
       } catch (error) {
         fs.rmSync(path.join(this.dir, SNAPSHOT_TMP), { force: true });
         console.warn(`embedded-mongo: compaction at stop failed: ${(error as Error).message}`);
