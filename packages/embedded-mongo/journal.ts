@@ -47,6 +47,9 @@ const enum RecordType {
   PutMany = 10,
 }
 
+/** A Uint32Array's bytes are the little-endian uint32 an IndexOrder record holds. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Positions per IndexOrder record (256 KB). */
 const ORDER_SLICE = 65_536;
 
@@ -245,7 +248,7 @@ type Pending = { record: Buffer; undo: () => void };
 type Section = { epoch: number; all: number; docs: number; at: number; length: number; putsAt: number; putsLength: number };
 
 /** What the last compaction wrote: collections and documents copied from the snapshot before it, documents encoded. */
-export type CompactionStats = { sectionsCopied: number; documentsCopied: number; documentsEncoded: number };
+export type CompactionStats = { sectionsCopied: number; documentsCopied: number; documentsEncoded: number; ordersFromBuilds: number };
 
 /** A write the disk refused: never acknowledged, and undone in memory. */
 export class DurabilityError extends Error {
@@ -511,7 +514,7 @@ export class Journal implements ChangeSink {
 
   /** What snapshotChunks needs to copy unchanged collections from the current snapshot.bson. */
   private reuse(): Reuse {
-    return { sections: this.sections, changesOf: (ns) => this.changesOf(ns), epoch: () => this.epoch, written: new Map(), stats: { sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 0 } };
+    return { sections: this.sections, changesOf: (ns) => this.changesOf(ns), epoch: () => this.epoch, written: new Map(), stats: { sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 0, ordersFromBuilds: 0 } };
   }
 
   private push(record: Buffer, undo: () => void): void {
@@ -828,6 +831,7 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
     const positions = new Map<Doc, number>();
     let written = 0;
     const putsAt = offset;
+    const writesBefore = coll.docWrites;
     if (valid && old.docs === counted!.docs) {
       // The same documents in the same order as that snapshot's Put records (no put or delete since: a Map keeps
       // its order), numbered without a pause, then copied.
@@ -845,9 +849,24 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
       if (reuse) reuse.stats.documentsEncoded += written;
     }
     const putsLength = offset - putsAt;
+    // The Put records hold the documents as one state of the collection (no change between their chunks).
+    const oneState = coll.docWrites === writesBefore;
     // Each ordered index's order, in slices (the tree may change between them: a start checks what it reads).
     for (const index of coll.orderedIndexes()) {
+      const built = index.builtOrder;
+      index.builtOrder = undefined;
       if (index.isMultikey || written === 0) continue;
+      if (built && LITTLE_ENDIAN && oneState && built.docWrites === writesBefore && built.order.length <= written) {
+        // The order its build sorted, over the same documents in the same order: written as it is.
+        for (let from = 0; from < built.order.length; from += ORDER_SLICE) {
+          const slice = built.order.subarray(from, from + ORDER_SLICE);
+          const bytes = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
+          add(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(bytes) }));
+          yield take();
+        }
+        if (reuse) reuse.stats.ordersFromBuilds++;
+        continue;
+      }
       let last: IndexEntry | undefined;
       let from = 0;
       for (;;) {

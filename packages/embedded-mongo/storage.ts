@@ -156,6 +156,15 @@ export class Index implements CatalogIndex {
 
   private readonly expandDoc: (ref: unknown, out: IndexEntry) => void;
 
+  /** The positions among the build's documents (`docs` in Map order) in this index's order, when a sort built it. */
+  sortedPositions: Uint32Array | undefined;
+  /**
+   * The index's order as a snapshot records it (positions of the entries' documents in the collection's Map order),
+   * kept from its build until the next snapshot, which writes it without looking each entry's document up; it
+   * holds while the collection's `docWrites` is still `docWrites`.
+   */
+  builtOrder: { order: Uint32Array; docWrites: number } | undefined;
+
   private newTree(): BTree {
     return new BTree(this.compareEntries, this.fields.length + 1, this.docMode ? this.expandDoc : undefined);
   }
@@ -586,6 +595,7 @@ export class Index implements CatalogIndex {
     if (this.docMode) for (let k = 0; k < sorted.length; k++) builder.push(docs, sorted[k]);
     else for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
     builder.finish();
+    if (shared.keepOrder) this.sortedPositions = Uint32Array.from(sorted);
     return true;
   }
 }
@@ -667,7 +677,8 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
 }
 
 /** What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not all are). */
-type BuildShared = { idWords?: Float64Array[] | null };
+/** What the builds of one snapshot of the documents share; `keepOrder`: each sorted index keeps its order (sortedPositions). */
+type BuildShared = { idWords?: Float64Array[] | null; keepOrder?: boolean };
 
 /**
  * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
@@ -750,6 +761,8 @@ export class Collection {
    * runs, as (idKey, old document or undefined, new document or undefined) triples, to apply when it is done.
    */
   readonly builds = new Set<unknown[]>();
+  /** Counts the changes to `docs` (insert, replace, delete): an order computed over them holds while it does not move. */
+  docWrites = 0;
 
   constructor(db: string, name: string, options: Doc = {}) {
     this.db = db;
@@ -1044,9 +1057,10 @@ export class Catalog {
    */
   async createIndexesAsync(coll: Collection, specs: IndexSpec[], check: (spec: IndexSpec) => boolean): Promise<number> {
     const changes: unknown[] = [];
+    const writesAtStart = coll.docWrites;
     const { ids, docs } = snapshotOf(coll.docs);
     // What the builds of one snapshot share (the ids' sort order).
-    const shared: BuildShared = {};
+    const shared: BuildShared = { keepOrder: true };
     const built: Index[] = [];
     coll.builds.add(changes);
     try {
@@ -1088,6 +1102,12 @@ export class Catalog {
       ready.push(index);
     }
     for (const index of ready) this.installIndex(coll, index);
+    for (const index of built) {
+      const order = index.sortedPositions;
+      index.sortedPositions = undefined;
+      // Built from the documents as they still are: a snapshot can write this order as it is.
+      index.builtOrder = order && coll.docWrites === writesAtStart && ready.includes(index) ? { order, docWrites: writesAtStart } : undefined;
+    }
     return ready.length;
   }
 
@@ -1162,6 +1182,7 @@ function rawInsert(
   batch?: InsertBatch,
 ): void {
   coll.docs.set(idKey, doc);
+  coll.docWrites++;
   if (coll.builds.size > 0) noteForBuilds(coll, idKey, undefined, doc);
   if (batch) batch.pending(coll.idIndex).push([doc._id, idKey]);
   else coll.idIndex.add(idKey, doc, [{ values: [doc._id] }]);
@@ -1172,6 +1193,7 @@ function rawInsert(
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
   if (!coll.docs.delete(idKey)) return;
+  coll.docWrites++;
   if (coll.builds.size > 0) noteForBuilds(coll, idKey, doc, undefined);
   coll.idIndex.remove(idKey, doc, [{ values: [doc._id] }]);
   for (const index of coll.indexes.values()) index.remove(idKey, doc);
@@ -1186,6 +1208,7 @@ function rawReplace(
 ): void {
   for (const [index, oldKeys] of changes) index.remove(idKey, oldDoc, oldKeys);
   coll.docs.set(idKey, newDoc);
+  coll.docWrites++;
   // The document now stored is nobody's older version (an undo puts back the one it replaced).
   coll.superseded.delete(newDoc);
   if (oldDoc !== newDoc) coll.superseded.set(oldDoc, idKey);
