@@ -596,9 +596,9 @@ export class Journal implements ChangeSink {
     } finally {
       this.flushing = false;
     }
-    // Past twice the snapshot, or past 512 MB whatever the snapshot's size: the journal is read whole at start
+    // Past three times the snapshot, or past 512 MB whatever the snapshot's size: the journal is read whole at start
     // (readFileSync cannot read 2 GiB or more), so it must never grow near that.
-    if (this.size > compactMinBytes && (this.size > 2 * this.snapshotSize || this.size > JOURNAL_MAX_BYTES) && !this.needsTruncate) this.startCompaction();
+    if (this.size > compactMinBytes && (this.size > 3 * this.snapshotSize || this.size > JOURNAL_MAX_BYTES) && !this.needsTruncate) this.startCompaction();
   }
 
   /** The compaction running beside the commands, if any (see compactInBackground). */
