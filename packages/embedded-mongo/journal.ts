@@ -685,6 +685,8 @@ export class Journal implements ChangeSink {
     } finally {
       fs.closeSync(tailFd);
     }
+    // The sections describe the file being replaced: none is known until the switch is complete.
+    this.sections = new Map();
     // A crash between the two renames leaves the new snapshot with the whole old journal: still correct.
     fs.renameSync(tmp, path.join(this.dir, SNAPSHOT_FILE));
     fsyncDir(this.dir);
@@ -725,6 +727,8 @@ export class Journal implements ChangeSink {
       fs.closeSync(fd);
       if (source !== undefined) fs.closeSync(source);
     }
+    // The sections describe the file being replaced: none is known until the switch is complete.
+    this.sections = new Map();
     fs.renameSync(tmp, path.join(this.dir, SNAPSHOT_FILE));
     fsyncDir(this.dir);
     fs.ftruncateSync(this.fd, 0);
