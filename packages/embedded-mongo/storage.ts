@@ -676,8 +676,10 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
   return out;
 }
 
-/** What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not all are). */
-/** What the builds of one snapshot of the documents share; `keepOrder`: each sorted index keeps its order (sortedPositions). */
+/**
+ * What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not
+ * all are); `keepOrder`: each index a sort builds keeps the order it sorted (sortedPositions).
+ */
 type BuildShared = { idWords?: Float64Array[] | null; keepOrder?: boolean };
 
 /**
