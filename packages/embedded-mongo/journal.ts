@@ -864,8 +864,7 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
         // The order its build sorted, over the same documents in the same order: written as it is.
         for (let from = 0; from < built.order.length; from += ORDER_SLICE) {
           const slice = built.order.subarray(from, from + ORDER_SLICE);
-          const bytes = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
-          add(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(bytes) }));
+          add(orderRecord(coll.ns, index.name, from, Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength)));
           yield take();
         }
         if (reuse) reuse.stats.ordersFromBuilds++;
@@ -894,7 +893,7 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
           if (at !== undefined) out.writeUInt32LE(at, 4 * n++);
         });
         if (last === undefined) break;
-        add(encodeRecord(RecordType.IndexOrder, { n: coll.ns, x: index.name, f: from, o: new Binary(out.subarray(0, 4 * n)) }));
+        add(orderRecord(coll.ns, index.name, from, out.subarray(0, 4 * n)));
         from += n;
         yield take();
       }
@@ -906,6 +905,11 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
     }
   }
   if (chunk.length > 0) yield take();
+}
+
+/** An IndexOrder record: positions `from` on of one index's order, as little-endian uint32s. */
+function orderRecord(ns: string, index: string, from: number, positions: Buffer): Buffer {
+  return encodeRecord(RecordType.IndexOrder, { n: ns, x: index, f: from, o: new Binary(positions) });
 }
 
 /** Copies `length` bytes at `at` of one file to the end of another, a few megabytes at a time. */

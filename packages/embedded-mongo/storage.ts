@@ -156,12 +156,11 @@ export class Index implements CatalogIndex {
 
   private readonly expandDoc: (ref: unknown, out: IndexEntry) => void;
 
-  /** The positions among the build's documents (`docs` in Map order) in this index's order, when a sort built it. */
-  sortedPositions: Uint32Array | undefined;
   /**
-   * The index's order as a snapshot records it (positions of the entries' documents in the collection's Map order),
-   * kept from its build until the next snapshot, which writes it without looking each entry's document up; it
-   * holds while the collection's `docWrites` is still `docWrites`.
+   * The order a sort built this index in, as a snapshot records it (positions of the entries' documents among the
+   * collection's documents in Map order), kept from a createIndexes build until the next snapshot, which writes it
+   * without looking each entry's document up; it holds while the collection's `docWrites` is still `docWrites`
+   * (a write during the build moves it too).
    */
   builtOrder: { order: Uint32Array; docWrites: number } | undefined;
 
@@ -595,7 +594,7 @@ export class Index implements CatalogIndex {
     if (this.docMode) for (let k = 0; k < sorted.length; k++) builder.push(docs, sorted[k]);
     else for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
     builder.finish();
-    if (shared.keepOrder) this.sortedPositions = Uint32Array.from(sorted);
+    if (shared.keepOrderAt !== undefined) this.builtOrder = { order: Uint32Array.from(sorted), docWrites: shared.keepOrderAt };
     return true;
   }
 }
@@ -678,9 +677,10 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
 
 /**
  * What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not
- * all are); `keepOrder`: each index a sort builds keeps the order it sorted (sortedPositions).
+ * all are); `keepOrderAt`: each index a sort builds keeps the order it sorted (Index.builtOrder), valid while the
+ * collection's docWrites is this.
  */
-type BuildShared = { idWords?: Float64Array[] | null; keepOrder?: boolean };
+type BuildShared = { idWords?: Float64Array[] | null; keepOrderAt?: number };
 
 /**
  * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
@@ -1059,10 +1059,9 @@ export class Catalog {
    */
   async createIndexesAsync(coll: Collection, specs: IndexSpec[], check: (spec: IndexSpec) => boolean): Promise<number> {
     const changes: unknown[] = [];
-    const writesAtStart = coll.docWrites;
+    // What the builds of one snapshot share (the ids' sort order; the documents' state, for the orders they keep).
+    const shared: BuildShared = { keepOrderAt: coll.docWrites };
     const { ids, docs } = snapshotOf(coll.docs);
-    // What the builds of one snapshot share (the ids' sort order).
-    const shared: BuildShared = { keepOrder: true };
     const built: Index[] = [];
     coll.builds.add(changes);
     try {
@@ -1104,12 +1103,6 @@ export class Catalog {
       ready.push(index);
     }
     for (const index of ready) this.installIndex(coll, index);
-    for (const index of built) {
-      const order = index.sortedPositions;
-      index.sortedPositions = undefined;
-      // Built from the documents as they still are: a snapshot can write this order as it is.
-      index.builtOrder = order && coll.docWrites === writesAtStart && ready.includes(index) ? { order, docWrites: writesAtStart } : undefined;
-    }
     return ready.length;
   }
 
