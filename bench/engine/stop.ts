@@ -9,12 +9,12 @@
  *
  * `--repo` runs another checkout's engine (a worktree of an older commit) on the same copy, for a comparison.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { MongoClient } from "mongodb";
+import type { startEmbeddedDbProcess as Start } from "../../packages/embedded-mongo/process";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -33,7 +33,8 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
 try {
   const dir = path.join(work, "db");
   fs.cpSync(source, dir, { recursive: true });
-  fs.rmSync(path.join(dir, "embedded-mongo.lock"), { force: true });
+  // The copy is nobody's: without the source's lock and address, a server is started on it, never joined.
+  for (const file of ["embedded-mongo.lock", "embedded-mongo.uri"]) fs.rmSync(path.join(dir, file), { force: true });
 
   // The baseline: the snapshot's bytes copied and made durable.
   let started = performance.now();
@@ -44,17 +45,12 @@ try {
   const copySeconds = seconds(started);
   fs.rmSync(path.join(work, "copy.bson"));
 
+  // The engine's own way of starting a database process (its heap and collector flags), from the checkout measured.
+  const { startEmbeddedDbProcess } = (await import(pathToFileURL(path.join(repo, "packages/embedded-mongo/process.ts")).href)) as { startEmbeddedDbProcess: typeof Start };
   started = performance.now();
-  const port = 27_900 + Math.floor(Math.random() * 90);
-  const db = spawn(
-    process.execPath,
-    ["--max-old-space-size=16384", "--heap-growing-percent=50", "--no-memory-reducer", "--import", "tsx", "packages/embedded-mongo/cli.ts", "--dbpath", dir, "--port", String(port)],
-    { cwd: repo, stdio: ["ignore", "pipe", "inherit"] },
-  );
   let said = "";
-  db.stdout!.on("data", (chunk: Buffer) => (said += chunk.toString()));
-  const exited = new Promise<void>((resolve) => db.once("exit", () => resolve()));
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 300_000 });
+  const db = await startEmbeddedDbProcess(dir, { log: (line) => (said += `${line}\n`) });
+  const client = new MongoClient(db.uri, { serverSelectionTimeoutMS: 300_000 });
   await client.connect();
   const names = await client.db("journey_portal").listCollections({}, { nameOnly: true }).toArray();
   const counts = await Promise.all(names.map(async (c) => ({ name: c.name, n: await client.db("journey_portal").collection(c.name).estimatedDocumentCount() })));
@@ -67,9 +63,10 @@ try {
   await client.db("journey_portal").collection("bench_stop_writes").insertMany(batch);
   await client.close();
   started = performance.now();
-  db.kill("SIGTERM");
-  await exited;
+  await db.stop?.();
   const stopSeconds = seconds(started);
+  // Its last words may reach us just after it exited.
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const line = said.split("\n").find((l) => l.includes("snapshot at stop")) ?? "(no snapshot line: the stop took under a second)";
   console.log(`# bench/engine/stop — ${new Date().toISOString()}, engine of ${repo}, data ${source}`);
   console.log(`${largest.name} (${largest.n.toLocaleString("en")} documents) answered ${answered.toFixed(1)} s after the start; indexes built from their recorded order: ${builds ? `${builds.inOrder}, sorted: ${builds.sorted}` : "not reported"}`);
