@@ -97,6 +97,11 @@ export type SeedOptions = {
    * with another DATA_DIR than the seeding process's. Only used when the bucket is the local store.
    */
   dataDir?: string;
+  /**
+   * Work for the database once every collection is written, run while the seeded files are still being stored
+   * (they take this process, the work the database's): `npm run seed` builds the remaining indexes here.
+   */
+  afterCollections?: () => Promise<void>;
 };
 
 export const SEED_BATCH_SIZE = 5_000;
@@ -233,6 +238,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   const explorerDocuments = generateExplorerDocuments(ctx);
   await write(EXPLORER_DOCUMENTS, explorerDocuments);
   await write(EXPLORER_TERMS, explorerVocabulary(explorerDocuments));
-  log(`  stored files: ${await storing}`);
+  const [stored] = await Promise.all([storing, options.afterCollections?.()]);
+  log(`  stored files: ${stored}`);
   return counts;
 }

@@ -10,12 +10,12 @@ import type { Random } from "./random";
  * from the upload keys.
  */
 export class SeedObjects {
-  private readonly makers = new Map<string, () => Promise<Buffer>>();
+  private readonly makers = new Map<string, Maker>();
   private readonly contents = new Map<string, Promise<Buffer>>();
 
   /** A maker that renders `contentKey` once, however many objects use it. */
-  shared(contentKey: string, make: () => Promise<Buffer>): () => Promise<Buffer> {
-    return () => {
+  shared(contentKey: string, make: () => Promise<Buffer>): Maker {
+    const maker: Maker = () => {
       let content = this.contents.get(contentKey);
       if (!content) {
         content = make();
@@ -23,6 +23,8 @@ export class SeedObjects {
       }
       return content;
     };
+    maker.contentKey = contentKey;
+    return maker;
   }
 
   /** Registers `key` (first maker wins) and returns it. */
@@ -35,20 +37,40 @@ export class SeedObjects {
     return this.makers.size;
   }
 
-  /** Makes and writes every registered object, a few at a time; returns how many. */
+  /**
+   * Makes and writes every registered object, a few at a time; returns how many. Objects of one shared content
+   * are written once and then copied by the store (`putCopy`: a hard link on the local store), where it can.
+   */
   async writeAll(sink: DocumentSink, concurrency = 8): Promise<number> {
     const entries = [...this.makers.entries()];
+    const firstStored = new Map<string, Promise<string>>();
+    const put = async (key: string, make: Maker) => sink.put(key, await make(), contentTypeOf(key));
     let next = 0;
     const worker = async () => {
       while (next < entries.length) {
         const [key, make] = entries[next++];
-        await sink.put(key, await make(), contentTypeOf(key));
+        const contentKey = make.contentKey;
+        if (contentKey === undefined || !sink.putCopy) {
+          await put(key, make);
+          continue;
+        }
+        const first = firstStored.get(contentKey);
+        if (first) {
+          await sink.putCopy(await first, key);
+        } else {
+          const stored = put(key, make).then(() => key);
+          firstStored.set(contentKey, stored);
+          await stored;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
     return entries.length;
   }
 }
+
+/** Makes an object's bytes; `contentKey` when they are shared with other objects (SeedObjects.shared). */
+type Maker = (() => Promise<Buffer>) & { contentKey?: string };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -14,15 +14,16 @@ export const VIEWER_MAX_BYTES = 20 * 1024 * 1024;
 export type DocumentSink = {
   bucket: string;
   put: (key: string, bytes: Buffer, contentType: string) => Promise<void>;
+  /** Stores at `key` the bytes already stored at `sourceKey`, without sending them again (where the store can). */
+  putCopy?: (sourceKey: string, key: string) => Promise<void>;
   remove: (key: string) => Promise<void>;
 };
 
 function localSink(store: LocalObjectStore): DocumentSink {
   return {
     bucket: LOCAL_BUCKET,
-    put: async (key, bytes) => {
-      await store.putStream(key, Readable.from([bytes]), { maxBytes: bytes.length });
-    },
+    put: (key, bytes) => store.putBytes(key, bytes),
+    putCopy: (sourceKey, key) => store.linkCopy(sourceKey, key),
     remove: (key) => store.delete(key),
   };
 }

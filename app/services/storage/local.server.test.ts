@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertUploadAllowed, generateStorageKey, isStorageKey, UploadRejectedError } from "./keys.server";
-import { LocalObjectStore, StorageKeyError } from "./local.server";
+import { LocalObjectStore, StorageKeyError, StoredObjectNotFoundError } from "./local.server";
 import { signDownloadToken, verifyDownloadToken, DOWNLOAD_LINK_TTL_MS } from "./signed-link.server";
 
 let dir: string;
@@ -70,8 +70,62 @@ describe("LocalObjectStore", () => {
       await expect(store.delete(key)).rejects.toThrow(StorageKeyError);
     }
     await expect(store.putStream("../escape.csv", chunks(1, 10), { maxBytes: 100 })).rejects.toThrow(StorageKeyError);
+    await expect(store.putBytes("../escape.csv", Buffer.from("x"))).rejects.toThrow(StorageKeyError);
+    await expect(store.linkCopy("../secret.txt", "copies/secret.txt")).rejects.toThrow(StorageKeyError);
+    await expect(store.linkCopy("copies/a.txt", "../escape.csv")).rejects.toThrow(StorageKeyError);
     expect(await fs.readFile(secret, "utf8")).toBe("top secret");
     await expect(fs.access(path.join(dir, "escape.csv"))).rejects.toThrow();
+  });
+});
+
+describe("LocalObjectStore whole objects and copies", () => {
+  const read = async (key: string) => {
+    const { stream } = await store.openReadStream(key);
+    const parts: Buffer[] = [];
+    for await (const part of stream) parts.push(part as Buffer);
+    return Buffer.concat(parts).toString();
+  };
+  const keysUnder = async (prefix: string) => {
+    const keys: string[] = [];
+    for await (const e of store.list()) if (e.key.startsWith(prefix)) keys.push(e.key);
+    return keys.sort();
+  };
+
+  it("writes bytes held in memory, replaces them, and leaves no partial write", async () => {
+    await store.putBytes("whole/a/one.txt", Buffer.from("first"));
+    expect(await read("whole/a/one.txt")).toBe("first");
+    await store.putBytes("whole/a/one.txt", Buffer.from("second"));
+    expect(await read("whole/a/one.txt")).toBe("second");
+    expect(await keysUnder("whole/")).toEqual(["whole/a/one.txt"]);
+  });
+
+  it("makes a folder removed since its first write again", async () => {
+    await store.putBytes("gone/a/one.txt", Buffer.from("1"));
+    await fs.rm(path.join(store.root, "gone"), { recursive: true });
+    await store.putBytes("gone/a/two.txt", Buffer.from("2"));
+    await store.linkCopy("gone/a/two.txt", "gone/b/three.txt");
+    expect(await keysUnder("gone/")).toEqual(["gone/a/two.txt", "gone/b/three.txt"]);
+  });
+
+  it("copies an object under a second key that keeps its bytes when the first is replaced or removed", async () => {
+    await store.putBytes("copies/source.txt", Buffer.from("shared bytes"));
+    await store.linkCopy("copies/source.txt", "copies/x/copy.txt");
+    expect(await read("copies/x/copy.txt")).toBe("shared bytes");
+
+    await store.putBytes("copies/source.txt", Buffer.from("new bytes"));
+    expect(await read("copies/x/copy.txt")).toBe("shared bytes");
+    await store.putStream("copies/x/copy.txt", chunks(1, 3), { maxBytes: 10 });
+    expect(await read("copies/source.txt")).toBe("new bytes");
+
+    await store.linkCopy("copies/source.txt", "copies/x/copy.txt");
+    await store.delete("copies/source.txt");
+    expect(await read("copies/x/copy.txt")).toBe("new bytes");
+    expect(await keysUnder("copies/")).toEqual(["copies/x/copy.txt"]);
+  });
+
+  it("refuses to copy a missing object and leaves nothing behind", async () => {
+    await expect(store.linkCopy("missing/none.txt", "missing/copy.txt")).rejects.toThrow(StoredObjectNotFoundError);
+    expect(await keysUnder("missing/")).toEqual([]);
   });
 });
 
