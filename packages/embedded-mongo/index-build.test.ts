@@ -184,9 +184,19 @@ describe("an index build on a collection with data", () => {
     // ObjectIds (in byte order, every word of them varying, some with the high bit set), for _id and for b.
     const oid = (i: number) => new ObjectId(((i * 2_654_435_761) >>> 0).toString(16).padStart(8, "0").repeat(3));
     const ids = docs.map((d, i) => ({ ...d, _id: oid(i), b: oid(i % 700) }));
+    // ObjectId _ids (sorted as one number per entry) with numbers and dates in the keys, and with keys whose
+    // ranks pass 2^53 together (their leading digits made dense part-way).
+    const numbers = docs.map((_, i) => ({ _id: oid(i), a: [3, -1, 2.5, 0, -0, 1e300, -7][i % 7], b: new Date(Date.UTC(2026, 0, 1 + (i % 40))) }));
+    const word = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+    const varied = (i: number) => new ObjectId(word(i * 2_654_435_761) + word(i * 40_503 + 7) + word(i * 9_973 + 11));
+    const tail = (i: number) => new ObjectId(word(0) + word(0) + word(i));
+    // a and c: three independent words of 500 and 250 values (past 2^53 together); b decides within equal a and c.
+    const wide = docs.map((_, i) => ({ _id: oid(i), a: varied(i % 500), c: varied(i % 250), b: tail(i % 37) }));
     const specs: { key: Record<string, 1 | -1>; name: string; sparse?: boolean }[] = [
       { key: { a: 1, b: -1 }, name: "a_b" },
       { key: { a: 1, _id: -1 }, name: "a_id" },
+      { key: { b: 1, _id: 1, a: -1 }, name: "b_id_a" },
+      { key: { a: 1, c: -1, b: 1 }, name: "a_c_b" },
       { key: { b: -1 }, name: "b_desc" },
       { key: { a: 1 }, name: "a_sparse", sparse: true },
     ];
@@ -198,7 +208,7 @@ describe("an index build on a collection with data", () => {
       }
       return out;
     };
-    for (const [label, rows] of [["scalars", docs], ["mixed", mixed], ["ids", ids]] as const) {
+    for (const [label, rows] of [["scalars", docs], ["mixed", mixed], ["ids", ids], ["numbers", numbers], ["wide", wide]] as const) {
       await db.collection(`inserted_${label}`).createIndexes(specs);
       await db.collection(`inserted_${label}`).insertMany(rows.map((d) => ({ ...d })));
       await db.collection(`built_${label}`).insertMany(rows.map((d) => ({ ...d })));

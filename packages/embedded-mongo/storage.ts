@@ -578,13 +578,11 @@ export class Index implements CatalogIndex {
       ? (i: number, j: number): number => idWords[0][i] - idWords[0][j] || idWords[1][i] - idWords[1][j] || idWords[2][i] - idWords[2][j]
       : (i: number, j: number): number => compareIds(values[i * w + n] as string, values[j * w + n] as string);
     const compare = (i: number, j: number): number => compareKeysAt(i, j) || compareIdsAt(i, j);
-    const SLICE = 65_536;
-    const runs: number[][] = [];
-    for (let from = 0; from < positions.length; from += SLICE) {
-      runs.push(positions.slice(from, from + SLICE).sort(compare));
-      await pause();
-    }
-    const sorted = await mergeSortedRuns(runs, compare, pause);
+    // Where the key's ranks and the ids' ranks fit in one exact number per entry: a native sort of those numbers.
+    if (sorting && idWords && !shared.idRanks) shared.idRanks = await idRanksOf(idWords, docs.length, pause);
+    const idField = this.fields.indexOf("_id");
+    const idKey = idField < 0 ? undefined : { field: idField, descending: dirs[idField] < 0 };
+    const sorted = (sorting && idWords && (await packedOrder(sorting, positions, shared.idRanks!, pause, idKey))) || (await sortInRuns(positions, compare, pause));
     if (this.unique) {
       for (let k = 1; k < sorted.length; k++) {
         if (compareKeysAt(sorted[k - 1], sorted[k]) === 0) throw this.buildDuplicate(ns, values.slice(sorted[k] * w, sorted[k] * w + w));
@@ -599,6 +597,130 @@ export class Index implements CatalogIndex {
   }
 }
 
+/** `items` sorted by `compare` in runs of 65,536 merged pairwise, pausing between steps. */
+async function sortInRuns<T>(items: T[], compare: (a: T, b: T) => number, pause: () => Promise<void>): Promise<T[]> {
+  const SLICE = 65_536;
+  const runs: T[][] = [];
+  for (let from = 0; from < items.length; from += SLICE) {
+    runs.push(items.slice(from, from + SLICE).sort(compare));
+    await pause();
+  }
+  return mergeSortedRuns(runs, compare, pause);
+}
+
+/** Each document position's rank by _id (`rank`), and the position of each rank (`at`). */
+type IdRanks = { rank: Float64Array; at: Uint32Array };
+
+/** The ranks of the documents' ObjectIds (their three words, as Index.sortFlat's compareIdsAt orders them). */
+async function idRanksOf(idWords: Float64Array[], size: number, pause: () => Promise<void>): Promise<IdRanks> {
+  const [w0, w1, w2] = idWords;
+  const all = Array.from({ length: size }, (_, i) => i);
+  const at = Uint32Array.from(await sortInRuns(all, (i, j) => w0[i] - w0[j] || w1[i] - w1[j] || w2[i] - w2[j], pause));
+  const rank = new Float64Array(size);
+  for (let r = 0; r < size; r++) rank[at[r]] = r;
+  return { rank, at };
+}
+
+/**
+ * The positions in index order, sorted as numbers: each entry's number is its key columns' ranks (reversed for a
+ * descending field) read as the digits of a mixed-radix number, then its document's id rank (ties go by _id, as the
+ * comparison does). When the digits so far would pass 2^53 (no longer exact), they are first replaced by their dense
+ * ranks (at most one per entry). A key holding `_id` ends there: the id rank, in that field's direction, decides,
+ * and the fields after it never do. A native sort of numbers takes a fraction of a comparison sort's time.
+ * Undefined when even dense ranks would not fit (over ~94 M documents): the caller compares instead.
+ */
+async function packedOrder(
+  sorting: SortColumns,
+  positions: number[],
+  ids: IdRanks,
+  pause: () => Promise<void>,
+  idKey?: { field: number; descending: boolean },
+): Promise<number[] | undefined> {
+  const count = positions.length;
+  const size = ids.at.length;
+  const LIMIT = Number.MAX_SAFE_INTEGER + 1;
+  if (size * size > LIMIT) return undefined;
+  const keys = new Float64Array(count);
+  let span = 1;
+  for (let c = 0; c < sorting.columns.length; c++) {
+    if (idKey && sorting.fieldOf[c] >= idKey.field) break;
+    const column = sorting.columns[c];
+    const digits = new Float64Array(count);
+    for (let k = 0; k < count; k++) digits[k] = column[positions[k]];
+    // Numbers, times and ObjectId words become ranks; other columns hold ranks already.
+    const radix = sorting.rankCounts[c] ?? (await toDenseRanks(digits, pause));
+    if (span * radix > LIMIT) span = await toDenseRanks(keys, pause);
+    const descending = sorting.directions[c] < 0;
+    for (let k = 0; k < count; k++) keys[k] = keys[k] * radix + (descending ? radix - 1 - digits[k] : digits[k]);
+    span *= radix;
+    await pause();
+  }
+  if (span * size > LIMIT) await toDenseRanks(keys, pause);
+  const reversed = idKey?.descending === true;
+  for (let k = 0; k < count; k++) {
+    const rank = ids.rank[positions[k]];
+    keys[k] = keys[k] * size + (reversed ? size - 1 - rank : rank);
+  }
+  const sorted = await sortNumbers(keys, pause);
+  const order = new Array<number>(count);
+  for (let k = 0; k < count; k++) {
+    const digit = sorted[k] % size;
+    order[k] = ids.at[reversed ? size - 1 - digit : digit];
+  }
+  return order;
+}
+
+/** Replaces each number of `values` by its rank among their distinct values (0 and −0 are one); returns how many. */
+async function toDenseRanks(values: Float64Array, pause: () => Promise<void>): Promise<number> {
+  const distinct = await sortNumbers(values.slice(), pause);
+  let d = 0;
+  for (let k = 0; k < distinct.length; k++) if (d === 0 || distinct[k] !== distinct[d - 1]) distinct[d++] = distinct[k];
+  const ranks = distinct.subarray(0, d);
+  for (let k = 0; k < values.length; k++) {
+    values[k] = rankIn(ranks, values[k]);
+    if ((k & 65_535) === 65_535) await pause();
+  }
+  return d;
+}
+
+/** The index of `value` in `sorted` (ascending, distinct, holding it). */
+function rankIn(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** `keys` sorted ascending, natively in slices of 65,536 then merged pairwise, pausing between steps. */
+async function sortNumbers(keys: Float64Array, pause: () => Promise<void>): Promise<Float64Array> {
+  const SLICE = 65_536;
+  for (let from = 0; from < keys.length; from += SLICE) {
+    keys.subarray(from, Math.min(keys.length, from + SLICE)).sort();
+    await pause();
+  }
+  let from: Float64Array = keys;
+  let to: Float64Array = new Float64Array(keys.length);
+  for (let width = SLICE; width < keys.length; width *= 2) {
+    for (let start = 0; start < keys.length; start += 2 * width) {
+      const middle = Math.min(start + width, keys.length);
+      const end = Math.min(start + 2 * width, keys.length);
+      let i = start;
+      let j = middle;
+      let k = start;
+      while (i < middle && j < end) to[k++] = from[i] <= from[j] ? from[i++] : from[j++];
+      while (i < middle) to[k++] = from[i++];
+      while (j < end) to[k++] = from[j++];
+      await pause();
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
 /**
  * For each key field, a number per document position whose order is the BSON order of the field's values, when
  * the field holds only scalars and dates: the value itself where it holds only numbers (no NaN), the time where
@@ -606,7 +728,7 @@ export class Index implements CatalogIndex {
  * share a rank: null and missing, 1 and 1.0). Undefined when some value is of another kind (compared as values).
  */
 function sortColumns(values: unknown[], w: number, n: number, positions: number[], size: number, directions: (1 | -1)[]): SortColumns | undefined {
-  const out: SortColumns = { columns: [], directions: [] };
+  const out: SortColumns = { columns: [], directions: [], rankCounts: [], fieldOf: [] };
   for (let f = 0; f < n; f++) {
     let numbers = true;
     let dates = true;
@@ -623,10 +745,13 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
       for (const word of words) {
         out.columns.push(word);
         out.directions.push(directions[f]);
+        out.rankCounts.push(undefined);
+        out.fieldOf.push(f);
       }
       continue;
     }
     out.directions.push(directions[f]);
+    out.fieldOf.push(f);
     const column = new Float64Array(size);
     if (numbers || dates) {
       for (let k = 0; k < positions.length; k++) {
@@ -635,6 +760,7 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
         column[p] = numbers ? (v as number) : (v as Date).getTime();
       }
       out.columns.push(column);
+      out.rankCounts.push(undefined);
       continue;
     }
     // Strings, dates (by time) and the other scalars in maps of their own: "1" and 1 are distinct values.
@@ -671,16 +797,17 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
     }
     for (let k = 0; k < positions.length; k++) column[positions[k]] = rankOfSlot[column[positions[k]]];
     out.columns.push(column);
+    out.rankCounts.push(distinct.length === 0 ? 0 : rank + 1);
   }
   return out;
 }
 
 /**
  * What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not
- * all are); `keepOrderAt`: each index a sort builds keeps the order it sorted (Index.builtOrder), valid while the
+ * all are), and their ranks (`idRanks`, made by the first build that sorts by numbers); `keepOrderAt`: each index a sort builds keeps the order it sorted (Index.builtOrder), valid while the
  * collection's docWrites is this.
  */
-type BuildShared = { idWords?: Float64Array[] | null; keepOrderAt?: number };
+type BuildShared = { idWords?: Float64Array[] | null; idRanks?: IdRanks; keepOrderAt?: number };
 
 /**
  * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
@@ -711,7 +838,14 @@ function snapshotOf(docs: Map<string, Doc>): { ids: string[]; docs: Doc[] } {
 }
 
 /** Numbers in the order of an index's key values (sortColumns): one column per value, or three per ObjectId. */
-type SortColumns = { columns: Float64Array[]; directions: (1 | -1)[] };
+type SortColumns = {
+  columns: Float64Array[];
+  directions: (1 | -1)[];
+  /** Per column: how many distinct ranks it holds (0..n−1) when its numbers are ranks, else undefined. */
+  rankCounts: (number | undefined)[];
+  /** Per column: the key field it comes from (an ObjectId field gives three columns). */
+  fieldOf: number[];
+};
 
 /** What a document's top-level key fields hold (Index.topLevelValues). */
 const enum Found {
