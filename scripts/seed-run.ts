@@ -86,7 +86,7 @@ export async function runSeed(
   await applyIndexes(db, allIndexes.filter((d) => d.options?.unique));
   const counts = args.empty
     ? await seedEmptyStart(db, { referenceDate: args.referenceDate, log })
-    : await seedDatabase(db, { scale: args.scale, referenceDate: args.referenceDate, log, afterCollections: async () => void (await applyIndexes(db)) });
+    : await seedDatabase(db, { scale: args.scale, referenceDate: args.referenceDate, log, afterCollections: () => applyIndexes(db) });
   if (args.empty) await applyIndexes(db);
   // Dashboards computed from the old data must not be served for the new.
   await clearDashboardCache(db);

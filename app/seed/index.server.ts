@@ -101,7 +101,7 @@ export type SeedOptions = {
    * Work for the database once every collection is written, run while the seeded files are still being stored
    * (they take this process, the work the database's): `npm run seed` builds the remaining indexes here.
    */
-  afterCollections?: () => Promise<void>;
+  afterCollections?: () => Promise<unknown>;
 };
 
 export const SEED_BATCH_SIZE = 5_000;

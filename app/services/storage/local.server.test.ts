@@ -105,6 +105,9 @@ describe("LocalObjectStore whole objects and copies", () => {
     await store.putBytes("gone/a/two.txt", Buffer.from("2"));
     await store.linkCopy("gone/a/two.txt", "gone/b/three.txt");
     expect(await keysUnder("gone/")).toEqual(["gone/a/two.txt", "gone/b/three.txt"]);
+    await fs.rm(path.join(store.root, "gone", "b"), { recursive: true });
+    await store.putStream("gone/b/four.txt", chunks(1, 4), { maxBytes: 10 });
+    expect(await keysUnder("gone/")).toEqual(["gone/a/two.txt", "gone/b/four.txt"]);
   });
 
   it("copies an object under a second key that keeps its bytes when the first is replaced or removed", async () => {

@@ -21,6 +21,8 @@ export class StoredObjectNotFoundError extends Error {
 }
 
 const PARTIAL_SUFFIX = ".partial";
+/** Where a write to `target` goes before it is renamed over it (list() reports these as partial). */
+const temporaryName = (target: string) => `${target}.${crypto.randomUUID()}${PARTIAL_SUFFIX}`;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Errors of a file system that has no hard links (or not across these folders): linkCopy copies the bytes. */
 const NO_HARD_LINKS = new Set(["EXDEV", "EPERM", "ENOTSUP", "EMLINK"]);
@@ -70,10 +72,16 @@ export class LocalObjectStore {
    */
   async putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<{ bytes: number }> {
     const target = this.resolve(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${crypto.randomBytes(6).toString("hex")}${PARTIAL_SUFFIX}`;
+    const folder = path.dirname(target);
+    await this.makeFolder(folder);
+    const temp = temporaryName(target);
     let bytes = 0;
-    const handle = await fsp.open(temp, "wx");
+    const handle = await fsp.open(temp, "wx").catch(async (error: NodeJS.ErrnoException) => {
+      // The folder was removed since it was made: made again, once (nothing of the source is read yet).
+      if (error.code !== "ENOENT") throw error;
+      await fsp.mkdir(folder, { recursive: true });
+      return fsp.open(temp, "wx");
+    });
     let writing: Promise<void> = Promise.resolve();
     try {
       // Chunks are gathered into ~1 MB writev calls (few syscalls, no copies); one write is in
@@ -111,8 +119,14 @@ export class LocalObjectStore {
     return { bytes };
   }
 
-  /** Folders made by putBytes and linkCopy: each is made once, however many objects go into it. */
+  /** Folders made by the writes: each is made once, however many objects go into it. */
   private readonly madeFolders = new Set<string>();
+
+  private async makeFolder(folder: string): Promise<void> {
+    if (this.madeFolders.has(folder)) return;
+    await fsp.mkdir(folder, { recursive: true });
+    this.madeFolders.add(folder);
+  }
 
   /**
    * Writes `bytes`, held whole in memory, to `key`: under a temporary name, then renamed, as putStream does, in
@@ -151,11 +165,8 @@ export class LocalObjectStore {
    */
   private async placeNew(target: string, make: (temp: string) => Promise<void>): Promise<void> {
     const folder = path.dirname(target);
-    const temp = `${target}.${crypto.randomUUID()}${PARTIAL_SUFFIX}`;
-    if (!this.madeFolders.has(folder)) {
-      await fsp.mkdir(folder, { recursive: true });
-      this.madeFolders.add(folder);
-    }
+    const temp = temporaryName(target);
+    await this.makeFolder(folder);
     try {
       try {
         await make(temp);
