@@ -790,10 +790,10 @@ type SnapshotPiece = { records: Buffer[]; copy?: undefined } | { records?: undef
  * collections first, announced by a manifest, so a later start makes them usable first. Each chunk's records
  * are joined into as few buffers as they allow (adjacent views of one slab). A Map's iterator survives changes
  * between chunks: a document changed later is seen as it is then, a new one is seen too (compactInBackground).
- * With `reuse`, a collection that has not changed since the current snapshot.bson was written is copied from it
+ * From `reuse`: a collection that has not changed since the current snapshot.bson was written is copied from it
  * whole, and one whose documents have not changed gets its Put records copied (its index orders are written again).
  */
-function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPiece> {
+function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiece> {
   let chunk: Buffer[] = [];
   let bytes = 0;
   let docs = 0;
@@ -814,15 +814,15 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
   const all = [...catalog.dbs.values()].flatMap((colls) => [...colls.values()]).sort((a, b) => a.docs.size - b.docs.size);
   add(encodeRecord(RecordType.Manifest, { c: all.map((c) => ({ n: c.ns, docs: c.docs.size })) }));
   for (const coll of all) {
-    const epoch = reuse?.epoch();
-    const counted = reuse && { ...reuse.changesOf(coll.ns) };
-    const old = reuse?.sections.get(coll.ns);
+    const epoch = reuse.epoch();
+    const counted = { ...reuse.changesOf(coll.ns) };
+    const old = reuse.sections.get(coll.ns);
     const valid = old !== undefined && old.epoch === epoch;
-    if (valid && old.all === counted!.all) {
+    if (valid && old.all === counted.all) {
       // Unchanged since the current snapshot: its section, as it is.
-      reuse!.written.set(coll.ns, { ...old, at: offset, putsAt: offset + (old.putsAt - old.at) });
-      reuse!.stats.sectionsCopied++;
-      reuse!.stats.documentsCopied += coll.docs.size;
+      reuse.written.set(coll.ns, { ...old, at: offset, putsAt: offset + (old.putsAt - old.at) });
+      reuse.stats.sectionsCopied++;
+      reuse.stats.documentsCopied += coll.docs.size;
       offset += old.length;
       if (chunk.length > 0) yield take();
       yield { copy: { at: old.at, length: old.length } };
@@ -836,21 +836,21 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
     let written = 0;
     const putsAt = offset;
     const writesBefore = coll.docWrites;
-    if (valid && old.docs === counted!.docs) {
+    if (valid && old.docs === counted.docs) {
       // The same documents in the same order as that snapshot's Put records (no put or delete since: a Map keeps
       // its order), numbered without a pause, then copied.
       for (const doc of coll.docs.values()) positions.set(doc, written++);
       if (chunk.length > 0) yield take();
       yield { copy: { at: old.putsAt, length: old.putsLength } };
       offset += old.putsLength;
-      reuse!.stats.documentsCopied += written;
+      reuse.stats.documentsCopied += written;
     } else {
       for (const doc of coll.docs.values()) {
         positions.set(doc, written++);
         add(encodeRecord(RecordType.Put, { n: coll.ns, d: doc }));
         if (bytes > 1024 * 1024 || ++docs >= 256) yield take();
       }
-      if (reuse) reuse.stats.documentsEncoded += written;
+      reuse.stats.documentsEncoded += written;
     }
     const putsLength = offset - putsAt;
     // The Put records hold the documents as one state of the collection (no change between their chunks).
@@ -867,7 +867,7 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
           add(orderRecord(coll.ns, index.name, from, Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength)));
           yield take();
         }
-        if (reuse) reuse.stats.ordersFromBuilds++;
+        reuse.stats.ordersFromBuilds++;
         continue;
       }
       let last: IndexEntry | undefined;
@@ -899,9 +899,8 @@ function* snapshotChunks(catalog: Catalog, reuse?: Reuse): Generator<SnapshotPie
       }
     }
     // Copyable next time only if nothing changed while it was written (between its chunks).
-    const now = reuse?.changesOf(coll.ns);
-    if (reuse && now!.all === counted!.all && reuse.epoch() === epoch) {
-      reuse.written.set(coll.ns, { epoch: epoch!, all: counted!.all, docs: counted!.docs, at: sectionAt, length: offset - sectionAt, putsAt, putsLength });
+    if (reuse.changesOf(coll.ns).all === counted.all && reuse.epoch() === epoch) {
+      reuse.written.set(coll.ns, { epoch, all: counted.all, docs: counted.docs, at: sectionAt, length: offset - sectionAt, putsAt, putsLength });
     }
   }
   if (chunk.length > 0) yield take();

@@ -575,7 +575,7 @@ export class Index implements CatalogIndex {
     if (sorting && shared.idWords === undefined) shared.idWords = idWordColumns(docs.length, docs.keys(), (p) => docs[p]._id) ?? null;
     const idWords = sorting ? shared.idWords : undefined;
     const compareIdsAt = idWords
-      ? (i: number, j: number): number => idWords[0][i] - idWords[0][j] || idWords[1][i] - idWords[1][j] || idWords[2][i] - idWords[2][j]
+      ? compareIdWordsAt(idWords)
       : (i: number, j: number): number => compareIds(values[i * w + n] as string, values[j * w + n] as string);
     const compare = (i: number, j: number): number => compareKeysAt(i, j) || compareIdsAt(i, j);
     // Where the key's ranks and the ids' ranks fit in one exact number per entry: a native sort of those numbers.
@@ -611,11 +611,15 @@ async function sortInRuns<T>(items: T[], compare: (a: T, b: T) => number, pause:
 /** Each document position's rank by _id (`rank`), and the position of each rank (`at`). */
 type IdRanks = { rank: Float64Array; at: Uint32Array };
 
-/** The ranks of the documents' ObjectIds (their three words, as Index.sortFlat's compareIdsAt orders them). */
+/** Compares the ObjectIds at two positions by their three words (idWordColumns): their byte order. */
+function compareIdWordsAt([w0, w1, w2]: Float64Array[]): (i: number, j: number) => number {
+  return (i, j) => w0[i] - w0[j] || w1[i] - w1[j] || w2[i] - w2[j];
+}
+
+/** The ranks of the documents' ObjectIds, in their byte order. */
 async function idRanksOf(idWords: Float64Array[], size: number, pause: () => Promise<void>): Promise<IdRanks> {
-  const [w0, w1, w2] = idWords;
   const all = Array.from({ length: size }, (_, i) => i);
-  const at = Uint32Array.from(await sortInRuns(all, (i, j) => w0[i] - w0[j] || w1[i] - w1[j] || w2[i] - w2[j], pause));
+  const at = Uint32Array.from(await sortInRuns(all, compareIdWordsAt(idWords), pause));
   const rank = new Float64Array(size);
   for (let r = 0; r < size; r++) rank[at[r]] = r;
   return { rank, at };
@@ -804,8 +808,8 @@ function sortColumns(values: unknown[], w: number, n: number, positions: number[
 
 /**
  * What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not
- * all are), and their ranks (`idRanks`, made by the first build that sorts by numbers); `keepOrderAt`: each index a sort builds keeps the order it sorted (Index.builtOrder), valid while the
- * collection's docWrites is this.
+ * all are), and their ranks (`idRanks`, made by the first build that sorts by numbers); `keepOrderAt`: each index a
+ * sort builds keeps the order it sorted (Index.builtOrder), valid while the collection's docWrites is this.
  */
 type BuildShared = { idWords?: Float64Array[] | null; idRanks?: IdRanks; keepOrderAt?: number };
 
