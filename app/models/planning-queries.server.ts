@@ -9,12 +9,14 @@ import {
   multiplierOf,
   PLANNING_PAGE_SIZE,
   QUANTITY_MAX,
+  type AttributeField,
   type GroupEdit,
   type PlanningFilter,
 } from "~/models/planning.fields";
 import { readPageOrLast } from "~/shared/pagination";
 import { skusOfAttributes } from "./planning-attribute-sets.server";
 import {
+  FEW_VALUED_ATTRIBUTES,
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
   PLANNING_SAVES,
@@ -55,11 +57,46 @@ export function planningQuery(filter: PlanningFilter): Filter<PlanningQuantityRo
 }
 
 /**
- * The query the screens run for a filter: planningQuery, narrowed to the SKUs whose attribute sets match when they are
- * few (models/planning-attribute-sets.server.ts). With no mixed SKU the named SKUs replace the attribute conditions,
- * so a count is read from the sku_channel_dateRef index alone. Null when no SKU has the attributes (nothing to read).
+ * Every value the plan's rows hold in `field`, and null when a row has none: what `$in` must name so that the condition
+ * admits every row. Read from the field's own index (one seek per value).
+ */
+async function everyValueOf(rows: Collection<PlanningQuantityRow>, field: AttributeField): Promise<unknown[]> {
+  const [values, withoutValue] = await Promise.all([
+    rows.distinct(field),
+    rows.findOne({ [field]: null } as Filter<PlanningQuantityRow>, { projection: { _id: 1 } }),
+  ]);
+  const named: unknown[] = values;
+  return withoutValue && !named.includes(null) ? [...named, null] : named;
+}
+
+/**
+ * A filter by the few-valued attributes alone (hero, ABCD, PLC; no SKU and no other attribute): the planning query with
+ * every value of the few-valued attributes not chosen named, so that hero_abcd_plc_channel_* hold its rows as a few
+ * ranges (2 × 5 × 6 combinations at most, per channel) that are each in the screen's order: the page merges them and
+ * the count adds them up, whatever the values' share of the plan. Naming every value admits the same rows as no
+ * condition. Undefined for any other filter.
+ */
+async function fewValuedQuery(filter: PlanningFilter): Promise<Filter<PlanningQuantityRow> | undefined> {
+  if (filter.sku.length > 0) return undefined;
+  const chosen = ATTRIBUTES.filter((a) => filter[a.param].length > 0);
+  if (chosen.length === 0 || chosen.some((a) => !FEW_VALUED_ATTRIBUTES.includes(a.field))) return undefined;
+  const { rows } = await collections();
+  const open = FEW_VALUED_ATTRIBUTES.filter((field) => !chosen.some((a) => a.field === field));
+  const values = await Promise.all(open.map((field) => everyValueOf(rows, field)));
+  const query = planningQuery(filter) as Record<string, unknown>;
+  open.forEach((field, i) => (query[field] = { $in: values[i] }));
+  return query as Filter<PlanningQuantityRow>;
+}
+
+/**
+ * The query the screens run for a filter: planningQuery, with every value of the open few-valued attributes named
+ * (fewValuedQuery), or narrowed to the SKUs whose attribute sets match when they are few
+ * (models/planning-attribute-sets.server.ts). With no mixed SKU the named SKUs replace the attribute conditions, so a
+ * count is read from the sku_channel_dateRef index alone. Null when no SKU has the attributes (nothing to read).
  */
 export async function narrowedPlanningQuery(filter: PlanningFilter): Promise<Filter<PlanningQuantityRow> | null> {
+  const few = await fewValuedQuery(filter);
+  if (few) return few;
   const query = planningQuery(filter);
   const selection = await skusOfAttributes(await getDb(), filter);
   if (!selection) return query;

@@ -96,12 +96,18 @@ export type PlanningHistoryRecord = {
  *   <attribute>_channel_creationDate when a brand or category is chosen (a brand is a tenth of a channel's rows: walking
  *   the channel in date order would read ten rows for each one shown, 10,000 for page 50); the attributes with a
  *   handful of values (hero, ABCD, PLC) read the channel's walk or, for a rare value, their count index and a sort,
- *   whichever the planner finds cheaper;
- * - counts: channel_dateRef_creationDate (channel + period, counted from the index), sku_channel_dateRef and one
- *   <attribute>_channel_dateRef per attribute (with several attributes, the most selective one is read);
+ *   whichever the planner finds cheaper; a filter by those few-valued attributes alone (FEW_VALUED_ATTRIBUTES) names
+ *   every value of the ones not chosen (models/planning-queries.server.ts), so hero_abcd_plc_channel_creationDate holds
+ *   its rows as a handful of ranges, each in the screen's order, merged;
+ * - counts: channel_dateRef_creationDate (channel + period, counted from the index), sku_channel_dateRef,
+ *   hero_abcd_plc_channel_dateRef for the few-valued attributes, and one <attribute>_channel_dateRef per attribute
+ *   (with several attributes, the most selective one is read; these also give `distinct` its values);
  * - the batch's freshness check: channel_creationDate with a creationDate range.
  */
 export const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku"];
+/** The attributes of a handful of values each (2, 5 and 6 in the plan): one index holds every combination of them. */
+export const FEW_VALUED_ATTRIBUTES: readonly AttributeField[] = ["hero", "abcd", "plc_localsku"];
+const FEW_KEY = Object.fromEntries(FEW_VALUED_ATTRIBUTES.map((field) => [field, 1]));
 
 export const indexes: IndexDeclaration[] = [
   { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },
@@ -112,6 +118,9 @@ export const indexes: IndexDeclaration[] = [
   ...ATTRIBUTES.map((a) => ({ collection: PLANNING_QUANTITY, key: { [a.field]: 1, channel: 1, dateRef: 1 }, options: { name: `${a.field}_channel_dateRef` } })),
   // Pages filtered by an attribute with many values, in the screen's order.
   ...PAGED_ATTRIBUTES.map((field) => ({ collection: PLANNING_QUANTITY, key: { [field]: 1, channel: 1, creationDate: -1, _id: -1 }, options: { name: `${field}_channel_creationDate` } })),
+  // Pages and counts filtered by the few-valued attributes alone, each value of the others named.
+  { collection: PLANNING_QUANTITY, key: { ...FEW_KEY, channel: 1, creationDate: -1, _id: -1 }, options: { name: "hero_abcd_plc_channel_creationDate" } },
+  { collection: PLANNING_QUANTITY, key: { ...FEW_KEY, channel: 1, dateRef: 1 }, options: { name: "hero_abcd_plc_channel_dateRef" } },
   { collection: PLANNING_HISTORY, key: { rowId: 1, at: -1 }, options: { name: "rowId_at" } },
   { collection: PLANNING_SAVES, key: { mode: 1, channels: 1, at: -1 }, options: { name: "mode_channels_at" } },
   ...catalogueIndexes,

@@ -71,6 +71,29 @@ describe("a filter by attributes reads the SKUs of its attribute sets", () => {
     expect(Object.keys((await narrowedPlanningQuery(filterOf("chanel=FSS")))!)).toEqual(["channel", "dateRef"]);
   });
 
+  it("a filter by hero, ABCD or PLC alone names every value of the other two, and still admits a row without one", async () => {
+    const query = (await narrowedPlanningQuery(filterOf("chanel=FSS&hero=hero")))!;
+    expect(query).toEqual({
+      channel: { $in: ["FSS"] },
+      dateRef: expect.anything(),
+      hero: { $in: ["hero"] },
+      abcd: { $in: expect.arrayContaining(["", "A", "B", "C", "D"]) },
+      plc_localsku: { $in: expect.arrayContaining(["1-Concept", "3-Released", "4-Launch Event", "5-Phase Out"]) },
+    });
+    const rows = db.collection(PLANNING_QUANTITY);
+    const { _id, abcd: _abcd, ...withoutAbcd } = (await rows.findOne({ sku: "80000001", channel: "FSS" }))!;
+    await rows.insertMany([
+      { ...withoutAbcd, _id: new ObjectId() },
+      { ...withoutAbcd, _id: new ObjectId(), abcd: "A", plc_localsku: null },
+    ]);
+    for (const text of ["chanel=FSS&hero=hero", "chanel=FSS&hero=hero&abcd=A", "chanel=FSS&abcd=A&page=2", "chanel=FSS&chanel=WHOLESALES&plcLocal=3-Released"]) {
+      await expectScreenMatchesRule(text);
+    }
+    const withNull = (await narrowedPlanningQuery(filterOf("chanel=FSS&hero=hero")))!;
+    expect((withNull.abcd as { $in: unknown[] }).$in).toContain(null);
+    expect((withNull.plc_localsku as { $in: unknown[] }).$in).toContain(null);
+  });
+
   it("an upload that changes some rows' attributes makes the SKU mixed: old and new attributes both still find their rows", async () => {
     const row = (await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).findOne({ sku: "80000001", channel: "FSS" }))!;
     const changed = { ...row, marca: "Vivace", abcd: "C" };
