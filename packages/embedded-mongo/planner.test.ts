@@ -214,6 +214,18 @@ describe("index selection (explain)", () => {
     await rows.drop();
   });
 
+  it("takes an exact scan that gives the sort (or none is asked) over every other plan, and no exact scan that leaves a sort to do", async () => {
+    // user_at holds { user } exactly, in the sort's order: nothing reads fewer keys.
+    expect(scanOf(await files.find({ user: "u7" }).sort({ at: -1 }).limit(5).explain())).toMatchObject({ stage: "IXSCAN", indexName: "user_at" });
+    // status_progress holds the filter exactly but not in date order: walking at_desc and testing reads ~4 per result.
+    const sorted = files.find({ status: 0, progress: { $lt: 50 } }).sort({ at: -1, _id: -1 }).limit(5);
+    expect(scanOf(await sorted.explain())).toMatchObject({ stage: "IXSCAN", indexName: "at_desc" });
+    const expected = (await files.find({ status: 0, progress: { $lt: 50 } }).hint({ $natural: 1 }).toArray()).sort((a, b) => (b.at as Date).getTime() - (a.at as Date).getTime());
+    expect((await sorted.toArray()).map((d) => d._id)).toEqual(expected.slice(0, 5).map((d) => d._id));
+    // Without a sort the exact scan wins.
+    expect(scanOf(await files.find({ status: 0, progress: { $lt: 50 } }).limit(5).explain())).toMatchObject({ stage: "IXSCAN", indexName: "status_progress" });
+  });
+
   it("counts from the index", async () => {
     const e = await files.aggregate([{ $match: { user: "u3" } }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain("executionStats");
     expect(scanOf(e)).toMatchObject({ stage: "COUNT_SCAN", indexName: "user_at" });

@@ -333,7 +333,8 @@ export type IndexScanPlan = {
   /** Ranges are merged by the sort key (an $in on a field before the sort fields). */
   mergeSort: boolean;
   boundedFields: number;
-  keys: number;
+  /** How many keys the ranges hold (estimateKeys), read only to cost the plan against others: computed on first read. */
+  readonly keys: number;
 };
 
 export type Plan =
@@ -514,6 +515,7 @@ function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefi
   const ranges = buildRanges(index, fieldIntervals);
   if (!ranges) return undefined;
   const exact = shape.allExact && usedExact && !index.isMultikey && [...shape.fields.keys()].every((f) => usedFields.has(f));
+  let keys: number | undefined;
   return {
     kind: "ixscan",
     index,
@@ -524,7 +526,9 @@ function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefi
     providesSort: !!sortInfo,
     mergeSort: !!sortInfo?.merge && ranges.length > 1,
     boundedFields: bounded,
-    keys: estimateKeys(index, ranges),
+    get keys() {
+      return (keys ??= estimateKeys(index, ranges));
+    },
   };
 }
 
@@ -673,16 +677,7 @@ export function planQuery(
   }
   candidates.push({ kind: "collscan", direction: 1 });
   const size = coll.docs.size;
-  const matchBound = candidates.reduce((m, c) => (c.kind === "ixscan" ? Math.min(m, c.keys) : m), size);
-  let best = candidates[0];
-  let bestCost = planCost(best, size, sort, wanted, matchBound);
-  for (const c of candidates.slice(1)) {
-    const cost = planCost(c, size, sort, wanted, matchBound);
-    if (cost < bestCost || (cost === bestCost && preferable(c, best))) {
-      best = c;
-      bestCost = cost;
-    }
-  }
+  const best = exactInOrder(candidates, sort) ?? cheapest(candidates, size, sort, wanted);
   const rejected = candidates.filter((c) => c !== best);
   const ns_ = options.notablescan;
   if (best.kind === "collscan" && ns_?.enabled && size >= ns_.minDocuments) {
@@ -693,6 +688,37 @@ export function planQuery(
   }
   const providesSort = best.kind === "ixscan" && best.providesSort;
   return { ...base, plan: best, rejected, blockingSort: providesSort ? undefined : sort };
+}
+
+/**
+ * The plan planCost would choose, found without counting any candidate's keys, when an index scan is exact (its bounds
+ * are the whole filter, no multikey field) and gives the sort (or none is asked): it reads the N matching keys, or the
+ * first `wanted` of them, and nothing else does less (any other index scan's bounds hold every match too and it
+ * fetches to test, a blocking sort reads all N, a collection scan every document). Such scans all cost the same, so the
+ * tie-break decides among them, as in the costed loop. Undefined when no candidate is such a scan.
+ */
+function exactInOrder(candidates: Plan[], sort: SortSpec | undefined): IndexScanPlan | undefined {
+  let best: IndexScanPlan | undefined;
+  for (const c of candidates) {
+    if (c.kind !== "ixscan" || !c.exact || c.index.isMultikey || (sort && sort.length > 0 && !c.providesSort)) continue;
+    if (!best || preferable(c, best)) best = c;
+  }
+  return best;
+}
+
+/** The candidate of least planCost (the tie-break deciding among equals, in order). */
+function cheapest(candidates: Plan[], size: number, sort: SortSpec | undefined, wanted: number): Plan {
+  const matchBound = candidates.reduce((m, c) => (c.kind === "ixscan" ? Math.min(m, c.keys) : m), size);
+  let best = candidates[0];
+  let bestCost = planCost(best, size, sort, wanted, matchBound);
+  for (const c of candidates.slice(1)) {
+    const cost = planCost(c, size, sort, wanted, matchBound);
+    if (cost < bestCost || (cost === bestCost && preferable(c, best))) {
+      best = c;
+      bestCost = cost;
+    }
+  }
+  return best;
 }
 
 function preferable(a: Plan, b: Plan): boolean {
