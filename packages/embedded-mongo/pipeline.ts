@@ -14,7 +14,7 @@ import { Aggregator, Query } from "mingo";
 import * as accumulatorOps from "mingo/operators/accumulator";
 import { compareValues, typeRank } from "./bson-order";
 import { MongoCommandError, toCommandError } from "./errors";
-import { drain, runFind, sortDocs, TopK, type ExecContext } from "./exec";
+import { drain, runCount, runFind, sortDocs, TopK, type ExecContext } from "./exec";
 import { compileExpression, MINGO_OPTIONS, resolvePath, textScores, usesUserVariables, type Compiled, type Vars } from "./expressions";
 import {
   compareDocs,
@@ -1410,7 +1410,6 @@ export async function runAggregate(env: PipelineEnv, coll: Collection | undefine
   });
   env.plans.push(query);
   if (count !== undefined && !prefix.sort) {
-    const { runCount } = await import("./exec");
     let n = await runCount(env.ctx, coll, query, env.stats, env.compile);
     n = Math.max(0, n - prefix.skip);
     if (prefix.limit > 0) n = Math.min(n, prefix.limit);
