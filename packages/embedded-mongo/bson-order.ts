@@ -112,6 +112,14 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The version of the order compareValues gives. A snapshot records it beside each index order written while its
+ * collection did not change, and a start takes such an order without comparing its entries again (journal.ts,
+ * snapshotChunks; storage.ts, loadInOrder). Change it with any change to how two values compare: the orders recorded
+ * before are then checked entry by entry, as any order recorded without it is.
+ */
+export const ORDER_VERSION = 1;
+
 /** Compares two BSON values in MongoDB's order: negative, zero or positive. */
 export function compareValues(a: unknown, b: unknown): number {
   // The common cases first: same primitive type.

@@ -38,6 +38,8 @@ export type StoredOrder = {
   values: unknown[] | undefined;
   kinds: Uint8Array;
   order: Uint32Array;
+  /** The order was recorded sorted, by this ORDER_VERSION, while its collection did not change: nothing to check. */
+  sorted: boolean;
   /** The documents in file order. */
   docs: Doc[];
 };

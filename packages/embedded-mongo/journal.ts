@@ -20,6 +20,7 @@ import path from "node:path";
 import { crc32 } from "node:zlib";
 import { Binary, BSON } from "bson";
 import { BTree } from "./btree";
+import { ORDER_VERSION } from "./bson-order";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
 import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
@@ -412,9 +413,9 @@ export class Journal implements ChangeSink {
     const fd = fs.openSync(snapshotPath, "r");
     try {
       let current: Collection | undefined;
-      let stored: StoredOrders = { docs: [], ids: [], orders: new Map() };
+      let stored: StoredOrders = { docs: [], ids: [], orders: new Map(), sorted: new Set() };
       /** Per index: its positions so far, or null once a slice did not follow on. */
-      const filling = new Map<string, { order: Uint32Array; filled: number } | null>();
+      const filling = new Map<string, Filling | null>();
       let sinceYield = 0;
       await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body, at, end) => {
         if (type === RecordType.CreateCollection) {
@@ -422,7 +423,7 @@ export class Journal implements ChangeSink {
           section = { at, end, afterHead: end, putsAt: -1, putsEnd: -1 };
           const [db, name] = splitNs(body.n as string);
           current = new Collection(db, name, (body.o as Doc) ?? {});
-          stored = { docs: [], ids: [], orders: new Map() };
+          stored = { docs: [], ids: [], orders: new Map(), sorted: new Set() };
           filling.clear();
         } else if (type === RecordType.CreateIndex && current) {
           const spec = body.s as IndexSpec;
@@ -867,6 +868,7 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
           add(orderRecord(coll.ns, index.name, from, Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength)));
           yield take();
         }
+        if (coll.docWrites === writesBefore) add(sortedMark(coll.ns, index.name, built.order.length));
         reuse.stats.ordersFromBuilds++;
         continue;
       }
@@ -897,6 +899,8 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
         from += n;
         yield take();
       }
+      // Walked from the tree while the documents stayed as the Put records hold them: the order is sorted as is.
+      if (oneState && coll.docWrites === writesBefore) add(sortedMark(coll.ns, index.name, from));
     }
     // Copyable next time only if nothing changed while it was written (between its chunks).
     if (reuse.changesOf(coll.ns).all === counted.all && reuse.epoch() === epoch) {
@@ -909,6 +913,16 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
 /** An IndexOrder record: positions `from` on of one index's order, as little-endian uint32s. */
 function orderRecord(ns: string, index: string, from: number, positions: Buffer): Buffer {
   return encodeRecord(RecordType.IndexOrder, { n: ns, x: index, f: from, o: new Binary(positions) });
+}
+
+/**
+ * The IndexOrder record that ends an order of `count` positions recorded while its collection did not change (so its
+ * entries follow each other as compareValues of ORDER_VERSION orders them): no positions, and the version, `s`. A
+ * start takes such an order without comparing its entries (readOrderSlice); an engine that knows no `s` reads an
+ * empty slice.
+ */
+function sortedMark(ns: string, index: string, count: number): Buffer {
+  return encodeRecord(RecordType.IndexOrder, { n: ns, x: index, f: count, o: new Binary(Buffer.alloc(0)), s: ORDER_VERSION });
 }
 
 /** Copies `length` bytes at `at` of one file to the end of another, a few megabytes at a time. */
@@ -1090,12 +1104,27 @@ function replay(catalog: Catalog, type: number, body: Doc): void {
   }
 }
 
-/** Adds an IndexOrder record's positions to its index's order; a slice that does not follow on spoils that order. */
-function readOrderSlice(body: Doc, docs: number, filling: Map<string, { order: Uint32Array; filled: number } | null>): void {
+/** An index's order as a start reads it: its positions so far, and whether its end said it was recorded sorted. */
+type Filling = { order: Uint32Array; filled: number; sorted: boolean };
+
+/**
+ * Adds an IndexOrder record's positions to its index's order; a slice that does not follow on spoils that order. The
+ * mark of an order recorded sorted (sortedMark) counts only right after the order's last slice, with this ORDER_VERSION.
+ */
+function readOrderSlice(body: Doc, docs: number, filling: Map<string, Filling | null>): void {
   const name = body.x as string;
   let state = filling.get(name);
   if (state === null) return;
-  if (!state) filling.set(name, (state = { order: new Uint32Array(docs), filled: 0 }));
+  if (!state) filling.set(name, (state = { order: new Uint32Array(docs), filled: 0, sorted: false }));
+  if (state.sorted) {
+    // Nothing follows the mark.
+    filling.set(name, null);
+    return;
+  }
+  if (body.s !== undefined) {
+    if (body.s === ORDER_VERSION && body.f === state.filled) state.sorted = true;
+    return;
+  }
   const raw = (body.o as Binary).buffer;
   const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
   const count = bytes.length >>> 2;
@@ -1107,8 +1136,12 @@ function readOrderSlice(body: Doc, docs: number, filling: Map<string, { order: U
   state.filled += count;
 }
 
-function ordersOf(stored: StoredOrders, filling: Map<string, { order: Uint32Array; filled: number } | null>): StoredOrders {
-  for (const [name, state] of filling) if (state) stored.orders.set(name, state.order.subarray(0, state.filled));
+function ordersOf(stored: StoredOrders, filling: Map<string, Filling | null>): StoredOrders {
+  for (const [name, state] of filling) {
+    if (!state) continue;
+    stored.orders.set(name, state.order.subarray(0, state.filled));
+    if (state.sorted) stored.sorted.add(name);
+  }
   return stored;
 }
 

@@ -2,9 +2,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient } from "mongodb";
+import { BSON, MongoClient } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { ORDER_VERSION } from "./bson-order";
 import { startEmbeddedMongo } from "./index";
+import { encodeRecord } from "./journal";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -59,7 +61,7 @@ describe("start-up from a snapshot", () => {
         status = await c.db("admin").command({ serverStatus: 1 });
       }
       // Every collection changed in the journal since the snapshot (fresh is only there): each index is sorted.
-      expect(status.embedded).toEqual({ loading: false, indexBuilds: { inOrder: 0, sorted: 4 } });
+      expect(status.embedded).toEqual({ loading: false, indexBuilds: { inOrder: 0, sorted: 4, uncompared: 0 } });
       expect(status.mem.resident).toBeGreaterThan(0);
     });
   });
@@ -87,7 +89,8 @@ describe("start-up from a snapshot", () => {
     });
     await withServer(dir, async (c) => {
       const status = await loadedStatus(c);
-      expect(status.embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0 });
+      // Written at a stop, while nothing changed: every order recorded sorted, taken without comparing its entries.
+      expect(status.embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 5 });
       expect(await queries(c)).toEqual(before);
     });
     // A snapshot from before the orders were recorded: sorted once, rewritten after the load, then in order.
@@ -102,12 +105,31 @@ describe("start-up from a snapshot", () => {
     expect(Buffer.concat(kept).length).toBeLessThan(bytes.length);
     fs.writeFileSync(file, Buffer.concat(kept));
     await withServer(dir, async (c) => {
-      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 0, sorted: 5 });
+      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 0, sorted: 5, uncompared: 0 });
       expect(await queries(c)).toEqual(before);
       for (let tries = 0; fs.statSync(file).size <= Buffer.concat(kept).length && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
     });
     await withServer(dir, async (c) => {
-      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0 });
+      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 5 });
+      expect(await queries(c)).toEqual(before);
+    });
+    // The marks of another version of the order (a release whose comparisons changed): every order is compared.
+    const marked = fs.readFileSync(file);
+    const rewritten: Buffer[] = [];
+    let marks = 0;
+    for (let pos = 0; pos < marked.length; ) {
+      const end = pos + 8 + marked.readUInt32LE(pos);
+      const body = marked[pos + 8] === 9 ? BSON.deserialize(marked.subarray(pos + 9, end)) : undefined;
+      if (body && body.s === ORDER_VERSION) {
+        rewritten.push(Buffer.from(encodeRecord(9, { ...body, s: ORDER_VERSION + 1 })));
+        marks++;
+      } else rewritten.push(marked.subarray(pos, end));
+      pos = end;
+    }
+    expect(marks).toBe(5);
+    fs.writeFileSync(file, Buffer.concat(rewritten));
+    await withServer(dir, async (c) => {
+      expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 0 });
       expect(await queries(c)).toEqual(before);
     });
   });

@@ -154,13 +154,13 @@ describe("an index built from a snapshot's recorded order", () => {
   const noPause = async () => undefined;
   const mapOf = (docs: Row[]) => new Map(docs.map((d) => [`n${d._id}`, d]));
   /** What a start hands the index: each document's entry in file order, and the order a snapshot recorded. */
-  const storedFor = (index: Index, docs: Row[], order: Uint32Array) => {
+  const storedFor = (index: Index, docs: Row[], order: Uint32Array, sorted = false) => {
     const values: unknown[] = [];
     const kinds = new Uint8Array(docs.length);
     docs.forEach((d, at) => {
       kinds[at] = index.entryInto(`n${d._id}`, d, values, at * index.width);
     });
-    return { values: index.keepsDocuments ? undefined : values, kinds, order, docs };
+    return { values: index.keepsDocuments ? undefined : values, kinds, order, sorted, docs };
   };
   /** The index built by sorting, and the order a snapshot of it would record (positions into `docs`). */
   function recorded(spec: IndexSpec, docs: Row[]) {
@@ -216,6 +216,29 @@ describe("an index built from a snapshot's recorded order", () => {
     }
   });
 
+  it("takes an order recorded sorted without comparing its entries, but still refuses one that does not fit the documents", async () => {
+    const docs = docsOf(2_000);
+    for (const spec of [{ v: 2, key: { cat: 1, v: -1 }, name: "cat_v" }, { v: 2, key: { cat: 1 }, name: "cat_1" }] as IndexSpec[]) {
+      const { order, entries } = recorded(spec, docs);
+      const index = new Index(spec);
+      expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order, true)), spec.name).toBe(true);
+      expect([...index.tree.entries()], spec.name).toEqual(entries);
+      // Recorded sorted means not compared: two entries swapped are taken as written.
+      const swapped = order.slice();
+      [swapped[10], swapped[11]] = [swapped[11], swapped[10]];
+      const trusting = new Index(spec);
+      expect(await trusting.buildAsync(mapOf(docs), "db.c", noPause, storedFor(trusting, docs, swapped, true)), spec.name).toBe(true);
+      // What is still checked: each document once, and all of them.
+      for (const bad of [order.subarray(1), Uint32Array.from([order[0], ...order.subarray(0, order.length - 1)])]) {
+        const expected = new Index(spec);
+        expected.build(mapOf(docs), "db.c");
+        const checked = new Index(spec);
+        expect(await checked.buildAsync(mapOf(docs), "db.c", noPause, storedFor(checked, docs, bad, true)), spec.name).toBe(false);
+        expect([...checked.tree.entries()], spec.name).toEqual([...expected.tree.entries()]);
+      }
+    }
+  });
+
   it("keeps the multikey fields that a one-element array shows, when the order holds", async () => {
     const docs = docsOf(200).map((d) => (d._id === 7 ? { ...d, cat: ["c0"] } : d));
     const spec: IndexSpec = { v: 2, key: { cat: 1 }, name: "cat_1" };
@@ -239,6 +262,9 @@ describe("an index built from a snapshot's recorded order", () => {
     const docs = [{ _id: 1, k: "a" }, { _id: 2, k: "a" }];
     const index = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
     await expect(index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, Uint32Array.from([0, 1])))).rejects.toThrow(/duplicate key/);
+    // Recorded sorted or not: a unique index compares its neighbours.
+    const again = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
+    await expect(again.buildAsync(mapOf(docs), "db.c", noPause, storedFor(again, docs, Uint32Array.from([0, 1]), true))).rejects.toThrow(/duplicate key/);
   });
 });
 

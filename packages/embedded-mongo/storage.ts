@@ -432,7 +432,7 @@ export class Index implements CatalogIndex {
     return EntryKind.One;
   }
 
-  private async loadInOrder({ values, kinds, order, docs }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+  private async loadInOrder({ values, kinds, order, sorted, docs }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
     // Not clear(): making the entries (entryInto) noted the multikey fields.
     this.tree.clear();
     const n = kinds.length;
@@ -443,6 +443,9 @@ export class Index implements CatalogIndex {
     const w = this.width;
     const seen = new Uint8Array(n);
     const builder = this.tree.builder();
+    // An order recorded sorted needs no comparison (a unique index still looks for equal neighbours). Comparing
+    // reads every entry's values in index order, far apart in memory: most of the work of a start.
+    const compare = !sorted || this.unique;
     // The entry before and this one, as comparisons take them.
     let previous: IndexEntry = new Array(w).fill(null);
     let current: IndexEntry = new Array(w).fill(null);
@@ -451,15 +454,17 @@ export class Index implements CatalogIndex {
       if (at >= n || seen[at] === 1 || kinds[at] !== EntryKind.One) return this.giveUp();
       seen[at] = 1;
       const from = at * w;
-      if (fromDocs) this.expandDoc(docs[at], current);
-      else for (let j = 0; j < w; j++) current[j] = values[from + j];
-      if (i > 0) {
-        if (this.compareEntries(previous, current) >= 0) return this.giveUp();
-        if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
+      if (compare) {
+        if (fromDocs) this.expandDoc(docs[at], current);
+        else for (let j = 0; j < w; j++) current[j] = values[from + j];
+        if (i > 0) {
+          if (this.compareEntries(previous, current) >= 0) return this.giveUp();
+          if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
+        }
+        [previous, current] = [current, previous];
       }
       if (fromDocs) builder.push(docs, at);
       else builder.push(values, from);
-      [previous, current] = [current, previous];
       if ((i & 65_535) === 65_535) await pause();
     }
     // A sparse or partial index leaves documents out: only those without a key.
@@ -873,10 +878,13 @@ function pathHasArray(doc: unknown, path: string): boolean {
   return current.some((v) => Array.isArray(v));
 }
 
-/** A snapshot's documents in file order for a whole collection: each index's order by name. */
-export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array> };
-/** How a load built a collection's indexes: from the snapshot's recorded order, or by sorting. */
-export type IndexBuildCounts = { inOrder: number; sorted: number };
+/** A snapshot's documents in file order, each index's recorded order, and which of these were recorded sorted. */
+export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array>; sorted: Set<string> };
+/**
+ * How a load built a collection's indexes: from the snapshot's recorded order, or by sorting; `uncompared`: of those in
+ * order, the ones taken without comparing their entries (recorded sorted: StoredOrder).
+ */
+export type IndexBuildCounts = { inOrder: number; sorted: number; uncompared: number };
 /**
  * A start's builds of one collection's indexes; `unrecorded`: indexes whose order a snapshot records that were sorted
  * instead (their recorded order missing, or not holding).
@@ -946,7 +954,7 @@ export class Collection {
     this.idIndex.build(this.docs, this.ns);
     for (const index of this.indexes.values()) this.buildIndex(index);
     // An empty collection's indexes need neither.
-    return { inOrder: 0, sorted: this.docs.size > 0 ? 1 + this.indexes.size : 0 };
+    return { inOrder: 0, sorted: this.docs.size > 0 ? 1 + this.indexes.size : 0, uncompared: 0 };
   }
 
   /**
@@ -954,7 +962,7 @@ export class Collection {
    * documents in file order (they must be exactly the collection's) and each index's recorded order by name.
    */
   async rebuildIndexesAsync(pause: () => Promise<void>, stored?: StoredOrders): Promise<CollectionBuildCounts> {
-    const counts = { inOrder: 0, sorted: 0, unrecorded: 0 };
+    const counts = { inOrder: 0, sorted: 0, uncompared: 0, unrecorded: 0 };
     const all: CatalogIndex[] = [this.idIndex, ...this.indexes.values()];
     const usable = stored && stored.docs.length === this.docs.size ? stored : undefined;
     const ordered = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
@@ -977,11 +985,12 @@ export class Collection {
     }
     for (const index of all) {
       const k = ordered.indexOf(index as Index);
-      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, docs: usable!.docs } : undefined;
+      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, sorted: usable!.sorted.has(index.spec.name), docs: usable!.docs } : undefined;
       try {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
         if (this.docs.size > 0) counts[inOrder ? "inOrder" : "sorted"]++;
+        if (this.docs.size > 0 && inOrder && own?.sorted && !index.unique) counts.uncompared++;
         if (this.docs.size > 0 && !inOrder && index instanceof Index && !index.isMultikey) counts.unrecorded++;
       } catch (error) {
         index.clear();
@@ -1031,11 +1040,12 @@ export class Catalog {
   private gates: Map<string, Gate> | undefined;
   private allGate: Gate | undefined;
   /** How the load built the indexes so far (serverStatus reports it). */
-  readonly indexBuilds: IndexBuildCounts = { inOrder: 0, sorted: 0 };
+  readonly indexBuilds: IndexBuildCounts = { inOrder: 0, sorted: 0, uncompared: 0 };
 
   noteIndexBuilds(counts: IndexBuildCounts): void {
     this.indexBuilds.inOrder += counts.inOrder;
     this.indexBuilds.sorted += counts.sorted;
+    this.indexBuilds.uncompared += counts.uncompared;
   }
   /** Set when loading the data directory failed: every command that needs data answers with it. */
   loadError: Error | undefined;

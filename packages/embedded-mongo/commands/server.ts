@@ -66,7 +66,8 @@ export const serverCommands: Record<string, CommandHandler> = {
       uptime: (Date.now() - info.startedAt.getTime()) / 1000,
       localTime: new Date(),
       // mongod's section names; `embedded` is this server's own: `loading` is true while a data directory still loads,
-      // `indexBuilds` counts the indexes that load built from the snapshot's recorded order and those it sorted.
+      // `indexBuilds` counts the indexes that load built from the snapshot's recorded order and those it sorted; of the
+      // first, `uncompared` were recorded sorted and taken without comparing their entries.
       mem: { bits: 64, resident: Math.round(process.memoryUsage.rss() / 1048576) },
       embedded: { loading: this.catalog.loading, indexBuilds: { ...this.catalog.indexBuilds } },
       ok: 1,
