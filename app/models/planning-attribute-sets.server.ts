@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Filter } from "mongodb";
-import { ATTRIBUTES, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
+import { ATTRIBUTES, chosenAttributes, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
 import { PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from "./planning.server";
 
@@ -126,7 +126,7 @@ export class AttributeSetCollector {
 export type SkuSelection = { kind: "none" } | { kind: "skus"; skus: string[]; exact: boolean };
 
 export async function skusOfAttributes(db: Db, filter: PlanningFilter): Promise<SkuSelection | undefined> {
-  const chosen = ATTRIBUTES.filter((a) => filter[a.param].length > 0);
+  const chosen = chosenAttributes(filter);
   if (chosen.length === 0 || filter.sku.length > 0) return undefined;
   // Alone, an attribute with its own index in the screen's order reads exactly the page and counts exactly.
   if (chosen.length === 1 && PAGED_ATTRIBUTES.includes(chosen[0].field)) return undefined;

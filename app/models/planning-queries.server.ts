@@ -3,6 +3,7 @@ import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import {
   ATTRIBUTES,
+  chosenAttributes,
   competencyRange,
   effectiveChannels,
   filterMatchesRow,
@@ -50,9 +51,7 @@ export function planningQuery(filter: PlanningFilter): Filter<PlanningQuantityRo
     dateRef: { $gte: from, $lte: to },
   };
   if (filter.sku.length > 0) query.sku = { $in: [...filter.sku] };
-  for (const a of ATTRIBUTES) {
-    if (filter[a.param].length > 0) (query as Record<string, unknown>)[a.field] = { $in: [...filter[a.param]] };
-  }
+  for (const a of chosenAttributes(filter)) (query as Record<string, unknown>)[a.field] = { $in: [...filter[a.param]] };
   return query;
 }
 
@@ -78,7 +77,7 @@ async function everyValueOf(rows: Collection<PlanningQuantityRow>, field: Attrib
  */
 async function fewValuedQuery(filter: PlanningFilter): Promise<Filter<PlanningQuantityRow> | undefined> {
   if (filter.sku.length > 0) return undefined;
-  const chosen = ATTRIBUTES.filter((a) => filter[a.param].length > 0);
+  const chosen = chosenAttributes(filter);
   if (chosen.length === 0 || chosen.some((a) => !FEW_VALUED_ATTRIBUTES.includes(a.field))) return undefined;
   const { rows } = await collections();
   const open = FEW_VALUED_ATTRIBUTES.filter((field) => !chosen.some((a) => a.field === field));

@@ -100,6 +100,11 @@ export function competencyRange(filter: Pick<PlanningFilter, "dateStart" | "date
   return { from: competencyMonth(filter.dateStart ?? DATE_MIN), to: competencyMonth(filter.dateEnd ?? DATE_MAX) };
 }
 
+/** The attributes whose values a filter chooses, in ATTRIBUTES order. */
+export function chosenAttributes(filter: PlanningFilter): (typeof ATTRIBUTES)[number][] {
+  return ATTRIBUTES.filter((a) => filter[a.param].length > 0);
+}
+
 /** The row fields a filter tests. */
 export type FilterableRow = { sku: string; channel: string; dateRef: Date } & Record<AttributeField, string>;
 
