@@ -432,7 +432,17 @@ export class Index implements CatalogIndex {
     return EntryKind.One;
   }
 
-  private async loadInOrder({ values, kinds, order, sorted, docs }: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+  /**
+   * Whether a recorded order is taken without comparing its entries: recorded sorted, and not unique (a unique index
+   * still looks for equal neighbours). Comparing reads every entry's values in index order, far apart in memory: most
+   * of the work of a start.
+   */
+  takesUncompared(stored: StoredOrder): boolean {
+    return stored.sorted && !this.unique;
+  }
+
+  private async loadInOrder(stored: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
+    const { values, kinds, order, docs } = stored;
     // Not clear(): making the entries (entryInto) noted the multikey fields.
     this.tree.clear();
     const n = kinds.length;
@@ -443,9 +453,7 @@ export class Index implements CatalogIndex {
     const w = this.width;
     const seen = new Uint8Array(n);
     const builder = this.tree.builder();
-    // An order recorded sorted needs no comparison (a unique index still looks for equal neighbours). Comparing
-    // reads every entry's values in index order, far apart in memory: most of the work of a start.
-    const compare = !sorted || this.unique;
+    const compare = !this.takesUncompared(stored);
     // The entry before and this one, as comparisons take them.
     let previous: IndexEntry = new Array(w).fill(null);
     let current: IndexEntry = new Array(w).fill(null);
@@ -990,7 +998,7 @@ export class Collection {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
         if (this.docs.size > 0) counts[inOrder ? "inOrder" : "sorted"]++;
-        if (this.docs.size > 0 && inOrder && own?.sorted && !index.unique) counts.uncompared++;
+        if (this.docs.size > 0 && inOrder && own && ordered[k].takesUncompared(own)) counts.uncompared++;
         if (this.docs.size > 0 && !inOrder && index instanceof Index && !index.isMultikey) counts.unrecorded++;
       } catch (error) {
         index.clear();
