@@ -563,7 +563,9 @@ export class Index implements CatalogIndex {
     const dirs = this.directions;
     // Each key value replaced by a number in the same order (sortColumns), where every value is a scalar or a
     // date: a comparison is then a few comparisons of numbers.
-    const sorting = sortColumns(values, w, n, positions, docs.length, dirs);
+    // Every document has an entry: a field's column is the same for each index of the command that holds it.
+    const byField = positions.length === docs.length ? (shared.columns ??= new Map()) : undefined;
+    const sorting = await sortColumns(values, w, n, positions, docs.length, dirs, pause, byField && { fields: this.fields, byField });
     const columns = sorting?.columns ?? [];
     const columnDirs = sorting?.directions ?? [];
     const compareKeysAt = sorting
@@ -743,88 +745,111 @@ async function sortNumbers(keys: Float64Array, pause: () => Promise<void>): Prom
  * the field holds only scalars and dates: the value itself where it holds only numbers (no NaN), the time where
  * it holds only valid dates, else the value's rank among the field's distinct values (values that compare equal
  * share a rank: null and missing, 1 and 1.0). Undefined when some value is of another kind (compared as values).
+ * With `shared` (every document at `positions`), a field's columns come from and go to `shared.byField`, the
+ * numbers and times as their dense ranks: the indexes of one build that hold a field make its columns once.
  */
-function sortColumns(values: unknown[], w: number, n: number, positions: number[], size: number, directions: (1 | -1)[]): SortColumns | undefined {
+async function sortColumns(
+  values: unknown[],
+  w: number,
+  n: number,
+  positions: number[],
+  size: number,
+  directions: (1 | -1)[],
+  pause: () => Promise<void>,
+  shared?: { fields: string[]; byField: Map<string, FieldColumns> },
+): Promise<SortColumns | undefined> {
   const out: SortColumns = { columns: [], directions: [], rankCounts: [], fieldOf: [] };
   for (let f = 0; f < n; f++) {
-    let numbers = true;
-    let dates = true;
-    let ids = true;
-    for (let k = 0; k < positions.length && (numbers || dates || ids); k++) {
-      const v = values[positions[k] * w + f];
-      if (numbers && !(typeof v === "number" && v === v)) numbers = false;
-      if (dates && !(v instanceof Date && v.getTime() === v.getTime())) dates = false;
-      if (ids && !isPacked(v)) ids = false;
+    const known = shared?.byField.get(shared.fields[f]);
+    const made = known ?? (await fieldColumns(values, w, f, positions, size, pause, shared !== undefined));
+    if (!made) return undefined;
+    if (shared && !known) shared.byField.set(shared.fields[f], made);
+    for (let c = 0; c < made.columns.length; c++) {
+      out.columns.push(made.columns[c]);
+      out.directions.push(directions[f]);
+      out.rankCounts.push(made.rankCounts[c]);
+      out.fieldOf.push(f);
     }
-    if (ids) {
-      // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.
-      const words = idWordColumns(size, positions, (p) => values[p * w + f])!;
-      for (const word of words) {
-        out.columns.push(word);
-        out.directions.push(directions[f]);
-        out.rankCounts.push(undefined);
-        out.fieldOf.push(f);
-      }
-      continue;
-    }
-    out.directions.push(directions[f]);
-    out.fieldOf.push(f);
-    const column = new Float64Array(size);
-    if (numbers || dates) {
-      for (let k = 0; k < positions.length; k++) {
-        const p = positions[k];
-        const v = values[p * w + f];
-        column[p] = numbers ? (v as number) : (v as Date).getTime();
-      }
-      out.columns.push(column);
-      out.rankCounts.push(undefined);
-      continue;
-    }
-    // Strings, dates (by time) and the other scalars in maps of their own: "1" and 1 are distinct values.
-    const strings = new Map<string, number>();
-    const times = new Map<number, number>();
-    const others = new Map<unknown, number>();
-    const distinct: unknown[] = [];
+  }
+  return out;
+}
+
+/** One key field's columns (three for ObjectIds, else one) and their rank counts, as sortColumns describes. */
+type FieldColumns = { columns: Float64Array[]; rankCounts: (number | undefined)[] };
+
+/** The columns of key field `f` (sortColumns); numbers and times as dense ranks when `ranked`. */
+async function fieldColumns(
+  values: unknown[],
+  w: number,
+  f: number,
+  positions: number[],
+  size: number,
+  pause: () => Promise<void>,
+  ranked: boolean,
+): Promise<FieldColumns | undefined> {
+  let numbers = true;
+  let dates = true;
+  let ids = true;
+  for (let k = 0; k < positions.length && (numbers || dates || ids); k++) {
+    const v = values[positions[k] * w + f];
+    if (numbers && !(typeof v === "number" && v === v)) numbers = false;
+    if (dates && !(v instanceof Date && v.getTime() === v.getTime())) dates = false;
+    if (ids && !isPacked(v)) ids = false;
+  }
+  // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.
+  if (ids) return { columns: idWordColumns(size, positions, (p) => values[p * w + f])!, rankCounts: [undefined, undefined, undefined] };
+  const column = new Float64Array(size);
+  if (numbers || dates) {
     for (let k = 0; k < positions.length; k++) {
       const p = positions[k];
       const v = values[p * w + f];
-      const t = typeof v;
-      let map: Map<unknown, number>;
-      let key: unknown = v;
-      if (t === "string") map = strings as Map<unknown, number>;
-      else if (v instanceof Date) {
-        map = times as Map<unknown, number>;
-        key = v.getTime();
-      } else if (t === "number" || t === "boolean" || v === null || v === undefined) map = others;
-      else return undefined;
-      let slot = map.get(key);
-      if (slot === undefined) {
-        slot = distinct.length;
-        distinct.push(v);
-        map.set(key, slot);
-      }
-      column[p] = slot;
+      column[p] = numbers ? (v as number) : (v as Date).getTime();
     }
-    const byValue = distinct.map((_, i) => i).sort((a, b) => compareValues(distinct[a], distinct[b]));
-    const rankOfSlot = new Float64Array(distinct.length);
-    let rank = 0;
-    for (let k = 0; k < byValue.length; k++) {
-      if (k > 0 && compareValues(distinct[byValue[k - 1]], distinct[byValue[k]]) !== 0) rank++;
-      rankOfSlot[byValue[k]] = rank;
-    }
-    for (let k = 0; k < positions.length; k++) column[positions[k]] = rankOfSlot[column[positions[k]]];
-    out.columns.push(column);
-    out.rankCounts.push(distinct.length === 0 ? 0 : rank + 1);
+    return { columns: [column], rankCounts: [ranked ? await toDenseRanks(column, pause) : undefined] };
   }
-  return out;
+  // Strings, dates (by time) and the other scalars in maps of their own: "1" and 1 are distinct values.
+  const strings = new Map<string, number>();
+  const times = new Map<number, number>();
+  const others = new Map<unknown, number>();
+  const distinct: unknown[] = [];
+  for (let k = 0; k < positions.length; k++) {
+    const p = positions[k];
+    const v = values[p * w + f];
+    const t = typeof v;
+    let map: Map<unknown, number>;
+    let key: unknown = v;
+    if (t === "string") map = strings as Map<unknown, number>;
+    else if (v instanceof Date) {
+      map = times as Map<unknown, number>;
+      key = v.getTime();
+    } else if (t === "number" || t === "boolean" || v === null || v === undefined) map = others;
+    else return undefined;
+    let slot = map.get(key);
+    if (slot === undefined) {
+      slot = distinct.length;
+      distinct.push(v);
+      map.set(key, slot);
+    }
+    column[p] = slot;
+  }
+  const byValue = distinct.map((_, i) => i).sort((a, b) => compareValues(distinct[a], distinct[b]));
+  const rankOfSlot = new Float64Array(distinct.length);
+  let rank = 0;
+  for (let k = 0; k < byValue.length; k++) {
+    if (k > 0 && compareValues(distinct[byValue[k - 1]], distinct[byValue[k]]) !== 0) rank++;
+    rankOfSlot[byValue[k]] = rank;
+  }
+  for (let k = 0; k < positions.length; k++) column[positions[k]] = rankOfSlot[column[positions[k]]];
+  return { columns: [column], rankCounts: [distinct.length === 0 ? 0 : rank + 1] };
 }
 
 /**
  * What the builds from one snapshot share: the three words of each document's _id when all are ObjectIds (null: not
  * all are), and their ranks (`idRanks`, made by the first build that sorts by numbers); `keepOrderAt`: each index a
- * sort builds keeps the order it sorted (Index.builtOrder), valid while the collection's docWrites is this.
+ * sort builds keeps the order it sorted (Index.builtOrder), valid while the collection's docWrites is this;
+ * `columns`: each key field's columns (sortColumns), made by the first build that holds the field.
  */
-type BuildShared = { idWords?: Float64Array[] | null; idRanks?: IdRanks; keepOrderAt?: number };
+type BuildShared = { idWords?: Float64Array[] | null; idRanks?: IdRanks; keepOrderAt?: number; columns?: Map<string, FieldColumns> };
 
 /**
  * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
