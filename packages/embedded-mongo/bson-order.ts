@@ -126,6 +126,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (typeof a === "number" && typeof b === "number") return compareNumbers(a, b);
   if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
   if (a instanceof Date && b instanceof Date) return compareNumbers(a.getTime(), b.getTime());
+  if (isPacked(a) && isPacked(b)) return comparePacked(a, b);
   if (isObjectId(a) && isObjectId(b)) return compareObjectIds(a, b);
   const ra = typeRank(a);
   const rb = typeRank(b);

@@ -232,12 +232,44 @@ export class BTree {
     this.root = level[0];
   }
 
+  /**
+   * Inserts sorted[lo, hi) into a leaf that has room for them, in its own array: each entry's place found first (by
+   * binary search among the keys after the previous one's), then the keys moved right from the last one, each past
+   * the new entries that go before it. A batch spread over a big tree brings one or two entries to each leaf it
+   * touches: moving a few keys costs less than a new array for the leaf and the collector's work for the old one.
+   */
+  private insertInLeaf(leaf: Leaf, sorted: Entry[], lo: number, hi: number): void {
+    const w = this.s;
+    const keys = leaf.keys;
+    const points = new Array<number>(hi - lo);
+    let i = 0;
+    for (let j = lo; j < hi; j++) {
+      const entry = sorted[j];
+      i = this.leafPoint(leaf, (key) => this.compare(key, entry) < 0, i);
+      points[j - lo] = i;
+    }
+    // `to` is the slot after the next one to fill, from the end of the grown leaf; `from` after the next key to move.
+    let to = (leaf.size + hi - lo) * w;
+    let from = leaf.size * w;
+    for (let j = hi - 1; j >= lo; j--) {
+      const stop = points[j - lo] * w;
+      while (from > stop) keys[--to] = keys[--from];
+      to -= w;
+      this.store(sorted[j], keys, to);
+    }
+    leaf.size += hi - lo;
+  }
+
   /** Inserts sorted[lo, hi) under node; returns the node followed by the new right siblings it split into. */
   private insertRun(node: Node, sorted: Entry[], lo: number, hi: number): Node[] {
     if (node.leaf) {
       const w = this.s;
       const keys = node.keys;
       const total = node.size + hi - lo;
+      if (total <= LEAF_MAX) {
+        this.insertInLeaf(node, sorted, lo, hi);
+        return [node];
+      }
       const merged = new Array<unknown>(total * w);
       let i = 0;
       let k = 0;

@@ -92,13 +92,19 @@ describe("a sorted batch into the B+ tree (insertSorted)", () => {
     return [...out].sort((a, b) => a - b);
   };
 
-  it.each([
+  /** A tree whose leaves keep one reference per entry (the id), as an index that keeps documents does. */
+  const byReference = () => new BTree(byFirst, 2, (ref, out) => ((out[0] = Number(String(ref).slice(2))), (out[1] = ref)));
+  const picks: [string, (round: number) => number][] = [
     ["spread over the tree", () => Math.floor(rand() * 1e7)],
     ["appended after every key", (i: number) => 1e7 + i * 100_000 + Math.floor(rand() * 100_000)],
     ["before every key", (i: number) => -1e7 - i * 100_000 - Math.floor(rand() * 100_000)],
     ["dense in one narrow range", () => 5e6 + Math.floor(rand() * 100_000)],
-  ])("holds the same entries as one insert each: %s", (_name, pick) => {
-    const bulk = new BTree(byFirst, 2);
+  ];
+  it.each([
+    ...picks.map(([name, pick]) => [`${name}, values in the leaves`, pick, () => new BTree(byFirst, 2)] as const),
+    ...picks.map(([name, pick]) => [`${name}, references in the leaves`, pick, byReference] as const),
+  ])("holds the same entries as one insert each: %s", (_name, pick, makeTree) => {
+    const bulk = makeTree();
     const present = new Set<number>();
     // Batches from one entry up to more than the tree held before, into an empty tree first.
     for (const [round, n] of [1, 2, 63, 64, 65, 500, 3_000, 10_000, 7, 20_000].entries()) {

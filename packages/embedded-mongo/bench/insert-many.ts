@@ -4,12 +4,13 @@
  * (issue 31, item 4: target ≥ 50,000 documents/s). Runs in this process in memory, and in the
  * server's own process on a data directory (journal and fsync) as the seed and the worker use it; measures in the same run the floor no server can beat: the driver serialising the
  * same batches and the official codec decoding them again, with no server at all.
+ * Also in memory with `_id`s in no order, as the seed's planning rows come (their time part is their creation date).
  * Run: npx tsx packages/embedded-mongo/bench/insert-many.ts [N]
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BSON } from "bson";
+import { BSON, ObjectId } from "bson";
 import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "../index";
 import { startEmbeddedDbProcess } from "../process";
@@ -33,14 +34,26 @@ function makeDoc(i: number) {
   };
 }
 
-function batches(): ReturnType<typeof makeDoc>[][] {
-  const out: ReturnType<typeof makeDoc>[][] = [];
-  for (let i = 0; i < N; i += BATCH) out.push(Array.from({ length: Math.min(BATCH, N - i) }, (_, k) => makeDoc(i + k)));
+/**
+ * An ObjectId whose time part is spread over three years in no order (the seed's planning rows take theirs from
+ * their creation date), made unique by its last word: the `_id` index takes them all over its tree.
+ */
+function scatteredId(i: number): ObjectId {
+  const bytes = Buffer.alloc(12);
+  bytes.writeUInt32BE(1_700_000_000 + ((i * 2_654_435_761) >>> 0) % 94_608_000, 0);
+  bytes.writeUInt32BE(i, 8);
+  return new ObjectId(bytes);
+}
+
+function batches(scattered = false): Record<string, unknown>[][] {
+  const out: Record<string, unknown>[][] = [];
+  const make = (i: number) => (scattered ? { _id: scatteredId(i), ...makeDoc(i) } : makeDoc(i));
+  for (let i = 0; i < N; i += BATCH) out.push(Array.from({ length: Math.min(BATCH, N - i) }, (_, k) => make(i + k)));
   return out;
 }
 
 /** In this process and in memory (for profiling), or in its own process on a data directory, as the seed and the worker reach it. */
-async function run(dbPath: string | undefined): Promise<number> {
+async function run(dbPath: string | undefined, scattered = false): Promise<number> {
   const server = dbPath ? await startEmbeddedDbProcess(dbPath) : await startEmbeddedMongo({});
   const client = new MongoClient(server.uri);
   await client.connect();
@@ -50,7 +63,7 @@ async function run(dbPath: string | undefined): Promise<number> {
     { key: { brand: 1 }, name: "brand" },
     { key: { creationDate: -1 }, name: "creationDate" },
   ]);
-  const docs = batches();
+  const docs = batches(scattered);
   const t = performance.now();
   for (const batch of docs) await coll.insertMany(batch, { ordered: false });
   const ms = performance.now() - t;
@@ -75,6 +88,7 @@ try {
   const floorMs = floor();
   const memoryMs = await run(undefined);
   const diskMs = await run(path.join(dir, "db"));
+  const scatteredMs = await run(undefined, true);
   const rate = (ms: number) => Math.round((N / ms) * 1000);
   console.log(`insertMany of ${N.toLocaleString("en")} documents, three secondary indexes, batches of ${BATCH.toLocaleString("en")}`);
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
@@ -84,6 +98,7 @@ try {
     ["floor: serialise + decode the batches, no server", floorMs],
     ["in this process, in memory", memoryMs],
     ["own process, data directory (journal, fsync)", diskMs],
+    ["in this process, in memory, `_id`s in no order (as the seed's planning rows)", scatteredMs],
   ] as const) {
     console.log(`| ${name} | ${ms.toFixed(0)} | ${rate(ms).toLocaleString("en")} | ${(ms / floorMs).toFixed(2)} |`);
   }
