@@ -666,7 +666,7 @@ async function packedOrder(
     const column = sorting.columns[c];
     const digits = new Float64Array(count);
     for (let k = 0; k < count; k++) digits[k] = column[positions[k]];
-    // Numbers, times and ObjectId words become ranks; other columns hold ranks already.
+    // ObjectId words become ranks; other columns hold ranks already.
     const radix = sorting.rankCounts[c] ?? (await toDenseRanks(digits, pause));
     if (span * radix > LIMIT) span = await toDenseRanks(keys, pause);
     const descending = sorting.directions[c] < 0;
@@ -742,11 +742,11 @@ async function sortNumbers(keys: Float64Array, pause: () => Promise<void>): Prom
 
 /**
  * For each key field, a number per document position whose order is the BSON order of the field's values, when
- * the field holds only scalars and dates: the value itself where it holds only numbers (no NaN), the time where
- * it holds only valid dates, else the value's rank among the field's distinct values (values that compare equal
- * share a rank: null and missing, 1 and 1.0). Undefined when some value is of another kind (compared as values).
- * With `shared` (every document at `positions`), a field's columns come from and go to `shared.byField`, the
- * numbers and times as their dense ranks: the indexes of one build that hold a field make its columns once.
+ * the field holds only scalars and dates: the dense rank of the value where it holds only numbers (no NaN), of the
+ * time where it holds only valid dates, else the value's rank among the field's distinct values (values that compare
+ * equal share a rank: null and missing, 1 and 1.0); an ObjectId's three words. Undefined when some value is of
+ * another kind (compared as values). With `shared` (every document at `positions`), a field's columns come
+ * from and go to `shared.byField`: the indexes of one build that hold a field make its columns once.
  */
 async function sortColumns(
   values: unknown[],
@@ -761,7 +761,7 @@ async function sortColumns(
   const out: SortColumns = { columns: [], directions: [], rankCounts: [], fieldOf: [] };
   for (let f = 0; f < n; f++) {
     const known = shared?.byField.get(shared.fields[f]);
-    const made = known ?? (await fieldColumns(values, w, f, positions, size, pause, shared !== undefined));
+    const made = known ?? (await fieldColumns(values, w, f, positions, size, pause));
     if (!made) return undefined;
     if (shared && !known) shared.byField.set(shared.fields[f], made);
     for (let c = 0; c < made.columns.length; c++) {
@@ -777,16 +777,8 @@ async function sortColumns(
 /** One key field's columns (three for ObjectIds, else one) and their rank counts, as sortColumns describes. */
 type FieldColumns = { columns: Float64Array[]; rankCounts: (number | undefined)[] };
 
-/** The columns of key field `f` (sortColumns); numbers and times as dense ranks when `ranked`. */
-async function fieldColumns(
-  values: unknown[],
-  w: number,
-  f: number,
-  positions: number[],
-  size: number,
-  pause: () => Promise<void>,
-  ranked: boolean,
-): Promise<FieldColumns | undefined> {
+/** The columns of key field `f` (sortColumns), numbers and times as their dense ranks. */
+async function fieldColumns(values: unknown[], w: number, f: number, positions: number[], size: number, pause: () => Promise<void>): Promise<FieldColumns | undefined> {
   let numbers = true;
   let dates = true;
   let ids = true;
@@ -805,7 +797,8 @@ async function fieldColumns(
       const v = values[p * w + f];
       column[p] = numbers ? (v as number) : (v as Date).getTime();
     }
-    return { columns: [column], rankCounts: [ranked ? await toDenseRanks(column, pause) : undefined] };
+    // Ranked over the whole column: a position left out (0) may add a rank, which changes no entry's order.
+    return { columns: [column], rankCounts: [await toDenseRanks(column, pause)] };
   }
   // Strings, dates (by time) and the other scalars in maps of their own: "1" and 1 are distinct values.
   const strings = new Map<string, number>();
