@@ -1,93 +1,18 @@
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { MongoClient } from "mongodb";
-import type { Page } from "playwright-core";
 import { describe } from "vitest";
 import { deployTexts, messages } from "~/messages";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { startApp } from "./harness";
-import { ACCOUNTS, artefactPath, SIGNED_OUT_PAGES, slug, walkAccount } from "./pages";
+import { artefactPath, WIDTHS } from "./pages";
 import { signIn } from "./sign-in";
 
 /**
- * The portal's layout as people open it (issue 17): at 1366 px and on a 390 px phone nothing overflows the window
- * on any page any demo account can reach (a full-page screenshot of each is kept in test-artefacts/layout/), the
- * phone folds the side menu behind a Menu button, long tables keep their header row in view, and every error is
- * the portal's own page inside its layout.
+ * The portal's layout as people open it (issue 17): the phone folds the side menu behind a Menu button, long tables
+ * keep their header row in view, and every error is the portal's own page inside its layout. That no page any demo
+ * account can reach overflows at 1366 or 390 px is checked in the same walk as accessibility (walk.e2e.ts).
  */
-
-const WIDTHS = [
-  { name: "1366", width: 1366, height: 768 },
-  { name: "390", width: 390, height: 844 },
-] as const;
-
-/** What sticks out past the window's right edge (none: the page never scrolls sideways). */
-async function overflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    const offenders: string[] = [];
-    if (root.scrollWidth > root.clientWidth) {
-      for (const element of Array.from(document.body.querySelectorAll("*"))) {
-        const box = element.getBoundingClientRect();
-        if (box.right > root.clientWidth + 1 && box.width > 0) {
-          // Only the outermost offender of each branch (its children stick out with it).
-          if (!offenders.some((o) => element.parentElement?.closest(o))) {
-            const id = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${element.classList.length ? `.${[...element.classList].join(".")}` : ""}`;
-            offenders.push(id);
-          }
-        }
-      }
-    }
-    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders: offenders.slice(0, 5) };
-  });
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("load");
-  // Drawn charts appear once their code has loaded; the screenshot should show them.
-  if ((await page.locator("figure.chart-card .chart-card__plot").count()) === 0) return;
-  await page
-    .locator("figure.chart-card .chart-card__plot svg")
-    .first()
-    .waitFor({ timeout: 3_000 })
-    .catch(() => undefined);
-}
-
-describe("no page overflows at 1366 px or at 390 px, for any account", () => {
-  for (const { account, name } of ACCOUNTS) {
-    test(`${name}: every page it can reach fits both widths`, async ({ app, page }) => {
-      const problems: string[] = [];
-      const check = async (label: string) => {
-        for (const size of WIDTHS) {
-          await page.setViewportSize({ width: size.width, height: size.height });
-          await settle(page);
-          const { scrollWidth, clientWidth, offenders } = await overflow(page);
-          if (scrollWidth > clientWidth) problems.push(`${label} at ${size.name} px: ${scrollWidth} > ${clientWidth} (${offenders.join(", ")})`);
-          await page.screenshot({ path: artefactPath("layout", size.name, name, `${slug(label)}.png`), fullPage: true });
-        }
-        await page.setViewportSize({ width: WIDTHS[0].width, height: WIDTHS[0].height });
-      };
-      const visited = await walkAccount(page, app, account, (path) => check(path));
-      expect(visited.length).toBeGreaterThan(0);
-      expect(problems).toEqual([]);
-    }, 300_000);
-  }
-
-  test("signed out: the login screen's states and the public pages fit both widths", async ({ page }) => {
-    const problems: string[] = [];
-    for (const path of SIGNED_OUT_PAGES) {
-      for (const size of WIDTHS) {
-        await page.setViewportSize({ width: size.width, height: size.height });
-        await page.goto(path);
-        await settle(page);
-        const { scrollWidth, clientWidth, offenders } = await overflow(page);
-        if (scrollWidth > clientWidth) problems.push(`${path} at ${size.name} px: ${scrollWidth} > ${clientWidth} (${offenders.join(", ")})`);
-        await page.screenshot({ path: artefactPath("layout", size.name, "signed-out", `${slug(path)}.png`), fullPage: true });
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-});
 
 describe("the phone layout", () => {
   test("folds the side menu behind the header's Menu button, which opens and closes it; a navigation folds it again", async ({ app, page }) => {

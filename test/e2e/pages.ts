@@ -15,9 +15,8 @@ import { signIn } from "./sign-in";
 
 /**
  * Every page each demo account can reach, found the way the account finds them: the links of its side navigation
- * and header menu, plus the pages no menu links to (EXTRA_PAGES). The accessibility scan (a11y.e2e.ts) and the
- * layout check (layout.e2e.ts) walk these, so a screen another engineer adds to a menu is covered the day it
- * lands. Two accounts never get past the login (no type: "CONTATE SEU ADMIN"; first access: the new-password
+ * and header menu, plus the pages no menu links to (EXTRA_PAGES). The accessibility scan and the layout check
+ * walk these (walk.e2e.ts), so a screen another engineer adds to a menu is covered the day it lands. Two accounts never get past the login (no type: "CONTATE SEU ADMIN"; first access: the new-password
  * form): their pages are those states of the login screen.
  */
 
@@ -58,6 +57,12 @@ export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName
     return pages;
   });
 }
+
+/** The two widths every page must fit: a 1366 px laptop and a 390 px phone. */
+export const WIDTHS = [
+  { name: "1366", width: 1366, height: 768 },
+  { name: "390", width: 390, height: 844 },
+] as const;
 
 /** The login screen's states, seen before signing in. */
 export const SIGNED_OUT_PAGES = ["/", "/?forgot=1", "/?expired=1&redirectTo=%2Frepo%2Fformat", "/recovery/123456", "/home", "/pagina-que-nao-existe"];
