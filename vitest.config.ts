@@ -1,29 +1,14 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
+import { isolatedFiles } from "./test/isolation";
 
 // Unit and integration tests. Browser tests (test/e2e) have their own config.
 
 const ROOTS = ["app", "server", "packages", "test", "scripts"];
 
-/** Every unit test file, as a path from the repository's root. */
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || file === path.join("test", "e2e") ? [] : testFiles(file);
-    return /\.test\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
-/**
- * A file that changes what other files would see if they shared its process (the environment, globals, module
- * mocks, spies, fake timers) runs in a fresh module graph of its own; every other file shares its worker's
- * modules with the files before it. Importing the portal's modules again for each of 140 files was half the
- * suite's time: 184 s with every file isolated, 98 s with these 42 alone (2026-11-26).
- */
-const CHANGES_SHARED_STATE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|globalThis\./;
-const isolated = ROOTS.flatMap(testFiles).filter((file) => CHANGES_SHARED_STATE.test(readFileSync(file, "utf8")));
+// Importing the portal's modules again for each of 140 files was half the suite's time: 184-193 s with every file
+// isolated, 125-143 s with only the files that change shared state or hold a process's resources (test/isolation.ts).
+const isolated = isolatedFiles(ROOTS, /\.test\.tsx?$/, ["test/e2e"]);
 
 export default defineConfig({
   plugins: [tsconfigPaths()],
