@@ -1,14 +1,12 @@
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
-import { isolatedFiles } from "./test/isolation";
+import { splitByProcess } from "./test/isolation";
 
 // Unit and integration tests. Browser tests (test/e2e) have their own config.
 
-const ROOTS = ["app", "server", "packages", "test", "scripts"];
-
 // Importing the portal's modules again for each of 140 files was half the suite's time: 184-193 s with every file
 // isolated, 125-143 s with only the files that change shared state or hold a process's resources (test/isolation.ts).
-const isolated = isolatedFiles(ROOTS, /\.test\.tsx?$/, ["test/e2e"]);
+const { isolated, shared } = splitByProcess(["app", "server", "packages", "test", "scripts"], /\.test\.tsx?$/, ["test/e2e"]);
 
 export default defineConfig({
   plugins: [tsconfigPaths()],
@@ -24,16 +22,8 @@ export default defineConfig({
     poolOptions: { threads: { isolate: false } },
     projects: [
       { extends: true, test: { name: "isolated", include: isolated } },
-      {
-        extends: true,
-        test: {
-          name: "shared",
-          include: ROOTS.map((root) => `${root}/**/*.test.{ts,tsx}`),
-          exclude: ["**/node_modules/**", "build", "test/e2e/**", ...isolated],
-          // Isolation is a setting of the pool, not of the project: these files take the thread pool, set to share.
-          pool: "threads",
-        },
-      },
+      // Isolation is a setting of the pool, not of the project: these files take the thread pool, set to share.
+      { extends: true, test: { name: "shared", include: shared, pool: "threads" } },
     ],
   },
 });

@@ -13,17 +13,19 @@ import path from "node:path";
  */
 const NEEDS_OWN_PROCESS = /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|globalThis\.|\bdbPath\b|child_process/;
 
-/** The files under `dirs` whose names match `name`, as paths from the repository's root, except under `skip`. */
-function filesUnder(dirs: string[], name: RegExp, skip: string[]): string[] {
+/**
+ * The test files under `dirs` whose names match `name` (paths from the repository's root, nothing under
+ * node_modules or `skip`), split into those that need a process of their own and those that can share one.
+ */
+export function splitByProcess(dirs: string[], name: RegExp, skip: string[] = []): { isolated: string[]; shared: string[] } {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) return entry.name === "node_modules" || skip.includes(file) ? [] : walk(file);
       return name.test(entry.name) ? [file] : [];
     });
-  return dirs.flatMap(walk);
-}
-
-export function isolatedFiles(dirs: string[], name: RegExp, skip: string[] = []): string[] {
-  return filesUnder(dirs, name, skip).filter((file) => NEEDS_OWN_PROCESS.test(readFileSync(file, "utf8")));
+  const isolated: string[] = [];
+  const shared: string[] = [];
+  for (const file of dirs.flatMap(walk)) (NEEDS_OWN_PROCESS.test(readFileSync(file, "utf8")) ? isolated : shared).push(file);
+  return { isolated, shared };
 }

@@ -96,9 +96,8 @@ function isObjectId(v: unknown): boolean {
   return typeof v === "object" && v !== null && (v as { _bsontype?: unknown })._bsontype === "ObjectId";
 }
 
-/** Byte by byte (the order of their hex strings, without making them). */
+/** Byte by byte (the order of their hex strings, without making them); two packed ids never get here (compareValues). */
 function compareObjectIds(a: unknown, b: unknown): number {
-  if (isPacked(a) && isPacked(b)) return comparePacked(a, b);
   const x = (a as { buffer?: unknown }).buffer;
   const y = (b as { buffer?: unknown }).buffer;
   if (!(x instanceof Uint8Array) || !(y instanceof Uint8Array) || x.length !== 12 || y.length !== 12) {
