@@ -3,7 +3,7 @@ import v8 from "node:v8";
 import { Binary, BSON, Decimal128, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from "bson";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeDocumentFast, decodeInsertBody, rawDocumentsArrayOf, rawDocumentsOf } from "./bson-decode";
+import { decodeDocumentFast, decodeDocumentInto, decodeInsertBody, idValueAt, rawDocumentsArrayOf, rawDocumentsOf, readFieldsInto } from "./bson-decode";
 import { withIdFirst } from "./storage";
 import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
 import { parseMessage } from "./wire";
@@ -95,6 +95,68 @@ function plain(v: unknown): unknown {
 function expectSame(actual: unknown, expected: unknown) {
   expect(plain(actual)).toStrictEqual(plain(expected));
   expect(Buffer.from(BSON.serialize({ v: actual }))).toEqual(Buffer.from(BSON.serialize({ v: expected })));
+}
+
+describe("a cold document's reads (cold.ts)", () => {
+  const IDS: (() => unknown)[] = [() => new ObjectId(), () => "sku-9", () => "Ação", () => 41, () => -2.5, () => ({ k: 1 }), () => new Date(5), () => null];
+
+  it("reads a leading `_id` of the types it knows, then decodes the rest into the same object as the official codec would", () => {
+    const r = rng(19);
+    let cold = 0;
+    for (let k = 0; k < 2000; k++) {
+      const base = doc(r, 0, k % 3 === 0);
+      // An own "__proto__" copied by assignment would set the copy's prototype.
+      Reflect.deleteProperty(base, "__proto__");
+      const stored = withIdFirst({ ...base, _id: IDS[k % IDS.length]() });
+      const bytes = Buffer.concat([Buffer.from([7, 7]), Buffer.from(BSON.serialize(stored))]);
+      const expected = official(bytes.subarray(2));
+      const id = idValueAt(bytes, 2);
+      // A JavaScript object lists integer-like keys ("2", "10") before any other, so `_id` is not always first.
+      const first = Object.keys(expected)[0] === "_id";
+      const known = first && ["ObjectId", "string", "number"].includes(expected._id instanceof ObjectId ? "ObjectId" : typeof expected._id);
+      expect(id === undefined).toBe(!known);
+      if (id === undefined) continue;
+      cold++;
+      expectSame(id, expected._id);
+      const target: Doc = { _id: id };
+      decodeDocumentInto(bytes, 2, bytes.length - 2, target);
+      expectSame(target, expected);
+      expect(target._id).toBe(id);
+    }
+    expect(cold).toBeGreaterThan(1000);
+  });
+
+  it("reads top-level scalar fields without decoding the document, and declines any other value", () => {
+    const r = rng(23);
+    const names = ["sku", "marca", "a", "missing"];
+    let read = 0;
+    let declined = 0;
+    for (let k = 0; k < 3000; k++) {
+      const bytes = Buffer.from(BSON.serialize(doc(r, 0, k % 2 === 0)));
+      const expected = official(bytes);
+      const out: unknown[] = ["stale", "stale", "stale", "stale", "stale"];
+      const ok = readFieldsInto(bytes, 0, names, out, 1);
+      if (!ok) {
+        // Only for a document, an array, a value the fast decoder leaves to the official codec (an int64 from 2^53,
+        // the exotic types) or a string it cannot vouch for (a replacement character).
+        declined++;
+        expect(names.some((n) => !readable(expected[n]))).toBe(true);
+        continue;
+      }
+      read++;
+      expect(out[0]).toBe("stale");
+      names.forEach((n, f) => expectSame(out[1 + f], expected[n]));
+    }
+    expect(read).toBeGreaterThan(1000);
+    expect(declined).toBeGreaterThan(100);
+  });
+});
+
+/** A value readFieldsInto reads itself (an int64 of 2^53 or more is left to the official codec, which may promote it). */
+function readable(v: unknown): boolean {
+  if (typeof v === "string") return !v.includes("\uFFFD");
+  if (typeof v === "number") return !(Math.abs(v) >= 2 ** 53);
+  return v === undefined || v === null || typeof v === "boolean" || v instanceof Date || v instanceof ObjectId;
 }
 
 describe("decodeDocumentFast", () => {

@@ -136,10 +136,142 @@ export function decodeInsertDocument(buf: Buffer, start: number, size: number): 
 let lastInsertHadId = false;
 let sawId = false;
 
-function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boolean, topLevel: boolean, idFirst: boolean): Doc | unknown[] | typeof BAIL {
+/**
+ * Decodes a stored document's fields into `target`, an object that holds its `_id` already (cold.ts): the `_id`
+ * element is stepped over, every other field added in the bytes' order, as decodeDocumentFast would make them.
+ */
+export function decodeDocumentInto(buf: Buffer, start: number, size: number, target: Doc): void {
+  if (size >= 5 && start + size <= buf.length && decodeInto(buf as FastBuffer, start, size, false, true, false, target) !== BAIL) return;
+  // The fast decoder gave up part way (a type it does not read): the official codec, every field again (a key the
+  // target has already keeps its place, and the fields before that point are the same).
+  const full = decodeOfficial(buf.subarray(start, start + size));
+  for (const key of Object.keys(full)) if (key !== "_id") target[key] = full[key];
+}
+
+/**
+ * The value of a document's first element when it is `_id` of a type read here without a decoder (ObjectId,
+ * string, int32, double); undefined otherwise.
+ */
+export function idValueAt(buf: Buffer, start: number): unknown {
+  const i = start + 4;
+  if (buf[i + 1] !== 0x5f || buf[i + 2] !== 0x69 || buf[i + 3] !== 0x64 || buf[i + 4] !== 0) return undefined;
+  const at = i + 5;
+  switch (buf[i]) {
+    case 0x07:
+      return packedObjectId(buf, at);
+    case 0x10:
+      return buf.readInt32LE(at);
+    case 0x01:
+      return buf.readDoubleLE(at);
+    case 0x02: {
+      const len = buf.readInt32LE(at);
+      if (len <= 0 || buf[at + 4 + len - 1] !== 0) return undefined;
+      return buf.toString("utf8", at + 4, at + 4 + len - 1);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads top-level fields of the stored document at buf[start..] into out[at..] (undefined for a field it lacks), as
+ * decodeDocumentFast would decode them, without decoding the others; false when one of them holds a value other
+ * than a scalar this reads (a document, an array, a type the fast decoder leaves to the official codec).
+ */
+export function readFieldsInto(buf: Buffer, start: number, names: readonly string[], out: unknown[], at: number): boolean {
+  const fb = buf as FastBuffer;
+  const end = start + buf.readInt32LE(start) - 1;
+  // Names are compared byte for byte as ASCII.
+  for (const name of names) for (let k = 0; k < name.length; k++) if (name.charCodeAt(k) > 0x7f) return false;
+  for (let f = 0; f < names.length; f++) out[at + f] = undefined;
+  let found = 0;
+  let i = start + 4;
+  while (i < end && found < names.length) {
+    const type = buf[i++];
+    const nameAt = i;
+    while (i < end && buf[i] !== 0) i++;
+    let f = 0;
+    while (f < names.length && !sameAscii(buf, nameAt, i, names[f])) f++;
+    i++;
+    if (f === names.length) {
+      if (type === 0x0b) {
+        // A regular expression: its pattern and its flags, two C strings.
+        const pattern = buf.indexOf(0, i);
+        const flags = pattern < 0 || pattern >= end ? -1 : buf.indexOf(0, pattern + 1);
+        if (flags < 0 || flags >= end) return false;
+        i = flags + 1;
+        continue;
+      }
+      const n = valueSize(buf, type, i, end);
+      if (n < 0) return false;
+      i += n;
+      continue;
+    }
+    found++;
+    let value: unknown;
+    switch (type) {
+      case 0x01:
+        value = buf.readDoubleLE(i);
+        i += 8;
+        break;
+      case 0x02: {
+        const len = buf.readInt32LE(i);
+        i += 4;
+        const to = i + len - 1;
+        const s = len - 1 <= SHARED_MAX_BYTES ? sharedString(fb, i, to) : stringOf(fb, i, to, isAscii(buf, i, to));
+        if (s === BAIL) return false;
+        value = s;
+        i += len;
+        break;
+      }
+      case 0x07:
+        value = packedObjectId(buf, i);
+        i += 12;
+        break;
+      case 0x08:
+        if (buf[i] > 1) return false;
+        value = buf[i] === 1;
+        i += 1;
+        break;
+      case 0x09:
+        value = sharedDate(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
+        i += 8;
+        break;
+      case 0x0a:
+        value = null;
+        break;
+      case 0x10:
+        value = buf.readInt32LE(i);
+        i += 4;
+        break;
+      case 0x12: {
+        const high = buf.readInt32LE(i + 4);
+        const low = buf.readUInt32LE(i);
+        if (high >= MAX_SAFE_HIGH || high < -MAX_SAFE_HIGH || (high === -MAX_SAFE_HIGH && low === 0)) return false;
+        value = high * 4294967296 + low;
+        i += 8;
+        break;
+      }
+      default:
+        return false;
+    }
+    out[at + f] = value;
+  }
+  return true;
+}
+
+function decodeInto(
+  buf: FastBuffer,
+  start: number,
+  size: number,
+  isArray: boolean,
+  topLevel: boolean,
+  idFirst: boolean,
+  target?: Doc,
+): Doc | unknown[] | typeof BAIL {
   const end = start + size - 1; // index of the terminating 0
   if (buf[end] !== 0) return BAIL;
-  const object: Record<string, unknown> | unknown[] = isArray ? [] : {};
+  const object: Record<string, unknown> | unknown[] = target ?? (isArray ? [] : {});
   // The key first, the value when its element comes (added to {}, not a literal: values.ts docWithId says why).
   if (idFirst) (object as Record<string, unknown>)["_id"] = undefined;
   let i = start + 4;
@@ -250,7 +382,7 @@ function decodeInto(buf: FastBuffer, start: number, size: number, isArray: boole
         return BAIL;
     }
     if (isArray) (object as unknown[]).push(value);
-    else (object as Record<string, unknown>)[name!] = value;
+    else if (target === undefined || name !== "_id") (object as Record<string, unknown>)[name!] = value;
   }
   return i === end ? object : BAIL;
 }

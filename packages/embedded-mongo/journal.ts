@@ -22,7 +22,8 @@ import { Binary, BSON } from "bson";
 import { BTree } from "./btree";
 import { ORDER_VERSION } from "./bson-order";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
-import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import { coldDocument, forgetCold, warmAll, warmUpIsHeld } from "./cold";
+import { Collection, createIndexObject, Index, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -413,40 +414,52 @@ export class Journal implements ChangeSink {
     const fd = fs.openSync(snapshotPath, "r");
     try {
       let current: Collection | undefined;
-      let stored: StoredOrders = { docs: [], ids: [], orders: new Map(), sorted: new Set() };
+      let stored: StoredOrders = { docs: [], ids: [], orders: new Map(), sorted: new Set(), cold: false };
       /** Per index: its positions so far, or null once a slice did not follow on. */
       const filling = new Map<string, Filling | null>();
       let sinceYield = 0;
-      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, async (type, body, at, end) => {
+      const begin = (body: Doc, at: number, end: number) => {
+        section = { at, end, afterHead: end, putsAt: -1, putsEnd: -1 };
+        const [db, name] = splitNs(body.n as string);
+        current = new Collection(db, name, (body.o as Doc) ?? {});
+        stored = { docs: [], ids: [], orders: new Map(), sorted: new Set(), cold: false };
+        filling.clear();
+      };
+      // Synchronous record by record; a promise only to finish a collection or to let the commands in.
+      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, (type, body, at, end, buf, payloadAt) => {
         if (type === RecordType.CreateCollection) {
-          if (current) await finish(current, ordersOf(stored, filling));
-          section = { at, end, afterHead: end, putsAt: -1, putsEnd: -1 };
-          const [db, name] = splitNs(body.n as string);
-          current = new Collection(db, name, (body.o as Doc) ?? {});
-          stored = { docs: [], ids: [], orders: new Map(), sorted: new Set() };
-          filling.clear();
+          if (current) return finish(current, ordersOf(stored, filling)).then(() => begin(body!, at, end));
+          begin(body!, at, end);
         } else if (type === RecordType.CreateIndex && current) {
-          const spec = body.s as IndexSpec;
+          const spec = body!.s as IndexSpec;
           current.indexes.set(spec.name, createIndexObject(spec));
           section.afterHead = end;
         } else if (type === RecordType.Put && current) {
-          if (section.putsAt < 0) section.putsAt = at;
+          if (section.putsAt < 0) {
+            section.putsAt = at;
+            // Its indexes are all known now (they come before the documents).
+            stored.cold = !byNs.has(current.ns) && mayStayCold(current);
+          }
           section.putsEnd = end;
-          const doc = body.d as Doc;
+          const doc = putDocumentOf(buf, payloadAt, stored.cold ? this : undefined);
           const idKey = keyOf(doc._id);
           current.docs.set(idKey, doc);
           stored.docs.push(doc);
           stored.ids.push(idKey);
-        } else if (type === RecordType.IndexOrder && current && body.n === current.ns) {
+        } else if (type === RecordType.IndexOrder && current && body!.n === current.ns) {
           sawOrders = true;
-          readOrderSlice(body, stored.docs.length, filling);
+          readOrderSlice(body!, stored.docs.length, filling);
         }
         section.end = end;
         if (++sinceYield >= 512) {
           sinceYield = 0;
-          await pauseSlice();
-          if (this.closed) throw STOPPED;
+          if (sliceIsOver()) {
+            return pauseSlice().then(() => {
+              if (this.closed) throw STOPPED;
+            });
+          }
         }
+        return undefined;
       });
       if (current) await finish(current, ordersOf(stored, filling));
     } finally {
@@ -462,6 +475,17 @@ export class Journal implements ChangeSink {
       catalog.markReady(ns);
     }
     catalog.finishLoading();
+    // Every collection answers. The indexes a start deferred are built now, then the documents it left cold are
+    // decoded, a slice at a time.
+    if (!warmUpIsHeld()) {
+      for (const colls of catalog.dbs.values()) {
+        for (const coll of colls.values()) {
+          if (this.closed || this.stopping) break;
+          await coll.materializeAsync(pauseSlice);
+        }
+      }
+      await warmAll(pauseSlice, () => this.closed || this.stopping);
+    }
     this.loading = false;
     // A snapshot written before index orders were recorded is rewritten once, so the next start need not sort.
     if (this.size > 4 * 1024 * 1024 || (!sawOrders && sortedFromSnapshot > 0)) this.startCompaction();
@@ -765,6 +789,7 @@ export class Journal implements ChangeSink {
       }
     }
     this.closed = true;
+    forgetCold(this);
     if (this.catalog.sink === this) this.catalog.sink = undefined;
     fs.closeSync(this.fd);
     await this.lock.release();
@@ -1167,7 +1192,7 @@ function readManifest(snapshotPath: string): Manifest | undefined {
 
 const CHUNK = 16 * 1024 * 1024;
 /** Small enough that decoding one chunk stays within a few milliseconds (the server answers meanwhile). */
-const ASYNC_CHUNK = 1024 * 1024;
+const ASYNC_CHUNK = 4 * 1024 * 1024;
 
 /** Decodes one record's BSON body, with the fast decoder when it can. */
 function decodeBody(payload: Buffer): Doc {
@@ -1192,25 +1217,40 @@ function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecor
   }
 }
 
-/** `at` is where the record starts in the file, `end` where the next one does. */
+/**
+ * `at` is where the record starts in the file, `end` where the next one does. A Put record comes undecoded (body
+ * undefined): its payload starts at buf[payloadAt]. `onRecord` returns a promise only when it has to be waited for.
+ */
 async function forEachSnapshotRecordAsync(
   fd: number,
   file: string,
   offset: number,
-  onRecord: (type: number, body: Doc, at: number, end: number) => Promise<void>,
+  onRecord: (type: number, body: Doc | undefined, at: number, end: number, buf: Buffer, payloadAt: number) => Promise<void> | undefined,
 ): Promise<void> {
   let pos = offset;
   let carry = Buffer.alloc(0);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(ASYNC_CHUNK);
-    const n = fs.readSync(fd, chunk, 0, ASYNC_CHUNK, pos);
+    // The unread tail of the last chunk first, then the file's next bytes: each byte is copied at most once.
+    const buf = Buffer.allocUnsafeSlow(carry.length + ASYNC_CHUNK);
+    carry.copy(buf, 0);
+    const n = fs.readSync(fd, buf, carry.length, ASYNC_CHUNK, pos);
     const base = pos - carry.length;
+    const length = carry.length + n;
     pos += n;
-    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    const list: [number, Doc, number, number][] = [];
-    const used = parseRecords(buf, (type, body, at, end) => list.push([type, body, base + at, base + end]));
-    carry = Buffer.from(buf.subarray(used));
-    for (const [type, body, at, end] of list) await onRecord(type, body, at, end);
+    let at = 0;
+    while (at + 8 <= length) {
+      const size = buf.readUInt32LE(at);
+      if (size < 6) throw new Error(`corrupt record length ${size}`);
+      const end = at + 8 + size;
+      if (end > length) break;
+      const payload = buf.subarray(at + 8, end);
+      if (crc32(payload) !== buf.readUInt32LE(at + 4)) throw new Error("a snapshot record fails its checksum");
+      const type = payload[0];
+      const waited = onRecord(type, type === RecordType.Put ? undefined : decodeBody(payload), base + at, base + end, buf, at + 8);
+      if (waited) await waited;
+      at = end;
+    }
+    carry = buf.subarray(at, length);
     if (n === 0) {
       if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
       return;
@@ -1233,6 +1273,42 @@ function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc, at: numbe
   return pos;
 }
 
+/**
+ * Whether a collection's documents may be loaded cold (cold.ts): every index but `_id` keeps documents and takes
+ * its recorded order as it is (compound, on top-level fields, neither partial, sparse nor unique), so building it
+ * reads no document's fields; the `_id` index reads only `_id`, which a cold document holds. Any other index reads
+ * its fields from every document at the start, which would warm them all anyway.
+ */
+function mayStayCold(coll: Collection): boolean {
+  for (const index of coll.indexes.values()) {
+    if (!(index instanceof Index) || !index.keepsDocuments || index.unique || index.spec.sparse === true) return false;
+  }
+  return true;
+}
+
+/**
+ * The document of the Put record whose payload starts at buf[payloadAt] ({ n: ns, d: document }): cold for an
+ * `owner` when its `_id` comes first, else decoded.
+ */
+function putDocumentOf(buf: Buffer, payloadAt: number, owner: object | undefined): Doc {
+  // type byte, body size, 0x02 "n\0" and the namespace string, then 0x03 "d\0" and the document.
+  const nsAt = payloadAt + 1 + 4 + 3;
+  const docAt = nsAt + 4 + buf.readInt32LE(nsAt) + 3;
+  const recordEnd = payloadAt + buf.readInt32LE(payloadAt + 1) + 1;
+  if (buf[payloadAt + 5] === 0x02 && buf[payloadAt + 6] === 0x6e && buf[docAt - 3] === 0x03 && buf[docAt - 2] === 0x64 && buf[docAt - 1] === 0 && docAt < recordEnd) {
+    const size = buf.readInt32LE(docAt);
+    if (docAt + size <= recordEnd) {
+      const cold = owner && coldDocument(buf, docAt, owner);
+      if (cold) return cold;
+      const doc = decodeDocumentFast(buf, docAt, size);
+      if (doc) return doc;
+    }
+  }
+  // Not laid out as the writer lays it out: the whole record, the general way.
+  const payloadEnd = payloadAt + buf.readUInt32LE(payloadAt - 8);
+  return decodeBody(buf.subarray(payloadAt, payloadEnd)).d as Doc;
+}
+
 /** Ends a background load when the server stops before it finished. */
 const STOPPED = new Error("stopped while loading");
 
@@ -1242,8 +1318,11 @@ function yieldNow(): Promise<void> {
 
 /** Yields when the current slice of a background job has run for more than a few milliseconds. */
 let sliceStart = performance.now();
+function sliceIsOver(): boolean {
+  return performance.now() - sliceStart >= 8;
+}
 async function pauseSlice(): Promise<void> {
-  if (performance.now() - sliceStart < 8) return;
+  if (!sliceIsOver()) return;
   await yieldNow();
   sliceStart = performance.now();
 }

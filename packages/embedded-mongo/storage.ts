@@ -20,6 +20,7 @@ import { mergeSortedRuns } from "./merge-runs";
 import { isPacked, newObjectId } from "./object-id";
 import { type CatalogIndex, EntryKind, type IndexSpec, type KeyEntry, type StoredOrder } from "./index-spec";
 import { TextIndex } from "./text";
+import { coldState, readColdFields, warm } from "./cold";
 
 export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
 import { cloneDeep, docWithId, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
@@ -67,7 +68,9 @@ export function entryId(entry: IndexEntry): string {
  */
 export function entryDoc(entry: IndexEntry): Doc | undefined {
   const last = entry[entry.length - 1];
-  return typeof last === "string" ? undefined : (last as Doc);
+  if (typeof last === "string") return undefined;
+  if (coldState.count !== 0) warm(last as Doc);
+  return last as Doc;
 }
 
 function compareIds(a: string, b: string): number {
@@ -94,8 +97,20 @@ export class Index implements CatalogIndex {
   readonly fields: string[];
   /** 1 or -1 per field. */
   readonly directions: (1 | -1)[];
-  /** Replaced (never changed in kind otherwise) when the index stops keeping documents. */
-  tree: BTree;
+  /**
+   * Replaced (never changed in kind otherwise) when the index stops keeping documents. An index a start deferred
+   * (defer) is built from its recorded order the first time its tree is read.
+   */
+  get tree(): BTree {
+    if (this.deferred !== undefined) this.materialize();
+    return this.built;
+  }
+  set tree(tree: BTree) {
+    this.built = tree;
+  }
+  private built!: BTree;
+  /** A start's recorded order of this index, not built yet (defer). */
+  private deferred: DeferredOrder | undefined;
   /**
    * Entries that are documents: the leaves keep each entry's document, one reference, and the key values are read
    * from it (BTree's expand), instead of a copy of every value. A stored document is never changed in place (an
@@ -149,8 +164,14 @@ export class Index implements CatalogIndex {
       n === 1 ? (a, b) => compareKeys(a[0], b[0]) || compareTails(a[1], b[1]) : (a, b) => compareKeys(a, b) || compareTails(a[n], b[n]);
     // One function per index with its field names written in (a property read the engine caches per shape, where
     // doc[fields[i]] is a lookup by name at each call): it runs at every comparison of a search in the tree.
+    // A cold document's values (cold.ts) are read from its bytes.
     const reads = this.fields.map((f, i) => `out[${i}] = doc[${JSON.stringify(f)}];`).join(" ");
-    this.expandDoc = new Function("doc", "out", `${reads} out[${n}] = doc;`) as (ref: unknown, out: IndexEntry) => void;
+    this.expandDoc = new Function(
+      "cold",
+      "readCold",
+      "fields",
+      `return function expandDoc(doc, out) { if (cold.count !== 0 && readCold(doc, fields, out)) { out[${n}] = doc; return; } ${reads} out[${n}] = doc; };`,
+    )(coldState, readColdFields, this.fields) as (ref: unknown, out: IndexEntry) => void;
     this.tree = this.newTree();
   }
 
@@ -347,6 +368,7 @@ export class Index implements CatalogIndex {
   }
 
   clear(): void {
+    this.deferred = undefined;
     this.multikeyFields.clear();
     if (this.docMode === this.docModeAllowed) this.tree.clear();
     else {
@@ -442,42 +464,111 @@ export class Index implements CatalogIndex {
   }
 
   private async loadInOrder(stored: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
-    const { values, kinds, order, docs } = stored;
     // Not clear(): making the entries (entryInto) noted the multikey fields.
     this.tree.clear();
+    const steps = this.fillInOrder(stored, ns, this.tree);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value || this.giveUp();
+      await pause();
+    }
+  }
+
+  /**
+   * Leaves the index to be built from a start's recorded order the first time it is read (its tree), or by
+   * `materializeAsync`. Only for an order that is taken as it is: recorded sorted, and the index either keeps
+   * documents (their values are not read) or is the `_id` index (a cold document holds its `_id`).
+   */
+  defer(order: DeferredOrder): void {
+    this.deferred = order;
+  }
+
+  get isDeferred(): boolean {
+    return this.deferred !== undefined;
+  }
+
+  /** Builds a deferred index now, at once (sorting if its recorded order does not hold after all). */
+  private materialize(): void {
+    const deferred = this.deferred!;
+    this.deferred = undefined;
+    const tree = this.newTree();
+    const steps = this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    if (step.value) this.built = tree;
+    else this.build(deferred.docMap, deferred.ns);
+  }
+
+  /**
+   * Builds a deferred index in slices, pausing between them; a read of its tree meanwhile builds it at once, and
+   * this build is then dropped.
+   */
+  async materializeAsync(pause: () => Promise<void>): Promise<void> {
+    const deferred = this.deferred;
+    if (deferred === undefined) return;
+    const tree = this.newTree();
+    const steps = this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (this.deferred !== deferred) return;
+      if (step.done) {
+        this.deferred = undefined;
+        if (step.value) this.built = tree;
+        else this.build(deferred.docMap, deferred.ns);
+        return;
+      }
+      await pause();
+    }
+  }
+
+  /** A deferred order as fillInOrder takes it: an index that keeps documents reads none; the `_id` index its ids. */
+  private storedOf(deferred: DeferredOrder): StoredOrder {
+    const { docs, ids } = deferred;
+    const n = docs.length;
+    const kinds = new Uint8Array(n);
+    if (this.docMode) return { values: undefined, kinds: kinds.fill(EntryKind.One), order: deferred.order, sorted: deferred.sorted, docs };
+    const values = new Array<unknown>(n * this.width);
+    for (let at = 0; at < n; at++) kinds[at] = this.entryInto(ids[at], docs[at], values, at * this.width);
+    return { values, kinds, order: deferred.order, sorted: deferred.sorted, docs };
+  }
+
+  /**
+   * Fills `tree` from a recorded order, checking it as it goes (see buildAsync); yields every 65,536 entries;
+   * returns false, with the tree left part-filled, when the order does not hold.
+   */
+  private *fillInOrder(stored: StoredOrder, ns: string, tree: BTree): Generator<undefined, boolean> {
+    const { values, kinds, order, docs } = stored;
     const n = kinds.length;
     if (order.length > n || (this.complete && order.length !== n)) return false;
     // An index that keeps documents reads each entry from its document (`values` were not made for it).
     const fromDocs = values === undefined;
-    if (fromDocs !== this.docMode) return this.giveUp();
+    if (fromDocs !== this.docMode) return false;
     const w = this.width;
     const seen = new Uint8Array(n);
-    const builder = this.tree.builder();
+    const builder = tree.builder();
     const compare = !this.takesUncompared(stored);
     // The entry before and this one, as comparisons take them.
     let previous: IndexEntry = new Array(w).fill(null);
     let current: IndexEntry = new Array(w).fill(null);
     for (let i = 0; i < order.length; i++) {
       const at = order[i];
-      if (at >= n || seen[at] === 1 || kinds[at] !== EntryKind.One) return this.giveUp();
+      if (at >= n || seen[at] === 1 || kinds[at] !== EntryKind.One) return false;
       seen[at] = 1;
       const from = at * w;
       if (compare) {
         if (fromDocs) this.expandDoc(docs[at], current);
         else for (let j = 0; j < w; j++) current[j] = values[from + j];
         if (i > 0) {
-          if (this.compareEntries(previous, current) >= 0) return this.giveUp();
+          if (this.compareEntries(previous, current) >= 0) return false;
           if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
         }
         [previous, current] = [current, previous];
       }
       if (fromDocs) builder.push(docs, at);
       else builder.push(values, from);
-      if ((i & 65_535) === 65_535) await pause();
+      if ((i & 65_535) === 65_535) yield;
     }
     // A sparse or partial index leaves documents out: only those without a key.
     if (order.length !== n) {
-      for (let at = 0; at < n; at++) if (seen[at] === 0 && kinds[at] !== EntryKind.LeftOut) return this.giveUp();
+      for (let at = 0; at < n; at++) if (seen[at] === 0 && kinds[at] !== EntryKind.LeftOut) return false;
     }
     builder.finish();
     return true;
@@ -905,7 +996,17 @@ function pathHasArray(doc: unknown, path: string): boolean {
 }
 
 /** A snapshot's documents in file order, each index's recorded order, and which of these were recorded sorted. */
-export type StoredOrders = { docs: Doc[]; ids: string[]; orders: Map<string, Uint32Array>; sorted: Set<string> };
+/** A start's recorded order of an index left to build later (Index.defer): the snapshot's documents in file order. */
+export type DeferredOrder = { docs: Doc[]; ids: string[]; order: Uint32Array; sorted: boolean; ns: string; docMap: Map<string, Doc> };
+
+export type StoredOrders = {
+  docs: Doc[];
+  ids: string[];
+  orders: Map<string, Uint32Array>;
+  sorted: Set<string>;
+  /** The documents were loaded cold (cold.ts; journal.ts mayStayCold says when): an index that keeps them reads none. */
+  cold: boolean;
+};
 /**
  * How a load built a collection's indexes: from the snapshot's recorded order, or by sorting; `uncompared`: of those in
  * order, the ones taken without comparing their entries (recorded sorted: StoredOrder).
@@ -919,13 +1020,48 @@ export type CollectionBuildCounts = IndexBuildCounts & { unrecorded: number };
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
 
+/**
+ * A collection's documents by id key. While some stored document is cold (cold.ts), every document it gives is
+ * warmed first; otherwise it is a Map.
+ */
+export class DocMap extends Map<string, Doc> {
+  override get(key: string): Doc | undefined {
+    const doc = super.get(key);
+    if (coldState.count !== 0 && doc !== undefined) warm(doc);
+    return doc;
+  }
+
+  override values(): MapIterator<Doc> {
+    return coldState.count === 0 ? super.values() : warming(super.values(), (doc) => doc);
+  }
+
+  override entries(): MapIterator<[string, Doc]> {
+    return coldState.count === 0 ? super.entries() : warming(super.entries(), (entry) => entry[1]);
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, Doc]> {
+    return this.entries();
+  }
+
+  override forEach(visit: (doc: Doc, key: string, map: Map<string, Doc>) => void, thisArg?: unknown): void {
+    for (const [key, doc] of this.entries()) visit.call(thisArg, doc, key, this);
+  }
+}
+
+function* warming<T>(items: MapIterator<T>, docOf: (item: T) => Doc): MapIterator<T> {
+  for (const item of items) {
+    if (coldState.count !== 0) warm(docOf(item));
+    yield item;
+  }
+}
+
 export class Collection {
   readonly db: string;
   readonly name: string;
   readonly uuid: Binary;
   readonly options: Doc;
   /** keyOf(_id) → document, in insertion (natural) order */
-  readonly docs = new Map<string, Doc>();
+  readonly docs: Map<string, Doc> = new DocMap();
   /** Secondary indexes by name (the `_id` index is `idIndex`). */
   readonly indexes = new Map<string, CatalogIndex>();
   /** The ordered `_id` index (equality goes through `docs`). */
@@ -991,17 +1127,31 @@ export class Collection {
     const counts = { inOrder: 0, sorted: 0, uncompared: 0, unrecorded: 0 };
     const all: CatalogIndex[] = [this.idIndex, ...this.indexes.values()];
     const usable = stored && stored.docs.length === this.docs.size ? stored : undefined;
-    const ordered = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
+    const recorded = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
+    // A collection loaded cold: each index whose recorded order is taken as it is waits until something reads it
+    // (Index.defer; Collection.materializeAsync builds them after the load).
+    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && (index.keepsDocuments || index === this.idIndex));
+    for (const index of deferred) {
+      index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, sorted: true, ns: this.ns, docMap: this.docs });
+      if (this.docs.size > 0) counts.inOrder++;
+      if (this.docs.size > 0 && !index.unique) counts.uncompared++;
+    }
+    const ordered = recorded.filter((index) => !deferred.includes(index));
     // Every recorded index's entries in one pass over the documents, in file order (each document read once, in
     // the order it lies in memory), then each index takes them in its order.
     const n = usable?.docs.length ?? 0;
     // An index that keeps documents needs only what each document gives it (loadInOrder reads the entries from them).
     const made = ordered.map((index) => ({ values: index.keepsDocuments ? undefined : new Array<unknown>(n * index.width), kinds: new Uint8Array(n) }));
+    // Cold documents hold only their `_id`: an index that keeps documents takes each as its one entry unread (its
+    // order, recorded while it kept documents, says that no document gave it several), and loadInOrder still
+    // checks that each comes exactly once.
+    const unread = ordered.map((index, k) => (usable?.cold === true && index.keepsDocuments ? (made[k].kinds.fill(EntryKind.One), true) : false));
     if (usable) {
       const { docs, ids } = usable;
       const scratch: unknown[] = [];
       for (let at = 0; at < n; at++) {
         for (let k = 0; k < ordered.length; k++) {
+          if (unread[k]) continue;
           const index = ordered[k];
           const values = made[k].values;
           made[k].kinds[at] = values ? index.entryInto(ids[at], docs[at], values, at * index.width) : index.entryInto(ids[at], docs[at], scratch, 0);
@@ -1010,6 +1160,7 @@ export class Collection {
       }
     }
     for (const index of all) {
+      if (index instanceof Index && index.isDeferred) continue;
       const k = ordered.indexOf(index as Index);
       const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, sorted: usable!.sorted.has(index.spec.name), docs: usable!.docs } : undefined;
       try {
@@ -1026,6 +1177,11 @@ export class Collection {
       }
     }
     return counts;
+  }
+
+  /** Builds the indexes a start deferred (Index.defer), in slices. */
+  async materializeAsync(pause: () => Promise<void>): Promise<void> {
+    for (const index of this.orderedIndexes()) await index.materializeAsync(pause);
   }
 
   /** The stored document for an index entry's id (undefined if it went away meanwhile). */

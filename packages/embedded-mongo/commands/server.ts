@@ -1,5 +1,6 @@
 /** Commands about the server and the connection: hello, buildInfo, parameters, the profiler, serverStatus. */
 import { Long } from "bson";
+import { coldState } from "../cold";
 import { MongoCommandError } from "../errors";
 import { type ServerParams } from "../pipeline";
 import { isPlainObject, type Doc } from "../values";
@@ -67,9 +68,10 @@ export const serverCommands: Record<string, CommandHandler> = {
       localTime: new Date(),
       // mongod's section names; `embedded` is this server's own: `loading` is true while a data directory still loads,
       // `indexBuilds` counts the indexes that load built from the snapshot's recorded order and those it sorted; of the
-      // first, `uncompared` were recorded sorted and taken without comparing their entries.
+      // first, `uncompared` were recorded sorted and taken without comparing their entries; `cold` counts the stored
+      // documents a start has not decoded yet (cold.ts; 0 once the background pass after the load is done).
       mem: { bits: 64, resident: Math.round(process.memoryUsage.rss() / 1048576) },
-      embedded: { loading: this.catalog.loading, indexBuilds: { ...this.catalog.indexBuilds } },
+      embedded: { loading: this.catalog.loading, indexBuilds: { ...this.catalog.indexBuilds }, cold: coldState.count },
       ok: 1,
     };
   },
