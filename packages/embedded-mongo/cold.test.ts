@@ -83,7 +83,7 @@ describe("a start from cold documents", () => {
       // Indexes that keep documents: the collection can load cold.
       await rows.createIndexes([{ key: { cat: 1, n: 1 } }, { key: { cat: 1, when: -1, _id: -1 } }]);
       await rows.insertMany(Array.from({ length: count }, (_, i) => row(i)) as never[]);
-      // An index of one field reads every document at a start: this collection loads decoded.
+      // An index of one field: its entries are copies of the values, read from the documents' bytes.
       await c.db("app").collection("plain").createIndex({ k: 1 });
       await c.db("app").collection("plain").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, k: i % 9, pad: "y".repeat(4_000) })) as never[]);
       before = await reads(c);
@@ -93,13 +93,14 @@ describe("a start from cold documents", () => {
     holdWarmUp(true);
     await withServer(dir, async (c) => {
       const s = await status(c);
-      // Every row but the six whose `_id` is a document; the plain collection decoded.
-      expect(s.cold).toBe(count - count / 500);
-      // An index-served read decodes only what it returns.
+      // Every row but the six whose `_id` is a document, and the plain collection's 300.
+      expect(s.cold).toBe(count - count / 500 + 300);
+      // An index-served read decodes only what it returns; a count none.
       const page = await c.db("app").collection("rows").find({ cat: "cedro" }).sort({ cat: 1, when: -1, _id: -1 }).limit(25).toArray();
       expect(EJSON.stringify(page, { relaxed: false })).toBe(before[1]);
-      expect((await status(c)).cold).toBe(s.cold - 25);
       expect(await c.db("app").collection("plain").countDocuments({ k: 4 })).toBe(33);
+      expect((await status(c)).cold).toBe(s.cold - 25);
+      expect((await c.db("app").collection("plain").find({ k: 4 }).sort({ k: 1, _id: 1 }).limit(2).toArray()).map((d) => d._id)).toEqual([4, 13]);
 
       const rows = c.db("app").collection("rows");
       expect((await rows.updateOne({ _id: 5 } as never, { $set: { cat: "água", n: -5 } })).modifiedCount).toBe(1);
@@ -118,8 +119,8 @@ describe("a start from cold documents", () => {
 
     // Cold again (the scans among the reads decode every row), then decoded by the background pass: the same answers.
     const after = await withServer(dir, async (c) => {
-      // The rows, and the other collection (its only index is `_id`).
-      expect((await status(c)).cold).toBe(count - count / 500 - 25 + 1 + 300);
+      // The rows, the plain collection (copied as it was into the new snapshot) and the other one (only `_id`).
+      expect((await status(c)).cold).toBe(count - count / 500 - 25 + 1 + 300 + 300);
       return reads(c);
     });
     expect(after).not.toEqual(before);
@@ -159,6 +160,32 @@ describe("a start from cold documents", () => {
       const rows = c.db("app").collection("rows");
       expect(await rows.countDocuments({ g: 1 })).toBe(501);
       expect(await rows.findOne({ _id: 1_999 } as never)).toEqual({ _id: 1_999, g: 3, k: 1_999, pad: "p".repeat(600) });
+    });
+  });
+
+  it("builds a text index at its first search, or at the first write, with the answers it gave before", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
+    dirs.push(dir);
+    const words = ["cedro", "brasa", "duna", "água", "vento"];
+    const search = async (c: MongoClient, term: string): Promise<[unknown, number][]> =>
+      (await c.db("app").collection("notes").find({ $text: { $search: term } }, { projection: { score: { $meta: "textScore" } } }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.score]);
+    let before: [unknown, number][][] = [];
+    await withServer(dir, async (c) => {
+      const notes = c.db("app").collection("notes");
+      await notes.createIndex({ body: "text" });
+      await notes.insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, body: `${words[i % 5]} ${words[(i * 3) % 5]} ${"texto ".repeat(200)}` })) as never[]);
+      before = [await search(c, "cedro"), await search(c, "vento água")];
+    });
+    holdWarmUp(true);
+    await withServer(dir, async (c) => {
+      expect((await status(c)).cold).toBe(1_500);
+      expect([await search(c, "cedro"), await search(c, "vento água")]).toEqual(before);
+    });
+    await withServer(dir, async (c) => {
+      await c.db("app").collection("notes").insertOne({ _id: 9_999, body: "cedro novo" } as never);
+      const [first, second] = before;
+      expect((await search(c, "cedro")).map(([id]) => id)).toEqual([...first.map(([id]) => id), 9_999]);
+      expect(await search(c, "vento água")).toEqual(second);
     });
   });
 });

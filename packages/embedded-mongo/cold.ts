@@ -69,13 +69,13 @@ export function forgetCold(owner: object): void {
 
 /**
  * An index's reading of a document's key fields (Index.expandDoc): a cold document's fields are read from its bytes
- * into out[0..] without warming it (an index build reads the first entry of every leaf; a search reads a few), and
+ * into out[at..] without warming it (an index build reads the first entry of every leaf; a search reads a few), and
  * true is returned; false for a document that is not cold, or one warmed here because a field holds no scalar.
  */
-export function readColdFields(doc: Doc, names: readonly string[], out: unknown[]): boolean {
+export function readColdFields(doc: Doc, names: readonly string[], out: unknown[], at = 0): boolean {
   const slot = slots.get(doc);
   if (slot === undefined) return false;
-  if (readFieldsInto(bytes[slot]!, starts[slot], names, out, 0)) return true;
+  if (readFieldsInto(bytes[slot]!, starts[slot], names, out, at)) return true;
   warm(doc);
   return false;
 }

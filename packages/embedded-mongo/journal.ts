@@ -23,7 +23,7 @@ import { BTree } from "./btree";
 import { ORDER_VERSION } from "./bson-order";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
 import { coldDocument, forgetCold, warmAll, warmUpIsHeld } from "./cold";
-import { Collection, createIndexObject, Index, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -437,8 +437,8 @@ export class Journal implements ChangeSink {
         } else if (type === RecordType.Put && current) {
           if (section.putsAt < 0) {
             section.putsAt = at;
-            // Its indexes are all known now (they come before the documents).
-            stored.cold = !byNs.has(current.ns) && mayStayCold(current);
+            // Cold unless the journal changes the collection (then every index is sorted from decoded documents).
+            stored.cold = !byNs.has(current.ns);
           }
           section.putsEnd = end;
           const doc = putDocumentOf(buf, payloadAt, stored.cold ? this : undefined);
@@ -1157,7 +1157,12 @@ function readOrderSlice(body: Doc, docs: number, filling: Map<string, Filling | 
     filling.set(name, null);
     return;
   }
-  for (let i = 0; i < count; i++) state.order[state.filled + i] = bytes.readUInt32LE(4 * i);
+  if (LITTLE_ENDIAN) {
+    // The file's uint32s are this machine's: copied as bytes into the order's own.
+    new Uint8Array(state.order.buffer, state.order.byteOffset + 4 * state.filled, 4 * count).set(bytes.subarray(0, 4 * count));
+  } else {
+    for (let i = 0; i < count; i++) state.order[state.filled + i] = bytes.readUInt32LE(4 * i);
+  }
   state.filled += count;
 }
 
@@ -1271,19 +1276,6 @@ function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc, at: numbe
     pos += 8 + length;
   }
   return pos;
-}
-
-/**
- * Whether a collection's documents may be loaded cold (cold.ts): every index but `_id` keeps documents and takes
- * its recorded order as it is (compound, on top-level fields, neither partial, sparse nor unique), so building it
- * reads no document's fields; the `_id` index reads only `_id`, which a cold document holds. Any other index reads
- * its fields from every document at the start, which would warm them all anyway.
- */
-function mayStayCold(coll: Collection): boolean {
-  for (const index of coll.indexes.values()) {
-    if (!(index instanceof Index) || !index.keepsDocuments || index.unique || index.spec.sparse === true) return false;
-  }
-  return true;
 }
 
 /**

@@ -436,6 +436,17 @@ export class Index implements CatalogIndex {
    */
   entryInto(idKey: string, doc: Doc, target: unknown[], at: number): EntryKind {
     const n = this.fields.length;
+    if (coldState.count !== 0) {
+      // A cold document (cold.ts): top-level scalars are read from its bytes; anything else decodes it first.
+      if (!this.topLevelFields || this.partial) warm(doc);
+      else if (readColdFields(doc, this.fields, target, at)) {
+        let missing = true;
+        for (let j = 0; j < n; j++) if (target[at + j] !== undefined) missing = false;
+        if (missing && this.spec.sparse) return EntryKind.LeftOut;
+        target[at + n] = idKey;
+        return EntryKind.One;
+      }
+    }
     if (this.topLevelFields && !this.partial) {
       const found = this.topLevelValues(doc, target, at);
       if (found !== Found.Array) {
@@ -524,7 +535,12 @@ export class Index implements CatalogIndex {
     const { docs, ids } = deferred;
     const n = docs.length;
     const kinds = new Uint8Array(n);
-    if (this.docMode) return { values: undefined, kinds: kinds.fill(EntryKind.One), order: deferred.order, sorted: deferred.sorted, docs };
+    if (this.docMode && this.spec.sparse !== true) return { values: undefined, kinds: kinds.fill(EntryKind.One), order: deferred.order, sorted: deferred.sorted, docs };
+    if (this.docMode) {
+      const scratch: unknown[] = [];
+      for (let at = 0; at < n; at++) kinds[at] = this.entryInto(ids[at], docs[at], scratch, 0);
+      return { values: undefined, kinds, order: deferred.order, sorted: deferred.sorted, docs };
+    }
     const values = new Array<unknown>(n * this.width);
     for (let at = 0; at < n; at++) kinds[at] = this.entryInto(ids[at], docs[at], values, at * this.width);
     return { values, kinds, order: deferred.order, sorted: deferred.sorted, docs };
@@ -1130,7 +1146,7 @@ export class Collection {
     const recorded = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
     // A collection loaded cold: each index whose recorded order is taken as it is waits until something reads it
     // (Index.defer; Collection.materializeAsync builds them after the load).
-    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && (index.keepsDocuments || index === this.idIndex));
+    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && (!index.unique || index === this.idIndex));
     for (const index of deferred) {
       index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, sorted: true, ns: this.ns, docMap: this.docs });
       if (this.docs.size > 0) counts.inOrder++;
@@ -1145,7 +1161,7 @@ export class Collection {
     // Cold documents hold only their `_id`: an index that keeps documents takes each as its one entry unread (its
     // order, recorded while it kept documents, says that no document gave it several), and loadInOrder still
     // checks that each comes exactly once.
-    const unread = ordered.map((index, k) => (usable?.cold === true && index.keepsDocuments ? (made[k].kinds.fill(EntryKind.One), true) : false));
+    const unread = ordered.map((index, k) => (usable?.cold === true && index.keepsDocuments && index.spec.sparse !== true ? (made[k].kinds.fill(EntryKind.One), true) : false));
     if (usable) {
       const { docs, ids } = usable;
       const scratch: unknown[] = [];
@@ -1161,6 +1177,12 @@ export class Collection {
     }
     for (const index of all) {
       if (index instanceof Index && index.isDeferred) continue;
+      if (index instanceof TextIndex && usable?.cold === true) {
+        // It has no recorded order: built from the documents when first read, or after the load.
+        index.defer(this.docs);
+        if (this.docs.size > 0) counts.sorted++;
+        continue;
+      }
       const k = ordered.indexOf(index as Index);
       const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, sorted: usable!.sorted.has(index.spec.name), docs: usable!.docs } : undefined;
       try {
@@ -1182,6 +1204,7 @@ export class Collection {
   /** Builds the indexes a start deferred (Index.defer), in slices. */
   async materializeAsync(pause: () => Promise<void>): Promise<void> {
     for (const index of this.orderedIndexes()) await index.materializeAsync(pause);
+    await this.textIndex()?.materializeAsync(pause);
   }
 
   /** The stored document for an index entry's id (undefined if it went away meanwhile). */

@@ -232,7 +232,41 @@ export class TextIndex implements CatalogIndex {
   readonly weights: [string, number][];
   readonly defaultLanguage: string;
   readonly languageOverride: string;
-  readonly postings = new Map<string, Map<string, number>>();
+  /** Term → id key → score; a deferred index (defer) is built the first time they are read. */
+  get postings(): Map<string, Map<string, number>> {
+    const docs = this.deferredDocs;
+    if (docs !== undefined) {
+      this.deferredDocs = undefined;
+      for (const [idKey, doc] of docs) addPostings(this.store, idKey, this.keysOf(doc));
+    }
+    return this.store;
+  }
+  private store = new Map<string, Map<string, number>>();
+  private deferredDocs: Map<string, Doc> | undefined;
+
+  /** Leaves the index to be built from `docs` the first time it is read, or by materializeAsync (a start). */
+  defer(docs: Map<string, Doc>): void {
+    this.store.clear();
+    this.deferredDocs = docs;
+  }
+
+  /** Builds a deferred index in slices; a read meanwhile builds it at once, and this build is dropped. */
+  async materializeAsync(pause: () => Promise<void>): Promise<void> {
+    const docs = this.deferredDocs;
+    if (docs === undefined) return;
+    const into = new Map<string, Map<string, number>>();
+    let n = 0;
+    for (const [idKey, doc] of docs) {
+      addPostings(into, idKey, this.keysOf(doc));
+      if ((++n & 2047) === 0) {
+        await pause();
+        if (this.deferredDocs !== docs) return;
+      }
+    }
+    if (this.deferredDocs !== docs) return;
+    this.deferredDocs = undefined;
+    this.store = into;
+  }
   readonly unique = false;
 
   constructor(spec: IndexSpec) {
@@ -301,13 +335,7 @@ export class TextIndex implements CatalogIndex {
   checkUnique(): void {}
 
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
-    if (!keys) return;
-    for (const { values } of keys) {
-      const term = values[0] as string;
-      let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = new Map()));
-      list.set(idKey, values[1] as number);
-    }
+    addPostings(this.postings, idKey, keys);
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
@@ -321,7 +349,8 @@ export class TextIndex implements CatalogIndex {
   }
 
   clear(): void {
-    this.postings.clear();
+    this.deferredDocs = undefined;
+    this.store.clear();
   }
 
   build(docs: Map<string, Doc>): void {
@@ -486,3 +515,14 @@ export function describeTextQuery(q: TextQuery): Doc {
 }
 
 export { keyOf };
+
+/** Adds a document's terms (TextIndex.keysOf) to postings. */
+function addPostings(postings: Map<string, Map<string, number>>, idKey: string, keys: KeyEntry[] | null): void {
+  if (!keys) return;
+  for (const { values } of keys) {
+    const term = values[0] as string;
+    let list = postings.get(term);
+    if (!list) postings.set(term, (list = new Map()));
+    list.set(idKey, values[1] as number);
+  }
+}

@@ -5,6 +5,7 @@
  */
 import { EJSON, ObjectId } from "bson";
 import { MongoCommandError } from "./errors";
+import { hexOfWords, isPacked } from "./object-id";
 
 export type Doc = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function keyOf(value: unknown): string {
         return `${out}]`;
       }
       const t = bsonType(value);
-      if (t === "ObjectId") return `o${(value as ObjectId).toHexString()}`;
+      if (t === "ObjectId") return isPacked(value) ? hexOfWords(value.w0, value.w1, value.w2, 0x6f /* o */) : `o${(value as ObjectId).toHexString()}`;
       if (t === "Int32" || t === "Double") return `n${(value as { value: number }).value}`;
       if (t === "Long") return `n${value.toString()}`;
       if (t !== undefined) return `x${t}:${EJSON.stringify(value as never, { relaxed: false })}`;
