@@ -1287,7 +1287,7 @@ function putDocumentOf(buf: Buffer, payloadAt: number, owner: object | undefined
   const nsAt = payloadAt + 1 + 4 + 3;
   const docAt = nsAt + 4 + buf.readInt32LE(nsAt) + 3;
   const recordEnd = payloadAt + buf.readInt32LE(payloadAt + 1) + 1;
-  if (buf[payloadAt + 5] === 0x02 && buf[payloadAt + 6] === 0x6e && buf[docAt - 3] === 0x03 && buf[docAt - 2] === 0x64 && buf[docAt - 1] === 0 && docAt < recordEnd) {
+  if (buf[payloadAt + 5] === 0x02 && buf[payloadAt + 6] === 0x6e && buf[payloadAt + 7] === 0 && buf[docAt - 3] === 0x03 && buf[docAt - 2] === 0x64 && buf[docAt - 1] === 0 && docAt < recordEnd) {
     const size = buf.readInt32LE(docAt);
     if (docAt + size <= recordEnd) {
       const cold = owner && coldDocument(buf, docAt, owner);

@@ -131,6 +131,8 @@ export class Index implements CatalogIndex {
   private readonly topLevelFields: boolean;
   /** The top-level field each key path starts with. */
   private readonly roots: string[];
+  /** The key is `_id` alone (a cold document holds it). */
+  private readonly onlyId: boolean;
   readonly compareKeys: (a: unknown, b: unknown) => number;
 
   constructor(spec: IndexSpec) {
@@ -139,6 +141,7 @@ export class Index implements CatalogIndex {
     this.directions = this.fields.map((f) => (spec.key[f] === -1 ? -1 : 1));
     this.topLevelFields = this.fields.every((f) => !f.includes("."));
     this.roots = [...new Set(this.fields.map((f) => f.split(".")[0]))];
+    this.onlyId = this.fields.length === 1 && this.fields[0] === "_id";
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
     this.docModeAllowed = this.topLevelFields && !this.partial && this.fields.length >= 2;
     this.docMode = this.docModeAllowed;
@@ -436,8 +439,9 @@ export class Index implements CatalogIndex {
    */
   entryInto(idKey: string, doc: Doc, target: unknown[], at: number): EntryKind {
     const n = this.fields.length;
-    if (coldState.count !== 0) {
-      // A cold document (cold.ts): top-level scalars are read from its bytes; anything else decodes it first.
+    if (coldState.count !== 0 && !this.onlyId) {
+      // A cold document (cold.ts): top-level scalars are read from its bytes; anything else decodes it first (its
+      // `_id` it holds already, the one object the document keeps).
       if (!this.topLevelFields || this.partial) warm(doc);
       else if (readColdFields(doc, this.fields, target, at)) {
         let missing = true;
@@ -486,8 +490,8 @@ export class Index implements CatalogIndex {
 
   /**
    * Leaves the index to be built from a start's recorded order the first time it is read (its tree), or by
-   * `materializeAsync`. Only for an order that is taken as it is: recorded sorted, and the index either keeps
-   * documents (their values are not read) or is the `_id` index (a cold document holds its `_id`).
+   * `materializeAsync`. Only for an order recorded sorted, of an index that is not unique or is the `_id` index
+   * (a unique one is checked at the start, where a duplicate fails the load instead of a later command).
    */
   defer(order: DeferredOrder): void {
     this.deferred = order;
@@ -1020,7 +1024,7 @@ export type StoredOrders = {
   ids: string[];
   orders: Map<string, Uint32Array>;
   sorted: Set<string>;
-  /** The documents were loaded cold (cold.ts; journal.ts mayStayCold says when): an index that keeps them reads none. */
+  /** The documents were loaded cold (cold.ts): every one the journal did not change since the snapshot. */
   cold: boolean;
 };
 /**
