@@ -136,6 +136,67 @@ export function decodeInsertDocument(buf: Buffer, start: number, size: number): 
 let lastInsertHadId = false;
 let sawId = false;
 
+/** Where the value scalarAt read last ends. */
+let scalarEnd = 0;
+
+/**
+ * The value of the element of `type` whose value starts at buf[i] (`end`: the index of its document's last byte),
+ * for the types the fast decoder reads other than documents and arrays, its end in `scalarEnd`; BAIL for any other
+ * type, and for a value it leaves to the official codec (an int64 from 2^53, invalid UTF-8).
+ */
+function scalarAt(buf: FastBuffer, type: number, i: number, end: number): unknown {
+  switch (type) {
+    case 0x01: // double
+      if (i + 8 > end) return BAIL;
+      scalarEnd = i + 8;
+      return buf.readDoubleLE(i);
+    case 0x02: {
+      // string
+      if (i + 4 > end) return BAIL;
+      const len = buf.readInt32LE(i);
+      const from = i + 4;
+      if (len <= 0 || from + len > end || buf[from + len - 1] !== 0) return BAIL;
+      const to = from + len - 1;
+      scalarEnd = from + len;
+      return len - 1 <= SHARED_MAX_BYTES ? sharedString(buf, from, to) : stringOf(buf, from, to, isAscii(buf, from, to));
+    }
+    case 0x07:
+      // ObjectId: copied into three numbers (object-id.ts), so the document does not keep the message alive
+      if (i + 12 > end) return BAIL;
+      scalarEnd = i + 12;
+      return packedObjectId(buf, i);
+    case 0x08: {
+      const b = buf[i];
+      if (b !== 0 && b !== 1) return BAIL;
+      scalarEnd = i + 1;
+      return b === 1;
+    }
+    case 0x09:
+      // date: int64 milliseconds, as Long.toNumber computes it
+      if (i + 8 > end) return BAIL;
+      scalarEnd = i + 8;
+      return sharedDate(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
+    case 0x0a:
+      scalarEnd = i;
+      return null;
+    case 0x10:
+      if (i + 4 > end) return BAIL;
+      scalarEnd = i + 4;
+      return buf.readInt32LE(i);
+    case 0x12: {
+      // int64: promoted to a number only within ±2^53 (beyond it the codec yields a Long)
+      if (i + 8 > end) return BAIL;
+      const high = buf.readInt32LE(i + 4);
+      const low = buf.readUInt32LE(i);
+      if (high >= MAX_SAFE_HIGH || high < -MAX_SAFE_HIGH || (high === -MAX_SAFE_HIGH && low === 0)) return BAIL;
+      scalarEnd = i + 8;
+      return high * 4294967296 + low;
+    }
+    default:
+      return BAIL;
+  }
+}
+
 /**
  * Decodes a stored document's fields into `target`, an object that holds its `_id` already (cold.ts): the `_id`
  * element is stepped over, every other field added in the bytes' order, as decodeDocumentFast would make them.
@@ -208,53 +269,9 @@ export function readFieldsInto(buf: Buffer, start: number, names: readonly strin
       continue;
     }
     found++;
-    let value: unknown;
-    switch (type) {
-      case 0x01:
-        value = buf.readDoubleLE(i);
-        i += 8;
-        break;
-      case 0x02: {
-        const len = buf.readInt32LE(i);
-        i += 4;
-        const to = i + len - 1;
-        const s = len - 1 <= SHARED_MAX_BYTES ? sharedString(fb, i, to) : stringOf(fb, i, to, isAscii(buf, i, to));
-        if (s === BAIL) return false;
-        value = s;
-        i += len;
-        break;
-      }
-      case 0x07:
-        value = packedObjectId(buf, i);
-        i += 12;
-        break;
-      case 0x08:
-        if (buf[i] > 1) return false;
-        value = buf[i] === 1;
-        i += 1;
-        break;
-      case 0x09:
-        value = sharedDate(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
-        i += 8;
-        break;
-      case 0x0a:
-        value = null;
-        break;
-      case 0x10:
-        value = buf.readInt32LE(i);
-        i += 4;
-        break;
-      case 0x12: {
-        const high = buf.readInt32LE(i + 4);
-        const low = buf.readUInt32LE(i);
-        if (high >= MAX_SAFE_HIGH || high < -MAX_SAFE_HIGH || (high === -MAX_SAFE_HIGH && low === 0)) return false;
-        value = high * 4294967296 + low;
-        i += 8;
-        break;
-      }
-      default:
-        return false;
-    }
+    const value = scalarAt(fb, type, i, end);
+    if (value === BAIL) return false;
+    i = scalarEnd;
     out[at + f] = value;
   }
   return true;
@@ -308,78 +325,19 @@ function decodeInto(
     }
     i = j + 1;
     let value: unknown;
-    switch (type) {
-      case 0x01: // double
-        if (i + 8 > end) return BAIL;
-        value = buf.readDoubleLE(i);
-        i += 8;
-        break;
-      case 0x02: {
-        // string
-        if (i + 4 > end) return BAIL;
-        const len = buf.readInt32LE(i);
-        i += 4;
-        if (len <= 0 || i + len > end || buf[i + len - 1] !== 0) return BAIL;
-        const to = i + len - 1;
-        const s = len - 1 <= SHARED_MAX_BYTES ? sharedString(buf, i, to) : stringOf(buf, i, to, isAscii(buf, i, to));
-        if (s === BAIL) return BAIL;
-        value = s;
-        i += len;
-        break;
-      }
-      case 0x03: // embedded document
-      case 0x04: {
-        // array
-        if (i + 4 > end) return BAIL;
-        const len = buf.readInt32LE(i);
-        if (len < 5 || i + len > end) return BAIL;
-        const inner = decodeInto(buf, i, len, type === 0x04, false, false);
-        if (inner === BAIL) return BAIL;
-        value = inner;
-        i += len;
-        break;
-      }
-      case 0x07: {
-        // ObjectId: copied into three numbers (object-id.ts), so the document does not keep the message alive
-        if (i + 12 > end) return BAIL;
-        value = packedObjectId(buf, i);
-        i += 12;
-        break;
-      }
-      case 0x08: {
-        const b = buf[i];
-        if (b !== 0 && b !== 1) return BAIL;
-        value = b === 1;
-        i += 1;
-        break;
-      }
-      case 0x09: {
-        // date: int64 milliseconds, as Long.toNumber computes it
-        if (i + 8 > end) return BAIL;
-        value = sharedDate(buf.readInt32LE(i + 4) * 4294967296 + buf.readUInt32LE(i));
-        i += 8;
-        break;
-      }
-      case 0x0a:
-        value = null;
-        break;
-      case 0x10:
-        if (i + 4 > end) return BAIL;
-        value = buf.readInt32LE(i);
-        i += 4;
-        break;
-      case 0x12: {
-        // int64: promoted to a number only within ±2^53 (beyond it the codec yields a Long)
-        if (i + 8 > end) return BAIL;
-        const high = buf.readInt32LE(i + 4);
-        const low = buf.readUInt32LE(i);
-        if (high >= MAX_SAFE_HIGH || high < -MAX_SAFE_HIGH || (high === -MAX_SAFE_HIGH && low === 0)) return BAIL;
-        value = high * 4294967296 + low;
-        i += 8;
-        break;
-      }
-      default:
-        return BAIL;
+    if (type === 0x03 || type === 0x04) {
+      // an embedded document or an array
+      if (i + 4 > end) return BAIL;
+      const len = buf.readInt32LE(i);
+      if (len < 5 || i + len > end) return BAIL;
+      const inner = decodeInto(buf, i, len, type === 0x04, false, false);
+      if (inner === BAIL) return BAIL;
+      value = inner;
+      i += len;
+    } else {
+      value = scalarAt(buf, type, i, end);
+      if (value === BAIL) return BAIL;
+      i = scalarEnd;
     }
     if (isArray) (object as unknown[]).push(value);
     else if (target === undefined || name !== "_id") (object as Record<string, unknown>)[name!] = value;

@@ -10,24 +10,13 @@ import { Binary, BSON, MongoClient, ObjectId } from "mongodb";
 const { EJSON } = BSON;
 import { afterEach, describe, expect, it } from "vitest";
 import { holdWarmUp } from "./cold";
-import { startEmbeddedMongo } from "./index";
+import { withServer } from "./test-helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
   holdWarmUp(false);
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-
-async function withServer<T>(dir: string, work: (client: MongoClient) => Promise<T>): Promise<T> {
-  const server = await startEmbeddedMongo({ dbPath: dir });
-  const client = new MongoClient(server.uri);
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-    await server.stop();
-  }
-}
 
 async function status(c: MongoClient) {
   let s = await c.db("admin").command({ serverStatus: 1 });

@@ -5,24 +5,13 @@ import path from "node:path";
 import { BSON, MongoClient } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_VERSION } from "./bson-order";
-import { startEmbeddedMongo } from "./index";
 import { encodeRecord } from "./journal";
+import { withServer } from "./test-helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-
-async function withServer<T>(dir: string, work: (client: MongoClient) => Promise<T>): Promise<T> {
-  const server = await startEmbeddedMongo({ dbPath: dir });
-  const client = new MongoClient(server.uri);
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-    await server.stop();
-  }
-}
 
 describe("start-up from a snapshot", () => {
   it("serves every collection with its indexes, the journal replayed over the snapshot", async () => {

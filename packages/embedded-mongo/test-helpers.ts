@@ -16,3 +16,15 @@ export async function stopHarness(h: Harness | undefined): Promise<void> {
   await h.client.close();
   await h.server.stop();
 }
+
+/** A server on the data directory `dir` for `work` with a client of its own; both stopped after it, however it ends. */
+export async function withServer<T>(dir: string, work: (client: MongoClient) => Promise<T>): Promise<T> {
+  const server = await startEmbeddedMongo({ dbPath: dir });
+  const client = new MongoClient(server.uri);
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
