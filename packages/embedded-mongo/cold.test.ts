@@ -152,6 +152,35 @@ describe("a start from cold documents", () => {
     });
   });
 
+  it("writes a snapshot that copies the records of cold documents and numbers them as stored, and starts from it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
+    dirs.push(dir);
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ _id: i, g: i % 4, k: (i * 7) % 2_000, pad: "q".repeat(600) }));
+    await withServer(dir, async (c) => {
+      await c.db("app").collection("rows").createIndexes([{ key: { g: 1, k: 1 } }, { key: { k: 1, g: 1 } }]);
+      await c.db("app").collection("rows").insertMany(rows as never[]);
+    });
+    holdWarmUp(true);
+    await withServer(dir, async (c) => {
+      // A change that is not a document's: the next snapshot copies the documents' records and numbers them.
+      await c.db("app").collection("rows").dropIndex("k_1_g_1");
+      await c.db("app").collection("other").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
+      expect((await status(c)).cold).toBe(2_000);
+    });
+    expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
+    holdWarmUp(false);
+    await withServer(dir, async (c) => {
+      const coll = c.db("app").collection("rows");
+      for (let tries = 0; (await status(c)).cold > 0 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 25));
+      // Both `_id` indexes and g_1_k_1, each from its recorded order, taken without comparing its entries.
+      expect((await status(c)).indexBuilds).toEqual({ inOrder: 3, sorted: 0, uncompared: 3 });
+      expect((await coll.indexes()).map((i) => i.name)).toEqual(["_id_", "g_1_k_1"]);
+      const expected = rows.filter((r) => r.g === 2).sort((a, b) => a.k - b.k);
+      expect(await coll.find({ g: 2 }).sort({ g: 1, k: 1 }).toArray()).toEqual(expected);
+      expect((await coll.find({ _id: { $gte: 1_990 } } as never).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(rows.slice(1_990).map((r) => r._id));
+    });
+  });
+
   it("builds a text index at its first search, or at the first write, with the answers it gave before", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
     dirs.push(dir);

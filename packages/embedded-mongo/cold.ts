@@ -5,9 +5,10 @@
  * changes: the object is the stored document, indexes that keep documents hold it, and once warm it is exactly what
  * a decode would have made (the same keys in the same order).
  *
- * Where a stored document can be reached, it is warmed first: the collection's `docs` map (DocMap, storage.ts),
- * an index entry's document (`entryDoc`) and an index's reading of an entry's values (Index.expandDoc). While no
- * document is cold (`coldState.count === 0`) each of them costs one comparison.
+ * Where a stored document can be reached, it is warmed first: the collection's `docs` map (DocMap, storage.ts) and
+ * an index entry's document (`entryDoc`). An index reads a cold document's key values from its bytes instead
+ * (`readColdFields`: Index.expandDoc, Index.entryInto). While no document is cold (`coldState.count === 0`) each of
+ * them costs one comparison.
  */
 import { decodeDocumentInto, idValueAt, readFieldsInto } from "./bson-decode";
 import type { Doc } from "./values";
@@ -78,11 +79,6 @@ export function readColdFields(doc: Doc, names: readonly string[], out: unknown[
   if (readFieldsInto(bytes[slot]!, starts[slot], names, out, at)) return true;
   warm(doc);
   return false;
-}
-
-/** True while `doc` is cold (tests). */
-export function isCold(doc: Doc): boolean {
-  return slots.has(doc);
 }
 
 /**

@@ -864,8 +864,8 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
     const writesBefore = coll.docWrites;
     if (valid && old.docs === counted.docs) {
       // The same documents in the same order as that snapshot's Put records (no put or delete since: a Map keeps
-      // its order), numbered without a pause, then copied.
-      for (const doc of coll.docs.values()) positions.set(doc, written++);
+      // its order), numbered without a pause (cold ones left cold), then copied.
+      for (const doc of coll.docs.storedValues()) positions.set(doc, written++);
       if (chunk.length > 0) yield take();
       yield { copy: { at: old.putsAt, length: old.putsLength } };
       offset += old.putsLength;
@@ -907,7 +907,7 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
           // the entry then trades for the stored one: an older version stays on the heap only until a snapshot.
           let at: number | undefined;
           if (typeof id === "string") {
-            const doc = coll.docs.get(id);
+            const doc = coll.docs.stored(id);
             at = doc && positions.get(doc);
           } else {
             at = positions.get(id as Doc);

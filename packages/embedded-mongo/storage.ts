@@ -1066,6 +1066,16 @@ export class DocMap extends Map<string, Doc> {
   override forEach(visit: (doc: Doc, key: string, map: Map<string, Doc>) => void, thisArg?: unknown): void {
     for (const [key, doc] of this.entries()) visit.call(thisArg, doc, key, this);
   }
+
+  /** The documents as stored, cold ones left cold: for a caller that needs only their identity (a snapshot's numbering). */
+  storedValues(): MapIterator<Doc> {
+    return super.values();
+  }
+
+  /** The document stored under `key`, a cold one left cold (see storedValues). */
+  stored(key: string): Doc | undefined {
+    return super.get(key);
+  }
 }
 
 function* warming<T>(items: MapIterator<T>, docOf: (item: T) => Doc): MapIterator<T> {
@@ -1081,7 +1091,7 @@ export class Collection {
   readonly uuid: Binary;
   readonly options: Doc;
   /** keyOf(_id) → document, in insertion (natural) order */
-  readonly docs: Map<string, Doc> = new DocMap();
+  readonly docs: DocMap = new DocMap();
   /** Secondary indexes by name (the `_id` index is `idIndex`). */
   readonly indexes = new Map<string, CatalogIndex>();
   /** The ordered `_id` index (equality goes through `docs`). */
