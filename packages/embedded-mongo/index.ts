@@ -180,3 +180,6 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     },
   };
 }
+
+/** Tests: holds back the pass that decodes what a start left cold (cold.ts), to read a store that is still cold. */
+export { holdWarmUp } from "./cold";
