@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { holdWarmUp, startEmbeddedMongo } from "embedded-mongo";
 import { allIndexes } from "~/models/all-indexes.server";
 import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
+import { loadedStatus } from "../packages/embedded-mongo/test-helpers";
 import { runSeed } from "./seed-run";
 
 useTempDataDir();
@@ -56,12 +57,7 @@ describe("the seeded portal after a cold start", () => {
     expect(before.length).toBeGreaterThan(allIndexes.length);
     holdWarmUp(true);
     const after = await withPortalDb(async (db, client) => {
-      let status = await client.db("admin").command({ serverStatus: 1 });
-      for (let tries = 0; status.embedded.loading && tries < 400; tries++) {
-        await new Promise((r) => setTimeout(r, 25));
-        status = await client.db("admin").command({ serverStatus: 1 });
-      }
-      expect(status.embedded.cold).toBeGreaterThan(10_000);
+      expect((await loadedStatus(client)).embedded.cold).toBeGreaterThan(10_000);
       return reads(db);
     });
     for (let i = 0; i < before.length; i++) expect(after[i]).toBe(before[i]);

@@ -210,28 +210,16 @@ export function decodeDocumentInto(buf: Buffer, start: number, size: number, tar
 }
 
 /**
- * The value of a document's first element when it is `_id` of a type read here without a decoder (ObjectId,
- * string, int32, double); undefined otherwise.
+ * The value of a document's first element when it is an `_id` holding an ObjectId, a string, an int32 or a
+ * double, as the fast decoder reads it (scalarAt); undefined otherwise.
  */
 export function idValueAt(buf: Buffer, start: number): unknown {
   const i = start + 4;
+  const type = buf[i];
   if (buf[i + 1] !== 0x5f || buf[i + 2] !== 0x69 || buf[i + 3] !== 0x64 || buf[i + 4] !== 0) return undefined;
-  const at = i + 5;
-  switch (buf[i]) {
-    case 0x07:
-      return packedObjectId(buf, at);
-    case 0x10:
-      return buf.readInt32LE(at);
-    case 0x01:
-      return buf.readDoubleLE(at);
-    case 0x02: {
-      const len = buf.readInt32LE(at);
-      if (len <= 0 || buf[at + 4 + len - 1] !== 0) return undefined;
-      return buf.toString("utf8", at + 4, at + 4 + len - 1);
-    }
-    default:
-      return undefined;
-  }
+  if (type !== 0x07 && type !== 0x02 && type !== 0x10 && type !== 0x01) return undefined;
+  const value = scalarAt(buf as FastBuffer, type, i + 5, start + buf.readInt32LE(start) - 1);
+  return value === BAIL ? undefined : value;
 }
 
 /**

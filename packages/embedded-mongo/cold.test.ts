@@ -10,7 +10,7 @@ import { Binary, BSON, MongoClient, ObjectId } from "mongodb";
 const { EJSON } = BSON;
 import { afterEach, describe, expect, it } from "vitest";
 import { holdWarmUp } from "./cold";
-import { withServer } from "./test-helpers";
+import { loadedStatus, withServer } from "./test-helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,13 +18,9 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
+/** The server's own section of serverStatus, once the data directory has loaded. */
 async function status(c: MongoClient) {
-  let s = await c.db("admin").command({ serverStatus: 1 });
-  for (let tries = 0; s.embedded.loading && tries < 200; tries++) {
-    await new Promise((r) => setTimeout(r, 25));
-    s = await c.db("admin").command({ serverStatus: 1 });
-  }
-  return s.embedded as { loading: boolean; cold: number; indexBuilds: { inOrder: number; sorted: number; uncompared: number } };
+  return (await loadedStatus(c)).embedded as { loading: boolean; cold: number; indexBuilds: { inOrder: number; sorted: number; uncompared: number } };
 }
 
 /** Every value type a stored document holds, the `_id` first; some `_id`s of a type a cold start does not read. */

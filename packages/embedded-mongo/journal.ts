@@ -1207,19 +1207,36 @@ function decodeBody(payload: Buffer): Doc {
 /** Reads a snapshot's records from `offset` in chunks (never the whole file in memory); throws on corruption. */
 function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => void): void {
   let pos = offset;
-  let carry = Buffer.alloc(0);
+  let carry: Buffer = Buffer.alloc(0);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    const n = fs.readSync(fd, chunk, 0, CHUNK, pos);
-    pos += n;
-    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    const used = parseRecords(buf, onRecord);
-    carry = Buffer.from(buf.subarray(used));
-    if (n === 0) {
+    const { buf, length, read } = nextChunk(fd, pos, carry, CHUNK);
+    pos += read;
+    let at = 0;
+    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length)) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
+    carry = buf.subarray(at, length);
+    if (read === 0) {
       if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
       return;
     }
   }
+}
+
+/** The unread tail of the last chunk (`carry`), then up to `size` of the file's next bytes from `pos`: each byte is copied at most once. */
+function nextChunk(fd: number, pos: number, carry: Buffer, size: number): { buf: Buffer; base: number; length: number; read: number } {
+  const buf = Buffer.allocUnsafeSlow(carry.length + size);
+  carry.copy(buf, 0);
+  const read = fs.readSync(fd, buf, carry.length, size, pos);
+  return { buf, base: pos - carry.length, length: carry.length + read, read };
+}
+
+/** Where the snapshot record at buf[at] ends, its checksum checked; -1 when it runs past `length` (its rest in the next chunk). */
+function recordEnd(buf: Buffer, at: number, length: number): number {
+  const size = buf.readUInt32LE(at);
+  if (size < 6) throw new Error(`corrupt record length ${size}`);
+  const end = at + 8 + size;
+  if (end > length) return -1;
+  if (crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) throw new Error("a snapshot record fails its checksum");
+  return end;
 }
 
 /**
@@ -1233,50 +1250,24 @@ async function forEachSnapshotRecordAsync(
   onRecord: (type: number, body: Doc | undefined, at: number, end: number, buf: Buffer, payloadAt: number) => Promise<void> | undefined,
 ): Promise<void> {
   let pos = offset;
-  let carry = Buffer.alloc(0);
+  let carry: Buffer = Buffer.alloc(0);
   for (;;) {
-    // The unread tail of the last chunk first, then the file's next bytes: each byte is copied at most once.
-    const buf = Buffer.allocUnsafeSlow(carry.length + ASYNC_CHUNK);
-    carry.copy(buf, 0);
-    const n = fs.readSync(fd, buf, carry.length, ASYNC_CHUNK, pos);
-    const base = pos - carry.length;
-    const length = carry.length + n;
-    pos += n;
+    const { buf, base, length, read } = nextChunk(fd, pos, carry, ASYNC_CHUNK);
+    pos += read;
     let at = 0;
-    while (at + 8 <= length) {
-      const size = buf.readUInt32LE(at);
-      if (size < 6) throw new Error(`corrupt record length ${size}`);
-      const end = at + 8 + size;
-      if (end > length) break;
-      const payload = buf.subarray(at + 8, end);
-      if (crc32(payload) !== buf.readUInt32LE(at + 4)) throw new Error("a snapshot record fails its checksum");
-      const type = payload[0];
-      const waited = onRecord(type, type === RecordType.Put ? undefined : decodeBody(payload), base + at, base + end, buf, at + 8);
+    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length)) >= 0; at = end) {
+      const type = buf[at + 8];
+      const waited = onRecord(type, type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end)), base + at, base + end, buf, at + 8);
       if (waited) await waited;
-      at = end;
     }
     carry = buf.subarray(at, length);
-    if (n === 0) {
+    if (read === 0) {
       if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
       return;
     }
   }
 }
 
-/** Parses the complete records at the start of a buffer; returns how many bytes they took. */
-function parseRecords(buf: Buffer, onRecord: (type: number, body: Doc, at: number, end: number) => void): number {
-  let pos = 0;
-  while (pos + 8 <= buf.length) {
-    const length = buf.readUInt32LE(pos);
-    if (length < 6) throw new Error(`corrupt record length ${length}`);
-    if (pos + 8 + length > buf.length) break;
-    const payload = buf.subarray(pos + 8, pos + 8 + length);
-    if (crc32(payload) !== buf.readUInt32LE(pos + 4)) throw new Error("a snapshot record fails its checksum");
-    onRecord(payload[0], decodeBody(payload), pos, pos + 8 + length);
-    pos += 8 + length;
-  }
-  return pos;
-}
 
 /**
  * The document of the Put record whose payload starts at buf[payloadAt] ({ n: ns, d: document }): cold for an

@@ -6,7 +6,7 @@ import { BSON, MongoClient } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_VERSION } from "./bson-order";
 import { encodeRecord } from "./journal";
-import { withServer } from "./test-helpers";
+import { loadedStatus, withServer } from "./test-helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -123,12 +123,3 @@ describe("start-up from a snapshot", () => {
     });
   });
 });
-
-async function loadedStatus(c: MongoClient) {
-  let status = await c.db("admin").command({ serverStatus: 1 });
-  for (let tries = 0; status.embedded.loading && tries < 200; tries++) {
-    await new Promise((r) => setTimeout(r, 50));
-    status = await c.db("admin").command({ serverStatus: 1 });
-  }
-  return status;
-}

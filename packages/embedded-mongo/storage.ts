@@ -490,8 +490,9 @@ export class Index implements CatalogIndex {
 
   /**
    * Leaves the index to be built from a start's recorded order the first time it is read (its tree), or by
-   * `materializeAsync`. Only for an order recorded sorted, of an index that is not unique or is the `_id` index
-   * (a unique one is checked at the start, where a duplicate fails the load instead of a later command).
+   * `materializeAsync`. Only for an order recorded sorted, of an index that is not unique (the `_id` index is not
+   * marked unique: its keys are the documents map's); a unique one is checked at the start, where a duplicate fails
+   * the load instead of a later command.
    */
   defer(order: DeferredOrder): void {
     this.deferred = order;
@@ -504,13 +505,10 @@ export class Index implements CatalogIndex {
   /** Builds a deferred index now, at once (sorting if its recorded order does not hold after all). */
   private materialize(): void {
     const deferred = this.deferred!;
+    // Undeferred first: a read of the tree while it is built (leaving doc mode on an array) finds it empty.
     this.deferred = undefined;
-    const tree = this.newTree();
-    const steps = this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    if (step.value) this.built = tree;
-    else this.build(deferred.docMap, deferred.ns);
+    const steps = this.building(deferred, () => true);
+    while (!steps.next().done);
   }
 
   /**
@@ -520,34 +518,37 @@ export class Index implements CatalogIndex {
   async materializeAsync(pause: () => Promise<void>): Promise<void> {
     const deferred = this.deferred;
     if (deferred === undefined) return;
-    const tree = this.newTree();
-    const steps = this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
-    for (let step = steps.next(); ; step = steps.next()) {
-      if (this.deferred !== deferred) return;
-      if (step.done) {
-        this.deferred = undefined;
-        if (step.value) this.built = tree;
-        else this.build(deferred.docMap, deferred.ns);
-        return;
-      }
+    for (const _ of this.building(deferred, () => this.deferred === deferred)) {
       await pause();
+      if (this.deferred !== deferred) return;
     }
   }
 
-  /** A deferred order as fillInOrder takes it: an index that keeps documents reads none; the `_id` index its ids. */
+  /** Builds `deferred` into a tree of its own and puts it in place, unless `wanted()` says no more. */
+  private *building(deferred: DeferredOrder, wanted: () => boolean): Generator<undefined, void> {
+    const tree = this.newTree();
+    const inOrder = yield* this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
+    if (!wanted()) return;
+    this.deferred = undefined;
+    if (inOrder) this.built = tree;
+    else this.build(deferred.docMap, deferred.ns);
+  }
+
+  /**
+   * A deferred order as fillInOrder takes it: an index that keeps documents reads none (a sparse one reads which
+   * documents it leaves out); one that copies values reads them (a cold document's from its bytes).
+   */
   private storedOf(deferred: DeferredOrder): StoredOrder {
     const { docs, ids } = deferred;
     const n = docs.length;
     const kinds = new Uint8Array(n);
-    if (this.docMode && this.spec.sparse !== true) return { values: undefined, kinds: kinds.fill(EntryKind.One), order: deferred.order, sorted: deferred.sorted, docs };
-    if (this.docMode) {
+    const values = this.docMode ? undefined : new Array<unknown>(n * this.width);
+    if (this.docMode && this.spec.sparse !== true) kinds.fill(EntryKind.One);
+    else {
       const scratch: unknown[] = [];
-      for (let at = 0; at < n; at++) kinds[at] = this.entryInto(ids[at], docs[at], scratch, 0);
-      return { values: undefined, kinds, order: deferred.order, sorted: deferred.sorted, docs };
+      for (let at = 0; at < n; at++) kinds[at] = values ? this.entryInto(ids[at], docs[at], values, at * this.width) : this.entryInto(ids[at], docs[at], scratch, 0);
     }
-    const values = new Array<unknown>(n * this.width);
-    for (let at = 0; at < n; at++) kinds[at] = this.entryInto(ids[at], docs[at], values, at * this.width);
-    return { values, kinds, order: deferred.order, sorted: deferred.sorted, docs };
+    return { values, kinds, order: deferred.order, sorted: true, docs };
   }
 
   /**
@@ -1017,7 +1018,7 @@ function pathHasArray(doc: unknown, path: string): boolean {
 
 /** A snapshot's documents in file order, each index's recorded order, and which of these were recorded sorted. */
 /** A start's recorded order of an index left to build later (Index.defer): the snapshot's documents in file order. */
-export type DeferredOrder = { docs: Doc[]; ids: string[]; order: Uint32Array; sorted: boolean; ns: string; docMap: Map<string, Doc> };
+export type DeferredOrder = { docs: Doc[]; ids: string[]; order: Uint32Array; ns: string; docMap: Map<string, Doc> };
 
 export type StoredOrders = {
   docs: Doc[];
@@ -1160,11 +1161,14 @@ export class Collection {
     const recorded = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
     // A collection loaded cold: each index whose recorded order is taken as it is waits until something reads it
     // (Index.defer; Collection.materializeAsync builds them after the load).
-    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && (!index.unique || index === this.idIndex));
+    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && !index.unique);
     for (const index of deferred) {
-      index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, sorted: true, ns: this.ns, docMap: this.docs });
-      if (this.docs.size > 0) counts.inOrder++;
-      if (this.docs.size > 0 && !index.unique) counts.uncompared++;
+      index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, ns: this.ns, docMap: this.docs });
+      // Taken in its recorded order, uncompared (takesUncompared: recorded sorted, not unique).
+      if (this.docs.size > 0) {
+        counts.inOrder++;
+        counts.uncompared++;
+      }
     }
     const ordered = recorded.filter((index) => !deferred.includes(index));
     // Every recorded index's entries in one pass over the documents, in file order (each document read once, in

@@ -28,3 +28,13 @@ export async function withServer<T>(dir: string, work: (client: MongoClient) => 
     await server.stop();
   }
 }
+
+/** serverStatus once the data directory has loaded (`embedded.loading` false), waiting up to 10 s. */
+export async function loadedStatus(client: MongoClient) {
+  let status = await client.db("admin").command({ serverStatus: 1 });
+  for (let tries = 0; status.embedded.loading && tries < 200; tries++) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = await client.db("admin").command({ serverStatus: 1 });
+  }
+  return status;
+}

@@ -234,11 +234,7 @@ export class TextIndex implements CatalogIndex {
   readonly languageOverride: string;
   /** Term → id key → score; a deferred index (defer) is built the first time they are read. */
   get postings(): Map<string, Map<string, number>> {
-    const docs = this.deferredDocs;
-    if (docs !== undefined) {
-      this.deferredDocs = undefined;
-      for (const [idKey, doc] of docs) addPostings(this.store, idKey, this.keysOf(doc));
-    }
+    if (this.deferredDocs !== undefined) this.build(this.deferredDocs);
     return this.store;
   }
   private store = new Map<string, Map<string, number>>();
