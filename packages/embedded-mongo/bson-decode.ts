@@ -204,8 +204,9 @@ function scalarAt(buf: FastBuffer, type: number, i: number, end: number): unknow
 export function decodeDocumentInto(buf: Buffer, start: number, size: number, target: Doc): void {
   if (size >= 5 && start + size <= buf.length && decodeInto(buf as FastBuffer, start, size, false, true, false, target) !== BAIL) return;
   // The fast decoder gave up part way (a type it does not read): the official codec, every field again (a key the
-  // target has already keeps its place, and the fields before that point are the same).
-  const full = decodeOfficial(buf.subarray(start, start + size));
+  // target has already keeps its place, and the fields before that point are the same). On a copy: the codec's
+  // binary values are views of the bytes it decodes, and `buf` is a read buffer used again (cold.ts).
+  const full = decodeOfficial(Buffer.from(buf.subarray(start, start + size)));
   for (const key of Object.keys(full)) if (key !== "_id") target[key] = full[key];
 }
 

@@ -8,13 +8,15 @@ import path from "node:path";
 import { Binary, BSON, MongoClient, ObjectId } from "mongodb";
 
 const { EJSON } = BSON;
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkSnapshotsOnThreadFrom } from "./checksums";
 import { holdWarmUp } from "./cold";
 import { loadedStatus, withServer } from "./test-helpers";
 
 const dirs: string[] = [];
 afterEach(() => {
   holdWarmUp(false);
+  checkSnapshotsOnThreadFrom(64 * 1024 * 1024);
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -202,4 +204,36 @@ describe("a start from cold documents", () => {
       expect(await search(c, "vento água")).toEqual(second);
     });
   });
+
+  for (const [how, from] of [["on a thread", 0], ["by the start itself", Number.MAX_SAFE_INTEGER]] as const) {
+    it(`checks the snapshot's checksums ${how}: a sound one loads, a corrupt one answers nothing`, async () => {
+      checkSnapshotsOnThreadFrom(from);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
+      dirs.push(dir);
+      let before: string[] = [];
+      await withServer(dir, async (c) => {
+        await c.db("app").collection("rows").createIndexes([{ key: { cat: 1, n: 1 } }, { key: { cat: 1, when: -1, _id: -1 } }]);
+        await c.db("app").collection("rows").insertMany(Array.from({ length: 3_000 }, (_, i) => row(i)) as never[]);
+        // More than 1 MB of journal: the stop writes a snapshot.
+        await c.db("app").collection("other").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
+        before = await reads(c);
+      });
+      expect(await withServer(dir, reads)).toEqual(before);
+
+      // One byte of one row's text changed, past the middle of the file: its record fails its checksum.
+      const file = path.join(dir, "snapshot.bson");
+      const bytes = fs.readFileSync(file);
+      const at = bytes.indexOf("cedro", Math.floor(bytes.length / 2));
+      expect(at).toBeGreaterThan(0);
+      bytes[at] = "C".charCodeAt(0);
+      fs.writeFileSync(file, bytes);
+      const logged = vi.mocked(console.error).mockImplementation(() => undefined);
+      await withServer(dir, async (c) => {
+        const rows = c.db("app").collection("rows");
+        await expect(rows.findOne({ cat: "Cedro" })).rejects.toThrow(/could not be loaded: .* is corrupt at byte/);
+        await expect(rows.countDocuments({})).rejects.toThrow(/could not be loaded/);
+      });
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/snapshot .* is corrupt at byte \d+; restore it from a backup/)]);
+    });
+  }
 });

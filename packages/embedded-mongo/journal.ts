@@ -22,7 +22,8 @@ import { Binary, BSON } from "bson";
 import { BTree } from "./btree";
 import { ORDER_VERSION } from "./bson-order";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
-import { coldDocument, forgetCold, warmAll, warmUpIsHeld } from "./cold";
+import { corruptAt, SnapshotChecker } from "./checksums";
+import { type ColdFile, coldDocument, forgetCold, openColdFile, releaseColdFile, warmAll, warmUpIsHeld } from "./cold";
 import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
 import { keyOf, type Doc } from "./values";
 
@@ -388,6 +389,7 @@ export class Journal implements ChangeSink {
     /** Where the current collection's records lie in the file (its section, for a compaction to copy). */
     let section = { at: 0, end: 0, afterHead: 0, putsAt: -1, putsEnd: -1 };
     const finish = async (coll: Collection, stored: StoredOrders) => {
+      if (stored.cold) coll.docs.adopt(stored.ids, stored.docs);
       const [db, name] = splitNs(coll.ns);
       let colls = catalog.dbs.get(db);
       if (!colls) catalog.dbs.set(db, (colls = new Map()));
@@ -409,9 +411,16 @@ export class Journal implements ChangeSink {
           this.sections.set(coll.ns, { epoch: this.epoch, all: counted.all, docs: counted.docs, at: section.at, length: section.end - section.at, putsAt, putsLength: putsEnd - putsAt });
         }
       }
+      // Loaded once every record of it is known sound.
+      await checker.through(section.end, () => this.closed);
       catalog.markReady(coll.ns);
     };
     const fd = fs.openSync(snapshotPath, "r");
+    // The records' checksums, checked beside the load (checksums.ts).
+    const snapshotEnd = fs.fstatSync(fd).size;
+    const checker = new SnapshotChecker(snapshotPath, manifest.end, snapshotEnd);
+    // Where cold documents are read back from (cold.ts): a descriptor of its own, kept while any of them is cold.
+    const coldFile = openColdFile(snapshotPath, this);
     try {
       let current: Collection | undefined;
       let stored: StoredOrders = { docs: [], ids: [], orders: new Map(), sorted: new Set(), cold: false };
@@ -426,7 +435,7 @@ export class Journal implements ChangeSink {
         filling.clear();
       };
       // Synchronous record by record; a promise only to finish a collection or to let the commands in.
-      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, (type, body, at, end, buf, payloadAt) => {
+      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, checker.inline, (type, body, at, end, buf, payloadAt) => {
         if (type === RecordType.CreateCollection) {
           if (current) return finish(current, ordersOf(stored, filling)).then(() => begin(body!, at, end));
           begin(body!, at, end);
@@ -441,9 +450,10 @@ export class Journal implements ChangeSink {
             stored.cold = !byNs.has(current.ns);
           }
           section.putsEnd = end;
-          const doc = putDocumentOf(buf, payloadAt, stored.cold ? this : undefined);
+          const doc = putDocumentOf(buf, payloadAt, at, stored.cold ? coldFile : undefined);
           const idKey = keyOf(doc._id);
-          current.docs.set(idKey, doc);
+          // A cold collection's map takes them all at its end (DocMap.adopt).
+          if (!stored.cold) current.docs.set(idKey, doc);
           stored.docs.push(doc);
           stored.ids.push(idKey);
         } else if (type === RecordType.IndexOrder && current && body!.n === current.ns) {
@@ -462,8 +472,14 @@ export class Journal implements ChangeSink {
         return undefined;
       });
       if (current) await finish(current, ordersOf(stored, filling));
+      await checker.through(snapshotEnd, () => this.closed);
+    } catch (error) {
+      // Read unchecked, a corrupt record can fail the load in any way: the corruption is what to report.
+      throw error === STOPPED ? error : await checker.explain(error as Error, Infinity);
     } finally {
+      checker.stop();
       fs.closeSync(fd);
+      releaseColdFile(coldFile);
     }
     const sortedFromSnapshot = catalog.indexBuilds.sorted;
     // Collections created after the snapshot was written exist in the journal only.
@@ -1199,81 +1215,113 @@ const CHUNK = 16 * 1024 * 1024;
 /** Small enough that decoding one chunk stays within a few milliseconds (the server answers meanwhile). */
 const ASYNC_CHUNK = 4 * 1024 * 1024;
 
-/** Decodes one record's BSON body, with the fast decoder when it can. */
-function decodeBody(payload: Buffer): Doc {
-  return decodeDocumentFast(payload, 1, payload.length - 1) ?? decodeOfficial(payload.subarray(1));
+/**
+ * Decodes one record's BSON body, with the fast decoder when it can; the official codec decodes a copy (its binary
+ * values are views of what it decodes, and a snapshot's chunk buffer is read into again) unless `views` says that
+ * the caller copies what it keeps.
+ */
+function decodeBody(payload: Buffer, views = false): Doc {
+  return decodeDocumentFast(payload, 1, payload.length - 1) ?? decodeOfficial(views ? payload.subarray(1) : Buffer.from(payload.subarray(1)));
 }
 
 /** Reads a snapshot's records from `offset` in chunks (never the whole file in memory); throws on corruption. */
 function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => void): void {
-  let pos = offset;
-  let carry: Buffer = Buffer.alloc(0);
-  for (;;) {
-    const { buf, length, read } = nextChunk(fd, pos, carry, CHUNK);
-    pos += read;
-    let at = 0;
-    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length)) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
-    carry = buf.subarray(at, length);
-    if (read === 0) {
-      if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
-      return;
-    }
+  const chunks = new ChunkReader(fd, offset, CHUNK);
+  for (let at = 0; ; ) {
+    const read = chunks.next(at);
+    const { buf, length } = chunks;
+    at = 0;
+    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length, true, () => corruptAt(file, chunks.base + at))) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
+    if (read === 0) return chunks.checkEnd(at, file);
   }
 }
 
-/** The unread tail of the last chunk (`carry`), then up to `size` of the file's next bytes from `pos`: each byte is copied at most once. */
-function nextChunk(fd: number, pos: number, carry: Buffer, size: number): { buf: Buffer; base: number; length: number; read: number } {
-  const buf = Buffer.allocUnsafeSlow(carry.length + size);
-  carry.copy(buf, 0);
-  const read = fs.readSync(fd, buf, carry.length, size, pos);
-  return { buf, base: pos - carry.length, length: carry.length + read, read };
+/**
+ * A file read in chunks into one buffer, used again for each (memory a process touches for the first time is dear,
+ * and what a record's callback keeps of it is a copy): the unread tail of the last chunk moves to its front, then
+ * the next `size` bytes of the file follow it.
+ */
+class ChunkReader {
+  buf: Buffer;
+  /** Where buf[0] lies in the file. */
+  base = 0;
+  length = 0;
+  private pos: number;
+  constructor(
+    private readonly fd: number,
+    offset: number,
+    private readonly size: number,
+  ) {
+    this.buf = Buffer.allocUnsafeSlow(size);
+    this.pos = offset;
+  }
+  /** Keeps buf[from..length) (a record the last chunk cut short) and reads on after it; how many bytes it read. */
+  next(from: number): number {
+    const tail = this.length - from;
+    if (tail + this.size > this.buf.length) {
+      const grown = Buffer.allocUnsafeSlow(tail + this.size);
+      this.buf.copy(grown, 0, from, this.length);
+      this.buf = grown;
+    } else if (tail > 0) this.buf.copyWithin(0, from, this.length);
+    const read = fs.readSync(this.fd, this.buf, tail, this.size, this.pos);
+    this.base = this.pos - tail;
+    this.pos += read;
+    this.length = tail + read;
+    return read;
+  }
+  /** At the end of the file: nothing may be left over after `at`. */
+  checkEnd(at: number, file: string): void {
+    if (at < this.length) throw corruptAt(file, this.base + at);
+  }
 }
 
-/** Where the snapshot record at buf[at] ends, its checksum checked; -1 when it runs past `length` (its rest in the next chunk). */
-function recordEnd(buf: Buffer, at: number, length: number): number {
+/**
+ * Where the snapshot record at buf[at] ends, its checksum checked (unless a SnapshotChecker does); -1 when it runs
+ * past `length` (its rest in the next chunk).
+ */
+function recordEnd(buf: Buffer, at: number, length: number, check: boolean, corrupt: () => Error): number {
   const size = buf.readUInt32LE(at);
-  if (size < 6) throw new Error(`corrupt record length ${size}`);
+  if (size < 6) throw corrupt();
   const end = at + 8 + size;
   if (end > length) return -1;
-  if (crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) throw new Error("a snapshot record fails its checksum");
+  if (check && crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) throw corrupt();
   return end;
 }
 
 /**
  * `at` is where the record starts in the file, `end` where the next one does. A Put record comes undecoded (body
  * undefined): its payload starts at buf[payloadAt]. `onRecord` returns a promise only when it has to be waited for.
+ * `check`: whether each record's checksum is checked here (else a SnapshotChecker does it).
  */
 async function forEachSnapshotRecordAsync(
   fd: number,
   file: string,
   offset: number,
+  check: boolean,
   onRecord: (type: number, body: Doc | undefined, at: number, end: number, buf: Buffer, payloadAt: number) => Promise<void> | undefined,
 ): Promise<void> {
-  let pos = offset;
-  let carry: Buffer = Buffer.alloc(0);
-  for (;;) {
-    const { buf, base, length, read } = nextChunk(fd, pos, carry, ASYNC_CHUNK);
-    pos += read;
-    let at = 0;
-    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length)) >= 0; at = end) {
+  const chunks = new ChunkReader(fd, offset, ASYNC_CHUNK);
+  for (let at = 0; ; ) {
+    const read = chunks.next(at);
+    const { buf, base, length } = chunks;
+    at = 0;
+    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length, check, () => corruptAt(file, base + at))) >= 0; at = end) {
       const type = buf[at + 8];
-      const waited = onRecord(type, type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end)), base + at, base + end, buf, at + 8);
+      // An index order's positions are copied out by readOrderSlice: its body may stay a view of the chunk.
+      const body = type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end), type === RecordType.IndexOrder);
+      const waited = onRecord(type, body, base + at, base + end, buf, at + 8);
       if (waited) await waited;
     }
-    carry = buf.subarray(at, length);
-    if (read === 0) {
-      if (carry.length > 0) throw new Error(`The embedded database snapshot ${file} is corrupt at byte ${pos - carry.length}; restore it from a backup.`);
-      return;
-    }
+    if (read === 0) return chunks.checkEnd(at, file);
   }
 }
 
 
 /**
- * The document of the Put record whose payload starts at buf[payloadAt] ({ n: ns, d: document }): cold for an
- * `owner` when its `_id` comes first, else decoded.
+ * The document of the Put record whose payload starts at buf[payloadAt] ({ n: ns, d: document }) and which starts at
+ * `recordAt` in its file: cold, read back from `coldFile`, when its `_id` comes first, else decoded.
  */
-function putDocumentOf(buf: Buffer, payloadAt: number, owner: object | undefined): Doc {
+function putDocumentOf(buf: Buffer, payloadAt: number, recordAt: number, coldFile: ColdFile | undefined): Doc {
   // type byte, body size, 0x02 "n\0" and the namespace string, then 0x03 "d\0" and the document.
   const nsAt = payloadAt + 1 + 4 + 3;
   const docAt = nsAt + 4 + buf.readInt32LE(nsAt) + 3;
@@ -1281,7 +1329,7 @@ function putDocumentOf(buf: Buffer, payloadAt: number, owner: object | undefined
   if (buf[payloadAt + 5] === 0x02 && buf[payloadAt + 6] === 0x6e && buf[payloadAt + 7] === 0 && buf[docAt - 3] === 0x03 && buf[docAt - 2] === 0x64 && buf[docAt - 1] === 0 && docAt < recordEnd) {
     const size = buf.readInt32LE(docAt);
     if (docAt + size <= recordEnd) {
-      const cold = owner && coldDocument(buf, docAt, owner);
+      const cold = coldFile && coldDocument(buf, docAt, coldFile, recordAt + 8 + (docAt - payloadAt));
       if (cold) return cold;
       const doc = decodeDocumentFast(buf, docAt, size);
       if (doc) return doc;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { BTree, type Entry } from "./btree";
 import { compareValues } from "./bson-order";
-import { Catalog, entryId, Index, type IndexSpec } from "./storage";
+import { Catalog, DocMap, entryId, Index, type IndexSpec } from "./storage";
 
 function seeded() {
   const catalog = new Catalog();
@@ -264,13 +264,16 @@ describe("an index built from a snapshot's recorded order", () => {
     expect([...index.tree.entries()]).toEqual(entries);
   });
 
-  it("still refuses duplicate keys in a unique index", async () => {
+  it("still refuses duplicate keys in a unique index whose order is not marked sorted", async () => {
     const docs = [{ _id: 1, k: "a" }, { _id: 2, k: "a" }];
     const index = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
     await expect(index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, Uint32Array.from([0, 1])))).rejects.toThrow(/duplicate key/);
-    // Recorded sorted or not: a unique index compares its neighbours.
-    const again = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
-    await expect(again.buildAsync(mapOf(docs), "db.c", noPause, storedFor(again, docs, Uint32Array.from([0, 1]), true))).rejects.toThrow(/duplicate key/);
+    // A marked order was walked from the unique tree itself: it is taken as it is, and the index then enforces.
+    const docsOk = [{ _id: 1, k: "a" }, { _id: 2, k: "b" }];
+    const marked = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
+    expect(marked.takesUncompared(storedFor(marked, docsOk, Uint32Array.from([0, 1]), true))).toBe(true);
+    expect(await marked.buildAsync(mapOf(docsOk), "db.c", noPause, storedFor(marked, docsOk, Uint32Array.from([0, 1]), true))).toBe(true);
+    expect(() => marked.checkUnique({ _id: 3, k: "b" }, "3", "db.c")).toThrow(/duplicate key/);
   });
 });
 
@@ -309,5 +312,57 @@ describe("an index's order read in slices (a snapshot's IndexOrder records)", ()
         expect(seen, `limit ${limit}`).toEqual(whole);
       }
     }
+  });
+});
+
+describe("a documents map given a start's documents (DocMap.adopt)", () => {
+  const adopted = () => {
+    const map = new DocMap();
+    const docs = Array.from({ length: 40_000 }, (_, i) => ({ _id: i }));
+    map.adopt(docs.map((d) => String(d._id)), docs);
+    return { map, docs };
+  };
+
+  it("counts them before they are in the map, and answers every call as a map that held them first", () => {
+    const { map, docs } = adopted();
+    expect(map.size).toBe(40_000);
+    expect(map.get("39999")).toBe(docs[39_999]);
+    map.set("new", { _id: "new" });
+    map.delete("0");
+    expect(map.size).toBe(40_000);
+    expect(map.has("0")).toBe(false);
+    const keys = [...map.keys()];
+    expect(keys.slice(0, 2)).toEqual(["1", "2"]);
+    expect(keys.at(-1)).toBe("new");
+  });
+
+  it("puts them in a slice at a time, and a call between slices finds them all", async () => {
+    const { map, docs } = adopted();
+    let pauses = 0;
+    const settling = map.settleAsync(async () => {
+      pauses++;
+      // The first pause: part of them are in the map.
+      if (pauses === 1) {
+        expect(map.size).toBe(40_000);
+        expect(map.get("39999")).toBe(docs[39_999]);
+        expect([...map.values()]).toEqual(docs);
+      }
+    });
+    await settling;
+    expect(pauses).toBe(1);
+    expect(map.size).toBe(40_000);
+    expect([...map.values()].map((d) => d._id)).toEqual(docs.map((d) => d._id));
+  });
+
+  it("sets a new document after the adopted ones, and clear drops them", () => {
+    const first = adopted();
+    first.map.set("0", { _id: 0, changed: true });
+    expect(first.map.size).toBe(40_000);
+    expect(first.map.get("0")).toEqual({ _id: 0, changed: true });
+    const second = adopted();
+    second.map.clear();
+    expect(second.map.size).toBe(0);
+    expect([...second.map.values()]).toEqual([]);
+    expect(() => first.map.adopt(["x"], [{ _id: "x" }])).toThrow(/not empty/);
   });
 });

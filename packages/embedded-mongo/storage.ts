@@ -470,12 +470,12 @@ export class Index implements CatalogIndex {
   }
 
   /**
-   * Whether a recorded order is taken without comparing its entries: recorded sorted, and not unique (a unique index
-   * still looks for equal neighbours). Comparing reads every entry's values in index order, far apart in memory: most
-   * of the work of a start.
+   * Whether a recorded order is taken without comparing its entries: recorded sorted (walked from this index's tree
+   * while its collection did not change, so a unique index's keys were unique too). Comparing reads every entry's
+   * values in index order, far apart in memory (and a cold document's from its file): most of the work of a start.
    */
   takesUncompared(stored: StoredOrder): boolean {
-    return stored.sorted && !this.unique;
+    return stored.sorted;
   }
 
   private async loadInOrder(stored: StoredOrder, ns: string, pause: () => Promise<void>): Promise<boolean> {
@@ -490,9 +490,7 @@ export class Index implements CatalogIndex {
 
   /**
    * Leaves the index to be built from a start's recorded order the first time it is read (its tree), or by
-   * `materializeAsync`. Only for an order recorded sorted, of an index that is not unique (the `_id` index is not
-   * marked unique: its keys are the documents map's); a unique one is checked at the start, where a duplicate fails
-   * the load instead of a later command.
+   * `materializeAsync`. Only for an order recorded sorted (takesUncompared).
    */
   defer(order: DeferredOrder): void {
     this.deferred = order;
@@ -1044,19 +1042,86 @@ export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
 /**
  * A collection's documents by id key. While some stored document is cold (cold.ts), every document it gives is
  * warmed first; otherwise it is a Map.
+ *
+ * A start that loads a collection cold hands its documents over without putting them in the map (`adopt`): a
+ * million entries are a second of a start. They go in, in their order and before anything else, at the first call
+ * that needs the map, or a slice at a time in the background pass (`settleAsync`); `size` counts them meanwhile.
  */
 export class DocMap extends Map<string, Doc> {
+  private pending: { ids: string[]; docs: Doc[]; at: number } | undefined;
+
+  /** An empty map's documents, in order, by their id keys: put in it when first needed. */
+  adopt(ids: string[], docs: Doc[]): void {
+    if (super.size !== 0 || this.pending !== undefined) throw new Error("DocMap.adopt: the map is not empty");
+    if (ids.length > 0) this.pending = { ids, docs, at: 0 };
+  }
+
+  static {
+    // Map#size counts the adopted documents not in the map yet (an accessor, which TypeScript declares a property).
+    const inMap = Object.getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
+    Object.defineProperty(this.prototype, "size", {
+      get(this: DocMap): number {
+        const pending = this.pending;
+        return (inMap.call(this) as number) + (pending === undefined ? 0 : pending.ids.length - pending.at);
+      },
+    });
+  }
+
+  /** Puts the adopted documents in, a slice at a time (a call that needs the map meanwhile puts the rest in). */
+  async settleAsync(pause: () => Promise<void>): Promise<void> {
+    for (let pending = this.pending; pending !== undefined && pending === this.pending; pending = this.pending) {
+      const stop = Math.min(pending.ids.length, pending.at + 16_384);
+      for (; pending.at < stop; pending.at++) super.set(pending.ids[pending.at], pending.docs[pending.at]);
+      if (pending.at === pending.ids.length) this.pending = undefined;
+      else await pause();
+    }
+  }
+
+  private settle(): void {
+    const pending = this.pending!;
+    this.pending = undefined;
+    for (let at = pending.at; at < pending.ids.length; at++) super.set(pending.ids[at], pending.docs[at]);
+  }
+
   override get(key: string): Doc | undefined {
+    if (this.pending !== undefined) this.settle();
     const doc = super.get(key);
     if (coldState.count !== 0 && doc !== undefined) warm(doc);
     return doc;
   }
 
+  override has(key: string): boolean {
+    if (this.pending !== undefined) this.settle();
+    return super.has(key);
+  }
+
+  override set(key: string, doc: Doc): this {
+    if (this.pending !== undefined) this.settle();
+    return super.set(key, doc);
+  }
+
+  override delete(key: string): boolean {
+    if (this.pending !== undefined) this.settle();
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.pending = undefined;
+    super.clear();
+  }
+
+  override keys(): MapIterator<string> {
+    if (this.pending !== undefined) this.settle();
+    return super.keys();
+  }
+
   override values(): MapIterator<Doc> {
+    if (this.pending !== undefined) this.settle();
     return coldState.count === 0 ? super.values() : warming(super.values(), (doc) => doc);
   }
 
   override entries(): MapIterator<[string, Doc]> {
+    if (this.pending !== undefined) this.settle();
     return coldState.count === 0 ? super.entries() : warming(super.entries(), (entry) => entry[1]);
   }
 
@@ -1070,11 +1135,13 @@ export class DocMap extends Map<string, Doc> {
 
   /** The documents as stored, cold ones left cold: for a caller that needs only their identity (a snapshot's numbering). */
   storedValues(): MapIterator<Doc> {
+    if (this.pending !== undefined) this.settle();
     return super.values();
   }
 
   /** The document stored under `key`, a cold one left cold (see storedValues). */
   stored(key: string): Doc | undefined {
+    if (this.pending !== undefined) this.settle();
     return super.get(key);
   }
 }
@@ -1161,10 +1228,10 @@ export class Collection {
     const recorded = usable ? all.filter((i): i is Index => i instanceof Index && usable.orders.has(i.name)) : [];
     // A collection loaded cold: each index whose recorded order is taken as it is waits until something reads it
     // (Index.defer; Collection.materializeAsync builds them after the load).
-    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name) && !index.unique);
+    const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name));
     for (const index of deferred) {
       index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, ns: this.ns, docMap: this.docs });
-      // Taken in its recorded order, uncompared (takesUncompared: recorded sorted, not unique).
+      // Taken in its recorded order, uncompared (takesUncompared: recorded sorted).
       if (this.docs.size > 0) {
         counts.inOrder++;
         counts.uncompared++;
@@ -1219,8 +1286,9 @@ export class Collection {
     return counts;
   }
 
-  /** Builds the indexes a start deferred (Index.defer), in slices. */
+  /** Puts the documents a start adopted in the map (DocMap.adopt), then builds the indexes it deferred (Index.defer), in slices. */
   async materializeAsync(pause: () => Promise<void>): Promise<void> {
+    await this.docs.settleAsync(pause);
     for (const index of this.orderedIndexes()) await index.materializeAsync(pause);
     await this.textIndex()?.materializeAsync(pause);
   }
