@@ -10,7 +10,7 @@ import { Binary, BSON, MongoClient, ObjectId } from "mongodb";
 const { EJSON } = BSON;
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkSnapshotsOnThreadFrom } from "./checksums";
-import { holdWarmUp } from "./cold";
+import { coldDocument, coldState, holdWarmUp, openColdFile, releaseColdFile, warm } from "./cold";
 import { loadedStatus, withServer } from "./test-helpers";
 
 const dirs: string[] = [];
@@ -236,4 +236,26 @@ describe("a start from cold documents", () => {
       expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/snapshot .* is corrupt at byte \d+; restore it from a backup/)]);
     });
   }
+
+  it("keeps the snapshot open while the start makes cold documents, though readers warmed every one made so far", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
+    dirs.push(dir);
+    const rows = [0, 1, 2].map((i) => BSON.serialize({ _id: `r${i}`, n: i, text: "ç".repeat(i + 1) }));
+    const file = path.join(dir, "rows.bson");
+    fs.writeFileSync(file, Buffer.concat(rows));
+    const all = Buffer.concat(rows);
+    const opened = openColdFile(file, {});
+    const before = coldState.count;
+    const first = coldDocument(all, 0, opened, 0)!;
+    warm(first);
+    expect(coldState.count).toBe(before);
+    // The start goes on: the next documents are read back from the same file.
+    const second = coldDocument(all, rows[0].length, opened, rows[0].length)!;
+    const third = coldDocument(all, rows[0].length + rows[1].length, opened, rows[0].length + rows[1].length)!;
+    releaseColdFile(opened);
+    warm(second);
+    warm(third);
+    expect([first, second, third]).toEqual([0, 1, 2].map((i) => ({ _id: `r${i}`, n: i, text: "ç".repeat(i + 1) })));
+    expect(opened.fd).toBe(-1);
+  });
 });

@@ -19,13 +19,13 @@ import fs from "node:fs";
 import { decodeDocumentInto, idValueAt, readFieldsInto } from "./bson-decode";
 import type { Doc } from "./values";
 
-/** A snapshot file cold documents are read back from, open while any of them is cold. */
+/** A snapshot file cold documents are read back from, open while the start reads it or any of them is cold. */
 export interface ColdFile {
   fd: number;
   /** Who made it (a data directory's journal): closing that store forgets what it left cold. */
   owner: object;
-  /** Its documents still cold. */
-  cold: number;
+  /** Its documents still cold, plus one while the start still makes more (`releaseColdFile` ends that one). */
+  holds: number;
 }
 
 /**
@@ -45,12 +45,15 @@ export const coldState = { count: 0 };
 
 /** Opens the snapshot at `path` for the cold documents a start makes from it. */
 export function openColdFile(path: string, owner: object): ColdFile {
-  return { fd: fs.openSync(path, "r"), owner, cold: 0 };
+  return { fd: fs.openSync(path, "r"), owner, holds: 1 };
 }
 
-/** Closes a cold file none of whose documents were left cold (the start decoded them all). */
+/**
+ * The start makes no more cold documents from `file`: it closes once the last of them is warm (at once when none
+ * is cold). Until then readers warming every cold document made so far do not close it.
+ */
 export function releaseColdFile(file: ColdFile): void {
-  if (file.cold === 0 && file.fd >= 0) closeFile(file);
+  if (--file.holds === 0) closeFile(file);
 }
 
 /**
@@ -67,7 +70,7 @@ export function coldDocument(buf: Buffer, start: number, file: ColdFile, positio
   docs.push(doc);
   files.push(file);
   positions.push(position);
-  file.cold++;
+  file.holds++;
   coldState.count++;
   return doc;
 }
@@ -87,7 +90,7 @@ function forgetSlot(slot: number): void {
   docs[slot] = undefined;
   const file = files[slot]!;
   files[slot] = undefined;
-  if (--file.cold === 0) closeFile(file);
+  releaseColdFile(file);
   if (--coldState.count === 0) {
     // The last one: let the slots go.
     docs = [];
