@@ -1231,7 +1231,9 @@ function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecor
     const read = chunks.next(at);
     const { buf, length } = chunks;
     at = 0;
-    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length, true, () => corruptAt(file, chunks.base + at))) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
+    let end = 0;
+    for (; at + 8 <= length && (end = recordEnd(buf, at, length, true)) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
+    if (end === CORRUPT) throw corruptAt(file, chunks.base + at);
     if (read === 0) return chunks.checkEnd(at, file);
   }
 }
@@ -1275,16 +1277,18 @@ class ChunkReader {
   }
 }
 
+const CORRUPT = -2;
+
 /**
  * Where the snapshot record at buf[at] ends, its checksum checked (unless a SnapshotChecker does); -1 when it runs
- * past `length` (its rest in the next chunk).
+ * past `length` (its rest in the next chunk), CORRUPT when its length or checksum is wrong.
  */
-function recordEnd(buf: Buffer, at: number, length: number, check: boolean, corrupt: () => Error): number {
+function recordEnd(buf: Buffer, at: number, length: number, check: boolean): number {
   const size = buf.readUInt32LE(at);
-  if (size < 6) throw corrupt();
+  if (size < 6) return CORRUPT;
   const end = at + 8 + size;
   if (end > length) return -1;
-  if (check && crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) throw corrupt();
+  if (check && crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) return CORRUPT;
   return end;
 }
 
@@ -1305,13 +1309,15 @@ async function forEachSnapshotRecordAsync(
     const read = chunks.next(at);
     const { buf, base, length } = chunks;
     at = 0;
-    for (let end = 0; at + 8 <= length && (end = recordEnd(buf, at, length, check, () => corruptAt(file, base + at))) >= 0; at = end) {
+    let end = 0;
+    for (; at + 8 <= length && (end = recordEnd(buf, at, length, check)) >= 0; at = end) {
       const type = buf[at + 8];
       // An index order's positions are copied out by readOrderSlice: its body may stay a view of the chunk.
       const body = type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end), type === RecordType.IndexOrder);
       const waited = onRecord(type, body, base + at, base + end, buf, at + 8);
       if (waited) await waited;
     }
+    if (end === CORRUPT) throw corruptAt(file, base + at);
     if (read === 0) return chunks.checkEnd(at, file);
   }
 }
