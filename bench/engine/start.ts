@@ -36,6 +36,8 @@ const useTsx = args.includes("--tsx") || !fs.existsSync(bundle);
 const flags = ["--max-old-space-size=16384", ...DB_GC_FLAGS];
 const env = { ...process.env, ...DB_MALLOC_ENV };
 const dbName = "journey_portal";
+/** The server process's arguments, as the portal starts it, on the copy at `port`. */
+const serverArgs = (port: number) => [...flags, ...(useTsx ? ["--import", "tsx", path.join(repo, "packages/embedded-mongo/cli.ts")] : [bundle]), "--port", String(port), "--dbpath", dir];
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-start-"));
 const dir = path.join(work, "db");
@@ -57,9 +59,8 @@ async function floor(): Promise<number> {
 type Times = { small: number; first: number; page: number; decoded: number; rss: number };
 
 async function engine(port: number, largest: string, filter: Record<string, unknown>, smallest: string): Promise<Times> {
-  const entry = useTsx ? ["--import", "tsx", path.join(repo, "packages/embedded-mongo/cli.ts")] : [bundle];
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...flags, ...entry, "--port", String(port), "--dbpath", dir], { env, stdio: "ignore" });
+  const child = spawn(process.execPath, serverArgs(port), { env, stdio: "ignore" });
   const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 120_000 });
   try {
     for (;;) {
@@ -94,7 +95,7 @@ try {
   for (const file of ["embedded-mongo.lock", "embedded-mongo.uri"]) fs.rmSync(path.join(dir, file), { force: true });
   // Which collections: from the snapshot's own manifest, through one start of the engine.
   const port = 28_000 + Math.floor(Math.random() * 1_000);
-  const probe = spawn(process.execPath, [...flags, ...(useTsx ? ["--import", "tsx", path.join(repo, "packages/embedded-mongo/cli.ts")] : [bundle]), "--port", String(port), "--dbpath", dir], { env, stdio: "ignore" });
+  const probe = spawn(process.execPath, serverArgs(port), { env, stdio: "ignore" });
   const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 120_000 });
   await client.connect();
   const names = (await client.db(dbName).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);

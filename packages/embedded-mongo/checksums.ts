@@ -96,14 +96,13 @@ export class SnapshotChecker {
   async through(position: number, stopped: () => boolean): Promise<void> {
     if (this.inline) return;
     for (;;) {
+      // Read before the progress: a checker that exits has stored all of it.
+      const exited = this.exited;
       this.throwIfCorruptBefore(position);
       if (this.at(CHECKED) >= position) return;
-      if (this.exited && this.at(CHECKED) < position) {
-        this.throwIfCorruptBefore(position);
-        throw new Error(`the snapshot checker stopped before byte ${position}: ${this.exited.message}`);
-      }
+      if (exited) throw new Error(`the snapshot checker stopped before byte ${position}: ${exited.message}`);
       if (stopped()) return;
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await tick();
     }
   }
 
@@ -111,7 +110,7 @@ export class SnapshotChecker {
   async explain(error: Error, position: number): Promise<Error> {
     if (this.inline) return error;
     // Wait for the checker to reach where the start failed (or to stop).
-    while (!this.exited && this.at(CHECKED) < position && this.at(FAILED) < 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (!this.exited && this.at(CHECKED) < position && this.at(FAILED) < 0) await tick();
     const failed = this.at(FAILED);
     return failed >= 0 && failed <= position ? corruptAt(this.file, failed) : error;
   }
@@ -128,6 +127,11 @@ export class SnapshotChecker {
     const failed = this.at(FAILED);
     if (failed >= 0 && failed < position) throw corruptAt(this.file, failed);
   }
+}
+
+/** A millisecond's wait between two looks at the checker's progress. */
+function tick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 export function corruptAt(file: string, at: number): Error {
