@@ -47,6 +47,8 @@ export type PipelineEnv = {
   stats: ScanStats;
   /** Plans of the queries a command ran (explain, profiler). */
   plans: PlannedQuery[];
+  /** The leading query may reuse a cached plan (PlanOptions.cached): an aggregate run, not explained. */
+  planCache?: boolean;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -1407,6 +1409,7 @@ export async function runAggregate(env: PipelineEnv, coll: Collection | undefine
     hint,
     forCount: count !== undefined && prefix.skip === 0 && prefix.limit === 0,
     notablescan: notablescanOf(env.params),
+    cached: env.planCache,
   });
   env.plans.push(query);
   if (count !== undefined && !prefix.sort) {

@@ -317,6 +317,82 @@ describe("the profiler", () => {
   });
 });
 
+describe("the plan cache", () => {
+  type Row = { _id: number; a: number; b: number };
+  const summaries = async (name: string, run: () => Promise<unknown>): Promise<string[]> => {
+    const db = h.client.db("plan");
+    await db.command({ profile: 2 });
+    try {
+      await run();
+    } finally {
+      await db.command({ profile: 0 });
+    }
+    const entries = await db.collection("system.profile").find({ ns: `plan.${name}`, op: { $in: ["query", "command"] } }).toArray();
+    await db.command({ profile: 0 });
+    await db.collection("system.profile").drop().catch(() => undefined);
+    return entries.map((e) => e.planSummary);
+  };
+
+  it("plans a repeated query again when an index is created or dropped", async () => {
+    const rows = h.client.db("plan").collection<Row>("cache_indexes");
+    await rows.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ _id: i, a: i % 10, b: i % 500 })));
+    await rows.createIndex({ a: 1 }, { name: "a" });
+    const query = () => rows.find({ a: 3, b: 7 }).toArray();
+    const expected = (await rows.find({ a: 3, b: 7 }).hint({ $natural: 1 }).toArray()).map((d) => d._id);
+    expect(await summaries("cache_indexes", query)).toEqual(["IXSCAN { a: 1 }"]);
+    // b narrows to 4 keys where a holds 200: the new index wins at once, and loses its place once dropped.
+    await rows.createIndex({ b: 1 }, { name: "b" });
+    expect(await summaries("cache_indexes", query)).toEqual(["IXSCAN { b: 1 }"]);
+    expect((await query()).map((d) => d._id)).toEqual(expected);
+    await rows.dropIndex("b");
+    expect(await summaries("cache_indexes", query)).toEqual(["IXSCAN { a: 1 }"]);
+    expect((await query()).map((d) => d._id)).toEqual(expected);
+  });
+
+  it("keeps a plan for 1,000 writes to the collection's documents, then plans again on the data as it is", async () => {
+    const rows = h.client.db("plan").collection<Row>("cache_writes");
+    // a = 1 on 10 documents, b = 1 on 1,990: a wins.
+    await rows.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ _id: i, a: i < 10 ? 1 : 0, b: i < 10 ? 0 : 1 })));
+    await rows.createIndexes([{ key: { a: 1 }, name: "a" }, { key: { b: 1 }, name: "b" }]);
+    const count = () => rows.countDocuments({ a: 1, b: 1 });
+    expect(await summaries("cache_writes", count)).toEqual(["IXSCAN { a: 1 }"]);
+    // 999 writes turn the shares around (a = 1 on 1,009 documents, b = 1 on 1,000); the kept plan still runs, and counts right.
+    for (let i = 10; i < 1_009; i++) await rows.updateOne({ _id: i }, { $set: { a: 1, b: i < 1_000 ? 0 : 1 } });
+    expect(await summaries("cache_writes", count)).toEqual(["IXSCAN { a: 1 }"]);
+    expect(await count()).toBe(9);
+    // The 1,000th write: planned again, b now holds fewer keys (999 against 1,009).
+    await rows.updateOne({ _id: 1_500 }, { $set: { b: 0 } });
+    expect(await summaries("cache_writes", count)).toEqual(["IXSCAN { b: 1 }"]);
+    expect(await count()).toBe(9);
+  });
+
+  it("keeps one plan per filter, sort and limit, the filter's values by type: each query answers its own documents", async () => {
+    const rows = h.client.db("plan").collection<{ _id: number; v: unknown; w: number }>("cache_types");
+    await rows.insertMany([
+      { _id: 1, v: 5, w: 1 },
+      { _id: 2, v: "5", w: 1 },
+      { _id: 3, v: new Date(5), w: 1 },
+      { _id: 4, v: 5, w: 2 },
+    ]);
+    await rows.createIndexes([{ key: { v: 1 }, name: "v" }, { key: { w: 1 }, name: "w" }]);
+    for (let round = 0; round < 2; round++) {
+      expect((await rows.find({ v: 5, w: 1 }).toArray()).map((d) => d._id)).toEqual([1]);
+      expect((await rows.find({ v: "5", w: 1 }).toArray()).map((d) => d._id)).toEqual([2]);
+      expect((await rows.find({ v: new Date(5), w: 1 }).toArray()).map((d) => d._id)).toEqual([3]);
+      expect((await rows.find({ v: 5 }).sort({ w: -1 }).limit(1).toArray()).map((d) => d._id)).toEqual([4]);
+      expect(await rows.countDocuments({ v: 5 })).toBe(2);
+      expect(await rows.distinct("w", { v: 5 })).toEqual([1, 2]);
+    }
+  });
+
+  it("is not used by explain, which lists every candidate of a query the cache holds", async () => {
+    await files.find({ status: 0, progress: { $lt: 50 } }).sort({ at: -1, _id: -1 }).limit(5).toArray();
+    const e = await files.find({ status: 0, progress: { $lt: 50 } }).sort({ at: -1, _id: -1 }).limit(5).explain();
+    expect(scanOf(e)).toMatchObject({ stage: "IXSCAN", indexName: "at_desc" });
+    expect(e.queryPlanner.rejectedPlans.length).toBeGreaterThan(0);
+  });
+});
+
 describe("time limits and yielding", () => {
   const slowFilter = { name: { $regex: "9\\.csv$" }, $expr: { $gt: [{ $strLenCP: "$name" }, 3] } };
 

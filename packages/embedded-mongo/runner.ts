@@ -102,7 +102,8 @@ export class CommandCore {
     return this.catalog.getCollection(db, name);
   }
 
-  async readFind(cmd: Doc, db: string): Promise<ReadOutcome> {
+  /** `explaining`: planned afresh, every candidate listed (no plan cache), as mongod's explain does. */
+  async readFind(cmd: Doc, db: string, explaining = false): Promise<ReadOutcome> {
     const name = collectionName(cmd);
     const filter = docArg(cmd.filter, "filter");
     const coll = this.readable(db, name);
@@ -121,13 +122,14 @@ export class CommandCore {
       wanted: limit > 0 ? skip + limit : 0,
       hint: cmd.hint,
       notablescan: name === "system.profile" ? undefined : this.notablescan(),
+      cached: !explaining,
     });
     const page = await runFind(ctx, coll, q, { skip, limit, compile }, env.stats);
     const docs = apply ? page.map((d) => apply(d, vars)) : page;
     return { docs, plans: [q], stats: env.stats, ctx, nReturned: docs.length };
   }
 
-  async readCount(cmd: Doc, db: string): Promise<ReadOutcome> {
+  async readCount(cmd: Doc, db: string, explaining = false): Promise<ReadOutcome> {
     const name = collectionName(cmd);
     const coll = this.readable(db, name);
     const filter = docArg(cmd.query, "query");
@@ -141,7 +143,7 @@ export class CommandCore {
       // An unfiltered count reads the collection's size (mongod's COUNT stage on record store metadata).
       n = coll?.docs.size ?? 0;
     } else {
-      const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, forCount: true, notablescan: this.notablescan() });
+      const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, forCount: true, notablescan: this.notablescan(), cached: !explaining });
       plans = [q];
       n = await runCount(ctx, coll, q, env.stats, compileFilter);
     }
@@ -150,7 +152,7 @@ export class CommandCore {
     return { docs: [], plans, stats: env.stats, ctx, nReturned: n, countOnly: true };
   }
 
-  async readDistinct(cmd: Doc, db: string): Promise<ReadOutcome> {
+  async readDistinct(cmd: Doc, db: string, explaining = false): Promise<ReadOutcome> {
     const name = collectionName(cmd);
     const key = cmd.key as string;
     const coll = this.readable(db, name);
@@ -176,7 +178,7 @@ export class CommandCore {
       };
       return scanned(q, index);
     }
-    const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan() });
+    const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan(), cached: !explaining });
     const bounded = boundedDistinctPlan(q.plan, key);
     if (bounded) return scanned(q, bounded.index, bounded);
     const values = await distinctFromDocs(ctx, openSource(coll, q, env.stats, compileFilter), key);
@@ -200,6 +202,8 @@ export class CommandCore {
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
     const env = this.env(db, ctx, vars);
     env.writable = writable;
+    // Only explain reads an aggregate unwritable: it plans afresh.
+    env.planCache = writable;
     if (collName === "system.profile") env.params = { ...env.params, notablescan: false };
     const result = await runAggregate(env, coll, ns, pipeline, cmd.hint, vars);
     return { docs: result.docs, plans: [result.query], stats: env.stats, ctx, stages: result.rest, countOnly: result.countOnly, nReturned: result.docs.length };
@@ -220,7 +224,7 @@ export class CommandCore {
     let wrap: (stage: Doc) => Doc = (stage) => stage;
     switch (name) {
       case "find": {
-        out = await this.readFind({ ...inner, batchSize: undefined }, innerDb);
+        out = await this.readFind({ ...inner, batchSize: undefined }, innerDb, true);
         const skip = numberArg(inner.skip, "skip");
         const limit = Math.abs(numberArg(inner.limit, "limit"));
         const q = out.plans[0];
@@ -241,12 +245,12 @@ export class CommandCore {
         break;
       }
       case "count":
-        out = await this.readCount(inner, innerDb);
+        out = await this.readCount(inner, innerDb, true);
         wrap = (stage) => ({ stage: "COUNT", inputStage: stage });
         break;
       case "distinct":
         if (typeof inner.key !== "string" || inner.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
-        out = await this.readDistinct(inner, innerDb);
+        out = await this.readDistinct(inner, innerDb, true);
         break;
       case "aggregate":
         out = await this.readAggregate(inner, innerDb);
