@@ -1,11 +1,11 @@
 /**
  * CPU per request of each page of bench/load/pages.ts, in the web process and in the database process, read
- * from /proc before and after a fixed number of requests sent 4 at a time. Once 50 users saturate the two
- * cores, the load bench's latency ratios follow these CPU ratios; measured here without the queueing noise of
+ * from /proc before and after a fixed number of requests sent 4 at a time, the pages taking turns (--rounds).
+ * Once 50 users saturate the two cores, the load bench's latency ratios follow these CPU ratios; measured here without the queueing noise of
  * a 50-user run, so a change to the request path can be judged page by page. A diagnostic beside run.ts: its
  * ratios are to /home and /healthz measured in the same run.
  *
- *   npm run build && npx tsx bench/load/cpu.ts [--data bench/load/.data/scale-10] [--scale 10] [--requests 1000] [--only home,executados] [--profile]
+ *   npm run build && npx tsx bench/load/cpu.ts [--data bench/load/.data/scale-10] [--scale 10] [--requests 1000] [--rounds 5] [--only home,executados] [--profile]
  *
  * Seeds the data directory when it is empty (as run.ts does; both reuse it). --profile writes the web
  * process's .cpuprofile into the data directory.
@@ -19,11 +19,13 @@ const { values: args } = parseArgs({
   options: {
     ...BENCH_OPTIONS,
     requests: { type: "string" },
+    rounds: { type: "string" },
     profile: { type: "boolean" },
   },
 });
 const { scale: SCALE, dataDir: DATA } = benchData(args);
 const REQUESTS = Number(args.requests ?? 1000);
+const ROUNDS = Number(args.rounds ?? 5);
 const CONCURRENCY = 4;
 
 async function main() {
@@ -45,22 +47,33 @@ async function main() {
   console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");
   console.log("|---|---|---|---|---|---|");
-  const byName = new Map<string, number>();
+  // The pages take turns, ROUNDS times, so that what drifts during the run (the web process's heap, the machine) is
+  // shared by all of them instead of landing on the pages measured last.
+  const spent = new Map<string, { bytes: number; web: number; db: number }>();
+  for (const page of measured) spent.set(page.name, { bytes: await fetchPage(base, page, cookies.get(page.as)!), web: 0, db: 0 });
+  const perRound = Math.ceil(REQUESTS / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const page of measured) {
+      const cookie = cookies.get(page.as)!;
+      const web0 = cpuMs(web.pid!);
+      const db0 = cpuMs(dbPid);
+      await repeat(perRound, CONCURRENCY, async () => {
+        await fetchPage(base, page, cookie);
+      });
+      const sum = spent.get(page.name)!;
+      sum.web += cpuMs(web.pid!) - web0;
+      sum.db += cpuMs(dbPid) - db0;
+    }
+  }
+  const requests = perRound * ROUNDS;
+  const webOf = (name: string) => (spent.get(name)?.web ?? NaN) / requests;
   for (const page of measured) {
-    const cookie = cookies.get(page.as)!;
-    const bytes = await fetchPage(base, page, cookie);
-    const web0 = cpuMs(web.pid!);
-    const db0 = cpuMs(dbPid);
-    await repeat(REQUESTS, CONCURRENCY, async () => {
-      await fetchPage(base, page, cookie);
-    });
-    const webMs = (cpuMs(web.pid!) - web0) / REQUESTS;
-    const dbMs = (cpuMs(dbPid) - db0) / REQUESTS;
-    byName.set(page.name, webMs);
-    const home = byName.get("/home");
-    const healthz = byName.get("/healthz");
+    const sum = spent.get(page.name)!;
+    const webMs = sum.web / requests;
+    const home = webOf("/home");
+    const healthz = webOf("/healthz");
     console.log(
-      `| ${page.name} | ${bytes} | ${webMs.toFixed(2)} | ${dbMs.toFixed(2)} | ${home ? (webMs / home).toFixed(2) : "—"} | ${healthz ? (webMs / healthz).toFixed(1) : "—"} |`,
+      `| ${page.name} | ${sum.bytes} | ${webMs.toFixed(2)} | ${(sum.db / requests).toFixed(2)} | ${Number.isNaN(home) ? "—" : (webMs / home).toFixed(2)} | ${Number.isNaN(healthz) ? "—" : (webMs / healthz).toFixed(1)} |`,
     );
   }
   web.kill("SIGTERM");
