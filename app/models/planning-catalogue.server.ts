@@ -1,5 +1,6 @@
+import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeOptions, type FilterErrors, type PlanningFilter, type SkuOption } from "~/models/planning.fields";
+import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeField, type AttributeOptions, type FilterErrors, type PlanningFilter, type SkuOption } from "~/models/planning.fields";
 import { planningTexts } from "~/messages";
 import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
 import type { IndexDeclaration } from "./indexes";
@@ -24,10 +25,41 @@ export const catalogueIndexes: IndexDeclaration[] = ATTRIBUTES.map((a) => ({
 }));
 
 
-/** The values offered for every attribute, sorted, at most SKU_GROUPED_LIMIT each. */
+/**
+ * The catalogue's values of each attribute as last read, kept KNOWN_VALUES_MS: the results screens check their filter
+ * on every page, and a filter naming every attribute cost seven commands a page. A chosen value found here is known;
+ * one not found is asked of the catalogue (so a value added since is known at once). A value removed from the
+ * catalogue within the last KNOWN_VALUES_MS is still taken for that long; the filter then names the plan's rows that
+ * carry it, as it would have a moment before (docs/decisions.md, "The planning filter's values checked against a
+ * kept list").
+ */
+export const KNOWN_VALUES_MS = 10_000;
+type KnownValues = { until: number; values: Promise<Set<unknown>> };
+const knownValues = new WeakMap<Db, Map<AttributeField, KnownValues>>();
+
+function keepValues(db: Db, field: AttributeField, values: Promise<unknown[]>): Promise<Set<unknown>> {
+  let byField = knownValues.get(db);
+  if (!byField) knownValues.set(db, (byField = new Map()));
+  const entry = { until: Date.now() + KNOWN_VALUES_MS, values: values.then((list) => new Set(list)) };
+  byField.set(field, entry);
+  // A failed read is not kept: the next check asks again.
+  entry.values.catch(() => byField.get(field) === entry && byField.delete(field));
+  return entry.values;
+}
+
+/** The kept values of one attribute, read again (one DISTINCT_SCAN of its index) when older than KNOWN_VALUES_MS. */
+function valuesOf(db: Db, field: AttributeField): Promise<Set<unknown>> {
+  const kept = knownValues.get(db)?.get(field);
+  if (kept && kept.until > Date.now()) return kept.values;
+  return keepValues(db, field, db.collection<ProductMasterRow>(PRODUCT_MASTER).distinct(field));
+}
+
+/** The values offered for every attribute, sorted, at most SKU_GROUPED_LIMIT each (read afresh, and kept for the checks). */
 export async function listAttributeOptions(): Promise<AttributeOptions> {
-  const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
+  const db = await getDb();
+  const catalogue = db.collection<ProductMasterRow>(PRODUCT_MASTER);
   const lists = await Promise.all(ATTRIBUTES.map((a) => catalogue.distinct(a.field)));
+  ATTRIBUTES.forEach((a, i) => void keepValues(db, a.field, Promise.resolve(lists[i])));
   return Object.fromEntries(
     ATTRIBUTES.map((a, i) => [
       a.param,
@@ -96,11 +128,22 @@ export async function checkFilterAgainstCatalogue(filter: PlanningFilter): Promi
   return errors;
 }
 
-/** The filter's attribute values that the catalogue holds, by attribute (empty lists for attributes not in use). */
+/**
+ * The filter's attribute values that the catalogue holds, by attribute (empty lists for attributes not in use): those
+ * in the kept lists, and those the catalogue answers for when asked about the rest (one indexed distinct per attribute).
+ */
 async function chosenAttributeValues(filter: PlanningFilter): Promise<AttributeOptions> {
-  const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
+  const db = await getDb();
+  const catalogue = db.collection<ProductMasterRow>(PRODUCT_MASTER);
   const lists = await Promise.all(
-    ATTRIBUTES.map((a) => (filter[a.param].length > 0 ? catalogue.distinct(a.field, { [a.field]: { $in: [...filter[a.param]] } }) : [])),
+    ATTRIBUTES.map(async (a) => {
+      const chosen = filter[a.param];
+      if (chosen.length === 0) return [];
+      const kept = await valuesOf(db, a.field);
+      const unseen = chosen.filter((v) => !kept.has(v));
+      const found = unseen.length > 0 ? await catalogue.distinct(a.field, { [a.field]: { $in: unseen } }) : [];
+      return [...chosen.filter((v) => kept.has(v)), ...found];
+    }),
   );
   return Object.fromEntries(ATTRIBUTES.map((a, i) => [a.param, lists[i].filter((v): v is string => typeof v === "string")])) as AttributeOptions;
 }
