@@ -133,16 +133,15 @@ export async function skusOfAttributes(db: Db, filter: PlanningFilter): Promise<
   const query: Filter<PlanningAttributeSet> = {};
   for (const a of chosen) (query as Record<string, unknown>)[a.field] = { $in: [...filter[a.param]] };
   const sets = db.collection<PlanningAttributeSet>(PLANNING_ATTRIBUTE_SETS);
-  const [matching, mixed, recorded] = await Promise.all([
-    sets.find(query, { projection: { _id: 1, mixed: 1 } }).limit(SKU_SET_LIMIT + 1).toArray(),
-    sets.find({ mixed: true }, { projection: { _id: 1 } }).limit(SKU_SET_LIMIT + 1).toArray(),
-    sets.estimatedDocumentCount(),
-  ]);
-  // Never built (rows loaded by an older release or outside the portal, before `db:indexes`): the rows decide alone.
-  if (recorded === 0) return undefined;
-  const skus = new Set(matching.map((s) => s._id));
-  for (const s of mixed) skus.add(s._id);
-  if (skus.size > SKU_SET_LIMIT) return undefined;
-  if (skus.size === 0) return { kind: "none" };
-  return { kind: "skus", skus: [...skus], exact: mixed.length === 0 };
+  // The matching SKUs and every mixed one, in one read (each branch through its own indexes).
+  const candidates = await sets
+    .find({ $or: [query, { mixed: true }] }, { projection: { _id: 1, mixed: 1 } })
+    .limit(SKU_SET_LIMIT + 1)
+    .toArray();
+  if (candidates.length > SKU_SET_LIMIT) return undefined;
+  if (candidates.length === 0) {
+    // Never built (rows loaded by an older release or outside the portal, before `db:indexes`): the rows decide alone.
+    return (await sets.estimatedDocumentCount()) === 0 ? undefined : { kind: "none" };
+  }
+  return { kind: "skus", skus: candidates.map((s) => s._id), exact: !candidates.some((s) => s.mixed) };
 }

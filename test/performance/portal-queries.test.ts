@@ -165,6 +165,11 @@ describe("every portal query uses an index", () => {
       expect.stringContaining("COUNT_SCAN { sku: 1, channel: 1, dateRef: 1 }"),
       expect.stringMatching(/^IXSCAN \{ sku: 1, channel: 1, /),
     ]);
+    // The attribute sets are read in one query, each branch of its $or through an index of its own.
+    const { plans: setPlans } = await recordQueryPlans(db, () => planEditLoader(args(everyPage)));
+    expect(setPlans.filter((p) => p.ns.endsWith(".planning_attribute_sets")).map((p) => p.planSummary)).toEqual([
+      expect.stringMatching(/^IXSCAN \{ \w+: 1 \}, IXSCAN \{ mixed: 1 \}$/),
+    ]);
     // Every value of nothing but hero, ABCD and PLC named: the page merges the ranges of their index in date order, the count adds them up.
     for (const path of [lowCardinality, onePlc]) {
       expect((await plansOf(path)).map((p) => p.planSummary).sort()).toEqual([
