@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Filter } from "mongodb";
 import { ATTRIBUTES, chosenAttributes, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
-import { PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from "./planning.server";
+import { FEW_VALUED_ATTRIBUTES, PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from "./planning.server";
 
 /**
  * The SKU attribute sets of the plan: one document per SKU of planning_quantity, holding the attributes its rows
@@ -22,6 +22,29 @@ import { PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from ".
 export const PLANNING_ATTRIBUTE_SETS = "planning_attribute_sets";
 
 export type PlanningAttributeSet = { _id: string; mixed: boolean } & Record<AttributeField, string>;
+
+/**
+ * The values of each few-valued attribute (FEW_VALUED_ATTRIBUTES) that the plan's rows carry, null for a row without
+ * one: a document per attribute, `{ _id: "abcd", values: ["A", "B", …] }`. A filter by those attributes alone names
+ * every value of the ones not chosen (models/planning-queries.server.ts), which must miss none: the writers record
+ * what they write here first, with the sets, and a rebuild computes it from the rows. A value whose rows were all
+ * deleted stays; naming it costs a range that holds nothing. An attribute without its document is read from the rows.
+ */
+export const PLANNING_ATTRIBUTE_VALUES = "planning_attribute_values";
+
+export type PlanningAttributeValues = { _id: AttributeField; values: unknown[] };
+
+const fewValueOf = (row: AttributeRow, field: AttributeField): unknown => row[field] ?? null;
+
+function valueDocuments(seen: Map<AttributeField, Set<unknown>>): PlanningAttributeValues[] {
+  return FEW_VALUED_ATTRIBUTES.map((field) => ({ _id: field, values: [...(seen.get(field) ?? [])] }));
+}
+
+/** The recorded values of the few-valued attributes, by attribute (those never recorded are missing). */
+export async function recordedAttributeValues(db: Db): Promise<Map<AttributeField, unknown[]>> {
+  const docs = await db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES).find({}).toArray();
+  return new Map(docs.map((d) => [d._id, d.values]));
+}
 
 export const attributeSetIndexes: IndexDeclaration[] = [
   ...ATTRIBUTES.map((a) => ({ collection: PLANNING_ATTRIBUTE_SETS, key: { [a.field]: 1 }, options: { name: a.field } })),
@@ -50,6 +73,12 @@ export async function recordAttributeSets(db: Db, rows: Iterable<AttributeRow>):
     else if (!seen.some((s) => ATTRIBUTES.every((a) => s[a.field] === attributes[a.field]))) seen.push(attributes);
   }
   if (bySku.size === 0) return;
+  const seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
+  for (const sets of bySku.values()) for (const attributes of sets) for (const field of FEW_VALUED_ATTRIBUTES) seen.get(field)!.add(fewValueOf(attributes as AttributeRow, field));
+  await db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES).bulkWrite(
+    valueDocuments(seen).map((doc) => ({ updateOne: { filter: { _id: doc._id }, update: { $addToSet: { values: { $each: doc.values } } }, upsert: true } })),
+    { ordered: false },
+  );
   const ops: AnyBulkWriteOperation<PlanningAttributeSet>[] = [];
   for (const [sku, sets] of bySku) {
     ops.push({ updateOne: { filter: { _id: sku }, update: { $setOnInsert: { ...sets[0], mixed: sets.length > 1 } }, upsert: true } });
@@ -72,12 +101,16 @@ export async function recordAttributeSets(db: Db, rows: Iterable<AttributeRow>):
 export async function rebuildAttributeSets(db: Db): Promise<number> {
   const group: Record<string, unknown> = { _id: "$sku" };
   for (const a of ATTRIBUTES) group[a.field] = { $addToSet: `$${a.field}` };
+  // The few-valued attributes' values again, a row without one as null ($addToSet leaves a missing field out).
+  for (const field of FEW_VALUED_ATTRIBUTES) group[`few_${field}`] = { $addToSet: { $ifNull: [`$${field}`, null] } };
   const sets = db.collection<PlanningAttributeSet>(PLANNING_ATTRIBUTE_SETS);
   await sets.deleteMany({});
   let batch: PlanningAttributeSet[] = [];
   let total = 0;
+  const seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
   const cursor = db.collection(PLANNING_QUANTITY).aggregate<{ _id: string } & Record<AttributeField, string[]>>([{ $group: group }], { allowDiskUse: true });
   for await (const doc of cursor) {
+    for (const field of FEW_VALUED_ATTRIBUTES) for (const v of (doc as unknown as Record<string, unknown[]>)[`few_${field}`]) seen.get(field)!.add(v);
     if (typeof doc._id !== "string") continue;
     const mixed = ATTRIBUTES.some((a) => doc[a.field].length !== 1);
     batch.push({ _id: doc._id, mixed, ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.field, doc[a.field][0] ?? null])) as Record<AttributeField, string>) });
@@ -88,7 +121,14 @@ export async function rebuildAttributeSets(db: Db): Promise<number> {
     }
   }
   if (batch.length > 0) await sets.insertMany(batch, { ordered: false });
+  await writeAttributeValues(db, seen);
   return total + batch.length;
+}
+
+async function writeAttributeValues(db: Db, seen: Map<AttributeField, Set<unknown>>): Promise<void> {
+  const values = db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES);
+  await values.deleteMany({});
+  await values.insertMany(valueDocuments(seen));
 }
 
 /** Builds the collection when the plan has rows and it has none (a data directory of an older release). */
@@ -101,9 +141,11 @@ export async function ensureAttributeSets(db: Db): Promise<void> {
 /** Collects the attribute sets of rows as they stream past (the seed), for one insert at the end. */
 export class AttributeSetCollector {
   private readonly bySku = new Map<string, PlanningAttributeSet>();
+  private readonly seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
 
   *tap<T extends AttributeRow>(rows: Iterable<T>): Generator<T> {
     for (const row of rows) {
+      for (const field of FEW_VALUED_ATTRIBUTES) this.seen.get(field)!.add(fewValueOf(row, field));
       const known = this.bySku.get(row.sku);
       if (!known) this.bySku.set(row.sku, { _id: row.sku, mixed: false, ...attributesOf(row) });
       else if (!known.mixed && ATTRIBUTES.some((a) => known[a.field] !== row[a.field])) known.mixed = true;
@@ -113,6 +155,11 @@ export class AttributeSetCollector {
 
   documents(): PlanningAttributeSet[] {
     return [...this.bySku.values()];
+  }
+
+  /** The documents of PLANNING_ATTRIBUTE_VALUES. */
+  values(): PlanningAttributeValues[] {
+    return valueDocuments(this.seen);
   }
 }
 

@@ -15,7 +15,7 @@ import {
   type PlanningFilter,
 } from "~/models/planning.fields";
 import { readPageOrLast } from "~/shared/pagination";
-import { skusOfAttributes } from "./planning-attribute-sets.server";
+import { recordedAttributeValues, skusOfAttributes } from "./planning-attribute-sets.server";
 import {
   FEW_VALUED_ATTRIBUTES,
   PLANNING_HISTORY,
@@ -57,7 +57,8 @@ export function planningQuery(filter: PlanningFilter): Filter<PlanningQuantityRo
 
 /**
  * Every value the plan's rows hold in `field`, and null when a row has none: what `$in` must name so that the condition
- * admits every row. Read from the field's own index (one seek per value).
+ * admits every row. Read from the field's own index (one seek per value) when planning_attribute_values has not recorded
+ * the field (a data directory of an older release, until `db:indexes` rebuilds it).
  */
 async function everyValueOf(rows: Collection<PlanningQuantityRow>, field: AttributeField): Promise<unknown[]> {
   const [values, withoutValue] = await Promise.all([
@@ -81,7 +82,8 @@ async function fewValuedQuery(filter: PlanningFilter): Promise<Filter<PlanningQu
   if (chosen.length === 0 || chosen.some((a) => !FEW_VALUED_ATTRIBUTES.includes(a.field))) return undefined;
   const { rows } = await collections();
   const open = FEW_VALUED_ATTRIBUTES.filter((field) => !chosen.some((a) => a.field === field));
-  const values = await Promise.all(open.map((field) => everyValueOf(rows, field)));
+  const recorded = open.length > 0 ? await recordedAttributeValues(await getDb()) : new Map<AttributeField, unknown[]>();
+  const values = await Promise.all(open.map((field) => recorded.get(field) ?? everyValueOf(rows, field)));
   const query = planningQuery(filter) as Record<string, unknown>;
   open.forEach((field, i) => (query[field] = { $in: values[i] }));
   return query as Filter<PlanningQuantityRow>;

@@ -17,7 +17,7 @@ import {
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
-import { AttributeSetCollector, PLANNING_ATTRIBUTE_SETS } from "~/models/planning-attribute-sets.server";
+import { AttributeSetCollector, PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES } from "~/models/planning-attribute-sets.server";
 import { REPORTS } from "~/models/reports.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { FISCAL_ITEMS } from "~/models/fiscal.server";
@@ -66,6 +66,7 @@ export const SEEDED_COLLECTIONS = [
   PLANNING_SPEND_NOK,
   PLANNING_QUANTITY,
   PLANNING_ATTRIBUTE_SETS,
+  PLANNING_ATTRIBUTE_VALUES,
   REPORTS,
   FINANCIAL_REPORTS,
   FORECAST,
@@ -215,6 +216,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   const attributeSets = new AttributeSetCollector();
   await write(PLANNING_QUANTITY, attributeSets.tap(generatePlanning(ctx, products)));
   await write(PLANNING_ATTRIBUTE_SETS, attributeSets.documents());
+  await write(PLANNING_ATTRIBUTE_VALUES, attributeSets.values());
   const objects = new SeedObjects();
   await write(FILES, generateFiles(ctx, users.uploaders, objects));
   await write(REPORTS, generateReports(ctx, users.uploaders, objects));
