@@ -16,7 +16,7 @@ import { optionValue, UsageError } from "./cli-support";
 import { exportCommand } from "./cli-export";
 import { importCommand } from "./cli-import";
 import { applyIndexes } from "../app/models/all-indexes.server";
-import { PLANNING_ATTRIBUTE_SETS, rebuildAttributeSets } from "../app/models/planning-attribute-sets.server";
+import { PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES, rebuildAttributeSets } from "../app/models/planning-attribute-sets.server";
 import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
 import { EXIT_REFUSED, parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
@@ -25,7 +25,7 @@ import { runSeed, SeedRefusedError } from "../scripts/seed-run";
 export const CLI_USAGE = `Usage: portal <command> [options]
 Commands:
   create-admin --email <address>   create the first SYSTEM ADMIN (local provider: prints a temporary password)
-  db:indexes                       create every declared index and rebuild the planning attribute sets from the rows (idempotent)
+  db:indexes                       create every declared index and rebuild the planning attribute sets and values from the rows (idempotent)
   seed [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]   write the demo data (--empty: only the demo accounts)
   import <file> [--user <e-mail>] [--target data|explorer|reports]
                                    store the file and process it as an upload, with its progress; exit 1 when refused or with NOK rows
@@ -47,7 +47,7 @@ async function dbIndexes(print: (line: string) => void): Promise<void> {
   print(`Applied ${total} indexes on ${applied.length} collections of database "${db.databaseName}" in ${Date.now() - started} ms.`);
   // Derived from the plan's rows, which a load made outside the portal may have changed.
   const sets = await rebuildAttributeSets(db);
-  print(`Rebuilt ${PLANNING_ATTRIBUTE_SETS} from planning_quantity: ${sets} SKUs.`);
+  print(`Rebuilt ${PLANNING_ATTRIBUTE_SETS} (${sets} SKUs) and ${PLANNING_ATTRIBUTE_VALUES} from planning_quantity.`);
 }
 
 async function seed(args: readonly string[], print: (line: string) => void): Promise<void> {
