@@ -347,6 +347,12 @@ describe("the plan cache", () => {
     await rows.dropIndex("b");
     expect(await summaries("cache_indexes", query)).toEqual(["IXSCAN { a: 1 }"]);
     expect((await query()).map((d) => d._id)).toEqual(expected);
+    // The same name on another key: the kept choice named the dropped index, which no write keeps up to date.
+    await rows.dropIndex("a");
+    await rows.createIndex({ b: 1 }, { name: "a" });
+    expect(await summaries("cache_indexes", query)).toEqual(["IXSCAN { b: 1 }"]);
+    await rows.insertOne({ _id: 5_000, a: 3, b: 7 });
+    expect((await query()).map((d) => d._id)).toEqual([...expected, 5_000]);
   });
 
   it("keeps a plan for 1,000 writes to the collection's documents, then plans again on the data as it is", async () => {

@@ -727,7 +727,8 @@ const PLAN_CACHE_KEY_CHARS = 16_384;
 class PlanCache {
   private readonly entries = new Map<string, Index | "collscan">();
   private writesAt = -1;
-  private indexesAt = "";
+  /** The complete indexes the entries were chosen among: the objects themselves (an index dropped and built again under its name is another). */
+  private indexesAt: Index[] = [];
 
   constructor(private readonly coll: Collection) {}
 
@@ -744,12 +745,9 @@ class PlanCache {
   }
 
   private validate(): void {
-    const indexes = this.coll
-      .orderedIndexes()
-      .filter((i) => i.complete)
-      .map((i) => i.name)
-      .join("\0");
-    if (indexes !== this.indexesAt || this.coll.docWrites - this.writesAt >= PLAN_CACHE_WRITES || this.writesAt < 0) {
+    const indexes = this.coll.orderedIndexes().filter((i) => i.complete);
+    const same = indexes.length === this.indexesAt.length && indexes.every((index, i) => index === this.indexesAt[i]);
+    if (!same || this.coll.docWrites - this.writesAt >= PLAN_CACHE_WRITES || this.writesAt < 0) {
       this.entries.clear();
       this.indexesAt = indexes;
       this.writesAt = this.coll.docWrites;
