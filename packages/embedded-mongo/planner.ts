@@ -721,8 +721,9 @@ function finishPlan(base: Omit<PlannedQuery, "plan" | "rejected" | "blockingSort
  */
 const PLAN_CACHE_ENTRIES = 256;
 const PLAN_CACHE_WRITES = 1_000;
-/** Longer keys (an $in of thousands of values) are not kept: planning them is rare and the key would be large. */
+/** Filters of more values, or longer keys (an $in of thousands of ids), are not kept: planning them is rare and the key would be large. */
 const PLAN_CACHE_KEY_CHARS = 16_384;
+const PLAN_CACHE_VALUES = 2_048;
 
 class PlanCache {
   private readonly entries = new Map<string, Index | "collscan">();
@@ -768,8 +769,21 @@ function planCacheOf(coll: Collection): PlanCache {
  * bound an index alike), the sort and the limit; undefined when too long.
  */
 export function planCacheKey(filter: Doc, sort: SortSpec | undefined, wanted: number): string | undefined {
+  // A filter of thousands of values (an $in of ids) is not written out only to be found too long.
+  if (!withinValues(filter, { left: PLAN_CACHE_VALUES })) return undefined;
   const key = `${wanted}|${sort ? sort.map(([f, d]) => `${f}:${d}`).join(",") : ""}|${keyOf(filter)}`;
   return key.length <= PLAN_CACHE_KEY_CHARS ? key : undefined;
+}
+
+/** Whether `value` holds at most `budget.left` values, arrays' elements and documents' fields counted (stops early). */
+function withinValues(value: unknown, budget: { left: number }): boolean {
+  if (--budget.left < 0) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (!withinValues(v, budget)) return false;
+  } else if (isPlainObject(value)) {
+    for (const k in value) if (!withinValues(value[k], budget)) return false;
+  }
+  return true;
 }
 
 /**
