@@ -34,10 +34,21 @@ export const PLANNING_ATTRIBUTE_VALUES = "planning_attribute_values";
 
 export type PlanningAttributeValues = { _id: AttributeField; values: unknown[] };
 
-const fewValueOf = (row: AttributeRow, field: AttributeField): unknown => row[field] ?? null;
+/** The few-valued attributes' values seen so far (a missing one as null), as PLANNING_ATTRIBUTE_VALUES documents. */
+class FewValues {
+  private readonly seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
 
-function valueDocuments(seen: Map<AttributeField, Set<unknown>>): PlanningAttributeValues[] {
-  return FEW_VALUED_ATTRIBUTES.map((field) => ({ _id: field, values: [...(seen.get(field) ?? [])] }));
+  add(field: AttributeField, value: unknown): void {
+    this.seen.get(field)!.add(value ?? null);
+  }
+
+  addRow(row: Partial<Record<AttributeField, unknown>>): void {
+    for (const field of FEW_VALUED_ATTRIBUTES) this.add(field, row[field]);
+  }
+
+  documents(): PlanningAttributeValues[] {
+    return FEW_VALUED_ATTRIBUTES.map((field) => ({ _id: field, values: [...this.seen.get(field)!] }));
+  }
 }
 
 /** The recorded values of the few-valued attributes, by attribute (those never recorded are missing). */
@@ -73,10 +84,10 @@ export async function recordAttributeSets(db: Db, rows: Iterable<AttributeRow>):
     else if (!seen.some((s) => ATTRIBUTES.every((a) => s[a.field] === attributes[a.field]))) seen.push(attributes);
   }
   if (bySku.size === 0) return;
-  const seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
-  for (const sets of bySku.values()) for (const attributes of sets) for (const field of FEW_VALUED_ATTRIBUTES) seen.get(field)!.add(fewValueOf(attributes as AttributeRow, field));
+  const seen = new FewValues();
+  for (const sets of bySku.values()) for (const attributes of sets) seen.addRow(attributes);
   await db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES).bulkWrite(
-    valueDocuments(seen).map((doc) => ({ updateOne: { filter: { _id: doc._id }, update: { $addToSet: { values: { $each: doc.values } } }, upsert: true } })),
+    seen.documents().map((doc) => ({ updateOne: { filter: { _id: doc._id }, update: { $addToSet: { values: { $each: doc.values } } }, upsert: true } })),
     { ordered: false },
   );
   const ops: AnyBulkWriteOperation<PlanningAttributeSet>[] = [];
@@ -107,10 +118,10 @@ export async function rebuildAttributeSets(db: Db): Promise<number> {
   await sets.deleteMany({});
   let batch: PlanningAttributeSet[] = [];
   let total = 0;
-  const seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
+  const seen = new FewValues();
   const cursor = db.collection(PLANNING_QUANTITY).aggregate<{ _id: string } & Record<AttributeField, string[]>>([{ $group: group }], { allowDiskUse: true });
   for await (const doc of cursor) {
-    for (const field of FEW_VALUED_ATTRIBUTES) for (const v of (doc as unknown as Record<string, unknown[]>)[`few_${field}`]) seen.get(field)!.add(v);
+    for (const field of FEW_VALUED_ATTRIBUTES) for (const v of (doc as unknown as Record<string, unknown[]>)[`few_${field}`]) seen.add(field, v);
     if (typeof doc._id !== "string") continue;
     const mixed = ATTRIBUTES.some((a) => doc[a.field].length !== 1);
     batch.push({ _id: doc._id, mixed, ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.field, doc[a.field][0] ?? null])) as Record<AttributeField, string>) });
@@ -121,14 +132,10 @@ export async function rebuildAttributeSets(db: Db): Promise<number> {
     }
   }
   if (batch.length > 0) await sets.insertMany(batch, { ordered: false });
-  await writeAttributeValues(db, seen);
-  return total + batch.length;
-}
-
-async function writeAttributeValues(db: Db, seen: Map<AttributeField, Set<unknown>>): Promise<void> {
   const values = db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES);
   await values.deleteMany({});
-  await values.insertMany(valueDocuments(seen));
+  await values.insertMany(seen.documents());
+  return total + batch.length;
 }
 
 /** Builds the collection when the plan has rows and it has none (a data directory of an older release). */
@@ -141,11 +148,11 @@ export async function ensureAttributeSets(db: Db): Promise<void> {
 /** Collects the attribute sets of rows as they stream past (the seed), for one insert at the end. */
 export class AttributeSetCollector {
   private readonly bySku = new Map<string, PlanningAttributeSet>();
-  private readonly seen = new Map(FEW_VALUED_ATTRIBUTES.map((field) => [field, new Set<unknown>()]));
+  private readonly seen = new FewValues();
 
   *tap<T extends AttributeRow>(rows: Iterable<T>): Generator<T> {
     for (const row of rows) {
-      for (const field of FEW_VALUED_ATTRIBUTES) this.seen.get(field)!.add(fewValueOf(row, field));
+      this.seen.addRow(row);
       const known = this.bySku.get(row.sku);
       if (!known) this.bySku.set(row.sku, { _id: row.sku, mixed: false, ...attributesOf(row) });
       else if (!known.mixed && ATTRIBUTES.some((a) => known[a.field] !== row[a.field])) known.mixed = true;
@@ -159,7 +166,7 @@ export class AttributeSetCollector {
 
   /** The documents of PLANNING_ATTRIBUTE_VALUES. */
   values(): PlanningAttributeValues[] {
-    return valueDocuments(this.seen);
+    return this.seen.documents();
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * CPU per request of each page of bench/load/pages.ts, in the web process and in the database process, read
  * from /proc before and after a fixed number of requests sent 4 at a time, the pages taking turns (--rounds).
- * Once 50 users saturate the two cores, the load bench's latency ratios follow these CPU ratios; measured here without the queueing noise of
- * a 50-user run, so a change to the request path can be judged page by page. A diagnostic beside run.ts: its
- * ratios are to /home and /healthz measured in the same run.
+ * Once 50 users saturate the two cores, the load bench's latency ratios follow these CPU ratios; measured here
+ * without the queueing noise of a 50-user run, so a change to the request path can be judged page by page. A
+ * diagnostic beside run.ts: its ratios are to /home and /healthz measured in the same run.
  *
  *   npm run build && npx tsx bench/load/cpu.ts [--data bench/load/.data/scale-10] [--scale 10] [--requests 1000] [--rounds 5] [--only home,executados] [--profile]
  *

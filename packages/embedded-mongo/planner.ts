@@ -667,7 +667,7 @@ export function planQuery(
   if (cache && cacheKey !== undefined) {
     const chosen = cache.get(cacheKey);
     const plan = chosen === "collscan" ? ({ kind: "collscan", direction: 1 } as const) : chosen ? indexCandidate(chosen, shape, sort, false) : undefined;
-    if (plan) return finishPlan(base, plan, [], coll.docs.size, ns, options);
+    if (plan) return finishPlan(base, plan, [], options);
   }
   const candidates: Plan[] = [];
   for (const index of coll.orderedIndexes()) {
@@ -691,15 +691,16 @@ export function planQuery(
   const size = coll.docs.size;
   const best = exactInOrder(candidates, sort) ?? cheapest(candidates, size, sort, wanted);
   if (cache && cacheKey !== undefined && (best.kind === "ixscan" || best.kind === "collscan")) cache.set(cacheKey, best.kind === "ixscan" ? best.index : "collscan");
-  return finishPlan(base, best, candidates.filter((c) => c !== best), size, ns, options);
+  return finishPlan(base, best, candidates.filter((c) => c !== best), options);
 }
 
-function finishPlan(base: Omit<PlannedQuery, "plan" | "rejected" | "blockingSort">, best: Plan, rejected: Plan[], size: number, ns: string, options: PlanOptions): PlannedQuery {
+/** The chosen plan as a PlannedQuery, or the refusal of a collection scan under notablescan. */
+function finishPlan(base: Omit<PlannedQuery, "plan" | "rejected" | "blockingSort">, best: Plan, rejected: Plan[], options: PlanOptions): PlannedQuery {
   const ns_ = options.notablescan;
-  if (best.kind === "collscan" && ns_?.enabled && size >= ns_.minDocuments) {
+  if (best.kind === "collscan" && ns_?.enabled && base.collectionSize >= ns_.minDocuments) {
     throw new MongoCommandError(
       "NoQueryExecutionPlans",
-      `error processing query: ns=${ns} planner returned error :: caused by :: No indexed plans available, and running with 'notablescan'`,
+      `error processing query: ns=${base.ns} planner returned error :: caused by :: No indexed plans available, and running with 'notablescan'`,
     );
   }
   const providesSort = best.kind === "ixscan" && best.providesSort;
@@ -768,7 +769,7 @@ function planCacheOf(coll: Collection): PlanCache {
  * The cache key of a query: its filter as keyOf writes it (values with their types; numbers of any width alike, which
  * bound an index alike), the sort and the limit; undefined when too long.
  */
-export function planCacheKey(filter: Doc, sort: SortSpec | undefined, wanted: number): string | undefined {
+function planCacheKey(filter: Doc, sort: SortSpec | undefined, wanted: number): string | undefined {
   // A filter of thousands of values (an $in of ids) is not written out only to be found too long.
   if (!withinValues(filter, { left: PLAN_CACHE_VALUES })) return undefined;
   const key = `${wanted}|${sort ? sort.map(([f, d]) => `${f}:${d}`).join(",") : ""}|${keyOf(filter)}`;
