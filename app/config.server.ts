@@ -78,6 +78,8 @@ const envShape = {
   SESSION_ABSOLUTE_HOURS: positiveInt(12),
   LOGIN_MAX_FAILURES: positiveInt(5),
   LOGIN_WINDOW_MINUTES: positiveInt(15),
+  /** Failed sign-ins (and, apart, reset-code attempts) from all addresses together within LOGIN_WINDOW_MINUTES. */
+  LOGIN_GLOBAL_MAX_FAILURES: positiveInt(500),
 
   AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1").default("us-east-1"),
 
@@ -89,6 +91,8 @@ const envShape = {
   COGNITO_IDP_NAME: optionalText,
 
   SSO_MODE: z.enum(["none", "saml", "cognito-federated"]).default("none"),
+  /** Single sign-ons one client address may start (/saml/login) within LOGIN_WINDOW_MINUTES. */
+  SSO_START_MAX_PER_IP: z.coerce.number().int().min(1).max(1000).default(100),
   SAML_IDP_ENTRY_POINT: optionalText.pipe(z.string().url().optional()),
   SAML_IDP_CERT: optionalText,
   SAML_SP_ENTITY_ID: optionalText,
@@ -112,6 +116,8 @@ const envShape = {
   /** How long a database operation waits for a reachable MongoDB before failing (then the page answers 503). */
   MONGODB_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(5_000),
   UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
+  /** The largest request body of a route that takes no file (the upload routes keep their own limits): 413 beyond. */
+  REQUEST_BODY_MAX_BYTES: positiveInt(1024 * 1024),
   UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip,pdf,docx"),
 
   DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
@@ -271,6 +277,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     port: env.PORT,
     /** Express `trust proxy`: the number of proxy hops whose X-Forwarded-* headers are believed. */
     trustProxyHops: env.TRUST_PROXY,
+    /** The body limit of the routes that take no file (server/body-limit.ts). */
+    requestBodyMaxBytes: env.REQUEST_BODY_MAX_BYTES,
     origin: origin.replace(/\/$/, ""),
     /** Every origin whose form posts are the portal's own (CSRF): APP_ORIGIN, its local aliases, APP_ALLOWED_ORIGINS. */
     allowedOrigins: [...new Set([origin, ...localAliases, ...env.APP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
@@ -294,7 +302,11 @@ export function parseConfig(source: Record<string, string | undefined>) {
       idleMinutes: env.SESSION_IDLE_MINUTES,
       absoluteHours: env.SESSION_ABSOLUTE_HOURS,
     },
-    loginLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowMinutes: env.LOGIN_WINDOW_MINUTES },
+    loginLimit: {
+      maxFailures: env.LOGIN_MAX_FAILURES,
+      windowMinutes: env.LOGIN_WINDOW_MINUTES,
+      globalMaxFailures: env.LOGIN_GLOBAL_MAX_FAILURES,
+    },
     awsRegion: env.AWS_REGION,
     identity: {
       provider: env.IDENTITY_PROVIDER,
@@ -308,6 +320,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
     },
     sso: {
       mode: env.SSO_MODE,
+      startMaxPerIp: env.SSO_START_MAX_PER_IP,
       saml: {
         idpEntryPoint: env.SAML_IDP_ENTRY_POINT,
         idpCert: env.SAML_IDP_CERT,

@@ -22,6 +22,8 @@ export const messages = {
   passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
   // ours: rate limit of failed sign-ins
   tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
+  // ours: rate limit of reset-code attempts at /recovery/{code}
+  tooManyRecoveryAttempts: "Muitas tentativas de redefinição de senha. Aguarde alguns minutos e tente novamente.",
   // ours: the identity provider throttled the request (Cognito TooManyRequests / LimitExceeded)
   identityBusy: "O serviço de login está recebendo muitas solicitações. Aguarde alguns minutos e tente novamente.",
   // ours: forgot password, first access, recovery and logout screens
@@ -48,6 +50,7 @@ export const messages = {
   logoutPrompt: "Deseja encerrar a sua sessão?",
   // ours: single sign-on (/saml) failures and progress
   ssoFailed: "Não foi possível entrar com o login corporativo. Tente novamente.",
+  ssoEmailNotVerified: "O e-mail da sua conta corporativa não está verificado. Procure o administrador do seu login corporativo.",
   ssoSigningIn: "Entrando...",
   ssoNeedsJavascript: "Ative o JavaScript do navegador para concluir o login corporativo.",
 
@@ -195,7 +198,16 @@ export const messages = {
 
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
-export { documentImportTexts, excelTexts, jobTexts, reportBundleTexts, templateTexts, uploadScreenTexts, uploadTargetTexts } from "~/features/uploads-and-jobs/texts";
+export {
+  documentImportTexts,
+  excelTexts,
+  jobTexts,
+  reportBundleTexts,
+  templateTexts,
+  uploadRightsTexts,
+  uploadScreenTexts,
+  uploadTargetTexts,
+} from "~/features/uploads-and-jobs/texts";
 export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { planningTexts } from "~/features/planning/texts";
@@ -211,4 +223,6 @@ export const deployTexts = {
   headersTooLargeTitle: "Cabeçalhos grandes demais",
   headersTooLarge: "O pedido trouxe cabeçalhos (por exemplo, cookies) grandes demais. Apague os cookies deste site e tente novamente.",
   malformedRequest: "O pedido não pôde ser lido.",
+  bodyTooLargeTitle: "Pedido grande demais",
+  bodyTooLarge: (mb: number) => `O pedido passa do limite de ${mb} MB e foi recusado.`,
 } as const;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Db, ObjectId } from "mongodb";
+import { ObjectId, type Db } from "mongodb";
 import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 import { normalizeEmail } from "./users.server";
@@ -25,27 +25,55 @@ export const indexes: IndexDeclaration[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Failed sign-ins
+// Sign-in and recovery attempts. One document per attempt and key, inserted BEFORE the comparison it stands for
+// (a reservation), so parallel requests see each other; a refused or successful attempt's documents are removed.
 
 type LoginAttempt = { _id?: ObjectId; key: string; at: Date; expiresAt: Date };
 
 export const emailKey = (email: string) => `email:${normalizeEmail(email)}`;
 export const ipKey = (ip: string) => `ip:${ip.trim().toLowerCase()}`;
 
-export async function insertLoginFailure(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<void> {
+/** Inserts one attempt under each key, all at `at`; answers their ids in the order of `keys`. */
+export async function insertLoginAttempts(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<ObjectId[]> {
   const database = db ?? (await getDb());
   const expiresAt = new Date(at.getTime() + windowMinutes * 60_000);
-  await database.collection<LoginAttempt>(LOGIN_ATTEMPTS).insertMany(keys.map((key) => ({ key, at, expiresAt })));
+  const docs = keys.map((key) => ({ _id: new ObjectId(), key, at, expiresAt }));
+  await database.collection<LoginAttempt>(LOGIN_ATTEMPTS).insertMany(docs);
+  return docs.map((d) => d._id);
+}
+
+/** How many attempts `key` has after `since` (counting stops at `cap`), and its oldest and two latest of them. */
+export async function readLoginAttempts(
+  key: string,
+  since: Date,
+  cap: number,
+  db?: Db,
+): Promise<{ count: number; oldest?: Date; latest: Array<{ _id: ObjectId; at: Date }> }> {
+  const database = db ?? (await getDb());
+  const attempts = database.collection<LoginAttempt>(LOGIN_ATTEMPTS);
+  const filter = { key, at: { $gt: since } };
+  const [count, oldest, latest] = await Promise.all([
+    attempts.countDocuments(filter, { limit: cap }),
+    attempts.find(filter, { projection: { at: 1 } }).sort({ at: 1 }).limit(1).next(),
+    attempts.find(filter, { projection: { at: 1 } }).sort({ at: -1 }).limit(2).toArray(),
+  ]);
+  return { count, oldest: oldest?.at, latest: latest.map((d) => ({ _id: d._id as ObjectId, at: d.at })) };
+}
+
+/** One record under each key, for the plain counters (reset requests, SSO starts) that do not reserve. */
+export async function insertLoginFailure(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<void> {
+  await insertLoginAttempts(keys, at, windowMinutes, db);
 }
 
 export async function countLoginFailures(key: string, since: Date, db?: Db): Promise<{ count: number; oldest?: Date }> {
+  const { count, oldest } = await readLoginAttempts(key, since, 1000, db);
+  return { count, oldest };
+}
+
+export async function deleteLoginAttempts(ids: ObjectId[], db?: Db): Promise<void> {
+  if (ids.length === 0) return;
   const database = db ?? (await getDb());
-  const docs = await database
-    .collection<LoginAttempt>(LOGIN_ATTEMPTS)
-    .find({ key, at: { $gt: since } }, { projection: { at: 1 }, sort: { at: 1 } })
-    .limit(1000)
-    .toArray();
-  return { count: docs.length, oldest: docs[0]?.at };
+  await database.collection<LoginAttempt>(LOGIN_ATTEMPTS).deleteMany({ _id: { $in: ids } });
 }
 
 export async function deleteLoginFailures(key: string, db?: Db): Promise<void> {
@@ -56,9 +84,10 @@ export async function deleteLoginFailures(key: string, db?: Db): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Password-reset codes (local provider). One record per e-mail: a new request replaces the older code.
 
+/** `failedAttempts` counts every attempt reserved on the code (a right one deletes the record). */
 type ResetCodeRecord = { _id: string; codeHash: string; createdAt: Date; expiresAt: Date; failedAttempts: number };
 
-/** Wrong codes tolerated before the code is thrown away (a 6-digit code must not be guessable). */
+/** Attempts allowed on one code, right or wrong: each is reserved before its comparison. */
 export const MAX_RESET_CODE_ATTEMPTS = 5;
 
 export function hashResetCode(email: string, code: string, secret: string): string {
@@ -77,24 +106,29 @@ export async function storeResetCode(email: string, codeHash: string, now: Date,
 export type ConsumeCodeResult = "ok" | "mismatch" | "expired";
 
 /**
- * Uses a code once. "expired" when there is no live code (none requested, used, replaced, expired or
- * thrown away after too many wrong tries); "mismatch" when the code is wrong.
+ * Uses a code once. "expired" when there is no live code (none requested, used, replaced, expired or out of
+ * attempts); "mismatch" when the code is wrong. The attempt is reserved by the same atomic update that reads the
+ * code, under the cap, so however many requests run in parallel at most MAX_RESET_CODE_ATTEMPTS are compared.
  */
 export async function consumeResetCode(email: string, codeHash: string, now: Date): Promise<ConsumeCodeResult> {
   const db = await getDb();
   const codes = db.collection<ResetCodeRecord>(PASSWORD_RESET_CODES);
   const id = normalizeEmail(email);
-  const current = await codes.findOne({ _id: id });
-  if (!current || current.expiresAt.getTime() <= now.getTime()) return "expired";
-  const a = Buffer.from(current.codeHash);
+  const reserved = await codes.findOneAndUpdate(
+    { _id: id, expiresAt: { $gt: now }, failedAttempts: { $lt: MAX_RESET_CODE_ATTEMPTS } },
+    { $inc: { failedAttempts: 1 } },
+    { returnDocument: "after" },
+  );
+  if (!reserved) return "expired";
+  const a = Buffer.from(reserved.codeHash);
   const b = Buffer.from(codeHash);
   if (a.length === b.length && timingSafeEqual(a, b)) {
     // Atomic: of two concurrent uses of the same code only one deletes it.
-    const deleted = await codes.findOneAndDelete({ _id: id, codeHash: current.codeHash, expiresAt: { $gt: now } });
+    const deleted = await codes.findOneAndDelete({ _id: id, codeHash: reserved.codeHash, expiresAt: { $gt: now } });
     return deleted ? "ok" : "expired";
   }
-  const updated = await codes.findOneAndUpdate({ _id: id }, { $inc: { failedAttempts: 1 } }, { returnDocument: "after" });
-  if (updated && updated.failedAttempts >= MAX_RESET_CODE_ATTEMPTS) await codes.deleteOne({ _id: id });
+  // The last attempt used up: the code goes (not a newer one stored meanwhile).
+  if (reserved.failedAttempts >= MAX_RESET_CODE_ATTEMPTS) await codes.deleteOne({ _id: id, codeHash: reserved.codeHash });
   return "mismatch";
 }
 

@@ -15,6 +15,7 @@ import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
 import { confirmPasswordReset } from "~/features/access/accounts.server";
+import { getClientIp } from "~/features/access/login-limit.server";
 
 // same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
 // their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.
@@ -33,7 +34,7 @@ type ActionData = { done: true } | { done: false; result: SubmissionResult<strin
  * Everything is checked by the schema the browser also validates with (e-mail, code, the password policy and the
  * confirmation); the identity provider's refusal (wrong or expired code, …) comes back as a form-level notice.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const form = await readForm(request);
   const submission = form ? parseSubmission(form, recoverySchema) : null;
@@ -41,8 +42,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data<ActionData>({ done: false, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
 
   const { email, code, password, confirmPassword } = submission.value;
-  const outcome = await confirmPasswordReset({ email, code, password, confirmPassword });
+  const outcome = await confirmPasswordReset({ email, code, password, confirmPassword, ip: getClientIp(context) });
   if (outcome.kind === "ok") return data<ActionData>({ done: true });
+  if (outcome.kind === "rateLimited") {
+    const result = submission.reply({ formErrors: [messages.tooManyRecoveryAttempts], hideFields: SECRET_FIELDS });
+    const headers = { "Retry-After": String(outcome.retryAfterSeconds) };
+    return data<ActionData>({ done: false, result }, { status: 429, headers });
+  }
   let result: SubmissionResult<string[]>;
   if (outcome.kind === "invalidInput") {
     // The service's stricter rules (the address length): its texts are zod's, so the field gets ours.
@@ -83,7 +89,7 @@ export default function RecoveryPage() {
           </div>
           <div className="field">
             <label htmlFor={fields.code.id}>{messages.codeLabel}</label>
-            <input {...getInputProps(fields.code, { type: "text" })} key={fields.code.key} autoComplete="one-time-code" inputMode="numeric" />
+            <input {...getInputProps(fields.code, { type: "text" })} key={fields.code.key} autoComplete="one-time-code" inputMode="text" />
             <FieldError field={fields.code} />
           </div>
           <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />

@@ -179,7 +179,7 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
       await dialog.getByRole("button", { name: messages.send }).click();
       await resetter.getByText(messages.recoveryEmailSent).waitFor();
       const [mail] = await db.collection("mail_outbox").find({ to: "explorer@demo.local" }).sort({ createdAt: -1 }).limit(1).toArray();
-      const code = /código: (\d{6})/.exec(String(mail?.text))?.[1];
+      const code = /código: ([0-9A-HJKMNP-TV-Z]{26})/.exec(String(mail?.text))?.[1];
       await resetter.goto(`/recovery/${code}`);
       await resetter.getByLabel(messages.emailLabel, { exact: true }).fill("explorer@demo.local");
       await resetter.getByLabel(messages.newPasswordLabel, { exact: true }).fill("Trocada#2026");

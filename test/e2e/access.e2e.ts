@@ -466,9 +466,9 @@ describe("the login screen", () => {
     await page.getByText(messages.recoveryEmailSent).waitFor();
 
     const mail = await latestMail(app, email);
-    const code = /código: (\d{6})/.exec(mail?.text ?? "")?.[1];
-    const link = /(https?:\/\/\S+\/recovery\/\d{6})/.exec(mail?.text ?? "")?.[1];
-    expect(code).toMatch(/^\d{6}$/);
+    const code = /código: ([0-9A-HJKMNP-TV-Z]{26})/.exec(mail?.text ?? "")?.[1];
+    const link = /(https?:\/\/\S+\/recovery\/[0-9A-HJKMNP-TV-Z]{26})/.exec(mail?.text ?? "")?.[1];
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(link).toBe(`${app.baseURL}/recovery/${code}`);
 
     await page.goto(link as string);
@@ -709,8 +709,8 @@ describe("without JavaScript", () => {
       await dialog.getByLabel(messages.registrationEmailLabel).fill(email);
       await dialog.getByRole("button", { name: messages.send }).click();
       await page.getByText(messages.recoveryEmailSent).waitFor();
-      const code = /código: (\d{6})/.exec((await latestMail(app, email))?.text ?? "")?.[1];
-      expect(code).toMatch(/^\d{6}$/);
+      const code = /código: ([0-9A-HJKMNP-TV-Z]{26})/.exec((await latestMail(app, email))?.text ?? "")?.[1];
+      expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
 
       // The page of the e-mail's link: its POST must carry the portal's Origin, or the host refuses it (403).
       const answers: Response[] = [];

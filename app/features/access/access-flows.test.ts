@@ -173,16 +173,18 @@ describe("signInVerifiedUser (SSO) and loadNavigation", () => {
 });
 
 describe("rate limit of failed sign-ins", () => {
-  it("blocks an e-mail after LOGIN_MAX_FAILURES failures, even with the right password", async () => {
+  it("slows an e-mail down on one address after LOGIN_MAX_FAILURES failures, even with the right password, not on another", async () => {
     process.env.LOGIN_MAX_FAILURES = "3";
     resetConfigForTests();
     const email = await makeUser("USER GOLD");
     for (let i = 0; i < 3; i++) {
-      expect((await signInWithPassword({ email, password: "Wrong#1", ip: `10.1.0.${i}` })).kind).toBe("invalid");
+      expect((await signInWithPassword({ email, password: "Wrong#1", ip: "10.1.0.1" })).kind).toBe("invalid");
     }
-    const blocked = await signInWithPassword({ email, password: PASSWORD, ip: "10.1.1.1" });
+    const blocked = await signInWithPassword({ email, password: PASSWORD, ip: "10.1.0.1" });
     expect(blocked.kind).toBe("rateLimited");
     if (blocked.kind === "rateLimited") expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
+    // Failures from one address do not lock the account out on another (docs/access.md, the sign-in limits).
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "10.1.1.1" })).kind).toBe("signedIn");
   });
 
   it("lets the e-mail in again once the window has passed", async () => {
@@ -193,9 +195,9 @@ describe("rate limit of failed sign-ins", () => {
     const email = await makeUser("USER GOLD");
     await signInWithPassword({ email, password: "Wrong#1", ip: "10.2.0.1" });
     await signInWithPassword({ email, password: "Wrong#1", ip: "10.2.0.1" });
-    expect((await signInWithPassword({ email, password: PASSWORD, ip: "10.2.0.2" })).kind).toBe("rateLimited");
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "10.2.0.1" })).kind).toBe("rateLimited");
     vi.setSystemTime(new Date("2026-03-01T10:16:00Z"));
-    expect((await signInWithPassword({ email, password: PASSWORD, ip: "10.2.0.2" })).kind).toBe("signedIn");
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "10.2.0.1" })).kind).toBe("signedIn");
   });
 
   it("blocks an IP that fails across many e-mails", async () => {
@@ -305,9 +307,10 @@ describe("user creation and first access", () => {
 });
 
 describe("forgot password and reset by code", () => {
+  const wrongCodeFor = (code: string) => (code === "0".repeat(26) ? "1".repeat(26) : "0".repeat(26));
   const codeOf = async (email: string) => {
     const mail = await readLatestMail(email);
-    const code = /código: (\d{6})/.exec(mail!.text)![1];
+    const code = /código: (\S+)/.exec(mail!.text)![1];
     expect(mail!.text).toContain(`http://localhost:3000/recovery/${code}`);
     return code;
   };
@@ -317,7 +320,7 @@ describe("forgot password and reset by code", () => {
     const before = (await signIn(email)).cookie;
     expect(await requestPasswordReset({ email })).toEqual({ kind: "sent" });
     const code = await codeOf(email);
-    const wrong = code === "000000" ? "111111" : "000000";
+    const wrong = wrongCodeFor(code);
     expect(await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({
       kind: "error",
       message: localProviderMessages.codeMismatch,
@@ -326,7 +329,9 @@ describe("forgot password and reset by code", () => {
       kind: "invalidInput",
     });
     expect((await requireUser(requestWith(before))).email).toBe(email);
-    expect(await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({ kind: "ok" });
+    // Typed back in lower case and in groups, it is the same code.
+    const typed = code.toLowerCase().replace(/(.{5})/g, "$1 ");
+    expect(await confirmPasswordReset({ email, code: typed, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({ kind: "ok" });
     expect(await countSessionsOfUser(email)).toBe(0);
     expect((await thrown(requireUser(requestWith(before)))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
     expect(await confirmPasswordReset({ email, code, password: "Again#2024", confirmPassword: "Again#2024" })).toEqual({
@@ -368,7 +373,7 @@ describe("forgot password and reset by code", () => {
     const email = await makeUser("USER SILVER");
     await requestPasswordReset({ email });
     const code = await codeOf(email);
-    const wrong = code === "000000" ? "111111" : "000000";
+    const wrong = wrongCodeFor(code);
     for (let i = 0; i < 5; i++) await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" });
     expect((await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2024" })).kind).toBe("error");
   });

@@ -21,7 +21,13 @@ import {
 import { normalizeEmail } from "~/models/users.server";
 import { messages } from "~/messages";
 import { getIdentityProvider, IdentityProviderError, UserExistsError, type ProviderTokens } from "~/services/identity.server";
-import { allowResetRequest, checkLoginAllowed, clearLoginFailures, recordLoginFailure } from "~/features/access/login-limit.server";
+import {
+  allowResetRequest,
+  clearLoginFailures,
+  reserveRecoveryAttempt,
+  reserveSignInAttempt,
+  settleAttempt,
+} from "~/features/access/login-limit.server";
 import { startSession } from "~/features/access/session.server";
 
 /**
@@ -63,17 +69,24 @@ export async function signInWithPassword(input: {
   const email = normalizeEmail(String(input.email ?? ""));
   const password = String(input.password ?? "");
   if (!email || !password) return { kind: "invalid" };
-  const check = await checkLoginAllowed({ email, ip: input.ip });
+  // Reserved before the password is checked, so parallel attempts cannot all pass a count taken before any failed.
+  const check = await reserveSignInAttempt({ email, ip: input.ip });
   if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
 
   const provider = getIdentityProvider();
-  const result = await provider.signIn(email, password);
-  if (result.kind === "throttled") return { kind: "providerBusy" };
-  if (result.kind === "invalid") {
-    await recordLoginFailure({ email, ip: input.ip });
-    return { kind: "invalid" };
+  let result: Awaited<ReturnType<typeof provider.signIn>>;
+  try {
+    result = await provider.signIn(email, password);
+  } catch (error) {
+    await settleAttempt(check.reservation, "void");
+    throw error;
   }
-  await clearLoginFailures(email);
+  if (result.kind === "throttled") {
+    await settleAttempt(check.reservation, "void");
+    return { kind: "providerBusy" };
+  }
+  if (result.kind === "invalid") return { kind: "invalid" };
+  await settleAttempt(check.reservation, "success");
   if (result.kind === "newPasswordRequired") return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
 
   return signInVerifiedUser(email, result.tokens, input.request);
@@ -168,13 +181,19 @@ export async function requestPasswordReset(input: { email: string }): Promise<Re
   return result.kind === "ok" ? { kind: "sent" } : result;
 }
 
-/** /recovery/{code}: on "error", show the provider's message in an info notice. */
+export type ResetOutcome = NewPasswordOutcome | { kind: "rateLimited"; retryAfterSeconds: number };
+
+/**
+ * /recovery/{code}: on "error", show the provider's message in an info notice. `ip` is the client address (the
+ * host's trusted-proxy view) for the per-address limit; every code attempt is reserved before the provider checks it.
+ */
 export async function confirmPasswordReset(input: {
   email: string;
   code: string;
   password: string;
   confirmPassword: string;
-}): Promise<NewPasswordOutcome> {
+  ip?: string | null;
+}): Promise<ResetOutcome> {
   const email = emailSchema.safeParse(input.email);
   const code = z.string().trim().min(1).max(RESET_CODE_MAX_LENGTH).safeParse(input.code);
   const passwords = newPasswordSchema.safeParse({ password: input.password, confirmPassword: input.confirmPassword });
@@ -184,9 +203,18 @@ export async function confirmPasswordReset(input: {
   if (!passwords.success) Object.assign(errors, fieldErrors(passwords.error));
   if (!email.success || !code.success || !passwords.success) return { kind: "invalidInput", errors };
   const normalized = normalizeEmail(email.data);
-  const result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
+  const check = await reserveRecoveryAttempt(input.ip);
+  if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+  let result: Awaited<ReturnType<ReturnType<typeof getIdentityProvider>["confirmForgotPassword"]>>;
+  try {
+    result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
+  } catch (error) {
+    await settleAttempt(check.reservation, "void");
+    throw error;
+  }
   if (result.kind === "error") return result;
-  await clearLoginFailures(normalized);
+  await settleAttempt(check.reservation, "success");
+  await clearLoginFailures(normalized, input.ip);
   // Whoever held a session with the old password loses it.
   await deleteSessionsOfUser(normalized);
   return { kind: "ok" };

@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { getConfig } from "~/config.server";
 import { isPasswordValid } from "~/shared/password-policy";
 import { consumeResetCode, deleteResetCodes, hashResetCode, storeResetCode } from "~/models/auth-records.server";
@@ -80,8 +80,23 @@ export function generateTemporaryPassword(): string {
   return chars.join("");
 }
 
+/** Crockford's base32: no I, L, O or U, so a code read off a screen and typed back is not misread. */
+const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const RESET_CODE_LENGTH = 26;
+
+/**
+ * A reset code of 130 random bits (26 characters of base32): guessing is hopeless however many tries an attacker
+ * gets, so the code alone, from the e-mail, proves the mailbox. One word, so a double click copies all of it.
+ */
 export function generateResetCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const bytes = randomBytes(RESET_CODE_LENGTH);
+  return Array.from(bytes, (b) => CODE_ALPHABET[b & 31]).join("");
+}
+
+/** The code as typed back: case, spaces and hyphens ignored, the look-alikes read as Crockford reads them. */
+export function normalizeResetCode(code: string): string | null {
+  const normalized = code.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+  return new RegExp(`^[${CODE_ALPHABET}]{${RESET_CODE_LENGTH}}$`).test(normalized) ? normalized : null;
 }
 
 export function createLocalIdentityProvider(): IdentityProvider {
@@ -131,9 +146,10 @@ export function createLocalIdentityProvider(): IdentityProvider {
 
     async confirmForgotPassword(email, code, newPassword): Promise<ProviderResult> {
       const config = getConfig();
-      if (!/^\d{6}$/.test(code.trim())) return { kind: "error", message: localProviderMessages.codeMismatch };
+      const typed = normalizeResetCode(code);
+      if (!typed) return { kind: "error", message: localProviderMessages.codeMismatch };
       if (!isPasswordValid(newPassword)) return { kind: "error", message: localProviderMessages.invalidPassword };
-      const result = await consumeResetCode(email, hashResetCode(email, code, config.session.secret), new Date());
+      const result = await consumeResetCode(email, hashResetCode(email, typed, config.session.secret), new Date());
       if (result === "mismatch") return { kind: "error", message: localProviderMessages.codeMismatch };
       if (result === "expired") return { kind: "error", message: localProviderMessages.codeExpired };
       const changed = await setLocalPassword(email, await hashPassword(newPassword), new Date());
