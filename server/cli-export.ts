@@ -32,6 +32,7 @@ import { CHANNEL_TABS, PLANNING_TABS, type MasterDataTab } from "../app/models/m
 import { MASTER_DATA_COLLECTION_NAMES } from "../app/models/master-data.server";
 import { ATTRIBUTES } from "../app/models/planning.fields";
 import { portalToday } from "../app/shared/clock.server";
+import { csvCell } from "../app/shared/csv";
 import { splitArgs, UsageError, zodMessage } from "./cli-support";
 
 export const EXPORT_DATASETS = ["planning", "forecast", "hr", ...MASTER_DATA_COLLECTION_NAMES] as const;
@@ -142,16 +143,16 @@ export async function exportResponse(dataset: ExportDataset, params: URLSearchPa
 
 const HIDDEN = new Set(["_id", "_rev", "_orig"]);
 
-function csvCell(value: unknown): string {
-  let text: string;
-  if (value === null || value === undefined) text = "";
-  else if (value instanceof Date) {
-    text = Number.isNaN(value.getTime())
+/** A cell as pt-BR text: dates DD/MM/YYYY, numbers with a decimal comma. */
+function ptBrText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime())
       ? ""
       : `${String(value.getUTCDate()).padStart(2, "0")}/${String(value.getUTCMonth() + 1).padStart(2, "0")}/${value.getUTCFullYear()}`;
-  } else if (typeof value === "number") text = String(value).replace(".", ",");
-  else text = String(value);
-  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+  if (typeof value === "number") return String(value).replace(".", ",");
+  return String(value);
 }
 
 /** The visible columns of an exported XLSX as CSV lines, row by row (the hidden id, revision and scope columns dropped). */
@@ -165,7 +166,8 @@ async function* csvOf(xlsx: Readable): AsyncGenerator<string> {
         return !HIDDEN.has(header) && !header.startsWith("_portal:");
       });
     }
-    yield `${keep.map((i) => csvCell(row.cells[i])).join(";")}\r\n`;
+    // Formulas in text cells escaped, numbers kept as numbers (app/shared/csv.ts, the rule of every CSV we write).
+    yield `${keep.map((i) => csvCell(row.cells[i], ptBrText)).join(";")}\r\n`;
   }
 }
 

@@ -72,4 +72,25 @@ describe("loggablePath", () => {
     expect(loggablePath("/recovery/123456")).toBe("/recovery/:code");
     expect(loggablePath("/ij/plan_edit")).toBe("/ij/plan_edit");
   });
+
+  it("hides download tokens, however the path is spelled (the router matches case-insensitively, decoded)", () => {
+    expect(loggablePath("/download/eyJrIjoiYSJ9.c2ln")).toBe("/download/:token");
+    expect(loggablePath("/Download/eyJrIjoiYSJ9.c2ln")).toBe("/download/:token");
+    expect(loggablePath("/%64ownload/eyJrIjoiYSJ9.c2ln")).toBe("/download/:token");
+    expect(loggablePath("/RECOVERY/123456.data")).toBe("/recovery/:code.data");
+    expect(loggablePath("/downloads")).toBe("/downloads");
+  });
+});
+
+describe("the request log and download tokens", () => {
+  it("never writes a /download/{token} path's token", () => {
+    const token = "eyJrZXkiOiJ4In0.U2VjcmV0U2lnbmF0dXJl";
+    for (const path of [`/download/${token}`, `/DownLoad/${token}`, `/%44ownload/${token}`, `/download/${token}.data`]) {
+      const { lines } = run(path);
+      expect(lines).toHaveLength(1);
+      expect(lines[0], path).not.toContain(token);
+      expect(lines[0], path).not.toContain("U2VjcmV0");
+      expect(JSON.parse(lines[0]).path).toMatch(/^\/download\/:token/);
+    }
+  });
 });

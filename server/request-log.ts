@@ -1,13 +1,12 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import type { Logger } from "../app/shared/logger.server";
+import { loggablePath, type Logger } from "../app/shared/logger.server";
+
+// Paths whose segments carry secrets (/download/{token}, /recovery/{code}) are logged with the secret replaced; the
+// error log uses the same function (app/shared/error-log.server.ts).
+export { loggablePath };
 
 const acceptableId = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Paths whose segments carry secrets are logged with the secret replaced. */
-export function loggablePath(path: string): string {
-  return path.replace(/^\/recovery\/[^/]+/, "/recovery/:code");
-}
 
 /**
  * Gives each request an id (the incoming X-Request-Id when it looks sane, else a new one),

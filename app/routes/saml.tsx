@@ -8,7 +8,7 @@ import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { clearFederatedNonce, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
 import { completeSsoSignIn } from "~/features/access/sso-complete.server";
-import { authenticateSaml } from "~/services/sso/saml.server";
+import { authenticateSaml, clearSamlRequest } from "~/services/sso/saml.server";
 import { SsoError, logSsoRefusal, type SsoIdentity } from "~/services/sso/sso.server";
 
 /**
@@ -41,6 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
   let identity: SsoIdentity;
   try {
     if (mode === "saml") {
+      // The request this browser started answers one response at most, accepted or not.
+      extraHeaders.append("Set-Cookie", await clearSamlRequest());
       ({ identity } = await authenticateSaml(request));
     } else {
       extraHeaders.append("Set-Cookie", await clearFederatedNonce());
@@ -54,7 +56,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof SsoError)) throw error;
     logSsoRefusal(mode, error);
-    return data<ActionData>({ error: messages.ssoFailed }, { status: 401, headers: extraHeaders });
+    // messages.ssoFailed, or a cause the user can act on (an unverified e-mail).
+    return data<ActionData>({ error: error.message }, { status: 401, headers: extraHeaders });
   }
 
   const outcome = await completeSsoSignIn(request, identity, extraHeaders);

@@ -1,4 +1,4 @@
-import { createLogger, errorFields, type Logger, type LogLevel } from "./logger.server";
+import { createLogger, errorFields, loggablePath, type Logger, type LogLevel } from "./logger.server";
 
 /**
  * Unexpected errors, one structured line each: request id, method, path, message, stack and cause. The same error
@@ -55,7 +55,9 @@ export function createErrorReporter(logger: Logger, options: { windowMs?: number
   timer.unref();
 
   return {
-    report(error, context = {}, message = "unhandled error", level = "error") {
+    report(error, given = {}, message = "unhandled error", level = "error") {
+      // A path may carry a download token or a reset code, in any spelling the router accepts.
+      const context = typeof given.path === "string" ? { ...given, path: loggablePath(given.path) } : given;
       const key = errorSignature(error, message);
       const entry = seen.get(key);
       if (entry && now() - entry.firstAt < windowMs) {

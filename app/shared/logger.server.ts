@@ -17,17 +17,39 @@ export type Logger = {
 
 /** Secrets that travel in URLs, query strings, form bodies and JSON, and what replaces each. */
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
-  // Path segments: /download/{token}, /recovery/{code}
-  [/\/download\/[^/?#\s"\\]+/g, "/download/:token"],
-  [/\/recovery\/[^/?#\s"\\]+/g, "/recovery/:code"],
+  // Path segments: /download/{token}, /recovery/{code} (any case: the router matches case-insensitively)
+  [/\/download\/[^/?#\s"\\]+/gi, "/download/:token"],
+  [/\/recovery\/[^/?#\s"\\]+/gi, "/recovery/:code"],
   // Presigned URLs and query strings
   [/([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|token|code|password|ticket)=)[^&\s"\\#]+/gi, "$1[redacted]"],
   // JSON and key=value fields named like secrets (also inside an escaped JSON string)
   [/(\\?"(?:password|newPassword|confirmPassword|currentPassword|code|resetCode|token|ticket|challenge|secret|authorization|cookie)\\?"\s*:\s*\\?")(?:[^"\\]|\\(?!"))*(\\?")/gi, "$1[redacted]$2"],
   [/\b((?:password|confirmPassword|newPassword|code|token|ticket|challenge)=)[^&\s"\\]+/gi, "$1[redacted]"],
   // "Seu código: 123456" and similar six-digit codes in mail text
-  [/(c[oó]digo:?\s*)\d{6}\b/gi, "$1[redacted]"],
+  [/(c[oó]digo:?\s*)(?:\d{6}|[0-9A-HJKMNP-TV-Z]{26})\b/gi, "$1[redacted]"],
 ];
+
+/** The routes whose one parameter is a secret, and what the log shows instead. */
+const SECRET_PATH_PARAMS: Record<string, string> = { download: ":token", recovery: ":code" };
+
+/**
+ * A request path as it may be logged: /download/{token} and /recovery/{code} with the secret replaced, spelled the
+ * way the router reads them (decoded, any case), so "/Download/…" or "/%64ownload/…" hide it too. Other paths are
+ * unchanged.
+ */
+export function loggablePath(path: string): string {
+  const decoded = path.replace(/%[0-9a-f]{2}/gi, (escape) => {
+    try {
+      return decodeURIComponent(escape);
+    } catch {
+      return escape;
+    }
+  });
+  const match = /^\/+([^/]+)\/(.+)$/s.exec(decoded);
+  const name = match?.[1].toLowerCase() ?? "";
+  if (!match || !Object.hasOwn(SECRET_PATH_PARAMS, name)) return path;
+  return `/${name}/${SECRET_PATH_PARAMS[name]}${match[2].endsWith(".data") ? ".data" : ""}`;
+}
 
 /** The text with every known kind of secret replaced. */
 export function redact(text: string): string {

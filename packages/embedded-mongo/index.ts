@@ -23,6 +23,8 @@ export type EmbeddedMongoOptions = {
   port?: number;
   /** Interface to listen on (default 127.0.0.1). */
   host?: string;
+  /** Connections served at once (default 1000); further ones are closed as they arrive. */
+  maxConnections?: number;
   /** How often TTL indexes are applied (default 60 s, as mongod). */
   ttlIntervalMs?: number;
   /** The journal's disk operations (tests simulate a full disk). */
@@ -32,6 +34,7 @@ export type EmbeddedMongoOptions = {
 export type EmbeddedMongo = {
   uri: string;
   port: number;
+  maxConnections: number;
   /** Settles once every collection of the data directory is in memory (at once without one). */
   loaded: Promise<void>;
   stop(): Promise<void>;
@@ -48,9 +51,16 @@ export function assertEmbeddedAllowed(env: NodeJS.ProcessEnv = process.env): voi
   console.warn("WARNING: the embedded MongoDB server is running with NODE_ENV=production (ALLOW_EMBEDDED_DB=1). It is meant for demos, not for production data.");
 }
 
+/** Connections served at once unless told otherwise: far above what the portal's pools open, a bound all the same. */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   assertEmbeddedAllowed();
   const host = options.host ?? "127.0.0.1";
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+    throw new Error(`maxConnections must be a whole number of at least 1, got ${maxConnections}`);
+  }
   const catalog = new Catalog();
   const journal = options.dbPath ? await Journal.open(options.dbPath, catalog, options.io) : undefined;
   const runner = new CommandRunner(catalog);
@@ -75,6 +85,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     let buffered: Buffer[] = [];
     let bufferedBytes = 0;
     let queue: Promise<void> = Promise.resolve();
+    // Messages read but not answered yet: past one message's worth, reading pauses until they are handled.
+    let queuedBytes = 0;
 
     socket.on("data", (chunk: Buffer) => {
       buffered.push(chunk);
@@ -83,7 +95,9 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       while (bufferedBytes >= 4) {
         if (buffered[0].length < 4) buffered = [Buffer.concat(buffered)];
         const length = buffered[0].readInt32LE(0);
-        if (length < 16 || length > MAX_MESSAGE_SIZE + 16 * 1024 * 1024) {
+        // As mongod: a message longer than maxMessageSizeBytes (what hello announces) closes the connection, so
+        // no connection buffers more than one such message.
+        if (length < 16 || length > MAX_MESSAGE_SIZE) {
           socket.destroy();
           return;
         }
@@ -93,9 +107,17 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
         const remainder = all.subarray(length);
         buffered = remainder.length ? [remainder] : [];
         bufferedBytes = remainder.length;
-        queue = queue.then(() => handle(socket, message, info)).catch(() => {
-          socket.destroy();
-        });
+        queuedBytes += length;
+        if (queuedBytes > MAX_MESSAGE_SIZE) socket.pause();
+        queue = queue
+          .then(() => handle(socket, message, info))
+          .catch(() => {
+            socket.destroy();
+          })
+          .finally(() => {
+            queuedBytes -= length;
+            if (queuedBytes <= MAX_MESSAGE_SIZE && socket.isPaused() && !socket.destroyed) socket.resume();
+          });
       }
     });
     socket.on("error", () => socket.destroy());
@@ -139,6 +161,9 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     socket.write(encoded.bytes, () => encoded.release());
   }
 
+  // Node closes each connection past the limit as it arrives.
+  server.maxConnections = maxConnections;
+
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -164,6 +189,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   return {
     uri,
     port,
+    maxConnections,
     loaded: journal?.loaded ?? Promise.resolve(),
     stop() {
       stopped ??= (async () => {

@@ -33,6 +33,17 @@ describe("secrets never reach the log", () => {
     for (const line of raw) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it("redacts a download token in an error's path, however the path is spelled", () => {
+    const { raw, logger } = capture();
+    const reporter = createErrorReporter(logger);
+    const token = "eyJrZXkiOiJhIn0.U2VjcmV0U2ln";
+    reporter.report(new Error("boom"), { path: `/%64ownload/${token}` });
+    reporter.report(new Error("bang"), { path: `/DOWNLOAD/${token}` });
+    logger.info("request", { referer: `http://x/Download/${token}` });
+    reporter.stop();
+    expect(raw.join("\n")).not.toContain("U2VjcmV0U2ln");
+  });
+
   it("leaves ordinary text alone", () => {
     expect(redact('{"msg":"request","path":"/captura/processando","status":200}')).toBe('{"msg":"request","path":"/captura/processando","status":200}');
   });

@@ -62,7 +62,8 @@ export function cognitoIdTokenClaims(options: {
     sub: crypto.randomUUID(),
     aud: options.clientId,
     email: options.email,
-    email_verified: false,
+    // As the pool's attribute mapping for the IdP must set it: the portal refuses an unverified e-mail.
+    email_verified: true,
     token_use: "id",
     auth_time: now,
     iss: `https://cognito-idp.${options.region}.amazonaws.com/${options.userPoolId}`,

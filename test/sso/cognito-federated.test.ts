@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
+import { messages } from "~/messages";
 import { startFederatedSignIn, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
 import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
 import { cognitoIdTokenClaims, cognitoJwksHandlers, createTestSigningKey, publishJwks, signJwt } from "../mocks/cognito-jwks";
@@ -145,6 +146,28 @@ describe("Cognito federated sign-in", () => {
     expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "-5", cookieHeader }))).reason).toMatch(/expires_in/);
     expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "999999", cookieHeader }))).reason).toMatch(/expires_in/);
     expect((await refusal(verifyFederatedSignIn({ idToken: "a.b.c", expiresIn: "3600", cookieHeader }))).reason).toMatch(/not valid/);
+  });
+
+  it("refuses a token whose e-mail the identity provider has not verified, with a message saying so", async () => {
+    for (const emailVerified of [false, "false", undefined, 1, "yes"]) {
+      const { nonce, cookieHeader } = await begin();
+      const error = await refusal(
+        verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce, { email_verified: emailVerified })), expiresIn: "3600", cookieHeader }),
+      );
+      expect(error.reason, String(emailVerified)).toMatch(/email_verified/);
+      expect(error.message).toBe(messages.ssoEmailNotVerified);
+      expect(error.message).toMatch(/e-mail.*não.*verificado/i);
+    }
+    // Cognito writes mapped attributes as text: "true" is as good as true.
+    for (const emailVerified of [true, "true"]) {
+      const { nonce, cookieHeader } = await begin();
+      const identity = await verifyFederatedSignIn({
+        idToken: signJwt(poolKey, claims(nonce, { email_verified: emailVerified })),
+        expiresIn: "3600",
+        cookieHeader,
+      });
+      expect(identity.email).toBe("ana@acme.test");
+    }
   });
 
   it("refuses a token without an e-mail", async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
 import { messages } from "~/messages";
-import { indexes } from "~/models/saml-requests.server";
+import { indexes as authRecordIndexes } from "~/models/auth-records.server";
+import { SAML_REQUESTS, indexes } from "~/models/saml-requests.server";
 import { SESSIONS } from "~/models/sessions.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { action as samlAction, loader as samlLoader } from "~/routes/saml";
@@ -28,6 +29,7 @@ const SP_ENTITY_ID = `${ORIGIN}/saml/metadata`;
 const REGION = "us-east-1";
 const USER_POOL_ID = `${REGION}_RoutesPool`;
 const CLIENT_ID = "routes0client0id";
+const SSO_START_LIMIT = 4;
 const args = (request: Request) => ({ request, params: {}, context: { cspNonce: "test", requestId: "test" } });
 
 const server = useMockServer();
@@ -68,7 +70,7 @@ function answer(result: unknown): { status: number; body: unknown; headers: Head
 beforeAll(async () => {
   resetConfigForTests();
   const db = await getDb();
-  for (const index of indexes) await db.collection(index.collection).createIndex(index.key, index.options);
+  for (const index of [...indexes, ...authRecordIndexes]) await db.collection(index.collection).createIndex(index.key, index.options);
   await db.collection(USER_PERMISSIONS).insertMany([
     { user: "admin@acme.test", name: "Admin", type: "USER ADMIN", stores: [], createdAt: new Date() },
     { user: "nobody@acme.test", name: "No type", type: "", stores: [], createdAt: new Date() },
@@ -98,14 +100,18 @@ describe("with SSO_MODE=saml", () => {
     SAML_IDP_CERT: IDP_CERT,
     SAML_SP_PRIVATE_KEY: SP_KEY,
     SAML_SP_CERT: SP_CERT,
+    SSO_START_MAX_PER_IP: String(SSO_START_LIMIT),
   });
 
-  async function samlResponseFor(email: string) {
-    const redirect = await thrownBy(loginLoader(args(new Request(`${ORIGIN}/saml/login`))));
+  /** A sign-in started by one browser: the IdP's response for `email` and that browser's Cookie header. */
+  async function samlResponseFor(email: string, clientIp?: string) {
+    const request = new Request(`${ORIGIN}/saml/login`);
+    const redirect = await thrownBy(loginLoader({ ...args(request), context: { ...args(request).context, clientIp } }));
     expect(redirect.status).toBe(302);
     const authnRequest = receiveAuthnRequest(redirect.headers.get("Location")!);
     expect(authnRequest.signatureValid).toBe(true);
-    return issueResponse({ inResponseTo: authnRequest.id, email, audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+    const cookie = setCookies(redirect).map((c) => c.split(";")[0]).join("; ");
+    return { samlResponse: issueResponse({ inResponseTo: authnRequest.id, email, audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse, cookie };
   }
 
   it("serves the SP metadata with the signing certificate", async () => {
@@ -117,20 +123,27 @@ describe("with SSO_MODE=saml", () => {
   });
 
   it("signs the user in from the IdP's POST and lands by permission type", async () => {
-    const response = (await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("Admin@Acme.test"), RelayState: "/" })))) as Response;
+    const { samlResponse, cookie } = await samlResponseFor("Admin@Acme.test");
+    const response = (await samlAction(args(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: "/" }, cookie)))) as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/user/config/");
     expect(setCookies(response).some((c) => c.startsWith("__session="))).toBe(true);
+    // The one-time request cookie is forgotten, with the attributes it was set with.
+    const cleared = setCookies(response).find((c) => c.startsWith("jp_saml_request=;"));
+    expect(cleared).toMatch(/Max-Age=0/i);
+    expect(cleared).toMatch(/SameSite=None/i);
     const db = await getDb();
     expect(await db.collection(SESSIONS).countDocuments({ email: "admin@acme.test" })).toBe(1);
   });
 
   it("refuses an account without a permission type with CONTATE SEU ADMIN and no session", async () => {
-    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("nobody@acme.test") }))));
+    const nobody = await samlResponseFor("nobody@acme.test");
+    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: nobody.samlResponse }, nobody.cookie))));
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: messages.contactAdmin });
     expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
-    const unknown = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: await samlResponseFor("stranger@acme.test") }))));
+    const stranger = await samlResponseFor("stranger@acme.test");
+    const unknown = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: stranger.samlResponse }, stranger.cookie))));
     expect(unknown.body).toEqual({ error: messages.contactAdmin });
     const db = await getDb();
     expect(await db.collection(SESSIONS).countDocuments({ email: { $in: ["nobody@acme.test", "stranger@acme.test"] } })).toBe(0);
@@ -142,7 +155,35 @@ describe("with SSO_MODE=saml", () => {
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: messages.ssoFailed });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("[sso:saml] sign-in refused"));
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("jp_saml_request=;") && /Max-Age=0/i.test(c))).toBe(true);
     warn.mockRestore();
+  });
+
+  it("refuses, with no session, a response the IdP gave another browser", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const attacker = await samlResponseFor("admin@acme.test");
+    const victim = await samlResponseFor("stranger@acme.test");
+    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: attacker.samlResponse }, victim.cookie))));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: messages.ssoFailed });
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("another browser"));
+    warn.mockRestore();
+  });
+
+  it("limits how often one address may start a sign-in, without recording requests past the limit", async () => {
+    const db = await getDb();
+    const before = await db.collection(SAML_REQUESTS).countDocuments();
+    for (let i = 0; i < SSO_START_LIMIT; i++) await samlResponseFor("admin@acme.test", "203.0.113.9");
+    expect(await db.collection(SAML_REQUESTS).countDocuments()).toBe(before + SSO_START_LIMIT);
+    const request = new Request(`${ORIGIN}/saml/login`);
+    const limited = await loginLoader({ ...args(request), context: { ...args(request).context, clientIp: "203.0.113.9" } });
+    expect(limited).toRedirectTo("/");
+    expect(setCookies(limited).some((c) => c.startsWith("jp_toast="))).toBe(true);
+    expect(setCookies(limited).some((c) => c.startsWith("jp_saml_request="))).toBe(false);
+    expect(await db.collection(SAML_REQUESTS).countDocuments()).toBe(before + SSO_START_LIMIT);
+    // Another address is not held back by this one.
+    await samlResponseFor("admin@acme.test", "203.0.113.10");
   });
 });
 
@@ -199,6 +240,25 @@ describe("with SSO_MODE=cognito-federated", () => {
     const lifetimeMs = session!.absoluteExpiresAt.getTime() - session!.createdAt.getTime();
     expect(lifetimeMs).toBeLessThanOrEqual(3600 * 1000);
     expect(lifetimeMs).toBeGreaterThan(3500 * 1000);
+  });
+
+  it("shows why a token with an unverified e-mail is refused, and opens no session", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const start = await loginLoader(args(new Request(`${ORIGIN}/saml/login`)));
+    const nonce = new URL(start.headers.get("Location")!).searchParams.get("nonce")!;
+    const claims = cognitoIdTokenClaims({ region: REGION, userPoolId: USER_POOL_ID, clientId: CLIENT_ID, email: "admin@acme.test", nonce });
+    const idToken = signJwt(key, { ...claims, email_verified: false });
+    const post = new Request(ACS, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: setCookies(start)[0].split(";")[0] },
+      body: new URLSearchParams({ id_token: idToken, expires_in: "3600" }).toString(),
+    });
+    const refused = answer(await samlAction(args(post)));
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: messages.ssoEmailNotVerified });
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("email_verified"));
+    warn.mockRestore();
   });
 
   it("refuses a post without a started sign-in", async () => {

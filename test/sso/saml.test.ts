@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
 import { SAML_ASSERTIONS, SAML_REQUESTS, indexes } from "~/models/saml-requests.server";
-import { authenticateSaml, getSamlMetadata, getSamlStrategy } from "~/services/sso/saml.server";
+import { SAML_REQUEST_COOKIE, SAML_REQUEST_TTL_MS, authenticateSaml, getSamlMetadata, getSamlStrategy, samlRequestCookieSecurity } from "~/services/sso/saml.server";
 import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
 import {
   IDP_CERT,
@@ -61,7 +61,9 @@ async function startSignIn(redirectTo?: string) {
   expect(response.status).toBe(302);
   const location = response.headers.get("Location")!;
   expect(location.startsWith(`${IDP_SSO_URL}?`)).toBe(true);
-  return receiveAuthnRequest(location);
+  // The request cookie of the browser that started it: name=value, as that browser sends it back.
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${SAML_REQUEST_COOKIE}=`))?.split(";")[0] ?? null;
+  return { ...receiveAuthnRequest(location), cookie, setCookie: response.headers.getSetCookie() };
 }
 
 async function refusal(request: Request): Promise<SsoError> {
@@ -111,7 +113,7 @@ describe("SAML sign-in", () => {
       acsUrl: ACS,
       sessionNotOnOrAfter: sessionEnd,
     });
-    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: request.relayState! }));
+    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: request.relayState! }, request.cookie));
     expect(result.identity.email).toBe("ana.souza@acme.test");
     expect(result.identity.sessionNotOnOrAfter?.toISOString()).toBe(sessionEnd.toISOString());
     expect(result.returnTo).toBe("/user/config");
@@ -126,7 +128,7 @@ describe("SAML sign-in", () => {
     const encrypted = await encryptAssertion(xml);
     expect(encrypted).toContain("EncryptedAssertion");
     expect(encrypted).not.toContain("enc@acme.test");
-    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: toSamlResponse(encrypted) }));
+    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: toSamlResponse(encrypted) }, request.cookie));
     expect(result.identity.email).toBe("enc@acme.test");
   });
 
@@ -140,7 +142,7 @@ describe("SAML sign-in", () => {
       audience: SP_ENTITY_ID,
       acsUrl: ACS,
     });
-    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(result.identity.email).toBe("bruno@acme.test");
   });
 
@@ -153,7 +155,7 @@ describe("SAML sign-in", () => {
       audience: SP_ENTITY_ID,
       acsUrl: ACS,
     });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(error.message).toBe("Não foi possível entrar com o login corporativo. Tente novamente.");
     expect(error.reason).toMatch(/no usable e-mail/);
   });
@@ -161,10 +163,10 @@ describe("SAML sign-in", () => {
   it("refuses the same response posted a second time", async () => {
     const request = await startSignIn();
     const { samlResponse } = issueResponse({ inResponseTo: request.id, email: "carla@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
-    await expect(authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }))).resolves.toMatchObject({
+    await expect(authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie))).resolves.toMatchObject({
       identity: { email: "carla@acme.test" },
     });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(error.reason).toMatch(/assertion not valid/);
     expect(String((error.cause as Error).message)).toMatch(/InResponseTo is not valid/);
   });
@@ -172,14 +174,14 @@ describe("SAML sign-in", () => {
   it("refuses a used assertion even if its request were still outstanding", async () => {
     const request = await startSignIn();
     const { samlResponse } = issueResponse({ inResponseTo: request.id, email: "cris@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
-    await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     // Put the answered request back, as a second container racing on it could have seen it:
     // the assertion ID record alone must stop the replay.
     const db = await getDb();
     await db
       .collection(SAML_REQUESTS)
       .insertOne({ _id: request.id as never, value: new Date().toISOString(), createdAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(error.reason).toMatch(/already used/);
   });
 
@@ -192,8 +194,8 @@ describe("SAML sign-in", () => {
       acsUrl: ACS,
     });
     const outcomes = await Promise.allSettled([
-      authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse })),
-      authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse })),
+      authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie)),
+      authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie)),
     ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
@@ -205,19 +207,22 @@ describe("SAML sign-in", () => {
   });
 
   it("refuses an unsolicited response (unknown InResponseTo)", async () => {
+    // Posted by a browser that did start a sign-in, so the refusal is the IdP answer's own.
+    const { cookie } = await startSignIn();
     const { samlResponse } = issueResponse({
       inResponseTo: "_never-requested-by-us",
       email: "eva@acme.test",
       audience: SP_ENTITY_ID,
       acsUrl: ACS,
     });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, cookie));
     expect(String((error.cause as Error).message)).toMatch(/InResponseTo is not valid/);
   });
 
   it("refuses an IdP-initiated response that answers no request", async () => {
+    const { cookie } = await startSignIn();
     const { samlResponse } = issueResponse({ email: "eva@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, cookie));
     expect(String((error.cause as Error).message)).toMatch(/InResponseTo is missing/);
   });
 
@@ -226,7 +231,7 @@ describe("SAML sign-in", () => {
     const { xml } = issueResponse({ inResponseTo: request.id, email: "fabio@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
     const tampered = xml.replace("fabio@acme.test</saml:NameID>", "admin@acme.test</saml:NameID>");
     expect(tampered).not.toBe(xml);
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse(tampered) }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse(tampered) }, request.cookie));
     expect(String((error.cause as Error).message)).toMatch(/Invalid signature/);
   });
 
@@ -240,7 +245,7 @@ describe("SAML sign-in", () => {
       signingKey: OTHER_IDP_KEY,
       signingCert: OTHER_IDP_CERT,
     });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(String((error.cause as Error).message)).toMatch(/Invalid signature/);
   });
 
@@ -252,7 +257,7 @@ describe("SAML sign-in", () => {
       audience: "https://other-sp.test/metadata",
       acsUrl: ACS,
     });
-    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(String((error.cause as Error).message)).toMatch(/audience mismatch/);
   });
 
@@ -265,13 +270,69 @@ describe("SAML sign-in", () => {
       acsUrl: ACS,
       validForMs: -5 * 60_000,
     });
-    await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }));
+    await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
   });
 
   it("answers garbage and empty posts with a refusal, not a crash", async () => {
-    expect((await refusal(postToAcs(ACS, {}))).reason).toMatch(/no SAMLResponse/);
-    expect((await refusal(postToAcs(ACS, { SAMLResponse: "not base64 xml <<<" }))).reason).toMatch(/not valid/);
-    expect((await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse("<a>") }))).reason).toMatch(/not valid/);
+    const { cookie } = await startSignIn();
+    expect((await refusal(postToAcs(ACS, {}, cookie))).reason).toMatch(/no SAMLResponse/);
+    expect((await refusal(postToAcs(ACS, { SAMLResponse: "not base64 xml <<<" }, cookie))).reason).toMatch(/not valid/);
+    expect((await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse("<a>") }, cookie))).reason).toMatch(/not valid/);
+  });
+
+  it("binds the request to the browser with a short-lived, signed, HttpOnly, SameSite=None; Secure cookie on /saml", async () => {
+    const request = await startSignIn();
+    const header = request.setCookie.find((c) => c.startsWith(`${SAML_REQUEST_COOKIE}=`));
+    expect(header).toBeDefined();
+    const attributes = header!.split(";").map((a) => a.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(["path=/saml", "httponly", "secure", "samesite=none"]));
+    const maxAge = Number(attributes.find((a) => a.startsWith("max-age="))?.slice("max-age=".length));
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(SAML_REQUEST_TTL_MS / 1000);
+    // Signed: the value is not the bare request ID.
+    expect(request.cookie).not.toContain(request.id);
+  });
+
+  it("refuses a response obtained in one browser when another browser posts it (login CSRF)", async () => {
+    // The attacker starts a sign-in in their browser and signs in at the IdP; the victim's browser has a sign-in
+    // of its own in progress (or none) when the attacker makes it post the attacker's response.
+    const attacker = await startSignIn();
+    const victim = await startSignIn();
+    const forAttacker = () =>
+      issueResponse({ inResponseTo: attacker.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+
+    const inVictimsBrowser = await refusal(postToAcs(ACS, { SAMLResponse: forAttacker() }, victim.cookie));
+    expect(inVictimsBrowser.reason).toMatch(/another browser/);
+    expect(inVictimsBrowser.message).toBe("Não foi possível entrar com o login corporativo. Tente novamente.");
+
+    const attacker2 = await startSignIn();
+    const withoutCookie = await refusal(
+      postToAcs(ACS, { SAMLResponse: issueResponse({ inResponseTo: attacker2.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse }),
+    );
+    expect(withoutCookie.reason).toMatch(/no sign-in in progress in this browser/);
+
+    // A cookie made without the session secret (the bare request ID, base64 as Remix encodes values) is not accepted.
+    const attacker3 = await startSignIn();
+    const forged = `${SAML_REQUEST_COOKIE}=${Buffer.from(JSON.stringify(attacker3.id)).toString("base64")}`;
+    const withForgedCookie = await refusal(
+      postToAcs(ACS, { SAMLResponse: issueResponse({ inResponseTo: attacker3.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse }, forged),
+    );
+    expect(withForgedCookie.reason).toMatch(/no sign-in in progress in this browser/);
+
+    // The victim's own sign-in still completes in the victim's browser.
+    const own = issueResponse({ inResponseTo: victim.id, email: "victim@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+    await expect(authenticateSaml(postToAcs(ACS, { SAMLResponse: own }, victim.cookie))).resolves.toMatchObject({
+      identity: { email: "victim@acme.test" },
+    });
+  });
+
+  it("marks the cookie Secure with SameSite=None where browsers keep it (https, loopback), else Lax without Secure", () => {
+    expect(samlRequestCookieSecurity("https://portal.example.com")).toEqual({ secure: true, sameSite: "none" });
+    expect(samlRequestCookieSecurity("http://localhost:3000")).toEqual({ secure: true, sameSite: "none" });
+    expect(samlRequestCookieSecurity("http://127.0.0.1:3000")).toEqual({ secure: true, sameSite: "none" });
+    expect(samlRequestCookieSecurity("http://[::1]:3000")).toEqual({ secure: true, sameSite: "none" });
+    expect(samlRequestCookieSecurity("http://10.0.0.5:3000")).toEqual({ secure: false, sameSite: "lax" });
+    expect(samlRequestCookieSecurity("http://localhost.evil.test")).toEqual({ secure: false, sameSite: "lax" });
   });
 
   it("serves SP metadata with the entity ID, the assertion consumer and the signing certificate", () => {

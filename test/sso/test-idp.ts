@@ -176,11 +176,12 @@ export async function encryptAssertion(responseXml: string, spCert: string = SP_
 
 export const toSamlResponse = (xml: string) => Buffer.from(xml, "utf8").toString("base64");
 
-/** The POST the IdP's auto-submitting form makes to the assertion consumer. */
-export function postToAcs(acsUrl: string, fields: Record<string, string>): Request {
-  return new Request(acsUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(IDP_SSO_URL).origin },
-    body: new URLSearchParams(fields).toString(),
-  });
+/**
+ * The POST the IdP's auto-submitting form makes to the assertion consumer; `cookie` is the Cookie header of the
+ * browser that makes it (the one that started the sign-in carries its request cookie).
+ */
+export function postToAcs(acsUrl: string, fields: Record<string, string>, cookie?: string | null): Request {
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(IDP_SSO_URL).origin });
+  if (cookie) headers.set("Cookie", cookie);
+  return new Request(acsUrl, { method: "POST", headers, body: new URLSearchParams(fields).toString() });
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import { excelTexts } from "~/messages";
+import { csvCell } from "~/shared/csv";
 import { readXlsxRows, UnreadableFileError } from "./import/readers.server";
 import { cellText, type CellValue } from "./import/values";
 
@@ -196,17 +197,18 @@ export function reportSummary(report: RoundTripReport): string {
   return excelTexts.excelSummary(report.changed, report.conflicts.length, report.refused.length);
 }
 
-const csvCell = (text: string | number) => {
-  const s = String(text);
-  return /[";\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** The conflicts and refusals as a CSV (";" separated, as Excel in pt-BR opens it), for download. */
+/**
+ * The conflicts and refusals as a CSV (";" separated, as Excel in pt-BR opens it), for download. The values come from
+ * a user's file: formulas are escaped as in every CSV the portal writes (app/shared/csv.ts).
+ */
 export function reportCsv(report: RoundTripReport): string {
   const t = excelTexts.excelReportColumns;
-  const lines = [[t.kind, t.line, t.row, t.column, t.fileValue, t.currentValue, t.reason].map(csvCell).join(";")];
-  for (const c of report.conflicts) lines.push([t.conflict, c.line, c.row, c.column, c.fileValue, c.currentValue, c.by ? excelTexts.excelChangedBy(c.by) : ""].map(csvCell).join(";"));
-  for (const r of report.refused) lines.push([t.refused, r.line, r.row, r.column, r.value, "", r.reason].map(csvCell).join(";"));
+  const line = (cells: Array<string | number>) => cells.map((cell) => csvCell(cell)).join(";");
+  const lines = [line([t.kind, t.line, t.row, t.column, t.fileValue, t.currentValue, t.reason])];
+  for (const c of report.conflicts) {
+    lines.push(line([t.conflict, c.line, c.row, c.column, c.fileValue, c.currentValue, c.by ? excelTexts.excelChangedBy(c.by) : ""]));
+  }
+  for (const r of report.refused) lines.push(line([t.refused, r.line, r.row, r.column, r.value, "", r.reason]));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
 

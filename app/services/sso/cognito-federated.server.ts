@@ -3,6 +3,7 @@ import { CognitoJwtVerifier } from "aws-jwt-verify";
 import type { Fetcher } from "aws-jwt-verify/https";
 import { SimpleJwksCache } from "aws-jwt-verify/jwk";
 import { getConfig, type Config } from "~/config.server";
+import { messages } from "~/messages";
 import { SsoError, toVerifiedEmail, type SsoIdentity } from "./sso.server";
 
 /**
@@ -10,7 +11,8 @@ import { SsoError, toVerifiedEmail, type SsoIdentity } from "./sso.server";
  * to /saml with `id_token` and `expires_in` in the address fragment; the page posts them here.
  * The token is verified against the user pool's JWKS (signature, issuer, token_use=id, audience =
  * our app client, expiry) and must carry the nonce this browser received when the sign-in began,
- * so a token obtained elsewhere cannot be replayed into another browser.
+ * so a token obtained elsewhere cannot be replayed into another browser, and its e-mail must be verified
+ * (email_verified true).
  */
 
 /** expires_in beyond a day is not something Cognito issues; refuse rather than trust it. */
@@ -123,6 +125,12 @@ export async function verifyFederatedSignIn({ idToken, expiresIn, cookieHeader }
 
   const email = toVerifiedEmail(payload.email);
   if (!email) throw new SsoError("id_token has no usable email claim");
+  // The e-mail is the account: one the identity provider has not verified could be anyone's. Cognito writes
+  // attributes mapped from a federated IdP as text, so "true" counts as true.
+  const emailVerified: unknown = payload.email_verified;
+  if (emailVerified !== true && emailVerified !== "true") {
+    throw new SsoError("id_token email_verified is not true", { userMessage: messages.ssoEmailNotVerified });
+  }
 
   const tokenEnd = payload.exp * 1000;
   const postedEnd = Date.now() + seconds * 1000;

@@ -1,4 +1,5 @@
-import { createMemorySessionStorage, redirect, type SessionStorage } from "@remix-run/node";
+import { inflateRawSync } from "node:zlib";
+import { createCookie, createMemorySessionStorage, redirect, type Cookie, type SessionStorage } from "@remix-run/node";
 import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
 import { AuthorizationError, Strategy, type AuthenticateOptions, type StrategyVerifyCallback } from "remix-auth";
 import { getConfig, type Config } from "~/config.server";
@@ -10,13 +11,17 @@ import { SsoError, safeReturnPath, toVerifiedEmail, type SsoIdentity } from "./s
  * - GET: starts the sign-in with a signed AuthnRequest (HTTP-Redirect binding: the signature covers
  *   SAMLRequest, RelayState and SigAlg).
  * - POST: the assertion consumer. The assertion must be signed by the configured IdP certificate,
- *   answer an AuthnRequest we sent (InResponseTo, kept in MongoDB) and not have been used before.
+ *   answer an AuthnRequest we sent (InResponseTo, kept in MongoDB) from this very browser (the signed request
+ *   cookie set with the redirect to the IdP) and not have been used before. Without the browser binding, a response
+ *   the IdP gave an attacker could be posted from a victim's browser and sign the victim in as the attacker.
  */
 
 /** How long the user may take at the IdP between our AuthnRequest and its answer. */
 export const SAML_REQUEST_TTL_MS = 30 * 60 * 1000;
 /** Tolerated clock difference between the IdP and our containers. */
 export const SAML_CLOCK_SKEW_MS = 60 * 1000;
+/** The cookie that binds an AuthnRequest to the browser that asked for it (its ID, signed). */
+export const SAML_REQUEST_COOKIE = "jp_saml_request";
 /** Generous for a signed response with a few attributes; anything bigger is refused unparsed. */
 const MAX_SAML_RESPONSE_CHARS = 512 * 1024;
 
@@ -74,6 +79,46 @@ export function samlSettingsFrom(config: Config): SamlSettings {
     spPrivateKey: pemFromEnv(saml.spPrivateKey),
     spCert: pemFromEnv(saml.spCert),
   };
+}
+
+/**
+ * The IdP answers with a cross-site POST, which carries only a `SameSite=None` cookie, and browsers keep such a
+ * cookie only when it is `Secure`. A Secure cookie is stored over https, and over plain http on loopback
+ * (localhost, 127.0.0.0/8, [::1]: development, demos, browser tests). On any other plain-http origin a browser would
+ * drop it, so there it is Lax without Secure: stored, but not sent with the IdP's POST, so SAML sign-in is refused
+ * there (fail closed) rather than left unbound. Production runs behind https.
+ */
+export function samlRequestCookieSecurity(origin: string): { secure: boolean; sameSite: "none" | "lax" } {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return { secure: false, sameSite: "lax" };
+  }
+  const host = url.hostname;
+  const loopback = host === "localhost" || host === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(host);
+  const keptWhenSecure = url.protocol === "https:" || (url.protocol === "http:" && loopback);
+  return keptWhenSecure ? { secure: true, sameSite: "none" } : { secure: false, sameSite: "lax" };
+}
+
+export function samlRequestCookie(config: Config): Cookie {
+  return createCookie(SAML_REQUEST_COOKIE, {
+    path: "/saml",
+    httpOnly: true,
+    ...samlRequestCookieSecurity(config.origin),
+    secrets: [config.session.secret],
+    // As long as the request ID itself is honoured.
+    maxAge: SAML_REQUEST_TTL_MS / 1000,
+  });
+}
+
+/** The ID of the AuthnRequest inside an HTTP-Redirect URL we built (SAMLRequest: deflated, base64). */
+export function authnRequestIdOf(url: string): string {
+  const encoded = new URL(url).searchParams.get("SAMLRequest") ?? "";
+  const xml = inflateRawSync(Buffer.from(encoded, "base64")).toString("utf8");
+  const id = /<(?:\w+:)?AuthnRequest\b[^>]*\sID="([^"]+)"/.exec(xml)?.[1];
+  if (!id) throw new Error("the AuthnRequest has no ID");
+  return id;
 }
 
 export function createSaml(settings: SamlSettings): SAML {
@@ -152,6 +197,8 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
   constructor(
     public readonly saml: SAML,
     verify: StrategyVerifyCallback<User, SamlVerifyParams>,
+    /** Binds each AuthnRequest to the browser that started it (samlRequestCookie). */
+    private readonly requestCookie: Cookie,
   ) {
     super(verify);
   }
@@ -162,7 +209,13 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
       // Only characters every URL encoder writes alike, so an IdP that verifies the signature over
       // the raw query string sees exactly the octets we signed.
       const relayState = returnTo && /^[A-Za-z0-9\/_.=&%?-]+$/.test(returnTo) ? returnTo : "/";
-      throw redirect(await this.authorizeUrl(relayState));
+      const url = await this.authorizeUrl(relayState);
+      throw redirect(url, {
+        headers: {
+          "Set-Cookie": await this.requestCookie.serialize(authnRequestIdOf(url)),
+          "Cache-Control": "no-store",
+        },
+      });
     }
     let identity: SsoIdentity;
     let profile: Profile;
@@ -189,6 +242,11 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
     const samlResponse = form?.get("SAMLResponse");
     if (typeof samlResponse !== "string" || samlResponse.length === 0) throw new SsoError("no SAMLResponse in the form");
     if (samlResponse.length > MAX_SAML_RESPONSE_CHARS) throw new SsoError("SAMLResponse too large");
+    // Checked before the response is even parsed: a browser that started no sign-in accepts none.
+    const expectedRequestId = await this.requestCookie.parse(request.headers.get("Cookie"));
+    if (typeof expectedRequestId !== "string" || expectedRequestId.length === 0) {
+      throw new SsoError("no sign-in in progress in this browser (request cookie missing)");
+    }
 
     let result: Awaited<ReturnType<SAML["validatePostResponseAsync"]>>;
     try {
@@ -198,6 +256,10 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
     }
     const profile = result.profile;
     if (!profile || result.loggedOut) throw new SsoError("response carries no sign-in");
+    // node-saml checked InResponseTo against the shared cache (and consumed it); it must also be this browser's.
+    if (profile.inResponseTo !== expectedRequestId) {
+      throw new SsoError("response answers a sign-in started in another browser (InResponseTo is not this browser's)");
+    }
 
     const email = emailFromProfile(profile);
     if (!email) throw new SsoError("assertion has no usable e-mail (NameID emailAddress or email attribute)");
@@ -231,7 +293,9 @@ let cached: { config: Config; strategy: SamlStrategy<SamlVerifyParams> } | undef
 export function getSamlStrategy(): SamlStrategy<SamlVerifyParams> {
   const config = getConfig();
   if (cached?.config !== config) {
-    cached = { config, strategy: new SamlStrategy(createSaml(samlSettingsFrom(config)), async (params) => params) };
+    const saml = createSaml(samlSettingsFrom(config));
+    const strategy = new SamlStrategy(saml, async (params) => params, samlRequestCookie(config));
+    cached = { config, strategy };
   }
   return cached.strategy;
 }
@@ -239,6 +303,11 @@ export function getSamlStrategy(): SamlStrategy<SamlVerifyParams> {
 export function getSamlMetadata(): string {
   const config = getConfig();
   return getSamlStrategy().metadata(samlSettingsFrom(config).spCert);
+}
+
+/** The Set-Cookie header that forgets this browser's request once a response was handled (accepted or refused). */
+export async function clearSamlRequest(): Promise<string> {
+  return samlRequestCookie(getConfig()).serialize("", { maxAge: 0 });
 }
 
 /**

@@ -13,15 +13,16 @@ export type SsoIdentity = {
 };
 
 /**
- * A refused single sign-on. `reason` is for the log (it may name the validation that failed);
- * the user only ever sees `messages.ssoFailed`.
+ * A refused single sign-on. `reason` is for the log (it may name the validation that failed); the user sees the
+ * error's message: `messages.ssoFailed`, or `userMessage` when the user can act on the cause.
  */
 export class SsoError extends Error {
   constructor(
     public readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; userMessage?: string },
   ) {
-    super(messages.ssoFailed, options);
+    const message = options?.userMessage ?? messages.ssoFailed;
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SsoError";
   }
 }
