@@ -30,6 +30,7 @@ import { checkSharedDataDir } from "./shared-data";
 import { precompressed } from "./precompressed";
 import { dynamicCompression } from "./compression-settings";
 import { installRouteMatchingMemory } from "./route-matching";
+import { limitFromBuild, limitRequestBodies } from "./body-limit";
 
 // Development reads ./.env when present; variables already set in the environment win.
 // Production and the tests take their configuration from the real environment only.
@@ -152,6 +153,10 @@ async function createApp(vite: ViteDevServer | undefined) {
     build = databaseGate.wrapBuild((await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild);
   }
 
+  // Request bodies: 413 past REQUEST_BODY_MAX_BYTES, counted as they arrive; file routes keep their own (server/body-limit.ts).
+  const bodyTooLarge = (req: express.Request, limit: number) =>
+    errors.report("request body over the limit", { status: 413, method: req.method, limit }, "request body too large", "warn");
+  app.use(limitRequestBodies({ maxBytes: config.requestBodyMaxBytes, limitFor: limitFromBuild(build, config.requestBodyMaxBytes), report: bodyTooLarge }));
   // While MongoDB is unreachable, pages and data answer 503 at once (static files above still load).
   app.use(databaseGate.middleware);
   const remixHandler = createRequestHandler({

@@ -11,6 +11,15 @@ import type { LedgerAccount, LedgerRow } from "~/models/ledger.server";
 import { seedDatabase } from "~/seed/index.server";
 import { renderXlsx } from "~/features/reports-and-financial/documents-render.server";
 import { docxToHtml, xlsxToSheets } from "~/features/reports-and-financial/documents-viewer.server";
+import { DocumentTooLargeError } from "~/features/reports-and-financial/documents-store.server";
+import { viewerPageData } from "~/features/reports-and-financial/viewer.server";
+import { reportsTexts } from "~/messages";
+import { xlsxBomb, zipOf } from "../../../test/zip-bombs";
+
+const DOCX_TYPES = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`;
+const DOCX_RELS = `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`;
+const DOCX_OPEN = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`;
+const DOCX_CLOSE = `</w:body></w:document>`;
 import { generateStorageKey, getLocalStore } from "~/services/storage.server";
 import { useTestDatabase } from "../../../test/db";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
@@ -96,6 +105,36 @@ describe("the online viewer's conversions", () => {
     expect(html).toContain("Relatório &lt;b&gt;mensal&lt;/b&gt;");
     expect(html).not.toContain("javascript:");
     expect(html).toContain('href="https://example.com/a"');
+  });
+});
+
+describe("the online viewer and decompression bombs", () => {
+  const docxBomb = (paragraphs: number) =>
+    zipOf([
+      { name: "[Content_Types].xml", bytes: Buffer.from(DOCX_TYPES) },
+      { name: "_rels/.rels", bytes: Buffer.from(DOCX_RELS) },
+      { name: "word/document.xml", prefix: DOCX_OPEN, repeat: Buffer.from("<w:p><w:r><w:t>bomba</w:t></w:r></w:p>".repeat(1_000)), times: paragraphs / 1_000, suffix: DOCX_CLOSE },
+    ]);
+
+  it("refuses, on its thread, a small XLSX that inflates past the viewer's cap", async () => {
+    const bomb = await xlsxBomb({ extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }] });
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    await expect(xlsxToSheets(bomb)).rejects.toThrow(DocumentTooLargeError);
+  });
+
+  it("ends the thread, not the process, when a document needs more memory than the thread has", async () => {
+    const rss = process.memoryUsage.rss();
+    await expect(docxToHtml(await docxBomb(400_000), { heapMb: 32 })).rejects.toThrow(DocumentTooLargeError);
+    expect(await docxToHtml(await docxBomb(1_000))).toContain("<p>bomba</p>");
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(400 * 1024 * 1024);
+  });
+
+  it("says on the viewer page that the file is too large to preview (no 500)", async () => {
+    const key = generateStorageKey("bomba.xlsx");
+    const bomb = await xlsxBomb({ extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }] });
+    await getLocalStore().putStream(key, Readable.from([bomb]), { maxBytes: 1e9 });
+    const page = await viewerPageData({ _id: "r1", bucket: "local", originalFile: key, originalName: "bomba.xlsx", url: "/x" });
+    expect(page).toMatchObject({ content: null, error: reportsTexts.viewerTooLarge });
   });
 });
 

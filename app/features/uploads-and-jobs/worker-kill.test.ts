@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
-import { findFileById } from "~/models/file-jobs.server";
+import { interruptedMessage, processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
+import { FILE_STATUS_UNREADABLE, findFileById, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { useTestDatabase } from "../../../test/db";
@@ -15,7 +15,7 @@ const ROWS = 60_000;
 const LEASE_MS = 1_500;
 
 describe("a worker killed mid-file", () => {
-  it("leaves the file to another worker after the lease, with exact counts and no duplicates", async () => {
+  it("is not taken over after the lease (status 3), and Reprocessar then imports it with exact counts and no duplicates", async () => {
     const lines = [PRODUCT_HEADER];
     for (let i = 0; i < ROWS; i++) lines.push(productLine(i, i % 50 === 7));
     const expectedNok = lines.slice(1).filter((l) => l.includes(";maybe;")).length;
@@ -64,10 +64,17 @@ describe("a worker killed mid-file", () => {
       expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toBeNull();
     }
     await new Promise((r) => setTimeout(r, Math.max(0, partial!.leaseUntil.getTime() - Date.now()) + 50));
+    // The attempt before never finished (its process died, perhaps of this very file): not tried again automatically.
+    expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toMatchObject({ kind: "done", status: FILE_STATUS_UNREADABLE });
+    expect(await findFileById(id)).toMatchObject({ attempts: 2, progress: 100, status: FILE_STATUS_UNREADABLE, message: interruptedMessage });
+    expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toBeNull();
+
+    const owner = (await findFileById(id))!.user;
+    expect(await retryJob(id, { email: owner, type: "USER BRONZE" })).toEqual({ ok: true });
     const outcome = await processNextJob({ name: "rescuer", leaseMs: 60_000 });
     expect(outcome).toMatchObject({ kind: "done", status: 0, okRows: ROWS - expectedNok, nokRows: expectedNok });
 
-    expect(await findFileById(id)).toMatchObject({ agent: "rescuer", attempts: 2, progress: 100, status: 0 });
+    expect(await findFileById(id)).toMatchObject({ agent: "rescuer", attempts: 3, progress: 100, status: 0 });
     expect(await db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id })).toBe(ROWS - expectedNok);
     expect(await db.collection(PRODUCT_MASTER_NOK).countDocuments({ sourceFileId: id })).toBe(expectedNok);
     const lineNumbers = await db.collection(PRODUCT_MASTER).distinct("_lineNumber", { sourceFileId: id });

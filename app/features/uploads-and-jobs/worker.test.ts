@@ -5,7 +5,7 @@ import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, findFileById, claim
 import { CHANNEL, CHANNEL_NOK, PLANNING_SPEND, PLANNING_SPEND_NOK, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
-import { PRODUCT_HEADER, productLine, storeAndRegister, useTempDataDir, xlsxBuffer } from "./test-helpers";
+import { PRODUCT_HEADER, productLine, storeAndRegister, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "./test-helpers";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -137,8 +137,8 @@ describe("worker: progress, leases, idempotency", () => {
     const csv = [PRODUCT_HEADER, productLine(1), productLine(2, true)].join("\n");
     const { id } = await storeAndRegister("rerun.csv", csv);
     await run();
-    // Simulate a crash-recovery re-run: the job goes back to the queue.
-    await (await testDb.db()).collection(FILES).updateOne({ _id: id }, { $set: { progress: 0, leaseUntil: null } });
+    // Simulate a re-run (Reprocessar, which gives the job a fresh allowance of claims): the job goes back to the queue.
+    await (await testDb.db()).collection(FILES).updateOne({ _id: id }, { $set: { progress: 0, leaseUntil: null, retryBase: 1 } });
     expect(await run()).toMatchObject({ message: "1 linhas OK, 1 NOK" });
     expect(await rows(PRODUCT_MASTER, id)).toHaveLength(1);
     expect(await rows(PRODUCT_MASTER_NOK, id)).toHaveLength(1);
@@ -190,13 +190,22 @@ describe("worker: encodings", () => {
 
 describe("worker: give-up limit", () => {
   it("gives up a file claimed too many times, and a retry gives it a fresh allowance", async () => {
-    const { id } = await storeAndRegister("crashy.csv", [PRODUCT_HEADER, productLine(1)].join("\n"), "owner@example.com");
+    const { id } = await storeAndRegister("crashy.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
     const db = await testDb.db();
-    await db.collection(FILES).updateOne({ _id: id }, { $set: { attempts: 5 } });
-    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: expect.stringContaining("interrompido 5 vezes") });
+    await db.collection(FILES).updateOne({ _id: id }, { $set: { attempts: 1 } });
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: expect.stringContaining("não é processado de novo automaticamente") });
     const { retryJob } = await import("~/models/file-jobs.server");
-    expect(await retryJob(id, { email: "owner@example.com", type: "USER BRONZE" })).toEqual({ ok: true });
+    expect(await retryJob(id, { email: TEST_UPLOADER, type: "USER BRONZE" })).toEqual({ ok: true });
     expect(await run()).toMatchObject({ status: 0, message: "1 linhas OK, 0 NOK" });
-    expect(await findFileById(id)).toMatchObject({ attempts: 7, progress: 100 });
+    expect(await findFileById(id)).toMatchObject({ attempts: 3, progress: 100 });
+  });
+
+  it("does not take over a file whose worker died with it: the next claim ends it with status 3", async () => {
+    const { id } = await storeAndRegister("bomb.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
+    // A worker claims the file and dies (its lease runs out, nothing finished).
+    expect(await claimNextJob({ agent: "dead", leaseMs: 1, now: new Date(Date.now() - 1_000) })).toMatchObject({ attempts: 1 });
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: expect.stringContaining("não terminou") });
+    expect(await findFileById(id)).toMatchObject({ attempts: 2, progress: 100, status: FILE_STATUS_UNREADABLE });
+    expect(await run()).toBeNull();
   });
 });

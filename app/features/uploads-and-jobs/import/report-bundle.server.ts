@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough, Transform } from "node:stream";
 import type JSZip from "jszip";
 import { reportBundleTexts as t } from "~/messages";
 import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { REPORT_ORIGINS, replaceReportNokRows, upsertReportEntries, type ReportEntry, type ReportNokRow, type ReportOrigin } from "~/models/reports.server";
 import { deleteObject, extensionOf, getLocalStore, getS3Store, LOCAL_BUCKET, objectUrlPath, uploadLimits } from "~/services/storage.server";
-import { readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
+import { FileRefusedError, limitBytes, readCsvBatches, readXlsxRows, refusalMessages, UnreadableFileError, XLSX_LIMITS, type SourceRow } from "./readers.server";
 import { JobLeaseLostError, megabytes, readWholeSource, SourceTooLargeError, startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";
 import { cellText, parseDate, type CellValue } from "./values";
 
@@ -33,6 +33,14 @@ const VIEWABLE = new Set(["pdf", "xlsx", "docx"]);
 /** The largest package read into memory (a ZIP is read from its central directory at the end). */
 export const BUNDLE_MAX_BYTES = 200 * 1024 * 1024;
 export const REPORT_NAME_MAX = 200;
+/**
+ * What a package may hold once unpacked: the manifest is read into memory (at most this many bytes and rows, read
+ * as they inflate), and the files it names together inflate to at most BUNDLE_MAX_INFLATED_BYTES (each within the
+ * upload limit). A package past them is refused (status 3), whatever sizes its directory declares.
+ */
+export const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+export const MANIFEST_MAX_ROWS = 10_000;
+export const BUNDLE_MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024;
 /** The prefix of the files the packages store. */
 export const REPORT_FILES_PREFIX = "documents/reports/";
 /** The first refused rows named in the job's message (all of them are in reports_nok). */
@@ -101,13 +109,28 @@ function findManifest(zip: JSZip): { entry: ZipEntry; folder: string } | { error
   return { entry: top[0], folder: folder === "." ? "" : folder };
 }
 
+/** A package's entry as a core stream (JSZip's own is a readable-stream one, not async-iterable), inflated as read. */
+function entryStream(entry: ZipEntry): PassThrough {
+  const inflating = entry.nodeStream("nodebuffer");
+  const stream = new PassThrough();
+  inflating.on("error", (error: Error) => stream.destroy(error));
+  inflating.pipe(stream);
+  return stream;
+}
+
+/** The manifest's rows, read as it inflates: past MANIFEST_MAX_BYTES or MANIFEST_MAX_ROWS, FileRefusedError. */
 async function manifestRows(entry: ZipEntry): Promise<SourceRow[]> {
-  const bytes = await entry.async("nodebuffer");
+  const source = limitBytes(entryStream(entry), MANIFEST_MAX_BYTES, refusalMessages.part(path.posix.basename(entry.name), MANIFEST_MAX_BYTES));
   const rows: SourceRow[] = [];
+  const keep = (row: SourceRow) => {
+    if (rows.length >= MANIFEST_MAX_ROWS + 1) throw new FileRefusedError(refusalMessages.rows(MANIFEST_MAX_ROWS));
+    rows.push(row);
+  };
   if (fold(entry.name).endsWith(".xlsx")) {
-    for await (const row of readXlsxRows(Readable.from([bytes]))) rows.push(row);
+    const limits = { ...XLSX_LIMITS, inflatedBytes: 4 * MANIFEST_MAX_BYTES, sharedStringBytes: MANIFEST_MAX_BYTES, rows: MANIFEST_MAX_ROWS + 1 };
+    for await (const row of readXlsxRows(source, limits)) keep(row);
   } else {
-    for await (const batch of readCsvBatches(Readable.from([bytes]))) rows.push(...batch);
+    for await (const batch of readCsvBatches(source)) batch.forEach(keep);
   }
   return rows;
 }
@@ -181,20 +204,29 @@ export function checkManifest(
   return { valid, refused, total: dataRows.length - 1 };
 }
 
-/** Writes one package file into the store the package came from; more than maxBytes throws (nothing kept). */
-async function storeEntry(bucket: string, key: string, entry: ZipEntry, maxBytes: number): Promise<void> {
-  // JSZip's stream is its own (readable-stream) kind, not async-iterable: piped through a core PassThrough.
-  const inflating = entry.nodeStream("nodebuffer");
-  const source = new PassThrough();
-  inflating.on("error", (error: Error) => source.destroy(error));
-  inflating.pipe(source);
+/**
+ * Writes one package file into the store the package came from; more than maxBytes throws (nothing kept).
+ * Returns the bytes it inflated to.
+ */
+async function storeEntry(bucket: string, key: string, entry: ZipEntry, maxBytes: number): Promise<number> {
+  let bytes = 0;
+  const inflated = entryStream(entry);
+  const source = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  inflated.on("error", (error: Error) => source.destroy(error));
+  inflated.pipe(source);
   if (bucket === LOCAL_BUCKET) {
     await getLocalStore().putStream(key, source, { maxBytes });
-    return;
+    return bytes;
   }
   const store = getS3Store(bucket);
   await store.putStream(key, source, { maxBytes: Math.max(1, maxBytes) });
   await store.clearPendingTag(key); // written by the portal itself: registered at once
+  return bytes;
 }
 
 export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
@@ -225,6 +257,7 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     try {
       rows = await manifestRows(manifest.entry);
     } catch (error) {
+      if (error instanceof FileRefusedError) return job.finish(FILE_STATUS_UNREADABLE, error.message);
       return job.finish(FILE_STATUS_UNREADABLE, t.unreadable(error instanceof UnreadableFileError ? error.message : (error as Error).message));
     }
     const maxFileBytes = uploadLimits().maxBytes;
@@ -247,16 +280,19 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
 
     const entries: ReportEntry[] = [];
     const packageId = claim.id.toHexString();
+    let inflatedLeft = BUNDLE_MAX_INFLATED_BYTES;
     for (let i = 0; i < checked.valid.length; i++) {
       const v = checked.valid[i];
       await job.beat(5 + (i / checked.valid.length) * 85, t.storing(i, checked.valid.length));
       const key = `${REPORT_FILES_PREFIX}${packageId}/${i + 1}-${crypto.randomUUID()}.${v.ext}`;
+      const limit = Math.min(maxFileBytes, inflatedLeft);
       try {
         stored.push(key);
-        await storeEntry(claim.bucket, key, v.entry, maxFileBytes);
+        inflatedLeft -= await storeEntry(claim.bucket, key, v.entry, limit);
       } catch {
         await removeStored();
-        return job.finish(FILE_STATUS_UNREADABLE, t.storeFailed(v.fileName), 0, 0);
+        const overBudget = limit < maxFileBytes;
+        return job.finish(FILE_STATUS_UNREADABLE, overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName), 0, 0);
       }
       entries.push({
         name: v.name,

@@ -7,8 +7,9 @@ import { findFileById, registerFile } from "~/models/file-jobs.server";
 import { findReport, listReportsPage, REPORTS, REPORTS_NOK } from "~/models/reports.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET, objectUrlPath, storedObjectState } from "~/services/storage.server";
 import { useTestDatabase } from "../../../../test/db";
-import { useTempDataDir, xlsxBuffer } from "../test-helpers";
+import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { parseCompetencyMonth, parseOrigin } from "./report-bundle.server";
+import { zipOf as bombZip } from "../../../../test/zip-bombs";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -18,6 +19,7 @@ const run = () => processNextJob({ name: "test-worker", leaseMs: 60_000, progres
 async function upload(originalName: string, content: Buffer | string, user = "carla@example.com") {
   const key = generateStorageKey(originalName);
   await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
+  await grantPermission(await testDb.db(), user, "USER GOLD"); // the reports area's writers publish packages
   const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user, target: "reports" });
   return { id, key };
 }
@@ -156,5 +158,34 @@ describe("report packages uploaded through /captura/manual", () => {
     expect(parseOrigin("Automático")).toBe("automatico");
     expect(parseOrigin(" ")).toBe("manual");
     expect(parseOrigin("auto")).toBeNull();
+  });
+});
+
+describe("report packages: decompression bombs", () => {
+  // Loaded by an uploader the upload rights admit (issue on upload rights: a report package needs them).
+  const upload = async (name: string, content: Buffer) => {
+    await grantPermission(await testDb.db(), TEST_UPLOADER, "SYSTEM ADMIN");
+    const key = generateStorageKey(name);
+    await getLocalStore().putStream(key, Readable.from([content]), { maxBytes: 1e9 });
+    const id = await registerFile({ originalName: name, key, bucket: LOCAL_BUCKET, user: TEST_UPLOADER, target: "reports" });
+    return { id, key };
+  };
+
+  it("refuses a manifest that inflates to hundreds of MB, reading no more of it than the cap (status 3)", async () => {
+    // 300 MB of 4 KB lines: fewer rows than the row cap within the first 16 MB.
+    const lines = Buffer.from(`Bomba;manual;2025-03;${"a".repeat(4_096 - 22)}\n`.repeat(256));
+    const bomb = await bombZip([{ name: "relatorios.csv", prefix: "name;origin;dateRef;file\n", repeat: lines, times: 300 }]);
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const { id } = await upload("bomba.zip", bomb);
+    expect(await run()).toMatchObject({ kind: "done", status: 3 });
+    expect(await findFileById(id)).toMatchObject({ status: 3, progress: 100, message: "Arquivo recusado: relatorios.csv descompactado passa de 16 MB." });
+  });
+
+  it("refuses a manifest of more rows than the cap", async () => {
+    const line = Buffer.from("Linha;manual;2025-03;a.pdf\n");
+    const bomb = await bombZip([{ name: "relatorios.csv", prefix: "name;origin;dateRef;file\n", repeat: line, times: 20_000 }]);
+    const { id } = await upload("linhas.zip", bomb);
+    await run();
+    expect(await findFileById(id)).toMatchObject({ status: 3, message: "Arquivo recusado: a planilha passa de 10.000 linhas." });
   });
 });
