@@ -56,6 +56,9 @@ export const DEFAULT_TIER_FOR_NEW_USERS: Tier = "USER BRONZE";
  */
 export const ADMIN_TIERS_PROTECTED: readonly PermissionType[] = ["SYSTEM ADMIN", "USER ADMIN", "USER PERMISS"];
 
+/** The rights of the operator's CLI `import` without `--user` (the deployment's own shell; docs/access.md). */
+export const OPERATOR_TYPE: PermissionType = "SYSTEM ADMIN";
+
 /** Who may retry a failed job besides its uploader (docs/decisions.md). */
 export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
 
@@ -233,6 +236,42 @@ export const ROUTE_ACCESS = {
 
 export type { RouteId };
 
+// ---------------------------------------------------------------------------------------------
+// Upload targets (issue 49): every file the worker applies writes through a screen's rule
+
+/**
+ * What a file loaded through /captura/manual (or the CLI's `import --user`) may change is what its uploader may change
+ * on the screen the data belongs to: each upload target names that screen's route id and mode. The worker checks the
+ * uploader's rights as they stand when it recognises the file (never at upload time only), /captura/manual lists only
+ * the templates its visitor may load, and the template download refuses the others. Rows of HR auxiliary data are
+ * also held to the uploader's branch scope, as on /ij/rh_edit/{filial} (`rows: "hrBranchScope"`).
+ */
+export type UploadTargetRule = { routeId: RouteId; mode: AccessMode; rows?: "hrBranchScope" };
+
+export const UPLOAD_TARGET_ACCESS = {
+  // Spec 000's master-data templates are what the uploader tiers exist for: the upload rule itself.
+  product: { routeId: "routes/captura.manual", mode: "write" },
+  channel: { routeId: "routes/captura.manual", mode: "write" },
+  spend: { routeId: "routes/captura.manual", mode: "write" },
+  planning_quantity: { routeId: "routes/ij.plan_edit", mode: "write" },
+  forecast: { routeId: "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", mode: "write" },
+  // The ledger feeds the statements and the cockpit: the finance planners' rule.
+  ledger: { routeId: "routes/ij.cockpit", mode: "write" },
+  hr_aux: { routeId: "routes/ij.rh_edit.$filial", mode: "write", rows: "hrBranchScope" },
+  fpa_responsibles: { routeId: "routes/ij.report_save", mode: "write" },
+  fiscal_items: { routeId: "routes/ij.fiscal", mode: "write" },
+  // Report packages publish to /ij/report: the reports area's writers (those who save /ij/report_save).
+  reports: { routeId: "routes/ij.report_save", mode: "write" },
+  // Explorer documents: the explorer's readers (among those who may upload at all).
+  explorer: { routeId: "routes/ij.explorer", mode: "read" },
+} as const satisfies Record<string, UploadTargetRule>;
+
+export type UploadTargetId = keyof typeof UPLOAD_TARGET_ACCESS;
+
+export function isUploadTargetId(value: string): value is UploadTargetId {
+  return Object.prototype.hasOwnProperty.call(UPLOAD_TARGET_ACCESS, value);
+}
+
 export function routeRule(routeId: RouteId): RouteRule {
   return ROUTE_ACCESS[routeId];
 }
@@ -266,3 +305,9 @@ export function canAccessRoute(type: PermissionType | "" | null | undefined, rou
   return mode === "read" || !rule.write || passes(rule.write, type, context);
 }
 
+
+/** Whether a user of `type` may load files of `target`: the upload rule, and the rule of the screen the data feeds. */
+export function canUploadTo(type: PermissionType | "" | null | undefined, target: UploadTargetId, context: AccessContext): boolean {
+  const rule: UploadTargetRule = UPLOAD_TARGET_ACCESS[target];
+  return canAccessRoute(type, "routes/api.upload", context) && canAccessRoute(type, rule.routeId, context, rule.mode);
+}

@@ -8,7 +8,9 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { FILES } from "~/models/files.server";
 import { CHANNEL, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { masterDataTexts } from "~/messages";
-import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
+import { grantPermission, useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
+import { TEMPLATE_CATALOG } from "../app/features/uploads-and-jobs/import/catalog.server";
+import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { useTestDatabase } from "../test/db";
 import { exportCommand } from "./cli-export";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
@@ -76,6 +78,7 @@ describe("portal import <file>", () => {
   it("exits 1 with the NOK count when rows were refused, and with the reason when the file was refused", async () => {
     const file = await writeFile("misto.csv", [PRODUCT_HEADER, productLine("A1"), productLine("A2", "talvez")].join("\n"));
     const out = capture();
+    await grantPermission(await testDb.db(), "ops@example.com", "USER BRONZE");
     const mixed = await importCommand([file, "--user", "Ops@Example.com"], out.print, { progressIntervalMs: 20 });
     expect(mixed.code).toBe(1);
     expect(out.lines.at(-1)).toBe("NOK: 1 linhas OK, 1 NOK");
@@ -89,6 +92,24 @@ describe("portal import <file>", () => {
     expect(result.code).toBe(1);
     expect(result.result.status).not.toBe(0);
     expect(refused.lines.at(-1)).toMatch(/^NOK: Layout não reconhecido/);
+  });
+
+  it("loads with the rights of --user as the worker finds them, and with the operator's own without it", async () => {
+    const info = TEMPLATE_CATALOG.find((t) => t.id === "planning_quantity")!;
+    const csv = [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => String(c.example)).join(";")].join("\n");
+    const file = await writeFile("plano.csv", csv);
+    const db = await testDb.db();
+    await db.collection(PLANNING_QUANTITY).deleteMany({});
+    await grantPermission(db, "bronze@example.com", "USER BRONZE");
+    const refused = capture();
+    const asBronze = await importCommand([file, "--user", "bronze@example.com"], refused.print, { progressIntervalMs: 20 });
+    expect(asBronze.code).toBe(1);
+    expect(refused.lines.at(-1)).toBe("NOK: Você não tem permissão para carregar Planejamento – quantidades");
+    expect(await db.collection(PLANNING_QUANTITY).countDocuments()).toBe(0);
+
+    const asOperator = await importCommand([file], capture().print, { progressIntervalMs: 20 });
+    expect(asOperator.code).toBe(0);
+    expect(await db.collection(PLANNING_QUANTITY).countDocuments()).toBe(1);
   });
 
   it("refuses bad usage before storing anything", async () => {
@@ -132,6 +153,25 @@ describe("portal export <dataset> [filter]", () => {
     expect(lines).toHaveLength(4);
     expect(text).toContain('"Loja; Centro"');
     expect(text).not.toContain("_id");
+  });
+
+  it("writes text a spreadsheet would run as a formula as text in the CSV, and numbers as numbers", async () => {
+    await (await testDb.db()).collection(CHANNEL).insertMany([
+      { cnpj: "1", description: '=HYPERLINK("http://evil.test","x")', channel_siop: "+55 11 5555", urlPath: "f.csv", sourceFileId: null },
+      { cnpj: "2", description: "@SUM(A1:A9)", channel_siop: "-2+3+cmd|' /C calc'!A0", urlPath: "f.csv", sourceFileId: null },
+      { cnpj: "3", description: -1234.5, channel_siop: "-1.234,56", urlPath: "f.csv", sourceFileId: null },
+      { cnpj: "4", description: "- item", channel_siop: "\t=1+1", urlPath: "f.csv", sourceFileId: null },
+    ]);
+    const csv = path.join(work, "formulas.csv");
+    await exportCommand(["channel", "--out", csv], { note: () => {}, stdout: process.stdout });
+    const lines = (await fs.readFile(csv, "utf8")).replace(/^\uFEFF/, "").trim().split("\r\n").slice(1).sort();
+    expect(lines).toEqual([
+      `1;"'=HYPERLINK(""http://evil.test"",""x"")";'+55 11 5555;f.csv`,
+      "2;'@SUM(A1:A9);'-2+3+cmd|' /C calc'!A0;f.csv",
+      // A plain negative number stays a number, as in the NOK CSV (numeric cells are never escaped: app/shared/csv.ts).
+      "3;-1234.5;-1.234,56;f.csv",
+      "4;'- item;'\t=1+1;f.csv",
+    ]);
   });
 
   it("writes to stdout when no --out is given", async () => {

@@ -36,7 +36,7 @@ export const CLI_UPLOADER = "portal-cli@portal.local";
 
 const importArgs = z.object({
   file: z.string().min(1, "the file to import is missing"),
-  user: z.string().trim().toLowerCase().email("--user must be an e-mail address").max(254).default(CLI_UPLOADER),
+  user: z.string().trim().toLowerCase().email("--user must be an e-mail address").max(254).optional(),
   target: z.enum(FILE_TARGETS, { errorMap: () => ({ message: `--target must be one of ${FILE_TARGETS.join(", ")}` }) }).optional(),
 });
 
@@ -100,7 +100,11 @@ export async function importCommand(args: readonly string[], print: (line: strin
   if (positional.length > 1) throw new UsageError(`import takes one file (got ${positional.length}). ${IMPORT_USAGE}`);
   const parsed = importArgs.safeParse({ file: positional[0] ?? "", user: named.get("--user"), target: named.get("--target") });
   if (!parsed.success) throw new UsageError(`${zodMessage(parsed.error)}. ${IMPORT_USAGE}`);
-  const { file, user, target } = parsed.data;
+  const { file, target } = parsed.data;
+  // Without --user the operator loads the file with the operator's rights; with it, with that account's rights as the
+  // worker finds them (docs/access.md "Upload targets").
+  const user = parsed.data.user ?? CLI_UPLOADER;
+  const operator = parsed.data.user === undefined;
 
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new Error(`${file}: no such file`);
@@ -113,7 +117,7 @@ export async function importCommand(args: readonly string[], print: (line: strin
     throw error;
   }
   print(`Stored ${originalName} (${info.size.toLocaleString("pt-BR")} bytes) as ${stored.bucket}/${stored.key}.`);
-  const registered = await registerUpload({ originalName, key: stored.key, bucket: stored.bucket, user, ...(target ? { target } : {}) });
+  const registered = await registerUpload({ originalName, key: stored.key, bucket: stored.bucket, user, ...(target ? { target } : {}), ...(operator ? { operator } : {}) });
   if (!registered.ok) {
     await deleteObject(stored.bucket, stored.key).catch(() => undefined);
     throw new Error(`${originalName}: ${registered.failure.detail}`);

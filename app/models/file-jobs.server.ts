@@ -44,6 +44,8 @@ export type RegisterFileInput = {
   user: string;
   /** The upload's "Tipo de carga" (validated by the route); absent → data. Stored resolved (resolveFileTarget). */
   target?: FileTarget;
+  /** The operator's CLI import without --user (FileRecord.operator); no request path sets it. */
+  operator?: true;
 };
 
 /** The stored object already has a file record (a second registration of the same upload). */
@@ -77,6 +79,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     leaseUntil: null,
     attempts: 0,
     target: resolveFileTarget(input.target, input.originalName),
+    ...(input.operator ? { operator: true as const } : {}),
   };
   try {
     const result = await (await files()).insertOne(doc);
@@ -119,6 +122,8 @@ export type JobClaim = {
   user: string;
   /** What to do with the file (resolved again: records from before the choice carry none). */
   target: FileTarget;
+  /** Loaded with the operator's rights (FileRecord.operator). */
+  operator: boolean;
 };
 
 export function defaultWorkerName(): string {
@@ -165,6 +170,7 @@ export async function claimNextJob(options: {
     bucket: doc.bucket,
     user: doc.user,
     target: resolveFileTarget(doc.target, doc.originalName),
+    operator: doc.operator === true,
   };
 }
 

@@ -34,6 +34,11 @@ export type FileRecord = {
   attempts: number;
   /** What the worker does with it (files.fields.ts); absent on records from before the choice: "data". */
   target?: FileTarget;
+  /**
+   * Registered by the operator's CLI `import` without `--user`: loaded with the operator's rights (SYSTEM ADMIN's).
+   * Set only by server/cli-import.ts, never from a request.
+   */
+  operator?: true;
 };
 
 export const indexes: IndexDeclaration[] = [

@@ -92,7 +92,8 @@ export async function branchScopeOf(email: string): Promise<BranchScope> {
   return stores.length > 0 ? { kind: "stores", stores: [...new Set(stores)] } : { kind: "all" };
 }
 
-function inScope(filial: string, scope: BranchScope): boolean {
+/** Whether `filial` is one of the scope's branches: the one rule of every path that reads or writes HR rows. */
+export function inBranchScope(filial: string, scope: BranchScope): boolean {
   return scope.kind === "all" || scope.stores.includes(filial);
 }
 
@@ -109,7 +110,7 @@ export async function listBranches(scope: BranchScope): Promise<string[]> {
  * like one that does not exist, so a scoped user cannot learn which other branches there are.
  */
 export async function branchVisible(filial: string, scope: BranchScope): Promise<boolean> {
-  if (!inScope(filial, scope)) return false;
+  if (!inBranchScope(filial, scope)) return false;
   const found = await (await auxCollection()).findOne({ filial_nome: filial }, { projection: { _id: 1 } });
   return found !== null;
 }
@@ -292,6 +293,8 @@ export async function saveComment(filial: string, id: string, comentario: string
 
 export const HR_UPLOAD_KEY = ["filial_nome", "mes_apur", "matricula"] as const;
 const HR_UPLOAD_DESCRIPTIVE = ["marca_cod", "marca_desc", "filial_cod", "nome", "cpf", "cargo_cod", "cargo_nome", "datas_afastamento"] as const;
+/** Who a stored record is: no upload changes them (no screen does either); a new record takes the file's. */
+const HR_UPLOAD_KEPT: ReadonlySet<string> = new Set(["nome", "cpf"]);
 export type HrUploadRow = Omit<HrAuxRecord, "_id" | "updatedBy" | "updatedAt">;
 
 /**
@@ -316,7 +319,7 @@ export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMe
       continue;
     }
     const set: Record<string, unknown> = {};
-    for (const field of HR_UPLOAD_DESCRIPTIVE) if (found[field] !== row[field]) set[field] = row[field];
+    for (const field of HR_UPLOAD_DESCRIPTIVE) if (!HR_UPLOAD_KEPT.has(field) && found[field] !== row[field]) set[field] = row[field];
     const source = { _id: found._id, filial_nome: found.filial_nome, mes_apur: found.mes_apur, matricula: found.matricula, nome: found.nome };
     for (const field of HR_FIGURE_FIELDS) {
       const old = typeof found[field] === "number" ? found[field] : 0;

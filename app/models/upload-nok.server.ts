@@ -70,6 +70,8 @@ export async function nokRowsCursor(
   file: { id: ObjectId; urlPath: string },
   fields: readonly string[],
   db?: Db,
+  /** HR refused rows: only these branches (the viewer's scope, hr.server.ts branchScopeOf). */
+  branches?: readonly string[],
 ): Promise<FindCursor<Document>> {
   if (!isUploadNokCollection(collection)) throw new Error(`not an upload NOK collection: ${String(collection)}`);
   const projection: Document = { _id: 0, _lineNumber: 1, Error: 1 };
@@ -78,6 +80,9 @@ export async function nokRowsCursor(
   const found =
     collection === REPORTS_NOK
       ? database.collection(collection).find({ sourceFileId: file.id }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _lineNumber: 1, _id: 1 })
-      : database.collection(collection).find({ urlPath: String(file.urlPath), sourceFileId: file.id }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _id: 1 });
+      : database
+          .collection(collection)
+          .find({ urlPath: String(file.urlPath), sourceFileId: file.id, ...(branches ? { filial_nome: { $in: branches.map(String) } } : {}) }, { projection, batchSize: NOK_ROWS_BATCH })
+          .sort({ _id: 1 });
   return found;
 }

@@ -4,10 +4,12 @@ import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { getConfig } from "~/config.server";
+import { canUploadTo } from "~/access";
+import { accessContext, getConfig } from "~/config.server";
+import { FILE_TARGETS } from "~/models/files.fields";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { templateTexts, uploadScreenTexts } from "~/messages";
-import { TEMPLATE_CATALOG } from "~/features/uploads-and-jobs/import/catalog.server";
+import { templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { uploadLimits } from "~/services/storage.server";
 
@@ -22,7 +24,7 @@ const errorParam = z.enum(["COD.2", "COD.3"]).nullable().catch(null);
  * A plain form post (no JavaScript) comes back here with a toast, or ?error=COD.2|COD.3.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/captura.manual", request);
+  const user = await requireRouteAccess("routes/captura.manual", request);
   const config = getConfig();
   const limits = uploadLimits();
   return {
@@ -31,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     maxBytes: limits.maxBytes,
     clientName: config.tenantId,
     initialError: errorParam.parse(new URL(request.url).searchParams.get("error")),
-    templates: TEMPLATE_CATALOG.map((t) => ({ id: t.id, label: t.label, feeds: t.feeds, writeModeText: t.writeModeText, allOrNothing: t.allOrNothing })),
+    targets: FILE_TARGETS.filter((target) => target === "data" || canUploadTo(user.type, target, accessContext())),
+    templates: templatesFor(user.type).map((t) => ({ id: t.id, label: t.label, feeds: t.feeds, writeModeText: t.writeModeText, allOrNothing: t.allOrNothing })),
   };
 }
 

@@ -96,7 +96,7 @@ async function main() {
   if (checked !== ROWS) throw new Error(`checked ${checked} of ${ROWS} rows`);
 
   // The worker, end to end, with the bench process's RSS sampled.
-  await app.registerFile({ originalName: "forecast.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local" });
+  await app.registerFile({ originalName: "forecast.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local", operator: true });
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;

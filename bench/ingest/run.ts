@@ -117,7 +117,7 @@ async function main() {
   const parseMs = performance.now() - t;
 
   // The worker, end to end: claim, stream-parse, validate, batched writes, progress, finish.
-  await app.registerFile({ originalName: "bench.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local" });
+  await app.registerFile({ originalName: "bench.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local", operator: true });
   t = performance.now();
   const cpuBefore = process.cpuUsage();
   const serverCpuBefore = processCpuMicros(db.pid);

@@ -21,7 +21,7 @@ import { REGISTER_API, uploadToS3, type Transport } from "~/features/uploads-and
 import { PRODUCT_MASTER } from "~/models/master-data.server";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
-import { PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
+import { grantPermission, PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
 import { captureLog, S3RVER_BUCKET, useS3rver } from "./s3rver";
 
 /**
@@ -78,6 +78,8 @@ const s3Failure = (lines: Array<Record<string, unknown>>, operation: string) =>
 
 beforeAll(async () => {
   await applyIndexes(await testDb.db(), fileIndexes);
+  // The session user as the worker finds it when it checks the uploader's rights.
+  await grantPermission(await testDb.db(), "gold@example.com", "USER GOLD");
 });
 beforeEach(() => {
   currentUser.email = "gold@example.com";

@@ -15,7 +15,8 @@ import { expectIndexedQueries, recordQueryPlans } from "../../../test/query-plan
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { processNextJob } from "./import/worker-loop.server";
 import { loadJobList } from "./job-list.server";
-import { csvCell, nokColumnsOf } from "./nok-rows.server";
+import { csvCell } from "~/shared/csv";
+import { nokColumnsOf } from "./nok-rows.server";
 import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));

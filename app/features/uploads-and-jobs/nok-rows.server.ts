@@ -6,10 +6,13 @@ import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
 import { jobTexts, messages } from "~/messages";
 import { findFileForDownload } from "~/models/file-jobs.server";
+import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
+import { maskCpf } from "~/shared/cpf";
 import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type UploadNokCollection } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
+import { csvCell } from "~/shared/csv";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { DATASET_TEMPLATES } from "./import/datasets/definitions";
 
@@ -70,8 +73,12 @@ export async function nokRowsDownload(params: unknown, viewer: Pick<Authenticate
   const collection = await nokCollectionOfFile(fileId);
   if (!collection) notFound();
   const columns = nokColumnsOf(collection);
-  const cursor = await nokRowsCursor(collection, { id: fileId, urlPath: objectUrlPath(file.bucket, file.originalFile) }, columns);
-  return new Response(nokCsvStream(cursor, columns), {
+  // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked.
+  const hr = collection === HR_AUX_NOK;
+  const scope = hr ? await branchScopeOf(viewer.email) : null;
+  const branches = scope?.kind === "stores" ? scope.stores : undefined;
+  const cursor = await nokRowsCursor(collection, { id: fileId, urlPath: objectUrlPath(file.bucket, file.originalFile) }, columns, undefined, branches);
+  return new Response(nokCsvStream(cursor, columns, hr ? maskCpfColumn : undefined), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": contentDisposition(jobTexts.nokCsvFileName(String(file.originalName ?? ""))),
@@ -81,16 +88,14 @@ export async function nokRowsDownload(params: unknown, viewer: Pick<Authenticate
   });
 }
 
-/**
- * One CSV cell: quoted when it holds the delimiter, a quote or a line break. A text Excel would run as a formula
- * (=, +, -, @, tab, CR first, and not a plain number like "-1.234,56") gets a leading apostrophe: these are a
- * user's own cells, shown back as text.
- */
-export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^[+-]?[\d.,]+$/.test(text)) text = `'${text}`;
-  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** The `cpf` column as every HR screen shows it (app/shared/cpf.ts). */
+function maskCpfColumn(column: string, value: unknown): unknown {
+  if (column === "cpf") return maskCpf(typeof value === "string" ? value : String(value ?? ""));
+  // An Error quotes the cell it refused ("Coluna cpf: valor \"…\" inválido"): any CPF-shaped number in it too.
+  if (column === "Error" && typeof value === "string") return value.replace(CPF_IN_TEXT, (found) => maskCpf(found));
+  return value;
 }
+const CPF_IN_TEXT = /\d[\d.-]{7,16}\d/g; // 9 to 18 characters of digits, dots and dashes: a CPF, even a mistyped one
 
 /** Rows turned into text per chunk the stream hands on. */
 const ROWS_PER_CHUNK = 500;
@@ -99,9 +104,10 @@ const ROWS_PER_CHUNK = 500;
  * The CSV of a cursor's rows, pulled as the client reads: the BOM and the header first, then up to ROWS_PER_CHUNK
  * rows per chunk; the cursor is closed at the end, on a failure or when the client goes away.
  */
-export function nokCsvStream(cursor: FindCursor<Document>, columns: readonly string[]): ReadableStream<Uint8Array> {
+export function nokCsvStream(cursor: FindCursor<Document>, columns: readonly string[], shown: (column: string, value: unknown) => unknown = (_c, v) => v): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const line = (cells: readonly unknown[]) => `${cells.map(csvCell).join(";")}\r\n`;
+  // A user's own cells, shown back as text: formulas escaped (app/shared/csv.ts).
+  const line = (cells: readonly unknown[]) => `${cells.map((cell) => csvCell(cell)).join(";")}\r\n`;
   const rows = cursor[Symbol.asyncIterator]();
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
@@ -121,7 +127,7 @@ export function nokCsvStream(cursor: FindCursor<Document>, columns: readonly str
             return;
           }
           const row = next.value;
-          text += line([row._lineNumber, ...columns.map((c) => row[c]), row.Error]);
+          text += line([row._lineNumber, ...columns.map((c) => shown(c, row[c])), shown("Error", row.Error)]);
         }
         controller.enqueue(encoder.encode(text));
       } catch (error) {

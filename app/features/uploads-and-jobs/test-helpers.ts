@@ -4,7 +4,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll } from "vitest";
+import type { Db } from "mongodb";
 import { resetConfigForTests } from "~/config.server";
+import { getDb } from "~/db.server";
+import { USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "~/models/users.server";
 import { registerFile } from "~/models/file-jobs.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 
@@ -26,8 +29,23 @@ export function useTempDataDir() {
   return state;
 }
 
-/** Stores bytes in the local store and registers them as a job, as an upload would. */
-export async function storeAndRegister(originalName: string, content: Buffer | string, user = "ana@example.com") {
+/** The uploader the helpers register files for unless told otherwise: a SYSTEM ADMIN, who may load every template. */
+export const TEST_UPLOADER = "ana@example.com";
+
+/** Gives `email` a permission record of `type` (and HR `stores`), as the user administration would. */
+export async function grantPermission(db: Db, email: string, type: PermissionType, stores: string[] = []): Promise<void> {
+  await db
+    .collection<UserPermissionRecord>(USER_PERMISSIONS)
+    .updateOne({ user: email }, { $set: { type, stores }, $setOnInsert: { name: email.split("@")[0], createdAt: new Date() } }, { upsert: true });
+}
+
+/**
+ * Stores bytes in the local store and registers them as a job, as an upload would. The default uploader is given its
+ * SYSTEM ADMIN record first (the worker checks the uploader's rights: upload-rights.server.ts); tests of those rights
+ * pass users of their own.
+ */
+export async function storeAndRegister(originalName: string, content: Buffer | string, user = TEST_UPLOADER) {
+  if (user === TEST_UPLOADER) await grantPermission(await getDb(), TEST_UPLOADER, "SYSTEM ADMIN");
   const key = generateStorageKey(originalName);
   await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
   const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user });

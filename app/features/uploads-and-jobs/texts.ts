@@ -1,5 +1,13 @@
 /** Texts of the upload screen, the job lists and the file repository. */
 
+/** The write rule of uploads (ours, issue 49: docs/access.md "Upload targets"). */
+export const uploadRightsTexts = {
+  notAllowed: (dataset: string) => `Você não tem permissão para carregar ${dataset}`,
+  outsideBranchScope: "filial fora das lojas liberadas para você (/ij/rh)",
+  reportsLabel: "pacotes de relatórios",
+  explorerLabel: "documentos do Explorer",
+};
+
 /** Texts of the job lists and the file repository that the spec leaves to us (ours; docs/decisions.md). */
 export const jobTexts = {
   columnName: "Arquivo",

@@ -31,6 +31,8 @@ export type UploadPanelProps = {
   clientName: string;
   /** COD.2 / COD.3 after a plain (no-JavaScript) form upload that failed. */
   initialError: UploadFailureCode | null;
+  /** The "Tipo de carga" choices its user may load (data always; explorer documents and report packages by rule). */
+  targets: readonly FileTarget[];
 };
 
 let sequence = 0;
@@ -48,7 +50,7 @@ function useNotices() {
   return { notices, push: queue.current.push };
 }
 
-export function UploadPanel({ store, extensions, maxBytes, clientName, initialError }: UploadPanelProps) {
+export function UploadPanel({ store, extensions, maxBytes, clientName, initialError, targets }: UploadPanelProps) {
   const inputId = useId();
   const hintId = useId();
   const targetId = useId();
@@ -190,7 +192,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         {/* First in the form: a plain post sends the choice before the files (a refused value costs no transfer). */}
         <fieldset className="upload-target">
           <legend>{targetTexts.legend}</legend>
-          {FILE_TARGETS.map((value) => (
+          {targets.map((value) => (
             <div key={value} className="upload-target__option">
               <input
                 id={`${targetId}-${value}`}

@@ -1,3 +1,5 @@
+import { canUploadTo, type PermissionType, type UploadTargetId } from "~/access";
+import { accessContext } from "~/config.server";
 import { DATASET_TEMPLATES, type DatasetTemplate } from "./datasets/definitions";
 import { ruleDescription, ruleRequired, ruleType } from "./datasets/rules";
 import { channelTemplate, normalizeHeader, productTemplate, spendTemplate, type Template } from "./templates";
@@ -20,7 +22,8 @@ export type TemplateColumnInfo = {
 };
 
 export type TemplateInfo = {
-  id: string;
+  /** Also its upload target (access.ts UPLOAD_TARGET_ACCESS): who may load it. */
+  id: UploadTargetId;
   label: string;
   feeds: string;
   writeModeText: string;
@@ -121,10 +124,16 @@ export const TEMPLATE_CATALOG: readonly TemplateInfo[] = [
   ...DATASET_TEMPLATES.map(datasetInfo),
 ];
 
-export const TEMPLATE_IDS = TEMPLATE_CATALOG.map((t) => t.id);
+export const TEMPLATE_IDS: readonly string[] = TEMPLATE_CATALOG.map((t) => t.id);
 
 export function templateInfo(id: string): TemplateInfo | null {
   return TEMPLATE_CATALOG.find((t) => t.id === id) ?? null;
+}
+
+/** The templates a user of `type` may load now: /captura/manual offers these and no others. */
+export function templatesFor(type: PermissionType | "" | null | undefined): TemplateInfo[] {
+  const context = accessContext();
+  return TEMPLATE_CATALOG.filter((t) => canUploadTo(type, t.id, context));
 }
 
 /** The name a job message gives a template: the master-data templates keep their spec-000 label. */

@@ -12,7 +12,7 @@ import { action as documentAction, loader as documentLoader } from "~/routes/ij.
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { currentUser } from "../../../../test/auth-mock";
 import { useTestDatabase } from "../../../../test/db";
-import { useTempDataDir, xlsxBuffer } from "../test-helpers";
+import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { documentTitle } from "./documents.server";
 import { MAX_DOCUMENT_CHARS } from "./document-text.server";
 
@@ -26,7 +26,8 @@ const run = () => processNextJob({ name: "test-worker", leaseMs: 60_000, progres
 async function upload(originalName: string, content: Buffer | string, target?: FileTarget) {
   const key = generateStorageKey(originalName);
   await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user: "ana@example.com", target });
+  await grantPermission(await testDb.db(), TEST_UPLOADER, "USER SILVER"); // an explorer reader who may upload
+  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user: TEST_UPLOADER, target });
   return { id, key };
 }
 

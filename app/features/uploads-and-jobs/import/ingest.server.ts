@@ -12,12 +12,13 @@ import {
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
-import { batched, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
+import { batched, FileRefusedError, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
 import { closestTemplate, detectDatasetLayout, type ClosestTemplate } from "./catalog.server";
 import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
+import { grantUpload } from "./upload-rights.server";
 import { cellText, formatCount, type CellValue } from "./values";
 
 /**
@@ -183,6 +184,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   // An all-or-nothing template (import/datasets): its rows wait in a spool file and are applied at the end.
   let dataset: DatasetImport | null = null;
   let closest: ClosestTemplate | undefined;
+  // Set when the uploader may not load the recognised template (upload-rights.server.ts): nothing is written.
+  let refusal: string | null = null;
+  const uploader = { email: claim.user, operator: claim.operator };
   // An edited "Exportar Excel" file sent here instead of through its screen (returned-export.server.ts).
   let returned: ReturnType<typeof returnedExportOf> = null;
   let okRows = 0;
@@ -289,12 +293,24 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
               if (!returned) closest = closestTemplate(row.cells);
               break read;
             }
-            dataset = new DatasetImport(found.template, { db, file: claim.id, user: claim.user, urlPath, now: () => clock.now(), rowId });
+            const grant = await interruptible(grantUpload(uploader, found.template.id, found.template.label));
+            if (!grant.ok) {
+              refusal = grant.message;
+              break read;
+            }
+            const context = { db, file: claim.id, user: claim.user, urlPath, now: () => clock.now(), rowId, branchScope: grant.scope };
+            dataset = new DatasetImport(found.template, context);
             indexes = found.indexes;
             values = new Array(indexes.length);
             texts = new Array(indexes.length);
             await interruptible(dataset.start());
             continue;
+          }
+          const grant = await interruptible(grantUpload(uploader, layout.template.id, layout.template.label));
+          if (!grant.ok) {
+            refusal = grant.message;
+            layout = null;
+            break read;
           }
           indexes = layout.columns.map((c) => c.index);
           values = new Array(indexes.length);
@@ -367,7 +383,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
       if (layout) await removeImportedRows(db, layout, claim.id);
       if (dataset) await dataset.discard();
-      return finish(FILE_STATUS_UNREADABLE, error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : ingestMessages.unreadable(error.message));
+      const message = error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : error instanceof FileRefusedError ? error.message : ingestMessages.unreadable(error.message);
+      return finish(FILE_STATUS_UNREADABLE, message);
     }
     throw error;
   } finally {
@@ -375,11 +392,15 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     cancelTick();
     opened.stream.destroy();
   }
+  if (refusal !== null) {
+    void rows.return(undefined).catch(() => undefined);
+    return finish(FILE_STATUS_UNREADABLE, refusal);
+  }
   if (!layout && returned) {
     void rows.return(undefined).catch(() => undefined);
     const open = async () => (await openSource(claim)).stream;
-    const applied = await applyReturnedExport(returned, claim.user, open);
-    return finish(applied.ok ? FILE_STATUS_OK : FILE_STATUS_REJECTED, applied.message);
+    const applied = await applyReturnedExport(returned, uploader, open);
+    return finish(applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED, applied.message);
   }
   if (!layout) {
     void rows.return(undefined).catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { canAccessRoute, type RouteId } from "~/access";
+import { canAccessRoute, OPERATOR_TYPE, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
 import { FORECAST_DATASET, importForecastFile } from "~/features/forecast/excel.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
@@ -38,7 +38,8 @@ export function returnedExportOf(headerRow: readonly CellValue[]): { dataset: st
   return null;
 }
 
-export type ReturnedExportOutcome = { ok: true; message: string } | { ok: false; message: string };
+/** `forbidden`: refused for the uploader's rights (the job's status 3), not for the file's content. */
+export type ReturnedExportOutcome = { ok: true; message: string } | { ok: false; message: string; forbidden?: true };
 
 type Uploader = { email: string; name: string; type: Parameters<typeof canAccessRoute>[0] };
 
@@ -66,15 +67,19 @@ const MASTER_DATA_SCREENS: Record<string, { routeId: RouteId; target: (scope: UR
   },
 };
 
-/** Applies the returned export `open()` reads, as `uploaderEmail`, through the screen named by `dataset`. */
+/**
+ * Applies the returned export `open()` reads, as its uploader, through the screen named by `dataset`. The operator's
+ * CLI import without --user has SYSTEM ADMIN's rights (upload-rights.server.ts).
+ */
 export async function applyReturnedExport(
   found: { dataset: string; scope: URLSearchParams },
-  uploaderEmail: string,
+  uploader: { email: string; operator: boolean },
   open: () => Promise<Readable>,
 ): Promise<ReturnedExportOutcome> {
-  const record = await findPermissionRecord(uploaderEmail);
-  const user: Uploader = { email: uploaderEmail, name: record?.name ?? uploaderEmail, type: record?.type ?? "" };
-  const refused = { ok: false as const, message: excelTexts.excelUploadNotAllowed };
+  const record = uploader.operator ? null : await findPermissionRecord(uploader.email);
+  const type = uploader.operator ? OPERATOR_TYPE : (record?.type ?? "");
+  const user: Uploader = { email: uploader.email, name: record?.name ?? uploader.email, type };
+  const refused = { ok: false as const, message: excelTexts.excelUploadNotAllowed, forbidden: true as const };
   const { dataset, scope } = found;
 
   if (dataset === PLANNING_DATASET) {

@@ -86,7 +86,7 @@ describe("an edited export uploaded through /captura/manual", () => {
     sheet.getRow(2).getCell(column(sheet, "Quantity")).value = 9_999;
     const before = await quantities();
     const { id } = await storeAndRegister("planejamento_bronze.xlsx", Buffer.from(await workbook.xlsx.writeBuffer()), "bronze@example.com");
-    expect(await run()).toMatchObject({ kind: "done", status: 4 });
+    expect(await run()).toMatchObject({ kind: "done", status: 3 });
     expect((await findFileById(id))?.message).toBe(excelTexts.excelUploadNotAllowed);
     expect(await quantities()).toEqual(before);
   });

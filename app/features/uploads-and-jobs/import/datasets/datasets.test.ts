@@ -14,7 +14,7 @@ import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/mo
 import type { PlanningFilter } from "~/models/planning.fields";
 import { monthOf } from "~/shared/months";
 import { useTestDatabase } from "../../../../../test/db";
-import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir, xlsxBuffer } from "../../test-helpers";
+import { FORECAST_HEADER, forecastRow, grantPermission, storeAndRegister, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
 
@@ -74,6 +74,8 @@ beforeEach(async () => {
       db.collection(c).deleteMany({}),
     ),
   );
+  // The second uploader of some tests: a finance planner, who may load every one of these templates.
+  await grantPermission(db, "bia@example.com", "USER GOLD");
 });
 
 // ---------------------------------------------------------------------------------------------

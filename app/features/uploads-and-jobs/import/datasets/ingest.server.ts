@@ -1,5 +1,7 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
+import { inBranchScope, type BranchScope } from "~/models/hr.server";
+import { uploadRightsTexts } from "~/messages";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
 import type { CellValue } from "../values";
@@ -51,6 +53,8 @@ export type DatasetImportContext = {
   urlPath: string;
   now: () => Date;
   rowId: (line: number) => ObjectId;
+  /** The uploader's HR branch scope (upload-rights.server.ts): an HR row of another branch is NOK. */
+  branchScope?: BranchScope;
 };
 
 export class DatasetImport {
@@ -132,6 +136,9 @@ export class DatasetImport {
       row[columns[k].name] = this.cell.value;
     }
     if (errors === null && this.checker) errors = this.checker(row, line);
+    if (errors === null && this.template.id === "hr_aux" && this.ctx.branchScope && !inBranchScope(String(row.filial_nome), this.ctx.branchScope)) {
+      errors = [invalid("filial_nome", texts[this.names.indexOf("filial_nome")] ?? "", uploadRightsTexts.outsideBranchScope)];
+    }
     let key = "";
     if (errors === null) {
       key = this.template.keyColumns.map((c) => keyPart(row[c])).join("|");

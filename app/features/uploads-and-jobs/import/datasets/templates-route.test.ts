@@ -14,18 +14,29 @@ const get = (path: string, template: string) =>
   downloadLoader({ request: new Request(`http://localhost${path}`), params: { template }, context: {} }) as Promise<Response>;
 
 describe("/captura/manual templates", () => {
-  it("lists the nine templates with what they feed, their write mode and the download link", async () => {
-    currentUser.type = "USER BRONZE";
-    const data = (await pageLoader({ request: new Request("http://localhost/captura/manual"), params: {}, context: {} })) as { templates: Array<{ id: string; feeds: string; writeModeText: string }> };
-    expect(data.templates.map((t) => t.id)).toEqual(["product", "channel", "spend", "planning_quantity", "forecast", "ledger", "hr_aux", "fpa_responsibles", "fiscal_items"]);
-    for (const t of data.templates) {
-      expect(t.feeds.length).toBeGreaterThan(5);
-      expect(t.writeModeText.length).toBeGreaterThan(5);
-    }
+  it("lists the templates its visitor may load, with what they feed, their write mode and the download link", async () => {
+    const listed = async (type: typeof currentUser.type) => {
+      currentUser.type = type;
+      const data = (await pageLoader({ request: new Request("http://localhost/captura/manual"), params: {}, context: {} })) as {
+        templates: Array<{ id: string; feeds: string; writeModeText: string }>;
+      };
+      for (const t of data.templates) {
+        expect(t.feeds.length).toBeGreaterThan(5);
+        expect(t.writeModeText.length).toBeGreaterThan(5);
+      }
+      return data.templates.map((t) => t.id);
+    };
+    const everyTemplate = ["product", "channel", "spend", "planning_quantity", "forecast", "ledger", "hr_aux", "fpa_responsibles", "fiscal_items"];
+    expect(await listed("SYSTEM ADMIN")).toEqual(everyTemplate);
+    expect(await listed("USER GOLD")).toEqual(everyTemplate);
+    // The uploader tiers without a screen of spec 001 to write on load the master data of spec 000 only; SILVER reads
+    // the HR grid but does not edit it.
+    expect(await listed("USER BRONZE")).toEqual(["product", "channel", "spend"]);
+    expect(await listed("USER SILVER")).toEqual(["product", "channel", "spend"]);
   });
 
   it("downloads each template as an XLSX: header and example row on sheet 1, the columns explained on sheet 2; the file is recognised", async () => {
-    currentUser.type = "USER SILVER";
+    currentUser.type = "SYSTEM ADMIN";
     for (const info of TEMPLATE_CATALOG) {
       const response = await get(`/captura/manual/modelo/${info.id}`, info.id);
       expect(response.status).toBe(200);
@@ -50,6 +61,19 @@ describe("/captura/manual templates", () => {
     await expect(get("/captura/manual/modelo/x", "x".repeat(500))).rejects.toMatchObject({ status: 404 });
     currentUser.type = "USER EXPLORER";
     await expect(get("/captura/manual/modelo/forecast", "forecast")).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("refuses the template of data its visitor may not write (403, saying so)", async () => {
+    currentUser.type = "USER BRONZE";
+    expect((await get("/captura/manual/modelo/product", "product")).status).toBe(200);
+    for (const id of ["hr_aux", "planning_quantity", "forecast", "ledger", "fpa_responsibles", "fiscal_items"]) {
+      const refused = (await get(`/captura/manual/modelo/${id}`, id).then(
+        () => null,
+        (thrown: Response) => thrown,
+      ))!;
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toMatch(/^Você não tem permissão para carregar /);
+    }
   });
 
   it("names the closest template with the missing and unexpected columns", () => {
