@@ -550,8 +550,11 @@ describe("template fiscal_items", () => {
 
 describe("a run cut short", () => {
   /** Sends a finished file back to the queue, as a retry (or an expired lease) would. */
+  /** The job sent back as Reprocessar does after a crash (a claim after an expired lease ends it: worker-loop). */
   async function requeue(id: ObjectId) {
-    await (await testDb.db()).collection("files").updateOne({ _id: id }, { $set: { status: 0, progress: 0, agent: "", leaseUntil: null, message: "" } });
+    const files = (await testDb.db()).collection("files");
+    const { attempts } = (await files.findOne({ _id: id }))!;
+    await files.updateOne({ _id: id }, { $set: { status: 0, progress: 0, agent: "", leaseUntil: null, message: "", retryBase: attempts } });
     return run();
   }
 
