@@ -37,6 +37,8 @@ export const jobTexts = {
   nokCsvLine: "Linha",
   nokCsvError: "Erro",
   nokCsvFileName: (name: string) => `linhas-nok-${name.replace(/\.[^.]*$/, "") || "arquivo"}.csv`,
+  // ours: an HR upload downloaded as /ij/rh shows it (the viewer's branches, CPF masked; hr-file-view.server.ts)
+  hrFileName: (name: string) => `${name.replace(/\.[^.]*$/, "") || "arquivo"}-cpf-mascarado.csv`,
   ownJobsNote: "Seus arquivos enviados e o andamento do processamento.",
   allJobsNote: "Todos os arquivos enviados e o andamento do processamento.",
   // /repo/format
