@@ -3,7 +3,8 @@ import { getConfig } from "~/config.server";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
 import { dashboardTexts, messages } from "~/messages";
-import { runCharts, type ChartResult } from "~/services/dashboards/native.server";
+import { branchScopeOf, HR_AUX } from "~/models/hr.server";
+import { runCharts, type ChartResult, type RowFilter } from "~/services/dashboards/native.server";
 import { DashboardEmbedError, generateEmbedAddress, type EmbedAddress } from "~/services/dashboards/quicksight.server";
 
 /**
@@ -37,7 +38,10 @@ export async function loadDashboardScreen(user: AuthenticatedUser, painelId: str
   const record = await findForRoute(painelId, panelType);
   const dashboard = { painelId: Number(record.painelId), panelLabel: record.panelLabel, panelType };
   if (getConfig().dashboards.kind === "native") {
-    return { dashboard, view: { provider: "native", charts: await runCharts(record.charts, `${record.cliente}:${record.dashboardId}`) } };
+    // HR auxiliary data in a chart: only the viewer's branches, as on /ij/rh.
+    const scope = await branchScopeOf(user.email);
+    const filters: RowFilter[] = scope.kind === "stores" ? [{ collection: HR_AUX, field: "filial_nome", values: scope.stores }] : [];
+    return { dashboard, view: { provider: "native", charts: await runCharts(record.charts, `${record.cliente}:${record.dashboardId}`, filters) } };
   }
   try {
     const embed = await generateEmbedAddress(user.email, record.dashboardId);

@@ -34,4 +34,6 @@ export const dashboardTexts = {
   chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
   // Performance (issue 16): the first view after a data change while the figures are being computed.
   chartComputing: "Os números deste gráfico estão sendo calculados. Atualize a página em instantes.",
+  // ours (issue 49): a chart that would read rows outside the viewer's scope (HR branches) through a $lookup
+  chartRowsNotAllowed: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você.",
 } as const;

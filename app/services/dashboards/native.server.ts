@@ -116,8 +116,14 @@ function errorResult(index: number, raw: unknown, error: string): ChartResult {
   return { id: `chart-${index + 1}`, title, kind: "table", rows: [], labels: {}, error };
 }
 
+/**
+ * The rows of a collection a viewer may see (e.g. HR auxiliary data of the viewer's branches): a chart over that
+ * collection runs behind a leading `$match` on `field`; a chart that reaches it through a `$lookup` is not run.
+ */
+export type RowFilter = { collection: string; field: string; values: readonly string[] };
+
 /** Runs one chart. A failure becomes the chart's `error`, so one broken chart leaves the others drawn. */
-export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_BUDGET_MS): Promise<ChartResult> {
+export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_BUDGET_MS, filter?: RowFilter): Promise<ChartResult> {
   const parsed = dashboardChartSchema.safeParse(raw);
   if (!parsed.success) return errorResult(index, raw, dashboardTexts.chartInvalidDefinition);
   const chart: DashboardChart = parsed.data;
@@ -125,7 +131,8 @@ export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_B
   let pipeline: Document[];
   try {
     if (!isChartCollection(chart.collection)) throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(chart.collection));
-    pipeline = [...parseStoredPipeline(chart.pipeline), { $limit: CHART_ROW_CAP }];
+    const scoped = filter && filter.collection === chart.collection ? [{ $match: { [filter.field]: { $in: filter.values.map(String) } } }] : [];
+    pipeline = [...scoped, ...parseStoredPipeline(chart.pipeline), { $limit: CHART_ROW_CAP }];
   } catch (error) {
     if (error instanceof ChartDefinitionError) return { ...base, rows: [], error: error.message };
     throw error;
@@ -154,13 +161,17 @@ export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_B
 export const CHART_CACHE_MAX_AGE_MS = 10 * 60_000;
 
 /** The collections a stored pipeline reads: its own and every `$lookup`/`$graphLookup` `from`, at any depth. */
-function collectionsRead(chart: DashboardChart): string[] {
+function collectionsRead(chart: DashboardChart): { reads: string[]; lookups: string[] } {
   const out = new Set<string>([chart.collection]);
+  const lookups = new Set<string>();
   const visit = (value: unknown) => {
     if (Array.isArray(value)) return value.forEach(visit);
     if (!isPlainObject(value)) return;
     for (const [key, inner] of Object.entries(value)) {
-      if ((key === "$lookup" || key === "$graphLookup") && isPlainObject(inner) && typeof inner.from === "string") out.add(inner.from);
+      if ((key === "$lookup" || key === "$graphLookup") && isPlainObject(inner) && typeof inner.from === "string") {
+        out.add(inner.from);
+        lookups.add(inner.from);
+      }
       visit(inner);
     }
   };
@@ -169,11 +180,11 @@ function collectionsRead(chart: DashboardChart): string[] {
   } catch {
     // an unreadable pipeline fails in runChart with its own message
   }
-  return [...out].filter(isChartCollection);
+  return { reads: [...out].filter(isChartCollection), lookups: [...lookups] };
 }
 
 /** What a chart's definition tells the cache: the digest of its collection and pipeline, and the collections it reads. */
-type ChartIdentity = { digest: string; reads: string[] };
+type ChartIdentity = { digest: string; reads: string[]; lookups: string[] };
 /**
  * Every view needs each chart's identity; the pipeline is parsed and hashed once per definition, not per view.
  * Keyed by the definition's text itself, so an edited chart simply gets a new entry.
@@ -186,7 +197,7 @@ function identityOf(chart: DashboardChart): ChartIdentity {
   let known = identities.get(text);
   if (!known) {
     if (identities.size >= IDENTITIES_MAX) identities.clear();
-    known = { digest: createHash("sha1").update(text).digest("base64url"), reads: collectionsRead(chart) };
+    known = { digest: createHash("sha1").update(text).digest("base64url"), ...collectionsRead(chart) };
     identities.set(text, known);
   }
   return known;
@@ -209,13 +220,16 @@ export const CHART_COMPUTE_BUDGET_MS = 120_000;
  * reads is unchanged, and computing (once, however many views wait) when it changed. `scope` names
  * the dashboard (tenant and dashboardId). A `charts` that is not a list shows one error, not a 500.
  */
-export async function runCharts(charts: unknown, scope = "dashboard"): Promise<ChartResult[]> {
+export async function runCharts(charts: unknown, scope = "dashboard", filters: readonly RowFilter[] = []): Promise<ChartResult[]> {
   if (charts === undefined || charts === null) return [];
   if (!Array.isArray(charts)) return [{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }];
   const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
   const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
   const identity = new Map(valid.map((chart) => [chart, identityOf(chart)]));
-  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identity.get(chart)!.digest}`;
+  // The filters that apply to a chart: its figures are cached per set of rows it may read.
+  const filterOf = (chart: DashboardChart) => filters.find((f) => identity.get(chart)!.reads.includes(f.collection));
+  const filterKey = (f: RowFilter | undefined) => (f ? `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}` : "");
+  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identity.get(chart)!.digest}${filterKey(filterOf(chart))}`;
   const collections = [...new Set([...identity.values()].flatMap((id) => id.reads))];
   const [states, cached] = await Promise.all([dataStates(collections), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
@@ -224,6 +238,11 @@ export async function runCharts(charts: unknown, scope = "dashboard"): Promise<C
       const p = parsed[index];
       if (!p.success || !identity.has(p.data)) return runChart(raw, index);
       const chart = p.data;
+      const filter = filterOf(chart);
+      if (filter && (filter.collection !== chart.collection || identity.get(chart)!.lookups.includes(filter.collection))) {
+        // Rows it may not see would reach the figures through a $lookup: not run for this viewer.
+        return { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: [], error: dashboardTexts.chartRowsNotAllowed };
+      }
       const key = keyOf(chart);
       const fingerprint = identity.get(chart)!.reads.map((name) => states.get(name)).join(",");
       const hit = cached.get(key);
@@ -237,12 +256,19 @@ export async function runCharts(charts: unknown, scope = "dashboard"): Promise<C
       if (recent && recent.until > now) return recent.result;
       let running = computing.get(flight);
       if (!running) {
-        running = runChart(raw, index, CHART_COMPUTE_BUDGET_MS)
-          .then(async (result) => {
+        // A view that read the cache before another's computation stored its figures, and arrives after it ended, takes
+        // those figures instead of computing them again.
+        const storedMeanwhile = readCachedCharts([key]).then((found) => {
+          const fresh = found.get(key);
+          const newer = fresh && fresh.fingerprint === fingerprint && (!hit || fresh.computedAt.getTime() > hit.computedAt.getTime());
+          return newer ? { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: fresh.rows } : null;
+        });
+        running = storedMeanwhile
+          .then((stored) => stored ?? runChart(raw, index, CHART_COMPUTE_BUDGET_MS, filter).then(async (result) => {
             if (!result.error) await storeCachedChart({ _id: key, fingerprint, rows: result.rows, computedAt: new Date() }).catch(() => undefined);
             else failed.set(flight, { result, until: Date.now() + FAILURE_MEMORY_MS });
             return result;
-          })
+          }))
           .finally(() => computing.delete(flight));
         computing.set(flight, trackBackgroundWork(running));
       }
