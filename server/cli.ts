@@ -9,7 +9,7 @@
  * In the image: `portal …` (on PATH), `node build/host/cli.js …` or `npm run portal -- …`.
  */
 import path from "node:path";
-import { ConfigError, getConfig } from "../app/config.server";
+import { accessContext, ConfigError, getConfig } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { useConfiguredDatabase, type DatabaseHandle } from "./database";
 import { optionValue, UsageError } from "./cli-support";
@@ -19,6 +19,7 @@ import { applyIndexes } from "../app/models/all-indexes.server";
 import { PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES, rebuildAttributeSets } from "../app/models/planning-attribute-sets.server";
 import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
+import { demoAccountNote } from "../app/seed/accounts";
 import { EXIT_REFUSED, parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
 import { runSeed, SeedRefusedError } from "../scripts/seed-run";
 
@@ -64,7 +65,7 @@ async function seed(args: readonly string[], print: (line: string) => void): Pro
   print(`Seeded ${total} documents into "${db.databaseName}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   if (parsed.empty) print("Empty start: no business data; fill the screens with the upload templates of /captura/manual (or portal import <file>).");
   print(`Demo accounts (password ${DEMO_PASSWORD}):`);
-  for (const a of DEMO_ACCOUNTS) print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${a.note}`);
+  for (const a of DEMO_ACCOUNTS) print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${demoAccountNote(a, accessContext())}`);
 }
 
 async function createAdminCommand(args: readonly string[], print: (line: string) => void): Promise<void> {

@@ -12,7 +12,8 @@ import { MongoClient } from "mongodb";
 import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/accounts";
+import { parseConfig } from "../app/config.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoAccountNote } from "../app/seed/accounts";
 import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { WEB_GC_FLAGS } from "./web-flags";
 import { EXIT_REFUSED } from "../scripts/seed-args";
@@ -75,6 +76,9 @@ async function waitUntilReady(url: string, child: { exitCode: number | null }): 
 
 function banner() {
   const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.email.length));
+  // What each account opens, read from the access table under the configuration the server runs with.
+  const { features, hrEditorTypes } = parseConfig(env);
+  const context = { features, hrEditorTypes };
   const lines = [
     "",
     "Journey Portal demo",
@@ -89,7 +93,7 @@ function banner() {
         ]
       : []),
     `  Password of every demo account: ${DEMO_PASSWORD}`,
-    ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${a.note ?? ""}`.trimEnd()),
+    ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${demoAccountNote(a, context)}`.trimEnd()),
     "  Stop with Ctrl+C.",
     "",
   ];

@@ -1,3 +1,4 @@
+import { canAccessRoute, type AccessContext, type AccessMode, type RouteId } from "~/access";
 import type { PermissionType } from "~/models/users.server";
 
 /** The demo accounts the seed creates; all share DEMO_PASSWORD. Printed by `npm run demo`. */
@@ -9,18 +10,19 @@ export type DemoAccount = {
   /** "" = no permission type (the login then shows CONTATE SEU ADMIN). */
   type: PermissionType | "";
   name: string;
-  note: string;
+  /** What the access table cannot say (no type, first access); what the account opens is read from the table. */
+  note?: string;
   mustChangePassword?: boolean;
 };
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { email: "sysadmin@demo.local", type: "SYSTEM ADMIN", name: "Sônia Administradora", note: "everything; user settings" },
-  { email: "useradmin@demo.local", type: "USER ADMIN", name: "Ulisses Gestor", note: "user management only" },
-  { email: "permiss@demo.local", type: "USER PERMISS", name: "Paula Permissões", note: "assigns permission tiers" },
-  { email: "explorer@demo.local", type: "USER EXPLORER", name: "Eduardo Explorador", note: "lands on the explorer" },
-  { email: "bronze@demo.local", type: "USER BRONZE", name: "Bruna Bronze", note: "uploads (Básico)" },
-  { email: "silver@demo.local", type: "USER SILVER", name: "Sérgio Prata", note: "uploads, reports, explorer (Padrão)" },
-  { email: "gold@demo.local", type: "USER GOLD", name: "Gabriela Ouro", note: "dashboards, repository, financial (Avançado)" },
+  { email: "sysadmin@demo.local", type: "SYSTEM ADMIN", name: "Sônia Administradora" },
+  { email: "useradmin@demo.local", type: "USER ADMIN", name: "Ulisses Gestor" },
+  { email: "permiss@demo.local", type: "USER PERMISS", name: "Paula Permissões" },
+  { email: "explorer@demo.local", type: "USER EXPLORER", name: "Eduardo Explorador" },
+  { email: "bronze@demo.local", type: "USER BRONZE", name: "Bruna Bronze" },
+  { email: "silver@demo.local", type: "USER SILVER", name: "Sérgio Prata" },
+  { email: "gold@demo.local", type: "USER GOLD", name: "Gabriela Ouro" },
   { email: "notype@demo.local", type: "", name: "Nilo Sem Tipo", note: "no permission type: CONTATE SEU ADMIN" },
   {
     email: "firstaccess@demo.local",
@@ -30,3 +32,28 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     mustChangePassword: true,
   },
 ];
+
+/** The areas the printed account list names, each by the route whose rule decides it. */
+const AREAS: ReadonlyArray<{ label: string; route: RouteId; mode?: AccessMode }> = [
+  { label: "dashboards", route: "routes/ij.painel.$id" },
+  { label: "uploads", route: "routes/captura.manual" },
+  { label: "all jobs", route: "routes/jobs.executados" },
+  { label: "repository", route: "routes/repo.format" },
+  { label: "planning", route: "routes/ij.plan_edit", mode: "write" },
+  { label: "reports", route: "routes/ij.report" },
+  { label: "forecast review and cockpit", route: "routes/ij.cockpit" },
+  { label: "financial statement", route: "routes/ij.demo_financial" },
+  { label: "HR (edits)", route: "routes/ij.rh_edit.$filial", mode: "write" },
+  { label: "HR (read only)", route: "routes/ij.rh" },
+  { label: "explorer", route: "routes/ij.explorer" },
+  { label: "user settings", route: "routes/user.config" },
+  { label: "permissions", route: "routes/user.permission" },
+];
+
+/** What the demo list says an account opens: read from the access table, so it is true under any configuration. */
+export function demoAccountNote(account: DemoAccount, context: AccessContext): string {
+  const opens = AREAS.filter((a) => canAccessRoute(account.type, a.route, context, a.mode ?? "read")).map((a) => a.label);
+  // HR read only when it may read but not edit.
+  const shown = opens.includes("HR (edits)") ? opens.filter((l) => l !== "HR (read only)") : opens;
+  return [shown.join(", "), account.note].filter(Boolean).join("; ");
+}

@@ -415,10 +415,15 @@ describe("the login screen", () => {
     await headerMenu(page).getByRole("button", { name: messages.menuLogout }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
-    // Signed out, the page asks to sign in again (spec 000 §2: the session-expired modal on a protected page).
+    // Signed out on purpose, Back (and any protected page) shows the sign-in page, not the session-expired notice.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/" && url.searchParams.has("redirectTo"));
+    await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
     await page.goto("/captura/manual");
     expect(path(page)).toBe("/");
-    await page.getByRole("dialog", { name: messages.sessionExpiredTitle }).waitFor();
+    expect(new URL(page.url()).searchParams.has("expired")).toBe(false);
+    await page.getByLabel(messages.emailLabel, { exact: true }).waitFor();
+    expect(await page.getByRole("dialog", { name: messages.sessionExpiredTitle }).count()).toBe(0);
 
     await signIn(page, app.baseURL, "silver@demo.local");
     // GET /logout has no side effect: it only offers the button.

@@ -552,6 +552,21 @@ describe("logout", () => {
     expect(response.headers.get("Set-Cookie")).toMatch(/^__session=;/);
     expect(await countSessionsOfUser(email)).toBe(0);
   });
+
+  it("after Sair, a protected page sends the browser to the sign-in page, not to the session-expired notice; a new sign-in forgets it", async () => {
+    const email = await makeUser("USER GOLD");
+    const { cookie } = await signIn(email);
+    const response = await logout(requestWith(cookie, "/logout", { method: "POST" }));
+    const marker = response.headers.getSetCookie().find((c) => c.startsWith("jp_signed_out=1"));
+    expect(marker).toBeDefined();
+    const afterLogout = marker!.split(";")[0];
+    const location = (await thrown(requireRouteAccess("routes/ij.plan", requestWith(afterLogout, "/ij/plan")))).headers.get("Location");
+    expect(location).toBe("/?redirectTo=%2Fij%2Fplan");
+    // Without the marker (a session that ended on its own, or a first visit) the notice stays (spec 000 §2).
+    expect((await thrown(requireRouteAccess("routes/ij.plan", requestWith(null, "/ij/plan")))).headers.get("Location")).toBe("/?expired=1&redirectTo=%2Fij%2Fplan");
+    const again = await signIn(email);
+    expect(again.sessionCookieHeaders.getSetCookie().some((c) => /^jp_signed_out=;.*Max-Age=0/.test(c))).toBe(true);
+  });
 });
 
 describe("user administration", () => {

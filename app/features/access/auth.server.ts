@@ -5,7 +5,7 @@ import { isSameOriginRequest } from "~/shared/same-origin";
 import { messages } from "~/messages";
 import { deleteSession } from "~/models/sessions.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
-import { clearSessionCookie, getSessionState } from "~/features/access/session.server";
+import { clearSessionCookie, getSessionState, signedOutDeliberately } from "~/features/access/session.server";
 import { pageAddressOf, signInPath } from "~/features/access/return-to.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 
@@ -82,7 +82,11 @@ export async function requireRouteAccess(routeId: RouteId, request: Request, mod
   if (routeRule(routeId).kind === "public") throw new Error(`${routeId} is public; it has no guard to call`);
   assertSameOrigin(request);
   const state = await readUserState(request);
-  if (state.kind !== "user") return toSignIn(state, signInPath(SESSION_EXPIRED_PARAM, pageAddressOf(request)));
+  if (state.kind !== "user") {
+    // After Sair, Back to a protected page shows the sign-in page, not the session-expired notice.
+    const expired = state.kind === "anonymous" && signedOutDeliberately(request) ? null : SESSION_EXPIRED_PARAM;
+    return toSignIn(state, signInPath(expired, pageAddressOf(request)));
+  }
   const { user } = state;
   if (!canAccessRoute(user.type, routeId, accessContext(), mode)) throw forbidden();
   return user;

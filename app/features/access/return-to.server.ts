@@ -45,11 +45,12 @@ export function pageAddressOf(request: Request): string | null {
   return address !== "/" && address.length <= RETURN_TO_MAX && isLocalPath(address) ? address : null;
 }
 
-/** `/?expired=1…` (the session-expired modal) with the page to return to, when there is one. */
-export function signInPath(expiredParam: string, returnTo: string | null): string {
-  const params = new URLSearchParams({ [expiredParam]: "1" });
+/** `/?expired=1…` (the session-expired modal; `null`: the plain sign-in page) with the page to return to, when there is one. */
+export function signInPath(expiredParam: string | null, returnTo: string | null): string {
+  const params = new URLSearchParams(expiredParam ? { [expiredParam]: "1" } : {});
   if (returnTo) params.set(RETURN_TO_PARAM, returnTo);
-  return `/?${params}`;
+  const query = params.toString();
+  return query ? `/?${query}` : "/";
 }
 
 type Tree = AgnosticRouteObject & { id: string };

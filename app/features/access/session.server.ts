@@ -98,6 +98,7 @@ export async function startSession(
   const record = await insertSession(email, config.session, new Date(), stored, notOnOrAfter);
   const headers = new Headers();
   headers.append("Set-Cookie", await getSessionCookie().serialize(record._id));
+  headers.append("Set-Cookie", signedOutMarker(false));
   return { sessionId: record._id, headers };
 }
 
@@ -118,5 +119,25 @@ export async function logout(request: Request): Promise<Response> {
     const session = await deleteSession(id);
     if (session?.providerTokens) await getIdentityProvider().signOut(session.providerTokens);
   }
-  return redirect("/", { headers: { "Set-Cookie": await clearSessionCookie() } });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await clearSessionCookie());
+  headers.append("Set-Cookie", signedOutMarker(true));
+  return redirect("/", { headers });
+}
+
+/**
+ * Whether this browser signed out on purpose (the marker `logout` sets and the next sign-in removes): a protected page
+ * then sends it to the sign-in page, not to the session-expired notice (Back after Sair). Not signed: forging it only
+ * changes which of the two sign-in screens is shown.
+ */
+const SIGNED_OUT_COOKIE_NAME = "jp_signed_out";
+
+function signedOutMarker(set: boolean): string {
+  const secure = getConfig().isProduction && getConfig().origin.startsWith("https://") ? "; Secure" : "";
+  return `${SIGNED_OUT_COOKIE_NAME}=${set ? "1" : ""}; Path=/; HttpOnly; SameSite=Lax${secure}${set ? "" : "; Max-Age=0"}`;
+}
+
+export function signedOutDeliberately(request: Request): boolean {
+  const cookies = request.headers.get("Cookie") ?? "";
+  return cookies.split(";").some((part) => part.trim() === `${SIGNED_OUT_COOKIE_NAME}=1`);
 }
