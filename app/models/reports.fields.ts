@@ -14,6 +14,9 @@ export type FinancialReportType = (typeof FINANCIAL_REPORT_TYPES)[number];
 /** Report origins (spec 001 §9), automatico first: the list's default. */
 export const REPORT_ORIGINS = ["automatico", "manual"] as const;
 export type ReportOrigin = (typeof REPORT_ORIGINS)[number];
+/** The list's origin filter: one origin, or both ("todas", ours: the spec's default stays automatico). */
+export const REPORT_ORIGIN_FILTERS = [...REPORT_ORIGINS, "todas"] as const;
+export type ReportOriginFilter = (typeof REPORT_ORIGIN_FILTERS)[number];
 
 /** Cockpit "Report" options (spec 001 §9). */
 export const LEDGER_REPORTS = ["BALANCE_SHEET", "WORKING_CAPITAL"] as const;

@@ -11,7 +11,7 @@ export const REPORTS = "reports";
 export const REPORTS_NOK = "reports_nok";
 
 export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
-import type { ReportOrigin } from "~/models/reports.fields";
+import type { ReportOrigin, ReportOriginFilter } from "~/models/reports.fields";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 
@@ -60,6 +60,8 @@ export const indexes: IndexDeclaration[] = [
     key: { origin: 1, statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 },
     options: { name: "origin_statusChangeDate_dateRef_nameKey" },
   },
+  // The list of both origins: the same order and filters without the origin.
+  { collection: REPORTS, key: { statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 }, options: { name: "statusChangeDate_dateRef_nameKey" } },
   // The key of an uploaded entry (issue 30: a package upserts by name, origin and competency month). Led by `name`,
   // which no list filter uses, so the list's plan is not affected.
   { collection: REPORTS, key: { name: 1, origin: 1, dateRef: 1 }, options: { name: "name_origin_dateRef" } },
@@ -78,7 +80,7 @@ export function reportNameKey(text: string): string {
 
 export type ReportFilters = {
   name: string;
-  origin: ReportOrigin;
+  origin: ReportOriginFilter;
   /** First and last competency month, inclusive (first day of month, UTC). */
   from: Date | null;
   to: Date | null;
@@ -101,7 +103,7 @@ async function reports(): Promise<Collection<ReportRecord>> {
 
 /** The MongoDB filter of validated filters only (never a user-supplied object). */
 export function reportFilter(filters: ReportFilters): Filter<ReportRecord> {
-  const filter: Filter<ReportRecord> = { origin: filters.origin };
+  const filter: Filter<ReportRecord> = filters.origin === "todas" ? {} : { origin: filters.origin };
   const key = reportNameKey(filters.name);
   if (key) filter.nameKey = { $regex: literalPattern(key) };
   if (filters.from || filters.to) {

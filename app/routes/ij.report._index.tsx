@@ -16,18 +16,18 @@ import { DataTable } from "~/shared/ui/data-table";
 import { formatFileTimestamp } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
-import { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
+import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
 import { findReport, listReportsPage } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];
 
-const ORIGIN_LABELS: Record<ReportOrigin, string> = { automatico: t.originAutomatico, manual: t.originManual };
+const ORIGIN_LABELS: Record<ReportOriginFilter, string> = { automatico: t.originAutomatico, manual: t.originManual, todas: t.originAll };
 const NAME_MAX = 200;
 
 /** The list's URL state (spec 001 §2, §5): name, origin (automatico by default), competency range, page. */
 const filtersSchema = z.object({
   name: z.string().max(NAME_MAX).catch(""),
-  origin: z.enum(REPORT_ORIGINS).catch("automatico"),
+  origin: z.enum(REPORT_ORIGIN_FILTERS).catch("automatico"),
   from: optionalMonth,
   to: optionalMonth,
   page: pageNumber,
@@ -143,7 +143,7 @@ export default function ReportListPage() {
         <div className="field">
           <label htmlFor="report-origin">{t.filterOrigin}</label>
           <select id="report-origin" name="origin" defaultValue={filters.origin}>
-            {REPORT_ORIGINS.map((o) => (
+            {REPORT_ORIGIN_FILTERS.map((o) => (
               <option key={o} value={o}>
                 {ORIGIN_LABELS[o]}
               </option>

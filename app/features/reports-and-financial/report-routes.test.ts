@@ -51,6 +51,20 @@ describe("the report list", () => {
     expect(last.items.length).toBe(automatico.length - (last.page - 1) * 20);
   });
 
+  it("lists both origins together under \"todas\" (the default stays automatico), from the URL, on an index", async () => {
+    const { loader } = await import("~/routes/ij.report._index");
+    const both = [...reports].sort((a, b) => b.statusChangeDate.getTime() - a.statusChangeDate.getTime() || String(b._id).localeCompare(String(a._id)));
+    const data = (await loader({ request: get("/ij/report?origin=todas"), params: {}, context: {} })) as { filters: { origin: string }; list: { total: number; items: Array<{ id: string; originValue: string }> } };
+    expect(data.filters.origin).toBe("todas");
+    expect(data.list.total).toBe(reports.length);
+    expect(data.list.items.map((i) => i.id)).toEqual(both.slice(0, 20).map((r) => String(r._id)));
+    expect(new Set(data.list.items.map((i) => i.originValue))).toEqual(new Set(["automatico", "manual"]));
+    const byDefault = (await loader({ request: get("/ij/report"), params: {}, context: {} })) as { filters: { origin: string } };
+    expect(byDefault.filters.origin).toBe("automatico");
+    const plan = await db.collection(REPORTS).find({}).sort({ statusChangeDate: -1, _id: -1 }).limit(20).explain();
+    expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain("statusChangeDate_dateRef_nameKey");
+  });
+
   it("filters the name case- and accent-insensitively as a partial match, and the competency range inclusively", async () => {
     const withAccent = reports.find((r) => /ç|ã|ó|é/i.test(r.name))!;
     const word = withAccent.name.split(" ").find((w) => /ç|ã|ó|é/i.test(w))!;

@@ -36,6 +36,8 @@ export const reportsTexts = {
   files: "Files",
   originAutomatico: "automatico",
   originManual: "manual",
+  // ours: both origins (the spec's default stays automatico)
+  originAll: "todas",
   country: "Country",
   functionalArea: "Functional Area",
   personResponsible: "Person Responsible",
