@@ -36,6 +36,7 @@ export default function CockpitFilterPage() {
   const hydrated = useHydrated();
   const initial: Choice = { report: params.report, category1: params.category1 ?? "", category2: params.category2 ?? "", category3: params.category3 ?? "" };
   const [choice, setChoice] = useState<Choice>(initial);
+  const [unitError, setUnitError] = useState<string | null>(null);
   const lists = dependentOptions(options, {
     report: choice.report,
     category1: (CATEGORY1_OPTIONS as readonly string[]).includes(choice.category1) ? (choice.category1 as (typeof CATEGORY1_OPTIONS)[number]) : null,
@@ -50,7 +51,26 @@ export default function CockpitFilterPage() {
   return (
     <section className="report-page">
       <h1>{t.cockpitTitle}</h1>
-      <Form method="get" action="/ij/cockpit_preview" className="cockpit-form" key={JSON.stringify(params)} onReset={() => setChoice({ report: "BALANCE_SHEET", category1: "", category2: "", category3: "" })}>
+      {/* noValidate: a missing unit gets the portal's message, not the browser's bubble (in the browser's language). */}
+      <Form
+        method="get"
+        action="/ij/cockpit_preview"
+        className="cockpit-form"
+        key={JSON.stringify(params)}
+        noValidate
+        onSubmit={(event) => {
+          const unit = event.currentTarget.elements.namedItem("unit") as HTMLSelectElement | null;
+          if (unit && !unit.value) {
+            event.preventDefault();
+            setUnitError(t.unitRequired);
+            unit.focus();
+          } else setUnitError(null);
+        }}
+        onReset={() => {
+          setUnitError(null);
+          setChoice({ report: "BALANCE_SHEET", category1: "", category2: "", category3: "" });
+        }}
+      >
         <section aria-labelledby="cockpit-period">
           <h2 id="cockpit-period">{t.cockpitSectionPeriod}</h2>
           <div className="report-filters">
@@ -60,7 +80,7 @@ export default function CockpitFilterPage() {
         <section aria-labelledby="cockpit-filters">
           <h2 id="cockpit-filters">{t.cockpitSectionFilters}</h2>
           <div className="report-filters">
-            <UnitSelect id="cockpit-unit" name="unit" label={t.businessUnit} defaultValue={params.unit ?? ""} required />
+            <UnitSelect id="cockpit-unit" name="unit" label={t.businessUnit} defaultValue={params.unit ?? ""} required error={unitError} />
             <div className="field">
               <label htmlFor="cockpit-report">{t.report}</label>
               <select id="cockpit-report" name="report" value={choice.report} onChange={(e) => set({ report: e.target.value as LedgerReport })}>

@@ -5,7 +5,7 @@ import { jobTexts, messages, reportsTexts as t } from "~/messages";
 import type { RunningApp } from "./harness";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import { withDb } from "./database";
-import { signIn } from "./sign-in";
+import { signIn, waitForHydration } from "./sign-in";
 
 /**
  * The reports area as its users see it, on the seeded ledger and stored files: the report list (filters in
@@ -178,9 +178,21 @@ test("cockpit: filter, balance-sheet table, expandable rows, comments and files 
   const period = lastClosedMonth();
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/cockpit");
+  await waitForHydration(page);
   await page.getByLabel(t.period, { exact: true }).fill(period);
+  // No business unit: the portal's own message under the field, not the browser's bubble; the page stays.
+  await page.getByRole("button", { name: t.generateReport }).click();
+  await page.locator("#cockpit-unit-error").filter({ hasText: t.unitRequired }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/ij/cockpit");
+  expect(await page.getByLabel(t.businessUnit).getAttribute("aria-invalid")).toBe("true");
   await page.getByLabel(t.businessUnit).selectOption("2236");
+  // The category lists follow the report: working capital has no cash.
+  await page.getByLabel(t.report).selectOption("WORKING_CAPITAL");
   await page.getByLabel(t.category1).selectOption("Current Assets");
+  expect(await page.getByLabel(t.category2).locator("option").allInnerTexts()).not.toContain("Cash and Equivalents");
+  await page.getByLabel(t.report).selectOption("BALANCE_SHEET");
+  await page.getByLabel(t.category1).selectOption("Current Assets");
+  expect(await page.getByLabel(t.category2).locator("option").allInnerTexts()).toContain("Cash and Equivalents");
   // Category 2 lists only what lies under Current Assets
   const category2 = await page.getByLabel(t.category2).locator("option").allInnerTexts();
   expect(category2).toContain("Inventories");

@@ -11,6 +11,7 @@ export function UnitSelect({
   defaultValue,
   required = false,
   invalid = false,
+  error,
 }: {
   id: string;
   name: string;
@@ -18,11 +19,20 @@ export function UnitSelect({
   defaultValue: string;
   required?: boolean;
   invalid?: boolean;
+  /** The portal's own message under the field (the form then validates itself: `noValidate`). */
+  error?: string | null;
 }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={defaultValue} required={required} aria-invalid={invalid || undefined}>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        required={required}
+        aria-invalid={invalid || error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
         {required && !defaultValue ? (
           <option value="" disabled>
             —
@@ -34,6 +44,11 @@ export function UnitSelect({
           </option>
         ))}
       </select>
+      {error ? (
+        <p id={`${id}-error`} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
