@@ -1,5 +1,6 @@
-import { formatDayMonthYear } from "~/shared/dates";
+import { formatCalendarDate } from "~/shared/dates";
 import { formatAmount } from "~/models/reports.fields";
+import { runOnBoundedThread, ThreadLimitError } from "~/shared/bounded-thread.server";
 import { DocumentTooLargeError, readDocument } from "./documents-store.server";
 
 /**
@@ -31,7 +32,8 @@ function cellDisplay(value: ExcelCellValue): string {
   if (typeof value === "number") return Number.isInteger(value) ? formatAmount(value).slice(0, -3) : formatAmount(value);
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (value instanceof Date) return formatDayMonthYear(value);
+  // An XLSX date cell names a day (stored as midnight UTC): no zone applies.
+  if (value instanceof Date) return formatCalendarDate(value);
   if (typeof value === "object") {
     if ("result" in value) return cellDisplay(value.result as ExcelCellValue);
     if ("richText" in value) return value.richText.map((r) => r.text).join("");
@@ -42,52 +44,19 @@ function cellDisplay(value: ExcelCellValue): string {
 }
 
 /**
- * The conversion runs on a thread of its own with a memory limit: a small XLSX or DOCX can inflate to gigabytes, and
- * exceljs and mammoth build the whole document in memory. The thread first inflates every part of the package,
- * counting and keeping nothing, and stops past VIEWER_MAX_INFLATED_BYTES; a document that still needs more heap
- * than the thread has ends the thread, not the process. Either way the page says the file is too large to preview
- * (DocumentTooLargeError). The thread sends back plain values (the first VIEWER_MAX_ROWS × VIEWER_MAX_COLUMNS cells of
- * each sheet, or the HTML); the page formats them here.
+ * The conversion runs on a thread of its own with a memory limit (~/shared/bounded-thread.server.ts): a small XLSX or
+ * DOCX can inflate to gigabytes, and exceljs and mammoth build the whole document in memory. The thread first
+ * inflates every part of the package, counting and keeping nothing, and stops past VIEWER_MAX_INFLATED_BYTES; a
+ * document that still needs more heap than the thread has ends the thread, not the process. Either way the page
+ * says the file is too large to preview (DocumentTooLargeError). The thread sends back plain values (the first
+ * VIEWER_MAX_ROWS × VIEWER_MAX_COLUMNS cells of each sheet, or the HTML); the page formats them here.
  */
 export const VIEWER_MAX_INFLATED_BYTES = 100 * 1024 * 1024;
 export const VIEWER_HEAP_MB = 256;
 export const VIEWER_TIMEOUT_MS = 30_000;
 
-/** The thread's code, plain CommonJS (an `eval` worker: nothing to bundle); packages resolve from this module. */
+/** What the thread runs (bounded-thread.server.ts: the parts are inflated and counted before). */
 const CONVERTER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const load = createRequire(workerData.from);
-const { kind, bytes, maxInflated, maxRows, maxColumns } = workerData;
-class TooLarge extends Error {}
-async function checkInflated(zip) {
-  let total = 0;
-  for (const file of Object.values(zip.files)) {
-    if (file.dir) continue;
-    await new Promise((resolve, reject) => {
-      const stream = file.internalStream("uint8array");
-      stream.on("data", (chunk) => {
-        total += chunk.length;
-        if (total > maxInflated) {
-          stream.pause();
-          reject(new TooLarge());
-        }
-      });
-      stream.on("error", reject);
-      stream.on("end", resolve);
-      stream.resume();
-    });
-  }
-}
-function plain(value) {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== "object" || value instanceof Date) return value;
-  if ("result" in value) return { result: plain(value.result) };
-  if (Array.isArray(value.richText)) return { richText: value.richText.map((r) => ({ text: String(r.text ?? "") })) };
-  if ("text" in value) return { text: String(value.text) };
-  if ("error" in value) return { error: String(value.error) };
-  return null;
-}
 function withSafeLinks(element) {
   const children = element.children && element.children.map(withSafeLinks);
   const next = children ? { ...element, children } : { ...element };
@@ -97,9 +66,7 @@ function withSafeLinks(element) {
   }
   return next;
 }
-(async () => {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  await checkInflated(await load("jszip").loadAsync(buffer));
+async function run(buffer, { kind, maxRows, maxColumns }) {
   if (kind === "xlsx") {
     const Excel = load("exceljs");
     const workbook = new Excel.Workbook();
@@ -110,54 +77,32 @@ function withSafeLinks(element) {
       const rows = [];
       for (let r = 1; r <= last; r++) {
         const row = sheet.getRow(r);
-        rows.push(Array.from({ length: columns }, (_, c) => plain(row.getCell(c + 1).value)));
+        rows.push(Array.from({ length: columns }, (_, c) => plainCell(row.getCell(c + 1).value)));
       }
       return { name: sheet.name, rows, truncated: sheet.rowCount > maxRows || sheet.columnCount > maxColumns };
     });
-    parentPort.postMessage({ sheets });
-  } else {
-    const result = await load("mammoth").convertToHtml({ buffer }, { transformDocument: withSafeLinks, externalFileAccess: false });
-    parentPort.postMessage({ html: result.value });
+    return { sheets };
   }
-})().catch((error) => parentPort.postMessage({ failed: error instanceof TooLarge ? "too-large" : String(error && error.message) }));
+  const result = await load("mammoth").convertToHtml({ buffer }, { transformDocument: withSafeLinks, externalFileAccess: false });
+  return { html: result.value };
+}
 `;
 
 type Converted = { sheets: Array<{ name: string; rows: ExcelCellValue[][]; truncated: boolean }> } | { html: string };
 
 /** Converts `bytes` on a thread of its own (see above); DocumentTooLargeError past the limits. */
 async function convertOnThread(kind: "xlsx" | "docx", bytes: Buffer, limits: { maxInflated?: number; heapMb?: number } = {}): Promise<Converted> {
-  const { Worker } = await import("node:worker_threads");
-  const workerData = {
-    kind,
-    bytes: new Uint8Array(bytes),
-    from: import.meta.url,
-    maxInflated: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES,
-    maxRows: VIEWER_MAX_ROWS,
-    maxColumns: VIEWER_MAX_COLUMNS,
-  };
-  const heapMb = limits.heapMb ?? VIEWER_HEAP_MB;
-  const worker = new Worker(CONVERTER_SOURCE, {
-    eval: true,
-    workerData,
-    transferList: [workerData.bytes.buffer as ArrayBuffer],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb / 4), stackSizeMb: 4 },
-  });
   try {
-    return await new Promise<Converted>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new DocumentTooLargeError()), VIEWER_TIMEOUT_MS);
-      const settle = (fn: () => void) => {
-        clearTimeout(timer);
-        fn();
-      };
-      worker.once("message", (message: Converted | { failed: string }) =>
-        settle(() => ("failed" in message ? reject(message.failed === "too-large" ? new DocumentTooLargeError() : new Error(message.failed)) : resolve(message))),
-      );
-      // Past its heap the thread is ended with ERR_WORKER_OUT_OF_MEMORY; the process goes on.
-      worker.once("error", (error: NodeJS.ErrnoException) => settle(() => reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new DocumentTooLargeError() : error)));
-      worker.once("exit", () => settle(() => reject(new Error("viewer conversion ended without an answer"))));
+    return await runOnBoundedThread<Converted>({
+      body: CONVERTER_SOURCE,
+      format: "zip",
+      bytes,
+      data: { kind, maxRows: VIEWER_MAX_ROWS, maxColumns: VIEWER_MAX_COLUMNS },
+      limits: { maxInflatedBytes: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES, heapMb: limits.heapMb ?? VIEWER_HEAP_MB, timeoutMs: VIEWER_TIMEOUT_MS },
     });
-  } finally {
-    await worker.terminate();
+  } catch (error) {
+    if (error instanceof ThreadLimitError) throw new DocumentTooLargeError();
+    throw error;
   }
 }
 

@@ -1,5 +1,5 @@
-import { Readable } from "node:stream";
 import type ExcelJS from "exceljs";
+import { runOnBoundedThread, ThreadFailedError, type ThreadLimits } from "~/shared/bounded-thread.server";
 import { csvEncodingOf } from "./readers.server";
 import { cellText, type CellValue } from "./values";
 
@@ -8,6 +8,7 @@ import { cellText, type CellValue } from "./values";
  *   pdf        the text layer of every page (unpdf: Mozilla's PDF.js, no native code; eval off), pages apart
  *   docx       the raw text of the body (mammoth)
  *   xlsx       every worksheet (exceljs's streaming reader): its name, then one line per row, cells joined by " | "
+ * (these three on a thread with limits: see DOCUMENT_TEXT_LIMITS)
  *   txt, csv   the bytes decoded as the data imports decode a CSV (BOM, else UTF-8 when valid, else Latin-1)
  * At most MAX_DOCUMENT_CHARS characters are kept (the page shows the whole text; the words index all of it).
  */
@@ -72,44 +73,117 @@ function tidy(text: string): string {
     .trim();
 }
 
-async function pdfText(bytes: Buffer, progress?: ExtractionProgress): Promise<ExtractedText> {
-  // Loaded on the first PDF: the web process never carries PDF.js.
-  const { getDocumentProxy } = await import("unpdf");
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice(), { verbosity: 0, isEvalSupported: false });
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === "PasswordException") throw new DocumentUnreadableError("PDF protegido por senha", { cause: error });
-    throw new DocumentUnreadableError(`PDF inválido (${(error as Error).message})`, { cause: error });
-  }
-  const sink = new TextSink();
-  try {
-    for (let n = 1; n <= pdf.numPages && !sink.full; n++) {
-      const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      let text = "";
-      for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
-      page.cleanup();
-      sink.push(n > 1 ? `\n\n${text}` : text);
-      await progress?.(n, pdf.numPages);
+/**
+ * PDF, DOCX and XLSX are read on a thread of their own within DOCUMENT_TEXT_LIMITS (~/shared/bounded-thread.server.ts):
+ * a file of a few MB can inflate to gigabytes (a ZIP package's parts, a PDF's FlateDecode streams), and PDF.js, mammoth
+ * and exceljs hold what they read in memory; past the heap the process would end. Past a limit the extraction fails
+ * with ThreadLimitError. The thread sends back text (PDF: one string a page; DOCX: the body) or a workbook's cell
+ * values, at most a little more than MAX_DOCUMENT_CHARS; the text is put together here.
+ */
+export const DOCUMENT_TEXT_LIMITS: ThreadLimits = {
+  maxInflatedBytes: 100 * 1024 * 1024,
+  heapMb: 256,
+  // Within the job's lease (DEFAULT_LEASE_MS): a DOCX reports no progress while mammoth reads it.
+  timeoutMs: 60_000,
+};
+
+const EXTRACTOR_SOURCE = `
+async function run(buffer, { format, maxChars }) {
+  if (format === "pdf") {
+    const { getDocumentProxy } = load("unpdf");
+    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    const pdf = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false });
+    try {
+      const pages = [];
+      for (let n = 1, length = 0; n <= pdf.numPages && length < maxChars; n++) {
+        const page = await pdf.getPage(n);
+        const content = await page.getTextContent();
+        let text = "";
+        for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\\n" : "");
+        page.cleanup();
+        pages.push(text.slice(0, maxChars + 1));
+        length += text.length;
+        progress(n, pdf.numPages);
+      }
+      return { pages, numPages: pdf.numPages };
+    } finally {
+      await pdf.destroy().catch(() => undefined);
     }
-    return sink.result({ pages: pdf.numPages });
+  }
+  if (format === "docx") {
+    const { value } = await load("mammoth").extractRawText({ buffer });
+    return { text: value.slice(0, maxChars + 1) };
+  }
+  const Excel = load("exceljs");
+  const { Readable } = require("node:stream");
+  const source = Readable.from([buffer]);
+  const workbook = new Excel.stream.xlsx.WorkbookReader(source, {
+    worksheets: "emit",
+    sharedStrings: "cache",
+    styles: "cache", // tells dates from numbers
+    hyperlinks: "ignore",
+    entries: "emit",
+  });
+  // As the data reader does: a workbook whose xl/workbook.xml comes last has no sheet names yet.
+  workbook.model ??= { sheets: [] };
+  const sheets = [];
+  let rows = 0;
+  let size = 0;
+  try {
+    for await (const worksheet of workbook) {
+      const sheet = { name: typeof worksheet.name === "string" ? worksheet.name : "", rows: [] };
+      sheets.push(sheet);
+      for await (const row of worksheet) {
+        const cells = row.values.slice(1).map(plainCell);
+        sheet.rows.push(cells);
+        size += JSON.stringify(cells).length;
+        if (++rows % 1000 === 0) progress(rows, null);
+        if (size > maxChars * 4) return { sheets, more: true };
+      }
+    }
+    return { sheets, more: false };
   } finally {
-    await pdf.destroy().catch(() => undefined);
+    source.destroy();
+  }
+}
+`;
+
+type PdfPages = { pages: string[]; numPages: number };
+type WorkbookCells = { sheets: Array<{ name: string; rows: ExcelJS.CellValue[][] }>; more: boolean };
+
+/** The text of a PDF, DOCX or XLSX, read on its thread; DocumentUnreadableError names the format when it is not one. */
+async function threadText<T>(format: "pdf" | "docx" | "xlsx", bytes: Buffer, progress?: ExtractionProgress) {
+  try {
+    return await runOnBoundedThread<T>({
+      body: EXTRACTOR_SOURCE,
+      format: format === "pdf" ? "pdf" : "zip",
+      bytes,
+      data: { format, maxChars: MAX_DOCUMENT_CHARS },
+      limits: DOCUMENT_TEXT_LIMITS,
+      onProgress: progress,
+    });
+  } catch (error) {
+    if (!(error instanceof ThreadFailedError)) throw error;
+    if (error.errorName === "PasswordException") {
+      throw new DocumentUnreadableError("PDF protegido por senha", { cause: error });
+    }
+    throw new DocumentUnreadableError(`${format.toUpperCase()} inválido (${error.message})`, { cause: error });
   }
 }
 
+async function pdfText(bytes: Buffer, progress?: ExtractionProgress): Promise<ExtractedText> {
+  const { pages, numPages } = await threadText<PdfPages>("pdf", bytes, progress);
+  const sink = new TextSink();
+  pages.forEach((text, i) => sink.push(i > 0 ? `\n\n${text}` : text));
+  if (pages.length < numPages && sink.full) sink.cut = true;
+  return sink.result({ pages: numPages });
+}
+
 async function docxText(bytes: Buffer): Promise<ExtractedText> {
-  const { default: mammoth } = await import("mammoth");
-  try {
-    const { value } = await mammoth.extractRawText({ buffer: bytes });
-    const sink = new TextSink();
-    sink.push(value);
-    return sink.result();
-  } catch (error) {
-    throw new DocumentUnreadableError(`DOCX inválido (${(error as Error).message})`, { cause: error });
-  }
+  const { text } = await threadText<{ text: string }>("docx", bytes);
+  const sink = new TextSink();
+  sink.push(text);
+  return sink.result();
 }
 
 function excelCellText(value: ExcelJS.CellValue): string {
@@ -125,42 +199,18 @@ function excelCellText(value: ExcelJS.CellValue): string {
 }
 
 async function xlsxText(bytes: Buffer, progress?: ExtractionProgress): Promise<ExtractedText> {
-  const { default: Excel } = await import("exceljs");
-  const source = Readable.from([bytes]);
-  const workbook = new Excel.stream.xlsx.WorkbookReader(source, {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    styles: "cache", // tells dates from numbers
-    hyperlinks: "ignore",
-    entries: "emit",
-  });
-  // As the data reader does: a workbook whose xl/workbook.xml comes last has no sheet names yet.
-  const reader = workbook as unknown as { model?: { sheets?: unknown[] } };
-  reader.model ??= { sheets: [] };
+  const { sheets, more } = await threadText<WorkbookCells>("xlsx", bytes, progress);
   const sink = new TextSink();
   let rows = 0;
-  try {
-    for await (const worksheet of workbook) {
-      const name = (worksheet as unknown as { name?: string }).name;
-      if (typeof name === "string" && name) sink.push(`${rows > 0 ? "\n\n" : ""}${name}\n`);
-      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
-        const values = row.values as ExcelJS.CellValue[];
-        const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) {
-          const text = excelCellText(values[i]);
-          if (text) cells.push(text);
-        }
-        if (cells.length > 0) sink.push(`${cells.join(" | ")}\n`);
-        if (++rows % 1_000 === 0) await progress?.(rows, null);
-        if (sink.full) break;
-      }
-      if (sink.full) break;
+  for (const sheet of sheets) {
+    if (sheet.name) sink.push(`${rows > 0 ? "\n\n" : ""}${sheet.name}\n`);
+    for (const values of sheet.rows) {
+      const cells = values.map(excelCellText).filter((text) => text);
+      if (cells.length > 0) sink.push(`${cells.join(" | ")}\n`);
+      rows++;
     }
-  } catch (error) {
-    throw new DocumentUnreadableError(`XLSX inválido (${(error as Error).message})`, { cause: error });
-  } finally {
-    source.destroy();
   }
+  if (more) sink.cut = true;
   return sink.result();
 }
 

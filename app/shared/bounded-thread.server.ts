@@ -1,0 +1,189 @@
+/**
+ * Reading an uploaded document on a thread of its own, within limits. A file of a few MB can inflate to gigabytes
+ * (a ZIP package: XLSX, DOCX; a PDF's FlateDecode streams), and exceljs, mammoth and PDF.js build what they read in
+ * memory: past the heap, V8 ends the process with a fatal error, never an exception. On the thread:
+ *   1. every compressed part is inflated first, counting and keeping nothing, and the document is refused past
+ *      `maxInflatedBytes` (a ZIP's entries; a PDF's FlateDecode streams, found by their `stream` keyword);
+ *   2. the caller's code (`body`) then reads it, with a heap of `heapMb` (past it the thread ends with
+ *      ERR_WORKER_OUT_OF_MEMORY, the process goes on) and as many MB of ArrayBuffers (PDF.js keeps a decoded
+ *      stream whole, off the heap), checked each time the thread yields;
+ *   3. the whole run stops at `timeoutMs`.
+ * Past any of them the answer is a ThreadLimitError naming the limit. The caller's `body` is plain CommonJS (an `eval`
+ * worker: nothing to bundle) defining `async function run(buffer, data)`; it may call `load(name)` (packages resolve
+ * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
+ * returns is posted back as is.
+ */
+
+export type ThreadLimits = { maxInflatedBytes: number; heapMb: number; timeoutMs: number };
+export type PackageFormat = "zip" | "pdf";
+
+export class ThreadLimitError extends Error {
+  constructor(
+    readonly limit: "inflated" | "memory" | "time",
+    readonly limits: ThreadLimits,
+  ) {
+    super(`document past its ${limit} limit`);
+    this.name = "ThreadLimitError";
+  }
+}
+
+/** A failure of the caller's code on the thread, with the name and message of the error it threw. */
+export class ThreadFailedError extends Error {
+  constructor(message: string, readonly errorName: string) {
+    super(message);
+    this.name = "ThreadFailedError";
+  }
+}
+
+const PRELUDE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { createRequire } = require("node:module");
+const zlib = require("node:zlib");
+const load = createRequire(workerData.from);
+const { format, limits } = workerData;
+class LimitReached extends Error {}
+const progress = (done, total) => parentPort.postMessage({ progress: [done, total ?? null] });
+let watching = true;
+const watch = setInterval(() => {
+  if (watching && process.memoryUsage().arrayBuffers > limits.heapMb * 1024 * 1024) {
+    watching = false;
+    parentPort.postMessage({ limit: "memory" });
+  }
+}, 100);
+watch.unref();
+function counter() {
+  let total = 0;
+  return (n) => {
+    total += n;
+    return total > limits.maxInflatedBytes;
+  };
+}
+function drain(stream, over) {
+  return new Promise((resolve, reject) => {
+    stream.on("data", (chunk) => {
+      if (over(chunk.length)) {
+        stream.pause();
+        reject(new LimitReached());
+      }
+    });
+    stream.on("error", resolve); // what it cannot inflate, the reader will not read either
+    stream.on("end", resolve);
+    stream.resume();
+  });
+}
+/** An exceljs cell value as plain data to post back: a result, rich text as its runs' text, a link's text, an error. */
+function plainCell(value) {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== "object" || value instanceof Date) return value;
+  if ("result" in value) return { result: plainCell(value.result) };
+  if (Array.isArray(value.richText)) return { richText: value.richText.map((r) => ({ text: String(r.text ?? "") })) };
+  if ("text" in value) return { text: String(value.text) };
+  if ("error" in value) return { error: String(value.error) };
+  return null;
+}
+async function checkZip(buffer) {
+  const zip = await load("jszip").loadAsync(buffer);
+  const over = counter();
+  for (const file of Object.values(zip.files)) if (!file.dir) await drain(file.internalStream("uint8array"), over);
+}
+async function checkPdf(buffer) {
+  const over = counter();
+  const keyword = Buffer.from("stream");
+  for (let at = buffer.indexOf(keyword); at >= 0; at = buffer.indexOf(keyword, at + keyword.length)) {
+    if (buffer.toString("latin1", at - 3, at) === "end") continue;
+    let start = at + keyword.length;
+    if (buffer[start] === 0x0d) start++;
+    if (buffer[start] === 0x0a) start++;
+    if (start === at + keyword.length) continue;
+    const cmf = buffer[start];
+    const flg = buffer[start + 1];
+    if ((cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0) continue; // not a zlib stream
+    const inflater = zlib.createInflate();
+    const done = drain(inflater, over);
+    inflater.end(buffer.subarray(start)); // inflating stops at the stream's own end
+    try {
+      await done;
+    } finally {
+      inflater.destroy();
+    }
+  }
+}
+`;
+
+const EPILOGUE = `
+(async () => {
+  const buffer = Buffer.from(workerData.bytes.buffer, workerData.bytes.byteOffset, workerData.bytes.byteLength);
+  await (format === "pdf" ? checkPdf : checkZip)(buffer);
+  parentPort.postMessage({ answer: await run(buffer, workerData.data) });
+})().catch((error) =>
+  parentPort.postMessage(
+    error instanceof LimitReached
+      ? { limit: "inflated" }
+      : { failed: String(error && error.message), name: String(error && error.name) },
+  ),
+);
+`;
+
+type ThreadMessage =
+  | { answer: unknown }
+  | { progress: [number, number | null] }
+  | { limit: "inflated" | "memory" }
+  | { failed: string; name: string };
+
+/**
+ * Runs `body` on `bytes` on a thread of its own within `limits` (see above). `onProgress` is awaited between
+ * messages; when it throws, the thread is ended and the error is the answer.
+ */
+export async function runOnBoundedThread<T>(options: {
+  body: string;
+  format: PackageFormat;
+  bytes: Buffer;
+  limits: ThreadLimits;
+  data?: unknown;
+  onProgress?: (done: number, total: number | null) => Promise<void>;
+}): Promise<T> {
+  const { Worker } = await import("node:worker_threads");
+  const { limits } = options;
+  const bytes = new Uint8Array(options.bytes);
+  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
+  const worker = new Worker(PRELUDE + options.body + EPILOGUE, {
+    eval: true,
+    workerData,
+    transferList: [bytes.buffer as ArrayBuffer],
+    resourceLimits: {
+      maxOldGenerationSizeMb: limits.heapMb,
+      maxYoungGenerationSizeMb: Math.min(32, limits.heapMb / 4),
+      stackSizeMb: 4,
+    },
+  });
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ThreadLimitError("time", limits)), limits.timeoutMs);
+      const settle = (fn: () => void) => {
+        clearTimeout(timer);
+        fn();
+      };
+      let reported = Promise.resolve();
+      worker.on("message", (message: ThreadMessage) => {
+        if ("progress" in message) {
+          const [done, total] = message.progress;
+          reported = reported
+            .then(() => options.onProgress?.(done, total))
+            .catch((error) => settle(() => reject(error)));
+        } else if ("limit" in message) settle(() => reject(new ThreadLimitError(message.limit, limits)));
+        else if ("failed" in message) settle(() => reject(new ThreadFailedError(message.failed, message.name)));
+        else void reported.then(() => settle(() => resolve(message.answer as T)));
+      });
+      // Past its heap the thread is ended with ERR_WORKER_OUT_OF_MEMORY; the process goes on.
+      worker.once("error", (error: NodeJS.ErrnoException) =>
+        settle(() => reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new ThreadLimitError("memory", limits) : error)),
+      );
+      // After any answer still waiting on a progress report (settling twice changes nothing).
+      worker.once("exit", () => {
+        void reported.then(() => settle(() => reject(new Error("document thread ended without an answer"))));
+      });
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
