@@ -112,11 +112,12 @@ export const messages = {
   uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
   /** The spec's alert for a failure code: COD.2 the transfer, COD.3 the registration (docs/decisions.md). */
   uploadFailure: (code: "COD.2" | "COD.3") => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed),
-  // ours: the confirmation of an upload, the same with JavaScript (one per file) and without (one per post)
+  // ours: the confirmation of an upload, the same with JavaScript (one per file) and without (one per post). It speaks
+  // of the transfer: whether the file is accepted is the job's to say (the upload list and Processamento show it).
   uploaded: (names: readonly string[]) =>
     names.length === 1
-      ? `Upload concluído: ${names[0]}. O arquivo foi para a fila de processamento.`
-      : `Upload concluído: ${names.join(", ")}. Os arquivos foram para a fila de processamento.`,
+      ? `Upload concluído: ${names[0]}. O arquivo foi para a fila de processamento, que dirá se ele foi aceito.`
+      : `Upload concluído: ${names.join(", ")}. Os arquivos foram para a fila de processamento, que dirá se foram aceitos.`,
   // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
   uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
   uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,

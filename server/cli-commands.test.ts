@@ -8,7 +8,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { FILES } from "~/models/files.server";
 import { CHANNEL, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { masterDataTexts } from "~/messages";
-import { grantPermission, useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
+import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { TEMPLATE_CATALOG } from "../app/features/uploads-and-jobs/import/catalog.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { useTestDatabase } from "../test/db";
@@ -81,7 +81,7 @@ describe("portal import <file>", () => {
     await grantPermission(await testDb.db(), "ops@example.com", "USER BRONZE");
     const mixed = await importCommand([file, "--user", "Ops@Example.com"], out.print, { progressIntervalMs: 20 });
     expect(mixed.code).toBe(1);
-    expect(out.lines.at(-1)).toBe("NOK: 1 linhas OK, 1 NOK");
+    expect(out.lines.at(-1)).toBe("NOK: 1 linha OK, 1 NOK");
     const db = await testDb.db();
     expect(await db.collection(PRODUCT_MASTER_NOK).countDocuments()).toBe(1);
     expect(await db.collection(FILES).findOne({ originalName: "misto.csv" })).toMatchObject({ user: "ops@example.com" });
@@ -96,7 +96,9 @@ describe("portal import <file>", () => {
 
   it("loads with the rights of --user as the worker finds them, and with the operator's own without it", async () => {
     const info = TEMPLATE_CATALOG.find((t) => t.id === "planning_quantity")!;
-    const csv = [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => String(c.example)).join(";")].join("\n");
+    // The template's example row with one value changed (the example itself is ignored by every upload).
+    const cell = (name: string, example: string | number) => NON_EXAMPLE_CELL.planning_quantity[name] ?? String(example);
+    const csv = [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => cell(c.name, c.example)).join(";")].join("\n");
     const file = await writeFile("plano.csv", csv);
     const db = await testDb.db();
     await db.collection(PLANNING_QUANTITY).deleteMany({});

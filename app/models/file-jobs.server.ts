@@ -28,8 +28,30 @@ export const DEFAULT_LEASE_MS = 60_000;
 export const PAGE_SIZES = [20, 40] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
-/** retryBase = attempts at the last retry, so the give-up limit counts claims since then. */
-type FileDoc = FileRecord & { retriedBy?: string; retriedAt?: Date; retryCount?: number; retryBase?: number };
+/**
+ * retryBase = attempts at the last retry, so the give-up limit counts claims since then. retryable: written with a
+ * failure by the worker (finishJob), true when sending the same file again can succeed (see isRetryableFailure).
+ */
+type FileDoc = FileRecord & { retriedBy?: string; retriedAt?: Date; retryCount?: number; retryBase?: number; retryable?: boolean };
+
+/**
+ * Whether "Tentar novamente" may send a job back: a failure the same file can get past (the worker died with it,
+ * its reading stalled, the storage did not answer), never a refusal of the file itself (unknown layout, NOK rows of an
+ * all-or-nothing file, no rights, a size cap, an unreadable or unsupported file). The worker says which when it ends
+ * the job (`retryable`); a failure recorded before it said so is retryable when its status is 3, as every failure was
+ * before (statuses 2 and 4 are refusals by their meaning).
+ */
+export function isRetryableFailure(job: { status: number; retryable?: boolean | null }): boolean {
+  if (job.status === FILE_STATUS_OK) return false;
+  if (typeof job.retryable === "boolean") return job.retryable;
+  return job.status === FILE_STATUS_UNREADABLE;
+}
+
+/** The filter form of isRetryableFailure (the retry's update matches only such a job). */
+const RETRYABLE_FAILURE: Filter<FileDoc> = {
+  status: { $ne: FILE_STATUS_OK },
+  $or: [{ retryable: true }, { retryable: { $exists: false }, status: FILE_STATUS_UNREADABLE }],
+};
 
 async function files(db?: Db) {
   return (db ?? (await getDb())).collection<FileDoc>(FILES);
@@ -209,11 +231,18 @@ export async function reportProgress(
   return result.matchedCount === 1;
 }
 
-/** Completes the job (progress 100) if the claim is still held; false otherwise. */
-export async function finishJob(claim: JobClaim, outcome: { status: number; message: string; now?: Date }): Promise<boolean> {
+/**
+ * Completes the job (progress 100) if the claim is still held; false otherwise. A failure (status ≠ 0) records
+ * whether a retry can succeed (`retryable`, false unless the caller says so).
+ */
+export async function finishJob(
+  claim: JobClaim,
+  outcome: { status: number; message: string; now?: Date; retryable?: boolean },
+): Promise<boolean> {
   const result = await (await files()).updateOne(heldBy(claim), {
     $set: {
       status: outcome.status,
+      retryable: outcome.status !== FILE_STATUS_OK && outcome.retryable === true,
       progress: FILE_PROGRESS_DONE,
       message: outcome.message,
       statusChangeDate: outcome.now ?? new Date(),
@@ -226,27 +255,32 @@ export async function finishJob(claim: JobClaim, outcome: { status: number; mess
 
 export type RetryDecision =
   | { ok: true }
-  | { ok: false; reason: "invalid-id" | "not-found" | "forbidden" | "not-failed" };
+  | { ok: false; reason: "invalid-id" | "not-found" | "forbidden" | "not-failed" | "not-retryable" };
 
 /**
- * Sends a failed job back to the workers. Only the uploader or a SYSTEM ADMIN may; the decision
- * (who, when) is recorded on the file as retriedBy / retriedAt.
+ * Sends a failed job back to the workers. Only the uploader or a SYSTEM ADMIN may, and only a failure a retry can get
+ * past (isRetryableFailure): a refused file would only be refused again. The decision (who, when) is recorded on the
+ * file as retriedBy / retriedAt.
  */
 export async function retryJob(fileId: string | ObjectId, user: { email: string; type: string }): Promise<RetryDecision> {
   if (typeof fileId === "string" && !ObjectId.isValid(fileId)) return { ok: false, reason: "invalid-id" };
   const id = typeof fileId === "string" ? new ObjectId(fileId) : fileId;
   const collection = await files();
-  const current = await collection.findOne({ _id: id }, { projection: { user: 1, status: 1, attempts: 1 } });
+  const current = await collection.findOne({ _id: id }, { projection: { user: 1, status: 1, attempts: 1, retryable: 1 } });
   if (!current) return { ok: false, reason: "not-found" };
   if (current.user !== user.email && user.type !== RETRY_ADMIN_TYPE) return { ok: false, reason: "forbidden" };
+  if (current.status === FILE_STATUS_OK) return { ok: false, reason: "not-failed" };
+  if (!isRetryableFailure(current)) return { ok: false, reason: "not-retryable" };
   const now = new Date();
   const result = await collection.updateOne(
-    { _id: id, status: { $ne: FILE_STATUS_OK } },
+    { _id: id, ...RETRYABLE_FAILURE },
     {
       $set: { status: FILE_STATUS_OK, progress: 0, message: "", agent: "", leaseUntil: null, statusChangeDate: now, retriedBy: user.email, retriedAt: now, retryBase: current.attempts ?? 0 },
+      $unset: { retryable: "" },
       $inc: { retryCount: 1 },
     },
   );
+  // Changed in between (another retry, or the job ended otherwise): what it is now decides.
   if (result.matchedCount !== 1) return { ok: false, reason: "not-failed" };
   await noteDataChanged([FILES]);
   return { ok: true };
@@ -264,6 +298,8 @@ export type FileListItem = {
   progress: number;
   message: string;
   agent: string;
+  /** A failure "Tentar novamente" can get past (isRetryableFailure); false for a job that did not fail. */
+  retryable: boolean;
 };
 
 export type FilesPage = { items: FileListItem[]; total: number; page: number; pageSize: PageSize; pageCount: number };
@@ -286,7 +322,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
   const readPage = (page: number) =>
     collection
       .find(filter, {
-        projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, statusChangeDate: 1, createdAt: 1, status: 1, progress: 1, message: 1, agent: 1 },
+        projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, statusChangeDate: 1, createdAt: 1, status: 1, progress: 1, message: 1, agent: 1, retryable: 1 },
       })
       .sort({ statusChangeDate: -1, _id: -1 })
       .skip((page - 1) * pageSize)
@@ -306,12 +342,32 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
       progress: d.progress,
       message: d.message ?? "",
       agent: d.agent ?? "",
+      retryable: isRetryableFailure(d),
     })),
     total,
     page,
     pageSize,
     pageCount,
   };
+}
+
+/** What the upload list of /captura/manual shows of the jobs of its files. */
+export type JobOutcome = Pick<FileListItem, "id" | "status" | "progress" | "message" | "retryable">;
+
+/** Most jobs one look-up of the upload list reads (its files of one visit). */
+export const MAX_JOB_OUTCOMES = 40;
+
+/**
+ * The state of these jobs, only those `user` uploaded (an e-mail from the session): the upload list follows the files
+ * it sent until their jobs end. Ids that are malformed, unknown or another's are left out; at most MAX_JOB_OUTCOMES.
+ */
+export async function jobOutcomesOf(ids: readonly string[], user: string): Promise<JobOutcome[]> {
+  const valid = [...new Set(ids)].filter((id) => /^[0-9a-fA-F]{24}$/.test(id)).slice(0, MAX_JOB_OUTCOMES);
+  if (valid.length === 0) return [];
+  const docs = await (await files())
+    .find({ _id: { $in: valid.map((id) => ObjectId.createFromHexString(id)) }, user }, { projection: { status: 1, progress: 1, message: 1, retryable: 1 } })
+    .toArray();
+  return docs.map((d) => ({ id: String(d._id), status: d.status, progress: d.progress, message: d.message ?? "", retryable: isRetryableFailure(d) }));
 }
 
 export async function countFiles(user?: string): Promise<number> {

@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Document, ObjectId } from "mongodb";
+import type { AnyBulkWriteOperation, Document, Filter, ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import { getDb } from "~/db.server";
@@ -196,8 +196,11 @@ const WINDOW_BATCH = 20_000;
 // ---------------------------------------------------------------------------------------------
 // Saving cells
 
-/** A validated change: the cell (account × month) of the scenario and cost centre, the value loaded and the new one. */
-export type CellWrite = { account: string; month: Date; old: number; value: number };
+/**
+ * A validated change: the cell (account × month) of the scenario and cost centre, the value loaded and the new one, and
+ * `at`, when the cell was last changed in the portal as loaded (epoch ms, 0: never; absent: not checked).
+ */
+export type CellWrite = { account: string; month: Date; old: number; value: number; at?: number };
 
 export type Conflict = { account: string; month: Date; current: number; by: string | null; at: Date | null };
 
@@ -224,6 +227,13 @@ async function readCells(rf: string, cost_center_concat: string, cells: readonly
   return new Map(stored.map((s) => [cellKey(s.account_concat, s.data_ref), s]));
 }
 
+/** Whether the stored cell is no longer the one the change was made on: another value, or changed since (`at`). */
+const changedSince = (cell: CellWrite, stored: StoredCell) => stored.forecast !== cell.old || (cell.at !== undefined && (stored.edited_at?.getTime() ?? 0) !== cell.at);
+
+/** The write's condition: the cell as the change found it (a missing edited_at matches null). */
+const asLoaded = (cell: CellWrite): Filter<ForecastRecord> =>
+  ({ forecast: cell.old, ...(cell.at !== undefined ? { edited_at: cell.at === 0 ? null : new Date(cell.at) } : {}) }) as Filter<ForecastRecord>;
+
 const conflictOf = (cell: CellWrite, stored: StoredCell): Conflict => ({
   account: cell.account,
   month: cell.month,
@@ -234,9 +244,10 @@ const conflictOf = (cell: CellWrite, stored: StoredCell): Conflict => ({
 
 /**
  * Writes the changed forecast cells of one scenario and cost centre in one bulk write, all or nothing as far as the
- * checks go: a cell without a record, or a cell whose stored forecast is no longer the value the user loaded
- * (someone saved it since), refuses the whole save before anything is written. Each write is itself conditional on
- * the loaded value, so a save that races another between the check and the write loses only the raced cells, which
+ * checks go: a cell without a record, or a cell whose stored forecast is no longer the value the user loaded or that
+ * was changed in the portal since it was loaded (`at`: a save sent again after it succeeded, even once the value is
+ * back to what it found), refuses the whole save before anything is written. Each write is itself conditional on
+ * the loaded state, so a save that races another between the check and the write loses only the raced cells, which
  * come back as conflicts. A written cell records who and when on itself (in the same write), and its old and new
  * value in FORECAST_HISTORY right after. The caller validates the cells (editable months, two decimals, no duplicates).
  */
@@ -259,14 +270,14 @@ export async function saveForecastCells(
       const knownAccount = (await collection.countDocuments({ rf, cost_center_concat, account_concat: cell.account }, { limit: 1 })) > 0;
       return { kind: "missing", account: cell.account, month: cell.month, knownAccount };
     }
-    if (found.forecast !== cell.old) conflicts.push(conflictOf(cell, found));
+    if (changedSince(cell, found)) conflicts.push(conflictOf(cell, found));
     targets.push(found);
   }
   if (conflicts.length > 0) return { kind: "conflicts", conflicts, saved: 0 };
 
   const result = await collection.bulkWrite(
     cells.map((cell, i) => ({
-      updateOne: { filter: { _id: targets[i]._id, forecast: cell.old }, update: { $set: { forecast: cell.value, edited_by: author.email, edited_at: now } } },
+      updateOne: { filter: { _id: targets[i]._id, ...asLoaded(cell) }, update: { $set: { forecast: cell.value, edited_by: author.email, edited_at: now } } },
     })),
     { ordered: false },
   );

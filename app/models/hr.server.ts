@@ -62,6 +62,8 @@ export type HrAuxChange = {
   at: Date;
   /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
   via?: "excel" | "upload";
+  /** The one-time id of the page the save came from (the screen's saves): the same save sent again is refused. */
+  save_id?: ObjectId;
 };
 
 /** At most 255 characters (spec 001 §5, §9). */
@@ -186,8 +188,37 @@ export type SaveOutcome =
 
 type ChangeSource = Pick<HrAuxRecord, "filial_nome" | "mes_apur" | "matricula" | "nome"> & { _id: ObjectId };
 
-function changeOf(doc: ChangeSource, field: HrChangedField, oldValue: number | string, newValue: number | string, user: string, at: Date, via?: "excel" | "upload"): HrAuxChange {
-  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at, ...(via ? { via } : {}) };
+function changeOf(
+  doc: ChangeSource,
+  field: HrChangedField,
+  oldValue: number | string,
+  newValue: number | string,
+  user: string,
+  at: Date,
+  via?: "excel" | "upload",
+  saveId?: ObjectId,
+): HrAuxChange {
+  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at, ...(via ? { via } : {}), ...(saveId ? { save_id: saveId } : {}) };
+}
+
+/** A new one-time save id for a page of the grid (24 hex digits). */
+export const newSaveId = (): string => new ObjectId().toHexString();
+
+/** The one-time save id a form posted, or undefined (a form of an older page carries none: then it is not checked). */
+export function readSaveId(value: unknown): ObjectId | undefined {
+  return typeof value === "string" && /^[0-9a-f]{24}$/.test(value) ? new ObjectId(value) : undefined;
+}
+
+/**
+ * How many of the records a save names were already changed by a save with this one-time id (the page's, issued by the
+ * grid's loader): more than 0 means the same save was sent again (a replay, Back to its confirmation, a resent form).
+ * Read from the change records, so it holds even after someone set the values back. Served by record_at (record_id).
+ */
+export async function countSpentSave(ids: readonly string[], saveId: ObjectId): Promise<number> {
+  const recordIds = [...new Set(ids)].filter((id) => /^[0-9a-f]{24}$/i.test(id)).map((id) => new ObjectId(id));
+  if (recordIds.length === 0) return 0;
+  const spent = await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).distinct("record_id", { record_id: { $in: recordIds }, save_id: saveId });
+  return spent.length;
 }
 
 type FigureDiff =
@@ -236,7 +267,7 @@ export async function previewFigureChanges(filial: string, edits: readonly Figur
  * one update whose filter also holds the old values: a row someone else changed meanwhile is left alone and
  * counted as a conflict. One bulk write for all rows, one insert for the change records.
  */
-export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date(), via?: "excel"): Promise<SaveOutcome> {
+export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date(), via?: "excel", saveId?: ObjectId): Promise<SaveOutcome> {
   if (edits.length === 0) return { kind: "noChanges" };
   const diff = await diffFigures(filial, edits);
   if (diff.kind === "unknownRecords") return diff;
@@ -260,7 +291,7 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
     const current = new Map(after.map((d) => [String(d._id), d]));
     applied = diff.rows.filter(([id, fields]) => [...fields].every(([field, change]) => current.get(id)?.[field] === change.new));
   }
-  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now, via)));
+  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now, via, saveId)));
   if (changes.length > 0) {
     await noteDataChanged([HR_AUX]);
     await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
@@ -270,13 +301,25 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
 
 export type CommentOutcome = { kind: "saved" } | { kind: "noChanges" } | { kind: "notFound" } | { kind: "conflict" };
 
-/** Sets the comment of one of the branch's rows (spec 001 §7 "set comment (_id, comentario)"). */
-export async function saveComment(filial: string, id: string, comentario: string, user: string, now: Date = new Date(), via?: "excel"): Promise<CommentOutcome> {
+/**
+ * Sets the comment of one of the branch's rows (spec 001 §7 "set comment (_id, comentario)"). With the page's one-time
+ * `saveId`, a comment that id already saved (the same request sent again) is a conflict.
+ */
+export async function saveComment(
+  filial: string,
+  id: string,
+  comentario: string,
+  user: string,
+  now: Date = new Date(),
+  via?: "excel",
+  saveId?: ObjectId,
+): Promise<CommentOutcome> {
   if (!/^[0-9a-f]{24}$/i.test(id) || comentario.length > HR_COMMENT_MAX) return { kind: "notFound" };
   const collection = await auxCollection();
   const _id = new ObjectId(id);
   const doc = await collection.findOne({ _id, filial_nome: filial }, { projection: { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, comentario: 1 } });
   if (!doc) return { kind: "notFound" };
+  if (saveId && (await countSpentSave([id], saveId)) > 0) return { kind: "conflict" };
   const old = typeof doc.comentario === "string" ? doc.comentario : "";
   if (old === comentario) return { kind: "noChanges" };
   // The filter holds the comment read above (null also matches a missing one): a change made meanwhile wins.
@@ -284,7 +327,7 @@ export async function saveComment(filial: string, id: string, comentario: string
   const result = await collection.updateOne({ _id, filial_nome: filial, comentario: seen as string }, { $set: { comentario, updatedBy: user, updatedAt: now } });
   if (result.matchedCount === 0) return { kind: "conflict" };
   await noteDataChanged([HR_AUX]);
-  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via));
+  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via, saveId));
   return { kind: "saved" };
 }
 

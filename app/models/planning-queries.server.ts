@@ -1,5 +1,6 @@
 import { ObjectId, type Collection, type Document, type Filter } from "mongodb";
-import { noteDataChanged } from "./dashboard-cache.server";
+import { EJSON } from "bson";
+import { dataStates, noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import {
   ATTRIBUTES,
@@ -127,11 +128,36 @@ const PAGE_FIELDS = {
 
 export type PlanningRow = Omit<PlanningQuantityRow, "_id" | "updatedBy" | "updatedAt" | "lastSaveId"> & { _id: ObjectId };
 
-/** One page (20 rows, newest creationDate first) of the filter and the filter's row count, read together. */
+/**
+ * The sum of `valor` over the rows the query matches: one aggregation whose $match the count's index serves (the
+ * same query as the count), grouped on the server.
+ */
+async function sumOfValor(coll: Collection<PlanningQuantityRow>, query: Filter<PlanningQuantityRow>): Promise<number> {
+  // The sum reads every matching row (the count only its index keys): at scale 10 a broad filter is ~100,000 rows. It
+  // is kept per filter until the rows change (the data version every planning writer announces, and the row count), so
+  // paging through a filter, or coming back to it, does not read them all again.
+  const key = EJSON.stringify(query, { relaxed: false });
+  const state = (await dataStates([PLANNING_QUANTITY])).get(PLANNING_QUANTITY)!;
+  const known = knownTotals.get(key);
+  if (known?.state === state) return known.quantity;
+  const [out] = await coll.aggregate<{ quantity: number }>([{ $match: query }, { $group: { _id: null, quantity: { $sum: "$valor" } } }]).toArray();
+  const quantity = out?.quantity ?? 0;
+  if (knownTotals.size >= KNOWN_TOTALS_MAX) knownTotals.clear();
+  knownTotals.set(key, { state, quantity });
+  return quantity;
+}
+
+const knownTotals = new Map<string, { state: string; quantity: number }>();
+const KNOWN_TOTALS_MAX = 500;
+
+/**
+ * One page (20 rows, newest creationDate first) of the filter, the filter's row count and its total quantity (the sum
+ * of `valor`), read together.
+ */
 export async function readPlanningPage(filter: PlanningFilter, requestedPage: number) {
   const { rows: coll } = await collections();
   const query = await narrowedPlanningQuery(filter);
-  if (!query) return readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, async () => [] as PlanningRow[], async () => 0);
+  if (!query) return { ...(await readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, async () => [] as PlanningRow[], async () => 0)), quantity: 0 };
   const readPage = (page: number) =>
     coll
       .find(query, { projection: PAGE_FIELDS })
@@ -139,7 +165,8 @@ export async function readPlanningPage(filter: PlanningFilter, requestedPage: nu
       .skip((page - 1) * PLANNING_PAGE_SIZE)
       .limit(PLANNING_PAGE_SIZE)
       .toArray() as Promise<PlanningRow[]>;
-  return readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, readPage, () => coll.countDocuments(query));
+  const [page, quantity] = await Promise.all([readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, readPage, () => coll.countDocuments(query)), sumOfValor(coll, query)]);
+  return { ...page, quantity };
 }
 
 /** How many rows the filter holds (a batch's reach). */
@@ -184,15 +211,18 @@ export async function countPlanningRows(filter: PlanningFilter): Promise<number>
   return query ? rows.countDocuments(query) : 0;
 }
 
-/** Records a save before it writes (status pending; completed with its counts after the write). */
+/**
+ * Records a save before it writes (status pending; completed with its counts after the write). `saveId`: the id the
+ * browser was given with the preview; null when a save with that id was already recorded (a replay: nothing to write).
+ */
 async function startSave(
   saves: Collection<PlanningSaveRecord>,
-  input: { user: string; screen: SaveScreen; filter: PlanningFilter },
-  kind: Pick<PlanningSaveRecord, "mode" | "batch" | "conflicts" | "via">,
-): Promise<{ saveId: ObjectId; now: Date }> {
-  const saveId = new ObjectId();
+  input: { user: string; screen: SaveScreen; filter: PlanningFilter; saveId?: ObjectId },
+  kind: Pick<PlanningSaveRecord, "mode" | "batch" | "conflicts" | "via" | "rowHistory">,
+): Promise<{ saveId: ObjectId; now: Date } | null> {
+  const saveId = input.saveId ?? new ObjectId();
   const now = new Date();
-  await saves.insertOne({
+  const record: PlanningSaveRecord = {
     _id: saveId,
     at: now,
     user: input.user,
@@ -203,8 +233,20 @@ async function startSave(
     matched: 0,
     modified: 0,
     ...kind,
-  });
+  };
+  try {
+    await saves.insertOne(record);
+  } catch (error) {
+    if (input.saveId && (error as { code?: unknown }).code === 11000) return null;
+    throw error;
+  }
   return { saveId, now };
+}
+
+/** Whether a save with this id was recorded (a batch preview's id is spent by its save). */
+export async function planningSaveExists(saveId: ObjectId): Promise<boolean> {
+  const { saves } = await collections();
+  return (await saves.findOne({ _id: saveId }, { projection: { _id: 1 } })) !== null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,7 +303,7 @@ export async function saveQuantities(input: {
   }
   if (toWrite.length === 0) return { kind: "conflict", conflicts };
 
-  const { saveId, now } = await startSave(saves, input, { mode: "unitario", batch: null, conflicts, ...(input.via ? { via: input.via } : {}) });
+  const { saveId, now } = (await startSave(saves, input, { mode: "unitario", batch: null, conflicts, ...(input.via ? { via: input.via } : {}) }))!;
   const result = await rows.bulkWrite(
     toWrite.map((edit) => ({
       updateOne: {
@@ -315,27 +357,46 @@ export function batchValorExpression(multiplier: number): Document {
   };
 }
 
-export type BatchOutcome = { kind: "stale" } | { kind: "saved"; saveId: ObjectId; matched: number; modified: number };
+export type BatchOutcome =
+  | { kind: "stale" }
+  /** A save with this preview's id was already made: nothing was written. */
+  | { kind: "replayed" }
+  | { kind: "saved"; saveId: ObjectId; matched: number; modified: number };
 
 /**
  * Multiplies valor by the group edit's factor and stamps creationDate on every row of the filter — all pages —
  * in ONE updateMany with an aggregation-pipeline update (spec 001 §7 "batch multiply"). Refused ("stale") when
- * a row of the filter changed after `loadedAt`, when the page the user previewed was read. The save is recorded
- * before the update (pending) and completed with the counts after it.
+ * a row of the filter changed after `loadedAt`, when the page the user previewed was read, and ("replayed") when the
+ * preview's one-time `saveId` was already spent by a save (the same preview saved again: Back, a reload, a resent
+ * form). The save is recorded under that id before the update (pending; a unique _id, so of two identical requests
+ * one writes) and completed with the counts after it. Each changed row gets a history record with its old and new
+ * valor, copied by the database from the updated rows (the update keeps the old value in `batchFrom`).
  */
-export async function saveBatch(input: { user: string; screen: SaveScreen; filter: PlanningFilter; edit: GroupEdit; loadedAt: Date }): Promise<BatchOutcome> {
+export async function saveBatch(input: {
+  user: string;
+  screen: SaveScreen;
+  filter: PlanningFilter;
+  edit: GroupEdit;
+  loadedAt: Date;
+  /** The preview's one-time id (the screen always names one; other callers get a fresh id). */
+  saveId?: ObjectId;
+}): Promise<BatchOutcome> {
   const { rows, saves } = await collections();
   const query = planningQuery(input.filter);
   const changed = await rows.findOne({ ...query, creationDate: { $gt: input.loadedAt } }, { projection: { _id: 1 } });
   if (changed) return { kind: "stale" };
 
   const multiplier = multiplierOf(input.edit);
-  const { saveId, now } = await startSave(saves, input, { mode: "lote", batch: { percent: input.edit.percent, op: input.edit.op, multiplier }, conflicts: [] });
+  const batch = { percent: input.edit.percent, op: input.edit.op };
+  const started = await startSave(saves, input, { mode: "lote", batch: { ...batch, multiplier }, conflicts: [], rowHistory: true });
+  if (!started) return { kind: "replayed" };
+  const { saveId, now } = started;
   try {
     const result = await rows.updateMany(query, [
       {
         $set: {
           valor: batchValorExpression(multiplier),
+          batchFrom: { $ifNull: ["$valor", 0] },
           creationDate: now,
           updatedBy: input.user,
           updatedAt: now,
@@ -344,7 +405,30 @@ export async function saveBatch(input: { user: string; screen: SaveScreen; filte
         },
       },
     ]);
-    if (result.modifiedCount > 0) await noteDataChanged([PLANNING_QUANTITY]);
+    if (result.modifiedCount > 0) {
+      await noteDataChanged([PLANNING_QUANTITY]);
+      // One history record per changed row, written by the database (no row passes through this process).
+      await rows
+        .aggregate([
+          { $match: { ...query, lastSaveId: saveId } },
+          {
+            $project: {
+              _id: 0,
+              rowId: "$_id",
+              saveId: { $literal: saveId },
+              at: { $literal: now },
+              user: { $literal: input.user },
+              mode: { $literal: "lote" },
+              screen: { $literal: input.screen },
+              batch: { $literal: batch },
+              old: "$batchFrom",
+              new: "$valor",
+            },
+          },
+          { $merge: { into: PLANNING_HISTORY, whenMatched: "fail", whenNotMatched: "insert" } },
+        ])
+        .toArray();
+    }
     await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: result.matchedCount, modified: result.modifiedCount } });
     return { kind: "saved", saveId, matched: result.matchedCount, modified: result.modifiedCount };
   } catch (error) {
@@ -364,16 +448,17 @@ export async function readOwnSave(saveId: ObjectId, user: string): Promise<Plann
 
 export type HistoryEntry =
   | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" | "upload" }
-  | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number };
+  /** A batch: the row's old and new valor when the batch recorded them per row, else how many rows it changed. */
+  | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number; old?: number; new?: number };
 
 /** How many history entries a row shows, and how many batch records of its channel are looked at for them. */
 export const HISTORY_LIMIT = 50;
 const BATCH_SCAN_LIMIT = 500;
 
 /**
- * The history of one row of the filter, newest first: its individual saves (old → new), and the batch saves
- * whose filter covered it (the batch record keeps the filter and factor, not a value per row). Null when the
- * id is not a row of this filter.
+ * The history of one row of the filter, newest first: its own records (individual saves and batches, old → new), and
+ * the batch saves of older releases whose filter covered it (those kept the filter and factor, not a value per row).
+ * Null when the id is not a row of this filter.
  */
 export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): Promise<{ row: PlanningRow; entries: HistoryEntry[] } | null> {
   const { rows, saves, history } = await collections();
@@ -390,9 +475,14 @@ export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): P
       .toArray(),
   ]);
   const entries: HistoryEntry[] = [
-    ...individual.map((h) => ({ kind: "unitario" as const, at: h.at, user: h.user, old: h.old, new: h.new, ...(h.via ? { via: h.via } : {}) })),
+    ...individual.map((h): HistoryEntry =>
+      h.mode === "lote" && h.batch
+        ? { kind: "lote", at: h.at, user: h.user, percent: h.batch.percent, op: h.batch.op, rows: 1, old: h.old, new: h.new }
+        : { kind: "unitario", at: h.at, user: h.user, old: h.old, new: h.new, ...(h.via ? { via: h.via } : {}) },
+    ),
+    // Batches that recorded each row (rowHistory) are among the row's own records above.
     ...batches
-      .filter((b) => b.status === "done" && b.batch && filterMatchesRow(b.filter, row))
+      .filter((b) => b.status === "done" && b.batch && !b.rowHistory && filterMatchesRow(b.filter, row))
       .map((b) => ({ kind: "lote" as const, at: b.at, user: b.user, percent: b.batch!.percent, op: b.batch!.op, rows: b.modified })),
   ];
   entries.sort((a, b) => b.at.getTime() - a.at.getTime());

@@ -12,7 +12,7 @@ import { catalogueIndexes } from "./planning-catalogue.server";
 export const PLANNING_QUANTITY = "planning_quantity";
 /** One document per save, individual ("unitario") or batch ("lote"): who, when, the filter, the factor, the counts. */
 export const PLANNING_SAVES = "planning_quantity_saves";
-/** One document per row changed by an individual save: the old and the new quantity. */
+/** One document per row changed by a save (individual or batch): the old and the new quantity. */
 export const PLANNING_HISTORY = "planning_quantity_history";
 /** The rows of uploaded planning-quantity files that broke a rule (import template "planning_quantity"). */
 export const PLANNING_QUANTITY_NOK = "planning_quantity_nok";
@@ -43,6 +43,8 @@ export type PlanningQuantityRow = {
   revision: number;
   /** The save that last changed the row. */
   lastSaveId?: ObjectId | null;
+  /** The valor before the last batch save that changed the row: its per-row history is read from it right after the update. */
+  batchFrom?: number;
 };
 
 export type SaveMode = "unitario" | "lote";
@@ -72,6 +74,8 @@ export type PlanningSaveRecord = {
   conflicts: ConflictRecord[];
   /** "excel" when the values came from an edited export ("via Excel"). */
   via?: "excel";
+  /** Batch: every row it changed has a history record of its own (old and new); older batches have none. */
+  rowHistory?: boolean;
 };
 
 export type PlanningHistoryRecord = {
@@ -80,8 +84,10 @@ export type PlanningHistoryRecord = {
   saveId: ObjectId;
   at: Date;
   user: string;
-  mode: "unitario";
+  mode: SaveMode;
   screen: SaveScreen;
+  /** A batch's percentage and direction (mode "lote"). */
+  batch?: { percent: number; op: Direction };
   /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
   via?: "excel" | "upload";
   old: number;

@@ -5,6 +5,7 @@ import { FORECAST_NOK } from "./forecast.server";
 import { FPA_RESPONSIBLES_NOK } from "./fpa.server";
 import { HR_AUX_NOK } from "./hr.server";
 import { LEDGER_NOK } from "./ledger.server";
+import { CHANNEL_NOK, PLANNING_SPEND_NOK, PRODUCT_MASTER_NOK } from "./master-data.server";
 import { PLANNING_QUANTITY_NOK } from "./planning.server";
 import { REPORTS_NOK, type ReportNokRow } from "./reports.server";
 
@@ -25,8 +26,22 @@ export type UploadNokCollection = (typeof UPLOAD_NOK_COLLECTIONS)[number];
 /** The report package manifest's columns, as a refused row keeps them. */
 export const REPORT_NOK_COLUMNS = ["name", "origin", "dateRef", "file"] as const satisfies ReadonlyArray<keyof ReportNokRow>;
 
+/**
+ * The NOK bases of spec 000's master-data templates. Their rows are a file's by `urlPath` (seeded rows carry no
+ * `sourceFileId`), read in line order through `urlPath_id`, as /repo/master-data narrows a base to a file. The job
+ * lists link an uploader who may not open the repository (USER BRONZE) to these rows as a CSV.
+ */
+export const MASTER_DATA_NOK_COLLECTIONS = [PRODUCT_MASTER_NOK, CHANNEL_NOK, PLANNING_SPEND_NOK] as const;
+export type MasterDataNokCollection = (typeof MASTER_DATA_NOK_COLLECTIONS)[number];
+/** Any collection the refused-rows download reads. */
+export type NokCollection = UploadNokCollection | MasterDataNokCollection;
+
 export function isUploadNokCollection(name: unknown): name is UploadNokCollection {
   return typeof name === "string" && (UPLOAD_NOK_COLLECTIONS as readonly string[]).includes(name);
+}
+
+export function isMasterDataNokCollection(name: unknown): name is MasterDataNokCollection {
+  return typeof name === "string" && (MASTER_DATA_NOK_COLLECTIONS as readonly string[]).includes(name);
 }
 
 /**
@@ -48,12 +63,22 @@ export async function nokCollectionsOfFiles(fileIds: readonly ObjectId[], db?: D
   return found;
 }
 
-/** The NOK collection holding refused rows of one file, or null when none does (one indexed lookup per collection). */
-export async function nokCollectionOfFile(fileId: ObjectId, db?: Db): Promise<UploadNokCollection | null> {
+/**
+ * The NOK collection holding refused rows of one file, or null when none does (one indexed lookup per collection):
+ * an all-or-nothing upload's by its id; with `urlPath` (the file's), a master-data base's by that path.
+ */
+export async function nokCollectionOfFile(fileId: ObjectId, db?: Db, urlPath?: string): Promise<NokCollection | null> {
   const database = db ?? (await getDb());
-  const hits = await Promise.all(UPLOAD_NOK_COLLECTIONS.map((name) => database.collection(name).findOne({ sourceFileId: fileId }, { projection: { _id: 1 } })));
+  const [hits, masterHits] = await Promise.all([
+    Promise.all(UPLOAD_NOK_COLLECTIONS.map((name) => database.collection(name).findOne({ sourceFileId: fileId }, { projection: { _id: 1 } }))),
+    typeof urlPath === "string"
+      ? Promise.all(MASTER_DATA_NOK_COLLECTIONS.map((name) => database.collection(name).findOne({ urlPath }, { projection: { _id: 1 } })))
+      : Promise.resolve([]),
+  ]);
   const index = hits.findIndex((hit) => hit !== null);
-  return index < 0 ? null : UPLOAD_NOK_COLLECTIONS[index];
+  if (index >= 0) return UPLOAD_NOK_COLLECTIONS[index];
+  const master = masterHits.findIndex((hit) => hit !== null);
+  return master < 0 ? null : MASTER_DATA_NOK_COLLECTIONS[master];
 }
 
 /** Rows read per round trip while a file's NOK rows stream out. */
@@ -66,17 +91,21 @@ export const NOK_ROWS_BATCH = 1_000;
  * by line (a package's manifest is small). The caller closes the cursor.
  */
 export async function nokRowsCursor(
-  collection: UploadNokCollection,
+  collection: NokCollection,
   file: { id: ObjectId; urlPath: string },
   fields: readonly string[],
   db?: Db,
   /** HR refused rows: only these branches (the viewer's scope, hr.server.ts branchScopeOf). */
   branches?: readonly string[],
 ): Promise<FindCursor<Document>> {
-  if (!isUploadNokCollection(collection)) throw new Error(`not an upload NOK collection: ${String(collection)}`);
+  if (!isUploadNokCollection(collection) && !isMasterDataNokCollection(collection)) throw new Error(`not an upload NOK collection: ${String(collection)}`);
   const projection: Document = { _id: 0, _lineNumber: 1, Error: 1 };
   for (const field of fields) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) projection[field] = 1;
   const database = db ?? (await getDb());
+  if (isMasterDataNokCollection(collection)) {
+    // A master-data base's rows of this file: by its path, in line order (`urlPath_id`), as /repo/master-data shows them.
+    return database.collection(collection).find({ urlPath: String(file.urlPath) }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _id: 1 });
+  }
   const found =
     collection === REPORTS_NOK
       ? database.collection(collection).find({ sourceFileId: file.id }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _lineNumber: 1, _id: 1 })

@@ -12,22 +12,33 @@ import { templateTexts, uploadScreenTexts } from "~/messages";
 import { templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { uploadLimits } from "~/services/storage.server";
+import { jobOutcomesOf, MAX_JOB_OUTCOMES } from "~/models/file-jobs.server";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.manualCapture }];
 
 const errorParam = z.enum(["COD.2", "COD.3"]).nullable().catch(null);
+/** `?jobs=<id>,<id>`: the jobs of the files the upload list sent (its own uploader's only); anything else, none. */
+const jobsParam = z
+  .string()
+  .max(MAX_JOB_OUTCOMES * 25)
+  .transform((value) => value.split(",").filter((id) => /^[0-9a-fA-F]{24}$/.test(id)))
+  .nullable()
+  .catch(null);
 
 /**
  * /captura/manual: multi-file upload (pick or drop). Each file goes up on its own request with
  * progress, can be retried or removed (which cancels it), and once stored it is registered as a job.
  * The store decides the transport: /api/upload (local) or presigned S3 + /api/files/register.
  * A plain form post (no JavaScript) comes back here with a toast, or ?error=COD.2|COD.3.
+ * `?jobs=<id>,…` adds the state of those jobs of the visitor's (the upload list follows its files until they end).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/captura.manual", request);
   const config = getConfig();
   const limits = uploadLimits();
+  const jobs = jobsParam.parse(new URL(request.url).searchParams.get("jobs"));
   return {
+    jobOutcomes: jobs && jobs.length > 0 ? await jobOutcomesOf(jobs, user.email) : [],
     store: config.storage.kind === "s3" ? ("s3" as const) : ("local" as const),
     extensions: [...limits.extensions],
     maxBytes: limits.maxBytes,
@@ -39,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function ManualCapturePage() {
-  const { templates, ...data } = useLoaderData<typeof loader>();
+  const { templates, jobOutcomes, ...data } = useLoaderData<typeof loader>();
   return (
     <section className="upload-page">
       <h1>{NAV_LABELS.manualCapture}</h1>

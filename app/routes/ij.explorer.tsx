@@ -13,7 +13,7 @@ import { documentHref } from "~/features/explorer/urls";
 import "~/features/explorer/explorer.css";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
-import { formatDayMonthYear } from "~/shared/dates";
+import { formatDate } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
 import { parseFacetFilters, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pageSizes,
     notices,
     results: {
-      rows: found.items.map((hit) => ({ ...hit, date: formatDayMonthYear(hit.date) })),
+      rows: found.items.map((hit) => ({ ...hit, date: formatDate(hit.date) })),
       total: found.total,
       page: found.page,
       pageSize: found.pageSize,

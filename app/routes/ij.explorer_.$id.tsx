@@ -9,7 +9,7 @@ import { Highlighted } from "~/features/explorer/highlighted";
 import { resultsHref } from "~/features/explorer/urls";
 import "~/features/explorer/explorer.css";
 import { Alert } from "~/shared/ui/alert";
-import { formatDayMonthYear } from "~/shared/dates";
+import { formatDate } from "~/shared/dates";
 import { parseSearch } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { findExplorerDocumentFile, getExplorerDocument } from "~/models/explorer.server";
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const query = parseSearch(url.searchParams.get("search") ?? "", exactSchema.parse(url.searchParams.get("exactPh") ?? undefined) === "1");
   const found = await getExplorerDocument(params.id ?? "", query);
   if (!found) return data({ document: null }, { status: 404 });
-  return data({ document: { ...found, date: formatDayMonthYear(found.date) } });
+  return data({ document: { ...found, date: formatDate(found.date) } });
 }
 
 /**

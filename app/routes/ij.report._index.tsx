@@ -13,7 +13,7 @@ import { optionalMonth } from "~/features/reports-and-financial/month-param";
 import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
-import { formatFileTimestamp } from "~/shared/dates";
+import { formatDateTime } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
 import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
@@ -58,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         origin: ORIGIN_LABELS[r.origin],
         originValue: r.origin,
         dateRef: monthLabelOfDate(r.dateRef),
-        statusChangeDate: formatFileTimestamp(r.statusChangeDate),
+        statusChangeDate: formatDateTime(r.statusChangeDate),
         user: r.user,
         hasUrl: r.hasUrl,
       })),
@@ -125,7 +125,7 @@ export default function ReportListPage() {
   );
 
   return (
-    <section className="report-page" aria-busy={navigation.state === "loading"}>
+    <section className="report-page report-page--list" aria-busy={navigation.state === "loading"}>
       <h1>{t.reportsTitle}</h1>
       <ul className="report-links" aria-label={t.reportLinks}>
         {pages.map((p) => (

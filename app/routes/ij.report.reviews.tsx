@@ -9,7 +9,7 @@ import { ChartCard } from "~/features/dashboards/chart-card";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { DataTable } from "~/shared/ui/data-table";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { formatDayMonthYear } from "~/shared/dates";
+import { formatDate } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
 import { messages, reportsTexts as t } from "~/messages";
 import { gradeDistribution, listReviewsPage } from "~/models/reports-reviews.server";
@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         recommends: r.recomenda_produto ? t.yes : t.no,
         sentiment: r.sentiment,
         comment: r.comentario,
-        date: formatDayMonthYear(r.date),
+        date: formatDate(r.date),
       })),
     },
   };

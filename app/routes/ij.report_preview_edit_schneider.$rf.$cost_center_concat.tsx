@@ -1,7 +1,7 @@
 // Screen: Forecast review grid: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useBeforeUnload, useBlocker, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
@@ -40,7 +40,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
   const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: canWrite && review.open, report };
-  // loadedAt keys the grid: a reload after a save starts it afresh from the stored values.
+  // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
+  // scroll and focused cell (issue 55 §5).
   return { found: true as const, ...review, excel, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }) };
 }
 
@@ -66,6 +67,7 @@ export default function ForecastReviewPage() {
   const [dismissed, setDismissed] = useState<SaveReply | undefined>(undefined);
   const [pinning, setPinning] = useState(INITIAL_PINNING);
   const [pending, setPending] = useState(0);
+  const touch = useTouchScreen();
   // Leaving with unsaved changes asks first: another page of the portal (a dialog) or closing the tab (the browser's).
   const blocker = useBlocker(({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname);
   useBeforeUnload(
@@ -115,7 +117,9 @@ export default function ForecastReviewPage() {
       ) : page.open ? (
         <Alert tone="info">{forecastTexts.readOnlyNotice}</Alert>
       ) : (
-        <Alert tone="warning">{forecastTexts.lockedNotice(page.facts.editMonth)}</Alert>
+        <Alert tone="warning">
+          {forecastTexts.lockedNotice(page.facts.editMonth, page.editWindow === "upcoming" ? "upcoming" : "closed")}
+        </Alert>
       )}
       {page.grid.editable ? (
         <noscript>
@@ -127,13 +131,26 @@ export default function ForecastReviewPage() {
           {error}
         </Alert>
       ) : null}
-      {empty ? null : <ExcelPanel excel={page.excel} />}
+      {empty ? null : touch ? (
+        // On a touch screen the Excel tools and the keyboard help fold away, so the grid starts near the top.
+        <details className="forecast-review__more">
+          <summary>{forecastTexts.moreOptions}</summary>
+          <ExcelPanel excel={page.excel} />
+          {page.grid.editable ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
+        </details>
+      ) : (
+        <ExcelPanel excel={page.excel} />
+      )}
       {empty ? (
         <Alert tone="info">{forecastTexts.noData}</Alert>
       ) : (
         <ForecastGrid
-          key={page.loadedAt}
+          // Another review is another grid; a reload of the same one keeps it (loadedAt resets its values in place).
+          key={`${page.rf}\n${page.costCenter.cost_center_concat}`}
           payload={page.grid}
+          loadedAt={page.loadedAt}
+          showKeyboardHelp={!touch}
+          saveDialogOpen={saving || shown?.ok === true}
           caption={forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)}
           conflicts={conflicts}
           onConflictsResolved={dismiss}
@@ -178,6 +195,19 @@ export default function ForecastReviewPage() {
       </Dialog>
     </section>
   );
+}
+
+/** A touch screen without hover (a phone, a tablet): known in the browser only; false on the server and at hydration. */
+function useTouchScreen(): boolean {
+  const [touch, setTouch] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia("(pointer: coarse) and (hover: none)");
+    setTouch(query.matches);
+    const onChange = () => setTouch(query.matches);
+    query.addEventListener("change", onChange);
+    return () => query.removeEventListener("change", onChange);
+  }, []);
+  return touch;
 }
 
 export function ErrorBoundary() {

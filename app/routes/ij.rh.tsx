@@ -34,7 +34,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const scope = await branchScopeOf(user.email);
   const branches = await listBranches(scope);
-  const selected = branches.includes(requested) ? requested : null;
+  // A reader who may see one branch only has nothing to pick: it comes preselected (issue 55 §5).
+  const selected = branches.includes(requested) ? requested : branches.length === 1 ? branches[0] : null;
   let error: string | null = null;
   if (url.searchParams.get("intent") === "generate") {
     if (!selected) error = hrTexts.chooseBranch;

@@ -39,7 +39,10 @@ import { hrTexts, messages } from "~/messages";
 import {
   branchScopeOf,
   branchVisible,
+  countSpentSave,
   HR_COMMENT_MAX,
+  newSaveId,
+  readSaveId,
   listAuxRows,
   listStoreUsers,
   previewFigureChanges,
@@ -81,6 +84,8 @@ type GridData = {
   people: StoreUser[];
   /** Exportar Excel and its way back, once there is a range. */
   excel: ExcelPanelData | null;
+  /** A one-time id the page's saves carry (figures and comments): the same save sent again is refused. */
+  saveId: string;
 };
 
 /**
@@ -105,6 +110,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     limited: false,
     people: [],
     excel: null,
+    saveId: "",
   };
   const scope = await branchScopeOf(user.email);
   if (filial.length > FILIAL_MAX || !(await branchVisible(filial, scope))) {
@@ -118,7 +124,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const excelHref = `${hrGridPath(filial, months.range).replace(/\?/, "/excel?")}`;
   const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: base.canEdit, report };
-  return data<GridData>({ ...base, notFound: false, range: months.range, rows: grid.rows, limited: grid.limited, people, excel });
+  const saveId = base.canEdit ? newSaveId() : "";
+  return data<GridData>({ ...base, notFound: false, range: months.range, rows: grid.rows, limited: grid.limited, people, excel, saveId });
 }
 
 /** Opening or closing a comment dialog changes only its URL parameter: the rows need no reload. */
@@ -134,7 +141,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   return without(currentUrl) === without(nextUrl) ? false : defaultShouldRevalidate;
 };
 
-type ConfirmData = { lines: string[]; fields: Array<{ name: string; text: string }> };
+type ConfirmData = { lines: string[]; fields: Array<{ name: string; text: string }>; saveId: string };
 type ActionData = { error: string | null; fieldErrors?: Record<string, string>; commentError?: string; confirm?: ConfirmData };
 
 function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "old" | "new">): string {
@@ -146,7 +153,9 @@ function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "
  * changes to confirm (the no-JavaScript confirmation), with it the changes are saved. intent=comment: id and
  * comentario. The saving permission is judged before the form is read (as every route's write rule is): a
  * reader's post gets 403 whatever it carries; an editor's empty or malformed post gets 400 with a message.
- * Every write is limited to the branch of the URL (a forged id of another branch changes nothing).
+ * Every write is limited to the branch of the URL (a forged id of another branch changes nothing). Both carry the
+ * page's one-time `saveId`: a save or comment that id already made (the same form sent again, its confirmation shown
+ * again by Back) is refused with the conflict message (409) and changes nothing.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.rh_edit.$filial", request, "write");
@@ -155,6 +164,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const intent = form?.get("intent");
   if (!form || (intent !== "save" && intent !== "comment")) return refuse({ error: messages.invalidForm });
+  const saveId = readSaveId(form.get("saveId"));
 
   let edits: FigureEdit[] = [];
   let comment: { id: string; text: string } | null = null;
@@ -179,19 +189,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   try {
     if (comment) {
-      const outcome = await saveComment(filial, comment.id, comment.text, user.email);
+      const outcome = await saveComment(filial, comment.id, comment.text, user.email, new Date(), undefined, saveId);
       if (outcome.kind === "notFound") return refuse({ commentError: hrTexts.recordNotFound });
       if (outcome.kind === "conflict") return refuse({ commentError: hrTexts.conflict(1) }, 409);
       return saved();
     }
+    const spent = saveId ? await countSpentSave(edits.map((e) => e.id), saveId) : 0;
+    if (spent > 0) return refuse({ error: hrTexts.conflict(spent) }, 409);
     if (form.get("confirmed") !== "1") {
       const preview = await previewFigureChanges(filial, edits);
       if (preview.kind === "unknownRecords") return refuse({ error: hrTexts.unknownRecords });
       if (preview.changes.length === 0) return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
-      const confirm = { lines: preview.changes.map(changeLine), fields: preview.changes.map((c) => ({ name: figureInputName(c.field, c.id), text: formatFigure(c.field, c.new) })) };
+      const confirm = {
+        lines: preview.changes.map(changeLine),
+        fields: preview.changes.map((c) => ({ name: figureInputName(c.field, c.id), text: formatFigure(c.field, c.new) })),
+        saveId: saveId?.toHexString() ?? "",
+      };
       return data<ActionData>({ error: null, confirm });
     }
-    const outcome = await saveFigures(filial, edits, user.email);
+    const outcome = await saveFigures(filial, edits, user.email, new Date(), undefined, saveId);
     if (outcome.kind === "unknownRecords") return refuse({ error: hrTexts.unknownRecords });
     if (outcome.kind === "noChanges") return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
     if (outcome.conflicts > 0) return redirectWithToast(back, { type: "warning", description: hrTexts.conflict(outcome.conflicts) });
@@ -264,6 +280,7 @@ export default function HrGridPage() {
     const form = new FormData();
     form.set("intent", "save");
     form.set("confirmed", "1");
+    form.set("saveId", page.saveId);
     for (const change of pending.changes) form.set(figureInputName(change.field, change.id), change.text);
     clearAfterReload.current = true;
     setConfirming(false);
@@ -339,6 +356,7 @@ export default function HrGridPage() {
                     }}
                   >
                     <input type="hidden" name="intent" value="save" />
+                    <input type="hidden" name="saveId" value={page.saveId} />
                     <AuxGrid
                       rows={page.rows}
                       caption={hrTexts.gridCaption(page.filial)}
@@ -390,6 +408,7 @@ export default function HrGridPage() {
           onClose={closeComment}
           error={actionData?.commentError ?? null}
           busy={saving}
+          saveId={page.saveId}
         />
       ) : null}
 
@@ -420,6 +439,7 @@ export default function HrGridPage() {
           <Form method="post" action={gridUrl}>
             <input type="hidden" name="intent" value="save" />
             <input type="hidden" name="confirmed" value="1" />
+            <input type="hidden" name="saveId" value={actionData.confirm.saveId} />
             {actionData.confirm.fields.map(({ name, text }) => (
               <input key={name} type="hidden" name={name} value={text} />
             ))}

@@ -20,7 +20,7 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
 import { countTierUsers, createUser, deleteUser, listConfiguredUsers, pageOfTierUser, UserExistsError } from "~/features/access/accounts.server";
 import { redirectWithToast } from "~/shared/toast.server";
-import { formatDayMonthYear } from "~/shared/dates";
+import { formatDate } from "~/shared/dates";
 
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 
@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = parseUserListPaging(url);
   const [list, created] = await Promise.all([listConfiguredUsers(query), query.email ? countTierUsers() : null]);
-  const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatDayMonthYear(u.createdAt) }));
+  const rows: UserConfigRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, createdAt: formatDate(u.createdAt) }));
   const deleteEmail = await listedUserOf(url.searchParams.get("delete"), rows, ASSIGNABLE_TIERS);
   const newUser = rows.find((r) => r.email === url.searchParams.get(NEW_USER_PARAM)) ?? null;
   return data(

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_TIME_ZONE,
   formatCalendarDate,
+  formatDate,
   formatDateTime,
-  formatDayMonthYear,
+  formatDayShortMonthYear,
   formatFileTimestamp,
-  formatJobTimestamp,
   isTimeZone,
   portalTimeZone,
   setPortalTimeZone,
@@ -25,21 +25,21 @@ afterEach(() => setPortalTimeZone(DEFAULT_TIME_ZONE));
 describe("the portal's zone", () => {
   it("defaults to America/Sao_Paulo, whatever the machine's zone", () => {
     expect(portalTimeZone()).toBe("America/Sao_Paulo");
-    expect(formatJobTimestamp(lateEvening)).toBe("01 mai 30 21:13:27");
+    expect(formatDateTime(lateEvening)).toBe("01 mai 30 21:13:27");
   });
   it("follows the configured zone, and ignores a zone the runtime does not know", () => {
     setPortalTimeZone("UTC");
-    expect(formatJobTimestamp(lateEvening)).toBe("02 mai 30 00:13:27");
+    expect(formatDateTime(lateEvening)).toBe("02 mai 30 00:13:27");
     setPortalTimeZone("Mars/Olympus_Mons");
     expect(portalTimeZone()).toBe("UTC");
     expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
     expect(isTimeZone("Europe/Lisbon")).toBe(true);
   });
   it("an explicit zone wins over the portal's", () => {
-    expect(formatJobTimestamp(lateEvening, "Asia/Tokyo")).toBe("02 mai 30 09:13:27");
+    expect(formatDateTime(lateEvening, "Asia/Tokyo")).toBe("02 mai 30 09:13:27");
   });
   it("applies the zone's own rules for the date (daylight saving of the past)", () => {
-    expect(formatDateTime(summer2018)).toBe("15/01/2018 10:00:00");
+    expect(formatDateTime(summer2018)).toBe("15 jan 18 10:00:00");
   });
 });
 
@@ -53,7 +53,8 @@ describe("the wall clock of a zone, read from an offset kept per hour", () => {
       formats.set(timeZone, f);
     }
     const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-    return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+    const month = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"][Number(p.month) - 1];
+    return `${p.day} ${month} ${p.year.slice(-2)} ${p.hour}:${p.minute}:${p.second}`;
   };
   const sweep = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
@@ -70,15 +71,15 @@ describe("the wall clock of a zone, read from an offset kept per hour", () => {
   });
 });
 
-describe("formatDayMonthYear: DD/MM/yyyy", () => {
+describe("formatDate: DD/MM/yyyy", () => {
   it("pads day and month, on the zone's calendar", () => {
-    expect(formatDayMonthYear(afternoon)).toBe("05/03/2024");
-    expect(formatDayMonthYear(lateEvening)).toBe("01/05/2030");
-    expect(formatDayMonthYear(localMidnight)).toBe("31/12/2023");
+    expect(formatDate(afternoon)).toBe("05/03/2024");
+    expect(formatDate(lateEvening)).toBe("01/05/2030");
+    expect(formatDate(localMidnight)).toBe("31/12/2023");
   });
   it("shows ' - ' for a missing or invalid date", () => {
-    expect(formatDayMonthYear(null)).toBe(" - ");
-    expect(formatDayMonthYear(new Date("nope"))).toBe(" - ");
+    expect(formatDate(null)).toBe(" - ");
+    expect(formatDate(new Date("nope"))).toBe(" - ");
   });
 });
 
@@ -95,21 +96,22 @@ describe("formatFileTimestamp: 'D MMM YYYY H:mm' (pt-BR months, 24 h)", () => {
   });
 });
 
-describe("formatJobTimestamp: 'DD MMM YY HH:mm:ss' (pt-BR months, 24 h)", () => {
+describe("formatDateTime: the job lists' 'DD MMM YY HH:mm:ss' (pt-BR months, 24 h)", () => {
   it("pads every part and uses the 24-hour clock", () => {
-    expect(formatJobTimestamp(afternoon)).toBe("05 mar 24 11:07:09");
-    expect(formatJobTimestamp(lateEvening)).toBe("01 mai 30 21:13:27");
-    expect(formatJobTimestamp(localMidnight)).toBe("31 dez 23 00:05:01");
+    expect(formatDateTime(afternoon)).toBe("05 mar 24 11:07:09");
+    expect(formatDateTime(lateEvening)).toBe("01 mai 30 21:13:27");
+    expect(formatDateTime(localMidnight)).toBe("31 dez 23 00:05:01");
   });
   it("names every month in Portuguese", () => {
-    const months = Array.from({ length: 12 }, (_, m) => formatJobTimestamp(new Date(Date.UTC(2025, m, 15, 15)), "UTC").split(" ")[1]);
+    const months = Array.from({ length: 12 }, (_, m) => formatDateTime(new Date(Date.UTC(2025, m, 15, 15)), "UTC").split(" ")[1]);
     expect(months).toEqual(["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"]);
   });
 });
 
-describe("formatDateTime and formatCalendarDate", () => {
-  it("a timestamp in the zone, a calendar day as stored", () => {
-    expect(formatDateTime(lateEvening)).toBe("01/05/2030 21:13:27");
+describe("formatDayShortMonthYear and formatCalendarDate", () => {
+  it("a day of an instant in the zone, a calendar day as stored", () => {
+    expect(formatDayShortMonthYear(lateEvening)).toBe("01 mai 2030");
+    expect(formatDayShortMonthYear(localMidnight)).toBe("31 dez 2023");
     // 31/12/2026 stored as midnight UTC stays 31/12/2026 (in São Paulo that instant is the evening of the 30th).
     expect(formatCalendarDate(new Date(Date.UTC(2026, 11, 31)))).toBe("31/12/2026");
     expect(formatCalendarDate(null)).toBe(" - ");

@@ -1,12 +1,17 @@
 /**
- * Dates as the portal shows them: pt-BR, 24-hour clock, in the portal's time zone (PORTAL_TIME_ZONE,
- * default America/Sao_Paulo), never in the zone of the machine or of the browser. The shapes are the three
- * of spec 000 §9, with Portuguese month abbreviations and the 24-hour clock (docs/decisions.md, "Spec 000
- * fidelity"):
- *   DD/MM/yyyy            user lists (createdAt), explorer            → formatDayMonthYear  "01/05/2030"
- *   'D MMM YYYY H:mm'     the file repository (/repo/format)          → formatFileTimestamp "1 mai 2030 21:13"
- *   ' DD MMM YY HH:mm:ss' the job lists (statusChangeDate)            → formatJobTimestamp  "01 mai 30 21:13:27"
- * and DD/MM/yyyy HH:mm:ss for timestamps in master-data tables       → formatDateTime      "01/05/2030 21:13:27"
+ * THE module for every date and time a person reads (screens, job messages, dialogs, viewers): pt-BR, 24-hour clock,
+ * in the portal's time zone (PORTAL_TIME_ZONE, default America/Sao_Paulo), never in the zone of the machine or of the
+ * browser. Nothing else in app/ formats a date for people (no toLocaleString, Intl.DateTimeFormat or toISOString
+ * shown on a screen); a calendar month is months.ts's. One format per kind, the shapes of spec 000 §9 with Portuguese
+ * month abbreviations and the 24-hour clock (docs/decisions.md, "Dates"):
+ *   a date                DD/MM/yyyy                                   → formatDate             "01/05/2030"
+ *   a date and time       ' DD MMM YY hh:mm:ss', the job lists' (Processamento, Jobs executados), and every other
+ *                         history, list or message that shows a time   → formatDateTime         "01 mai 30 21:13:27"
+ * and, where a spec fixes another shape for one screen:
+ *   'D MMM YYYY H:mm'     the file repository (/repo/format, spec 000) → formatFileTimestamp    "1 mai 2030 21:13"
+ *   day, short month, year  the planning rows' Date (spec 001 §2)     → formatDayShortMonthYear "01 mai 2030"
+ * A day stored as midnight UTC (a validity date, a version day, an XLSX date cell) names a day, not an instant:
+ * formatCalendarDate, DD/MM/yyyy with no zone applied.
  *
  * Every function takes the zone as its last argument; without it, the portal's zone: the server sets it
  * from its configuration (config.server.ts) and the browser from the root loader's data before anything is
@@ -135,21 +140,27 @@ function formatWith(value: DateInput, timeZone: string, shape: (p: Parts) => str
   return date ? shape(partsIn(date, timeZone)) : MISSING_DATE;
 }
 
-export function formatDayMonthYear(value: DateInput, timeZone: string = portalZone): string {
+/** The portal's date: "01/05/2030". */
+export function formatDate(value: DateInput, timeZone: string = portalZone): string {
   return formatWith(value, timeZone, (p) => `${pad(p.day)}/${pad(p.month)}/${p.year}`);
 }
 
+/**
+ * The portal's date and time, the job lists' shape of spec 000 §9 (' DD MMM YY hh:mm:ss', read as 24 h): "01 mai 30
+ * 21:13:27". The spec's leading space is layout, not content: the text starts with the day.
+ */
+export function formatDateTime(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${pad(p.year % 100)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
+}
+
+/** The file repository's timestamp (/repo/format, spec 000 §9 'D MMM YYYY H:mm'): "1 mai 2030 21:13". */
 export function formatFileTimestamp(value: DateInput, timeZone: string = portalZone): string {
   return formatWith(value, timeZone, (p) => `${p.day} ${MONTHS_PT_BR[p.month - 1]} ${p.year} ${p.hour}:${pad(p.minute)}`);
 }
 
-/** The spec's leading space is layout, not content: the text starts with the day. */
-export function formatJobTimestamp(value: DateInput, timeZone: string = portalZone): string {
-  return formatWith(value, timeZone, (p) => `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${pad(p.year % 100)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
-}
-
-export function formatDateTime(value: DateInput, timeZone: string = portalZone): string {
-  return formatWith(value, timeZone, (p) => `${pad(p.day)}/${pad(p.month)}/${p.year} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
+/** The planning rows' Date (spec 001 §2: "day, short month, year"): "01 mai 2030". */
+export function formatDayShortMonthYear(value: DateInput, timeZone: string = portalZone): string {
+  return formatWith(value, timeZone, (p) => `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${p.year}`);
 }
 
 /**
@@ -157,5 +168,5 @@ export function formatDateTime(value: DateInput, timeZone: string = portalZone):
  * an instant, so no zone applies (in São Paulo midnight UTC is the evening before).
  */
 export function formatCalendarDate(value: DateInput): string {
-  return formatDayMonthYear(value, "UTC");
+  return formatDate(value, "UTC");
 }

@@ -251,7 +251,7 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   await page.getByRole("button", { name: forecastTexts.history }).click();
   const history = page.getByRole("dialog", { name: forecastTexts.historyTitle(SALARIES.account, `04/${YEAR}`) });
   await history.getByRole("cell", { name: "Gabriela Ouro (gold@demo.local)" }).waitFor();
-  expect(await history.locator("tbody td").allInnerTexts()).toEqual([expect.stringMatching(new RegExp(`${YEAR} \\d{1,2}:\\d{2}$`)), "Gabriela Ouro (gold@demo.local)", "1.014,00", "1,50"]);
+  expect(await history.locator("tbody td").allInnerTexts()).toEqual([expect.stringMatching(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/), "Gabriela Ouro (gold@demo.local)", "1.014,00", "1,50", forecastTexts.restore]);
   await page.keyboard.press("Escape");
 
   // Leaving with an unsaved change asks first; staying keeps it.
@@ -303,7 +303,7 @@ test("locked: outside its edit month the grid cannot change and the server refus
   // RF1 of this year was edited last November: locked on 15 February.
   await page.goto(reviewPath(LOCKED, CC));
   await waitForGrid(page);
-  await page.getByText(forecastTexts.lockedNotice(`11/${YEAR - 1}`)).waitFor();
+  await page.getByText(forecastTexts.lockedNotice(`11/${YEAR - 1}`, "closed")).waitFor();
   expect(await page.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
   await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
   expect(await page.locator(".forecast-grid__input").count()).toBe(0);
@@ -334,7 +334,7 @@ test("locked: outside its edit month the grid cannot change and the server refus
     const marchPage = await page.context().browser()!.newContext({ baseURL: march.baseURL, locale: "pt-BR" }).then((c) => c.newPage());
     await signIn(marchPage, march.baseURL, "gold@demo.local");
     await marchPage.goto(reviewPath(OPEN, CC));
-    await marchPage.getByText(forecastTexts.lockedNotice(`02/${YEAR}`)).waitFor();
+    await marchPage.getByText(forecastTexts.lockedNotice(`02/${YEAR}`, "closed")).waitFor();
     expect(await marchPage.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
     const refused = await marchPage.evaluate(
       async ([url, body]) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
@@ -345,4 +345,129 @@ test("locked: outside its edit month the grid cannot change and the server refus
   } finally {
     await march.stop();
   }
+});
+
+test("a save sent again is refused (issue 55 §1): a mass change, then a paste back, then the first save's request replayed", async ({ page, app, browser }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const key = m(10);
+  const bodies: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith(".data")) bodies.push(request.postData() ?? "");
+  });
+  const saveAndClose = async (count: number) => {
+    await page.getByRole("button", { name: forecastTexts.saveCount(count) }).click();
+    const saved = page.getByRole("dialog", { name: messages.saved });
+    await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+    await page.getByText(forecastTexts.noPending).waitFor();
+  };
+
+  // +10 % on October: the three accounts change once.
+  await page.getByRole("button", { name: forecastTexts.massChangeOf(`10/${YEAR}`) }).click();
+  const mass = page.getByRole("dialog", { name: forecastTexts.massChangeOf(`10/${YEAR}`) });
+  await mass.getByLabel(forecastTexts.percentLabel).fill("10");
+  await mass.getByLabel(messages.increase).check();
+  await mass.getByRole("button", { name: forecastTexts.apply }).click();
+  await page.getByText(forecastTexts.massChanged(3)).waitFor();
+  await saveAndClose(3);
+  expect(bodies).toHaveLength(1);
+  const first = bodies[0];
+  expect(await text(page, SALARIES.label, `m_${key}`)).toBe("1.122,00");
+
+  // The same request again: refused, nothing changes.
+  const replay = (body: string) =>
+    page.evaluate(
+      async ([url, data]) => {
+        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: data });
+        return { status: response.status, text: await response.text() };
+      },
+      [`${reviewPath(OPEN, CC)}.data`, body] as const,
+    );
+  let before = await withDb(app, dumpForecast);
+  const again = await replay(first);
+  expect(again.status).toBe(409);
+  expect(again.text).toContain(forecastTexts.conflicts(3));
+  expect(await withDb(app, dumpForecast)).toEqual(before);
+
+  // The old values pasted back and saved: the cells hold what the first save found, but not the state it was made on.
+  await (await cell(page, SALARIES.label, `m_${key}`)).click();
+  await paste(page, "1.020\n420\n0\n0\n270,5\n");
+  await page.getByText(forecastTexts.pasted(3, 2, 0)).waitFor();
+  await saveAndClose(3);
+  expect(await text(page, SALARIES.label, `m_${key}`)).toBe("1.020,00");
+  before = await withDb(app, dumpForecast);
+  const late = await replay(first);
+  expect(late.status).toBe(409);
+  expect(late.text).toContain(forecastTexts.conflicts(3));
+  expect(await withDb(app, dumpForecast)).toEqual(before);
+
+  // Without JavaScript the grid is read-only; the same request sent from that browser is refused too.
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto(reviewPath(OPEN, CC));
+    expect(await text(plain, SALARIES.label, `m_${key}`)).toBe("1.020,00");
+    const response = await plain.request.post(`${reviewPath(OPEN, CC)}.data`, {
+      data: first,
+      headers: { "Content-Type": "application/json", Origin: app.baseURL },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(409);
+    expect(await response.text()).toContain(forecastTexts.conflicts(3));
+  });
+  expect(await withDb(app, dumpForecast)).toEqual(before);
+});
+
+test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps the scroll and the focused cell; Restaurar an earlier value", async ({ page, app }) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const key = m(11);
+  const toolbar = page.getByRole("toolbar");
+  const undoLast = toolbar.getByRole("button", { name: forecastTexts.undoLast });
+
+  // Nothing to undo: disabled; an edit enables it, undoing it disables it again.
+  await expect.poll(() => undoLast.isDisabled()).toBe(true);
+  await (await cell(page, SALARIES.label, `m_${key}`)).dblclick();
+  await page.keyboard.type("7");
+  await page.keyboard.press("Enter");
+  expect(await text(page, SALARIES.label, `m_${key}`)).toBe("7,00");
+  expect(await undoLast.isDisabled()).toBe(false);
+  await undoLast.click();
+  expect(await text(page, SALARIES.label, `m_${key}`)).toBe("1.021,00");
+  expect(await undoLast.isDisabled()).toBe(true);
+
+  // An edit far to the right, then Salvar: after the reload the grid is where it was, the same cell focused.
+  await (await cell(page, SALARIES.label, `m_${key}`)).dblclick();
+  await page.keyboard.type("7");
+  await page.keyboard.press("Enter");
+  const scroller = page.locator(".forecast-grid__scroll");
+  const scrolled = await scroller.evaluate((el) => el.scrollLeft);
+  expect(scrolled).toBeGreaterThan(300);
+  const focused = await activeCell(page);
+  expect(focused.row).toBeTruthy();
+  await toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
+  const saved = page.getByRole("dialog", { name: messages.saved });
+  await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+  await page.getByText(forecastTexts.noPending).waitFor();
+  await expect.poll(() => (cell(page, SALARIES.label, `m_${key}`).then((c) => c.getAttribute("class")))).toContain("has-history");
+  expect(Math.abs((await scroller.evaluate((el) => el.scrollLeft)) - scrolled)).toBeLessThanOrEqual(1);
+  await expect.poll(() => activeCell(page)).toEqual(focused);
+  expect(await undoLast.isDisabled()).toBe(true);
+
+  // The cell's history offers its earlier value; Restaurar is an ordinary edit, saved through the same path.
+  await (await cell(page, SALARIES.label, `m_${key}`)).click();
+  await toolbar.getByRole("button", { name: forecastTexts.history }).click();
+  const history = page.getByRole("dialog", { name: forecastTexts.historyTitle(SALARIES.account, `11/${YEAR}`) });
+  await history.getByRole("button", { name: forecastTexts.restoreOf("1.021,00") }).click();
+  await history.waitFor({ state: "detached" });
+  expect(await text(page, SALARIES.label, `m_${key}`)).toBe("1.021,00");
+  await page.getByText(forecastTexts.pending(1)).waitFor();
+  expect(await undoLast.isDisabled()).toBe(false);
+  await toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
+  await page.getByRole("dialog", { name: messages.saved }).locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+  const filter = { rf: OPEN, cost_center_concat: CC, account_concat: SALARIES.account, data_ref: new Date(`${key}-01T00:00:00Z`) };
+  expect((await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne(filter)))?.forecast).toBe(1021);
+  const entries = await withDb(app, (db) => db.collection(FORECAST_HISTORY).find({ cost_center_concat: CC, account_concat: SALARIES.account, data_ref: filter.data_ref }).toArray());
+  expect(entries.map((e) => [e.old, e.new]).sort()).toEqual([[1021, 7], [7, 1021]].sort());
 });

@@ -1,12 +1,12 @@
 import type { Locator, Page } from "playwright-core";
 import { describe } from "vitest";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { hrTexts } from "~/messages";
+import { forecastTexts, hrTexts } from "~/messages";
 import { HR_AUX } from "~/models/hr.server";
 import { monthKey, monthOfDate } from "~/shared/months";
-import { insertScenario } from "../../app/features/forecast/fixtures";
+import { ACCOUNTS, insertScenario } from "../../app/features/forecast/fixtures";
 import { withDb } from "./database";
-import { expect, test } from "./fixtures";
+import { expect, openCheckedPage, test } from "./fixtures";
 import { startApp, type RunningApp } from "./harness";
 import { signIn } from "./sign-in";
 
@@ -126,5 +126,47 @@ describe("grids at 390 and 1366 px", () => {
       await page.goto("/repo/master-data/planejamento?tab=quantity");
       await expectScrollAffordance(page, page.locator(".data-table__scroll").first(), "master data");
     });
+  }
+});
+
+test("phone with a touch screen (issue 55 §5): the forecast grid starts near the top, and a double-tapped cell opens clear of the pinned column", async ({ app, browser }) => {
+  const { page, close } = await openCheckedPage(browser, app, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    await signIn(page, app.baseURL, "gold@demo.local");
+    await page.goto(reviewPath(OPEN, CC));
+    const scroller = page.locator(".forecast-grid__scroll");
+    await page.waitForFunction(() => {
+      const row = document.querySelector(".forecast-grid__body [role=row]");
+      return row !== null && Object.keys(row).some((key) => key.startsWith("__reactFiber$"));
+    });
+    // The keyboard help and the Excel tools are folded away (closed, but one tap opens them).
+    await expect.poll(() => page.getByText(forecastTexts.keyboardHelp).isVisible()).toBe(false);
+    expect(await page.getByText(forecastTexts.moreOptions).isVisible()).toBe(true);
+    const top = await scroller.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+    expect(top).toBeLessThan(700);
+
+    // A forecast cell half under the pinned "Conta" column, double-tapped: its editor is fully beside the column.
+    const index = await page.locator("[role=columnheader]").evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), `m_${YEAR}-06`);
+    const row = page.locator(".forecast-grid__body [role=row]").filter({ has: page.locator("[role=rowheader]", { hasText: ACCOUNTS[0].label }) }).first();
+    const target = row.locator(`> :nth-child(${index + 1})`);
+    await scroller.evaluate((el, i) => {
+      const rowEl = el.querySelector(".forecast-grid__body [role=row]")!;
+      const pinned = (rowEl.children[0] as HTMLElement).getBoundingClientRect().width;
+      const cellEl = rowEl.children[i] as HTMLElement;
+      el.scrollLeft = cellEl.offsetLeft - pinned + cellEl.offsetWidth / 2;
+    }, index);
+    await target.dispatchEvent("dblclick");
+    const editor = page.locator(".forecast-grid__input");
+    await editor.waitFor();
+    await expect
+      .poll(async () => {
+        const pinnedRight = await row.locator("[role=rowheader]").evaluate((el) => el.getBoundingClientRect().right);
+        const left = await editor.evaluate((el) => el.getBoundingClientRect().left);
+        return left >= pinnedRight - 1;
+      })
+      .toBe(true);
+    await page.keyboard.press("Escape");
+  } finally {
+    await close();
   }
 });

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
 import { defaultMonth } from "~/features/hr/month-range";
-import { addMonths, monthKey, monthLabel, monthStartDate } from "~/shared/months";
+import { addMonths, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
 import { hrTexts, messages } from "~/messages";
 import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
 import { expect, test, withoutJavaScript } from "./fixtures";
@@ -210,4 +210,83 @@ test("without JavaScript an editor filters branches, saves a figure through the 
     await page.getByText(messages.saved).first().waitFor();
     expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.comentario).toBe("Sem JavaScript");
   });
+});
+
+test("a save sent again after it succeeded is refused with the conflict message and changes nothing (issue 55 §1), with and without JavaScript", async ({ page, app, browser }) => {
+  const [branch] = await branchesOf(app);
+  const path = `/ij/rh_edit/${encodeURIComponent(branch)}?mes_inicio=${LAST_MONTH}&mes_fim=${LAST_MONTH}`;
+  const snapshot = () => withDb(app, async (db) => JSON.stringify([await db.collection(HR_AUX).find({ filial_nome: branch }).sort({ _id: 1 }).toArray(), await db.collection(HR_AUX_CHANGES).countDocuments()]));
+  const bodies: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/ij/rh_edit/")) bodies.push(request.postData() ?? "");
+  });
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(path);
+  const rowId = (await gridRows(page).nth(1).getAttribute("data-row-id"))!;
+  await figureInput(page, rowId, "vendas_servicos").fill("4.321");
+  await page.getByRole("button", { name: hrTexts.save, exact: true }).click();
+  await page.getByRole("dialog", { name: hrTexts.confirmTitle }).getByRole("button", { name: messages.confirm }).click();
+  await page.getByText(messages.saved).first().waitFor();
+  expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.vendas_servicos).toBe(4321);
+  expect(bodies).toHaveLength(1);
+
+  // The same request again (the browser's own single-fetch POST): 409 with the conflict message, nothing written.
+  let before = await snapshot();
+  const url = new URL(page.url());
+  const replayed = await page.evaluate(
+    async ([target, body]) => {
+      const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+      return { status: response.status, text: await response.text() };
+    },
+    [`${url.pathname}.data${url.search}`, bodies[0]] as const,
+  );
+  expect(replayed.status).toBe(409);
+  expect(replayed.text).toContain(hrTexts.conflict(1));
+  expect(await snapshot()).toBe(before);
+
+  // Without JavaScript: the confirmation's form, sent again after it saved.
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await plain.goto(path);
+    await figureInput(plain, rowId, "dias_media").fill("7,5");
+    await plain.getByRole("button", { name: hrTexts.save, exact: true }).click();
+    const confirm = plain.getByRole("dialog", { name: hrTexts.confirmTitle });
+    await confirm.getByText(/→ 7,5$/).waitFor();
+    const fields = await confirm.locator("form input[type=hidden]").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
+    await confirm.getByRole("button", { name: messages.confirm }).click();
+    await plain.getByText(messages.saved).first().waitFor();
+    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.dias_media).toBe(7.5);
+    before = await snapshot();
+    const again = await plain.request.post(path, { form: Object.fromEntries(fields), headers: { Origin: app.baseURL }, maxRedirects: 0 });
+    expect(again.status()).toBe(409);
+    expect(await again.text()).toContain(hrTexts.conflict(1));
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+test("at 1366 px (issue 55 §5) the people of the branch sit below the grid, and every column scrolls into view, uncovered", async ({ page, app }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, app.baseURL, "gold@demo.local");
+  const latest = await withDb(app, (db) => db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next());
+  const month = monthKey(monthOfDate(latest!.mes_apur as Date));
+  await page.goto(`/ij/rh_edit/${encodeURIComponent(String(latest!.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`);
+  const grid = page.locator(".hr-grid");
+  await grid.waitFor();
+  const [gridBox, peopleBox, layoutBox] = await Promise.all([grid.boundingBox(), page.locator(".hr-people").boundingBox(), page.locator(".hr-layout").boundingBox()]);
+  // The grid takes the layout's whole width; the panel is below it, never beside it.
+  expect(gridBox!.width).toBeGreaterThanOrEqual(layoutBox!.width - 2);
+  expect(peopleBox!.y).toBeGreaterThanOrEqual(gridBox!.y + gridBox!.height - 1);
+  const headers = grid.locator("thead th");
+  const count = await headers.count();
+  expect(count).toBe(10);
+  for (let i = 0; i < count; i++) {
+    const seen = await headers.nth(i).evaluate((el) => {
+      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const box = el.getBoundingClientRect();
+      const area = el.closest(".hr-grid")!.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return { inside: box.left >= area.left - 1 && box.right <= area.right + 1, uncovered: !!hit && (hit === el || el.contains(hit)), text: el.textContent };
+    });
+    expect(seen, `column ${seen.text}`).toMatchObject({ inside: true, uncovered: true });
+  }
 });

@@ -108,3 +108,35 @@ test("without JavaScript the same failure comes back to the list with the alert"
     expect(await plain.locator("main table tbody tr").count()).toBe(40);
   });
 });
+
+test("a refused job says so in words, and on a phone (390 px) the file name comes first with its state in view (issue 55)", async ({ app, browser }) => {
+  const { id } = await storedFile(app, "recusado_fone_e2e.csv", new Date(Date.UTC(2030, 4, 3)));
+  await withDb(app, (db) =>
+    db.collection("files").updateOne({ _id: id }, { $set: { status: 2, retryable: false, message: "Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo." } }),
+  );
+  const checked = await openCheckedPage(browser, app, { viewport: { width: 390, height: 844 } });
+  const { page } = checked;
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto("/jobs/executados");
+  const row = rowOf(page, "recusado_fone_e2e.csv");
+  await row.waitFor();
+  // The state in words, not "Completed" beside a red icon; no Retry for a refusal.
+  expect(await row.locator(".job-state").innerText()).toBe(jobTexts.stateRefused);
+  expect(await row.getByRole("button", { name: new RegExp(jobTexts.retry) }).count()).toBe(0);
+  // The columns: the file name first, its state next.
+  expect((await page.locator("main table thead th").allInnerTexts()).slice(0, 2)).toEqual([jobTexts.columnName, jobTexts.columnState]);
+  const cells = row.locator("td");
+  const name = await cells.nth(0).boundingBox();
+  const state = await cells.nth(1).boundingBox();
+  const box = await page.locator("main .data-table__scroll").first().boundingBox();
+  expect(await cells.nth(0).innerText()).toContain("recusado_fone_");
+  // Both on the phone's first screen, without scrolling sideways.
+  expect(name!.x).toBeLessThanOrEqual(box!.x + 2);
+  expect(state!.x + state!.width).toBeLessThanOrEqual(390);
+  // Scrolled sideways to the message and the agent, the file name stays at the left edge.
+  await page.locator("main .data-table__scroll").first().evaluate((element) => (element.scrollLeft = 500));
+  const scrolled = await cells.nth(0).boundingBox();
+  expect(Math.abs(scrolled!.x - box!.x)).toBeLessThanOrEqual(2);
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("td")?.textContent ?? "", { x: scrolled!.x + 8, y: scrolled!.y + scrolled!.height / 2 })).toContain("recusado_fone_");
+  await checked.close();
+});

@@ -4,7 +4,7 @@ import { afterAll } from "vitest";
 import { applyMultiplier } from "~/features/planning/planning";
 import { messages, planningTexts } from "~/messages";
 import { expect, test, withoutJavaScript } from "./fixtures";
-import { signIn } from "./sign-in";
+import { signIn, waitForHydration } from "./sign-in";
 
 /**
  * SKU quantity planning and the report preview as their users work (issue 10 "Done when"): one server for the
@@ -64,7 +64,7 @@ test("filter → results: Generate waits for a channel, the filter in the URL an
   expect(await page.locator(".planning__period").innerText()).toContain("dez. de 1950 – dez. de 2030");
   expect(await rows(page).count()).toBe(20);
   const dates = await rows(page).locator("td:first-child").allInnerTexts();
-  expect(dates.every((d) => /^\d{2} de [a-zç]{3}\. de \d{4}$/.test(d.trim()))).toBe(true);
+  expect(dates.every((d) => /^\d{2} [a-zç]{3} \d{4}$/.test(d.trim()))).toBe(true);
   const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem("formFilter") ?? "null"));
   expect(stored).toMatchObject({ dateStart: "1950-12-30", dateEnd: "2030-12-30", chanel: ["WHOLESALES", "FSS"] });
 
@@ -196,11 +196,17 @@ test("+10% on the whole filter (lote): preview, Number is not valid, save, rows 
   expect(after.map((r) => r.valor)).toEqual(before.map((r) => applyMultiplier(r.valor, 110)));
   expect(await db.collection("planning_quantity_saves").countDocuments({ mode: "lote" })).toBe(1);
 
-  // The last page too, and its rows' history names the batch.
+  // The last page too, and its rows' history names the batch with the row's old and new quantity.
   await page.getByRole("link", { name: messages.next }).click();
   await page.waitForURL((u) => u.searchParams.get("page") === "2");
+  await page.getByText(/^21–40 \//).waitFor();
+  const laterId = await rows(page).nth(3).getAttribute("data-row-id");
+  const laterRow = before.find((r) => String(r._id) === laterId)!;
   await rows(page).nth(3).getByRole("link", { name: planningTexts.historyColumn }).click();
-  await dialog(page).getByText(planningTexts.historyBatchChange("+10% (×1,1)", before.length)).waitFor();
+  await dialog(page).locator("tbody").waitFor();
+  await expect
+    .poll(() => dialog(page).innerText())
+    .toContain(planningTexts.historyBatchRowChange("+10% (×1,1)", laterRow.valor.toLocaleString("pt-BR"), applyMultiplier(laterRow.valor, 110).toLocaleString("pt-BR")));
 });
 
 test("USER SILVER reads /ij/report_preview (page index from 0) but cannot save: read-only, and refused by the server", async ({ page, app }) => {
@@ -264,5 +270,201 @@ test("without JavaScript: filter → edit → confirm → saved, and the group e
     await page.getByLabel(planningTexts.decrease).check();
     await page.getByRole("button", { name: planningTexts.apply }).click();
     await page.getByText(planningTexts.decreaseTooLarge).waitFor();
+  });
+});
+
+/**
+ * Issue 55 §1: a saved group edit replayed by Back (or by the same form sent again) is not applied twice. Each test takes
+ * one brand and one month of BRANDSITE (a channel the other tests leave alone), the two tests different brands.
+ */
+async function brandMonthFilter(db: Db, skip: number): Promise<{ query: string; match: Record<string, unknown> }> {
+  const [group] = await db
+    .collection("planning_quantity")
+    .aggregate<{ _id: { marca: string; dateRef: Date }; n: number }>([
+      { $match: { channel: "BRANDSITE" } },
+      { $group: { _id: { marca: "$marca", dateRef: "$dateRef" }, n: { $sum: 1 } } },
+      { $match: { n: { $gte: 2, $lte: 20 } } },
+      { $sort: { n: -1, "_id.marca": 1, "_id.dateRef": 1 } },
+      { $skip: skip },
+      { $limit: 1 },
+    ])
+    .toArray();
+  expect(group, "a brand and month of BRANDSITE with 2 to 20 rows (one page)").toBeDefined();
+  const { marca, dateRef } = group._id;
+  const month = dateRef.toISOString().slice(0, 7);
+  const last = new Date(Date.UTC(dateRef.getUTCFullYear(), dateRef.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+  const params = new URLSearchParams({ dateStart: `${month}-01`, dateEnd: last, skuMode: "attributes", brand: marca, chanel: "BRANDSITE" });
+  return { query: params.toString(), match: { channel: "BRANDSITE", marca, dateRef } };
+}
+
+const valuesOf = async (db: Db, match: Record<string, unknown>) =>
+  (await db.collection("planning_quantity").find(match).sort({ _id: 1 }).toArray()).map((r) => ({ id: String(r._id), valor: r.valor as number }));
+
+test("a saved group edit is applied once: Back shows the saved grid, a replay is refused, inputs only hold numbers, each row keeps old → new", async ({ page, app }) => {
+  const db = await database(app);
+  const { query, match } = await brandMonthFilter(db, 0);
+  const before = await valuesOf(db, match);
+  const parseWarnings: string[] = [];
+  page.on("console", (message) => {
+    if (/cannot be parsed|out of range/i.test(message.text())) parseWarnings.push(message.text());
+  });
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(`/ij/plan_edit?${query}`);
+  // A deep link says nothing of generating (issue 55 §5): the filter's total quantity shows the page is loaded.
+  await banner(page).getByText(`${planningTexts.totalQuantity}: ${before.reduce((sum, r) => sum + r.valor, 0).toLocaleString("pt-BR")}`).waitFor();
+
+  await page.getByRole("link", { name: planningTexts.groupEdit }).click();
+  await dialog(page).getByRole("button", { name: planningTexts.apply }).click();
+  await page.waitForURL((u) => u.searchParams.get("percent") === "10" && u.searchParams.get("op") === "increase");
+  const previewUrl = page.url();
+  await page.getByText(planningTexts.batchMode("+10% (×1,1)", before.length)).waitFor();
+
+  // Back and Forward between the preview and the normal grid: the quantity inputs hold quantities, never a record id.
+  const numbersOnly = async () => {
+    const values = await page.locator("input.planning-quantity").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).value, i.getAttribute("value")]));
+    expect(values.length).toBe(before.length);
+    for (const [value, attribute] of values) {
+      expect(value).toMatch(/^\d+$/);
+      expect(attribute ?? "").toMatch(/^\d*$/);
+    }
+  };
+  await page.goBack();
+  await page.waitForURL((u) => u.searchParams.get("percent") === null);
+  await expect.poll(() => page.getByText(planningTexts.batchMode("+10% (×1,1)", before.length)).count()).toBe(0);
+  await numbersOnly();
+  await page.goForward();
+  await page.waitForURL((u) => u.searchParams.get("percent") === "10");
+  await expect.poll(() => quantity(page, 0).getAttribute("readonly")).not.toBeNull();
+  await numbersOnly();
+  expect(parseWarnings).toEqual([]);
+
+  // Salvar → Confirmar: ×1.1 once.
+  await page.getByRole("button", { name: planningTexts.save }).click();
+  await dialog(page).getByRole("button", { name: planningTexts.confirm }).click();
+  await dialog(page).getByText(planningTexts.savedBatch("+10% (×1,1)", before.length)).waitFor();
+  const once = before.map((r) => ({ id: r.id, valor: applyMultiplier(r.valor, 110) }));
+  expect(await valuesOf(db, match)).toEqual(once);
+
+  // Back shows the saved grid, not the preview again.
+  await page.goBack();
+  await page.waitForURL((u) => u.searchParams.get("percent") === null && u.searchParams.get("saved") === null);
+  await expect.poll(() => page.getByRole("button", { name: planningTexts.save }).isDisabled()).toBe(true);
+  await numbersOnly();
+  const shown = await page.locator("input.planning-quantity").evaluateAll((inputs) => inputs.map((i) => Number((i as HTMLInputElement).value)));
+  expect([...shown].sort((a, b) => a - b)).toEqual(once.map((r) => r.valor).sort((a, b) => a - b));
+  expect(parseWarnings).toEqual([]);
+
+  // The preview's address opened again shows the saved grid; its form sent again (as a reload of it would) is refused.
+  await page.goto(previewUrl);
+  await banner(page).getByText(planningTexts.totalQuantity).waitFor();
+  expect(await page.locator("input.planning-quantity[readonly]").count()).toBe(0);
+  expect(await page.getByText(planningTexts.batchMode("+10% (×1,1)", before.length)).count()).toBe(0);
+  const preview = new URL(previewUrl);
+  const replay = await page.request.post(`${preview.pathname}${preview.search}`, {
+    form: { intent: "lote", percent: "10", op: "increase", loadedAt: new Date().toISOString(), batchId: preview.searchParams.get("batchId") ?? "", confirmed: "1" },
+    headers: { Origin: app.baseURL },
+    maxRedirects: 0,
+  });
+  expect(replay.status()).toBe(409);
+  expect(await replay.text()).toContain(planningTexts.batchStale);
+  expect(await valuesOf(db, match)).toEqual(once);
+
+  // Every row keeps its value before and after the batch.
+  await page.goto(`/ij/plan_edit?${query}`);
+  await rows(page).first().getByRole("link", { name: planningTexts.historyColumn }).click();
+  const id = await rows(page).first().getAttribute("data-row-id");
+  const row = before.find((r) => r.id === id)!;
+  await dialog(page).getByText(planningTexts.historyBatchRowChange("+10% (×1,1)", row.valor.toLocaleString("pt-BR"), applyMultiplier(row.valor, 110).toLocaleString("pt-BR"))).waitFor();
+  expect(await dialog(page).getByText("não registrado").count()).toBe(0);
+});
+
+test("without JavaScript: a saved group edit is applied once; the preview opened again or its confirmation sent again is refused", async ({ browser, app }) => {
+  const db = await database(app);
+  const { query, match } = await brandMonthFilter(db, 1);
+  const before = await valuesOf(db, match);
+  await withoutJavaScript(browser, app, async (page) => {
+    await signIn(page, app.baseURL, "gold@demo.local");
+    await page.goto(`/ij/plan_edit?${query}`);
+    await banner(page).getByText(planningTexts.totalQuantity).waitFor();
+    await page.getByRole("link", { name: planningTexts.groupEdit }).click();
+    await page.getByRole("button", { name: planningTexts.apply }).click();
+    await page.waitForURL((u) => u.searchParams.get("percent") === "10");
+    const previewUrl = page.url();
+    await page.getByRole("button", { name: planningTexts.save }).click();
+    await page.getByText(planningTexts.confirmBatch("+10% (×1,1)", before.length)).waitFor();
+    const fields = await page.getByRole("dialog").locator("form input[type=hidden]").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
+    await page.getByRole("dialog").getByRole("button", { name: planningTexts.confirm }).click();
+    await page.getByRole("dialog").getByText(messages.editingSaved).waitFor();
+    const once = before.map((r) => ({ id: r.id, valor: applyMultiplier(r.valor, 110) }));
+    expect(await valuesOf(db, match)).toEqual(once);
+
+    // The preview's address again (what Back asks for): the saved grid, no preview to save twice.
+    await page.goto(previewUrl);
+    await banner(page).getByText(planningTexts.totalQuantity).waitFor();
+    expect(await page.locator("input.planning-quantity[readonly]").count()).toBe(0);
+    expect(await page.getByText(planningTexts.batchMode("+10% (×1,1)", before.length)).count()).toBe(0);
+
+    // The confirmation sent again, as it was and as a reloaded preview would send it: refused, nothing changes.
+    const preview = new URL(previewUrl);
+    for (const loadedAt of [null, new Date().toISOString()]) {
+      const form = Object.fromEntries(fields.map(([k, v]) => [k, k === "loadedAt" && loadedAt ? loadedAt : v]));
+      const replay = await page.request.post(`${preview.pathname}${preview.search}`, { form, headers: { Origin: app.baseURL }, maxRedirects: 0 });
+      expect(replay.status()).toBe(409);
+      expect(await replay.text()).toContain(planningTexts.batchStale);
+    }
+    expect(await valuesOf(db, match)).toEqual(once);
+  });
+});
+
+test("Report generated successfully answers Generate report only, with and without JavaScript; the filter's total quantity shows (issue 55 §5)", async ({ page, app, browser }) => {
+  const db = await database(app);
+  const [fss] = await db
+    .collection("planning_quantity")
+    .aggregate<{ total: number; n: number }>([{ $match: { channel: "FSS" } }, { $group: { _id: null, total: { $sum: "$valor" }, n: { $sum: 1 } } }])
+    .toArray();
+  const generatedText = `${messages.reportGenerated} ${planningTexts.itemCount(fss.n)}`;
+  const quantityText = `${planningTexts.totalQuantity}: ${fss.total.toLocaleString("pt-BR")}`;
+  const generateFss = async (p: Page, scripts = true) => {
+    await p.goto("/ij/plan");
+    // The stored filter is restored on hydration: the checkbox is checked after it, not before.
+    if (scripts) await waitForHydration(p);
+    await p.getByRole("checkbox", { name: "FSS", exact: true }).check();
+    await p.getByLabel(planningTexts.from, { exact: true }).fill("1950-12-30");
+    await p.getByLabel(planningTexts.to, { exact: true }).fill("2030-12-30");
+    await p.getByRole("button", { name: planningTexts.generateReport }).click();
+    await p.waitForURL((url) => url.pathname === "/ij/plan_edit");
+  };
+  const says = (p: Page) => banner(p).getByText(messages.reportGenerated).count();
+
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await generateFss(page);
+  await banner(page).getByText(generatedText).waitFor();
+  await banner(page).getByText(quantityText).waitFor();
+  expect(new URL(page.url()).searchParams.has("generated")).toBe(false);
+  // A reload, a deep link and another page of the same results say nothing; the total stays.
+  await page.reload();
+  await banner(page).getByText(quantityText).waitFor();
+  expect(await says(page)).toBe(0);
+  const address = page.url();
+  await page.goto("/ij/plan");
+  await page.goto(address);
+  await banner(page).getByText(quantityText).waitFor();
+  expect(await says(page)).toBe(0);
+  await generateFss(page);
+  await banner(page).getByText(generatedText).waitFor();
+  expect(fss.n).toBeGreaterThan(20);
+  await page.getByRole("link", { name: messages.next }).click();
+  await page.waitForURL((url) => url.searchParams.get("page") === "2");
+  await banner(page).getByText(quantityText).waitFor();
+  expect(await says(page)).toBe(0);
+
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "gold@demo.local");
+    await generateFss(plain, false);
+    await banner(plain).getByText(generatedText).waitFor();
+    await banner(plain).getByText(quantityText).waitFor();
+    await plain.reload();
+    await banner(plain).getByText(quantityText).waitFor();
+    expect(await says(plain)).toBe(0);
   });
 });

@@ -357,3 +357,21 @@ test("reviews: the grade distribution chart and the reviews by grade", async ({ 
   await page.getByRole("link", { name: t.quantityReportLink }).click();
   await page.waitForURL((u) => u.pathname === "/ij/report_create");
 });
+
+test("report list at 1366 px (issue 55 §5): the actions column is in view without scrolling sideways", async ({ page, app }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page, app.baseURL, "silver@demo.local");
+  await page.goto("/ij/report");
+  const area = page.locator("main .data-table__scroll").first();
+  await area.locator("tbody tr").first().waitFor();
+  const state = await area.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, right: el.getBoundingClientRect().right }));
+  expect(state.scrollWidth).toBeLessThanOrEqual(state.clientWidth + 1);
+  const header = await page.getByRole("columnheader", { name: t.columnActions }).boundingBox();
+  expect(header!.x + header!.width).toBeLessThanOrEqual(state.right + 1);
+  const buttons = area.locator(".report-actions > *");
+  expect(await buttons.count()).toBeGreaterThan(1);
+  for (const button of await buttons.all()) {
+    const right = await button.evaluate((el) => el.getBoundingClientRect().right);
+    expect(right).toBeLessThanOrEqual(state.right + 1);
+  }
+});

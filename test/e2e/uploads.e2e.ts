@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import crypto from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Locator, Page, Request as PwRequest, Route } from "playwright-core";
@@ -26,6 +27,9 @@ import { NAV_LABELS } from "~/navigation";
  * (an aborted or refused /api/upload, a download or retry the server refuses with 4xx). Anything else
  * fails the test, as in the shared fixture.
  */
+/** The app's DATA_DIR (its store is DATA_DIR/uploads): a test puts a stored file there itself. */
+let appDataDir = "";
+
 const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
   browser: [
     // eslint-disable-next-line no-empty-pattern
@@ -40,6 +44,7 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-uploads-"));
+      appDataDir = dataDir;
       const app = await startApp({ env: { DATA_DIR: dataDir, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200", UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT) } });
       await use(app);
       await app.stop();
@@ -78,6 +83,8 @@ const CHANNEL_CSV = "cnpj;description;channel_siop\n11.222.333/0001-81;Loja E2E;
 const HELD_NAME = "segurado_e2e.csv";
 const REGISTRATION_FAILS_NAME = "registro_falha_e2e.csv";
 const NOTES_NAME = "notas_sem_layout_e2e.txt";
+/** A record the test adds, as a worker that died with it leaves a job (it never goes through the upload). */
+const CRASHED_NAME = "caiu_no_meio_e2e.csv";
 
 const csv = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text, "utf8") });
 
@@ -144,7 +151,8 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await fileInput(page).setInputFiles([csv(PRODUCT_NAME, PRODUCT_CSV), csv(CHANNEL_NAME, CHANNEL_CSV)]);
   await uploadRow(page, CHANNEL_NAME).locator("text=Finalizado").waitFor();
   await uploadRow(page, PRODUCT_NAME).locator("text=Erro").first().waitFor();
-  expect(await cellTexts(uploadRow(page, CHANNEL_NAME))).toEqual(expect.arrayContaining(["100%", "Finalizado"]));
+  expect(await cellTexts(uploadRow(page, CHANNEL_NAME))).toEqual(expect.arrayContaining(["100%"]));
+  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(uploadScreenTexts.stateFinished);
   await expect(page.getByRole("alert").filter({ hasText: messages.uploadFailed }).first().isVisible()).resolves.toBe(true);
   await page.getByRole("status").filter({ hasText: messages.uploaded([CHANNEL_NAME]) }).waitFor();
 
@@ -202,6 +210,14 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await uploadRow(page, NOTES_NAME).locator("text=Finalizado").waitFor({ timeout: 30_000 });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
+  // Issue 55: the list follows each sent file's job. A file without a layout is refused in words, with the job's
+  // message; the accepted ones stay Finalizado with their counts (colour alone is not a status).
+  await uploadRow(page, NOTES_NAME).locator(".upload-state", { hasText: jobTexts.stateRefused }).waitFor({ timeout: 30_000 });
+  expect(await uploadRow(page, NOTES_NAME).getAttribute("data-job")).toBe("refused");
+  expect(await uploadRow(page, NOTES_NAME).locator(".upload-table__job").innerText()).toMatch(/^Layout não reconhecido/);
+  await uploadRow(page, CHANNEL_NAME).locator(".upload-table__job", { hasText: "1 linha OK, 0 NOK" }).waitFor({ timeout: 30_000 });
+  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(uploadScreenTexts.stateFinished);
+
   // Three files were registered (the cancelled one and the refused registration never reached the database).
   const registered = await withDb(app, (db) =>
     db.collection("files").find({ user: "bronze@demo.local", originalName: { $regex: /_e2e\./ } }).project({ originalName: 1 }).toArray(),
@@ -214,7 +230,9 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await jobRow(page, PRODUCT_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
   await jobRow(page, CHANNEL_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
-  await jobRow(page, NOTES_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
+  // A refused file's state says so in words, not "Completed" with a red icon (issue 55).
+  await jobRow(page, NOTES_NAME).getByText(jobTexts.stateRefused, { exact: true }).waitFor({ timeout: 30_000 });
+  expect(await jobRow(page, NOTES_NAME).getByText(messages.jobCompleted, { exact: true }).count()).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
   // The counts, the truncated name with its full text, the icons with their text alternatives.
@@ -222,12 +240,22 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(await product.innerText()).toContain("5 linhas OK, 2 NOK");
   expect(await product.locator(".job-name .tooltip-anchor__text").innerText()).toBe("product_master_...");
   expect(await product.getByRole("img", { name: jobTexts.iconSuccess }).count()).toBe(1);
-  expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linhas OK, 0 NOK");
+  expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linha OK, 0 NOK");
+  // The uploader, who may not open /repo/master-data, downloads the product file's NOK rows (issue 55).
+  const productId = String((await withDb(app, (db) => db.collection("files").findOne({ originalName: PRODUCT_NAME })))?._id);
+  const nokLink = product.getByRole("link", { name: jobTexts.nokRowsDownloadOf(PRODUCT_NAME) });
+  expect(await nokLink.getAttribute("href")).toBe(`/captura/processando/nok/${productId}`);
+  const [nokDownload] = await Promise.all([page.waitForEvent("download"), nokLink.click()]);
+  const nokCsv = readFileSync(await nokDownload.path(), "utf8");
+  expect(nokCsv).toContain('7;E2E-BAD-1;Produto ruim;Marca E2E');
+  expect(nokCsv).toContain('8;E2EBAD2;');
   expect(await jobRow(page, CHANNEL_NAME).locator(".job-name").innerText()).toBe(CHANNEL_NAME);
 
-  // The layout-less text file failed: error icon, its long message cut to 42 + dots with a tooltip, and Retry.
+  // The layout-less text file was refused: error icon, its long message cut to 42 + dots with a tooltip, and no
+  // Retry (the same file would be refused again).
   const notesRow = jobRow(page, NOTES_NAME);
   expect(await notesRow.getByRole("img", { name: jobTexts.iconError }).count()).toBe(1);
+  expect(await notesRow.getByRole("button", { name: `${jobTexts.retry}: ${NOTES_NAME}` }).count()).toBe(0);
   const fullMessage = (await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME })))?.message as string;
   expect(fullMessage.length).toBeGreaterThan(45);
   const cutMessage = notesRow.locator(".job-message .tooltip-anchor__text");
@@ -240,19 +268,42 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await tooltip.waitFor({ state: "visible" });
   expect(await tooltip.innerText()).toBe(fullMessage);
 
-  // The owner retries the failed job: it goes back to the worker (and fails again, the file has no layout).
-  const before = await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME }));
-  await notesRow.getByRole("button", { name: `${jobTexts.retry}: ${NOTES_NAME}` }).click();
+  // A job given up after its worker died says Falhou and offers Retry: the owner sends it back, and the worker
+  // (alive now) imports it. A stored channel file whose job record is as a crash leaves it.
+  const crashKey = `2030/05/${crypto.randomUUID()}.csv`;
+  mkdirSync(path.dirname(path.join(appDataDir, "uploads", crashKey)), { recursive: true });
+  writeFileSync(path.join(appDataDir, "uploads", crashKey), CHANNEL_CSV.replace("Loja E2E", "Loja E2E refeita"));
+  await withDb(app, (db) =>
+    db.collection("files").insertOne({
+      originalName: CRASHED_NAME,
+      originalFile: crashKey,
+      bucket: "local",
+      user: "bronze@demo.local",
+      clientName: "journey",
+      statusChangeDate: new Date(),
+      createdAt: new Date(),
+      status: 3,
+      progress: 100,
+      retryable: true,
+      message: "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo).",
+      agent: "worker@e2e",
+      leaseUntil: null,
+      attempts: 2,
+    }),
+  );
+  // The list polls only while a job runs: a reload shows the record.
+  await page.reload();
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  const crashedRow = jobRow(page, CRASHED_NAME);
+  await crashedRow.getByText(jobTexts.stateFailed, { exact: true }).waitFor({ timeout: 10_000 });
+  await crashedRow.getByRole("button", { name: `${jobTexts.retry}: ${CRASHED_NAME}` }).click();
   await page.getByText(jobTexts.retryQueued).waitFor();
   await expect
-    .poll(async () => (await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME })))?.retryCount, { timeout: 10_000 })
-    .toBe(1);
-  await expect
     .poll(async () => {
-      const now = await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME }));
-      return now && now.progress === 100 && now.statusChangeDate > before?.statusChangeDate ? now.status : null;
+      const now = await withDb(app, (db) => db.collection("files").findOne({ originalName: CRASHED_NAME }));
+      return now && now.retryCount === 1 && now.progress === 100 ? now.message : null;
     }, { timeout: 30_000 })
-    .not.toBe(null);
+    .toBe("1 linha OK, 0 NOK");
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
   // Only this user's jobs are listed here, newest status change first.

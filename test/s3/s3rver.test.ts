@@ -210,7 +210,7 @@ describe("S3-compatible storage (s3rver)", () => {
     };
     const small = new File([csv(4)], "navegador.csv", { type: "text/csv" });
     const progress: number[] = [];
-    expect(await uploadToS3(small, (loaded) => progress.push(loaded), "journey", transport).promise).toEqual({ ok: true });
+    expect(await uploadToS3(small, (loaded) => progress.push(loaded), "journey", transport).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     expect(progress.at(-1)).toBe(small.size);
     // Planned as multipart (over one PUT), the first slice 5 MiB as S3 requires of every part but the last.
     const firstPart = Buffer.alloc(5 * 1024 * 1024, "m");
@@ -220,7 +220,7 @@ describe("S3-compatible storage (s3rver)", () => {
       type: "text/plain",
       slice: (start: number) => new Blob([start === 0 ? firstPart : Buffer.from("fim")]),
     } as unknown as File;
-    expect(await uploadToS3(large, () => undefined, "journey", transport).promise).toEqual({ ok: true });
+    expect(await uploadToS3(large, () => undefined, "journey", transport).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const db = await testDb.db();
     const records = await db.collection(FILES).find({ originalName: { $in: ["navegador.csv", "navegador-grande.txt"] } }).toArray();
     expect(records).toHaveLength(2);

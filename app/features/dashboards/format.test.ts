@@ -13,7 +13,7 @@ describe("pt-BR chart formats", () => {
   it("reads ISO days, months and instants as pt-BR dates", () => {
     expect(formatLabel("2025-03-07")).toBe("07/03/2025");
     expect(formatLabel("2025-03-07T00:00:00.000Z")).toBe("07/03/2025");
-    expect(formatLabel("2025-03-07T14:30:00.000Z")).toBe("07/03/2025 14:30");
+    expect(formatLabel("2025-03-07T14:30:00.000Z")).toBe("07 mar 25 11:30:00");
     expect(formatLabel("2025-01")).toBe("jan/2025");
     expect(formatLabel("Varejo")).toBe("Varejo");
     expect(formatLabel(null)).toBe("—");

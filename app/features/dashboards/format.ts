@@ -3,6 +3,7 @@ import { dashboardTexts } from "~/messages";
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 
 import type { ChartRow, ChartValue } from "~/models/dashboards.fields";
+import { formatCalendarDate, formatDateTime } from "~/shared/dates";
 import { monthStartDate, parseMonthKey } from "~/shared/months";
 
 export type { ChartRow, ChartValue } from "~/models/dashboards.fields";
@@ -15,7 +16,6 @@ const integerFormat = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 0 
 const decimalFormat = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 const compactFormat = new Intl.NumberFormat("pt-BR", { notation: "compact", maximumFractionDigits: 1 });
 const monthFormat = new Intl.DateTimeFormat("pt-BR", { month: "short", year: "numeric", timeZone: "UTC" });
-const dayFormat = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" });
 
 export function formatNumber(value: number): string {
   return Number.isInteger(value) ? integerFormat.format(value) : decimalFormat.format(value);
@@ -26,17 +26,20 @@ export function formatCompact(value: number): string {
   return Math.abs(value) < 10_000 ? formatNumber(value) : compactFormat.format(value);
 }
 
-/** A category or x value: ISO dates and months read as pt-BR dates, numbers with pt-BR separators. */
+/**
+ * A category or x value: ISO months and days read as pt-BR months and dates (no zone: they name a month or a day), an
+ * ISO instant as the portal's date and time (app/shared/dates.ts), numbers with pt-BR separators.
+ */
 export function formatLabel(value: ChartValue): string {
   if (value === null) return "—";
   if (typeof value === "number") return formatNumber(value);
   if (typeof value === "boolean") return value ? dashboardTexts.chartYes : dashboardTexts.chartNo;
   const month = parseMonthKey(value);
   if (month !== null) return monthFormat.format(monthStartDate(month)).replace(". de ", "/").replace(" de ", "/");
-  if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return dayFormat.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
+  if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return formatCalendarDate(`${value.slice(0, 10)}T00:00:00Z`);
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
     const date = new Date(value);
-    if (!Number.isNaN(date.getTime())) return `${dayFormat.format(date)} ${date.toISOString().slice(11, 16)}`;
+    if (!Number.isNaN(date.getTime())) return formatDateTime(date);
   }
   return value;
 }

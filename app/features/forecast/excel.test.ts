@@ -110,7 +110,7 @@ describe("an edited forecast export sent back", () => {
     await saveForecastCells(OPEN, COST_CENTER, [{ account: ACCOUNTS[2].account, month, old: stored!.forecast, value: 1.5 }], { email: "silver@example.com", name: "Silver" }, new Date());
 
     const report = await reportAfter(await sendBack(sheet));
-    expect(report.summary).toBe("2 alterados, 1 conflitos, 0 recusados");
+    expect(report.summary).toBe("2 alterados, 1 conflito, 0 recusados");
     const history = await db.collection(FORECAST_HISTORY).find({ via: "excel" }).toArray();
     expect(history.map((h) => h.account_concat).sort()).toEqual([ACCOUNTS[0].account, ACCOUNTS[1].account].sort());
     expect((await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[2].account, data_ref: month, rf: OPEN }))?.forecast).toBe(1.5);

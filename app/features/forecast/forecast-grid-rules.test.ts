@@ -49,7 +49,7 @@ describe("buildGroups and gridRows", () => {
     expect(groups[0].accounts.map((a) => a.account)).toEqual(["4101002 - Encargos", "4101010 - Bônus"]);
     expect(groups[0].accounts[0].values).toEqual([1, 2, 3]);
     expect(groups[0].accounts[1].values).toEqual([null, 7, null]);
-    expect(groups[1].accounts[0]).toEqual({ account: "4201001 - Aluguel", label: "Aluguel", values: [10, null, 30.5], edited: [2] });
+    expect(groups[1].accounts[0]).toEqual({ account: "4201001 - Aluguel", label: "Aluguel", values: [10, null, 30.5], edited: [2], stamps: [0, 0, 0] });
   });
 
   it("shows a stored amount that is not a number as an empty cell", () => {
@@ -97,7 +97,7 @@ describe("changes", () => {
     current[0][2] = 4;
     current[2][2] = 30.5; // unchanged
     current[1][1] = 7;
-    expect(changedCells(groups, ["2025-12", "2026-01", "2026-02"], original, current)).toEqual([{ account: "4101002 - Encargos", month: "2026-02", old: 3, value: 4 }]);
+    expect(changedCells(groups, ["2025-12", "2026-01", "2026-02"], original, current)).toEqual([{ account: "4101002 - Encargos", month: "2026-02", old: 3, value: 4, at: 0 }]);
     expect([...editedLines(original, current)]).toEqual([0]);
   });
 

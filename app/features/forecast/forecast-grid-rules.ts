@@ -20,6 +20,11 @@ export type AccountLine = {
   values: (number | null)[];
   /** Month positions whose cell was changed in the portal (it has a history). */
   edited: number[];
+  /**
+   * Per month, when the cell was last changed in the portal (epoch ms; 0: never): the state a save names, so that a save
+   * sent again after it succeeded (or after the cell was set back to the value it found) is refused.
+   */
+  stamps: number[];
 };
 
 export type AccountGroup = { name: string; accounts: AccountLine[] };
@@ -47,6 +52,8 @@ export type WindowRecord = {
   value: number | null;
   forecast: number | null;
   edited: boolean;
+  /** When the portal last changed the cell (epoch ms), if it did. */
+  editedAt?: number;
 };
 
 const accountCode = (account: string) => account.split(" - ")[0];
@@ -63,13 +70,20 @@ export function buildGroups(records: readonly WindowRecord[], monthCount: number
     if (!accounts) groups.set(record.group_level_2, (accounts = new Map()));
     let line = accounts.get(record.account_concat);
     if (!line) {
-      line = { account: record.account_concat, label: record.acc_description, values: new Array<number | null>(monthCount).fill(null), edited: [] };
+      line = {
+        account: record.account_concat,
+        label: record.acc_description,
+        values: new Array<number | null>(monthCount).fill(null),
+        edited: [],
+        stamps: new Array<number>(monthCount).fill(0),
+      };
       accounts.set(record.account_concat, line);
     }
     const amount = record.monthIndex >= firstForecastIndex ? record.forecast : record.value;
     // A stored amount that is not a number (a broken import) shows as empty and cannot be edited.
     line.values[record.monthIndex] = typeof amount === "number" && Number.isFinite(amount) ? amount : null;
     if (record.edited) line.edited.push(record.monthIndex);
+    line.stamps[record.monthIndex] = record.editedAt ?? 0;
   }
   const byCode = (a: string, b: string) => byNumericCode(accountCode(a), accountCode(b)) || a.localeCompare(b);
   return [...groups]
@@ -145,7 +159,8 @@ export function yearSums(row: readonly (number | null)[], totals: readonly Annua
 // ---------------------------------------------------------------------------------------------
 // Changes
 
-export type CellChange = { account: string; month: string; old: number; value: number };
+/** `at`: when the cell was last changed in the portal as loaded (AccountLine.stamps), checked by the server with `old`. */
+export type CellChange = { account: string; month: string; old: number; value: number; at: number };
 
 /** The cells whose value differs from the loaded one: what a save sends, nothing else. */
 export function changedCells(groups: readonly AccountGroup[], months: readonly string[], original: Values, current: Values): CellChange[] {
@@ -158,7 +173,7 @@ export function changedCells(groups: readonly AccountGroup[], months: readonly s
       for (let m = 0; m < months.length; m++) {
         const old = before[m];
         const value = after[m];
-        if (old !== null && value !== null && old !== value) changes.push({ account: account.account, month: months[m], old, value });
+        if (old !== null && value !== null && old !== value) changes.push({ account: account.account, month: months[m], old, value, at: account.stamps[m] ?? 0 });
       }
       line++;
     }

@@ -55,6 +55,12 @@ const conflictKey = (line: number, month: number) => `${line}:${month}`;
 
 export type ForecastGridProps = {
   payload: ForecastGridPayload;
+  /** When the payload was loaded: a new value (the reload after a save) resets the values, keeping scroll and focus. */
+  loadedAt?: number;
+  /** The keyboard help under the toolbar (the page folds it away on a touch screen). */
+  showKeyboardHelp?: boolean;
+  /** The page's save status dialog is open: once it closes, the focus returns to the cell active at Salvar. */
+  saveDialogOpen?: boolean;
   caption: string;
   /** Cells the last save refused because someone else changed them. */
   conflicts: readonly ConflictMark[];
@@ -74,6 +80,9 @@ export const INITIAL_PINNING: ColumnPinningState = { left: ["acc_description_edi
 
 export function ForecastGrid({
   payload,
+  loadedAt,
+  showKeyboardHelp = true,
+  saveDialogOpen = false,
   caption,
   conflicts,
   onConflictsResolved,
@@ -89,8 +98,8 @@ export function ForecastGrid({
   const { months, totals, groups, firstForecastIndex } = payload;
   const rows = useMemo(() => gridRows(groups), [groups]);
   const accounts = useMemo(() => groups.flatMap((g) => g.accounts), [groups]);
-  const [original, setOriginal] = useState(() => initialValues(groups));
-  const [values, setValuesState] = useState(() => initialValues(groups));
+  let [original, setOriginal] = useState(() => initialValues(groups));
+  let [values, setValuesState] = useState(() => initialValues(groups));
   // The values with every change made so far, rendered or not: changes and undo steps are computed from it (not in a
   // state updater, which React may call twice).
   const latest = useRef(values);
@@ -98,13 +107,34 @@ export function ForecastGrid({
     latest.current = next;
     setValuesState(next);
   }, []);
-  const [editing, setEditing] = useState<Editing | null>(null);
+  let [editing, setEditing] = useState<Editing | null>(null);
   const [notice, setNotice] = useState<{ tone: "info" | "error"; text: string } | null>(null);
   const [active, setActive] = useState<{ row: number; column: number } | null>(null);
-  const [massColumn, setMassColumn] = useState<number | null>(null);
-  const [historyCell, setHistoryCell] = useState<Cell | null>(null);
+  let [massColumn, setMassColumn] = useState<number | null>(null);
+  let [historyCell, setHistoryCell] = useState<Cell | null>(null);
   const undo = useRef<UndoStep[]>([]);
+  // How many undo steps there are, rendered: "Desfazer última" is disabled without one.
+  const [undoDepth, setUndoDepth] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
+
+  // A reload (after a save) starts afresh from the stored values, in place: the same DOM, so the scroll position and
+  // the focused cell stay where they were (remounting the grid sent it back to the first month). The rest of this
+  // render, which React throws away for the new state, reads the new values too (the rows may have changed).
+  const [loaded, setLoaded] = useState(loadedAt);
+  if (loaded !== loadedAt) {
+    setLoaded(loadedAt);
+    original = initialValues(groups);
+    values = latest.current = initialValues(groups);
+    editing = massColumn = historyCell = null;
+    setOriginal(original);
+    setValuesState(values);
+    undo.current = [];
+    setUndoDepth(0);
+    setEditing(null);
+    setNotice(null);
+    setMassColumn(null);
+    setHistoryCell(null);
+  }
 
   // ------------------------------------------------------------------ columns (TanStack: model, pinning, offsets)
   const columnDefs = useMemo<ColumnDef<GridRow>[]>(
@@ -197,12 +227,32 @@ export function ForecastGrid({
         next[line][month] = roundTo2(value);
       }
       undo.current.push(step);
+      setUndoDepth(undo.current.length);
       setValues(next);
     },
     [setValues],
   );
 
   // ------------------------------------------------------------------ focus and navigation
+  /**
+   * Scrolls the grid sideways so that a (not pinned) cell is wholly in view beside the pinned columns. Their width is
+   * measured, not summed from the column sizes: on a phone the CSS narrows the pinned column.
+   */
+  const revealCell = (element: HTMLElement) => {
+    const box = scroller.current;
+    if (!box) return;
+    let pinnedWidth = 0;
+    for (const sibling of Array.from(element.parentElement?.children ?? [])) {
+      if (sibling.classList.contains("is-pinned")) pinnedWidth += sibling.getBoundingClientRect().width;
+    }
+    const left = element.offsetLeft;
+    const right = left + element.offsetWidth;
+    if (left < box.scrollLeft + pinnedWidth) box.scrollLeft = Math.max(0, left - pinnedWidth);
+    else if (right > box.scrollLeft + box.clientWidth) {
+      box.scrollLeft = Math.min(left - pinnedWidth, right - box.clientWidth);
+    }
+  };
+
   // A row's children are its cells in column order (RowView draws one per column), so a cell is found by position.
   const cellElement = (row: number, column: number) =>
     (scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as HTMLElement | undefined) ?? null;
@@ -214,10 +264,7 @@ export function ForecastGrid({
     const element = cellElement(r, c);
     if (!element) return;
     element.focus({ preventScroll: false });
-    // Keep a focused cell visible beside the pinned columns.
-    const pinnedWidth = s.columns.filter((col) => col.pinned).reduce((w, col) => w + col.width, 0);
-    const box = scroller.current;
-    if (box && !s.columns[c].pinned && element.offsetLeft < box.scrollLeft + pinnedWidth) box.scrollLeft = Math.max(0, element.offsetLeft - pinnedWidth);
+    if (!s.columns[c].pinned) revealCell(element);
     setActive((a) => (a?.row === r && a.column === c ? a : { row: r, column: c }));
   }, []);
 
@@ -227,6 +274,11 @@ export function ForecastGrid({
       if (!cell) return false;
       const current = latest.current[cell.line][cell.month];
       setEditing({ row, column, text: text ?? (current === null ? "" : formatPtBr2(current)), error: false });
+      // A cell double-tapped half under the pinned columns opens fully beside them.
+      requestAnimationFrame(() => {
+        const element = cellElement(row, column);
+        if (element) revealCell(element);
+      });
       return true;
     },
     [editableCell],
@@ -280,6 +332,7 @@ export function ForecastGrid({
 
   const undoLast = useCallback(() => {
     const step = undo.current.pop();
+    setUndoDepth(undo.current.length);
     if (!step) return;
     const current = latest.current;
     const next = current.slice();
@@ -293,6 +346,7 @@ export function ForecastGrid({
 
   const undoAll = () => {
     undo.current = [];
+    setUndoDepth(0);
     setValues(original.map((row) => row.slice()));
     setEditing(null);
     setNotice(null);
@@ -409,6 +463,39 @@ export function ForecastGrid({
     onConflictsResolved();
   };
 
+  /**
+   * Salvar remembers the active cell; when the save dialog closes the focus returns to it (Radix gives it back to a
+   * trigger, and this dialog has none). The reload keeps the grid's DOM, so the cell is the same element.
+   */
+  const refocus = useRef<{ row: number; column: number } | null>(null);
+  const saveChanges = () => {
+    refocus.current = active;
+    onSave(pending);
+  };
+  useEffect(() => {
+    const at = refocus.current;
+    if (saveDialogOpen || !at) return;
+    refocus.current = null;
+    // After Radix's own focus return (a timeout queued as the dialog unmounted).
+    const timer = setTimeout(() => {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body) cellElement(at.row, at.column)?.focus({ preventScroll: true });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [saveDialogOpen]);
+
+  /** A cell's earlier value may be restored when the cell may change now (the server checks again when it is saved). */
+  const restorable = (cell: Cell) =>
+    editable && cell.month >= firstForecastIndex && values[cell.line][cell.month] !== null;
+
+  /** "Restaurar" in the cell's history: an ordinary edit of the cell (one undo step, saved with the others). */
+  const restoreValue = (cell: Cell, value: number) => {
+    setHistoryCell(null);
+    if (!restorable(cell)) return;
+    apply([{ ...cell, value }]);
+    setNotice({ tone: "info", text: forecastTexts.restored(formatPtBr2(value)) });
+  };
+
   // The page asks before leaving with unsaved changes.
   useEffect(() => onPendingChange?.(pending.length), [pending.length, onPendingChange]);
   useEffect(() => void loadDialogs(), []);
@@ -427,13 +514,13 @@ export function ForecastGrid({
     <div className="forecast-grid">
       {editable ? (
         <div className="forecast-grid__toolbar" role="toolbar" aria-label={caption}>
-          <button type="button" className="button button--primary" disabled={pending.length === 0 || saving} onClick={() => onSave(pending)}>
+          <button type="button" className="button button--primary" disabled={pending.length === 0 || saving} onClick={saveChanges}>
             {pending.length > 0 ? forecastTexts.saveCount(pending.length) : forecastTexts.save}
           </button>
           <button type="button" className="button button--secondary" disabled={pending.length === 0 || saving} onClick={undoAll}>
             {forecastTexts.undoAll}
           </button>
-          <button type="button" className="button button--secondary" disabled={saving} onClick={undoLast}>
+          <button type="button" className="button button--secondary" disabled={saving || undoDepth === 0} onClick={undoLast}>
             {forecastTexts.undoLast}
           </button>
           <button type="button" className="button button--secondary" disabled={!activeCell} onClick={() => setHistoryCell(activeCell)}>
@@ -450,7 +537,7 @@ export function ForecastGrid({
           </button>
         </div>
       ) : null}
-      {editable ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
+      {editable && showKeyboardHelp ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
       {notice ? (
         <div className="forecast-grid__notice">
           <Alert tone={notice.tone}>{notice.text}</Alert>
@@ -559,6 +646,8 @@ export function ForecastGrid({
               account={accounts[historyCell.line].account}
               month={monthLabel(parseMonthKey(months[historyCell.month]) ?? 0)}
               url={historyUrl(accounts[historyCell.line].account, months[historyCell.month])}
+              current={values[historyCell.line][historyCell.month]}
+              onRestore={restorable(historyCell) ? (value) => restoreValue(historyCell, value) : undefined}
               onClose={() => setHistoryCell(null)}
             />
           ) : null}

@@ -7,8 +7,10 @@ import { monthLabel, parseMonthKey, type CalendarDate, type Month } from "~/shar
 /**
  * What the review's save accepts, checked on the server whatever the browser did (spec 001 §4, §5; issue 11): the
  * scenario open today, only forecast columns of its window, numbers with at most two decimals, each cell once. The
- * body is `{ intent: "save", changes: [{ account, month: "YYYY-MM", old, value }] }`, `old` being the value the
- * browser loaded (the concurrency check). Any refusal refuses the whole save.
+ * body is `{ intent: "save", changes: [{ account, month: "YYYY-MM", old, value, at }] }`, `old` being the value the
+ * browser loaded and `at` when the cell was last changed in the portal as loaded (0: never) — together the state the
+ * save was made on (the concurrency check; `at` keeps a save sent again from applying twice). Any refusal refuses the
+ * whole save.
  */
 
 /** More cells than a 400-account × 26-month grid holds (10,400), so a full-grid save always fits. */
@@ -23,12 +25,14 @@ const changeSchema = z
     old: z.number(),
     // A string here is refused with its own message (a forged or broken client), not as an unreadable body.
     value: z.union([z.number(), z.string().max(60)]),
+    // Optional for a caller of an older page (then only `old` is checked); the grid always sends it.
+    at: z.number().int().min(0).max(8.64e15).optional(),
   })
   .strict();
 
 const bodySchema = z.object({ intent: z.literal("save"), changes: z.array(changeSchema) }).strict();
 
-export type SaveCell = { account: string; month: Month; old: number; value: number };
+export type SaveCell = { account: string; month: Month; old: number; value: number; at?: number };
 export type SaveCheck = { ok: true; cells: SaveCell[] } | { ok: false; status: 400 | 409; message: string };
 
 const refuse = (message: string, status: 400 | 409 = 400): SaveCheck => ({ ok: false, status, message });
@@ -54,7 +58,7 @@ export function checkSave(body: unknown, calendar: ScenarioCalendar, today: Cale
     if (seen.has(key)) return refuse(forecastTexts.duplicateCell(change.account, monthLabel(month)));
     seen.add(key);
     // -0 would be stored as a different number than the 0 the browser shows.
-    cells.push({ account: change.account, month, old: change.old, value: value === 0 ? 0 : value });
+    cells.push({ account: change.account, month, old: change.old, value: value === 0 ? 0 : value, ...(change.at !== undefined ? { at: change.at } : {}) });
   }
   return { ok: true, cells };
 }

@@ -83,8 +83,26 @@ export function MassChangeDialog({ column, onClose, onApply }: { column: string;
 
 type HistoryState = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "loaded"; entries: Extract<HistoryReply, { ok: true }>["entries"] };
 
-/** A cell's saved changes (who, when, old, new), newest first, read from the review's history resource route. */
-export function CellHistoryDialog({ account, month, url, onClose }: { account: string; month: string; url: string; onClose: () => void }) {
+/**
+ * A cell's saved changes (who, when, old, new), newest first, read from the review's history resource route. With
+ * `onRestore` (the cell may change now) each earlier value has "Restaurar", which hands it to the grid as an edit.
+ */
+export function CellHistoryDialog({
+  account,
+  month,
+  url,
+  current,
+  onRestore,
+  onClose,
+}: {
+  account: string;
+  month: string;
+  url: string;
+  /** The cell's value on screen: restoring it again would change nothing. */
+  current: number | null;
+  onRestore?: (value: number) => void;
+  onClose: () => void;
+}) {
   const [state, setState] = useState<HistoryState>({ kind: "loading" });
   useEffect(() => {
     const controller = new AbortController();
@@ -112,6 +130,11 @@ export function CellHistoryDialog({ account, month, url, onClose }: { account: s
               <th scope="col">{forecastTexts.historyWho}</th>
               <th scope="col">{forecastTexts.historyOld}</th>
               <th scope="col">{forecastTexts.historyNew}</th>
+              {onRestore ? (
+                <th scope="col">
+                  <span className="visually-hidden">{forecastTexts.restore}</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -121,6 +144,19 @@ export function CellHistoryDialog({ account, month, url, onClose }: { account: s
                 <td>{e.who}</td>
                 <td className="forecast-history__number">{e.old}</td>
                 <td className="forecast-history__number">{e.new}</td>
+                {onRestore ? (
+                  <td>
+                    <button
+                      type="button"
+                      className="button button--secondary forecast-history__restore"
+                      aria-label={forecastTexts.restoreOf(e.old)}
+                      disabled={e.oldValue === current}
+                      onClick={() => onRestore(e.oldValue)}
+                    >
+                      {forecastTexts.restore}
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { annualTotals, isEditableMonth, isForecastMonth, isOpenForEditing, parseScenario, scenarioCalendar, scenarioOpenOn, totalYearOf, windowMonths, type ScenarioCalendar } from "./release-points";
+import { annualTotals, editWindowOf, isEditableMonth, isForecastMonth, isOpenForEditing, parseScenario, scenarioCalendar, scenarioOpenOn, totalYearOf, windowMonths, type ScenarioCalendar } from "./release-points";
+import { forecastTexts } from "./texts";
 import { monthKey, monthLabel, monthOf, monthOfDate, parseIsoDate, parseMonthKey, type CalendarDate } from "~/shared/months";
 
 const day = (iso: string): CalendarDate => {
@@ -182,5 +183,23 @@ describe("annual totals around 20 December", () => {
     const [dec, jan] = [month("2026-12"), month("2027-01")];
     expect(annualTotals([dec, jan]).map((t) => t.year)).toEqual([2026, 2027]);
     expect(monthOf(2026, 12)).toBe(dec);
+  });
+});
+
+describe("a locked grid says whether editing closed or will open (issue 55 §5)", () => {
+  it.each(TABLE)("$rf: upcoming before $edit, open in it, closed after it", (row) => {
+    const calendar = calendarOf(row.rf);
+    expect(editWindowOf(calendar, day(row.before))).toBe("upcoming");
+    expect(editWindowOf(calendar, day(row.start))).toBe("open");
+    expect(editWindowOf(calendar, day(row.end))).toBe("open");
+    expect(editWindowOf(calendar, day(row.after))).toBe("closed");
+  });
+
+  it("names the past month as closed and the future one as opening, across a year boundary", () => {
+    const rf1 = calendarOf("RF1 2027"); // edited in 11/2026
+    expect(editWindowOf(rf1, day("2027-02-15"))).toBe("closed");
+    expect(editWindowOf(rf1, day("2026-01-15"))).toBe("upcoming");
+    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "closed")).toBe("Grade bloqueada: a edição deste RF encerrou em 11/2026.");
+    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "upcoming")).toBe("Grade bloqueada: a edição deste RF abre em 11/2026.");
   });
 });

@@ -101,6 +101,12 @@ export const isForecastMonth = (calendar: ScenarioCalendar, m: Month) => m >= ca
 /** The grid is open only while today is in the scenario's edit month; otherwise it is locked. */
 export const isOpenForEditing = (calendar: ScenarioCalendar, today: CalendarDate) => monthOfDay(today) === calendar.editMonth;
 
+/** Where today stands against the edit month: in it (open), after it (editing closed) or before it (opens later). */
+export function editWindowOf(calendar: ScenarioCalendar, today: CalendarDate): "open" | "closed" | "upcoming" {
+  const todayMonth = monthOfDay(today);
+  return todayMonth === calendar.editMonth ? "open" : todayMonth > calendar.editMonth ? "closed" : "upcoming";
+}
+
 /** Whether the cell of month `m` may change today: open grid, inside the window, a forecast column. */
 export function isEditableMonth(calendar: ScenarioCalendar, m: Month, today: CalendarDate): boolean {
   return isOpenForEditing(calendar, today) && inWindow(calendar, m) && isForecastMonth(calendar, m);

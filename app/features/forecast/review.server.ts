@@ -1,10 +1,10 @@
 import { data } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { formatFileTimestamp } from "~/shared/dates";
+import { formatDateTime } from "~/shared/dates";
 import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
 import { checkSave, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
 import { formatPtBr2 } from "~/shared/pt-br-number";
-import { annualTotals, inWindow, isOpenForEditing, parseScenario, scenarioCalendar, windowMonths, type ScenarioCalendar } from "~/features/forecast/release-points";
+import { annualTotals, editWindowOf, inWindow, isOpenForEditing, parseScenario, scenarioCalendar, windowMonths, type ScenarioCalendar } from "~/features/forecast/release-points";
 import { dayLabel, monthKey, monthLabel, monthOfDate, monthStartDate, parseMonthKey, type CalendarDate } from "~/shared/months";
 import { forecastTexts, messages } from "~/messages";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
@@ -67,13 +67,14 @@ export async function loadReviewGrid(review: Review, today: CalendarDate, canWri
           value: values[i],
           forecast: forecasts[i],
           edited: edited[i] !== false,
+          editedAt: edited[i] === false ? 0 : (edited[i] as Date).getTime(),
         })),
       ),
       months.length,
       firstForecastIndex,
     ),
   };
-  return { rf: calendar.name, costCenter, facts: factsOf(calendar), open, canWrite, grid };
+  return { rf: calendar.name, costCenter, facts: factsOf(calendar), open, editWindow: editWindowOf(calendar, today), canWrite, grid };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +88,7 @@ export type ConflictView = { account: string; month: string; current: number; te
 export type SaveReply = { ok: true; saved: number } | { ok: false; message: string; conflicts?: ConflictView[] };
 
 function conflictView(conflict: Conflict): ConflictView {
-  const when = conflict.at ? formatFileTimestamp(conflict.at) : "—";
+  const when = conflict.at ? formatDateTime(conflict.at) : "—";
   return {
     account: conflict.account,
     month: monthKey(monthOfDate(conflict.month)),
@@ -127,7 +128,7 @@ export async function saveReview(request: Request, review: Review, author: { ema
 // ---------------------------------------------------------------------------------------------
 // History
 
-export type HistoryReply = { ok: true; entries: { when: string; who: string; old: string; new: string }[] } | { ok: false; message: string };
+export type HistoryReply = { ok: true; entries: { when: string; who: string; old: string; new: string; oldValue: number }[] } | { ok: false; message: string };
 
 /** One cell's changes, newest first: `?account=<account_concat>&month=YYYY-MM` of the review's window. */
 export async function reviewHistory(url: URL, review: Review): Promise<Response> {
@@ -143,6 +144,6 @@ export async function reviewHistory(url: URL, review: Review): Promise<Response>
   if (!exists) return json({ ok: false, message: forecastTexts.cellMissing(account, monthLabel(month)) }, 404);
   return json({
     ok: true,
-    entries: entries.map((e) => ({ when: formatFileTimestamp(e.at), who: e.name ? `${e.name} (${e.by})` : e.by, old: formatPtBr2(e.old), new: formatPtBr2(e.new) })),
+    entries: entries.map((e) => ({ when: formatDateTime(e.at), who: e.name ? `${e.name} (${e.by})` : e.by, old: formatPtBr2(e.old), new: formatPtBr2(e.new), oldValue: e.old })),
   });
 }

@@ -11,6 +11,7 @@ import { forecastTexts } from "~/messages";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
+import { applyPercent, changedCells, initialValues, type ForecastGridPayload } from "./forecast-grid-rules";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
@@ -239,7 +240,9 @@ describe("saving", () => {
       ["Gold User (gold@example.com)", "1.234,50", "2.000,00"],
       ["Gold User (gold@example.com)", "1.013,00", "1.234,50"],
     ]);
-    expect(body.entries[0].when).toMatch(/\d{4} \d{1,2}:\d{2}$/);
+    // The earlier value as a number, for "Restaurar" (issue 55 §5).
+    expect(body.entries[0].oldValue).toBe(1234.5);
+    expect(body.entries[0].when).toMatch(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/);
     const empty = await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-04" })}`)));
     expect(empty.body).toEqual({ ok: true, entries: [] });
     for (const query of ["?account=&month=2027-03", `?account=x&month=2031-01`, "?month=2027-03", `?account=${encodeURIComponent(SALARIES)}&month=27-3`]) {
@@ -265,11 +268,50 @@ describe("saving", () => {
     expect(status).toBe(409);
     expect(body.message).toBe(forecastTexts.conflicts(1));
     expect(body.conflicts).toEqual([
-      { account: ACCOUNTS[1].account, month, current: 777, text: forecastTexts.conflictCell("other@example.com", "10 fev 2027 11:30", "777,00") },
+      { account: ACCOUNTS[1].account, month, current: 777, text: forecastTexts.conflictCell("other@example.com", "10 fev 27 11:30:00", "777,00") },
     ]);
     expect(await dumpForecast(db)).toEqual(before);
     // With the stored value as the base, the same change goes through.
     expect((await save(OPEN, MARKETING, { intent: "save", changes: [change(ACCOUNTS[1].account, month, 777, 2)] })).body).toEqual({ ok: true, saved: 1 });
+  });
+});
+
+describe("a save sent again (issue 55 §1)", () => {
+  /** The body the grid sends for `edit` applied to the loaded values of September 2027 (what a mass change or a paste does). */
+  async function gridSave(edit: (value: number, line: number) => number) {
+    const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    const grid = page.grid as ForecastGridPayload;
+    const column = grid.months.indexOf("2027-09");
+    const original = initialValues(grid.groups);
+    const current = original.map((values, line) => values.map((v, m) => (m === column && v !== null ? edit(v, line) : v)));
+    return { intent: "save", changes: changedCells(grid.groups, grid.months, original, current) };
+  }
+
+  it("is refused with the conflict message and changes nothing, also after the cells were set back to the values it was made on", async () => {
+    const loaded = (await answer(() => loader(reviewArgs(OPEN, MARKETING)))).body.grid as ForecastGridPayload;
+    const september = initialValues(loaded.groups).map((values) => values[loaded.months.indexOf("2027-09")]!);
+    // +10 % on the column (the mass change), saved.
+    const first = await gridSave((v) => applyPercent(v, 10, "increase"));
+    expect(first.changes).toHaveLength(3);
+    expect((await save(OPEN, MARKETING, first)).body).toEqual({ ok: true, saved: 3 });
+
+    let before = await dumpForecast(db);
+    const again = await save(OPEN, MARKETING, first);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ ok: false, message: forecastTexts.conflicts(3) });
+    expect(await dumpForecast(db)).toEqual(before);
+
+    // The loaded values pasted back and saved: each cell holds what the first save found, but it changed since.
+    const back = await gridSave((_v, line) => september[line]);
+    expect((await save(OPEN, MARKETING, back)).body).toEqual({ ok: true, saved: 3 });
+    before = await dumpForecast(db);
+    const late = await save(OPEN, MARKETING, first);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ ok: false, message: forecastTexts.conflicts(3) });
+    expect(await dumpForecast(db)).toEqual(before);
+    // The paste's body again: refused as well.
+    expect((await save(OPEN, MARKETING, back)).status).toBe(409);
+    expect(await dumpForecast(db)).toEqual(before);
   });
 });
 

@@ -50,7 +50,11 @@ export const forecastTexts = {
   facts: (anchor: string, editMonth: string, from: string, to: string) => `Âncora ${anchor} · mês de edição ${editMonth} · janela ${from} a ${to}`,
   openNotice: (editMonth: string, until: string) =>
     `Edição aberta até ${until}: as colunas de forecast a partir de ${editMonth} podem ser alteradas. Dê dois cliques numa célula (ou digite sobre ela), cole valores do Excel com Ctrl+V e salve.`,
-  lockedNotice: (editMonth: string) => `Grade bloqueada: este período só pode ser editado em ${editMonth}.`,
+  /** The grid outside its edit month: editing closed (its edit month is past) or opening later (issue 55 §5). */
+  lockedNotice: (editMonth: string, when: "closed" | "upcoming") =>
+    when === "closed"
+      ? `Grade bloqueada: a edição deste RF encerrou em ${editMonth}.`
+      : `Grade bloqueada: a edição deste RF abre em ${editMonth}.`,
   readOnlyNotice: "Você pode consultar esta grade, mas não alterá-la.",
   noScriptNotice: "Sem JavaScript a grade é somente leitura. Ative o JavaScript do navegador para editar os valores.",
   noData: "Não há lançamentos de forecast para este centro de custo neste período.",
@@ -65,6 +69,7 @@ export const forecastTexts = {
   groupTotal: (group: string) => `Total ${group}`,
   grandTotal: "Total do centro de custo",
   edited: "editado",
+  moreOptions: "Excel e atalhos de teclado",
   keyboardHelp: "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz.",
 
   // ours: toolbar and status
@@ -141,6 +146,9 @@ export const forecastTexts = {
   historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
   historyPickCell: "Clique numa conta e num mês da grade para ver o histórico da célula.",
   historyMarker: "Célula com histórico de alterações",
+  restore: "Restaurar",
+  restoreOf: (value: string) => `Restaurar ${value}`,
+  restored: (value: string) => `Valor ${value} restaurado na célula. Salve para gravar.`,
   // ours: the columns of the review's Excel export
   excelGroup: "Grupo",
   excelDescription: "Descrição",

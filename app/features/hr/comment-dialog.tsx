@@ -15,6 +15,7 @@ export function CommentDialog({
   onClose,
   error,
   busy,
+  saveId,
 }: {
   row: { id: string; nome: string; month: string; comentario: string };
   max: number;
@@ -24,6 +25,8 @@ export function CommentDialog({
   onClose: () => void;
   error: string | null;
   busy: boolean;
+  /** The page's one-time save id (a comment sent again after it was saved is refused). */
+  saveId: string;
 }) {
   const [text, setText] = useState(row.comentario);
   const id = useId();
@@ -34,6 +37,7 @@ export function CommentDialog({
       <Form method="post" action={action} className="hr-comment" preventScrollReset>
         <input type="hidden" name="intent" value="comment" />
         <input type="hidden" name="id" value={row.id} />
+        <input type="hidden" name="saveId" value={saveId} />
         <div className="field">
           <label htmlFor={`${id}-text`}>{hrTexts.commentLabel}</label>
           <textarea

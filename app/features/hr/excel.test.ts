@@ -100,7 +100,7 @@ describe("an edited HR export sent back", () => {
     await saveComment(BRANCH_A, String(sheet.getRow(4).getCell(id).value), "Mudou na tela", "silver@example.com");
 
     const report = await reportAfter(await sendBack(sheet));
-    expect(report.summary).toBe("2 alterados, 1 conflitos, 0 recusados");
+    expect(report.summary).toBe("2 alterados, 1 conflito, 0 recusados");
     const changes = await db.collection(HR_AUX_CHANGES).find({ via: "excel" }).toArray();
     expect(changes.map((c) => c.field).sort()).toEqual(["comentario", "vendas_adicionais"]);
     expect(changes.every((c) => c.user === "gold@example.com")).toBe(true);

@@ -93,6 +93,18 @@ describe("/ij/rh (branch picker)", () => {
     expect((await loadPicker()).body).toMatchObject({ branches: [BRANCH_B], scoped: true });
   });
 
+  it("preselects the only branch of a reader who may see one, and counts it in the singular (issue 55 §5)", async () => {
+    signInAs("scoped@example.com", "USER SILVER");
+    expect((await loadPicker()).body).toMatchObject({ branches: [BRANCH_B], selected: BRANCH_B });
+    await expect(pickerLoader({ request: request("/ij/rh?intent=generate"), params: {}, context: {} as never })).rejects.toRedirectTo(
+      hrGridPath(BRANCH_B, { from: LAST_MONTH, to: LAST_MONTH }),
+    );
+    expect(hrTexts.branchCount(1, 1)).toBe("1 filial");
+    expect(hrTexts.branchCount(2, 2)).toBe("2 filiais");
+    expect(hrTexts.branchCount(1, 2)).toBe("1 de 2 filiais");
+    expect(hrTexts.branchCount(0, 1)).toBe("0 de 1 filial");
+  });
+
   it("is refused to the types that do not read HR data", async () => {
     for (const type of ["USER BRONZE", "USER EXPLORER"] as const) {
       signInAs("x@example.com", type);
@@ -232,6 +244,7 @@ describe("saving figures and comments", () => {
     expect(result.body.confirm).toEqual({
       lines: [`Renata Souza Lima (${monthLabel(LAST_MONTH)}) — Vendas adicionais: 1.000,00 → 2.500,75`],
       fields: [{ name: figureInputName("vendas_adicionais", String(target._id)), text: "2.500,75" }],
+      saveId: "",
     });
     expect(await snapshot()).toBe(before);
   });
@@ -332,6 +345,40 @@ describe("saving figures and comments", () => {
     expect((await stored(ana._id)).comentario).toBe(`${"b".repeat(200)}\n${"c".repeat(54)}`);
     const change = await (await testDb.db()).collection(HR_AUX_CHANGES).findOne({ record_id: ana._id, field: "comentario" });
     expect(change).toMatchObject({ old: "", new: `${"b".repeat(200)}\n${"c".repeat(54)}`, user: "gold@example.com" });
+  });
+
+  it("refuses a save or a comment sent again after it succeeded (409, the conflict message) and changes nothing (issue 55 §1)", async () => {
+    const [renata, ana] = rowsOf(BRANCH_A, LAST_MONTH);
+    const grid = async () => (await loadGrid(BRANCH_A)).body as { saveId: string };
+    const figure = figureInputName("vendas_servicos", String(ana._id));
+    const original = (await stored(ana._id)).vendas_servicos;
+
+    // The page's body, as the browser sends it (the save id the page was loaded with), saved and then sent again.
+    const first = { intent: "save", confirmed: "1", saveId: (await grid()).saveId, [figure]: "777" };
+    expect(await post(BRANCH_A, first)).toRedirectTo(hrGridPath(BRANCH_A, { from: LAST_MONTH, to: LAST_MONTH }));
+    expect((await stored(ana._id)).vendas_servicos).toBe(777);
+    let before = await snapshot();
+    expect(unwrap(await post(BRANCH_A, first))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
+    // Its confirmation step too (the no-JavaScript form, shown again by Back).
+    expect(unwrap(await post(BRANCH_A, { ...first, confirmed: "" }))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
+    expect(await snapshot()).toBe(before);
+
+    // Someone sets the value back; the first body sent again would undo their save: refused too.
+    expect(await post(BRANCH_A, { intent: "save", confirmed: "1", saveId: (await grid()).saveId, [figure]: String(original).replace(".", ",") })).toRedirectTo(
+      hrGridPath(BRANCH_A, { from: LAST_MONTH, to: LAST_MONTH }),
+    );
+    before = await snapshot();
+    expect(unwrap(await post(BRANCH_A, first))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
+    expect(await snapshot()).toBe(before);
+
+    // A comment, saved and sent again after someone changed it.
+    const comment = { intent: "comment", id: String(renata._id), comentario: "Primeira versão", saveId: (await grid()).saveId };
+    await expect(await post(BRANCH_A, comment)).toSendToast({ type: "success", description: messages.saved });
+    await post(BRANCH_A, { intent: "comment", id: String(renata._id), comentario: "Outra pessoa", saveId: (await grid()).saveId });
+    before = await snapshot();
+    expect(unwrap(await post(BRANCH_A, comment))).toEqual({ status: 409, body: { error: null, commentError: hrTexts.conflict(1) } });
+    expect(await snapshot()).toBe(before);
+    expect((await stored(renata._id)).comentario).toBe("Outra pessoa");
   });
 
   it("treats operators and regular expressions in a comment or a figure as text", async () => {

@@ -1,3 +1,6 @@
+import { countOf } from "~/features/uploads-and-jobs/count-text";
+import { formatCount } from "~/features/uploads-and-jobs/import/values";
+
 /**
  * User-visible texts of the HR auxiliary data (spec 001; issue 13): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here.
@@ -18,7 +21,8 @@ export const hrTexts = {
   noBranches: "Nenhuma filial disponível.",
   noBranchesScoped: "Nenhuma das filiais vinculadas ao seu usuário tem dados auxiliares.",
   noBranchMatches: (q: string) => `Nenhuma filial encontrada para "${q}".`,
-  branchCount: (shown: number, total: number) => (shown === total ? `${total} filiais` : `${shown} de ${total} filiais`),
+  branchCount: (shown: number, total: number) =>
+    shown === total ? countOf(total, "filial", "filiais") : `${formatCount(shown)} de ${countOf(total, "filial", "filiais")}`,
   chooseBranch: "Escolha uma filial.",
   scopedNote: (n: number) => (n === 1 ? "Você vê somente a filial vinculada ao seu usuário." : "Você vê somente as filiais vinculadas ao seu usuário."),
 

@@ -110,7 +110,7 @@ describe("an edited export sent back", () => {
     const location = response.headers.get("Location")!;
     expect(new URL(location, "http://x").searchParams.get("excel")).toMatch(/^[0-9a-f]{24}$/);
     const report = await screenReport(location);
-    expect(report?.summary).toBe("2 alterados, 1 conflitos, 0 recusados");
+    expect(report?.summary).toBe("2 alterados, 1 conflito, 0 recusados");
     const list = decodeURIComponent(report!.href!.split(",").slice(1).join(","));
     expect(list).toContain("Conflito");
     expect(list).toContain("5.002"); // the file's value

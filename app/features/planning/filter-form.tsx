@@ -191,6 +191,8 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
         </div>
       ) : null}
       <Form method="get" action={screen.resultsPath} className="planning-filter" noValidate={hydrated} onSubmit={onSubmit}>
+        {/* Generate report's mark: the results page answers it with "Report generated successfully." once. */}
+        <input type="hidden" name="generated" value="1" />
         <fieldset className="planning-filter__section">
           <legend>1 {planningTexts.period}</legend>
           <div className="planning-filter__dates">

@@ -1,28 +1,17 @@
 import { planningTexts } from "~/messages";
+import { formatDateTime, formatDayShortMonthYear } from "~/shared/dates";
 import { competencyRange, type PlanningFilter } from "./planning";
 
 /**
  * The date formats of the planning screens (pt-BR, spec 001 §2: "Date is shown as day, short month, year";
- * "the period text … as month and year"). Formatted on the server, in the portal's display zone, so the
- * browser's zone never changes a value. The zone is UTC, as app/shared/dates.ts uses today (docs/decisions.md).
+ * "the period text … as month and year"). Instants (a row's creation, a saved change) are formatted by
+ * app/shared/dates.ts in the portal's zone; a competency month is a calendar month (the 1st at 00:00 UTC), no zone.
  */
-export const PLANNING_TIME_ZONE = "UTC";
-
-const dayFormat = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "short", year: "numeric", timeZone: PLANNING_TIME_ZONE });
 const monthFormat = new Intl.DateTimeFormat("pt-BR", { month: "short", year: "numeric", timeZone: "UTC" });
-const stampFormat = new Intl.DateTimeFormat("pt-BR", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  timeZone: PLANNING_TIME_ZONE,
-});
 
-/** "05 de mai. de 2026": a row's Date (its creationDate). */
+/** "05 mai 2026": a row's Date (its creationDate), in the portal's zone. */
 export function formatPlanningDay(date: Date): string {
-  return dayFormat.format(date);
+  return formatDayShortMonthYear(date);
 }
 
 /** "mai. de 2026": a competency month (a row's dateRef, always the 1st at 00:00 UTC). */
@@ -30,9 +19,9 @@ export function formatCompetencyMonth(date: Date): string {
   return monthFormat.format(date);
 }
 
-/** "05/05/2026, 14:03:27": when a change was saved (the history). */
+/** "05 mai 26 14:03:27": when a change was saved (the history), the portal's date and time. */
 export function formatChangeStamp(date: Date): string {
-  return stampFormat.format(date);
+  return formatDateTime(date);
 }
 
 /** The period text of the results header: the filter's From and To as month and year. */

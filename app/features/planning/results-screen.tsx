@@ -19,13 +19,13 @@ import {
   type Direction,
 } from "~/features/planning/planning-values";
 import { messages, planningTexts } from "~/messages";
-import type { loadResults, ResultRow, ResultsActionData } from "./results.server";
+import type { ResultRow, ResultsActionData, ResultsView } from "./results.server";
 import { HiddenFields, LabelledInput } from "./fields";
 import { PlanningHeader, Spinner } from "./planning-header";
 import { BATCH_PARAMS, DIALOG_PARAMS, FORM_FILTER_KEY, searchWithout, type PlanningScreen } from "./screens";
 import "./planning.css";
 
-export type ResultsData = Awaited<ReturnType<typeof loadResults>>;
+export type ResultsData = ResultsView;
 
 const FORM_ID = "planning-edit";
 const pt = (n: number) => n.toLocaleString("pt-BR");
@@ -75,18 +75,31 @@ function quantityColumn(
       const r = row.original;
       const label = planningTexts.quantityOf(r.sku, r.channel, r.month);
       if (!data.canWrite) return <span className="planning-quantity">{pt(r.valor)}</span>;
-      // Batch mode: the inputs are read-only and show the values multiplied by the factor.
+      // Batch mode: the inputs are read-only and show the values multiplied by the factor. Every input of the cell has
+      // a key: without them React turned the preview's number input into the hidden id input of the normal grid and
+      // back (Back/Forward between the two), writing a record id into a number input on the way.
       if (data.batch) {
-        return <input className="planning-quantity" type="number" readOnly value={r.preview ?? r.valor} aria-label={label} title={`${pt(r.valor)} → ${pt(r.preview ?? r.valor)}`} />;
+        return (
+          <input
+            key="quantity"
+            className="planning-quantity"
+            type="number"
+            readOnly
+            value={r.preview ?? r.valor}
+            aria-label={label}
+            title={`${pt(r.valor)} → ${pt(r.preview ?? r.valor)}`}
+          />
+        );
       }
       const error = edits.invalid.has(r.id) ? messages.numberNotValid : rowErrors[r.id];
       const errorId = `quantity-error-${r.id}`;
       return (
         <>
-          <input type="hidden" name={`rows[${row.index}].id`} value={r.id} />
-          <input type="hidden" name={`rows[${row.index}].revision`} value={r.revision} />
-          <input type="hidden" name={`rows[${row.index}].loaded`} value={r.valor} />
+          <input key="id" type="hidden" name={`rows[${row.index}].id`} value={r.id} />
+          <input key="revision" type="hidden" name={`rows[${row.index}].revision`} value={r.revision} />
+          <input key="loaded" type="hidden" name={`rows[${row.index}].loaded`} value={r.valor} />
           <input
+            key="quantity"
             className="planning-quantity"
             type="number"
             inputMode="numeric"
@@ -102,7 +115,7 @@ function quantityColumn(
             aria-describedby={error ? errorId : undefined}
           />
           {error ? (
-            <span id={errorId} className="field__error">
+            <span key="error" id={errorId} className="field__error">
               {error}
             </span>
           ) : null}
@@ -121,9 +134,12 @@ function GroupEditForm({ data, cancelHref, keptParams }: { data: ResultsData; ca
   const [op, setOp] = useState<Direction>(data.groupEditValues.op === "decrease" ? "decrease" : "increase");
   const check = checkGroupEdit({ percent, op });
   const errors = hydrated ? (check.ok ? [] : check.messages) : data.groupEditErrors;
+  // Apply replaces the dialog in the browser's history: Back from the preview goes to the grid, not the dialog.
   return (
-    <Form method="get" className="planning-group-edit" noValidate={hydrated}>
+    <Form method="get" className="planning-group-edit" noValidate={hydrated} replace>
       <HiddenFields fields={keptParams} />
+      {/* The one-time id the preview's save spends: the same preview cannot be saved twice. */}
+      <input type="hidden" name="batchId" value={data.newBatchId} />
       <LabelledInput
         label={planningTexts.percentLabel}
         name="percent"
@@ -287,15 +303,21 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
       </div>
 
       <div className="planning__status">
+        {/* The success message answers Generate report only (issue 55 §5): not a reload, a deep link or a page change. */}
         {loading ? (
           <Spinner />
-        ) : data.total > 0 ? (
+        ) : data.total === 0 ? (
+          <Alert tone="info">{messages.noDataFound}</Alert>
+        ) : data.generated ? (
           <Alert tone="info">
             {messages.reportGenerated} {planningTexts.itemCount(data.total)}
           </Alert>
-        ) : (
-          <Alert tone="info">{messages.noDataFound}</Alert>
-        )}
+        ) : null}
+        {data.total > 0 ? (
+          <p className="planning__quantity">
+            <strong>{planningTexts.totalQuantity}:</strong> <span data-testid="planning-total-quantity">{data.quantity}</span>
+          </p>
+        ) : null}
       </div>
 
       {data.excel ? <ExcelPanel excel={data.excel} busy={saving} /> : null}
@@ -317,6 +339,7 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
             <>
               <input type="hidden" name="percent" value={data.batch.percent} />
               <input type="hidden" name="op" value={data.batch.op} />
+              <input type="hidden" name="batchId" value={data.batch.id} />
             </>
           ) : null}
           {data.canWrite ? (

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, replace } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
@@ -31,6 +31,7 @@ import { PLANNING_DATASET } from "./excel.server";
 export const PLANNING_EXCEL_PATH = "/ij/plan_edit/excel";
 import {
   countPlanningRows,
+  planningSaveExists,
   readOwnSave,
   readPlanningPage,
   readRowHistory,
@@ -41,6 +42,7 @@ import {
 } from "~/models/planning-queries.server";
 import type { ConflictRecord, PlanningSaveRecord } from "~/models/planning.server";
 import { BATCH_PARAMS, DIALOG_PARAMS, searchWithout, type PlanningScreen } from "./screens";
+import { GENERATED_PARAM, generatedHeaders, takeGenerated } from "./generated-flash.server";
 
 /**
  * The loader and action of the results screens (/ij/plan_edit, /ij/report_preview; spec 001 §2, §4, §5, §7).
@@ -112,7 +114,9 @@ function historyChange(entry: HistoryEntry): { mode: string; change: string } {
     const mode = entry.via === "excel" ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}` : planningTexts.historyUnitario;
     return { mode, change: `${pt(entry.old)} → ${pt(entry.new)}` };
   }
-  return { mode: planningTexts.historyLote, change: planningTexts.historyBatchChange(groupEditLabel({ percent: entry.percent, op: entry.op }), entry.rows) };
+  const label = groupEditLabel({ percent: entry.percent, op: entry.op });
+  if (entry.old !== undefined && entry.new !== undefined) return { mode: planningTexts.historyLote, change: planningTexts.historyBatchRowChange(label, pt(entry.old), pt(entry.new)) };
+  return { mode: planningTexts.historyLote, change: planningTexts.historyBatchChange(label, entry.rows) };
 }
 
 function savedView(save: PlanningSaveRecord): SavedView {
@@ -148,8 +152,29 @@ async function requireFilter(url: URL, screen: PlanningScreen): Promise<{ filter
   return { filter: parsed.filter, skuMode: parsed.skuMode };
 }
 
+/**
+ * The results screen's data. Generate report's `generated=1` is answered with a redirect to the same results without
+ * it, carrying the one-time "generated" cookie; the page that reads the cookie says "Report generated successfully."
+ * (`generated`) and clears it, so that a reload or a deep link does not say it again (generated-flash.server.ts).
+ */
 export async function loadResults(request: Request, user: AuthenticatedUser, screen: PlanningScreen, canWrite: boolean) {
   const url = new URL(request.url);
+  if (url.searchParams.get(GENERATED_PARAM) === "1") {
+    const target = `${url.pathname}${searchWithout(url.search, [GENERATED_PARAM, ...DIALOG_PARAMS, ...BATCH_PARAMS, "page"])}`;
+    throw redirect(target, { headers: await generatedHeaders(target) });
+  }
+  const flash = await takeGenerated(request);
+  const view = { ...(await resultsView(url, user, screen, canWrite)), generated: flash.key === `${url.pathname}${url.search}` };
+  if (!flash.headers) return view;
+  // Typed as the view: the page reads the same data either way (single fetch unwraps data()); only a request that
+  // carries the cookie gets the wrapper, whose header clears it.
+  return data(view, { headers: flash.headers }) as unknown as typeof view;
+}
+
+/** What the results screen shows (the loader's data). */
+export type ResultsView = Awaited<ReturnType<typeof resultsView>> & { generated: boolean };
+
+async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningScreen, canWrite: boolean) {
   const { filter, skuMode } = await requireFilter(url, screen);
   // Taken before the page is read: a change that lands during the read still makes a batch of this page stale.
   const loadedAt = new Date();
@@ -159,6 +184,13 @@ export async function loadResults(request: Request, user: AuthenticatedUser, scr
   const editCheck = requestedEdit && !edit ? groupEditSchema.safeParse({ percent: params.get("percent") ?? undefined, op: params.get("op") ?? undefined }) : null;
   const historyId = objectIdOf(params.get("history"));
   const savedId = objectIdOf(params.get("saved"));
+  // A preview names the one-time id its save will spend (issued with the group-edit dialog): one without an id gets a
+  // fresh one. One whose id a save has spent (Back, Forward, a reload after saving) shows the saved grid, not the
+  // preview — without a redirect, so that the same preview's form sent again still answers with its refusal (409).
+  const requestedBatchId = edit ? objectIdOf(params.get("batchId")) : null;
+  if (edit && !requestedBatchId) throw redirect(`${url.pathname}${searchWithout(url.search, [], { batchId: new ObjectId().toHexString() })}`);
+  const batchSpent = requestedBatchId !== null && (await planningSaveExists(requestedBatchId));
+  const batchId = batchSpent ? null : requestedBatchId;
 
   const [page, history, saved, excelReport] = await Promise.all([
     readPlanningPage(filter, pageFromParams(params, screen.pageBase)),
@@ -183,13 +215,17 @@ export async function loadResults(request: Request, user: AuthenticatedUser, scr
     filterQuery: filterSearchParams(filter, screen.kind === "plan" ? skuMode : undefined).toString(),
     period: formatPeriod(filter),
     summary: filterSummary(filter),
-    rows: page.rows.map((r) => rowView(r, edit)),
+    rows: page.rows.map((r) => rowView(r, batchId ? edit : null)),
     total: page.total,
+    /** The sum of the filter's quantities (valor), pt-BR. */
+    quantity: pt(page.quantity),
     page: page.page,
     pageSize: PLANNING_PAGE_SIZE,
     loadedAt: loadedAt.toISOString(),
     canWrite,
-    batch: edit ? { ...edit, label: groupEditLabel(edit) } : null,
+    batch: edit && batchId ? { ...edit, label: groupEditLabel(edit), id: batchId.toHexString() } : null,
+    /** The one-time id the group-edit dialog hands to the preview it opens. */
+    newBatchId: canWrite ? new ObjectId().toHexString() : "",
     groupEdit: canWrite && (params.get("groupEdit") === "1" || editCheck !== null),
     groupEditValues: { percent: params.get("percent") ?? "", op: params.get("op") ?? "" },
     groupEditErrors: editCheck && !editCheck.success ? editCheck.error.issues.map((i) => i.message) : [],
@@ -226,6 +262,7 @@ const loteSchema = z
     intent: z.literal("lote"),
     confirmed: z.literal("1").optional(),
     loadedAt: z.string().datetime(),
+    batchId: z.string().regex(OBJECT_ID_HEX),
   })
   .and(groupEditSchema);
 
@@ -237,9 +274,12 @@ export type ResultsActionData =
 const refuse = (status: number, message: string, more: Partial<Extract<ResultsActionData, { kind: "error" }>> = {}) =>
   data<ResultsActionData>({ kind: "error", message, rowErrors: {}, values: {}, conflicts: [], ...more }, { status });
 
-/** The page's URL after a save: no dialog or preview parameters, the save to confirm; a batch goes back to page one. */
-function afterSave(url: URL, saveId: ObjectId, firstPage: boolean): string {
-  return `${url.pathname}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, ...(firstPage ? ["page"] : [])], { saved: saveId.toHexString() })}`;
+/**
+ * The page's URL after a save: no dialog or preview parameters, the save to confirm; a batch goes back to page one. It
+ * replaces the page it was saved from in the browser's history (with JavaScript), so Back does not show the preview.
+ */
+function afterSave(url: URL, saveId: ObjectId, firstPage: boolean) {
+  return replace(`${url.pathname}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, ...(firstPage ? ["page"] : [])], { saved: saveId.toHexString() })}`);
 }
 
 /**
@@ -296,7 +336,7 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
     });
     if (outcome.kind === "outside") return refuse(400, planningTexts.rowsOutsideFilter);
     if (outcome.kind === "conflict") return refuse(409, planningTexts.conflictIntro, { conflicts: conflictViews(outcome.conflicts) });
-    return redirect(afterSave(url, outcome.saveId, false));
+    return afterSave(url, outcome.saveId, false);
   }
 
   const submission = parseSubmission(form, loteSchema);
@@ -307,6 +347,9 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
   }
   const { percent, op, loadedAt, confirmed } = submission.value;
   const edit: GroupEdit = { percent, op };
+  const batchId = new ObjectId(submission.value.batchId);
+  // The preview was saved already (its form sent again, or shown again by Back): refused before it is even confirmed.
+  if (await planningSaveExists(batchId)) return refuse(409, planningTexts.batchStale);
   if (confirmed !== "1") {
     const total = await countPlanningRows(filter);
     return data<ResultsActionData>({
@@ -317,10 +360,11 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
         ["percent", String(percent)],
         ["op", op],
         ["loadedAt", loadedAt],
+        ["batchId", batchId.toHexString()],
       ],
     });
   }
-  const outcome = await saveBatch({ user: user.email, screen: screen.save, filter, edit, loadedAt: new Date(loadedAt) });
-  if (outcome.kind === "stale") return refuse(409, planningTexts.batchStale);
-  return redirect(afterSave(url, outcome.saveId, true));
+  const outcome = await saveBatch({ user: user.email, screen: screen.save, filter, edit, loadedAt: new Date(loadedAt), saveId: batchId });
+  if (outcome.kind !== "saved") return refuse(409, planningTexts.batchStale);
+  return afterSave(url, outcome.saveId, true);
 }

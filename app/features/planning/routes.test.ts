@@ -1,4 +1,4 @@
-import type { Db } from "mongodb";
+import { ObjectId, type Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMultiplier, PLANNING_PAGE_SIZE } from "~/features/planning/planning";
 import { messages, planningTexts } from "~/messages";
@@ -9,6 +9,7 @@ import { loader as reportCreateLoader } from "~/routes/ij.report_create";
 import { action as reportAction, loader as reportLoader } from "~/routes/ij.report_preview";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
+import { expectIndexedQueries } from "../../../test/query-plans";
 import { planningSnapshot, resetPlanning } from "./fixtures";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
@@ -127,7 +128,7 @@ describe("/ij/plan_edit loader", () => {
     expect(data.total).toBe(36);
     expect(data.rows).toHaveLength(PLANNING_PAGE_SIZE);
     expect(data.period).toBe("jan. de 2026 – mar. de 2026");
-    expect(data.rows[0]).toMatchObject({ sku: "80000001", channel: "WHOLESALES", valor: 100, date: "20 de abr. de 2026", month: "jan. de 2026", brand: "Aurora Bela", preview: null });
+    expect(data.rows[0]).toMatchObject({ sku: "80000001", channel: "WHOLESALES", valor: 100, date: "20 abr 2026", month: "jan. de 2026", brand: "Aurora Bela", preview: null });
     const second = await planEditLoader(args(`/ij/plan_edit?${FILTER}&page=2`));
     expect(second.page).toBe(2);
     expect(second.rows).toHaveLength(16);
@@ -149,11 +150,51 @@ describe("/ij/plan_edit loader", () => {
   });
 
   it("previews a group edit from the URL, each value multiplied and rounded", async () => {
-    const data = await planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=15&op=increase`));
+    const data = await planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=15&op=increase&batchId=${new ObjectId().toHexString()}`));
     expect(data.batch).toMatchObject({ percent: 15, op: "increase", label: "+15% (×1,15)" });
     for (const r of data.rows) expect(r.preview).toBe(applyMultiplier(r.valor, 115));
     const bad = await planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=2000000&op=increase`));
     expect(bad).toMatchObject({ batch: null, groupEdit: true, groupEditErrors: [messages.numberNotValid] });
+  });
+});
+
+describe("Report generated successfully and the filter's total quantity (issue 55 §5)", () => {
+  const withCookie = (path: string, cookie: string) => ({ ...args(path), request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }) });
+
+  it("says it once, after Generate report: not on a reload or a deep link", async () => {
+    const generated = (await settle(planEditLoader(args(`/ij/plan_edit?${FILTER}&generated=1&page=2`)))) as Response;
+    expect(generated.status).toBe(302);
+    const target = generated.headers.get("Location")!;
+    expect(target).toBe(`/ij/plan_edit?${FILTER}`);
+    const cookie = generated.headers.get("Set-Cookie")!.split(";")[0];
+    const landed = (await settle(planEditLoader(withCookie(target, cookie)))) as { status: number; body: { generated: boolean; total: number } };
+    expect(landed.body).toMatchObject({ generated: true, total: 36 });
+    // The landing clears the cookie: the next request (a reload) carries none and says nothing.
+    expect((await planEditLoader(args(target))).generated).toBe(false);
+    // A deep link of another filter with a leftover cookie says nothing either.
+    const other = (await settle(planEditLoader(withCookie("/ij/plan_edit?chanel=FSS", cookie)))) as { body: { generated: boolean } };
+    expect(other.body.generated).toBe(false);
+    const report = (await settle(reportLoader(args("/ij/report_preview?generated=1")))) as Response;
+    expect(report.headers.get("Location")).toBe("/ij/report_preview");
+    expect(report.headers.get("Set-Cookie")).toContain("jp_generated=");
+  });
+
+  it("shows the sum of the filter's quantities (every page), pt-BR, read through an index", async () => {
+    const first = await expectIndexedQueries(db, () => planEditLoader(args(`/ij/plan_edit?${FILTER}`)), { minDocuments: 1 });
+    const second = await planEditLoader(args(`/ij/plan_edit?${FILTER}&page=2`));
+    const sum = [...first.rows, ...second.rows].reduce((total, r) => total + r.valor, 0);
+    expect(sum).toBeGreaterThan(999);
+    expect(first.quantity).toBe(sum.toLocaleString("pt-BR"));
+    expect(second.quantity).toBe(first.quantity);
+    expect((await planEditLoader(args("/ij/plan_edit?chanel=ONLINE_PARTNERS"))).quantity).toBe("0");
+  });
+
+  it("keeps the filter's total until its rows change: a save shows the new total at once", async () => {
+    const page = rowsOf(await planEditLoader(args(`/ij/plan_edit?${FILTER}`)));
+    const before = Number((await planEditLoader(args(`/ij/plan_edit?${FILTER}`))).quantity.replace(/\./g, ""));
+    const saved = (await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&groupEdit=1`, unitarioBody(page, { 0: String(page[0].valor + 7) }))))) as Response;
+    expect(saved.status).toBe(302);
+    expect(Number((await planEditLoader(args(`/ij/plan_edit?${FILTER}`))).quantity.replace(/\./g, ""))).toBe(before + 7);
   });
 });
 
@@ -218,9 +259,9 @@ describe("/ij/plan_edit saves", () => {
   });
 
   it("lote: ONE update over the whole filter (every page), rounded half up, stamped, recorded once with its counts", async () => {
-    const data = await planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=15&op=increase`));
+    const data = await planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=15&op=increase&batchId=${new ObjectId().toHexString()}`));
     const before = await planningSnapshot(db);
-    const body = { intent: "lote", percent: "15", op: "increase", loadedAt: data.loadedAt };
+    const body = { intent: "lote", percent: "15", op: "increase", loadedAt: data.loadedAt, batchId: data.batch!.id };
     const ask = await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&percent=15&op=increase`, body)));
     expect(ask).toMatchObject({ status: 200, body: { kind: "confirm", text: planningTexts.confirmBatch("+15% (×1,15)", 36) } });
     expect(await planningSnapshot(db)).toEqual(before);
@@ -245,35 +286,98 @@ describe("/ij/plan_edit saves", () => {
     expect(saves).toHaveLength(1);
     expect(saves[0]).toMatchObject({ mode: "lote", status: "done", matched: 36, modified: 36, batch: { percent: 15, op: "increase", multiplier: 115 }, user: "gold@example.com" });
     expect(saves[0].filter).toMatchObject({ chanel: ["WHOLESALES", "FSS"], dateStart: "2026-01-01" });
-    expect(await db.collection(PLANNING_HISTORY).countDocuments()).toBe(0);
+    // Each changed row keeps its old and new valor.
+    expect(await db.collection(PLANNING_HISTORY).countDocuments({ mode: "lote", saveId: saves[0]._id })).toBe(36);
 
     // A decrease of 100 % sets everything to zero; a batch over a page read before a change is refused.
-    const stale = await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, { intent: "lote", percent: "100", op: "decrease", loadedAt: data.loadedAt, confirmed: "1" })));
+    const stale = await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, { intent: "lote", percent: "100", op: "decrease", loadedAt: data.loadedAt, batchId: new ObjectId().toHexString(), confirmed: "1" })));
     expect(stale).toMatchObject({ status: 409, body: { message: planningTexts.batchStale } });
     const fresh = await planEditLoader(args(`/ij/plan_edit?${FILTER}`));
-    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, { intent: "lote", percent: "100", op: "decrease", loadedAt: fresh.loadedAt, confirmed: "1" })));
+    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, { intent: "lote", percent: "100", op: "decrease", loadedAt: fresh.loadedAt, batchId: new ObjectId().toHexString(), confirmed: "1" })));
     expect(await db.collection(PLANNING_QUANTITY).countDocuments({ channel: { $in: ["WHOLESALES", "FSS"] }, valor: 0 })).toBe(36);
   });
 
-  it("a row's history shows its individual saves (old → new) and the batches that covered it", async () => {
+  it("a row's history shows its individual saves and batches (old → new), and the batches of older releases that covered it", async () => {
     const page = rowsOf(await planEditLoader(args(`/ij/plan_edit?${FILTER}`)));
     await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, unitarioBody(page, { 0: "200" }))));
     const fresh = await planEditLoader(args(`/ij/plan_edit?${FILTER}`));
-    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&brand=Aurora%20Bela`, { intent: "lote", percent: "10", op: "increase", loadedAt: fresh.loadedAt, confirmed: "1" })));
+    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&brand=Aurora%20Bela`, { intent: "lote", percent: "10", op: "increase", loadedAt: fresh.loadedAt, batchId: new ObjectId().toHexString(), confirmed: "1" })));
     // A batch on another brand did not touch it.
-    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&brand=Vivace`, { intent: "lote", percent: "50", op: "decrease", loadedAt: new Date().toISOString(), confirmed: "1" })));
+    await settle(planEditAction(post(`/ij/plan_edit?${FILTER}&brand=Vivace`, { intent: "lote", percent: "50", op: "decrease", loadedAt: new Date().toISOString(), batchId: new ObjectId().toHexString(), confirmed: "1" })));
 
     const data = await planEditLoader(args(`/ij/plan_edit?${FILTER}&history=${page[0].id}`));
     expect(data.history?.label).toBe("80000001 · WHOLESALES · jan. de 2026");
     expect(data.history?.current).toBe(planningTexts.historyCurrent("220"));
     expect(data.history?.entries.map((e) => [e.mode, e.change, e.user])).toEqual([
-      ["lote", planningTexts.historyBatchChange("+10% (×1,1)", 12), "gold@example.com"],
+      ["lote", planningTexts.historyBatchRowChange("+10% (×1,1)", "200", "220"), "gold@example.com"],
       ["unitario", `${page[0].valor} → 200`, "gold@example.com"],
     ]);
-    expect(data.history?.entries[0].at).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+    // A batch recorded before rows kept their own records shows what it kept: the factor and how many rows.
+    const older = await db.collection(PLANNING_SAVES).findOne({ mode: "lote", "batch.percent": 10 });
+    await db.collection(PLANNING_SAVES).updateOne({ _id: older!._id }, { $unset: { rowHistory: "" } });
+    await db.collection(PLANNING_HISTORY).deleteMany({ saveId: older!._id });
+    const legacy = await planEditLoader(args(`/ij/plan_edit?${FILTER}&history=${page[0].id}`));
+    expect(legacy.history?.entries[0].change).toBe(planningTexts.historyBatchChange("+10% (×1,1)", 12));
+    expect(data.history?.entries[0].at).toMatch(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/);
     // A row outside the filter has no history here.
     const brandsite = await db.collection(PLANNING_QUANTITY).findOne({ channel: "BRANDSITE" });
     expect((await planEditLoader(args(`/ij/plan_edit?${FILTER}&history=${brandsite!._id.toHexString()}`))).history).toMatchObject({ label: planningTexts.historyNotFound, entries: [] });
+  });
+});
+
+describe("a save sent again (issue 55 §1)", () => {
+  it("lote: the preview's save id is spent by the save; Back's preview, a reload of it or the same form again are refused", async () => {
+    const batchId = "6ae64f1c0a1b2c3d4e5f6071";
+    const previewUrl = `/ij/plan_edit?${FILTER}&percent=10&op=increase&batchId=${batchId}`;
+    const preview = await planEditLoader(args(previewUrl));
+    expect(preview.batch).toMatchObject({ percent: 10, op: "increase", id: batchId });
+    const before = await planningSnapshot(db);
+    const body = { intent: "lote", percent: "10", op: "increase", loadedAt: preview.loadedAt, batchId, confirmed: "1" };
+    const saved = (await settle(planEditAction(post(previewUrl, body)))) as Response;
+    expect(saved.status).toBe(302);
+    // With JavaScript the saved grid replaces the preview in the history.
+    expect(saved.headers.get("X-Remix-Replace")).toBe("true");
+    const once = await db.collection(PLANNING_QUANTITY).find({}).sort({ _id: 1 }).toArray();
+    const inFilter = before.rows.filter((r) => r.channel !== "BRANDSITE");
+    expect(inFilter.map((r) => once.find((o) => o._id.equals(r._id))!.valor)).toEqual(inFilter.map((r) => applyMultiplier(r.valor, 110)));
+
+    // Every row keeps its value before and after, and its history shows them.
+    const history = await db.collection(PLANNING_HISTORY).find({ mode: "lote" }).toArray();
+    expect(history).toHaveLength(inFilter.length);
+    for (const row of inFilter) {
+      expect(history.find((h) => h.rowId.equals(row._id))).toMatchObject({ old: row.valor, new: applyMultiplier(row.valor, 110), user: "gold@example.com", screen: "plan_edit" });
+    }
+    const shown = await planEditLoader(args(`/ij/plan_edit?${FILTER}&history=${inFilter[0]._id.toHexString()}`));
+    expect(shown.history?.entries.map((e) => [e.mode, e.change])).toEqual([
+      ["lote", planningTexts.historyBatchRowChange("+10% (×1,1)", inFilter[0].valor.toLocaleString("pt-BR"), applyMultiplier(inFilter[0].valor, 110).toLocaleString("pt-BR"))],
+    ]);
+
+    // Back to the preview's address: the saved grid, without the preview.
+    const back = await planEditLoader(args(previewUrl));
+    expect(back.batch).toBeNull();
+    expect(back.rows.every((r) => r.preview === null)).toBe(true);
+
+    // The form sent again, as it was and as a reloaded preview would send it (a fresh loadedAt): 409, nothing changes.
+    const after = await planningSnapshot(db);
+    for (const replay of [body, { ...body, loadedAt: new Date().toISOString() }, { ...body, loadedAt: new Date().toISOString(), confirmed: "" }]) {
+      const outcome = await settle(planEditAction(post(previewUrl, replay)));
+      expect(outcome).toMatchObject({ status: 409, body: { kind: "error", message: planningTexts.batchStale } });
+    }
+    expect(await planningSnapshot(db)).toEqual(after);
+  });
+
+  it("lote: a preview without a save id gets one (a new one each time), and a batch save must name one", async () => {
+    const first = await settle(planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=10&op=increase`)));
+    expect(first).toBeInstanceOf(Response);
+    const id = new URL((first as Response).headers.get("Location")!, "http://localhost").searchParams.get("batchId");
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    const second = (await settle(planEditLoader(args(`/ij/plan_edit?${FILTER}&percent=10&op=increase`)))) as Response;
+    expect(new URL(second.headers.get("Location")!, "http://localhost").searchParams.get("batchId")).not.toBe(id);
+    const before = await planningSnapshot(db);
+    const { loadedAt } = await planEditLoader(args(`/ij/plan_edit?${FILTER}`));
+    const outcome = await settle(planEditAction(post(`/ij/plan_edit?${FILTER}`, { intent: "lote", percent: "10", op: "increase", loadedAt, confirmed: "1" })));
+    expect(outcome).toMatchObject({ status: 400, body: { kind: "error", message: messages.badRequest } });
+    expect(await planningSnapshot(db)).toEqual(before);
   });
 });
 
@@ -283,7 +387,7 @@ describe("bad input changes nothing", () => {
     const { loadedAt } = await planEditLoader(args(`/ij/plan_edit?${FILTER}`));
     const brandsite = await db.collection(PLANNING_QUANTITY).findOne({ channel: "BRANDSITE" });
     const outside = [{ id: brandsite!._id.toHexString(), revision: 0, valor: brandsite!.valor }];
-    const lote = (percent: string, op = "increase") => ({ intent: "lote", percent, op, loadedAt, confirmed: "1" });
+    const lote = (percent: string, op = "increase") => ({ intent: "lote", percent, op, loadedAt, batchId: "6ae64f1c0a1b2c3d4e5f6071", confirmed: "1" });
     const cases: [string, string, Record<string, string> | [string, string][] | string, number, string][] = [
       ["empty body", FILTER, "", 400, messages.badRequest],
       ["forged intent", FILTER, { intent: "deleteAll" }, 400, messages.badRequest],

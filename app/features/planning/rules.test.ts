@@ -182,7 +182,7 @@ describe("paging (spec 001 §4, §9)", () => {
 
 describe("dates (spec 001 §2: day, short month, year; the period as month and year)", () => {
   it("formats in pt-BR", () => {
-    expect(formatPlanningDay(new Date("2026-05-05T14:00:00Z"))).toBe("05 de mai. de 2026");
+    expect(formatPlanningDay(new Date("2026-05-05T14:00:00Z"))).toBe("05 mai 2026");
     expect(formatCompetencyMonth(new Date("2026-01-01T00:00:00Z"))).toBe("jan. de 2026");
     expect(formatPeriod({ dateStart: "2026-01-15", dateEnd: "2026-06-30" })).toBe("jan. de 2026 – jun. de 2026");
     expect(formatPeriod({ dateStart: null, dateEnd: null })).toBe(planningTexts.periodAll);

@@ -35,9 +35,9 @@ export const REPORT_SCREEN: PlanningScreen = {
   title: planningTexts.reportPreviewTitle,
 };
 
-/** URL parameters of a results page that are not its data: dialogs and the group-edit preview. */
+/** URL parameters of a results page that are not its data: dialogs and the group-edit preview (with its one-time save id). */
 export const DIALOG_PARAMS = ["groupEdit", "history", "saved", "check"] as const;
-export const BATCH_PARAMS = ["percent", "op"] as const;
+export const BATCH_PARAMS = ["percent", "op", "batchId"] as const;
 
 /** `search` without the given parameters (null-safe), as "?…" or "". */
 export function searchWithout(search: string, names: readonly string[], set: Record<string, string> = {}): string {

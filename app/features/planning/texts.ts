@@ -62,6 +62,8 @@ export const planningTexts = {
   changeFilter: "Alterar filtro",
   loading: "Carregando…",
   columnMonth: "Competência",
+  /** ours: the sum of the filter's quantities (issue 55 §5). */
+  totalQuantity: "Quantidade total do filtro",
   itemCount: (n: number) => `${n.toLocaleString("pt-BR")} ${n === 1 ? "item" : "itens"}`,
 
   // ours: filter validation
@@ -126,5 +128,6 @@ export const planningTexts = {
   historyLote: "lote",
   historyBatchChange: (label: string, rows: number) => `${label} sobre ${rows.toLocaleString("pt-BR")} ${rows === 1 ? "linha" : "linhas"} (valor por linha não registrado)`,
   historyCurrent: (value: string) => `Quantidade atual: ${value}`,
+  historyBatchRowChange: (label: string, old: string, value: string) => `${label}: ${old} → ${value}`,
   historyNotFound: "Esta linha não faz parte do filtro atual.",
 } as const;

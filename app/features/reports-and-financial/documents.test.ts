@@ -88,6 +88,13 @@ describe("the online viewer's conversions", () => {
     expect(sheet.truncated).toBe(false);
   });
 
+  it("shows an XLSX date cell as the day it names, not the evening before in the portal's zone", async () => {
+    const workbook = new (await import("exceljs")).default.Workbook();
+    workbook.addWorksheet("Datas").addRow(["Vencimento", new Date(Date.UTC(2026, 2, 1))]);
+    const [sheet] = await xlsxToSheets(Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(sheet.rows).toContainEqual(["Vencimento", "01/03/2026"]);
+  });
+
   it("turns a DOCX into HTML whose links cannot run script", async () => {
     const docx = await import("docx");
     const document = new docx.Document({

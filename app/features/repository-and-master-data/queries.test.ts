@@ -92,7 +92,7 @@ describe("master-data queries", () => {
   it("formats cells and page numbers", () => {
     expect(formatCell(new Date(Date.UTC(2024, 0, 31)))).toBe("31/01/2024");
     // A timestamp in the portal's zone (America/Sao_Paulo, UTC−3); a midnight-UTC date is a calendar day.
-    expect(formatCell(new Date(Date.UTC(2024, 0, 31, 13, 5, 9)))).toBe("31/01/2024 10:05:09");
+    expect(formatCell(new Date(Date.UTC(2024, 0, 31, 13, 5, 9)))).toBe("31 jan 24 10:05:09");
     expect(formatCell(null)).toBe("");
     expect(formatCell(12)).toBe("12");
     expect(pageParam.parse("3")).toBe(3);

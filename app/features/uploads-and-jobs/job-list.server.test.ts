@@ -1,12 +1,16 @@
 import { ObjectId } from "mongodb";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages, jobTexts } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
+import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
+import { interruptedMessage, processNextJob } from "./import/worker-loop.server";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
+import { grantPermission, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 const testDb = useTestDatabase();
+useTempDataDir();
 
 const viewer = (email: string, type: AuthenticatedUser["type"] = "USER BRONZE"): AuthenticatedUser => ({ email, name: "", type, sessionId: "s" });
 const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<typeof toJobRow>[0] => ({
@@ -21,6 +25,7 @@ const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<ty
   progress: 0,
   message: "",
   agent: "",
+  retryable: false,
   ...over,
 });
 
@@ -43,18 +48,26 @@ describe("toJobRow", () => {
   it("says Completed only at progress 100, and picks the icon from the status", () => {
     expect(toJobRow(item({ progress: 100 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "success" });
     expect(toJobRow(item({ progress: 40 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "in-progress" });
-    expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "error" });
-    expect(toJobRow(item({ progress: 10, status: 3 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "error" });
+  });
+  it("says a job that ended with another status refused or failed, in words, whatever its progress", () => {
+    expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
+    expect(toJobRow(item({ progress: 100, status: 4 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
+    expect(toJobRow(item({ progress: 100, status: 3 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
+    expect(toJobRow(item({ progress: 10, status: 3, retryable: true }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateFailed, kind: "error" });
   });
   it("formats the date as 'DD MMM YY HH:mm:ss', pt-BR, 24 h, in the portal's zone (America/Sao_Paulo)", () => {
     expect(toJobRow(item(), viewer("v@x.test")).date).toBe("05 mar 24 11:07:09");
   });
   it("offers Retry on a failed job to its owner and to a SYSTEM ADMIN only", () => {
-    const failed = item({ status: 2, progress: 100 });
+    const failed = item({ status: 3, progress: 100, retryable: true });
     expect(toJobRow(failed, viewer("owner@x.test")).canRetry).toBe(true);
     expect(toJobRow(failed, viewer("admin@x.test", "SYSTEM ADMIN")).canRetry).toBe(true);
     expect(toJobRow(failed, viewer("gold@x.test", "USER GOLD")).canRetry).toBe(false);
     expect(toJobRow(item({ progress: 100 }), viewer("owner@x.test")).canRetry).toBe(false);
+  });
+  it("offers no Retry for a refusal, which a retry would only repeat", () => {
+    for (const status of [2, 3, 4]) expect(toJobRow(item({ status, progress: 100 }), viewer("owner@x.test")).canRetry, String(status)).toBe(false);
+    expect(toJobRow(item({ status: 2, progress: 100 }), viewer("admin@x.test", "SYSTEM ADMIN")).canRetry).toBe(false);
   });
 });
 
@@ -145,7 +158,7 @@ describe("loadJobList and the retry action (embedded database)", () => {
   });
 
   it("sends the owner's failed job back to the workers and returns to the same list page with a toast", async () => {
-    const failed = await insertFile({ status: 3, message: "Não foi possível ler o arquivo" });
+    const failed = await insertFile({ status: 3, message: "Não foi possível ler o arquivo", retryable: true });
     const response = await handleRetryAction(post({ intent: "retry", fileId: String(failed) }, "?page=2&pageSize=40&x=1"), viewer("owner@x.test"));
     expect(response).toBeInstanceOf(Response);
     const redirect = response as Response;
@@ -154,5 +167,61 @@ describe("loadJobList and the retry action (embedded database)", () => {
     expect(redirect.headers.get("Set-Cookie")).toContain("jp_toast=");
     const doc = await (await testDb.db()).collection(FILES).findOne({ _id: failed });
     expect(doc).toMatchObject({ status: 0, progress: 0, retriedBy: "owner@x.test" });
+  });
+});
+
+describe("retry where a retry can succeed, and only there (issue 55)", () => {
+  const post = (fileId: string) =>
+    new Request("http://x/captura/processando", { method: "POST", body: new URLSearchParams({ intent: "retry", fileId }) });
+  const retry = async (fileId: string, who = viewer("owner@x.test")) =>
+    (await handleRetryAction(post(fileId), who)) as unknown as Response | { init: ResponseInit; data: unknown };
+  // Only this block's jobs wait for the worker (an earlier test sent one back without a stored file).
+  beforeAll(async () => {
+    await (await testDb.db()).collection(FILES).deleteMany({});
+  });
+
+  it("refuses a retry of a file the worker refused for its layout, in Portuguese, and leaves the job as it was", async () => {
+    const db = await testDb.db();
+    const { id } = await storeAndRegister("sem-layout.csv", "a;b;c\n1;2;3\n", "owner@x.test");
+    await grantPermission(db, "owner@x.test", "USER BRONZE");
+    expect(await processNextJob({ name: "test-worker", leaseMs: 60_000 })).toMatchObject({ kind: "done", status: FILE_STATUS_UNKNOWN_LAYOUT });
+    const before = await db.collection(FILES).findOne({ _id: id });
+    expect(before).toMatchObject({ status: FILE_STATUS_UNKNOWN_LAYOUT, retryable: false });
+    const answer = await retry(String(id));
+    expect(answer).not.toBeInstanceOf(Response);
+    expect((answer as { init: ResponseInit }).init.status).toBe(409);
+    expect((answer as { data: unknown }).data).toEqual({ ok: false, error: jobTexts.retryRefused["not-retryable"] });
+    // Not even a SYSTEM ADMIN: the rule is the model's, not the button's.
+    expect(await retryJob(id, { email: "admin@x.test", type: "SYSTEM ADMIN" })).toEqual({ ok: false, reason: "not-retryable" });
+    expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({ status: FILE_STATUS_UNKNOWN_LAYOUT, progress: 100, message: before?.message });
+    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), { ownOnly: true });
+    expect(listed.rows.find((r) => r.id === String(id))).toMatchObject({ state: jobTexts.stateRefused, canRetry: false });
+  });
+
+  it("refuses a retry of an all-or-nothing file refused for its NOK rows (status 4)", async () => {
+    const refused = await insertFile({ status: 4, message: "1 linha OK, 2 NOK; nada foi aplicado", retryable: false });
+    expect((await retry(String(refused)) as { init: ResponseInit }).init.status).toBe(409);
+    // A record from before the worker said which: statuses 2 and 4 are refusals by their meaning.
+    const legacy = await insertFile({ status: 2, message: "Layout não reconhecido" });
+    expect(await retryJob(legacy, { email: "owner@x.test", type: "USER BRONZE" })).toEqual({ ok: false, reason: "not-retryable" });
+  });
+
+  it("sends back a job given up after its worker died, which says Falhou and offers Retry", async () => {
+    const db = await testDb.db();
+    const { id } = await storeAndRegister("caiu.csv", "a;b;c\n1;2;3\n", "owner@x.test");
+    // A worker claims it and dies: its lease runs out without a finish; the next claim gives the job up.
+    const start = new Date();
+    expect(await claimNextJob({ agent: "dead-worker", leaseMs: 1_000, now: start, only: id })).not.toBeNull();
+    const later = { now: () => new Date(start.getTime() + 5_000), setTimer: () => () => undefined };
+    expect(await processNextJob({ name: "next-worker", leaseMs: 60_000, clock: later })).toMatchObject({ kind: "done", status: 3, message: interruptedMessage });
+    expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({ status: 3, retryable: true });
+    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), { ownOnly: true });
+    expect(listed.rows.find((r) => r.id === String(id))).toMatchObject({ state: jobTexts.stateFailed, canRetry: true });
+    const answer = await retry(String(id));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(302);
+    const doc = await db.collection(FILES).findOne({ _id: id });
+    expect(doc).toMatchObject({ status: 0, progress: 0, retriedBy: "owner@x.test" });
+    expect(doc).not.toHaveProperty("retryable");
   });
 });

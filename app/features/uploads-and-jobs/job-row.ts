@@ -8,7 +8,11 @@ export type JobRow = {
   /** Already formatted ('DD MMM YY HH:mm:ss', pt-BR, in the portal's zone). */
   date: string;
   progress: number;
-  /** "Completed" at progress 100, otherwise "In progress". */
+  /**
+   * The state in words (jobStateText): "Completed" at progress 100 and "In progress" before (spec 000 §4) while the
+   * status is 0; a job that ended with another status is "Recusado" (a refusal of the file) or "Falhou" (a failure
+   * "Tentar novamente" may get past), whatever its progress: colour alone is not a status (WCAG 1.4.1).
+   */
   state: string;
   status: number;
   kind: JobStatusKind;
@@ -23,6 +27,15 @@ export type JobRow = {
   /** `nokRowsHref` is a file download (a plain link), not a page of the portal. */
   nokRowsDownload: boolean;
 };
+
+/** The words of a job's state: see JobRow.state. */
+export function jobStateText(
+  job: { status: number; progress: number; retryable: boolean },
+  words: { completed: string; inProgress: string; refused: string; failed: string },
+): string {
+  if (job.status !== 0) return job.retryable ? words.failed : words.refused;
+  return job.progress >= 100 ? words.completed : words.inProgress;
+}
 
 /** Status 0 is ok: success when complete, in progress otherwise. Any other status is an error. */
 export function jobStatusKind(status: number, progress: number): JobStatusKind {

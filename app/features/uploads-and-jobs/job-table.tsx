@@ -53,7 +53,11 @@ function RetryError({ id }: { id: string }) {
   return error ? <Alert tone="error">{error}</Alert> : null;
 }
 
-/** The job list (spec 000 §2, §4, §9) on the shared server-paged table. */
+/**
+ * The job list (spec 000 §2, §4, §9) on the shared server-paged table. The file name comes first and its state (in
+ * words) right after it, so a phone's first screen (390 px) says which file and whether it failed; on a narrow
+ * screen the name column stays pinned while the row scrolls sideways (jobs.css).
+ */
 export function JobTable({ data, caption, showUser = true }: { data: JobListData; caption: string; showUser?: boolean }) {
   const columns = useMemo<ColumnDef<JobRow, unknown>[]>(() => {
     const list: ColumnDef<JobRow, unknown>[] = [
@@ -61,6 +65,16 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
         id: "name",
         header: jobTexts.columnName,
         cell: ({ row }) => <TruncatedText full={row.original.name} cut={truncateJobName(row.original.name)} className="job-name" />,
+      },
+      {
+        id: "state",
+        header: jobTexts.columnState,
+        cell: ({ row }) => (
+          <span className="job-state" data-kind={row.original.kind}>
+            <JobStatusIcon kind={row.original.kind} />
+            <span>{row.original.state}</span>
+          </span>
+        ),
       },
     ];
     if (showUser) list.push({ id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user });
@@ -73,16 +87,6 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
           <span className="job-progress">
             <progress max={100} value={row.original.progress} aria-label={`${jobTexts.columnProgress}: ${row.original.name}`} />
             <span>{`${row.original.progress}%`}</span>
-          </span>
-        ),
-      },
-      {
-        id: "state",
-        header: jobTexts.columnState,
-        cell: ({ row }) => (
-          <span className="job-state" data-kind={row.original.kind}>
-            <JobStatusIcon kind={row.original.kind} />
-            <span>{row.original.state}</span>
           </span>
         ),
       },
@@ -117,16 +121,18 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
   }, [showUser]);
 
   return (
-    <DataTable
-      columns={columns}
-      rows={data.rows}
-      getRowId={(row) => row.id}
-      rowCount={data.total}
-      page={data.page}
-      pageSize={data.pageSize}
-      pageSizeOptions={data.pageSizes}
-      emptyText={jobTexts.emptyJobs}
-      caption={caption}
-    />
+    <div className="job-table">
+      <DataTable
+        columns={columns}
+        rows={data.rows}
+        getRowId={(row) => row.id}
+        rowCount={data.total}
+        page={data.page}
+        pageSize={data.pageSize}
+        pageSizeOptions={data.pageSizes}
+        emptyText={jobTexts.emptyJobs}
+        caption={caption}
+      />
+    </div>
   );
 }

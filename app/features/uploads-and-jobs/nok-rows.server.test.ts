@@ -17,7 +17,7 @@ import { processNextJob } from "./import/worker-loop.server";
 import { loadJobList } from "./job-list.server";
 import { csvCell } from "~/shared/csv";
 import { nokColumnsOf } from "./nok-rows.server";
-import { FORECAST_HEADER, forecastRow, storeAndRegister, useTempDataDir } from "./test-helpers";
+import { FORECAST_HEADER, forecastRow, grantPermission, PRODUCT_HEADER, productLine, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
@@ -100,7 +100,7 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
       createdAt: new Date(Date.UTC(2030, 4, 1)),
       status: 0,
       progress: 100,
-      message: "1 linhas OK, 1 NOK",
+      message: "1 linha OK, 1 NOK",
       agent: "w",
       leaseUntil: null,
       attempts: 1,
@@ -113,6 +113,38 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
     });
     await db.collection(FILES).deleteOne({ _id: insertedId });
     await db.collection("product_master_nok").deleteMany({ sourceFileId: insertedId });
+  });
+});
+
+describe("a master-data file's refused rows, for its uploader who may not open /repo/master-data (issue 55)", () => {
+  it("links USER BRONZE's own product file to the CSV of its NOK rows, which downloads; another uploader gets a 404", async () => {
+    const db = await testDb.db();
+    const bronze = "bruno@example.com";
+    await grantPermission(db, bronze, "USER BRONZE");
+    const content = [PRODUCT_HEADER, productLine(1), productLine(2, true), "SKU-3;;Marca;CAT;Principal;Sub;hero;A;ativo;global;2027-12-31"].join("\n");
+    const { id, file } = await upload("produtos-bronze.csv", content, bronze);
+    expect(file).toMatchObject({ status: 0, progress: 100, message: "1 linha OK, 2 NOK" });
+
+    const own = await loadJobList(new Request("http://x/captura/processando"), viewer(bronze, "USER BRONZE"), { ownOnly: true });
+    expect(own.rows.find((r) => r.id === id.toHexString())).toMatchObject({ nokRowsHref: `/captura/processando/nok/${id.toHexString()}`, nokRowsDownload: true });
+    // Who may open the repository keeps the page narrowed to the file.
+    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), { ownOnly: false });
+    expect(all.rows.find((r) => r.id === id.toHexString())).toMatchObject({ nokRowsDownload: false, nokRowsHref: expect.stringMatching(/^\/repo\/master-data\?base=nok&collection=product_master_nok&file=/) });
+
+    as(bronze, "USER BRONZE");
+    const response = await download(id.toHexString());
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toContain('filename="linhas-nok-produtos-bronze.csv"');
+    const lines = new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3)).split("\r\n");
+    expect(lines[0]).toBe(["Linha", ...PRODUCT_HEADER.split(";"), "Erro"].join(";"));
+    expect(lines.slice(1, 3)).toEqual([
+      "3;SKU2;Produto 2;Marca 2;CAT2;Principal;Sub;maybe;C;ativo;global;2027-12-31;\"Coluna hero: valor \"\"maybe\"\" inválido; esperado hero ou non-hero\"",
+      expect.stringMatching(/^4;SKU-3;;.*Coluna sku: valor ""SKU-3"" inválido/),
+    ]);
+    expect(lines).toHaveLength(4);
+
+    as("bia@example.com", "USER BRONZE");
+    expect((await download(id.toHexString())).status).toBe(404);
   });
 });
 

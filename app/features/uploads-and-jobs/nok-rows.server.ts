@@ -9,16 +9,18 @@ import { findFileForDownload } from "~/models/file-jobs.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
 import { maskCpf } from "~/shared/cpf";
-import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type UploadNokCollection } from "~/models/upload-nok.server";
+import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type NokCollection } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { csvCell } from "~/shared/csv";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { DATASET_TEMPLATES } from "./import/datasets/definitions";
+import { TEMPLATES } from "./import/templates";
 
 /**
  * The refused rows of an all-or-nothing upload (the six spec-001 dataset templates, report packages), which the job's
- * message tells the user to correct: the job lists link "Linhas NOK" to `/captura/processando/nok/<file id>`, a CSV
+ * message tells the user to correct, and those of a spec-000 master-data file for its uploader (who may not open
+ * /repo/master-data, e.g. USER BRONZE): the job lists link "Linhas NOK" to `/captura/processando/nok/<file id>`, a CSV
  * (pt-BR: ";" separated, UTF-8 with BOM so Excel reads the accents) with Linha, the template's columns and Erro,
  * streamed from one cursor in line order. Seen by the file's uploader and by the types that may open /jobs/executados
  * (who see every job); to anyone else the file does not exist (404).
@@ -30,12 +32,14 @@ const NOK_DOWNLOAD_ROUTE: RouteId = "routes/captura.processando_.nok.$id";
 const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
 
 /** The columns each NOK collection keeps, in the template's order (the tests check every collection of the model's list). */
-const NOK_COLUMNS: ReadonlyMap<UploadNokCollection, readonly string[]> = new Map<UploadNokCollection, readonly string[]>([
-  ...DATASET_TEMPLATES.map((t) => [DATASET_COLLECTIONS[t.id].nokCollection as UploadNokCollection, t.columns.map((c) => c.name)] as const),
+const NOK_COLUMNS: ReadonlyMap<NokCollection, readonly string[]> = new Map<NokCollection, readonly string[]>([
+  ...DATASET_TEMPLATES.map((t) => [DATASET_COLLECTIONS[t.id].nokCollection as NokCollection, t.columns.map((c) => c.name)] as const),
   [REPORTS_NOK, REPORT_NOK_COLUMNS],
+  // Spec 000's master-data templates: a NOK row keeps the template's columns as the file had them.
+  ...TEMPLATES.map((t) => [t.nokCollection as NokCollection, t.headers] as const),
 ]);
 
-export function nokColumnsOf(collection: UploadNokCollection): readonly string[] {
+export function nokColumnsOf(collection: NokCollection): readonly string[] {
   const columns = NOK_COLUMNS.get(collection);
   if (!columns) throw new Error(`no columns known for ${collection}`);
   return columns;
@@ -70,14 +74,15 @@ export async function nokRowsDownload(params: unknown, viewer: Pick<Authenticate
   const fileId = ObjectId.createFromHexString(parsed.data.id);
   const file = await findFileForDownload(parsed.data.id);
   if (!file || !canSeeNokRowsOf(viewer, typeof file.user === "string" ? file.user : "")) notFound();
-  const collection = await nokCollectionOfFile(fileId);
+  const urlPath = objectUrlPath(file.bucket, file.originalFile);
+  const collection = await nokCollectionOfFile(fileId, undefined, urlPath);
   if (!collection) notFound();
   const columns = nokColumnsOf(collection);
   // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked.
   const hr = collection === HR_AUX_NOK;
   const scope = hr ? await branchScopeOf(viewer.email) : null;
   const branches = scope?.kind === "stores" ? scope.stores : undefined;
-  const cursor = await nokRowsCursor(collection, { id: fileId, urlPath: objectUrlPath(file.bucket, file.originalFile) }, columns, undefined, branches);
+  const cursor = await nokRowsCursor(collection, { id: fileId, urlPath }, columns, undefined, branches);
   return new Response(nokCsvStream(cursor, columns, hr ? maskCpfColumn : undefined), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

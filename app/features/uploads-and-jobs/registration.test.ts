@@ -240,7 +240,10 @@ describe("retry and listing", () => {
   it("lets only the owner or a SYSTEM ADMIN retry a failed job, and records who did", async () => {
     const { id } = await storeAndRegister("falhou.csv", "x\n", "owner@example.com");
     const db = await testDb.db();
+    // A failure a retry can get past (a stall); a refusal of the file is never sent back (issue 55).
     await db.collection(FILES).updateOne({ _id: id }, { $set: { status: 2, progress: 100, message: "Layout não reconhecido", agent: "w", leaseUntil: null } });
+    expect(await retryJob(String(id), { email: "owner@example.com", type: "USER BRONZE" })).toEqual({ ok: false, reason: "not-retryable" });
+    await db.collection(FILES).updateOne({ _id: id }, { $set: { status: 3, retryable: true, message: "Processamento interrompido: a leitura do arquivo ficou parada" } });
     expect(await retryJob(String(id), { email: "other@example.com", type: "USER GOLD" })).toEqual({ ok: false, reason: "forbidden" });
     expect(await retryJob("not-an-id", { email: "owner@example.com", type: "USER BRONZE" })).toEqual({ ok: false, reason: "invalid-id" });
     expect(await retryJob(String(id), { email: "owner@example.com", type: "USER BRONZE" })).toEqual({ ok: true });
@@ -261,7 +264,7 @@ describe("retry and listing", () => {
     const first = await listFilesPage({ page: 1, pageSize: 20 });
     expect(first).toMatchObject({ total: 45, page: 1, pageSize: 20, pageCount: 3 });
     expect(first.items[0]).toMatchObject({ originalName: "f44.csv", status: 0, progress: 100, message: "ok" });
-    expect(Object.keys(first.items[0]).sort()).toEqual(["agent", "bucket", "createdAt", "id", "message", "originalFile", "originalName", "progress", "status", "statusChangeDate", "user"]);
+    expect(Object.keys(first.items[0]).sort()).toEqual(["agent", "bucket", "createdAt", "id", "message", "originalFile", "originalName", "progress", "retryable", "status", "statusChangeDate", "user"]);
     const third = await listFilesPage({ page: 3, pageSize: 20 });
     expect(third.items.map((f) => f.originalName)).toEqual(["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"]);
     expect((await listFilesPage({ page: 1, pageSize: 40 })).items).toHaveLength(40);

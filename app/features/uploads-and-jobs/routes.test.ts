@@ -322,7 +322,7 @@ describe("the browser transport against the routes and the bucket", () => {
   it("uploads a small file with the signed tag header and registers it", async () => {
     const file = new File(["sku;x\n1;2\n"], "pequeno.csv", { type: "text/csv" });
     const progress: number[] = [];
-    expect(await uploadToS3(file, (loaded) => progress.push(loaded), "journey", routeTransport()).promise).toEqual({ ok: true });
+    expect(await uploadToS3(file, (loaded) => progress.push(loaded), "journey", routeTransport()).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "pequeno.csv" });
     expect(record).toMatchObject({ user: "silver@example.com", bucket: "route-bucket", status: 0, progress: 0 });
     expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe("sku;x\n1;2\n");
@@ -343,7 +343,7 @@ describe("the browser transport against the routes and the bucket", () => {
       afterPut: () => (bucket.clockOffsetMs = 0),
     });
     const before = bucket.requests.length;
-    expect(await uploadToS3(largeFile("grande.csv"), () => undefined, "journey", transport).promise).toEqual({ ok: true });
+    expect(await uploadToS3(largeFile("grande.csv"), () => undefined, "journey", transport).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const partPuts = bucket.requests.slice(before).filter((r) => r.method === "PUT" && r.query.includes("partNumber="));
     expect(partPuts.map((r) => new URLSearchParams(r.query).get("partNumber"))).toEqual(["1", "2", "2"]);
     const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "grande.csv" });

@@ -83,3 +83,19 @@ export function forecastRow(over: Partial<Record<string, string>> = {}): string[
   };
   return FORECAST_HEADER.map((h) => (h in over ? over[h]! : base[h]));
 }
+
+/**
+ * One cell per template that makes its example row (import/example-row.ts: ignored by the import) an ordinary valid
+ * row: a value the rules accept that is not the column's example, outside the row's key where the key allows.
+ */
+export const NON_EXAMPLE_CELL: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  product: { material_description: "Batom Matte Vinho" },
+  channel: { description: "Loja parceira Centro" },
+  spend: { marca: "Marca B" },
+  planning_quantity: { valor: "1300" },
+  forecast: { forecast: "182.600,00" },
+  ledger: { actual: "12.400.100,00" },
+  hr_aux: { vendas_servicos: "831,00" },
+  fpa_responsibles: { personResponsible: "Carla Mendes Rocha" },
+  fiscal_items: { value: "1.350.100,00" },
+};

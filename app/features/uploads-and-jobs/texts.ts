@@ -1,4 +1,5 @@
 /** Texts of the upload screen, the job lists and the file repository. */
+import { countOf } from "./count-text";
 
 /** The write rule of uploads (ours, issue 49: docs/access.md "Upload targets"). */
 export const uploadRightsTexts = {
@@ -21,6 +22,11 @@ export const jobTexts = {
   iconSuccess: "Sucesso",
   iconInProgress: "Em andamento",
   iconError: "Erro",
+  // ours (issue 55): a job that ended with a non-zero status says so in words, not only by the icon's colour.
+  // Refused: the file itself was not accepted, and sending it again changes nothing. Failed: processing broke off
+  // (the worker died, the reading stalled, the storage did not answer); "Tentar novamente" may succeed.
+  stateRefused: "Recusado",
+  stateFailed: "Falhou",
   retry: "Tentar novamente",
   retryQueued: "O arquivo voltou para a fila de processamento.",
   retryRefused: {
@@ -28,6 +34,8 @@ export const jobTexts = {
     "not-found": "Arquivo não encontrado.",
     forbidden: "Somente quem enviou o arquivo ou um administrador do sistema pode reprocessá-lo.",
     "not-failed": "Este arquivo não está com erro; não há o que reprocessar.",
+    "not-retryable":
+      "Este arquivo foi recusado pelo seu conteúdo (layout, linhas NOK, permissão ou limite de tamanho) e seria recusado de novo. Corrija o arquivo e envie-o outra vez.",
   },
   emptyJobs: "Nenhum job encontrado.",
   nokRows: "Linhas NOK",
@@ -67,6 +75,10 @@ export const uploadScreenTexts = {
   stateActive: "Ativo",
   stateFinished: "Finalizado",
   stateFailed: "Erro",
+  // ours (issue 55): "Finalizado" is the transfer's; the file's job is followed until it ends, and a job that
+  // refused or failed the file says so in the state (jobTexts.stateRefused / stateFailed) with the job's message.
+  jobWaiting: "Enviado; aguardando o processamento",
+  jobRunning: "Enviado; processando",
   retry: "Tentar novamente",
   remove: "Remover",
   retryOf: (name: string) => `Tentar novamente: ${name}`,
@@ -94,7 +106,8 @@ export const excelTexts = {
   excelMissing: "Escolha o arquivo XLSX exportado desta tela.",
   excelNotXlsx: "Envie o arquivo no formato XLSX, como foi exportado.",
   excelTooLarge: (mb: number) => `O arquivo passa de ${mb} MB.`,
-  excelSummary: (changed: number, conflicts: number, refused: number) => `${changed} alterados, ${conflicts} conflitos, ${refused} recusados`,
+  excelSummary: (changed: number, conflicts: number, refused: number) =>
+    `${countOf(changed, "alterado", "alterados")}, ${countOf(conflicts, "conflito", "conflitos")}, ${countOf(refused, "recusado", "recusados")}`,
   /** ours: an edited export sent through /captura/manual; the list is on the screen the file came from. */
   excelViaUpload: (summary: string, screen: string) => `Exportação editada aplicada: ${summary}. Lista em ${screen}`,
   /** ours */
@@ -145,12 +158,16 @@ export const uploadTargetTexts = {
 export const documentImportTexts = {
   reading: "Extraindo o texto do documento",
   readingPages: (page: number, pages: number) => `Extraindo o texto: página ${page} de ${pages}`,
-  indexed: (title: string, words: number) => `Documento indexado no Explorer: "${title}" (${words.toLocaleString("pt-BR")} palavras)`,
-  replaced: (title: string, words: number) => `Documento substituído no Explorer: "${title}" (${words.toLocaleString("pt-BR")} palavras)`,
+  indexed: (title: string, words: number) => `Documento indexado no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
+  replaced: (title: string, words: number) => `Documento substituído no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
   cut: (chars: number) => ` O texto foi cortado em ${chars.toLocaleString("pt-BR")} caracteres.`,
   unsupported: (ext: string) => `Formato não suportado para documento do Explorer (.${ext || "sem extensão"}); envie PDF, DOCX, XLSX, TXT ou CSV.`,
   noText: "Nenhum texto encontrado no documento (um PDF digitalizado como imagem não tem texto); nada foi indexado.",
   tooLarge: (mb: number) => `Documento grande demais para extrair o texto (máximo ${mb} MB); nada foi indexado.`,
+  // ours: a document past a limit of its reading thread (decompression bombs; docs/decisions.md)
+  refusedInflated: (mb: number) => `Documento recusado: o conteúdo descompactado passa de ${mb} MB; nada foi indexado.`,
+  refusedMemory: (mb: number) => `Documento recusado: extrair o texto exige mais de ${mb} MB de memória; nada foi indexado.`,
+  refusedTime: (seconds: number) => `Documento recusado: extrair o texto levou mais de ${seconds} segundos; nada foi indexado.`,
   unreadable: (detail: string) => `Não foi possível ler o documento: ${detail}`.slice(0, 300),
   missing: "Não foi possível ler o documento: o arquivo armazenado não foi encontrado.",
   source: "Captura manual",
@@ -161,7 +178,7 @@ export const reportBundleTexts = {
   reading: "Lendo o pacote de relatórios",
   storing: (done: number, total: number) => `Gravando os arquivos: ${done} de ${total}`,
   done: (inserted: number, replaced: number) =>
-    `${inserted.toLocaleString("pt-BR")} ${inserted === 1 ? "relatório incluído" : "relatórios incluídos"}, ${replaced.toLocaleString("pt-BR")} ${replaced === 1 ? "substituído" : "substituídos"}`,
+    `${countOf(inserted, "relatório incluído", "relatórios incluídos")}, ${countOf(replaced, "substituído", "substituídos")}`,
   notAZip: "O pacote de relatórios deve ser um arquivo ZIP com o manifesto relatorios.csv ou relatorios.xlsx.",
   unreadable: (detail: string) => `Não foi possível ler o pacote: ${detail}`.slice(0, 300),
   missing: "Não foi possível ler o pacote: o arquivo armazenado não foi encontrado.",
@@ -171,7 +188,7 @@ export const reportBundleTexts = {
   missingColumns: (columns: string[]) => `Manifesto sem as colunas ${columns.join(", ")} (esperado: name, origin, dateRef, file); nada foi aplicado.`,
   empty: "Manifesto vazio: nenhuma linha de relatório encontrada; nada foi aplicado.",
   rejected: (bad: number, total: number, first: string) =>
-    `Pacote recusado, nada foi aplicado: ${bad.toLocaleString("pt-BR")} de ${total.toLocaleString("pt-BR")} linhas com erro. ${first}`.slice(0, 500),
+    `Pacote recusado, nada foi aplicado: ${bad.toLocaleString("pt-BR")} de ${countOf(total, "linha", "linhas")} com erro. ${first}`.slice(0, 500),
   lineError: (line: number, error: string) => `Linha ${line}: ${error}`,
   storeFailed: (file: string) => `Não foi possível gravar o arquivo ${file}; nada foi aplicado.`.slice(0, 300),
   // Row rules (the Error of a NOK row, as the data templates word theirs)
@@ -211,6 +228,10 @@ export const templateTexts = {
   helpFeeds: "Telas",
   helpAllOrNothing: "Tudo ou nada",
   allOrNothingText: "Se alguma linha for inválida, nada do arquivo é aplicado; as linhas inválidas ficam listadas na base NOK com o número da linha e o erro.",
+  helpExample: "Linha de exemplo",
+  exampleText:
+    "A linha 2 da planilha Modelo é um exemplo: uma linha igual a ela (mesmos valores, como o envio os lê) não é carregada; o processamento a informa como linha de exemplo do modelo, ignorada. Substitua-a pelos seus dados ou apague-a.",
+  exampleNote: "Linha de exemplo: uma linha igual a esta é ignorada no envio. Substitua-a pelos seus dados.",
   yes: "sim",
   no: "não",
   unknownTemplate: "Modelo não encontrado.",

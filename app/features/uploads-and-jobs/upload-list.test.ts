@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   addFiles,
+  applyJobOutcomes,
   estimateSecondsLeft,
+  pendingJobIds,
   extensionAllowed,
   formatEta,
   markFailed,
@@ -84,5 +86,36 @@ describe("estimates and limits", () => {
     expect(extensionAllowed("Base.CSV", ["csv", "xlsx"])).toBe(true);
     expect(extensionAllowed("photo.png", ["csv", "xlsx"])).toBe(false);
     expect(extensionAllowed("noextension", ["csv"])).toBe(false);
+  });
+});
+
+describe("the job of a sent file (issue 55)", () => {
+  const ID = "0123456789abcdef01234567";
+  const sent = () => markFinished(addFiles([], [file("a.csv")], { now: 0, newId: () => "u1" }).items, "u1", ID);
+  const outcome = (over: Partial<{ status: number; progress: number; message: string; retryable: boolean }>) => ({
+    id: ID,
+    status: 0,
+    progress: 0,
+    message: "",
+    retryable: false,
+    ...over,
+  });
+
+  it("follows the job until it ends, then says what it said: refused, failed or done", () => {
+    expect(sent()[0].job).toEqual({ state: "waiting", message: "" });
+    expect(pendingJobIds(sent())).toEqual([ID]);
+    const running = applyJobOutcomes(sent(), [outcome({ progress: 40, message: "Processando: 10 linhas lidas" })]);
+    expect(running[0].job).toEqual({ state: "running", message: "Processando: 10 linhas lidas" });
+    const refused = applyJobOutcomes(running, [outcome({ status: 2, progress: 100, message: "Layout não reconhecido" })]);
+    expect(refused[0].job).toEqual({ state: "refused", message: "Layout não reconhecido" });
+    expect(pendingJobIds(refused)).toEqual([]);
+    expect(applyJobOutcomes(sent(), [outcome({ status: 3, progress: 100, retryable: true })])[0].job?.state).toBe("failed");
+    expect(applyJobOutcomes(sent(), [outcome({ progress: 100, message: "1 linha OK, 0 NOK" })])[0].job).toEqual({ state: "done", message: "1 linha OK, 0 NOK" });
+  });
+
+  it("keeps an item whose job the answer left out, and forgets the job on a new transfer", () => {
+    const items = sent();
+    expect(applyJobOutcomes(items, [{ ...outcome({}), id: "ffffffffffffffffffffffff" }])).toBe(items);
+    expect(resetForRetry(items, "u1", 5)[0]).toMatchObject({ fileId: undefined, job: undefined });
   });
 });

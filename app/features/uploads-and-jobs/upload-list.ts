@@ -7,6 +7,27 @@
 export type UploadFailureCode = "COD.2" | "COD.3";
 export type UploadStatus = "uploading" | "finished" | "failed";
 
+/**
+ * What became of a sent file's job (the transfer's "finished" says only that the bytes arrived): waiting or running,
+ * then done (status 0), refused (the file was not accepted) or failed (processing broke off; it may be retried from the
+ * job lists). The list asks the server while a job has not ended.
+ */
+export type UploadJobState = "waiting" | "running" | "done" | "refused" | "failed";
+export type UploadJob = { state: UploadJobState; message: string };
+
+/** A job's record as the server answers it (file-jobs.server.ts JobOutcome). */
+export type JobOutcomeView = { id: string; status: number; progress: number; message: string; retryable: boolean };
+
+export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
+  const state: UploadJobState =
+    outcome.status !== 0 ? (outcome.retryable ? "failed" : "refused") : outcome.progress >= 100 ? "done" : outcome.progress > 0 ? "running" : "waiting";
+  return { state, message: outcome.message };
+}
+
+export function jobEnded(job: UploadJob | undefined): boolean {
+  return job !== undefined && (job.state === "done" || job.state === "refused" || job.state === "failed");
+}
+
 export type UploadItem = {
   id: string;
   file: File;
@@ -20,6 +41,10 @@ export type UploadItem = {
   errorDetail?: string;
   successUploaded: boolean;
   status: UploadStatus;
+  /** The job the server registered for the file (its id), once the transfer finished. */
+  fileId?: string;
+  /** The job's state as last asked. */
+  job?: UploadJob;
 };
 
 export function addFiles(
@@ -80,8 +105,38 @@ export function markProgress(items: UploadItem[], id: string, p: { loaded: numbe
   });
 }
 
-export function markFinished(items: UploadItem[], id: string): UploadItem[] {
-  return update(items, id, (item) => ({ ...item, status: "finished", progress: 100, estimatedTime: 0, successUploaded: true, error: null }));
+export function markFinished(items: UploadItem[], id: string, fileId?: string): UploadItem[] {
+  return update(items, id, (item) => ({
+    ...item,
+    status: "finished",
+    progress: 100,
+    estimatedTime: 0,
+    successUploaded: true,
+    error: null,
+    fileId,
+    job: fileId ? { state: "waiting", message: "" } : undefined,
+  }));
+}
+
+/** The sent files whose jobs have not ended: the ids to ask about. */
+export function pendingJobIds(items: readonly UploadItem[]): string[] {
+  return items.filter((i) => i.status === "finished" && i.fileId && !jobEnded(i.job)).map((i) => i.fileId!);
+}
+
+/** The jobs' states as the server answered; an item whose job was not in the answer keeps what it had. */
+export function applyJobOutcomes(items: UploadItem[], outcomes: readonly JobOutcomeView[]): UploadItem[] {
+  if (outcomes.length === 0) return items;
+  const byId = new Map(outcomes.map((o) => [o.id, o]));
+  let changed = false;
+  const next = items.map((item) => {
+    const outcome = item.fileId ? byId.get(item.fileId) : undefined;
+    if (!outcome || item.status !== "finished") return item;
+    const job = uploadJobOf(outcome);
+    if (item.job && item.job.state === job.state && item.job.message === job.message) return item;
+    changed = true;
+    return { ...item, job };
+  });
+  return changed ? next : items;
 }
 
 export function markFailed(items: UploadItem[], id: string, code: UploadFailureCode, detail?: string): UploadItem[] {
@@ -89,7 +144,17 @@ export function markFailed(items: UploadItem[], id: string, code: UploadFailureC
 }
 
 export function resetForRetry(items: UploadItem[], id: string, now: number): UploadItem[] {
-  return update(items, id, (item) => ({ ...item, status: "uploading", progress: 0, estimatedTime: null, error: null, errorDetail: undefined, startAt: now }));
+  return update(items, id, (item) => ({
+    ...item,
+    status: "uploading",
+    progress: 0,
+    estimatedTime: null,
+    error: null,
+    errorDetail: undefined,
+    startAt: now,
+    fileId: undefined,
+    job: undefined,
+  }));
 }
 
 export function removeItem(items: UploadItem[], id: string): UploadItem[] {

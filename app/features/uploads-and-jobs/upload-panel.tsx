@@ -1,21 +1,29 @@
-import { Link } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/shared/ui/alert";
-import { messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
+import { jobTexts, messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
 import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, isFileTarget, type FileTarget } from "~/models/files.fields";
 import { formatSize } from "./format-size";
 import {
   addFiles,
+  applyJobOutcomes,
   extensionAllowed,
+  jobEnded,
   formatEta,
   markFailed,
   markFinished,
   markProgress,
+  pendingJobIds,
   removeItem,
   resetForRetry,
+  type JobOutcomeView,
   type UploadFailureCode,
   type UploadItem,
 } from "./upload-list";
+import { truncateJobMessage } from "./truncate";
+import { TruncatedText } from "./truncated-text";
+import { JOB_POLL_INTERVAL_MS } from "./use-polling";
+import "./jobs.css";
 import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-notices";
 import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } from "./upload-transport";
 import "~/shared/ui/data-table.css";
@@ -37,6 +45,37 @@ export type UploadPanelProps = {
 
 let sequence = 0;
 const newId = () => `upload-${Date.now().toString(36)}-${++sequence}`;
+
+/** The page that answers the jobs' states (its loader's `jobOutcomes` for `?jobs=<id>,<id>`). */
+export const UPLOAD_JOBS_URL = "/captura/manual";
+
+/**
+ * Follows the jobs of the files this list sent until each has ended: their states are asked of the page's loader
+ * every JOB_POLL_INTERVAL_MS while the tab is visible (the transfer's "Finalizado" says nothing about the file).
+ */
+function useJobOutcomes(items: readonly UploadItem[], onOutcomes: (outcomes: readonly JobOutcomeView[]) => void) {
+  const fetcher = useFetcher<{ jobOutcomes?: JobOutcomeView[] }>();
+  const fetcherRef = useRef(fetcher);
+  fetcherRef.current = fetcher;
+  const pending = pendingJobIds(items).join(",");
+  useEffect(() => {
+    if (!pending) return;
+    const ask = () => {
+      if (document.visibilityState !== "visible" || fetcherRef.current.state !== "idle") return;
+      fetcherRef.current.load(`${UPLOAD_JOBS_URL}?${new URLSearchParams({ jobs: pending })}`);
+    };
+    const first = setTimeout(ask, 500);
+    const timer = setInterval(ask, JOB_POLL_INTERVAL_MS);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [pending]);
+  const outcomes = fetcher.data?.jobOutcomes;
+  useEffect(() => {
+    if (outcomes) onOutcomes(outcomes);
+  }, [outcomes, onOutcomes]);
+}
 
 /** Timed messages: each hides by itself after UPLOAD_MESSAGE_MS (see timed-notices.ts). */
 function useNotices() {
@@ -67,6 +106,10 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const { notices, push } = useNotices();
+  useJobOutcomes(
+    items,
+    useCallback((outcomes: readonly JobOutcomeView[]) => setItems((current) => applyJobOutcomes(current, outcomes)), []),
+  );
   useEffect(() => {
     if (!initialError) return;
     setShowInitialError(true);
@@ -99,7 +142,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         if (handles.current.get(item.id) !== handle) return;
         handles.current.delete(item.id);
         if (outcome.ok) {
-          setItems((current) => markFinished(current, item.id));
+          setItems((current) => markFinished(current, item.id, outcome.fileId));
           push("success", messages.uploaded([item.name]));
         } else if (!outcome.aborted) {
           setItems((current) => markFailed(current, item.id, outcome.code, outcome.detail));
@@ -145,7 +188,19 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
     add(event.dataTransfer?.files ?? null);
   };
 
-  const stateLabel = (item: UploadItem) => (item.status === "finished" ? t.stateFinished : item.status === "failed" ? t.stateFailed : t.stateActive);
+  // A sent file's state is its job's once that ended: refused or failed in words (not only by colour), else finished.
+  const stateLabel = (item: UploadItem) => {
+    if (item.status === "failed") return t.stateFailed;
+    if (item.status !== "finished") return t.stateActive;
+    if (item.job?.state === "refused") return jobTexts.stateRefused;
+    if (item.job?.state === "failed") return jobTexts.stateFailed;
+    return t.stateFinished;
+  };
+  const jobNote = (item: UploadItem) => {
+    if (item.status !== "finished" || !item.job) return null;
+    if (!jobEnded(item.job)) return item.job.state === "running" ? t.jobRunning : t.jobWaiting;
+    return item.job.message || null;
+  };
 
   return (
     <div className="upload-panel">
@@ -266,7 +321,7 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                 </tr>
               ) : (
                 items.map((item) => (
-                  <tr key={item.id} data-upload-name={item.name} data-status={item.status}>
+                  <tr key={item.id} data-upload-name={item.name} data-status={item.status} data-job={item.job?.state}>
                     <th scope="row" className="upload-table__name">
                       {item.name}
                       {itemTargets.current.has(item.id) ? (
@@ -281,7 +336,8 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                     </td>
                     <td className="upload-table__eta">{item.status === "uploading" ? formatEta(item.estimatedTime) : "—"}</td>
                     <td>
-                      <span className={`upload-state upload-state--${item.status}`}>{stateLabel(item)}</span>
+                      <span className={`upload-state upload-state--${item.job && jobEnded(item.job) ? item.job.state : item.status}`}>{stateLabel(item)}</span>
+                      {jobNote(item) ? <TruncatedText full={jobNote(item)!} cut={truncateJobMessage(jobNote(item)!)} className="upload-table__job" /> : null}
                       {item.error ? <span className="upload-table__error">{messages.uploadFailure(item.error)}{item.errorDetail ? ` ${item.errorDetail}` : ""}</span> : null}
                     </td>
                     <td>

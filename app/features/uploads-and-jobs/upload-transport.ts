@@ -15,7 +15,8 @@ import { FILE_TARGET_FIELD, type FileTarget } from "~/models/files.fields";
  */
 
 export type StoreKind = "local" | "s3";
-export type UploadOutcome = { ok: true } | { ok: false; aborted: true } | { ok: false; aborted?: false; code: UploadFailureCode; detail?: string };
+/** `fileId`: the job the server registered for the file, when it said (the upload list follows it). */
+export type UploadOutcome = { ok: true; fileId?: string } | { ok: false; aborted: true } | { ok: false; aborted?: false; code: UploadFailureCode; detail?: string };
 export type ProgressHandler = (loaded: number, total: number) => void;
 
 export type UploadHandle = { promise: Promise<UploadOutcome>; abort: () => void };
@@ -91,6 +92,11 @@ function failureOf(body: unknown, fallback: UploadFailureCode): { code: UploadFa
 
 const ABORTED: UploadOutcome = { ok: false, aborted: true };
 
+/** The registered job's id from the server's answer, when it is one. */
+function idOf(value: unknown): { fileId?: string } {
+  return typeof value === "string" && /^[0-9a-fA-F]{24}$/.test(value) ? { fileId: value } : {};
+}
+
 /** Local store: one multipart POST; the server stores and registers the file. */
 export function uploadToLocalStore(file: File, onProgress: ProgressHandler, transport: Transport = browserTransport, target?: FileTarget): UploadHandle {
   const controller = new AbortController();
@@ -103,7 +109,7 @@ export function uploadToLocalStore(file: File, onProgress: ProgressHandler, tran
       if ("aborted" in result || controller.signal.aborted) return ABORTED;
       if ("networkError" in result) return { ok: false, code: "COD.2" };
       const answer = (result.body ?? {}) as ApiAnswer;
-      if (result.status >= 200 && result.status < 300 && answer.ok === true) return { ok: true };
+      if (result.status >= 200 && result.status < 300 && answer.ok === true) return { ok: true, ...idOf((answer.files as Array<{ id?: unknown }> | undefined)?.[0]?.id) };
       return { ok: false, ...failureOf(result.body, "COD.2") };
     });
   return { promise, abort: () => controller.abort() };
@@ -199,7 +205,7 @@ export function uploadToS3(
       .catch(() => null);
     if (signal.aborted) return ABORTED;
     if (!registered || registered.status !== 200 || !registered.body?.ok) return { ok: false, ...failureOf(registered?.body, "COD.3") };
-    return { ok: true };
+    return { ok: true, ...idOf(registered.body.id) };
   };
 
   const promise = run()

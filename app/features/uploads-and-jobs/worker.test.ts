@@ -50,7 +50,7 @@ describe("worker: product master", () => {
     const line = (i: number, hero: string) => ["2027-01-15", "global", "local", "D", "A", "Sub", "Principal", "CAT", "Marca", `Produto ${i}`, i].map((v, idx) => (idx === 0 ? new Date(Date.UTC(2027, 0, 15)) : idx === 4 ? hero : v));
     const buffer = await xlsxBuffer([header, line(1001, "non-hero"), line(1002, "super")]);
     const { id } = await storeAndRegister("produtos.xlsx", buffer);
-    expect(await run()).toMatchObject({ kind: "done", status: 0, message: "1 linhas OK, 1 NOK" });
+    expect(await run()).toMatchObject({ kind: "done", status: 0, message: "1 linha OK, 1 NOK" });
     const ok = await rows(PRODUCT_MASTER, id);
     expect(ok).toHaveLength(1);
     expect(ok[0]).toMatchObject({ sku: "1001", hero: "non-hero", abcd: "D", data_validade_sku: new Date("2027-01-15T00:00:00Z"), _lineNumber: 2 });
@@ -63,7 +63,7 @@ describe("worker: channel and spend", () => {
   it("validates CNPJ check digits (comma-delimited CSV)", async () => {
     const csv = "cnpj,description,channel_siop\n11.222.333/0001-81,Loja A,SIOP1\n11222333000182,Loja B,SIOP2\n11222333000181,,\n";
     const { id } = await storeAndRegister("canal.csv", csv);
-    expect(await run()).toMatchObject({ status: 0, message: "1 linhas OK, 2 NOK" });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 2 NOK" });
     expect((await rows(CHANNEL, id))[0]).toMatchObject({ cnpj: "11222333000181", description: "Loja A", channel_siop: "SIOP1", _lineNumber: 2 });
     const nok = await rows(CHANNEL_NOK, id);
     expect(nok[0].Error).toBe('Coluna cnpj: valor "11222333000182" inválido; esperado um CNPJ de 14 dígitos com dígitos verificadores válidos');
@@ -85,7 +85,7 @@ describe("worker: channel and spend", () => {
       'Coluna channel: valor "RETAIL" inválido; esperado WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS | Coluna yearMonthDay: valor "2026-02-30" inválido; esperado uma data válida AAAAMMDD ou AAAA-MM-DD',
     );
     const csv = await storeAndRegister("spend.csv", "channel;marca;yearMonthDay\nBRANDSITE;M;20251201\n");
-    expect(await run()).toMatchObject({ status: 0, message: "1 linhas OK, 0 NOK" });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 0 NOK" });
     expect(await rows(PLANNING_SPEND, csv.id)).toHaveLength(1);
   });
 });
@@ -139,7 +139,7 @@ describe("worker: progress, leases, idempotency", () => {
     await run();
     // Simulate a re-run (Reprocessar, which gives the job a fresh allowance of claims): the job goes back to the queue.
     await (await testDb.db()).collection(FILES).updateOne({ _id: id }, { $set: { progress: 0, leaseUntil: null, retryBase: 1 } });
-    expect(await run()).toMatchObject({ message: "1 linhas OK, 1 NOK" });
+    expect(await run()).toMatchObject({ message: "1 linha OK, 1 NOK" });
     expect(await rows(PRODUCT_MASTER, id)).toHaveLength(1);
     expect(await rows(PRODUCT_MASTER_NOK, id)).toHaveLength(1);
   });
@@ -183,7 +183,7 @@ describe("worker: encodings", () => {
   it("reads a Latin-1 CSV (Windows export) without mangling accents", async () => {
     const text = [PRODUCT_HEADER, "SKU77;Café com açúcar;Marca;C;P;S;hero;A;;;2027-01-01"].join("\r\n");
     const { id } = await storeAndRegister("latin1.csv", Buffer.from(text, "latin1"));
-    expect(await run()).toMatchObject({ status: 0, message: "1 linhas OK, 0 NOK" });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 0 NOK" });
     expect((await rows(PRODUCT_MASTER, id))[0]).toMatchObject({ material_description: "Café com açúcar" });
   });
 });
@@ -196,7 +196,7 @@ describe("worker: give-up limit", () => {
     expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: expect.stringContaining("não é processado de novo automaticamente") });
     const { retryJob } = await import("~/models/file-jobs.server");
     expect(await retryJob(id, { email: TEST_UPLOADER, type: "USER BRONZE" })).toEqual({ ok: true });
-    expect(await run()).toMatchObject({ status: 0, message: "1 linhas OK, 0 NOK" });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 0 NOK" });
     expect(await findFileById(id)).toMatchObject({ attempts: 3, progress: 100 });
   });
 

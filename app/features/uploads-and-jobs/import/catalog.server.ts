@@ -1,8 +1,9 @@
 import { canUploadTo, type PermissionType, type UploadTargetId } from "~/access";
 import { accessContext } from "~/config.server";
 import { DATASET_TEMPLATES, type DatasetTemplate } from "./datasets/definitions";
-import { ruleDescription, ruleRequired, ruleType } from "./datasets/rules";
-import { channelTemplate, normalizeHeader, productTemplate, spendTemplate, type Template } from "./templates";
+import { checkCell, ruleDescription, ruleRequired, ruleType } from "./datasets/rules";
+import { exampleCells } from "./example-row";
+import { channelTemplate, checkRow, normalizeHeader, productTemplate, spendTemplate, type Template } from "./templates";
 import type { CellValue } from "./values";
 
 /**
@@ -140,6 +141,38 @@ export function templatesFor(type: PermissionType | "" | null | undefined): Temp
 function messageLabel(info: TemplateInfo): string {
   const master = [productTemplate, channelTemplate, spendTemplate].find((t) => t.id === info.id);
   return master ? master.label : info.label;
+}
+
+const examples = new Map<string, readonly unknown[]>();
+
+/**
+ * The example row of template `id` as the import stores it, in the template's column order (import/example-row.ts):
+ * the master-data rules (templates.ts checkRow) or the dataset rules (datasets/rules.ts checkCell) applied to each
+ * column's example. An example its own rules refuse is a mistake in this file: it throws.
+ */
+export function exampleValues(id: string): readonly unknown[] {
+  const known = examples.get(id);
+  if (known) return known;
+  const info = templateInfo(id);
+  if (!info) throw new Error(`No template ${id}`);
+  const { values, texts } = exampleCells(info.columns.map((c) => c.example));
+  const master = [productTemplate, channelTemplate, spendTemplate].find((t) => t.id === id);
+  let stored: unknown[];
+  if (master) {
+    stored = new Array<unknown>(values.length);
+    const errors = checkRow(master, values, texts, stored);
+    if (errors) throw new Error(`The example row of ${id} is invalid: ${errors.join(" | ")}`);
+  } else {
+    const dataset = DATASET_TEMPLATES.find((t) => t.id === id)!;
+    const out = { value: undefined as unknown };
+    stored = dataset.columns.map((c, k) => {
+      const problem = checkCell(c.rule, values[k], texts[k], out);
+      if (problem !== null) throw new Error(`The example row of ${id} is invalid: ${c.name}: ${problem}`);
+      return out.value;
+    });
+  }
+  examples.set(id, stored);
+  return stored;
 }
 
 export type ClosestTemplate = { label: string; missing: string[]; unexpected: string[] };

@@ -4,6 +4,7 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import type { JobClaim } from "~/models/file-jobs.server";
 import { saveUploadedExplorerDocument } from "~/models/explorer.server";
 import { extensionOf } from "~/services/storage.server";
+import { ThreadLimitError } from "~/shared/bounded-thread.server";
 import { DocumentUnreadableError, extractDocumentText, isDocumentFormat, MAX_DOCUMENT_CHARS } from "./document-text.server";
 import { JobLeaseLostError, megabytes, readWholeSource, SourceTooLargeError, startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";
 
@@ -27,6 +28,13 @@ export function documentTitle(originalName: string): string {
   return (stem || base).slice(0, 300);
 }
 
+/** Why a document past a limit of its reading thread (DOCUMENT_TEXT_LIMITS) was refused, naming the limit. */
+function refusal(error: ThreadLimitError): string {
+  if (error.limit === "inflated") return t.refusedInflated(megabytes(error.limits.maxInflatedBytes));
+  if (error.limit === "memory") return t.refusedMemory(error.limits.heapMb);
+  return t.refusedTime(Math.round(error.limits.timeoutMs / 1000));
+}
+
 export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
   const job = await startTargetJob(claim, options);
   const ext = extensionOf(claim.originalFile);
@@ -39,7 +47,8 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
     } catch (error) {
       if (error instanceof SourceTooLargeError) return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
       if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
-      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message));
+      // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
+      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
     }
     await job.beat(10, t.reading);
     let extracted;
@@ -49,6 +58,7 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
       );
     } catch (error) {
       if (error instanceof JobLeaseLostError) throw error;
+      if (error instanceof ThreadLimitError) return job.finish(FILE_STATUS_UNREADABLE, refusal(error));
       return job.finish(FILE_STATUS_UNREADABLE, t.unreadable(error instanceof DocumentUnreadableError ? error.message : (error as Error).message));
     }
     if (!/[\p{L}\p{N}]/u.test(extracted.text)) return job.finish(FILE_STATUS_UNREADABLE, t.noText);

@@ -11,6 +11,7 @@ import type { FileTarget } from "~/models/files.fields";
 import { action as documentAction, loader as documentLoader } from "~/routes/ij.explorer_.$id";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { currentUser } from "../../../../test/auth-mock";
+import { docxBomb, pdfBomb, SST_OPEN, xlsxBomb } from "../../../../test/zip-bombs";
 import { useTestDatabase } from "../../../../test/db";
 import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { documentTitle } from "./documents.server";
@@ -181,5 +182,55 @@ describe("explorer documents uploaded through /captura/manual", () => {
   it("titles a document by its file name", () => {
     expect(documentTitle("Plano_anual__2026.final.pdf")).toBe("Plano anual 2026.final");
     expect(documentTitle(".pdf")).toBe(".pdf");
+  });
+});
+
+describe("explorer documents and decompression bombs", () => {
+  // Each bomb is a file of a few MB whose parts inflate past a gigabyte: read whole, it would exhaust the heap (a fatal
+  // error that ends the process, not an exception).
+  const refusedInflated = "Documento recusado: o conteúdo descompactado passa de 100 MB; nada foi indexado.";
+
+  async function refusesThenGoesOn(name: string, bomb: Buffer, target?: FileTarget) {
+    const db = await testDb.db();
+    const before = await db.collection(EXPLORER_DOCUMENTS).countDocuments();
+    const { id } = await upload(name, bomb, target);
+    expect(await run()).toMatchObject({ kind: "done", status: 3 });
+    expect(await findFileById(id)).toMatchObject({ status: 3, progress: 100, message: refusedInflated });
+    expect(await db.collection(EXPLORER_DOCUMENTS).countDocuments()).toBe(before);
+    // The process goes on: the next document is read and indexed
+    const stem = name.split(".")[0];
+    const next = await upload(`depois_${stem}.docx`, await docxBuffer([`Inventário ${stem} conferido.`]));
+    expect(await run()).toMatchObject({ status: 0 });
+    expect(await findFileById(next.id)).toMatchObject({ status: 0 });
+    expect(await titlesFound(stem)).toEqual([`depois ${stem}`]);
+  }
+
+  it("refuses a DOCX whose body inflates to hundreds of megabytes", async () => {
+    const bomb = await docxBomb(12_000_000); // word/document.xml of 470 MB: 48 million elements once parsed
+    expect(bomb.length).toBeLessThan(8 * 1024 * 1024);
+    await refusesThenGoesOn("bombadocx.docx", bomb);
+  });
+
+  it("refuses an XLSX whose shared strings inflate past a gigabyte", async () => {
+    const strings = Buffer.from(`<si><t>${"bomba ".repeat(1_000)}</t></si>`.repeat(170));
+    const sst = { name: "xl/sharedStrings.xml", prefix: SST_OPEN, repeat: strings, times: 1_100, suffix: "</sst>" };
+    const bomb = await xlsxBomb({ sharedStrings: sst }); // 1.1 GB of shared strings, which exceljs keeps
+    expect(bomb.length).toBeLessThan(8 * 1024 * 1024);
+    await refusesThenGoesOn("bombaxlsx.xlsx", bomb, "explorer");
+  });
+
+  it("refuses a PDF whose content stream inflates past a gigabyte", async () => {
+    const bomb = await pdfBomb(1_100); // one string of 1.1 GB, which PDF.js decodes whole and lexes onto the heap
+    expect(bomb.length).toBeLessThan(8 * 1024 * 1024);
+    await refusesThenGoesOn("bombapdf.pdf", bomb);
+  });
+
+  it("stops, at the thread's memory, a PDF bomb the count of zlib streams cannot see (hex-encoded)", async () => {
+    const { id } = await upload("bombahex.pdf", await pdfBomb(1_100, { hex: true }));
+    expect(await run()).toMatchObject({ kind: "done", status: 3 });
+    expect(await findFileById(id)).toMatchObject({ status: 3, message: "Documento recusado: extrair o texto exige mais de 256 MB de memória; nada foi indexado." });
+    const next = await upload("depois_bombahex.txt", "Inventário bombahex conferido.", "explorer");
+    expect(await run()).toMatchObject({ status: 0 });
+    expect(await findFileById(next.id)).toMatchObject({ status: 0 });
   });
 });

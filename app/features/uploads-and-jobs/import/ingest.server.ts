@@ -15,11 +15,13 @@ import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.s
 import { batched, FileRefusedError, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { closestTemplate, detectDatasetLayout, type ClosestTemplate } from "./catalog.server";
+import { closestTemplate, detectDatasetLayout, exampleValues, type ClosestTemplate } from "./catalog.server";
+import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
 import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
 import { grantUpload } from "./upload-rights.server";
 import { cellText, formatCount, type CellValue } from "./values";
+import { countOf } from "../count-text";
 
 /**
  * Imports one claimed file into its template's OK / NOK collections.
@@ -86,8 +88,11 @@ function formatOf(key: string): Format | null {
 }
 
 export const ingestMessages = {
-  working: (rows: number) => `Processando: ${formatCount(rows)} linhas lidas`,
-  done: (ok: number, nok: number) => `${formatCount(ok)} linhas OK, ${formatCount(nok)} NOK`,
+  working: (rows: number) => `Processando: ${countOf(rows, "linha lida", "linhas lidas")}`,
+  done: (ok: number, nok: number, examples: ExampleRows = new ExampleRows()) =>
+    ok + nok === 0 && examples.count > 0
+      ? exampleRowTexts.only(examples, "carregado")
+      : `${countOf(ok, "linha OK", "linhas OK")}, ${formatCount(nok)} NOK${exampleRowTexts.suffix(examples)}`,
   unknownLayout: (closest?: ClosestTemplate) =>
     closest
       ? `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${closest.label}; faltam: ${listed(closest.missing)}; sobram: ${listed(closest.unexpected)}.`
@@ -148,8 +153,11 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const db = options.db ?? (await getDb());
   const clock = options.clock ?? systemClock;
   const format = formatOf(claim.originalFile);
-  const finish = async (status: number, message: string, okRows = 0, nokRows = 0): Promise<IngestOutcome> =>
-    (await finishJob(claim, { status, message, now: clock.now() })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
+  // `retryable`: a failure the same file can get past (storage unreachable, a stalled source); refusals are not.
+  const finish = async (status: number, message: string, okRows = 0, nokRows = 0, retryable = false): Promise<IngestOutcome> =>
+    (await finishJob(claim, { status, message, now: clock.now(), retryable }))
+      ? { kind: "done", status, message, okRows, nokRows }
+      : { kind: "lease-lost" };
 
   if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
   const openSource = options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile));
@@ -159,7 +167,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     opened = await openSource(claim);
   } catch (error) {
     const name = (error as Error).name;
-    return finish(FILE_STATUS_UNREADABLE, name === "StoredObjectNotFoundError" ? ingestMessages.missing() : ingestMessages.unreadable((error as Error).message));
+    // A missing object stays missing; any other failure to open it is the storage's, which may answer next time.
+    if (name === "StoredObjectNotFoundError") return finish(FILE_STATUS_UNREADABLE, ingestMessages.missing());
+    return finish(FILE_STATUS_UNREADABLE, ingestMessages.unreadable((error as Error).message), 0, 0, true);
   }
 
   const intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
@@ -191,6 +201,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   let returned: ReturnType<typeof returnedExportOf> = null;
   let okRows = 0;
   let nokRows = 0;
+  // Rows identical to the template's example (import/example-row.ts): neither OK nor NOK, named in the message.
+  const exampleRows = new ExampleRows();
+  let example: readonly unknown[] = [];
   let okBatch: Record<string, unknown>[] = [];
   let nokBatch: Record<string, unknown>[] = [];
   let batchTime = clock.now(); // one timestamp per batch, not one Date per row
@@ -313,6 +326,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
             break read;
           }
           indexes = layout.columns.map((c) => c.index);
+          example = exampleValues(layout.template.id);
           values = new Array(indexes.length);
           texts = new Array(indexes.length);
           stored = new Array(indexes.length);
@@ -337,6 +351,10 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
         const template = layout!.template;
         const headers = template.headers;
         const errors = checkRow(template, values, texts, stored);
+        if (errors === null && isExampleRow(example, stored)) {
+          exampleRows.note(row.line);
+          continue;
+        }
         const doc: Record<string, unknown> = { _id: rowId(row.line) };
         if (errors === null) {
           for (let k = 0; k < headers.length; k++) doc[headers[k]] = stored[k];
@@ -384,7 +402,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
       if (layout) await removeImportedRows(db, layout, claim.id);
       if (dataset) await dataset.discard();
       const message = error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : error instanceof FileRefusedError ? error.message : ingestMessages.unreadable(error.message);
-      return finish(FILE_STATUS_UNREADABLE, message);
+      return finish(FILE_STATUS_UNREADABLE, message, 0, 0, error instanceof SourceStalledError);
     }
     throw error;
   } finally {
@@ -407,7 +425,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(closest));
   }
   const [outcome] = await Promise.all([
-    finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows), okRows, nokRows),
+    finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows, exampleRows), okRows, nokRows),
     noteDataChanged([layout.template.okCollection, layout.template.nokCollection], db),
   ]);
   return outcome;

@@ -242,7 +242,8 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     } catch (error) {
       if (error instanceof SourceTooLargeError) return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
       if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
-      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message));
+      // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
+      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
     }
     const { default: Zip } = await import("jszip");
     let zip: JSZip;
@@ -292,7 +293,8 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
       } catch {
         await removeStored();
         const overBudget = limit < maxFileBytes;
-        return job.finish(FILE_STATUS_UNREADABLE, overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName), 0, 0);
+        // Past the inflation budget is a refusal; a write the storage did not take may succeed next time.
+        return job.finish(FILE_STATUS_UNREADABLE, overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName), 0, 0, !overBudget);
       }
       entries.push({
         name: v.name,

@@ -70,7 +70,7 @@ describe("an edited export uploaded through /captura/manual", () => {
     const { id } = await storeAndRegister("planejamento_editado.xlsx", Buffer.from(await workbook.xlsx.writeBuffer()), "gold@example.com");
     expect(await run()).toMatchObject({ kind: "done", status: 0 });
     const job = await findFileById(id);
-    expect(job?.message).toContain("2 alterados, 1 conflitos, 0 recusados");
+    expect(job?.message).toContain("2 alterados, 1 conflito, 0 recusados");
     expect(job?.message).toMatch(/\/ij\/plan_edit\?.*excel=[0-9a-f]{24}/);
 
     const after = await quantities();

@@ -45,8 +45,11 @@ export type TargetJob = {
   now(): Date;
   /** A heartbeat when the interval has passed (or `force`); throws JobLeaseLostError when the claim is lost. */
   beat(progress: number, message: string, force?: boolean): Promise<void>;
-  /** Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. */
-  finish(status: number, message: string, okRows?: number, nokRows?: number): Promise<TargetJobOutcome>;
+  /**
+   * Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. `retryable`:
+   * a failure the same file can get past (the storage did not answer), not a refusal of the file (finishJob).
+   */
+  finish(status: number, message: string, okRows?: number, nokRows?: number, retryable?: boolean): Promise<TargetJobOutcome>;
 };
 
 export async function startTargetJob(claim: JobClaim, options: TargetJobOptions): Promise<TargetJob> {
@@ -64,8 +67,8 @@ export async function startTargetJob(claim: JobClaim, options: TargetJobOptions)
       const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now: at });
       if (!held) throw new JobLeaseLostError();
     },
-    async finish(status, message, okRows = 0, nokRows = 0) {
-      return (await finishJob(claim, { status, message, now: now() })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
+    async finish(status, message, okRows = 0, nokRows = 0, retryable = false) {
+      return (await finishJob(claim, { status, message, now: now(), retryable })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
     },
   };
 }

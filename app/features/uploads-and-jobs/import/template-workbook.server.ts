@@ -3,7 +3,8 @@ import { templateTexts } from "~/messages";
 import type { TemplateInfo } from "./catalog.server";
 
 /**
- * A template as an XLSX download: sheet 1 the header row and one example row (what the worker reads: the first sheet),
+ * A template as an XLSX download: sheet 1 the header row and one example row, marked (what the worker reads: the first
+ * sheet; a row equal to the example is ignored there),
  * sheet 2 one line per column (name, type, unit, required, rule, description). Written with exceljs's streaming
  * writer, loaded on the first download.
  */
@@ -17,7 +18,12 @@ export function templateWorkbookResponse(info: TemplateInfo): Response {
     data.columns = info.columns.map((c) => ({ header: c.name, key: c.name, width: Math.max(14, c.name.length + 4, String(c.example).length + 2) }));
     data.getRow(1).font = { bold: true };
     data.getRow(1).commit();
-    data.addRow(info.columns.map((c) => c.example)).commit();
+    // The example row stays where people look for it, marked as one: grey italics and a note. The import recognises it
+    // by its values, not by its marks (a CSV has none): import/example-row.ts.
+    const example = data.addRow(info.columns.map((c) => c.example));
+    example.font = { italic: true, color: { argb: "FF6B6B6B" } };
+    example.getCell(1).note = t.exampleNote;
+    example.commit();
     data.commit();
     const help = workbook.addWorksheet(t.sheetColumns);
     help.columns = [
@@ -37,6 +43,7 @@ export function templateWorkbookResponse(info: TemplateInfo): Response {
     help.addRow({ name: t.helpWriteMode, rule: info.writeModeText }).commit();
     help.addRow({ name: t.helpFeeds, rule: info.feeds }).commit();
     if (info.allOrNothing) help.addRow({ name: t.helpAllOrNothing, rule: t.allOrNothingText }).commit();
+    help.addRow({ name: t.helpExample, rule: t.exampleText }).commit();
     help.commit();
     await workbook.commit();
   })().catch((error) => out.destroy(error as Error));

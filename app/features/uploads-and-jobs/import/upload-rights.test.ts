@@ -13,7 +13,7 @@ import { USER_PERMISSIONS } from "~/models/users.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { useTestDatabase } from "../../../../test/db";
 import { nokRowsDownload } from "../nok-rows.server";
-import { grantPermission, useTempDataDir } from "../test-helpers";
+import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../test-helpers";
 import { TEMPLATE_CATALOG } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
@@ -65,10 +65,14 @@ function collectionOf(id: string): string {
   return DATASET_COLLECTIONS[id as keyof typeof DATASET_COLLECTIONS].collection;
 }
 
-/** The template as /captura/manual hands it out: its header and its example row, as a Brazilian CSV. */
+/**
+ * The template as /captura/manual hands it out, as a Brazilian CSV: its header and its example row with one cell
+ * changed (NON_EXAMPLE_CELL), so the row loads: a row equal to the example is ignored (import/example-row.ts).
+ */
 function exampleCsv(id: string, over: Record<string, string> = {}): string {
   const info = TEMPLATE_CATALOG.find((t) => t.id === id)!;
-  const cell = (name: string, example: string | number) => (name in over ? over[name] : String(example));
+  const cells = { ...NON_EXAMPLE_CELL[id], ...over };
+  const cell = (name: string, example: string | number) => (name in cells ? cells[name] : String(example));
   return [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => cell(c.name, c.example)).join(";")].join("\n");
 }
 
@@ -167,7 +171,7 @@ describe("HR rows and the uploader's branch scope", () => {
   it("a row of another branch is refused with its reason, which refuses the whole file: nothing changes", async () => {
     const rows = exampleCsv("hr_aux") + "\n" + exampleCsv("hr_aux", { filial_nome: "Loja Norte", matricula: "200" }).split("\n")[1];
     const job = await upload("rh.csv", rows, STORE_EDITOR);
-    expect(job).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 1 NOK; nada foi aplicado/) });
+    expect(job).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 1 NOK; nada foi aplicado/) });
     const nok = await (await testDb.db()).collection(HR_AUX_NOK).find({ sourceFileId: job._id }).toArray();
     expect(nok.map((r) => r.Error)).toEqual(['Coluna filial_nome: valor "Loja Norte" inválido; filial fora das lojas liberadas para você (/ij/rh)']);
     expect(await (await testDb.db()).collection(HR_AUX).countDocuments()).toBe(0);

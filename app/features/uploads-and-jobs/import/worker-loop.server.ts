@@ -13,13 +13,13 @@ import { ingestClaimedFile, systemClock, type IngestClock, type IngestOptions, t
  * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease
  * ran out, i.e. when the attempt before never finished (its process died: a file that exhausted the memory, a kill,
  * a deploy past the grace period). Such a file is not tried again automatically: the next claim ends it with
- * status 3 and says so, and Reprocessar gives it a fresh allowance.
+ * status 3 and says so (retryable: the file may not be at fault), and "Tentar novamente" gives it a fresh allowance.
  */
 export const MAX_ATTEMPTS = 1;
 
 /** The message of a job given up (MAX_ATTEMPTS). */
 export const interruptedMessage =
-  "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo). Ele não é processado de novo automaticamente; verifique o arquivo e use Reprocessar.";
+  "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo). Ele não é processado de novo automaticamente; verifique o arquivo e use Tentar novamente.";
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export type WorkerLog = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
@@ -51,7 +51,7 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
   if (claim.attemptsSinceRetry > MAX_ATTEMPTS) {
     const message = interruptedMessage;
     options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
-    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message, now: clock.now() }))
+    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message, now: clock.now(), retryable: true }))
       ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
       : { kind: "lease-lost" };
   }

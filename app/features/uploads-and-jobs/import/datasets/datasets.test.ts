@@ -112,7 +112,7 @@ describe("template planning_quantity", () => {
     expect(fss).toMatchObject({ sku: "SKU2", valor: 1200, hero: "non-hero", abcd: "", dateRef: month(2026, 3), plc_localsku: "3-Released", revision: 0 });
 
     const second = await upload("plano2.csv", csv(PLANNING_HEADER, [planningRow(1), planningRow(2, { channel: "FSS", valor: 1500, hero: "non-hero", abcd: "" })]), "bia@example.com");
-    expect(second.file?.message).toBe("2 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alteradas, 1 sem alteração.");
+    expect(second.file?.message).toBe("2 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alterada, 1 sem alteração.");
     const row = await (await testDb.db()).collection(PLANNING_QUANTITY).findOne({ sku: "SKU2" });
     expect(row).toMatchObject({ valor: 1500, revision: 1, updatedBy: "bia@example.com" });
     const history = await (await testDb.db()).collection(PLANNING_HISTORY).find({ rowId: row!._id }).toArray();
@@ -141,7 +141,7 @@ describe("template planning_quantity", () => {
     const { id, file } = await upload("quebrado.csv", csv(PLANNING_HEADER, rows));
     expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, progress: 100 });
     expect(file?.message).toBe(
-      "1 linhas OK, 11 NOK; nada foi aplicado: o arquivo só é aplicado quando todas as linhas são válidas. Corrija as linhas listadas na base planning_quantity_nok e envie de novo.",
+      "1 linha OK, 11 NOK; nada foi aplicado: o arquivo só é aplicado quando todas as linhas são válidas. Corrija as linhas listadas na base planning_quantity_nok e envie de novo.",
     );
     const nok = await nokOf(PLANNING_QUANTITY_NOK, id);
     expect(nok.map((r) => [r._lineNumber, r.Error])).toEqual([
@@ -200,7 +200,7 @@ describe("template forecast", () => {
     expect(byMonth.get("2025-12")).toEqual([170000.1, null]);
 
     const again = await upload("forecast2.csv", csv(FORECAST_HEADER, [forecastRow({ forecast: "190.000,00" })]), "bia@example.com");
-    expect(again.file?.message).toBe("1 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alteradas, 0 sem alteração.");
+    expect(again.file?.message).toBe("1 linha OK, 0 NOK. Aplicado: 0 novas, 1 alterada, 0 sem alteração.");
     expect(await (await testDb.db()).collection(FORECAST_HISTORY).find().toArray()).toMatchObject([{ rf: "RF1 2026", old: 182500, new: 190000, by: "bia@example.com", via: "upload" }]);
     expect(await count(FORECAST)).toBe(3);
   });
@@ -209,7 +209,7 @@ describe("template forecast", () => {
     const first = await upload("rf1.csv", csv(FORECAST_HEADER, ["2026-01", "2026-02", "2026-03"].map((m) => forecastRow({ data_ref: m }))));
     expect(first.file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 3 novas, 0 alteradas, 0 sem alteração.");
     const mixed = [forecastRow({ rf: "RF2 2026" }), forecastRow({ rf: "RF2 2026", data_ref: "2026-02" }), forecastRow({ forecast: "1,00" })];
-    expect((await upload("rf2.csv", csv(FORECAST_HEADER, mixed))).file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 2 novas, 1 alteradas, 0 sem alteração.");
+    expect((await upload("rf2.csv", csv(FORECAST_HEADER, mixed))).file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 2 novas, 1 alterada, 0 sem alteração.");
     // Only the scenario the previous file added, spelt in lower case: its two rows are found and changed.
     const again = [forecastRow({ rf: "rf2 2026", forecast: "2,00" }), forecastRow({ rf: "rf2 2026", data_ref: "2026-02", forecast: "2,00" })];
     expect((await upload("rf2-again.csv", csv(FORECAST_HEADER, again))).file?.message).toBe("2 linhas OK, 0 NOK. Aplicado: 0 novas, 2 alteradas, 0 sem alteração.");
@@ -231,7 +231,7 @@ describe("template forecast", () => {
       forecastRow({ forecast: "2" }),
     ];
     const { id, file } = await upload("forecast-quebrado.csv", csv(FORECAST_HEADER, rows));
-    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 7 NOK; nada foi aplicado/) });
+    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 7 NOK; nada foi aplicado/) });
     expect((await nokOf(FORECAST_NOK, id)).map((r) => r.Error)).toEqual([
       'Coluna rf: valor "RF5 2026" inválido; esperado actual ou RF1 a RF4 seguido do ano, ex.: "RF1 2026" (ano de 2000 a 2099)',
       'Coluna cost_center_concat: valor "" inválido; campo obrigatório',
@@ -276,7 +276,7 @@ const ledgerRow = (over: Partial<Record<string, string | number>> = {}) => {
     fiscal: "não",
     actual: "12.400.000,00",
     priorYear: "11.950.000,00",
-    forecast: "12.600.000,00",
+    forecast: "12.650.000,00", // not the template's example row (12.600.000,00), which an upload ignores
   };
   return LEDGER_HEADER.map((h) => (h in over ? over[h]! : base[h]));
 };
@@ -290,10 +290,10 @@ describe("template ledger", () => {
     ]);
     const rows = [ledgerRow(), ledgerRow({ account: "1.1.04.001", category2: "Recoverable Taxes", category3: "ICMS Recoverable", fiscal: "sim", actual: "1350000.5", priorYear: "", forecast: "" })];
     const { file } = await upload("razao.csv", csv(LEDGER_HEADER, rows));
-    expect(file).toMatchObject({ status: 0, message: "2 linhas OK, 0 NOK. Aplicado: 1 pares (empresa, mês) substituídos (1 linhas removidas, 2 gravadas)." });
+    expect(file).toMatchObject({ status: 0, message: "2 linhas OK, 0 NOK. Aplicado: 1 par (empresa, mês) substituído (1 linha removida, 2 gravadas)." });
     const jan = await ledgerRows("2236", [month(2026, 1)]);
     expect(jan.map((r) => [r.account, r.actual, r.priorYear, r.forecast])).toEqual([
-      ["1.1.02.001", 12_400_000, 11_950_000, 12_600_000],
+      ["1.1.02.001", 12_400_000, 11_950_000, 12_650_000],
       ["1.1.04.001", 1_350_000.5, 0, 0],
     ]);
     expect(await ledgerRows("2236", [month(2025, 12)])).toHaveLength(1);
@@ -302,7 +302,7 @@ describe("template ledger", () => {
       { _id: "1.1.04.001", category3: "ICMS Recoverable", fiscal: true, order: 2 },
     ]);
     const report = await fpaReport("2236", month(2026, 1));
-    expect(report?.current.find((r) => r.id === "1.1.02.001")).toMatchObject({ actual: 12_400_000, rf_n: 12_600_000, type: "row" });
+    expect(report?.current.find((r) => r.id === "1.1.02.001")).toMatchObject({ actual: 12_400_000, rf_n: 12_650_000, type: "row" });
     // The same file again: the same rows, no copies.
     await upload("razao-de-novo.csv", csv(LEDGER_HEADER, rows));
     expect(await count(LEDGER, { month: month(2026, 1) })).toBe(2);
@@ -321,7 +321,7 @@ describe("template ledger", () => {
       ledgerRow({ month: "2026-02" }),
     ];
     const { id, file } = await upload("razao-quebrado.csv", csv(LEDGER_HEADER, rows));
-    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 6 NOK; nada foi aplicado/) });
+    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 6 NOK; nada foi aplicado/) });
     expect((await nokOf(LEDGER_NOK, id)).map((r) => r.Error)).toEqual([
       'Coluna businessUnitID: valor "1234" inválido; esperado 2236, 4313, 4664, 5454, 9311',
       'Coluna category1: valor "Assets" inválido; esperado No-current Assets, Current Assets, Current Liabilities, No-current Liabilities, Equity',
@@ -389,7 +389,7 @@ describe("template hr_aux", () => {
       ["Bruno Dias", "***.444.777-**", 830, ""],
     ]);
     const again = await upload("rh2.csv", csv(HR_HEADER, [hrRow({ comentario: "", dias_media: "22" })]), "bia@example.com");
-    expect(again.file?.message).toBe("1 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alteradas, 0 sem alteração.");
+    expect(again.file?.message).toBe("1 linha OK, 0 NOK. Aplicado: 0 novas, 1 alterada, 0 sem alteração.");
     expect(await (await testDb.db()).collection(HR_AUX).findOne({ matricula: "100231" })).toMatchObject({ dias_media: 22, comentario: "Meta superada.", updatedBy: "bia@example.com" });
     expect(await (await testDb.db()).collection(HR_AUX_CHANGES).find().toArray()).toMatchObject([{ field: "dias_media", old: 21.5, new: 22, via: "upload", user: "bia@example.com" }]);
   });
@@ -410,7 +410,7 @@ describe("template hr_aux", () => {
       hrRow({ dias_media: "20" }),
     ];
     const { id, file } = await upload("rh-quebrado.csv", csv(HR_HEADER, rows));
-    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 9 NOK; nada foi aplicado/) });
+    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 9 NOK; nada foi aplicado/) });
     expect((await nokOf(HR_AUX_NOK, id)).map((r) => r.Error)).toEqual([
       'Coluna cpf: valor "529.982.247-24" inválido; esperado um CPF de 11 dígitos com dígitos verificadores válidos',
       'Coluna cpf: valor "" inválido; campo obrigatório; esperado um CPF de 11 dígitos',
@@ -443,8 +443,9 @@ describe("template hr_aux", () => {
 // e. FP&A responsibles
 
 const FPA_HEADER = ["businessUnitID", "country", "functionalArea", "personResponsible", "userResponsible", "costCenter"];
+// userResponsible is not the example's (Rafael Costa): unit 2236's row would be the template's example row, ignored.
 const fpaRow = (unit: string, over: Partial<Record<string, string>> = {}) =>
-  FPA_HEADER.map((h) => over[h] ?? ({ businessUnitID: unit, country: "Brasil", functionalArea: "Controladoria", personResponsible: "Carla Mendes", userResponsible: "Rafael Costa", costCenter: `CC${unit}01 - Controladoria` } as Record<string, string>)[h]);
+  FPA_HEADER.map((h) => over[h] ?? ({ businessUnitID: unit, country: "Brasil", functionalArea: "Controladoria", personResponsible: "Carla Mendes", userResponsible: "Rafael Costa Lima", costCenter: `CC${unit}01 - Controladoria` } as Record<string, string>)[h]);
 
 describe("template fpa_responsibles", () => {
   it("upserts each unit's header, which the FP&A report reads", async () => {
@@ -452,7 +453,7 @@ describe("template fpa_responsibles", () => {
     expect(file).toMatchObject({ status: 0, message: "2 linhas OK, 0 NOK. Aplicado: 2 novas, 0 alteradas, 0 sem alteração." });
     expect(await findResponsible("4313")).toMatchObject({ _id: "4313", country: "Argentina", personResponsible: "Carla Mendes", costCenter: "CC431301 - Controladoria" });
     const again = await upload("fpa2.csv", csv(FPA_HEADER, [fpaRow("2236", { personResponsible: "Outra Pessoa" })]));
-    expect(again.file?.message).toBe("1 linhas OK, 0 NOK. Aplicado: 0 novas, 1 alteradas, 0 sem alteração.");
+    expect(again.file?.message).toBe("1 linha OK, 0 NOK. Aplicado: 0 novas, 1 alterada, 0 sem alteração.");
     expect(await findResponsible("2236")).toMatchObject({ personResponsible: "Outra Pessoa" });
     expect(await count(FPA_RESPONSIBLES)).toBe(2);
   });
@@ -460,7 +461,7 @@ describe("template fpa_responsibles", () => {
   it("refuses broken rows (each rule once) and applies nothing", async () => {
     const before = await snapshot([FPA_RESPONSIBLES]);
     const { id, file } = await upload("fpa-quebrado.csv", csv(FPA_HEADER, [fpaRow("2236"), fpaRow("9999"), fpaRow("4313", { country: "" }), fpaRow("4664", { costCenter: "C".repeat(201) }), fpaRow("2236")]));
-    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 4 NOK; nada foi aplicado/) });
+    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 4 NOK; nada foi aplicado/) });
     expect((await nokOf(FPA_RESPONSIBLES_NOK, id)).map((r) => r.Error)).toEqual([
       'Coluna businessUnitID: valor "9999" inválido; esperado 2236, 4313, 4664, 5454, 9311',
       'Coluna country: valor "" inválido; campo obrigatório',
@@ -491,7 +492,8 @@ describe("template fpa_responsibles", () => {
 
 const FISCAL_HEADER = ["businessUnitID", "year", "account", "description", "value", "worksheet_file", "document_file"];
 const fiscalRow = (over: Partial<Record<string, string | number>> = {}) => {
-  const base: Record<string, string | number> = { businessUnitID: "2236", year: 2025, account: "1.1.04.001", description: "ICMS Recoverable", value: "1.350.000,00", worksheet_file: "icms_2236.xlsx", document_file: "icms_2236.pdf" };
+  // Not the template's example row (value 1.350.000,00), which an upload ignores.
+  const base: Record<string, string | number> = { businessUnitID: "2236", year: 2025, account: "1.1.04.001", description: "ICMS Recoverable", value: "1.360.000,00", worksheet_file: "icms_2236.xlsx", document_file: "icms_2236.pdf" };
   return FISCAL_HEADER.map((h) => (h in over ? over[h]! : base[h]));
 };
 
@@ -507,10 +509,10 @@ describe("template fiscal_items", () => {
     const db = await testDb.db();
     await db.collection(FISCAL_ITEMS).insertOne({ businessUnitID: "2236", year: 2025, account: "old", description: "Antigo", value: 1, worksheet: { bucket: "local", key: "x", name: "x" }, document: { bucket: "local", key: "y", name: "y" } });
     const { file } = await upload("fiscal.csv", csv(FISCAL_HEADER, [fiscalRow(), fiscalRow({ account: "1.2.01.001", description: "Judicial Deposits", value: "2100000" })]));
-    expect(file).toMatchObject({ status: 0, message: "2 linhas OK, 0 NOK. Aplicado: 1 pares (empresa, ano) substituídos (1 linhas removidas, 2 gravadas)." });
+    expect(file).toMatchObject({ status: 0, message: "2 linhas OK, 0 NOK. Aplicado: 1 par (empresa, ano) substituído (1 linha removida, 2 gravadas)." });
     const items = await listFiscalItems("2236");
     expect(items.map((i) => [i.account, i.description, i.value, i.worksheet.name, i.document.key])).toEqual([
-      ["1.1.04.001", "ICMS Recoverable", 1_350_000, "icms_2236.xlsx", "2026/01/icms_2236.pdf"],
+      ["1.1.04.001", "ICMS Recoverable", 1_360_000, "icms_2236.xlsx", "2026/01/icms_2236.pdf"],
       ["1.2.01.001", "Judicial Deposits", 2_100_000, "icms_2236.xlsx", "2026/01/icms_2236.pdf"],
     ]);
   });
@@ -520,7 +522,7 @@ describe("template fiscal_items", () => {
     const before = await snapshot([FISCAL_ITEMS]);
     const rows = [fiscalRow(), fiscalRow({ year: "20x5", description: "A" }), fiscalRow({ value: "", description: "B" }), fiscalRow({ description: "" }), fiscalRow({ description: "C", worksheet_file: "nao-existe.xlsx" }), fiscalRow()];
     const { id, file } = await upload("fiscal-quebrado.csv", csv(FISCAL_HEADER, rows));
-    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linhas OK, 5 NOK; nada foi aplicado/) });
+    expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 5 NOK; nada foi aplicado/) });
     expect((await nokOf(FISCAL_ITEMS_NOK, id)).map((r) => r.Error)).toEqual([
       'Coluna year: valor "20x5" inválido; esperado um número inteiro',
       'Coluna value: valor "" inválido; campo obrigatório',

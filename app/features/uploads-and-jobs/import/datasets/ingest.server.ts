@@ -5,7 +5,10 @@ import { uploadRightsTexts } from "~/messages";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
 import type { CellValue } from "../values";
+import { countOf } from "../../count-text";
 import { formatCount } from "../values";
+import { exampleValues } from "../catalog.server";
+import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
 import { applySpooled, DATASET_COLLECTIONS, holdsNoneOf, looksKeysUp, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
 import { LEDGER_ACCOUNT_COLUMNS, type DatasetTemplate, type RowChecker, type RowValues } from "./definitions";
 import { checkCell, invalid } from "./rules";
@@ -14,7 +17,8 @@ import { RowSpool, type SpooledRow } from "./spool.server";
 /**
  * One file of an all-or-nothing template, from its rows to the business collection:
  *
- * 1. each row is checked (cell rules, then the template's checks across columns and rows); a valid row goes to the
+ * 1. a row identical to the template's example (../example-row.ts) is counted and skipped, neither OK nor NOK;
+ *    each other row is checked (cell rules, then the template's checks across columns and rows); a valid row goes to the
  *    run's spool (spool.server.ts) with its key, an invalid one to the NOK collection with its line and Error; a key
  *    that an earlier line of the file already holds is a duplicate, NOK too;
  * 2. at the end, a file with any NOK row (or none at all) applies nothing; a file without is applied from the spool
@@ -32,14 +36,15 @@ const MAX_WRITES_IN_FLIGHT = 2;
 const FRESH_CHECK_MAX_VALUES = 10_000;
 
 export const datasetMessages = {
-  rejected: (ok: number, nok: number, nokCollection: string) =>
-    `${formatCount(ok)} linhas OK, ${formatCount(nok)} NOK; nada foi aplicado: o arquivo só é aplicado quando todas as linhas são válidas. Corrija as linhas listadas na base ${nokCollection} e envie de novo.`,
+  rejected: (ok: number, nok: number, nokCollection: string, examples: ExampleRows = new ExampleRows()) =>
+    `${countOf(ok, "linha OK", "linhas OK")}, ${formatCount(nok)} NOK${exampleRowTexts.suffix(examples)}; nada foi aplicado: o arquivo só é aplicado quando todas as linhas são válidas. Corrija as linhas listadas na base ${nokCollection} e envie de novo.`,
   noRows: () => "Nenhuma linha de dados abaixo do cabeçalho: nada foi aplicado.",
-  applying: (done: number, total: number) => `Aplicando: ${formatCount(done)} de ${formatCount(total)} linhas`,
-  upserted: (ok: number, r: ApplyResult) =>
-    `${formatCount(ok)} linhas OK, 0 NOK. Aplicado: ${formatCount(r.inserted)} novas, ${formatCount(r.updated)} alteradas, ${formatCount(r.unchanged)} sem alteração.`,
-  replaced: (ok: number, r: ApplyResult, what: string) =>
-    `${formatCount(ok)} linhas OK, 0 NOK. Aplicado: ${formatCount(r.pairs)} ${what} substituídos (${formatCount(r.removed)} linhas removidas, ${formatCount(r.inserted)} gravadas).`,
+  applying: (done: number, total: number) => `Aplicando: ${formatCount(done)} de ${countOf(total, "linha", "linhas")}`,
+  upserted: (ok: number, r: ApplyResult, examples: ExampleRows = new ExampleRows()) =>
+    `${countOf(ok, "linha OK", "linhas OK")}, 0 NOK${exampleRowTexts.suffix(examples)}. Aplicado: ${countOf(r.inserted, "nova", "novas")}, ${countOf(r.updated, "alterada", "alteradas")}, ${formatCount(r.unchanged)} sem alteração.`,
+  /** `pair`: what a pair is, e.g. "(empresa, mês)". */
+  replaced: (ok: number, r: ApplyResult, pair: string, examples: ExampleRows = new ExampleRows()) =>
+    `${countOf(ok, "linha OK", "linhas OK")}, 0 NOK${exampleRowTexts.suffix(examples)}. Aplicado: ${countOf(r.pairs, `par ${pair} substituído`, `pares ${pair} substituídos`)} (${countOf(r.removed, "linha removida", "linhas removidas")}, ${countOf(r.inserted, "gravada", "gravadas")}).`,
   duplicate: (keyColumns: readonly string[], otherLine: number) => `linha duplicada: a linha ${otherLine} tem os mesmos ${keyColumns.join(", ")}`,
   fileNotFound: "arquivo não encontrado no repositório (/repo/format); envie-o antes por /captura/manual",
 };
@@ -60,6 +65,9 @@ export type DatasetImportContext = {
 export class DatasetImport {
   okRows = 0;
   nokRows = 0;
+  /** Rows identical to the template's example: skipped, named in the message. */
+  readonly exampleRows = new ExampleRows();
+  private readonly example: readonly unknown[];
   private pending: Pending = { spooled: [], texts: new Map(), nok: [] };
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
@@ -85,6 +93,7 @@ export class DatasetImport {
     this.checker = template.newRowChecker?.() ?? null;
     this.firstKeyValues = looksKeysUp(template.id) ? new Map() : null;
     this.names = template.columns.map((c) => c.name);
+    this.example = exampleValues(template.id);
     this.nokCollection = DATASET_COLLECTIONS[template.id].nokCollection;
     this.batchTime = ctx.now();
   }
@@ -134,6 +143,11 @@ export class DatasetImport {
       const problem = checkCell(columns[k].rule, values[k], texts[k], this.cell);
       if (problem !== null) (errors ??= []).push(invalid(columns[k].name, texts[k], problem));
       row[columns[k].name] = this.cell.value;
+    }
+    // Before the checks across rows: the example takes no key and no part in them.
+    if (errors === null && isExampleRecord(this.example, row, this.names)) {
+      this.exampleRows.note(line);
+      return;
     }
     if (errors === null && this.checker) errors = this.checker(row, line);
     if (errors === null && this.template.id === "hr_aux" && this.ctx.branchScope && !inBranchScope(String(row.filial_nome), this.ctx.branchScope)) {
@@ -255,12 +269,12 @@ export class DatasetImport {
     await step(Promise.all(writes));
     if (this.okRows + this.nokRows === 0) {
       await step(this.discard());
-      return { status: FILE_STATUS_REJECTED, message: datasetMessages.noRows() };
+      return { status: FILE_STATUS_REJECTED, message: this.exampleRows.count > 0 ? exampleRowTexts.only(this.exampleRows, "aplicado") : datasetMessages.noRows() };
     }
     if (this.nokRows > 0) {
       await step(this.removeSpool());
       await step(noteDataChanged([this.nokCollection], this.ctx.db));
-      return { status: FILE_STATUS_REJECTED, message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection) };
+      return { status: FILE_STATUS_REJECTED, message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection, this.exampleRows) };
     }
     this.lineOfKey.clear(); // every key is checked: the apply needs none of them (~90 MB at 300,000 rows)
     this.applied = { done: 0, total: this.okRows };
@@ -275,10 +289,10 @@ export class DatasetImport {
     await step(noteDataChanged(this.collections, this.ctx.db));
     const message =
       this.template.id === "ledger"
-        ? datasetMessages.replaced(this.okRows, result, "pares (empresa, mês)")
+        ? datasetMessages.replaced(this.okRows, result, "(empresa, mês)", this.exampleRows)
         : this.template.id === "fiscal_items"
-          ? datasetMessages.replaced(this.okRows, result, "pares (empresa, ano)")
-          : datasetMessages.upserted(this.okRows, result);
+          ? datasetMessages.replaced(this.okRows, result, "(empresa, ano)", this.exampleRows)
+          : datasetMessages.upserted(this.okRows, result, this.exampleRows);
     return { status: 0, message };
   }
 
