@@ -1,6 +1,6 @@
-import { createCookie, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { getConfig } from "~/config.server";
+import { signedCookie } from "./signed-cookie.server";
 
 /**
  * A one-time toast: an action sets it (usually with a redirect), the next document or data
@@ -23,18 +23,8 @@ export type ToastInput = Omit<Toast, "id" | "type"> & { id?: string; type?: Toas
 
 export const TOAST_COOKIE_NAME = "jp_toast";
 
-function toastCookie() {
-  const config = getConfig();
-  return createCookie(TOAST_COOKIE_NAME, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.isProduction && config.origin.startsWith("https://"),
-    secrets: [config.session.secret],
-    // A toast nobody reads within a few minutes is stale.
-    maxAge: 5 * 60,
-  });
-}
+// A toast nobody reads within a few minutes is stale.
+const toastCookie = () => signedCookie(TOAST_COOKIE_NAME, 5 * 60);
 
 /** The Set-Cookie header that carries a toast to the next request. */
 export async function createToastHeaders(input: ToastInput): Promise<Headers> {

@@ -1,5 +1,4 @@
-import { createCookie } from "@remix-run/node";
-import { getConfig } from "~/config.server";
+import { signedCookie } from "~/shared/signed-cookie.server";
 
 /**
  * "Report generated successfully." is the answer to Generate report, not a state of the page (issue 55 §5): the
@@ -11,18 +10,8 @@ import { getConfig } from "~/config.server";
 export const GENERATED_PARAM = "generated";
 const COOKIE_NAME = "jp_generated";
 
-function generatedCookie() {
-  const config = getConfig();
-  return createCookie(COOKIE_NAME, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.isProduction && config.origin.startsWith("https://"),
-    secrets: [config.session.secret],
-    // Read by the redirect's very next request; a cookie nobody read within a minute is stale.
-    maxAge: 60,
-  });
-}
+// Read by the redirect's very next request; a cookie nobody read within a minute is stale.
+const generatedCookie = () => signedCookie(COOKIE_NAME, 60);
 
 /** The Set-Cookie header that marks the results of `key` (the results path and filter) as just generated. */
 export async function generatedHeaders(key: string): Promise<Headers> {
