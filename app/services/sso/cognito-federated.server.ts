@@ -1,4 +1,4 @@
-import { createCookie } from "@remix-run/node";
+import { signedCookie } from "~/shared/signed-cookie.server";
 import { CognitoJwtVerifier } from "aws-jwt-verify";
 import type { Fetcher } from "aws-jwt-verify/https";
 import { SimpleJwksCache } from "aws-jwt-verify/jwk";
@@ -34,16 +34,9 @@ function cognitoSettings(config: Config): CognitoSettings {
   return { region, userPoolId, clientId, domain: domain.replace(/\/$/, ""), identityProviderName };
 }
 
-function nonceCookie(config: Config) {
-  return createCookie(FEDERATED_NONCE_COOKIE, {
-    path: "/saml",
-    httpOnly: true,
-    // The hosted UI returns with a top-level GET and our page posts same-origin: Lax is enough.
-    sameSite: "lax",
-    secure: config.isProduction && config.origin.startsWith("https://"),
-    secrets: [config.session.secret],
-    maxAge: FEDERATED_NONCE_TTL_SECONDS,
-  });
+// The hosted UI returns with a top-level GET and our page posts same-origin: Lax is enough.
+function nonceCookie() {
+  return signedCookie(FEDERATED_NONCE_COOKIE, FEDERATED_NONCE_TTL_SECONDS, "/saml");
 }
 
 /**
@@ -61,12 +54,12 @@ export async function startFederatedSignIn(): Promise<{ url: string; setCookie: 
   url.searchParams.set("redirect_uri", `${config.origin}/saml`);
   url.searchParams.set("scope", "openid email");
   url.searchParams.set("nonce", nonce);
-  return { url: url.toString(), setCookie: await nonceCookie(config).serialize(nonce) };
+  return { url: url.toString(), setCookie: await nonceCookie().serialize(nonce) };
 }
 
 /** The Set-Cookie header that forgets the nonce once it was used (or refused). */
 export async function clearFederatedNonce(): Promise<string> {
-  return nonceCookie(getConfig()).serialize("", { maxAge: 0 });
+  return nonceCookie().serialize("", { maxAge: 0 });
 }
 
 let cached: { key: string; verifier: ReturnType<typeof createVerifier> } | undefined;
@@ -119,7 +112,7 @@ export async function verifyFederatedSignIn({ idToken, expiresIn, cookieHeader }
     throw new SsoError("id_token not valid", { cause: error });
   }
 
-  const expected = await nonceCookie(config).parse(cookieHeader);
+  const expected = await nonceCookie().parse(cookieHeader);
   if (typeof expected !== "string" || expected.length === 0) throw new SsoError("no sign-in in progress in this browser (nonce cookie missing)");
   if (payload.nonce !== expected) throw new SsoError("id_token nonce does not match this browser's sign-in");
 
