@@ -268,10 +268,12 @@ test("rejected rows: newest first, narrowed to one file from the job list's link
     expect(await skus(plain)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
   });
 
-  // Types that may not open the repository get no link.
+  // Its uploader, who may not open the repository, gets its refused rows as a download instead (issue 55 §2).
   await page.context().clearCookies();
   await signIn(page, app.baseURL, "bronze@demo.local");
   await page.goto("/captura/processando");
   await page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) }).waitFor();
-  expect(await page.getByRole("link", { name: jobTexts.nokRowsOf(name) }).count()).toBe(0);
+  const own = page.getByRole("link", { name: jobTexts.nokRowsDownloadOf(name), exact: true });
+  expect(await own.count()).toBe(1);
+  expect(await own.getAttribute("href")).toMatch(/^\/captura\/processando\/nok\/[0-9a-f]{24}$/);
 });

@@ -456,7 +456,7 @@ test("Report generated successfully answers Generate report only, with and witho
   await page.getByRole("link", { name: messages.next }).click();
   await page.waitForURL((url) => url.searchParams.get("page") === "2");
   await banner(page).getByText(quantityText).waitFor();
-  expect(await says(page)).toBe(0);
+  await expect.poll(() => says(page)).toBe(0); // the next page renders after its URL
 
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "gold@demo.local");
