@@ -6,7 +6,9 @@ import { splitByProcess } from "./test/isolation";
 
 // Importing the portal's modules again for each of 140 files was half the suite's time: 184-193 s with every file
 // isolated, 125-143 s with only the files that change shared state or hold a process's resources (test/isolation.ts).
-const { isolated, shared } = splitByProcess(["app", "server", "packages", "test", "scripts"], /\.test\.tsx?$/, ["test/e2e"]);
+const { isolated, shared } = splitByProcess(["app", "server", "packages", "test", "scripts"], /\.test\.tsx?$/, [
+  "test/e2e",
+]);
 
 export default defineConfig({
   plugins: [tsconfigPaths()],

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { FeatureFlag } from "~/config.server";
 import { PERMISSION_TYPES, type PermissionType } from "~/models/users.server";
-import { ASSIGNABLE_TIERS, DEFAULT_HR_EDITOR_TYPES, ROUTE_ACCESS, TIER_LABELS, canAccessRoute, routeRule, type AccessContext, type Features, type RouteId } from "./access";
+import {
+  ASSIGNABLE_TIERS,
+  DEFAULT_HR_EDITOR_TYPES,
+  ROUTE_ACCESS,
+  TIER_LABELS,
+  canAccessRoute,
+  routeRule,
+  type AccessContext,
+  type Features,
+  type RouteId,
+} from "./access";
 import { FALLBACK_LANDING, buildNavigation, landingFor, type DashboardSummary } from "./navigation";
 
 const allOn: Features = {
@@ -82,7 +92,17 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.cockpit_preview", [SA, GO], "report"],
 ];
 
-const PUBLIC_ROUTES: RouteId[] = ["root", "routes/_index", "routes/recovery.$code", "routes/home", "routes/saml", "routes/saml.login", "routes/saml.metadata", "routes/logout", "routes/$"];
+const PUBLIC_ROUTES: RouteId[] = [
+  "root",
+  "routes/_index",
+  "routes/recovery.$code",
+  "routes/home",
+  "routes/saml",
+  "routes/saml.login",
+  "routes/saml.metadata",
+  "routes/logout",
+  "routes/$",
+];
 
 describe("route rules: every guarded route × every type × each flag", () => {
   for (const [route, types, flag] of EXPECTED) {
@@ -191,7 +211,8 @@ describe("buildNavigation", () => {
     buildNavigation(type, dashboards, ctx(features)).sideNav.map((g) => [g.label, g.items.map((i) => i.label)]);
 
   it("builds the header menu per type with the spec's texts", () => {
-    const menu = (type: PermissionType) => buildNavigation(type, dashboards, ctx()).menu.map((m) => `${m.label}→${m.to}`);
+    const menu = (type: PermissionType) =>
+      buildNavigation(type, dashboards, ctx()).menu.map((m) => `${m.label}→${m.to}`);
     expect(menu(SA)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(PE)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(UA)).toEqual(["Gerenciamento de usuários→/user/config", "Logout→/logout"]);
@@ -207,7 +228,10 @@ describe("buildNavigation", () => {
   it("gives USER GOLD everything, dashboards sorted by painelId", () => {
     expect(labels(GO)).toEqual([
       ["Intelligent Journey", ["Estoque", "Vendas", "Financial Statement", "Relatorios", "Explorer"]],
-      ["Data Journey", ["Repository Master", "Arquivos", "Planejamento", "Auxiliar Padrão", "Captura manual", "Processamento"]],
+      [
+        "Data Journey",
+        ["Repository Master", "Arquivos", "Planejamento", "Auxiliar Padrão", "Captura manual", "Processamento"],
+      ],
       ["Executed Jobs", ["Jobs", "Jobs 2", "Jobs executados"]],
     ]);
     const nav = buildNavigation(GO, dashboards, ctx());
@@ -231,7 +255,10 @@ describe("buildNavigation", () => {
 
   it("drops items whose flag is off", () => {
     expect(labels(EX, off("explorer"))).toEqual([]);
-    expect(labels(GO, off("dashboard"))[0]).toEqual(["Intelligent Journey", ["Financial Statement", "Relatorios", "Explorer"]]);
+    expect(labels(GO, off("dashboard"))[0]).toEqual([
+      "Intelligent Journey",
+      ["Financial Statement", "Relatorios", "Explorer"],
+    ]);
     expect(labels(GO, off("financialStatement"))[0][1]).not.toContain("Financial Statement");
     expect(labels(GO, off("planning"))[1][1]).not.toContain("Planejamento");
   });

@@ -25,7 +25,12 @@ export type Features = Readonly<Record<FeatureFlag, boolean>>;
 // ---------------------------------------------------------------------------------------------
 // Tiers (spec 000 §6 "Administrators", §9: four assignable tiers)
 
-export const ASSIGNABLE_TIERS = ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
+export const ASSIGNABLE_TIERS = [
+  "USER EXPLORER",
+  "USER BRONZE",
+  "USER SILVER",
+  "USER GOLD",
+] as const satisfies readonly PermissionType[];
 export type Tier = (typeof ASSIGNABLE_TIERS)[number];
 
 export const TIER_LABELS: Record<Tier, string> = {
@@ -66,9 +71,19 @@ export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
 // Groups of types used below
 
 const ADMIN_AND_GOLD = ["SYSTEM ADMIN", "USER GOLD"] as const satisfies readonly PermissionType[];
-const UPLOADERS = ["SYSTEM ADMIN", "USER BRONZE", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
+const UPLOADERS = [
+  "SYSTEM ADMIN",
+  "USER BRONZE",
+  "USER SILVER",
+  "USER GOLD",
+] as const satisfies readonly PermissionType[];
 const REPORT_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
-const EXPLORERS = ["USER EXPLORER", "SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
+const EXPLORERS = [
+  "USER EXPLORER",
+  "SYSTEM ADMIN",
+  "USER SILVER",
+  "USER GOLD",
+] as const satisfies readonly PermissionType[];
 const PERMISSION_ADMINS = ["SYSTEM ADMIN", "USER PERMISS"] as const satisfies readonly PermissionType[];
 const USER_ADMINS = ["USER ADMIN"] as const satisfies readonly PermissionType[];
 /** HR auxiliary data readers (docs/decisions.md): the editors plus USER SILVER, who sees the grid read-only. */
@@ -99,7 +114,12 @@ export type RouteRule =
 
 const PUBLIC = { kind: "public" } as const satisfies RouteRule;
 const SIGNED_IN = { kind: "signedIn" } as const satisfies RouteRule;
-const restricted = (types: TypeSet, flag: FeatureFlag | undefined, source: "spec" | "ours", write?: TypeRule): RouteRule => ({
+const restricted = (
+  types: TypeSet,
+  flag: FeatureFlag | undefined,
+  source: "spec" | "ours",
+  write?: TypeRule,
+): RouteRule => ({
   kind: "restricted",
   read: flag ? { types, flag } : { types },
   ...(write ? { write } : {}),
@@ -296,7 +316,12 @@ export type AccessMode = "read" | "write";
  * Public routes let everyone through; every other route needs a set type. An empty or unknown type opens
  * nothing but public routes.
  */
-export function canAccessRoute(type: PermissionType | "" | null | undefined, routeId: RouteId, context: AccessContext, mode: AccessMode = "read"): boolean {
+export function canAccessRoute(
+  type: PermissionType | "" | null | undefined,
+  routeId: RouteId,
+  context: AccessContext,
+  mode: AccessMode = "read",
+): boolean {
   const rule = ROUTE_ACCESS[routeId] as RouteRule;
   if (rule.kind === "public") return true;
   if (!isPermissionType(type)) return false;
@@ -305,9 +330,12 @@ export function canAccessRoute(type: PermissionType | "" | null | undefined, rou
   return mode === "read" || !rule.write || passes(rule.write, type, context);
 }
 
-
 /** Whether a user of `type` may load files of `target`: the upload rule, and the rule of the screen the data feeds. */
-export function canUploadTo(type: PermissionType | "" | null | undefined, target: UploadTargetId, context: AccessContext): boolean {
+export function canUploadTo(
+  type: PermissionType | "" | null | undefined,
+  target: UploadTargetId,
+  context: AccessContext,
+): boolean {
   const rule: UploadTargetRule = UPLOAD_TARGET_ACCESS[target];
   return canAccessRoute(type, "routes/api.upload", context) && canAccessRoute(type, rule.routeId, context, rule.mode);
 }

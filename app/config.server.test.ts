@@ -48,7 +48,12 @@ describe("parseConfig", () => {
   });
 
   it("reads feature flags in their accepted spellings", () => {
-    const config = parseConfig({ FEATURE_UPLOAD: "off", FEATURE_PLANNING: "0", FEATURE_AUX_CURRENT_MONTH: "yes", FEATURE_REPORT: "" });
+    const config = parseConfig({
+      FEATURE_UPLOAD: "off",
+      FEATURE_PLANNING: "0",
+      FEATURE_AUX_CURRENT_MONTH: "yes",
+      FEATURE_REPORT: "",
+    });
     expect(config.features.upload).toBe(false);
     expect(config.features.planning).toBe(false);
     expect(config.features.auxCurrentMonth).toBe(true);
@@ -67,7 +72,15 @@ describe("parseConfig", () => {
     });
     const keys = problems.map((p) => p.split(":")[0]);
     expect(keys).toEqual(
-      expect.arrayContaining(["PORT", "MONGODB_URI", "AWS_REGION", "THEME_PRIMARY", "FEATURE_UPLOAD", "IDENTITY_PROVIDER", "DATABASE_NAME"]),
+      expect.arrayContaining([
+        "PORT",
+        "MONGODB_URI",
+        "AWS_REGION",
+        "THEME_PRIMARY",
+        "FEATURE_UPLOAD",
+        "IDENTITY_PROVIDER",
+        "DATABASE_NAME",
+      ]),
     );
     let message = "";
     try {
@@ -101,24 +114,42 @@ describe("parseConfig", () => {
   });
 
   it("accepts localhost and 127.0.0.1 without APP_ORIGIN, and the configured origins otherwise", () => {
-    expect(parseConfig({ PORT: "3100" }).allowedOrigins).toEqual(["http://localhost:3100", "http://127.0.0.1:3100", "http://[::1]:3100"]);
-    expect(parseConfig({ APP_ORIGIN: "https://portal.example.com/" }).allowedOrigins).toEqual(["https://portal.example.com"]);
+    expect(parseConfig({ PORT: "3100" }).allowedOrigins).toEqual([
+      "http://localhost:3100",
+      "http://127.0.0.1:3100",
+      "http://[::1]:3100",
+    ]);
+    expect(parseConfig({ APP_ORIGIN: "https://portal.example.com/" }).allowedOrigins).toEqual([
+      "https://portal.example.com",
+    ]);
     expect(
-      parseConfig({ APP_ORIGIN: "https://portal.example.com", APP_ALLOWED_ORIGINS: "https://bi.example.com/, https://portal.example.com" }).allowedOrigins,
+      parseConfig({
+        APP_ORIGIN: "https://portal.example.com",
+        APP_ALLOWED_ORIGINS: "https://bi.example.com/, https://portal.example.com",
+      }).allowedOrigins,
     ).toEqual(["https://portal.example.com", "https://bi.example.com"]);
-    expect(problemsOf({ APP_ALLOWED_ORIGINS: "portal.example.com" })).toEqual(["APP_ALLOWED_ORIGINS.0: expected origins such as https://portal.example.com"]);
+    expect(problemsOf({ APP_ALLOWED_ORIGINS: "portal.example.com" })).toEqual([
+      "APP_ALLOWED_ORIGINS.0: expected origins such as https://portal.example.com",
+    ]);
   });
 
   it("reads HR_EDITOR_TYPES as permission types (default SYSTEM ADMIN and USER GOLD)", () => {
     expect(parseConfig({}).hrEditorTypes).toEqual(["SYSTEM ADMIN", "USER GOLD"]);
-    expect(parseConfig({ HR_EDITOR_TYPES: "USER SILVER, USER GOLD" }).hrEditorTypes).toEqual(["USER SILVER", "USER GOLD"]);
-    expect(problemsOf({ HR_EDITOR_TYPES: "USER GOLD,CHEF" })[0]).toMatch(/^HR_EDITOR_TYPES\.1: expected permission types among SYSTEM ADMIN/);
+    expect(parseConfig({ HR_EDITOR_TYPES: "USER SILVER, USER GOLD" }).hrEditorTypes).toEqual([
+      "USER SILVER",
+      "USER GOLD",
+    ]);
+    expect(problemsOf({ HR_EDITOR_TYPES: "USER GOLD,CHEF" })[0]).toMatch(
+      /^HR_EDITOR_TYPES\.1: expected permission types among SYSTEM ADMIN/,
+    );
   });
 
   it("reads PORTAL_TIME_ZONE as an IANA zone (default America/Sao_Paulo)", () => {
     expect(parseConfig({}).timeZone).toBe("America/Sao_Paulo");
     expect(parseConfig({ PORTAL_TIME_ZONE: "America/Manaus" }).timeZone).toBe("America/Manaus");
-    expect(problemsOf({ PORTAL_TIME_ZONE: "Brasilia" })).toEqual(["PORTAL_TIME_ZONE: expected an IANA time zone such as America/Sao_Paulo"]);
+    expect(problemsOf({ PORTAL_TIME_ZONE: "Brasilia" })).toEqual([
+      "PORTAL_TIME_ZONE: expected an IANA time zone such as America/Sao_Paulo",
+    ]);
   });
 
   it("trusts no proxy by default (clients connect directly) and takes the hop count behind a load balancer", () => {
@@ -136,7 +167,9 @@ describe("parseConfig", () => {
 
   it("requires SESSION_SECRET in production, of at least 32 characters", () => {
     expect(problemsOf({ NODE_ENV: "production" })).toEqual(["SESSION_SECRET: required in production"]);
-    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET: must have at least 32 characters"]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "short" })).toEqual([
+      "SESSION_SECRET: must have at least 32 characters",
+    ]);
     const config = parseConfig({ NODE_ENV: "production", SESSION_SECRET: secret });
     expect(config.isProduction).toBe(true);
     expect(config.session.secret).toBe(secret);
@@ -148,7 +181,9 @@ describe("parseConfig", () => {
       "COGNITO_CLIENT_ID: required when Cognito is used",
     ]);
     expect(problemsOf({ STORAGE: "s3" })).toEqual(["S3_BUCKET: required when STORAGE=s3"]);
-    expect(problemsOf({ DASHBOARDS: "quicksight" })).toEqual(["QUICKSIGHT_ACCOUNT_ID: required when DASHBOARDS=quicksight"]);
+    expect(problemsOf({ DASHBOARDS: "quicksight" })).toEqual([
+      "QUICKSIGHT_ACCOUNT_ID: required when DASHBOARDS=quicksight",
+    ]);
     expect(problemsOf({ MAIL: "smtp" })).toEqual(["SMTP_URL: required when MAIL=smtp"]);
     expect(problemsOf({ SSO_MODE: "saml" })).toEqual([
       "SAML_IDP_ENTRY_POINT: required when SSO_MODE=saml",
@@ -181,6 +216,9 @@ describe("parseConfig", () => {
     expect(config.origin).toBe("https://portal.example.com");
     expect(config.awsRegion).toBe("sa-east-1");
     expect(config.storage).toMatchObject({ kind: "s3", bucket: "portal-files" });
-    expect(config.dashboards.quicksight).toMatchObject({ accountId: "123456789012", allowedDomains: ["https://portal.example.com"] });
+    expect(config.dashboards.quicksight).toMatchObject({
+      accountId: "123456789012",
+      allowedDomains: ["https://portal.example.com"],
+    });
   });
 });

@@ -54,11 +54,22 @@ const envShape = {
    * when clients connect directly: no forwarded header is believed.
    */
   TRUST_PROXY: optionalText
-    .pipe(z.string().regex(/^\d{1,2}$/, "expected the number of proxies in front of the host, such as 1 (0 when clients connect directly)").optional())
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^\d{1,2}$/,
+          "expected the number of proxies in front of the host, such as 1 (0 when clients connect directly)",
+        )
+        .optional(),
+    )
     .transform((v) => (v === undefined ? 0 : Number(v))),
 
   TENANT_ID: z.string().min(1).default("journey"),
-  DATABASE_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only").default("journey_portal"),
+  DATABASE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, "letters, digits, _ and - only")
+    .default("journey_portal"),
   COMPANY_NAME: z.string().min(1).default("Journey"),
   BRAND_TEXT: z.string().min(1).default("Journey Portal"),
   THEME_PRIMARY: cssColor.default("#0b5cad"),
@@ -67,9 +78,18 @@ const envShape = {
   THEME_SURFACE: cssColor.default("#f5f7fa"),
   THEME_TEXT: cssColor.default("#1d2733"),
   /** The IANA time zone every date and time is shown in, on the server and in the browser alike. */
-  PORTAL_TIME_ZONE: z.string().trim().default(DEFAULT_TIME_ZONE).refine(isTimeZone, "expected an IANA time zone such as America/Sao_Paulo"),
+  PORTAL_TIME_ZONE: z
+    .string()
+    .trim()
+    .default(DEFAULT_TIME_ZONE)
+    .refine(isTimeZone, "expected an IANA time zone such as America/Sao_Paulo"),
 
-  MONGODB_URI: optionalText.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://").optional()),
+  MONGODB_URI: optionalText.pipe(
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://")
+      .optional(),
+  ),
   DATA_DIR: z.string().min(1).default("./data"),
   ALLOW_EMBEDDED_DB: flag(false),
 
@@ -81,7 +101,10 @@ const envShape = {
   /** Failed sign-ins (and, apart, reset-code attempts) from all addresses together within LOGIN_WINDOW_MINUTES. */
   LOGIN_GLOBAL_MAX_FAILURES: positiveInt(500),
 
-  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1").default("us-east-1"),
+  AWS_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-east-1")
+    .default("us-east-1"),
 
   IDENTITY_PROVIDER: z.enum(["local", "cognito"]).default("local"),
   COGNITO_USER_POOL_ID: optionalText,
@@ -102,9 +125,21 @@ const envShape = {
   STORAGE: z.enum(["local", "s3"]).default("local"),
   S3_BUCKET: optionalText,
   /** An S3-compatible endpoint the server calls (MinIO, R2, GCS…); unset = AWS S3 in AWS_REGION. */
-  S3_ENDPOINT: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]+/, "expected a URL such as http://minio:9000").url("expected a URL such as http://minio:9000").optional()),
+  S3_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/, "expected a URL such as http://minio:9000")
+      .url("expected a URL such as http://minio:9000")
+      .optional(),
+  ),
   /** The endpoint browsers reach for presigned uploads and downloads, when it differs from S3_ENDPOINT. */
-  S3_PUBLIC_ENDPOINT: optionalText.pipe(z.string().regex(/^https?:\/\/[^/\s]+/, "expected a URL such as https://files.example.com").url("expected a URL such as https://files.example.com").optional()),
+  S3_PUBLIC_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/, "expected a URL such as https://files.example.com")
+      .url("expected a URL such as https://files.example.com")
+      .optional(),
+  ),
   /** Path-style addresses (endpoint/bucket/key) instead of bucket.endpoint/key: MinIO and most S3-compatible servers. */
   S3_FORCE_PATH_STYLE: flag(false),
   /** Tag new objects pending=1 until registered (needs a store that supports object tagging, as AWS S3 does). */
@@ -121,13 +156,23 @@ const envShape = {
   UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip,pdf,docx"),
 
   DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
-  QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(z.string().regex(/^\d{12}$/, "expected a 12-digit AWS account id").optional()),
+  QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{12}$/, "expected a 12-digit AWS account id")
+      .optional(),
+  ),
   QUICKSIGHT_NAMESPACE: z.string().min(1).default("default"),
   QUICKSIGHT_SESSION_MINUTES: z.coerce.number().int().min(15).max(600).default(600),
   QUICKSIGHT_ALLOWED_DOMAINS: csvList(""),
 
   MAIL: z.enum(["outbox", "smtp"]).default("outbox"),
-  SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
+  ),
   MAIL_FROM: z.string().min(3).default("Journey Portal <no-reply@journey.local>"),
   /** SMTP: how long to wait for the relay's connection and greeting, and for each command's answer. */
   SMTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -136,7 +181,11 @@ const envShape = {
   /** The permission types that may edit HR auxiliary data (spec 001 §6: "a configured list of editing types"). */
   HR_EDITOR_TYPES: csvList(DEFAULT_HR_EDITOR_TYPES.join(",")).pipe(
     z
-      .array(z.enum(PERMISSION_TYPES, { errorMap: () => ({ message: `expected permission types among ${PERMISSION_TYPES.join(", ")}` }) }))
+      .array(
+        z.enum(PERMISSION_TYPES, {
+          errorMap: () => ({ message: `expected permission types among ${PERMISSION_TYPES.join(", ")}` }),
+        }),
+      )
       .transform((types): readonly PermissionType[] => [...new Set(types)]),
   ),
 
@@ -170,19 +219,51 @@ type CrossFieldCheck = { key: keyof RawEnv; message: string; fails: (env: RawEnv
 
 /** Settings that one variable requires of another. */
 const crossFieldChecks: CrossFieldCheck[] = [
-  { key: "SESSION_SECRET", message: "required in production", fails: (e) => e.NODE_ENV === "production" && !e.SESSION_SECRET },
-  { key: "SESSION_SECRET", message: "must have at least 32 characters", fails: (e) => !!e.SESSION_SECRET && e.SESSION_SECRET.length < 32 },
-  { key: "COGNITO_USER_POOL_ID", message: "required when Cognito is used", fails: (e) => cognitoUsed(e) && !e.COGNITO_USER_POOL_ID },
-  { key: "COGNITO_CLIENT_ID", message: "required when Cognito is used", fails: (e) => cognitoUsed(e) && !e.COGNITO_CLIENT_ID },
+  {
+    key: "SESSION_SECRET",
+    message: "required in production",
+    fails: (e) => e.NODE_ENV === "production" && !e.SESSION_SECRET,
+  },
+  {
+    key: "SESSION_SECRET",
+    message: "must have at least 32 characters",
+    fails: (e) => !!e.SESSION_SECRET && e.SESSION_SECRET.length < 32,
+  },
+  {
+    key: "COGNITO_USER_POOL_ID",
+    message: "required when Cognito is used",
+    fails: (e) => cognitoUsed(e) && !e.COGNITO_USER_POOL_ID,
+  },
+  {
+    key: "COGNITO_CLIENT_ID",
+    message: "required when Cognito is used",
+    fails: (e) => cognitoUsed(e) && !e.COGNITO_CLIENT_ID,
+  },
   {
     key: "COGNITO_DOMAIN",
     message: "required when SSO_MODE=cognito-federated",
     fails: (e) => e.SSO_MODE === "cognito-federated" && !e.COGNITO_DOMAIN,
   },
-  { key: "SAML_IDP_ENTRY_POINT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_ENTRY_POINT },
-  { key: "SAML_IDP_CERT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_CERT },
-  { key: "SAML_SP_PRIVATE_KEY", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_PRIVATE_KEY },
-  { key: "SAML_SP_CERT", message: "required when SSO_MODE=saml", fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_CERT },
+  {
+    key: "SAML_IDP_ENTRY_POINT",
+    message: "required when SSO_MODE=saml",
+    fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_ENTRY_POINT,
+  },
+  {
+    key: "SAML_IDP_CERT",
+    message: "required when SSO_MODE=saml",
+    fails: (e) => e.SSO_MODE === "saml" && !e.SAML_IDP_CERT,
+  },
+  {
+    key: "SAML_SP_PRIVATE_KEY",
+    message: "required when SSO_MODE=saml",
+    fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_PRIVATE_KEY,
+  },
+  {
+    key: "SAML_SP_CERT",
+    message: "required when SSO_MODE=saml",
+    fails: (e) => e.SSO_MODE === "saml" && !e.SAML_SP_CERT,
+  },
   { key: "S3_BUCKET", message: "required when STORAGE=s3", fails: (e) => e.STORAGE === "s3" && !e.S3_BUCKET },
   {
     key: "QUICKSIGHT_ACCOUNT_ID",
@@ -192,7 +273,8 @@ const crossFieldChecks: CrossFieldCheck[] = [
   { key: "SMTP_URL", message: "required when MAIL=smtp", fails: (e) => e.MAIL === "smtp" && !e.SMTP_URL },
   {
     key: "MULTI_INSTANCE",
-    message: "with several instances the files must be shared: set STORAGE=s3, or LOCAL_STORAGE_SHARED=1 with DATA_DIR on a volume every instance mounts",
+    message:
+      "with several instances the files must be shared: set STORAGE=s3, or LOCAL_STORAGE_SHARED=1 with DATA_DIR on a volume every instance mounts",
     fails: (e) => e.MULTI_INSTANCE && e.STORAGE === "local" && !e.LOCAL_STORAGE_SHARED,
   },
   {

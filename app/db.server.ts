@@ -15,10 +15,15 @@ const g = globalThis as GlobalWithDb;
 async function connect(): Promise<DbState> {
   const config = getConfig();
   if (!config.mongodbUri) {
-    throw new Error("MONGODB_URI is not set: start the portal through its host or CLI (which start the embedded database when it is unset), or set it to a MongoDB.");
+    throw new Error(
+      "MONGODB_URI is not set: start the portal through its host or CLI (which start the embedded database when it is unset), or set it to a MongoDB.",
+    );
   }
   // A request meets an unreachable database after MONGODB_TIMEOUT_MS (then 503), not the driver's 30 s.
-  const client = new MongoClient(config.mongodbUri, { appName: "journey-portal", serverSelectionTimeoutMS: config.mongodbTimeoutMs });
+  const client = new MongoClient(config.mongodbUri, {
+    appName: "journey-portal",
+    serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+  });
   await client.connect();
   return { client };
 }

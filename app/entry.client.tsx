@@ -13,5 +13,6 @@ startTransition(() => {
 });
 
 // Dialogs load Radix on demand; fetch it once the page is interactive, so the first dialog opens at once.
-const whenIdle = (work: () => void) => ("requestIdleCallback" in window ? window.requestIdleCallback(work, { timeout: 2000 }) : setTimeout(work, 200));
+const whenIdle = (work: () => void) =>
+  "requestIdleCallback" in window ? window.requestIdleCallback(work, { timeout: 2000 }) : setTimeout(work, 200);
 whenIdle(preloadDialog);

@@ -50,7 +50,8 @@ export const messages = {
   logoutPrompt: "Deseja encerrar a sua sessão?",
   // ours: single sign-on (/saml) failures and progress
   ssoFailed: "Não foi possível entrar com o login corporativo. Tente novamente.",
-  ssoEmailNotVerified: "O e-mail da sua conta corporativa não está verificado. Procure o administrador do seu login corporativo.",
+  ssoEmailNotVerified:
+    "O e-mail da sua conta corporativa não está verificado. Procure o administrador do seu login corporativo.",
   ssoSigningIn: "Entrando...",
   ssoNeedsJavascript: "Ative o JavaScript do navegador para concluir o login corporativo.",
 
@@ -67,8 +68,10 @@ export const messages = {
   ops: "OPS!",
   userExists: "Usuário já cadastrado.",
   // ours: user creation that could not be completed (nothing was kept)
-  createUserMailFailed: "Não foi possível enviar o e-mail com a senha temporária. O usuário não foi criado; tente novamente mais tarde.",
-  createUserBusy: "O serviço de login está recebendo muitas solicitações. O usuário não foi criado; aguarde alguns minutos e tente novamente.",
+  createUserMailFailed:
+    "Não foi possível enviar o e-mail com a senha temporária. O usuário não foi criado; tente novamente mais tarde.",
+  createUserBusy:
+    "O serviço de login está recebendo muitas solicitações. O usuário não foi criado; aguarde alguns minutos e tente novamente.",
   userDeleted: "Usuário excluido com sucesso.",
   permissionAssigned: "Permissão atribuida com sucesso.",
   confirm: "Confirmar",
@@ -99,7 +102,8 @@ export const messages = {
   userSearchClear: "Limpar busca",
   userSearchTooLong: (max: number) => `A busca aceita no máximo ${max} caracteres.`,
   userSearchEmpty: (search: string) => `Nenhum usuário com “${search}” no e-mail.`,
-  userSearchSummary: (search: string, n: number) => `${n} ${n === 1 ? "usuário" : "usuários"} com “${search}” no e-mail.`,
+  userSearchSummary: (search: string, n: number) =>
+    `${n} ${n === 1 ? "usuário" : "usuários"} com “${search}” no e-mail.`,
   newUserBadge: "Novo",
   columnUser: "Usuário",
   columnName: "Nome",
@@ -111,7 +115,8 @@ export const messages = {
   uploadFailed: "Ocorreu um erro ao fazer o upload. COD.2",
   uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
   /** The spec's alert for a failure code: COD.2 the transfer, COD.3 the registration (docs/decisions.md). */
-  uploadFailure: (code: "COD.2" | "COD.3") => (code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed),
+  uploadFailure: (code: "COD.2" | "COD.3") =>
+    code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed,
   // ours: the confirmation of an upload, the same with JavaScript (one per file) and without (one per post). It speaks
   // of the transfer: whether the file is accepted is the job's to say (the upload list and Processamento show it).
   uploaded: (names: readonly string[]) =>
@@ -121,7 +126,8 @@ export const messages = {
   // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
   uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
   uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,
-  uploadPostTooLarge: (max: number, limit: string) => `Envio maior que o permitido (até ${max} arquivos de ${limit} cada).`,
+  uploadPostTooLarge: (max: number, limit: string) =>
+    `Envio maior que o permitido (até ${max} arquivos de ${limit} cada).`,
   uploadPartsMismatch: "As partes enviadas não correspondem ao upload.",
   uploadObjectMissing: "O arquivo não chegou ao armazenamento.",
   uploadAlreadyRegistered: "Este arquivo já foi registrado.",
@@ -146,7 +152,8 @@ export const messages = {
   // ours: explorer labels
   searchLabel: "Pesquisar",
   searchPlaceholder: "Digite palavras ou uma frase",
-  searchHint: "Digite um termo e pressione Enter ou Search. Sem diferença entre maiúsculas, minúsculas e acentos; pontuação é ignorada.",
+  searchHint:
+    "Digite um termo e pressione Enter ou Search. Sem diferença entre maiúsculas, minúsculas e acentos; pontuação é ignorada.",
   searchResultsCaption: "Resultados da pesquisa",
   searchColumnDocument: "Documento",
   searchColumnCategory: "Categoria",
@@ -172,7 +179,8 @@ export const messages = {
   // Error pages (ours)
   forbiddenTitle: "Acesso negado",
   forbidden: "Você não tem permissão para acessar esta página.",
-  crossOriginRefused: "Este formulário foi enviado de outro site e foi recusado. Abra o portal pelo seu endereço e tente de novo.",
+  crossOriginRefused:
+    "Este formulário foi enviado de outro site e foi recusado. Abra o portal pelo seu endereço e tente de novo.",
   badRequestTitle: "Pedido inválido",
   invalidHost: "O endereço do servidor no pedido não é válido.",
   legacyDataRequest: "Este tipo de pedido de dados (?_data) não é mais aceito. Recarregue a página.",
@@ -220,9 +228,11 @@ export { explorerTexts } from "~/features/explorer/texts";
 /** Texts the host answers with before or around the app: service unavailable, malformed requests. */
 export const deployTexts = {
   unavailableTitle: "Serviço indisponível",
-  unavailable: "O portal não conseguiu acessar o banco de dados agora. Nada foi alterado; tente novamente em alguns instantes.",
+  unavailable:
+    "O portal não conseguiu acessar o banco de dados agora. Nada foi alterado; tente novamente em alguns instantes.",
   headersTooLargeTitle: "Cabeçalhos grandes demais",
-  headersTooLarge: "O pedido trouxe cabeçalhos (por exemplo, cookies) grandes demais. Apague os cookies deste site e tente novamente.",
+  headersTooLarge:
+    "O pedido trouxe cabeçalhos (por exemplo, cookies) grandes demais. Apague os cookies deste site e tente novamente.",
   malformedRequest: "O pedido não pôde ser lido.",
   bodyTooLargeTitle: "Pedido grande demais",
   bodyTooLarge: (mb: number) => `O pedido passa do limite de ${mb} MB e foi recusado.`,

@@ -29,7 +29,8 @@ function dashboardsOfType(dashboards: readonly DashboardSummary[], panelType: 1 
 }
 
 export const dashboardPath = (painelId: number | string) => `/ij/painel/${encodeURIComponent(String(painelId))}`;
-export const jobsDashboardPath = (painelId: number | string) => `/jobs/dashboard/${encodeURIComponent(String(painelId))}`;
+export const jobsDashboardPath = (painelId: number | string) =>
+  `/jobs/dashboard/${encodeURIComponent(String(painelId))}`;
 
 const DASHBOARD_ROUTE: RouteId = "routes/ij.painel.$id";
 const JOBS_DASHBOARD_ROUTE: RouteId = "routes/jobs.dashboard.$id";
@@ -63,7 +64,11 @@ const DASHBOARD_FALLBACKS: readonly RouteLink[] = [
  * DASHBOARD_FALLBACKS the type may open, else FALLBACK_LANDING. The other types land on their fixed page
  * (when that page's flag is off: FALLBACK_LANDING).
  */
-export function landingFor(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): string {
+export function landingFor(
+  type: PermissionType,
+  dashboards: readonly DashboardSummary[],
+  context: AccessContext,
+): string {
   const allowed = (link: RouteLink) => canAccessRoute(type, link.route, context);
   const fixed = FIXED_LANDING[type];
   if (fixed) return allowed(fixed) ? fixed.to : FALLBACK_LANDING;
@@ -160,12 +165,18 @@ const SIDE_NAV: readonly GroupSpec[] = [
 ];
 
 /** The header menu and side navigation of a user of `type`. */
-export function buildNavigation(type: PermissionType, dashboards: readonly DashboardSummary[], context: AccessContext): Navigation {
-  const menu = MENU.filter((m) => m.kind === "logout" || canAccessRoute(type, m.link.route, context)).map(({ label, link, kind }) => ({
-    label,
-    to: link.to,
-    kind,
-  }));
+export function buildNavigation(
+  type: PermissionType,
+  dashboards: readonly DashboardSummary[],
+  context: AccessContext,
+): Navigation {
+  const menu = MENU.filter((m) => m.kind === "logout" || canAccessRoute(type, m.link.route, context)).map(
+    ({ label, link, kind }) => ({
+      label,
+      to: link.to,
+      kind,
+    }),
+  );
   const sideNavHidden = SIDE_NAV_HIDDEN_FOR.includes(type);
   if (sideNavHidden) return { menu, sideNav: [], sideNavHidden };
   const sideNav: SideNavGroup[] = [];

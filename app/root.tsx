@@ -30,11 +30,22 @@ const NO_NAVIGATION: NavigationProps = { menu: [], sideNav: [] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const config = getConfig();
-  const [{ toast, headers }, user] = await Promise.all([getToast(request), getOptionalUser(request).catch(unavailable)]);
+  const [{ toast, headers }, user] = await Promise.all([
+    getToast(request),
+    getOptionalUser(request).catch(unavailable),
+  ]);
   // The menu and side navigation come from app/access.ts for the signed-in user's current type.
-  const navigation: NavigationProps = (user ? await loadNavigation(user.type).catch(unavailable) : null) ?? NO_NAVIGATION;
+  const navigation: NavigationProps =
+    (user ? await loadNavigation(user.type).catch(unavailable) : null) ?? NO_NAVIGATION;
   return data(
-    { brandText: config.brandText, theme: config.theme, timeZone: config.timeZone, toast, navigation, signedIn: !!user },
+    {
+      brandText: config.brandText,
+      theme: config.theme,
+      timeZone: config.timeZone,
+      toast,
+      navigation,
+      signedIn: !!user,
+    },
     headers ? { headers } : undefined,
   );
 }
@@ -44,7 +55,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * and the route's own loader answers with its error, shown inside the layout.
  */
 function unavailable(error: unknown): null {
-  console.warn(JSON.stringify({ level: "warn", msg: "root: session or menu unavailable", error: error instanceof Error ? error.message : String(error) }));
+  console.warn(
+    JSON.stringify({
+      level: "warn",
+      msg: "root: session or menu unavailable",
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
   return null;
 }
 
@@ -87,7 +104,9 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <div className="shell">
           <header className="shell__header">
-            {navigation.sideNav.length > 0 ? <MenuToggle open={menuOpen} onToggle={() => setMenuOpen((open) => !open)} /> : null}
+            {navigation.sideNav.length > 0 ? (
+              <MenuToggle open={menuOpen} onToggle={() => setMenuOpen((open) => !open)} />
+            ) : null}
             <a className="shell__brand" href="/">
               {root?.brandText ?? "Portal"}
             </a>

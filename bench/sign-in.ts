@@ -8,7 +8,10 @@ export async function signIn(baseURL: string, email: string): Promise<string> {
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseURL },
     body: new URLSearchParams({ intent: "signIn", email, password: DEMO_PASSWORD }),
   });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (response.status !== 302 || !cookie) throw new Error(`sign-in failed: ${response.status}`);
   return cookie;
 }

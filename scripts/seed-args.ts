@@ -12,7 +12,9 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
   const args: SeedArgs = { scale: 1, ifEmpty: false, empty: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === "") throw new Error(`${name} needs a value. ${SEED_USAGE}`);

@@ -36,12 +36,28 @@ async function reads(db: Db): Promise<string[]> {
   const out: string[] = [];
   for (const { collection, key } of allIndexes) {
     if (Object.values(key).includes("text")) continue;
-    out.push(`${collection} ${JSON.stringify(key)} ${BSON.EJSON.stringify(await db.collection(collection).find({}).sort(key as Sort).limit(40).toArray(), { relaxed: false })}`);
+    out.push(
+      `${collection} ${JSON.stringify(key)} ${BSON.EJSON.stringify(
+        await db
+          .collection(collection)
+          .find({})
+          .sort(key as Sort)
+          .limit(40)
+          .toArray(),
+        { relaxed: false },
+      )}`,
+    );
   }
-  const text = await db.collection("explorer_documents").find({ $text: { $search: "relatorio vendas" } }, { projection: { score: { $meta: "textScore" } } }).sort({ _id: 1 }).toArray();
+  const text = await db
+    .collection("explorer_documents")
+    .find({ $text: { $search: "relatorio vendas" } }, { projection: { score: { $meta: "textScore" } } })
+    .sort({ _id: 1 })
+    .toArray();
   out.push(BSON.EJSON.stringify(text, { relaxed: false }));
   for (const name of (await db.listCollections().toArray()).map((c) => c.name).sort()) {
-    out.push(`${name} ${BSON.EJSON.stringify(await db.collection(name).find({}).sort({ _id: 1 }).toArray(), { relaxed: false })}`);
+    out.push(
+      `${name} ${BSON.EJSON.stringify(await db.collection(name).find({}).sort({ _id: 1 }).toArray(), { relaxed: false })}`,
+    );
   }
   return out;
 }

@@ -26,7 +26,13 @@ afterAll(async () => {
 async function missingIndexes(db: Db): Promise<string[]> {
   const missing: string[] = [];
   for (const { collection, key } of allIndexes) {
-    const present = (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((ix) => JSON.stringify(ix.key));
+    const present = (
+      await db
+        .collection(collection)
+        .listIndexes()
+        .toArray()
+        .catch(() => [])
+    ).map((ix) => JSON.stringify(ix.key));
     if (!present.includes(JSON.stringify(listedIndexKey(key)))) missing.push(`${collection} ${JSON.stringify(key)}`);
   }
   return missing;
@@ -51,10 +57,18 @@ describe("runSeed", () => {
   it("with --if-empty seeds again over a seed that never finished, and records the finished one", async () => {
     const db = client.db("seed_interrupted");
     // What a seed cut short leaves: the accounts written, the state still "started", the large bases missing.
-    await db.collection(USER_PERMISSIONS).insertOne({ _id: "partial", user: "partial@demo.local", type: "USER GOLD" } as never);
-    await db.collection(SEED_STATE).insertOne({ _id: "demo", state: "started", scale: 0.01, startedAt: new Date("2026-11-01T00:00:00Z") } as never);
+    await db
+      .collection(USER_PERMISSIONS)
+      .insertOne({ _id: "partial", user: "partial@demo.local", type: "USER GOLD" } as never);
+    await db
+      .collection(SEED_STATE)
+      .insertOne({ _id: "demo", state: "started", scale: 0.01, startedAt: new Date("2026-11-01T00:00:00Z") } as never);
     const lines: string[] = [];
-    const result = await runSeed(db, { scale: 0.01, ifEmpty: true, referenceDate: new Date("2026-03-01T00:00:00Z") }, (line) => lines.push(line));
+    const result = await runSeed(
+      db,
+      { scale: 0.01, ifEmpty: true, referenceDate: new Date("2026-03-01T00:00:00Z") },
+      (line) => lines.push(line),
+    );
     expect(result.seeded).toBe(true);
     expect(lines.join("\n")).toContain("never finished");
     expect(await db.collection(USER_PERMISSIONS).findOne({ _id: "partial" as never })).toBeNull();
@@ -69,7 +83,11 @@ describe("runSeed", () => {
     const stale = { user: "stale@demo.local", type: "USER GOLD" };
     await db.collection(USER_PERMISSIONS).insertMany([{ ...stale }, { ...stale }]);
 
-    const result = await runSeed(db, { scale: 0.01, ifEmpty: false, referenceDate: new Date("2026-03-01T00:00:00Z") }, () => {});
+    const result = await runSeed(
+      db,
+      { scale: 0.01, ifEmpty: false, referenceDate: new Date("2026-03-01T00:00:00Z") },
+      () => {},
+    );
 
     expect(result.seeded).toBe(true);
     const users = (await db.collection(USER_PERMISSIONS).find().toArray()).map((u) => u.user);
@@ -80,7 +98,11 @@ describe("runSeed", () => {
 
   it("--empty writes the demo accounts, the dashboard definitions and the catalogue, and no business data", async () => {
     const db = client.db("seed_empty");
-    const result = await runSeed(db, { scale: 1, ifEmpty: true, empty: true, referenceDate: new Date("2026-03-01T00:00:00Z") }, () => {});
+    const result = await runSeed(
+      db,
+      { scale: 1, ifEmpty: true, empty: true, referenceDate: new Date("2026-03-01T00:00:00Z") },
+      () => {},
+    );
     expect(result.seeded).toBe(true);
     const users = (await db.collection(USER_PERMISSIONS).find().toArray()).map((u) => u.user).sort();
     expect(users).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
@@ -92,7 +114,8 @@ describe("runSeed", () => {
       if ((EMPTY_START_COLLECTIONS as readonly string[]).includes(name) || name === SEED_STATE) continue;
       expect(`${name}: ${await db.collection(name).countDocuments()}`).toBe(`${name}: 0`);
     }
-    for (const name of [FILES, PRODUCT_MASTER, PLANNING_QUANTITY]) expect(await db.collection(name).countDocuments()).toBe(0);
+    for (const name of [FILES, PRODUCT_MASTER, PLANNING_QUANTITY])
+      expect(await db.collection(name).countDocuments()).toBe(0);
     expect(await missingIndexes(db)).toEqual([]);
     // Started again on it: kept as it is.
     const again = await runSeed(db, { scale: 1, ifEmpty: true, empty: true }, () => {});
@@ -105,15 +128,23 @@ describe("runSeed", () => {
     const own = client.db("seed_empty_refused_own");
     await own.collection(USER_PERMISSIONS).insertOne({ user: "someone@example.com", type: "USER GOLD" });
     await expect(runSeed(own, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(SeedRefusedError);
-    await expect(runSeed(own, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds data \(user_permissions\)/);
+    await expect(runSeed(own, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(
+      /already holds data \(user_permissions\)/,
+    );
     const files = client.db("seed_empty_refused_files");
     await files.collection("files").insertOne({ originalName: "a.csv" });
-    await expect(runSeed(files, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds data \(files\)/);
+    await expect(runSeed(files, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(
+      /already holds data \(files\)/,
+    );
     expect(await own.collection(USER_PERMISSIONS).countDocuments()).toBe(1);
 
     const demo = client.db("seed_empty_refused_demo");
     await demo.collection(USER_PERMISSIONS).insertOne({ user: "someone@example.com", type: "USER GOLD" });
-    await demo.collection(SEED_STATE).insertOne({ _id: "demo", state: "complete", scale: 1, startedAt: new Date() } as never);
-    await expect(runSeed(demo, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(/already holds the demo data/);
+    await demo
+      .collection(SEED_STATE)
+      .insertOne({ _id: "demo", state: "complete", scale: 1, startedAt: new Date() } as never);
+    await expect(runSeed(demo, { scale: 1, ifEmpty: true, empty: true }, () => {})).rejects.toThrow(
+      /already holds the demo data/,
+    );
   });
 });

@@ -73,20 +73,34 @@ export async function runSeed(
       );
       return { seeded: false };
     }
-    log(`Database "${db.databaseName}" holds a seed that never finished (started ${last.startedAt.toISOString()}): seeding again.`);
+    log(
+      `Database "${db.databaseName}" holds a seed that never finished (started ${last.startedAt.toISOString()}): seeding again.`,
+    );
   }
   const kind = args.empty ? "empty" : "demo";
-  await state.replaceOne({ _id: "demo" }, { state: "started", kind, scale: args.scale, startedAt: new Date() }, { upsert: true });
+  await state.replaceOne(
+    { _id: "demo" },
+    { state: "started", kind, scale: args.scale, startedAt: new Date() },
+    { upsert: true },
+  );
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   for (const name of SEEDED_COLLECTIONS) if (existing.has(name)) await db.collection(name).drop();
   // The unique indexes before the data (they double as a check on the generated documents); the others after it,
   // where one sort per index builds them faster than adding each batch's entries into a growing tree, while this
   // process still stores the seeded files. (Building each collection's indexes while the seed writes the next ones
   // was slower: 162 s against 133 s at scale 10.)
-  await applyIndexes(db, allIndexes.filter((d) => d.options?.unique));
+  await applyIndexes(
+    db,
+    allIndexes.filter((d) => d.options?.unique),
+  );
   const counts = args.empty
     ? await seedEmptyStart(db, { referenceDate: args.referenceDate, log })
-    : await seedDatabase(db, { scale: args.scale, referenceDate: args.referenceDate, log, afterCollections: () => applyIndexes(db) });
+    : await seedDatabase(db, {
+        scale: args.scale,
+        referenceDate: args.referenceDate,
+        log,
+        afterCollections: () => applyIndexes(db),
+      });
   if (args.empty) await applyIndexes(db);
   // Dashboards computed from the old data must not be served for the new.
   await clearDashboardCache(db);
@@ -96,7 +110,9 @@ export async function runSeed(
 
 /** The collections of `db` that hold documents (the seed's own record aside). */
 async function collectionsWithData(db: Db): Promise<string[]> {
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n !== SEED_STATE && !n.startsWith("system."));
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((n) => n !== SEED_STATE && !n.startsWith("system."));
   const counts = await Promise.all(names.map((n) => db.collection(n).estimatedDocumentCount()));
   return names.filter((_, i) => counts[i] > 0).sort();
 }

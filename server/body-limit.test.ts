@@ -8,7 +8,14 @@ import { bodyLimitFor, limitFromBuild, limitRequestBodies, ROUTE_BODY_LIMITS } f
 const MB = 1024 * 1024;
 
 /** The route manifest's shape for a few routes (as the Remix build has them). */
-const route = (id: string, parentId: string | undefined, path?: string, index?: boolean) => ({ id, parentId, path, index, caseSensitive: undefined, module: {} });
+const route = (id: string, parentId: string | undefined, path?: string, index?: boolean) => ({
+  id,
+  parentId,
+  path,
+  index,
+  caseSensitive: undefined,
+  module: {},
+});
 const build = {
   basename: undefined,
   routes: Object.fromEntries(
@@ -39,7 +46,12 @@ async function startHost(maxBytes = MB) {
   app.all("*", async (req, res) => {
     try {
       // What @remix-run/express hands an action: the request's own stream as the body.
-      const init = { method: req.method, headers: req.headers as Record<string, string>, body: createReadableStreamFromReadable(req), duplex: "half" };
+      const init = {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: createReadableStreamFromReadable(req),
+        duplex: "half",
+      };
       const form = await new Request(`http://127.0.0.1${req.originalUrl}`, init as RequestInit).formData();
       res.status(200).send(`fields ${[...form.keys()].length}, bytes ${String(form.get("a") ?? "").length}`);
     } catch (error) {
@@ -58,7 +70,12 @@ type Answer = { status: number; body: string; sent: number };
  * Posts a urlencoded form of `total` bytes in 64 KB writes (chunked unless `declare`), stopping when the answer
  * comes. `onChunk` runs after each write.
  */
-function post(port: number, path: string, total: number, options: { declare?: boolean; onChunk?: () => void } = {}): Promise<Answer> {
+function post(
+  port: number,
+  path: string,
+  total: number,
+  options: { declare?: boolean; onChunk?: () => void } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
     if (options.declare) headers["Content-Length"] = String(total);
@@ -95,7 +112,9 @@ describe("limitRequestBodies", () => {
     const port = await startHost();
     const before = process.memoryUsage.rss();
     let peak = before;
-    const answer = await post(port, "/", 50 * MB, { onChunk: () => (peak = Math.max(peak, process.memoryUsage.rss())) });
+    const answer = await post(port, "/", 50 * MB, {
+      onChunk: () => (peak = Math.max(peak, process.memoryUsage.rss())),
+    });
     peak = Math.max(peak, process.memoryUsage.rss());
     expect(peak - before).toBeLessThan(20 * MB);
     expect(answer.status).toBe(413);
@@ -112,7 +131,10 @@ describe("limitRequestBodies", () => {
   it("hands a body within the limit to the route, chunked or declared", async () => {
     const port = await startHost();
     expect(await post(port, "/", MB - 10)).toMatchObject({ status: 200, body: `fields 1, bytes ${MB - 12}` });
-    expect(await post(port, "/?index", 300_000, { declare: true })).toMatchObject({ status: 200, body: "fields 1, bytes 299998" });
+    expect(await post(port, "/?index", 300_000, { declare: true })).toMatchObject({
+      status: 200,
+      body: "fields 1, bytes 299998",
+    });
   });
 
   it("leaves the upload routes their own limits, on the route Remix matches", async () => {
@@ -137,7 +159,8 @@ describe("bodyLimitFor", () => {
   });
 
   it("names every route whose action reads a file", () => {
-    const readsFile = /\b(handleUpload|returnedFileOf|importEditedExport|readSmallMultipart|readLimitedJson|readLimitedText)\(/;
+    const readsFile =
+      /\b(handleUpload|returnedFileOf|importEditedExport|readSmallMultipart|readLimitedJson|readLimitedText)\(/;
     const routes = readdirSync("app/routes")
       .filter((file) => readsFile.test(readFileSync(`app/routes/${file}`, "utf8")))
       .map((file) => `routes/${file.replace(/\.tsx?$/, "")}`);

@@ -46,7 +46,11 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
 const trees = new WeakMap<RouteManifest, ReturnType<typeof routeTree>>();
 
 /** The limit for a request to `pathname`: the matched leaf route's, else `fallback`. */
-export function bodyLimitFor(build: Pick<ServerBuild, "routes" | "basename">, pathname: string, fallback: number): BodyLimit {
+export function bodyLimitFor(
+  build: Pick<ServerBuild, "routes" | "basename">,
+  pathname: string,
+  fallback: number,
+): BodyLimit {
   let tree = trees.get(build.routes);
   if (!tree) trees.set(build.routes, (tree = routeTree(build.routes)));
   // Single fetch: `/x.data` is the data request of `/x` (`/_root.data` of `/`), as the server runtime reads it.
@@ -153,7 +157,10 @@ export function limitRequestBodies(options: BodyLimitOptions): RequestHandler {
 }
 
 /** The limit for a request to the Remix build (the build itself, or the development server's loader of it). */
-export function limitFromBuild(build: ServerBuild | (() => Promise<ServerBuild>), maxBytes: number): BodyLimitOptions["limitFor"] {
+export function limitFromBuild(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  maxBytes: number,
+): BodyLimitOptions["limitFor"] {
   const pathname = (req: ExpressRequest) => new URL(req.originalUrl, "http://host.invalid").pathname;
   if (typeof build === "function") return async (req) => bodyLimitFor(await build(), pathname(req), maxBytes);
   return (req) => bodyLimitFor(build, pathname(req), maxBytes);

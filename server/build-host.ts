@@ -49,7 +49,9 @@ export function hostBuildOptions(entryPoints: Record<string, string>, outdir: st
     tsconfig: "tsconfig.json",
     plugins: [appAlias, workspacePackages],
     // A few CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   };
 }
 
@@ -63,7 +65,11 @@ async function main() {
     "embedded-mongo": "packages/embedded-mongo/cli.ts",
   };
   await build(hostBuildOptions(entryPoints, "build/host"));
-  console.log(`host built: ${Object.keys(entryPoints).map((n) => `build/host/${n}.js`).join(", ")}`);
+  console.log(
+    `host built: ${Object.keys(entryPoints)
+      .map((n) => `build/host/${n}.js`)
+      .join(", ")}`,
+  );
 }
 
 // Build only when run (`tsx server/build-host.ts`), not when imported for the options.

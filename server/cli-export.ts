@@ -57,7 +57,9 @@ const FILTER_FIELDS: Record<ExportDataset, readonly string[]> = {
 const LIST_FIELDS = new Set(["chanel", "sku", ...ATTRIBUTES.map((a) => a.param)]);
 
 const exportArgs = z.object({
-  dataset: z.enum(EXPORT_DATASETS, { errorMap: () => ({ message: `the dataset must be one of ${EXPORT_DATASETS.join(", ")}` }) }),
+  dataset: z.enum(EXPORT_DATASETS, {
+    errorMap: () => ({ message: `the dataset must be one of ${EXPORT_DATASETS.join(", ")}` }),
+  }),
   out: z
     .string()
     .min(1)
@@ -90,17 +92,25 @@ export function filterParams(dataset: ExportDataset, terms: readonly string[]): 
     }
   }
   const allowed = FILTER_FIELDS[dataset];
-  const fields = z.array(z.enum(allowed as [string, ...string[]], { errorMap: (_issue, ctx) => ({ message: `unknown filter field "${String(ctx.data).slice(0, 40)}" for ${dataset}; fields: ${allowed.join(", ")}` }) }));
+  const fields = z.array(
+    z.enum(allowed as [string, ...string[]], {
+      errorMap: (_issue, ctx) => ({
+        message: `unknown filter field "${String(ctx.data).slice(0, 40)}" for ${dataset}; fields: ${allowed.join(", ")}`,
+      }),
+    }),
+  );
   const keys = [...params.keys()];
   const checked = fields.safeParse(keys);
   if (!checked.success) throw new UsageError(checked.error.issues[0].message);
   for (const key of new Set(keys)) {
-    if (!LIST_FIELDS.has(key) && params.getAll(key).length > 1) throw new UsageError(`filter field ${key} given more than once`);
+    if (!LIST_FIELDS.has(key) && params.getAll(key).length > 1)
+      throw new UsageError(`filter field ${key} given more than once`);
   }
   return params;
 }
 
-const single = (params: URLSearchParams) => Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.get(k) ?? undefined]));
+const single = (params: URLSearchParams) =>
+  Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.get(k) ?? undefined]));
 
 /** The dataset's XLSX for the filter, from the screen's own exporter; a readable error for a filter it refuses. */
 export async function exportResponse(dataset: ExportDataset, params: URLSearchParams): Promise<Response> {
@@ -108,7 +118,9 @@ export async function exportResponse(dataset: ExportDataset, params: URLSearchPa
     case "planning": {
       const parsed = parseFilter(params, "plan");
       if (!parsed.ok) {
-        const errors = Object.entries(parsed.errors).map(([field, messages]) => `${field}: ${(messages as string[]).join(", ")}`);
+        const errors = Object.entries(parsed.errors).map(
+          ([field, messages]) => `${field}: ${(messages as string[]).join(", ")}`,
+        );
         throw new UsageError(`invalid planning filter: ${errors.join("; ")}`);
       }
       return planningXlsx(parsed.filter);
@@ -129,7 +141,8 @@ export async function exportResponse(dataset: ExportDataset, params: URLSearchPa
       );
       if (!months.ok) throw new UsageError(`invalid hr filter: ${months.error}`);
       // The operator sees every branch (no store scope); an unknown one is said so rather than exported empty.
-      if (!(await branchVisible(parsed.data.filial, { kind: "all" }))) throw new UsageError(`invalid hr filter: no branch "${parsed.data.filial}"`);
+      if (!(await branchVisible(parsed.data.filial, { kind: "all" })))
+        throw new UsageError(`invalid hr filter: no branch "${parsed.data.filial}"`);
       return hrXlsx(parsed.data.filial, months.range);
     }
     default: {
@@ -161,10 +174,12 @@ async function* csvOf(xlsx: Readable): AsyncGenerator<string> {
   yield "\uFEFF";
   for await (const row of readXlsxRows(xlsx)) {
     if (!keep) {
-      keep = row.cells.map((_, i) => i).filter((i) => {
-        const header = String(row.cells[i] ?? "");
-        return !HIDDEN.has(header) && !header.startsWith("_portal:");
-      });
+      keep = row.cells
+        .map((_, i) => i)
+        .filter((i) => {
+          const header = String(row.cells[i] ?? "");
+          return !HIDDEN.has(header) && !header.startsWith("_portal:");
+        });
     }
     // Formulas in text cells escaped, numbers kept as numbers (app/shared/csv.ts, the rule of every CSV we write).
     yield `${keep.map((i) => csvCell(row.cells[i], ptBrText)).join(";")}\r\n`;
@@ -180,12 +195,20 @@ export type ExportIo = {
 /** Runs `portal export`; throws UsageError on a bad dataset, option or filter. */
 export async function exportCommand(args: readonly string[], io: ExportIo): Promise<void> {
   const { options, positional } = splitArgs(args, ["--out", "--format"]);
-  const parsed = exportArgs.safeParse({ dataset: positional[0] ?? "", out: options.get("--out"), format: options.get("--format") });
+  const parsed = exportArgs.safeParse({
+    dataset: positional[0] ?? "",
+    out: options.get("--out"),
+    format: options.get("--format"),
+  });
   if (!parsed.success) throw new UsageError(`${zodMessage(parsed.error)}\n${EXPORT_USAGE}`);
   const { dataset, out } = parsed.data;
   const format = parsed.data.format ?? (out && /\.csv$/i.test(out) ? "csv" : "xlsx");
-  if (out && !out.toLowerCase().endsWith(`.${format}`)) throw new UsageError(`--format ${format} does not match ${out}`);
-  if (!out && format === "xlsx" && io.stdout.isTTY) throw new UsageError("an XLSX is not written to a terminal: use --out <file.xlsx>, redirect stdout, or --format csv");
+  if (out && !out.toLowerCase().endsWith(`.${format}`))
+    throw new UsageError(`--format ${format} does not match ${out}`);
+  if (!out && format === "xlsx" && io.stdout.isTTY)
+    throw new UsageError(
+      "an XLSX is not written to a terminal: use --out <file.xlsx>, redirect stdout, or --format csv",
+    );
   const params = filterParams(dataset, positional.slice(1));
 
   const response = await exportResponse(dataset, params);
@@ -207,5 +230,7 @@ export async function exportCommand(args: readonly string[], io: ExportIo): Prom
     if (out) await rm(out, { force: true });
     throw error;
   }
-  io.note(`Exported ${dataset}${params.size > 0 ? ` (${params.toString()})` : ""} as ${format.toUpperCase()} to ${out ?? "stdout"}: ${bytes.toLocaleString("pt-BR")} bytes.`);
+  io.note(
+    `Exported ${dataset}${params.size > 0 ? ` (${params.toString()})` : ""} as ${format.toUpperCase()} to ${out ?? "stdout"}: ${bytes.toLocaleString("pt-BR")} bytes.`,
+  );
 }

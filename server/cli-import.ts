@@ -37,7 +37,9 @@ export const CLI_UPLOADER = "portal-cli@portal.local";
 const importArgs = z.object({
   file: z.string().min(1, "the file to import is missing"),
   user: z.string().trim().toLowerCase().email("--user must be an e-mail address").max(254).optional(),
-  target: z.enum(FILE_TARGETS, { errorMap: () => ({ message: `--target must be one of ${FILE_TARGETS.join(", ")}` }) }).optional(),
+  target: z
+    .enum(FILE_TARGETS, { errorMap: () => ({ message: `--target must be one of ${FILE_TARGETS.join(", ")}` }) })
+    .optional(),
 });
 
 export type ImportOptions = {
@@ -69,7 +71,12 @@ async function store(file: string, size: number): Promise<{ bucket: string; key:
 }
 
 /** Prints the job's progress from its record until it is finished; returns the finished record's outcome. */
-async function follow(id: ObjectId, print: (line: string) => void, intervalMs: number, until?: Promise<unknown>): Promise<{ status: number; message: string }> {
+async function follow(
+  id: ObjectId,
+  print: (line: string) => void,
+  intervalMs: number,
+  until?: Promise<unknown>,
+): Promise<{ status: number; message: string }> {
   let last = "";
   let done = false;
   const settle = (then: () => void) => until?.then(then, then);
@@ -95,10 +102,18 @@ async function follow(id: ObjectId, print: (line: string) => void, intervalMs: n
 }
 
 /** Runs `portal import`; the exit code: 0 every row OK, 1 refused or with NOK rows. */
-export async function importCommand(args: readonly string[], print: (line: string) => void, options: ImportOptions = {}): Promise<{ code: number; result: ImportResult }> {
+export async function importCommand(
+  args: readonly string[],
+  print: (line: string) => void,
+  options: ImportOptions = {},
+): Promise<{ code: number; result: ImportResult }> {
   const { options: named, positional } = splitArgs(args, ["--user", "--target"]);
   if (positional.length > 1) throw new UsageError(`import takes one file (got ${positional.length}). ${IMPORT_USAGE}`);
-  const parsed = importArgs.safeParse({ file: positional[0] ?? "", user: named.get("--user"), target: named.get("--target") });
+  const parsed = importArgs.safeParse({
+    file: positional[0] ?? "",
+    user: named.get("--user"),
+    target: named.get("--target"),
+  });
   if (!parsed.success) throw new UsageError(`${zodMessage(parsed.error)}. ${IMPORT_USAGE}`);
   const { file, target } = parsed.data;
   // Without --user the operator loads the file with the operator's rights; with it, with that account's rights as the
@@ -117,7 +132,14 @@ export async function importCommand(args: readonly string[], print: (line: strin
     throw error;
   }
   print(`Stored ${originalName} (${info.size.toLocaleString("pt-BR")} bytes) as ${stored.bucket}/${stored.key}.`);
-  const registered = await registerUpload({ originalName, key: stored.key, bucket: stored.bucket, user, ...(target ? { target } : {}), ...(operator ? { operator } : {}) });
+  const registered = await registerUpload({
+    originalName,
+    key: stored.key,
+    bucket: stored.bucket,
+    user,
+    ...(target ? { target } : {}),
+    ...(operator ? { operator } : {}),
+  });
   if (!registered.ok) {
     await deleteObject(stored.bucket, stored.key).catch(() => undefined);
     throw new Error(`${originalName}: ${registered.failure.detail}`);

@@ -16,7 +16,10 @@ export function optionValue(args: readonly string[], name: string): string | und
  * Splits arguments into options (`--name value` / `--name=value` for the names in `valued`, `-o` as `--out`) and
  * the rest (positional), refusing unknown options.
  */
-export function splitArgs(args: readonly string[], valued: readonly string[]): { options: Map<string, string>; positional: string[] } {
+export function splitArgs(
+  args: readonly string[],
+  valued: readonly string[],
+): { options: Map<string, string>; positional: string[] } {
   const options = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -37,6 +40,10 @@ export function splitArgs(args: readonly string[], valued: readonly string[]): {
 }
 
 /** A zod error as one line: "field: message; field: message". */
-export function zodMessage(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
-  return error.issues.map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message)).join("; ");
+export function zodMessage(error: {
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
+}): string {
+  return error.issues
+    .map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
+    .join("; ");
 }

@@ -16,7 +16,11 @@ import { optionValue, UsageError } from "./cli-support";
 import { exportCommand } from "./cli-export";
 import { importCommand } from "./cli-import";
 import { applyIndexes } from "../app/models/all-indexes.server";
-import { PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES, rebuildAttributeSets } from "../app/models/planning-attribute-sets.server";
+import {
+  PLANNING_ATTRIBUTE_SETS,
+  PLANNING_ATTRIBUTE_VALUES,
+  rebuildAttributeSets,
+} from "../app/models/planning-attribute-sets.server";
 import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
 import { demoAccountNote } from "../app/seed/accounts";
@@ -36,7 +40,6 @@ Commands:
                                    planning_spend, planning_spend_nok (filters: see server/cli-export.ts)
   help                             this text`;
 
-
 async function dbIndexes(print: (line: string) => void): Promise<void> {
   const started = Date.now();
   const db = await getDb();
@@ -45,7 +48,9 @@ async function dbIndexes(print: (line: string) => void): Promise<void> {
     print(`${collection}: ${names.join(", ")}${dropped ? ` (dropped the retired ${dropped.join(", ")})` : ""}`);
   }
   const total = applied.reduce((s, a) => s + a.names.length, 0);
-  print(`Applied ${total} indexes on ${applied.length} collections of database "${db.databaseName}" in ${Date.now() - started} ms.`);
+  print(
+    `Applied ${total} indexes on ${applied.length} collections of database "${db.databaseName}" in ${Date.now() - started} ms.`,
+  );
   // Derived from the plan's rows, which a load made outside the portal may have changed.
   const sets = await rebuildAttributeSets(db);
   print(`Rebuilt ${PLANNING_ATTRIBUTE_SETS} (${sets} SKUs) and ${PLANNING_ATTRIBUTE_VALUES} from planning_quantity.`);
@@ -63,9 +68,13 @@ async function seed(args: readonly string[], print: (line: string) => void): Pro
   if (!result.seeded) return;
   const total = Object.values(result.counts).reduce((s, n) => s + n, 0);
   print(`Seeded ${total} documents into "${db.databaseName}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  if (parsed.empty) print("Empty start: no business data; fill the screens with the upload templates of /captura/manual (or portal import <file>).");
+  if (parsed.empty)
+    print(
+      "Empty start: no business data; fill the screens with the upload templates of /captura/manual (or portal import <file>).",
+    );
   print(`Demo accounts (password ${DEMO_PASSWORD}):`);
-  for (const a of DEMO_ACCOUNTS) print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${demoAccountNote(a, accessContext())}`);
+  for (const a of DEMO_ACCOUNTS)
+    print(`  ${a.email.padEnd(24)} ${(a.type || "(no type)").padEnd(14)} ${demoAccountNote(a, accessContext())}`);
 }
 
 async function createAdminCommand(args: readonly string[], print: (line: string) => void): Promise<void> {
@@ -75,17 +84,28 @@ async function createAdminCommand(args: readonly string[], print: (line: string)
   if (outcome.kind === "invalidEmail") throw new UsageError(`not an e-mail address: ${email}`);
   if (outcome.kind === "exists") throw new Error(`${outcome.email} already exists (${outcome.type}); nothing changed.`);
   print(`Created SYSTEM ADMIN ${outcome.email}.`);
-  if (outcome.temporaryPassword) print(`Temporary password: ${outcome.temporaryPassword}\n(It must be changed at the first sign-in.)`);
+  if (outcome.temporaryPassword)
+    print(`Temporary password: ${outcome.temporaryPassword}\n(It must be changed at the first sign-in.)`);
   else print("The identity provider e-mails the temporary password.");
 }
 
 /** Runs one command; the exit code: 0 done, 1 failed, 2 usage. */
-export async function runCli(argv: readonly string[], print: (line: string) => void = console.log, fail: (line: string) => void = console.error): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  print: (line: string) => void = console.log,
+  fail: (line: string) => void = console.error,
+): Promise<number> {
   const [command, ...args] = argv;
   let database: DatabaseHandle | undefined;
   try {
     // Without MONGODB_URI the commands use the embedded database on DATA_DIR/db (started, or joined while it runs).
-    if (command === "create-admin" || command === "db:indexes" || command === "seed" || command === "import" || command === "export") {
+    if (
+      command === "create-admin" ||
+      command === "db:indexes" ||
+      command === "seed" ||
+      command === "import" ||
+      command === "export"
+    ) {
       database = await useConfiguredDatabase();
     }
     getConfig();
@@ -103,7 +123,10 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
         return (await importCommand(args, print)).code;
       case "export":
         // Written to stdout, the file must be alone there: the summary goes to stderr.
-        await exportCommand(args, { note: args.some((a) => a === "--out" || a === "-o" || a.startsWith("--out=")) ? print : fail, stdout: process.stdout });
+        await exportCommand(args, {
+          note: args.some((a) => a === "--out" || a === "-o" || a.startsWith("--out=")) ? print : fail,
+          stdout: process.stdout,
+        });
         break;
       case undefined:
       case "help":
@@ -124,7 +147,9 @@ export async function runCli(argv: readonly string[], print: (line: string) => v
       fail(`portal ${command}: ${error.message}`);
       return EXIT_REFUSED;
     }
-    fail(`portal ${command}: ${error instanceof ConfigError || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error.message}`);
+    fail(
+      `portal ${command}: ${error instanceof ConfigError || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error.message}`,
+    );
     return 1;
   } finally {
     await closeDb().catch(() => undefined);

@@ -42,7 +42,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
         ? rawPage(408, "Request Timeout", messages.badRequestTitle, deployTexts.malformedRequest)
         : rawPage(400, "Bad Request", messages.badRequestTitle, deployTexts.malformedRequest);
   // The parser's reason, not its stack: a malformed request is the client's fault, not the host's.
-  errors.report(error.code ?? error.message, { status, code: error.code, bytes: (error as { bytesParsed?: number }).bytesParsed }, "malformed request", "warn");
+  errors.report(
+    error.code ?? error.message,
+    { status, code: error.code, bytes: (error as { bytesParsed?: number }).bytesParsed },
+    "malformed request",
+    "warn",
+  );
   socket.end(page);
 }
 
@@ -50,8 +55,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
 export function hostErrorHandler(errors: ErrorReporter): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    const status = Number((error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode);
-    if (status >= 400 && status < 500) return sendMessagePage(res, status, messages.badRequestTitle, deployTexts.malformedRequest);
+    const status = Number(
+      (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode,
+    );
+    if (status >= 400 && status < 500)
+      return sendMessagePage(res, status, messages.badRequestTitle, deployTexts.malformedRequest);
     errors.report(error, { requestId: String(res.locals.requestId ?? ""), method: req.method, path: req.path });
     sendMessagePage(res, 500, messages.serverErrorTitle, messages.serverError);
   };

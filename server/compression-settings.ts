@@ -18,7 +18,10 @@ export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3, brotliWindo
 
 /** Brotli encoder parameters: a quality, and a window of 2^windowBits (Brotli's default, 2^22, when not given). */
 export function brotliParams(quality: number, windowBits?: number): Record<number, number> {
-  return { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, ...(windowBits ? { [zlibConstants.BROTLI_PARAM_LGWIN]: windowBits } : {}) };
+  return {
+    [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+    ...(windowBits ? { [zlibConstants.BROTLI_PARAM_LGWIN]: windowBits } : {}),
+  };
 }
 
 /** The middleware that compresses pages and data (server/index.ts). */

@@ -7,7 +7,10 @@ import { EMBEDDED_IN_PRODUCTION_REFUSED, useConfiguredDatabase } from "./databas
 
 describe("the database a process of the portal uses", () => {
   it("is MONGODB_URI when it is set, and starts nothing", async () => {
-    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", MONGODB_URI: "mongodb://db.example:27017/?directConnection=true" };
+    const env: NodeJS.ProcessEnv = {
+      NODE_ENV: "test",
+      MONGODB_URI: "mongodb://db.example:27017/?directConnection=true",
+    };
     const database = await useConfiguredDatabase(env);
     expect(database).toMatchObject({ uri: env.MONGODB_URI, embedded: false });
   });

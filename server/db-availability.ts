@@ -29,19 +29,43 @@ const UNAVAILABLE_ERROR_NAMES = new Set([
  */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436, 14031]);
 
-const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "ENOTCONN", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
+const SOCKET_ERROR_CODES = new Set([
+  "EPIPE",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "ENOTCONN",
+  "ERR_STREAM_DESTROYED",
+  "ERR_STREAM_WRITE_AFTER_END",
+]);
 const DRIVER_CONNECTION_FRAME = /[\\/]mongodb[\\/]lib[\\/]cmap[\\/]/;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 4) return false;
   const e = error as { name?: unknown; code?: unknown; cause?: unknown; errorLabels?: unknown };
   if (typeof e.name === "string" && UNAVAILABLE_ERROR_NAMES.has(e.name)) return true;
-  if (typeof e.code === "number" && UNAVAILABLE_CODES.has(e.code) && typeof e.name === "string" && e.name.startsWith("Mongo")) return true;
+  if (
+    typeof e.code === "number" &&
+    UNAVAILABLE_CODES.has(e.code) &&
+    typeof e.name === "string" &&
+    e.name.startsWith("Mongo")
+  )
+    return true;
   // A socket error raised inside the driver's connection code (a write after the database or a proxy closed the
   // connection surfaces as Node's EPIPE, not wrapped as a MongoNetworkError).
-  if (typeof e.code === "string" && SOCKET_ERROR_CODES.has(e.code) && DRIVER_CONNECTION_FRAME.test(String((error as Error).stack))) return true;
+  if (
+    typeof e.code === "string" &&
+    SOCKET_ERROR_CODES.has(e.code) &&
+    DRIVER_CONNECTION_FRAME.test(String((error as Error).stack))
+  )
+    return true;
   // ENOSPC surfaced by a database that reports the OS error as is.
-  if (typeof e.name === "string" && e.name.startsWith("Mongo") && /ENOSPC|no space left on device/i.test(String((error as Error).message))) return true;
+  if (
+    typeof e.name === "string" &&
+    e.name.startsWith("Mongo") &&
+    /ENOSPC|no space left on device/i.test(String((error as Error).message))
+  )
+    return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
 
@@ -67,7 +91,11 @@ export type DatabaseGate = {
   stop(): void;
 };
 
-export function createDatabaseGate(options: { ping: () => Promise<boolean>; logger: Logger; probeIntervalMs?: number }): DatabaseGate {
+export function createDatabaseGate(options: {
+  ping: () => Promise<boolean>;
+  logger: Logger;
+  probeIntervalMs?: number;
+}): DatabaseGate {
   const probeIntervalMs = options.probeIntervalMs ?? 1_000;
   let down = false;
   let since = 0;
@@ -92,7 +120,11 @@ export function createDatabaseGate(options: { ping: () => Promise<boolean>; logg
       down = true;
       since = Date.now();
       refused = 0;
-      options.logger.error("database unavailable", { ...context, ...errorFields(error), retryAfterSeconds: RETRY_AFTER_SECONDS });
+      options.logger.error("database unavailable", {
+        ...context,
+        ...errorFields(error),
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
       probe = setInterval(() => {
         if (probing) return;
         probing = true;
@@ -108,7 +140,14 @@ export function createDatabaseGate(options: { ping: () => Promise<boolean>; logg
       // Single-fetch data requests (`.data`) go on to Remix, whose wrapped loaders answer the 503 in the encoding
       // the browser's router reads; the route manifest (lazy route discovery) needs no database; documents and
       // resource requests get the page here.
-      if (!down || req.path === "/healthz" || req.path === "/readyz" || req.path === "/__manifest" || req.path.endsWith(".data")) return next();
+      if (
+        !down ||
+        req.path === "/healthz" ||
+        req.path === "/readyz" ||
+        req.path === "/__manifest" ||
+        req.path.endsWith(".data")
+      )
+        return next();
       refused++;
       res.set("Retry-After", String(RETRY_AFTER_SECONDS));
       sendMessagePage(res, 503, deployTexts.unavailableTitle, deployTexts.unavailable);
@@ -123,7 +162,10 @@ export function createDatabaseGate(options: { ping: () => Promise<boolean>; logg
             return await fn(args);
           } catch (error) {
             if (!isDatabaseUnavailable(error)) throw error;
-            gate.markDown(error, { requestId: args.request.headers.get("x-request-id") ?? undefined, path: new URL(args.request.url).pathname });
+            gate.markDown(error, {
+              requestId: args.request.headers.get("x-request-id") ?? undefined,
+              path: new URL(args.request.url).pathname,
+            });
             throw unavailableResponse();
           }
         };

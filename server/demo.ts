@@ -93,7 +93,9 @@ function banner() {
         ]
       : []),
     `  Password of every demo account: ${DEMO_PASSWORD}`,
-    ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${demoAccountNote(a, context)}`.trimEnd()),
+    ...DEMO_ACCOUNTS.map((a) =>
+      `    ${a.email.padEnd(width)}  ${(a.type || "(no type)").padEnd(13)}  ${demoAccountNote(a, context)}`.trimEnd(),
+    ),
     "  Stop with Ctrl+C.",
     "",
   ];
@@ -114,12 +116,21 @@ async function main() {
       ? `Writing the demo accounts only (empty start; kept when an earlier empty start wrote them)...\n`
       : `Seeding it (skipped when it already holds data)...\n`,
   );
-  const seed = () => run(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--if-empty", ...(emptyStart ? ["--empty"] : [])]);
+  const seed = () =>
+    run(process.execPath, [
+      path.resolve("node_modules/tsx/dist/cli.mjs"),
+      "scripts/seed.ts",
+      "--if-empty",
+      ...(emptyStart ? ["--empty"] : []),
+    ]);
   if (await finishedSeedOfThisKind(db.uri)) {
     // Seeded before: the web process starts at once, while the seed step only applies the indexes (it waits for the
     // database to load the large collections; the pages need only the small ones first).
     void seed().then((code) => {
-      if (code !== 0) process.stderr.write(`Applying the indexes failed (exit code ${code}); the portal keeps running on the existing ones.\n`);
+      if (code !== 0)
+        process.stderr.write(
+          `Applying the indexes failed (exit code ${code}); the portal keeps running on the existing ones.\n`,
+        );
     });
     return startWeb(started, stopDb);
   }
@@ -153,7 +164,10 @@ async function main() {
 async function finishedSeedOfThisKind(uri: string): Promise<boolean> {
   const client = new MongoClient(uri);
   try {
-    const state = await client.db(env.DATABASE_NAME || "journey_portal").collection<{ _id: string; state?: string; kind?: string }>("seed_state").findOne({ _id: "demo" });
+    const state = await client
+      .db(env.DATABASE_NAME || "journey_portal")
+      .collection<{ _id: string; state?: string; kind?: string }>("seed_state")
+      .findOne({ _id: "demo" });
     return state?.state === "complete" && (state.kind === "empty") === emptyStart;
   } finally {
     await client.close();

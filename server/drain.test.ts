@@ -56,7 +56,6 @@ function slowUpload(port: number, body: string) {
   return { dispatched, sendBody: () => socket.write(body), closed };
 }
 
-
 describe("createDrain", () => {
   it("finishes a request in flight, refuses new connections and then closes", async () => {
     const host = await startHost();

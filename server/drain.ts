@@ -57,7 +57,9 @@ export function createDrain() {
       server = httpServer;
       // Responses still to be written tell the client not to reuse the connection.
       for (const res of unfinished) if (!res.headersSent) res.setHeader("Connection", "close");
-      const closed = new Promise<void>((resolve, reject) => httpServer.close((error) => (error ? reject(error) : resolve())));
+      const closed = new Promise<void>((resolve, reject) =>
+        httpServer.close((error) => (error ? reject(error) : resolve())),
+      );
       const ended = new Promise<void>((resolve) => {
         if (unfinished.size === 0) return resolve();
         settled = resolve;

@@ -20,7 +20,14 @@ import { createLogger, errorFields, type Logger } from "../app/shared/logger.ser
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { requestLog } from "./request-log";
-import { dropUntrustedForwardedHost, screenRequestTarget, rejectCrossOrigin, rejectInvalidHost, rejectLegacyDataRequests, type MalformedReport } from "./request-guards";
+import {
+  dropUntrustedForwardedHost,
+  screenRequestTarget,
+  rejectCrossOrigin,
+  rejectInvalidHost,
+  rejectLegacyDataRequests,
+  type MalformedReport,
+} from "./request-guards";
 import { startInProcessWorker } from "./worker";
 import { originOf, s3UploadOrigins, securityHeaders } from "./security-headers";
 import { createDatabaseGate } from "./db-availability";
@@ -118,11 +125,18 @@ async function createApp(vite: ViteDevServer | undefined) {
       awsRegion: config.awsRegion,
       dev: isDev,
       formActionOrigins: [...originOf(config.identity.cognito.domain), ...originOf(config.sso.saml.idpEntryPoint)],
-      storageOrigins: config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion, config.storage.s3) : [],
+      storageOrigins:
+        config.storage.kind === "s3" ? s3UploadOrigins(config.storage.bucket, config.awsRegion, config.storage.s3) : [],
     }),
   );
   // A malformed target or Host is a 400 with a short page, logged once at warn (no stack): never a 500 or a 404.
-  const malformed: MalformedReport = (reason, req, status) => errors.report(reason, { status, method: req.method, host: String(req.headers.host ?? "").slice(0, 100) }, "malformed request", "warn");
+  const malformed: MalformedReport = (reason, req, status) =>
+    errors.report(
+      reason,
+      { status, method: req.method, host: String(req.headers.host ?? "").slice(0, 100) },
+      "malformed request",
+      "warn",
+    );
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost(malformed));
   app.use(rejectLegacyDataRequests);
@@ -143,20 +157,40 @@ async function createApp(vite: ViteDevServer | undefined) {
     app.use("/assets", precompressed(path.join(buildDir, "client", "assets"), "public, max-age=31536000, immutable"));
     app.use(
       "/assets",
-      express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", fallthrough: false, index: false }),
+      express.static(path.join(buildDir, "client", "assets"), {
+        immutable: true,
+        maxAge: "1y",
+        fallthrough: false,
+        index: false,
+      }),
     );
     // The few public files beside the assets (favicons): looked up by name, so a page's path costs no disk stat.
     const publicDir = path.join(buildDir, "client");
-    const publicFiles = new Set(listFiles(publicDir).map((file) => `/${path.relative(publicDir, file).split(path.sep).join("/")}`));
+    const publicFiles = new Set(
+      listFiles(publicDir).map((file) => `/${path.relative(publicDir, file).split(path.sep).join("/")}`),
+    );
     const servePublic = express.static(publicDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
-    build = databaseGate.wrapBuild((await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild);
+    build = databaseGate.wrapBuild(
+      (await import(/* @vite-ignore */ path.join(buildDir, "server", "index.js"))) as ServerBuild,
+    );
   }
 
   // Request bodies: 413 past REQUEST_BODY_MAX_BYTES, counted as they arrive; file routes keep their own (server/body-limit.ts).
   const bodyTooLarge = (req: express.Request, limit: number) =>
-    errors.report("request body over the limit", { status: 413, method: req.method, limit }, "request body too large", "warn");
-  app.use(limitRequestBodies({ maxBytes: config.requestBodyMaxBytes, limitFor: limitFromBuild(build, config.requestBodyMaxBytes), report: bodyTooLarge }));
+    errors.report(
+      "request body over the limit",
+      { status: 413, method: req.method, limit },
+      "request body too large",
+      "warn",
+    );
+  app.use(
+    limitRequestBodies({
+      maxBytes: config.requestBodyMaxBytes,
+      limitFor: limitFromBuild(build, config.requestBodyMaxBytes),
+      report: bodyTooLarge,
+    }),
+  );
   // While MongoDB is unreachable, pages and data answer 503 at once (static files above still load).
   app.use(databaseGate.middleware);
   const remixHandler = createRequestHandler({
@@ -171,7 +205,9 @@ async function createApp(vite: ViteDevServer | undefined) {
   });
   // The loaders of one GET share what they read once (the signed-in user: app/shared/request-scope.server.ts).
   app.all("*", (req, res, next) =>
-    req.method === "GET" || req.method === "HEAD" ? runInRequestScope(() => remixHandler(req, res, next)) : remixHandler(req, res, next),
+    req.method === "GET" || req.method === "HEAD"
+      ? runInRequestScope(() => remixHandler(req, res, next))
+      : remixHandler(req, res, next),
   );
   // Anything a middleware throws: a 4xx it carries as such, the rest one logged 500 page (never Express's stack page).
   app.use(hostErrorHandler(errors));
@@ -190,12 +226,15 @@ async function main() {
   }
   // Several instances with local storage: DATA_DIR must really be the same directory for all (else refuse to start).
   const sharedData =
-    config.instances.multi && config.storage.kind === "local" ? await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), logger) : undefined;
+    config.instances.multi && config.storage.kind === "local"
+      ? await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), logger)
+      : undefined;
   const app = await createApp(vite);
 
   // The request target is screened before Express, which answers 404 to one it cannot parse (server/request-guards.ts).
   const server: Server = createServer((req, res) => {
-    const report = (reason: string, status: number) => errors.report(reason, { status, method: req.method }, "malformed request", "warn");
+    const report = (reason: string, status: number) =>
+      errors.report(reason, { status, method: req.method }, "malformed request", "warn");
     if (!screenRequestTarget(req, res, report)) app(req, res);
   }).listen(config.port, () => {
     const address = server.address();

@@ -4,7 +4,8 @@ import { DB_GC_FLAGS, DB_MALLOC_ENV } from "embedded-mongo/process";
 
 /** npm scripts cannot import a constant, so they list the flags themselves; this keeps both lists equal (`npm start`: test/deploy/container-files.test.ts). */
 const scripts = packageScripts();
-const nodeFlagsOf = (script: string) => script.split(/\s+/).filter((word) => word.startsWith("--") && !word.startsWith("--import"));
+const nodeFlagsOf = (script: string) =>
+  script.split(/\s+/).filter((word) => word.startsWith("--") && !word.startsWith("--import"));
 
 describe("node flags of the npm db script", () => {
   it("`npm run db` runs the database with DB_GC_FLAGS", () => {
@@ -12,7 +13,12 @@ describe("node flags of the npm db script", () => {
   });
 
   it("`npm run db` runs the database with DB_MALLOC_ENV", () => {
-    const assignments = Object.fromEntries(scripts.db.split(/\s+/).filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split("=")));
+    const assignments = Object.fromEntries(
+      scripts.db
+        .split(/\s+/)
+        .filter((word) => /^[A-Z_]+=/.test(word))
+        .map((word) => word.split("=")),
+    );
     expect(assignments).toEqual(DB_MALLOC_ENV);
   });
 });

@@ -20,7 +20,9 @@ export function precompressDirectory(dir: string): { files: number; bytes: numbe
       }
       if (!COMPRESSIBLE.test(name) || statSync(file).size < 1024) continue;
       const data = readFileSync(file);
-      const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+      const br = brotliCompressSync(data, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      });
       const gz = gzipSync(data, { level: 9 });
       writeFileSync(`${file}.br`, br);
       writeFileSync(`${file}.gz`, gz);

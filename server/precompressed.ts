@@ -49,9 +49,13 @@ export function precompressed(root: string, cacheControl: string): RequestHandle
       res.setHeader("Cache-Control", cacheControl);
       res.setHeader("Content-Length", String(statSync(candidate).size));
       if (req.method === "HEAD") return res.end();
-      return res.sendFile(candidate, { headers: { "Content-Type": type, "Content-Encoding": encoding, "Cache-Control": cacheControl } }, (error) => {
-        if (error) next(error);
-      });
+      return res.sendFile(
+        candidate,
+        { headers: { "Content-Type": type, "Content-Encoding": encoding, "Cache-Control": cacheControl } },
+        (error) => {
+          if (error) next(error);
+        },
+      );
     }
     next();
   };

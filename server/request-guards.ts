@@ -23,7 +23,8 @@ export function sendMessagePage(res: ExpressResponse, status: number, title: str
 }
 
 /** host[:port] as a URL accepts it: a DNS name, IPv4 or bracketed IPv6, and an optional port. */
-const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[([0-9a-f:.]+)\])(?::(\d{1,5}))?$/i;
+const HOST_RE =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[([0-9a-f:.]+)\])(?::(\d{1,5}))?$/i;
 
 /**
  * A Host (or forwarded host) a URL can be built from: a DNS name, an IPv4 address or a bracketed IPv6 literal that
@@ -58,13 +59,22 @@ export type MalformedReport = (reason: string, req: ExpressRequest, status: numb
  * before Express: Express answers 404 to a target it cannot parse before any middleware sees it.
  * Returns true when it answered the request.
  */
-export function screenRequestTarget(req: IncomingMessage, res: ServerResponse, report: (reason: string, status: number) => void): boolean {
+export function screenRequestTarget(
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: (reason: string, status: number) => void,
+): boolean {
   const target = req.url ?? "";
   if (target.startsWith("/")) return false;
   const refuse = (reason: string) => {
     report(reason, 400);
     const page = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(messages.badRequestTitle)}</title></head><body><main><h1>${escapeHtml(messages.badRequestTitle)}</h1><p>${escapeHtml(messages.invalidHost)}</p></main></body></html>`;
-    res.writeHead(400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(page), Connection: "close" });
+    res.writeHead(400, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Length": Buffer.byteLength(page),
+      Connection: "close",
+    });
     res.end(page);
     return true;
   };
@@ -115,7 +125,8 @@ export function rejectInvalidHost(report: MalformedReport): RequestHandler {
  * instead of reaching a route that would treat them as a document request.
  */
 export const rejectLegacyDataRequests: RequestHandler = (req, res, next) => {
-  if (Object.prototype.hasOwnProperty.call(req.query, "_data")) return sendMessagePage(res, 400, messages.badRequestTitle, messages.legacyDataRequest);
+  if (Object.prototype.hasOwnProperty.call(req.query, "_data"))
+    return sendMessagePage(res, 400, messages.badRequestTitle, messages.legacyDataRequest);
   next();
 };
 
@@ -148,7 +159,8 @@ export function rejectCrossOrigin(options: { allowedOrigins: readonly string[]; 
         allowed: self ? [...options.allowedOrigins, self] : options.allowedOrigins,
       });
     if (!ok) return sendMessagePage(res, 403, messages.forbiddenTitle, messages.crossOriginRefused);
-    if (self && req.headers.origin !== undefined && req.headers.origin.toLowerCase() !== self) req.headers.origin = self;
+    if (self && req.headers.origin !== undefined && req.headers.origin.toLowerCase() !== self)
+      req.headers.origin = self;
     next();
   };
 }

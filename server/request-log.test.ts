@@ -85,7 +85,12 @@ describe("loggablePath", () => {
 describe("the request log and download tokens", () => {
   it("never writes a /download/{token} path's token", () => {
     const token = "eyJrZXkiOiJ4In0.U2VjcmV0U2lnbmF0dXJl";
-    for (const path of [`/download/${token}`, `/DownLoad/${token}`, `/%44ownload/${token}`, `/download/${token}.data`]) {
+    for (const path of [
+      `/download/${token}`,
+      `/DownLoad/${token}`,
+      `/%44ownload/${token}`,
+      `/download/${token}.data`,
+    ]) {
       const { lines } = run(path);
       expect(lines).toHaveLength(1);
       expect(lines[0], path).not.toContain(token);

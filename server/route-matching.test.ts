@@ -131,7 +131,9 @@ describe("remembered route matching", () => {
     expect(spy).toHaveBeenCalledTimes(REMEMBERED_PATHS + 1);
     expect(remembering(routes, "/ij/painel/0")?.at(-1)?.params).toEqual({ id: "0" });
     expect(spy).toHaveBeenCalledTimes(REMEMBERED_PATHS + 2);
-    expect(remembering(routes, `/ij/painel/${REMEMBERED_PATHS}`)?.at(-1)?.params).toEqual({ id: String(REMEMBERED_PATHS) });
+    expect(remembering(routes, `/ij/painel/${REMEMBERED_PATHS}`)?.at(-1)?.params).toEqual({
+      id: String(REMEMBERED_PATHS),
+    });
     expect(spy).toHaveBeenCalledTimes(REMEMBERED_PATHS + 2);
   });
 
@@ -146,7 +148,11 @@ describe("remembered route matching", () => {
     };
     const routes = table();
     for (let i = 0; i < 2; i++) {
-      expect(matchServerRoutes(routes, "/USER/config")?.map((m) => m.route.id)).toEqual(["root", "routes/user", "routes/user.config"]);
+      expect(matchServerRoutes(routes, "/USER/config")?.map((m) => m.route.id)).toEqual([
+        "root",
+        "routes/user",
+        "routes/user.config",
+      ]);
       expect(matchServerRoutes(routes, "/exact/case")?.map((m) => m.route.id)).toEqual(["root", "routes/$"]);
     }
   });

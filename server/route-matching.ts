@@ -19,7 +19,13 @@ import { createRequire } from "node:module";
  * export, matching is simply no longer remembered: results never depend on this module.
  */
 
-export type RouteLike = { id?: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteLike[] };
+export type RouteLike = {
+  id?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  children?: RouteLike[];
+};
 type Params = Record<string, string | undefined>;
 type Match = { params: Params; pathname: string; pathnameBase: string; route: RouteLike };
 type MatchRoutes = (routes: RouteLike[], location: unknown, basename?: string) => Match[] | null;
@@ -45,7 +51,9 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
       for (const route of list) {
         if (typeof route.id !== "string" || byId.has(route.id)) usable = false;
         else byId.set(route.id, route);
-        parts.push(`${route.id}\u0001${route.path ?? "\u0002"}\u0001${route.index === true ? 1 : 0}${route.caseSensitive === true ? 1 : 0}\u0001`);
+        parts.push(
+          `${route.id}\u0001${route.path ?? "\u0002"}\u0001${route.index === true ? 1 : 0}${route.caseSensitive === true ? 1 : 0}\u0001`,
+        );
         if (route.children?.length) walk(route.children);
       }
       parts.push("]");
@@ -70,12 +78,27 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     let skeleton = table.answers.get(key);
     if (skeleton === undefined) {
       const matches = original(routes, location, basename);
-      skeleton = matches && matches.map((m) => ({ id: m.route.id as string, params: { ...m.params }, pathname: m.pathname, pathnameBase: m.pathnameBase }));
+      skeleton =
+        matches &&
+        matches.map((m) => ({
+          id: m.route.id as string,
+          params: { ...m.params },
+          pathname: m.pathname,
+          pathnameBase: m.pathnameBase,
+        }));
       if (table.answers.size >= REMEMBERED_PATHS) table.answers.clear();
       table.answers.set(key, skeleton);
       return matches;
     }
-    return skeleton && skeleton.map((m) => ({ params: { ...m.params }, pathname: m.pathname, pathnameBase: m.pathnameBase, route: table.byId.get(m.id)! }));
+    return (
+      skeleton &&
+      skeleton.map((m) => ({
+        params: { ...m.params },
+        pathname: m.pathname,
+        pathnameBase: m.pathnameBase,
+        route: table.byId.get(m.id)!,
+      }))
+    );
   };
 }
 

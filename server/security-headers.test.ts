@@ -13,14 +13,25 @@ describe("buildCsp", () => {
   });
 
   it("lets forms post on to the identity provider and the dev server use its websocket", () => {
-    const csp = buildCsp({ nonce: "n", awsRegion: "us-east-1", formActionOrigins: ["https://idp.example.com"], dev: true });
+    const csp = buildCsp({
+      nonce: "n",
+      awsRegion: "us-east-1",
+      formActionOrigins: ["https://idp.example.com"],
+      dev: true,
+    });
     expect(csp).toContain("form-action 'self' https://idp.example.com");
     expect(csp).toContain("connect-src 'self' ws: wss:");
   });
 
   it("lets the page upload straight to the S3 bucket when the store is S3", () => {
-    const csp = buildCsp({ nonce: "n", awsRegion: "sa-east-1", connectOrigins: s3UploadOrigins("portal-files", "sa-east-1") });
-    expect(csp).toContain("connect-src 'self' https://portal-files.s3.sa-east-1.amazonaws.com https://s3.sa-east-1.amazonaws.com");
+    const csp = buildCsp({
+      nonce: "n",
+      awsRegion: "sa-east-1",
+      connectOrigins: s3UploadOrigins("portal-files", "sa-east-1"),
+    });
+    expect(csp).toContain(
+      "connect-src 'self' https://portal-files.s3.sa-east-1.amazonaws.com https://s3.sa-east-1.amazonaws.com",
+    );
     expect(buildCsp({ nonce: "n", awsRegion: "sa-east-1" })).toContain("connect-src 'self';");
   });
 });

@@ -26,7 +26,14 @@ export function createNonce(): string {
  * The enforced Content-Security-Policy. Scripts need the per-request nonce; styles allow inline
  * because React, Radix and the table's sticky columns render `style` attributes on the server.
  */
-export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrigins = [], storageOrigins = [], dev = false }: CspOptions): string {
+export function buildCsp({
+  nonce,
+  awsRegion,
+  formActionOrigins = [],
+  connectOrigins = [],
+  storageOrigins = [],
+  dev = false,
+}: CspOptions): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`],
@@ -51,8 +58,13 @@ export function buildCsp({ nonce, awsRegion, formActionOrigins = [], connectOrig
  * path-style endpoints of the region. An S3-compatible store: the public endpoint's origin, and with
  * virtual-hosted addressing also bucket.<host> (what the SDK signs).
  */
-export function s3UploadOrigins(bucket: string, region: string, store: { publicEndpoint?: string; forcePathStyle?: boolean } = {}): string[] {
-  if (!store.publicEndpoint) return [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
+export function s3UploadOrigins(
+  bucket: string,
+  region: string,
+  store: { publicEndpoint?: string; forcePathStyle?: boolean } = {},
+): string[] {
+  if (!store.publicEndpoint)
+    return [`https://${bucket}.s3.${region}.amazonaws.com`, `https://s3.${region}.amazonaws.com`];
   const url = new URL(store.publicEndpoint);
   if (store.forcePathStyle) return [url.origin];
   return [`${url.protocol}//${bucket}.${url.host}`, url.origin];

@@ -49,9 +49,10 @@ export async function checkSharedDataDir(uploadsDir: string, logger: Logger, rol
   }
   logger.info("shared data directory checked", { dir: uploadsDir, instance: id, liveInstances: others.length + 1 });
   const renew = setInterval(() => {
-    void Promise.all([fsp.utimes(marker, new Date(), new Date()), recordInstance({ id, role, host: os.hostname() })]).catch((error: unknown) =>
-      logger.warn("instance record not renewed", { error: String(error) }),
-    );
+    void Promise.all([
+      fsp.utimes(marker, new Date(), new Date()),
+      recordInstance({ id, role, host: os.hostname() }),
+    ]).catch((error: unknown) => logger.warn("instance record not renewed", { error: String(error) }));
   }, RENEW_MS);
   renew.unref();
   return {

@@ -9,7 +9,11 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
-import { startWorker, type RunningWorker, type WorkerLog } from "../app/features/uploads-and-jobs/import/worker-loop.server";
+import {
+  startWorker,
+  type RunningWorker,
+  type WorkerLog,
+} from "../app/features/uploads-and-jobs/import/worker-loop.server";
 import { createLogger } from "../app/shared/logger.server";
 import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";
 
@@ -55,7 +59,11 @@ async function main() {
     }
     const config = getConfig();
     if (config.instances.multi && config.storage.kind === "local") {
-      sharedData = await checkSharedDataDir(path.resolve(config.dataDir, "uploads"), createLogger(config.logLevel), "worker");
+      sharedData = await checkSharedDataDir(
+        path.resolve(config.dataDir, "uploads"),
+        createLogger(config.logLevel),
+        "worker",
+      );
     }
     worker = startWorker({ ...tuning(), log: workerLog() });
   } catch (error) {

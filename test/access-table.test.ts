@@ -16,10 +16,15 @@ const IGNORED = /\.(test|spec|e2e)\.|\.css$|\.md$|^\./;
 function routeModules(): Array<{ id: string; file: string; source: string }> {
   return readdirSync(ROUTES_DIR)
     .filter((f) => /\.tsx?$/.test(f) && !IGNORED.test(f))
-    .map((f) => ({ id: `routes/${f.replace(/\.tsx?$/, "")}`, file: f, source: readFileSync(path.join(ROUTES_DIR, f), "utf8") }));
+    .map((f) => ({
+      id: `routes/${f.replace(/\.tsx?$/, "")}`,
+      file: f,
+      source: readFileSync(path.join(ROUTES_DIR, f), "utf8"),
+    }));
 }
 
-const exportsServerCode = (source: string) => /export\s+(?:async\s+)?(?:function|const)\s+(loader|action)\b/.test(source);
+const exportsServerCode = (source: string) =>
+  /export\s+(?:async\s+)?(?:function|const)\s+(loader|action)\b/.test(source);
 
 describe("the access table and the route modules", () => {
   const modules = routeModules();
@@ -38,13 +43,18 @@ describe("the access table and the route modules", () => {
       const foreign = named.filter((n) => n !== id && isRouteId(n));
       if (foreign.length > 0) problems.push(`${file} names other routes' ids: ${foreign.join(", ")}`);
       if (routeRule(id).kind === "public") {
-        if (/requireRouteAccess\(/.test(source)) problems.push(`${file} is public in the table but calls requireRouteAccess`);
+        if (/requireRouteAccess\(/.test(source))
+          problems.push(`${file} is public in the table but calls requireRouteAccess`);
         continue;
       }
       if (!exportsServerCode(source)) continue;
-      const guard = new RegExp(`(requireRouteAccess|guardedLayoutLoader|guardedNotFound)\\(\\s*"${id.replace(/[$.]/g, "\\$&")}"`);
-      if (!guard.test(source)) problems.push(`${file} (${routeRule(id).kind}) has a loader or action but no guard with "${id}"`);
-      if (/\brequireUser\(|\bgetOptionalUser\(/.test(source)) problems.push(`${file} reads the session without its route's rule`);
+      const guard = new RegExp(
+        `(requireRouteAccess|guardedLayoutLoader|guardedNotFound)\\(\\s*"${id.replace(/[$.]/g, "\\$&")}"`,
+      );
+      if (!guard.test(source))
+        problems.push(`${file} (${routeRule(id).kind}) has a loader or action but no guard with "${id}"`);
+      if (/\brequireUser\(|\bgetOptionalUser\(/.test(source))
+        problems.push(`${file} reads the session without its route's rule`);
       // Every action and loader of a guarded module must reach the guard: count them against the guard calls.
       const handlers = (source.match(/export\s+(?:async\s+)?function\s+(?:loader|action)\b/g) ?? []).length;
       const calls = (source.match(/requireRouteAccess\(/g) ?? []).length;
@@ -65,7 +75,9 @@ describe("the access table and the route modules", () => {
 
 describe("the route modules", () => {
   it("each says on its first line which screen it is", () => {
-    const unnamed = routeModules().filter((m) => !/^\/\/ Screen: \S.*\n/.test(m.source)).map((m) => m.file);
+    const unnamed = routeModules()
+      .filter((m) => !/^\/\/ Screen: \S.*\n/.test(m.source))
+      .map((m) => m.file);
     expect(unnamed).toEqual([]);
   });
 });

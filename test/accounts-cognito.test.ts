@@ -8,8 +8,18 @@ import { indexes as authRecordIndexes } from "~/models/auth-records.server";
 import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import { indexes as userIndexes, USER_PERMISSIONS } from "~/models/users.server";
-import { completeFirstAccess, createUser, deleteUser, signInWithPassword, UserExistsError } from "~/features/access/accounts.server";
-import { createCognitoIdentityProvider, setIdentityProviderForTests, type IdentityProvider } from "~/services/identity.server";
+import {
+  completeFirstAccess,
+  createUser,
+  deleteUser,
+  signInWithPassword,
+  UserExistsError,
+} from "~/features/access/accounts.server";
+import {
+  createCognitoIdentityProvider,
+  setIdentityProviderForTests,
+  type IdentityProvider,
+} from "~/services/identity.server";
 import { getSessionState, logout } from "~/features/access/session.server";
 import { useTestDatabase } from "./db";
 import { useMockServer } from "./mocks";
@@ -34,18 +44,29 @@ beforeAll(async () => {
 beforeEach(() => {
   pool = new FakeUserPool();
   server.use(...cognitoHandlers(pool));
-  cognito = createCognitoIdentityProvider({ region: TEST_COGNITO.region, userPoolId: TEST_COGNITO.userPoolId, clientId: TEST_COGNITO.clientId });
+  cognito = createCognitoIdentityProvider({
+    region: TEST_COGNITO.region,
+    userPoolId: TEST_COGNITO.userPoolId,
+    clientId: TEST_COGNITO.clientId,
+  });
   setIdentityProviderForTests(cognito);
 });
 afterAll(() => setIdentityProviderForTests(undefined));
 
 const cookieOf = (headers: Headers) => (headers.get("Set-Cookie") ?? "").split(";")[0];
-const req = (cookie: string, path = "/") => new Request(`http://localhost:3000${path}`, { headers: { Cookie: cookie } });
+const req = (cookie: string, path = "/") =>
+  new Request(`http://localhost:3000${path}`, { headers: { Cookie: cookie } });
 
 describe("account flows with the Cognito provider", () => {
   it("keeps the provider tokens in the session and signs out globally at logout", async () => {
     pool.addUser("gold@example.com", "Gold#2024");
-    await insertPermissionRecord({ user: "gold@example.com", name: "Gold", type: "USER GOLD", stores: [], createdAt: new Date() });
+    await insertPermissionRecord({
+      user: "gold@example.com",
+      name: "Gold",
+      type: "USER GOLD",
+      stores: [],
+      createdAt: new Date(),
+    });
     const outcome = await signInWithPassword({ email: "gold@example.com", password: "Gold#2024", ip: "10.9.0.1" });
     if (outcome.kind !== "signedIn") throw new Error(`expected signedIn, got ${outcome.kind}`);
     const cookie = cookieOf(outcome.sessionCookieHeaders);
@@ -63,15 +84,30 @@ describe("account flows with the Cognito provider", () => {
 
   it("answers invalid for Cognito's NotAuthorizedException", async () => {
     pool.addUser("gold2@example.com", "Gold#2024");
-    expect(await signInWithPassword({ email: "gold2@example.com", password: "nope", ip: "10.9.0.2" })).toEqual({ kind: "invalid" });
+    expect(await signInWithPassword({ email: "gold2@example.com", password: "nope", ip: "10.9.0.2" })).toEqual({
+      kind: "invalid",
+    });
   });
 
   it("runs first access through RespondToAuthChallenge and asks for a fresh sign-in", async () => {
     pool.addUser("first@example.com", "Temp#1234", "FORCE_CHANGE_PASSWORD");
-    await insertPermissionRecord({ user: "first@example.com", name: "First", type: "USER SILVER", stores: [], createdAt: new Date() });
+    await insertPermissionRecord({
+      user: "first@example.com",
+      name: "First",
+      type: "USER SILVER",
+      stores: [],
+      createdAt: new Date(),
+    });
     const outcome = await signInWithPassword({ email: "first@example.com", password: "Temp#1234" });
     if (outcome.kind !== "newPasswordRequired") throw new Error(`expected the challenge, got ${outcome.kind}`);
-    expect(await completeFirstAccess({ email: "first@example.com", challenge: outcome.challenge, password: "Silver#2024", confirmPassword: "Silver#2024" })).toEqual({
+    expect(
+      await completeFirstAccess({
+        email: "first@example.com",
+        challenge: outcome.challenge,
+        password: "Silver#2024",
+        confirmPassword: "Silver#2024",
+      }),
+    ).toEqual({
       kind: "ok",
     });
     // Cognito's tokens from the challenge are revoked: the user signs in again, as the spec says.
@@ -106,11 +142,16 @@ describe("account flows with the Cognito provider", () => {
       },
     };
     setIdentityProviderForTests(slow);
-    expect(await createUser("raced@example.com", "admin@example.com")).toEqual({ kind: "created", email: "raced@example.com" });
+    expect(await createUser("raced@example.com", "admin@example.com")).toEqual({
+      kind: "created",
+      email: "raced@example.com",
+    });
     expect(await concurrent).toBeInstanceOf(UserExistsError);
     expect(pool.callsTo("AdminCreateUser")).toHaveLength(1);
     const db = await testDb.db();
-    expect(await db.collection(USER_PERMISSIONS).find({ user: "raced@example.com" }).toArray()).toMatchObject([{ createdBy: "admin@example.com" }]);
+    expect(await db.collection(USER_PERMISSIONS).find({ user: "raced@example.com" }).toArray()).toMatchObject([
+      { createdBy: "admin@example.com" },
+    ]);
   });
 
   it("deletes the user at Cognito and locally", async () => {
@@ -142,53 +183,94 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
   beforeEach(() => {
     // One attempt: the SDK's own retries of a throttled call (with back-off) are not what these tests are about.
     setIdentityProviderForTests(
-      createCognitoIdentityProvider({ ...TEST_COGNITO, client: new CognitoIdentityProviderClient({ region: TEST_COGNITO.region, maxAttempts: 1 }) }),
+      createCognitoIdentityProvider({
+        ...TEST_COGNITO,
+        client: new CognitoIdentityProviderClient({ region: TEST_COGNITO.region, maxAttempts: 1 }),
+      }),
     );
     vi.spyOn(console, "warn").mockImplementation(() => {});
   });
 
   it("sign-in: a throttled Cognito gives the try-again message (503) and counts no failure", async () => {
     pool.addUser("busy@example.com", "Busy#2024");
-    await insertPermissionRecord({ user: "busy@example.com", name: "Busy", type: "USER SILVER", stores: [], createdAt: new Date() });
+    await insertPermissionRecord({
+      user: "busy@example.com",
+      name: "Busy",
+      type: "USER SILVER",
+      stores: [],
+      createdAt: new Date(),
+    });
     pool.failWith("InitiateAuth", COGNITO_ERRORS.tooManyRequests);
-    expect(await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).toEqual({ kind: "providerBusy" });
+    expect(await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).toEqual({
+      kind: "providerBusy",
+    });
     expect(answer(await login.action(loginPost({ email: "busy@example.com", password: "Busy#2024" })))).toMatchObject({
       status: 503,
-      body: { intent: "signIn", result: { error: { "": [messages.identityBusy] }, initialValue: { email: "busy@example.com" } } },
+      body: {
+        intent: "signIn",
+        result: { error: { "": [messages.identityBusy] }, initialValue: { email: "busy@example.com" } },
+      },
     });
     // More throttled attempts than the failure limit (5) do not lock the account.
-    for (let i = 0; i < 5; i++) await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" });
+    for (let i = 0; i < 5; i++)
+      await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" });
     pool.clearFailures();
-    expect((await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).kind).toBe("signedIn");
+    expect((await signInWithPassword({ email: "busy@example.com", password: "Busy#2024", ip: "10.9.1.1" })).kind).toBe(
+      "signedIn",
+    );
   });
 
   it("sign-in: InvalidParameterException and an e-mail longer than Cognito's 128 characters are wrong credentials", async () => {
     pool.addUser("param@example.com", "Param#2024");
     pool.failWith("InitiateAuth", COGNITO_ERRORS.authFlowNotEnabled);
-    expect(answer(await login.action(loginPost({ email: "param@example.com", password: "Param#2024" })))).toMatchObject({
-      status: 400,
-      body: { intent: "signIn", result: { error: { "": [messages.incorrectCredentials] }, initialValue: { email: "param@example.com" } } },
-    });
+    expect(answer(await login.action(loginPost({ email: "param@example.com", password: "Param#2024" })))).toMatchObject(
+      {
+        status: 400,
+        body: {
+          intent: "signIn",
+          result: { error: { "": [messages.incorrectCredentials] }, initialValue: { email: "param@example.com" } },
+        },
+      },
+    );
     pool.clearFailures();
     const long = `${"l".repeat(130)}@example.com`;
     expect(answer(await login.action(loginPost({ email: long, password: "Param#2024" }))).body).toMatchObject({
       intent: "signIn",
       result: { error: { "": [messages.incorrectCredentials] }, initialValue: { email: long } },
     });
-    expect(pool.callsTo("InitiateAuth").some((c) => (c.body.AuthParameters as { USERNAME: string }).USERNAME === long)).toBe(false);
+    expect(
+      pool.callsTo("InitiateAuth").some((c) => (c.body.AuthParameters as { USERNAME: string }).USERNAME === long),
+    ).toBe(false);
   });
 
   it("first access: throttled shows the try-again message on the form; a challenge over 2048 characters is refused (400)", async () => {
     pool.addUser("first.busy@example.com", "Temp#1234", "FORCE_CHANGE_PASSWORD");
-    await insertPermissionRecord({ user: "first.busy@example.com", name: "First", type: "USER BRONZE", stores: [], createdAt: new Date() });
+    await insertPermissionRecord({
+      user: "first.busy@example.com",
+      name: "First",
+      type: "USER BRONZE",
+      stores: [],
+      createdAt: new Date(),
+    });
     const started = await signInWithPassword({ email: "first.busy@example.com", password: "Temp#1234" });
     if (started.kind !== "newPasswordRequired") throw new Error(`expected the challenge, got ${started.kind}`);
-    const fields = { intent: "newPassword", email: "first.busy@example.com", password: "Bronze#2024", confirmPassword: "Bronze#2024" };
+    const fields = {
+      intent: "newPassword",
+      email: "first.busy@example.com",
+      password: "Bronze#2024",
+      confirmPassword: "Bronze#2024",
+    };
 
     pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.tooManyRequests);
     expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toMatchObject({
       status: 400,
-      body: { intent: "newPassword", step: "form", email: "first.busy@example.com", challenge: started.challenge, result: { error: { "": [messages.identityBusy] } } },
+      body: {
+        intent: "newPassword",
+        step: "form",
+        email: "first.busy@example.com",
+        challenge: started.challenge,
+        result: { error: { "": [messages.identityBusy] } },
+      },
     });
     pool.clearFailures();
 
@@ -199,7 +281,10 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
       body: { intent: "signIn", result: { status: "error", error: { "": [messages.invalidForm] } } },
     });
     expect(pool.callsTo("RespondToAuthChallenge")).toHaveLength(calls);
-    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({ status: 200, body: { intent: "newPassword", step: "done" } });
+    expect(answer(await login.action(loginPost({ ...fields, challenge: started.challenge })))).toEqual({
+      status: 200,
+      body: { intent: "newPassword", step: "done" },
+    });
   });
 
   it("create: throttling, an e-mail Cognito refuses and a failed delivery keep nothing, and a retry then succeeds", async () => {
@@ -207,22 +292,37 @@ describe("Cognito throttling and refused parameters reach the user as messages, 
     const records = (email: string) => db.collection(USER_PERMISSIONS).countDocuments({ user: email });
 
     pool.failWith("AdminCreateUser", COGNITO_ERRORS.tooManyRequests);
-    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "failed", message: messages.createUserBusy });
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({
+      kind: "failed",
+      message: messages.createUserBusy,
+    });
     pool.failWith("AdminCreateUser", COGNITO_ERRORS.invalidEmail);
-    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "invalidInput", errors: { email: [messages.invalidEmail] } });
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({
+      kind: "invalidInput",
+      errors: { email: [messages.invalidEmail] },
+    });
     pool.failWith("AdminCreateUser", { ...COGNITO_ERRORS.codeDelivery, afterApplying: true });
-    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "failed", message: messages.createUserMailFailed });
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({
+      kind: "failed",
+      message: messages.createUserMailFailed,
+    });
     expect(await records("later@example.com")).toBe(0);
     expect(pool.users.has("later@example.com")).toBe(false);
 
     // Longer than Cognito's 128 characters: refused before Cognito is asked.
     const long = `${"c".repeat(120)}@example.com`;
-    expect(await createUser(long, "admin@example.com")).toEqual({ kind: "invalidInput", errors: { email: [messages.invalidEmail] } });
+    expect(await createUser(long, "admin@example.com")).toEqual({
+      kind: "invalidInput",
+      errors: { email: [messages.invalidEmail] },
+    });
     expect(await records(long)).toBe(0);
     expect(pool.callsTo("AdminCreateUser").some((c) => c.body.Username === long)).toBe(false);
 
     pool.clearFailures();
-    expect(await createUser("later@example.com", "admin@example.com")).toEqual({ kind: "created", email: "later@example.com" });
+    expect(await createUser("later@example.com", "admin@example.com")).toEqual({
+      kind: "created",
+      email: "later@example.com",
+    });
     expect(await records("later@example.com")).toBe(1);
     expect(pool.users.get("later@example.com")?.status).toBe("FORCE_CHANGE_PASSWORD");
   });

@@ -40,7 +40,18 @@ const NOT_COLLECTIONS: Record<string, string> = {
 // ---------------------------------------------------------------------------------------------
 // The contract's grammar
 
-export const FIELD_TYPES = ["string", "number", "int", "date", "objectId", "boolean", "array", "object", "binData", "null"] as const;
+export const FIELD_TYPES = [
+  "string",
+  "number",
+  "int",
+  "date",
+  "objectId",
+  "boolean",
+  "array",
+  "object",
+  "binData",
+  "null",
+] as const;
 type FieldType = (typeof FIELD_TYPES)[number];
 
 type FieldSpec = { name: string; types: FieldType[]; unit: string; required: boolean; meaning: string };
@@ -117,7 +128,10 @@ function parseOptions(cell: string, fail: (message: string) => never): string[] 
       }
       out.push(`${m[1] === "partial" ? "partialFilterExpression" : "weights"}=${canonical(parsed)}`);
     } else if ((m = /^language (\S+)$/.exec(item))) out.push(`default_language=${m[1]}`);
-    else fail(`unknown index option "${item}" (expected unique, sparse, TTL <n> s, partial <json>, weights <json>, language <name>, or —)`);
+    else
+      fail(
+        `unknown index option "${item}" (expected unique, sparse, TTL <n> s, partial <json>, weights <json>, language <name>, or —)`,
+      );
   }
   return out.sort();
 }
@@ -136,9 +150,19 @@ export function parseContract(markdown: string): Section[] {
   const seen = new Map<string, number>();
   while (i < lines.length) {
     const heading = /^## `([a-z][a-z0-9_]*(?:\{[A-Za-z]+\})?)`$/.exec(lines[i]);
-    if (!heading) throw new ContractFormatError(null, i, `expected a collection heading "## \`name\`" (or "## \`prefix_{placeholder}\`"), found "${lines[i]}"`);
+    if (!heading)
+      throw new ContractFormatError(
+        null,
+        i,
+        `expected a collection heading "## \`name\`" (or "## \`prefix_{placeholder}\`"), found "${lines[i]}"`,
+      );
     const name = heading[1];
-    if (seen.has(name)) throw new ContractFormatError(name, i, `a second section for the same collection (the first is at line ${seen.get(name)! + 1})`);
+    if (seen.has(name))
+      throw new ContractFormatError(
+        name,
+        i,
+        `a second section for the same collection (the first is at line ${seen.get(name)! + 1})`,
+      );
     seen.set(name, i);
     let end = i + 1;
     let fence = false;
@@ -146,7 +170,8 @@ export function parseContract(markdown: string): Section[] {
       if (lines[end].startsWith("```")) fence = !fence;
       if (!fence && lines[end].startsWith("#")) break;
     }
-    if (end < lines.length && !lines[end].startsWith("## ")) throw new ContractFormatError(name, end, `unexpected heading "${lines[end]}" inside a section`);
+    if (end < lines.length && !lines[end].startsWith("## "))
+      throw new ContractFormatError(name, end, `unexpected heading "${lines[end]}" inside a section`);
     sections.push(parseSection(name, lines, i, end));
     i = end;
   }
@@ -168,7 +193,8 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   skipBlank();
   const description: string[] = [];
   while (i < end && lines[i].trim() !== "" && !lines[i].startsWith("- ")) {
-    if (/^(\||\*\*|```)/.test(lines[i])) fail("expected one or two sentences describing the collection before the bullets");
+    if (/^(\||\*\*|```)/.test(lines[i]))
+      fail("expected one or two sentences describing the collection before the bullets");
     description.push(lines[i].trim());
     i++;
   }
@@ -187,10 +213,12 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   // 3. The field table.
   skipBlank();
   const header = tableCells(at(i));
-  if (!header || header.join("|") !== "field|type|unit|required|meaning") fail(`expected the field table's header "| field | type | unit | required | meaning |", found "${at(i)}"`);
+  if (!header || header.join("|") !== "field|type|unit|required|meaning")
+    fail(`expected the field table's header "| field | type | unit | required | meaning |", found "${at(i)}"`);
   i++;
   const separator = tableCells(at(i));
-  if (!separator || separator.length !== 5 || !separator.every((c) => /^:?-{3,}:?$/.test(c))) fail("expected the field table's separator row |---|---|---|---|---|");
+  if (!separator || separator.length !== 5 || !separator.every((c) => /^:?-{3,}:?$/.test(c)))
+    fail("expected the field table's separator row |---|---|---|---|---|");
   i++;
   const fields = new Map<string, FieldSpec>();
   while (i < end && lines[i].trim() !== "") {
@@ -202,10 +230,13 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
     if (!field) fail(`the field cell must be one code span, e.g. \`name\`; found "${fieldCell}"`);
     if (fields.has(field!)) fail(`field \`${field}\` is listed twice`);
     const types = typeCell.split(" or ").map((t) => t.trim());
-    for (const type of types) if (!(FIELD_TYPES as readonly string[]).includes(type)) fail(`field \`${field}\`: unknown type "${type}" (types: ${FIELD_TYPES.join(", ")}, joined with " or ")`);
+    for (const type of types)
+      if (!(FIELD_TYPES as readonly string[]).includes(type))
+        fail(`field \`${field}\`: unknown type "${type}" (types: ${FIELD_TYPES.join(", ")}, joined with " or ")`);
     if (new Set(types).size !== types.length) fail(`field \`${field}\`: a type is repeated in "${typeCell}"`);
     if (!unit) fail(`field \`${field}\`: the unit is empty (write — for none)`);
-    if (required !== "yes" && required !== "no") fail(`field \`${field}\`: required must be "yes" or "no", found "${required}"`);
+    if (required !== "yes" && required !== "no")
+      fail(`field \`${field}\`: required must be "yes" or "no", found "${required}"`);
     if (!meaning) fail(`field \`${field}\`: the meaning is empty`);
     fields.set(field!, { name: field!, types: types as FieldType[], unit, required: required === "yes", meaning });
     i++;
@@ -214,7 +245,8 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   if (!fields.get("_id")?.required) fail("the field table must list `_id` as required");
   // Every field the unique key names is a field of the table.
   for (const m of bullets[0].matchAll(/`([^`]+)`/g)) {
-    if (!fields.has(m[1].split(".")[0])) fail(`the unique key names \`${m[1]}\`, which is not in the field table`, headingLine + 1);
+    if (!fields.has(m[1].split(".")[0]))
+      fail(`the unique key names \`${m[1]}\`, which is not in the field table`, headingLine + 1);
   }
   if (!/`[^`]+`/.test(bullets[0])) fail("the unique key must name its field(s) in code spans", headingLine + 1);
 
@@ -227,10 +259,12 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   if (at(i) === "None declared besides `_id`.") i++;
   else {
     const indexHeader = tableCells(at(i));
-    if (!indexHeader || indexHeader.join("|") !== "name|key|options") fail(`expected "| name | key | options |" or "None declared besides \`_id\`.", found "${at(i)}"`);
+    if (!indexHeader || indexHeader.join("|") !== "name|key|options")
+      fail(`expected "| name | key | options |" or "None declared besides \`_id\`.", found "${at(i)}"`);
     i++;
     const indexSeparator = tableCells(at(i));
-    if (!indexSeparator || indexSeparator.length !== 3 || !indexSeparator.every((c) => /^:?-{3,}:?$/.test(c))) fail("expected the index table's separator row |---|---|---|");
+    if (!indexSeparator || indexSeparator.length !== 3 || !indexSeparator.every((c) => /^:?-{3,}:?$/.test(c)))
+      fail("expected the index table's separator row |---|---|---|");
     i++;
     while (i < end && lines[i].trim() !== "") {
       const cells = tableCells(lines[i]);
@@ -246,7 +280,9 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
         key = undefined;
       }
       if (!key || typeof key !== "object" || Array.isArray(key) || Object.keys(key).length === 0) {
-        fail(`index \`${indexName}\`: the key must be a JSON object in a code span, e.g. \`{"a": 1, "b": -1}\`; found "${cells![1]}"`);
+        fail(
+          `index \`${indexName}\`: the key must be a JSON object in a code span, e.g. \`{"a": 1, "b": -1}\`; found "${cells![1]}"`,
+        );
       }
       const options = parseOptions(cells![2], (message) => fail(`index \`${indexName}\`: ${message}`));
       indexes.push({ name: indexName!, key: Object.entries(key as Record<string, unknown>), options, line: i });
@@ -273,7 +309,8 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   } catch (error) {
     fail(`the example is not valid Extended JSON: ${(error as Error).message}`, fenceStart);
   }
-  if (!example || typeof example !== "object" || Array.isArray(example)) fail("the example must be one document", fenceStart);
+  if (!example || typeof example !== "object" || Array.isArray(example))
+    fail("the example must be one document", fenceStart);
   skipBlank();
   if (i < end) fail(`unexpected content after the example: "${lines[i]}"`);
 
@@ -335,7 +372,8 @@ function problemsOf(doc: Document, section: Section): string[] {
       continue;
     }
     const actual = typesOf(value);
-    if (!spec.types.some((t) => actual.includes(t))) problems.push(`field "${key}" is ${actual[0]}, the contract says ${spec.types.join(" or ")}`);
+    if (!spec.types.some((t) => actual.includes(t)))
+      problems.push(`field "${key}" is ${actual[0]}, the contract says ${spec.types.join(" or ")}`);
   }
   for (const spec of section.fields.values()) {
     if (spec.required && !(spec.name in doc)) problems.push(`required field "${spec.name}" is missing`);
@@ -355,7 +393,9 @@ function declaredKey(declaration: IndexDeclaration): Array<[string, unknown]> {
   const key: unknown = declaration.key;
   if (key instanceof Map) return [...key.entries()] as Array<[string, unknown]>;
   if (key && typeof key === "object" && !Array.isArray(key)) return Object.entries(key as Record<string, unknown>);
-  throw new Error(`${declaration.collection}: index key ${JSON.stringify(key)} is not an object; the contract test reads object keys only`);
+  throw new Error(
+    `${declaration.collection}: index key ${JSON.stringify(key)} is not an object; the contract test reads object keys only`,
+  );
 }
 
 function declaredOptions(declaration: IndexDeclaration): string[] {
@@ -443,7 +483,8 @@ function contract(): Section[] {
   if ("error" in parsed) throw parsed.error;
   return parsed.sections;
 }
-const sectionOf = (name: string) => contract().find((s) => s.collection === name) ?? contract().find((s) => describes(s.collection, name));
+const sectionOf = (name: string) =>
+  contract().find((s) => s.collection === name) ?? contract().find((s) => describes(s.collection, name));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -485,7 +526,9 @@ describe("the contract's format", () => {
     const [section] = parseContract(valid.join("\n"));
     expect(section.collection).toBe("things");
     expect(section.fields.get("at")).toMatchObject({ types: ["date", "null"], required: false });
-    expect(section.indexes).toEqual([{ name: "at_ttl", key: [["at", 1]], options: ["expireAfterSeconds=60", "unique"], line: 17 }]);
+    expect(section.indexes).toEqual([
+      { name: "at_ttl", key: [["at", 1]], options: ["expireAfterSeconds=60", "unique"], line: 17 },
+    ]);
   });
 
   it.each([
@@ -494,10 +537,22 @@ describe("the contract's format", () => {
     ["a bad required cell", () => broken("| no |", "| maybe |"), /section `things`.*required must be "yes" or "no"/],
     ["a row with a cell too many", () => broken("| Id. |", "| Id. | extra |"), /section `things`.*needs 5 cells/],
     ["an unknown index option", () => broken("TTL 60 s", "TTL sixty"), /section `things`.*unknown index option/],
-    ["an index key that is not JSON", () => broken('`{"at": 1}`', "`at: 1`"), /section `things`.*key must be a JSON object/],
-    ["an example that is not JSON", () => broken('"at": null}', '"at": nul}'), /section `things`.*not valid Extended JSON/],
+    [
+      "an index key that is not JSON",
+      () => broken('`{"at": 1}`', "`at: 1`"),
+      /section `things`.*key must be a JSON object/,
+    ],
+    [
+      "an example that is not JSON",
+      () => broken('"at": null}', '"at": nul}'),
+      /section `things`.*not valid Extended JSON/,
+    ],
     ["no example", () => valid.slice(0, 19).join("\n"), /section `things`.*"\*\*Example\*\*"/],
-    ["a unique key naming no listed field", () => broken("- **Unique key:** `_id`", "- **Unique key:** `sku`"), /section `things`.*unique key names `sku`/],
+    [
+      "a unique key naming no listed field",
+      () => broken("- **Unique key:** `_id`", "- **Unique key:** `sku`"),
+      /section `things`.*unique key names `sku`/,
+    ],
     ["a duplicate section", () => [...valid, "", ...valid.slice(2)].join("\n"), /section `things`.*second section/],
     ["text after the example", () => [...valid, "stray"].join("\n"), /section `things`.*unexpected content/],
   ])("refuses %s, naming the section", (_label, make, message) => {
@@ -516,14 +571,20 @@ describe("the contract and the declared indexes", () => {
       }
       const listed = section.indexes.find((x) => x.name === declared.name);
       if (!listed) {
-        problems.push(`${declared.collection}.${declared.name}: declared (key ${JSON.stringify(Object.fromEntries(declared.key))}), not in the contract`);
+        problems.push(
+          `${declared.collection}.${declared.name}: declared (key ${JSON.stringify(Object.fromEntries(declared.key))}), not in the contract`,
+        );
         continue;
       }
       if (JSON.stringify(listed.key) !== JSON.stringify(declared.key)) {
-        problems.push(`${declared.collection}.${declared.name}: the contract's key ${JSON.stringify(Object.fromEntries(listed.key))} differs from the declared ${JSON.stringify(Object.fromEntries(declared.key))} (order counts)`);
+        problems.push(
+          `${declared.collection}.${declared.name}: the contract's key ${JSON.stringify(Object.fromEntries(listed.key))} differs from the declared ${JSON.stringify(Object.fromEntries(declared.key))} (order counts)`,
+        );
       }
       if (listed.options.join(";") !== declared.options.join(";")) {
-        problems.push(`${declared.collection}.${declared.name}: the contract's options [${listed.options.join(", ")}] differ from the declared [${declared.options.join(", ")}]`);
+        problems.push(
+          `${declared.collection}.${declared.name}: the contract's options [${listed.options.join(", ")}] differ from the declared [${declared.options.join(", ")}]`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -531,7 +592,11 @@ describe("the contract and the declared indexes", () => {
 
   it("lists no index the models do not declare", () => {
     const declared = new Set(declaredIndexes.map((d) => `${d.collection}.${d.name}`));
-    const extra = contract().flatMap((s) => s.indexes.filter((x) => !declared.has(`${s.collection}.${x.name}`)).map((x) => `${s.collection}.${x.name} (line ${x.line + 1})`));
+    const extra = contract().flatMap((s) =>
+      s.indexes
+        .filter((x) => !declared.has(`${s.collection}.${x.name}`))
+        .map((x) => `${s.collection}.${x.name} (line ${x.line + 1})`),
+    );
     expect(extra, "indexes in the data contract that no model declares").toEqual([]);
   });
 });
@@ -544,7 +609,9 @@ describe("the contract and the seeded database", () => {
   beforeAll(async () => {
     db = await testDb.db();
     await runSeed(db, { scale: 0.1, ifEmpty: false, referenceDate: new Date("2026-03-01T00:00:00Z") }, () => undefined);
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => !n.startsWith("system."));
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+      .map((c) => c.name)
+      .filter((n) => !n.startsWith("system."));
     const counts = await Promise.all(names.map((n) => db.collection(n).estimatedDocumentCount()));
     seeded = names.filter((_, i) => counts[i] > 0).sort();
   }, 180_000);
@@ -553,12 +620,17 @@ describe("the contract and the seeded database", () => {
     const sections = contract().map((s) => s.collection);
     const has = (name: string) => sections.includes(name);
     const missing: string[] = [];
-    for (const name of new Set(allIndexes.map((d) => d.collection))) if (!has(name)) missing.push(`${name} (the models declare indexes on it)`);
+    for (const name of new Set(allIndexes.map((d) => d.collection)))
+      if (!has(name)) missing.push(`${name} (the models declare indexes on it)`);
     for (const [name, where] of modelCollections) {
       const found = name.endsWith("_") ? sections.some((s) => familyPrefix(s) === name) : has(name);
-      if (!found) missing.push(`${name.endsWith("_") ? `${name}{…}` : name} (${where}; if this constant is not a collection, add it to NOT_COLLECTIONS in this test)`);
+      if (!found)
+        missing.push(
+          `${name.endsWith("_") ? `${name}{…}` : name} (${where}; if this constant is not a collection, add it to NOT_COLLECTIONS in this test)`,
+        );
     }
-    for (const name of seeded) if (!sections.some((s) => describes(s, name))) missing.push(`${name} (it holds documents after the seed)`);
+    for (const name of seeded)
+      if (!sections.some((s) => describes(s, name))) missing.push(`${name} (it holds documents after the seed)`);
     expect(seeded.length).toBeGreaterThan(10);
     expect([...new Set(missing)], "collections without a section in the data contract").toEqual([]);
   });
@@ -586,7 +658,11 @@ describe("the contract and the seeded database", () => {
         }
       }
       expect(read, name).toBeGreaterThan(0);
-      [...found].slice(0, MAX_PROBLEMS).forEach(([problem, { count, first }]) => problems.push(`${name}: ${problem} (${count} of ${read} documents, e.g. _id ${first})`));
+      [...found]
+        .slice(0, MAX_PROBLEMS)
+        .forEach(([problem, { count, first }]) =>
+          problems.push(`${name}: ${problem} (${count} of ${read} documents, e.g. _id ${first})`),
+        );
       if (found.size > MAX_PROBLEMS) problems.push(`${name}: ${found.size - MAX_PROBLEMS} more kinds of problem`);
     }
     expect(problems).toEqual([]);

@@ -31,7 +31,11 @@ const SHOWN = "27 nov 26 02:04:09";
 const RF = "RF2 2027";
 const COST_CENTER = "CC1001 - Marketing";
 const savedToday = process.env.PORTAL_TODAY;
-const args = (path: string, params: Record<string, string> = {}) => ({ request: new Request(`http://localhost${path}`), params, context: {} as never });
+const args = (path: string, params: Record<string, string> = {}) => ({
+  request: new Request(`http://localhost${path}`),
+  params,
+  context: {} as never,
+});
 
 let planningRowId = "";
 let account = "";
@@ -46,14 +50,46 @@ beforeAll(async () => {
   await insertScenario(db, RF, COST_CENTER);
   const cell = scenarioRecords(RF, COST_CENTER).find((r) => r.data_ref.getTime() === Date.UTC(2027, 2, 1))!;
   account = cell.account_concat;
-  await db.collection(FORECAST_HISTORY).insertOne({ rf: RF, cost_center_concat: COST_CENTER, account_concat: account, data_ref: cell.data_ref, at: INSTANT, by: "gold@example.com", name: "Gold", old: 1, new: 2 });
+  await db.collection(FORECAST_HISTORY).insertOne({
+    rf: RF,
+    cost_center_concat: COST_CENTER,
+    account_concat: account,
+    data_ref: cell.data_ref,
+    at: INSTANT,
+    by: "gold@example.com",
+    name: "Gold",
+    old: 1,
+    new: 2,
+  });
   // A planning row changed at INSTANT.
   const rows = await resetPlanning(db);
   const row = rows.find((r) => r.channel === "WHOLESALES")!;
   planningRowId = row._id!.toHexString();
-  await db.collection(PLANNING_HISTORY).insertOne({ rowId: row._id, saveId: new ObjectId(), at: INSTANT, user: "gold@example.com", mode: "unitario", screen: "plan_edit", old: 1, new: 2 });
+  await db.collection(PLANNING_HISTORY).insertOne({
+    rowId: row._id,
+    saveId: new ObjectId(),
+    at: INSTANT,
+    user: "gold@example.com",
+    mode: "unitario",
+    screen: "plan_edit",
+    old: 1,
+    new: 2,
+  });
   // A job whose status changed at INSTANT.
-  await db.collection(FILES).insertOne({ originalName: "canal.csv", originalFile: "2026/11/k.csv", bucket: "local", user: "admin@example.com", statusChangeDate: INSTANT, createdAt: INSTANT, status: 0, progress: 100, message: "1 linha OK, 0 NOK", agent: "", attempts: 1, leaseUntil: null });
+  await db.collection(FILES).insertOne({
+    originalName: "canal.csv",
+    originalFile: "2026/11/k.csv",
+    bucket: "local",
+    user: "admin@example.com",
+    statusChangeDate: INSTANT,
+    createdAt: INSTANT,
+    status: 0,
+    progress: 100,
+    message: "1 linha OK, 0 NOK",
+    agent: "",
+    attempts: 1,
+    leaseUntil: null,
+  });
 });
 
 afterAll(() => {
@@ -69,14 +105,24 @@ describe("one instant, one text on every screen that shows when something happen
 
   it("forecast: a cell's history (Histórico da célula)", async () => {
     const query = new URLSearchParams({ account, month: "2027-03" });
-    const answer = (await forecastHistoryLoader(args(`${reviewPath(RF, COST_CENTER)}/history?${query}`, { rf: RF, cost_center_concat: COST_CENTER }))) as unknown;
-    const body = (answer instanceof Response ? await answer.json() : "data" in (answer as object) ? (answer as { data: unknown }).data : answer) as { entries: Array<{ when: string }> };
+    const answer = (await forecastHistoryLoader(
+      args(`${reviewPath(RF, COST_CENTER)}/history?${query}`, { rf: RF, cost_center_concat: COST_CENTER }),
+    )) as unknown;
+    const body = (
+      answer instanceof Response
+        ? await answer.json()
+        : "data" in (answer as object)
+          ? (answer as { data: unknown }).data
+          : answer
+    ) as { entries: Array<{ when: string }> };
     expect(body.entries.map((e) => e.when)).toEqual([SHOWN]);
   });
 
   it("planning: a row's history on /ij/plan_edit", async () => {
     const filter = "dateStart=2026-01-01&dateEnd=2026-03-31&skuMode=attributes&chanel=WHOLESALES&chanel=FSS";
-    const data = (await planEditLoader(args(`/ij/plan_edit?${filter}&history=${planningRowId}`))) as { history?: { entries: Array<{ at: string }> } };
+    const data = (await planEditLoader(args(`/ij/plan_edit?${filter}&history=${planningRowId}`))) as {
+      history?: { entries: Array<{ at: string }> };
+    };
     expect(data.history?.entries.map((e) => e.at)).toEqual([SHOWN]);
   });
 
@@ -86,7 +132,10 @@ describe("one instant, one text on every screen that shows when something happen
       ["/jobs/executados", executedJobsLoader],
     ] as const) {
       const data = (await loader(args(path) as never)) as { rows: Array<{ date: string }> };
-      expect(data.rows.map((r) => r.date), path).toEqual([SHOWN]);
+      expect(
+        data.rows.map((r) => r.date),
+        path,
+      ).toEqual([SHOWN]);
     }
   });
 });

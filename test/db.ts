@@ -38,7 +38,8 @@ export function useTestDatabase() {
     db: (): Promise<Db> => getDb(),
     /** The embedded server's connection string. */
     get uri(): string {
-      if (!server) throw new Error("useTestDatabase(): the database starts in beforeAll; use it inside tests or hooks.");
+      if (!server)
+        throw new Error("useTestDatabase(): the database starts in beforeAll; use it inside tests or hooks.");
       return server.uri;
     },
   };

@@ -1,7 +1,12 @@
 import { createHmac } from "node:crypto";
 import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createCognitoIdentityProvider, IdentityProviderError, UserExistsError, type IdentityProvider } from "~/services/identity.server";
+import {
+  createCognitoIdentityProvider,
+  IdentityProviderError,
+  UserExistsError,
+  type IdentityProvider,
+} from "~/services/identity.server";
 import { useMockServer } from "./mocks";
 import { COGNITO_ERRORS, cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
 
@@ -23,7 +28,11 @@ beforeAll(() => {
 beforeEach(() => {
   pool = new FakeUserPool();
   server.use(...cognitoHandlers(pool));
-  provider = createCognitoIdentityProvider({ region: TEST_COGNITO.region, userPoolId: TEST_COGNITO.userPoolId, clientId: TEST_COGNITO.clientId });
+  provider = createCognitoIdentityProvider({
+    region: TEST_COGNITO.region,
+    userPoolId: TEST_COGNITO.userPoolId,
+    clientId: TEST_COGNITO.clientId,
+  });
 });
 
 describe("Cognito provider: sign in", () => {
@@ -66,7 +75,10 @@ describe("Cognito provider: first access (NEW_PASSWORD_REQUIRED)", () => {
     if (first.kind !== "newPasswordRequired") throw new Error("unreachable");
 
     const weak = await provider.completeNewPassword("new@example.com", first.challengeSession, "weakpass");
-    expect(weak).toEqual({ kind: "error", message: "Password does not conform to policy: Password must have uppercase characters" });
+    expect(weak).toEqual({
+      kind: "error",
+      message: "Password does not conform to policy: Password must have uppercase characters",
+    });
 
     const done = await provider.completeNewPassword("new@example.com", first.challengeSession, "Better#2024");
     expect(done.kind).toBe("ok");
@@ -90,10 +102,15 @@ describe("Cognito provider: forgot password", () => {
   it("requests a code and confirms it; CodeMismatch and InvalidPassword give the provider's message", async () => {
     pool.addUser("ana@example.com", "Secret#123");
     expect(await provider.forgotPassword("ana@example.com")).toEqual({ kind: "ok" });
-    expect(pool.callsTo("ForgotPassword")[0].body).toEqual({ ClientId: TEST_COGNITO.clientId, Username: "ana@example.com" });
+    expect(pool.callsTo("ForgotPassword")[0].body).toEqual({
+      ClientId: TEST_COGNITO.clientId,
+      Username: "ana@example.com",
+    });
     const code = pool.users.get("ana@example.com")!.resetCode!;
 
-    expect(await provider.confirmForgotPassword("ana@example.com", "000000" === code ? "111111" : "000000", "Newpass#1")).toEqual({
+    expect(
+      await provider.confirmForgotPassword("ana@example.com", "000000" === code ? "111111" : "000000", "Newpass#1"),
+    ).toEqual({
       kind: "error",
       message: "Invalid verification code provided, please try again.",
     });
@@ -193,7 +210,11 @@ describe("Cognito provider: throttling, refused parameters and Cognito's limits"
     pool.failWith("InitiateAuth", COGNITO_ERRORS.authFlowNotEnabled);
     expect(await once.signIn("ana@example.com", "Secret#123")).toEqual({ kind: "invalid" });
     const line = JSON.parse(String(warn.mock.calls.at(-1)?.[0]));
-    expect(line).toMatchObject({ msg: "cognito.invalidParameter", operation: "InitiateAuth", error: "InvalidParameterException" });
+    expect(line).toMatchObject({
+      msg: "cognito.invalidParameter",
+      operation: "InitiateAuth",
+      error: "InvalidParameterException",
+    });
     expect(line.detail).toContain("USER_PASSWORD_AUTH flow not enabled");
   });
 
@@ -210,13 +231,21 @@ describe("Cognito provider: throttling, refused parameters and Cognito's limits"
     if (first.kind !== "newPasswordRequired") throw new Error("expected the challenge");
 
     pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.tooManyRequests);
-    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({ kind: "throttled" });
+    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({
+      kind: "throttled",
+    });
     pool.failWith("RespondToAuthChallenge", COGNITO_ERRORS.missingAttribute);
-    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({ kind: "invalid" });
+    expect(await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).toEqual({
+      kind: "invalid",
+    });
     pool.clearFailures();
     const calls = pool.callsTo("RespondToAuthChallenge").length;
-    expect(await once.completeNewPassword("new@example.com", "x".repeat(2049), "Better#2024")).toEqual({ kind: "invalid" });
-    expect(await once.completeNewPassword("new@example.com", "x".repeat(19), "Better#2024")).toEqual({ kind: "invalid" });
+    expect(await once.completeNewPassword("new@example.com", "x".repeat(2049), "Better#2024")).toEqual({
+      kind: "invalid",
+    });
+    expect(await once.completeNewPassword("new@example.com", "x".repeat(19), "Better#2024")).toEqual({
+      kind: "invalid",
+    });
     expect(pool.callsTo("RespondToAuthChallenge")).toHaveLength(calls);
     // The challenge itself was not used up by the refusals.
     expect((await once.completeNewPassword("new@example.com", first.challengeSession, "Better#2024")).kind).toBe("ok");
@@ -240,7 +269,10 @@ describe("Cognito provider: throttling, refused parameters and Cognito's limits"
   it("create: when Cognito cannot deliver the temporary password, the user it kept is deleted", async () => {
     pool.failWith("AdminCreateUser", { ...COGNITO_ERRORS.codeDelivery, afterApplying: true });
     expect(await failureOf(once.adminCreateUser("bia@example.com"))).toBe("mailFailed");
-    expect(pool.callsTo("AdminDeleteUser").at(-1)?.body).toEqual({ UserPoolId: TEST_COGNITO.userPoolId, Username: "bia@example.com" });
+    expect(pool.callsTo("AdminDeleteUser").at(-1)?.body).toEqual({
+      UserPoolId: TEST_COGNITO.userPoolId,
+      Username: "bia@example.com",
+    });
     expect(pool.users.has("bia@example.com")).toBe(false);
   });
 });

@@ -39,7 +39,8 @@ function importGraph(): Map<string, string[]> {
     const targets: string[] = [];
     for (const ref of info.importedFiles) {
       const resolved = ts.resolveModuleName(ref.fileName, path.join(root, file), options, host).resolvedModule;
-      if (!resolved || resolved.isExternalLibraryImport && !resolved.resolvedFileName.includes("/packages/")) continue;
+      if (!resolved || (resolved.isExternalLibraryImport && !resolved.resolvedFileName.includes("/packages/")))
+        continue;
       const target = path.relative(root, fs.realpathSync(resolved.resolvedFileName)).split(path.sep).join("/");
       if (target.startsWith("node_modules/") || target.endsWith(".d.ts")) continue;
       targets.push(target);
@@ -99,7 +100,12 @@ describe("the import graph", () => {
   });
 
   it("finds a cycle when there is one (the detector itself)", () => {
-    const looped = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]);
+    const looped = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["a"]],
+    ]);
     expect(cycles(looped)).toEqual([["a", "b", "c"]]);
   });
 

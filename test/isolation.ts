@@ -13,13 +13,18 @@ import path from "node:path";
  * file that mocks, stubs or spawns is isolated without a list to keep. What it cannot see is a file that writes into
  * another module's exported state; no file does.
  */
-const NEEDS_OWN_PROCESS = /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
+const NEEDS_OWN_PROCESS =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
 
 /**
  * The test files under `dirs` whose names match `name` (paths from the repository's root, nothing under
  * node_modules or `skip`), split into those that need a process of their own and those that can share one.
  */
-export function splitByProcess(dirs: string[], name: RegExp, skip: string[] = []): { isolated: string[]; shared: string[] } {
+export function splitByProcess(
+  dirs: string[],
+  name: RegExp,
+  skip: string[] = [],
+): { isolated: string[]; shared: string[] } {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const file = path.join(dir, entry.name);
@@ -28,6 +33,7 @@ export function splitByProcess(dirs: string[], name: RegExp, skip: string[] = []
     });
   const isolated: string[] = [];
   const shared: string[] = [];
-  for (const file of dirs.flatMap(walk)) (NEEDS_OWN_PROCESS.test(readFileSync(file, "utf8")) ? isolated : shared).push(file);
+  for (const file of dirs.flatMap(walk))
+    (NEEDS_OWN_PROCESS.test(readFileSync(file, "utf8")) ? isolated : shared).push(file);
   return { isolated, shared };
 }

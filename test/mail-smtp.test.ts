@@ -47,7 +47,12 @@ async function startRelay(options: { refuseRecipients?: boolean; stallData?: boo
       stream.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
       stream.on("end", () => {
         if (options.stallData) return; // never answers the end of DATA
-        received.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data, user: session.user as string | undefined });
+        received.push({
+          from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data,
+          user: session.user as string | undefined,
+        });
         callback();
       });
     },
@@ -103,12 +108,18 @@ describe("mail over SMTP (smtp-server)", () => {
     const relay = await startRelay();
     try {
       useSmtp(`smtp://portal:relay-pass@127.0.0.1:${relay.port}`);
-      const { lines } = await captureLog(() => sendMail({ to: "bia@example.com", subject: "Teste SMTP", text: "Olá Bia, seu código: 123456" }));
+      const { lines } = await captureLog(() =>
+        sendMail({ to: "bia@example.com", subject: "Teste SMTP", text: "Olá Bia, seu código: 123456" }),
+      );
       expect(relay.received).toHaveLength(1);
       expect(relay.received[0]).toMatchObject({ to: ["bia@example.com"], user: "portal" });
       expect(relay.received[0].data).toContain("Subject: Teste SMTP");
       expect(relay.received[0].data).toContain("123456");
-      expect(lines.find((l) => l.msg === "mail sent")).toMatchObject({ component: "mail", relay: `smtp://127.0.0.1:${relay.port}`, to: "bia@example.com" });
+      expect(lines.find((l) => l.msg === "mail sent")).toMatchObject({
+        component: "mail",
+        relay: `smtp://127.0.0.1:${relay.port}`,
+        to: "bia@example.com",
+      });
       // The relay's password and the message body stay out of the log.
       expect(JSON.stringify(lines)).not.toMatch(/relay-pass|123456/);
       delete process.env.MAIL;
@@ -127,17 +138,28 @@ describe("mail over SMTP (smtp-server)", () => {
       const cases = [
         { name: "refused", url: `smtp://127.0.0.1:${refusing.port}`, cause: /550|Mailbox unavailable/ },
         { name: "down", url: `smtp://127.0.0.1:${await freePort()}`, cause: /ECONNREFUSED/ },
-        { name: "no greeting", url: `smtp://127.0.0.1:${silent.port}`, cause: /Greeting never received|timeout|Timeout|did not accept/i },
+        {
+          name: "no greeting",
+          url: `smtp://127.0.0.1:${silent.port}`,
+          cause: /Greeting never received|timeout|Timeout|did not accept/i,
+        },
         { name: "stalled", url: `smtp://127.0.0.1:${stalling.port}`, cause: /timeout|Timeout|did not accept/i },
       ];
       for (const c of cases) {
         useSmtp(c.url);
-        const { result, lines } = await captureLog(() => timed(() => sendMail({ to: "caio@example.com", subject: c.name, text: "x" })));
+        const { result, lines } = await captureLog(() =>
+          timed(() => sendMail({ to: "caio@example.com", subject: c.name, text: "x" })),
+        );
         expect(result.ok, c.name).toBe(false);
         // The waits are bounded by SMTP_CONNECTION_TIMEOUT_MS and SMTP_SEND_TIMEOUT_MS (400 ms each here).
         expect(result.ms, c.name).toBeLessThan(3_000);
         const line = lines.find((l) => l.msg === "mail not sent");
-        expect(line, c.name).toMatchObject({ level: "error", component: "mail", to: "caio@example.com", subject: c.name });
+        expect(line, c.name).toMatchObject({
+          level: "error",
+          component: "mail",
+          to: "caio@example.com",
+          subject: c.name,
+        });
         expect(`${String(line?.error)} ${String(line?.errorCode)}`, c.name).toMatch(c.cause);
       }
     } finally {
@@ -150,7 +172,9 @@ describe("mail over SMTP (smtp-server)", () => {
     delete process.env.SMTP_CONNECTION_TIMEOUT_MS;
     delete process.env.SMTP_SEND_TIMEOUT_MS;
     resetConfigForTests();
-    return import("~/config.server").then(({ getConfig }) => expect(getConfig().smtpTimeouts).toEqual({ connectionMs: 10_000, sendMs: 10_000 }));
+    return import("~/config.server").then(({ getConfig }) =>
+      expect(getConfig().smtpTimeouts).toEqual({ connectionMs: 10_000, sendMs: 10_000 }),
+    );
   });
 });
 
@@ -158,7 +182,12 @@ describe("forgot password whatever the relay does", () => {
   const KNOWN = "conhecida@example.com";
   const UNKNOWN = "ninguem@example.com";
   beforeAll(async () => {
-    await insertLocalUser({ email: KNOWN, passwordHash: "scrypt$unused", mustChangePassword: false, createdAt: new Date() });
+    await insertLocalUser({
+      email: KNOWN,
+      passwordHash: "scrypt$unused",
+      mustChangePassword: false,
+      createdAt: new Date(),
+    });
   });
   afterAll(async () => {
     await settleBackgroundMail();
@@ -172,9 +201,11 @@ describe("forgot password whatever the relay does", () => {
       body,
     });
     const started = Date.now();
-    const result = (await indexAction({ request, params: {}, context: { clientIp: "127.0.0.1" } } as unknown as ActionFunctionArgs)) as
-      | Response
-      | { data: unknown; init?: { status?: number } | null };
+    const result = (await indexAction({
+      request,
+      params: {},
+      context: { clientIp: "127.0.0.1" },
+    } as unknown as ActionFunctionArgs)) as Response | { data: unknown; init?: { status?: number } | null };
     const ms = Date.now() - started;
     if (result instanceof Response) return { status: result.status, body: await result.text(), ms };
     return { status: result.init?.status ?? 200, body: JSON.stringify(result.data), ms };
@@ -203,7 +234,10 @@ describe("forgot password whatever the relay does", () => {
         expect(result.known.body, r.name).toContain('"sent":true');
         expect(result.known.ms, r.name).toBeLessThan(2_000);
         if (r.name === "dead") {
-          expect(lines.find((l) => l.msg === "mail not sent"), r.name).toMatchObject({ level: "error", to: KNOWN, errorCode: "ESOCKET" });
+          expect(
+            lines.find((l) => l.msg === "mail not sent"),
+            r.name,
+          ).toMatchObject({ level: "error", to: KNOWN, errorCode: "ESOCKET" });
           // The failure line does not carry the code.
           expect(JSON.stringify(lines)).not.toMatch(/código:?\s*[0-9A-HJKMNP-TV-Z]{26}/);
         }

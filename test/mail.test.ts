@@ -20,7 +20,12 @@ describe("mail outbox", () => {
     await sendMail({ to: "Ana@Example.com", subject: "Primeiro", text: "código 123456" });
     await sendMail({ to: "ana@example.com", subject: "Segundo", text: "código 654321", html: "<p>código 654321</p>" });
     const latest = await readLatestMail("ANA@example.com");
-    expect(latest).toMatchObject({ to: "ana@example.com", subject: "Segundo", text: "código 654321", html: "<p>código 654321</p>" });
+    expect(latest).toMatchObject({
+      to: "ana@example.com",
+      subject: "Segundo",
+      text: "código 654321",
+      html: "<p>código 654321</p>",
+    });
     expect(latest?.from).toContain("@");
     expect(info).toHaveBeenCalledTimes(2);
     const line = JSON.parse(String(info.mock.calls[1][0]));

@@ -9,7 +9,9 @@ describe("toRedirectTo", () => {
   });
 
   it("fails with a readable message otherwise", () => {
-    expect(() => expect(redirect("/home")).toRedirectTo("/")).toThrow(/expected a redirect to .*"\/".*, received status 302 with Location .*"\/home"/);
+    expect(() => expect(redirect("/home")).toRedirectTo("/")).toThrow(
+      /expected a redirect to .*"\/".*, received status 302 with Location .*"\/home"/,
+    );
     expect(() => expect(redirect("/home")).toRedirectTo("/home", 301)).toThrow(/\(301\)/);
     expect(() => expect(new Response("ok")).toRedirectTo("/home")).toThrow(/received status 200/);
     expect(() => expect("not a response").toRedirectTo("/home")).toThrow(/expected a Response/);

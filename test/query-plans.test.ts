@@ -26,7 +26,9 @@ describe("expectIndexedQueries", () => {
 
   it("fails on a scan of a large collection and names it, even when the code under test swallowed the error", async () => {
     const { db, c } = await rows();
-    await expect(expectIndexedQueries(db, () => c.find({ n: 7 }).toArray())).rejects.toThrow(/rows \(1500 documents\) refused by notablescan: .*"filter":\{"n":7\}/);
+    await expect(expectIndexedQueries(db, () => c.find({ n: 7 }).toArray())).rejects.toThrow(
+      /rows \(1500 documents\) refused by notablescan: .*"filter":\{"n":7\}/,
+    );
     const swallowed = () => c.countDocuments({ n: { $gt: 3 } }).catch(() => -1);
     await expect(expectIndexedQueries(db, swallowed)).rejects.toThrow(/1 query read a collection without an index/);
   });

@@ -45,10 +45,17 @@ async function setNoTableScan(db: Db, on: boolean, minDocuments: number): Promis
 }
 
 /** Runs `work` with the profiler on and collection scans refused; returns its result and every query's plan. */
-export async function recordQueryPlans<T>(db: Db, work: () => Promise<T>, options: IndexedQueryOptions = {}): Promise<{ result?: T; error?: unknown; plans: QueryPlanRecord[] }> {
+export async function recordQueryPlans<T>(
+  db: Db,
+  work: () => Promise<T>,
+  options: IndexedQueryOptions = {},
+): Promise<{ result?: T; error?: unknown; plans: QueryPlanRecord[] }> {
   const minDocuments = options.minDocuments ?? DEFAULT_MIN_DOCUMENTS;
   await db.command({ profile: 0 });
-  await db.collection("system.profile").drop().catch(() => undefined);
+  await db
+    .collection("system.profile")
+    .drop()
+    .catch(() => undefined);
   await setNoTableScan(db, true, minDocuments);
   await db.command({ profile: 2 });
   let result: T | undefined;
@@ -66,8 +73,16 @@ export async function recordQueryPlans<T>(db: Db, work: () => Promise<T>, option
   for (const e of entries) {
     if (typeof e.planSummary !== "string") continue;
     const [, coll] = String(e.ns).split(/\.(.*)/s);
-    const size = typeof e.collectionSize === "number" ? e.collectionSize : await db.collection(coll).estimatedDocumentCount();
-    plans.push({ ns: String(e.ns), op: String(e.op), planSummary: e.planSummary, collectionSize: size, refused: e.errCode === 291, command: e.command ?? {} });
+    const size =
+      typeof e.collectionSize === "number" ? e.collectionSize : await db.collection(coll).estimatedDocumentCount();
+    plans.push({
+      ns: String(e.ns),
+      op: String(e.op),
+      planSummary: e.planSummary,
+      collectionSize: size,
+      refused: e.errCode === 291,
+      command: e.command ?? {},
+    });
   }
   return { result, error, plans };
 }
@@ -86,13 +101,19 @@ function describeScan(p: QueryPlanRecord): string {
  * Runs `work` and fails when any of its queries scanned a collection of `minDocuments` or more.
  * Returns what `work` returned; rethrows its error with the scans listed when a scan caused it.
  */
-export async function expectIndexedQueries<T>(db: Db, work: () => Promise<T>, options: IndexedQueryOptions = {}): Promise<T> {
+export async function expectIndexedQueries<T>(
+  db: Db,
+  work: () => Promise<T>,
+  options: IndexedQueryOptions = {},
+): Promise<T> {
   const minDocuments = options.minDocuments ?? DEFAULT_MIN_DOCUMENTS;
   const { result, error, plans } = await recordQueryPlans(db, work, { minDocuments });
   const scans = collectionScans(plans, minDocuments);
   if (scans.length > 0) {
     const message = `${scans.length} quer${scans.length === 1 ? "y" : "ies"} read a collection without an index (declare one in the model's indexes):\n${scans.map(describeScan).join("\n")}`;
-    throw new Error(error instanceof Error ? `${message}\n(the code under test failed with: ${error.message})` : message);
+    throw new Error(
+      error instanceof Error ? `${message}\n(the code under test failed with: ${error.message})` : message,
+    );
   }
   if (error !== undefined) throw error;
   return result as T;

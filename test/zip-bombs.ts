@@ -5,7 +5,9 @@ import { createDeflate, createDeflateRaw, crc32 } from "node:zlib";
  * either bytes or a `repeat` of one block many times (deflated as a stream, so a gigabyte of it costs the test about
  * a megabyte and a second or two, never the gigabyte).
  */
-export type BombEntry = { name: string; bytes: Buffer } | { name: string; prefix?: string; repeat: Buffer; times: number; suffix?: string };
+export type BombEntry =
+  | { name: string; bytes: Buffer }
+  | { name: string; prefix?: string; repeat: Buffer; times: number; suffix?: string };
 
 async function deflate(entry: BombEntry): Promise<{ data: Buffer; crc: number; size: number }> {
   const deflater = createDeflateRaw({ level: 1 });
@@ -83,11 +85,21 @@ const SHEET_OPEN = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http
 const SHEET_CLOSE = `</sheetData></worksheet>`;
 
 /** A minimal XLSX: one sheet of `sheetRows` (its <row> elements), the shared strings and any extra parts given. */
-export function xlsxBomb(options: { sheetRows?: BombEntry; sharedStrings?: BombEntry; extra?: BombEntry[] } = {}): Promise<Buffer> {
+export function xlsxBomb(
+  options: { sheetRows?: BombEntry; sharedStrings?: BombEntry; extra?: BombEntry[] } = {},
+): Promise<Buffer> {
   const sheet: BombEntry = options.sheetRows
     ? { ...options.sheetRows, name: "xl/worksheets/sheet1.xml" }
-    : { name: "xl/worksheets/sheet1.xml", bytes: Buffer.from(`${SHEET_OPEN}<row r="1"><c r="A1" t="s"><v>0</v></c></row>${SHEET_CLOSE}`) };
-  const shared = options.sharedStrings ?? { name: "xl/sharedStrings.xml", bytes: Buffer.from(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>ok</t></si></sst>`) };
+    : {
+        name: "xl/worksheets/sheet1.xml",
+        bytes: Buffer.from(`${SHEET_OPEN}<row r="1"><c r="A1" t="s"><v>0</v></c></row>${SHEET_CLOSE}`),
+      };
+  const shared = options.sharedStrings ?? {
+    name: "xl/sharedStrings.xml",
+    bytes: Buffer.from(
+      `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>ok</t></si></sst>`,
+    ),
+  };
   return zipOf([
     { name: "[Content_Types].xml", bytes: Buffer.from(CONTENT_TYPES) },
     { name: "_rels/.rels", bytes: Buffer.from(ROOT_RELS) },
@@ -108,7 +120,13 @@ export function docxBomb(paragraphs: number): Promise<Buffer> {
   return zipOf([
     { name: "[Content_Types].xml", bytes: Buffer.from(DOCX_TYPES) },
     { name: "_rels/.rels", bytes: Buffer.from(DOCX_RELS) },
-    { name: "word/document.xml", prefix: open, repeat: Buffer.from("<w:p><w:r><w:t>bomba</w:t></w:r></w:p>".repeat(1_000)), times: Math.ceil(paragraphs / 1_000), suffix: "</w:body></w:document>" },
+    {
+      name: "word/document.xml",
+      prefix: open,
+      repeat: Buffer.from("<w:p><w:r><w:t>bomba</w:t></w:r></w:p>".repeat(1_000)),
+      times: Math.ceil(paragraphs / 1_000),
+      suffix: "</w:body></w:document>",
+    },
   ]);
 }
 
@@ -149,14 +167,22 @@ export async function pdfBomb(megabytes: number, options: { hex?: boolean } = {}
   objects.forEach((object, i) => {
     const body =
       object === null
-        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter ${filter} >>\nstream\n`), stream, Buffer.from("\nendstream\nendobj\n")])
+        ? Buffer.concat([
+            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter ${filter} >>\nstream\n`),
+            stream,
+            Buffer.from("\nendstream\nendobj\n"),
+          ])
         : Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`);
     offsets.push(offset);
     parts.push(body);
     offset += body.length;
   });
   const xref = offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
-  parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`));
+  parts.push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
+    ),
+  );
   return Buffer.concat(parts);
 }
 

@@ -77,7 +77,11 @@ export function listedIndexKey(key: IndexDeclaration["key"]): Record<string, unk
 }
 
 /** Creates the declared indexes, one createIndexes call per collection, and drops the retired ones. Idempotent. */
-export async function applyIndexes(db: Db, declarations: IndexDeclaration[] = allIndexes, retired = retiredIndexes): Promise<AppliedIndexes> {
+export async function applyIndexes(
+  db: Db,
+  declarations: IndexDeclaration[] = allIndexes,
+  retired = retiredIndexes,
+): Promise<AppliedIndexes> {
   const byCollection = new Map<string, IndexDescription[]>();
   for (const { collection, key, options } of declarations) {
     const list = byCollection.get(collection) ?? [];

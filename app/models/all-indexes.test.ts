@@ -8,7 +8,20 @@ const testDb = useTestDatabase();
 describe("applyIndexes", () => {
   it("includes the indexes of every model module", () => {
     const collections = new Set(allIndexes.map((i) => i.collection));
-    for (const name of ["user_permissions", "local_users", "dashboards", "files", "master_data_collections", "product_master", "planning_quantity", "reports", "financial_reports", "forecast", "hr_aux", "explorer_documents"]) {
+    for (const name of [
+      "user_permissions",
+      "local_users",
+      "dashboards",
+      "files",
+      "master_data_collections",
+      "product_master",
+      "planning_quantity",
+      "reports",
+      "financial_reports",
+      "forecast",
+      "hr_aux",
+      "explorer_documents",
+    ]) {
       expect(collections.has(name), name).toBe(true);
     }
     expect(allIndexes).toEqual(expect.arrayContaining(userIndexes));
@@ -43,6 +56,7 @@ describe("applyIndexes", () => {
     expect(names).toContain("added_by_hand");
     expect((await applyIndexes(db)).some((a) => a.dropped)).toBe(false);
     // A retired index is never one that is declared.
-    for (const r of retiredIndexes) expect(allIndexes.some((i) => i.collection === r.collection && i.options?.name === r.name)).toBe(false);
+    for (const r of retiredIndexes)
+      expect(allIndexes.some((i) => i.collection === r.collection && i.options?.name === r.name)).toBe(false);
   });
 });

@@ -19,9 +19,17 @@ const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600;
 export const indexes: IndexDeclaration[] = [
   { collection: LOGIN_ATTEMPTS, key: { key: 1, at: -1 }, options: { name: "key_at" } },
   { collection: LOGIN_ATTEMPTS, key: { expiresAt: 1 }, options: { name: "expiresAt_ttl", expireAfterSeconds: 0 } },
-  { collection: PASSWORD_RESET_CODES, key: { expiresAt: 1 }, options: { name: "expiresAt_ttl", expireAfterSeconds: 0 } },
+  {
+    collection: PASSWORD_RESET_CODES,
+    key: { expiresAt: 1 },
+    options: { name: "expiresAt_ttl", expireAfterSeconds: 0 },
+  },
   { collection: MAIL_OUTBOX, key: { to: 1, createdAt: -1 }, options: { name: "to_createdAt" } },
-  { collection: MAIL_OUTBOX, key: { createdAt: 1 }, options: { name: "createdAt_ttl", expireAfterSeconds: OUTBOX_RETENTION_SECONDS } },
+  {
+    collection: MAIL_OUTBOX,
+    key: { createdAt: 1 },
+    options: { name: "createdAt_ttl", expireAfterSeconds: OUTBOX_RETENTION_SECONDS },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -34,7 +42,12 @@ export const emailKey = (email: string) => `email:${normalizeEmail(email)}`;
 export const ipKey = (ip: string) => `ip:${ip.trim().toLowerCase()}`;
 
 /** Inserts one attempt under each key, all at `at`; answers their ids in the order of `keys`. */
-export async function insertLoginAttempts(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<ObjectId[]> {
+export async function insertLoginAttempts(
+  keys: string[],
+  at: Date,
+  windowMinutes: number,
+  db?: Db,
+): Promise<ObjectId[]> {
   const database = db ?? (await getDb());
   const expiresAt = new Date(at.getTime() + windowMinutes * 60_000);
   const docs = keys.map((key) => ({ _id: new ObjectId(), key, at, expiresAt }));
@@ -54,8 +67,16 @@ export async function readLoginAttempts(
   const filter = { key, at: { $gt: since } };
   const [count, oldest, latest] = await Promise.all([
     attempts.countDocuments(filter, { limit: cap }),
-    attempts.find(filter, { projection: { at: 1 } }).sort({ at: 1 }).limit(1).next(),
-    attempts.find(filter, { projection: { at: 1 } }).sort({ at: -1 }).limit(2).toArray(),
+    attempts
+      .find(filter, { projection: { at: 1 } })
+      .sort({ at: 1 })
+      .limit(1)
+      .next(),
+    attempts
+      .find(filter, { projection: { at: 1 } })
+      .sort({ at: -1 })
+      .limit(2)
+      .toArray(),
   ]);
   return { count, oldest: oldest?.at, latest: latest.map((d) => ({ _id: d._id as ObjectId, at: d.at })) };
 }
@@ -91,16 +112,20 @@ type ResetCodeRecord = { _id: string; codeHash: string; createdAt: Date; expires
 export const MAX_RESET_CODE_ATTEMPTS = 5;
 
 export function hashResetCode(email: string, code: string, secret: string): string {
-  return createHmac("sha256", secret).update(`password-reset:${normalizeEmail(email)}:${code.trim()}`).digest("base64url");
+  return createHmac("sha256", secret)
+    .update(`password-reset:${normalizeEmail(email)}:${code.trim()}`)
+    .digest("base64url");
 }
 
 export async function storeResetCode(email: string, codeHash: string, now: Date, ttlMinutes: number): Promise<void> {
   const db = await getDb();
-  await db.collection<ResetCodeRecord>(PASSWORD_RESET_CODES).replaceOne(
-    { _id: normalizeEmail(email) },
-    { codeHash, createdAt: now, expiresAt: new Date(now.getTime() + ttlMinutes * 60_000), failedAttempts: 0 },
-    { upsert: true },
-  );
+  await db
+    .collection<ResetCodeRecord>(PASSWORD_RESET_CODES)
+    .replaceOne(
+      { _id: normalizeEmail(email) },
+      { codeHash, createdAt: now, expiresAt: new Date(now.getTime() + ttlMinutes * 60_000), failedAttempts: 0 },
+      { upsert: true },
+    );
 }
 
 export type ConsumeCodeResult = "ok" | "mismatch" | "expired";
@@ -128,7 +153,8 @@ export async function consumeResetCode(email: string, codeHash: string, now: Dat
     return deleted ? "ok" : "expired";
   }
   // The last attempt used up: the code goes (not a newer one stored meanwhile).
-  if (reserved.failedAttempts >= MAX_RESET_CODE_ATTEMPTS) await codes.deleteOne({ _id: id, codeHash: reserved.codeHash });
+  if (reserved.failedAttempts >= MAX_RESET_CODE_ATTEMPTS)
+    await codes.deleteOne({ _id: id, codeHash: reserved.codeHash });
   return "mismatch";
 }
 
@@ -152,7 +178,9 @@ export type OutboxMessage = {
 
 export async function insertOutboxMessage(message: Omit<OutboxMessage, "_id">): Promise<string> {
   const db = await getDb();
-  const result = await db.collection<OutboxMessage>(MAIL_OUTBOX).insertOne({ ...message, to: normalizeEmail(message.to) });
+  const result = await db
+    .collection<OutboxMessage>(MAIL_OUTBOX)
+    .insertOne({ ...message, to: normalizeEmail(message.to) });
   return result.insertedId.toHexString();
 }
 

@@ -2,7 +2,17 @@ import { ObjectId, type Collection } from "mongodb";
 import { getDb } from "~/db.server";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
-import { accountTree, byAccount, ledgerRows, listAccounts, round2, sumTree, type Category1, type LedgerAccount, type LedgerReport } from "./ledger.server";
+import {
+  accountTree,
+  byAccount,
+  ledgerRows,
+  listAccounts,
+  round2,
+  sumTree,
+  type Category1,
+  type LedgerAccount,
+  type LedgerReport,
+} from "./ledger.server";
 import { addMonthsToDate } from "~/shared/months";
 
 /**
@@ -13,7 +23,6 @@ import { addMonthsToDate } from "~/shared/months";
 
 export const COCKPIT_COMMENTS = "cockpit_comments";
 export const COCKPIT_FILES = "cockpit_files";
-
 
 export type CockpitComment = {
   _id?: ObjectId;
@@ -40,8 +49,16 @@ export type CockpitFile = {
 };
 
 export const indexes: IndexDeclaration[] = [
-  { collection: COCKPIT_COMMENTS, key: { businessUnitID: 1, month: 1, rowKey: 1 }, options: { name: "businessUnit_month_rowKey", unique: true } },
-  { collection: COCKPIT_FILES, key: { businessUnitID: 1, month: 1, rowKey: 1, createdAt: 1 }, options: { name: "businessUnit_month_rowKey_createdAt" } },
+  {
+    collection: COCKPIT_COMMENTS,
+    key: { businessUnitID: 1, month: 1, rowKey: 1 },
+    options: { name: "businessUnit_month_rowKey", unique: true },
+  },
+  {
+    collection: COCKPIT_FILES,
+    key: { businessUnitID: 1, month: 1, rowKey: 1, createdAt: 1 },
+    options: { name: "businessUnit_month_rowKey_createdAt" },
+  },
 ];
 
 async function comments(): Promise<Collection<CockpitComment>> {
@@ -62,7 +79,10 @@ export type CockpitFilter = {
 };
 
 /** The accounts a filter selects (the report, then each chosen category). */
-export function selectAccounts(accounts: readonly LedgerAccount[], filter: Omit<CockpitFilter, "businessUnitID" | "month">): LedgerAccount[] {
+export function selectAccounts(
+  accounts: readonly LedgerAccount[],
+  filter: Omit<CockpitFilter, "businessUnitID" | "month">,
+): LedgerAccount[] {
   return accounts.filter(
     (a) =>
       (filter.report === "BALANCE_SHEET" || a.workingCapital) &&
@@ -95,7 +115,10 @@ export async function cockpitTable(filter: CockpitFilter): Promise<CockpitTable>
     ledgerRows(filter.businessUnitID, [previousMonth, filter.month]),
     (await comments()).find({ businessUnitID: filter.businessUnitID, month: filter.month }).toArray(),
     (await files())
-      .find({ businessUnitID: filter.businessUnitID, month: filter.month }, { projection: { rowKey: 1, originalName: 1 } })
+      .find(
+        { businessUnitID: filter.businessUnitID, month: filter.month },
+        { projection: { rowKey: 1, originalName: 1 } },
+      )
       .sort({ rowKey: 1, createdAt: 1 })
       .toArray(),
   ]);
@@ -106,7 +129,8 @@ export async function cockpitTable(filter: CockpitFilter): Promise<CockpitTable>
   const previous = sumTree(tree, (a) => before.get(a._id)?.actual ?? 0);
   const commentOf = new Map(commentDocs.map((c) => [c.rowKey, c.text]));
   const filesOf = new Map<string, { id: string; name: string }[]>();
-  for (const f of fileDocs) filesOf.set(f.rowKey, [...(filesOf.get(f.rowKey) ?? []), { id: String(f._id), name: f.originalName }]);
+  for (const f of fileDocs)
+    filesOf.set(f.rowKey, [...(filesOf.get(f.rowKey) ?? []), { id: String(f._id), name: f.originalName }]);
   return {
     months: [previousMonth, filter.month],
     hasData: now.size > 0,
@@ -130,13 +154,24 @@ export async function cockpitTable(filter: CockpitFilter): Promise<CockpitTable>
 }
 
 /** Saves (or clears, with an empty text) the comment of a row. */
-export async function saveComment(input: { businessUnitID: BusinessUnitId; month: Date; rowKey: string; text: string; user: string; now?: Date }): Promise<void> {
+export async function saveComment(input: {
+  businessUnitID: BusinessUnitId;
+  month: Date;
+  rowKey: string;
+  text: string;
+  user: string;
+  now?: Date;
+}): Promise<void> {
   const key = { businessUnitID: input.businessUnitID, month: input.month, rowKey: input.rowKey };
   if (!input.text) {
     await (await comments()).deleteOne(key);
     return;
   }
-  await (await comments()).updateOne(key, { $set: { text: input.text, user: input.user, updatedAt: input.now ?? new Date() } }, { upsert: true });
+  await (await comments()).updateOne(
+    key,
+    { $set: { text: input.text, user: input.user, updatedAt: input.now ?? new Date() } },
+    { upsert: true },
+  );
 }
 
 export async function countRowFiles(businessUnitID: BusinessUnitId, month: Date, rowKey: string): Promise<number> {
@@ -149,7 +184,11 @@ export async function addRowFile(file: CockpitFile): Promise<string> {
 }
 
 /** A row's file by id, only within the given unit and month (another unit's or month's id answers null). */
-export async function findRowFile(businessUnitID: BusinessUnitId, month: Date, id: string): Promise<CockpitFile | null> {
+export async function findRowFile(
+  businessUnitID: BusinessUnitId,
+  month: Date,
+  id: string,
+): Promise<CockpitFile | null> {
   if (!/^[0-9a-f]{24}$/i.test(id)) return null;
   return (await files()).findOne({ _id: new ObjectId(id), businessUnitID, month });
 }

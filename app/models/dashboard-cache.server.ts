@@ -49,7 +49,10 @@ export async function dataStates(collections: readonly string[], db?: Db): Promi
   const database = db ?? (await getDb());
   const names = [...new Set(collections)].sort();
   const [versions, counts] = await Promise.all([
-    database.collection<DataVersionRecord>(DATA_VERSIONS).find({ _id: { $in: names } }, { projection: { version: 1 } }).toArray(),
+    database
+      .collection<DataVersionRecord>(DATA_VERSIONS)
+      .find({ _id: { $in: names } }, { projection: { version: 1 } })
+      .toArray(),
     Promise.all(names.map((name) => database.collection(name).estimatedDocumentCount())),
   ]);
   const versionOf = new Map(versions.map((v) => [v._id, v.version]));
@@ -59,7 +62,10 @@ export async function dataStates(collections: readonly string[], db?: Db): Promi
 export async function readCachedCharts(ids: readonly string[]): Promise<Map<string, CachedChart>> {
   if (ids.length === 0) return new Map();
   const db = await getDb();
-  const found = await db.collection<CachedChart>(DASHBOARD_CHART_CACHE).find({ _id: { $in: [...ids] } }).toArray();
+  const found = await db
+    .collection<CachedChart>(DASHBOARD_CHART_CACHE)
+    .find({ _id: { $in: [...ids] } })
+    .toArray();
   return new Map(found.map((c) => [c._id, c]));
 }
 

@@ -99,5 +99,9 @@ export type DashboardRecord = {
 
 export const indexes: IndexDeclaration[] = [
   { collection: DASHBOARDS, key: { cliente: 1, painelId: 1 }, options: { name: "cliente_painelId" } },
-  { collection: DASHBOARDS, key: { cliente: 1, dashboardId: 1 }, options: { unique: true, name: "cliente_dashboardId_unique" } },
+  {
+    collection: DASHBOARDS,
+    key: { cliente: 1, dashboardId: 1 },
+    options: { unique: true, name: "cliente_dashboardId_unique" },
+  },
 ];

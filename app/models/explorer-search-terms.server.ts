@@ -51,7 +51,11 @@ type Token = { start: number; end: number; raw: string };
 
 /** The words of a text with their positions. */
 export function tokensOf(text: string): Token[] {
-  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, raw: m[0] }));
+  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + m[0].length,
+    raw: m[0],
+  }));
 }
 
 export function documentSearchFields(title: string, body: string): DocumentSearchFields {
@@ -113,7 +117,8 @@ function matchedSpans(text: string, matcher: Matcher): Array<[number, number]> {
   }
   for (const token of tokens) {
     const lower = token.raw.toLowerCase();
-    if (matcher.keys.has(wordKey(lower)) || (matcher.prefix !== null && fold(lower).startsWith(matcher.prefix))) spans.push([token.start, token.end]);
+    if (matcher.keys.has(wordKey(lower)) || (matcher.prefix !== null && fold(lower).startsWith(matcher.prefix)))
+      spans.push([token.start, token.end]);
   }
   return spans;
 }
@@ -167,5 +172,9 @@ export function snippet(text: string, matcher: Matcher, size = SNIPPET_WORDS): S
   const from = start === 0 ? 0 : tokens[start].start;
   const to = end === tokens.length ? text.length : tokens[end - 1].end;
   const part = highlight(text.slice(from, to), matcher);
-  return [...(from > 0 ? [{ text: "… ", match: false }] : []), ...part, ...(to < text.length ? [{ text: " …", match: false }] : [])];
+  return [
+    ...(from > 0 ? [{ text: "… ", match: false }] : []),
+    ...part,
+    ...(to < text.length ? [{ text: " …", match: false }] : []),
+  ];
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSearchText, parseFacetFilters, parseSearch, phrasePattern, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, searchWordsOf } from "./explorer-search";
+import {
+  normalizeSearchText,
+  parseFacetFilters,
+  parseSearch,
+  phrasePattern,
+  SEARCH_MAX_LENGTH,
+  SEARCH_MAX_WORDS,
+  searchWordsOf,
+} from "./explorer-search";
 
 const normals = (text: string, exact = false) => parseSearch(text, exact)?.words.map((w) => w.normal);
 
@@ -73,7 +81,10 @@ describe("parseFacetFilters", () => {
   it("keeps plain values and four-digit years, and ignores operators in parameter names or odd values", () => {
     const params = new URLSearchParams("source=Intranet&category=&year=20x6&category[$ne]=a&source[$gt]=");
     expect(parseFacetFilters(params)).toEqual({ source: "Intranet" });
-    expect(parseFacetFilters(new URLSearchParams("year=2025&category=%7B%22%24ne%22%3A1%7D"))).toEqual({ year: "2025", category: '{"$ne":1}' });
+    expect(parseFacetFilters(new URLSearchParams("year=2025&category=%7B%22%24ne%22%3A1%7D"))).toEqual({
+      year: "2025",
+      category: '{"$ne":1}',
+    });
     expect(parseFacetFilters(new URLSearchParams(`source=${"a".repeat(121)}`))).toEqual({});
   });
 });

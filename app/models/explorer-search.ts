@@ -47,7 +47,8 @@ export type SearchQuery = {
 function wordsOf(text: string): QueryWord[] {
   const out: QueryWord[] = [];
   for (const found of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    for (const normal of normalizeSearchText(found[0]).split(" ")) if (normal) out.push({ typed: found[0].normalize("NFC"), normal });
+    for (const normal of normalizeSearchText(found[0]).split(" "))
+      if (normal) out.push({ typed: found[0].normalize("NFC"), normal });
   }
   return out;
 }

@@ -3,7 +3,15 @@ import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Fi
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
-import { FACETS, phrasePattern, type Facet, type FacetFilters, type QueryWord, type SearchQuery, type Segment } from "~/models/explorer-search";
+import {
+  FACETS,
+  phrasePattern,
+  type Facet,
+  type FacetFilters,
+  type QueryWord,
+  type SearchQuery,
+  type Segment,
+} from "~/models/explorer-search";
 import {
   documentSearchFields,
   fold,
@@ -88,7 +96,11 @@ export async function addExplorerDocuments(inputs: readonly NewDocument[], db?: 
   const updates: AnyBulkWriteOperation<VocabularyEntry>[] = explorerVocabulary(inputs).map((entry) => ({
     updateOne: {
       filter: { _id: entry._id },
-      update: { $setOnInsert: { key: entry.key }, $inc: { n: entry.n }, $addToSet: { forms: { $each: entry.forms.slice(0, MAX_FORMS) } } },
+      update: {
+        $setOnInsert: { key: entry.key },
+        $inc: { n: entry.n },
+        $addToSet: { forms: { $each: entry.forms.slice(0, MAX_FORMS) } },
+      },
       upsert: true,
     },
   }));
@@ -103,17 +115,27 @@ export async function addExplorerDocuments(inputs: readonly NewDocument[], db?: 
  * indexing the same name at once still write one document.
  */
 export function uploadedDocumentId(originalName: string): ObjectId {
-  return new ObjectId(crypto.createHash("sha256").update(`explorer-upload\u0000${originalName}`).digest().subarray(0, 12));
+  return new ObjectId(
+    crypto.createHash("sha256").update(`explorer-upload\u0000${originalName}`).digest().subarray(0, 12),
+  );
 }
 
-export type UploadedDocument = NewDocument & { originalName: string; file: ExplorerDocumentFile; sourceFileId: ObjectId; user: string };
+export type UploadedDocument = NewDocument & {
+  originalName: string;
+  file: ExplorerDocumentFile;
+  sourceFileId: ObjectId;
+  user: string;
+};
 
 /**
  * Indexes an uploaded document, upserted by its file name (issue 30): a new name adds a document, a known one
  * replaces it (same _id). The vocabulary gains the new text's words and loses the replaced text's (a word no
  * document holds any more is removed, so the last word's prefix expansion never offers it).
  */
-export async function saveUploadedExplorerDocument(input: UploadedDocument, db?: Db): Promise<{ id: ObjectId; replaced: boolean; words: number }> {
+export async function saveUploadedExplorerDocument(
+  input: UploadedDocument,
+  db?: Db,
+): Promise<{ id: ObjectId; replaced: boolean; words: number }> {
   db ??= await getDb();
   const _id = uploadedDocumentId(input.originalName);
   const collection = db.collection<ExplorerDocument>(EXPLORER_DOCUMENTS);
@@ -126,7 +148,11 @@ export async function saveUploadedExplorerDocument(input: UploadedDocument, db?:
     ...added.map((entry) => ({
       updateOne: {
         filter: { _id: entry._id },
-        update: { $setOnInsert: { key: entry.key }, $inc: { n: entry.n }, $addToSet: { forms: { $each: entry.forms.slice(0, MAX_FORMS) } } },
+        update: {
+          $setOnInsert: { key: entry.key },
+          $inc: { n: entry.n },
+          $addToSet: { forms: { $each: entry.forms.slice(0, MAX_FORMS) } },
+        },
         upsert: true,
       },
     })),
@@ -143,9 +169,13 @@ export async function saveUploadedExplorerDocument(input: UploadedDocument, db?:
 /** The stored file of an uploaded document, by the document's id; null for seeded documents and unknown ids. */
 export async function findExplorerDocumentFile(id: string): Promise<ExplorerDocumentFile | null> {
   if (!/^[0-9a-f]{24}$/i.test(id)) return null;
-  const doc = await (await getDb()).collection<ExplorerDocument>(EXPLORER_DOCUMENTS).findOne({ _id: new ObjectId(id) }, { projection: { file: 1 } });
+  const doc = await (await getDb())
+    .collection<ExplorerDocument>(EXPLORER_DOCUMENTS)
+    .findOne({ _id: new ObjectId(id) }, { projection: { file: 1 } });
   const file = doc?.file;
-  return file && typeof file.bucket === "string" && typeof file.key === "string" && typeof file.name === "string" ? { bucket: file.bucket, key: file.key, name: file.name } : null;
+  return file && typeof file.bucket === "string" && typeof file.key === "string" && typeof file.name === "string"
+    ? { bucket: file.bucket, key: file.key, name: file.name }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,7 +220,8 @@ async function wordsIgnoredByIndex(collection: Collection<ExplorerDocument>, wor
       const terms = new Set(parsed.terms.map((t) => fold(String(t))));
       if (ignoredByIndex.size > 50_000) ignoredByIndex.clear();
       // Stemmed with or without its accents (whichever the server does first), the word is among the terms.
-      for (const word of unknown) ignoredByIndex.set(word, !terms.has(foldedStem(word)) && !terms.has(foldedStem(fold(word))));
+      for (const word of unknown)
+        ignoredByIndex.set(word, !terms.has(foldedStem(word)) && !terms.has(foldedStem(fold(word))));
     }
   }
   return new Set(words.filter((w) => ignoredByIndex.get(w.typed) === true).map((w) => w.typed));
@@ -206,7 +237,12 @@ async function planSearch(query: SearchQuery): Promise<SearchPlan> {
     // How the words are spelled in the documents (a query typed without accents finds the accented word).
     terms.find({ _id: { $in: query.words.map((w) => w.normal) } }, { projection: { forms: 1 } }).toArray(),
     // Other forms of the same key (singular and plural of "-ção" words).
-    query.exact ? [] : terms.find({ key: { $in: keys } }, { projection: { forms: 1 } }).limit(MAX_KEY_FORMS).toArray(),
+    query.exact
+      ? []
+      : terms
+          .find({ key: { $in: keys } }, { projection: { forms: 1 } })
+          .limit(MAX_KEY_FORMS)
+          .toArray(),
     // Longer words starting with the last one: an index range on the normal form.
     prefix
       ? terms
@@ -269,9 +305,14 @@ function facetCounts(groups: FacetGroup[], filters: FacetFilters): FacetCounts {
   const counts = {} as FacetCounts;
   for (const facet of FACETS) {
     const byValue = new Map<string, number>();
-    for (const group of groups) if (keep(group, filters, facet)) byValue.set(group[facet], (byValue.get(group[facet]) ?? 0) + group.n);
+    for (const group of groups)
+      if (keep(group, filters, facet)) byValue.set(group[facet], (byValue.get(group[facet]) ?? 0) + group.n);
     const values = [...byValue].map(([value, count]) => ({ value, count }));
-    values.sort(facet === "year" ? (a, b) => b.value.localeCompare(a.value) : (a, b) => b.count - a.count || byPtBr(a.value, b.value));
+    values.sort(
+      facet === "year"
+        ? (a, b) => b.value.localeCompare(a.value)
+        : (a, b) => b.count - a.count || byPtBr(a.value, b.value),
+    );
     counts[facet] = values;
   }
   return counts;
@@ -280,7 +321,14 @@ function facetCounts(groups: FacetGroup[], filters: FacetFilters): FacetCounts {
 // ---------------------------------------------------------------------------------------------
 // Search
 
-export type ExplorerHit = { id: string; title: Segment[]; snippet: Segment[]; source: string; category: string; date: Date };
+export type ExplorerHit = {
+  id: string;
+  title: Segment[];
+  snippet: Segment[];
+  source: string;
+  category: string;
+  date: Date;
+};
 export type ExplorerPage = {
   items: ExplorerHit[];
   total: number;
@@ -297,8 +345,18 @@ export type ExplorerPage = {
  * order), narrowed by the facet selections; the facet counts; the ignored words. A page past the end gives the
  * last page.
  */
-export function searchExplorer(query: SearchQuery, options: { page: number; pageSize: ExplorerPageSize; filters?: FacetFilters }): Promise<ExplorerPage> {
-  const key = JSON.stringify([query.words.map((w) => w.typed), query.exact, query.prefix, options.filters ?? {}, options.page, options.pageSize]);
+export function searchExplorer(
+  query: SearchQuery,
+  options: { page: number; pageSize: ExplorerPageSize; filters?: FacetFilters },
+): Promise<ExplorerPage> {
+  const key = JSON.stringify([
+    query.words.map((w) => w.typed),
+    query.exact,
+    query.prefix,
+    options.filters ?? {},
+    options.page,
+    options.pageSize,
+  ]);
   const now = Date.now();
   const cached = recentResults.get(key);
   if (cached && now - cached.at < RESULTS_TTL_MS) return cached.result;
@@ -318,7 +376,10 @@ const recentResults = new Map<string, { at: number; result: Promise<ExplorerPage
 const RESULTS_TTL_MS = 30_000;
 const MAX_RECENT_RESULTS = 500;
 
-async function runSearch(query: SearchQuery, options: { page: number; pageSize: ExplorerPageSize; filters?: FacetFilters }): Promise<ExplorerPage> {
+async function runSearch(
+  query: SearchQuery,
+  options: { page: number; pageSize: ExplorerPageSize; filters?: FacetFilters },
+): Promise<ExplorerPage> {
   const { pageSize } = options;
   const filters = options.filters ?? {};
   const plan = await planSearch(query);
@@ -330,7 +391,14 @@ async function runSearch(query: SearchQuery, options: { page: number; pageSize: 
       { $group: { _id: { source: "$source", category: "$category", year: { $year: "$date" } }, n: { $sum: 1 } } },
     ])
     .toArray()
-    .then((rows) => rows.map((r) => ({ source: String(r._id.source ?? ""), category: String(r._id.category ?? ""), year: String(r._id.year ?? ""), n: r.n })));
+    .then((rows) =>
+      rows.map((r) => ({
+        source: String(r._id.source ?? ""),
+        category: String(r._id.category ?? ""),
+        year: String(r._id.year ?? ""),
+        n: r.n,
+      })),
+    );
   const pageFilter = { ...filter, ...facetFilter(filters) };
   const readPage = (page: number) =>
     collection
@@ -374,7 +442,10 @@ export async function getExplorerDocument(id: string, query: SearchQuery | null)
   if (!/^[0-9a-f]{24}$/i.test(id)) return null;
   const doc = await (await getDb())
     .collection<ExplorerDocument>(EXPLORER_DOCUMENTS)
-    .findOne({ _id: new ObjectId(id) }, { projection: { title: 1, body: 1, source: 1, category: 1, date: 1, "file.name": 1 } });
+    .findOne(
+      { _id: new ObjectId(id) },
+      { projection: { title: 1, body: 1, source: 1, category: 1, date: 1, "file.name": 1 } },
+    );
   if (!doc) return null;
   const matcher: Matcher = query ? (await planSearch(query)).matcher : { keys: new Set(), prefix: null, phrase: null };
   return {
@@ -387,4 +458,3 @@ export async function getExplorerDocument(id: string, query: SearchQuery | null)
     fileName: typeof doc.file?.name === "string" ? doc.file.name : null,
   };
 }
-

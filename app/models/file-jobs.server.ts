@@ -32,7 +32,13 @@ export type PageSize = (typeof PAGE_SIZES)[number];
  * retryBase = attempts at the last retry, so the give-up limit counts claims since then. retryable: written with a
  * failure by the worker (finishJob), true when sending the same file again can succeed (see isRetryableFailure).
  */
-type FileDoc = FileRecord & { retriedBy?: string; retriedAt?: Date; retryCount?: number; retryBase?: number; retryable?: boolean };
+type FileDoc = FileRecord & {
+  retriedBy?: string;
+  retriedAt?: Date;
+  retryCount?: number;
+  retryBase?: number;
+  retryable?: boolean;
+};
 
 /**
  * Whether "Tentar novamente" may send a job back: a failure the same file can get past (the worker died with it,
@@ -77,7 +83,6 @@ export class FileAlreadyRegisteredError extends Error {
     this.name = "FileAlreadyRegisteredError";
   }
 }
-
 
 /**
  * Inserts the file as a new job: status 0, progress 0. Returns its id. The unique index on
@@ -200,7 +205,13 @@ export async function claimNextJob(options: {
 const announcedRunning = new WeakSet<JobClaim>();
 
 function heldBy(claim: JobClaim): Filter<FileDoc> {
-  return { _id: claim.id, agent: claim.agent, attempts: claim.attempts, status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } };
+  return {
+    _id: claim.id,
+    agent: claim.agent,
+    attempts: claim.attempts,
+    status: FILE_STATUS_OK,
+    progress: { $lt: FILE_PROGRESS_DONE },
+  };
 }
 
 /**
@@ -262,11 +273,17 @@ export type RetryDecision =
  * past (isRetryableFailure): a refused file would only be refused again. The decision (who, when) is recorded on the
  * file as retriedBy / retriedAt.
  */
-export async function retryJob(fileId: string | ObjectId, user: { email: string; type: string }): Promise<RetryDecision> {
+export async function retryJob(
+  fileId: string | ObjectId,
+  user: { email: string; type: string },
+): Promise<RetryDecision> {
   if (typeof fileId === "string" && !ObjectId.isValid(fileId)) return { ok: false, reason: "invalid-id" };
   const id = typeof fileId === "string" ? new ObjectId(fileId) : fileId;
   const collection = await files();
-  const current = await collection.findOne({ _id: id }, { projection: { user: 1, status: 1, attempts: 1, retryable: 1 } });
+  const current = await collection.findOne(
+    { _id: id },
+    { projection: { user: 1, status: 1, attempts: 1, retryable: 1 } },
+  );
   if (!current) return { ok: false, reason: "not-found" };
   if (current.user !== user.email && user.type !== RETRY_ADMIN_TYPE) return { ok: false, reason: "forbidden" };
   if (current.status === FILE_STATUS_OK) return { ok: false, reason: "not-failed" };
@@ -275,7 +292,17 @@ export async function retryJob(fileId: string | ObjectId, user: { email: string;
   const result = await collection.updateOne(
     { _id: id, ...RETRYABLE_FAILURE },
     {
-      $set: { status: FILE_STATUS_OK, progress: 0, message: "", agent: "", leaseUntil: null, statusChangeDate: now, retriedBy: user.email, retriedAt: now, retryBase: current.attempts ?? 0 },
+      $set: {
+        status: FILE_STATUS_OK,
+        progress: 0,
+        message: "",
+        agent: "",
+        leaseUntil: null,
+        statusChangeDate: now,
+        retriedBy: user.email,
+        retriedAt: now,
+        retryBase: current.attempts ?? 0,
+      },
       $unset: { retryable: "" },
       $inc: { retryCount: 1 },
     },
@@ -322,13 +349,27 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
   const readPage = (page: number) =>
     collection
       .find(filter, {
-        projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, statusChangeDate: 1, createdAt: 1, status: 1, progress: 1, message: 1, agent: 1, retryable: 1 },
+        projection: {
+          originalName: 1,
+          originalFile: 1,
+          bucket: 1,
+          user: 1,
+          statusChangeDate: 1,
+          createdAt: 1,
+          status: 1,
+          progress: 1,
+          message: 1,
+          agent: 1,
+          retryable: 1,
+        },
       })
       .sort({ statusChangeDate: -1, _id: -1 })
       .skip((page - 1) * pageSize)
       .limit(pageSize)
       .toArray();
-  const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () => countMatching(collection, filter));
+  const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () =>
+    countMatching(collection, filter),
+  );
   return {
     items: rows.map((d) => ({
       id: String(d._id),
@@ -365,9 +406,18 @@ export async function jobOutcomesOf(ids: readonly string[], user: string): Promi
   const valid = [...new Set(ids)].filter((id) => /^[0-9a-fA-F]{24}$/.test(id)).slice(0, MAX_JOB_OUTCOMES);
   if (valid.length === 0) return [];
   const docs = await (await files())
-    .find({ _id: { $in: valid.map((id) => ObjectId.createFromHexString(id)) }, user }, { projection: { status: 1, progress: 1, message: 1, retryable: 1 } })
+    .find(
+      { _id: { $in: valid.map((id) => ObjectId.createFromHexString(id)) }, user },
+      { projection: { status: 1, progress: 1, message: 1, retryable: 1 } },
+    )
     .toArray();
-  return docs.map((d) => ({ id: String(d._id), status: d.status, progress: d.progress, message: d.message ?? "", retryable: isRetryableFailure(d) }));
+  return docs.map((d) => ({
+    id: String(d._id),
+    status: d.status,
+    progress: d.progress,
+    message: d.message ?? "",
+    retryable: isRetryableFailure(d),
+  }));
 }
 
 export async function countFiles(user?: string): Promise<number> {
@@ -375,11 +425,22 @@ export async function countFiles(user?: string): Promise<number> {
 }
 
 /** The record a download needs, by id. */
-export async function findFileForDownload(fileId: string): Promise<Pick<FileListItem, "id" | "originalName" | "originalFile" | "bucket" | "user"> | null> {
+export async function findFileForDownload(
+  fileId: string,
+): Promise<Pick<FileListItem, "id" | "originalName" | "originalFile" | "bucket" | "user"> | null> {
   if (!ObjectId.isValid(fileId)) return null;
-  const doc = await (await files()).findOne({ _id: new ObjectId(fileId) }, { projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1 } });
+  const doc = await (await files()).findOne(
+    { _id: new ObjectId(fileId) },
+    { projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1 } },
+  );
   if (!doc) return null;
-  return { id: String(doc._id), originalName: doc.originalName, originalFile: doc.originalFile, bucket: doc.bucket, user: doc.user };
+  return {
+    id: String(doc._id),
+    originalName: doc.originalName,
+    originalFile: doc.originalFile,
+    bucket: doc.bucket,
+    user: doc.user,
+  };
 }
 
 export async function findFileById(fileId: ObjectId): Promise<FileDoc | null> {

@@ -43,10 +43,18 @@ export type FileRecord = {
 
 export const indexes: IndexDeclaration[] = [
   { collection: FILES, key: { statusChangeDate: -1, _id: -1 }, options: { name: "statusChangeDate_desc" } },
-  { collection: FILES, key: { user: 1, statusChangeDate: -1, _id: -1 }, options: { name: "user_statusChangeDate_desc" } },
+  {
+    collection: FILES,
+    key: { user: 1, statusChangeDate: -1, _id: -1 },
+    options: { name: "user_statusChangeDate_desc" },
+  },
   { collection: FILES, key: { status: 1, progress: 1, leaseUntil: 1 }, options: { name: "worker_claim" } },
   // One record per stored object: a double submit of /api/files/register cannot create two jobs.
-  { collection: FILES, key: { bucket: 1, originalFile: 1 }, options: { name: "bucket_originalFile_unique", unique: true } },
+  {
+    collection: FILES,
+    key: { bucket: 1, originalFile: 1 },
+    options: { name: "bucket_originalFile_unique", unique: true },
+  },
   // The master-data file filter also takes the name the file was uploaded under.
   { collection: FILES, key: { originalName: 1 }, options: { name: "originalName" } },
 ];
@@ -58,7 +66,10 @@ export async function filesByKeys(bucket: string, keys: readonly string[]): Prom
   if (keys.length === 0) return [];
   return (await getDb())
     .collection<FileRecord>(FILES)
-    .find({ bucket, originalFile: { $in: [...keys] } }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1 } })
+    .find(
+      { bucket, originalFile: { $in: [...keys] } },
+      { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1 } },
+    )
     .toArray();
 }
 

@@ -7,7 +7,12 @@ import type { IndexDeclaration } from "./indexes";
 
 export const FINANCIAL_REPORTS = "financial_reports";
 
-export { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type BusinessUnitId, type FinancialReportType } from "~/models/reports.fields";
+export {
+  BUSINESS_UNITS,
+  FINANCIAL_REPORT_TYPES,
+  type BusinessUnitId,
+  type FinancialReportType,
+} from "~/models/reports.fields";
 import type { BusinessUnitId, FinancialReportType } from "~/models/reports.fields";
 
 export const FINANCIAL_DOCUMENT_TYPES = ["DOCX", "XLSX"] as const;

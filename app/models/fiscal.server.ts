@@ -41,7 +41,11 @@ export type FiscalObservation = {
 };
 
 export const indexes: IndexDeclaration[] = [
-  { collection: FISCAL_ITEMS, key: { businessUnitID: 1, year: -1, account: 1 }, options: { name: "businessUnit_year_account" } },
+  {
+    collection: FISCAL_ITEMS,
+    key: { businessUnitID: 1, year: -1, account: 1 },
+    options: { name: "businessUnit_year_account" },
+  },
   ...nokIndexes(FISCAL_ITEMS_NOK),
 ];
 
@@ -69,10 +73,16 @@ export async function fiscalYearTable(unit: BusinessUnitId): Promise<FiscalYearT
   const earlierClose = new Date(Date.UTC(year - 1, 11, 1));
   const [accounts, rows] = await Promise.all([listAccounts(), ledgerRows(unit, [latest, earlierClose])]);
   const fiscal = accounts.filter((a) => a.fiscal);
-  const valueAt = (account: string, month: Date) => rows.find((r) => r.account === account && r.month.getTime() === month.getTime());
+  const valueAt = (account: string, month: Date) =>
+    rows.find((r) => r.account === account && r.month.getTime() === month.getTime());
   // The earlier year closes in December; before the ledger started, its balance is the prior-year figure of the latest month.
-  const earlier = (account: string) => valueAt(account, earlierClose)?.actual ?? valueAt(account, latest)?.priorYear ?? 0;
-  const tableRows = fiscal.map((a) => ({ account: a._id, description: a.description, values: [valueAt(a._id, latest)?.actual ?? 0, earlier(a._id)] }));
+  const earlier = (account: string) =>
+    valueAt(account, earlierClose)?.actual ?? valueAt(account, latest)?.priorYear ?? 0;
+  const tableRows = fiscal.map((a) => ({
+    account: a._id,
+    description: a.description,
+    values: [valueAt(a._id, latest)?.actual ?? 0, earlier(a._id)],
+  }));
   return {
     years: [year, year - 1],
     months: [latest, earlierClose],
@@ -82,7 +92,9 @@ export async function fiscalYearTable(unit: BusinessUnitId): Promise<FiscalYearT
 }
 
 export async function listFiscalItems(unit: BusinessUnitId): Promise<(FiscalItem & { _id: ObjectId })[]> {
-  return (await items()).find({ businessUnitID: unit }).sort({ year: -1, account: 1 }).limit(200).toArray() as Promise<(FiscalItem & { _id: ObjectId })[]>;
+  return (await items()).find({ businessUnitID: unit }).sort({ year: -1, account: 1 }).limit(200).toArray() as Promise<
+    (FiscalItem & { _id: ObjectId })[]
+  >;
 }
 
 /** One item of the unit (null for malformed ids, unknown ids or another unit's item). */
@@ -95,7 +107,12 @@ export async function findObservation(unit: BusinessUnitId): Promise<FiscalObser
   return (await observations()).findOne({ _id: unit });
 }
 
-export async function saveObservation(unit: BusinessUnitId, text: string, user: string, now = new Date()): Promise<void> {
+export async function saveObservation(
+  unit: BusinessUnitId,
+  text: string,
+  user: string,
+  now = new Date(),
+): Promise<void> {
   await (await observations()).updateOne({ _id: unit }, { $set: { text, user, updatedAt: now } }, { upsert: true });
 }
 
@@ -111,19 +128,28 @@ export async function repositoryFilesNamed(names: readonly string[], db?: Db): P
   const database = db ?? (await getDb());
   const found = await database
     .collection<FileRecord>(FILES)
-    .find({ originalName: { $in: [...new Set(names)] } }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1, statusChangeDate: 1 } })
+    .find(
+      { originalName: { $in: [...new Set(names)] } },
+      { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1, statusChangeDate: 1 } },
+    )
     .toArray();
   found.sort((a, b) => (b.statusChangeDate?.getTime?.() ?? 0) - (a.statusChangeDate?.getTime?.() ?? 0));
   const byName = new Map<string, StoredFile>();
-  for (const f of found) if (!byName.has(f.originalName)) byName.set(f.originalName, { bucket: f.bucket, key: f.originalFile, name: f.originalName });
+  for (const f of found)
+    if (!byName.has(f.originalName))
+      byName.set(f.originalName, { bucket: f.bucket, key: f.originalFile, name: f.originalName });
   return byName;
 }
 
 /** Removes every item of the given (unit, year) pairs; returns how many. */
-export async function deleteFiscalItemsOf(pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; year: number }>, meta: UploadMeta): Promise<number> {
+export async function deleteFiscalItemsOf(
+  pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; year: number }>,
+  meta: UploadMeta,
+): Promise<number> {
   let removed = 0;
   const collection = meta.db.collection<FiscalItem>(FISCAL_ITEMS);
-  for (const pair of pairs) removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, year: pair.year })).deletedCount;
+  for (const pair of pairs)
+    removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, year: pair.year })).deletedCount;
   if (removed > 0) await noteDataChanged([FISCAL_ITEMS], meta.db);
   return removed;
 }

@@ -1,6 +1,14 @@
 import type { AnyBulkWriteOperation, Document, Filter, ObjectId } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
+import {
+  existingByKey,
+  insertIgnoringDuplicates,
+  keyText,
+  nokIndexes,
+  uploadedRowId,
+  type UploadCounts,
+  type UploadMeta,
+} from "./upload-rows.server";
 import { getDb } from "~/db.server";
 import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
@@ -65,7 +73,11 @@ export type ForecastRecord = {
  * an index (rf, then cost_center_concat).
  */
 export const indexes: IndexDeclaration[] = [
-  { collection: FORECAST, key: { rf: 1, cost_center_concat: 1, data_ref: 1 }, options: { name: "rf_costCenter_dataRef" } },
+  {
+    collection: FORECAST,
+    key: { rf: 1, cost_center_concat: 1, data_ref: 1 },
+    options: { name: "rf_costCenter_dataRef" },
+  },
   { collection: FORECAST, key: { cost_center_concat: 1, rf: 1 }, options: { name: "costCenter_rf" } },
   // A cell's history, newest first.
   {
@@ -108,7 +120,13 @@ export async function findCostCenter(rf: string, cost_center_concat: string): Pr
     { rf, cost_center_concat },
     { projection: { _id: 0, cost_center_concat: 1, cost_center: 1, level_descr: 1 } },
   );
-  return found ? { cost_center_concat: found.cost_center_concat, cost_center: found.cost_center ?? "", level_descr: found.level_descr ?? "" } : null;
+  return found
+    ? {
+        cost_center_concat: found.cost_center_concat,
+        cost_center: found.cost_center ?? "",
+        level_descr: found.level_descr ?? "",
+      }
+    : null;
 }
 
 /**
@@ -134,8 +152,16 @@ export type WindowAccount = {
  * or that has no RF record, takes the `value` of the `rf = "actual"` record with the same cost centre, account and
  * month. Both reads are one `$match` on the `{rf, cost_center_concat, data_ref}` index.
  */
-export async function readWindow(rf: string, cost_center_concat: string, from: Date, to: Date): Promise<WindowAccount[]> {
-  const [scenario, actuals] = await Promise.all([groupedWindow(rf, cost_center_concat, from, to), groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to)]);
+export async function readWindow(
+  rf: string,
+  cost_center_concat: string,
+  from: Date,
+  to: Date,
+): Promise<WindowAccount[]> {
+  const [scenario, actuals] = await Promise.all([
+    groupedWindow(rf, cost_center_concat, from, to),
+    groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to),
+  ]);
   return rf === ACTUAL_SCENARIO || actuals.length === 0 ? scenario : withActuals(scenario, actuals);
 }
 
@@ -215,7 +241,11 @@ const cellKey = (account: string, month: Date) => `${month.getTime()}\u0000${acc
 
 type StoredCell = Pick<ForecastRecord, "_id" | "account_concat" | "data_ref" | "forecast" | "edited_by" | "edited_at">;
 
-async function readCells(rf: string, cost_center_concat: string, cells: readonly CellWrite[]): Promise<Map<string, StoredCell>> {
+async function readCells(
+  rf: string,
+  cost_center_concat: string,
+  cells: readonly CellWrite[],
+): Promise<Map<string, StoredCell>> {
   const times = cells.map((c) => c.month.getTime());
   // The index's range (a cost centre's months), the accounts picked here: a plain filter is the embedded server's fast path.
   const stored = await (await forecast())
@@ -228,11 +258,15 @@ async function readCells(rf: string, cost_center_concat: string, cells: readonly
 }
 
 /** Whether the stored cell is no longer the one the change was made on: another value, or changed since (`at`). */
-const changedSince = (cell: CellWrite, stored: StoredCell) => stored.forecast !== cell.old || (cell.at !== undefined && (stored.edited_at?.getTime() ?? 0) !== cell.at);
+const changedSince = (cell: CellWrite, stored: StoredCell) =>
+  stored.forecast !== cell.old || (cell.at !== undefined && (stored.edited_at?.getTime() ?? 0) !== cell.at);
 
 /** The write's condition: the cell as the change found it (a missing edited_at matches null). */
 const asLoaded = (cell: CellWrite): Filter<ForecastRecord> =>
-  ({ forecast: cell.old, ...(cell.at !== undefined ? { edited_at: cell.at === 0 ? null : new Date(cell.at) } : {}) }) as Filter<ForecastRecord>;
+  ({
+    forecast: cell.old,
+    ...(cell.at !== undefined ? { edited_at: cell.at === 0 ? null : new Date(cell.at) } : {}),
+  }) as Filter<ForecastRecord>;
 
 const conflictOf = (cell: CellWrite, stored: StoredCell): Conflict => ({
   account: cell.account,
@@ -267,7 +301,8 @@ export async function saveForecastCells(
   for (const cell of cells) {
     const found = stored.get(cellKey(cell.account, cell.month));
     if (!found) {
-      const knownAccount = (await collection.countDocuments({ rf, cost_center_concat, account_concat: cell.account }, { limit: 1 })) > 0;
+      const knownAccount =
+        (await collection.countDocuments({ rf, cost_center_concat, account_concat: cell.account }, { limit: 1 })) > 0;
       return { kind: "missing", account: cell.account, month: cell.month, knownAccount };
     }
     if (changedSince(cell, found)) conflicts.push(conflictOf(cell, found));
@@ -277,7 +312,10 @@ export async function saveForecastCells(
 
   const result = await collection.bulkWrite(
     cells.map((cell, i) => ({
-      updateOne: { filter: { _id: targets[i]._id, ...asLoaded(cell) }, update: { $set: { forecast: cell.value, edited_by: author.email, edited_at: now } } },
+      updateOne: {
+        filter: { _id: targets[i]._id, ...asLoaded(cell) },
+        update: { $set: { forecast: cell.value, edited_by: author.email, edited_at: now } },
+      },
     })),
     { ordered: false },
   );
@@ -288,13 +326,19 @@ export async function saveForecastCells(
     const after = await readCells(rf, cost_center_concat, cells);
     const mine = (cell: CellWrite) => {
       const current = after.get(cellKey(cell.account, cell.month));
-      return current?.edited_at?.getTime() === now.getTime() && current.edited_by === author.email && current.forecast === cell.value;
+      return (
+        current?.edited_at?.getTime() === now.getTime() &&
+        current.edited_by === author.email &&
+        current.forecast === cell.value
+      );
     };
     written = cells.filter(mine);
-    raced = cells.filter((cell) => !mine(cell)).flatMap((cell) => {
-      const current = after.get(cellKey(cell.account, cell.month));
-      return current ? [conflictOf(cell, current)] : [];
-    });
+    raced = cells
+      .filter((cell) => !mine(cell))
+      .flatMap((cell) => {
+        const current = after.get(cellKey(cell.account, cell.month));
+        return current ? [conflictOf(cell, current)] : [];
+      });
   }
   if (written.length > 0) {
     await noteDataChanged([FORECAST]);
@@ -312,11 +356,19 @@ export async function saveForecastCells(
     }));
     await (await getDb()).collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(entries, { ordered: false });
   }
-  return raced.length === 0 ? { kind: "saved", count: written.length } : { kind: "conflicts", conflicts: raced, saved: written.length };
+  return raced.length === 0
+    ? { kind: "saved", count: written.length }
+    : { kind: "conflicts", conflicts: raced, saved: written.length };
 }
 
 /** A cell's history, newest first (at most `limit` entries). */
-export async function cellHistory(rf: string, cost_center_concat: string, account: string, month: Date, limit = 200): Promise<ForecastHistoryEntry[]> {
+export async function cellHistory(
+  rf: string,
+  cost_center_concat: string,
+  account: string,
+  month: Date,
+  limit = 200,
+): Promise<ForecastHistoryEntry[]> {
   return (await getDb())
     .collection<ForecastHistoryEntry>(FORECAST_HISTORY)
     .find({ rf, cost_center_concat, account_concat: account, data_ref: month }, { projection: { _id: 0 } })
@@ -326,16 +378,35 @@ export async function cellHistory(rf: string, cost_center_concat: string, accoun
 }
 
 /** Whether the scenario and cost centre have a record of the account in that month. */
-export async function cellExists(rf: string, cost_center_concat: string, account: string, month: Date): Promise<boolean> {
-  return (await (await forecast()).countDocuments({ rf, cost_center_concat, data_ref: month, account_concat: account }, { limit: 1 })) > 0;
+export async function cellExists(
+  rf: string,
+  cost_center_concat: string,
+  account: string,
+  month: Date,
+): Promise<boolean> {
+  return (
+    (await (
+      await forecast()
+    ).countDocuments({ rf, cost_center_concat, data_ref: month, account_concat: account }, { limit: 1 })) > 0
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Upload template "forecast" (/captura/manual)
 
 export const FORECAST_UPLOAD_KEY = ["rf", "cost_center_concat", "account_concat", "data_ref"] as const;
-export const FORECAST_UPLOAD_FIELDS = ["cost_center", "level_descr", "group_level_2", "acc_description", "value", "forecast"] as const;
-export type ForecastUploadRow = Pick<ForecastRecord, (typeof FORECAST_UPLOAD_KEY)[number] | (typeof FORECAST_UPLOAD_FIELDS)[number]>;
+export const FORECAST_UPLOAD_FIELDS = [
+  "cost_center",
+  "level_descr",
+  "group_level_2",
+  "acc_description",
+  "value",
+  "forecast",
+] as const;
+export type ForecastUploadRow = Pick<
+  ForecastRecord,
+  (typeof FORECAST_UPLOAD_KEY)[number] | (typeof FORECAST_UPLOAD_FIELDS)[number]
+>;
 
 /**
  * Upserts uploaded records by (rf, cost_center_concat, account_concat, data_ref). A record whose forecast changes gets
@@ -345,7 +416,9 @@ export type ForecastUploadRow = Pick<ForecastRecord, (typeof FORECAST_UPLOAD_KEY
 export async function applyForecastUpload(rows: readonly ForecastUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
   const { db, file, user, now } = meta;
   const collection = db.collection<ForecastRecord>(FORECAST);
-  const projection = Object.fromEntries([...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]));
+  const projection = Object.fromEntries(
+    [...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]),
+  );
   const existing = await existingByKey(collection, FORECAST_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<ForecastRecord>[] = [];
@@ -366,12 +439,24 @@ export async function applyForecastUpload(rows: readonly ForecastUploadRow[], me
     }
     updates.push({ updateOne: { filter: { _id: found._id }, update: { $set: set as Partial<ForecastRecord> } } });
     if (found.forecast !== row.forecast) {
-      history.push({ rf: row.rf, cost_center_concat: row.cost_center_concat, account_concat: row.account_concat, data_ref: row.data_ref, at: now, by: user, name: user, old: found.forecast, new: row.forecast, via: "upload" });
+      history.push({
+        rf: row.rf,
+        cost_center_concat: row.cost_center_concat,
+        account_concat: row.account_concat,
+        data_ref: row.data_ref,
+        at: now,
+        by: user,
+        name: user,
+        old: found.forecast,
+        new: row.forecast,
+        via: "upload",
+      });
     }
   }
   const inserted = await insertIgnoringDuplicates(db.collection(FORECAST), inserts);
   if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
-  if (history.length > 0) await db.collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(history, { ordered: false });
+  if (history.length > 0)
+    await db.collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(history, { ordered: false });
   if (inserted > 0 || updates.length > 0) await noteDataChanged([FORECAST], db);
   return { inserted, updated: updates.length, unchanged, removed: 0 };
 }

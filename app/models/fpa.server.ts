@@ -4,7 +4,16 @@ import { noteDataChanged } from "./dashboard-cache.server";
 import { nokIndexes, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 import type { IndexDeclaration } from "./indexes";
 import type { BusinessUnitId } from "./financial.server";
-import { accountTree, byAccount, ledgerRows, ledgerRowsBetween, listAccounts, round2, sumTree, type LedgerRow } from "./ledger.server";
+import {
+  accountTree,
+  byAccount,
+  ledgerRows,
+  ledgerRowsBetween,
+  listAccounts,
+  round2,
+  sumTree,
+  type LedgerRow,
+} from "./ledger.server";
 import { addMonthsToDate } from "~/shared/months";
 
 /**
@@ -36,7 +45,9 @@ const RESPONSIBLE_FIELDS = ["country", "functionalArea", "personResponsible", "u
 export async function upsertResponsibles(rows: readonly FpaResponsible[], meta: UploadMeta): Promise<UploadCounts> {
   if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, removed: 0 };
   const collection = meta.db.collection<FpaResponsible>(FPA_RESPONSIBLES);
-  const found = new Map((await collection.find({ _id: { $in: rows.map((r) => r._id) } }).toArray()).map((r) => [r._id, r]));
+  const found = new Map(
+    (await collection.find({ _id: { $in: rows.map((r) => r._id) } }).toArray()).map((r) => [r._id, r]),
+  );
   const writes: AnyBulkWriteOperation<FpaResponsible>[] = [];
   let inserted = 0;
   let unchanged = 0;
@@ -48,7 +59,13 @@ export async function upsertResponsibles(rows: readonly FpaResponsible[], meta: 
     }
     if (!stored) inserted++;
     const { _id, ...fields } = row;
-    writes.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedBy: meta.user, updatedAt: meta.now } }, upsert: true } });
+    writes.push({
+      updateOne: {
+        filter: { _id },
+        update: { $set: { ...fields, updatedBy: meta.user, updatedAt: meta.now } },
+        upsert: true,
+      },
+    });
   }
   if (writes.length > 0) {
     await collection.bulkWrite(writes, { ordered: false });

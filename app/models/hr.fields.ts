@@ -3,7 +3,13 @@
  * the grid's row limit and one edit of a figure. Browser-safe and text-free, shared by the HR model and the HR feature.
  */
 
-export const HR_FIGURE_FIELDS = ["vendas_adicionais", "dias_media", "result_qtde_servico", "result_desafio_mensal", "vendas_servicos"] as const;
+export const HR_FIGURE_FIELDS = [
+  "vendas_adicionais",
+  "dias_media",
+  "result_qtde_servico",
+  "result_desafio_mensal",
+  "vendas_servicos",
+] as const;
 export type HrFigureField = (typeof HR_FIGURE_FIELDS)[number];
 
 /** The auxiliary-data query's limit (spec 001 §7, §9): the most rows the grid shows. */

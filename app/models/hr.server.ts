@@ -1,6 +1,14 @@
 import { ObjectId, type AnyBulkWriteOperation, type Document, type Filter } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, nokIndexes, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
+import {
+  existingByKey,
+  insertIgnoringDuplicates,
+  keyText,
+  nokIndexes,
+  uploadedRowId,
+  type UploadCounts,
+  type UploadMeta,
+} from "./upload-rows.server";
 import type { FigureEdit } from "~/models/hr.fields";
 import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { addMonths, monthOfDate, monthStartDate, type Month, type MonthRange } from "~/shared/months";
@@ -72,7 +80,11 @@ export const HR_COMMENT_MAX = 255;
 export const indexes: IndexDeclaration[] = [
   // The grid's filter (branch, month range) and sort (mes_apur, nome, then _id for a stable order); also the
   // branch list (distinct filial_nome) and the people of a branch.
-  { collection: HR_AUX, key: { filial_nome: 1, mes_apur: 1, nome: 1, _id: 1 }, options: { name: "filial_mesApur_nome_id" } },
+  {
+    collection: HR_AUX,
+    key: { filial_nome: 1, mes_apur: 1, nome: 1, _id: 1 },
+    options: { name: "filial_mesApur_nome_id" },
+  },
   { collection: HR_AUX_CHANGES, key: { record_id: 1, at: -1 }, options: { name: "record_at" } },
   { collection: HR_AUX_CHANGES, key: { filial_nome: 1, at: -1 }, options: { name: "filial_at" } },
   ...nokIndexes(HR_AUX_NOK),
@@ -90,7 +102,9 @@ export type BranchScope = { kind: "all" } | { kind: "stores"; stores: string[] }
 
 export async function branchScopeOf(email: string): Promise<BranchScope> {
   const record = await findPermissionRecord(email);
-  const stores = Array.isArray(record?.stores) ? record.stores.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
+  const stores = Array.isArray(record?.stores)
+    ? record.stores.filter((s): s is string => typeof s === "string" && s.length > 0)
+    : [];
   return stores.length > 0 ? { kind: "stores", stores: [...new Set(stores)] } : { kind: "all" };
 }
 
@@ -131,7 +145,10 @@ export type HrAuxRow = {
 } & Record<HrFigureField, number>;
 
 function monthFilter(filial: string, range: MonthRange): Filter<HrAuxRecord> {
-  return { filial_nome: filial, mes_apur: { $gte: monthStartDate(range.from), $lt: monthStartDate(addMonths(range.to, 1)) } };
+  return {
+    filial_nome: filial,
+    mes_apur: { $gte: monthStartDate(range.from), $lt: monthStartDate(addMonths(range.to, 1)) },
+  };
 }
 
 /**
@@ -141,13 +158,23 @@ function monthFilter(filial: string, range: MonthRange): Filter<HrAuxRecord> {
 export async function listAuxRows(filial: string, range: MonthRange): Promise<{ rows: HrAuxRow[]; limited: boolean }> {
   const docs = await (await auxCollection())
     .find(monthFilter(filial, range), {
-      projection: { filial_nome: 1, mes_apur: 1, nome: 1, cpf: 1, comentario: 1, ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])) },
+      projection: {
+        filial_nome: 1,
+        mes_apur: 1,
+        nome: 1,
+        cpf: 1,
+        comentario: 1,
+        ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])),
+      },
     })
     .sort({ mes_apur: 1, nome: 1, _id: 1 })
     .limit(HR_ROW_LIMIT + 1)
     .toArray();
   const rows = docs.slice(0, HR_ROW_LIMIT).map((d) => {
-    const figures = Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, typeof d[f] === "number" ? d[f] : 0])) as Record<HrFigureField, number>;
+    const figures = Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, typeof d[f] === "number" ? d[f] : 0])) as Record<
+      HrFigureField,
+      number
+    >;
     return {
       id: String(d._id),
       filial_nome: d.filial_nome,
@@ -198,7 +225,19 @@ function changeOf(
   via?: "excel" | "upload",
   saveId?: ObjectId,
 ): HrAuxChange {
-  return { record_id: doc._id, filial_nome: doc.filial_nome, mes_apur: doc.mes_apur, matricula: doc.matricula, field, old: oldValue, new: newValue, user, at, ...(via ? { via } : {}), ...(saveId ? { save_id: saveId } : {}) };
+  return {
+    record_id: doc._id,
+    filial_nome: doc.filial_nome,
+    mes_apur: doc.mes_apur,
+    matricula: doc.matricula,
+    field,
+    old: oldValue,
+    new: newValue,
+    user,
+    at,
+    ...(via ? { via } : {}),
+    ...(saveId ? { save_id: saveId } : {}),
+  };
 }
 
 /** A new one-time save id for a page of the grid (24 hex digits). */
@@ -217,15 +256,27 @@ export function readSaveId(value: unknown): ObjectId | undefined {
 export async function countSpentSave(ids: readonly string[], saveId: ObjectId): Promise<number> {
   const recordIds = [...new Set(ids)].filter((id) => /^[0-9a-f]{24}$/i.test(id)).map((id) => new ObjectId(id));
   if (recordIds.length === 0) return 0;
-  const spent = await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).distinct("record_id", { record_id: { $in: recordIds }, save_id: saveId });
+  const spent = await (await getDb())
+    .collection<HrAuxChange>(HR_AUX_CHANGES)
+    .distinct("record_id", { record_id: { $in: recordIds }, save_id: saveId });
   return spent.length;
 }
 
 type FigureDiff =
   | { kind: "unknownRecords" }
-  | { kind: "diff"; docs: Map<string, ChangeSource & Partial<Record<HrFigureField, number>>>; rows: Array<[id: string, fields: Map<HrFigureField, { old: number; new: number }>]> };
+  | {
+      kind: "diff";
+      docs: Map<string, ChangeSource & Partial<Record<HrFigureField, number>>>;
+      rows: Array<[id: string, fields: Map<HrFigureField, { old: number; new: number }>]>;
+    };
 
-const FIGURE_PROJECTION = { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])) };
+const FIGURE_PROJECTION = {
+  filial_nome: 1,
+  mes_apur: 1,
+  matricula: 1,
+  nome: 1,
+  ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])),
+};
 
 /** The edits against the stored rows of the branch: per row, the fields whose value would change. */
 async function diffFigures(filial: string, edits: readonly FigureEdit[]): Promise<FigureDiff> {
@@ -248,17 +299,39 @@ async function diffFigures(filial: string, edits: readonly FigureEdit[]): Promis
   return { kind: "diff", docs, rows: [...perRow].filter(([, fields]) => fields.size > 0) };
 }
 
-export type FigureChange = { id: string; nome: string; mes_apur: Month; field: HrFigureField; old: number; new: number };
+export type FigureChange = {
+  id: string;
+  nome: string;
+  mes_apur: Month;
+  field: HrFigureField;
+  old: number;
+  new: number;
+};
 
 /** What saving `edits` would change, for the confirmation (in grid order). */
-export async function previewFigureChanges(filial: string, edits: readonly FigureEdit[]): Promise<{ kind: "unknownRecords" } | { kind: "changes"; changes: FigureChange[] }> {
+export async function previewFigureChanges(
+  filial: string,
+  edits: readonly FigureEdit[],
+): Promise<{ kind: "unknownRecords" } | { kind: "changes"; changes: FigureChange[] }> {
   const diff = await diffFigures(filial, edits);
   if (diff.kind === "unknownRecords") return diff;
   const changes = diff.rows.flatMap(([id, fields]) => {
     const doc = diff.docs.get(id)!;
-    return [...fields].map(([field, change]) => ({ id, nome: doc.nome, mes_apur: monthOfDate(doc.mes_apur), field, old: change.old, new: change.new }));
+    return [...fields].map(([field, change]) => ({
+      id,
+      nome: doc.nome,
+      mes_apur: monthOfDate(doc.mes_apur),
+      field,
+      old: change.old,
+      new: change.new,
+    }));
   });
-  changes.sort((a, b) => a.mes_apur - b.mes_apur || byPtBr(a.nome, b.nome) || HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field));
+  changes.sort(
+    (a, b) =>
+      a.mes_apur - b.mes_apur ||
+      byPtBr(a.nome, b.nome) ||
+      HR_FIGURE_FIELDS.indexOf(a.field) - HR_FIGURE_FIELDS.indexOf(b.field),
+  );
   return { kind: "changes", changes };
 }
 
@@ -267,7 +340,14 @@ export async function previewFigureChanges(filial: string, edits: readonly Figur
  * one update whose filter also holds the old values: a row someone else changed meanwhile is left alone and
  * counted as a conflict. One bulk write for all rows, one insert for the change records.
  */
-export async function saveFigures(filial: string, edits: readonly FigureEdit[], user: string, now: Date = new Date(), via?: "excel", saveId?: ObjectId): Promise<SaveOutcome> {
+export async function saveFigures(
+  filial: string,
+  edits: readonly FigureEdit[],
+  user: string,
+  now: Date = new Date(),
+  via?: "excel",
+  saveId?: ObjectId,
+): Promise<SaveOutcome> {
   if (edits.length === 0) return { kind: "noChanges" };
   const diff = await diffFigures(filial, edits);
   if (diff.kind === "unknownRecords") return diff;
@@ -287,11 +367,19 @@ export async function saveFigures(filial: string, edits: readonly FigureEdit[], 
   let applied = diff.rows;
   if (result.matchedCount !== operations.length) {
     // Someone changed some of these rows meanwhile: keep the rows that now hold our values.
-    const after = await collection.find({ _id: { $in: diff.rows.map(([id]) => new ObjectId(id)) } }, { projection: FIGURE_PROJECTION }).toArray();
+    const after = await collection
+      .find({ _id: { $in: diff.rows.map(([id]) => new ObjectId(id)) } }, { projection: FIGURE_PROJECTION })
+      .toArray();
     const current = new Map(after.map((d) => [String(d._id), d]));
-    applied = diff.rows.filter(([id, fields]) => [...fields].every(([field, change]) => current.get(id)?.[field] === change.new));
+    applied = diff.rows.filter(([id, fields]) =>
+      [...fields].every(([field, change]) => current.get(id)?.[field] === change.new),
+    );
   }
-  const changes = applied.flatMap(([id, fields]) => [...fields].map(([field, change]) => changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now, via, saveId)));
+  const changes = applied.flatMap(([id, fields]) =>
+    [...fields].map(([field, change]) =>
+      changeOf(diff.docs.get(id)!, field, change.old, change.new, user, now, via, saveId),
+    ),
+  );
   if (changes.length > 0) {
     await noteDataChanged([HR_AUX]);
     await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertMany(changes);
@@ -317,17 +405,25 @@ export async function saveComment(
   if (!/^[0-9a-f]{24}$/i.test(id) || comentario.length > HR_COMMENT_MAX) return { kind: "notFound" };
   const collection = await auxCollection();
   const _id = new ObjectId(id);
-  const doc = await collection.findOne({ _id, filial_nome: filial }, { projection: { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, comentario: 1 } });
+  const doc = await collection.findOne(
+    { _id, filial_nome: filial },
+    { projection: { filial_nome: 1, mes_apur: 1, matricula: 1, nome: 1, comentario: 1 } },
+  );
   if (!doc) return { kind: "notFound" };
   if (saveId && (await countSpentSave([id], saveId)) > 0) return { kind: "conflict" };
   const old = typeof doc.comentario === "string" ? doc.comentario : "";
   if (old === comentario) return { kind: "noChanges" };
   // The filter holds the comment read above (null also matches a missing one): a change made meanwhile wins.
   const seen = typeof doc.comentario === "string" ? doc.comentario : null;
-  const result = await collection.updateOne({ _id, filial_nome: filial, comentario: seen as string }, { $set: { comentario, updatedBy: user, updatedAt: now } });
+  const result = await collection.updateOne(
+    { _id, filial_nome: filial, comentario: seen as string },
+    { $set: { comentario, updatedBy: user, updatedAt: now } },
+  );
   if (result.matchedCount === 0) return { kind: "conflict" };
   await noteDataChanged([HR_AUX]);
-  await (await getDb()).collection<HrAuxChange>(HR_AUX_CHANGES).insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via, saveId));
+  await (await getDb())
+    .collection<HrAuxChange>(HR_AUX_CHANGES)
+    .insertOne(changeOf({ ...doc, _id }, "comentario", old, comentario, user, now, via, saveId));
   return { kind: "saved" };
 }
 
@@ -335,7 +431,16 @@ export async function saveComment(
 // Upload template "hr_aux" (/captura/manual)
 
 export const HR_UPLOAD_KEY = ["filial_nome", "mes_apur", "matricula"] as const;
-const HR_UPLOAD_DESCRIPTIVE = ["marca_cod", "marca_desc", "filial_cod", "nome", "cpf", "cargo_cod", "cargo_nome", "datas_afastamento"] as const;
+const HR_UPLOAD_DESCRIPTIVE = [
+  "marca_cod",
+  "marca_desc",
+  "filial_cod",
+  "nome",
+  "cpf",
+  "cargo_cod",
+  "cargo_nome",
+  "datas_afastamento",
+] as const;
 /** Who a stored record is: no upload changes them (no screen does either); a new record takes the file's. */
 const HR_UPLOAD_KEPT: ReadonlySet<string> = new Set(["nome", "cpf"]);
 export type HrUploadRow = Omit<HrAuxRecord, "_id" | "updatedBy" | "updatedAt">;
@@ -348,7 +453,9 @@ export type HrUploadRow = Omit<HrAuxRecord, "_id" | "updatedBy" | "updatedAt">;
 export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
   const { db, file, user, now } = meta;
   const collection = db.collection<HrAuxRecord>(HR_AUX);
-  const projection = Object.fromEntries([...HR_UPLOAD_KEY, ...HR_UPLOAD_DESCRIPTIVE, ...HR_FIGURE_FIELDS, "comentario"].map((f) => [f, 1 as const]));
+  const projection = Object.fromEntries(
+    [...HR_UPLOAD_KEY, ...HR_UPLOAD_DESCRIPTIVE, ...HR_FIGURE_FIELDS, "comentario"].map((f) => [f, 1 as const]),
+  );
   const existing = await existingByKey(collection, HR_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<HrAuxRecord>[] = [];
@@ -362,8 +469,15 @@ export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMe
       continue;
     }
     const set: Record<string, unknown> = {};
-    for (const field of HR_UPLOAD_DESCRIPTIVE) if (!HR_UPLOAD_KEPT.has(field) && found[field] !== row[field]) set[field] = row[field];
-    const source = { _id: found._id, filial_nome: found.filial_nome, mes_apur: found.mes_apur, matricula: found.matricula, nome: found.nome };
+    for (const field of HR_UPLOAD_DESCRIPTIVE)
+      if (!HR_UPLOAD_KEPT.has(field) && found[field] !== row[field]) set[field] = row[field];
+    const source = {
+      _id: found._id,
+      filial_nome: found.filial_nome,
+      mes_apur: found.mes_apur,
+      matricula: found.matricula,
+      nome: found.nome,
+    };
     for (const field of HR_FIGURE_FIELDS) {
       const old = typeof found[field] === "number" ? found[field] : 0;
       if (old !== row[field]) {
@@ -380,7 +494,12 @@ export async function applyHrUpload(rows: readonly HrUploadRow[], meta: UploadMe
       unchanged++;
       continue;
     }
-    updates.push({ updateOne: { filter: { _id: found._id }, update: { $set: { ...set, updatedBy: user, updatedAt: now } as Partial<HrAuxRecord> } } });
+    updates.push({
+      updateOne: {
+        filter: { _id: found._id },
+        update: { $set: { ...set, updatedBy: user, updatedAt: now } as Partial<HrAuxRecord> },
+      },
+    });
   }
   const inserted = await insertIgnoringDuplicates(db.collection(HR_AUX), inserts);
   if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });

@@ -12,20 +12,34 @@ export const PORTAL_INSTANCES = "portal_instances";
 export const INSTANCE_LIVE_MS = 3 * 60_000;
 
 export const indexes: IndexDeclaration[] = [
-  { collection: PORTAL_INSTANCES, key: { lastSeen: 1 }, options: { name: "lastSeen_ttl", expireAfterSeconds: 24 * 3600 } },
+  {
+    collection: PORTAL_INSTANCES,
+    key: { lastSeen: 1 },
+    options: { name: "lastSeen_ttl", expireAfterSeconds: 24 * 3600 },
+  },
 ];
 
 type InstanceRecord = { _id: string; role: string; host: string; startedAt: Date; lastSeen: Date };
 
-export async function recordInstance(instance: { id: string; role: string; host: string }, now = new Date()): Promise<void> {
+export async function recordInstance(
+  instance: { id: string; role: string; host: string },
+  now = new Date(),
+): Promise<void> {
   const db = await getDb();
   await db
     .collection<InstanceRecord>(PORTAL_INSTANCES)
-    .updateOne({ _id: instance.id }, { $set: { role: instance.role, host: instance.host, lastSeen: now }, $setOnInsert: { startedAt: now } }, { upsert: true });
+    .updateOne(
+      { _id: instance.id },
+      { $set: { role: instance.role, host: instance.host, lastSeen: now }, $setOnInsert: { startedAt: now } },
+      { upsert: true },
+    );
 }
 
 /** Instances seen within INSTANCE_LIVE_MS, other than `exceptId`. */
-export async function listLiveInstances(exceptId: string, now = new Date()): Promise<Array<{ id: string; role: string; host: string }>> {
+export async function listLiveInstances(
+  exceptId: string,
+  now = new Date(),
+): Promise<Array<{ id: string; role: string; host: string }>> {
   const db = await getDb();
   const rows = await db
     .collection<InstanceRecord>(PORTAL_INSTANCES)

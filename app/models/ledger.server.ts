@@ -55,7 +55,11 @@ export type LedgerRow = {
 
 export const indexes: IndexDeclaration[] = [
   // Every ledger read is one unit and one month or a month range, all accounts (cockpit, FP&A, statements).
-  { collection: LEDGER, key: { businessUnitID: 1, month: 1, account: 1 }, options: { name: "businessUnit_month_account", unique: true } },
+  {
+    collection: LEDGER,
+    key: { businessUnitID: 1, month: 1, account: 1 },
+    options: { name: "businessUnit_month_account", unique: true },
+  },
   ...nokIndexes(LEDGER_NOK),
 ];
 
@@ -95,12 +99,23 @@ export async function ledgerRowsBetween(businessUnitID: BusinessUnitId, from: Da
 
 /** The latest month with ledger rows for the unit in [from, to], or null. */
 export async function latestLedgerMonth(businessUnitID: BusinessUnitId, from: Date, to: Date): Promise<Date | null> {
-  const row = await (await ledgerCollection()).find({ businessUnitID, month: { $gte: from, $lte: to } }, { projection: { month: 1 } }).sort({ month: -1 }).limit(1).next();
+  const row = await (await ledgerCollection())
+    .find({ businessUnitID, month: { $gte: from, $lte: to } }, { projection: { month: 1 } })
+    .sort({ month: -1 })
+    .limit(1)
+    .next();
   return row?.month ?? null;
 }
 
 /** Sets the forecast of one account × month of a unit; false when there is no such ledger row. */
-export async function setForecast(input: { businessUnitID: BusinessUnitId; account: string; month: Date; forecast: number; user: string; now?: Date }): Promise<boolean> {
+export async function setForecast(input: {
+  businessUnitID: BusinessUnitId;
+  account: string;
+  month: Date;
+  forecast: number;
+  user: string;
+  now?: Date;
+}): Promise<boolean> {
   const result = await (await ledgerCollection()).updateOne(
     { businessUnitID: input.businessUnitID, month: input.month, account: input.account },
     { $set: { forecast: input.forecast, forecastUpdatedBy: input.user, forecastUpdatedAt: input.now ?? new Date() } },
@@ -124,7 +139,9 @@ export type TreeNode = {
 export function accountTree(accounts: readonly LedgerAccount[]): TreeNode[] {
   const nodes: TreeNode[] = [];
   const seen = new Set<string>();
-  const ordered = [...accounts].sort((a, b) => CATEGORY1_OPTIONS.indexOf(a.category1) - CATEGORY1_OPTIONS.indexOf(b.category1) || a.order - b.order);
+  const ordered = [...accounts].sort(
+    (a, b) => CATEGORY1_OPTIONS.indexOf(a.category1) - CATEGORY1_OPTIONS.indexOf(b.category1) || a.order - b.order,
+  );
   for (const account of ordered) {
     const c1 = `c1:${account.category1}`;
     const c2 = `c2:${account.category1}/${account.category2}`;
@@ -170,12 +187,19 @@ export function byAccount(rows: readonly LedgerRow[], month: Date): Map<string, 
 export type UploadedAccount = Omit<LedgerAccount, "order">;
 
 /** Adds the accounts the chart lacks (after its last one, in code order) and updates the others' descriptions. */
-export async function upsertLedgerAccounts(accounts: readonly UploadedAccount[], meta: UploadMeta): Promise<{ inserted: number; updated: number }> {
+export async function upsertLedgerAccounts(
+  accounts: readonly UploadedAccount[],
+  meta: UploadMeta,
+): Promise<{ inserted: number; updated: number }> {
   if (accounts.length === 0) return { inserted: 0, updated: 0 };
   const collection = meta.db.collection<LedgerAccount>(LEDGER_ACCOUNTS);
   const found = await collection.find({ _id: { $in: accounts.map((a) => a._id) } }).toArray();
   const byId = new Map(found.map((a) => [a._id, a]));
-  const last = await collection.find({}, { projection: { order: 1 } }).sort({ order: -1 }).limit(1).next();
+  const last = await collection
+    .find({}, { projection: { order: 1 } })
+    .sort({ order: -1 })
+    .limit(1)
+    .next();
   let order = typeof last?.order === "number" ? last.order : 0;
   const writes: AnyBulkWriteOperation<LedgerAccount>[] = [];
   let inserted = 0;
@@ -183,7 +207,9 @@ export async function upsertLedgerAccounts(accounts: readonly UploadedAccount[],
     const stored = byId.get(account._id);
     const { _id, ...fields } = account;
     if (!stored) {
-      writes.push({ updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: { order: ++order } }, upsert: true } });
+      writes.push({
+        updateOne: { filter: { _id }, update: { $set: fields, $setOnInsert: { order: ++order } }, upsert: true },
+      });
       inserted++;
     } else if ((Object.keys(fields) as Array<keyof typeof fields>).some((k) => stored[k] !== fields[k])) {
       writes.push({ updateOne: { filter: { _id }, update: { $set: fields } } });
@@ -197,10 +223,14 @@ export async function upsertLedgerAccounts(accounts: readonly UploadedAccount[],
 }
 
 /** Removes every ledger row of the given (unit, month) pairs; returns how many. */
-export async function deleteLedgerMonths(pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; month: Date }>, meta: UploadMeta): Promise<number> {
+export async function deleteLedgerMonths(
+  pairs: ReadonlyArray<{ businessUnitID: BusinessUnitId; month: Date }>,
+  meta: UploadMeta,
+): Promise<number> {
   let removed = 0;
   const collection = meta.db.collection<LedgerRow>(LEDGER);
-  for (const pair of pairs) removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, month: pair.month })).deletedCount;
+  for (const pair of pairs)
+    removed += (await collection.deleteMany({ businessUnitID: pair.businessUnitID, month: pair.month })).deletedCount;
   if (removed > 0) await noteDataChanged([LEDGER], meta.db);
   return removed;
 }

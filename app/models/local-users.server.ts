@@ -24,9 +24,16 @@ export async function insertLocalUser(record: Omit<LocalUserRecord, "_id">): Pro
  * Replaces the password. With `expectedHash`, only when the stored hash is still that one, so a
  * first-access challenge cannot be used twice.
  */
-export async function setLocalPassword(email: string, passwordHash: string, now: Date, expectedHash?: string): Promise<boolean> {
+export async function setLocalPassword(
+  email: string,
+  passwordHash: string,
+  now: Date,
+  expectedHash?: string,
+): Promise<boolean> {
   const db = await getDb();
-  const filter = expectedHash ? { email: normalizeEmail(email), passwordHash: expectedHash } : { email: normalizeEmail(email) };
+  const filter = expectedHash
+    ? { email: normalizeEmail(email), passwordHash: expectedHash }
+    : { email: normalizeEmail(email) };
   const result = await db
     .collection<LocalUserRecord>(LOCAL_USERS)
     .updateOne(filter, { $set: { passwordHash, mustChangePassword: false, passwordChangedAt: now } });

@@ -17,7 +17,10 @@ import {
 export type MasterDataValue = string | Date | null;
 
 /** One row's edit: the fields to set, with the value each had when the edit was checked. */
-export type MasterDataRowEdit = { id: ObjectId; fields: ReadonlyArray<{ field: string; old: MasterDataValue; value: MasterDataValue }> };
+export type MasterDataRowEdit = {
+  id: ObjectId;
+  fields: ReadonlyArray<{ field: string; old: MasterDataValue; value: MasterDataValue }>;
+};
 
 export type MasterDataSaveOutcome = {
   /** The rows written, with their changes recorded. */
@@ -39,7 +42,8 @@ export async function saveMasterDataEdits(
   const allowed = new Set(MASTER_DATA_EDITABLE_FIELDS[collection]);
   const wanted = edits.filter((e) => e.fields.length > 0);
   for (const edit of wanted) {
-    for (const { field } of edit.fields) if (!allowed.has(field)) throw new Error(`${field} is not an editable field of ${collection}`);
+    for (const { field } of edit.fields)
+      if (!allowed.has(field)) throw new Error(`${field} is not an editable field of ${collection}`);
   }
   if (wanted.length === 0) return { applied: [], missed: [] };
   const db = await getDb();
@@ -60,21 +64,39 @@ export async function saveMasterDataEdits(
     // Someone changed some of these rows meanwhile: keep the rows that now hold our values.
     const after = await rows.find({ _id: { $in: wanted.map((e) => e.id) } }).toArray();
     const current = new Map(after.map((d) => [String(d._id), d]));
-    applied = wanted.filter((e) => e.fields.every(({ field, value }) => sameValue(current.get(String(e.id))?.[field], value)));
+    applied = wanted.filter((e) =>
+      e.fields.every(({ field, value }) => sameValue(current.get(String(e.id))?.[field], value)),
+    );
   }
   const appliedIds = new Set(applied.map((e) => String(e.id)));
   const changes: MasterDataChange[] = applied.flatMap((e) =>
-    e.fields.map(({ field, old, value }) => ({ collection, rowId: e.id, field, old, new: value, user, at, ...(via ? { via } : {}) })),
+    e.fields.map(({ field, old, value }) => ({
+      collection,
+      rowId: e.id,
+      field,
+      old,
+      new: value,
+      user,
+      at,
+      ...(via ? { via } : {}),
+    })),
   );
   if (changes.length > 0) {
     await db.collection<MasterDataChange>(MASTER_DATA_HISTORY).insertMany(changes);
     await noteDataChanged([collection], db);
   }
-  return { applied: applied.map((e) => e.id), missed: wanted.filter((e) => !appliedIds.has(String(e.id))).map((e) => e.id) };
+  return {
+    applied: applied.map((e) => e.id),
+    missed: wanted.filter((e) => !appliedIds.has(String(e.id))).map((e) => e.id),
+  };
 }
 
 /** A row's recorded changes, newest first (index collection_rowId_at). */
-export async function masterDataHistory(collection: EditableMasterData, rowId: ObjectId, limit = 100): Promise<MasterDataChange[]> {
+export async function masterDataHistory(
+  collection: EditableMasterData,
+  rowId: ObjectId,
+  limit = 100,
+): Promise<MasterDataChange[]> {
   return (await getDb())
     .collection<MasterDataChange>(MASTER_DATA_HISTORY)
     .find({ collection, rowId })

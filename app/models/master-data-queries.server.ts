@@ -129,8 +129,11 @@ export type BaseFilter = { file?: string; files?: readonly string[] };
  * Paths are strings compared by equality: a value can never be an operator.
  */
 function baseQuery(filter: BaseFilter): { query: Filter<Document>; sort: Sort } {
-  const paths = (filter.files ?? (typeof filter.file === "string" && filter.file !== "" ? [filter.file] : [])).filter((p) => typeof p === "string" && p !== "");
-  const query: Filter<Document> = paths.length === 1 ? { urlPath: paths[0] } : paths.length > 1 ? { urlPath: { $in: [...new Set(paths)] } } : {};
+  const paths = (filter.files ?? (typeof filter.file === "string" && filter.file !== "" ? [filter.file] : [])).filter(
+    (p) => typeof p === "string" && p !== "",
+  );
+  const query: Filter<Document> =
+    paths.length === 1 ? { urlPath: paths[0] } : paths.length > 1 ? { urlPath: { $in: [...new Set(paths)] } } : {};
   return { query, sort: "urlPath" in query ? { _id: 1 } : { _id: -1 } };
 }
 
@@ -148,7 +151,11 @@ export type StoredMasterDataRow = { _id: ObjectId } & Record<string, unknown>;
  * Every row of a base narrowed by `filter`, in the screen's order, in batches from one cursor (an export streams
  * them; nothing holds the whole base). `keys` limit what is read. The name is checked against the allowed list.
  */
-export async function* baseRowBatches(collectionName: string, keys: readonly string[], filter: BaseFilter = {}): AsyncGenerator<StoredMasterDataRow[]> {
+export async function* baseRowBatches(
+  collectionName: string,
+  keys: readonly string[],
+  filter: BaseFilter = {},
+): AsyncGenerator<StoredMasterDataRow[]> {
   if (!isMasterDataCollectionName(collectionName)) notFound();
   const { query, sort } = baseQuery(filter);
   const cursor = (await getDb())
@@ -172,7 +179,12 @@ export async function* baseRowBatches(collectionName: string, keys: readonly str
 }
 
 /** The rows of a base narrowed by `filter` among `ids` (what an edited export is checked against), read in chunks. */
-export async function baseRowsByIds(collectionName: string, keys: readonly string[], ids: readonly ObjectId[], filter: BaseFilter = {}): Promise<StoredMasterDataRow[]> {
+export async function baseRowsByIds(
+  collectionName: string,
+  keys: readonly string[],
+  ids: readonly ObjectId[],
+  filter: BaseFilter = {},
+): Promise<StoredMasterDataRow[]> {
   if (!isMasterDataCollectionName(collectionName)) notFound();
   const { query } = baseQuery(filter);
   const collection = (await getDb()).collection(collectionName);
@@ -193,7 +205,12 @@ export async function baseRowsByIds(collectionName: string, keys: readonly strin
  * is read: any other name is a 404 Response. `columns` (keys from the catalogue or the screen's constants, never
  * from the request) limit what is read. Served by the `_id` index and by `urlPath_id` (master-data.server.ts).
  */
-export async function getBasePage(collectionName: string, page: number, columns?: readonly MasterDataColumn[], filter: BaseFilter = {}): Promise<BasePage> {
+export async function getBasePage(
+  collectionName: string,
+  page: number,
+  columns?: readonly MasterDataColumn[],
+  filter: BaseFilter = {},
+): Promise<BasePage> {
   if (!isMasterDataCollectionName(collectionName)) notFound();
   const requested = Number.isSafeInteger(page) && page >= 1 ? page : 1;
   const projection: Document | undefined = columns
@@ -209,7 +226,11 @@ export async function getBasePage(collectionName: string, page: number, columns?
       .skip((n - 1) * MASTER_DATA_PAGE_SIZE)
       .limit(MASTER_DATA_PAGE_SIZE)
       .toArray();
-  const { rows: documents, total, page: shown } = await readPageOrLast(requested, MASTER_DATA_PAGE_SIZE, readPage, () => countMatching(collection, query));
+  const {
+    rows: documents,
+    total,
+    page: shown,
+  } = await readPageOrLast(requested, MASTER_DATA_PAGE_SIZE, readPage, () => countMatching(collection, query));
   const skip = (shown - 1) * MASTER_DATA_PAGE_SIZE;
   const rows = documents.map((doc, index) => {
     const { _id, ...rest } = doc;
@@ -231,7 +252,9 @@ export async function nokBasesOfFiles(urlPaths: readonly string[]): Promise<Map<
   const found = new Map<string, MasterDataCollectionName>();
   if (urlPaths.length === 0) return found;
   const db = await getDb();
-  const lists = await Promise.all(NOK_BASES.map((name) => db.collection(name).distinct("urlPath", { urlPath: { $in: [...urlPaths] } })));
+  const lists = await Promise.all(
+    NOK_BASES.map((name) => db.collection(name).distinct("urlPath", { urlPath: { $in: [...urlPaths] } })),
+  );
   NOK_BASES.forEach((name, i) => {
     for (const path of lists[i]) if (typeof path === "string" && !found.has(path)) found.set(path, name);
   });
@@ -251,7 +274,10 @@ export function findCatalogueEntry(catalogue: readonly MasterDataCollection[], n
 // The fixed tables of /repo/master-data/canal and /repo/master-data/planejamento (spec 000 §3)
 
 /** A fixed table's column: the field's label (the field name stays as the header's tooltip). */
-const col = (key: keyof typeof masterDataTexts.masterDataFields): MasterDataColumn => ({ key, header: masterDataTexts.masterDataFields[key] });
+const col = (key: keyof typeof masterDataTexts.masterDataFields): MasterDataColumn => ({
+  key,
+  header: masterDataTexts.masterDataFields[key],
+});
 
 export const CHANNEL_COLUMNS = [col("cnpj"), col("description"), col("channel_siop"), col("urlPath")] as const;
 export const CHANNEL_NOK_COLUMNS = [col("urlPath"), col("creationDate"), col("Error")] as const;
@@ -269,7 +295,13 @@ export const QUANTITY_COLUMNS = [
   col("data_validade_sku"),
   col("urlPath"),
 ] as const;
-export const QUANTITY_NOK_COLUMNS = [col("sku"), col("_lineNumber"), col("urlPath"), col("timeStamp"), col("Error")] as const;
+export const QUANTITY_NOK_COLUMNS = [
+  col("sku"),
+  col("_lineNumber"),
+  col("urlPath"),
+  col("timeStamp"),
+  col("Error"),
+] as const;
 export const SPEND_COLUMNS = [col("channel"), col("marca"), col("yearMonthDay"), col("urlPath")] as const;
 /**
  * Spec 000 §3 gives discarded planning rows as sku, _lineNumber, urlPath, timeStamp, Error. A spend row has
@@ -287,11 +319,21 @@ export const SPEND_NOK_COLUMNS = [
 ] as const;
 
 /** One tab of a fixed master-data table: the collection it reads comes from here, never from the URL. */
-export type MasterDataTab = { id: string; label: string; collection: MasterDataCollectionName; columns: readonly MasterDataColumn[] };
+export type MasterDataTab = {
+  id: string;
+  label: string;
+  collection: MasterDataCollectionName;
+  columns: readonly MasterDataColumn[];
+};
 
 export const CHANNEL_TABS = [
   { id: "channel", label: masterDataTexts.masterDataTabs.channel, collection: "channel", columns: CHANNEL_COLUMNS },
-  { id: "channel_nok", label: masterDataTexts.masterDataTabs.channelNok, collection: "channel_nok", columns: CHANNEL_NOK_COLUMNS },
+  {
+    id: "channel_nok",
+    label: masterDataTexts.masterDataTabs.channelNok,
+    collection: "channel_nok",
+    columns: CHANNEL_NOK_COLUMNS,
+  },
 ] as const satisfies readonly MasterDataTab[];
 
 /**
@@ -300,10 +342,25 @@ export const CHANNEL_TABS = [
  * (The top tabs Product, Channel, Planning are the three master-data screens: MasterDataSectionsNav.)
  */
 export const PLANNING_TABS = [
-  { id: "quantity", label: masterDataTexts.masterDataTabs.quantity, collection: "product_master", columns: QUANTITY_COLUMNS },
-  { id: "quantity_nok", label: masterDataTexts.masterDataTabs.quantityNok, collection: "product_master_nok", columns: QUANTITY_NOK_COLUMNS },
+  {
+    id: "quantity",
+    label: masterDataTexts.masterDataTabs.quantity,
+    collection: "product_master",
+    columns: QUANTITY_COLUMNS,
+  },
+  {
+    id: "quantity_nok",
+    label: masterDataTexts.masterDataTabs.quantityNok,
+    collection: "product_master_nok",
+    columns: QUANTITY_NOK_COLUMNS,
+  },
   { id: "spend", label: masterDataTexts.masterDataTabs.spend, collection: "planning_spend", columns: SPEND_COLUMNS },
-  { id: "spend_nok", label: masterDataTexts.masterDataTabs.spendNok, collection: "planning_spend_nok", columns: SPEND_NOK_COLUMNS },
+  {
+    id: "spend_nok",
+    label: masterDataTexts.masterDataTabs.spendNok,
+    collection: "planning_spend_nok",
+    columns: SPEND_NOK_COLUMNS,
+  },
 ] as const satisfies readonly MasterDataTab[];
 
 /**

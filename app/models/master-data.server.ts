@@ -168,7 +168,11 @@ function rowIndexes(collection: MasterDataCollectionName, extra: IndexDeclaratio
 
 // Whole bases are paged newest first by _id, which every collection has indexed already.
 export const indexes: IndexDeclaration[] = [
-  { collection: MASTER_DATA_COLLECTIONS, key: { collection_name: 1 }, options: { unique: true, name: "collection_name_unique" } },
+  {
+    collection: MASTER_DATA_COLLECTIONS,
+    key: { collection_name: 1 },
+    options: { unique: true, name: "collection_name_unique" },
+  },
   { collection: MASTER_DATA_COLLECTIONS, key: { order: 1 }, options: { name: "order" } },
   ...rowIndexes(PRODUCT_MASTER, [
     { collection: PRODUCT_MASTER, key: { sku: 1 }, options: { name: "sku" } },
@@ -178,9 +182,17 @@ export const indexes: IndexDeclaration[] = [
   ...rowIndexes(CHANNEL, [{ collection: CHANNEL, key: { cnpj: 1 }, options: { name: "cnpj" } }]),
   ...rowIndexes(CHANNEL_NOK),
   ...rowIndexes(PLANNING_SPEND, [
-    { collection: PLANNING_SPEND, key: { channel: 1, marca: 1, yearMonthDay: 1 }, options: { name: "channel_marca_version" } },
+    {
+      collection: PLANNING_SPEND,
+      key: { channel: 1, marca: 1, yearMonthDay: 1 },
+      options: { name: "channel_marca_version" },
+    },
   ]),
   ...rowIndexes(PLANNING_SPEND_NOK),
   // A row's history, newest first.
-  { collection: MASTER_DATA_HISTORY, key: { collection: 1, rowId: 1, at: -1 }, options: { name: "collection_rowId_at" } },
+  {
+    collection: MASTER_DATA_HISTORY,
+    key: { collection: 1, rowId: 1, at: -1 },
+    options: { name: "collection_rowId_at" },
+  },
 ];

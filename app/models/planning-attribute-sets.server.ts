@@ -1,7 +1,12 @@
 import type { AnyBulkWriteOperation, Db, Filter } from "mongodb";
 import { ATTRIBUTES, chosenAttributes, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
-import { FEW_VALUED_ATTRIBUTES, PAGED_ATTRIBUTES, PLANNING_QUANTITY, type PlanningQuantityRow } from "./planning.server";
+import {
+  FEW_VALUED_ATTRIBUTES,
+  PAGED_ATTRIBUTES,
+  PLANNING_QUANTITY,
+  type PlanningQuantityRow,
+} from "./planning.server";
 
 /**
  * The SKU attribute sets of the plan: one document per SKU of planning_quantity, holding the attributes its rows
@@ -58,7 +63,11 @@ export async function recordedAttributeValues(db: Db): Promise<Map<AttributeFiel
 }
 
 export const attributeSetIndexes: IndexDeclaration[] = [
-  ...ATTRIBUTES.map((a) => ({ collection: PLANNING_ATTRIBUTE_SETS, key: { [a.field]: 1 }, options: { name: a.field } })),
+  ...ATTRIBUTES.map((a) => ({
+    collection: PLANNING_ATTRIBUTE_SETS,
+    key: { [a.field]: 1 },
+    options: { name: a.field },
+  })),
   { collection: PLANNING_ATTRIBUTE_SETS, key: { mixed: 1 }, options: { name: "mixed" } },
 ];
 
@@ -87,14 +96,24 @@ export async function recordAttributeSets(db: Db, rows: Iterable<AttributeRow>):
   const seen = new FewValues();
   for (const sets of bySku.values()) for (const attributes of sets) seen.addRow(attributes);
   await db.collection<PlanningAttributeValues>(PLANNING_ATTRIBUTE_VALUES).bulkWrite(
-    seen.documents().map((doc) => ({ updateOne: { filter: { _id: doc._id }, update: { $addToSet: { values: { $each: doc.values } } }, upsert: true } })),
+    seen.documents().map((doc) => ({
+      updateOne: { filter: { _id: doc._id }, update: { $addToSet: { values: { $each: doc.values } } }, upsert: true },
+    })),
     { ordered: false },
   );
   const ops: AnyBulkWriteOperation<PlanningAttributeSet>[] = [];
   for (const [sku, sets] of bySku) {
-    ops.push({ updateOne: { filter: { _id: sku }, update: { $setOnInsert: { ...sets[0], mixed: sets.length > 1 } }, upsert: true } });
+    ops.push({
+      updateOne: {
+        filter: { _id: sku },
+        update: { $setOnInsert: { ...sets[0], mixed: sets.length > 1 } },
+        upsert: true,
+      },
+    });
     for (const attributes of sets) {
-      const differs = ATTRIBUTES.map((a) => ({ [a.field]: { $ne: attributes[a.field] } })) as Filter<PlanningAttributeSet>[];
+      const differs = ATTRIBUTES.map((a) => ({
+        [a.field]: { $ne: attributes[a.field] },
+      })) as Filter<PlanningAttributeSet>[];
       ops.push({ updateOne: { filter: { _id: sku, mixed: false, $or: differs }, update: { $set: { mixed: true } } } });
     }
   }
@@ -119,12 +138,22 @@ export async function rebuildAttributeSets(db: Db): Promise<number> {
   let batch: PlanningAttributeSet[] = [];
   let total = 0;
   const seen = new FewValues();
-  const cursor = db.collection(PLANNING_QUANTITY).aggregate<{ _id: string } & Record<AttributeField, string[]>>([{ $group: group }], { allowDiskUse: true });
+  const cursor = db
+    .collection(PLANNING_QUANTITY)
+    .aggregate<{ _id: string } & Record<AttributeField, string[]>>([{ $group: group }], { allowDiskUse: true });
   for await (const doc of cursor) {
-    for (const field of FEW_VALUED_ATTRIBUTES) for (const v of (doc as unknown as Record<string, unknown[]>)[`few_${field}`]) seen.add(field, v);
+    for (const field of FEW_VALUED_ATTRIBUTES)
+      for (const v of (doc as unknown as Record<string, unknown[]>)[`few_${field}`]) seen.add(field, v);
     if (typeof doc._id !== "string") continue;
     const mixed = ATTRIBUTES.some((a) => doc[a.field].length !== 1);
-    batch.push({ _id: doc._id, mixed, ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.field, doc[a.field][0] ?? null])) as Record<AttributeField, string>) });
+    batch.push({
+      _id: doc._id,
+      mixed,
+      ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.field, doc[a.field][0] ?? null])) as Record<
+        AttributeField,
+        string
+      >),
+    });
     if (batch.length === 5_000) {
       await sets.insertMany(batch, { ordered: false });
       total += batch.length;

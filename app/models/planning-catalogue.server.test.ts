@@ -20,7 +20,17 @@ beforeAll(async () => {
 afterEach(() => vi.useRealTimers());
 
 const filterOf = (brand: string[], abcd: string[] = []): PlanningFilter =>
-  ({ chanel: ["FSS"], sku: [], brand, category: [], hero: [], majorCategory: [], abcd, subCategory: [], plcLocal: [] }) as unknown as PlanningFilter;
+  ({
+    chanel: ["FSS"],
+    sku: [],
+    brand,
+    category: [],
+    hero: [],
+    majorCategory: [],
+    abcd,
+    subCategory: [],
+    plcLocal: [],
+  }) as unknown as PlanningFilter;
 
 describe("the planning filter's values, checked against the catalogue", () => {
   it("knows a value added to the catalogue at once, though the values it keeps were read before", async () => {
@@ -43,6 +53,8 @@ describe("the planning filter's values, checked against the catalogue", () => {
     vi.setSystemTime(readAt + KNOWN_VALUES_MS - 1);
     expect(await checkFilterAgainstCatalogue(filterOf(["Vivace"]))).toEqual({});
     vi.setSystemTime(readAt + KNOWN_VALUES_MS);
-    expect(await checkFilterAgainstCatalogue(filterOf(["Vivace"]))).toEqual({ brand: [planningTexts.unknownValue(planningTexts.attributes.brand, "Vivace")] });
+    expect(await checkFilterAgainstCatalogue(filterOf(["Vivace"]))).toEqual({
+      brand: [planningTexts.unknownValue(planningTexts.attributes.brand, "Vivace")],
+    });
   });
 });

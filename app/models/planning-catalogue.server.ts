@@ -1,6 +1,15 @@
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import { ATTRIBUTES, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, type AttributeField, type AttributeOptions, type FilterErrors, type PlanningFilter, type SkuOption } from "~/models/planning.fields";
+import {
+  ATTRIBUTES,
+  SKU_GROUPED_LIMIT,
+  SKU_LIST_LIMIT,
+  type AttributeField,
+  type AttributeOptions,
+  type FilterErrors,
+  type PlanningFilter,
+  type SkuOption,
+} from "~/models/planning.fields";
 import { planningTexts } from "~/messages";
 import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
 import type { IndexDeclaration } from "./indexes";
@@ -23,7 +32,6 @@ export const catalogueIndexes: IndexDeclaration[] = ATTRIBUTES.map((a) => ({
   key: { [a.field]: 1 },
   options: { name: `planning_${a.field}` },
 }));
-
 
 /**
  * The catalogue's values of each attribute as last read, kept KNOWN_VALUES_MS: the results screens check their filter
@@ -88,7 +96,9 @@ export async function searchSkus(search: string): Promise<SkuOption[]> {
   const prefix = normalizeSkuSearch(search);
   const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
   const rows = await catalogue
-    .find(prefix ? { sku: { $gte: prefix, $lt: prefixEnd(prefix) } } : {}, { projection: { _id: 0, sku: 1, material_description: 1 } })
+    .find(prefix ? { sku: { $gte: prefix, $lt: prefixEnd(prefix) } } : {}, {
+      projection: { _id: 0, sku: 1, material_description: 1 },
+    })
     .sort({ sku: 1 })
     .limit(SKU_LIST_LIMIT)
     .toArray();
@@ -99,13 +109,16 @@ export async function searchSkus(search: string): Promise<SkuOption[]> {
 export async function findSkus(skus: readonly string[]): Promise<SkuOption[]> {
   if (skus.length === 0) return [];
   const catalogue = (await getDb()).collection<ProductMasterRow>(PRODUCT_MASTER);
-  const rows = await catalogue.find({ sku: { $in: [...skus] } }, { projection: { _id: 0, sku: 1, material_description: 1 } }).toArray();
+  const rows = await catalogue
+    .find({ sku: { $in: [...skus] } }, { projection: { _id: 0, sku: 1, material_description: 1 } })
+    .toArray();
   return dedupe(rows).sort((a, b) => byPtBrNumeric(a.sku, b.sku));
 }
 
 function dedupe(rows: Pick<ProductMasterRow, "sku" | "material_description">[]): SkuOption[] {
   const seen = new Map<string, SkuOption>();
-  for (const r of rows) if (!seen.has(r.sku)) seen.set(r.sku, { sku: r.sku, description: r.material_description ?? "" });
+  for (const r of rows)
+    if (!seen.has(r.sku)) seen.set(r.sku, { sku: r.sku, description: r.material_description ?? "" });
   return [...seen.values()];
 }
 
@@ -123,7 +136,8 @@ export async function checkFilterAgainstCatalogue(filter: PlanningFilter): Promi
   if (missingSku !== undefined) errors.sku = [planningTexts.unknownSku(missingSku)];
   for (const a of ATTRIBUTES) {
     const unknown = filter[a.param].find((v) => !known[a.param].includes(v));
-    if (unknown !== undefined) errors[a.param] = [planningTexts.unknownValue(planningTexts.attributes[a.param], unknown)];
+    if (unknown !== undefined)
+      errors[a.param] = [planningTexts.unknownValue(planningTexts.attributes[a.param], unknown)];
   }
   return errors;
 }
@@ -145,5 +159,7 @@ async function chosenAttributeValues(filter: PlanningFilter): Promise<AttributeO
       return [...chosen.filter((v) => kept.has(v)), ...found];
     }),
   );
-  return Object.fromEntries(ATTRIBUTES.map((a, i) => [a.param, lists[i].filter((v): v is string => typeof v === "string")])) as AttributeOptions;
+  return Object.fromEntries(
+    ATTRIBUTES.map((a, i) => [a.param, lists[i].filter((v): v is string => typeof v === "string")]),
+  ) as AttributeOptions;
 }

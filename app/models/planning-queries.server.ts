@@ -83,7 +83,8 @@ async function fewValuedQuery(filter: PlanningFilter): Promise<Filter<PlanningQu
   if (chosen.length === 0 || chosen.some((a) => !FEW_VALUED_ATTRIBUTES.includes(a.field))) return undefined;
   const { rows } = await collections();
   const open = FEW_VALUED_ATTRIBUTES.filter((field) => !chosen.some((a) => a.field === field));
-  const recorded = open.length > 0 ? await recordedAttributeValues(await getDb()) : new Map<AttributeField, unknown[]>();
+  const recorded =
+    open.length > 0 ? await recordedAttributeValues(await getDb()) : new Map<AttributeField, unknown[]>();
   const values = await Promise.all(open.map((field) => recorded.get(field) ?? everyValueOf(rows, field)));
   const query = planningQuery(filter) as Record<string, unknown>;
   open.forEach((field, i) => (query[field] = { $in: values[i] }));
@@ -126,7 +127,9 @@ const PAGE_FIELDS = {
   revision: 1,
 } as const;
 
-export type PlanningRow = Omit<PlanningQuantityRow, "_id" | "updatedBy" | "updatedAt" | "lastSaveId"> & { _id: ObjectId };
+export type PlanningRow = Omit<PlanningQuantityRow, "_id" | "updatedBy" | "updatedAt" | "lastSaveId"> & {
+  _id: ObjectId;
+};
 
 /**
  * The sum of `valor` over the rows the query matches: one aggregation whose $match the count's index serves (the
@@ -140,7 +143,9 @@ async function sumOfValor(coll: Collection<PlanningQuantityRow>, query: Filter<P
   const state = (await dataStates([PLANNING_QUANTITY])).get(PLANNING_QUANTITY)!;
   const known = knownTotals.get(key);
   if (known?.state === state) return known.quantity;
-  const [out] = await coll.aggregate<{ quantity: number }>([{ $match: query }, { $group: { _id: null, quantity: { $sum: "$valor" } } }]).toArray();
+  const [out] = await coll
+    .aggregate<{ quantity: number }>([{ $match: query }, { $group: { _id: null, quantity: { $sum: "$valor" } } }])
+    .toArray();
   const quantity = out?.quantity ?? 0;
   if (knownTotals.size >= KNOWN_TOTALS_MAX) knownTotals.clear();
   knownTotals.set(key, { state, quantity });
@@ -157,7 +162,16 @@ const KNOWN_TOTALS_MAX = 500;
 export async function readPlanningPage(filter: PlanningFilter, requestedPage: number) {
   const { rows: coll } = await collections();
   const query = await narrowedPlanningQuery(filter);
-  if (!query) return { ...(await readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, async () => [] as PlanningRow[], async () => 0)), quantity: 0 };
+  if (!query)
+    return {
+      ...(await readPageOrLast(
+        requestedPage,
+        PLANNING_PAGE_SIZE,
+        async () => [] as PlanningRow[],
+        async () => 0,
+      )),
+      quantity: 0,
+    };
   const readPage = (page: number) =>
     coll
       .find(query, { projection: PAGE_FIELDS })
@@ -165,7 +179,10 @@ export async function readPlanningPage(filter: PlanningFilter, requestedPage: nu
       .skip((page - 1) * PLANNING_PAGE_SIZE)
       .limit(PLANNING_PAGE_SIZE)
       .toArray() as Promise<PlanningRow[]>;
-  const [page, quantity] = await Promise.all([readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, readPage, () => coll.countDocuments(query)), sumOfValor(coll, query)]);
+  const [page, quantity] = await Promise.all([
+    readPageOrLast(requestedPage, PLANNING_PAGE_SIZE, readPage, () => coll.countDocuments(query)),
+    sumOfValor(coll, query),
+  ]);
   return { ...page, quantity };
 }
 
@@ -177,11 +194,15 @@ const EXPORT_BATCH = 1_000;
  * Every row of the filter in the screen's order (newest first), in batches from one cursor, with the revision each
  * was read at: what "Exportar Excel" writes, all pages of the filter, never held whole.
  */
-export async function* planningRowsOfFilter(filter: PlanningFilter): AsyncGenerator<Array<PlanningRow & { revision: number }>> {
+export async function* planningRowsOfFilter(
+  filter: PlanningFilter,
+): AsyncGenerator<Array<PlanningRow & { revision: number }>> {
   const { rows: coll } = await collections();
   const query = await narrowedPlanningQuery(filter);
   if (!query) return;
-  const cursor = coll.find(query, { projection: { ...PAGE_FIELDS, revision: 1 }, batchSize: EXPORT_BATCH }).sort(NEWEST_FIRST);
+  const cursor = coll
+    .find(query, { projection: { ...PAGE_FIELDS, revision: 1 }, batchSize: EXPORT_BATCH })
+    .sort(NEWEST_FIRST);
   let batch: Array<PlanningRow & { revision: number }> = [];
   try {
     for await (const row of cursor) {
@@ -198,10 +219,15 @@ export async function* planningRowsOfFilter(filter: PlanningFilter): AsyncGenera
 }
 
 /** The rows of the filter among `ids`, with their current value and revision (what an Excel import checks against). */
-export async function planningRowsByIds(filter: PlanningFilter, ids: readonly ObjectId[]): Promise<Array<PlanningRow & { revision: number }>> {
+export async function planningRowsByIds(
+  filter: PlanningFilter,
+  ids: readonly ObjectId[],
+): Promise<Array<PlanningRow & { revision: number }>> {
   if (ids.length === 0) return [];
   const { rows: coll } = await collections();
-  const found = await coll.find({ ...planningQuery(filter), _id: { $in: [...ids] } }, { projection: { ...PAGE_FIELDS, revision: 1 } }).toArray();
+  const found = await coll
+    .find({ ...planningQuery(filter), _id: { $in: [...ids] } }, { projection: { ...PAGE_FIELDS, revision: 1 } })
+    .toArray();
   return found.map((row) => ({ ...(row as PlanningRow), revision: row.revision ?? 0 }));
 }
 
@@ -265,7 +291,9 @@ export type IndividualOutcome =
 const atRevision = (revision: number): Filter<PlanningQuantityRow> =>
   revision === 0 ? ({ revision: { $in: [0, null] } } as Filter<PlanningQuantityRow>) : { revision };
 
-const conflictOf = (row: Pick<PlanningQuantityRow, "sku" | "channel" | "dateRef" | "valor"> & { _id: ObjectId }): ConflictRecord => ({
+const conflictOf = (
+  row: Pick<PlanningQuantityRow, "sku" | "channel" | "dateRef" | "valor"> & { _id: ObjectId },
+): ConflictRecord => ({
   rowId: row._id,
   sku: row.sku,
   channel: row.channel,
@@ -289,7 +317,10 @@ export async function saveQuantities(input: {
   const { rows, saves, history } = await collections();
   const ids = input.edits.map((e) => e.id);
   const current = await rows
-    .find({ ...planningQuery(input.filter), _id: { $in: ids } }, { projection: { valor: 1, revision: 1, sku: 1, channel: 1, dateRef: 1 } })
+    .find(
+      { ...planningQuery(input.filter), _id: { $in: ids } },
+      { projection: { valor: 1, revision: 1, sku: 1, channel: 1, dateRef: 1 } },
+    )
     .toArray();
   const byId = new Map(current.map((r) => [r._id.toHexString(), r]));
   if (ids.some((id) => !byId.has(id.toHexString()))) return { kind: "outside" };
@@ -303,7 +334,12 @@ export async function saveQuantities(input: {
   }
   if (toWrite.length === 0) return { kind: "conflict", conflicts };
 
-  const { saveId, now } = (await startSave(saves, input, { mode: "unitario", batch: null, conflicts, ...(input.via ? { via: input.via } : {}) }))!;
+  const { saveId, now } = (await startSave(saves, input, {
+    mode: "unitario",
+    batch: null,
+    conflicts,
+    ...(input.via ? { via: input.via } : {}),
+  }))!;
   const result = await rows.bulkWrite(
     toWrite.map((edit) => ({
       updateOne: {
@@ -319,7 +355,12 @@ export async function saveQuantities(input: {
   let written = toWrite;
   if (result.matchedCount < toWrite.length) {
     // Another save won a row between the read and the write: the rows not carrying this save are conflicts.
-    const after = await rows.find({ _id: { $in: toWrite.map((e) => e.id) } }, { projection: { valor: 1, sku: 1, channel: 1, dateRef: 1, lastSaveId: 1 } }).toArray();
+    const after = await rows
+      .find(
+        { _id: { $in: toWrite.map((e) => e.id) } },
+        { projection: { valor: 1, sku: 1, channel: 1, dateRef: 1, lastSaveId: 1 } },
+      )
+      .toArray();
     const mine = new Set(after.filter((r) => r.lastSaveId?.equals(saveId)).map((r) => r._id.toHexString()));
     written = toWrite.filter((e) => mine.has(e.id.toHexString()));
     conflicts.push(...after.filter((r) => !mine.has(r._id.toHexString())).map(conflictOf));
@@ -340,8 +381,13 @@ export async function saveQuantities(input: {
       })),
     );
   }
-  await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: written.length, modified: written.length, conflicts } });
-  return written.length === 0 ? { kind: "conflict", conflicts } : { kind: "saved", saveId, saved: written.length, conflicts };
+  await saves.updateOne(
+    { _id: saveId },
+    { $set: { status: "done", matched: written.length, modified: written.length, conflicts } },
+  );
+  return written.length === 0
+    ? { kind: "conflict", conflicts }
+    : { kind: "saved", saveId, saved: written.length, conflicts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,7 +399,10 @@ export async function saveQuantities(input: {
  */
 export function batchValorExpression(multiplier: number): Document {
   return {
-    $min: [QUANTITY_MAX, { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$valor", 0] }, multiplier] }, 50] }, 100] } }],
+    $min: [
+      QUANTITY_MAX,
+      { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$valor", 0] }, multiplier] }, 50] }, 100] } },
+    ],
   };
 }
 
@@ -388,7 +437,12 @@ export async function saveBatch(input: {
 
   const multiplier = multiplierOf(input.edit);
   const batch = { percent: input.edit.percent, op: input.edit.op };
-  const started = await startSave(saves, input, { mode: "lote", batch: { ...batch, multiplier }, conflicts: [], rowHistory: true });
+  const started = await startSave(saves, input, {
+    mode: "lote",
+    batch: { ...batch, multiplier },
+    conflicts: [],
+    rowHistory: true,
+  });
   if (!started) return { kind: "replayed" };
   const { saveId, now } = started;
   try {
@@ -429,7 +483,10 @@ export async function saveBatch(input: {
         ])
         .toArray();
     }
-    await saves.updateOne({ _id: saveId }, { $set: { status: "done", matched: result.matchedCount, modified: result.modifiedCount } });
+    await saves.updateOne(
+      { _id: saveId },
+      { $set: { status: "done", matched: result.matchedCount, modified: result.modifiedCount } },
+    );
     return { kind: "saved", saveId, matched: result.matchedCount, modified: result.modifiedCount };
   } catch (error) {
     await saves.updateOne({ _id: saveId }, { $set: { status: "failed" } }).catch(() => undefined);
@@ -449,7 +506,16 @@ export async function readOwnSave(saveId: ObjectId, user: string): Promise<Plann
 export type HistoryEntry =
   | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" | "upload" }
   /** A batch: the row's old and new valor when the batch recorded them per row, else how many rows it changed. */
-  | { kind: "lote"; at: Date; user: string; percent: number; op: GroupEdit["op"]; rows: number; old?: number; new?: number };
+  | {
+      kind: "lote";
+      at: Date;
+      user: string;
+      percent: number;
+      op: GroupEdit["op"];
+      rows: number;
+      old?: number;
+      new?: number;
+    };
 
 /** How many history entries a row shows, and how many batch records of its channel are looked at for them. */
 export const HISTORY_LIMIT = 50;
@@ -460,9 +526,15 @@ const BATCH_SCAN_LIMIT = 500;
  * the batch saves of older releases whose filter covered it (those kept the filter and factor, not a value per row).
  * Null when the id is not a row of this filter.
  */
-export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): Promise<{ row: PlanningRow; entries: HistoryEntry[] } | null> {
+export async function readRowHistory(
+  filter: PlanningFilter,
+  rowId: ObjectId,
+): Promise<{ row: PlanningRow; entries: HistoryEntry[] } | null> {
   const { rows, saves, history } = await collections();
-  const row = (await rows.findOne({ ...planningQuery(filter), _id: rowId }, { projection: PAGE_FIELDS })) as PlanningRow | null;
+  const row = (await rows.findOne(
+    { ...planningQuery(filter), _id: rowId },
+    { projection: PAGE_FIELDS },
+  )) as PlanningRow | null;
   if (!row) return null;
   const [individual, batches] = await Promise.all([
     history.find({ rowId }).sort({ at: -1 }).limit(HISTORY_LIMIT).toArray(),
@@ -475,15 +547,32 @@ export async function readRowHistory(filter: PlanningFilter, rowId: ObjectId): P
       .toArray(),
   ]);
   const entries: HistoryEntry[] = [
-    ...individual.map((h): HistoryEntry =>
-      h.mode === "lote" && h.batch
-        ? { kind: "lote", at: h.at, user: h.user, percent: h.batch.percent, op: h.batch.op, rows: 1, old: h.old, new: h.new }
-        : { kind: "unitario", at: h.at, user: h.user, old: h.old, new: h.new, ...(h.via ? { via: h.via } : {}) },
+    ...individual.map(
+      (h): HistoryEntry =>
+        h.mode === "lote" && h.batch
+          ? {
+              kind: "lote",
+              at: h.at,
+              user: h.user,
+              percent: h.batch.percent,
+              op: h.batch.op,
+              rows: 1,
+              old: h.old,
+              new: h.new,
+            }
+          : { kind: "unitario", at: h.at, user: h.user, old: h.old, new: h.new, ...(h.via ? { via: h.via } : {}) },
     ),
     // Batches that recorded each row (rowHistory) are among the row's own records above.
     ...batches
       .filter((b) => b.status === "done" && b.batch && !b.rowHistory && filterMatchesRow(b.filter, row))
-      .map((b) => ({ kind: "lote" as const, at: b.at, user: b.user, percent: b.batch!.percent, op: b.batch!.op, rows: b.modified })),
+      .map((b) => ({
+        kind: "lote" as const,
+        at: b.at,
+        user: b.user,
+        percent: b.batch!.percent,
+        op: b.batch!.op,
+        rows: b.modified,
+      })),
   ];
   entries.sort((a, b) => b.at.getTime() - a.at.getTime());
   return { row, entries: entries.slice(0, HISTORY_LIMIT) };

@@ -1,8 +1,20 @@
 import type { AnyBulkWriteOperation, Document } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { existingByKey, insertIgnoringDuplicates, keyText, uploadedRowId, type UploadCounts, type UploadMeta } from "./upload-rows.server";
+import {
+  existingByKey,
+  insertIgnoringDuplicates,
+  keyText,
+  uploadedRowId,
+  type UploadCounts,
+  type UploadMeta,
+} from "./upload-rows.server";
 import { recordAttributeSets } from "./planning-attribute-sets.server";
-import { PLANNING_HISTORY, PLANNING_QUANTITY, type PlanningHistoryRecord, type PlanningQuantityRow } from "./planning.server";
+import {
+  PLANNING_HISTORY,
+  PLANNING_QUANTITY,
+  type PlanningHistoryRecord,
+  type PlanningQuantityRow,
+} from "./planning.server";
 
 /**
  * Planning quantities from an upload template (/captura/manual): upsert by (sku, channel, dateRef). A new row starts at
@@ -24,12 +36,17 @@ export const PLANNING_UPLOAD_FIELDS = [
   "sub_categoria_sku",
 ] as const;
 
-export type PlanningUploadRow = Pick<PlanningQuantityRow, (typeof PLANNING_UPLOAD_KEY)[number] | (typeof PLANNING_UPLOAD_FIELDS)[number]>;
+export type PlanningUploadRow = Pick<
+  PlanningQuantityRow,
+  (typeof PLANNING_UPLOAD_KEY)[number] | (typeof PLANNING_UPLOAD_FIELDS)[number]
+>;
 
 export async function applyPlanningUpload(rows: readonly PlanningUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
   const { db, file, user, now } = meta;
   const collection = db.collection<PlanningQuantityRow>(PLANNING_QUANTITY);
-  const projection = Object.fromEntries([...PLANNING_UPLOAD_KEY, ...PLANNING_UPLOAD_FIELDS, "revision"].map((f) => [f, 1 as const]));
+  const projection = Object.fromEntries(
+    [...PLANNING_UPLOAD_KEY, ...PLANNING_UPLOAD_FIELDS, "revision"].map((f) => [f, 1 as const]),
+  );
   const existing = await existingByKey(collection, PLANNING_UPLOAD_KEY, rows, projection, meta);
   const inserts: Document[] = [];
   const updates: AnyBulkWriteOperation<PlanningQuantityRow>[] = [];
@@ -39,7 +56,15 @@ export async function applyPlanningUpload(rows: readonly PlanningUploadRow[], me
     const key = keyText(row, PLANNING_UPLOAD_KEY);
     const found = existing.get(key);
     if (!found) {
-      inserts.push({ _id: uploadedRowId(file, key), creationDate: now, ...row, updatedBy: user, updatedAt: now, revision: 0, lastSaveId: file });
+      inserts.push({
+        _id: uploadedRowId(file, key),
+        creationDate: now,
+        ...row,
+        updatedBy: user,
+        updatedAt: now,
+        revision: 0,
+        lastSaveId: file,
+      });
       continue;
     }
     const set: Record<string, unknown> = {};
@@ -51,18 +76,38 @@ export async function applyPlanningUpload(rows: readonly PlanningUploadRow[], me
     updates.push({
       updateOne: {
         filter: { _id: found._id },
-        update: { $set: { ...set, creationDate: now, updatedBy: user, updatedAt: now, lastSaveId: file } as Partial<PlanningQuantityRow>, $inc: { revision: 1 } },
+        update: {
+          $set: {
+            ...set,
+            creationDate: now,
+            updatedBy: user,
+            updatedAt: now,
+            lastSaveId: file,
+          } as Partial<PlanningQuantityRow>,
+          $inc: { revision: 1 },
+        },
       },
     });
     if (found.valor !== row.valor) {
-      history.push({ rowId: found._id, saveId: file, at: now, user, mode: "unitario", screen: "plan_edit", via: "upload", old: found.valor, new: row.valor });
+      history.push({
+        rowId: found._id,
+        saveId: file,
+        at: now,
+        user,
+        mode: "unitario",
+        screen: "plan_edit",
+        via: "upload",
+        old: found.valor,
+        new: row.valor,
+      });
     }
   }
   // The attribute sets first: a row must never be in the plan before its SKU's set (models/planning-attribute-sets.server.ts).
   await recordAttributeSets(db, rows);
   const inserted = await insertIgnoringDuplicates(db.collection(PLANNING_QUANTITY), inserts);
   if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
-  if (history.length > 0) await db.collection<PlanningHistoryRecord>(PLANNING_HISTORY).insertMany(history, { ordered: false });
+  if (history.length > 0)
+    await db.collection<PlanningHistoryRecord>(PLANNING_HISTORY).insertMany(history, { ordered: false });
   if (inserted > 0 || updates.length > 0) await noteDataChanged([PLANNING_QUANTITY], db);
   return { inserted, updated: updates.length, unchanged, removed: 0 };
 }

@@ -1,5 +1,12 @@
 import type { ObjectId } from "mongodb";
-import { ATTRIBUTES, CHANNELS, type AttributeField, type Channel, type Direction, type PlanningFilter } from "~/models/planning.fields";
+import {
+  ATTRIBUTES,
+  CHANNELS,
+  type AttributeField,
+  type Channel,
+  type Direction,
+  type PlanningFilter,
+} from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
 import { nokIndexes } from "./upload-rows.server";
 import { catalogueIndexes } from "./planning-catalogue.server";
@@ -110,23 +117,56 @@ export type PlanningHistoryRecord = {
  *   (with several attributes, the most selective one is read; these also give `distinct` its values);
  * - the batch's freshness check: channel_creationDate with a creationDate range.
  */
-export const PAGED_ATTRIBUTES: readonly AttributeField[] = ["marca", "category_sku", "categoria_principal_sku", "sub_categoria_sku"];
+export const PAGED_ATTRIBUTES: readonly AttributeField[] = [
+  "marca",
+  "category_sku",
+  "categoria_principal_sku",
+  "sub_categoria_sku",
+];
 /** The attributes of a handful of values each (2, 5 and 6 in the plan): one index holds every combination of them. */
 export const FEW_VALUED_ATTRIBUTES: readonly AttributeField[] = ["hero", "abcd", "plc_localsku"];
 const FEW_KEY = Object.fromEntries(FEW_VALUED_ATTRIBUTES.map((field) => [field, 1]));
 
 export const indexes: IndexDeclaration[] = [
-  { collection: PLANNING_QUANTITY, key: { channel: 1, creationDate: -1, _id: -1 }, options: { name: "channel_creationDate" } },
-  { collection: PLANNING_QUANTITY, key: { channel: 1, dateRef: 1, creationDate: -1 }, options: { name: "channel_dateRef_creationDate" } },
-  { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, creationDate: -1, _id: -1 }, options: { name: "sku_channel_creationDate" } },
+  {
+    collection: PLANNING_QUANTITY,
+    key: { channel: 1, creationDate: -1, _id: -1 },
+    options: { name: "channel_creationDate" },
+  },
+  {
+    collection: PLANNING_QUANTITY,
+    key: { channel: 1, dateRef: 1, creationDate: -1 },
+    options: { name: "channel_dateRef_creationDate" },
+  },
+  {
+    collection: PLANNING_QUANTITY,
+    key: { sku: 1, channel: 1, creationDate: -1, _id: -1 },
+    options: { name: "sku_channel_creationDate" },
+  },
   { collection: PLANNING_QUANTITY, key: { sku: 1, channel: 1, dateRef: 1 }, options: { name: "sku_channel_dateRef" } },
   // One per attribute: a count filtered by any attribute reads the index, not the channel's rows.
-  ...ATTRIBUTES.map((a) => ({ collection: PLANNING_QUANTITY, key: { [a.field]: 1, channel: 1, dateRef: 1 }, options: { name: `${a.field}_channel_dateRef` } })),
+  ...ATTRIBUTES.map((a) => ({
+    collection: PLANNING_QUANTITY,
+    key: { [a.field]: 1, channel: 1, dateRef: 1 },
+    options: { name: `${a.field}_channel_dateRef` },
+  })),
   // Pages filtered by an attribute with many values, in the screen's order.
-  ...PAGED_ATTRIBUTES.map((field) => ({ collection: PLANNING_QUANTITY, key: { [field]: 1, channel: 1, creationDate: -1, _id: -1 }, options: { name: `${field}_channel_creationDate` } })),
+  ...PAGED_ATTRIBUTES.map((field) => ({
+    collection: PLANNING_QUANTITY,
+    key: { [field]: 1, channel: 1, creationDate: -1, _id: -1 },
+    options: { name: `${field}_channel_creationDate` },
+  })),
   // Pages and counts filtered by the few-valued attributes alone, each value of the others named.
-  { collection: PLANNING_QUANTITY, key: { ...FEW_KEY, channel: 1, creationDate: -1, _id: -1 }, options: { name: "hero_abcd_plc_channel_creationDate" } },
-  { collection: PLANNING_QUANTITY, key: { ...FEW_KEY, channel: 1, dateRef: 1 }, options: { name: "hero_abcd_plc_channel_dateRef" } },
+  {
+    collection: PLANNING_QUANTITY,
+    key: { ...FEW_KEY, channel: 1, creationDate: -1, _id: -1 },
+    options: { name: "hero_abcd_plc_channel_creationDate" },
+  },
+  {
+    collection: PLANNING_QUANTITY,
+    key: { ...FEW_KEY, channel: 1, dateRef: 1 },
+    options: { name: "hero_abcd_plc_channel_dateRef" },
+  },
   { collection: PLANNING_HISTORY, key: { rowId: 1, at: -1 }, options: { name: "rowId_at" } },
   { collection: PLANNING_SAVES, key: { mode: 1, channels: 1, at: -1 }, options: { name: "mode_channels_at" } },
   ...catalogueIndexes,

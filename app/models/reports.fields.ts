@@ -23,7 +23,13 @@ export const LEDGER_REPORTS = ["BALANCE_SHEET", "WORKING_CAPITAL"] as const;
 export type LedgerReport = (typeof LEDGER_REPORTS)[number];
 
 /** Cockpit Category 1 options, in the spec's order (spec 001 §9). */
-export const CATEGORY1_OPTIONS = ["No-current Assets", "Current Assets", "Current Liabilities", "No-current Liabilities", "Equity"] as const;
+export const CATEGORY1_OPTIONS = [
+  "No-current Assets",
+  "Current Assets",
+  "Current Liabilities",
+  "No-current Liabilities",
+  "Equity",
+] as const;
 export type Category1 = (typeof CATEGORY1_OPTIONS)[number];
 
 /** Cockpit comment length (ours: the spec's 255-character comment rule of the other comment dialog). */

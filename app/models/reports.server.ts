@@ -61,7 +61,11 @@ export const indexes: IndexDeclaration[] = [
     options: { name: "origin_statusChangeDate_dateRef_nameKey" },
   },
   // The list of both origins: the same order and filters without the origin.
-  { collection: REPORTS, key: { statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 }, options: { name: "statusChangeDate_dateRef_nameKey" } },
+  {
+    collection: REPORTS,
+    key: { statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 },
+    options: { name: "statusChangeDate_dateRef_nameKey" },
+  },
   // The key of an uploaded entry (issue 30: a package upserts by name, origin and competency month). Led by `name`,
   // which no list filter uses, so the list's plan is not affected.
   { collection: REPORTS, key: { name: 1, origin: 1, dateRef: 1 }, options: { name: "name_origin_dateRef" } },
@@ -116,7 +120,10 @@ export function reportFilter(filters: ReportFilters): Filter<ReportRecord> {
 }
 
 /** One page of 20, newest status change first, with the total (a page past the end answers the last page). */
-export async function listReportsPage(filters: ReportFilters, page: number): Promise<{ items: ReportListItem[]; total: number; page: number; pageSize: number }> {
+export async function listReportsPage(
+  filters: ReportFilters,
+  page: number,
+): Promise<{ items: ReportListItem[]; total: number; page: number; pageSize: number }> {
   const collection = await reports();
   const filter = reportFilter(filters);
   const result = await readPageOrLast(
@@ -124,7 +131,9 @@ export async function listReportsPage(filters: ReportFilters, page: number): Pro
     REPORT_PAGE_SIZE,
     (p) =>
       collection
-        .find(filter, { projection: { name: 1, origin: 1, dateRef: 1, statusChangeDate: 1, user: 1, originalName: 1, url: 1 } })
+        .find(filter, {
+          projection: { name: 1, origin: 1, dateRef: 1, statusChangeDate: 1, user: 1, originalName: 1, url: 1 },
+        })
         .sort({ statusChangeDate: -1, _id: -1 })
         .skip((p - 1) * REPORT_PAGE_SIZE)
         .limit(REPORT_PAGE_SIZE)
@@ -160,7 +169,10 @@ export async function findReport(id: string, origin?: ReportOrigin): Promise<Rep
 // Report packages uploaded through /captura/manual (issue 30)
 
 /** One entry of a package, its file already in the store. */
-export type ReportEntry = Pick<ReportRecord, "name" | "origin" | "dateRef" | "originalFile" | "originalName" | "bucket" | "url">;
+export type ReportEntry = Pick<
+  ReportRecord,
+  "name" | "origin" | "dateRef" | "originalFile" | "originalName" | "bucket" | "url"
+>;
 
 /**
  * Applies a package's entries, upserted by (name, origin, dateRef): a new key is inserted (createdDate now), a known
@@ -174,11 +186,19 @@ export async function upsertReportEntries(
 ): Promise<{ inserted: number; replaced: number; previousFiles: Array<{ bucket: string; originalFile: string }> }> {
   if (entries.length === 0) return { inserted: 0, replaced: 0, previousFiles: [] };
   const collection = (db ?? (await getDb())).collection<ReportRecord>(REPORTS);
-  const keyOf = (e: { name: string; origin: string; dateRef: Date }) => ({ name: e.name, origin: e.origin as ReportOrigin, dateRef: e.dateRef });
+  const keyOf = (e: { name: string; origin: string; dateRef: Date }) => ({
+    name: e.name,
+    origin: e.origin as ReportOrigin,
+    dateRef: e.dateRef,
+  });
   const previous = await collection
-    .find({ name: { $in: [...new Set(entries.map((e) => e.name))] } }, { projection: { name: 1, origin: 1, dateRef: 1, bucket: 1, originalFile: 1 } })
+    .find(
+      { name: { $in: [...new Set(entries.map((e) => e.name))] } },
+      { projection: { name: 1, origin: 1, dateRef: 1, bucket: 1, originalFile: 1 } },
+    )
     .toArray();
-  const keyText = (e: { name: string; origin: string; dateRef: Date }) => `${e.origin}|${e.dateRef.getTime()}|${e.name}`;
+  const keyText = (e: { name: string; origin: string; dateRef: Date }) =>
+    `${e.origin}|${e.dateRef.getTime()}|${e.name}`;
   const wanted = new Map(entries.map((e) => [keyText(e), e]));
   const previousFiles = previous
     .filter((p) => {
@@ -211,8 +231,16 @@ export async function upsertReportEntries(
 }
 
 /** Replaces the refused rows recorded for one package (a re-run writes them anew). */
-export async function replaceReportNokRows(sourceFileId: ObjectId, rows: readonly Omit<ReportNokRow, "_id" | "sourceFileId">[], db?: Db): Promise<void> {
+export async function replaceReportNokRows(
+  sourceFileId: ObjectId,
+  rows: readonly Omit<ReportNokRow, "_id" | "sourceFileId">[],
+  db?: Db,
+): Promise<void> {
   const collection = (db ?? (await getDb())).collection<ReportNokRow>(REPORTS_NOK);
   await collection.deleteMany({ sourceFileId });
-  if (rows.length > 0) await collection.insertMany(rows.map((r) => ({ ...r, sourceFileId })), { ordered: true });
+  if (rows.length > 0)
+    await collection.insertMany(
+      rows.map((r) => ({ ...r, sourceFileId })),
+      { ordered: true },
+    );
 }

@@ -29,7 +29,6 @@ function isUsableId(key: unknown): key is string {
   return typeof key === "string" && key.length > 0 && key.length <= MAX_ID_LENGTH && /^[A-Za-z0-9_.:-]+$/.test(key);
 }
 
-
 /**
  * node-saml's CacheProvider over MongoDB. `saveAsync` is called when an AuthnRequest is built,
  * `getAsync` when a response names it in InResponseTo, `removeAsync` once the response was handled

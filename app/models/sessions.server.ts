@@ -25,7 +25,11 @@ export type SessionRecord = {
 };
 
 export const indexes: IndexDeclaration[] = [
-  { collection: SESSIONS, key: { absoluteExpiresAt: 1 }, options: { name: "absoluteExpiresAt_ttl", expireAfterSeconds: 0 } },
+  {
+    collection: SESSIONS,
+    key: { absoluteExpiresAt: 1 },
+    options: { name: "absoluteExpiresAt_ttl", expireAfterSeconds: 0 },
+  },
   { collection: SESSIONS, key: { email: 1 }, options: { name: "email" } },
 ];
 
@@ -68,7 +72,9 @@ export async function findSession(id: string): Promise<SessionRecord | null> {
 export async function touchSession(session: SessionRecord, idleMinutes: number, now: Date): Promise<SessionRecord> {
   const db = await getDb();
   const idleExpiresAt = idleDeadline(now, idleMinutes, session.absoluteExpiresAt);
-  await db.collection<SessionRecord>(SESSIONS).updateOne({ _id: session._id }, { $set: { lastSeenAt: now, idleExpiresAt } });
+  await db
+    .collection<SessionRecord>(SESSIONS)
+    .updateOne({ _id: session._id }, { $set: { lastSeenAt: now, idleExpiresAt } });
   return { ...session, lastSeenAt: now, idleExpiresAt };
 }
 

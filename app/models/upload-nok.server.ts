@@ -17,14 +17,23 @@ import { REPORTS_NOK, type ReportNokRow } from "./reports.server";
  */
 
 /** The NOK collections of the dataset templates: rows keep the template's columns as text; `_id` grows with the line. */
-export const DATASET_NOK_COLLECTIONS = [PLANNING_QUANTITY_NOK, FORECAST_NOK, LEDGER_NOK, HR_AUX_NOK, FPA_RESPONSIBLES_NOK, FISCAL_ITEMS_NOK] as const;
+export const DATASET_NOK_COLLECTIONS = [
+  PLANNING_QUANTITY_NOK,
+  FORECAST_NOK,
+  LEDGER_NOK,
+  HR_AUX_NOK,
+  FPA_RESPONSIBLES_NOK,
+  FISCAL_ITEMS_NOK,
+] as const;
 
 /** Every collection a job's refused rows may be in (outside the spec-000 master-data bases). */
 export const UPLOAD_NOK_COLLECTIONS = [...DATASET_NOK_COLLECTIONS, REPORTS_NOK] as const;
 export type UploadNokCollection = (typeof UPLOAD_NOK_COLLECTIONS)[number];
 
 /** The report package manifest's columns, as a refused row keeps them. */
-export const REPORT_NOK_COLUMNS = ["name", "origin", "dateRef", "file"] as const satisfies ReadonlyArray<keyof ReportNokRow>;
+export const REPORT_NOK_COLUMNS = ["name", "origin", "dateRef", "file"] as const satisfies ReadonlyArray<
+  keyof ReportNokRow
+>;
 
 /**
  * The NOK bases of spec 000's master-data templates. Their rows are a file's by `urlPath` (seeded rows carry no
@@ -48,12 +57,19 @@ export function isMasterDataNokCollection(name: unknown): name is MasterDataNokC
  * For the files of a job-list page (their ids), the NOK collection holding refused rows of each: one `distinct` per
  * collection on its `sourceFileId` index, over at most a page of ids. Keyed by the id's hex text.
  */
-export async function nokCollectionsOfFiles(fileIds: readonly ObjectId[], db?: Db): Promise<Map<string, UploadNokCollection>> {
+export async function nokCollectionsOfFiles(
+  fileIds: readonly ObjectId[],
+  db?: Db,
+): Promise<Map<string, UploadNokCollection>> {
   const found = new Map<string, UploadNokCollection>();
   if (fileIds.length === 0) return found;
   const database = db ?? (await getDb());
   const ids = [...fileIds];
-  const lists = await Promise.all(UPLOAD_NOK_COLLECTIONS.map((name) => database.collection(name).distinct("sourceFileId", { sourceFileId: { $in: ids } })));
+  const lists = await Promise.all(
+    UPLOAD_NOK_COLLECTIONS.map((name) =>
+      database.collection(name).distinct("sourceFileId", { sourceFileId: { $in: ids } }),
+    ),
+  );
   UPLOAD_NOK_COLLECTIONS.forEach((name, i) => {
     for (const id of lists[i]) {
       const key = typeof id === "object" && id !== null && "toHexString" in id ? (id as ObjectId).toHexString() : null;
@@ -70,9 +86,17 @@ export async function nokCollectionsOfFiles(fileIds: readonly ObjectId[], db?: D
 export async function nokCollectionOfFile(fileId: ObjectId, db?: Db, urlPath?: string): Promise<NokCollection | null> {
   const database = db ?? (await getDb());
   const [hits, masterHits] = await Promise.all([
-    Promise.all(UPLOAD_NOK_COLLECTIONS.map((name) => database.collection(name).findOne({ sourceFileId: fileId }, { projection: { _id: 1 } }))),
+    Promise.all(
+      UPLOAD_NOK_COLLECTIONS.map((name) =>
+        database.collection(name).findOne({ sourceFileId: fileId }, { projection: { _id: 1 } }),
+      ),
+    ),
     typeof urlPath === "string"
-      ? Promise.all(MASTER_DATA_NOK_COLLECTIONS.map((name) => database.collection(name).findOne({ urlPath }, { projection: { _id: 1 } })))
+      ? Promise.all(
+          MASTER_DATA_NOK_COLLECTIONS.map((name) =>
+            database.collection(name).findOne({ urlPath }, { projection: { _id: 1 } }),
+          ),
+        )
       : Promise.resolve([]),
   ]);
   const index = hits.findIndex((hit) => hit !== null);
@@ -98,20 +122,34 @@ export async function nokRowsCursor(
   /** HR refused rows: only these branches (the viewer's scope, hr.server.ts branchScopeOf). */
   branches?: readonly string[],
 ): Promise<FindCursor<Document>> {
-  if (!isUploadNokCollection(collection) && !isMasterDataNokCollection(collection)) throw new Error(`not an upload NOK collection: ${String(collection)}`);
+  if (!isUploadNokCollection(collection) && !isMasterDataNokCollection(collection))
+    throw new Error(`not an upload NOK collection: ${String(collection)}`);
   const projection: Document = { _id: 0, _lineNumber: 1, Error: 1 };
   for (const field of fields) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) projection[field] = 1;
   const database = db ?? (await getDb());
   if (isMasterDataNokCollection(collection)) {
     // A master-data base's rows of this file: by its path, in line order (`urlPath_id`), as /repo/master-data shows them.
-    return database.collection(collection).find({ urlPath: String(file.urlPath) }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _id: 1 });
+    return database
+      .collection(collection)
+      .find({ urlPath: String(file.urlPath) }, { projection, batchSize: NOK_ROWS_BATCH })
+      .sort({ _id: 1 });
   }
   const found =
     collection === REPORTS_NOK
-      ? database.collection(collection).find({ sourceFileId: file.id }, { projection, batchSize: NOK_ROWS_BATCH }).sort({ _lineNumber: 1, _id: 1 })
+      ? database
+          .collection(collection)
+          .find({ sourceFileId: file.id }, { projection, batchSize: NOK_ROWS_BATCH })
+          .sort({ _lineNumber: 1, _id: 1 })
       : database
           .collection(collection)
-          .find({ urlPath: String(file.urlPath), sourceFileId: file.id, ...(branches ? { filial_nome: { $in: branches.map(String) } } : {}) }, { projection, batchSize: NOK_ROWS_BATCH })
+          .find(
+            {
+              urlPath: String(file.urlPath),
+              sourceFileId: file.id,
+              ...(branches ? { filial_nome: { $in: branches.map(String) } } : {}),
+            },
+            { projection, batchSize: NOK_ROWS_BATCH },
+          )
           .sort({ _id: 1 });
   return found;
 }

@@ -1,5 +1,13 @@
 import crypto from "node:crypto";
-import { MongoBulkWriteError, ObjectId, type Collection, type Db, type Document, type Filter, type WithId } from "mongodb";
+import {
+  MongoBulkWriteError,
+  ObjectId,
+  type Collection,
+  type Db,
+  type Document,
+  type Filter,
+  type WithId,
+} from "mongodb";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -63,7 +71,10 @@ export async function existingByKey<T extends Document>(
 }
 
 /** Inserts, ignoring documents already there (the same deterministic id written by an earlier run). */
-export async function insertIgnoringDuplicates(collection: Collection<Document>, docs: readonly Document[]): Promise<number> {
+export async function insertIgnoringDuplicates(
+  collection: Collection<Document>,
+  docs: readonly Document[],
+): Promise<number> {
   if (docs.length === 0) return 0;
   try {
     return (await collection.insertMany(docs as Document[], { ordered: false })).insertedCount;

@@ -54,9 +54,12 @@ export async function listPermissionRowsPage(
   types: readonly PermissionType[],
   options: { page: number; pageSize: number; includeEmpty?: boolean; emailContains?: string },
 ): Promise<UserRowsPage> {
-  const pageSize = (USER_PAGE_SIZES as readonly number[]).includes(options.pageSize) ? options.pageSize : USER_PAGE_SIZES[0];
+  const pageSize = (USER_PAGE_SIZES as readonly number[]).includes(options.pageSize)
+    ? options.pageSize
+    : USER_PAGE_SIZES[0];
   const lastReachablePage = Math.ceil(LISTING_LIMIT / pageSize);
-  const requested = Number.isSafeInteger(options.page) && options.page >= 1 ? Math.min(options.page, lastReachablePage) : 1;
+  const requested =
+    Number.isSafeInteger(options.page) && options.page >= 1 ? Math.min(options.page, lastReachablePage) : 1;
   const filter = listFilter(types, options);
   const collection = (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS);
   const readPage = (page: number) => {
@@ -69,8 +72,20 @@ export async function listPermissionRowsPage(
       .toArray();
   };
   // Past the end (a stale link, or the last row of the last page was just deleted): the last page instead.
-  const read = await readPageOrLast(requested, pageSize, readPage, () => collection.countDocuments(filter), LISTING_LIMIT);
-  return { rows: read.rows.map(toRow), total: read.total, rowCount: Math.min(read.total, LISTING_LIMIT), page: read.page, pageSize };
+  const read = await readPageOrLast(
+    requested,
+    pageSize,
+    readPage,
+    () => collection.countDocuments(filter),
+    LISTING_LIMIT,
+  );
+  return {
+    rows: read.rows.map(toRow),
+    total: read.total,
+    rowCount: Math.min(read.total, LISTING_LIMIT),
+    page: read.page,
+    pageSize,
+  };
 }
 
 /**
@@ -78,7 +93,10 @@ export async function listPermissionRowsPage(
  * are stored lower-cased (normalizeEmail), so a lower-cased literal pattern matches regardless of case; it runs on
  * the `user_unique` index's keys, which the sort walks anyway.
  */
-function listFilter(types: readonly PermissionType[], options: { includeEmpty?: boolean; emailContains?: string }): Filter<UserPermissionRecord> {
+function listFilter(
+  types: readonly PermissionType[],
+  options: { includeEmpty?: boolean; emailContains?: string },
+): Filter<UserPermissionRecord> {
   const wanted: Array<PermissionType | "" | null> = [...types];
   if (options.includeEmpty) wanted.push("", null);
   const filter: Filter<UserPermissionRecord> = { type: { $in: wanted as PermissionType[] } };
@@ -96,7 +114,11 @@ export async function countPermissionRows(types: readonly PermissionType[]): Pro
  * The 1-based page of the listing (`types`, sorted by user) on which `email` stands, or null when it is not listed:
  * where a list shows a user just created.
  */
-export async function pageOfListedUser(types: readonly PermissionType[], email: string, pageSize: number): Promise<number | null> {
+export async function pageOfListedUser(
+  types: readonly PermissionType[],
+  email: string,
+  pageSize: number,
+): Promise<number | null> {
   const collection = (await getDb()).collection<UserPermissionRecord>(USER_PERMISSIONS);
   const user = normalizeEmail(email);
   const filter = listFilter(types, {});
@@ -119,7 +141,9 @@ export class DuplicateRecordError extends Error {
 export async function insertPermissionRecord(record: PermissionRecordWithAudit): Promise<void> {
   const db = await getDb();
   try {
-    await db.collection<PermissionRecordWithAudit>(USER_PERMISSIONS).insertOne({ ...record, user: normalizeEmail(record.user) });
+    await db
+      .collection<PermissionRecordWithAudit>(USER_PERMISSIONS)
+      .insertOne({ ...record, user: normalizeEmail(record.user) });
   } catch (error) {
     if (isDuplicateKeyError(error)) throw new DuplicateRecordError(record.user);
     throw error;

@@ -10,7 +10,6 @@ import type { IndexDeclaration } from "./indexes";
 export const USER_PERMISSIONS = "user_permissions";
 export const LOCAL_USERS = "local_users";
 
-
 export { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
 
 /** spec 000 §3 "User permission record": user (the e-mail), name, type, stores, createdAt. */

@@ -1,12 +1,24 @@
 // Screen: Sign-in: / (login form, first access, forgot password, SSO button).
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { landingFor } from "~/navigation";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/features/access/auth.server";
 import { FirstAccessForm } from "~/features/access/first-access-form";
 import { ForgotPasswordDialog } from "~/features/access/forgot-password-dialog";
-import { FIRST_ACCESS_HIDDEN_FIELDS, RETURN_TO_MAX, RETURN_TO_PARAM, SECRET_FIELDS } from "~/features/access/form-rules";
+import {
+  FIRST_ACCESS_HIDDEN_FIELDS,
+  RETURN_TO_MAX,
+  RETURN_TO_PARAM,
+  SECRET_FIELDS,
+} from "~/features/access/form-rules";
 import { firstAccessSchema, forgotPasswordSchema, signInSchema } from "~/features/access/form-schemas";
 import { LoginForm } from "~/features/access/login-form";
 import { PageDialog } from "~/features/access/page-dialog";
@@ -18,7 +30,12 @@ import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { accessContext, getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { completeFirstAccess, listTenantDashboards, requestPasswordReset, signInWithPassword } from "~/features/access/accounts.server";
+import {
+  completeFirstAccess,
+  listTenantDashboards,
+  requestPasswordReset,
+  signInWithPassword,
+} from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";
 import { getSsoEntry } from "~/services/sso/sso.server";
 
@@ -72,7 +89,9 @@ type Replying = { reply(options: { formErrors: string[]; hideFields: string[] })
  * nor the challenge); without a submission (the form could not be read), the message alone.
  */
 function signInRefusal(message: string, status: number, submission?: Replying, headers?: HeadersInit) {
-  const result = submission ? submission.reply({ formErrors: [message], hideFields: [...SECRET_FIELDS, "challenge"] }) : formErrorReply(message);
+  const result = submission
+    ? submission.reply({ formErrors: [message], hideFields: [...SECRET_FIELDS, "challenge"] })
+    : formErrorReply(message);
   return data<ActionData>({ intent: "signIn", result }, { status, headers });
 }
 
@@ -89,13 +108,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "forgot") {
     const submission = parseSubmission(form, forgotPasswordSchema);
-    if (!submission) return data<ActionData>({ intent, sent: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
-    if (submission.status !== "success") return data<ActionData>({ intent, sent: false, result: submission.reply() }, { status: 400 });
+    if (!submission)
+      return data<ActionData>({ intent, sent: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+    if (submission.status !== "success")
+      return data<ActionData>({ intent, sent: false, result: submission.reply() }, { status: 400 });
     const outcome = await requestPasswordReset({ email: submission.value.email });
     if (outcome.kind === "sent") return data<ActionData>({ intent, sent: true });
     // "invalidInput": the service's stricter address rules (length); "error": the identity provider's own message.
     const result =
-      outcome.kind === "error" ? submission.reply({ formErrors: [outcome.message] }) : submission.reply({ fieldErrors: { email: [messages.invalidEmail] } });
+      outcome.kind === "error"
+        ? submission.reply({ formErrors: [outcome.message] })
+        : submission.reply({ fieldErrors: { email: [messages.invalidEmail] } });
     return data<ActionData>({ intent, sent: false, result }, { status: 400 });
   }
 
@@ -104,9 +127,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!submission) return signInRefusal(messages.invalidForm, 400);
     if (submission.status !== "success") {
       // The e-mail and the challenge are hidden fields: wrong ones were not typed, so start over at the login.
-      if (FIRST_ACCESS_HIDDEN_FIELDS.some((name) => submission.error?.[name])) return signInRefusal(messages.invalidForm, 400);
+      if (FIRST_ACCESS_HIDDEN_FIELDS.some((name) => submission.error?.[name]))
+        return signInRefusal(messages.invalidForm, 400);
       const { email, challenge } = hiddenFieldsOf(submission.payload);
-      return data<ActionData>({ intent, step: "form", email, challenge, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+      return data<ActionData>(
+        { intent, step: "form", email, challenge, result: submission.reply({ hideFields: SECRET_FIELDS }) },
+        { status: 400 },
+      );
     }
     const { password, confirmPassword } = submission.value;
     const email = submission.value.email ?? "";
@@ -117,7 +144,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return data<ActionData>({ intent, step: "done" });
       case "invalidInput":
         return data<ActionData>(
-          { intent, step: "form", email, challenge, result: submission.reply({ fieldErrors: outcome.errors, hideFields: SECRET_FIELDS }) },
+          {
+            intent,
+            step: "form",
+            email,
+            challenge,
+            result: submission.reply({ fieldErrors: outcome.errors, hideFields: SECRET_FIELDS }),
+          },
           { status: 400 },
         );
       case "challengeExpired":
@@ -130,7 +163,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
             step: "form",
             email,
             challenge,
-            result: submission.reply({ formErrors: [outcome.kind === "error" ? outcome.message : messages.identityBusy], hideFields: SECRET_FIELDS }),
+            result: submission.reply({
+              formErrors: [outcome.kind === "error" ? outcome.message : messages.identityBusy],
+              hideFields: SECRET_FIELDS,
+            }),
           },
           { status: 400 },
         );
@@ -147,17 +183,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await signInWithPassword({ email, password, ip: getClientIp(context), request });
   switch (outcome.kind) {
     case "signedIn":
-      return redirect((await returnAfterSignIn(submission.value.redirectTo, email)) ?? outcome.redirectTo, { headers: outcome.sessionCookieHeaders });
+      return redirect((await returnAfterSignIn(submission.value.redirectTo, email)) ?? outcome.redirectTo, {
+        headers: outcome.sessionCookieHeaders,
+      });
     case "invalid":
       return signInRefusal(messages.incorrectCredentials, 400, submission);
     case "rateLimited":
-      return signInRefusal(messages.tooManyAttempts, 429, submission, { "Retry-After": String(outcome.retryAfterSeconds) });
+      return signInRefusal(messages.tooManyAttempts, 429, submission, {
+        "Retry-After": String(outcome.retryAfterSeconds),
+      });
     case "providerBusy":
       return signInRefusal(messages.identityBusy, 503, submission);
     case "noType":
       return signInRefusal(messages.contactAdmin, 403, submission);
     case "newPasswordRequired":
-      return data<ActionData>({ intent: "newPassword", step: "form", email: outcome.email, challenge: outcome.challenge });
+      return data<ActionData>({
+        intent: "newPassword",
+        step: "form",
+        email: outcome.email,
+        challenge: outcome.challenge,
+      });
   }
 }
 

@@ -41,7 +41,9 @@ async function readBody(request: Request): Promise<JsonBody> {
   if (type === "application/json") return readLimitedJson(request, MAX_BODY_BYTES);
   if (type !== "application/x-www-form-urlencoded") return { ok: false, status: 400 };
   const text = await readLimitedText(request, MAX_BODY_BYTES).catch(() => null);
-  return text === null ? { ok: false, status: 413 } : { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+  return text === null
+    ? { ok: false, status: 413 }
+    : { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -64,7 +66,13 @@ export async function action({ request }: ActionFunctionArgs) {
     (input.clientName === undefined || input.clientName === config.tenantId);
   if (!matches) return refuse(403);
   const registered = await registerUpload(
-    { originalName: input.originalName, key: input.srcKey, bucket: input.srcBucket, user: user.email, target: target.target },
+    {
+      originalName: input.originalName,
+      key: input.srcKey,
+      bucket: input.srcBucket,
+      user: user.email,
+      target: target.target,
+    },
     { verifySize: true },
   );
   if (!registered.ok) return uploadFailureResponse(registered.failure);

@@ -29,9 +29,18 @@ export async function action({ request }: ActionFunctionArgs) {
     const { failure } = result;
     if (wantsJson) return uploadFailureResponse(failure);
     // A refused "Tipo de carga" says why (the codes' alerts speak of the transfer, which did not start).
-    if (failure.field === "target") return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "error", description: failure.detail });
+    if (failure.field === "target")
+      return redirectWithToast(UPLOAD_PAGE, {
+        durationMs: UPLOAD_MESSAGE_MS,
+        type: "error",
+        description: failure.detail,
+      });
     return redirect(`${UPLOAD_PAGE}?error=${encodeURIComponent(failure.code)}`);
   }
   if (wantsJson) return json({ ok: true, files: result.files });
-  return redirectWithToast(UPLOAD_PAGE, { durationMs: UPLOAD_MESSAGE_MS, type: "success", description: messages.uploaded(result.files.map((f) => f.originalName)) });
+  return redirectWithToast(UPLOAD_PAGE, {
+    durationMs: UPLOAD_MESSAGE_MS,
+    type: "success",
+    description: messages.uploaded(result.files.map((f) => f.originalName)),
+  });
 }

@@ -4,7 +4,13 @@ import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { assertUploadAllowed, generateStorageKey, getS3Store, UploadRejectedError, uploadLimits } from "~/services/storage.server";
+import {
+  assertUploadAllowed,
+  generateStorageKey,
+  getS3Store,
+  UploadRejectedError,
+  uploadLimits,
+} from "~/services/storage.server";
 import { rejectionStatus } from "~/services/storage/keys.server";
 import { readLimitedJson } from "~/shared/request-body.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
@@ -23,12 +29,24 @@ import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/se
  * until /api/files/register accepts them.
  */
 const schema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("create"), fileName: z.string().trim().min(1).max(255), size: z.number().int().min(0), contentType: z.string().max(200).optional() }),
-  z.object({ intent: z.literal("sign-parts"), ticket: z.string().min(10).max(8192), partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100) }),
+  z.object({
+    intent: z.literal("create"),
+    fileName: z.string().trim().min(1).max(255),
+    size: z.number().int().min(0),
+    contentType: z.string().max(200).optional(),
+  }),
+  z.object({
+    intent: z.literal("sign-parts"),
+    ticket: z.string().min(10).max(8192),
+    partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100),
+  }),
   z.object({
     intent: z.literal("complete"),
     ticket: z.string().min(10).max(8192),
-    parts: z.array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) })).min(1).max(10_000),
+    parts: z
+      .array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
+      .min(1)
+      .max(10_000),
   }),
   z.object({ intent: z.literal("abort"), ticket: z.string().min(10).max(8192) }),
 ]);
@@ -36,7 +54,8 @@ const schema = z.discriminatedUnion("intent", [
 /** The largest request: a "complete" naming 10,000 parts is about 1 MB of JSON. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-const fail = (status: number, detail: string) => json({ ok: false, code: "COD.2", message: messages.uploadFailed, detail }, { status });
+const fail = (status: number, detail: string) =>
+  json({ ok: false, code: "COD.2", message: messages.uploadFailed, detail }, { status });
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/api.uploads.s3", request);
@@ -57,20 +76,37 @@ export async function action({ request }: ActionFunctionArgs) {
       const plan = await store.createUpload({ key, size: body.size, contentType: body.contentType });
       const multipart = plan.mode === "multipart" ? { uploadId: plan.uploadId, partCount: plan.partCount } : {};
       const ticket = signUploadTicket(
-        { user: user.email, bucket: store.bucket, key, originalName: body.fileName, ...multipart, expiresAt: Date.now() + UPLOAD_TICKET_TTL_MS },
+        {
+          user: user.email,
+          bucket: store.bucket,
+          key,
+          originalName: body.fileName,
+          ...multipart,
+          expiresAt: Date.now() + UPLOAD_TICKET_TTL_MS,
+        },
         secret,
       );
       return json({ ok: true, bucket: store.bucket, ticket, ...plan });
     }
     const ticket = verifyUploadTicket(body.ticket, secret);
-    if (!ticket || ticket.user !== user.email || ticket.bucket !== store.bucket || !ticket.uploadId || !ticket.partCount) return fail(403, messages.uploadNotAuthorized);
+    if (
+      !ticket ||
+      ticket.user !== user.email ||
+      ticket.bucket !== store.bucket ||
+      !ticket.uploadId ||
+      !ticket.partCount
+    )
+      return fail(403, messages.uploadNotAuthorized);
     if (body.intent === "sign-parts") {
       const partCount = ticket.partCount;
       if (body.partNumbers.some((n) => n > partCount)) return fail(400, messages.uploadPartsMismatch);
       return json({ ok: true, parts: await store.signParts(ticket.key, ticket.uploadId, body.partNumbers) });
     }
     if (body.intent === "complete") {
-      const { bytes } = await store.completeUpload(ticket.key, ticket.uploadId, body.parts, { maxBytes: uploadLimits().maxBytes, partCount: ticket.partCount });
+      const { bytes } = await store.completeUpload(ticket.key, ticket.uploadId, body.parts, {
+        maxBytes: uploadLimits().maxBytes,
+        partCount: ticket.partCount,
+      });
       return json({ ok: true, key: ticket.key, bucket: ticket.bucket, bytes });
     }
     await store.abortUpload(ticket.key, ticket.uploadId);

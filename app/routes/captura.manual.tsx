@@ -45,7 +45,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     clientName: config.tenantId,
     initialError: errorParam.parse(new URL(request.url).searchParams.get("error")),
     targets: FILE_TARGETS.filter((target) => target === "data" || canUploadTo(user.type, target, accessContext())),
-    templates: templatesFor(user.type).map((t) => ({ id: t.id, label: t.label, feeds: t.feeds, writeModeText: t.writeModeText, allOrNothing: t.allOrNothing })),
+    templates: templatesFor(user.type).map((t) => ({
+      id: t.id,
+      label: t.label,
+      feeds: t.feeds,
+      writeModeText: t.writeModeText,
+      allOrNothing: t.allOrNothing,
+    })),
   };
 }
 
@@ -79,7 +85,11 @@ export default function ManualCapturePage() {
                     {t.writeModeText} {t.allOrNothing ? templateTexts.allOrNothingNote : templateTexts.okNokNote}
                   </td>
                   <td>
-                    <a href={`/captura/manual/modelo/${t.id}`} download={`modelo_${t.id}.xlsx`} aria-label={templateTexts.downloadOf(t.label)}>
+                    <a
+                      href={`/captura/manual/modelo/${t.id}`}
+                      download={`modelo_${t.id}.xlsx`}
+                      aria-label={templateTexts.downloadOf(t.label)}
+                    >
                       {templateTexts.download}
                     </a>
                   </td>

@@ -14,10 +14,17 @@ export async function loader({ request, params: raw }: LoaderFunctionArgs) {
   const parsed = params.safeParse(raw);
   const id = parsed.success ? parsed.data.template.toLowerCase() : "";
   const info = TEMPLATE_IDS.includes(id) ? templateInfo(id) : null;
-  if (!info) throw new Response(templateTexts.unknownTemplate, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!info)
+    throw new Response(templateTexts.unknownTemplate, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   // A template its visitor may not load is not offered (upload rights: access.ts UPLOAD_TARGET_ACCESS).
   if (!templatesFor(user.type).some((t) => t.id === info.id)) {
-    throw new Response(uploadRightsTexts.notAllowed(info.label), { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    throw new Response(uploadRightsTexts.notAllowed(info.label), {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   return templateWorkbookResponse(info);
 }

@@ -5,7 +5,12 @@ import { useState } from "react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import { dependentOptions, readCockpitParams, REPORT_LABELS, type CategoryOption } from "~/features/reports-and-financial/cockpit-filters";
+import {
+  dependentOptions,
+  readCockpitParams,
+  REPORT_LABELS,
+  type CategoryOption,
+} from "~/features/reports-and-financial/cockpit-filters";
 import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { useHydrated } from "~/shared/ui/use-hydrated";
@@ -25,7 +30,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.cockpit", request);
   const params = readCockpitParams(new URL(request.url));
   const accounts = await listAccounts();
-  const options: CategoryOption[] = accounts.map((a) => ({ category1: a.category1, category2: a.category2, category3: a.category3, workingCapital: a.workingCapital }));
+  const options: CategoryOption[] = accounts.map((a) => ({
+    category1: a.category1,
+    category2: a.category2,
+    category3: a.category3,
+    workingCapital: a.workingCapital,
+  }));
   return { params: { ...params, period: params.period ?? monthKeyOfDate(addMonthsToDate(new Date(), -1)) }, options };
 }
 
@@ -34,12 +44,19 @@ type Choice = { report: LedgerReport; category1: string; category2: string; cate
 export default function CockpitFilterPage() {
   const { params, options } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
-  const initial: Choice = { report: params.report, category1: params.category1 ?? "", category2: params.category2 ?? "", category3: params.category3 ?? "" };
+  const initial: Choice = {
+    report: params.report,
+    category1: params.category1 ?? "",
+    category2: params.category2 ?? "",
+    category3: params.category3 ?? "",
+  };
   const [choice, setChoice] = useState<Choice>(initial);
   const [unitError, setUnitError] = useState<string | null>(null);
   const lists = dependentOptions(options, {
     report: choice.report,
-    category1: (CATEGORY1_OPTIONS as readonly string[]).includes(choice.category1) ? (choice.category1 as (typeof CATEGORY1_OPTIONS)[number]) : null,
+    category1: (CATEGORY1_OPTIONS as readonly string[]).includes(choice.category1)
+      ? (choice.category1 as (typeof CATEGORY1_OPTIONS)[number])
+      : null,
     category2: choice.category2 || null,
   });
   // A choice that no longer fits the lists above it is dropped (e.g. Category 2 after a new Category 1).
@@ -80,10 +97,22 @@ export default function CockpitFilterPage() {
         <section aria-labelledby="cockpit-filters">
           <h2 id="cockpit-filters">{t.cockpitSectionFilters}</h2>
           <div className="report-filters">
-            <UnitSelect id="cockpit-unit" name="unit" label={t.businessUnit} defaultValue={params.unit ?? ""} required error={unitError} />
+            <UnitSelect
+              id="cockpit-unit"
+              name="unit"
+              label={t.businessUnit}
+              defaultValue={params.unit ?? ""}
+              required
+              error={unitError}
+            />
             <div className="field">
               <label htmlFor="cockpit-report">{t.report}</label>
-              <select id="cockpit-report" name="report" value={choice.report} onChange={(e) => set({ report: e.target.value as LedgerReport })}>
+              <select
+                id="cockpit-report"
+                name="report"
+                value={choice.report}
+                onChange={(e) => set({ report: e.target.value as LedgerReport })}
+              >
                 {LEDGER_REPORTS.map((r) => (
                   <option key={r} value={r}>
                     {REPORT_LABELS[r]}
@@ -91,9 +120,30 @@ export default function CockpitFilterPage() {
                 ))}
               </select>
             </div>
-            <CategorySelect id="cockpit-category1" name="category1" label={t.category1} value={category1} values={lists.category1} onChange={(v) => set({ category1: v, category2: "", category3: "" })} />
-            <CategorySelect id="cockpit-category2" name="category2" label={t.category2} value={category2} values={lists.category2} onChange={(v) => set({ category2: v, category3: "" })} />
-            <CategorySelect id="cockpit-category3" name="category3" label={t.category3} value={category3} values={lists.category3} onChange={(v) => set({ category3: v })} />
+            <CategorySelect
+              id="cockpit-category1"
+              name="category1"
+              label={t.category1}
+              value={category1}
+              values={lists.category1}
+              onChange={(v) => set({ category1: v, category2: "", category3: "" })}
+            />
+            <CategorySelect
+              id="cockpit-category2"
+              name="category2"
+              label={t.category2}
+              value={category2}
+              values={lists.category2}
+              onChange={(v) => set({ category2: v, category3: "" })}
+            />
+            <CategorySelect
+              id="cockpit-category3"
+              name="category3"
+              label={t.category3}
+              value={category3}
+              values={lists.category3}
+              onChange={(v) => set({ category3: v })}
+            />
           </div>
         </section>
         <div className="report-actions">
@@ -120,7 +170,21 @@ export default function CockpitFilterPage() {
   );
 }
 
-function CategorySelect({ id, name, label, value, values, onChange }: { id: string; name: string; label: string; value: string; values: readonly string[]; onChange: (v: string) => void }) {
+function CategorySelect({
+  id,
+  name,
+  label,
+  value,
+  values,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  values: readonly string[];
+  onChange: (v: string) => void;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

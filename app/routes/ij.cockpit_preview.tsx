@@ -41,23 +41,48 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = readCockpitParams(url);
   const month = monthStartOfKey(params.period);
   if (!params.unit || !month) {
-    return data({ params, error: !params.unit ? t.unitRequired : t.periodRequired, table: null, selected: null }, { status: 400 });
+    return data(
+      { params, error: !params.unit ? t.unitRequired : t.periodRequired, table: null, selected: null },
+      { status: 400 },
+    );
   }
-  const table = await cockpitTable({ businessUnitID: params.unit, report: params.report, month, category1: params.category1, category2: params.category2, category3: params.category3 });
+  const table = await cockpitTable({
+    businessUnitID: params.unit,
+    report: params.report,
+    month,
+    category1: params.category1,
+    category2: params.category2,
+    category3: params.category3,
+  });
   const rowKey = url.searchParams.get("row");
   const selected = table.rows.find((r) => r.key === rowKey) ?? null;
   return {
     params,
     error: null,
     table: { ...table, months: table.months.map((month) => monthShortLabel(monthOfDate(month))) },
-    selected: selected ? { key: selected.key, label: selected.label, comment: selected.comment, files: selected.files } : null,
+    selected: selected
+      ? { key: selected.key, label: selected.label, comment: selected.comment, files: selected.files }
+      : null,
   };
 }
 
-const target = { unit: z.enum(BUSINESS_UNITS), period: z.string().regex(/^\d{4}-\d{2}$/), rowKey: z.string().min(1).max(200) };
-const commentSchema = z.object({ intent: z.literal("comment"), ...target, text: z.string().max(COCKPIT_COMMENT_MAX, t.commentTooLong(COCKPIT_COMMENT_MAX)) });
+const target = {
+  unit: z.enum(BUSINESS_UNITS),
+  period: z.string().regex(/^\d{4}-\d{2}$/),
+  rowKey: z.string().min(1).max(200),
+};
+const commentSchema = z.object({
+  intent: z.literal("comment"),
+  ...target,
+  text: z.string().max(COCKPIT_COMMENT_MAX, t.commentTooLong(COCKPIT_COMMENT_MAX)),
+});
 const uploadSchema = z.object({ intent: z.literal("upload"), ...target });
-const fileDownloadSchema = z.object({ ...downloadFields, unit: z.enum(BUSINESS_UNITS), period: z.string().regex(/^\d{4}-\d{2}$/), fileId: z.string().min(1).max(100) });
+const fileDownloadSchema = z.object({
+  ...downloadFields,
+  unit: z.enum(BUSINESS_UNITS),
+  period: z.string().regex(/^\d{4}-\d{2}$/),
+  fileId: z.string().min(1).max(100),
+});
 
 type ActionResult = { ok: false; error: string };
 const fail = (error: string, status = 400) => data<ActionResult>({ ok: false, error }, { status });
@@ -77,14 +102,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const form = await readSmallMultipart(request, COCKPIT_FILE_MAX_BYTES);
     const fileRule = t.fileRejected(COCKPIT_FILE_EXTENSIONS.join(", "), COCKPIT_FILE_MAX_BYTES / 1024 / 1024);
-    if (!form.ok) return fail(form.reason === "too-large" ? fileRule : messages.badRequest, form.reason === "too-large" ? 413 : 400);
+    if (!form.ok)
+      return fail(
+        form.reason === "too-large" ? fileRule : messages.badRequest,
+        form.reason === "too-large" ? 413 : 400,
+      );
     const parsed = uploadSchema.safeParse(form.fields);
     const month = parsed.success ? monthStartOfKey(parsed.data.period) : null;
     if (!parsed.success || !month || !(await isChartRow(parsed.data.rowKey))) return fail(t.rowNotFound);
     const file = form.file;
     const ext = file?.name.includes(".") ? file.name.slice(file.name.lastIndexOf(".") + 1).toLowerCase() : "";
-    if (!file || file.bytes.length === 0 || !(COCKPIT_FILE_EXTENSIONS as readonly string[]).includes(ext)) return fail(fileRule, 415);
-    if ((await countRowFiles(parsed.data.unit, month, parsed.data.rowKey)) >= COCKPIT_FILES_PER_ROW) return fail(t.tooManyFiles(COCKPIT_FILES_PER_ROW), 409);
+    if (!file || file.bytes.length === 0 || !(COCKPIT_FILE_EXTENSIONS as readonly string[]).includes(ext))
+      return fail(fileRule, 415);
+    if ((await countRowFiles(parsed.data.unit, month, parsed.data.rowKey)) >= COCKPIT_FILES_PER_ROW)
+      return fail(t.tooManyFiles(COCKPIT_FILES_PER_ROW), 409);
     const sink = await documentSink();
     const key = `documents/cockpit/${parsed.data.unit}/${parsed.data.period}/${crypto.randomUUID()}.${ext}`;
     await sink.put(key, file.bytes, contentTypeOf(key));
@@ -113,7 +144,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const month = parsed.success ? monthStartOfKey(parsed.data.period) : null;
     if (!parsed.success || !month) return downloadFailure(400);
     const file = await findRowFile(parsed.data.unit, month, parsed.data.fileId);
-    return answerDownload(file ? { bucket: file.bucket, key: file.originalFile, filename: file.originalName } : null, parsed.data.mode);
+    return answerDownload(
+      file ? { bucket: file.bucket, key: file.originalFile, filename: file.originalName } : null,
+      parsed.data.mode,
+    );
   }
   const parsed = commentSchema.safeParse(fields);
   if (!parsed.success) {
@@ -122,7 +156,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const month = monthStartOfKey(parsed.data.period);
   if (!month || !(await isChartRow(parsed.data.rowKey))) return fail(t.rowNotFound);
-  await saveComment({ businessUnitID: parsed.data.unit, month, rowKey: parsed.data.rowKey, text: parsed.data.text.trim(), user: user.email });
+  await saveComment({
+    businessUnitID: parsed.data.unit,
+    month,
+    rowKey: parsed.data.rowKey,
+    text: parsed.data.text.trim(),
+    user: user.email,
+  });
   return redirect(back(request));
 }
 
@@ -182,9 +222,25 @@ export default function CockpitPreviewPage() {
           </thead>
           <tbody>
             {table.rows.map((row) => (
-              <tr key={row.key} className={`tree-row tree-row--${row.kind}`} hidden={!visibleInTree(row, table.rows, collapsed.keys) || undefined} data-row-key={row.key}>
-                <th scope="row" className={row.kind === "category2" ? "tree-indent-1" : row.kind === "account" ? "tree-indent-2" : undefined}>
-                  {row.kind !== "account" ? <TreeToggle label={row.label} open={!collapsed.keys.has(row.key)} onToggle={() => collapsed.toggle(row.key)} /> : null}
+              <tr
+                key={row.key}
+                className={`tree-row tree-row--${row.kind}`}
+                hidden={!visibleInTree(row, table.rows, collapsed.keys) || undefined}
+                data-row-key={row.key}
+              >
+                <th
+                  scope="row"
+                  className={
+                    row.kind === "category2" ? "tree-indent-1" : row.kind === "account" ? "tree-indent-2" : undefined
+                  }
+                >
+                  {row.kind !== "account" ? (
+                    <TreeToggle
+                      label={row.label}
+                      open={!collapsed.keys.has(row.key)}
+                      onToggle={() => collapsed.toggle(row.key)}
+                    />
+                  ) : null}
                   {row.label}
                 </th>
                 <td className="report-num">{formatAmount(row.previous)}</td>
@@ -213,7 +269,13 @@ export default function CockpitPreviewPage() {
             <HiddenFields fields={{ intent: "comment", unit, period, rowKey: selected.key }} />
             <div className="field">
               <label htmlFor="cockpit-comment">{t.commentLabel}</label>
-              <textarea id="cockpit-comment" name="text" maxLength={COCKPIT_COMMENT_MAX} value={comment} onChange={(e) => setComment(e.target.value)} />
+              <textarea
+                id="cockpit-comment"
+                name="text"
+                maxLength={COCKPIT_COMMENT_MAX}
+                value={comment}
+                onChange={(e) => setComment(e.target.value)}
+              />
               <p className="report-muted" aria-live="polite">
                 {t.commentCounter(comment.length, COCKPIT_COMMENT_MAX)}
               </p>
@@ -229,7 +291,13 @@ export default function CockpitPreviewPage() {
             <HiddenFields fields={{ intent: "upload", unit, period, rowKey: selected.key }} />
             <div className="field">
               <label htmlFor="cockpit-file">{t.attachFile}</label>
-              <input id="cockpit-file" name="file" type="file" required accept={COCKPIT_FILE_EXTENSIONS.map((e) => `.${e}`).join(",")} />
+              <input
+                id="cockpit-file"
+                name="file"
+                type="file"
+                required
+                accept={COCKPIT_FILE_EXTENSIONS.map((e) => `.${e}`).join(",")}
+              />
             </div>
             <button type="submit" className="button button--secondary">
               {t.upload}
@@ -251,7 +319,13 @@ function RowFiles({ files, unit, period }: { files: { id: string; name: string }
   return (
     <div className="report-actions">
       {files.map((f) => (
-        <DownloadButton key={f.id} fetcherKey={FETCHER} fields={{ unit, period, fileId: f.id }} label={jobTexts.downloadOf(f.name)} text={f.name} />
+        <DownloadButton
+          key={f.id}
+          fetcherKey={FETCHER}
+          fields={{ unit, period, fileId: f.id }}
+          label={jobTexts.downloadOf(f.name)}
+          text={f.name}
+        />
       ))}
     </div>
   );

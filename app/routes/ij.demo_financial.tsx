@@ -13,7 +13,10 @@ import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields"
 import { findStatements } from "~/models/financial.server";
 import { latestLedgerMonth } from "~/models/ledger.server";
 import { addMonthsToDate, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
-import { ensureStatements, StatementGenerationError } from "~/features/reports-and-financial/documents-statements.server";
+import {
+  ensureStatements,
+  StatementGenerationError,
+} from "~/features/reports-and-financial/documents-statements.server";
 
 export const meta: MetaFunction = () => [{ title: t.financialTitle }];
 
@@ -33,7 +36,10 @@ function requestSchema(now = new Date()) {
     period: z
       .string({ required_error: t.periodRequired })
       .regex(/^\d{4}-\d{2}$/, t.periodRequired)
-      .refine((p) => monthStartOfKey(p) !== null && p >= MIN_MONTH && p <= max, t.periodOutOfRange(monthLabelOfDate(monthStartOfKey(MIN_MONTH)!), monthLabelOfDate(monthStartOfKey(max)!))),
+      .refine(
+        (p) => monthStartOfKey(p) !== null && p >= MIN_MONTH && p <= max,
+        t.periodOutOfRange(monthLabelOfDate(monthStartOfKey(MIN_MONTH)!), monthLabelOfDate(monthStartOfKey(max)!)),
+      ),
   });
 }
 
@@ -45,7 +51,8 @@ function dateRefOf(request: StatementRequest): Date {
   return request.type === "ANNUAL" ? new Date(Date.UTC(month.getUTCFullYear(), 0, 1)) : month;
 }
 
-const resultUrl = (r: StatementRequest) => `/ij/demo_financial?${new URLSearchParams({ company: r.company, type: r.type, period: r.period })}`;
+const resultUrl = (r: StatementRequest) =>
+  `/ij/demo_financial?${new URLSearchParams({ company: r.company, type: r.type, period: r.period })}`;
 
 /**
  * /ij/demo_financial: Company, Type (Monthly by default, Annual), period and Apply; the result shows the cards
@@ -56,8 +63,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.demo_financial", request);
   const url = new URL(request.url);
   const lastClosed = monthKeyOfDate(addMonthsToDate(new Date(), -1));
-  const parsed = requestSchema().safeParse({ company: url.searchParams.get("company"), type: url.searchParams.get("type"), period: url.searchParams.get("period") });
-  const form = parsed.success ? parsed.data : { company: BUSINESS_UNITS[0], type: "MONTHLY" as const, period: lastClosed };
+  const parsed = requestSchema().safeParse({
+    company: url.searchParams.get("company"),
+    type: url.searchParams.get("type"),
+    period: url.searchParams.get("period"),
+  });
+  const form = parsed.success
+    ? parsed.data
+    : { company: BUSINESS_UNITS[0], type: "MONTHLY" as const, period: lastClosed };
   if (!parsed.success) return { form, max: maxMonth(), result: null };
   const key = { businessUnitID: parsed.data.company, type: parsed.data.type, dateRef: dateRefOf(parsed.data) };
   const records = await findStatements(key);
@@ -66,13 +79,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return record?.url ? { id: String(record._id) } : null;
   };
   const ledgerFrom = key.dateRef;
-  const ledgerTo = parsed.data.type === "ANNUAL" ? new Date(Date.UTC(key.dateRef.getUTCFullYear(), 11, 1)) : key.dateRef;
+  const ledgerTo =
+    parsed.data.type === "ANNUAL" ? new Date(Date.UTC(key.dateRef.getUTCFullYear(), 11, 1)) : key.dateRef;
   const hasLedger = records.length > 0 || (await latestLedgerMonth(key.businessUnitID, ledgerFrom, ledgerTo)) !== null;
   return {
     form,
     max: maxMonth(),
     result: {
-      heading: t.statementResultFor(parsed.data.company, TYPE_LABELS[parsed.data.type], parsed.data.type === "ANNUAL" ? String(key.dateRef.getUTCFullYear()) : monthLabelOfDate(key.dateRef)),
+      heading: t.statementResultFor(
+        parsed.data.company,
+        TYPE_LABELS[parsed.data.type],
+        parsed.data.type === "ANNUAL" ? String(key.dateRef.getUTCFullYear()) : monthLabelOfDate(key.dateRef),
+      ),
       word: card("DOCX"),
       excel: card("XLSX"),
       notice: !hasLedger ? t.statementNoData : records.length === 0 ? t.statementNotGenerated : null,
@@ -93,13 +111,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = requestSchema().safeParse(form ? Object.fromEntries(form) : {});
   if (!parsed.success) {
     const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-    return data<ActionResult>({ error: Object.values(fieldErrors)[0] ?? messages.badRequest, fieldErrors }, { status: 400 });
+    return data<ActionResult>(
+      { error: Object.values(fieldErrors)[0] ?? messages.badRequest, fieldErrors },
+      { status: 400 },
+    );
   }
   try {
-    await ensureStatements({ businessUnitID: parsed.data.company, type: parsed.data.type, dateRef: dateRefOf(parsed.data) }, user.email);
+    await ensureStatements(
+      { businessUnitID: parsed.data.company, type: parsed.data.type, dateRef: dateRefOf(parsed.data) },
+      user.email,
+    );
   } catch (error) {
     if (!(error instanceof StatementGenerationError)) throw error;
-    console.warn(JSON.stringify({ level: "warn", msg: "financial statement generation failed", reason: String(error.cause) }));
+    console.warn(
+      JSON.stringify({ level: "warn", msg: "financial statement generation failed", reason: String(error.cause) }),
+    );
     return data<ActionResult>({ error: messages.genericError });
   }
   return redirect(resultUrl(parsed.data));
@@ -143,12 +169,20 @@ export default function FinancialStatementPage() {
             ))}
           </select>
         </div>
-        <MonthField id="fs-period" name="period" defaultValue={form.period} max={max} invalid={Boolean(errors.period)} />
+        <MonthField
+          id="fs-period"
+          name="period"
+          defaultValue={form.period}
+          max={max}
+          invalid={Boolean(errors.period)}
+        />
         <button type="submit" className="button button--primary" disabled={busy}>
           {t.apply}
         </button>
       </Form>
-      <div className="report-page__alerts">{actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}</div>
+      <div className="report-page__alerts">
+        {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
+      </div>
       {result ? (
         <section aria-label={t.statementsTitle}>
           <h2>{result.heading}</h2>

@@ -15,7 +15,13 @@ import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { formatDate } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
-import { parseFacetFilters, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/models/explorer-search";
+import {
+  parseFacetFilters,
+  parseSearch,
+  SEARCH_MAX_LENGTH,
+  SEARCH_MAX_WORDS,
+  type Segment,
+} from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
 
@@ -85,7 +91,11 @@ function resultColumns(search: string): ColumnDef<Row, unknown>[] {
     },
     { id: "category", header: messages.searchColumnCategory, cell: ({ row }) => row.original.category },
     { id: "source", header: messages.searchColumnSource, cell: ({ row }) => row.original.source },
-    { id: "date", header: messages.searchColumnDate, cell: ({ row }) => <span className="explorer-date">{row.original.date}</span> },
+    {
+      id: "date",
+      header: messages.searchColumnDate,
+      cell: ({ row }) => <span className="explorer-date">{row.original.date}</span>,
+    },
   ];
 }
 

@@ -17,7 +17,11 @@ import { answerDownload, downloadFailure, readDownloadForm } from "~/features/re
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.document ? `${data.document.title.map((s) => s.text).join("")} · ${NAV_LABELS.explorer}` : NAV_LABELS.explorer },
+  {
+    title: data?.document
+      ? `${data.document.title.map((s) => s.text).join("")} · ${NAV_LABELS.explorer}`
+      : NAV_LABELS.explorer,
+  },
 ];
 
 const exactSchema = z.enum(["1"]).optional().catch(undefined);
@@ -29,7 +33,10 @@ const exactSchema = z.enum(["1"]).optional().catch(undefined);
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.explorer_.$id", request);
   const url = new URL(request.url);
-  const query = parseSearch(url.searchParams.get("search") ?? "", exactSchema.parse(url.searchParams.get("exactPh") ?? undefined) === "1");
+  const query = parseSearch(
+    url.searchParams.get("search") ?? "",
+    exactSchema.parse(url.searchParams.get("exactPh") ?? undefined) === "1",
+  );
   const found = await getExplorerDocument(params.id ?? "", query);
   if (!found) return data({ document: null }, { status: 404 });
   return data({ document: { ...found, date: formatDate(found.date) } });
@@ -83,7 +90,12 @@ export default function ExplorerDocumentPage() {
                 <dt>{explorerTexts.documentFile}</dt>
                 <dd className="explorer-doc__file">
                   <span>{document.fileName}</span>
-                  <DownloadButton fetcherKey="explorer-file" fields={{}} label={explorerTexts.downloadFileOf(document.fileName)} text={explorerTexts.downloadFile} />
+                  <DownloadButton
+                    fetcherKey="explorer-file"
+                    fields={{}}
+                    label={explorerTexts.downloadFileOf(document.fileName)}
+                    text={explorerTexts.downloadFile}
+                  />
                 </dd>
               </div>
             ) : null}

@@ -13,11 +13,20 @@ import { answerDownload, downloadFailure, downloadFields } from "~/features/repo
 import { monthLabelOfDate } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
-import { findFiscalItem, findObservation, fiscalYearTable, listFiscalItems, saveObservation } from "~/models/fiscal.server";
+import {
+  findFiscalItem,
+  findObservation,
+  fiscalYearTable,
+  listFiscalItems,
+  saveObservation,
+} from "~/models/fiscal.server";
 
 export const meta: MetaFunction = () => [{ title: t.fiscalPageTitle }];
 
-const paramsSchema = z.object({ company: z.enum(BUSINESS_UNITS).catch(BUSINESS_UNITS[0]), modal: z.literal("1").nullable().catch(null) });
+const paramsSchema = z.object({
+  company: z.enum(BUSINESS_UNITS).catch(BUSINESS_UNITS[0]),
+  modal: z.literal("1").nullable().catch(null),
+});
 
 /**
  * /ij/fiscal — the fiscal asset page (spec 001 §2; docs/decisions.md): per unit, the modal "Ativo Fiscal" with
@@ -28,12 +37,26 @@ const paramsSchema = z.object({ company: z.enum(BUSINESS_UNITS).catch(BUSINESS_U
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.fiscal", request);
   const url = new URL(request.url);
-  const params = paramsSchema.parse({ company: url.searchParams.get("company") ?? undefined, modal: url.searchParams.get("modal") });
-  const [table, items, observation] = await Promise.all([fiscalYearTable(params.company), listFiscalItems(params.company), findObservation(params.company)]);
+  const params = paramsSchema.parse({
+    company: url.searchParams.get("company") ?? undefined,
+    modal: url.searchParams.get("modal"),
+  });
+  const [table, items, observation] = await Promise.all([
+    fiscalYearTable(params.company),
+    listFiscalItems(params.company),
+    findObservation(params.company),
+  ]);
   return {
     params,
     table: { ...table, months: table.months.map((m) => monthLabelOfDate(m)) },
-    items: items.map((i) => ({ id: String(i._id), description: i.description, year: i.year, value: i.value, worksheet: i.worksheet.name, document: i.document.name })),
+    items: items.map((i) => ({
+      id: String(i._id),
+      description: i.description,
+      year: i.year,
+      value: i.value,
+      worksheet: i.worksheet.name,
+      document: i.document.name,
+    })),
     observation: observation?.text ?? "",
   };
 }
@@ -43,7 +66,12 @@ const observationSchema = z.object({
   company: z.enum(BUSINESS_UNITS),
   text: z.string().max(FISCAL_OBSERVATION_MAX, t.observationsTooLong(FISCAL_OBSERVATION_MAX)),
 });
-const downloadSchema = z.object({ ...downloadFields, company: z.enum(BUSINESS_UNITS), itemId: z.string().min(1).max(100), file: z.enum(["worksheet", "document"]) });
+const downloadSchema = z.object({
+  ...downloadFields,
+  company: z.enum(BUSINESS_UNITS),
+  itemId: z.string().min(1).max(100),
+  file: z.enum(["worksheet", "document"]),
+});
 
 type ActionResult = { ok: false; error: string };
 
@@ -73,7 +101,10 @@ export default function FiscalAssetPage() {
   const { params, table, items, observation } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigate = useNavigate();
-  const downloadError = useDownloadOutcome(FETCHER, actionData && !actionData.ok && !params.modal ? actionData.error : null);
+  const downloadError = useDownloadOutcome(
+    FETCHER,
+    actionData && !actionData.ok && !params.modal ? actionData.error : null,
+  );
   const pageUrl = `/ij/fiscal?company=${params.company}`;
   return (
     <section className="report-page">
@@ -121,10 +152,20 @@ export default function FiscalAssetPage() {
                   <td>{item.year}</td>
                   <td className="report-num">{formatAmount(item.value)}</td>
                   <td>
-                    <DownloadButton fetcherKey={FETCHER} fields={{ company: params.company, itemId: item.id, file: "worksheet" }} label={`${t.columnWorksheet}: ${item.worksheet}`} text={item.worksheet} />
+                    <DownloadButton
+                      fetcherKey={FETCHER}
+                      fields={{ company: params.company, itemId: item.id, file: "worksheet" }}
+                      label={`${t.columnWorksheet}: ${item.worksheet}`}
+                      text={item.worksheet}
+                    />
                   </td>
                   <td>
-                    <DownloadButton fetcherKey={FETCHER} fields={{ company: params.company, itemId: item.id, file: "document" }} label={`${t.columnDocument}: ${item.document}`} text={item.document} />
+                    <DownloadButton
+                      fetcherKey={FETCHER}
+                      fields={{ company: params.company, itemId: item.id, file: "document" }}
+                      label={`${t.columnDocument}: ${item.document}`}
+                      text={item.document}
+                    />
                   </td>
                 </tr>
               ))
@@ -132,7 +173,11 @@ export default function FiscalAssetPage() {
           </tbody>
         </table>
       </div>
-      <PageDialog open={params.modal === "1"} onClose={() => navigate(pageUrl, { replace: true, preventScrollReset: true })} title={t.fiscalTitle}>
+      <PageDialog
+        open={params.modal === "1"}
+        onClose={() => navigate(pageUrl, { replace: true, preventScrollReset: true })}
+        title={t.fiscalTitle}
+      >
         {table.years.length === 0 ? (
           <p>{messages.noDataFound}</p>
         ) : (
@@ -176,7 +221,12 @@ export default function FiscalAssetPage() {
           {actionData && !actionData.ok ? <Alert tone="error">{actionData.error}</Alert> : null}
           <div className="field">
             <label htmlFor="fiscal-observation-text">{t.observations}</label>
-            <textarea id="fiscal-observation-text" name="text" maxLength={FISCAL_OBSERVATION_MAX} defaultValue={observation} />
+            <textarea
+              id="fiscal-observation-text"
+              name="text"
+              maxLength={FISCAL_OBSERVATION_MAX}
+              defaultValue={observation}
+            />
           </div>
           <div className="dialog__footer">
             <Link to={pageUrl} replace preventScrollReset className="button button--secondary">

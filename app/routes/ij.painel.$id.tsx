@@ -9,7 +9,9 @@ import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle },
+];
 
 /** /ij/painel/{id}: an Intelligent Journey dashboard (panelType 1). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -24,7 +24,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PlanEditPage() {
-  return <ResultsScreen screen={PLAN_SCREEN} data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+  return (
+    <ResultsScreen
+      screen={PLAN_SCREEN}
+      data={useLoaderData<typeof loader>()}
+      actionData={useActionData<typeof action>()}
+    />
+  );
 }
 
 export function ErrorBoundary() {

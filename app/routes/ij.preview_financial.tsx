@@ -11,7 +11,9 @@ import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and
 import { reportsTexts as t } from "~/messages";
 import { findStatementDocument } from "~/models/financial.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? t.viewerTitle(data.name) : t.financialTitle }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? t.viewerTitle(data.name) : t.financialTitle },
+];
 
 /** /ij/preview_financial?doc={id}: a financial statement in the portal's viewer (opened from a card in a new tab). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -9,7 +9,9 @@ import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and
 import { reportsTexts as t } from "~/messages";
 import { findReport } from "~/models/reports.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? t.viewerTitle(data.name) : t.reportsTitle }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? t.viewerTitle(data.name) : t.reportsTitle },
+];
 
 /** /ij/report/{id}/view: the portal's online viewer of a report (opened in a new tab from the list). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

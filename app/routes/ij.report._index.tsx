@@ -21,7 +21,11 @@ import { findReport, listReportsPage } from "~/models/reports.server";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];
 
-const ORIGIN_LABELS: Record<ReportOriginFilter, string> = { automatico: t.originAutomatico, manual: t.originManual, todas: t.originAll };
+const ORIGIN_LABELS: Record<ReportOriginFilter, string> = {
+  automatico: t.originAutomatico,
+  manual: t.originManual,
+  todas: t.originAll,
+};
 const NAME_MAX = 200;
 
 /** The list's URL state (spec 001 §2, §5): name, origin (automatico by default), competency range, page. */
@@ -42,10 +46,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pages = reportPagesFor(user);
   const url = new URL(request.url);
   const get = (k: string) => url.searchParams.get(k) ?? undefined;
-  const f = filtersSchema.parse({ name: get("name"), origin: get("origin"), from: get("from"), to: get("to"), page: get("page") });
+  const f = filtersSchema.parse({
+    name: get("name"),
+    origin: get("origin"),
+    from: get("from"),
+    to: get("to"),
+    page: get("page"),
+  });
   const filters = { name: f.name, origin: f.origin, from: f.from ?? "", to: f.to ?? "" };
   if (f.from && f.to && f.from > f.to) return { pages, filters, error: t.periodRangeInvalid, list: null };
-  const list = await listReportsPage({ name: f.name, origin: f.origin, from: monthStartOfKey(f.from), to: monthStartOfKey(f.to) }, f.page);
+  const list = await listReportsPage(
+    { name: f.name, origin: f.origin, from: monthStartOfKey(f.from), to: monthStartOfKey(f.to) },
+    f.page,
+  );
   return {
     pages,
     filters,
@@ -68,11 +81,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRouteAccess("routes/ij.report._index", request);
-  const fields = await readDownloadForm(request, { reportId: z.string().trim().min(1).max(100), origin: z.enum(REPORT_ORIGINS) });
+  const fields = await readDownloadForm(request, {
+    reportId: z.string().trim().min(1).max(100),
+    origin: z.enum(REPORT_ORIGINS),
+  });
   if (!fields) return downloadFailure(400);
   // Only a report of the origin the row was listed under: another origin's id is refused like an unknown one.
   const report = await findReport(fields.reportId, fields.origin);
-  return answerDownload(report ? { bucket: report.bucket, key: report.originalFile, filename: report.originalName } : null, fields.mode);
+  return answerDownload(
+    report ? { bucket: report.bucket, key: report.originalFile, filename: report.originalName } : null,
+    fields.mode,
+  );
 }
 
 type Row = NonNullable<Awaited<ReturnType<typeof loader>>["list"]>["items"][number];
@@ -88,8 +107,16 @@ export default function ReportListPage() {
     () => [
       { id: "name", header: t.columnName, cell: ({ row }) => row.original.name },
       { id: "origin", header: t.columnOrigin, cell: ({ row }) => row.original.origin },
-      { id: "dateRef", header: t.columnDateRef, cell: ({ row }) => <span className="report-num">{row.original.dateRef}</span> },
-      { id: "statusChangeDate", header: t.columnStatusChange, cell: ({ row }) => <span className="job-date">{row.original.statusChangeDate}</span> },
+      {
+        id: "dateRef",
+        header: t.columnDateRef,
+        cell: ({ row }) => <span className="report-num">{row.original.dateRef}</span>,
+      },
+      {
+        id: "statusChangeDate",
+        header: t.columnStatusChange,
+        cell: ({ row }) => <span className="job-date">{row.original.statusChangeDate}</span>,
+      },
       { id: "user", header: t.columnUser, cell: ({ row }) => row.original.user },
       {
         id: "actions",
@@ -113,7 +140,13 @@ export default function ReportListPage() {
                 {t.openOnline}
               </Link>
             ) : (
-              <button type="button" className="button button--secondary button--small" disabled title={t.noOnlineCopy} aria-label={`${t.openOnline}: ${t.noOnlineCopy}`}>
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                disabled
+                title={t.noOnlineCopy}
+                aria-label={`${t.openOnline}: ${t.noOnlineCopy}`}
+              >
                 {t.openOnline}
               </button>
             )}
@@ -138,7 +171,14 @@ export default function ReportListPage() {
       <Form method="get" className="report-filters" key={JSON.stringify(filters)}>
         <div className="field">
           <label htmlFor="report-name">{t.filterName}</label>
-          <input id="report-name" name="name" type="search" defaultValue={filters.name} maxLength={NAME_MAX} autoComplete="off" />
+          <input
+            id="report-name"
+            name="name"
+            type="search"
+            defaultValue={filters.name}
+            maxLength={NAME_MAX}
+            autoComplete="off"
+          />
         </div>
         <div className="field">
           <label htmlFor="report-origin">{t.filterOrigin}</label>
@@ -152,11 +192,27 @@ export default function ReportListPage() {
         </div>
         <div className="field">
           <label htmlFor="report-from">{t.filterFrom}</label>
-          <input id="report-from" name="from" type="month" defaultValue={filters.from} min="1950-12" max="2030-12" placeholder="AAAA-MM" />
+          <input
+            id="report-from"
+            name="from"
+            type="month"
+            defaultValue={filters.from}
+            min="1950-12"
+            max="2030-12"
+            placeholder="AAAA-MM"
+          />
         </div>
         <div className="field">
           <label htmlFor="report-to">{t.filterTo}</label>
-          <input id="report-to" name="to" type="month" defaultValue={filters.to} min="1950-12" max="2030-12" placeholder="AAAA-MM" />
+          <input
+            id="report-to"
+            name="to"
+            type="month"
+            defaultValue={filters.to}
+            min="1950-12"
+            max="2030-12"
+            placeholder="AAAA-MM"
+          />
         </div>
         <button type="submit" className="button button--primary">
           {t.filter}

@@ -27,8 +27,14 @@ const paramsSchema = z.object({ nota: z.enum(GRADES).nullable().catch(null), pag
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.report.reviews", request);
   const url = new URL(request.url);
-  const params = paramsSchema.parse({ nota: url.searchParams.get("nota"), page: url.searchParams.get("page") ?? undefined });
-  const [list, distribution] = await Promise.all([listReviewsPage(params.nota ? Number(params.nota) : null, params.page), gradeDistribution()]);
+  const params = paramsSchema.parse({
+    nota: url.searchParams.get("nota"),
+    page: url.searchParams.get("page") ?? undefined,
+  });
+  const [list, distribution] = await Promise.all([
+    listReviewsPage(params.nota ? Number(params.nota) : null, params.page),
+    gradeDistribution(),
+  ]);
   return {
     nota: params.nota ?? "",
     distribution: distribution.map((d) => ({ label: t.gradeLabel(d.nota), value: d.count })),
@@ -71,7 +77,15 @@ export default function ReviewsPage() {
     <section className="report-page">
       <h1>{t.reviewsTitle}</h1>
       <div className="reviews-chart">
-        <ChartCard chart={{ id: "review-grades", title: t.reviewsChart, kind: "bar", rows: distribution, labels: { value: t.reviewsCaption } }} />
+        <ChartCard
+          chart={{
+            id: "review-grades",
+            title: t.reviewsChart,
+            kind: "bar",
+            rows: distribution,
+            labels: { value: t.reviewsCaption },
+          }}
+        />
       </div>
       <Form method="get" className="report-filters">
         <div className="field">
@@ -97,7 +111,16 @@ export default function ReviewsPage() {
           </button>
         )}
       </Form>
-      <DataTable columns={columns} rows={list.rows} getRowId={(r) => r.id} rowCount={list.total} page={list.page} pageSize={list.pageSize} emptyText={messages.noDataFound} caption={t.reviewsCaption} />
+      <DataTable
+        columns={columns}
+        rows={list.rows}
+        getRowId={(r) => r.id}
+        rowCount={list.total}
+        page={list.page}
+        pageSize={list.pageSize}
+        emptyText={messages.noDataFound}
+        caption={t.reviewsCaption}
+      />
     </section>
   );
 }

@@ -38,7 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!rf || choice.kind === "empty") error = forecastTexts.filterIncomplete;
     else if (!scenarios.includes(rf)) error = forecastTexts.unknownPeriod;
     else if (choice.kind === "found") throw redirect(reviewPath(rf, choice.cost_center_concat));
-    else error = choice.kind === "ambiguous" ? forecastTexts.ambiguousCostCenter(costCenter, choice.count) : forecastTexts.unknownCostCenter(costCenter);
+    else
+      error =
+        choice.kind === "ambiguous"
+          ? forecastTexts.ambiguousCostCenter(costCenter, choice.count)
+          : forecastTexts.unknownCostCenter(costCenter);
   }
   return data(
     {
@@ -118,7 +122,13 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
         </span>
       </div>
       {/* Enabled before the JavaScript loads (the server checks the choices); then only with both chosen. */}
-      <button type="submit" name="intent" value="generate" className="button button--primary" disabled={busy || (hydrated && !ready)}>
+      <button
+        type="submit"
+        name="intent"
+        value="generate"
+        className="button button--primary"
+        disabled={busy || (hydrated && !ready)}
+      >
         {forecastTexts.generateReview}
       </button>
     </Form>

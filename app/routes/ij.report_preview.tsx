@@ -25,7 +25,13 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ReportPreviewPage() {
-  return <ResultsScreen screen={REPORT_SCREEN} data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+  return (
+    <ResultsScreen
+      screen={REPORT_SCREEN}
+      data={useLoaderData<typeof loader>()}
+      actionData={useActionData<typeof action>()}
+    />
+  );
 }
 
 export function ErrorBoundary() {

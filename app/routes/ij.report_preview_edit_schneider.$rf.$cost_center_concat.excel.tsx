@@ -20,7 +20,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** An edited export sent back: the changed cells of the open months, saved via Excel; then the review with the outcome. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", request, "write");
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel",
+    request,
+    "write",
+  );
   const lookup = await resolveReview(params);
   if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
   const back = reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat);

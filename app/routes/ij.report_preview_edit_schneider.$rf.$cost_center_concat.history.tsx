@@ -10,6 +10,10 @@ import { resolveReview, reviewHistory } from "~/features/forecast/review.server"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", request);
   const lookup = await resolveReview(params);
-  if (!lookup.ok) return Response.json({ ok: false, message: lookup.message }, { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  if (!lookup.ok)
+    return Response.json(
+      { ok: false, message: lookup.message },
+      { status: 404, headers: { "Cache-Control": "private, no-store" } },
+    );
   return reviewHistory(new URL(request.url), lookup.review);
 }

@@ -1,6 +1,13 @@
 // Screen: Forecast review grid: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useBeforeUnload, useBlocker, useFetcher, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  Link,
+  useBeforeUnload,
+  useBlocker,
+  useFetcher,
+  useLoaderData,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
@@ -20,7 +27,11 @@ import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
-  { title: page?.found ? forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat) : forecastTexts.filterTitle },
+  {
+    title: page?.found
+      ? forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)
+      : forecastTexts.filterTitle,
+  },
 ];
 
 /**
@@ -32,21 +43,40 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request);
   const lookup = await resolveReview(params);
-  if (!lookup.ok) return data({ found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) }, { status: 404 });
+  if (!lookup.ok)
+    return data(
+      { found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) },
+      { status: 404 },
+    );
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
   const [review, report] = await Promise.all([
     loadReviewGrid(lookup.review, portalToday(), canWrite),
     excelReportView(new URL(request.url).searchParams.get("excel"), user.email, FORECAST_DATASET),
   ]);
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
-  const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: canWrite && review.open, report };
+  const excel: ExcelPanelData = {
+    exportHref: excelHref,
+    importAction: excelHref,
+    canImport: canWrite && review.open,
+    report,
+  };
   // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
   // scroll and focused cell (issue 55 §5).
-  return { found: true as const, ...review, excel, loadedAt: Date.now(), filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }) };
+  return {
+    found: true as const,
+    ...review,
+    excel,
+    loadedAt: Date.now(),
+    filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request, "write");
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat",
+    request,
+    "write",
+  );
   const lookup = await resolveReview(params);
   if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: 404 });
   return saveReview(request, lookup.review, user, portalToday());
@@ -69,7 +99,9 @@ export default function ForecastReviewPage() {
   const [pending, setPending] = useState(0);
   const touch = useTouchScreen();
   // Leaving with unsaved changes asks first: another page of the portal (a dialog) or closing the tab (the browser's).
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname,
+  );
   useBeforeUnload(
     useCallback(
       (event: BeforeUnloadEvent) => {
@@ -96,7 +128,8 @@ export default function ForecastReviewPage() {
     );
   }
 
-  const onSave = (changes: CellChange[]) => save.submit({ intent: "save", changes }, { method: "post", encType: "application/json" });
+  const onSave = (changes: CellChange[]) =>
+    save.submit({ intent: "save", changes }, { method: "post", encType: "application/json" });
   const dismiss = () => setDismissed(reply);
   const empty = page.grid.groups.length === 0;
 

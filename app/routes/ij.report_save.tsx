@@ -43,10 +43,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_save", request);
   const url = new URL(request.url);
   const get = (k: string) => url.searchParams.get(k);
-  const params = paramsSchema.parse({ company: get("company"), period: get("period"), tab: get("tab") ?? undefined, edit: get("edit"), saved: get("saved"), view: get("view") });
+  const params = paramsSchema.parse({
+    company: get("company"),
+    period: get("period"),
+    tab: get("tab") ?? undefined,
+    edit: get("edit"),
+    saved: get("saved"),
+    view: get("view"),
+  });
   const canEdit = canWriteRoute(user, "routes/ij.report_save");
-  const defaults = { company: params.company ?? BUSINESS_UNITS[0], period: params.period ?? monthKeyOfDate(addMonthsToDate(new Date(), -1)) };
-  if (!params.company || !params.period || params.view) return { params, defaults, canEdit, report: null, header: null };
+  const defaults = {
+    company: params.company ?? BUSINESS_UNITS[0],
+    period: params.period ?? monthKeyOfDate(addMonthsToDate(new Date(), -1)),
+  };
+  if (!params.company || !params.period || params.view)
+    return { params, defaults, canEdit, report: null, header: null };
   const month = monthStartOfKey(params.period)!;
   const [report, responsible] = await Promise.all([fpaReport(params.company, month), findResponsible(params.company)]);
   return {
@@ -84,8 +95,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const value = parseBrazilianNumber(parsed.data.rf_n);
   if (value === null) return data<ActionResult>({ error: t.fpaValueInvalid }, { status: 400 });
   const month = monthStartOfKey(parsed.data.period);
-  if (!month || !isBusinessUnit(parsed.data.company)) return data<ActionResult>({ error: messages.badRequest }, { status: 400 });
-  const saved = await setForecast({ businessUnitID: parsed.data.company, account: parsed.data.account, month, forecast: value, user: user.email });
+  if (!month || !isBusinessUnit(parsed.data.company))
+    return data<ActionResult>({ error: messages.badRequest }, { status: 400 });
+  const saved = await setForecast({
+    businessUnitID: parsed.data.company,
+    account: parsed.data.account,
+    month,
+    forecast: value,
+    user: user.email,
+  });
   if (!saved) return data<ActionResult>({ error: t.rowNotFound }, { status: 404 });
   const url = new URL(request.url);
   url.searchParams.delete("edit");
@@ -114,8 +132,16 @@ export default function FpaReportPage() {
     <section className="report-page">
       <nav className="report-breadcrumb" aria-label="breadcrumb">
         <ol>
-          <li>{showFilter ? <span aria-current="page">{t.breadcrumbFiltering}</span> : <Link to={with_({ view: "filter", edit: null, saved: null })}>{t.breadcrumbFiltering}</Link>}</li>
-          <li>{showFilter ? <span>{t.breadcrumbReport}</span> : <span aria-current="page">{t.breadcrumbReport}</span>}</li>
+          <li>
+            {showFilter ? (
+              <span aria-current="page">{t.breadcrumbFiltering}</span>
+            ) : (
+              <Link to={with_({ view: "filter", edit: null, saved: null })}>{t.breadcrumbFiltering}</Link>
+            )}
+          </li>
+          <li>
+            {showFilter ? <span>{t.breadcrumbReport}</span> : <span aria-current="page">{t.breadcrumbReport}</span>}
+          </li>
         </ol>
       </nav>
       <h1>{t.fpaTitle}</h1>
@@ -143,7 +169,13 @@ export default function FpaReportPage() {
           {!report ? (
             <Alert tone="info">{messages.noDataFound}</Alert>
           ) : params.tab === "current" ? (
-            <CurrentTable rows={report.current} params={params} canEdit={canEdit} editLink={(id) => with_({ edit: id, saved: null })} undoLink={with_({ edit: null })} />
+            <CurrentTable
+              rows={report.current}
+              params={params}
+              canEdit={canEdit}
+              editLink={(id) => with_({ edit: id, saved: null })}
+              undoLink={with_({ edit: null })}
+            />
           ) : (
             <VarianceTable rows={report.variances} />
           )}
@@ -198,11 +230,18 @@ function useTree<Row extends TreeRow>(rows: readonly Row[]) {
   const hasChildren = new Set(rows.map((r) => r.parentId));
   const labelCell = (row: Row) => (
     <th scope="row" className={indent(row, rows)}>
-      {hasChildren.has(row.id) ? <TreeToggle label={row.acc_description} open={!collapsed.keys.has(row.id)} onToggle={() => collapsed.toggle(row.id)} /> : null}
+      {hasChildren.has(row.id) ? (
+        <TreeToggle
+          label={row.acc_description}
+          open={!collapsed.keys.has(row.id)}
+          onToggle={() => collapsed.toggle(row.id)}
+        />
+      ) : null}
       {row.acc_description}
     </th>
   );
-  const hidden = (row: Row) => !visibleInTree({ key: row.id, parentKey: row.parentId }, items, collapsed.keys) || undefined;
+  const hidden = (row: Row) =>
+    !visibleInTree({ key: row.id, parentKey: row.parentId }, items, collapsed.keys) || undefined;
   return { labelCell, hidden };
 }
 
@@ -225,13 +264,22 @@ function CurrentTable({
       <table>
         <caption className="visually-hidden">{t.tabCurrent}</caption>
         <thead>
-          <HeaderRow first="acc_description" numeric={["priorY", "priorM", "actual", "rf_n"]} extra={canEdit ? <th scope="col">{t.columnActions}</th> : null} />
+          <HeaderRow
+            first="acc_description"
+            numeric={["priorY", "priorM", "actual", "rf_n"]}
+            extra={canEdit ? <th scope="col">{t.columnActions}</th> : null}
+          />
         </thead>
         <tbody>
           {rows.map((row) => {
             const editing = canEdit && row.type === "row" && params.edit === row.id;
             return (
-              <tr key={row.id} className={`tree-row tree-row--${row.type}${editing ? " tree-row--edited" : ""}`} hidden={hidden(row)} data-row-key={row.id}>
+              <tr
+                key={row.id}
+                className={`tree-row tree-row--${row.type}${editing ? " tree-row--edited" : ""}`}
+                hidden={hidden(row)}
+                data-row-key={row.id}
+              >
                 {labelCell(row)}
                 <td className="report-num">{formatAmount(row.priorY)}</td>
                 <td className="report-num">{formatAmount(row.priorM)}</td>
@@ -243,7 +291,14 @@ function CurrentTable({
                       <input type="hidden" name="company" value={params.company ?? ""} />
                       <input type="hidden" name="period" value={params.period ?? ""} />
                       <input type="hidden" name="account" value={row.id} />
-                      <input className="tree-input" name="rf_n" aria-label={`rf_n ${row.acc_description}`} defaultValue={formatAmount(row.rf_n)} inputMode="decimal" autoFocus />
+                      <input
+                        className="tree-input"
+                        name="rf_n"
+                        aria-label={`rf_n ${row.acc_description}`}
+                        defaultValue={formatAmount(row.rf_n)}
+                        inputMode="decimal"
+                        autoFocus
+                      />
                     </Form>
                   ) : (
                     formatAmount(row.rf_n)
@@ -253,15 +308,29 @@ function CurrentTable({
                   <td>
                     {row.type !== "row" ? null : editing ? (
                       <div className="report-actions">
-                        <button type="submit" form={`fpa-edit-${row.id}`} className="button button--primary button--small">
+                        <button
+                          type="submit"
+                          form={`fpa-edit-${row.id}`}
+                          className="button button--primary button--small"
+                        >
                           {t.fpaSave}
                         </button>
-                        <Link to={undoLink} preventScrollReset replace className="button button--secondary button--small">
+                        <Link
+                          to={undoLink}
+                          preventScrollReset
+                          replace
+                          className="button button--secondary button--small"
+                        >
                           {t.fpaUndo}
                         </Link>
                       </div>
                     ) : (
-                      <Link to={editLink(row.id)} preventScrollReset className="button button--secondary button--small" aria-label={t.fpaEditOf(row.acc_description)}>
+                      <Link
+                        to={editLink(row.id)}
+                        preventScrollReset
+                        className="button button--secondary button--small"
+                        aria-label={t.fpaEditOf(row.acc_description)}
+                      >
                         {t.fpaEdit}
                       </Link>
                     )}

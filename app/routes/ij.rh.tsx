@@ -46,7 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     q,
     selected,
     // What the month inputs show: the range as "YYYY-MM", or the text that was refused.
-    months: months.ok ? { from: monthKey(months.range.from), to: monthKey(months.range.to) } : { from: months.from, to: months.to },
+    months: months.ok
+      ? { from: monthKey(months.range.from), to: monthKey(months.range.to) }
+      : { from: months.from, to: months.to },
     monthError: months.ok ? null : months.error,
     error,
     scoped: scope.kind === "stores",
@@ -74,7 +76,11 @@ export default function HrPickerPage() {
       {scoped ? <p className="hr-page__note">{hrTexts.scopedNote(branches.length)}</p> : null}
 
       {/* key: a new URL (back/forward) resets the box, the choice and the months to what it holds. */}
-      <Form method="get" className="hr-picker" key={`${q}\u0000${selected ?? ""}\u0000${months.from}\u0000${months.to}`}>
+      <Form
+        method="get"
+        className="hr-picker"
+        key={`${q}\u0000${selected ?? ""}\u0000${months.from}\u0000${months.to}`}
+      >
         <fieldset className="hr-picker__branches">
           <legend>{hrTexts.filial}</legend>
           <div className="hr-picker__search">
@@ -107,12 +113,24 @@ export default function HrPickerPage() {
             )}
           </div>
           <p className="hr-picker__count" aria-live="polite">
-            {branches.length === 0 ? (scoped ? hrTexts.noBranchesScoped : hrTexts.noBranches) : shown.length === 0 ? hrTexts.noBranchMatches(query) : hrTexts.branchCount(shown.length, branches.length)}
+            {branches.length === 0
+              ? scoped
+                ? hrTexts.noBranchesScoped
+                : hrTexts.noBranches
+              : shown.length === 0
+                ? hrTexts.noBranchMatches(query)
+                : hrTexts.branchCount(shown.length, branches.length)}
           </p>
           <div className="hr-picker__list" id={listId} role="radiogroup" aria-label={hrTexts.branchListLabel}>
             {shown.map((name) => (
               <label key={name} className="hr-picker__option">
-                <input type="radio" name="filial" value={name} checked={choice === name} onChange={() => setChoice(name)} />
+                <input
+                  type="radio"
+                  name="filial"
+                  value={name}
+                  checked={choice === name}
+                  onChange={() => setChoice(name)}
+                />
                 <span>{name}</span>
               </label>
             ))}
@@ -124,7 +142,13 @@ export default function HrPickerPage() {
         {error ? <Alert tone="error">{error}</Alert> : null}
         <div className="hr-picker__actions">
           {/* Enabled only with a branch chosen (spec 001 §5); before hydration the server checks it instead. */}
-          <button type="submit" name="intent" value="generate" className="button button--primary" disabled={hydrated && (choice === null || busy)}>
+          <button
+            type="submit"
+            name="intent"
+            value="generate"
+            className="button button--primary"
+            disabled={hydrated && (choice === null || busy)}
+          >
             {hrTexts.generateReview}
           </button>
         </div>

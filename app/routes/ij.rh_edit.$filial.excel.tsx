@@ -11,7 +11,6 @@ import { hrTexts, messages } from "~/messages";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
 import { redirectWithToast } from "~/shared/toast.server";
 
-
 async function scopeOf(request: Request, filial: string, email: string) {
   const url = new URL(request.url);
   const months = resolveMonthRange(
@@ -46,5 +45,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const outcome = await importHrFile(file.stream, filial, months.range, user.email);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
   const id = await keepExcelReport(HR_DATASET, user.email, outcome.report);
-  return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}excel=${id}`, { type: "success", description: messages.saved });
+  return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}excel=${id}`, {
+    type: "success",
+    description: messages.saved,
+  });
 }

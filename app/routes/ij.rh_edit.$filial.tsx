@@ -103,7 +103,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     filial: filial.slice(0, FILIAL_MAX),
     canEdit: canWriteRoute(user, "routes/ij.rh_edit.$filial"),
     commentMax: HR_COMMENT_MAX,
-    months: months.ok ? { from: monthKey(months.range.from), to: monthKey(months.range.to) } : { from: months.from, to: months.to },
+    months: months.ok
+      ? { from: monthKey(months.range.from), to: monthKey(months.range.to) }
+      : { from: months.from, to: months.to },
     monthError: months.ok ? null : months.error,
     range: null,
     rows: [],
@@ -125,11 +127,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const excelHref = `${hrGridPath(filial, months.range).replace(/\?/, "/excel?")}`;
   const excel: ExcelPanelData = { exportHref: excelHref, importAction: excelHref, canImport: base.canEdit, report };
   const saveId = base.canEdit ? newSaveId() : "";
-  return data<GridData>({ ...base, notFound: false, range: months.range, rows: grid.rows, limited: grid.limited, people, excel, saveId });
+  return data<GridData>({
+    ...base,
+    notFound: false,
+    range: months.range,
+    rows: grid.rows,
+    limited: grid.limited,
+    people,
+    excel,
+    saveId,
+  });
 }
 
 /** Opening or closing a comment dialog changes only its URL parameter: the rows need no reload. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
   if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
   if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const without = (url: URL) => {
@@ -142,10 +158,21 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 };
 
 type ConfirmData = { lines: string[]; fields: Array<{ name: string; text: string }>; saveId: string };
-type ActionData = { error: string | null; fieldErrors?: Record<string, string>; commentError?: string; confirm?: ConfirmData };
+type ActionData = {
+  error: string | null;
+  fieldErrors?: Record<string, string>;
+  commentError?: string;
+  confirm?: ConfirmData;
+};
 
 function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "old" | "new">): string {
-  return hrTexts.confirmChange(change.nome, monthLabel(change.mes_apur), hrTexts.columns[change.field], formatFigure(change.field, change.old), formatFigure(change.field, change.new));
+  return hrTexts.confirmChange(
+    change.nome,
+    monthLabel(change.mes_apur),
+    hrTexts.columns[change.field],
+    formatFigure(change.field, change.old),
+    formatFigure(change.field, change.new),
+  );
 }
 
 /**
@@ -160,7 +187,8 @@ function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.rh_edit.$filial", request, "write");
   const filial = params.filial ?? "";
-  const refuse = (body: Omit<ActionData, "error"> & { error?: string | null }, status = 400) => data<ActionData>({ error: null, ...body }, { status });
+  const refuse = (body: Omit<ActionData, "error"> & { error?: string | null }, status = 400) =>
+    data<ActionData>({ error: null, ...body }, { status });
   const form = await request.formData().catch(() => null);
   const intent = form?.get("intent");
   if (!form || (intent !== "save" && intent !== "comment")) return refuse({ error: messages.invalidForm });
@@ -170,12 +198,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   let comment: { id: string; text: string } | null = null;
   if (intent === "save") {
     const read = readFigureForm(form.entries());
-    if (!read.ok) return refuse({ error: read.tooMany ? hrTexts.tooManyFields : hrTexts.fixErrors, fieldErrors: read.errors });
+    if (!read.ok)
+      return refuse({ error: read.tooMany ? hrTexts.tooManyFields : hrTexts.fixErrors, fieldErrors: read.errors });
     edits = read.edits;
   } else {
     const id = form.get("id");
     const text = form.get("comentario");
-    if (typeof id !== "string" || !/^[0-9a-f]{24}$/.test(id) || typeof text !== "string") return refuse({ error: messages.invalidForm });
+    if (typeof id !== "string" || !/^[0-9a-f]{24}$/.test(id) || typeof text !== "string")
+      return refuse({ error: messages.invalidForm });
     comment = { id, text: normalizeComment(text) };
     if (comment.text.length > HR_COMMENT_MAX) return refuse({ commentError: hrTexts.commentTooLong(HR_COMMENT_MAX) });
   }
@@ -194,15 +224,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (outcome.kind === "conflict") return refuse({ commentError: hrTexts.conflict(1) }, 409);
       return saved();
     }
-    const spent = saveId ? await countSpentSave(edits.map((e) => e.id), saveId) : 0;
+    const spent = saveId
+      ? await countSpentSave(
+          edits.map((e) => e.id),
+          saveId,
+        )
+      : 0;
     if (spent > 0) return refuse({ error: hrTexts.conflict(spent) }, 409);
     if (form.get("confirmed") !== "1") {
       const preview = await previewFigureChanges(filial, edits);
       if (preview.kind === "unknownRecords") return refuse({ error: hrTexts.unknownRecords });
-      if (preview.changes.length === 0) return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
+      if (preview.changes.length === 0)
+        return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
       const confirm = {
         lines: preview.changes.map(changeLine),
-        fields: preview.changes.map((c) => ({ name: figureInputName(c.field, c.id), text: formatFigure(c.field, c.new) })),
+        fields: preview.changes.map((c) => ({
+          name: figureInputName(c.field, c.id),
+          text: formatFigure(c.field, c.new),
+        })),
         saveId: saveId?.toHexString() ?? "",
       };
       return data<ActionData>({ error: null, confirm });
@@ -210,7 +249,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const outcome = await saveFigures(filial, edits, user.email, new Date(), undefined, saveId);
     if (outcome.kind === "unknownRecords") return refuse({ error: hrTexts.unknownRecords });
     if (outcome.kind === "noChanges") return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
-    if (outcome.conflicts > 0) return redirectWithToast(back, { type: "warning", description: hrTexts.conflict(outcome.conflicts) });
+    if (outcome.conflicts > 0)
+      return redirectWithToast(back, { type: "warning", description: hrTexts.conflict(outcome.conflicts) });
     return saved();
   } catch (error) {
     // The database refused or timed out: say so, keep what the user typed.
@@ -222,7 +262,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type PendingChange = { id: string; field: HrFigureField; text: string; value: number; row: HrAuxRow };
 
 /** The typed cells that differ from the stored values, and how many typed cells are invalid. */
-function pendingChanges(edits: GridEdits, rows: ReadonlyMap<string, HrAuxRow>): { changes: PendingChange[]; invalid: number } {
+function pendingChanges(
+  edits: GridEdits,
+  rows: ReadonlyMap<string, HrAuxRow>,
+): { changes: PendingChange[]; invalid: number } {
   const changes: PendingChange[] = [];
   let invalid = 0;
   for (const [id, fields] of Object.entries(edits)) {
@@ -273,7 +316,10 @@ export default function HrGridPage() {
     setClientError(null);
     setEdits((previous) => ({ ...previous, [id]: { ...previous[id], [field]: text } }));
   }, []);
-  const commentHref = useCallback((id: string) => `${gridUrl}${gridUrl.includes("?") ? "&" : "?"}${COMMENT_PARAM}=${id}`, [gridUrl]);
+  const commentHref = useCallback(
+    (id: string) => `${gridUrl}${gridUrl.includes("?") ? "&" : "?"}${COMMENT_PARAM}=${id}`,
+    [gridUrl],
+  );
   const closeComment = () => navigate(gridUrl, { replace: true, preventScrollReset: true });
 
   const confirmSave = () => {
@@ -290,7 +336,8 @@ export default function HrGridPage() {
   const saving = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname && !saving;
   const serverFieldErrors = actionData?.fieldErrors ?? NO_ERRORS;
-  const pageError = clientError ?? actionData?.error ?? (actionData?.commentError && !commentRow ? actionData.commentError : null);
+  const pageError =
+    clientError ?? actionData?.error ?? (actionData?.commentError && !commentRow ? actionData.commentError : null);
   const month = (m: Month) => monthLabel(m);
 
   return (
@@ -316,7 +363,12 @@ export default function HrGridPage() {
         </>
       ) : (
         <>
-          <Form method="get" action={hrGridPath(page.filial)} className="hr-toolbar" key={`${page.months.from}\u0000${page.months.to}`}>
+          <Form
+            method="get"
+            action={hrGridPath(page.filial)}
+            className="hr-toolbar"
+            key={`${page.months.from}\u0000${page.months.to}`}
+          >
             <MonthRangeFields from={page.months.from} to={page.months.to} error={page.monthError}>
               <button type="submit" className="button button--secondary">
                 {hrTexts.applyMonths}
@@ -368,14 +420,27 @@ export default function HrGridPage() {
                     />
                     <div className="hr-savebar">
                       <span className="hr-savebar__count" aria-live="polite">
-                        {hydrated ? (pending.changes.length > 0 ? hrTexts.changedCount(pending.changes.length) : hrTexts.noChanges) : null}
+                        {hydrated
+                          ? pending.changes.length > 0
+                            ? hrTexts.changedCount(pending.changes.length)
+                            : hrTexts.noChanges
+                          : null}
                       </span>
                       {hydrated ? (
-                        <button type="button" className="button button--secondary" disabled={Object.keys(edits).length === 0 || saving} onClick={() => setEdits({})}>
+                        <button
+                          type="button"
+                          className="button button--secondary"
+                          disabled={Object.keys(edits).length === 0 || saving}
+                          onClick={() => setEdits({})}
+                        >
                           {hrTexts.discard}
                         </button>
                       ) : null}
-                      <button type="submit" className="button button--primary" disabled={hydrated && (saving || pending.changes.length === 0)}>
+                      <button
+                        type="submit"
+                        className="button button--primary"
+                        disabled={hydrated && (saving || pending.changes.length === 0)}
+                      >
                         {hrTexts.save}
                       </button>
                     </div>
@@ -401,7 +466,12 @@ export default function HrGridPage() {
       {commentRow ? (
         <CommentDialog
           key={commentRow.id}
-          row={{ id: commentRow.id, nome: commentRow.nome, month: monthLabel(commentRow.mes_apur), comentario: commentRow.comentario }}
+          row={{
+            id: commentRow.id,
+            nome: commentRow.nome,
+            month: monthLabel(commentRow.mes_apur),
+            comentario: commentRow.comentario,
+          }}
           max={page.commentMax}
           action={commentHref(commentRow.id)}
           closeHref={gridUrl}
@@ -429,12 +499,27 @@ export default function HrGridPage() {
           </>
         }
       >
-        <ChangeList lines={pending.changes.map((c) => changeLine({ nome: c.row.nome, mes_apur: c.row.mes_apur, field: c.field, old: c.row[c.field], new: c.value }))} />
+        <ChangeList
+          lines={pending.changes.map((c) =>
+            changeLine({
+              nome: c.row.nome,
+              mes_apur: c.row.mes_apur,
+              field: c.field,
+              old: c.row[c.field],
+              new: c.value,
+            }),
+          )}
+        />
       </Dialog>
 
       {/* The confirmation without JavaScript: the server's list of changes, posted again with confirmed=1. */}
       {actionData?.confirm ? (
-        <PageDialog open onClose={() => navigate(gridUrl, { replace: true })} title={hrTexts.confirmTitle} description={hrTexts.confirmPrompt(actionData.confirm.lines.length)}>
+        <PageDialog
+          open
+          onClose={() => navigate(gridUrl, { replace: true })}
+          title={hrTexts.confirmTitle}
+          description={hrTexts.confirmPrompt(actionData.confirm.lines.length)}
+        >
           <ChangeList lines={actionData.confirm.lines} />
           <Form method="post" action={gridUrl}>
             <input type="hidden" name="intent" value="save" />

@@ -9,7 +9,9 @@ import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle },
+];
 
 /** /jobs/dashboard/{id}: an executed-jobs dashboard (panelType 2), full size with a loading overlay. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

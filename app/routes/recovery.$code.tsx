@@ -19,7 +19,10 @@ import { getClientIp } from "~/features/access/login-limit.server";
 
 // same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
 // their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.
-export const meta: MetaFunction = () => [{ title: messages.recoveryTitle }, { name: "referrer", content: "same-origin" }];
+export const meta: MetaFunction = () => [
+  { title: messages.recoveryTitle },
+  { name: "referrer", content: "same-origin" },
+];
 
 /** `/recovery/{code}`: password reset by code (spec 000 §2). Public; the code from the e-mail link is prefilled. */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -38,8 +41,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const form = await readForm(request);
   const submission = form ? parseSubmission(form, recoverySchema) : null;
-  if (!submission) return data<ActionData>({ done: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
-  if (submission.status !== "success") return data<ActionData>({ done: false, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+  if (!submission)
+    return data<ActionData>({ done: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+  if (submission.status !== "success")
+    return data<ActionData>({ done: false, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
 
   const { email, code, password, confirmPassword } = submission.value;
   const outcome = await confirmPasswordReset({ email, code, password, confirmPassword, ip: getClientIp(context) });
@@ -84,16 +89,30 @@ export default function RecoveryPage() {
         <Form method="post" {...getFormProps(form)}>
           <div className="field">
             <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
-            <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" inputMode="email" />
+            <input
+              {...getInputProps(fields.email, { type: "email" })}
+              key={fields.email.key}
+              autoComplete="username"
+              inputMode="email"
+            />
             <FieldError field={fields.email} />
           </div>
           <div className="field">
             <label htmlFor={fields.code.id}>{messages.codeLabel}</label>
-            <input {...getInputProps(fields.code, { type: "text" })} key={fields.code.key} autoComplete="one-time-code" inputMode="text" />
+            <input
+              {...getInputProps(fields.code, { type: "text" })}
+              key={fields.code.key}
+              autoComplete="one-time-code"
+              inputMode="text"
+            />
             <FieldError field={fields.code} />
           </div>
           <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
-          <button type="submit" className="button button--primary button--block" disabled={navigation.state === "submitting"}>
+          <button
+            type="submit"
+            className="button button--primary button--block"
+            disabled={navigation.state === "submitting"}
+          >
             {messages.resetPassword}
           </button>
         </Form>

@@ -32,7 +32,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { page, pageSize } = parseListParams(new URL(request.url));
   const result = await listFilesPage({ page, pageSize });
   return {
-    rows: result.items.map((f) => ({ id: f.id, originalName: f.originalName, user: f.user, timestamp: formatFileTimestamp(f.statusChangeDate) })),
+    rows: result.items.map((f) => ({
+      id: f.id,
+      originalName: f.originalName,
+      user: f.user,
+      timestamp: formatFileTimestamp(f.statusChangeDate),
+    })),
     total: result.total,
     page: result.page,
     pageSize: result.pageSize,
@@ -56,8 +61,15 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return data<DownloadResult>({ ok: false, error: messages.badRequest }, { status: 400 });
   const file = await findFileForDownload(parsed.data.fileId);
   const found = file ? await storedObjectState(file.bucket, file.originalFile) : "missing";
-  const url = file && found === "present" ? linkOrNull(() => portalDownloadLink(file.bucket, file.originalFile, file.originalName)) : null;
-  if (!url) return data<DownloadResult>({ ok: false, error: messages.downloadFailed }, { status: found === "missing" ? 404 : 502 });
+  const url =
+    file && found === "present"
+      ? linkOrNull(() => portalDownloadLink(file.bucket, file.originalFile, file.originalName))
+      : null;
+  if (!url)
+    return data<DownloadResult>(
+      { ok: false, error: messages.downloadFailed },
+      { status: found === "missing" ? 404 : 502 },
+    );
   if (parsed.data.mode === "fetch") return data<DownloadResult>({ ok: true, url, id: crypto.randomUUID() });
   return redirect(url);
 }
@@ -88,7 +100,11 @@ export default function FileRepositoryPage() {
     () => [
       { id: "originalName", header: jobTexts.columnOriginalName, cell: ({ row }) => row.original.originalName },
       { id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user },
-      { id: "timestamp", header: jobTexts.columnTimestamp, cell: ({ row }) => <span className="job-date">{row.original.timestamp}</span> },
+      {
+        id: "timestamp",
+        header: jobTexts.columnTimestamp,
+        cell: ({ row }) => <span className="job-date">{row.original.timestamp}</span>,
+      },
       {
         id: "download",
         header: () => <span className="visually-hidden">{jobTexts.download}</span>,
@@ -97,7 +113,11 @@ export default function FileRepositoryPage() {
             <input type="hidden" name="intent" value="download" />
             <input type="hidden" name="fileId" value={row.original.id} />
             <input type="hidden" name="mode" value={hydrated ? "fetch" : "document"} />
-            <button type="submit" className="button button--secondary button--small" aria-label={jobTexts.downloadOf(row.original.originalName)}>
+            <button
+              type="submit"
+              className="button button--secondary button--small"
+              aria-label={jobTexts.downloadOf(row.original.originalName)}
+            >
               {jobTexts.download}
             </button>
           </fetcher.Form>

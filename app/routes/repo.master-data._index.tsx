@@ -5,7 +5,12 @@ import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
+import {
+  FileFilter,
+  MASTER_DATA_TITLES,
+  MasterDataSectionsNav,
+  MasterDataTable,
+} from "~/features/repository-and-master-data/sections-nav";
 import { masterDataTexts, messages } from "~/messages";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
@@ -42,7 +47,12 @@ const searchParamsSchema = z.object({
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/repo.master-data._index", request);
   const url = new URL(request.url);
-  const { base, collection: requested, page, file } = searchParamsSchema.parse({
+  const {
+    base,
+    collection: requested,
+    page,
+    file,
+  } = searchParamsSchema.parse({
     base: url.searchParams.get("base") ?? undefined,
     collection: url.searchParams.get("collection") ?? undefined,
     page: url.searchParams.get("page") ?? undefined,

@@ -4,7 +4,12 @@ import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
+import {
+  FileFilter,
+  MASTER_DATA_TITLES,
+  MasterDataSectionsNav,
+  MasterDataTable,
+} from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
 import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";

@@ -4,7 +4,12 @@ import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { FileFilter, MASTER_DATA_TITLES, MasterDataSectionsNav, MasterDataTable } from "~/features/repository-and-master-data/sections-nav";
+import {
+  FileFilter,
+  MASTER_DATA_TITLES,
+  MasterDataSectionsNav,
+  MasterDataTable,
+} from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
 import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
@@ -25,7 +30,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { tab, page: pageNumber, file } = tabbedTableParams(PLANNING_TABS, url);
   const [page, excel] = await Promise.all([
     loadMasterDataTable(tab.collection, pageNumber, tab.columns, file),
-    masterDataExcelPanel(tabbedScreenTarget(SCREEN, PLANNING_TABS, url), "routes/repo.master-data.planejamento", user, url),
+    masterDataExcelPanel(
+      tabbedScreenTarget(SCREEN, PLANNING_TABS, url),
+      "routes/repo.master-data.planejamento",
+      user,
+      url,
+    ),
   ]);
   return {
     tabs: PLANNING_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),

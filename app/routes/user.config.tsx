@@ -12,13 +12,33 @@ import { useRuleForm } from "~/features/access/rule-form";
 import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
-import { AccessPageHeader, DialogActions, UserSearchForm, UserTable, useDialogUrls } from "~/features/access/user-admin";
+import {
+  AccessPageHeader,
+  DialogActions,
+  UserSearchForm,
+  UserTable,
+  useDialogUrls,
+} from "~/features/access/user-admin";
 import { NEW_USER_PARAM } from "~/features/access/user-list-params";
-import { createdUserUrl, listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import {
+  createdUserUrl,
+  listedUserOf,
+  noStoreHeaders,
+  parseUserListPaging,
+  userListData,
+  userListUrl,
+} from "~/features/access/user-list.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
-import { countTierUsers, createUser, deleteUser, listConfiguredUsers, pageOfTierUser, UserExistsError } from "~/features/access/accounts.server";
+import {
+  countTierUsers,
+  createUser,
+  deleteUser,
+  listConfiguredUsers,
+  pageOfTierUser,
+  UserExistsError,
+} from "~/features/access/accounts.server";
 import { redirectWithToast } from "~/shared/toast.server";
 import { formatDate } from "~/shared/dates";
 
@@ -45,7 +65,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const deleteEmail = await listedUserOf(url.searchParams.get("delete"), rows, ASSIGNABLE_TIERS);
   const newUser = rows.find((r) => r.email === url.searchParams.get(NEW_USER_PARAM)) ?? null;
   return data(
-    { ...userListData(list, rows, query), created: created ?? list.total, create: url.searchParams.get("create") === "1", deleteEmail, newUserId: newUser?.id ?? null, newUserEmail: newUser?.email ?? null },
+    {
+      ...userListData(list, rows, query),
+      created: created ?? list.total,
+      create: url.searchParams.get("create") === "1",
+      deleteEmail,
+      newUserId: newUser?.id ?? null,
+      newUserEmail: newUser?.email ?? null,
+    },
     { status: query.searchError ? 400 : 200, headers: noStoreHeaders },
   );
 }
@@ -69,13 +96,18 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form && intent === "create") {
     const submission = parseSubmission(form, createUserSchema);
     if (!submission) return data<ActionData>({ intent, result: formErrorReply(messages.invalidForm) }, { status: 400 });
-    if (submission.status !== "success") return data<ActionData>({ intent, result: submission.reply() }, { status: 400 });
-    const refuse = (message: string, status: number) => data<ActionData>({ intent, result: submission.reply({ formErrors: [message] }) }, { status });
+    if (submission.status !== "success")
+      return data<ActionData>({ intent, result: submission.reply() }, { status: 400 });
+    const refuse = (message: string, status: number) =>
+      data<ActionData>({ intent, result: submission.reply({ formErrors: [message] }) }, { status });
     let created: string;
     try {
       const outcome = await createUser(submission.value.email, admin.email);
       if (outcome.kind === "invalidInput") {
-        return data<ActionData>({ intent, result: submission.reply({ fieldErrors: { email: [messages.invalidEmail] } }) }, { status: 400 });
+        return data<ActionData>(
+          { intent, result: submission.reply({ fieldErrors: { email: [messages.invalidEmail] } }) },
+          { status: 400 },
+        );
       }
       // Nothing was created (mail not sent, provider busy): say so, so the admin can simply try again.
       if (outcome.kind === "failed") return refuse(outcome.message, 503);
@@ -86,7 +118,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     // The list opens on the page where the new user stands, its row highlighted, whatever page or search was shown.
     const page = await pageOfTierUser(created, parseUserListPaging(new URL(request.url)).pageSize);
-    return redirectWithToast(createdUserUrl(PAGE, request, created, page), { type: "success", description: messages.saved });
+    return redirectWithToast(createdUserUrl(PAGE, request, created, page), {
+      type: "success",
+      description: messages.saved,
+    });
   }
 
   if (form && intent === "delete") {
@@ -97,7 +132,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const { email } = submission.value;
     const outcome = await deleteUser(email);
     // The model answers the last page when this deletion emptied the one shown.
-    if (outcome.kind === "deleted") return redirectWithToast(backToList, { type: "success", description: messages.userDeleted });
+    if (outcome.kind === "deleted")
+      return redirectWithToast(backToList, { type: "success", description: messages.userDeleted });
     const error = outcome.kind === "notFound" ? messages.userNotFound : messages.userProtected;
     return data<ActionData>({ intent, result: submission.reply({ formErrors: [error] }), email }, { status: 400 });
   }
@@ -110,12 +146,28 @@ export async function action({ request }: ActionFunctionArgs) {
  * posting (without a form library: this page stays light); without JavaScript the server answers the same
  * messages. A server-only refusal (duplicate, provider) is an "OPS!" alert.
  */
-function CreateUserForm({ action, cancelHref, busy, result }: { action: string; cancelHref: string; busy: boolean; result: SubmissionResult<string[]> | null }) {
+function CreateUserForm({
+  action,
+  cancelHref,
+  busy,
+  result,
+}: {
+  action: string;
+  cancelHref: string;
+  busy: boolean;
+  result: SubmissionResult<string[]> | null;
+}) {
   const { errors, formProps, initialValue } = useRuleForm(createUserErrors, result);
   const emailErrors = errors.email ?? [];
   const refilled = typeof initialValue.email === "string" ? initialValue.email : undefined;
   return (
-    <Form method="post" action={action} id="create" aria-describedby={errors[""]?.length ? "create-error" : undefined} {...formProps}>
+    <Form
+      method="post"
+      action={action}
+      id="create"
+      aria-describedby={errors[""]?.length ? "create-error" : undefined}
+      {...formProps}
+    >
       <input type="hidden" name="intent" value="create" />
       <FormErrors id="create-error" errors={errors[""]} title={messages.ops} />
       <div className="field">
@@ -202,11 +254,18 @@ export default function UserConfigPage() {
           </Link>
         }
       />
-      {actionData?.intent === "unknown" ? <FormErrors id="user-config-errors" errors={formErrorsOf(actionData.result)} /> : null}
+      {actionData?.intent === "unknown" ? (
+        <FormErrors id="user-config-errors" errors={formErrorsOf(actionData.result)} />
+      ) : null}
       <UserSearchForm listPath={PAGE} list={list} />
       <UserTable list={list} columns={columns} caption={messages.usersCreated(created)} highlightedRowId={newUserId} />
 
-      <PageDialog open={createOpen} onClose={dialogs.close} title={messages.createUserTitle} description={messages.createUserPrompt}>
+      <PageDialog
+        open={createOpen}
+        onClose={dialogs.close}
+        title={messages.createUserTitle}
+        description={messages.createUserPrompt}
+      >
         {/* A new form (empty, no old messages) each time the dialog is opened. */}
         <CreateUserForm
           key={location.key}

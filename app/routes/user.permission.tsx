@@ -11,8 +11,20 @@ import { setTierSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { TierChoices } from "~/features/access/tier-choices";
-import { AccessPageHeader, DialogActions, UserSearchForm, UserTable, useDialogUrls } from "~/features/access/user-admin";
-import { listedUserOf, noStoreHeaders, parseUserListPaging, userListData, userListUrl } from "~/features/access/user-list.server";
+import {
+  AccessPageHeader,
+  DialogActions,
+  UserSearchForm,
+  UserTable,
+  useDialogUrls,
+} from "~/features/access/user-admin";
+import {
+  listedUserOf,
+  noStoreHeaders,
+  parseUserListPaging,
+  userListData,
+  userListUrl,
+} from "~/features/access/user-list.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { messages } from "~/messages";
@@ -38,11 +50,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = parseUserListPaging(url);
   const list = await listUsersForPermissionGrid(query);
-  const rows: PermissionRow[] = list.rows.map((u) => ({ id: u.id, email: u.user, name: u.name, tier: isTier(u.type) ? u.type : null }));
+  const rows: PermissionRow[] = list.rows.map((u) => ({
+    id: u.id,
+    email: u.user,
+    name: u.name,
+    tier: isTier(u.type) ? u.type : null,
+  }));
   const tier = url.searchParams.get("tier");
   const email = isTier(tier) ? await listedUserOf(url.searchParams.get("user"), rows, ASSIGNABLE_TIERS) : null;
   const pending = email && isTier(tier) ? { email, tier } : null;
-  return data({ ...userListData(list, rows, query), pending }, { status: query.searchError ? 400 : 200, headers: noStoreHeaders });
+  return data(
+    { ...userListData(list, rows, query), pending },
+    { status: query.searchError ? 400 : 200, headers: noStoreHeaders },
+  );
 }
 
 type ActionData = { result: SubmissionResult<string[]> };
@@ -52,12 +72,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRouteAccess("routes/user.permission", request);
   const form = await readForm(request);
   const submission = form ? parseSubmission(form, setTierSchema) : null;
-  if (submission?.status !== "success") return data<ActionData>({ result: formErrorReply(messages.invalidForm) }, { status: 400 });
-  const refuse = (message: string) => data<ActionData>({ result: submission.reply({ formErrors: [message] }) }, { status: 400 });
+  if (submission?.status !== "success")
+    return data<ActionData>({ result: formErrorReply(messages.invalidForm) }, { status: 400 });
+  const refuse = (message: string) =>
+    data<ActionData>({ result: submission.reply({ formErrors: [message] }) }, { status: 400 });
   const outcome = await setUserTier(submission.value.user, submission.value.tier, admin.email);
   switch (outcome.kind) {
     case "saved":
-      return redirectWithToast(userListUrl(PAGE, request), { type: "success", description: messages.permissionAssigned });
+      return redirectWithToast(userListUrl(PAGE, request), {
+        type: "success",
+        description: messages.permissionAssigned,
+      });
     case "invalidTier":
       return refuse(messages.invalidTier);
     case "unknownUser":
@@ -83,7 +108,9 @@ export default function UserPermissionPage() {
       {
         id: "permission",
         header: messages.columnPermission,
-        cell: ({ row }) => <TierChoices action={PAGE} user={row.original.email} current={row.original.tier} keep={keptParams} />,
+        cell: ({ row }) => (
+          <TierChoices action={PAGE} user={row.original.email} current={row.original.tier} keep={keptParams} />
+        ),
       },
     ],
     // keptParams come from the current search: the forms are rebuilt when it changes.

@@ -5,8 +5,21 @@ import { DEMO_ACCOUNTS, demoAccountNote } from "./accounts";
 
 /** The account list `npm run demo` prints says what each account opens, and it is true (issue 55 §5). */
 
-const FLAGS: FeatureFlag[] = ["dashboard", "report", "jobsExecuted", "masterRepository", "upload", "planning", "explorer", "financialStatement", "auxCurrentMonth"];
-const everyFlagOn = { features: Object.fromEntries(FLAGS.map((f) => [f, true])) as Record<FeatureFlag, boolean>, hrEditorTypes: DEFAULT_HR_EDITOR_TYPES };
+const FLAGS: FeatureFlag[] = [
+  "dashboard",
+  "report",
+  "jobsExecuted",
+  "masterRepository",
+  "upload",
+  "planning",
+  "explorer",
+  "financialStatement",
+  "auxCurrentMonth",
+];
+const everyFlagOn = {
+  features: Object.fromEntries(FLAGS.map((f) => [f, true])) as Record<FeatureFlag, boolean>,
+  hrEditorTypes: DEFAULT_HR_EDITOR_TYPES,
+};
 const noteOf = (email: string) => demoAccountNote(DEMO_ACCOUNTS.find((a) => a.email === email)!, everyFlagOn);
 
 describe("the demo's printed account list", () => {

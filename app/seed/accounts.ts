@@ -52,7 +52,9 @@ const AREAS: ReadonlyArray<{ label: string; route: RouteId; mode?: AccessMode }>
 
 /** What the demo list says an account opens: read from the access table, so it is true under any configuration. */
 export function demoAccountNote(account: DemoAccount, context: AccessContext): string {
-  const opens = AREAS.filter((a) => canAccessRoute(account.type, a.route, context, a.mode ?? "read")).map((a) => a.label);
+  const opens = AREAS.filter((a) => canAccessRoute(account.type, a.route, context, a.mode ?? "read")).map(
+    (a) => a.label,
+  );
   // HR read only when it may read but not edit.
   const shown = opens.includes("HR (edits)") ? opens.filter((l) => l !== "HR (read only)") : opens;
   return [shown.join(", "), account.note].filter(Boolean).join("; ");

@@ -8,8 +8,19 @@ import { generateDashboards } from "./dashboards";
  * case: a dashboard is listed in the same group as the pages of the navigation (e.g. "Jobs executados").
  */
 describe("seeded dashboard names", () => {
-  const names = generateDashboards({ random: new Random(1, "names"), scale: 1, reference: new Date("2026-11-01T00:00:00Z"), tenantId: "journey", bucket: "b" }).map((d) => d.panelLabel);
-  const fold = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+  const names = generateDashboards({
+    random: new Random(1, "names"),
+    scale: 1,
+    reference: new Date("2026-11-01T00:00:00Z"),
+    tenantId: "journey",
+    bucket: "b",
+  }).map((d) => d.panelLabel);
+  const fold = (text: string) =>
+    text
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .trim();
 
   it("are distinct from each other, ignoring case and accents", () => {
     expect(new Set(names.map(fold)).size).toBe(names.length);

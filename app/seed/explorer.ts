@@ -4,10 +4,36 @@ import { randomInstantBefore, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";
 import { BRANCHES, BRANDS, COST_CENTERS, TAXONOMY } from "./vocabulary";
 
-type Slots = { brand: string; city: string; pct: number; qty: string; channel: string; area: string; category: string; month: string };
-type Template = { category: string; titles: readonly ((s: Slots) => string)[]; sentences: readonly ((s: Slots) => string)[] };
+type Slots = {
+  brand: string;
+  city: string;
+  pct: number;
+  qty: string;
+  channel: string;
+  area: string;
+  category: string;
+  month: string;
+};
+type Template = {
+  category: string;
+  titles: readonly ((s: Slots) => string)[];
+  sentences: readonly ((s: Slots) => string)[];
+};
 
-const MONTHS = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"];
+const MONTHS = [
+  "janeiro",
+  "fevereiro",
+  "março",
+  "abril",
+  "maio",
+  "junho",
+  "julho",
+  "agosto",
+  "setembro",
+  "outubro",
+  "novembro",
+  "dezembro",
+];
 
 const TEMPLATES: readonly Template[] = [
   {
@@ -41,10 +67,7 @@ const TEMPLATES: readonly Template[] = [
   },
   {
     category: "Energia",
-    titles: [
-      (s) => `Geração solar das usinas em ${s.month}`,
-      (s) => `Economia de energia nas lojas de ${s.city}`,
-    ],
+    titles: [(s) => `Geração solar das usinas em ${s.month}`, (s) => `Economia de energia nas lojas de ${s.city}`],
     sentences: [
       (s) => `As usinas de geração distribuída produziram ${s.qty} MWh, ${s.pct}% acima do previsto.`,
       (s) => `As lojas de ${s.city} reduziram o consumo de energia elétrica em ${s.pct}% com a troca da iluminação.`,
@@ -54,10 +77,7 @@ const TEMPLATES: readonly Template[] = [
   },
   {
     category: "Financeiro",
-    titles: [
-      (s) => `Fechamento contábil de ${s.month}`,
-      (s) => `Revisão de forecast do centro de custo ${s.area}`,
-    ],
+    titles: [(s) => `Fechamento contábil de ${s.month}`, (s) => `Revisão de forecast do centro de custo ${s.area}`],
     sentences: [
       (s) => `O centro de custo ${s.area} encerrou o mês ${s.pct}% abaixo do orçamento.`,
       () => "As despesas com pessoal seguiram em linha com o forecast da última revisão.",
@@ -80,10 +100,7 @@ const TEMPLATES: readonly Template[] = [
   },
   {
     category: "Marketing",
-    titles: [
-      (s) => `Campanha de lançamento ${s.brand}`,
-      (s) => `Resultados de mídia digital em ${s.month}`,
-    ],
+    titles: [(s) => `Campanha de lançamento ${s.brand}`, (s) => `Resultados de mídia digital em ${s.month}`],
     sentences: [
       (s) => `A campanha da marca ${s.brand} alcançou ${s.qty} pessoas nas redes sociais.`,
       (s) => `O investimento em mídia digital gerou retorno de ${s.pct}% sobre o planejado.`,
@@ -93,7 +110,14 @@ const TEMPLATES: readonly Template[] = [
   },
 ];
 
-const SOURCES = ["Intranet", "Relatório semanal", "Ata de reunião", "E-mail corporativo", "Base de conhecimento", "Comunicado interno"];
+const SOURCES = [
+  "Intranet",
+  "Relatório semanal",
+  "Ata de reunião",
+  "E-mail corporativo",
+  "Base de conhecimento",
+  "Comunicado interno",
+];
 
 function formatQty(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ".");
@@ -124,6 +148,13 @@ export function generateExplorerDocuments(ctx: SeedContext): ExplorerDocument[] 
       .sample(template.sentences, random.int(2, 4))
       .map((sentence) => sentence(s))
       .join(" ");
-    return explorerDocument({ _id: random.objectId(date), title, body, source: random.pick(SOURCES), category: template.category, date });
+    return explorerDocument({
+      _id: random.objectId(date),
+      title,
+      body,
+      source: random.pick(SOURCES),
+      category: template.category,
+      date,
+    });
   });
 }

@@ -8,12 +8,24 @@ import { DEFAULT_SEED, Random } from "./random";
 /** The forecast demo data: which scenarios, which months, actuals where closed and forecasts where open. */
 
 const reference = new Date(Date.UTC(2026, 2, 1));
-const records: ForecastRecord[] = [...generateForecast({ random: new Random(DEFAULT_SEED, "test"), scale: 0.01, reference, tenantId: "t", bucket: "b" })];
+const records: ForecastRecord[] = [
+  ...generateForecast({ random: new Random(DEFAULT_SEED, "test"), scale: 0.01, reference, tenantId: "t", bucket: "b" }),
+];
 const scenarios = [...new Set(records.map((r) => r.rf))].filter((rf) => rf !== "actual").sort();
 
 describe("the forecast seed", () => {
   it("has RF1–RF4 of the reference year and the year before, and the RF1 of the next year", () => {
-    expect(scenarios).toEqual(["RF1 2025", "RF1 2026", "RF1 2027", "RF2 2025", "RF2 2026", "RF3 2025", "RF3 2026", "RF4 2025", "RF4 2026"]);
+    expect(scenarios).toEqual([
+      "RF1 2025",
+      "RF1 2026",
+      "RF1 2027",
+      "RF2 2025",
+      "RF2 2026",
+      "RF3 2025",
+      "RF3 2026",
+      "RF4 2025",
+      "RF4 2026",
+    ]);
   });
 
   it("gives every scenario several cost centres, each account with every month of the window", () => {
@@ -23,8 +35,16 @@ describe("the forecast seed", () => {
       const centres = new Set(mine.map((r) => r.cost_center_concat));
       expect(centres.size, rf).toBeGreaterThanOrEqual(2);
       const byAccount = new Map<string, Set<number>>();
-      for (const r of mine) byAccount.set(`${r.cost_center_concat}|${r.account_concat}`, (byAccount.get(`${r.cost_center_concat}|${r.account_concat}`) ?? new Set()).add(monthOfDate(r.data_ref)));
-      for (const [account, months] of byAccount) expect([...months].sort((a, b) => a - b), `${rf} ${account}`).toEqual(windowMonths(calendar));
+      for (const r of mine)
+        byAccount.set(
+          `${r.cost_center_concat}|${r.account_concat}`,
+          (byAccount.get(`${r.cost_center_concat}|${r.account_concat}`) ?? new Set()).add(monthOfDate(r.data_ref)),
+        );
+      for (const [account, months] of byAccount)
+        expect(
+          [...months].sort((a, b) => a - b),
+          `${rf} ${account}`,
+        ).toEqual(windowMonths(calendar));
     }
   });
 
@@ -43,7 +63,8 @@ describe("the forecast seed", () => {
 
   it("has the scenario each edit month of the reference year opens (Feb, May, Aug, Nov), and of the year before", () => {
     for (const year of [2025, 2026]) {
-      for (const month of [2, 5, 8, 11]) expect(scenarios, `${year}-${month}`).toContain(scenarioOpenOn({ year, month, day: 15 })?.name);
+      for (const month of [2, 5, 8, 11])
+        expect(scenarios, `${year}-${month}`).toContain(scenarioOpenOn({ year, month, day: 15 })?.name);
     }
   });
 });

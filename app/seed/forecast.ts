@@ -1,4 +1,10 @@
-import { RELEASE_POINT_NAMES, parseScenario, scenarioCalendar, scenarioName, windowMonths } from "~/features/forecast/release-points";
+import {
+  RELEASE_POINT_NAMES,
+  parseScenario,
+  scenarioCalendar,
+  scenarioName,
+  windowMonths,
+} from "~/features/forecast/release-points";
 import { monthStartDate } from "~/shared/months";
 import { roundTo2 } from "~/shared/pt-br-number";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
@@ -17,18 +23,29 @@ export type Scenario = { rf: string; anchor: Date; months: Date[]; firstForecast
  */
 export function forecastScenarios(reference: Date): Scenario[] {
   const year = reference.getUTCFullYear();
-  const names = [...[year - 1, year].flatMap((y) => RELEASE_POINT_NAMES.map((rp) => scenarioName(rp, y))), scenarioName("RF1", year + 1)];
+  const names = [
+    ...[year - 1, year].flatMap((y) => RELEASE_POINT_NAMES.map((rp) => scenarioName(rp, y))),
+    scenarioName("RF1", year + 1),
+  ];
   return names.map((rf) => {
     const calendar = scenarioCalendar(parseScenario(rf)!);
     const { year: y, month, day } = calendar.anchor;
-    return { rf, anchor: new Date(Date.UTC(y, month - 1, day)), months: windowMonths(calendar).map(monthStartDate), firstForecast: monthStartDate(calendar.firstForecastMonth) };
+    return {
+      rf,
+      anchor: new Date(Date.UTC(y, month - 1, day)),
+      months: windowMonths(calendar).map(monthStartDate),
+      firstForecast: monthStartDate(calendar.firstForecastMonth),
+    };
   });
 }
 
 /** The latest scenario whose anchor is not after the reference date. */
 export function currentScenario(reference: Date): Scenario {
   const started = forecastScenarios(reference).filter((s) => s.anchor.getTime() <= reference.getTime());
-  return started.sort((a, b) => a.anchor.getTime() - b.anchor.getTime())[started.length - 1] ?? forecastScenarios(reference)[0];
+  return (
+    started.sort((a, b) => a.anchor.getTime() - b.anchor.getTime())[started.length - 1] ??
+    forecastScenarios(reference)[0]
+  );
 }
 
 export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
@@ -59,7 +76,14 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
         const common = { ...account, account_concat: `${code} - ${description}`, acc_description: description };
         for (let m = ACTUAL_MONTHS; m >= 1; m--) {
           const data_ref = monthStart(ctx.reference, -m);
-          yield { _id: accountRandom.objectId(data_ref), rf: ACTUAL_SCENARIO, ...common, data_ref, value: actualOf(data_ref, accountRandom), forecast: 0 };
+          yield {
+            _id: accountRandom.objectId(data_ref),
+            rf: ACTUAL_SCENARIO,
+            ...common,
+            data_ref,
+            value: actualOf(data_ref, accountRandom),
+            forecast: 0,
+          };
         }
         for (const scenario of scenarios) {
           const drift = 0.9 + accountRandom.next() * 0.25;
@@ -68,7 +92,14 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
             const closed = data_ref < scenario.firstForecast && data_ref < referenceMonth;
             const actual = closed ? actualOf(data_ref, accountRandom) : 0;
             const forecast = closed ? actual : roundTo2(base * drift * (0.95 + accountRandom.next() * 0.1));
-            yield { _id: accountRandom.objectId(scenario.anchor), rf: scenario.rf, ...common, data_ref, value: actual, forecast };
+            yield {
+              _id: accountRandom.objectId(scenario.anchor),
+              rf: scenario.rf,
+              ...common,
+              data_ref,
+              value: actual,
+              forecast,
+            };
           }
         }
       }

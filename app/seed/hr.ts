@@ -27,9 +27,15 @@ export function generateHr(ctx: SeedContext): HrAuxRecord[] {
   let registration = 100_000;
   for (let b = 0; b < branchCount; b++) {
     const brandIndex = b % 3;
-    const branch = { marca_cod: String(brandIndex + 1).padStart(2, "0"), marca_desc: BRANDS[brandIndex], filial_cod: String(1001 + b), filial_nome: BRANCH_NAMES[b] };
+    const branch = {
+      marca_cod: String(brandIndex + 1).padStart(2, "0"),
+      marca_desc: BRANDS[brandIndex],
+      filial_cod: String(1001 + b),
+      filial_nome: BRANCH_NAMES[b],
+    };
     const employees = Array.from({ length: random.int(8, 15) }, (_, e) => {
-      const [cargo_cod, cargo_nome] = e === 0 ? STORE_ROLES[STORE_ROLES.length - 1] : random.weighted(STORE_ROLES.map((r) => [r, r[2]] as const));
+      const [cargo_cod, cargo_nome] =
+        e === 0 ? STORE_ROLES[STORE_ROLES.length - 1] : random.weighted(STORE_ROLES.map((r) => [r, r[2]] as const));
       registration += random.int(1, 40);
       return {
         matricula: String(registration),

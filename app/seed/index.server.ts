@@ -17,7 +17,11 @@ import {
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
-import { AttributeSetCollector, PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES } from "~/models/planning-attribute-sets.server";
+import {
+  AttributeSetCollector,
+  PLANNING_ATTRIBUTE_SETS,
+  PLANNING_ATTRIBUTE_VALUES,
+} from "~/models/planning-attribute-sets.server";
 import { REPORTS } from "~/models/reports.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { FISCAL_ITEMS } from "~/models/fiscal.server";
@@ -43,7 +47,13 @@ import {
 import { clearPlanningRecords, generatePlanning } from "./planning";
 import { DEFAULT_SEED, Random } from "./random";
 import { generateLedger, generateLedgerAccounts } from "./ledger";
-import { generateFinancialReports, generateFiscalItems, generateFpaResponsibles, generateReports, generateReviews } from "./reports";
+import {
+  generateFinancialReports,
+  generateFiscalItems,
+  generateFpaResponsibles,
+  generateReports,
+  generateReviews,
+} from "./reports";
 import { SeedObjects } from "./stored-objects";
 import { generateUsers } from "./users.server";
 
@@ -111,7 +121,12 @@ export const SEED_BATCH_SIZE = 5_000;
  * Inserts documents in unordered batches; returns how many were written. One batch is on its way to the database
  * while the next is generated, so the two processes work at the same time (batches still go one after another).
  */
-async function insertAll(db: Db, collection: string, docs: Iterable<Document>, log: (line: string) => void): Promise<number> {
+async function insertAll(
+  db: Db,
+  collection: string,
+  docs: Iterable<Document>,
+  log: (line: string) => void,
+): Promise<number> {
   const target = db.collection(collection);
   let batch: Document[] = [];
   let total = 0;
@@ -149,7 +164,10 @@ async function insertAll(db: Db, collection: string, docs: Iterable<Document>, l
 export const EMPTY_START_COLLECTIONS = [USER_PERMISSIONS, LOCAL_USERS, DASHBOARDS, MASTER_DATA_COLLECTIONS] as const;
 
 /** Writes the empty start's documents (EMPTY_START_COLLECTIONS); returns the count per collection. */
-export async function seedEmptyStart(db: Db, options: Pick<SeedOptions, "referenceDate" | "log" | "tenantId" | "bucket" | "seed"> = {}): Promise<Record<string, number>> {
+export async function seedEmptyStart(
+  db: Db,
+  options: Pick<SeedOptions, "referenceDate" | "log" | "tenantId" | "bucket" | "seed"> = {},
+): Promise<Record<string, number>> {
   const referenceInput = options.referenceDate ?? new Date();
   if (Number.isNaN(referenceInput.getTime())) throw new RangeError("referenceDate is not a valid date");
   const log = options.log ?? (() => {});
@@ -168,7 +186,12 @@ export async function seedEmptyStart(db: Db, options: Pick<SeedOptions, "referen
   const permissions = users.permissions.filter((p) => demo.has(p.user));
   const counts: Record<string, number> = {};
   counts[USER_PERMISSIONS] = await insertAll(db, USER_PERMISSIONS, permissions, log);
-  counts[LOCAL_USERS] = await insertAll(db, LOCAL_USERS, permissions.map((p) => localOf.get(p.user)!), log);
+  counts[LOCAL_USERS] = await insertAll(
+    db,
+    LOCAL_USERS,
+    permissions.map((p) => localOf.get(p.user)!),
+    log,
+  );
   counts[DASHBOARDS] = await insertAll(db, DASHBOARDS, generateDashboards(ctx), log);
   counts[MASTER_DATA_COLLECTIONS] = await insertAll(db, MASTER_DATA_COLLECTIONS, masterDataCollections(ctx), log);
   return counts;
@@ -180,7 +203,8 @@ export async function seedEmptyStart(db: Db, options: Pick<SeedOptions, "referen
  */
 export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<Record<string, number>> {
   const scale = options.scale ?? 1;
-  if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`scale must be a number above 0 (got ${String(options.scale)})`);
+  if (!Number.isFinite(scale) || scale <= 0)
+    throw new RangeError(`scale must be a number above 0 (got ${String(options.scale)})`);
   const referenceInput = options.referenceDate ?? new Date();
   if (Number.isNaN(referenceInput.getTime())) throw new RangeError("referenceDate is not a valid date");
   const log = options.log ?? (() => {});
@@ -230,7 +254,10 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   // Every stored file is registered by now. Their bytes go to the storage provider of the seeded bucket while the
   // remaining collections go to the database: rendering them keeps this process busy while it would wait on the
   // database.
-  const sink = await documentSink({ bucket: ctx.bucket, localRoot: options.dataDir ? path.resolve(options.dataDir, "uploads") : undefined });
+  const sink = await documentSink({
+    bucket: ctx.bucket,
+    localRoot: options.dataDir ? path.resolve(options.dataDir, "uploads") : undefined,
+  });
   const storing = objects.writeAll(sink);
   // Its failure is reported by the await below, not as unhandled while the collections are written.
   storing.catch(() => undefined);

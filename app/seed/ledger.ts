@@ -8,7 +8,12 @@ import { monthStart, type SeedContext } from "./context";
  * 24 months (9311: 12), 3,780 rows, are what the screens read; scaling them would only repeat accounts.
  */
 
-type AccountSpec = [code: string, category3: string, typical: number, flags?: { wc?: boolean; fiscal?: boolean; negative?: boolean }];
+type AccountSpec = [
+  code: string,
+  category3: string,
+  typical: number,
+  flags?: { wc?: boolean; fiscal?: boolean; negative?: boolean },
+];
 type GroupSpec = { category1: Category1; category2: string; accounts: AccountSpec[]; wc?: boolean };
 
 const CHART: GroupSpec[] = [

@@ -56,7 +56,13 @@ export const MASTER_DATA_CATALOGUE: readonly Omit<MasterDataCollectionRecord, "_
     collection_name: PRODUCT_MASTER_NOK,
     label_name: "Product NOK",
     collection_ok: 0,
-    fields: [{ sku: "SKU" }, { _lineNumber: "Linha" }, { urlPath: "Arquivo" }, { timeStamp: "Data" }, { Error: "Erro" }],
+    fields: [
+      { sku: "SKU" },
+      { _lineNumber: "Linha" },
+      { urlPath: "Arquivo" },
+      { timeStamp: "Data" },
+      { Error: "Erro" },
+    ],
     order: 2,
   },
   {
@@ -123,7 +129,10 @@ export function generateProducts(ctx: SeedContext): ProductMasterRow[] {
     const [variantPt, variantEn] = random.pick(VARIANTS);
     const size = random.pick(sub.sizes);
     const marca = random.pick(BRANDS);
-    const brandWord = marca.toUpperCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+    const brandWord = marca
+      .toUpperCase()
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "");
     // Codes grow with i, and the random step keeps them unique while looking irregular.
     const sku = String(80_000_000 + i * 17 + random.int(0, 16));
     const hero = random.chance(0.18) ? "hero" : "non-hero";
@@ -145,7 +154,11 @@ export function generateProducts(ctx: SeedContext): ProductMasterRow[] {
       abcd: random.weighted(ABCD_WEIGHTS),
       plc_local: plc,
       plc_localsku: plc,
-      plc_global: plc.startsWith("6") ? "Discontinued" : plc.startsWith("5") ? "Phase Out" : random.pick(PLC_GLOBAL.slice(0, 2)),
+      plc_global: plc.startsWith("6")
+        ? "Discontinued"
+        : plc.startsWith("5")
+          ? "Phase Out"
+          : random.pick(PLC_GLOBAL.slice(0, 2)),
       data_validade_sku: monthStart(ctx.reference, random.int(3, 36)),
       creationDate,
       urlPath: source.path,
@@ -196,13 +209,22 @@ export function generateChannels(ctx: SeedContext): ChannelRow[] {
     const prefix = random.pick(STORE_CHAIN_PREFIXES);
     const description = `${prefix} ${random.pick(STORE_CHAIN_NAMES)} ${random.pick(COMPANY_SUFFIXES)}`;
     const channel_siop =
-      prefix === "Distribuidora" || prefix === "Atacadão" ? "WHOLESALES" : random.weighted([
-        ["WHOLESALES", 3],
-        ["ONLINE_PARTNERS", 2],
-        ["FSS", 4],
-        ["BRANDSITE", 1],
-      ] as const);
-    return { _id: random.objectId(source.at), cnpj, description, channel_siop, urlPath: source.path, sourceFileId: null };
+      prefix === "Distribuidora" || prefix === "Atacadão"
+        ? "WHOLESALES"
+        : random.weighted([
+            ["WHOLESALES", 3],
+            ["ONLINE_PARTNERS", 2],
+            ["FSS", 4],
+            ["BRANDSITE", 1],
+          ] as const);
+    return {
+      _id: random.objectId(source.at),
+      cnpj,
+      description,
+      channel_siop,
+      urlPath: source.path,
+      sourceFileId: null,
+    };
   });
 }
 
@@ -240,10 +262,18 @@ export function generateSpend(ctx: SeedContext): SpendRow[] {
   const random = ctx.random.fork("planning_spend");
   const versions = spendVersions(ctx);
   const combos: { channel: string; marca: string; yearMonthDay: string }[] = [];
-  for (const yearMonthDay of versions) for (const channel of CHANNELS) for (const marca of BRANDS) combos.push({ channel, marca, yearMonthDay });
+  for (const yearMonthDay of versions)
+    for (const channel of CHANNELS) for (const marca of BRANDS) combos.push({ channel, marca, yearMonthDay });
   return combos.slice(combos.length - Math.min(combos.length, scaled(ctx, 2_000, 8))).map((combo) => {
-    const at = new Date(`${combo.yearMonthDay.slice(0, 4)}-${combo.yearMonthDay.slice(4, 6)}-${combo.yearMonthDay.slice(6)}T09:00:00Z`);
-    return { _id: random.objectId(at), ...combo, urlPath: `master-data/spend/SPEND_${combo.yearMonthDay}.csv`, sourceFileId: null };
+    const at = new Date(
+      `${combo.yearMonthDay.slice(0, 4)}-${combo.yearMonthDay.slice(4, 6)}-${combo.yearMonthDay.slice(6)}T09:00:00Z`,
+    );
+    return {
+      _id: random.objectId(at),
+      ...combo,
+      urlPath: `master-data/spend/SPEND_${combo.yearMonthDay}.csv`,
+      sourceFileId: null,
+    };
   });
 }
 
@@ -259,7 +289,9 @@ export function generateSpendNok(ctx: SeedContext): SpendNokRow[] {
   const versions = spendVersions(ctx);
   return Array.from({ length: scaled(ctx, 150, 3) }, () => {
     const yearMonthDay = random.pick(versions);
-    const timeStamp = new Date(`${yearMonthDay.slice(0, 4)}-${yearMonthDay.slice(4, 6)}-${yearMonthDay.slice(6)}T09:05:00Z`);
+    const timeStamp = new Date(
+      `${yearMonthDay.slice(0, 4)}-${yearMonthDay.slice(4, 6)}-${yearMonthDay.slice(6)}T09:05:00Z`,
+    );
     return {
       _id: random.objectId(timeStamp),
       channel: random.chance(0.7) ? random.pick(CHANNELS) : random.pick(["VAREJO", "LOJA", ""]),

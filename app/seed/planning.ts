@@ -1,6 +1,12 @@
 import type { Db } from "mongodb";
 import type { ProductMasterRow } from "~/models/master-data.server";
-import { CHANNELS, PLANNING_HISTORY, PLANNING_SAVES, type Channel, type PlanningQuantityRow } from "~/models/planning.server";
+import {
+  CHANNELS,
+  PLANNING_HISTORY,
+  PLANNING_SAVES,
+  type Channel,
+  type PlanningQuantityRow,
+} from "~/models/planning.server";
 import { monthStart, randomInstantBefore, scaled, type SeedContext } from "./context";
 
 /** Competency months of the plan: three closed months, the reference month and eight ahead. */
@@ -28,7 +34,8 @@ export function planningRowCount(ctx: SeedContext): number {
  * the rest in every month of the plan. So every life-cycle value of the catalogue has planned rows.
  */
 function monthsFor(plcLocal: string, months: readonly Date[], reference: Date): readonly Date[] {
-  if (plcLocal.startsWith("1") || plcLocal.startsWith("2")) return months.filter((m) => m.getTime() >= reference.getTime());
+  if (plcLocal.startsWith("1") || plcLocal.startsWith("2"))
+    return months.filter((m) => m.getTime() >= reference.getTime());
   if (plcLocal.startsWith("6")) return months.filter((m) => m.getTime() < reference.getTime());
   return months;
 }
@@ -37,7 +44,10 @@ function monthsFor(plcLocal: string, months: readonly Date[], reference: Date): 
  * One row per (SKU, channel, competency month) for SKUs of the product master, until the volume is reached.
  * Every SKU comes from the product master; every row starts at revision 0 (app/models/planning.server.ts).
  */
-export function* generatePlanning(ctx: SeedContext, products: readonly ProductMasterRow[]): Generator<PlanningQuantityRow> {
+export function* generatePlanning(
+  ctx: SeedContext,
+  products: readonly ProductMasterRow[],
+): Generator<PlanningQuantityRow> {
   const random = ctx.random.fork("planning_quantity");
   const target = planningRowCount(ctx);
   const perSku = CHANNELS.length * PLANNING_MONTH_OFFSETS.length;

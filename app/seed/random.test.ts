@@ -40,7 +40,13 @@ describe("Random", () => {
     const sample = r.sample([1, 2, 3, 4, 5, 6], 4);
     expect(new Set(sample).size).toBe(4);
     const counts = { a: 0, b: 0 };
-    for (let i = 0; i < 5000; i++) counts[r.weighted([["a", 9], ["b", 1]] as const)]++;
+    for (let i = 0; i < 5000; i++)
+      counts[
+        r.weighted([
+          ["a", 9],
+          ["b", 1],
+        ] as const)
+      ]++;
     expect(counts.a / 5000).toBeGreaterThan(0.85);
     expect(counts.a / 5000).toBeLessThan(0.95);
   });

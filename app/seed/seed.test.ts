@@ -90,7 +90,11 @@ describe("seeded data", () => {
     const row = await db.collection("planning_quantity").findOne({});
     expect(row?.dateRef.getUTCDate()).toBe(1);
     expect(Number.isInteger(row?.valor)).toBe(true);
-    expect(await db.collection("product_master").countDocuments({ categoria_principal_sku: { $nin: ["Makeup", "Skincare", "Haircare", "Fragrance", "Other"] } })).toBe(0);
+    expect(
+      await db.collection("product_master").countDocuments({
+        categoria_principal_sku: { $nin: ["Makeup", "Skincare", "Haircare", "Fragrance", "Other"] },
+      }),
+    ).toBe(0);
   });
 
   it("has unique painelIds, both panel types, and charts the native provider accepts and draws", async () => {
@@ -102,7 +106,8 @@ describe("seeded data", () => {
     for (const dashboard of dashboards) {
       for (const chart of dashboard.charts ?? []) {
         const pipeline = EJSON.parse(chart.pipeline, { relaxed: false }) as Document[];
-        for (const stage of pipeline) expect(CHART_PIPELINE_STAGES, `${chart.id}: ${Object.keys(stage)[0]}`).toContain(Object.keys(stage)[0]);
+        for (const stage of pipeline)
+          expect(CHART_PIPELINE_STAGES, `${chart.id}: ${Object.keys(stage)[0]}`).toContain(Object.keys(stage)[0]);
       }
       // Through the provider itself: its allowlists, its row cap, its error handling.
       const results = await runCharts(dashboard.charts);
@@ -110,7 +115,8 @@ describe("seeded data", () => {
         expect(result.error, `${dashboard.panelLabel} / ${result.id}`).toBeUndefined();
         expect(result.rows.length, `${dashboard.panelLabel} / ${result.id}`).toBeGreaterThan(0);
         if (result.kind === "kpi") expect(Number(result.rows[0].value), result.id).toBeGreaterThan(0);
-        if (result.kind === "bar" || result.kind === "line" || result.kind === "pie") expect(typeof result.rows[0].label, result.id).toBe("string");
+        if (result.kind === "bar" || result.kind === "line" || result.kind === "pie")
+          expect(typeof result.rows[0].label, result.id).toBe("string");
       }
     }
   });
@@ -125,13 +131,20 @@ describe("seeded data", () => {
   it("has the dashboard of planned quantity by channel and month, without losing any quantity", async () => {
     const { dashboard, chart, result } = await chartOf("Planejamento de Quantidades", "planned-by-channel-month");
     expect(dashboard.panelType).toBe(1);
-    expect(chart).toMatchObject({ title: "Quantidade planejada por canal e mês", kind: "bar", collection: "planning_quantity" });
+    expect(chart).toMatchObject({
+      title: "Quantidade planejada por canal e mês",
+      kind: "bar",
+      collection: "planning_quantity",
+    });
     const months = result.rows.map((r) => r.label as string);
     expect(months).toEqual([...months].sort());
     expect(months.every((m) => /^\d{4}-\d{2}$/.test(m))).toBe(true);
     for (const row of result.rows) expect(Object.keys(row).sort()).toEqual(["label", ...CHANNELS].sort());
     const pivotSum = result.rows.reduce((s, r) => s + CHANNELS.reduce((t, c) => t + (r[c] as number), 0), 0);
-    const [total] = await db.collection("planning_quantity").aggregate([{ $group: { _id: null, valor: { $sum: "$valor" } } }]).toArray();
+    const [total] = await db
+      .collection("planning_quantity")
+      .aggregate([{ $group: { _id: null, valor: { $sum: "$valor" } } }])
+      .toArray();
     expect(pivotSum).toBe(total.valor);
     // One month and one channel, counted directly.
     const [month] = months;
@@ -145,7 +158,11 @@ describe("seeded data", () => {
     const { dashboard, chart, result } = await chartOf("Jobs por status", "jobs-by-status-per-day");
     expect(dashboard.panelType).toBe(2);
     expect(chart.kind).toBe("bar");
-    expect(chart.labels).toMatchObject({ concluidos: "Concluídos", em_andamento: "Em andamento", com_erro: "Com erro" });
+    expect(chart.labels).toMatchObject({
+      concluidos: "Concluídos",
+      em_andamento: "Em andamento",
+      com_erro: "Com erro",
+    });
     const files = await db.collection("files").find({}).toArray();
     const expected = new Map<string, { concluidos: number; em_andamento: number; com_erro: number }>();
     for (const file of files) {
@@ -165,7 +182,9 @@ describe("seeded data", () => {
     expect(dashboard.panelType).toBe(1);
     const catalogue = await db.collection("master_data_collections").find({}).sort({ order: 1 }).toArray();
     const oks = catalogue.filter((c) => c.collection_ok === 1);
-    expect(result.rows).toEqual(oks.map((c) => ({ label: c.label_name, ok: counts[c.collection_name], nok: counts[`${c.collection_name}_nok`] })));
+    expect(result.rows).toEqual(
+      oks.map((c) => ({ label: c.label_name, ok: counts[c.collection_name], nok: counts[`${c.collection_name}_nok`] })),
+    );
     expect(result.rows.map((r) => r.label)).toEqual(["Product", "Channel", "Spend"]);
   });
 
@@ -203,7 +222,11 @@ describe("seeded data", () => {
   });
 
   it("names result fields with accents for the tables that screen readers read", async () => {
-    expect((await chartOf("Master Data OK x NOK", "master-data-collections")).chart.labels).toEqual({ colecao: "Coleção", nome: "Nome", base: "Base" });
+    expect((await chartOf("Master Data OK x NOK", "master-data-collections")).chart.labels).toEqual({
+      colecao: "Coleção",
+      nome: "Nome",
+      base: "Base",
+    });
     expect((await chartOf("Arquivos por usuário", "files-by-user")).chart.labels).toMatchObject({ usuario: "Usuário" });
   });
 
@@ -217,7 +240,9 @@ describe("seeded data", () => {
     const sample = await db.collection("local_users").findOne({ email: "gold@demo.local" });
     expect(await verifyPassword(DEMO_PASSWORD, sample!.passwordHash)).toBe(true);
     expect(await verifyPassword("wrong", sample!.passwordHash)).toBe(false);
-    const ordinary = await db.collection("user_permissions").countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"] } });
+    const ordinary = await db
+      .collection("user_permissions")
+      .countDocuments({ type: { $in: ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"] } });
     expect(ordinary).toBeGreaterThanOrEqual(60);
     expect(await db.collection("user_permissions").countDocuments({ createdAt: null })).toBeGreaterThan(0);
   });
@@ -229,7 +254,13 @@ describe("seeded data", () => {
     expect(await files.countDocuments({ status: 0, progress: 100 })).toBeGreaterThan(0);
     expect(await files.countDocuments({ status: { $ne: 0 } })).toBeGreaterThan(0);
     // The worker claims status 0, progress < 100 with an expired lease: seeded ones must stay as they are.
-    expect(await files.countDocuments({ status: 0, progress: { $lt: 100 }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: new Date("2099-01-01T00:00:00Z") } }] })).toBe(0);
+    expect(
+      await files.countDocuments({
+        status: 0,
+        progress: { $lt: 100 },
+        $or: [{ leaseUntil: null }, { leaseUntil: { $lte: new Date("2099-01-01T00:00:00Z") } }],
+      }),
+    ).toBe(0);
     const keys: string[] = await files.distinct("originalFile");
     expect(keys.length).toBe(counts.files);
     const one = await files.findOne({});
@@ -246,7 +277,8 @@ describe("seeded data", () => {
       expect(c.fields.length).toBeGreaterThan(0);
       for (const field of c.fields) expect(Object.keys(field)).toHaveLength(1);
       const row = await db.collection(c.collection_name).findOne({});
-      for (const field of c.fields) expect(row, `${c.collection_name}.${Object.keys(field)[0]}`).toHaveProperty(Object.keys(field)[0]);
+      for (const field of c.fields)
+        expect(row, `${c.collection_name}.${Object.keys(field)[0]}`).toHaveProperty(Object.keys(field)[0]);
     }
   });
 
@@ -261,14 +293,33 @@ describe("seeded data", () => {
   it("covers reports of both origins, some without url, and a ledger of the five business units", async () => {
     expect((await db.collection("reports").distinct("origin")).sort()).toEqual(["automatico", "manual"]);
     expect(await db.collection("reports").countDocuments({ url: null })).toBeGreaterThan(0);
-    expect((await db.collection("ledger").distinct("businessUnitID")).sort()).toEqual(["2236", "4313", "4664", "5454", "9311"]);
+    expect((await db.collection("ledger").distinct("businessUnitID")).sort()).toEqual([
+      "2236",
+      "4313",
+      "4664",
+      "5454",
+      "9311",
+    ]);
     expect(await db.collection("financial_reports").countDocuments({ url: { $exists: false } })).toBeGreaterThan(0);
   });
 
   it("has actuals, RF1–RF4 forecasts of this and last year and the RF1 of next year", async () => {
     const scenarios: string[] = await db.collection("forecast").distinct("rf");
-    expect(scenarios.sort()).toEqual(["RF1 2025", "RF1 2026", "RF1 2027", "RF2 2025", "RF2 2026", "RF3 2025", "RF3 2026", "RF4 2025", "RF4 2026", "actual"]);
-    const rf1 = await db.collection("forecast").distinct("data_ref", { rf: "RF1 2026", cost_center: "CC1001", account_concat: /^4/ });
+    expect(scenarios.sort()).toEqual([
+      "RF1 2025",
+      "RF1 2026",
+      "RF1 2027",
+      "RF2 2025",
+      "RF2 2026",
+      "RF3 2025",
+      "RF3 2026",
+      "RF4 2025",
+      "RF4 2026",
+      "actual",
+    ]);
+    const rf1 = await db
+      .collection("forecast")
+      .distinct("data_ref", { rf: "RF1 2026", cost_center: "CC1001", account_concat: /^4/ });
     expect(rf1.length).toBe(26);
   });
 

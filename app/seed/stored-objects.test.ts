@@ -32,7 +32,8 @@ function registry() {
     renders++;
     return Buffer.from(text);
   };
-  for (let i = 0; i < 20; i++) objects.need(`files/${i}.csv`, objects.shared(`variant-${i % 3}`, render(`content ${i % 3}`)));
+  for (let i = 0; i < 20; i++)
+    objects.need(`files/${i}.csv`, objects.shared(`variant-${i % 3}`, render(`content ${i % 3}`)));
   objects.need("reports/own.pdf", render("own"));
   return { objects, renders: () => renders };
 }

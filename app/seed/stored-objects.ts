@@ -1,5 +1,11 @@
 import { contentTypeOf, type DocumentSink } from "~/features/reports-and-financial/documents-store.server";
-import { renderDocx, renderPdf, renderXlsx, type DocSpec, type DocTable } from "~/features/reports-and-financial/documents-render.server";
+import {
+  renderDocx,
+  renderPdf,
+  renderXlsx,
+  type DocSpec,
+  type DocTable,
+} from "~/features/reports-and-financial/documents-render.server";
 import type { Random } from "./random";
 
 /**
@@ -76,7 +82,20 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A small table of indicators for a seeded report or file (deterministic for its random). */
 export function indicatorTable(random: Random, title: string, rows = 12): DocTable {
-  const names = ["Receita bruta", "Volume (un.)", "Ticket médio", "Margem bruta", "Estoque (dias)", "Ruptura (%)", "Sell-out", "Sell-in", "Devoluções", "Descontos", "Geração (MWh)", "Disponibilidade (%)"];
+  const names = [
+    "Receita bruta",
+    "Volume (un.)",
+    "Ticket médio",
+    "Margem bruta",
+    "Estoque (dias)",
+    "Ruptura (%)",
+    "Sell-out",
+    "Sell-in",
+    "Devoluções",
+    "Descontos",
+    "Geração (MWh)",
+    "Disponibilidade (%)",
+  ];
   return {
     title,
     columns: ["Indicador", "Mês", "Mês anterior", "Variação %"],
@@ -113,6 +132,7 @@ export async function renderByExtension(ext: string, spec: DocSpec): Promise<Buf
 }
 
 function csvOf(table: DocTable): string {
-  const quote = (v: string | number) => (typeof v === "number" ? String(v) : /[;"\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const quote = (v: string | number) =>
+    typeof v === "number" ? String(v) : /[;"\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
   return [table.columns.map(quote).join(";"), ...table.rows.map((r) => r.map(quote).join(";"))].join("\n") + "\n";
 }

@@ -60,7 +60,8 @@ export async function generateUsers(ctx: SeedContext): Promise<SeededUsers> {
 
   const add = (email: string, name: string, type: PermissionType | "", createdAt: Date | null, mustChange: boolean) => {
     const accountCreated = createdAt ?? addDays(ctx.reference, -720);
-    const stores = type === "USER BRONZE" || type === "USER SILVER" ? random.sample(BRANCH_NAMES, random.int(0, 2)) : [];
+    const stores =
+      type === "USER BRONZE" || type === "USER SILVER" ? random.sample(BRANCH_NAMES, random.int(0, 2)) : [];
     permissions.push({ _id: random.objectId(accountCreated), user: email, name, type, stores, createdAt });
     localUsers.push({
       _id: random.objectId(accountCreated),
@@ -74,7 +75,13 @@ export async function generateUsers(ctx: SeedContext): Promise<SeededUsers> {
   };
 
   DEMO_ACCOUNTS.forEach((account, i) =>
-    add(account.email, account.name, account.type, addDays(ctx.reference, -400 + i), account.mustChangePassword ?? false),
+    add(
+      account.email,
+      account.name,
+      account.type,
+      addDays(ctx.reference, -400 + i),
+      account.mustChangePassword ?? false,
+    ),
   );
 
   for (const [type, count] of ORDINARY_TIERS) {
@@ -92,7 +99,10 @@ export async function generateUsers(ctx: SeedContext): Promise<SeededUsers> {
   }
 
   const uploaders = permissions
-    .filter((p) => p.type === "USER BRONZE" || p.type === "USER SILVER" || p.type === "USER GOLD" || p.type === "SYSTEM ADMIN")
+    .filter(
+      (p) =>
+        p.type === "USER BRONZE" || p.type === "USER SILVER" || p.type === "USER GOLD" || p.type === "SYSTEM ADMIN",
+    )
     .map((p) => p.user);
   return { permissions, localUsers, uploaders };
 }

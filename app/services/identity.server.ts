@@ -27,7 +27,8 @@ export function getIdentityProvider(): IdentityProvider {
   const config = getConfig();
   if (config.identity.provider === "cognito") {
     const { userPoolId, clientId, clientSecret } = config.identity.cognito;
-    if (!userPoolId || !clientId) throw new Error("IDENTITY_PROVIDER=cognito needs COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID");
+    if (!userPoolId || !clientId)
+      throw new Error("IDENTITY_PROVIDER=cognito needs COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID");
     current = createCognitoIdentityProvider({ region: config.awsRegion, userPoolId, clientId, clientSecret });
   } else {
     current = createLocalIdentityProvider();

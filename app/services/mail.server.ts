@@ -14,10 +14,15 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
 
 const log = componentLogger("mail");
 
-type Transport = { sendMail(options: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown> };
+type Transport = {
+  sendMail(options: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+};
 let smtpTransport: { key: string; transport: Promise<Transport> } | undefined;
 
-async function getSmtpTransport(smtpUrl: string, timeouts: { connectionMs: number; sendMs: number }): Promise<Transport> {
+async function getSmtpTransport(
+  smtpUrl: string,
+  timeouts: { connectionMs: number; sendMs: number },
+): Promise<Transport> {
   const key = JSON.stringify([smtpUrl, timeouts]);
   if (smtpTransport?.key !== key) {
     smtpTransport = {
@@ -70,9 +75,20 @@ export async function sendMail(message: MailMessage): Promise<void> {
         timer = setTimeout(() => reject(new MailTimeoutError(connectionMs + sendMs)), connectionMs + sendMs);
       });
       await Promise.race([transport.sendMail({ from: config.mail.from, ...message, to }), deadline]);
-      log.info("mail sent", { relay: relayOf(config.mail.smtpUrl), to, subject: message.subject, durationMs: Date.now() - started });
+      log.info("mail sent", {
+        relay: relayOf(config.mail.smtpUrl),
+        to,
+        subject: message.subject,
+        durationMs: Date.now() - started,
+      });
     } catch (error) {
-      log.error("mail not sent", { relay: relayOf(config.mail.smtpUrl), to, subject: message.subject, durationMs: Date.now() - started, ...errorFields(error) });
+      log.error("mail not sent", {
+        relay: relayOf(config.mail.smtpUrl),
+        to,
+        subject: message.subject,
+        durationMs: Date.now() - started,
+        ...errorFields(error),
+      });
       throw error;
     } finally {
       clearTimeout(timer);
@@ -82,7 +98,16 @@ export async function sendMail(message: MailMessage): Promise<void> {
   const createdAt = new Date();
   const id = await insertOutboxMessage({ from: config.mail.from, ...message, to, createdAt });
   if (config.logLevel !== "silent" && config.logLevel !== "warn" && config.logLevel !== "error") {
-    console.info(JSON.stringify({ level: "info", time: createdAt.toISOString(), msg: "mail.outbox", id, to, subject: message.subject }));
+    console.info(
+      JSON.stringify({
+        level: "info",
+        time: createdAt.toISOString(),
+        msg: "mail.outbox",
+        id,
+        to,
+        subject: message.subject,
+      }),
+    );
   }
 }
 

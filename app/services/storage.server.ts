@@ -16,7 +16,13 @@ import { DOWNLOAD_LINK_TTL_MS, signDownloadToken } from "./storage/signed-link.s
  * from both stores can coexist after a switch.
  */
 
-export { UploadRejectedError, assertUploadAllowed, extensionOf, generateStorageKey, isStorageKey } from "./storage/keys.server";
+export {
+  UploadRejectedError,
+  assertUploadAllowed,
+  extensionOf,
+  generateStorageKey,
+  isStorageKey,
+} from "./storage/keys.server";
 export { StorageKeyError, StoredObjectNotFoundError } from "./storage/local.server";
 export { verifyDownloadToken } from "./storage/signed-link.server";
 export type { LocalObjectStore } from "./storage/local.server";
@@ -47,7 +53,13 @@ export function getS3Store(bucket?: string): S3ObjectStore {
   const cacheKey = JSON.stringify([config.awsRegion, name, endpoint, publicEndpoint, forcePathStyle, objectTagging]);
   let store = s3Stores.get(cacheKey);
   if (!store) {
-    store = new S3ObjectStore(name, { region: config.awsRegion, endpoint, publicEndpoint, forcePathStyle, objectTagging });
+    store = new S3ObjectStore(name, {
+      region: config.awsRegion,
+      endpoint,
+      publicEndpoint,
+      forcePathStyle,
+      objectTagging,
+    });
     s3Stores.set(cacheKey, store);
   }
   return store;
@@ -68,7 +80,10 @@ export function currentBucket(): string {
 export async function getDownloadUrl(bucket: string, key: string, filename: string, now = Date.now()): Promise<string> {
   if (bucket === LOCAL_BUCKET) {
     getLocalStore().resolve(key); // refuses keys outside the store before a link is issued
-    const token = signDownloadToken({ bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS }, getConfig().session.secret);
+    const token = signDownloadToken(
+      { bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS },
+      getConfig().session.secret,
+    );
     return `/download/${token}`;
   }
   return getS3Store(bucket).getDownloadUrl(key, filename);

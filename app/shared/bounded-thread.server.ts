@@ -29,7 +29,10 @@ export class ThreadLimitError extends Error {
 
 /** A failure of the caller's code on the thread, with the name and message of the error it threw. */
 export class ThreadFailedError extends Error {
-  constructor(message: string, readonly errorName: string) {
+  constructor(
+    message: string,
+    readonly errorName: string,
+  ) {
     super(message);
     this.name = "ThreadFailedError";
   }
@@ -176,7 +179,9 @@ export async function runOnBoundedThread<T>(options: {
       });
       // Past its heap the thread is ended with ERR_WORKER_OUT_OF_MEMORY; the process goes on.
       worker.once("error", (error: NodeJS.ErrnoException) =>
-        settle(() => reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new ThreadLimitError("memory", limits) : error)),
+        settle(() =>
+          reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new ThreadLimitError("memory", limits) : error),
+        ),
       );
       // After any answer still waiting on a progress report (settling twice changes nothing).
       worker.once("exit", () => {

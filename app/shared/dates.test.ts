@@ -49,21 +49,41 @@ describe("the wall clock of a zone, read from an offset kept per hour", () => {
   const reference = (ms: number, timeZone: string) => {
     let f = formats.get(timeZone);
     if (!f) {
-      f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+      f = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      });
       formats.set(timeZone, f);
     }
     const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-    const month = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"][Number(p.month) - 1];
+    const month = ["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"][
+      Number(p.month) - 1
+    ];
     return `${p.day} ${month} ${p.year.slice(-2)} ${p.hour}:${p.minute}:${p.second}`;
   };
-  const sweep = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+  const sweep = (from: number, to: number, step: number) =>
+    Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
   it("agrees with Intl across daylight-saving changes, half-hour and 45-minute zones, and a local mean time of the past", () => {
-    const zones = ["America/Sao_Paulo", "Europe/Lisbon", "Australia/Lord_Howe", "America/St_Johns", "Asia/Kathmandu", "UTC"];
+    const zones = [
+      "America/Sao_Paulo",
+      "Europe/Lisbon",
+      "Australia/Lord_Howe",
+      "America/St_Johns",
+      "Asia/Kathmandu",
+      "UTC",
+    ];
     // Every 37 min 17.3 s over six months holding changes in all of them (São Paulo's last summer time among them).
     const instants = sweep(Date.UTC(2018, 9, 1), Date.UTC(2019, 3, 8), 2_237_300);
     // Minute by minute around São Paulo's changes of 2018-11-04 and 2019-02-17, and its 1914 change from local mean time (UTC−3:06:28).
-    for (const at of [Date.UTC(2018, 10, 4, 3), Date.UTC(2019, 1, 17, 2), Date.UTC(1914, 0, 1, 3, 6, 28)]) instants.push(...sweep(at - 7_200_000, at + 7_200_000, 60_500));
+    for (const at of [Date.UTC(2018, 10, 4, 3), Date.UTC(2019, 1, 17, 2), Date.UTC(1914, 0, 1, 3, 6, 28)])
+      instants.push(...sweep(at - 7_200_000, at + 7_200_000, 60_500));
     for (const zone of zones) {
       const wrong = instants.filter((ms) => formatDateTime(new Date(ms), zone) !== reference(ms, zone));
       expect(wrong.map((ms) => `${zone} ${new Date(ms).toISOString()}`)).toEqual([]);
@@ -103,7 +123,10 @@ describe("formatDateTime: the job lists' 'DD MMM YY HH:mm:ss' (pt-BR months, 24 
     expect(formatDateTime(localMidnight)).toBe("31 dez 23 00:05:01");
   });
   it("names every month in Portuguese", () => {
-    const months = Array.from({ length: 12 }, (_, m) => formatDateTime(new Date(Date.UTC(2025, m, 15, 15)), "UTC").split(" ")[1]);
+    const months = Array.from(
+      { length: 12 },
+      (_, m) => formatDateTime(new Date(Date.UTC(2025, m, 15, 15)), "UTC").split(" ")[1],
+    );
     expect(months).toEqual(["jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"]);
   });
 });

@@ -83,7 +83,14 @@ function exactPartsIn(date: Date, timeZone: string): Parts {
   for (const part of formatterFor(timeZone).formatToParts(date)) {
     if (part.type !== "literal") parts[part.type] = Number(part.value);
   }
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour % 24, minute: parts.minute, second: parts.second };
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour % 24,
+    minute: parts.minute,
+    second: parts.second,
+  };
 }
 
 const HOUR_MS = 3_600_000;
@@ -150,12 +157,21 @@ export function formatDate(value: DateInput, timeZone: string = portalZone): str
  * 21:13:27". The spec's leading space is layout, not content: the text starts with the day.
  */
 export function formatDateTime(value: DateInput, timeZone: string = portalZone): string {
-  return formatWith(value, timeZone, (p) => `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${pad(p.year % 100)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`);
+  return formatWith(
+    value,
+    timeZone,
+    (p) =>
+      `${pad(p.day)} ${MONTHS_PT_BR[p.month - 1]} ${pad(p.year % 100)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`,
+  );
 }
 
 /** The file repository's timestamp (/repo/format, spec 000 §9 'D MMM YYYY H:mm'): "1 mai 2030 21:13". */
 export function formatFileTimestamp(value: DateInput, timeZone: string = portalZone): string {
-  return formatWith(value, timeZone, (p) => `${p.day} ${MONTHS_PT_BR[p.month - 1]} ${p.year} ${p.hour}:${pad(p.minute)}`);
+  return formatWith(
+    value,
+    timeZone,
+    (p) => `${p.day} ${MONTHS_PT_BR[p.month - 1]} ${p.year} ${p.hour}:${pad(p.minute)}`,
+  );
 }
 
 /** The planning rows' Date (spec 001 §2: "day, short month, year"): "01 mai 2030". */

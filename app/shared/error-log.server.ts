@@ -26,11 +26,17 @@ export function errorSignature(error: unknown, message = "unhandled error"): str
   return [message, fields.errorName ?? "", blank(String(fields.error ?? "")), topFrame?.trim() ?? ""].join("|");
 }
 
-export function createErrorReporter(logger: Logger, options: { windowMs?: number; maxKinds?: number; now?: () => number } = {}): ErrorReporter {
+export function createErrorReporter(
+  logger: Logger,
+  options: { windowMs?: number; maxKinds?: number; now?: () => number } = {},
+): ErrorReporter {
   const windowMs = options.windowMs ?? 60_000;
   const maxKinds = options.maxKinds ?? 500;
   const now = options.now ?? Date.now;
-  const seen = new Map<string, { firstAt: number; repeats: number; last?: ErrorContext; error: string; message: string; level: "error" | "warn" }>();
+  const seen = new Map<
+    string,
+    { firstAt: number; repeats: number; last?: ErrorContext; error: string; message: string; level: "error" | "warn" }
+  >();
 
   const flush = () => {
     const at = now();
@@ -84,6 +90,8 @@ let appReporter: ErrorReporter | undefined;
 /** The process's reporter for errors raised inside the app (Remix's handleError), at LOG_LEVEL. */
 export function appErrorReporter(): ErrorReporter {
   const level = (process.env.LOG_LEVEL as LogLevel | undefined) ?? "info";
-  appReporter ??= createErrorReporter(createLogger(["debug", "info", "warn", "error", "silent"].includes(level) ? level : "info"));
+  appReporter ??= createErrorReporter(
+    createLogger(["debug", "info", "warn", "error", "silent"].includes(level) ? level : "info"),
+  );
   return appReporter;
 }

@@ -21,9 +21,15 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\/download\/[^/?#\s"\\]+/gi, "/download/:token"],
   [/\/recovery\/[^/?#\s"\\]+/gi, "/recovery/:code"],
   // Presigned URLs and query strings
-  [/([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|token|code|password|ticket)=)[^&\s"\\#]+/gi, "$1[redacted]"],
+  [
+    /([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|token|code|password|ticket)=)[^&\s"\\#]+/gi,
+    "$1[redacted]",
+  ],
   // JSON and key=value fields named like secrets (also inside an escaped JSON string)
-  [/(\\?"(?:password|newPassword|confirmPassword|currentPassword|code|resetCode|token|ticket|challenge|secret|authorization|cookie)\\?"\s*:\s*\\?")(?:[^"\\]|\\(?!"))*(\\?")/gi, "$1[redacted]$2"],
+  [
+    /(\\?"(?:password|newPassword|confirmPassword|currentPassword|code|resetCode|token|ticket|challenge|secret|authorization|cookie)\\?"\s*:\s*\\?")(?:[^"\\]|\\(?!"))*(\\?")/gi,
+    "$1[redacted]$2",
+  ],
   [/\b((?:password|confirmPassword|newPassword|code|token|ticket|challenge)=)[^&\s"\\]+/gi, "$1[redacted]"],
   // "Seu código: 123456" and similar six-digit codes in mail text
   [/(c[oó]digo:?\s*)(?:\d{6}|[0-9A-HJKMNP-TV-Z]{26})\b/gi, "$1[redacted]"],
@@ -61,7 +67,10 @@ export function redact(text: string): string {
 export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite): Logger {
   const emit = (at: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>) => {
     if (order[at] < order[level]) return;
-    write(redact(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })), order[at] >= order.error);
+    write(
+      redact(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })),
+      order[at] >= order.error,
+    );
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),
@@ -83,17 +92,23 @@ function envLevel(): LogLevel {
 
 /** A logger for one component of the app (storage, mail…): each line carries `component`. */
 export function componentLogger(component: string): Logger {
-  const at = (name: keyof Logger) => (msg: string, fields?: Record<string, unknown>) => createLogger(envLevel())[name](msg, { component, ...fields });
+  const at = (name: keyof Logger) => (msg: string, fields?: Record<string, unknown>) =>
+    createLogger(envLevel())[name](msg, { component, ...fields });
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
 /** An Error as plain log fields, with its cause chain and, for AWS and network errors, their codes. */
 export function errorFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { error: String(error) };
-  const e = error as Error & { code?: unknown; $metadata?: { httpStatusCode?: number; requestId?: string }; cause?: unknown };
+  const e = error as Error & {
+    code?: unknown;
+    $metadata?: { httpStatusCode?: number; requestId?: string };
+    cause?: unknown;
+  };
   const fields: Record<string, unknown> = { error: e.message, errorName: e.name, stack: e.stack };
   if (typeof e.code === "string" || typeof e.code === "number") fields.errorCode = e.code;
   if (e.$metadata?.httpStatusCode) fields.httpStatus = e.$metadata.httpStatusCode;
-  if (e.cause !== undefined) fields.cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
+  if (e.cause !== undefined)
+    fields.cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
   return fields;
 }

@@ -26,7 +26,8 @@ export const monthNumber = (m: Month): number => (m % 12) + 1;
 
 /** A month of a four-digit year, or null (months 00 and 13 are no months). */
 function validMonth(year: number, month: number): Month | null {
-  if (!Number.isInteger(year) || !Number.isInteger(month) || year < 1000 || year > 9999 || month < 1 || month > 12) return null;
+  if (!Number.isInteger(year) || !Number.isInteger(month) || year < 1000 || year > 9999 || month < 1 || month > 12)
+    return null;
   return monthOf(year, month);
 }
 

@@ -16,7 +16,10 @@ export const pageNumber = z
  * size is one of `sizes`; anything else (missing, text, 0, a size not offered) falls back to 1 and `sizes[0]`.
  */
 export function parsePaging<Size extends number>(url: URL, sizes: readonly Size[]): { page: number; pageSize: Size } {
-  const { page, pageSize } = pagingSchema(sizes).parse({ page: url.searchParams.get("page") ?? undefined, pageSize: url.searchParams.get("pageSize") ?? undefined });
+  const { page, pageSize } = pagingSchema(sizes).parse({
+    page: url.searchParams.get("page") ?? undefined,
+    pageSize: url.searchParams.get("pageSize") ?? undefined,
+  });
   return { page, pageSize: pageSize as Size };
 }
 
@@ -54,6 +57,7 @@ export async function readPageOrLast<T>(
 ): Promise<{ rows: T[]; total: number; page: number; pageCount: number }> {
   const [rows, total] = await Promise.all([readPage(requested), countAll()]);
   const pageCount = Math.max(1, Math.ceil(Math.min(total, maxRows) / pageSize));
-  if (rows.length === 0 && requested > pageCount) return { rows: await readPage(pageCount), total, page: pageCount, pageCount };
+  if (rows.length === 0 && requested > pageCount)
+    return { rows: await readPage(pageCount), total, page: pageCount, pageCount };
   return { rows, total, page: requested, pageCount };
 }

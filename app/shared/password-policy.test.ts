@@ -97,14 +97,22 @@ describe("newPasswordErrors (the browser's check, no zod) and newPasswordSchema 
       const errors = newPasswordErrors(input);
       const parsed = newPasswordSchema.safeParse(input);
       const fromSchema: Record<string, string[]> = {};
-      for (const issue of parsed.success ? [] : parsed.error.issues) (fromSchema[String(issue.path[0])] ??= []).push(issue.message);
+      for (const issue of parsed.success ? [] : parsed.error.issues)
+        (fromSchema[String(issue.path[0])] ??= []).push(issue.message);
       expect(fromSchema).toEqual(errors);
     });
   }
 
   it("asks for each missing field and compares any two given passwords", () => {
-    expect(newPasswordErrors({})).toEqual({ password: [passwordRequiredMessage], confirmPassword: [confirmationRequiredMessage] });
-    expect(newPasswordErrors({ password: "abc", confirmPassword: "xyz" }).confirmPassword).toEqual([messages.passwordMismatch]);
-    expect(newPasswordErrors({ password: "Abcdef1!", confirmPassword: "x" })).toEqual({ confirmPassword: [messages.passwordMismatch] });
+    expect(newPasswordErrors({})).toEqual({
+      password: [passwordRequiredMessage],
+      confirmPassword: [confirmationRequiredMessage],
+    });
+    expect(newPasswordErrors({ password: "abc", confirmPassword: "xyz" }).confirmPassword).toEqual([
+      messages.passwordMismatch,
+    ]);
+    expect(newPasswordErrors({ password: "Abcdef1!", confirmPassword: "x" })).toEqual({
+      confirmPassword: [messages.passwordMismatch],
+    });
   });
 });

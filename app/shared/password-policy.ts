@@ -44,7 +44,8 @@ export function isPasswordValid(password: string): boolean {
 /** The messages of a new password and its confirmation, by field; empty when both are acceptable. */
 export function newPasswordErrors(input: { password?: unknown; confirmPassword?: unknown }): Record<string, string[]> {
   const password = typeof input.password === "string" && input.password !== "" ? input.password : undefined;
-  const confirmation = typeof input.confirmPassword === "string" && input.confirmPassword !== "" ? input.confirmPassword : undefined;
+  const confirmation =
+    typeof input.confirmPassword === "string" && input.confirmPassword !== "" ? input.confirmPassword : undefined;
   const errors: Record<string, string[]> = {};
   const unmet = password === undefined ? null : checkPassword(password);
   if (unmet === null) errors.password = [passwordRequiredMessage];

@@ -33,12 +33,25 @@ describe("parsePtBrNumber", () => {
     expect(parsePtBrNumber("0")).toEqual({ ok: true, value: 0, empty: false });
   });
 
-  it.each(["abc", "12a", "1,234.56", "1.23.4", "12.34,5", "--1", "1,2,3", ",", "-", "()", "1e5", "R$ 10", "Infinity", "1 234", "1234567890123456"])(
-    "refuses %j",
-    (text) => {
-      expect(parsePtBrNumber(text)).toEqual({ ok: false });
-    },
-  );
+  it.each([
+    "abc",
+    "12a",
+    "1,234.56",
+    "1.23.4",
+    "12.34,5",
+    "--1",
+    "1,2,3",
+    ",",
+    "-",
+    "()",
+    "1e5",
+    "R$ 10",
+    "Infinity",
+    "1 234",
+    "1234567890123456",
+  ])("refuses %j", (text) => {
+    expect(parsePtBrNumber(text)).toEqual({ ok: false });
+  });
 
   it("keeps 15 significant digits and refuses more", () => {
     expect(value("9.999.999.999.999,99")).toBe(9999999999999.99);

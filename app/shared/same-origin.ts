@@ -6,7 +6,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * origin the request itself was addressed to (its Host, or the forwarded host when the proxy is trusted), which a
  * browser on another site cannot choose. A non-GET request with neither header is refused. Safe methods pass.
  */
-export function isSameOriginRequest(input: { method: string; origin: string | null; referer: string | null; allowed: readonly string[] }): boolean {
+export function isSameOriginRequest(input: {
+  method: string;
+  origin: string | null;
+  referer: string | null;
+  allowed: readonly string[];
+}): boolean {
   if (SAFE_METHODS.has(input.method.toUpperCase())) return true;
   const allowed = new Set(input.allowed.map(originOf).filter((o): o is string => o !== null));
   if (input.origin !== null && input.origin !== "") return allowed.has(input.origin.toLowerCase());

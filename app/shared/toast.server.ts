@@ -28,7 +28,11 @@ const toastCookie = () => signedCookie(TOAST_COOKIE_NAME, 5 * 60);
 
 /** The Set-Cookie header that carries a toast to the next request. */
 export async function createToastHeaders(input: ToastInput): Promise<Headers> {
-  const toast: Toast = toastSchema.parse({ ...input, id: input.id ?? crypto.randomUUID(), type: input.type ?? "success" });
+  const toast: Toast = toastSchema.parse({
+    ...input,
+    id: input.id ?? crypto.randomUUID(),
+    type: input.type ?? "success",
+  });
   return new Headers({ "Set-Cookie": await toastCookie().serialize(toast) });
 }
 
@@ -66,7 +70,9 @@ export async function readToastFromResponse(response: Response): Promise<Toast |
   const mine = setCookies.find((c) => c.startsWith(`${TOAST_COOKIE_NAME}=`));
   if (!mine) return null;
   const pair = mine.split(";")[0];
-  const raw: unknown = await toastCookie().parse(pair).catch(() => null);
+  const raw: unknown = await toastCookie()
+    .parse(pair)
+    .catch(() => null);
   const parsed = toastSchema.safeParse(raw);
   return parsed.success ? parsed.data : null;
 }

@@ -20,7 +20,10 @@ if (!manifestFile) {
 const text = readFileSync(path.join(assets, manifestFile), "utf8");
 const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as {
   entry: { module: string; imports?: string[] };
-  routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[] }>;
+  routes: Record<
+    string,
+    { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[] }
+  >;
 };
 
 const gzSize = new Map<string, number>();
@@ -28,7 +31,9 @@ function gzipped(url: string): number {
   let n = gzSize.get(url);
   if (n === undefined) {
     const file = path.join(client, url);
-    n = existsSync(`${file}.gz`) ? readFileSync(`${file}.gz`).length : gzipSync(readFileSync(file), { level: 9 }).length;
+    n = existsSync(`${file}.gz`)
+      ? readFileSync(`${file}.gz`).length
+      : gzipSync(readFileSync(file), { level: 9 }).length;
     gzSize.set(url, n);
   }
   return n;
@@ -64,11 +69,23 @@ const lazy = readdirSync(assets)
   .sort((a, b) => b.bytes - a.bytes);
 
 const kB = (n: number) => (n / 1000).toFixed(1);
-console.log(`bundle budget per route: ${kB(BUDGET)} kB gzip (entry alone ${kB(entryFiles.reduce((s, f) => s + gzipped(f), 0))} kB); load average ${os.loadavg()[0].toFixed(2)}`);
+console.log(
+  `bundle budget per route: ${kB(BUDGET)} kB gzip (entry alone ${kB(entryFiles.reduce((s, f) => s + gzipped(f), 0))} kB); load average ${os.loadavg()[0].toFixed(2)}`,
+);
 console.log("| route | files | JS gzip kB | ratio to budget |");
 console.log("|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.route} | ${r.files} | ${kB(r.bytes)} | ${(r.bytes / BUDGET).toFixed(2)}${r.bytes > BUDGET ? " ✗" : ""} |`);
-console.log(`\nloaded later (dynamic import), gzip kB: ${lazy.slice(0, 8).map((l) => `${l.file} ${kB(l.bytes)}`).join(", ") || "none"}`);
+for (const r of rows)
+  console.log(
+    `| ${r.route} | ${r.files} | ${kB(r.bytes)} | ${(r.bytes / BUDGET).toFixed(2)}${r.bytes > BUDGET ? " ✗" : ""} |`,
+  );
+console.log(
+  `\nloaded later (dynamic import), gzip kB: ${
+    lazy
+      .slice(0, 8)
+      .map((l) => `${l.file} ${kB(l.bytes)}`)
+      .join(", ") || "none"
+  }`,
+);
 const over = rows.filter((r) => r.bytes > BUDGET);
 console.log(over.length === 0 ? `all ${all.size} routes within budget` : `${over.length} route(s) over budget`);
 process.exit(over.length === 0 ? 0 : 1);

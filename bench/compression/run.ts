@@ -17,7 +17,17 @@ import type { Transform } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { brotliParams, DYNAMIC_COMPRESSION } from "../../server/compression-settings";
-import { BENCH_OPTIONS, benchData, openBenchDatabase, PAGES, pagesNamed, signIn, spec001Pages, startWebProcess, type Account } from "../load/pages";
+import {
+  BENCH_OPTIONS,
+  benchData,
+  openBenchDatabase,
+  PAGES,
+  pagesNamed,
+  signIn,
+  spec001Pages,
+  startWebProcess,
+  type Account,
+} from "../load/pages";
 
 const { values: args } = parseArgs({ options: { ...BENCH_OPTIONS, repeat: { type: "string" } } });
 const { scale: SCALE, dataDir: DATA } = benchData(args);
@@ -39,28 +49,50 @@ const brotli = (quality: number, windowBits?: number): Setting => {
     stream: () => zlib.createBrotliCompress({ params }),
   };
 };
-const SETTINGS: Setting[] = [gzip(1), gzip(3), gzip(6), brotli(1), brotli(2), brotli(3), brotli(4), brotli(5), brotli(3, 16), brotli(3, 18), brotli(4, 18)];
-const CURRENT = { gzip: `gzip ${DYNAMIC_COMPRESSION.gzipLevel}`, br: `br ${DYNAMIC_COMPRESSION.brotliQuality} w${DYNAMIC_COMPRESSION.brotliWindowBits}` };
-if (!SETTINGS.some((s) => s.name === CURRENT.br) || !SETTINGS.some((s) => s.name === CURRENT.gzip)) throw new Error("the portal's settings are not among the bench's");
+const SETTINGS: Setting[] = [
+  gzip(1),
+  gzip(3),
+  gzip(6),
+  brotli(1),
+  brotli(2),
+  brotli(3),
+  brotli(4),
+  brotli(5),
+  brotli(3, 16),
+  brotli(3, 18),
+  brotli(4, 18),
+];
+const CURRENT = {
+  gzip: `gzip ${DYNAMIC_COMPRESSION.gzipLevel}`,
+  br: `br ${DYNAMIC_COMPRESSION.brotliQuality} w${DYNAMIC_COMPRESSION.brotliWindowBits}`,
+};
+if (!SETTINGS.some((s) => s.name === CURRENT.br) || !SETTINGS.some((s) => s.name === CURRENT.gzip))
+  throw new Error("the portal's settings are not among the bench's");
 
 /** Full heap collections while `responses` pages are streamed through the setting's encoder, 20 in flight, in 16 kB writes. */
 async function fullCollections(setting: Setting, inputs: Buffer[], responses: number): Promise<number> {
   let count = 0;
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) count++;
+    for (const entry of list.getEntries())
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) count++;
   });
   observer.observe({ entryTypes: ["gc"] });
   let sent = 0;
   const one = (input: Buffer) =>
     new Promise<void>((resolve, reject) => {
       const encoder = setting.stream();
-      encoder.on("data", () => undefined).on("end", resolve).on("error", reject);
+      encoder
+        .on("data", () => undefined)
+        .on("end", resolve)
+        .on("error", reject);
       for (let at = 0; at < input.length; at += 16_384) encoder.write(input.subarray(at, at + 16_384));
       encoder.end();
     });
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (sent < responses) await one(inputs[sent++ % inputs.length]);
-  }));
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (sent < responses) await one(inputs[sent++ % inputs.length]);
+    }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 50));
   observer.disconnect();
   return count;
@@ -79,18 +111,24 @@ function cost(setting: Setting, input: Buffer): { ms: number; bytes: number } {
 async function main() {
   const { env, client, portal, db } = await openBenchDatabase(DATA, SCALE);
   const { base, web } = await startWebProcess("build/host/index.js", env);
-  const pages = pagesNamed([...PAGES, ...(await spec001Pages(portal))], args.only, ["/home"]).filter((p) => p.name !== "/healthz");
+  const pages = pagesNamed([...PAGES, ...(await spec001Pages(portal))], args.only, ["/home"]).filter(
+    (p) => p.name !== "/healthz",
+  );
   const cookies = new Map<Account, string>();
   const html = new Map<string, Buffer>();
   for (const page of pages) {
     if (!cookies.has(page.as)) cookies.set(page.as, await signIn(base, page.as));
-    const res = await fetch(base + page.path, { headers: { cookie: cookies.get(page.as)!, "accept-encoding": "identity", accept: "text/html" } });
+    const res = await fetch(base + page.path, {
+      headers: { cookie: cookies.get(page.as)!, "accept-encoding": "identity", accept: "text/html" },
+    });
     if (!res.ok) throw new Error(`${page.path}: ${res.status}`);
     html.set(page.name, Buffer.from(await res.arrayBuffer()));
   }
   web.kill("SIGTERM");
 
-  console.log(`# bench/compression — ${new Date().toISOString()}, ${REPEAT} compressions per page and setting; the portal uses ${CURRENT.br} (browsers) and ${CURRENT.gzip}`);
+  console.log(
+    `# bench/compression — ${new Date().toISOString()}, ${REPEAT} compressions per page and setting; the portal uses ${CURRENT.br} (browsers) and ${CURRENT.gzip}`,
+  );
   console.log(`| page | raw bytes | ${SETTINGS.map((s) => `${s.name}: bytes, ms`).join(" | ")} |`);
   console.log(`|---|---|${SETTINGS.map(() => "---").join("|")}|`);
   const totals = new Map(SETTINGS.map((s) => [s.name, { ms: 0, bytes: 0 }]));
@@ -106,10 +144,16 @@ async function main() {
   }
   const reference = totals.get(CURRENT.br)!;
   console.log(`\nAll pages together, against ${CURRENT.br}:`);
-  for (const [name, t] of totals) console.log(`  ${name.padEnd(10)} CPU ${(t.ms / reference.ms).toFixed(2)}×, bytes ${(t.bytes / reference.bytes).toFixed(3)}×`);
+  for (const [name, t] of totals)
+    console.log(
+      `  ${name.padEnd(10)} CPU ${(t.ms / reference.ms).toFixed(2)}×, bytes ${(t.bytes / reference.bytes).toFixed(3)}×`,
+    );
   const inputs = [...html.values()];
-  console.log(`\nFull heap collections per ${STREAMED} responses streamed through each setting's encoder (20 in flight):`);
-  for (const setting of SETTINGS) console.log(`  ${setting.name.padEnd(10)} ${await fullCollections(setting, inputs, STREAMED)}`);
+  console.log(
+    `\nFull heap collections per ${STREAMED} responses streamed through each setting's encoder (20 in flight):`,
+  );
+  for (const setting of SETTINGS)
+    console.log(`  ${setting.name.padEnd(10)} ${await fullCollections(setting, inputs, STREAMED)}`);
   await client.close();
   await db.stop?.();
   process.exit(0);

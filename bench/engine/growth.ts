@@ -38,7 +38,8 @@ import { startEmbeddedDbProcess, type EmbeddedDbProcess } from "embedded-mongo/p
 import { cpuMs, untilCpuQuiet } from "../load/pages";
 
 const SCALES = (process.argv[2] ?? "1,10,30").split(",").map(Number);
-if (SCALES.length === 0 || SCALES.some((s) => !(s > 0))) throw new Error(`scales must be positive numbers, e.g. 1,10,30 (got ${process.argv[2]})`);
+if (SCALES.length === 0 || SCALES.some((s) => !(s > 0)))
+  throw new Error(`scales must be positive numbers, e.g. 1,10,30 (got ${process.argv[2]})`);
 const BASELINE = SCALES.includes(1) ? 1 : Math.min(...SCALES);
 const TARGET = 1.5;
 const BATCH = 10_000;
@@ -72,8 +73,24 @@ const MONTHS = 36;
 const month = (k: number) => new Date(Date.UTC(2024 + Math.floor(k / 12), k % 12, 1));
 const CHANNELS = ["VAREJO", "ATACADO", "ECOMMERCE", "FRANQUIA"] as const;
 const BRANDS = Array.from({ length: 40 }, (_, i) => `MARCA ${pad(i + 1, 2)}`);
-const CATEGORIES = ["CALÇADOS", "BOLSAS", "ACESSÓRIOS", "VESTUÁRIO", "INFANTIL", "ESPORTE", "PRAIA", "INVERNO", "CASUAL", "SOCIAL", "BÁSICOS", "OUTLET"];
-const ACCOUNTS = Array.from({ length: 500 }, (_, i) => `${3 + (i % 3)}.${1 + (i % 7)}.${pad(Math.floor(i / 21) + 1, 2)}.${pad(i + 1, 4)} - CONTA ${i + 1}`);
+const CATEGORIES = [
+  "CALÇADOS",
+  "BOLSAS",
+  "ACESSÓRIOS",
+  "VESTUÁRIO",
+  "INFANTIL",
+  "ESPORTE",
+  "PRAIA",
+  "INVERNO",
+  "CASUAL",
+  "SOCIAL",
+  "BÁSICOS",
+  "OUTLET",
+];
+const ACCOUNTS = Array.from(
+  { length: 500 },
+  (_, i) => `${3 + (i % 3)}.${1 + (i % 7)}.${pad(Math.floor(i / 21) + 1, 2)}.${pad(i + 1, 4)} - CONTA ${i + 1}`,
+);
 const COST_CENTERS = Array.from({ length: 200 }, (_, i) => `CC${pad(1000 + i * 7, 5)} - CENTRO DE CUSTO ${i + 1}`);
 const UNITS = ["INDÚSTRIA", "VAREJO", "ATACADO", "E-COMMERCE", "FRANQUIAS", "LOGÍSTICA", "CORPORATIVO", "EXPORTAÇÃO"];
 const KINDS = ["nota", "contrato", "relatório", "ata", "política"];
@@ -84,7 +101,28 @@ const KINDS = ["nota", "contrato", "relatório", "ata", "política"];
  * ranks (weight 1/rank), so a few words are everywhere and most are rare, as in real text.
  */
 const VOCABULARY = (() => {
-  const onsets = ["b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "ch", "lh", "nh", "br", "tr", "pr", "cr"];
+  const onsets = [
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "ch",
+    "lh",
+    "nh",
+    "br",
+    "tr",
+    "pr",
+    "cr",
+  ];
   const vowels = ["a", "e", "i", "o", "u", "ã", "é", "ó"];
   const codas = ["", "", "", "s", "r", "m", "l"];
   const rand = generator(7);
@@ -168,12 +206,17 @@ function documentRows(from: number, to: number): Document[] {
   const rand = generator(3_000_003 + from);
   const out: Document[] = [];
   for (let i = from; i < to; i++) {
-    out.push({ title: words(rand, 3 + Math.floor(rand() * 4)), body: words(rand, 24 + Math.floor(rand() * 36)), kind: pick(rand, KINDS) });
+    out.push({
+      title: words(rand, 3 + Math.floor(rand() * 4)),
+      body: words(rand, 24 + Math.floor(rand() * 36)),
+      kind: pick(rand, KINDS),
+    });
   }
   return out;
 }
 
-const accountRows = (): Document[] => ACCOUNTS.map((a, i) => ({ _id: a, name: `Conta ${i + 1}`, group: `GRUPO ${1 + (i % 25)}` }));
+const accountRows = (): Document[] =>
+  ACCOUNTS.map((a, i) => ({ _id: a, name: `Conta ${i + 1}`, group: `GRUPO ${1 + (i % 25)}` }));
 
 // ---------------------------------------------------------------------------------------------------------
 // The query classes. Operation k's parameters are the same at every scale.
@@ -213,13 +256,22 @@ function queryClasses(client: MongoClient, s: number): QueryClass[] {
     const start = (k * 5) % (MONTHS - 6 + 1);
     return { brand: BRANDS[(k * 7) % BRANDS.length], creationDate: { $gte: month(start), $lt: month(start + 6) } };
   };
-  const ccMonth = (k: number) => ({ cost_center_concat: COST_CENTERS[(k * 13) % COST_CENTERS.length], data_ref: month((k * 11) % MONTHS) });
+  const ccMonth = (k: number) => ({
+    cost_center_concat: COST_CENTERS[(k * 13) % COST_CENTERS.length],
+    data_ref: month((k * 11) % MONTHS),
+  });
   const m = groupMonths(s);
   const groupMatch = (k: number) => {
     const start = (k * 7) % (MONTHS - m + 1);
-    return { cost_center_concat: COST_CENTERS[(k * 17) % COST_CENTERS.length], data_ref: { $gte: month(start), $lt: month(start + m) } };
+    return {
+      cost_center_concat: COST_CENTERS[(k * 17) % COST_CENTERS.length],
+      data_ref: { $gte: month(start), $lt: month(start + m) },
+    };
   };
-  const group = (k: number) => [{ $match: groupMatch(k) }, { $group: { _id: "$account_concat", total: { $sum: "$value" }, n: { $sum: 1 } } }];
+  const group = (k: number) => [
+    { $match: groupMatch(k) },
+    { $group: { _id: "$account_concat", total: { $sum: "$value" }, n: { $sum: 1 } } },
+  ];
   const lookup = (k: number) => [
     ...group(k),
     { $sort: { total: -1, _id: 1 } },
@@ -228,7 +280,8 @@ function queryClasses(client: MongoClient, s: number): QueryClass[] {
   ];
   // countDocuments sends this pipeline; explaining it shows the plan the count gets.
   const countPipeline = (filter: Document) => [{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }];
-  const page = (k: number, skip: number) => planning.find(brandRange(k)).sort({ creationDate: -1 }).skip(skip).limit(20);
+  const page = (k: number, skip: number) =>
+    planning.find(brandRange(k)).sort({ creationDate: -1 }).skip(skip).limit(20);
   const text = (k: number) =>
     documents
       .find({ $text: { $search: search(k) } }, { projection: { title: 1, kind: 1, score: { $meta: "textScore" } } })
@@ -297,7 +350,15 @@ function queryClasses(client: MongoClient, s: number): QueryClass[] {
 // ---------------------------------------------------------------------------------------------------------
 // Measuring.
 
-type ClassResult = { p50: number; p95: number; mean: number; plan: string; keys?: number; docs?: number; matched?: number };
+type ClassResult = {
+  p50: number;
+  p95: number;
+  mean: number;
+  plan: string;
+  keys?: number;
+  docs?: number;
+  matched?: number;
+};
 type ScaleResult = {
   scale: number;
   documents: number;
@@ -331,7 +392,13 @@ function status(pid: number): { rssMb: number; hwmMb: number } | undefined {
  */
 function otherCpu(dbPid: number): () => number {
   const busyMs = () => {
-    const [user, nice, system, , , irq, softirq, steal] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fs
+      .readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return ((user + nice + system + irq + softirq + steal) * 1000) / 100;
   };
   const mine = () => {
@@ -349,10 +416,17 @@ async function waitIdle(pid: number): Promise<void> {
   await untilCpuQuiet(pid, { started, everyMs: 1_000, underMs: 50, untilMs: 120_000 });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** `count` operations of one class (parameters from `offset` on) from CLIENTS concurrent loops: their latencies and figures. */
-async function loops(q: QueryClass, count: number, offset: number, latencies: number[] = [], figures: number[] = []): Promise<void> {
+async function loops(
+  q: QueryClass,
+  count: number,
+  offset: number,
+  latencies: number[] = [],
+  figures: number[] = [],
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -386,7 +460,14 @@ async function measureAll(classes: QueryClass[]): Promise<Map<QueryClass, { p50:
     classes.map((q) => {
       const { latencies, figures } = runs.get(q)!;
       latencies.sort((a, b) => a - b);
-      return [q, { p50: percentile(latencies, 50), p95: percentile(latencies, 95), mean: figures.reduce((a, b) => a + b, 0) / figures.length }];
+      return [
+        q,
+        {
+          p50: percentile(latencies, 50),
+          p95: percentile(latencies, 95),
+          mean: figures.reduce((a, b) => a + b, 0) / figures.length,
+        },
+      ];
     }),
   );
 }
@@ -433,7 +514,13 @@ function say(line: string): void {
 }
 
 /** Inserts `total` documents in batches of BATCH; adds the insertMany calls' time (not the batches' making) to the result. */
-async function insertAll(result: ScaleResult, coll: Collection, total: number, make: (from: number, to: number) => Document[], onBatch: () => void): Promise<void> {
+async function insertAll(
+  result: ScaleResult,
+  coll: Collection,
+  total: number,
+  make: (from: number, to: number) => Document[],
+  onBatch: () => void,
+): Promise<void> {
   for (let from = 0; from < total; from += BATCH) {
     const batch = make(from, Math.min(total, from + BATCH));
     const t = performance.now();
@@ -450,7 +537,9 @@ function flagsOf(pid: number): string {
   try {
     const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     const env = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-    const flags = args.filter((a) => /^--(max-old-space-size|heap-growing-percent|no-memory-reducer|max-semi-space-size)/.test(a));
+    const flags = args.filter((a) =>
+      /^--(max-old-space-size|heap-growing-percent|no-memory-reducer|max-semi-space-size)/.test(a),
+    );
     const nodeOptions = env.find((e) => e.startsWith("NODE_OPTIONS="))?.slice("NODE_OPTIONS=".length);
     return [...flags, ...(nodeOptions ? [`NODE_OPTIONS="${nodeOptions}"`] : [])].join(" ");
   } catch {
@@ -462,7 +551,19 @@ let serverNote = "";
 
 async function runScale(s: number): Promise<ScaleResult> {
   const sizes = sizesOf(s);
-  const result: ScaleResult = { scale: s, documents: 0, loadMs: 0, slowestBatchMs: 0, emptyMb: NaN, idleMb: NaN, peakMb: NaN, afterMb: NaN, otherLoad: NaN, otherQueries: NaN, classes: new Map() };
+  const result: ScaleResult = {
+    scale: s,
+    documents: 0,
+    loadMs: 0,
+    slowestBatchMs: 0,
+    emptyMb: NaN,
+    idleMb: NaN,
+    peakMb: NaN,
+    afterMb: NaN,
+    otherLoad: NaN,
+    otherQueries: NaN,
+    classes: new Map(),
+  };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "growth-"));
   let server: EmbeddedDbProcess | undefined;
   let client: MongoClient | undefined;
@@ -486,7 +587,9 @@ async function runScale(s: number): Promise<ScaleResult> {
       const flags = flagsOf(pid);
       serverNote =
         `database process ${pid}` +
-        (wrapper ? ` (the child of tsx's CLI, pid ${server.pid}, ${wrapper.rssMb.toFixed(0)} MB more RSS, not counted below)` : "") +
+        (wrapper
+          ? ` (the child of tsx's CLI, pid ${server.pid}, ${wrapper.rssMb.toFixed(0)} MB more RSS, not counted below)`
+          : "") +
         `; its node flags: ${flags || `none — V8's default heap limit (${(v8.getHeapStatistics().heap_size_limit / 2 ** 20).toFixed(0)} MB on this machine) and no GC flags`}`;
     }
     result.emptyMb = status(pid)?.rssMb ?? NaN;
@@ -502,7 +605,10 @@ async function runScale(s: number): Promise<ScaleResult> {
       { key: { brand: 1, creationDate: -1 } },
       { key: { creationDate: -1 } },
     ]);
-    await ledger.createIndexes([{ key: { cost_center_concat: 1, data_ref: 1 } }, { key: { data_ref: 1, account_concat: 1 } }]);
+    await ledger.createIndexes([
+      { key: { cost_center_concat: 1, data_ref: 1 } },
+      { key: { data_ref: 1, account_concat: 1 } },
+    ]);
     await documents.createIndex({ title: "text", body: "text" }, { default_language: "portuguese" });
 
     const total = 500 + sizes.planning + sizes.ledger + sizes.documents;
@@ -522,11 +628,25 @@ async function runScale(s: number): Promise<ScaleResult> {
     };
     say(`scale ${s}: loading ${total.toLocaleString("en")} documents`);
     const othersDuringLoad = otherCpu(pid);
-    await insertAll(result, accounts, ACCOUNTS.length, counted(() => accountRows()), onBatch);
-    await insertAll(result, planning, sizes.planning, counted((f, t) => planningRows(sizes, f, t)), onBatch);
+    await insertAll(
+      result,
+      accounts,
+      ACCOUNTS.length,
+      counted(() => accountRows()),
+      onBatch,
+    );
+    await insertAll(
+      result,
+      planning,
+      sizes.planning,
+      counted((f, t) => planningRows(sizes, f, t)),
+      onBatch,
+    );
     await insertAll(result, ledger, sizes.ledger, counted(ledgerRows), onBatch);
     await insertAll(result, documents, sizes.documents, counted(documentRows), onBatch);
-    const stored = (await Promise.all([planning, ledger, documents, accounts].map((c) => c.estimatedDocumentCount()))).reduce((a, b) => a + b, 0);
+    const stored = (
+      await Promise.all([planning, ledger, documents, accounts].map((c) => c.estimatedDocumentCount()))
+    ).reduce((a, b) => a + b, 0);
     if (stored !== total) throw new Error(`${stored} documents stored of ${total}`);
     result.otherLoad = othersDuringLoad();
 
@@ -578,7 +698,11 @@ async function runScale(s: number): Promise<ScaleResult> {
 // ---------------------------------------------------------------------------------------------------------
 // The report.
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 const startLoad = loadAverage();
 const results: ScaleResult[] = [];
 for (const s of SCALES) results.push(await runScale(s));
@@ -589,13 +713,23 @@ const base = results.find((r) => r.scale === BASELINE);
 const names = queryClasses(new MongoClient("mongodb://127.0.0.1:1"), 1);
 const others = results.filter((r) => r !== base);
 const out: string[] = [];
-out.push(`# bench/engine/growth — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB`);
+out.push(
+  `# bench/engine/growth — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB`,
+);
 out.push(`load average at start ${startLoad}, at the end ${loadAverage()}`);
-out.push(`${CLIENTS} concurrent clients, ${OPS} operations per class (${TEXT_OPS} of the text class) in ${ROUNDS} rounds taking the classes in turn, after ${5 * WARM_UP} warm-up operations of every class and ${WARM_UP} of its own; baseline scale ${BASELINE}; target: index-served classes' p95 ≤ ${TARGET}× the baseline's`);
+out.push(
+  `${CLIENTS} concurrent clients, ${OPS} operations per class (${TEXT_OPS} of the text class) in ${ROUNDS} rounds taking the classes in turn, after ${5 * WARM_UP} warm-up operations of every class and ${WARM_UP} of its own; baseline scale ${BASELINE}; target: index-served classes' p95 ≤ ${TARGET}× the baseline's`,
+);
 out.push(serverNote);
 out.push("");
 const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
-out.push(row(["query class", ...results.map((r) => `s=${r.scale} p50 / p95 ms`), ...others.map((r) => `p95 s=${r.scale} ÷ s=${BASELINE}`)]));
+out.push(
+  row([
+    "query class",
+    ...results.map((r) => `s=${r.scale} p50 / p95 ms`),
+    ...others.map((r) => `p95 s=${r.scale} ÷ s=${BASELINE}`),
+  ]),
+);
 out.push(`|---|${results.map(() => "---:|").join("")}${others.map(() => "---:|").join("")}`);
 for (const q of names) {
   const cells = results.map((r) => {
@@ -612,12 +746,19 @@ for (const q of names) {
   out.push(row([q.name, ...cells, ...ratios]));
 }
 out.push("");
-out.push("Work per operation (explain of operation 0, executionStats; keys / documents examined) and the mean figure each operation returned:");
+out.push(
+  "Work per operation (explain of operation 0, executionStats; keys / documents examined) and the mean figure each operation returned:",
+);
 out.push("");
-out.push(`| query class | plan (at s=${results[results.length - 1]?.scale}) | ${results.map((r) => `s=${r.scale} keys / docs · mean`).join(" | ")} | bounded |`);
+out.push(
+  `| query class | plan (at s=${results[results.length - 1]?.scale}) | ${results.map((r) => `s=${r.scale} keys / docs · mean`).join(" | ")} | bounded |`,
+);
 out.push(`|---|---|${results.map(() => "---:|").join("")}---|`);
 for (const q of names) {
-  const last = [...results].reverse().find((r) => r.classes.has(q.name))?.classes.get(q.name);
+  const last = [...results]
+    .reverse()
+    .find((r) => r.classes.has(q.name))
+    ?.classes.get(q.name);
   const cells = results.map((r) => {
     const c = r.classes.get(q.name);
     if (!c) return "—";
@@ -650,6 +791,10 @@ for (const r of results) {
     ]),
   );
 }
-for (const r of results) if (r.error) out.push(`scale ${r.scale} FAILED: ${r.error} (figures above are the last seen: ${r.documents.toLocaleString("en")} documents sent)`);
+for (const r of results)
+  if (r.error)
+    out.push(
+      `scale ${r.scale} FAILED: ${r.error} (figures above are the last seen: ${r.documents.toLocaleString("en")} documents sent)`,
+    );
 console.log(out.join("\n"));
 process.exit(0);

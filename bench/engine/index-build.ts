@@ -56,15 +56,21 @@ const timed = async (build: () => Promise<unknown>) => {
 const together: number[] = [];
 const apart: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  apart.push(await timed(async () => {
-    for (const spec of specs) await rows.createIndexes([spec] as never);
-  }));
+  apart.push(
+    await timed(async () => {
+      for (const spec of specs) await rows.createIndexes([spec] as never);
+    }),
+  );
   together.push(await timed(() => rows.createIndexes(specs as never)));
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 console.log(`${specs.length} planning indexes over ${ROWS.toLocaleString("en")} rows, ${ROUNDS} rounds (median s):`);
-console.log(`  one command each (baseline)  ${median(apart).toFixed(2)}   [${apart.map((s) => s.toFixed(2)).join(" ")}]`);
-console.log(`  one command for all          ${median(together).toFixed(2)}   [${together.map((s) => s.toFixed(2)).join(" ")}]`);
+console.log(
+  `  one command each (baseline)  ${median(apart).toFixed(2)}   [${apart.map((s) => s.toFixed(2)).join(" ")}]`,
+);
+console.log(
+  `  one command for all          ${median(together).toFixed(2)}   [${together.map((s) => s.toFixed(2)).join(" ")}]`,
+);
 console.log(`  ratio                        ${(median(together) / median(apart)).toFixed(2)}`);
 await client.close();
 await server.stop();

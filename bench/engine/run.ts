@@ -53,7 +53,13 @@ const to = new Date(t0 + N * 40_000);
 const results: [string, number, number][] = [];
 
 // 1. A page of a range, newest first.
-const findEngine = await median(21, () => coll.find({ at: { $gte: from, $lt: to } }).sort({ at: -1 }).limit(20).toArray());
+const findEngine = await median(21, () =>
+  coll
+    .find({ at: { $gte: from, $lt: to } })
+    .sort({ at: -1 })
+    .limit(20)
+    .toArray(),
+);
 const findJs = await median(21, () =>
   rows
     .filter((r) => r.at >= from && r.at < to)
@@ -63,7 +69,9 @@ const findJs = await median(21, () =>
 results.push(["find range + sort + limit 20", findEngine, findJs]);
 
 // 2. $group over the whole collection.
-const groupEngine = await median(11, () => coll.aggregate([{ $group: { _id: "$cat", total: { $sum: "$amount" }, n: { $sum: 1 } } }]).toArray());
+const groupEngine = await median(11, () =>
+  coll.aggregate([{ $group: { _id: "$cat", total: { $sum: "$amount" }, n: { $sum: 1 } } }]).toArray(),
+);
 const groupJs = await median(11, () => {
   const groups = new Map<string, { _id: string; total: number; n: number }>();
   for (const r of rows) {
@@ -123,7 +131,9 @@ results.push(["find $in + sort, merged, skip 980 limit 20", deepEngine, deepJs])
 const batch = [
   {
     $set: {
-      amount: { $min: [999, { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$amount", 0] }, 110] }, 50] }, 100] } }] },
+      amount: {
+        $min: [999, { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$amount", 0] }, 110] }, 50] }, 100] } }],
+      },
       rev: { $add: [{ $ifNull: ["$rev", 0] }, 1] },
     },
   },
@@ -131,24 +141,37 @@ const batch = [
 let jsRows: (Row & { rev?: number })[] = rows;
 const updateEngine = await median(3, () => coll.updateMany({}, batch));
 const updateJs = await median(3, () => {
-  jsRows = jsRows.map((r) => ({ ...r, amount: Math.min(999, Math.floor(((r.amount ?? 0) * 110 + 50) / 100)), rev: (r.rev ?? 0) + 1 }));
+  jsRows = jsRows.map((r) => ({
+    ...r,
+    amount: Math.min(999, Math.floor(((r.amount ?? 0) * 110 + 50) / 100)),
+    rev: (r.rev ?? 0) + 1,
+  }));
 });
 const untargeted = new Set<string>();
 results.push([`updateMany, $set pipeline over ${N.toLocaleString("en")} documents`, updateEngine, updateJs]);
 untargeted.add(results[results.length - 1][0]);
 
-console.log(`embedded engine vs plain JavaScript, ${N.toLocaleString("en")} documents, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
+console.log(
+  `embedded engine vs plain JavaScript, ${N.toLocaleString("en")} documents, node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ")}`,
+);
 console.log("| operation | engine (driver) | plain JS | ratio | target |");
 console.log("|---|---|---|---|---|");
 let failed = false;
 for (const [name, engine, js] of results) {
   const ratio = engine / js;
   if (untargeted.has(name)) {
-    console.log(`| ${name} | ${engine.toFixed(2)} ms (${((engine * 1000) / N).toFixed(1)} µs/doc) | ${js.toFixed(2)} ms | ${ratio.toFixed(2)}x | — |`);
+    console.log(
+      `| ${name} | ${engine.toFixed(2)} ms (${((engine * 1000) / N).toFixed(1)} µs/doc) | ${js.toFixed(2)} ms | ${ratio.toFixed(2)}x | — |`,
+    );
     continue;
   }
   if (ratio > TARGET) failed = true;
-  console.log(`| ${name} | ${engine.toFixed(2)} ms | ${js.toFixed(2)} ms | ${ratio.toFixed(2)}x | ≤ ${TARGET}x ${ratio <= TARGET ? "✔" : "✗"} |`);
+  console.log(
+    `| ${name} | ${engine.toFixed(2)} ms | ${js.toFixed(2)} ms | ${ratio.toFixed(2)}x | ≤ ${TARGET}x ${ratio <= TARGET ? "✔" : "✗"} |`,
+  );
 }
 await client.close();
 await server.stop();

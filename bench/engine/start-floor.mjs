@@ -30,7 +30,8 @@ for (;;) {
     const n = buf.readUInt32LE(at);
     const end = at + 8 + n;
     if (end > length) break;
-    if (crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4)) throw new Error(`checksum at ${pos - length + at}`);
+    if (crc32(buf.subarray(at + 8, end)) !== buf.readUInt32LE(at + 4))
+      throw new Error(`checksum at ${pos - length + at}`);
     records++;
     const type = buf[at + 8];
     if (type === 3) maps.push((current = new Map()));
@@ -39,7 +40,12 @@ for (;;) {
       const nsAt = at + 8 + 1 + 4 + 3;
       const docAt = nsAt + 4 + buf.readInt32LE(nsAt) + 3;
       // An ObjectId `_id` (type 7, "_id\0"): its 12 bytes as the key; a string one: the string.
-      const key = buf[docAt + 4] === 0x07 ? buf.hexSlice(docAt + 9, docAt + 21) : buf[docAt + 4] === 0x02 ? buf.utf8Slice(docAt + 13, docAt + 13 + buf.readInt32LE(docAt + 9) - 1) : String(records);
+      const key =
+        buf[docAt + 4] === 0x07
+          ? buf.hexSlice(docAt + 9, docAt + 21)
+          : buf[docAt + 4] === 0x02
+            ? buf.utf8Slice(docAt + 13, docAt + 13 + buf.readInt32LE(docAt + 9) - 1)
+            : String(records);
       const doc = {};
       doc._id = key;
       current.set(key, doc);
@@ -57,4 +63,6 @@ for (;;) {
 }
 let documents = 0;
 for (const docs of maps) documents += docs.size;
-process.stdout.write(JSON.stringify({ seconds: (performance.now() - started) / 1000, records, documents, bytes: size }) + "\n");
+process.stdout.write(
+  JSON.stringify({ seconds: (performance.now() - started) / 1000, records, documents, bytes: size }) + "\n",
+);

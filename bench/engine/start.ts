@@ -26,7 +26,10 @@ const option = (name: string) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 const data = option("--data");
-if (!data) throw new Error("usage: npx tsx bench/engine/start.ts --data <DATA_DIR> [--rounds N] [--tsx] [--collection C --filter JSON]");
+if (!data)
+  throw new Error(
+    "usage: npx tsx bench/engine/start.ts --data <DATA_DIR> [--rounds N] [--tsx] [--collection C --filter JSON]",
+  );
 const source = fs.existsSync(path.join(data, "db", "snapshot.bson")) ? path.join(data, "db") : data;
 if (!fs.existsSync(path.join(source, "snapshot.bson"))) throw new Error(`no snapshot.bson in ${source}`);
 const rounds = Number(option("--rounds") ?? 3);
@@ -37,7 +40,14 @@ const flags = ["--max-old-space-size=16384", ...DB_GC_FLAGS];
 const env = { ...process.env, ...DB_MALLOC_ENV };
 const dbName = "journey_portal";
 /** The server process's arguments, as the portal starts it, on the copy at `port`. */
-const serverArgs = (port: number) => [...flags, ...(useTsx ? ["--import", "tsx", path.join(repo, "packages/embedded-mongo/cli.ts")] : [bundle]), "--port", String(port), "--dbpath", dir];
+const serverArgs = (port: number) => [
+  ...flags,
+  ...(useTsx ? ["--import", "tsx", path.join(repo, "packages/embedded-mongo/cli.ts")] : [bundle]),
+  "--port",
+  String(port),
+  "--dbpath",
+  dir,
+];
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-start-"));
 const dir = path.join(work, "db");
@@ -47,7 +57,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The floor: start-floor.mjs, spawn to exit. */
 async function floor(): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...flags, path.join(repo, "bench/engine/start-floor.mjs"), path.join(dir, "snapshot.bson")], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [...flags, path.join(repo, "bench/engine/start-floor.mjs"), path.join(dir, "snapshot.bson")],
+    { env, stdio: ["ignore", "pipe", "inherit"] },
+  );
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
@@ -58,10 +72,17 @@ async function floor(): Promise<number> {
 
 type Times = { small: number; first: number; page: number; decoded: number; rss: number };
 
-async function engine(port: number, largest: string, filter: Record<string, unknown>, smallest: string): Promise<Times> {
+async function engine(
+  port: number,
+  largest: string,
+  filter: Record<string, unknown>,
+  smallest: string,
+): Promise<Times> {
   const t0 = performance.now();
   const child = spawn(process.execPath, serverArgs(port), { env, stdio: "ignore" });
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 120_000 });
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 120_000,
+  });
   try {
     for (;;) {
       try {
@@ -80,7 +101,8 @@ async function engine(port: number, largest: string, filter: Record<string, unkn
     const page = since(t0);
     for (;;) {
       const status = await client.db("admin").command({ serverStatus: 1 });
-      if (!status.embedded?.loading && !(status.embedded?.cold > 0)) return { small, first, page, decoded: since(t0), rss: status.mem.resident as number };
+      if (!status.embedded?.loading && !(status.embedded?.cold > 0))
+        return { small, first, page, decoded: since(t0), rss: status.mem.resident as number };
       await sleep(100);
     }
   } finally {
@@ -96,27 +118,41 @@ try {
   // Which collections: from the snapshot's own manifest, through one start of the engine.
   const port = 28_000 + Math.floor(Math.random() * 1_000);
   const probe = spawn(process.execPath, serverArgs(port), { env, stdio: "ignore" });
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 120_000 });
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 120_000,
+  });
   await client.connect();
   const names = (await client.db(dbName).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  const counts = await Promise.all(names.map(async (name) => ({ name, n: await client.db(dbName).collection(name).estimatedDocumentCount() })));
+  const counts = await Promise.all(
+    names.map(async (name) => ({ name, n: await client.db(dbName).collection(name).estimatedDocumentCount() })),
+  );
   await client.close();
   probe.kill("SIGTERM");
   await new Promise((resolve) => probe.on("exit", resolve));
   counts.sort((a, b) => a.n - b.n);
   const smallest = counts.find((c) => c.n > 0)!.name;
   const largest = option("--collection") ?? counts.at(-1)!.name;
-  const filter = JSON.parse(option("--filter") ?? (largest === "planning_quantity" ? '{"channel":"FSS"}' : "{}")) as Record<string, unknown>;
+  const filter = JSON.parse(
+    option("--filter") ?? (largest === "planning_quantity" ? '{"channel":"FSS"}' : "{}"),
+  ) as Record<string, unknown>;
   const documents = counts.reduce((sum, c) => sum + c.n, 0);
 
-  console.log(`# bench/engine/start — ${new Date().toISOString()}, ${useTsx ? "TypeScript sources (tsx)" : "bundled build"}, data ${source}`);
-  console.log(`${documents.toLocaleString("en")} documents, a ${(fs.statSync(path.join(dir, "snapshot.bson")).size / 1e6).toFixed(0)} MB snapshot; largest ${largest} (${counts.find((c) => c.name === largest)!.n.toLocaleString("en")}), filter ${JSON.stringify(filter)}`);
-  console.log("| round | floor (s) | smallest answers | largest: first answer | ÷ floor | first page | every document decoded | RSS then (MB) |");
+  console.log(
+    `# bench/engine/start — ${new Date().toISOString()}, ${useTsx ? "TypeScript sources (tsx)" : "bundled build"}, data ${source}`,
+  );
+  console.log(
+    `${documents.toLocaleString("en")} documents, a ${(fs.statSync(path.join(dir, "snapshot.bson")).size / 1e6).toFixed(0)} MB snapshot; largest ${largest} (${counts.find((c) => c.name === largest)!.n.toLocaleString("en")}), filter ${JSON.stringify(filter)}`,
+  );
+  console.log(
+    "| round | floor (s) | smallest answers | largest: first answer | ÷ floor | first page | every document decoded | RSS then (MB) |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   for (let round = 1; round <= rounds; round++) {
     const base = await floor();
     const t = await engine(port + round, largest, filter, smallest);
-    console.log(`| ${round} | ${base.toFixed(2)} | ${t.small.toFixed(2)} | ${t.first.toFixed(2)} | ${(t.first / base).toFixed(2)}× | ${t.page.toFixed(2)} | ${t.decoded.toFixed(1)} | ${t.rss} |`);
+    console.log(
+      `| ${round} | ${base.toFixed(2)} | ${t.small.toFixed(2)} | ${t.first.toFixed(2)} | ${(t.first / base).toFixed(2)}× | ${t.page.toFixed(2)} | ${t.decoded.toFixed(1)} | ${t.rss} |`,
+    );
   }
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

@@ -46,19 +46,28 @@ try {
   fs.rmSync(path.join(work, "copy.bson"));
 
   // The engine's own way of starting a database process (its heap and collector flags), from the checkout measured.
-  const { startEmbeddedDbProcess } = (await import(pathToFileURL(path.join(repo, "packages/embedded-mongo/process.ts")).href)) as { startEmbeddedDbProcess: typeof Start };
+  const { startEmbeddedDbProcess } = (await import(
+    pathToFileURL(path.join(repo, "packages/embedded-mongo/process.ts")).href
+  )) as { startEmbeddedDbProcess: typeof Start };
   started = performance.now();
   let said = "";
   const db = await startEmbeddedDbProcess(dir, { log: (line) => (said += `${line}\n`) });
   const client = new MongoClient(db.uri, { serverSelectionTimeoutMS: 300_000 });
   await client.connect();
   const names = await client.db("journey_portal").listCollections({}, { nameOnly: true }).toArray();
-  const counts = await Promise.all(names.map(async (c) => ({ name: c.name, n: await client.db("journey_portal").collection(c.name).estimatedDocumentCount() })));
+  const counts = await Promise.all(
+    names.map(async (c) => ({
+      name: c.name,
+      n: await client.db("journey_portal").collection(c.name).estimatedDocumentCount(),
+    })),
+  );
   const largest = counts.sort((a, b) => b.n - a.n)[0];
   await client.db("journey_portal").collection(largest.name).findOne({});
   const answered = seconds(started);
   const status = await client.db("admin").command({ serverStatus: 1 });
-  const builds = (status.embedded as { indexBuilds?: { inOrder: number; sorted: number; uncompared?: number } } | undefined)?.indexBuilds;
+  const builds = (
+    status.embedded as { indexBuilds?: { inOrder: number; sorted: number; uncompared?: number } } | undefined
+  )?.indexBuilds;
   const batch = Array.from({ length: writes }, (_, i) => ({ i, pad: "x".repeat(80) }));
   await client.db("journey_portal").collection("bench_stop_writes").insertMany(batch);
   await client.close();
@@ -67,11 +76,18 @@ try {
   const stopSeconds = seconds(started);
   // Its last words may reach us just after it exited.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const line = said.split("\n").find((l) => l.includes("snapshot at stop")) ?? "(no snapshot line: the stop took under a second)";
+  const line =
+    said.split("\n").find((l) => l.includes("snapshot at stop")) ?? "(no snapshot line: the stop took under a second)";
   console.log(`# bench/engine/stop — ${new Date().toISOString()}, engine of ${repo}, data ${source}`);
-  console.log(`${largest.name} (${largest.n.toLocaleString("en")} documents) answered ${answered.toFixed(1)} s after the start; indexes built from their recorded order: ${builds ? `${builds.inOrder} (${builds.uncompared ?? 0} of them recorded sorted, not compared), sorted: ${builds.sorted}` : "not reported"}`);
-  console.log(`baseline: the snapshot (${(fs.statSync(path.join(dir, "snapshot.bson")).size / 1e6).toFixed(0)} MB) copied and fsynced in ${copySeconds.toFixed(1)} s`);
-  console.log(`stop after ${writes.toLocaleString("en")} inserts: ${stopSeconds.toFixed(1)} s = ${(stopSeconds / copySeconds).toFixed(2)}× the baseline`);
+  console.log(
+    `${largest.name} (${largest.n.toLocaleString("en")} documents) answered ${answered.toFixed(1)} s after the start; indexes built from their recorded order: ${builds ? `${builds.inOrder} (${builds.uncompared ?? 0} of them recorded sorted, not compared), sorted: ${builds.sorted}` : "not reported"}`,
+  );
+  console.log(
+    `baseline: the snapshot (${(fs.statSync(path.join(dir, "snapshot.bson")).size / 1e6).toFixed(0)} MB) copied and fsynced in ${copySeconds.toFixed(1)} s`,
+  );
+  console.log(
+    `stop after ${writes.toLocaleString("en")} inserts: ${stopSeconds.toFixed(1)} s = ${(stopSeconds / copySeconds).toFixed(2)}× the baseline`,
+  );
   console.log(line.trim());
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

@@ -23,7 +23,11 @@ const connect = async (port: string) => {
 };
 const clients = [await connect(portA), await connect(portB)];
 const portal = clients[0].db("journey_portal");
-const first = await portal.collection("planning_quantity").find({}, { sort: { _id: 1 } }).limit(1).next();
+const first = await portal
+  .collection("planning_quantity")
+  .find({}, { sort: { _id: 1 } })
+  .limit(1)
+  .next();
 if (!first) throw new Error("no planning rows: start both databases on a seeded data directory");
 // The load bench's "hero, ABCD and PLC" filter: the SKUs of one row's three attributes (626 at scale 10).
 const skus = (
@@ -64,5 +68,8 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`${ROUNDS} rounds, A = port ${portA}, B = port ${portB}; medians in ms\n`);
 console.log("| query | A | B | B ÷ A |\n|---|---:|---:|---:|");
-for (const [name, [a, b]] of samples) console.log(`| ${name} | ${median(a).toFixed(1)} | ${median(b).toFixed(1)} | ${(median(b) / median(a)).toFixed(2)} |`);
+for (const [name, [a, b]] of samples)
+  console.log(
+    `| ${name} | ${median(a).toFixed(1)} | ${median(b).toFixed(1)} | ${(median(b) / median(a)).toFixed(2)} |`,
+  );
 await Promise.all(clients.map((c) => c.close()));

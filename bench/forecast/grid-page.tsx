@@ -93,11 +93,24 @@ const bench: Bench = {
     const rows = gridRows(payload.groups);
     const values = payload.groups.flatMap((g) => g.accounts.map((a) => a.values));
     const sums = sumValues(payload.groups, values, payload.months.length);
-    const head = ["Conta", ...payload.months, ...payload.totals.map((t) => `Total ${t.year}`)].map((h) => `<th>${h}</th>`).join("");
+    const head = ["Conta", ...payload.months, ...payload.totals.map((t) => `Total ${t.year}`)]
+      .map((h) => `<th>${h}</th>`)
+      .join("");
     const body = rows
       .map((row, r) => {
-        const v = row.type === "row" ? values[row.line] : row.type === "step-total" ? sums.groups[row.group] : row.type === "step-row" ? sums.grand : null;
-        const cells = v ? [...v, ...yearSums(v, payload.totals)].map((n, c) => `<td data-col="${c + 1}">${n === null ? "—" : formatPtBr2(n)}</td>`).join("") : "";
+        const v =
+          row.type === "row"
+            ? values[row.line]
+            : row.type === "step-total"
+              ? sums.groups[row.group]
+              : row.type === "step-row"
+                ? sums.grand
+                : null;
+        const cells = v
+          ? [...v, ...yearSums(v, payload.totals)]
+              .map((n, c) => `<td data-col="${c + 1}">${n === null ? "—" : formatPtBr2(n)}</td>`)
+              .join("")
+          : "";
         return `<tr data-row="${r}"><th>${row.label}</th>${cells}</tr>`;
       })
       .join("");
@@ -109,7 +122,10 @@ const bench: Bench = {
   /** The baseline's paste: the same texts written straight into the same number of cells. */
   pasteBaseline(tsv, row, column) {
     const start = performance.now();
-    const lines = tsv.replace(/\n$/, "").split("\n").map((l) => l.split("\t"));
+    const lines = tsv
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => l.split("\t"));
     const body = host.querySelector("tbody") as HTMLTableSectionElement;
     lines.forEach((cells, i) => {
       const tr = body.rows[row + i];

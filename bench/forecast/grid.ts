@@ -14,7 +14,12 @@ import path from "node:path";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { buildGroups, type ForecastGridPayload } from "../../app/features/forecast/forecast-grid-rules";
-import { annualTotals, parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
+import {
+  annualTotals,
+  parseScenario,
+  scenarioCalendar,
+  windowMonths,
+} from "../../app/features/forecast/release-points";
 import { monthKey } from "~/shared/months";
 import { launchChromium } from "../../test/e2e/harness";
 
@@ -34,15 +39,33 @@ export function benchPayload(): ForecastGridPayload {
     const group = `Grupo ${String(Math.floor(a / (ACCOUNTS / GROUPS)) + 1).padStart(2, "0")}`;
     for (let i = 0; i < months.length; i++) {
       const v = Math.round((1000 + a * 37.5 + i * 11.25) * 100) / 100;
-      records.push({ account_concat: `${4100000 + a} - Conta ${a}`, acc_description: `Conta de despesa ${a}`, group_level_2: group, monthIndex: i, value: v, forecast: v, edited: false });
+      records.push({
+        account_concat: `${4100000 + a} - Conta ${a}`,
+        acc_description: `Conta de despesa ${a}`,
+        group_level_2: group,
+        monthIndex: i,
+        value: v,
+        forecast: v,
+        edited: false,
+      });
     }
   }
-  return { months: months.map(monthKey), firstForecastIndex, editable: true, totals: annualTotals(months), groups: buildGroups(records, months.length, firstForecastIndex) };
+  return {
+    months: months.map(monthKey),
+    firstForecastIndex,
+    editable: true,
+    totals: annualTotals(months),
+    groups: buildGroups(records, months.length, firstForecastIndex),
+  };
 }
 
 /** 400 lines × 12 pt-BR numbers, with the trailing newline spreadsheets add. */
 function pasteText(): string {
-  return Array.from({ length: PASTE_ROWS }, (_, r) => Array.from({ length: PASTE_COLUMNS }, (_, c) => `${r + 1}.${String(c).padStart(3, "0")},5`).join("\t")).join("\n") + "\n";
+  return (
+    Array.from({ length: PASTE_ROWS }, (_, r) =>
+      Array.from({ length: PASTE_COLUMNS }, (_, c) => `${r + 1}.${String(c).padStart(3, "0")},5`).join("\t"),
+    ).join("\n") + "\n"
+  );
 }
 
 async function bundle(): Promise<{ js: string; css: string }> {
@@ -87,7 +110,11 @@ const line = (label: string, grid: number[], base: number[], target: number) =>
 async function main() {
   const { js, css } = await bundle();
   const html = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><link rel="stylesheet" href="/bench.css"></head><body><main style="width:1126px;padding:16px"><div id="host"></div></main><script src="/bench.js"></script></body></html>`;
-  const site = await serve({ "/": { type: "text/html", body: html }, "/bench.js": { type: "text/javascript", body: js }, "/bench.css": { type: "text/css", body: css } });
+  const site = await serve({
+    "/": { type: "text/html", body: html },
+    "/bench.js": { type: "text/javascript", body: js },
+    "/bench.css": { type: "text/css", body: css },
+  });
   const chromium = await launchChromium();
   try {
     const context = await chromium.browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -102,7 +129,8 @@ async function main() {
     // The renderer's main-thread CPU time (DevTools "ThreadTime"): what the work costs whatever else the machine runs.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
-    const threadTime = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime")?.value ?? 0) * 1000;
+    const threadTime = async () =>
+      ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime")?.value ?? 0) * 1000;
     const measured = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
       const before = await threadTime();
       const value = await run();
@@ -111,10 +139,24 @@ async function main() {
     let changed = 0;
     // One warm-up of each, not counted (JIT, fonts, style sheets).
     for (let round = -1; round < ROUNDS; round++) {
-      const [base, baseCpu] = await measured(() => page.evaluate((p) => (window as any).bench.renderBaseline(p), payload));
-      const [basePaste, basePasteCpu] = await measured(() => page.evaluate(([t, r, c]) => (window as any).bench.pasteBaseline(t, r, c), [tsv, target.row, target.column] as const));
+      const [base, baseCpu] = await measured(() =>
+        page.evaluate((p) => (window as any).bench.renderBaseline(p), payload),
+      );
+      const [basePaste, basePasteCpu] = await measured(() =>
+        page.evaluate(([t, r, c]) => (window as any).bench.pasteBaseline(t, r, c), [
+          tsv,
+          target.row,
+          target.column,
+        ] as const),
+      );
       const [grid, gridCpu] = await measured(() => page.evaluate((p) => (window as any).bench.renderGrid(p), payload));
-      const [paste, pasteCpu] = await measured(() => page.evaluate(([t, r, c]) => (window as any).bench.pasteGrid(t, r, c), [tsv, target.row, target.column] as const));
+      const [paste, pasteCpu] = await measured(() =>
+        page.evaluate(([t, r, c]) => (window as any).bench.pasteGrid(t, r, c), [
+          tsv,
+          target.row,
+          target.column,
+        ] as const),
+      );
       if (round < 0) continue;
       figures.base.push(base);
       figures.basePaste.push(basePaste);
@@ -128,8 +170,15 @@ async function main() {
     }
     const rows = await page.evaluate(() => document.querySelectorAll("#host [role=row][data-row]").length);
     const cells = await page.evaluate(() => document.querySelectorAll("#host [role=gridcell]").length);
-    console.log(`forecast grid bench — ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${ROUNDS} rounds (medians)`);
-    console.log(`grid: ${rows} rows (${ACCOUNTS} accounts), ${payload.months.length} months + ${payload.totals.length} totals, ${cells} value cells`);
+    console.log(
+      `forecast grid bench — ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}, ${ROUNDS} rounds (medians)`,
+    );
+    console.log(
+      `grid: ${rows} rows (${ACCOUNTS} accounts), ${payload.months.length} months + ${payload.totals.length} totals, ${cells} value cells`,
+    );
     console.log(line("first render  ", figures.grid, figures.base, 300));
     console.log(`${line("paste 400×12  ", figures.paste, figures.basePaste, 150)}   (${changed} cells changed)`);
     const cpuLine = (label: string, grid: number[], base: number[], target: number) =>
@@ -137,7 +186,9 @@ async function main() {
     console.log("renderer main-thread CPU time (medians), which other processes on the machine do not inflate:");
     console.log(cpuLine("first render  ", cpu.grid, cpu.base, 300));
     console.log(cpuLine("paste 400×12  ", cpu.paste, cpu.basePaste, 150));
-    console.log(`all rounds: grid ${figures.grid.map((x) => x.toFixed(0)).join(", ")} / base ${figures.base.map((x) => x.toFixed(0)).join(", ")}; paste ${figures.paste.map((x) => x.toFixed(0)).join(", ")} / base ${figures.basePaste.map((x) => x.toFixed(0)).join(", ")}`);
+    console.log(
+      `all rounds: grid ${figures.grid.map((x) => x.toFixed(0)).join(", ")} / base ${figures.base.map((x) => x.toFixed(0)).join(", ")}; paste ${figures.paste.map((x) => x.toFixed(0)).join(", ")} / base ${figures.basePaste.map((x) => x.toFixed(0)).join(", ")}`,
+    );
   } finally {
     await chromium.close();
     site.close();

@@ -6,9 +6,13 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export async function startDatabase(): Promise<{ uri: string; pid: number | undefined; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.resolve(here, "../../packages/embedded-mongo/cli.ts"), "--memory", "--port", "0"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const uri = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c: Buffer) => {

@@ -16,7 +16,8 @@ import path from "node:path";
 import { startDatabase } from "./database";
 
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 300_000);
-const HEADER = "rf;cost_center_concat;cost_center;level_descr;group_level_2;data_ref;account_concat;acc_description;value;forecast";
+const HEADER =
+  "rf;cost_center_concat;cost_center;level_descr;group_level_2;data_ref;account_concat;acc_description;value;forecast";
 const MONTHS = 24;
 
 /** Row i: cost centres × accounts × 24 months of RF1 2026, every key distinct. */
@@ -25,13 +26,29 @@ function cells(i: number): string[] {
   const account = Math.floor(i / MONTHS) % 500;
   const center = Math.floor(i / (MONTHS * 500));
   const dataRef = `${2025 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, "0")}`;
-  return ["RF1 2026", `CC${9000 + center} - Centro ${center}`, `CC${9000 + center}`, "Comercial", `Grupo ${account % 12}`, dataRef, `${4100000 + account} - Conta ${account}`, `Conta ${account}`, "0", `${(i % 9973) * 10},50`];
+  return [
+    "RF1 2026",
+    `CC${9000 + center} - Centro ${center}`,
+    `CC${9000 + center}`,
+    "Comercial",
+    `Grupo ${account % 12}`,
+    dataRef,
+    `${4100000 + account} - Conta ${account}`,
+    `Conta ${account}`,
+    "0",
+    `${(i % 9973) * 10},50`,
+  ];
 }
 
 async function main() {
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "jp-bench-datasets-"));
   const db = await startDatabase();
-  Object.assign(process.env, { MONGODB_URI: db.uri, DATA_DIR: dataDir, DATABASE_NAME: "bench_datasets", LOG_LEVEL: "silent" });
+  Object.assign(process.env, {
+    MONGODB_URI: db.uri,
+    DATA_DIR: dataDir,
+    DATABASE_NAME: "bench_datasets",
+    LOG_LEVEL: "silent",
+  });
   const app = await import("./worker-entry");
   const { indexes: forecastIndexes } = await import("../../app/models/forecast.server");
   const mongo = await app.getDb();
@@ -46,7 +63,8 @@ async function main() {
   await fsp.mkdir(path.dirname(target), { recursive: true });
   const out = fs.createWriteStream(target);
   out.write(`${HEADER}\n`);
-  for (let i = 0; i < ROWS; i++) if (!out.write(`${cells(i).join(";")}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
+  for (let i = 0; i < ROWS; i++)
+    if (!out.write(`${cells(i).join(";")}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
   await new Promise<void>((r) => out.end(r));
   const bytes = (await fsp.stat(target)).size;
 
@@ -66,7 +84,10 @@ async function main() {
   }
   if (batch.length) await mongo.collection("baseline").insertMany(batch, { ordered: false });
   const baselineMs = performance.now() - t;
-  await mongo.collection("baseline").drop().catch(() => undefined);
+  await mongo
+    .collection("baseline")
+    .drop()
+    .catch(() => undefined);
 
   // Reading and checking alone: the reader, the template's cell rules and its documents, nothing written.
   t = performance.now();
@@ -85,7 +106,11 @@ async function main() {
         let ok = true;
         found.template.columns.forEach((column, k) => {
           const value = row.cells[found!.indexes[k]];
-          if (app.checkCell(column.rule, value, typeof value === "string" ? value.trim() : app.cellText(value), cell) !== null) ok = false;
+          if (
+            app.checkCell(column.rule, value, typeof value === "string" ? value.trim() : app.cellText(value), cell) !==
+            null
+          )
+            ok = false;
           values[column.name] = cell.value;
         });
         if (ok && found.template.toDoc(values)) checked++;
@@ -96,7 +121,13 @@ async function main() {
   if (checked !== ROWS) throw new Error(`checked ${checked} of ${ROWS} rows`);
 
   // The worker, end to end, with the bench process's RSS sampled.
-  await app.registerFile({ originalName: "forecast.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local", operator: true });
+  await app.registerFile({
+    originalName: "forecast.csv",
+    key,
+    bucket: app.LOCAL_BUCKET,
+    user: "bench@local",
+    operator: true,
+  });
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
@@ -118,15 +149,32 @@ async function main() {
 
   const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
   const fmt = (n: number) => n.toLocaleString("pt-BR");
-  console.log(`load average                        ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`rows                                ${fmt(ROWS)} forecast rows (${(bytes / 1024 / 1024).toFixed(0)} MB CSV, all valid)`);
-  console.log(`baseline plain insertMany           ${fmt(rate(baselineMs))} rows/s (${(baselineMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `load average                        ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    `rows                                ${fmt(ROWS)} forecast rows (${(bytes / 1024 / 1024).toFixed(0)} MB CSV, all valid)`,
+  );
+  console.log(
+    `baseline plain insertMany           ${fmt(rate(baselineMs))} rows/s (${(baselineMs / 1000).toFixed(1)} s)`,
+  );
   console.log(`reading and checking alone          ${fmt(rate(checkMs))} rows/s (${(checkMs / 1000).toFixed(1)} s)`);
-  console.log(`floor: check all, then insert all   ${fmt(rate(checkMs + baselineMs))} rows/s (${((checkMs + baselineMs) / 1000).toFixed(1)} s)`);
+  console.log(
+    `floor: check all, then insert all   ${fmt(rate(checkMs + baselineMs))} rows/s (${((checkMs + baselineMs) / 1000).toFixed(1)} s)`,
+  );
   console.log(`worker: spool, then apply (upsert)  ${fmt(rate(workerMs))} rows/s (${(workerMs / 1000).toFixed(1)} s)`);
-  console.log(`ratio worker / baseline             ${((baselineMs / workerMs) * 100).toFixed(1)} %; worker / floor ${(((checkMs + baselineMs) / workerMs) * 100).toFixed(1)} %   (target ≥ 50.000 rows/s: ${rate(workerMs) >= 50_000 ? "met" : "not met"})`);
-  console.log(`bench process RSS                   ${(rssBefore / 1048576).toFixed(0)} MB before, ${(rssPeak / 1048576).toFixed(0)} MB peak (target ≤ 400 MB); heap + external peak ${(heapPeak / 1048576).toFixed(0)} MB`);
-  console.log(`result                              ${outcome?.kind === "done" ? outcome.message : outcome?.kind}; forecast holds ${fmt(stored)}`);
+  console.log(
+    `ratio worker / baseline             ${((baselineMs / workerMs) * 100).toFixed(1)} %; worker / floor ${(((checkMs + baselineMs) / workerMs) * 100).toFixed(1)} %   (target ≥ 50.000 rows/s: ${rate(workerMs) >= 50_000 ? "met" : "not met"})`,
+  );
+  console.log(
+    `bench process RSS                   ${(rssBefore / 1048576).toFixed(0)} MB before, ${(rssPeak / 1048576).toFixed(0)} MB peak (target ≤ 400 MB); heap + external peak ${(heapPeak / 1048576).toFixed(0)} MB`,
+  );
+  console.log(
+    `result                              ${outcome?.kind === "done" ? outcome.message : outcome?.kind}; forecast holds ${fmt(stored)}`,
+  );
 }
 
 await main();

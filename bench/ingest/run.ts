@@ -30,7 +30,10 @@ const line = (i: number) =>
 /** CPU time (µs) a process has used so far, from /proc (Linux); null elsewhere. */
 function processCpuMicros(pid: number | undefined): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
     const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
     return (ticks / 100) * 1e6; // USER_HZ is 100 on Linux
   } catch {
@@ -47,21 +50,31 @@ async function loadWorker(): Promise<WorkerModule> {
   const { hostBuildOptions } = await import("../../server/build-host");
   // Inside the repository, so the bundle's external packages resolve from node_modules as build/host's do.
   const outdir = path.resolve(here, "../../node_modules/.cache/jp-bench-ingest");
-  await build({ ...hostBuildOptions({ "worker-entry": path.resolve(here, "worker-entry.ts") }, outdir), sourcemap: false });
+  await build({
+    ...hostBuildOptions({ "worker-entry": path.resolve(here, "worker-entry.ts") }, outdir),
+    sourcemap: false,
+  });
   return import(pathToFileURL(path.join(outdir, "worker-entry.js")).href) as Promise<WorkerModule>;
 }
 
 async function main() {
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "jp-bench-ingest-"));
   const db = await startDatabase();
-  Object.assign(process.env, { MONGODB_URI: db.uri, DATA_DIR: dataDir, DATABASE_NAME: "bench_ingest", LOG_LEVEL: "silent" });
+  Object.assign(process.env, {
+    MONGODB_URI: db.uri,
+    DATA_DIR: dataDir,
+    DATABASE_NAME: "bench_ingest",
+    LOG_LEVEL: "silent",
+  });
   const app = await loadWorker();
   const mongo = await app.getDb();
 
   if (WITH_INDEXES) {
     await app.applyIndexes(mongo);
     // The baseline's collections get the product collections' keys, so both sides keep the same indexes up to date.
-    const same = app.masterDataIndexes.filter((d) => d.collection === "product_master" || d.collection === "product_master_nok");
+    const same = app.masterDataIndexes.filter(
+      (d) => d.collection === "product_master" || d.collection === "product_master_nok",
+    );
     await app.applyIndexes(
       mongo,
       same.map((d) => ({ ...d, collection: d.collection === "product_master" ? "baseline_ok" : "baseline_nok" })),
@@ -76,7 +89,8 @@ async function main() {
   out.write(
     "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku\n",
   );
-  for (let i = 1; i <= ROWS; i++) if (!out.write(`${line(i)}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
+  for (let i = 1; i <= ROWS; i++)
+    if (!out.write(`${line(i)}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
   await new Promise<void>((r) => out.end(r));
   const bytes = (await fsp.stat(target)).size;
 
@@ -91,14 +105,22 @@ async function main() {
     header.forEach((h, k) => (doc[h] = cells[k]));
     batch.push(doc);
     if (batch.length === app.INGEST_BATCH_SIZE) {
-      await mongo.collection(i % BAD_EVERY === 0 ? "baseline_nok" : "baseline_ok").insertMany(batch, { ordered: false });
+      await mongo
+        .collection(i % BAD_EVERY === 0 ? "baseline_nok" : "baseline_ok")
+        .insertMany(batch, { ordered: false });
       batch = [];
     }
   }
   if (batch.length) await mongo.collection("baseline_ok").insertMany(batch, { ordered: false });
   const baselineMs = performance.now() - t;
-  await mongo.collection("baseline_ok").drop().catch(() => undefined);
-  await mongo.collection("baseline_nok").drop().catch(() => undefined);
+  await mongo
+    .collection("baseline_ok")
+    .drop()
+    .catch(() => undefined);
+  await mongo
+    .collection("baseline_nok")
+    .drop()
+    .catch(() => undefined);
 
   // The worker's own ceiling: stream-parse and validate the file, no database writes.
   t = performance.now();
@@ -117,7 +139,13 @@ async function main() {
   const parseMs = performance.now() - t;
 
   // The worker, end to end: claim, stream-parse, validate, batched writes, progress, finish.
-  await app.registerFile({ originalName: "bench.csv", key, bucket: app.LOCAL_BUCKET, user: "bench@local", operator: true });
+  await app.registerFile({
+    originalName: "bench.csv",
+    key,
+    bucket: app.LOCAL_BUCKET,
+    user: "bench@local",
+    operator: true,
+  });
   t = performance.now();
   const cpuBefore = process.cpuUsage();
   const serverCpuBefore = processCpuMicros(db.pid);
@@ -135,14 +163,34 @@ async function main() {
   const rate = (ms: number) => Math.round(ROWS / (ms / 1000));
   const fmt = (n: number) => n.toLocaleString("pt-BR");
   const workerRate = rate(workerMs);
-  console.log(`code                               ${BUNDLED ? "esbuild bundle (host build options)" : "tsx"}; indexes ${WITH_INDEXES ? "as declared" : "none (only _id)"}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`rows                               ${fmt(ROWS)} (${(bytes / 1024 / 1024).toFixed(0)} MB CSV, 1 in ${BAD_EVERY} invalid)`);
-  console.log(`baseline plain insertMany          ${fmt(rate(baselineMs))} rows/s (${(baselineMs / 1000).toFixed(1)} s)`);
-  const serverCpu = serverCpuBefore !== null && serverCpuAfter !== null ? `, server process ${((serverCpuAfter - serverCpuBefore) / ROWS).toFixed(1)} µs/row` : "";
-  console.log(`worker ingest (parse+validate+write) ${fmt(workerRate)} rows/s (${(workerMs / 1000).toFixed(1)} s; CPU: worker process ${((cpu.user + cpu.system) / ROWS).toFixed(1)} µs/row${serverCpu})`);
-  console.log(`worker parse+validate, no writes    ${fmt(rate(parseMs))} rows/s (${(parseMs / 1000).toFixed(1)} s, ${fmt(parsedOk)} valid)`);
-  console.log(`ratio worker / baseline            ${((baselineMs / workerMs) * 100).toFixed(1)} %   (target ≥ 50.000 rows/s: ${workerRate >= 50_000 ? "met" : "not met"})`);
-  console.log(`result                             ${outcome?.kind === "done" ? outcome.message : outcome?.kind}; counted OK ${fmt(ok)}, NOK ${fmt(nok)}`);
+  console.log(
+    `code                               ${BUNDLED ? "esbuild bundle (host build options)" : "tsx"}; indexes ${WITH_INDEXES ? "as declared" : "none (only _id)"}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    `rows                               ${fmt(ROWS)} (${(bytes / 1024 / 1024).toFixed(0)} MB CSV, 1 in ${BAD_EVERY} invalid)`,
+  );
+  console.log(
+    `baseline plain insertMany          ${fmt(rate(baselineMs))} rows/s (${(baselineMs / 1000).toFixed(1)} s)`,
+  );
+  const serverCpu =
+    serverCpuBefore !== null && serverCpuAfter !== null
+      ? `, server process ${((serverCpuAfter - serverCpuBefore) / ROWS).toFixed(1)} µs/row`
+      : "";
+  console.log(
+    `worker ingest (parse+validate+write) ${fmt(workerRate)} rows/s (${(workerMs / 1000).toFixed(1)} s; CPU: worker process ${((cpu.user + cpu.system) / ROWS).toFixed(1)} µs/row${serverCpu})`,
+  );
+  console.log(
+    `worker parse+validate, no writes    ${fmt(rate(parseMs))} rows/s (${(parseMs / 1000).toFixed(1)} s, ${fmt(parsedOk)} valid)`,
+  );
+  console.log(
+    `ratio worker / baseline            ${((baselineMs / workerMs) * 100).toFixed(1)} %   (target ≥ 50.000 rows/s: ${workerRate >= 50_000 ? "met" : "not met"})`,
+  );
+  console.log(
+    `result                             ${outcome?.kind === "done" ? outcome.message : outcome?.kind}; counted OK ${fmt(ok)}, NOK ${fmt(nok)}`,
+  );
 }
 
 await main();

@@ -16,7 +16,23 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { BENCH_OPTIONS, benchData, cpuMs, fetchPage, openBenchDatabase, PAGES, pagesNamed, repeat, signIn, spec001Pages, startWebProcess, waitLoaded, warmUp, type Account, type Page } from "./pages";
+import {
+  BENCH_OPTIONS,
+  benchData,
+  cpuMs,
+  fetchPage,
+  openBenchDatabase,
+  PAGES,
+  pagesNamed,
+  repeat,
+  signIn,
+  spec001Pages,
+  startWebProcess,
+  waitLoaded,
+  warmUp,
+  type Account,
+  type Page,
+} from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,7 +66,8 @@ async function measure(web: Web, page: Page, count: number): Promise<{ ms: numbe
 }
 
 async function main() {
-  for (const entry of Object.values(BUILDS)) if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: see the steps at the top of bench/load/ab.ts`);
+  for (const entry of Object.values(BUILDS))
+    if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: see the steps at the top of bench/load/ab.ts`);
   const { env, db, client, dbPid, portal } = await openBenchDatabase(DATA, SCALE);
   const webs = [await startWeb("A", env), await startWeb("B", env)];
   console.log(`database loaded and quiet ${(await waitLoaded(client, dbPid)).toFixed(0)} s after it answered`);
@@ -62,8 +79,12 @@ async function main() {
     for (const warning of await warmUp(web.base, measured, (page) => web.cookies.get(page.as)!)) console.log(warning);
   }
 
-  console.log(`# bench/load/ab — ${new Date().toISOString()}, ${DATA}, ${ROUNDS} rounds of ${REQUESTS} requests per page and build, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
-  console.log("| page | A web CPU ms/req | B web CPU ms/req | B ÷ A | A bytes | B bytes | database CPU ms/req | B ÷ /home in B |");
+  console.log(
+    `# bench/load/ab — ${new Date().toISOString()}, ${DATA}, ${ROUNDS} rounds of ${REQUESTS} requests per page and build, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
+  console.log(
+    "| page | A web CPU ms/req | B web CPU ms/req | B ÷ A | A bytes | B bytes | database CPU ms/req | B ÷ /home in B |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   let homeB = 0;
   for (const page of measured) {
@@ -82,10 +103,17 @@ async function main() {
     const b = cpu.B / (ROUNDS * REQUESTS);
     const dbMs = (cpuMs(dbPid) - db0) / (2 * ROUNDS * REQUESTS);
     if (page.name === "/home") homeB = b;
-    console.log(`| ${page.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${bytes.A} | ${bytes.B} | ${dbMs.toFixed(2)} | ${homeB ? (b / homeB).toFixed(2) : ""} |`);
+    console.log(
+      `| ${page.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${bytes.A} | ${bytes.B} | ${dbMs.toFixed(2)} | ${homeB ? (b / homeB).toFixed(2) : ""} |`,
+    );
   }
   for (const web of webs) web.process.kill("SIGTERM");
-  await Promise.all(webs.map((web) => new Promise((resolve) => (web.process.exitCode !== null ? resolve(null) : web.process.once("exit", resolve)))));
+  await Promise.all(
+    webs.map(
+      (web) =>
+        new Promise((resolve) => (web.process.exitCode !== null ? resolve(null) : web.process.once("exit", resolve))),
+    ),
+  );
   await client.close();
   await db.stop?.();
 }

@@ -13,7 +13,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { BENCH_OPTIONS, benchData, cpuMs, fetchPage, openBenchDatabase, PAGES, pagesNamed, repeat, signIn, spec001Pages, startWebProcess, waitLoaded, warmUp, type Account } from "./pages";
+import {
+  BENCH_OPTIONS,
+  benchData,
+  cpuMs,
+  fetchPage,
+  openBenchDatabase,
+  PAGES,
+  pagesNamed,
+  repeat,
+  signIn,
+  spec001Pages,
+  startWebProcess,
+  waitLoaded,
+  warmUp,
+  type Account,
+} from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,13 +59,16 @@ async function main() {
 
   // Every page warmed before any is measured (/home, first, would otherwise run colder code than the rest).
   for (const warning of await warmUp(base, measured, (page) => cookies.get(page.as)!)) console.log(warning);
-  console.log(`# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `# bench/load/cpu — ${new Date().toISOString()}, ${DATA}, ${REQUESTS} requests per page, ${CONCURRENCY} at a time, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
   console.log("| page | bytes | web CPU ms/req | database CPU ms/req | web ÷ /home | web ÷ /healthz |");
   console.log("|---|---|---|---|---|---|");
   // The pages take turns, ROUNDS times, so that what drifts during the run (the web process's heap, the machine) is
   // shared by all of them instead of landing on the pages measured last.
   const spent = new Map<string, { bytes: number; web: number; db: number }>();
-  for (const page of measured) spent.set(page.name, { bytes: await fetchPage(base, page, cookies.get(page.as)!), web: 0, db: 0 });
+  for (const page of measured)
+    spent.set(page.name, { bytes: await fetchPage(base, page, cookies.get(page.as)!), web: 0, db: 0 });
   const perRound = Math.ceil(REQUESTS / ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const page of measured) {

@@ -30,7 +30,10 @@ function streamed(request: Request, status: number, headers: Headers, context: E
 
 function whole(request: Request, status: number, headers: Headers, context: EntryContext): Response {
   headers.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(`<!DOCTYPE html>${renderToString(<RemixServer context={context} url={request.url} />)}`, { headers, status });
+  return new Response(`<!DOCTYPE html>${renderToString(<RemixServer context={context} url={request.url} />)}`, {
+    headers,
+    status,
+  });
 }
 
 function Root() {
@@ -57,10 +60,20 @@ function Page() {
   );
 }
 
-const noFlags = { hasAction: false, hasLoader: false, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false };
+const noFlags = {
+  hasAction: false,
+  hasLoader: false,
+  hasClientAction: false,
+  hasClientLoader: false,
+  hasErrorBoundary: false,
+};
 
 /** A server build of a root and one page at `/<path>`, as `remix vite:build` would write it. */
-function buildOf(path: string, entry: ServerBuild["entry"]["module"]["default"], future: Record<string, boolean>): ServerBuild {
+function buildOf(
+  path: string,
+  entry: ServerBuild["entry"]["module"]["default"],
+  future: Record<string, boolean>,
+): ServerBuild {
   return {
     mode: "production",
     basename: undefined,
@@ -70,15 +83,37 @@ function buildOf(path: string, entry: ServerBuild["entry"]["module"]["default"],
     future,
     entry: { module: { default: entry } },
     routes: {
-      root: { id: "root", parentId: undefined, path: "", index: undefined, caseSensitive: undefined, module: { default: Root } },
-      page: { id: "page", parentId: "root", path, index: undefined, caseSensitive: undefined, module: { default: Page } },
+      root: {
+        id: "root",
+        parentId: undefined,
+        path: "",
+        index: undefined,
+        caseSensitive: undefined,
+        module: { default: Root },
+      },
+      page: {
+        id: "page",
+        parentId: "root",
+        path,
+        index: undefined,
+        caseSensitive: undefined,
+        module: { default: Page },
+      },
     },
     assets: {
       version: "floor",
       url: "/assets/manifest-floor.js",
       entry: { module: "/assets/entry.client.js", imports: [] },
       routes: {
-        root: { id: "root", parentId: undefined, path: "", module: "/assets/root.js", imports: [], css: [], ...noFlags },
+        root: {
+          id: "root",
+          parentId: undefined,
+          path: "",
+          module: "/assets/root.js",
+          imports: [],
+          css: [],
+          ...noFlags,
+        },
         page: { id: "page", parentId: "root", path, module: "/assets/page.js", imports: [], css: [], ...noFlags },
       },
     },
@@ -91,6 +126,15 @@ app.use(requestLog(createLogger("warn")));
 app.use(createDrain().middleware);
 app.get("/healthz", healthz);
 app.use(dynamicCompression());
-app.all("/streamed", createRequestHandler({ build: buildOf("streamed", streamed, remixConfig.future), mode: "production" }));
-app.all("/whole", createRequestHandler({ build: buildOf("whole", whole, { ...remixConfig.future, v3_singleFetch: false }), mode: "production" }));
+app.all(
+  "/streamed",
+  createRequestHandler({ build: buildOf("streamed", streamed, remixConfig.future), mode: "production" }),
+);
+app.all(
+  "/whole",
+  createRequestHandler({
+    build: buildOf("whole", whole, { ...remixConfig.future, v3_singleFetch: false }),
+    mode: "production",
+  }),
+);
 app.listen(Number(process.env.PORT), "127.0.0.1");

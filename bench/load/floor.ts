@@ -40,13 +40,21 @@ async function main() {
     for (const { path } of PATHS) {
       const res = await fetch(base + path);
       const body = await res.text();
-      if (!res.ok || (path !== "/healthz" && !body.includes("<h1>Início</h1>"))) throw new Error(`${path} answered ${res.status}`);
+      if (!res.ok || (path !== "/healthz" && !body.includes("<h1>Início</h1>")))
+        throw new Error(`${path} answered ${res.status}`);
     }
     // Warm-up: the same load, unreported, so that every path runs optimised code.
     for (const { path, name } of PATHS) await measure(base, name, path, [], 3);
 
-    console.log(`# bench/load/floor — ${new Date().toISOString()}, ${USERS} connections, ${SECONDS} s per path, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")}`);
-    console.log("| round | path | p50 ms | p95 ms | p99 ms | req/s | server CPU ms/req | errors | p95 ÷ /healthz p95 |");
+    console.log(
+      `# bench/load/floor — ${new Date().toISOString()}, ${USERS} connections, ${SECONDS} s per path, ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" / ")}`,
+    );
+    console.log(
+      "| round | path | p50 ms | p95 ms | p99 ms | req/s | server CPU ms/req | errors | p95 ÷ /healthz p95 |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|");
     const ratios = new Map<string, number[]>();
     for (let round = 1; round <= ROUNDS; round++) {
@@ -58,12 +66,16 @@ async function main() {
         health ??= m;
         const ratio = m.p95 / health.p95;
         if (m !== health) ratios.set(name, [...(ratios.get(name) ?? []), ratio]);
-        console.log(`| ${round} | ${name} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.rps.toFixed(0)} | ${cpu.toFixed(2)} | ${m.errors} | ${m === health ? "—" : ratio.toFixed(2)} |`);
+        console.log(
+          `| ${round} | ${name} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.rps.toFixed(0)} | ${cpu.toFixed(2)} | ${m.errors} | ${m === health ? "—" : ratio.toFixed(2)} |`,
+        );
       }
     }
     for (const [name, list] of ratios) {
       const low = Math.min(...list);
-      console.log(`${name}: p95 ÷ /healthz p95 ${low.toFixed(2)}–${Math.max(...list).toFixed(2)} (the load bench's target for /home: ≤ ${TARGET}) ${low <= TARGET ? "✔" : "✗"}`);
+      console.log(
+        `${name}: p95 ÷ /healthz p95 ${low.toFixed(2)}–${Math.max(...list).toFixed(2)} (the load bench's target for /home: ≤ ${TARGET}) ${low <= TARGET ? "✔" : "✗"}`,
+      );
     }
   } finally {
     server.kill("SIGINT");

@@ -7,9 +7,19 @@ export const USERS = 50;
 
 const require = createRequire(import.meta.url);
 // autocannon ships no types; the part used here is typed below.
-type Instance = { on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void };
-type AutocannonResult = { errors: number; timeouts: number; non2xx: number; requests: { total: number; average: number } };
-type Autocannon = ((opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => Instance) & {
+type Instance = {
+  on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+type AutocannonResult = {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  requests: { total: number; average: number };
+};
+type Autocannon = ((
+  opts: Record<string, unknown>,
+  cb: (err: Error | null, result: AutocannonResult) => void,
+) => Instance) & {
   track?: unknown;
 };
 const autocannon = require("autocannon") as Autocannon;
@@ -19,13 +29,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-export type Measure = { name: string; p50: number; p95: number; p99: number; rps: number; errors: number; requests: number };
+export type Measure = {
+  name: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  requests: number;
+};
 
 /**
  * One autocannon run on a path, asking for what browsers ask for; each connection carries its own session cookie
  * (`cookies` used in turn; none when empty).
  */
-export function measure(base: string, name: string, urlPath: string, cookies: string[], seconds: number, connections = USERS): Promise<Measure> {
+export function measure(
+  base: string,
+  name: string,
+  urlPath: string,
+  cookies: string[],
+  seconds: number,
+  connections = USERS,
+): Promise<Measure> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     let next = 0;

@@ -26,11 +26,23 @@ export const PAGES: Page[] = [
   { name: "/repo/format", path: "/repo/format", as: "gold" },
   { name: "/repo/format (page 2000)", path: "/repo/format?page=2000", as: "gold" },
   { name: "/repo/master-data", path: "/repo/master-data", as: "gold" },
-  { name: "/repo/master-data (product, page 4000)", path: "/repo/master-data?base=ok&collection=product_master&page=4000", as: "gold" },
+  {
+    name: "/repo/master-data (product, page 4000)",
+    path: "/repo/master-data?base=ok&collection=product_master&page=4000",
+    as: "gold",
+  },
   { name: "/repo/master-data/canal", path: "/repo/master-data/canal", as: "gold" },
-  { name: "/repo/master-data/planejamento (spend)", path: "/repo/master-data/planejamento?section=planning&tab=spend&page=3", as: "gold" },
+  {
+    name: "/repo/master-data/planejamento (spend)",
+    path: "/repo/master-data/planejamento?section=planning&tab=spend&page=3",
+    as: "gold",
+  },
   { name: "/ij/explorer (a query)", path: "/ij/explorer?search=relatorio+vendas", as: "gold" },
-  { name: "/ij/explorer (exact phrase, page 2)", path: "/ij/explorer?search=manutencao+preventiva&exactPh=1&page=2", as: "gold" },
+  {
+    name: "/ij/explorer (exact phrase, page 2)",
+    path: "/ij/explorer?search=manutencao+preventiva&exactPh=1&page=2",
+    as: "gold",
+  },
   { name: "/ij/painel/1 (planning, 1M rows)", path: "/ij/painel/1", as: "sysadmin" },
   { name: "/ij/painel/2 (master data)", path: "/ij/painel/2", as: "sysadmin" },
   { name: "/ij/painel/3 (forecast)", path: "/ij/painel/3", as: "sysadmin" },
@@ -63,11 +75,29 @@ export const EMAILS: Record<Account, string> = {
 
 /** The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR). */
 export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
-  const branch = (await portal.collection("hr_aux").find({}, { projection: { filial_nome: 1 } }).limit(1).next())?.filial_nome as string | undefined;
-  const forecast = await portal.collection("forecast").find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } }).limit(1).next();
+  const branch = (
+    await portal
+      .collection("hr_aux")
+      .find({}, { projection: { filial_nome: 1 } })
+      .limit(1)
+      .next()
+  )?.filial_nome as string | undefined;
+  const forecast = await portal
+    .collection("forecast")
+    .find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } })
+    .limit(1)
+    .next();
   const pages: typeof PAGES = [
-    { name: "/ij/plan_edit (WHOLESALES, every period)", path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30", as: "gold" },
-    { name: "/ij/plan_edit (a brand, two channels, page 50)", path: `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&dateStart=1950-12-30&dateEnd=2030-12-30&brand=${encodeURIComponent(await firstValue(portal, "planning_quantity", "marca"))}&page=50`, as: "gold" },
+    {
+      name: "/ij/plan_edit (WHOLESALES, every period)",
+      path: "/ij/plan_edit?chanel=WHOLESALES&dateStart=1950-12-30&dateEnd=2030-12-30",
+      as: "gold",
+    },
+    {
+      name: "/ij/plan_edit (a brand, two channels, page 50)",
+      path: `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&dateStart=1950-12-30&dateEnd=2030-12-30&brand=${encodeURIComponent(await firstValue(portal, "planning_quantity", "marca"))}&page=50`,
+      as: "gold",
+    },
     ...(await deepPlanningPages(portal)),
     { name: "/ij/report", path: "/ij/report", as: "gold" },
     { name: "/ij/report (manual, page 2)", path: "/ij/report?origin=manual&page=2", as: "gold" },
@@ -75,7 +105,8 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
     { name: "/ij/cockpit", path: "/ij/cockpit", as: "gold" },
     { name: "/ij/report_save (FP&A)", path: "/ij/report_save?company=2236", as: "gold" },
   ];
-  if (branch) pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
+  if (branch)
+    pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
   if (forecast) {
     pages.push({
       name: "/ij/report_preview_edit_schneider/{rf}/{cc}",
@@ -93,9 +124,17 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
  */
 async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
   const rows = portal.collection("planning_quantity");
-  const row = await rows.find({}, { sort: { _id: 1 } }).limit(1).next();
+  const row = await rows
+    .find({}, { sort: { _id: 1 } })
+    .limit(1)
+    .next();
   if (!row) return [];
-  const every = new URLSearchParams({ skuMode: "attributes", chanel: "FSS", dateStart: "1950-12-30", dateEnd: "2030-12-30" });
+  const every = new URLSearchParams({
+    skuMode: "attributes",
+    chanel: "FSS",
+    dateStart: "1950-12-30",
+    dateEnd: "2030-12-30",
+  });
   const params: Record<string, string> = {
     brand: "marca",
     category: "category_sku",
@@ -116,24 +155,46 @@ async function deepPlanningPages(portal: Db): Promise<typeof PAGES> {
     }
   }
   // Three attributes of a handful of values each: no index holds them in the screen's order.
-  const few = new URLSearchParams({ skuMode: "attributes", chanel: "WHOLESALES", dateStart: "1950-12-30", dateEnd: "2030-12-30", hero: String(row.hero), abcd: String(row.abcd), plcLocal: String(row.plc_localsku), page: "20" });
+  const few = new URLSearchParams({
+    skuMode: "attributes",
+    chanel: "WHOLESALES",
+    dateStart: "1950-12-30",
+    dateEnd: "2030-12-30",
+    hero: String(row.hero),
+    abcd: String(row.abcd),
+    plcLocal: String(row.plc_localsku),
+    page: "20",
+  });
   const pages: typeof PAGES = [
     { name: "/ij/plan_edit (every attribute at once)", path: `/ij/plan_edit?${every}`, as: "gold" },
     { name: "/ij/plan_edit (hero, ABCD and PLC, page 20)", path: `/ij/plan_edit?${few}`, as: "gold" },
   ];
   if (rare) {
-    const query = new URLSearchParams({ skuMode: "attributes", dateStart: "1950-12-30", dateEnd: "2030-12-30", [rare.param]: rare.value, page: "10" });
+    const query = new URLSearchParams({
+      skuMode: "attributes",
+      dateStart: "1950-12-30",
+      dateEnd: "2030-12-30",
+      [rare.param]: rare.value,
+      page: "10",
+    });
     for (const channel of ["WHOLESALES", "BRANDSITE", "ONLINE_PARTNERS", "FSS"]) query.append("chanel", channel);
-    pages.push({ name: `/ij/plan_edit (the rarest value, ${rare.param}, ${rare.count} rows, page 10)`, path: `/ij/plan_edit?${query}`, as: "gold" });
+    pages.push({
+      name: `/ij/plan_edit (the rarest value, ${rare.param}, ${rare.count} rows, page 10)`,
+      path: `/ij/plan_edit?${query}`,
+      as: "gold",
+    });
   }
   return pages;
 }
 
 async function firstValue(portal: Db, collection: string, field: string): Promise<string> {
-  const doc = await portal.collection(collection).find({}, { projection: { [field]: 1 } }).limit(1).next();
+  const doc = await portal
+    .collection(collection)
+    .find({}, { projection: { [field]: 1 } })
+    .limit(1)
+    .next();
   return String(doc?.[field] ?? "");
 }
-
 
 /** The collections of scale 10's volume: reading their counts waits for the database to have loaded them. */
 export const BIG_COLLECTIONS = ["planning_quantity", "product_master", "files", "explorer_documents"] as const;
@@ -156,7 +217,11 @@ export const WARM_REQUESTS = 100;
  * the web process compiles the code each page runs, so /home, measured first, is not measured on colder code than
  * the pages compared with it. Returns a warning for each page that answered an error.
  */
-export async function warmUp(base: string, pages: readonly Page[], cookieOf: (page: Page) => string): Promise<string[]> {
+export async function warmUp(
+  base: string,
+  pages: readonly Page[],
+  cookieOf: (page: Page) => string,
+): Promise<string[]> {
   const warnings: string[] = [];
   for (const page of pages) {
     let refused = 0;
@@ -177,7 +242,10 @@ export function cpuMs(pid: number): number {
 }
 
 /** Waits until a process spends under `underMs` of CPU in `everyMs`, giving up `untilMs` after `started`. */
-export async function untilCpuQuiet(pid: number, { started, everyMs, underMs, untilMs }: { started: number; everyMs: number; underMs: number; untilMs: number }): Promise<void> {
+export async function untilCpuQuiet(
+  pid: number,
+  { started, everyMs, underMs, untilMs }: { started: number; everyMs: number; underMs: number; untilMs: number },
+): Promise<void> {
   for (let before = cpuMs(pid); performance.now() - started < untilMs; ) {
     await new Promise((r) => setTimeout(r, everyMs));
     const now = cpuMs(pid);
@@ -195,7 +263,10 @@ export async function untilCpuQuiet(pid: number, { started, everyMs, underMs, un
 export async function waitLoaded(client: MongoClient, pid: number): Promise<number> {
   const started = performance.now();
   const admin = client.db("admin");
-  while ((await admin.command({ serverStatus: 1 })).embedded?.loading === true && performance.now() - started < 600_000) {
+  while (
+    (await admin.command({ serverStatus: 1 })).embedded?.loading === true &&
+    performance.now() - started < 600_000
+  ) {
     await new Promise((r) => setTimeout(r, 1_000));
   }
   await untilCpuQuiet(pid, { started, everyMs: 2_000, underMs: 100, untilMs: 600_000 });
@@ -203,10 +274,19 @@ export async function waitLoaded(client: MongoClient, pid: number): Promise<numb
 }
 
 /** Seeds `scale` into the database of `env` when it holds no portal data yet (later runs reuse the directory). */
-export async function seedIfEmpty(portal: Db, env: NodeJS.ProcessEnv, scale: number, say: (line: string) => void = console.log): Promise<void> {
+export async function seedIfEmpty(
+  portal: Db,
+  env: NodeJS.ProcessEnv,
+  scale: number,
+  say: (line: string) => void = console.log,
+): Promise<void> {
   if ((await portal.collection("user_permissions").estimatedDocumentCount()) > 0) return;
   say(`seeding scale ${scale} (once; later runs reuse it)…`);
-  const seed = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(scale)], { env, stdio: "inherit" });
+  const seed = spawn(
+    process.execPath,
+    [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--scale", String(scale)],
+    { env, stdio: "inherit" },
+  );
   const code = await new Promise<number | null>((r) => seed.once("exit", r));
   if (code !== 0) throw new Error(`seed failed (${code})`);
 }
@@ -243,18 +323,34 @@ export async function openBenchDatabase(dataDir: string, scale: number, say: (li
 }
 
 /** A production web process of one build's host entry (with WEB_GC_FLAGS, as `npm start`), once it answers /healthz. */
-export async function startWebProcess(entry: string, env: NodeJS.ProcessEnv, extraFlags: readonly string[] = []): Promise<{ base: string; web: ChildProcess }> {
+export async function startWebProcess(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  extraFlags: readonly string[] = [],
+): Promise<{ base: string; web: ChildProcess }> {
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const web = spawn(process.execPath, [...WEB_GC_FLAGS, ...extraFlags, entry], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: "inherit" });
+  const web = spawn(process.execPath, [...WEB_GC_FLAGS, ...extraFlags, entry], {
+    env: { ...env, PORT: String(port), APP_ORIGIN: base },
+    stdio: "inherit",
+  });
   await waitHttp(`${base}/healthz`, web);
   return { base, web };
 }
 
 /** The pages an `--only` list names by part of their name (all when empty), with the baselines the bench compares to. */
-export function pagesNamed(pages: readonly Page[], only: string | undefined, baselines: readonly string[] = ["/healthz", "/home"]): Page[] {
-  const wanted = (only ?? "").split(",").map((part) => part.trim()).filter(Boolean);
-  return wanted.length === 0 ? [...pages] : pages.filter((p) => baselines.includes(p.name) || wanted.some((part) => p.name.includes(part)));
+export function pagesNamed(
+  pages: readonly Page[],
+  only: string | undefined,
+  baselines: readonly string[] = ["/healthz", "/home"],
+): Page[] {
+  const wanted = (only ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return wanted.length === 0
+    ? [...pages]
+    : pages.filter((p) => baselines.includes(p.name) || wanted.some((part) => p.name.includes(part)));
 }
 
 /**
@@ -265,7 +361,9 @@ export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
 
 /** One page as a browser asks for it (Brotli, HTML) with `cookie`; fails on an error status. Its size in bytes. */
 export async function fetchPage(base: string, page: Page, cookie: string): Promise<number> {
-  const res = await fetch(base + page.path, { headers: { cookie, "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" } });
+  const res = await fetch(base + page.path, {
+    headers: { cookie, "accept-encoding": BROWSER_ACCEPT_ENCODING, accept: "text/html" },
+  });
   const bytes = (await res.arrayBuffer()).byteLength;
   if (!res.ok) throw new Error(`${base}${page.path} answered ${res.status}`);
   return bytes;

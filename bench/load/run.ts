@@ -19,7 +19,21 @@ import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 import { measure, USERS, type Measure } from "./measure";
-import { BENCH_OPTIONS, benchData, BIG_COLLECTIONS, freePort, openBenchDatabase, PAGES, pagesNamed, warmUp, signIn, spec001Pages, waitHttp, waitLoaded, type Account } from "./pages";
+import {
+  BENCH_OPTIONS,
+  benchData,
+  BIG_COLLECTIONS,
+  freePort,
+  openBenchDatabase,
+  PAGES,
+  pagesNamed,
+  warmUp,
+  signIn,
+  spec001Pages,
+  waitHttp,
+  waitLoaded,
+  type Account,
+} from "./pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -41,13 +55,19 @@ function rssMb(pid: number | undefined): number {
 
 async function main() {
   if (!fs.existsSync("build/host/index.js")) throw new Error("run `npm run build` first");
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" / ");
   const out: string[] = [];
   const say = (line: string) => {
     out.push(line);
     console.log(line);
   };
-  say(`# bench/load — ${new Date().toISOString()}, scale ${SCALE}, ${USERS} users, ${SECONDS} s per page, ${os.cpus().length} CPUs, load average at start ${load()}`);
+  say(
+    `# bench/load — ${new Date().toISOString()}, scale ${SCALE}, ${USERS} users, ${SECONDS} s per page, ${os.cpus().length} CPUs, load average at start ${load()}`,
+  );
 
   // 1. The database, as its own process, on the scratch data directory (seeded once, then reused).
   const dbStarted = performance.now();
@@ -57,7 +77,10 @@ async function main() {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const webStarted = performance.now();
-  const web = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], { env: { ...env, PORT: String(port), APP_ORIGIN: base }, stdio: ["ignore", "inherit", "inherit"] });
+  const web = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], {
+    env: { ...env, PORT: String(port), APP_ORIGIN: base },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const stopAll = () => {
     web.kill("SIGTERM");
   };
@@ -74,7 +97,9 @@ async function main() {
   const docs = await Promise.all(
     BIG_COLLECTIONS.map(async (c) => `${c} ${await portal.collection(c).estimatedDocumentCount()}`),
   );
-  say(`big collections answer ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`);
+  say(
+    `big collections answer ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start: ${docs.join(", ")}`,
+  );
   // Pages are measured once the background load (and the collections after it) is over, not during it.
   await waitLoaded(client, dbPid);
   say(`database fully loaded and quiet ${((performance.now() - dbStarted) / 1000).toFixed(1)} s after start`);
@@ -117,17 +142,31 @@ async function main() {
       if (ratio > 2) ok = false;
     }
     if (r.errors > 0) ok = false;
-    say(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${(r.p95 / home.p95).toFixed(2)} | ${target} |`);
+    say(
+      `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${(r.p95 / home.p95).toFixed(2)} | ${target} |`,
+    );
   }
-  say(`RSS after the pages: web ${loaded.web.toFixed(0)} MB, database ${loaded.db.toFixed(0)} MB; load average ${load()}`);
+  say(
+    `RSS after the pages: web ${loaded.web.toFixed(0)} MB, database ${loaded.db.toFixed(0)} MB; load average ${load()}`,
+  );
 
   // 5. /healthz while a dashboard recomputes (its data changed): compared with /healthz alone above.
-  await portal.collection("data_versions").updateOne({ _id: "planning_quantity" as never }, { $inc: { version: 1 } }, { upsert: true });
+  await portal
+    .collection("data_versions")
+    .updateOne({ _id: "planning_quantity" as never }, { $inc: { version: 1 } }, { upsert: true });
   // --only may have left the dashboard's account out of the sign-ins above.
   const sysadmin = cookies.get("sysadmin")?.[0] ?? (await signIn(base, "sysadmin"));
   const computing = fetch(`${base}/ij/painel/1`, { headers: { cookie: sysadmin } }).then((r) => r.status);
-  const during = await measure(base, "/healthz during a dashboard computation", "/healthz", cookies.get("gold")!, Math.max(5, SECONDS / 2));
-  say(`/healthz while /ij/painel/1 recomputes over 1M rows: p95 ${during.p95.toFixed(1)} ms vs ${healthz.p95.toFixed(1)} ms alone (${(during.p95 / healthz.p95).toFixed(2)}x), errors ${during.errors}; the dashboard answered ${await computing}`);
+  const during = await measure(
+    base,
+    "/healthz during a dashboard computation",
+    "/healthz",
+    cookies.get("gold")!,
+    Math.max(5, SECONDS / 2),
+  );
+  say(
+    `/healthz while /ij/painel/1 recomputes over 1M rows: p95 ${during.p95.toFixed(1)} ms vs ${healthz.p95.toFixed(1)} ms alone (${(during.p95 / healthz.p95).toFixed(2)}x), errors ${during.errors}; the dashboard answered ${await computing}`,
+  );
 
   // 6. Memory during a 300k-row import by the stand-alone worker.
   if (!args["skip-import"]) await importMemory(env, say);
@@ -145,13 +184,17 @@ async function main() {
 /** Registers a 300,000-row product CSV and lets `npm run worker:prod` import it, sampling the worker's RSS. */
 async function importMemory(env: NodeJS.ProcessEnv, say: (line: string) => void) {
   const rows = 300_000;
-  const header = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
+  const header =
+    "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
   const key = `bench-${Date.now()}.csv`;
   const dir = path.join(env.DATA_DIR!, "uploads");
   fs.mkdirSync(dir, { recursive: true });
   const file = fs.createWriteStream(path.join(dir, key));
   file.write(`${header}\n`);
-  for (let i = 0; i < rows; i++) file.write(`BENCH${i};Produto ${i};Marca ${i % 17};CAT${i % 5};Principal ${i % 3};Sub ${i % 9};hero;A;ativo;global;2027-12-31\n`);
+  for (let i = 0; i < rows; i++)
+    file.write(
+      `BENCH${i};Produto ${i};Marca ${i % 17};CAT${i % 5};Principal ${i % 3};Sub ${i % 9};hero;A;ativo;global;2027-12-31\n`,
+    );
   await new Promise((r) => file.end(r));
   const client = new MongoClient(env.MONGODB_URI!);
   const now = new Date();
@@ -178,7 +221,9 @@ async function importMemory(env: NodeJS.ProcessEnv, say: (line: string) => void)
     peak = Math.max(peak, rssMb(worker.pid));
     const doc = await files.findOne({ _id: insertedId });
     if (doc && doc.progress >= 100) {
-      say(`300k-row import: ${doc.message} in ${((performance.now() - started) / 1000).toFixed(1)} s; worker RSS peak ${peak.toFixed(0)} MB (target ≤ 400 MB ${peak <= 400 ? "✔" : "✗"})`);
+      say(
+        `300k-row import: ${doc.message} in ${((performance.now() - started) / 1000).toFixed(1)} s; worker RSS peak ${peak.toFixed(0)} MB (target ≤ 400 MB ${peak <= 400 ? "✔" : "✗"})`,
+      );
       break;
     }
     if (performance.now() - started > 600_000) {

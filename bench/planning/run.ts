@@ -30,7 +30,11 @@ async function time(work: () => Promise<unknown>, runs = RUNS): Promise<number> 
 /** The winning plan's stages, innermost last ("FETCH > IXSCAN channel_creationDate"), or why there is none. */
 function planOf(explained: Document): string {
   const stages: string[] = [];
-  for (let s = explained?.queryPlanner?.winningPlan as Document | undefined; s; s = s.inputStage as Document | undefined) {
+  for (
+    let s = explained?.queryPlanner?.winningPlan as Document | undefined;
+    s;
+    s = s.inputStage as Document | undefined
+  ) {
     stages.push(s.indexName ? `${s.stage} ${s.indexName}` : String(s.stage));
   }
   return stages.join(" > ") || "?";
@@ -38,10 +42,13 @@ function planOf(explained: Document): string {
 
 async function main() {
   const uri = process.env.MONGODB_URI;
-  if (!uri) throw new Error("Set MONGODB_URI to a seeded database (see the comment at the top of bench/planning/run.ts).");
+  if (!uri)
+    throw new Error("Set MONGODB_URI to a seeded database (see the comment at the top of bench/planning/run.ts).");
   const { getDb, closeDb } = await import("~/db.server");
   const { parseFilter } = await import("~/features/planning/planning");
-  const { planningQuery, readPlanningPage, countPlanningRows, saveBatch } = await import("~/models/planning-queries.server");
+  const { planningQuery, readPlanningPage, countPlanningRows, saveBatch } = await import(
+    "~/models/planning-queries.server"
+  );
   const { listAttributeOptions, searchSkus } = await import("~/models/planning-catalogue.server");
   const db = await getDb();
   const rows = db.collection("planning_quantity");
@@ -49,45 +56,88 @@ async function main() {
   const sample = await rows.findOne({}, { sort: { _id: 1 } });
   if (!sample) throw new Error("the planning collection is empty: seed it first (npm run seed -- --scale 10)");
   const brand = String(sample.marca);
-  const skus = (await rows.find({ channel: "FSS" }, { projection: { sku: 1 } }).limit(200).toArray()).map((r) => String(r.sku));
+  const skus = (
+    await rows
+      .find({ channel: "FSS" }, { projection: { sku: 1 } })
+      .limit(200)
+      .toArray()
+  ).map((r) => String(r.sku));
   const filter = (text: string, kind: "plan" | "report" = "plan") => {
     const parsed = parseFilter(new URLSearchParams(text), kind);
     if (!parsed.ok) throw new Error(`bad filter ${text}`);
     return parsed.filter;
   };
   const cases = [
-    { name: "4 channels, whole period", filter: filter("chanel=WHOLESALES&chanel=BRANDSITE&chanel=ONLINE_PARTNERS&chanel=FSS") },
-    { name: "1 channel, 3 months", filter: filter(`chanel=FSS&dateStart=${sample.dateRef.toISOString().slice(0, 10)}&dateEnd=${new Date(sample.dateRef.getTime() + 80 * 86_400_000).toISOString().slice(0, 10)}`) },
-    { name: "2 channels, one brand", filter: filter(`chanel=FSS&chanel=WHOLESALES&brand=${encodeURIComponent(brand)}`) },
+    {
+      name: "4 channels, whole period",
+      filter: filter("chanel=WHOLESALES&chanel=BRANDSITE&chanel=ONLINE_PARTNERS&chanel=FSS"),
+    },
+    {
+      name: "1 channel, 3 months",
+      filter: filter(
+        `chanel=FSS&dateStart=${sample.dateRef.toISOString().slice(0, 10)}&dateEnd=${new Date(sample.dateRef.getTime() + 80 * 86_400_000).toISOString().slice(0, 10)}`,
+      ),
+    },
+    {
+      name: "2 channels, one brand",
+      filter: filter(`chanel=FSS&chanel=WHOLESALES&brand=${encodeURIComponent(brand)}`),
+    },
     { name: "1 channel, major category + hero", filter: filter("chanel=BRANDSITE&majorCategory=Makeup&hero=hero") },
-    { name: "2 channels, 50 SKUs", filter: filter(`chanel=FSS&chanel=WHOLESALES&skuMode=sku&${[...new Set(skus)].slice(0, 50).map((s) => `sku=${s}`).join("&")}`) },
+    {
+      name: "2 channels, 50 SKUs",
+      filter: filter(
+        `chanel=FSS&chanel=WHOLESALES&skuMode=sku&${[...new Set(skus)]
+          .slice(0, 50)
+          .map((s) => `sku=${s}`)
+          .join("&")}`,
+      ),
+    },
     { name: "report: every channel, one sub category", filter: filter("subCategory=Batom", "report") },
   ];
 
   const baseline = await time(() => rows.findOne({ _id: sample._id }));
-  console.log(`planning_quantity: ${total.toLocaleString("en")} rows; baseline (one row by _id): ${baseline.toFixed(2)} ms\n`);
+  console.log(
+    `planning_quantity: ${total.toLocaleString("en")} rows; baseline (one row by _id): ${baseline.toFixed(2)} ms\n`,
+  );
   const canExplain = await rows
     .find({ _id: sample._id })
     .explain()
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   const pad = (s: string, n: number) => s.padEnd(n);
-  console.log(`${pad("filter", 42)} ${pad("rows", 9)} ${pad("page 1", 16)} ${pad("page 50", 16)} ${pad("count", 16)} plans (page / count)`);
+  console.log(
+    `${pad("filter", 42)} ${pad("rows", 9)} ${pad("page 1", 16)} ${pad("page 50", 16)} ${pad("count", 16)} plans (page / count)`,
+  );
   for (const c of cases) {
     const query = planningQuery(c.filter);
-    const [page1, page50, count] = [await time(() => readPlanningPage(c.filter, 1)), await time(() => readPlanningPage(c.filter, 50), 5), await time(() => countPlanningRows(c.filter), 5)];
+    const [page1, page50, count] = [
+      await time(() => readPlanningPage(c.filter, 1)),
+      await time(() => readPlanningPage(c.filter, 50), 5),
+      await time(() => countPlanningRows(c.filter), 5),
+    ];
     const n = await countPlanningRows(c.filter);
     let plans = "(explain not supported by this server)";
     if (canExplain) {
-      const page = await rows.find(query as Document).sort({ creationDate: -1, _id: -1 }).limit(20).explain();
+      const page = await rows
+        .find(query as Document)
+        .sort({ creationDate: -1, _id: -1 })
+        .limit(20)
+        .explain();
       const counted = await db.command({ explain: { count: "planning_quantity", query }, verbosity: "queryPlanner" });
       plans = `${planOf(page)} / ${planOf(counted)}`;
     }
     const cell = (ms: number) => pad(`${ms.toFixed(1)} ms ${(ms / baseline).toFixed(0)}×`, 16);
-    console.log(`${pad(c.name, 42)} ${pad(n.toLocaleString("en"), 9)} ${cell(page1)} ${cell(page50)} ${cell(count)} ${plans}`);
+    console.log(
+      `${pad(c.name, 42)} ${pad(n.toLocaleString("en"), 9)} ${cell(page1)} ${cell(page50)} ${cell(count)} ${plans}`,
+    );
   }
   const options = await time(() => listAttributeOptions(), 5);
   const search = await time(() => searchSkus("8000"), 5);
-  console.log(`\nfilter screen: attribute options ${options.toFixed(1)} ms (${(options / baseline).toFixed(0)}×), SKU search ${search.toFixed(1)} ms (${(search / baseline).toFixed(0)}×)`);
+  console.log(
+    `\nfilter screen: attribute options ${options.toFixed(1)} ms (${(options / baseline).toFixed(0)}×), SKU search ${search.toFixed(1)} ms (${(search / baseline).toFixed(0)}×)`,
+  );
 
   if (process.env.BENCH_PLANNING_BATCH !== "0") {
     // The batch over every row, while another client keeps reading one row at a time.
@@ -104,7 +154,13 @@ async function main() {
       }
     })();
     const t = performance.now();
-    const outcome = await saveBatch({ user: "bench@local", screen: "plan_edit", filter: all, edit: { percent: 0, op: "increase" }, loadedAt: new Date() });
+    const outcome = await saveBatch({
+      user: "bench@local",
+      screen: "plan_edit",
+      filter: all,
+      edit: { percent: 0, op: "increase" },
+      loadedAt: new Date(),
+    });
     const batchMs = performance.now() - t;
     running = false;
     await reading;

@@ -17,14 +17,22 @@ import { LOCAL_BUCKET } from "~/services/storage.server";
 
 async function main() {
   const scale = Number(process.argv[2] ?? 10);
-  const ctx: SeedContext = { random: new Random(1, "bench"), scale, reference: monthStart(new Date("2026-03-01T00:00:00Z")), tenantId: "bench", bucket: LOCAL_BUCKET };
+  const ctx: SeedContext = {
+    random: new Random(1, "bench"),
+    scale,
+    reference: monthStart(new Date("2026-03-01T00:00:00Z")),
+    tenantId: "bench",
+    bucket: LOCAL_BUCKET,
+  };
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "bench-seed-files-"));
   try {
     const started = performance.now();
     const objects = new SeedObjects();
     const files = generateFiles(ctx, ["a@example.com"], objects);
     const reports = generateReports(ctx, ["a@example.com"], objects);
-    const written = await objects.writeAll(await documentSink({ bucket: LOCAL_BUCKET, localRoot: path.join(root, "store") }));
+    const written = await objects.writeAll(
+      await documentSink({ bucket: LOCAL_BUCKET, localRoot: path.join(root, "store") }),
+    );
     const seedMs = performance.now() - started;
 
     // Baseline: the same keys and sizes, written directly.
@@ -46,7 +54,9 @@ async function main() {
     const total = sizes.reduce((s, [, n]) => s + n, 0);
     console.log(`scale ${scale}: ${written} objects, ${(total / 1024 / 1024).toFixed(1)} MB`);
     console.log(`baseline (fs.writeFile, same sizes): ${(baseMs / 1000).toFixed(1)} s`);
-    console.log(`seed (records + rendering + store): ${(seedMs / 1000).toFixed(1)} s  (${(seedMs / baseMs).toFixed(2)}× the baseline)`);
+    console.log(
+      `seed (records + rendering + store): ${(seedMs / 1000).toFixed(1)} s  (${(seedMs / baseMs).toFixed(2)}× the baseline)`,
+    );
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }

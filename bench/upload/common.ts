@@ -11,7 +11,8 @@ export async function writeRandomFile(file: string, size: number): Promise<void>
   const block = crypto.randomBytes(MB);
   const out = fs.createWriteStream(file);
   for (let written = 0; written < size; written += MB) {
-    if (!out.write(written + MB <= size ? block : block.subarray(0, size - written))) await new Promise<void>((r) => out.once("drain", () => r()));
+    if (!out.write(written + MB <= size ? block : block.subarray(0, size - written)))
+      await new Promise<void>((r) => out.once("drain", () => r()));
   }
   await new Promise<void>((r) => out.end(r));
 }
@@ -19,7 +20,9 @@ export async function writeRandomFile(file: string, size: number): Promise<void>
 /** A multipart/form-data body with the file as the field `files`, streamed from disk; its headers and length. */
 export function multipartUpload(source: string, size: number, fileName: string) {
   const boundary = `----bench${crypto.randomBytes(8).toString("hex")}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
@@ -38,7 +41,11 @@ export function multipartUpload(source: string, size: number, fileName: string) 
 export type LoopbackAnswer = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
 /** One request to 127.0.0.1:port with a streamed body; the whole answer. */
-export function loopbackRequest(port: number, options: http.RequestOptions, body: () => Readable): Promise<LoopbackAnswer> {
+export function loopbackRequest(
+  port: number,
+  options: http.RequestOptions,
+  body: () => Readable,
+): Promise<LoopbackAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, ...options }, (res) => {
       let text = "";

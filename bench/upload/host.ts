@@ -54,7 +54,9 @@ async function main() {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "jp-bench-host-"));
   const source = path.join(dir, "bench.zip");
   await writeRandomFile(source, SIZE);
-  const app = await startApp({ env: { UPLOAD_MAX_BYTES: String(4 * 1024 ** 3), WORKER_IN_PROCESS: "0", LOG_LEVEL: "warn" } });
+  const app = await startApp({
+    env: { UPLOAD_MAX_BYTES: String(4 * 1024 ** 3), WORKER_IN_PROCESS: "0", LOG_LEVEL: "warn" },
+  });
   const raw = await startRawServer(path.join(dir, "raw.bin"));
   try {
     const base = new URL(app.baseURL);
@@ -68,7 +70,11 @@ async function main() {
       await fsp.rm(path.join(dir, "raw.bin"), { force: true });
       await fsp.rm(path.join(app.dataDir, "uploads"), { recursive: true, force: true });
       // The same bytes through the same client code as the upload below (multipart framing included).
-      const copy = await loopbackRequest(raw.port, { method: "PUT", path: "/", headers: { "Content-Length": upload.contentLength } }, upload.body);
+      const copy = await loopbackRequest(
+        raw.port,
+        { method: "PUT", path: "/", headers: { "Content-Length": upload.contentLength } },
+        upload.body,
+      );
       if (copy.status !== 200) throw new Error(`raw copy failed: ${copy.status}`);
       results.raw.push(SIZE / MB / ((performance.now() - started) / 1000));
 
@@ -79,7 +85,12 @@ async function main() {
           {
             method: "POST",
             path: "/api/upload",
-            headers: { "Content-Type": upload.contentType, "Content-Length": upload.contentLength, Cookie: cookie, Origin: app.baseURL },
+            headers: {
+              "Content-Type": upload.contentType,
+              "Content-Length": upload.contentLength,
+              Cookie: cookie,
+              Origin: app.baseURL,
+            },
           },
           upload.body,
         ),
@@ -87,18 +98,34 @@ async function main() {
       results.host.push(SIZE / MB / ((performance.now() - started) / 1000));
       results.peak = Math.max(results.peak, peak);
       // The no-JavaScript path answers with a redirect back to the upload screen and a toast.
-      if (answer.status !== 302 || !String(answer.headers.location).startsWith("/captura/manual") || String(answer.headers.location).includes("error")) {
-        throw new Error(`upload failed: ${answer.status} ${answer.headers.location ?? ""} ${answer.text.slice(0, 200)}`);
+      if (
+        answer.status !== 302 ||
+        !String(answer.headers.location).startsWith("/captura/manual") ||
+        String(answer.headers.location).includes("error")
+      ) {
+        throw new Error(
+          `upload failed: ${answer.status} ${answer.headers.location ?? ""} ${answer.text.slice(0, 200)}`,
+        );
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const ratios = results.host.map((h, i) => h / results.raw[i]);
     const mb = (n: number) => `${(n / MB).toFixed(0)} MB`;
-    console.log(`file size                               ${mb(SIZE)} (${ROUNDS} interleaved rounds, medians; load average ${os.loadavg()[0].toFixed(1)})`);
-    console.log(`baseline raw PUT → file (own process)   ${median(results.raw).toFixed(0)} MB/s   (rounds: ${results.raw.map((x) => x.toFixed(0)).join(", ")})`);
-    console.log(`/api/upload through the host            ${median(results.host).toFixed(0)} MB/s   (rounds: ${results.host.map((x) => x.toFixed(0)).join(", ")})`);
-    console.log(`host / baseline, per round              ${ratios.map((r) => `${(r * 100).toFixed(0)} %`).join(", ")}   median ${(median(ratios) * 100).toFixed(1)} %   (target ≥ 80 %)`);
-    console.log(`host peak RSS during the uploads        ${mb(results.peak)}   (target < 150 MB; idle after sign-in ${mb(idleRss)})`);
+    console.log(
+      `file size                               ${mb(SIZE)} (${ROUNDS} interleaved rounds, medians; load average ${os.loadavg()[0].toFixed(1)})`,
+    );
+    console.log(
+      `baseline raw PUT → file (own process)   ${median(results.raw).toFixed(0)} MB/s   (rounds: ${results.raw.map((x) => x.toFixed(0)).join(", ")})`,
+    );
+    console.log(
+      `/api/upload through the host            ${median(results.host).toFixed(0)} MB/s   (rounds: ${results.host.map((x) => x.toFixed(0)).join(", ")})`,
+    );
+    console.log(
+      `host / baseline, per round              ${ratios.map((r) => `${(r * 100).toFixed(0)} %`).join(", ")}   median ${(median(ratios) * 100).toFixed(1)} %   (target ≥ 80 %)`,
+    );
+    console.log(
+      `host peak RSS during the uploads        ${mb(results.peak)}   (target < 150 MB; idle after sign-in ${mb(idleRss)})`,
+    );
   } finally {
     raw.stop();
     await app.stop();

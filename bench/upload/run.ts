@@ -48,7 +48,10 @@ async function serve() {
           headers: req.headers as Record<string, string>,
           // "remix": the conversion @remix-run/express applies to every request body (a 16 KB
           // queue that pauses the socket after each chunk); "node": Node's own Readable.toWeb.
-          body: req.url === "/upload?adapter=remix" ? createReadableStreamFromReadable(req) : (Readable.toWeb(req) as ReadableStream),
+          body:
+            req.url === "/upload?adapter=remix"
+              ? createReadableStreamFromReadable(req)
+              : (Readable.toWeb(req) as ReadableStream),
           duplex: "half",
         } as RequestInit);
         const result = await handleUpload(request, "bench@local");
@@ -98,12 +101,25 @@ async function main() {
     format: "esm",
     target: "node20",
     // node_modules stay external; the app's own modules (including the ~/ alias) are bundled.
-    plugins: [{ name: "externals", setup: (b) => b.onResolve({ filter: /^[^./~]/ }, (a) => ({ path: a.path, external: true })) }],
+    plugins: [
+      {
+        name: "externals",
+        setup: (b) => b.onResolve({ filter: /^[^./~]/ }, (a) => ({ path: a.path, external: true })),
+      },
+    ],
     tsconfig: path.resolve(here, "../../tsconfig.json"),
     logLevel: "error",
   });
   const child: ChildProcess = spawn(process.execPath, [bundle, "--server"], {
-    env: { ...process.env, NODE_ENV: "production", MONGODB_URI: mongo.uri, SESSION_SECRET: "x".repeat(40), DATA_DIR: dir, UPLOAD_MAX_BYTES: String(4 * 1024 ** 3), LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      MONGODB_URI: mongo.uri,
+      SESSION_SECRET: "x".repeat(40),
+      DATA_DIR: dir,
+      UPLOAD_MAX_BYTES: String(4 * 1024 ** 3),
+      LOG_LEVEL: "silent",
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   // Never leave the server behind, whatever happens below.
@@ -112,12 +128,23 @@ async function main() {
 
   const upload = multipartUpload(source, SIZE, "bench.csv");
 
-  const results = { raw: [] as number[], node: [] as number[], remix: [] as number[], uploadPeakRss: 0, rawPeakRss: 0, baseRss: 0 };
+  const results = {
+    raw: [] as number[],
+    node: [] as number[],
+    remix: [] as number[],
+    uploadPeakRss: 0,
+    rawPeakRss: 0,
+    baseRss: 0,
+  };
   for (let round = 0; round < ROUNDS; round++) {
     await get(port, "/rss/reset");
     const t = performance.now();
     // The same bytes through the same client code as the uploads (multipart framing included).
-    await request(port, { method: "PUT", path: "/raw", headers: { "Content-Length": upload.contentLength } }, upload.body);
+    await request(
+      port,
+      { method: "PUT", path: "/raw", headers: { "Content-Length": upload.contentLength } },
+      upload.body,
+    );
     results.raw.push(SIZE / MB / ((performance.now() - t) / 1000));
     results.rawPeakRss = Math.max(results.rawPeakRss, Number(await get(port, "/rss/peak")));
 
@@ -127,7 +154,11 @@ async function main() {
       const answer = JSON.parse(
         await request(
           port,
-          { method: "POST", path: `/upload?adapter=${adapter}`, headers: { "Content-Type": upload.contentType, "Content-Length": upload.contentLength } },
+          {
+            method: "POST",
+            path: `/upload?adapter=${adapter}`,
+            headers: { "Content-Type": upload.contentType, "Content-Length": upload.contentLength },
+          },
           upload.body,
         ),
       );
@@ -149,9 +180,15 @@ async function main() {
   const mb = (n: number) => `${(n / MB).toFixed(0)} MB`;
   console.log(`file size                          ${mb(SIZE)} (${ROUNDS} rounds, best of each)`);
   console.log(`baseline raw PUT → fs write        ${raw.toFixed(0)} MB/s   (peak RSS ${mb(results.rawPeakRss)})`);
-  console.log(`upload handler, body via Node      ${viaNode.toFixed(0)} MB/s   ratio ${((viaNode / raw) * 100).toFixed(1)} %   (target ≥ 80 %)`);
-  console.log(`upload handler, body via Remix     ${viaRemix.toFixed(0)} MB/s   ratio ${((viaRemix / raw) * 100).toFixed(1)} %   (the express adapter's conversion)`);
-  console.log(`server peak RSS during uploads     ${mb(results.uploadPeakRss)}   (target < 150 MB; idle server after warm-up ${mb(results.baseRss)})`);
+  console.log(
+    `upload handler, body via Node      ${viaNode.toFixed(0)} MB/s   ratio ${((viaNode / raw) * 100).toFixed(1)} %   (target ≥ 80 %)`,
+  );
+  console.log(
+    `upload handler, body via Remix     ${viaRemix.toFixed(0)} MB/s   ratio ${((viaRemix / raw) * 100).toFixed(1)} %   (the express adapter's conversion)`,
+  );
+  console.log(
+    `server peak RSS during uploads     ${mb(results.uploadPeakRss)}   (target < 150 MB; idle server after warm-up ${mb(results.baseRss)})`,
+  );
 }
 
 await main().catch((error: unknown) => {

@@ -3,7 +3,15 @@ import v8 from "node:v8";
 import { Binary, BSON, Decimal128, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from "bson";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeDocumentFast, decodeDocumentInto, decodeInsertBody, idValueAt, rawDocumentsArrayOf, rawDocumentsOf, readFieldsInto } from "./bson-decode";
+import {
+  decodeDocumentFast,
+  decodeDocumentInto,
+  decodeInsertBody,
+  idValueAt,
+  rawDocumentsArrayOf,
+  rawDocumentsOf,
+  readFieldsInto,
+} from "./bson-decode";
 import { withIdFirst } from "./storage";
 import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
 import { parseMessage } from "./wire";
@@ -73,7 +81,13 @@ function doc(r: () => number, depth: number, exotic: boolean): Doc {
   const n = Math.floor(r() * 8);
   for (let i = 0; i < n; i++) {
     const name = NAMES[Math.floor(r() * (exotic ? NAMES.length : NAMES.length - 3))];
-    if (name === "__proto__") Object.defineProperty(out, name, { value: value(r, depth, exotic), enumerable: true, writable: true, configurable: true });
+    if (name === "__proto__")
+      Object.defineProperty(out, name, {
+        value: value(r, depth, exotic),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[name] = value(r, depth, exotic);
   }
   return out;
@@ -85,7 +99,8 @@ function plain(v: unknown): unknown {
   if (v instanceof ObjectId) return `ObjectId(${v.toHexString()})`;
   if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Doc = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: plain(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;
@@ -98,7 +113,16 @@ function expectSame(actual: unknown, expected: unknown) {
 }
 
 describe("a cold document's reads (cold.ts)", () => {
-  const IDS: (() => unknown)[] = [() => new ObjectId(), () => "sku-9", () => "Ação", () => 41, () => -2.5, () => ({ k: 1 }), () => new Date(5), () => null];
+  const IDS: (() => unknown)[] = [
+    () => new ObjectId(),
+    () => "sku-9",
+    () => "Ação",
+    () => 41,
+    () => -2.5,
+    () => ({ k: 1 }),
+    () => new Date(5),
+    () => null,
+  ];
 
   it("reads a leading `_id` of the types it knows, then decodes the rest into the same object as the official codec would", () => {
     const r = rng(19);
@@ -113,7 +137,9 @@ describe("a cold document's reads (cold.ts)", () => {
       const id = idValueAt(bytes, 2);
       // A JavaScript object lists integer-like keys ("2", "10") before any other, so `_id` is not always first.
       const first = Object.keys(expected)[0] === "_id";
-      const known = first && ["ObjectId", "string", "number"].includes(expected._id instanceof ObjectId ? "ObjectId" : typeof expected._id);
+      const known =
+        first &&
+        ["ObjectId", "string", "number"].includes(expected._id instanceof ObjectId ? "ObjectId" : typeof expected._id);
       expect(id === undefined).toBe(!known);
       if (id === undefined) continue;
       cold++;
@@ -194,7 +220,9 @@ describe("decodeDocumentFast", () => {
 
   it("gives back each short string exactly, across more distinct strings of one length than its shared-string table holds", () => {
     // Short values are handed out from a table of recently decoded strings: equal length, different bytes must never match.
-    const values = Array.from({ length: 40_000 }, (_, k) => (k % 2 ? `SKU${String(k).padStart(6, "0")}` : `Lojã${String(k).padStart(5, "0")}`));
+    const values = Array.from({ length: 40_000 }, (_, k) =>
+      k % 2 ? `SKU${String(k).padStart(6, "0")}` : `Lojã${String(k).padStart(5, "0")}`,
+    );
     const r = rng(3);
     for (let round = 0; round < 2; round++) {
       for (let k = 0; k < values.length; k++) {
@@ -214,7 +242,13 @@ describe("decodeDocumentFast", () => {
     const times = [
       ...Array.from({ length: 26 }, (_, m) => Date.UTC(2025, m, 1)),
       ...Array.from({ length: 20_000 }, () => Math.floor((r() - 0.3) * 4e12)),
-      2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, -1, 0, 1, -(2 ** 32),
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 1,
+      -1,
+      0,
+      1,
+      -(2 ** 32),
     ];
     const decoded = (t: number) => {
       const bytes = Buffer.from(BSON.serialize({ d: new Date(t) }));
@@ -240,13 +274,22 @@ describe("decodeDocumentFast", () => {
 describe("decodeInsertBody", () => {
   const body = (documents: unknown[], extra: Doc = {}) =>
     Buffer.from(
-      BSON.serialize({ insert: "c", documents, ordered: false, lsid: { id: new Binary(Buffer.alloc(16), 4) }, $db: "d", ...extra }),
+      BSON.serialize({
+        insert: "c",
+        documents,
+        ordered: false,
+        lsid: { id: new Binary(Buffer.alloc(16), 4) },
+        $db: "d",
+        ...extra,
+      }),
     );
 
   /** A document as the server stores it: `_id` first (the given one where the document had none). */
   const withId = (d: Doc, id: unknown): Doc => {
     const out: Doc = { _id: "_id" in d ? d._id : id };
-    for (const k of Object.keys(d)) if (k !== "_id") Object.defineProperty(out, k, { value: d[k], enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(d))
+      if (k !== "_id")
+        Object.defineProperty(out, k, { value: d[k], enumerable: true, writable: true, configurable: true });
     return out;
   };
 
@@ -273,7 +316,10 @@ describe("decodeInsertBody", () => {
           generated++;
         }
       });
-      expectSame(docs, (expectedDocs as Doc[]).map((d, i) => (declined(d, i) ? d : withId(d, docs[i]._id))));
+      expectSame(
+        docs,
+        (expectedDocs as Doc[]).map((d, i) => (declined(d, i) ? d : withId(d, docs[i]._id))),
+      );
       expect(Object.keys(fast!).at(-1)).toBe("documents");
     }
     expect(generated).toBeGreaterThan(100);
@@ -283,7 +329,25 @@ describe("decodeInsertBody", () => {
     // V8 turns an object built from a one-key literal into a dictionary (~4.5x the memory) from its 16th key on.
     v8.setFlagsFromString("--allow-natives-syntax");
     const hasFastProperties = new Function("o", "return %HasFastProperties(o)") as (o: unknown) => boolean;
-    const fields = ["creationDate", "sku", "material_description", "valor", "marca", "channel", "hero", "abcd", "plc_localsku", "category_sku", "categoria_principal_sku", "sub_categoria_sku", "dateRef", "updatedBy", "updatedAt", "revision", "lastSaveId"];
+    const fields = [
+      "creationDate",
+      "sku",
+      "material_description",
+      "valor",
+      "marca",
+      "channel",
+      "hero",
+      "abcd",
+      "plc_localsku",
+      "category_sku",
+      "categoria_principal_sku",
+      "sub_categoria_sku",
+      "dateRef",
+      "updatedBy",
+      "updatedAt",
+      "revision",
+      "lastSaveId",
+    ];
     const row: Doc = Object.fromEntries(fields.map((f, i) => [f, `v${i}`]));
     const bytes = body([{ ...row, _id: new ObjectId() }, row]);
     const docs = decodeInsertBody(bytes, 0, bytes.length, official)!.documents as Doc[];
@@ -297,13 +361,18 @@ describe("decodeInsertBody", () => {
   });
 
   it("keeps the whole documents array's bytes only when every document carries its own _id", () => {
-    const withIds = [{ _id: 1, a: "x" }, { a: "y", _id: new ObjectId() }];
+    const withIds = [
+      { _id: 1, a: "x" },
+      { a: "y", _id: new ObjectId() },
+    ];
     const bytes = body(withIds);
     const fast = decodeInsertBody(bytes, 0, bytes.length, official)!;
     const array = rawDocumentsArrayOf(fast.documents as unknown[])!;
-    expect(official(Buffer.concat([Buffer.from([array.length + 8, 0, 0, 0, 4, 0x64, 0]), array, Buffer.from([0])]).subarray(0)).d).toEqual(
-      official(Buffer.from(BSON.serialize({ d: withIds }))).d,
-    );
+    expect(
+      official(
+        Buffer.concat([Buffer.from([array.length + 8, 0, 0, 0, 4, 0x64, 0]), array, Buffer.from([0])]).subarray(0),
+      ).d,
+    ).toEqual(official(Buffer.from(BSON.serialize({ d: withIds }))).d);
     expect(Object.keys((fast.documents as Doc[])[1])).toEqual(["_id", "a"]);
     const oneWithout = body([{ _id: 1 }, { a: 2 }]);
     const decoded = decodeInsertBody(oneWithout, 0, oneWithout.length, official)!;

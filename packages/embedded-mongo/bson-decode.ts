@@ -158,7 +158,9 @@ function scalarAt(buf: FastBuffer, type: number, i: number, end: number): unknow
       if (len <= 0 || from + len > end || buf[from + len - 1] !== 0) return BAIL;
       const to = from + len - 1;
       scalarEnd = from + len;
-      return len - 1 <= SHARED_MAX_BYTES ? sharedString(buf, from, to) : stringOf(buf, from, to, isAscii(buf, from, to));
+      return len - 1 <= SHARED_MAX_BYTES
+        ? sharedString(buf, from, to)
+        : stringOf(buf, from, to, isAscii(buf, from, to));
     }
     case 0x07:
       // ObjectId: copied into three numbers (object-id.ts), so the document does not keep the message alive
@@ -202,7 +204,12 @@ function scalarAt(buf: FastBuffer, type: number, i: number, end: number): unknow
  * element is stepped over, every other field added in the bytes' order, as decodeDocumentFast would make them.
  */
 export function decodeDocumentInto(buf: Buffer, start: number, size: number, target: Doc): void {
-  if (size >= 5 && start + size <= buf.length && decodeInto(buf as FastBuffer, start, size, false, true, false, target) !== BAIL) return;
+  if (
+    size >= 5 &&
+    start + size <= buf.length &&
+    decodeInto(buf as FastBuffer, start, size, false, true, false, target) !== BAIL
+  )
+    return;
   // The fast decoder gave up part way (a type it does not read): the official codec, every field again (a key the
   // target has already keeps its place, and the fields before that point are the same). On a copy: the codec's
   // binary values are views of the bytes it decodes, and `buf` is a read buffer used again (cold.ts).
@@ -228,7 +235,13 @@ export function idValueAt(buf: Buffer, start: number): unknown {
  * decodeDocumentFast would decode them, without decoding the others; false when one of them holds a value other
  * than a scalar this reads (a document, an array, a type the fast decoder leaves to the official codec).
  */
-export function readFieldsInto(buf: Buffer, start: number, names: readonly string[], out: unknown[], at: number): boolean {
+export function readFieldsInto(
+  buf: Buffer,
+  start: number,
+  names: readonly string[],
+  out: unknown[],
+  at: number,
+): boolean {
   const fb = buf as FastBuffer;
   const end = start + buf.readInt32LE(start) - 1;
   // Names are compared byte for byte as ASCII.
@@ -411,7 +424,12 @@ const INSERT_NAME = Buffer.from("insert\0", "latin1");
  * Returns undefined when the body is not an insert or anything about it is unusual; the caller
  * then decodes the whole body with the official codec. `documents` ends up as the body's last key.
  */
-export function decodeInsertBody(buf: Buffer, start: number, size: number, deserialize: (bytes: Buffer) => Doc): Doc | undefined {
+export function decodeInsertBody(
+  buf: Buffer,
+  start: number,
+  size: number,
+  deserialize: (bytes: Buffer) => Doc,
+): Doc | undefined {
   try {
     return splitInsertBody(buf, start, size, deserialize);
   } catch {
@@ -419,12 +437,21 @@ export function decodeInsertBody(buf: Buffer, start: number, size: number, deser
   }
 }
 
-function splitInsertBody(buf: Buffer, start: number, size: number, deserialize: (bytes: Buffer) => Doc): Doc | undefined {
+function splitInsertBody(
+  buf: Buffer,
+  start: number,
+  size: number,
+  deserialize: (bytes: Buffer) => Doc,
+): Doc | undefined {
   if (size < 5 || start + size > buf.length) return undefined;
   const end = start + size - 1;
   if (buf[end] !== 0) return undefined;
   // The command's name must be the first field.
-  if (buf[start + 4] !== 0x02 || buf.compare(INSERT_NAME, 0, INSERT_NAME.length, start + 5, start + 5 + INSERT_NAME.length) !== 0) return undefined;
+  if (
+    buf[start + 4] !== 0x02 ||
+    buf.compare(INSERT_NAME, 0, INSERT_NAME.length, start + 5, start + 5 + INSERT_NAME.length) !== 0
+  )
+    return undefined;
   let i = start + 4;
   let docsAt = -1; // element start (its type byte)
   let docsValue = -1;

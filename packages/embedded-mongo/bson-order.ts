@@ -101,7 +101,10 @@ function compareObjectIds(a: unknown, b: unknown): number {
   const x = (a as { buffer?: unknown }).buffer;
   const y = (b as { buffer?: unknown }).buffer;
   if (!(x instanceof Uint8Array) || !(y instanceof Uint8Array) || x.length !== 12 || y.length !== 12) {
-    return compareStrings((a as { toHexString(): string }).toHexString(), (b as { toHexString(): string }).toHexString());
+    return compareStrings(
+      (a as { toHexString(): string }).toHexString(),
+      (b as { toHexString(): string }).toHexString(),
+    );
   }
   for (let i = 0; i < 12; i++) if (x[i] !== y[i]) return x[i] - y[i];
   return 0;
@@ -159,11 +162,19 @@ export function compareValues(a: unknown, b: unknown): number {
     case Rank.Timestamp: {
       const ta = a as { high: number; low: number };
       const tb = b as { high: number; low: number };
-      return ta.high !== tb.high ? compareNumbers(ta.high >>> 0, tb.high >>> 0) : compareNumbers(ta.low >>> 0, tb.low >>> 0);
+      return ta.high !== tb.high
+        ? compareNumbers(ta.high >>> 0, tb.high >>> 0)
+        : compareNumbers(ta.low >>> 0, tb.low >>> 0);
     }
     case Rank.RegExp: {
-      const pa = a instanceof RegExp ? [a.source, a.flags] : [(a as { pattern: string }).pattern, (a as { options: string }).options];
-      const pb = b instanceof RegExp ? [b.source, b.flags] : [(b as { pattern: string }).pattern, (b as { options: string }).options];
+      const pa =
+        a instanceof RegExp
+          ? [a.source, a.flags]
+          : [(a as { pattern: string }).pattern, (a as { options: string }).options];
+      const pb =
+        b instanceof RegExp
+          ? [b.source, b.flags]
+          : [(b as { pattern: string }).pattern, (b as { options: string }).options];
       return compareStrings(pa[0], pb[0]) || compareStrings(pa[1], pb[1]);
     }
     default:

@@ -408,7 +408,6 @@ export class BTree {
     return true;
   }
 
-
   /** The first position whose entry is at or after the bound, and its rank. */
   seek(bound: BoundCompare): { pos: Position; rank: number } {
     let node = this.root;

@@ -35,14 +35,20 @@ describe("cli", () => {
   });
 
   it("refuses to listen beyond loopback without --insecure-no-auth, since it has no authentication", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--host", "0.0.0.0", "--port", "0", "--memory"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(here, "cli.ts"), "--host", "0.0.0.0", "--port", "0", "--memory"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     // A server that did start is stopped rather than left listening on every interface.
     const timer = setTimeout(() => child.kill("SIGTERM"), 15_000);
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve)).finally(() => clearTimeout(timer));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve)).finally(() =>
+      clearTimeout(timer),
+    );
     expect(code).toBe(2);
     expect(err).toMatch(/no authentication/);
     expect(err).toContain("--insecure-no-auth");
@@ -51,7 +57,19 @@ describe("cli", () => {
   it("listens beyond loopback with --insecure-no-auth, warning that anyone who reaches it can read and write", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", path.join(here, "cli.ts"), "--host", "0.0.0.0", "--insecure-no-auth", "--max-connections", "50", "--port", "0", "--memory"],
+      [
+        "--import",
+        "tsx",
+        path.join(here, "cli.ts"),
+        "--host",
+        "0.0.0.0",
+        "--insecure-no-auth",
+        "--max-connections",
+        "50",
+        "--port",
+        "0",
+        "--memory",
+      ],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "development" } },
     );
     try {
@@ -72,7 +90,9 @@ describe("cli", () => {
   });
 
   it("rejects a bad --max-connections with a clear message", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--max-connections", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--max-connections", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
@@ -81,7 +101,9 @@ describe("cli", () => {
   });
 
   it("rejects a bad port with a clear message", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--port", "abc"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--port", "abc"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

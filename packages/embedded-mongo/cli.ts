@@ -63,7 +63,8 @@ try {
 if (values.help) usage();
 
 const port = values.port === undefined ? 27017 : Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be a whole number from 0 to 65535, got '${values.port}'`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  usage(`--port must be a whole number from 0 to 65535, got '${values.port}'`);
 if (values.memory && values.dbpath) usage("use either --dbpath or --memory, not both");
 const dbPath = values.memory ? undefined : path.resolve(values.dbpath ?? "./data/db");
 const maxConnectionsOption = values["max-connections"];
@@ -124,6 +125,8 @@ try {
   }
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
-  process.stderr.write(e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port\n` : `${e.message}\n`);
+  process.stderr.write(
+    e.code === "EADDRINUSE" ? `port ${port} is already in use; pick another with --port\n` : `${e.message}\n`,
+  );
   process.exit(1);
 }

@@ -22,12 +22,23 @@ afterEach(() => {
 
 /** The server's own section of serverStatus, once the data directory has loaded. */
 async function status(c: MongoClient) {
-  return (await loadedStatus(c)).embedded as { loading: boolean; cold: number; indexBuilds: { inOrder: number; sorted: number; uncompared: number } };
+  return (await loadedStatus(c)).embedded as {
+    loading: boolean;
+    cold: number;
+    indexBuilds: { inOrder: number; sorted: number; uncompared: number };
+  };
 }
 
 /** Every value type a stored document holds, the `_id` first; some `_id`s of a type a cold start does not read. */
 function row(i: number): Record<string, unknown> {
-  const _id = i % 500 === 0 ? { part: i } : i % 3 === 0 ? `s${i}` : i % 3 === 1 ? new ObjectId(i.toString(16).padStart(24, "0")) : i;
+  const _id =
+    i % 500 === 0
+      ? { part: i }
+      : i % 3 === 0
+        ? `s${i}`
+        : i % 3 === 1
+          ? new ObjectId(i.toString(16).padStart(24, "0"))
+          : i;
   return {
     _id,
     cat: ["água", "brasa", "cedro", "duna"][i % 4],
@@ -46,16 +57,44 @@ function row(i: number): Record<string, unknown> {
 async function reads(c: MongoClient): Promise<string[]> {
   const rows = c.db("app").collection("rows");
   return [
-    await rows.find({ cat: "água", n: { $gte: 100, $lt: 900 } }).sort({ cat: 1, n: 1 }).toArray(),
+    await rows
+      .find({ cat: "água", n: { $gte: 100, $lt: 900 } })
+      .sort({ cat: 1, n: 1 })
+      .toArray(),
     await rows.find({ cat: "cedro" }).sort({ cat: 1, when: -1, _id: -1 }).limit(25).toArray(),
-    await rows.find({ cat: "brasa", when: { $gte: new Date(Date.UTC(2026, 0, 20)) } }).sort({ cat: 1, when: -1, _id: -1 }).skip(10).limit(10).toArray(),
+    await rows
+      .find({ cat: "brasa", when: { $gte: new Date(Date.UTC(2026, 0, 20)) } })
+      .sort({ cat: 1, when: -1, _id: -1 })
+      .skip(10)
+      .limit(10)
+      .toArray(),
     await rows.countDocuments({ cat: "duna", n: { $lt: 2_000 } }),
-    await rows.aggregate([{ $match: { cat: { $in: ["água", "duna"] } } }, { $group: { _id: "$cat", total: { $sum: "$n" }, count: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray(),
-    await rows.find({ flag: true, "nested.a": { $gt: 2_900 } }).sort({ _id: 1 }).toArray(),
-    await rows.find({ _id: { $gte: 1_000, $lt: 1_100 } } as never).sort({ _id: 1 }).toArray(),
-    await rows.find({}, { projection: { cat: 1, tags: 1 } }).sort({ _id: -1 }).limit(30).toArray(),
+    await rows
+      .aggregate([
+        { $match: { cat: { $in: ["água", "duna"] } } },
+        { $group: { _id: "$cat", total: { $sum: "$n" }, count: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray(),
+    await rows
+      .find({ flag: true, "nested.a": { $gt: 2_900 } })
+      .sort({ _id: 1 })
+      .toArray(),
+    await rows
+      .find({ _id: { $gte: 1_000, $lt: 1_100 } } as never)
+      .sort({ _id: 1 })
+      .toArray(),
+    await rows
+      .find({}, { projection: { cat: 1, tags: 1 } })
+      .sort({ _id: -1 })
+      .limit(30)
+      .toArray(),
     await rows.distinct("cat"),
-    await rows.find({ price: { $exists: true } }).sort({ n: 1 }).limit(5).toArray(),
+    await rows
+      .find({ price: { $exists: true } })
+      .sort({ n: 1 })
+      .limit(5)
+      .toArray(),
   ].map((answer) => EJSON.stringify(answer, { relaxed: false }));
 }
 
@@ -72,7 +111,10 @@ describe("a start from cold documents", () => {
       await rows.insertMany(Array.from({ length: count }, (_, i) => row(i)) as never[]);
       // An index of one field: its entries are copies of the values, read from the documents' bytes.
       await c.db("app").collection("plain").createIndex({ k: 1 });
-      await c.db("app").collection("plain").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, k: i % 9, pad: "y".repeat(4_000) })) as never[]);
+      await c
+        .db("app")
+        .collection("plain")
+        .insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, k: i % 9, pad: "y".repeat(4_000) })) as never[]);
       before = await reads(c);
     });
     expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
@@ -83,23 +125,46 @@ describe("a start from cold documents", () => {
       // Every row but the six whose `_id` is a document, and the plain collection's 300.
       expect(s.cold).toBe(count - count / 500 + 300);
       // An index-served read decodes only what it returns; a count none.
-      const page = await c.db("app").collection("rows").find({ cat: "cedro" }).sort({ cat: 1, when: -1, _id: -1 }).limit(25).toArray();
+      const page = await c
+        .db("app")
+        .collection("rows")
+        .find({ cat: "cedro" })
+        .sort({ cat: 1, when: -1, _id: -1 })
+        .limit(25)
+        .toArray();
       expect(EJSON.stringify(page, { relaxed: false })).toBe(before[1]);
       expect(await c.db("app").collection("plain").countDocuments({ k: 4 })).toBe(33);
       expect((await status(c)).cold).toBe(s.cold - 25);
-      expect((await c.db("app").collection("plain").find({ k: 4 }).sort({ k: 1, _id: 1 }).limit(2).toArray()).map((d) => d._id)).toEqual([4, 13]);
+      expect(
+        (await c.db("app").collection("plain").find({ k: 4 }).sort({ k: 1, _id: 1 }).limit(2).toArray()).map(
+          (d) => d._id,
+        ),
+      ).toEqual([4, 13]);
 
       const rows = c.db("app").collection("rows");
       expect((await rows.updateOne({ _id: 5 } as never, { $set: { cat: "água", n: -5 } })).modifiedCount).toBe(1);
-      expect((await rows.updateMany({ cat: "duna", n: { $gte: 2_500 } }, { $inc: { n: 10_000 } })).modifiedCount).toBe(125);
+      expect((await rows.updateMany({ cat: "duna", n: { $gte: 2_500 } }, { $inc: { n: 10_000 } })).modifiedCount).toBe(
+        125,
+      );
       expect((await rows.deleteMany({ cat: "cedro", n: { $lt: 100 } })).deletedCount).toBe(25);
       await rows.insertOne({ _id: "late", cat: "água", n: 152, when: new Date(0) } as never);
-      expect(await rows.findOne({ _id: 5 } as never, { projection: { _id: 1, cat: 1, n: 1, when: 1 } })).toEqual({ _id: 5, cat: "água", n: -5, when: new Date(Date.UTC(2026, 0, 6)) });
+      expect(await rows.findOne({ _id: 5 } as never, { projection: { _id: 1, cat: 1, n: 1, when: 1 } })).toEqual({
+        _id: 5,
+        cat: "água",
+        n: -5,
+        when: new Date(Date.UTC(2026, 0, 6)),
+      });
       expect((await rows.find({ cat: "água", n: { $lt: 0 } }).toArray()).map((d) => d._id)).toEqual([5]);
       expect(await rows.countDocuments({ cat: "duna", n: { $gte: 10_000 } })).toBe(125);
-      expect((await rows.find({ cat: "água", n: 152 }).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([152, "late"]);
+      expect((await rows.find({ cat: "água", n: 152 }).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([
+        152,
+        "late",
+      ]);
       // More than 1 MB of journal: the stop writes a snapshot while most rows are still cold.
-      await c.db("app").collection("other").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
+      await c
+        .db("app")
+        .collection("other")
+        .insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
       expect((await status(c)).cold).toBeGreaterThan(2_000);
     });
     expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
@@ -114,11 +179,14 @@ describe("a start from cold documents", () => {
     holdWarmUp(false);
     await withServer(dir, async (c) => {
       const rows = c.db("app").collection("rows");
-      for (let tries = 0; (await status(c)).cold > 0 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 25));
+      for (let tries = 0; (await status(c)).cold > 0 && tries < 200; tries++)
+        await new Promise((r) => setTimeout(r, 25));
       expect((await status(c)).cold).toBe(0);
       expect(await reads(c)).toEqual(after);
       expect(await rows.countDocuments({})).toBe(count - 25 + 1);
-      expect(EJSON.stringify(await rows.findOne({ _id: 2_996 } as never), { relaxed: false })).toBe(EJSON.stringify(row(2_996), { relaxed: false }));
+      expect(EJSON.stringify(await rows.findOne({ _id: 2_996 } as never), { relaxed: false })).toBe(
+        EJSON.stringify(row(2_996), { relaxed: false }),
+      );
       expect(await c.db("app").collection("other").estimatedDocumentCount()).toBe(300);
     });
   });
@@ -129,7 +197,9 @@ describe("a start from cold documents", () => {
     await withServer(dir, async (c) => {
       const rows = c.db("app").collection("rows");
       await rows.createIndex({ g: 1, k: 1 });
-      await rows.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ _id: i, g: i % 4, k: i, pad: "p".repeat(600) })) as never[]);
+      await rows.insertMany(
+        Array.from({ length: 2_000 }, (_, i) => ({ _id: i, g: i % 4, k: i, pad: "p".repeat(600) })) as never[],
+      );
     });
     holdWarmUp(true);
     await withServer(dir, async (c) => {
@@ -137,7 +207,9 @@ describe("a start from cold documents", () => {
       expect((await status(c)).cold).toBe(2_000);
       // The first thing the collection sees is a write: every index is built before it goes in.
       await rows.insertOne({ _id: 5_000, g: 1, k: -1 } as never);
-      expect((await rows.find({ g: 1 }).sort({ g: 1, k: 1 }).limit(3).toArray()).map((d) => d._id)).toEqual([5_000, 1, 5]);
+      expect((await rows.find({ g: 1 }).sort({ g: 1, k: 1 }).limit(3).toArray()).map((d) => d._id)).toEqual([
+        5_000, 1, 5,
+      ]);
       const e = await rows.find({ g: 1 }).sort({ g: 1, k: 1 }).explain();
       expect(JSON.stringify(e.queryPlanner.winningPlan)).toContain('"indexName":"g_1_k_1"');
       await expect(rows.insertOne({ _id: 7 } as never)).rejects.toMatchObject({ code: 11000 });
@@ -153,29 +225,51 @@ describe("a start from cold documents", () => {
   it("writes a snapshot that copies the records of cold documents and numbers them as stored, and starts from it", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
     dirs.push(dir);
-    const rows = Array.from({ length: 2_000 }, (_, i) => ({ _id: i, g: i % 4, k: (i * 7) % 2_000, pad: "q".repeat(600) }));
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      _id: i,
+      g: i % 4,
+      k: (i * 7) % 2_000,
+      pad: "q".repeat(600),
+    }));
     await withServer(dir, async (c) => {
-      await c.db("app").collection("rows").createIndexes([{ key: { g: 1, k: 1 } }, { key: { k: 1, g: 1 } }]);
-      await c.db("app").collection("rows").insertMany(rows as never[]);
+      await c
+        .db("app")
+        .collection("rows")
+        .createIndexes([{ key: { g: 1, k: 1 } }, { key: { k: 1, g: 1 } }]);
+      await c
+        .db("app")
+        .collection("rows")
+        .insertMany(rows as never[]);
     });
     holdWarmUp(true);
     await withServer(dir, async (c) => {
       // A change that is not a document's: the next snapshot copies the documents' records and numbers them.
       await c.db("app").collection("rows").dropIndex("k_1_g_1");
-      await c.db("app").collection("other").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
+      await c
+        .db("app")
+        .collection("other")
+        .insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
       expect((await status(c)).cold).toBe(2_000);
     });
     expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
     holdWarmUp(false);
     await withServer(dir, async (c) => {
       const coll = c.db("app").collection("rows");
-      for (let tries = 0; (await status(c)).cold > 0 && tries < 200; tries++) await new Promise((r) => setTimeout(r, 25));
+      for (let tries = 0; (await status(c)).cold > 0 && tries < 200; tries++)
+        await new Promise((r) => setTimeout(r, 25));
       // Both `_id` indexes and g_1_k_1, each from its recorded order, taken without comparing its entries.
       expect((await status(c)).indexBuilds).toEqual({ inOrder: 3, sorted: 0, uncompared: 3 });
       expect((await coll.indexes()).map((i) => i.name)).toEqual(["_id_", "g_1_k_1"]);
       const expected = rows.filter((r) => r.g === 2).sort((a, b) => a.k - b.k);
       expect(await coll.find({ g: 2 }).sort({ g: 1, k: 1 }).toArray()).toEqual(expected);
-      expect((await coll.find({ _id: { $gte: 1_990 } } as never).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(rows.slice(1_990).map((r) => r._id));
+      expect(
+        (
+          await coll
+            .find({ _id: { $gte: 1_990 } } as never)
+            .sort({ _id: 1 })
+            .toArray()
+        ).map((d) => d._id),
+      ).toEqual(rows.slice(1_990).map((r) => r._id));
     });
   });
 
@@ -184,12 +278,24 @@ describe("a start from cold documents", () => {
     dirs.push(dir);
     const words = ["cedro", "brasa", "duna", "água", "vento"];
     const search = async (c: MongoClient, term: string): Promise<[unknown, number][]> =>
-      (await c.db("app").collection("notes").find({ $text: { $search: term } }, { projection: { score: { $meta: "textScore" } } }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.score]);
+      (
+        await c
+          .db("app")
+          .collection("notes")
+          .find({ $text: { $search: term } }, { projection: { score: { $meta: "textScore" } } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => [d._id, d.score]);
     let before: [unknown, number][][] = [];
     await withServer(dir, async (c) => {
       const notes = c.db("app").collection("notes");
       await notes.createIndex({ body: "text" });
-      await notes.insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, body: `${words[i % 5]} ${words[(i * 3) % 5]} ${"texto ".repeat(200)}` })) as never[]);
+      await notes.insertMany(
+        Array.from({ length: 1_500 }, (_, i) => ({
+          _id: i,
+          body: `${words[i % 5]} ${words[(i * 3) % 5]} ${"texto ".repeat(200)}`,
+        })) as never[],
+      );
       before = [await search(c, "cedro"), await search(c, "vento água")];
     });
     holdWarmUp(true);
@@ -198,24 +304,39 @@ describe("a start from cold documents", () => {
       expect([await search(c, "cedro"), await search(c, "vento água")]).toEqual(before);
     });
     await withServer(dir, async (c) => {
-      await c.db("app").collection("notes").insertOne({ _id: 9_999, body: "cedro novo" } as never);
+      await c
+        .db("app")
+        .collection("notes")
+        .insertOne({ _id: 9_999, body: "cedro novo" } as never);
       const [first, second] = before;
       expect((await search(c, "cedro")).map(([id]) => id)).toEqual([...first.map(([id]) => id), 9_999]);
       expect(await search(c, "vento água")).toEqual(second);
     });
   });
 
-  for (const [how, from] of [["on a thread", 0], ["by the start itself", Number.MAX_SAFE_INTEGER]] as const) {
+  for (const [how, from] of [
+    ["on a thread", 0],
+    ["by the start itself", Number.MAX_SAFE_INTEGER],
+  ] as const) {
     it(`checks the snapshot's checksums ${how}: a sound one loads, a corrupt one answers nothing`, async () => {
       checkSnapshotsOnThreadFrom(from);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-cold-"));
       dirs.push(dir);
       let before: string[] = [];
       await withServer(dir, async (c) => {
-        await c.db("app").collection("rows").createIndexes([{ key: { cat: 1, n: 1 } }, { key: { cat: 1, when: -1, _id: -1 } }]);
-        await c.db("app").collection("rows").insertMany(Array.from({ length: 3_000 }, (_, i) => row(i)) as never[]);
+        await c
+          .db("app")
+          .collection("rows")
+          .createIndexes([{ key: { cat: 1, n: 1 } }, { key: { cat: 1, when: -1, _id: -1 } }]);
+        await c
+          .db("app")
+          .collection("rows")
+          .insertMany(Array.from({ length: 3_000 }, (_, i) => row(i)) as never[]);
         // More than 1 MB of journal: the stop writes a snapshot.
-        await c.db("app").collection("other").insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
+        await c
+          .db("app")
+          .collection("other")
+          .insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, pad: "z".repeat(5_000) })) as never[]);
         before = await reads(c);
       });
       expect(await withServer(dir, reads)).toEqual(before);
@@ -233,7 +354,9 @@ describe("a start from cold documents", () => {
         await expect(rows.findOne({ cat: "Cedro" })).rejects.toThrow(/could not be loaded: .* is corrupt at byte/);
         await expect(rows.countDocuments({})).rejects.toThrow(/could not be loaded/);
       });
-      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/snapshot .* is corrupt at byte \d+; restore it from a backup/)]);
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([
+        expect.stringMatching(/snapshot .* is corrupt at byte \d+; restore it from a backup/),
+      ]);
     });
   }
 

@@ -132,7 +132,14 @@ const SMALL_READ = 16 * 1024;
 const LARGE_READ = 512 * 1024;
 const small = Buffer.allocUnsafeSlow(SMALL_READ);
 let large: Buffer | undefined;
-const read: { file: ColdFile | undefined; block: Buffer; at: number; length: number; buf: Buffer; start: number } = { file: undefined, block: small, at: 0, length: 0, buf: small, start: 0 };
+const read: { file: ColdFile | undefined; block: Buffer; at: number; length: number; buf: Buffer; start: number } = {
+  file: undefined,
+  block: small,
+  at: 0,
+  length: 0,
+  buf: small,
+  start: 0,
+};
 
 /** Points read.buf/read.start at the bytes of the document in `slot` and returns its size. */
 function readSlot(slot: number): number {
@@ -162,7 +169,8 @@ function readSlot(slot: number): number {
   }
   // Larger than a block: a buffer of its own.
   const own = Buffer.allocUnsafe(size);
-  if (readFully(file.fd, own, size, position) !== size) throw new Error("the embedded database snapshot changed under a cold document");
+  if (readFully(file.fd, own, size, position) !== size)
+    throw new Error("the embedded database snapshot changed under a cold document");
   read.file = undefined;
   read.buf = own;
   read.start = 0;

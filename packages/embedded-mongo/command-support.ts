@@ -9,7 +9,16 @@ import { compileUpdateStages } from "./pipeline";
 import { compareDocs, type PlannedQuery, type ScanStats, type SortSpec } from "./planner";
 import { type Index, type IndexSpec } from "./storage";
 import { normaliseTextIndexSpec } from "./text";
-import { assertSupportedValues, cloneDeep, deepEqual, getPath, isPlainObject, keyOf, pathValues, type Doc } from "./values";
+import {
+  assertSupportedValues,
+  cloneDeep,
+  deepEqual,
+  getPath,
+  isPlainObject,
+  keyOf,
+  pathValues,
+  type Doc,
+} from "./values";
 
 /**
  * What the command handlers (commands/*.ts) and the runner (runner.ts) share: limits, argument checks, replies,
@@ -23,7 +32,11 @@ export const DEFAULT_BATCH = 101;
 export const CURSOR_IDLE_MS = 10 * 60 * 1000;
 
 /** The aliases mongod registers next to a command's name (`Command(name, oldName)`); no other spelling works. */
-export const COMMAND_ALIASES: Record<string, string> = { ismaster: "isMaster", buildinfo: "buildInfo", findandmodify: "findAndModify" };
+export const COMMAND_ALIASES: Record<string, string> = {
+  ismaster: "isMaster",
+  buildinfo: "buildInfo",
+  findandmodify: "findAndModify",
+};
 
 export type Cursor = { ns: string; docs: Doc[]; pos: number; touched: number };
 
@@ -32,7 +45,15 @@ export type ProfileEntry = Doc;
 export const PROFILE_CAPACITY = 10_000;
 
 /** What a read command ran: for explain and the profiler. */
-export type ReadOutcome = { docs: unknown[]; plans: PlannedQuery[]; stats: ScanStats; ctx: ExecContext; stages?: Doc[]; countOnly?: boolean; nReturned?: number };
+export type ReadOutcome = {
+  docs: unknown[];
+  plans: PlannedQuery[];
+  stats: ScanStats;
+  ctx: ExecContext;
+  stages?: Doc[];
+  countOnly?: boolean;
+  nReturned?: number;
+};
 
 export type ServerInfo = { connectionId: number; startedAt: Date; port: number };
 
@@ -64,7 +85,8 @@ export const CATALOG_FREE = new Set([
 export function namespacesOf(cmd: Doc, db: string): string[] | "all" {
   const name = Object.keys(cmd)[0] ?? "";
   if (CATALOG_FREE.has(name)) return [];
-  if (name === "explain" && isPlainObject(cmd.explain)) return namespacesOf(cmd.explain, typeof cmd.explain.$db === "string" ? cmd.explain.$db : db);
+  if (name === "explain" && isPlainObject(cmd.explain))
+    return namespacesOf(cmd.explain, typeof cmd.explain.$db === "string" ? cmd.explain.$db : db);
   const coll = cmd[name];
   if (typeof coll !== "string" || name === "listCollections" || name === "listDatabases" || name === "dropDatabase") {
     return coll === 1 && name === "aggregate" ? [] : "all";
@@ -74,13 +96,19 @@ export function namespacesOf(cmd: Doc, db: string): string[] | "all" {
     if (Array.isArray(value)) return value.forEach(visit);
     if (!isPlainObject(value)) return;
     for (const [k, v] of Object.entries(value)) {
-      if ((k === "$lookup" || k === "$graphLookup" || k === "$unionWith") && isPlainObject(v) && typeof v.from === "string") out.push(`${db}.${v.from}`);
+      if (
+        (k === "$lookup" || k === "$graphLookup" || k === "$unionWith") &&
+        isPlainObject(v) &&
+        typeof v.from === "string"
+      )
+        out.push(`${db}.${v.from}`);
       if (k === "$unionWith" && typeof v === "string") out.push(`${db}.${v}`);
       if (k === "$out" || k === "$merge") {
         // The collection a $merge or $out writes (into: a name or { db, coll }).
         const into = k === "$merge" && isPlainObject(v) ? v.into : v;
         if (typeof into === "string") out.push(`${db}.${into}`);
-        else if (isPlainObject(into) && typeof into.coll === "string") out.push(`${typeof into.db === "string" ? into.db : db}.${into.coll}`);
+        else if (isPlainObject(into) && typeof into.coll === "string")
+          out.push(`${typeof into.db === "string" ? into.db : db}.${into.coll}`);
       }
       visit(v);
     }
@@ -97,7 +125,10 @@ export function rejectCollation(cmd: Doc): void {
   const check = (c: unknown) => {
     if (c === undefined || c === null) return;
     if (isPlainObject(c) && c.locale === "simple") return;
-    throw new MongoCommandError("BadValue", "collation is not supported by the embedded server (only { locale: 'simple' }); compare normalised fields instead");
+    throw new MongoCommandError(
+      "BadValue",
+      "collation is not supported by the embedded server (only { locale: 'simple' }); compare normalised fields instead",
+    );
   };
   check(cmd.collation);
   for (const key of ["updates", "deletes", "indexes"]) {
@@ -175,20 +206,25 @@ function storageValidEmbedded(doc: Doc): void {
 export function collectionName(cmd: Doc): string {
   const name = cmd[Object.keys(cmd)[0]];
   if (typeof name !== "string" || name === "") {
-    throw new MongoCommandError("InvalidNamespace", `collection name has invalid type ${name === null ? "null" : typeof name}`);
+    throw new MongoCommandError(
+      "InvalidNamespace",
+      `collection name has invalid type ${name === null ? "null" : typeof name}`,
+    );
   }
   return name;
 }
 
 export function docArg(value: unknown, what: string): Doc {
   if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) throw new MongoCommandError("TypeMismatch", `BSON field '${what}' is the wrong type, expected an object`);
+  if (!isPlainObject(value))
+    throw new MongoCommandError("TypeMismatch", `BSON field '${what}' is the wrong type, expected an object`);
   assertSupportedValues(value, what);
   return value;
 }
 
 export function arrayArg(value: unknown, what: string): unknown[] {
-  if (!Array.isArray(value)) throw new MongoCommandError("TypeMismatch", `BSON field '${what}' is the wrong type, expected an array`);
+  if (!Array.isArray(value))
+    throw new MongoCommandError("TypeMismatch", `BSON field '${what}' is the wrong type, expected an array`);
   return value;
 }
 
@@ -246,7 +282,13 @@ export function compileFilter(filter: Doc): (doc: Doc) => boolean {
         const keys = Object.keys(cond);
         if (keys.length > 0 && !keys.some((k) => k.startsWith("$"))) exact.push([field, [cond]]);
         else if (keys.length === 1 && keys[0] === "$eq" && isPlainObject(cond.$eq)) exact.push([field, [cond.$eq]]);
-        else if (keys.length === 1 && keys[0] === "$in" && Array.isArray(cond.$in) && cond.$in.length > 0 && cond.$in.every(isPlainObject)) {
+        else if (
+          keys.length === 1 &&
+          keys[0] === "$in" &&
+          Array.isArray(cond.$in) &&
+          cond.$in.length > 0 &&
+          cond.$in.every(isPlainObject)
+        ) {
           exact.push([field, cond.$in as Doc[]]);
         }
       }
@@ -269,7 +311,8 @@ export function compileFilter(filter: Doc): (doc: Doc) => boolean {
  */
 export function evalLet(spec: unknown, outer?: Vars): Record<string, unknown> | undefined {
   if (spec === undefined || spec === null) return outer;
-  if (!isPlainObject(spec)) throw new MongoCommandError("TypeMismatch", "BSON field 'let' is the wrong type, expected type 'object'");
+  if (!isPlainObject(spec))
+    throw new MongoCommandError("TypeMismatch", "BSON field 'let' is the wrong type, expected type 'object'");
   const vars: Record<string, unknown> = { ...(outer ?? {}) };
   for (const [name, expr] of Object.entries(spec)) {
     validateVariableName(name);
@@ -288,7 +331,8 @@ export function validateVariableName(name: string): void {
   for (let i = 1; i < name.length; i++) {
     const c = name.charCodeAt(i);
     const ok = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
-    if (!ok) throw new MongoCommandError(16868, `'${name}' contains an invalid character for a variable name: '${name[i]}'`);
+    if (!ok)
+      throw new MongoCommandError(16868, `'${name}' contains an invalid character for a variable name: '${name[i]}'`);
   }
 }
 
@@ -354,14 +398,17 @@ export function sortSync(docs: Doc[], sort: SortSpec): Doc[] {
 
 export function classifyUpdate(update: unknown, multi: boolean): "operators" | "replacement" | "pipeline" {
   if (Array.isArray(update)) {
-    if (!update.every(isPlainObject)) throw new MongoCommandError("FailedToParse", "each pipeline update stage must be an object");
+    if (!update.every(isPlainObject))
+      throw new MongoCommandError("FailedToParse", "each pipeline update stage must be an object");
     return "pipeline";
   }
-  if (!isPlainObject(update)) throw new MongoCommandError("FailedToParse", "Update argument must be either an object or an array");
+  if (!isPlainObject(update))
+    throw new MongoCommandError("FailedToParse", "Update argument must be either an object or an array");
   const keys = Object.keys(update);
   const ops = keys.filter((k) => k.startsWith("$"));
   if (ops.length === 0) {
-    if (multi) throw new MongoCommandError("FailedToParse", "multi update is not supported for replacement-style update");
+    if (multi)
+      throw new MongoCommandError("FailedToParse", "multi update is not supported for replacement-style update");
     return "replacement";
   }
   if (ops.length !== keys.length) {
@@ -379,7 +426,10 @@ export function classifyUpdate(update: unknown, multi: boolean): "operators" | "
       );
     }
     if (!isPlainObject(update[op])) {
-      throw new MongoCommandError("FailedToParse", `Modifiers operate on fields but we found type ${typeof update[op]} instead.`);
+      throw new MongoCommandError(
+        "FailedToParse",
+        `Modifiers operate on fields but we found type ${typeof update[op]} instead.`,
+      );
     }
   }
   return "operators";
@@ -437,7 +487,9 @@ export function updateComputer(
     delete modifier.$setOnInsert;
   }
   // mingo re-tests the filter on every document; it only needs it for the positional $ operator.
-  const positional = Object.values(modifier).some((fields) => isPlainObject(fields) && Object.keys(fields).some((k) => /(^|\.)\$(\.|$)/.test(k)));
+  const positional = Object.values(modifier).some(
+    (fields) => isPlainObject(fields) && Object.keys(fields).some((k) => /(^|\.)\$(\.|$)/.test(k)),
+  );
   const fast = !arrayFilters ? compileFastUpdate(modifier) : undefined;
   const empty = Object.keys(modifier).length === 0;
   return (docs) => {
@@ -462,7 +514,8 @@ export function runUpdate(docs: Doc[], filter: Doc, modifier: Doc | Doc[], array
     mingoUpdateMany(docs, filter, modifier as never, { arrayFilters, cloneMode: "copy" });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (message.includes("immutable field '_id'")) throw new MongoCommandError("ImmutableField", message.replace(/\.$/, ""));
+    if (message.includes("immutable field '_id'"))
+      throw new MongoCommandError("ImmutableField", message.replace(/\.$/, ""));
     throw toCommandError(error);
   }
 }
@@ -517,10 +570,22 @@ export function normaliseIndexSpec(raw: unknown): IndexSpec {
   for (const [field, dir] of Object.entries(raw.key)) {
     if (dir === 1 || dir === -1) key[field] = dir;
     else if (typeof dir === "string") {
-      throw new MongoCommandError("CannotCreateIndex", `Index type '${dir}' on '${field}' is not supported by the embedded server (only ascending/descending)`);
-    } else throw new MongoCommandError("CannotCreateIndex", `Values in the index key pattern can't be ${String(dir)}; use 1 or -1`);
+      throw new MongoCommandError(
+        "CannotCreateIndex",
+        `Index type '${dir}' on '${field}' is not supported by the embedded server (only ascending/descending)`,
+      );
+    } else
+      throw new MongoCommandError(
+        "CannotCreateIndex",
+        `Values in the index key pattern can't be ${String(dir)}; use 1 or -1`,
+      );
   }
-  const name = typeof raw.name === "string" && raw.name ? raw.name : Object.entries(key).map(([f, d]) => `${f}_${d}`).join("_");
+  const name =
+    typeof raw.name === "string" && raw.name
+      ? raw.name
+      : Object.entries(key)
+          .map(([f, d]) => `${f}_${d}`)
+          .join("_");
   const spec: IndexSpec = { v: 2, key, name };
   if (raw.unique === true) spec.unique = true;
   if (raw.sparse === true) spec.sparse = true;
@@ -535,7 +600,10 @@ export function normaliseIndexSpec(raw: unknown): IndexSpec {
 export function sameKey(a: Doc, b: Doc): boolean {
   const ka = Object.entries(a);
   const kb = Object.entries(b);
-  return ka.length === kb.length && ka.every(([k, v], i) => kb[i][0] === k && (kb[i][1] === v || Number(kb[i][1]) === Number(v)));
+  return (
+    ka.length === kb.length &&
+    ka.every(([k, v], i) => kb[i][0] === k && (kb[i][1] === v || Number(kb[i][1]) === Number(v)))
+  );
 }
 
 export function sameOptions(a: IndexSpec, b: IndexSpec): boolean {

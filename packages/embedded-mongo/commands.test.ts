@@ -1,4 +1,13 @@
-import { Decimal128, Long, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId, type Db, type Document } from "mongodb";
+import {
+  Decimal128,
+  Long,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  ObjectId,
+  type Db,
+  type Document,
+} from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmbeddedMongo } from "./index";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
@@ -36,7 +45,14 @@ async function serverError(promise: Promise<unknown>): Promise<MongoServerError>
 describe("handshake and admin commands", () => {
   it("answers hello with the fields the driver needs and no topologyVersion", async () => {
     const hello = await db.admin().command({ hello: 1 });
-    expect(hello).toMatchObject({ ok: 1, helloOk: true, isWritablePrimary: true, maxWireVersion: 21, maxWriteBatchSize: 100000, readOnly: false });
+    expect(hello).toMatchObject({
+      ok: 1,
+      helloOk: true,
+      isWritablePrimary: true,
+      maxWireVersion: 21,
+      maxWriteBatchSize: 100000,
+      readOnly: false,
+    });
     expect(hello.logicalSessionTimeoutMinutes).toBe(30);
     expect(hello.maxBsonObjectSize).toBe(16 * 1024 * 1024);
     expect(hello.maxMessageSizeBytes).toBe(48_000_000);
@@ -63,7 +79,8 @@ describe("handshake and admin commands", () => {
 
   it("matches command names exactly, with only mongod's own lower-case aliases", async () => {
     for (const name of ["isMaster", "ismaster"]) expect((await db.admin().command({ [name]: 1 })).ismaster).toBe(true);
-    for (const name of ["buildInfo", "buildinfo"]) expect((await db.admin().command({ [name]: 1 })).version).toBe("7.0.0");
+    for (const name of ["buildInfo", "buildinfo"])
+      expect((await db.admin().command({ [name]: 1 })).version).toBe("7.0.0");
     await col("fam").insertOne({ _id: 1, n: 0 });
     const spellings = ["findAndModify", "findandmodify"];
     for (const [i, name] of spellings.entries()) {
@@ -72,7 +89,19 @@ describe("handshake and admin commands", () => {
     }
 
     // Names inherited by every JavaScript object, and other spellings, are unknown commands.
-    for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "PING", "Ping", "HELLO", "ISMASTER", "BuildInfo", "FIND"]) {
+    for (const name of [
+      "constructor",
+      "toString",
+      "valueOf",
+      "hasOwnProperty",
+      "__defineGetter__",
+      "PING",
+      "Ping",
+      "HELLO",
+      "ISMASTER",
+      "BuildInfo",
+      "FIND",
+    ]) {
       const error = await serverError(db.command({ [name]: 1 }));
       expect({ name, code: error.code, codeName: error.codeName, message: error.message }).toEqual({
         name,
@@ -115,19 +144,28 @@ describe("handshake and admin commands", () => {
 describe("reads", () => {
   beforeEach(async () => {
     await col("people").insertMany(
-      Array.from({ length: 250 }, (_, i) => ({ _id: i, name: `p${i}`, group: i % 5, tags: i % 2 ? ["odd"] : ["even"] })),
+      Array.from({ length: 250 }, (_, i) => ({
+        _id: i,
+        name: `p${i}`,
+        group: i % 5,
+        tags: i % 2 ? ["odd"] : ["even"],
+      })),
     );
   });
 
   it("find with sort, skip, limit and projection", async () => {
-    const docs = await col("people").find({ group: 2 }, { projection: { name: 1 } }).sort({ _id: -1 }).skip(1).limit(3).toArray();
+    const docs = await col("people")
+      .find({ group: 2 }, { projection: { name: 1 } })
+      .sort({ _id: -1 })
+      .skip(1)
+      .limit(3)
+      .toArray();
     expect(docs).toEqual([
       { _id: 242, name: "p242" },
       { _id: 237, name: "p237" },
       { _id: 232, name: "p232" },
     ]);
   });
-
 
   it("projects top-level fields as mongod does: inclusion in the document's order, exclusion, _id rules, other shapes", async () => {
     const c = col("shapes");
@@ -144,7 +182,9 @@ describe("reads", () => {
     expect(await one({ "c.d": 1 })).toEqual({ _id: 1, c: { d: 4 } });
     expect(await one({ a: 1, f: { $slice: 2 } })).toEqual({ _id: 1, a: 1, f: [1, 2] });
     // A mix of inclusion and exclusion is refused, as mongod refuses it.
-    expect((await serverError(c.find({}, { projection: { a: 1, b: 0 } }).toArray())).message).toMatch(/exclusion|inclusion/i);
+    expect((await serverError(c.find({}, { projection: { a: 1, b: 0 } }).toArray())).message).toMatch(
+      /exclusion|inclusion/i,
+    );
   });
   it("iterates large results through getMore and kills cursors", async () => {
     const all = await col("people").find({}, { batchSize: 7 }).toArray();
@@ -182,7 +222,11 @@ describe("reads", () => {
     ]);
     const grouped = await db
       .collection("people")
-      .aggregate([{ $match: { group: { $lt: 2 } } }, { $group: { _id: "$group", n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .aggregate([
+        { $match: { group: { $lt: 2 } } },
+        { $group: { _id: "$group", n: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
       .toArray();
     expect(grouped).toEqual([
       { _id: 0, n: 50 },
@@ -190,7 +234,11 @@ describe("reads", () => {
     ]);
     const joined = await db
       .collection("people")
-      .aggregate([{ $match: { _id: { $in: [0, 1] } } }, { $lookup: { from: "groups", localField: "group", foreignField: "_id", as: "g" } }, { $project: { label: { $first: "$g.label" } } }])
+      .aggregate([
+        { $match: { _id: { $in: [0, 1] } } },
+        { $lookup: { from: "groups", localField: "group", foreignField: "_id", as: "g" } },
+        { $project: { label: { $first: "$g.label" } } },
+      ])
       .toArray();
     expect(joined).toEqual([
       { _id: 0, label: "zero" },
@@ -198,14 +246,29 @@ describe("reads", () => {
     ]);
     const [facets] = await db
       .collection("people")
-      .aggregate([{ $facet: { total: [{ $count: "n" }], tags: [{ $unwind: "$tags" }, { $group: { _id: "$tags", c: { $sum: 1 } } }, { $sort: { _id: 1 } }] } }])
+      .aggregate([
+        {
+          $facet: {
+            total: [{ $count: "n" }],
+            tags: [{ $unwind: "$tags" }, { $group: { _id: "$tags", c: { $sum: 1 } } }, { $sort: { _id: 1 } }],
+          },
+        },
+      ])
       .toArray();
-    expect(facets).toEqual({ total: [{ n: 250 }], tags: [{ _id: "even", c: 125 }, { _id: "odd", c: 125 }] });
+    expect(facets).toEqual({
+      total: [{ n: 250 }],
+      tags: [
+        { _id: "even", c: 125 },
+        { _id: "odd", c: 125 },
+      ],
+    });
   });
 
   it("never lets an aggregation change stored documents", async () => {
     await col("nested").insertOne({ _id: 1, a: { b: 1 } });
-    const out = await col("nested").aggregate([{ $set: { "a.c": 2 } }, { $addFields: { "a.b": 5 } }]).toArray();
+    const out = await col("nested")
+      .aggregate([{ $set: { "a.c": 2 } }, { $addFields: { "a.b": 5 } }])
+      .toArray();
     expect(out).toEqual([{ _id: 1, a: { b: 5, c: 2 } }]);
     expect(await col("nested").findOne({ _id: 1 })).toEqual({ _id: 1, a: { b: 1 } });
   });
@@ -230,7 +293,9 @@ describe("reads", () => {
     expect(badFilter.codeName).toBe("BadValue");
     const big = await serverError(people.find({ n: Long.fromString("9007199254740993") }).toArray());
     expect(big.code).toBe(2);
-    const update = await serverError(people.updateOne({ _id: 1 }, { $set: { n: Long.fromString("9223372036854775807") } }));
+    const update = await serverError(
+      people.updateOne({ _id: 1 }, { $set: { n: Long.fromString("9223372036854775807") } }),
+    );
     expect(update.code).toBe(2);
     // 64-bit integers within 2^53 are fine.
     await people.insertOne({ _id: "long", n: Long.fromNumber(42) });
@@ -238,14 +303,26 @@ describe("reads", () => {
   });
 
   it("refuses a collation instead of silently ignoring it", async () => {
-    const error = await serverError(col("people").find({ name: "P1" }, { collation: { locale: "pt", strength: 2 } }).toArray());
+    const error = await serverError(
+      col("people")
+        .find({ name: "P1" }, { collation: { locale: "pt", strength: 2 } })
+        .toArray(),
+    );
     expect(error.code).toBe(2);
     expect(error.message).toMatch(/collation/);
-    expect(await col("people").find({ name: "p1" }, { collation: { locale: "simple" } }).toArray()).toHaveLength(1);
+    expect(
+      await col("people")
+        .find({ name: "p1" }, { collation: { locale: "simple" } })
+        .toArray(),
+    ).toHaveLength(1);
   });
 
   it("reports a bad query operator as BadValue", async () => {
-    const error = await serverError(col("people").find({ name: { $nope: 1 } }).toArray());
+    const error = await serverError(
+      col("people")
+        .find({ name: { $nope: 1 } })
+        .toArray(),
+    );
     expect(error.code).toBe(2);
   });
 });
@@ -270,7 +347,10 @@ describe("writes", () => {
       { _id: 1, n: 1, items: [{ q: 1 }, { q: 5 }] },
       { _id: 2, n: 2, items: [] },
     ]);
-    expect(await c.updateOne({ _id: 1 }, { $inc: { n: 10 }, $push: { items: { q: 9 } } } as never)).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    expect(await c.updateOne({ _id: 1 }, { $inc: { n: 10 }, $push: { items: { q: 9 } } } as never)).toMatchObject({
+      matchedCount: 1,
+      modifiedCount: 1,
+    });
     expect(await c.updateOne({ _id: 1 }, { $set: { n: 11 } })).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
     await c.updateOne({ _id: 1 }, { $set: { "items.$[big].q": 0 } }, { arrayFilters: [{ "big.q": { $gte: 5 } }] });
     expect((await c.findOne({ _id: 1 }))?.items).toEqual([{ q: 1 }, { q: 0 }, { q: 0 }]);
@@ -303,9 +383,19 @@ describe("writes", () => {
       { _id: 2, n: 2 },
     ]);
     expect(await c.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } })).toEqual({ _id: 1, n: 1 });
-    expect(await c.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: "after", projection: { n: 1, _id: 0 } })).toEqual({ n: 3 });
+    expect(
+      await c.findOneAndUpdate(
+        { _id: 1 },
+        { $inc: { n: 1 } },
+        { returnDocument: "after", projection: { n: 1, _id: 0 } },
+      ),
+    ).toEqual({ n: 3 });
     expect(await c.findOneAndUpdate({ _id: 9 }, { $set: { n: 9 } })).toBeNull();
-    const upserted = await c.findOneAndUpdate({ _id: 9 }, { $set: { n: 9 } }, { upsert: true, returnDocument: "after" });
+    const upserted = await c.findOneAndUpdate(
+      { _id: 9 },
+      { $set: { n: 9 } },
+      { upsert: true, returnDocument: "after" },
+    );
     expect(upserted).toEqual({ _id: 9, n: 9 });
     const meta = await c.findOneAndUpdate({ _id: 2 }, { $set: { n: 20 } }, { includeResultMetadata: true });
     expect(meta.ok).toBe(1);
@@ -326,7 +416,13 @@ describe("writes", () => {
       { replaceOne: { filter: { _id: 3 }, replacement: { v: 3 }, upsert: true } },
       { deleteOne: { filter: { _id: 2 } } },
     ]);
-    expect(result).toMatchObject({ insertedCount: 2, matchedCount: 3, modifiedCount: 3, upsertedCount: 1, deletedCount: 1 });
+    expect(result).toMatchObject({
+      insertedCount: 2,
+      matchedCount: 3,
+      modifiedCount: 3,
+      upsertedCount: 1,
+      deletedCount: 1,
+    });
     expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
       { _id: 1, v: 11 },
       { _id: 3, v: 3 },
@@ -394,7 +490,9 @@ describe("indexes", () => {
     await c.insertOne({ email: "a@x.com" });
     const single = await serverError(c.insertOne({ email: "a@x.com" }));
     expect(single.code).toBe(11000);
-    expect(single.message).toBe(`E11000 duplicate key error collection: ${db.databaseName}.users index: email_1 dup key: { email: "a@x.com" }`);
+    expect(single.message).toBe(
+      `E11000 duplicate key error collection: ${db.databaseName}.users index: email_1 dup key: { email: "a@x.com" }`,
+    );
     expect(single.keyPattern).toEqual({ email: 1 });
     expect(single.keyValue).toEqual({ email: "a@x.com" });
 
@@ -409,7 +507,9 @@ describe("indexes", () => {
     expect(bulkError.writeErrors).toMatchObject([{ index: 1, code: 11000 }]);
     expect(await c.countDocuments()).toBe(2);
 
-    const unordered = await c.insertMany([{ email: "a@x.com" }, { email: "d@x.com" }], { ordered: false }).catch((e: MongoBulkWriteError) => e);
+    const unordered = await c
+      .insertMany([{ email: "a@x.com" }, { email: "d@x.com" }], { ordered: false })
+      .catch((e: MongoBulkWriteError) => e);
     expect(unordered).toBeInstanceOf(MongoBulkWriteError);
     expect((unordered as MongoBulkWriteError).result.insertedCount).toBe(1);
   });
@@ -417,9 +517,16 @@ describe("indexes", () => {
   it("leaves every index holding exactly the documents a batch stored, after duplicates stop or skip some of it", async () => {
     const c = col("batched");
     await c.createIndexes([{ key: { code: 1 }, unique: true }, { key: { group: 1, at: -1 } }, { key: { at: 1 } }]);
-    const row = (i: number, code = `c${i}`) => ({ _id: i, code, group: `g${i % 3}`, at: new Date(Date.UTC(2026, 0, 1 + (i % 20))) });
+    const row = (i: number, code = `c${i}`) => ({
+      _id: i,
+      code,
+      group: `g${i % 3}`,
+      at: new Date(Date.UTC(2026, 0, 1 + (i % 20))),
+    });
     // Ordered: the duplicate _id at 40 stops the batch; the document after it is not inserted.
-    const ordered = await c.insertMany([...Array.from({ length: 40 }, (_, i) => row(i)), row(5), row(100)]).catch((e: MongoBulkWriteError) => e);
+    const ordered = await c
+      .insertMany([...Array.from({ length: 40 }, (_, i) => row(i)), row(5), row(100)])
+      .catch((e: MongoBulkWriteError) => e);
     expect((ordered as MongoBulkWriteError).result.insertedCount).toBe(40);
     // Unordered: duplicates of _id and of the unique code are skipped, the rest go in.
     const unordered = await c
@@ -427,15 +534,31 @@ describe("indexes", () => {
       .catch((e: MongoBulkWriteError) => e);
     expect([(unordered as MongoBulkWriteError).writeErrors].flat().map((w) => w.index)).toEqual([1, 2, 4]);
     const stored = [...Array.from({ length: 40 }, (_, i) => row(i)), row(200), row(202)];
-    const expected = (pick: (r: ReturnType<typeof row>) => boolean, order: (a: ReturnType<typeof row>, b: ReturnType<typeof row>) => number) =>
-      stored.filter(pick).sort(order).map((r) => r._id);
-    expect((await c.find({ group: "g1" }).sort({ at: -1, _id: -1 }).hint("group_1_at_-1").toArray()).map((d) => d._id)).toEqual(
-      expected((r) => r.group === "g1", (a, b) => b.at.getTime() - a.at.getTime() || b._id - a._id),
+    const expected = (
+      pick: (r: ReturnType<typeof row>) => boolean,
+      order: (a: ReturnType<typeof row>, b: ReturnType<typeof row>) => number,
+    ) =>
+      stored
+        .filter(pick)
+        .sort(order)
+        .map((r) => r._id);
+    expect(
+      (await c.find({ group: "g1" }).sort({ at: -1, _id: -1 }).hint("group_1_at_-1").toArray()).map((d) => d._id),
+    ).toEqual(
+      expected(
+        (r) => r.group === "g1",
+        (a, b) => b.at.getTime() - a.at.getTime() || b._id - a._id,
+      ),
     );
     expect((await c.find({}).sort({ at: 1, _id: 1 }).hint("at_1").toArray()).map((d) => d._id)).toEqual(
-      expected(() => true, (a, b) => a.at.getTime() - b.at.getTime() || a._id - b._id),
+      expected(
+        () => true,
+        (a, b) => a.at.getTime() - b.at.getTime() || a._id - b._id,
+      ),
     );
-    expect(await c.countDocuments({ at: { $gte: new Date(Date.UTC(2026, 0, 10)) } })).toBe(stored.filter((r) => r.at >= new Date(Date.UTC(2026, 0, 10))).length);
+    expect(await c.countDocuments({ at: { $gte: new Date(Date.UTC(2026, 0, 10)) } })).toBe(
+      stored.filter((r) => r.at >= new Date(Date.UTC(2026, 0, 10))).length,
+    );
     expect(await c.countDocuments({ code: "c7" })).toBe(1);
   });
 
@@ -466,11 +589,26 @@ describe("indexes", () => {
     expect(fam.code).toBe(11000);
     expect(fam.codeName).toBe("DuplicateKey");
     expect(fam.keyValue).toEqual({ tenant: "a", code: 1 });
-    const raw = await db.command({ update: "pairs", updates: [{ q: { code: 2 }, u: { $set: { tenant: "b", code: 1 } } }] });
-    expect(raw.writeErrors[0]).toMatchObject({ index: 0, code: 11000, keyPattern: { tenant: 1, code: 1 }, keyValue: { tenant: "b", code: 1 } });
-    expect(raw.writeErrors[0].errmsg).toMatch(/^E11000 duplicate key error collection: .*pairs index: tenant_1_code_1 dup key: \{ tenant: "b", code: 1 \}$/);
+    const raw = await db.command({
+      update: "pairs",
+      updates: [{ q: { code: 2 }, u: { $set: { tenant: "b", code: 1 } } }],
+    });
+    expect(raw.writeErrors[0]).toMatchObject({
+      index: 0,
+      code: 11000,
+      keyPattern: { tenant: 1, code: 1 },
+      keyValue: { tenant: "b", code: 1 },
+    });
+    expect(raw.writeErrors[0].errmsg).toMatch(
+      /^E11000 duplicate key error collection: .*pairs index: tenant_1_code_1 dup key: \{ tenant: "b", code: 1 \}$/,
+    );
     // Nothing changed.
-    expect(await c.find({}, { projection: { _id: 0 } }).sort({ tenant: 1, code: 1 }).toArray()).toEqual([
+    expect(
+      await c
+        .find({}, { projection: { _id: 0 } })
+        .sort({ tenant: 1, code: 1 })
+        .toArray(),
+    ).toEqual([
       { tenant: "a", code: 1 },
       { tenant: "a", code: 2 },
       { tenant: "b", code: 1 },
@@ -488,7 +626,9 @@ describe("indexes", () => {
         { _id: "new", expiresAt: new Date(Date.now() + 3_600_000) },
         { _id: "no-date", expiresAt: "not a date" },
       ]);
-      await expect.poll(async () => (await c.find().sort({ _id: 1 }).toArray()).map((d) => d._id), { timeout: 2000 }).toEqual(["new", "no-date"]);
+      await expect
+        .poll(async () => (await c.find().sort({ _id: 1 }).toArray()).map((d) => d._id), { timeout: 2000 })
+        .toEqual(["new", "no-date"]);
     } finally {
       await client.close();
       await ttlServer.stop();
@@ -510,7 +650,10 @@ describe("indexes", () => {
     expect((await serverError(c.insertOne({ sso: "x" }))).code).toBe(11000);
     const p = col("partial");
     await p.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await p.insertMany([{ email: "a", active: false }, { email: "a", active: true }]);
+    await p.insertMany([
+      { email: "a", active: false },
+      { email: "a", active: true },
+    ]);
     expect((await serverError(p.insertOne({ email: "a", active: true }))).code).toBe(11000);
   });
 
@@ -525,7 +668,14 @@ describe("indexes", () => {
     ]);
     expect((await c.find({ tags: "b" }).toArray()).map((d) => d._id)).toEqual([1, 2]);
     expect((await c.find({ city: "Rio", age: { $gt: 25 } }).toArray()).map((d) => d._id)).toEqual([1]);
-    expect((await c.find({ city: { $in: ["SP", "Rio"] } }).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([1, 2, 3]);
+    expect(
+      (
+        await c
+          .find({ city: { $in: ["SP", "Rio"] } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => d._id),
+    ).toEqual([1, 2, 3]);
     await c.updateOne({ _id: 2 }, { $set: { city: "SP" } });
     expect((await c.find({ city: "SP" }).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([2, 3]);
     await c.deleteOne({ _id: 3 });

@@ -42,7 +42,9 @@ function tempDir(): string {
 function contents(coll: Collection | undefined) {
   if (!coll) return undefined;
   const docs = [...coll.docs.values()].sort((x, y) => (keyOf(x._id) < keyOf(y._id) ? -1 : 1));
-  const orders = Object.fromEntries(coll.orderedIndexes().map((index) => [index.name, [...index.tree.entries()].map(entryId)]));
+  const orders = Object.fromEntries(
+    coll.orderedIndexes().map((index) => [index.name, [...index.tree.entries()].map(entryId)]),
+  );
   return { docs, orders };
 }
 
@@ -63,25 +65,51 @@ describe("a compaction copies what did not change since the snapshot", () => {
     const dir = tempDir();
     const { catalog, journal, b } = await seeded(dir);
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 900, ordersFromBuilds: 0 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 0,
+      documentsCopied: 0,
+      documentsEncoded: 900,
+      ordersFromBuilds: 0,
+    });
     catalog.insert(b, { _id: "b-new", g: 9 });
     await journal.sync();
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 600, documentsEncoded: 301, ordersFromBuilds: 0 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 600,
+      documentsEncoded: 301,
+      ordersFromBuilds: 0,
+    });
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 2, documentsCopied: 901, documentsEncoded: 0, ordersFromBuilds: 0 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 2,
+      documentsCopied: 901,
+      documentsEncoded: 0,
+      ordersFromBuilds: 0,
+    });
     const before = { a: contents(catalog.getCollection("d", "a")), b: contents(catalog.getCollection("d", "b")) };
     await stop(journal);
 
     const again = await start(dir);
-    expect({ a: contents(again.catalog.getCollection("d", "a")), b: contents(again.catalog.getCollection("d", "b")) }).toEqual(before);
+    expect({
+      a: contents(again.catalog.getCollection("d", "a")),
+      b: contents(again.catalog.getCollection("d", "b")),
+    }).toEqual(before);
     expect(again.catalog.indexBuilds).toEqual({ inOrder: 4, sorted: 0, uncompared: 4 });
     // Loaded as the file holds them: the next compaction copies both.
     again.journal.compact();
-    expect(again.journal.lastCompaction).toEqual({ sectionsCopied: 2, documentsCopied: 901, documentsEncoded: 0, ordersFromBuilds: 0 });
+    expect(again.journal.lastCompaction).toEqual({
+      sectionsCopied: 2,
+      documentsCopied: 901,
+      documentsEncoded: 0,
+      ordersFromBuilds: 0,
+    });
     await stop(again.journal);
     const third = await start(dir);
-    expect({ a: contents(third.catalog.getCollection("d", "a")), b: contents(third.catalog.getCollection("d", "b")) }).toEqual(before);
+    expect({
+      a: contents(third.catalog.getCollection("d", "a")),
+      b: contents(third.catalog.getCollection("d", "b")),
+    }).toEqual(before);
   });
 
   it("copies the documents of a collection whose indexes changed, and writes the orders of its new index", async () => {
@@ -92,7 +120,12 @@ describe("a compaction copies what did not change since the snapshot", () => {
     catalog.dropIndex(a, "k_n");
     await journal.sync();
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 900, documentsEncoded: 0, ordersFromBuilds: 1 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 900,
+      documentsEncoded: 0,
+      ordersFromBuilds: 1,
+    });
     const before = contents(a);
     expect(Object.keys(before!.orders).sort()).toEqual(["_id_", "n_text"]);
     await stop(journal);
@@ -110,7 +143,12 @@ describe("a compaction copies what did not change since the snapshot", () => {
     catalog.remove(b, b.docs.get(keyOf("b3")) as Doc);
     await journal.sync();
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 899, ordersFromBuilds: 0 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 0,
+      documentsCopied: 0,
+      documentsEncoded: 899,
+      ordersFromBuilds: 0,
+    });
     await stop(journal);
     const second = await start(dir);
     expect(second.catalog.getCollection("d", "a")!.docs.get(keyOf(7))!.text).toBe("changed");
@@ -120,13 +158,23 @@ describe("a compaction copies what did not change since the snapshot", () => {
     second.catalog.insert(b2, { _id: "only", g: 1 });
     await second.journal.sync();
     second.journal.compact();
-    expect(second.journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 600, documentsEncoded: 1, ordersFromBuilds: 0 });
+    expect(second.journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 600,
+      documentsEncoded: 1,
+      ordersFromBuilds: 0,
+    });
     second.catalog.dropDatabase("d");
     const a2 = second.catalog.ensureCollection("d", "a");
     second.catalog.insert(a2, { _id: 1, k: "after the drop" });
     await second.journal.sync();
     second.journal.compact();
-    expect(second.journal.lastCompaction).toEqual({ sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 1, ordersFromBuilds: 0 });
+    expect(second.journal.lastCompaction).toEqual({
+      sectionsCopied: 0,
+      documentsCopied: 0,
+      documentsEncoded: 1,
+      ordersFromBuilds: 0,
+    });
     await stop(second.journal);
     const again = await start(dir);
     expect([...again.catalog.dbs.get("d")!.keys()]).toEqual(["a"]);
@@ -145,7 +193,12 @@ describe("a compaction copies what did not change since the snapshot", () => {
     const again = await start(copy);
     expect(again.catalog.getCollection("d", "b")!.docs.has(keyOf("journaled"))).toBe(true);
     again.journal.compact();
-    expect(again.journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 600, documentsEncoded: 301, ordersFromBuilds: 0 });
+    expect(again.journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 600,
+      documentsEncoded: 301,
+      ordersFromBuilds: 0,
+    });
     await stop(again.journal);
     const third = await start(copy);
     expect(third.catalog.getCollection("d", "b")!.docs.get(keyOf("journaled"))).toEqual({ _id: "journaled", g: 2 });
@@ -165,16 +218,29 @@ describe("a compaction copies what did not change since the snapshot", () => {
       catalog.replace(b, b.docs.get(keyOf("b1")) as Doc, { _id: "b1", g: 1, note: "during" });
       await journal.sync();
       await expect.poll(() => journal.lastCompaction !== first, { timeout: 20_000, interval: 10 }).toBe(true);
-      expect(journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 300, documentsEncoded: 3600, ordersFromBuilds: 0 });
+      expect(journal.lastCompaction).toEqual({
+        sectionsCopied: 1,
+        documentsCopied: 300,
+        documentsEncoded: 3600,
+        ordersFromBuilds: 0,
+      });
     } finally {
       setCompactionThreshold(undefined);
     }
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 3600, documentsEncoded: 301, ordersFromBuilds: 0 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 3600,
+      documentsEncoded: 301,
+      ordersFromBuilds: 0,
+    });
     const before = { a: contents(a), b: contents(catalog.getCollection("d", "b")) };
     await stop(journal);
     const again = await start(dir);
-    expect({ a: contents(again.catalog.getCollection("d", "a")), b: contents(again.catalog.getCollection("d", "b")) }).toEqual(before);
+    expect({
+      a: contents(again.catalog.getCollection("d", "a")),
+      b: contents(again.catalog.getCollection("d", "b")),
+    }).toEqual(before);
     expect(again.catalog.getCollection("d", "b")!.docs.get(keyOf("b1"))).toEqual({ _id: "b1", g: 1, note: "during" });
   });
 
@@ -191,11 +257,19 @@ describe("a compaction copies what did not change since the snapshot", () => {
     await catalog.createIndexesAsync(b, [{ v: 2, key: { g: 1, _id: -1 }, name: "g_id" }], () => true);
     await journal.sync();
     journal.compact();
-    expect(journal.lastCompaction).toEqual({ sectionsCopied: 1, documentsCopied: 901, documentsEncoded: 0, ordersFromBuilds: 1 });
+    expect(journal.lastCompaction).toEqual({
+      sectionsCopied: 1,
+      documentsCopied: 901,
+      documentsEncoded: 0,
+      ordersFromBuilds: 1,
+    });
     const before = { a: contents(a), b: contents(b) };
     await stop(journal);
     const again = await start(dir);
-    expect({ a: contents(again.catalog.getCollection("d", "a")), b: contents(again.catalog.getCollection("d", "b")) }).toEqual(before);
+    expect({
+      a: contents(again.catalog.getCollection("d", "a")),
+      b: contents(again.catalog.getCollection("d", "b")),
+    }).toEqual(before);
     expect(again.catalog.indexBuilds).toEqual({ inOrder: 6, sorted: 0, uncompared: 6 });
   });
 });

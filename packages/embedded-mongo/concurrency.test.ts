@@ -53,13 +53,19 @@ describe("concurrency", () => {
 
   it("findOneAndUpdate hands out every sequence number exactly once", async () => {
     const parallel = await parallelClients(20);
-    await h.client.db("conc").collection("seq").insertOne({ _id: "s", v: 0 } as never);
+    await h.client
+      .db("conc")
+      .collection("seq")
+      .insertOne({ _id: "s", v: 0 } as never);
     const values = (
       await Promise.all(
         parallel.map((client) =>
           Promise.all(
             Array.from({ length: 10 }, () =>
-              client.db("conc").collection("seq").findOneAndUpdate({ _id: "s" } as never, { $inc: { v: 1 } }, { returnDocument: "after" }),
+              client
+                .db("conc")
+                .collection("seq")
+                .findOneAndUpdate({ _id: "s" } as never, { $inc: { v: 1 } }, { returnDocument: "after" }),
             ),
           ),
         ),
@@ -74,7 +80,14 @@ describe("concurrency", () => {
     const parallel = await parallelClients(20);
     const coll = h.client.db("conc").collection("once");
     await coll.createIndex({ key: 1 }, { unique: true });
-    await Promise.all(parallel.map((client) => client.db("conc").collection("once").updateOne({ key: "k" }, { $inc: { n: 1 } }, { upsert: true })));
+    await Promise.all(
+      parallel.map((client) =>
+        client
+          .db("conc")
+          .collection("once")
+          .updateOne({ key: "k" }, { $inc: { n: 1 } }, { upsert: true }),
+      ),
+    );
     expect(await coll.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ key: "k", n: 20 }]);
   });
 });

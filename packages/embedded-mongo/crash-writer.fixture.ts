@@ -14,7 +14,11 @@ await client.connect();
 const docs = client.db("crash").collection<{ _id: number; payload?: string; kind?: string; n?: number }>("docs");
 await docs.createIndex({ kind: 1 });
 // Continue after what a previous run left behind.
-const last = await docs.find({ _id: { $gte: 0 } }).sort({ _id: -1 }).limit(1).next();
+const last = await docs
+  .find({ _id: { $gte: 0 } })
+  .sort({ _id: -1 })
+  .limit(1)
+  .next();
 const start = last ? Math.floor(last._id / 10) + 1 : 0;
 process.stdout.write("ready\n");
 for (let i = start; ; i++) {

@@ -18,7 +18,13 @@ import { keyOf, type Doc } from "./values";
 type Row = { _id: number; k: string; at: Date; n: number; note?: string; tags?: string[] };
 
 const N = 3_000;
-const rows = (): Row[] => Array.from({ length: N }, (_, i) => ({ _id: i, k: `k${i % 30}`, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000), n: i % 7 }));
+const rows = (): Row[] =>
+  Array.from({ length: N }, (_, i) => ({
+    _id: i,
+    k: `k${i % 30}`,
+    at: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+    n: i % 7,
+  }));
 
 let h: Harness | undefined;
 const dirs: string[] = [];
@@ -31,7 +37,10 @@ afterEach(async () => {
 async function filled(dbPath?: string) {
   h = await startHarness(dbPath);
   const coll = h.client.db("t").collection<Row>("rows");
-  await coll.createIndexes([{ key: { k: 1, at: -1 }, name: "k_at" }, { key: { n: 1, k: 1 }, name: "n_k" }]);
+  await coll.createIndexes([
+    { key: { k: 1, at: -1 }, name: "k_at" },
+    { key: { n: 1, k: 1 }, name: "n_k" },
+  ]);
   // On disk, over a megabyte of journal: the stop then writes a snapshot.
   await coll.insertMany(rows().map((r) => (dbPath ? { ...r, pad: "x".repeat(500) } : r)));
   return coll;
@@ -43,7 +52,9 @@ describe("an index whose entries are documents", () => {
     expect(new Index({ v: 2, key: { k: 1, at: -1 }, name: "b", sparse: true }).keepsDocuments).toBe(true);
     expect(new Index({ v: 2, key: { k: 1 }, name: "c" }).keepsDocuments).toBe(false);
     expect(new Index({ v: 2, key: { "x.k": 1, at: 1 }, name: "d" }).keepsDocuments).toBe(false);
-    expect(new Index({ v: 2, key: { k: 1, at: 1 }, name: "e", partialFilterExpression: { n: { $gt: 1 } } }).keepsDocuments).toBe(false);
+    expect(
+      new Index({ v: 2, key: { k: 1, at: 1 }, name: "e", partialFilterExpression: { n: { $gt: 1 } } }).keepsDocuments,
+    ).toBe(false);
   });
 
   it("answers the stored version after updates that leave its key alone, through scans, merges and skips", async () => {
@@ -56,7 +67,13 @@ describe("an index whose entries are documents", () => {
       expect(scanned).toHaveLength(100);
       expect(new Set(scanned.map((d) => d.note))).toEqual(new Set([`round ${round}`]));
       // Several points merged in the sort's order (SORT_MERGE), one page deep.
-      const merged = await coll.find({ k: { $in: ["k1", "k2", "k3"] } }).sort({ at: -1 }).skip(40).limit(20).hint("k_at").toArray();
+      const merged = await coll
+        .find({ k: { $in: ["k1", "k2", "k3"] } })
+        .sort({ at: -1 })
+        .skip(40)
+        .limit(20)
+        .hint("k_at")
+        .toArray();
       expect(merged.map((d) => d._id)).toEqual(
         rows()
           .filter((r) => ["k1", "k2", "k3"].includes(r.k))
@@ -86,12 +103,20 @@ describe("an index whose entries are documents", () => {
   it("turns multikey when a key field holds an array, with the same answers as before and the array's elements found", async () => {
     const coll = await filled();
     await coll.updateMany({ k: "k5" }, { $set: { note: "kept" } });
-    const before = await coll.find({ k: { $in: ["k5", "k6"] } }).sort({ at: -1 }).hint("k_at").toArray();
+    const before = await coll
+      .find({ k: { $in: ["k5", "k6"] } })
+      .sort({ at: -1 })
+      .hint("k_at")
+      .toArray();
     await coll.insertOne({ _id: N, k: ["k5", "k9"] as unknown as string, at: new Date(0), n: 1 });
     const plan = await coll.find({ k: "k9" }).hint("k_at").explain("queryPlanner");
     expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('"isMultiKey":true');
     expect((await coll.find({ k: "k9" }).hint("k_at").toArray()).map((d) => d._id)).toContain(N);
-    const after = await coll.find({ k: { $in: ["k5", "k6"] } }).sort({ at: -1 }).hint("k_at").toArray();
+    const after = await coll
+      .find({ k: { $in: ["k5", "k6"] } })
+      .sort({ at: -1 })
+      .hint("k_at")
+      .toArray();
     expect(after.slice(0, -1)).toEqual(before);
     expect(after.at(-1)?._id).toBe(N);
   });
@@ -102,7 +127,11 @@ describe("an index whose entries are documents", () => {
     const coll = await filled(dir);
     await coll.updateMany({}, { $inc: { n: 0.5 } });
     await coll.updateMany({ k: "k7" }, { $set: { note: "last" } });
-    const expected = await coll.find({ k: { $in: ["k7", "k8"] } }).sort({ at: -1 }).hint("k_at").toArray();
+    const expected = await coll
+      .find({ k: { $in: ["k7", "k8"] } })
+      .sort({ at: -1 })
+      .hint("k_at")
+      .toArray();
     await stopHarness(h);
     h = await startHarness(dir);
     let status = await h.client.db("admin").command({ serverStatus: 1 });
@@ -112,7 +141,13 @@ describe("an index whose entries are documents", () => {
     }
     expect(status.embedded.indexBuilds).toEqual({ inOrder: 3, sorted: 0, uncompared: 3 });
     const again = h.client.db("t").collection<Row>("rows");
-    expect(await again.find({ k: { $in: ["k7", "k8"] } }).sort({ at: -1 }).hint("k_at").toArray()).toEqual(expected);
+    expect(
+      await again
+        .find({ k: { $in: ["k7", "k8"] } })
+        .sort({ at: -1 })
+        .hint("k_at")
+        .toArray(),
+    ).toEqual(expected);
   });
 
   it("trades the older versions its entries held for the stored ones when a snapshot is written", async () => {
@@ -140,7 +175,9 @@ describe("an index whose entries are documents", () => {
     const catalog = new Catalog();
     const coll = catalog.ensureCollection("d", "c");
     await catalog.createIndexesAsync(coll, [{ v: 2, key: { k: 1, at: -1 }, name: "k_at" }], () => true);
-    const docs: Doc[] = ["a", "b", "c"].flatMap((k, j) => [0, 1, 2].map((i) => ({ _id: j * 10 + i, k, at: new Date(1000 * (i * 3 + j)) })));
+    const docs: Doc[] = ["a", "b", "c"].flatMap((k, j) =>
+      [0, 1, 2].map((i) => ({ _id: j * 10 + i, k, at: new Date(1000 * (i * 3 + j)) })),
+    );
     for (const doc of docs) catalog.insert(coll, doc);
     const filter = { k: { $in: ["a", "b", "c"] } };
     const matcher = (doc: Doc) => ["a", "b", "c"].includes(doc.k as string);

@@ -94,18 +94,35 @@ describe("durability", () => {
   }, 30_000);
 
   it("journals an inserted document in the bytes it arrived in, and a restart reads back the same values", async () => {
-    const doc = { _id: 7, name: "Tênis Ação", n: 2.5, whole: 3, big: 2 ** 40, at: new Date(Date.UTC(2026, 0, 2)), tags: ["a", "b"], sub: { x: null, y: true } };
+    const doc = {
+      _id: 7,
+      name: "Tênis Ação",
+      n: 2.5,
+      whole: 3,
+      big: 2 ** 40,
+      at: new Date(Date.UTC(2026, 0, 2)),
+      tags: ["a", "b"],
+      sub: { x: null, y: true },
+    };
     // The record around the document's own bytes is the record the journal encodes from the document.
     expect(encodePutRecord("db.c", Buffer.from(BSON.serialize(doc)))).toEqual(encodeRecord(1, { n: "db.c", d: doc }));
     // A driver appends the _id it generates: the record has it first, as the document is stored.
     const { _id, ...rest } = doc;
-    expect(encodePutRecord("db.c", Buffer.from(BSON.serialize({ ...rest, _id })))).toEqual(encodeRecord(1, { n: "db.c", d: doc }));
+    expect(encodePutRecord("db.c", Buffer.from(BSON.serialize({ ...rest, _id })))).toEqual(
+      encodeRecord(1, { n: "db.c", d: doc }),
+    );
     expect(encodePutRecord("db.c", Buffer.from(BSON.serialize(rest)))).toBeUndefined();
     const dir = tempDir();
     h = await startHarness(dir);
     const docs = h.client.db("raw").collection<Loose>("docs");
     await docs.createIndexes([{ key: { name: 1 } }, { key: { "sub.y": 1, at: -1 } }]);
-    const batch: Loose[] = Array.from({ length: 3_000 }, (_, i) => ({ ...doc, _id: i, n: i / 4, tags: [`t${i % 5}`], at: new Date(Date.UTC(2026, 0, 1 + (i % 28))) }));
+    const batch: Loose[] = Array.from({ length: 3_000 }, (_, i) => ({
+      ...doc,
+      _id: i,
+      n: i / 4,
+      tags: [`t${i % 5}`],
+      at: new Date(Date.UTC(2026, 0, 1 + (i % 28))),
+    }));
     await docs.insertMany(batch.slice(0, 1_500));
     // Without an _id: the driver generates one and appends it.
     const generated = batch.slice(1_500).map(({ _id, ...fields }) => fields as Loose);
@@ -117,7 +134,9 @@ describe("durability", () => {
     expect(back.slice(0, 1_500)).toEqual(batch.slice(0, 1_500));
     expect(back.slice(1_500)).toEqual(generated);
     expect(Object.keys(back[2_000])[0]).toBe("_id");
-    expect(await again.countDocuments({ "sub.y": true, at: { $gte: new Date(Date.UTC(2026, 0, 20)) } })).toBe(batch.filter((d) => d.at >= new Date(Date.UTC(2026, 0, 20))).length);
+    expect(await again.countDocuments({ "sub.y": true, at: { $gte: new Date(Date.UTC(2026, 0, 20)) } })).toBe(
+      batch.filter((d) => d.at >= new Date(Date.UTC(2026, 0, 20))).length,
+    );
   });
 
   it("journals an insert command whose documents all went in as one record of its documents array; one that refused some, document by document", async () => {
@@ -137,23 +156,36 @@ describe("durability", () => {
     await docs.insertMany(generated, { ordered: false });
     expect(kinds().slice(before)).toEqual([10]);
     // A duplicate _id refuses one document: the others are journaled one by one.
-    await expect(docs.insertMany([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "a" }, { _id: "c", k: 2 }], { ordered: false })).rejects.toThrow(/E11000/);
+    await expect(
+      docs.insertMany([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "a" }, { _id: "c", k: 2 }], { ordered: false }),
+    ).rejects.toThrow(/E11000/);
     expect(kinds().slice(before + 1)).toEqual([1, 1, 1]);
     await stopHarness(h);
     h = await startHarness(dir);
     const again = h.client.db("batch").collection<Loose>("docs");
-    const back = await again.find({ n: { $exists: true } }).sort({ n: 1 }).toArray();
+    const back = await again
+      .find({ n: { $exists: true } })
+      .sort({ n: 1 })
+      .toArray();
     expect(back.map(({ _id, ...rest }) => rest)).toEqual(generated.map(({ _id, ...rest }) => rest));
     expect(back.map((d) => String(d._id))).toEqual(generated.map((d) => String(d._id)));
     expect(back.every((d) => Object.keys(d)[0] === "_id")).toBe(true);
-    expect(await again.find({ n: { $exists: false } }).sort({ _id: 1 }).toArray()).toEqual([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "c", k: 2 }]);
+    expect(
+      await again
+        .find({ n: { $exists: false } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual([{ _id: "a", k: 1 }, { _id: "b" }, { _id: "c", k: 2 }]);
     expect(await again.countDocuments({ k: 3 })).toBe(generated.filter((d) => d.k === 3).length);
   });
 
   it("discards a torn last record and keeps writing after it", async () => {
     const dir = tempDir();
     h = await startHarness(dir);
-    await h.client.db("t").collection<Loose>("c").insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+    await h.client
+      .db("t")
+      .collection<Loose>("c")
+      .insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
     await stopHarness(h);
     h = undefined;
     const journal = path.join(dir, "journal.log");
@@ -245,7 +277,9 @@ describe("durability", () => {
       expect(await again.findOne({ _id: 4 })).toBeNull();
       expect(await again.findOne({ _id: 5 })).toMatchObject({ after: true });
       expect(await again.findOne({ _id: 30_000 })).toMatchObject({ late: true });
-      expect((await again.insertOne({ _id: 40_000, k: 7 } as never).catch((e: { code?: number }) => e)) as { code?: number }).toMatchObject({ code: 11000 });
+      expect(
+        (await again.insertOne({ _id: 40_000, k: 7 } as never).catch((e: { code?: number }) => e)) as { code?: number },
+      ).toMatchObject({ code: 11000 });
     } finally {
       setCompactionThreshold(undefined);
     }

@@ -10,7 +10,21 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import { countFromIndex, openSource, PAUSE, rangeTests, sortKeyOf, type FastSource, type IndexScanPlan, type MatcherFactory, type Plan, type PlannedQuery, type ScanStats, type SortSpec, type Source } from "./planner";
+import {
+  countFromIndex,
+  openSource,
+  PAUSE,
+  rangeTests,
+  sortKeyOf,
+  type FastSource,
+  type IndexScanPlan,
+  type MatcherFactory,
+  type Plan,
+  type PlannedQuery,
+  type ScanStats,
+  type SortSpec,
+  type Source,
+} from "./planner";
 import type { Collection, Index } from "./storage";
 import { keyOf, pathValues, type Doc } from "./values";
 
@@ -166,7 +180,13 @@ export async function sortDocs(ctx: ExecContext, docs: Doc[], sort: SortSpec): P
 export type FindOptions = { skip: number; limit: number; compile: MatcherFactory };
 
 /** Runs a planned find: the documents of the page (skip, limit), in order. */
-export async function runFind(ctx: ExecContext, coll: Collection | undefined, q: PlannedQuery, opts: FindOptions, stats: ScanStats): Promise<Doc[]> {
+export async function runFind(
+  ctx: ExecContext,
+  coll: Collection | undefined,
+  q: PlannedQuery,
+  opts: FindOptions,
+  stats: ScanStats,
+): Promise<Doc[]> {
   const source = openSource(coll, q, stats, opts.compile);
   let skip = opts.skip;
   const limit = opts.limit > 0 ? opts.limit : Infinity;
@@ -201,7 +221,13 @@ export async function runFind(ctx: ExecContext, coll: Collection | undefined, q:
 }
 
 /** Counts a planned query: from the index alone when it can (COUNT_SCAN), else by reading. */
-export async function runCount(ctx: ExecContext, coll: Collection | undefined, q: PlannedQuery, stats: ScanStats, compile: MatcherFactory): Promise<number> {
+export async function runCount(
+  ctx: ExecContext,
+  coll: Collection | undefined,
+  q: PlannedQuery,
+  stats: ScanStats,
+  compile: MatcherFactory,
+): Promise<number> {
   if (!coll || q.plan.kind === "eof") return 0;
   const fromIndex = countFromIndex(q.plan);
   if (fromIndex !== undefined) {
@@ -230,7 +256,12 @@ export function distinctIndex(coll: Collection, key: string): Index | undefined 
  * The distinct values of an index's first field, one seek per value (DISTINCT_SCAN): over the whole index, or
  * within the ranges of a plan that bounds that field alone.
  */
-export async function distinctScan(ctx: ExecContext, index: Index, stats: ScanStats, within?: IndexScanPlan): Promise<unknown[]> {
+export async function distinctScan(
+  ctx: ExecContext,
+  index: Index,
+  stats: ScanStats,
+  within?: IndexScanPlan,
+): Promise<unknown[]> {
   const out: unknown[] = [];
   const dir = index.directions[0];
   let step = 0;

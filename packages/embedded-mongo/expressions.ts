@@ -35,7 +35,8 @@ export const MINGO_OPTIONS = {
   }),
 } as const;
 
-const letOp = (expressionOps as unknown as Record<string, (obj: unknown, expr: unknown, options: unknown) => unknown>).$let;
+const letOp = (expressionOps as unknown as Record<string, (obj: unknown, expr: unknown, options: unknown) => unknown>)
+  .$let;
 
 /** Metadata of documents flowing through a query ($meta: "textScore"). */
 export const textScores = new WeakMap<object, number>();
@@ -79,7 +80,8 @@ export function resolvePath(value: unknown, parts: string[], i = 0): unknown {
 function compilePath(path: string): Compiled {
   if (path.startsWith("$$")) {
     const [name, ...rest] = path.slice(2).split(".");
-    if (name === "ROOT" || name === "CURRENT") return rest.length === 0 ? (doc) => doc : (doc) => resolvePath(doc, rest);
+    if (name === "ROOT" || name === "CURRENT")
+      return rest.length === 0 ? (doc) => doc : (doc) => resolvePath(doc, rest);
     if (name === "REMOVE") return () => undefined;
     if (name === "NOW") return () => new Date();
     return (_doc, vars) => {
@@ -120,7 +122,10 @@ export function compileExpression(expr: unknown): Compiled {
   if (keys.length === 0) return () => ({});
   if (keys[0].startsWith("$")) {
     if (keys.length !== 1) {
-      throw new MongoCommandError("FailedToParse", `an expression specification must contain exactly one field, the name of the expression. Found ${keys.length} fields in ${JSON.stringify(expr)}`);
+      throw new MongoCommandError(
+        "FailedToParse",
+        `an expression specification must contain exactly one field, the name of the expression. Found ${keys.length} fields in ${JSON.stringify(expr)}`,
+      );
     }
     return compileOperator(keys[0], expr[keys[0]]) ?? mingoEval(expr);
   }
@@ -149,7 +154,8 @@ function compileOperator(op: string, arg: unknown): Compiled | undefined {
     case "$cond": {
       let parts: unknown[];
       if (Array.isArray(arg) && arg.length === 3) parts = arg;
-      else if (isPlainObject(arg) && "if" in arg && "then" in arg && "else" in arg) parts = [arg.if, arg.then, arg.else];
+      else if (isPlainObject(arg) && "if" in arg && "then" in arg && "else" in arg)
+        parts = [arg.if, arg.then, arg.else];
       else return undefined;
       const [c, t, e] = parts.map(compileExpression);
       return (doc, vars) => (truthy(c(doc, vars)) ? t(doc, vars) : e(doc, vars));
@@ -265,7 +271,11 @@ function compileOperator(op: string, arg: unknown): Compiled | undefined {
     }
     case "$dateToString": {
       // UTC and the common specifiers natively (charts group by day or month); anything else through mingo.
-      if (!isPlainObject(arg) || (arg.timezone !== undefined && !["UTC", "Z", "+00:00", "GMT"].includes(String(arg.timezone)))) return undefined;
+      if (
+        !isPlainObject(arg) ||
+        (arg.timezone !== undefined && !["UTC", "Z", "+00:00", "GMT"].includes(String(arg.timezone)))
+      )
+        return undefined;
       const format = arg.format === undefined ? "%Y-%m-%dT%H:%M:%S.%LZ" : arg.format;
       if (typeof format !== "string" || /%[^YmdHMSLj%]/.test(format)) return undefined;
       const date = compileExpression(arg.date);
@@ -317,7 +327,18 @@ export function usesUserVariables(value: unknown): boolean {
   return false;
 }
 
-const SYSTEM_VARIABLES = new Set(["ROOT", "CURRENT", "REMOVE", "NOW", "CLUSTER_TIME", "SEARCH_META", "USER_ROLES", "DESCEND", "PRUNE", "KEEP"]);
+const SYSTEM_VARIABLES = new Set([
+  "ROOT",
+  "CURRENT",
+  "REMOVE",
+  "NOW",
+  "CLUSTER_TIME",
+  "SEARCH_META",
+  "USER_ROLES",
+  "DESCEND",
+  "PRUNE",
+  "KEEP",
+]);
 
 /**
  * Refuses, as mongod does when it parses, a $$variable that neither the command's `let` nor an enclosing

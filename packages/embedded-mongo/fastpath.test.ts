@@ -102,7 +102,11 @@ describe("fastSort", () => {
     for (const sort of [{ a: 1 }, { a: -1 }, { b: 1, a: -1 }, { a: 1, b: -1 }] as Record<string, 1 | -1>[]) {
       const fast = fastSort(docs, sort)!;
       const reference = new Query({}).find(docs).sort(sort).all() as Doc[];
-      const key = (d: Doc) => sort && Object.keys(sort).map((k) => JSON.stringify(d[k] ?? null)).join("|");
+      const key = (d: Doc) =>
+        sort &&
+        Object.keys(sort)
+          .map((k) => JSON.stringify(d[k] ?? null))
+          .join("|");
       expect(fast.map(key)).toEqual(reference.map(key));
     }
   });
@@ -139,7 +143,8 @@ describe("compileFastUpdate", () => {
         const path = pick(r, paths);
         if ([...used].some((u) => u === path || u.startsWith(`${path}.`) || path.startsWith(`${u}.`))) continue;
         used.add(path);
-        const value = op === "$set" ? pick(r, [1, "s", { q: 1 }, [1, 2], 2.5]) : op === "$unset" ? "" : pick(r, [0, 1, -2, 2.5, 7]);
+        const value =
+          op === "$set" ? pick(r, [1, "s", { q: 1 }, [1, 2], 2.5]) : op === "$unset" ? "" : pick(r, [0, 1, -2, 2.5, 7]);
         modifier[op] = { ...((modifier[op] as Doc) ?? {}), [path]: value };
       }
       const fast = compileFastUpdate(modifier);
@@ -175,10 +180,18 @@ describe("compileFastUpdate", () => {
 describe("fastTopK", () => {
   it("returns the same first documents as a full sort", () => {
     const r = rng(3);
-    const docs: Doc[] = Array.from({ length: 500 }, (_, i) => ({ _id: i, a: Math.floor(r() * 20), b: pick(r, ["x", "y", null]) }));
+    const docs: Doc[] = Array.from({ length: 500 }, (_, i) => ({
+      _id: i,
+      a: Math.floor(r() * 20),
+      b: pick(r, ["x", "y", null]),
+    }));
     for (const k of [1, 5, 20, 60]) {
       for (const sort of [{ a: 1 }, { a: -1, b: 1 }, { b: -1, a: 1 }] as Record<string, 1 | -1>[]) {
-        expect(fastTopK(docs, sort, k)!.map((d) => d._id)).toEqual(fastSort(docs, sort)!.slice(0, k).map((d) => d._id));
+        expect(fastTopK(docs, sort, k)!.map((d) => d._id)).toEqual(
+          fastSort(docs, sort)!
+            .slice(0, k)
+            .map((d) => d._id),
+        );
       }
     }
   });

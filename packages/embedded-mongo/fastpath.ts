@@ -126,7 +126,8 @@ export function fastMatcher(filter: Doc): Predicate | undefined {
   return (doc) => {
     for (const ft of fieldTests) {
       const raw = ft.simple ? doc[ft.path] : undefined;
-      const values = ft.simple && !Array.isArray(raw) ? [raw] : ft.simple ? (raw as unknown[]) : pathValues(doc, ft.path);
+      const values =
+        ft.simple && !Array.isArray(raw) ? [raw] : ft.simple ? (raw as unknown[]) : pathValues(doc, ft.path);
       let ok = true;
       for (const test of ft.tests) {
         let any = false;
@@ -158,7 +159,14 @@ function typeRank(v: unknown): number {
 }
 
 function isSortScalar(v: unknown): boolean {
-  if (v === undefined || v === null || typeof v === "number" || typeof v === "string" || typeof v === "boolean" || v instanceof Date) {
+  if (
+    v === undefined ||
+    v === null ||
+    typeof v === "number" ||
+    typeof v === "string" ||
+    typeof v === "boolean" ||
+    v instanceof Date
+  ) {
     return !(typeof v === "number" && Number.isNaN(v));
   }
   return typeof v === "object" && (v as { _bsontype?: string })._bsontype === "ObjectId";
@@ -257,7 +265,11 @@ export function compileFastUpdate(modifier: Doc): ((doc: Doc) => boolean) | unde
       }
       if (current === undefined) continue;
       const target = (current as Doc)[step.parts[step.parts.length - 1]];
-      if ((step.op === "$inc" || step.op === "$mul" || step.op === "$min" || step.op === "$max") && target !== undefined && typeof target !== "number") {
+      if (
+        (step.op === "$inc" || step.op === "$mul" || step.op === "$min" || step.op === "$max") &&
+        target !== undefined &&
+        typeof target !== "number"
+      ) {
         return false;
       }
     }

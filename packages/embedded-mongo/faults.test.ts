@@ -31,10 +31,14 @@ function tempDir(): string {
 /** Starts `npm run db` on a directory; resolves with its URI once it listens, or its exit and output. */
 function startCli(dir: string): Promise<{ child: ChildProcess; uri?: string; exit?: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "cli.ts"), "--port", "0", "--dbpath", dir], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NODE_ENV: "test" },
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(here, "cli.ts"), "--port", "0", "--dbpath", dir],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NODE_ENV: "test" },
+      },
+    );
     children.push(child);
     let output = "";
     const onData = (chunk: Buffer) => {
@@ -55,7 +59,10 @@ describe("the data-directory lock", () => {
     const first = await startCli(dir);
     expect(first.uri).toBeDefined();
     const client = new MongoClient(first.uri!);
-    await client.db("d").collection("c").insertOne({ _id: 1 } as never);
+    await client
+      .db("d")
+      .collection("c")
+      .insertOne({ _id: 1 } as never);
     await client.close();
 
     const second = await startCli(dir);
@@ -100,13 +107,19 @@ describe("a full disk", () => {
     ]);
 
     full = true;
-    const insert = await items().insertOne({ _id: 3, n: 3 }).catch((e: unknown) => e);
+    const insert = await items()
+      .insertOne({ _id: 3, n: 3 })
+      .catch((e: unknown) => e);
     expect(insert).toBeInstanceOf(MongoServerError);
     expect((insert as MongoServerError).code).toBe(14031);
     expect((insert as MongoServerError).message).toMatch(/no space left on device/);
-    const update = await items().updateOne({ _id: 1 }, { $set: { n: 10 } }).catch((e: unknown) => e);
+    const update = await items()
+      .updateOne({ _id: 1 }, { $set: { n: 10 } })
+      .catch((e: unknown) => e);
     expect((update as MongoServerError).code).toBe(14031);
-    const drop = await items().deleteOne({ _id: 2 }).catch((e: unknown) => e);
+    const drop = await items()
+      .deleteOne({ _id: 2 })
+      .catch((e: unknown) => e);
     expect((drop as MongoServerError).code).toBe(14031);
     // Reads go on, and never see what was refused (the index included).
     expect(await items().find().sort({ _id: 1 }).toArray()).toEqual([

@@ -28,7 +28,9 @@ type Row = { _id: number; group: number; tag: string };
 async function filled(db: Db): Promise<Collection<Row>> {
   const rows = db.collection<Row>("rows");
   for (let i = 0; i < N; i += 10_000) {
-    await rows.insertMany(Array.from({ length: 10_000 }, (_, k) => ({ _id: i + k, group: (i + k) % 97, tag: `t${(i + k) % 13}` })));
+    await rows.insertMany(
+      Array.from({ length: 10_000 }, (_, k) => ({ _id: i + k, group: (i + k) % 97, tag: `t${(i + k) % 13}` })),
+    );
   }
   await warm();
   return rows;
@@ -40,7 +42,10 @@ async function warm(): Promise<void> {
 }
 
 /** Starts createIndexes and, once it is under way, runs `meanwhile`; says which finished first. */
-async function during(build: Promise<unknown>, meanwhile: () => Promise<void>): Promise<{ order: string[]; build: unknown }> {
+async function during(
+  build: Promise<unknown>,
+  meanwhile: () => Promise<void>,
+): Promise<{ order: string[]; build: unknown }> {
   const order: string[] = [];
   const built = build.then(
     (r) => (order.push("build"), r),
@@ -52,9 +57,17 @@ async function during(build: Promise<unknown>, meanwhile: () => Promise<void>): 
 }
 
 /** The _ids a query finds through the index, and through a collection scan. */
-async function both(rows: Collection<Row>, filter: Record<string, unknown>, index: string): Promise<[number[], number[]]> {
-  const viaIndex = (await rows.find(filter).hint(index).project({ _id: 1 }).toArray()).map((d) => d._id).sort((a, b) => a - b);
-  const scanned = (await rows.find(filter).hint({ $natural: 1 }).project({ _id: 1 }).toArray()).map((d) => d._id).sort((a, b) => a - b);
+async function both(
+  rows: Collection<Row>,
+  filter: Record<string, unknown>,
+  index: string,
+): Promise<[number[], number[]]> {
+  const viaIndex = (await rows.find(filter).hint(index).project({ _id: 1 }).toArray())
+    .map((d) => d._id)
+    .sort((a, b) => a - b);
+  const scanned = (await rows.find(filter).hint({ $natural: 1 }).project({ _id: 1 }).toArray())
+    .map((d) => d._id)
+    .sort((a, b) => a - b);
   return [viaIndex, scanned];
 }
 
@@ -74,7 +87,13 @@ describe("an index build on a collection with data", () => {
     });
     expect(build).toBe("group_tag");
     expect(order).toEqual(["meanwhile", "build"]);
-    for (const filter of [{ group: 5 }, { group: 6 }, { group: 5, tag: "newer" }, { group: 199 % 97, tag: "changed" }, { group: 199 % 97, tag: `t${199 % 13}` }]) {
+    for (const filter of [
+      { group: 5 },
+      { group: 6 },
+      { group: 5, tag: "newer" },
+      { group: 199 % 97, tag: "changed" },
+      { group: 199 % 97, tag: `t${199 % 13}` },
+    ]) {
       const [viaIndex, scanned] = await both(rows, filter, "group_tag");
       expect(viaIndex).toEqual(scanned);
     }
@@ -89,12 +108,17 @@ describe("an index build on a collection with data", () => {
     h = await startHarness();
     const rows = await filled(h.client.db("build_duplicate"));
     await rows.updateMany({}, [{ $set: { serial: "$_id" } }]);
-    const { build } = await during(rows.createIndex({ serial: 1 }, { unique: true, name: "serial_unique" }), async () => {
-      await rows.insertOne({ _id: N + 1, group: 1, tag: "x", serial: 7 } as Row);
-    });
+    const { build } = await during(
+      rows.createIndex({ serial: 1 }, { unique: true, name: "serial_unique" }),
+      async () => {
+        await rows.insertOne({ _id: N + 1, group: 1, tag: "x", serial: 7 } as Row);
+      },
+    );
     expect(build).toBeInstanceOf(MongoServerError);
     expect((build as MongoServerError).code).toBe(11000);
-    expect((build as MongoServerError).message).toMatch(/Index build failed: build_duplicate\.rows: E11000 duplicate key error .* index: serial_unique dup key: \{ serial: 7 \}/);
+    expect((build as MongoServerError).message).toMatch(
+      /Index build failed: build_duplicate\.rows: E11000 duplicate key error .* index: serial_unique dup key: \{ serial: 7 \}/,
+    );
     expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
   });
 
@@ -117,19 +141,41 @@ describe("an index build on a collection with data", () => {
     const db = h.client.db("build_together");
     const rows = await filled(db);
     const failed = await db
-      .command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }, { key: { group: 1 }, name: "group_unique", unique: true }, { key: { group: 1, tag: 1 }, name: "group_tag" }] })
+      .command({
+        createIndexes: "rows",
+        indexes: [
+          { key: { tag: 1 }, name: "tag" },
+          { key: { group: 1 }, name: "group_unique", unique: true },
+          { key: { group: 1, tag: 1 }, name: "group_tag" },
+        ],
+      })
       .catch((e: unknown) => e);
     expect((failed as MongoServerError).code).toBe(11000);
-    expect((failed as MongoServerError).message).toMatch(/^Index build failed: build_together\.rows: E11000 duplicate key error .* index: group_unique dup key: \{ group: /);
+    expect((failed as MongoServerError).message).toMatch(
+      /^Index build failed: build_together\.rows: E11000 duplicate key error .* index: group_unique dup key: \{ group: /,
+    );
     expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
 
     const conflict = await db
-      .command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "same" }, { key: { group: 1 }, name: "same" }] })
+      .command({
+        createIndexes: "rows",
+        indexes: [
+          { key: { tag: 1 }, name: "same" },
+          { key: { group: 1 }, name: "same" },
+        ],
+      })
       .catch((e: unknown) => e);
     expect((conflict as MongoServerError).codeName).toBe("IndexKeySpecsConflict");
     expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_"]);
 
-    const twice = await db.command({ createIndexes: "rows", indexes: [{ key: { tag: 1 }, name: "tag" }, { key: { tag: 1 }, name: "tag" }, { key: { group: 1 }, name: "group" }] });
+    const twice = await db.command({
+      createIndexes: "rows",
+      indexes: [
+        { key: { tag: 1 }, name: "tag" },
+        { key: { tag: 1 }, name: "tag" },
+        { key: { group: 1 }, name: "group" },
+      ],
+    });
     expect(twice).toMatchObject({ numIndexesBefore: 1, numIndexesAfter: 3 });
     expect((await rows.listIndexes().toArray()).map((i) => i.name)).toEqual(["_id_", "tag", "group"]);
   });
@@ -173,9 +219,30 @@ describe("an index build on a collection with data", () => {
     h = await startHarness();
     const db = h.client.db("build_same");
     // Scalars and dates only (ranked by value), and the same with a document among them (compared as values).
-    const scalars = [3, -1, 2.5, 0, -0, "b", "a", "", "é", null, undefined, new Date(Date.UTC(2026, 0, 2)), new Date(Date.UTC(2025, 5, 1)), true, false, Number.NaN];
+    const scalars = [
+      3,
+      -1,
+      2.5,
+      0,
+      -0,
+      "b",
+      "a",
+      "",
+      "é",
+      null,
+      undefined,
+      new Date(Date.UTC(2026, 0, 2)),
+      new Date(Date.UTC(2025, 5, 1)),
+      true,
+      false,
+      Number.NaN,
+    ];
     const docs = Array.from({ length: 3_000 }, (_, i) => {
-      const doc: Record<string, unknown> = { _id: i, a: scalars[i % scalars.length], b: scalars[(i * 7) % scalars.length] };
+      const doc: Record<string, unknown> = {
+        _id: i,
+        a: scalars[i % scalars.length],
+        b: scalars[(i * 7) % scalars.length],
+      };
       if (doc.a === undefined) delete doc.a;
       if (doc.b === undefined) delete doc.b;
       return doc;
@@ -186,7 +253,11 @@ describe("an index build on a collection with data", () => {
     const ids = docs.map((d, i) => ({ ...d, _id: oid(i), b: oid(i % 700) }));
     // ObjectId _ids (sorted as one number per entry) with numbers and dates in the keys, and with keys whose
     // ranks pass 2^53 together (their leading digits made dense part-way).
-    const numbers = docs.map((_, i) => ({ _id: oid(i), a: [3, -1, 2.5, 0, -0, 1e300, -7][i % 7], b: new Date(Date.UTC(2026, 0, 1 + (i % 40))) }));
+    const numbers = docs.map((_, i) => ({
+      _id: oid(i),
+      a: [3, -1, 2.5, 0, -0, 1e300, -7][i % 7],
+      b: new Date(Date.UTC(2026, 0, 1 + (i % 40))),
+    }));
     const word = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
     const varied = (i: number) => new ObjectId(word(i * 2_654_435_761) + word(i * 40_503 + 7) + word(i * 9_973 + 11));
     const tail = (i: number) => new ObjectId(word(0) + word(0) + word(i));
@@ -204,11 +275,19 @@ describe("an index build on a collection with data", () => {
       const out: Record<string, unknown[]> = {};
       // Through the index and without a sort: in the order the index holds its entries.
       for (const { name: index } of specs) {
-        out[index] = (await db.collection(name).find({}).hint(index).project({ _id: 1 }).toArray()).map((d) => String(d._id));
+        out[index] = (await db.collection(name).find({}).hint(index).project({ _id: 1 }).toArray()).map((d) =>
+          String(d._id),
+        );
       }
       return out;
     };
-    for (const [label, rows] of [["scalars", docs], ["mixed", mixed], ["ids", ids], ["numbers", numbers], ["wide", wide]] as const) {
+    for (const [label, rows] of [
+      ["scalars", docs],
+      ["mixed", mixed],
+      ["ids", ids],
+      ["numbers", numbers],
+      ["wide", wide],
+    ] as const) {
       await db.collection(`inserted_${label}`).createIndexes(specs);
       await db.collection(`inserted_${label}`).insertMany(rows.map((d) => ({ ...d })));
       await db.collection(`built_${label}`).insertMany(rows.map((d) => ({ ...d })));
@@ -223,18 +302,30 @@ describe("an index build on a collection with data", () => {
     expect(inOrder.slice(0, 200).map((d) => d.b instanceof Date)).toContain(true);
 
     // A document with an array in a key field: the build takes the general path, the queries see each element.
-    await db.collection("built_multikey").insertMany([...docs.map((d) => ({ ...d })), { _id: "arr", a: ["b", 3], b: 1 }]);
+    await db
+      .collection("built_multikey")
+      .insertMany([...docs.map((d) => ({ ...d })), { _id: "arr", a: ["b", 3], b: 1 }]);
     await db.collection("built_multikey").createIndex({ a: 1 }, { name: "a" });
     const viaIndex = await db.collection("built_multikey").find({ a: "b" }).hint("a").project({ _id: 1 }).toArray();
-    const scanned = await db.collection("built_multikey").find({ a: "b" }).hint({ $natural: 1 }).project({ _id: 1 }).toArray();
+    const scanned = await db
+      .collection("built_multikey")
+      .find({ a: "b" })
+      .hint({ $natural: 1 })
+      .project({ _id: 1 })
+      .toArray();
     expect(viaIndex.map((d) => String(d._id)).sort()).toEqual(scanned.map((d) => String(d._id)).sort());
     expect(viaIndex.map((d) => d._id)).toContain("arr");
 
     // A unique index over duplicates that are already there: refused, and not created.
-    const error = await db.collection("built_scalars").createIndex({ b: 1 }, { unique: true, name: "b_unique" }).catch((e: unknown) => e);
+    const error = await db
+      .collection("built_scalars")
+      .createIndex({ b: 1 }, { unique: true, name: "b_unique" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoServerError);
     expect((error as MongoServerError).code).toBe(11000);
-    expect((error as MongoServerError).message).toMatch(/^Index build failed: build_same\.built_scalars: E11000 duplicate key error collection: build_same\.built_scalars index: b_unique dup key: \{ b: /);
+    expect((error as MongoServerError).message).toMatch(
+      /^Index build failed: build_same\.built_scalars: E11000 duplicate key error collection: build_same\.built_scalars index: b_unique dup key: \{ b: /,
+    );
     expect((await db.collection("built_scalars").listIndexes().toArray()).map((i) => i.name)).not.toContain("b_unique");
   });
 });

@@ -48,7 +48,9 @@ export function assertEmbeddedAllowed(env: NodeJS.ProcessEnv = process.env): voi
       "The embedded MongoDB server refuses to run with NODE_ENV=production: set MONGODB_URI to a real MongoDB, or ALLOW_EMBEDDED_DB=1 for a demo.",
     );
   }
-  console.warn("WARNING: the embedded MongoDB server is running with NODE_ENV=production (ALLOW_EMBEDDED_DB=1). It is meant for demos, not for production data.");
+  console.warn(
+    "WARNING: the embedded MongoDB server is running with NODE_ENV=production (ALLOW_EMBEDDED_DB=1). It is meant for demos, not for production data.",
+  );
 }
 
 /** Connections served at once unless told otherwise: far above what the portal's pools open, a bound all the same. */
@@ -141,7 +143,12 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
         try {
           await journal.sync();
           // A write that yielded may have had its first changes in a batch the disk refused (and that was undone).
-          if (journal.failures !== failuresBefore && YIELDING_WRITES.has(Object.keys(request.command)[0] ?? "") && journal.lastFailure) throw journal.lastFailure;
+          if (
+            journal.failures !== failuresBefore &&
+            YIELDING_WRITES.has(Object.keys(request.command)[0] ?? "") &&
+            journal.lastFailure
+          )
+            throw journal.lastFailure;
         } catch (error) {
           const full = error instanceof DurabilityError && error.cause.code === "ENOSPC";
           reply = new MongoCommandError(full ? "OutOfDiskSpace" : "InternalError", (error as Error).message).toReply();
@@ -156,7 +163,11 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       encoded = encodeReply(isLegacy, requestId, reply);
     } catch (error) {
       // e.g. a reply over the BSON size limit
-      encoded = encodeReply(isLegacy, requestId, new MongoCommandError("BadValue", `could not encode the reply: ${(error as Error).message}`).toReply());
+      encoded = encodeReply(
+        isLegacy,
+        requestId,
+        new MongoCommandError("BadValue", `could not encode the reply: ${(error as Error).message}`).toReply(),
+      );
     }
     socket.write(encoded.bytes, () => encoded.release());
   }

@@ -24,7 +24,16 @@ import { ORDER_VERSION } from "./bson-order";
 import { decodeDocumentFast, decodeOfficial, idElementOf } from "./bson-decode";
 import { corruptAt, SnapshotChecker } from "./checksums";
 import { type ColdFile, coldDocument, forgetCold, openColdFile, releaseColdFile, warmAll, warmUpIsHeld } from "./cold";
-import { Collection, createIndexObject, withIdFirst, type Catalog, type ChangeSink, type IndexEntry, type IndexSpec, type StoredOrders } from "./storage";
+import {
+  Collection,
+  createIndexObject,
+  withIdFirst,
+  type Catalog,
+  type ChangeSink,
+  type IndexEntry,
+  type IndexSpec,
+  type StoredOrders,
+} from "./storage";
 import { keyOf, type Doc } from "./values";
 
 const enum RecordType {
@@ -238,7 +247,8 @@ export type JournalIo = {
 export const nodeIo: JournalIo = {
   write: (fd, data) => writeAll(fd, data),
   datasync: (fd) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve()))),
-  truncate: (fd, length) => new Promise<void>((resolve, reject) => fs.ftruncate(fd, length, (e) => (e ? reject(e) : resolve()))),
+  truncate: (fd, length) =>
+    new Promise<void>((resolve, reject) => fs.ftruncate(fd, length, (e) => (e ? reject(e) : resolve()))),
 };
 
 type Pending = { record: Buffer; undo: () => void };
@@ -248,10 +258,23 @@ type Pending = { record: Buffer; undo: () => void };
  * records inside), and the collection's change counters when they were written (Journal.changesOf). A compaction
  * copies the whole section when the collection has not changed since, and its Put records when only its indexes did.
  */
-type Section = { epoch: number; all: number; docs: number; at: number; length: number; putsAt: number; putsLength: number };
+type Section = {
+  epoch: number;
+  all: number;
+  docs: number;
+  at: number;
+  length: number;
+  putsAt: number;
+  putsLength: number;
+};
 
 /** What the last compaction wrote: collections and documents copied from the snapshot before it, documents encoded. */
-export type CompactionStats = { sectionsCopied: number; documentsCopied: number; documentsEncoded: number; ordersFromBuilds: number };
+export type CompactionStats = {
+  sectionsCopied: number;
+  documentsCopied: number;
+  documentsEncoded: number;
+  ordersFromBuilds: number;
+};
 
 /** A write the disk refused: never acknowledged, and undone in memory. */
 export class DurabilityError extends Error {
@@ -313,7 +336,12 @@ export class Journal implements ChangeSink {
    * server can answer at once: collections load in the background, smallest first, and a command
    * waits only for the collections it names.
    */
-  static async open(dir: string, catalog: Catalog, io: JournalIo = nodeIo, options: { lazy?: boolean } = {}): Promise<Journal> {
+  static async open(
+    dir: string,
+    catalog: Catalog,
+    io: JournalIo = nodeIo,
+    options: { lazy?: boolean } = {},
+  ): Promise<Journal> {
     fs.mkdirSync(dir, { recursive: true });
     const lock = await acquireLock(dir);
     try {
@@ -408,7 +436,15 @@ export class Journal implements ChangeSink {
           const putsAt = section.putsAt < 0 ? section.afterHead : section.putsAt;
           const putsEnd = section.putsAt < 0 ? section.afterHead : section.putsEnd;
           const counted = this.changesOf(coll.ns);
-          this.sections.set(coll.ns, { epoch: this.epoch, all: counted.all, docs: counted.docs, at: section.at, length: section.end - section.at, putsAt, putsLength: putsEnd - putsAt });
+          this.sections.set(coll.ns, {
+            epoch: this.epoch,
+            all: counted.all,
+            docs: counted.docs,
+            at: section.at,
+            length: section.end - section.at,
+            putsAt,
+            putsLength: putsEnd - putsAt,
+          });
         }
       }
       // Loaded once every record of it is known sound.
@@ -435,42 +471,48 @@ export class Journal implements ChangeSink {
         filling.clear();
       };
       // Synchronous record by record; a promise only to finish a collection or to let the commands in.
-      await forEachSnapshotRecordAsync(fd, snapshotPath, manifest.end, checker.inline, (type, body, at, end, buf, payloadAt) => {
-        if (type === RecordType.CreateCollection) {
-          if (current) return finish(current, ordersOf(stored, filling)).then(() => begin(body!, at, end));
-          begin(body!, at, end);
-        } else if (type === RecordType.CreateIndex && current) {
-          const spec = body!.s as IndexSpec;
-          current.indexes.set(spec.name, createIndexObject(spec));
-          section.afterHead = end;
-        } else if (type === RecordType.Put && current) {
-          if (section.putsAt < 0) {
-            section.putsAt = at;
-            // Cold unless the journal changes the collection (then every index is sorted from decoded documents).
-            stored.cold = !byNs.has(current.ns);
+      await forEachSnapshotRecordAsync(
+        fd,
+        snapshotPath,
+        manifest.end,
+        checker.inline,
+        (type, body, at, end, buf, payloadAt) => {
+          if (type === RecordType.CreateCollection) {
+            if (current) return finish(current, ordersOf(stored, filling)).then(() => begin(body!, at, end));
+            begin(body!, at, end);
+          } else if (type === RecordType.CreateIndex && current) {
+            const spec = body!.s as IndexSpec;
+            current.indexes.set(spec.name, createIndexObject(spec));
+            section.afterHead = end;
+          } else if (type === RecordType.Put && current) {
+            if (section.putsAt < 0) {
+              section.putsAt = at;
+              // Cold unless the journal changes the collection (then every index is sorted from decoded documents).
+              stored.cold = !byNs.has(current.ns);
+            }
+            section.putsEnd = end;
+            const doc = putDocumentOf(buf, payloadAt, at, stored.cold ? coldFile : undefined);
+            const idKey = keyOf(doc._id);
+            // A cold collection's map takes them all at its end (DocMap.adopt).
+            if (!stored.cold) current.docs.set(idKey, doc);
+            stored.docs.push(doc);
+            stored.ids.push(idKey);
+          } else if (type === RecordType.IndexOrder && current && body!.n === current.ns) {
+            sawOrders = true;
+            readOrderSlice(body!, stored.docs.length, filling);
           }
-          section.putsEnd = end;
-          const doc = putDocumentOf(buf, payloadAt, at, stored.cold ? coldFile : undefined);
-          const idKey = keyOf(doc._id);
-          // A cold collection's map takes them all at its end (DocMap.adopt).
-          if (!stored.cold) current.docs.set(idKey, doc);
-          stored.docs.push(doc);
-          stored.ids.push(idKey);
-        } else if (type === RecordType.IndexOrder && current && body!.n === current.ns) {
-          sawOrders = true;
-          readOrderSlice(body!, stored.docs.length, filling);
-        }
-        section.end = end;
-        if (++sinceYield >= 512) {
-          sinceYield = 0;
-          if (sliceIsOver()) {
-            return pauseSlice().then(() => {
-              if (this.closed) throw STOPPED;
-            });
+          section.end = end;
+          if (++sinceYield >= 512) {
+            sinceYield = 0;
+            if (sliceIsOver()) {
+              return pauseSlice().then(() => {
+                if (this.closed) throw STOPPED;
+              });
+            }
           }
-        }
-        return undefined;
-      });
+          return undefined;
+        },
+      );
       if (current) await finish(current, ordersOf(stored, filling));
       await checker.through(snapshotEnd, () => this.closed);
     } catch (error) {
@@ -555,7 +597,13 @@ export class Journal implements ChangeSink {
 
   /** What snapshotChunks needs to copy unchanged collections from the current snapshot.bson. */
   private reuse(): Reuse {
-    return { sections: this.sections, changesOf: (ns) => this.changesOf(ns), epoch: () => this.epoch, written: new Map(), stats: { sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 0, ordersFromBuilds: 0 } };
+    return {
+      sections: this.sections,
+      changesOf: (ns) => this.changesOf(ns),
+      epoch: () => this.epoch,
+      written: new Map(),
+      stats: { sectionsCopied: 0, documentsCopied: 0, documentsEncoded: 0, ordersFromBuilds: 0 },
+    };
   }
 
   private push(record: Buffer, undo: () => void): void {
@@ -639,7 +687,12 @@ export class Journal implements ChangeSink {
     }
     // Past three times the snapshot, or past 512 MB whatever the snapshot's size: the journal is read whole at start
     // (readFileSync cannot read 2 GiB or more), so it must never grow near that.
-    if (this.size > compactMinBytes && (this.size > 3 * this.snapshotSize || this.size > JOURNAL_MAX_BYTES) && !this.needsTruncate) this.startCompaction();
+    if (
+      this.size > compactMinBytes &&
+      (this.size > 3 * this.snapshotSize || this.size > JOURNAL_MAX_BYTES) &&
+      !this.needsTruncate
+    )
+      this.startCompaction();
   }
 
   /** The compaction running beside the commands, if any (see compactInBackground). */
@@ -825,7 +878,9 @@ type Reuse = {
 };
 
 /** A piece of a snapshot: records to write, or a byte range of the current snapshot.bson to copy. */
-type SnapshotPiece = { records: Buffer[]; copy?: undefined } | { records?: undefined; copy: { at: number; length: number } };
+type SnapshotPiece =
+  | { records: Buffer[]; copy?: undefined }
+  | { records?: undefined; copy: { at: number; length: number } };
 
 /**
  * The records of a snapshot of the whole catalogue, in chunks of about a megabyte (or 256 documents): smallest
@@ -853,7 +908,9 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
     docs = 0;
     return out;
   };
-  const all = [...catalog.dbs.values()].flatMap((colls) => [...colls.values()]).sort((a, b) => a.docs.size - b.docs.size);
+  const all = [...catalog.dbs.values()]
+    .flatMap((colls) => [...colls.values()])
+    .sort((a, b) => a.docs.size - b.docs.size);
   add(encodeRecord(RecordType.Manifest, { c: all.map((c) => ({ n: c.ns, docs: c.docs.size })) }));
   for (const coll of all) {
     const epoch = reuse.epoch();
@@ -872,7 +929,8 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
     }
     const sectionAt = offset;
     add(encodeRecord(RecordType.CreateCollection, { n: coll.ns, o: coll.options }));
-    for (const index of [...coll.indexes.values()]) add(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
+    for (const index of [...coll.indexes.values()])
+      add(encodeRecord(RecordType.CreateIndex, { n: coll.ns, s: index.spec }));
     // By document: an index that keeps documents holds them (or older versions: Collection.currentOf), others id keys.
     const positions = new Map<Doc, number>();
     let written = 0;
@@ -945,7 +1003,15 @@ function* snapshotChunks(catalog: Catalog, reuse: Reuse): Generator<SnapshotPiec
     }
     // Copyable next time only if nothing changed while it was written (between its chunks).
     if (reuse.changesOf(coll.ns).all === counted.all && reuse.epoch() === epoch) {
-      reuse.written.set(coll.ns, { epoch, all: counted.all, docs: counted.docs, at: sectionAt, length: offset - sectionAt, putsAt, putsLength });
+      reuse.written.set(coll.ns, {
+        epoch,
+        all: counted.all,
+        docs: counted.docs,
+        at: sectionAt,
+        length: offset - sectionAt,
+        putsAt,
+        putsLength,
+      });
     }
   }
   if (chunk.length > 0) yield take();
@@ -963,7 +1029,13 @@ function orderRecord(ns: string, index: string, from: number, positions: Buffer)
  * empty slice.
  */
 function sortedMark(ns: string, index: string, count: number): Buffer {
-  return encodeRecord(RecordType.IndexOrder, { n: ns, x: index, f: count, o: new Binary(Buffer.alloc(0)), s: ORDER_VERSION });
+  return encodeRecord(RecordType.IndexOrder, {
+    n: ns,
+    x: index,
+    f: count,
+    o: new Binary(Buffer.alloc(0)),
+    s: ORDER_VERSION,
+  });
 }
 
 /** Copies `length` bytes at `at` of one file to the end of another, a few megabytes at a time. */
@@ -1026,7 +1098,9 @@ async function acquireLock(dir: string): Promise<DirLock> {
     } catch {
       // no pid recorded
     }
-    return new Error(`The embedded database in ${dir} is in use by ${holder}. Stop it first (only one server may open a data directory).`);
+    return new Error(
+      `The embedded database in ${dir} is in use by ${holder}. Stop it first (only one server may open a data directory).`,
+    );
   };
   const listen = (address: string) =>
     new Promise<net.Server>((resolve, reject) => {
@@ -1175,7 +1249,9 @@ function readOrderSlice(body: Doc, docs: number, filling: Map<string, Filling | 
   }
   if (LITTLE_ENDIAN) {
     // The file's uint32s are this machine's: copied as bytes into the order's own.
-    new Uint8Array(state.order.buffer, state.order.byteOffset + 4 * state.filled, 4 * count).set(bytes.subarray(0, 4 * count));
+    new Uint8Array(state.order.buffer, state.order.byteOffset + 4 * state.filled, 4 * count).set(
+      bytes.subarray(0, 4 * count),
+    );
   } else {
     for (let i = 0; i < count; i++) state.order[state.filled + i] = bytes.readUInt32LE(4 * i);
   }
@@ -1221,18 +1297,27 @@ const ASYNC_CHUNK = 4 * 1024 * 1024;
  * the caller copies what it keeps.
  */
 function decodeBody(payload: Buffer, views = false): Doc {
-  return decodeDocumentFast(payload, 1, payload.length - 1) ?? decodeOfficial(views ? payload.subarray(1) : Buffer.from(payload.subarray(1)));
+  return (
+    decodeDocumentFast(payload, 1, payload.length - 1) ??
+    decodeOfficial(views ? payload.subarray(1) : Buffer.from(payload.subarray(1)))
+  );
 }
 
 /** Reads a snapshot's records from `offset` in chunks (never the whole file in memory); throws on corruption. */
-function forEachSnapshotRecord(fd: number, file: string, offset: number, onRecord: (type: number, body: Doc) => void): void {
+function forEachSnapshotRecord(
+  fd: number,
+  file: string,
+  offset: number,
+  onRecord: (type: number, body: Doc) => void,
+): void {
   const chunks = new ChunkReader(fd, offset, CHUNK);
   for (let at = 0; ; ) {
     const read = chunks.next(at);
     const { buf, length } = chunks;
     at = 0;
     let end = 0;
-    for (; at + 8 <= length && (end = recordEnd(buf, at, length, true)) >= 0; at = end) onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
+    for (; at + 8 <= length && (end = recordEnd(buf, at, length, true)) >= 0; at = end)
+      onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
     if (end === CORRUPT) throw corruptAt(file, chunks.base + at);
     if (read === 0) return chunks.checkEnd(at, file);
   }
@@ -1302,7 +1387,14 @@ async function forEachSnapshotRecordAsync(
   file: string,
   offset: number,
   check: boolean,
-  onRecord: (type: number, body: Doc | undefined, at: number, end: number, buf: Buffer, payloadAt: number) => Promise<void> | undefined,
+  onRecord: (
+    type: number,
+    body: Doc | undefined,
+    at: number,
+    end: number,
+    buf: Buffer,
+    payloadAt: number,
+  ) => Promise<void> | undefined,
 ): Promise<void> {
   const chunks = new ChunkReader(fd, offset, ASYNC_CHUNK);
   for (let at = 0; ; ) {
@@ -1313,7 +1405,8 @@ async function forEachSnapshotRecordAsync(
     for (; at + 8 <= length && (end = recordEnd(buf, at, length, check)) >= 0; at = end) {
       const type = buf[at + 8];
       // An index order's positions are copied out by readOrderSlice: its body may stay a view of the chunk.
-      const body = type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end), type === RecordType.IndexOrder);
+      const body =
+        type === RecordType.Put ? undefined : decodeBody(buf.subarray(at + 8, end), type === RecordType.IndexOrder);
       const waited = onRecord(type, body, base + at, base + end, buf, at + 8);
       if (waited) await waited;
     }
@@ -1321,7 +1414,6 @@ async function forEachSnapshotRecordAsync(
     if (read === 0) return chunks.checkEnd(at, file);
   }
 }
-
 
 /**
  * The document of the Put record whose payload starts at buf[payloadAt] ({ n: ns, d: document }) and which starts at
@@ -1332,7 +1424,15 @@ function putDocumentOf(buf: Buffer, payloadAt: number, recordAt: number, coldFil
   const nsAt = payloadAt + 1 + 4 + 3;
   const docAt = nsAt + 4 + buf.readInt32LE(nsAt) + 3;
   const recordEnd = payloadAt + buf.readInt32LE(payloadAt + 1) + 1;
-  if (buf[payloadAt + 5] === 0x02 && buf[payloadAt + 6] === 0x6e && buf[payloadAt + 7] === 0 && buf[docAt - 3] === 0x03 && buf[docAt - 2] === 0x64 && buf[docAt - 1] === 0 && docAt < recordEnd) {
+  if (
+    buf[payloadAt + 5] === 0x02 &&
+    buf[payloadAt + 6] === 0x6e &&
+    buf[payloadAt + 7] === 0 &&
+    buf[docAt - 3] === 0x03 &&
+    buf[docAt - 2] === 0x64 &&
+    buf[docAt - 1] === 0 &&
+    docAt < recordEnd
+  ) {
     const size = buf.readInt32LE(docAt);
     if (docAt + size <= recordEnd) {
       const cold = coldFile && coldDocument(buf, docAt, coldFile, recordAt + 8 + (docAt - payloadAt));

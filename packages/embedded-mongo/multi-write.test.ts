@@ -13,7 +13,17 @@ import { Catalog } from "./storage";
 import { contiguousRuns, encodeRecord, Journal, nodeIo, readRecords, type JournalIo } from "./journal";
 import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
-type Row = { _id: number; k: string; n: number; v: number; flag?: boolean; at?: Date; revision?: number; nested?: unknown; gone?: number };
+type Row = {
+  _id: number;
+  k: string;
+  n: number;
+  v: number;
+  flag?: boolean;
+  at?: Date;
+  revision?: number;
+  nested?: unknown;
+  gone?: number;
+};
 
 let h: Harness;
 let other: MongoClient;
@@ -37,7 +47,14 @@ const N = 20_000;
 
 async function fill(name: string): Promise<void> {
   const coll = h.client.db("multi").collection<Row>(name);
-  const rows: Row[] = Array.from({ length: N }, (_, i) => ({ _id: i, k: `k${i % 50}`, n: 0, v: i % 1000, flag: true, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) }));
+  const rows: Row[] = Array.from({ length: N }, (_, i) => ({
+    _id: i,
+    k: `k${i % 50}`,
+    n: 0,
+    v: i % 1000,
+    flag: true,
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+  }));
   for (let i = 0; i < N; i += 5000) await coll.insertMany(rows.slice(i, i + 5000));
   await coll.createIndexes([{ key: { k: 1, at: -1 } }, { key: { at: -1 } }, { key: { v: 1 } }, { key: { n: 1 } }]);
 }
@@ -47,7 +64,11 @@ async function fill(name: string): Promise<void> {
  * connection until the write answers. Returns whether some read pair saw the write half done: the first
  * document already written and the last one not yet — only possible if reads were served while it ran.
  */
-async function readWhile<T>(name: string, write: () => Promise<T>, written: (doc: Row | null) => boolean): Promise<{ result: T; sawHalfDone: boolean; reads: number }> {
+async function readWhile<T>(
+  name: string,
+  write: () => Promise<T>,
+  written: (doc: Row | null) => boolean,
+): Promise<{ result: T; sawHalfDone: boolean; reads: number }> {
   const coll = other.db("multi").collection<Row>(name);
   let done = false;
   let sawHalfDone = false;
@@ -76,7 +97,13 @@ describe("multi-document writes let other clients in", () => {
       "pipe",
       () =>
         coll.updateMany({}, [
-          { $set: { v: { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$v", 0] }, 150] }, 50] }, 100] } }, at: now, revision: { $add: [{ $ifNull: ["$revision", 0] }, 1] } } },
+          {
+            $set: {
+              v: { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$v", 0] }, 150] }, 50] }, 100] } },
+              at: now,
+              revision: { $add: [{ $ifNull: ["$revision", 0] }, 1] },
+            },
+          },
         ]),
       (doc) => doc?.revision === 1,
     );
@@ -97,7 +124,11 @@ describe("multi-document writes let other clients in", () => {
   it("a reader is answered while a large deleteMany runs", async () => {
     await fill("del");
     const coll = h.client.db("multi").collection<Row>("del");
-    const { result, sawHalfDone } = await readWhile("del", () => coll.deleteMany({ flag: true }), (doc) => doc === null);
+    const { result, sawHalfDone } = await readWhile(
+      "del",
+      () => coll.deleteMany({ flag: true }),
+      (doc) => doc === null,
+    );
     expect(sawHalfDone).toBe(true);
     expect(result.deletedCount).toBe(N);
     expect(await coll.countDocuments({})).toBe(0);
@@ -143,7 +174,8 @@ describe("documents moved within the index a multi update walks", () => {
   it("are updated once each, even when another client moves them ahead of the scan", async () => {
     const coll = h.client.db("multi").collection<{ _id: number; v: number; n: number }>("moves");
     const M = 60_000;
-    for (let i = 0; i < M; i += 10_000) await coll.insertMany(Array.from({ length: 10_000 }, (_, j) => ({ _id: i + j, v: i + j, n: 0 })));
+    for (let i = 0; i < M; i += 10_000)
+      await coll.insertMany(Array.from({ length: 10_000 }, (_, j) => ({ _id: i + j, v: i + j, n: 0 })));
     await coll.createIndex({ v: 1 });
     const mover = other.db("multi").collection<{ _id: number; v: number; n: number }>("moves");
     let done = false;
@@ -251,7 +283,9 @@ describe("update pipelines", () => {
     const coll = h.client.db("multi").collection<{ _id: number; u: number; n: number }>("uniq");
     await coll.createIndex({ u: 1 }, { unique: true });
     await coll.insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i, u: i, n: 0 })));
-    const failed = await coll.updateMany({}, [{ $set: { u: { $cond: [{ $gte: ["$_id", 150] }, 0, { $add: ["$u", 1000] }] }, n: 1 } }]).catch((e: unknown) => e);
+    const failed = await coll
+      .updateMany({}, [{ $set: { u: { $cond: [{ $gte: ["$_id", 150] }, 0, { $add: ["$u", 1000] }] }, n: 1 } }])
+      .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(MongoServerError);
     expect((failed as MongoServerError).code).toBe(11000);
     // _id 0..149 were moved to 1000+; _id 150 would take u: 0, which no one holds any more — _id 151 collides with it.
@@ -296,7 +330,12 @@ describe("the batch save's arithmetic", () => {
             min: { $min: ["$x", "$y", 3] },
             max: { $max: ["$x", "$y"] },
             none: { $min: ["$missing", null] },
-            capped: { $min: [1000, { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$x", 0] }, 110] }, 50] }, 100] } }] },
+            capped: {
+              $min: [
+                1000,
+                { $floor: { $divide: [{ $add: [{ $multiply: [{ $ifNull: ["$x", 0] }, 110] }, 50] }, 100] } },
+              ],
+            },
           },
         },
         { $sort: { _id: 1 } },
@@ -312,7 +351,17 @@ describe("the batch save's arithmetic", () => {
 });
 
 describe("the journal's records", () => {
-  const sizes = [10, 70_000, 10, 1_500_000, 3, 900_000, 64 * 1024, 20, ...Array.from({ length: 5000 }, (_, i) => 100 + (i % 300))];
+  const sizes = [
+    10,
+    70_000,
+    10,
+    1_500_000,
+    3,
+    900_000,
+    64 * 1024,
+    20,
+    ...Array.from({ length: 5000 }, (_, i) => 100 + (i % 300)),
+  ];
   const docs = sizes.map((n, i) => ({ _id: i, s: String.fromCharCode(97 + (i % 26)).repeat(n) }));
 
   it("small and large records, mixed, read back as written", () => {
@@ -351,7 +400,8 @@ describe("the journal's sync", () => {
     const io: JournalIo = {
       ...nodeIo,
       async write(fd, data) {
-        if (blocked) await new Promise<void>((resolve, reject) => (release = (error) => (error ? reject(error) : resolve())));
+        if (blocked)
+          await new Promise<void>((resolve, reject) => (release = (error) => (error ? reject(error) : resolve())));
         return nodeIo.write(fd, data);
       },
     };

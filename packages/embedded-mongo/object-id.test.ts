@@ -6,7 +6,13 @@ import { isPacked, packedObjectId } from "./object-id";
 import { type Harness, startHarness, stopHarness } from "./test-helpers";
 import { keyOf } from "./values";
 
-const HEXES = ["000000000000000000000000", "ffffffffffffffffffffffff", "7fffffff80000000ffffffff", "80000000000000017fffffff", "65a1b2c3d4e5f60718293a4b"];
+const HEXES = [
+  "000000000000000000000000",
+  "ffffffffffffffffffffffff",
+  "7fffffff80000000ffffffff",
+  "80000000000000017fffffff",
+  "65a1b2c3d4e5f60718293a4b",
+];
 const pack = (hex: string) => packedObjectId(Buffer.from(hex, "hex"), 0);
 
 describe("a packed ObjectId", () => {
@@ -63,7 +69,11 @@ describe("ObjectIds through the server", () => {
     const items = h.client.db("oid").collection<{ _id: number | ObjectId; [field: string]: unknown }>("items");
     const a = new ObjectId("65a1b2c3d4e5f60718293a4b");
     const b = new ObjectId("65a1b2c3d4e5f60718293a4c");
-    await items.insertMany([{ _id: 1, ref: a, refs: [a, b] }, { _id: 2, ref: b, refs: [b] }, { _id: 3, ref: a, refs: [] }]);
+    await items.insertMany([
+      { _id: 1, ref: a, refs: [a, b] },
+      { _id: 2, ref: b, refs: [b] },
+      { _id: 3, ref: a, refs: [] },
+    ]);
     expect(await items.countDocuments({ ref: a })).toBe(2);
     expect(await items.countDocuments({ refs: { $all: [b, a] } })).toBe(1);
     const [sets] = await items
@@ -81,10 +91,18 @@ describe("ObjectIds through the server", () => {
       ])
       .toArray();
     expect(sets).toEqual({ same: true, rest: [b], inside: true, eq: true });
-    const groups = await items.aggregate([{ $group: { _id: "$ref", n: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(groups).toEqual([{ _id: a, n: 2 }, { _id: b, n: 1 }]);
+    const groups = await items
+      .aggregate([{ $group: { _id: "$ref", n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(groups).toEqual([
+      { _id: a, n: 2 },
+      { _id: b, n: 1 },
+    ]);
     // An id the server generates (an upsert's new document) reads back as an ObjectId and finds its document.
-    const { upsertedId } = await h.client.db("oid").collection("items").updateOne({ ref: "new" }, { $set: { n: 1 } }, { upsert: true });
+    const { upsertedId } = await h.client
+      .db("oid")
+      .collection("items")
+      .updateOne({ ref: "new" }, { $set: { n: 1 } }, { upsert: true });
     expect(upsertedId?._bsontype).toBe("ObjectId");
     expect(upsertedId?.getTimestamp().getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(await items.countDocuments({ _id: upsertedId ?? undefined })).toBe(1);

@@ -23,7 +23,8 @@ export interface PackedObjectId extends ObjectId {
 
 /** Each byte's two hexadecimal digits, as character codes. */
 const HEX_PAIRS = new Uint16Array(256);
-for (let b = 0; b < 256; b++) HEX_PAIRS[b] = ("0123456789abcdef".charCodeAt(b >>> 4) << 8) | "0123456789abcdef".charCodeAt(b & 15);
+for (let b = 0; b < 256; b++)
+  HEX_PAIRS[b] = ("0123456789abcdef".charCodeAt(b >>> 4) << 8) | "0123456789abcdef".charCodeAt(b & 15);
 /** Where an id's text is spelled out: an optional prefix character, then 24 digits. */
 const spelled = Buffer.alloc(25) as Buffer & { latin1Slice(start: number, end: number): string };
 
@@ -119,7 +120,8 @@ export function packObjectIds<T>(value: T): T {
       const v = doc[k];
       const packed = packValue(v);
       // A "__proto__" field is an own property the codec defined: define it again, never assign it.
-      if (packed !== v) Object.defineProperty(doc, k, { value: packed, enumerable: true, writable: true, configurable: true });
+      if (packed !== v)
+        Object.defineProperty(doc, k, { value: packed, enumerable: true, writable: true, configurable: true });
     }
   }
   return value;
@@ -137,5 +139,9 @@ export function isPacked(value: unknown): value is PackedObjectId {
 
 /** Two packed ids in byte order (the order of their hex strings). */
 export function comparePacked(a: PackedObjectId, b: PackedObjectId): number {
-  return a.w0 !== b.w0 ? (a.w0 >>> 0) - (b.w0 >>> 0) : a.w1 !== b.w1 ? (a.w1 >>> 0) - (b.w1 >>> 0) : (a.w2 >>> 0) - (b.w2 >>> 0);
+  return a.w0 !== b.w0
+    ? (a.w0 >>> 0) - (b.w0 >>> 0)
+    : a.w1 !== b.w1
+      ? (a.w1 >>> 0) - (b.w1 >>> 0)
+      : (a.w2 >>> 0) - (b.w2 >>> 0);
 }

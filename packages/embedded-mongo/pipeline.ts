@@ -15,7 +15,15 @@ import * as accumulatorOps from "mingo/operators/accumulator";
 import { compareValues, typeRank } from "./bson-order";
 import { MongoCommandError, toCommandError } from "./errors";
 import { drain, runCount, runFind, sortDocs, TopK, type ExecContext } from "./exec";
-import { compileExpression, MINGO_OPTIONS, resolvePath, textScores, usesUserVariables, type Compiled, type Vars } from "./expressions";
+import {
+  compileExpression,
+  MINGO_OPTIONS,
+  resolvePath,
+  textScores,
+  usesUserVariables,
+  type Compiled,
+  type Vars,
+} from "./expressions";
 import {
   compareDocs,
   normaliseSort,
@@ -213,7 +221,8 @@ function compileAccumulator(field: string, spec: unknown): Accumulator {
           }
           return s;
         },
-        finish: (s) => ((s as [number, number])[1] === 0 ? null : (s as [number, number])[0] / (s as [number, number])[1]),
+        finish: (s) =>
+          (s as [number, number])[1] === 0 ? null : (s as [number, number])[0] / (s as [number, number])[1],
       };
     case "$min":
     case "$max": {
@@ -264,7 +273,9 @@ function compileAccumulator(field: string, spec: unknown): Accumulator {
         finish: (s) => [...(s as Map<string, unknown>).values()],
       };
     default: {
-      const fn = (accumulatorOps as unknown as Record<string, (docs: Doc[], expr: unknown, options: unknown) => unknown>)[op];
+      const fn = (
+        accumulatorOps as unknown as Record<string, (docs: Doc[], expr: unknown, options: unknown) => unknown>
+      )[op];
       if (typeof fn !== "function") throw new MongoCommandError("FailedToParse", `unknown group operator '${op}'`);
       // Other accumulators (e.g. $stdDevPop, $mergeObjects, $top): mingo over the group's documents.
       return {
@@ -290,7 +301,9 @@ const FIRST_UNSET = Symbol("unset");
 
 /** The name in a "$name" field path without dots or variables (read as doc[name], the same value). */
 function topLevelField(expr: unknown): string | undefined {
-  return typeof expr === "string" && expr.length > 1 && expr[0] === "$" && expr[1] !== "$" && !expr.includes(".") ? expr.slice(1) : undefined;
+  return typeof expr === "string" && expr.length > 1 && expr[0] === "$" && expr[1] !== "$" && !expr.includes(".")
+    ? expr.slice(1)
+    : undefined;
 }
 
 class GroupStage extends Stage {
@@ -307,7 +320,8 @@ class GroupStage extends Stage {
     idOverride?: Compiled,
   ) {
     super();
-    if (!idOverride && !("_id" in spec)) throw new MongoCommandError(15955, "a group specification must include an _id");
+    if (!idOverride && !("_id" in spec))
+      throw new MongoCommandError(15955, "a group specification must include an _id");
     this.idExpr = idOverride ?? compileExpression(spec._id);
     this.idField = idOverride ? undefined : topLevelField(spec._id);
     this.accs = Object.entries(spec)
@@ -364,7 +378,8 @@ function flattenAddFields(spec: Doc, prefix = ""): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const [k, v] of Object.entries(spec)) {
     const path = prefix ? `${prefix}.${k}` : k;
-    if (isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v)[0].startsWith("$")) out.push(...flattenAddFields(v, path));
+    if (isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v)[0].startsWith("$"))
+      out.push(...flattenAddFields(v, path));
     else out.push([path, v]);
   }
   return out;
@@ -430,12 +445,28 @@ class UnwindStage extends Stage {
       for (const [k, v] of Object.entries(spec)) {
         if (k === "path") path = v;
         else if (k === "includeArrayIndex") {
-          if (typeof v !== "string") throw new MongoCommandError(28810, "expected a non-empty string for the includeArrayIndex option to $unwind stage");
-          if (v === "" ) throw new MongoCommandError(28810, "expected a non-empty string for the includeArrayIndex option to $unwind stage");
-          if (v.startsWith("$")) throw new MongoCommandError(28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${v}`);
+          if (typeof v !== "string")
+            throw new MongoCommandError(
+              28810,
+              "expected a non-empty string for the includeArrayIndex option to $unwind stage",
+            );
+          if (v === "")
+            throw new MongoCommandError(
+              28810,
+              "expected a non-empty string for the includeArrayIndex option to $unwind stage",
+            );
+          if (v.startsWith("$"))
+            throw new MongoCommandError(
+              28822,
+              `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${v}`,
+            );
           indexField = v;
         } else if (k === "preserveNullAndEmptyArrays") {
-          if (typeof v !== "boolean") throw new MongoCommandError(28809, "expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage");
+          if (typeof v !== "boolean")
+            throw new MongoCommandError(
+              28809,
+              "expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage",
+            );
           preserve = v;
         } else throw new MongoCommandError(28811, `unrecognized option to $unwind stage: ${k}`);
       }
@@ -444,7 +475,8 @@ class UnwindStage extends Stage {
       throw new MongoCommandError(15981, "expected either a string or an object as specification for $unwind stage");
     }
     if (typeof path !== "string") throw new MongoCommandError(28808, "expected a string as the path for $unwind stage");
-    if (!path.startsWith("$")) throw new MongoCommandError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
+    if (!path.startsWith("$"))
+      throw new MongoCommandError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
     this.parts = path.slice(1).split(".");
     this.indexField = indexField;
     this.preserve = preserve;
@@ -452,7 +484,8 @@ class UnwindStage extends Stage {
   private emit(doc: Doc, value: unknown, index: number | null, replace: boolean): boolean {
     let out: Doc | undefined = replace ? setPathCopy(doc, this.parts, value) : doc;
     if (!out) out = doc;
-    if (this.indexField !== undefined) out = setPathCopy(out === doc ? { ...doc } : out, this.indexField.split("."), index) ?? out;
+    if (this.indexField !== undefined)
+      out = setPathCopy(out === doc ? { ...doc } : out, this.indexField.split("."), index) ?? out;
     return this.next.push(out);
   }
   push(doc: Doc): boolean {
@@ -485,7 +518,10 @@ class ReplaceRootStage extends Stage {
   push(doc: Doc): boolean {
     const out = this.expr(doc, this.vars);
     if (!isPlainObject(out)) {
-      throw new MongoCommandError(40228, `'newRoot' expression must evaluate to an object, but resulting value was: ${out === undefined ? "MISSING" : JSON.stringify(out)}. Type of resulting value: '${out === undefined ? "missing" : typeof out}'.`);
+      throw new MongoCommandError(
+        40228,
+        `'newRoot' expression must evaluate to an object, but resulting value was: ${out === undefined ? "MISSING" : JSON.stringify(out)}. Type of resulting value: '${out === undefined ? "missing" : typeof out}'.`,
+      );
     }
     return this.next.push(out);
   }
@@ -496,7 +532,11 @@ class FacetStage extends Stage {
   constructor(spec: Doc, env: PipelineEnv, vars: Vars) {
     super();
     this.facets = Object.entries(spec).map(([name, sub]) => {
-      if (!Array.isArray(sub)) throw new MongoCommandError("TypeMismatch", `arguments to $facet must be arrays, ${name} is type ${typeof sub}`);
+      if (!Array.isArray(sub))
+        throw new MongoCommandError(
+          "TypeMismatch",
+          `arguments to $facet must be arrays, ${name} is type ${typeof sub}`,
+        );
       const sink = new Collector();
       const head = buildChain(sub as Doc[], { ...env, writable: false }, vars, sink);
       return { name, head, sink, open: true };
@@ -539,8 +579,10 @@ class LookupStage extends Stage {
     private readonly vars: Vars,
   ) {
     super();
-    if (typeof spec.from !== "string") throw new MongoCommandError("FailedToParse", "$lookup needs a 'from' collection");
-    if (typeof spec.as !== "string") throw new MongoCommandError("FailedToParse", "must specify 'as' field for a $lookup");
+    if (typeof spec.from !== "string")
+      throw new MongoCommandError("FailedToParse", "$lookup needs a 'from' collection");
+    if (typeof spec.as !== "string")
+      throw new MongoCommandError("FailedToParse", "must specify 'as' field for a $lookup");
     this.foreign = env.catalog.getCollection(env.db, spec.from);
     this.as = spec.as.split(".");
     if (spec.localField !== undefined || spec.foreignField !== undefined) {
@@ -552,13 +594,17 @@ class LookupStage extends Stage {
     }
     this.letExprs = isPlainObject(spec.let) ? Object.entries(spec.let).map(([k, v]) => [k, compileExpression(v)]) : [];
     if (spec.pipeline !== undefined) {
-      if (!Array.isArray(spec.pipeline)) throw new MongoCommandError("FailedToParse", "$lookup 'pipeline' must be an array");
+      if (!Array.isArray(spec.pipeline))
+        throw new MongoCommandError("FailedToParse", "$lookup 'pipeline' must be an array");
       this.pipeline = spec.pipeline as Doc[];
     }
-    if (!this.pipeline && !this.localField) throw new MongoCommandError("FailedToParse", "$lookup needs 'localField'/'foreignField' or a 'pipeline'");
+    if (!this.pipeline && !this.localField)
+      throw new MongoCommandError("FailedToParse", "$lookup needs 'localField'/'foreignField' or a 'pipeline'");
     // The foreign side is read through an index on foreignField; without one (and with notablescan) it is refused.
     if (this.foreignField && this.foreign) {
-      const probe = planQuery(this.foreign, this.foreign.ns, { [this.foreignField]: { $in: [null] } }, () => true, { notablescan: notablescanOf(env.params) });
+      const probe = planQuery(this.foreign, this.foreign.ns, { [this.foreignField]: { $in: [null] } }, () => true, {
+        notablescan: notablescanOf(env.params),
+      });
       this.useIndex = probe.plan.kind !== "collscan";
     } else this.useIndex = false;
   }
@@ -596,10 +642,12 @@ class LookupStage extends Stage {
       }
       const seen = new Set<Doc>();
       const out: Doc[] = [];
-      for (const v of values) for (const f of this.hashJoin.get(keyOf(v)) ?? []) if (!seen.has(f)) {
-        seen.add(f);
-        out.push(f);
-      }
+      for (const v of values)
+        for (const f of this.hashJoin.get(keyOf(v)) ?? [])
+          if (!seen.has(f)) {
+            seen.add(f);
+            out.push(f);
+          }
       return out;
     }
     const filter = { [this.foreignField!]: { $in: values.filter((v) => !Array.isArray(v) && !isPlainObject(v)) } };
@@ -641,13 +689,23 @@ class UnionWithStage extends Stage {
       this.coll = spec;
       this.pipeline = [];
     } else if (isPlainObject(spec)) {
-      for (const k of Object.keys(spec)) if (k !== "coll" && k !== "pipeline") throw new MongoCommandError(40415, `BSON field '$unionWith.${k}' is an unknown field.`);
-      if (typeof spec.coll !== "string") throw new MongoCommandError(40414, "BSON field '$unionWith.coll' is missing but a required field");
-      if (spec.pipeline !== undefined && !Array.isArray(spec.pipeline)) throw new MongoCommandError("TypeMismatch", "BSON field '$unionWith.pipeline' is the wrong type, expected type 'array'");
+      for (const k of Object.keys(spec))
+        if (k !== "coll" && k !== "pipeline")
+          throw new MongoCommandError(40415, `BSON field '$unionWith.${k}' is an unknown field.`);
+      if (typeof spec.coll !== "string")
+        throw new MongoCommandError(40414, "BSON field '$unionWith.coll' is missing but a required field");
+      if (spec.pipeline !== undefined && !Array.isArray(spec.pipeline))
+        throw new MongoCommandError(
+          "TypeMismatch",
+          "BSON field '$unionWith.pipeline' is the wrong type, expected type 'array'",
+        );
       this.coll = spec.coll;
       this.pipeline = (spec.pipeline as Doc[] | undefined) ?? [];
     } else {
-      throw new MongoCommandError(ErrorCodes_unionWithBadSpec, "the $unionWith stage specification must be an object or string");
+      throw new MongoCommandError(
+        ErrorCodes_unionWithBadSpec,
+        "the $unionWith stage specification must be an object or string",
+      );
     }
   }
   push(doc: Doc): boolean {
@@ -685,7 +743,8 @@ class FallbackStage extends Stage {
       out = new Aggregator([this.stage], {
         ...(MINGO_OPTIONS as object),
         ...(this.vars ? { variables: this.vars } : {}),
-        collectionResolver: (name: string) => [...(this.env.catalog.getCollection(this.env.db, name)?.docs.values() ?? [])].map(cloneDeep),
+        collectionResolver: (name: string) =>
+          [...(this.env.catalog.getCollection(this.env.db, name)?.docs.values() ?? [])].map(cloneDeep),
       } as never).run(this.buffer) as Doc[];
     } catch (error) {
       throw toCommandError(error);
@@ -727,11 +786,24 @@ function constantOf(value: unknown, vars: Vars): { ok: true; value: unknown } | 
   }
 }
 
-const TYPE_NAMES: Record<number, string> = { 5: "null", 10: "double", 15: "string", 20: "object", 25: "array", 30: "binData", 35: "objectId", 40: "bool", 45: "date", 47: "timestamp", 50: "regex" };
+const TYPE_NAMES: Record<number, string> = {
+  5: "null",
+  10: "double",
+  15: "string",
+  20: "object",
+  25: "array",
+  30: "binData",
+  35: "objectId",
+  40: "bool",
+  45: "date",
+  47: "timestamp",
+  50: "regex",
+};
 
 /** $bucket: a $group on the bucket each value falls in (lower bound inclusive), then a $sort on _id, as mongod runs it. */
 function bucketStages(spec: unknown, vars: Vars): Stage[] {
-  if (!isPlainObject(spec)) throw new MongoCommandError(40201, `Argument to $bucket stage must be an object, but found type: ${typeof spec}.`);
+  if (!isPlainObject(spec))
+    throw new MongoCommandError(40201, `Argument to $bucket stage must be an object, but found type: ${typeof spec}.`);
   let groupBy: unknown;
   let boundaries: unknown[] | undefined;
   let hasDefault = false;
@@ -741,43 +813,79 @@ function bucketStages(spec: unknown, vars: Vars): Stage[] {
     if (name === "groupBy") {
       const isExprObject = isPlainObject(arg) && Object.keys(arg).length > 0 && Object.keys(arg)[0].startsWith("$");
       const isPath = typeof arg === "string" && arg.startsWith("$");
-      if (!isExprObject && !isPath) throw new MongoCommandError(40202, `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: ${JSON.stringify(arg)}.`);
+      if (!isExprObject && !isPath)
+        throw new MongoCommandError(
+          40202,
+          `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: ${JSON.stringify(arg)}.`,
+        );
       groupBy = arg;
     } else if (name === "boundaries") {
-      if (!Array.isArray(arg)) throw new MongoCommandError(40200, `The $bucket 'boundaries' field must be an array, but found type: ${typeof arg}.`);
+      if (!Array.isArray(arg))
+        throw new MongoCommandError(
+          40200,
+          `The $bucket 'boundaries' field must be an array, but found type: ${typeof arg}.`,
+        );
       boundaries = arg.map((b) => {
         const c = constantOf(b, vars);
-        if (!c.ok) throw new MongoCommandError(40191, `The $bucket 'boundaries' field must be an array of constant values, but found value: ${JSON.stringify(b)}.`);
+        if (!c.ok)
+          throw new MongoCommandError(
+            40191,
+            `The $bucket 'boundaries' field must be an array of constant values, but found value: ${JSON.stringify(b)}.`,
+          );
         return c.value;
       });
-      if (boundaries.length < 2) throw new MongoCommandError(40192, `The $bucket 'boundaries' field must have at least 2 values, but found ${boundaries.length} value(s).`);
+      if (boundaries.length < 2)
+        throw new MongoCommandError(
+          40192,
+          `The $bucket 'boundaries' field must have at least 2 values, but found ${boundaries.length} value(s).`,
+        );
       for (let i = 1; i < boundaries.length; i++) {
         const lower = boundaries[i - 1];
         const upper = boundaries[i];
         if (typeRank(lower) !== typeRank(upper)) {
-          throw new MongoCommandError(40193, `All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types ${TYPE_NAMES[typeRank(lower)] ?? "?"} and ${TYPE_NAMES[typeRank(upper)] ?? "?"}.`);
+          throw new MongoCommandError(
+            40193,
+            `All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types ${TYPE_NAMES[typeRank(lower)] ?? "?"} and ${TYPE_NAMES[typeRank(upper)] ?? "?"}.`,
+          );
         }
         if (!(compareValues(lower, upper) < 0)) {
-          throw new MongoCommandError(40194, `The 'boundaries' option to $bucket must be sorted, but elements ${i - 1} and ${i} are not in ascending order (${String(lower)} is not less than ${String(upper)}).`);
+          throw new MongoCommandError(
+            40194,
+            `The 'boundaries' option to $bucket must be sorted, but elements ${i - 1} and ${i} are not in ascending order (${String(lower)} is not less than ${String(upper)}).`,
+          );
         }
       }
     } else if (name === "default") {
       const c = constantOf(arg, vars);
-      if (!c.ok) throw new MongoCommandError(40195, `The $bucket 'default' field must be a constant expression, but found: ${JSON.stringify(arg)}.`);
+      if (!c.ok)
+        throw new MongoCommandError(
+          40195,
+          `The $bucket 'default' field must be a constant expression, but found: ${JSON.stringify(arg)}.`,
+        );
       hasDefault = true;
       defaultValue = c.value;
     } else if (name === "output") {
-      if (!isPlainObject(arg)) throw new MongoCommandError(40196, `The $bucket 'output' field must be an object, but found type: ${typeof arg}.`);
+      if (!isPlainObject(arg))
+        throw new MongoCommandError(
+          40196,
+          `The $bucket 'output' field must be an object, but found type: ${typeof arg}.`,
+        );
       output = arg;
     } else {
       throw new MongoCommandError(40197, `Unrecognized option to $bucket: ${name}.`);
     }
   }
-  if (groupBy === undefined || !boundaries) throw new MongoCommandError(40198, "$bucket requires 'groupBy' and 'boundaries' to be specified.");
+  if (groupBy === undefined || !boundaries)
+    throw new MongoCommandError(40198, "$bucket requires 'groupBy' and 'boundaries' to be specified.");
   const bounds = boundaries;
   if (hasDefault && typeRank(defaultValue) === typeRank(bounds[0])) {
-    const valid = compareValues(defaultValue, bounds[0]) < 0 || compareValues(defaultValue, bounds[bounds.length - 1]) >= 0;
-    if (!valid) throw new MongoCommandError(40199, "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.");
+    const valid =
+      compareValues(defaultValue, bounds[0]) < 0 || compareValues(defaultValue, bounds[bounds.length - 1]) >= 0;
+    if (!valid)
+      throw new MongoCommandError(
+        40199,
+        "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.",
+      );
   }
   const key = compileExpression(groupBy);
   const bucketOf: Compiled = (doc, v) => {
@@ -794,7 +902,10 @@ function bucketStages(spec: unknown, vars: Vars): Stage[] {
       return bounds[lo];
     }
     if (hasDefault) return defaultValue;
-    throw new MongoCommandError(40066, "$switch could not find a matching branch for an input, and no default was specified.");
+    throw new MongoCommandError(
+      40066,
+      "$switch could not find a matching branch for an input, and no default was specified.",
+    );
   };
   const groupSpec: Doc = output ? { ...output } : { count: { $sum: 1 } };
   return [new GroupStage(groupSpec, vars, bucketOf), new SortStage([["_id", 1]], undefined)];
@@ -806,21 +917,26 @@ const GRANULARITY_SERIES: Record<string, number[]> = {
   R10: [1.0, 1.25, 1.6, 2.0, 2.5, 3.15, 4.0, 5.0, 6.3, 8.0],
   R20: [1.0, 1.12, 1.25, 1.4, 1.6, 1.8, 2.0, 2.24, 2.5, 2.8, 3.15, 3.55, 4.0, 4.5, 5.0, 5.6, 6.3, 7.1, 8.0, 9.0],
   R40: [
-    1.0, 1.06, 1.12, 1.18, 1.25, 1.32, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.12, 2.24, 2.36, 2.5, 2.65, 2.8, 3.0, 3.15, 3.35, 3.55, 3.75, 4.0, 4.25, 4.5, 4.75, 5.0, 5.3, 5.6, 6.0, 6.3,
-    6.7, 7.1, 7.5, 8.0, 8.5, 9.0, 9.5,
+    1.0, 1.06, 1.12, 1.18, 1.25, 1.32, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.12, 2.24, 2.36, 2.5, 2.65, 2.8, 3.0, 3.15,
+    3.35, 3.55, 3.75, 4.0, 4.25, 4.5, 4.75, 5.0, 5.3, 5.6, 6.0, 6.3, 6.7, 7.1, 7.5, 8.0, 8.5, 9.0, 9.5,
   ],
   R80: [
-    1.0, 1.03, 1.06, 1.09, 1.12, 1.15, 1.18, 1.22, 1.25, 1.28, 1.32, 1.36, 1.4, 1.45, 1.5, 1.55, 1.6, 1.65, 1.7, 1.75, 1.8, 1.85, 1.9, 1.95, 2.0, 2.06, 2.12, 2.18, 2.24, 2.3, 2.36,
-    2.43, 2.5, 2.58, 2.65, 2.72, 2.8, 2.9, 3.0, 3.07, 3.15, 3.25, 3.35, 3.45, 3.55, 3.65, 3.75, 3.87, 4.0, 4.12, 4.25, 4.37, 4.5, 4.62, 4.75, 4.87, 5.0, 5.15, 5.3, 5.45, 5.6, 5.8,
-    6.0, 6.15, 6.3, 6.5, 6.7, 6.9, 7.1, 7.3, 7.5, 7.75, 8.0, 8.25, 8.5, 8.75, 9.0, 9.25, 9.5, 9.75,
+    1.0, 1.03, 1.06, 1.09, 1.12, 1.15, 1.18, 1.22, 1.25, 1.28, 1.32, 1.36, 1.4, 1.45, 1.5, 1.55, 1.6, 1.65, 1.7, 1.75,
+    1.8, 1.85, 1.9, 1.95, 2.0, 2.06, 2.12, 2.18, 2.24, 2.3, 2.36, 2.43, 2.5, 2.58, 2.65, 2.72, 2.8, 2.9, 3.0, 3.07,
+    3.15, 3.25, 3.35, 3.45, 3.55, 3.65, 3.75, 3.87, 4.0, 4.12, 4.25, 4.37, 4.5, 4.62, 4.75, 4.87, 5.0, 5.15, 5.3, 5.45,
+    5.6, 5.8, 6.0, 6.15, 6.3, 6.5, 6.7, 6.9, 7.1, 7.3, 7.5, 7.75, 8.0, 8.25, 8.5, 8.75, 9.0, 9.25, 9.5, 9.75,
   ],
   "1-2-5": [1, 2, 5],
   E6: [1.0, 1.5, 2.2, 3.3, 4.7, 6.8],
   E12: [1.0, 1.2, 1.5, 1.8, 2.2, 2.7, 3.3, 3.9, 4.7, 5.6, 6.8, 8.2],
-  E24: [1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1],
+  E24: [
+    1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2,
+    9.1,
+  ],
   E48: [
-    1.0, 1.05, 1.1, 1.15, 1.21, 1.27, 1.33, 1.4, 1.47, 1.54, 1.62, 1.69, 1.78, 1.87, 1.96, 2.05, 2.15, 2.26, 2.37, 2.49, 2.61, 2.74, 2.87, 3.01, 3.16, 3.32, 3.48, 3.65, 3.83, 4.02, 4.22,
-    4.42, 4.64, 4.87, 5.11, 5.36, 5.62, 5.9, 6.19, 6.49, 6.81, 7.15, 7.5, 7.87, 8.25, 8.66, 9.09, 9.53,
+    1.0, 1.05, 1.1, 1.15, 1.21, 1.27, 1.33, 1.4, 1.47, 1.54, 1.62, 1.69, 1.78, 1.87, 1.96, 2.05, 2.15, 2.26, 2.37, 2.49,
+    2.61, 2.74, 2.87, 3.01, 3.16, 3.32, 3.48, 3.65, 3.83, 4.02, 4.22, 4.42, 4.64, 4.87, 5.11, 5.36, 5.62, 5.9, 6.19,
+    6.49, 6.81, 7.15, 7.5, 7.87, 8.25, 8.66, 9.09, 9.53,
   ],
 };
 
@@ -830,7 +946,8 @@ function granularityRounder(name: string): Rounder {
   if (name === "POWERSOF2") {
     return {
       up: (x) => (x === 0 ? 0 : 2 ** (Math.floor(Math.log2(x)) + 1)),
-      down: (x) => (x === 0 ? 0 : Number.isInteger(Math.log2(x)) ? 2 ** (Math.log2(x) - 1) : 2 ** Math.floor(Math.log2(x))),
+      down: (x) =>
+        x === 0 ? 0 : Number.isInteger(Math.log2(x)) ? 2 ** (Math.log2(x) - 1) : 2 ** Math.floor(Math.log2(x)),
     };
   }
   const series = GRANULARITY_SERIES[name];
@@ -851,7 +968,8 @@ function granularityRounder(name: string): Rounder {
     down(x) {
       if (x === 0) return 0;
       const { exp, mantissa } = at(x);
-      for (let i = series.length - 1; i >= 0; i--) if (series[i] < mantissa - eps) return Number((series[i] * 10 ** exp).toPrecision(15));
+      for (let i = series.length - 1; i >= 0; i--)
+        if (series[i] < mantissa - eps) return Number((series[i] * 10 ** exp).toPrecision(15));
       return Number((series[series.length - 1] * 10 ** (exp - 1)).toPrecision(15));
     },
   };
@@ -869,7 +987,11 @@ class BucketAutoStage extends Stage {
     private readonly vars: Vars,
   ) {
     super();
-    if (!isPlainObject(spec)) throw new MongoCommandError(40240, `The argument to $bucketAuto must be an object, but found type: ${typeof spec}`);
+    if (!isPlainObject(spec))
+      throw new MongoCommandError(
+        40240,
+        `The argument to $bucketAuto must be an object, but found type: ${typeof spec}`,
+      );
     let key: Compiled | undefined;
     let buckets: number | undefined;
     let output: Doc | undefined;
@@ -878,24 +1000,49 @@ class BucketAutoStage extends Stage {
       if (name === "groupBy") {
         const isExprObject = isPlainObject(arg) && Object.keys(arg).length > 0 && Object.keys(arg)[0].startsWith("$");
         const isPath = typeof arg === "string" && arg.length > 1 && arg.startsWith("$");
-        if (!isExprObject && !isPath) throw new MongoCommandError(40239, `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: ${JSON.stringify(arg)}`);
+        if (!isExprObject && !isPath)
+          throw new MongoCommandError(
+            40239,
+            `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: ${JSON.stringify(arg)}`,
+          );
         key = compileExpression(arg);
       } else if (name === "buckets") {
-        if (typeof arg !== "number") throw new MongoCommandError(40241, `The $bucketAuto 'buckets' field must be a numeric value, but found type: ${typeof arg}`);
-        if (!Number.isInteger(arg) || Math.abs(arg) > 0x7fffffff) throw new MongoCommandError(40242, `The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found ${arg}`);
+        if (typeof arg !== "number")
+          throw new MongoCommandError(
+            40241,
+            `The $bucketAuto 'buckets' field must be a numeric value, but found type: ${typeof arg}`,
+          );
+        if (!Number.isInteger(arg) || Math.abs(arg) > 0x7fffffff)
+          throw new MongoCommandError(
+            40242,
+            `The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found ${arg}`,
+          );
         buckets = arg;
       } else if (name === "output") {
-        if (!isPlainObject(arg)) throw new MongoCommandError(40244, `The $bucketAuto 'output' field must be an object, but found type: ${typeof arg}`);
+        if (!isPlainObject(arg))
+          throw new MongoCommandError(
+            40244,
+            `The $bucketAuto 'output' field must be an object, but found type: ${typeof arg}`,
+          );
         output = arg;
       } else if (name === "granularity") {
-        if (typeof arg !== "string") throw new MongoCommandError(40261, `The $bucketAuto 'granularity' field must be a string, but found type: ${typeof arg}`);
+        if (typeof arg !== "string")
+          throw new MongoCommandError(
+            40261,
+            `The $bucketAuto 'granularity' field must be a string, but found type: ${typeof arg}`,
+          );
         rounder = granularityRounder(arg);
       } else {
         throw new MongoCommandError(40245, `Unrecognized option to $bucketAuto: ${name}`);
       }
     }
-    if (!key || buckets === undefined) throw new MongoCommandError(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified");
-    if (buckets <= 0) throw new MongoCommandError(40243, `The $bucketAuto 'buckets' field must be greater than 0, but found: ${buckets}`);
+    if (!key || buckets === undefined)
+      throw new MongoCommandError(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified");
+    if (buckets <= 0)
+      throw new MongoCommandError(
+        40243,
+        `The $bucketAuto 'buckets' field must be greater than 0, but found: ${buckets}`,
+      );
     this.key = key;
     this.buckets = buckets;
     this.rounder = rounder;
@@ -904,9 +1051,21 @@ class BucketAutoStage extends Stage {
   push(doc: Doc): boolean {
     let key = this.key(doc, this.vars);
     if (this.rounder) {
-      if (typeof key !== "number") throw new MongoCommandError(40258, `$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: ${key === undefined || key === null ? "null" : typeof key}`);
-      if (Number.isNaN(key)) throw new MongoCommandError(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN");
-      if (key < 0) throw new MongoCommandError(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number");
+      if (typeof key !== "number")
+        throw new MongoCommandError(
+          40258,
+          `$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: ${key === undefined || key === null ? "null" : typeof key}`,
+        );
+      if (Number.isNaN(key))
+        throw new MongoCommandError(
+          40259,
+          "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN",
+        );
+      if (key < 0)
+        throw new MongoCommandError(
+          40260,
+          "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number",
+        );
     }
     if (key === undefined) key = null;
     this.entries.push({ key, doc, pos: this.entries.length });
@@ -975,7 +1134,8 @@ const UPDATE_PIPELINE_STAGES = new Set(["$addFields", "$set", "$project", "$unse
 export function compileUpdateStages(stages: Doc[], vars: Vars, catalog?: Catalog): (doc: Doc) => Doc {
   for (const stage of stages) {
     const name = stageName(stage);
-    if (!UPDATE_PIPELINE_STAGES.has(name)) throw new MongoCommandError("InvalidOptions", `${name} is not allowed to be used within an update`);
+    if (!UPDATE_PIPELINE_STAGES.has(name))
+      throw new MongoCommandError("InvalidOptions", `${name} is not allowed to be used within an update`);
   }
   const fast = compileUpdatePipeline(stages, vars);
   let chain: { head: Stage; sink: Collector } | undefined;
@@ -998,7 +1158,10 @@ export function compileUpdateStages(stages: Doc[], vars: Vars, catalog?: Catalog
       return withId;
     }
     if (doc._id !== undefined && keyOf(out._id) !== keyOf(doc._id)) {
-      throw new MongoCommandError("ImmutableField", `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`);
+      throw new MongoCommandError(
+        "ImmutableField",
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`,
+      );
     }
     return out;
   };
@@ -1007,10 +1170,14 @@ export function compileUpdateStages(stages: Doc[], vars: Vars, catalog?: Catalog
 function targetNamespace(spec: unknown, env: PipelineEnv, stage: string): { db: string; coll: string } {
   if (typeof spec === "string") return { db: env.db, coll: spec };
   if (isPlainObject(spec) && typeof spec.coll === "string") {
-    if (spec.db !== undefined && typeof spec.db !== "string") throw new MongoCommandError("TypeMismatch", `BSON field '${stage}.db' is the wrong type, expected type 'string'`);
+    if (spec.db !== undefined && typeof spec.db !== "string")
+      throw new MongoCommandError("TypeMismatch", `BSON field '${stage}.db' is the wrong type, expected type 'string'`);
     return { db: (spec.db as string | undefined) ?? env.db, coll: spec.coll };
   }
-  throw new MongoCommandError(stage === "$out" ? 16990 : 51178, `${stage} 'into' must be a string or an object with 'db' and 'coll'`);
+  throw new MongoCommandError(
+    stage === "$out" ? 16990 : 51178,
+    `${stage} 'into' must be a string or an object with 'db' and 'coll'`,
+  );
 }
 
 function assertWritableName(ns: { db: string; coll: string }, stage: string): void {
@@ -1037,22 +1204,30 @@ class MergeStage extends Stage {
   ) {
     super();
     const full: Doc = typeof spec === "string" ? { into: spec } : isPlainObject(spec) ? spec : {};
-    if (!isPlainObject(spec) && typeof spec !== "string") throw new MongoCommandError(51182, "$merge only supports a string or object argument");
+    if (!isPlainObject(spec) && typeof spec !== "string")
+      throw new MongoCommandError(51182, "$merge only supports a string or object argument");
     for (const k of Object.keys(full)) {
-      if (!["into", "on", "let", "whenMatched", "whenNotMatched", "targetCollectionVersion"].includes(k)) throw new MongoCommandError(40415, `BSON field '$merge.${k}' is an unknown field.`);
+      if (!["into", "on", "let", "whenMatched", "whenNotMatched", "targetCollectionVersion"].includes(k))
+        throw new MongoCommandError(40415, `BSON field '$merge.${k}' is an unknown field.`);
     }
-    if (full.into === undefined) throw new MongoCommandError(40414, "BSON field '$merge.into' is missing but a required field");
+    if (full.into === undefined)
+      throw new MongoCommandError(40414, "BSON field '$merge.into' is missing but a required field");
     this.target = targetNamespace(full.into, env, "$merge");
     assertWritableName(this.target, "$merge");
     const on = full.on === undefined ? ["_id"] : typeof full.on === "string" ? [full.on] : full.on;
     if (!Array.isArray(on) || on.length === 0 || !on.every((f) => typeof f === "string")) {
       throw new MongoCommandError(51186, "$merge 'on' field must be either a string or an array of strings");
     }
-    if (new Set(on).size !== on.length) throw new MongoCommandError(31465, "Found a duplicate field in $merge 'on' fields");
+    if (new Set(on).size !== on.length)
+      throw new MongoCommandError(31465, "Found a duplicate field in $merge 'on' fields");
     this.on = on as string[];
     const wm = full.whenMatched ?? "merge";
     if (Array.isArray(wm)) {
-      if (full.let !== undefined && !isPlainObject(full.let)) throw new MongoCommandError("TypeMismatch", "BSON field '$merge.let' is the wrong type, expected type 'object'");
+      if (full.let !== undefined && !isPlainObject(full.let))
+        throw new MongoCommandError(
+          "TypeMismatch",
+          "BSON field '$merge.let' is the wrong type, expected type 'object'",
+        );
       this.letSpec = isPlainObject(full.let) ? full.let : { new: "$$ROOT" };
       for (const name of Object.keys(this.letSpec)) if (name !== "new") validateVariableNameForMerge(name);
       const compiled = new Map<string, (doc: Doc) => Doc>();
@@ -1067,19 +1242,33 @@ class MergeStage extends Stage {
       };
     } else {
       if (typeof wm !== "string" || !WHEN_MATCHED.includes(wm)) {
-        throw new MongoCommandError("BadValue", `Enumeration value '${String(wm)}' for field '$merge.whenMatched' is not a valid value.`);
+        throw new MongoCommandError(
+          "BadValue",
+          `Enumeration value '${String(wm)}' for field '$merge.whenMatched' is not a valid value.`,
+        );
       }
-      if (full.let !== undefined) throw new MongoCommandError(51199, "Cannot use 'let' variables with 'whenMatched: " + wm + "' mode");
+      if (full.let !== undefined)
+        throw new MongoCommandError(51199, "Cannot use 'let' variables with 'whenMatched: " + wm + "' mode");
       this.whenMatched = wm;
     }
     const wn = full.whenNotMatched ?? "insert";
     if (typeof wn !== "string" || !WHEN_NOT_MATCHED.includes(wn)) {
-      throw new MongoCommandError("BadValue", `Enumeration value '${String(wn)}' for field '$merge.whenNotMatched' is not a valid value.`);
+      throw new MongoCommandError(
+        "BadValue",
+        `Enumeration value '${String(wn)}' for field '$merge.whenNotMatched' is not a valid value.`,
+      );
     }
     this.whenNotMatched = wn;
     if (!(this.on.length === 1 && this.on[0] === "_id")) {
       const coll = env.catalog.getCollection(this.target.db, this.target.coll);
-      const unique = coll ? [...coll.indexes.values()].some((i) => i.spec.unique === true && !i.spec.partialFilterExpression && sameFieldSet(Object.keys(i.spec.key), this.on)) : false;
+      const unique = coll
+        ? [...coll.indexes.values()].some(
+            (i) =>
+              i.spec.unique === true &&
+              !i.spec.partialFilterExpression &&
+              sameFieldSet(Object.keys(i.spec.key), this.on),
+          )
+        : false;
       if (!unique) throw new MongoCommandError(51183, "Cannot find index to verify that join fields will be unique");
     }
   }
@@ -1097,7 +1286,10 @@ class MergeStage extends Stage {
       for (const f of this.on) {
         const v = resolvePath(doc, f.split("."));
         if (v === undefined || v === null || Array.isArray(v)) {
-          throw new MongoCommandError(51132, "$merge write error: 'on' field cannot be missing, null, undefined or an array");
+          throw new MongoCommandError(
+            51132,
+            "$merge write error: 'on' field cannot be missing, null, undefined or an array",
+          );
         }
         key[f] = v;
       }
@@ -1110,7 +1302,10 @@ class MergeStage extends Stage {
       if (!existing) {
         if (this.whenNotMatched === "discard") continue;
         if (this.whenNotMatched === "fail") {
-          throw new MongoCommandError("MergeStageNoMatchingDocument", "$merge could not find a matching document in the target collection for at least one document in the source collection");
+          throw new MongoCommandError(
+            "MergeStageNoMatchingDocument",
+            "$merge could not find a matching document in the target collection for at least one document in the source collection",
+          );
         }
         const into = coll ?? catalog.ensureCollection(this.target.db, this.target.coll);
         catalog.insert(into, cloneDeep(doc));
@@ -1120,32 +1315,49 @@ class MergeStage extends Stage {
       let next: Doc;
       if (typeof this.whenMatched === "function") {
         const letVars: Record<string, unknown> = { ...(this.vars ?? {}) };
-        for (const [name, expr] of Object.entries(this.letSpec ?? {})) letVars[name] = compileExpression(expr)(doc, this.vars) ?? null;
+        for (const [name, expr] of Object.entries(this.letSpec ?? {}))
+          letVars[name] = compileExpression(expr)(doc, this.vars) ?? null;
         next = this.whenMatched(existing, letVars);
       } else if (this.whenMatched === "keepExisting") {
         continue;
       } else if (this.whenMatched === "fail") {
-        const index = byId ? into.idIndex : [...into.indexes.values()].find((i) => i.spec.unique === true && sameFieldSet(Object.keys(i.spec.key), this.on));
+        const index = byId
+          ? into.idIndex
+          : [...into.indexes.values()].find(
+              (i) => i.spec.unique === true && sameFieldSet(Object.keys(i.spec.key), this.on),
+            );
         if (index && "duplicateError" in index) {
-          throw (index as Collection["idIndex"]).duplicateError(into.ns, Object.keys(index.spec.key).map((f) => resolvePath(doc, f.split("."))));
+          throw (index as Collection["idIndex"]).duplicateError(
+            into.ns,
+            Object.keys(index.spec.key).map((f) => resolvePath(doc, f.split("."))),
+          );
         }
         throw new MongoCommandError("DuplicateKey", `E11000 duplicate key error collection: ${into.ns}`);
       } else if (this.whenMatched === "replace") {
         if (raw._id !== undefined && keyOf(doc._id) !== keyOf(existing._id)) {
-          throw new MongoCommandError("ImmutableField", "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
+          throw new MongoCommandError(
+            "ImmutableField",
+            "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?",
+          );
         }
         next = docWithId(existing._id);
         for (const k in doc) if (k !== "_id") next[k] = cloneDeep(doc[k]);
       } else {
         // merge: the result's fields set on the stored document (in place when present, appended when new).
         if (raw._id !== undefined && keyOf(doc._id) !== keyOf(existing._id)) {
-          throw new MongoCommandError("ImmutableField", "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
+          throw new MongoCommandError(
+            "ImmutableField",
+            "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?",
+          );
         }
         next = { ...existing };
         for (const k in doc) if (k !== "_id") next[k] = cloneDeep(doc[k]);
       }
       if (keyOf(next._id) !== keyOf(existing._id)) {
-        throw new MongoCommandError("ImmutableField", "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?");
+        throw new MongoCommandError(
+          "ImmutableField",
+          "$merge failed to update the matching document, did you attempt to modify the _id or the shard key?",
+        );
       }
       if (!deepEqual(next, existing)) catalog.replace(into, existing, next);
     }
@@ -1178,7 +1390,11 @@ class OutStage extends Stage {
     private readonly env: PipelineEnv,
   ) {
     super();
-    if (isPlainObject(spec) && spec.timeseries !== undefined) throw new MongoCommandError("IllegalOperation", "$out to a time-series collection is not supported by the embedded server");
+    if (isPlainObject(spec) && spec.timeseries !== undefined)
+      throw new MongoCommandError(
+        "IllegalOperation",
+        "$out to a time-series collection is not supported by the embedded server",
+      );
     this.target = targetNamespace(spec, env, "$out");
     assertWritableName(this.target, "$out");
   }
@@ -1188,7 +1404,9 @@ class OutStage extends Stage {
   }
   end(): void {
     const catalog = this.env.catalog;
-    const coll = catalog.getCollection(this.target.db, this.target.coll) ?? catalog.ensureCollection(this.target.db, this.target.coll);
+    const coll =
+      catalog.getCollection(this.target.db, this.target.coll) ??
+      catalog.ensureCollection(this.target.db, this.target.coll);
     const old = [...coll.docs.values()];
     for (const d of old) catalog.remove(coll, d);
     const inserted: Doc[] = [];
@@ -1207,7 +1425,15 @@ class OutStage extends Stage {
 }
 
 /** Stages mingo runs for this server (the rest of its pipeline operators are the server's own). */
-const MINGO_STAGES = new Set(["$densify", "$documents", "$fill", "$graphLookup", "$redact", "$sample", "$setWindowFields"]);
+const MINGO_STAGES = new Set([
+  "$densify",
+  "$documents",
+  "$fill",
+  "$graphLookup",
+  "$redact",
+  "$sample",
+  "$setWindowFields",
+]);
 
 /** mongod 7.0's other stages: refused by name rather than answered wrongly. */
 const MONGOD_STAGES = new Set([
@@ -1229,8 +1455,10 @@ const MONGOD_STAGES = new Set([
 ]);
 
 function stageName(stage: unknown): string {
-  if (!isPlainObject(stage)) throw new MongoCommandError("TypeMismatch", "Each element of the 'pipeline' array must be an object");
-  if (Object.keys(stage).length !== 1) throw new MongoCommandError(40323, "A pipeline stage specification object must contain exactly one field.");
+  if (!isPlainObject(stage))
+    throw new MongoCommandError("TypeMismatch", "Each element of the 'pipeline' array must be an object");
+  if (Object.keys(stage).length !== 1)
+    throw new MongoCommandError(40323, "A pipeline stage specification object must contain exactly one field.");
   return Object.keys(stage)[0];
 }
 
@@ -1243,7 +1471,8 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
     const arg = stage[name];
     switch (name) {
       case "$match":
-        if (!isPlainObject(arg)) throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
+        if (!isPlainObject(arg))
+          throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
         if (JSON.stringify(arg).includes('"$text"')) {
           throw new MongoCommandError("BadValue", "$match with $text is only allowed as the first pipeline stage");
         }
@@ -1256,7 +1485,8 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
         built.push(new LimitStage(positive(arg, "$limit", false)));
         break;
       case "$sort": {
-        if (!isPlainObject(arg)) throw new MongoCommandError("TypeMismatch", "the $sort key specification must be an object");
+        if (!isPlainObject(arg))
+          throw new MongoCommandError("TypeMismatch", "the $sort key specification must be an object");
         const spec = normaliseSort(arg);
         if (!spec) throw new MongoCommandError("BadValue", "$sort stage must have at least one sort key");
         const next = stages[i + 1];
@@ -1268,12 +1498,16 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
       }
       case "$count":
         if (typeof arg !== "string" || arg === "" || arg.startsWith("$") || arg.includes(".")) {
-          throw new MongoCommandError("BadValue", "the count field must be a non-empty string that does not start with $ or contain .");
+          throw new MongoCommandError(
+            "BadValue",
+            "the count field must be a non-empty string that does not start with $ or contain .",
+          );
         }
         built.push(new CountStage(arg));
         break;
       case "$group":
-        if (!isPlainObject(arg)) throw new MongoCommandError("TypeMismatch", "a group's fields must be specified in an object");
+        if (!isPlainObject(arg))
+          throw new MongoCommandError("TypeMismatch", "a group's fields must be specified in an object");
         built.push(new GroupStage(arg, vars));
         break;
       case "$sortByCount":
@@ -1282,7 +1516,8 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
         break;
       case "$addFields":
       case "$set":
-        if (!isPlainObject(arg)) throw new MongoCommandError("TypeMismatch", `${name} specification stage must be an object`);
+        if (!isPlainObject(arg))
+          throw new MongoCommandError("TypeMismatch", `${name} specification stage must be an object`);
         built.push(new AddFieldsStage(arg, vars, name));
         break;
       case "$project":
@@ -1302,7 +1537,8 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
         built.push(new BucketAutoStage(arg, vars));
         break;
       case "$replaceRoot":
-        if (!isPlainObject(arg)) throw new MongoCommandError(40229, "expected an object as specification for $replaceRoot stage");
+        if (!isPlainObject(arg))
+          throw new MongoCommandError(40229, "expected an object as specification for $replaceRoot stage");
         if (!("newRoot" in arg)) throw new MongoCommandError(40231, "no newRoot specified for the $replaceRoot stage");
         built.push(new ReplaceRootStage(compileExpression(arg.newRoot), vars));
         break;
@@ -1322,13 +1558,22 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
         break;
       case "$out":
       case "$merge":
-        if (i !== stages.length - 1) throw new MongoCommandError(40601, `${name} can only be the final stage in the pipeline`);
-        if (!env.writable) throw new MongoCommandError(51047, `${name} is not allowed within a $lookup or $facet sub-pipeline, nor in an update`);
+        if (i !== stages.length - 1)
+          throw new MongoCommandError(40601, `${name} can only be the final stage in the pipeline`);
+        if (!env.writable)
+          throw new MongoCommandError(
+            51047,
+            `${name} is not allowed within a $lookup or $facet sub-pipeline, nor in an update`,
+          );
         built.push(name === "$merge" ? new MergeStage(arg, env, vars) : new OutStage(arg, env));
         break;
       default:
         if (!MINGO_STAGES.has(name)) {
-          if (MONGOD_STAGES.has(name)) throw new MongoCommandError("IllegalOperation", `the ${name} stage is not supported by the embedded server`);
+          if (MONGOD_STAGES.has(name))
+            throw new MongoCommandError(
+              "IllegalOperation",
+              `the ${name} stage is not supported by the embedded server`,
+            );
           throw new MongoCommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
         }
         built.push(new FallbackStage(stage, env, vars));
@@ -1341,7 +1586,10 @@ function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: Stage): S
 
 function positive(v: unknown, name: string, allowZero: boolean): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || (!allowZero && v === 0)) {
-    throw new MongoCommandError("BadValue", `invalid argument to ${name} stage: ${allowZero ? "must be a non-negative" : "the limit must be positive"}`);
+    throw new MongoCommandError(
+      "BadValue",
+      `invalid argument to ${name} stage: ${allowZero ? "must be a non-negative" : "the limit must be positive"}`,
+    );
   }
   return v;
 }
@@ -1357,7 +1605,8 @@ function splitPrefix(pipeline: Doc[]): Prefix {
   let i = 0;
   while (i < pipeline.length && isPlainObject(pipeline[i]) && stageName(pipeline[i]) === "$match") {
     const m = pipeline[i].$match;
-    if (!isPlainObject(m)) throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
+    if (!isPlainObject(m))
+      throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
     if (i > 0 && JSON.stringify(m).includes('"$text"')) {
       throw new MongoCommandError("BadValue", "$match with $text is only allowed as the first pipeline stage");
     }
@@ -1399,7 +1648,14 @@ function countField(rest: Doc[]): string | undefined {
 export type AggregateResult = { docs: Doc[]; query: PlannedQuery; rest: Doc[]; countOnly: boolean };
 
 /** Runs a pipeline over a collection (or none, for `aggregate: 1`), yielding between slices. */
-export async function runAggregate(env: PipelineEnv, coll: Collection | undefined, ns: string, pipeline: Doc[], hint?: unknown, vars?: Vars): Promise<AggregateResult> {
+export async function runAggregate(
+  env: PipelineEnv,
+  coll: Collection | undefined,
+  ns: string,
+  pipeline: Doc[],
+  hint?: unknown,
+  vars?: Vars,
+): Promise<AggregateResult> {
   const prefix = splitPrefix(pipeline);
   const count = countField(prefix.rest);
   const matcher = env.compile(withoutText(prefix.filter));
@@ -1422,7 +1678,13 @@ export async function runAggregate(env: PipelineEnv, coll: Collection | undefine
   const sink = new Collector();
   const head = buildChain(prefix.rest, env, vars, sink);
   if (query.blockingSort || !coll) {
-    const docs = await runFind(env.ctx, coll, query, { skip: prefix.skip, limit: prefix.limit, compile: env.compile }, env.stats);
+    const docs = await runFind(
+      env.ctx,
+      coll,
+      query,
+      { skip: prefix.skip, limit: prefix.limit, compile: env.compile },
+      env.stats,
+    );
     for (let i = 0; i < docs.length; i++) {
       if (!head.push(docs[i])) break;
       if ((i & 63) === 63) await env.ctx.tick(i);
@@ -1451,9 +1713,18 @@ export async function runAggregate(env: PipelineEnv, coll: Collection | undefine
 }
 
 /** A find run to completion without yielding (sub-queries inside a stage). */
-export function runQuerySync(env: PipelineEnv, coll: Collection, filter: Doc, opts: { sort?: SortSpec; limit?: number }): Doc[] {
+export function runQuerySync(
+  env: PipelineEnv,
+  coll: Collection,
+  filter: Doc,
+  opts: { sort?: SortSpec; limit?: number },
+): Doc[] {
   const matcher = env.compile(filter);
-  const q = planQuery(coll, coll.ns, filter, matcher, { sort: opts.sort, wanted: opts.limit ?? 0, notablescan: notablescanOf(env.params) });
+  const q = planQuery(coll, coll.ns, filter, matcher, {
+    sort: opts.sort,
+    wanted: opts.limit ?? 0,
+    notablescan: notablescanOf(env.params),
+  });
   return drainSync(env, coll, q, opts.limit ?? 0);
 }
 
@@ -1480,7 +1751,13 @@ function drainSync(env: PipelineEnv, coll: Collection | undefined, q: PlannedQue
 }
 
 /** Runs a $lookup sub-pipeline to completion (no yields inside a stage), with its variables. */
-function runSubPipeline(env: PipelineEnv, coll: Collection | undefined, pipeline: Doc[], vars: Record<string, unknown>, input?: Doc[]): Doc[] {
+function runSubPipeline(
+  env: PipelineEnv,
+  coll: Collection | undefined,
+  pipeline: Doc[],
+  vars: Record<string, unknown>,
+  input?: Doc[],
+): Doc[] {
   const sink = new Collector();
   let docs: Doc[];
   let rest = pipeline;
@@ -1496,7 +1773,9 @@ function runSubPipeline(env: PipelineEnv, coll: Collection | undefined, pipeline
     const planned = usesUserVariables(filter) ? substituteExprEqualities(filter, vars) : filter;
     if (!coll) docs = [];
     else {
-      const q = planQuery(coll, coll.ns, planned, matchTest(filter, env, vars), { notablescan: notablescanOf(env.params) });
+      const q = planQuery(coll, coll.ns, planned, matchTest(filter, env, vars), {
+        notablescan: notablescanOf(env.params),
+      });
       // Any part of the filter the plan tests on its own is matched with the sub-pipeline's variables too.
       docs = drainSync({ ...env, compile: (f) => matchTest(f, env, vars) }, coll, q, 0);
     }
@@ -1551,7 +1830,13 @@ export function compileUpdatePipeline(stages: Doc[], vars?: Vars): ((doc: Doc) =
     if (op === "$set" || op === "$addFields") {
       if (!isPlainObject(spec)) return undefined;
       const fields = flattenAddFields(spec);
-      if (fields.some(([path]) => path === "_id" || path.startsWith("_id.") || path.split(".").some((p) => p === "" || p.startsWith("$")))) return undefined;
+      if (
+        fields.some(
+          ([path]) =>
+            path === "_id" || path.startsWith("_id.") || path.split(".").some((p) => p === "" || p.startsWith("$")),
+        )
+      )
+        return undefined;
       try {
         steps.push({ set: fields.map(([path, expr]) => [path.split("."), compileExpression(expr)]) });
       } catch {
@@ -1559,7 +1844,12 @@ export function compileUpdatePipeline(stages: Doc[], vars?: Vars): ((doc: Doc) =
       }
     } else if (op === "$unset") {
       const names = typeof spec === "string" ? [spec] : spec;
-      if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string" && n !== "" && n !== "_id" && !n.includes(".") && !n.startsWith("$"))) return undefined;
+      if (
+        !Array.isArray(names) ||
+        names.length === 0 ||
+        !names.every((n) => typeof n === "string" && n !== "" && n !== "_id" && !n.includes(".") && !n.startsWith("$"))
+      )
+        return undefined;
       steps.push({ unset: names as string[] });
     } else {
       return undefined;

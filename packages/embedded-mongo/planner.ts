@@ -28,7 +28,13 @@ const minOf = (rank: number): Sentinel => ({ sentinel: "min", rank });
 const maxOf = (rank: number): Sentinel => ({ sentinel: "max", rank });
 
 function isSentinel(v: unknown): v is Sentinel {
-  return typeof v === "object" && v !== null && "sentinel" in v && Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).every((k) => k === "sentinel" || k === "rank");
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    "sentinel" in v &&
+    Object.getPrototypeOf(v) === Object.prototype &&
+    Object.keys(v).every((k) => k === "sentinel" || k === "rank")
+  );
 }
 
 /** Orders a value against a bound value. */
@@ -71,7 +77,8 @@ function boundsText(v: BoundValue): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "string") return JSON.stringify(v);
   if (v instanceof Date) return `new Date(${v.getTime()})`;
-  if (typeof v === "object" && (v as { _bsontype?: string })._bsontype === "ObjectId") return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
+  if (typeof v === "object" && (v as { _bsontype?: string })._bsontype === "ObjectId")
+    return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
   if (v instanceof RegExp) return String(v);
   return String(v);
 }
@@ -97,7 +104,8 @@ function intersect(a: Interval, b: Interval): Interval | undefined {
 function compareBounds(a: BoundValue, b: BoundValue): number {
   if (!isSentinel(a)) return compareToBound(a, b);
   if (!isSentinel(b)) return -compareToBound(b, a);
-  const rank = (s: Sentinel) => (s.rank === undefined ? (s.sentinel === "min" ? -1 : 1000) : s.rank + (s.sentinel === "min" ? -0.5 : 0.5));
+  const rank = (s: Sentinel) =>
+    s.rank === undefined ? (s.sentinel === "min" ? -1 : 1000) : s.rank + (s.sentinel === "min" ? -0.5 : 0.5);
   return rank(a) - rank(b);
 }
 
@@ -149,7 +157,12 @@ function regexIntervals(source: string, flags: string): { intervals: Interval[];
   const all: Interval = { lo: minOf(Rank.String), loInc: true, hi: maxOf(Rank.String), hiInc: true };
   // A regex also matches a stored regex equal to it.
   const regexes: Interval = { lo: minOf(Rank.RegExp), loInc: true, hi: maxOf(Rank.RegExp), hiInc: true };
-  if (flags.includes("i") || flags.includes("x") || !source.startsWith("^") || (flags.includes("m") && source.startsWith("^"))) {
+  if (
+    flags.includes("i") ||
+    flags.includes("x") ||
+    !source.startsWith("^") ||
+    (flags.includes("m") && source.startsWith("^"))
+  ) {
     return { intervals: [all, regexes], exact: false };
   }
   let prefix = "";
@@ -195,10 +208,11 @@ function conditionBounds(cond: unknown): FieldBounds | undefined {
       return;
     }
     const merged: Interval[] = [];
-    for (const x of result.intervals) for (const y of b.intervals) {
-      const i = intersect(x, y);
-      if (i) merged.push(i);
-    }
+    for (const x of result.intervals)
+      for (const y of b.intervals) {
+        const i = intersect(x, y);
+        if (i) merged.push(i);
+      }
     result = { intervals: merged, exact: result.exact && b.exact };
   };
   for (const op of keys) {
@@ -267,8 +281,9 @@ export function analyseFilter(filter: Doc): QueryShape {
   const visit = (f: Doc) => {
     for (const [field, cond] of Object.entries(f)) {
       if (field === "$and" && Array.isArray(cond)) {
-        for (const part of cond) if (isPlainObject(part)) visit(part);
-        else shape.allExact = false;
+        for (const part of cond)
+          if (isPlainObject(part)) visit(part);
+          else shape.allExact = false;
         continue;
       }
       if (field === "$text") {
@@ -424,7 +439,9 @@ function pastEnd(index: Index, key: unknown, end: KeyRange["end"]): boolean {
 }
 
 /** An index plan's ranges as tests on entries, in scan order: before the range's start, past its end. */
-export function rangeTests(plan: IndexScanPlan): { beforeStart: (e: IndexEntry) => number; pastEnd: (e: IndexEntry) => boolean }[] {
+export function rangeTests(
+  plan: IndexScanPlan,
+): { beforeStart: (e: IndexEntry) => number; pastEnd: (e: IndexEntry) => boolean }[] {
   const index = plan.index;
   return plan.ranges.map((r) => ({
     beforeStart: (e: IndexEntry) => compareToStart(index, index.keyIn(e), r.start),
@@ -449,7 +466,11 @@ function countRange(index: Index, r: KeyRange): number {
  * index cannot give it. Fields before the sort fields must be single points (or, with merge,
  * any points).
  */
-function sortDirection(index: Index, fieldIntervals: Interval[][], sort: SortSpec): { direction: 1 | -1; merge: boolean } | undefined {
+function sortDirection(
+  index: Index,
+  fieldIntervals: Interval[][],
+  sort: SortSpec,
+): { direction: 1 | -1; merge: boolean } | undefined {
   let j = 0;
   let direction: 1 | -1 | undefined;
   let merge = false;
@@ -475,7 +496,12 @@ function sortDirection(index: Index, fieldIntervals: Interval[][], sort: SortSpe
   return { direction, merge };
 }
 
-function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefined, hinted: boolean): IndexScanPlan | undefined {
+function indexCandidate(
+  index: Index,
+  shape: QueryShape,
+  sort: SortSpec | undefined,
+  hinted: boolean,
+): IndexScanPlan | undefined {
   const fieldIntervals: Interval[][] = [];
   let bounded = 0;
   let usedExact = true;
@@ -500,10 +526,11 @@ function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefi
       exact = list[0].exact;
       for (let k = 1; k < list.length; k++) {
         const merged: Interval[] = [];
-        for (const x of intervals) for (const y of list[k].intervals) {
-          const i = intersect(x, y);
-          if (i) merged.push(i);
-        }
+        for (const x of intervals)
+          for (const y of list[k].intervals) {
+            const i = intersect(x, y);
+            if (i) merged.push(i);
+          }
         intervals = merged;
         exact = exact && list[k].exact;
       }
@@ -519,7 +546,8 @@ function indexCandidate(index: Index, shape: QueryShape, sort: SortSpec | undefi
   if (bounded === 0 && !sortInfo && !hinted) return undefined;
   const ranges = buildRanges(index, fieldIntervals);
   if (!ranges) return undefined;
-  const exact = shape.allExact && usedExact && !index.isMultikey && [...shape.fields.keys()].every((f) => usedFields.has(f));
+  const exact =
+    shape.allExact && usedExact && !index.isMultikey && [...shape.fields.keys()].every((f) => usedFields.has(f));
   let keys: number | undefined;
   return {
     kind: "ixscan",
@@ -563,7 +591,13 @@ function estimateKeys(index: Index, ranges: KeyRange[]): number {
  * no index bounds): a channel's rows walked in date order for a brand that is a tenth of them read ten documents per
  * result, where an index holding the brand in date order reads about one.
  */
-function planCost(plan: Plan, collectionSize: number, sort: SortSpec | undefined, wanted: number, matchBound = collectionSize): number {
+function planCost(
+  plan: Plan,
+  collectionSize: number,
+  sort: SortSpec | undefined,
+  wanted: number,
+  matchBound = collectionSize,
+): number {
   switch (plan.kind) {
     case "eof":
     case "idhack":
@@ -592,11 +626,16 @@ function hintedIndex(coll: Collection, hint: unknown): Index | "natural" | undef
   if (hint === undefined || hint === null) return undefined;
   if (isPlainObject(hint) && Object.keys(hint).length === 0) return undefined;
   if (isPlainObject(hint) && "$natural" in hint) return "natural";
-  const found = coll.orderedIndexes().find((i) =>
-    typeof hint === "string" ? i.name === hint : isPlainObject(hint) && keyOf(hint) === keyOf(i.spec.key),
-  );
+  const found = coll
+    .orderedIndexes()
+    .find((i) =>
+      typeof hint === "string" ? i.name === hint : isPlainObject(hint) && keyOf(hint) === keyOf(i.spec.key),
+    );
   if (!found) {
-    throw new MongoCommandError("BadValue", "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index");
+    throw new MongoCommandError(
+      "BadValue",
+      "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index",
+    );
   }
   return found;
 }
@@ -611,7 +650,8 @@ export function normaliseSort(sort: Doc | undefined): SortSpec | undefined {
     if (v === 1 || v === -1) out.push([k, v]);
     else if (typeof v === "number" && Number.isInteger(v) && v !== 0) out.push([k, v > 0 ? 1 : -1]);
     else if (isPlainObject(v) && v.$meta === "textScore") out.push([TEXT_SCORE_FIELD, -1]);
-    else if (isPlainObject(v) && "$meta" in v) throw new MongoCommandError("BadValue", `unknown $meta sort: ${JSON.stringify(v)}`);
+    else if (isPlainObject(v) && "$meta" in v)
+      throw new MongoCommandError("BadValue", `unknown $meta sort: ${JSON.stringify(v)}`);
     else throw new MongoCommandError("BadValue", "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
   }
   return out;
@@ -629,7 +669,10 @@ export function planQuery(
   const base = { ns, filter, matcher, sort, rejected: [] as Plan[], collectionSize: coll?.docs.size ?? 0 };
   const shape = analyseFilter(filter);
   if (!shape.text && hasTextOperator(filter)) {
-    throw new MongoCommandError("BadValue", "$text can only be used at the top level of a query, or inside a top-level $and");
+    throw new MongoCommandError(
+      "BadValue",
+      "$text can only be used at the top level of a query, or inside a top-level $and",
+    );
   }
   if (!shape.text && sort?.some(([f]) => f === TEXT_SCORE_FIELD)) {
     throw new MongoCommandError("BadValue", "query requires text score metadata, but it is not available");
@@ -666,7 +709,12 @@ export function planQuery(
   const cacheKey = cache ? planCacheKey(filter, sort, wanted) : undefined;
   if (cache && cacheKey !== undefined) {
     const chosen = cache.get(cacheKey);
-    const plan = chosen === "collscan" ? ({ kind: "collscan", direction: 1 } as const) : chosen ? indexCandidate(chosen, shape, sort, false) : undefined;
+    const plan =
+      chosen === "collscan"
+        ? ({ kind: "collscan", direction: 1 } as const)
+        : chosen
+          ? indexCandidate(chosen, shape, sort, false)
+          : undefined;
     if (plan) return finishPlan(base, plan, [], options);
   }
   const candidates: Plan[] = [];
@@ -690,12 +738,23 @@ export function planQuery(
   candidates.push({ kind: "collscan", direction: 1 });
   const size = coll.docs.size;
   const best = exactInOrder(candidates, sort) ?? cheapest(candidates, size, sort, wanted);
-  if (cache && cacheKey !== undefined && (best.kind === "ixscan" || best.kind === "collscan")) cache.set(cacheKey, best.kind === "ixscan" ? best.index : "collscan");
-  return finishPlan(base, best, candidates.filter((c) => c !== best), options);
+  if (cache && cacheKey !== undefined && (best.kind === "ixscan" || best.kind === "collscan"))
+    cache.set(cacheKey, best.kind === "ixscan" ? best.index : "collscan");
+  return finishPlan(
+    base,
+    best,
+    candidates.filter((c) => c !== best),
+    options,
+  );
 }
 
 /** The chosen plan as a PlannedQuery, or the refusal of a collection scan under notablescan. */
-function finishPlan(base: Omit<PlannedQuery, "plan" | "rejected" | "blockingSort">, best: Plan, rejected: Plan[], options: PlanOptions): PlannedQuery {
+function finishPlan(
+  base: Omit<PlannedQuery, "plan" | "rejected" | "blockingSort">,
+  best: Plan,
+  rejected: Plan[],
+  options: PlanOptions,
+): PlannedQuery {
   const ns_ = options.notablescan;
   if (best.kind === "collscan" && ns_?.enabled && base.collectionSize >= ns_.minDocuments) {
     throw new MongoCommandError(
@@ -907,7 +966,14 @@ class CollScan implements Source, FastSource {
  * entry read in the same synchronous step (`fresh`: no yield since) of an index that keeps documents holds a version of
  * the stored document (storage.ts Index): then no id key is made nor looked up.
  */
-function fetchEntry(coll: Collection, entry: IndexEntry, seen: Set<string> | undefined, stats: ScanStats, test: ((doc: Doc) => boolean) | undefined, fresh = true): Doc | undefined {
+function fetchEntry(
+  coll: Collection,
+  entry: IndexEntry,
+  seen: Set<string> | undefined,
+  stats: ScanStats,
+  test: ((doc: Doc) => boolean) | undefined,
+  fresh = true,
+): Doc | undefined {
   const held = fresh && seen === undefined ? entryDoc(entry) : undefined;
   let doc: Doc | undefined;
   if (held !== undefined) doc = coll.currentOf(held);
@@ -1005,7 +1071,8 @@ class IndexScan implements Source {
     const last = this.last;
     const lastKey = index.keyIn(last);
     const lastId = entryId(last);
-    const compareEntries = (e: IndexEntry) => index.compareKeys(index.keyIn(e), lastKey) || (entryId(e) < lastId ? -1 : entryId(e) > lastId ? 1 : 0);
+    const compareEntries = (e: IndexEntry) =>
+      index.compareKeys(index.keyIn(e), lastKey) || (entryId(e) < lastId ? -1 : entryId(e) > lastId ? 1 : 0);
     if (this.plan.direction === 1) {
       this.pos = cmp.seek((e) => (compareEntries(e) <= 0 ? -1 : 0)).pos;
     } else {
@@ -1300,7 +1367,10 @@ export function withoutText(filter: Doc): Doc {
   for (const [k, v] of Object.entries(filter)) {
     if (k === "$text") continue;
     if (k === "$and" && Array.isArray(v)) {
-      const parts = v.filter(isPlainObject).map(withoutText).filter((p) => Object.keys(p).length > 0);
+      const parts = v
+        .filter(isPlainObject)
+        .map(withoutText)
+        .filter((p) => Object.keys(p).length > 0);
       if (parts.length > 0) out.$and = parts;
       continue;
     }
@@ -1310,7 +1380,12 @@ export function withoutText(filter: Doc): Doc {
 }
 
 /** Opens the source that runs a plan. */
-export function openSource(coll: Collection | undefined, q: PlannedQuery, stats: ScanStats, compile: MatcherFactory): Source {
+export function openSource(
+  coll: Collection | undefined,
+  q: PlannedQuery,
+  stats: ScanStats,
+  compile: MatcherFactory,
+): Source {
   const plan = q.plan;
   if (!coll || plan.kind === "eof") return new ListSource([]);
   switch (plan.kind) {
@@ -1324,11 +1399,15 @@ export function openSource(coll: Collection | undefined, q: PlannedQuery, stats:
       return new CollScan(coll, plan.direction, Object.keys(q.filter).length === 0 ? undefined : q.matcher, stats);
     case "ixscan":
       if (plan.mergeSort && q.sort) {
-        return plan.index.isMultikey ? new MergeScan(coll, plan, q.matcher, stats, q.sort) : new EntryMergeScan(coll, plan, q.matcher, stats, q.sort);
+        return plan.index.isMultikey
+          ? new MergeScan(coll, plan, q.matcher, stats, q.sort)
+          : new EntryMergeScan(coll, plan, q.matcher, stats, q.sort);
       }
       return new IndexScan(coll, plan, plan.ranges, q.matcher, stats);
     case "or": {
-      const sources = plan.branches.map((b) => openSource(coll, { ...q, plan: b, matcher: () => true }, stats, compile));
+      const sources = plan.branches.map((b) =>
+        openSource(coll, { ...q, plan: b, matcher: () => true }, stats, compile),
+      );
       return new OrScan(sources, q.matcher);
     }
     case "text": {
@@ -1419,13 +1498,27 @@ export function planStage(plan: Plan, q: Pick<PlannedQuery, "filter" | "sort">, 
           stage: "FETCH",
           ...filterOf(plan.exact),
           // One scan per exploded point, each with its own bounds (as MongoDB shows them).
-          inputStage: { stage: "SORT_MERGE", sortPattern: Object.fromEntries(q.sort ?? []), inputStages: plan.ranges.map((r) => ({ ...ix, indexBounds: rangeBounds(plan, r) })) },
+          inputStage: {
+            stage: "SORT_MERGE",
+            sortPattern: Object.fromEntries(q.sort ?? []),
+            inputStages: plan.ranges.map((r) => ({ ...ix, indexBounds: rangeBounds(plan, r) })),
+          },
         };
       }
       return { stage: "FETCH", ...filterOf(plan.exact), inputStage: ix };
     }
     case "or":
-      return { stage: "SUBPLAN", inputStage: { stage: "FETCH", filter: q.filter, inputStage: { stage: "OR", inputStages: plan.branches.map((b) => planStage(b, { filter: {}, sort: undefined })) } } };
+      return {
+        stage: "SUBPLAN",
+        inputStage: {
+          stage: "FETCH",
+          filter: q.filter,
+          inputStage: {
+            stage: "OR",
+            inputStages: plan.branches.map((b) => planStage(b, { filter: {}, sort: undefined })),
+          },
+        },
+      };
     case "text":
       return {
         stage: "TEXT_MATCH",
@@ -1466,7 +1559,9 @@ export function planSummary(plan: Plan, forCount = false): string {
     case "collscan":
       return "COLLSCAN";
     case "ixscan": {
-      const keys = Object.entries(plan.index.spec.key).map(([k, v]) => `${k}: ${v}`).join(", ");
+      const keys = Object.entries(plan.index.spec.key)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(", ");
       return `${forCount && plan.exact && !plan.index.isMultikey ? "COUNT_SCAN" : "IXSCAN"} { ${keys} }`;
     }
     case "or":

@@ -51,7 +51,9 @@ describe("startEmbeddedDbProcess", () => {
 
   it("stops the server when its parent is killed with -9", async () => {
     const dir = tempDir();
-    const parent = spawn(process.execPath, ["--import", "tsx", path.join(here, "parent.fixture.ts"), dir], { stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--import", "tsx", path.join(here, "parent.fixture.ts"), dir], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const dbPid = await new Promise<number>((resolve) => {
       let out = "";
       parent.stdout.on("data", (c: Buffer) => {

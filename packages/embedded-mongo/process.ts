@@ -80,7 +80,8 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   const flags = [...heap, ...DB_GC_FLAGS];
   const built = path.resolve("build/host/embedded-mongo.js");
   const source = path.join(here, "cli.ts");
-  if (existsSync(built) && (env.NODE_ENV === "production" || !existsSync(source))) return { file: process.execPath, args: [...flags, built] };
+  if (existsSync(built) && (env.NODE_ENV === "production" || !existsSync(source)))
+    return { file: process.execPath, args: [...flags, built] };
   // tsx as a loader in the same process (as `npm run db` runs it), not tsx's CLI: the CLI runs the script in a
   // child of its own, without these flags (V8's default heap limit and collector settings), and its pid is not the
   // server's.
@@ -92,7 +93,10 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
  * Starts the server on `dbPath` as a child process, or joins the one already running there.
  * Resolves once it accepts connections. Extra environment (e.g. NODE_OPTIONS) can be passed.
  */
-export async function startEmbeddedDbProcess(dbPath: string, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<EmbeddedDbProcess> {
+export async function startEmbeddedDbProcess(
+  dbPath: string,
+  options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<EmbeddedDbProcess> {
   const running = await findRunningServer(dbPath);
   if (running) return { uri: running };
   const env = { ...DB_MALLOC_ENV, ...process.env, ...options.env };
@@ -118,7 +122,9 @@ export async function startEmbeddedDbProcess(dbPath: string, options: { env?: No
     };
     child.stdout!.on("data", onData);
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the embedded database exited (code ${code}) before listening:\n${out.trim()}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`the embedded database exited (code ${code}) before listening:\n${out.trim()}`)),
+    );
   });
   child.removeAllListeners("exit");
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

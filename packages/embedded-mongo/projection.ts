@@ -46,7 +46,10 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
   const keys = Object.keys(spec);
   if (keys.length === 0) {
     if (mode === "find") return (doc) => doc;
-    throw new MongoCommandError(51272, "Invalid $project :: caused by :: projection specification must have at least one field");
+    throw new MongoCommandError(
+      51272,
+      "Invalid $project :: caused by :: projection specification must have at least one field",
+    );
   }
   const root: Tree = new Map();
   let inclusion: boolean | undefined;
@@ -65,7 +68,11 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
     let current = tree;
     for (let i = 0; i < parts.length - 1; i++) {
       const existing = current.get(parts[i]);
-      if (existing && existing.kind !== "tree") throw new MongoCommandError(31250, `Path collision at ${fullPath} remaining portion ${parts.slice(i + 1).join(".")}`);
+      if (existing && existing.kind !== "tree")
+        throw new MongoCommandError(
+          31250,
+          `Path collision at ${fullPath} remaining portion ${parts.slice(i + 1).join(".")}`,
+        );
       if (!existing) {
         const children: Tree = new Map();
         current.set(parts[i], { kind: "tree", children });
@@ -81,13 +88,25 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
     for (const [key, value] of Object.entries(obj)) {
       const path = prefix ? `${prefix}.${key}` : key;
       if (key === "") throw new MongoCommandError(40352, "FieldPath cannot be constructed with empty string");
-      if (key.startsWith("$")) throw new MongoCommandError(16410, `FieldPath field names may not start with '$'. Consider using $getField or $setField.`);
+      if (key.startsWith("$"))
+        throw new MongoCommandError(
+          16410,
+          `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+        );
       const parts = path.split(".");
       if (parts.includes("$") || parts.some((p) => p.startsWith("$"))) {
-        if (mode === "find" && parts[parts.length - 1] === "$") throw new MongoCommandError("IllegalOperation", "the positional projection operator ('$') is not supported by the embedded server");
-        throw new MongoCommandError(16410, `FieldPath field names may not start with '$'. Consider using $getField or $setField.`);
+        if (mode === "find" && parts[parts.length - 1] === "$")
+          throw new MongoCommandError(
+            "IllegalOperation",
+            "the positional projection operator ('$') is not supported by the embedded server",
+          );
+        throw new MongoCommandError(
+          16410,
+          `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+        );
       }
-      if (parts.some((p) => p === "")) throw new MongoCommandError(15998, "FieldPath field names may not be empty strings.");
+      if (parts.some((p) => p === ""))
+        throw new MongoCommandError(15998, "FieldPath field names may not be empty strings.");
       const isId = path === "_id";
       if (typeof value === "boolean" || isNumeric(value)) {
         const on = typeof value === "boolean" ? value : truthyNumber(value);
@@ -99,7 +118,11 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
       if (isOperatorObject(value)) {
         const op = Object.keys(value)[0];
         if (op === "$meta") {
-          if (value.$meta !== "textScore") throw new MongoCommandError("IllegalOperation", `{$meta: ${JSON.stringify(value.$meta)}} is not supported by the embedded server`);
+          if (value.$meta !== "textScore")
+            throw new MongoCommandError(
+              "IllegalOperation",
+              `{$meta: ${JSON.stringify(value.$meta)}} is not supported by the embedded server`,
+            );
           if (isId) idSpecified = true;
           place(root, parts, { kind: "meta" }, path);
           continue;
@@ -109,15 +132,18 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
           let node: Node;
           if (isNumeric(arg)) node = { kind: "slice", skip: undefined, limit: Number(arg) };
           else if (Array.isArray(arg) && arg.length === 2 && isNumeric(arg[0]) && isNumeric(arg[1])) {
-            if (Number(arg[1]) <= 0) throw new MongoCommandError(28724, "Second argument to $slice must be a positive number");
+            if (Number(arg[1]) <= 0)
+              throw new MongoCommandError(28724, "Second argument to $slice must be a positive number");
             node = { kind: "slice", skip: Number(arg[0]), limit: Number(arg[1]) };
           } else throw new MongoCommandError(28667, "$slice only supports numbers and [skip, limit] arrays");
           place(root, parts, node, path);
           continue;
         }
         if (mode === "find" && op === "$elemMatch" && Object.keys(value).length === 1) {
-          if (!isPlainObject(value.$elemMatch)) throw new MongoCommandError("BadValue", "elemMatch: Invalid argument, object required.");
-          if (parts.length > 1) throw new MongoCommandError("BadValue", "Cannot use $elemMatch projection on a nested field.");
+          if (!isPlainObject(value.$elemMatch))
+            throw new MongoCommandError("BadValue", "elemMatch: Invalid argument, object required.");
+          if (parts.length > 1)
+            throw new MongoCommandError("BadValue", "Cannot use $elemMatch projection on a nested field.");
           let q: Query;
           try {
             q = new Query({ v: { $elemMatch: value.$elemMatch } }, MINGO_OPTIONS as never);
@@ -135,7 +161,11 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
         continue;
       }
       if (isPlainObject(value)) {
-        if (Object.keys(value).length === 0) throw new MongoCommandError(51270, `An empty sub-projection is not a valid value. Found empty object at path ${path}`);
+        if (Object.keys(value).length === 0)
+          throw new MongoCommandError(
+            51270,
+            `An empty sub-projection is not a valid value. Found empty object at path ${path}`,
+          );
         visit(value, path);
         continue;
       }
@@ -146,14 +176,16 @@ export function compileProjection(spec: Doc, mode: "find" | "aggregate"): Projec
     }
   };
   const setModeForExpression = (path: string) => {
-    if (inclusion === false) throw new MongoCommandError(31252, `Cannot use expression other than $meta in exclusion projection (at ${path})`);
+    if (inclusion === false)
+      throw new MongoCommandError(31252, `Cannot use expression other than $meta in exclusion projection (at ${path})`);
     inclusion = true;
   };
 
   visit(spec, "");
   // An _id given as an expression in an exclusion projection is refused like any other expression.
   const idNode = root.get("_id");
-  if (inclusion === false && idNode && idNode.kind === "expr") throw new MongoCommandError(31252, "Cannot use expression other than $meta in exclusion projection");
+  if (inclusion === false && idNode && idNode.kind === "expr")
+    throw new MongoCommandError(31252, "Cannot use expression other than $meta in exclusion projection");
   if (inclusion === undefined) {
     // Only _id, $meta or $slice named: {_id: 1} keeps _id alone, {_id: 0} (or only $slice/$meta) keeps the rest.
     inclusion = idNode !== undefined && idNode.kind !== "exclude" && idNode.kind !== "meta" && idNode.kind !== "slice";
@@ -295,7 +327,9 @@ function excludeFields(doc: Doc, tree: Tree): Doc {
 }
 
 function excludeInArray(values: unknown[], tree: Tree): unknown[] {
-  return values.map((v) => (isPlainObject(v) ? excludeFields(v, tree) : Array.isArray(v) ? excludeInArray(v, tree) : v));
+  return values.map((v) =>
+    isPlainObject(v) ? excludeFields(v, tree) : Array.isArray(v) ? excludeInArray(v, tree) : v,
+  );
 }
 
 /** $unset: the named fields removed, as an exclusion projection. */
@@ -304,7 +338,11 @@ export function compileUnset(spec: unknown): Projector {
   if (!Array.isArray(names) || names.length === 0) {
     throw new MongoCommandError(31119, "$unset specification must be a string or an array with at least one field");
   }
-  if (!names.every((n) => typeof n === "string")) throw new MongoCommandError(31120, "$unset specification must be a string or an array containing only string values");
+  if (!names.every((n) => typeof n === "string"))
+    throw new MongoCommandError(
+      31120,
+      "$unset specification must be a string or an array containing only string values",
+    );
   const projection: Doc = {};
   for (const n of names as string[]) projection[n] = 0;
   return compileProjection(projection, "aggregate");

@@ -5,15 +5,62 @@
  */
 import { Long } from "bson";
 import { MongoCommandError, toCommandError } from "./errors";
-import { boundedDistinctPlan, distinctFromDocs, distinctIndex, distinctScan, drain, ExecContext, runCount, runFind } from "./exec";
+import {
+  boundedDistinctPlan,
+  distinctFromDocs,
+  distinctIndex,
+  distinctScan,
+  drain,
+  ExecContext,
+  runCount,
+  runFind,
+} from "./exec";
 import { compileUpdateStages, runAggregate, type PipelineEnv, type ServerParams } from "./pipeline";
-import { normaliseSort, openSource, PAUSE, planQuery, planStage, planSummary, withoutText, type IndexScanPlan, type PlannedQuery } from "./planner";
+import {
+  normaliseSort,
+  openSource,
+  PAUSE,
+  planQuery,
+  planStage,
+  planSummary,
+  withoutText,
+  type IndexScanPlan,
+  type PlannedQuery,
+} from "./planner";
 import { checkCommandFields } from "./strict";
 import { Collection, type Catalog, type Index, withIdFirst } from "./storage";
 import { assertSupportedValues, cloneDeep, deepEqual, isPlainObject, keyOf, type Doc } from "./values";
 import type { Vars } from "./expressions";
 import { compileProjection } from "./projection";
-import { CATALOG_FREE, COMMAND_ALIASES, CURSOR_IDLE_MS, type Cursor, PROFILE_CAPACITY, type ProfileEntry, type ReadOutcome, type ServerInfo, WRITE_CHUNK, arrayArg, classifyUpdate, collectionName, compileFilter, docArg, evalLet, filterCompiler, immutableId, namespacesOf, numberArg, project, rejectCollation, runUpdate, seedFromFilter, sortSync, takeBatch, updateComputer, validateId } from "./command-support";
+import {
+  CATALOG_FREE,
+  COMMAND_ALIASES,
+  CURSOR_IDLE_MS,
+  type Cursor,
+  PROFILE_CAPACITY,
+  type ProfileEntry,
+  type ReadOutcome,
+  type ServerInfo,
+  WRITE_CHUNK,
+  arrayArg,
+  classifyUpdate,
+  collectionName,
+  compileFilter,
+  docArg,
+  evalLet,
+  filterCompiler,
+  immutableId,
+  namespacesOf,
+  numberArg,
+  project,
+  rejectCollation,
+  runUpdate,
+  seedFromFilter,
+  sortSync,
+  takeBatch,
+  updateComputer,
+  validateId,
+} from "./command-support";
 
 /** A command's handler: runs with the runner as `this`, and answers the reply document (or throws a MongoCommandError). */
 export type CommandHandler = (this: CommandCore, cmd: Doc, db: string, info: ServerInfo) => Doc | Promise<Doc>;
@@ -65,7 +112,8 @@ export class CommandCore {
         const wait = this.catalog.waitFor(namespacesOf(cmd, db));
         if (wait) await wait;
       }
-      if (this.catalog.loadError && !CATALOG_FREE.has(name)) throw new MongoCommandError("InternalError", this.catalog.loadError.message);
+      if (this.catalog.loadError && !CATALOG_FREE.has(name))
+        throw new MongoCommandError("InternalError", this.catalog.loadError.message);
       return await handler.call(this, cmd, db, info);
     } catch (error) {
       const failure = toCommandError(error);
@@ -73,7 +121,6 @@ export class CommandCore {
       return failure.toReply();
     }
   }
-
 
   /**
    * Names are matched exactly, as mongod does (a Map, so `constructor` or `toString` are not commands).
@@ -84,7 +131,15 @@ export class CommandCore {
   // Reads: planned, yielding, time-limited; explained and profiled the same way
 
   private env(db: string, ctx: ExecContext, vars?: Vars): PipelineEnv {
-    return { catalog: this.catalog, db, ctx, compile: filterCompiler(vars), params: this.params, stats: { keysExamined: 0, docsExamined: 0 }, plans: [] };
+    return {
+      catalog: this.catalog,
+      db,
+      ctx,
+      compile: filterCompiler(vars),
+      params: this.params,
+      stats: { keysExamined: 0, docsExamined: 0 },
+      plans: [],
+    };
   }
 
   private notablescan() {
@@ -143,7 +198,12 @@ export class CommandCore {
       // An unfiltered count reads the collection's size (mongod's COUNT stage on record store metadata).
       n = coll?.docs.size ?? 0;
     } else {
-      const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, forCount: true, notablescan: this.notablescan(), cached: !explaining });
+      const q = planQuery(coll, `${db}.${name}`, filter, compileFilter(withoutText(filter)), {
+        hint: cmd.hint,
+        forCount: true,
+        notablescan: this.notablescan(),
+        cached: !explaining,
+      });
       plans = [q];
       n = await runCount(ctx, coll, q, env.stats, compileFilter);
     }
@@ -164,7 +224,14 @@ export class CommandCore {
     const scanned = async (q: PlannedQuery, index: Index, within?: IndexScanPlan): Promise<ReadOutcome> => {
       const values = await distinctScan(ctx, index, env.stats, within);
       const stage = { stage: "DISTINCT_SCAN", keyPattern: { ...index.spec.key }, indexName: index.name };
-      return { docs: values, plans: [q], stats: env.stats, ctx, nReturned: values.length, stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: stage }] };
+      return {
+        docs: values,
+        plans: [q],
+        stats: env.stats,
+        ctx,
+        nReturned: values.length,
+        stages: [{ stage: "PROJECTION_COVERED", transformBy: { _id: 0, [key]: 1 }, inputStage: stage }],
+      };
     };
     const index = Object.keys(filter).length === 0 ? distinctIndex(coll, key) : undefined;
     if (index) {
@@ -172,13 +239,28 @@ export class CommandCore {
         ns: coll.ns,
         filter,
         matcher: () => true,
-        plan: { kind: "ixscan", index, fieldIntervals: [], direction: 1, ranges: [], exact: true, providesSort: false, mergeSort: false, boundedFields: 0, keys: 0 },
+        plan: {
+          kind: "ixscan",
+          index,
+          fieldIntervals: [],
+          direction: 1,
+          ranges: [],
+          exact: true,
+          providesSort: false,
+          mergeSort: false,
+          boundedFields: 0,
+          keys: 0,
+        },
         rejected: [],
         collectionSize: coll.docs.size,
       };
       return scanned(q, index);
     }
-    const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), { hint: cmd.hint, notablescan: this.notablescan(), cached: !explaining });
+    const q = planQuery(coll, coll.ns, filter, compileFilter(withoutText(filter)), {
+      hint: cmd.hint,
+      notablescan: this.notablescan(),
+      cached: !explaining,
+    });
     const bounded = boundedDistinctPlan(q.plan, key);
     if (bounded) return scanned(q, bounded.index, bounded);
     const values = await distinctFromDocs(ctx, openSource(coll, q, env.stats, compileFilter), key);
@@ -186,13 +268,15 @@ export class CommandCore {
   }
 
   async readAggregate(cmd: Doc, db: string, writable = false): Promise<ReadOutcome> {
-    if (!Array.isArray(cmd.pipeline)) throw new MongoCommandError("TypeMismatch", "'pipeline' option must be specified as an array");
+    if (!Array.isArray(cmd.pipeline))
+      throw new MongoCommandError("TypeMismatch", "'pipeline' option must be specified as an array");
     const pipeline = cmd.pipeline as Doc[];
     assertSupportedValues(pipeline, "pipeline");
     if (!writable) {
       for (const stage of pipeline) {
         const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
-        if (op === "$out" || op === "$merge") throw new MongoCommandError("IllegalOperation", `explain of ${op} is not supported by the embedded server`);
+        if (op === "$out" || op === "$merge")
+          throw new MongoCommandError("IllegalOperation", `explain of ${op} is not supported by the embedded server`);
       }
     }
     const vars = evalLet(cmd.let);
@@ -206,7 +290,15 @@ export class CommandCore {
     env.planCache = writable;
     if (collName === "system.profile") env.params = { ...env.params, notablescan: false };
     const result = await runAggregate(env, coll, ns, pipeline, cmd.hint, vars);
-    return { docs: result.docs, plans: [result.query], stats: env.stats, ctx, stages: result.rest, countOnly: result.countOnly, nReturned: result.docs.length };
+    return {
+      docs: result.docs,
+      plans: [result.query],
+      stats: env.stats,
+      ctx,
+      stages: result.rest,
+      countOnly: result.countOnly,
+      nReturned: result.docs.length,
+    };
   }
 
   /** The explain command, in the shape mongod gives (queryPlanner, executionStats, serverInfo). */
@@ -215,7 +307,10 @@ export class CommandCore {
     if (!isPlainObject(inner)) throw new MongoCommandError("BadValue", "explain command requires a nested object");
     const verbosity = typeof cmd.verbosity === "string" ? cmd.verbosity : "allPlansExecution";
     if (!["queryPlanner", "executionStats", "allPlansExecution"].includes(verbosity)) {
-      throw new MongoCommandError("FailedToParse", `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`);
+      throw new MongoCommandError(
+        "FailedToParse",
+        `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`,
+      );
     }
     const name = Object.keys(inner)[0];
     const innerDb = typeof inner.$db === "string" ? inner.$db : db;
@@ -231,7 +326,14 @@ export class CommandCore {
         wrap = (stage) => {
           let s = stage;
           if (q.blockingSort) {
-            s = { stage: "SORT", sortPattern: docArg(inner.sort, "sort"), memLimit: 104857600, ...(limit > 0 ? { limitAmount: skip + limit } : {}), type: "simple", inputStage: s };
+            s = {
+              stage: "SORT",
+              sortPattern: docArg(inner.sort, "sort"),
+              memLimit: 104857600,
+              ...(limit > 0 ? { limitAmount: skip + limit } : {}),
+              type: "simple",
+              inputStage: s,
+            };
             if (skip > 0) s = { stage: "SKIP", skipAmount: skip, inputStage: s };
           } else {
             if (skip > 0) s = { stage: "SKIP", skipAmount: skip, inputStage: s };
@@ -249,7 +351,8 @@ export class CommandCore {
         wrap = (stage) => ({ stage: "COUNT", inputStage: stage });
         break;
       case "distinct":
-        if (typeof inner.key !== "string" || inner.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
+        if (typeof inner.key !== "string" || inner.key === "")
+          throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
         out = await this.readDistinct(inner, innerDb, true);
         break;
       case "aggregate":
@@ -260,10 +363,31 @@ export class CommandCore {
       case "findAndModify":
       case "findandmodify": {
         const coll = this.catalog.getCollection(innerDb, collectionName(inner));
-        const stmt = name === "update" ? (Array.isArray(inner.updates) ? inner.updates[0] : undefined) : name === "delete" ? (Array.isArray(inner.deletes) ? inner.deletes[0] : undefined) : inner;
-        const filter = docArg(isPlainObject(stmt) ? (name === "findAndModify" || name === "findandmodify" ? stmt.query : stmt.q) : undefined, "filter");
-        const sort = isPlainObject(stmt) && stmt.sort !== undefined ? normaliseSort(docArg(stmt.sort, "sort")) : undefined;
-        const q = planQuery(coll, `${innerDb}.${collectionName(inner)}`, filter, compileFilter(filter), { sort, hint: isPlainObject(stmt) ? stmt.hint : undefined, notablescan: this.notablescan() });
+        const stmt =
+          name === "update"
+            ? Array.isArray(inner.updates)
+              ? inner.updates[0]
+              : undefined
+            : name === "delete"
+              ? Array.isArray(inner.deletes)
+                ? inner.deletes[0]
+                : undefined
+              : inner;
+        const filter = docArg(
+          isPlainObject(stmt)
+            ? name === "findAndModify" || name === "findandmodify"
+              ? stmt.query
+              : stmt.q
+            : undefined,
+          "filter",
+        );
+        const sort =
+          isPlainObject(stmt) && stmt.sort !== undefined ? normaliseSort(docArg(stmt.sort, "sort")) : undefined;
+        const q = planQuery(coll, `${innerDb}.${collectionName(inner)}`, filter, compileFilter(filter), {
+          sort,
+          hint: isPlainObject(stmt) ? stmt.hint : undefined,
+          notablescan: this.notablescan(),
+        });
         const ctx = new ExecContext();
         out = { docs: [], plans: [q], stats: { keysExamined: 0, docsExamined: 0 }, ctx, nReturned: 0 };
         wrap = (stage) => ({ stage: name === "delete" ? "DELETE" : "UPDATE", inputStage: stage });
@@ -274,7 +398,12 @@ export class CommandCore {
     }
     const q = out.plans[0];
     const forCount = out.countOnly === true;
-    const winningPlan = out.stages && name === "distinct" ? out.stages[0] : q ? wrap(planStage(q.plan, q, forCount)) : wrap({ stage: "COUNT" });
+    const winningPlan =
+      out.stages && name === "distinct"
+        ? out.stages[0]
+        : q
+          ? wrap(planStage(q.plan, q, forCount))
+          : wrap({ stage: "COUNT" });
     const queryPlanner: Doc = {
       namespace: q?.ns ?? `${innerDb}.${String(inner[name])}`,
       indexFilterSet: false,
@@ -291,7 +420,11 @@ export class CommandCore {
       executionTimeMillis: Math.round(out.ctx.elapsedMs),
       totalKeysExamined: out.stats.keysExamined,
       totalDocsExamined: out.stats.docsExamined,
-      executionStages: { ...winningPlan, nReturned: out.nReturned ?? out.docs.length, executionTimeMillisEstimate: Math.round(out.ctx.elapsedMs) },
+      executionStages: {
+        ...winningPlan,
+        nReturned: out.nReturned ?? out.docs.length,
+        executionTimeMillisEstimate: Math.round(out.ctx.elapsedMs),
+      },
     };
     if (verbosity === "allPlansExecution") executionStats.allPlansExecution = [];
     const serverInfo = { host: "127.0.0.1", port: 0, version: "7.0.0", gitVersion: "embedded-mongo" };
@@ -300,7 +433,10 @@ export class CommandCore {
     if (name === "aggregate" && (restStages.length > 0 || out.countOnly)) {
       const cursorStage: Doc = { queryPlanner };
       if (withStats) cursorStage.executionStats = executionStats;
-      base.stages = [{ $cursor: cursorStage, nReturned: out.nReturned ?? out.docs.length }, ...restStages.map((s) => ({ ...s }))];
+      base.stages = [
+        { $cursor: cursorStage, nReturned: out.nReturned ?? out.docs.length },
+        ...restStages.map((s) => ({ ...s })),
+      ];
     } else {
       base.queryPlanner = queryPlanner;
       if (withStats) base.executionStats = executionStats;
@@ -324,7 +460,8 @@ export class CommandCore {
     if (state.level === 1 && millis < state.slowms) return;
     const q = out.plans[0];
     const command: Doc = {};
-    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db"].includes(k)) command[k] = v;
+    for (const [k, v] of Object.entries(cmd))
+      if (!["lsid", "$clusterTime", "$readPreference", "$db"].includes(k)) command[k] = v;
     const entry: ProfileEntry = {
       _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
       op,
@@ -333,7 +470,12 @@ export class CommandCore {
       keysExamined: out.stats.keysExamined,
       docsExamined: out.stats.docsExamined,
       nreturned: out.nReturned ?? out.docs.length,
-      planSummary: out.stages && out.stages[0]?.stage === "PROJECTION_COVERED" ? `DISTINCT_SCAN ${JSON.stringify((out.stages[0].inputStage as Doc).keyPattern)}` : q ? planSummary(q.plan, out.countOnly) : "COUNT",
+      planSummary:
+        out.stages && out.stages[0]?.stage === "PROJECTION_COVERED"
+          ? `DISTINCT_SCAN ${JSON.stringify((out.stages[0].inputStage as Doc).keyPattern)}`
+          : q
+            ? planSummary(q.plan, out.countOnly)
+            : "COUNT",
       collectionSize: q?.collectionSize ?? 0,
       numYield: out.ctx.yields,
       millis,
@@ -349,7 +491,8 @@ export class CommandCore {
     if (!state || state.level === 0) return;
     const coll = typeof cmd[commandName] === "string" ? (cmd[commandName] as string) : "";
     const command: Doc = {};
-    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db", "documents"].includes(k)) command[k] = v;
+    for (const [k, v] of Object.entries(cmd))
+      if (!["lsid", "$clusterTime", "$readPreference", "$db", "documents"].includes(k)) command[k] = v;
     state.entries.push({
       _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
       op: commandName,
@@ -365,13 +508,23 @@ export class CommandCore {
   }
 
   /** Profiles a write's plan (update, delete, findAndModify). */
-  private profileWrite(db: string, op: string, ns: string, cmd: Doc, q: PlannedQuery, started: number, n: number): void {
+  private profileWrite(
+    db: string,
+    op: string,
+    ns: string,
+    cmd: Doc,
+    q: PlannedQuery,
+    started: number,
+    n: number,
+  ): void {
     const state = this.profiling.get(db);
     if (!state || state.level === 0) return;
     const millis = Math.round(performance.now() - started);
     if (state.level === 1 && millis < state.slowms) return;
     const command: Doc = {};
-    for (const [k, v] of Object.entries(cmd)) if (!["lsid", "$clusterTime", "$readPreference", "$db", "updates", "deletes", "documents"].includes(k)) command[k] = v;
+    for (const [k, v] of Object.entries(cmd))
+      if (!["lsid", "$clusterTime", "$readPreference", "$db", "updates", "deletes", "documents"].includes(k))
+        command[k] = v;
     state.entries.push({
       _id: state.entries.length === 0 ? 1 : (state.entries[state.entries.length - 1]._id as number) + 1,
       op,
@@ -387,11 +540,31 @@ export class CommandCore {
   }
 
   /** Documents a write targets, planned like a read but run to completion without yielding (writes are atomic). */
-  targets(db: string, coll: Collection, filter: Doc, opts: { sort?: Doc; limit?: number; hint?: unknown; cmd: Doc; op: string; compile?: (filter: Doc) => (doc: Doc) => boolean }): Doc[] {
+  targets(
+    db: string,
+    coll: Collection,
+    filter: Doc,
+    opts: {
+      sort?: Doc;
+      limit?: number;
+      hint?: unknown;
+      cmd: Doc;
+      op: string;
+      compile?: (filter: Doc) => (doc: Doc) => boolean;
+    },
+  ): Doc[] {
     const started = performance.now();
     const compile = opts.compile ?? compileFilter;
-    const sort = opts.sort !== undefined && isPlainObject(opts.sort) && Object.keys(opts.sort).length > 0 ? normaliseSort(opts.sort) : undefined;
-    const q = planQuery(coll, coll.ns, filter, compile(filter), { sort, wanted: opts.limit ?? 0, hint: opts.hint, notablescan: this.notablescan() });
+    const sort =
+      opts.sort !== undefined && isPlainObject(opts.sort) && Object.keys(opts.sort).length > 0
+        ? normaliseSort(opts.sort)
+        : undefined;
+    const q = planQuery(coll, coll.ns, filter, compile(filter), {
+      sort,
+      wanted: opts.limit ?? 0,
+      hint: opts.hint,
+      notablescan: this.notablescan(),
+    });
     const stats = { keysExamined: 0, docsExamined: 0 };
     const source = openSource(coll, q, stats, compile);
     const out: Doc[] = [];
@@ -428,7 +601,11 @@ export class CommandCore {
     ctx: ExecContext,
   ): Promise<Doc[]> {
     const started = performance.now();
-    const q = planQuery(coll, coll.ns, filter, opts.compile(filter), { wanted: 0, hint: opts.hint, notablescan: this.notablescan() });
+    const q = planQuery(coll, coll.ns, filter, opts.compile(filter), {
+      wanted: 0,
+      hint: opts.hint,
+      notablescan: this.notablescan(),
+    });
     const stats = { keysExamined: 0, docsExamined: 0 };
     const source = openSource(coll, q, stats, opts.compile);
     const out: Doc[] = [];
@@ -485,12 +662,23 @@ export class CommandCore {
   private assertDurable(failuresBefore: number | undefined): void {
     const sink = this.catalog.sink;
     if (sink?.failures !== failuresBefore) {
-      throw new MongoCommandError("InternalError", sink?.lastFailure?.message ?? "the embedded server could not make the write durable; the write was not fully applied");
+      throw new MongoCommandError(
+        "InternalError",
+        sink?.lastFailure?.message ??
+          "the embedded server could not make the write durable; the write was not fully applied",
+      );
     }
   }
 
   /** deleteMany: removes in slices, yielding between them. */
-  async removeMany(db: string, coll: Collection, filter: Doc, hint: unknown, cmd: Doc, vars?: Vars): Promise<{ removed: number; error?: MongoCommandError }> {
+  async removeMany(
+    db: string,
+    coll: Collection,
+    filter: Doc,
+    hint: unknown,
+    cmd: Doc,
+    vars?: Vars,
+  ): Promise<{ removed: number; error?: MongoCommandError }> {
     const ctx = new ExecContext(numberArg(cmd.maxTimeMS, "maxTimeMS"));
     const failuresBefore = this.catalog.sink?.failures;
     const compile = filterCompiler(vars);
@@ -530,12 +718,20 @@ export class CommandCore {
     stmt: Doc,
     single: boolean,
     cmd: Doc,
-  ): Promise<{ matched: number; modified: number; upsertedId?: unknown; before?: Doc; after?: Doc; error?: MongoCommandError }> {
+  ): Promise<{
+    matched: number;
+    modified: number;
+    upsertedId?: unknown;
+    before?: Doc;
+    after?: Doc;
+    error?: MongoCommandError;
+  }> {
     const filter = docArg(stmt.q, "q");
     const update = stmt.u;
     const multi = stmt.multi === true && !single;
     const upsert = stmt.upsert === true;
-    const arrayFilters = stmt.arrayFilters === undefined ? undefined : (arrayArg(stmt.arrayFilters, "arrayFilters") as Doc[]);
+    const arrayFilters =
+      stmt.arrayFilters === undefined ? undefined : (arrayArg(stmt.arrayFilters, "arrayFilters") as Doc[]);
     const kind = classifyUpdate(update, multi);
     assertSupportedValues(update, "update");
     if (arrayFilters) assertSupportedValues(arrayFilters, "arrayFilters");
@@ -553,7 +749,14 @@ export class CommandCore {
     if (coll) {
       targets = multi
         ? await this.targetsYielding(db, coll, filter, { hint: stmt.hint, cmd, op: "update", compile }, ctx)
-        : this.targets(db, coll, filter, { sort: stmt.sort as Doc | undefined, limit: 1, hint: stmt.hint, cmd, op: single ? "findAndModify" : "update", compile });
+        : this.targets(db, coll, filter, {
+            sort: stmt.sort as Doc | undefined,
+            limit: 1,
+            hint: stmt.hint,
+            cmd,
+            op: single ? "findAndModify" : "update",
+            compile,
+          });
     }
 
     if (targets.length === 0) {

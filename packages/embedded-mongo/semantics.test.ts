@@ -38,8 +38,15 @@ describe("querying documents (inventory tutorial)", () => {
     expect(await items("inventory", { status: "D" })).toEqual(["paper", "planner"]);
     expect(await items("inventory", { status: { $in: ["A", "D"] } })).toHaveLength(5);
     expect(await items("inventory", { status: "A", qty: { $lt: 30 } })).toEqual(["journal"]);
-    expect(await items("inventory", { $or: [{ status: "A" }, { qty: { $lt: 30 } }] })).toEqual(["journal", "notebook", "postcard"]);
-    expect(await items("inventory", { status: "A", $or: [{ qty: { $lt: 30 } }, { item: /^p/ }] })).toEqual(["journal", "postcard"]);
+    expect(await items("inventory", { $or: [{ status: "A" }, { qty: { $lt: 30 } }] })).toEqual([
+      "journal",
+      "notebook",
+      "postcard",
+    ]);
+    expect(await items("inventory", { status: "A", $or: [{ qty: { $lt: 30 } }, { item: /^p/ }] })).toEqual([
+      "journal",
+      "postcard",
+    ]);
   });
 
   it("embedded documents and dotted paths", async () => {
@@ -65,10 +72,20 @@ describe("querying arrays", () => {
 
   it("matches whole arrays, elements, $all, $elemMatch, positions and $size", async () => {
     expect(await items("arrays", { tags: ["red", "blank"] })).toEqual(["notebook"]);
-    expect(await items("arrays", { tags: { $all: ["red", "blank"] } })).toEqual(["journal", "notebook", "paper", "planner"]);
+    expect(await items("arrays", { tags: { $all: ["red", "blank"] } })).toEqual([
+      "journal",
+      "notebook",
+      "paper",
+      "planner",
+    ]);
     expect(await items("arrays", { tags: "red" })).toEqual(["journal", "notebook", "paper", "planner"]);
     expect(await items("arrays", { dim_cm: { $gt: 25 } })).toEqual(["planner"]);
-    expect(await items("arrays", { dim_cm: { $gt: 15, $lt: 20 } })).toEqual(["journal", "notebook", "paper", "postcard"]);
+    expect(await items("arrays", { dim_cm: { $gt: 15, $lt: 20 } })).toEqual([
+      "journal",
+      "notebook",
+      "paper",
+      "postcard",
+    ]);
     expect(await items("arrays", { dim_cm: { $elemMatch: { $gt: 22, $lt: 30 } } })).toEqual(["planner"]);
     expect(await items("arrays", { "dim_cm.1": { $gt: 25 } })).toEqual(["planner"]);
     expect(await items("arrays", { tags: { $size: 3 } })).toEqual(["paper"]);
@@ -80,7 +97,12 @@ describe("update operators", () => {
     const products = db.collection("products");
     await products.insertOne({ _id: 1, sku: "abc123", quantity: 10, metrics: { orders: 2, ratings: 3.5 } } as never);
     await products.updateOne({ sku: "abc123" }, { $inc: { quantity: -2, "metrics.orders": 1 } });
-    expect(await products.findOne({ _id: 1 } as never)).toEqual({ _id: 1, sku: "abc123", quantity: 8, metrics: { orders: 3, ratings: 3.5 } });
+    expect(await products.findOne({ _id: 1 } as never)).toEqual({
+      _id: 1,
+      sku: "abc123",
+      quantity: 8,
+      metrics: { orders: 3, ratings: 3.5 },
+    });
   });
 
   it("$push with $each, $sort and $slice", async () => {
@@ -94,9 +116,22 @@ describe("update operators", () => {
         { wk: 4, score: 6 },
       ],
     } as never);
-    await students.updateOne({ _id: 5 } as never, {
-      $push: { quizzes: { $each: [{ wk: 5, score: 8 }, { wk: 6, score: 7 }, { wk: 7, score: 6 }], $sort: { score: -1 }, $slice: 3 } },
-    } as never);
+    await students.updateOne(
+      { _id: 5 } as never,
+      {
+        $push: {
+          quizzes: {
+            $each: [
+              { wk: 5, score: 8 },
+              { wk: 6, score: 7 },
+              { wk: 7, score: 6 },
+            ],
+            $sort: { score: -1 },
+            $slice: 3,
+          },
+        },
+      } as never,
+    );
     expect((await students.findOne({ _id: 5 } as never))?.quizzes).toEqual([
       { wk: 1, score: 10 },
       { wk: 2, score: 8 },
@@ -107,8 +142,16 @@ describe("update operators", () => {
   it("$pull with a condition across many documents", async () => {
     const stores = db.collection("stores");
     await stores.insertMany([
-      { _id: 1, fruits: ["apples", "pears", "oranges", "grapes", "bananas"], vegetables: ["carrots", "celery", "squash", "carrots"] },
-      { _id: 2, fruits: ["plums", "kiwis", "oranges", "bananas", "apples"], vegetables: ["broccoli", "zucchini", "carrots", "onions"] },
+      {
+        _id: 1,
+        fruits: ["apples", "pears", "oranges", "grapes", "bananas"],
+        vegetables: ["carrots", "celery", "squash", "carrots"],
+      },
+      {
+        _id: 2,
+        fruits: ["plums", "kiwis", "oranges", "bananas", "apples"],
+        vegetables: ["broccoli", "zucchini", "carrots", "onions"],
+      },
     ] as never[]);
     await stores.updateMany({}, { $pull: { fruits: { $in: ["apples", "oranges"] }, vegetables: "carrots" } } as never);
     expect(await stores.find().sort({ _id: 1 }).toArray()).toEqual([
@@ -120,7 +163,16 @@ describe("update operators", () => {
   it("$addToSet, $unset, $rename, $min/$max and $currentDate", async () => {
     const c = db.collection("misc");
     await c.insertOne({ _id: 1, letters: ["a", "b"], low: 5, high: 5, old: 1, gone: true } as never);
-    await c.updateOne({ _id: 1 } as never, { $addToSet: { letters: { $each: ["b", "c"] } }, $unset: { gone: "" }, $rename: { old: "renamed" }, $min: { low: 2 }, $max: { high: 9 } } as never);
+    await c.updateOne(
+      { _id: 1 } as never,
+      {
+        $addToSet: { letters: { $each: ["b", "c"] } },
+        $unset: { gone: "" },
+        $rename: { old: "renamed" },
+        $min: { low: 2 },
+        $max: { high: 9 },
+      } as never,
+    );
     await c.updateOne({ _id: 1 } as never, { $currentDate: { at: true } });
     const doc = await c.findOne({ _id: 1 } as never);
     expect(doc).toMatchObject({ letters: ["a", "b", "c"], low: 2, high: 9, renamed: 1 });
@@ -181,7 +233,14 @@ describe("aggregation", () => {
       .collection("sales")
       .aggregate([
         { $match: { date: { $gte: new Date("2014-01-01"), $lt: new Date("2015-01-01") } } },
-        { $group: { _id: { $dateToString: { format: "%Y-%m-%d", date: "$date" } }, totalSaleAmount: { $sum: { $multiply: ["$price", "$quantity"] } }, averageQuantity: { $avg: "$quantity" }, count: { $sum: 1 } } },
+        {
+          $group: {
+            _id: { $dateToString: { format: "%Y-%m-%d", date: "$date" } },
+            totalSaleAmount: { $sum: { $multiply: ["$price", "$quantity"] } },
+            averageQuantity: { $avg: "$quantity" },
+            count: { $sum: 1 },
+          },
+        },
         { $sort: { totalSaleAmount: -1 } },
       ])
       .toArray();
@@ -194,7 +253,12 @@ describe("aggregation", () => {
 
   it("$unwind an array field", async () => {
     await db.collection("clothing").insertOne({ _id: 1, item: "ABC1", sizes: ["S", "M", "L"] } as never);
-    expect(await db.collection("clothing").aggregate([{ $unwind: "$sizes" }]).toArray()).toEqual([
+    expect(
+      await db
+        .collection("clothing")
+        .aggregate([{ $unwind: "$sizes" }])
+        .toArray(),
+    ).toEqual([
       { _id: 1, item: "ABC1", sizes: "S" },
       { _id: 1, item: "ABC1", sizes: "M" },
       { _id: 1, item: "ABC1", sizes: "L" },
@@ -217,14 +281,33 @@ describe("aggregation", () => {
       .aggregate([{ $lookup: { from: "warehouse", localField: "item", foreignField: "sku", as: "inventory_docs" } }])
       .toArray();
     expect(out).toEqual([
-      { _id: 1, item: "almonds", price: 12, quantity: 2, inventory_docs: [{ _id: 1, sku: "almonds", description: "product 1", instock: 120 }] },
-      { _id: 2, item: "pecans", price: 20, quantity: 1, inventory_docs: [{ _id: 4, sku: "pecans", description: "product 4", instock: 70 }] },
+      {
+        _id: 1,
+        item: "almonds",
+        price: 12,
+        quantity: 2,
+        inventory_docs: [{ _id: 1, sku: "almonds", description: "product 1", instock: 120 }],
+      },
+      {
+        _id: 2,
+        item: "pecans",
+        price: 20,
+        quantity: 1,
+        inventory_docs: [{ _id: 4, sku: "pecans", description: "product 4", instock: 70 }],
+      },
     ]);
   });
 
   it("$count after a $match", async () => {
-    await db.collection("scores").insertMany([88, 92, 97, 71, 79, 83].map((score, i) => ({ _id: i + 1, subject: "History", score })) as never[]);
-    expect(await db.collection("scores").aggregate([{ $match: { score: { $gt: 80 } } }, { $count: "passing_scores" }]).toArray()).toEqual([{ passing_scores: 4 }]);
+    await db
+      .collection("scores")
+      .insertMany([88, 92, 97, 71, 79, 83].map((score, i) => ({ _id: i + 1, subject: "History", score })) as never[]);
+    expect(
+      await db
+        .collection("scores")
+        .aggregate([{ $match: { score: { $gt: 80 } } }, { $count: "passing_scores" }])
+        .toArray(),
+    ).toEqual([{ passing_scores: 4 }]);
   });
 });
 

@@ -22,7 +22,9 @@ describe("start-up from a snapshot", () => {
       const db = c.db("app");
       await db.collection("small").insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
       await db.collection("big").createIndex({ k: 1 });
-      await db.collection("big").insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, k: i % 10, pad })) as never[]);
+      await db
+        .collection("big")
+        .insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, k: i % 10, pad })) as never[]);
     });
     // Over 1 MB of journal at stop: compacted into a snapshot that starts with a manifest.
     expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
@@ -50,7 +52,11 @@ describe("start-up from a snapshot", () => {
         status = await c.db("admin").command({ serverStatus: 1 });
       }
       // Every collection changed in the journal since the snapshot (fresh is only there): each index is sorted.
-      expect(status.embedded).toEqual({ loading: false, indexBuilds: { inOrder: 0, sorted: 4, uncompared: 0 }, cold: 0 });
+      expect(status.embedded).toEqual({
+        loading: false,
+        indexBuilds: { inOrder: 0, sorted: 4, uncompared: 0 },
+        cold: 0,
+      });
       expect(status.mem.resident).toBeGreaterThan(0);
     });
   });
@@ -58,13 +64,29 @@ describe("start-up from a snapshot", () => {
   it("builds the indexes from the order the snapshot recorded, with the same answers as a sort", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-startup-"));
     dirs.push(dir);
-    const docs = Array.from({ length: 4_000 }, (_, i) => ({ _id: i, cat: `c${(i * 7) % 13}`, n: (i * 31) % 1_000, when: new Date(1e12 + ((i * 97) % 4_000) * 1e5), pad: "x".repeat(300) }));
+    const docs = Array.from({ length: 4_000 }, (_, i) => ({
+      _id: i,
+      cat: `c${(i * 7) % 13}`,
+      n: (i * 31) % 1_000,
+      when: new Date(1e12 + ((i * 97) % 4_000) * 1e5),
+      pad: "x".repeat(300),
+    }));
     const queries = async (c: MongoClient) => {
       const coll = c.db("app").collection("items");
       return [
         (await coll.find({ cat: "c5" }).sort({ cat: 1 }).limit(5).toArray()).map((d) => d._id),
-        (await coll.find({ n: { $gte: 990 } }).sort({ n: -1, _id: 1 }).toArray()).map((d) => d._id),
-        (await coll.find({ when: { $lt: new Date(1e12 + 5e6) } }).sort({ when: 1 }).toArray()).map((d) => d._id),
+        (
+          await coll
+            .find({ n: { $gte: 990 } })
+            .sort({ n: -1, _id: 1 })
+            .toArray()
+        ).map((d) => d._id),
+        (
+          await coll
+            .find({ when: { $lt: new Date(1e12 + 5e6) } })
+            .sort({ when: 1 })
+            .toArray()
+        ).map((d) => d._id),
         await coll.countDocuments({ tag: { $exists: true } }),
         (await coll.find({}).sort({ _id: -1 }).limit(3).toArray()).map((d) => d._id),
       ];
@@ -72,7 +94,12 @@ describe("start-up from a snapshot", () => {
     let before: unknown;
     await withServer(dir, async (c) => {
       const coll = c.db("app").collection("items");
-      await coll.createIndexes([{ key: { cat: 1 } }, { key: { n: -1, cat: 1 } }, { key: { when: 1 } }, { key: { tag: 1 }, sparse: true }]);
+      await coll.createIndexes([
+        { key: { cat: 1 } },
+        { key: { n: -1, cat: 1 } },
+        { key: { when: 1 } },
+        { key: { tag: 1 }, sparse: true },
+      ]);
       await coll.insertMany(docs.map((d, i) => (i % 50 === 0 ? { ...d, tag: i } : d)) as never[]);
       before = await queries(c);
     });
@@ -96,7 +123,8 @@ describe("start-up from a snapshot", () => {
     await withServer(dir, async (c) => {
       expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 0, sorted: 5, uncompared: 0 });
       expect(await queries(c)).toEqual(before);
-      for (let tries = 0; fs.statSync(file).size <= Buffer.concat(kept).length && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
+      for (let tries = 0; fs.statSync(file).size <= Buffer.concat(kept).length && tries < 200; tries++)
+        await new Promise((r) => setTimeout(r, 50));
     });
     await withServer(dir, async (c) => {
       expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 5 });

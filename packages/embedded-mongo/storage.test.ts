@@ -7,7 +7,8 @@ import { Catalog, DocMap, entryId, Index, type IndexSpec } from "./storage";
 function seeded() {
   const catalog = new Catalog();
   const coll = catalog.createCollection("db", "c");
-  for (let i = 0; i < 1000; i++) catalog.insert(coll, { _id: i, cat: `c${i % 10}`, tags: [`t${i % 3}`], pair: { a: i % 2 } });
+  for (let i = 0; i < 1000; i++)
+    catalog.insert(coll, { _id: i, cat: `c${i % 10}`, tags: [`t${i % 3}`], pair: { a: i % 2 } });
   return { catalog, coll };
 }
 
@@ -16,7 +17,8 @@ const ids = (index: Index) => [...index.tree.entries()].map((e) => entryId(e));
 /** Entries of two values (the second a label, as an index's id), ordered by the first. */
 const byFirst = (a: Entry, b: Entry) => {
   // A comparison must only ever see whole entries (never a slot past a leaf's end).
-  if (typeof a[0] !== "number" || typeof b[0] !== "number") throw new Error(`compared ${String(a[0])} with ${String(b[0])}`);
+  if (typeof a[0] !== "number" || typeof b[0] !== "number")
+    throw new Error(`compared ${String(a[0])} with ${String(b[0])}`);
   return a[0] - b[0];
 };
 const E = (v: number): Entry => [v, `id${v}`];
@@ -93,7 +95,8 @@ describe("a sorted batch into the B+ tree (insertSorted)", () => {
   };
 
   /** A tree whose leaves keep one reference per entry (the id), as an index that keeps documents does. */
-  const byReference = () => new BTree(byFirst, 2, (ref, out) => ((out[0] = Number(String(ref).slice(2))), (out[1] = ref)));
+  const byReference = () =>
+    new BTree(byFirst, 2, (ref, out) => ((out[0] = Number(String(ref).slice(2))), (out[1] = ref)));
   const picks: [string, (round: number) => number][] = [
     ["spread over the tree", () => Math.floor(rand() * 1e7)],
     ["appended after every key", (i: number) => 1e7 + i * 100_000 + Math.floor(rand() * 100_000)],
@@ -156,7 +159,8 @@ describe("ordered indexes", () => {
 
 describe("an index built from a snapshot's recorded order", () => {
   type Row = Record<string, unknown>;
-  const docsOf = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ _id: i, cat: `c${(i * 7) % 13}`, v: i % 5 === 0 ? undefined : i % 17 }));
+  const docsOf = (n: number): Row[] =>
+    Array.from({ length: n }, (_, i) => ({ _id: i, cat: `c${(i * 7) % 13}`, v: i % 5 === 0 ? undefined : i % 17 }));
   const noPause = async () => undefined;
   const mapOf = (docs: Row[]) => new Map(docs.map((d) => [`n${d._id}`, d]));
   /** What a start hands the index: each document's entry in file order, and the order a snapshot recorded. */
@@ -173,7 +177,10 @@ describe("an index built from a snapshot's recorded order", () => {
     const sorted = new Index(spec);
     sorted.build(mapOf(docs), "db.c");
     const at = new Map(docs.map((d, i) => [`n${d._id}`, i]));
-    return { order: Uint32Array.from([...sorted.tree.entries()].map((e) => at.get(entryId(e))!)), entries: [...sorted.tree.entries()] };
+    return {
+      order: Uint32Array.from([...sorted.tree.entries()].map((e) => at.get(entryId(e))!)),
+      entries: [...sorted.tree.entries()],
+    };
   }
 
   it("takes the order when it holds: the same entries as a sort, for plain, compound, descending, sparse and partial indexes", async () => {
@@ -216,7 +223,9 @@ describe("an index built from a snapshot's recorded order", () => {
       const expected = new Index(spec);
       expected.build(mapOf(list), "db.c");
       const index = new Index(spec);
-      expect(await index.buildAsync(mapOf(list), "db.c", noPause, storedFor(index, list, positions)), label).toBe(false);
+      expect(await index.buildAsync(mapOf(list), "db.c", noPause, storedFor(index, list, positions)), label).toBe(
+        false,
+      );
       expect([...index.tree.entries()], label).toEqual([...expected.tree.entries()]);
       expect([...index.multikeyFields], label).toEqual([...expected.multikeyFields]);
     }
@@ -224,22 +233,33 @@ describe("an index built from a snapshot's recorded order", () => {
 
   it("takes an order recorded sorted without comparing its entries, but still refuses one that does not fit the documents", async () => {
     const docs = docsOf(2_000);
-    for (const spec of [{ v: 2, key: { cat: 1, v: -1 }, name: "cat_v" }, { v: 2, key: { cat: 1 }, name: "cat_1" }] as IndexSpec[]) {
+    for (const spec of [
+      { v: 2, key: { cat: 1, v: -1 }, name: "cat_v" },
+      { v: 2, key: { cat: 1 }, name: "cat_1" },
+    ] as IndexSpec[]) {
       const { order, entries } = recorded(spec, docs);
       const index = new Index(spec);
-      expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order, true)), spec.name).toBe(true);
+      expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order, true)), spec.name).toBe(
+        true,
+      );
       expect([...index.tree.entries()], spec.name).toEqual(entries);
       // Recorded sorted means not compared: two entries swapped are taken as written.
       const swapped = order.slice();
       [swapped[10], swapped[11]] = [swapped[11], swapped[10]];
       const trusting = new Index(spec);
-      expect(await trusting.buildAsync(mapOf(docs), "db.c", noPause, storedFor(trusting, docs, swapped, true)), spec.name).toBe(true);
+      expect(
+        await trusting.buildAsync(mapOf(docs), "db.c", noPause, storedFor(trusting, docs, swapped, true)),
+        spec.name,
+      ).toBe(true);
       // What is still checked: each document once, and all of them.
       for (const bad of [order.subarray(1), Uint32Array.from([order[0], ...order.subarray(0, order.length - 1)])]) {
         const expected = new Index(spec);
         expected.build(mapOf(docs), "db.c");
         const checked = new Index(spec);
-        expect(await checked.buildAsync(mapOf(docs), "db.c", noPause, storedFor(checked, docs, bad, true)), spec.name).toBe(false);
+        expect(
+          await checked.buildAsync(mapOf(docs), "db.c", noPause, storedFor(checked, docs, bad, true)),
+          spec.name,
+        ).toBe(false);
         expect([...checked.tree.entries()], spec.name).toEqual([...expected.tree.entries()]);
       }
     }
@@ -260,26 +280,57 @@ describe("an index built from a snapshot's recorded order", () => {
     const spec: IndexSpec = { v: 2, key: { v: 1 }, name: "v_sparse", sparse: true };
     const { order, entries } = recorded(spec, docs);
     const index = new Index(spec);
-    expect(await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order.subarray(0, order.length - 1)))).toBe(false);
+    expect(
+      await index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, order.subarray(0, order.length - 1))),
+    ).toBe(false);
     expect([...index.tree.entries()]).toEqual(entries);
   });
 
   it("still refuses duplicate keys in a unique index whose order is not marked sorted", async () => {
-    const docs = [{ _id: 1, k: "a" }, { _id: 2, k: "a" }];
+    const docs = [
+      { _id: 1, k: "a" },
+      { _id: 2, k: "a" },
+    ];
     const index = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
-    await expect(index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, Uint32Array.from([0, 1])))).rejects.toThrow(/duplicate key/);
+    await expect(
+      index.buildAsync(mapOf(docs), "db.c", noPause, storedFor(index, docs, Uint32Array.from([0, 1]))),
+    ).rejects.toThrow(/duplicate key/);
     // A marked order was walked from the unique tree itself: it is taken as it is, and the index then enforces.
-    const docsOk = [{ _id: 1, k: "a" }, { _id: 2, k: "b" }];
+    const docsOk = [
+      { _id: 1, k: "a" },
+      { _id: 2, k: "b" },
+    ];
     const marked = new Index({ v: 2, key: { k: 1 }, name: "k_1", unique: true });
     expect(marked.takesUncompared(storedFor(marked, docsOk, Uint32Array.from([0, 1]), true))).toBe(true);
-    expect(await marked.buildAsync(mapOf(docsOk), "db.c", noPause, storedFor(marked, docsOk, Uint32Array.from([0, 1]), true))).toBe(true);
+    expect(
+      await marked.buildAsync(
+        mapOf(docsOk),
+        "db.c",
+        noPause,
+        storedFor(marked, docsOk, Uint32Array.from([0, 1]), true),
+      ),
+    ).toBe(true);
     expect(() => marked.checkUnique({ _id: 3, k: "b" }, "3", "db.c")).toThrow(/duplicate key/);
   });
 });
 
 describe("compound index keys over top-level fields", () => {
   it("are the keys the general (dotted path) computation gives", () => {
-    const samples: unknown[] = [undefined, null, 1, 1.5, "x", "", true, new Date(5), [], [1, 2, 2], ["x", 1], { n: [1] }, [[1]]];
+    const samples: unknown[] = [
+      undefined,
+      null,
+      1,
+      1.5,
+      "x",
+      "",
+      true,
+      new Date(5),
+      [],
+      [1, 2, 2],
+      ["x", 1],
+      { n: [1] },
+      [[1]],
+    ];
     for (const sparse of [false, true]) {
       const top = new Index({ v: 2, key: { a: 1, b: -1 }, name: "ab", sparse });
       const nested = new Index({ v: 2, key: { "x.a": 1, "x.b": -1 }, name: "xab", sparse });
@@ -306,7 +357,9 @@ describe("an index's order read in slices (a snapshot's IndexOrder records)", ()
         let last: ReturnType<Index["eachIdAfter"]>;
         let slices = 0;
         do {
-          last = index.eachIdAfter(last, limit, (id) => seen.push(typeof id === "string" ? id : `n${(id as { _id: number })._id}`));
+          last = index.eachIdAfter(last, limit, (id) =>
+            seen.push(typeof id === "string" ? id : `n${(id as { _id: number })._id}`),
+          );
           if (++slices > 2 * whole.length) throw new Error(`limit ${limit}: the slices never end`);
         } while (last !== undefined);
         expect(seen, `limit ${limit}`).toEqual(whole);
@@ -319,7 +372,10 @@ describe("a documents map given a start's documents (DocMap.adopt)", () => {
   const adopted = () => {
     const map = new DocMap();
     const docs = Array.from({ length: 40_000 }, (_, i) => ({ _id: i }));
-    map.adopt(docs.map((d) => String(d._id)), docs);
+    map.adopt(
+      docs.map((d) => String(d._id)),
+      docs,
+    );
     return { map, docs };
   };
 

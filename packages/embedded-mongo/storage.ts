@@ -25,7 +25,6 @@ import { coldState, readColdFields, warm } from "./cold";
 export type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
 import { cloneDeep, docWithId, formatValue, isPlainObject, keyOf, pathValues, type Doc } from "./values";
 
-
 /** Receives every change, in order, with the function that undoes it; the durable journal implements it. */
 export interface ChangeSink {
   /** `raw`, when given, is the document's own BSON (an insert's bytes as they arrived), written as it is. */
@@ -46,7 +45,6 @@ export interface ChangeSink {
   readonly failures?: number;
   readonly lastFailure?: Error;
 }
-
 
 /**
  * One key of one document in an ordered index: the key's value for each field, in the index's order, then the
@@ -86,11 +84,14 @@ function compareTails(a: unknown, b: unknown): number {
   const x = (a as Doc)._id;
   const y = (b as Doc)._id;
   if (isPacked(x) && isPacked(y)) {
-    return x.w0 !== y.w0 ? (x.w0 >>> 0) - (y.w0 >>> 0) : x.w1 !== y.w1 ? (x.w1 >>> 0) - (y.w1 >>> 0) : (x.w2 >>> 0) - (y.w2 >>> 0);
+    return x.w0 !== y.w0
+      ? (x.w0 >>> 0) - (y.w0 >>> 0)
+      : x.w1 !== y.w1
+        ? (x.w1 >>> 0) - (y.w1 >>> 0)
+        : (x.w2 >>> 0) - (y.w2 >>> 0);
   }
   return compareIds(keyOf(x), keyOf(y));
 }
-
 
 export class Index implements CatalogIndex {
   readonly spec: IndexSpec;
@@ -164,7 +165,9 @@ export class Index implements CatalogIndex {
     const n = this.fields.length;
     // A compound key is compared on its first n values, so the entry itself serves as its key.
     this.compareEntries =
-      n === 1 ? (a, b) => compareKeys(a[0], b[0]) || compareTails(a[1], b[1]) : (a, b) => compareKeys(a, b) || compareTails(a[n], b[n]);
+      n === 1
+        ? (a, b) => compareKeys(a[0], b[0]) || compareTails(a[1], b[1])
+        : (a, b) => compareKeys(a, b) || compareTails(a[n], b[n]);
     // One function per index with its field names written in (a property read the engine caches per shape, where
     // doc[fields[i]] is a lookup by name at each call): it runs at every comparison of a search in the tree.
     // A cold document's values (cold.ts) are read from its bytes.
@@ -393,7 +396,10 @@ export class Index implements CatalogIndex {
   private loadSorted(entries: IndexEntry[], ns: string): void {
     if (this.unique) {
       for (let i = 1; i < entries.length; i++) {
-        if (this.compareKeys(this.keyIn(entries[i - 1]), this.keyIn(entries[i])) === 0 && entryId(entries[i - 1]) !== entryId(entries[i])) {
+        if (
+          this.compareKeys(this.keyIn(entries[i - 1]), this.keyIn(entries[i])) === 0 &&
+          entryId(entries[i - 1]) !== entryId(entries[i])
+        ) {
           throw this.buildDuplicate(ns, entries[i]);
         }
       }
@@ -421,7 +427,12 @@ export class Index implements CatalogIndex {
    * document's one entry exactly once and every entry after the one before. Anything else (a multikey
    * document, a snapshot written while the index changed) falls back to sorting. True when the order served.
    */
-  async buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: StoredOrder): Promise<boolean> {
+  async buildAsync(
+    docs: Map<string, Doc>,
+    ns: string,
+    pause: () => Promise<void>,
+    stored?: StoredOrder,
+  ): Promise<boolean> {
     if (stored && (await this.loadInOrder(stored, ns, pause))) return true;
     await this.sortAndLoad(docs, ns, pause);
     return false;
@@ -544,7 +555,10 @@ export class Index implements CatalogIndex {
     if (this.docMode && this.spec.sparse !== true) kinds.fill(EntryKind.One);
     else {
       const scratch: unknown[] = [];
-      for (let at = 0; at < n; at++) kinds[at] = values ? this.entryInto(ids[at], docs[at], values, at * this.width) : this.entryInto(ids[at], docs[at], scratch, 0);
+      for (let at = 0; at < n; at++)
+        kinds[at] = values
+          ? this.entryInto(ids[at], docs[at], values, at * this.width)
+          : this.entryInto(ids[at], docs[at], scratch, 0);
     }
     return { values, kinds, order: deferred.order, sorted: true, docs };
   }
@@ -577,7 +591,8 @@ export class Index implements CatalogIndex {
         else for (let j = 0; j < w; j++) current[j] = values[from + j];
         if (i > 0) {
           if (this.compareEntries(previous, current) >= 0) return false;
-          if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0) throw this.buildDuplicate(ns, current);
+          if (this.unique && this.compareKeys(this.keyIn(previous), this.keyIn(current)) === 0)
+            throw this.buildDuplicate(ns, current);
         }
         [previous, current] = [current, previous];
       }
@@ -605,8 +620,13 @@ export class Index implements CatalogIndex {
    * next slice goes on; undefined when there was none. A snapshot writes an index's order in slices, and the tree
    * may change between them.
    */
-  eachIdAfter(last: IndexEntry | undefined, limit: number, visit: (id: unknown, pos: Position) => void): IndexEntry | undefined {
-    const pos = last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
+  eachIdAfter(
+    last: IndexEntry | undefined,
+    limit: number,
+    visit: (id: unknown, pos: Position) => void,
+  ): IndexEntry | undefined {
+    const pos =
+      last === undefined ? this.tree.first() : this.tree.seek((e) => (this.compareEntries(e, last) <= 0 ? -1 : 1)).pos;
     let count = 0;
     let at: Position | undefined;
     // The limit is checked before the next look: looking moves the position over a leaf's end.
@@ -625,7 +645,13 @@ export class Index implements CatalogIndex {
    * Builds from a snapshot of a collection's documents (their ids and the documents, which no write changes: a
    * stored document is replaced, never changed in place), sorting in slices and pausing between them.
    */
-  async buildFromAsync(ids: string[], docs: Doc[], ns: string, pause: () => Promise<void>, shared: BuildShared = {}): Promise<void> {
+  async buildFromAsync(
+    ids: string[],
+    docs: Doc[],
+    ns: string,
+    pause: () => Promise<void>,
+    shared: BuildShared = {},
+  ): Promise<void> {
     this.clear();
     if (await this.sortFlat(ids, docs, ns, pause, shared)) return;
     // A document gave several entries (an array value), or the index is partial or on paths: an array per entry.
@@ -658,7 +684,13 @@ export class Index implements CatalogIndex {
    * sorted by them in runs and merged, the tree filled from the positions in order. False, having built nothing,
    * when the index is partial or on paths, or a document holds an array in a key field (several entries).
    */
-  private async sortFlat(ids: string[], docs: Doc[], ns: string, pause: () => Promise<void>, shared: BuildShared): Promise<boolean> {
+  private async sortFlat(
+    ids: string[],
+    docs: Doc[],
+    ns: string,
+    pause: () => Promise<void>,
+    shared: BuildShared,
+  ): Promise<boolean> {
     if (!this.topLevelFields || this.partial) return false;
     const n = this.fields.length;
     const w = n + 1;
@@ -675,7 +707,16 @@ export class Index implements CatalogIndex {
     // date: a comparison is then a few comparisons of numbers.
     // Every document has an entry: a field's column is the same for each index of the command that holds it.
     const byField = positions.length === docs.length ? (shared.columns ??= new Map()) : undefined;
-    const sorting = await sortColumns(values, w, n, positions, docs.length, dirs, pause, byField && { fields: this.fields, byField });
+    const sorting = await sortColumns(
+      values,
+      w,
+      n,
+      positions,
+      docs.length,
+      dirs,
+      pause,
+      byField && { fields: this.fields, byField },
+    );
     const columns = sorting?.columns ?? [];
     const columnDirs = sorting?.directions ?? [];
     const compareKeysAt = sorting
@@ -697,7 +738,8 @@ export class Index implements CatalogIndex {
           return 0;
         };
     // Equal keys go by the documents' ids (their keyOf strings); for ObjectIds that is the order of their words.
-    if (sorting && shared.idWords === undefined) shared.idWords = idWordColumns(docs.length, docs.keys(), (p) => docs[p]._id) ?? null;
+    if (sorting && shared.idWords === undefined)
+      shared.idWords = idWordColumns(docs.length, docs.keys(), (p) => docs[p]._id) ?? null;
     const idWords = sorting ? shared.idWords : undefined;
     const compareIdsAt = idWords
       ? compareIdWordsAt(idWords)
@@ -707,17 +749,21 @@ export class Index implements CatalogIndex {
     if (sorting && idWords && !shared.idRanks) shared.idRanks = await idRanksOf(idWords, docs.length, pause);
     const idField = this.fields.indexOf("_id");
     const idKey = idField < 0 ? undefined : { field: idField, descending: dirs[idField] < 0 };
-    const sorted = (sorting && idWords && (await packedOrder(sorting, positions, shared.idRanks!, pause, idKey))) || (await sortInRuns(positions, compare, pause));
+    const sorted =
+      (sorting && idWords && (await packedOrder(sorting, positions, shared.idRanks!, pause, idKey))) ||
+      (await sortInRuns(positions, compare, pause));
     if (this.unique) {
       for (let k = 1; k < sorted.length; k++) {
-        if (compareKeysAt(sorted[k - 1], sorted[k]) === 0) throw this.buildDuplicate(ns, values.slice(sorted[k] * w, sorted[k] * w + w));
+        if (compareKeysAt(sorted[k - 1], sorted[k]) === 0)
+          throw this.buildDuplicate(ns, values.slice(sorted[k] * w, sorted[k] * w + w));
       }
     }
     const builder = this.tree.builder();
     if (this.docMode) for (let k = 0; k < sorted.length; k++) builder.push(docs, sorted[k]);
     else for (let k = 0; k < sorted.length; k++) builder.push(values, sorted[k] * w);
     builder.finish();
-    if (shared.keepOrderAt !== undefined) this.builtOrder = { order: Uint32Array.from(sorted), docWrites: shared.keepOrderAt };
+    if (shared.keepOrderAt !== undefined)
+      this.builtOrder = { order: Uint32Array.from(sorted), docWrites: shared.keepOrderAt };
     return true;
   }
 }
@@ -888,7 +934,14 @@ async function sortColumns(
 type FieldColumns = { columns: Float64Array[]; rankCounts: (number | undefined)[] };
 
 /** The columns of key field `f` (sortColumns), numbers and times as their dense ranks. */
-async function fieldColumns(values: unknown[], w: number, f: number, positions: number[], size: number, pause: () => Promise<void>): Promise<FieldColumns | undefined> {
+async function fieldColumns(
+  values: unknown[],
+  w: number,
+  f: number,
+  positions: number[],
+  size: number,
+  pause: () => Promise<void>,
+): Promise<FieldColumns | undefined> {
   let numbers = true;
   let dates = true;
   let ids = true;
@@ -899,7 +952,11 @@ async function fieldColumns(values: unknown[], w: number, f: number, positions: 
     if (ids && !isPacked(v)) ids = false;
   }
   // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.
-  if (ids) return { columns: idWordColumns(size, positions, (p) => values[p * w + f])!, rankCounts: [undefined, undefined, undefined] };
+  if (ids)
+    return {
+      columns: idWordColumns(size, positions, (p) => values[p * w + f])!,
+      rankCounts: [undefined, undefined, undefined],
+    };
   const column = new Float64Array(size);
   if (numbers || dates) {
     for (let k = 0; k < positions.length; k++) {
@@ -952,13 +1009,22 @@ async function fieldColumns(values: unknown[], w: number, f: number, positions: 
  * sort builds keeps the order it sorted (Index.builtOrder), valid while the collection's docWrites is this;
  * `columns`: each key field's columns (sortColumns), made by the first build that holds the field.
  */
-type BuildShared = { idWords?: Float64Array[] | null; idRanks?: IdRanks; keepOrderAt?: number; columns?: Map<string, FieldColumns> };
+type BuildShared = {
+  idWords?: Float64Array[] | null;
+  idRanks?: IdRanks;
+  keepOrderAt?: number;
+  columns?: Map<string, FieldColumns>;
+};
 
 /**
  * The three 32-bit words (unsigned) of the ObjectId at each of `positions`, in columns of `size` by position; undefined
  * when one of them is not an ObjectId.
  */
-function idWordColumns(size: number, positions: Iterable<number>, idAt: (position: number) => unknown): Float64Array[] | undefined {
+function idWordColumns(
+  size: number,
+  positions: Iterable<number>,
+  idAt: (position: number) => unknown,
+): Float64Array[] | undefined {
   const words = [new Float64Array(size), new Float64Array(size), new Float64Array(size)];
   for (const p of positions) {
     const id = idAt(p);
@@ -1230,7 +1296,13 @@ export class Collection {
     // (Index.defer; Collection.materializeAsync builds them after the load).
     const deferred = recorded.filter((index) => usable!.cold && usable!.sorted.has(index.name));
     for (const index of deferred) {
-      index.defer({ docs: usable!.docs, ids: usable!.ids, order: usable!.orders.get(index.name)!, ns: this.ns, docMap: this.docs });
+      index.defer({
+        docs: usable!.docs,
+        ids: usable!.ids,
+        order: usable!.orders.get(index.name)!,
+        ns: this.ns,
+        docMap: this.docs,
+      });
       // Taken in its recorded order, uncompared (takesUncompared: recorded sorted).
       if (this.docs.size > 0) {
         counts.inOrder++;
@@ -1242,11 +1314,18 @@ export class Collection {
     // the order it lies in memory), then each index takes them in its order.
     const n = usable?.docs.length ?? 0;
     // An index that keeps documents needs only what each document gives it (loadInOrder reads the entries from them).
-    const made = ordered.map((index) => ({ values: index.keepsDocuments ? undefined : new Array<unknown>(n * index.width), kinds: new Uint8Array(n) }));
+    const made = ordered.map((index) => ({
+      values: index.keepsDocuments ? undefined : new Array<unknown>(n * index.width),
+      kinds: new Uint8Array(n),
+    }));
     // Cold documents hold only their `_id`: an index that keeps documents takes each as its one entry unread (its
     // order, recorded while it kept documents, says that no document gave it several), and loadInOrder still
     // checks that each comes exactly once.
-    const unread = ordered.map((index, k) => (usable?.cold === true && index.keepsDocuments && index.spec.sparse !== true ? (made[k].kinds.fill(EntryKind.One), true) : false));
+    const unread = ordered.map((index, k) =>
+      usable?.cold === true && index.keepsDocuments && index.spec.sparse !== true
+        ? (made[k].kinds.fill(EntryKind.One), true)
+        : false,
+    );
     if (usable) {
       const { docs, ids } = usable;
       const scratch: unknown[] = [];
@@ -1255,7 +1334,9 @@ export class Collection {
           if (unread[k]) continue;
           const index = ordered[k];
           const values = made[k].values;
-          made[k].kinds[at] = values ? index.entryInto(ids[at], docs[at], values, at * index.width) : index.entryInto(ids[at], docs[at], scratch, 0);
+          made[k].kinds[at] = values
+            ? index.entryInto(ids[at], docs[at], values, at * index.width)
+            : index.entryInto(ids[at], docs[at], scratch, 0);
         }
         if ((at & 8_191) === 8_191) await pause();
       }
@@ -1269,7 +1350,15 @@ export class Collection {
         continue;
       }
       const k = ordered.indexOf(index as Index);
-      const own = k >= 0 ? { ...made[k], order: usable!.orders.get(index.spec.name)!, sorted: usable!.sorted.has(index.spec.name), docs: usable!.docs } : undefined;
+      const own =
+        k >= 0
+          ? {
+              ...made[k],
+              order: usable!.orders.get(index.spec.name)!,
+              sorted: usable!.sorted.has(index.spec.name),
+              docs: usable!.docs,
+            }
+          : undefined;
       try {
         const inOrder = await index.buildAsync(this.docs, this.ns, pause, own);
         // An empty collection's indexes need neither.
@@ -1366,7 +1455,9 @@ export class Catalog {
   waitFor(namespaces: string[] | "all"): Promise<unknown> | undefined {
     if (!this.gates) return undefined;
     if (namespaces === "all") return this.allGate?.promise;
-    const pending = namespaces.map((ns) => this.gates!.get(ns)?.promise).filter((p): p is Promise<void> => p !== undefined);
+    const pending = namespaces
+      .map((ns) => this.gates!.get(ns)?.promise)
+      .filter((p): p is Promise<void> => p !== undefined);
     return pending.length === 0 ? undefined : Promise.all(pending);
   }
 
@@ -1591,7 +1682,8 @@ class InsertBatch {
     if (command && sink.putDocuments && n === command.count) {
       const coll = inserted[0] as Collection;
       sink.putDocuments(coll.ns, command.documents, () => {
-        for (let k = inserted.length - 4; k >= 0; k -= 4) rawRemove(coll, inserted[k + 1] as string, inserted[k + 2] as Doc);
+        for (let k = inserted.length - 4; k >= 0; k -= 4)
+          rawRemove(coll, inserted[k + 1] as string, inserted[k + 2] as Doc);
       });
       return;
     }
@@ -1612,7 +1704,10 @@ function rawInsert(
   coll: Collection,
   idKey: string,
   doc: Doc,
-  keysByIndex: [CatalogIndex, KeyEntry[] | null][] = [...coll.indexes.values()].map((index) => [index, index.keysOf(doc)]),
+  keysByIndex: [CatalogIndex, KeyEntry[] | null][] = [...coll.indexes.values()].map((index) => [
+    index,
+    index.keysOf(doc),
+  ]),
   batch?: InsertBatch,
 ): void {
   coll.docs.set(idKey, doc);
@@ -1622,7 +1717,8 @@ function rawInsert(
   else coll.idIndex.add(idKey, doc, [{ values: [doc._id] }]);
   for (const [index, keys] of keysByIndex) index.add(idKey, doc, keys);
   if (!batch) return;
-  for (const index of coll.indexes.values()) if (index instanceof Index && !index.unique) index.collectOf(idKey, doc, batch.pending(index));
+  for (const index of coll.indexes.values())
+    if (index instanceof Index && !index.unique) index.collectOf(idKey, doc, batch.pending(index));
 }
 
 function rawRemove(coll: Collection, idKey: string, doc: Doc): void {
@@ -1703,7 +1799,9 @@ export function expireDocuments(catalog: Catalog, now = Date.now()): number {
         const expired = new Map<string, Doc>();
         // Dates sort after every other type; seek to the first date and walk while expired (both directions of the index).
         const ascending = index.directions[0] === 1;
-        const { pos } = index.tree.seek((e) => index.compareKeys(e[0], ascending ? new Date(-8.64e15) : new Date(cutoff)));
+        const { pos } = index.tree.seek((e) =>
+          index.compareKeys(e[0], ascending ? new Date(-8.64e15) : new Date(cutoff)),
+        );
         for (;;) {
           const e = BTree.entryAt(pos);
           if (!e) break;

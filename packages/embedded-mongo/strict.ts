@@ -181,12 +181,27 @@ const COMMANDS: Record<string, Spec> = {
     },
   },
   distinct: {
-    fields: { key: "string", query: "object", collation: "object", hint: "hint", sampleId: "any", mirrored: "any", collectionUUID: "any", encryptionInformation: "any" },
+    fields: {
+      key: "string",
+      query: "object",
+      collation: "object",
+      hint: "hint",
+      sampleId: "any",
+      mirrored: "any",
+      collectionUUID: "any",
+      encryptionInformation: "any",
+    },
     required: ["key"],
   },
   insert: { fields: { ...WRITE_BASE, documents: "array" }, required: ["documents"] },
-  update: { fields: { ...WRITE_BASE, updates: { items: UPDATE_STATEMENT }, let: "object", runtimeConstants: "any" }, required: ["updates"] },
-  delete: { fields: { ...WRITE_BASE, deletes: { items: DELETE_STATEMENT }, let: "object", runtimeConstants: "any" }, required: ["deletes"] },
+  update: {
+    fields: { ...WRITE_BASE, updates: { items: UPDATE_STATEMENT }, let: "object", runtimeConstants: "any" },
+    required: ["updates"],
+  },
+  delete: {
+    fields: { ...WRITE_BASE, deletes: { items: DELETE_STATEMENT }, let: "object", runtimeConstants: "any" },
+    required: ["deletes"],
+  },
   findAndModify: {
     fields: {
       query: "object",
@@ -210,14 +225,35 @@ const COMMANDS: Record<string, Spec> = {
     },
   },
   getMore: {
-    fields: { collection: "string", batchSize: "nonNegative", term: "int64", lastKnownCommittedOpTime: "any", includeQueryStatsMetrics: "any" },
+    fields: {
+      collection: "string",
+      batchSize: "nonNegative",
+      term: "int64",
+      lastKnownCommittedOpTime: "any",
+      includeQueryStatsMetrics: "any",
+    },
     required: ["collection"],
   },
   killCursors: { fields: { cursors: "array" }, required: ["cursors"] },
-  listIndexes: { fields: { cursor: "object", includeBuildUUIDs: "safeBool", includeIndexBuildInfo: "safeBool", collectionUUID: "any", isTimeseriesNamespace: "any" } },
+  listIndexes: {
+    fields: {
+      cursor: "object",
+      includeBuildUUIDs: "safeBool",
+      includeIndexBuildInfo: "safeBool",
+      collectionUUID: "any",
+      isTimeseriesNamespace: "any",
+    },
+  },
   dropIndexes: { fields: { index: "any", collectionUUID: "any", isTimeseriesNamespace: "any" }, required: ["index"] },
   createIndexes: {
-    fields: { indexes: "array", commitQuorum: "any", ignoreUnknownIndexOptions: "safeBool", isTimeseriesNamespace: "any", collectionUUID: "any", returnOnStart: "any" },
+    fields: {
+      indexes: "array",
+      commitQuorum: "any",
+      ignoreUnknownIndexOptions: "safeBool",
+      isTimeseriesNamespace: "any",
+      collectionUUID: "any",
+      returnOnStart: "any",
+    },
     required: ["indexes"],
   },
   drop: { fields: { collectionUUID: "any", isTimeseriesNamespace: "any" } },
@@ -308,30 +344,45 @@ function checkField(path: string, name: string, value: unknown, type: FieldType)
       return;
     case "optionalBool":
       if (value !== null && typeof value !== "boolean") {
-        throw new MongoCommandError("TypeMismatch", `Field '${name}' should be a boolean value, but found: ${bsonTypeName(value)}`);
+        throw new MongoCommandError(
+          "TypeMismatch",
+          `Field '${name}' should be a boolean value, but found: ${bsonTypeName(value)}`,
+        );
       }
       return;
     case "safeBool":
-      if (value !== null && typeof value !== "boolean" && !isNumber(value)) throw wrongType(path, value, `[bool, long, int, decimal, double]`, true);
+      if (value !== null && typeof value !== "boolean" && !isNumber(value))
+        throw wrongType(path, value, `[bool, long, int, decimal, double]`, true);
       return;
     case "int64":
     case "nonNegative":
       if (value === null) return;
       if (!isNumber(value)) throw wrongType(path, value, NUMBER_TYPES, true);
       if (type === "nonNegative" && numberValue(value) < 0) {
-        throw new MongoCommandError(51024, `BSON field '${name}' value must be >= 0, actual value '${numberValue(value)}'`);
+        throw new MongoCommandError(
+          51024,
+          `BSON field '${name}' value must be >= 0, actual value '${numberValue(value)}'`,
+        );
       }
       return;
     case "string":
       if (typeof value !== "string") throw wrongType(path, value, "string");
       return;
     case "hint":
-      if (value !== null && typeof value !== "string" && !isPlainObject(value)) throw new MongoCommandError("FailedToParse", "Hint must be a string or an object");
+      if (value !== null && typeof value !== "string" && !isPlainObject(value))
+        throw new MongoCommandError("FailedToParse", "Hint must be a string or an object");
       return;
     case "deleteLimit":
-      if (!isNumber(value)) throw new MongoCommandError("FailedToParse", `The limit field in delete objects must be a number. Got ${JSON.stringify(value)}`);
+      if (!isNumber(value))
+        throw new MongoCommandError(
+          "FailedToParse",
+          `The limit field in delete objects must be a number. Got ${JSON.stringify(value)}`,
+        );
       if (numberValue(value) !== 0 && numberValue(value) !== 1) {
-        throw new MongoCommandError("FailedToParse", `The limit field in delete objects must be 0 or 1. Got ${numberValue(value)}`);
+        throw new MongoCommandError(
+          "FailedToParse",
+          `The limit field in delete objects must be 0 or 1. Got ${numberValue(value)}`,
+        );
       }
       return;
   }
@@ -348,7 +399,8 @@ function checkDoc(path: string, doc: Doc, spec: Spec, generic = false): void {
     checkField(`${path}.${name}`, name, value, type);
   }
   for (const name of spec.required ?? []) {
-    if (doc[name] === undefined) throw new MongoCommandError(40414, `BSON field '${path}.${name}' is missing but a required field`);
+    if (doc[name] === undefined)
+      throw new MongoCommandError(40414, `BSON field '${path}.${name}' is missing but a required field`);
   }
 }
 
@@ -358,7 +410,8 @@ function checkMaxTimeMS(value: unknown): void {
   if (!isNumber(value)) throw new MongoCommandError("BadValue", "maxTimeMS must be a number");
   const n = numberValue(value);
   if (!Number.isInteger(n)) throw new MongoCommandError("BadValue", `maxTimeMS has non-integral value`);
-  if (n < 0 || n > 0x7fffffff) throw new MongoCommandError("BadValue", `${n} value for maxTimeMS is out of range [0, ${0x7fffffff}]`);
+  if (n < 0 || n > 0x7fffffff)
+    throw new MongoCommandError("BadValue", `${n} value for maxTimeMS is out of range [0, ${0x7fffffff}]`);
 }
 
 function notSupported(feature: string): MongoCommandError {
@@ -378,17 +431,24 @@ export function checkCommandFields(cmd: Doc): void {
 
   switch (name) {
     case "find":
-      if (cmd.awaitData === true && cmd.tailable !== true) throw new MongoCommandError("FailedToParse", "Cannot set 'awaitData' without also setting 'tailable'");
+      if (cmd.awaitData === true && cmd.tailable !== true)
+        throw new MongoCommandError("FailedToParse", "Cannot set 'awaitData' without also setting 'tailable'");
       if (cmd.tailable === true) {
-        throw new MongoCommandError("BadValue", "error processing query: tailable cursor requested on non capped collection (tailable cursors are not supported by the embedded server)");
+        throw new MongoCommandError(
+          "BadValue",
+          "error processing query: tailable cursor requested on non capped collection (tailable cursors are not supported by the embedded server)",
+        );
       }
       for (const option of ["min", "max"] as const) {
-        if (isPlainObject(cmd[option]) && Object.keys(cmd[option] as Doc).length > 0) throw notSupported(`the find option '${option}'`);
+        if (isPlainObject(cmd[option]) && Object.keys(cmd[option] as Doc).length > 0)
+          throw notSupported(`the find option '${option}'`);
       }
-      for (const option of ["returnKey", "showRecordId"] as const) if (cmd[option] === true) throw notSupported(`the find option '${option}'`);
+      for (const option of ["returnKey", "showRecordId"] as const)
+        if (cmd[option] === true) throw notSupported(`the find option '${option}'`);
       break;
     case "aggregate":
-      if (cmd.cursor !== undefined && !isPlainObject(cmd.cursor)) throw new MongoCommandError("TypeMismatch", "cursor field must be missing or an object");
+      if (cmd.cursor !== undefined && !isPlainObject(cmd.cursor))
+        throw new MongoCommandError("TypeMismatch", "cursor field must be missing or an object");
       if (isPlainObject(cmd.cursor)) {
         for (const [k, v] of Object.entries(cmd.cursor)) {
           if (k !== "batchSize") throw new MongoCommandError(40415, `BSON field 'cursor.${k}' is an unknown field.`);
@@ -396,7 +456,8 @@ export function checkCommandFields(cmd: Doc): void {
           if (numberValue(v) < 0) throw new MongoCommandError("BadValue", "cursor.batchSize must not be negative");
         }
       }
-      if (cmd.explain !== undefined && typeof cmd.explain !== "boolean") throw wrongType("aggregate.explain", cmd.explain, "bool");
+      if (cmd.explain !== undefined && typeof cmd.explain !== "boolean")
+        throw wrongType("aggregate.explain", cmd.explain, "bool");
       break;
     case "insert":
       for (const [i, doc] of (cmd.documents as unknown[]).entries()) {

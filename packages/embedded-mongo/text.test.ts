@@ -18,7 +18,10 @@ beforeAll(async () => {
     { _id: 4, title: "Férias coletivas", body: "A fábrica entra em férias coletivas em dezembro.", source: "rh" },
     { _id: 5, title: "Vendas online", body: "O canal online vendeu mais do que a loja física.", source: "loja" },
   ]);
-  await docs.createIndex({ title: "text", body: "text" }, { weights: { title: 10, body: 2 }, default_language: "portuguese", name: "texto" });
+  await docs.createIndex(
+    { title: "text", body: "text" },
+    { weights: { title: 10, body: 2 }, default_language: "portuguese", name: "texto" },
+  );
 });
 
 afterAll(() => stopHarness(h));
@@ -40,7 +43,12 @@ describe("text index", () => {
   it("refuses a second text index and $text without one", async () => {
     const second = await docs.createIndex({ source: "text" }).catch((e: unknown) => e);
     expect((second as MongoServerError).code).toBe(85);
-    const none = await h.client.db("text").collection("plain").find({ $text: { $search: "x" } }).toArray().catch((e: unknown) => e);
+    const none = await h.client
+      .db("text")
+      .collection("plain")
+      .find({ $text: { $search: "x" } })
+      .toArray()
+      .catch((e: unknown) => e);
     expect((none as MongoServerError).code).toBe(27);
   });
 });
@@ -51,10 +59,13 @@ describe("$text", () => {
     expect(ids(await docs.find({ $text: { $search: "venda" } }).toArray())).toEqual([1, 5]);
     expect(ids(await docs.find({ $text: { $search: "ferias" } }).toArray())).toEqual([4]);
     // As on a real server: the Snowball stems of "manutenção" and "manutenções" differ (manutenca / manutenco).
-    expect(tokenize("manutenção manutenções", "portuguese", { filterStopWords: true, caseSensitive: false, diacriticSensitive: false })).toEqual([
-      "manutenca",
-      "manutenco",
-    ]);
+    expect(
+      tokenize("manutenção manutenções", "portuguese", {
+        filterStopWords: true,
+        caseSensitive: false,
+        diacriticSensitive: false,
+      }),
+    ).toEqual(["manutenca", "manutenco"]);
     expect(ids(await docs.find({ $text: { $search: "manutenção manutenções" } }).toArray())).toEqual([2, 3]);
   });
 
@@ -69,7 +80,10 @@ describe("$text", () => {
 
   it("scores by field weight and sorts by { $meta: 'textScore' }", async () => {
     const found = await docs
-      .find({ $text: { $search: "manutenções manutenção" } }, { projection: { score: { $meta: "textScore" }, title: 1 } })
+      .find(
+        { $text: { $search: "manutenções manutenção" } },
+        { projection: { score: { $meta: "textScore" }, title: 1 } },
+      )
       .sort({ score: { $meta: "textScore" } })
       .toArray();
     // A title hit (weight 10) ranks above a body-only hit (weight 2).
@@ -102,7 +116,10 @@ describe("$text", () => {
       .toArray();
     expect(out.map((d) => d._id)).toEqual([2]);
     expect(out[0].score).toBeGreaterThan(0);
-    const late = await docs.aggregate([{ $limit: 5 }, { $match: { $text: { $search: "x" } } }]).toArray().catch((e: unknown) => e);
+    const late = await docs
+      .aggregate([{ $limit: 5 }, { $match: { $text: { $search: "x" } } }])
+      .toArray()
+      .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(MongoServerError);
   });
 

@@ -20,7 +20,6 @@ type Stemmer = { stem(word: string): string };
 const requireCjs = createRequire(import.meta.url);
 const snowball = requireCjs("snowball-stemmers") as { newStemmer(language: string): Stemmer; algorithms(): string[] };
 
-
 /** MongoDB's text search languages (names and ISO codes) → Snowball algorithm ("none": no stemming, no stop words). */
 const LANGUAGES: Record<string, string> = {
   none: "none",
@@ -149,7 +148,8 @@ export function parseTextQuery(operand: unknown, index: TextIndex): TextQuery {
       throw new MongoCommandError("FailedToParse", `Unexpected field ${k} in $text subobject`);
     }
   }
-  if (typeof operand.$search !== "string") throw new MongoCommandError("TypeMismatch", "$search requires a string value");
+  if (typeof operand.$search !== "string")
+    throw new MongoCommandError("TypeMismatch", "$search requires a string value");
   const lang = operand.$language === undefined ? index.defaultLanguage : operand.$language;
   if (typeof lang !== "string" || !isTextLanguage(lang)) {
     throw new MongoCommandError("BadValue", `unsupported language: "${String(lang)}" for $language`);
@@ -223,7 +223,17 @@ export function parseTextQuery(operand: unknown, index: TextIndex): TextQuery {
   const matchOptions = { filterStopWords: true, caseSensitive, diacriticSensitive };
   for (const t of tokenize(positive, lang, matchOptions)) positiveTerms.add(t);
   for (const t of tokenize(negative, lang, matchOptions)) negatedTerms.add(t);
-  return { search, language: lang, caseSensitive, diacriticSensitive, termsForBounds, positiveTerms, negatedTerms, positivePhrases, negatedPhrases };
+  return {
+    search,
+    language: lang,
+    caseSensitive,
+    diacriticSensitive,
+    termsForBounds,
+    positiveTerms,
+    negatedTerms,
+    positivePhrases,
+    negatedPhrases,
+  };
 }
 
 /** A text index: term → (document id → score). One per collection, as in MongoDB. */
@@ -283,7 +293,8 @@ export class TextIndex implements CatalogIndex {
     if (typeof override !== "string") {
       throw new MongoCommandError("BadValue", "found language override field in document with non-string type");
     }
-    if (!isTextLanguage(override)) throw new MongoCommandError("BadValue", `language override unsupported: ${override}`);
+    if (!isTextLanguage(override))
+      throw new MongoCommandError("BadValue", `language override unsupported: ${override}`);
     return override;
   }
 
@@ -305,7 +316,11 @@ export class TextIndex implements CatalogIndex {
     for (const [raw, weight] of this.texts(doc)) {
       const terms = new Map<string, { count: number; freq: number; exp: number }>();
       let numTokens = 0;
-      for (const term of tokenize(raw, lang, { filterStopWords: true, caseSensitive: false, diacriticSensitive: false })) {
+      for (const term of tokenize(raw, lang, {
+        filterStopWords: true,
+        caseSensitive: false,
+        diacriticSensitive: false,
+      })) {
         let data = terms.get(term);
         if (!data) terms.set(term, (data = { count: 0, freq: 0, exp: 0 }));
         data.exp = data.exp ? data.exp * 2 : 1;
@@ -384,7 +399,11 @@ export class TextIndex implements CatalogIndex {
   matches(doc: Doc, query: TextQuery): boolean {
     const lang = this.languageOf(doc);
     const sensitive = query.caseSensitive || query.diacriticSensitive;
-    const options = { filterStopWords: false, caseSensitive: query.caseSensitive, diacriticSensitive: query.diacriticSensitive };
+    const options = {
+      filterStopWords: false,
+      caseSensitive: query.caseSensitive,
+      diacriticSensitive: query.diacriticSensitive,
+    };
     const texts = [...this.texts(doc)].map(([raw]) => raw);
     if (sensitive) {
       let found = false;
@@ -459,28 +478,39 @@ export function normaliseTextIndexSpec(raw: Doc): IndexSpec {
       textDone = true;
       key[field] = dir;
     } else {
-      throw new MongoCommandError("CannotCreateIndex", `Index type '${String(dir)}' on '${field}' is not supported by the embedded server`);
+      throw new MongoCommandError(
+        "CannotCreateIndex",
+        `Index type '${String(dir)}' on '${field}' is not supported by the embedded server`,
+      );
     }
   }
   if (raw.weights !== undefined) {
     if (raw.weights === "$**") weights["$**"] = 1;
-    else if (!isPlainObject(raw.weights)) throw new MongoCommandError("CannotCreateIndex", "text index option 'weights' must be an object");
+    else if (!isPlainObject(raw.weights))
+      throw new MongoCommandError("CannotCreateIndex", "text index option 'weights' must be an object");
     else {
       for (const [field, w] of Object.entries(raw.weights)) {
-        if (typeof w !== "number") throw new MongoCommandError("CannotCreateIndex", "weight for text index needs numeric type");
+        if (typeof w !== "number")
+          throw new MongoCommandError("CannotCreateIndex", "weight for text index needs numeric type");
         const weight = Math.trunc(w);
         if (weight <= 0 || weight >= 1_000_000_000) {
-          throw new MongoCommandError("CannotCreateIndex", `text index weight must be in the exclusive interval (0,${1_000_000_000}) but found: ${weight}`);
+          throw new MongoCommandError(
+            "CannotCreateIndex",
+            `text index weight must be in the exclusive interval (0,${1_000_000_000}) but found: ${weight}`,
+          );
         }
         weights[field] = weight;
       }
     }
   }
   const defaultLanguage = raw.default_language === undefined ? "english" : raw.default_language;
-  if (typeof defaultLanguage !== "string") throw new MongoCommandError("CannotCreateIndex", "default_language needs a string type");
-  if (!isTextLanguage(defaultLanguage)) throw new MongoCommandError("CannotCreateIndex", "default_language is not valid");
+  if (typeof defaultLanguage !== "string")
+    throw new MongoCommandError("CannotCreateIndex", "default_language needs a string type");
+  if (!isTextLanguage(defaultLanguage))
+    throw new MongoCommandError("CannotCreateIndex", "default_language is not valid");
   const languageOverride = raw.language_override === undefined ? "language" : raw.language_override;
-  if (typeof languageOverride !== "string") throw new MongoCommandError("CannotCreateIndex", "language_override must be a string");
+  if (typeof languageOverride !== "string")
+    throw new MongoCommandError("CannotCreateIndex", "language_override must be a string");
   const name =
     typeof raw.name === "string" && raw.name ? raw.name : entries.map(([f, d]) => `${f}_${String(d)}`).join("_");
   const sorted: Record<string, number> = {};

@@ -52,7 +52,10 @@ export function keyOf(value: unknown): string {
         return `${out}]`;
       }
       const t = bsonType(value);
-      if (t === "ObjectId") return isPacked(value) ? hexOfWords(value.w0, value.w1, value.w2, 0x6f /* o */) : `o${(value as ObjectId).toHexString()}`;
+      if (t === "ObjectId")
+        return isPacked(value)
+          ? hexOfWords(value.w0, value.w1, value.w2, 0x6f /* o */)
+          : `o${(value as ObjectId).toHexString()}`;
       if (t === "Int32" || t === "Double") return `n${(value as { value: number }).value}`;
       if (t === "Long") return `n${value.toString()}`;
       if (t !== undefined) return `x${t}:${EJSON.stringify(value as never, { relaxed: false })}`;

@@ -111,7 +111,9 @@ describe("OP_MSG kind-1 document sequences", () => {
       { q: { score: { $gte: 2 } }, u: { $set: { top: true } }, multi: true },
       { q: { _id: 9 }, u: { $set: { score: 9 } }, upsert: true },
     ];
-    await conn.send(opMsg(12, { update: "seq", ordered: true, $db: dbName }, { identifier: "updates", documents: updates }));
+    await conn.send(
+      opMsg(12, { update: "seq", ordered: true, $db: dbName }, { identifier: "updates", documents: updates }),
+    );
     const reply = await conn.nextReply();
     expect(reply.responseTo).toBe(12);
     expect(reply.body).toMatchObject({ ok: 1, n: 3, nModified: 2, upserted: [{ index: 1, _id: 9 }] });
@@ -136,7 +138,14 @@ describe("OP_MSG kind-1 document sequences", () => {
 
   it("sends no reply to a moreToCome message and still applies it before the next command", async () => {
     const documents = [{ _id: 21 }, { _id: 22 }];
-    await conn.send(opMsg(31, { insert: "seq", writeConcern: { w: 0 }, $db: dbName }, { identifier: "documents", documents }, MORE_TO_COME));
+    await conn.send(
+      opMsg(
+        31,
+        { insert: "seq", writeConcern: { w: 0 }, $db: dbName },
+        { identifier: "documents", documents },
+        MORE_TO_COME,
+      ),
+    );
     await conn.send(opMsg(32, { count: "seq", $db: dbName }));
     // The first reply on the connection answers the count: the insert got none.
     const reply = await conn.nextReply();
@@ -155,7 +164,10 @@ describe("reply encoding", () => {
 
   it("writes OP_MSG and legacy OP_REPLY answers a driver reads back", async () => {
     const { encodeReply, OP_REPLY } = await import("./wire");
-    const reply = { ok: 1, cursor: { id: 0n, firstBatch: Array.from({ length: 3000 }, (_, i) => ({ i, s: `row ${i} ção` })) } };
+    const reply = {
+      ok: 1,
+      cursor: { id: 0n, firstBatch: Array.from({ length: 3000 }, (_, i) => ({ i, s: `row ${i} ção` })) },
+    };
     const msg = encodeReply(false, 41, reply);
     expect(decode(msg.bytes)).toEqual({ length: msg.bytes.length, responseTo: 41, opCode: OP_MSG });
     expect(msg.bytes.readUInt32LE(16)).toBe(0);

@@ -16,7 +16,6 @@ export const OP_MSG = 2013;
 const FLAG_CHECKSUM = 1 << 0;
 const FLAG_MORE_TO_COME = 1 << 1;
 
-
 const deserialize = (bytes: Buffer): Doc => decodeOfficial(bytes);
 
 export type Request = {
@@ -57,7 +56,9 @@ export function parseMessage(buf: Buffer): Request {
         const fast = identifier === "documents";
         while (p < sectionEnd) {
           const docSize = buf.readInt32LE(p);
-          docs.push((fast ? decodeInsertDocument(buf, p, docSize) : undefined) ?? deserialize(buf.subarray(p, p + docSize)));
+          docs.push(
+            (fast ? decodeInsertDocument(buf, p, docSize) : undefined) ?? deserialize(buf.subarray(p, p + docSize)),
+          );
           p += docSize;
         }
         sequences.push([identifier, docs]);
@@ -68,7 +69,13 @@ export function parseMessage(buf: Buffer): Request {
     }
     if (!body) throw new MongoCommandError("BadValue", "OP_MSG without a body section");
     for (const [identifier, docs] of sequences) body[identifier] = docs;
-    return { requestId, opCode, command: body, db: typeof body.$db === "string" ? body.$db : "admin", moreToCome: (flags & FLAG_MORE_TO_COME) !== 0 };
+    return {
+      requestId,
+      opCode,
+      command: body,
+      db: typeof body.$db === "string" ? body.$db : "admin",
+      moreToCome: (flags & FLAG_MORE_TO_COME) !== 0,
+    };
   }
   if (opCode === OP_QUERY) {
     let pos = 20;

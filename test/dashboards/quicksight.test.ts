@@ -45,7 +45,10 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     server.use(quicksightEmbedSuccess(calls));
     // A monotonic clock that moves 1.5 s while QuickSight answers.
     const ticks = [10_000, 11_500];
-    const address = await generateEmbedAddress("ana@example.com", "dash-123", { config, now: () => ticks.shift() ?? 11_500 });
+    const address = await generateEmbedAddress("ana@example.com", "dash-123", {
+      config,
+      now: () => ticks.shift() ?? 11_500,
+    });
     expect(address.embedUrl).toMatch(/^https:\/\/sa-east-1\.quicksight\.aws\.amazon\.com\/embed\/.+dash-123/);
     expect(address.sessionMinutes).toBe(60);
     // What is left of the hour when the answer leaves: the browser counts it from receipt, with its own clock.
@@ -93,7 +96,10 @@ describe("QuickSight GenerateEmbedUrlForRegisteredUser", () => {
     const counter = { count: 0 };
     const calls: EmbedCall[] = [];
     // The throttled handler comes first and answers once; the retry reaches the success handler.
-    server.use(quicksightEmbedError("ThrottlingException", 429, counter, { once: true }), quicksightEmbedSuccess(calls));
+    server.use(
+      quicksightEmbedError("ThrottlingException", 429, counter, { once: true }),
+      quicksightEmbedSuccess(calls),
+    );
     const address = await generateEmbedAddress("ana@example.com", "dash-123", { config });
     expect(counter.count).toBe(1);
     expect(calls).toHaveLength(1);

@@ -1,7 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
-import { execForm, imageScripts, instruction, packageScripts, readCompose, readDockerfile, serviceEnv, substitute } from "./container-files";
+import {
+  execForm,
+  imageScripts,
+  instruction,
+  packageScripts,
+  readCompose,
+  readDockerfile,
+  serviceEnv,
+  substitute,
+} from "./container-files";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 /**
@@ -42,7 +51,10 @@ describe("Dockerfile", () => {
   });
 
   it("gives the image's npm scripts and `portal` the bundled CLI (no tsx in the image)", () => {
-    expect(imageScripts(runtime)).toEqual({ "db:indexes": "node build/host/cli.js db:indexes", seed: "node build/host/cli.js seed" });
+    expect(imageScripts(runtime)).toEqual({
+      "db:indexes": "node build/host/cli.js db:indexes",
+      seed: "node build/host/cli.js seed",
+    });
     expect(instruction(runtime, "COPY").join("\n")).toContain("deploy/portal /usr/local/bin/portal");
     expect(readFileSync("deploy/portal", "utf8")).toContain('exec node "${PORTAL_HOME:-/app}/build/host/cli.js" "$@"');
   });
@@ -56,7 +68,9 @@ describe("docker-compose.yml", () => {
     expect(services.app.ports).toBeUndefined();
     expect(services.worker.ports).toBeUndefined();
     // Only the balancer and the S3 API (which presigned URLs name) are reachable from outside.
-    const published = Object.entries(services).filter(([, s]) => s.ports).map(([name]) => name);
+    const published = Object.entries(services)
+      .filter(([, s]) => s.ports)
+      .map(([name]) => name);
     expect(published.sort()).toEqual(["balancer", "minio"]);
     const nginx = readFileSync("deploy/nginx.conf", "utf8");
     expect(nginx).toMatch(/server app:3000 resolve/);
@@ -95,7 +109,11 @@ describe("docker-compose.yml", () => {
       const config = parseConfig(env);
       expect(config.trustProxyHops, name).toBe(1);
       expect(config.instances.multi, name).toBe(true);
-      expect(config.storage).toMatchObject({ kind: "s3", bucket: "journey-uploads", s3: { endpoint: "http://minio:9000", forcePathStyle: true, publicEndpoint: "http://localhost:9000" } });
+      expect(config.storage).toMatchObject({
+        kind: "s3",
+        bucket: "journey-uploads",
+        s3: { endpoint: "http://minio:9000", forcePathStyle: true, publicEndpoint: "http://localhost:9000" },
+      });
       expect(config.mongodbUri, name).toBe("mongodb://mongo:27017/?replicaSet=rs0");
     }
     expect(serviceEnv(services.app, vars).WORKER_IN_PROCESS).toBe("0");

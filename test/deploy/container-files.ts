@@ -65,17 +65,22 @@ export function readCompose(file = "docker-compose.yml"): { services: Record<str
  * throws, as compose refuses to start).
  */
 export function substitute(value: string, vars: Record<string, string>): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (_, name: string, op: string | undefined, arg: string | undefined) => {
-    const set = vars[name];
-    if (set !== undefined && set !== "") return set;
-    if (op === ":-") return arg ?? "";
-    if (op === ":?") throw new Error(`${name}: ${arg}`);
-    return "";
-  });
+  return value.replace(
+    /\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g,
+    (_, name: string, op: string | undefined, arg: string | undefined) => {
+      const set = vars[name];
+      if (set !== undefined && set !== "") return set;
+      if (op === ":-") return arg ?? "";
+      if (op === ":?") throw new Error(`${name}: ${arg}`);
+      return "";
+    },
+  );
 }
 
 export function serviceEnv(service: ComposeService, vars: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, substitute(String(v), vars)]));
+  return Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([k, v]) => [k, substitute(String(v), vars)]),
+  );
 }
 
 /** The npm scripts of package.json. */

@@ -18,7 +18,9 @@ describe("which errors mean the database is unavailable", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("x"), { name: "MongoServerSelectionError" }))).toBe(true);
     expect(isDatabaseUnavailable(diskFull())).toBe(true);
     expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 91, errmsg: "shutting down" }))).toBe(true);
-    expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 1, errmsg: "ENOSPC: no space left on device, write" }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 1, errmsg: "ENOSPC: no space left on device, write" })),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error("wrapper", { cause: new MongoNetworkError("down") }))).toBe(true);
     // The driver writing on a connection the database (or a proxy) has just closed: Node's own EPIPE, raised inside
     // the driver's connection code, not wrapped as a MongoNetworkError (seen with driver 6.22 in deploy-faults).
@@ -34,7 +36,9 @@ describe("which errors mean the database is unavailable", () => {
     at SMTPConnection._send (/app/node_modules/nodemailer/lib/smtp-connection/index.js:1:1)`;
     expect(isDatabaseUnavailable(otherPeer)).toBe(false);
     // Errors about the request itself are not availability problems.
-    expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 11000, errmsg: "E11000 duplicate key" }))).toBe(false);
+    expect(isDatabaseUnavailable(new MongoServerError({ ok: 0, code: 11000, errmsg: "E11000 duplicate key" }))).toBe(
+      false,
+    );
     expect(isDatabaseUnavailable(new Error("No space left on device"))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
@@ -67,10 +71,19 @@ describe("the database gate", () => {
     app.use(gate.middleware);
     app.get("/page", async (req, res) => {
       try {
-        res.send(await loader({ request: new Request(`http://x${req.url}`, { headers: { "x-request-id": "req-1" } }), params: {}, context: {} }));
+        res.send(
+          await loader({
+            request: new Request(`http://x${req.url}`, { headers: { "x-request-id": "req-1" } }),
+            params: {},
+            context: {},
+          }),
+        );
       } catch (thrown) {
         const response = thrown as Response;
-        res.status(response.status).set("Retry-After", response.headers.get("Retry-After") ?? "").send(await response.text());
+        res
+          .status(response.status)
+          .set("Retry-After", response.headers.get("Retry-After") ?? "")
+          .send(await response.text());
       }
     });
     const server = app.listen(0);
@@ -81,7 +94,11 @@ describe("the database gate", () => {
       expect(first.headers.get("retry-after")).toBe("5");
       expect(await first.text()).toBe(deployTexts.unavailable);
       expect(gate.down).toBe(true);
-      expect(lines.find((l) => l.msg === "database unavailable")).toMatchObject({ level: "error", requestId: "req-1", errorCode: 14031 });
+      expect(lines.find((l) => l.msg === "database unavailable")).toMatchObject({
+        level: "error",
+        requestId: "req-1",
+        errorCode: 14031,
+      });
 
       // While down, the gate answers without calling the loader (no request waits on the database).
       const second = await fetch(`${base}/page`);
@@ -101,7 +118,10 @@ describe("the database gate", () => {
         throw new Error("never recovered");
       })();
       expect(await back.text()).toBe("page");
-      expect(lines.find((l) => l.msg === "database available again")).toMatchObject({ level: "info", refusedRequests: expect.any(Number) });
+      expect(lines.find((l) => l.msg === "database available again")).toMatchObject({
+        level: "info",
+        refusedRequests: expect.any(Number),
+      });
     } finally {
       gate.stop();
       server.close();

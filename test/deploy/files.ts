@@ -10,9 +10,20 @@ import { swapEnv } from "../env";
  * Stores bytes in a local store under `dataDir` and registers them as a job in `db`, as an upload through a web
  * process would, from the test process (which points its own configuration there for the call).
  */
-export async function storeAndRegisterIn(db: Db, dataDir: string, originalName: string, content: string, user = TEST_UPLOADER): Promise<ObjectId> {
-  const uri = (db as unknown as { client: { options: { hosts: Array<{ host: string; port: number }> } } }).client.options.hosts[0];
-  const restore = swapEnv({ MONGODB_URI: `mongodb://${uri.host}:${uri.port}/`, DATABASE_NAME: db.databaseName, DATA_DIR: dataDir });
+export async function storeAndRegisterIn(
+  db: Db,
+  dataDir: string,
+  originalName: string,
+  content: string,
+  user = TEST_UPLOADER,
+): Promise<ObjectId> {
+  const uri = (db as unknown as { client: { options: { hosts: Array<{ host: string; port: number }> } } }).client
+    .options.hosts[0];
+  const restore = swapEnv({
+    MONGODB_URI: `mongodb://${uri.host}:${uri.port}/`,
+    DATABASE_NAME: db.databaseName,
+    DATA_DIR: dataDir,
+  });
   try {
     const key = generateStorageKey(originalName);
     await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });

@@ -15,7 +15,10 @@ function capture() {
 describe("secrets never reach the log", () => {
   it("redacts download tokens, reset codes, presigned signatures and passwords wherever they appear", () => {
     const { raw, logger } = capture();
-    logger.info("request", { path: "/download/eyJrZXkiOiIyMDI2LzAxL2EuY3N2In0.c2lnbmF0dXJl", referer: "http://x/recovery/482913?email=a@b.c" });
+    logger.info("request", {
+      path: "/download/eyJrZXkiOiIyMDI2LzAxL2EuY3N2In0.c2lnbmF0dXJl",
+      referer: "http://x/recovery/482913?email=a@b.c",
+    });
     logger.error("s3", {
       url: "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA123%2F20260101&X-Amz-Signature=deadbeefcafe&X-Amz-Expires=300",
       body: JSON.stringify({ email: "a@b.c", password: "Portal#2026", confirmPassword: "Portal#2026" }),
@@ -23,7 +26,16 @@ describe("secrets never reach the log", () => {
       text: "Seu código: 123456\n",
     });
     const all = raw.join("\n");
-    for (const secret of ["eyJrZXkiOiIyMDI2LzAxL2EuY3N2In0", "482913", "deadbeefcafe", "AKIA123", "Portal#2026", "S3cret", "abc.def", "123456"]) {
+    for (const secret of [
+      "eyJrZXkiOiIyMDI2LzAxL2EuY3N2In0",
+      "482913",
+      "deadbeefcafe",
+      "AKIA123",
+      "Portal#2026",
+      "S3cret",
+      "abc.def",
+      "123456",
+    ]) {
       expect(all).not.toContain(secret);
     }
     expect(all).toContain("/download/:token");
@@ -45,7 +57,9 @@ describe("secrets never reach the log", () => {
   });
 
   it("leaves ordinary text alone", () => {
-    expect(redact('{"msg":"request","path":"/captura/processando","status":200}')).toBe('{"msg":"request","path":"/captura/processando","status":200}');
+    expect(redact('{"msg":"request","path":"/captura/processando","status":200}')).toBe(
+      '{"msg":"request","path":"/captura/processando","status":200}',
+    );
   });
 });
 
@@ -60,14 +74,27 @@ describe("error reporter", () => {
     for (let i = 2; i <= 50; i++) reporter.report(boom(4700 + i), { requestId: `r${i}`, path: "/a" });
     reporter.report(new TypeError("something else"), { requestId: "x1" });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ level: "error", msg: "unhandled error", requestId: "r1", method: "GET", path: "/a", error: "database said no to order 4711" });
+    expect(lines[0]).toMatchObject({
+      level: "error",
+      msg: "unhandled error",
+      requestId: "r1",
+      method: "GET",
+      path: "/a",
+      error: "database said no to order 4711",
+    });
     expect(String(lines[0].stack)).toContain("Error: database said no");
     expect(lines[1]).toMatchObject({ requestId: "x1", errorName: "TypeError" });
 
     now += 60_000;
     reporter.flush();
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toMatchObject({ level: "error", msg: "error repeated", count: 49, lastRequestId: "r50", lastPath: "/a" });
+    expect(lines[2]).toMatchObject({
+      level: "error",
+      msg: "error repeated",
+      count: 49,
+      lastRequestId: "r50",
+      lastPath: "/a",
+    });
     // A flood that goes on stays one summary line per window…
     reporter.report(boom(1), { requestId: "r51" });
     expect(lines).toHaveLength(3);

@@ -8,8 +8,12 @@ const doc = readFileSync("docs/operations.md", "utf8");
 const rows = new Map(
   [...doc.matchAll(/^\| `([A-Z0-9_]+)`(?:, `[A-Z0-9_]+`)* \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]),
 );
-const schemaVariables = [...readFileSync("app/config.server.ts", "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
-const workerVariables = [...readFileSync("server/worker.ts", "utf8").matchAll(/^ {2}(WORKER_[A-Z_]+):/gm)].map((m) => m[1]);
+const schemaVariables = [...readFileSync("app/config.server.ts", "utf8").matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map(
+  (m) => m[1],
+);
+const workerVariables = [...readFileSync("server/worker.ts", "utf8").matchAll(/^ {2}(WORKER_[A-Z_]+):/gm)].map(
+  (m) => m[1],
+);
 
 describe("docs/operations.md", () => {
   it("documents every environment variable of the schema and of the worker", () => {

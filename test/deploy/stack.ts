@@ -67,7 +67,11 @@ export type Proc = {
 
 /** Spawns a command with exactly `env` (plus PATH), collecting its output. */
 export function run(command: string, args: string[], env: Record<string, string>, cwd = process.cwd()): Proc {
-  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? "", ...env } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...env } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
@@ -91,7 +95,12 @@ export function run(command: string, args: string[], env: Record<string, string>
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false | null>,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -115,7 +124,9 @@ export async function waitReady(baseURL: string, proc: Proc, timeoutMs = 30_000)
 }
 
 /** The embedded database in this process (it outlives the processes under test), seeded once. */
-export async function startDatabase(options: { seed?: boolean } = {}): Promise<{ mongo: EmbeddedMongo; databaseName: string; db: Db; close: () => Promise<void> }> {
+export async function startDatabase(
+  options: { seed?: boolean } = {},
+): Promise<{ mongo: EmbeddedMongo; databaseName: string; db: Db; close: () => Promise<void> }> {
   const mongo = await startEmbeddedMongo();
   const databaseName = `deploy_${crypto.randomBytes(4).toString("hex")}`;
   const client = new MongoClient(mongo.uri);
@@ -140,7 +151,13 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 }
 
 /** The environment every portal process of a test shares. */
-export function portalEnv(options: { mongoUri: string; databaseName: string; dataDir: string; port?: number; extra?: Record<string, string> }): Record<string, string> {
+export function portalEnv(options: {
+  mongoUri: string;
+  databaseName: string;
+  dataDir: string;
+  port?: number;
+  extra?: Record<string, string>;
+}): Record<string, string> {
   const origin = options.port ? `http://127.0.0.1:${options.port}` : "http://127.0.0.1";
   return {
     NODE_ENV: "production",
@@ -164,7 +181,8 @@ export async function signInHttp(baseURL: string, email: string, password = "Por
     body: new URLSearchParams({ intent: "signIn", email, password }),
   });
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
-  if (response.status !== 302 || !cookie) throw new Error(`sign-in of ${email} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 302 || !cookie)
+    throw new Error(`sign-in of ${email} answered ${response.status}: ${await response.text()}`);
   return cookie.split(";")[0];
 }
 

@@ -20,7 +20,10 @@ describe("dialogs keep the keyboard inside", () => {
     for (const key of ["Tab", "Shift+Tab"]) {
       for (let i = 0; i < times; i++) {
         await page.keyboard.press(key);
-        expect(await dialog.evaluate((d) => d.contains(document.activeElement)), `${dialogName}: ${key} ×${i + 1}`).toBe(true);
+        expect(
+          await dialog.evaluate((d) => d.contains(document.activeElement)),
+          `${dialogName}: ${key} ×${i + 1}`,
+        ).toBe(true);
       }
     }
     // And the page behind is inert for assistive technology while it is open.
@@ -28,7 +31,10 @@ describe("dialogs keep the keyboard inside", () => {
     expect(blocking).toEqual([]);
   }
 
-  test("the session-expired notice, the forgot-password dialog, the create-user and tier-confirmation dialogs", async ({ app, page }) => {
+  test("the session-expired notice, the forgot-password dialog, the create-user and tier-confirmation dialogs", async ({
+    app,
+    page,
+  }) => {
     await page.goto("/?expired=1");
     await waitForHydration(page);
     await expectFocusTrapped(page, messages.sessionExpiredTitle);

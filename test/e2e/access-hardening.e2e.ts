@@ -38,7 +38,8 @@ async function contextFor(browser: Browser, baseURL: string, javaScriptEnabled =
 
 function watch(page: Page, problems: string[]) {
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      problems.push(message.text());
   });
   page.on("pageerror", (error) => problems.push(error.message));
 }
@@ -130,7 +131,10 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
     await page.getByRole("table").first().waitFor();
     const protectedPage = await page.request.get("/repo/format");
     expect(protectedPage.headers()["cache-control"]).toBe("private, no-store");
-    await page.getByRole("navigation", { name: messages.userMenu }).getByRole("button", { name: messages.menuLogout }).click();
+    await page
+      .getByRole("navigation", { name: messages.userMenu })
+      .getByRole("button", { name: messages.menuLogout })
+      .click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.goBack();
     await page.waitForLoadState();
@@ -154,13 +158,22 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
     await signIn(admin, app.baseURL, "permiss@demo.local");
     const { db, close } = await database(app);
     try {
-      const rank = (await db.collection("user_permissions").find({}, { projection: { user: 1 } }).sort({ user: 1 }).toArray()).findIndex(
-        (r) => r.user === "explorer@demo.local",
-      );
+      const rank = (
+        await db
+          .collection("user_permissions")
+          .find({}, { projection: { user: 1 } })
+          .sort({ user: 1 })
+          .toArray()
+      ).findIndex((r) => r.user === "explorer@demo.local");
       await admin.goto(`/user/permission?page=${Math.floor(rank / 20) + 1}`);
-      const row = admin.getByRole("row").filter({ has: admin.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
+      const row = admin
+        .getByRole("row")
+        .filter({ has: admin.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
       await row.getByRole("button", { name: "Padrão", exact: true }).click();
-      await admin.getByRole("dialog", { name: messages.permissionConfirmTitle }).getByRole("button", { name: messages.confirm }).click();
+      await admin
+        .getByRole("dialog", { name: messages.permissionConfirmTitle })
+        .getByRole("button", { name: messages.confirm })
+        .click();
       await admin.getByRole("status").filter({ hasText: messages.permissionAssigned }).waitFor();
 
       // The user's next request: the session is gone, the modal asks to sign in again.
@@ -178,7 +191,12 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
       await dialog.getByLabel(messages.registrationEmailLabel).fill("explorer@demo.local");
       await dialog.getByRole("button", { name: messages.send }).click();
       await resetter.getByText(messages.recoveryEmailSent).waitFor();
-      const [mail] = await db.collection("mail_outbox").find({ to: "explorer@demo.local" }).sort({ createdAt: -1 }).limit(1).toArray();
+      const [mail] = await db
+        .collection("mail_outbox")
+        .find({ to: "explorer@demo.local" })
+        .sort({ createdAt: -1 })
+        .limit(1)
+        .toArray();
       const code = /código: ([0-9A-HJKMNP-TV-Z]{26})/.exec(String(mail?.text))?.[1];
       await resetter.goto(`/recovery/${code}`);
       await resetter.getByLabel(messages.emailLabel, { exact: true }).fill("explorer@demo.local");
@@ -206,7 +224,11 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
     const attempt = (forwardedFor: string) =>
       fetch(`${app.baseURL}/?index`, {
         method: "POST",
-        headers: { Origin: app.baseURL, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": forwardedFor },
+        headers: {
+          Origin: app.baseURL,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Forwarded-For": forwardedFor,
+        },
         body: new URLSearchParams({ intent: "signIn", email: "gold@demo.local", password: "errada-1234" }),
         redirect: "manual",
       });
@@ -223,7 +245,11 @@ describe("one portal, default configuration (APP_ORIGIN unset: localhost)", () =
     // Even the right password now waits: the limit is per account as well as per address.
     const blocked = await fetch(`${app.baseURL}/?index`, {
       method: "POST",
-      headers: { Origin: app.baseURL, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "203.0.113.9" },
+      headers: {
+        Origin: app.baseURL,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Forwarded-For": "203.0.113.9",
+      },
       body: new URLSearchParams({ intent: "signIn", email: "gold@demo.local", password: DEMO_PASSWORD }),
       redirect: "manual",
     });
@@ -240,15 +266,21 @@ async function hostRewritingProxy(target: URL, options: { forwardHeaders: boolea
       headers["x-forwarded-proto"] = "http";
       headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
     }
-    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://localhost:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe("behind a proxy that rewrites Host", () => {
@@ -331,7 +363,10 @@ describe("SAML single sign-on against a real IdP on another site", () => {
     // message, never a 500.
     for (const attack of ["/replay", "/tampered", "/unsigned"]) {
       const attacker = await context.newPage();
-      const [answer] = await Promise.all([attacker.waitForResponse((r) => r.url() === `${base}/saml`), attacker.goto(`${idp.origin}${attack}`)]);
+      const [answer] = await Promise.all([
+        attacker.waitForResponse((r) => r.url() === `${base}/saml`),
+        attacker.goto(`${idp.origin}${attack}`),
+      ]);
       expect(answer.status(), attack).toBe(401);
       await attacker.getByText(messages.ssoFailed).waitFor();
       await attacker.close();

@@ -6,7 +6,15 @@ import { createCookie, type ServerBuild } from "@remix-run/node";
 import { matchRoutes } from "@remix-run/router";
 import { MongoClient, type Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { canAccessRoute, DEFAULT_HR_EDITOR_TYPES, isRouteId, routeRule, type Features, type PermissionType, type RouteId } from "~/access";
+import {
+  canAccessRoute,
+  DEFAULT_HR_EDITOR_TYPES,
+  isRouteId,
+  routeRule,
+  type Features,
+  type PermissionType,
+  type RouteId,
+} from "~/access";
 import { parseConfig, type FeatureFlag } from "~/config.server";
 import { routeTree } from "~/features/access/return-to.server";
 import { signDownloadToken } from "~/services/storage/signed-link.server";
@@ -36,7 +44,14 @@ const ALL_ON: Features = parseConfig({}).features;
 
 /** Collections that change on reads or by the test's own sign-ins; everything else must not move. */
 // (The native dashboards' figure cache is written by their reads, by design: engine branch, e7edaca.)
-const VOLATILE_COLLECTIONS = new Set(["sessions", "login_attempts", "mail_outbox", "password_reset_codes", "dashboard_chart_cache", "data_versions"]);
+const VOLATILE_COLLECTIONS = new Set([
+  "sessions",
+  "login_attempts",
+  "mail_outbox",
+  "password_reset_codes",
+  "dashboard_chart_cache",
+  "data_versions",
+]);
 
 // ---------------------------------------------------------------------------------------------
 // The manifest as the router sees it (the same tree the sign-in return matches against)
@@ -47,7 +62,11 @@ type Tree = ReturnType<typeof routeTree>[number];
 /** The full path pattern of a route: its ancestors' paths joined, as segments (static or parameter). */
 function patternOf(routes: ServerBuild["routes"], id: string): string[] {
   const parts: string[] = [];
-  for (let route: ManifestRoute | undefined = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
+  for (
+    let route: ManifestRoute | undefined = routes[id];
+    route;
+    route = route.parentId ? routes[route.parentId] : undefined
+  ) {
     if (route.path) parts.unshift(...route.path.split("/").filter(Boolean));
   }
   return parts;
@@ -59,7 +78,8 @@ type Segment = { text: string; isStatic: boolean };
 // Spellings: each turns the canonical segments into the raw request target
 
 const join = (segments: Segment[]) => `/${segments.map((s) => s.text).join("/")}`;
-const mapStatic = (segments: Segment[], f: (t: string) => string) => segments.map((s) => (s.isStatic ? { ...s, text: f(s.text) } : s));
+const mapStatic = (segments: Segment[], f: (t: string) => string) =>
+  segments.map((s) => (s.isStatic ? { ...s, text: f(s.text) } : s));
 const percentFirstLetter = (segments: Segment[]) => {
   let done = false;
   return mapStatic(segments, (t) => {
@@ -107,7 +127,13 @@ function send(base: URL, target: string, method: "GET" | "POST", cookie: string 
       res.on("data", (c: string) => {
         if (text.length < 4096) text += c;
       });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: (res.headers.location as string | undefined) ?? null, body: text }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          location: (res.headers.location as string | undefined) ?? null,
+          body: text,
+        }),
+      );
     });
     req.on("error", reject);
     req.end(body ?? undefined);
@@ -136,7 +162,11 @@ async function signInCookie(base: URL, email: string): Promise<string> {
         port: base.port,
         method: "POST",
         path: "/?index",
-        headers: { Origin: base.origin, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(Buffer.byteLength(body)) },
+        headers: {
+          Origin: base.origin,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": String(Buffer.byteLength(body)),
+        },
       },
       resolve,
     );
@@ -171,7 +201,10 @@ async function accountsFor(app: RunningApp, db: Db): Promise<Account[]> {
   for (const demo of DEMO_ACCOUNTS) {
     // notype cannot sign in (CONTATE SEU ADMIN) and firstaccess must first set a password: their sessions are
     // written directly, as if they had one when the type was emptied or before the password change was forced.
-    const cookie = demo.type === "" || demo.mustChangePassword ? await forgedSession(db, app.sessionSecret, demo.email) : await signInCookie(base, demo.email);
+    const cookie =
+      demo.type === "" || demo.mustChangePassword
+        ? await forgedSession(db, app.sessionSecret, demo.email)
+        : await signInCookie(base, demo.email);
     accounts.push({ label: demo.email, type: demo.type, cookie });
   }
   return accounts;
@@ -191,7 +224,12 @@ async function sampleParams(db: Db, secret: string): Promise<Record<string, Reco
   const jobsDashboard = await db.collection("dashboards").findOne({ panelType: 2 });
   const file = await db.collection("files").findOne({});
   const token = signDownloadToken(
-    { bucket: String(file?.bucket ?? "local"), key: String(file?.originalFile ?? "x"), filename: "a.csv", expiresAt: Date.now() + 3600_000 },
+    {
+      bucket: String(file?.bucket ?? "local"),
+      key: String(file?.originalFile ?? "x"),
+      filename: "a.csv",
+      expiresAt: Date.now() + 3600_000,
+    },
     secret,
   );
   return {
@@ -231,7 +269,10 @@ function matchedRoutes(tree: Tree[], manifest: ServerBuild, base: URL, target: s
   const ids = matches.map((m) => (m.route as Tree).id);
   const leaf = matches[matches.length - 1];
   const nakedIndex = url.searchParams.getAll("index").some((v) => v === "");
-  const target$ = leaf.route.index && nakedIndex ? leaf : matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0)).pop()!;
+  const target$ =
+    leaf.route.index && nakedIndex
+      ? leaf
+      : matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0)).pop()!;
   const targetId = (target$.route as Tree).id;
   return { ids, actionTarget: targetId, resourceLeaf: !manifest.routes[(leaf.route as Tree).id].module.default };
 }
@@ -265,7 +306,8 @@ function expectedOutcome(
   // A document request for a resource route runs its loader alone (none: Remix answers 400); `.data` and
   // document requests for a page run the loaders of every matched route.
   if (matched.resourceLeaf && !data && !manifest.routes[leaf].module.loader) return "noHandler";
-  const running = matched.resourceLeaf && !data ? [leaf] : matched.ids.filter((id) => manifest.routes[id].module.loader);
+  const running =
+    matched.resourceLeaf && !data ? [leaf] : matched.ids.filter((id) => manifest.routes[id].module.loader);
   const outcomes = running.map((id) => ruleOutcome(id, account, features));
   for (const o of ["login", "expired", "forbidden"] as const) if (outcomes.includes(o)) return o;
   return "pass";
@@ -284,13 +326,19 @@ function judge(expected: Outcome | "noHandler", reply: Reply, legacy: boolean, s
   if (legacy) return reply.status === 400 ? null : `legacy ?_data answered ${reply.status}, expected 400`;
   switch (expected) {
     case "login":
-      return isSignInRedirect(reply, false) || isSignInRedirect(reply, true) ? null : `expected a sign-in redirect, got ${reply.status} ${reply.location ?? ""}`;
+      return isSignInRedirect(reply, false) || isSignInRedirect(reply, true)
+        ? null
+        : `expected a sign-in redirect, got ${reply.status} ${reply.location ?? ""}`;
     case "expired":
-      return isSignInRedirect(reply, true) ? null : `expected the expired-session redirect, got ${reply.status} ${reply.location ?? ""}`;
+      return isSignInRedirect(reply, true)
+        ? null
+        : `expected the expired-session redirect, got ${reply.status} ${reply.location ?? ""}`;
     case "forbidden":
       return reply.status === 403 ? null : `expected 403, got ${reply.status} ${reply.location ?? ""}`;
     case "noHandler":
-      return [400, 403, 404, 405].includes(reply.status) || isSignInRedirect(reply, false) || isSignInRedirect(reply, true)
+      return [400, 403, 404, 405].includes(reply.status) ||
+        isSignInRedirect(reply, false) ||
+        isSignInRedirect(reply, true)
         ? null
         : `a request for a method the route has no handler for answered ${reply.status}`;
     case "pass":
@@ -301,7 +349,9 @@ function judge(expected: Outcome | "noHandler", reply: Reply, legacy: boolean, s
 
 async function snapshot(db: Db): Promise<string> {
   const hash = crypto.createHash("sha256");
-  for (const { name } of (await db.listCollections({}, { nameOnly: true }).toArray()).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const { name } of (await db.listCollections({}, { nameOnly: true }).toArray()).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     if (VOLATILE_COLLECTIONS.has(name)) continue;
     hash.update(name);
     for (const doc of await db.collection(name).find({}).sort({ _id: 1 }).toArray()) hash.update(JSON.stringify(doc));
@@ -316,7 +366,13 @@ const CORE_SPELLINGS = ["canonical", "upper", "data"];
 
 async function runMatrix(
   app: RunningApp,
-  options: { features: Features; routeFilter?: (id: string) => boolean; methods?: Array<"GET" | "POST">; spellings?: string[]; refusalSpellings?: string[] },
+  options: {
+    features: Features;
+    routeFilter?: (id: string) => boolean;
+    methods?: Array<"GET" | "POST">;
+    spellings?: string[];
+    refusalSpellings?: string[];
+  },
 ): Promise<RunResult> {
   const manifest = await loadManifest();
   const tree = routeTree(manifest.routes);
@@ -333,7 +389,8 @@ async function runMatrix(
       const segments = segmentsFor(manifest, id, samples);
       for (const [spelling, spell] of Object.entries(SPELLINGS)) {
         if (options.refusalSpellings && !options.refusalSpellings.includes(spelling)) continue;
-        for (const method of options.methods ?? (["GET", "POST"] as const)) probes.push({ routeId: id, spelling, target: spell(segments, id), method });
+        for (const method of options.methods ?? (["GET", "POST"] as const))
+          probes.push({ routeId: id, spelling, target: spell(segments, id), method });
       }
     }
     const before = await snapshot(db);
@@ -347,21 +404,34 @@ async function runMatrix(
       const legacy = probe.spelling === "legacyData";
       const isData = new URL(`${base.origin}${probe.target}`).pathname.endsWith(".data");
       const expected = expectedOutcome(matched, manifest, probe.method, isData, account, options.features);
-      const publicTarget = matched && probe.method === "POST" && matched.actionTarget && ruleOutcome(matched.actionTarget, { label: "", type: null, cookie: null }, options.features) === "pass";
+      const publicTarget =
+        matched &&
+        probe.method === "POST" &&
+        matched.actionTarget &&
+        ruleOutcome(matched.actionTarget, { label: "", type: null, cookie: null }, options.features) === "pass";
       if (probe.method === "POST" && publicTarget && account.cookie) return;
       const isRefusal = expected === "login" || expected === "expired" || expected === "forbidden";
       // Every spelling is tried where the rule refuses (the attacker's case); where it admits, the core
       // spellings show the page answers, and the others would only repeat them (a 200 or a 404 either way).
       if (!isRefusal && !legacy && !(options.spellings ?? CORE_SPELLINGS).includes(probe.spelling)) return;
-      const body = probe.method === "POST" ? (isRefusal ? (MUTATING_BODIES[matched?.actionTarget ?? ""] ?? "intent=x") : "") : undefined;
+      const body =
+        probe.method === "POST"
+          ? isRefusal
+            ? (MUTATING_BODIES[matched?.actionTarget ?? ""] ?? "intent=x")
+            : ""
+          : undefined;
       const reply = await send(base, probe.target, probe.method, account.cookie, body);
       cases++;
       if (isRefusal) refused++;
       const problem = judge(expected, reply, legacy, !!account.type);
-      if (problem) failures.push(`${account.label} ${probe.method} ${probe.target} (${probe.routeId}, ${probe.spelling}; matched ${matched?.ids.at(-1) ?? "none"}, expected ${legacy ? "400" : expected}): ${problem}`);
+      if (problem)
+        failures.push(
+          `${account.label} ${probe.method} ${probe.target} (${probe.routeId}, ${probe.spelling}; matched ${matched?.ids.at(-1) ?? "none"}, expected ${legacy ? "400" : expected}): ${problem}`,
+        );
     });
     const after = await snapshot(db);
-    if (before !== after) failures.push("the database changed during the probes (a refused or invalid request wrote something)");
+    if (before !== after)
+      failures.push("the database changed during the probes (a refused or invalid request wrote something)");
     return { cases, refused, failures };
   } finally {
     await client.close();
@@ -395,7 +465,9 @@ describe("route × account × spelling × method (all flags on)", () => {
     const manifest = await loadManifest();
     expect(Object.keys(manifest.routes).filter((id) => !isRouteId(id))).toEqual([]);
     const result = await runMatrix(app, { features: ALL_ON });
-    process.stdout.write(`access matrix (all flags on): ${result.cases} probes, ${result.refused} expected refusals, ${result.failures.length} failures\n`);
+    process.stdout.write(
+      `access matrix (all flags on): ${result.cases} probes, ${result.refused} expected refusals, ${result.failures.length} failures\n`,
+    );
     expect(summarise(result.failures)).toEqual([]);
     expect(result.cases).toBeGreaterThan(5000);
     expect(app.output()).not.toMatch(/"level":"error"/);
@@ -421,7 +493,12 @@ describe.each(FLAGS_OFF)("flag $flag off", ({ flag, env }) => {
   test("the routes behind it refuse every type; the others answer as with the flag on", async () => {
     const features = { ...ALL_ON, [flag]: false };
     // The spellings themselves were probed with every flag on; here the question is which routes the flag closes.
-    const result = await runMatrix(app, { features, routeFilter: (id) => id.startsWith("routes/ij"), methods: ["GET"], refusalSpellings: [...CORE_SPELLINGS, "mixed", "percentEncoded"] });
+    const result = await runMatrix(app, {
+      features,
+      routeFilter: (id) => id.startsWith("routes/ij"),
+      methods: ["GET"],
+      refusalSpellings: [...CORE_SPELLINGS, "mixed", "percentEncoded"],
+    });
     process.stdout.write(`access matrix (${flag} off): ${result.cases} probes, ${result.failures.length} failures\n`);
     expect(summarise(result.failures)).toEqual([]);
   }, 300_000);

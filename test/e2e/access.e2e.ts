@@ -39,7 +39,9 @@ const path = (page: Page) => new URL(page.url()).pathname;
 const TIERS = ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"];
 /** The page (of 20, sorted by user) a user is listed on: both lists hold the four tiers only (spec 000 §6). */
 async function listPageOf(app: RunningApp, email: string): Promise<number> {
-  const before = await (await database(app)).collection("user_permissions").countDocuments({ type: { $in: TIERS }, user: { $lt: email } });
+  const before = await (await database(app))
+    .collection("user_permissions")
+    .countDocuments({ type: { $in: TIERS }, user: { $lt: email } });
   return Math.floor(before / 20) + 1;
 }
 /** Fills the login form on the current page and submits it (the page's own `redirectTo`, if any, goes along). */
@@ -96,10 +98,25 @@ const ACCOUNTS: Expectation[] = [
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],
   },
-  { email: "useradmin@demo.local", landing: "/user/config/", menu: [messages.menuUserManagement, messages.menuLogout], sideNav: null },
+  {
+    email: "useradmin@demo.local",
+    landing: "/user/config/",
+    menu: [messages.menuUserManagement, messages.menuLogout],
+    sideNav: null,
+  },
   // USER PERMISS sees no side-menu entry, so there is no side navigation.
-  { email: "permiss@demo.local", landing: "/user/permission", menu: [messages.menuUserSettings, messages.menuLogout], sideNav: null },
-  { email: "explorer@demo.local", landing: "/ij/explorer", menu: [messages.menuLogout], sideNav: () => [{ label: IJ, items: [EXPLORER] }] },
+  {
+    email: "permiss@demo.local",
+    landing: "/user/permission",
+    menu: [messages.menuUserSettings, messages.menuLogout],
+    sideNav: null,
+  },
+  {
+    email: "explorer@demo.local",
+    landing: "/ij/explorer",
+    menu: [messages.menuLogout],
+    sideNav: () => [{ label: IJ, items: [EXPLORER] }],
+  },
   { email: "bronze@demo.local", landing: "/captura/manual", menu: [messages.menuLogout], sideNav: () => uploaderOnly },
   {
     email: "silver@demo.local",
@@ -144,7 +161,10 @@ async function renderedSideNav(page: Page): Promise<SideNavGroup[]> {
     const links = group.getByRole("link");
     const items: SideNavGroup["items"] = [];
     for (let j = 0; j < (await links.count()); j++) {
-      items.push({ label: ((await links.nth(j).textContent()) ?? "").trim(), href: (await links.nth(j).getAttribute("href")) ?? "" });
+      items.push({
+        label: ((await links.nth(j).textContent()) ?? "").trim(),
+        href: (await links.nth(j).getAttribute("href")) ?? "",
+      });
     }
     out.push({ label, items });
   }
@@ -199,7 +219,10 @@ describe("the nine demo accounts", () => {
     expect((await page.context().cookies(app.baseURL)).some((c) => c.name === "__session")).toBe(false);
   });
 
-  test("firstaccess@demo.local sets a new password, sees Senha configurada! and signs in again", async ({ app, page }) => {
+  test("firstaccess@demo.local sets a new password, sees Senha configurada! and signs in again", async ({
+    app,
+    page,
+  }) => {
     await page.goto("/");
     await page.getByLabel(messages.emailLabel, { exact: true }).fill("firstaccess@demo.local");
     await page.getByLabel(messages.passwordLabel, { exact: true }).fill(DEMO_PASSWORD);
@@ -245,12 +268,21 @@ describe("the nine demo accounts", () => {
 
     await signIn(page, app.baseURL, "firstaccess@demo.local", "Primeiro#2026");
     // firstaccess@demo.local is a USER BRONZE.
-    await expectSignedInScreens(page, app, { email: "firstaccess@demo.local", landing: "/captura/manual", menu: [messages.menuLogout], sideNav: () => uploaderOnly });
+    await expectSignedInScreens(page, app, {
+      email: "firstaccess@demo.local",
+      landing: "/captura/manual",
+      menu: [messages.menuLogout],
+      sideNav: () => uploaderOnly,
+    });
   });
 });
 
 describe("the login screen", () => {
-  test("with JavaScript the browser answers an incomplete form before posting; without it the server answers the same", async ({ app, browser, page }) => {
+  test("with JavaScript the browser answers an incomplete form before posting; without it the server answers the same", async ({
+    app,
+    browser,
+    page,
+  }) => {
     const posts: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST") posts.push(request.url());
@@ -328,7 +360,9 @@ describe("the login screen", () => {
     expect(await page.getByLabel(messages.emailLabel, { exact: true }).inputValue()).toBe("ninguem@demo.local");
   });
 
-  test("a protected page without a session shows Aviso; after sign-in the user is back on the page asked for", async ({ page }) => {
+  test("a protected page without a session shows Aviso; after sign-in the user is back on the page asked for", async ({
+    page,
+  }) => {
     await page.goto("/repo/format?page=2&pageSize=40");
     expect(path(page)).toBe("/");
     expect(new URL(page.url()).searchParams.get("expired")).toBe("1");
@@ -347,7 +381,10 @@ describe("the login screen", () => {
     await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
   });
 
-  test("an expired session shows Aviso, also on a client-side navigation, and the sign-in returns to the page", async ({ app, page }) => {
+  test("an expired session shows Aviso, also on a client-side navigation, and the sign-in returns to the page", async ({
+    app,
+    page,
+  }) => {
     await signIn(page, app.baseURL, "gold@demo.local");
     await page.goto("/repo/format");
     const db = await database(app);
@@ -397,7 +434,10 @@ describe("the login screen", () => {
     expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/user/config?page=1");
   });
 
-  test("without JavaScript the modal, its Login button and the return work as plain pages", async ({ app, browser }) => {
+  test("without JavaScript the modal, its Login button and the return work as plain pages", async ({
+    app,
+    browser,
+  }) => {
     await withoutJavaScript(browser, app, async (noScript) => {
       await noScript.goto("/jobs/executados?pageSize=40");
       const dialog = noScript.getByRole("dialog", { name: messages.sessionExpiredTitle });
@@ -410,7 +450,10 @@ describe("the login screen", () => {
     });
   });
 
-  test("logout ends the session: the header menu's Logout, and the POST button of GET /logout", async ({ app, page }) => {
+  test("logout ends the session: the header menu's Logout, and the POST button of GET /logout", async ({
+    app,
+    page,
+  }) => {
     await signIn(page, app.baseURL, "silver@demo.local");
     await headerMenu(page).getByRole("button", { name: messages.menuLogout }).click();
     await page.waitForURL((url) => url.pathname === "/");
@@ -588,17 +631,21 @@ describe("user administration", () => {
       listed.push(...(await page.locator("main tbody tr td:first-child").allInnerTexts()).map((t) => t.trim()));
     }
     expect(listed).toHaveLength(tiers);
-    for (const email of ["notype@demo.local", "sysadmin@demo.local", "useradmin@demo.local", "permiss@demo.local"]) expect(listed).not.toContain(email);
+    for (const email of ["notype@demo.local", "sysadmin@demo.local", "useradmin@demo.local", "permiss@demo.local"])
+      expect(listed).not.toContain(email);
   });
 
   test("USER PERMISS changes a tier after confirming; Cancelar changes nothing", async ({ app, page }) => {
     await signIn(page, app.baseURL, "permiss@demo.local");
     await page.getByRole("heading", { name: messages.userPermissionHeader }).waitFor();
     await page.goto(`/user/permission?page=${await listPageOf(app, "explorer@demo.local")}`);
-    const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
+    const row = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "explorer@demo.local", exact: true }) });
     const choice = (label: string) => row.getByRole("button", { name: label, exact: true });
     expect(await choice("Explorer").getAttribute("aria-pressed")).toBe("true");
-    for (const label of ["Básico", "Padrão", "Avançado"]) expect(await choice(label).getAttribute("aria-pressed")).toBe("false");
+    for (const label of ["Básico", "Padrão", "Avançado"])
+      expect(await choice(label).getAttribute("aria-pressed")).toBe("false");
 
     await choice("Avançado").click();
     const dialog = page.getByRole("dialog", { name: messages.permissionConfirmTitle });
@@ -616,7 +663,10 @@ describe("user administration", () => {
     const db = await database(app);
     expect((await db.collection("user_permissions").findOne({ user: "explorer@demo.local" }))?.type).toBe("USER GOLD");
   });
-  test("the user lists search by e-mail with JavaScript, and back and forward restore each search", async ({ app, page }) => {
+  test("the user lists search by e-mail with JavaScript, and back and forward restore each search", async ({
+    app,
+    page,
+  }) => {
     await signIn(page, app.baseURL, "permiss@demo.local");
     await page.goto("/user/permission");
     await page.getByLabel(messages.userSearchLabel).fill("Gold");
@@ -638,7 +688,9 @@ describe("user administration", () => {
   test("the user lists page on the server; dialogs and changes keep the page", async ({ app, page }) => {
     const db = await database(app);
     const extra = Array.from({ length: 25 }, (_, i) => `zzz.pagina${String(i).padStart(2, "0")}@demo.local`);
-    await db.collection("user_permissions").insertMany(extra.map((user) => ({ user, name: user, type: "USER BRONZE", stores: [], createdAt: new Date() })));
+    await db
+      .collection("user_permissions")
+      .insertMany(extra.map((user) => ({ user, name: user, type: "USER BRONZE", stores: [], createdAt: new Date() })));
     try {
       const total = await db.collection("user_permissions").countDocuments({ type: { $in: TIERS } });
       const lastPage = Math.ceil(total / 20);
@@ -704,7 +756,6 @@ describe("user administration", () => {
   });
 });
 
-
 describe("without JavaScript", () => {
   test("forgot password and reset by the code from the outbox, as plain forms", async ({ app, browser }) => {
     const email = "silver@demo.local";
@@ -724,7 +775,9 @@ describe("without JavaScript", () => {
       });
       // allHeaders(): headers() leaves out security-related ones such as Origin.
       const posts = async () =>
-        Promise.all(answers.map(async (r) => ({ origin: (await r.request().allHeaders()).origin, status: r.status() })));
+        Promise.all(
+          answers.map(async (r) => ({ origin: (await r.request().allHeaders()).origin, status: r.status() })),
+        );
       await page.goto(`/recovery/${code}`);
       expect(await page.getByLabel(messages.codeLabel).inputValue()).toBe(code);
       await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
@@ -748,7 +801,10 @@ describe("without JavaScript", () => {
     });
   });
 
-  test("a user created by USER ADMIN completes first access with the e-mailed temporary password", async ({ app, browser }) => {
+  test("a user created by USER ADMIN completes first access with the e-mailed temporary password", async ({
+    app,
+    browser,
+  }) => {
     const email = "primeiro.acesso.nojs@demo.local";
     await withoutJavaScript(browser, app, async (page) => {
       await signIn(page, app.baseURL, "useradmin@demo.local", DEMO_PASSWORD);
@@ -787,8 +843,10 @@ describe("without JavaScript", () => {
     });
   });
 
-
-  test("sign-in errors, the forgot form at /?forgot=1 and the create dialog at ?create=1 work as plain forms", async ({ app, browser }) => {
+  test("sign-in errors, the forgot form at /?forgot=1 and the create dialog at ?create=1 work as plain forms", async ({
+    app,
+    browser,
+  }) => {
     await withoutJavaScript(browser, app, async (noScript) => {
       await noScript.goto("/");
       await noScript.getByRole("button", { name: messages.loginButton, exact: true }).click();
@@ -801,7 +859,10 @@ describe("without JavaScript", () => {
       await noScript.getByText(messages.recoveryEmailSent).waitFor();
 
       await noScript.goto("/?expired=1");
-      await noScript.getByRole("dialog", { name: messages.sessionExpiredTitle }).getByText(messages.sessionExpired).waitFor();
+      await noScript
+        .getByRole("dialog", { name: messages.sessionExpiredTitle })
+        .getByText(messages.sessionExpired)
+        .waitFor();
 
       await noScript.goto("/");
       await noScript.getByLabel(messages.emailLabel, { exact: true }).fill("useradmin@demo.local");
@@ -814,7 +875,9 @@ describe("without JavaScript", () => {
       await dialog.getByRole("button", { name: messages.confirm }).click();
       // The list opens on the page where the new user stands, the row set apart with "Novo".
       const listPage = await listPageOf(app, "sem.script@demo.local");
-      await noScript.waitForURL((url) => url.pathname === "/user/config" && url.searchParams.get("novo") === "sem.script@demo.local");
+      await noScript.waitForURL(
+        (url) => url.pathname === "/user/config" && url.searchParams.get("novo") === "sem.script@demo.local",
+      );
       expect(new URL(noScript.url()).searchParams.get("page") ?? "1").toBe(String(listPage));
       const created = noScript.getByRole("row").filter({ hasText: "sem.script@demo.local" });
       expect(await created.count()).toBe(1);
@@ -831,11 +894,12 @@ describe("without JavaScript", () => {
       await noScript.waitForURL((url) => url.pathname === "/user/config" && url.search === "");
     });
   });
-
 });
 
 describe("single sign-on through the Cognito hosted UI (SSO_MODE=cognito-federated)", () => {
-  test("/saml posts the fragment's token with the portal's Origin, and the route (not the host's CSRF check) answers", async ({ browser }) => {
+  test("/saml posts the fragment's token with the portal's Origin, and the route (not the host's CSRF check) answers", async ({
+    browser,
+  }) => {
     const federated = await startApp({
       seed: false,
       env: {
@@ -846,7 +910,9 @@ describe("single sign-on through the Cognito hosted UI (SSO_MODE=cognito-federat
       },
     });
     // The /saml POST is refused on purpose (401): its "Failed to load resource" is expected.
-    const checked = await openCheckedPage(browser, federated, { onPurpose: (url, status) => url.pathname === "/saml" && status === 401 });
+    const checked = await openCheckedPage(browser, federated, {
+      onPurpose: (url, status) => url.pathname === "/saml" && status === 401,
+    });
     try {
       const { page } = checked;
       const posts: Response[] = [];

@@ -20,9 +20,20 @@ export async function scan(page: Page, label: string, all: Finding[]): Promise<F
   const violations = await page.evaluate(async (tags) => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const results = await run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return results.violations.map((v): Violation => ({ id: v.id, impact: v.impact ?? null, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+    return results.violations.map(
+      (v): Violation => ({
+        id: v.id,
+        impact: v.impact ?? null,
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+      }),
+    );
   }, WCAG);
-  const findings = violations.map((v) => ({ page: label, rule: v.id, impact: v.impact ?? "unknown", targets: v.targets }));
+  const findings = violations.map((v) => ({
+    page: label,
+    rule: v.id,
+    impact: v.impact ?? "unknown",
+    targets: v.targets,
+  }));
   all.push(...findings);
   return findings.filter((f) => BLOCKING.has(f.impact));
 }
@@ -34,7 +45,12 @@ export async function unlabelledControls(page: Page, label: string): Promise<str
       .filter((c) => (c as HTMLElement).offsetParent !== null || (c as HTMLElement).getClientRects().length > 0)
       .filter((c) => {
         const el = c as HTMLInputElement;
-        return !(el.labels?.length || el.getAttribute("aria-label")?.trim() || el.getAttribute("aria-labelledby") || el.getAttribute("title")?.trim());
+        return !(
+          el.labels?.length ||
+          el.getAttribute("aria-label")?.trim() ||
+          el.getAttribute("aria-labelledby") ||
+          el.getAttribute("title")?.trim()
+        );
       })
       .map((c) => `${c.tagName.toLowerCase()}[name=${c.getAttribute("name") ?? ""}]`),
   );

@@ -31,7 +31,8 @@ async function seededDashboards(mongoUri: string, databaseName: string): Promise
   }
 }
 
-const pathFor = (d: SeededDashboard) => (d.panelType === 1 ? `/ij/painel/${d.painelId}` : `/jobs/dashboard/${d.painelId}`);
+const pathFor = (d: SeededDashboard) =>
+  d.panelType === 1 ? `/ij/painel/${d.painelId}` : `/jobs/dashboard/${d.painelId}`;
 
 test("every seeded dashboard draws its charts, of every kind, with screen-reader tables", async ({ page, app }) => {
   const dashboards = await seededDashboards(app.mongoUri, app.databaseName);
@@ -46,7 +47,9 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
     expect(await page.locator("section.dashboard--full").count()).toBe(dashboard.panelType === 2 ? 1 : 0);
     expect(await page.locator(".loading-overlay").count()).toBe(0);
     for (const chart of dashboard.charts ?? []) {
-      const card = page.locator("figure.chart-card", { has: page.getByRole("heading", { name: chart.title, exact: true }) });
+      const card = page.locator("figure.chart-card", {
+        has: page.getByRole("heading", { name: chart.title, exact: true }),
+      });
       await card.waitFor();
       expect(await card.getAttribute("data-chart-kind")).toBe(chart.kind);
       expect(await card.getByRole("alert").count(), `${chart.title} failed`).toBe(0);
@@ -61,7 +64,11 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
         // Headers come from the chart's labels, accents included ("Coleção", "Usuário").
         const headers = (await card.locator("th").allInnerTexts()).map((t) => t.trim());
         const named = Object.values(chart.labels ?? {});
-        if (named.length > 0) expect(headers.every((h) => named.includes(h)), `${chart.title}: ${headers.join(", ")}`).toBe(true);
+        if (named.length > 0)
+          expect(
+            headers.every((h) => named.includes(h)),
+            `${chart.title}: ${headers.join(", ")}`,
+          ).toBe(true);
       }
       kindsSeen.add(chart.kind);
     }
@@ -69,11 +76,15 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
   expect([...kindsSeen].sort()).toEqual(["bar", "kpi", "line", "pie", "table"]);
 });
 
-test("an executed-jobs dashboard shows the loading overlay while its loader runs, also coming from another section", async ({ page, app }) => {
+test("an executed-jobs dashboard shows the loading overlay while its loader runs, also coming from another section", async ({
+  page,
+  app,
+}) => {
   const dashboards = await seededDashboards(app.mongoUri, app.databaseName);
   const intelligent = dashboards.find((d) => d.panelType === 1);
   const jobs = dashboards.filter((d) => d.panelType === 2);
-  if (!intelligent || jobs.length < 2) throw new Error("the seed has an Intelligent Journey dashboard and two executed-jobs dashboards");
+  if (!intelligent || jobs.length < 2)
+    throw new Error("the seed has an Intelligent Journey dashboard and two executed-jobs dashboards");
   await signIn(page, app);
   await page.goto(pathFor(intelligent));
   await page.getByRole("heading", { level: 1, name: intelligent.panelLabel }).waitFor();
@@ -81,7 +92,10 @@ test("an executed-jobs dashboard shows the loading overlay while its loader runs
   expect(await overlay.count()).toBe(0);
 
   // From an /ij dashboard (no /jobs layout on screen yet), then from one executed-jobs dashboard to the next.
-  for (const [from, target] of [[intelligent, jobs[0]], [jobs[0], jobs[1]]] as const) {
+  for (const [from, target] of [
+    [intelligent, jobs[0]],
+    [jobs[0], jobs[1]],
+  ] as const) {
     // The loader's data request (prefetch or navigation) waits until the test has seen the overlay.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -93,7 +107,10 @@ test("an executed-jobs dashboard shows the loading overlay while its loader runs
       await gate;
       await route.continue();
     });
-    await page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link", { name: target.panelLabel, exact: true }).click();
+    await page
+      .getByRole("navigation", { name: messages.mainNavigation })
+      .getByRole("link", { name: target.panelLabel, exact: true })
+      .click();
     await seen;
     await overlay.waitFor({ state: "visible" });
     // Still the previous page underneath, announced as busy loading the next.
@@ -117,7 +134,13 @@ test("the dashboard reloads when the id changes, also with back and forward", as
   if ((await menuLink.count()) > 0) await menuLink.first().click();
   else {
     await page.waitForFunction(() => !!(window as unknown as { __remixRouter?: unknown }).__remixRouter);
-    await page.evaluate((to) => (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate(to), pathFor(second));
+    await page.evaluate(
+      (to) =>
+        (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate(
+          to,
+        ),
+      pathFor(second),
+    );
   }
   await page.waitForURL(`**${pathFor(second)}`);
   await page.getByRole("heading", { level: 1, name: second.panelLabel }).waitFor();
@@ -173,7 +196,10 @@ async function holdData(page: Page, path: string) {
   };
 }
 
-test("switching Intelligent Journey dashboards, or going back, shows the loading state at once and never the previous figures under the new name", async ({ page, app }) => {
+test("switching Intelligent Journey dashboards, or going back, shows the loading state at once and never the previous figures under the new name", async ({
+  page,
+  app,
+}) => {
   const [first, second] = (await seededDashboards(app.mongoUri, app.databaseName)).filter((d) => d.panelType === 1);
   await signIn(page, app);
   await page.goto(pathFor(first));
@@ -184,14 +210,28 @@ test("switching Intelligent Journey dashboards, or going back, shows the loading
   /** What a person sees at the middle of the first dashboard's first card: the overlay covers it completely. */
   const seenAtFirstCard = async () => {
     const box = await firstCard.boundingBox();
-    return page.evaluate(({ x, y }) => {
-      const element = document.elementFromPoint(x, y);
-      return element?.closest(".route-loading-overlay") ? "overlay" : element?.closest("figure.chart-card") ? "previous figures" : "other";
-    }, { x: (box?.x ?? 0) + (box?.width ?? 0) / 2, y: (box?.y ?? 0) + (box?.height ?? 0) / 2 });
+    return page.evaluate(
+      ({ x, y }) => {
+        const element = document.elementFromPoint(x, y);
+        return element?.closest(".route-loading-overlay")
+          ? "overlay"
+          : element?.closest("figure.chart-card")
+            ? "previous figures"
+            : "other";
+      },
+      { x: (box?.x ?? 0) + (box?.width ?? 0) / 2, y: (box?.y ?? 0) + (box?.height ?? 0) / 2 },
+    );
   };
 
   for (const [target, go] of [
-    [second, () => page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link", { name: second.panelLabel, exact: true }).click()],
+    [
+      second,
+      () =>
+        page
+          .getByRole("navigation", { name: messages.mainNavigation })
+          .getByRole("link", { name: second.panelLabel, exact: true })
+          .click(),
+    ],
     [first, () => page.goBack()],
     [second, () => page.goForward()],
   ] as const) {

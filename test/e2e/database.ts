@@ -2,7 +2,10 @@ import { MongoClient, type Db } from "mongodb";
 import type { RunningApp } from "./harness";
 
 /** Runs `work` against the app's database with a client of its own, closed afterwards. */
-export async function withDb<T>(app: Pick<RunningApp, "mongoUri" | "databaseName">, work: (db: Db) => Promise<T>): Promise<T> {
+export async function withDb<T>(
+  app: Pick<RunningApp, "mongoUri" | "databaseName">,
+  work: (db: Db) => Promise<T>,
+): Promise<T> {
   const client = new MongoClient(app.mongoUri);
   try {
     await client.connect();

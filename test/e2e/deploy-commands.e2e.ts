@@ -2,7 +2,14 @@ import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "n
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execForm, imageScripts, instruction, readCompose, readDockerfile, serviceEnv } from "../deploy/container-files";
+import {
+  execForm,
+  imageScripts,
+  instruction,
+  readCompose,
+  readDockerfile,
+  serviceEnv,
+} from "../deploy/container-files";
 import { storeAndRegisterIn } from "../deploy/files";
 import { freePort, portalEnv, run, startDatabase, tempDir, waitFor, waitReady } from "../deploy/stack";
 
@@ -40,15 +47,27 @@ afterAll(async () => {
 
 /** The environment a container of the image gets: its ENV lines plus what the deployment sets. */
 function containerEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { ...portalEnv({ mongoUri: database.mongo.uri, databaseName: database.databaseName, dataDir: data.dir }), PORTAL_HOME: image.dir, LOG_LEVEL: "warn", ...extra };
+  return {
+    ...portalEnv({ mongoUri: database.mongo.uri, databaseName: database.databaseName, dataDir: data.dir }),
+    PORTAL_HOME: image.dir,
+    LOG_LEVEL: "warn",
+    ...extra,
+  };
 }
 
 describe("the image's commands, from the production build", () => {
   it("every package the bundles import is a production dependency (the image has no dev dependencies)", () => {
-    const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as { packages: Record<string, { dev?: boolean }> };
+    const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
     const files = [
-      ...readdirSync("build/host").filter((f) => f.endsWith(".js")).map((f) => path.join("build/host", f)),
-      ...readdirSync("build/server", { recursive: true }).map(String).filter((f) => f.endsWith(".js")).map((f) => path.join("build/server", f)),
+      ...readdirSync("build/host")
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => path.join("build/host", f)),
+      ...readdirSync("build/server", { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => path.join("build/server", f)),
     ];
     const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
     const imported = new Set<string>();
@@ -78,7 +97,12 @@ describe("the image's commands, from the production build", () => {
   it("CMD starts the host, HEALTHCHECK passes against it, and SIGTERM ends it with 0", async () => {
     const cmd = execForm(instruction(runtime, "CMD")[0]);
     const port = await freePort();
-    const host = run(cmd[0], cmd.slice(1), containerEnv({ PORT: String(port), APP_ORIGIN: `http://127.0.0.1:${port}` }), image.dir);
+    const host = run(
+      cmd[0],
+      cmd.slice(1),
+      containerEnv({ PORT: String(port), APP_ORIGIN: `http://127.0.0.1:${port}` }),
+      image.dir,
+    );
     try {
       await waitReady(`http://127.0.0.1:${port}`, host);
       const health = execForm(instruction(runtime, "HEALTHCHECK")[0].replace(/^HEALTHCHECK.*?CMD\s+/, "CMD "));
@@ -100,12 +124,17 @@ describe("the image's commands, from the production build", () => {
     expect(indexes.output()).toMatch(/Applied \d+ indexes on \d+ collections/);
     expect((await database.db.collection("files").indexes()).length).toBeGreaterThan(1);
 
-    const portal = (...args: string[]) => run("sh", [path.join(image.dir, "portal"), ...args], containerEnv(), image.dir);
+    const portal = (...args: string[]) =>
+      run("sh", [path.join(image.dir, "portal"), ...args], containerEnv(), image.dir);
     const admin = portal("create-admin", "--email", "Primeira.Admin@Example.com");
     expect(await admin.exited, admin.output()).toBe(0);
     expect(admin.output()).toMatch(/Created SYSTEM ADMIN primeira\.admin@example\.com\.\nTemporary password: \S{12,}/);
-    expect(await database.db.collection("user_permissions").findOne({ user: "primeira.admin@example.com" })).toMatchObject({ type: "SYSTEM ADMIN" });
-    expect(await database.db.collection("local_users").findOne({ email: "primeira.admin@example.com" })).toMatchObject({ mustChangePassword: true });
+    expect(
+      await database.db.collection("user_permissions").findOne({ user: "primeira.admin@example.com" }),
+    ).toMatchObject({ type: "SYSTEM ADMIN" });
+    expect(await database.db.collection("local_users").findOne({ email: "primeira.admin@example.com" })).toMatchObject({
+      mustChangePassword: true,
+    });
     const again = portal("create-admin", "--email", "primeira.admin@example.com");
     expect(await again.exited).toBe(1);
     expect(again.output()).toContain("already exists");

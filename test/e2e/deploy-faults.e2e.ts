@@ -3,7 +3,21 @@ import { deployTexts } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
-import { freePort, HOST_ENTRY, portalEnv, rawStatus, run, signInHttp, startCuttableProxy, startDatabase, tempDir, waitFor, waitReady, WORKER_ENTRY, type Proc } from "../deploy/stack";
+import {
+  freePort,
+  HOST_ENTRY,
+  portalEnv,
+  rawStatus,
+  run,
+  signInHttp,
+  startCuttableProxy,
+  startDatabase,
+  tempDir,
+  waitFor,
+  waitReady,
+  WORKER_ENTRY,
+  type Proc,
+} from "../deploy/stack";
 
 /**
  * Faults, through processes started from the production build: the database going away under the web side, requests
@@ -38,7 +52,12 @@ function startHost(): Proc {
 }
 
 function startWorker(name: string, dataDir = shared.dir): Proc {
-  const env = portalEnv({ mongoUri: database.mongo.uri, databaseName: database.databaseName, dataDir, extra: { ...MULTI, ...WORKER_TUNING, WORKER_NAME: name } });
+  const env = portalEnv({
+    mongoUri: database.mongo.uri,
+    databaseName: database.databaseName,
+    dataDir,
+    extra: { ...MULTI, ...WORKER_TUNING, WORKER_NAME: name },
+  });
   const proc = run(process.execPath, [WORKER_ENTRY], env);
   started.push(proc);
   return proc;
@@ -102,10 +121,15 @@ describe("the database goes away under the web side", () => {
     expect((await timedFetch(`${baseURL}/healthz`)).status).toBe(200);
 
     await proxy.up();
-    const recovered = await waitFor("the page to answer 200 again", async () => {
-      const answer = await timedFetch(page, { headers: { Cookie: cookie } });
-      return answer.status === 200 ? answer : undefined;
-    }, 15_000, 200);
+    const recovered = await waitFor(
+      "the page to answer 200 again",
+      async () => {
+        const answer = await timedFetch(page, { headers: { Cookie: cookie } });
+        return answer.status === 200 ? answer : undefined;
+      },
+      15_000,
+      200,
+    );
     expect(recovered.text).not.toContain(deployTexts.unavailableTitle);
 
     const log = host!.output();
@@ -135,7 +159,11 @@ describe("requests no parser should turn into a 500", () => {
       ["no Host", "GET / HTTP/1.1\r\n\r\n", [400]],
       ["bad Content-Length", "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n", [400]],
       ["oversize header", `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, [431]],
-      ["oversize cookie", `GET / HTTP/1.1\r\nHost: localhost\r\nCookie: __session=${"a".repeat(20_000)}\r\n\r\n`, [431]],
+      [
+        "oversize cookie",
+        `GET / HTTP/1.1\r\nHost: localhost\r\nCookie: __session=${"a".repeat(20_000)}\r\n\r\n`,
+        [431],
+      ],
       ["oversize URL", `GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, [431, 414]],
       // Ports out of range, zero, not a number or empty; IPv6 literals broken; userinfo; a path in Host.
       ["Host port out of range", "GET / HTTP/1.1\r\nHost: localhost:99999\r\n\r\n", [400]],
@@ -173,7 +201,10 @@ describe("requests no parser should turn into a 500", () => {
     expect(log).not.toContain("[object Object]");
     // A flood of one malformed request is logged once and then counted, not line by line.
     for (let i = 0; i < 30; i++) await rawStatus(port, "GARBAGE\r\n\r\n");
-    const malformed = host!.output().split("\n").filter((l) => l.includes('"msg":"malformed request"'));
+    const malformed = host!
+      .output()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"malformed request"'));
     expect(malformed.length).toBeLessThanOrEqual(cases.length);
     // Each is a warning with its reason, never an error with a stack.
     for (const line of malformed) {
@@ -193,17 +224,30 @@ describe("kill -9 of the web process and of a worker during an ingest", () => {
     const cookie = await signInHttp(baseURL, "gold@demo.local");
     const form = new FormData();
     form.append("files", new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }), "grande-ingest.csv");
-    const uploaded = await fetch(`${baseURL}/api/upload`, { method: "POST", headers: { Cookie: cookie, Origin: baseURL, Accept: "application/json" }, body: form });
+    const uploaded = await fetch(`${baseURL}/api/upload`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: baseURL, Accept: "application/json" },
+      body: form,
+    });
     expect(uploaded.status).toBe(200);
     const db = database.db;
-    const record = await waitFor("the file record", () => db.collection(FILES).findOne({ originalName: "grande-ingest.csv" }));
+    const record = await waitFor("the file record", () =>
+      db.collection(FILES).findOne({ originalName: "grande-ingest.csv" }),
+    );
     const id = record._id;
     const rows = () => db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id });
     const midway = (agent: string) =>
-      waitFor(`${agent} to be mid-way`, async () => {
-        const file = await db.collection(FILES).findOne({ _id: id });
-        return file?.agent?.startsWith?.(agent) && file.progress > 0 && file.progress < 100 && (await rows()) > 0 ? file : undefined;
-      }, 60_000, 20);
+      waitFor(
+        `${agent} to be mid-way`,
+        async () => {
+          const file = await db.collection(FILES).findOne({ _id: id });
+          return file?.agent?.startsWith?.(agent) && file.progress > 0 && file.progress < 100 && (await rows()) > 0
+            ? file
+            : undefined;
+        },
+        60_000,
+        20,
+      );
 
     // 1. The web process's in-process worker is importing it: kill -9 the web process.
     await midway("web-worker");
@@ -212,12 +256,22 @@ describe("kill -9 of the web process and of a worker during an ingest", () => {
 
     // A claim after an expired lease ends the job (status 3: its attempt never ended), and Reprocessar sends it back.
     const givenUpThenRetried = async () => {
-      const ended = await waitFor("the job to be given up", async () => {
-        const file = await db.collection(FILES).findOne({ _id: id });
-        return file?.status === 3 ? file : undefined;
-      }, 60_000, 50);
+      const ended = await waitFor(
+        "the job to be given up",
+        async () => {
+          const file = await db.collection(FILES).findOne({ _id: id });
+          return file?.status === 3 ? file : undefined;
+        },
+        60_000,
+        50,
+      );
       expect(ended.message).toMatch(/^Processamento interrompido: a tentativa anterior não terminou/);
-      await db.collection(FILES).updateOne({ _id: id }, { $set: { status: 0, progress: 0, message: "", agent: "", leaseUntil: null, retryBase: ended.attempts } });
+      await db
+        .collection(FILES)
+        .updateOne(
+          { _id: id },
+          { $set: { status: 0, progress: 0, message: "", agent: "", leaseUntil: null, retryBase: ended.attempts } },
+        );
     };
 
     // 2. A worker process finds it after the lease and gives it up; sent back, it takes it: kill -9 it mid-way too.
@@ -241,16 +295,23 @@ describe("kill -9 of the web process and of a worker during an ingest", () => {
     await givenUpThenRetried();
     host = startHost();
     await waitReady(baseURL, host);
-    const done = await waitFor("the ingest to finish", async () => {
-      const file = await db.collection(FILES).findOne({ _id: id });
-      return file?.progress === 100 ? file : undefined;
-    }, 90_000, 100);
+    const done = await waitFor(
+      "the ingest to finish",
+      async () => {
+        const file = await db.collection(FILES).findOne({ _id: id });
+        return file?.progress === 100 ? file : undefined;
+      },
+      90_000,
+      100,
+    );
     const pt = (n: number) => n.toLocaleString("pt-BR");
     expect(done).toMatchObject({ status: 0, message: `${pt(ROWS - expectedNok)} linhas OK, ${pt(expectedNok)} NOK` });
     expect(done.attempts).toBeGreaterThanOrEqual(3);
     expect(await rows()).toBe(ROWS - expectedNok);
     expect(await db.collection(PRODUCT_MASTER_NOK).countDocuments({ sourceFileId: id })).toBe(expectedNok);
-    expect((await db.collection(PRODUCT_MASTER).distinct("_lineNumber", { sourceFileId: id })).length).toBe(ROWS - expectedNok);
+    expect((await db.collection(PRODUCT_MASTER).distinct("_lineNumber", { sourceFileId: id })).length).toBe(
+      ROWS - expectedNok,
+    );
     await second.stop();
   }, 180_000);
 });

@@ -26,7 +26,13 @@ let dataDir: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
   const dir = tempDir("portal-e2e-s3rver-");
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir.dir, configureBuckets: [{ name: BUCKET, configs: [CORS] }] });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir.dir,
+    configureBuckets: [{ name: BUCKET, configs: [CORS] }],
+  });
   const { port } = await server.run();
   s3 = { endpoint: `http://127.0.0.1:${port}`, close: async () => (await server.close(), dir.remove()) };
   dataDir = tempDir("portal-e2e-s3-data-");
@@ -53,12 +59,21 @@ afterAll(async () => {
 
 /** A fresh context (JavaScript on or off) whose console errors (CSP refusals among them) fail the test. */
 async function withPage(javaScriptEnabled: boolean, run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await chromium.browser.newContext({ baseURL: app.baseURL, locale: "pt-BR", acceptDownloads: true, javaScriptEnabled });
+  const context = await chromium.browser.newContext({
+    baseURL: app.baseURL,
+    locale: "pt-BR",
+    acceptDownloads: true,
+    javaScriptEnabled,
+  });
   const problems: string[] = [];
   try {
     const page = await context.newPage();
     // A CSP refusal is reported on the console even with scripts off.
-    page.on("console", (message) => message.type() === "error" && problems.push(`console.error: ${message.text()} (${message.location().url})`));
+    page.on(
+      "console",
+      (message) =>
+        message.type() === "error" && problems.push(`console.error: ${message.text()} (${message.location().url})`),
+    );
     page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
     await run(page);
   } finally {
@@ -101,7 +116,10 @@ test("with JavaScript: the browser uploads to the bucket with a presigned PUT an
     await page.goto("/repo/format");
     await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
     const row = page.locator("main table tbody tr").filter({ hasText: "canal_s3_js.csv" });
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: jobTexts.downloadOf("canal_s3_js.csv") }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      row.getByRole("button", { name: jobTexts.downloadOf("canal_s3_js.csv") }).click(),
+    ]);
     expect(download.url().startsWith(`${s3.endpoint}/${BUCKET}/`)).toBe(true);
     expect(download.suggestedFilename()).toBe("canal_s3_js.csv");
     expect(readFileSync(await download.path(), "utf8")).toBe(CHANNEL_CSV);
@@ -117,13 +135,19 @@ test("without JavaScript: the form streams through the server to the bucket, and
     await tab.context().addCookies(cookies);
     await tab.goto("/captura/manual");
     await tab.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv("canal_s3_sem_js.csv")]);
-    await Promise.all([tab.waitForURL((url) => url.pathname === "/captura/manual"), tab.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+    await Promise.all([
+      tab.waitForURL((url) => url.pathname === "/captura/manual"),
+      tab.getByRole("button", { name: uploadScreenTexts.send }).click(),
+    ]);
     await tab.getByText(messages.uploaded(["canal_s3_sem_js.csv"])).waitFor();
     expect(await fileRecord(app, "canal_s3_sem_js.csv")).toMatchObject({ bucket: BUCKET });
 
     await tab.goto("/repo/format");
     const row = tab.locator("main table tbody tr").filter({ hasText: "canal_s3_sem_js.csv" });
-    const [download] = await Promise.all([tab.waitForEvent("download"), row.getByRole("button", { name: jobTexts.downloadOf("canal_s3_sem_js.csv") }).click()]);
+    const [download] = await Promise.all([
+      tab.waitForEvent("download"),
+      row.getByRole("button", { name: jobTexts.downloadOf("canal_s3_sem_js.csv") }).click(),
+    ]);
     expect(download.url().startsWith(`${s3.endpoint}/${BUCKET}/`)).toBe(true);
     expect(readFileSync(await download.path(), "utf8")).toBe(CHANNEL_CSV);
   });

@@ -47,7 +47,10 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
   app: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const app = await startApp({ seed: "empty", env: { PORTAL_TODAY, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200" } });
+      const app = await startApp({
+        seed: "empty",
+        env: { PORTAL_TODAY, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200" },
+      });
       await use(app);
       await app.stop();
     },
@@ -87,36 +90,220 @@ type Row = Record<string, string | number>;
 /** Each template's rows by column name (every column of the downloaded header must be here). */
 const ROWS: Record<string, Row[]> = {
   product: [
-    { sku: "AUR0001", material_description: "Batom Aurora Rubi", marca: BRAND, category_sku: "Lips", categoria_principal_sku: "Makeup", sub_categoria_sku: "Batom", hero: "hero", abcd: "A", plc_local: "3-Released", plc_global: "3-Released", data_validade_sku: "2027-12-31" },
-    { sku: "AUR0002", material_description: "Base Aurora Areia", marca: BRAND, category_sku: "Face", categoria_principal_sku: "Makeup", sub_categoria_sku: "Base", hero: "non-hero", abcd: "B", plc_local: "3-Released", plc_global: "3-Released", data_validade_sku: "2027-12-31" },
+    {
+      sku: "AUR0001",
+      material_description: "Batom Aurora Rubi",
+      marca: BRAND,
+      category_sku: "Lips",
+      categoria_principal_sku: "Makeup",
+      sub_categoria_sku: "Batom",
+      hero: "hero",
+      abcd: "A",
+      plc_local: "3-Released",
+      plc_global: "3-Released",
+      data_validade_sku: "2027-12-31",
+    },
+    {
+      sku: "AUR0002",
+      material_description: "Base Aurora Areia",
+      marca: BRAND,
+      category_sku: "Face",
+      categoria_principal_sku: "Makeup",
+      sub_categoria_sku: "Base",
+      hero: "non-hero",
+      abcd: "B",
+      plc_local: "3-Released",
+      plc_global: "3-Released",
+      data_validade_sku: "2027-12-31",
+    },
   ],
   channel: [{ cnpj: "11.222.333/0001-81", description: "Loja Parceira Aurora", channel_siop: "ONLINE_PARTNERS" }],
   spend: [{ channel: "WHOLESALES", marca: BRAND, yearMonthDay: "20260301" }],
   planning_quantity: [
-    { dateRef: `${YEAR}-03`, sku: "AUR0001", channel: "WHOLESALES", valor: 1200, material_description: "Batom Aurora Rubi", marca: BRAND, hero: "hero", abcd: "A", plc_localsku: "3-Released", category_sku: "Lips", categoria_principal_sku: "Makeup", sub_categoria_sku: "Batom" },
-    { dateRef: `${YEAR}-04`, sku: "AUR0002", channel: "WHOLESALES", valor: 845, material_description: "Base Aurora Areia", marca: BRAND, hero: "non-hero", abcd: "B", plc_localsku: "3-Released", category_sku: "Face", categoria_principal_sku: "Makeup", sub_categoria_sku: "Base" },
+    {
+      dateRef: `${YEAR}-03`,
+      sku: "AUR0001",
+      channel: "WHOLESALES",
+      valor: 1200,
+      material_description: "Batom Aurora Rubi",
+      marca: BRAND,
+      hero: "hero",
+      abcd: "A",
+      plc_localsku: "3-Released",
+      category_sku: "Lips",
+      categoria_principal_sku: "Makeup",
+      sub_categoria_sku: "Batom",
+    },
+    {
+      dateRef: `${YEAR}-04`,
+      sku: "AUR0002",
+      channel: "WHOLESALES",
+      valor: 845,
+      material_description: "Base Aurora Areia",
+      marca: BRAND,
+      hero: "non-hero",
+      abcd: "B",
+      plc_localsku: "3-Released",
+      category_sku: "Face",
+      categoria_principal_sku: "Makeup",
+      sub_categoria_sku: "Base",
+    },
   ],
   forecast: [
     // January 2026 is an actuals column of RF2 2026 (its anchor is 2 January); March is a forecast column.
-    { rf: RF, cost_center_concat: COST_CENTER, cost_center: "CC7001", level_descr: "Comercial", group_level_2: "Despesas com Pessoal", data_ref: PREVIOUS_MONTH, account_concat: "4101001 - Salários Aurora", acc_description: "Salários Aurora", value: 1500, forecast: 1500 },
-    { rf: RF, cost_center_concat: COST_CENTER, cost_center: "CC7001", level_descr: "Comercial", group_level_2: "Despesas com Pessoal", data_ref: `${YEAR}-03`, account_concat: "4101001 - Salários Aurora", acc_description: "Salários Aurora", value: 0, forecast: 1800.5 },
-    { rf: RF, cost_center_concat: COST_CENTER, cost_center: "CC7001", level_descr: "Comercial", group_level_2: "Despesas Gerais", data_ref: `${YEAR}-03`, account_concat: "4201001 - Aluguel Aurora", acc_description: "", value: 0, forecast: 720 },
+    {
+      rf: RF,
+      cost_center_concat: COST_CENTER,
+      cost_center: "CC7001",
+      level_descr: "Comercial",
+      group_level_2: "Despesas com Pessoal",
+      data_ref: PREVIOUS_MONTH,
+      account_concat: "4101001 - Salários Aurora",
+      acc_description: "Salários Aurora",
+      value: 1500,
+      forecast: 1500,
+    },
+    {
+      rf: RF,
+      cost_center_concat: COST_CENTER,
+      cost_center: "CC7001",
+      level_descr: "Comercial",
+      group_level_2: "Despesas com Pessoal",
+      data_ref: `${YEAR}-03`,
+      account_concat: "4101001 - Salários Aurora",
+      acc_description: "Salários Aurora",
+      value: 0,
+      forecast: 1800.5,
+    },
+    {
+      rf: RF,
+      cost_center_concat: COST_CENTER,
+      cost_center: "CC7001",
+      level_descr: "Comercial",
+      group_level_2: "Despesas Gerais",
+      data_ref: `${YEAR}-03`,
+      account_concat: "4201001 - Aluguel Aurora",
+      acc_description: "",
+      value: 0,
+      forecast: 720,
+    },
   ],
   ledger: [
     ...[PREVIOUS_MONTH, MONTH].flatMap((month, i) => [
-      { businessUnitID: UNIT, month, account: "1.1.01.001", category1: "Current Assets", category2: "Cash and Equivalents", category3: "Caixa Aurora", working_capital: "não", fiscal: "não", actual: [1_000_000, 1_250_000][i], priorYear: 900_000, forecast: 1_200_000 },
-      { businessUnitID: UNIT, month, account: "1.1.04.001", category1: "Current Assets", category2: "Recoverable Taxes", category3: "ICMS a Recuperar Aurora", working_capital: "não", fiscal: "sim", actual: [300_000, 350_000.5][i], priorYear: 280_000, forecast: 340_000 },
-      { businessUnitID: UNIT, month, account: "2.1.01.001", category1: "Current Liabilities", category2: "Suppliers", category3: "Fornecedores Aurora", working_capital: "sim", fiscal: "não", actual: [400_000, 420_000][i], priorYear: 390_000, forecast: 410_000 },
+      {
+        businessUnitID: UNIT,
+        month,
+        account: "1.1.01.001",
+        category1: "Current Assets",
+        category2: "Cash and Equivalents",
+        category3: "Caixa Aurora",
+        working_capital: "não",
+        fiscal: "não",
+        actual: [1_000_000, 1_250_000][i],
+        priorYear: 900_000,
+        forecast: 1_200_000,
+      },
+      {
+        businessUnitID: UNIT,
+        month,
+        account: "1.1.04.001",
+        category1: "Current Assets",
+        category2: "Recoverable Taxes",
+        category3: "ICMS a Recuperar Aurora",
+        working_capital: "não",
+        fiscal: "sim",
+        actual: [300_000, 350_000.5][i],
+        priorYear: 280_000,
+        forecast: 340_000,
+      },
+      {
+        businessUnitID: UNIT,
+        month,
+        account: "2.1.01.001",
+        category1: "Current Liabilities",
+        category2: "Suppliers",
+        category3: "Fornecedores Aurora",
+        working_capital: "sim",
+        fiscal: "não",
+        actual: [400_000, 420_000][i],
+        priorYear: 390_000,
+        forecast: 410_000,
+      },
     ]),
   ],
   hr_aux: [
-    { marca_cod: "01", marca_desc: BRAND, filial_cod: "9901", filial_nome: BRANCH, mes_apur: MONTH, matricula: "100231", nome: "Ana Souza Aurora", cpf: "529.982.247-25", cargo_cod: "101", cargo_nome: "Consultora de Vendas", datas_afastamento: "", vendas_adicionais: "1.250,50", dias_media: "21,5", result_qtde_servico: 35, result_desafio_mensal: "98,4", vendas_servicos: "830,00", comentario: "Meta batida" },
-    { marca_cod: "01", marca_desc: BRAND, filial_cod: "9901", filial_nome: BRANCH, mes_apur: MONTH, matricula: "100232", nome: "Bruno Lima Aurora", cpf: "11144477735", cargo_cod: "102", cargo_nome: "Gerente de Loja", datas_afastamento: "03/02/2026 a 07/02/2026", vendas_adicionais: 310, dias_media: 18, result_qtde_servico: 12, result_desafio_mensal: "87,0", vendas_servicos: "0", comentario: "" },
+    {
+      marca_cod: "01",
+      marca_desc: BRAND,
+      filial_cod: "9901",
+      filial_nome: BRANCH,
+      mes_apur: MONTH,
+      matricula: "100231",
+      nome: "Ana Souza Aurora",
+      cpf: "529.982.247-25",
+      cargo_cod: "101",
+      cargo_nome: "Consultora de Vendas",
+      datas_afastamento: "",
+      vendas_adicionais: "1.250,50",
+      dias_media: "21,5",
+      result_qtde_servico: 35,
+      result_desafio_mensal: "98,4",
+      vendas_servicos: "830,00",
+      comentario: "Meta batida",
+    },
+    {
+      marca_cod: "01",
+      marca_desc: BRAND,
+      filial_cod: "9901",
+      filial_nome: BRANCH,
+      mes_apur: MONTH,
+      matricula: "100232",
+      nome: "Bruno Lima Aurora",
+      cpf: "11144477735",
+      cargo_cod: "102",
+      cargo_nome: "Gerente de Loja",
+      datas_afastamento: "03/02/2026 a 07/02/2026",
+      vendas_adicionais: 310,
+      dias_media: 18,
+      result_qtde_servico: 12,
+      result_desafio_mensal: "87,0",
+      vendas_servicos: "0",
+      comentario: "",
+    },
   ],
-  fpa_responsibles: [{ businessUnitID: UNIT, country: "Brasil", functionalArea: "Controladoria", personResponsible: RESPONSIBLE, userResponsible: "Rafael Costa Aurora", costCenter: "CC223601 - Controladoria" }],
-  fiscal_items: [{ businessUnitID: UNIT, year: YEAR, account: "1.1.04.001", description: "ICMS a recuperar Aurora", value: "350.000,50", worksheet_file: WORKSHEET_NAME, document_file: DOCUMENT_NAME }],
+  fpa_responsibles: [
+    {
+      businessUnitID: UNIT,
+      country: "Brasil",
+      functionalArea: "Controladoria",
+      personResponsible: RESPONSIBLE,
+      userResponsible: "Rafael Costa Aurora",
+      costCenter: "CC223601 - Controladoria",
+    },
+  ],
+  fiscal_items: [
+    {
+      businessUnitID: UNIT,
+      year: YEAR,
+      account: "1.1.04.001",
+      description: "ICMS a recuperar Aurora",
+      value: "350.000,50",
+      worksheet_file: WORKSHEET_NAME,
+      document_file: DOCUMENT_NAME,
+    },
+  ],
 };
-const TEMPLATE_IDS = ["product", "channel", "spend", "planning_quantity", "forecast", "ledger", "hr_aux", "fpa_responsibles", "fiscal_items"];
+const TEMPLATE_IDS = [
+  "product",
+  "channel",
+  "spend",
+  "planning_quantity",
+  "forecast",
+  "ledger",
+  "hr_aux",
+  "fpa_responsibles",
+  "fiscal_items",
+];
 const uploadName = (id: string) => `${id}_empty_start.xlsx`;
 
 /** The downloaded templates, by id (filled by the first test). */
@@ -148,14 +335,24 @@ async function fillTemplate(id: string, rows: Row[]): Promise<Buffer> {
 
 const fileInput = (page: Page) => page.getByLabel(uploadScreenTexts.pick, { exact: true });
 const uploadRow = (page: Page, name: string) => page.locator(`tr[data-upload-name="${name}"]`);
-const jobRow = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
-const xlsxFile = (name: string, buffer: Buffer) => ({ name, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
+const jobRow = (page: Page, name: string) =>
+  page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
+const xlsxFile = (name: string, buffer: Buffer) => ({
+  name,
+  mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  buffer,
+});
 
 /** Picks `files` with the "Tipo de carga" `target` and waits until each has gone up. */
-async function upload(page: Page, target: keyof typeof uploadTargetTexts.options, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) {
+async function upload(
+  page: Page,
+  target: keyof typeof uploadTargetTexts.options,
+  files: Array<{ name: string; mimeType: string; buffer: Buffer }>,
+) {
   await page.getByRole("radio", { name: uploadTargetTexts.options[target].label }).check();
   await fileInput(page).setInputFiles(files);
-  for (const file of files) await uploadRow(page, file.name).getByText(uploadScreenTexts.stateFinished).waitFor({ timeout: 20_000 });
+  for (const file of files)
+    await uploadRow(page, file.name).getByText(uploadScreenTexts.stateFinished).waitFor({ timeout: 20_000 });
 }
 
 /** Clicks `trigger` and returns the downloaded bytes. */
@@ -168,7 +365,10 @@ const rowTexts = async (rows: Locator) => (await rows.allInnerTexts()).map((r) =
 
 // ---------------------------------------------------------------------------------------------
 
-test("the empty start: signed in, the screens have no data, and /captura/manual offers the nine templates for download", async ({ page, app }) => {
+test("the empty start: signed in, the screens have no data, and /captura/manual offers the nine templates for download", async ({
+  page,
+  app,
+}) => {
   const counts = await withDb(app, async (db) => ({
     users: await db.collection("user_permissions").countDocuments(),
     files: await db.collection("files").countDocuments(),
@@ -191,7 +391,9 @@ test("the empty start: signed in, the screens have no data, and /captura/manual 
   // The templates, downloaded from the page's links as a user does.
   await page.goto("/captura/manual");
   await page.getByRole("heading", { name: templateTexts.title }).waitFor();
-  const listed = await page.locator("tr[data-template]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-template")));
+  const listed = await page
+    .locator("tr[data-template]")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-template")));
   expect(listed).toEqual(TEMPLATE_IDS);
   for (const id of TEMPLATE_IDS) {
     const row = page.locator(`tr[data-template="${id}"]`);
@@ -212,10 +414,16 @@ test("the empty start: signed in, the screens have no data, and /captura/manual 
   }
 });
 
-test("every template filled and uploaded through /captura/manual with the documents and the report package; every job completes", async ({ page, app }) => {
+test("every template filled and uploaded through /captura/manual with the documents and the report package; every job completes", async ({
+  page,
+  app,
+}) => {
   expect([...downloaded.keys()]).toEqual(TEMPLATE_IDS);
   const [documentPdf, reportPdf] = await Promise.all([
-    pdf(["Parecer fiscal da unidade 2236", `Créditos de ICMS em homologação; o ${DOCUMENT_WORD} do inventário foi conferido.`]),
+    pdf([
+      "Parecer fiscal da unidade 2236",
+      `Créditos de ICMS em homologação; o ${DOCUMENT_WORD} do inventário foi conferido.`,
+    ]),
     pdf(["Relatório mensal Aurora", "Vendas e despesas de fevereiro."]),
   ]);
   const worksheet = new ExcelJS.Workbook();
@@ -228,22 +436,38 @@ test("every template filled and uploaded through /captura/manual with the docume
   bundle.file("relatorios.csv", `name;origin;dateRef;file\n${REPORT_NAME};manual;${MONTH};${REPORT_FILE}\n`);
   bundle.file(REPORT_FILE, reportPdf);
   const bundleBytes = await bundle.generateAsync({ type: "nodebuffer" });
-  const filled = await Promise.all(TEMPLATE_IDS.map(async (id) => xlsxFile(uploadName(id), await fillTemplate(id, ROWS[id]))));
+  const filled = await Promise.all(
+    TEMPLATE_IDS.map(async (id) => xlsxFile(uploadName(id), await fillTemplate(id, ROWS[id]))),
+  );
 
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/captura/manual");
   await waitForHydration(page);
   // The fiscal item's worksheet and document first (the fiscal template names them), as explorer documents.
-  await upload(page, "explorer", [{ name: DOCUMENT_NAME, mimeType: "application/pdf", buffer: documentPdf }, xlsxFile(WORKSHEET_NAME, worksheetBytes)]);
+  await upload(page, "explorer", [
+    { name: DOCUMENT_NAME, mimeType: "application/pdf", buffer: documentPdf },
+    xlsxFile(WORKSHEET_NAME, worksheetBytes),
+  ]);
   await upload(page, "reports", [{ name: BUNDLE_NAME, mimeType: "application/zip", buffer: bundleBytes }]);
   await upload(page, "data", filled);
 
   const names = [DOCUMENT_NAME, WORKSHEET_NAME, BUNDLE_NAME, ...filled.map((f) => f.name)];
   await expect
-    .poll(async () => withDb(app, (db) => db.collection("files").countDocuments({ user: GOLD, originalName: { $in: names }, progress: 100 })), { timeout: 90_000, interval: 500 })
+    .poll(
+      async () =>
+        withDb(app, (db) =>
+          db.collection("files").countDocuments({ user: GOLD, originalName: { $in: names }, progress: 100 }),
+        ),
+      { timeout: 90_000, interval: 500 },
+    )
     .toBe(names.length);
-  const outcomes = await withDb(app, (db) => db.collection("files").find({ user: GOLD }).project({ _id: 0, originalName: 1, status: 1, message: 1 }).toArray());
-  expect(outcomes.filter((o) => o.status !== 0), "jobs that did not end well").toEqual([]);
+  const outcomes = await withDb(app, (db) =>
+    db.collection("files").find({ user: GOLD }).project({ _id: 0, originalName: 1, status: 1, message: 1 }).toArray(),
+  );
+  expect(
+    outcomes.filter((o) => o.status !== 0),
+    "jobs that did not end well",
+  ).toEqual([]);
 
   // /captura/processando: every job Completed, with what it did.
   await page.goto("/captura/processando");
@@ -253,7 +477,8 @@ test("every template filled and uploaded through /captura/manual with the docume
     expect(await row.getByRole("img", { name: jobTexts.iconSuccess }).count(), name).toBe(1);
   }
   const messageOf = (name: string) => String(outcomes.find((o) => o.originalName === name)?.message);
-  for (const id of TEMPLATE_IDS) expect(messageOf(uploadName(id)), id).toMatch(new RegExp(`${ROWS[id].length} linhas? OK, 0 NOK`));
+  for (const id of TEMPLATE_IDS)
+    expect(messageOf(uploadName(id)), id).toMatch(new RegExp(`${ROWS[id].length} linhas? OK, 0 NOK`));
   expect(messageOf(DOCUMENT_NAME)).toMatch(/^Documento indexado no Explorer: "Parecer fiscal ornitorrinco"/);
   expect(messageOf(BUNDLE_NAME)).toBe("1 relatório incluído, 0 substituídos");
 });
@@ -267,7 +492,10 @@ test("planning: the filter offers the uploaded brand and the quantities are list
   await page.getByLabel(planningTexts.to, { exact: true }).fill(`${YEAR}-12-31`);
   await page.getByRole("button", { name: planningTexts.generateReport }).click();
   await page.waitForURL((url) => url.pathname === "/ij/plan_edit");
-  await page.locator(".planning__status").getByText(`${messages.reportGenerated} ${planningTexts.itemCount(2)}`).waitFor();
+  await page
+    .locator(".planning__status")
+    .getByText(`${messages.reportGenerated} ${planningTexts.itemCount(2)}`)
+    .waitFor();
   const rows = page.locator("main table tbody tr");
   expect(await rows.count()).toBe(2);
   const ruby = rows.filter({ hasText: "AUR0001" });
@@ -276,13 +504,19 @@ test("planning: the filter offers the uploaded brand and the quantities are list
   expect(await rows.filter({ hasText: "AUR0002" }).locator("input.planning-quantity").inputValue()).toBe("845");
 });
 
-test("forecast review: the uploaded scenario and cost centre, actuals and forecasts in their months", async ({ page, app }) => {
+test("forecast review: the uploaded scenario and cost centre, actuals and forecasts in their months", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/ij/report_create_schneider");
   await page.getByLabel(forecastTexts.period).selectOption(RF);
   await page.getByLabel(forecastTexts.costCenter).fill("planejamento comercial");
   await page.getByRole("button", { name: forecastTexts.generateReview }).click();
-  await page.waitForURL((url) => url.pathname === `/ij/report_preview_edit_schneider/${encodeURIComponent(RF)}/${encodeURIComponent(COST_CENTER)}`);
+  await page.waitForURL(
+    (url) =>
+      url.pathname === `/ij/report_preview_edit_schneider/${encodeURIComponent(RF)}/${encodeURIComponent(COST_CENTER)}`,
+  );
   await page.getByRole("heading", { name: `${RF} · ${COST_CENTER}` }).waitFor();
   await page.locator(".forecast-grid__body [role=row]").first().waitFor();
 
@@ -291,8 +525,15 @@ test("forecast review: the uploaded scenario and cost centre, actuals and foreca
       .locator(".forecast-grid__table [role=columnheader]")
       .evaluateAll((headers, id) => headers.findIndex((h) => h.getAttribute("data-column") === id), `m_${month}`);
     expect(index, month).toBeGreaterThanOrEqual(0);
-    const row = page.locator(".forecast-grid__body [role=row]").filter({ has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }) });
-    return (await row.first().locator(`> :nth-child(${index + 1})`).innerText()).trim();
+    const row = page.locator(".forecast-grid__body [role=row]").filter({
+      has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }),
+    });
+    return (
+      await row
+        .first()
+        .locator(`> :nth-child(${index + 1})`)
+        .innerText()
+    ).trim();
   };
   expect(await cell("Salários Aurora", PREVIOUS_MONTH)).toBe("1.500,00");
   expect(await cell("Salários Aurora", `${YEAR}-03`)).toBe("1.800,50");
@@ -312,7 +553,9 @@ test("HR: the uploaded branch in the picker, its people with masked CPFs and the
   await page.getByLabel(hrTexts.monthFrom, { exact: true }).fill(MONTH);
   await page.getByLabel(hrTexts.monthTo, { exact: true }).fill(MONTH);
   await page.getByRole("button", { name: hrTexts.generateReview }).click();
-  await page.waitForURL((url) => url.pathname.startsWith("/ij/rh_edit/") && url.searchParams.get("mes_inicio") === MONTH);
+  await page.waitForURL(
+    (url) => url.pathname.startsWith("/ij/rh_edit/") && url.searchParams.get("mes_inicio") === MONTH,
+  );
   expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(`/ij/rh_edit/${BRANCH}`);
   await expect.poll(() => page.locator(".hr-grid tbody tr").count()).toBe(2);
   expect(await page.locator(".hr-grid tbody th").allInnerTexts()).toEqual(["Ana Souza Aurora", "Bruno Lima Aurora"]);
@@ -327,7 +570,10 @@ test("HR: the uploaded branch in the picker, its people with masked CPFs and the
   expect(await page.content()).not.toContain("52998224725");
 });
 
-test("ledger screens: cockpit, FP&A with its responsible, the financial statement and the fiscal asset with its item files", async ({ page, app }) => {
+test("ledger screens: cockpit, FP&A with its responsible, the financial statement and the fiscal asset with its item files", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, GOLD);
 
   // Cockpit: February beside January for the unit.
@@ -341,7 +587,9 @@ test("ledger screens: cockpit, FP&A with its responsible, the financial statemen
   const cashText = (await cash.innerText()).replace(/\s+/g, " ");
   expect(cashText).toContain("Caixa Aurora");
   expect(cashText).toMatch(/1\.000\.000,00.*1\.250\.000,00.*250\.000,00/);
-  expect((await page.locator('tr[data-row-key="2.1.01.001"]').innerText()).replace(/\s+/g, " ")).toMatch(/400\.000,00.*420\.000,00/);
+  expect((await page.locator('tr[data-row-key="2.1.01.001"]').innerText()).replace(/\s+/g, " ")).toMatch(
+    /400\.000,00.*420\.000,00/,
+  );
 
   // FP&A: the responsibles' header and the month's figures.
   await page.goto("/ij/report_save");
@@ -351,7 +599,9 @@ test("ledger screens: cockpit, FP&A with its responsible, the financial statemen
   await page.waitForURL((url) => url.searchParams.get("company") === UNIT && url.searchParams.get("period") === MONTH);
   await page.getByText(RESPONSIBLE).waitFor();
   await page.getByText("Rafael Costa Aurora").waitFor();
-  expect((await page.locator('tr[data-row-key="1.1.01.001"]').innerText()).replace(/\s+/g, " ")).toMatch(/900\.000,00.*1\.000\.000,00.*1\.250\.000,00.*1\.200\.000,00/);
+  expect((await page.locator('tr[data-row-key="1.1.01.001"]').innerText()).replace(/\s+/g, " ")).toMatch(
+    /900\.000,00.*1\.000\.000,00.*1\.250\.000,00.*1\.200\.000,00/,
+  );
 
   // Financial statement: generated from the uploaded ledger; the Excel card opens it.
   await page.goto("/ij/demo_financial");
@@ -377,9 +627,13 @@ test("ledger screens: cockpit, FP&A with its responsible, the financial statemen
   const item = items.locator("tbody tr").filter({ hasText: "ICMS a recuperar Aurora" });
   await item.waitFor();
   expect((await item.innerText()).replace(/\s+/g, " ")).toMatch(new RegExp(`${YEAR}.*350\\.000,50`));
-  const document = await download(page, () => item.getByRole("button", { name: `${t.columnDocument}: ${DOCUMENT_NAME}` }).click());
+  const document = await download(page, () =>
+    item.getByRole("button", { name: `${t.columnDocument}: ${DOCUMENT_NAME}` }).click(),
+  );
   expect(document.subarray(0, 5).toString()).toBe("%PDF-");
-  const worksheet = await download(page, () => item.getByRole("button", { name: `${t.columnWorksheet}: ${WORKSHEET_NAME}` }).click());
+  const worksheet = await download(page, () =>
+    item.getByRole("button", { name: `${t.columnWorksheet}: ${WORKSHEET_NAME}` }).click(),
+  );
   expect(worksheet.subarray(0, 2).toString()).toBe("PK");
   await page.getByRole("link", { name: t.openFiscal }).click();
   const dialog = page.getByRole("dialog", { name: t.fiscalTitle });
@@ -391,7 +645,10 @@ test("ledger screens: cockpit, FP&A with its responsible, the financial statemen
   expect(fiscalRows.some((r) => r.includes("Caixa Aurora"))).toBe(false);
 });
 
-test("the report package's report in /ij/report and the PDF in the explorer, both downloadable", async ({ page, app }) => {
+test("the report package's report in /ij/report and the PDF in the explorer, both downloadable", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/ij/report?origin=manual");
   await page.getByRole("heading", { name: t.reportsTitle }).waitFor();
@@ -399,7 +656,9 @@ test("the report package's report in /ij/report and the PDF in the explorer, bot
   await report.waitFor();
   expect(await report.innerText()).toContain(GOLD);
   expect(await report.getByRole("link", { name: t.openOnlineOf(REPORT_NAME) }).count()).toBe(1);
-  const bytes = await download(page, () => report.getByRole("button", { name: jobTexts.downloadOf(REPORT_NAME) }).click());
+  const bytes = await download(page, () =>
+    report.getByRole("button", { name: jobTexts.downloadOf(REPORT_NAME) }).click(),
+  );
   expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
 
   await page.goto("/ij/explorer");
@@ -414,7 +673,9 @@ test("the report package's report in /ij/report and the PDF in the explorer, bot
   await page.waitForURL((url) => url.pathname.startsWith("/ij/explorer/"));
   await page.getByRole("heading", { level: 1, name: "Parecer fiscal ornitorrinco" }).waitFor();
   expect(await page.locator(".explorer-doc__body").innerText()).toContain("Créditos de ICMS em homologação");
-  const original = await download(page, () => page.getByRole("button", { name: explorerTexts.downloadFileOf(DOCUMENT_NAME) }).click());
+  const original = await download(page, () =>
+    page.getByRole("button", { name: explorerTexts.downloadFileOf(DOCUMENT_NAME) }).click(),
+  );
   expect(original.subarray(0, 5).toString()).toBe("%PDF-");
 });
 
@@ -424,7 +685,9 @@ test("master data: the uploaded products, channel and spend in /repo/master-data
   const rows = page.locator("main table tbody tr");
   await expect.poll(() => rows.count()).toBe(2);
   const products = await rowTexts(rows);
-  expect(products.some((r) => r.includes("AUR0001") && r.includes("Batom Aurora Rubi") && r.includes(BRAND))).toBe(true);
+  expect(products.some((r) => r.includes("AUR0001") && r.includes("Batom Aurora Rubi") && r.includes(BRAND))).toBe(
+    true,
+  );
   expect(products.some((r) => r.includes("AUR0002"))).toBe(true);
 
   await page.goto("/repo/master-data/canal");

@@ -33,9 +33,27 @@ async function addDocuments(app: RunningApp) {
           category: "Testes",
           date: at(i),
         })),
-        { title: "Manutenção do dirigível", body: "Checklist da equipe.", source: "Teste", category: "Hangar", date: at(100) },
-        { title: "Manutenções programadas do dirigível", body: "Calendário do trimestre.", source: "Oficina", category: "Hangar", date: at(101) },
-        { title: "Relatório do hangar", body: "A manutenção do dirigível foi concluída sem atrasos.", source: "Teste", category: "Hangar", date: at(200) },
+        {
+          title: "Manutenção do dirigível",
+          body: "Checklist da equipe.",
+          source: "Teste",
+          category: "Hangar",
+          date: at(100),
+        },
+        {
+          title: "Manutenções programadas do dirigível",
+          body: "Calendário do trimestre.",
+          source: "Oficina",
+          category: "Hangar",
+          date: at(101),
+        },
+        {
+          title: "Relatório do hangar",
+          body: "A manutenção do dirigível foi concluída sem atrasos.",
+          source: "Teste",
+          category: "Hangar",
+          date: at(200),
+        },
       ],
       db,
     );
@@ -45,7 +63,8 @@ async function addDocuments(app: RunningApp) {
 }
 
 const rows = (page: Page) => page.locator("main table tbody tr");
-const rowTitles = async (page: Page) => (await page.locator("main table tbody .explorer-hit__title").allInnerTexts()).map((t) => t.trim());
+const rowTitles = async (page: Page) =>
+  (await page.locator("main table tbody .explorer-hit__title").allInnerTexts()).map((t) => t.trim());
 const box = (page: Page) => page.getByLabel(messages.searchLabel);
 async function search(page: Page, text: string) {
   await box(page).fill(text);
@@ -53,7 +72,10 @@ async function search(page: Page, text: string) {
   await page.waitForURL((url) => url.searchParams.get("search") === text);
 }
 
-test("USER EXPLORER lands on the explorer, searches, ranks, finds plurals and word starts, narrows by facets and opens a hit", async ({ page, app }) => {
+test("USER EXPLORER lands on the explorer, searches, ranks, finds plurals and word starts, narrows by facets and opens a hit", async ({
+  page,
+  app,
+}) => {
   await addDocuments(app);
   await signIn(page, app.baseURL, "explorer@demo.local");
   expect(new URL(page.url()).pathname).toBe("/ij/explorer");
@@ -93,7 +115,10 @@ test("USER EXPLORER lands on the explorer, searches, ranks, finds plurals and wo
   const ranked = await rowTitles(page);
   expect(ranked.slice(0, 2).sort()).toEqual(["Manutenção do dirigível", "Manutenções programadas do dirigível"]);
   expect(ranked[2]).toBe("Relatório do hangar");
-  expect(await rows(page).nth(2).locator(".explorer-hit__body mark").allInnerTexts()).toEqual(["manutenção", "dirigível"]);
+  expect(await rows(page).nth(2).locator(".explorer-hit__body mark").allInnerTexts()).toEqual([
+    "manutenção",
+    "dirigível",
+  ]);
   expect(await rows(page).locator(".explorer-hit__title mark").allInnerTexts()).toContain("Manutenções");
   // "do" is too common for the text index: the page says so.
   await search(page, "manutenção do dirigível");
@@ -106,10 +131,15 @@ test("USER EXPLORER lands on the explorer, searches, ranks, finds plurals and wo
   await expect.poll(() => rows(page).count()).toBe(3);
 
   // Facets from the data, held in the URL.
-  await page.getByRole("navigation", { name: explorerTexts.facetsTitle }).getByRole("link", { name: "Oficina (1)" }).click();
+  await page
+    .getByRole("navigation", { name: explorerTexts.facetsTitle })
+    .getByRole("link", { name: "Oficina (1)" })
+    .click();
   await page.waitForURL((url) => url.searchParams.get("source") === "Oficina");
   await expect.poll(() => rowTitles(page)).toEqual(["Manutenções programadas do dirigível"]);
-  await page.getByRole("link", { name: explorerTexts.removeFacet(explorerTexts.facetLabels.source, "Oficina") }).click();
+  await page
+    .getByRole("link", { name: explorerTexts.removeFacet(explorerTexts.facetLabels.source, "Oficina") })
+    .click();
   await page.waitForURL((url) => !url.searchParams.has("source"));
   await expect.poll(() => rows(page).count()).toBe(3);
 
@@ -118,7 +148,9 @@ test("USER EXPLORER lands on the explorer, searches, ranks, finds plurals and wo
   await page.getByRole("link", { name: "Relatório do hangar" }).click();
   await page.waitForURL((url) => url.pathname.startsWith("/ij/explorer/"));
   await page.getByRole("heading", { level: 1, name: "Relatório do hangar" }).waitFor();
-  expect(await page.locator(".explorer-doc__body").innerText()).toBe("A manutenção do dirigível foi concluída sem atrasos.");
+  expect(await page.locator(".explorer-doc__body").innerText()).toBe(
+    "A manutenção do dirigível foi concluída sem atrasos.",
+  );
   expect(await page.locator(".explorer-doc__body mark").allInnerTexts()).toEqual(["manutenção", "dirigível"]);
   await page.getByRole("link", { name: explorerTexts.backToResults }).click();
   await page.waitForURL((url) => url.href === resultsUrl);

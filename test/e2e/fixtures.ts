@@ -18,17 +18,24 @@ export type OnPurpose = (url: URL, status: number, request: { resourceType: stri
  * is the test's business; any other console error, and any 5xx, is a failure.
  */
 const expectedByDefault: OnPurpose = (url, status, request) =>
-  !request.failed && status >= 400 && status < 500 && (request.resourceType === "document" || url.pathname.endsWith(".data"));
+  !request.failed &&
+  status >= 400 &&
+  status < 500 &&
+  (request.resourceType === "document" || url.pathname.endsWith(".data"));
 
 /** Collects what the page reports; `problems` is read after the test. */
 function watch(page: Page, onPurpose: OnPurpose | undefined, problems: string[]): void {
   const expected = new Set<string>();
   const allowed = (url: string, status: number, resourceType: string, failed: boolean) => {
     const parsed = new URL(url);
-    return expectedByDefault(parsed, status, { resourceType, failed }) || (onPurpose?.(parsed, status, { resourceType, failed }) ?? false);
+    return (
+      expectedByDefault(parsed, status, { resourceType, failed }) ||
+      (onPurpose?.(parsed, status, { resourceType, failed }) ?? false)
+    );
   };
   page.on("response", (response) => {
-    if (allowed(response.url(), response.status(), response.request().resourceType(), false)) expected.add(response.url());
+    if (allowed(response.url(), response.status(), response.request().resourceType(), false))
+      expected.add(response.url());
   });
   page.on("requestfailed", (request) => {
     if (allowed(request.url(), 0, request.resourceType(), true)) expected.add(request.url());
@@ -69,7 +76,10 @@ export async function openCheckedPage(
 }
 
 /** The shared page fixture over `app` and `browser` (files that need their own app declare these again). */
-export const pageFixture = async ({ app, browser }: { app: RunningApp; browser: Browser }, use: (page: Page) => Promise<void>) => {
+export const pageFixture = async (
+  { app, browser }: { app: RunningApp; browser: Browser },
+  use: (page: Page) => Promise<void>,
+) => {
   const checked = await openCheckedPage(browser, app);
   await use(checked.page);
   await checked.close();

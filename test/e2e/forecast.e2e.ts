@@ -23,7 +23,8 @@ const CC = "CC9001 - Revisão Orçamentária";
 const [SALARIES, CHARGES, RENT] = ACCOUNTS;
 const m = (month: number, year = YEAR) => `${year}-${String(month).padStart(2, "0")}`;
 // RF2 YEAR shows Feb YEAR-1 .. Feb YEAR+1; the fixture's cell at window position i holds base + i.
-const stored = (base: number, key: string) => base + (Number(key.slice(0, 4)) - (YEAR - 1)) * 12 + (Number(key.slice(5)) - 2);
+const stored = (base: number, key: string) =>
+  base + (Number(key.slice(0, 4)) - (YEAR - 1)) * 12 + (Number(key.slice(5)) - 2);
 
 // The file's server: the shared `app` fixture, pinned to 15 February, with the known data added (test.scoped rebinds
 // the `page` fixture to it).
@@ -67,19 +68,26 @@ async function waitForGrid(page: Page) {
 
 /** The grid cell of an account (or group/total row, by its exact label) in a month ("m_YYYY-MM") or total ("y_YYYY") column. */
 async function cell(page: Page, label: string, column: string): Promise<Locator> {
-  const index = await page.locator(".forecast-grid__table [role=columnheader]").evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), column);
+  const index = await page
+    .locator(".forecast-grid__table [role=columnheader]")
+    .evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), column);
   expect(index, column).toBeGreaterThanOrEqual(0);
-  const row = page.locator(".forecast-grid__body [role=row]").filter({ has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }) });
+  const row = page
+    .locator(".forecast-grid__body [role=row]")
+    .filter({ has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }) });
   return row.first().locator(`> :nth-child(${index + 1})`);
 }
 
-const text = async (page: Page, label: string, column: string) => (await (await cell(page, label, column)).innerText()).trim();
+const text = async (page: Page, label: string, column: string) =>
+  (await (await cell(page, label, column)).innerText()).trim();
 
 async function paste(page: Page, tsv: string) {
   await page.evaluate((data) => {
     const transfer = new DataTransfer();
     transfer.setData("text/plain", data);
-    document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+    document.activeElement?.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }),
+    );
   }, tsv);
 }
 
@@ -90,7 +98,11 @@ const activeCell = (page: Page) =>
     return { row: el?.parentElement?.getAttribute("data-row"), col: col < 0 ? null : String(col) };
   });
 
-test("filter: period and searchable cost centre, Generate Review, the path round trip, the breadcrumb back, and the same without JavaScript", async ({ page, app, browser }) => {
+test("filter: period and searchable cost centre, Generate Review, the path round trip, the breadcrumb back, and the same without JavaScript", async ({
+  page,
+  app,
+  browser,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/report_create_schneider");
   const generate = page.getByRole("button", { name: forecastTexts.generateReview });
@@ -100,12 +112,18 @@ test("filter: period and searchable cost centre, Generate Review, the path round
   await page.getByLabel(forecastTexts.costCenter).fill("revisao orc");
   await expect.poll(() => generate.isDisabled()).toBe(false);
   await generate.click();
-  await page.waitForURL((url) => url.pathname === "/ij/report_preview_edit_schneider/RF2%20" + YEAR + "/CC9001%20-%20Revis%C3%A3o%20Or%C3%A7ament%C3%A1ria");
+  await page.waitForURL(
+    (url) =>
+      url.pathname ===
+      "/ij/report_preview_edit_schneider/RF2%20" + YEAR + "/CC9001%20-%20Revis%C3%A3o%20Or%C3%A7ament%C3%A1ria",
+  );
   await page.getByRole("heading", { name: `${OPEN} · ${CC}` }).waitFor();
   await waitForGrid(page);
 
   await page.getByRole("link", { name: forecastTexts.filtering }).click();
-  await page.waitForURL((url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.get("cost_center") === CC);
+  await page.waitForURL(
+    (url) => url.pathname === "/ij/report_create_schneider" && url.searchParams.get("cost_center") === CC,
+  );
   expect(await page.getByLabel(forecastTexts.period).inputValue()).toBe(OPEN);
   expect(await page.getByLabel(forecastTexts.costCenter).inputValue()).toBe(CC);
   await page.goBack();
@@ -132,7 +150,10 @@ test("filter: period and searchable cost centre, Generate Review, the path round
   });
 });
 
-test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live totals, undo, TSV paste, mass change, save of only the changed cells, history", async ({ page, app }) => {
+test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live totals, undo, TSV paste, mass change, save of only the changed cells, history", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
@@ -144,10 +165,20 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   const march = page.locator(`[role=columnheader][data-column="m_${m(3)}"]`);
   await page.getByRole("button", { name: `${messages.pinColumn}: 03/${YEAR}` }).click();
   await expect.poll(() => page.locator("[role=columnheader]").nth(1).getAttribute("data-column")).toBe(`m_${m(3)}`);
-  expect(await march.evaluate((th) => [getComputedStyle(th).position, getComputedStyle(th).left])).toEqual(["sticky", "300px"]);
+  expect(await march.evaluate((th) => [getComputedStyle(th).position, getComputedStyle(th).left])).toEqual([
+    "sticky",
+    "300px",
+  ]);
   await page.getByRole("button", { name: `${messages.unpinColumn}: 03/${YEAR}` }).click();
-  await expect.poll(() => page.locator("[role=columnheader]").nth(1).getAttribute("data-column")).toBe(`m_${m(2, YEAR - 1)}`);
-  expect(await page.locator("[role=columnheader]").first().evaluate((th) => getComputedStyle(th).position)).toBe("sticky");
+  await expect
+    .poll(() => page.locator("[role=columnheader]").nth(1).getAttribute("data-column"))
+    .toBe(`m_${m(2, YEAR - 1)}`);
+  expect(
+    await page
+      .locator("[role=columnheader]")
+      .first()
+      .evaluate((th) => getComputedStyle(th).position),
+  ).toBe("sticky");
 
   // Keyboard: arrows and Tab move between cells.
   await (await cell(page, SALARIES.label, `m_${m(3)}`)).click();
@@ -196,8 +227,14 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   await (await cell(page, SALARIES.label, `m_${m(4)}`)).click();
   await paste(page, "1,5\t2,5\n3\t4\n5\t6\n");
   await page.getByText(forecastTexts.pasted(4, 2, 0)).waitFor();
-  expect([await text(page, SALARIES.label, `m_${m(4)}`), await text(page, SALARIES.label, `m_${m(5)}`)]).toEqual(["1,50", "2,50"]);
-  expect([await text(page, CHARGES.label, `m_${m(4)}`), await text(page, CHARGES.label, `m_${m(5)}`)]).toEqual(["3,00", "4,00"]);
+  expect([await text(page, SALARIES.label, `m_${m(4)}`), await text(page, SALARIES.label, `m_${m(5)}`)]).toEqual([
+    "1,50",
+    "2,50",
+  ]);
+  expect([await text(page, CHARGES.label, `m_${m(4)}`), await text(page, CHARGES.label, `m_${m(5)}`)]).toEqual([
+    "3,00",
+    "4,00",
+  ]);
   expect(await text(page, forecastTexts.groupTotal(PEOPLE), `m_${m(4)}`)).toBe("4,50");
   await (await cell(page, RENT.label, `m_${m(4)}`)).click();
   await paste(page, "7\tabc\n");
@@ -215,7 +252,9 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   expect(await text(page, RENT.label, `m_${m(6)}`)).toBe("293,15"); // 266,50 × 1,1
 
   // Save: "Salvando Dados...", the grid reloads, "Salvo com sucesso!"; the database changed in exactly these 7 cells.
-  const before = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray());
+  const before = await withDb(app, (db) =>
+    db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray(),
+  );
   await page.route("**/ij/report_preview_edit_schneider/**", async (route) => {
     if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 400));
     await route.continue();
@@ -225,9 +264,13 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   const saved = page.getByRole("dialog", { name: messages.saved });
   await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
   await page.unroute("**/ij/report_preview_edit_schneider/**");
-  const after = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray());
+  const after = await withDb(app, (db) =>
+    db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray(),
+  );
   const changed = after.filter((doc, i) => JSON.stringify(doc) !== JSON.stringify(before[i]));
-  expect(changed.map((d) => `${d.account_concat.slice(0, 7)} ${d.data_ref.toISOString().slice(0, 7)} ${d.forecast}`).sort()).toEqual(
+  expect(
+    changed.map((d) => `${d.account_concat.slice(0, 7)} ${d.data_ref.toISOString().slice(0, 7)} ${d.forecast}`).sort(),
+  ).toEqual(
     [
       `4101001 ${m(4)} 1.5`,
       `4101001 ${m(5)} 2.5`,
@@ -251,7 +294,13 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   await page.getByRole("button", { name: forecastTexts.history }).click();
   const history = page.getByRole("dialog", { name: forecastTexts.historyTitle(SALARIES.account, `04/${YEAR}`) });
   await history.getByRole("cell", { name: "Gabriela Ouro (gold@demo.local)" }).waitFor();
-  expect(await history.locator("tbody td").allInnerTexts()).toEqual([expect.stringMatching(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/), "Gabriela Ouro (gold@demo.local)", "1.014,00", "1,50", forecastTexts.restore]);
+  expect(await history.locator("tbody td").allInnerTexts()).toEqual([
+    expect.stringMatching(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/),
+    "Gabriela Ouro (gold@demo.local)",
+    "1.014,00",
+    "1,50",
+    forecastTexts.restore,
+  ]);
   await page.keyboard.press("Escape");
 
   // Leaving with an unsaved change asks first; staying keeps it.
@@ -266,13 +315,25 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   expect(await text(page, SALARIES.label, `m_${m(8)}`)).toBe("8,00");
 });
 
-test("conflict: a cell saved by someone else since the grid loaded is refused and shown, then resolved", async ({ page, app }) => {
+test("conflict: a cell saved by someone else since the grid loaded is refused and shown, then resolved", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
   const key = m(9);
-  const filter = { rf: OPEN, cost_center_concat: CC, account_concat: CHARGES.account, data_ref: new Date(`${key}-01T00:00:00Z`) };
-  await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).updateOne(filter, { $set: { forecast: 999, edited_by: "sysadmin@demo.local", edited_at: new Date() } }));
+  const filter = {
+    rf: OPEN,
+    cost_center_concat: CC,
+    account_concat: CHARGES.account,
+    data_ref: new Date(`${key}-01T00:00:00Z`),
+  };
+  await withDb(app, (db) =>
+    db
+      .collection<ForecastRecord>(FORECAST)
+      .updateOne(filter, { $set: { forecast: 999, edited_by: "sysadmin@demo.local", edited_at: new Date() } }),
+  );
   const before = await withDb(app, dumpForecast);
 
   await (await cell(page, CHARGES.label, `m_${key}`)).dblclick();
@@ -284,7 +345,10 @@ test("conflict: a cell saved by someone else since the grid loaded is refused an
   await page.getByRole("button", { name: forecastTexts.saveCount(2) }).click();
   await page.getByText(forecastTexts.conflicts(1)).waitFor();
   expect(await (await cell(page, CHARGES.label, `m_${key}`)).getAttribute("class")).toContain("is-conflict");
-  await page.getByText(/Alterada por sysadmin@demo\.local em .*; valor atual 999,00\./).first().waitFor();
+  await page
+    .getByText(/Alterada por sysadmin@demo\.local em .*; valor atual 999,00\./)
+    .first()
+    .waitFor();
   expect(await withDb(app, dumpForecast)).toEqual(before);
 
   // Take the stored value: the other edit is kept and saves alone.
@@ -294,11 +358,16 @@ test("conflict: a cell saved by someone else since the grid loaded is refused an
   await page.getByRole("dialog", { name: messages.saved }).waitFor();
   const stored9 = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne({ ...filter }));
   expect(stored9?.forecast).toBe(999);
-  const salaries = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne({ ...filter, account_concat: SALARIES.account }));
+  const salaries = await withDb(app, (db) =>
+    db.collection<ForecastRecord>(FORECAST).findOne({ ...filter, account_concat: SALARIES.account }),
+  );
   expect(salaries?.forecast).toBe(6);
 });
 
-test("locked: outside its edit month the grid cannot change and the server refuses a forged save", async ({ page, app }) => {
+test("locked: outside its edit month the grid cannot change and the server refuses a forged save", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   // RF1 of this year was edited last November: locked on 15 February.
   await page.goto(reviewPath(LOCKED, CC));
@@ -331,14 +400,25 @@ test("locked: outside its edit month the grid cannot change and the server refus
   const march = await startApp({ env: { PORTAL_TODAY: `${YEAR}-03-01` } });
   try {
     await withDb(march, (db) => insertScenario(db, OPEN, CC));
-    const marchPage = await page.context().browser()!.newContext({ baseURL: march.baseURL, locale: "pt-BR" }).then((c) => c.newPage());
+    const marchPage = await page
+      .context()
+      .browser()!
+      .newContext({ baseURL: march.baseURL, locale: "pt-BR" })
+      .then((c) => c.newPage());
     await signIn(marchPage, march.baseURL, "gold@demo.local");
     await marchPage.goto(reviewPath(OPEN, CC));
     await marchPage.getByText(forecastTexts.lockedNotice(`02/${YEAR}`, "closed")).waitFor();
     expect(await marchPage.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
     const refused = await marchPage.evaluate(
-      async ([url, body]) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
-      [`${reviewPath(OPEN, CC)}.data`, JSON.stringify({ intent: "save", changes: [{ account: SALARIES.account, month: m(3), old: stored(1000, m(3)), value: 1 }] })] as const,
+      async ([url, body]) =>
+        (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
+      [
+        `${reviewPath(OPEN, CC)}.data`,
+        JSON.stringify({
+          intent: "save",
+          changes: [{ account: SALARIES.account, month: m(3), old: stored(1000, m(3)), value: 1 }],
+        }),
+      ] as const,
     );
     expect(refused).toBe(409);
     await marchPage.context().close();
@@ -347,14 +427,19 @@ test("locked: outside its edit month the grid cannot change and the server refus
   }
 });
 
-test("a save sent again is refused (issue 55 §1): a mass change, then a paste back, then the first save's request replayed", async ({ page, app, browser }) => {
+test("a save sent again is refused (issue 55 §1): a mass change, then a paste back, then the first save's request replayed", async ({
+  page,
+  app,
+  browser,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
   const key = m(10);
   const bodies: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith(".data")) bodies.push(request.postData() ?? "");
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith(".data"))
+      bodies.push(request.postData() ?? "");
   });
   const saveAndClose = async (count: number) => {
     await page.getByRole("button", { name: forecastTexts.saveCount(count) }).click();
@@ -379,7 +464,11 @@ test("a save sent again is refused (issue 55 §1): a mass change, then a paste b
   const replay = (body: string) =>
     page.evaluate(
       async ([url, data]) => {
-        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: data });
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: data,
+        });
         return { status: response.status, text: await response.text() };
       },
       [`${reviewPath(OPEN, CC)}.data`, body] as const,
@@ -418,7 +507,10 @@ test("a save sent again is refused (issue 55 §1): a mass change, then a paste b
   expect(await withDb(app, dumpForecast)).toEqual(before);
 });
 
-test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps the scroll and the focused cell; Restaurar an earlier value", async ({ page, app }) => {
+test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps the scroll and the focused cell; Restaurar an earlier value", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
@@ -450,7 +542,9 @@ test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps t
   const saved = page.getByRole("dialog", { name: messages.saved });
   await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
   await page.getByText(forecastTexts.noPending).waitFor();
-  await expect.poll(() => (cell(page, SALARIES.label, `m_${key}`).then((c) => c.getAttribute("class")))).toContain("has-history");
+  await expect
+    .poll(() => cell(page, SALARIES.label, `m_${key}`).then((c) => c.getAttribute("class")))
+    .toContain("has-history");
   expect(Math.abs((await scroller.evaluate((el) => el.scrollLeft)) - scrolled)).toBeLessThanOrEqual(1);
   await expect.poll(() => activeCell(page)).toEqual(focused);
   expect(await undoLast.isDisabled()).toBe(true);
@@ -465,9 +559,28 @@ test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps t
   await page.getByText(forecastTexts.pending(1)).waitFor();
   expect(await undoLast.isDisabled()).toBe(false);
   await toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
-  await page.getByRole("dialog", { name: messages.saved }).locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
-  const filter = { rf: OPEN, cost_center_concat: CC, account_concat: SALARIES.account, data_ref: new Date(`${key}-01T00:00:00Z`) };
+  await page
+    .getByRole("dialog", { name: messages.saved })
+    .locator(".dialog__footer")
+    .getByRole("button", { name: messages.close })
+    .click();
+  const filter = {
+    rf: OPEN,
+    cost_center_concat: CC,
+    account_concat: SALARIES.account,
+    data_ref: new Date(`${key}-01T00:00:00Z`),
+  };
   expect((await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne(filter)))?.forecast).toBe(1021);
-  const entries = await withDb(app, (db) => db.collection(FORECAST_HISTORY).find({ cost_center_concat: CC, account_concat: SALARIES.account, data_ref: filter.data_ref }).toArray());
-  expect(entries.map((e) => [e.old, e.new]).sort()).toEqual([[1021, 7], [7, 1021]].sort());
+  const entries = await withDb(app, (db) =>
+    db
+      .collection(FORECAST_HISTORY)
+      .find({ cost_center_concat: CC, account_concat: SALARIES.account, data_ref: filter.data_ref })
+      .toArray(),
+  );
+  expect(entries.map((e) => [e.old, e.new]).sort()).toEqual(
+    [
+      [1021, 7],
+      [7, 1021],
+    ].sort(),
+  );
 });

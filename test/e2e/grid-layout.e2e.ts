@@ -41,7 +41,14 @@ const WIDTHS = [
 
 /** The HR grid of a seeded branch, for the last month with rows. */
 async function hrGridPath(app: RunningApp): Promise<string> {
-  const latest = await withDb(app, (db) => db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next());
+  const latest = await withDb(app, (db) =>
+    db
+      .collection(HR_AUX)
+      .find({}, { projection: { filial_nome: 1, mes_apur: 1 } })
+      .sort({ mes_apur: -1 })
+      .limit(1)
+      .next(),
+  );
   const month = monthKey(monthOfDate(latest!.mes_apur as Date));
   return `/ij/rh_edit/${encodeURIComponent(String(latest!.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`;
 }
@@ -56,7 +63,9 @@ async function reachable(button: Locator): Promise<boolean> {
 }
 
 /** For a scroll area: does its content overflow sideways, and is a horizontal scrollbar drawn (taking height)? */
-async function scrollState(area: Locator): Promise<{ overflows: boolean; scrollbar: number; rightEdge: number; viewport: number }> {
+async function scrollState(
+  area: Locator,
+): Promise<{ overflows: boolean; scrollbar: number; rightEdge: number; viewport: number }> {
   return area.evaluate((el) => {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
@@ -79,12 +88,18 @@ async function expectScrollAffordance(page: Page, area: Locator, label: string) 
   // It can be reached by keyboard (axe's scrollable-region-focusable).
   expect(await area.getAttribute("tabindex"), `${label}: focusable`).toBe("0");
   // The page itself never scrolls sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${label}: no page overflow`).toBe(true);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+    `${label}: no page overflow`,
+  ).toBe(true);
 }
 
 describe("grids at 390 and 1366 px", () => {
   for (const size of WIDTHS) {
-    test(`${size.width} px: sticky buttons are never covered, pinned columns stay narrow on a phone, scrolling shows`, async ({ app, page }) => {
+    test(`${size.width} px: sticky buttons are never covered, pinned columns stay narrow on a phone, scrolling shows`, async ({
+      app,
+      page,
+    }) => {
       await page.setViewportSize(size);
       await signIn(page, app.baseURL, "gold@demo.local");
 
@@ -101,7 +116,10 @@ describe("grids at 390 and 1366 px", () => {
       const discard = page.getByRole("button", { name: hrTexts.discard, exact: true });
       for (const position of [0, 0.5, 1]) {
         // The page scrolled so that grid rows (pinned names among them) pass under the sticky bar.
-        await page.evaluate((at) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * at), position);
+        await page.evaluate(
+          (at) => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * at),
+          position,
+        );
         await grid.evaluate((el) => (el.scrollLeft = el.scrollWidth));
         for (const button of [save, discard]) {
           await button.scrollIntoViewIfNeeded();
@@ -114,7 +132,10 @@ describe("grids at 390 and 1366 px", () => {
       const forecast = page.locator(".forecast-grid__scroll");
       await expectScrollAffordance(page, forecast, "forecast grid");
       if (size.width === 390) {
-        const pinned = await page.locator(".forecast-grid__table .is-pinned").first().evaluate((el) => el.getBoundingClientRect().width);
+        const pinned = await page
+          .locator(".forecast-grid__table .is-pinned")
+          .first()
+          .evaluate((el) => el.getBoundingClientRect().width);
         expect(pinned).toBeLessThanOrEqual(size.width * 0.45 + 1);
       }
 
@@ -129,8 +150,15 @@ describe("grids at 390 and 1366 px", () => {
   }
 });
 
-test("phone with a touch screen (issue 55 §5): the forecast grid starts near the top, and a double-tapped cell opens clear of the pinned column", async ({ app, browser }) => {
-  const { page, close } = await openCheckedPage(browser, app, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+test("phone with a touch screen (issue 55 §5): the forecast grid starts near the top, and a double-tapped cell opens clear of the pinned column", async ({
+  app,
+  browser,
+}) => {
+  const { page, close } = await openCheckedPage(browser, app, {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
   try {
     await signIn(page, app.baseURL, "gold@demo.local");
     await page.goto(reviewPath(OPEN, CC));
@@ -146,8 +174,13 @@ test("phone with a touch screen (issue 55 §5): the forecast grid starts near th
     expect(top).toBeLessThan(700);
 
     // A forecast cell half under the pinned "Conta" column, double-tapped: its editor is fully beside the column.
-    const index = await page.locator("[role=columnheader]").evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), `m_${YEAR}-06`);
-    const row = page.locator(".forecast-grid__body [role=row]").filter({ has: page.locator("[role=rowheader]", { hasText: ACCOUNTS[0].label }) }).first();
+    const index = await page
+      .locator("[role=columnheader]")
+      .evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute("data-column") === id), `m_${YEAR}-06`);
+    const row = page
+      .locator(".forecast-grid__body [role=row]")
+      .filter({ has: page.locator("[role=rowheader]", { hasText: ACCOUNTS[0].label }) })
+      .first();
     const target = row.locator(`> :nth-child(${index + 1})`);
     await scroller.evaluate((el, i) => {
       const rowEl = el.querySelector(".forecast-grid__body [role=row]")!;

@@ -86,7 +86,12 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
  * start instead (what `npm run demo -- --empty` seeds: the demo accounts and configuration, no business data).
  */
 export async function startApp(
-  options: { env?: Record<string, string>; seed?: boolean | "empty"; viaNpmStart?: boolean; /** the server's wait for an unreachable database */ dbTimeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    seed?: boolean | "empty";
+    viaNpmStart?: boolean /** the server's wait for an unreachable database */;
+    dbTimeoutMs?: number;
+  } = {},
 ): Promise<RunningApp> {
   if (!existsSync(HOST_ENTRY)) {
     throw new Error(`${HOST_ENTRY} is missing: run \`npm run build\` first (\`npm run test:e2e\` does).`);
@@ -114,7 +119,9 @@ export async function startApp(
     let output = "";
     const sessionSecret = crypto.randomBytes(32).toString("hex");
     // `viaNpmStart`: the way the container starts it (`npm start`), to check signals get through npm.
-    const [command, args]: [string, string[]] = options.viaNpmStart ? ["npm", ["start", "--silent"]] : [process.execPath, [HOST_ENTRY]];
+    const [command, args]: [string, string[]] = options.viaNpmStart
+      ? ["npm", ["start", "--silent"]]
+      : [process.execPath, [HOST_ENTRY]];
     server = spawn(command, args, {
       env: {
         PATH: process.env.PATH ?? "",
@@ -136,9 +143,13 @@ export async function startApp(
 
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode} before it was ready:\n${output}`);
+      if (server.exitCode !== null)
+        throw new Error(`The server exited with code ${server.exitCode} before it was ready:\n${output}`);
       if (Date.now() > deadline) throw new Error(`The server was not ready within 60 s:\n${output}`);
-      const ready = await fetch(`${baseURL}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${baseURL}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -182,10 +193,14 @@ export async function launchChromium(executable: string = CHROMIUM_PATH): Promis
   }
   const profile = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-chromium-"));
   // Its own process group, so closing stops Chromium's helper processes too (they write into the profile).
-  const child = spawn(executable, [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"], {
-    stdio: ["ignore", "ignore", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    executable,
+    [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    },
+  );
   const cleanup = async () => {
     try {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
@@ -210,7 +225,10 @@ export async function launchChromium(executable: string = CHROMIUM_PATH): Promis
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
       let stderr = "";
-      const timer = setTimeout(() => reject(new Error(`Chromium did not open its DevTools port within 30 s:\n${stderr}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`Chromium did not open its DevTools port within 30 s:\n${stderr}`)),
+        30_000,
+      );
       child.stderr?.on("data", (chunk: Buffer) => {
         stderr += chunk.toString();
         const match = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);

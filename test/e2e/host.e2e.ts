@@ -31,7 +31,6 @@ async function signInThroughBalancer(app: RunningApp, email: string, forwardedFo
   return response.status;
 }
 
-
 /**
  * A browser that is slow to upload a form: it sends the request head with `Expect: 100-continue`, waits
  * for the server's "100 Continue" (the request is then being handled) and sends the body when told.
@@ -115,11 +114,21 @@ test("pages carry an enforced CSP with a fresh nonce that the page's scripts use
 
 test("a non-GET request from another origin gets 403 before any route runs", async ({ app }) => {
   const body = new URLSearchParams({ email: "gold@demo.local", password: "x" });
-  const foreign = await fetch(`${app.baseURL}/`, { method: "POST", body, headers: { Origin: "https://evil.example" }, redirect: "manual" });
+  const foreign = await fetch(`${app.baseURL}/`, {
+    method: "POST",
+    body,
+    headers: { Origin: "https://evil.example" },
+    redirect: "manual",
+  });
   expect(foreign.status).toBe(403);
   const none = await fetch(`${app.baseURL}/`, { method: "POST", body, redirect: "manual" });
   expect(none.status).toBe(403);
-  const own = await fetch(`${app.baseURL}/`, { method: "POST", body, headers: { Origin: app.baseURL }, redirect: "manual" });
+  const own = await fetch(`${app.baseURL}/`, {
+    method: "POST",
+    body,
+    headers: { Origin: app.baseURL },
+    redirect: "manual",
+  });
   expect(own.status).not.toBe(403);
 });
 
@@ -143,7 +152,14 @@ test("each request is logged as one JSON line with id, method, path, status and 
     .split("\n")
     .find((l) => l.includes('"e2e-log-check"'));
   const entry = JSON.parse(line ?? "{}") as Record<string, unknown>;
-  expect(entry).toMatchObject({ level: "info", msg: "request", requestId: "e2e-log-check", method: "GET", path: "/home", status: 200 });
+  expect(entry).toMatchObject({
+    level: "info",
+    msg: "request",
+    requestId: "e2e-log-check",
+    method: "GET",
+    path: "/home",
+    status: 200,
+  });
   expect(typeof entry.durationMs).toBe("number");
   expect(typeof entry.time).toBe("string");
 });

@@ -22,7 +22,10 @@ const LAST_MONTH = monthKey(LAST);
 const MONTH_BEFORE = monthKey(BEFORE);
 
 /** The seeded branches (two at the e2e scale), by name. */
-const branchesOf = (app: RunningApp) => withDb(app, async (db) => ((await db.collection(HR_AUX).distinct("filial_nome")) as string[]).sort((a, b) => a.localeCompare(b, "pt-BR")));
+const branchesOf = (app: RunningApp) =>
+  withDb(app, async (db) =>
+    ((await db.collection(HR_AUX).distinct("filial_nome")) as string[]).sort((a, b) => a.localeCompare(b, "pt-BR")),
+  );
 
 /** Every CPF of a branch, as stored and as usually written. */
 async function rawCpfsOf(app: RunningApp, filial: string): Promise<string[]> {
@@ -32,13 +35,20 @@ async function rawCpfsOf(app: RunningApp, filial: string): Promise<string[]> {
 }
 
 const gridRows = (page: Page) => page.locator(".hr-grid tbody tr");
-const figureInput = (page: Page, rowId: string, field: string) => page.locator(`tr[data-row-id="${rowId}"] [data-field="${field}"] input`);
+const figureInput = (page: Page, rowId: string, field: string) =>
+  page.locator(`tr[data-row-id="${rowId}"] [data-field="${field}"] input`);
 
-test("an editor picks a branch and months, edits figures and a comment; the CPF never reaches the browser unmasked", async ({ page, app }) => {
+test("an editor picks a branch and months, edits figures and a comment; the CPF never reaches the browser unmasked", async ({
+  page,
+  app,
+}) => {
   const [, branch] = await branchesOf(app);
   const cpfs = await rawCpfsOf(app, branch);
   await signIn(page, app.baseURL, "gold@demo.local");
-  await page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link", { name: hrTexts.title }).click();
+  await page
+    .getByRole("navigation", { name: messages.mainNavigation })
+    .getByRole("link", { name: hrTexts.title })
+    .click();
   await page.waitForURL((url) => url.pathname === "/ij/rh");
 
   // Branch picker: searchable, Generate Review only with a choice; months default to the previous calendar month.
@@ -52,7 +62,9 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   expect(await generate.isDisabled()).toBe(false);
   await page.getByLabel(hrTexts.monthFrom, { exact: true }).fill(MONTH_BEFORE);
   await generate.click();
-  await page.waitForURL((url) => url.pathname.startsWith("/ij/rh_edit/") && url.searchParams.get("mes_inicio") === MONTH_BEFORE);
+  await page.waitForURL(
+    (url) => url.pathname.startsWith("/ij/rh_edit/") && url.searchParams.get("mes_inicio") === MONTH_BEFORE,
+  );
   expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(`/ij/rh_edit/${branch}`);
   expect(new URL(page.url()).searchParams.get("mes_fim")).toBe(LAST_MONTH);
 
@@ -60,7 +72,10 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   const expectedRows = await withDb(app, (db) =>
     db
       .collection(HR_AUX)
-      .find({ filial_nome: branch, mes_apur: { $gte: monthStartDate(BEFORE), $lt: monthStartDate(addMonths(LAST, 1)) } })
+      .find({
+        filial_nome: branch,
+        mes_apur: { $gte: monthStartDate(BEFORE), $lt: monthStartDate(addMonths(LAST, 1)) },
+      })
       .sort({ mes_apur: 1, nome: 1, _id: 1 })
       .project({ nome: 1, mes_apur: 1 })
       .toArray(),
@@ -100,7 +115,9 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   await expect.poll(() => figureInput(page, rowId, "vendas_adicionais").inputValue()).toBe("1.234,50");
   const saved = await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) }));
   expect(saved?.vendas_adicionais).toBe(1234.5);
-  const change = await withDb(app, (db) => db.collection(HR_AUX_CHANGES).findOne({ record_id: new ObjectId(rowId), field: "vendas_adicionais" }));
+  const change = await withDb(app, (db) =>
+    db.collection(HR_AUX_CHANGES).findOne({ record_id: new ObjectId(rowId), field: "vendas_adicionais" }),
+  );
   expect(change).toMatchObject({ new: 1234.5, user: "gold@demo.local" });
 
   // The comment dialog: live counter, at most 255, Cancel closes, Save sends and reloads.
@@ -138,9 +155,14 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   expect(await page.getByRole("radio", { name: branch }).isChecked()).toBe(true);
 });
 
-test("a reader sees the grid read-only, limited to their branch, and the server refuses their save", async ({ page, app }) => {
+test("a reader sees the grid read-only, limited to their branch, and the server refuses their save", async ({
+  page,
+  app,
+}) => {
   const [first, second] = await branchesOf(app);
-  await withDb(app, (db) => db.collection("user_permissions").updateOne({ user: "silver@demo.local" }, { $set: { stores: [first] } }));
+  await withDb(app, (db) =>
+    db.collection("user_permissions").updateOne({ user: "silver@demo.local" }, { $set: { stores: [first] } }),
+  );
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/ij/rh");
   await page.getByText(hrTexts.scopedNote(1)).waitFor();
@@ -179,7 +201,10 @@ test("a reader sees the grid read-only, limited to their branch, and the server 
   await page.getByText(hrTexts.branchNotFound(second)).waitFor();
 });
 
-test("without JavaScript an editor filters branches, saves a figure through the confirmation and edits a comment", async ({ app, browser }) => {
+test("without JavaScript an editor filters branches, saves a figure through the confirmation and edits a comment", async ({
+  app,
+  browser,
+}) => {
   const [branch] = await branchesOf(app);
   await withoutJavaScript(browser, app, async (page) => {
     await signIn(page, app.baseURL, "sysadmin@demo.local");
@@ -191,7 +216,10 @@ test("without JavaScript an editor filters branches, saves a figure through the 
     await page.getByRole("button", { name: hrTexts.generateReview }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/ij/rh_edit/"));
     expect(new URL(page.url()).searchParams.get("mes_inicio")).toBe(LAST_MONTH);
-    await page.getByText(`${monthLabel(LAST)}`, { exact: false }).first().waitFor();
+    await page
+      .getByText(`${monthLabel(LAST)}`, { exact: false })
+      .first()
+      .waitFor();
 
     const rowId = (await gridRows(page).first().getAttribute("data-row-id"))!;
     await figureInput(page, rowId, "result_qtde_servico").fill("1.500");
@@ -201,33 +229,53 @@ test("without JavaScript an editor filters branches, saves a figure through the 
     expect(await confirm.locator("li").count()).toBe(1);
     await confirm.getByRole("button", { name: messages.confirm }).click();
     await page.getByText(messages.saved).first().waitFor();
-    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.result_qtde_servico).toBe(1500);
+    expect(
+      (await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.result_qtde_servico,
+    ).toBe(1500);
 
     await page.locator(`tr[data-row-id="${rowId}"]`).getByRole("link", { name: hrTexts.editComment }).click();
     const dialog = page.getByRole("dialog", { name: hrTexts.commentTitle });
     await dialog.getByLabel(hrTexts.commentLabel).fill("Sem JavaScript");
     await dialog.getByRole("button", { name: hrTexts.saveComment }).click();
     await page.getByText(messages.saved).first().waitFor();
-    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.comentario).toBe("Sem JavaScript");
+    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.comentario).toBe(
+      "Sem JavaScript",
+    );
   });
 });
 
-test("a save sent again after it succeeded is refused with the conflict message and changes nothing (issue 55 §1), with and without JavaScript", async ({ page, app, browser }) => {
+test("a save sent again after it succeeded is refused with the conflict message and changes nothing (issue 55 §1), with and without JavaScript", async ({
+  page,
+  app,
+  browser,
+}) => {
   const [branch] = await branchesOf(app);
   const path = `/ij/rh_edit/${encodeURIComponent(branch)}?mes_inicio=${LAST_MONTH}&mes_fim=${LAST_MONTH}`;
-  const snapshot = () => withDb(app, async (db) => JSON.stringify([await db.collection(HR_AUX).find({ filial_nome: branch }).sort({ _id: 1 }).toArray(), await db.collection(HR_AUX_CHANGES).countDocuments()]));
+  const snapshot = () =>
+    withDb(app, async (db) =>
+      JSON.stringify([
+        await db.collection(HR_AUX).find({ filial_nome: branch }).sort({ _id: 1 }).toArray(),
+        await db.collection(HR_AUX_CHANGES).countDocuments(),
+      ]),
+    );
   const bodies: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/ij/rh_edit/")) bodies.push(request.postData() ?? "");
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/ij/rh_edit/"))
+      bodies.push(request.postData() ?? "");
   });
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(path);
   const rowId = (await gridRows(page).nth(1).getAttribute("data-row-id"))!;
   await figureInput(page, rowId, "vendas_servicos").fill("4.321");
   await page.getByRole("button", { name: hrTexts.save, exact: true }).click();
-  await page.getByRole("dialog", { name: hrTexts.confirmTitle }).getByRole("button", { name: messages.confirm }).click();
+  await page
+    .getByRole("dialog", { name: hrTexts.confirmTitle })
+    .getByRole("button", { name: messages.confirm })
+    .click();
   await page.getByText(messages.saved).first().waitFor();
-  expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.vendas_servicos).toBe(4321);
+  expect(
+    (await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.vendas_servicos,
+  ).toBe(4321);
   expect(bodies).toHaveLength(1);
 
   // The same request again (the browser's own single-fetch POST): 409 with the conflict message, nothing written.
@@ -235,7 +283,11 @@ test("a save sent again after it succeeded is refused with the conflict message 
   const url = new URL(page.url());
   const replayed = await page.evaluate(
     async ([target, body]) => {
-      const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+      const response = await fetch(target, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body,
+      });
       return { status: response.status, text: await response.text() };
     },
     [`${url.pathname}.data${url.search}`, bodies[0]] as const,
@@ -252,27 +304,51 @@ test("a save sent again after it succeeded is refused with the conflict message 
     await plain.getByRole("button", { name: hrTexts.save, exact: true }).click();
     const confirm = plain.getByRole("dialog", { name: hrTexts.confirmTitle });
     await confirm.getByText(/→ 7,5$/).waitFor();
-    const fields = await confirm.locator("form input[type=hidden]").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
+    const fields = await confirm
+      .locator("form input[type=hidden]")
+      .evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
     await confirm.getByRole("button", { name: messages.confirm }).click();
     await plain.getByText(messages.saved).first().waitFor();
-    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.dias_media).toBe(7.5);
+    expect((await withDb(app, (db) => db.collection(HR_AUX).findOne({ _id: new ObjectId(rowId) })))?.dias_media).toBe(
+      7.5,
+    );
     before = await snapshot();
-    const again = await plain.request.post(path, { form: Object.fromEntries(fields), headers: { Origin: app.baseURL }, maxRedirects: 0 });
+    const again = await plain.request.post(path, {
+      form: Object.fromEntries(fields),
+      headers: { Origin: app.baseURL },
+      maxRedirects: 0,
+    });
     expect(again.status()).toBe(409);
     expect(await again.text()).toContain(hrTexts.conflict(1));
     expect(await snapshot()).toBe(before);
   });
 });
 
-test("at 1366 px (issue 55 §5) the people of the branch sit below the grid, and every column scrolls into view, uncovered", async ({ page, app }) => {
+test("at 1366 px (issue 55 §5) the people of the branch sit below the grid, and every column scrolls into view, uncovered", async ({
+  page,
+  app,
+}) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signIn(page, app.baseURL, "gold@demo.local");
-  const latest = await withDb(app, (db) => db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next());
+  const latest = await withDb(app, (db) =>
+    db
+      .collection(HR_AUX)
+      .find({}, { projection: { filial_nome: 1, mes_apur: 1 } })
+      .sort({ mes_apur: -1 })
+      .limit(1)
+      .next(),
+  );
   const month = monthKey(monthOfDate(latest!.mes_apur as Date));
-  await page.goto(`/ij/rh_edit/${encodeURIComponent(String(latest!.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`);
+  await page.goto(
+    `/ij/rh_edit/${encodeURIComponent(String(latest!.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`,
+  );
   const grid = page.locator(".hr-grid");
   await grid.waitFor();
-  const [gridBox, peopleBox, layoutBox] = await Promise.all([grid.boundingBox(), page.locator(".hr-people").boundingBox(), page.locator(".hr-layout").boundingBox()]);
+  const [gridBox, peopleBox, layoutBox] = await Promise.all([
+    grid.boundingBox(),
+    page.locator(".hr-people").boundingBox(),
+    page.locator(".hr-layout").boundingBox(),
+  ]);
   // The grid takes the layout's whole width; the panel is below it, never beside it.
   expect(gridBox!.width).toBeGreaterThanOrEqual(layoutBox!.width - 2);
   expect(peopleBox!.y).toBeGreaterThanOrEqual(gridBox!.y + gridBox!.height - 1);
@@ -285,7 +361,11 @@ test("at 1366 px (issue 55 §5) the people of the branch sit below the grid, and
       const box = el.getBoundingClientRect();
       const area = el.closest(".hr-grid")!.getBoundingClientRect();
       const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      return { inside: box.left >= area.left - 1 && box.right <= area.right + 1, uncovered: !!hit && (hit === el || el.contains(hit)), text: el.textContent };
+      return {
+        inside: box.left >= area.left - 1 && box.right <= area.right + 1,
+        uncovered: !!hit && (hit === el || el.contains(hit)),
+        text: el.textContent,
+      };
     });
     expect(seen, `column ${seen.text}`).toMatchObject({ inside: true, uncovered: true });
   }

@@ -20,32 +20,42 @@ import { signIn } from "./sign-in";
 const LATE_EVENING = new Date(Date.UTC(2030, 4, 2, 0, 13, 27));
 
 /** A file record (the newest of all, so on page 1) whose bytes are in the local store. */
-async function storedFile(app: RunningApp, name: string, statusChangeDate = LATE_EVENING): Promise<{ id: ObjectId; key: string; diskPath: string }> {
+async function storedFile(
+  app: RunningApp,
+  name: string,
+  statusChangeDate = LATE_EVENING,
+): Promise<{ id: ObjectId; key: string; diskPath: string }> {
   const key = `2030/05/${crypto.randomUUID()}.csv`;
   const diskPath = path.join(app.dataDir, "uploads", key);
   mkdirSync(path.dirname(diskPath), { recursive: true });
   writeFileSync(diskPath, "a;b\n1;2\n");
-  const { insertedId } = await withDb(app, (db) => db.collection("files").insertOne({
-    originalName: name,
-    originalFile: key,
-    bucket: "local",
-    user: "bronze@demo.local",
-    clientName: "journey",
-    statusChangeDate,
-    createdAt: statusChangeDate,
-    status: 0,
-    progress: 100,
-    message: "5 linhas OK, 0 NOK",
-    agent: "worker@e2e",
-    leaseUntil: null,
-    attempts: 1,
-  }));
+  const { insertedId } = await withDb(app, (db) =>
+    db.collection("files").insertOne({
+      originalName: name,
+      originalFile: key,
+      bucket: "local",
+      user: "bronze@demo.local",
+      clientName: "journey",
+      statusChangeDate,
+      createdAt: statusChangeDate,
+      status: 0,
+      progress: 100,
+      message: "5 linhas OK, 0 NOK",
+      agent: "worker@e2e",
+      leaseUntil: null,
+      attempts: 1,
+    }),
+  );
   return { id: insertedId, key, diskPath };
 }
 
-const rowOf = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.locator(`text=${name}`) });
+const rowOf = (page: Page, name: string) =>
+  page.locator("main table tbody tr").filter({ has: page.locator(`text=${name}`) });
 
-test("times are pt-BR on the 24-hour clock in the portal's zone, whatever the browser's zone, on both lists", async ({ app, browser }) => {
+test("times are pt-BR on the 24-hour clock in the portal's zone, whatever the browser's zone, on both lists", async ({
+  app,
+  browser,
+}) => {
   await storedFile(app, "horario_e2e.csv");
   // A browser in Tokyo: a page that formatted in the browser's zone would show 09:13 on 2 May (and mismatch the server's HTML).
   const checked = await openCheckedPage(browser, app, { timezoneId: "Asia/Tokyo" });
@@ -58,11 +68,15 @@ test("times are pt-BR on the 24-hour clock in the portal's zone, whatever the br
   const file = rowOf(page, "horario_e2e.csv");
   expect(await file.locator(".job-date").innerText()).toBe("1 mai 2030 21:13");
   // No 12-hour clock, no English month anywhere on the page's dates.
-  for (const text of await page.locator("main .job-date").allInnerTexts()) expect(text).toMatch(/^\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}$/);
+  for (const text of await page.locator("main .job-date").allInnerTexts())
+    expect(text).toMatch(/^\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}$/);
   await checked.close();
 });
 
-test("a download whose file is gone when the link is followed comes back to the list with the alert, with JavaScript", async ({ app, page }) => {
+test("a download whose file is gone when the link is followed comes back to the list with the alert, with JavaScript", async ({
+  app,
+  page,
+}) => {
   const { diskPath } = await storedFile(app, "some_depois_e2e.csv");
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/repo/format?pageSize=40");
@@ -71,7 +85,9 @@ test("a download whose file is gone when the link is followed comes back to the 
     rmSync(diskPath, { force: true });
     await route.continue();
   });
-  await rowOf(page, "some_depois_e2e.csv").getByRole("button", { name: jobTexts.downloadOf("some_depois_e2e.csv") }).click();
+  await rowOf(page, "some_depois_e2e.csv")
+    .getByRole("button", { name: jobTexts.downloadOf("some_depois_e2e.csv") })
+    .click();
   await page.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
   expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/repo/format?pageSize=40");
   await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
@@ -79,7 +95,15 @@ test("a download whose file is gone when the link is followed comes back to the 
   await page.unroute("**/download/**");
 
   // A link that expired before it was followed (5 minutes): the same.
-  const expired = signDownloadToken({ bucket: "local", key: "2030/05/00000000-0000-0000-0000-000000000000.csv", filename: "x.csv", expiresAt: Date.now() - 1000 }, app.sessionSecret);
+  const expired = signDownloadToken(
+    {
+      bucket: "local",
+      key: "2030/05/00000000-0000-0000-0000-000000000000.csv",
+      filename: "x.csv",
+      expiresAt: Date.now() - 1000,
+    },
+    app.sessionSecret,
+  );
   await page.goto("/repo/format?page=2");
   expect(await page.getByRole("alert").count()).toBe(0);
   await page.evaluate((href) => window.location.assign(href), `/download/${expired}`);
@@ -102,17 +126,31 @@ test("without JavaScript the same failure comes back to the list with the alert"
       rmSync(diskPath, { force: true });
       await route.fulfill({ response });
     });
-    await rowOf(plain, "sem_js_some_e2e.csv").getByRole("button", { name: jobTexts.downloadOf("sem_js_some_e2e.csv") }).click();
+    await rowOf(plain, "sem_js_some_e2e.csv")
+      .getByRole("button", { name: jobTexts.downloadOf("sem_js_some_e2e.csv") })
+      .click();
     await plain.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
     expect(new URL(plain.url()).pathname + new URL(plain.url()).search).toBe("/repo/format?pageSize=40");
     expect(await plain.locator("main table tbody tr").count()).toBe(40);
   });
 });
 
-test("a refused job says so in words, and on a phone (390 px) the file name comes first with its state in view (issue 55)", async ({ app, browser }) => {
+test("a refused job says so in words, and on a phone (390 px) the file name comes first with its state in view (issue 55)", async ({
+  app,
+  browser,
+}) => {
   const { id } = await storedFile(app, "recusado_fone_e2e.csv", new Date(Date.UTC(2030, 4, 3)));
   await withDb(app, (db) =>
-    db.collection("files").updateOne({ _id: id }, { $set: { status: 2, retryable: false, message: "Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo." } }),
+    db.collection("files").updateOne(
+      { _id: id },
+      {
+        $set: {
+          status: 2,
+          retryable: false,
+          message: "Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo.",
+        },
+      },
+    ),
   );
   const checked = await openCheckedPage(browser, app, { viewport: { width: 390, height: 844 } });
   const { page } = checked;
@@ -124,7 +162,10 @@ test("a refused job says so in words, and on a phone (390 px) the file name come
   expect(await row.locator(".job-state").innerText()).toBe(jobTexts.stateRefused);
   expect(await row.getByRole("button", { name: new RegExp(jobTexts.retry) }).count()).toBe(0);
   // The columns: the file name first, its state next.
-  expect((await page.locator("main table thead th").allInnerTexts()).slice(0, 2)).toEqual([jobTexts.columnName, jobTexts.columnState]);
+  expect((await page.locator("main table thead th").allInnerTexts()).slice(0, 2)).toEqual([
+    jobTexts.columnName,
+    jobTexts.columnState,
+  ]);
   const cells = row.locator("td");
   const name = await cells.nth(0).boundingBox();
   const state = await cells.nth(1).boundingBox();
@@ -134,9 +175,17 @@ test("a refused job says so in words, and on a phone (390 px) the file name come
   expect(name!.x).toBeLessThanOrEqual(box!.x + 2);
   expect(state!.x + state!.width).toBeLessThanOrEqual(390);
   // Scrolled sideways to the message and the agent, the file name stays at the left edge.
-  await page.locator("main .data-table__scroll").first().evaluate((element) => (element.scrollLeft = 500));
+  await page
+    .locator("main .data-table__scroll")
+    .first()
+    .evaluate((element) => (element.scrollLeft = 500));
   const scrolled = await cells.nth(0).boundingBox();
   expect(Math.abs(scrolled!.x - box!.x)).toBeLessThanOrEqual(2);
-  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("td")?.textContent ?? "", { x: scrolled!.x + 8, y: scrolled!.y + scrolled!.height / 2 })).toContain("recusado_fone_");
+  expect(
+    await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("td")?.textContent ?? "", {
+      x: scrolled!.x + 8,
+      y: scrolled!.y + scrolled!.height / 2,
+    }),
+  ).toContain("recusado_fone_");
   await checked.close();
 });

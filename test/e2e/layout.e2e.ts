@@ -15,7 +15,10 @@ import { signIn } from "./sign-in";
  */
 
 describe("the phone layout", () => {
-  test("folds the side menu behind the header's Menu button, which opens and closes it; a navigation folds it again", async ({ app, page }) => {
+  test("folds the side menu behind the header's Menu button, which opens and closes it; a navigation folds it again", async ({
+    app,
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, app.baseURL, "gold@demo.local");
     await page.goto("/jobs/executados");
@@ -44,7 +47,11 @@ describe("the phone layout", () => {
     expect(await menu.getByRole("link", { name: messages.closeMenu }).isVisible()).toBe(false);
   });
 
-  test("without JavaScript the Menu button is a link that shows the menu, and its fold link hides it", async ({ app, browser, page }) => {
+  test("without JavaScript the Menu button is a link that shows the menu, and its fold link hides it", async ({
+    app,
+    browser,
+    page,
+  }) => {
     await signIn(page, app.baseURL, "gold@demo.local");
     const cookies = await page.context().cookies();
     await withoutJavaScript(browser, app, async (plain) => {
@@ -81,10 +88,13 @@ describe("long tables keep their header row in view", () => {
       const headerTop = (await header.boundingBox())?.y ?? Number.NaN;
       expect(Math.abs(headerTop - boxTop)).toBeLessThanOrEqual(2);
       // The header row is what is seen at the top of the box, above the rows that went under it.
-      const atTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("th")?.textContent ?? null, {
-        x: ((await header.boundingBox())?.x ?? 0) + 8,
-        y: headerTop + 6,
-      });
+      const atTop = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest("th")?.textContent ?? null,
+        {
+          x: ((await header.boundingBox())?.x ?? 0) + 8,
+          y: headerTop + 6,
+        },
+      );
       expect(atTop).toBe(await header.textContent());
       await page.screenshot({ path: artefactPath("layout", size.name, "sticky-header-jobs-executados.png") });
     });
@@ -92,7 +102,10 @@ describe("long tables keep their header row in view", () => {
 });
 
 describe("error pages are the portal's own, inside its layout", () => {
-  test("404: branded with the tenant's name, theme and menus, at any unknown address, with no console error; favicon.ico exists", async ({ app, page }) => {
+  test("404: branded with the tenant's name, theme and menus, at any unknown address, with no console error; favicon.ico exists", async ({
+    app,
+    page,
+  }) => {
     const favicon = await page.request.get(`${app.baseURL}/favicon.ico`);
     expect(favicon.status()).toBe(200);
     expect((await favicon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
@@ -114,18 +127,26 @@ describe("error pages are the portal's own, inside its layout", () => {
       expect(await page.getByRole("navigation", { name: messages.userMenu }).isVisible(), address).toBe(true);
       expect(await page.getByRole("navigation", { name: messages.mainNavigation }).isVisible(), address).toBe(true);
       // Hydrated without a mismatch (the fixture fails on any console error): the page's links are the router's.
-      await page.waitForFunction(() => Object.keys(document.querySelector(".error-page a") ?? {}).some((k) => k.startsWith("__reactFiber$")));
+      await page.waitForFunction(() =>
+        Object.keys(document.querySelector(".error-page a") ?? {}).some((k) => k.startsWith("__reactFiber$")),
+      );
     }
     // A client-side navigation to an unknown address shows the same page.
     await page.goto("/repo/format");
     // Hydration runs in a transition after the load event: wait for the router before using it.
     await page.waitForFunction(() => !!(window as unknown as { __remixRouter?: unknown }).__remixRouter);
-    await page.evaluate(() => (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate("/sem/pagina"));
+    await page.evaluate(() =>
+      (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } }).__remixRouter.navigate(
+        "/sem/pagina",
+      ),
+    );
     await page.getByRole("heading", { name: messages.notFoundTitle }).waitFor();
     expect(await page.getByRole("navigation", { name: messages.mainNavigation }).isVisible()).toBe(true);
   });
 
-  test("503: when the database is gone the error page is still the portal's, with its brand and theme", async ({ browser }) => {
+  test("503: when the database is gone the error page is still the portal's, with its brand and theme", async ({
+    browser,
+  }) => {
     const app = await startApp({ seed: false, dbTimeoutMs: 1_500 });
     try {
       // A signed-in USER GOLD, written straight into the database (this app has no seed).
@@ -134,15 +155,33 @@ describe("error pages are the portal's own, inside its layout", () => {
       const now = new Date();
       try {
         const db = client.db(app.databaseName);
-        await db.collection("user_permissions").insertOne({ user: "ouro@e2e.local", name: "Ouro", type: "USER GOLD", stores: [], createdAt: now });
-        await db.collection("sessions").insertOne({ _id: id as never, email: "ouro@e2e.local", createdAt: now, lastSeenAt: now, idleExpiresAt: new Date(now.getTime() + 3_600_000), absoluteExpiresAt: new Date(now.getTime() + 3_600_000) });
+        await db
+          .collection("user_permissions")
+          .insertOne({ user: "ouro@e2e.local", name: "Ouro", type: "USER GOLD", stores: [], createdAt: now });
+        await db.collection("sessions").insertOne({
+          _id: id as never,
+          email: "ouro@e2e.local",
+          createdAt: now,
+          lastSeenAt: now,
+          idleExpiresAt: new Date(now.getTime() + 3_600_000),
+          absoluteExpiresAt: new Date(now.getTime() + 3_600_000),
+        });
       } finally {
         await client.close();
       }
-      const cookie = (await createCookie("__session", { secrets: [app.sessionSecret], httpOnly: true, sameSite: "lax", path: "/" }).serialize(id)).split(";")[0];
+      const cookie = (
+        await createCookie("__session", {
+          secrets: [app.sessionSecret],
+          httpOnly: true,
+          sameSite: "lax",
+          path: "/",
+        }).serialize(id)
+      ).split(";")[0];
       const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
       // The 503 document is the test's purpose; its "Failed to load resource" is expected.
-      const checked = await openCheckedPage(browser, app, { onPurpose: (url, status, request) => request.resourceType === "document" && status === 503 });
+      const checked = await openCheckedPage(browser, app, {
+        onPurpose: (url, status, request) => request.resourceType === "document" && status === 503,
+      });
       try {
         await checked.page.context().addCookies([{ name, value, url: app.baseURL }]);
         expect((await checked.page.goto("/repo/format"))?.status()).toBe(200);

@@ -39,18 +39,36 @@ export const EXTRA_PAGES = [
  */
 export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName">): Promise<string[]> {
   return withDb(app, async (db) => {
-    const pages = ["/ij/plan_edit?chanel=WHOLESALES&dateStart=2000-01-01&dateEnd=2030-12-30", "/ij/explorer?search=relatorio"];
-    const hr = await db.collection(HR_AUX).find({}, { projection: { filial_nome: 1, mes_apur: 1 } }).sort({ mes_apur: -1 }).limit(1).next();
+    const pages = [
+      "/ij/plan_edit?chanel=WHOLESALES&dateStart=2000-01-01&dateEnd=2030-12-30",
+      "/ij/explorer?search=relatorio",
+    ];
+    const hr = await db
+      .collection(HR_AUX)
+      .find({}, { projection: { filial_nome: 1, mes_apur: 1 } })
+      .sort({ mes_apur: -1 })
+      .limit(1)
+      .next();
     if (hr) {
       const month = monthKey(monthOfDate(hr.mes_apur as Date));
       pages.push(`/ij/rh_edit/${encodeURIComponent(String(hr.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`);
     }
-    const cell = await db.collection(FORECAST).findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } });
+    const cell = await db
+      .collection(FORECAST)
+      .findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } });
     if (cell) pages.push(reviewPath(String(cell.rf), String(cell.cost_center_concat)));
-    const ledger = await db.collection(LEDGER).find({}, { projection: { businessUnitID: 1, month: 1 } }).sort({ month: -1 }).limit(1).next();
+    const ledger = await db
+      .collection(LEDGER)
+      .find({}, { projection: { businessUnitID: 1, month: 1 } })
+      .sort({ month: -1 })
+      .limit(1)
+      .next();
     if (ledger) {
       const period = monthKey(monthOfDate(ledger.month as Date));
-      pages.push(`/ij/cockpit_preview?unit=${ledger.businessUnitID}&period=${period}&report=BALANCE_SHEET`, `/ij/report_save?company=${ledger.businessUnitID}&period=${period}`);
+      pages.push(
+        `/ij/cockpit_preview?unit=${ledger.businessUnitID}&period=${period}&report=BALANCE_SHEET`,
+        `/ij/report_save?company=${ledger.businessUnitID}&period=${period}`,
+      );
     }
     const document = await db.collection(EXPLORER_DOCUMENTS).findOne({}, { projection: { _id: 1 } });
     if (document) pages.push(`/ij/explorer/${String(document._id)}`);
@@ -65,14 +83,24 @@ export const WIDTHS = [
 ] as const;
 
 /** The login screen's states, seen before signing in. */
-export const SIGNED_OUT_PAGES = ["/", "/?forgot=1", "/?expired=1&redirectTo=%2Frepo%2Fformat", "/recovery/123456", "/home", "/pagina-que-nao-existe"];
+export const SIGNED_OUT_PAGES = [
+  "/",
+  "/?forgot=1",
+  "/?expired=1&redirectTo=%2Frepo%2Fformat",
+  "/recovery/123456",
+  "/home",
+  "/pagina-que-nao-existe",
+];
 
 export type Visit = { account: string; path: string };
 
 const menuLinks = async (page: Page) => {
   const side = page.getByRole("navigation", { name: messages.mainNavigation }).getByRole("link");
   const header = page.getByRole("navigation", { name: messages.userMenu }).getByRole("link");
-  const hrefs = [...(await side.evaluateAll((links) => links.map((a) => a.getAttribute("href")))), ...(await header.evaluateAll((links) => links.map((a) => a.getAttribute("href"))))];
+  const hrefs = [
+    ...(await side.evaluateAll((links) => links.map((a) => a.getAttribute("href")))),
+    ...(await header.evaluateAll((links) => links.map((a) => a.getAttribute("href")))),
+  ];
   // The side menu's fold link is no page of its own.
   return hrefs.filter((h): h is string => !!h && h.startsWith("/"));
 };
@@ -81,7 +109,12 @@ const menuLinks = async (page: Page) => {
  * Signs `account` in on `page` and calls `visit` on each page it can reach (once each); for the two accounts that
  * cannot get past the login, on the login state they get. Returns the paths visited.
  */
-export async function walkAccount(page: Page, app: RunningApp, account: DemoAccount, visit: (path: string) => Promise<void>): Promise<string[]> {
+export async function walkAccount(
+  page: Page,
+  app: RunningApp,
+  account: DemoAccount,
+  visit: (path: string) => Promise<void>,
+): Promise<string[]> {
   await page.context().clearCookies();
   if (account.type === "" || account.mustChangePassword) {
     await page.goto("/");

@@ -37,7 +37,10 @@ async function generate(page: Page, channel: string) {
   await banner(page).getByText(messages.reportGenerated).waitFor();
 }
 
-test("filter → results: Generate waits for a channel, the filter in the URL and formFilter, dates, banners, paging, server checks", async ({ page, app }) => {
+test("filter → results: Generate waits for a channel, the filter in the URL and formFilter, dates, banners, paging, server checks", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/plan");
   const button = page.getByRole("button", { name: planningTexts.generateReport });
@@ -60,7 +63,9 @@ test("filter → results: Generate waits for a channel, the filter in the URL an
 
   const db = await database(app);
   const total = await db.collection("planning_quantity").countDocuments({ channel: { $in: ["WHOLESALES", "FSS"] } });
-  await banner(page).getByText(`${messages.reportGenerated} ${planningTexts.itemCount(total)}`).waitFor();
+  await banner(page)
+    .getByText(`${messages.reportGenerated} ${planningTexts.itemCount(total)}`)
+    .waitFor();
   expect(await page.locator(".planning__period").innerText()).toContain("dez. de 1950 – dez. de 2030");
   expect(await rows(page).count()).toBe(20);
   const dates = await rows(page).locator("td:first-child").allInnerTexts();
@@ -69,7 +74,12 @@ test("filter → results: Generate waits for a channel, the filter in the URL an
   expect(stored).toMatchObject({ dateStart: "1950-12-30", dateEnd: "2030-12-30", chanel: ["WHOLESALES", "FSS"] });
 
   // Newest first, across pages; back and forward.
-  const newest = await db.collection("planning_quantity").find({ channel: { $in: ["WHOLESALES", "FSS"] } }).sort({ creationDate: -1, _id: -1 }).limit(21).toArray();
+  const newest = await db
+    .collection("planning_quantity")
+    .find({ channel: { $in: ["WHOLESALES", "FSS"] } })
+    .sort({ creationDate: -1, _id: -1 })
+    .limit(21)
+    .toArray();
   expect(await rows(page).first().locator("td").nth(2).innerText()).toBe(newest[0].sku);
   await page.getByRole("link", { name: messages.next }).click();
   await page.waitForURL((u) => u.searchParams.get("page") === "2");
@@ -100,7 +110,10 @@ test("filter → results: Generate waits for a channel, the filter in the URL an
   expect(await page.evaluate(() => window.localStorage.getItem("formFilter"))).not.toBeNull();
 
   // Logout forgets the stored filter: the next person on this browser starts from an empty form.
-  await page.getByRole("navigation", { name: messages.userMenu }).getByRole("button", { name: messages.menuLogout }).click();
+  await page
+    .getByRole("navigation", { name: messages.userMenu })
+    .getByRole("button", { name: messages.menuLogout })
+    .click();
   await page.waitForURL((u) => u.pathname === "/");
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem("formFilter"))).toBeNull();
 });
@@ -138,21 +151,27 @@ test("individual save (unitario), reset, a conflicting save and a row's history"
   await dialog(page).getByText(planningTexts.savedRows(1)).waitFor();
   await dialog(page).getByRole("link", { name: messages.close }).click();
   await expect.poll(() => dialog(page).count()).toBe(0);
-  const saved = await db.collection("planning_quantity").findOne({ _id: new (await import("mongodb")).ObjectId(first!) });
+  const saved = await db
+    .collection("planning_quantity")
+    .findOne({ _id: new (await import("mongodb")).ObjectId(first!) });
   expect(saved).toMatchObject({ valor: 12345, revision: 1, updatedBy: "gold@demo.local" });
   // Newest first: the saved row is on top.
   expect(await rows(page).first().getAttribute("data-row-id")).toBe(first);
 
   // The row's history: old → new.
   await rows(page).first().getByRole("link", { name: planningTexts.historyColumn }).click();
-  await dialog(page).getByText(`${old.toLocaleString("pt-BR")} → 12.345`).waitFor();
+  await dialog(page)
+    .getByText(`${old.toLocaleString("pt-BR")} → 12.345`)
+    .waitFor();
   await dialog(page).getByRole("link", { name: messages.close }).click();
   await expect.poll(() => dialog(page).count()).toBe(0);
 
   // Someone else changes the second row after this page was loaded: its save is refused and named.
   const secondId = await rows(page).nth(1).getAttribute("data-row-id");
   const { ObjectId } = await import("mongodb");
-  await db.collection("planning_quantity").updateOne({ _id: new ObjectId(secondId!) }, { $set: { valor: 777 }, $inc: { revision: 1 } });
+  await db
+    .collection("planning_quantity")
+    .updateOne({ _id: new ObjectId(secondId!) }, { $set: { valor: 777 }, $inc: { revision: 1 } });
   await quantity(page, 1).fill("1");
   await page.getByRole("button", { name: planningTexts.save }).click();
   await dialog(page).getByRole("button", { name: planningTexts.confirm }).click();
@@ -162,7 +181,10 @@ test("individual save (unitario), reset, a conflicting save and a row's history"
   expect((await db.collection("planning_quantity").findOne({ _id: new ObjectId(secondId!) }))?.valor).toBe(777);
 });
 
-test("+10% on the whole filter (lote): preview, Number is not valid, save, rows beyond page 1 multiplied, history", async ({ page, app }) => {
+test("+10% on the whole filter (lote): preview, Number is not valid, save, rows beyond page 1 multiplied, history", async ({
+  page,
+  app,
+}) => {
   const db = await database(app);
   const before = await db.collection("planning_quantity").find({ channel: "FSS" }).sort({ _id: 1 }).toArray();
   expect(before.length).toBeGreaterThan(40);
@@ -206,10 +228,19 @@ test("+10% on the whole filter (lote): preview, Number is not valid, save, rows 
   await dialog(page).locator("tbody").waitFor();
   await expect
     .poll(() => dialog(page).innerText())
-    .toContain(planningTexts.historyBatchRowChange("+10% (×1,1)", laterRow.valor.toLocaleString("pt-BR"), applyMultiplier(laterRow.valor, 110).toLocaleString("pt-BR")));
+    .toContain(
+      planningTexts.historyBatchRowChange(
+        "+10% (×1,1)",
+        laterRow.valor.toLocaleString("pt-BR"),
+        applyMultiplier(laterRow.valor, 110).toLocaleString("pt-BR"),
+      ),
+    );
 });
 
-test("USER SILVER reads /ij/report_preview (page index from 0) but cannot save: read-only, and refused by the server", async ({ page, app }) => {
+test("USER SILVER reads /ij/report_preview (page index from 0) but cannot save: read-only, and refused by the server", async ({
+  page,
+  app,
+}) => {
   const db = await database(app);
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/ij/report_create");
@@ -229,11 +260,22 @@ test("USER SILVER reads /ij/report_preview (page index from 0) but cannot save: 
   const before = await db.collection("planning_quantity").find({}).sort({ _id: 1 }).toArray();
   const url = new URL(page.url());
   const forms: Record<string, string>[] = [
-    { intent: "unitario", confirmed: "1", "rows[0].id": String(target!._id), "rows[0].revision": String(target!.revision), "rows[0].loaded": String(target!.valor), "rows[0].valor": "1" },
+    {
+      intent: "unitario",
+      confirmed: "1",
+      "rows[0].id": String(target!._id),
+      "rows[0].revision": String(target!.revision),
+      "rows[0].loaded": String(target!.valor),
+      "rows[0].valor": "1",
+    },
     { intent: "lote", confirmed: "1", percent: "50", op: "increase", loadedAt: new Date().toISOString() },
   ];
   for (const form of forms) {
-    const response = await page.request.post(`${url.pathname}${url.search}`, { form, headers: { Origin: app.baseURL }, maxRedirects: 0 });
+    const response = await page.request.post(`${url.pathname}${url.search}`, {
+      form,
+      headers: { Origin: app.baseURL },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(403);
   }
   expect(await db.collection("planning_quantity").find({}).sort({ _id: 1 }).toArray()).toEqual(before);
@@ -293,14 +335,26 @@ async function brandMonthFilter(db: Db, skip: number): Promise<{ query: string; 
   const { marca, dateRef } = group._id;
   const month = dateRef.toISOString().slice(0, 7);
   const last = new Date(Date.UTC(dateRef.getUTCFullYear(), dateRef.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
-  const params = new URLSearchParams({ dateStart: `${month}-01`, dateEnd: last, skuMode: "attributes", brand: marca, chanel: "BRANDSITE" });
+  const params = new URLSearchParams({
+    dateStart: `${month}-01`,
+    dateEnd: last,
+    skuMode: "attributes",
+    brand: marca,
+    chanel: "BRANDSITE",
+  });
   return { query: params.toString(), match: { channel: "BRANDSITE", marca, dateRef } };
 }
 
 const valuesOf = async (db: Db, match: Record<string, unknown>) =>
-  (await db.collection("planning_quantity").find(match).sort({ _id: 1 }).toArray()).map((r) => ({ id: String(r._id), valor: r.valor as number }));
+  (await db.collection("planning_quantity").find(match).sort({ _id: 1 }).toArray()).map((r) => ({
+    id: String(r._id),
+    valor: r.valor as number,
+  }));
 
-test("a saved group edit is applied once: Back shows the saved grid, a replay is refused, inputs only hold numbers, each row keeps old → new", async ({ page, app }) => {
+test("a saved group edit is applied once: Back shows the saved grid, a replay is refused, inputs only hold numbers, each row keeps old → new", async ({
+  page,
+  app,
+}) => {
   const db = await database(app);
   const { query, match } = await brandMonthFilter(db, 0);
   const before = await valuesOf(db, match);
@@ -311,7 +365,9 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(`/ij/plan_edit?${query}`);
   // A deep link says nothing of generating (issue 55 §5): the filter's total quantity shows the page is loaded.
-  await banner(page).getByText(`${planningTexts.totalQuantity}: ${before.reduce((sum, r) => sum + r.valor, 0).toLocaleString("pt-BR")}`).waitFor();
+  await banner(page)
+    .getByText(`${planningTexts.totalQuantity}: ${before.reduce((sum, r) => sum + r.valor, 0).toLocaleString("pt-BR")}`)
+    .waitFor();
 
   await page.getByRole("link", { name: planningTexts.groupEdit }).click();
   await dialog(page).getByRole("button", { name: planningTexts.apply }).click();
@@ -321,7 +377,9 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
 
   // Back and Forward between the preview and the normal grid: the quantity inputs hold quantities, never a record id.
   const numbersOnly = async () => {
-    const values = await page.locator("input.planning-quantity").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).value, i.getAttribute("value")]));
+    const values = await page
+      .locator("input.planning-quantity")
+      .evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).value, i.getAttribute("value")]));
     expect(values.length).toBe(before.length);
     for (const [value, attribute] of values) {
       expect(value).toMatch(/^\d+$/);
@@ -350,7 +408,9 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
   await page.waitForURL((u) => u.searchParams.get("percent") === null && u.searchParams.get("saved") === null);
   await expect.poll(() => page.getByRole("button", { name: planningTexts.save }).isDisabled()).toBe(true);
   await numbersOnly();
-  const shown = await page.locator("input.planning-quantity").evaluateAll((inputs) => inputs.map((i) => Number((i as HTMLInputElement).value)));
+  const shown = await page
+    .locator("input.planning-quantity")
+    .evaluateAll((inputs) => inputs.map((i) => Number((i as HTMLInputElement).value)));
   expect([...shown].sort((a, b) => a - b)).toEqual(once.map((r) => r.valor).sort((a, b) => a - b));
   expect(parseWarnings).toEqual([]);
 
@@ -361,7 +421,14 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
   expect(await page.getByText(planningTexts.batchMode("+10% (×1,1)", before.length)).count()).toBe(0);
   const preview = new URL(previewUrl);
   const replay = await page.request.post(`${preview.pathname}${preview.search}`, {
-    form: { intent: "lote", percent: "10", op: "increase", loadedAt: new Date().toISOString(), batchId: preview.searchParams.get("batchId") ?? "", confirmed: "1" },
+    form: {
+      intent: "lote",
+      percent: "10",
+      op: "increase",
+      loadedAt: new Date().toISOString(),
+      batchId: preview.searchParams.get("batchId") ?? "",
+      confirmed: "1",
+    },
     headers: { Origin: app.baseURL },
     maxRedirects: 0,
   });
@@ -374,11 +441,22 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
   await rows(page).first().getByRole("link", { name: planningTexts.historyColumn }).click();
   const id = await rows(page).first().getAttribute("data-row-id");
   const row = before.find((r) => r.id === id)!;
-  await dialog(page).getByText(planningTexts.historyBatchRowChange("+10% (×1,1)", row.valor.toLocaleString("pt-BR"), applyMultiplier(row.valor, 110).toLocaleString("pt-BR"))).waitFor();
+  await dialog(page)
+    .getByText(
+      planningTexts.historyBatchRowChange(
+        "+10% (×1,1)",
+        row.valor.toLocaleString("pt-BR"),
+        applyMultiplier(row.valor, 110).toLocaleString("pt-BR"),
+      ),
+    )
+    .waitFor();
   expect(await dialog(page).getByText("não registrado").count()).toBe(0);
 });
 
-test("without JavaScript: a saved group edit is applied once; the preview opened again or its confirmation sent again is refused", async ({ browser, app }) => {
+test("without JavaScript: a saved group edit is applied once; the preview opened again or its confirmation sent again is refused", async ({
+  browser,
+  app,
+}) => {
   const db = await database(app);
   const { query, match } = await brandMonthFilter(db, 1);
   const before = await valuesOf(db, match);
@@ -392,7 +470,10 @@ test("without JavaScript: a saved group edit is applied once; the preview opened
     const previewUrl = page.url();
     await page.getByRole("button", { name: planningTexts.save }).click();
     await page.getByText(planningTexts.confirmBatch("+10% (×1,1)", before.length)).waitFor();
-    const fields = await page.getByRole("dialog").locator("form input[type=hidden]").evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
+    const fields = await page
+      .getByRole("dialog")
+      .locator("form input[type=hidden]")
+      .evaluateAll((inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value]));
     await page.getByRole("dialog").getByRole("button", { name: planningTexts.confirm }).click();
     await page.getByRole("dialog").getByText(messages.editingSaved).waitFor();
     const once = before.map((r) => ({ id: r.id, valor: applyMultiplier(r.valor, 110) }));
@@ -408,7 +489,11 @@ test("without JavaScript: a saved group edit is applied once; the preview opened
     const preview = new URL(previewUrl);
     for (const loadedAt of [null, new Date().toISOString()]) {
       const form = Object.fromEntries(fields.map(([k, v]) => [k, k === "loadedAt" && loadedAt ? loadedAt : v]));
-      const replay = await page.request.post(`${preview.pathname}${preview.search}`, { form, headers: { Origin: app.baseURL }, maxRedirects: 0 });
+      const replay = await page.request.post(`${preview.pathname}${preview.search}`, {
+        form,
+        headers: { Origin: app.baseURL },
+        maxRedirects: 0,
+      });
       expect(replay.status()).toBe(409);
       expect(await replay.text()).toContain(planningTexts.batchStale);
     }
@@ -416,11 +501,18 @@ test("without JavaScript: a saved group edit is applied once; the preview opened
   });
 });
 
-test("Report generated successfully answers Generate report only, with and without JavaScript; the filter's total quantity shows (issue 55 §5)", async ({ page, app, browser }) => {
+test("Report generated successfully answers Generate report only, with and without JavaScript; the filter's total quantity shows (issue 55 §5)", async ({
+  page,
+  app,
+  browser,
+}) => {
   const db = await database(app);
   const [fss] = await db
     .collection("planning_quantity")
-    .aggregate<{ total: number; n: number }>([{ $match: { channel: "FSS" } }, { $group: { _id: null, total: { $sum: "$valor" }, n: { $sum: 1 } } }])
+    .aggregate<{ total: number; n: number }>([
+      { $match: { channel: "FSS" } },
+      { $group: { _id: null, total: { $sum: "$valor" }, n: { $sum: 1 } } },
+    ])
     .toArray();
   const generatedText = `${messages.reportGenerated} ${planningTexts.itemCount(fss.n)}`;
   const quantityText = `${planningTexts.totalQuantity}: ${fss.total.toLocaleString("pt-BR")}`;

@@ -27,7 +27,11 @@ const lastClosedMonth = () => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 };
 
-test("report list: filters in the URL, downloads byte for byte, the online viewer and a failed download", async ({ page, app, browser }) => {
+test("report list: filters in the URL, downloads byte for byte, the online viewer and a failed download", async ({
+  page,
+  app,
+  browser,
+}) => {
   const reports = await withDb(app, (db) => db.collection("reports").find({}).sort({ statusChangeDate: -1 }).toArray());
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/ij/report");
@@ -54,19 +58,34 @@ test("report list: filters in the URL, downloads byte for byte, the online viewe
 
   // download of a row = the stored bytes
   await page.goto(`/ij/report?name=${encodeURIComponent(sample.name)}`);
-  const bytes = await download(page, () => page.getByRole("button", { name: jobTexts.downloadOf(sample.name) }).first().click());
+  const bytes = await download(page, () =>
+    page
+      .getByRole("button", { name: jobTexts.downloadOf(sample.name) })
+      .first()
+      .click(),
+  );
   expect(bytes.equals(readFileSync(storedPath(app, sample.originalFile)))).toBe(true);
 
   // the viewer of an XLSX, a DOCX and a PDF; "open online" disabled without url
   const byExt = (ext: string) => reports.find((r) => r.url && r.originalFile.endsWith(`.${ext}`))!;
   const withoutUrl = reports.find((r) => !r.url)!;
   await page.goto(`/ij/report?origin=${withoutUrl.origin}&name=${encodeURIComponent(withoutUrl.name)}`);
-  const disabledView = page.locator("main table tbody tr").filter({ hasText: withoutUrl.name }).first().getByRole("button", { name: new RegExp(t.openOnline) });
+  const disabledView = page
+    .locator("main table tbody tr")
+    .filter({ hasText: withoutUrl.name })
+    .first()
+    .getByRole("button", { name: new RegExp(t.openOnline) });
   expect(await disabledView.isDisabled()).toBe(true);
 
   const xlsx = byExt("xlsx");
   await page.goto(`/ij/report?origin=${xlsx.origin}&name=${encodeURIComponent(xlsx.name)}`);
-  const [viewer] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("link", { name: t.openOnlineOf(xlsx.name) }).first().click()]);
+  const [viewer] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page
+      .getByRole("link", { name: t.openOnlineOf(xlsx.name) })
+      .first()
+      .click(),
+  ]);
   await viewer.waitForLoadState();
   expect(new URL(viewer.url()).pathname).toBe(`/ij/report/${xlsx._id}/view`);
   await viewer.locator(".viewer-sheet table").first().waitFor();
@@ -89,21 +108,36 @@ test("report list: filters in the URL, downloads byte for byte, the online viewe
   const gone = automatico[1] ?? automatico[0];
   unlinkSync(storedPath(app, gone.originalFile));
   await page.goto(`/ij/report?name=${encodeURIComponent(gone.name)}`);
-  await page.getByRole("button", { name: jobTexts.downloadOf(gone.name) }).first().click();
+  await page
+    .getByRole("button", { name: jobTexts.downloadOf(gone.name) })
+    .first()
+    .click();
   await page.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "silver@demo.local");
     await plain.goto(`/ij/report?name=${encodeURIComponent(gone.name)}`);
-    await plain.getByRole("button", { name: jobTexts.downloadOf(gone.name) }).first().click();
+    await plain
+      .getByRole("button", { name: jobTexts.downloadOf(gone.name) })
+      .first()
+      .click();
     await plain.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
     // and a file that is there downloads without JavaScript too
     await plain.goto(`/ij/report?name=${encodeURIComponent(sample.name)}`);
-    const plainBytes = await download(plain, () => plain.getByRole("button", { name: jobTexts.downloadOf(sample.name) }).first().click());
+    const plainBytes = await download(plain, () =>
+      plain
+        .getByRole("button", { name: jobTexts.downloadOf(sample.name) })
+        .first()
+        .click(),
+    );
     expect(plainBytes.equals(readFileSync(storedPath(app, sample.originalFile)))).toBe(true);
   });
 });
 
-test("financial statements: generated once from the ledger, dimmed cards, a failed generation", async ({ page, app, browser }) => {
+test("financial statements: generated once from the ledger, dimmed cards, a failed generation", async ({
+  page,
+  app,
+  browser,
+}) => {
   const period = lastClosedMonth();
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/demo_financial");
@@ -114,23 +148,37 @@ test("financial statements: generated once from the ledger, dimmed cards, a fail
   await page.waitForURL((u) => u.searchParams.get("company") === "4664" && u.searchParams.get("period") === period);
   const excel = page.getByRole("link", { name: new RegExp(t.excelCard) });
   await excel.waitFor();
-  const records = await withDb(app, (db) => db.collection("financial_reports").find({ businessUnitID: "4664" }).toArray());
+  const records = await withDb(app, (db) =>
+    db.collection("financial_reports").find({ businessUnitID: "4664" }).toArray(),
+  );
   expect(records.map((r) => r.typeDocument).sort()).toEqual(["DOCX", "XLSX"]);
 
   // Apply again: served from the records, nothing regenerated
   await page.getByRole("button", { name: t.apply }).click();
   await page.waitForLoadState("networkidle");
-  const again = await withDb(app, (db) => db.collection("financial_reports").find({ businessUnitID: "4664" }).toArray());
+  const again = await withDb(app, (db) =>
+    db.collection("financial_reports").find({ businessUnitID: "4664" }).toArray(),
+  );
   expect(again.map((r) => String(r._id)).sort()).toEqual(records.map((r) => String(r._id)).sort());
 
   // the Excel card opens the viewer in a new tab with the ledger's total assets
-  const ledgerRows = await withDb(app, (db) => db.collection("ledger").find({ businessUnitID: "4664", month: new Date(`${period}-01T00:00:00Z`) }).toArray());
+  const ledgerRows = await withDb(app, (db) =>
+    db
+      .collection("ledger")
+      .find({ businessUnitID: "4664", month: new Date(`${period}-01T00:00:00Z`) })
+      .toArray(),
+  );
   const assets = ledgerRows.filter((r) => /^1\./.test(r.account)).reduce((s, r) => s + r.actual, 0);
   const [viewer] = await Promise.all([page.context().waitForEvent("page"), excel.click()]);
   await viewer.locator(".viewer-sheet table").first().waitFor();
   const text = await viewer.locator(".viewer-sheet").first().innerText();
   const cash = ledgerRows.find((r) => r.account === "1.1.01.002")!.actual as number;
-  expect(text).toContain(cash.toFixed(2).replace(".", ",").replace(/\B(?=(\d{3})+(?!\d))/g, "."));
+  expect(text).toContain(
+    cash
+      .toFixed(2)
+      .replace(".", ",")
+      .replace(/\B(?=(\d{3})+(?!\d))/g, "."),
+  );
   expect(assets).toBeGreaterThan(0);
   await viewer.close();
 
@@ -140,7 +188,9 @@ test("financial statements: generated once from the ledger, dimmed cards, a fail
   expect(await page.getByRole("link", { name: new RegExp(t.excelCard) }).count()).toBe(1);
 
   // 9311 has no ledger 20 months ago: both dimmed, nothing recorded
-  const early = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 20, 1)).toISOString().slice(0, 7);
+  const early = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 20, 1))
+    .toISOString()
+    .slice(0, 7);
   await page.getByLabel(t.company).selectOption("9311");
   await page.getByLabel(t.period, { exact: true }).fill(early);
   await page.getByRole("button", { name: t.apply }).click();
@@ -155,7 +205,9 @@ test("financial statements: generated once from the ledger, dimmed cards, a fail
   await page.getByLabel(t.period, { exact: true }).fill(period);
   await page.getByRole("button", { name: t.apply }).click();
   await page.getByRole("alert").filter({ hasText: messages.genericError }).waitFor();
-  expect(await withDb(app, (db) => db.collection("financial_reports").countDocuments({ businessUnitID: "5454" }))).toBe(0);
+  expect(await withDb(app, (db) => db.collection("financial_reports").countDocuments({ businessUnitID: "5454" }))).toBe(
+    0,
+  );
   rmSync(path.join(blocked, "5454"));
 
   // without JavaScript: Apply generates and shows the cards; a bad period is refused with its message
@@ -168,13 +220,20 @@ test("financial statements: generated once from the ledger, dimmed cards, a fail
     await plain.getByRole("button", { name: t.apply }).click();
     await plain.waitForURL((u) => u.searchParams.get("type") === "ANNUAL");
     expect(await plain.getByRole("link", { name: new RegExp(t.wordCard) }).count()).toBe(1);
-    const response = await plain.request.post("/ij/demo_financial", { form: { company: "0000", type: "MONTHLY", period }, headers: { Origin: app.baseURL } });
+    const response = await plain.request.post("/ij/demo_financial", {
+      form: { company: "0000", type: "MONTHLY", period },
+      headers: { Origin: app.baseURL },
+    });
     expect(response.status()).toBe(400);
     expect(await response.text()).toContain(t.companyInvalid);
   });
 });
 
-test("cockpit: filter, balance-sheet table, expandable rows, comments and files that survive a reload", async ({ page, app, browser }) => {
+test("cockpit: filter, balance-sheet table, expandable rows, comments and files that survive a reload", async ({
+  page,
+  app,
+  browser,
+}) => {
   const period = lastClosedMonth();
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/cockpit");
@@ -198,7 +257,9 @@ test("cockpit: filter, balance-sheet table, expandable rows, comments and files 
   expect(category2).toContain("Inventories");
   expect(category2).not.toContain("Suppliers");
   await page.getByRole("button", { name: t.generateReport }).click();
-  await page.waitForURL((u) => u.pathname === "/ij/cockpit_preview" && u.searchParams.get("category1") === "Current Assets");
+  await page.waitForURL(
+    (u) => u.pathname === "/ij/cockpit_preview" && u.searchParams.get("category1") === "Current Assets",
+  );
   await page.getByRole("columnheader", { name: t.difAmount }).waitFor();
   const head = await page.locator("main table thead th").allInnerTexts();
   expect(head.slice(3)).toEqual([t.difAmount, t.difPercent, t.comments, t.files]);
@@ -214,15 +275,29 @@ test("cockpit: filter, balance-sheet table, expandable rows, comments and files 
   await page.getByLabel(t.commentLabel, { exact: true }).fill("Estoque alto por antecipação de compras");
   await page.getByRole("button", { name: t.saveComment }).click();
   await page.locator('tr[data-row-key="1.1.03.001"]').getByText("Estoque alto por antecipação de compras").waitFor();
-  await page.getByLabel(t.attachFile, { exact: true }).setInputFiles({ name: "apoio.csv", mimeType: "text/csv", buffer: Buffer.from("a;b\n1;2\n") });
+  await page
+    .getByLabel(t.attachFile, { exact: true })
+    .setInputFiles({ name: "apoio.csv", mimeType: "text/csv", buffer: Buffer.from("a;b\n1;2\n") });
   await page.getByRole("button", { name: t.upload }).click();
-  await page.locator('tr[data-row-key="1.1.03.001"]').getByRole("button", { name: jobTexts.downloadOf("apoio.csv") }).waitFor();
+  await page
+    .locator('tr[data-row-key="1.1.03.001"]')
+    .getByRole("button", { name: jobTexts.downloadOf("apoio.csv") })
+    .waitFor();
   await page.reload();
-  expect(await page.locator('tr[data-row-key="1.1.03.001"]').innerText()).toContain("Estoque alto por antecipação de compras");
-  const bytes = await download(page, () => page.locator('tr[data-row-key="1.1.03.001"]').getByRole("button", { name: jobTexts.downloadOf("apoio.csv") }).click());
+  expect(await page.locator('tr[data-row-key="1.1.03.001"]').innerText()).toContain(
+    "Estoque alto por antecipação de compras",
+  );
+  const bytes = await download(page, () =>
+    page
+      .locator('tr[data-row-key="1.1.03.001"]')
+      .getByRole("button", { name: jobTexts.downloadOf("apoio.csv") })
+      .click(),
+  );
   expect(bytes.toString()).toBe("a;b\n1;2\n");
   // a refused format changes nothing
-  await page.getByLabel(t.attachFile, { exact: true }).setInputFiles({ name: "script.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
+  await page
+    .getByLabel(t.attachFile, { exact: true })
+    .setInputFiles({ name: "script.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
   await page.getByRole("button", { name: t.upload }).click();
   await page.getByRole("alert").filter({ hasText: "Envie um arquivo" }).waitFor();
   expect(await withDb(app, (db) => db.collection("cockpit_files").countDocuments())).toBe(1);
@@ -244,7 +319,11 @@ test("cockpit: filter, balance-sheet table, expandable rows, comments and files 
   });
 });
 
-test("FP&A report: Filtering / Report, tabs in the URL, row editing with undo and the saved dialog", async ({ page, app, browser }) => {
+test("FP&A report: Filtering / Report, tabs in the URL, row editing with undo and the saved dialog", async ({
+  page,
+  app,
+  browser,
+}) => {
   const period = lastClosedMonth();
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/report_save");
@@ -276,7 +355,14 @@ test("FP&A report: Filtering / Report, tabs in the URL, row editing with undo an
   // Variances tab: in the URL, back returns to Current
   await page.getByRole("link", { name: t.tabVariances }).click();
   await page.waitForURL((u) => u.searchParams.get("tab") === "variances");
-  expect(await page.locator("main table thead th").allInnerTexts()).toEqual(["acc_description", "priorY", "rfY", "priorM", "rfM", "actualRF"]);
+  expect(await page.locator("main table thead th").allInnerTexts()).toEqual([
+    "acc_description",
+    "priorY",
+    "rfY",
+    "priorM",
+    "rfM",
+    "actualRF",
+  ]);
   await page.goBack();
   await page.waitForURL((u) => u.searchParams.get("tab") !== "variances");
 
@@ -301,7 +387,11 @@ test("FP&A report: Filtering / Report, tabs in the URL, row editing with undo an
   });
 });
 
-test("fiscal asset: the Ativo Fiscal modal with two years, observations that survive a reload, item files", async ({ page, app, browser }) => {
+test("fiscal asset: the Ativo Fiscal modal with two years, observations that survive a reload, item files", async ({
+  page,
+  app,
+  browser,
+}) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/fiscal?company=2236");
   await page.getByRole("link", { name: t.openFiscal }).click();
@@ -322,9 +412,13 @@ test("fiscal asset: the Ativo Fiscal modal with two years, observations that sur
   expect(await page.getByTestId("fiscal-observation").innerText()).toBe("Créditos de ICMS em homologação");
 
   const item = await withDb(app, (db) => db.collection("fiscal_items").findOne({ businessUnitID: "2236" }));
-  const bytes = await download(page, () => page.getByRole("button", { name: `${t.columnWorksheet}: ${item!.worksheet.name}` }).click());
+  const bytes = await download(page, () =>
+    page.getByRole("button", { name: `${t.columnWorksheet}: ${item!.worksheet.name}` }).click(),
+  );
   expect(bytes.equals(readFileSync(storedPath(app, item!.worksheet.key)))).toBe(true);
-  const doc = await download(page, () => page.getByRole("button", { name: `${t.columnDocument}: ${item!.document.name}` }).click());
+  const doc = await download(page, () =>
+    page.getByRole("button", { name: `${t.columnDocument}: ${item!.document.name}` }).click(),
+  );
   expect(doc.subarray(0, 5).toString()).toBe("%PDF-");
 
   // without JavaScript the modal is part of the page and Confirm is a plain form post
@@ -358,13 +452,20 @@ test("reviews: the grade distribution chart and the reviews by grade", async ({ 
   await page.waitForURL((u) => u.pathname === "/ij/report_create");
 });
 
-test("report list at 1366 px (issue 55 §5): the actions column is in view without scrolling sideways", async ({ page, app }) => {
+test("report list at 1366 px (issue 55 §5): the actions column is in view without scrolling sideways", async ({
+  page,
+  app,
+}) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/ij/report");
   const area = page.locator("main .data-table__scroll").first();
   await area.locator("tbody tr").first().waitFor();
-  const state = await area.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, right: el.getBoundingClientRect().right }));
+  const state = await area.evaluate((el) => ({
+    scrollWidth: el.scrollWidth,
+    clientWidth: el.clientWidth,
+    right: el.getBoundingClientRect().right,
+  }));
   expect(state.scrollWidth).toBeLessThanOrEqual(state.clientWidth + 1);
   const header = await page.getByRole("columnheader", { name: t.columnActions }).boundingBox();
   expect(header!.x + header!.width).toBeLessThanOrEqual(state.right + 1);

@@ -8,16 +8,27 @@ export const DEMO_PASSWORD = "Portal#2026";
  * the account's type) and the signed-in header menu is shown (the URL can change a moment before the
  * root's data is rendered). Fails with the page's alert text when the sign-in is refused.
  */
-export async function signIn(page: Page, baseUrl: string, email: string, password: string = DEMO_PASSWORD): Promise<void> {
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string = DEMO_PASSWORD,
+): Promise<void> {
   const origin = new URL(baseUrl).origin;
   await page.goto(`${origin}/`);
   await page.getByLabel(messages.emailLabel, { exact: true }).fill(email);
   await page.getByLabel(messages.passwordLabel, { exact: true }).fill(password);
   await Promise.all([
-    page.waitForURL((url) => url.origin === origin && url.pathname !== "/", { timeout: 15_000 }).catch(async (error: unknown) => {
-      const alert = await page.getByRole("alert").first().textContent().catch(() => null);
-      throw new Error(`signIn(${email}) stayed on /${alert ? `: ${alert}` : ""}`, { cause: error });
-    }),
+    page
+      .waitForURL((url) => url.origin === origin && url.pathname !== "/", { timeout: 15_000 })
+      .catch(async (error: unknown) => {
+        const alert = await page
+          .getByRole("alert")
+          .first()
+          .textContent()
+          .catch(() => null);
+        throw new Error(`signIn(${email}) stayed on /${alert ? `: ${alert}` : ""}`, { cause: error });
+      }),
     page.getByRole("button", { name: messages.loginButton, exact: true }).click(),
   ]);
   await page.getByRole("navigation", { name: messages.userMenu }).waitFor({ timeout: 15_000 });

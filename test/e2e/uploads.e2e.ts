@@ -45,7 +45,14 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
     async ({}, use) => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-uploads-"));
       appDataDir = dataDir;
-      const app = await startApp({ env: { DATA_DIR: dataDir, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200", UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT) } });
+      const app = await startApp({
+        env: {
+          DATA_DIR: dataDir,
+          WORKER_POLL_MS: "200",
+          WORKER_PROGRESS_MS: "200",
+          UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT),
+        },
+      });
       await use(app);
       await app.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -69,12 +76,17 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
 /** The app's per-file limit here: above the 3 MB progress file, below the file the server must refuse. */
 const UPLOAD_LIMIT = 4 * 1024 * 1024;
 
-const PRODUCT_HEADER = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
+const PRODUCT_HEADER =
+  "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
 const GOOD_PRODUCT_ROWS = ["E2E001", "E2E002", "E2E003", "E2E004", "E2E005"].map(
-  (sku, i) => `${sku};Produto ${i + 1};Marca E2E;Cat;Principal;Sub;${i % 2 ? "non-hero" : "hero"};${"ABCD"[i % 4]};Local;Global;2026-12-31`,
+  (sku, i) =>
+    `${sku};Produto ${i + 1};Marca E2E;Cat;Principal;Sub;${i % 2 ? "non-hero" : "hero"};${"ABCD"[i % 4]};Local;Global;2026-12-31`,
 );
 /** Line 7: a sku with a dash; line 8: hero neither hero nor non-hero. */
-const BAD_PRODUCT_ROWS = ["E2E-BAD-1;Produto ruim;Marca E2E;;;;hero;A;;;2026-12-31", "E2EBAD2;Produto ruim 2;Marca E2E;;;;talvez;B;;;2026-12-31"];
+const BAD_PRODUCT_ROWS = [
+  "E2E-BAD-1;Produto ruim;Marca E2E;;;;hero;A;;;2026-12-31",
+  "E2EBAD2;Produto ruim 2;Marca E2E;;;;talvez;B;;;2026-12-31",
+];
 const PRODUCT_NAME = "product_master_e2e.csv";
 const PRODUCT_CSV = [PRODUCT_HEADER, ...GOOD_PRODUCT_ROWS, ...BAD_PRODUCT_ROWS].join("\n") + "\n";
 const CHANNEL_NAME = "canal_e2e.csv";
@@ -88,12 +100,12 @@ const CRASHED_NAME = "caiu_no_meio_e2e.csv";
 
 const csv = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text, "utf8") });
 
-
 const uploadRow = (page: Page, name: string) => page.locator(`tr[data-upload-name="${name}"]`);
 const notices = (page: Page) => page.locator(".upload-panel__notices > *");
 const fileInput = (page: Page) => page.getByLabel(uploadScreenTexts.pick, { exact: true });
 /** A job list row by its file's full name (the cell's text, or the tooltip of a cut name). */
-const jobRow = (page: Page, name: string) => page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
+const jobRow = (page: Page, name: string) =>
+  page.locator("main table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
 
 async function cellTexts(row: Locator): Promise<string[]> {
   return (await row.locator("td").allInnerTexts()).map((t) => t.trim());
@@ -116,7 +128,10 @@ const bodyNames = (request: PwRequest) => request.postDataBuffer()?.toString("la
 
 // ---------------------------------------------------------------------------------------------
 
-test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and remove, duplicates refused, jobs completed", async ({ page, app }) => {
+test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and remove, duplicates refused, jobs completed", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app.baseURL, "bronze@demo.local");
   await page.goto("/captura/manual");
   await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Captura manual");
@@ -152,9 +167,16 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await uploadRow(page, CHANNEL_NAME).locator("text=Finalizado").waitFor();
   await uploadRow(page, PRODUCT_NAME).locator("text=Erro").first().waitFor();
   expect(await cellTexts(uploadRow(page, CHANNEL_NAME))).toEqual(expect.arrayContaining(["100%"]));
-  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(uploadScreenTexts.stateFinished);
-  await expect(page.getByRole("alert").filter({ hasText: messages.uploadFailed }).first().isVisible()).resolves.toBe(true);
-  await page.getByRole("status").filter({ hasText: messages.uploaded([CHANNEL_NAME]) }).waitFor();
+  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(
+    uploadScreenTexts.stateFinished,
+  );
+  await expect(page.getByRole("alert").filter({ hasText: messages.uploadFailed }).first().isVisible()).resolves.toBe(
+    true,
+  );
+  await page
+    .getByRole("status")
+    .filter({ hasText: messages.uploaded([CHANNEL_NAME]) })
+    .waitFor();
 
   // Retry resets progress and error and sends it again.
   await page.getByRole("button", { name: uploadScreenTexts.retryOf(PRODUCT_NAME) }).click();
@@ -180,7 +202,9 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await fileInput(page).setInputFiles([csv(REGISTRATION_FAILS_NAME, CHANNEL_CSV)]);
   await page.getByRole("alert").filter({ hasText: messages.uploadRegistrationFailed }).first().waitFor();
   const shownAt = Date.now();
-  await expect(uploadRow(page, REGISTRATION_FAILS_NAME).innerText()).resolves.toContain(messages.uploadRegistrationFailed);
+  await expect(uploadRow(page, REGISTRATION_FAILS_NAME).innerText()).resolves.toContain(
+    messages.uploadRegistrationFailed,
+  );
   await page.getByRole("button", { name: uploadScreenTexts.removeOf(REGISTRATION_FAILS_NAME) }).click();
   expect(await uploadRow(page, REGISTRATION_FAILS_NAME).count()).toBe(0);
 
@@ -193,7 +217,12 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   // Progress of a bigger file on a slow link: the percentage and the estimate move before it finishes.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 512 * 1024,
+  });
   const notes = Buffer.alloc(3 * 1024 * 1024, "uma linha de texto sem o cabeçalho de nenhum modelo\n");
   await fileInput(page).setInputFiles([{ name: NOTES_NAME, mimeType: "text/plain", buffer: notes }]);
   const seen = await page.waitForFunction(
@@ -208,19 +237,36 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   );
   expect((await seen.jsonValue())?.percent).toBeGreaterThan(0);
   await uploadRow(page, NOTES_NAME).locator("text=Finalizado").waitFor({ timeout: 30_000 });
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
 
   // Issue 55: the list follows each sent file's job. A file without a layout is refused in words, with the job's
   // message; the accepted ones stay Finalizado with their counts (colour alone is not a status).
-  await uploadRow(page, NOTES_NAME).locator(".upload-state", { hasText: jobTexts.stateRefused }).waitFor({ timeout: 30_000 });
+  await uploadRow(page, NOTES_NAME)
+    .locator(".upload-state", { hasText: jobTexts.stateRefused })
+    .waitFor({ timeout: 30_000 });
   expect(await uploadRow(page, NOTES_NAME).getAttribute("data-job")).toBe("refused");
-  expect(await uploadRow(page, NOTES_NAME).locator(".upload-table__job").innerText()).toMatch(/^Layout não reconhecido/);
-  await uploadRow(page, CHANNEL_NAME).locator(".upload-table__job", { hasText: "1 linha OK, 0 NOK" }).waitFor({ timeout: 30_000 });
-  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(uploadScreenTexts.stateFinished);
+  expect(await uploadRow(page, NOTES_NAME).locator(".upload-table__job").innerText()).toMatch(
+    /^Layout não reconhecido/,
+  );
+  await uploadRow(page, CHANNEL_NAME)
+    .locator(".upload-table__job", { hasText: "1 linha OK, 0 NOK" })
+    .waitFor({ timeout: 30_000 });
+  expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(
+    uploadScreenTexts.stateFinished,
+  );
 
   // Three files were registered (the cancelled one and the refused registration never reached the database).
   const registered = await withDb(app, (db) =>
-    db.collection("files").find({ user: "bronze@demo.local", originalName: { $regex: /_e2e\./ } }).project({ originalName: 1 }).toArray(),
+    db
+      .collection("files")
+      .find({ user: "bronze@demo.local", originalName: { $regex: /_e2e\./ } })
+      .project({ originalName: 1 })
+      .toArray(),
   );
   expect(registered.map((f) => f.originalName).sort()).toEqual([CHANNEL_NAME, NOTES_NAME, PRODUCT_NAME].sort());
 
@@ -242,13 +288,15 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(await product.getByRole("img", { name: jobTexts.iconSuccess }).count()).toBe(1);
   expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linha OK, 0 NOK");
   // The uploader, who may not open /repo/master-data, downloads the product file's NOK rows (issue 55).
-  const productId = String((await withDb(app, (db) => db.collection("files").findOne({ originalName: PRODUCT_NAME })))?._id);
+  const productId = String(
+    (await withDb(app, (db) => db.collection("files").findOne({ originalName: PRODUCT_NAME })))?._id,
+  );
   const nokLink = product.getByRole("link", { name: jobTexts.nokRowsDownloadOf(PRODUCT_NAME) });
   expect(await nokLink.getAttribute("href")).toBe(`/captura/processando/nok/${productId}`);
   const [nokDownload] = await Promise.all([page.waitForEvent("download"), nokLink.click()]);
   const nokCsv = readFileSync(await nokDownload.path(), "utf8");
-  expect(nokCsv).toContain('7;E2E-BAD-1;Produto ruim;Marca E2E');
-  expect(nokCsv).toContain('8;E2EBAD2;');
+  expect(nokCsv).toContain("7;E2E-BAD-1;Produto ruim;Marca E2E");
+  expect(nokCsv).toContain("8;E2EBAD2;");
   expect(await jobRow(page, CHANNEL_NAME).locator(".job-name").innerText()).toBe(CHANNEL_NAME);
 
   // The layout-less text file was refused: error icon, its long message cut to 42 + dots with a tooltip, and no
@@ -256,7 +304,8 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   const notesRow = jobRow(page, NOTES_NAME);
   expect(await notesRow.getByRole("img", { name: jobTexts.iconError }).count()).toBe(1);
   expect(await notesRow.getByRole("button", { name: `${jobTexts.retry}: ${NOTES_NAME}` }).count()).toBe(0);
-  const fullMessage = (await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME })))?.message as string;
+  const fullMessage = (await withDb(app, (db) => db.collection("files").findOne({ originalName: NOTES_NAME })))
+    ?.message as string;
   expect(fullMessage.length).toBeGreaterThan(45);
   const cutMessage = notesRow.locator(".job-message .tooltip-anchor__text");
   expect(await cutMessage.innerText()).toBe(`${Array.from(fullMessage).slice(0, 42).join("")}...`);
@@ -285,7 +334,8 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
       status: 3,
       progress: 100,
       retryable: true,
-      message: "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo).",
+      message:
+        "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo).",
       agent: "worker@e2e",
       leaseUntil: null,
       attempts: 2,
@@ -299,10 +349,13 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await crashedRow.getByRole("button", { name: `${jobTexts.retry}: ${CRASHED_NAME}` }).click();
   await page.getByText(jobTexts.retryQueued).waitFor();
   await expect
-    .poll(async () => {
-      const now = await withDb(app, (db) => db.collection("files").findOne({ originalName: CRASHED_NAME }));
-      return now && now.retryCount === 1 && now.progress === 100 ? now.message : null;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const now = await withDb(app, (db) => db.collection("files").findOne({ originalName: CRASHED_NAME }));
+        return now && now.retryCount === 1 && now.progress === 100 ? now.message : null;
+      },
+      { timeout: 30_000 },
+    )
     .toBe("1 linha OK, 0 NOK");
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
@@ -351,7 +404,9 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   await page.getByRole("heading", { level: 1, name: jobTexts.filesTitle }).waitFor();
   const productRow = page.locator("main table tbody tr").filter({ hasText: PRODUCT_NAME });
   expect(await productRow.innerText()).toContain("bronze@demo.local");
-  expect(await productRow.innerText()).toMatch(/\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}/);
+  expect(await productRow.innerText()).toMatch(
+    /\d{1,2} (jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez) \d{4} \d{1,2}:\d{2}/,
+  );
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     productRow.getByRole("button", { name: jobTexts.downloadOf(PRODUCT_NAME) }).click(),
@@ -362,13 +417,27 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   expect(new URL(page.url()).pathname).toBe("/repo/format");
 
   // A seeded record whose bytes are not in the store: the spec's download error.
-  const seeded = await withDb(app, (db) => db.collection("files").find({ originalName: { $not: /_e2e\./ } }).sort({ statusChangeDate: -1, _id: -1 }).limit(1).next());
-  const seededRow = page.locator(`main table tbody tr`).filter({ hasText: seeded?.originalName as string }).first();
+  const seeded = await withDb(app, (db) =>
+    db
+      .collection("files")
+      .find({ originalName: { $not: /_e2e\./ } })
+      .sort({ statusChangeDate: -1, _id: -1 })
+      .limit(1)
+      .next(),
+  );
+  const seededRow = page
+    .locator(`main table tbody tr`)
+    .filter({ hasText: seeded?.originalName as string })
+    .first();
   await seededRow.getByRole("button", { name: jobTexts.downloadOf(seeded?.originalName as string) }).click();
   await page.getByRole("alert").filter({ hasText: messages.downloadFailed }).waitFor();
 });
 
-test("without JavaScript the plain form uploads and comes back with a message; /captura/automacao is a heading", async ({ page, app, browser }) => {
+test("without JavaScript the plain form uploads and comes back with a message; /captura/automacao is a heading", async ({
+  page,
+  app,
+  browser,
+}) => {
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/captura/automacao");
   expect((await page.locator("main h1").allInnerTexts()).map((t) => t.trim())).toEqual(["Captura automática"]);
@@ -378,7 +447,10 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     await plain.context().addCookies(cookies);
     await plain.goto("/captura/manual");
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv("sem_js_e2e.csv", CHANNEL_CSV)]);
-    await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+    await Promise.all([
+      plain.waitForURL((url) => url.pathname === "/captura/manual"),
+      plain.getByRole("button", { name: uploadScreenTexts.send }).click(),
+    ]);
     const success = plain.getByText(messages.uploaded(["sem_js_e2e.csv"]));
     await success.waitFor();
     const file = await withDb(app, (db) => db.collection("files").findOne({ originalName: "sem_js_e2e.csv" }));
@@ -390,13 +462,25 @@ test("without JavaScript the plain form uploads and comes back with a message; /
     // Several files in one post, together over one file's limit is fine: each file is checked on its own.
     const several = ["sem_js_1_e2e.csv", "sem_js_2_e2e.csv", "sem_js_3_e2e.csv"].map((name) => csv(name, CHANNEL_CSV));
     await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles(several);
-    await Promise.all([plain.waitForURL((url) => url.pathname === "/captura/manual"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+    await Promise.all([
+      plain.waitForURL((url) => url.pathname === "/captura/manual"),
+      plain.getByRole("button", { name: uploadScreenTexts.send }).click(),
+    ]);
     await plain.getByText(messages.uploaded(several.map((f) => f.name))).waitFor();
-    expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: several.map((f) => f.name) } }))).toBe(3);
+    expect(
+      await withDb(app, (db) =>
+        db.collection("files").countDocuments({ originalName: { $in: several.map((f) => f.name) } }),
+      ),
+    ).toBe(3);
 
     // A refused extension comes back with COD.2, which hides after 5 s as well.
-    await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([{ name: "imagem.png", mimeType: "image/png", buffer: Buffer.from("png") }]);
-    await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+    await plain
+      .getByLabel(uploadScreenTexts.pick, { exact: true })
+      .setInputFiles([{ name: "imagem.png", mimeType: "image/png", buffer: Buffer.from("png") }]);
+    await Promise.all([
+      plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"),
+      plain.getByRole("button", { name: uploadScreenTexts.send }).click(),
+    ]);
     const failure = plain.getByText(messages.uploadFailed);
     await failure.waitFor();
     await failure.waitFor({ state: "hidden", timeout: 10_000 });
@@ -404,15 +488,41 @@ test("without JavaScript the plain form uploads and comes back with a message; /
   });
 });
 
-test("the server's own refusals reach the user: COD.2 when the store refuses the bytes, COD.3 when the registration is refused, with and without JavaScript", async ({ page, app, browser }) => {
-  const tooBig = { name: "grande_demais_e2e.csv", mimeType: "text/csv", buffer: Buffer.alloc(UPLOAD_LIMIT + 512 * 1024, "a;b\n") };
+test("the server's own refusals reach the user: COD.2 when the store refuses the bytes, COD.3 when the registration is refused, with and without JavaScript", async ({
+  page,
+  app,
+  browser,
+}) => {
+  const tooBig = {
+    name: "grande_demais_e2e.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.alloc(UPLOAD_LIMIT + 512 * 1024, "a;b\n"),
+  };
   const refusedName = "registro_recusado_e2e.csv";
   // The database refuses any new registration of this name (a unique index over a record that already has it; descending,
   // since the portal's own index on originalName is ascending):
   // the bytes arrive, the registration fails, exactly what COD.3 reports.
   await withDb(app, async (db) => {
-    await db.collection("files").insertOne({ originalName: refusedName, originalFile: "2020/01/00000000-0000-4000-8000-000000000000.csv", bucket: "local", user: "x@demo.local", statusChangeDate: new Date(0), createdAt: new Date(0), status: 0, progress: 100, message: "", agent: "", leaseUntil: null, attempts: 0 });
-    await db.collection("files").createIndex({ originalName: -1 }, { name: "e2e_refuse_registration", unique: true, partialFilterExpression: { originalName: refusedName } });
+    await db.collection("files").insertOne({
+      originalName: refusedName,
+      originalFile: "2020/01/00000000-0000-4000-8000-000000000000.csv",
+      bucket: "local",
+      user: "x@demo.local",
+      statusChangeDate: new Date(0),
+      createdAt: new Date(0),
+      status: 0,
+      progress: 100,
+      message: "",
+      agent: "",
+      leaseUntil: null,
+      attempts: 0,
+    });
+    await db
+      .collection("files")
+      .createIndex(
+        { originalName: -1 },
+        { name: "e2e_refuse_registration", unique: true, partialFilterExpression: { originalName: refusedName } },
+      );
   });
   try {
     await signIn(page, app.baseURL, "silver@demo.local");
@@ -432,15 +542,25 @@ test("the server's own refusals reach the user: COD.2 when the store refuses the
       await plain.context().addCookies(cookies);
       await plain.goto("/captura/manual");
       await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([tooBig]);
-      await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+      await Promise.all([
+        plain.waitForURL((url) => url.searchParams.get("error") === "COD.2"),
+        plain.getByRole("button", { name: uploadScreenTexts.send }).click(),
+      ]);
       await plain.getByRole("alert").filter({ hasText: messages.uploadFailed }).waitFor();
 
       await plain.getByLabel(uploadScreenTexts.pick, { exact: true }).setInputFiles([csv(refusedName, CHANNEL_CSV)]);
-      await Promise.all([plain.waitForURL((url) => url.searchParams.get("error") === "COD.3"), plain.getByRole("button", { name: uploadScreenTexts.send }).click()]);
+      await Promise.all([
+        plain.waitForURL((url) => url.searchParams.get("error") === "COD.3"),
+        plain.getByRole("button", { name: uploadScreenTexts.send }).click(),
+      ]);
       await plain.getByRole("alert").filter({ hasText: messages.uploadRegistrationFailed }).waitFor();
     });
     // Neither refused file became a job.
-    expect(await withDb(app, (db) => db.collection("files").countDocuments({ originalName: { $in: [tooBig.name, refusedName] } }))).toBe(1);
+    expect(
+      await withDb(app, (db) =>
+        db.collection("files").countDocuments({ originalName: { $in: [tooBig.name, refusedName] } }),
+      ),
+    ).toBe(1);
   } finally {
     await withDb(app, (db) => db.collection("files").dropIndex("e2e_refuse_registration"));
   }

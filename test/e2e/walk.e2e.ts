@@ -56,7 +56,8 @@ async function check(page: Page, who: string, label: string, results: Results): 
     await page.setViewportSize({ width: size.width, height: size.height });
     await settle(page);
     const { scrollWidth, clientWidth, offenders } = await overflow(page);
-    if (scrollWidth > clientWidth) results.overflows.push(`${label} at ${size.name} px: ${scrollWidth} > ${clientWidth} (${offenders.join(", ")})`);
+    if (scrollWidth > clientWidth)
+      results.overflows.push(`${label} at ${size.name} px: ${scrollWidth} > ${clientWidth} (${offenders.join(", ")})`);
     await page.screenshot({ path: artefactPath("layout", size.name, who, `${slug(label)}.png`), fullPage: true });
     if (size === WIDTHS[0]) {
       results.blocking.push(...(await scan(page, label, results.findings)));
@@ -80,13 +81,18 @@ describe("every page any account can reach: no serious or critical axe violation
       await page.setViewportSize({ width: WIDTHS[0].width, height: WIDTHS[0].height });
       const results = fresh();
       const visited = await walkAccount(page, app, account, (path) => check(page, name, path, results));
-      writeFileSync(artefactPath("a11y", `${name}.json`), JSON.stringify({ visited, findings: results.findings }, null, 2));
+      writeFileSync(
+        artefactPath("a11y", `${name}.json`),
+        JSON.stringify({ visited, findings: results.findings }, null, 2),
+      );
       expect(visited.length).toBeGreaterThan(0);
       expectClean(results);
     }, 300_000);
   }
 
-  test("signed out: the login screen's states (forgot password, session expired), recovery, /home and the 404 page", async ({ page }) => {
+  test("signed out: the login screen's states (forgot password, session expired), recovery, /home and the 404 page", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: WIDTHS[0].width, height: WIDTHS[0].height });
     const results = fresh();
     for (const path of SIGNED_OUT_PAGES) {
@@ -94,7 +100,10 @@ describe("every page any account can reach: no serious or critical axe violation
       await page.locator("main").waitFor();
       await check(page, "signed-out", path, results);
     }
-    writeFileSync(artefactPath("a11y", "signed-out.json"), JSON.stringify({ visited: SIGNED_OUT_PAGES, findings: results.findings }, null, 2));
+    writeFileSync(
+      artefactPath("a11y", "signed-out.json"),
+      JSON.stringify({ visited: SIGNED_OUT_PAGES, findings: results.findings }, null, 2),
+    );
     expectClean(results);
   });
 });

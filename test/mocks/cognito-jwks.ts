@@ -68,7 +68,15 @@ export function cognitoIdTokenClaims(options: {
     auth_time: now,
     iss: `https://cognito-idp.${options.region}.amazonaws.com/${options.userPoolId}`,
     "cognito:username": `corp_${options.email}`,
-    identities: [{ providerName: "corp", providerType: "SAML", userId: options.email, primary: "true", dateCreated: String(now * 1000) }],
+    identities: [
+      {
+        providerName: "corp",
+        providerType: "SAML",
+        userId: options.email,
+        primary: "true",
+        dateCreated: String(now * 1000),
+      },
+    ],
     iat: now,
     exp: now + (options.lifetimeSeconds ?? 3600),
     ...(options.nonce ? { nonce: options.nonce } : {}),

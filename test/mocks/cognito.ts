@@ -33,7 +33,10 @@ export type InjectedFailure = { type: string; message: string; afterApplying?: b
 export const COGNITO_ERRORS = {
   tooManyRequests: { type: "TooManyRequestsException", message: "Rate exceeded" },
   limitExceeded: { type: "LimitExceededException", message: "Attempt limit exceeded, please try after some time." },
-  authFlowNotEnabled: { type: "InvalidParameterException", message: "USER_PASSWORD_AUTH flow not enabled for this client" },
+  authFlowNotEnabled: {
+    type: "InvalidParameterException",
+    message: "USER_PASSWORD_AUTH flow not enabled for this client",
+  },
   missingAttribute: { type: "InvalidParameterException", message: "Invalid attributes given, name is missing" },
   invalidEmail: { type: "InvalidParameterException", message: "Invalid email address format." },
   codeDelivery: { type: "CodeDeliveryFailureException", message: "Unable to deliver message to the email address." },
@@ -48,7 +51,8 @@ export class FakeUserPool {
   /** Operation name (e.g. "InitiateAuth") → the error it answers. */
   readonly failures = new Map<string, InjectedFailure>();
   /** Password rule of the fake pool: Cognito's default (8+, upper, lower, digit, symbol). */
-  passwordOk = (p: string) => p.length >= 8 && /[A-Z]/.test(p) && /[a-z]/.test(p) && /\d/.test(p) && /[^A-Za-z0-9]/.test(p);
+  passwordOk = (p: string) =>
+    p.length >= 8 && /[A-Z]/.test(p) && /[a-z]/.test(p) && /\d/.test(p) && /[^A-Za-z0-9]/.test(p);
 
   addUser(username: string, password: string, status: FakeCognitoUser["status"] = "CONFIRMED") {
     this.users.set(username, { username, password, status });
@@ -71,13 +75,19 @@ export class FakeUserPool {
 const JSON_11 = "application/x-amz-json-1.1";
 
 function ok(body: object) {
-  return HttpResponse.json(body, { status: 200, headers: { "Content-Type": JSON_11, "x-amzn-RequestId": crypto.randomUUID() } });
+  return HttpResponse.json(body, {
+    status: 200,
+    headers: { "Content-Type": JSON_11, "x-amzn-RequestId": crypto.randomUUID() },
+  });
 }
 
 export function cognitoError(type: string, message: string, status = 400) {
   return HttpResponse.json(
     { __type: type, message },
-    { status, headers: { "Content-Type": JSON_11, "x-amzn-RequestId": crypto.randomUUID(), "x-amzn-ErrorType": `${type}:` } },
+    {
+      status,
+      headers: { "Content-Type": JSON_11, "x-amzn-RequestId": crypto.randomUUID(), "x-amzn-ErrorType": `${type}:` },
+    },
   );
 }
 
@@ -92,8 +102,7 @@ function tokens() {
   };
 }
 
-const INVALID_PASSWORD =
-  "Password does not conform to policy: Password must have uppercase characters";
+const INVALID_PASSWORD = "Password does not conform to policy: Password must have uppercase characters";
 
 /** Handlers answering for the pool on TEST_COGNITO.region (or `region`). */
 export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNITO.region) {
@@ -103,7 +112,8 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
       const contentType = request.headers.get("content-type") ?? "";
       const body = (await request.json()) as Record<string, any>;
       pool.calls.push({ target, body, headers: Object.fromEntries(request.headers.entries()) });
-      if (!contentType.startsWith(JSON_11)) return cognitoError("SerializationException", `unexpected content-type ${contentType}`);
+      if (!contentType.startsWith(JSON_11))
+        return cognitoError("SerializationException", `unexpected content-type ${contentType}`);
       const operation = target.replace(/^AWSCognitoIdentityProviderService\./, "");
       const failure = pool.failures.get(operation);
       if (failure && !failure.afterApplying) return cognitoError(failure.type, failure.message);
@@ -115,18 +125,24 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
   function answerFor(operation: string, body: Record<string, any>) {
     switch (operation) {
       case "InitiateAuth": {
-        if (body.AuthFlow !== "USER_PASSWORD_AUTH") return cognitoError("InvalidParameterException", "Initiate Auth method not supported.");
+        if (body.AuthFlow !== "USER_PASSWORD_AUTH")
+          return cognitoError("InvalidParameterException", "Initiate Auth method not supported.");
         const username = body.AuthParameters?.USERNAME as string;
         const user = pool.users.get(username);
         if (!user) return cognitoError("UserNotFoundException", "User does not exist.");
-        if (user.password !== body.AuthParameters?.PASSWORD) return cognitoError("NotAuthorizedException", "Incorrect username or password.");
+        if (user.password !== body.AuthParameters?.PASSWORD)
+          return cognitoError("NotAuthorizedException", "Incorrect username or password.");
         if (user.status === "FORCE_CHANGE_PASSWORD") {
           const session = crypto.randomBytes(48).toString("base64");
           pool.challengeSessions.set(session, username);
           return ok({
             ChallengeName: "NEW_PASSWORD_REQUIRED",
             Session: session,
-            ChallengeParameters: { USER_ID_FOR_SRP: username, requiredAttributes: "[]", userAttributes: JSON.stringify({ email: username }) },
+            ChallengeParameters: {
+              USER_ID_FOR_SRP: username,
+              requiredAttributes: "[]",
+              userAttributes: JSON.stringify({ email: username }),
+            },
           });
         }
         const t = tokens();
@@ -152,21 +168,31 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
         const user = pool.users.get(body.Username);
         if (!user) return cognitoError("UserNotFoundException", "Username/client id combination not found.");
         user.resetCode = String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
-        return ok({ CodeDeliveryDetails: { Destination: `${user.username[0]}***@***`, DeliveryMedium: "EMAIL", AttributeName: "email" } });
+        return ok({
+          CodeDeliveryDetails: {
+            Destination: `${user.username[0]}***@***`,
+            DeliveryMedium: "EMAIL",
+            AttributeName: "email",
+          },
+        });
       }
       case "ConfirmForgotPassword": {
         const user = pool.users.get(body.Username);
         if (!user) return cognitoError("UserNotFoundException", "Username/client id combination not found.");
-        if (!user.resetCode) return cognitoError("ExpiredCodeException", "Invalid code provided, please request a code again.");
-        if (user.resetCode !== body.ConfirmationCode) return cognitoError("CodeMismatchException", "Invalid verification code provided, please try again.");
+        if (!user.resetCode)
+          return cognitoError("ExpiredCodeException", "Invalid code provided, please request a code again.");
+        if (user.resetCode !== body.ConfirmationCode)
+          return cognitoError("CodeMismatchException", "Invalid verification code provided, please try again.");
         if (!pool.passwordOk(body.Password)) return cognitoError("InvalidPasswordException", INVALID_PASSWORD);
         user.password = body.Password;
         user.resetCode = undefined;
         return ok({});
       }
       case "AdminCreateUser": {
-        if (body.UserPoolId !== TEST_COGNITO.userPoolId) return cognitoError("ResourceNotFoundException", `User pool ${body.UserPoolId} does not exist.`);
-        if (pool.users.has(body.Username)) return cognitoError("UsernameExistsException", "User account already exists");
+        if (body.UserPoolId !== TEST_COGNITO.userPoolId)
+          return cognitoError("ResourceNotFoundException", `User pool ${body.UserPoolId} does not exist.`);
+        if (pool.users.has(body.Username))
+          return cognitoError("UsernameExistsException", "User account already exists");
         const temporary = `Tmp${crypto.randomBytes(4).toString("hex")}!1`;
         pool.addUser(body.Username, temporary, "FORCE_CHANGE_PASSWORD");
         const now = Date.now() / 1000;
@@ -186,7 +212,8 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
         return ok({});
       }
       case "GlobalSignOut": {
-        if (!pool.accessTokens.has(body.AccessToken)) return cognitoError("NotAuthorizedException", "Access Token has been revoked");
+        if (!pool.accessTokens.has(body.AccessToken))
+          return cognitoError("NotAuthorizedException", "Access Token has been revoked");
         const username = pool.accessTokens.get(body.AccessToken);
         for (const [token, user] of pool.accessTokens) if (user === username) pool.accessTokens.delete(token);
         return ok({});

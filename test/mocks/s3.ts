@@ -30,10 +30,16 @@ export function createFakeBucket(name = "test-bucket"): FakeBucket {
 }
 
 const xml = (body: string, status = 200) =>
-  new HttpResponse(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, { status, headers: { "Content-Type": "application/xml" } });
+  new HttpResponse(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, {
+    status,
+    headers: { "Content-Type": "application/xml" },
+  });
 
 const s3Error = (status: number, code: string, message: string, extra = "") =>
-  xml(`<Error><Code>${code}</Code><Message>${message}</Message>${extra}<RequestId>FAKE</RequestId><HostId>fake</HostId></Error>`, status);
+  xml(
+    `<Error><Code>${code}</Code><Message>${message}</Message>${extra}<RequestId>FAKE</RequestId><HostId>fake</HostId></Error>`,
+    status,
+  );
 
 const notFound = (key: string) => s3Error(404, "NoSuchKey", "The specified key does not exist.", `<Key>${key}</Key>`);
 const noSuchUpload = () => s3Error(404, "NoSuchUpload", "The specified upload does not exist.");
@@ -63,11 +69,20 @@ function presignProblem(request: Request, q: URLSearchParams, bucket: FakeBucket
   const expiresAt = amzDate(date) + Number(expires) * 1000;
   const now = Date.now() + bucket.clockOffsetMs;
   if (!(now <= expiresAt)) {
-    return s3Error(403, "AccessDenied", "Request has expired", `<X-Amz-Expires>${expires}</X-Amz-Expires><Expires>${new Date(expiresAt).toISOString()}</Expires><ServerTime>${new Date(now).toISOString()}</ServerTime>`);
+    return s3Error(
+      403,
+      "AccessDenied",
+      "Request has expired",
+      `<X-Amz-Expires>${expires}</X-Amz-Expires><Expires>${new Date(expiresAt).toISOString()}</Expires><ServerTime>${new Date(now).toISOString()}</ServerTime>`,
+    );
   }
   const signed = (q.get("X-Amz-SignedHeaders") ?? "").split(";");
   if (signed.includes("x-amz-tagging") && request.headers.get("x-amz-tagging") === null) {
-    return s3Error(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    return s3Error(
+      403,
+      "SignatureDoesNotMatch",
+      "The request signature we calculated does not match the signature you provided.",
+    );
   }
   if (!signed.includes("x-amz-tagging") && request.headers.get("x-amz-tagging") !== null) {
     // An unsigned x-amz-* header on a presigned request is refused by S3 as well.
@@ -77,7 +92,9 @@ function presignProblem(request: Request, q: URLSearchParams, bucket: FakeBucket
 }
 
 function tagSetXml(tags: Record<string, string>): string {
-  return `<Tagging><TagSet>${Object.entries(tags).map(([k, v]) => `<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`).join("")}</TagSet></Tagging>`;
+  return `<Tagging><TagSet>${Object.entries(tags)
+    .map(([k, v]) => `<Tag><Key>${k}</Key><Value>${v}</Value></Tag>`)
+    .join("")}</TagSet></Tagging>`;
 }
 
 export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
@@ -101,7 +118,9 @@ export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
         }
         if (request.method === "PUT") {
           const body = await request.text();
-          const tags = Object.fromEntries([...body.matchAll(/<Tag><Key>([^<]*)<\/Key><Value>([^<]*)<\/Value><\/Tag>/g)].map((m) => [m[1], m[2]]));
+          const tags = Object.fromEntries(
+            [...body.matchAll(/<Tag><Key>([^<]*)<\/Key><Value>([^<]*)<\/Value><\/Tag>/g)].map((m) => [m[1], m[2]]),
+          );
           bucket.tags.set(key, tags);
           return new HttpResponse(null, { status: 200 });
         }
@@ -109,7 +128,9 @@ export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
       if (request.method === "POST" && q.has("uploads")) {
         const uploadId = `upload-${bucket.requests.length}-${bucket.uploads.size + 1}`;
         bucket.uploads.set(uploadId, { key, parts: new Map(), tags: parseTagging(tagging) });
-        return xml(`<InitiateMultipartUploadResult><Bucket>${bucket.name}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`);
+        return xml(
+          `<InitiateMultipartUploadResult><Bucket>${bucket.name}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
+        );
       }
       if (request.method === "PUT" && q.has("uploadId")) {
         const upload = bucket.uploads.get(q.get("uploadId")!);
@@ -131,7 +152,10 @@ export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
         const truncated = all.length > page.length;
         const next = page.length > 0 ? page[page.length - 1][0] : marker;
         const partsXml = page
-          .map(([n, p]) => `<Part><PartNumber>${n}</PartNumber><LastModified>${new Date().toISOString()}</LastModified><ETag>${p.etag}</ETag><Size>${p.bytes.length}</Size></Part>`)
+          .map(
+            ([n, p]) =>
+              `<Part><PartNumber>${n}</PartNumber><LastModified>${new Date().toISOString()}</LastModified><ETag>${p.etag}</ETag><Size>${p.bytes.length}</Size></Part>`,
+          )
           .join("");
         return xml(
           `<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${bucket.name}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId><StorageClass>STANDARD</StorageClass><PartNumberMarker>${marker}</PartNumberMarker><NextPartNumberMarker>${next}</NextPartNumberMarker><MaxParts>${maxParts}</MaxParts><IsTruncated>${truncated}</IsTruncated>${partsXml}</ListPartsResult>`,
@@ -164,7 +188,9 @@ export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
         if (Object.keys(upload.tags).length > 0) bucket.tags.set(key, upload.tags);
         else bucket.tags.delete(key);
         bucket.uploads.delete(uploadId);
-        return xml(`<CompleteMultipartUploadResult><Location>${base}/${key}</Location><Bucket>${bucket.name}</Bucket><Key>${key}</Key><ETag>${etagOf(total)}</ETag></CompleteMultipartUploadResult>`);
+        return xml(
+          `<CompleteMultipartUploadResult><Location>${base}/${key}</Location><Bucket>${bucket.name}</Bucket><Key>${key}</Key><ETag>${etagOf(total)}</ETag></CompleteMultipartUploadResult>`,
+        );
       }
       if (request.method === "DELETE" && q.has("uploadId")) {
         if (!bucket.uploads.delete(q.get("uploadId")!)) return noSuchUpload();
@@ -181,7 +207,12 @@ export function s3Handlers(bucket: FakeBucket, region = "us-east-1") {
       if (request.method === "GET" || request.method === "HEAD") {
         const bytes = bucket.objects.get(key);
         if (!bytes) return request.method === "HEAD" ? new HttpResponse(null, { status: 404 }) : notFound(key);
-        const headers = { "Content-Length": String(bytes.length), "Content-Type": "application/octet-stream", ETag: etagOf(bytes), "Last-Modified": new Date().toUTCString() };
+        const headers = {
+          "Content-Length": String(bytes.length),
+          "Content-Type": "application/octet-stream",
+          ETag: etagOf(bytes),
+          "Last-Modified": new Date().toUTCString(),
+        };
         return new HttpResponse(request.method === "HEAD" ? null : bytes, { status: 200, headers });
       }
       if (request.method === "DELETE") {

@@ -65,7 +65,11 @@ const MIN_DOCUMENTS = 300;
 let db: Db;
 
 const request = (path: string) => new Request(`http://localhost${path}`);
-const args = (path: string, params: Record<string, string> = {}) => ({ request: request(path), params, context: {} as never });
+const args = (path: string, params: Record<string, string> = {}) => ({
+  request: request(path),
+  params,
+  context: {} as never,
+});
 const indexed = <T>(work: () => Promise<T>) => expectIndexedQueries(db, work, { minDocuments: MIN_DOCUMENTS });
 const viewer = { email: "gold@demo.local", name: "Gold", type: "USER GOLD" as const, sessionId: "s" };
 
@@ -121,20 +125,26 @@ describe("every portal query uses an index", () => {
 
   it("planning pages, by channel, by SKU and by an attribute (a brand reads its own index in date order)", async () => {
     currentUser.type = "USER GOLD";
-    const row = (await db.collection("planning_quantity").findOne({ channel: "FSS" }, { projection: { sku: 1, marca: 1, abcd: 1 } }))!;
+    const row = (await db
+      .collection("planning_quantity")
+      .findOne({ channel: "FSS" }, { projection: { sku: 1, marca: 1, abcd: 1 } }))!;
     const period = "dateStart=1950-12-30&dateEnd=2030-12-30";
     const brandPage = `/ij/plan_edit?skuMode=attributes&chanel=FSS&chanel=ONLINE_PARTNERS&${period}&brand=${encodeURIComponent(row.marca)}&page=3`;
     await indexed(async () => {
       await planEditLoader(args(`/ij/plan_edit?chanel=WHOLESALES&${period}&page=2`));
       await planEditLoader(args(`/ij/plan_edit?skuMode=sku&chanel=FSS&${period}&sku=${encodeURIComponent(row.sku)}`));
-      await planEditLoader(args(`/ij/plan_edit?skuMode=attributes&chanel=FSS&${period}&abcd=${encodeURIComponent(row.abcd)}&page=2`));
+      await planEditLoader(
+        args(`/ij/plan_edit?skuMode=attributes&chanel=FSS&${period}&abcd=${encodeURIComponent(row.abcd)}&page=2`),
+      );
       const brand = await planEditLoader(args(brandPage));
       expect(brand.rows.length).toBeGreaterThan(0);
       expect(brand.rows.every((r) => r.brand === row.marca)).toBe(true);
     });
     const { plans } = await recordQueryPlans(db, () => planEditLoader(args(brandPage)));
     const finds = plans.filter((p) => p.ns.endsWith(".planning_quantity") && p.op === "query");
-    expect(finds.map((p) => p.planSummary)).toEqual([expect.stringContaining("IXSCAN { marca: 1, channel: 1, creationDate: -1, _id: -1 }")]);
+    expect(finds.map((p) => p.planSummary)).toEqual([
+      expect.stringContaining("IXSCAN { marca: 1, channel: 1, creationDate: -1, _id: -1 }"),
+    ]);
   });
 
   it("planning pages by several attributes read the few SKUs their attribute sets name; by hero, ABCD and PLC alone, their own index (issue 31 item 6)", async () => {
@@ -142,7 +152,15 @@ describe("every portal query uses an index", () => {
     const row = (await db.collection("planning_quantity").findOne({ channel: "FSS" }))!;
     const period = "dateStart=1950-12-30&dateEnd=2030-12-30";
     const every = new URLSearchParams({ skuMode: "attributes", chanel: "FSS" });
-    for (const [param, field] of Object.entries({ brand: "marca", category: "category_sku", hero: "hero", majorCategory: "categoria_principal_sku", abcd: "abcd", subCategory: "sub_categoria_sku", plcLocal: "plc_localsku" })) {
+    for (const [param, field] of Object.entries({
+      brand: "marca",
+      category: "category_sku",
+      hero: "hero",
+      majorCategory: "categoria_principal_sku",
+      abcd: "abcd",
+      subCategory: "sub_categoria_sku",
+      plcLocal: "plc_localsku",
+    })) {
       every.append(param, row[field]);
     }
     every.append("chanel", "WHOLESALES");
@@ -152,7 +170,11 @@ describe("every portal query uses an index", () => {
     await indexed(async () => {
       const page = await planEditLoader(args(everyPage));
       expect(page.rows.length).toBeGreaterThan(0);
-      expect(page.rows.every((r) => r.brand === row.marca && r.category === row.category_sku && r.plcLocal === row.plc_localsku)).toBe(true);
+      expect(
+        page.rows.every(
+          (r) => r.brand === row.marca && r.category === row.category_sku && r.plcLocal === row.plc_localsku,
+        ),
+      ).toBe(true);
       await planEditLoader(args(lowCardinality));
       const plc = await planEditLoader(args(onePlc));
       expect(plc.rows.length).toBeGreaterThan(0);
@@ -161,7 +183,14 @@ describe("every portal query uses an index", () => {
     const plansOf = async (path: string) => {
       const { plans } = await recordQueryPlans(db, () => planEditLoader(args(path)));
       // (`COUNT`: the estimated count of the data state the kept total is checked against, which reads no document.)
-      return plans.filter((p) => p.ns.endsWith(".planning_quantity") && /^(query|count|command)$/.test(p.op) && !("distinct" in p.command) && p.command.limit !== 1 && p.planSummary !== "COUNT");
+      return plans.filter(
+        (p) =>
+          p.ns.endsWith(".planning_quantity") &&
+          /^(query|count|command)$/.test(p.op) &&
+          !("distinct" in p.command) &&
+          p.command.limit !== 1 &&
+          p.planSummary !== "COUNT",
+      );
     };
     // The page reads the named SKUs' rows (in date order, or the few of them sorted); the count reads the sku index alone.
     expect((await plansOf(everyPage)).map((p) => p.planSummary).sort()).toEqual([
@@ -204,7 +233,10 @@ describe("every portal query uses an index", () => {
 
   it("native dashboards, once their figures are cached", async () => {
     currentUser.type = "SYSTEM ADMIN";
-    const dashboards = await db.collection(DASHBOARDS).find({}, { projection: { painelId: 1, panelType: 1 } }).toArray();
+    const dashboards = await db
+      .collection(DASHBOARDS)
+      .find({}, { projection: { painelId: 1, panelType: 1 } })
+      .toArray();
     expect(dashboards.length).toBeGreaterThan(0);
     const view = (d: (typeof dashboards)[number]) =>
       d.panelType === 1
@@ -229,11 +261,17 @@ describe("every portal query uses an index", () => {
     const reviewPath = `/ij/report_preview_edit_schneider/${encodeURIComponent(params.rf)}/${encodeURIComponent(params.cost_center_concat)}`;
     const month = (cell.data_ref as Date).toISOString().slice(0, 7);
     await indexed(async () => {
-      await forecastFilterLoader(args(`/ij/report_create_schneider?${new URLSearchParams({ rf: params.rf, cost_center: params.cost_center_concat })}`));
+      await forecastFilterLoader(
+        args(
+          `/ij/report_create_schneider?${new URLSearchParams({ rf: params.rf, cost_center: params.cost_center_concat })}`,
+        ),
+      );
       await forecastCalendarLoader(args("/ij/report_preview_schneider"));
       const grid = await forecastGridLoader(args(reviewPath, params));
       expect("found" in grid && grid.found).toBe(true);
-      await forecastHistoryLoader(args(`${reviewPath}/history?${new URLSearchParams({ account: cell.account_concat as string, month })}`, params));
+      await forecastHistoryLoader(
+        args(`${reviewPath}/history?${new URLSearchParams({ account: cell.account_concat as string, month })}`, params),
+      );
     });
     const { plans } = await recordQueryPlans(db, () => forecastGridLoader(args(reviewPath, params)));
     const window = plans.filter((p) => p.ns.endsWith(`.${FORECAST}`) && /data_ref/.test(JSON.stringify(p.command)));
@@ -257,7 +295,9 @@ describe("every portal query uses an index", () => {
         const reviews = await reviewsLoader(args("/ij/report/reviews"));
         await reviewsLoader(args("/ij/report/reviews?nota=5&page=2"));
         const fpa = await reportSaveLoader(args("/ij/report_save?company=2236&period=2026-01"));
-        const statements = await demoFinancialLoader(args("/ij/demo_financial?company=4313&type=MONTHLY&period=2026-01"));
+        const statements = await demoFinancialLoader(
+          args("/ij/demo_financial?company=4313&type=MONTHLY&period=2026-01"),
+        );
         await cockpitLoader(args("/ij/cockpit"));
         const cockpit = await cockpitPreviewLoader(args("/ij/cockpit_preview?unit=4313&period=2026-01"));
         const fiscal = await fiscalLoader(args("/ij/fiscal?company=4313"));
@@ -290,7 +330,11 @@ describe("every portal query uses an index", () => {
       await findPermissionRecord(gold.email);
       await findLocalUser(gold.email);
       await findLatestOutboxMessage(gold.email);
-      await listPermissionRowsPage(["USER BRONZE", "USER SILVER", "USER GOLD"], { page: 1, pageSize: 20, includeEmpty: true });
+      await listPermissionRowsPage(["USER BRONZE", "USER SILVER", "USER GOLD"], {
+        page: 1,
+        pageSize: 20,
+        includeEmpty: true,
+      });
       await listConfiguredUsers({});
       currentUser.type = "USER ADMIN";
       await userConfigLoader(args("/user/config"));

@@ -22,7 +22,13 @@ export function useS3rver() {
       return `http://127.0.0.1:${this.port}`;
     },
     async start() {
-      this.server = new S3rver({ port: this.port, address: "127.0.0.1", silent: true, directory: this.dir, configureBuckets: [{ name: S3RVER_BUCKET, configs: [] }] });
+      this.server = new S3rver({
+        port: this.port,
+        address: "127.0.0.1",
+        silent: true,
+        directory: this.dir,
+        configureBuckets: [{ name: S3RVER_BUCKET, configs: [] }],
+      });
       const { port } = await this.server.run();
       this.port = port;
     },
@@ -60,7 +66,9 @@ export function useS3rver() {
 }
 
 /** The JSON log lines written to stdout/stderr while `fn` runs (and nothing printed to the console). */
-export async function captureLog<T>(fn: () => Promise<T>): Promise<{ result: T; lines: Array<Record<string, unknown>>; raw: string }> {
+export async function captureLog<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; lines: Array<Record<string, unknown>>; raw: string }> {
   const chunks: string[] = [];
   const grab = (chunk: unknown) => {
     chunks.push(String(chunk));

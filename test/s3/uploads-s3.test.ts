@@ -10,7 +10,15 @@ import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
 
-const env = { STORAGE: "s3", S3_BUCKET: "test-bucket", S3_OBJECT_TAGGING: "1", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake/secret/key", AWS_SESSION_TOKEN: undefined };
+const env = {
+  STORAGE: "s3",
+  S3_BUCKET: "test-bucket",
+  S3_OBJECT_TAGGING: "1",
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE",
+  AWS_SECRET_ACCESS_KEY: "fake/secret/key",
+  AWS_SESSION_TOKEN: undefined,
+};
 useEnv(env);
 
 useTestDatabase();
@@ -32,7 +40,9 @@ describe("S3 store", () => {
     expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
     expect(url.searchParams.get("X-Amz-Credential")).toContain("AKIAFAKEFAKEFAKE");
     // The tag is a signed header the browser must send, not a query parameter it could drop.
-    expect(url.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toEqual(expect.arrayContaining(["host", "x-amz-tagging", "content-length"]));
+    expect(url.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toEqual(
+      expect.arrayContaining(["host", "x-amz-tagging", "content-length"]),
+    );
     expect(url.searchParams.has("x-amz-tagging")).toBe(false);
     expect(plan.headers).toEqual({ "Content-Type": "text/csv", "x-amz-tagging": "pending=1" });
 
@@ -84,17 +94,23 @@ describe("S3 store", () => {
       const response = await fetch(part.url, { method: "PUT", body: `part-${part.partNumber};` });
       etags.push({ partNumber: part.partNumber, etag: response.headers.get("ETag")! });
     }
-    expect(await store.completeUpload(key, plan.uploadId, etags.reverse(), { maxBytes: 1000, partCount: plan.partCount })).toEqual({ bytes: 14 });
+    expect(
+      await store.completeUpload(key, plan.uploadId, etags.reverse(), { maxBytes: 1000, partCount: plan.partCount }),
+    ).toEqual({ bytes: 14 });
     expect(new TextDecoder().decode(bucket.objects.get(key))).toBe("part-1;part-2;");
     // CreateMultipartUpload carried the pending tag; the completed object has it.
-    expect(bucket.requests.find((r) => r.method === "POST" && r.query.includes("uploads") && r.key === key)?.tagging).toBe("pending=1");
+    expect(
+      bucket.requests.find((r) => r.method === "POST" && r.query.includes("uploads") && r.key === key)?.tagging,
+    ).toBe("pending=1");
     expect(bucket.tags.get(key)).toEqual({ pending: "1" });
 
     const other = await store.createUpload({ key: generateStorageKey("c.csv"), size: S3_SINGLE_PUT_MAX + 1 });
     if (other.mode !== "multipart") throw new Error("expected multipart");
     await store.abortUpload(other.key, other.uploadId);
     expect(bucket.uploads.has(other.uploadId)).toBe(false);
-    expect(bucket.requests.some((r) => r.method === "DELETE" && r.query.includes(`uploadId=${other.uploadId}`))).toBe(true);
+    expect(bucket.requests.some((r) => r.method === "DELETE" && r.query.includes(`uploadId=${other.uploadId}`))).toBe(
+      true,
+    );
   });
 
   it("issues a 5-minute presigned GET that downloads under the original name", async () => {
@@ -104,7 +120,9 @@ describe("S3 store", () => {
     expect(decodeURIComponent(url.pathname.slice(1))).toBe(key);
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
     expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
-    expect(url.searchParams.get("response-content-disposition")).toBe(`attachment; filename="Relat_rio.csv"; filename*=UTF-8''Relat%C3%B3rio.csv`);
+    expect(url.searchParams.get("response-content-disposition")).toBe(
+      `attachment; filename="Relat_rio.csv"; filename*=UTF-8''Relat%C3%B3rio.csv`,
+    );
   });
 });
 
@@ -140,15 +158,31 @@ describe("completing a browser's multipart upload", () => {
   it("refuses and aborts parts beyond the planned count, parts S3 does not hold, and changed ETags", async () => {
     const rules = { maxBytes: 10_000, partCount: 2 };
     const extra = await sendParts(2, { 1: 10, 2: 10, 3: 10 });
-    await expect(extra.store.completeUpload(extra.key, extra.uploadId, extra.parts.slice(0, 2), rules)).rejects.toMatchObject({ reason: "parts" });
+    await expect(
+      extra.store.completeUpload(extra.key, extra.uploadId, extra.parts.slice(0, 2), rules),
+    ).rejects.toMatchObject({ reason: "parts" });
     expect(bucket.uploads.has(extra.uploadId)).toBe(false);
 
     const missing = await sendParts(2, { 1: 10 });
-    await expect(missing.store.completeUpload(missing.key, missing.uploadId, [...missing.parts, { partNumber: 2, etag: '"00000000"' }], rules)).rejects.toMatchObject({ reason: "parts" });
+    await expect(
+      missing.store.completeUpload(
+        missing.key,
+        missing.uploadId,
+        [...missing.parts, { partNumber: 2, etag: '"00000000"' }],
+        rules,
+      ),
+    ).rejects.toMatchObject({ reason: "parts" });
     expect(bucket.uploads.has(missing.uploadId)).toBe(false);
 
     const changed = await sendParts(2, { 1: 10, 2: 10 });
-    await expect(changed.store.completeUpload(changed.key, changed.uploadId, [changed.parts[0], { partNumber: 2, etag: '"ffffffff"' }], rules)).rejects.toMatchObject({ reason: "parts" });
+    await expect(
+      changed.store.completeUpload(
+        changed.key,
+        changed.uploadId,
+        [changed.parts[0], { partNumber: 2, etag: '"ffffffff"' }],
+        rules,
+      ),
+    ).rejects.toMatchObject({ reason: "parts" });
     expect(bucket.uploads.has(changed.uploadId)).toBe(false);
     expect(bucket.objects.has(changed.key)).toBe(false);
   });
@@ -156,8 +190,14 @@ describe("completing a browser's multipart upload", () => {
   it("reads every page of ListParts", async () => {
     const { store, key, uploadId } = await sendParts(5, { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5 });
     const before = bucket.requests.length;
-    expect(await store.listParts(key, uploadId, 2)).toEqual([1, 2, 3, 4, 5].map((n) => ({ partNumber: n, etag: expect.stringMatching(/^"[0-9a-f]{8}"$/), size: n })));
-    expect(bucket.requests.slice(before).map((r) => new URLSearchParams(r.query).get("part-number-marker"))).toEqual([null, "2", "4"]);
+    expect(await store.listParts(key, uploadId, 2)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => ({ partNumber: n, etag: expect.stringMatching(/^"[0-9a-f]{8}"$/), size: n })),
+    );
+    expect(bucket.requests.slice(before).map((r) => new URLSearchParams(r.query).get("part-number-marker"))).toEqual([
+      null,
+      "2",
+      "4",
+    ]);
     await store.abortUpload(key, uploadId);
   });
 });
@@ -175,11 +215,14 @@ describe("server-side streaming to the bucket (the no-JavaScript form on S3)", (
       yield Buffer.alloc(Math.min(CHUNK, total - sent), (sent / CHUNK) % 251);
     }
   }
-  const partRequests = (key: string) => bucket.requests.filter((r) => r.method === "PUT" && r.key === key && r.query.includes("partNumber="));
+  const partRequests = (key: string) =>
+    bucket.requests.filter((r) => r.method === "PUT" && r.key === key && r.query.includes("partNumber="));
 
   it("sends a file smaller than a part with one PutObject, tagged pending", async () => {
     const key = generateStorageKey("small.csv");
-    expect(await getS3Store().putStream(key, bytes(1000), { maxBytes: 5000, contentType: "text/csv" })).toEqual({ bytes: 1000 });
+    expect(await getS3Store().putStream(key, bytes(1000), { maxBytes: 5000, contentType: "text/csv" })).toEqual({
+      bytes: 1000,
+    });
     expect(bucket.objects.get(key)?.length).toBe(1000);
     expect(bucket.tags.get(key)).toEqual({ pending: "1" });
     expect(partRequests(key)).toHaveLength(0);
@@ -189,23 +232,31 @@ describe("server-side streaming to the bucket (the no-JavaScript form on S3)", (
     const key = generateStorageKey("large.csv");
     const total = 2 * PART + 3 * CHUNK;
     let partsSentBeforeTheEnd = -1;
-    const { bytes: stored } = await getS3Store().putStream(key, bytes(total, () => (partsSentBeforeTheEnd = partRequests(key).length)), { maxBytes: 10 * PART, partSize: PART });
+    const { bytes: stored } = await getS3Store().putStream(
+      key,
+      bytes(total, () => (partsSentBeforeTheEnd = partRequests(key).length)),
+      { maxBytes: 10 * PART, partSize: PART },
+    );
     expect(stored).toBe(total);
     // Parts left while the body was still being read: the file was never gathered whole.
     expect(partsSentBeforeTheEnd).toBeGreaterThanOrEqual(1);
     expect(partRequests(key).map((r) => r.bytes)).toEqual([PART, PART, 3 * CHUNK]);
     const object = bucket.objects.get(key)!;
     expect(object.length).toBe(total);
-    expect([object[0], object[CHUNK], object[total - 1]]).toEqual([0, 1, ((total / CHUNK - 1) % 251)]);
+    expect([object[0], object[CHUNK], object[total - 1]]).toEqual([0, 1, (total / CHUNK - 1) % 251]);
     expect(bucket.tags.get(key)).toEqual({ pending: "1" });
   });
 
   it("aborts the multipart upload and keeps nothing when a file passes the limit mid-way", async () => {
     const key = generateStorageKey("over.csv");
-    await expect(getS3Store().putStream(key, bytes(3 * PART), { maxBytes: PART + 100, partSize: PART })).rejects.toMatchObject({ reason: "size" });
+    await expect(
+      getS3Store().putStream(key, bytes(3 * PART), { maxBytes: PART + 100, partSize: PART }),
+    ).rejects.toMatchObject({ reason: "size" });
     expect(partRequests(key).length).toBeGreaterThanOrEqual(1); // it had started
     expect([...bucket.uploads.values()].some((u) => u.key === key)).toBe(false);
-    expect(bucket.requests.some((r) => r.method === "DELETE" && r.key === key && r.query.includes("uploadId="))).toBe(true);
+    expect(bucket.requests.some((r) => r.method === "DELETE" && r.key === key && r.query.includes("uploadId="))).toBe(
+      true,
+    );
     expect(bucket.objects.has(key)).toBe(false);
   });
 
@@ -213,13 +264,25 @@ describe("server-side streaming to the bucket (the no-JavaScript form on S3)", (
     const form = new FormData();
     form.append("files", new Blob(["sku;x\n1;2\n"], { type: "text/csv" }), "Vendas.csv");
     form.append("files", new Blob(["a;b\n"]), "b.txt");
-    const result = await handleUpload(new Request("http://localhost/api/upload", { method: "POST", body: form }), "ana@example.com");
+    const result = await handleUpload(
+      new Request("http://localhost/api/upload", { method: "POST", body: form }),
+      "ana@example.com",
+    );
     if (!("files" in result)) throw new Error(JSON.stringify(result));
-    expect(result.files.map((f) => [f.originalName, f.bytes])).toEqual([["Vendas.csv", 10], ["b.txt", 4]]);
+    expect(result.files.map((f) => [f.originalName, f.bytes])).toEqual([
+      ["Vendas.csv", 10],
+      ["b.txt", 4],
+    ]);
     for (const f of result.files) {
       expect(bucket.objects.has(f.key)).toBe(true);
       expect(bucket.tags.has(f.key)).toBe(false);
-      expect(await findFileById(new ObjectId(f.id))).toMatchObject({ bucket: "test-bucket", originalFile: f.key, user: "ana@example.com", status: 0, progress: 0 });
+      expect(await findFileById(new ObjectId(f.id))).toMatchObject({
+        bucket: "test-bucket",
+        originalFile: f.key,
+        user: "ana@example.com",
+        status: 0,
+        progress: 0,
+      });
     }
     expect(new TextDecoder().decode(bucket.objects.get(result.files[0].key))).toBe("sku;x\n1;2\n");
   });
@@ -231,11 +294,15 @@ describe("server-side streaming to the bucket (the no-JavaScript form on S3)", (
       const keysBefore = [...bucket.objects.keys()];
       const bad = new FormData();
       bad.append("files", new Blob(["MZ"]), "virus.exe");
-      expect(await handleUpload(new Request("http://localhost/api/upload", { method: "POST", body: bad }), "a@b.c")).toMatchObject({ failure: { code: "COD.2", status: 415 } });
+      expect(
+        await handleUpload(new Request("http://localhost/api/upload", { method: "POST", body: bad }), "a@b.c"),
+      ).toMatchObject({ failure: { code: "COD.2", status: 415 } });
       const big = new FormData();
       big.append("files", new Blob(["ok"]), "first.csv");
       big.append("files", new Blob([new Uint8Array(5000)]), "big.csv");
-      expect(await handleUpload(new Request("http://localhost/api/upload", { method: "POST", body: big }), "a@b.c")).toMatchObject({
+      expect(
+        await handleUpload(new Request("http://localhost/api/upload", { method: "POST", body: big }), "a@b.c"),
+      ).toMatchObject({
         failure: { code: "COD.2", status: 413, detail: "Arquivo maior que o limite de 1.000 bytes." },
       });
       expect([...bucket.objects.keys()]).toEqual(keysBefore); // the first file was removed again

@@ -3,7 +3,13 @@ import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
 import { startFederatedSignIn, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
 import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
-import { cognitoIdTokenClaims, cognitoJwksHandlers, createTestSigningKey, publishJwks, signJwt } from "../mocks/cognito-jwks";
+import {
+  cognitoIdTokenClaims,
+  cognitoJwksHandlers,
+  createTestSigningKey,
+  publishJwks,
+  signJwt,
+} from "../mocks/cognito-jwks";
 import { useMockServer } from "../mocks/index";
 
 const REGION = "sa-east-1";
@@ -44,8 +50,20 @@ async function begin() {
   return { url, nonce, cookieHeader: setCookie.split(";")[0] };
 }
 
-const claims = (nonce: string, overrides: Parameters<typeof cognitoIdTokenClaims>[0]["overrides"] = {}, lifetimeSeconds = 3600) =>
-  cognitoIdTokenClaims({ region: REGION, userPoolId: USER_POOL_ID, clientId: CLIENT_ID, email: "Ana@Acme.test", nonce, overrides, lifetimeSeconds });
+const claims = (
+  nonce: string,
+  overrides: Parameters<typeof cognitoIdTokenClaims>[0]["overrides"] = {},
+  lifetimeSeconds = 3600,
+) =>
+  cognitoIdTokenClaims({
+    region: REGION,
+    userPoolId: USER_POOL_ID,
+    clientId: CLIENT_ID,
+    email: "Ana@Acme.test",
+    nonce,
+    overrides,
+    lifetimeSeconds,
+  });
 
 async function refusal(promise: Promise<unknown>): Promise<SsoError> {
   const error = await promise.then(
@@ -77,7 +95,11 @@ describe("Cognito federated sign-in", () => {
   it("accepts a valid ID token and bounds the session by expires_in", async () => {
     const { nonce, cookieHeader } = await begin();
     const before = Date.now();
-    const identity = await verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce)), expiresIn: "1800", cookieHeader });
+    const identity = await verifyFederatedSignIn({
+      idToken: signJwt(poolKey, claims(nonce)),
+      expiresIn: "1800",
+      cookieHeader,
+    });
     expect(identity.email).toBe("ana@acme.test");
     const end = identity.sessionNotOnOrAfter!.getTime();
     expect(end).toBeGreaterThanOrEqual(before + 1800_000);
@@ -108,21 +130,31 @@ describe("Cognito federated sign-in", () => {
   it("refuses a token issued to another app client (wrong audience)", async () => {
     const { nonce, cookieHeader } = await begin();
     const error = await refusal(
-      verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce, { aud: "another-client" })), expiresIn: "3600", cookieHeader }),
+      verifyFederatedSignIn({
+        idToken: signJwt(poolKey, claims(nonce, { aud: "another-client" })),
+        expiresIn: "3600",
+        cookieHeader,
+      }),
     );
     expect(String(error.cause)).toMatch(/client id|audience/i);
   });
 
   it("refuses a token whose signature does not verify with the pool's keys", async () => {
     const { nonce, cookieHeader } = await begin();
-    const error = await refusal(verifyFederatedSignIn({ idToken: signJwt(forgerKey, claims(nonce)), expiresIn: "3600", cookieHeader }));
+    const error = await refusal(
+      verifyFederatedSignIn({ idToken: signJwt(forgerKey, claims(nonce)), expiresIn: "3600", cookieHeader }),
+    );
     expect(String(error.cause)).toMatch(/signature/i);
   });
 
   it("refuses an access token where an ID token is expected", async () => {
     const { nonce, cookieHeader } = await begin();
     await refusal(
-      verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce, { token_use: "access" })), expiresIn: "3600", cookieHeader }),
+      verifyFederatedSignIn({
+        idToken: signJwt(poolKey, claims(nonce, { token_use: "access" })),
+        expiresIn: "3600",
+        cookieHeader,
+      }),
     );
   });
 
@@ -130,29 +162,46 @@ describe("Cognito federated sign-in", () => {
     const mine = await begin();
     const theirs = await begin();
     const token = signJwt(poolKey, claims(theirs.nonce));
-    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: mine.cookieHeader }))).reason).toMatch(
-      /nonce/,
-    );
-    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: null }))).reason).toMatch(/nonce/);
+    expect(
+      (await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: mine.cookieHeader })))
+        .reason,
+    ).toMatch(/nonce/);
+    expect(
+      (await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: null }))).reason,
+    ).toMatch(/nonce/);
     // A cookie forged without the session secret is not accepted either.
     const forgedCookie = `jp_sso_nonce=${Buffer.from(JSON.stringify(theirs.nonce)).toString("base64")}`;
-    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: forgedCookie }))).reason).toMatch(/nonce/);
+    expect(
+      (await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "3600", cookieHeader: forgedCookie }))).reason,
+    ).toMatch(/nonce/);
   });
 
   it("refuses missing or malformed input without calling anything", async () => {
     const { nonce, cookieHeader } = await begin();
     const token = signJwt(poolKey, claims(nonce));
-    expect((await refusal(verifyFederatedSignIn({ idToken: "", expiresIn: "3600", cookieHeader }))).reason).toMatch(/no id_token/);
-    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "-5", cookieHeader }))).reason).toMatch(/expires_in/);
-    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "999999", cookieHeader }))).reason).toMatch(/expires_in/);
-    expect((await refusal(verifyFederatedSignIn({ idToken: "a.b.c", expiresIn: "3600", cookieHeader }))).reason).toMatch(/not valid/);
+    expect((await refusal(verifyFederatedSignIn({ idToken: "", expiresIn: "3600", cookieHeader }))).reason).toMatch(
+      /no id_token/,
+    );
+    expect((await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "-5", cookieHeader }))).reason).toMatch(
+      /expires_in/,
+    );
+    expect(
+      (await refusal(verifyFederatedSignIn({ idToken: token, expiresIn: "999999", cookieHeader }))).reason,
+    ).toMatch(/expires_in/);
+    expect(
+      (await refusal(verifyFederatedSignIn({ idToken: "a.b.c", expiresIn: "3600", cookieHeader }))).reason,
+    ).toMatch(/not valid/);
   });
 
   it("refuses a token whose e-mail the identity provider has not verified, with a message saying so", async () => {
     for (const emailVerified of [false, "false", undefined, 1, "yes"]) {
       const { nonce, cookieHeader } = await begin();
       const error = await refusal(
-        verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce, { email_verified: emailVerified })), expiresIn: "3600", cookieHeader }),
+        verifyFederatedSignIn({
+          idToken: signJwt(poolKey, claims(nonce, { email_verified: emailVerified })),
+          expiresIn: "3600",
+          cookieHeader,
+        }),
       );
       expect(error.reason, String(emailVerified)).toMatch(/email_verified/);
       expect(error.message).toBe(messages.ssoEmailNotVerified);
@@ -173,7 +222,11 @@ describe("Cognito federated sign-in", () => {
   it("refuses a token without an e-mail", async () => {
     const { nonce, cookieHeader } = await begin();
     const error = await refusal(
-      verifyFederatedSignIn({ idToken: signJwt(poolKey, claims(nonce, { email: undefined })), expiresIn: "3600", cookieHeader }),
+      verifyFederatedSignIn({
+        idToken: signJwt(poolKey, claims(nonce, { email: undefined })),
+        expiresIn: "3600",
+        cookieHeader,
+      }),
     );
     expect(error.reason).toMatch(/email/);
   });

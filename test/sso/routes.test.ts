@@ -10,7 +10,13 @@ import { action as samlAction, loader as samlLoader } from "~/routes/saml";
 import { loader as loginLoader } from "~/routes/saml.login";
 import { loader as metadataLoader } from "~/routes/saml.metadata";
 import { getSsoEntry } from "~/services/sso/sso.server";
-import { cognitoIdTokenClaims, cognitoJwksHandlers, createTestSigningKey, publishJwks, signJwt } from "../mocks/cognito-jwks";
+import {
+  cognitoIdTokenClaims,
+  cognitoJwksHandlers,
+  createTestSigningKey,
+  publishJwks,
+  signJwt,
+} from "../mocks/cognito-jwks";
 import { useMockServer } from "../mocks/index";
 import { IDP_CERT, IDP_SSO_URL, SP_CERT, SP_KEY, issueResponse, postToAcs, receiveAuthnRequest } from "./test-idp";
 import { useTestDatabase } from "../db";
@@ -39,7 +45,7 @@ function useMode(env: Record<string, string>) {
     vi.stubEnv("NODE_ENV", "test");
     vi.stubEnv("APP_ORIGIN", ORIGIN);
     vi.stubEnv("MONGODB_URI", "");
-      vi.stubEnv("COMPANY_NAME", "Acme");
+    vi.stubEnv("COMPANY_NAME", "Acme");
     for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
     resetConfigForTests();
   });
@@ -70,7 +76,8 @@ function answer(result: unknown): { status: number; body: unknown; headers: Head
 beforeAll(async () => {
   resetConfigForTests();
   const db = await getDb();
-  for (const index of [...indexes, ...authRecordIndexes]) await db.collection(index.collection).createIndex(index.key, index.options);
+  for (const index of [...indexes, ...authRecordIndexes])
+    await db.collection(index.collection).createIndex(index.key, index.options);
   await db.collection(USER_PERMISSIONS).insertMany([
     { user: "admin@acme.test", name: "Admin", type: "USER ADMIN", stores: [], createdAt: new Date() },
     { user: "nobody@acme.test", name: "No type", type: "", stores: [], createdAt: new Date() },
@@ -110,8 +117,14 @@ describe("with SSO_MODE=saml", () => {
     expect(redirect.status).toBe(302);
     const authnRequest = receiveAuthnRequest(redirect.headers.get("Location")!);
     expect(authnRequest.signatureValid).toBe(true);
-    const cookie = setCookies(redirect).map((c) => c.split(";")[0]).join("; ");
-    return { samlResponse: issueResponse({ inResponseTo: authnRequest.id, email, audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse, cookie };
+    const cookie = setCookies(redirect)
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return {
+      samlResponse: issueResponse({ inResponseTo: authnRequest.id, email, audience: SP_ENTITY_ID, acsUrl: ACS })
+        .samlResponse,
+      cookie,
+    };
   }
 
   it("serves the SP metadata with the signing certificate", async () => {
@@ -124,7 +137,9 @@ describe("with SSO_MODE=saml", () => {
 
   it("signs the user in from the IdP's POST and lands by permission type", async () => {
     const { samlResponse, cookie } = await samlResponseFor("Admin@Acme.test");
-    const response = (await samlAction(args(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: "/" }, cookie)))) as Response;
+    const response = (await samlAction(
+      args(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: "/" }, cookie)),
+    )) as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/user/config/");
     expect(setCookies(response).some((c) => c.startsWith("__session="))).toBe(true);
@@ -138,15 +153,21 @@ describe("with SSO_MODE=saml", () => {
 
   it("refuses an account without a permission type with CONTATE SEU ADMIN and no session", async () => {
     const nobody = await samlResponseFor("nobody@acme.test");
-    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: nobody.samlResponse }, nobody.cookie))));
+    const refused = answer(
+      await samlAction(args(postToAcs(ACS, { SAMLResponse: nobody.samlResponse }, nobody.cookie))),
+    );
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: messages.contactAdmin });
     expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
     const stranger = await samlResponseFor("stranger@acme.test");
-    const unknown = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: stranger.samlResponse }, stranger.cookie))));
+    const unknown = answer(
+      await samlAction(args(postToAcs(ACS, { SAMLResponse: stranger.samlResponse }, stranger.cookie))),
+    );
     expect(unknown.body).toEqual({ error: messages.contactAdmin });
     const db = await getDb();
-    expect(await db.collection(SESSIONS).countDocuments({ email: { $in: ["nobody@acme.test", "stranger@acme.test"] } })).toBe(0);
+    expect(
+      await db.collection(SESSIONS).countDocuments({ email: { $in: ["nobody@acme.test", "stranger@acme.test"] } }),
+    ).toBe(0);
   });
 
   it("answers an invalid response with the SSO failure message and logs why", async () => {
@@ -155,7 +176,9 @@ describe("with SSO_MODE=saml", () => {
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: messages.ssoFailed });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("[sso:saml] sign-in refused"));
-    expect(refused.headers.getSetCookie().some((c) => c.startsWith("jp_saml_request=;") && /Max-Age=0/i.test(c))).toBe(true);
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("jp_saml_request=;") && /Max-Age=0/i.test(c))).toBe(
+      true,
+    );
     warn.mockRestore();
   });
 
@@ -163,7 +186,9 @@ describe("with SSO_MODE=saml", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const attacker = await samlResponseFor("admin@acme.test");
     const victim = await samlResponseFor("stranger@acme.test");
-    const refused = answer(await samlAction(args(postToAcs(ACS, { SAMLResponse: attacker.samlResponse }, victim.cookie))));
+    const refused = answer(
+      await samlAction(args(postToAcs(ACS, { SAMLResponse: attacker.samlResponse }, victim.cookie))),
+    );
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: messages.ssoFailed });
     expect(refused.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
@@ -177,7 +202,10 @@ describe("with SSO_MODE=saml", () => {
     for (let i = 0; i < SSO_START_LIMIT; i++) await samlResponseFor("admin@acme.test", "203.0.113.9");
     expect(await db.collection(SAML_REQUESTS).countDocuments()).toBe(before + SSO_START_LIMIT);
     const request = new Request(`${ORIGIN}/saml/login`);
-    const limited = await loginLoader({ ...args(request), context: { ...args(request).context, clientIp: "203.0.113.9" } });
+    const limited = await loginLoader({
+      ...args(request),
+      context: { ...args(request).context, clientIp: "203.0.113.9" },
+    });
     expect(limited).toRedirectTo("/");
     expect(setCookies(limited).some((c) => c.startsWith("jp_toast="))).toBe(true);
     expect(setCookies(limited).some((c) => c.startsWith("jp_saml_request="))).toBe(false);
@@ -246,11 +274,21 @@ describe("with SSO_MODE=cognito-federated", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const start = await loginLoader(args(new Request(`${ORIGIN}/saml/login`)));
     const nonce = new URL(start.headers.get("Location")!).searchParams.get("nonce")!;
-    const claims = cognitoIdTokenClaims({ region: REGION, userPoolId: USER_POOL_ID, clientId: CLIENT_ID, email: "admin@acme.test", nonce });
+    const claims = cognitoIdTokenClaims({
+      region: REGION,
+      userPoolId: USER_POOL_ID,
+      clientId: CLIENT_ID,
+      email: "admin@acme.test",
+      nonce,
+    });
     const idToken = signJwt(key, { ...claims, email_verified: false });
     const post = new Request(ACS, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: setCookies(start)[0].split(";")[0] },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: ORIGIN,
+        Cookie: setCookies(start)[0].split(";")[0],
+      },
       body: new URLSearchParams({ id_token: idToken, expires_in: "3600" }).toString(),
     });
     const refused = answer(await samlAction(args(post)));

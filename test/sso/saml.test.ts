@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
 import { SAML_ASSERTIONS, SAML_REQUESTS, indexes } from "~/models/saml-requests.server";
-import { SAML_REQUEST_COOKIE, SAML_REQUEST_TTL_MS, authenticateSaml, getSamlMetadata, getSamlStrategy, samlRequestCookieSecurity } from "~/services/sso/saml.server";
+import {
+  SAML_REQUEST_COOKIE,
+  SAML_REQUEST_TTL_MS,
+  authenticateSaml,
+  getSamlMetadata,
+  getSamlStrategy,
+  samlRequestCookieSecurity,
+} from "~/services/sso/saml.server";
 import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
 import {
   IDP_CERT,
@@ -62,7 +69,11 @@ async function startSignIn(redirectTo?: string) {
   const location = response.headers.get("Location")!;
   expect(location.startsWith(`${IDP_SSO_URL}?`)).toBe(true);
   // The request cookie of the browser that started it: name=value, as that browser sends it back.
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${SAML_REQUEST_COOKIE}=`))?.split(";")[0] ?? null;
+  const cookie =
+    response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${SAML_REQUEST_COOKIE}=`))
+      ?.split(";")[0] ?? null;
   return { ...receiveAuthnRequest(location), cookie, setCookie: response.headers.getSetCookie() };
 }
 
@@ -113,7 +124,9 @@ describe("SAML sign-in", () => {
       acsUrl: ACS,
       sessionNotOnOrAfter: sessionEnd,
     });
-    const result = await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: request.relayState! }, request.cookie));
+    const result = await authenticateSaml(
+      postToAcs(ACS, { SAMLResponse: samlResponse, RelayState: request.relayState! }, request.cookie),
+    );
     expect(result.identity.email).toBe("ana.souza@acme.test");
     expect(result.identity.sessionNotOnOrAfter?.toISOString()).toBe(sessionEnd.toISOString());
     expect(result.returnTo).toBe("/user/config");
@@ -124,7 +137,12 @@ describe("SAML sign-in", () => {
 
   it("accepts a signed assertion the IdP encrypted to the SP certificate", async () => {
     const request = await startSignIn();
-    const { xml } = issueResponse({ inResponseTo: request.id, email: "enc@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
+    const { xml } = issueResponse({
+      inResponseTo: request.id,
+      email: "enc@acme.test",
+      audience: SP_ENTITY_ID,
+      acsUrl: ACS,
+    });
     const encrypted = await encryptAssertion(xml);
     expect(encrypted).toContain("EncryptedAssertion");
     expect(encrypted).not.toContain("enc@acme.test");
@@ -162,8 +180,15 @@ describe("SAML sign-in", () => {
 
   it("refuses the same response posted a second time", async () => {
     const request = await startSignIn();
-    const { samlResponse } = issueResponse({ inResponseTo: request.id, email: "carla@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
-    await expect(authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie))).resolves.toMatchObject({
+    const { samlResponse } = issueResponse({
+      inResponseTo: request.id,
+      email: "carla@acme.test",
+      audience: SP_ENTITY_ID,
+      acsUrl: ACS,
+    });
+    await expect(
+      authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie)),
+    ).resolves.toMatchObject({
       identity: { email: "carla@acme.test" },
     });
     const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
@@ -173,14 +198,22 @@ describe("SAML sign-in", () => {
 
   it("refuses a used assertion even if its request were still outstanding", async () => {
     const request = await startSignIn();
-    const { samlResponse } = issueResponse({ inResponseTo: request.id, email: "cris@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
+    const { samlResponse } = issueResponse({
+      inResponseTo: request.id,
+      email: "cris@acme.test",
+      audience: SP_ENTITY_ID,
+      acsUrl: ACS,
+    });
     await authenticateSaml(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     // Put the answered request back, as a second container racing on it could have seen it:
     // the assertion ID record alone must stop the replay.
     const db = await getDb();
-    await db
-      .collection(SAML_REQUESTS)
-      .insertOne({ _id: request.id as never, value: new Date().toISOString(), createdAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    await db.collection(SAML_REQUESTS).insertOne({
+      _id: request.id as never,
+      value: new Date().toISOString(),
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const error = await refusal(postToAcs(ACS, { SAMLResponse: samlResponse }, request.cookie));
     expect(error.reason).toMatch(/already used/);
   });
@@ -228,7 +261,12 @@ describe("SAML sign-in", () => {
 
   it("refuses a response whose signed assertion was altered", async () => {
     const request = await startSignIn();
-    const { xml } = issueResponse({ inResponseTo: request.id, email: "fabio@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS });
+    const { xml } = issueResponse({
+      inResponseTo: request.id,
+      email: "fabio@acme.test",
+      audience: SP_ENTITY_ID,
+      acsUrl: ACS,
+    });
     const tampered = xml.replace("fabio@acme.test</saml:NameID>", "admin@acme.test</saml:NameID>");
     expect(tampered).not.toBe(xml);
     const error = await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse(tampered) }, request.cookie));
@@ -277,7 +315,9 @@ describe("SAML sign-in", () => {
     const { cookie } = await startSignIn();
     expect((await refusal(postToAcs(ACS, {}, cookie))).reason).toMatch(/no SAMLResponse/);
     expect((await refusal(postToAcs(ACS, { SAMLResponse: "not base64 xml <<<" }, cookie))).reason).toMatch(/not valid/);
-    expect((await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse("<a>") }, cookie))).reason).toMatch(/not valid/);
+    expect((await refusal(postToAcs(ACS, { SAMLResponse: toSamlResponse("<a>") }, cookie))).reason).toMatch(
+      /not valid/,
+    );
   });
 
   it("binds the request to the browser with a short-lived, signed, HttpOnly, SameSite=None; Secure cookie on /saml", async () => {
@@ -299,7 +339,8 @@ describe("SAML sign-in", () => {
     const attacker = await startSignIn();
     const victim = await startSignIn();
     const forAttacker = () =>
-      issueResponse({ inResponseTo: attacker.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+      issueResponse({ inResponseTo: attacker.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS })
+        .samlResponse;
 
     const inVictimsBrowser = await refusal(postToAcs(ACS, { SAMLResponse: forAttacker() }, victim.cookie));
     expect(inVictimsBrowser.reason).toMatch(/another browser/);
@@ -307,7 +348,14 @@ describe("SAML sign-in", () => {
 
     const attacker2 = await startSignIn();
     const withoutCookie = await refusal(
-      postToAcs(ACS, { SAMLResponse: issueResponse({ inResponseTo: attacker2.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse }),
+      postToAcs(ACS, {
+        SAMLResponse: issueResponse({
+          inResponseTo: attacker2.id,
+          email: "attacker@acme.test",
+          audience: SP_ENTITY_ID,
+          acsUrl: ACS,
+        }).samlResponse,
+      }),
     );
     expect(withoutCookie.reason).toMatch(/no sign-in in progress in this browser/);
 
@@ -315,12 +363,28 @@ describe("SAML sign-in", () => {
     const attacker3 = await startSignIn();
     const forged = `${SAML_REQUEST_COOKIE}=${Buffer.from(JSON.stringify(attacker3.id)).toString("base64")}`;
     const withForgedCookie = await refusal(
-      postToAcs(ACS, { SAMLResponse: issueResponse({ inResponseTo: attacker3.id, email: "attacker@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse }, forged),
+      postToAcs(
+        ACS,
+        {
+          SAMLResponse: issueResponse({
+            inResponseTo: attacker3.id,
+            email: "attacker@acme.test",
+            audience: SP_ENTITY_ID,
+            acsUrl: ACS,
+          }).samlResponse,
+        },
+        forged,
+      ),
     );
     expect(withForgedCookie.reason).toMatch(/no sign-in in progress in this browser/);
 
     // The victim's own sign-in still completes in the victim's browser.
-    const own = issueResponse({ inResponseTo: victim.id, email: "victim@acme.test", audience: SP_ENTITY_ID, acsUrl: ACS }).samlResponse;
+    const own = issueResponse({
+      inResponseTo: victim.id,
+      email: "victim@acme.test",
+      audience: SP_ENTITY_ID,
+      acsUrl: ACS,
+    }).samlResponse;
     await expect(authenticateSaml(postToAcs(ACS, { SAMLResponse: own }, victim.cookie))).resolves.toMatchObject({
       identity: { email: "victim@acme.test" },
     });

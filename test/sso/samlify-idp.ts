@@ -85,7 +85,9 @@ export async function startSamlifyIdp(): Promise<SamlifyIdp> {
       try {
         if (req.method === "GET" && url.pathname === "/sso") {
           // The signature covers the raw octets SAMLRequest=…&RelayState=…&SigAlg=… as the SP sent them.
-          const raw = (url.search.replace(/^\?/, "").split("&") ?? []).filter((p) => /^(SAMLRequest|RelayState|SigAlg)=/.test(p)).join("&");
+          const raw = (url.search.replace(/^\?/, "").split("&") ?? [])
+            .filter((p) => /^(SAMLRequest|RelayState|SigAlg)=/.test(p))
+            .join("&");
           const query = Object.fromEntries(url.searchParams.entries());
           let requestInfo;
           try {
@@ -96,7 +98,10 @@ export async function startSamlifyIdp(): Promise<SamlifyIdp> {
           }
           requests.push({ id: String(requestInfo.extract.request?.id ?? ""), signatureVerified: true });
           const sid = crypto.randomUUID();
-          pending.set(sid, { requestInfo: requestInfo as unknown as RequestInfo, relayState: url.searchParams.get("RelayState") ?? "" });
+          pending.set(sid, {
+            requestInfo: requestInfo as unknown as RequestInfo,
+            relayState: url.searchParams.get("RelayState") ?? "",
+          });
           return send(
             res,
             200,
@@ -108,11 +113,21 @@ export async function startSamlifyIdp(): Promise<SamlifyIdp> {
           const entry = pending.get(form.get("sid") ?? "");
           if (!entry) return send(res, 400, "<p>unknown login</p>");
           pending.delete(form.get("sid") ?? "");
-          const context = (await idp.createLoginResponse(await serviceProvider(), entry.requestInfo, "post", { email: form.get("email") ?? "" }, {
-            relayState: entry.relayState,
-          })) as { context: string; entityEndpoint: string; relayState?: string };
+          const context = (await idp.createLoginResponse(
+            await serviceProvider(),
+            entry.requestInfo,
+            "post",
+            { email: form.get("email") ?? "" },
+            {
+              relayState: entry.relayState,
+            },
+          )) as { context: string; entityEndpoint: string; relayState?: string };
           last = { acs: context.entityEndpoint, samlResponse: context.context, relayState: entry.relayState };
-          return send(res, 200, autoPostPage(last.acs, { SAMLResponse: last.samlResponse, RelayState: last.relayState }));
+          return send(
+            res,
+            200,
+            autoPostPage(last.acs, { SAMLResponse: last.samlResponse, RelayState: last.relayState }),
+          );
         }
         if (req.method === "GET" && ["/replay", "/tampered", "/unsigned"].includes(url.pathname)) {
           if (!last) return send(res, 400, "<p>no response yet</p>");
@@ -135,7 +150,11 @@ export async function startSamlifyIdp(): Promise<SamlifyIdp> {
         }
         send(res, 404, "<p>not found</p>");
       } catch (error) {
-        send(res, 500, `<pre>${escapeHtml(error instanceof Error ? (error.stack ?? error.message) : String(error))}</pre>`);
+        send(
+          res,
+          500,
+          `<pre>${escapeHtml(error instanceof Error ? (error.stack ?? error.message) : String(error))}</pre>`,
+        );
       }
     })();
   });

@@ -62,7 +62,8 @@ export function receiveAuthnRequest(url: string, spCert: string = SP_CERT): Rece
   const xml = inflateRawSync(Buffer.from(parsed.searchParams.get("SAMLRequest") ?? "", "base64")).toString("utf8");
   const doc = new DOMParser().parseFromString(xml, "text/xml");
   const request = doc.documentElement!;
-  const issuer = request.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:assertion", "Issuer")[0]?.textContent ?? "";
+  const issuer =
+    request.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:assertion", "Issuer")[0]?.textContent ?? "";
   return {
     id: request.getAttribute("ID") ?? "",
     issuer,
@@ -90,7 +91,8 @@ export type ResponseOptions = {
   signingCert?: string;
 };
 
-const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** A SAML Response with a signed assertion, as the SAMLResponse form field (base64). */
 export function issueResponse(options: ResponseOptions): { samlResponse: string; xml: string; assertionId: string } {
@@ -106,7 +108,9 @@ export function issueResponse(options: ResponseOptions): { samlResponse: string;
         `<saml:Attribute Name="${escapeXml(name)}"><saml:AttributeValue>${escapeXml(value)}</saml:AttributeValue></saml:Attribute>`,
     )
     .join("");
-  const sessionEnd = options.sessionNotOnOrAfter ? ` SessionNotOnOrAfter="${options.sessionNotOnOrAfter.toISOString()}"` : "";
+  const sessionEnd = options.sessionNotOnOrAfter
+    ? ` SessionNotOnOrAfter="${options.sessionNotOnOrAfter.toISOString()}"`
+    : "";
 
   const assertion =
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${now.toISOString()}">` +
@@ -181,7 +185,10 @@ export const toSamlResponse = (xml: string) => Buffer.from(xml, "utf8").toString
  * browser that makes it (the one that started the sign-in carries its request cookie).
  */
 export function postToAcs(acsUrl: string, fields: Record<string, string>, cookie?: string | null): Request {
-  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(IDP_SSO_URL).origin });
+  const headers = new Headers({
+    "Content-Type": "application/x-www-form-urlencoded",
+    Origin: new URL(IDP_SSO_URL).origin,
+  });
   if (cookie) headers.set("Cookie", cookie);
   return new Request(acsUrl, { method: "POST", headers, body: new URLSearchParams(fields).toString() });
 }

@@ -1,5 +1,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { assertSameOrigin, getOptionalUser, requireRouteAccess, requireUser, SESSION_EXPIRED_REDIRECT } from "~/features/access/auth.server";
+import {
+  assertSameOrigin,
+  getOptionalUser,
+  requireRouteAccess,
+  requireUser,
+  SESSION_EXPIRED_REDIRECT,
+} from "~/features/access/auth.server";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
@@ -136,7 +142,9 @@ describe("signInWithPassword", () => {
   it("answers invalid for a wrong password or an unknown e-mail", async () => {
     const email = await makeUser("USER GOLD");
     expect(await signInWithPassword({ email, password: "Wrong#2024", ip: "10.0.0.2" })).toEqual({ kind: "invalid" });
-    expect(await signInWithPassword({ email: "nobody@example.com", password: PASSWORD, ip: "10.0.0.2" })).toEqual({ kind: "invalid" });
+    expect(await signInWithPassword({ email: "nobody@example.com", password: PASSWORD, ip: "10.0.0.2" })).toEqual({
+      kind: "invalid",
+    });
     expect(await signInWithPassword({ email: "", password: "", ip: "10.0.0.2" })).toEqual({ kind: "invalid" });
   });
 
@@ -167,7 +175,10 @@ describe("signInVerifiedUser (SSO) and loadNavigation", () => {
       { label: "Estoque", to: "/ij/painel/3" },
       { label: "Vendas", to: "/ij/painel/10" },
     ]);
-    expect(nav.sideNav.find((g) => g.id === "executedJobs")?.items[0]).toEqual({ label: "Jobs", to: "/jobs/dashboard/1" });
+    expect(nav.sideNav.find((g) => g.id === "executedJobs")?.items[0]).toEqual({
+      label: "Jobs",
+      to: "/jobs/dashboard/1",
+    });
     expect(JSON.stringify(nav)).not.toContain("Other tenant");
   });
 });
@@ -225,7 +236,10 @@ describe("rate limit of failed sign-ins", () => {
 describe("user creation and first access", () => {
   it("creates a BRONZE user whose temporary password (by e-mail) leads to the new-password flow", async () => {
     const email = "First.Access@Example.com";
-    expect(await createUser(email, "admin@example.com")).toEqual({ kind: "created", email: "first.access@example.com" });
+    expect(await createUser(email, "admin@example.com")).toEqual({
+      kind: "created",
+      email: "first.access@example.com",
+    });
     const mail = await readLatestMail("first.access@example.com");
     expect(mail?.subject).toContain("seu acesso");
     const temporary = /Senha temporária: (\S+)/.exec(mail!.text)![1];
@@ -234,29 +248,65 @@ describe("user creation and first access", () => {
     expect(first.kind).toBe("newPasswordRequired");
     if (first.kind !== "newPasswordRequired") throw new Error("unreachable");
 
-    const mismatch = await completeFirstAccess({ email, challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2025" });
-    expect(mismatch).toEqual({ kind: "invalidInput", errors: { confirmPassword: ["Por favor verifique se as senhas correspondem."] } });
-    const weak = await completeFirstAccess({ email, challenge: first.challenge, password: "weak", confirmPassword: "weak" });
+    const mismatch = await completeFirstAccess({
+      email,
+      challenge: first.challenge,
+      password: "Better#2024",
+      confirmPassword: "Better#2025",
+    });
+    expect(mismatch).toEqual({
+      kind: "invalidInput",
+      errors: { confirmPassword: ["Por favor verifique se as senhas correspondem."] },
+    });
+    const weak = await completeFirstAccess({
+      email,
+      challenge: first.challenge,
+      password: "weak",
+      confirmPassword: "weak",
+    });
     expect(weak.kind).toBe("invalidInput");
 
     const forged = `${first.challenge.split(".")[0]}.AAAA`;
-    expect(await completeFirstAccess({ email, challenge: forged, password: "Better#2024", confirmPassword: "Better#2024" })).toEqual({
+    expect(
+      await completeFirstAccess({ email, challenge: forged, password: "Better#2024", confirmPassword: "Better#2024" }),
+    ).toEqual({
       kind: "challengeExpired",
     });
     expect(
-      await completeFirstAccess({ email: "user1@example.com", challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2024" }),
+      await completeFirstAccess({
+        email: "user1@example.com",
+        challenge: first.challenge,
+        password: "Better#2024",
+        confirmPassword: "Better#2024",
+      }),
     ).toEqual({ kind: "challengeExpired" });
 
     // A session the account somehow still holds (e.g. opened before an admin forced a new password) ends with the change.
     const { headers } = await startSession("first.access@example.com");
     expect(await countSessionsOfUser("first.access@example.com")).toBe(1);
-    expect(await completeFirstAccess({ email, challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2024" })).toEqual({
+    expect(
+      await completeFirstAccess({
+        email,
+        challenge: first.challenge,
+        password: "Better#2024",
+        confirmPassword: "Better#2024",
+      }),
+    ).toEqual({
       kind: "ok",
     });
     expect(await countSessionsOfUser("first.access@example.com")).toBe(0);
-    expect((await thrown(requireUser(requestWith(cookieFrom(headers))))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
+    expect((await thrown(requireUser(requestWith(cookieFrom(headers))))).headers.get("Location")).toBe(
+      SESSION_EXPIRED_REDIRECT,
+    );
     // Single use: the challenge is bound to the temporary password.
-    expect(await completeFirstAccess({ email, challenge: first.challenge, password: "Other#20245", confirmPassword: "Other#20245" })).toEqual({
+    expect(
+      await completeFirstAccess({
+        email,
+        challenge: first.challenge,
+        password: "Other#20245",
+        confirmPassword: "Other#20245",
+      }),
+    ).toEqual({
       kind: "challengeExpired",
     });
     expect((await signInWithPassword({ email, password: temporary })).kind).toBe("invalid");
@@ -273,7 +323,14 @@ describe("user creation and first access", () => {
     const first = await signInWithPassword({ email, password: temporary });
     if (first.kind !== "newPasswordRequired") throw new Error("expected the challenge");
     vi.setSystemTime(new Date("2026-03-02T10:05:01Z"));
-    expect(await completeFirstAccess({ email, challenge: first.challenge, password: "Better#2024", confirmPassword: "Better#2024" })).toEqual({
+    expect(
+      await completeFirstAccess({
+        email,
+        challenge: first.challenge,
+        password: "Better#2024",
+        confirmPassword: "Better#2024",
+      }),
+    ).toEqual({
       kind: "challengeExpired",
     });
   });
@@ -282,7 +339,10 @@ describe("user creation and first access", () => {
     await createUser("dup@example.com", "admin@example.com");
     await expect(createUser("DUP@example.com", "admin@example.com")).rejects.toBeInstanceOf(UserExistsError);
 
-    const results = await Promise.allSettled([createUser("race@example.com", "a@example.com"), createUser("race@example.com", "b@example.com")]);
+    const results = await Promise.allSettled([
+      createUser("race@example.com", "a@example.com"),
+      createUser("race@example.com", "b@example.com"),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(rejected).toHaveLength(1);
@@ -321,17 +381,23 @@ describe("forgot password and reset by code", () => {
     expect(await requestPasswordReset({ email })).toEqual({ kind: "sent" });
     const code = await codeOf(email);
     const wrong = wrongCodeFor(code);
-    expect(await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({
+    expect(
+      await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" }),
+    ).toEqual({
       kind: "error",
       message: localProviderMessages.codeMismatch,
     });
-    expect(await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2025" })).toMatchObject({
+    expect(
+      await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2025" }),
+    ).toMatchObject({
       kind: "invalidInput",
     });
     expect((await requireUser(requestWith(before))).email).toBe(email);
     // Typed back in lower case and in groups, it is the same code.
     const typed = code.toLowerCase().replace(/(.{5})/g, "$1 ");
-    expect(await confirmPasswordReset({ email, code: typed, password: "Reset#2024", confirmPassword: "Reset#2024" })).toEqual({ kind: "ok" });
+    expect(
+      await confirmPasswordReset({ email, code: typed, password: "Reset#2024", confirmPassword: "Reset#2024" }),
+    ).toEqual({ kind: "ok" });
     expect(await countSessionsOfUser(email)).toBe(0);
     expect((await thrown(requireUser(requestWith(before)))).headers.get("Location")).toBe(SESSION_EXPIRED_REDIRECT);
     expect(await confirmPasswordReset({ email, code, password: "Again#2024", confirmPassword: "Again#2024" })).toEqual({
@@ -351,9 +417,15 @@ describe("forgot password and reset by code", () => {
     await requestPasswordReset({ email });
     const newCode = await codeOf(email);
     if (newCode !== oldCode) {
-      expect((await confirmPasswordReset({ email, code: oldCode, password: "Reset#2024", confirmPassword: "Reset#2024" })).kind).toBe("error");
+      expect(
+        (await confirmPasswordReset({ email, code: oldCode, password: "Reset#2024", confirmPassword: "Reset#2024" }))
+          .kind,
+      ).toBe("error");
     }
-    expect((await confirmPasswordReset({ email, code: newCode, password: "Reset#2024", confirmPassword: "Reset#2024" })).kind).toBe("ok");
+    expect(
+      (await confirmPasswordReset({ email, code: newCode, password: "Reset#2024", confirmPassword: "Reset#2024" }))
+        .kind,
+    ).toBe("ok");
   });
 
   it("expires the code after 1 hour", async () => {
@@ -374,8 +446,11 @@ describe("forgot password and reset by code", () => {
     await requestPasswordReset({ email });
     const code = await codeOf(email);
     const wrong = wrongCodeFor(code);
-    for (let i = 0; i < 5; i++) await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" });
-    expect((await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2024" })).kind).toBe("error");
+    for (let i = 0; i < 5; i++)
+      await confirmPasswordReset({ email, code: wrong, password: "Reset#2024", confirmPassword: "Reset#2024" });
+    expect(
+      (await confirmPasswordReset({ email, code, password: "Reset#2024", confirmPassword: "Reset#2024" })).kind,
+    ).toBe("error");
   });
 
   it("answers an unknown e-mail the same way and sends nothing", async () => {
@@ -492,20 +567,32 @@ describe("requireUser / requireRouteAccess", () => {
     const admin = (await signIn(await makeUser("USER ADMIN"))).cookie;
 
     expect((await requireRouteAccess("routes/ij.plan", requestWith(gold, "/ij/plan"))).type).toBe("USER GOLD");
-    expect((await requireRouteAccess("routes/captura.manual", requestWith(bronze, "/captura/manual"))).type).toBe("USER BRONZE");
-    expect((await requireRouteAccess("routes/user.config", requestWith(admin, "/user/config/"))).type).toBe("USER ADMIN");
+    expect((await requireRouteAccess("routes/captura.manual", requestWith(bronze, "/captura/manual"))).type).toBe(
+      "USER BRONZE",
+    );
+    expect((await requireRouteAccess("routes/user.config", requestWith(admin, "/user/config/"))).type).toBe(
+      "USER ADMIN",
+    );
 
     const denied = await thrown(requireRouteAccess("routes/ij.plan", requestWith(bronze, "/ij/plan")));
     expect(denied.status).toBe(403);
     expect(denied.statusText).toBe("Forbidden");
-    expect((await thrown(requireRouteAccess("routes/ij.painel.$id", requestWith(admin, "/ij/painel/3")))).status).toBe(403);
+    expect((await thrown(requireRouteAccess("routes/ij.painel.$id", requestWith(admin, "/ij/painel/3")))).status).toBe(
+      403,
+    );
     // The spelling of the URL plays no part: the route's own rule decides.
-    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(bronze, "/USER/Config/")))).status).toBe(403);
-    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(gold, "/%75ser/config")))).status).toBe(403);
+    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(bronze, "/USER/Config/")))).status).toBe(
+      403,
+    );
+    expect((await thrown(requireRouteAccess("routes/user.config", requestWith(gold, "/%75ser/config")))).status).toBe(
+      403,
+    );
 
     process.env.FEATURE_PLANNING = "0";
     resetConfigForTests();
-    expect((await thrown(requireRouteAccess("routes/ij.plan_edit", requestWith(gold, "/ij/plan_edit")))).status).toBe(403);
+    expect((await thrown(requireRouteAccess("routes/ij.plan_edit", requestWith(gold, "/ij/plan_edit")))).status).toBe(
+      403,
+    );
     expect((await requireRouteAccess("routes/ij.explorer", requestWith(gold, "/ij/explorer"))).type).toBe("USER GOLD");
   });
 
@@ -560,10 +647,14 @@ describe("logout", () => {
     const marker = response.headers.getSetCookie().find((c) => c.startsWith("jp_signed_out=1"));
     expect(marker).toBeDefined();
     const afterLogout = marker!.split(";")[0];
-    const location = (await thrown(requireRouteAccess("routes/ij.plan", requestWith(afterLogout, "/ij/plan")))).headers.get("Location");
+    const location = (
+      await thrown(requireRouteAccess("routes/ij.plan", requestWith(afterLogout, "/ij/plan")))
+    ).headers.get("Location");
     expect(location).toBe("/?redirectTo=%2Fij%2Fplan");
     // Without the marker (a session that ended on its own, or a first visit) the notice stays (spec 000 §2).
-    expect((await thrown(requireRouteAccess("routes/ij.plan", requestWith(null, "/ij/plan")))).headers.get("Location")).toBe("/?expired=1&redirectTo=%2Fij%2Fplan");
+    expect(
+      (await thrown(requireRouteAccess("routes/ij.plan", requestWith(null, "/ij/plan")))).headers.get("Location"),
+    ).toBe("/?expired=1&redirectTo=%2Fij%2Fplan");
     const again = await signIn(email);
     expect(again.sessionCookieHeaders.getSetCookie().some((c) => /^jp_signed_out=;.*Max-Age=0/.test(c))).toBe(true);
   });
@@ -611,7 +702,9 @@ describe("user administration", () => {
     expect(first.rows).toHaveLength(20);
     expect(first.total).toBeGreaterThanOrEqual(25);
     expect(first.rowCount).toBe(first.total);
-    expect(first.rows.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(true);
+    expect(first.rows.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(
+      true,
+    );
     expect(first.rows[0]).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
       user: expect.any(String),
@@ -638,7 +731,9 @@ describe("user administration", () => {
     expect((await listConfiguredUsers({ pageSize: 30 })).pageSize).toBe(20);
 
     const grid = await allPagesOf(listUsersForPermissionGrid);
-    expect(grid.some((u) => u.type === "SYSTEM ADMIN" || u.type === "USER ADMIN" || u.type === "USER PERMISS")).toBe(false);
+    expect(grid.some((u) => u.type === "SYSTEM ADMIN" || u.type === "USER ADMIN" || u.type === "USER PERMISS")).toBe(
+      false,
+    );
     expect(grid.every((u) => ["USER EXPLORER", "USER BRONZE", "USER SILVER", "USER GOLD"].includes(u.type))).toBe(true);
     const empty = await makeUser("");
     expect((await allPages(listUsersForPermissionGrid)).includes(empty)).toBe(false);
@@ -647,7 +742,9 @@ describe("user administration", () => {
 });
 
 /** Every row of a paged user list, read page by page (40 at a time). */
-async function allPagesOf<Row>(list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Row[]; rowCount: number }>): Promise<Row[]> {
+async function allPagesOf<Row>(
+  list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Row[]; rowCount: number }>,
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (let page = 1; ; page++) {
     const result = await list({ page, pageSize: 40 });
@@ -656,12 +753,15 @@ async function allPagesOf<Row>(list: (paging: { page: number; pageSize: number }
   }
 }
 
-async function allPages(list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Array<{ user: string }>; rowCount: number }>): Promise<string[]> {
+async function allPages(
+  list: (paging: { page: number; pageSize: number }) => Promise<{ rows: Array<{ user: string }>; rowCount: number }>,
+): Promise<string[]> {
   return (await allPagesOf(list)).map((u) => u.user);
 }
 
 describe("assertSameOrigin", () => {
-  const post = (headers: Record<string, string>) => new Request("http://localhost:3000/user/config", { method: "POST", headers });
+  const post = (headers: Record<string, string>) =>
+    new Request("http://localhost:3000/user/config", { method: "POST", headers });
   const status = (fn: () => void) => {
     try {
       fn();

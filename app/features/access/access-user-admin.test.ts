@@ -44,7 +44,10 @@ async function startRefusingSmtp() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as net.AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 let smtp: Awaited<ReturnType<typeof startRefusingSmtp>>;
@@ -88,7 +91,12 @@ async function stored(email: string) {
 let counter = 0;
 async function makeUser(type: PermissionType | "") {
   const email = `admin-screen${++counter}@example.com`;
-  await insertLocalUser({ email, passwordHash: await hashPassword("Journey#2024"), mustChangePassword: false, createdAt: new Date() });
+  await insertLocalUser({
+    email,
+    passwordHash: await hashPassword("Journey#2024"),
+    mustChangePassword: false,
+    createdAt: new Date(),
+  });
   await insertPermissionRecord({ user: email, name: `User ${counter}`, type, stores: [], createdAt: new Date() });
   return email;
 }
@@ -108,7 +116,11 @@ function post(path: string, fields: Record<string, string>, cookie: string) {
 }
 
 function get(path: string, cookie: string) {
-  return { request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }), params: {}, context: {} } as unknown as LoaderFunctionArgs;
+  return {
+    request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }),
+    params: {},
+    context: {},
+  } as unknown as LoaderFunctionArgs;
 }
 
 /** The status and body of a `data()` answer; a Response (redirect) is returned as is. */
@@ -121,35 +133,55 @@ function answer(value: unknown): { status: number; body: unknown } | Response {
 describe("creating a user when the temporary password cannot be e-mailed", () => {
   it("keeps neither credentials nor a permission record, and a retry creates the user", async () => {
     useRefusingSmtp();
-    expect(await createUser("sem.email@example.com", "admin@example.com")).toEqual({ kind: "failed", message: messages.createUserMailFailed });
+    expect(await createUser("sem.email@example.com", "admin@example.com")).toEqual({
+      kind: "failed",
+      message: messages.createUserMailFailed,
+    });
     expect(await stored("sem.email@example.com")).toEqual({ credentials: 0, records: 0 });
     const line = JSON.parse(String(warn.mock.calls.at(-1)?.[0]));
     expect(line).toMatchObject({ msg: "accounts.createUser.failed", reason: "mailFailed" });
 
     // Not "Usuário já cadastrado.": nothing is left over from the failed attempt.
     useOutbox();
-    expect(await createUser("sem.email@example.com", "admin@example.com")).toEqual({ kind: "created", email: "sem.email@example.com" });
+    expect(await createUser("sem.email@example.com", "admin@example.com")).toEqual({
+      kind: "created",
+      email: "sem.email@example.com",
+    });
     expect(await stored("sem.email@example.com")).toEqual({ credentials: 1, records: 1 });
     const temporary = /Senha temporária: (\S+)/.exec((await readLatestMail("sem.email@example.com"))?.text ?? "")?.[1];
-    expect((await signInWithPassword({ email: "sem.email@example.com", password: temporary ?? "" })).kind).toBe("newPasswordRequired");
+    expect((await signInWithPassword({ email: "sem.email@example.com", password: temporary ?? "" })).kind).toBe(
+      "newPasswordRequired",
+    );
   });
 
   it("/user/config answers OPS! with the reason (503), lists nothing new, and accepts the retry", async () => {
     const cookie = await adminCookie();
-    const total = async () => (answer(await userConfig.loader(get("/user/config", cookie))) as { body: { total: number } }).body.total;
+    const total = async () =>
+      (answer(await userConfig.loader(get("/user/config", cookie))) as { body: { total: number } }).body.total;
     const before = await total();
 
     useRefusingSmtp();
     // The create dialog shows the reason at form level (under "OPS!") and keeps the e-mail typed.
-    expect(answer(await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)))).toMatchObject({
+    expect(
+      answer(
+        await userConfig.action(
+          post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie),
+        ),
+      ),
+    ).toMatchObject({
       status: 503,
-      body: { intent: "create", result: { error: { "": [messages.createUserMailFailed] }, initialValue: { email: "Falhou@Example.com" } } },
+      body: {
+        intent: "create",
+        result: { error: { "": [messages.createUserMailFailed] }, initialValue: { email: "Falhou@Example.com" } },
+      },
     });
     expect(await total()).toBe(before);
     expect(await stored("falhou@example.com")).toEqual({ credentials: 0, records: 0 });
 
     useOutbox();
-    const retry = answer(await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)));
+    const retry = answer(
+      await userConfig.action(post("/user/config?create=1", { intent: "create", email: "Falhou@Example.com" }, cookie)),
+    );
     expect(retry).toBeInstanceOf(Response);
     expect((retry as Response).headers.get("Location")).toBe("/user/config?novo=falhou%40example.com");
     expect(await total()).toBe(before + 1);
@@ -161,7 +193,9 @@ describe("deleting from /user/config", () => {
     const cookie = await adminCookie();
     const untyped = await makeUser("");
     expect(await deleteUser(untyped)).toEqual({ kind: "notFound" });
-    expect(answer(await userConfig.action(post("/user/config", { intent: "delete", email: untyped }, cookie)))).toMatchObject({
+    expect(
+      answer(await userConfig.action(post("/user/config", { intent: "delete", email: untyped }, cookie))),
+    ).toMatchObject({
       status: 400,
       body: { intent: "delete", result: { error: { "": [messages.userNotFound] } }, email: untyped },
     });

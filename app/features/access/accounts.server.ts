@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { ADMIN_TIERS_PROTECTED, ASSIGNABLE_TIERS, DEFAULT_TIER_FOR_NEW_USERS, isPermissionType, isTier, type PermissionType, type Tier } from "~/access";
+import {
+  ADMIN_TIERS_PROTECTED,
+  ASSIGNABLE_TIERS,
+  DEFAULT_TIER_FOR_NEW_USERS,
+  isPermissionType,
+  isTier,
+  type PermissionType,
+  type Tier,
+} from "~/access";
 import { buildNavigation, landingFor, type DashboardSummary, type Navigation } from "~/navigation";
 import { accessContext, getConfig } from "~/config.server";
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
@@ -20,7 +28,12 @@ import {
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { messages } from "~/messages";
-import { getIdentityProvider, IdentityProviderError, UserExistsError, type ProviderTokens } from "~/services/identity.server";
+import {
+  getIdentityProvider,
+  IdentityProviderError,
+  UserExistsError,
+  type ProviderTokens,
+} from "~/services/identity.server";
 import {
   allowResetRequest,
   clearLoginFailures,
@@ -41,7 +54,11 @@ const emailSchema = z.string().trim().min(1).max(EMAIL_MAX_LENGTH).email();
 
 /** The tenant's dashboards, sorted by painelId (spec 000 §7 "the dashboards list for the tenant"). */
 export async function listTenantDashboards(): Promise<DashboardSummary[]> {
-  return (await listDashboards(getConfig().tenantId)).map((d) => ({ painelId: d.painelId, panelLabel: d.panelLabel, panelType: d.panelType }));
+  return (await listDashboards(getConfig().tenantId)).map((d) => ({
+    painelId: d.painelId,
+    panelLabel: d.panelLabel,
+    panelType: d.panelType,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +104,8 @@ export async function signInWithPassword(input: {
   }
   if (result.kind === "invalid") return { kind: "invalid" };
   await settleAttempt(check.reservation, "success");
-  if (result.kind === "newPasswordRequired") return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
+  if (result.kind === "newPasswordRequired")
+    return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
 
   return signInVerifiedUser(email, result.tokens, input.request);
 }
@@ -169,7 +187,10 @@ export async function completeFirstAccess(input: {
   return { kind: "ok" };
 }
 
-export type ResetRequestOutcome = { kind: "sent" } | { kind: "invalidInput"; errors: FieldErrors } | { kind: "error"; message: string };
+export type ResetRequestOutcome =
+  | { kind: "sent" }
+  | { kind: "invalidInput"; errors: FieldErrors }
+  | { kind: "error"; message: string };
 
 /** The forgot-password dialog. Known and unknown e-mails get the same answer. */
 export async function requestPasswordReset(input: { email: string }): Promise<ResetRequestOutcome> {
@@ -302,7 +323,14 @@ export async function createUser(emailInput: string, createdBy: string): Promise
   } catch (error) {
     await deletePermissionRecord(email);
     if (!(error instanceof IdentityProviderError)) throw error;
-    console.warn(JSON.stringify({ level: "warn", msg: "accounts.createUser.failed", reason: error.reason, cause: errorText(error.cause) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "accounts.createUser.failed",
+        reason: error.reason,
+        cause: errorText(error.cause),
+      }),
+    );
     if (error.reason === "invalidInput") return { kind: "invalidInput", errors: { email: [messages.invalidEmail] } };
     return { kind: "failed", message: CREATE_FAILURE_MESSAGES[error.reason] };
   }
@@ -334,7 +362,11 @@ export async function deleteUser(emailInput: string): Promise<DeleteUserOutcome>
   return { kind: "deleted" };
 }
 
-export type SetTierOutcome = { kind: "saved" } | { kind: "invalidTier" } | { kind: "unknownUser" } | { kind: "protectedUser" };
+export type SetTierOutcome =
+  | { kind: "saved" }
+  | { kind: "invalidTier" }
+  | { kind: "unknownUser" }
+  | { kind: "protectedUser" };
 
 /** /user/permission: only the four tiers, only known non-administrative users; records who and when. */
 export async function setUserTier(emailInput: string, tier: unknown, changedBy: string): Promise<SetTierOutcome> {

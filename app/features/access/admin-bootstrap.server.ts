@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { getConfig } from "~/config.server";
 import { findLocalUser, insertLocalUser } from "~/models/local-users.server";
-import { deletePermissionRecord, DuplicateRecordError, findPermissionRecord, insertPermissionRecord } from "~/models/user-permissions.server";
+import {
+  deletePermissionRecord,
+  DuplicateRecordError,
+  findPermissionRecord,
+  insertPermissionRecord,
+} from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { getIdentityProvider } from "~/services/identity.server";
 import { generateTemporaryPassword } from "~/services/identity/local.server";
@@ -27,9 +32,17 @@ export async function createAdmin(emailInput: string, createdBy = "cli"): Promis
   const existing = await findPermissionRecord(email);
   if (existing) return { kind: "exists", email, type: existing.type || "(no type)" };
   const config = getConfig();
-  if (config.identity.provider === "local" && (await findLocalUser(email))) return { kind: "exists", email, type: "(credentials without a permission record)" };
+  if (config.identity.provider === "local" && (await findLocalUser(email)))
+    return { kind: "exists", email, type: "(credentials without a permission record)" };
   try {
-    await insertPermissionRecord({ user: email, name: email.split("@")[0], type: "SYSTEM ADMIN", stores: [], createdAt: new Date(), createdBy });
+    await insertPermissionRecord({
+      user: email,
+      name: email.split("@")[0],
+      type: "SYSTEM ADMIN",
+      stores: [],
+      createdAt: new Date(),
+      createdBy,
+    });
   } catch (error) {
     if (error instanceof DuplicateRecordError) return { kind: "exists", email, type: "SYSTEM ADMIN" };
     throw error;
@@ -37,7 +50,12 @@ export async function createAdmin(emailInput: string, createdBy = "cli"): Promis
   try {
     if (config.identity.provider === "local") {
       const temporaryPassword = generateTemporaryPassword();
-      await insertLocalUser({ email, passwordHash: await hashPassword(temporaryPassword), mustChangePassword: true, createdAt: new Date() });
+      await insertLocalUser({
+        email,
+        passwordHash: await hashPassword(temporaryPassword),
+        mustChangePassword: true,
+        createdAt: new Date(),
+      });
       return { kind: "created", email, temporaryPassword };
     }
     await getIdentityProvider().adminCreateUser(email);

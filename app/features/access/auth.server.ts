@@ -1,5 +1,12 @@
 import { redirect } from "@remix-run/node";
-import { canAccessRoute, isPermissionType, routeRule, type AccessMode, type PermissionType, type RouteId } from "~/access";
+import {
+  canAccessRoute,
+  isPermissionType,
+  routeRule,
+  type AccessMode,
+  type PermissionType,
+  type RouteId,
+} from "~/access";
 import { accessContext, getConfig } from "~/config.server";
 import { isSameOriginRequest } from "~/shared/same-origin";
 import { messages } from "~/messages";
@@ -25,7 +32,10 @@ export const SESSION_EXPIRED_REDIRECT = `/?${SESSION_EXPIRED_PARAM}=1`;
 
 export type AuthenticatedUser = { email: string; name: string; type: PermissionType; sessionId: string };
 
-type UserState = { kind: "user"; user: AuthenticatedUser } | { kind: "anonymous" } | { kind: "expired"; sessionId?: string };
+type UserState =
+  | { kind: "user"; user: AuthenticatedUser }
+  | { kind: "anonymous" }
+  | { kind: "expired"; sessionId?: string };
 
 /** Read once per page request: the root loader and the guards of the layout and the route share it. */
 function readUserState(request: Request): Promise<UserState> {
@@ -39,7 +49,10 @@ async function readUserStateNow(request: Request): Promise<UserState> {
   const record = await findPermissionRecord(state.session.email);
   // A deleted user or an emptied type ends the session at once.
   if (!record || !isPermissionType(record.type)) return { kind: "expired", sessionId: state.session._id };
-  return { kind: "user", user: { email: record.user, name: record.name ?? "", type: record.type, sessionId: state.session._id } };
+  return {
+    kind: "user",
+    user: { email: record.user, name: record.name ?? "", type: record.type, sessionId: state.session._id },
+  };
 }
 
 /** To sign-in at `location`, ending the session (record and cookie) when there was one. */
@@ -67,7 +80,11 @@ export async function getOptionalUser(request: Request): Promise<AuthenticatedUs
 }
 
 export function forbidden(): Response {
-  return new Response(messages.forbidden, { status: 403, statusText: "Forbidden", headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(messages.forbidden, {
+    status: 403,
+    statusText: "Forbidden",
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /**
@@ -78,7 +95,11 @@ export function forbidden(): Response {
  * rule does not admit (or its flag off) gets 403. `write` also asks for the rule's saving permission (a screen
  * some may read but not change).
  */
-export async function requireRouteAccess(routeId: RouteId, request: Request, mode: AccessMode = "read"): Promise<AuthenticatedUser> {
+export async function requireRouteAccess(
+  routeId: RouteId,
+  request: Request,
+  mode: AccessMode = "read",
+): Promise<AuthenticatedUser> {
   if (routeRule(routeId).kind === "public") throw new Error(`${routeId} is public; it has no guard to call`);
   assertSameOrigin(request);
   const state = await readUserState(request);

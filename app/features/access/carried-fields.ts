@@ -3,20 +3,29 @@ import { useCallback, useRef } from "react";
 type FieldElement = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 type Typed = { value?: string; checked?: boolean };
 
-const keyOf = (field: FieldElement) => (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio") ? `${field.name}\u0000${field.value}` : field.name);
+const keyOf = (field: FieldElement) =>
+  field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")
+    ? `${field.name}\u0000${field.value}`
+    : field.name;
 
 function isField(target: EventTarget | null): target is FieldElement {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  return (
+    target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement
+  );
 }
 
 function fieldsOf(node: HTMLElement): FieldElement[] {
-  return [...node.querySelectorAll<FieldElement>("input[name], textarea[name], select[name]")].filter((f) => !(f instanceof HTMLInputElement && (f.type === "hidden" || f.type === "file")));
+  return [...node.querySelectorAll<FieldElement>("input[name], textarea[name], select[name]")].filter(
+    (f) => !(f instanceof HTMLInputElement && (f.type === "hidden" || f.type === "file")),
+  );
 }
 
 /** What the person changed in a field, or null when it still holds what the page rendered. */
 function typedIn(field: FieldElement): Typed | null {
-  if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) return field.checked !== field.defaultChecked ? { checked: field.checked } : null;
-  if (field instanceof HTMLSelectElement) return [...field.options].some((o) => o.selected !== o.defaultSelected) ? { value: field.value } : null;
+  if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio"))
+    return field.checked !== field.defaultChecked ? { checked: field.checked } : null;
+  if (field instanceof HTMLSelectElement)
+    return [...field.options].some((o) => o.selected !== o.defaultSelected) ? { value: field.value } : null;
   return field.value !== field.defaultValue ? { value: field.value } : null;
 }
 
@@ -55,7 +64,8 @@ export function useCarriedFields(): (node: HTMLElement | null) => void {
     node.addEventListener("focusin", (event) => {
       focused.current = isField(event.target) && event.target.name ? event.target.name : null;
     });
-    if (document.activeElement && node.contains(document.activeElement) && isField(document.activeElement)) focused.current = document.activeElement.name;
+    if (document.activeElement && node.contains(document.activeElement) && isField(document.activeElement))
+      focused.current = document.activeElement.name;
     else if (focused.current) {
       // The cursor goes back where it was (Radix then keeps focus inside, as it already is).
       fields.find((f) => f.name === focused.current)?.focus();

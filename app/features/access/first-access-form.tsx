@@ -11,7 +11,13 @@ import type { firstAccessSchema } from "./form-schemas";
 type PasswordField = FieldMetadata<string | undefined, any, string[]>;
 
 /** A new password + confirmation pair, with the spec's helper text (first access and reset by code). */
-export function NewPasswordFields({ password, confirmPassword }: { password: PasswordField; confirmPassword: PasswordField }) {
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+}: {
+  password: PasswordField;
+  confirmPassword: PasswordField;
+}) {
   // The helper text always describes the field; conform adds the error's id when there is one.
   const helperId = password.descriptionId;
   return (
@@ -19,7 +25,8 @@ export function NewPasswordFields({ password, confirmPassword }: { password: Pas
       <div className="field">
         <label htmlFor={password.id}>{messages.newPasswordLabel}</label>
         <input
-          {...getInputProps(password, { type: "password", value: false, ariaDescribedBy: helperId })} key={password.key}
+          {...getInputProps(password, { type: "password", value: false, ariaDescribedBy: helperId })}
+          key={password.key}
           autoComplete="new-password"
         />
         <span id={helperId} className="login__helper">
@@ -29,7 +36,11 @@ export function NewPasswordFields({ password, confirmPassword }: { password: Pas
       </div>
       <div className="field">
         <label htmlFor={confirmPassword.id}>{messages.confirmPasswordLabel}</label>
-        <input {...getInputProps(confirmPassword, { type: "password", value: false })} key={confirmPassword.key} autoComplete="new-password" />
+        <input
+          {...getInputProps(confirmPassword, { type: "password", value: false })}
+          key={confirmPassword.key}
+          autoComplete="new-password"
+        />
         <FieldError field={confirmPassword} />
       </div>
     </>
@@ -42,7 +53,15 @@ export function NewPasswordFields({ password, confirmPassword }: { password: Pas
  * The password policy and "Por favor verifique se as senhas correspondem." are checked in the browser before
  * posting and again by the server; the identity provider's refusals come back as a form-level message.
  */
-export function FirstAccessForm({ email, challenge, result }: { email: string; challenge: string; result?: SubmissionResult<string[]> | null }) {
+export function FirstAccessForm({
+  email,
+  challenge,
+  result,
+}: {
+  email: string;
+  challenge: string;
+  result?: SubmissionResult<string[]> | null;
+}) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "newPassword";
   const [form, fields] = useForm<z.input<typeof firstAccessSchema>>({

@@ -15,7 +15,15 @@ import { PageDialog } from "./page-dialog";
  * `sent`: the request was taken (the same answer for known and unknown e-mails); `result`: the action's reply
  * to a refused one (the e-mail's own message, or the identity provider's at form level).
  */
-export function ForgotPasswordDialog({ open, sent, result }: { open: boolean; sent: boolean; result?: SubmissionResult<string[]> | null }) {
+export function ForgotPasswordDialog({
+  open,
+  sent,
+  result,
+}: {
+  open: boolean;
+  sent: boolean;
+  result?: SubmissionResult<string[]> | null;
+}) {
   const navigate = useNavigate();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "forgot";
@@ -27,7 +35,12 @@ export function ForgotPasswordDialog({ open, sent, result }: { open: boolean; se
   });
   const close = () => navigate("/", { preventScrollReset: true });
   return (
-    <PageDialog open={open} onClose={close} title={messages.forgotPasswordTitle} description={sent ? undefined : messages.forgotPasswordPrompt}>
+    <PageDialog
+      open={open}
+      onClose={close}
+      title={messages.forgotPasswordTitle}
+      description={sent ? undefined : messages.forgotPasswordPrompt}
+    >
       {sent ? (
         <>
           <Alert tone="success">{messages.recoveryEmailSent}</Alert>
@@ -43,7 +56,12 @@ export function ForgotPasswordDialog({ open, sent, result }: { open: boolean; se
           <FormErrors id={form.errorId} errors={form.errors} />
           <div className="field">
             <label htmlFor={fields.email.id}>{messages.registrationEmailLabel}</label>
-            <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="email" inputMode="email" />
+            <input
+              {...getInputProps(fields.email, { type: "email" })}
+              key={fields.email.key}
+              autoComplete="email"
+              inputMode="email"
+            />
             <FieldError field={fields.email} />
           </div>
           <div className="dialog__footer">

@@ -32,7 +32,8 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 
 function merge(...parts: FormErrors[]): FormErrors {
   const out: FormErrors = {};
-  for (const part of parts) for (const [field, list] of Object.entries(part)) if (list.length > 0) (out[field] ??= []).push(...list);
+  for (const part of parts)
+    for (const [field, list] of Object.entries(part)) if (list.length > 0) (out[field] ??= []).push(...list);
   return out;
 }
 
@@ -72,7 +73,11 @@ export function recoveryErrors(payload: Payload): FormErrors {
   const code = text(payload.code).trim();
   return merge(
     emailErrors(payload.email),
-    !code ? { code: [messages.codeRequired] } : code.length > RESET_CODE_MAX_LENGTH ? { code: [messages.invalidForm] } : {},
+    !code
+      ? { code: [messages.codeRequired] }
+      : code.length > RESET_CODE_MAX_LENGTH
+        ? { code: [messages.invalidForm] }
+        : {},
     newPasswordErrors(payload),
   );
 }

@@ -24,7 +24,9 @@ import {
  * belongs): those answer "Não foi possível ler o formulário…". Every other check carries its own message.
  */
 const formErrorMap: z.ZodErrorMap = (issue, ctx) =>
-  issue.code === z.ZodIssueCode.invalid_type && issue.received !== "undefined" ? { message: messages.invalidForm } : { message: ctx.defaultError };
+  issue.code === z.ZodIssueCode.invalid_type && issue.received !== "undefined"
+    ? { message: messages.invalidForm }
+    : { message: ctx.defaultError };
 
 /** `parseWithZod` with the Portuguese error map: the one way an action reads an access form. */
 export function parseAccessForm<Schema extends z.ZodTypeAny>(formData: FormData | URLSearchParams, schema: Schema) {
@@ -35,7 +37,8 @@ export function parseAccessForm<Schema extends z.ZodTypeAny>(formData: FormData 
 function withRules<T extends Record<string, unknown>>(rules: (value: T) => FormErrors) {
   return (value: T, ctx: z.RefinementCtx) => {
     for (const [field, list] of Object.entries(rules(value))) {
-      for (const message of list) ctx.addIssue({ code: z.ZodIssueCode.custom, path: field === "" ? [] : [field], message });
+      for (const message of list)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: field === "" ? [] : [field], message });
     }
   };
 }
@@ -45,7 +48,11 @@ const trimmed = z.string().trim().optional();
 
 /** `/` sign-in; the page to return to is decided on the server after sign-in (an unreadable one is no return). */
 export const signInSchema = z
-  .object({ email: trimmed, password: optionalText, redirectTo: z.string().max(RETURN_TO_MAX).optional().catch(undefined) })
+  .object({
+    email: trimmed,
+    password: optionalText,
+    redirectTo: z.string().max(RETURN_TO_MAX).optional().catch(undefined),
+  })
   .superRefine(withRules(signInErrors))
   .transform(({ email, password, redirectTo }) => ({ email: email ?? "", password: password ?? "", redirectTo }));
 
@@ -53,7 +60,12 @@ export const signInSchema = z
 export const firstAccessSchema = z
   .object({ email: optionalText, challenge: optionalText, password: optionalText, confirmPassword: optionalText })
   .superRefine(withRules(firstAccessErrors))
-  .transform(({ email, challenge, password, confirmPassword }) => ({ email, challenge, password: password ?? "", confirmPassword: confirmPassword ?? "" }));
+  .transform(({ email, challenge, password, confirmPassword }) => ({
+    email,
+    challenge,
+    password: password ?? "",
+    confirmPassword: confirmPassword ?? "",
+  }));
 
 /** The forgot-password dialog of `/`. */
 export const forgotPasswordSchema = z
@@ -65,7 +77,12 @@ export const forgotPasswordSchema = z
 export const recoverySchema = z
   .object({ email: trimmed, code: trimmed, password: optionalText, confirmPassword: optionalText })
   .superRefine(withRules(recoveryErrors))
-  .transform(({ email, code, password, confirmPassword }) => ({ email: email ?? "", code: code ?? "", password: password ?? "", confirmPassword: confirmPassword ?? "" }));
+  .transform(({ email, code, password, confirmPassword }) => ({
+    email: email ?? "",
+    code: code ?? "",
+    password: password ?? "",
+    confirmPassword: confirmPassword ?? "",
+  }));
 
 /** `/user/config`, the create dialog. */
 export const createUserSchema = z
@@ -77,4 +94,8 @@ export const createUserSchema = z
 export const deleteUserSchema = z.object({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH) });
 
 /** `/user/permission`, the tier confirmation (hidden fields); the tier itself is checked by the service. */
-export const setTierSchema = z.object({ intent: z.literal("setTier"), user: z.string().trim().min(1).max(EMAIL_MAX_LENGTH), tier: z.string().max(40) });
+export const setTierSchema = z.object({
+  intent: z.literal("setTier"),
+  user: z.string().trim().min(1).max(EMAIL_MAX_LENGTH),
+  tier: z.string().max(40),
+});

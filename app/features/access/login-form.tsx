@@ -41,12 +41,19 @@ export function LoginForm({ result, sso, returnTo = null }: LoginFormProps) {
         {returnTo ? <input type="hidden" name={RETURN_TO_PARAM} value={returnTo} /> : null}
         <div className="field">
           <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
-          <input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} autoComplete="username" inputMode="email" {...invalid} />
+          <input
+            {...getInputProps(fields.email, { type: "email" })}
+            key={fields.email.key}
+            autoComplete="username"
+            inputMode="email"
+            {...invalid}
+          />
         </div>
         <div className="field">
           <label htmlFor={fields.password.id}>{messages.passwordLabel}</label>
           <input
-            {...getInputProps(fields.password, { type: "password", value: false })} key={fields.password.key}
+            {...getInputProps(fields.password, { type: "password", value: false })}
+            key={fields.password.key}
             autoComplete="current-password"
             {...invalid}
           />

@@ -60,7 +60,7 @@ async function reserve(rules: Rule[]): Promise<AttemptCheck> {
   const ids = await insertLoginAttempts(
     rules.map((r) => r.key),
     new Date(now),
-    windowMinutes
+    windowMinutes,
   );
   const seen = await Promise.all(rules.map((rule) => readLoginAttempts(rule.key, since, rule.limit + 64)));
   // Failures (and attempts in flight) of this account from this address, besides this one.

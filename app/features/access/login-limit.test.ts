@@ -89,7 +89,7 @@ describe("sign-in under a burst", () => {
     const email = await makeAdmin();
     vi.mocked(verifyPassword).mockClear();
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => signInWithPassword({ email, password: `Wrong#${i}`, ip: "198.51.100.7" }))
+      Array.from({ length: 50 }, (_, i) => signInWithPassword({ email, password: `Wrong#${i}`, ip: "198.51.100.7" })),
     );
     expect(vi.mocked(verifyPassword).mock.calls.length).toBeLessThanOrEqual(5);
     expect(kinds(outcomes).invalid ?? 0).toBeLessThanOrEqual(5);
@@ -105,7 +105,7 @@ describe("sign-in under a burst", () => {
     const email = await makeAdmin();
     for (let i = 0; i < 6; i++) await signInWithPassword({ email, password: `Wrong#${i}`, ip: "203.0.113.66" });
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) => signInWithPassword({ email, password: `Burst#${i}`, ip: "203.0.113.66" }))
+      Array.from({ length: 30 }, (_, i) => signInWithPassword({ email, password: `Burst#${i}`, ip: "203.0.113.66" })),
     );
     expect((await signInWithPassword({ email, password: PASSWORD, ip: "203.0.113.66" })).kind).toBe("rateLimited");
     expect((await signInWithPassword({ email, password: PASSWORD, ip: "192.0.2.10" })).kind).toBe("signedIn");
@@ -166,8 +166,8 @@ describe("reset codes under a burst", () => {
     vi.mocked(timingSafeEqual).mockClear();
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        consumeResetCode(email, hashResetCode(email, wrongCode(i), secret), new Date())
-      )
+        consumeResetCode(email, hashResetCode(email, wrongCode(i), secret), new Date()),
+      ),
     );
     expect(vi.mocked(timingSafeEqual).mock.calls.length).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r === "mismatch").length).toBeLessThanOrEqual(5);
@@ -181,7 +181,7 @@ describe("reset codes under a burst", () => {
     for (let i = 0; i < 4; i++)
       expect(await consumeResetCode(email, hashResetCode(email, wrongCode(i), secret), new Date())).toBe("mismatch");
     const both = await Promise.all(
-      [1, 2].map(() => consumeResetCode(email, hashResetCode(email, "RIGHT", secret), new Date()))
+      [1, 2].map(() => consumeResetCode(email, hashResetCode(email, "RIGHT", secret), new Date())),
     );
     expect(both.sort()).toEqual(["expired", "ok"]);
   });
@@ -229,8 +229,8 @@ describe("reset codes under a burst", () => {
             password: NEW_PASSWORD,
             confirmPassword: NEW_PASSWORD,
             ip,
-          })
-        )
+          }),
+        ),
       );
     // Per address: 4 × LOGIN_MAX_FAILURES attempts; the rest are refused before the provider is asked.
     const burst = await tries("198.51.100.60", 20);
@@ -238,7 +238,7 @@ describe("reset codes under a burst", () => {
     const sequence: string[] = [];
     for (let i = 0; i < 10; i++) sequence.push((await tries("198.51.100.60", 1))[0].kind);
     expect(
-      burst.filter((o) => o.kind !== "rateLimited").length + sequence.filter((k) => k !== "rateLimited").length
+      burst.filter((o) => o.kind !== "rateLimited").length + sequence.filter((k) => k !== "rateLimited").length,
     ).toBe(8);
     expect(sequence.at(-1)).toBe("rateLimited");
     for (let i = 0; i < 4; i++) expect((await tries("198.51.100.61", 1))[0].kind).toBe("error");

@@ -28,7 +28,15 @@ const routes = {
 describe("isLocalPath", () => {
   it("accepts paths of this origin only", () => {
     expect(isLocalPath("/repo/format?page=2")).toBe(true);
-    for (const bad of ["//evil.example", "/\\evil.example", "https://evil.example/", "javascript:alert(1)", "repo/format", "/\tx", ""]) {
+    for (const bad of [
+      "//evil.example",
+      "/\\evil.example",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      "repo/format",
+      "/\tx",
+      "",
+    ]) {
       expect(isLocalPath(bad), bad).toBe(false);
     }
   });
@@ -37,7 +45,9 @@ describe("isLocalPath", () => {
 describe("pageAddressOf", () => {
   it("is the page of a GET (document or .data), without the transport parameters", () => {
     expect(pageAddressOf(new Request("http://x/repo/format?page=2"))).toBe("/repo/format?page=2");
-    expect(pageAddressOf(new Request("http://x/repo/format.data?page=2&_routes=routes%2Frepo.format"))).toBe("/repo/format?page=2");
+    expect(pageAddressOf(new Request("http://x/repo/format.data?page=2&_routes=routes%2Frepo.format"))).toBe(
+      "/repo/format?page=2",
+    );
     expect(pageAddressOf(new Request("http://x/repo/master-data?index"))).toBe("/repo/master-data");
   });
   it("is nothing for a form post, the login page itself or an address too long to keep", () => {
@@ -66,7 +76,15 @@ describe("returnPathFor: the router's match decides, against the user's type", (
     expect(returnPathFor("/repo/format", "", routes, context)).toBeNull();
   });
   it("refuses other sites, resource routes, public pages, unknown addresses and anything without a manifest", () => {
-    for (const bad of ["//evil.example/repo/format", "/\\evil.example", "https://evil.example/repo/format", "/download/abc", "/", "/home", "/nowhere"]) {
+    for (const bad of [
+      "//evil.example/repo/format",
+      "/\\evil.example",
+      "https://evil.example/repo/format",
+      "/download/abc",
+      "/",
+      "/home",
+      "/nowhere",
+    ]) {
       expect(returnPathFor(bad, "SYSTEM ADMIN", routes, context), bad).toBeNull();
     }
     expect(returnPathFor(42, "USER GOLD", routes, context)).toBeNull();

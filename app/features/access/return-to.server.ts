@@ -22,7 +22,8 @@ export type RouteManifest = ServerBuild["routes"];
 
 /** A path on this origin: one leading slash, no scheme, host or backslash trick, no control characters. */
 export function isLocalPath(path: string): boolean {
-  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\") || /[\u0000-\u001f\u007f]/.test(path)) return false;
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\") || /[\u0000-\u001f\u007f]/.test(path))
+    return false;
   try {
     return new URL(path, BASE).origin === BASE;
   } catch {
@@ -75,7 +76,12 @@ export function routeTree(routes: RouteManifest): Tree[] {
  * Where a user of `type` goes back to after sign-in: `path` when it is a page of this portal the type may open,
  * else null (the caller then uses the type's landing). The login page itself and public pages are no return.
  */
-export function returnPathFor(path: unknown, type: PermissionType | "" | null | undefined, routes: RouteManifest | null, context: AccessContext): string | null {
+export function returnPathFor(
+  path: unknown,
+  type: PermissionType | "" | null | undefined,
+  routes: RouteManifest | null,
+  context: AccessContext,
+): string | null {
   if (!routes || typeof path !== "string" || path.length > RETURN_TO_MAX || !isLocalPath(path)) return null;
   const url = new URL(path, BASE);
   const matches = matchRoutes(routeTree(routes), url.pathname);

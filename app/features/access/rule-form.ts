@@ -9,7 +9,10 @@ import type { FormErrors } from "./form-rules";
  * `submission.reply()`) shows the server's messages and refills what was typed. Used where a page must stay light
  * (the user list's create dialog); the sign-in forms use conform's `useForm` with the same rules.
  */
-export function useRuleForm(rules: (payload: Record<string, unknown>) => FormErrors, result: SubmissionResult<string[]> | null) {
+export function useRuleForm(
+  rules: (payload: Record<string, unknown>) => FormErrors,
+  result: SubmissionResult<string[]> | null,
+) {
   const hydrated = useHydrated();
   const [local, setLocal] = useState<FormErrors | null>(null);
   // A new reply from the server replaces what the browser found.

@@ -17,7 +17,11 @@ export function SessionExpiredDialog({ open, returnTo = null }: { open: boolean;
       description={messages.sessionExpired}
       footer={
         // A document load of "/": the modal goes away with the parameter, and a stale cookie is re-read.
-        <Link className="button button--primary" to={returnTo ? `/?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo })}` : "/"} reloadDocument>
+        <Link
+          className="button button--primary"
+          to={returnTo ? `/?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo })}` : "/"}
+          reloadDocument
+        >
           {messages.loginButton}
         </Link>
       }

@@ -102,7 +102,12 @@ export async function startSession(
   return { sessionId: record._id, headers };
 }
 
-export async function createUserSession(request: Request, email: string, redirectTo: string, providerTokens?: ProviderTokens): Promise<Response> {
+export async function createUserSession(
+  request: Request,
+  email: string,
+  redirectTo: string,
+  providerTokens?: ProviderTokens,
+): Promise<Response> {
   const { headers } = await startSession(email, providerTokens, request);
   return redirect(safeRedirectPath(redirectTo), { headers });
 }

@@ -35,7 +35,17 @@ export function useDialogUrls(listPath: string, dialogParams: readonly string[])
   };
 }
 
-export function AccessPageHeader({ titleId, title, breadcrumb, actions }: { titleId: string; title: ReactNode; breadcrumb?: ReactNode; actions?: ReactNode }) {
+export function AccessPageHeader({
+  titleId,
+  title,
+  breadcrumb,
+  actions,
+}: {
+  titleId: string;
+  title: ReactNode;
+  breadcrumb?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <>
       {breadcrumb ? <p className="access-page__breadcrumb">{breadcrumb}</p> : null}
@@ -50,7 +60,15 @@ export function AccessPageHeader({ titleId, title, breadcrumb, actions }: { titl
 }
 
 /** Cancelar (a link back to the list, so it works without JavaScript) and the submit button of a dialog's form. */
-export function DialogActions({ cancelHref, danger = false, busy }: { cancelHref: string; danger?: boolean; busy: boolean }) {
+export function DialogActions({
+  cancelHref,
+  danger = false,
+  busy,
+}: {
+  cancelHref: string;
+  danger?: boolean;
+  busy: boolean;
+}) {
   return (
     <div className="dialog__footer">
       <Link className="button button--secondary" to={cancelHref} preventScrollReset>
@@ -80,7 +98,13 @@ export type UserListData<Row> = {
  * The e-mail search of a user list: a GET form, so the search lives in the URL (bookmarks, back and forward) and
  * works without JavaScript. A new search starts at page 1 and keeps the page size.
  */
-export function UserSearchForm({ listPath, list }: { listPath: string; list: Pick<UserListData<unknown>, "search" | "searchError" | "pageSize" | "pageSizes" | "total"> }) {
+export function UserSearchForm({
+  listPath,
+  list,
+}: {
+  listPath: string;
+  list: Pick<UserListData<unknown>, "search" | "searchError" | "pageSize" | "pageSizes" | "total">;
+}) {
   const keepSize = list.pageSize !== list.pageSizes[0];
   const clearHref = keepSize ? `${listPath}?pageSize=${list.pageSize}` : listPath;
   return (

@@ -56,7 +56,8 @@ export function userListUrl(listPath: string, request: Request): string {
   const url = new URL(request.url);
   const query = parseUserListPaging(url);
   const params = new URLSearchParams();
-  for (const key of KEPT_KEYS) if (url.searchParams.get(key)) params.set(key, String(query[key === EMAIL_SEARCH_PARAM ? "email" : key]));
+  for (const key of KEPT_KEYS)
+    if (url.searchParams.get(key)) params.set(key, String(query[key === EMAIL_SEARCH_PARAM ? "email" : key]));
   if (!query.email) params.delete(EMAIL_SEARCH_PARAM);
   const text = params.toString();
   return text ? `${listPath}?${text}` : listPath;

@@ -33,7 +33,12 @@ type ListData = {
 };
 
 async function addUser(email: string, type: PermissionType | "") {
-  await insertLocalUser({ email, passwordHash: await hashPassword("Journey#2024"), mustChangePassword: false, createdAt: new Date() });
+  await insertLocalUser({
+    email,
+    passwordHash: await hashPassword("Journey#2024"),
+    mustChangePassword: false,
+    createdAt: new Date(),
+  });
   await insertPermissionRecord({ user: email, name: email.split("@")[0], type, stores: [], createdAt: new Date() });
 }
 
@@ -43,7 +48,11 @@ async function cookieOf(email: string): Promise<string> {
 }
 
 const get = (path: string, cookie: string) =>
-  ({ request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }), params: {}, context: {} }) as unknown as LoaderFunctionArgs;
+  ({
+    request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }),
+    params: {},
+    context: {},
+  }) as unknown as LoaderFunctionArgs;
 
 function post(path: string, fields: Record<string, string>, cookie: string) {
   const request = new Request(`${ORIGIN}${path}`, {
@@ -68,7 +77,8 @@ beforeAll(async () => {
   resetConfigForTests();
   await applyIndexes(await testDb.db());
   for (let i = 0; i < 42; i++) await addUser(`user${String(i).padStart(2, "0")}@example.com`, TIERS[i % 4]);
-  for (const email of ["ana.finance@example.com", "finance.bruno@example.com", "carla@finance.example.com"]) await addUser(email, "USER SILVER");
+  for (const email of ["ana.finance@example.com", "finance.bruno@example.com", "carla@finance.example.com"])
+    await addUser(email, "USER SILVER");
   // Administrative and typeless accounts are never listed, search or not.
   await addUser("finance.admin@example.com", "SYSTEM ADMIN");
   await addUser("finance.none@example.com", "");
@@ -82,14 +92,20 @@ describe("searching the user lists by e-mail", () => {
   it("/user/config lists only the addresses containing the search, whatever its case, and still titles every user", async () => {
     const { status, data } = list(await userConfig.loader(get("/user/config?email=FINANCE", userAdmin)));
     expect(status).toBe(200);
-    expect(data.rows.map((r) => r.email)).toEqual(["ana.finance@example.com", "carla@finance.example.com", "finance.bruno@example.com"]);
+    expect(data.rows.map((r) => r.email)).toEqual([
+      "ana.finance@example.com",
+      "carla@finance.example.com",
+      "finance.bruno@example.com",
+    ]);
     expect(data.total).toBe(3);
     expect(data.created).toBe(45);
     expect(data.search).toBe("FINANCE");
   });
 
   it("/user/permission narrows the same way, and pages within the matches", async () => {
-    const { data } = list(await userPermission.loader(get("/user/permission?email=user1&pageSize=40", permissionAdmin)));
+    const { data } = list(
+      await userPermission.loader(get("/user/permission?email=user1&pageSize=40", permissionAdmin)),
+    );
     expect(data.rows.map((r) => r.email)).toEqual(Array.from({ length: 10 }, (_, i) => `user1${i}@example.com`));
     const second = list(await userPermission.loader(get("/user/permission?email=user&page=3", permissionAdmin))).data;
     expect(second.total).toBe(42);
@@ -98,9 +114,13 @@ describe("searching the user lists by e-mail", () => {
   });
 
   it("matches the text literally: a dot is a dot and a pattern is no pattern", async () => {
-    expect(list(await userConfig.loader(get("/user/config?email=a.finance", userAdmin))).data.rows.map((r) => r.email)).toEqual(["ana.finance@example.com"]);
+    expect(
+      list(await userConfig.loader(get("/user/config?email=a.finance", userAdmin))).data.rows.map((r) => r.email),
+    ).toEqual(["ana.finance@example.com"]);
     expect(list(await userConfig.loader(get("/user/config?email=.*", userAdmin))).data.total).toBe(0);
-    expect(list(await userConfig.loader(get(`/user/config?email=${encodeURIComponent("(")}`, userAdmin))).data.total).toBe(0);
+    expect(
+      list(await userConfig.loader(get(`/user/config?email=${encodeURIComponent("(")}`, userAdmin))).data.total,
+    ).toBe(0);
   });
 
   it("refuses a search longer than an e-mail address with a message (400), showing the list unsearched", async () => {
@@ -112,7 +132,13 @@ describe("searching the user lists by e-mail", () => {
 
   it("returns to the same search and page after a deletion", async () => {
     await addUser("finance.temp@example.com", "USER BRONZE");
-    const response = await userConfig.action(post("/user/config?email=finance&page=1&delete=finance.temp%40example.com", { intent: "delete", email: "finance.temp@example.com" }, userAdmin));
+    const response = await userConfig.action(
+      post(
+        "/user/config?email=finance&page=1&delete=finance.temp%40example.com",
+        { intent: "delete", email: "finance.temp@example.com" },
+        userAdmin,
+      ),
+    );
     expect(response).toBeInstanceOf(Response);
     expect((response as Response).headers.get("Location")).toBe("/user/config?page=1&email=finance");
   });
@@ -120,7 +146,9 @@ describe("searching the user lists by e-mail", () => {
 
 describe("after creating a user", () => {
   it("the list opens on the new user's page with its row highlighted, whatever page or search was shown", async () => {
-    const response = await userConfig.action(post("/user/config?email=finance&page=1&create=1", { intent: "create", email: "User30b@Example.com" }, userAdmin));
+    const response = await userConfig.action(
+      post("/user/config?email=finance&page=1&create=1", { intent: "create", email: "User30b@Example.com" }, userAdmin),
+    );
     expect(response).toBeInstanceOf(Response);
     const location = (response as Response).headers.get("Location")!;
     // Sorted by e-mail, user30b comes after user00…user30 and the admins' "ana/carla/finance" addresses: the 35th row.

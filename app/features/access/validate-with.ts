@@ -11,4 +11,3 @@ export function validateWith(rules: (payload: Payload) => FormErrors) {
       },
     });
 }
-

@@ -44,12 +44,23 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
     if (!parsed.ok) throw new Error("valid filter");
     const row = rows.find((r) => r.channel === "FSS")!;
     const individual = await stateChangedBy(PLANNING_QUANTITY, () =>
-      saveQuantities({ user: "gold@example.com", screen: "plan_edit", filter: parsed.filter, edits: [{ id: row._id!, revision: 0, valor: 5 }] }),
+      saveQuantities({
+        user: "gold@example.com",
+        screen: "plan_edit",
+        filter: parsed.filter,
+        edits: [{ id: row._id!, revision: 0, valor: 5 }],
+      }),
     );
     expect(individual.outcome).toMatchObject({ kind: "saved", saved: 1 });
     expect(individual.changed).toBe(true);
     const batch = await stateChangedBy(PLANNING_QUANTITY, () =>
-      saveBatch({ user: "gold@example.com", screen: "plan_edit", filter: parsed.filter, edit: { percent: 10, op: "increase" }, loadedAt: new Date() }),
+      saveBatch({
+        user: "gold@example.com",
+        screen: "plan_edit",
+        filter: parsed.filter,
+        edit: { percent: 10, op: "increase" },
+        loadedAt: new Date(),
+      }),
     );
     expect(batch.outcome).toMatchObject({ kind: "saved" });
     expect(batch.changed).toBe(true);
@@ -61,9 +72,27 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
     await insertScenario(db, rf, costCenter);
     const calendar = scenarioCalendar(parseScenario(rf)!);
     const month = windowMonths(calendar).find((m) => m >= calendar.firstForecastMonth)!;
-    const stored = await db.collection(FORECAST).findOne({ rf, cost_center_concat: costCenter, account_concat: ACCOUNTS[0].account, data_ref: monthStartDate(month) });
+    const stored = await db.collection(FORECAST).findOne({
+      rf,
+      cost_center_concat: costCenter,
+      account_concat: ACCOUNTS[0].account,
+      data_ref: monthStartDate(month),
+    });
     const save = await stateChangedBy(FORECAST, () =>
-      saveForecastCells(rf, costCenter, [{ account: ACCOUNTS[0].account, month: monthStartDate(month), old: stored!.forecast, value: stored!.forecast + 1 }], { email: "fp@example.com", name: "FP" }, new Date()),
+      saveForecastCells(
+        rf,
+        costCenter,
+        [
+          {
+            account: ACCOUNTS[0].account,
+            month: monthStartDate(month),
+            old: stored!.forecast,
+            value: stored!.forecast + 1,
+          },
+        ],
+        { email: "fp@example.com", name: "FP" },
+        new Date(),
+      ),
     );
     expect(save.outcome).toEqual({ kind: "saved", count: 1 });
     expect(save.changed).toBe(true);
@@ -72,16 +101,22 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
   it("an HR figure and an HR comment", async () => {
     const records = await insertHrRecords(db);
     const record = records.find((r) => r.filial_nome === BRANCH_A)!;
-    const figures = await stateChangedBy(HR_AUX, () => saveFigures(BRANCH_A, [{ id: String(record._id), field: "vendas_adicionais", value: 4321 }], "hr@example.com"));
+    const figures = await stateChangedBy(HR_AUX, () =>
+      saveFigures(BRANCH_A, [{ id: String(record._id), field: "vendas_adicionais", value: 4321 }], "hr@example.com"),
+    );
     expect(figures.outcome).toMatchObject({ kind: "saved", changed: 1 });
     expect(figures.changed).toBe(true);
-    const comment = await stateChangedBy(HR_AUX, () => saveComment(BRANCH_A, String(record._id), "Novo comentário", "hr@example.com"));
+    const comment = await stateChangedBy(HR_AUX, () =>
+      saveComment(BRANCH_A, String(record._id), "Novo comentário", "hr@example.com"),
+    );
     expect(comment.outcome).toEqual({ kind: "saved" });
     expect(comment.changed).toBe(true);
   });
 
   it("a job's life: registered, claimed, running (its first progress only, not every heartbeat), finished", async () => {
-    const registered = await stateChangedBy(FILES, () => registerFile({ originalName: "a.csv", key: "k/a.csv", bucket: "local", user: "ana@example.com" }));
+    const registered = await stateChangedBy(FILES, () =>
+      registerFile({ originalName: "a.csv", key: "k/a.csv", bucket: "local", user: "ana@example.com" }),
+    );
     expect(registered.changed).toBe(true);
     const claimed = await stateChangedBy(FILES, () => claimNextJob({ agent: "A" }));
     expect(claimed.outcome).not.toBeNull();
@@ -97,7 +132,9 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
 
   it("an edit that changes nothing leaves the figures cached", async () => {
     const records = await db.collection(HR_AUX).find({ filial_nome: BRANCH_A }).limit(1).toArray();
-    const same = await stateChangedBy(HR_AUX, () => saveComment(BRANCH_A, String(records[0]._id), String(records[0].comentario ?? ""), "hr@example.com"));
+    const same = await stateChangedBy(HR_AUX, () =>
+      saveComment(BRANCH_A, String(records[0]._id), String(records[0].comentario ?? ""), "hr@example.com"),
+    );
     expect(same.outcome).toEqual({ kind: "noChanges" });
     expect(same.changed).toBe(false);
   });

@@ -14,21 +14,35 @@ vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock")
 
 /** Native dashboards read cached figures while the data they come from is unchanged (issue 16, item 4). */
 const testDb = useTestDatabase();
-const args = () => ({ request: new Request("http://localhost/ij/painel/1"), params: { id: "1" }, context: {} as never });
+const args = () => ({
+  request: new Request("http://localhost/ij/painel/1"),
+  params: { id: "1" },
+  context: {} as never,
+});
 const total = [{ $group: { _id: null, value: { $sum: "$valor" } } }, { $project: { _id: 0, value: 1 } }];
 
 async function setUp() {
   const db = await testDb.db();
   if ((await db.collection(DASHBOARDS).countDocuments({ painelId: 1 })) === 0) {
     await applyIndexes(db);
-    await db.collection(PLANNING_QUANTITY).insertMany(Array.from({ length: 2_000 }, (_, i) => ({ sku: `S${i}`, valor: 1, channel: "FSS" })));
+    await db
+      .collection(PLANNING_QUANTITY)
+      .insertMany(Array.from({ length: 2_000 }, (_, i) => ({ sku: `S${i}`, valor: 1, channel: "FSS" })));
     await db.collection(DASHBOARDS).insertOne({
       dashboardId: "d1",
       panelLabel: "Planejamento",
       panelType: 1,
       painelId: 1,
       cliente: "journey",
-      charts: [{ id: "total", title: "Total", kind: "kpi", collection: PLANNING_QUANTITY, pipeline: EJSON.stringify(total, { relaxed: false }) }],
+      charts: [
+        {
+          id: "total",
+          title: "Total",
+          kind: "kpi",
+          collection: PLANNING_QUANTITY,
+          pipeline: EJSON.stringify(total, { relaxed: false }),
+        },
+      ],
     });
   }
   return db;
@@ -72,7 +86,9 @@ describe("native dashboard figures", () => {
   it("are computed once however many views wait for them", async () => {
     const db = await setUp();
     await noteDataChanged([PLANNING_QUANTITY]);
-    const { result, plans } = await recordQueryPlans(db, () => Promise.all(Array.from({ length: 8 }, view)), { minDocuments: 1_000_000 });
+    const { result, plans } = await recordQueryPlans(db, () => Promise.all(Array.from({ length: 8 }, view)), {
+      minDocuments: 1_000_000,
+    });
     expect(result).toEqual(Array(8).fill(2_025));
     expect(aggregations(plans)).toBe(1);
   });
@@ -82,7 +98,9 @@ describe("native dashboard figures", () => {
     const before = Number(await view());
     // A write nobody announced and that keeps the count, seen only because the figures grew older than the maximum age.
     await db.collection(PLANNING_QUANTITY).updateOne({ sku: "S3" }, { $inc: { valor: 100 } });
-    await db.collection(DASHBOARD_CHART_CACHE).updateMany({}, { $set: { computedAt: new Date(Date.now() - CHART_CACHE_MAX_AGE_MS - 1_000) } });
+    await db
+      .collection(DASHBOARD_CHART_CACHE)
+      .updateMany({}, { $set: { computedAt: new Date(Date.now() - CHART_CACHE_MAX_AGE_MS - 1_000) } });
     // The view answers with the figures it has (it used to wait for the recomputation)…
     expect(await view()).toBe(before);
     // …which runs behind it, and the next views show its result.
@@ -107,7 +125,9 @@ describe("native dashboard figures", () => {
     const before = Number(await view());
     const count = [{ $group: { _id: null, value: { $sum: 1 } } }, { $project: { _id: 0, value: 1 } }];
     const edit = (pipeline: object[]) =>
-      db.collection(DASHBOARDS).updateOne({ painelId: 1 }, { $set: { "charts.0.pipeline": EJSON.stringify(pipeline, { relaxed: false }) } });
+      db
+        .collection(DASHBOARDS)
+        .updateOne({ painelId: 1 }, { $set: { "charts.0.pipeline": EJSON.stringify(pipeline, { relaxed: false }) } });
     await edit(count);
     const rows = await db.collection(PLANNING_QUANTITY).countDocuments();
     expect(await view()).toBe(rows);

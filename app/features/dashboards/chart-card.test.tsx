@@ -20,20 +20,46 @@ describe("ChartCard", () => {
   });
 
   it("falls back to Categoria for the label field and a humanized name for the rest", () => {
-    const chart: ChartData = { id: "x", title: "Por dia", kind: "table", rows: [{ label: "2025-03-07", em_andamento: 2, concluidos: 3 }], labels: { concluidos: "Concluídos" } };
+    const chart: ChartData = {
+      id: "x",
+      title: "Por dia",
+      kind: "table",
+      rows: [{ label: "2025-03-07", em_andamento: 2, concluidos: 3 }],
+      labels: { concluidos: "Concluídos" },
+    };
     const html = renderToStaticMarkup(<ChartCard chart={chart} />);
     expect(headersOf(html)).toEqual([dashboardTexts.chartCategory, "Em andamento", "Concluídos"]);
     expect(html).toContain("<td>07/03/2025</td>");
   });
 
   it("names a KPI's fields from the labels, with Total for an unnamed value", () => {
-    const html = renderToStaticMarkup(<ChartCard chart={{ id: "k", title: "Resumo", kind: "kpi", rows: [{ value: 1234, erros: 5 }], labels: { erros: "Com erro" } }} />);
+    const html = renderToStaticMarkup(
+      <ChartCard
+        chart={{
+          id: "k",
+          title: "Resumo",
+          kind: "kpi",
+          rows: [{ value: 1234, erros: 5 }],
+          labels: { erros: "Com erro" },
+        }}
+      />,
+    );
     expect(html).toContain(`<dt>${dashboardTexts.chartTotal}</dt><dd>1.234</dd>`);
     expect(html).toContain("<dt>Com erro</dt><dd>5</dd>");
   });
 
   it("shows a failed chart's reason in an alert under the chart title", () => {
-    const html = renderToStaticMarkup(<ChartCard chart={{ id: "e", title: "Quebrado", kind: "bar", rows: [], error: dashboardTexts.chartStageNotAllowed("$out") }} />);
+    const html = renderToStaticMarkup(
+      <ChartCard
+        chart={{
+          id: "e",
+          title: "Quebrado",
+          kind: "bar",
+          rows: [],
+          error: dashboardTexts.chartStageNotAllowed("$out"),
+        }}
+      />,
+    );
     expect(html).toContain('role="alert"');
     expect(html).toContain(dashboardTexts.chartFailed);
     expect(html).toContain(dashboardTexts.chartStageNotAllowed("$out"));

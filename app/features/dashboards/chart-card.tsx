@@ -12,11 +12,24 @@ export type { ChartData, ChartKind } from "./format";
 type Labels = Readonly<Record<string, string>>;
 
 /** A data table of chart rows; also the screen-reader fallback of the drawn charts. */
-export function ChartDataTable({ rows, caption, labels = {}, hidden = false }: { rows: ChartRow[]; caption: string; labels?: Labels; hidden?: boolean }) {
+export function ChartDataTable({
+  rows,
+  caption,
+  labels = {},
+  hidden = false,
+}: {
+  rows: ChartRow[];
+  caption: string;
+  labels?: Labels;
+  hidden?: boolean;
+}) {
   const keys = columnKeys(rows);
   return (
     // A visible table may scroll: it is then a named region the keyboard can reach and scroll (WCAG 2.1.1).
-    <div className={hidden ? "visually-hidden" : "chart-table"} {...(hidden ? {} : { role: "region", "aria-label": caption, tabIndex: 0 })}>
+    <div
+      className={hidden ? "visually-hidden" : "chart-table"}
+      {...(hidden ? {} : { role: "region", "aria-label": caption, tabIndex: 0 })}
+    >
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -96,7 +109,12 @@ export function ChartCard({ chart }: { chart: ChartData }) {
             </Suspense>
           ) : null}
         </div>
-        <ChartDataTable rows={chart.rows} caption={`${dashboardTexts.chartTableFallback}: ${chart.title}`} labels={chart.labels} hidden />
+        <ChartDataTable
+          rows={chart.rows}
+          caption={`${dashboardTexts.chartTableFallback}: ${chart.title}`}
+          labels={chart.labels}
+          hidden
+        />
       </>
     );
   }

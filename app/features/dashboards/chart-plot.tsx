@@ -1,4 +1,18 @@
-import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  Line,
+  LineChart,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { ChartData } from "./format";
 import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKeys } from "./format";
 
@@ -9,7 +23,10 @@ import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKe
  */
 export default function Plot({ chart }: { chart: ChartData }) {
   const labels = chart.labels ?? {};
-  const tooltipFormatter = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), fieldLabel(String(name), labels)];
+  const tooltipFormatter = (value: unknown, name: unknown) => [
+    typeof value === "number" ? formatNumber(value) : String(value),
+    fieldLabel(String(name), labels),
+  ];
   const series = seriesKeys(chart.rows);
   const tick = { fontSize: 12 };
   const xTick = (v: unknown) => formatLabel(v as string);
@@ -18,12 +35,22 @@ export default function Plot({ chart }: { chart: ChartData }) {
     return (
       <ResponsiveContainer width="100%" height="100%">
         <PieChart accessibilityLayer={false}>
-          <Pie data={chart.rows} dataKey={key} nameKey="label" outerRadius="75%" isAnimationActive={false} label={(e: { name?: unknown }) => formatLabel((e.name ?? "") as string)}>
+          <Pie
+            data={chart.rows}
+            dataKey={key}
+            nameKey="label"
+            outerRadius="75%"
+            isAnimationActive={false}
+            label={(e: { name?: unknown }) => formatLabel((e.name ?? "") as string)}
+          >
             {chart.rows.map((_, i) => (
               <Cell key={i} fill={PALETTE[i % PALETTE.length]} />
             ))}
           </Pie>
-          <Tooltip formatter={(v: unknown) => (typeof v === "number" ? formatNumber(v) : String(v))} labelFormatter={xTick} />
+          <Tooltip
+            formatter={(v: unknown) => (typeof v === "number" ? formatNumber(v) : String(v))}
+            labelFormatter={xTick}
+          />
         </PieChart>
       </ResponsiveContainer>
     );
@@ -39,7 +66,14 @@ export default function Plot({ chart }: { chart: ChartData }) {
         {series.length > 1 ? <Legend formatter={(v: unknown) => fieldLabel(String(v), labels)} /> : null}
         {series.map((key, i) =>
           chart.kind === "line" ? (
-            <Line key={key} type="monotone" dataKey={key} stroke={PALETTE[i % PALETTE.length]} dot={false} isAnimationActive={false} />
+            <Line
+              key={key}
+              type="monotone"
+              dataKey={key}
+              stroke={PALETTE[i % PALETTE.length]}
+              dot={false}
+              isAnimationActive={false}
+            />
           ) : (
             <Bar key={key} dataKey={key} fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
           ),

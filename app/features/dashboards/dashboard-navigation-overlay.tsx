@@ -16,7 +16,12 @@ export function isDashboardNavigationPending(navigation: NavigationLike): boolea
 export function DashboardLoadingStatus({ pending }: { pending: boolean }) {
   // The live region stays in the page, empty when idle, so screen readers announce the text when it appears.
   return (
-    <div role="status" aria-live="polite" className={pending ? "route-loading-overlay" : "visually-hidden"} data-pending={pending || undefined}>
+    <div
+      role="status"
+      aria-live="polite"
+      className={pending ? "route-loading-overlay" : "visually-hidden"}
+      data-pending={pending || undefined}
+    >
       {pending ? <span className="route-loading-overlay__label">{messages.dashboardLoading}</span> : null}
     </div>
   );

@@ -22,13 +22,25 @@ export type DashboardViewData = {
  * embed address, the root route's DashboardNavigationOverlay covers the page).
  * The route keys this component on the id, so a new id starts from scratch.
  */
-export function DashboardView({ data, renewUrl, full = false }: { data: DashboardViewData; renewUrl: string; full?: boolean }) {
+export function DashboardView({
+  data,
+  renewUrl,
+  full = false,
+}: {
+  data: DashboardViewData;
+  renewUrl: string;
+  full?: boolean;
+}) {
   const { view } = data;
   const [embedLoading, setEmbedLoading] = useState(view.provider === "quicksight" && view.embed !== null);
   const showOverlay = full && embedLoading;
 
   return (
-    <section className={full ? "dashboard dashboard--full" : "dashboard"} aria-busy={showOverlay || undefined} data-provider={view.provider}>
+    <section
+      className={full ? "dashboard dashboard--full" : "dashboard"}
+      aria-busy={showOverlay || undefined}
+      data-provider={view.provider}
+    >
       <h1>{data.dashboard.panelLabel}</h1>
       {showOverlay ? (
         <div className="loading-overlay" role="status">

@@ -34,14 +34,25 @@ async function findForRoute(painelId: string | undefined, panelType: PanelType) 
 }
 
 /** Everything a dashboard screen shows. A failed QuickSight call is data (shown in an alert), not a crash. */
-export async function loadDashboardScreen(user: AuthenticatedUser, painelId: string | undefined, panelType: PanelType): Promise<DashboardScreen> {
+export async function loadDashboardScreen(
+  user: AuthenticatedUser,
+  painelId: string | undefined,
+  panelType: PanelType,
+): Promise<DashboardScreen> {
   const record = await findForRoute(painelId, panelType);
   const dashboard = { painelId: Number(record.painelId), panelLabel: record.panelLabel, panelType };
   if (getConfig().dashboards.kind === "native") {
     // HR auxiliary data in a chart: only the viewer's branches, as on /ij/rh.
     const scope = await branchScopeOf(user.email);
-    const filters: RowFilter[] = scope.kind === "stores" ? [{ collection: HR_AUX, field: "filial_nome", values: scope.stores }] : [];
-    return { dashboard, view: { provider: "native", charts: await runCharts(record.charts, `${record.cliente}:${record.dashboardId}`, filters) } };
+    const filters: RowFilter[] =
+      scope.kind === "stores" ? [{ collection: HR_AUX, field: "filial_nome", values: scope.stores }] : [];
+    return {
+      dashboard,
+      view: {
+        provider: "native",
+        charts: await runCharts(record.charts, `${record.cliente}:${record.dashboardId}`, filters),
+      },
+    };
   }
   try {
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
@@ -56,7 +67,11 @@ export async function loadDashboardScreen(user: AuthenticatedUser, painelId: str
  * A fresh embed address for the renewal of an open QuickSight dashboard, as a JSON Response
  * (never cached). 404 under the native provider, which has no sessions to renew.
  */
-export async function renewEmbedAddressResponse(user: AuthenticatedUser, painelId: string | undefined, panelType: PanelType): Promise<Response> {
+export async function renewEmbedAddressResponse(
+  user: AuthenticatedUser,
+  painelId: string | undefined,
+  panelType: PanelType,
+): Promise<Response> {
   const record = await findForRoute(painelId, panelType);
   if (getConfig().dashboards.kind !== "quicksight") throw new Response(null, { status: 404 });
   const headers = { "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" };

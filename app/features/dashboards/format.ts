@@ -10,7 +10,14 @@ export type { ChartRow, ChartValue } from "~/models/dashboards.fields";
 
 export type ChartKind = "kpi" | "bar" | "line" | "pie" | "table";
 /** One chart as a dashboard page receives it. */
-export type ChartData = { id: string; title: string; kind: ChartKind; rows: ChartRow[]; labels?: Record<string, string>; error?: string };
+export type ChartData = {
+  id: string;
+  title: string;
+  kind: ChartKind;
+  rows: ChartRow[];
+  labels?: Record<string, string>;
+  error?: string;
+};
 
 const integerFormat = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 0 });
 const decimalFormat = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
@@ -36,7 +43,8 @@ export function formatLabel(value: ChartValue): string {
   if (typeof value === "boolean") return value ? dashboardTexts.chartYes : dashboardTexts.chartNo;
   const month = parseMonthKey(value);
   if (month !== null) return monthFormat.format(monthStartDate(month)).replace(". de ", "/").replace(" de ", "/");
-  if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value)) return formatCalendarDate(`${value.slice(0, 10)}T00:00:00Z`);
+  if (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.000)?Z)?$/.test(value))
+    return formatCalendarDate(`${value.slice(0, 10)}T00:00:00Z`);
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
     const date = new Date(value);
     if (!Number.isNaN(date.getTime())) return formatDateTime(date);

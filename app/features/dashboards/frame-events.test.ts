@@ -10,9 +10,12 @@ describe("QuickSight frame errors", () => {
   });
 
   it("adds the error's message when the frame sends one", () => {
-    expect(frameErrorText({ eventName: "ERROR_OCCURRED", message: { errorCode: "NotFound", errorMessage: "Dashboard not found" } })).toBe(
-      "O QuickSight informou um erro ao exibir o painel (código NotFound): Dashboard not found",
-    );
+    expect(
+      frameErrorText({
+        eventName: "ERROR_OCCURRED",
+        message: { errorCode: "NotFound", errorMessage: "Dashboard not found" },
+      }),
+    ).toBe("O QuickSight informou um erro ao exibir o painel (código NotFound): Dashboard not found");
   });
 
   it("still says an error happened when the frame gives no code", () => {

@@ -3,7 +3,8 @@ import { dashboardTexts } from "~/messages";
 /** What the embedding SDK hands its onMessage / onChange listeners (only the fields read here). */
 export type FrameEvent = { eventName?: string; eventLevel?: string; message?: unknown };
 
-const text = (value: unknown): string | null => (typeof value === "string" && value.trim() ? value.trim().slice(0, 300) : null);
+const text = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() ? value.trim().slice(0, 300) : null;
 
 /**
  * The alert text for a failure the embedded frame reports, or null when the event is no failure:
@@ -13,10 +14,18 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 export function frameErrorText(event: FrameEvent): string | null {
   const message = event.message && typeof event.message === "object" ? (event.message as Record<string, unknown>) : {};
   if (event.eventName === "ERROR_OCCURRED") {
-    return dashboardTexts.dashboardFrameError(text(message.errorCode), text(message.errorMessage) ?? text(message.message));
+    return dashboardTexts.dashboardFrameError(
+      text(message.errorCode),
+      text(message.errorMessage) ?? text(message.message),
+    );
   }
   if (event.eventLevel === "ERROR") {
-    return dashboardTexts.dashboardFrameError(text(event.eventName), text(message.errorMessage) ?? text(message.message) ?? (typeof event.message === "string" ? text(event.message) : null));
+    return dashboardTexts.dashboardFrameError(
+      text(event.eventName),
+      text(message.errorMessage) ??
+        text(message.message) ??
+        (typeof event.message === "string" ? text(event.message) : null),
+    );
   }
   return null;
 }

@@ -36,14 +36,27 @@ beforeAll(async () => {
         title: "Vendas por filial",
         kind: "bar",
         collection: HR_AUX,
-        pipeline: pipeline([{ $group: { _id: "$filial_nome", value: { $sum: "$vendas_adicionais" } } }, { $sort: { _id: 1 } }, { $project: { _id: 0, label: "$_id", value: 1 } }]),
+        pipeline: pipeline([
+          { $group: { _id: "$filial_nome", value: { $sum: "$vendas_adicionais" } } },
+          { $sort: { _id: 1 } },
+          { $project: { _id: 0, label: "$_id", value: 1 } },
+        ]),
       },
       {
         id: "through-lookup",
         title: "Via lookup",
         kind: "table",
         collection: "forecast",
-        pipeline: pipeline([{ $lookup: { from: HR_AUX, pipeline: [{ $group: { _id: null, total: { $sum: "$vendas_adicionais" } } }], as: "hr" } }, { $project: { _id: 0, hr: 1 } }]),
+        pipeline: pipeline([
+          {
+            $lookup: {
+              from: HR_AUX,
+              pipeline: [{ $group: { _id: null, total: { $sum: "$vendas_adicionais" } } }],
+              as: "hr",
+            },
+          },
+          { $project: { _id: 0, hr: 1 } },
+        ]),
       },
     ],
   });
@@ -54,7 +67,11 @@ beforeAll(async () => {
 async function chartsFor(email: string) {
   currentUser.email = email;
   currentUser.type = "USER GOLD";
-  const screen = (await painelLoader({ request: new Request("http://localhost/ij/painel/7"), params: { id: "7" }, context: {} as never })) as {
+  const screen = (await painelLoader({
+    request: new Request("http://localhost/ij/painel/7"),
+    params: { id: "7" },
+    context: {} as never,
+  })) as {
     view: { charts: Array<{ id: string; rows: Array<Record<string, unknown>>; error?: string }> };
   };
   return Object.fromEntries(screen.view.charts.map((c) => [c.id, c]));
@@ -64,7 +81,10 @@ describe("a dashboard over HR auxiliary data", () => {
   it("shows a store-limited account only its branches, and not a chart that looks the others up", async () => {
     const charts = await chartsFor("centro@example.com");
     expect(charts["store-sales"].rows).toEqual([{ label: "Loja Centro", value: 150 }]);
-    expect(charts["through-lookup"]).toMatchObject({ rows: [], error: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você." });
+    expect(charts["through-lookup"]).toMatchObject({
+      rows: [],
+      error: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você.",
+    });
   });
 
   it("shows an account of every branch every branch (its figures cached apart from the limited account's)", async () => {

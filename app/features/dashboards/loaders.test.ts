@@ -18,7 +18,11 @@ const testDb = useTestDatabase();
 const mock = useMockServer();
 
 const pipeline = (stages: unknown[]) => EJSON.stringify(stages, { relaxed: false });
-const args = (path: string, id: string) => ({ request: new Request(`http://localhost${path}`), params: { id }, context: {} as never });
+const args = (path: string, id: string) => ({
+  request: new Request(`http://localhost${path}`),
+  params: { id },
+  context: {} as never,
+});
 
 async function status(promise: Promise<unknown>): Promise<number> {
   try {
@@ -40,7 +44,11 @@ beforeAll(async () => {
   await db.collection("sessions").insertOne({ _id: "secret-session" as never, userId: "admin", token: "s3cr3t" });
   await db.collection("local_users").insertOne({ email: "admin@example.com", passwordHash: "hash-that-must-not-leak" });
   await db.collection(SALES).insertMany(
-    Array.from({ length: 600 }, (_, i) => ({ region: ["Sul", "Norte", "Sudeste"][i % 3], amount: i, day: new Date(Date.UTC(2025, 0, 1 + (i % 5))) })),
+    Array.from({ length: 600 }, (_, i) => ({
+      region: ["Sul", "Norte", "Sudeste"][i % 3],
+      amount: i,
+      day: new Date(Date.UTC(2025, 0, 1 + (i % 5))),
+    })),
   );
   await db.collection(DASHBOARDS).insertMany([
     {
@@ -50,11 +58,52 @@ beforeAll(async () => {
       painelId: 1,
       cliente: TENANT,
       charts: [
-        { id: "total", title: "Total", kind: "kpi", collection: SALES, pipeline: pipeline([{ $group: { _id: null, value: { $sum: "$amount" } } }, { $project: { _id: 0, value: 1 } }]) },
-        { id: "by-region", title: "Por região", kind: "bar", collection: SALES, pipeline: pipeline([{ $group: { _id: "$region", value: { $sum: "$amount" } } }, { $sort: { _id: 1 } }, { $project: { _id: 0, label: "$_id", value: 1 } }]) },
-        { id: "by-day", title: "Por dia", kind: "line", collection: SALES, pipeline: pipeline([{ $group: { _id: "$day", value: { $sum: 1 } } }, { $sort: { _id: 1 } }, { $project: { _id: 0, label: "$_id", value: 1 } }]) },
-        { id: "all", title: "Todas", kind: "table", collection: SALES, pipeline: pipeline([{ $project: { _id: 0, region: 1, amount: 1 } }]) },
-        { id: "evil", title: "Escrita", kind: "table", collection: SALES, pipeline: pipeline([{ $match: {} }, { $out: "stolen" }]) },
+        {
+          id: "total",
+          title: "Total",
+          kind: "kpi",
+          collection: SALES,
+          pipeline: pipeline([
+            { $group: { _id: null, value: { $sum: "$amount" } } },
+            { $project: { _id: 0, value: 1 } },
+          ]),
+        },
+        {
+          id: "by-region",
+          title: "Por região",
+          kind: "bar",
+          collection: SALES,
+          pipeline: pipeline([
+            { $group: { _id: "$region", value: { $sum: "$amount" } } },
+            { $sort: { _id: 1 } },
+            { $project: { _id: 0, label: "$_id", value: 1 } },
+          ]),
+        },
+        {
+          id: "by-day",
+          title: "Por dia",
+          kind: "line",
+          collection: SALES,
+          pipeline: pipeline([
+            { $group: { _id: "$day", value: { $sum: 1 } } },
+            { $sort: { _id: 1 } },
+            { $project: { _id: 0, label: "$_id", value: 1 } },
+          ]),
+        },
+        {
+          id: "all",
+          title: "Todas",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $project: { _id: 0, region: 1, amount: 1 } }]),
+        },
+        {
+          id: "evil",
+          title: "Escrita",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $match: {} }, { $out: "stolen" }]),
+        },
         { id: "broken", title: "Quebrado", kind: "pie", collection: SALES, pipeline: "not json" },
       ],
     },
@@ -67,18 +116,60 @@ beforeAll(async () => {
       painelId: 4,
       cliente: TENANT,
       charts: [
-        { id: "union", title: "União", kind: "table", collection: SALES, pipeline: pipeline([{ $unionWith: { coll: "sessions" } }]) },
-        { id: "collstats", title: "Estatísticas", kind: "table", collection: SALES, pipeline: pipeline([{ $collStats: { count: {} } }]) },
-        { id: "indexstats", title: "Índices", kind: "table", collection: SALES, pipeline: pipeline([{ $indexStats: {} }]) },
-        { id: "plancache", title: "Planos", kind: "table", collection: SALES, pipeline: pipeline([{ $planCacheStats: {} }]) },
-        { id: "documents", title: "Documentos", kind: "table", collection: SALES, pipeline: pipeline([{ $documents: [{ a: 1 }] }]) },
-        { id: "lookup-sessions", title: "Sessões", kind: "table", collection: SALES, pipeline: pipeline([{ $lookup: { from: "sessions", pipeline: [], as: "s" } }]) },
+        {
+          id: "union",
+          title: "União",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $unionWith: { coll: "sessions" } }]),
+        },
+        {
+          id: "collstats",
+          title: "Estatísticas",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $collStats: { count: {} } }]),
+        },
+        {
+          id: "indexstats",
+          title: "Índices",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $indexStats: {} }]),
+        },
+        {
+          id: "plancache",
+          title: "Planos",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $planCacheStats: {} }]),
+        },
+        {
+          id: "documents",
+          title: "Documentos",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $documents: [{ a: 1 }] }]),
+        },
+        {
+          id: "lookup-sessions",
+          title: "Sessões",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $lookup: { from: "sessions", pipeline: [], as: "s" } }]),
+        },
         {
           id: "facet-lookup",
           title: "Faceta",
           kind: "table",
           collection: SALES,
-          pipeline: pipeline([{ $facet: { users: [{ $lookup: { from: "local_users", localField: "x", foreignField: "email", as: "u" } }] } }]),
+          pipeline: pipeline([
+            {
+              $facet: {
+                users: [{ $lookup: { from: "local_users", localField: "x", foreignField: "email", as: "u" } }],
+              },
+            },
+          ]),
         },
         {
           id: "nested-union",
@@ -92,16 +183,54 @@ beforeAll(async () => {
           title: "Grafo",
           kind: "table",
           collection: SALES,
-          pipeline: pipeline([{ $graphLookup: { from: "sessions", startWith: "$region", connectFromField: "a", connectToField: "b", as: "g" } }]),
+          pipeline: pipeline([
+            {
+              $graphLookup: {
+                from: "sessions",
+                startWith: "$region",
+                connectFromField: "a",
+                connectToField: "b",
+                as: "g",
+              },
+            },
+          ]),
         },
-        { id: "own-collection", title: "Usuários", kind: "table", collection: "local_users", pipeline: pipeline([{ $match: {} }]) },
-        { id: "code", title: "Código", kind: "table", collection: SALES, pipeline: pipeline([{ $match: { $expr: { $function: { body: "return 1", args: [], lang: "js" } } } }]) },
-        { id: "allowed-lookup", title: "Permitido", kind: "kpi", collection: SALES, pipeline: pipeline([{ $lookup: { from: "files", pipeline: [{ $count: "n" }], as: "f" } }, { $count: "value" }]) },
+        {
+          id: "own-collection",
+          title: "Usuários",
+          kind: "table",
+          collection: "local_users",
+          pipeline: pipeline([{ $match: {} }]),
+        },
+        {
+          id: "code",
+          title: "Código",
+          kind: "table",
+          collection: SALES,
+          pipeline: pipeline([{ $match: { $expr: { $function: { body: "return 1", args: [], lang: "js" } } } }]),
+        },
+        {
+          id: "allowed-lookup",
+          title: "Permitido",
+          kind: "kpi",
+          collection: SALES,
+          pipeline: pipeline([
+            { $lookup: { from: "files", pipeline: [{ $count: "n" }], as: "f" } },
+            { $count: "value" },
+          ]),
+        },
         { title: "Sem tipo", collection: SALES, pipeline: pipeline([]) },
       ],
     },
     // `charts` of the wrong type, written by hand: a screen with one error, never a 500.
-    { dashboardId: "qs-not-a-list", panelLabel: "Mal definido", panelType: 1, painelId: 5, cliente: TENANT, charts: { id: "x" } },
+    {
+      dashboardId: "qs-not-a-list",
+      panelLabel: "Mal definido",
+      panelType: 1,
+      painelId: 5,
+      cliente: TENANT,
+      charts: { id: "x" },
+    },
     { dashboardId: "qs-other", panelLabel: "Outro cliente", panelType: 1, painelId: 3, cliente: "other-tenant" },
   ]);
 });
@@ -144,7 +273,11 @@ describe("dashboard loaders (native provider)", () => {
     expect(byId["allowed-lookup"]).toMatchObject({ rows: [{ value: 600 }] });
     expect(byId["allowed-lookup"].error).toBeUndefined();
     // A chart without id or kind is shown as a broken chart under its title.
-    expect(byId["chart-13"]).toMatchObject({ title: "Sem tipo", rows: [], error: dashboardTexts.chartInvalidDefinition });
+    expect(byId["chart-13"]).toMatchObject({
+      title: "Sem tipo",
+      rows: [],
+      error: dashboardTexts.chartInvalidDefinition,
+    });
     // Nothing of the private collections reached the page.
     expect(JSON.stringify(data)).not.toMatch(/s3cr3t|hash-that-must-not-leak|admin@example\.com/);
   });
@@ -152,7 +285,16 @@ describe("dashboard loaders (native provider)", () => {
   it("shows charts that are not a list as one error instead of failing the page", async () => {
     const data = await painelLoader(args("/ij/painel/5", "5"));
     if (data.view.provider !== "native") throw new Error("expected the native provider");
-    expect(data.view.charts).toEqual([{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }]);
+    expect(data.view.charts).toEqual([
+      {
+        id: "charts",
+        title: dashboardTexts.chartFailed,
+        kind: "table",
+        rows: [],
+        labels: {},
+        error: dashboardTexts.chartsInvalid,
+      },
+    ]);
   });
 
   it("serves executed-jobs dashboards only under /jobs/dashboard and the others only under /ij/painel (403)", async () => {
@@ -196,7 +338,14 @@ describe("dashboard loaders (QuickSight provider)", () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
   });
   afterEach(() => {
-    for (const key of ["DASHBOARDS", "QUICKSIGHT_ACCOUNT_ID", "QUICKSIGHT_SESSION_MINUTES", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) {
+    for (const key of [
+      "DASHBOARDS",
+      "QUICKSIGHT_ACCOUNT_ID",
+      "QUICKSIGHT_SESSION_MINUTES",
+      "AWS_REGION",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+    ]) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }

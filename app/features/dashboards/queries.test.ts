@@ -23,7 +23,9 @@ describe("dashboard queries", () => {
     expect((await getDashboard("acme", "2")).dashboardId).toBe("b");
     expect((await getDashboard("acme", 3)).charts).toEqual([]);
     for (const id of ["99", "abc", "1e3", "", "0"]) {
-      await expect(getDashboard("acme", id)).rejects.toSatisfy((e: unknown) => e instanceof Response && e.status === 404);
+      await expect(getDashboard("acme", id)).rejects.toSatisfy(
+        (e: unknown) => e instanceof Response && e.status === 404,
+      );
     }
   });
 });

@@ -49,7 +49,14 @@ export function QuickSightDashboard({
         const embedFrame = async (url: string, state: FrameState | undefined) => {
           container.replaceChildren();
           return context.embedDashboard(
-            { url, container, width: "100%", height: "100%", withIframePlaceholder: true, onChange: (event) => showFrameError(event) },
+            {
+              url,
+              container,
+              width: "100%",
+              height: "100%",
+              withIframePlaceholder: true,
+              onChange: (event) => showFrameError(event),
+            },
             {
               locale: "pt-BR",
               parameters: state?.parameters,
@@ -66,14 +73,20 @@ export function QuickSightDashboard({
           initialReceivedAt: receivedAt,
           embed: embedFrame,
           fetchAddress: async () => {
-            const response = await fetch(renewUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+            const response = await fetch(renewUrl, {
+              headers: { Accept: "application/json" },
+              credentials: "same-origin",
+            });
             const body = (await response.json().catch(() => ({}))) as Partial<EmbedAddressLike> & { error?: string };
-            if (!response.ok || !body.embedUrl || typeof body.expiresInMs !== "number") throw new Error(body.error ?? dashboardTexts.dashboardRenewFailed);
+            if (!response.ok || !body.embedUrl || typeof body.expiresInMs !== "number")
+              throw new Error(body.error ?? dashboardTexts.dashboardRenewFailed);
             return { embedUrl: body.embedUrl, expiresInMs: body.expiresInMs };
           },
           onError: (problem) => {
             loadingRef.current?.(false);
-            setError(problem instanceof Error && problem.message ? problem.message : dashboardTexts.dashboardRenewFailed);
+            setError(
+              problem instanceof Error && problem.message ? problem.message : dashboardTexts.dashboardRenewFailed,
+            );
           },
         });
         if (cancelled) session.stop();

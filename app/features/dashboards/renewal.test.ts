@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { captureFrameState, renewalDelayMs, startEmbedSession, type EmbeddedFrame, type FrameParameter, type FrameState } from "./renewal";
+import {
+  captureFrameState,
+  renewalDelayMs,
+  startEmbedSession,
+  type EmbeddedFrame,
+  type FrameParameter,
+  type FrameState,
+} from "./renewal";
 
 /** A fake embedded dashboard: the user can move to another sheet and change parameters in it. */
 class FakeFrame implements EmbeddedFrame {
@@ -67,7 +74,15 @@ describe("QuickSight session renewal", () => {
 
     const session = startEmbedSession(
       { embedUrl: "https://qs/embed/1", expiresInMs: 15 * 60_000 },
-      { embed, fetchAddress, onError, onRenewed, now: fakeClock(NOW).now, setTimer: timers.setTimer, clearTimer: timers.clearTimer },
+      {
+        embed,
+        fetchAddress,
+        onError,
+        onRenewed,
+        now: fakeClock(NOW).now,
+        setTimer: timers.setTimer,
+        clearTimer: timers.clearTimer,
+      },
     );
     await flush();
     expect(embeds).toHaveLength(1);
@@ -106,7 +121,16 @@ describe("QuickSight session renewal", () => {
     const onError = vi.fn();
     const session = startEmbedSession(
       { embedUrl: "https://qs/1", expiresInMs: 10 * 60_000 },
-      { embed, fetchAddress, onError, now: fakeClock(NOW).now, setTimer: timers.setTimer, clearTimer: timers.clearTimer, retryMs: 1000, maxAttempts: 3 },
+      {
+        embed,
+        fetchAddress,
+        onError,
+        now: fakeClock(NOW).now,
+        setTimer: timers.setTimer,
+        clearTimer: timers.clearTimer,
+        retryMs: 1000,
+        maxAttempts: 3,
+      },
     );
     await flush();
     const first = session.current();
@@ -125,7 +149,12 @@ describe("QuickSight session renewal", () => {
     const onError = vi.fn();
     startEmbedSession(
       { embedUrl: "https://qs/1", expiresInMs: 10 * 60_000 },
-      { embed: async () => Promise.reject(new Error("frame refused")), fetchAddress: vi.fn(), onError, now: fakeClock(NOW).now },
+      {
+        embed: async () => Promise.reject(new Error("frame refused")),
+        fetchAddress: vi.fn(),
+        onError,
+        now: fakeClock(NOW).now,
+      },
     );
     await flush();
     expect(onError).toHaveBeenCalledWith(new Error("frame refused"));
@@ -166,7 +195,15 @@ describe("QuickSight session renewal", () => {
       clock.advance(7_000); // the SDK loads before the first embed starts
       startEmbedSession(
         { embedUrl: "https://qs/1", expiresInMs: 15 * 60_000 },
-        { embed, fetchAddress, onError: vi.fn(), now: clock.now, initialReceivedAt: receivedAt, setTimer: timers.setTimer, clearTimer: timers.clearTimer },
+        {
+          embed,
+          fetchAddress,
+          onError: vi.fn(),
+          now: clock.now,
+          initialReceivedAt: receivedAt,
+          setTimer: timers.setTimer,
+          clearTimer: timers.clearTimer,
+        },
       );
       await flush();
       // 15 min − 2 min margin − (7 s loading the SDK + 20 s embedding).

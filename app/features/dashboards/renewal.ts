@@ -56,7 +56,9 @@ export function renewalDelayMs(expiresInMs: number, elapsedMs: number, marginMs 
 /** The frame's sheet and parameters; what cannot be read is left out rather than failing the renewal. */
 export async function captureFrameState(frame: EmbeddedFrame): Promise<FrameState> {
   const [sheet, parameters] = await Promise.allSettled([frame.getSelectedSheetId(), frame.getParameters()]);
-  const state: FrameState = { parameters: parameters.status === "fulfilled" && Array.isArray(parameters.value) ? parameters.value : [] };
+  const state: FrameState = {
+    parameters: parameters.status === "fulfilled" && Array.isArray(parameters.value) ? parameters.value : [],
+  };
   if (sheet.status === "fulfilled" && typeof sheet.value === "string" && sheet.value) state.sheetId = sheet.value;
   return state;
 }
@@ -69,7 +71,10 @@ export type EmbedSession<F> = {
 };
 
 /** Embeds the first address and keeps the session alive until `stop()`. */
-export function startEmbedSession<F extends EmbeddedFrame>(initial: EmbedAddressLike, options: RenewalOptions<F>): EmbedSession<F> {
+export function startEmbedSession<F extends EmbeddedFrame>(
+  initial: EmbedAddressLike,
+  options: RenewalOptions<F>,
+): EmbedSession<F> {
   const now = options.now ?? (() => performance.now());
   const setTimer = options.setTimer ?? ((cb: () => void, ms: number) => setTimeout(cb, ms));
   const clearTimer = options.clearTimer ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));

@@ -25,7 +25,11 @@ export function FacetsNav({ facets, filters }: { facets: FacetCounts; filters: F
                 value === selected ? (
                   <li key={value} className="explorer-facets__chosen">
                     <span aria-current="true">{explorerTexts.facetValue(value, count)}</span>{" "}
-                    <Link to={facetHref(search, facet, null)} aria-label={explorerTexts.removeFacet(label, value)} preventScrollReset>
+                    <Link
+                      to={facetHref(search, facet, null)}
+                      aria-label={explorerTexts.removeFacet(label, value)}
+                      preventScrollReset
+                    >
                       ×
                     </Link>
                   </li>

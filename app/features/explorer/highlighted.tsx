@@ -5,7 +5,9 @@ import type { Segment } from "~/models/explorer-search";
 export function Highlighted({ segments }: { segments: Segment[] }) {
   return (
     <>
-      {segments.map((segment, i) => (segment.match ? <mark key={i}>{segment.text}</mark> : <Fragment key={i}>{segment.text}</Fragment>))}
+      {segments.map((segment, i) =>
+        segment.match ? <mark key={i}>{segment.text}</mark> : <Fragment key={i}>{segment.text}</Fragment>,
+      )}
     </>
   );
 }

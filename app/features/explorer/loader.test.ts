@@ -12,19 +12,30 @@ import { expectIndexedQueries } from "../../../test/query-plans";
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
 const testDb = useTestDatabase();
-const load = (query = "") => loader({ request: new Request(`http://localhost/ij/explorer${query}`), params: {}, context: {} as never });
+const load = (query = "") =>
+  loader({ request: new Request(`http://localhost/ij/explorer${query}`), params: {}, context: {} as never });
 async function openDocument(id: string, query = "") {
-  const result = (await documentLoader({ request: new Request(`http://localhost/ij/explorer/${id}${query}`), params: { id }, context: {} as never })) as unknown as {
+  const result = (await documentLoader({
+    request: new Request(`http://localhost/ij/explorer/${id}${query}`),
+    params: { id },
+    context: {} as never,
+  })) as unknown as {
     data: { document: { title: Segment[]; body: Segment[]; date: string } | null };
     init?: { status?: number };
   };
   return { status: result.init?.status ?? 200, document: result.data.document };
 }
 const text = (segments: Segment[]) => segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
-const titles = (rows: Array<{ title: Segment[] }> | undefined) => (rows ?? []).map((r) => r.title.map((s) => s.text).join(""));
+const titles = (rows: Array<{ title: Segment[] }> | undefined) =>
+  (rows ?? []).map((r) => r.title.map((s) => s.text).join(""));
 
 const day = (i: number) => new Date(Date.UTC(2025, 6, 1) + i * 86_400_000);
-const doc = (i: number, title: string, body: string, extra: { source?: string; category?: string; date?: Date } = {}) => ({
+const doc = (
+  i: number,
+  title: string,
+  body: string,
+  extra: { source?: string; category?: string; date?: Date } = {},
+) => ({
   title,
   body,
   source: extra.source ?? "Intranet",
@@ -47,7 +58,10 @@ beforeAll(async () => {
     doc(101, "Relatório de vendas", "Vendas da loja de São Paulo.", { category: "Vendas" }),
     // Ranking: the word in the title (older) against the word in the text (newer)
     doc(102, "Manutenção preventiva das usinas", "Relatório do mês de julho.", { category: "Operações" }),
-    doc(103, "Relatório mensal de julho", "A manutenção preventiva foi concluída sem interrupções.", { category: "Operações", date: day(200) }),
+    doc(103, "Relatório mensal de julho", "A manutenção preventiva foi concluída sem interrupções.", {
+      category: "Operações",
+      date: day(200),
+    }),
     doc(104, "Calendário de manutenções", "As manutenções programadas do trimestre.", { category: "Operações" }),
   ]);
 });
@@ -59,7 +73,8 @@ beforeEach(() => {
 describe("/ij/explorer", () => {
   it("searches nothing until a term is given; punctuation or operators alone are no term", async () => {
     expect((await load()).results).toBeNull();
-    for (const q of ["?!.,", "$$ {} .* ^$", "—"]) expect((await load(`?search=${encodeURIComponent(q)}`)).results).toBeNull();
+    for (const q of ["?!.,", "$$ {} .* ^$", "—"])
+      expect((await load(`?search=${encodeURIComponent(q)}`)).results).toBeNull();
   });
 
   it("finds the documents holding every word, ignoring case, accents and punctuation, 20 a page", async () => {
@@ -79,7 +94,11 @@ describe("/ij/explorer", () => {
   });
 
   it("finds plural and singular, with or without accents, and the start of the last word", async () => {
-    const expected = ["Calendário de manutenções", "Manutenção preventiva das usinas", "Relatório mensal de julho"].sort();
+    const expected = [
+      "Calendário de manutenções",
+      "Manutenção preventiva das usinas",
+      "Relatório mensal de julho",
+    ].sort();
     for (const q of ["manutenção", "manutenções", "MANUTENCAO", "manut"]) {
       expect(titles((await load(`?search=${encodeURIComponent(q)}`)).results?.rows).sort(), q).toEqual(expected);
     }
@@ -87,9 +106,13 @@ describe("/ij/explorer", () => {
   });
 
   it("marks the matched words in the title and in a snippet of the text", async () => {
-    const row = (await load("?search=manutencao")).results!.rows.find((r) => titles([r])[0] === "Relatório mensal de julho")!;
+    const row = (await load("?search=manutencao")).results!.rows.find(
+      (r) => titles([r])[0] === "Relatório mensal de julho",
+    )!;
     expect(text(row.snippet)).toBe("A [manutenção] preventiva foi concluída sem interrupções.");
-    const plural = (await load("?search=manut")).results!.rows.find((r) => titles([r])[0] === "Calendário de manutenções")!;
+    const plural = (await load("?search=manut")).results!.rows.find(
+      (r) => titles([r])[0] === "Calendário de manutenções",
+    )!;
     expect(text(plural.title)).toBe("Calendário de [manutenções]");
   });
 

@@ -1,8 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { documentSearchFields, foldedStem, highlight, snippet, vocabularyOf, wordKey, type Matcher } from "~/models/explorer-search-terms.server";
+import {
+  documentSearchFields,
+  foldedStem,
+  highlight,
+  snippet,
+  vocabularyOf,
+  wordKey,
+  type Matcher,
+} from "~/models/explorer-search-terms.server";
 
-const marked = (segments: { text: string; match: boolean }[]) => segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
-const matcher = (words: string[], prefix: string | null = null): Matcher => ({ keys: new Set(words.map(wordKey)), prefix, phrase: null });
+const marked = (segments: { text: string; match: boolean }[]) =>
+  segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
+const matcher = (words: string[], prefix: string | null = null): Matcher => ({
+  keys: new Set(words.map(wordKey)),
+  prefix,
+  phrase: null,
+});
 
 describe("word keys (Portuguese Snowball stems, folded)", () => {
   it("stem like MongoDB's Portuguese text index, accents and case folded", () => {
@@ -48,13 +61,17 @@ describe("documentSearchFields and vocabularyOf", () => {
 
 describe("highlight and snippet", () => {
   it("marks words by key (plural, accents, case) and by the start of the last word", () => {
-    expect(marked(highlight("MANUTENÇÕES preventivas e a manutenção corretiva", matcher(["manutenção"])))).toBe("[MANUTENÇÕES] preventivas e a [manutenção] corretiva");
+    expect(marked(highlight("MANUTENÇÕES preventivas e a manutenção corretiva", matcher(["manutenção"])))).toBe(
+      "[MANUTENÇÕES] preventivas e a [manutenção] corretiva",
+    );
     expect(marked(highlight("Manutenção preventiva", matcher([], "manut")))).toBe("[Manutenção] preventiva");
   });
 
   it("marks an exact phrase only as a run", () => {
     const phrase: Matcher = { keys: new Set(), prefix: null, phrase: ["energia", "solar"] };
-    expect(marked(highlight("Energia solar, energia eólica e solar; ENERGIA   SOLAR", phrase))).toBe("[Energia solar], energia eólica e solar; [ENERGIA   SOLAR]");
+    expect(marked(highlight("Energia solar, energia eólica e solar; ENERGIA   SOLAR", phrase))).toBe(
+      "[Energia solar], energia eólica e solar; [ENERGIA   SOLAR]",
+    );
   });
 
   it("shows the window around the best match of a long text, with ellipses", () => {

@@ -15,7 +15,9 @@ export const explorerTexts = {
     `A busca usa no máximo ${max} palavras; ${words.length === 1 ? "esta foi ignorada" : `estas ${words.length} foram ignoradas`}: ${words.join(" ")}.`,
   textCut: (max: number) => `A busca foi cortada em ${max} caracteres.`,
   commonWordsIgnored: (words: string[]) =>
-    words.length === 1 ? `A palavra "${words[0]}" é muito comum e não conta na busca.` : `As palavras ${words.map((w) => `"${w}"`).join(", ")} são muito comuns e não contam na busca.`,
+    words.length === 1
+      ? `A palavra "${words[0]}" é muito comum e não conta na busca.`
+      : `As palavras ${words.map((w) => `"${w}"`).join(", ")} são muito comuns e não contam na busca.`,
   prefixNote: (prefix: string) => `Também foram buscadas palavras que começam com "${prefix}".`,
   // ours: the document page
   openDocument: (title: string) => `Abrir ${title}`,

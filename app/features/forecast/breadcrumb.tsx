@@ -6,7 +6,13 @@ export function Breadcrumb({ filterHref, current }: { filterHref: string | null;
   return (
     <nav className="forecast-breadcrumb" aria-label={forecastTexts.breadcrumbLabel}>
       <ol>
-        <li>{filterHref && current ? <Link to={filterHref}>{forecastTexts.filtering}</Link> : <span aria-current="page">{forecastTexts.filtering}</span>}</li>
+        <li>
+          {filterHref && current ? (
+            <Link to={filterHref}>{forecastTexts.filtering}</Link>
+          ) : (
+            <span aria-current="page">{forecastTexts.filtering}</span>
+          )}
+        </li>
         {current ? (
           <li>
             <span aria-current="page">{current}</span>

@@ -16,16 +16,19 @@ describe("PORTAL_TODAY", () => {
     expect(parseConfig({ PORTAL_TODAY: "2026-11-15" }).portalToday).toBe("2026-11-15");
   });
 
-  it.each(["2026-11-31", "15/11/2026", "2026-11", "tomorrow"])("refuses %j with a message naming the variable", (value) => {
-    let error: unknown;
-    try {
-      parseConfig({ PORTAL_TODAY: value });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems.join("\n")).toMatch(/^PORTAL_TODAY: /m);
-  });
+  it.each(["2026-11-31", "15/11/2026", "2026-11", "tomorrow"])(
+    "refuses %j with a message naming the variable",
+    (value) => {
+      let error: unknown;
+      try {
+        parseConfig({ PORTAL_TODAY: value });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join("\n")).toMatch(/^PORTAL_TODAY: /m);
+    },
+  );
 });
 
 describe("portalToday", () => {

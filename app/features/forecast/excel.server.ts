@@ -54,7 +54,12 @@ function columnsOf(review: Review, today: CalendarDate): ExcelColumn<AccountRow>
 /** The window's accounts with each month's amount: the actual before the first forecast month, the forecast after. */
 async function accountRows(review: Review): Promise<AccountRow[]> {
   const { calendar, costCenter } = review;
-  const accounts = await readWindow(calendar.name, costCenter.cost_center_concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const accounts = await readWindow(
+    calendar.name,
+    costCenter.cost_center_concat,
+    monthStartDate(calendar.firstMonth),
+    monthStartDate(calendar.lastMonth + 1),
+  );
   const rows = accounts.map(({ _id, label, months, values, forecasts }) => {
     const cells = new Map<Month, number | null>();
     months.forEach((date, i) => {
@@ -100,11 +105,19 @@ function amountOf(value: CellValue | undefined): number | null {
 export type ForecastImportOutcome = { ok: true; report: RoundTripReport } | { ok: false; message: string };
 
 /** Applies an edited export of this review (same RF and cost centre): only edited cells, only editable months. */
-export async function importForecastFile(source: Readable, review: Review, today: CalendarDate, author: { email: string; name: string }): Promise<ForecastImportOutcome> {
+export async function importForecastFile(
+  source: Readable,
+  review: Review,
+  today: CalendarDate,
+  author: { email: string; name: string },
+): Promise<ForecastImportOutcome> {
   const columns = columnsOf(review, today);
   const file = await readReturnedFile(source, FORECAST_DATASET, columns as readonly ExcelColumn<never>[], 10_000);
   if (!file.ok) return file;
-  if (file.scope.get("rf") !== review.calendar.name || file.scope.get("cost_center_concat") !== review.costCenter.cost_center_concat) {
+  if (
+    file.scope.get("rf") !== review.calendar.name ||
+    file.scope.get("cost_center_concat") !== review.costCenter.cost_center_concat
+  ) {
     return { ok: false, message: excelTexts.excelOtherScope };
   }
   const current = new Map((await accountRows(review)).map((r) => [r.account, r]));
@@ -115,7 +128,13 @@ export async function importForecastFile(source: Readable, review: Review, today
   for (const row of file.rows) {
     const stored = current.get(row.id);
     if (!stored) {
-      refused.push({ line: row.line, row: row.id, column: forecastTexts.accountColumn, value: row.id, reason: excelTexts.excelUnknownRow });
+      refused.push({
+        line: row.line,
+        row: row.id,
+        column: forecastTexts.accountColumn,
+        value: row.id,
+        reason: excelTexts.excelUnknownRow,
+      });
       continue;
     }
     for (const m of months) {
@@ -126,38 +145,78 @@ export async function importForecastFile(source: Readable, review: Review, today
       if (!column.editable) {
         // A locked month (an actual, or a scenario closed today): any value other than the stored one is refused.
         if (row.cells.has(key) && amountOf(cell) !== (stored.cells.get(m) ?? null)) {
-          refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.columnRefused(monthLabel(m)) });
+          refused.push({
+            line: row.line,
+            row: row.id,
+            column: monthLabel(m),
+            value: shown,
+            reason: forecastTexts.columnRefused(monthLabel(m)),
+          });
         }
         continue;
       }
       if (!editedCell(row, key, amountOf)) continue;
       const value = amountOf(cell);
       if (value === null) {
-        refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.notANumber(shown.slice(0, 30)) });
+        refused.push({
+          line: row.line,
+          row: row.id,
+          column: monthLabel(m),
+          value: shown,
+          reason: forecastTexts.notANumber(shown.slice(0, 30)),
+        });
         continue;
       }
       if (!hasAtMostTwoDecimals(value)) {
-        refused.push({ line: row.line, row: row.id, column: monthLabel(m), value: shown, reason: forecastTexts.tooManyDecimals(String(value).replace(".", ",")) });
+        refused.push({
+          line: row.line,
+          row: row.id,
+          column: monthLabel(m),
+          value: shown,
+          reason: forecastTexts.tooManyDecimals(String(value).replace(".", ",")),
+        });
         continue;
       }
       const now = stored.cells.get(m) ?? null;
       const before = amountOf(row.original.get(key));
       if (now !== before) {
-        conflicts.push({ line: row.line, row: row.id, column: monthLabel(m), fileValue: formatPtBr2(value), currentValue: now === null ? "" : formatPtBr2(now), by: null });
+        conflicts.push({
+          line: row.line,
+          row: row.id,
+          column: monthLabel(m),
+          fileValue: formatPtBr2(value),
+          currentValue: now === null ? "" : formatPtBr2(now),
+          by: null,
+        });
         continue;
       }
       if (now === value) continue;
-      writes.push({ account: row.id, month: monthStartDate(m), old: now ?? 0, value: value === 0 ? 0 : value, line: row.line });
+      writes.push({
+        account: row.id,
+        month: monthStartDate(m),
+        old: now ?? 0,
+        value: value === 0 ? 0 : value,
+        line: row.line,
+      });
     }
   }
   let changed = 0;
   if (writes.length > 0) {
-    const result = await saveForecastCells(review.calendar.name, review.costCenter.cost_center_concat, writes, author, new Date(), "excel");
+    const result = await saveForecastCells(
+      review.calendar.name,
+      review.costCenter.cost_center_concat,
+      writes,
+      author,
+      new Date(),
+      "excel",
+    );
     if (result.kind === "saved") changed = result.count;
     else if (result.kind === "conflicts") {
       changed = result.saved;
       for (const conflict of result.conflicts) {
-        const write = writes.find((w) => w.account === conflict.account && w.month.getTime() === conflict.month.getTime());
+        const write = writes.find(
+          (w) => w.account === conflict.account && w.month.getTime() === conflict.month.getTime(),
+        );
         conflicts.push({
           line: write?.line ?? 0,
           row: conflict.account,
@@ -168,7 +227,13 @@ export async function importForecastFile(source: Readable, review: Review, today
         });
       }
     } else {
-      refused.push({ line: 0, row: result.account, column: monthLabel(monthOfDate(result.month)), value: "", reason: excelTexts.excelUnknownRow });
+      refused.push({
+        line: 0,
+        row: result.account,
+        column: monthLabel(monthOfDate(result.month)),
+        value: "",
+        reason: excelTexts.excelUnknownRow,
+      });
     }
   }
   return { ok: true, report: { changed, conflicts, refused } };

@@ -5,7 +5,10 @@ import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { forecastTexts } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
-import { action as excelAction, loader as excelLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
+import {
+  action as excelAction,
+  loader as excelLoader,
+} from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
@@ -29,7 +32,11 @@ const calendar = scenarioCalendar(parseScenario(OPEN)!);
 const editLabel = monthLabel(calendar.editMonth);
 const lockedLabel = monthLabel(calendar.firstMonth);
 const excelPath = `${reviewPath(OPEN, COST_CENTER)}/excel`;
-const args = (request: Request) => ({ request, params: { rf: OPEN, cost_center_concat: COST_CENTER }, context: {} as never });
+const args = (request: Request) => ({
+  request,
+  params: { rf: OPEN, cost_center_concat: COST_CENTER },
+  context: {} as never,
+});
 
 beforeAll(() => {
   process.env.PORTAL_TODAY = "2027-02-15";
@@ -68,7 +75,8 @@ const columnOf = (sheet: ExcelJS.Worksheet, header: string) => {
 };
 const rowOf = (sheet: ExcelJS.Worksheet, account: string) => {
   const column = columnOf(sheet, forecastTexts.accountColumn);
-  for (let n = 2; n <= sheet.rowCount; n++) if (sheet.getRow(n).getCell(column).value === account) return sheet.getRow(n);
+  for (let n = 2; n <= sheet.rowCount; n++)
+    if (sheet.getRow(n).getCell(column).value === account) return sheet.getRow(n);
   throw new Error(`no row ${account}`);
 };
 
@@ -76,7 +84,9 @@ async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
   const form = new FormData();
   form.set("arquivo", new File([await sheet.workbook.xlsx.writeBuffer()], "forecast.xlsx"));
   try {
-    return (await excelAction(args(new Request(`http://localhost${excelPath}`, { method: "POST", body: form })))) as Response;
+    return (await excelAction(
+      args(new Request(`http://localhost${excelPath}`, { method: "POST", body: form })),
+    )) as Response;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
@@ -85,7 +95,9 @@ async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
 
 async function reportAfter(response: Response) {
   const location = response.headers.get("Location")!;
-  const page = (await reviewLoader(args(new Request(`http://localhost${location}`)))) as { excel: { report: { summary: string; href: string | null } } };
+  const page = (await reviewLoader(args(new Request(`http://localhost${location}`)))) as {
+    excel: { report: { summary: string; href: string | null } };
+  };
   return page.excel.report;
 }
 
@@ -106,14 +118,25 @@ describe("an edited forecast export sent back", () => {
     for (const [i, a] of ACCOUNTS.entries()) rowOf(sheet, a.account).getCell(edit).value = 9000 + i;
     // Someone else saves the third account's cell in the grid after the export.
     const month = monthStartDate(calendar.editMonth);
-    const stored = await db.collection(FORECAST).findOne({ rf: OPEN, cost_center_concat: COST_CENTER, account_concat: ACCOUNTS[2].account, data_ref: month });
-    await saveForecastCells(OPEN, COST_CENTER, [{ account: ACCOUNTS[2].account, month, old: stored!.forecast, value: 1.5 }], { email: "silver@example.com", name: "Silver" }, new Date());
+    const stored = await db
+      .collection(FORECAST)
+      .findOne({ rf: OPEN, cost_center_concat: COST_CENTER, account_concat: ACCOUNTS[2].account, data_ref: month });
+    await saveForecastCells(
+      OPEN,
+      COST_CENTER,
+      [{ account: ACCOUNTS[2].account, month, old: stored!.forecast, value: 1.5 }],
+      { email: "silver@example.com", name: "Silver" },
+      new Date(),
+    );
 
     const report = await reportAfter(await sendBack(sheet));
     expect(report.summary).toBe("2 alterados, 1 conflito, 0 recusados");
     const history = await db.collection(FORECAST_HISTORY).find({ via: "excel" }).toArray();
     expect(history.map((h) => h.account_concat).sort()).toEqual([ACCOUNTS[0].account, ACCOUNTS[1].account].sort());
-    expect((await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[2].account, data_ref: month, rf: OPEN }))?.forecast).toBe(1.5);
+    expect(
+      (await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[2].account, data_ref: month, rf: OPEN }))
+        ?.forecast,
+    ).toBe(1.5);
   });
 
   it("refuses an edit in a locked month and a value with three decimals, and changes nothing", async () => {

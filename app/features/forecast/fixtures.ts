@@ -18,7 +18,11 @@ export const ACCOUNTS = [
  * Every month of the scenario's window for each account: actuals columns hold `value` (forecast equal to it), forecast
  * columns hold `forecast` = base + the month's position (so each cell differs).
  */
-export function scenarioRecords(rf: string, costCenter: string, accounts: readonly { account: string; label: string; group: string; base: number }[] = ACCOUNTS): ForecastRecord[] {
+export function scenarioRecords(
+  rf: string,
+  costCenter: string,
+  accounts: readonly { account: string; label: string; group: string; base: number }[] = ACCOUNTS,
+): ForecastRecord[] {
   const calendar = scenarioCalendar(parseScenario(rf)!);
   const [cost_center] = costCenter.split(" - ");
   return accounts.flatMap((a) =>
@@ -40,7 +44,12 @@ export function scenarioRecords(rf: string, costCenter: string, accounts: readon
   );
 }
 
-export async function insertScenario(db: Db, rf: string, costCenter: string, accounts?: Parameters<typeof scenarioRecords>[2]) {
+export async function insertScenario(
+  db: Db,
+  rf: string,
+  costCenter: string,
+  accounts?: Parameters<typeof scenarioRecords>[2],
+) {
   await db.collection<ForecastRecord>(FORECAST).insertMany(scenarioRecords(rf, costCenter, accounts));
 }
 

@@ -2,11 +2,17 @@ import { matchRoutes } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 import { filterPath, historyPath, resolveCostCenter, reviewPath, sortScenarios } from "./forecast-filter";
 
-const COST_CENTERS = ["CC1001 - Marketing", "CC1002 - Vendas Varejo", "CC1003 - Vendas Atacado", "CC1018 - P&D Cosméticos"];
+const COST_CENTERS = [
+  "CC1001 - Marketing",
+  "CC1002 - Vendas Varejo",
+  "CC1003 - Vendas Atacado",
+  "CC1018 - P&D Cosméticos",
+];
 
 describe("reviewPath", () => {
   // What the router does with the path: decode it, match the route, hand the parameters to the loader.
-  const params = (path: string) => matchRoutes([{ path: "/ij/report_preview_edit_schneider/:rf/:cost_center_concat" }], path)?.[0].params;
+  const params = (path: string) =>
+    matchRoutes([{ path: "/ij/report_preview_edit_schneider/:rf/:cost_center_concat" }], path)?.[0].params;
 
   it.each([
     ["RF1 2020", "CC1001 - Marketing"],
@@ -20,7 +26,9 @@ describe("reviewPath", () => {
   });
 
   it("spells RF1 2020 with %20, as the spec's example", () => {
-    expect(reviewPath("RF1 2020", "CC1001 - Marketing")).toBe("/ij/report_preview_edit_schneider/RF1%202020/CC1001%20-%20Marketing");
+    expect(reviewPath("RF1 2020", "CC1001 - Marketing")).toBe(
+      "/ij/report_preview_edit_schneider/RF1%202020/CC1001%20-%20Marketing",
+    );
   });
 
   it("puts the history's cell in the query", () => {
@@ -34,7 +42,11 @@ describe("filterPath", () => {
   it("preselects the choices it is given", () => {
     expect(filterPath()).toBe("/ij/report_create_schneider");
     expect(filterPath({ rf: "RF1 2020" })).toBe("/ij/report_create_schneider?rf=RF1+2020");
-    expect(new URL(filterPath({ rf: "RF1 2020", cost_center_concat: "CC1 - A&B" }), "http://x").searchParams.get("cost_center")).toBe("CC1 - A&B");
+    expect(
+      new URL(filterPath({ rf: "RF1 2020", cost_center_concat: "CC1 - A&B" }), "http://x").searchParams.get(
+        "cost_center",
+      ),
+    ).toBe("CC1 - A&B");
   });
 });
 
@@ -58,6 +70,12 @@ describe("resolveCostCenter (the searchable field)", () => {
 
 describe("sortScenarios", () => {
   it("puts the latest anchor first (RF1 of a year is anchored the October before)", () => {
-    expect(sortScenarios(["RF2 2026", "RF1 2026", "RF4 2025", "RF1 2027", "RF3 2026"])).toEqual(["RF1 2027", "RF3 2026", "RF2 2026", "RF1 2026", "RF4 2025"]);
+    expect(sortScenarios(["RF2 2026", "RF1 2026", "RF4 2025", "RF1 2027", "RF3 2026"])).toEqual([
+      "RF1 2027",
+      "RF3 2026",
+      "RF2 2026",
+      "RF1 2026",
+      "RF4 2025",
+    ]);
   });
 });

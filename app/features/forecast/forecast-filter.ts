@@ -10,7 +10,8 @@ export const CALENDAR_PATH = "/ij/report_preview_schneider";
 const REVIEW_PREFIX = "/ij/report_preview_edit_schneider";
 
 /** Both values are path segments: "RF1 2020" travels as RF1%202020 and comes back with its space (a "/" as %2F). */
-export const reviewPath = (rf: string, cost_center_concat: string) => `${REVIEW_PREFIX}/${encodeURIComponent(rf)}/${encodeURIComponent(cost_center_concat)}`;
+export const reviewPath = (rf: string, cost_center_concat: string) =>
+  `${REVIEW_PREFIX}/${encodeURIComponent(rf)}/${encodeURIComponent(cost_center_concat)}`;
 
 export const historyPath = (rf: string, cost_center_concat: string, account: string, month: string) =>
   `${reviewPath(rf, cost_center_concat)}/history?${new URLSearchParams({ account, month })}`;

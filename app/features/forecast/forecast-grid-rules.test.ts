@@ -18,7 +18,14 @@ import {
 import { annualTotals } from "./release-points";
 import { parseMonthKey } from "~/shared/months";
 
-const record = (account: string, group: string, monthIndex: number, value: number, forecast: number, edited = false): WindowRecord => ({
+const record = (
+  account: string,
+  group: string,
+  monthIndex: number,
+  value: number,
+  forecast: number,
+  edited = false,
+): WindowRecord => ({
   account_concat: account,
   acc_description: account.split(" - ")[1],
   group_level_2: group,
@@ -49,11 +56,21 @@ describe("buildGroups and gridRows", () => {
     expect(groups[0].accounts.map((a) => a.account)).toEqual(["4101002 - Encargos", "4101010 - Bônus"]);
     expect(groups[0].accounts[0].values).toEqual([1, 2, 3]);
     expect(groups[0].accounts[1].values).toEqual([null, 7, null]);
-    expect(groups[1].accounts[0]).toEqual({ account: "4201001 - Aluguel", label: "Aluguel", values: [10, null, 30.5], edited: [2], stamps: [0, 0, 0] });
+    expect(groups[1].accounts[0]).toEqual({
+      account: "4201001 - Aluguel",
+      label: "Aluguel",
+      values: [10, null, 30.5],
+      edited: [2],
+      stamps: [0, 0, 0],
+    });
   });
 
   it("shows a stored amount that is not a number as an empty cell", () => {
-    const broken = buildGroups([{ ...record("4101001 - X", PEOPLE, 2, 0, 0), forecast: null }, record("4101001 - X", PEOPLE, 1, Number.NaN, 0)], 3, 2);
+    const broken = buildGroups(
+      [{ ...record("4101001 - X", PEOPLE, 2, 0, 0), forecast: null }, record("4101001 - X", PEOPLE, 1, Number.NaN, 0)],
+      3,
+      2,
+    );
     expect(broken[0].accounts[0].values).toEqual([null, null, null]);
   });
 
@@ -97,7 +114,9 @@ describe("changes", () => {
     current[0][2] = 4;
     current[2][2] = 30.5; // unchanged
     current[1][1] = 7;
-    expect(changedCells(groups, ["2025-12", "2026-01", "2026-02"], original, current)).toEqual([{ account: "4101002 - Encargos", month: "2026-02", old: 3, value: 4, at: 0 }]);
+    expect(changedCells(groups, ["2025-12", "2026-01", "2026-02"], original, current)).toEqual([
+      { account: "4101002 - Encargos", month: "2026-02", old: 3, value: 4, at: 0 },
+    ]);
     expect([...editedLines(original, current)]).toEqual([0]);
   });
 
@@ -131,12 +150,21 @@ describe("paste", () => {
   });
 
   it("refuses the whole block when a cell is text, naming it", () => {
-    expect(readPastedBlock("1\t2\n3\tabc\n")).toEqual({ ok: false, reason: "notNumber", text: "abc", line: 2, column: 2 });
+    expect(readPastedBlock("1\t2\n3\tabc\n")).toEqual({
+      ok: false,
+      reason: "notNumber",
+      text: "abc",
+      line: 2,
+      column: 2,
+    });
     expect(readPastedBlock("1,234.56")).toMatchObject({ ok: false, reason: "notNumber", line: 1, column: 1 });
   });
 
   it("refuses a block beyond 50,000 cells", () => {
-    expect(readPastedBlock(Array.from({ length: 251 }, () => new Array(200).fill("1").join("\t")).join("\n"))).toEqual({ ok: false, reason: "tooLarge" });
+    expect(readPastedBlock(Array.from({ length: 251 }, () => new Array(200).fill("1").join("\t")).join("\n"))).toEqual({
+      ok: false,
+      reason: "tooLarge",
+    });
   });
 
   it("lays the block from the focused cell, skipping and counting locked targets and counting what falls outside", () => {
@@ -167,7 +195,14 @@ describe("paste", () => {
     expect(plan.skipped).toBe(3);
     expect(plan.outside).toBe(0);
     const edge = planPaste([[1, 2, 3]], { row: 3, column: 2 }, { rows: 4, columns: 4 }, editable);
-    expect(edge).toEqual({ targets: [{ row: 3, column: 2, value: 1 }, { row: 3, column: 3, value: 2 }], skipped: 0, outside: 1 });
+    expect(edge).toEqual({
+      targets: [
+        { row: 3, column: 2, value: 1 },
+        { row: 3, column: 3, value: 2 },
+      ],
+      skipped: 0,
+      outside: 1,
+    });
   });
 });
 

@@ -62,7 +62,11 @@ const accountCode = (account: string) => account.split(" - ")[0];
  * Groups the records by group_level_2 and account: groups in the order of their first account code (the chart of
  * accounts' order), accounts by code. Months up to the anchor show `value` (actuals), later months `forecast`.
  */
-export function buildGroups(records: readonly WindowRecord[], monthCount: number, firstForecastIndex: number): AccountGroup[] {
+export function buildGroups(
+  records: readonly WindowRecord[],
+  monthCount: number,
+  firstForecastIndex: number,
+): AccountGroup[] {
   const groups = new Map<string, Map<string, AccountLine>>();
   for (const record of records) {
     if (record.monthIndex < 0 || record.monthIndex >= monthCount) continue;
@@ -89,7 +93,9 @@ export function buildGroups(records: readonly WindowRecord[], monthCount: number
   return [...groups]
     .map(([name, accounts]) => ({
       name,
-      accounts: [...accounts.values()].sort((a, b) => byCode(a.account, b.account)).map((a) => ({ ...a, edited: a.edited.sort((x, y) => x - y) })),
+      accounts: [...accounts.values()]
+        .sort((a, b) => byCode(a.account, b.account))
+        .map((a) => ({ ...a, edited: a.edited.sort((x, y) => x - y) })),
     }))
     .sort((a, b) => byCode(a.accounts[0].account, b.accounts[0].account));
 }
@@ -112,7 +118,15 @@ export function gridRows(groups: readonly AccountGroup[]): GridRow[] {
   let line = 0;
   groups.forEach((group, g) => {
     rows.push({ id: `g${g}`, type: "step", label: group.name, group: g });
-    for (const account of group.accounts) rows.push({ id: `a${line}`, type: "row", label: account.label, account: account.account, group: g, line: line++ });
+    for (const account of group.accounts)
+      rows.push({
+        id: `a${line}`,
+        type: "row",
+        label: account.label,
+        account: account.account,
+        group: g,
+        line: line++,
+      });
     rows.push({ id: `t${g}`, type: "step-total", label: forecastTexts.groupTotal(group.name), group: g });
   });
   if (groups.length > 0) rows.push({ id: "total", type: "step-row", label: forecastTexts.grandTotal });
@@ -163,7 +177,12 @@ export function yearSums(row: readonly (number | null)[], totals: readonly Annua
 export type CellChange = { account: string; month: string; old: number; value: number; at: number };
 
 /** The cells whose value differs from the loaded one: what a save sends, nothing else. */
-export function changedCells(groups: readonly AccountGroup[], months: readonly string[], original: Values, current: Values): CellChange[] {
+export function changedCells(
+  groups: readonly AccountGroup[],
+  months: readonly string[],
+  original: Values,
+  current: Values,
+): CellChange[] {
   const changes: CellChange[] = [];
   let line = 0;
   for (const group of groups) {
@@ -173,7 +192,8 @@ export function changedCells(groups: readonly AccountGroup[], months: readonly s
       for (let m = 0; m < months.length; m++) {
         const old = before[m];
         const value = after[m];
-        if (old !== null && value !== null && old !== value) changes.push({ account: account.account, month: months[m], old, value, at: account.stamps[m] ?? 0 });
+        if (old !== null && value !== null && old !== value)
+          changes.push({ account: account.account, month: months[m], old, value, at: account.stamps[m] ?? 0 });
       }
       line++;
     }
@@ -218,7 +238,8 @@ export function readPastedBlock(text: string): PastedBlock {
     const row: number[] = [];
     for (let c = 0; c < cells[r].length; c++) {
       const parsed = parsePtBrNumber(cells[r][c]);
-      if (!parsed.ok) return { ok: false, reason: "notNumber", text: cells[r][c].trim().slice(0, 40), line: r + 1, column: c + 1 };
+      if (!parsed.ok)
+        return { ok: false, reason: "notNumber", text: cells[r][c].trim().slice(0, 40), line: r + 1, column: c + 1 };
       row.push(roundTo2(parsed.value));
     }
     values.push(row);
@@ -265,9 +286,13 @@ export type Direction = "increase" | "decrease";
 export const PERCENT_MAX = 1_000_000;
 
 /** The percent of the mass change dialog (pt-BR, e.g. "10" or "2,5"), or an error text. */
-export function readPercent(text: string, direction: Direction): { ok: true; percent: number } | { ok: false; message: string } {
+export function readPercent(
+  text: string,
+  direction: Direction,
+): { ok: true; percent: number } | { ok: false; message: string } {
   const parsed = parsePtBrNumber(text);
-  if (!parsed.ok || parsed.empty || parsed.value < 0 || parsed.value > PERCENT_MAX) return { ok: false, message: forecastTexts.percentInvalid };
+  if (!parsed.ok || parsed.empty || parsed.value < 0 || parsed.value > PERCENT_MAX)
+    return { ok: false, message: forecastTexts.percentInvalid };
   if (direction === "decrease" && parsed.value > 100) return { ok: false, message: forecastTexts.decreaseTooLarge };
   return { ok: true, percent: parsed.value };
 }

@@ -1,5 +1,19 @@
 import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnPinningState } from "@tanstack/react-table";
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ClipboardEvent, type CSSProperties, type FocusEvent, type KeyboardEvent, type MouseEvent } from "react";
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from "react";
 import { Alert } from "~/shared/ui/alert";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
@@ -36,7 +50,16 @@ const CellHistoryDialog = lazy(() => loadDialogs().then((m) => ({ default: m.Cel
 export type ConflictMark = { account: string; month: string; current: number; text: string };
 
 type ColumnMeta = { kind: "label" } | { kind: "month"; index: number } | { kind: "total"; index: number };
-type ColumnView = { id: string; meta: ColumnMeta; header: string; sub: string; width: number; left: number | null; lastPinned: boolean; pinned: boolean };
+type ColumnView = {
+  id: string;
+  meta: ColumnMeta;
+  header: string;
+  sub: string;
+  width: number;
+  left: number | null;
+  lastPinned: boolean;
+  pinned: boolean;
+};
 type Cell = { line: number; month: number };
 type Editing = { row: number; column: number; text: string; error: boolean };
 type UndoStep = { line: number; month: number; before: number | null }[];
@@ -45,7 +68,11 @@ const LABEL_WIDTH = 300;
 const MONTH_WIDTH = 112;
 const TOTAL_WIDTH = 132;
 /** The widths reach the CSS as variables (one source for the cells' widths and the pinned offsets). */
-const WIDTH_VARIABLES = { "--fg-label": `${LABEL_WIDTH}px`, "--fg-month": `${MONTH_WIDTH}px`, "--fg-total": `${TOTAL_WIDTH}px` } as CSSProperties;
+const WIDTH_VARIABLES = {
+  "--fg-label": `${LABEL_WIDTH}px`,
+  "--fg-month": `${MONTH_WIDTH}px`,
+  "--fg-total": `${TOTAL_WIDTH}px`,
+} as CSSProperties;
 const PAGE_ROWS = 10;
 /** Spec 001 §9: "Grid height 500 or 530 px": 500 with the edit toolbar above it, 530 without (read-only). */
 const EDIT_HEIGHT = 500;
@@ -140,8 +167,18 @@ export function ForecastGrid({
   const columnDefs = useMemo<ColumnDef<GridRow>[]>(
     () => [
       { id: "acc_description_edit", header: forecastTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
-      ...months.map((key, index) => ({ id: `m_${key}`, header: monthLabel(parseMonthKey(key) ?? 0), size: MONTH_WIDTH, meta: { kind: "month", index } })),
-      ...totals.map((total, index) => ({ id: `y_${total.year}`, header: forecastTexts.totalColumn(total.year), size: TOTAL_WIDTH, meta: { kind: "total", index } })),
+      ...months.map((key, index) => ({
+        id: `m_${key}`,
+        header: monthLabel(parseMonthKey(key) ?? 0),
+        size: MONTH_WIDTH,
+        meta: { kind: "month", index },
+      })),
+      ...totals.map((total, index) => ({
+        id: `y_${total.year}`,
+        header: forecastTexts.totalColumn(total.year),
+        size: TOTAL_WIDTH,
+        meta: { kind: "total", index },
+      })),
     ],
     [months, totals],
   );
@@ -151,7 +188,8 @@ export function ForecastGrid({
     getRowId: (row) => row.id,
     getCoreRowModel: getCoreRowModel(),
     state: { columnPinning },
-    onColumnPinningChange: (updater) => onColumnPinningChange(typeof updater === "function" ? updater(columnPinning) : updater),
+    onColumnPinningChange: (updater) =>
+      onColumnPinningChange(typeof updater === "function" ? updater(columnPinning) : updater),
   });
   const columns = useMemo<ColumnView[]>(() => {
     const left = table.getLeftLeafColumns();
@@ -209,7 +247,8 @@ export function ForecastGrid({
     const s = state.current;
     const gridRow = s.rows[row];
     const meta = s.columns[column]?.meta;
-    if (!s.editable || gridRow?.type !== "row" || meta?.kind !== "month" || meta.index < s.firstForecastIndex) return null;
+    if (!s.editable || gridRow?.type !== "row" || meta?.kind !== "month" || meta.index < s.firstForecastIndex)
+      return null;
     if (s.values[gridRow.line][meta.index] === null) return null;
     return { line: gridRow.line, month: meta.index };
   }, []);
@@ -255,7 +294,9 @@ export function ForecastGrid({
 
   // A row's children are its cells in column order (RowView draws one per column), so a cell is found by position.
   const cellElement = (row: number, column: number) =>
-    (scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as HTMLElement | undefined) ?? null;
+    (scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as
+      | HTMLElement
+      | undefined) ?? null;
 
   const focusCell = useCallback((row: number, column: number) => {
     const s = state.current;
@@ -297,7 +338,8 @@ export function ForecastGrid({
         return;
       }
       const cell = editableCell(row, column);
-      if (cell && latest.current[cell.line][cell.month] !== roundTo2(parsed.value)) apply([{ ...cell, value: parsed.value }]);
+      if (cell && latest.current[cell.line][cell.month] !== roundTo2(parsed.value))
+        apply([{ ...cell, value: parsed.value }]);
       setEditing(null);
       setNotice(null);
       // Enter and Tab move on; leaving the cell with the mouse leaves the focus where the user put it.
@@ -359,7 +401,12 @@ export function ForecastGrid({
     const { row, column } = at;
     const key = event.key;
     const ctrl = event.ctrlKey || event.metaKey;
-    const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const moves: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+    };
     if (moves[key]) {
       event.preventDefault();
       focusCell(row + moves[key][0], column + moves[key][1]);
@@ -402,8 +449,14 @@ export function ForecastGrid({
     if (at) setActive((a) => (a?.row === at.row && a.column === at.column ? a : at));
     else if (event.target === scroller.current) {
       // Entering the grid with Tab: the last active cell, else the first forecast cell of the first account.
-      const firstAccount = Math.max(0, rows.findIndex((r) => r.type === "row"));
-      const firstForecast = Math.max(0, columns.findIndex((c) => c.meta.kind === "month" && c.meta.index === firstForecastIndex));
+      const firstAccount = Math.max(
+        0,
+        rows.findIndex((r) => r.type === "row"),
+      );
+      const firstForecast = Math.max(
+        0,
+        columns.findIndex((c) => c.meta.kind === "month" && c.meta.index === firstForecastIndex),
+      );
       focusCell(active?.row ?? firstAccount, active?.column ?? firstForecast);
     }
   };
@@ -414,7 +467,10 @@ export function ForecastGrid({
     if (inEditor && !/[\t\n\r]/.test(text.replace(/(\r\n|\n|\r)$/, ""))) return; // one value: the editor takes it
     if (!state.current.editable) return;
     event.preventDefault();
-    const start = inEditor && state.current.editing ? { row: state.current.editing.row, column: state.current.editing.column } : positionOf(event.target);
+    const start =
+      inEditor && state.current.editing
+        ? { row: state.current.editing.row, column: state.current.editing.column }
+        : positionOf(event.target);
     if (!start) {
       setNotice({ tone: "error", text: forecastTexts.pasteNoCell });
       return;
@@ -422,10 +478,21 @@ export function ForecastGrid({
     setEditing(null);
     const block = readPastedBlock(text);
     if (!block.ok) {
-      setNotice({ tone: "error", text: block.reason === "tooLarge" ? forecastTexts.pasteTooLarge(50_000) : forecastTexts.pasteNotNumber(block.text, block.line, block.column) });
+      setNotice({
+        tone: "error",
+        text:
+          block.reason === "tooLarge"
+            ? forecastTexts.pasteTooLarge(50_000)
+            : forecastTexts.pasteNotNumber(block.text, block.line, block.column),
+      });
       return;
     }
-    const plan = planPaste(block.values, start, { rows: state.current.rows.length, columns: state.current.columns.length }, (r, c) => editableCell(r, c) !== null);
+    const plan = planPaste(
+      block.values,
+      start,
+      { rows: state.current.rows.length, columns: state.current.columns.length },
+      (r, c) => editableCell(r, c) !== null,
+    );
     apply(plan.targets.map((t) => ({ ...(editableCell(t.row, t.column) as Cell), value: t.value })));
     setNotice({ tone: "info", text: forecastTexts.pasted(plan.targets.length, plan.skipped, plan.outside) });
   };
@@ -506,7 +573,8 @@ export function ForecastGrid({
     const meta = columns[active.column]?.meta;
     return gridRow?.type === "row" && meta?.kind === "month" ? { line: gridRow.line, month: meta.index } : null;
   })();
-  const editableMonths = columns.filter((c) => c.meta.kind === "month" && c.meta.index >= firstForecastIndex).length > 0;
+  const editableMonths =
+    columns.filter((c) => c.meta.kind === "month" && c.meta.index >= firstForecastIndex).length > 0;
   const height = payload.editable ? EDIT_HEIGHT : READ_HEIGHT;
   const tableWidth = columns.reduce((w, c) => w + c.width, 0);
 
@@ -514,16 +582,36 @@ export function ForecastGrid({
     <div className="forecast-grid">
       {editable ? (
         <div className="forecast-grid__toolbar" role="toolbar" aria-label={caption}>
-          <button type="button" className="button button--primary" disabled={pending.length === 0 || saving} onClick={saveChanges}>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={pending.length === 0 || saving}
+            onClick={saveChanges}
+          >
             {pending.length > 0 ? forecastTexts.saveCount(pending.length) : forecastTexts.save}
           </button>
-          <button type="button" className="button button--secondary" disabled={pending.length === 0 || saving} onClick={undoAll}>
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={pending.length === 0 || saving}
+            onClick={undoAll}
+          >
             {forecastTexts.undoAll}
           </button>
-          <button type="button" className="button button--secondary" disabled={saving || undoDepth === 0} onClick={undoLast}>
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={saving || undoDepth === 0}
+            onClick={undoLast}
+          >
             {forecastTexts.undoLast}
           </button>
-          <button type="button" className="button button--secondary" disabled={!activeCell} onClick={() => setHistoryCell(activeCell)}>
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={!activeCell}
+            onClick={() => setHistoryCell(activeCell)}
+          >
             {forecastTexts.history}
           </button>
           <span className="forecast-grid__pending" aria-live="polite">
@@ -532,7 +620,12 @@ export function ForecastGrid({
         </div>
       ) : hydrated ? (
         <div className="forecast-grid__toolbar">
-          <button type="button" className="button button--secondary" disabled={!activeCell} onClick={() => setHistoryCell(activeCell)}>
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={!activeCell}
+            onClick={() => setHistoryCell(activeCell)}
+          >
             {forecastTexts.history}
           </button>
         </div>
@@ -592,7 +685,9 @@ export function ForecastGrid({
                   key={c.id}
                   column={c}
                   hydrated={hydrated}
-                  massChange={editable && editableMonths && c.meta.kind === "month" && c.meta.index >= firstForecastIndex}
+                  massChange={
+                    editable && editableMonths && c.meta.kind === "month" && c.meta.index >= firstForecastIndex
+                  }
                   onPin={() => table.getColumn(c.id)?.pin(c.pinned ? false : "left")}
                   onMassChange={() => c.meta.kind === "month" && setMassColumn(c.meta.index)}
                 />
@@ -603,7 +698,13 @@ export function ForecastGrid({
             {tableRows.map(({ original: row, index }) => {
               const isAccount = row.type === "row";
               const rowValues =
-                row.type === "row" ? values[row.line] : row.type === "step-total" ? sums.groups[row.group] : row.type === "step-row" ? sums.grand : undefined;
+                row.type === "row"
+                  ? values[row.line]
+                  : row.type === "step-total"
+                    ? sums.groups[row.group]
+                    : row.type === "step-row"
+                      ? sums.grand
+                      : undefined;
               const isEditing = editing !== null && editing.row === index;
               return (
                 <RowView
@@ -660,7 +761,8 @@ export function ForecastGrid({
 // ---------------------------------------------------------------------------------------------
 
 /** The classes of a pinned column's cells (the last one draws the edge). */
-const pinnedClass = (column: ColumnView) => (column.pinned ? (column.lastPinned ? " is-pinned is-last-pinned" : " is-pinned") : "");
+const pinnedClass = (column: ColumnView) =>
+  column.pinned ? (column.lastPinned ? " is-pinned is-last-pinned" : " is-pinned") : "";
 
 /** Pinned columns stick at their offset from TanStack's column.getStart("left"). Widths come from the CSS (one class per kind). */
 function pinnedStyle(column: ColumnView) {
@@ -694,20 +796,26 @@ function HeaderCell({
         <span className="forecast-grid__head-sub">{column.sub}</span>
         {hydrated ? (
           <span className="forecast-grid__head-actions">
-          {massChange ? (
-            <button type="button" className="forecast-grid__icon" title={forecastTexts.massChange} aria-label={forecastTexts.massChangeOf(column.header)} onClick={onMassChange}>
-              %
-            </button>
-          ) : null}
-          <button
-            type="button"
-            className={`forecast-grid__icon${column.pinned ? " is-on" : ""}`}
-            title={pinLabel}
-            aria-label={`${pinLabel}: ${column.header}`}
-            aria-pressed={column.pinned}
-            onClick={onPin}
-          >
-            <PinIcon />
+            {massChange ? (
+              <button
+                type="button"
+                className="forecast-grid__icon"
+                title={forecastTexts.massChange}
+                aria-label={forecastTexts.massChangeOf(column.header)}
+                onClick={onMassChange}
+              >
+                %
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className={`forecast-grid__icon${column.pinned ? " is-on" : ""}`}
+              title={pinLabel}
+              aria-label={`${pinLabel}: ${column.header}`}
+              aria-pressed={column.pinned}
+              onClick={onPin}
+            >
+              <PinIcon />
             </button>
           </span>
         ) : null}
@@ -719,7 +827,10 @@ function HeaderCell({
 function PinIcon() {
   return (
     <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M9.8 1.2l5 5-1.4 1.4-.7-.7-2.6 2.6.4 3.2-1.4 1.4-3-3-3.6 3.6-1.1-1.1 3.6-3.6-3-3 1.4-1.4 3.2.4 2.6-2.6-.7-.7z" />
+      <path
+        fill="currentColor"
+        d="M9.8 1.2l5 5-1.4 1.4-.7-.7-2.6 2.6.4 3.2-1.4 1.4-3-3-3.6 3.6-1.1-1.1 3.6-3.6-3-3 1.4-1.4 3.2.4 2.6-2.6-.7-.7z"
+      />
     </svg>
   );
 }
@@ -762,7 +873,12 @@ const RowView = memo(function RowView({
 }: RowViewProps) {
   const years = values ? yearSums(values, totals) : null;
   return (
-    <div role="row" aria-rowindex={index + 2} data-row={index} className={`forecast-grid__row forecast-grid__row--${row.type}${edited ? " is-edited" : ""}`}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      data-row={index}
+      className={`forecast-grid__row forecast-grid__row--${row.type}${edited ? " is-edited" : ""}`}
+    >
       {columns.map((column, c) => {
         const meta = column.meta;
         if (meta.kind === "label") {
@@ -797,7 +913,12 @@ const RowView = memo(function RowView({
         if (editing && editing.column === c) {
           return (
             <div key={column.id} role="gridcell" className={`${classes} is-editing`} style={pinnedStyle(column)}>
-              <CellEditor editing={editing} label={`${row.label}, ${column.header}`} onCommit={onCommit} onCancel={onCancel} />
+              <CellEditor
+                editing={editing}
+                label={`${row.label}, ${column.header}`}
+                onCommit={onCommit}
+                onCancel={onCancel}
+              />
             </div>
           );
         }

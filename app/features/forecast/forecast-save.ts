@@ -39,17 +39,20 @@ const refuse = (message: string, status: 400 | 409 = 400): SaveCheck => ({ ok: f
 
 export function checkSave(body: unknown, calendar: ScenarioCalendar, today: CalendarDate): SaveCheck {
   const changes = (body as { changes?: unknown } | null)?.changes;
-  if (Array.isArray(changes) && changes.length > SAVE_MAX_CELLS) return refuse(forecastTexts.tooManyCells(SAVE_MAX_CELLS));
+  if (Array.isArray(changes) && changes.length > SAVE_MAX_CELLS)
+    return refuse(forecastTexts.tooManyCells(SAVE_MAX_CELLS));
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return refuse(forecastTexts.invalidSave);
   if (parsed.data.changes.length === 0) return refuse(forecastTexts.nothingToSave);
-  if (!isOpenForEditing(calendar, today)) return refuse(forecastTexts.lockedRefused(calendar.name, monthLabel(calendar.editMonth)), 409);
+  if (!isOpenForEditing(calendar, today))
+    return refuse(forecastTexts.lockedRefused(calendar.name, monthLabel(calendar.editMonth)), 409);
 
   const cells: SaveCell[] = [];
   const seen = new Set<string>();
   for (const change of parsed.data.changes) {
     const month = parseMonthKey(change.month);
-    if (month === null || !isEditableMonth(calendar, month, today)) return refuse(forecastTexts.columnRefused(month === null ? change.month.slice(0, 10) : monthLabel(month)));
+    if (month === null || !isEditableMonth(calendar, month, today))
+      return refuse(forecastTexts.columnRefused(month === null ? change.month.slice(0, 10) : monthLabel(month)));
     const { value } = change;
     if (typeof value === "string") return refuse(forecastTexts.notANumber(value.slice(0, 30)));
     if (!hasAtMostTwoDecimals(value)) return refuse(forecastTexts.tooManyDecimals(String(value).replace(".", ",")));
@@ -58,7 +61,13 @@ export function checkSave(body: unknown, calendar: ScenarioCalendar, today: Cale
     if (seen.has(key)) return refuse(forecastTexts.duplicateCell(change.account, monthLabel(month)));
     seen.add(key);
     // -0 would be stored as a different number than the 0 the browser shows.
-    cells.push({ account: change.account, month, old: change.old, value: value === 0 ? 0 : value, ...(change.at !== undefined ? { at: change.at } : {}) });
+    cells.push({
+      account: change.account,
+      month,
+      old: change.old,
+      value: value === 0 ? 0 : value,
+      ...(change.at !== undefined ? { at: change.at } : {}),
+    });
   }
   return { ok: true, cells };
 }

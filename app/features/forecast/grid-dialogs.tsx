@@ -9,7 +9,15 @@ import type { HistoryReply } from "./review.server";
  * The mass column change (spec 001 §5): a percent and Aumentar or Diminuir, applied to the detail rows with a value in
  * the column, rounded to cents. `onApply` receives the change per value (null: the cell does not take it).
  */
-export function MassChangeDialog({ column, onClose, onApply }: { column: string; onClose: () => void; onApply: (change: (value: number) => number | null) => void }) {
+export function MassChangeDialog({
+  column,
+  onClose,
+  onApply,
+}: {
+  column: string;
+  onClose: () => void;
+  onApply: (change: (value: number) => number | null) => void;
+}) {
   const id = useId();
   const [percent, setPercent] = useState("10");
   const [direction, setDirection] = useState<Direction>("increase");
@@ -71,7 +79,13 @@ export function MassChangeDialog({ column, onClose, onApply }: { column: string;
           <legend>{forecastTexts.directionLabel}</legend>
           {(["increase", "decrease"] as const).map((d) => (
             <label key={d}>
-              <input type="radio" name="direction" value={d} checked={direction === d} onChange={() => setDirection(d)} />
+              <input
+                type="radio"
+                name="direction"
+                value={d}
+                checked={direction === d}
+                onChange={() => setDirection(d)}
+              />
               {d === "increase" ? messages.increase : messages.decrease}
             </label>
           ))}
@@ -81,7 +95,10 @@ export function MassChangeDialog({ column, onClose, onApply }: { column: string;
   );
 }
 
-type HistoryState = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "loaded"; entries: Extract<HistoryReply, { ok: true }>["entries"] };
+type HistoryState =
+  | { kind: "loading" }
+  | { kind: "failed"; message: string }
+  | { kind: "loaded"; entries: Extract<HistoryReply, { ok: true }>["entries"] };
 
 /**
  * A cell's saved changes (who, when, old, new), newest first, read from the review's history resource route. With

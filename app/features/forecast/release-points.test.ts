@@ -1,7 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { annualTotals, editWindowOf, isEditableMonth, isForecastMonth, isOpenForEditing, parseScenario, scenarioCalendar, scenarioOpenOn, totalYearOf, windowMonths, type ScenarioCalendar } from "./release-points";
+import {
+  annualTotals,
+  editWindowOf,
+  isEditableMonth,
+  isForecastMonth,
+  isOpenForEditing,
+  parseScenario,
+  scenarioCalendar,
+  scenarioOpenOn,
+  totalYearOf,
+  windowMonths,
+  type ScenarioCalendar,
+} from "./release-points";
 import { forecastTexts } from "./texts";
-import { monthKey, monthLabel, monthOf, monthOfDate, parseIsoDate, parseMonthKey, type CalendarDate } from "~/shared/months";
+import {
+  monthKey,
+  monthLabel,
+  monthOf,
+  monthOfDate,
+  parseIsoDate,
+  parseMonthKey,
+  type CalendarDate,
+} from "~/shared/months";
 
 const day = (iso: string): CalendarDate => {
   const parsed = parseIsoDate(iso);
@@ -25,19 +45,87 @@ const calendarOf = (name: string): ScenarioCalendar => {
  * first day after it.
  */
 const TABLE = [
-  { rf: "RF1 2027", anchor: "2026-10-02", edit: "2026-11", first: "2025-11", last: "2027-12", months: 26, before: "2026-10-31", start: "2026-11-01", end: "2026-11-30", after: "2026-12-01" },
-  { rf: "RF2 2027", anchor: "2027-01-02", edit: "2027-02", first: "2026-02", last: "2028-02", months: 25, before: "2027-01-31", start: "2027-02-01", end: "2027-02-28", after: "2027-03-01" },
-  { rf: "RF3 2027", anchor: "2027-04-02", edit: "2027-05", first: "2026-05", last: "2028-05", months: 25, before: "2027-04-30", start: "2027-05-01", end: "2027-05-31", after: "2027-06-01" },
-  { rf: "RF4 2027", anchor: "2027-07-02", edit: "2027-08", first: "2026-08", last: "2028-08", months: 25, before: "2027-07-31", start: "2027-08-01", end: "2027-08-31", after: "2027-09-01" },
-  { rf: "RF1 2026", anchor: "2025-10-02", edit: "2025-11", first: "2024-11", last: "2026-12", months: 26, before: "2025-10-31", start: "2025-11-01", end: "2025-11-30", after: "2025-12-01" },
-  { rf: "RF2 2028", anchor: "2028-01-02", edit: "2028-02", first: "2027-02", last: "2029-02", months: 25, before: "2028-01-31", start: "2028-02-01", end: "2028-02-29", after: "2028-03-01" },
+  {
+    rf: "RF1 2027",
+    anchor: "2026-10-02",
+    edit: "2026-11",
+    first: "2025-11",
+    last: "2027-12",
+    months: 26,
+    before: "2026-10-31",
+    start: "2026-11-01",
+    end: "2026-11-30",
+    after: "2026-12-01",
+  },
+  {
+    rf: "RF2 2027",
+    anchor: "2027-01-02",
+    edit: "2027-02",
+    first: "2026-02",
+    last: "2028-02",
+    months: 25,
+    before: "2027-01-31",
+    start: "2027-02-01",
+    end: "2027-02-28",
+    after: "2027-03-01",
+  },
+  {
+    rf: "RF3 2027",
+    anchor: "2027-04-02",
+    edit: "2027-05",
+    first: "2026-05",
+    last: "2028-05",
+    months: 25,
+    before: "2027-04-30",
+    start: "2027-05-01",
+    end: "2027-05-31",
+    after: "2027-06-01",
+  },
+  {
+    rf: "RF4 2027",
+    anchor: "2027-07-02",
+    edit: "2027-08",
+    first: "2026-08",
+    last: "2028-08",
+    months: 25,
+    before: "2027-07-31",
+    start: "2027-08-01",
+    end: "2027-08-31",
+    after: "2027-09-01",
+  },
+  {
+    rf: "RF1 2026",
+    anchor: "2025-10-02",
+    edit: "2025-11",
+    first: "2024-11",
+    last: "2026-12",
+    months: 26,
+    before: "2025-10-31",
+    start: "2025-11-01",
+    end: "2025-11-30",
+    after: "2025-12-01",
+  },
+  {
+    rf: "RF2 2028",
+    anchor: "2028-01-02",
+    edit: "2028-02",
+    first: "2027-02",
+    last: "2029-02",
+    months: 25,
+    before: "2028-01-31",
+    start: "2028-02-01",
+    end: "2028-02-29",
+    after: "2028-03-01",
+  },
 ] as const;
 
 describe.each(TABLE)("$rf", (row) => {
   const calendar = calendarOf(row.rf);
 
   it(`anchors on ${row.anchor}, is edited in ${row.edit} and shows ${row.first}..${row.last} (${row.months} months)`, () => {
-    expect(`${calendar.anchor.year}-${String(calendar.anchor.month).padStart(2, "0")}-0${calendar.anchor.day}`).toBe(row.anchor);
+    expect(`${calendar.anchor.year}-${String(calendar.anchor.month).padStart(2, "0")}-0${calendar.anchor.day}`).toBe(
+      row.anchor,
+    );
     expect(monthKey(calendar.editMonth)).toBe(row.edit);
     expect(monthKey(calendar.firstMonth)).toBe(row.first);
     expect(monthKey(calendar.lastMonth)).toBe(row.last);
@@ -118,12 +206,22 @@ describe("parseScenario", () => {
     expect(parseScenario("RF4 2099")?.releasePoint).toBe("RF4");
   });
 
-  it.each(["actual", "RF5 2026", "RF1 26", "rf1 2026", "RF1  2026", " RF1 2026", "RF1 2026 ", "RF1-2026", "RF1 1999", "RF1 2100", "", "RF1 2026\n"])(
-    "refuses %j",
-    (text) => {
-      expect(parseScenario(text)).toBeNull();
-    },
-  );
+  it.each([
+    "actual",
+    "RF5 2026",
+    "RF1 26",
+    "rf1 2026",
+    "RF1  2026",
+    " RF1 2026",
+    "RF1 2026 ",
+    "RF1-2026",
+    "RF1 1999",
+    "RF1 2100",
+    "",
+    "RF1 2026\n",
+  ])("refuses %j", (text) => {
+    expect(parseScenario(text)).toBeNull();
+  });
 });
 
 describe("months and dates", () => {
@@ -199,7 +297,11 @@ describe("a locked grid says whether editing closed or will open (issue 55 §5)"
     const rf1 = calendarOf("RF1 2027"); // edited in 11/2026
     expect(editWindowOf(rf1, day("2027-02-15"))).toBe("closed");
     expect(editWindowOf(rf1, day("2026-01-15"))).toBe("upcoming");
-    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "closed")).toBe("Grade bloqueada: a edição deste RF encerrou em 11/2026.");
-    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "upcoming")).toBe("Grade bloqueada: a edição deste RF abre em 11/2026.");
+    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "closed")).toBe(
+      "Grade bloqueada: a edição deste RF encerrou em 11/2026.",
+    );
+    expect(forecastTexts.lockedNotice(monthLabel(rf1.editMonth), "upcoming")).toBe(
+      "Grade bloqueada: a edição deste RF abre em 11/2026.",
+    );
   });
 });

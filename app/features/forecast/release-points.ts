@@ -15,13 +15,30 @@
  * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
  *   month with the actuals, and the forecast columns start with the edit month.
  */
-import { type CalendarDate, type Month, monthOf, yearOfMonth, monthNumber, monthStartDate, monthOfDay } from "~/shared/months";
-import { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
+import {
+  type CalendarDate,
+  type Month,
+  monthOf,
+  yearOfMonth,
+  monthNumber,
+  monthStartDate,
+  monthOfDay,
+} from "~/shared/months";
+import {
+  RELEASE_POINT_NAMES,
+  parseScenario,
+  scenarioName,
+  type ReleasePointName,
+  type Scenario,
+} from "~/models/forecast.fields";
 
-export { RELEASE_POINT_NAMES, parseScenario, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
-
-
-
+export {
+  RELEASE_POINT_NAMES,
+  parseScenario,
+  scenarioName,
+  type ReleasePointName,
+  type Scenario,
+} from "~/models/forecast.fields";
 
 type ReleasePointRule = {
   /** The anchor's month, 1–12. */
@@ -76,7 +93,11 @@ export function scenarioCalendar(scenario: Scenario): ScenarioCalendar {
   const anchor = { year: scenario.year + rule.anchorYearOffset, month: rule.anchorMonth, day: ANCHOR_DAY };
   const anchorMonth = monthOfDay(anchor);
   let firstForecastMonth = anchorMonth;
-  while (dayValue({ year: yearOfMonth(firstForecastMonth), month: monthNumber(firstForecastMonth), day: 1 }) < dayValue(anchor)) firstForecastMonth++;
+  while (
+    dayValue({ year: yearOfMonth(firstForecastMonth), month: monthNumber(firstForecastMonth), day: 1 }) <
+    dayValue(anchor)
+  )
+    firstForecastMonth++;
   return {
     ...scenario,
     anchor,
@@ -99,7 +120,8 @@ export const inWindow = (calendar: ScenarioCalendar, m: Month) => m >= calendar.
 export const isForecastMonth = (calendar: ScenarioCalendar, m: Month) => m >= calendar.firstForecastMonth;
 
 /** The grid is open only while today is in the scenario's edit month; otherwise it is locked. */
-export const isOpenForEditing = (calendar: ScenarioCalendar, today: CalendarDate) => monthOfDay(today) === calendar.editMonth;
+export const isOpenForEditing = (calendar: ScenarioCalendar, today: CalendarDate) =>
+  monthOfDay(today) === calendar.editMonth;
 
 /** Where today stands against the edit month: in it (open), after it (editing closed) or before it (opens later). */
 export function editWindowOf(calendar: ScenarioCalendar, today: CalendarDate): "open" | "closed" | "upcoming" {

@@ -4,11 +4,36 @@ import { formatDateTime } from "~/shared/dates";
 import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
 import { checkSave, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
 import { formatPtBr2 } from "~/shared/pt-br-number";
-import { annualTotals, editWindowOf, inWindow, isOpenForEditing, parseScenario, scenarioCalendar, windowMonths, type ScenarioCalendar } from "~/features/forecast/release-points";
-import { dayLabel, monthKey, monthLabel, monthOfDate, monthStartDate, parseMonthKey, type CalendarDate } from "~/shared/months";
+import {
+  annualTotals,
+  editWindowOf,
+  inWindow,
+  isOpenForEditing,
+  parseScenario,
+  scenarioCalendar,
+  windowMonths,
+  type ScenarioCalendar,
+} from "~/features/forecast/release-points";
+import {
+  dayLabel,
+  monthKey,
+  monthLabel,
+  monthOfDate,
+  monthStartDate,
+  parseMonthKey,
+  type CalendarDate,
+} from "~/shared/months";
 import { forecastTexts, messages } from "~/messages";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
-import { cellExists, cellHistory, findCostCenter, readWindow, saveForecastCells, type Conflict, type CostCenterInfo } from "~/models/forecast.server";
+import {
+  cellExists,
+  cellHistory,
+  findCostCenter,
+  readWindow,
+  saveForecastCells,
+  type Conflict,
+  type CostCenterInfo,
+} from "~/models/forecast.server";
 import { readLimitedJson } from "~/shared/request-body.server";
 
 /**
@@ -26,7 +51,10 @@ export async function resolveReview(params: Params): Promise<ReviewLookup> {
   const scenario = parseScenario(params.rf ?? "");
   if (!scenario) return { ok: false, message: forecastTexts.invalidScenario };
   const cost_center_concat = params.cost_center_concat ?? "";
-  const found = cost_center_concat.length > 0 && cost_center_concat.length <= COST_CENTER_CONCAT_MAX ? await findCostCenter(scenario.name, cost_center_concat) : null;
+  const found =
+    cost_center_concat.length > 0 && cost_center_concat.length <= COST_CENTER_CONCAT_MAX
+      ? await findCostCenter(scenario.name, cost_center_concat)
+      : null;
   if (!found) return { ok: false, message: forecastTexts.unknownReview };
   return { ok: true, review: { calendar: scenarioCalendar(scenario), costCenter: found } };
 }
@@ -41,7 +69,11 @@ function factsOf(calendar: ScenarioCalendar): ReviewFacts {
     editMonth: monthLabel(calendar.editMonth),
     from: monthLabel(calendar.firstMonth),
     to: monthLabel(calendar.lastMonth),
-    lastEditDay: dayLabel({ year: lastEditDay.getUTCFullYear(), month: lastEditDay.getUTCMonth() + 1, day: lastEditDay.getUTCDate() }),
+    lastEditDay: dayLabel({
+      year: lastEditDay.getUTCFullYear(),
+      month: lastEditDay.getUTCMonth() + 1,
+      day: lastEditDay.getUTCDate(),
+    }),
   };
 }
 
@@ -49,7 +81,12 @@ function factsOf(calendar: ScenarioCalendar): ReviewFacts {
 export async function loadReviewGrid(review: Review, today: CalendarDate, canWrite: boolean) {
   const { calendar, costCenter } = review;
   const months = windowMonths(calendar);
-  const accounts = await readWindow(calendar.name, costCenter.cost_center_concat, monthStartDate(calendar.firstMonth), monthStartDate(calendar.lastMonth + 1));
+  const accounts = await readWindow(
+    calendar.name,
+    costCenter.cost_center_concat,
+    monthStartDate(calendar.firstMonth),
+    monthStartDate(calendar.lastMonth + 1),
+  );
   const firstForecastIndex = calendar.firstForecastMonth - calendar.firstMonth;
   const open = isOpenForEditing(calendar, today);
   const grid: ForecastGridPayload = {
@@ -74,7 +111,15 @@ export async function loadReviewGrid(review: Review, today: CalendarDate, canWri
       firstForecastIndex,
     ),
   };
-  return { rf: calendar.name, costCenter, facts: factsOf(calendar), open, editWindow: editWindowOf(calendar, today), canWrite, grid };
+  return {
+    rf: calendar.name,
+    costCenter,
+    facts: factsOf(calendar),
+    open,
+    editWindow: editWindowOf(calendar, today),
+    canWrite,
+    grid,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -101,10 +146,22 @@ function conflictView(conflict: Conflict): ConflictView {
  * Saves the changed cells of one review: the body is checked in full (checkSave) before anything is written, and the
  * model refuses cells that are missing or were changed by someone else since they were loaded.
  */
-export async function saveReview(request: Request, review: Review, author: { email: string; name: string }, today: CalendarDate) {
+export async function saveReview(
+  request: Request,
+  review: Review,
+  author: { email: string; name: string },
+  today: CalendarDate,
+) {
   const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
   const body = await readLimitedJson(request, SAVE_BODY_LIMIT);
-  if (!body.ok) return reply({ ok: false, message: body.status === 413 ? forecastTexts.tooManyCells(SAVE_MAX_CELLS) : forecastTexts.invalidSave }, body.status);
+  if (!body.ok)
+    return reply(
+      {
+        ok: false,
+        message: body.status === 413 ? forecastTexts.tooManyCells(SAVE_MAX_CELLS) : forecastTexts.invalidSave,
+      },
+      body.status,
+    );
   const check = checkSave(body.value, review.calendar, today);
   if (!check.ok) return reply({ ok: false, message: check.message }, check.status);
 
@@ -116,10 +173,21 @@ export async function saveReview(request: Request, review: Review, author: { ema
       return reply({ ok: true, saved: result.count });
     case "missing": {
       const month = monthLabel(monthOfDate(result.month));
-      return reply({ ok: false, message: result.knownAccount ? forecastTexts.cellMissing(result.account, month) : forecastTexts.rowRefused(result.account) }, 400);
+      return reply(
+        {
+          ok: false,
+          message: result.knownAccount
+            ? forecastTexts.cellMissing(result.account, month)
+            : forecastTexts.rowRefused(result.account),
+        },
+        400,
+      );
     }
     case "conflicts": {
-      const message = result.saved > 0 ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length) : forecastTexts.conflicts(result.conflicts.length);
+      const message =
+        result.saved > 0
+          ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length)
+          : forecastTexts.conflicts(result.conflicts.length);
       return reply({ ok: false, message, conflicts: result.conflicts.map(conflictView) }, 409);
     }
   }
@@ -128,14 +196,18 @@ export async function saveReview(request: Request, review: Review, author: { ema
 // ---------------------------------------------------------------------------------------------
 // History
 
-export type HistoryReply = { ok: true; entries: { when: string; who: string; old: string; new: string; oldValue: number }[] } | { ok: false; message: string };
+export type HistoryReply =
+  | { ok: true; entries: { when: string; who: string; old: string; new: string; oldValue: number }[] }
+  | { ok: false; message: string };
 
 /** One cell's changes, newest first: `?account=<account_concat>&month=YYYY-MM` of the review's window. */
 export async function reviewHistory(url: URL, review: Review): Promise<Response> {
   const account = url.searchParams.get("account") ?? "";
   const month = parseMonthKey(url.searchParams.get("month") ?? "");
-  const json = (body: HistoryReply, status = 200) => Response.json(body, { status, headers: { "Cache-Control": "private, no-store" } });
-  if (!account || account.length > 300 || month === null || !inWindow(review.calendar, month)) return json({ ok: false, message: messages.badRequest }, 400);
+  const json = (body: HistoryReply, status = 200) =>
+    Response.json(body, { status, headers: { "Cache-Control": "private, no-store" } });
+  if (!account || account.length > 300 || month === null || !inWindow(review.calendar, month))
+    return json({ ok: false, message: messages.badRequest }, 400);
   const { calendar, costCenter } = review;
   const [exists, entries] = await Promise.all([
     cellExists(calendar.name, costCenter.cost_center_concat, account, monthStartDate(month)),
@@ -144,6 +216,12 @@ export async function reviewHistory(url: URL, review: Review): Promise<Response>
   if (!exists) return json({ ok: false, message: forecastTexts.cellMissing(account, monthLabel(month)) }, 404);
   return json({
     ok: true,
-    entries: entries.map((e) => ({ when: formatDateTime(e.at), who: e.name ? `${e.name} (${e.by})` : e.by, old: formatPtBr2(e.old), new: formatPtBr2(e.new), oldValue: e.old })),
+    entries: entries.map((e) => ({
+      when: formatDateTime(e.at),
+      who: e.name ? `${e.name} (${e.by})` : e.by,
+      old: formatPtBr2(e.old),
+      new: formatPtBr2(e.new),
+      oldValue: e.old,
+    })),
   });
 }

@@ -35,8 +35,16 @@ beforeAll(async () => {
   db = await testDb.db();
   await insertScenario(db, OPEN, MARKETING);
   await insertScenario(db, LOCKED, MARKETING);
-  await insertScenario(db, OPEN, RETAIL, [{ account: "4301001 - Mídia Digital", label: "Mídia Digital", group: "Marketing e Vendas", base: 90 }]);
-  await db.collection(FORECAST).insertOne({ rf: "actual", cost_center_concat: "CC1003 - Só Realizado", data_ref: new Date(Date.UTC(2027, 0, 1)), value: 1, forecast: 0 });
+  await insertScenario(db, OPEN, RETAIL, [
+    { account: "4301001 - Mídia Digital", label: "Mídia Digital", group: "Marketing e Vendas", base: 90 },
+  ]);
+  await db.collection(FORECAST).insertOne({
+    rf: "actual",
+    cost_center_concat: "CC1003 - Só Realizado",
+    data_ref: new Date(Date.UTC(2027, 0, 1)),
+    value: 1,
+    forecast: 0,
+  });
 });
 
 afterAll(() => {
@@ -55,7 +63,15 @@ beforeEach(() => {
 async function answer(run: () => Promise<unknown>): Promise<{ status: number; body: any; response?: Response }> {
   try {
     const result = await run();
-    if (result instanceof Response) return { status: result.status, body: await result.clone().json().catch(() => null), response: result };
+    if (result instanceof Response)
+      return {
+        status: result.status,
+        body: await result
+          .clone()
+          .json()
+          .catch(() => null),
+        response: result,
+      };
     if (result && typeof result === "object" && "init" in result && "data" in result) {
       const wrapped = result as { data: unknown; init: { status?: number } | null };
       return { status: wrapped.init?.status ?? 200, body: wrapped.data };
@@ -86,8 +102,14 @@ function saveRequest(rf: string, costCenter: string, body: unknown, contentType 
   };
 }
 
-const save = (rf: string, costCenter: string, body: unknown, contentType?: string) => answer(() => action(saveRequest(rf, costCenter, body, contentType)));
-const change = (account: string, month: string, old: number, value: number | string) => ({ account, month, old, value });
+const save = (rf: string, costCenter: string, body: unknown, contentType?: string) =>
+  answer(() => action(saveRequest(rf, costCenter, body, contentType)));
+const change = (account: string, month: string, old: number, value: number | string) => ({
+  account,
+  month,
+  old,
+  value,
+});
 const SALARIES = ACCOUNTS[0].account;
 // In RF2 2027 the window starts Feb 2026: month position i holds base + i; forecast columns start at Feb 2027 (i = 12).
 const stored = (base: number, month: string) => {
@@ -101,7 +123,13 @@ describe("the review grid (loader)", () => {
     expect(status).toBe(200);
     expect(body.found).toBe(true);
     expect(body.open).toBe(true);
-    expect(body.facts).toEqual({ anchor: "02/01/2027", editMonth: "02/2027", from: "02/2026", to: "02/2028", lastEditDay: "28/02/2027" });
+    expect(body.facts).toEqual({
+      anchor: "02/01/2027",
+      editMonth: "02/2027",
+      from: "02/2026",
+      to: "02/2028",
+      lastEditDay: "28/02/2027",
+    });
     const { grid } = body;
     expect(grid.months).toHaveLength(25);
     expect(grid.months[0]).toBe("2026-02");
@@ -122,8 +150,14 @@ describe("the review grid (loader)", () => {
 
   it("shows a record without an amount (a broken import) as an empty cell, every other month of the account in its place", async () => {
     const BROKEN = "CC1004 - Importação Quebrada";
-    await insertScenario(db, OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]);
-    const at = (month: string) => ({ rf: OPEN, cost_center_concat: BROKEN, data_ref: new Date(`${month}-01T00:00:00Z`) });
+    await insertScenario(db, OPEN, BROKEN, [
+      { account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 },
+    ]);
+    const at = (month: string) => ({
+      rf: OPEN,
+      cost_center_concat: BROKEN,
+      data_ref: new Date(`${month}-01T00:00:00Z`),
+    });
     await db.collection(FORECAST).updateOne(at("2026-05"), { $unset: { value: "" } });
     await db.collection(FORECAST).updateOne(at("2027-06"), { $unset: { forecast: "" } });
     const { status, body } = await answer(() => loader(reviewArgs(OPEN, BROKEN)));
@@ -134,7 +168,9 @@ describe("the review grid (loader)", () => {
     const months: string[] = body.grid.months;
     const expected = months.map((month, i) => {
       if (month === "2026-05" || month === "2027-06") return null;
-      const [doc] = scenarioRecords(OPEN, BROKEN, [{ account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 }]).filter((r) => r.data_ref.toISOString().startsWith(month));
+      const [doc] = scenarioRecords(OPEN, BROKEN, [
+        { account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 500 },
+      ]).filter((r) => r.data_ref.toISOString().startsWith(month));
       return i >= body.grid.firstForecastIndex ? doc.forecast : doc.value;
     });
     expect(line.values).toEqual(expected);
@@ -145,16 +181,34 @@ describe("the review grid (loader)", () => {
     const SPLIT = "CC1005 - Realizado Separado";
     const account = { account: "4101001 - Salários", label: "Salários", group: PEOPLE, base: 700 };
     await insertScenario(db, OPEN, SPLIT, [account]);
-    const at = (rf: string, month: string) => ({ rf, cost_center_concat: SPLIT, account_concat: account.account, data_ref: new Date(`${month}-01T00:00:00Z`) });
+    const at = (rf: string, month: string) => ({
+      rf,
+      cost_center_concat: SPLIT,
+      account_concat: account.account,
+      data_ref: new Date(`${month}-01T00:00:00Z`),
+    });
     // The RF scenario keeps no actuals: its actual months carry no value, and one of them has no record at all.
-    await db.collection(FORECAST).updateMany({ rf: OPEN, cost_center_concat: SPLIT, data_ref: { $lt: new Date("2027-01-01T00:00:00Z") } }, { $unset: { value: "" } });
+    await db
+      .collection(FORECAST)
+      .updateMany(
+        { rf: OPEN, cost_center_concat: SPLIT, data_ref: { $lt: new Date("2027-01-01T00:00:00Z") } },
+        { $unset: { value: "" } },
+      );
     await db.collection(FORECAST).deleteOne(at(OPEN, "2026-03"));
     // Except one month, whose own amount stays.
     await db.collection(FORECAST).updateOne(at(OPEN, "2026-04"), { $set: { value: 42 } });
     // The actuals live under rf "actual".
     const months = ["2026-02", "2026-03", "2026-04", "2026-05"];
     await db.collection(FORECAST).insertMany(
-      months.map((month, i) => ({ ...at("actual", month), cost_center: "CC1005", level_descr: "", group_level_2: PEOPLE, acc_description: account.label, value: 9000 + i, forecast: 0 })),
+      months.map((month, i) => ({
+        ...at("actual", month),
+        cost_center: "CC1005",
+        level_descr: "",
+        group_level_2: PEOPLE,
+        acc_description: account.label,
+        value: 9000 + i,
+        forecast: 0,
+      })),
     );
     const { body } = await answer(() => loader(reviewArgs(OPEN, SPLIT)));
     await db.collection(FORECAST).deleteMany({ cost_center_concat: SPLIT });
@@ -192,8 +246,12 @@ describe("the review grid (loader)", () => {
     currentUser.type = "USER SILVER";
     const before = await dumpForecast(db);
     expect((await answer(() => loader(reviewArgs(OPEN, MARKETING)))).status).toBe(403);
-    expect((await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1013, 5)] })).status).toBe(403);
-    expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "?account=x&month=2027-03")))).status).toBe(403);
+    expect(
+      (await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1013, 5)] })).status,
+    ).toBe(403);
+    expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "?account=x&month=2027-03")))).status).toBe(
+      403,
+    );
     expect(await dumpForecast(db)).toEqual(before);
   });
 });
@@ -203,7 +261,10 @@ describe("saving", () => {
     const before = await db.collection<ForecastRecord>(FORECAST).find({}).sort({ _id: 1 }).toArray();
     const { status, body } = await save(OPEN, MARKETING, {
       intent: "save",
-      changes: [change(SALARIES, "2027-03", stored(1000, "2027-03"), 1234.5), change(ACCOUNTS[2].account, "2028-02", stored(250.5, "2028-02"), 0)],
+      changes: [
+        change(SALARIES, "2027-03", stored(1000, "2027-03"), 1234.5),
+        change(ACCOUNTS[2].account, "2028-02", stored(250.5, "2028-02"), 0),
+      ],
     });
     expect(status).toBe(200);
     expect(body).toEqual({ ok: true, saved: 2 });
@@ -219,12 +280,40 @@ describe("saving", () => {
     expect(Date.now() - (salaries.edited_at?.getTime() ?? 0)).toBeLessThan(60_000);
     // Nothing but forecast and the edit record changed on the document.
     const original = before.find((d) => String(d._id) === String(salaries._id));
-    expect({ ...salaries, forecast: original?.forecast, edited_by: undefined, edited_at: undefined }).toEqual({ ...original, edited_by: undefined, edited_at: undefined });
+    expect({ ...salaries, forecast: original?.forecast, edited_by: undefined, edited_at: undefined }).toEqual({
+      ...original,
+      edited_by: undefined,
+      edited_at: undefined,
+    });
     // One history entry per written cell: the cell, who, when, old and new.
-    const history = await db.collection(FORECAST_HISTORY).find({}, { projection: { _id: 0 } }).sort({ account_concat: 1 }).toArray();
+    const history = await db
+      .collection(FORECAST_HISTORY)
+      .find({}, { projection: { _id: 0 } })
+      .sort({ account_concat: 1 })
+      .toArray();
     expect(history).toEqual([
-      { rf: OPEN, cost_center_concat: MARKETING, account_concat: SALARIES, data_ref: new Date(Date.UTC(2027, 2, 1)), at: salaries.edited_at, by: "gold@example.com", name: "Gold User", old: 1013, new: 1234.5 },
-      { rf: OPEN, cost_center_concat: MARKETING, account_concat: ACCOUNTS[2].account, data_ref: new Date(Date.UTC(2028, 1, 1)), at: salaries.edited_at, by: "gold@example.com", name: "Gold User", old: stored(250.5, "2028-02"), new: 0 },
+      {
+        rf: OPEN,
+        cost_center_concat: MARKETING,
+        account_concat: SALARIES,
+        data_ref: new Date(Date.UTC(2027, 2, 1)),
+        at: salaries.edited_at,
+        by: "gold@example.com",
+        name: "Gold User",
+        old: 1013,
+        new: 1234.5,
+      },
+      {
+        rf: OPEN,
+        cost_center_concat: MARKETING,
+        account_concat: ACCOUNTS[2].account,
+        data_ref: new Date(Date.UTC(2028, 1, 1)),
+        at: salaries.edited_at,
+        by: "gold@example.com",
+        name: "Gold User",
+        old: stored(250.5, "2028-02"),
+        new: 0,
+      },
     ]);
 
     const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
@@ -234,7 +323,11 @@ describe("saving", () => {
 
   it("lists a cell's history newest first, with who and when, through the history route", async () => {
     await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1234.5, 2000)] });
-    const { status, body } = await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-03" })}`)));
+    const { status, body } = await answer(() =>
+      historyLoader(
+        reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-03" })}`),
+      ),
+    );
     expect(status).toBe(200);
     expect(body.entries.map((e: { who: string; old: string; new: string }) => [e.who, e.old, e.new])).toEqual([
       ["Gold User (gold@example.com)", "1.234,50", "2.000,00"],
@@ -243,36 +336,65 @@ describe("saving", () => {
     // The earlier value as a number, for "Restaurar" (issue 55 §5).
     expect(body.entries[0].oldValue).toBe(1234.5);
     expect(body.entries[0].when).toMatch(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/);
-    const empty = await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-04" })}`)));
+    const empty = await answer(() =>
+      historyLoader(
+        reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-04" })}`),
+      ),
+    );
     expect(empty.body).toEqual({ ok: true, entries: [] });
-    for (const query of ["?account=&month=2027-03", `?account=x&month=2031-01`, "?month=2027-03", `?account=${encodeURIComponent(SALARIES)}&month=27-3`]) {
-      expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history${query}`)))).status, query).toBe(400);
+    for (const query of [
+      "?account=&month=2027-03",
+      `?account=x&month=2031-01`,
+      "?month=2027-03",
+      `?account=${encodeURIComponent(SALARIES)}&month=27-3`,
+    ]) {
+      expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, `/history${query}`)))).status, query).toBe(
+        400,
+      );
     }
-    expect((await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "/history?account=Nada&month=2027-03")))).status).toBe(404);
-    expect((await answer(() => historyLoader(reviewArgs("RF9 2027", MARKETING, "/history?account=Nada&month=2027-03")))).status).toBe(404);
+    expect(
+      (await answer(() => historyLoader(reviewArgs(OPEN, MARKETING, "/history?account=Nada&month=2027-03")))).status,
+    ).toBe(404);
+    expect(
+      (await answer(() => historyLoader(reviewArgs("RF9 2027", MARKETING, "/history?account=Nada&month=2027-03"))))
+        .status,
+    ).toBe(404);
   });
 
   it("refuses a cell someone else saved since it was loaded, shows who and the stored value, and writes none of the request", async () => {
     const month = "2027-05";
-    await db
-      .collection<ForecastRecord>(FORECAST)
-      .updateOne(
-        { rf: OPEN, cost_center_concat: MARKETING, account_concat: ACCOUNTS[1].account, data_ref: new Date(Date.UTC(2027, 4, 1)) },
-        { $set: { forecast: 777, edited_by: "other@example.com", edited_at: new Date(Date.UTC(2027, 1, 10, 14, 30)) } },
-      );
+    await db.collection<ForecastRecord>(FORECAST).updateOne(
+      {
+        rf: OPEN,
+        cost_center_concat: MARKETING,
+        account_concat: ACCOUNTS[1].account,
+        data_ref: new Date(Date.UTC(2027, 4, 1)),
+      },
+      { $set: { forecast: 777, edited_by: "other@example.com", edited_at: new Date(Date.UTC(2027, 1, 10, 14, 30)) } },
+    );
     const before = await dumpForecast(db);
     const { status, body } = await save(OPEN, MARKETING, {
       intent: "save",
-      changes: [change(SALARIES, month, stored(1000, month), 1), change(ACCOUNTS[1].account, month, stored(400, month), 2)],
+      changes: [
+        change(SALARIES, month, stored(1000, month), 1),
+        change(ACCOUNTS[1].account, month, stored(400, month), 2),
+      ],
     });
     expect(status).toBe(409);
     expect(body.message).toBe(forecastTexts.conflicts(1));
     expect(body.conflicts).toEqual([
-      { account: ACCOUNTS[1].account, month, current: 777, text: forecastTexts.conflictCell("other@example.com", "10 fev 27 11:30:00", "777,00") },
+      {
+        account: ACCOUNTS[1].account,
+        month,
+        current: 777,
+        text: forecastTexts.conflictCell("other@example.com", "10 fev 27 11:30:00", "777,00"),
+      },
     ]);
     expect(await dumpForecast(db)).toEqual(before);
     // With the stored value as the base, the same change goes through.
-    expect((await save(OPEN, MARKETING, { intent: "save", changes: [change(ACCOUNTS[1].account, month, 777, 2)] })).body).toEqual({ ok: true, saved: 1 });
+    expect(
+      (await save(OPEN, MARKETING, { intent: "save", changes: [change(ACCOUNTS[1].account, month, 777, 2)] })).body,
+    ).toEqual({ ok: true, saved: 1 });
   });
 });
 
@@ -283,7 +405,9 @@ describe("a save sent again (issue 55 §1)", () => {
     const grid = page.grid as ForecastGridPayload;
     const column = grid.months.indexOf("2027-09");
     const original = initialValues(grid.groups);
-    const current = original.map((values, line) => values.map((v, m) => (m === column && v !== null ? edit(v, line) : v)));
+    const current = original.map((values, line) =>
+      values.map((v, m) => (m === column && v !== null ? edit(v, line) : v)),
+    );
     return { intent: "save", changes: changedCells(grid.groups, grid.months, original, current) };
   }
 
@@ -322,22 +446,134 @@ describe("refused saves change nothing", () => {
     ["a form instead of JSON", OPEN, MARKETING, "intent=save&changes=1", 400, forecastTexts.invalidSave],
     ["no changes", OPEN, MARKETING, { intent: "save", changes: [] }, 400, forecastTexts.nothingToSave],
     ["another intent", OPEN, MARKETING, { intent: "delete", changes: [valid] }, 400, forecastTexts.invalidSave],
-    ["an unknown field", OPEN, MARKETING, { intent: "save", changes: [{ ...valid, $set: { value: 1 } }] }, 400, forecastTexts.invalidSave],
-    ["an operator for the account", OPEN, MARKETING, { intent: "save", changes: [{ ...valid, account: { $ne: "" } }] }, 400, forecastTexts.invalidSave],
-    ["a pasted text value", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), "abc")] }, 400, forecastTexts.notANumber("abc")],
-    ["too many decimals", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), 1.234)] }, 400, forecastTexts.tooManyDecimals("1,234")],
-    ["a value beyond 15 digits", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-07", 1, 1e13)] }, 400, forecastTexts.valueOutOfRange],
-    ["a closed (actuals) month", OPEN, MARKETING, { intent: "save", changes: [valid, change(SALARIES, "2027-01", 1011, 5)] }, 400, forecastTexts.columnRefused("01/2027")],
-    ["a month outside the window", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2028-03", 1, 5)] }, 400, forecastTexts.columnRefused("03/2028")],
-    ["a malformed month", OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-13", 1, 5)] }, 400, forecastTexts.columnRefused("2027-13")],
-    ["a group row", OPEN, MARKETING, { intent: "save", changes: [valid, change(PEOPLE, "2027-07", 0, 5)] }, 400, forecastTexts.rowRefused(PEOPLE)],
-    ["a total row", OPEN, MARKETING, { intent: "save", changes: [change(forecastTexts.grandTotal, "2027-07", 0, 5)] }, 400, forecastTexts.rowRefused(forecastTexts.grandTotal)],
-    ["another cost centre's account", OPEN, MARKETING, { intent: "save", changes: [change("4301001 - Mídia Digital", "2027-07", 90 + 17, 5)] }, 400, forecastTexts.rowRefused("4301001 - Mídia Digital")],
-    ["the same cell twice", OPEN, MARKETING, { intent: "save", changes: [valid, valid] }, 400, forecastTexts.duplicateCell(SALARIES, "06/2027")],
-    ["a locked scenario's cells", LOCKED, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-06", stored(1000, "2027-06") + 7, 5)] }, 409, forecastTexts.lockedRefused(LOCKED, "11/2026")],
-    ["a forged period", "RF9 2027", MARKETING, { intent: "save", changes: [valid] }, 404, forecastTexts.invalidScenario],
-    ["a forged cost centre", OPEN, "CC9999 - Inexistente", { intent: "save", changes: [valid] }, 404, forecastTexts.unknownReview],
-    ["more cells than a save may carry", OPEN, MARKETING, { intent: "save", changes: Array.from({ length: 20_001 }, () => valid) }, 400, forecastTexts.tooManyCells(20_000)],
+    [
+      "an unknown field",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [{ ...valid, $set: { value: 1 } }] },
+      400,
+      forecastTexts.invalidSave,
+    ],
+    [
+      "an operator for the account",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [{ ...valid, account: { $ne: "" } }] },
+      400,
+      forecastTexts.invalidSave,
+    ],
+    [
+      "a pasted text value",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), "abc")] },
+      400,
+      forecastTexts.notANumber("abc"),
+    ],
+    [
+      "too many decimals",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [valid, change(SALARIES, "2027-07", stored(1000, "2027-07"), 1.234)] },
+      400,
+      forecastTexts.tooManyDecimals("1,234"),
+    ],
+    [
+      "a value beyond 15 digits",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [change(SALARIES, "2027-07", 1, 1e13)] },
+      400,
+      forecastTexts.valueOutOfRange,
+    ],
+    [
+      "a closed (actuals) month",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [valid, change(SALARIES, "2027-01", 1011, 5)] },
+      400,
+      forecastTexts.columnRefused("01/2027"),
+    ],
+    [
+      "a month outside the window",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [change(SALARIES, "2028-03", 1, 5)] },
+      400,
+      forecastTexts.columnRefused("03/2028"),
+    ],
+    [
+      "a malformed month",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [change(SALARIES, "2027-13", 1, 5)] },
+      400,
+      forecastTexts.columnRefused("2027-13"),
+    ],
+    [
+      "a group row",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [valid, change(PEOPLE, "2027-07", 0, 5)] },
+      400,
+      forecastTexts.rowRefused(PEOPLE),
+    ],
+    [
+      "a total row",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [change(forecastTexts.grandTotal, "2027-07", 0, 5)] },
+      400,
+      forecastTexts.rowRefused(forecastTexts.grandTotal),
+    ],
+    [
+      "another cost centre's account",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [change("4301001 - Mídia Digital", "2027-07", 90 + 17, 5)] },
+      400,
+      forecastTexts.rowRefused("4301001 - Mídia Digital"),
+    ],
+    [
+      "the same cell twice",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: [valid, valid] },
+      400,
+      forecastTexts.duplicateCell(SALARIES, "06/2027"),
+    ],
+    [
+      "a locked scenario's cells",
+      LOCKED,
+      MARKETING,
+      { intent: "save", changes: [change(SALARIES, "2027-06", stored(1000, "2027-06") + 7, 5)] },
+      409,
+      forecastTexts.lockedRefused(LOCKED, "11/2026"),
+    ],
+    [
+      "a forged period",
+      "RF9 2027",
+      MARKETING,
+      { intent: "save", changes: [valid] },
+      404,
+      forecastTexts.invalidScenario,
+    ],
+    [
+      "a forged cost centre",
+      OPEN,
+      "CC9999 - Inexistente",
+      { intent: "save", changes: [valid] },
+      404,
+      forecastTexts.unknownReview,
+    ],
+    [
+      "more cells than a save may carry",
+      OPEN,
+      MARKETING,
+      { intent: "save", changes: Array.from({ length: 20_001 }, () => valid) },
+      400,
+      forecastTexts.tooManyCells(20_000),
+    ],
   ];
 
   it.each(cases)("refuses %s", async (_label, rf, costCenter, body, status, message) => {
@@ -357,7 +593,14 @@ describe("refused saves change nothing", () => {
 });
 
 describe("the filter (loader)", () => {
-  const filter = (query: string) => answer(() => filterLoader({ request: new Request(url(`/ij/report_create_schneider${query}`)), params: {}, context: {} as never }));
+  const filter = (query: string) =>
+    answer(() =>
+      filterLoader({
+        request: new Request(url(`/ij/report_create_schneider${query}`)),
+        params: {},
+        context: {} as never,
+      }),
+    );
 
   it("lists the RF periods (latest anchor first, the open one marked) and the cost centres, from distinct", async () => {
     const { status, body } = await filter("");
@@ -377,10 +620,14 @@ describe("the filter (loader)", () => {
   });
 
   it("goes to the review with both values in the path, spaces and all", async () => {
-    const { response } = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: MARKETING, intent: "generate" })}`);
+    const { response } = await filter(
+      `?${new URLSearchParams({ rf: OPEN, cost_center: MARKETING, intent: "generate" })}`,
+    );
     expect(response).toRedirectTo("/ij/report_preview_edit_schneider/RF2%202027/CC1001%20-%20Marketing");
     // A searchable field: the only cost centre containing the text, ignoring case and accents.
-    const partial = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: "VENDAS varejo", intent: "generate" })}`);
+    const partial = await filter(
+      `?${new URLSearchParams({ rf: OPEN, cost_center: "VENDAS varejo", intent: "generate" })}`,
+    );
     expect(partial.response).toRedirectTo(reviewPath(OPEN, RETAIL));
   });
 
@@ -399,10 +646,28 @@ describe("the filter (loader)", () => {
 
 describe("the calendar (/ij/report_preview_schneider)", () => {
   it("lists each period with its anchor, edit month, window, state today and cost centres", async () => {
-    const { body } = await answer(() => calendarLoader({ request: new Request(url("/ij/report_preview_schneider")), params: {}, context: {} as never }));
+    const { body } = await answer(() =>
+      calendarLoader({ request: new Request(url("/ij/report_preview_schneider")), params: {}, context: {} as never }),
+    );
     expect(body.rows).toEqual([
-      { name: OPEN, anchor: "02/01/2027", editMonth: "02/2027", window: "02/2026 a 02/2028", open: true, costCenters: 2, href: "/ij/report_create_schneider?rf=RF2+2027" },
-      { name: LOCKED, anchor: "02/10/2026", editMonth: "11/2026", window: "11/2025 a 12/2027", open: false, costCenters: 1, href: "/ij/report_create_schneider?rf=RF1+2027" },
+      {
+        name: OPEN,
+        anchor: "02/01/2027",
+        editMonth: "02/2027",
+        window: "02/2026 a 02/2028",
+        open: true,
+        costCenters: 2,
+        href: "/ij/report_create_schneider?rf=RF2+2027",
+      },
+      {
+        name: LOCKED,
+        anchor: "02/10/2026",
+        editMonth: "11/2026",
+        window: "11/2025 a 12/2027",
+        open: false,
+        costCenters: 1,
+        href: "/ij/report_create_schneider?rf=RF1+2027",
+      },
     ]);
   });
 });

@@ -24,7 +24,8 @@ export const forecastTexts = {
   filterIncomplete: "Escolha um período e um centro de custo da lista.",
   unknownPeriod: "Período desconhecido: escolha um da lista.",
   unknownCostCenter: (text: string) => `Nenhum centro de custo corresponde a “${text}”: escolha um da lista.`,
-  ambiguousCostCenter: (text: string, n: number) => `${n} centros de custo correspondem a “${text}”: escolha um da lista.`,
+  ambiguousCostCenter: (text: string, n: number) =>
+    `${n} centros de custo correspondem a “${text}”: escolha um da lista.`,
   noScenarios: "Ainda não há períodos de forecast cadastrados.",
   calendarLink: "Calendário de revisões",
 
@@ -47,7 +48,8 @@ export const forecastTexts = {
   // ours: the review grid
   breadcrumbReview: "Revisão",
   breadcrumbLabel: "Trilha de navegação",
-  facts: (anchor: string, editMonth: string, from: string, to: string) => `Âncora ${anchor} · mês de edição ${editMonth} · janela ${from} a ${to}`,
+  facts: (anchor: string, editMonth: string, from: string, to: string) =>
+    `Âncora ${anchor} · mês de edição ${editMonth} · janela ${from} a ${to}`,
   openNotice: (editMonth: string, until: string) =>
     `Edição aberta até ${until}: as colunas de forecast a partir de ${editMonth} podem ser alteradas. Dê dois cliques numa célula (ou digite sobre ela), cole valores do Excel com Ctrl+V e salve.`,
   /** The grid outside its edit month: editing closed (its edit month is past) or opening later (issue 55 §5). */
@@ -70,7 +72,8 @@ export const forecastTexts = {
   grandTotal: "Total do centro de custo",
   edited: "editado",
   moreOptions: "Excel e atalhos de teclado",
-  keyboardHelp: "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz.",
+  keyboardHelp:
+    "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz.",
 
   // ours: toolbar and status
   save: "Salvar",
@@ -80,13 +83,15 @@ export const forecastTexts = {
   history: "Histórico da célula",
   massChange: "Alteração em massa",
   massChangeOf: (column: string) => `Alteração em massa: ${column}`,
-  pending: (n: number) => `${plural(n, "célula alterada", "células alteradas")} ainda não ${n === 1 ? "salva" : "salvas"}.`,
+  pending: (n: number) =>
+    `${plural(n, "célula alterada", "células alteradas")} ainda não ${n === 1 ? "salva" : "salvas"}.`,
   noPending: "Nenhuma alteração pendente.",
   invalidNumber: "Número inválido. Use o formato 1.234,56.",
   cellInput: (account: string, month: string) => `${account}, ${month}`,
 
   leaveTitle: "Alterações não salvas",
-  leavePrompt: (n: number) => `${plural(n, "célula alterada ainda não foi salva", "células alteradas ainda não foram salvas")}. Sair sem salvar?`,
+  leavePrompt: (n: number) =>
+    `${plural(n, "célula alterada ainda não foi salva", "células alteradas ainda não foram salvas")}. Sair sem salvar?`,
   leave: "Sair sem salvar",
   stay: "Continuar editando",
 
@@ -105,7 +110,8 @@ export const forecastTexts = {
   pasteTooLarge: (max: number) => `Nada foi colado: cole no máximo ${max.toLocaleString("pt-BR")} células de uma vez.`,
 
   // ours: mass change (spec 001 §5: percent + Aumentar/Diminuir, detail rows with a value, 2 decimals)
-  massChangeDescription: "O percentual é aplicado às contas com valor nesta coluna; o resultado é arredondado para 2 casas decimais.",
+  massChangeDescription:
+    "O percentual é aplicado às contas com valor nesta coluna; o resultado é arredondado para 2 casas decimais.",
   percentLabel: "Percentual (%)",
   directionLabel: "Operação",
   apply: "Aplicar",
@@ -117,14 +123,18 @@ export const forecastTexts = {
   saveFailedTitle: "Não foi possível salvar",
   nothingSaved: "Nada foi salvo.",
   nothingToSave: "Não há alterações para salvar.",
-  lockedRefused: (rf: string, editMonth: string) => `O período ${rf} está bloqueado: só pode ser alterado em ${editMonth}. Nada foi salvo.`,
-  columnRefused: (month: string) => `A coluna ${month} não pode ser alterada (realizado ou fora da janela). Nada foi salvo.`,
-  rowRefused: (row: string) => `“${row}” não é uma conta editável deste centro de custo (linhas de grupo e de total não são editáveis). Nada foi salvo.`,
+  lockedRefused: (rf: string, editMonth: string) =>
+    `O período ${rf} está bloqueado: só pode ser alterado em ${editMonth}. Nada foi salvo.`,
+  columnRefused: (month: string) =>
+    `A coluna ${month} não pode ser alterada (realizado ou fora da janela). Nada foi salvo.`,
+  rowRefused: (row: string) =>
+    `“${row}” não é uma conta editável deste centro de custo (linhas de grupo e de total não são editáveis). Nada foi salvo.`,
   cellMissing: (account: string, month: string) => `Não há lançamento de ${account} em ${month}. Nada foi salvo.`,
   tooManyDecimals: (value: string) => `O valor ${value} tem mais de 2 casas decimais. Nada foi salvo.`,
   valueOutOfRange: "Valor fora do limite de 15 dígitos. Nada foi salvo.",
   notANumber: (text: string) => `“${text}” não é um número. Nada foi salvo.`,
-  duplicateCell: (account: string, month: string) => `A célula ${account}, ${month} foi enviada duas vezes. Nada foi salvo.`,
+  duplicateCell: (account: string, month: string) =>
+    `A célula ${account}, ${month} foi enviada duas vezes. Nada foi salvo.`,
   tooManyCells: (max: number) => `Envie no máximo ${max.toLocaleString("pt-BR")} células por vez. Nada foi salvo.`,
   invalidSave: "Não foi possível ler as alterações enviadas. Recarregue a página e tente novamente. Nada foi salvo.",
   conflicts: (n: number) =>

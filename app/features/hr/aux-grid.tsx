@@ -1,5 +1,12 @@
 import { Link } from "@remix-run/react";
-import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnDef, type Row } from "@tanstack/react-table";
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type Column,
+  type ColumnDef,
+  type Row,
+} from "@tanstack/react-table";
 import { memo, useMemo, type CSSProperties } from "react";
 import { hrTexts } from "~/messages";
 import { figureInputName } from "./edits";
@@ -29,12 +36,19 @@ const PINNING = { columnPinning: { left: ["nome"] } };
 
 /** Sticky offsets of a pinned column (its header sits above the other sticky headers). */
 function pinnedStyle(column: Column<GridRow>, header = false): CSSProperties | undefined {
-  return column.getIsPinned() === "left" ? { position: "sticky", left: column.getStart("left"), zIndex: header ? 3 : 1 } : undefined;
+  return column.getIsPinned() === "left"
+    ? { position: "sticky", left: column.getStart("left"), zIndex: header ? 3 : 1 }
+    : undefined;
 }
 
 /** The state of one figure cell: what it shows, whether it differs from the stored value, and why it is invalid. */
-export function figureCell(row: GridRow, field: HrFigureField, typed: string | undefined): { text: string; value: number | null; dirty: boolean; error: string | null } {
-  if (typed === undefined) return { text: formatFigure(field, row[field]), value: row[field], dirty: false, error: null };
+export function figureCell(
+  row: GridRow,
+  field: HrFigureField,
+  typed: string | undefined,
+): { text: string; value: number | null; dirty: boolean; error: string | null } {
+  if (typed === undefined)
+    return { text: formatFigure(field, row[field]), value: row[field], dirty: false, error: null };
   const checked = checkFigure(field, typed);
   if (!checked.ok) return { text: typed, value: null, dirty: true, error: checked.error };
   return { text: typed, value: checked.value, dirty: checked.value !== row[field], error: null };
@@ -100,7 +114,12 @@ const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdi
                 {r.comentario}
               </span>
               {canEdit ? (
-                <Link className="button button--secondary button--small" to={commentHref(r.id)} preventScrollReset aria-label={hrTexts.editCommentOf(r.nome, month)}>
+                <Link
+                  className="button button--secondary button--small"
+                  to={commentHref(r.id)}
+                  preventScrollReset
+                  aria-label={hrTexts.editCommentOf(r.nome, month)}
+                >
                   {hrTexts.editComment}
                 </Link>
               ) : null}

@@ -33,7 +33,12 @@ export function CommentDialog({
   // Counted as the server counts: one character per line break (browsers post "\r\n").
   const used = text.replace(/\r\n?/g, "\n").length;
   return (
-    <PageDialog open onClose={onClose} title={hrTexts.commentTitle} description={hrTexts.commentFor(row.nome, row.month)}>
+    <PageDialog
+      open
+      onClose={onClose}
+      title={hrTexts.commentTitle}
+      description={hrTexts.commentFor(row.nome, row.month)}
+    >
       <Form method="post" action={action} className="hr-comment" preventScrollReset>
         <input type="hidden" name="intent" value="comment" />
         <input type="hidden" name="id" value={row.id} />
@@ -51,7 +56,11 @@ export function CommentDialog({
             aria-invalid={error ? true : undefined}
             autoFocus
           />
-          <p id={`${id}-counter`} className={used > max ? "hr-comment__counter hr-comment__counter--over" : "hr-comment__counter"} aria-live="polite">
+          <p
+            id={`${id}-counter`}
+            className={used > max ? "hr-comment__counter hr-comment__counter--over" : "hr-comment__counter"}
+            aria-live="polite"
+          >
             {hrTexts.commentCounter(used, max)}
           </p>
           {error ? (

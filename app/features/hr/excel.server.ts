@@ -27,7 +27,12 @@ import { monthKey, monthLabel, monthStartDate, type MonthRange } from "~/shared/
 export const HR_DATASET = "rh";
 
 const t = hrTexts.columns;
-const text = (key: string, header: string, value: (r: HrAuxRow) => string): ExcelColumn<HrAuxRow> => ({ key, header, kind: "text", value });
+const text = (key: string, header: string, value: (r: HrAuxRow) => string): ExcelColumn<HrAuxRow> => ({
+  key,
+  header,
+  kind: "text",
+  value,
+});
 
 export const HR_COLUMNS: readonly ExcelColumn<HrAuxRow>[] = [
   text("filial_nome", t.filial_nome, (r) => r.filial_nome),
@@ -35,7 +40,14 @@ export const HR_COLUMNS: readonly ExcelColumn<HrAuxRow>[] = [
   text("nome", t.nome, (r) => r.nome),
   text("cpf", t.cpf, (r) => r.cpf),
   ...HR_FIGURE_FIELDS.map(
-    (field): ExcelColumn<HrAuxRow> => ({ key: field, header: t[field], kind: "number", decimals: HR_FIGURE_RULES[field].decimals, editable: true, value: (r) => r[field] }),
+    (field): ExcelColumn<HrAuxRow> => ({
+      key: field,
+      header: t[field],
+      kind: "number",
+      decimals: HR_FIGURE_RULES[field].decimals,
+      editable: true,
+      value: (r) => r[field],
+    }),
   ),
   { key: "comentario", header: t.comentario, kind: "text", editable: true, width: 40, value: (r) => r.comentario },
 ];
@@ -62,14 +74,19 @@ export async function hrXlsx(filial: string, range: MonthRange): Promise<Respons
 }
 
 /** A figure as a returned file holds it: a number cell (checked against the grid's rule), or text typed as on the screen. */
-function figureOf(field: HrFigureField, value: CellValue | undefined): { ok: true; value: number } | { ok: false; error: string } {
+function figureOf(
+  field: HrFigureField,
+  value: CellValue | undefined,
+): { ok: true; value: number } | { ok: false; error: string } {
   if (typeof value === "number") {
     const rule = HR_FIGURE_RULES[field];
     if (!Number.isFinite(value)) return { ok: false, error: hrTexts.invalidNumber };
     if (value < 0) return { ok: false, error: hrTexts.negativeNumber };
     const scaled = value * 10 ** rule.decimals;
-    if (Math.abs(scaled - Math.round(scaled)) > 1e-6) return { ok: false, error: hrTexts.tooManyDecimals(rule.decimals) };
-    if (value > rule.max) return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
+    if (Math.abs(scaled - Math.round(scaled)) > 1e-6)
+      return { ok: false, error: hrTexts.tooManyDecimals(rule.decimals) };
+    if (value > rule.max)
+      return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
     return { ok: true, value: Number(value.toFixed(rule.decimals)) };
   }
   return checkFigure(field, cellText(value ?? null).trim());
@@ -82,7 +99,12 @@ export type HrImportOutcome = { ok: true; report: RoundTripReport } | { ok: fals
  * checked with the grid's rule; a row changed since the export is a conflict (both values); the changes are saved
  * "via Excel", each recorded as an edit in the grid would be.
  */
-export async function importHrFile(source: Readable, filial: string, range: MonthRange, user: string): Promise<HrImportOutcome> {
+export async function importHrFile(
+  source: Readable,
+  filial: string,
+  range: MonthRange,
+  user: string,
+): Promise<HrImportOutcome> {
   const file = await readReturnedFile(source, HR_DATASET, HR_COLUMNS as readonly ExcelColumn<never>[], 10_000);
   if (!file.ok) return file;
   if (file.scope.get("filial") !== filial) return { ok: false, message: excelTexts.excelOtherScope };
@@ -102,31 +124,67 @@ export async function importHrFile(source: Readable, filial: string, range: Mont
     const changes: Array<{ column: string; file: string; current: string; apply: () => void }> = [];
     let invalid = false;
     for (const field of HR_FIGURE_FIELDS) {
-      if (!editedCell(row, field, (v) => { const c = figureOf(field, v); return c.ok ? c.value : null; })) continue;
+      if (
+        !editedCell(row, field, (v) => {
+          const c = figureOf(field, v);
+          return c.ok ? c.value : null;
+        })
+      )
+        continue;
       const cell = row.cells.get(field);
       const checked = figureOf(field, cell);
       if (!checked.ok) {
-        refused.push({ line: row.line, row: label, column: t[field], value: cellText(cell ?? null), reason: checked.error });
+        refused.push({
+          line: row.line,
+          row: label,
+          column: t[field],
+          value: cellText(cell ?? null),
+          reason: checked.error,
+        });
         invalid = true;
         continue;
       }
       if (checked.value !== stored[field]) {
         const value = checked.value;
-        changes.push({ column: t[field], file: formatFigure(field, value), current: formatFigure(field, stored[field]), apply: () => figureEdits.push({ id: stored.id, field, value }) });
+        changes.push({
+          column: t[field],
+          file: formatFigure(field, value),
+          current: formatFigure(field, stored[field]),
+          apply: () => figureEdits.push({ id: stored.id, field, value }),
+        });
       }
     }
     if (editedCell(row, "comentario", (v) => normalizeComment(cellText(v ?? null)))) {
       const comentario = normalizeComment(cellText(row.cells.get("comentario") ?? null));
       if (comentario.length > HR_COMMENT_MAX) {
-        refused.push({ line: row.line, row: label, column: t.comentario, value: comentario.slice(0, 60), reason: hrTexts.commentTooLong(HR_COMMENT_MAX) });
+        refused.push({
+          line: row.line,
+          row: label,
+          column: t.comentario,
+          value: comentario.slice(0, 60),
+          reason: hrTexts.commentTooLong(HR_COMMENT_MAX),
+        });
         invalid = true;
       } else if (comentario !== stored.comentario) {
-        changes.push({ column: t.comentario, file: comentario, current: stored.comentario, apply: () => comments.push({ id: stored.id, comentario }) });
+        changes.push({
+          column: t.comentario,
+          file: comentario,
+          current: stored.comentario,
+          apply: () => comments.push({ id: stored.id, comentario }),
+        });
       }
     }
     if (invalid || changes.length === 0) continue;
     if (revisionOf(stored) !== row.revision) {
-      for (const change of changes) conflicts.push({ line: row.line, row: label, column: change.column, fileValue: change.file, currentValue: change.current, by: null });
+      for (const change of changes)
+        conflicts.push({
+          line: row.line,
+          row: label,
+          column: change.column,
+          fileValue: change.file,
+          currentValue: change.current,
+          by: null,
+        });
       continue;
     }
     for (const change of changes) change.apply();

@@ -45,7 +45,9 @@ async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
   const form = new FormData();
   form.set("arquivo", new File([bytes], "rh.xlsx"));
   try {
-    return (await excelAction(args(new Request(`http://localhost${excelPath()}`, { method: "POST", body: form })))) as Response;
+    return (await excelAction(
+      args(new Request(`http://localhost${excelPath()}`, { method: "POST", body: form })),
+    )) as Response;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
@@ -54,11 +56,17 @@ async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
 
 async function reportAfter(response: Response) {
   const location = response.headers.get("Location")!;
-  const result = (await gridLoader(args(new Request(`http://localhost${location}`)))) as unknown as { data: { excel: { report: { summary: string; href: string | null } } } };
+  const result = (await gridLoader(args(new Request(`http://localhost${location}`)))) as unknown as {
+    data: { excel: { report: { summary: string; href: string | null } } };
+  };
   return result.data.excel.report;
 }
 
-const snapshot = async () => JSON.stringify([await db.collection(HR_AUX).find({}).sort({ _id: 1 }).toArray(), await db.collection(HR_AUX_CHANGES).countDocuments()]);
+const snapshot = async () =>
+  JSON.stringify([
+    await db.collection(HR_AUX).find({}).sort({ _id: 1 }).toArray(),
+    await db.collection(HR_AUX_CHANGES).countDocuments(),
+  ]);
 
 beforeEach(async () => {
   db = await testDb.db();

@@ -71,9 +71,14 @@ export function checkFigure(field: HrFigureField, text: string): FigureCheck {
   if (parsed.value < 0) return { ok: false, error: hrTexts.negativeNumber };
   if (parsed.decimals > rule.decimals) {
     // Trailing zeros beyond the allowed decimals change nothing ("10,500" is 10,5).
-    const significant = text.replace(/[\s\u00a0]+/g, "").split(",")[1]?.replace(/0+$/, "").length ?? 0;
+    const significant =
+      text
+        .replace(/[\s\u00a0]+/g, "")
+        .split(",")[1]
+        ?.replace(/0+$/, "").length ?? 0;
     if (significant > rule.decimals) return { ok: false, error: hrTexts.tooManyDecimals(rule.decimals) };
   }
-  if (parsed.value > rule.max) return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
+  if (parsed.value > rule.max)
+    return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
   return { ok: true, value: Number(parsed.value.toFixed(rule.decimals)) };
 }

@@ -13,14 +13,25 @@ export const LAST_MONTH = defaultMonth(new Date(), false);
 export const MONTH_BEFORE = addMonths(LAST_MONTH, -1);
 
 const PEOPLE: Array<{ branch: string; matricula: string; nome: string; cpf: string; cargo: string }> = [
-  { branch: BRANCH_A, matricula: "100201", nome: "Renata Souza Lima", cpf: "52998224725", cargo: "Consultora de Beleza" },
+  {
+    branch: BRANCH_A,
+    matricula: "100201",
+    nome: "Renata Souza Lima",
+    cpf: "52998224725",
+    cargo: "Consultora de Beleza",
+  },
   { branch: BRANCH_A, matricula: "100202", nome: "Ana Paula Costa", cpf: "11144477735", cargo: "Gerente de Loja" },
   { branch: BRANCH_A, matricula: "100203", nome: "Marcos Vieira", cpf: "39053344705", cargo: "Caixa" },
   { branch: BRANCH_B, matricula: "200301", nome: "Joana Prado", cpf: "93541134780", cargo: "Vendedor(a)" },
 ];
 export const RAW_CPFS = PEOPLE.map((p) => p.cpf);
 
-export function hrRecord(branch: string, month: Month, person: (typeof PEOPLE)[number], i: number): HrAuxRecord & { _id: ObjectId } {
+export function hrRecord(
+  branch: string,
+  month: Month,
+  person: (typeof PEOPLE)[number],
+  i: number,
+): HrAuxRecord & { _id: ObjectId } {
   return {
     _id: new ObjectId(),
     marca_cod: "01",
@@ -52,5 +63,11 @@ export async function insertHrRecords(db: Db): Promise<Array<HrAuxRecord & { _id
 
 /** A permission record for `email` (the HR scope reads its `stores`). */
 export async function setPermission(db: Db, email: string, type: string, stores: string[] = []) {
-  await db.collection(USER_PERMISSIONS).updateOne({ user: email }, { $set: { user: email, name: email, type, stores, createdAt: new Date() } }, { upsert: true });
+  await db
+    .collection(USER_PERMISSIONS)
+    .updateOne(
+      { user: email },
+      { $set: { user: email, name: email, type, stores, createdAt: new Date() } },
+      { upsert: true },
+    );
 }

@@ -1,6 +1,16 @@
 import { hrTexts } from "~/messages";
 import { portalTimeZone } from "~/shared/dates";
-import { addMonths, monthAt, monthKey, monthLabel, monthOf, monthsBetween, parseMonthText, type Month, type MonthRange } from "~/shared/months";
+import {
+  addMonths,
+  monthAt,
+  monthKey,
+  monthLabel,
+  monthOf,
+  monthsBetween,
+  parseMonthText,
+  type Month,
+  type MonthRange,
+} from "~/shared/months";
 
 /**
  * The month range of the HR auxiliary data (spec 001 §9: the previous calendar month by default, the current one when
@@ -51,7 +61,8 @@ export function resolveMonthRange(
   if (monthsBetween(FIRST_MONTH, range.from) < 0 || monthsBetween(range.to, last) < 0) {
     return refuse(hrTexts.monthOutOfBounds(monthLabel(FIRST_MONTH), monthLabel(last)));
   }
-  if (monthsBetween(range.from, range.to) + 1 > MAX_RANGE_MONTHS) return refuse(hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS));
+  if (monthsBetween(range.from, range.to) + 1 > MAX_RANGE_MONTHS)
+    return refuse(hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS));
   return { ok: true, range, defaulted: false };
 }
 

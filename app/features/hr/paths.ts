@@ -25,7 +25,12 @@ export function hrPickerPath(filial?: string, range?: { from: Month | string; to
 
 /** Branch-name matching for the picker's search box: case and accents do not matter. */
 export function foldForMatch(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function branchMatches(name: string, query: string): boolean {

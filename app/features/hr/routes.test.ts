@@ -32,21 +32,32 @@ function unwrap(value: unknown): Unwrapped {
 }
 
 const request = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
-const loadPicker = async (query = "") => unwrap(await pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never }));
+const loadPicker = async (query = "") =>
+  unwrap(await pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never }));
 const loadGrid = async (filial: string, query = "") =>
-  unwrap(await gridLoader({ request: request(`${hrGridPath(filial)}${query}`), params: { filial }, context: {} as never }));
+  unwrap(
+    await gridLoader({ request: request(`${hrGridPath(filial)}${query}`), params: { filial }, context: {} as never }),
+  );
 const post = (filial: string, fields: Record<string, string> | URLSearchParams, query = "") =>
   gridAction({
-    request: request(`${hrGridPath(filial)}${query}`, { method: "POST", body: fields instanceof URLSearchParams ? fields : new URLSearchParams(fields) }),
+    request: request(`${hrGridPath(filial)}${query}`, {
+      method: "POST",
+      body: fields instanceof URLSearchParams ? fields : new URLSearchParams(fields),
+    }),
     params: { filial },
     context: {} as never,
   });
 
-const rowsOf = (branch: string, month: Month) => records.filter((r) => r.filial_nome === branch && monthOfDate(r.mes_apur) === month);
-const stored = async (id: ObjectId) => (await (await testDb.db()).collection<HrAuxRecord>(HR_AUX).findOne({ _id: id }))!;
+const rowsOf = (branch: string, month: Month) =>
+  records.filter((r) => r.filial_nome === branch && monthOfDate(r.mes_apur) === month);
+const stored = async (id: ObjectId) =>
+  (await (await testDb.db()).collection<HrAuxRecord>(HR_AUX).findOne({ _id: id }))!;
 async function snapshot() {
   const db = await testDb.db();
-  return JSON.stringify([await db.collection(HR_AUX).find({}).sort({ _id: 1 }).toArray(), await db.collection(HR_AUX_CHANGES).countDocuments()]);
+  return JSON.stringify([
+    await db.collection(HR_AUX).find({}).sort({ _id: 1 }).toArray(),
+    await db.collection(HR_AUX_CHANGES).countDocuments(),
+  ]);
 }
 
 beforeAll(async () => {
@@ -76,16 +87,24 @@ describe("/ij/rh (branch picker)", () => {
 
   it("Generate Review goes to the grid with the branch and the month range", async () => {
     const query = `?filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${monthKey(MONTH_BEFORE)}&mes_fim=${monthKey(LAST_MONTH)}&intent=generate`;
-    await expect(pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never })).rejects.toRedirectTo(
-      hrGridPath(BRANCH_A, { from: MONTH_BEFORE, to: LAST_MONTH }),
-    );
+    await expect(
+      pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never }),
+    ).rejects.toRedirectTo(hrGridPath(BRANCH_A, { from: MONTH_BEFORE, to: LAST_MONTH }));
   });
 
   it("Generate Review without a branch, with an unknown one or with a bad range stays with a message", async () => {
     expect((await loadPicker("?intent=generate")).body.error).toBe(hrTexts.chooseBranch);
-    expect((await loadPicker(`?intent=generate&filial=${encodeURIComponent('{"$ne":null}')}`)).body.error).toBe(hrTexts.chooseBranch);
-    const reversed = await loadPicker(`?intent=generate&filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${monthKey(LAST_MONTH)}&mes_fim=${monthKey(MONTH_BEFORE)}`);
-    expect(reversed.body).toMatchObject({ selected: BRANCH_A, monthError: hrTexts.monthReversed, months: { from: monthKey(LAST_MONTH), to: monthKey(MONTH_BEFORE) } });
+    expect((await loadPicker(`?intent=generate&filial=${encodeURIComponent('{"$ne":null}')}`)).body.error).toBe(
+      hrTexts.chooseBranch,
+    );
+    const reversed = await loadPicker(
+      `?intent=generate&filial=${encodeURIComponent(BRANCH_A)}&mes_inicio=${monthKey(LAST_MONTH)}&mes_fim=${monthKey(MONTH_BEFORE)}`,
+    );
+    expect(reversed.body).toMatchObject({
+      selected: BRANCH_A,
+      monthError: hrTexts.monthReversed,
+      months: { from: monthKey(LAST_MONTH), to: monthKey(MONTH_BEFORE) },
+    });
   });
 
   it("shows a scoped user only the branches linked to them", async () => {
@@ -96,9 +115,9 @@ describe("/ij/rh (branch picker)", () => {
   it("preselects the only branch of a reader who may see one, and counts it in the singular (issue 55 §5)", async () => {
     signInAs("scoped@example.com", "USER SILVER");
     expect((await loadPicker()).body).toMatchObject({ branches: [BRANCH_B], selected: BRANCH_B });
-    await expect(pickerLoader({ request: request("/ij/rh?intent=generate"), params: {}, context: {} as never })).rejects.toRedirectTo(
-      hrGridPath(BRANCH_B, { from: LAST_MONTH, to: LAST_MONTH }),
-    );
+    await expect(
+      pickerLoader({ request: request("/ij/rh?intent=generate"), params: {}, context: {} as never }),
+    ).rejects.toRedirectTo(hrGridPath(BRANCH_B, { from: LAST_MONTH, to: LAST_MONTH }));
     expect(hrTexts.branchCount(1, 1)).toBe("1 filial");
     expect(hrTexts.branchCount(2, 2)).toBe("2 filiais");
     expect(hrTexts.branchCount(1, 2)).toBe("1 de 2 filiais");
@@ -118,7 +137,11 @@ describe("/ij/rh_edit/{filial} (grid)", () => {
     const { status, body } = await loadGrid(BRANCH_A);
     expect(status).toBe(200);
     expect(body.range).toEqual({ from: LAST_MONTH, to: LAST_MONTH });
-    expect(body.rows.map((r: { nome: string }) => r.nome)).toEqual(["Ana Paula Costa", "Marcos Vieira", "Renata Souza Lima"]);
+    expect(body.rows.map((r: { nome: string }) => r.nome)).toEqual([
+      "Ana Paula Costa",
+      "Marcos Vieira",
+      "Renata Souza Lima",
+    ]);
     expect(body.rows[0]).toEqual({
       id: String(rowsOf(BRANCH_A, LAST_MONTH)[1]._id),
       filial_nome: BRANCH_A,
@@ -205,10 +228,16 @@ describe("the HR queries", () => {
 });
 
 describe("saving figures and comments", () => {
-  const save = (fields: Record<string, string>, confirmed = true) => post(BRANCH_A, { intent: "save", ...(confirmed ? { confirmed: "1" } : {}), ...fields });
+  const save = (fields: Record<string, string>, confirmed = true) =>
+    post(BRANCH_A, { intent: "save", ...(confirmed ? { confirmed: "1" } : {}), ...fields });
 
   it("answers an editor's empty or unknown form with 400 and a message, and a reader's with 403 whatever it carries", async () => {
-    const bodies: Array<Record<string, string>> = [{}, { intent: "x" }, { intent: "comment" }, { intent: "comment", id: "nope", comentario: "a" }];
+    const bodies: Array<Record<string, string>> = [
+      {},
+      { intent: "x" },
+      { intent: "comment" },
+      { intent: "comment", id: "nope", comentario: "a" },
+    ];
     signInAs("gold@example.com", "USER GOLD");
     for (const body of bodies) {
       const result = unwrap(await post(BRANCH_A, body));
@@ -223,8 +252,12 @@ describe("saving figures and comments", () => {
     signInAs("silver@example.com", "USER SILVER");
     const before = await snapshot();
     const target = rowsOf(BRANCH_A, LAST_MONTH)[0];
-    await expect(save({ [figureInputName("vendas_adicionais", String(target._id))]: "1,00" })).rejects.toMatchObject({ status: 403 });
-    await expect(post(BRANCH_A, { intent: "comment", id: String(target._id), comentario: "x" })).rejects.toMatchObject({ status: 403 });
+    await expect(save({ [figureInputName("vendas_adicionais", String(target._id))]: "1,00" })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(post(BRANCH_A, { intent: "comment", id: String(target._id), comentario: "x" })).rejects.toMatchObject({
+      status: 403,
+    });
     expect(await snapshot()).toBe(before);
   });
 
@@ -258,10 +291,20 @@ describe("saving figures and comments", () => {
     });
     expect(response).toRedirectTo(hrGridPath(BRANCH_A, { from: LAST_MONTH, to: LAST_MONTH }));
     await expect(response).toSendToast({ type: "success", description: messages.saved });
-    expect(await stored(renata._id)).toMatchObject({ vendas_adicionais: 2500.75, dias_media: 21.5, updatedBy: "gold@example.com" });
+    expect(await stored(renata._id)).toMatchObject({
+      vendas_adicionais: 2500.75,
+      dias_media: 21.5,
+      updatedBy: "gold@example.com",
+    });
     expect(await stored(ana._id)).toMatchObject({ result_qtde_servico: 1200 });
-    const changes = await (await testDb.db()).collection(HR_AUX_CHANGES).find({ filial_nome: BRANCH_A }).sort({ field: 1 }).toArray();
-    expect(changes.map(({ field, old, new: value, user, filial_nome }) => ({ field, old, new: value, user, filial_nome }))).toEqual([
+    const changes = await (await testDb.db())
+      .collection(HR_AUX_CHANGES)
+      .find({ filial_nome: BRANCH_A })
+      .sort({ field: 1 })
+      .toArray();
+    expect(
+      changes.map(({ field, old, new: value, user, filial_nome }) => ({ field, old, new: value, user, filial_nome })),
+    ).toEqual([
       { field: "result_qtde_servico", old: 11, new: 1200, user: "gold@example.com", filial_nome: BRANCH_A },
       { field: "vendas_adicionais", old: 1000, new: 2500.75, user: "gold@example.com", filial_nome: BRANCH_A },
     ]);
@@ -272,7 +315,11 @@ describe("saving figures and comments", () => {
   it("keeps the month range of the page it was saved from", async () => {
     const [renata] = rowsOf(BRANCH_A, MONTH_BEFORE);
     const range = { from: MONTH_BEFORE, to: LAST_MONTH };
-    const response = await post(BRANCH_A, { intent: "save", confirmed: "1", [figureInputName("vendas_servicos", String(renata._id))]: "10" }, `?${monthRangeParams(range)}`);
+    const response = await post(
+      BRANCH_A,
+      { intent: "save", confirmed: "1", [figureInputName("vendas_servicos", String(renata._id))]: "10" },
+      `?${monthRangeParams(range)}`,
+    );
     expect(response).toRedirectTo(hrGridPath(BRANCH_A, range));
     expect((await stored(renata._id)).vendas_servicos).toBe(10);
   });
@@ -281,7 +328,9 @@ describe("saving figures and comments", () => {
     const [renata] = rowsOf(BRANCH_A, LAST_MONTH);
     const before = await snapshot();
     const value = (await stored(renata._id)).vendas_adicionais;
-    const response = await save({ [figureInputName("vendas_adicionais", String(renata._id))]: String(value).replace(".", ",") });
+    const response = await save({
+      [figureInputName("vendas_adicionais", String(renata._id))]: String(value).replace(".", ","),
+    });
     await expect(response).toSendToast({ type: "info", description: hrTexts.noChanges });
     expect(await snapshot()).toBe(before);
   });
@@ -313,7 +362,10 @@ describe("saving figures and comments", () => {
     const before = await snapshot();
     for (const id of [String(joana._id), "0123456789abcdef01234567"]) {
       const result = unwrap(
-        await save({ [figureInputName("vendas_adicionais", String(renata._id))]: "1", [figureInputName("vendas_adicionais", id)]: "1" }),
+        await save({
+          [figureInputName("vendas_adicionais", String(renata._id))]: "1",
+          [figureInputName("vendas_adicionais", id)]: "1",
+        }),
       );
       expect(result).toEqual({ status: 400, body: { error: hrTexts.unknownRecords } });
       const comment = unwrap(await post(BRANCH_A, { intent: "comment", id, comentario: "forjado" }));
@@ -343,7 +395,9 @@ describe("saving figures and comments", () => {
     const response = await post(BRANCH_A, { intent: "comment", id, comentario: text });
     await expect(response).toSendToast({ type: "success", description: messages.saved });
     expect((await stored(ana._id)).comentario).toBe(`${"b".repeat(200)}\n${"c".repeat(54)}`);
-    const change = await (await testDb.db()).collection(HR_AUX_CHANGES).findOne({ record_id: ana._id, field: "comentario" });
+    const change = await (await testDb.db())
+      .collection(HR_AUX_CHANGES)
+      .findOne({ record_id: ana._id, field: "comentario" });
     expect(change).toMatchObject({ old: "", new: `${"b".repeat(200)}\n${"c".repeat(54)}`, user: "gold@example.com" });
   });
 
@@ -360,32 +414,60 @@ describe("saving figures and comments", () => {
     let before = await snapshot();
     expect(unwrap(await post(BRANCH_A, first))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
     // Its confirmation step too (the no-JavaScript form, shown again by Back).
-    expect(unwrap(await post(BRANCH_A, { ...first, confirmed: "" }))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
+    expect(unwrap(await post(BRANCH_A, { ...first, confirmed: "" }))).toEqual({
+      status: 409,
+      body: { error: hrTexts.conflict(1) },
+    });
     expect(await snapshot()).toBe(before);
 
     // Someone sets the value back; the first body sent again would undo their save: refused too.
-    expect(await post(BRANCH_A, { intent: "save", confirmed: "1", saveId: (await grid()).saveId, [figure]: String(original).replace(".", ",") })).toRedirectTo(
-      hrGridPath(BRANCH_A, { from: LAST_MONTH, to: LAST_MONTH }),
-    );
+    expect(
+      await post(BRANCH_A, {
+        intent: "save",
+        confirmed: "1",
+        saveId: (await grid()).saveId,
+        [figure]: String(original).replace(".", ","),
+      }),
+    ).toRedirectTo(hrGridPath(BRANCH_A, { from: LAST_MONTH, to: LAST_MONTH }));
     before = await snapshot();
     expect(unwrap(await post(BRANCH_A, first))).toEqual({ status: 409, body: { error: hrTexts.conflict(1) } });
     expect(await snapshot()).toBe(before);
 
     // A comment, saved and sent again after someone changed it.
-    const comment = { intent: "comment", id: String(renata._id), comentario: "Primeira versão", saveId: (await grid()).saveId };
+    const comment = {
+      intent: "comment",
+      id: String(renata._id),
+      comentario: "Primeira versão",
+      saveId: (await grid()).saveId,
+    };
     await expect(await post(BRANCH_A, comment)).toSendToast({ type: "success", description: messages.saved });
-    await post(BRANCH_A, { intent: "comment", id: String(renata._id), comentario: "Outra pessoa", saveId: (await grid()).saveId });
+    await post(BRANCH_A, {
+      intent: "comment",
+      id: String(renata._id),
+      comentario: "Outra pessoa",
+      saveId: (await grid()).saveId,
+    });
     before = await snapshot();
-    expect(unwrap(await post(BRANCH_A, comment))).toEqual({ status: 409, body: { error: null, commentError: hrTexts.conflict(1) } });
+    expect(unwrap(await post(BRANCH_A, comment))).toEqual({
+      status: 409,
+      body: { error: null, commentError: hrTexts.conflict(1) },
+    });
     expect(await snapshot()).toBe(before);
     expect((await stored(renata._id)).comentario).toBe("Outra pessoa");
   });
 
   it("treats operators and regular expressions in a comment or a figure as text", async () => {
     const [renata] = rowsOf(BRANCH_A, LAST_MONTH);
-    const response = await post(BRANCH_A, { intent: "comment", id: String(renata._id), comentario: '{"$set":{"cpf":"0"}} .* $where' });
+    const response = await post(BRANCH_A, {
+      intent: "comment",
+      id: String(renata._id),
+      comentario: '{"$set":{"cpf":"0"}} .* $where',
+    });
     await expect(response).toSendToast({ type: "success" });
-    expect(await stored(renata._id)).toMatchObject({ comentario: '{"$set":{"cpf":"0"}} .* $where', cpf: "52998224725" });
+    expect(await stored(renata._id)).toMatchObject({
+      comentario: '{"$set":{"cpf":"0"}} .* $where',
+      cpf: "52998224725",
+    });
     const result = unwrap(await save({ [figureInputName("vendas_adicionais", String(renata._id))]: '{"$inc":1}' }));
     expect(result.status).toBe(400);
   });

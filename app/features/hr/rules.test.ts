@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { figureInputName, normalizeComment, parseFigureInputName, readFigureForm, MAX_FIGURE_FIELDS } from "~/features/hr/edits";
+import {
+  figureInputName,
+  normalizeComment,
+  parseFigureInputName,
+  readFigureForm,
+  MAX_FIGURE_FIELDS,
+} from "~/features/hr/edits";
 import { checkFigure, formatFigure, formatPtBrNumber, parsePtBrNumber } from "~/features/hr/figures";
 import { defaultMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/month-range";
-import { addMonths, monthAt, monthKey, monthLabel, parseMonthKey, parseMonthText, type Month, type MonthRange } from "~/shared/months";
+import {
+  addMonths,
+  monthAt,
+  monthKey,
+  monthLabel,
+  parseMonthKey,
+  parseMonthText,
+  type Month,
+  type MonthRange,
+} from "~/shared/months";
 
 /** Months as their "YYYY-MM" keys, so the expectations read as the URL does. */
 const key = (m: Month | null) => (m === null ? null : monthKey(m));
@@ -19,7 +34,8 @@ describe("maskCpf", () => {
   });
 
   it("shows nothing of a value that is not 11 digits", () => {
-    for (const value of ["", "1234567890", "123456789012", "abc", null, undefined]) expect(maskCpf(value)).toBe(MASKED_CPF_UNKNOWN);
+    for (const value of ["", "1234567890", "123456789012", "abc", null, undefined])
+      expect(maskCpf(value)).toBe(MASKED_CPF_UNKNOWN);
   });
 });
 
@@ -32,7 +48,8 @@ describe("month range", () => {
     expect(key(parseMonthText("2026-03"))).toBe("2026-03");
     expect(key(parseMonthText("3/2026"))).toBe("2026-03");
     expect(key(parseMonthText("03/2026"))).toBe("2026-03");
-    for (const bad of ["2026-13", "2026-00", "2026-3", "26-03", "março", "", "2026-03-01", '{"$gt":""}']) expect(key(parseMonthText(bad))).toBeNull();
+    for (const bad of ["2026-13", "2026-00", "2026-3", "26-03", "março", "", "2026-03-01", '{"$gt":""}'])
+      expect(key(parseMonthText(bad))).toBeNull();
   });
 
   it("counts months across years", () => {
@@ -61,19 +78,38 @@ describe("month range", () => {
     expect(resolve("", "", true)).toEqual({ ok: true, range: { from: "2026-03", to: "2026-03" }, defaulted: true });
     expect(resolve("2025-11", null)).toMatchObject({ ok: true, range: { from: "2025-11", to: "2025-11" } });
     expect(resolve(null, "2025-11")).toMatchObject({ ok: true, range: { from: "2025-11", to: "2025-11" } });
-    expect(resolve("2025-04", "2026-03")).toMatchObject({ ok: true, range: { from: "2025-04", to: "2026-03" }, defaulted: false });
+    expect(resolve("2025-04", "2026-03")).toMatchObject({
+      ok: true,
+      range: { from: "2025-04", to: "2026-03" },
+      defaulted: false,
+    });
   });
 
   it("refuses malformed, reversed, out-of-bounds and too long ranges with a message and the default to offer", () => {
     const fallback = { from: "2026-02", to: "2026-02" };
-    expect(resolve("2026-02", "2025-12")).toEqual({ ok: false, error: hrTexts.monthReversed, from: "2026-02", to: "2025-12", fallback });
+    expect(resolve("2026-02", "2025-12")).toEqual({
+      ok: false,
+      error: hrTexts.monthReversed,
+      from: "2026-02",
+      to: "2025-12",
+      fallback,
+    });
     expect(resolve("abc", "2026-01")).toMatchObject({ ok: false, error: hrTexts.monthInvalid });
     expect(resolve('{"$gt":""}', null)).toMatchObject({ ok: false, error: hrTexts.monthInvalid });
-    expect(resolve("1999-12", "2000-01")).toMatchObject({ ok: false, error: hrTexts.monthOutOfBounds("01/2000", "03/2026") });
-    expect(resolve("2026-03", "2026-04")).toMatchObject({ ok: false, error: hrTexts.monthOutOfBounds("01/2000", "03/2026") });
+    expect(resolve("1999-12", "2000-01")).toMatchObject({
+      ok: false,
+      error: hrTexts.monthOutOfBounds("01/2000", "03/2026"),
+    });
+    expect(resolve("2026-03", "2026-04")).toMatchObject({
+      ok: false,
+      error: hrTexts.monthOutOfBounds("01/2000", "03/2026"),
+    });
     expect(resolve("9999-01", "9999-02")).toMatchObject({ ok: false });
     expect(resolve(monthKey(addMonths(m("2026-03"), -MAX_RANGE_MONTHS + 1)), "2026-03")).toMatchObject({ ok: true });
-    expect(resolve(monthKey(addMonths(m("2026-03"), -MAX_RANGE_MONTHS)), "2026-03")).toMatchObject({ ok: false, error: hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS) });
+    expect(resolve(monthKey(addMonths(m("2026-03"), -MAX_RANGE_MONTHS)), "2026-03")).toMatchObject({
+      ok: false,
+      error: hrTexts.monthSpanTooLong(MAX_RANGE_MONTHS),
+    });
     expect(resolve("x".repeat(10_000), null)).toMatchObject({ ok: false, from: "x".repeat(32) });
   });
 });
@@ -90,7 +126,20 @@ describe("pt-BR numbers", () => {
   });
 
   it("refuses what is not a pt-BR number rather than guessing", () => {
-    for (const bad of ["12.5", "1,234.56", "1.23,4", "abc", "1e5", "0x10", "1,", ",5", "--1", "1 2 3,4,5", "Infinity", "$gt"]) {
+    for (const bad of [
+      "12.5",
+      "1,234.56",
+      "1.23,4",
+      "abc",
+      "1e5",
+      "0x10",
+      "1,",
+      ",5",
+      "--1",
+      "1 2 3,4,5",
+      "Infinity",
+      "$gt",
+    ]) {
       expect(parsePtBrNumber(bad), bad).toEqual({ ok: false });
     }
   });
@@ -112,7 +161,10 @@ describe("pt-BR numbers", () => {
     expect(checkFigure("vendas_adicionais", "-1")).toEqual({ ok: false, error: hrTexts.negativeNumber });
     expect(checkFigure("vendas_adicionais", "1,234")).toEqual({ ok: false, error: hrTexts.tooManyDecimals(2) });
     expect(checkFigure("vendas_adicionais", "1,230")).toEqual({ ok: true, value: 1.23 });
-    expect(checkFigure("vendas_servicos", "100.000.000")).toEqual({ ok: false, error: hrTexts.numberTooLarge("99.999.999,99") });
+    expect(checkFigure("vendas_servicos", "100.000.000")).toEqual({
+      ok: false,
+      error: hrTexts.numberTooLarge("99.999.999,99"),
+    });
     expect(checkFigure("result_qtde_servico", "12,5")).toEqual({ ok: false, error: hrTexts.tooManyDecimals(0) });
     expect(checkFigure("result_qtde_servico", "1.500")).toEqual({ ok: true, value: 1500 });
     expect(checkFigure("dias_media", "31")).toEqual({ ok: true, value: 31 });
@@ -128,7 +180,14 @@ describe("the grid's form fields", () => {
   it("names one field per cell and reads back only well-formed names", () => {
     expect(figureInputName("dias_media", id)).toBe(`dias_media.${id}`);
     expect(parseFigureInputName(`dias_media.${id}`)).toEqual({ field: "dias_media", id });
-    for (const bad of [`cpf.${id}`, `dias_media.${id}x`, `dias_media.${id.toUpperCase()}`, "dias_media", `$set.${id}`, `comentario.${id}`]) {
+    for (const bad of [
+      `cpf.${id}`,
+      `dias_media.${id}x`,
+      `dias_media.${id.toUpperCase()}`,
+      "dias_media",
+      `$set.${id}`,
+      `comentario.${id}`,
+    ]) {
       expect(parseFigureInputName(bad), bad).toBeNull();
     }
   });
@@ -152,11 +211,17 @@ describe("the grid's form fields", () => {
       [`dias_media.${id}`, "abc"],
       [`vendas_servicos.${id}`, "10"],
     ]);
-    expect(bad).toEqual({ ok: false, errors: { [`vendas_adicionais.${id}`]: hrTexts.negativeNumber, [`dias_media.${id}`]: hrTexts.invalidNumber } });
+    expect(bad).toEqual({
+      ok: false,
+      errors: { [`vendas_adicionais.${id}`]: hrTexts.negativeNumber, [`dias_media.${id}`]: hrTexts.invalidNumber },
+    });
   });
 
   it("refuses a form with more cells than a grid can hold", () => {
-    const many = Array.from({ length: MAX_FIGURE_FIELDS + 1 }, (_, i) => [`dias_media.${i.toString(16).padStart(24, "0")}`, "1"] as [string, string]);
+    const many = Array.from(
+      { length: MAX_FIGURE_FIELDS + 1 },
+      (_, i) => [`dias_media.${i.toString(16).padStart(24, "0")}`, "1"] as [string, string],
+    );
     expect(readFigureForm(many)).toEqual({ ok: false, errors: {}, tooMany: true });
   });
 
@@ -171,7 +236,9 @@ describe("HR addresses and branch search", () => {
       "/ij/rh_edit/Loja%20S%C3%A3o%20Paulo%20-%20Paulista?mes_inicio=2026-01&mes_fim=2026-02",
     );
     expect(hrGridPath("a/b?c#d")).toBe("/ij/rh_edit/a%2Fb%3Fc%23d");
-    expect(hrPickerPath("Loja X", { from: "2026-01", to: "2026-01" })).toBe("/ij/rh?filial=Loja+X&mes_inicio=2026-01&mes_fim=2026-01");
+    expect(hrPickerPath("Loja X", { from: "2026-01", to: "2026-01" })).toBe(
+      "/ij/rh?filial=Loja+X&mes_inicio=2026-01&mes_fim=2026-01",
+    );
     expect(hrPickerPath()).toBe("/ij/rh");
   });
 

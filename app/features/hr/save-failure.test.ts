@@ -31,7 +31,14 @@ describe("a save the database refuses", () => {
   it("answers 503 with a message (the spec's silent failure is not kept), for figures and comments", async () => {
     const errors = vi.mocked(console.error).mockImplementation(() => undefined);
     const post = (fields: Record<string, string>) =>
-      action({ request: new Request(`http://localhost${hrGridPath(BRANCH_A)}`, { method: "POST", body: new URLSearchParams(fields) }), params: { filial: BRANCH_A }, context: {} as never });
+      action({
+        request: new Request(`http://localhost${hrGridPath(BRANCH_A)}`, {
+          method: "POST",
+          body: new URLSearchParams(fields),
+        }),
+        params: { filial: BRANCH_A },
+        context: {} as never,
+      });
     const forms: Array<Record<string, string>> = [
       { intent: "save", confirmed: "1", [figureInputName("vendas_adicionais", rowId)]: "1,00" },
       { intent: "comment", id: rowId, comentario: "x" },

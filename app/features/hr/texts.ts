@@ -22,9 +22,14 @@ export const hrTexts = {
   noBranchesScoped: "Nenhuma das filiais vinculadas ao seu usuário tem dados auxiliares.",
   noBranchMatches: (q: string) => `Nenhuma filial encontrada para "${q}".`,
   branchCount: (shown: number, total: number) =>
-    shown === total ? countOf(total, "filial", "filiais") : `${formatCount(shown)} de ${countOf(total, "filial", "filiais")}`,
+    shown === total
+      ? countOf(total, "filial", "filiais")
+      : `${formatCount(shown)} de ${countOf(total, "filial", "filiais")}`,
   chooseBranch: "Escolha uma filial.",
-  scopedNote: (n: number) => (n === 1 ? "Você vê somente a filial vinculada ao seu usuário." : "Você vê somente as filiais vinculadas ao seu usuário."),
+  scopedNote: (n: number) =>
+    n === 1
+      ? "Você vê somente a filial vinculada ao seu usuário."
+      : "Você vê somente as filiais vinculadas ao seu usuário.",
 
   // ours: the month range
   monthRange: "Período (mês de apuração)",
@@ -51,7 +56,8 @@ export const hrTexts = {
     comentario: "Comentário",
   },
   rowCount: (n: number) => (n === 1 ? "1 registro" : `${n.toLocaleString("pt-BR")} registros`),
-  rowLimitReached: (limit: number) => `Mostrando os primeiros ${limit.toLocaleString("pt-BR")} registros. Escolha um período menor para ver os demais.`,
+  rowLimitReached: (limit: number) =>
+    `Mostrando os primeiros ${limit.toLocaleString("pt-BR")} registros. Escolha um período menor para ver os demais.`,
   loading: "Carregando…",
   readOnly: "Somente leitura: o seu perfil pode consultar estes dados, mas não alterá-los.",
   branchNotFound: (filial: string) => `Filial não encontrada: ${filial}.`,
@@ -73,10 +79,14 @@ export const hrTexts = {
   noChanges: "Nenhum valor foi alterado.",
   confirmTitle: "Confirmar alterações",
   confirmPrompt: (n: number) => (n === 1 ? "Salvar 1 valor alterado?" : `Salvar ${n} valores alterados?`),
-  confirmChange: (nome: string, mes: string, label: string, from: string, to: string) => `${nome} (${mes}) — ${label}: ${from} → ${to}`,
+  confirmChange: (nome: string, mes: string, label: string, from: string, to: string) =>
+    `${nome} (${mes}) — ${label}: ${from} → ${to}`,
   invalidNumber: "Número inválido. Use o formato brasileiro, por exemplo 1.234,56.",
   negativeNumber: "O valor não pode ser negativo.",
-  tooManyDecimals: (decimals: number) => (decimals === 0 ? "Informe um número inteiro." : `Use no máximo ${decimals} ${decimals === 1 ? "casa decimal" : "casas decimais"}.`),
+  tooManyDecimals: (decimals: number) =>
+    decimals === 0
+      ? "Informe um número inteiro."
+      : `Use no máximo ${decimals} ${decimals === 1 ? "casa decimal" : "casas decimais"}.`,
   numberTooLarge: (max: string) => `O valor máximo é ${max}.`,
   fixErrors: "Corrija os valores destacados antes de salvar.",
   unknownRecords: "Alguns registros enviados não pertencem a esta filial. Nada foi salvo.",

@@ -1,7 +1,13 @@
 import { ObjectId, type Db } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { filterMatchesRow, parseFilter, type PlanningFilter } from "~/features/planning/planning";
-import { PLANNING_ATTRIBUTE_SETS, PLANNING_ATTRIBUTE_VALUES, rebuildAttributeSets, SKU_SET_LIMIT, skusOfAttributes } from "~/models/planning-attribute-sets.server";
+import {
+  PLANNING_ATTRIBUTE_SETS,
+  PLANNING_ATTRIBUTE_VALUES,
+  rebuildAttributeSets,
+  SKU_SET_LIMIT,
+  skusOfAttributes,
+} from "~/models/planning-attribute-sets.server";
 import { countPlanningRows, narrowedPlanningQuery, readPlanningPage } from "~/models/planning-queries.server";
 import { applyPlanningUpload } from "~/models/planning-upload.server";
 import { PLANNING_QUANTITY, type PlanningQuantityRow } from "~/models/planning.server";
@@ -88,7 +94,12 @@ describe("a filter by attributes reads the SKUs of its attribute sets", () => {
       { ...withoutAbcd, _id: new ObjectId(), abcd: "A", plc_localsku: null },
     ]);
     await rebuildAttributeSets(db);
-    const screens = ["chanel=FSS&hero=hero", "chanel=FSS&hero=hero&abcd=A", "chanel=FSS&abcd=A&page=2", "chanel=FSS&chanel=WHOLESALES&plcLocal=3-Released"];
+    const screens = [
+      "chanel=FSS&hero=hero",
+      "chanel=FSS&hero=hero&abcd=A",
+      "chanel=FSS&abcd=A&page=2",
+      "chanel=FSS&chanel=WHOLESALES&plcLocal=3-Released",
+    ];
     for (const text of screens) await expectScreenMatchesRule(text);
     const withNull = (await narrowedPlanningQuery(filterOf("chanel=FSS&hero=hero")))!;
     expect((withNull.abcd as { $in: unknown[] }).$in).toContain(null);
@@ -104,25 +115,41 @@ describe("a filter by attributes reads the SKUs of its attribute sets", () => {
   });
 
   it("a value of hero, ABCD or PLC that an upload brings is named at once by the filters of the other two", async () => {
-    const row = (await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).findOne({ sku: "80000001", channel: "FSS" }))!;
-    await applyPlanningUpload([{ ...row, abcd: "E", plc_localsku: "9-New" }], { db, file: new ObjectId(), user: "u@x", now: new Date() });
+    const row = (await db
+      .collection<PlanningQuantityRow>(PLANNING_QUANTITY)
+      .findOne({ sku: "80000001", channel: "FSS" }))!;
+    await applyPlanningUpload([{ ...row, abcd: "E", plc_localsku: "9-New" }], {
+      db,
+      file: new ObjectId(),
+      user: "u@x",
+      now: new Date(),
+    });
     const query = (await narrowedPlanningQuery(filterOf("chanel=FSS&hero=hero")))!;
     expect((query.abcd as { $in: unknown[] }).$in).toContain("E");
     expect((query.plc_localsku as { $in: unknown[] }).$in).toContain("9-New");
-    for (const text of ["chanel=FSS&hero=hero", "chanel=FSS&plcLocal=9-New", "chanel=FSS&abcd=E"]) await expectScreenMatchesRule(text);
+    for (const text of ["chanel=FSS&hero=hero", "chanel=FSS&plcLocal=9-New", "chanel=FSS&abcd=E"])
+      await expectScreenMatchesRule(text);
   });
 
   it("an upload that changes some rows' attributes makes the SKU mixed: old and new attributes both still find their rows", async () => {
-    const row = (await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).findOne({ sku: "80000001", channel: "FSS" }))!;
+    const row = (await db
+      .collection<PlanningQuantityRow>(PLANNING_QUANTITY)
+      .findOne({ sku: "80000001", channel: "FSS" }))!;
     const changed = { ...row, marca: "Vivace", abcd: "C" };
     await applyPlanningUpload([changed], { db, file: new ObjectId(), user: "u@x", now: new Date() });
-    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000001" as never })).toMatchObject({ mixed: true, marca: "Aurora Bela" });
+    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000001" as never })).toMatchObject({
+      mixed: true,
+      marca: "Aurora Bela",
+    });
     const selection = await skusOfAttributes(db, filterOf("chanel=FSS&brand=Vivace&abcd=C"));
     expect(selection).toEqual({ kind: "skus", skus: expect.arrayContaining(["80000003", "80000001"]), exact: false });
-    for (const text of [...FILTERS, "chanel=FSS&brand=Vivace&abcd=C", "chanel=FSS&brand=Aurora+Bela&abcd=A"]) await expectScreenMatchesRule(text);
+    for (const text of [...FILTERS, "chanel=FSS&brand=Vivace&abcd=C", "chanel=FSS&brand=Aurora+Bela&abcd=A"])
+      await expectScreenMatchesRule(text);
     // The rebuild from the rows agrees.
     await rebuildAttributeSets(db);
-    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000001" as never })).toMatchObject({ mixed: true });
+    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000001" as never })).toMatchObject({
+      mixed: true,
+    });
     expect(await db.collection(PLANNING_ATTRIBUTE_SETS).countDocuments({ mixed: false })).toBe(PRODUCTS.length - 1);
   });
 
@@ -130,7 +157,10 @@ describe("a filter by attributes reads the SKUs of its attribute sets", () => {
     const base = (await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).findOne({ sku: "80000006" }))!;
     const fresh = { ...base, sku: "80000099", marca: "Nova", channel: "FSS" as const };
     await applyPlanningUpload([fresh], { db, file: new ObjectId(), user: "u@x", now: new Date() });
-    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000099" as never })).toMatchObject({ mixed: false, marca: "Nova" });
+    expect(await db.collection(PLANNING_ATTRIBUTE_SETS).findOne({ _id: "80000099" as never })).toMatchObject({
+      mixed: false,
+      marca: "Nova",
+    });
     await expectScreenMatchesRule("chanel=FSS&brand=Nova&abcd=A");
   });
 
@@ -141,10 +171,20 @@ describe("a filter by attributes reads the SKUs of its attribute sets", () => {
   });
 
   it(`more than ${SKU_SET_LIMIT} matching SKUs: the attribute conditions alone, as before`, async () => {
-    const many = Array.from({ length: SKU_SET_LIMIT + 1 }, (_, i) => ({ ...PRODUCTS[0], _id: `9${String(i).padStart(7, "0")}`, mixed: false }));
-    await db.collection(PLANNING_ATTRIBUTE_SETS).insertMany(many.map(({ sku: _sku, material_description: _d, ...set }) => set) as never[]);
+    const many = Array.from({ length: SKU_SET_LIMIT + 1 }, (_, i) => ({
+      ...PRODUCTS[0],
+      _id: `9${String(i).padStart(7, "0")}`,
+      mixed: false,
+    }));
+    await db
+      .collection(PLANNING_ATTRIBUTE_SETS)
+      .insertMany(many.map(({ sku: _sku, material_description: _d, ...set }) => set) as never[]);
     expect(await skusOfAttributes(db, filterOf("chanel=FSS&brand=Aurora+Bela"))).toBeUndefined();
-    expect(await skusOfAttributes(db, filterOf("chanel=FSS&brand=Aurora+Bela&abcd=B"))).toEqual({ kind: "skus", skus: ["80000002"], exact: true });
+    expect(await skusOfAttributes(db, filterOf("chanel=FSS&brand=Aurora+Bela&abcd=B"))).toEqual({
+      kind: "skus",
+      skus: ["80000002"],
+      exact: true,
+    });
     await expectScreenMatchesRule("chanel=FSS&brand=Aurora+Bela");
   });
 });

@@ -13,7 +13,12 @@ import {
 import { cellText } from "~/features/uploads-and-jobs/import/values";
 import { excelTexts, messages, planningTexts } from "~/messages";
 import { QUANTITY_MAX, type PlanningFilter } from "~/models/planning.fields";
-import { planningRowsByIds, planningRowsOfFilter, saveQuantities, type PlanningRow } from "~/models/planning-queries.server";
+import {
+  planningRowsByIds,
+  planningRowsOfFilter,
+  saveQuantities,
+  type PlanningRow,
+} from "~/models/planning-queries.server";
 import type { SaveScreen } from "~/models/planning.server";
 import { filterSearchParams, parseFilter, type FilterKind } from "./planning";
 import { formatCompetencyMonth } from "./planning-dates";
@@ -31,7 +36,12 @@ export const PLANNING_DATASET = "planejamento";
 export const PLANNING_IMPORT_MAX_ROWS = 100_000;
 
 const c = planningTexts.columns;
-const text = (key: string, header: string, value: (r: ExportedRow) => string): ExcelColumn<ExportedRow> => ({ key, header, kind: "text", value });
+const text = (key: string, header: string, value: (r: ExportedRow) => string): ExcelColumn<ExportedRow> => ({
+  key,
+  header,
+  kind: "text",
+  value,
+});
 
 export const PLANNING_COLUMNS: readonly ExcelColumn<ExportedRow>[] = [
   { key: "creationDate", header: c.date, kind: "date", value: (r) => r.creationDate ?? null },
@@ -67,25 +77,40 @@ export function planningXlsx(filter: PlanningFilter): Response {
   return xlsxDownload(planningExport(filter), planningRowsOfFilter(filter));
 }
 
-const rowLabel = (r: { sku: string; channel: string; dateRef: Date }) => planningTexts.rowLabel(r.sku, r.channel, formatCompetencyMonth(r.dateRef));
+const rowLabel = (r: { sku: string; channel: string; dateRef: Date }) =>
+  planningTexts.rowLabel(r.sku, r.channel, formatCompetencyMonth(r.dateRef));
 const pt = (n: number) => n.toLocaleString("pt-BR");
 
 /** A quantity as a returned file holds it: a whole number cell, or its text typed as on the screen. */
 function quantityOf(value: unknown): number | null {
   if (typeof value === "number") return Number.isInteger(value) && value >= 0 && value <= QUANTITY_MAX ? value : null;
-  const text = cellText(value as never).trim().replace(/\./g, "");
+  const text = cellText(value as never)
+    .trim()
+    .replace(/\./g, "");
   return /^\d{1,10}$/.test(text) && Number(text) <= QUANTITY_MAX ? Number(text) : null;
 }
 
-export type PlanningImportOutcome = { ok: true; report: RoundTripReport; filter: PlanningFilter } | { ok: false; message: string };
+export type PlanningImportOutcome =
+  | { ok: true; report: RoundTripReport; filter: PlanningFilter }
+  | { ok: false; message: string };
 
 /**
  * Applies an edited export: only the quantities that differ from the stored ones; a row changed by someone else
  * since the export is a conflict (both values listed), a value against the rule is refused. The changes are one
  * save "via Excel", with each row's history, as an edit on the screen would make.
  */
-export async function importPlanningFile(source: Readable, user: string, screen: SaveScreen, kind: FilterKind = "plan"): Promise<PlanningImportOutcome> {
-  const file = await readReturnedFile(source, PLANNING_DATASET, PLANNING_COLUMNS as readonly ExcelColumn<never>[], PLANNING_IMPORT_MAX_ROWS);
+export async function importPlanningFile(
+  source: Readable,
+  user: string,
+  screen: SaveScreen,
+  kind: FilterKind = "plan",
+): Promise<PlanningImportOutcome> {
+  const file = await readReturnedFile(
+    source,
+    PLANNING_DATASET,
+    PLANNING_COLUMNS as readonly ExcelColumn<never>[],
+    PLANNING_IMPORT_MAX_ROWS,
+  );
   if (!file.ok) return file;
   const parsed = parseFilter(file.scope, kind);
   if (!parsed.ok) return { ok: false, message: excelTexts.excelOtherScope };
@@ -98,7 +123,14 @@ export async function importPlanningFile(source: Readable, user: string, screen:
     refused.push({ line: row.line, row: row.id, column: "_id", value: row.id, reason: excelTexts.excelUnknownRow });
     return false;
   });
-  const current = new Map((await planningRowsByIds(filter, wanted.map((r) => new ObjectId(r.id)))).map((r) => [r._id.toHexString(), r]));
+  const current = new Map(
+    (
+      await planningRowsByIds(
+        filter,
+        wanted.map((r) => new ObjectId(r.id)),
+      )
+    ).map((r) => [r._id.toHexString(), r]),
+  );
   const edits: Array<{ id: ObjectId; revision: number; valor: number }> = [];
   const lineOf = new Map<string, number>();
   for (const row of wanted) {
@@ -111,12 +143,25 @@ export async function importPlanningFile(source: Readable, user: string, screen:
     const cell = row.cells.get("valor");
     const valor = quantityOf(cell);
     if (valor === null) {
-      refused.push({ line: row.line, row: rowLabel(stored), column: c.quantity, value: cellText(cell ?? null), reason: messages.numberNotValid });
+      refused.push({
+        line: row.line,
+        row: rowLabel(stored),
+        column: c.quantity,
+        value: cellText(cell ?? null),
+        reason: messages.numberNotValid,
+      });
       continue;
     }
     if (valor === stored.valor) continue;
     if (String(stored.revision) !== row.revision) {
-      conflicts.push({ line: row.line, row: rowLabel(stored), column: c.quantity, fileValue: pt(valor), currentValue: pt(stored.valor), by: null });
+      conflicts.push({
+        line: row.line,
+        row: rowLabel(stored),
+        column: c.quantity,
+        fileValue: pt(valor),
+        currentValue: pt(stored.valor),
+        by: null,
+      });
       continue;
     }
     edits.push({ id: stored._id, revision: stored.revision, valor });

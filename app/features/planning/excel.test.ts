@@ -45,7 +45,12 @@ function headerIndex(sheet: ExcelJS.Worksheet, header: string): number {
 async function sendBack(workbook: ExcelJS.Workbook, query = FILTER): Promise<Response> {
   const bytes = await workbook.xlsx.writeBuffer();
   const form = new FormData();
-  form.set("arquivo", new File([bytes], "planejamento.xlsx", { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
+  form.set(
+    "arquivo",
+    new File([bytes], "planejamento.xlsx", {
+      type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    }),
+  );
   const request = new Request(`http://localhost/ij/plan_edit/excel?${query}`, { method: "POST", body: form });
   try {
     return (await excelAction(args(request))) as Response;
@@ -57,11 +62,18 @@ async function sendBack(workbook: ExcelJS.Workbook, query = FILTER): Promise<Res
 
 /** The outcome the screen shows after the import, read through the screen's own loader. */
 async function screenReport(location: string) {
-  const result = (await planEditLoader(args(new Request(`http://localhost${location}`)))) as { excel: { report: { summary: string; href: string | null } | null } };
+  const result = (await planEditLoader(args(new Request(`http://localhost${location}`)))) as {
+    excel: { report: { summary: string; href: string | null } | null };
+  };
   return result.excel.report;
 }
 
-const rowsOf = async () => db.collection(PLANNING_QUANTITY).find({}, { projection: { valor: 1, revision: 1 } }).sort({ _id: 1 }).toArray();
+const rowsOf = async () =>
+  db
+    .collection(PLANNING_QUANTITY)
+    .find({}, { projection: { valor: 1, revision: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
 
 beforeEach(async () => {
   db = await testDb.db();
@@ -96,13 +108,21 @@ describe("an edited export sent back", () => {
     const sheet = workbook.worksheets[0];
     const quantity = headerIndex(sheet, "Quantity");
     const idColumn = headerIndex(sheet, "_id");
-    const edited = [2, 3, 4].map((n) => ({ row: sheet.getRow(n), id: String(sheet.getRow(n).getCell(idColumn).value) }));
+    const edited = [2, 3, 4].map((n) => ({
+      row: sheet.getRow(n),
+      id: String(sheet.getRow(n).getCell(idColumn).value),
+    }));
     for (const [i, e] of edited.entries()) e.row.getCell(quantity).value = 5_000 + i;
 
     // Meanwhile, someone else saves the third row on the screen.
     const filter = parseFilter(new URLSearchParams(FILTER), "plan");
     if (!filter.ok) throw new Error("filter");
-    await saveQuantities({ user: "silver@example.com", screen: "plan_edit", filter: filter.filter, edits: [{ id: new ObjectId(edited[2].id), revision: 0, valor: 777 }] });
+    await saveQuantities({
+      user: "silver@example.com",
+      screen: "plan_edit",
+      filter: filter.filter,
+      edits: [{ id: new ObjectId(edited[2].id), revision: 0, valor: 777 }],
+    });
     const before = await rowsOf();
 
     const response = await sendBack(workbook);

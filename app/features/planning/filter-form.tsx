@@ -127,7 +127,9 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
   const [skuMode, setSkuMode] = useState<SkuMode>(data.skuMode);
   const [search, setSearch] = useState(data.skuSearch);
   const [clientErrors, setClientErrors] = useState<FilterErrors | null>(null);
-  const [known, setKnown] = useState<Map<string, string>>(() => new Map(data.selectedSkus.map((s) => [s.sku, s.description])));
+  const [known, setKnown] = useState<Map<string, string>>(
+    () => new Map(data.selectedSkus.map((s) => [s.sku, s.description])),
+  );
   const searchTimer = useRef<ReturnType<typeof setTimeout>>();
 
   useEffect(() => {
@@ -158,7 +160,10 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
   const onSearch = (text: string) => {
     setSearch(text);
     clearTimeout(searchTimer.current);
-    searchTimer.current = setTimeout(() => fetcher.load(`${screen.filterPath}?skuSearch=${encodeURIComponent(text)}`), 250);
+    searchTimer.current = setTimeout(
+      () => fetcher.load(`${screen.filterPath}?skuSearch=${encodeURIComponent(text)}`),
+      250,
+    );
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -190,7 +195,13 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
           <Alert tone="error">{planningTexts.filterInvalid}</Alert>
         </div>
       ) : null}
-      <Form method="get" action={screen.resultsPath} className="planning-filter" noValidate={hydrated} onSubmit={onSubmit}>
+      <Form
+        method="get"
+        action={screen.resultsPath}
+        className="planning-filter"
+        noValidate={hydrated}
+        onSubmit={onSubmit}
+      >
         {/* Generate report's mark: the results page answers it with "Report generated successfully." once. */}
         <input type="hidden" name="generated" value="1" />
         <fieldset className="planning-filter__section">
@@ -210,7 +221,11 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
               label={planningTexts.to}
               type="date"
               name="dateEnd"
-              min={values.dateStart && values.dateStart > DATE_MIN && values.dateStart <= DATE_MAX ? values.dateStart : DATE_MIN}
+              min={
+                values.dateStart && values.dateStart > DATE_MIN && values.dateStart <= DATE_MAX
+                  ? values.dateStart
+                  : DATE_MIN
+              }
               max={DATE_MAX}
               value={values.dateEnd}
               onChange={(e) => setValues((v) => ({ ...v, dateEnd: e.target.value }))}
@@ -224,10 +239,23 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
           {isPlan ? (
             <div className="planning-filter__modes" role="radiogroup" aria-label={planningTexts.sku}>
               <label>
-                <input type="radio" name="skuMode" value="sku" checked={skuMode === "sku"} onChange={() => setSkuMode("sku")} /> {planningTexts.skuModeSpecific}
+                <input
+                  type="radio"
+                  name="skuMode"
+                  value="sku"
+                  checked={skuMode === "sku"}
+                  onChange={() => setSkuMode("sku")}
+                />{" "}
+                {planningTexts.skuModeSpecific}
               </label>
               <label>
-                <input type="radio" name="skuMode" value="attributes" checked={skuMode === "attributes"} onChange={() => setSkuMode("attributes")} />{" "}
+                <input
+                  type="radio"
+                  name="skuMode"
+                  value="attributes"
+                  checked={skuMode === "attributes"}
+                  onChange={() => setSkuMode("attributes")}
+                />{" "}
                 {planningTexts.skuModeAttributes}
               </label>
             </div>
@@ -295,7 +323,15 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
         {isPlan ? (
           <fieldset className="planning-filter__section">
             <legend>3 {planningTexts.channel}</legend>
-            <Checklist name="chanel" legend={planningTexts.channel} options={CHANNELS} values={values.chanel} onToggle={toggle} errors={errors.chanel} bare />
+            <Checklist
+              name="chanel"
+              legend={planningTexts.channel}
+              options={CHANNELS}
+              values={values.chanel}
+              onToggle={toggle}
+              errors={errors.chanel}
+              bare
+            />
           </fieldset>
         ) : null}
 

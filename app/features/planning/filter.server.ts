@@ -1,5 +1,21 @@
-import { ATTRIBUTES, CHANNELS, parseFilter, SKU_GROUPED_LIMIT, SKU_LIST_LIMIT, skuModeOf, type AttributeParam, type FilterErrors, type SkuOption } from "~/features/planning/planning";
-import { checkFilterAgainstCatalogue, findSkus, listAttributeOptions, normalizeSkuSearch, searchSkus } from "~/models/planning-catalogue.server";
+import {
+  ATTRIBUTES,
+  CHANNELS,
+  parseFilter,
+  SKU_GROUPED_LIMIT,
+  SKU_LIST_LIMIT,
+  skuModeOf,
+  type AttributeParam,
+  type FilterErrors,
+  type SkuOption,
+} from "~/features/planning/planning";
+import {
+  checkFilterAgainstCatalogue,
+  findSkus,
+  listAttributeOptions,
+  normalizeSkuSearch,
+  searchSkus,
+} from "~/models/planning-catalogue.server";
 import type { PlanningScreen } from "./screens";
 
 /**
@@ -13,19 +29,33 @@ const text = (v: string | null, max: number) => (v ?? "").slice(0, max);
 
 export async function loadFilterScreen(request: Request, screen: PlanningScreen) {
   const params = new URL(request.url).searchParams;
-  const list = (name: string, max: number) => params.getAll(name).slice(0, max).map((v) => v.slice(0, 100));
+  const list = (name: string, max: number) =>
+    params
+      .getAll(name)
+      .slice(0, max)
+      .map((v) => v.slice(0, 100));
   const values = {
     dateStart: text(params.get("dateStart"), 10),
     dateEnd: text(params.get("dateEnd"), 10),
     sku: list("sku", SKU_LIST_LIMIT),
     chanel: screen.kind === "plan" ? list("chanel", CHANNELS.length) : [],
-    ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.param, list(a.param, SKU_GROUPED_LIMIT)])) as Record<AttributeParam, string[]>),
+    ...(Object.fromEntries(ATTRIBUTES.map((a) => [a.param, list(a.param, SKU_GROUPED_LIMIT)])) as Record<
+      AttributeParam,
+      string[]
+    >),
   };
   const skuSearch = normalizeSkuSearch(params.get("skuSearch"));
-  const [options, skuResults, chosen] = await Promise.all([listAttributeOptions(), searchSkus(skuSearch), findSkus(values.sku)]);
+  const [options, skuResults, chosen] = await Promise.all([
+    listAttributeOptions(),
+    searchSkus(skuSearch),
+    findSkus(values.sku),
+  ]);
   // A SKU the catalogue does not know stays listed (checked), so the message about it has something to point at.
   const known = new Set(chosen.map((s) => s.sku));
-  const selectedSkus: SkuOption[] = [...chosen, ...values.sku.filter((s) => !known.has(s)).map((sku) => ({ sku, description: "" }))];
+  const selectedSkus: SkuOption[] = [
+    ...chosen,
+    ...values.sku.filter((s) => !known.has(s)).map((sku) => ({ sku, description: "" })),
+  ];
 
   let errors: FilterErrors = {};
   if (params.get("check") === "1") {

@@ -2,7 +2,12 @@ import { ObjectId, type Db } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { PRODUCT_MASTER } from "~/models/master-data.server";
 import { rebuildAttributeSets } from "~/models/planning-attribute-sets.server";
-import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES, type PlanningQuantityRow } from "~/models/planning.server";
+import {
+  PLANNING_HISTORY,
+  PLANNING_QUANTITY,
+  PLANNING_SAVES,
+  type PlanningQuantityRow,
+} from "~/models/planning.server";
 
 /**
  * A small catalogue and plan whose every value is known, for the planning loader, action and model tests:
@@ -11,15 +16,79 @@ import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES, type PlanningQuant
  */
 
 export const PRODUCTS = [
-  { sku: "80000001", material_description: "BATOM AURORA 3,5G", marca: "Aurora Bela", category_sku: "Lábios", categoria_principal_sku: "Makeup", sub_categoria_sku: "Batom", hero: "hero", abcd: "A", plc_localsku: "3-Released" },
-  { sku: "80000002", material_description: "GLOSS AURORA 5ML", marca: "Aurora Bela", category_sku: "Lábios", categoria_principal_sku: "Makeup", sub_categoria_sku: "Gloss", hero: "non-hero", abcd: "B", plc_localsku: "3-Released" },
-  { sku: "80000003", material_description: "SERUM VIVACE 30ML", marca: "Vivace", category_sku: "Rosto", categoria_principal_sku: "Skincare", sub_categoria_sku: "Sérum", hero: "non-hero", abcd: "C", plc_localsku: "4-Launch Event" },
-  { sku: "80000004", material_description: "SHAMPOO VIVACE 300ML", marca: "Vivace", category_sku: "Limpeza", categoria_principal_sku: "Haircare", sub_categoria_sku: "Shampoo", hero: "hero", abcd: "", plc_localsku: "3-Released" },
-  { sku: "80000005", material_description: "COLONIA LUMINA 100ML", marca: "Lumina", category_sku: "Colônias", categoria_principal_sku: "Fragrance", sub_categoria_sku: "Colônia", hero: "non-hero", abcd: "D", plc_localsku: "5-Phase Out" },
-  { sku: "80000006", material_description: "KIT LUMINA", marca: "Lumina", category_sku: "Kits", categoria_principal_sku: "Other", sub_categoria_sku: "Kit", hero: "non-hero", abcd: "A", plc_localsku: "1-Concept" },
+  {
+    sku: "80000001",
+    material_description: "BATOM AURORA 3,5G",
+    marca: "Aurora Bela",
+    category_sku: "Lábios",
+    categoria_principal_sku: "Makeup",
+    sub_categoria_sku: "Batom",
+    hero: "hero",
+    abcd: "A",
+    plc_localsku: "3-Released",
+  },
+  {
+    sku: "80000002",
+    material_description: "GLOSS AURORA 5ML",
+    marca: "Aurora Bela",
+    category_sku: "Lábios",
+    categoria_principal_sku: "Makeup",
+    sub_categoria_sku: "Gloss",
+    hero: "non-hero",
+    abcd: "B",
+    plc_localsku: "3-Released",
+  },
+  {
+    sku: "80000003",
+    material_description: "SERUM VIVACE 30ML",
+    marca: "Vivace",
+    category_sku: "Rosto",
+    categoria_principal_sku: "Skincare",
+    sub_categoria_sku: "Sérum",
+    hero: "non-hero",
+    abcd: "C",
+    plc_localsku: "4-Launch Event",
+  },
+  {
+    sku: "80000004",
+    material_description: "SHAMPOO VIVACE 300ML",
+    marca: "Vivace",
+    category_sku: "Limpeza",
+    categoria_principal_sku: "Haircare",
+    sub_categoria_sku: "Shampoo",
+    hero: "hero",
+    abcd: "",
+    plc_localsku: "3-Released",
+  },
+  {
+    sku: "80000005",
+    material_description: "COLONIA LUMINA 100ML",
+    marca: "Lumina",
+    category_sku: "Colônias",
+    categoria_principal_sku: "Fragrance",
+    sub_categoria_sku: "Colônia",
+    hero: "non-hero",
+    abcd: "D",
+    plc_localsku: "5-Phase Out",
+  },
+  {
+    sku: "80000006",
+    material_description: "KIT LUMINA",
+    marca: "Lumina",
+    category_sku: "Kits",
+    categoria_principal_sku: "Other",
+    sub_categoria_sku: "Kit",
+    hero: "non-hero",
+    abcd: "A",
+    plc_localsku: "1-Concept",
+  },
 ] as const;
 
-export const MONTHS = [new Date("2026-01-01T00:00:00Z"), new Date("2026-02-01T00:00:00Z"), new Date("2026-03-01T00:00:00Z")];
+export const MONTHS = [
+  new Date("2026-01-01T00:00:00Z"),
+  new Date("2026-02-01T00:00:00Z"),
+  new Date("2026-03-01T00:00:00Z"),
+];
 const NEWEST = new Date("2026-04-20T12:00:00Z").getTime();
 
 export function planningRows(): PlanningQuantityRow[] {
@@ -48,7 +117,8 @@ export function planningRows(): PlanningQuantityRow[] {
     });
     n++;
   };
-  for (const p of PRODUCTS) for (const channel of ["WHOLESALES", "FSS"] as const) for (const month of MONTHS) push(p, channel, month);
+  for (const p of PRODUCTS)
+    for (const channel of ["WHOLESALES", "FSS"] as const) for (const month of MONTHS) push(p, channel, month);
   for (const p of PRODUCTS) push(p, "BRANDSITE", MONTHS[0]);
   return rows;
 }
@@ -56,8 +126,14 @@ export function planningRows(): PlanningQuantityRow[] {
 /** Empties and refills the catalogue and the plan (indexes applied), forgetting every save. */
 export async function resetPlanning(db: Db): Promise<PlanningQuantityRow[]> {
   await applyIndexes(db);
-  await Promise.all([PRODUCT_MASTER, PLANNING_QUANTITY, PLANNING_SAVES, PLANNING_HISTORY].map((c) => db.collection(c).deleteMany({})));
-  await db.collection(PRODUCT_MASTER).insertMany(PRODUCTS.map((p, i) => ({ ...p, id: i + 1, plc_local: p.plc_localsku, urlPath: "p.xlsx", sourceFileId: null })));
+  await Promise.all(
+    [PRODUCT_MASTER, PLANNING_QUANTITY, PLANNING_SAVES, PLANNING_HISTORY].map((c) => db.collection(c).deleteMany({})),
+  );
+  await db
+    .collection(PRODUCT_MASTER)
+    .insertMany(
+      PRODUCTS.map((p, i) => ({ ...p, id: i + 1, plc_local: p.plc_localsku, urlPath: "p.xlsx", sourceFileId: null })),
+    );
   const rows = planningRows();
   await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).insertMany(rows);
   await rebuildAttributeSets(db);

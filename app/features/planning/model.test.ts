@@ -27,7 +27,10 @@ describe("the planning query and the row rule agree", () => {
   it.each(filters)("%s", async (text) => {
     const parsed = parseFilter(new URLSearchParams(text), "plan");
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const found = await db.collection<PlanningQuantityRow>(PLANNING_QUANTITY).find(planningQuery(parsed.filter)).toArray();
+    const found = await db
+      .collection<PlanningQuantityRow>(PLANNING_QUANTITY)
+      .find(planningQuery(parsed.filter))
+      .toArray();
     const expected = planningRows().filter((r) => filterMatchesRow(parsed.filter, r));
     expect(found.map((r) => r._id.toHexString()).sort()).toEqual(expected.map((r) => r._id!.toHexString()).sort());
   });

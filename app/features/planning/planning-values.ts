@@ -42,7 +42,6 @@ export function checkQuantity(input: unknown): Checked<number> {
   return { ok: true, value: Number(text) };
 }
 
-
 /** The group-edit percentage: an integer 0 to 1,000,000 ("Number is not valid" otherwise). */
 export function checkPercent(input: unknown): Checked<number> {
   if (typeof input !== "string") return { ok: false, message: notValid };
@@ -53,12 +52,16 @@ export function checkPercent(input: unknown): Checked<number> {
 }
 
 /** A group edit: the percentage and Increase/Decrease; a decrease at most 100 %. Every message, in order. */
-export function checkGroupEdit(input: { percent: unknown; op: unknown }): { ok: true; value: GroupEdit } | { ok: false; messages: string[]; percent: string[]; op: string[] } {
+export function checkGroupEdit(input: {
+  percent: unknown;
+  op: unknown;
+}): { ok: true; value: GroupEdit } | { ok: false; messages: string[]; percent: string[]; op: string[] } {
   const percent = checkPercent(input.percent);
   const op = (DIRECTIONS as readonly unknown[]).includes(input.op) ? (input.op as Direction) : null;
   const percentErrors = percent.ok ? [] : [percent.message];
   const opErrors = op ? [] : [notValid];
-  if (percent.ok && op === "decrease" && percent.value > DECREASE_MAX) percentErrors.push(planningTexts.decreaseTooLarge);
+  if (percent.ok && op === "decrease" && percent.value > DECREASE_MAX)
+    percentErrors.push(planningTexts.decreaseTooLarge);
   if (percent.ok && op && percentErrors.length === 0) return { ok: true, value: { percent: percent.value, op } };
   return { ok: false, messages: [...percentErrors, ...opErrors], percent: percentErrors, op: opErrors };
 }
@@ -98,11 +101,22 @@ export function groupEditFromParams(params: URLSearchParams): GroupEdit | null {
 // ---------------------------------------------------------------------------------------------
 // The filter kept in the browser (spec 001 §2: "Generating stores the filter in the browser (name formFilter)")
 
-export type FormFilter = { dateStart: string; dateEnd: string; skuMode: SkuMode; sku: string[]; chanel: string[] } & Record<AttributeParam, string[]>;
+export type FormFilter = {
+  dateStart: string;
+  dateEnd: string;
+  skuMode: SkuMode;
+  sku: string[];
+  chanel: string[];
+} & Record<AttributeParam, string[]>;
 
 export function toFormFilter(filter: PlanningFilter, skuMode: SkuMode): FormFilter {
-  const out = { dateStart: filter.dateStart ?? "", dateEnd: filter.dateEnd ?? "", skuMode, sku: [...filter.sku], chanel: [...filter.chanel] } as FormFilter;
+  const out = {
+    dateStart: filter.dateStart ?? "",
+    dateEnd: filter.dateEnd ?? "",
+    skuMode,
+    sku: [...filter.sku],
+    chanel: [...filter.chanel],
+  } as FormFilter;
   for (const a of ATTRIBUTES) out[a.param] = [...filter[a.param]];
   return out;
 }
-

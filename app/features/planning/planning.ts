@@ -51,7 +51,10 @@ const dateField = z
   .transform((v) => (v ? v : null))
   .superRefine((v, ctx) => {
     if (v !== null && (!isCalendarDate(v) || v < DATE_MIN || v > DATE_MAX)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: planningTexts.dateInvalid(brazilianDate(DATE_MIN), brazilianDate(DATE_MAX)) });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: planningTexts.dateInvalid(brazilianDate(DATE_MIN), brazilianDate(DATE_MAX)),
+      });
     }
   });
 
@@ -62,16 +65,23 @@ function listField(label: string, max: number, valid: (value: string) => boolean
     .array(z.string())
     .transform(unique)
     .superRefine((values, ctx) => {
-      if (values.length > max) ctx.addIssue({ code: z.ZodIssueCode.custom, message: planningTexts.tooManyValues(label, max) });
+      if (values.length > max)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: planningTexts.tooManyValues(label, max) });
       const bad = values.find((v) => !valid(v));
-      if (bad !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalid(bad.slice(0, VALUE_MAX_LENGTH)) });
+      if (bad !== undefined)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalid(bad.slice(0, VALUE_MAX_LENGTH)) });
     });
 }
 
 const attributeShape = Object.fromEntries(
   ATTRIBUTES.map((a) => [
     a.param,
-    listField(planningTexts.attributes[a.param], SKU_GROUPED_LIMIT, (v) => v.length <= VALUE_MAX_LENGTH, (v) => planningTexts.unknownValue(planningTexts.attributes[a.param], v)),
+    listField(
+      planningTexts.attributes[a.param],
+      SKU_GROUPED_LIMIT,
+      (v) => v.length <= VALUE_MAX_LENGTH,
+      (v) => planningTexts.unknownValue(planningTexts.attributes[a.param], v),
+    ),
   ]),
 ) as Record<AttributeParam, ReturnType<typeof listField>>;
 
@@ -80,14 +90,22 @@ const filterSchema = z
     dateStart: dateField,
     dateEnd: dateField,
     sku: listField(planningTexts.sku, SKU_LIST_LIMIT, (v) => SKU_CODE.test(v), planningTexts.unknownSku),
-    chanel: listField(planningTexts.channel, CHANNELS.length, (v) => (CHANNELS as readonly string[]).includes(v), planningTexts.unknownChannel),
+    chanel: listField(
+      planningTexts.channel,
+      CHANNELS.length,
+      (v) => (CHANNELS as readonly string[]).includes(v),
+      planningTexts.unknownChannel,
+    ),
     ...attributeShape,
   })
   .superRefine((f, ctx) => {
-    if (f.dateStart && f.dateEnd && f.dateEnd < f.dateStart) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dateEnd"], message: planningTexts.dateOrder });
+    if (f.dateStart && f.dateEnd && f.dateEnd < f.dateStart)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dateEnd"], message: planningTexts.dateOrder });
   });
 
-export type ParsedFilter = { ok: true; filter: PlanningFilter; skuMode: SkuMode } | { ok: false; errors: FilterErrors; skuMode: SkuMode };
+export type ParsedFilter =
+  | { ok: true; filter: PlanningFilter; skuMode: SkuMode }
+  | { ok: false; errors: FilterErrors; skuMode: SkuMode };
 
 /** The SKU mode of /ij/plan from the form: `skuMode=sku`, else attributes (the report filter uses both lists). */
 export function skuModeOf(params: URLSearchParams): SkuMode {
@@ -116,7 +134,8 @@ export function parseFilter(params: URLSearchParams, kind: FilterKind): ParsedFi
       (errors[key] ??= []).push(issue.message);
     }
   }
-  if (kind === "plan" && params.getAll("chanel").length === 0) (errors.chanel ??= []).push(planningTexts.channelRequired);
+  if (kind === "plan" && params.getAll("chanel").length === 0)
+    (errors.chanel ??= []).push(planningTexts.channelRequired);
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors, skuMode };
   const filter = parsed.data as PlanningFilter;
   if (kind === "plan") {
@@ -151,13 +170,15 @@ export const quantityField = z.unknown().transform((input, ctx) => {
 });
 
 /** A group edit (checkGroupEdit) as a zod object: its messages on `percent` and `op`. */
-export const groupEditSchema = z.object({ percent: z.unknown(), op: z.unknown() }).transform((input, ctx): GroupEdit => {
-  const checked = checkGroupEdit({ percent: input.percent, op: input.op });
-  if (checked.ok) return checked.value;
-  for (const message of checked.percent) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["percent"], message });
-  for (const message of checked.op) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["op"], message });
-  return z.NEVER;
-});
+export const groupEditSchema = z
+  .object({ percent: z.unknown(), op: z.unknown() })
+  .transform((input, ctx): GroupEdit => {
+    const checked = checkGroupEdit({ percent: input.percent, op: input.op });
+    if (checked.ok) return checked.value;
+    for (const message of checked.percent) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["percent"], message });
+    for (const message of checked.op) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["op"], message });
+    return z.NEVER;
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Paging: /ij/plan_edit counts pages from 1; /ij/report_preview sends the page index, first 0 (spec 001 §4)

@@ -37,7 +37,8 @@ function useEdits(data: ResultsData, echoed: Record<string, string> | undefined,
   // A refused save without JavaScript comes back with what was typed: the page starts from it.
   const [edits, setEdits] = useState<Map<string, Edit>>(() => {
     const initial = new Map<string, Edit>();
-    for (const row of data.rows) if (echoed?.[row.id] !== undefined) initial.set(row.id, { value: echoed[row.id], revision: row.revision });
+    for (const row of data.rows)
+      if (echoed?.[row.id] !== undefined) initial.set(row.id, { value: echoed[row.id], revision: row.revision });
     return initial;
   });
   // A new page, filter or preview starts unedited.
@@ -53,7 +54,9 @@ function useEdits(data: ResultsData, echoed: Record<string, string> | undefined,
     const e = live.get(r.id);
     return e !== undefined && e.value.trim() !== String(r.valor);
   });
-  const invalid = new Set(data.rows.filter((r) => live.has(r.id) && !checkQuantity(live.get(r.id)!.value).ok).map((r) => r.id));
+  const invalid = new Set(
+    data.rows.filter((r) => live.has(r.id) && !checkQuantity(live.get(r.id)!.value).ok).map((r) => r.id),
+  );
   return {
     valueOf: (row: ResultRow) => live.get(row.id)?.value ?? String(row.valor),
     set: (row: ResultRow, value: string) => setEdits((m) => new Map(m).set(row.id, { value, revision: row.revision })),
@@ -125,10 +128,22 @@ function quantityColumn(
   };
 }
 
-const text = (id: string, header: string, get: (r: ResultRow) => string): ColumnDef<ResultRow, unknown> => ({ id, header, cell: ({ row }) => get(row.original) });
+const text = (id: string, header: string, get: (r: ResultRow) => string): ColumnDef<ResultRow, unknown> => ({
+  id,
+  header,
+  cell: ({ row }) => get(row.original),
+});
 
 /** The group-edit dialog's form (spec 001 §5): percentage 0 to 1,000,000, step 1, default 10; Increase or Decrease. */
-function GroupEditForm({ data, cancelHref, keptParams }: { data: ResultsData; cancelHref: string; keptParams: [string, string][] }) {
+function GroupEditForm({
+  data,
+  cancelHref,
+  keptParams,
+}: {
+  data: ResultsData;
+  cancelHref: string;
+  keptParams: [string, string][];
+}) {
   const hydrated = useHydrated();
   const [percent, setPercent] = useState(data.groupEditValues.percent || String(PERCENT_DEFAULT));
   const [op, setOp] = useState<Direction>(data.groupEditValues.op === "decrease" ? "decrease" : "increase");
@@ -156,10 +171,24 @@ function GroupEditForm({ data, cancelHref, keptParams }: { data: ResultsData; ca
       <fieldset className="planning-group-edit__ops">
         <legend className="visually-hidden">{planningTexts.groupEditTitle}</legend>
         <label>
-          <input type="radio" name="op" value="increase" checked={op === "increase"} onChange={() => setOp("increase")} /> {planningTexts.increase}
+          <input
+            type="radio"
+            name="op"
+            value="increase"
+            checked={op === "increase"}
+            onChange={() => setOp("increase")}
+          />{" "}
+          {planningTexts.increase}
         </label>
         <label>
-          <input type="radio" name="op" value="decrease" checked={op === "decrease"} onChange={() => setOp("decrease")} /> {planningTexts.decrease}
+          <input
+            type="radio"
+            name="op"
+            value="decrease"
+            checked={op === "decrease"}
+            onChange={() => setOp("decrease")}
+          />{" "}
+          {planningTexts.decrease}
         </label>
       </fieldset>
       <div className="dialog__footer">
@@ -185,9 +214,22 @@ function ConflictList({ conflicts }: { conflicts: { id: string; text: string }[]
   );
 }
 
-function DialogLinkFooter({ href, label, primary = false }: { href: string; label: string; primary?: boolean }): ReactNode {
+function DialogLinkFooter({
+  href,
+  label,
+  primary = false,
+}: {
+  href: string;
+  label: string;
+  primary?: boolean;
+}): ReactNode {
   return (
-    <Link className={`button ${primary ? "button--primary" : "button--secondary"}`} to={href} preventScrollReset replace>
+    <Link
+      className={`button ${primary ? "button--primary" : "button--secondary"}`}
+      to={href}
+      preventScrollReset
+      replace
+    >
       {label}
     </Link>
   );
@@ -200,7 +242,15 @@ function DialogLinkFooter({ href, label, primary = false }: { href: string; labe
  * message with Close, and each row's history. Dialogs and the batch preview live in the URL, so every step also
  * works without JavaScript; with it, the confirmation opens in place and the checks run as you type.
  */
-export function ResultsScreen({ screen, data, actionData }: { screen: PlanningScreen; data: ResultsData; actionData: ResultsActionData | undefined }) {
+export function ResultsScreen({
+  screen,
+  data,
+  actionData,
+}: {
+  screen: PlanningScreen;
+  data: ResultsData;
+  actionData: ResultsActionData | undefined;
+}) {
   const hydrated = useHydrated();
   const location = useLocation();
   const navigate = useNavigate();
@@ -222,7 +272,8 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
 
   // The planning filter stays in the browser too (spec 001 §2, formFilter), whichever way this page was reached.
   useEffect(() => {
-    if (screen.kind === "plan") window.localStorage.setItem(FORM_FILTER_KEY, JSON.stringify(toFormFilter(data.filter, data.skuMode)));
+    if (screen.kind === "plan")
+      window.localStorage.setItem(FORM_FILTER_KEY, JSON.stringify(toFormFilter(data.filter, data.skuMode)));
   }, [screen.kind, data.filterQuery]);
 
   // The page reloaded (after a save, or a refusal): the confirmation has done its work.
@@ -279,8 +330,12 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
   );
   const canSave = data.batch !== null || (dirty && edits.invalid.size === 0);
   const groupEditHref = `${here}${searchWithout(location.search, [...DIALOG_PARAMS, ...BATCH_PARAMS], { groupEdit: "1" })}`;
-  const groupKept = [...new URLSearchParams(searchWithout(location.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, "page"])).entries()];
-  const confirmText = data.batch ? planningTexts.confirmBatch(data.batch.label, data.total) : planningTexts.confirmIndividual(edits.changed.length);
+  const groupKept = [
+    ...new URLSearchParams(searchWithout(location.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, "page"])).entries(),
+  ];
+  const confirmText = data.batch
+    ? planningTexts.confirmBatch(data.batch.label, data.total)
+    : planningTexts.confirmIndividual(edits.changed.length);
 
   return (
     <section className="planning planning--results" aria-busy={loading || saving}>
@@ -315,7 +370,8 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
         ) : null}
         {data.total > 0 ? (
           <p className="planning__quantity">
-            <strong>{planningTexts.totalQuantity}:</strong> <span data-testid="planning-total-quantity">{data.quantity}</span>
+            <strong>{planningTexts.totalQuantity}:</strong>{" "}
+            <span data-testid="planning-total-quantity">{data.quantity}</span>
           </p>
         ) : null}
       </div>
@@ -345,7 +401,12 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
           {data.canWrite ? (
             <div className="planning__toolbar">
               {hydrated && dirty ? (
-                <button type="button" className="button button--secondary" disabled title={planningTexts.individualMode(edits.changed.length)}>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  disabled
+                  title={planningTexts.individualMode(edits.changed.length)}
+                >
                   {planningTexts.groupEdit}
                 </button>
               ) : (
@@ -365,7 +426,11 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
                 {saving ? planningTexts.saving : planningTexts.save}
               </button>
               <p className="planning__mode" aria-live="polite">
-                {data.batch ? planningTexts.batchMode(data.batch.label, data.total) : dirty ? planningTexts.individualMode(edits.changed.length) : null}
+                {data.batch
+                  ? planningTexts.batchMode(data.batch.label, data.total)
+                  : dirty
+                    ? planningTexts.individualMode(edits.changed.length)
+                    : null}
               </p>
             </div>
           ) : null}
@@ -385,14 +450,26 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
 
       {/* With JavaScript: the confirmation opens in place and its Confirm submits the form above. */}
       {hydrated ? (
-        <Dialog open={confirming} onOpenChange={setConfirming} title={planningTexts.confirmTitle} description={confirmText}>
+        <Dialog
+          open={confirming}
+          onOpenChange={setConfirming}
+          title={planningTexts.confirmTitle}
+          description={confirmText}
+        >
           <div className="dialog__footer">
             <DialogClose asChild>
               <button type="button" className="button button--secondary">
                 {planningTexts.cancel}
               </button>
             </DialogClose>
-            <button type="submit" form={FORM_ID} name="confirmed" value="1" className="button button--primary" disabled={saving}>
+            <button
+              type="submit"
+              form={FORM_ID}
+              name="confirmed"
+              value="1"
+              className="button button--primary"
+              disabled={saving}
+            >
               {planningTexts.confirm}
             </button>
           </div>
@@ -400,7 +477,12 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
       ) : null}
 
       {blocker.state === "blocked" ? (
-        <Dialog open onOpenChange={(open) => (open ? undefined : blocker.reset())} title={planningTexts.discardTitle} description={planningTexts.discardPrompt}>
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : blocker.reset())}
+          title={planningTexts.discardTitle}
+          description={planningTexts.discardPrompt}
+        >
           <div className="dialog__footer">
             <button type="button" className="button button--secondary" onClick={() => blocker.reset()}>
               {planningTexts.keepEditing}
@@ -413,7 +495,12 @@ export function ResultsScreen({ screen, data, actionData }: { screen: PlanningSc
       ) : null}
 
       {/* Without JavaScript: the server asks for the confirmation, with the same fields to post again. */}
-      <PageDialog open={actionData?.kind === "confirm"} onClose={() => navigate(withoutDialogs, { replace: true, preventScrollReset: true })} title={planningTexts.confirmTitle} description={actionData?.kind === "confirm" ? actionData.text : undefined}>
+      <PageDialog
+        open={actionData?.kind === "confirm"}
+        onClose={() => navigate(withoutDialogs, { replace: true, preventScrollReset: true })}
+        title={planningTexts.confirmTitle}
+        description={actionData?.kind === "confirm" ? actionData.text : undefined}
+      >
         {actionData?.kind === "confirm" ? (
           <Form method="post" preventScrollReset>
             <HiddenFields fields={actionData.fields} />

@@ -20,7 +20,12 @@ import {
   type PlanningFilter,
   type SkuMode,
 } from "~/features/planning/planning";
-import { formatChangeStamp, formatCompetencyMonth, formatPeriod, formatPlanningDay } from "~/features/planning/planning-dates";
+import {
+  formatChangeStamp,
+  formatCompetencyMonth,
+  formatPeriod,
+  formatPlanningDay,
+} from "~/features/planning/planning-dates";
 import { excelTexts, messages, planningTexts } from "~/messages";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
 import type { ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
@@ -106,16 +111,24 @@ function rowView(row: PlanningRow, edit: GroupEdit | null): ResultRow {
 }
 
 function conflictViews(conflicts: ConflictRecord[]): ConflictView[] {
-  return conflicts.map((c) => ({ id: c.rowId.toHexString(), text: planningTexts.conflictRow(rowLabel(c), pt(c.current)) }));
+  return conflicts.map((c) => ({
+    id: c.rowId.toHexString(),
+    text: planningTexts.conflictRow(rowLabel(c), pt(c.current)),
+  }));
 }
 
 function historyChange(entry: HistoryEntry): { mode: string; change: string } {
   if (entry.kind === "unitario") {
-    const mode = entry.via === "excel" ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}` : planningTexts.historyUnitario;
+    const mode =
+      entry.via === "excel" ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}` : planningTexts.historyUnitario;
     return { mode, change: `${pt(entry.old)} → ${pt(entry.new)}` };
   }
   const label = groupEditLabel({ percent: entry.percent, op: entry.op });
-  if (entry.old !== undefined && entry.new !== undefined) return { mode: planningTexts.historyLote, change: planningTexts.historyBatchRowChange(label, pt(entry.old), pt(entry.new)) };
+  if (entry.old !== undefined && entry.new !== undefined)
+    return {
+      mode: planningTexts.historyLote,
+      change: planningTexts.historyBatchRowChange(label, pt(entry.old), pt(entry.new)),
+    };
   return { mode: planningTexts.historyLote, change: planningTexts.historyBatchChange(label, entry.rows) };
 }
 
@@ -129,15 +142,25 @@ function savedView(save: PlanningSaveRecord): SavedView {
 
 /** The filter chips of the results header: what the filter holds, by the screen's labels. */
 function filterSummary(filter: PlanningFilter): { label: string; values: string }[] {
-  const out: { label: string; values: string }[] = [{ label: planningTexts.channel, values: filter.chanel.length > 0 ? filter.chanel.join(", ") : planningTexts.allChannels }];
+  const out: { label: string; values: string }[] = [
+    {
+      label: planningTexts.channel,
+      values: filter.chanel.length > 0 ? filter.chanel.join(", ") : planningTexts.allChannels,
+    },
+  ];
   if (filter.sku.length > 0) out.push({ label: planningTexts.sku, values: filter.sku.join(", ") });
   for (const a of ATTRIBUTES) {
-    if (filter[a.param].length > 0) out.push({ label: planningTexts.attributes[a.param], values: filter[a.param].map((v) => v || planningTexts.emptyValue).join(", ") });
+    if (filter[a.param].length > 0)
+      out.push({
+        label: planningTexts.attributes[a.param],
+        values: filter[a.param].map((v) => v || planningTexts.emptyValue).join(", "),
+      });
   }
   return out;
 }
 
-const objectIdOf = (text: string | null): ObjectId | null => (text && OBJECT_ID_HEX.test(text) ? new ObjectId(text) : null);
+const objectIdOf = (text: string | null): ObjectId | null =>
+  text && OBJECT_ID_HEX.test(text) ? new ObjectId(text) : null;
 
 /**
  * The validated filter of a results URL, or a redirect to the filter screen with the same parameters (which then
@@ -145,7 +168,10 @@ const objectIdOf = (text: string | null): ObjectId | null => (text && OBJECT_ID_
  */
 async function requireFilter(url: URL, screen: PlanningScreen): Promise<{ filter: PlanningFilter; skuMode: SkuMode }> {
   const parsed = parseFilter(url.searchParams, screen.kind);
-  const back = () => redirect(`${screen.filterPath}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, "page"], { check: "1" })}`);
+  const back = () =>
+    redirect(
+      `${screen.filterPath}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, "page"], { check: "1" })}`,
+    );
   if (!parsed.ok) throw back();
   const unknown = await checkFilterAgainstCatalogue(parsed.filter);
   if (Object.keys(unknown).length > 0) throw back();
@@ -157,14 +183,22 @@ async function requireFilter(url: URL, screen: PlanningScreen): Promise<{ filter
  * it, carrying the one-time "generated" cookie; the page that reads the cookie says "Report generated successfully."
  * (`generated`) and clears it, so that a reload or a deep link does not say it again (generated-flash.server.ts).
  */
-export async function loadResults(request: Request, user: AuthenticatedUser, screen: PlanningScreen, canWrite: boolean) {
+export async function loadResults(
+  request: Request,
+  user: AuthenticatedUser,
+  screen: PlanningScreen,
+  canWrite: boolean,
+) {
   const url = new URL(request.url);
   if (url.searchParams.get(GENERATED_PARAM) === "1") {
     const target = `${url.pathname}${searchWithout(url.search, [GENERATED_PARAM, ...DIALOG_PARAMS, ...BATCH_PARAMS, "page"])}`;
     throw redirect(target, { headers: await generatedHeaders(target) });
   }
   const flash = await takeGenerated(request);
-  const view = { ...(await resultsView(url, user, screen, canWrite)), generated: flash.key === `${url.pathname}${url.search}` };
+  const view = {
+    ...(await resultsView(url, user, screen, canWrite)),
+    generated: flash.key === `${url.pathname}${url.search}`,
+  };
   if (!flash.headers) return view;
   // Typed as the view: the page reads the same data either way (single fetch unwraps data()); only a request that
   // carries the cookie gets the wrapper, whose header clears it.
@@ -181,14 +215,18 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
   const params = url.searchParams;
   const requestedEdit = canWrite && (params.has("percent") || params.has("op"));
   const edit = canWrite ? groupEditFromParams(params) : null;
-  const editCheck = requestedEdit && !edit ? groupEditSchema.safeParse({ percent: params.get("percent") ?? undefined, op: params.get("op") ?? undefined }) : null;
+  const editCheck =
+    requestedEdit && !edit
+      ? groupEditSchema.safeParse({ percent: params.get("percent") ?? undefined, op: params.get("op") ?? undefined })
+      : null;
   const historyId = objectIdOf(params.get("history"));
   const savedId = objectIdOf(params.get("saved"));
   // A preview names the one-time id its save will spend (issued with the group-edit dialog): one without an id gets a
   // fresh one. One whose id a save has spent (Back, Forward, a reload after saving) shows the saved grid, not the
   // preview — without a redirect, so that the same preview's form sent again still answers with its refusal (409).
   const requestedBatchId = edit ? objectIdOf(params.get("batchId")) : null;
-  if (edit && !requestedBatchId) throw redirect(`${url.pathname}${searchWithout(url.search, [], { batchId: new ObjectId().toHexString() })}`);
+  if (edit && !requestedBatchId)
+    throw redirect(`${url.pathname}${searchWithout(url.search, [], { batchId: new ObjectId().toHexString() })}`);
   const batchSpent = requestedBatchId !== null && (await planningSaveExists(requestedBatchId));
   const batchId = batchSpent ? null : requestedBatchId;
 
@@ -236,9 +274,19 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
   };
 }
 
-function excelPanel(filter: PlanningFilter, skuMode: SkuMode, canImport: boolean, report: ExcelPanelData["report"]): ExcelPanelData {
+function excelPanel(
+  filter: PlanningFilter,
+  skuMode: SkuMode,
+  canImport: boolean,
+  report: ExcelPanelData["report"],
+): ExcelPanelData {
   const query = filterSearchParams(filter, skuMode).toString();
-  return { exportHref: `${PLANNING_EXCEL_PATH}?${query}`, importAction: `${PLANNING_EXCEL_PATH}?${query}`, canImport, report };
+  return {
+    exportHref: `${PLANNING_EXCEL_PATH}?${query}`,
+    importAction: `${PLANNING_EXCEL_PATH}?${query}`,
+    canImport,
+    report,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,7 +294,10 @@ function excelPanel(filter: PlanningFilter, skuMode: SkuMode, canImport: boolean
 
 const rowSchema = z.object({
   id: z.string().regex(OBJECT_ID_HEX),
-  revision: z.string().regex(/^\d{1,9}$/).transform(Number),
+  revision: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number),
   loaded: quantityField,
   valor: quantityField,
 });
@@ -267,7 +318,13 @@ const loteSchema = z
   .and(groupEditSchema);
 
 export type ResultsActionData =
-  | { kind: "error"; message: string; rowErrors: Record<string, string>; values: Record<string, string>; conflicts: ConflictView[] }
+  | {
+      kind: "error";
+      message: string;
+      rowErrors: Record<string, string>;
+      values: Record<string, string>;
+      conflicts: ConflictView[];
+    }
   /** The confirmation a form without JavaScript asks for before saving: the same fields again, confirmed. */
   | { kind: "confirm"; text: string; fields: [string, string][] };
 
@@ -279,7 +336,9 @@ const refuse = (status: number, message: string, more: Partial<Extract<ResultsAc
  * replaces the page it was saved from in the browser's history (with JavaScript), so Back does not show the preview.
  */
 function afterSave(url: URL, saveId: ObjectId, firstPage: boolean) {
-  return replace(`${url.pathname}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, ...(firstPage ? ["page"] : [])], { saved: saveId.toHexString() })}`);
+  return replace(
+    `${url.pathname}${searchWithout(url.search, [...DIALOG_PARAMS, ...BATCH_PARAMS, ...(firstPage ? ["page"] : [])], { saved: saveId.toHexString() })}`,
+  );
 }
 
 /**
@@ -293,7 +352,8 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
   const intent = form?.get("intent");
   if (!form || (intent !== "unitario" && intent !== "lote")) return refuse(400, messages.badRequest);
   const parsed = parseFilter(url.searchParams, screen.kind);
-  if (!parsed.ok || Object.keys(await checkFilterAgainstCatalogue(parsed.filter)).length > 0) return refuse(400, planningTexts.filterInvalid);
+  if (!parsed.ok || Object.keys(await checkFilterAgainstCatalogue(parsed.filter)).length > 0)
+    return refuse(400, planningTexts.filterInvalid);
   const filter = parsed.filter;
 
   if (intent === "unitario") {
@@ -306,7 +366,8 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
       for (const [key, errors] of Object.entries(submission.error ?? {})) {
         const match = /^rows\[(\d+)\]\.(\w+)$/.exec(key);
         const id = match ? String(form.get(`rows[${match[1]}].id`) ?? "") : "";
-        if (match && OBJECT_ID_HEX.test(id) && (match[2] === "valor" || match[2] === "loaded") && errors?.length) rowErrors[id] = errors[0];
+        if (match && OBJECT_ID_HEX.test(id) && (match[2] === "valor" || match[2] === "loaded") && errors?.length)
+          rowErrors[id] = errors[0];
         else malformed = true;
       }
       for (const [key, value] of form.entries()) {
@@ -324,9 +385,18 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
     if (submission.value.confirmed !== "1") {
       const fields: [string, string][] = [["intent", "unitario"]];
       changed.forEach((r, i) => {
-        fields.push([`rows[${i}].id`, r.id], [`rows[${i}].revision`, String(r.revision)], [`rows[${i}].loaded`, String(r.loaded)], [`rows[${i}].valor`, String(r.valor)]);
+        fields.push(
+          [`rows[${i}].id`, r.id],
+          [`rows[${i}].revision`, String(r.revision)],
+          [`rows[${i}].loaded`, String(r.loaded)],
+          [`rows[${i}].valor`, String(r.valor)],
+        );
       });
-      return data<ResultsActionData>({ kind: "confirm", text: planningTexts.confirmIndividual(changed.length), fields });
+      return data<ResultsActionData>({
+        kind: "confirm",
+        text: planningTexts.confirmIndividual(changed.length),
+        fields,
+      });
     }
     const outcome = await saveQuantities({
       user: user.email,
@@ -335,7 +405,8 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
       edits: changed.map((r) => ({ id: new ObjectId(r.id), revision: r.revision, valor: r.valor })),
     });
     if (outcome.kind === "outside") return refuse(400, planningTexts.rowsOutsideFilter);
-    if (outcome.kind === "conflict") return refuse(409, planningTexts.conflictIntro, { conflicts: conflictViews(outcome.conflicts) });
+    if (outcome.kind === "conflict")
+      return refuse(409, planningTexts.conflictIntro, { conflicts: conflictViews(outcome.conflicts) });
     return afterSave(url, outcome.saveId, false);
   }
 
@@ -364,7 +435,14 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
       ],
     });
   }
-  const outcome = await saveBatch({ user: user.email, screen: screen.save, filter, edit, loadedAt: new Date(loadedAt), saveId: batchId });
+  const outcome = await saveBatch({
+    user: user.email,
+    screen: screen.save,
+    filter,
+    edit,
+    loadedAt: new Date(loadedAt),
+    saveId: batchId,
+  });
   if (outcome.kind !== "saved") return refuse(409, planningTexts.batchStale);
   return afterSave(url, outcome.saveId, true);
 }

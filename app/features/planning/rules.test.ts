@@ -112,9 +112,19 @@ describe("the filter (spec 001 §3, §5)", () => {
     if (!none.ok) expect(none.errors.chanel).toEqual([planningTexts.channelRequired]);
 
     const bySku = parseFilter(q("skuMode=sku&sku=80000017&brand=Vivace&chanel=FSS"), "plan");
-    expect(bySku).toMatchObject({ ok: true, skuMode: "sku", filter: { sku: ["80000017"], brand: [], chanel: ["FSS"] } });
-    const byAttributes = parseFilter(q("skuMode=attributes&sku=80000017&brand=Vivace&brand=Vivace&abcd=&chanel=FSS&chanel=BRANDSITE"), "plan");
-    expect(byAttributes).toMatchObject({ ok: true, filter: { sku: [], brand: ["Vivace"], abcd: [""], chanel: ["FSS", "BRANDSITE"] } });
+    expect(bySku).toMatchObject({
+      ok: true,
+      skuMode: "sku",
+      filter: { sku: ["80000017"], brand: [], chanel: ["FSS"] },
+    });
+    const byAttributes = parseFilter(
+      q("skuMode=attributes&sku=80000017&brand=Vivace&brand=Vivace&abcd=&chanel=FSS&chanel=BRANDSITE"),
+      "plan",
+    );
+    expect(byAttributes).toMatchObject({
+      ok: true,
+      filter: { sku: [], brand: ["Vivace"], abcd: [""], chanel: ["FSS", "BRANDSITE"] },
+    });
   });
 
   it("refuses unknown channels, dates out of bounds or in the wrong order, and oversize lists", () => {
@@ -132,7 +142,9 @@ describe("the filter (spec 001 §3, §5)", () => {
     expect(bad("chanel=FSS&dateStart=2026-05-01&dateEnd=2026-04-30").dateEnd).toEqual([planningTexts.dateOrder]);
     const many = Array.from({ length: SKU_LIST_LIMIT + 1 }, (_, i) => `sku=${80_000_000 + i}`).join("&");
     expect(bad(`chanel=FSS&skuMode=sku&${many}`).sku).toEqual([planningTexts.tooManyValues("SKU", SKU_LIST_LIMIT)]);
-    expect(bad("chanel=FSS&skuMode=sku&sku=%7B%22%24ne%22%3A1%7D").sku).toEqual([planningTexts.unknownSku('{"$ne":1}')]);
+    expect(bad("chanel=FSS&skuMode=sku&sku=%7B%22%24ne%22%3A1%7D").sku).toEqual([
+      planningTexts.unknownSku('{"$ne":1}'),
+    ]);
     // The bounds themselves are fine, and From = To too.
     expect(parseFilter(q(`chanel=FSS&dateStart=${DATE_MIN}&dateEnd=${DATE_MAX}`), "plan").ok).toBe(true);
     expect(parseFilter(q("chanel=FSS&dateStart=2026-05-01&dateEnd=2026-05-01"), "plan").ok).toBe(true);
@@ -144,15 +156,35 @@ describe("the filter (spec 001 §3, §5)", () => {
   });
 
   it("covers whole competency months from From to To, the picker bounds when empty", () => {
-    expect(competencyRange({ dateStart: "2026-01-15", dateEnd: "2026-03-02" })).toEqual({ from: new Date("2026-01-01T00:00:00Z"), to: new Date("2026-03-01T00:00:00Z") });
-    expect(competencyRange({ dateStart: null, dateEnd: null })).toEqual({ from: new Date("1950-12-01T00:00:00Z"), to: new Date("2030-12-01T00:00:00Z") });
+    expect(competencyRange({ dateStart: "2026-01-15", dateEnd: "2026-03-02" })).toEqual({
+      from: new Date("2026-01-01T00:00:00Z"),
+      to: new Date("2026-03-01T00:00:00Z"),
+    });
+    expect(competencyRange({ dateStart: null, dateEnd: null })).toEqual({
+      from: new Date("1950-12-01T00:00:00Z"),
+      to: new Date("2030-12-01T00:00:00Z"),
+    });
   });
 
   it("matches rows by the same rule as the query, and survives a round trip through the URL", () => {
-    const parsed = parseFilter(q("dateStart=2026-02-10&dateEnd=2026-04-01&brand=Vivace&abcd=&abcd=A&chanel=FSS"), "plan");
+    const parsed = parseFilter(
+      q("dateStart=2026-02-10&dateEnd=2026-04-01&brand=Vivace&abcd=&abcd=A&chanel=FSS"),
+      "plan",
+    );
     if (!parsed.ok) throw new Error("valid filter");
     const filter: PlanningFilter = parsed.filter;
-    const row = { sku: "1", channel: "FSS", dateRef: new Date("2026-02-01T00:00:00Z"), marca: "Vivace", category_sku: "x", hero: "hero", categoria_principal_sku: "Makeup", abcd: "", sub_categoria_sku: "y", plc_localsku: "3-Released" };
+    const row = {
+      sku: "1",
+      channel: "FSS",
+      dateRef: new Date("2026-02-01T00:00:00Z"),
+      marca: "Vivace",
+      category_sku: "x",
+      hero: "hero",
+      categoria_principal_sku: "Makeup",
+      abcd: "",
+      sub_categoria_sku: "y",
+      plc_localsku: "3-Released",
+    };
     expect(filterMatchesRow(filter, row)).toBe(true);
     expect(filterMatchesRow(filter, { ...row, dateRef: new Date("2026-05-01T00:00:00Z") })).toBe(false);
     expect(filterMatchesRow(filter, { ...row, channel: "BRANDSITE" })).toBe(false);
@@ -193,15 +225,42 @@ describe("dates (spec 001 §2: day, short month, year; the period as month and y
 describe("the plain rules the results screen checks in the browser (no zod there)", () => {
   const notValid = messages.numberNotValid;
   it.each([
-    [{ percent: " 10 ", op: "increase" }, { ok: true, value: { percent: 10, op: "increase" } }],
-    [{ percent: "1000000", op: "increase" }, { ok: true, value: { percent: 1_000_000, op: "increase" } }],
-    [{ percent: "100", op: "decrease" }, { ok: true, value: { percent: 100, op: "decrease" } }],
-    [{ percent: "101", op: "decrease" }, { ok: false, messages: [planningTexts.decreaseTooLarge] }],
-    [{ percent: "1000001", op: "increase" }, { ok: false, messages: [notValid] }],
-    [{ percent: "1.5", op: "increase" }, { ok: false, messages: [notValid] }],
-    [{ percent: "-1", op: "increase" }, { ok: false, messages: [notValid] }],
-    [{ percent: "", op: "x" }, { ok: false, messages: [notValid, notValid] }],
-    [{ percent: undefined, op: undefined }, { ok: false, messages: [notValid, notValid] }],
+    [
+      { percent: " 10 ", op: "increase" },
+      { ok: true, value: { percent: 10, op: "increase" } },
+    ],
+    [
+      { percent: "1000000", op: "increase" },
+      { ok: true, value: { percent: 1_000_000, op: "increase" } },
+    ],
+    [
+      { percent: "100", op: "decrease" },
+      { ok: true, value: { percent: 100, op: "decrease" } },
+    ],
+    [
+      { percent: "101", op: "decrease" },
+      { ok: false, messages: [planningTexts.decreaseTooLarge] },
+    ],
+    [
+      { percent: "1000001", op: "increase" },
+      { ok: false, messages: [notValid] },
+    ],
+    [
+      { percent: "1.5", op: "increase" },
+      { ok: false, messages: [notValid] },
+    ],
+    [
+      { percent: "-1", op: "increase" },
+      { ok: false, messages: [notValid] },
+    ],
+    [
+      { percent: "", op: "x" },
+      { ok: false, messages: [notValid, notValid] },
+    ],
+    [
+      { percent: undefined, op: undefined },
+      { ok: false, messages: [notValid, notValid] },
+    ],
   ])("group edit %j", (input, expected) => {
     expect(checkGroupEdit(input)).toMatchObject(expected);
   });

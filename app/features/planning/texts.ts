@@ -88,7 +88,8 @@ export const planningTexts = {
   decreaseTooLarge: "Para diminuir, use no máximo 100%.",
   batchMode: (label: string, total: number) =>
     `Modo lote: ${label} em ${total.toLocaleString("pt-BR")} ${total === 1 ? "linha" : "linhas"} do filtro. As quantidades mostradas já estão multiplicadas; salve para aplicar.`,
-  individualMode: (n: number) => (n === 1 ? "1 quantidade alterada (modo individual)." : `${n} quantidades alteradas (modo individual).`),
+  individualMode: (n: number) =>
+    n === 1 ? "1 quantidade alterada (modo individual)." : `${n} quantidades alteradas (modo individual).`,
   factorLabel: (direction: "increase" | "decrease", percent: number, factor: string) =>
     `${direction === "increase" ? "+" : "−"}${percent.toLocaleString("pt-BR")}% (×${factor})`,
   confirmTitle: "Salvar alterações?",
@@ -105,13 +106,15 @@ export const planningTexts = {
   rowLabel: (sku: string, channel: string, month: string) => `${sku} · ${channel} · ${month}`,
   rowError: (row: string, message: string) => `${row}: ${message}`,
   savedRows: (n: number) => (n === 1 ? "1 quantidade salva." : `${n.toLocaleString("pt-BR")} quantidades salvas.`),
-  savedBatch: (label: string, n: number) => `${label} aplicado a ${n.toLocaleString("pt-BR")} ${n === 1 ? "linha" : "linhas"}.`,
+  savedBatch: (label: string, n: number) =>
+    `${label} aplicado a ${n.toLocaleString("pt-BR")} ${n === 1 ? "linha" : "linhas"}.`,
   conflictTitle: "Linhas não salvas",
   conflictIntro: "Estas linhas foram alteradas por outra pessoa depois que a página foi carregada e não foram salvas:",
   conflictRow: (row: string, current: string) => `${row} (quantidade atual: ${current})`,
   conflictHint: "Recarregue a página para ver os valores atuais e edite de novo.",
   rowsOutsideFilter: "Algumas linhas enviadas não fazem parte deste filtro. Nada foi salvo; recarregue a página.",
-  batchStale: "As quantidades deste filtro foram alteradas por outra pessoa depois que a página foi carregada. Nada foi salvo; recarregue a página e aplique o lote de novo.",
+  batchStale:
+    "As quantidades deste filtro foram alteradas por outra pessoa depois que a página foi carregada. Nada foi salvo; recarregue a página e aplique o lote de novo.",
   readOnlyNote: "Somente leitura: seu perfil pode consultar este relatório, mas não alterar quantidades.",
   tableCaption: "Quantidades planejadas",
 
@@ -126,7 +129,8 @@ export const planningTexts = {
   historyChange: "Alteração",
   historyUnitario: "unitario",
   historyLote: "lote",
-  historyBatchChange: (label: string, rows: number) => `${label} sobre ${rows.toLocaleString("pt-BR")} ${rows === 1 ? "linha" : "linhas"} (valor por linha não registrado)`,
+  historyBatchChange: (label: string, rows: number) =>
+    `${label} sobre ${rows.toLocaleString("pt-BR")} ${rows === 1 ? "linha" : "linhas"} (valor por linha não registrado)`,
   historyCurrent: (value: string) => `Quantidade atual: ${value}`,
   historyBatchRowChange: (label: string, old: string, value: string) => `${label}: ${old} → ${value}`,
   historyNotFound: "Esta linha não faz parte do filtro atual.",

@@ -28,17 +28,25 @@ export function readCockpitParams(url: URL): CockpitParams {
 }
 
 export function cockpitSearch(params: CockpitParams, extra: Record<string, string> = {}): string {
-  const entries = Object.entries({ ...params, ...extra }).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "");
+  const entries = Object.entries({ ...params, ...extra }).filter(
+    (e): e is [string, string] => typeof e[1] === "string" && e[1] !== "",
+  );
   return `?${new URLSearchParams(entries)}`;
 }
 
-export const REPORT_LABELS: Record<LedgerReport, string> = { BALANCE_SHEET: t.balanceSheet, WORKING_CAPITAL: t.workingCapital };
+export const REPORT_LABELS: Record<LedgerReport, string> = {
+  BALANCE_SHEET: t.balanceSheet,
+  WORKING_CAPITAL: t.workingCapital,
+};
 
 /** One account's place in the category lists (what the dependent lists are built from). */
 export type CategoryOption = { category1: string; category2: string; category3: string; workingCapital: boolean };
 
 /** The choices of each list given the choices above it. */
-export function dependentOptions(all: readonly CategoryOption[], chosen: Pick<CockpitParams, "report" | "category1" | "category2">) {
+export function dependentOptions(
+  all: readonly CategoryOption[],
+  chosen: Pick<CockpitParams, "report" | "category1" | "category2">,
+) {
   const inReport = all.filter((o) => chosen.report === "BALANCE_SHEET" || o.workingCapital);
   const unique = (values: string[]) => [...new Set(values)];
   const category1 = CATEGORY1_OPTIONS.filter((c) => inReport.some((o) => o.category1 === c));

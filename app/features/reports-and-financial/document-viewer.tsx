@@ -10,7 +10,15 @@ const MAX_COLUMNS = 40;
  * it (links limited to http(s), mailto and anchors; the CSP runs no script it could carry), a PDF inline in a
  * frame of the portal's own address.
  */
-export function DocumentViewer({ content, error, inlineUrl }: { content: ViewerContent | null; error: string | null; inlineUrl: string }) {
+export function DocumentViewer({
+  content,
+  error,
+  inlineUrl,
+}: {
+  content: ViewerContent | null;
+  error: string | null;
+  inlineUrl: string;
+}) {
   if (error || !content) return <Alert tone="error">{error ?? t.viewerFailed}</Alert>;
   if (content.kind === "unsupported") return <Alert tone="info">{t.viewerUnsupported}</Alert>;
   if (content.kind === "pdf") {
@@ -23,7 +31,8 @@ export function DocumentViewer({ content, error, inlineUrl }: { content: ViewerC
       </>
     );
   }
-  if (content.kind === "html") return <article className="viewer-docx" dangerouslySetInnerHTML={{ __html: content.html }} />;
+  if (content.kind === "html")
+    return <article className="viewer-docx" dangerouslySetInnerHTML={{ __html: content.html }} />;
   return (
     <div>
       {content.sheets.map((sheet, s) => (

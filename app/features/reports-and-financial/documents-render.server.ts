@@ -23,7 +23,6 @@ export type DocSpec = {
   author: string;
 };
 
-
 const cellText = (cell: DocCell) => (typeof cell === "number" ? formatAmount(cell) : cell);
 
 /** One worksheet per table: the title and lines above it, numbers kept as numbers (2 decimals). */
@@ -58,7 +57,8 @@ export async function renderXlsx(spec: DocSpec): Promise<Buffer> {
 /** A Word document: the title as a heading, the lines as paragraphs, each table with its title. */
 export async function renderDocx(spec: DocSpec): Promise<Buffer> {
   const docx = await import("docx");
-  const { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType, AlignmentType } = docx;
+  const { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType, AlignmentType } =
+    docx;
   const children: (InstanceType<typeof Paragraph> | InstanceType<typeof Table>)[] = [
     new Paragraph({ text: spec.title, heading: HeadingLevel.HEADING_1 }),
     ...spec.lines.map((line) => new Paragraph({ text: line })),
@@ -66,13 +66,25 @@ export async function renderDocx(spec: DocSpec): Promise<Buffer> {
   for (const table of spec.tables) {
     children.push(new Paragraph({ text: table.title, heading: HeadingLevel.HEADING_2 }));
     const cell = (text: string, bold: boolean, numeric: boolean) =>
-      new TableCell({ children: [new Paragraph({ alignment: numeric ? AlignmentType.RIGHT : AlignmentType.LEFT, children: [new TextRun({ text, bold })] })] });
+      new TableCell({
+        children: [
+          new Paragraph({
+            alignment: numeric ? AlignmentType.RIGHT : AlignmentType.LEFT,
+            children: [new TextRun({ text, bold })],
+          }),
+        ],
+      });
     children.push(
       new Table({
         width: { size: 100, type: WidthType.PERCENTAGE },
         rows: [
           new TableRow({ tableHeader: true, children: table.columns.map((c) => cell(c, true, false)) }),
-          ...table.rows.map((cells, i) => new TableRow({ children: cells.map((c) => cell(cellText(c), table.boldRows?.has(i) ?? false, typeof c === "number")) })),
+          ...table.rows.map(
+            (cells, i) =>
+              new TableRow({
+                children: cells.map((c) => cell(cellText(c), table.boldRows?.has(i) ?? false, typeof c === "number")),
+              }),
+          ),
         ],
       }),
     );
@@ -84,7 +96,11 @@ export async function renderDocx(spec: DocSpec): Promise<Buffer> {
 /** A PDF (A4, Helvetica): the title, the lines and the tables as aligned text rows. */
 export async function renderPdf(spec: DocSpec): Promise<Buffer> {
   const { default: PDFDocument } = await import("pdfkit");
-  const doc = new PDFDocument({ size: "A4", margin: 40, info: { Title: spec.title, Author: spec.author, CreationDate: spec.createdAt } });
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 40,
+    info: { Title: spec.title, Author: spec.author, CreationDate: spec.createdAt },
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -104,7 +120,12 @@ export async function renderPdf(spec: DocSpec): Promise<Buffer> {
       let x = 40;
       doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(9);
       cells.forEach((text, i) => {
-        doc.text(text, x, y, { width: columnWidth(i) - 4, align: i === 0 ? "left" : "right", lineBreak: false, ellipsis: true });
+        doc.text(text, x, y, {
+          width: columnWidth(i) - 4,
+          align: i === 0 ? "left" : "right",
+          lineBreak: false,
+          ellipsis: true,
+        });
         x += columnWidth(i);
       });
       doc.x = 40;

@@ -9,7 +9,16 @@ import {
   type FinancialReportType,
   type StatementKey,
 } from "~/models/financial.server";
-import { accountTree, byAccount, latestLedgerMonth, ledgerRows, listAccounts, sumTree, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import {
+  accountTree,
+  byAccount,
+  latestLedgerMonth,
+  ledgerRows,
+  listAccounts,
+  sumTree,
+  type LedgerAccount,
+  type LedgerRow,
+} from "~/models/ledger.server";
 import { addMonthsToDate, monthKeyOfDate } from "~/shared/months";
 import { renderDocx, renderXlsx, type DocCell, type DocSpec } from "./documents-render.server";
 import { contentTypeOf, documentSink, documentUrl, type DocumentSink } from "./documents-store.server";
@@ -29,7 +38,12 @@ export class StatementGenerationError extends Error {
 }
 
 export type StatementLine = { label: string; level: 0 | 1 | 2; code: string; current: number; prior: number };
-export type StatementFigures = { businessUnitID: BusinessUnitId; type: FinancialReportType; month: Date; lines: StatementLine[] };
+export type StatementFigures = {
+  businessUnitID: BusinessUnitId;
+  type: FinancialReportType;
+  month: Date;
+  lines: StatementLine[];
+};
 
 const pad = (n: number) => String(n).padStart(2, "0");
 export const monthText = (d: Date) => `${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
@@ -50,8 +64,16 @@ export async function statementFigures(key: StatementKey): Promise<StatementFigu
 }
 
 /** The statement of `key` at `month` from the chart and the ledger rows (pure: the seed uses it too). */
-export function buildStatementFigures(key: StatementKey, month: Date, accounts: readonly LedgerAccount[], rows: readonly LedgerRow[]): StatementFigures {
-  const rowOf = byAccount(rows.filter((r) => r.businessUnitID === key.businessUnitID), month);
+export function buildStatementFigures(
+  key: StatementKey,
+  month: Date,
+  accounts: readonly LedgerAccount[],
+  rows: readonly LedgerRow[],
+): StatementFigures {
+  const rowOf = byAccount(
+    rows.filter((r) => r.businessUnitID === key.businessUnitID),
+    month,
+  );
   const tree = accountTree(accounts);
   const current = sumTree(tree, (a) => rowOf.get(a._id)?.actual ?? 0);
   const prior = sumTree(tree, (a) => rowOf.get(a._id)?.priorYear ?? 0);
@@ -75,7 +97,12 @@ const TYPE_LABEL: Record<FinancialReportType, string> = { MONTHLY: "Monthly", AN
 /** The document description both formats are rendered from. */
 export function statementSpec(figures: StatementFigures, createdAt: Date): DocSpec {
   const priorMonth = addMonthsToDate(figures.month, -12);
-  const rows: DocCell[][] = figures.lines.map((l) => [`${"  ".repeat(l.level)}${l.label}`, l.current, l.prior, Math.round((l.current - l.prior) * 100) / 100]);
+  const rows: DocCell[][] = figures.lines.map((l) => [
+    `${"  ".repeat(l.level)}${l.label}`,
+    l.current,
+    l.prior,
+    Math.round((l.current - l.prior) * 100) / 100,
+  ]);
   const boldRows = new Set(figures.lines.flatMap((l, i) => (l.level < 2 ? [i] : [])));
   return {
     title: `Financial Statement - Balance Sheet - ${figures.businessUnitID}`,

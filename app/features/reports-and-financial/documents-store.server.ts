@@ -1,5 +1,13 @@
 import { Readable } from "node:stream";
-import { currentBucket, getLocalStore, getS3Store, LOCAL_BUCKET, objectUrlPath, StoredObjectNotFoundError, type LocalObjectStore } from "~/services/storage.server";
+import {
+  currentBucket,
+  getLocalStore,
+  getS3Store,
+  LOCAL_BUCKET,
+  objectUrlPath,
+  StoredObjectNotFoundError,
+  type LocalObjectStore,
+} from "~/services/storage.server";
 
 /**
  * Documents the portal writes and reads itself (seeded files, financial statements, cockpit attachments,
@@ -60,7 +68,8 @@ export class DocumentTooLargeError extends Error {
 
 /** The whole stored object (for the viewer); StoredObjectNotFoundError when it is gone. */
 export async function readDocument(bucket: string, key: string, maxBytes = VIEWER_MAX_BYTES): Promise<Buffer> {
-  const { stream, size } = bucket === LOCAL_BUCKET ? await getLocalStore().openReadStream(key) : await getS3Store(bucket).openReadStream(key);
+  const { stream, size } =
+    bucket === LOCAL_BUCKET ? await getLocalStore().openReadStream(key) : await getS3Store(bucket).openReadStream(key);
   if (size > maxBytes) {
     stream.destroy();
     throw new DocumentTooLargeError();

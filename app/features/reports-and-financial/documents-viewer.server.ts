@@ -29,7 +29,8 @@ type ExcelCellValue = import("exceljs").CellValue;
 /** How a cell reads on screen: numbers pt-BR, dates DD/MM/yyyy, formulas by their result, rich text as text. */
 function cellDisplay(value: ExcelCellValue): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "number") return Number.isInteger(value) ? formatAmount(value).slice(0, -3) : formatAmount(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) ? formatAmount(value).slice(0, -3) : formatAmount(value);
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   // An XLSX date cell names a day (stored as midnight UTC): no zone applies.
@@ -91,14 +92,22 @@ async function run(buffer, { kind, maxRows, maxColumns }) {
 type Converted = { sheets: Array<{ name: string; rows: ExcelCellValue[][]; truncated: boolean }> } | { html: string };
 
 /** Converts `bytes` on a thread of its own (see above); DocumentTooLargeError past the limits. */
-async function convertOnThread(kind: "xlsx" | "docx", bytes: Buffer, limits: { maxInflated?: number; heapMb?: number } = {}): Promise<Converted> {
+async function convertOnThread(
+  kind: "xlsx" | "docx",
+  bytes: Buffer,
+  limits: { maxInflated?: number; heapMb?: number } = {},
+): Promise<Converted> {
   try {
     return await runOnBoundedThread<Converted>({
       body: CONVERTER_SOURCE,
       format: "zip",
       bytes,
       data: { kind, maxRows: VIEWER_MAX_ROWS, maxColumns: VIEWER_MAX_COLUMNS },
-      limits: { maxInflatedBytes: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES, heapMb: limits.heapMb ?? VIEWER_HEAP_MB, timeoutMs: VIEWER_TIMEOUT_MS },
+      limits: {
+        maxInflatedBytes: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES,
+        heapMb: limits.heapMb ?? VIEWER_HEAP_MB,
+        timeoutMs: VIEWER_TIMEOUT_MS,
+      },
     });
   } catch (error) {
     if (error instanceof ThreadLimitError) throw new DocumentTooLargeError();
@@ -106,7 +115,10 @@ async function convertOnThread(kind: "xlsx" | "docx", bytes: Buffer, limits: { m
   }
 }
 
-export async function xlsxToSheets(bytes: Buffer, limits?: { maxInflated?: number; heapMb?: number }): Promise<ViewerSheet[]> {
+export async function xlsxToSheets(
+  bytes: Buffer,
+  limits?: { maxInflated?: number; heapMb?: number },
+): Promise<ViewerSheet[]> {
   const converted = await convertOnThread("xlsx", bytes, limits);
   if (!("sheets" in converted)) throw new Error("viewer conversion: unexpected answer");
   return converted.sheets.map((sheet) => ({ ...sheet, rows: sheet.rows.map((cells) => cells.map(cellDisplay)) }));

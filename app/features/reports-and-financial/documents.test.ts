@@ -31,7 +31,12 @@ let db: Db;
 beforeAll(async () => {
   db = await testDb.db();
   await applyIndexes(db);
-  await seedDatabase(db, { scale: 0.01, referenceDate: new Date("2026-03-01T00:00:00Z"), tenantId: "acme", bucket: "local" });
+  await seedDatabase(db, {
+    scale: 0.01,
+    referenceDate: new Date("2026-03-01T00:00:00Z"),
+    tenantId: "acme",
+    bucket: "local",
+  });
 });
 
 const exists = (key: string) =>
@@ -45,7 +50,11 @@ describe("seeded records have their bytes in the store", () => {
     const keys: string[] = [];
     for (const f of await db.collection("files").find().toArray()) keys.push(f.originalFile);
     for (const r of await db.collection("reports").find().toArray()) keys.push(r.originalFile);
-    for (const s of await db.collection("financial_reports").find({ url: { $exists: true } }).toArray()) keys.push(s.originalFile);
+    for (const s of await db
+      .collection("financial_reports")
+      .find({ url: { $exists: true } })
+      .toArray())
+      keys.push(s.originalFile);
     for (const i of await db.collection("fiscal_items").find().toArray()) keys.push(i.worksheet.key, i.document.key);
     expect(keys.length).toBeGreaterThan(80);
     const missing = [];
@@ -53,7 +62,9 @@ describe("seeded records have their bytes in the store", () => {
     expect(missing).toEqual([]);
     // each format is real: a PDF starts with %PDF-, Office files are zip packages
     const pdf = (await db.collection("reports").findOne({ originalFile: /\.pdf$/ }))!;
-    expect((await fs.readFile(path.join(data.dir, "uploads", pdf.originalFile))).subarray(0, 5).toString()).toBe("%PDF-");
+    expect((await fs.readFile(path.join(data.dir, "uploads", pdf.originalFile))).subarray(0, 5).toString()).toBe(
+      "%PDF-",
+    );
     const docx = (await db.collection("reports").findOne({ originalFile: /\.docx$/ }))!;
     expect((await fs.readFile(path.join(data.dir, "uploads", docx.originalFile))).subarray(0, 2).toString()).toBe("PK");
   });
@@ -77,7 +88,16 @@ describe("the online viewer's conversions", () => {
     const bytes = await renderXlsx({
       title: "Teste",
       lines: ["linha"],
-      tables: [{ title: "Plan", columns: ["Conta", "Valor"], rows: [["Caixa", 1234.5], ["Banco", 10]] }],
+      tables: [
+        {
+          title: "Plan",
+          columns: ["Conta", "Valor"],
+          rows: [
+            ["Caixa", 1234.5],
+            ["Banco", 10],
+          ],
+        },
+      ],
       createdAt: new Date("2026-01-01T00:00:00Z"),
       author: "t",
     });
@@ -102,8 +122,16 @@ describe("the online viewer's conversions", () => {
         {
           children: [
             new docx.Paragraph({ children: [new docx.TextRun("Relatório <b>mensal</b>")] }),
-            new docx.Paragraph({ children: [new docx.ExternalHyperlink({ link: "javascript:alert(1)", children: [new docx.TextRun("perigo")] })] }),
-            new docx.Paragraph({ children: [new docx.ExternalHyperlink({ link: "https://example.com/a", children: [new docx.TextRun("site")] })] }),
+            new docx.Paragraph({
+              children: [
+                new docx.ExternalHyperlink({ link: "javascript:alert(1)", children: [new docx.TextRun("perigo")] }),
+              ],
+            }),
+            new docx.Paragraph({
+              children: [
+                new docx.ExternalHyperlink({ link: "https://example.com/a", children: [new docx.TextRun("site")] }),
+              ],
+            }),
           ],
         },
       ],
@@ -120,11 +148,19 @@ describe("the online viewer and decompression bombs", () => {
     zipOf([
       { name: "[Content_Types].xml", bytes: Buffer.from(DOCX_TYPES) },
       { name: "_rels/.rels", bytes: Buffer.from(DOCX_RELS) },
-      { name: "word/document.xml", prefix: DOCX_OPEN, repeat: Buffer.from("<w:p><w:r><w:t>bomba</w:t></w:r></w:p>".repeat(1_000)), times: paragraphs / 1_000, suffix: DOCX_CLOSE },
+      {
+        name: "word/document.xml",
+        prefix: DOCX_OPEN,
+        repeat: Buffer.from("<w:p><w:r><w:t>bomba</w:t></w:r></w:p>".repeat(1_000)),
+        times: paragraphs / 1_000,
+        suffix: DOCX_CLOSE,
+      },
     ]);
 
   it("refuses, on its thread, a small XLSX that inflates past the viewer's cap", async () => {
-    const bomb = await xlsxBomb({ extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }] });
+    const bomb = await xlsxBomb({
+      extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }],
+    });
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     await expect(xlsxToSheets(bomb)).rejects.toThrow(DocumentTooLargeError);
   });
@@ -138,9 +174,17 @@ describe("the online viewer and decompression bombs", () => {
 
   it("says on the viewer page that the file is too large to preview (no 500)", async () => {
     const key = generateStorageKey("bomba.xlsx");
-    const bomb = await xlsxBomb({ extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }] });
+    const bomb = await xlsxBomb({
+      extra: [{ name: "xl/media/filler.bin", repeat: Buffer.alloc(1024 * 1024, "a"), times: 256 }],
+    });
     await getLocalStore().putStream(key, Readable.from([bomb]), { maxBytes: 1e9 });
-    const page = await viewerPageData({ _id: "r1", bucket: "local", originalFile: key, originalName: "bomba.xlsx", url: "/x" });
+    const page = await viewerPageData({
+      _id: "r1",
+      bucket: "local",
+      originalFile: key,
+      originalName: "bomba.xlsx",
+      url: "/x",
+    });
     expect(page).toMatchObject({ content: null, error: reportsTexts.viewerTooLarge });
   });
 });
@@ -158,13 +202,43 @@ describe("rules with numbers", () => {
 
   it("FP&A variances: year to date and month against prior year, previous month and forecast", () => {
     const accounts: LedgerAccount[] = [
-      { _id: "1.1", description: "1.1 - Caixa", category1: "Current Assets", category2: "Cash", category3: "Caixa", workingCapital: false, fiscal: false, order: 1 },
-      { _id: "1.2", description: "1.2 - Banco", category1: "Current Assets", category2: "Cash", category3: "Banco", workingCapital: false, fiscal: false, order: 2 },
+      {
+        _id: "1.1",
+        description: "1.1 - Caixa",
+        category1: "Current Assets",
+        category2: "Cash",
+        category3: "Caixa",
+        workingCapital: false,
+        fiscal: false,
+        order: 1,
+      },
+      {
+        _id: "1.2",
+        description: "1.2 - Banco",
+        category1: "Current Assets",
+        category2: "Cash",
+        category3: "Banco",
+        workingCapital: false,
+        fiscal: false,
+        order: 2,
+      },
     ];
     const jan = new Date(Date.UTC(2026, 0, 1));
     const feb = new Date(Date.UTC(2026, 1, 1));
-    const row = (account: string, month: Date, actual: number, priorYear: number, forecast: number): LedgerRow => ({ businessUnitID: "2236", account, month, actual, priorYear, forecast });
-    const ytd = [row("1.1", jan, 100, 90, 110), row("1.2", jan, 50, 40, 50), row("1.1", feb, 120, 100, 100), row("1.2", feb, 60, 70, 0)];
+    const row = (account: string, month: Date, actual: number, priorYear: number, forecast: number): LedgerRow => ({
+      businessUnitID: "2236",
+      account,
+      month,
+      actual,
+      priorYear,
+      forecast,
+    });
+    const ytd = [
+      row("1.1", jan, 100, 90, 110),
+      row("1.2", jan, 50, 40, 50),
+      row("1.1", feb, 120, 100, 100),
+      row("1.2", feb, 60, 70, 0),
+    ];
     const report = buildFpaReport(accounts, feb, ytd.slice(2), ytd.slice(0, 2), ytd);
     const caixa = report.variances.find((r) => r.id === "1.1")!;
     expect(caixa).toMatchObject({ priorY: 220 - 190, rfY: 220 - 210, priorM: 20, rfM: 20, actualRF: 20 });
@@ -174,6 +248,9 @@ describe("rules with numbers", () => {
     expect(cash).toMatchObject({ type: "step", priorM: 30, rfM: 80, actualRF: 80 });
     const current = report.current.find((r) => r.id === "c1:Current Assets")!;
     expect(current).toMatchObject({ type: "step", parentId: null, actual: 180, priorY: 170, priorM: 150, rf_n: 100 });
-    expect(report.current.find((r) => r.id === "1.2")).toMatchObject({ type: "row", parentId: "c2:Current Assets/Cash" });
+    expect(report.current.find((r) => r.id === "1.2")).toMatchObject({
+      type: "row",
+      parentId: "c2:Current Assets/Cash",
+    });
   });
 });

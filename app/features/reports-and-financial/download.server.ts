@@ -37,7 +37,10 @@ export function downloadFailure(status: number) {
 /** Answers a download request for `target` (null: no such record for this screen). */
 export async function answerDownload(target: DownloadTarget | null, mode: "fetch" | "document") {
   const found = target ? await storedObjectState(target.bucket, target.key) : "missing";
-  const url = target && found === "present" ? await getDownloadUrl(target.bucket, target.key, target.filename).catch(() => null) : null;
+  const url =
+    target && found === "present"
+      ? await getDownloadUrl(target.bucket, target.key, target.filename).catch(() => null)
+      : null;
   if (!url) return downloadFailure(found === "missing" ? 404 : 502);
   if (mode === "fetch") return data<DownloadResult>({ ok: true, url, id: crypto.randomUUID() });
   return redirect(url);

@@ -54,11 +54,35 @@ export function UnitSelect({
 }
 
 /** A labelled competency month (`<input type="month">`, YYYY-MM) within the spec's bounds. */
-export function MonthField({ id, name, label = t.period, defaultValue, max = MAX_MONTH, invalid = false }: { id: string; name: string; label?: string; defaultValue: string; max?: string; invalid?: boolean }) {
+export function MonthField({
+  id,
+  name,
+  label = t.period,
+  defaultValue,
+  max = MAX_MONTH,
+  invalid = false,
+}: {
+  id: string;
+  name: string;
+  label?: string;
+  defaultValue: string;
+  max?: string;
+  invalid?: boolean;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} type="month" required min={MIN_MONTH} max={max} defaultValue={defaultValue} placeholder="AAAA-MM" aria-invalid={invalid || undefined} />
+      <input
+        id={id}
+        name={name}
+        type="month"
+        required
+        min={MIN_MONTH}
+        max={max}
+        defaultValue={defaultValue}
+        placeholder="AAAA-MM"
+        aria-invalid={invalid || undefined}
+      />
     </div>
   );
 }
@@ -75,7 +99,15 @@ export function HiddenFields({ fields }: { fields: Record<string, string> }) {
 }
 
 /** The row of numeric column headers of a report table. */
-export function HeaderRow({ first, numeric, extra }: { first: ReactNode; numeric: readonly ReactNode[]; extra?: ReactNode }) {
+export function HeaderRow({
+  first,
+  numeric,
+  extra,
+}: {
+  first: ReactNode;
+  numeric: readonly ReactNode[];
+  extra?: ReactNode;
+}) {
   return (
     <tr>
       <th scope="col">{first}</th>

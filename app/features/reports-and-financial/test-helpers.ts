@@ -10,7 +10,13 @@ export const REFERENCE = new Date("2026-03-01T00:00:00Z");
 export const LAST_CLOSED = monthStart(REFERENCE, -1);
 
 export function seedContext(): SeedContext {
-  return { random: new Random(7, "reports-test"), scale: 0.01, reference: REFERENCE, tenantId: "acme", bucket: "local" };
+  return {
+    random: new Random(7, "reports-test"),
+    scale: 0.01,
+    reference: REFERENCE,
+    tenantId: "acme",
+    bucket: "local",
+  };
 }
 
 /** Writes the seeded chart of accounts and ledger into `db`; returns the ledger rows. */

@@ -75,7 +75,8 @@ export const reportsTexts = {
   // ours: the viewer
   viewerTitle: (name: string) => `Visualizador: ${name}`,
   viewerSheetsLabel: "Planilhas",
-  viewerTruncated: (rows: number, columns: number) => `Mostrando as primeiras ${rows} linhas e ${columns} colunas. Faça o download para ver o arquivo completo.`,
+  viewerTruncated: (rows: number, columns: number) =>
+    `Mostrando as primeiras ${rows} linhas e ${columns} colunas. Faça o download para ver o arquivo completo.`,
   viewerUnsupported: "Este formato não pode ser visualizado online. Faça o download do arquivo.",
   viewerTooLarge: "O arquivo é grande demais para o visualizador online. Faça o download do arquivo.",
   viewerFailed: "Não foi possível abrir o arquivo no visualizador.",
@@ -89,7 +90,8 @@ export const reportsTexts = {
   periodRequired: "Informe o período.",
   companyInvalid: "Escolha uma das empresas da lista.",
   typeInvalid: "Escolha Monthly ou Annual.",
-  statementNoData: "Não há lançamentos contábeis desta empresa para o período escolhido: nenhuma demonstração disponível.",
+  statementNoData:
+    "Não há lançamentos contábeis desta empresa para o período escolhido: nenhuma demonstração disponível.",
   statementResultFor: (company: string, type: string, period: string) => `${company} · ${type} · ${period}`,
   statementNotGenerated: "As demonstrações deste período ainda não foram geradas: clique em Apply.",
   cardUnavailable: "Documento indisponível",

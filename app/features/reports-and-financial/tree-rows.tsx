@@ -37,7 +37,13 @@ export function TreeToggle({ label, open, onToggle }: { label: string; open: boo
   const hydrated = useHydrated();
   if (!hydrated) return null;
   return (
-    <button type="button" className="tree-toggle" aria-expanded={open} aria-label={open ? t.collapse(label) : t.expand(label)} onClick={onToggle}>
+    <button
+      type="button"
+      className="tree-toggle"
+      aria-expanded={open}
+      aria-label={open ? t.collapse(label) : t.expand(label)}
+      onClick={onToggle}
+    >
       {open ? "▾" : "▸"}
     </button>
   );

@@ -26,7 +26,13 @@ export function ViewerPage({
     <section className="report-page">
       <h1>{t.viewerTitle(name)}</h1>
       <div className="report-actions">
-        <DownloadButton fetcherKey="viewer-download" fields={downloadFields} label={jobTexts.downloadOf(name)} text={jobTexts.download} className="button button--primary" />
+        <DownloadButton
+          fetcherKey="viewer-download"
+          fields={downloadFields}
+          label={jobTexts.downloadOf(name)}
+          text={jobTexts.download}
+          className="button button--primary"
+        />
       </div>
       <div className="report-page__alerts">{downloadError ? <Alert tone="error">{downloadError}</Alert> : null}</div>
       <DocumentViewer content={content} error={error} inlineUrl={inlineUrl} />

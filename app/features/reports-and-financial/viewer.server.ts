@@ -8,14 +8,24 @@ import { openReadStream, StoredObjectNotFoundError } from "~/services/storage.se
 import { contentDisposition } from "~/services/storage/s3.server";
 
 /** A report or statement record as stored (spec 001 §3): the object in the store, its name, and its online copy. */
-export type StoredDocumentRecord = { _id?: unknown; bucket: string; originalFile: string; originalName: string; url?: string | null };
+export type StoredDocumentRecord = {
+  _id?: unknown;
+  bucket: string;
+  originalFile: string;
+  originalName: string;
+  url?: string | null;
+};
 
 /** The record when it has an online copy; a record without `url` opens nothing (spec 001: the action is disabled). */
 export function viewable<R extends StoredDocumentRecord>(record: R | null | undefined): R | null {
   return record && record.url ? record : null;
 }
 
-const storedDocument = (record: StoredDocumentRecord) => ({ bucket: record.bucket, key: record.originalFile, name: record.originalName });
+const storedDocument = (record: StoredDocumentRecord) => ({
+  bucket: record.bucket,
+  key: record.originalFile,
+  name: record.originalName,
+});
 
 /** A viewer route's loader data: 404 without a viewable record, else its id and converted content. */
 export async function viewerPageData(record: StoredDocumentRecord | null) {
@@ -25,7 +35,10 @@ export async function viewerPageData(record: StoredDocumentRecord | null) {
 
 /** A viewer route's download (the page's Download button): the record's file, or the download failure. */
 export function downloadRecord(record: StoredDocumentRecord | null, mode: "fetch" | "document") {
-  return answerDownload(record ? { bucket: record.bucket, key: record.originalFile, filename: record.originalName } : null, mode);
+  return answerDownload(
+    record ? { bucket: record.bucket, key: record.originalFile, filename: record.originalName } : null,
+    mode,
+  );
 }
 
 /** The bytes of a viewable record inline (the viewer's PDF frame); 404 otherwise. */
@@ -46,7 +59,8 @@ async function loadViewer(doc: { bucket: string; key: string; name: string }): P
     }
     return { name: doc.name, content, error: null };
   } catch (error) {
-    if (error instanceof StoredObjectNotFoundError) return { name: doc.name, content: null, error: messages.downloadFailed };
+    if (error instanceof StoredObjectNotFoundError)
+      return { name: doc.name, content: null, error: messages.downloadFailed };
     if (error instanceof DocumentTooLargeError) return { name: doc.name, content: null, error: t.viewerTooLarge };
     return { name: doc.name, content: null, error: t.viewerFailed };
   }
@@ -67,6 +81,9 @@ async function inlineDocumentResponse(doc: { bucket: string; key: string; name: 
       },
     });
   } catch {
-    return new Response(messages.downloadFailed, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(messages.downloadFailed, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   }
 }

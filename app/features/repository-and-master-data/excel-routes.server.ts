@@ -27,7 +27,12 @@ import { acceptsEditedExport, importMasterDataFile, masterDataDataset, type Mast
 export const EXCEL_REPORT_PARAM = "excel";
 
 /** The screen a target is shown on, with the query that reproduces its filter. */
-export type ScreenTarget = { target: MasterDataTarget; screen: string; query: URLSearchParams; file: string | undefined };
+export type ScreenTarget = {
+  target: MasterDataTarget;
+  screen: string;
+  query: URLSearchParams;
+  file: string | undefined;
+};
 
 const productSchema = z.object({
   base: z.enum(["ok", "nok"]).catch("ok"),
@@ -51,14 +56,19 @@ export async function productScreenTarget(url: URL): Promise<ScreenTarget> {
     file: url.searchParams.get(FILE_PARAM) ?? undefined,
   });
   const catalogue = await listMasterDataCollections();
-  const entry = collection ? findCatalogueEntry(catalogue, collection) : catalogue.find((c) => (c.collection_ok === 1) === (base === "ok"));
+  const entry = collection
+    ? findCatalogueEntry(catalogue, collection)
+    : catalogue.find((c) => (c.collection_ok === 1) === (base === "ok"));
   if (!entry) throw new Response(null, { status: 404 });
   return productTargetOf(entry, file);
 }
 
 /** /repo/master-data's target for a catalogue entry the screen already chose. */
 export function productTargetOf(entry: MasterDataCollection, file: string | undefined): ScreenTarget {
-  const query = new URLSearchParams({ base: entry.collection_ok === 1 ? "ok" : "nok", collection: entry.collection_name });
+  const query = new URLSearchParams({
+    base: entry.collection_ok === 1 ? "ok" : "nok",
+    collection: entry.collection_name,
+  });
   if (file) query.set(FILE_PARAM, file);
   return {
     target: { collection: entry.collection_name, columns: columnsOf(entry.fields), label: entry.label_name },
@@ -72,7 +82,10 @@ const tabSchema = z.object({ tab: z.string().max(100).optional().catch(undefined
 
 /** /repo/master-data/canal and /planejamento: the tab of the fixed table (an unknown one is the first). */
 export function tabbedScreenTarget(screen: string, tabs: readonly MasterDataTab[], url: URL): ScreenTarget {
-  const { tab: id, file } = tabSchema.parse({ tab: url.searchParams.get("tab") ?? undefined, file: url.searchParams.get(FILE_PARAM) ?? undefined });
+  const { tab: id, file } = tabSchema.parse({
+    tab: url.searchParams.get("tab") ?? undefined,
+    file: url.searchParams.get(FILE_PARAM) ?? undefined,
+  });
   const tab = pickTab(tabs, id);
   const query = new URLSearchParams({ tab: tab.id });
   if (file) query.set(FILE_PARAM, file);
@@ -83,10 +96,24 @@ export function tabbedScreenTarget(screen: string, tabs: readonly MasterDataTab[
  * The screen's "Exportar Excel" and, on the valid bases for those who may write, the form that sends an edited export
  * back. `routeId` is the screen's own (its Excel route has the same rule: app/access.ts).
  */
-export async function masterDataExcelPanel(on: ScreenTarget, routeId: RouteId, user: AuthenticatedUser, url: URL): Promise<ExcelPanelData> {
+export async function masterDataExcelPanel(
+  on: ScreenTarget,
+  routeId: RouteId,
+  user: AuthenticatedUser,
+  url: URL,
+): Promise<ExcelPanelData> {
   const href = `${on.screen}/excel?${on.query.toString()}`;
-  const report = await excelReportView(url.searchParams.get(EXCEL_REPORT_PARAM), user.email, masterDataDataset(on.target.collection));
-  return { exportHref: href, importAction: href, canImport: acceptsEditedExport(on.target.collection) && canWriteRoute(user, routeId), report };
+  const report = await excelReportView(
+    url.searchParams.get(EXCEL_REPORT_PARAM),
+    user.email,
+    masterDataDataset(on.target.collection),
+  );
+  return {
+    exportHref: href,
+    importAction: href,
+    canImport: acceptsEditedExport(on.target.collection) && canWriteRoute(user, routeId),
+    report,
+  };
 }
 
 function backTo(on: ScreenTarget, file: string | undefined, reportId?: string): string {
@@ -98,9 +125,16 @@ function backTo(on: ScreenTarget, file: string | undefined, reportId?: string): 
 }
 
 /** An edited export sent back through the screen: applied, then the screen (on the file's filter) with the outcome. */
-export async function importEditedExport(request: Request, on: ScreenTarget, user: AuthenticatedUser): Promise<Response> {
+export async function importEditedExport(
+  request: Request,
+  on: ScreenTarget,
+  user: AuthenticatedUser,
+): Promise<Response> {
   if (!acceptsEditedExport(on.target.collection)) {
-    return redirectWithToast(backTo(on, on.file), { type: "error", description: masterDataTexts.masterDataExcelReadOnly });
+    return redirectWithToast(backTo(on, on.file), {
+      type: "error",
+      description: masterDataTexts.masterDataExcelReadOnly,
+    });
   }
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: file.message });

@@ -46,7 +46,11 @@ import { fileFilterPaths, namedFiles } from "./file-names.server";
  */
 
 /** What a screen exports: the collection it shows (from its fixed tabs or the catalogue, never the URL) and its columns. */
-export type MasterDataTarget = { collection: MasterDataCollectionName; columns: readonly MasterDataColumn[]; label: string };
+export type MasterDataTarget = {
+  collection: MasterDataCollectionName;
+  columns: readonly MasterDataColumn[];
+  label: string;
+};
 
 type ExportRow = { row: StoredMasterDataRow; file: string | null };
 
@@ -87,15 +91,25 @@ function cellOf(key: string, kind: ExcelColumn<ExportRow>["kind"], value: unknow
 function excelColumns(target: MasterDataTarget): ExcelColumn<ExportRow>[] {
   const editable = new Set(editableFieldsOf(target.collection));
   return target.columns.map((c) => {
-    const kind: ExcelColumn<ExportRow>["kind"] = DATE_FIELDS.has(c.key) ? "date" : INTEGER_FIELDS.has(c.key) ? "integer" : "text";
+    const kind: ExcelColumn<ExportRow>["kind"] = DATE_FIELDS.has(c.key)
+      ? "date"
+      : INTEGER_FIELDS.has(c.key)
+        ? "integer"
+        : "text";
     return {
       key: c.key,
       header: c.header,
       kind,
       editable: editable.has(c.key),
-      width: c.key === "material_description" || c.key === "description" || c.key === "Error" ? 40 : c.key === "urlPath" ? 30 : undefined,
+      width:
+        c.key === "material_description" || c.key === "description" || c.key === "Error"
+          ? 40
+          : c.key === "urlPath"
+            ? 30
+            : undefined,
       // The file as the screen names it: the name it was uploaded under (its path when it has no upload record).
-      value: (r: ExportRow) => (c.key === "urlPath" ? (r.file ?? cellOf(c.key, kind, r.row.urlPath)) : cellOf(c.key, kind, r.row[c.key])),
+      value: (r: ExportRow) =>
+        c.key === "urlPath" ? (r.file ?? cellOf(c.key, kind, r.row.urlPath)) : cellOf(c.key, kind, r.row[c.key]),
     };
   });
 }
@@ -114,23 +128,29 @@ function comparable(key: string, value: unknown): string {
 /** A stored value as a template cell (what an upload's reader would have handed the rules). */
 function asCell(value: unknown): CellValue {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (value instanceof Date || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return value;
   return formatCell(value);
 }
 
-const shown = (value: unknown) => (value instanceof Date ? formatCalendarDate(value) : value === null || value === undefined ? "" : formatCell(value));
+const shown = (value: unknown) =>
+  value instanceof Date ? formatCalendarDate(value) : value === null || value === undefined ? "" : formatCell(value);
 
 /** The revision of a row: a hash of its template fields (records that keep no counter, like the HR rows). */
 function revisionOf(collection: MasterDataCollectionName, row: StoredMasterDataRow): string {
   const fields = isEditableMasterData(collection) ? MASTER_DATA_EDITABLE_FIELDS[collection] : [];
-  return contentRevision(fields.map((f) => (row[f] instanceof Date ? (row[f] as Date).toISOString() : (row[f] ?? null))));
+  return contentRevision(
+    fields.map((f) => (row[f] instanceof Date ? (row[f] as Date).toISOString() : (row[f] ?? null))),
+  );
 }
 
 function rowLabel(collection: MasterDataCollectionName, row: StoredMasterDataRow): string {
   const text = (key: string) => comparable(key, row[key]);
-  if (collection === PRODUCT_MASTER) return masterDataTexts.masterDataRowLabel(text("sku"), text("material_description"));
+  if (collection === PRODUCT_MASTER)
+    return masterDataTexts.masterDataRowLabel(text("sku"), text("material_description"));
   if (collection === CHANNEL) return masterDataTexts.masterDataRowLabel(text("cnpj"), text("description"));
-  if (collection === PLANNING_SPEND) return masterDataTexts.masterDataRowLabel(text("channel"), text("marca"), text("yearMonthDay"));
+  if (collection === PLANNING_SPEND)
+    return masterDataTexts.masterDataRowLabel(text("channel"), text("marca"), text("yearMonthDay"));
   return row._id.toHexString();
 }
 
@@ -157,7 +177,10 @@ async function* exportRows(target: MasterDataTarget, file: string | undefined): 
   const files = file ? await fileFilterPaths(file) : undefined;
   for await (const batch of baseRowBatches(target.collection, keysToRead(target), { files })) {
     const names = await namedFiles(batch.map((r) => (typeof r.urlPath === "string" ? r.urlPath : "")));
-    yield batch.map((row) => ({ row, file: typeof row.urlPath === "string" ? (names.get(row.urlPath)?.name ?? null) : null }));
+    yield batch.map((row) => ({
+      row,
+      file: typeof row.urlPath === "string" ? (names.get(row.urlPath)?.name ?? null) : null,
+    }));
   }
 }
 
@@ -174,7 +197,9 @@ export function masterDataExport(target: MasterDataTarget, file: string | undefi
 /** The most rows one returned file may carry. */
 export const MASTER_DATA_IMPORT_MAX_ROWS = 100_000;
 
-export type MasterDataImportOutcome = { ok: true; report: RoundTripReport; file: string | undefined } | { ok: false; message: string };
+export type MasterDataImportOutcome =
+  | { ok: true; report: RoundTripReport; file: string | undefined }
+  | { ok: false; message: string };
 
 type PendingRow = { line: number; stored: StoredMasterDataRow; label: string; edit: MasterDataRowEdit };
 
@@ -183,13 +208,23 @@ type PendingRow = { line: number; stored: StoredMasterDataRow; label: string; ed
  * template's rules on the whole row; a row changed since the export is a conflict with both values; the changes are
  * saved "via Excel" and recorded in the row's history.
  */
-export async function importMasterDataFile(source: Readable, target: MasterDataTarget, user: string): Promise<MasterDataImportOutcome> {
+export async function importMasterDataFile(
+  source: Readable,
+  target: MasterDataTarget,
+  user: string,
+): Promise<MasterDataImportOutcome> {
   const { collection } = target;
   const template = templateOf(collection);
   const editable = editableFieldsOf(collection);
-  if (!template || editable.length === 0 || !isEditableMasterData(collection)) return { ok: false, message: masterDataTexts.masterDataExcelReadOnly };
+  if (!template || editable.length === 0 || !isEditableMasterData(collection))
+    return { ok: false, message: masterDataTexts.masterDataExcelReadOnly };
   const columns = excelColumns(target);
-  const file = await readReturnedFile(source, masterDataDataset(collection), columns as readonly ExcelColumn<never>[], MASTER_DATA_IMPORT_MAX_ROWS);
+  const file = await readReturnedFile(
+    source,
+    masterDataDataset(collection),
+    columns as readonly ExcelColumn<never>[],
+    MASTER_DATA_IMPORT_MAX_ROWS,
+  );
   if (!file.ok) return file;
   if (file.scope.get("collection") !== collection) return { ok: false, message: excelTexts.excelOtherScope };
   const fileFilter = file.scope.get("file") || undefined;
@@ -202,7 +237,12 @@ export async function importMasterDataFile(source: Readable, target: MasterDataT
     refused.push({ line: row.line, row: row.id, column: "_id", value: row.id, reason: excelTexts.excelUnknownRow });
     return false;
   });
-  const stored = await baseRowsByIds(collection, keysToRead(target), [...new Set(wanted.map((r) => r.id.toLowerCase()))].map((id) => new ObjectId(id)), { files });
+  const stored = await baseRowsByIds(
+    collection,
+    keysToRead(target),
+    [...new Set(wanted.map((r) => r.id.toLowerCase()))].map((id) => new ObjectId(id)),
+    { files },
+  );
   const current = new Map(stored.map((r) => [r._id.toHexString(), r]));
   const names = await namedFiles(stored.map((r) => (typeof r.urlPath === "string" ? r.urlPath : "")));
   const headerOf = new Map(columns.map((c) => [c.key, c.header]));
@@ -220,33 +260,59 @@ export async function importMasterDataFile(source: Readable, target: MasterDataT
     let locked = false;
     for (const column of columns) {
       if (column.editable || !row.cells.has(column.key)) continue;
-      const exported = column.value({ row: doc, file: typeof doc.urlPath === "string" ? (names.get(doc.urlPath)?.name ?? null) : null });
+      const exported = column.value({
+        row: doc,
+        file: typeof doc.urlPath === "string" ? (names.get(doc.urlPath)?.name ?? null) : null,
+      });
       if (comparable(column.key, row.cells.get(column.key)) !== comparable(column.key, exported)) {
-        refused.push({ line: row.line, row: label, column: column.header, value: cellText(row.cells.get(column.key) ?? null), reason: masterDataTexts.masterDataExcelLockedColumn(column.header) });
+        refused.push({
+          line: row.line,
+          row: label,
+          column: column.header,
+          value: cellText(row.cells.get(column.key) ?? null),
+          reason: masterDataTexts.masterDataExcelLockedColumn(column.header),
+        });
         locked = true;
       }
     }
     if (locked) continue;
     const changed = editable.filter(
-      (key) => editedCell(row, key, (v) => comparable(key, v)) && comparable(key, row.cells.get(key)) !== comparable(key, doc[key]),
+      (key) =>
+        editedCell(row, key, (v) => comparable(key, v)) &&
+        comparable(key, row.cells.get(key)) !== comparable(key, doc[key]),
     );
     if (changed.length === 0) continue;
 
     // The whole row through the template's rules, as an upload of it would be: the changed cells from the file,
     // the others as stored.
-    const values: CellValue[] = template.headers.map((h) => (changed.includes(h) ? (row.cells.get(h) ?? null) : asCell(doc[h])));
+    const values: CellValue[] = template.headers.map((h) =>
+      changed.includes(h) ? (row.cells.get(h) ?? null) : asCell(doc[h]),
+    );
     const texts = values.map((v) => cellText(v));
     const normalized: unknown[] = new Array(template.headers.length);
     const errors = checkRow(template, values, texts, normalized);
     if (errors) {
       // Only what the change broke counts: a stored value the rules would refuse today is not the user's doing.
-      const before = new Set(checkRow(template, template.headers.map((h) => asCell(doc[h])), template.headers.map((h) => cellText(asCell(doc[h]))), new Array(template.headers.length)) ?? []);
+      const before = new Set(
+        checkRow(
+          template,
+          template.headers.map((h) => asCell(doc[h])),
+          template.headers.map((h) => cellText(asCell(doc[h]))),
+          new Array(template.headers.length),
+        ) ?? [],
+      );
       const introduced = errors.filter((e) => !before.has(e));
       if (introduced.length > 0) {
         const named = changed.filter((key) => introduced.some((e) => e.includes(key)));
         for (const key of named.length > 0 ? named : changed) {
           const reasons = introduced.filter((e) => e.includes(key));
-          refused.push({ line: row.line, row: label, column: headerOf.get(key) ?? key, value: cellText(row.cells.get(key) ?? null), reason: (reasons.length > 0 ? reasons : introduced).join(" | ") });
+          refused.push({
+            line: row.line,
+            row: label,
+            column: headerOf.get(key) ?? key,
+            value: cellText(row.cells.get(key) ?? null),
+            reason: (reasons.length > 0 ? reasons : introduced).join(" | "),
+          });
         }
         continue;
       }
@@ -255,15 +321,36 @@ export async function importMasterDataFile(source: Readable, target: MasterDataT
     for (const key of changed) {
       const index = template.headers.indexOf(key);
       const value = normalized[index];
-      const next: MasterDataValue = value instanceof Date || typeof value === "string" ? value : value === null || value === undefined ? null : String(value);
+      const next: MasterDataValue =
+        value instanceof Date || typeof value === "string"
+          ? value
+          : value === null || value === undefined
+            ? null
+            : String(value);
       if (!editableSet.has(key) || comparable(key, next) === comparable(key, doc[key])) continue; // the rules normalized it back to the stored value
       const old = doc[key];
-      fields.push({ field: key, old: old instanceof Date || typeof old === "string" ? old : old === null || old === undefined ? null : (old as never), value: next });
+      fields.push({
+        field: key,
+        old:
+          old instanceof Date || typeof old === "string"
+            ? old
+            : old === null || old === undefined
+              ? null
+              : (old as never),
+        value: next,
+      });
     }
     if (fields.length === 0) continue;
     if (revisionOf(collection, doc) !== row.revision) {
       for (const f of fields) {
-        conflicts.push({ line: row.line, row: label, column: headerOf.get(f.field) ?? f.field, fileValue: shown(f.value), currentValue: shown(f.old), by: typeof doc.updatedBy === "string" ? doc.updatedBy : null });
+        conflicts.push({
+          line: row.line,
+          row: label,
+          column: headerOf.get(f.field) ?? f.field,
+          fileValue: shown(f.value),
+          currentValue: shown(f.old),
+          by: typeof doc.updatedBy === "string" ? doc.updatedBy : null,
+        });
       }
       continue;
     }
@@ -272,18 +359,33 @@ export async function importMasterDataFile(source: Readable, target: MasterDataT
 
   let changedCells = 0;
   if (pending.length > 0) {
-    const outcome = await saveMasterDataEdits(collection as EditableMasterData, pending.map((p) => p.edit), user, new Date(), "excel");
+    const outcome = await saveMasterDataEdits(
+      collection as EditableMasterData,
+      pending.map((p) => p.edit),
+      user,
+      new Date(),
+      "excel",
+    );
     const applied = new Set(outcome.applied.map((id) => id.toHexString()));
     for (const p of pending) if (applied.has(p.stored._id.toHexString())) changedCells += p.edit.fields.length;
     if (outcome.missed.length > 0) {
       // Changed by someone else between the check and the write: conflicts, with the values now stored.
-      const now = new Map((await baseRowsByIds(collection, keysToRead(target), outcome.missed)).map((r) => [r._id.toHexString(), r]));
+      const now = new Map(
+        (await baseRowsByIds(collection, keysToRead(target), outcome.missed)).map((r) => [r._id.toHexString(), r]),
+      );
       for (const p of pending) {
         const id = p.stored._id.toHexString();
         if (applied.has(id)) continue;
         const after = now.get(id);
         for (const f of p.edit.fields) {
-          conflicts.push({ line: p.line, row: p.label, column: headerOf.get(f.field) ?? f.field, fileValue: shown(f.value), currentValue: shown(after?.[f.field]), by: typeof after?.updatedBy === "string" ? after.updatedBy : null });
+          conflicts.push({
+            line: p.line,
+            row: p.label,
+            column: headerOf.get(f.field) ?? f.field,
+            fileValue: shown(f.value),
+            currentValue: shown(after?.[f.field]),
+            by: typeof after?.updatedBy === "string" ? after.updatedBy : null,
+          });
         }
       }
     }

@@ -5,8 +5,17 @@ import { excelTexts, masterDataTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXCEL_IMPORTS } from "~/models/excel-imports.server";
 import { saveMasterDataEdits } from "~/models/master-data-edits.server";
-import { CHANNEL, MASTER_DATA_COLLECTIONS, MASTER_DATA_HISTORY, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import { action as planningExcelAction, loader as planningExcelLoader } from "~/routes/repo.master-data.planejamento.excel";
+import {
+  CHANNEL,
+  MASTER_DATA_COLLECTIONS,
+  MASTER_DATA_HISTORY,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+} from "~/models/master-data.server";
+import {
+  action as planningExcelAction,
+  loader as planningExcelLoader,
+} from "~/routes/repo.master-data.planejamento.excel";
 import { loader as planningLoader } from "~/routes/repo.master-data.planejamento";
 import { loader as channelExcelLoader } from "~/routes/repo.master-data.canal.excel";
 import { loader as productExcelLoader } from "~/routes/repo.master-data.excel";
@@ -83,7 +92,9 @@ async function sendBack(sheet: ExcelJS.Worksheet, path = QUANTITY): Promise<Resp
   const form = new FormData();
   form.set("arquivo", new File([bytes], "produtos.xlsx"));
   try {
-    return (await planningExcelAction(args(new Request(`http://localhost${path}`, { method: "POST", body: form })))) as Response;
+    return (await planningExcelAction(
+      args(new Request(`http://localhost${path}`, { method: "POST", body: form })),
+    )) as Response;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
@@ -100,18 +111,37 @@ async function reportAfter(response: Response) {
 beforeEach(async () => {
   db = await testDb.db();
   await applyIndexes(db);
-  for (const name of [PRODUCT_MASTER, PRODUCT_MASTER_NOK, CHANNEL, MASTER_DATA_HISTORY, EXCEL_IMPORTS]) await db.collection(name).deleteMany({});
+  for (const name of [PRODUCT_MASTER, PRODUCT_MASTER_NOK, CHANNEL, MASTER_DATA_HISTORY, EXCEL_IMPORTS])
+    await db.collection(name).deleteMany({});
   currentUser.email = "gold@example.com";
   currentUser.type = "USER GOLD";
 });
 
 describe("Exportar Excel on the master-data lists", () => {
   it("writes every row of the filter, all pages, with the screen's columns, dates as dates and the hidden id and revision", async () => {
-    await db.collection(PRODUCT_MASTER).insertMany([...Array.from({ length: 45 }, (_, i) => product(i + 1)), ...Array.from({ length: 5 }, (_, i) => product(100 + i, "2030/02/other.csv"))]);
+    await db
+      .collection(PRODUCT_MASTER)
+      .insertMany([
+        ...Array.from({ length: 45 }, (_, i) => product(i + 1)),
+        ...Array.from({ length: 5 }, (_, i) => product(100 + i, "2030/02/other.csv")),
+      ]);
     const sheet = await exportQuantity();
     expect(sheet.actualRowCount - 1).toBe(50);
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(headers.slice(0, 12)).toEqual([f.sku, f.material_description, f.marca, f.category_sku, f.categoria_principal_sku, f.sub_categoria_sku, f.hero, f.abcd, f.plc_local, f.plc_global, f.data_validade_sku, f.urlPath]);
+    expect(headers.slice(0, 12)).toEqual([
+      f.sku,
+      f.material_description,
+      f.marca,
+      f.category_sku,
+      f.categoria_principal_sku,
+      f.sub_categoria_sku,
+      f.hero,
+      f.abcd,
+      f.plc_local,
+      f.plc_global,
+      f.data_validade_sku,
+      f.urlPath,
+    ]);
     expect(headers).toEqual(expect.arrayContaining(["_id", "_rev", "_orig"]));
     const row = rowOf(sheet, product(7)._id);
     expect(row.getCell(columnOf(sheet, f.sku)).value).toBe("SKU0007");
@@ -120,14 +150,30 @@ describe("Exportar Excel on the master-data lists", () => {
     expect(sheet.getColumn(columnOf(sheet, "_rev")).hidden).toBe(true);
 
     // Narrowed to one file: exactly its rows, in its line order.
-    const narrowed = await workbookOf((await planningExcelLoader(args(new Request(`http://localhost${QUANTITY}&file=2030%2F02%2Fother.csv`)))) as Response);
+    const narrowed = await workbookOf(
+      (await planningExcelLoader(
+        args(new Request(`http://localhost${QUANTITY}&file=2030%2F02%2Fother.csv`)),
+      )) as Response,
+    );
     expect(narrowed.actualRowCount - 1).toBe(5);
     expect(narrowed.getRow(2).getCell(1).value).toBe("SKU0100");
   });
 
   it("exports the channel list of the Channel tab", async () => {
-    await db.collection(CHANNEL).insertMany(VALID_CNPJS.map((cnpj, i) => ({ cnpj, description: `Loja ${i}`, channel_siop: "WHOLESALES", urlPath: "c.csv", sourceFileId: null })));
-    const sheet = await workbookOf((await channelExcelLoader(args(new Request("http://localhost/repo/master-data/canal/excel?tab=channel")))) as Response);
+    await db.collection(CHANNEL).insertMany(
+      VALID_CNPJS.map((cnpj, i) => ({
+        cnpj,
+        description: `Loja ${i}`,
+        channel_siop: "WHOLESALES",
+        urlPath: "c.csv",
+        sourceFileId: null,
+      })),
+    );
+    const sheet = await workbookOf(
+      (await channelExcelLoader(
+        args(new Request("http://localhost/repo/master-data/canal/excel?tab=channel")),
+      )) as Response,
+    );
     expect(sheet.actualRowCount - 1).toBe(3);
     expect(columnOf(sheet, f.cnpj)).toBe(1);
   });
@@ -137,14 +183,40 @@ describe("Exportar Excel on /repo/master-data (the catalogue's collections)", ()
   it("exports the chosen collection with the catalogue's columns; a collection outside the catalogue is a 404", async () => {
     await db.collection(MASTER_DATA_COLLECTIONS).deleteMany({});
     await db.collection(MASTER_DATA_COLLECTIONS).insertMany([
-      { collection_name: PRODUCT_MASTER, label_name: "Product", collection_ok: 1, order: 1, fields: [{ sku: "SKU" }, { data_validade_sku: "Fim" }] },
-      { collection_name: CHANNEL, label_name: "Channel", collection_ok: 1, order: 2, fields: [{ cnpj: "CNPJ" }, { channel_siop: "SIOP" }] },
+      {
+        collection_name: PRODUCT_MASTER,
+        label_name: "Product",
+        collection_ok: 1,
+        order: 1,
+        fields: [{ sku: "SKU" }, { data_validade_sku: "Fim" }],
+      },
+      {
+        collection_name: CHANNEL,
+        label_name: "Channel",
+        collection_ok: 1,
+        order: 2,
+        fields: [{ cnpj: "CNPJ" }, { channel_siop: "SIOP" }],
+      },
     ]);
-    await db.collection(CHANNEL).insertMany(VALID_CNPJS.map((cnpj) => ({ cnpj, description: "x", channel_siop: "FSS", urlPath: "c.csv", sourceFileId: null })));
-    const sheet = await workbookOf((await productExcelLoader(args(new Request("http://localhost/repo/master-data/excel?base=ok&collection=channel")))) as Response);
+    await db.collection(CHANNEL).insertMany(
+      VALID_CNPJS.map((cnpj) => ({
+        cnpj,
+        description: "x",
+        channel_siop: "FSS",
+        urlPath: "c.csv",
+        sourceFileId: null,
+      })),
+    );
+    const sheet = await workbookOf(
+      (await productExcelLoader(
+        args(new Request("http://localhost/repo/master-data/excel?base=ok&collection=channel")),
+      )) as Response,
+    );
     expect((sheet.getRow(1).values as unknown[]).slice(1, 3)).toEqual(["CNPJ", "SIOP"]);
     expect(sheet.actualRowCount - 1).toBe(3);
-    const unknown = await productExcelLoader(args(new Request("http://localhost/repo/master-data/excel?collection=users"))).catch((e: unknown) => e);
+    const unknown = await productExcelLoader(
+      args(new Request("http://localhost/repo/master-data/excel?collection=users")),
+    ).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(Response);
     expect((unknown as Response).status).toBe(404);
   });
@@ -160,8 +232,18 @@ describe("An edited export sent back", () => {
     rowOf(sheet, c._id).getCell(columnOf(sheet, f.marca)).value = "Beta";
 
     // Meanwhile, in another session, someone changes row c.
-    await saveMasterDataEdits(PRODUCT_MASTER, [{ id: c._id, fields: [{ field: "marca", old: "Alpha", value: "Gama" }] }], "other@example.com", new Date(), "excel");
-    const before = await db.collection(PRODUCT_MASTER).find({ _id: { $nin: [a._id, b._id] } }).sort({ _id: 1 }).toArray();
+    await saveMasterDataEdits(
+      PRODUCT_MASTER,
+      [{ id: c._id, fields: [{ field: "marca", old: "Alpha", value: "Gama" }] }],
+      "other@example.com",
+      new Date(),
+      "excel",
+    );
+    const before = await db
+      .collection(PRODUCT_MASTER)
+      .find({ _id: { $nin: [a._id, b._id] } })
+      .sort({ _id: 1 })
+      .toArray();
 
     const response = await sendBack(sheet);
     expect(response.status).toBe(302);
@@ -172,11 +254,26 @@ describe("An edited export sent back", () => {
     expect(csv).toContain("Gama");
     expect(csv).toContain("other@example.com");
 
-    expect(await db.collection(PRODUCT_MASTER).findOne({ _id: a._id })).toMatchObject({ material_description: "Produto três editado", updatedBy: "gold@example.com" });
-    expect(await db.collection(PRODUCT_MASTER).findOne({ _id: b._id })).toMatchObject({ data_validade_sku: new Date(Date.UTC(2029, 0, 1)) });
-    expect(await db.collection(PRODUCT_MASTER).find({ _id: { $nin: [a._id, b._id] } }).sort({ _id: 1 }).toArray()).toEqual(before);
+    expect(await db.collection(PRODUCT_MASTER).findOne({ _id: a._id })).toMatchObject({
+      material_description: "Produto três editado",
+      updatedBy: "gold@example.com",
+    });
+    expect(await db.collection(PRODUCT_MASTER).findOne({ _id: b._id })).toMatchObject({
+      data_validade_sku: new Date(Date.UTC(2029, 0, 1)),
+    });
+    expect(
+      await db
+        .collection(PRODUCT_MASTER)
+        .find({ _id: { $nin: [a._id, b._id] } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual(before);
 
-    const history = await db.collection(MASTER_DATA_HISTORY).find({ user: "gold@example.com" }).sort({ field: 1 }).toArray();
+    const history = await db
+      .collection(MASTER_DATA_HISTORY)
+      .find({ user: "gold@example.com" })
+      .sort({ field: 1 })
+      .toArray();
     expect(history.map((h) => [String(h.rowId), h.field, h.old, h.new, h.via])).toEqual([
       [String(b._id), "data_validade_sku", b.data_validade_sku, new Date(Date.UTC(2029, 0, 1)), "excel"],
       [String(a._id), "material_description", "Produto 3", "Produto três editado", "excel"],
@@ -210,9 +307,20 @@ describe("An edited export sent back", () => {
   });
 
   it("takes nothing back on a NOK tab, and a file of another tab is refused", async () => {
-    await db.collection(PRODUCT_MASTER_NOK).insertOne({ sku: "X", _lineNumber: 2, urlPath: "n.csv", timeStamp: new Date(), Error: "erro", sourceFileId: null });
+    await db.collection(PRODUCT_MASTER_NOK).insertOne({
+      sku: "X",
+      _lineNumber: 2,
+      urlPath: "n.csv",
+      timeStamp: new Date(),
+      Error: "erro",
+      sourceFileId: null,
+    });
     await db.collection(PRODUCT_MASTER).insertMany([product(1)]);
-    const nok = await workbookOf((await planningExcelLoader(args(new Request("http://localhost/repo/master-data/planejamento/excel?tab=quantity_nok")))) as Response);
+    const nok = await workbookOf(
+      (await planningExcelLoader(
+        args(new Request("http://localhost/repo/master-data/planejamento/excel?tab=quantity_nok")),
+      )) as Response,
+    );
     expect(nok.actualRowCount - 1).toBe(1);
     const refusedNok = await sendBack(nok, "/repo/master-data/planejamento/excel?tab=quantity_nok");
     expect(refusedNok.status).toBe(302);
@@ -226,10 +334,14 @@ describe("An edited export sent back", () => {
 
   it("offers the export on the screen, and the import only on the valid bases", async () => {
     await db.collection(PRODUCT_MASTER).insertMany([product(1)]);
-    const data = await planningLoader(args(new Request("http://localhost/repo/master-data/planejamento?tab=quantity&file=x.csv")));
+    const data = await planningLoader(
+      args(new Request("http://localhost/repo/master-data/planejamento?tab=quantity&file=x.csv")),
+    );
     expect(data.excel.exportHref).toBe("/repo/master-data/planejamento/excel?tab=quantity&file=x.csv");
     expect(data.excel.canImport).toBe(true);
-    const nok = await planningLoader(args(new Request("http://localhost/repo/master-data/planejamento?tab=quantity_nok")));
+    const nok = await planningLoader(
+      args(new Request("http://localhost/repo/master-data/planejamento?tab=quantity_nok")),
+    );
     expect(nok.excel.canImport).toBe(false);
   });
 });

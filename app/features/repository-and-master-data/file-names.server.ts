@@ -45,7 +45,12 @@ export async function fileFilterPaths(file: string): Promise<string[]> {
  * One page of a master-data base for its screen: narrowed to a file by its path or by the name it was uploaded
  * under, each row's file named by that name (with its download link and, as a tooltip, its key).
  */
-export async function loadMasterDataTable(collection: string, page: number, columns: readonly MasterDataColumn[] | undefined, file: string | undefined) {
+export async function loadMasterDataTable(
+  collection: string,
+  page: number,
+  columns: readonly MasterDataColumn[] | undefined,
+  file: string | undefined,
+) {
   const files = file ? await fileFilterPaths(file) : undefined;
   const read = await getBasePage(collection, page, columns, { files });
   const names = await namedFiles(read.rows.map((r) => r.cells.urlPath ?? ""));

@@ -2,7 +2,14 @@ import { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FILES } from "~/models/files.server";
 import { LOCAL_BUCKET } from "~/services/storage.server";
-import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PLANNING_SPEND, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import {
+  CHANNEL,
+  CHANNEL_NOK,
+  MASTER_DATA_COLLECTIONS,
+  PLANNING_SPEND,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+} from "~/models/master-data.server";
 import { loader as indexLoader } from "~/routes/repo.master-data._index";
 import { loader as canalLoader } from "~/routes/repo.master-data.canal";
 import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
@@ -27,16 +34,44 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
 beforeAll(async () => {
   const db = await testDb.db();
   await db.collection(MASTER_DATA_COLLECTIONS).insertMany([
-    { collection_name: PRODUCT_MASTER, label_name: "Product", collection_ok: 1, order: 1, fields: [{ sku: "SKU" }, { data_validade_sku: "Global Forecast End Date" }] },
-    { collection_name: PRODUCT_MASTER_NOK, label_name: "Product NOK", collection_ok: 0, order: 2, fields: [{ sku: "SKU" }, { Error: "Erro" }] },
+    {
+      collection_name: PRODUCT_MASTER,
+      label_name: "Product",
+      collection_ok: 1,
+      order: 1,
+      fields: [{ sku: "SKU" }, { data_validade_sku: "Global Forecast End Date" }],
+    },
+    {
+      collection_name: PRODUCT_MASTER_NOK,
+      label_name: "Product NOK",
+      collection_ok: 0,
+      order: 2,
+      fields: [{ sku: "SKU" }, { Error: "Erro" }],
+    },
     { collection_name: CHANNEL, label_name: "Channel", collection_ok: 1, order: 3, fields: [{ cnpj: "CNPJ" }] },
-    { collection_name: CHANNEL_NOK, label_name: "Channel NOK", collection_ok: 0, order: 4, fields: [{ Error: "Erro" }] },
+    {
+      collection_name: CHANNEL_NOK,
+      label_name: "Channel NOK",
+      collection_ok: 0,
+      order: 4,
+      fields: [{ Error: "Erro" }],
+    },
   ]);
   await db.collection(PRODUCT_MASTER).insertMany(
-    Array.from({ length: 25 }, (_, i) => ({ sku: `P${String(i).padStart(2, "0")}`, data_validade_sku: new Date(Date.UTC(2026, 5, 30)), secret: "x" })),
+    Array.from({ length: 25 }, (_, i) => ({
+      sku: `P${String(i).padStart(2, "0")}`,
+      data_validade_sku: new Date(Date.UTC(2026, 5, 30)),
+      secret: "x",
+    })),
   );
-  await db.collection(CHANNEL).insertMany([{ cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv", extra: 1 }]);
-  await db.collection(PLANNING_SPEND).insertOne({ channel: "Varejo", marca: "Alpha", yearMonthDay: "20250101", urlPath: "s.csv" });
+  await db
+    .collection(CHANNEL)
+    .insertMany([
+      { cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv", extra: 1 },
+    ]);
+  await db
+    .collection(PLANNING_SPEND)
+    .insertOne({ channel: "Varejo", marca: "Alpha", yearMonthDay: "20250101", urlPath: "s.csv" });
   await db.collection("users").insertOne({ user: "secret@example.com" });
   await db.collection("sessions").insertOne({ token: "secret-token" });
 });
@@ -75,24 +110,40 @@ describe("/repo/master-data", () => {
 
   it("narrows a base to one file's rows, in the file's line order; newest file first otherwise", async () => {
     const db = await testDb.db();
-    const older = Array.from({ length: 3 }, (_, i) => ({ sku: `OLD${i}`, _lineNumber: i + 2, urlPath: "2030/04/old.csv", Error: "x" }));
-    const newer = Array.from({ length: 3 }, (_, i) => ({ sku: `NEW${i}`, _lineNumber: i + 2, urlPath: "2030/05/new.csv", Error: "x" }));
+    const older = Array.from({ length: 3 }, (_, i) => ({
+      sku: `OLD${i}`,
+      _lineNumber: i + 2,
+      urlPath: "2030/04/old.csv",
+      Error: "x",
+    }));
+    const newer = Array.from({ length: 3 }, (_, i) => ({
+      sku: `NEW${i}`,
+      _lineNumber: i + 2,
+      urlPath: "2030/05/new.csv",
+      Error: "x",
+    }));
     await db.collection(PRODUCT_MASTER_NOK).insertMany(older);
     await db.collection(PRODUCT_MASTER_NOK).insertMany(newer);
     try {
       const all = await indexLoader(args("/repo/master-data?base=nok&collection=product_master_nok"));
       expect(all.table.rows.map((r) => r.cells.sku)).toEqual(["NEW2", "NEW1", "NEW0", "OLD2", "OLD1", "OLD0"]);
       expect(all.file).toBeNull();
-      const one = await indexLoader(args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent("2030/04/old.csv")}`));
+      const one = await indexLoader(
+        args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent("2030/04/old.csv")}`),
+      );
       expect(one.file).toBe("2030/04/old.csv");
       expect(one.table.count).toBe(3);
       expect(one.table.rows.map((r) => r.cells.sku)).toEqual(["OLD0", "OLD1", "OLD2"]);
       // Whatever is typed is a value compared by equality, never an operator.
-      const odd = await indexLoader(args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent('{"$ne":null}')}`));
+      const odd = await indexLoader(
+        args(`/repo/master-data?base=nok&collection=product_master_nok&file=${encodeURIComponent('{"$ne":null}')}`),
+      );
       expect(odd.table.count).toBe(0);
       const canal = await canalLoader(args("/repo/master-data/canal?tab=channel&file=a.csv"));
       expect([canal.file, canal.table.count]).toEqual(["a.csv", 1]);
-      const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity_nok&file=2030%2F05%2Fnew.csv"));
+      const quantityNok = await planejamentoLoader(
+        args("/repo/master-data/planejamento?tab=quantity_nok&file=2030%2F05%2Fnew.csv"),
+      );
       expect(quantityNok.table.rows.map((r) => r.cells.sku)).toEqual(["NEW0", "NEW1", "NEW2"]);
     } finally {
       await db.collection(PRODUCT_MASTER_NOK).deleteMany({});
@@ -116,7 +167,11 @@ describe("/repo/master-data", () => {
     // Every collection the loader asks the driver for, whatever it then does with it.
     const opened: string[] = [];
     const original = Db.prototype.collection;
-    const spy = vi.spyOn(Db.prototype, "collection").mockImplementation(function (this: Db, name: string, options?: object) {
+    const spy = vi.spyOn(Db.prototype, "collection").mockImplementation(function (
+      this: Db,
+      name: string,
+      options?: object,
+    ) {
       opened.push(name);
       return original.call(this, name, options);
     });
@@ -160,7 +215,12 @@ describe("/repo/master-data/canal", () => {
     expect(channel.tab.id).toBe("channel");
     expect(channel.tabs.map((t) => t.label)).toEqual(["Channel", "Channel NOK"]);
     expect(channel.table.columns.map((c) => c.key)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
-    expect(channel.table.rows[0].cells).toEqual({ cnpj: "12.345.678/0001-90", description: "Varejo", channel_siop: "VRJ", urlPath: "a.csv" });
+    expect(channel.table.rows[0].cells).toEqual({
+      cnpj: "12.345.678/0001-90",
+      description: "Varejo",
+      channel_siop: "VRJ",
+      urlPath: "a.csv",
+    });
     const nok = await canalLoader(args("/repo/master-data/canal?tab=channel_nok"));
     expect(nok.table.columns.map((c) => c.key)).toEqual(["urlPath", "creationDate", "Error"]);
     expect(nok.table.count).toBe(0);
@@ -188,7 +248,13 @@ describe("/repo/master-data/planejamento", () => {
     expect(quantity.table.count).toBe(25);
 
     const quantityNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity_nok"));
-    expect(quantityNok.table.columns.map((c) => c.key)).toEqual(["sku", "_lineNumber", "urlPath", "timeStamp", "Error"]);
+    expect(quantityNok.table.columns.map((c) => c.key)).toEqual([
+      "sku",
+      "_lineNumber",
+      "urlPath",
+      "timeStamp",
+      "Error",
+    ]);
     expect(quantityNok.table.columns.map((c) => c.header)).toEqual(["SKU", "Linha", "Arquivo", "Data", "Erro"]);
 
     const spend = await planejamentoLoader(args("/repo/master-data/planejamento?tab=spend"));
@@ -197,12 +263,24 @@ describe("/repo/master-data/planejamento", () => {
 
     const spendNok = await planejamentoLoader(args("/repo/master-data/planejamento?tab=spend_nok"));
     expect(spendNok.table.count).toBe(0);
-    expect(spendNok.table.columns.map((c) => c.key)).toEqual(["channel", "marca", "yearMonthDay", "_lineNumber", "urlPath", "timeStamp", "Error"]);
+    expect(spendNok.table.columns.map((c) => c.key)).toEqual([
+      "channel",
+      "marca",
+      "yearMonthDay",
+      "_lineNumber",
+      "urlPath",
+      "timeStamp",
+      "Error",
+    ]);
 
     // An unknown tab is Quantity; the former `top` parameter changes nothing; a bad page is 1.
     const unknown = await planejamentoLoader(args("/repo/master-data/planejamento?top=planning&tab=users&page=x"));
     expect([unknown.tab.id, unknown.table.page]).toEqual(["quantity", 1]);
-    expect((await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity&page=2"))).table.rows.map((r) => r.cells.sku)).toEqual(["P04", "P03", "P02", "P01", "P00"]);
+    expect(
+      (await planejamentoLoader(args("/repo/master-data/planejamento?tab=quantity&page=2"))).table.rows.map(
+        (r) => r.cells.sku,
+      ),
+    ).toEqual(["P04", "P03", "P02", "P01", "P00"]);
   });
 });
 

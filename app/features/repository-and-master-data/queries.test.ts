@@ -9,7 +9,13 @@ import {
   nokBasesOfFiles,
   pageParam,
 } from "~/models/master-data-queries.server";
-import { CHANNEL, CHANNEL_NOK, MASTER_DATA_COLLECTIONS, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import {
+  CHANNEL,
+  CHANNEL_NOK,
+  MASTER_DATA_COLLECTIONS,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+} from "~/models/master-data.server";
 import { useTestDatabase } from "../../../test/db";
 
 const testDb = useTestDatabase();
@@ -29,7 +35,13 @@ describe("master-data queries", () => {
   it("lists the catalogue in dropdown order and leaves out names outside the allowed list", async () => {
     const db = await testDb.db();
     await db.collection(MASTER_DATA_COLLECTIONS).insertMany([
-      { collection_name: PRODUCT_MASTER_NOK, label_name: "Produto NOK", collection_ok: 0, fields: [{ sku: "SKU" }], order: 2 },
+      {
+        collection_name: PRODUCT_MASTER_NOK,
+        label_name: "Produto NOK",
+        collection_ok: 0,
+        fields: [{ sku: "SKU" }],
+        order: 2,
+      },
       { collection_name: PRODUCT_MASTER, label_name: "Produto", collection_ok: 1, fields: [{ sku: "SKU" }], order: 1 },
       { collection_name: "users", label_name: "Usuários", collection_ok: 1, fields: [{ user: "User" }], order: 0 },
     ]);
@@ -43,7 +55,11 @@ describe("master-data queries", () => {
 
   it("pages 20 rows newest first with skip = (page - 1) * 20, counts the whole base, and answers the last page past the end", async () => {
     const db = await testDb.db();
-    const rows = Array.from({ length: 45 }, (_, i) => ({ sku: `SKU-${String(i).padStart(3, "0")}`, marca: "A", urlPath: "seed" }));
+    const rows = Array.from({ length: 45 }, (_, i) => ({
+      sku: `SKU-${String(i).padStart(3, "0")}`,
+      marca: "A",
+      urlPath: "seed",
+    }));
     await db.collection(PRODUCT_MASTER).insertMany(rows);
     const first = await getBasePage(PRODUCT_MASTER, 1);
     expect(first.count).toBe(45);
@@ -83,7 +99,14 @@ describe("master-data queries", () => {
   });
 
   it("reads the catalogue fields as columns and skips malformed ones", () => {
-    expect(columnsOf([{ sku: "SKU" }, { data_validade_sku: "Global Forecast End Date" }, { a: "1", b: "2" }, { "$where": "x" }])).toEqual([
+    expect(
+      columnsOf([
+        { sku: "SKU" },
+        { data_validade_sku: "Global Forecast End Date" },
+        { a: "1", b: "2" },
+        { $where: "x" },
+      ]),
+    ).toEqual([
       { key: "sku", header: "SKU" },
       { key: "data_validade_sku", header: "Global Forecast End Date" },
     ]);

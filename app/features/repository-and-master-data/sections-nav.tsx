@@ -32,14 +32,17 @@ export function MasterDataSectionsNav({ current }: { current: (typeof SECTIONS)[
 export type MasterDataTableData = {
   columns: { key: string; header: string }[];
   /** `file`: the upload the row came from, by its original name (null for paths without an upload record). */
-  rows: { id: string; cells: Record<string, string>; file?: { name: string; href: string | null; key: string } | null }[];
+  rows: {
+    id: string;
+    cells: Record<string, string>;
+    file?: { name: string; href: string | null; key: string } | null;
+  }[];
   count: number;
   page: number;
   pageSize: number;
 };
 
 type Row = MasterDataTableData["rows"][number];
-
 
 /**
  * A master-data base as the shared DataTable: 20 rows per page, "No data found" when empty. Each header is the
@@ -65,7 +68,10 @@ export function MasterDataTable({ data, caption }: { data: MasterDataTableData; 
                 const named = row.original.file;
                 if (!named) {
                   return (
-                    <Link to={searchWith(location.search, { [FILE_PARAM]: file, page: null })} title={masterDataTexts.masterDataFilterByFile(file)}>
+                    <Link
+                      to={searchWith(location.search, { [FILE_PARAM]: file, page: null })}
+                      title={masterDataTexts.masterDataFilterByFile(file)}
+                    >
                       {file}
                     </Link>
                   );
@@ -125,7 +131,14 @@ export function FileFilter({ file, keep }: { file: string | null; keep: Record<s
       ))}
       <div className="field">
         <label htmlFor={inputId}>{masterDataTexts.masterDataFileFilter}</label>
-        <input id={inputId} type="search" name={FILE_PARAM} defaultValue={file ?? ""} maxLength={1024} spellCheck={false} />
+        <input
+          id={inputId}
+          type="search"
+          name={FILE_PARAM}
+          defaultValue={file ?? ""}
+          maxLength={1024}
+          spellCheck={false}
+        />
       </div>
       <button type="submit" className="button button--secondary">
         {masterDataTexts.masterDataFilter}
@@ -133,7 +146,9 @@ export function FileFilter({ file, keep }: { file: string | null; keep: Record<s
       {file ? (
         <p className="master-data__filtered" role="status">
           {masterDataTexts.masterDataFilteredBy(file)}{" "}
-          <Link to={searchWith(location.search, { [FILE_PARAM]: null, page: null })}>{masterDataTexts.masterDataClearFilter}</Link>
+          <Link to={searchWith(location.search, { [FILE_PARAM]: null, page: null })}>
+            {masterDataTexts.masterDataClearFilter}
+          </Link>
         </p>
       ) : null}
     </Form>

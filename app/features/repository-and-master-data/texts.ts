@@ -50,7 +50,8 @@ export const masterDataTexts = {
   masterDataBaseLegend: "Base",
   masterDataApply: "OK",
   // ours: the Excel round trip of the master-data lists (docs/decisions.md "Excel round trips")
-  masterDataExcelReadOnly: "Esta base só é exportada: as linhas descartadas (NOK) não são alteradas por Excel; corrija o arquivo de origem e envie-o de novo em Captura.",
+  masterDataExcelReadOnly:
+    "Esta base só é exportada: as linhas descartadas (NOK) não são alteradas por Excel; corrija o arquivo de origem e envie-o de novo em Captura.",
   masterDataExcelNotEditable: "Esta base não aceita alterações por Excel.",
   masterDataExcelLockedColumn: (column: string) => `a coluna ${column} não é alterada por Excel`,
   masterDataRowLabel: (...parts: string[]) => parts.filter((p) => p !== "").join(" · "),

@@ -16,32 +16,22 @@ describe("count texts agree in number (issue 55)", () => {
     expect(ingestMessages.done(2, 1)).toBe("2 linhas OK, 1 NOK");
     expect(ingestMessages.done(0, 0)).toBe("0 linhas OK, 0 NOK");
     expect(ingestMessages.working(1)).toBe("Processando: 1 linha lida");
-    expect(ingestMessages.working(12000)).toBe(
-      "Processando: 12.000 linhas lidas"
-    );
+    expect(ingestMessages.working(12000)).toBe("Processando: 12.000 linhas lidas");
   });
 
   it("says 1 alterado, 1 conflito, 1 recusado in the Excel round trip's summary", () => {
-    expect(excelTexts.excelSummary(1, 1, 1)).toBe(
-      "1 alterado, 1 conflito, 1 recusado"
-    );
-    expect(excelTexts.excelSummary(2, 0, 3)).toBe(
-      "2 alterados, 0 conflitos, 3 recusados"
-    );
+    expect(excelTexts.excelSummary(1, 1, 1)).toBe("1 alterado, 1 conflito, 1 recusado");
+    expect(excelTexts.excelSummary(2, 0, 3)).toBe("2 alterados, 0 conflitos, 3 recusados");
   });
 
   it("agrees in the messages of explorer documents and report packages", () => {
-    expect(documentImportTexts.indexed("Parecer", 1)).toBe(
-      'Documento indexado no Explorer: "Parecer" (1 palavra)'
-    );
+    expect(documentImportTexts.indexed("Parecer", 1)).toBe('Documento indexado no Explorer: "Parecer" (1 palavra)');
     expect(documentImportTexts.replaced("Parecer", 1200)).toBe(
-      'Documento substituído no Explorer: "Parecer" (1.200 palavras)'
+      'Documento substituído no Explorer: "Parecer" (1.200 palavras)',
     );
-    expect(reportBundleTexts.done(1, 1)).toBe(
-      "1 relatório incluído, 1 substituído"
-    );
+    expect(reportBundleTexts.done(1, 1)).toBe("1 relatório incluído, 1 substituído");
     expect(reportBundleTexts.rejected(1, 1, "Linha 2: x")).toBe(
-      "Pacote recusado, nada foi aplicado: 1 de 1 linha com erro. Linha 2: x"
+      "Pacote recusado, nada foi aplicado: 1 de 1 linha com erro. Linha 2: x",
     );
   });
 });

@@ -1,8 +1,18 @@
 import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS, type CsvRecord } from "~/features/uploads-and-jobs/import/csv";
-import { readCsvBatches, sniffDelimiter, UnreadableFileError, type SourceRow } from "~/features/uploads-and-jobs/import/readers.server";
+import {
+  CsvRecordParser,
+  CsvSyntaxError,
+  MAX_RECORD_CHARS,
+  type CsvRecord,
+} from "~/features/uploads-and-jobs/import/csv";
+import {
+  readCsvBatches,
+  sniffDelimiter,
+  UnreadableFileError,
+  type SourceRow,
+} from "~/features/uploads-and-jobs/import/readers.server";
 import { Random } from "~/seed/random";
 
 /**
@@ -16,10 +26,19 @@ type Parsed = { ok: true; rows: Array<{ line: number; cells: string[] }> } | { o
 /** What the worker did before: encoding and delimiter from the first 64 KB, then csv-parse with its options. */
 function csvParseReference(bytes: Buffer): Parsed {
   const head = bytes.subarray(0, 64 * 1024);
-  const encoding = [0, 1, 2, 3].some((cut) => cut <= head.length && isUtf8(head.subarray(0, head.length - cut))) ? "utf8" : "latin1";
+  const encoding = [0, 1, 2, 3].some((cut) => cut <= head.length && isUtf8(head.subarray(0, head.length - cut)))
+    ? "utf8"
+    : "latin1";
   const delimiter = sniffDelimiter(head.toString(encoding).split(/\r?\n/, 1)[0] ?? "");
   try {
-    const records = parse(bytes, { delimiter, encoding, bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as Array<{
+    const records = parse(bytes, {
+      delimiter,
+      encoding,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as Array<{
       record: string[];
       info: { lines: number };
     }>;
@@ -45,9 +64,11 @@ function chunksOf(bytes: Buffer, random: Random, cuts: number): Buffer[] {
 async function readWithReader(chunks: Buffer[]): Promise<Parsed> {
   const rows: Array<{ line: number; cells: string[] }> = [];
   try {
-    for await (const batch of readCsvBatches((async function* () {
-      yield* chunks;
-    })())) {
+    for await (const batch of readCsvBatches(
+      (async function* () {
+        yield* chunks;
+      })(),
+    )) {
       for (const row of batch as SourceRow[]) rows.push({ line: row.line, cells: row.cells as string[] });
     }
     return { ok: true, rows };
@@ -179,7 +200,13 @@ describe("CSV reader: encodings and delimiter", () => {
   });
 
   it("chooses , or ; by the header line and judges the encoding by the first 64 KB", async () => {
-    expect(await readWithReader([Buffer.from("a,b;c,d\n1,2;3,4\n")])).toEqual({ ok: true, rows: [{ line: 1, cells: ["a", "b;c", "d"] }, { line: 2, cells: ["1", "2;3", "4"] }] });
+    expect(await readWithReader([Buffer.from("a,b;c,d\n1,2;3,4\n")])).toEqual({
+      ok: true,
+      rows: [
+        { line: 1, cells: ["a", "b;c", "d"] },
+        { line: 2, cells: ["1", "2;3", "4"] },
+      ],
+    });
     // Valid UTF-8 in the first 64 KB: a Latin-1 byte further on reads as U+FFFD, as before.
     const late = Buffer.concat([Buffer.from(`h;v\n${"x;y\n".repeat(20_000)}`), Buffer.from("z;\xe9\n", "latin1")]);
     const result = await readWithReader(chunksOf(late, new Random(3), 40));
@@ -194,7 +221,22 @@ describe("CSV reader: differential against csv-parse", () => {
 
   function randomInput(random: Random, breaks: readonly string[]): string {
     const delimiter = random.pick([";", ","]);
-    const tokens = ["a", "b", "7", " ", "é", "ç", delimiter, delimiter, random.pick([";", ","]), '"', '"', '""', ...breaks, ...breaks];
+    const tokens = [
+      "a",
+      "b",
+      "7",
+      " ",
+      "é",
+      "ç",
+      delimiter,
+      delimiter,
+      random.pick([";", ","]),
+      '"',
+      '"',
+      '""',
+      ...breaks,
+      ...breaks,
+    ];
     if (random.chance(0.5)) tokens.push("😀");
     // A header with the delimiter so the sniffed delimiter is the one the body uses, most of the time.
     let text = random.chance(0.8) ? `h1${delimiter}h2${delimiter}h3${random.pick(breaks)}` : "";
@@ -203,45 +245,63 @@ describe("CSV reader: differential against csv-parse", () => {
     return text;
   }
 
-  it.each(Object.keys(BREAKS) as Array<keyof typeof BREAKS>)("matches csv-parse on generated inputs (%s line breaks)", async (kind) => {
-    const random = new Random(20260415, kind);
-    let refused = 0;
-    for (let n = 0; n < 1500; n++) {
-      const text = randomInput(random, BREAKS[kind]);
-      const encoding = random.pick(ENCODINGS);
-      if (encoding === "latin1" && /😀/.test(text)) continue;
-      const bytes = encode(text, encoding);
-      const reference = csvParseReference(bytes);
-      const actual = await readWithReader(chunksOf(bytes, random, random.int(0, 5)));
-      const context = `${JSON.stringify(text)} as ${encoding}`;
-      expect(actual.ok, `${context}: ${JSON.stringify(reference)} vs ${JSON.stringify(actual)}`).toBe(reference.ok);
-      if (!reference.ok) {
-        refused++;
-        expect(actual.ok ? "" : actual.message, context).toMatch(/^CSV inválido: /);
-        continue;
+  it.each(Object.keys(BREAKS) as Array<keyof typeof BREAKS>)(
+    "matches csv-parse on generated inputs (%s line breaks)",
+    async (kind) => {
+      const random = new Random(20260415, kind);
+      let refused = 0;
+      for (let n = 0; n < 1500; n++) {
+        const text = randomInput(random, BREAKS[kind]);
+        const encoding = random.pick(ENCODINGS);
+        if (encoding === "latin1" && /😀/.test(text)) continue;
+        const bytes = encode(text, encoding);
+        const reference = csvParseReference(bytes);
+        const actual = await readWithReader(chunksOf(bytes, random, random.int(0, 5)));
+        const context = `${JSON.stringify(text)} as ${encoding}`;
+        expect(actual.ok, `${context}: ${JSON.stringify(reference)} vs ${JSON.stringify(actual)}`).toBe(reference.ok);
+        if (!reference.ok) {
+          refused++;
+          expect(actual.ok ? "" : actual.message, context).toMatch(/^CSV inválido: /);
+          continue;
+        }
+        expect(cellsOf(actual), context).toEqual(cellsOf(reference));
+        if (kind === "mixed") {
+          // Lines only grow, and never past the file's last line.
+          const lines = linesOf(actual)!;
+          const physical = 1 + text.split(/\r\n|\r|\n/).length - 1;
+          lines.forEach((line, i) => expect(line, context).toBeGreaterThanOrEqual(i > 0 ? lines[i - 1] : 1));
+          if (lines.length > 0) expect(lines.at(-1)!, context).toBeLessThanOrEqual(physical);
+        } else {
+          // csv-parse counts a `\r\n` inside quotes as two lines; with every `\r\n` written as `\n` its
+          // numbers are the physical ones, and the records are the same.
+          const singleCharBreaks = encode(text.replaceAll("\r\n", "\n"), encoding);
+          expect(linesOf(actual), context).toEqual(linesOf(csvParseReference(singleCharBreaks)));
+        }
       }
-      expect(cellsOf(actual), context).toEqual(cellsOf(reference));
-      if (kind === "mixed") {
-        // Lines only grow, and never past the file's last line.
-        const lines = linesOf(actual)!;
-        const physical = 1 + text.split(/\r\n|\r|\n/).length - 1;
-        lines.forEach((line, i) => expect(line, context).toBeGreaterThanOrEqual(i > 0 ? lines[i - 1] : 1));
-        if (lines.length > 0) expect(lines.at(-1)!, context).toBeLessThanOrEqual(physical);
-      } else {
-        // csv-parse counts a `\r\n` inside quotes as two lines; with every `\r\n` written as `\n` its
-        // numbers are the physical ones, and the records are the same.
-        const singleCharBreaks = encode(text.replaceAll("\r\n", "\n"), encoding);
-        expect(linesOf(actual), context).toEqual(linesOf(csvParseReference(singleCharBreaks)));
-      }
-    }
-    // The generator reaches both outcomes.
-    expect(refused).toBeGreaterThan(50);
-    expect(refused).toBeLessThan(1400);
-  });
+      // The generator reaches both outcomes.
+      expect(refused).toBeGreaterThan(50);
+      expect(refused).toBeLessThan(1400);
+    },
+  );
 
   it("reads generated tables back exactly, with the line each record ends on", () => {
     const random = new Random(99, "tables");
-    const values = ["", " ", "a", "Produto 1", "x;y", "x,y", 'diz "oi"', '"', "l1\nl2", "l1\r\nl2", "l1\rl2", "l2\n", "é😀", "  trailing  "];
+    const values = [
+      "",
+      " ",
+      "a",
+      "Produto 1",
+      "x;y",
+      "x,y",
+      'diz "oi"',
+      '"',
+      "l1\nl2",
+      "l1\r\nl2",
+      "l1\rl2",
+      "l2\n",
+      "é😀",
+      "  trailing  ",
+    ];
     // Line breaks that are not the file's record delimiter may stand unquoted once the first record's end
     // (and the character after it) has set the delimiter: csv-parse kept them as text, and they are
     // physical lines all the same.

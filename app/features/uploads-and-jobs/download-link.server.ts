@@ -18,7 +18,10 @@ import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, type DownloadGrant } from "~/s
 /** The link the browser follows to download `key` of `bucket` under `filename`. Local keys outside the store throw. */
 export function portalDownloadLink(bucket: string, key: string, filename: string, now = Date.now()): string {
   if (bucket === LOCAL_BUCKET) getLocalStore().resolve(key);
-  const token = signDownloadToken({ bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS }, getConfig().session.secret);
+  const token = signDownloadToken(
+    { bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS },
+    getConfig().session.secret,
+  );
   return `/download/${token}`;
 }
 
@@ -27,7 +30,9 @@ export async function downloadResponse(grant: DownloadGrant): Promise<Response> 
   if (grant.bucket !== LOCAL_BUCKET) {
     const store = getS3Store(grant.bucket);
     await store.size(grant.key); // HeadObject: a missing object or an unreachable store fails here, not at S3
-    return redirect(await store.getDownloadUrl(grant.key, grant.filename), { headers: { "Cache-Control": "no-store" } });
+    return redirect(await store.getDownloadUrl(grant.key, grant.filename), {
+      headers: { "Cache-Control": "no-store" },
+    });
   }
   const { stream, size } = await getLocalStore().openReadStream(grant.key);
   return new Response(createReadableStreamFromReadable(stream), {

@@ -22,9 +22,22 @@ export function ExcelPanel({ excel, busy = false }: { excel: ExcelPanelData; bus
         {excelTexts.exportExcel}
       </a>
       {excel.canImport ? (
-        <Form method="post" action={excel.importAction} encType="multipart/form-data" className="excel-panel__import" reloadDocument>
+        <Form
+          method="post"
+          action={excel.importAction}
+          encType="multipart/form-data"
+          className="excel-panel__import"
+          reloadDocument
+        >
           <label htmlFor="excel-import-file">{excelTexts.importExcelFile}</label>
-          <input id="excel-import-file" type="file" name="arquivo" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" required aria-describedby="excel-import-hint" />
+          <input
+            id="excel-import-file"
+            type="file"
+            name="arquivo"
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            required
+            aria-describedby="excel-import-hint"
+          />
           <button type="submit" className="button button--secondary" disabled={busy}>
             {excelTexts.importExcel}
           </button>

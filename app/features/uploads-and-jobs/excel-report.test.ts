@@ -14,13 +14,19 @@ describe("the Excel round trip's CSV report", () => {
   };
 
   it("writes cells a spreadsheet would run as formulas as text, and leaves numbers as numbers", () => {
-    const lines = reportCsv(report).replace(/^\uFEFF/, "").trimEnd().split("\r\n").slice(1);
+    const lines = reportCsv(report)
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n")
+      .slice(1);
     expect(lines).toEqual([
       "Conflito;3;SKU1;Volume;'=1+2;-1.234,56;",
       `Recusado;4;'@SKU2;Preço;"'=HYPERLINK(""http://evil.test"";""x"")";;Valor inválido`,
       "Recusado;5;SKU3;Preço;-7;;'+ não permitido",
       "Recusado;6;SKU4;Preço;'-2+3+cmd|' /C calc'!A0;;'\t=1",
     ]);
-    expect(decodeURIComponent(reportHref(report)!.replace(/^data:text\/csv;charset=utf-8,/, ""))).toBe(reportCsv(report));
+    expect(decodeURIComponent(reportHref(report)!.replace(/^data:text\/csv;charset=utf-8,/, ""))).toBe(
+      reportCsv(report),
+    );
   });
 });

@@ -88,18 +88,32 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
     const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
     sheet.columns = [
-      ...spec.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? Math.max(12, c.header.length + 2), style: { numFmt: numberFormat(c as ExcelColumn<unknown>) } })),
+      ...spec.columns.map((c) => ({
+        header: c.header,
+        key: c.key,
+        width: c.width ?? Math.max(12, c.header.length + 2),
+        style: { numFmt: numberFormat(c as ExcelColumn<unknown>) },
+      })),
       { header: ID_HEADER, key: ID_HEADER, width: 26, hidden: true },
       { header: REVISION_HEADER, key: REVISION_HEADER, width: 18, hidden: true },
       { header: ORIGINAL_HEADER, key: ORIGINAL_HEADER, width: 10, hidden: true },
-      { header: `${PORTAL_PREFIX}${spec.dataset}?${scopeText(spec.scope as ExcelExport<unknown>["scope"])}`, key: "_portal", width: 10, hidden: true },
+      {
+        header: `${PORTAL_PREFIX}${spec.dataset}?${scopeText(spec.scope as ExcelExport<unknown>["scope"])}`,
+        key: "_portal",
+        width: 10,
+        hidden: true,
+      },
     ];
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
     for await (const page of pages) {
       for (const row of page) {
         const values = spec.columns.map((c) => c.value(row));
-        const original = JSON.stringify(spec.columns.flatMap((c, i) => (c.editable ? [values[i] instanceof Date ? (values[i] as Date).toISOString() : values[i]] : [])));
+        const original = JSON.stringify(
+          spec.columns.flatMap((c, i) =>
+            c.editable ? [values[i] instanceof Date ? (values[i] as Date).toISOString() : values[i]] : [],
+          ),
+        );
         sheet.addRow([...values, spec.idOf(row), spec.revisionOf(row), original, ""]).commit();
       }
     }
@@ -119,10 +133,20 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
  * One data row of a returned file: its line, record, revision, the cells of the known columns (by key) and the
  * editable cells' values when exported (by key). `edited(key)` tells whether the user changed that cell.
  */
-export type ReturnedRow = { line: number; id: string; revision: string; cells: Map<string, CellValue>; original: Map<string, CellValue> };
+export type ReturnedRow = {
+  line: number;
+  id: string;
+  revision: string;
+  cells: Map<string, CellValue>;
+  original: Map<string, CellValue>;
+};
 
 /** Whether a returned cell differs from its value at export, compared as the rule reads both (`read`). */
-export function editedCell<T>(row: ReturnedRow, key: string, read: (value: CellValue | undefined) => T | null): boolean {
+export function editedCell<T>(
+  row: ReturnedRow,
+  key: string,
+  read: (value: CellValue | undefined) => T | null,
+): boolean {
   if (!row.cells.has(key)) return false;
   const now = read(row.cells.get(key));
   if (!row.original.has(key)) return true;
@@ -138,9 +162,15 @@ export type ReturnedFile =
  * Reads a file exported by `xlsxDownload` for `dataset`: the header row must carry the hidden columns; the
  * visible columns are found by their headers (a column the user removed is simply not applied).
  */
-export async function readReturnedFile(source: Readable, dataset: string, columns: readonly ExcelColumn<never>[], maxRows: number): Promise<ReturnedFile> {
+export async function readReturnedFile(
+  source: Readable,
+  dataset: string,
+  columns: readonly ExcelColumn<never>[],
+  maxRows: number,
+): Promise<ReturnedFile> {
   const keyOfHeader = new Map(columns.map((c) => [c.header.trim().toLowerCase(), c.key]));
-  let layout: { id: number; revision: number; original: number; cells: Array<[index: number, key: string]> } | null = null;
+  let layout: { id: number; revision: number; original: number; cells: Array<[index: number, key: string]> } | null =
+    null;
   const editableKeys = columns.filter((c) => c.editable).map((c) => c.key);
   let scope = new URLSearchParams();
   const rows: ReturnedRow[] = [];
@@ -171,7 +201,8 @@ export async function readReturnedFile(source: Readable, dataset: string, column
       if (layout.original >= 0) {
         try {
           const values = JSON.parse(cellText(row.cells[layout.original]) || "[]") as CellValue[];
-          if (Array.isArray(values) && values.length === editableKeys.length) editableKeys.forEach((key, i) => original.set(key, values[i] ?? null));
+          if (Array.isArray(values) && values.length === editableKeys.length)
+            editableKeys.forEach((key, i) => original.set(key, values[i] ?? null));
         } catch {
           // an unreadable _orig: every present editable cell counts as edited, and the revision still guards the row
         }
@@ -188,7 +219,14 @@ export async function readReturnedFile(source: Readable, dataset: string, column
 
 /** A row refused by a rule, and a row someone else changed since the export (both values listed). */
 export type RefusedCell = { line: number; row: string; column: string; value: string; reason: string };
-export type ConflictCell = { line: number; row: string; column: string; fileValue: string; currentValue: string; by: string | null };
+export type ConflictCell = {
+  line: number;
+  row: string;
+  column: string;
+  fileValue: string;
+  currentValue: string;
+  by: string | null;
+};
 
 export type RoundTripReport = { changed: number; conflicts: ConflictCell[]; refused: RefusedCell[] };
 
@@ -206,7 +244,17 @@ export function reportCsv(report: RoundTripReport): string {
   const line = (cells: Array<string | number>) => cells.map((cell) => csvCell(cell)).join(";");
   const lines = [line([t.kind, t.line, t.row, t.column, t.fileValue, t.currentValue, t.reason])];
   for (const c of report.conflicts) {
-    lines.push(line([t.conflict, c.line, c.row, c.column, c.fileValue, c.currentValue, c.by ? excelTexts.excelChangedBy(c.by) : ""]));
+    lines.push(
+      line([
+        t.conflict,
+        c.line,
+        c.row,
+        c.column,
+        c.fileValue,
+        c.currentValue,
+        c.by ? excelTexts.excelChangedBy(c.by) : "",
+      ]),
+    );
   }
   for (const r of report.refused) lines.push(line([t.refused, r.line, r.row, r.column, r.value, "", r.reason]));
   return `\uFEFF${lines.join("\r\n")}\r\n`;
@@ -225,9 +273,12 @@ export const RETURNED_FILE_MAX_BYTES = 20 * 1024 * 1024;
  * The uploaded file of a screen's import form (field `arquivo`), as a stream; a message when it is missing, too
  * large or not an XLSX.
  */
-export async function returnedFileOf(request: Request): Promise<{ ok: true; stream: Readable } | { ok: false; message: string }> {
+export async function returnedFileOf(
+  request: Request,
+): Promise<{ ok: true; stream: Readable } | { ok: false; message: string }> {
   const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > RETURNED_FILE_MAX_BYTES + 64 * 1024) return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
+  if (length > RETURNED_FILE_MAX_BYTES + 64 * 1024)
+    return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
   let form: FormData;
   try {
     form = await request.formData();
@@ -236,7 +287,8 @@ export async function returnedFileOf(request: Request): Promise<{ ok: true; stre
   }
   const file = form.get("arquivo");
   if (!(file instanceof Blob) || file.size === 0) return { ok: false, message: excelTexts.excelMissing };
-  if (file.size > RETURNED_FILE_MAX_BYTES) return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
+  if (file.size > RETURNED_FILE_MAX_BYTES)
+    return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
   const name = (file as File).name ?? "";
   if (!/\.xlsx$/i.test(name)) return { ok: false, message: excelTexts.excelNotXlsx };
   return { ok: true, stream: Readable.from(Buffer.from(await file.arrayBuffer())) };

@@ -20,7 +20,10 @@ import { cellText } from "./import/values";
  */
 
 /** The answer for an HR file, or null when the stored object is not one (then it is downloaded as stored). */
-export async function hrFileView(grant: { bucket: string; key: string; filename: string }, viewer: Pick<AuthenticatedUser, "email" | "type">): Promise<Response | null> {
+export async function hrFileView(
+  grant: { bucket: string; key: string; filename: string },
+  viewer: Pick<AuthenticatedUser, "email" | "type">,
+): Promise<Response | null> {
   const ext = extensionOf(grant.key);
   if (ext !== "csv" && ext !== "txt" && ext !== "xlsx") return null;
   const { stream } = await openReadStream(grant.bucket, grant.key);
@@ -69,11 +72,18 @@ async function close(rows: AsyncGenerator<SourceRow>, stream: Readable): Promise
 
 const ROWS_PER_CHUNK = 500;
 
-function hrCsvStream(rows: AsyncGenerator<SourceRow>, source: Readable, columns: readonly string[], indexes: readonly number[], scope: BranchScope): ReadableStream<Uint8Array> {
+function hrCsvStream(
+  rows: AsyncGenerator<SourceRow>,
+  source: Readable,
+  columns: readonly string[],
+  indexes: readonly number[],
+  scope: BranchScope,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const filial = columns.indexOf("filial_nome");
   const cpf = columns.indexOf("cpf");
-  const line = (cells: readonly string[]) => `${cells.map((cell, k) => (k === cpf ? cell : csvCell(cell))).join(";")}\r\n`;
+  const line = (cells: readonly string[]) =>
+    `${cells.map((cell, k) => (k === cpf ? cell : csvCell(cell))).join(";")}\r\n`;
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -20,8 +20,12 @@ useTempDataDir();
 
 const HR = TEMPLATE_CATALOG.find((t) => t.id === "hr_aux")!;
 const header = HR.columns.map((c) => c.name);
-const hrRow = (over: Record<string, string>) => HR.columns.map((c) => (c.name in over ? over[c.name] : String(c.example)));
-const ROWS = [hrRow({ filial_nome: "Loja Centro", matricula: "1", cpf: "529.982.247-25" }), hrRow({ filial_nome: "Loja Norte", matricula: "2", cpf: "111.444.777-35" })];
+const hrRow = (over: Record<string, string>) =>
+  HR.columns.map((c) => (c.name in over ? over[c.name] : String(c.example)));
+const ROWS = [
+  hrRow({ filial_nome: "Loja Centro", matricula: "1", cpf: "529.982.247-25" }),
+  hrRow({ filial_nome: "Loja Norte", matricula: "2", cpf: "111.444.777-35" }),
+];
 
 async function stored(name: string, content: Buffer | string): Promise<string> {
   const key = generateStorageKey(name);
@@ -30,15 +34,26 @@ async function stored(name: string, content: Buffer | string): Promise<string> {
 }
 
 /** What `viewer` downloads of the file from /repo/format, as text. */
-async function downloaded(fileId: string, viewer: { email: string; type: typeof currentUser.type }): Promise<{ status: number; type: string | null; text: string }> {
+async function downloaded(
+  fileId: string,
+  viewer: { email: string; type: typeof currentUser.type },
+): Promise<{ status: number; type: string | null; text: string }> {
   currentUser.email = viewer.email;
   currentUser.type = viewer.type;
   const form = new FormData();
   for (const [k, v] of Object.entries({ intent: "download", fileId, mode: "fetch" })) form.append(k, v);
-  const answer = (await repoFormatAction({ request: new Request("http://localhost/repo/format", { method: "POST", body: form }), params: {}, context: {} })) as unknown;
+  const answer = (await repoFormatAction({
+    request: new Request("http://localhost/repo/format", { method: "POST", body: form }),
+    params: {},
+    context: {},
+  })) as unknown;
   const link = (answer as { data: { ok: boolean; url: string } }).data.url;
   if (!link) throw new Error(JSON.stringify(answer));
-  const response = (await downloadLoader({ params: { token: link.slice("/download/".length) }, request: new Request(`http://localhost${link}`), context: {} })) as Response;
+  const response = (await downloadLoader({
+    params: { token: link.slice("/download/".length) },
+    request: new Request(`http://localhost${link}`),
+    context: {},
+  })) as Response;
   return { status: response.status, type: response.headers.get("Content-Type"), text: await response.text() };
 }
 
@@ -63,7 +78,10 @@ describe("an HR upload downloaded from the repository", () => {
       const { status, type, text } = await downloaded(id(), { email: "centro@example.com", type: "USER GOLD" });
       expect(status).toBe(200);
       expect(type).toBe("text/csv; charset=utf-8");
-      const lines = text.replace(/^\uFEFF/, "").split("\r\n").filter(Boolean);
+      const lines = text
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .filter(Boolean);
       expect(lines[0]).toBe(header.join(";"));
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain("Loja Centro");

@@ -12,7 +12,12 @@ import { grantPermission, storeAndRegister, useTempDataDir } from "./test-helper
 const testDb = useTestDatabase();
 useTempDataDir();
 
-const viewer = (email: string, type: AuthenticatedUser["type"] = "USER BRONZE"): AuthenticatedUser => ({ email, name: "", type, sessionId: "s" });
+const viewer = (email: string, type: AuthenticatedUser["type"] = "USER BRONZE"): AuthenticatedUser => ({
+  email,
+  name: "",
+  type,
+  sessionId: "s",
+});
 const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<typeof toJobRow>[0] => ({
   id: new ObjectId().toHexString(),
   originalName: "a.csv",
@@ -46,14 +51,32 @@ describe("parseListParams", () => {
 
 describe("toJobRow", () => {
   it("says Completed only at progress 100, and picks the icon from the status", () => {
-    expect(toJobRow(item({ progress: 100 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobCompleted, kind: "success" });
-    expect(toJobRow(item({ progress: 40 }), viewer("v@x.test"))).toMatchObject({ state: messages.jobInProgress, kind: "in-progress" });
+    expect(toJobRow(item({ progress: 100 }), viewer("v@x.test"))).toMatchObject({
+      state: messages.jobCompleted,
+      kind: "success",
+    });
+    expect(toJobRow(item({ progress: 40 }), viewer("v@x.test"))).toMatchObject({
+      state: messages.jobInProgress,
+      kind: "in-progress",
+    });
   });
   it("says a job that ended with another status refused or failed, in words, whatever its progress", () => {
-    expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
-    expect(toJobRow(item({ progress: 100, status: 4 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
-    expect(toJobRow(item({ progress: 100, status: 3 }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateRefused, kind: "error" });
-    expect(toJobRow(item({ progress: 10, status: 3, retryable: true }), viewer("v@x.test"))).toMatchObject({ state: jobTexts.stateFailed, kind: "error" });
+    expect(toJobRow(item({ progress: 100, status: 2 }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.stateRefused,
+      kind: "error",
+    });
+    expect(toJobRow(item({ progress: 100, status: 4 }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.stateRefused,
+      kind: "error",
+    });
+    expect(toJobRow(item({ progress: 100, status: 3 }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.stateRefused,
+      kind: "error",
+    });
+    expect(toJobRow(item({ progress: 10, status: 3, retryable: true }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.stateFailed,
+      kind: "error",
+    });
   });
   it("formats the date as 'DD MMM YY HH:mm:ss', pt-BR, 24 h, in the portal's zone (America/Sao_Paulo)", () => {
     expect(toJobRow(item(), viewer("v@x.test")).date).toBe("05 mar 24 11:07:09");
@@ -66,7 +89,8 @@ describe("toJobRow", () => {
     expect(toJobRow(item({ progress: 100 }), viewer("owner@x.test")).canRetry).toBe(false);
   });
   it("offers no Retry for a refusal, which a retry would only repeat", () => {
-    for (const status of [2, 3, 4]) expect(toJobRow(item({ status, progress: 100 }), viewer("owner@x.test")).canRetry, String(status)).toBe(false);
+    for (const status of [2, 3, 4])
+      expect(toJobRow(item({ status, progress: 100 }), viewer("owner@x.test")).canRetry, String(status)).toBe(false);
     expect(toJobRow(item({ status: 2, progress: 100 }), viewer("admin@x.test", "SYSTEM ADMIN")).canRetry).toBe(false);
   });
 });
@@ -116,18 +140,35 @@ describe("loadJobList and the retry action (embedded database)", () => {
     const base = Date.UTC(2026, 0, 1);
     await db.collection(FILES).insertMany(
       Array.from({ length: 45 }, (_, i) =>
-        fileDoc({ originalName: `f${i}.csv`, user: i < 25 ? "owner@x.test" : "other@x.test", statusChangeDate: new Date(base + i * 1000), createdAt: new Date(base) }),
+        fileDoc({
+          originalName: `f${i}.csv`,
+          user: i < 25 ? "owner@x.test" : "other@x.test",
+          statusChangeDate: new Date(base + i * 1000),
+          createdAt: new Date(base),
+        }),
       ),
     );
-    const all = await loadJobList(new Request("http://x/jobs/executados?page=9"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false });
+    const all = await loadJobList(new Request("http://x/jobs/executados?page=9"), viewer("gold@x.test", "USER GOLD"), {
+      ownOnly: false,
+    });
     expect(all).toMatchObject({ total: 45, page: 3, pageSize: 20 });
     expect(all.rows.map((r) => r.name)).toEqual(["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"]);
-    const own = await loadJobList(new Request("http://x/captura/processando?page=2&pageSize=40"), viewer("owner@x.test"), { ownOnly: true });
+    const own = await loadJobList(
+      new Request("http://x/captura/processando?page=2&pageSize=40"),
+      viewer("owner@x.test"),
+      { ownOnly: true },
+    );
     expect(own).toMatchObject({ total: 25, page: 1, pageSize: 40 });
     expect(own.rows).toHaveLength(25);
     // A page that exists is shown as asked, and an empty list stays on page 1.
-    expect(await loadJobList(new Request("http://x/jobs/executados?page=2"), viewer("gold@x.test", "USER GOLD"), { ownOnly: false })).toMatchObject({ page: 2 });
-    const none = await loadJobList(new Request("http://x/captura/processando?page=4"), viewer("nobody@x.test"), { ownOnly: true });
+    expect(
+      await loadJobList(new Request("http://x/jobs/executados?page=2"), viewer("gold@x.test", "USER GOLD"), {
+        ownOnly: false,
+      }),
+    ).toMatchObject({ page: 2 });
+    const none = await loadJobList(new Request("http://x/captura/processando?page=4"), viewer("nobody@x.test"), {
+      ownOnly: true,
+    });
     expect(none).toMatchObject({ rows: [], total: 0, page: 1 });
   });
 
@@ -135,23 +176,35 @@ describe("loadJobList and the retry action (embedded database)", () => {
     new Request(`http://x/captura/processando${query}`, { method: "POST", body: new URLSearchParams(body) });
 
   it("answers 400 to a malformed request", async () => {
-    const response = (await handleRetryAction(post({ intent: "delete", fileId: "x" }), viewer("owner@x.test"))) as unknown as { init: ResponseInit; data: unknown };
+    const response = (await handleRetryAction(
+      post({ intent: "delete", fileId: "x" }),
+      viewer("owner@x.test"),
+    )) as unknown as { init: ResponseInit; data: unknown };
     expect(response.init.status).toBe(400);
     expect(response.data).toEqual({ ok: false, error: messages.badRequest });
   });
 
   it("refuses someone else's job with 403 and a job that did not fail with 409", async () => {
     const failed = await insertFile({ status: 2, message: "Layout não reconhecido" });
-    const refused = (await handleRetryAction(post({ intent: "retry", fileId: String(failed) }), viewer("gold@x.test", "USER GOLD"))) as unknown as {
+    const refused = (await handleRetryAction(
+      post({ intent: "retry", fileId: String(failed) }),
+      viewer("gold@x.test", "USER GOLD"),
+    )) as unknown as {
       init: ResponseInit;
       data: unknown;
     };
     expect(refused.init.status).toBe(403);
     expect(refused.data).toEqual({ ok: false, error: jobTexts.retryRefused.forbidden });
     const fine = await insertFile({ status: 0 });
-    const notFailed = (await handleRetryAction(post({ intent: "retry", fileId: String(fine) }), viewer("owner@x.test"))) as unknown as { init: ResponseInit };
+    const notFailed = (await handleRetryAction(
+      post({ intent: "retry", fileId: String(fine) }),
+      viewer("owner@x.test"),
+    )) as unknown as { init: ResponseInit };
     expect(notFailed.init.status).toBe(409);
-    const missing = (await handleRetryAction(post({ intent: "retry", fileId: new ObjectId().toHexString() }), viewer("owner@x.test"))) as unknown as {
+    const missing = (await handleRetryAction(
+      post({ intent: "retry", fileId: new ObjectId().toHexString() }),
+      viewer("owner@x.test"),
+    )) as unknown as {
       init: ResponseInit;
     };
     expect(missing.init.status).toBe(404);
@@ -159,7 +212,10 @@ describe("loadJobList and the retry action (embedded database)", () => {
 
   it("sends the owner's failed job back to the workers and returns to the same list page with a toast", async () => {
     const failed = await insertFile({ status: 3, message: "Não foi possível ler o arquivo", retryable: true });
-    const response = await handleRetryAction(post({ intent: "retry", fileId: String(failed) }, "?page=2&pageSize=40&x=1"), viewer("owner@x.test"));
+    const response = await handleRetryAction(
+      post({ intent: "retry", fileId: String(failed) }, "?page=2&pageSize=40&x=1"),
+      viewer("owner@x.test"),
+    );
     expect(response).toBeInstanceOf(Response);
     const redirect = response as Response;
     expect(redirect.status).toBe(302);
@@ -172,7 +228,10 @@ describe("loadJobList and the retry action (embedded database)", () => {
 
 describe("retry where a retry can succeed, and only there (issue 55)", () => {
   const post = (fileId: string) =>
-    new Request("http://x/captura/processando", { method: "POST", body: new URLSearchParams({ intent: "retry", fileId }) });
+    new Request("http://x/captura/processando", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "retry", fileId }),
+    });
   const retry = async (fileId: string, who = viewer("owner@x.test")) =>
     (await handleRetryAction(post(fileId), who)) as unknown as Response | { init: ResponseInit; data: unknown };
   // Only this block's jobs wait for the worker (an earlier test sent one back without a stored file).
@@ -184,7 +243,10 @@ describe("retry where a retry can succeed, and only there (issue 55)", () => {
     const db = await testDb.db();
     const { id } = await storeAndRegister("sem-layout.csv", "a;b;c\n1;2;3\n", "owner@x.test");
     await grantPermission(db, "owner@x.test", "USER BRONZE");
-    expect(await processNextJob({ name: "test-worker", leaseMs: 60_000 })).toMatchObject({ kind: "done", status: FILE_STATUS_UNKNOWN_LAYOUT });
+    expect(await processNextJob({ name: "test-worker", leaseMs: 60_000 })).toMatchObject({
+      kind: "done",
+      status: FILE_STATUS_UNKNOWN_LAYOUT,
+    });
     const before = await db.collection(FILES).findOne({ _id: id });
     expect(before).toMatchObject({ status: FILE_STATUS_UNKNOWN_LAYOUT, retryable: false });
     const answer = await retry(String(id));
@@ -192,18 +254,33 @@ describe("retry where a retry can succeed, and only there (issue 55)", () => {
     expect((answer as { init: ResponseInit }).init.status).toBe(409);
     expect((answer as { data: unknown }).data).toEqual({ ok: false, error: jobTexts.retryRefused["not-retryable"] });
     // Not even a SYSTEM ADMIN: the rule is the model's, not the button's.
-    expect(await retryJob(id, { email: "admin@x.test", type: "SYSTEM ADMIN" })).toEqual({ ok: false, reason: "not-retryable" });
-    expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({ status: FILE_STATUS_UNKNOWN_LAYOUT, progress: 100, message: before?.message });
-    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), { ownOnly: true });
-    expect(listed.rows.find((r) => r.id === String(id))).toMatchObject({ state: jobTexts.stateRefused, canRetry: false });
+    expect(await retryJob(id, { email: "admin@x.test", type: "SYSTEM ADMIN" })).toEqual({
+      ok: false,
+      reason: "not-retryable",
+    });
+    expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({
+      status: FILE_STATUS_UNKNOWN_LAYOUT,
+      progress: 100,
+      message: before?.message,
+    });
+    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), {
+      ownOnly: true,
+    });
+    expect(listed.rows.find((r) => r.id === String(id))).toMatchObject({
+      state: jobTexts.stateRefused,
+      canRetry: false,
+    });
   });
 
   it("refuses a retry of an all-or-nothing file refused for its NOK rows (status 4)", async () => {
     const refused = await insertFile({ status: 4, message: "1 linha OK, 2 NOK; nada foi aplicado", retryable: false });
-    expect((await retry(String(refused)) as { init: ResponseInit }).init.status).toBe(409);
+    expect(((await retry(String(refused))) as { init: ResponseInit }).init.status).toBe(409);
     // A record from before the worker said which: statuses 2 and 4 are refusals by their meaning.
     const legacy = await insertFile({ status: 2, message: "Layout não reconhecido" });
-    expect(await retryJob(legacy, { email: "owner@x.test", type: "USER BRONZE" })).toEqual({ ok: false, reason: "not-retryable" });
+    expect(await retryJob(legacy, { email: "owner@x.test", type: "USER BRONZE" })).toEqual({
+      ok: false,
+      reason: "not-retryable",
+    });
   });
 
   it("sends back a job given up after its worker died, which says Falhou and offers Retry", async () => {
@@ -213,9 +290,15 @@ describe("retry where a retry can succeed, and only there (issue 55)", () => {
     const start = new Date();
     expect(await claimNextJob({ agent: "dead-worker", leaseMs: 1_000, now: start, only: id })).not.toBeNull();
     const later = { now: () => new Date(start.getTime() + 5_000), setTimer: () => () => undefined };
-    expect(await processNextJob({ name: "next-worker", leaseMs: 60_000, clock: later })).toMatchObject({ kind: "done", status: 3, message: interruptedMessage });
+    expect(await processNextJob({ name: "next-worker", leaseMs: 60_000, clock: later })).toMatchObject({
+      kind: "done",
+      status: 3,
+      message: interruptedMessage,
+    });
     expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({ status: 3, retryable: true });
-    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), { ownOnly: true });
+    const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), {
+      ownOnly: true,
+    });
     expect(listed.rows.find((r) => r.id === String(id))).toMatchObject({ state: jobTexts.stateFailed, canRetry: true });
     const answer = await retry(String(id));
     expect(answer).toBeInstanceOf(Response);

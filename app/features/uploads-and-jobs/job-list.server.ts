@@ -59,11 +59,17 @@ const MASTER_DATA_ROUTE: RouteId = "routes/repo.master-data._index";
  * a failed all-or-nothing upload (spec-001 dataset, report package) to that CSV, for its uploader and the types that
  * may open /jobs/executados.
  */
-async function withNokRowLinks(rows: JobRow[], items: FileListItem[], viewer: Pick<AuthenticatedUser, "email" | "type">): Promise<JobRow[]> {
+async function withNokRowLinks(
+  rows: JobRow[],
+  items: FileListItem[],
+  viewer: Pick<AuthenticatedUser, "email" | "type">,
+): Promise<JobRow[]> {
   const paths = items.map((item) => objectUrlPath(item.bucket, item.originalFile));
   const masterData = canAccessRoute(viewer.type, MASTER_DATA_ROUTE, accessContext());
   // Only a failed job has refused rows of an all-or-nothing upload (a successful run has none; a rerun clears them first).
-  const refusable = items.filter((item, i) => rows[i].kind === "error" && OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? ""));
+  const refusable = items.filter(
+    (item, i) => rows[i].kind === "error" && OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? ""),
+  );
   // Master-data files whose rows the viewer may download when the repository is closed to them.
   const downloadable = (item: FileListItem) => OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? "");
   const [bases, uploadBases] = await Promise.all([
@@ -72,8 +78,13 @@ async function withNokRowLinks(rows: JobRow[], items: FileListItem[], viewer: Pi
   ]);
   return rows.map((row, i) => {
     const base = bases.get(paths[i]);
-    if (base && masterData) return { ...row, nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}` };
-    if (base && downloadable(items[i])) return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
+    if (base && masterData)
+      return {
+        ...row,
+        nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}`,
+      };
+    if (base && downloadable(items[i]))
+      return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
     if (uploadBases.has(row.id)) return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
     return row;
   });
@@ -123,7 +134,14 @@ export async function handleRetryAction(request: Request, viewer: AuthenticatedU
   if (!parsed.success) return data({ ok: false as const, error: messages.badRequest }, { status: 400 });
   const decision = await retryJob(parsed.data.fileId, { email: viewer.email, type: viewer.type });
   if (!decision.ok) {
-    const status = decision.reason === "forbidden" ? 403 : decision.reason === "not-found" ? 404 : decision.reason === "not-failed" || decision.reason === "not-retryable" ? 409 : 400;
+    const status =
+      decision.reason === "forbidden"
+        ? 403
+        : decision.reason === "not-found"
+          ? 404
+          : decision.reason === "not-failed" || decision.reason === "not-retryable"
+            ? 409
+            : 400;
     return data({ ok: false as const, error: jobTexts.retryRefused[decision.reason] }, { status });
   }
   return redirectWithToast(listUrlOf(request), { type: "success", description: jobTexts.retryQueued });

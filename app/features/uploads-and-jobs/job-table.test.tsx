@@ -28,14 +28,18 @@ async function render(rows: JobRow[], showUser = true) {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request("http://localhost/jobs/executados"));
   if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />);
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
 }
 
 describe("JobTable", () => {
   it("cuts a long name to 15 characters plus dots and keeps the full name in a tooltip", async () => {
     const html = await render([row({ name: "product_master_2024_final.csv" })]);
     expect(html).toContain(">product_master_...</span>");
-    expect(html).toMatch(/aria-describedby="([^"]+)"[^>]*>product_master_\.\.\.<\/span><span role="tooltip" id="\1" class="tooltip">product_master_2024_final\.csv<\/span>/);
+    expect(html).toMatch(
+      /aria-describedby="([^"]+)"[^>]*>product_master_\.\.\.<\/span><span role="tooltip" id="\1" class="tooltip">product_master_2024_final\.csv<\/span>/,
+    );
   });
 
   it("cuts a message longer than 45 characters to 42 plus dots, with the full text in the tooltip", async () => {
@@ -62,7 +66,10 @@ describe("JobTable", () => {
   });
 
   it("has a Retry form only on rows the viewer may retry, and the user column only when asked", async () => {
-    const html = await render([row({ id: "r1", name: "mine.csv", kind: "error", status: 2, canRetry: true }), row({ id: "r2", name: "x.csv" })], false);
+    const html = await render(
+      [row({ id: "r1", name: "mine.csv", kind: "error", status: 2, canRetry: true }), row({ id: "r2", name: "x.csv" })],
+      false,
+    );
     expect(html.match(/name="intent" value="retry"/g)).toHaveLength(1);
     expect(html).toContain('name="fileId" value="r1"');
     expect(html).toContain(`aria-label="${jobTexts.retry}: mine.csv"`);

@@ -28,7 +28,12 @@ function RetryButton({ row }: { row: JobRow }) {
     <fetcher.Form method="post" className="job-retry">
       <input type="hidden" name="intent" value="retry" />
       <input type="hidden" name="fileId" value={row.id} />
-      <button type="submit" className="button button--secondary button--small" disabled={busy} aria-label={`${jobTexts.retry}: ${row.name}`}>
+      <button
+        type="submit"
+        className="button button--secondary button--small"
+        disabled={busy}
+        aria-label={`${jobTexts.retry}: ${row.name}`}
+      >
         {jobTexts.retry}
       </button>
     </fetcher.Form>
@@ -40,9 +45,11 @@ export function RetryErrors({ rows, actionError }: { rows: JobRow[]; actionError
   return (
     <>
       {actionError ? <Alert tone="error">{actionError}</Alert> : null}
-      {rows.filter((r) => r.canRetry).map((r) => (
-        <RetryError key={r.id} id={r.id} />
-      ))}
+      {rows
+        .filter((r) => r.canRetry)
+        .map((r) => (
+          <RetryError key={r.id} id={r.id} />
+        ))}
     </>
   );
 }
@@ -58,13 +65,23 @@ function RetryError({ id }: { id: string }) {
  * words) right after it, so a phone's first screen (390 px) says which file and whether it failed; on a narrow
  * screen the name column stays pinned while the row scrolls sideways (jobs.css).
  */
-export function JobTable({ data, caption, showUser = true }: { data: JobListData; caption: string; showUser?: boolean }) {
+export function JobTable({
+  data,
+  caption,
+  showUser = true,
+}: {
+  data: JobListData;
+  caption: string;
+  showUser?: boolean;
+}) {
   const columns = useMemo<ColumnDef<JobRow, unknown>[]>(() => {
     const list: ColumnDef<JobRow, unknown>[] = [
       {
         id: "name",
         header: jobTexts.columnName,
-        cell: ({ row }) => <TruncatedText full={row.original.name} cut={truncateJobName(row.original.name)} className="job-name" />,
+        cell: ({ row }) => (
+          <TruncatedText full={row.original.name} cut={truncateJobName(row.original.name)} className="job-name" />
+        ),
       },
       {
         id: "state",
@@ -79,13 +96,21 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
     ];
     if (showUser) list.push({ id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user });
     list.push(
-      { id: "date", header: jobTexts.columnDate, cell: ({ row }) => <span className="job-date">{row.original.date}</span> },
+      {
+        id: "date",
+        header: jobTexts.columnDate,
+        cell: ({ row }) => <span className="job-date">{row.original.date}</span>,
+      },
       {
         id: "progress",
         header: jobTexts.columnProgress,
         cell: ({ row }) => (
           <span className="job-progress">
-            <progress max={100} value={row.original.progress} aria-label={`${jobTexts.columnProgress}: ${row.original.name}`} />
+            <progress
+              max={100}
+              value={row.original.progress}
+              aria-label={`${jobTexts.columnProgress}: ${row.original.name}`}
+            />
             <span>{`${row.original.progress}%`}</span>
           </span>
         ),
@@ -93,7 +118,13 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
       {
         id: "message",
         header: jobTexts.columnMessage,
-        cell: ({ row }) => <TruncatedText full={row.original.message} cut={truncateJobMessage(row.original.message)} className="job-message" />,
+        cell: ({ row }) => (
+          <TruncatedText
+            full={row.original.message}
+            cut={truncateJobMessage(row.original.message)}
+            className="job-message"
+          />
+        ),
       },
       { id: "agent", header: jobTexts.columnAgent, cell: ({ row }) => row.original.agent },
       {
@@ -104,11 +135,20 @@ export function JobTable({ data, caption, showUser = true }: { data: JobListData
             <span className="job-actions">
               {row.original.nokRowsHref && row.original.nokRowsDownload ? (
                 // A file, not a page: a plain link the browser downloads, with or without JavaScript.
-                <a href={row.original.nokRowsHref} download className="button button--secondary button--small" aria-label={jobTexts.nokRowsDownloadOf(row.original.name)}>
+                <a
+                  href={row.original.nokRowsHref}
+                  download
+                  className="button button--secondary button--small"
+                  aria-label={jobTexts.nokRowsDownloadOf(row.original.name)}
+                >
                   {jobTexts.nokRows}
                 </a>
               ) : row.original.nokRowsHref ? (
-                <Link to={row.original.nokRowsHref} className="button button--secondary button--small" aria-label={jobTexts.nokRowsOf(row.original.name)}>
+                <Link
+                  to={row.original.nokRowsHref}
+                  className="button button--secondary button--small"
+                  aria-label={jobTexts.nokRowsOf(row.original.name)}
+                >
                   {jobTexts.nokRows}
                 </Link>
               ) : null}

@@ -17,7 +17,15 @@ import { processNextJob } from "./import/worker-loop.server";
 import { loadJobList } from "./job-list.server";
 import { csvCell } from "~/shared/csv";
 import { nokColumnsOf } from "./nok-rows.server";
-import { FORECAST_HEADER, forecastRow, grantPermission, PRODUCT_HEADER, productLine, storeAndRegister, useTempDataDir } from "./test-helpers";
+import {
+  FORECAST_HEADER,
+  forecastRow,
+  grantPermission,
+  PRODUCT_HEADER,
+  productLine,
+  storeAndRegister,
+  useTempDataDir,
+} from "./test-helpers";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
@@ -27,7 +35,12 @@ useTempDataDir();
 const csv = (rows: string[][]) => [FORECAST_HEADER.join(";"), ...rows.map((r) => r.join(";"))].join("\n");
 
 const OWNER = "ana@example.com";
-const viewer = (email: string, type: AuthenticatedUser["type"]): AuthenticatedUser => ({ email, name: "", type, sessionId: "s" });
+const viewer = (email: string, type: AuthenticatedUser["type"]): AuthenticatedUser => ({
+  email,
+  name: "",
+  type,
+  sessionId: "s",
+});
 const as = (email: string, type: AuthenticatedUser["type"]) => {
   currentUser.email = email;
   currentUser.type = type;
@@ -42,12 +55,16 @@ async function upload(name: string, content: string, user = OWNER) {
 }
 
 const download = (id: string) =>
-  (loader({ request: new Request(`http://localhost/captura/processando/nok/${id}`), params: { id }, context: {} } as LoaderFunctionArgs) as Promise<Response>).catch(
-    (thrown: unknown) => {
-      if (thrown instanceof Response) return thrown;
-      throw thrown;
-    },
-  );
+  (
+    loader({
+      request: new Request(`http://localhost/captura/processando/nok/${id}`),
+      params: { id },
+      context: {},
+    } as LoaderFunctionArgs) as Promise<Response>
+  ).catch((thrown: unknown) => {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  });
 
 /** A refused forecast file: line 2 valid, lines 3–5 broken (one with a ";" and a quote inside, one a formula). */
 const REFUSED_FORECAST = csv([
@@ -72,20 +89,38 @@ beforeEach(() => as(OWNER, "USER BRONZE"));
 describe("the job lists link a refused all-or-nothing upload to its refused rows", () => {
   it("the refused forecast file really is refused, and its rows are in forecast_nok", async () => {
     const db = await testDb.db();
-    expect(await db.collection(FILES).findOne({ _id: refused })).toMatchObject({ status: FILE_STATUS_REJECTED, progress: 100 });
+    expect(await db.collection(FILES).findOne({ _id: refused })).toMatchObject({
+      status: FILE_STATUS_REJECTED,
+      progress: 100,
+    });
     expect(await db.collection(FORECAST_NOK).countDocuments({ sourceFileId: refused })).toBe(3);
     expect(await db.collection(FILES).findOne({ _id: accepted })).toMatchObject({ status: 0 });
     expect(await db.collection(FORECAST).countDocuments({})).toBe(1);
   });
 
   it("gives the uploader's own list and /jobs/executados a plain download link, and none to a file without refused rows", async () => {
-    const own = await loadJobList(new Request("http://x/captura/processando"), viewer(OWNER, "USER BRONZE"), { ownOnly: true });
+    const own = await loadJobList(new Request("http://x/captura/processando"), viewer(OWNER, "USER BRONZE"), {
+      ownOnly: true,
+    });
     const row = own.rows.find((r) => r.id === refused.toHexString())!;
-    expect(row).toMatchObject({ kind: "error", status: FILE_STATUS_REJECTED, nokRowsHref: `/captura/processando/nok/${refused.toHexString()}`, nokRowsDownload: true });
-    expect(own.rows.find((r) => r.id === accepted.toHexString())).toMatchObject({ nokRowsHref: null, nokRowsDownload: false });
+    expect(row).toMatchObject({
+      kind: "error",
+      status: FILE_STATUS_REJECTED,
+      nokRowsHref: `/captura/processando/nok/${refused.toHexString()}`,
+      nokRowsDownload: true,
+    });
+    expect(own.rows.find((r) => r.id === accepted.toHexString())).toMatchObject({
+      nokRowsHref: null,
+      nokRowsDownload: false,
+    });
 
-    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), { ownOnly: false });
-    expect(all.rows.find((r) => r.id === refused.toHexString())).toMatchObject({ nokRowsHref: `/captura/processando/nok/${refused.toHexString()}`, nokRowsDownload: true });
+    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), {
+      ownOnly: false,
+    });
+    expect(all.rows.find((r) => r.id === refused.toHexString())).toMatchObject({
+      nokRowsHref: `/captura/processando/nok/${refused.toHexString()}`,
+      nokRowsDownload: true,
+    });
   });
 
   it("keeps the master-data link of a spec-000 file as it was", async () => {
@@ -105,8 +140,12 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
       leaseUntil: null,
       attempts: 1,
     });
-    await db.collection("product_master_nok").insertOne({ sku: "X", _lineNumber: 2, urlPath: "2030/05/produtos.csv", Error: "x", sourceFileId: insertedId });
-    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), { ownOnly: false });
+    await db
+      .collection("product_master_nok")
+      .insertOne({ sku: "X", _lineNumber: 2, urlPath: "2030/05/produtos.csv", Error: "x", sourceFileId: insertedId });
+    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), {
+      ownOnly: false,
+    });
     expect(all.rows.find((r) => r.id === insertedId.toHexString())).toMatchObject({
       nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: "product_master_nok", file: "2030/05/produtos.csv" })}`,
       nokRowsDownload: false,
@@ -121,15 +160,30 @@ describe("a master-data file's refused rows, for its uploader who may not open /
     const db = await testDb.db();
     const bronze = "bruno@example.com";
     await grantPermission(db, bronze, "USER BRONZE");
-    const content = [PRODUCT_HEADER, productLine(1), productLine(2, true), "SKU-3;;Marca;CAT;Principal;Sub;hero;A;ativo;global;2027-12-31"].join("\n");
+    const content = [
+      PRODUCT_HEADER,
+      productLine(1),
+      productLine(2, true),
+      "SKU-3;;Marca;CAT;Principal;Sub;hero;A;ativo;global;2027-12-31",
+    ].join("\n");
     const { id, file } = await upload("produtos-bronze.csv", content, bronze);
     expect(file).toMatchObject({ status: 0, progress: 100, message: "1 linha OK, 2 NOK" });
 
-    const own = await loadJobList(new Request("http://x/captura/processando"), viewer(bronze, "USER BRONZE"), { ownOnly: true });
-    expect(own.rows.find((r) => r.id === id.toHexString())).toMatchObject({ nokRowsHref: `/captura/processando/nok/${id.toHexString()}`, nokRowsDownload: true });
+    const own = await loadJobList(new Request("http://x/captura/processando"), viewer(bronze, "USER BRONZE"), {
+      ownOnly: true,
+    });
+    expect(own.rows.find((r) => r.id === id.toHexString())).toMatchObject({
+      nokRowsHref: `/captura/processando/nok/${id.toHexString()}`,
+      nokRowsDownload: true,
+    });
     // Who may open the repository keeps the page narrowed to the file.
-    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), { ownOnly: false });
-    expect(all.rows.find((r) => r.id === id.toHexString())).toMatchObject({ nokRowsDownload: false, nokRowsHref: expect.stringMatching(/^\/repo\/master-data\?base=nok&collection=product_master_nok&file=/) });
+    const all = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), {
+      ownOnly: false,
+    });
+    expect(all.rows.find((r) => r.id === id.toHexString())).toMatchObject({
+      nokRowsDownload: false,
+      nokRowsHref: expect.stringMatching(/^\/repo\/master-data\?base=nok&collection=product_master_nok&file=/),
+    });
 
     as(bronze, "USER BRONZE");
     const response = await download(id.toHexString());
@@ -138,7 +192,7 @@ describe("a master-data file's refused rows, for its uploader who may not open /
     const lines = new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3)).split("\r\n");
     expect(lines[0]).toBe(["Linha", ...PRODUCT_HEADER.split(";"), "Erro"].join(";"));
     expect(lines.slice(1, 3)).toEqual([
-      "3;SKU2;Produto 2;Marca 2;CAT2;Principal;Sub;maybe;C;ativo;global;2027-12-31;\"Coluna hero: valor \"\"maybe\"\" inválido; esperado hero ou non-hero\"",
+      '3;SKU2;Produto 2;Marca 2;CAT2;Principal;Sub;maybe;C;ativo;global;2027-12-31;"Coluna hero: valor ""maybe"" inválido; esperado hero ou non-hero"',
       expect.stringMatching(/^4;SKU-3;;.*Coluna sku: valor ""SKU-3"" inválido/),
     ]);
     expect(lines).toHaveLength(4);
@@ -180,16 +234,37 @@ describe("GET /captura/processando/nok/{file id}", () => {
     }
     // A type outside the route's rule is refused by the guard first.
     as("explorer@example.com", "USER EXPLORER");
-    await expect(loader({ request: new Request("http://localhost/x"), params: { id: refused.toHexString() }, context: {} } as LoaderFunctionArgs)).rejects.toMatchObject({ status: 403 });
+    await expect(
+      loader({
+        request: new Request("http://localhost/x"),
+        params: { id: refused.toHexString() },
+        context: {},
+      } as LoaderFunctionArgs),
+    ).rejects.toMatchObject({ status: 403 });
   });
 
   it("answers 404 with the portal's message to an unknown or malformed id, and to a file without refused rows", async () => {
-    for (const id of [new ObjectId().toHexString(), "xyz", "abcdefghijkl", "0123456789abcdef0123456g", `${refused.toHexString()}0`, "", "../../etc/passwd", accepted.toHexString()]) {
+    for (const id of [
+      new ObjectId().toHexString(),
+      "xyz",
+      "abcdefghijkl",
+      "0123456789abcdef0123456g",
+      `${refused.toHexString()}0`,
+      "",
+      "../../etc/passwd",
+      accepted.toHexString(),
+    ]) {
       const response = await download(id);
       expect(response.status, id).toBe(404);
       expect(await response.text()).toBe(messages.notFound);
     }
-    const noParams = await (loader({ request: new Request("http://localhost/x"), params: {}, context: {} } as LoaderFunctionArgs) as Promise<Response>).catch((r: Response) => r);
+    const noParams = await (
+      loader({
+        request: new Request("http://localhost/x"),
+        params: {},
+        context: {},
+      } as LoaderFunctionArgs) as Promise<Response>
+    ).catch((r: Response) => r);
     expect(noParams.status).toBe(404);
   });
 
@@ -198,8 +273,26 @@ describe("GET /captura/processando/nok/{file id}", () => {
     const { id } = await storeAndRegister("pacote.zip", "PK", OWNER);
     await db.collection(FILES).updateOne({ _id: id }, { $set: { status: 3, progress: 100, message: "refused" } });
     await replaceReportNokRows(id, [
-      { name: "Vendas", origin: "x", dateRef: "2026-01", file: "a.pdf", _lineNumber: 3, Error: 'Coluna origin: valor "x" inválido', urlPath: "k", timeStamp: new Date() },
-      { name: "Custos", origin: "manual", dateRef: "13/2026", file: "b.pdf", _lineNumber: 2, Error: "Coluna dateRef: inválido", urlPath: "k", timeStamp: new Date() },
+      {
+        name: "Vendas",
+        origin: "x",
+        dateRef: "2026-01",
+        file: "a.pdf",
+        _lineNumber: 3,
+        Error: 'Coluna origin: valor "x" inválido',
+        urlPath: "k",
+        timeStamp: new Date(),
+      },
+      {
+        name: "Custos",
+        origin: "manual",
+        dateRef: "13/2026",
+        file: "b.pdf",
+        _lineNumber: 2,
+        Error: "Coluna dateRef: inválido",
+        urlPath: "k",
+        timeStamp: new Date(),
+      },
     ]);
     const bytes = new Uint8Array(await (await download(id.toHexString())).arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -209,14 +302,17 @@ describe("GET /captura/processando/nok/{file id}", () => {
       '3;Vendas;x;2026-01;a.pdf;"Coluna origin: valor ""x"" inválido"',
       "",
     ]);
-    const list = await loadJobList(new Request("http://x/captura/processando"), viewer(OWNER, "USER BRONZE"), { ownOnly: true });
+    const list = await loadJobList(new Request("http://x/captura/processando"), viewer(OWNER, "USER BRONZE"), {
+      ownOnly: true,
+    });
     expect(list.rows.find((r) => r.id === id.toHexString())).toMatchObject({ nokRowsDownload: true });
     await db.collection(REPORTS_NOK).deleteMany({ sourceFileId: id });
     await db.collection(FILES).deleteOne({ _id: id });
   });
 
   it("knows the columns of every NOK collection it may find rows in", () => {
-    for (const collection of UPLOAD_NOK_COLLECTIONS) expect(nokColumnsOf(collection).length, collection).toBeGreaterThan(0);
+    for (const collection of UPLOAD_NOK_COLLECTIONS)
+      expect(nokColumnsOf(collection).length, collection).toBeGreaterThan(0);
     expect(nokColumnsOf(FORECAST_NOK)).toEqual(FORECAST_HEADER);
   });
 
@@ -264,20 +360,41 @@ describe("the NOK lookups use indexes", () => {
       const id = Buffer.alloc(12);
       Buffer.from(prefix).copy(id, 0);
       id.writeUInt32BE(i + 2, 8);
-      return { _id: new ObjectId(id), ...Object.fromEntries(FORECAST_HEADER.map((h, k) => [h, forecastRow()[k]])), _lineNumber: i + 2, urlPath, timeStamp: new Date(), Error: `erro ${i + 2}`, sourceFileId: big };
+      return {
+        _id: new ObjectId(id),
+        ...Object.fromEntries(FORECAST_HEADER.map((h, k) => [h, forecastRow()[k]])),
+        _lineNumber: i + 2,
+        urlPath,
+        timeStamp: new Date(),
+        Error: `erro ${i + 2}`,
+        sourceFileId: big,
+      };
     });
     // Inserted out of line order: the download must still come out in line order.
     await db.collection(FORECAST_NOK).insertMany([...rows].reverse());
-    for (const collection of UPLOAD_NOK_COLLECTIONS) expect(await db.collection(collection).estimatedDocumentCount()).toBeLessThan(MIN_DOCUMENTS * 10);
+    for (const collection of UPLOAD_NOK_COLLECTIONS)
+      expect(await db.collection(collection).estimatedDocumentCount()).toBeLessThan(MIN_DOCUMENTS * 10);
     expect(await db.collection(FORECAST_NOK).estimatedDocumentCount()).toBeGreaterThanOrEqual(MIN_DOCUMENTS);
   });
 
   it("the job list's lookup and the download read through sourceFileId and urlPath_id, streaming in line order", async () => {
-    const found = await expectIndexedQueries(db, () => nokCollectionsOfFiles([big, refused, accepted]), { minDocuments: MIN_DOCUMENTS });
-    expect(Object.fromEntries(found)).toEqual({ [big.toHexString()]: FORECAST_NOK, [refused.toHexString()]: FORECAST_NOK });
-    await expectIndexedQueries(db, () => loadJobList(new Request("http://x/jobs/executados?pageSize=40"), viewer("gold@example.com", "USER GOLD"), { ownOnly: false }), {
+    const found = await expectIndexedQueries(db, () => nokCollectionsOfFiles([big, refused, accepted]), {
       minDocuments: MIN_DOCUMENTS,
     });
+    expect(Object.fromEntries(found)).toEqual({
+      [big.toHexString()]: FORECAST_NOK,
+      [refused.toHexString()]: FORECAST_NOK,
+    });
+    await expectIndexedQueries(
+      db,
+      () =>
+        loadJobList(new Request("http://x/jobs/executados?pageSize=40"), viewer("gold@example.com", "USER GOLD"), {
+          ownOnly: false,
+        }),
+      {
+        minDocuments: MIN_DOCUMENTS,
+      },
+    );
 
     as("gold@example.com", "USER GOLD");
     const { result, plans } = await recordQueryPlans(

@@ -33,7 +33,9 @@ const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
 
 /** The columns each NOK collection keeps, in the template's order (the tests check every collection of the model's list). */
 const NOK_COLUMNS: ReadonlyMap<NokCollection, readonly string[]> = new Map<NokCollection, readonly string[]>([
-  ...DATASET_TEMPLATES.map((t) => [DATASET_COLLECTIONS[t.id].nokCollection as NokCollection, t.columns.map((c) => c.name)] as const),
+  ...DATASET_TEMPLATES.map(
+    (t) => [DATASET_COLLECTIONS[t.id].nokCollection as NokCollection, t.columns.map((c) => c.name)] as const,
+  ),
   [REPORTS_NOK, REPORT_NOK_COLUMNS],
   // Spec 000's master-data templates: a NOK row keeps the template's columns as the file had them.
   ...TEMPLATES.map((t) => [t.nokCollection as NokCollection, t.headers] as const),
@@ -64,11 +66,17 @@ const paramsSchema = z.object({ id: z.string().regex(/^[0-9a-fA-F]{24}$/) });
 
 /** 404 with the portal's not-found text: an unknown, malformed or unseen file, or one without refused rows. */
 function notFound(): never {
-  throw new Response(messages.notFound, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  throw new Response(messages.notFound, {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 /** The CSV answer for the route's `params` (`id`: the file's id), or a thrown 404 Response. */
-export async function nokRowsDownload(params: unknown, viewer: Pick<AuthenticatedUser, "email" | "type">): Promise<Response> {
+export async function nokRowsDownload(
+  params: unknown,
+  viewer: Pick<AuthenticatedUser, "email" | "type">,
+): Promise<Response> {
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) notFound();
   const fileId = ObjectId.createFromHexString(parsed.data.id);
@@ -109,7 +117,11 @@ const ROWS_PER_CHUNK = 500;
  * The CSV of a cursor's rows, pulled as the client reads: the BOM and the header first, then up to ROWS_PER_CHUNK
  * rows per chunk; the cursor is closed at the end, on a failure or when the client goes away.
  */
-export function nokCsvStream(cursor: FindCursor<Document>, columns: readonly string[], shown: (column: string, value: unknown) => unknown = (_c, v) => v): ReadableStream<Uint8Array> {
+export function nokCsvStream(
+  cursor: FindCursor<Document>,
+  columns: readonly string[],
+  shown: (column: string, value: unknown) => unknown = (_c, v) => v,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   // A user's own cells, shown back as text: formulas escaped (app/shared/csv.ts).
   const line = (cells: readonly unknown[]) => `${cells.map((cell) => csvCell(cell)).join(";")}\r\n`;

@@ -31,10 +31,13 @@ const server = useMockServer();
 const bucket = createFakeBucket("route-bucket");
 
 const json = (url: string, body: unknown) =>
-  new Request(`http://localhost${url}`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+  new Request(`http://localhost${url}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body),
+  });
 const call = (fn: (args: ActionFunctionArgs) => Promise<unknown>, request: Request) =>
   fn({ request, params: {}, context: {} }) as Promise<Response>;
-
 
 describe("POST /api/upload (local store)", () => {
   it("answers JSON to fetch, and redirects a plain form post back with a toast or an error", async () => {
@@ -42,12 +45,23 @@ describe("POST /api/upload (local store)", () => {
     currentUser.email = "bronze@example.com";
     const form = new FormData();
     form.append("files", new Blob(["sku;x\n"]), "a.csv");
-    const viaFetch = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", headers: { Accept: "application/json" }, body: form }));
+    const viaFetch = await call(
+      uploadAction,
+      new Request("http://localhost/api/upload", {
+        method: "POST",
+        headers: { Accept: "application/json" },
+        body: form,
+      }),
+    );
     expect(viaFetch.status).toBe(200);
     const body = await viaFetch.json();
     expect(body).toMatchObject({ ok: true, files: [{ originalName: "a.csv" }] });
     const db = await testDb.db();
-    expect(await db.collection(FILES).findOne({ originalFile: body.files[0].key })).toMatchObject({ user: "bronze@example.com", status: 0, progress: 0 });
+    expect(await db.collection(FILES).findOne({ originalFile: body.files[0].key })).toMatchObject({
+      user: "bronze@example.com",
+      status: 0,
+      progress: 0,
+    });
 
     const plain = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: form }));
     expect(plain.status).toBe(302);
@@ -58,19 +72,38 @@ describe("POST /api/upload (local store)", () => {
     bad.append("files", new Blob(["x"]), "a.exe");
     const refused = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: bad }));
     expect(refused.headers.get("Location")).toBe("/captura/manual?error=COD.2");
-    const refusedJson = await call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", headers: { Accept: "application/json" }, body: bad }));
+    const refusedJson = await call(
+      uploadAction,
+      new Request("http://localhost/api/upload", {
+        method: "POST",
+        headers: { Accept: "application/json" },
+        body: bad,
+      }),
+    );
     expect(refusedJson.status).toBe(415);
-    expect(await refusedJson.json()).toMatchObject({ ok: false, code: "COD.2", message: "Ocorreu um erro ao fazer o upload. COD.2" });
+    expect(await refusedJson.json()).toMatchObject({
+      ok: false,
+      code: "COD.2",
+      message: "Ocorreu um erro ao fazer o upload. COD.2",
+    });
   });
 
   it("is refused to a type that may not upload", async () => {
     currentUser.type = "USER EXPLORER";
-    await expect(call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: new FormData() }))).rejects.toMatchObject({ status: 403 });
+    await expect(
+      call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", body: new FormData() })),
+    ).rejects.toMatchObject({ status: 403 });
     currentUser.type = "USER BRONZE";
   });
 });
 
-const S3_ENV = { STORAGE: "s3", S3_BUCKET: "route-bucket", S3_OBJECT_TAGGING: "1", AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE", AWS_SECRET_ACCESS_KEY: "fake-secret" };
+const S3_ENV = {
+  STORAGE: "s3",
+  S3_BUCKET: "route-bucket",
+  S3_OBJECT_TAGGING: "1",
+  AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE",
+  AWS_SECRET_ACCESS_KEY: "fake-secret",
+};
 
 /** S3 env (plus `extra`), the files indexes, the fake bucket and a SILVER user for each test. */
 function useS3(extra: Record<string, string> = {}) {
@@ -89,9 +122,19 @@ describe("S3 direct upload and /newFile registration", () => {
   useS3();
 
   it("creates a multipart upload, signs parts, completes, and registers the file for the session user", async () => {
-    const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "Vendas.csv", size: S3_SINGLE_PUT_MAX + 5 }))).json();
+    const created = await (
+      await call(
+        s3Action,
+        json("/api/uploads/s3", { intent: "create", fileName: "Vendas.csv", size: S3_SINGLE_PUT_MAX + 5 }),
+      )
+    ).json();
     expect(created).toMatchObject({ ok: true, mode: "multipart", bucket: "route-bucket", partCount: 2 });
-    const signed = await (await call(s3Action, json("/api/uploads/s3", { intent: "sign-parts", ticket: created.ticket, partNumbers: [1, 2] }))).json();
+    const signed = await (
+      await call(
+        s3Action,
+        json("/api/uploads/s3", { intent: "sign-parts", ticket: created.ticket, partNumbers: [1, 2] }),
+      )
+    ).json();
     const parts = [];
     for (const p of signed.parts) {
       const r = await fetch(p.url, { method: "PUT", body: `p${p.partNumber}` });
@@ -103,13 +146,27 @@ describe("S3 direct upload and /newFile registration", () => {
 
     expect(bucket.tags.get(created.key)).toEqual({ pending: "1" });
 
-    const payload = { clientName: "journey", originalName: "Vendas.csv", srcBucket: "route-bucket", srcKey: created.key, user: "intruder@example.com", ticket: created.ticket };
+    const payload = {
+      clientName: "journey",
+      originalName: "Vendas.csv",
+      srcBucket: "route-bucket",
+      srcKey: created.key,
+      user: "intruder@example.com",
+      ticket: created.ticket,
+    };
     const registered = await call(registerAction, json("/api/files/register", payload));
     expect(registered.status).toBe(200);
     const { id } = await registered.json();
     const file = await (await testDb.db()).collection(FILES).findOne({ originalFile: created.key });
     expect(String(file?._id)).toBe(id);
-    expect(file).toMatchObject({ user: "silver@example.com", bucket: "route-bucket", originalName: "Vendas.csv", clientName: "journey", status: 0, progress: 0 });
+    expect(file).toMatchObject({
+      user: "silver@example.com",
+      bucket: "route-bucket",
+      originalName: "Vendas.csv",
+      clientName: "journey",
+      status: 0,
+      progress: 0,
+    });
     // Registered: the pending tag is gone, so the lifecycle rule keeps the object.
     expect(bucket.tags.has(created.key)).toBe(false);
     expect(bucket.requests.some((r) => r.method === "HEAD" && r.key === created.key)).toBe(true);
@@ -117,33 +174,59 @@ describe("S3 direct upload and /newFile registration", () => {
     // The ticket is single-use: a double submit creates no second job and keeps the object.
     const again = await call(registerAction, json("/api/files/register", payload));
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, detail: messages.uploadAlreadyRegistered });
+    expect(await again.json()).toMatchObject({
+      ok: false,
+      code: "COD.3",
+      message: messages.uploadRegistrationFailed,
+      detail: messages.uploadAlreadyRegistered,
+    });
     expect(await (await testDb.db()).collection(FILES).countDocuments({ originalFile: created.key })).toBe(1);
     expect(bucket.objects.has(created.key)).toBe(true);
   });
 
   it("refuses registration of a key the server did not issue to this user, and bad payloads", async () => {
-    const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "a.csv", size: 10 }))).json();
+    const created = await (
+      await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "a.csv", size: 10 }))
+    ).json();
     expect(created.mode).toBe("single");
     currentUser.email = "other@example.com";
     const payload = { originalName: "a.csv", srcBucket: "route-bucket", srcKey: created.key, ticket: created.ticket };
     expect((await call(registerAction, json("/api/files/register", payload))).status).toBe(403);
     currentUser.email = "silver@example.com";
-    expect((await call(registerAction, json("/api/files/register", { ...payload, srcKey: "2026/01/other.csv" }))).status).toBe(403);
-    expect((await call(registerAction, json("/api/files/register", { ...payload, clientName: "another-tenant" }))).status).toBe(403);
+    expect(
+      (await call(registerAction, json("/api/files/register", { ...payload, srcKey: "2026/01/other.csv" }))).status,
+    ).toBe(403);
+    expect(
+      (await call(registerAction, json("/api/files/register", { ...payload, clientName: "another-tenant" }))).status,
+    ).toBe(403);
     const invalid = await call(registerAction, json("/api/files/register", { srcKey: 42 }));
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ code: "COD.3", message: "Ocorreu um erro ao fazer upload do arquivo. COD.3" });
-    expect((await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "x.exe", size: 10 }))).status).toBe(415);
+    expect(await invalid.json()).toMatchObject({
+      code: "COD.3",
+      message: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
+    });
+    expect(
+      (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "x.exe", size: 10 }))).status,
+    ).toBe(415);
   });
 
   it("deletes the uploaded object when registration fails (COD.3)", async () => {
-    const created = await (await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "b.csv", size: 3 }))).json();
+    const created = await (
+      await call(s3Action, json("/api/uploads/s3", { intent: "create", fileName: "b.csv", size: 3 }))
+    ).json();
     await fetch(created.url, { method: "PUT", body: "abc", headers: created.headers });
     expect(bucket.objects.has(created.key)).toBe(true);
     const insert = vi.spyOn(Collection.prototype, "insertOne").mockRejectedValueOnce(new Error("database down"));
     try {
-      const response = await call(registerAction, json("/api/files/register", { originalName: "b.csv", srcBucket: "route-bucket", srcKey: created.key, ticket: created.ticket }));
+      const response = await call(
+        registerAction,
+        json("/api/files/register", {
+          originalName: "b.csv",
+          srcBucket: "route-bucket",
+          srcKey: created.key,
+          ticket: created.ticket,
+        }),
+      );
       expect(response.status).toBe(500);
       expect(await response.json()).toMatchObject({ code: "COD.3" });
     } finally {
@@ -155,7 +238,14 @@ describe("S3 direct upload and /newFile registration", () => {
 
 const s3 = async (body: unknown) => call(s3Action, json("/api/uploads/s3", body));
 const register = (body: unknown, headers: Record<string, string> = { "Content-Type": "application/json" }) =>
-  call(registerAction, new Request("http://localhost/api/files/register", { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+  call(
+    registerAction,
+    new Request("http://localhost/api/files/register", {
+      method: "POST",
+      headers,
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
 const filesFor = async (key: string) => (await testDb.db()).collection(FILES).countDocuments({ originalFile: key });
 
 describe("the S3 size limit is the server's too", () => {
@@ -168,7 +258,11 @@ describe("the S3 size limit is the server's too", () => {
     expect(created).toMatchObject({ ok: true, mode: "multipart", partCount: 2 });
     const signed = await (await s3({ intent: "sign-parts", ticket: created.ticket, partNumbers: [1, 2] })).json();
     const parts = [];
-    for (const p of signed.parts) parts.push({ partNumber: p.partNumber, etag: (await fetch(p.url, { method: "PUT", body: `p${p.partNumber}` })).headers.get("ETag")! });
+    for (const p of signed.parts)
+      parts.push({
+        partNumber: p.partNumber,
+        etag: (await fetch(p.url, { method: "PUT", body: `p${p.partNumber}` })).headers.get("ETag")!,
+      });
     return { created, parts };
   }
 
@@ -179,7 +273,11 @@ describe("the S3 size limit is the server's too", () => {
     const { created } = await twoPartUpload();
     const beyond = await s3({ intent: "sign-parts", ticket: created.ticket, partNumbers: [2, 3] });
     expect(beyond.status).toBe(400);
-    expect(await beyond.json()).toMatchObject({ code: "COD.2", message: messages.uploadFailed, detail: messages.uploadPartsMismatch });
+    expect(await beyond.json()).toMatchObject({
+      code: "COD.2",
+      message: messages.uploadFailed,
+      detail: messages.uploadPartsMismatch,
+    });
     await s3({ intent: "abort", ticket: created.ticket });
   });
 
@@ -190,7 +288,8 @@ describe("the S3 size limit is the server's too", () => {
       http.get("https://route-bucket.s3.us-east-1.amazonaws.com/*", ({ request }) => {
         const q = new URL(request.url).searchParams;
         if (q.get("uploadId") !== created.uploadId) return undefined;
-        const part = (n: number, etag: string) => `<Part><PartNumber>${n}</PartNumber><LastModified>2026-01-05T10:00:00.000Z</LastModified><ETag>${etag}</ETag><Size>${S3_SINGLE_PUT_MAX}</Size></Part>`;
+        const part = (n: number, etag: string) =>
+          `<Part><PartNumber>${n}</PartNumber><LastModified>2026-01-05T10:00:00.000Z</LastModified><ETag>${etag}</ETag><Size>${S3_SINGLE_PUT_MAX}</Size></Part>`;
         return new Response(
           `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>route-bucket</Bucket><Key>${created.key}</Key><UploadId>${created.uploadId}</UploadId><PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>2</NextPartNumberMarker><MaxParts>1000</MaxParts><IsTruncated>false</IsTruncated>${part(1, parts[0].etag)}${part(2, parts[1].etag)}</ListPartsResult>`,
           { headers: { "Content-Type": "application/xml" } },
@@ -199,7 +298,12 @@ describe("the S3 size limit is the server's too", () => {
     );
     const done = await s3({ intent: "complete", ticket: created.ticket, parts });
     expect(done.status).toBe(413);
-    expect(await done.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: expect.stringContaining("maior que o limite") });
+    expect(await done.json()).toMatchObject({
+      ok: false,
+      code: "COD.2",
+      message: messages.uploadFailed,
+      detail: expect.stringContaining("maior que o limite"),
+    });
     expect(bucket.uploads.has(created.uploadId)).toBe(false);
     expect(bucket.objects.has(created.key)).toBe(false);
   });
@@ -221,12 +325,20 @@ describe("the S3 size limit is the server's too", () => {
 describe("/api/uploads/s3 guards", () => {
   useS3();
   const raw = (body: string, type = "application/json") =>
-    call(s3Action, new Request("http://localhost/api/uploads/s3", { method: "POST", headers: { "Content-Type": type }, body }));
+    call(
+      s3Action,
+      new Request("http://localhost/api/uploads/s3", { method: "POST", headers: { "Content-Type": type }, body }),
+    );
 
   it("answers a body that is not JSON, or not a known request, with 400 and COD.2", async () => {
     for (const response of [await raw("not json"), await raw(JSON.stringify({ intent: "drop" })), await raw("")]) {
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.badRequest });
+      expect(await response.json()).toMatchObject({
+        ok: false,
+        code: "COD.2",
+        message: messages.uploadFailed,
+        detail: messages.badRequest,
+      });
     }
   });
 
@@ -245,28 +357,43 @@ describe("/api/files/register guards", () => {
     const created = await (await s3({ intent: "create", fileName: "reg.csv", size: 5 })).json();
     expect(created.mode).toBe("single");
     // The fake bucket does not check the signed content-length, so a larger body stands in for a forged PUT.
-    if (body !== null) expect((await fetch(created.url, { method: "PUT", body, headers: created.headers })).status).toBe(200);
-    return { created, payload: { originalName: "reg.csv", srcBucket: "route-bucket", srcKey: created.key, ticket: created.ticket } };
+    if (body !== null)
+      expect((await fetch(created.url, { method: "PUT", body, headers: created.headers })).status).toBe(200);
+    return {
+      created,
+      payload: { originalName: "reg.csv", srcBucket: "route-bucket", srcKey: created.key, ticket: created.ticket },
+    };
   }
 
   it("answers a wrong or missing Content-Type, a malformed or oversized body with a clear 400/413 (COD.3), never a 500", async () => {
     const { created, payload } = await singleUpload("12345");
     const refusedWith = async (response: Response, status: number) => {
       expect(response.status).toBe(status);
-      expect(await response.json()).toMatchObject({ ok: false, code: "COD.3", message: messages.uploadRegistrationFailed, detail: messages.uploadRegisterBadRequest });
+      expect(await response.json()).toMatchObject({
+        ok: false,
+        code: "COD.3",
+        message: messages.uploadRegistrationFailed,
+        detail: messages.uploadRegisterBadRequest,
+      });
     };
     await refusedWith(await register(payload, {}), 400);
     await refusedWith(await register(payload, { "Content-Type": "text/plain" }), 400);
     await refusedWith(await register(payload, { "Content-Type": "multipart/form-data; boundary=x" }), 400);
     await refusedWith(await register("{not json", { "Content-Type": "application/json" }), 400);
     await refusedWith(await register({ ...payload, padding: "x".repeat(20_000) }), 413);
-    const declared = new Request("http://localhost/api/files/register", { method: "POST", headers: { "Content-Type": "application/json", "Content-Length": "100000000" }, body: "{}" });
+    const declared = new Request("http://localhost/api/files/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Length": "100000000" },
+      body: "{}",
+    });
     await refusedWith(await call(registerAction, declared), 413);
     expect(await filesFor(created.key)).toBe(0);
     expect(bucket.tags.get(created.key)).toEqual({ pending: "1" });
 
     // The same payload as a urlencoded form is accepted.
-    const form = await register(new URLSearchParams(payload).toString(), { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8" });
+    const form = await register(new URLSearchParams(payload).toString(), {
+      "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+    });
     expect(form.status).toBe(200);
     expect(await filesFor(created.key)).toBe(1);
   });
@@ -275,13 +402,22 @@ describe("/api/files/register guards", () => {
     const never = await singleUpload(null);
     const missing = await register(never.payload);
     expect(missing.status).toBe(409);
-    expect(await missing.json()).toMatchObject({ ok: false, code: "COD.2", message: messages.uploadFailed, detail: messages.uploadObjectMissing });
+    expect(await missing.json()).toMatchObject({
+      ok: false,
+      code: "COD.2",
+      message: messages.uploadFailed,
+      detail: messages.uploadObjectMissing,
+    });
     expect(await filesFor(never.created.key)).toBe(0);
 
     const forged = await singleUpload("0123456789ABCDEF");
     const tooBig = await register(forged.payload);
     expect(tooBig.status).toBe(413);
-    expect(await tooBig.json()).toMatchObject({ ok: false, code: "COD.2", detail: "Arquivo maior que o limite de 10 bytes." });
+    expect(await tooBig.json()).toMatchObject({
+      ok: false,
+      code: "COD.2",
+      detail: "Arquivo maior que o limite de 10 bytes.",
+    });
     expect(bucket.objects.has(forged.created.key)).toBe(false);
     expect(await filesFor(forged.created.key)).toBe(0);
   });
@@ -316,13 +452,21 @@ describe("the browser transport against the routes and the bucket", () => {
   /** A file the server plans as multipart (over 64 MB) whose slices are small, so the test moves few bytes. */
   function largeFile(name: string): File {
     const size = S3_SINGLE_PUT_MAX + 10;
-    return { name, size, type: "text/csv", slice: (start: number) => new Blob([`bytes from ${start};`]) } as unknown as File;
+    return {
+      name,
+      size,
+      type: "text/csv",
+      slice: (start: number) => new Blob([`bytes from ${start};`]),
+    } as unknown as File;
   }
 
   it("uploads a small file with the signed tag header and registers it", async () => {
     const file = new File(["sku;x\n1;2\n"], "pequeno.csv", { type: "text/csv" });
     const progress: number[] = [];
-    expect(await uploadToS3(file, (loaded) => progress.push(loaded), "journey", routeTransport()).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    expect(await uploadToS3(file, (loaded) => progress.push(loaded), "journey", routeTransport()).promise).toEqual({
+      ok: true,
+      fileId: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
     const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "pequeno.csv" });
     expect(record).toMatchObject({ user: "silver@example.com", bucket: "route-bucket", status: 0, progress: 0 });
     expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe("sku;x\n1;2\n");
@@ -343,22 +487,33 @@ describe("the browser transport against the routes and the bucket", () => {
       afterPut: () => (bucket.clockOffsetMs = 0),
     });
     const before = bucket.requests.length;
-    expect(await uploadToS3(largeFile("grande.csv"), () => undefined, "journey", transport).promise).toEqual({ ok: true, fileId: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    expect(await uploadToS3(largeFile("grande.csv"), () => undefined, "journey", transport).promise).toEqual({
+      ok: true,
+      fileId: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
     const partPuts = bucket.requests.slice(before).filter((r) => r.method === "PUT" && r.query.includes("partNumber="));
     expect(partPuts.map((r) => new URLSearchParams(r.query).get("partNumber"))).toEqual(["1", "2", "2"]);
     const record = await (await testDb.db()).collection(FILES).findOne({ originalName: "grande.csv" });
-    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe(`bytes from 0;bytes from ${S3_SINGLE_PUT_MAX};`);
+    expect(new TextDecoder().decode(bucket.objects.get(record!.originalFile))).toBe(
+      `bytes from 0;bytes from ${S3_SINGLE_PUT_MAX};`,
+    );
     expect(bucket.tags.has(record!.originalFile)).toBe(false);
   });
 
   it("cancel aborts the multipart upload in the bucket and registers nothing", async () => {
     let handle: ReturnType<typeof uploadToS3> | null = null;
-    const transport = routeTransport({ beforePut: (url) => url.searchParams.get("partNumber") === "2" && handle?.abort() });
+    const transport = routeTransport({
+      beforePut: (url) => url.searchParams.get("partNumber") === "2" && handle?.abort(),
+    });
     handle = uploadToS3(largeFile("cancelado.csv"), () => undefined, "journey", transport);
     expect(await handle.promise).toEqual({ ok: false, aborted: true });
     const create = bucket.requests.filter((r) => r.method === "POST" && r.query.includes("uploads")).at(-1)!;
     expect([...bucket.uploads.values()].some((u) => u.key === create.key)).toBe(false);
-    expect(bucket.requests.at(-1)).toMatchObject({ method: "DELETE", key: create.key, query: expect.stringContaining("uploadId=") });
+    expect(bucket.requests.at(-1)).toMatchObject({
+      method: "DELETE",
+      key: create.key,
+      query: expect.stringContaining("uploadId="),
+    });
     expect(bucket.objects.has(create.key)).toBe(false);
     expect(await (await testDb.db()).collection(FILES).countDocuments({ originalName: "cancelado.csv" })).toBe(0);
   });
@@ -369,21 +524,35 @@ describe("downloads from /repo/format on S3: the portal's link checks the object
 
   const FROM = "http://localhost/repo/format?page=2&pageSize=40";
   const download = (link: string, referer = FROM) =>
-    downloadLoader({ params: { token: link.slice("/download/".length) }, request: new Request(`http://localhost${link}`, { headers: { Referer: referer } }), context: {} });
+    downloadLoader({
+      params: { token: link.slice("/download/".length) },
+      request: new Request(`http://localhost${link}`, { headers: { Referer: referer } }),
+      context: {},
+    });
   const requestDownload = async (fileId: string) => {
     currentUser.type = "USER GOLD";
     const form = new FormData();
     for (const [k, v] of Object.entries({ intent: "download", fileId, mode: "fetch" })) form.append(k, v);
     // The action answers with data() (Remix's typed answer with a status), not a Response.
-    const answer = (await repoFormatAction({ request: new Request("http://localhost/repo/format", { method: "POST", body: form }), params: {}, context: {} })) as unknown;
+    const answer = (await repoFormatAction({
+      request: new Request("http://localhost/repo/format", { method: "POST", body: form }),
+      params: {},
+      context: {},
+    })) as unknown;
     return (answer as { data: { ok: boolean; url?: string } }).data;
   };
   const storedFile = async (name: string) => {
     const key = `2030/05/${crypto.randomUUID()}.csv`;
     bucket.objects.set(key, new TextEncoder().encode("a;b\n"));
-    const { insertedId } = await (await testDb.db())
-      .collection(FILES)
-      .insertOne({ originalName: name, originalFile: key, bucket: "route-bucket", user: "bronze@example.com", statusChangeDate: new Date(), status: 0, progress: 100 });
+    const { insertedId } = await (await testDb.db()).collection(FILES).insertOne({
+      originalName: name,
+      originalFile: key,
+      bucket: "route-bucket",
+      user: "bronze@example.com",
+      statusChangeDate: new Date(),
+      status: 0,
+      progress: 100,
+    });
     return { key, id: String(insertedId) };
   };
 
@@ -415,7 +584,9 @@ describe("downloads from /repo/format on S3: the portal's link checks the object
 
     const other = await storedFile("Fora do ar.csv");
     const link = (await requestDownload(other.id)).url as string;
-    server.use(http.head("https://route-bucket.s3.us-east-1.amazonaws.com/*", () => new Response(null, { status: 503 })));
+    server.use(
+      http.head("https://route-bucket.s3.us-east-1.amazonaws.com/*", () => new Response(null, { status: 503 })),
+    );
     const down = await download(link);
     expect(down).toRedirectTo("/repo/format?page=2&pageSize=40");
     await expect(down).toSendToast({ type: "error", description: messages.downloadFailed });

@@ -33,10 +33,19 @@ export function useTempDataDir() {
 export const TEST_UPLOADER = "ana@example.com";
 
 /** Gives `email` a permission record of `type` (and HR `stores`), as the user administration would. */
-export async function grantPermission(db: Db, email: string, type: PermissionType, stores: string[] = []): Promise<void> {
+export async function grantPermission(
+  db: Db,
+  email: string,
+  type: PermissionType,
+  stores: string[] = [],
+): Promise<void> {
   await db
     .collection<UserPermissionRecord>(USER_PERMISSIONS)
-    .updateOne({ user: email }, { $set: { type, stores }, $setOnInsert: { name: email.split("@")[0], createdAt: new Date() } }, { upsert: true });
+    .updateOne(
+      { user: email },
+      { $set: { type, stores }, $setOnInsert: { name: email.split("@")[0], createdAt: new Date() } },
+      { upsert: true },
+    );
 }
 
 /**
@@ -59,7 +68,8 @@ export async function xlsxBuffer(rows: unknown[][]): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-export const PRODUCT_HEADER = "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
+export const PRODUCT_HEADER =
+  "sku;material_description;marca;category_sku;categoria_principal_sku;sub_categoria_sku;hero;abcd;plc_local;plc_global;data_validade_sku";
 
 /** A product-master CSV line; `bad` makes the hero column invalid. */
 export function productLine(i: number, bad = false): string {
@@ -67,7 +77,18 @@ export function productLine(i: number, bad = false): string {
 }
 
 /** The forecast template's header, and one of its rows with the given cells changed (text, as a file holds them). */
-export const FORECAST_HEADER = ["rf", "cost_center_concat", "cost_center", "level_descr", "group_level_2", "data_ref", "account_concat", "acc_description", "value", "forecast"];
+export const FORECAST_HEADER = [
+  "rf",
+  "cost_center_concat",
+  "cost_center",
+  "level_descr",
+  "group_level_2",
+  "data_ref",
+  "account_concat",
+  "acc_description",
+  "value",
+  "forecast",
+];
 export function forecastRow(over: Partial<Record<string, string>> = {}): string[] {
   const base: Record<string, string> = {
     rf: "RF1 2026",

@@ -65,7 +65,8 @@ export const uploadScreenTexts = {
   dropHere: "Arraste os arquivos para cá ou",
   pick: "Selecionar arquivos",
   send: "Enviar",
-  allowed: (extensions: readonly string[], maxSize: string) => `Formatos aceitos: ${extensions.join(", ")}. Tamanho máximo: ${maxSize}.`,
+  allowed: (extensions: readonly string[], maxSize: string) =>
+    `Formatos aceitos: ${extensions.join(", ")}. Tamanho máximo: ${maxSize}.`,
   tableCaption: "Arquivos do envio",
   columnName: "Arquivo",
   columnProgress: "Progresso",
@@ -98,9 +99,11 @@ export const excelTexts = {
   importExcelHint: "Envie o arquivo exportado desta tela, editado: só as células alteradas são aplicadas.",
   importExcelSend: "Enviar",
   viaExcel: "via Excel",
-  excelNotAnExport: "O arquivo não é uma exportação do portal: faltam as colunas ocultas _id e _rev. Use Exportar Excel e edite esse arquivo.",
+  excelNotAnExport:
+    "O arquivo não é uma exportação do portal: faltam as colunas ocultas _id e _rev. Use Exportar Excel e edite esse arquivo.",
   excelOtherScreen: "O arquivo foi exportado de outra tela. Envie-o pela tela de onde foi exportado.",
-  excelOtherScope: "O arquivo foi exportado com outro filtro desta tela. Abra a tela com o filtro do arquivo e envie-o de novo.",
+  excelOtherScope:
+    "O arquivo foi exportado com outro filtro desta tela. Abra a tela com o filtro do arquivo e envie-o de novo.",
   excelTooManyRows: (max: number) => `O arquivo tem mais de ${max.toLocaleString("pt-BR")} linhas.`,
   excelUnreadable: "Não foi possível ler o arquivo como XLSX.",
   excelMissing: "Escolha o arquivo XLSX exportado desta tela.",
@@ -149,7 +152,8 @@ export const uploadTargetTexts = {
       hint: "ZIP com o manifesto relatorios.csv ou relatorios.xlsx (colunas name, origin, dateRef e file) e os arquivos que ele cita. Cada linha vira um relatório em Relatórios; um relatório de mesmo nome, origem e competência é substituído. Uma linha com erro ou um arquivo ausente recusa o pacote inteiro.",
     },
   },
-  alwaysNote: "Arquivos PDF e DOCX são sempre documentos do Explorer. Um ZIP só é lido como pacote de relatórios com essa opção marcada.",
+  alwaysNote:
+    "Arquivos PDF e DOCX são sempre documentos do Explorer. Um ZIP só é lido como pacote de relatórios com essa opção marcada.",
   invalid: (value: string) =>
     `Tipo de carga inválido: "${value.length > 40 ? `${value.slice(0, 39)}…` : value}". Escolha Planilha de dados, Documento do Explorer ou Pacote de relatórios.`,
   ofItem: (label: string) => `Tipo de carga: ${label}`,
@@ -158,16 +162,21 @@ export const uploadTargetTexts = {
 export const documentImportTexts = {
   reading: "Extraindo o texto do documento",
   readingPages: (page: number, pages: number) => `Extraindo o texto: página ${page} de ${pages}`,
-  indexed: (title: string, words: number) => `Documento indexado no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
-  replaced: (title: string, words: number) => `Documento substituído no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
+  indexed: (title: string, words: number) =>
+    `Documento indexado no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
+  replaced: (title: string, words: number) =>
+    `Documento substituído no Explorer: "${title}" (${countOf(words, "palavra", "palavras")})`,
   cut: (chars: number) => ` O texto foi cortado em ${chars.toLocaleString("pt-BR")} caracteres.`,
-  unsupported: (ext: string) => `Formato não suportado para documento do Explorer (.${ext || "sem extensão"}); envie PDF, DOCX, XLSX, TXT ou CSV.`,
+  unsupported: (ext: string) =>
+    `Formato não suportado para documento do Explorer (.${ext || "sem extensão"}); envie PDF, DOCX, XLSX, TXT ou CSV.`,
   noText: "Nenhum texto encontrado no documento (um PDF digitalizado como imagem não tem texto); nada foi indexado.",
   tooLarge: (mb: number) => `Documento grande demais para extrair o texto (máximo ${mb} MB); nada foi indexado.`,
   // ours: a document past a limit of its reading thread (decompression bombs; docs/decisions.md)
   refusedInflated: (mb: number) => `Documento recusado: o conteúdo descompactado passa de ${mb} MB; nada foi indexado.`,
-  refusedMemory: (mb: number) => `Documento recusado: extrair o texto exige mais de ${mb} MB de memória; nada foi indexado.`,
-  refusedTime: (seconds: number) => `Documento recusado: extrair o texto levou mais de ${seconds} segundos; nada foi indexado.`,
+  refusedMemory: (mb: number) =>
+    `Documento recusado: extrair o texto exige mais de ${mb} MB de memória; nada foi indexado.`,
+  refusedTime: (seconds: number) =>
+    `Documento recusado: extrair o texto levou mais de ${seconds} segundos; nada foi indexado.`,
   unreadable: (detail: string) => `Não foi possível ler o documento: ${detail}`.slice(0, 300),
   missing: "Não foi possível ler o documento: o arquivo armazenado não foi encontrado.",
   source: "Captura manual",
@@ -183,16 +192,23 @@ export const reportBundleTexts = {
   unreadable: (detail: string) => `Não foi possível ler o pacote: ${detail}`.slice(0, 300),
   missing: "Não foi possível ler o pacote: o arquivo armazenado não foi encontrado.",
   tooLarge: (mb: number) => `Pacote grande demais (máximo ${mb} MB); nada foi aplicado.`,
-  noManifest: "Pacote sem manifesto: inclua relatorios.csv ou relatorios.xlsx (colunas name, origin, dateRef, file); nada foi aplicado.",
-  manyManifests: (names: string[]) => `O pacote tem mais de um manifesto (${names.join(", ")}); deixe apenas um. Nada foi aplicado.`,
-  missingColumns: (columns: string[]) => `Manifesto sem as colunas ${columns.join(", ")} (esperado: name, origin, dateRef, file); nada foi aplicado.`,
+  noManifest:
+    "Pacote sem manifesto: inclua relatorios.csv ou relatorios.xlsx (colunas name, origin, dateRef, file); nada foi aplicado.",
+  manyManifests: (names: string[]) =>
+    `O pacote tem mais de um manifesto (${names.join(", ")}); deixe apenas um. Nada foi aplicado.`,
+  missingColumns: (columns: string[]) =>
+    `Manifesto sem as colunas ${columns.join(", ")} (esperado: name, origin, dateRef, file); nada foi aplicado.`,
   empty: "Manifesto vazio: nenhuma linha de relatório encontrada; nada foi aplicado.",
   rejected: (bad: number, total: number, first: string) =>
-    `Pacote recusado, nada foi aplicado: ${bad.toLocaleString("pt-BR")} de ${countOf(total, "linha", "linhas")} com erro. ${first}`.slice(0, 500),
+    `Pacote recusado, nada foi aplicado: ${bad.toLocaleString("pt-BR")} de ${countOf(total, "linha", "linhas")} com erro. ${first}`.slice(
+      0,
+      500,
+    ),
   lineError: (line: number, error: string) => `Linha ${line}: ${error}`,
   storeFailed: (file: string) => `Não foi possível gravar o arquivo ${file}; nada foi aplicado.`.slice(0, 300),
   // Row rules (the Error of a NOK row, as the data templates word theirs)
-  invalid: (column: string, value: string, rule: string) => `Coluna ${column}: valor "${value.length > 60 ? `${value.slice(0, 59)}…` : value}" inválido; ${rule}`,
+  invalid: (column: string, value: string, rule: string) =>
+    `Coluna ${column}: valor "${value.length > 60 ? `${value.slice(0, 59)}…` : value}" inválido; ${rule}`,
   required: "campo obrigatório",
   tooLong: (max: number) => `no máximo ${max} caracteres`,
   origins: "esperado automatico ou manual (vazio: manual)",
@@ -206,7 +222,8 @@ export const reportBundleTexts = {
 /** Texts of the upload templates: the list on /captura/manual and the XLSX downloads (ours; docs/decisions.md "Upload templates"). */
 export const templateTexts = {
   title: "Modelos de carga",
-  intro: "Baixe o modelo, preencha a primeira planilha (o cabeçalho identifica o modelo) e envie o arquivo acima. A segunda planilha explica cada coluna.",
+  intro:
+    "Baixe o modelo, preencha a primeira planilha (o cabeçalho identifica o modelo) e envie o arquivo acima. A segunda planilha explica cada coluna.",
   caption: "Modelos de carga disponíveis",
   columnTemplate: "Modelo",
   columnFeeds: "Alimenta",
@@ -227,7 +244,8 @@ export const templateTexts = {
   helpWriteMode: "O que o envio faz",
   helpFeeds: "Telas",
   helpAllOrNothing: "Tudo ou nada",
-  allOrNothingText: "Se alguma linha for inválida, nada do arquivo é aplicado; as linhas inválidas ficam listadas na base NOK com o número da linha e o erro.",
+  allOrNothingText:
+    "Se alguma linha for inválida, nada do arquivo é aplicado; as linhas inválidas ficam listadas na base NOK com o número da linha e o erro.",
   helpExample: "Linha de exemplo",
   exampleText:
     "A linha 2 da planilha Modelo é um exemplo: uma linha igual a ela (mesmos valores, como o envio os lê) não é carregada; o processamento a informa como linha de exemplo do modelo, ignorada. Substitua-a pelos seus dados ou apague-a.",

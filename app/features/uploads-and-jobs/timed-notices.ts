@@ -8,7 +8,11 @@ export type Notice = { id: string; tone: NoticeTone; text: string };
  * The upload screen's messages: each one hides by itself UPLOAD_MESSAGE_MS after it was shown,
  * independently of the others. Kept apart from React so its timing can be tested with fake timers.
  */
-export function createTimedNotices(options: { onChange: (notices: Notice[]) => void; newId: () => string; durationMs?: number }) {
+export function createTimedNotices(options: {
+  onChange: (notices: Notice[]) => void;
+  newId: () => string;
+  durationMs?: number;
+}) {
   const durationMs = options.durationMs ?? UPLOAD_MESSAGE_MS;
   let notices: Notice[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();

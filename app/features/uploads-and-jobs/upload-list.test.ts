@@ -29,7 +29,10 @@ describe("addFiles", () => {
   });
   it("keeps the files already listed and skips a name that is already there (or twice in one pick)", () => {
     const first = addFiles([], [file("a.csv")], { now: 0, newId }).items;
-    const { items, added, skipped } = addFiles(first, [file("a.csv", 99), file("c.csv"), file("c.csv")], { now: 5, newId });
+    const { items, added, skipped } = addFiles(first, [file("a.csv", 99), file("c.csv"), file("c.csv")], {
+      now: 5,
+      newId,
+    });
     expect(items.map((i) => i.name)).toEqual(["a.csv", "c.csv"]);
     expect(items[0]).toBe(first[0]);
     expect(added.map((i) => i.name)).toEqual(["c.csv"]);
@@ -58,7 +61,13 @@ describe("progress, finish, failure, retry and removal", () => {
     const failed = markFailed(markProgress(items, id, { loaded: 300, total: 1000, now: 1000 }), id, "COD.3");
     expect(failed[0]).toMatchObject({ status: "failed", error: "COD.3", successUploaded: false });
     const retried = resetForRetry(failed, id, 7777);
-    expect(retried[0]).toMatchObject({ status: "uploading", progress: 0, error: null, estimatedTime: null, startAt: 7777 });
+    expect(retried[0]).toMatchObject({
+      status: "uploading",
+      progress: 0,
+      error: null,
+      estimatedTime: null,
+      startAt: 7777,
+    });
     expect(removeItem(retried, id).map((i) => i.name)).toEqual(["b.csv"]);
   });
   it("ignores updates for an item that was removed meanwhile", () => {
@@ -106,11 +115,18 @@ describe("the job of a sent file (issue 55)", () => {
     expect(pendingJobIds(sent())).toEqual([ID]);
     const running = applyJobOutcomes(sent(), [outcome({ progress: 40, message: "Processando: 10 linhas lidas" })]);
     expect(running[0].job).toEqual({ state: "running", message: "Processando: 10 linhas lidas" });
-    const refused = applyJobOutcomes(running, [outcome({ status: 2, progress: 100, message: "Layout não reconhecido" })]);
+    const refused = applyJobOutcomes(running, [
+      outcome({ status: 2, progress: 100, message: "Layout não reconhecido" }),
+    ]);
     expect(refused[0].job).toEqual({ state: "refused", message: "Layout não reconhecido" });
     expect(pendingJobIds(refused)).toEqual([]);
-    expect(applyJobOutcomes(sent(), [outcome({ status: 3, progress: 100, retryable: true })])[0].job?.state).toBe("failed");
-    expect(applyJobOutcomes(sent(), [outcome({ progress: 100, message: "1 linha OK, 0 NOK" })])[0].job).toEqual({ state: "done", message: "1 linha OK, 0 NOK" });
+    expect(applyJobOutcomes(sent(), [outcome({ status: 3, progress: 100, retryable: true })])[0].job?.state).toBe(
+      "failed",
+    );
+    expect(applyJobOutcomes(sent(), [outcome({ progress: 100, message: "1 linha OK, 0 NOK" })])[0].job).toEqual({
+      state: "done",
+      message: "1 linha OK, 0 NOK",
+    });
   });
 
   it("keeps an item whose job the answer left out, and forgets the job on a new transfer", () => {

@@ -20,7 +20,15 @@ export type JobOutcomeView = { id: string; status: number; progress: number; mes
 
 export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
   const state: UploadJobState =
-    outcome.status !== 0 ? (outcome.retryable ? "failed" : "refused") : outcome.progress >= 100 ? "done" : outcome.progress > 0 ? "running" : "waiting";
+    outcome.status !== 0
+      ? outcome.retryable
+        ? "failed"
+        : "refused"
+      : outcome.progress >= 100
+        ? "done"
+        : outcome.progress > 0
+          ? "running"
+          : "waiting";
   return { state, message: outcome.message };
 }
 
@@ -93,7 +101,11 @@ export function estimateSecondsLeft(p: { startAt: number; now: number; loaded: n
 }
 
 /** Bytes sent; the percentage stops at 99 until the server has stored and registered the file. */
-export function markProgress(items: UploadItem[], id: string, p: { loaded: number; total: number; now: number }): UploadItem[] {
+export function markProgress(
+  items: UploadItem[],
+  id: string,
+  p: { loaded: number; total: number; now: number },
+): UploadItem[] {
   return update(items, id, (item) => {
     if (item.status !== "uploading") return item;
     const ratio = p.total > 0 ? p.loaded / p.total : 0;
@@ -140,7 +152,14 @@ export function applyJobOutcomes(items: UploadItem[], outcomes: readonly JobOutc
 }
 
 export function markFailed(items: UploadItem[], id: string, code: UploadFailureCode, detail?: string): UploadItem[] {
-  return update(items, id, (item) => ({ ...item, status: "failed", error: code, errorDetail: detail, estimatedTime: null, successUploaded: false }));
+  return update(items, id, (item) => ({
+    ...item,
+    status: "failed",
+    error: code,
+    errorDetail: detail,
+    estimatedTime: null,
+    successUploaded: false,
+  }));
 }
 
 export function resetForRetry(items: UploadItem[], id: string, now: number): UploadItem[] {

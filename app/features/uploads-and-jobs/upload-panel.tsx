@@ -2,7 +2,13 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { jobTexts, messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
-import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, isFileTarget, type FileTarget } from "~/models/files.fields";
+import {
+  DEFAULT_FILE_TARGET,
+  FILE_TARGET_FIELD,
+  FILE_TARGETS,
+  isFileTarget,
+  type FileTarget,
+} from "~/models/files.fields";
 import { formatSize } from "./format-size";
 import {
   addFiles,
@@ -108,7 +114,10 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
   const { notices, push } = useNotices();
   useJobOutcomes(
     items,
-    useCallback((outcomes: readonly JobOutcomeView[]) => setItems((current) => applyJobOutcomes(current, outcomes)), []),
+    useCallback(
+      (outcomes: readonly JobOutcomeView[]) => setItems((current) => applyJobOutcomes(current, outcomes)),
+      [],
+    ),
   );
   useEffect(() => {
     if (!initialError) return;
@@ -132,10 +141,14 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
         push("error", messages.uploadFailure("COD.2"));
         return;
       }
-      const onProgress = (loaded: number, total: number) => setItems((current) => markProgress(current, item.id, { loaded, total, now: Date.now() }));
+      const onProgress = (loaded: number, total: number) =>
+        setItems((current) => markProgress(current, item.id, { loaded, total, now: Date.now() }));
       const itemTarget = itemTargets.current.get(item.id) ?? targetRef.current;
       itemTargets.current.set(item.id, itemTarget);
-      const handle = store === "s3" ? uploadToS3(item.file, onProgress, clientName, undefined, itemTarget) : uploadToLocalStore(item.file, onProgress, undefined, itemTarget);
+      const handle =
+        store === "s3"
+          ? uploadToS3(item.file, onProgress, clientName, undefined, itemTarget)
+          : uploadToLocalStore(item.file, onProgress, undefined, itemTarget);
       handles.current.set(item.id, handle);
       void handle.promise.then((outcome) => {
         // A removed or restarted item is no longer this attempt's business.
@@ -325,7 +338,9 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                     <th scope="row" className="upload-table__name">
                       {item.name}
                       {itemTargets.current.has(item.id) ? (
-                        <span className="upload-table__target">{targetTexts.ofItem(targetTexts.options[itemTargets.current.get(item.id)!].label)}</span>
+                        <span className="upload-table__target">
+                          {targetTexts.ofItem(targetTexts.options[itemTargets.current.get(item.id)!].label)}
+                        </span>
                       ) : null}
                     </th>
                     <td>
@@ -334,22 +349,49 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
                         <span className="upload-table__percent">{item.progress}%</span>
                       </span>
                     </td>
-                    <td className="upload-table__eta">{item.status === "uploading" ? formatEta(item.estimatedTime) : "—"}</td>
+                    <td className="upload-table__eta">
+                      {item.status === "uploading" ? formatEta(item.estimatedTime) : "—"}
+                    </td>
                     <td>
-                      <span className={`upload-state upload-state--${item.job && jobEnded(item.job) ? item.job.state : item.status}`}>{stateLabel(item)}</span>
-                      {jobNote(item) ? <TruncatedText full={jobNote(item)!} cut={truncateJobMessage(jobNote(item)!)} className="upload-table__job" /> : null}
-                      {item.error ? <span className="upload-table__error">{messages.uploadFailure(item.error)}{item.errorDetail ? ` ${item.errorDetail}` : ""}</span> : null}
+                      <span
+                        className={`upload-state upload-state--${item.job && jobEnded(item.job) ? item.job.state : item.status}`}
+                      >
+                        {stateLabel(item)}
+                      </span>
+                      {jobNote(item) ? (
+                        <TruncatedText
+                          full={jobNote(item)!}
+                          cut={truncateJobMessage(jobNote(item)!)}
+                          className="upload-table__job"
+                        />
+                      ) : null}
+                      {item.error ? (
+                        <span className="upload-table__error">
+                          {messages.uploadFailure(item.error)}
+                          {item.errorDetail ? ` ${item.errorDetail}` : ""}
+                        </span>
+                      ) : null}
                     </td>
                     <td>
                       <div className="upload-table__actions">
-                      {item.status === "failed" ? (
-                        <button type="button" className="button button--secondary button--small" aria-label={t.retryOf(item.name)} onClick={() => retry(item)}>
-                          {t.retry}
+                        {item.status === "failed" ? (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            aria-label={t.retryOf(item.name)}
+                            onClick={() => retry(item)}
+                          >
+                            {t.retry}
+                          </button>
+                        ) : null}
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          aria-label={t.removeOf(item.name)}
+                          onClick={() => remove(item)}
+                        >
+                          {t.remove}
                         </button>
-                      ) : null}
-                      <button type="button" className="button button--secondary button--small" aria-label={t.removeOf(item.name)} onClick={() => remove(item)}>
-                        {t.remove}
-                      </button>
                       </div>
                     </td>
                   </tr>

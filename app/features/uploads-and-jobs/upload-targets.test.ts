@@ -17,9 +17,17 @@ vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock")
 const testDb = useTestDatabase();
 useTempDataDir();
 
-const call = (fn: (args: ActionFunctionArgs) => Promise<unknown>, request: Request) => fn({ request, params: {}, context: {} }) as Promise<Response>;
+const call = (fn: (args: ActionFunctionArgs) => Promise<unknown>, request: Request) =>
+  fn({ request, params: {}, context: {} }) as Promise<Response>;
 const post = (form: FormData, json = true) =>
-  call(uploadAction, new Request("http://localhost/api/upload", { method: "POST", headers: json ? { Accept: "application/json" } : {}, body: form }));
+  call(
+    uploadAction,
+    new Request("http://localhost/api/upload", {
+      method: "POST",
+      headers: json ? { Accept: "application/json" } : {},
+      body: form,
+    }),
+  );
 
 async function storedKeys(): Promise<string[]> {
   const keys: string[] = [];
@@ -55,7 +63,10 @@ describe('"Tipo de carga" of an upload (target)', () => {
       const answer = await post(form);
       expect(answer.status).toBe(200);
       const body = await answer.json();
-      expect(await db.collection(FILES).findOne({ originalFile: body.files[0].key })).toMatchObject({ originalName: name, target: stored });
+      expect(await db.collection(FILES).findOne({ originalFile: body.files[0].key })).toMatchObject({
+        originalName: name,
+        target: stored,
+      });
     }
   });
 
@@ -71,13 +82,18 @@ describe('"Tipo de carga" of an upload (target)', () => {
     expect(await answer.json()).toMatchObject({
       ok: false,
       code: "COD.2",
-      detail: expect.stringMatching(/^Tipo de carga inválido: "planilha'\); db\.dropDatabase\(\); \/\/"\. Escolha Planilha de dados, Documento do Explorer ou Pacote de relatórios\.$/),
+      detail: expect.stringMatching(
+        /^Tipo de carga inválido: "planilha'\); db\.dropDatabase\(\); \/\/"\. Escolha Planilha de dados, Documento do Explorer ou Pacote de relatórios\.$/,
+      ),
     });
 
     const plain = await post(form, false);
     expect(plain.status).toBe(302);
     expect(plain.headers.get("Location")).toBe("/captura/manual");
-    expect(await readToastFromResponse(plain)).toMatchObject({ type: "error", description: expect.stringMatching(/^Tipo de carga inválido/) });
+    expect(await readToastFromResponse(plain)).toMatchObject({
+      type: "error",
+      description: expect.stringMatching(/^Tipo de carga inválido/),
+    });
 
     // A target sent after the file is refused too, and the stored file removed
     const late = new FormData();
@@ -95,7 +111,13 @@ describe('"Tipo de carga" of an upload (target)', () => {
     const request = new Request("http://localhost/api/files/register", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ originalName: "a.csv", srcBucket: "b", srcKey: "2026/01/k.csv", ticket: "x".repeat(20), target: { $ne: "data" } }),
+      body: JSON.stringify({
+        originalName: "a.csv",
+        srcBucket: "b",
+        srcKey: "2026/01/k.csv",
+        ticket: "x".repeat(20),
+        target: { $ne: "data" },
+      }),
     });
     const answer = await call(registerAction, request);
     expect(answer.status).toBe(400);
@@ -111,7 +133,8 @@ describe('"Tipo de carga" of an upload (target)', () => {
       },
       postJson: async () => ({ status: 200, body: { ok: true } }),
     };
-    const outcome = await uploadToLocalStore(new File(["x"], "nota.txt"), () => undefined, transport, "explorer").promise;
+    const outcome = await uploadToLocalStore(new File(["x"], "nota.txt"), () => undefined, transport, "explorer")
+      .promise;
     expect(outcome).toEqual({ ok: true });
     expect([...(sent as unknown as FormData).keys()]).toEqual(["target", "files"]);
     expect((sent as unknown as FormData).get("target")).toBe("explorer");

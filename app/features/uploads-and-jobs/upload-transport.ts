@@ -16,13 +16,19 @@ import { FILE_TARGET_FIELD, type FileTarget } from "~/models/files.fields";
 
 export type StoreKind = "local" | "s3";
 /** `fileId`: the job the server registered for the file, when it said (the upload list follows it). */
-export type UploadOutcome = { ok: true; fileId?: string } | { ok: false; aborted: true } | { ok: false; aborted?: false; code: UploadFailureCode; detail?: string };
+export type UploadOutcome =
+  | { ok: true; fileId?: string }
+  | { ok: false; aborted: true }
+  | { ok: false; aborted?: false; code: UploadFailureCode; detail?: string };
 export type ProgressHandler = (loaded: number, total: number) => void;
 
 export type UploadHandle = { promise: Promise<UploadOutcome>; abort: () => void };
 
 export type ApiAnswer = { ok?: boolean; code?: string; detail?: string } & Record<string, unknown>;
-export type BytesResult = { status: number; body: unknown; etag: string | null } | { aborted: true } | { networkError: true };
+export type BytesResult =
+  | { status: number; body: unknown; etag: string | null }
+  | { aborted: true }
+  | { networkError: true };
 
 export type Transport = {
   /** Sends bytes (a file, a slice, a form) with upload progress; aborting `signal` cancels the request. */
@@ -33,7 +39,11 @@ export type Transport = {
     options: { headers?: Record<string, string>; onProgress?: ProgressHandler; signal: AbortSignal },
   ) => Promise<BytesResult>;
   /** A JSON POST to the app (same origin, session cookie). */
-  postJson: (url: string, payload: unknown, signal?: AbortSignal) => Promise<{ status: number; body: ApiAnswer | null }>;
+  postJson: (
+    url: string,
+    payload: unknown,
+    signal?: AbortSignal,
+  ) => Promise<{ status: number; body: ApiAnswer | null }>;
 };
 
 function sendXhr(...[method, url, body, options]: Parameters<Transport["sendBytes"]>): Promise<BytesResult> {
@@ -70,7 +80,11 @@ function sendXhr(...[method, url, body, options]: Parameters<Transport["sendByte
   });
 }
 
-async function fetchJson(url: string, payload: unknown, signal?: AbortSignal): Promise<{ status: number; body: ApiAnswer | null }> {
+async function fetchJson(
+  url: string,
+  payload: unknown,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: ApiAnswer | null }> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -98,31 +112,59 @@ function idOf(value: unknown): { fileId?: string } {
 }
 
 /** Local store: one multipart POST; the server stores and registers the file. */
-export function uploadToLocalStore(file: File, onProgress: ProgressHandler, transport: Transport = browserTransport, target?: FileTarget): UploadHandle {
+export function uploadToLocalStore(
+  file: File,
+  onProgress: ProgressHandler,
+  transport: Transport = browserTransport,
+  target?: FileTarget,
+): UploadHandle {
   const controller = new AbortController();
   const form = new FormData();
   if (target) form.append(FILE_TARGET_FIELD, target); // before the file: a refused value costs no transfer
   form.append("files", file, file.name);
   const promise = transport
-    .sendBytes("POST", "/api/upload", form, { headers: { Accept: "application/json" }, onProgress, signal: controller.signal })
+    .sendBytes("POST", "/api/upload", form, {
+      headers: { Accept: "application/json" },
+      onProgress,
+      signal: controller.signal,
+    })
     .then((result): UploadOutcome => {
       if ("aborted" in result || controller.signal.aborted) return ABORTED;
       if ("networkError" in result) return { ok: false, code: "COD.2" };
       const answer = (result.body ?? {}) as ApiAnswer;
-      if (result.status >= 200 && result.status < 300 && answer.ok === true) return { ok: true, ...idOf((answer.files as Array<{ id?: unknown }> | undefined)?.[0]?.id) };
+      if (result.status >= 200 && result.status < 300 && answer.ok === true)
+        return { ok: true, ...idOf((answer.files as Array<{ id?: unknown }> | undefined)?.[0]?.id) };
       return { ok: false, ...failureOf(result.body, "COD.2") };
     });
   return { promise, abort: () => controller.abort() };
 }
 
 type CreateAnswer =
-  | { ok: true; bucket: string; ticket: string; mode: "single"; key: string; url: string; headers: Record<string, string> }
-  | { ok: true; bucket: string; ticket: string; mode: "multipart"; key: string; uploadId: string; partSize: number; partCount: number };
+  | {
+      ok: true;
+      bucket: string;
+      ticket: string;
+      mode: "single";
+      key: string;
+      url: string;
+      headers: Record<string, string>;
+    }
+  | {
+      ok: true;
+      bucket: string;
+      ticket: string;
+      mode: "multipart";
+      key: string;
+      uploadId: string;
+      partSize: number;
+      partCount: number;
+    };
 
 export const S3_API = "/api/uploads/s3";
 export const REGISTER_API = "/api/files/register";
 
-const ok2xx = (r: BytesResult): r is { status: number; body: unknown; etag: string | null } => "status" in r && r.status >= 200 && r.status < 300;
+const ok2xx = (r: BytesResult): r is { status: number; body: unknown; etag: string | null } =>
+  "status" in r && r.status >= 200 && r.status < 300;
 
 /**
  * S3: presigned PUT or multipart straight to the bucket, then the registration.
@@ -152,15 +194,27 @@ export function uploadToS3(
   };
 
   const signPart = async (ticket: string, partNumber: number): Promise<string | { failure: UploadOutcome }> => {
-    const signed = await transport.postJson(S3_API, { intent: "sign-parts", ticket, partNumbers: [partNumber] }, signal);
-    const url = (signed.body?.parts as Array<{ partNumber: number; url: string }> | undefined)?.find((p) => p.partNumber === partNumber)?.url;
-    if (signed.status !== 200 || !signed.body?.ok || !url) return { failure: { ok: false, ...failureOf(signed.body, "COD.2") } };
+    const signed = await transport.postJson(
+      S3_API,
+      { intent: "sign-parts", ticket, partNumbers: [partNumber] },
+      signal,
+    );
+    const url = (signed.body?.parts as Array<{ partNumber: number; url: string }> | undefined)?.find(
+      (p) => p.partNumber === partNumber,
+    )?.url;
+    if (signed.status !== 200 || !signed.body?.ok || !url)
+      return { failure: { ok: false, ...failureOf(signed.body, "COD.2") } };
     return url;
   };
 
   const run = async (): Promise<UploadOutcome> => {
     // Not cancelled mid-flight: if it opened a multipart upload, the answer is needed to abort it.
-    const created = await transport.postJson(S3_API, { intent: "create", fileName: file.name, size: file.size, contentType: file.type || undefined });
+    const created = await transport.postJson(S3_API, {
+      intent: "create",
+      fileName: file.name,
+      size: file.size,
+      contentType: file.type || undefined,
+    });
     if (created.status !== 200 || !created.body?.ok) return { ok: false, ...failureOf(created.body, "COD.2") };
     const plan = created.body as unknown as CreateAnswer;
     if (plan.mode === "multipart") openMultipart = plan.ticket;
@@ -199,12 +253,20 @@ export function uploadToS3(
     const registered = await transport
       .postJson(
         REGISTER_API,
-        { clientName, originalName: file.name, srcBucket: plan.bucket, srcKey: plan.key, ticket: plan.ticket, ...(target ? { [FILE_TARGET_FIELD]: target } : {}) },
+        {
+          clientName,
+          originalName: file.name,
+          srcBucket: plan.bucket,
+          srcKey: plan.key,
+          ticket: plan.ticket,
+          ...(target ? { [FILE_TARGET_FIELD]: target } : {}),
+        },
         signal,
       )
       .catch(() => null);
     if (signal.aborted) return ABORTED;
-    if (!registered || registered.status !== 200 || !registered.body?.ok) return { ok: false, ...failureOf(registered?.body, "COD.3") };
+    if (!registered || registered.status !== 200 || !registered.body?.ok)
+      return { ok: false, ...failureOf(registered?.body, "COD.3") };
     return { ok: true, ...idOf(registered.body.id) };
   };
 

@@ -41,13 +41,26 @@ type Stored = { originalName: string; key: string; bytes: number };
 export type UploadFailure = { code: "COD.2" | "COD.3"; status: number; detail: string; field?: "target" };
 
 /** The "Tipo de carga" of an upload: one of FILE_TARGETS; absent or empty → data (today's behaviour). */
-export const fileTargetSchema = z.preprocess((value) => (value === undefined || value === null || value === "" ? DEFAULT_FILE_TARGET : value), z.enum(FILE_TARGETS));
+export const fileTargetSchema = z.preprocess(
+  (value) => (value === undefined || value === null || value === "" ? DEFAULT_FILE_TARGET : value),
+  z.enum(FILE_TARGETS),
+);
 
 /** The target a request named, or the refusal (400, COD.2, a message naming the value) when it names none of them. */
-export function parseFileTarget(value: unknown): { ok: true; target: FileTarget } | { ok: false; failure: UploadFailure } {
+export function parseFileTarget(
+  value: unknown,
+): { ok: true; target: FileTarget } | { ok: false; failure: UploadFailure } {
   const parsed = fileTargetSchema.safeParse(value);
   if (parsed.success) return { ok: true, target: parsed.data };
-  return { ok: false, failure: { code: "COD.2", status: 400, detail: uploadTargetTexts.invalid(typeof value === "string" ? value : String(value)), field: "target" } };
+  return {
+    ok: false,
+    failure: {
+      code: "COD.2",
+      status: 400,
+      detail: uploadTargetTexts.invalid(typeof value === "string" ? value : String(value)),
+      field: "target",
+    },
+  };
 }
 
 /** The longest target value read from a form; anything longer is not a target (and is refused as such). */
@@ -73,7 +86,10 @@ class TargetRefusedError extends Error {
 
 /** The JSON answer of a refused upload or registration: the spec's alert for its code, and why. */
 export function uploadFailureResponse(failure: UploadFailure) {
-  return json({ ok: false, code: failure.code, message: messages.uploadFailure(failure.code), detail: failure.detail }, { status: failure.status });
+  return json(
+    { ok: false, code: failure.code, message: messages.uploadFailure(failure.code), detail: failure.detail },
+    { status: failure.status },
+  );
 }
 
 type Target = {
@@ -85,7 +101,10 @@ type Target = {
 function uploadTarget(maxBytes: number): Target {
   if (getConfig().storage.kind === "s3") {
     const store = getS3Store();
-    return { bucket: store.bucket, put: (key, data, contentType) => store.putStream(key, data, { maxBytes, contentType }) };
+    return {
+      bucket: store.bucket,
+      put: (key, data, contentType) => store.putStream(key, data, { maxBytes, contentType }),
+    };
   }
   const store = getLocalStore();
   return { bucket: LOCAL_BUCKET, put: (key, data) => store.putStream(key, data, { maxBytes }) };
@@ -104,14 +123,18 @@ export async function registerUpload(
   options: { verifySize?: boolean } = {},
 ): Promise<{ ok: true; id: string } | { ok: false; failure: UploadFailure }> {
   const remove = () => deleteObject(input.bucket, input.key);
-  const registrationFailed = { ok: false as const, failure: { code: "COD.3" as const, status: 500, detail: messages.uploadRegisterFailedFor(input.originalName) } };
+  const registrationFailed = {
+    ok: false as const,
+    failure: { code: "COD.3" as const, status: 500, detail: messages.uploadRegisterFailedFor(input.originalName) },
+  };
   if (options.verifySize) {
     const { maxBytes } = uploadLimits();
     let size: number;
     try {
       size = await objectSize(input.bucket, input.key);
     } catch (error) {
-      if (error instanceof StoredObjectNotFoundError) return { ok: false, failure: { code: "COD.2", status: 409, detail: messages.uploadObjectMissing } };
+      if (error instanceof StoredObjectNotFoundError)
+        return { ok: false, failure: { code: "COD.2", status: 409, detail: messages.uploadObjectMissing } };
       return registrationFailed;
     }
     if (size > maxBytes) {
@@ -128,7 +151,8 @@ export async function registerUpload(
   try {
     return { ok: true, id: String(await registerStoredObject(input, remove)) };
   } catch (error) {
-    if (error instanceof FileAlreadyRegisteredError) return { ok: false, failure: { code: "COD.3", status: 409, detail: messages.uploadAlreadyRegistered } };
+    if (error instanceof FileAlreadyRegisteredError)
+      return { ok: false, failure: { code: "COD.3", status: 409, detail: messages.uploadAlreadyRegistered } };
     return registrationFailed;
   }
 }
@@ -142,11 +166,19 @@ export async function registerUpload(
 export async function handleUpload(
   request: Request,
   userEmail: string,
-): Promise<{ files: Array<{ id: string; originalName: string; key: string; bytes: number }> } | { failure: UploadFailure }> {
+): Promise<
+  { files: Array<{ id: string; originalName: string; key: string; bytes: number }> } | { failure: UploadFailure }
+> {
   const limits = uploadLimits();
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxPostBytes(limits.maxBytes)) {
-    return { failure: { code: "COD.2", status: 413, detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatBytes(limits.maxBytes)) } };
+    return {
+      failure: {
+        code: "COD.2",
+        status: 413,
+        detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatBytes(limits.maxBytes)),
+      },
+    };
   }
   const boundary = boundaryOf(request.headers.get("Content-Type"));
   if (!boundary || !request.body) return { failure: { code: "COD.2", status: 400, detail: uploadScreenTexts.empty } };
@@ -165,7 +197,8 @@ export async function handleUpload(
         continue;
       }
       if (part.name !== "files" || !part.filename) continue; // other fields are skipped (and drained)
-      if (++count > MAX_FILES_PER_POST) throw new UploadRejectedError("count", messages.uploadTooManyFiles(MAX_FILES_PER_POST));
+      if (++count > MAX_FILES_PER_POST)
+        throw new UploadRejectedError("count", messages.uploadTooManyFiles(MAX_FILES_PER_POST));
       assertUploadAllowed(part.filename, undefined, limits); // before a single byte is written
       const key = generateStorageKey(part.filename);
       const { bytes } = await target.put(key, part.data, part.contentType);
@@ -174,7 +207,8 @@ export async function handleUpload(
   } catch (error) {
     await Promise.all(stored.map((s) => deleteObject(target.bucket, s.key).catch(() => undefined)));
     if (error instanceof TargetRefusedError) return { failure: error.failure };
-    if (error instanceof UploadRejectedError) return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
+    if (error instanceof UploadRejectedError)
+      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
     return { failure: { code: "COD.2", status: 400, detail: messages.uploadTransferBroken } };
   }
   if (stored.length === 0) return { failure: { code: "COD.2", status: 400, detail: uploadScreenTexts.empty } };
@@ -182,10 +216,18 @@ export async function handleUpload(
   const files: Array<{ id: string; originalName: string; key: string; bytes: number }> = [];
   for (let i = 0; i < stored.length; i++) {
     const s = stored[i];
-    const registered = await registerUpload({ originalName: s.originalName, key: s.key, bucket: target.bucket, user: userEmail, target: fileTarget });
+    const registered = await registerUpload({
+      originalName: s.originalName,
+      key: s.key,
+      bucket: target.bucket,
+      user: userEmail,
+      target: fileTarget,
+    });
     if (!registered.ok) {
       // The failed one was removed by registerUpload; the ones not yet registered go too.
-      await Promise.all(stored.slice(i + 1).map((rest) => deleteObject(target.bucket, rest.key).catch(() => undefined)));
+      await Promise.all(
+        stored.slice(i + 1).map((rest) => deleteObject(target.bucket, rest.key).catch(() => undefined)),
+      );
       return { failure: registered.failure };
     }
     files.push({ id: registered.id, originalName: s.originalName, key: s.key, bytes: s.bytes });

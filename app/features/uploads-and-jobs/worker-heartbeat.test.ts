@@ -1,6 +1,11 @@
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { DEFAULT_STALL_TIMEOUT_MS, ingestMessages, PROGRESS_INTERVAL_MS, type IngestClock } from "~/features/uploads-and-jobs/import/ingest.server";
+import {
+  DEFAULT_STALL_TIMEOUT_MS,
+  ingestMessages,
+  PROGRESS_INTERVAL_MS,
+  type IngestClock,
+} from "~/features/uploads-and-jobs/import/ingest.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
@@ -54,7 +59,14 @@ class FakeClock implements IngestClock {
 const testDb = useTestDatabase();
 useTempDataDir();
 
-type Observation = { at: number; progress: number; message: string; agent: string; statusChangeDate: number; leaseUntil: number | null };
+type Observation = {
+  at: number;
+  progress: number;
+  message: string;
+  agent: string;
+  statusChangeDate: number;
+  leaseUntil: number | null;
+};
 
 async function observe(clock: FakeClock, id: Parameters<typeof findFileById>[0]): Promise<Observation> {
   const file = await findFileById(id);
@@ -112,7 +124,10 @@ describe("worker heartbeat", () => {
       batchSize: 200,
       clock,
       // Byte mode with a 1-byte buffer: the next piece is asked for only when the reader has taken the last.
-      openSource: async () => ({ stream: Readable.from(throttled(), { objectMode: false, highWaterMark: 1 }), size: bytes.length }),
+      openSource: async () => ({
+        stream: Readable.from(throttled(), { objectMode: false, highWaterMark: 1 }),
+        size: bytes.length,
+      }),
     });
     expect(outcome).toMatchObject({ kind: "done", status: 0, message: "7.200 linhas OK, 800 NOK" });
 
@@ -130,9 +145,13 @@ describe("worker heartbeat", () => {
     // (Until the first beat the job shows the claim's own "Processando".)
     const claimedAt = observations[0].statusChangeDate;
     expect(observations[0].message).toBe("Processando");
-    const beats = observations.filter((o, i) => o.statusChangeDate !== claimedAt && o.statusChangeDate !== observations[i - 1].statusChangeDate);
+    const beats = observations.filter(
+      (o, i) => o.statusChangeDate !== claimedAt && o.statusChangeDate !== observations[i - 1].statusChangeDate,
+    );
     expect(beats.length).toBeGreaterThanOrEqual(totalMs / intervalMs - 1);
-    const counts = beats.map((o) => Number(/^Processando: ([\d.]+) linhas lidas$/.exec(o.message)?.[1].replaceAll(".", "") ?? "NaN"));
+    const counts = beats.map((o) =>
+      Number(/^Processando: ([\d.]+) linhas lidas$/.exec(o.message)?.[1].replaceAll(".", "") ?? "NaN"),
+    );
     expect(counts.every((n, i) => Number.isInteger(n) && (i === 0 || n >= counts[i - 1]))).toBe(true);
     expect(beats.map((o) => o.progress).every((p, i, all) => i === 0 || p >= all[i - 1])).toBe(true);
     expect(beats.at(-1)!.progress).toBeGreaterThan(0);
@@ -174,8 +193,10 @@ describe("worker stall watchdog", () => {
     const db = await testDb.db();
     const completeRows = firstHalf.toString().split("\n").length - 2; // minus the header and the cut line
     const written = async () =>
-      (await db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id })) + (await db.collection(PRODUCT_MASTER_NOK).countDocuments({ sourceFileId: id }));
-    for (let i = 0; i < 1_000 && (await written()) < Math.floor(completeRows / 25) * 25; i++) await new Promise((r) => setTimeout(r, 10));
+      (await db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id })) +
+      (await db.collection(PRODUCT_MASTER_NOK).countDocuments({ sourceFileId: id }));
+    for (let i = 0; i < 1_000 && (await written()) < Math.floor(completeRows / 25) * 25; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(await written()).toBe(Math.floor(completeRows / 25) * 25);
     const startedAt = clock.now().getTime();
     const renewals: number[] = [];
@@ -202,12 +223,21 @@ describe("worker stall watchdog", () => {
     release(); // (a worker that never gave up now gets the end of its source, and the checks below fail)
     await running;
 
-    expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_UNREADABLE, message: ingestMessages.stalled(stallMs) });
+    expect(outcome).toMatchObject({
+      kind: "done",
+      status: FILE_STATUS_UNREADABLE,
+      message: ingestMessages.stalled(stallMs),
+    });
     expect(ingestMessages.stalled(stallMs)).toBe(
       "Processamento interrompido: a leitura do arquivo ficou parada por mais de 10 s. Tente novamente.",
     );
     const file = await findFileById(id);
-    expect(file).toMatchObject({ status: FILE_STATUS_UNREADABLE, progress: 100, leaseUntil: null, agent: "stall-worker" });
+    expect(file).toMatchObject({
+      status: FILE_STATUS_UNREADABLE,
+      progress: 100,
+      leaseUntil: null,
+      agent: "stall-worker",
+    });
     // It waited the limit (renewing the lease meanwhile), then gave up within one more beat.
     const gaveUpAfter = file!.statusChangeDate.getTime() - startedAt;
     expect(gaveUpAfter).toBeGreaterThan(stallMs);

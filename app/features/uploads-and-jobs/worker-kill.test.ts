@@ -46,7 +46,13 @@ describe("a worker killed mid-file", () => {
     while (Date.now() < deadline) {
       const file = await db.collection(FILES).findOne({ _id: id });
       progress = file?.progress ?? 0;
-      if (file?.agent === "doomed-worker" && progress > 0 && progress < 100 && (await db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id })) > 0) break;
+      if (
+        file?.agent === "doomed-worker" &&
+        progress > 0 &&
+        progress < 100 &&
+        (await db.collection(PRODUCT_MASTER).countDocuments({ sourceFileId: id })) > 0
+      )
+        break;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(progress, stderr).toBeGreaterThan(0);
@@ -65,8 +71,16 @@ describe("a worker killed mid-file", () => {
     }
     await new Promise((r) => setTimeout(r, Math.max(0, partial!.leaseUntil.getTime() - Date.now()) + 50));
     // The attempt before never finished (its process died, perhaps of this very file): not tried again automatically.
-    expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toMatchObject({ kind: "done", status: FILE_STATUS_UNREADABLE });
-    expect(await findFileById(id)).toMatchObject({ attempts: 2, progress: 100, status: FILE_STATUS_UNREADABLE, message: interruptedMessage });
+    expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toMatchObject({
+      kind: "done",
+      status: FILE_STATUS_UNREADABLE,
+    });
+    expect(await findFileById(id)).toMatchObject({
+      attempts: 2,
+      progress: 100,
+      status: FILE_STATUS_UNREADABLE,
+      message: interruptedMessage,
+    });
     expect(await processNextJob({ name: "rescuer", leaseMs: 60_000 })).toBeNull();
 
     const owner = (await findFileById(id))!.user;

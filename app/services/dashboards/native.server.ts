@@ -5,7 +5,13 @@ import { getDb } from "~/db.server";
 import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
 import { trackBackgroundWork } from "~/shared/background-work.server";
 import { dashboardTexts, messages } from "~/messages";
-import { CHART_COLLECTIONS, CHART_PIPELINE_STAGES, dashboardChartSchema, type ChartKind, type DashboardChart } from "~/models/dashboards.server";
+import {
+  CHART_COLLECTIONS,
+  CHART_PIPELINE_STAGES,
+  dashboardChartSchema,
+  type ChartKind,
+  type DashboardChart,
+} from "~/models/dashboards.server";
 
 /**
  * The native dashboard provider: each chart's aggregation pipeline, stored with the dashboard record by
@@ -47,7 +53,11 @@ function isChartCollection(name: unknown): name is string {
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  !!value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !(value as { _bsontype?: string })._bsontype;
+  !!value &&
+  typeof value === "object" &&
+  !Array.isArray(value) &&
+  !(value instanceof Date) &&
+  !(value as { _bsontype?: string })._bsontype;
 
 function assertNoForbiddenOperator(value: unknown): void {
   if (Array.isArray(value)) {
@@ -74,8 +84,10 @@ function assertAllowedPipeline(pipeline: unknown): asserts pipeline is Document[
     if (name === "$lookup" || name === "$graphLookup") {
       const from = isPlainObject(body) ? body.from : undefined;
       // A $lookup without `from` reads a $documents sub-pipeline; $documents is not allowed either.
-      if (!isChartCollection(from)) throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(String(from ?? "")));
-      if (name === "$lookup" && isPlainObject(body) && body.pipeline !== undefined) assertAllowedPipeline(body.pipeline);
+      if (!isChartCollection(from))
+        throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(String(from ?? "")));
+      if (name === "$lookup" && isPlainObject(body) && body.pipeline !== undefined)
+        assertAllowedPipeline(body.pipeline);
     }
     if (name === "$facet") {
       if (!isPlainObject(body)) throw new ChartDefinitionError(dashboardTexts.chartPipelineNotList);
@@ -105,14 +117,16 @@ export function toChartValue(value: unknown): ChartValue {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof ObjectId) return value.toHexString();
   const bsonType = (value as { _bsontype?: string })._bsontype;
-  if (bsonType === "Decimal128" || bsonType === "Long" || bsonType === "Int32" || bsonType === "Double") return Number(String(value));
+  if (bsonType === "Decimal128" || bsonType === "Long" || bsonType === "Int32" || bsonType === "Double")
+    return Number(String(value));
   if (bsonType) return String(value);
   return JSON.stringify(value);
 }
 
 /** The stored shape of a chart; a record written by hand may hold anything. */
 function errorResult(index: number, raw: unknown, error: string): ChartResult {
-  const title = isPlainObject(raw) && typeof raw.title === "string" && raw.title ? raw.title : dashboardTexts.chartUntitled;
+  const title =
+    isPlainObject(raw) && typeof raw.title === "string" && raw.title ? raw.title : dashboardTexts.chartUntitled;
   return { id: `chart-${index + 1}`, title, kind: "table", rows: [], labels: {}, error };
 }
 
@@ -123,15 +137,24 @@ function errorResult(index: number, raw: unknown, error: string): ChartResult {
 export type RowFilter = { collection: string; field: string; values: readonly string[] };
 
 /** Runs one chart. A failure becomes the chart's `error`, so one broken chart leaves the others drawn. */
-export async function runChart(raw: unknown, index = 0, maxTimeMS = CHART_TIME_BUDGET_MS, filter?: RowFilter): Promise<ChartResult> {
+export async function runChart(
+  raw: unknown,
+  index = 0,
+  maxTimeMS = CHART_TIME_BUDGET_MS,
+  filter?: RowFilter,
+): Promise<ChartResult> {
   const parsed = dashboardChartSchema.safeParse(raw);
   if (!parsed.success) return errorResult(index, raw, dashboardTexts.chartInvalidDefinition);
   const chart: DashboardChart = parsed.data;
   const base = { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {} };
   let pipeline: Document[];
   try {
-    if (!isChartCollection(chart.collection)) throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(chart.collection));
-    const scoped = filter && filter.collection === chart.collection ? [{ $match: { [filter.field]: { $in: filter.values.map(String) } } }] : [];
+    if (!isChartCollection(chart.collection))
+      throw new ChartDefinitionError(dashboardTexts.chartCollectionNotAllowed(chart.collection));
+    const scoped =
+      filter && filter.collection === chart.collection
+        ? [{ $match: { [filter.field]: { $in: filter.values.map(String) } } }]
+        : [];
     pipeline = [...scoped, ...parseStoredPipeline(chart.pipeline), { $limit: CHART_ROW_CAP }];
   } catch (error) {
     if (error instanceof ChartDefinitionError) return { ...base, rows: [], error: error.message };
@@ -220,16 +243,32 @@ export const CHART_COMPUTE_BUDGET_MS = 120_000;
  * reads is unchanged, and computing (once, however many views wait) when it changed. `scope` names
  * the dashboard (tenant and dashboardId). A `charts` that is not a list shows one error, not a 500.
  */
-export async function runCharts(charts: unknown, scope = "dashboard", filters: readonly RowFilter[] = []): Promise<ChartResult[]> {
+export async function runCharts(
+  charts: unknown,
+  scope = "dashboard",
+  filters: readonly RowFilter[] = [],
+): Promise<ChartResult[]> {
   if (charts === undefined || charts === null) return [];
-  if (!Array.isArray(charts)) return [{ id: "charts", title: dashboardTexts.chartFailed, kind: "table", rows: [], labels: {}, error: dashboardTexts.chartsInvalid }];
+  if (!Array.isArray(charts))
+    return [
+      {
+        id: "charts",
+        title: dashboardTexts.chartFailed,
+        kind: "table",
+        rows: [],
+        labels: {},
+        error: dashboardTexts.chartsInvalid,
+      },
+    ];
   const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
   const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
   const identity = new Map(valid.map((chart) => [chart, identityOf(chart)]));
   // The filters that apply to a chart: its figures are cached per set of rows it may read.
   const filterOf = (chart: DashboardChart) => filters.find((f) => identity.get(chart)!.reads.includes(f.collection));
-  const filterKey = (f: RowFilter | undefined) => (f ? `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}` : "");
-  const keyOf = (chart: DashboardChart) => `${scope}:${chart.id}:${identity.get(chart)!.digest}${filterKey(filterOf(chart))}`;
+  const filterKey = (f: RowFilter | undefined) =>
+    f ? `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}` : "";
+  const keyOf = (chart: DashboardChart) =>
+    `${scope}:${chart.id}:${identity.get(chart)!.digest}${filterKey(filterOf(chart))}`;
   const collections = [...new Set([...identity.values()].flatMap((id) => id.reads))];
   const [states, cached] = await Promise.all([dataStates(collections), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
@@ -239,17 +278,32 @@ export async function runCharts(charts: unknown, scope = "dashboard", filters: r
       if (!p.success || !identity.has(p.data)) return runChart(raw, index);
       const chart = p.data;
       const filter = filterOf(chart);
-      if (filter && (filter.collection !== chart.collection || identity.get(chart)!.lookups.includes(filter.collection))) {
+      if (
+        filter &&
+        (filter.collection !== chart.collection || identity.get(chart)!.lookups.includes(filter.collection))
+      ) {
         // Rows it may not see would reach the figures through a $lookup: not run for this viewer.
-        return { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: [], error: dashboardTexts.chartRowsNotAllowed };
+        return {
+          id: chart.id,
+          title: chart.title,
+          kind: chart.kind,
+          labels: chart.labels ?? {},
+          rows: [],
+          error: dashboardTexts.chartRowsNotAllowed,
+        };
       }
       const key = keyOf(chart);
-      const fingerprint = identity.get(chart)!.reads.map((name) => states.get(name)).join(",");
+      const fingerprint = identity
+        .get(chart)!
+        .reads.map((name) => states.get(name))
+        .join(",");
       const hit = cached.get(key);
       // Figures of the same data state: shown at once. Past the maximum age they are recomputed behind the view
       // (nothing announced a change; the age only bounds what an unannounced write can leave stale).
       const sameData = hit !== undefined && hit.fingerprint === fingerprint;
-      const cachedResult = sameData ? { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: hit.rows } : undefined;
+      const cachedResult = sameData
+        ? { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: hit.rows }
+        : undefined;
       if (cachedResult && now - hit!.computedAt.getTime() < CHART_CACHE_MAX_AGE_MS) return cachedResult;
       const flight = `${key}|${fingerprint}`;
       const recent = failed.get(flight);
@@ -260,15 +314,27 @@ export async function runCharts(charts: unknown, scope = "dashboard", filters: r
         // those figures instead of computing them again.
         const storedMeanwhile = readCachedCharts([key]).then((found) => {
           const fresh = found.get(key);
-          const newer = fresh && fresh.fingerprint === fingerprint && (!hit || fresh.computedAt.getTime() > hit.computedAt.getTime());
-          return newer ? { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: fresh.rows } : null;
+          const newer =
+            fresh &&
+            fresh.fingerprint === fingerprint &&
+            (!hit || fresh.computedAt.getTime() > hit.computedAt.getTime());
+          return newer
+            ? { id: chart.id, title: chart.title, kind: chart.kind, labels: chart.labels ?? {}, rows: fresh.rows }
+            : null;
         });
         running = storedMeanwhile
-          .then((stored) => stored ?? runChart(raw, index, CHART_COMPUTE_BUDGET_MS, filter).then(async (result) => {
-            if (!result.error) await storeCachedChart({ _id: key, fingerprint, rows: result.rows, computedAt: new Date() }).catch(() => undefined);
-            else failed.set(flight, { result, until: Date.now() + FAILURE_MEMORY_MS });
-            return result;
-          }))
+          .then(
+            (stored) =>
+              stored ??
+              runChart(raw, index, CHART_COMPUTE_BUDGET_MS, filter).then(async (result) => {
+                if (!result.error)
+                  await storeCachedChart({ _id: key, fingerprint, rows: result.rows, computedAt: new Date() }).catch(
+                    () => undefined,
+                  );
+                else failed.set(flight, { result, until: Date.now() + FAILURE_MEMORY_MS });
+                return result;
+              }),
+          )
           .finally(() => computing.delete(flight));
         computing.set(flight, trackBackgroundWork(running));
       }
@@ -278,7 +344,9 @@ export async function runCharts(charts: unknown, scope = "dashboard", filters: r
       }
       // The view waits a bounded time; meanwhile the previous figures (if any) stand in.
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CHART_TIME_BUDGET_MS)));
+      const late = new Promise<undefined>(
+        (resolve) => (timer = setTimeout(() => resolve(undefined), CHART_TIME_BUDGET_MS)),
+      );
       return Promise.race([running, late]).then((done) => {
         clearTimeout(timer);
         if (done) return done;

@@ -111,14 +111,19 @@ export async function generateEmbedAddress(
   const startedAt = now();
   let embedUrl: string | undefined;
   try {
-    const answer = await client.send(new (await quickSightSdk()).GenerateEmbedUrlForRegisteredUserCommand(buildEmbedRequest(settings, email, dashboardId)));
+    const answer = await client.send(
+      new (await quickSightSdk()).GenerateEmbedUrlForRegisteredUserCommand(
+        buildEmbedRequest(settings, email, dashboardId),
+      ),
+    );
     embedUrl = answer.EmbedUrl;
   } catch (error) {
     const clean = describeEmbedError(error);
     console.warn(JSON.stringify({ level: "warn", msg: "quicksight embed failed", code: clean.code, dashboardId }));
     throw clean;
   }
-  if (!embedUrl || !/^https:\/\//.test(embedUrl)) throw new DashboardEmbedError(dashboardTexts.dashboardUnexpected, "NoEmbedUrl");
+  if (!embedUrl || !/^https:\/\//.test(embedUrl))
+    throw new DashboardEmbedError(dashboardTexts.dashboardUnexpected, "NoEmbedUrl");
   return {
     embedUrl,
     expiresInMs: Math.max(0, settings.sessionMinutes * 60_000 - (now() - startedAt)),

@@ -1,7 +1,16 @@
 import { createHmac } from "node:crypto";
-import type { AuthenticationResultType, CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider";
+import type {
+  AuthenticationResultType,
+  CognitoIdentityProviderClient,
+} from "@aws-sdk/client-cognito-identity-provider";
 import { normalizeEmail } from "~/models/users.server";
-import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult, type ProviderTokens } from "./types";
+import {
+  IdentityProviderError,
+  UserExistsError,
+  type IdentityProvider,
+  type ProviderResult,
+  type ProviderTokens,
+} from "./types";
 
 /** Amazon Cognito user pools as the identity provider (USER_PASSWORD_AUTH on an app client). */
 
@@ -15,7 +24,9 @@ export type CognitoOptions = {
 };
 
 function errorName(error: unknown): string | undefined {
-  return error && typeof error === "object" && "name" in error && typeof error.name === "string" ? error.name : undefined;
+  return error && typeof error === "object" && "name" in error && typeof error.name === "string"
+    ? error.name
+    : undefined;
 }
 
 function errorMessage(error: unknown, fallback: string): string {
@@ -45,7 +56,9 @@ const THROTTLING = new Set(["TooManyRequestsException", "LimitExceededException"
  */
 function logRefusedParameter(operation: string, error: unknown): void {
   const detail = error instanceof Error ? error.message.slice(0, 200) : String(error);
-  console.warn(JSON.stringify({ level: "warn", msg: "cognito.invalidParameter", operation, error: errorName(error), detail }));
+  console.warn(
+    JSON.stringify({ level: "warn", msg: "cognito.invalidParameter", operation, error: errorName(error), detail }),
+  );
 }
 
 /** Errors whose provider message the user should read (spec 000 §8 "the provider's message"). */
@@ -66,16 +79,24 @@ const cognitoSdk = () => (sdkLoading ??= import("@aws-sdk/client-cognito-identit
 export function createCognitoIdentityProvider(options: CognitoOptions): IdentityProvider {
   let clientLoading: Promise<CognitoIdentityProviderClient> | undefined;
   const client = () =>
-    (clientLoading ??= options.client ? Promise.resolve(options.client) : cognitoSdk().then((sdk) => new sdk.CognitoIdentityProviderClient({ region: options.region })));
+    (clientLoading ??= options.client
+      ? Promise.resolve(options.client)
+      : cognitoSdk().then((sdk) => new sdk.CognitoIdentityProviderClient({ region: options.region })));
   const { clientId, userPoolId, clientSecret } = options;
 
   /** SECRET_HASH = Base64(HMAC_SHA256(client secret, username + client id)), only with a client secret. */
   const secretHash = (username: string) =>
-    clientSecret ? createHmac("sha256", clientSecret).update(username + clientId).digest("base64") : undefined;
+    clientSecret
+      ? createHmac("sha256", clientSecret)
+          .update(username + clientId)
+          .digest("base64")
+      : undefined;
 
   async function adminDeleteUser(email: string): Promise<void> {
     try {
-      await (await client()).send(new (await cognitoSdk()).AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }));
+      await (await client()).send(
+        new (await cognitoSdk()).AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: normalizeEmail(email) }),
+      );
     } catch (error) {
       if (errorName(error) === "UserNotFoundException") return;
       throw error;
@@ -142,7 +163,11 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
             ChallengeName: "NEW_PASSWORD_REQUIRED",
             ClientId: clientId,
             Session: challengeSession,
-            ChallengeResponses: { USERNAME: username, NEW_PASSWORD: newPassword, ...(hash ? { SECRET_HASH: hash } : {}) },
+            ChallengeResponses: {
+              USERNAME: username,
+              NEW_PASSWORD: newPassword,
+              ...(hash ? { SECRET_HASH: hash } : {}),
+            },
           }),
         );
         return { kind: "ok", tokens: tokensOf(out.AuthenticationResult) };
@@ -150,7 +175,12 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
         const name = errorName(error);
         if (name === "InvalidPasswordException") return { kind: "error", message: errorMessage(error, name) };
         // An expired or reused challenge session comes back as NotAuthorized / CodeMismatch ("Invalid session").
-        if (name === "NotAuthorizedException" || name === "CodeMismatchException" || name === "ExpiredCodeException" || name === "UserNotFoundException") {
+        if (
+          name === "NotAuthorizedException" ||
+          name === "CodeMismatchException" ||
+          name === "ExpiredCodeException" ||
+          name === "UserNotFoundException"
+        ) {
           return { kind: "invalid" };
         }
         if (name && THROTTLING.has(name)) return { kind: "throttled" };
@@ -167,12 +197,23 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
       const username = normalizeEmail(email);
       const hash = secretHash(username);
       try {
-        await (await client()).send(new (await cognitoSdk()).ForgotPasswordCommand({ ClientId: clientId, Username: username, ...(hash ? { SecretHash: hash } : {}) }));
+        await (await client()).send(
+          new (await cognitoSdk()).ForgotPasswordCommand({
+            ClientId: clientId,
+            Username: username,
+            ...(hash ? { SecretHash: hash } : {}),
+          }),
+        );
         return { kind: "ok" };
       } catch (error) {
         const name = errorName(error);
         // Unknown users (or users without a verified e-mail) answer like known ones: no enumeration.
-        if (name === "UserNotFoundException" || name === "InvalidParameterException" || name === "NotAuthorizedException") return { kind: "ok" };
+        if (
+          name === "UserNotFoundException" ||
+          name === "InvalidParameterException" ||
+          name === "NotAuthorizedException"
+        )
+          return { kind: "ok" };
         if (name && USER_FACING.has(name)) return { kind: "error", message: errorMessage(error, name) };
         throw error;
       }
@@ -194,7 +235,8 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
         return { kind: "ok" };
       } catch (error) {
         const name = errorName(error);
-        if (name && (USER_FACING.has(name) || name === "InvalidParameterException")) return { kind: "error", message: errorMessage(error, name) };
+        if (name && (USER_FACING.has(name) || name === "InvalidParameterException"))
+          return { kind: "error", message: errorMessage(error, name) };
         if (name === "UserNotFoundException" || name === "NotAuthorizedException") {
           return { kind: "error", message: "Invalid verification code provided, please try again." };
         }
@@ -242,7 +284,13 @@ export function createCognitoIdentityProvider(options: CognitoOptions): Identity
         await (await client()).send(new (await cognitoSdk()).GlobalSignOutCommand({ AccessToken: tokens.accessToken }));
       } catch (error) {
         // An expired or revoked token is already signed out; anything else must not block the local logout.
-        console.warn(JSON.stringify({ level: "warn", msg: "cognito.globalSignOut.failed", error: errorName(error) ?? String(error) }));
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            msg: "cognito.globalSignOut.failed",
+            error: errorName(error) ?? String(error),
+          }),
+        );
       }
     },
   };

@@ -16,7 +16,8 @@ import { IdentityProviderError, UserExistsError, type IdentityProvider, type Pro
 export const localProviderMessages = {
   codeMismatch: "Código inválido. Verifique o código recebido e tente novamente.",
   codeExpired: "Código expirado ou já utilizado. Solicite um novo código.",
-  invalidPassword: "A senha não atende aos requisitos: mínimo de 8 caracteres, com letra maiúscula, letra minúscula, número e caractere especial.",
+  invalidPassword:
+    "A senha não atende aos requisitos: mínimo de 8 caracteres, com letra maiúscula, letra minúscula, número e caractere especial.",
 } as const;
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -30,7 +31,9 @@ let dummyHash: Promise<string> | undefined;
 // (temporary) password hash, so it cannot be forged and stops working once the password changes.
 
 function sign(payload: string): string {
-  return createHmac("sha256", getConfig().session.secret).update(`new-password-challenge:${payload}`).digest("base64url");
+  return createHmac("sha256", getConfig().session.secret)
+    .update(`new-password-challenge:${payload}`)
+    .digest("base64url");
 }
 
 function hashFingerprint(passwordHash: string): string {
@@ -51,7 +54,11 @@ function readChallenge(token: string, now = Date.now()): { email: string; finger
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
-    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { e?: unknown; x?: unknown; h?: unknown };
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      e?: unknown;
+      x?: unknown;
+      h?: unknown;
+    };
     if (typeof data.e !== "string" || typeof data.x !== "number" || typeof data.h !== "string") return null;
     if (data.x <= now) return null;
     return { email: data.e, fingerprint: data.h };
@@ -111,7 +118,8 @@ export function createLocalIdentityProvider(): IdentityProvider {
         return { kind: "invalid" };
       }
       if (!(await verifyPassword(password, user.passwordHash))) return { kind: "invalid" };
-      if (user.mustChangePassword) return { kind: "newPasswordRequired", challengeSession: createChallenge(user.email, user.passwordHash) };
+      if (user.mustChangePassword)
+        return { kind: "newPasswordRequired", challengeSession: createChallenge(user.email, user.passwordHash) };
       return { kind: "ok" };
     },
 
@@ -119,9 +127,15 @@ export function createLocalIdentityProvider(): IdentityProvider {
       const challenge = readChallenge(challengeSession);
       if (!challenge || challenge.email !== normalizeEmail(email)) return { kind: "invalid" };
       const user = await findLocalUser(email);
-      if (!user || !user.mustChangePassword || hashFingerprint(user.passwordHash) !== challenge.fingerprint) return { kind: "invalid" };
+      if (!user || !user.mustChangePassword || hashFingerprint(user.passwordHash) !== challenge.fingerprint)
+        return { kind: "invalid" };
       if (!isPasswordValid(newPassword)) return { kind: "error", message: localProviderMessages.invalidPassword };
-      const changed = await setLocalPassword(user.email, await hashPassword(newPassword), new Date(), user.passwordHash);
+      const changed = await setLocalPassword(
+        user.email,
+        await hashPassword(newPassword),
+        new Date(),
+        user.passwordHash,
+      );
       return changed ? { kind: "ok" } : { kind: "invalid" };
     },
 
@@ -130,7 +144,12 @@ export function createLocalIdentityProvider(): IdentityProvider {
       if (!user) return { kind: "ok" };
       const config = getConfig();
       const code = generateResetCode();
-      await storeResetCode(user.email, hashResetCode(user.email, code, config.session.secret), new Date(), RESET_CODE_TTL_MINUTES);
+      await storeResetCode(
+        user.email,
+        hashResetCode(user.email, code, config.session.secret),
+        new Date(),
+        RESET_CODE_TTL_MINUTES,
+      );
       const link = `${config.origin}/recovery/${code}`;
       // The answer must not depend on whether the account exists or on what the relay does.
       await sendMailInBackground({

@@ -22,12 +22,20 @@ const MAX_TOKEN_CHARS = 16 * 1024;
 export const FEDERATED_NONCE_TTL_SECONDS = 10 * 60;
 export const FEDERATED_NONCE_COOKIE = "jp_sso_nonce";
 
-type CognitoSettings = { region: string; userPoolId: string; clientId: string; domain: string; identityProviderName?: string };
+type CognitoSettings = {
+  region: string;
+  userPoolId: string;
+  clientId: string;
+  domain: string;
+  identityProviderName?: string;
+};
 
 function cognitoSettings(config: Config): CognitoSettings {
   const { userPoolId, clientId, domain, identityProviderName } = config.identity.cognito;
   if (!userPoolId || !clientId || !domain) {
-    throw new Error("Federated sign-in is not configured: COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID and COGNITO_DOMAIN are required");
+    throw new Error(
+      "Federated sign-in is not configured: COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID and COGNITO_DOMAIN are required",
+    );
   }
   // The user pool ID starts with its region ("us-east-1_AbC"); AWS_REGION is the fallback.
   const region = /^([a-z]{2}(?:-[a-z]+)+-\d)_/.exec(userPoolId)?.[1] ?? config.awsRegion;
@@ -113,7 +121,8 @@ export async function verifyFederatedSignIn({ idToken, expiresIn, cookieHeader }
   }
 
   const expected = await nonceCookie().parse(cookieHeader);
-  if (typeof expected !== "string" || expected.length === 0) throw new SsoError("no sign-in in progress in this browser (nonce cookie missing)");
+  if (typeof expected !== "string" || expected.length === 0)
+    throw new SsoError("no sign-in in progress in this browser (nonce cookie missing)");
   if (payload.nonce !== expected) throw new SsoError("id_token nonce does not match this browser's sign-in");
 
   const email = toVerifiedEmail(payload.email);

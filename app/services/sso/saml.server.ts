@@ -69,7 +69,9 @@ export function splitCertificates(value: string): string[] {
 export function samlSettingsFrom(config: Config): SamlSettings {
   const { saml } = config.sso;
   if (!saml.idpEntryPoint || !saml.idpCert || !saml.spPrivateKey || !saml.spCert) {
-    throw new Error("SAML is not configured: SAML_IDP_ENTRY_POINT, SAML_IDP_CERT, SAML_SP_PRIVATE_KEY and SAML_SP_CERT are required");
+    throw new Error(
+      "SAML is not configured: SAML_IDP_ENTRY_POINT, SAML_IDP_CERT, SAML_SP_PRIVATE_KEY and SAML_SP_CERT are required",
+    );
   }
   return {
     entryPoint: saml.idpEntryPoint,
@@ -240,7 +242,8 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
   async consume(request: Request): Promise<{ identity: SsoIdentity; profile: Profile; returnTo?: string }> {
     const form = await request.formData().catch(() => null);
     const samlResponse = form?.get("SAMLResponse");
-    if (typeof samlResponse !== "string" || samlResponse.length === 0) throw new SsoError("no SAMLResponse in the form");
+    if (typeof samlResponse !== "string" || samlResponse.length === 0)
+      throw new SsoError("no SAMLResponse in the form");
     if (samlResponse.length > MAX_SAML_RESPONSE_CHARS) throw new SsoError("SAMLResponse too large");
     // Checked before the response is even parsed: a browser that started no sign-in accepts none.
     const expectedRequestId = await this.requestCookie.parse(request.headers.get("Cookie"));
@@ -266,9 +269,7 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
 
     const facts = assertionFacts(profile);
     if (!facts.id) throw new SsoError("assertion has no ID");
-    const keepUntil = new Date(
-      (facts.validUntil?.getTime() ?? Date.now() + SAML_REQUEST_TTL_MS) + SAML_CLOCK_SKEW_MS,
-    );
+    const keepUntil = new Date((facts.validUntil?.getTime() ?? Date.now() + SAML_REQUEST_TTL_MS) + SAML_CLOCK_SKEW_MS);
     if (!(await recordAssertionUse(facts.id, email, keepUntil))) throw new SsoError("assertion already used (replay)");
 
     return {

@@ -64,7 +64,16 @@ describe("LocalObjectStore", () => {
   it("makes path traversal impossible", async () => {
     const secret = path.join(dir, "secret.txt");
     await fs.writeFile(secret, "top secret");
-    for (const key of ["../secret.txt", "../../etc/passwd", "2026/01/../../../secret.txt", "/etc/passwd", "..", "", "a\0b", "..\\secret.txt".replaceAll("\\", "/")]) {
+    for (const key of [
+      "../secret.txt",
+      "../../etc/passwd",
+      "2026/01/../../../secret.txt",
+      "/etc/passwd",
+      "..",
+      "",
+      "a\0b",
+      "..\\secret.txt".replaceAll("\\", "/"),
+    ]) {
       expect(() => store.resolve(key), key).toThrow(StorageKeyError);
       await expect(store.openReadStream(key)).rejects.toThrow(StorageKeyError);
       await expect(store.delete(key)).rejects.toThrow(StorageKeyError);
@@ -134,7 +143,12 @@ describe("LocalObjectStore whole objects and copies", () => {
 
 describe("signed download links", () => {
   const secret = "s".repeat(40);
-  const grant = { bucket: "local", key: "2026/01/x.csv", filename: "x.csv", expiresAt: Date.now() + DOWNLOAD_LINK_TTL_MS };
+  const grant = {
+    bucket: "local",
+    key: "2026/01/x.csv",
+    filename: "x.csv",
+    expiresAt: Date.now() + DOWNLOAD_LINK_TTL_MS,
+  };
 
   it("accepts a valid token", () => {
     const check = verifyDownloadToken(signDownloadToken(grant, secret), secret);
@@ -149,7 +163,10 @@ describe("signed download links", () => {
   it("refuses a tampered token or another secret", () => {
     const token = signDownloadToken(grant, secret);
     const [payload, sig] = token.split(".");
-    const forged = Buffer.from(JSON.stringify({ b: "local", k: "../../etc/passwd", f: "x", e: grant.expiresAt }), "utf8").toString("base64url");
+    const forged = Buffer.from(
+      JSON.stringify({ b: "local", k: "../../etc/passwd", f: "x", e: grant.expiresAt }),
+      "utf8",
+    ).toString("base64url");
     expect(verifyDownloadToken(`${forged}.${sig}`, secret)).toEqual({ ok: false, reason: "signature" });
     expect(verifyDownloadToken(`${payload}.${sig.slice(0, -2)}AA`, secret).ok).toBe(false);
     expect(verifyDownloadToken(token, "o".repeat(40))).toEqual({ ok: false, reason: "signature" });

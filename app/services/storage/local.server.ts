@@ -70,7 +70,11 @@ export class LocalObjectStore {
    * maxBytes arrive. Writes to a temporary name first so a half-written upload never appears
    * under its final key.
    */
-  async putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes: number }): Promise<{ bytes: number }> {
+  async putStream(
+    key: string,
+    source: Readable | AsyncIterable<Uint8Array>,
+    options: { maxBytes: number },
+  ): Promise<{ bytes: number }> {
     const target = this.resolve(key);
     const folder = path.dirname(target);
     await this.makeFolder(folder);
@@ -216,7 +220,10 @@ export class LocalObjectStore {
    * Partial writes are reported with `partial: true` and their path relative to the root.
    */
   async *list(): AsyncGenerator<{ key: string; modifiedAt: Date; partial: boolean }> {
-    const walk = async function* (dir: string, prefix: string): AsyncGenerator<{ key: string; modifiedAt: Date; partial: boolean }> {
+    const walk = async function* (
+      dir: string,
+      prefix: string,
+    ): AsyncGenerator<{ key: string; modifiedAt: Date; partial: boolean }> {
       let entries: fs.Dirent[];
       try {
         entries = await fsp.readdir(dir, { withFileTypes: true });
@@ -240,7 +247,8 @@ export class LocalObjectStore {
   /** Removes an abandoned partial write found by list(). */
   async deletePartial(relativePath: string): Promise<void> {
     const full = path.resolve(this.root, relativePath);
-    if (!full.startsWith(this.root + path.sep) || !full.endsWith(PARTIAL_SUFFIX)) throw new StorageKeyError(relativePath);
+    if (!full.startsWith(this.root + path.sep) || !full.endsWith(PARTIAL_SUFFIX))
+      throw new StorageKeyError(relativePath);
     await fsp.rm(full, { force: true });
   }
 }

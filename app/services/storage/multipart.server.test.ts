@@ -47,7 +47,8 @@ describe("per-part header limit", () => {
 
   it("refuses headers over 16 KB in one part, whether they arrive in one chunk or many", async () => {
     const body = Buffer.from(part(20_000));
-    for (const size of [body.length, 65_536, 1000, 7]) await expect(collect(body, "b", size)).rejects.toThrow(/part headers too large/);
+    for (const size of [body.length, 65_536, 1000, 7])
+      await expect(collect(body, "b", size)).rejects.toThrow(/part headers too large/);
   });
 
   it("checks each part on its own: a second part's long headers are refused after a small first part", async () => {
@@ -58,6 +59,7 @@ describe("per-part header limit", () => {
 
   it("accepts headers just under the limit, in one chunk or many", async () => {
     const body = Buffer.from(part(16 * 1024 - 200));
-    for (const size of [body.length, 5]) expect(await collect(body, "b", size)).toEqual([{ name: "files", filename: "a.csv", text: "abc" }]);
+    for (const size of [body.length, 5])
+      expect(await collect(body, "b", size)).toEqual([{ name: "files", filename: "a.csv", text: "abc" }]);
   });
 });

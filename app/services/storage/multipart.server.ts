@@ -78,7 +78,9 @@ export async function* readMultipart(body: AsyncIterable<Uint8Array>, boundary: 
       ended = true;
       return false;
     }
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    const chunk = Buffer.isBuffer(next.value)
+      ? next.value
+      : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
     return true;
   };

@@ -102,21 +102,39 @@ export class S3ObjectStore {
    * One call to the bucket. A failure is logged with its cause (the S3 error code, HTTP status, network
    * error) before it goes up, where callers answer the user with the spec's text and nothing more.
    */
-  private async send<T>(operation: string, key: string, build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown): Promise<T> {
+  private async send<T>(
+    operation: string,
+    key: string,
+    build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown,
+  ): Promise<T> {
     const sdk = await s3Sdk();
     try {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return (await (await this.client()).send(build(sdk) as any)) as T;
     } catch (error) {
-      (isNotFound(error) || isNotImplemented(error) ? log.warn : log.error)("s3 request failed", { operation, bucket: this.bucket, key, endpoint: this.options.endpoint ?? "aws", ...errorFields(error) });
+      (isNotFound(error) || isNotImplemented(error) ? log.warn : log.error)("s3 request failed", {
+        operation,
+        bucket: this.bucket,
+        key,
+        endpoint: this.options.endpoint ?? "aws",
+        ...errorFields(error),
+      });
       throw error;
     }
   }
 
-  private async presign(operation: string, key: string, build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown, options: { unhoistableHeaders?: Set<string> } = {}): Promise<string> {
+  private async presign(
+    operation: string,
+    key: string,
+    build: (sdk: typeof import("@aws-sdk/client-s3")) => unknown,
+    options: { unhoistableHeaders?: Set<string> } = {},
+  ): Promise<string> {
     try {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      return await (await presigner()).getSignedUrl((await this.signer()) as any, build(await s3Sdk()) as any, { expiresIn: S3_URL_TTL_SECONDS, ...options });
+      return await (await presigner()).getSignedUrl((await this.signer()) as any, build(await s3Sdk()) as any, {
+        expiresIn: S3_URL_TTL_SECONDS,
+        ...options,
+      });
     } catch (error) {
       log.error("s3 presign failed", { operation, bucket: this.bucket, key, ...errorFields(error) });
       throw error;
@@ -135,7 +153,14 @@ export class S3ObjectStore {
       const url = await this.presign(
         "PutObject",
         input.key,
-        (sdk) => new sdk.PutObjectCommand({ Bucket: this.bucket, Key: input.key, ContentType: contentType, ContentLength: input.size, ...this.tagging() }),
+        (sdk) =>
+          new sdk.PutObjectCommand({
+            Bucket: this.bucket,
+            Key: input.key,
+            ContentType: contentType,
+            ContentLength: input.size,
+            ...this.tagging(),
+          }),
         this.tagsObjects ? { unhoistableHeaders: new Set(["x-amz-tagging"]) } : {},
       );
       const headers: Record<string, string> = { "Content-Type": contentType };
@@ -148,31 +173,62 @@ export class S3ObjectStore {
   }
 
   private async createMultipart(key: string, contentType: string): Promise<string> {
-    const created = await this.send<{ UploadId?: string }>("CreateMultipartUpload", key, (sdk) =>
-      new sdk.CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ...this.tagging() }),
+    const created = await this.send<{ UploadId?: string }>(
+      "CreateMultipartUpload",
+      key,
+      (sdk) =>
+        new sdk.CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ContentType: contentType,
+          ...this.tagging(),
+        }),
     );
     if (!created.UploadId) throw new Error("S3 CreateMultipartUpload returned no UploadId");
     return created.UploadId;
   }
 
-  async signParts(key: string, uploadId: string, partNumbers: number[]): Promise<Array<{ partNumber: number; url: string }>> {
+  async signParts(
+    key: string,
+    uploadId: string,
+    partNumbers: number[],
+  ): Promise<Array<{ partNumber: number; url: string }>> {
     return Promise.all(
       partNumbers.map(async (partNumber) => ({
         partNumber,
-        url: await this.presign("UploadPart", key, (sdk) => new sdk.UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber })),
+        url: await this.presign(
+          "UploadPart",
+          key,
+          (sdk) =>
+            new sdk.UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+        ),
       })),
     );
   }
 
   /** Every part S3 holds for the upload (ListParts, 1,000 a page). */
-  async listParts(key: string, uploadId: string, pageSize = 1000): Promise<Array<{ partNumber: number; etag: string; size: number }>> {
+  async listParts(
+    key: string,
+    uploadId: string,
+    pageSize = 1000,
+  ): Promise<Array<{ partNumber: number; etag: string; size: number }>> {
     const parts: Array<{ partNumber: number; etag: string; size: number }> = [];
     let marker: string | undefined;
     for (let page = 0; page <= S3_MAX_PARTS / pageSize; page++) {
-      const answer = await this.send<import("@aws-sdk/client-s3").ListPartsCommandOutput>("ListParts", key, (sdk) =>
-        new sdk.ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: pageSize }),
+      const answer = await this.send<import("@aws-sdk/client-s3").ListPartsCommandOutput>(
+        "ListParts",
+        key,
+        (sdk) =>
+          new sdk.ListPartsCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumberMarker: marker,
+            MaxParts: pageSize,
+          }),
       );
-      for (const p of answer.Parts ?? []) parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? "", size: p.Size ?? 0 });
+      for (const p of answer.Parts ?? [])
+        parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? "", size: p.Size ?? 0 });
       if (!answer.IsTruncated || answer.NextPartNumberMarker === undefined) break;
       marker = String(answer.NextPartNumberMarker);
     }
@@ -185,7 +241,12 @@ export class S3ObjectStore {
    * numbers within the planned count, and their total within the size limit. Anything else aborts
    * the upload (its parts are deleted) and throws UploadRejectedError.
    */
-  async completeUpload(key: string, uploadId: string, parts: CompletedPart[], rules: { maxBytes: number; partCount: number }): Promise<{ bytes: number }> {
+  async completeUpload(
+    key: string,
+    uploadId: string,
+    parts: CompletedPart[],
+    rules: { maxBytes: number; partCount: number },
+  ): Promise<{ bytes: number }> {
     let ordered: Array<{ partNumber: number; etag: string; size: number }>;
     try {
       ordered = verifyParts(await this.listParts(key, uploadId), parts, rules);
@@ -203,13 +264,26 @@ export class S3ObjectStore {
    * the planned count; the store checks their ETags when completing; the size limit is checked on the completed
    * object, which is deleted when it is over.
    */
-  private async completeWithoutListParts(key: string, uploadId: string, parts: CompletedPart[], rules: { maxBytes: number; partCount: number }): Promise<{ bytes: number }> {
+  private async completeWithoutListParts(
+    key: string,
+    uploadId: string,
+    parts: CompletedPart[],
+    rules: { maxBytes: number; partCount: number },
+  ): Promise<{ bytes: number }> {
     const numbers = parts.map((p) => p.partNumber);
-    if (numbers.length === 0 || new Set(numbers).size !== numbers.length || numbers.some((n) => n < 1 || n > rules.partCount)) {
+    if (
+      numbers.length === 0 ||
+      new Set(numbers).size !== numbers.length ||
+      numbers.some((n) => n < 1 || n > rules.partCount)
+    ) {
       await this.abortUpload(key, uploadId).catch(() => undefined);
       throw new UploadRejectedError("parts", messages.uploadPartsMismatch);
     }
-    await this.finishMultipart(key, uploadId, [...parts].sort((a, b) => a.partNumber - b.partNumber));
+    await this.finishMultipart(
+      key,
+      uploadId,
+      [...parts].sort((a, b) => a.partNumber - b.partNumber),
+    );
     const bytes = await this.size(key);
     if (bytes > rules.maxBytes) {
       await this.delete(key).catch(() => undefined);
@@ -219,28 +293,48 @@ export class S3ObjectStore {
   }
 
   private async finishMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
-    await this.send("CompleteMultipartUpload", key, (sdk) =>
-      new sdk.CompleteMultipartUploadCommand({
-        Bucket: this.bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-      }),
+    await this.send(
+      "CompleteMultipartUpload",
+      key,
+      (sdk) =>
+        new sdk.CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
     );
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
-    await this.send("AbortMultipartUpload", key, (sdk) => new sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    await this.send(
+      "AbortMultipartUpload",
+      key,
+      (sdk) => new sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+    );
   }
 
   /** A 5-minute presigned GET that downloads under the original file name. */
   async getDownloadUrl(key: string, filename: string): Promise<string> {
-    return this.presign("GetObject", key, (sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: contentDisposition(filename) }));
+    return this.presign(
+      "GetObject",
+      key,
+      (sdk) =>
+        new sdk.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ResponseContentDisposition: contentDisposition(filename),
+        }),
+    );
   }
 
   async size(key: string): Promise<number> {
     try {
-      const head = await this.send<{ ContentLength?: number }>("HeadObject", key, (sdk) => new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await this.send<{ ContentLength?: number }>(
+        "HeadObject",
+        key,
+        (sdk) => new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       return head.ContentLength ?? 0;
     } catch (error) {
       if (isNotFound(error)) throw new StoredObjectNotFoundError(key);
@@ -250,7 +344,11 @@ export class S3ObjectStore {
 
   async openReadStream(key: string): Promise<{ stream: Readable; size: number }> {
     try {
-      const object = await this.send<{ Body?: unknown; ContentLength?: number }>("GetObject", key, (sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const object = await this.send<{ Body?: unknown; ContentLength?: number }>(
+        "GetObject",
+        key,
+        (sdk) => new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       if (!object.Body) throw new StoredObjectNotFoundError(key);
       return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
     } catch (error) {
@@ -266,7 +364,11 @@ export class S3ObjectStore {
   /** Drops the pending tag once the object is registered, so the lifecycle rule keeps it (nothing to do without tags). */
   async clearPendingTag(key: string): Promise<void> {
     if (!this.tagsObjects) return;
-    await this.send("DeleteObjectTagging", key, (sdk) => new sdk.DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }));
+    await this.send(
+      "DeleteObjectTagging",
+      key,
+      (sdk) => new sdk.DeleteObjectTaggingCommand({ Bucket: this.bucket, Key: key }),
+    );
   }
 
   /**
@@ -294,12 +396,22 @@ export class S3ObjectStore {
       const partNumber = parts.length + 1;
       parts.push({ partNumber, etag: "" });
       const id = uploadId;
-      sending = this.send<{ ETag?: string }>("UploadPart", key, (sdk) =>
-        new sdk.UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+      sending = this.send<{ ETag?: string }>(
+        "UploadPart",
+        key,
+        (sdk) =>
+          new sdk.UploadPartCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: id,
+            PartNumber: partNumber,
+            Body: body,
+            ContentLength: body.length,
+          }),
       ).then((answer) => {
-          if (!answer.ETag) throw new Error("S3 UploadPart returned no ETag");
-          parts[partNumber - 1].etag = answer.ETag;
-        });
+        if (!answer.ETag) throw new Error("S3 UploadPart returned no ETag");
+        parts[partNumber - 1].etag = answer.ETag;
+      });
       sending.catch(() => undefined); // surfaced by the next await of `sending`
     };
     try {
@@ -319,8 +431,18 @@ export class S3ObjectStore {
       const rest = Buffer.concat(pending, pendingBytes);
       pending = [];
       if (uploadId === undefined) {
-        await this.send("PutObject", key, (sdk) =>
-          new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: contentType, ...this.tagging() }),
+        await this.send(
+          "PutObject",
+          key,
+          (sdk) =>
+            new sdk.PutObjectCommand({
+              Bucket: this.bucket,
+              Key: key,
+              Body: rest,
+              ContentLength: rest.length,
+              ContentType: contentType,
+              ...this.tagging(),
+            }),
         );
         return { bytes };
       }
@@ -366,7 +488,12 @@ function verifyParts(
 /** The store does not implement the operation (405 MethodNotAllowed, 501 NotImplemented). */
 function isNotImplemented(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === "NotImplemented" || e?.name === "MethodNotAllowed" || e?.$metadata?.httpStatusCode === 405 || e?.$metadata?.httpStatusCode === 501;
+  return (
+    e?.name === "NotImplemented" ||
+    e?.name === "MethodNotAllowed" ||
+    e?.$metadata?.httpStatusCode === 405 ||
+    e?.$metadata?.httpStatusCode === 501
+  );
 }
 
 function isNotFound(error: unknown): boolean {

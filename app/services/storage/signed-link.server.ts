@@ -21,7 +21,9 @@ export function signDownloadToken(grant: DownloadGrant, secret: string): string 
   return `${payload}.${mac(secret, payload).toString("base64url")}`;
 }
 
-export type TokenCheck = { ok: true; grant: DownloadGrant } | { ok: false; reason: "malformed" | "signature" | "expired" };
+export type TokenCheck =
+  | { ok: true; grant: DownloadGrant }
+  | { ok: false; reason: "malformed" | "signature" | "expired" };
 
 export function verifyDownloadToken(token: string, secret: string, now = Date.now()): TokenCheck {
   const parts = token.split(".");
@@ -29,7 +31,8 @@ export function verifyDownloadToken(token: string, secret: string, now = Date.no
   const [payload, signature] = parts;
   const given = Buffer.from(signature, "base64url");
   const expected = mac(secret, payload);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return { ok: false, reason: "signature" };
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+    return { ok: false, reason: "signature" };
   let data: unknown;
   try {
     data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));

@@ -38,9 +38,19 @@ export function verifyUploadTicket(token: string, secret: string, now = Date.now
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
     const t = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as UploadTicket;
-    if (typeof t.user !== "string" || typeof t.bucket !== "string" || typeof t.key !== "string" || typeof t.originalName !== "string") return null;
+    if (
+      typeof t.user !== "string" ||
+      typeof t.bucket !== "string" ||
+      typeof t.key !== "string" ||
+      typeof t.originalName !== "string"
+    )
+      return null;
     if (typeof t.expiresAt !== "number" || t.expiresAt <= now) return null;
-    if (t.uploadId !== undefined && (typeof t.uploadId !== "string" || !Number.isInteger(t.partCount) || (t.partCount as number) < 1)) return null;
+    if (
+      t.uploadId !== undefined &&
+      (typeof t.uploadId !== "string" || !Number.isInteger(t.partCount) || (t.partCount as number) < 1)
+    )
+      return null;
     return t;
   } catch {
     return null;

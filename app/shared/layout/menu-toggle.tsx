@@ -16,7 +16,13 @@ export function MenuToggle({ open, onToggle }: { open: boolean; onToggle: () => 
     );
   }
   return (
-    <button type="button" className="shell__menu-toggle" aria-controls={SIDE_NAV_ID} aria-expanded={open} onClick={onToggle}>
+    <button
+      type="button"
+      className="shell__menu-toggle"
+      aria-controls={SIDE_NAV_ID}
+      aria-expanded={open}
+      onClick={onToggle}
+    >
       {open ? messages.closeMenu : messages.openMenu}
     </button>
   );

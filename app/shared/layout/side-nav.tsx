@@ -24,7 +24,11 @@ export function SideNav({ sideNav, open = false }: NavigationProps & { open?: bo
           <ul>
             {group.items.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} prefetch="intent" className={({ isActive }) => (isActive ? "is-active" : undefined)}>
+                <NavLink
+                  to={item.to}
+                  prefetch="intent"
+                  className={({ isActive }) => (isActive ? "is-active" : undefined)}
+                >
                   {item.label}
                 </NavLink>
               </li>

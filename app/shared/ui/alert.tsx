@@ -3,7 +3,15 @@ import type { ReactNode } from "react";
 export type AlertTone = "success" | "error" | "info" | "warning";
 
 /** An inline notice. Errors and warnings are announced at once; the rest politely. */
-export function Alert({ tone = "info", title, children }: { tone?: AlertTone; title?: ReactNode; children: ReactNode }) {
+export function Alert({
+  tone = "info",
+  title,
+  children,
+}: {
+  tone?: AlertTone;
+  title?: ReactNode;
+  children: ReactNode;
+}) {
   const urgent = tone === "error" || tone === "warning";
   return (
     <div className={`alert alert--${tone}`} role={urgent ? "alert" : "status"}>

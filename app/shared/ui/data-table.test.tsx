@@ -29,7 +29,9 @@ async function render(url: string, props: Partial<Parameters<typeof DataTable<Ro
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${url}`));
   if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(<StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />);
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
 }
 
 describe("DataTable", () => {
@@ -44,8 +46,15 @@ describe("DataTable", () => {
   });
 
   it("renders the page's rows keyed by record id, with page links that keep the other URL parameters", async () => {
-    const rows: Row[] = Array.from({ length: 20 }, (_, i) => ({ id: `id-${i + 20}`, cells: { sku: `S${i + 20}`, marca: "A" } }));
-    const html = await render("/repo/master-data?base=ok&collection=product_master&page=2", { rows, rowCount: 45, page: 2 });
+    const rows: Row[] = Array.from({ length: 20 }, (_, i) => ({
+      id: `id-${i + 20}`,
+      cells: { sku: `S${i + 20}`, marca: "A" },
+    }));
+    const html = await render("/repo/master-data?base=ok&collection=product_master&page=2", {
+      rows,
+      rowCount: 45,
+      page: 2,
+    });
     expect(html).toContain('data-row-id="id-20"');
     expect(html).toContain("<td>S39</td>");
     expect(html).toContain("21–40 / 45");
@@ -62,7 +71,8 @@ describe("DataTable", () => {
         id: "about",
         header: "Sobre",
         accessorFn: (row) => row.cells.sku.toLowerCase(),
-        cell: (ctx) => `${ctx.cell.id}|${ctx.column.id}|${ctx.row.id}|${String(ctx.getValue())}|${String(ctx.renderValue())}|${ctx.table.getRowCount()}`,
+        cell: (ctx) =>
+          `${ctx.cell.id}|${ctx.column.id}|${ctx.row.id}|${String(ctx.getValue())}|${String(ctx.renderValue())}|${ctx.table.getRowCount()}`,
       },
     ];
     const html = await render("/x", { rows, rowCount: 1, columns: described });
@@ -70,7 +80,11 @@ describe("DataTable", () => {
   });
 
   it("offers page sizes through a GET form that keeps the filters and restarts at page 1", async () => {
-    const html = await render("/jobs?status=0&page=3&pageSize=20", { rowCount: 100, page: 3, pageSizeOptions: [20, 40] });
+    const html = await render("/jobs?status=0&page=3&pageSize=20", {
+      rowCount: 100,
+      page: 3,
+      pageSizeOptions: [20, 40],
+    });
     expect(html).toContain(messages.itemsPerPage);
     expect(html).toContain('<input type="hidden" name="status" value="0"/>');
     expect(html).not.toContain('name="page"');

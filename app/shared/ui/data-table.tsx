@@ -1,5 +1,14 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
-import { flexRender, getCoreRowModel, useReactTable, type CellContext, type Column, type ColumnDef, type Row as TableRow, type Table } from "@tanstack/react-table";
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type CellContext,
+  type Column,
+  type ColumnDef,
+  type Row as TableRow,
+  type Table,
+} from "@tanstack/react-table";
 import { useId, type ReactNode } from "react";
 import { messages } from "~/messages";
 import "./data-table.css";
@@ -37,7 +46,9 @@ export type DataTableProps<Row> = {
 };
 
 /** Columns that show one text field of a row object each. */
-export function textColumns<Row extends { cells: Record<string, string> }>(defs: readonly { key: string; header: string }[]): ColumnDef<Row, string>[] {
+export function textColumns<Row extends { cells: Record<string, string> }>(
+  defs: readonly { key: string; header: string }[],
+): ColumnDef<Row, string>[] {
   return defs.map((def) => ({
     id: def.key,
     header: def.header,
@@ -50,7 +61,11 @@ export function textColumns<Row extends { cells: Record<string, string> }>(defs:
  * creation runs every table feature's hook (grouping, pinning, selection…) for each cell, ~1 ms of a 40-row page on
  * the server. `cell` itself is TanStack's, fetched only if a renderer reads it.
  */
-function cellContext<Row>(table: Table<Row>, row: TableRow<Row>, column: Column<Row, unknown>): CellContext<Row, unknown> {
+function cellContext<Row>(
+  table: Table<Row>,
+  row: TableRow<Row>,
+  column: Column<Row, unknown>,
+): CellContext<Row, unknown> {
   const getValue: CellContext<Row, unknown>["getValue"] = () => row.getValue(column.id);
   return {
     table,
@@ -124,7 +139,9 @@ export function DataTable<Row>({
   const leafCount = leafColumns.length || 1;
 
   // Everything else in the URL (tab, collection, filters) is kept by the page-size form.
-  const keptParams = [...new URLSearchParams(location.search).entries()].filter(([k]) => k !== pageParam && k !== pageSizeParam);
+  const keptParams = [...new URLSearchParams(location.search).entries()].filter(
+    ([k]) => k !== pageParam && k !== pageSizeParam,
+  );
 
   return (
     <div className="data-table">
@@ -197,7 +214,12 @@ export function DataTable<Row>({
         ) : null}
         <nav className="data-table__pager" aria-label={`${caption}: ${messages.previous} / ${messages.next}`}>
           {hasPrevious ? (
-            <Link className="button button--secondary" rel="prev" preventScrollReset to={searchWith(location.search, { [pageParam]: page - 2 + pageParamBase })}>
+            <Link
+              className="button button--secondary"
+              rel="prev"
+              preventScrollReset
+              to={searchWith(location.search, { [pageParam]: page - 2 + pageParamBase })}
+            >
               {messages.previous}
             </Link>
           ) : (
@@ -209,7 +231,12 @@ export function DataTable<Row>({
             {page} / {pageCount}
           </span>
           {hasNext ? (
-            <Link className="button button--secondary" rel="next" preventScrollReset to={searchWith(location.search, { [pageParam]: page + pageParamBase })}>
+            <Link
+              className="button button--secondary"
+              rel="next"
+              preventScrollReset
+              to={searchWith(location.search, { [pageParam]: page + pageParamBase })}
+            >
               {messages.next}
             </Link>
           ) : (

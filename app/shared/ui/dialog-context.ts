@@ -14,4 +14,6 @@ export type DialogProps = {
 };
 
 /** Radix's Close, provided by the loaded dialog to what it renders. */
-export const DialogCloseContext = createContext<ComponentType<{ asChild?: boolean; children?: ReactNode }> | null>(null);
+export const DialogCloseContext = createContext<ComponentType<{ asChild?: boolean; children?: ReactNode }> | null>(
+  null,
+);

@@ -6,7 +6,16 @@ import { DialogCloseContext, type DialogProps } from "./dialog-context";
  * The portal's dialog on Radix: focus trapping, Escape and aria from Radix, the look from dialog.css. Loaded on
  * demand by `Dialog` (app/shared/ui/dialog.tsx), so pages carry Radix's code only once a dialog can open.
  */
-export default function RadixDialogImpl({ open, onOpenChange, trigger, title, description, children, footer, dismissible = true }: DialogProps) {
+export default function RadixDialogImpl({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  children,
+  footer,
+  dismissible = true,
+}: DialogProps) {
   const block = (event: Event) => {
     if (!dismissible) event.preventDefault();
   };
@@ -24,7 +33,9 @@ export default function RadixDialogImpl({ open, onOpenChange, trigger, title, de
             {...(description ? {} : { "aria-describedby": undefined })}
           >
             <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
-            {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
+            {description ? (
+              <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description>
+            ) : null}
             {children}
             {footer ? <div className="dialog__footer">{footer}</div> : null}
             {dismissible ? (

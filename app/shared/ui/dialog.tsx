@@ -31,8 +31,6 @@ export function Dialog({ fallback = null, ...props }: DialogProps & { fallback?:
   );
 }
 
-
-
 /** Closes the surrounding Dialog; wrap a button with it (`asChild`). */
 export function DialogClose({ asChild, children }: { asChild?: boolean; children: ReactElement }) {
   const Close = useContext(DialogCloseContext);

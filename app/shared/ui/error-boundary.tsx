@@ -9,7 +9,8 @@ export function errorPageFor(error: unknown): ErrorPage {
     if (error.status === 403) return { status: 403, title: messages.forbiddenTitle, text: messages.forbidden };
     if (error.status === 404) return { status: 404, title: messages.notFoundTitle, text: messages.notFound };
     // The host answers 503 when the database cannot be reached (server/db-availability.ts).
-    if (error.status === 503) return { status: 503, title: deployTexts.unavailableTitle, text: deployTexts.unavailable };
+    if (error.status === 503)
+      return { status: 503, title: deployTexts.unavailableTitle, text: deployTexts.unavailable };
   }
   return { status: 500, title: messages.serverErrorTitle, text: messages.serverError };
 }

@@ -25,7 +25,10 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   useEffect(() => {
     if (!toast) return;
     setVisible((current) => (current.some((t) => t.id === toast.id) ? current : [...current, toast]));
-    const timer = setTimeout(() => setVisible((current) => current.filter((t) => t.id !== toast.id)), toastDismissMs(toast));
+    const timer = setTimeout(
+      () => setVisible((current) => current.filter((t) => t.id !== toast.id)),
+      toastDismissMs(toast),
+    );
     return () => clearTimeout(timer);
   }, [toast]);
 

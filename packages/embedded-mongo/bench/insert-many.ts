@@ -40,7 +40,7 @@ function makeDoc(i: number) {
  */
 function scatteredId(i: number): ObjectId {
   const bytes = Buffer.alloc(12);
-  bytes.writeUInt32BE(1_700_000_000 + ((i * 2_654_435_761) >>> 0) % 94_608_000, 0);
+  bytes.writeUInt32BE(1_700_000_000 + (((i * 2_654_435_761) >>> 0) % 94_608_000), 0);
   bytes.writeUInt32BE(i, 8);
   return new ObjectId(bytes);
 }
@@ -90,8 +90,15 @@ try {
   const diskMs = await run(path.join(dir, "db"));
   const scatteredMs = await run(undefined, true);
   const rate = (ms: number) => Math.round((N / ms) * 1000);
-  console.log(`insertMany of ${N.toLocaleString("en")} documents, three secondary indexes, batches of ${BATCH.toLocaleString("en")}`);
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `insertMany of ${N.toLocaleString("en")} documents, three secondary indexes, batches of ${BATCH.toLocaleString("en")}`,
+  );
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log("| run | ms | documents/s | ÷ floor |");
   console.log("|---|---:|---:|---:|");
   for (const [name, ms] of [
@@ -102,7 +109,9 @@ try {
   ] as const) {
     console.log(`| ${name} | ${ms.toFixed(0)} | ${rate(ms).toLocaleString("en")} | ${(ms / floorMs).toFixed(2)} |`);
   }
-  console.log(`target ≥ ${TARGET.toLocaleString("en")} documents/s on a data directory: ${rate(diskMs) >= TARGET ? "met" : "not met"}`);
+  console.log(
+    `target ≥ ${TARGET.toLocaleString("en")} documents/s on a data directory: ${rate(diskMs) >= TARGET ? "met" : "not met"}`,
+  );
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -18,7 +18,14 @@ type Row = { _id: number; cat: string; n: number; score: number; name: string; t
 function makeDocs(from: number, count: number): Row[] {
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    return { _id: i, cat: `c${i % CATEGORIES}`, n: i, score: (i * 7919) % 1000, name: `name ${i}`, tags: [`t${i % 7}`, `u${i % 11}`] };
+    return {
+      _id: i,
+      cat: `c${i % CATEGORIES}`,
+      n: i,
+      score: (i * 7919) % 1000,
+      name: `name ${i}`,
+      tags: [`t${i % 7}`, `u${i % 11}`],
+    };
   });
 }
 
@@ -40,7 +47,13 @@ async function median(runs: number, fn: () => Promise<unknown> | unknown): Promi
 const rows: string[][] = [];
 function report(name: string, ms: number, baselineMs: number, target?: string, unit = "ms"): void {
   const ratio = baselineMs > 0 ? ms / baselineMs : NaN;
-  rows.push([name, `${ms.toFixed(2)} ${unit}`, `${baselineMs.toFixed(2)} ${unit}`, `${ratio.toFixed(2)}x`, target ?? ""]);
+  rows.push([
+    name,
+    `${ms.toFixed(2)} ${unit}`,
+    `${baselineMs.toFixed(2)} ${unit}`,
+    `${ratio.toFixed(2)}x`,
+    target ?? "",
+  ]);
 }
 
 const server = await startEmbeddedMongo({});
@@ -65,7 +78,9 @@ report("find cat= + sort + limit 20, no index", findNoIndex, findBase);
 
 // countDocuments without an index
 const countNoIndex = await median(9, () => coll.countDocuments(filter));
-const countBase = await median(9, () => new Aggregator([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }]).run(docs));
+const countBase = await median(9, () =>
+  new Aggregator([{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }]).run(docs),
+);
 report("countDocuments cat=, no index", countNoIndex, countBase);
 
 // the same with an index on the filtered field
@@ -119,6 +134,8 @@ fs.rmSync(dir, { recursive: true, force: true });
 const header = ["operation", "embedded server", "mingo on an array", "ratio", "target"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
-console.log(`embedded-mongo benchmark: ${N.toLocaleString("en")} documents, node ${process.version}, ${os.cpus().length} CPUs`);
+console.log(
+  `embedded-mongo benchmark: ${N.toLocaleString("en")} documents, node ${process.version}, ${os.cpus().length} CPUs`,
+);
 console.log(line(header));
 for (const r of rows) console.log(line(r));

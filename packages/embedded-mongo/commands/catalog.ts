@@ -14,7 +14,8 @@ export const catalogCommands: Record<string, CommandHandler> = {
   listDatabases(cmd) {
     const databases = [...this.catalog.dbs.entries()].map(([name, colls]) => {
       let size = 0;
-      if (cmd.nameOnly !== true) for (const c of colls.values()) for (const d of c.docs.values()) size += BSON.calculateObjectSize(d);
+      if (cmd.nameOnly !== true)
+        for (const c of colls.values()) for (const d of c.docs.values()) size += BSON.calculateObjectSize(d);
       return { name, sizeOnDisk: size, empty: colls.size === 0 };
     });
     let list: Doc[] = databases;
@@ -45,7 +46,10 @@ export const catalogCommands: Record<string, CommandHandler> = {
     for (const [k, v] of Object.entries(cmd)) {
       if (k === "create" || k.startsWith("$") || k === "lsid" || k === "txnNumber" || k === "writeConcern") continue;
       if (k === "capped" || k === "viewOn" || k === "pipeline" || k === "timeseries" || k === "clusteredIndex") {
-        throw new MongoCommandError("InvalidOptions", `The embedded server does not support the collection option '${k}'`);
+        throw new MongoCommandError(
+          "InvalidOptions",
+          `The embedded server does not support the collection option '${k}'`,
+        );
       }
       options[k] = v;
     }
@@ -85,11 +89,19 @@ export const catalogCommands: Record<string, CommandHandler> = {
     // Built while other commands go on; the checks are made again for each when it is done, in the step that puts it in.
     const created = await this.catalog.createIndexesAsync(coll, wanted, (spec) => {
       if (this.catalog.getCollection(db, name) !== coll) {
-        throw new MongoCommandError("IndexBuildAborted", `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`);
+        throw new MongoCommandError(
+          "IndexBuildAborted",
+          `Index build failed: ${coll.ns}: the collection was dropped while index ${spec.name} was being built`,
+        );
       }
       return !alreadyThere(specsOf(coll), spec);
     });
-    const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
+    const reply: Doc = {
+      numIndexesBefore: before,
+      numIndexesAfter: coll.indexes.size + 1,
+      createdCollectionAutomatically: !existed,
+      ok: 1,
+    };
     if (created === 0) reply.note = "all indexes already exist";
     return reply;
   },
@@ -113,7 +125,11 @@ export const catalogCommands: Record<string, CommandHandler> = {
       const found = [...coll.indexes.values()].find((i) => sameKey(i.spec.key, target));
       if (!found) throw new MongoCommandError("IndexNotFound", `can't find index with key: ${JSON.stringify(target)}`);
       names.push(found.spec.name);
-    } else throw new MongoCommandError("BadValue", "dropIndexes needs 'index': a name, an array of names, a key pattern or '*'");
+    } else
+      throw new MongoCommandError(
+        "BadValue",
+        "dropIndexes needs 'index': a name, an array of names, a key pattern or '*'",
+      );
     for (const n of names) {
       if (n === "_id_") throw new MongoCommandError("InvalidOptions", "cannot drop _id index");
       if (!coll.indexes.has(n)) throw new MongoCommandError("IndexNotFound", `index not found with name [${n}]`);
@@ -121,7 +137,6 @@ export const catalogCommands: Record<string, CommandHandler> = {
     for (const n of names) this.catalog.dropIndex(coll, n);
     return { nIndexesWas: was, ok: 1 };
   },
-
 };
 
 /** The specs of a collection's indexes (the _id index aside). */
@@ -157,5 +172,8 @@ function alreadyThere(specs: readonly IndexSpec[], spec: IndexSpec): boolean {
       `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyIndex)}; only one text index per collection allowed`,
     );
   }
-  throw new MongoCommandError("IndexOptionsConflict", `Index already exists with a different name: ${sameKeyIndex.name}`);
+  throw new MongoCommandError(
+    "IndexOptionsConflict",
+    `Index already exists with a different name: ${sameKeyIndex.name}`,
+  );
 }

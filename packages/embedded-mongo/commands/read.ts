@@ -53,20 +53,24 @@ export const readCommands: Record<string, CommandHandler> = {
   },
   async distinct(cmd, db) {
     const name = collectionName(cmd);
-    if (typeof cmd.key !== "string" || cmd.key === "") throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
+    if (typeof cmd.key !== "string" || cmd.key === "")
+      throw new MongoCommandError("BadValue", "distinct needs a string 'key'");
     const out = await this.readDistinct(cmd, db);
     this.profileRead(db, "command", `${db}.${name}`, cmd, out);
     return { values: out.docs, ok: 1 };
   },
   async aggregate(cmd, db) {
-    if (cmd.explain === true) return this.explain({ explain: { ...cmd, explain: undefined }, verbosity: "queryPlanner" }, db);
+    if (cmd.explain === true)
+      return this.explain({ explain: { ...cmd, explain: undefined }, verbosity: "queryPlanner" }, db);
     if (!isPlainObject(cmd.cursor)) {
-      throw new MongoCommandError("FailedToParse", "The 'cursor' option is required, except for aggregate with the explain argument");
+      throw new MongoCommandError(
+        "FailedToParse",
+        "The 'cursor' option is required, except for aggregate with the explain argument",
+      );
     }
     const out = await this.readAggregate(cmd, db, true);
     const ns = cmd.aggregate === 1 ? `${db}.$cmd.aggregate` : `${db}.${collectionName(cmd)}`;
     this.profileRead(db, "command", ns, cmd, out);
     return this.cursorReply(ns, out.docs as Doc[], batchSizeOf(cmd.cursor), false);
   },
-
 };

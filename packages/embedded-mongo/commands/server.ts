@@ -17,11 +17,18 @@ export const serverCommands: Record<string, CommandHandler> = {
   whatsmyuri: () => ({ you: "127.0.0.1:0", ok: 1 }),
   connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
   getCmdLineOpts: () => ({ argv: ["embedded-mongo"], parsed: {}, ok: 1 }),
-  getLog: (cmd) => (cmd.getLog === "*" ? { names: ["startupWarnings"], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 }),
-  hostInfo: () => ({ system: { hostname: "127.0.0.1", currentTime: new Date() }, os: { type: process.platform }, extra: {}, ok: 1 }),
+  getLog: (cmd) =>
+    cmd.getLog === "*" ? { names: ["startupWarnings"], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 },
+  hostInfo: () => ({
+    system: { hostname: "127.0.0.1", currentTime: new Date() },
+    os: { type: process.platform },
+    extra: {},
+    ok: 1,
+  }),
   getParameter(cmd) {
     const out: Doc = {};
-    const all = cmd.getParameter === "*" || (isPlainObject(cmd.getParameter) && cmd.getParameter.allParameters === true);
+    const all =
+      cmd.getParameter === "*" || (isPlainObject(cmd.getParameter) && cmd.getParameter.allParameters === true);
     if (all || cmd.featureCompatibilityVersion !== undefined) out.featureCompatibilityVersion = { version: "7.0" };
     for (const name of Object.keys(this.params) as (keyof ServerParams)[]) {
       if (all || cmd[name] !== undefined) out[name] = this.params[name];
@@ -29,12 +36,14 @@ export const serverCommands: Record<string, CommandHandler> = {
     return { ...out, ok: 1 };
   },
   setParameter(cmd, db) {
-    if (db !== "admin") throw new MongoCommandError("Unauthorized", "setParameter may only be run against the admin database.");
+    if (db !== "admin")
+      throw new MongoCommandError("Unauthorized", "setParameter may only be run against the admin database.");
     const was: Doc = {};
     for (const [name, value] of Object.entries(cmd)) {
       if (name === "setParameter" || name.startsWith("$") || name === "lsid" || name === "comment") continue;
       if (name === "notablescan") {
-        if (typeof value !== "boolean" && typeof value !== "number") throw new MongoCommandError("BadValue", "notablescan must be a boolean");
+        if (typeof value !== "boolean" && typeof value !== "number")
+          throw new MongoCommandError("BadValue", "notablescan must be a boolean");
         was.was = this.params.notablescan;
         this.params.notablescan = Boolean(value);
       } else if (name === "notablescanMinDocuments") {
@@ -44,7 +53,10 @@ export const serverCommands: Record<string, CommandHandler> = {
         was.was = this.params.notablescanMinDocuments;
         this.params.notablescanMinDocuments = value;
       } else {
-        throw new MongoCommandError("InvalidOptions", `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+        throw new MongoCommandError(
+          "InvalidOptions",
+          `attempted to set unrecognized parameter [${name}], use help:true to see options `,
+        );
       }
     }
     return { ...was, ok: 1 };
@@ -76,9 +88,15 @@ export const serverCommands: Record<string, CommandHandler> = {
     };
   },
   commitTransaction: () => {
-    throw new MongoCommandError("IllegalOperation", "Transactions are not supported by the embedded server (standalone)");
+    throw new MongoCommandError(
+      "IllegalOperation",
+      "Transactions are not supported by the embedded server (standalone)",
+    );
   },
   abortTransaction: () => {
-    throw new MongoCommandError("IllegalOperation", "Transactions are not supported by the embedded server (standalone)");
+    throw new MongoCommandError(
+      "IllegalOperation",
+      "Transactions are not supported by the embedded server (standalone)",
+    );
   },
 };

@@ -94,7 +94,8 @@ export const writeCommands: Record<string, CommandHandler> = {
       try {
         if (!isPlainObject(stmt)) throw new MongoCommandError("BadValue", "each delete statement must be an object");
         const filter = docArg(stmt.q, "q");
-        if (stmt.limit !== 0 && stmt.limit !== 1) throw new MongoCommandError("BadValue", "The limit field in delete objects must be 0 or 1");
+        if (stmt.limit !== 0 && stmt.limit !== 1)
+          throw new MongoCommandError("BadValue", "The limit field in delete objects must be 0 or 1");
         // Looked up per statement: an earlier statement's yields may have let a drop or a create in.
         const coll = this.catalog.getCollection(db, name);
         if (!coll) continue;
@@ -118,9 +119,12 @@ export const writeCommands: Record<string, CommandHandler> = {
     const name = collectionName(cmd);
     const filter = docArg(cmd.query, "query");
     const remove = cmd.remove === true;
-    if (remove && cmd.update !== undefined) throw new MongoCommandError("FailedToParse", "Cannot specify both an update and remove=true");
-    if (!remove && cmd.update === undefined) throw new MongoCommandError("FailedToParse", "Either an update or remove=true must be specified");
-    if (remove && cmd.upsert === true) throw new MongoCommandError("FailedToParse", "Cannot specify both upsert=true and remove=true");
+    if (remove && cmd.update !== undefined)
+      throw new MongoCommandError("FailedToParse", "Cannot specify both an update and remove=true");
+    if (!remove && cmd.update === undefined)
+      throw new MongoCommandError("FailedToParse", "Either an update or remove=true must be specified");
+    if (remove && cmd.upsert === true)
+      throw new MongoCommandError("FailedToParse", "Cannot specify both upsert=true and remove=true");
     const fields = cmd.fields === undefined ? undefined : docArg(cmd.fields, "fields");
     const vars = evalLet(cmd.let);
     const projector = fields && Object.keys(fields).length > 0 ? compileProjection(fields, "find") : undefined;
@@ -131,17 +135,42 @@ export const writeCommands: Record<string, CommandHandler> = {
     const coll = this.catalog.getCollection(db, name);
     if (remove) {
       const target = coll
-        ? this.targets(db, coll, filter, { sort: cmd.sort as Doc | undefined, limit: 1, hint: cmd.hint, cmd, op: "findAndModify", compile: filterCompiler(vars) })[0]
+        ? this.targets(db, coll, filter, {
+            sort: cmd.sort as Doc | undefined,
+            limit: 1,
+            hint: cmd.hint,
+            cmd,
+            op: "findAndModify",
+            compile: filterCompiler(vars),
+          })[0]
         : undefined;
       if (!target || !coll) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
       this.catalog.remove(coll, target);
       return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
     }
-    const r = await this.applyUpdate(db, name, { q: filter, u: cmd.update, upsert: cmd.upsert === true, multi: false, arrayFilters: cmd.arrayFilters, sort: cmd.sort, hint: cmd.hint }, true, cmd);
+    const r = await this.applyUpdate(
+      db,
+      name,
+      {
+        q: filter,
+        u: cmd.update,
+        upsert: cmd.upsert === true,
+        multi: false,
+        arrayFilters: cmd.arrayFilters,
+        sort: cmd.sort,
+        hint: cmd.hint,
+      },
+      true,
+      cmd,
+    );
     if (r.error) throw r.error;
     const returnNew = cmd.new === true;
     if (r.upsertedId !== undefined) {
-      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: r.upsertedId }, value: returnNew ? project(r.after) : null, ok: 1 };
+      return {
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: r.upsertedId },
+        value: returnNew ? project(r.after) : null,
+        ok: 1,
+      };
     }
     if (r.matched === 0) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? r.after : r.before), ok: 1 };

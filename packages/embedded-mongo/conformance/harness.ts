@@ -42,7 +42,10 @@ export function expectOrdered(actual: unknown, expected: unknown): void {
 export type ExpectedError = { code: number; codeName?: string };
 
 /** Runs an operation that must fail, and checks MongoDB's error code (and codeName when given). */
-export async function expectError(run: () => Promise<unknown>, expected: ExpectedError): Promise<Record<string, unknown>> {
+export async function expectError(
+  run: () => Promise<unknown>,
+  expected: ExpectedError,
+): Promise<Record<string, unknown>> {
   let failure: unknown;
   try {
     await run();
@@ -56,6 +59,9 @@ export async function expectError(run: () => Promise<unknown>, expected: Expecte
 }
 
 export async function reset(db: Db, name: string, docs: Document[]): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
+  await db
+    .collection(name)
+    .drop()
+    .catch(() => undefined);
   if (docs.length > 0) await db.collection(name).insertMany(docs.map((d) => ({ ...d })));
 }

@@ -62,7 +62,12 @@ function runErrors(cases: ErrorCase[]): void {
 
 describe("$project", () => {
   runCases([
-    { name: "one field: _id first", collection: "inventory", pipeline: [{ $match: { _id: 1 } }, { $project: { qty: 1 } }], expected: [{ _id: 1, qty: 5 }] },
+    {
+      name: "one field: _id first",
+      collection: "inventory",
+      pipeline: [{ $match: { _id: 1 } }, { $project: { qty: 1 } }],
+      expected: [{ _id: 1, qty: 5 }],
+    },
     {
       name: "included fields keep the document's order, not the projection's",
       collection: "inventory",
@@ -72,10 +77,18 @@ describe("$project", () => {
     {
       name: "computed fields follow the included ones, in the projection's order",
       collection: "inventory",
-      pipeline: [{ $match: { _id: 1 } }, { $project: { double: { $multiply: ["$qty", 2] }, item: 1, label: { $concat: ["$item", "!"] } } }],
+      pipeline: [
+        { $match: { _id: 1 } },
+        { $project: { double: { $multiply: ["$qty", 2] }, item: 1, label: { $concat: ["$item", "!"] } } },
+      ],
       expected: [{ _id: 1, item: "journal", double: 10, label: "journal!" }],
     },
-    { name: "_id excluded", collection: "inventory", pipeline: [{ $match: { _id: 1 } }, { $project: { _id: 0, item: 1 } }], expected: [{ item: "journal" }] },
+    {
+      name: "_id excluded",
+      collection: "inventory",
+      pipeline: [{ $match: { _id: 1 } }, { $project: { _id: 0, item: 1 } }],
+      expected: [{ item: "journal" }],
+    },
     {
       name: "exclusion keeps the rest in order",
       collection: "inventory",
@@ -91,7 +104,10 @@ describe("$project", () => {
     {
       name: "a computed field inside a sub-document",
       collection: "inventory",
-      pipeline: [{ $match: { _id: 1 } }, { $project: { size: { uom: 1, area: { $multiply: ["$size.h", "$size.w"] } } } }],
+      pipeline: [
+        { $match: { _id: 1 } },
+        { $project: { size: { uom: 1, area: { $multiply: ["$size.h", "$size.w"] } } } },
+      ],
       expected: [{ _id: 1, size: { uom: "cm", area: 294 } }],
     },
     {
@@ -108,9 +124,24 @@ describe("$project", () => {
     },
   ]);
   runErrors([
-    { name: "exclusion in an inclusion", collection: "inventory", pipeline: [{ $project: { item: 1, qty: 0 } }], code: 31254 },
-    { name: "inclusion in an exclusion", collection: "inventory", pipeline: [{ $project: { item: 0, qty: 1 } }], code: 31253 },
-    { name: "a path collision", collection: "inventory", pipeline: [{ $project: { size: 1, "size.h": 1 } }], code: 31250 },
+    {
+      name: "exclusion in an inclusion",
+      collection: "inventory",
+      pipeline: [{ $project: { item: 1, qty: 0 } }],
+      code: 31254,
+    },
+    {
+      name: "inclusion in an exclusion",
+      collection: "inventory",
+      pipeline: [{ $project: { item: 0, qty: 1 } }],
+      code: 31253,
+    },
+    {
+      name: "a path collision",
+      collection: "inventory",
+      pipeline: [{ $project: { size: 1, "size.h": 1 } }],
+      code: 31250,
+    },
   ]);
 });
 
@@ -141,7 +172,14 @@ describe("$addFields / $set, $unset, $replaceRoot", () => {
       expected: [{ uom: "cm", id: 1, n: 5 }],
     },
   ]);
-  runErrors([{ name: "$replaceRoot to a value that is not a document", collection: "inventory", pipeline: [{ $replaceRoot: { newRoot: "$qty" } }], code: 40228 }]);
+  runErrors([
+    {
+      name: "$replaceRoot to a value that is not a document",
+      collection: "inventory",
+      pipeline: [{ $replaceRoot: { newRoot: "$qty" } }],
+      code: 40228,
+    },
+  ]);
 });
 
 describe("$group, $sortByCount, $count, $facet", () => {
@@ -164,7 +202,12 @@ describe("$group, $sortByCount, $count, $facet", () => {
         { _id: "D", count: 1 },
       ],
     },
-    { name: "$count", collection: "inventory", pipeline: [{ $match: { qty: { $gt: 10 } } }, { $count: "n" }], expected: [{ n: 2 }] },
+    {
+      name: "$count",
+      collection: "inventory",
+      pipeline: [{ $match: { qty: { $gt: 10 } } }, { $count: "n" }],
+      expected: [{ n: 2 }],
+    },
     {
       name: "$facet: one field per facet, in order",
       collection: "inventory",
@@ -199,7 +242,13 @@ describe("$bucket", () => {
       collection: "scores",
       pipeline: [
         { $match: { v: { $type: "number" } } },
-        { $bucket: { groupBy: "$v", boundaries: [0, 5, 20], output: { values: { $push: "$v" }, total: { $sum: "$v" } } } },
+        {
+          $bucket: {
+            groupBy: "$v",
+            boundaries: [0, 5, 20],
+            output: { values: { $push: "$v" }, total: { $sum: "$v" } },
+          },
+        },
       ],
       expected: [
         { _id: 0, values: [1, 3], total: 4 },
@@ -209,7 +258,10 @@ describe("$bucket", () => {
     {
       name: "a numeric default below the lowest boundary",
       collection: "scores",
-      pipeline: [{ $match: { v: { $type: "number" } } }, { $bucket: { groupBy: "$v", boundaries: [5, 11], default: -1 } }],
+      pipeline: [
+        { $match: { v: { $type: "number" } } },
+        { $bucket: { groupBy: "$v", boundaries: [5, 11], default: -1 } },
+      ],
       expected: [
         { _id: -1, count: 3 },
         { _id: 5, count: 2 },
@@ -217,14 +269,49 @@ describe("$bucket", () => {
     },
   ]);
   runErrors([
-    { name: "a value outside the boundaries without a default", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 3, 10] } }], code: 40066 },
-    { name: "boundaries not in ascending order", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [3, 0], default: "x" } }], code: 40194 },
-    { name: "boundaries of different types", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, "a"], default: "x" } }], code: 40193 },
-    { name: "a single boundary", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0], default: "x" } }], code: 40192 },
-    { name: "a default within the boundaries", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 10], default: 5 } }], code: 40199 },
-    { name: "an unknown option", collection: "scores", pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 10], bogus: 1 } }], code: 40197 },
+    {
+      name: "a value outside the boundaries without a default",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 3, 10] } }],
+      code: 40066,
+    },
+    {
+      name: "boundaries not in ascending order",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [3, 0], default: "x" } }],
+      code: 40194,
+    },
+    {
+      name: "boundaries of different types",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, "a"], default: "x" } }],
+      code: 40193,
+    },
+    {
+      name: "a single boundary",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0], default: "x" } }],
+      code: 40192,
+    },
+    {
+      name: "a default within the boundaries",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 10], default: 5 } }],
+      code: 40199,
+    },
+    {
+      name: "an unknown option",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "$v", boundaries: [0, 10], bogus: 1 } }],
+      code: 40197,
+    },
     { name: "no groupBy", collection: "scores", pipeline: [{ $bucket: { boundaries: [0, 10] } }], code: 40198 },
-    { name: "groupBy not a path or an expression", collection: "scores", pipeline: [{ $bucket: { groupBy: "v", boundaries: [0, 10] } }], code: 40202 },
+    {
+      name: "groupBy not a path or an expression",
+      collection: "scores",
+      pipeline: [{ $bucket: { groupBy: "v", boundaries: [0, 10] } }],
+      code: 40202,
+    },
   ]);
 });
 
@@ -283,9 +370,24 @@ describe("$bucketAuto", () => {
     },
   ]);
   runErrors([
-    { name: "buckets zero", collection: "ten", pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: 0 } }], code: 40243 },
-    { name: "buckets not a number", collection: "ten", pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: "2" } }], code: 40241 },
-    { name: "an unknown option", collection: "ten", pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: 2, bogus: 1 } }], code: 40245 },
+    {
+      name: "buckets zero",
+      collection: "ten",
+      pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: 0 } }],
+      code: 40243,
+    },
+    {
+      name: "buckets not a number",
+      collection: "ten",
+      pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: "2" } }],
+      code: 40241,
+    },
+    {
+      name: "an unknown option",
+      collection: "ten",
+      pipeline: [{ $bucketAuto: { groupBy: "$v", buckets: 2, bogus: 1 } }],
+      code: 40245,
+    },
     { name: "no buckets", collection: "ten", pipeline: [{ $bucketAuto: { groupBy: "$v" } }], code: 40246 },
   ]);
 });
@@ -297,14 +399,24 @@ describe("$lookup and $unwind", () => {
       collection: "orders",
       pipeline: [
         { $match: { _id: 1 } },
-        { $lookup: { from: "inventory", let: { item: "$item" }, pipeline: [{ $match: { $expr: { $eq: ["$item", "$$item"] } } }, { $project: { qty: 1, status: 1 } }], as: "stock" } },
+        {
+          $lookup: {
+            from: "inventory",
+            let: { item: "$item" },
+            pipeline: [{ $match: { $expr: { $eq: ["$item", "$$item"] } } }, { $project: { qty: 1, status: 1 } }],
+            as: "stock",
+          },
+        },
       ],
       expected: [{ _id: 1, item: "journal", price: 12, quantity: 2, stock: [{ _id: 1, qty: 5, status: "A" }] }],
     },
     {
       name: "$lookup on fields; a missing local field matches documents without the foreign field",
       collection: "orders",
-      pipeline: [{ $lookup: { from: "inventory", localField: "item", foreignField: "item", as: "inv" } }, { $project: { n: { $size: "$inv" } } }],
+      pipeline: [
+        { $lookup: { from: "inventory", localField: "item", foreignField: "item", as: "inv" } },
+        { $project: { n: { $size: "$inv" } } },
+      ],
       expected: [
         { _id: 1, n: 1 },
         { _id: 2, n: 1 },
@@ -314,7 +426,10 @@ describe("$lookup and $unwind", () => {
     {
       name: "$unwind with includeArrayIndex and preserveNullAndEmptyArrays",
       collection: "inventory",
-      pipeline: [{ $project: { tags: 1 } }, { $unwind: { path: "$tags", includeArrayIndex: "i", preserveNullAndEmptyArrays: true } }],
+      pipeline: [
+        { $project: { tags: 1 } },
+        { $unwind: { path: "$tags", includeArrayIndex: "i", preserveNullAndEmptyArrays: true } },
+      ],
       expected: [
         { _id: 1, tags: "blank", i: 0 },
         { _id: 1, tags: "red", i: 1 },
@@ -336,7 +451,16 @@ describe("$lookup and $unwind", () => {
   it("$unionWith: the input, then the other collection through its pipeline, _id first", async () => {
     const docs = await db
       .collection("orders")
-      .aggregate([{ $match: { _id: 1 } }, { $project: { item: 1 } }, { $unionWith: { coll: "inventory", pipeline: [{ $match: { _id: { $lte: 2 } } }, { $project: { status: 1, item: 1 } }] } }])
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $project: { item: 1 } },
+        {
+          $unionWith: {
+            coll: "inventory",
+            pipeline: [{ $match: { _id: { $lte: 2 } } }, { $project: { status: 1, item: 1 } }],
+          },
+        },
+      ])
       .toArray();
     expectOrdered(docs, [
       { _id: 1, item: "journal" },
@@ -346,6 +470,11 @@ describe("$lookup and $unwind", () => {
   });
   runErrors([
     { name: "$unwind path without $", collection: "inventory", pipeline: [{ $unwind: { path: "tags" } }], code: 28818 },
-    { name: "$unwind with an unknown option", collection: "inventory", pipeline: [{ $unwind: { path: "$tags", bogus: 1 } }], code: 28811 },
+    {
+      name: "$unwind with an unknown option",
+      collection: "inventory",
+      pipeline: [{ $unwind: { path: "$tags", bogus: 1 } }],
+      code: 28811,
+    },
   ]);
 });

@@ -37,20 +37,39 @@ describe("pipeline updates", () => {
       pipeline: [{ $replaceRoot: { newRoot: { a: "$qty", b: "$size.h" } } }],
       expected: { _id: 1, a: 5, b: 14 },
     },
-    { name: "$replaceWith a sub-document", filter: { _id: 1 }, pipeline: [{ $replaceWith: "$size" }], expected: { _id: 1, h: 14, w: 21 } },
+    {
+      name: "$replaceWith a sub-document",
+      filter: { _id: 1 },
+      pipeline: [{ $replaceWith: "$size" }],
+      expected: { _id: 1, h: 14, w: 21 },
+    },
     {
       name: "$replaceWith $mergeObjects over $$ROOT",
       filter: { _id: 1 },
       pipeline: [{ $replaceWith: { $mergeObjects: ["$$ROOT", { qty: 6, extra: true }] } }],
       expected: { _id: 1, item: "journal", qty: 6, size: { h: 14, w: 21 }, extra: true },
     },
-    { name: "$project", filter: { _id: 1 }, pipeline: [{ $project: { qty: 1, item: 1 } }], expected: { _id: 1, item: "journal", qty: 5 } },
-    { name: "$project without _id keeps it", filter: { _id: 1 }, pipeline: [{ $project: { _id: 0, qty: 1 } }], expected: { _id: 1, qty: 5 } },
+    {
+      name: "$project",
+      filter: { _id: 1 },
+      pipeline: [{ $project: { qty: 1, item: 1 } }],
+      expected: { _id: 1, item: "journal", qty: 5 },
+    },
+    {
+      name: "$project without _id keeps it",
+      filter: { _id: 1 },
+      pipeline: [{ $project: { _id: 0, qty: 1 } }],
+      expected: { _id: 1, qty: 5 },
+    },
     { name: "$unset", filter: { _id: 1 }, pipeline: [{ $unset: ["size", "item"] }], expected: { _id: 1, qty: 5 } },
     {
       name: "$set then $unset, each stage seeing the last",
       filter: { _id: 2 },
-      pipeline: [{ $set: { total: { $multiply: ["$qty", 2] } } }, { $set: { half: { $divide: ["$total", 4] } } }, { $unset: "total" }],
+      pipeline: [
+        { $set: { total: { $multiply: ["$qty", 2] } } },
+        { $set: { half: { $divide: ["$total", 4] } } },
+        { $unset: "total" },
+      ],
       expected: { _id: 2, item: "paper", qty: 100, half: 50 },
     },
   ];
@@ -79,7 +98,9 @@ describe("pipeline updates", () => {
 
   it("an upsert runs the pipeline on the filter's equality fields", async () => {
     await reset(db, "pu", BASE);
-    const r = await db.collection("pu").updateOne({ _id: 7 as never, item: "new" }, [{ $set: { qty: 1 } }], { upsert: true });
+    const r = await db
+      .collection("pu")
+      .updateOne({ _id: 7 as never, item: "new" }, [{ $set: { qty: 1 } }], { upsert: true });
     expect(r.upsertedId).toBe(7);
     expectOrdered(await db.collection("pu").findOne({ _id: 7 as never }), { _id: 7, item: "new", qty: 1 });
   });
@@ -92,7 +113,9 @@ describe("pipeline updates", () => {
 
   it("a replacement with a different _id is refused", async () => {
     await reset(db, "pu", BASE);
-    await expectError(() => db.collection("pu").replaceOne({ _id: 1 as never }, { _id: 3, item: "x" } as never), { code: 66 });
+    await expectError(() => db.collection("pu").replaceOne({ _id: 1 as never }, { _id: 3, item: "x" } as never), {
+      code: 66,
+    });
   });
 });
 
@@ -136,7 +159,11 @@ describe("$merge", () => {
         { _id: 2, a: 2 },
       ],
     },
-    { name: "discard what does not match", merge: { into: "tgt", whenNotMatched: "discard" }, expected: [{ _id: 1, a: 1, b: 1 }] },
+    {
+      name: "discard what does not match",
+      merge: { into: "tgt", whenNotMatched: "discard" },
+      expected: [{ _id: 1, a: 1, b: 1 }],
+    },
     {
       name: "a pipeline with $$new",
       merge: { into: "tgt", whenMatched: [{ $set: { a: { $add: ["$a", "$$new.a", 10] } } }] },
@@ -147,7 +174,12 @@ describe("$merge", () => {
     },
     {
       name: "a pipeline with let",
-      merge: { into: "tgt", let: { inc: "$a" }, whenMatched: [{ $set: { a: { $add: ["$a", "$$inc"] }, seen: true } }], whenNotMatched: "discard" },
+      merge: {
+        into: "tgt",
+        let: { inc: "$a" },
+        whenMatched: [{ $set: { a: { $add: ["$a", "$$inc"] }, seen: true } }],
+        whenNotMatched: "discard",
+      },
       expected: [{ _id: 1, a: 1, b: 1, seen: true }],
     },
   ];
@@ -155,7 +187,10 @@ describe("$merge", () => {
     it(t.name, async () => {
       await reset(db, "src", SOURCE);
       await reset(db, "tgt", TARGET);
-      const out = await db.collection("src").aggregate([{ $merge: t.merge }]).toArray();
+      const out = await db
+        .collection("src")
+        .aggregate([{ $merge: t.merge }])
+        .toArray();
       expect(out).toEqual([]);
       expectOrdered(await all("tgt"), t.expected);
     });
@@ -164,7 +199,14 @@ describe("$merge", () => {
   it("whenMatched fail answers DuplicateKey (11000) with keyPattern and keyValue", async () => {
     await reset(db, "src", SOURCE);
     await reset(db, "tgt", TARGET);
-    const err = await expectError(() => db.collection("src").aggregate([{ $merge: { into: "tgt", whenMatched: "fail" } }]).toArray(), { code: 11000, codeName: "DuplicateKey" });
+    const err = await expectError(
+      () =>
+        db
+          .collection("src")
+          .aggregate([{ $merge: { into: "tgt", whenMatched: "fail" } }])
+          .toArray(),
+      { code: 11000, codeName: "DuplicateKey" },
+    );
     expectOrdered(err.keyPattern, { _id: 1 });
     expectOrdered(err.keyValue, { _id: 1 });
   });
@@ -172,16 +214,40 @@ describe("$merge", () => {
   it("whenNotMatched fail answers 13113", async () => {
     await reset(db, "src", SOURCE);
     await reset(db, "tgt", TARGET);
-    await expectError(() => db.collection("src").aggregate([{ $merge: { into: "tgt", whenNotMatched: "fail" } }]).toArray(), { code: 13113 });
+    await expectError(
+      () =>
+        db
+          .collection("src")
+          .aggregate([{ $merge: { into: "tgt", whenNotMatched: "fail" } }])
+          .toArray(),
+      { code: 13113 },
+    );
   });
 
   it("on other fields needs a unique index on them", async () => {
     await reset(db, "src", SOURCE);
     await reset(db, "tgt", TARGET);
-    await expectError(() => db.collection("src").aggregate([{ $merge: { into: "tgt", on: "a" } }]).toArray(), { code: 51183 });
+    await expectError(
+      () =>
+        db
+          .collection("src")
+          .aggregate([{ $merge: { into: "tgt", on: "a" } }])
+          .toArray(),
+      { code: 51183 },
+    );
     await db.collection("tgt").createIndex({ a: 1 }, { unique: true });
-    await db.collection("src").aggregate([{ $project: { _id: 0, a: 1, fromSrc: { $literal: true } } }, { $merge: { into: "tgt", on: "a", whenMatched: "merge" } }]).toArray();
-    const docs = await db.collection("tgt").find({}, { projection: { _id: 0 } }).sort({ a: 1 }).toArray();
+    await db
+      .collection("src")
+      .aggregate([
+        { $project: { _id: 0, a: 1, fromSrc: { $literal: true } } },
+        { $merge: { into: "tgt", on: "a", whenMatched: "merge" } },
+      ])
+      .toArray();
+    const docs = await db
+      .collection("tgt")
+      .find({}, { projection: { _id: 0 } })
+      .sort({ a: 1 })
+      .toArray();
     expectOrdered(docs, [
       { a: 0, b: 1 },
       { a: 1, fromSrc: true },
@@ -190,7 +256,14 @@ describe("$merge", () => {
   });
 
   it("must be the last stage", async () => {
-    await expectError(() => db.collection("src").aggregate([{ $merge: { into: "tgt" } }, { $match: {} }]).toArray(), { code: 40601 });
+    await expectError(
+      () =>
+        db
+          .collection("src")
+          .aggregate([{ $merge: { into: "tgt" } }, { $match: {} }])
+          .toArray(),
+      { code: 40601 },
+    );
   });
 });
 
@@ -201,7 +274,14 @@ describe("$out", () => {
       { _id: 2, a: 2 },
     ]);
     await reset(db, "outc", [{ _id: 9, old: true }]);
-    const out = await db.collection("src").aggregate([{ $match: { a: { $gt: 1 } } }, { $project: { _id: 1, doubled: { $multiply: ["$a", 2] } } }, { $out: "outc" }]).toArray();
+    const out = await db
+      .collection("src")
+      .aggregate([
+        { $match: { a: { $gt: 1 } } },
+        { $project: { _id: 1, doubled: { $multiply: ["$a", 2] } } },
+        { $out: "outc" },
+      ])
+      .toArray();
     expect(out).toEqual([]);
     expectOrdered(await all("outc"), [{ _id: 2, doubled: 4 }]);
   });
@@ -212,7 +292,14 @@ describe("$out", () => {
       { _id: 2, s: "A" },
     ]);
     await reset(db, "outc", [{ _id: 9, old: true }]);
-    await expectError(() => db.collection("src").aggregate([{ $project: { _id: "$s" } }, { $out: "outc" }]).toArray(), { code: 11000 });
+    await expectError(
+      () =>
+        db
+          .collection("src")
+          .aggregate([{ $project: { _id: "$s" } }, { $out: "outc" }])
+          .toArray(),
+      { code: 11000 },
+    );
     expectOrdered(await all("outc"), [{ _id: 9, old: true }]);
   });
 });

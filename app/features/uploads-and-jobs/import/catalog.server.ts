@@ -45,23 +45,51 @@ const masterText = (max: number, required: boolean, description: string, example
 const DATE_RULE = "data: AAAA-MM-DD, DD/MM/AAAA, AAAAMMDD ou data do Excel";
 
 /** The columns of the spec-000 templates, as their rules (templates.ts) check them. */
-const MASTER_DOCS: Record<Template["id"], { feeds: string; title: string; writeModeText: string; columns: Record<string, MasterColumnDoc> }> = {
+const MASTER_DOCS: Record<
+  Template["id"],
+  { feeds: string; title: string; writeModeText: string; columns: Record<string, MasterColumnDoc> }
+> = {
   product: {
     title: "Mestre de produtos (Product master)",
-    feeds: "Repository Master (/repo/master-data, /repo/master-data/planejamento) e os filtros de planejamento (/ij/plan)",
+    feeds:
+      "Repository Master (/repo/master-data, /repo/master-data/planejamento) e os filtros de planejamento (/ij/plan)",
     writeModeText: "Inclui as linhas válidas na base Ok; as inválidas vão para a base NOK com o erro.",
     columns: {
-      sku: { ...masterText(40, true, "Código do SKU", "SKU10001"), rule: "texto, até 40 caracteres; apenas letras e dígitos" },
+      sku: {
+        ...masterText(40, true, "Código do SKU", "SKU10001"),
+        rule: "texto, até 40 caracteres; apenas letras e dígitos",
+      },
       material_description: masterText(200, true, "Descrição do material", "Batom Matte Vermelho"),
       marca: masterText(100, true, "Marca", "Marca A"),
       category_sku: masterText(100, false, "Categoria", "Lips"),
       categoria_principal_sku: masterText(100, false, "Categoria principal", "Makeup"),
       sub_categoria_sku: masterText(100, false, "Subcategoria", "Batom"),
-      hero: { type: "lista", unit: "", required: true, rule: "hero ou non-hero", description: "Produto hero", example: "hero" },
-      abcd: { type: "lista", unit: "", required: false, rule: "A, B, C, D ou vazio", description: "Curva ABCD", example: "A" },
+      hero: {
+        type: "lista",
+        unit: "",
+        required: true,
+        rule: "hero ou non-hero",
+        description: "Produto hero",
+        example: "hero",
+      },
+      abcd: {
+        type: "lista",
+        unit: "",
+        required: false,
+        rule: "A, B, C, D ou vazio",
+        description: "Curva ABCD",
+        example: "A",
+      },
       plc_local: masterText(100, false, "Ciclo de vida local", "3-Released"),
       plc_global: masterText(100, false, "Ciclo de vida global", "3-Released"),
-      data_validade_sku: { type: "data", unit: "", required: true, rule: DATE_RULE, description: "Global Forecast End Date", example: "2027-12-31" },
+      data_validade_sku: {
+        type: "data",
+        unit: "",
+        required: true,
+        rule: DATE_RULE,
+        description: "Global Forecast End Date",
+        example: "2027-12-31",
+      },
     },
   },
   channel: {
@@ -69,7 +97,14 @@ const MASTER_DOCS: Record<Template["id"], { feeds: string; title: string; writeM
     feeds: "Repository Master – Canal (/repo/master-data/canal)",
     writeModeText: "Inclui as linhas válidas na base Ok; as inválidas vão para a base NOK com o erro.",
     columns: {
-      cnpj: { type: "CNPJ", unit: "", required: true, rule: "14 dígitos (pontos, barra e traço opcionais) com dígitos verificadores válidos", description: "CNPJ do canal", example: "11.222.333/0001-81" },
+      cnpj: {
+        type: "CNPJ",
+        unit: "",
+        required: true,
+        rule: "14 dígitos (pontos, barra e traço opcionais) com dígitos verificadores válidos",
+        description: "CNPJ do canal",
+        example: "11.222.333/0001-81",
+      },
       description: masterText(200, false, "Descrição", "Loja parceira"),
       channel_siop: masterText(100, true, "Canal SIOP", "ONLINE_PARTNERS"),
     },
@@ -79,9 +114,23 @@ const MASTER_DOCS: Record<Template["id"], { feeds: string; title: string; writeM
     feeds: "Repository Master – Planejamento (/repo/master-data/planejamento, abas Spend)",
     writeModeText: "Inclui as linhas válidas na base Ok; as inválidas vão para a base NOK com o erro.",
     columns: {
-      channel: { type: "lista", unit: "", required: true, rule: "WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS", description: "Canal", example: "WHOLESALES" },
+      channel: {
+        type: "lista",
+        unit: "",
+        required: true,
+        rule: "WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS",
+        description: "Canal",
+        example: "WHOLESALES",
+      },
       marca: masterText(100, true, "Marca", "Marca A"),
-      yearMonthDay: { type: "data", unit: "", required: true, rule: "data AAAAMMDD ou AAAA-MM-DD; gravada como AAAAMMDD", description: "Versão", example: "20260301" },
+      yearMonthDay: {
+        type: "data",
+        unit: "",
+        required: true,
+        rule: "data AAAAMMDD ou AAAA-MM-DD; gravada como AAAAMMDD",
+        description: "Versão",
+        example: "20260301",
+      },
     },
   },
 };
@@ -191,13 +240,16 @@ export function closestTemplate(headerRow: readonly CellValue[]): ClosestTemplat
     const shared = info.columns.length - missing.length;
     const unexpected = names.filter((n) => !expected.has(n));
     const score = shared / (info.columns.length + unexpected.length);
-    if (!best || score > best.score || (score === best.score && missing.length < best.missing.length)) best = { info, score, missing, unexpected };
+    if (!best || score > best.score || (score === best.score && missing.length < best.missing.length))
+      best = { info, score, missing, unexpected };
   }
   return { label: messageLabel(best!.info), missing: best!.missing, unexpected: best!.unexpected };
 }
 
 /** The dataset template whose every column the header row holds (any order, any case), with each column's position. */
-export function detectDatasetLayout(headerRow: readonly CellValue[]): { template: DatasetTemplate; indexes: number[] } | null {
+export function detectDatasetLayout(
+  headerRow: readonly CellValue[],
+): { template: DatasetTemplate; indexes: number[] } | null {
   const positions = new Map<string, number>();
   headerRow.forEach((cell, index) => {
     const name = normalizeHeader(cell);

@@ -81,7 +81,8 @@ export class CsvRecordParser {
   private ended = false;
 
   constructor(delimiter: string) {
-    if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n") throw new Error(`unsupported delimiter ${JSON.stringify(delimiter)}`);
+    if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n")
+      throw new Error(`unsupported delimiter ${JSON.stringify(delimiter)}`);
     this.delimiter = delimiter.charCodeAt(0);
   }
 
@@ -145,12 +146,16 @@ export class CsvRecordParser {
     const afterCR = (j: number) => charBefore(j) === CR;
     const emit = (j: number, atEnd: boolean) => {
       if (recordChars + (j - recordStart) > MAX_RECORD_CHARS) {
-        throw new CsvSyntaxError(`linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`, line);
+        throw new CsvSyntaxError(
+          `linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`,
+          line,
+        );
       }
       // A record ending at a `\n` right after a `\r` of its text (a `\r\n` in a `\n` file), or at the end of
       // the file right after a line break kept as text, ends on the line that break closed.
       const before = charBefore(j);
-      const recordLine = (atEnd && (before === CR || before === LF)) || (this.rd === RD_LF && before === CR) ? line - 1 : line;
+      const recordLine =
+        (atEnd && (before === CR || before === LF)) || (this.rd === RD_LF && before === CR) ? line - 1 : line;
       out.push({ line: recordLine, cells: fields });
       fields = [];
       recordChars = 0;
@@ -186,7 +191,10 @@ export class CsvRecordParser {
           continue;
         }
         if (c === QUOTE) {
-          throw new CsvSyntaxError(`aspas no meio de um campo sem aspas (linha ${line}, coluna ${fields.length + 1})`, line);
+          throw new CsvSyntaxError(
+            `aspas no meio de um campo sem aspas (linha ${line}, coluna ${fields.length + 1})`,
+            line,
+          );
         }
         const rdLength = this.delimiterAt(s, j, final);
         if (rdLength < 0) {
@@ -260,11 +268,18 @@ export class CsvRecordParser {
           continue;
         }
       }
-      throw new CsvSyntaxError(`caractere "${describeChar(c)}" depois das aspas que fecham um campo (linha ${line}, coluna ${fields.length + 1})`, line);
+      throw new CsvSyntaxError(
+        `caractere "${describeChar(c)}" depois das aspas que fecham um campo (linha ${line}, coluna ${fields.length + 1})`,
+        line,
+      );
     }
 
     if (final) {
-      if (state === QUOTED) throw new CsvSyntaxError(`aspas abertas na linha ${this.quoteLine} não foram fechadas até o fim do arquivo`, this.quoteLine);
+      if (state === QUOTED)
+        throw new CsvSyntaxError(
+          `aspas abertas na linha ${this.quoteLine} não foram fechadas até o fim do arquivo`,
+          this.quoteLine,
+        );
       if (state === UNQUOTED) {
         fields.push(piece + s.slice(segStart, n));
         emit(n, true);
@@ -281,7 +296,10 @@ export class CsvRecordParser {
       if (i > 0) this.prevChar = s.charCodeAt(i - 1);
       recordChars += i - recordStart;
       if (recordChars > MAX_RECORD_CHARS) {
-        throw new CsvSyntaxError(`linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`, line);
+        throw new CsvSyntaxError(
+          `linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`,
+          line,
+        );
       }
     }
     this.state = state;

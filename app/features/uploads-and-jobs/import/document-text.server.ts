@@ -189,9 +189,14 @@ async function docxText(bytes: Buffer): Promise<ExtractedText> {
 function excelCellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "object" && !(value instanceof Date)) {
-    if ("richText" in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join("").trim();
+    if ("richText" in value && Array.isArray(value.richText))
+      return value.richText
+        .map((r) => r.text)
+        .join("")
+        .trim();
     if ("result" in value) return excelCellText((value as { result?: ExcelJS.CellValue }).result);
-    if ("text" in value && typeof (value as { text: unknown }).text === "string") return (value as { text: string }).text.trim();
+    if ("text" in value && typeof (value as { text: unknown }).text === "string")
+      return (value as { text: string }).text.trim();
     if ("error" in value) return "";
     return "";
   }
@@ -225,7 +230,11 @@ function plainText(bytes: Buffer): ExtractedText {
 }
 
 /** The text of a document of format `format` (one of DOCUMENT_FORMATS). */
-export async function extractDocumentText(format: DocumentFormat, bytes: Buffer, progress?: ExtractionProgress): Promise<ExtractedText> {
+export async function extractDocumentText(
+  format: DocumentFormat,
+  bytes: Buffer,
+  progress?: ExtractionProgress,
+): Promise<ExtractedText> {
   switch (format) {
     case "pdf":
       return pdfText(bytes, progress);

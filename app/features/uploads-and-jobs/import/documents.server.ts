@@ -5,8 +5,21 @@ import type { JobClaim } from "~/models/file-jobs.server";
 import { saveUploadedExplorerDocument } from "~/models/explorer.server";
 import { extensionOf } from "~/services/storage.server";
 import { ThreadLimitError } from "~/shared/bounded-thread.server";
-import { DocumentUnreadableError, extractDocumentText, isDocumentFormat, MAX_DOCUMENT_CHARS } from "./document-text.server";
-import { JobLeaseLostError, megabytes, readWholeSource, SourceTooLargeError, startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";
+import {
+  DocumentUnreadableError,
+  extractDocumentText,
+  isDocumentFormat,
+  MAX_DOCUMENT_CHARS,
+} from "./document-text.server";
+import {
+  JobLeaseLostError,
+  megabytes,
+  readWholeSource,
+  SourceTooLargeError,
+  startTargetJob,
+  type TargetJobOptions,
+  type TargetJobOutcome,
+} from "./target-job.server";
 
 /**
  * An explorer document uploaded through /captura/manual (issue 30): its text is extracted (document-text.server.ts)
@@ -45,7 +58,8 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
     try {
       bytes = await readWholeSource(claim, options, DOCUMENT_MAX_BYTES);
     } catch (error) {
-      if (error instanceof SourceTooLargeError) return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
+      if (error instanceof SourceTooLargeError)
+        return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
       if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
       // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
       return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
@@ -59,7 +73,10 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
     } catch (error) {
       if (error instanceof JobLeaseLostError) throw error;
       if (error instanceof ThreadLimitError) return job.finish(FILE_STATUS_UNREADABLE, refusal(error));
-      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable(error instanceof DocumentUnreadableError ? error.message : (error as Error).message));
+      return job.finish(
+        FILE_STATUS_UNREADABLE,
+        t.unreadable(error instanceof DocumentUnreadableError ? error.message : (error as Error).message),
+      );
     }
     if (!/[\p{L}\p{N}]/u.test(extracted.text)) return job.finish(FILE_STATUS_UNREADABLE, t.noText);
     await job.beat(95, t.reading, true);
@@ -78,7 +95,8 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
       },
       job.db,
     );
-    const message = (saved.replaced ? t.replaced : t.indexed)(title, saved.words) + (extracted.cut ? t.cut(MAX_DOCUMENT_CHARS) : "");
+    const message =
+      (saved.replaced ? t.replaced : t.indexed)(title, saved.words) + (extracted.cut ? t.cut(MAX_DOCUMENT_CHARS) : "");
     return job.finish(FILE_STATUS_OK, message, 1, 0);
   } catch (error) {
     if (error instanceof JobLeaseLostError) return { kind: "lease-lost" };

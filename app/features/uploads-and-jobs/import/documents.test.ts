@@ -46,7 +46,8 @@ function pdfBuffer(pages: string[]): Promise<Buffer> {
   });
 }
 
-const docxBuffer = (paragraphs: string[]) => Packer.toBuffer(new Document({ sections: [{ children: paragraphs.map((p) => new Paragraph(p)) }] }));
+const docxBuffer = (paragraphs: string[]) =>
+  Packer.toBuffer(new Document({ sections: [{ children: paragraphs.map((p) => new Paragraph(p)) }] }));
 
 async function titlesFound(text: string, exact = false): Promise<string[]> {
   const query = parseSearch(text, exact);
@@ -65,16 +66,26 @@ beforeEach(() => {
 
 describe("explorer documents uploaded through /captura/manual", () => {
   it("extracts a PDF's text (every page) and indexes it where the explorer's search finds it", async () => {
-    const { id, key } = await upload("Relatório_de_manutenção.pdf", await pdfBuffer(["Manutenção preventiva dos inversores solares.", "Segunda página: turbinas eólicas."]));
+    const { id, key } = await upload(
+      "Relatório_de_manutenção.pdf",
+      await pdfBuffer(["Manutenção preventiva dos inversores solares.", "Segunda página: turbinas eólicas."]),
+    );
     const outcome = await run();
     expect(outcome).toMatchObject({ kind: "done", status: 0 });
     const file = await findFileById(id);
-    expect(file).toMatchObject({ status: 0, progress: 100, target: "explorer", message: expect.stringMatching(/^Documento indexado no Explorer: "Relatório de manutenção"/) });
+    expect(file).toMatchObject({
+      status: 0,
+      progress: 100,
+      target: "explorer",
+      message: expect.stringMatching(/^Documento indexado no Explorer: "Relatório de manutenção"/),
+    });
     expect(await titlesFound("inversores")).toEqual(["Relatório de manutenção"]);
     expect(await titlesFound("turbinas eolicas")).toEqual(["Relatório de manutenção"]);
     expect(await titlesFound("manutenções")).toContain("Relatório de manutenção"); // plural finds the singular, as for seeded documents
 
-    const stored = await (await testDb.db()).collection(EXPLORER_DOCUMENTS).findOne({ _id: uploadedDocumentId("Relatório_de_manutenção.pdf") });
+    const stored = await (await testDb.db())
+      .collection(EXPLORER_DOCUMENTS)
+      .findOne({ _id: uploadedDocumentId("Relatório_de_manutenção.pdf") });
     expect(stored).toMatchObject({
       title: "Relatório de manutenção",
       source: "Captura manual",
@@ -88,12 +99,25 @@ describe("explorer documents uploaded through /captura/manual", () => {
     expect(stored?.searchText).toContain("manutencao preventiva dos inversores solares");
     expect(stored?.words).toEqual(expect.arrayContaining(["inversores", "turbinas"]));
     expect(stored?.stems).toEqual(expect.arrayContaining(["inversor"]));
-    expect(await (await testDb.db()).collection<{ _id: string }>(EXPLORER_TERMS).findOne({ _id: "inversores" })).toMatchObject({ n: 1 });
+    expect(
+      await (await testDb.db()).collection<{ _id: string }>(EXPLORER_TERMS).findOne({ _id: "inversores" }),
+    ).toMatchObject({ n: 1 });
   });
 
   it("extracts DOCX, XLSX (every sheet), TXT (Latin-1) and CSV documents", async () => {
-    await upload("ata.docx", await docxBuffer(["Ata da reunião de planejamento.", "Decisão: ampliar o centro de distribuição."]));
-    await upload("metas.xlsx", await xlsxBuffer([["Filial", "Meta"], ["Campinas", 1200], ["Sorocaba", new Date(Date.UTC(2025, 0, 31))]]), "explorer");
+    await upload(
+      "ata.docx",
+      await docxBuffer(["Ata da reunião de planejamento.", "Decisão: ampliar o centro de distribuição."]),
+    );
+    await upload(
+      "metas.xlsx",
+      await xlsxBuffer([
+        ["Filial", "Meta"],
+        ["Campinas", 1200],
+        ["Sorocaba", new Date(Date.UTC(2025, 0, 31))],
+      ]),
+      "explorer",
+    );
     await upload("nota.txt", Buffer.from("Comunicado sobre a campanha de fidelização.", "latin1"), "explorer");
     await upload("lojas.csv", "loja;cidade\nLoja Centro;Piracicaba\n", "explorer");
     for (let i = 0; i < 4; i++) expect(await run()).toMatchObject({ status: 0 });
@@ -107,7 +131,9 @@ describe("explorer documents uploaded through /captura/manual", () => {
     expect(metas).toMatchObject({ category: "Excel" });
     expect(metas?.body).toContain("Campinas | 1200");
     expect(metas?.body).toContain("Sorocaba | 2025-01-31");
-    expect((await db.collection(EXPLORER_DOCUMENTS).findOne({ _id: uploadedDocumentId("nota.txt") }))?.body).toBe("Comunicado sobre a campanha de fidelização.");
+    expect((await db.collection(EXPLORER_DOCUMENTS).findOne({ _id: uploadedDocumentId("nota.txt") }))?.body).toBe(
+      "Comunicado sobre a campanha de fidelização.",
+    );
   });
 
   it("replaces the document of a file name uploaded again (same address; the old words are gone)", async () => {
@@ -115,7 +141,10 @@ describe("explorer documents uploaded through /captura/manual", () => {
     await run();
     await upload("circular.txt", "Circular sobre o novo uniforme.", "explorer");
     const outcome = await run();
-    expect(outcome).toMatchObject({ status: 0, message: expect.stringMatching(/^Documento substituído no Explorer: "circular"/) });
+    expect(outcome).toMatchObject({
+      status: 0,
+      message: expect.stringMatching(/^Documento substituído no Explorer: "circular"/),
+    });
     expect(await titlesFound("uniforme")).toEqual(["circular"]);
     expect(await titlesFound("coletivas")).toEqual([]);
     const db = await testDb.db();
@@ -128,7 +157,11 @@ describe("explorer documents uploaded through /captura/manual", () => {
     const { key } = await upload("politica.txt", "Política de viagens corporativas.", "explorer");
     await run();
     const id = uploadedDocumentId("politica.txt").toHexString();
-    const page = (await documentLoader({ request: new Request(`http://localhost/ij/explorer/${id}?search=viagens`), params: { id }, context: {} as never })) as unknown as {
+    const page = (await documentLoader({
+      request: new Request(`http://localhost/ij/explorer/${id}?search=viagens`),
+      params: { id },
+      context: {} as never,
+    })) as unknown as {
       data: { document: { fileName: string | null; body: Array<{ text: string; match: boolean }> } };
     };
     expect(page.data.document.fileName).toBe("politica.txt");
@@ -137,14 +170,28 @@ describe("explorer documents uploaded through /captura/manual", () => {
     const form = new FormData();
     form.append("intent", "download");
     form.append("mode", "fetch");
-    const answer = (await documentAction({ request: new Request(`http://localhost/ij/explorer/${id}`, { method: "POST", body: form }), params: { id }, context: {} as never })) as unknown as {
+    const answer = (await documentAction({
+      request: new Request(`http://localhost/ij/explorer/${id}`, { method: "POST", body: form }),
+      params: { id },
+      context: {} as never,
+    })) as unknown as {
       data: { ok: boolean; url?: string };
     };
     expect(answer.data).toMatchObject({ ok: true, url: expect.stringMatching(/^\/download\//) });
     expect(getLocalStore().resolve(key)).toBeTruthy();
 
-    const seeded = (await (await testDb.db()).collection(EXPLORER_DOCUMENTS).insertOne({ title: "Sem arquivo", body: "x", source: "Intranet", category: "Vendas", date: new Date() })).insertedId.toHexString();
-    const refused = (await documentAction({ request: new Request(`http://localhost/ij/explorer/${seeded}`, { method: "POST", body: form }), params: { id: seeded }, context: {} as never })) as unknown as {
+    const seeded = (
+      await (
+        await testDb.db()
+      )
+        .collection(EXPLORER_DOCUMENTS)
+        .insertOne({ title: "Sem arquivo", body: "x", source: "Intranet", category: "Vendas", date: new Date() })
+    ).insertedId.toHexString();
+    const refused = (await documentAction({
+      request: new Request(`http://localhost/ij/explorer/${seeded}`, { method: "POST", body: form }),
+      params: { id: seeded },
+      context: {} as never,
+    })) as unknown as {
       data: { ok: boolean; error?: string };
       init?: { status?: number };
     };
@@ -157,13 +204,23 @@ describe("explorer documents uploaded through /captura/manual", () => {
     const before = await db.collection(EXPLORER_DOCUMENTS).countDocuments();
     const blank = await upload("digitalizado.pdf", await pdfBuffer([""]));
     await run();
-    expect(await findFileById(blank.id)).toMatchObject({ status: 3, progress: 100, message: expect.stringMatching(/^Nenhum texto encontrado/) });
+    expect(await findFileById(blank.id)).toMatchObject({
+      status: 3,
+      progress: 100,
+      message: expect.stringMatching(/^Nenhum texto encontrado/),
+    });
     const broken = await upload("quebrado.pdf", "isto não é um PDF");
     await run();
-    expect(await findFileById(broken.id)).toMatchObject({ status: 3, message: expect.stringMatching(/^Não foi possível ler o documento: PDF inválido/) });
+    expect(await findFileById(broken.id)).toMatchObject({
+      status: 3,
+      message: expect.stringMatching(/^Não foi possível ler o documento: PDF inválido/),
+    });
     const badDocx = await upload("quebrado.docx", "PK nada");
     await run();
-    expect(await findFileById(badDocx.id)).toMatchObject({ status: 3, message: expect.stringMatching(/^Não foi possível ler o documento/) });
+    expect(await findFileById(badDocx.id)).toMatchObject({
+      status: 3,
+      message: expect.stringMatching(/^Não foi possível ler o documento/),
+    });
     expect(await db.collection(EXPLORER_DOCUMENTS).countDocuments()).toBe(before);
   });
 
@@ -228,7 +285,10 @@ describe("explorer documents and decompression bombs", () => {
   it("stops, at the thread's memory, a PDF bomb the count of zlib streams cannot see (hex-encoded)", async () => {
     const { id } = await upload("bombahex.pdf", await pdfBomb(1_100, { hex: true }));
     expect(await run()).toMatchObject({ kind: "done", status: 3 });
-    expect(await findFileById(id)).toMatchObject({ status: 3, message: "Documento recusado: extrair o texto exige mais de 256 MB de memória; nada foi indexado." });
+    expect(await findFileById(id)).toMatchObject({
+      status: 3,
+      message: "Documento recusado: extrair o texto exige mais de 256 MB de memória; nada foi indexado.",
+    });
     const next = await upload("depois_bombahex.txt", "Inventário bombahex conferido.", "explorer");
     expect(await run()).toMatchObject({ status: 0 });
     expect(await findFileById(next.id)).toMatchObject({ status: 0 });

@@ -36,7 +36,14 @@ function collectionsOf(id: string): string[] {
 
 async function snapshot(collections: readonly string[]) {
   const db = await testDb.db();
-  return Promise.all(collections.map((c) => db.collection(c).find({}, { sort: { _id: 1 } }).toArray()));
+  return Promise.all(
+    collections.map((c) =>
+      db
+        .collection(c)
+        .find({}, { sort: { _id: 1 } })
+        .toArray(),
+    ),
+  );
 }
 
 async function upload(name: string, content: Buffer | string) {
@@ -48,13 +55,19 @@ async function upload(name: string, content: Buffer | string) {
 /** The XLSX /captura/manual/modelo/<id> returns, as bytes. */
 async function downloadedTemplate(id: string): Promise<Buffer> {
   currentUser.type = "SYSTEM ADMIN";
-  const response = (await downloadLoader({ request: new Request(`http://localhost/captura/manual/modelo/${id}`), params: { template: id }, context: {} })) as Response;
+  const response = (await downloadLoader({
+    request: new Request(`http://localhost/captura/manual/modelo/${id}`),
+    params: { template: id },
+    context: {},
+  })) as Response;
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
 }
 
-const cellsOf = (info: TemplateInfo, over: Record<string, string> = {}) => info.columns.map((c) => (c.name in over ? over[c.name] : String(c.example)));
-const csvOf = (info: TemplateInfo, rows: string[][]) => [info.columns.map((c) => c.name), ...rows].map((r) => r.join(";")).join("\r\n");
+const cellsOf = (info: TemplateInfo, over: Record<string, string> = {}) =>
+  info.columns.map((c) => (c.name in over ? over[c.name] : String(c.example)));
+const csvOf = (info: TemplateInfo, rows: string[][]) =>
+  [info.columns.map((c) => c.name), ...rows].map((r) => r.join(";")).join("\r\n");
 
 /** The example as Excel types what one types into it: dates and months as dates, numbers as numbers, sim/não as booleans. */
 function typedAsExcel(text: string): string | number | boolean | Date {
@@ -83,7 +96,15 @@ beforeAll(async () => {
   const db = await testDb.db();
   await applyIndexes(db);
   // The fiscal example names repository files: they are there, so an example row would have somewhere to go.
-  const file = (name: string) => ({ originalName: name, originalFile: `2026/01/${name}`, bucket: "local", user: "a@b.c", status: 0, progress: 100, statusChangeDate: new Date() });
+  const file = (name: string) => ({
+    originalName: name,
+    originalFile: `2026/01/${name}`,
+    bucket: "local",
+    user: "a@b.c",
+    status: 0,
+    progress: 100,
+    statusChangeDate: new Date(),
+  });
   await db.collection("files").insertMany([file("icms_2236.xlsx"), file("icms_2236.pdf")]);
 });
 
@@ -124,7 +145,9 @@ describe("beside real rows, the example row is counted, not loaded", () => {
       const real = cellsOf(info, NON_EXAMPLE_CELL[info.id]);
       const job = await upload(`${info.id}-real.csv`, csvOf(info, [cellsOf(info), real, cellsOf(info)]));
       expect(job.status, job.message).toBe(0);
-      expect(job.message).toMatch(/^1 linhas? OK, 0 NOK; 2 linhas de exemplo do modelo, ignoradas \(a primeira na linha 2\)/);
+      expect(job.message).toMatch(
+        /^1 linhas? OK, 0 NOK; 2 linhas de exemplo do modelo, ignoradas \(a primeira na linha 2\)/,
+      );
       // Only the real row is stored (nothing of this template was stored before).
       expect(await db.collection(businessCollection).countDocuments()).toBe(before + 1);
     });
@@ -135,7 +158,10 @@ describe("beside real rows, the example row is counted, not loaded", () => {
     const db = await testDb.db();
     await db.collection("channel").deleteMany({});
     for (const name of ["canal-1.csv", "canal-2.csv"]) {
-      const job = await upload(name, csvOf(info, [cellsOf(info), cellsOf(info, { description: "Loja Centro", cnpj: "11.444.777/0001-61" })]));
+      const job = await upload(
+        name,
+        csvOf(info, [cellsOf(info), cellsOf(info, { description: "Loja Centro", cnpj: "11.444.777/0001-61" })]),
+      );
       expect(job.message).toMatch(/^1 linhas? OK, 0 NOK; linha 2: linha de exemplo do modelo, ignorada$/);
     }
     const rows = await db.collection("channel").find({}).toArray();
@@ -155,7 +181,9 @@ describe("beside real rows, the example row is counted, not loaded", () => {
     const hr = TEMPLATE_CATALOG.find((t) => t.id === "hr_aux")!;
     const refused = await upload("rh.csv", csvOf(hr, [cellsOf(hr), cellsOf(hr, { cpf: "123" })]));
     expect(refused.status).toBe(FILE_STATUS_REJECTED);
-    expect(refused.message).toMatch(/^0 linhas? OK, 1 NOK; linha 2: linha de exemplo do modelo, ignorada; nada foi aplicado/);
+    expect(refused.message).toMatch(
+      /^0 linhas? OK, 1 NOK; linha 2: linha de exemplo do modelo, ignorada; nada foi aplicado/,
+    );
   });
 });
 

@@ -16,7 +16,8 @@ export function exampleCells(examples: ReadonlyArray<string | number>): { values
 
 /** Two normalised cell values are the same (a date by its instant). */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   return a === b;
 }
 
@@ -27,7 +28,11 @@ export function isExampleRow(example: readonly unknown[], values: readonly unkno
 }
 
 /** isExampleRow for a row held by column name (`names` in column order). */
-export function isExampleRecord(example: readonly unknown[], row: Readonly<Record<string, unknown>>, names: readonly string[]): boolean {
+export function isExampleRecord(
+  example: readonly unknown[],
+  row: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): boolean {
   for (let k = 0; k < example.length; k++) if (!sameValue(row[names[k]], example[k])) return false;
   return true;
 }

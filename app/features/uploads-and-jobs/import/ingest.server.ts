@@ -12,7 +12,14 @@ import {
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
-import { batched, FileRefusedError, readCsvBatches, readXlsxRows, UnreadableFileError, type SourceRow } from "./readers.server";
+import {
+  batched,
+  FileRefusedError,
+  readCsvBatches,
+  readXlsxRows,
+  UnreadableFileError,
+  type SourceRow,
+} from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
 import { closestTemplate, detectDatasetLayout, exampleValues, type ClosestTemplate } from "./catalog.server";
@@ -98,7 +105,8 @@ export const ingestMessages = {
       ? `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${closest.label}; faltam: ${listed(closest.missing)}; sobram: ${listed(closest.unexpected)}.`
       : `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo (${TEMPLATES.map((t) => t.label).join(", ")}).`,
   empty: () => "Arquivo vazio: nenhuma linha de cabeçalho encontrada.",
-  unsupported: (ext: string) => `Formato não suportado para processamento (.${ext || "sem extensão"}); envie CSV ou XLSX.`,
+  unsupported: (ext: string) =>
+    `Formato não suportado para processamento (.${ext || "sem extensão"}); envie CSV ou XLSX.`,
   unreadable: (detail: string) => `Não foi possível ler o arquivo: ${detail}`.slice(0, 300),
   missing: () => "Não foi possível ler o arquivo: o arquivo armazenado não foi encontrado.",
   stalled: (ms: number) =>
@@ -154,7 +162,13 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const clock = options.clock ?? systemClock;
   const format = formatOf(claim.originalFile);
   // `retryable`: a failure the same file can get past (storage unreachable, a stalled source); refusals are not.
-  const finish = async (status: number, message: string, okRows = 0, nokRows = 0, retryable = false): Promise<IngestOutcome> =>
+  const finish = async (
+    status: number,
+    message: string,
+    okRows = 0,
+    nokRows = 0,
+    retryable = false,
+  ): Promise<IngestOutcome> =>
     (await finishJob(claim, { status, message, now: clock.now(), retryable }))
       ? { kind: "done", status, message, okRows, nokRows }
       : { kind: "lease-lost" };
@@ -185,7 +199,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   });
   opened.stream.on("error", (error) => counter.destroy(error));
   opened.stream.pipe(counter);
-  const rows: AsyncGenerator<SourceRow[]> = format === "csv" ? readCsvBatches(counter) : batched(readXlsxRows(counter), XLSX_BATCH_ROWS);
+  const rows: AsyncGenerator<SourceRow[]> =
+    format === "csv" ? readCsvBatches(counter) : batched(readXlsxRows(counter), XLSX_BATCH_ROWS);
 
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
@@ -255,7 +270,9 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     }
     const progress = opened.size > 0 ? (bytesRead / opened.size) * 100 : 0;
     try {
-      const message = dataset ? (dataset.workingMessage() ?? ingestMessages.working(dataset.okRows + dataset.nokRows)) : ingestMessages.working(okRows + nokRows);
+      const message = dataset
+        ? (dataset.workingMessage() ?? ingestMessages.working(dataset.okRows + dataset.nokRows))
+        : ingestMessages.working(okRows + nokRows);
       const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now });
       if (!held) {
         stopped = true;
@@ -279,7 +296,10 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     batchTime = clock.now();
     if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await interruptible(inFlight.shift()!);
     const template = layout!.template;
-    const write = Promise.all([insertBatch(db, template.okCollection, ok), insertBatch(db, template.nokCollection, nok)]).then(() => undefined);
+    const write = Promise.all([
+      insertBatch(db, template.okCollection, ok),
+      insertBatch(db, template.nokCollection, nok),
+    ]).then(() => undefined);
     write.catch(() => undefined); // awaited later; this only keeps an early failure from being "unhandled"
     inFlight.push(write);
   };
@@ -311,7 +331,15 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
               refusal = grant.message;
               break read;
             }
-            const context = { db, file: claim.id, user: claim.user, urlPath, now: () => clock.now(), rowId, branchScope: grant.scope };
+            const context = {
+              db,
+              file: claim.id,
+              user: claim.user,
+              urlPath,
+              now: () => clock.now(),
+              rowId,
+              branchScope: grant.scope,
+            };
             dataset = new DatasetImport(found.template, context);
             indexes = found.indexes;
             values = new Array(indexes.length);
@@ -401,7 +429,12 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
       if (layout) await removeImportedRows(db, layout, claim.id);
       if (dataset) await dataset.discard();
-      const message = error instanceof SourceStalledError ? ingestMessages.stalled(stallMs) : error instanceof FileRefusedError ? error.message : ingestMessages.unreadable(error.message);
+      const message =
+        error instanceof SourceStalledError
+          ? ingestMessages.stalled(stallMs)
+          : error instanceof FileRefusedError
+            ? error.message
+            : ingestMessages.unreadable(error.message);
       return finish(FILE_STATUS_UNREADABLE, message, 0, 0, error instanceof SourceStalledError);
     }
     throw error;
@@ -418,11 +451,17 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     void rows.return(undefined).catch(() => undefined);
     const open = async () => (await openSource(claim)).stream;
     const applied = await applyReturnedExport(returned, uploader, open);
-    return finish(applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED, applied.message);
+    return finish(
+      applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED,
+      applied.message,
+    );
   }
   if (!layout) {
     void rows.return(undefined).catch(() => undefined);
-    return finish(FILE_STATUS_UNKNOWN_LAYOUT, bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(closest));
+    return finish(
+      FILE_STATUS_UNKNOWN_LAYOUT,
+      bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(closest),
+    );
   }
   const [outcome] = await Promise.all([
     finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows, exampleRows), okRows, nokRows),

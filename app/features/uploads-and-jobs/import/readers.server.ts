@@ -95,7 +95,8 @@ export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): A
     if (batch.length > 0) yield batch;
   } catch (error) {
     if (error instanceof FileRefusedError) throw error;
-    if (error instanceof CsvSyntaxError) throw new UnreadableFileError(`CSV inválido: ${error.message}`, { cause: error });
+    if (error instanceof CsvSyntaxError)
+      throw new UnreadableFileError(`CSV inválido: ${error.message}`, { cause: error });
     throw new UnreadableFileError((error as Error).message, { cause: error });
   } finally {
     await iterator.return?.();
@@ -106,11 +107,13 @@ type ExcelCell = ExcelJS.CellValue;
 
 function toCellValue(value: ExcelCell): CellValue {
   if (value === null || value === undefined) return null;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date) return value;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date)
+    return value;
   if (typeof value === "object") {
     if ("richText" in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join("");
     if ("result" in value) return toCellValue((value as { result?: ExcelCell }).result as ExcelCell);
-    if ("text" in value && typeof (value as { text: unknown }).text === "string") return (value as { text: string }).text;
+    if ("text" in value && typeof (value as { text: unknown }).text === "string")
+      return (value as { text: string }).text;
     if ("error" in value) return String((value as { error: unknown }).error);
   }
   return String(value);
@@ -130,8 +133,10 @@ const mb = (bytes: number) => Math.round(bytes / MB);
 /** Why a file is refused, each naming its cap. */
 export const refusalMessages = {
   inflated: (bytes: number) => `Arquivo recusado: o conteúdo descompactado passa de ${mb(bytes)} MB.`,
-  sharedStringBytes: (bytes: number) => `Arquivo recusado: a tabela de textos da planilha (sharedStrings.xml) passa de ${mb(bytes)} MB descompactada.`,
-  sharedStrings: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} textos distintos.`,
+  sharedStringBytes: (bytes: number) =>
+    `Arquivo recusado: a tabela de textos da planilha (sharedStrings.xml) passa de ${mb(bytes)} MB descompactada.`,
+  sharedStrings: (count: number) =>
+    `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} textos distintos.`,
   rows: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} linhas.`,
   columns: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} colunas.`,
   token: (bytes: number) => `Arquivo recusado: um texto ou marcação do XML da planilha passa de ${mb(bytes)} MB.`,

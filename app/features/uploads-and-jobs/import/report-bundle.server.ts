@@ -5,10 +5,42 @@ import type JSZip from "jszip";
 import { reportBundleTexts as t } from "~/messages";
 import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
-import { REPORT_ORIGINS, replaceReportNokRows, upsertReportEntries, type ReportEntry, type ReportNokRow, type ReportOrigin } from "~/models/reports.server";
-import { deleteObject, extensionOf, getLocalStore, getS3Store, LOCAL_BUCKET, objectUrlPath, uploadLimits } from "~/services/storage.server";
-import { FileRefusedError, limitBytes, readCsvBatches, readXlsxRows, refusalMessages, UnreadableFileError, XLSX_LIMITS, type SourceRow } from "./readers.server";
-import { JobLeaseLostError, megabytes, readWholeSource, SourceTooLargeError, startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";
+import {
+  REPORT_ORIGINS,
+  replaceReportNokRows,
+  upsertReportEntries,
+  type ReportEntry,
+  type ReportNokRow,
+  type ReportOrigin,
+} from "~/models/reports.server";
+import {
+  deleteObject,
+  extensionOf,
+  getLocalStore,
+  getS3Store,
+  LOCAL_BUCKET,
+  objectUrlPath,
+  uploadLimits,
+} from "~/services/storage.server";
+import {
+  FileRefusedError,
+  limitBytes,
+  readCsvBatches,
+  readXlsxRows,
+  refusalMessages,
+  UnreadableFileError,
+  XLSX_LIMITS,
+  type SourceRow,
+} from "./readers.server";
+import {
+  JobLeaseLostError,
+  megabytes,
+  readWholeSource,
+  SourceTooLargeError,
+  startTargetJob,
+  type TargetJobOptions,
+  type TargetJobOutcome,
+} from "./target-job.server";
 import { cellText, parseDate, type CellValue } from "./values";
 
 /**
@@ -98,7 +130,10 @@ function uncompressedSize(entry: ZipEntry): number | null {
 /** The manifest: the entries named relatorios.csv / .xlsx (outside __MACOSX), the shallowest; several there → error. */
 function findManifest(zip: JSZip): { entry: ZipEntry; folder: string } | { error: string } {
   const candidates = Object.values(zip.files).filter(
-    (e) => !e.dir && !e.name.startsWith("__MACOSX/") && (MANIFEST_NAMES as readonly string[]).includes(fold(path.posix.basename(e.name))),
+    (e) =>
+      !e.dir &&
+      !e.name.startsWith("__MACOSX/") &&
+      (MANIFEST_NAMES as readonly string[]).includes(fold(path.posix.basename(e.name))),
   );
   if (candidates.length === 0) return { error: t.noManifest };
   const depth = (e: ZipEntry) => e.name.split("/").length;
@@ -120,14 +155,23 @@ function entryStream(entry: ZipEntry): PassThrough {
 
 /** The manifest's rows, read as it inflates: past MANIFEST_MAX_BYTES or MANIFEST_MAX_ROWS, FileRefusedError. */
 async function manifestRows(entry: ZipEntry): Promise<SourceRow[]> {
-  const source = limitBytes(entryStream(entry), MANIFEST_MAX_BYTES, refusalMessages.part(path.posix.basename(entry.name), MANIFEST_MAX_BYTES));
+  const source = limitBytes(
+    entryStream(entry),
+    MANIFEST_MAX_BYTES,
+    refusalMessages.part(path.posix.basename(entry.name), MANIFEST_MAX_BYTES),
+  );
   const rows: SourceRow[] = [];
   const keep = (row: SourceRow) => {
     if (rows.length >= MANIFEST_MAX_ROWS + 1) throw new FileRefusedError(refusalMessages.rows(MANIFEST_MAX_ROWS));
     rows.push(row);
   };
   if (fold(entry.name).endsWith(".xlsx")) {
-    const limits = { ...XLSX_LIMITS, inflatedBytes: 4 * MANIFEST_MAX_BYTES, sharedStringBytes: MANIFEST_MAX_BYTES, rows: MANIFEST_MAX_ROWS + 1 };
+    const limits = {
+      ...XLSX_LIMITS,
+      inflatedBytes: 4 * MANIFEST_MAX_BYTES,
+      sharedStringBytes: MANIFEST_MAX_BYTES,
+      rows: MANIFEST_MAX_ROWS + 1,
+    };
     for await (const row of readXlsxRows(source, limits)) keep(row);
   } else {
     for await (const batch of readCsvBatches(source)) batch.forEach(keep);
@@ -137,9 +181,22 @@ async function manifestRows(entry: ZipEntry): Promise<SourceRow[]> {
 
 const COLUMNS = ["name", "origin", "dateref", "file"] as const;
 const REQUIRED: ReadonlyArray<(typeof COLUMNS)[number]> = ["name", "dateref", "file"];
-const COLUMN_LABEL: Record<(typeof COLUMNS)[number], string> = { name: "name", origin: "origin", dateref: "dateRef", file: "file" };
+const COLUMN_LABEL: Record<(typeof COLUMNS)[number], string> = {
+  name: "name",
+  origin: "origin",
+  dateref: "dateRef",
+  file: "file",
+};
 
-type ValidEntry = { line: number; name: string; origin: ReportOrigin; dateRef: Date; entry: ZipEntry; fileName: string; ext: string };
+type ValidEntry = {
+  line: number;
+  name: string;
+  origin: ReportOrigin;
+  dateRef: Date;
+  entry: ZipEntry;
+  fileName: string;
+  ext: string;
+};
 
 /** Checks the manifest's rows against the package; every refused row with its line and Error. */
 export function checkManifest(
@@ -148,26 +205,42 @@ export function checkManifest(
   folder: string,
   manifestName: string,
   maxFileBytes: number,
-): { error: string } | { valid: ValidEntry[]; refused: Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">[]; total: number } {
+):
+  | { error: string }
+  | {
+      valid: ValidEntry[];
+      refused: Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">[];
+      total: number;
+    } {
   const dataRows = rows.filter((r) => r.cells.some((c) => cellText(c) !== ""));
   if (dataRows.length === 0) return { error: t.empty };
   const header = dataRows[0].cells.map((c) => fold(cellText(c)));
-  const index = Object.fromEntries(COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<(typeof COLUMNS)[number], number>;
+  const index = Object.fromEntries(COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
+    (typeof COLUMNS)[number],
+    number
+  >;
   const missing = REQUIRED.filter((c) => index[c] < 0);
   if (missing.length > 0) return { error: t.missingColumns(missing.map((c) => COLUMN_LABEL[c])) };
   if (dataRows.length === 1) return { error: t.empty };
 
   const byLowerName = new Map<string, ZipEntry[]>();
-  for (const e of Object.values(zip.files)) if (!e.dir) byLowerName.set(e.name.toLowerCase(), [...(byLowerName.get(e.name.toLowerCase()) ?? []), e]);
+  for (const e of Object.values(zip.files))
+    if (!e.dir) byLowerName.set(e.name.toLowerCase(), [...(byLowerName.get(e.name.toLowerCase()) ?? []), e]);
   const seen = new Map<string, number>();
   const valid: ValidEntry[] = [];
   const refused: Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">[] = [];
   for (const row of dataRows.slice(1)) {
     const cell = (c: (typeof COLUMNS)[number]) => (index[c] >= 0 ? row.cells[index[c]] : null);
-    const texts = { name: cellText(cell("name")), origin: cellText(cell("origin")), dateRef: cellText(cell("dateref")), file: cellText(cell("file")) };
+    const texts = {
+      name: cellText(cell("name")),
+      origin: cellText(cell("origin")),
+      dateRef: cellText(cell("dateref")),
+      file: cellText(cell("file")),
+    };
     const errors: string[] = [];
     if (texts.name === "") errors.push(t.invalid("name", texts.name, t.required));
-    else if (texts.name.length > REPORT_NAME_MAX) errors.push(t.invalid("name", texts.name, t.tooLong(REPORT_NAME_MAX)));
+    else if (texts.name.length > REPORT_NAME_MAX)
+      errors.push(t.invalid("name", texts.name, t.tooLong(REPORT_NAME_MAX)));
     const origin = parseOrigin(cell("origin"));
     if (!origin) errors.push(t.invalid("origin", texts.origin, t.origins));
     const dateRef = parseCompetencyMonth(cell("dateref"));
@@ -175,7 +248,8 @@ export function checkManifest(
     let entry: ZipEntry | null = null;
     const ext = extensionOf(texts.file);
     if (texts.file === "") errors.push(t.invalid("file", texts.file, t.required));
-    else if (!(REPORT_FILE_EXTENSIONS as readonly string[]).includes(ext)) errors.push(t.invalid("file", texts.file, t.fileFormat(REPORT_FILE_EXTENSIONS)));
+    else if (!(REPORT_FILE_EXTENSIONS as readonly string[]).includes(ext))
+      errors.push(t.invalid("file", texts.file, t.fileFormat(REPORT_FILE_EXTENSIONS)));
     else {
       const wanted = zipPath(folder, texts.file);
       const found = wanted === null ? null : (zip.files[wanted] ?? null);
@@ -186,7 +260,8 @@ export function checkManifest(
         errors.push(t.invalid("file", texts.file, t.fileMissing));
       } else {
         const size = uncompressedSize(entry);
-        if (size !== null && size > maxFileBytes) errors.push(t.invalid("file", texts.file, t.fileTooLarge(megabytes(maxFileBytes))));
+        if (size !== null && size > maxFileBytes)
+          errors.push(t.invalid("file", texts.file, t.fileTooLarge(megabytes(maxFileBytes))));
       }
     }
     if (errors.length === 0 && origin && dateRef) {
@@ -199,7 +274,15 @@ export function checkManifest(
       refused.push({ ...texts, _lineNumber: row.line, Error: errors.join(" | ") });
       continue;
     }
-    valid.push({ line: row.line, name: texts.name, origin, dateRef, entry, fileName: path.posix.basename(entry.name), ext });
+    valid.push({
+      line: row.line,
+      name: texts.name,
+      origin,
+      dateRef,
+      entry,
+      fileName: path.posix.basename(entry.name),
+      ext,
+    });
   }
   return { valid, refused, total: dataRows.length - 1 };
 }
@@ -240,7 +323,8 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     try {
       bytes = await readWholeSource(claim, options, BUNDLE_MAX_BYTES);
     } catch (error) {
-      if (error instanceof SourceTooLargeError) return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
+      if (error instanceof SourceTooLargeError)
+        return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
       if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
       // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
       return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
@@ -259,7 +343,10 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
       rows = await manifestRows(manifest.entry);
     } catch (error) {
       if (error instanceof FileRefusedError) return job.finish(FILE_STATUS_UNREADABLE, error.message);
-      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable(error instanceof UnreadableFileError ? error.message : (error as Error).message));
+      return job.finish(
+        FILE_STATUS_UNREADABLE,
+        t.unreadable(error instanceof UnreadableFileError ? error.message : (error as Error).message),
+      );
     }
     const maxFileBytes = uploadLimits().maxBytes;
     const checked = checkManifest(rows, zip, manifest.folder, manifest.entry.name, maxFileBytes);
@@ -276,7 +363,12 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
         .slice(0, ERRORS_IN_MESSAGE)
         .map((r) => t.lineError(r._lineNumber, r.Error))
         .join(" ");
-      return job.finish(FILE_STATUS_UNREADABLE, t.rejected(checked.refused.length, checked.total, first), 0, checked.refused.length);
+      return job.finish(
+        FILE_STATUS_UNREADABLE,
+        t.rejected(checked.refused.length, checked.total, first),
+        0,
+        checked.refused.length,
+      );
     }
 
     const entries: ReportEntry[] = [];
@@ -294,7 +386,13 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
         await removeStored();
         const overBudget = limit < maxFileBytes;
         // Past the inflation budget is a refusal; a write the storage did not take may succeed next time.
-        return job.finish(FILE_STATUS_UNREADABLE, overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName), 0, 0, !overBudget);
+        return job.finish(
+          FILE_STATUS_UNREADABLE,
+          overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName),
+          0,
+          0,
+          !overBudget,
+        );
       }
       entries.push({
         name: v.name,
@@ -309,7 +407,11 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     await job.beat(95, t.storing(entries.length, entries.length), true);
     let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
     try {
-      applied = await upsertReportEntries(entries, { user: claim.user, now: job.now(), sourceFileId: claim.id }, job.db);
+      applied = await upsertReportEntries(
+        entries,
+        { user: claim.user, now: job.now(), sourceFileId: claim.id },
+        job.db,
+      );
     } catch (error) {
       await removeStored();
       throw error;

@@ -9,8 +9,17 @@ import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/
 import { FILIAL_MAX, hrGridPath } from "~/features/hr/paths";
 import { filterSearchParams } from "~/features/planning/planning";
 import { importPlanningFile, PLANNING_DATASET } from "~/features/planning/excel.server";
-import { acceptsEditedExport, importMasterDataFile, masterDataDataset } from "~/features/repository-and-master-data/excel.server";
-import { EXCEL_REPORT_PARAM, productScreenTarget, tabbedScreenTarget, type ScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
+import {
+  acceptsEditedExport,
+  importMasterDataFile,
+  masterDataDataset,
+} from "~/features/repository-and-master-data/excel.server";
+import {
+  EXCEL_REPORT_PARAM,
+  productScreenTarget,
+  tabbedScreenTarget,
+  type ScreenTarget,
+} from "~/features/repository-and-master-data/excel-routes.server";
 import { getConfig } from "~/config.server";
 import { excelTexts, masterDataTexts } from "~/messages";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
@@ -47,23 +56,37 @@ const mayWrite = (user: Uploader, routeId: RouteId) => canAccessRoute(user.type,
 
 const withReport = (path: string, id: string) => `${path}${path.includes("?") ? "&" : "?"}${EXCEL_REPORT_PARAM}=${id}`;
 
-async function kept(dataset: string, user: Uploader, report: RoundTripReport, screen: string): Promise<ReturnedExportOutcome> {
+async function kept(
+  dataset: string,
+  user: Uploader,
+  report: RoundTripReport,
+  screen: string,
+): Promise<ReturnedExportOutcome> {
   const id = await keepExcelReport(dataset, user.email, report);
   return { ok: true, message: excelTexts.excelViaUpload(reportSummary(report), withReport(screen, id)) };
 }
 
-const MASTER_DATA_SCREENS: Record<string, { routeId: RouteId; target: (scope: URLSearchParams) => Promise<ScreenTarget> }> = {
+const MASTER_DATA_SCREENS: Record<
+  string,
+  { routeId: RouteId; target: (scope: URLSearchParams) => Promise<ScreenTarget> }
+> = {
   [masterDataDataset(PRODUCT_MASTER)]: {
     routeId: "routes/repo.master-data.excel",
     target: (scope) => productScreenTarget(new URL(`http://portal/repo/master-data?${scope.toString()}`)),
   },
   [masterDataDataset(CHANNEL)]: {
     routeId: "routes/repo.master-data.canal.excel",
-    target: async (scope) => tabbedScreenTarget("/repo/master-data/canal", CHANNEL_TABS, new URL(`http://portal/?${scope.toString()}`)),
+    target: async (scope) =>
+      tabbedScreenTarget("/repo/master-data/canal", CHANNEL_TABS, new URL(`http://portal/?${scope.toString()}`)),
   },
   [masterDataDataset(PLANNING_SPEND)]: {
     routeId: "routes/repo.master-data.planejamento.excel",
-    target: async (scope) => tabbedScreenTarget("/repo/master-data/planejamento", PLANNING_TABS, new URL(`http://portal/?${scope.toString()}`)),
+    target: async (scope) =>
+      tabbedScreenTarget(
+        "/repo/master-data/planejamento",
+        PLANNING_TABS,
+        new URL(`http://portal/?${scope.toString()}`),
+      ),
   },
 };
 
@@ -86,20 +109,34 @@ export async function applyReturnedExport(
     if (!mayWrite(user, "routes/ij.plan_edit.excel")) return refused;
     const outcome = await importPlanningFile(await open(), user.email, "plan_edit");
     if (!outcome.ok) return outcome;
-    return kept(PLANNING_DATASET, user, outcome.report, `/ij/plan_edit?${filterSearchParams(outcome.filter).toString()}`);
+    return kept(
+      PLANNING_DATASET,
+      user,
+      outcome.report,
+      `/ij/plan_edit?${filterSearchParams(outcome.filter).toString()}`,
+    );
   }
   if (dataset === FORECAST_DATASET) {
     if (!mayWrite(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel")) return refused;
-    const lookup = await resolveReview({ rf: scope.get("rf") ?? "", cost_center_concat: scope.get("cost_center_concat") ?? "" });
+    const lookup = await resolveReview({
+      rf: scope.get("rf") ?? "",
+      cost_center_concat: scope.get("cost_center_concat") ?? "",
+    });
     if (!lookup.ok) return lookup;
     const outcome = await importForecastFile(await open(), lookup.review, portalToday(), user);
     if (!outcome.ok) return outcome;
-    return kept(FORECAST_DATASET, user, outcome.report, reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat));
+    return kept(
+      FORECAST_DATASET,
+      user,
+      outcome.report,
+      reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat),
+    );
   }
   if (dataset === HR_DATASET) {
     if (!mayWrite(user, "routes/ij.rh_edit.$filial.excel")) return refused;
     const filial = scope.get("filial") ?? "";
-    if (!filial || filial.length > FILIAL_MAX || !(await branchVisible(filial, await branchScopeOf(user.email)))) return refused;
+    if (!filial || filial.length > FILIAL_MAX || !(await branchVisible(filial, await branchScopeOf(user.email))))
+      return refused;
     const months = resolveMonthRange(
       { from: scope.get(MONTH_FROM_PARAM), to: scope.get(MONTH_TO_PARAM) },
       { now: new Date(), useCurrentMonth: getConfig().features.auxCurrentMonth },
@@ -109,7 +146,9 @@ export async function applyReturnedExport(
     if (!outcome.ok) return outcome;
     return kept(HR_DATASET, user, outcome.report, hrGridPath(filial, months.range));
   }
-  const masterData = Object.prototype.hasOwnProperty.call(MASTER_DATA_SCREENS, dataset) ? MASTER_DATA_SCREENS[dataset] : undefined;
+  const masterData = Object.prototype.hasOwnProperty.call(MASTER_DATA_SCREENS, dataset)
+    ? MASTER_DATA_SCREENS[dataset]
+    : undefined;
   if (masterData) {
     if (!mayWrite(user, masterData.routeId)) return refused;
     let on: ScreenTarget;
@@ -118,7 +157,8 @@ export async function applyReturnedExport(
     } catch {
       return { ok: false, message: excelTexts.excelOtherScope };
     }
-    if (!acceptsEditedExport(on.target.collection)) return { ok: false, message: masterDataTexts.masterDataExcelReadOnly };
+    if (!acceptsEditedExport(on.target.collection))
+      return { ok: false, message: masterDataTexts.masterDataExcelReadOnly };
     const outcome = await importMasterDataFile(await open(), on.target, user.email);
     if (!outcome.ok) return outcome;
     const query = new URLSearchParams(on.query);

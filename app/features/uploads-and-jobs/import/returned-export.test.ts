@@ -25,7 +25,12 @@ let db: Db;
 
 const FILTER = "dateStart=2026-01-01&dateEnd=2026-03-31&skuMode=attributes&chanel=WHOLESALES&chanel=FSS";
 const run = () => processNextJob({ name: "test-worker", leaseMs: 60_000, progressIntervalMs: 50 });
-const quantities = async () => db.collection(PLANNING_QUANTITY).find({}, { projection: { valor: 1 } }).sort({ _id: 1 }).toArray();
+const quantities = async () =>
+  db
+    .collection(PLANNING_QUANTITY)
+    .find({}, { projection: { valor: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
 
 async function exportedWorkbook(): Promise<ExcelJS.Workbook> {
   const parsed = parseFilter(new URLSearchParams(FILTER), "plan");
@@ -64,10 +69,19 @@ describe("an edited export uploaded through /captura/manual", () => {
     [2, 3, 4].forEach((n, i) => (sheet.getRow(n).getCell(quantity).value = 6_000 + i));
     const parsed = parseFilter(new URLSearchParams(FILTER), "plan");
     if (!parsed.ok) throw new Error("filter");
-    await saveQuantities({ user: "silver@example.com", screen: "plan_edit", filter: parsed.filter, edits: [{ id: new ObjectId(ids[2]), revision: 0, valor: 555 }] });
+    await saveQuantities({
+      user: "silver@example.com",
+      screen: "plan_edit",
+      filter: parsed.filter,
+      edits: [{ id: new ObjectId(ids[2]), revision: 0, valor: 555 }],
+    });
     const before = await quantities();
 
-    const { id } = await storeAndRegister("planejamento_editado.xlsx", Buffer.from(await workbook.xlsx.writeBuffer()), "gold@example.com");
+    const { id } = await storeAndRegister(
+      "planejamento_editado.xlsx",
+      Buffer.from(await workbook.xlsx.writeBuffer()),
+      "gold@example.com",
+    );
     expect(await run()).toMatchObject({ kind: "done", status: 0 });
     const job = await findFileById(id);
     expect(job?.message).toContain("2 alterados, 1 conflito, 0 recusados");
@@ -85,7 +99,11 @@ describe("an edited export uploaded through /captura/manual", () => {
     const sheet = workbook.worksheets[0];
     sheet.getRow(2).getCell(column(sheet, "Quantity")).value = 9_999;
     const before = await quantities();
-    const { id } = await storeAndRegister("planejamento_bronze.xlsx", Buffer.from(await workbook.xlsx.writeBuffer()), "bronze@example.com");
+    const { id } = await storeAndRegister(
+      "planejamento_bronze.xlsx",
+      Buffer.from(await workbook.xlsx.writeBuffer()),
+      "bronze@example.com",
+    );
     expect(await run()).toMatchObject({ kind: "done", status: 3 });
     expect((await findFileById(id))?.message).toBe(excelTexts.excelUploadNotAllowed);
     expect(await quantities()).toEqual(before);

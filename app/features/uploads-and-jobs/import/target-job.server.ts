@@ -20,7 +20,9 @@ export type TargetJobOptions = {
   openSource?: (claim: JobClaim) => Promise<{ stream: Readable; size: number }>;
 };
 
-export type TargetJobOutcome = { kind: "done"; status: number; message: string; okRows: number; nokRows: number } | { kind: "lease-lost" };
+export type TargetJobOutcome =
+  | { kind: "done"; status: number; message: string; okRows: number; nokRows: number }
+  | { kind: "lease-lost" };
 
 const DEFAULT_INTERVAL_MS = 1_000;
 
@@ -49,7 +51,13 @@ export type TargetJob = {
    * Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. `retryable`:
    * a failure the same file can get past (the storage did not answer), not a refusal of the file (finishJob).
    */
-  finish(status: number, message: string, okRows?: number, nokRows?: number, retryable?: boolean): Promise<TargetJobOutcome>;
+  finish(
+    status: number,
+    message: string,
+    okRows?: number,
+    nokRows?: number,
+    retryable?: boolean,
+  ): Promise<TargetJobOutcome>;
 };
 
 export async function startTargetJob(claim: JobClaim, options: TargetJobOptions): Promise<TargetJob> {
@@ -68,14 +76,18 @@ export async function startTargetJob(claim: JobClaim, options: TargetJobOptions)
       if (!held) throw new JobLeaseLostError();
     },
     async finish(status, message, okRows = 0, nokRows = 0, retryable = false) {
-      return (await finishJob(claim, { status, message, now: now(), retryable })) ? { kind: "done", status, message, okRows, nokRows } : { kind: "lease-lost" };
+      return (await finishJob(claim, { status, message, now: now(), retryable }))
+        ? { kind: "done", status, message, okRows, nokRows }
+        : { kind: "lease-lost" };
     },
   };
 }
 
 /** The whole stored file, at most `maxBytes` (SourceTooLargeError past that); StoredObjectNotFoundError when it is gone. */
 export async function readWholeSource(claim: JobClaim, options: TargetJobOptions, maxBytes: number): Promise<Buffer> {
-  const { stream, size } = await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(claim);
+  const { stream, size } = await (options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile)))(
+    claim,
+  );
   if (size > maxBytes) {
     stream.destroy();
     throw new SourceTooLargeError(maxBytes);

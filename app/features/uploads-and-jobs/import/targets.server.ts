@@ -10,7 +10,10 @@ import { grantUpload } from "./upload-rights.server";
  * their own, each loaded only by those its upload target admits (upload-rights.server.ts); data spreadsheets (null
  * here) go on to the templates in ingest.server.ts, which ask the same rule once they recognise the template.
  */
-export async function ingestNonDataTarget(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome | null> {
+export async function ingestNonDataTarget(
+  claim: JobClaim,
+  options: TargetJobOptions,
+): Promise<TargetJobOutcome | null> {
   if (claim.target !== "explorer" && claim.target !== "reports") return null;
   const label = claim.target === "explorer" ? uploadRightsTexts.explorerLabel : uploadRightsTexts.reportsLabel;
   const grant = await grantUpload({ email: claim.user, operator: claim.operator }, claim.target, label);

@@ -15,7 +15,11 @@ export function templateWorkbookResponse(info: TemplateInfo): Response {
     const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const t = templateTexts;
     const data = workbook.addWorksheet(t.sheetData, { views: [{ state: "frozen", ySplit: 1 }] });
-    data.columns = info.columns.map((c) => ({ header: c.name, key: c.name, width: Math.max(14, c.name.length + 4, String(c.example).length + 2) }));
+    data.columns = info.columns.map((c) => ({
+      header: c.name,
+      key: c.name,
+      width: Math.max(14, c.name.length + 4, String(c.example).length + 2),
+    }));
     data.getRow(1).font = { bold: true };
     data.getRow(1).commit();
     // The example row stays where people look for it, marked as one: grey italics and a note. The import recognises it
@@ -37,7 +41,16 @@ export function templateWorkbookResponse(info: TemplateInfo): Response {
     help.getRow(1).font = { bold: true };
     help.getRow(1).commit();
     for (const c of info.columns) {
-      help.addRow({ name: c.name, type: c.type, unit: c.unit, required: c.required ? t.yes : t.no, rule: c.rule, description: c.description }).commit();
+      help
+        .addRow({
+          name: c.name,
+          type: c.type,
+          unit: c.unit,
+          required: c.required ? t.yes : t.no,
+          rule: c.rule,
+          description: c.description,
+        })
+        .commit();
     }
     help.addRow({}).commit();
     help.addRow({ name: t.helpWriteMode, rule: info.writeModeText }).commit();

@@ -86,7 +86,12 @@ const DATE_FORMS = "(AAAA-MM-DD, DD/MM/AAAA ou AAAAMMDD)";
  * Valid: the values to store are written to `stored` (header order) and null is returned. Invalid: the
  * broken rules, one text per column.
  */
-export function checkRow(template: Template, values: readonly CellValue[], texts: readonly string[], stored: unknown[]): string[] | null {
+export function checkRow(
+  template: Template,
+  values: readonly CellValue[],
+  texts: readonly string[],
+  stored: unknown[],
+): string[] | null {
   const { headers, rules } = template;
   let errors: string[] | null = null;
   for (let k = 0; k < rules.length; k++) {
@@ -96,13 +101,16 @@ export function checkRow(template: Template, values: readonly CellValue[], texts
       case "text":
         if (!text) {
           if (rule.required) errors = withError(errors, headers[k], texts[k], "campo obrigatório");
-        } else if (text.length > rule.max) errors = withError(errors, headers[k], texts[k], `esperado no máximo ${rule.max} caracteres`);
-        else if (rule.pattern && !rule.pattern.test(text)) errors = withError(errors, headers[k], texts[k], rule.patternRule ?? "formato inválido");
+        } else if (text.length > rule.max)
+          errors = withError(errors, headers[k], texts[k], `esperado no máximo ${rule.max} caracteres`);
+        else if (rule.pattern && !rule.pattern.test(text))
+          errors = withError(errors, headers[k], texts[k], rule.patternRule ?? "formato inválido");
         stored[k] = text;
         break;
       case "choice": {
         if (!text) {
-          if (rule.required) errors = withError(errors, headers[k], texts[k], `campo obrigatório; esperado ${rule.rule}`);
+          if (rule.required)
+            errors = withError(errors, headers[k], texts[k], `campo obrigatório; esperado ${rule.rule}`);
           stored[k] = "";
           break;
         }
@@ -118,7 +126,8 @@ export function checkRow(template: Template, values: readonly CellValue[], texts
           break;
         }
         stored[k] = values[k] instanceof Date ? parseDate(values[k]) : parseDateText(text);
-        if (stored[k] === null) errors = withError(errors, headers[k], texts[k], `esperado uma data válida ${DATE_FORMS}`);
+        if (stored[k] === null)
+          errors = withError(errors, headers[k], texts[k], `esperado uma data válida ${DATE_FORMS}`);
         break;
       case "cnpj":
         if (!text) {
@@ -127,7 +136,13 @@ export function checkRow(template: Template, values: readonly CellValue[], texts
           break;
         }
         stored[k] = normalizeCnpj(values[k]) ?? "";
-        if (!stored[k]) errors = withError(errors, headers[k], texts[k], "esperado um CNPJ de 14 dígitos com dígitos verificadores válidos");
+        if (!stored[k])
+          errors = withError(
+            errors,
+            headers[k],
+            texts[k],
+            "esperado um CNPJ de 14 dígitos com dígitos verificadores válidos",
+          );
         break;
       case "yearMonthDay":
         if (!text) {
@@ -136,7 +151,8 @@ export function checkRow(template: Template, values: readonly CellValue[], texts
           break;
         }
         stored[k] = parseYearMonthDay(values[k]) ?? "";
-        if (!stored[k]) errors = withError(errors, headers[k], texts[k], "esperado uma data válida AAAAMMDD ou AAAA-MM-DD");
+        if (!stored[k])
+          errors = withError(errors, headers[k], texts[k], "esperado uma data válida AAAAMMDD ou AAAA-MM-DD");
         break;
     }
   }
@@ -151,14 +167,32 @@ export const productTemplate: Template = {
   label: "Product master",
   headers: MASTER_DATA_EDITABLE_FIELDS[PRODUCT_MASTER],
   rules: [
-    { kind: "text", required: true, max: 40, pattern: /^[A-Za-z0-9]+$/, patternRule: "esperado apenas letras e dígitos" },
+    {
+      kind: "text",
+      required: true,
+      max: 40,
+      pattern: /^[A-Za-z0-9]+$/,
+      patternRule: "esperado apenas letras e dígitos",
+    },
     requiredText(200),
     requiredText(100),
     optionalText(100),
     optionalText(100),
     optionalText(100),
-    { kind: "choice", required: true, allowed: new Set(["hero", "non-hero"]), upperCase: false, rule: "hero ou non-hero" },
-    { kind: "choice", required: false, allowed: new Set(["A", "B", "C", "D"]), upperCase: true, rule: "A, B, C, D ou vazio" },
+    {
+      kind: "choice",
+      required: true,
+      allowed: new Set(["hero", "non-hero"]),
+      upperCase: false,
+      rule: "hero ou non-hero",
+    },
+    {
+      kind: "choice",
+      required: false,
+      allowed: new Set(["A", "B", "C", "D"]),
+      upperCase: true,
+      rule: "A, B, C, D ou vazio",
+    },
     optionalText(100),
     optionalText(100),
     { kind: "date" },
@@ -190,7 +224,13 @@ export const spendTemplate: Template = {
   label: "Planning spend",
   headers: MASTER_DATA_EDITABLE_FIELDS[PLANNING_SPEND],
   rules: [
-    { kind: "choice", required: true, allowed: new Set(SPEND_CHANNELS), upperCase: true, rule: "WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS" },
+    {
+      kind: "choice",
+      required: true,
+      allowed: new Set(SPEND_CHANNELS),
+      upperCase: true,
+      rule: "WHOLESALES, BRANDSITE, ONLINE_PARTNERS ou FSS",
+    },
     requiredText(100),
     { kind: "yearMonthDay" },
   ],
@@ -203,7 +243,10 @@ export const spendTemplate: Template = {
 export const TEMPLATES: readonly Template[] = [productTemplate, spendTemplate, channelTemplate];
 
 export function normalizeHeader(cell: CellValue): string {
-  return cellText(cell).replace(/^\uFEFF/, "").trim().toLowerCase();
+  return cellText(cell)
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase();
 }
 
 export type Layout = { template: Template; columns: Array<{ name: string; index: number }> };

@@ -22,5 +22,8 @@ export async function grantUpload(uploader: Uploader, target: UploadTargetId, la
   const type = uploader.operator ? OPERATOR_TYPE : ((await findPermissionRecord(uploader.email))?.type ?? "");
   if (!canUploadTo(type, target, accessContext())) return { ok: false, message: uploadRightsTexts.notAllowed(label) };
   const rule: UploadTargetRule = UPLOAD_TARGET_ACCESS[target];
-  return { ok: true, scope: rule.rows === "hrBranchScope" && !uploader.operator ? await branchScopeOf(uploader.email) : EVERY_BRANCH };
+  return {
+    ok: true,
+    scope: rule.rows === "hrBranchScope" && !uploader.operator ? await branchScopeOf(uploader.email) : EVERY_BRANCH,
+  };
 }

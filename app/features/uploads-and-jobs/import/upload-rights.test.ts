@@ -73,11 +73,16 @@ function exampleCsv(id: string, over: Record<string, string> = {}): string {
   const info = TEMPLATE_CATALOG.find((t) => t.id === id)!;
   const cells = { ...NON_EXAMPLE_CELL[id], ...over };
   const cell = (name: string, example: string | number) => (name in cells ? cells[name] : String(example));
-  return [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => cell(c.name, c.example)).join(";")].join("\n");
+  return [info.columns.map((c) => c.name).join(";"), info.columns.map((c) => cell(c.name, c.example)).join(";")].join(
+    "\n",
+  );
 }
 
 async function snapshot(collection: string) {
-  return (await testDb.db()).collection(collection).find({}, { sort: { _id: 1 } }).toArray();
+  return (await testDb.db())
+    .collection(collection)
+    .find({}, { sort: { _id: 1 } })
+    .toArray();
 }
 
 beforeAll(async () => {
@@ -85,7 +90,15 @@ beforeAll(async () => {
   await applyIndexes(db);
   for (const type of PERMISSION_TYPES) await grantPermission(db, userOf(type), type);
   // The fiscal example names repository files: they are there, so the only reason to refuse is the right.
-  const file = (name: string) => ({ originalName: name, originalFile: `2026/01/${name}`, bucket: "local", user: "a@b.c", status: 0, progress: 100, statusChangeDate: new Date() });
+  const file = (name: string) => ({
+    originalName: name,
+    originalFile: `2026/01/${name}`,
+    bucket: "local",
+    user: "a@b.c",
+    status: 0,
+    progress: 100,
+    statusChangeDate: new Date(),
+  });
   await db.collection("files").insertMany([file("icms_2236.xlsx"), file("icms_2236.pdf")]);
 });
 
@@ -100,7 +113,11 @@ describe("every template, loaded by every permission type", () => {
         if (allowed) {
           expect(job.status, `${account} may load ${info.id}: ${job.message}`).toBe(0);
         } else {
-          expect({ account, status: job.status, message: job.message }).toEqual({ account, status: FILE_STATUS_UNREADABLE, message: `Você não tem permissão para carregar ${info.id === "product" || info.id === "channel" || info.id === "spend" ? TEMPLATES.find((t) => t.id === info.id)!.label : info.label}` });
+          expect({ account, status: job.status, message: job.message }).toEqual({
+            account,
+            status: FILE_STATUS_UNREADABLE,
+            message: `Você não tem permissão para carregar ${info.id === "product" || info.id === "channel" || info.id === "spend" ? TEMPLATES.find((t) => t.id === info.id)!.label : info.label}`,
+          });
           expect(await snapshot(collection), `${account} changed ${collection}`).toEqual(before);
         }
       }
@@ -123,7 +140,11 @@ describe("report packages and explorer documents, by every permission type", () 
       const job = await upload("pacote.zip", await packageZip(`Pacote ${account}`), userOf(account), "reports");
       if (allowed) expect(job.status, `${account}: ${job.message}`).toBe(0);
       else {
-        expect({ account, status: job.status, message: job.message }).toEqual({ account, status: FILE_STATUS_UNREADABLE, message: "Você não tem permissão para carregar pacotes de relatórios" });
+        expect({ account, status: job.status, message: job.message }).toEqual({
+          account,
+          status: FILE_STATUS_UNREADABLE,
+          message: "Você não tem permissão para carregar pacotes de relatórios",
+        });
         expect(await snapshot(REPORTS)).toEqual(before);
       }
     }
@@ -136,7 +157,11 @@ describe("report packages and explorer documents, by every permission type", () 
       const job = await upload(`ata-${account}.txt`, "Ata da reunião de orçamento", userOf(account), "explorer");
       if (allowed) expect(job.status, `${account}: ${job.message}`).toBe(0);
       else {
-        expect({ account, status: job.status, message: job.message }).toEqual({ account, status: FILE_STATUS_UNREADABLE, message: "Você não tem permissão para carregar documentos do Explorer" });
+        expect({ account, status: job.status, message: job.message }).toEqual({
+          account,
+          status: FILE_STATUS_UNREADABLE,
+          message: "Você não tem permissão para carregar documentos do Explorer",
+        });
         expect(await snapshot(EXPLORER_DOCUMENTS)).toEqual(before);
       }
     }
@@ -148,12 +173,24 @@ describe("the rights as they stand when the worker recognises the file", () => {
     const db = await testDb.db();
     await grantPermission(db, "demoted@example.com", "USER GOLD");
     const key = generateStorageKey("plano.csv");
-    await getLocalStore().putStream(key, Readable.from([Buffer.from(exampleCsv("planning_quantity", { valor: "777" }))]), { maxBytes: 1e9 });
-    const id = await registerFile({ originalName: "plano.csv", key, bucket: LOCAL_BUCKET, user: "demoted@example.com" });
+    await getLocalStore().putStream(
+      key,
+      Readable.from([Buffer.from(exampleCsv("planning_quantity", { valor: "777" }))]),
+      { maxBytes: 1e9 },
+    );
+    const id = await registerFile({
+      originalName: "plano.csv",
+      key,
+      bucket: LOCAL_BUCKET,
+      user: "demoted@example.com",
+    });
     await db.collection(USER_PERMISSIONS).updateOne({ user: "demoted@example.com" }, { $set: { type: "USER BRONZE" } });
     const before = await snapshot(collectionOf("planning_quantity"));
     await run();
-    expect(await findFileById(id)).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: "Você não tem permissão para carregar Planejamento – quantidades" });
+    expect(await findFileById(id)).toMatchObject({
+      status: FILE_STATUS_UNREADABLE,
+      message: "Você não tem permissão para carregar Planejamento – quantidades",
+    });
     expect(await snapshot(collectionOf("planning_quantity"))).toEqual(before);
   });
 });
@@ -169,11 +206,19 @@ describe("HR rows and the uploader's branch scope", () => {
   });
 
   it("a row of another branch is refused with its reason, which refuses the whole file: nothing changes", async () => {
-    const rows = exampleCsv("hr_aux") + "\n" + exampleCsv("hr_aux", { filial_nome: "Loja Norte", matricula: "200" }).split("\n")[1];
+    const rows =
+      exampleCsv("hr_aux") +
+      "\n" +
+      exampleCsv("hr_aux", { filial_nome: "Loja Norte", matricula: "200" }).split("\n")[1];
     const job = await upload("rh.csv", rows, STORE_EDITOR);
-    expect(job).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(/^1 linha OK, 1 NOK; nada foi aplicado/) });
+    expect(job).toMatchObject({
+      status: FILE_STATUS_REJECTED,
+      message: expect.stringMatching(/^1 linha OK, 1 NOK; nada foi aplicado/),
+    });
     const nok = await (await testDb.db()).collection(HR_AUX_NOK).find({ sourceFileId: job._id }).toArray();
-    expect(nok.map((r) => r.Error)).toEqual(['Coluna filial_nome: valor "Loja Norte" inválido; filial fora das lojas liberadas para você (/ij/rh)']);
+    expect(nok.map((r) => r.Error)).toEqual([
+      'Coluna filial_nome: valor "Loja Norte" inválido; filial fora das lojas liberadas para você (/ij/rh)',
+    ]);
     expect(await (await testDb.db()).collection(HR_AUX).countDocuments()).toBe(0);
   });
 
@@ -185,9 +230,20 @@ describe("HR rows and the uploader's branch scope", () => {
 
   it("the refused rows of an HR upload leave as /ij/rh shows them: the viewer's branches only, every CPF masked", async () => {
     const bad = (filial: string, matricula: string) =>
-      exampleCsv("hr_aux", { filial_nome: filial, matricula, dias_media: "muitos", cpf: "529.982.247-25" }).split("\n")[1];
+      exampleCsv("hr_aux", { filial_nome: filial, matricula, dias_media: "muitos", cpf: "529.982.247-25" }).split(
+        "\n",
+      )[1];
     const header = exampleCsv("hr_aux").split("\n")[0];
-    const job = await upload("rh-nok.csv", [header, bad("Loja Centro", "1"), bad("Loja Norte", "2"), exampleCsv("hr_aux", { cpf: "123.456.789-0" }).split("\n")[1]].join("\n"), userOf("SYSTEM ADMIN"));
+    const job = await upload(
+      "rh-nok.csv",
+      [
+        header,
+        bad("Loja Centro", "1"),
+        bad("Loja Norte", "2"),
+        exampleCsv("hr_aux", { cpf: "123.456.789-0" }).split("\n")[1],
+      ].join("\n"),
+      userOf("SYSTEM ADMIN"),
+    );
     expect(job.status).toBe(FILE_STATUS_REJECTED);
     const csvOf = async (viewer: { email: string; type: PermissionType }) => {
       const response = await nokRowsDownload({ id: String(job._id) }, viewer);

@@ -17,7 +17,9 @@ function utcDate(y: number, m: number, d: number): Date | null {
 /** A calendar date from YYYY-MM-DD (optionally with a time part), DD/MM/YYYY, YYYYMMDD or an XLSX date. */
 export function parseDate(value: CellValue): Date | null {
   if (value instanceof Date) {
-    return Number.isNaN(value.getTime()) ? null : utcDate(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate());
+    return Number.isNaN(value.getTime())
+      ? null
+      : utcDate(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate());
   }
   return parseDateText(cellText(value));
 }

@@ -7,7 +7,13 @@ import {
   finishJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
-import { ingestClaimedFile, systemClock, type IngestClock, type IngestOptions, type IngestOutcome } from "./ingest.server";
+import {
+  ingestClaimedFile,
+  systemClock,
+  type IngestClock,
+  type IngestOptions,
+  type IngestOutcome,
+} from "./ingest.server";
 
 /**
  * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease
@@ -64,10 +70,14 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
     clock,
     openSource: options.openSource,
   });
-  options.log?.(outcome.kind === "done" ? "info" : "warn", outcome.kind === "done" ? "job finished" : "job lease lost", {
-    fileId: String(claim.id),
-    ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),
-  });
+  options.log?.(
+    outcome.kind === "done" ? "info" : "warn",
+    outcome.kind === "done" ? "job finished" : "job lease lost",
+    {
+      fileId: String(claim.id),
+      ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),
+    },
+  );
   return outcome;
 }
 

@@ -1,10 +1,25 @@
 import type { Db } from "mongodb";
-import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, deleteFiscalItemsOf, insertFiscalItems, repositoryFilesNamed, type StoredFile } from "~/models/fiscal.server";
+import {
+  FISCAL_ITEMS,
+  FISCAL_ITEMS_NOK,
+  deleteFiscalItemsOf,
+  insertFiscalItems,
+  repositoryFilesNamed,
+  type StoredFile,
+} from "~/models/fiscal.server";
 import { applyForecastUpload, FORECAST, FORECAST_NOK, type ForecastUploadRow } from "~/models/forecast.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, upsertResponsibles, type FpaResponsible } from "~/models/fpa.server";
 import { applyHrUpload, HR_AUX, HR_AUX_NOK, type HrUploadRow } from "~/models/hr.server";
 import { uploadedRowId, type UploadCounts, type UploadMeta } from "~/models/upload-rows.server";
-import { deleteLedgerMonths, insertLedgerRows, LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, upsertLedgerAccounts, type UploadedAccount } from "~/models/ledger.server";
+import {
+  deleteLedgerMonths,
+  insertLedgerRows,
+  LEDGER,
+  LEDGER_ACCOUNTS,
+  LEDGER_NOK,
+  upsertLedgerAccounts,
+  type UploadedAccount,
+} from "~/models/ledger.server";
 import type { BusinessUnitId } from "~/models/reports.fields";
 import { PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { applyPlanningUpload, type PlanningUploadRow } from "~/models/planning-upload.server";
@@ -17,8 +32,15 @@ import type { RowSpool, SpooledRow } from "./spool.server";
  * pairs again and insert the same ids. So a run cut short (a lost lease, a crash) is repaired by the next one.
  */
 
-export const DATASET_COLLECTIONS: Record<DatasetId, { collection: string; nokCollection: string; touched: readonly string[] }> = {
-  planning_quantity: { collection: PLANNING_QUANTITY, nokCollection: PLANNING_QUANTITY_NOK, touched: [PLANNING_QUANTITY] },
+export const DATASET_COLLECTIONS: Record<
+  DatasetId,
+  { collection: string; nokCollection: string; touched: readonly string[] }
+> = {
+  planning_quantity: {
+    collection: PLANNING_QUANTITY,
+    nokCollection: PLANNING_QUANTITY_NOK,
+    touched: [PLANNING_QUANTITY],
+  },
   forecast: { collection: FORECAST, nokCollection: FORECAST_NOK, touched: [FORECAST] },
   ledger: { collection: LEDGER, nokCollection: LEDGER_NOK, touched: [LEDGER, LEDGER_ACCOUNTS] },
   hr_aux: { collection: HR_AUX, nokCollection: HR_AUX_NOK, touched: [HR_AUX] },
@@ -40,8 +62,22 @@ const APPLY_IN_FLIGHT = 2;
 /** Runs `step` for each piece of work; `step` is how the caller keeps the work interruptible (lease, stall). */
 export type Step = <T>(work: Promise<T>) => Promise<T>;
 
-export async function applySpooled(id: DatasetId, spool: RowSpool, scope: ReplaceScope, meta: UploadMeta, step: Step, onProgress: (rows: number) => void): Promise<ApplyResult> {
-  const total: ApplyResult = { inserted: 0, updated: 0, unchanged: 0, removed: 0, pairs: scope.pairs.size, accounts: 0 };
+export async function applySpooled(
+  id: DatasetId,
+  spool: RowSpool,
+  scope: ReplaceScope,
+  meta: UploadMeta,
+  step: Step,
+  onProgress: (rows: number) => void,
+): Promise<ApplyResult> {
+  const total: ApplyResult = {
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    pairs: scope.pairs.size,
+    accounts: 0,
+  };
   const add = (counts: UploadCounts) => {
     total.inserted += counts.inserted;
     total.updated += counts.updated;
@@ -51,9 +87,19 @@ export async function applySpooled(id: DatasetId, spool: RowSpool, scope: Replac
   if (id === "ledger") {
     const accounts = await step(upsertLedgerAccounts([...scope.accounts.values()], meta));
     total.accounts = accounts.inserted + accounts.updated;
-    total.removed = await step(deleteLedgerMonths([...scope.pairs.values()].map((p) => ({ businessUnitID: p.businessUnitID, month: p.month! })), meta));
+    total.removed = await step(
+      deleteLedgerMonths(
+        [...scope.pairs.values()].map((p) => ({ businessUnitID: p.businessUnitID, month: p.month! })),
+        meta,
+      ),
+    );
   } else if (id === "fiscal_items") {
-    total.removed = await step(deleteFiscalItemsOf([...scope.pairs.values()].map((p) => ({ businessUnitID: p.businessUnitID, year: p.year! })), meta));
+    total.removed = await step(
+      deleteFiscalItemsOf(
+        [...scope.pairs.values()].map((p) => ({ businessUnitID: p.businessUnitID, year: p.year! })),
+        meta,
+      ),
+    );
   }
   const applyBatch = async (batch: SpooledRow[]): Promise<void> => {
     const docs = batch.map((b) => b.doc);
@@ -77,7 +123,10 @@ export async function applySpooled(id: DatasetId, spool: RowSpool, scope: Replac
         return;
       }
       case "fiscal_items": {
-        const inserted = await insertFiscalItems(batch.map(({ key, doc }) => ({ _id: uploadedRowId(meta.file, key), ...doc })), meta);
+        const inserted = await insertFiscalItems(
+          batch.map(({ key, doc }) => ({ _id: uploadedRowId(meta.file, key), ...doc })),
+          meta,
+        );
         total.inserted += inserted;
         return;
       }
@@ -117,10 +166,17 @@ export const looksKeysUp = (id: DatasetId): boolean => LOOKS_KEYS_UP.has(id);
  * indexed look-up: each has an index led by its key's first field). Then every row of the file is new, and the apply
  * inserts without looking keys up: the first load of a company's history.
  */
-export async function holdsNoneOf(db: Db, template: Pick<DatasetTemplate, "id" | "keyColumns">, values: readonly unknown[]): Promise<boolean> {
+export async function holdsNoneOf(
+  db: Db,
+  template: Pick<DatasetTemplate, "id" | "keyColumns">,
+  values: readonly unknown[],
+): Promise<boolean> {
   if (!looksKeysUp(template.id) || values.length === 0) return false;
   const filter = { [template.keyColumns[0]]: { $in: values as unknown[] } };
-  return (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) === null;
+  return (
+    (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) ===
+    null
+  );
 }
 
 /** The stored files named by a batch of fiscal rows (worksheet_file, document_file). */

@@ -48,8 +48,17 @@ export type DatasetTemplate = {
   toDoc(row: RowValues): Record<string, unknown>;
 };
 
-const text = (required: boolean, max: number, extra: Partial<Extract<DatasetRule, { kind: "text" }>> = {}): DatasetRule => ({ kind: "text", required, max, ...extra });
-const choice = (allowed: readonly string[], rule: string, required = true): DatasetRule => ({ kind: "choice", required, allowed, rule });
+const text = (
+  required: boolean,
+  max: number,
+  extra: Partial<Extract<DatasetRule, { kind: "text" }>> = {},
+): DatasetRule => ({ kind: "text", required, max, ...extra });
+const choice = (allowed: readonly string[], rule: string, required = true): DatasetRule => ({
+  kind: "choice",
+  required,
+  allowed,
+  rule,
+});
 const money = (required: boolean): DatasetRule => ({ kind: "decimal", required, min: -1e13, max: 1e13, decimals: 2 });
 const monthStart = (iso: string) => new Date(Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, 1));
 
@@ -63,17 +72,63 @@ export const planningQuantityTemplate: DatasetTemplate = {
   label: "Planejamento – quantidades",
   feeds: "Planejamento de quantidades (/ij/plan, /ij/plan_edit) e prévia de relatório (/ij/report_preview)",
   writeMode: "upsert",
-  writeModeText: "Atualiza ou inclui por (sku, channel, dateRef); as demais linhas ficam como estão. Linhas alteradas ganham nova revisão e histórico.",
+  writeModeText:
+    "Atualiza ou inclui por (sku, channel, dateRef); as demais linhas ficam como estão. Linhas alteradas ganham nova revisão e histórico.",
   columns: [
-    { name: "dateRef", rule: { kind: "month", min: monthStart(DATE_MIN), max: monthStart(DATE_MAX) }, description: "Mês de competência", example: "2026-03" },
-    { name: "sku", rule: text(true, 40, { pattern: /^[A-Za-z0-9._-]+$/, patternRule: "esperado apenas letras, dígitos, ponto, hífen e sublinhado" }), unit: "código", description: "Código do SKU", example: "SKU10001" },
-    { name: "channel", rule: choice(CHANNELS, CHANNELS.join(", ")), description: "Canal de venda", example: "WHOLESALES" },
-    { name: "valor", rule: { kind: "integer", required: true, min: 0, max: QUANTITY_MAX }, unit: "unidades", description: "Quantidade planejada", example: 1200 },
-    { name: "material_description", rule: text(true, 200), description: "Descrição do material", example: "Batom Matte Vermelho" },
+    {
+      name: "dateRef",
+      rule: { kind: "month", min: monthStart(DATE_MIN), max: monthStart(DATE_MAX) },
+      description: "Mês de competência",
+      example: "2026-03",
+    },
+    {
+      name: "sku",
+      rule: text(true, 40, {
+        pattern: /^[A-Za-z0-9._-]+$/,
+        patternRule: "esperado apenas letras, dígitos, ponto, hífen e sublinhado",
+      }),
+      unit: "código",
+      description: "Código do SKU",
+      example: "SKU10001",
+    },
+    {
+      name: "channel",
+      rule: choice(CHANNELS, CHANNELS.join(", ")),
+      description: "Canal de venda",
+      example: "WHOLESALES",
+    },
+    {
+      name: "valor",
+      rule: { kind: "integer", required: true, min: 0, max: QUANTITY_MAX },
+      unit: "unidades",
+      description: "Quantidade planejada",
+      example: 1200,
+    },
+    {
+      name: "material_description",
+      rule: text(true, 200),
+      description: "Descrição do material",
+      example: "Batom Matte Vermelho",
+    },
     { name: "marca", rule: text(true, 100), description: "Marca", example: "Marca A" },
-    { name: "hero", rule: choice(["hero", "non-hero"], "hero ou non-hero"), description: "Produto hero", example: "hero" },
-    { name: "abcd", rule: choice(["A", "B", "C", "D"], "A, B, C, D ou vazio", false), description: "Curva ABCD", example: "A" },
-    { name: "plc_localsku", rule: text(false, 100), description: "Ciclo de vida local (PLC Local)", example: "3-Released" },
+    {
+      name: "hero",
+      rule: choice(["hero", "non-hero"], "hero ou non-hero"),
+      description: "Produto hero",
+      example: "hero",
+    },
+    {
+      name: "abcd",
+      rule: choice(["A", "B", "C", "D"], "A, B, C, D ou vazio", false),
+      description: "Curva ABCD",
+      example: "A",
+    },
+    {
+      name: "plc_localsku",
+      rule: text(false, 100),
+      description: "Ciclo de vida local (PLC Local)",
+      example: "3-Released",
+    },
     { name: "category_sku", rule: text(false, 100), description: "Categoria", example: "Lips" },
     { name: "categoria_principal_sku", rule: text(false, 100), description: "Categoria principal", example: "Makeup" },
     { name: "sub_categoria_sku", rule: text(false, 100), description: "Subcategoria", example: "Batom" },
@@ -109,15 +164,47 @@ export const forecastTemplate: DatasetTemplate = {
     "Atualiza ou inclui por (rf, cost_center_concat, account_concat, data_ref); os demais registros ficam como estão. Mudanças de forecast entram no histórico da célula.",
   columns: [
     { name: "rf", rule: text(true, 20), description: `Cenário: ${SCENARIO_RULE}`, example: "RF1 2026" },
-    { name: "cost_center_concat", rule: text(true, 200), description: "Centro de custo com nome, como a tela mostra", example: "CC1001 - Marketing" },
-    { name: "cost_center", rule: text(true, 50), unit: "código", description: "Código do centro de custo", example: "CC1001" },
-    { name: "level_descr", rule: text(false, 100), description: "Nível / área do centro de custo", example: "Comercial" },
+    {
+      name: "cost_center_concat",
+      rule: text(true, 200),
+      description: "Centro de custo com nome, como a tela mostra",
+      example: "CC1001 - Marketing",
+    },
+    {
+      name: "cost_center",
+      rule: text(true, 50),
+      unit: "código",
+      description: "Código do centro de custo",
+      example: "CC1001",
+    },
+    {
+      name: "level_descr",
+      rule: text(false, 100),
+      description: "Nível / área do centro de custo",
+      example: "Comercial",
+    },
     { name: "group_level_2", rule: text(true, 100), description: "Grupo de contas", example: "Despesas com Pessoal" },
     { name: "data_ref", rule: { kind: "month" }, description: "Mês", example: "2026-11" },
-    { name: "account_concat", rule: text(true, 200), description: "Conta com descrição", example: "4101001 - Salários e Ordenados" },
-    { name: "acc_description", rule: text(false, 200), description: "Descrição da conta (vazio: o texto após \" - \" em account_concat)", example: "Salários e Ordenados" },
+    {
+      name: "account_concat",
+      rule: text(true, 200),
+      description: "Conta com descrição",
+      example: "4101001 - Salários e Ordenados",
+    },
+    {
+      name: "acc_description",
+      rule: text(false, 200),
+      description: 'Descrição da conta (vazio: o texto após " - " em account_concat)',
+      example: "Salários e Ordenados",
+    },
     { name: "value", rule: money(false), unit: "R$", description: "Realizado do mês (actual)", example: "0" },
-    { name: "forecast", rule: money(false), unit: "R$", description: "Forecast do mês (0 no cenário actual)", example: "182.500,00" },
+    {
+      name: "forecast",
+      rule: money(false),
+      unit: "R$",
+      description: "Forecast do mês (0 no cenário actual)",
+      example: "182.500,00",
+    },
   ],
   keyColumns: ["rf", "cost_center_concat", "account_concat", "data_ref"],
   newRowChecker: () => (row) => {
@@ -157,22 +244,76 @@ export const LEDGER_ACCOUNT_COLUMNS = ["category1", "category2", "category3", "w
 export const ledgerTemplate: DatasetTemplate = {
   id: "ledger",
   label: "Razão / balanço por empresa e mês",
-  feeds: "Demonstrações financeiras (/ij/demo_financial), cockpit (/ij/cockpit_preview), ativo fiscal (/ij/fiscal) e FP&A (/ij/report_save)",
+  feeds:
+    "Demonstrações financeiras (/ij/demo_financial), cockpit (/ij/cockpit_preview), ativo fiscal (/ij/fiscal) e FP&A (/ij/report_save)",
   writeMode: "replace",
   writeModeText:
     "Substitui as linhas de cada par (empresa, mês) presente no arquivo; outros meses e empresas ficam como estão. Contas novas entram no plano de contas; as existentes têm a classificação atualizada.",
   columns: [
-    { name: "businessUnitID", rule: choice(BUSINESS_UNITS, UNITS_RULE), unit: "código", description: "Empresa (unidade de negócio)", example: "2236" },
+    {
+      name: "businessUnitID",
+      rule: choice(BUSINESS_UNITS, UNITS_RULE),
+      unit: "código",
+      description: "Empresa (unidade de negócio)",
+      example: "2236",
+    },
     { name: "month", rule: { kind: "month" }, description: "Mês do saldo", example: "2026-01" },
-    { name: "account", rule: text(true, 40, { pattern: /^[A-Za-z0-9._-]+$/, patternRule: "esperado apenas letras, dígitos, ponto, hífen e sublinhado" }), unit: "código", description: "Código da conta contábil", example: "1.1.02.001" },
-    { name: "category1", rule: choice(CATEGORY1_OPTIONS, CATEGORY1_OPTIONS.join(", ")), description: "Categoria 1 do cockpit", example: "Current Assets" },
-    { name: "category2", rule: text(true, 100), description: "Categoria 2 (grupo de contas)", example: "Trade Receivables" },
+    {
+      name: "account",
+      rule: text(true, 40, {
+        pattern: /^[A-Za-z0-9._-]+$/,
+        patternRule: "esperado apenas letras, dígitos, ponto, hífen e sublinhado",
+      }),
+      unit: "código",
+      description: "Código da conta contábil",
+      example: "1.1.02.001",
+    },
+    {
+      name: "category1",
+      rule: choice(CATEGORY1_OPTIONS, CATEGORY1_OPTIONS.join(", ")),
+      description: "Categoria 1 do cockpit",
+      example: "Current Assets",
+    },
+    {
+      name: "category2",
+      rule: text(true, 100),
+      description: "Categoria 2 (grupo de contas)",
+      example: "Trade Receivables",
+    },
     { name: "category3", rule: text(true, 100), description: "Categoria 3 (nome da conta)", example: "Customers" },
-    { name: "working_capital", rule: { kind: "flag" }, description: "A conta entra no capital de giro", example: "sim" },
-    { name: "fiscal", rule: { kind: "flag" }, description: "A conta é um ativo fiscal (página Ativo Fiscal)", example: "não" },
-    { name: "actual", rule: money(true), unit: "R$", description: "Saldo de fechamento do mês", example: "12.400.000,00" },
-    { name: "priorYear", rule: money(false), unit: "R$", description: "Saldo do mesmo mês no ano anterior", example: "11.950.000,00" },
-    { name: "forecast", rule: money(false), unit: "R$", description: "Forecast do mês (rf_n)", example: "12.600.000,00" },
+    {
+      name: "working_capital",
+      rule: { kind: "flag" },
+      description: "A conta entra no capital de giro",
+      example: "sim",
+    },
+    {
+      name: "fiscal",
+      rule: { kind: "flag" },
+      description: "A conta é um ativo fiscal (página Ativo Fiscal)",
+      example: "não",
+    },
+    {
+      name: "actual",
+      rule: money(true),
+      unit: "R$",
+      description: "Saldo de fechamento do mês",
+      example: "12.400.000,00",
+    },
+    {
+      name: "priorYear",
+      rule: money(false),
+      unit: "R$",
+      description: "Saldo do mesmo mês no ano anterior",
+      example: "11.950.000,00",
+    },
+    {
+      name: "forecast",
+      rule: money(false),
+      unit: "R$",
+      description: "Forecast do mês (rf_n)",
+      example: "12.600.000,00",
+    },
   ],
   keyColumns: ["businessUnitID", "month", "account"],
   // An account is described the same way on every line of a file.
@@ -188,7 +329,9 @@ export const ledgerTemplate: DatasetTemplate = {
       if (seen.signature === signature) return null;
       const column = LEDGER_ACCOUNT_COLUMNS.find((c) => String(row[c]) !== String(seen.values[c])) ?? "category1";
       const shown = typeof row[column] === "boolean" ? (row[column] ? "sim" : "não") : String(row[column]);
-      return [invalid(column, shown, `a conta ${String(row.account)} está classificada de outro modo na linha ${seen.line}`)];
+      return [
+        invalid(column, shown, `a conta ${String(row.account)} está classificada de outro modo na linha ${seen.line}`),
+      ];
     };
   },
   toDoc: (r) => ({
@@ -212,7 +355,13 @@ export const ledgerTemplate: DatasetTemplate = {
 // ---------------------------------------------------------------------------------------------
 // d. HR auxiliary figures per branch and month
 
-const figure = (field: keyof typeof HR_FIGURE_RULES): DatasetRule => ({ kind: "decimal", required: false, min: 0, max: HR_FIGURE_RULES[field].max, decimals: HR_FIGURE_RULES[field].decimals });
+const figure = (field: keyof typeof HR_FIGURE_RULES): DatasetRule => ({
+  kind: "decimal",
+  required: false,
+  min: 0,
+  max: HR_FIGURE_RULES[field].max,
+  decimals: HR_FIGURE_RULES[field].decimals,
+});
 
 export const hrTemplate: DatasetTemplate = {
   id: "hr_aux",
@@ -225,20 +374,65 @@ export const hrTemplate: DatasetTemplate = {
     { name: "marca_cod", rule: text(true, 20), unit: "código", description: "Código da marca", example: "01" },
     { name: "marca_desc", rule: text(true, 100), description: "Marca", example: "Marca A" },
     { name: "filial_cod", rule: text(true, 20), unit: "código", description: "Código da filial", example: "1001" },
-    { name: "filial_nome", rule: text(true, 100), description: "Nome da filial (como a tela lista)", example: "Loja Centro" },
+    {
+      name: "filial_nome",
+      rule: text(true, 100),
+      description: "Nome da filial (como a tela lista)",
+      example: "Loja Centro",
+    },
     { name: "mes_apur", rule: { kind: "month" }, description: "Mês de apuração", example: "2026-02" },
-    { name: "matricula", rule: text(true, 20), unit: "código", description: "Matrícula do colaborador", example: "100231" },
+    {
+      name: "matricula",
+      rule: text(true, 20),
+      unit: "código",
+      description: "Matrícula do colaborador",
+      example: "100231",
+    },
     { name: "nome", rule: text(true, 200), description: "Nome do colaborador", example: "Ana Souza Lima" },
     { name: "cpf", rule: { kind: "cpf" }, description: "CPF (a tela mostra mascarado)", example: "529.982.247-25" },
     { name: "cargo_cod", rule: text(false, 20), unit: "código", description: "Código do cargo", example: "101" },
     { name: "cargo_nome", rule: text(false, 100), description: "Cargo", example: "Consultora de Vendas" },
-    { name: "datas_afastamento", rule: text(false, 200), description: "Períodos de afastamento, em texto", example: "03/02/2026 a 07/02/2026" },
-    { name: "vendas_adicionais", rule: figure("vendas_adicionais"), unit: "R$", description: "Vendas adicionais", example: "1.250,50" },
+    {
+      name: "datas_afastamento",
+      rule: text(false, 200),
+      description: "Períodos de afastamento, em texto",
+      example: "03/02/2026 a 07/02/2026",
+    },
+    {
+      name: "vendas_adicionais",
+      rule: figure("vendas_adicionais"),
+      unit: "R$",
+      description: "Vendas adicionais",
+      example: "1.250,50",
+    },
     { name: "dias_media", rule: figure("dias_media"), unit: "dias", description: "Média de dias", example: "21,5" },
-    { name: "result_qtde_servico", rule: figure("result_qtde_servico"), unit: "quantidade", description: "Quantidade de serviços", example: 35 },
-    { name: "result_desafio_mensal", rule: figure("result_desafio_mensal"), unit: "%", description: "Resultado do desafio mensal", example: "98,4" },
-    { name: "vendas_servicos", rule: figure("vendas_servicos"), unit: "R$", description: "Vendas de serviços", example: "830,00" },
-    { name: "comentario", rule: text(false, HR_COMMENT_MAX), description: "Comentário (vazio mantém o existente)", example: "" },
+    {
+      name: "result_qtde_servico",
+      rule: figure("result_qtde_servico"),
+      unit: "quantidade",
+      description: "Quantidade de serviços",
+      example: 35,
+    },
+    {
+      name: "result_desafio_mensal",
+      rule: figure("result_desafio_mensal"),
+      unit: "%",
+      description: "Resultado do desafio mensal",
+      example: "98,4",
+    },
+    {
+      name: "vendas_servicos",
+      rule: figure("vendas_servicos"),
+      unit: "R$",
+      description: "Vendas de serviços",
+      example: "830,00",
+    },
+    {
+      name: "comentario",
+      rule: text(false, HR_COMMENT_MAX),
+      description: "Comentário (vazio mantém o existente)",
+      example: "",
+    },
   ],
   keyColumns: ["filial_nome", "mes_apur", "matricula"],
   toDoc: (r) => ({
@@ -270,9 +464,16 @@ export const fpaTemplate: DatasetTemplate = {
   label: "FP&A – responsáveis",
   feeds: "Cabeçalho do relatório FP&A (/ij/report_save)",
   writeMode: "upsert",
-  writeModeText: "Atualiza ou inclui o cabeçalho de cada empresa (businessUnitID); as demais empresas ficam como estão.",
+  writeModeText:
+    "Atualiza ou inclui o cabeçalho de cada empresa (businessUnitID); as demais empresas ficam como estão.",
   columns: [
-    { name: "businessUnitID", rule: choice(BUSINESS_UNITS, UNITS_RULE), unit: "código", description: "Empresa (unidade de negócio)", example: "2236" },
+    {
+      name: "businessUnitID",
+      rule: choice(BUSINESS_UNITS, UNITS_RULE),
+      unit: "código",
+      description: "Empresa (unidade de negócio)",
+      example: "2236",
+    },
     { name: "country", rule: text(true, 100), description: "País", example: "Brasil" },
     { name: "functionalArea", rule: text(true, 100), description: "Área funcional", example: "Controladoria" },
     { name: "personResponsible", rule: text(true, 200), description: "Pessoa responsável", example: "Carla Mendes" },
@@ -301,13 +502,41 @@ export const fiscalTemplate: DatasetTemplate = {
   writeModeText:
     "Substitui os itens de cada par (empresa, ano) presente no arquivo. A planilha e o documento de cada item são arquivos já enviados ao repositório (/repo/format), indicados pelo nome original.",
   columns: [
-    { name: "businessUnitID", rule: choice(BUSINESS_UNITS, UNITS_RULE), unit: "código", description: "Empresa (unidade de negócio)", example: "2236" },
-    { name: "year", rule: { kind: "integer", required: true, min: 1950, max: 2100 }, unit: "ano", description: "Ano do item", example: 2025 },
-    { name: "account", rule: text(true, 40), unit: "código", description: "Conta contábil que o item suporta", example: "1.1.04.001" },
+    {
+      name: "businessUnitID",
+      rule: choice(BUSINESS_UNITS, UNITS_RULE),
+      unit: "código",
+      description: "Empresa (unidade de negócio)",
+      example: "2236",
+    },
+    {
+      name: "year",
+      rule: { kind: "integer", required: true, min: 1950, max: 2100 },
+      unit: "ano",
+      description: "Ano do item",
+      example: 2025,
+    },
+    {
+      name: "account",
+      rule: text(true, 40),
+      unit: "código",
+      description: "Conta contábil que o item suporta",
+      example: "1.1.04.001",
+    },
     { name: "description", rule: text(true, 200), description: "Descrição do item", example: "ICMS Recoverable" },
     { name: "value", rule: money(true), unit: "R$", description: "Valor do item", example: "1.350.000,00" },
-    { name: "worksheet_file", rule: text(true, 255), description: "Nome original da planilha no repositório (/repo/format)", example: "icms_2236.xlsx" },
-    { name: "document_file", rule: text(true, 255), description: "Nome original do documento no repositório (/repo/format)", example: "icms_2236.pdf" },
+    {
+      name: "worksheet_file",
+      rule: text(true, 255),
+      description: "Nome original da planilha no repositório (/repo/format)",
+      example: "icms_2236.xlsx",
+    },
+    {
+      name: "document_file",
+      rule: text(true, 255),
+      description: "Nome original do documento no repositório (/repo/format)",
+      example: "icms_2236.pdf",
+    },
   ],
   keyColumns: ["businessUnitID", "year", "account", "description"],
   toDoc: (r) => ({
@@ -322,4 +551,11 @@ export const fiscalTemplate: DatasetTemplate = {
   }),
 };
 
-export const DATASET_TEMPLATES: readonly DatasetTemplate[] = [planningQuantityTemplate, forecastTemplate, ledgerTemplate, hrTemplate, fpaTemplate, fiscalTemplate];
+export const DATASET_TEMPLATES: readonly DatasetTemplate[] = [
+  planningQuantityTemplate,
+  forecastTemplate,
+  ledgerTemplate,
+  hrTemplate,
+  fpaTemplate,
+  fiscalTemplate,
+];

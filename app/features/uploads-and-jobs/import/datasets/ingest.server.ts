@@ -9,7 +9,16 @@ import { countOf } from "../../count-text";
 import { formatCount } from "../values";
 import { exampleValues } from "../catalog.server";
 import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
-import { applySpooled, DATASET_COLLECTIONS, holdsNoneOf, looksKeysUp, resolveRepositoryFiles, type ApplyResult, type ReplaceScope, type Step } from "./apply.server";
+import {
+  applySpooled,
+  DATASET_COLLECTIONS,
+  holdsNoneOf,
+  looksKeysUp,
+  resolveRepositoryFiles,
+  type ApplyResult,
+  type ReplaceScope,
+  type Step,
+} from "./apply.server";
 import { LEDGER_ACCOUNT_COLUMNS, type DatasetTemplate, type RowChecker, type RowValues } from "./definitions";
 import { checkCell, invalid } from "./rules";
 import { RowSpool, type SpooledRow } from "./spool.server";
@@ -45,7 +54,8 @@ export const datasetMessages = {
   /** `pair`: what a pair is, e.g. "(empresa, mês)". */
   replaced: (ok: number, r: ApplyResult, pair: string, examples: ExampleRows = new ExampleRows()) =>
     `${countOf(ok, "linha OK", "linhas OK")}, 0 NOK${exampleRowTexts.suffix(examples)}. Aplicado: ${countOf(r.pairs, `par ${pair} substituído`, `pares ${pair} substituídos`)} (${countOf(r.removed, "linha removida", "linhas removidas")}, ${countOf(r.inserted, "gravada", "gravadas")}).`,
-  duplicate: (keyColumns: readonly string[], otherLine: number) => `linha duplicada: a linha ${otherLine} tem os mesmos ${keyColumns.join(", ")}`,
+  duplicate: (keyColumns: readonly string[], otherLine: number) =>
+    `linha duplicada: a linha ${otherLine} tem os mesmos ${keyColumns.join(", ")}`,
   fileNotFound: "arquivo não encontrado no repositório (/repo/format); envie-o antes por /captura/manual",
 };
 
@@ -150,8 +160,15 @@ export class DatasetImport {
       return;
     }
     if (errors === null && this.checker) errors = this.checker(row, line);
-    if (errors === null && this.template.id === "hr_aux" && this.ctx.branchScope && !inBranchScope(String(row.filial_nome), this.ctx.branchScope)) {
-      errors = [invalid("filial_nome", texts[this.names.indexOf("filial_nome")] ?? "", uploadRightsTexts.outsideBranchScope)];
+    if (
+      errors === null &&
+      this.template.id === "hr_aux" &&
+      this.ctx.branchScope &&
+      !inBranchScope(String(row.filial_nome), this.ctx.branchScope)
+    ) {
+      errors = [
+        invalid("filial_nome", texts[this.names.indexOf("filial_nome")] ?? "", uploadRightsTexts.outsideBranchScope),
+      ];
     }
     let key = "";
     if (errors === null) {
@@ -160,7 +177,13 @@ export class DatasetImport {
       if (otherLine === undefined) this.lineOfKey.set(key, line);
       else {
         const first = this.template.keyColumns[0];
-        errors = [invalid(first, texts[this.names.indexOf(first)] ?? "", datasetMessages.duplicate(this.template.keyColumns, otherLine))];
+        errors = [
+          invalid(
+            first,
+            texts[this.names.indexOf(first)] ?? "",
+            datasetMessages.duplicate(this.template.keyColumns, otherLine),
+          ),
+        ];
       }
     }
     if (errors !== null) {
@@ -187,7 +210,10 @@ export class DatasetImport {
   private collect(row: RowValues): void {
     if (this.template.id === "ledger") {
       const month = row.month as Date;
-      this.scope.pairs.set(`${String(row.businessUnitID)}|${month.getTime()}`, { businessUnitID: row.businessUnitID as BusinessUnitId, month });
+      this.scope.pairs.set(`${String(row.businessUnitID)}|${month.getTime()}`, {
+        businessUnitID: row.businessUnitID as BusinessUnitId,
+        month,
+      });
       const code = String(row.account);
       if (!this.scope.accounts.has(code)) {
         const [category1, category2, category3, workingCapital, fiscal] = LEDGER_ACCOUNT_COLUMNS.map((c) => row[c]);
@@ -202,7 +228,10 @@ export class DatasetImport {
         });
       }
     } else if (this.template.id === "fiscal_items") {
-      this.scope.pairs.set(`${String(row.businessUnitID)}|${String(row.year)}`, { businessUnitID: row.businessUnitID as BusinessUnitId, year: row.year as number });
+      this.scope.pairs.set(`${String(row.businessUnitID)}|${String(row.year)}`, {
+        businessUnitID: row.businessUnitID as BusinessUnitId,
+        year: row.year as number,
+      });
     }
   }
 
@@ -232,7 +261,12 @@ export class DatasetImport {
     if (this.template.id === "fiscal_items") await this.resolveFiles(batch);
     // Once a row is NOK nothing will be applied: the valid rows after it need not be spooled.
     const spooling = this.nokRows === 0 && this.spool ? this.spool.append(batch.spooled) : Promise.resolve();
-    await Promise.all([spooling, batch.nok.length > 0 ? insertIgnoringDuplicates(this.ctx.db.collection(this.nokCollection), batch.nok) : undefined]);
+    await Promise.all([
+      spooling,
+      batch.nok.length > 0
+        ? insertIgnoringDuplicates(this.ctx.db.collection(this.nokCollection), batch.nok)
+        : undefined,
+    ]);
   }
 
   /** Fiscal items name their worksheet and document by the repository's original names: those become stored files. */
@@ -269,16 +303,25 @@ export class DatasetImport {
     await step(Promise.all(writes));
     if (this.okRows + this.nokRows === 0) {
       await step(this.discard());
-      return { status: FILE_STATUS_REJECTED, message: this.exampleRows.count > 0 ? exampleRowTexts.only(this.exampleRows, "aplicado") : datasetMessages.noRows() };
+      return {
+        status: FILE_STATUS_REJECTED,
+        message:
+          this.exampleRows.count > 0 ? exampleRowTexts.only(this.exampleRows, "aplicado") : datasetMessages.noRows(),
+      };
     }
     if (this.nokRows > 0) {
       await step(this.removeSpool());
       await step(noteDataChanged([this.nokCollection], this.ctx.db));
-      return { status: FILE_STATUS_REJECTED, message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection, this.exampleRows) };
+      return {
+        status: FILE_STATUS_REJECTED,
+        message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection, this.exampleRows),
+      };
     }
     this.lineOfKey.clear(); // every key is checked: the apply needs none of them (~90 MB at 300,000 rows)
     this.applied = { done: 0, total: this.okRows };
-    const fresh = this.firstKeyValues !== null && (await step(holdsNoneOf(this.ctx.db, this.template, [...this.firstKeyValues.values()])));
+    const fresh =
+      this.firstKeyValues !== null &&
+      (await step(holdsNoneOf(this.ctx.db, this.template, [...this.firstKeyValues.values()])));
     const meta = { db: this.ctx.db, file: this.ctx.file, user: this.ctx.user, now: this.ctx.now(), fresh };
     if (!this.spool) throw new Error("DatasetImport.finish before start");
     const result = await applySpooled(this.template.id, this.spool, this.scope, meta, step, (done) => {

@@ -67,7 +67,10 @@ function roundTo(value: number, decimals: number): number {
 
 /** 11 digits with valid check digits, not all equal; null otherwise. Number cells lose leading zeros: they are padded. */
 export function normalizeCpf(value: CellValue, text: string): string | null {
-  const digits = typeof value === "number" && Number.isInteger(value) && value >= 0 ? String(value).padStart(11, "0") : text.replace(/[.\-\s]/g, "");
+  const digits =
+    typeof value === "number" && Number.isInteger(value) && value >= 0
+      ? String(value).padStart(11, "0")
+      : text.replace(/[.\-\s]/g, "");
   if (!/^\d{11}$/.test(digits) || /^(\d)\1{10}$/.test(digits)) return null;
   const check = (length: number) => {
     let sum = 0;
@@ -122,11 +125,14 @@ export function checkCell(rule: DatasetRule, value: CellValue, text: string, out
     case "decimal": {
       out.value = 0;
       const parsed = parseNumberCell(value, text);
-      if (parsed === null) return rule.kind === "integer" ? "esperado um número inteiro" : "esperado um número (1.234,56 ou 1234.56)";
+      if (parsed === null)
+        return rule.kind === "integer" ? "esperado um número inteiro" : "esperado um número (1.234,56 ou 1234.56)";
       if (parsed.empty && rule.required) return "campo obrigatório";
       const decimals = rule.kind === "integer" ? 0 : rule.decimals;
-      if (!decimalsOk(parsed.value, decimals)) return decimals === 0 ? "esperado um número inteiro" : `esperado no máximo ${decimals} casas decimais`;
-      if (parsed.value < rule.min || parsed.value > rule.max) return `esperado um número entre ${formatNumber(rule.min)} e ${formatNumber(rule.max)}`;
+      if (!decimalsOk(parsed.value, decimals))
+        return decimals === 0 ? "esperado um número inteiro" : `esperado no máximo ${decimals} casas decimais`;
+      if (parsed.value < rule.min || parsed.value > rule.max)
+        return `esperado um número entre ${formatNumber(rule.min)} e ${formatNumber(rule.max)}`;
       out.value = roundTo(parsed.value, decimals);
       return null;
     }

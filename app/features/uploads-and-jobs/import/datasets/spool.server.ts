@@ -72,7 +72,11 @@ export class RowSpool {
       while (end - offset >= 4) {
         const length = buffer.readInt32LE(offset);
         if (end - offset < length) break;
-        const row = BSON.deserialize(buffer.subarray(offset, offset + length)) as { k: string; l: number; d: Record<string, unknown> };
+        const row = BSON.deserialize(buffer.subarray(offset, offset + length)) as {
+          k: string;
+          l: number;
+          d: Record<string, unknown>;
+        };
         batch.push({ key: row.k, line: row.l, doc: row.d });
         offset += length;
         if (batch.length >= size) {

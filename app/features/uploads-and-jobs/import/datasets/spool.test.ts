@@ -16,7 +16,11 @@ async function readAll(spool: RowSpool, size: number): Promise<SpooledRow[][]> {
 describe("the spool of an all-or-nothing upload", () => {
   it("gives back every row in the order written, in batches of the asked size, whatever the rows' sizes", async () => {
     const spool = await RowSpool.create(new ObjectId());
-    const row = (i: number, text: string): SpooledRow => ({ key: `k${i}`, line: i + 2, doc: { text, at: new Date(Date.UTC(2026, i % 12, 1)), n: i * 1.5 } });
+    const row = (i: number, text: string): SpooledRow => ({
+      key: `k${i}`,
+      line: i + 2,
+      doc: { text, at: new Date(Date.UTC(2026, i % 12, 1)), n: i * 1.5 },
+    });
     // Small rows across the 1 MB read buffer's edges, then one row of 3 MB (larger than the buffer), then small again.
     const rows = [
       ...Array.from({ length: 5_000 }, (_, i) => row(i, `linha ${i} ${"x".repeat(i % 400)}`)),
@@ -24,7 +28,11 @@ describe("the spool of an all-or-nothing upload", () => {
       ...Array.from({ length: 999 }, (_, i) => row(5_001 + i, `fim ${i}`)),
     ];
     // Two appends in flight at once keep their order.
-    await Promise.all([spool.append(rows.slice(0, 2_500)), spool.append(rows.slice(2_500, 5_001)), spool.append(rows.slice(5_001))]);
+    await Promise.all([
+      spool.append(rows.slice(0, 2_500)),
+      spool.append(rows.slice(2_500, 5_001)),
+      spool.append(rows.slice(5_001)),
+    ]);
     const batches = await readAll(spool, 2_000);
     expect(batches.map((b) => b.length)).toEqual([2_000, 2_000, 2_000]);
     expect(batches.flat()).toEqual(rows);
@@ -40,7 +48,9 @@ describe("the spool of an all-or-nothing upload", () => {
     await fs.writeFile(left, "rows of a run that died");
     await fs.writeFile(othersSpool, "rows of another upload");
     const spool = await RowSpool.create(file);
-    expect((await fs.readdir(spoolDir())).sort()).toEqual([path.basename(othersSpool), path.basename(spool.path)].sort());
+    expect((await fs.readdir(spoolDir())).sort()).toEqual(
+      [path.basename(othersSpool), path.basename(spool.path)].sort(),
+    );
     await spool.append([{ key: "a", line: 2, doc: { v: 1 } }]);
     await spool.remove();
     await spool.remove();

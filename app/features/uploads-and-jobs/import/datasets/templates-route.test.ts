@@ -11,13 +11,21 @@ vi.mock("~/features/access/auth.server", () => import("../../../../../test/auth-
 useTestDatabase();
 
 const get = (path: string, template: string) =>
-  downloadLoader({ request: new Request(`http://localhost${path}`), params: { template }, context: {} }) as Promise<Response>;
+  downloadLoader({
+    request: new Request(`http://localhost${path}`),
+    params: { template },
+    context: {},
+  }) as Promise<Response>;
 
 describe("/captura/manual templates", () => {
   it("lists the templates its visitor may load, with what they feed, their write mode and the download link", async () => {
     const listed = async (type: typeof currentUser.type) => {
       currentUser.type = type;
-      const data = (await pageLoader({ request: new Request("http://localhost/captura/manual"), params: {}, context: {} })) as {
+      const data = (await pageLoader({
+        request: new Request("http://localhost/captura/manual"),
+        params: {},
+        context: {},
+      })) as {
         templates: Array<{ id: string; feeds: string; writeModeText: string }>;
       };
       for (const t of data.templates) {
@@ -26,7 +34,17 @@ describe("/captura/manual templates", () => {
       }
       return data.templates.map((t) => t.id);
     };
-    const everyTemplate = ["product", "channel", "spend", "planning_quantity", "forecast", "ledger", "hr_aux", "fpa_responsibles", "fiscal_items"];
+    const everyTemplate = [
+      "product",
+      "channel",
+      "spend",
+      "planning_quantity",
+      "forecast",
+      "ledger",
+      "hr_aux",
+      "fpa_responsibles",
+      "fiscal_items",
+    ];
     expect(await listed("SYSTEM ADMIN")).toEqual(everyTemplate);
     expect(await listed("USER GOLD")).toEqual(everyTemplate);
     // The uploader tiers without a screen of spec 001 to write on load the master data of spec 000 only; SILVER reads
@@ -47,10 +65,18 @@ describe("/captura/manual templates", () => {
       const header = (data.getRow(1).values as unknown[]).slice(1);
       expect(header).toEqual(info.columns.map((c) => c.name));
       expect(data.rowCount).toBe(2);
-      expect((help.getRow(1).values as unknown[]).slice(1)).toEqual(["Coluna", "Tipo", "Unidade", "Obrigatória", "Regra", "Descrição"]);
+      expect((help.getRow(1).values as unknown[]).slice(1)).toEqual([
+        "Coluna",
+        "Tipo",
+        "Unidade",
+        "Obrigatória",
+        "Regra",
+        "Descrição",
+      ]);
       expect((help.getRow(2).values as unknown[])[1]).toBe(info.columns[0].name);
       // The downloaded header is recognised as its own template.
-      const recognised = detectLayout(header as string[])?.template.id ?? detectDatasetLayout(header as string[])?.template.id;
+      const recognised =
+        detectLayout(header as string[])?.template.id ?? detectDatasetLayout(header as string[])?.template.id;
       expect(recognised).toBe(info.id);
     }
   });
@@ -77,7 +103,14 @@ describe("/captura/manual templates", () => {
   });
 
   it("names the closest template with the missing and unexpected columns", () => {
-    expect(closestTemplate(["sku", "channel", "valor", "dt_ref"])).toMatchObject({ label: "Planejamento – quantidades", unexpected: ["dt_ref"] });
-    expect(closestTemplate(["CNPJ", "descricao", "channel_siop"])).toEqual({ label: "Channel", missing: ["description"], unexpected: ["descricao"] });
+    expect(closestTemplate(["sku", "channel", "valor", "dt_ref"])).toMatchObject({
+      label: "Planejamento – quantidades",
+      unexpected: ["dt_ref"],
+    });
+    expect(closestTemplate(["CNPJ", "descricao", "channel_siop"])).toEqual({
+      label: "Channel",
+      missing: ["description"],
+      unexpected: ["descricao"],
+    });
   });
 });
