@@ -12,7 +12,7 @@ import {
   rawDocumentsOf,
   readFieldsInto,
 } from "./bson-decode";
-import { withIdFirst } from "./storage";
+import { withIdFirst } from "./storage/doc-writes";
 import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
 import { parseMessage } from "./wire";
 import type { Doc } from "./values";

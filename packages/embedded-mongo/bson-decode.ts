@@ -83,7 +83,7 @@ function sharedString(buf: FastBuffer, start: number, end: number): string | typ
 /*
  * Dates repeat as well (a planning row's month: 26 values over a million rows), and a Date costs 96 bytes of heap.
  * The last Date decoded with the same time is handed out again, from a direct-mapped table. A stored document's
- * values are never changed in place (storage.ts: an update replaces the document), so a Date shared by several
+ * values are never changed in place (storage/: an update replaces the document), so a Date shared by several
  * documents is as invisible to every reader as a shared string; nothing in the engine may call a setter on one.
  */
 const DATE_SLOTS = 1 << 12;

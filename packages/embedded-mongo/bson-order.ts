@@ -116,8 +116,8 @@ function compareStrings(a: string, b: string): number {
 
 /**
  * The version of the order compareValues gives. A snapshot records it beside each index order written while its
- * collection did not change, and a start takes such an order without comparing its entries again (journal.ts,
- * snapshotChunks; storage.ts, loadInOrder). Change it with any change to how two values compare: the orders recorded
+ * collection did not change, and a start takes such an order without comparing its entries again (journal/snapshot.ts,
+ * snapshotChunks; storage/indexes.ts, loadInOrder). Change it with any change to how two values compare: the orders recorded
  * before are then checked entry by entry, as any order recorded without it is.
  */
 export const ORDER_VERSION = 1;

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Binary, BSON, MongoClient, ObjectId } from "mongodb";
+import { Binary, BSON, type MongoClient, ObjectId } from "mongodb";
 
 const { EJSON } = BSON;
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -10,7 +10,7 @@
  * A snapshot file is never written in place (a new one is renamed over it), so the descriptor opened at the start
  * (`openColdFile`) reads the same bytes until the last of its cold documents is warmed or its store is closed.
  *
- * Where a stored document can be reached, it is warmed first: the collection's `docs` map (DocMap, storage.ts) and
+ * Where a stored document can be reached, it is warmed first: the collection's `docs` map (DocMap, storage/doc-map.ts) and
  * an index entry's document (`entryDoc`). An index reads a cold document's key values from its bytes instead
  * (`readColdFields`: Index.expandDoc, Index.entryInto). While no document is cold (`coldState.count === 0`) each of
  * them costs one comparison.

@@ -6,10 +6,8 @@ import { catalogCommands } from "./commands/catalog";
 import { readCommands } from "./commands/read";
 import { serverCommands } from "./commands/server";
 import { writeCommands } from "./commands/write";
-import type { Catalog } from "./storage";
+import type { Catalog } from "./storage/catalog";
 import { CommandCore } from "./runner";
-
-export { MAX_BSON_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH, compileFilter, type ServerInfo } from "./command-support";
 
 const HANDLERS = { ...serverCommands, ...catalogCommands, ...readCommands, ...writeCommands };
 

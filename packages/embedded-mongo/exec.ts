@@ -10,22 +10,13 @@ import { BTree } from "./btree";
 import { compareValues } from "./bson-order";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
-import {
-  countFromIndex,
-  openSource,
-  PAUSE,
-  rangeTests,
-  sortKeyOf,
-  type FastSource,
-  type IndexScanPlan,
-  type MatcherFactory,
-  type Plan,
-  type PlannedQuery,
-  type ScanStats,
-  type SortSpec,
-  type Source,
-} from "./planner";
-import type { Collection, Index } from "./storage";
+import { rangeTests } from "./planner/key-ranges";
+import type { IndexScanPlan, Plan, PlannedQuery, SortSpec } from "./planner/plan";
+import { PAUSE, type FastSource, type ScanStats, type Source } from "./planner/scan";
+import { sortKeyOf } from "./planner/sort";
+import { countFromIndex, openSource, type MatcherFactory } from "./planner/sources";
+import type { Collection } from "./storage/collection";
+import type { Index } from "./storage/indexes";
 import { keyOf, pathValues, type Doc } from "./values";
 
 /** How long a read runs before it lets other work in. */

@@ -6,14 +6,20 @@
  */
 import { isPlainObject, pathValues, type Doc } from "./values";
 
-type Scalar = number | string | boolean | Date;
+type Scalar = number | string | boolean | Date | ObjectIdLike;
+/** An ObjectId of any copy of the bson package (the driver's or the engine's), compared by its bytes. */
+type ObjectIdLike = { _bsontype: "ObjectId"; toHexString(): string };
+
+const isObjectId = (v: unknown): v is ObjectIdLike =>
+  typeof v === "object" && v !== null && (v as { _bsontype?: unknown })._bsontype === "ObjectId";
 type Predicate = (doc: Doc) => boolean;
 
-function scalarKind(v: unknown): "number" | "string" | "boolean" | "date" | undefined {
+function scalarKind(v: unknown): "number" | "string" | "boolean" | "date" | "objectId" | undefined {
   if (typeof v === "number") return Number.isNaN(v) ? undefined : "number";
   if (typeof v === "string") return "string";
   if (typeof v === "boolean") return "boolean";
   if (v instanceof Date) return "date";
+  if (isObjectId(v)) return "objectId";
   return undefined;
 }
 
@@ -27,6 +33,8 @@ function comparable(v: unknown, kind: string): number | string | undefined {
       return typeof v === "boolean" ? Number(v) : undefined;
     case "date":
       return v instanceof Date ? v.getTime() : undefined;
+    case "objectId":
+      return isObjectId(v) ? v.toHexString() : undefined;
     default:
       return undefined;
   }
@@ -34,6 +42,7 @@ function comparable(v: unknown, kind: string): number | string | undefined {
 
 function operand(v: Scalar): number | string {
   if (v instanceof Date) return v.getTime();
+  if (isObjectId(v)) return v.toHexString();
   if (typeof v === "boolean") return Number(v);
   return v;
 }
@@ -72,7 +81,8 @@ function compileCondition(cond: unknown): { test: ValueTest; negate: boolean } |
       });
     } else if (op === "$gt" || op === "$gte" || op === "$lt" || op === "$lte") {
       const kind = scalarKind(arg);
-      if (!kind || kind === "boolean") return undefined;
+      // Ranges over ObjectIds stay with mingo: only equality and $in (a record's own ids, read back) are fast.
+      if (!kind || kind === "boolean" || kind === "objectId") return undefined;
       const bound = operand(arg as Scalar);
       tests.push((v) => {
         const c = comparable(v, kind);

@@ -1,9 +1,9 @@
 /**
  * The shapes every index kind shares: its specification (as createIndexes takes it and listIndexes answers it),
- * its key entries, and what the catalogue asks of it. Ordered indexes (storage.ts) and text indexes (text.ts)
+ * its key entries, and what the catalogue asks of it. Ordered indexes (storage/index-tree.ts) and text indexes (text.ts)
  * implement CatalogIndex.
  */
-import type { Doc } from "./values";
+import { deepEqual, type Doc } from "./values";
 
 /** A text index's own options, as MongoDB stores them in its specification. */
 export type TextIndexSpec = {
@@ -61,4 +61,26 @@ export interface CatalogIndex {
   build(docs: Map<string, Doc>, ns: string): void;
   /** The same, in slices with `pause()` between them (a start-up load must keep answering). */
   buildAsync(docs: Map<string, Doc>, ns: string, pause: () => Promise<void>, stored?: StoredOrder): Promise<boolean>;
+}
+
+/** Two key patterns alike: the same fields in the same order, directions equal as numbers. */
+export function sameKey(a: Doc, b: Doc): boolean {
+  const ka = Object.entries(a);
+  const kb = Object.entries(b);
+  return (
+    ka.length === kb.length &&
+    ka.every(([k, v], i) => kb[i][0] === k && (kb[i][1] === v || Number(kb[i][1]) === Number(v)))
+  );
+}
+
+export function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
+  return (
+    deepEqual(a.weights ?? null, b.weights ?? null) &&
+    a.default_language === b.default_language &&
+    a.language_override === b.language_override &&
+    !!a.unique === !!b.unique &&
+    !!a.sparse === !!b.sparse &&
+    deepEqual(a.partialFilterExpression ?? null, b.partialFilterExpression ?? null) &&
+    a.expireAfterSeconds === b.expireAfterSeconds
+  );
 }

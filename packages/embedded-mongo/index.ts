@@ -7,10 +7,14 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { CommandRunner, MAX_MESSAGE_SIZE, type ServerInfo } from "./commands";
+import { CommandRunner } from "./commands";
+import { MAX_MESSAGE_SIZE } from "./limits";
+import type { ServerInfo } from "./replies";
 import { MongoCommandError, toCommandError } from "./errors";
-import { DurabilityError, Journal, type JournalIo } from "./journal";
-import { Catalog, expireDocuments } from "./storage";
+import type { JournalIo } from "./journal/io";
+import { DurabilityError, Journal } from "./journal/journal";
+import { Catalog } from "./storage/catalog";
+import { expireDocuments } from "./storage/ttl";
 import { encodeReply, OP_QUERY, parseMessage, type EncodedReply } from "./wire";
 
 /** Write commands that can yield between documents (multi-document updates and deletes). */

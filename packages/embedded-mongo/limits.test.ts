@@ -1,7 +1,7 @@
 import net from "node:net";
 import { BSON } from "bson";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_MESSAGE_SIZE } from "./commands";
+import { MAX_MESSAGE_SIZE } from "./limits";
 import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
 
 /**

@@ -56,7 +56,7 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
 export const DB_GC_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer"];
 
 /**
- * A start keeps the snapshot's bytes of the documents it leaves cold (journal.ts, cold.ts) in 4 MB buffers, freed
+ * A start keeps the snapshot's bytes of the documents it leaves cold (journal/load.ts, cold.ts) in 4 MB buffers, freed
  * one by one as the background pass decodes them. glibc's malloc serves such blocks from its heap once a freed
  * one has raised its threshold for mmap, and then keeps most of them: 1.66 GB of RSS against 1.15 GB at scale 10
  * with the same heap. A fixed threshold (which also turns off raising it) gives each its own mapping, returned to

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { MongoCommandError } from "./errors";
 import { PORTUGUESE_STOP_WORDS, ENGLISH_STOP_WORDS } from "./text-stop-words";
 import { isPlainObject, keyOf, type Doc } from "./values";
-import type { CatalogIndex, IndexSpec, KeyEntry, TextIndexSpec } from "./index-spec";
+import type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
 
 export type { TextIndexSpec } from "./index-spec";
 

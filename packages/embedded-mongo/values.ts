@@ -3,7 +3,7 @@
  * lookups, cloning, equality, dotted-path reads and the type guard that keeps
  * values mingo cannot compare correctly out of the engine.
  */
-import { EJSON, ObjectId } from "bson";
+import { EJSON, type ObjectId } from "bson";
 import { MongoCommandError } from "./errors";
 import { hexOfWords, isPacked } from "./object-id";
 

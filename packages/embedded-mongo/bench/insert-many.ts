@@ -1,7 +1,7 @@
 /**
  * insertMany of N documents (default 100,000) into a collection with three secondary indexes,
  * through the official driver, in batches of 10,000 as the seed and the upload worker send them
- * (issue 31, item 4: target ≥ 50,000 documents/s). Runs in this process in memory, and in the
+ * (target ≥ 50,000 documents/s). Runs in this process in memory, and in the
  * server's own process on a data directory (journal and fsync) as the seed and the worker use it; measures in the same run the floor no server can beat: the driver serialising the
  * same batches and the official codec decoding them again, with no server at all.
  * Also in memory with `_id`s in no order, as the seed's planning rows come (their time part is their creation date).

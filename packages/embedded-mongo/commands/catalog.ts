@@ -2,11 +2,12 @@
 import { BSON } from "bson";
 import { Query } from "mingo";
 import { MongoCommandError } from "../errors";
-import { type Collection, type Index } from "../storage";
-import type { IndexSpec } from "../index-spec";
+import type { Collection } from "../storage/collection";
+import { sameKey, sameOptions, type IndexSpec } from "../index-spec";
 import { isTextSpec } from "../text";
 import { isPlainObject, type Doc } from "../values";
-import { batchSizeOf, collectionName, normaliseIndexSpec, sameKey, sameOptions } from "../command-support";
+import { batchSizeOf, collectionName } from "../args";
+import { normaliseIndexSpec } from "../normalise-index-spec";
 
 import type { CommandHandler } from "../runner";
 

@@ -2,7 +2,9 @@
 import { Long } from "bson";
 import { MongoCommandError } from "../errors";
 import { isPlainObject, type Doc } from "../values";
-import { DEFAULT_BATCH, batchSizeOf, collectionName, cursorIdString, numberArg, takeBatch } from "../command-support";
+import { batchSizeOf, collectionName, cursorIdString, numberArg } from "../args";
+import { DEFAULT_BATCH } from "../limits";
+import { takeBatch } from "../replies";
 
 import type { CommandHandler } from "../runner";
 

@@ -2,9 +2,9 @@
 import { Long } from "bson";
 import { coldState } from "../cold";
 import { MongoCommandError } from "../errors";
-import { type ServerParams } from "../pipeline";
+import type { ServerParams } from "../stages/stage";
 import { isPlainObject, type Doc } from "../values";
-import { buildInfo, helloReply } from "../command-support";
+import { buildInfo, helloReply } from "../replies";
 
 import type { CommandHandler } from "../runner";
 

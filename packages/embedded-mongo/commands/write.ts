@@ -1,8 +1,11 @@
 /** Write commands: insert, update, delete and findAndModify. */
 import { MongoCommandError, toCommandError } from "../errors";
-import { Collection, withIdFirst } from "../storage";
+import type { Collection } from "../storage/collection";
+import { withIdFirst } from "../storage/doc-writes";
 import { assertSupportedValues, isPlainObject, type Doc } from "../values";
-import { arrayArg, collectionName, docArg, evalLet, filterCompiler, validateId, writeReply } from "../command-support";
+import { arrayArg, collectionName, docArg, evalLet, validateId } from "../args";
+import { filterCompiler } from "../filters";
+import { writeReply } from "../replies";
 import { compileProjection } from "../projection";
 import { rawDocumentsArrayOf, rawDocumentsOf } from "../bson-decode";
 
