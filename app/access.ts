@@ -64,8 +64,8 @@ export const ADMIN_TIERS_PROTECTED: readonly PermissionType[] = ["SYSTEM ADMIN",
 /** The rights of the operator's CLI `import` without `--user` (the deployment's own shell; docs/access.md). */
 export const OPERATOR_TYPE: PermissionType = "SYSTEM ADMIN";
 
-/** Who may retry a failed job besides its uploader (docs/decisions.md). */
-export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
+/** Who may retry a failed job besides its uploader (docs/decisions.md): defined beside the permission types. */
+export { RETRY_ADMIN_TYPE } from "~/shared/permissions";
 
 // ---------------------------------------------------------------------------------------------
 // Groups of types used below
@@ -210,11 +210,11 @@ export const ROUTE_ACCESS = {
   "routes/ij.plan_edit.excel": PLANNING,
 
   // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD). The report preview is the
-  // planning results screen: report readers read it, saving needs the planning rule (issue 10).
+  // planning results screen: report readers read it, saving needs the planning rule.
   "routes/ij.report": REPORTS,
   "routes/ij.report_preview": restricted(REPORT_READERS, "report", "ours", PLANNING_RULE),
   "routes/ij.report_create": restricted(REPORT_READERS, "report", "ours"),
-  // Reports area (issue 12, docs/decisions.md "Reports and financial statements"): the list, its online viewer
+  // Reports area (docs/decisions.md "Reports and financial statements"): the list, its online viewer
   // and inline file, and the product reviews share the report readers' rule. /ij/report_save is the FP&A
   // editable report: report readers read it, the finance planners (SYSTEM ADMIN, USER GOLD) save edits.
   "routes/ij.report._index": REPORTS,
@@ -235,7 +235,7 @@ export const ROUTE_ACCESS = {
 
   // Explorer (spec 001 §6)
   "routes/ij.explorer": restricted(EXPLORERS, "explorer", "spec"),
-  // The document a hit opens (issue 13): the explorer's readers.
+  // The document a hit opens: the explorer's readers.
   "routes/ij.explorer_.$id": restricted(EXPLORERS, "explorer", "spec"),
 
   // HR auxiliary data (roles not shown: readers ours, editors from HR_EDITOR_TYPES)
@@ -257,7 +257,7 @@ export const ROUTE_ACCESS = {
 export type { RouteId };
 
 // ---------------------------------------------------------------------------------------------
-// Upload targets (issue 49): every file the worker applies writes through a screen's rule
+// Upload targets: every file the worker applies writes through a screen's rule
 
 /**
  * What a file loaded through /captura/manual (or the CLI's `import --user`) may change is what its uploader may change
@@ -289,7 +289,7 @@ export const UPLOAD_TARGET_ACCESS = {
 export type UploadTargetId = keyof typeof UPLOAD_TARGET_ACCESS;
 
 export function isUploadTargetId(value: string): value is UploadTargetId {
-  return Object.prototype.hasOwnProperty.call(UPLOAD_TARGET_ACCESS, value);
+  return Object.hasOwn(UPLOAD_TARGET_ACCESS, value);
 }
 
 export function routeRule(routeId: RouteId): RouteRule {
@@ -297,7 +297,7 @@ export function routeRule(routeId: RouteId): RouteRule {
 }
 
 export function isRouteId(value: string): value is RouteId {
-  return Object.prototype.hasOwnProperty.call(ROUTE_ACCESS, value);
+  return Object.hasOwn(ROUTE_ACCESS, value);
 }
 
 function typesOf(set: TypeSet, context: AccessContext): readonly PermissionType[] {

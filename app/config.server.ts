@@ -153,6 +153,7 @@ const envShape = {
   UPLOAD_MAX_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
   /** The largest request body of a route that takes no file (the upload routes keep their own limits): 413 beyond. */
   REQUEST_BODY_MAX_BYTES: positiveInt(1024 * 1024),
+  EXCEL_IMPORT_INLINE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
   UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip,pdf,docx"),
 
   DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
@@ -361,6 +362,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
     trustProxyHops: env.TRUST_PROXY,
     /** The body limit of the routes that take no file (server/body-limit.ts). */
     requestBodyMaxBytes: env.REQUEST_BODY_MAX_BYTES,
+    excelImportInlineMaxBytes: env.EXCEL_IMPORT_INLINE_MAX_BYTES,
     origin: origin.replace(/\/$/, ""),
     /** Every origin whose form posts are the portal's own (CSRF): APP_ORIGIN, its local aliases, APP_ALLOWED_ORIGINS. */
     allowedOrigins: [...new Set([origin, ...localAliases, ...env.APP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],

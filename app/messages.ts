@@ -1,15 +1,19 @@
 /**
- * The one entrance for every user-visible text: import texts from `~/messages`, nowhere else. The portal-wide texts
- * (access, header, user administration, errors, the host's answers) are defined here; each feature's texts are
- * defined once in its folder and re-exported below. The spec's texts are verbatim; texts the spec left to us are
+ * Every user-visible text, gathered: the portal-wide texts (access, header, user administration, errors, the host's
+ * answers) are defined here; each feature's texts are defined once in its folder (`texts.ts`, which the feature's own
+ * modules import directly) and re-exported below for routes and other features. The spec's texts are verbatim; texts the spec left to us are
  * marked "ours" and recorded in docs/decisions.md.
  */
+// The shared modules' texts are defined beside them (they import nothing above app/shared) and gathered here.
+import { passwordMismatchMessage } from "~/shared/password-policy";
+import { uiTexts } from "~/shared/ui/texts";
+
 export const messages = {
   // Access (spec 000 §2, §5, §8)
   loginRequired: "Login e senha Obrigatórios!",
   incorrectCredentials: "Incorrect username or password.",
   incorrectCredentialsPt: "Login ou senha Incorretos!",
-  passwordMismatch: "Por favor verifique se as senhas correspondem.",
+  passwordMismatch: passwordMismatchMessage,
   contactAdmin: "CONTATE SEU ADMIN",
   passwordConfigured: "Senha configurada!",
   passwordAccepted: "Sua senha foi aceita com sucesso! Você pode efetuar login.",
@@ -141,9 +145,9 @@ export const messages = {
   uploadRegisterBadRequest: "Pedido de registro inválido: envie JSON ou formulário com até 16 KB.",
   jobCompleted: "Completed",
   jobInProgress: "In progress",
-  previous: "Previous",
-  next: "Next",
-  itemsPerPage: "Items per page",
+  previous: uiTexts.previous,
+  next: uiTexts.next,
+  itemsPerPage: uiTexts.itemsPerPage,
 
   // Master data
   noDataFound: "No data found",
@@ -165,7 +169,7 @@ export const messages = {
   // Planning, reports (spec 001)
   reportGenerated: "Report generated successfully.",
   editingSaved: "Editing saved successfully",
-  close: "Close",
+  close: uiTexts.close,
   numberNotValid: "Number is not valid",
   genericError: "Ocorreu um erro.",
   savingData: "Salvando Dados...",
@@ -177,18 +181,18 @@ export const messages = {
   decrease: "Diminuir",
 
   // Error pages (ours)
-  forbiddenTitle: "Acesso negado",
-  forbidden: "Você não tem permissão para acessar esta página.",
+  forbiddenTitle: uiTexts.forbiddenTitle,
+  forbidden: uiTexts.forbidden,
   crossOriginRefused:
     "Este formulário foi enviado de outro site e foi recusado. Abra o portal pelo seu endereço e tente de novo.",
   badRequestTitle: "Pedido inválido",
   invalidHost: "O endereço do servidor no pedido não é válido.",
   legacyDataRequest: "Este tipo de pedido de dados (?_data) não é mais aceito. Recarregue a página.",
-  notFoundTitle: "Página não encontrada",
-  notFound: "O endereço que você procurou não existe.",
-  serverErrorTitle: "Erro inesperado",
-  serverError: "Algo deu errado do nosso lado. Tente novamente em instantes.",
-  backHome: "Voltar ao início",
+  notFoundTitle: uiTexts.notFoundTitle,
+  notFound: uiTexts.notFound,
+  serverErrorTitle: uiTexts.serverErrorTitle,
+  serverError: uiTexts.serverError,
+  backHome: uiTexts.backHome,
 
   // Shell (ours): login field labels, toasts, dialogs
   // the loading overlay the root shows while a dashboard page loads (any page may lead to one)
@@ -196,20 +200,19 @@ export const messages = {
   emailLabel: "E-mail",
   passwordLabel: "Senha",
   loginTitle: "Acesse sua conta",
-  closeNotice: "Fechar aviso",
-  notifications: "Notificações",
-  mainNavigation: "Navegação principal",
-  openMenu: "Menu",
-  closeMenu: "Fechar menu",
+  closeNotice: uiTexts.closeNotice,
+  notifications: uiTexts.notifications,
+  mainNavigation: uiTexts.mainNavigation,
+  openMenu: uiTexts.openMenu,
+  closeMenu: uiTexts.closeMenu,
   skipToContent: "Ir para o conteúdo",
-  userMenu: "Menu do usuário",
+  userMenu: uiTexts.userMenu,
 } as const;
 
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
 export {
   documentImportTexts,
-  excelTexts,
   jobTexts,
   reportBundleTexts,
   templateTexts,
@@ -217,6 +220,7 @@ export {
   uploadScreenTexts,
   uploadTargetTexts,
 } from "~/features/uploads-and-jobs/texts";
+export { excelTexts } from "~/shared/excel/texts";
 export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { planningTexts } from "~/features/planning/texts";
@@ -227,9 +231,8 @@ export { explorerTexts } from "~/features/explorer/texts";
 
 /** Texts the host answers with before or around the app: service unavailable, malformed requests. */
 export const deployTexts = {
-  unavailableTitle: "Serviço indisponível",
-  unavailable:
-    "O portal não conseguiu acessar o banco de dados agora. Nada foi alterado; tente novamente em alguns instantes.",
+  unavailableTitle: uiTexts.unavailableTitle,
+  unavailable: uiTexts.unavailable,
   headersTooLargeTitle: "Cabeçalhos grandes demais",
   headersTooLarge:
     "O pedido trouxe cabeçalhos (por exemplo, cookies) grandes demais. Apague os cookies deste site e tente novamente.",

@@ -17,7 +17,7 @@ export const SEED_STATE = "seed_state";
 type SeedState = {
   _id: "demo";
   state: "started" | "complete";
-  /** "empty": the empty start (accounts and configuration only); absent on the demo data (seeds before issue 30). */
+  /** "empty": the empty start (accounts and configuration only); absent on the demo data (seeds made before the empty start existed). */
   kind?: "demo" | "empty";
   scale: number;
   startedAt: Date;

@@ -4,8 +4,9 @@ import { matchRoutes } from "@remix-run/router";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import type { RouteId } from "../app/route-ids";
 import { routeTree, type RouteManifest } from "../app/features/access/return-to.server";
-import { RETURNED_FILE_MAX_BYTES } from "../app/features/uploads-and-jobs/excel-round-trip.server";
+import { RETURNED_FILE_MAX_BYTES } from "../app/shared/excel/round-trip.server";
 import { COCKPIT_FILE_MAX_BYTES } from "../app/models/reports.fields";
+import { FORECAST_SAVE_BODY_MAX_BYTES } from "../app/features/forecast/forecast-save";
 import { deployTexts } from "../app/messages";
 import { sendMessagePage } from "./request-guards";
 
@@ -29,7 +30,7 @@ export type BodyLimit = number | "own";
 const MULTIPART_SLACK = 128 * 1024;
 const RETURNED_EXCEL = RETURNED_FILE_MAX_BYTES + MULTIPART_SLACK;
 
-/** Routes whose action takes a file. Every other route gets the default limit. */
+/** Routes whose action takes a file or a body past the default. Every other route gets the default limit. */
 export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
   "routes/api.upload": "own",
   "routes/api.uploads.s3": "own",
@@ -41,6 +42,8 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
   "routes/repo.master-data.canal.excel": RETURNED_EXCEL,
   "routes/repo.master-data.planejamento.excel": RETURNED_EXCEL,
   "routes/ij.cockpit_preview": COCKPIT_FILE_MAX_BYTES + MULTIPART_SLACK,
+  // The review's save: changed cells as JSON, checked by the route against the same limit.
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FORECAST_SAVE_BODY_MAX_BYTES,
 };
 
 const trees = new WeakMap<RouteManifest, ReturnType<typeof routeTree>>();

@@ -15,46 +15,21 @@
  */
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { Readable, Transform, Writable } from "node:stream";
+import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
-import { getConfig } from "../app/config.server";
-import { forecastXlsx } from "../app/features/forecast/excel.server";
-import { resolveReview } from "../app/features/forecast/review.server";
-import { hrXlsx } from "../app/features/hr/excel.server";
-import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "../app/features/hr/month-range";
-import { planningXlsx } from "../app/features/planning/excel.server";
-import { parseFilter } from "../app/features/planning/planning";
-import { masterDataXlsx } from "../app/features/repository-and-master-data/excel.server";
-import { readXlsxRows } from "../app/features/uploads-and-jobs/import/readers.server";
-import { branchVisible } from "../app/models/hr.server";
-import { CHANNEL_TABS, PLANNING_TABS, type MasterDataTab } from "../app/models/master-data-queries.server";
-import { MASTER_DATA_COLLECTION_NAMES } from "../app/models/master-data.server";
-import { ATTRIBUTES } from "../app/models/planning.fields";
-import { portalToday } from "../app/shared/clock.server";
+import { ROUND_TRIPS, roundTripByExportName } from "../app/round-trips.server";
 import { csvCell } from "../app/shared/csv";
+import { RoundTripScopeError, type RoundTripDataset } from "../app/shared/excel/dataset";
+import { readXlsxRows } from "../app/shared/excel/xlsx-reader.server";
 import { splitArgs, UsageError, zodMessage } from "./cli-support";
 
-export const EXPORT_DATASETS = ["planning", "forecast", "hr", ...MASTER_DATA_COLLECTION_NAMES] as const;
-export type ExportDataset = (typeof EXPORT_DATASETS)[number];
+/** The datasets, as app/round-trips.server.ts lists them (planning, forecast, hr, then every master-data base). */
+export const EXPORT_DATASETS = ROUND_TRIPS.map((d) => d.exportName) as [string, ...string[]];
+export type ExportDataset = string;
 
 export const EXPORT_USAGE = `portal export <dataset> [field=value …] [--out <file.xlsx|file.csv>] [--format xlsx|csv]
   datasets: ${EXPORT_DATASETS.join(", ")}`;
-
-/** The filter fields each dataset takes (the names its screen's URL uses). */
-const FILTER_FIELDS: Record<ExportDataset, readonly string[]> = {
-  planning: ["dateStart", "dateEnd", "chanel", "sku", "skuMode", ...ATTRIBUTES.map((a) => a.param)],
-  forecast: ["rf", "cost_center_concat"],
-  hr: ["filial", MONTH_FROM_PARAM, MONTH_TO_PARAM],
-  product_master: ["file"],
-  product_master_nok: ["file"],
-  channel: ["file"],
-  channel_nok: ["file"],
-  planning_spend: ["file"],
-  planning_spend_nok: ["file"],
-};
-/** Fields that may be given several times (lists); every other one at most once. */
-const LIST_FIELDS = new Set(["chanel", "sku", ...ATTRIBUTES.map((a) => a.param)]);
 
 const exportArgs = z.object({
   dataset: z.enum(EXPORT_DATASETS, {
@@ -69,16 +44,11 @@ const exportArgs = z.object({
   format: z.enum(["xlsx", "csv"], { errorMap: () => ({ message: "--format must be xlsx or csv" }) }).optional(),
 });
 
-const forecastFilter = z.object({
-  rf: z.string({ required_error: "rf is required (e.g. rf=RF2-2026)" }).min(1).max(40),
-  cost_center_concat: z.string({ required_error: "cost_center_concat is required" }).min(1).max(300),
-});
-const hrFilter = z.object({
-  filial: z.string({ required_error: "filial is required" }).min(1).max(200),
-  [MONTH_FROM_PARAM]: z.string().max(32).optional(),
-  [MONTH_TO_PARAM]: z.string().max(32).optional(),
-});
-const masterDataFilter = z.object({ file: z.string().trim().min(1).max(1024).optional() });
+const datasetNamed = (name: ExportDataset): RoundTripDataset => {
+  const dataset = roundTripByExportName(name);
+  if (!dataset) throw new UsageError(`the dataset must be one of ${EXPORT_DATASETS.join(", ")}`);
+  return dataset;
+};
 
 /** `a=1&b=2` or `a=1 b=2` (or both) as search parameters, each field checked against the dataset's list. */
 export function filterParams(dataset: ExportDataset, terms: readonly string[]): URLSearchParams {
@@ -91,7 +61,7 @@ export function filterParams(dataset: ExportDataset, terms: readonly string[]): 
       params.append(part.slice(0, eq), part.slice(eq + 1));
     }
   }
-  const allowed = FILTER_FIELDS[dataset];
+  const { scopeFields: allowed, listFields = [] } = datasetNamed(dataset);
   const fields = z.array(
     z.enum(allowed as [string, ...string[]], {
       errorMap: (_issue, ctx) => ({
@@ -103,54 +73,20 @@ export function filterParams(dataset: ExportDataset, terms: readonly string[]): 
   const checked = fields.safeParse(keys);
   if (!checked.success) throw new UsageError(checked.error.issues[0].message);
   for (const key of new Set(keys)) {
-    if (!LIST_FIELDS.has(key) && params.getAll(key).length > 1)
+    if (!listFields.includes(key) && params.getAll(key).length > 1)
       throw new UsageError(`filter field ${key} given more than once`);
   }
   return params;
 }
 
-const single = (params: URLSearchParams) =>
-  Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.get(k) ?? undefined]));
-
 /** The dataset's XLSX for the filter, from the screen's own exporter; a readable error for a filter it refuses. */
 export async function exportResponse(dataset: ExportDataset, params: URLSearchParams): Promise<Response> {
-  switch (dataset) {
-    case "planning": {
-      const parsed = parseFilter(params, "plan");
-      if (!parsed.ok) {
-        const errors = Object.entries(parsed.errors).map(
-          ([field, messages]) => `${field}: ${(messages as string[]).join(", ")}`,
-        );
-        throw new UsageError(`invalid planning filter: ${errors.join("; ")}`);
-      }
-      return planningXlsx(parsed.filter);
-    }
-    case "forecast": {
-      const parsed = forecastFilter.safeParse(single(params));
-      if (!parsed.success) throw new UsageError(`invalid forecast filter: ${zodMessage(parsed.error)}`);
-      const lookup = await resolveReview(parsed.data);
-      if (!lookup.ok) throw new UsageError(`invalid forecast filter: ${lookup.message}`);
-      return forecastXlsx(lookup.review, portalToday());
-    }
-    case "hr": {
-      const parsed = hrFilter.safeParse(single(params));
-      if (!parsed.success) throw new UsageError(`invalid hr filter: ${zodMessage(parsed.error)}`);
-      const months = resolveMonthRange(
-        { from: parsed.data[MONTH_FROM_PARAM] ?? null, to: parsed.data[MONTH_TO_PARAM] ?? null },
-        { now: new Date(), useCurrentMonth: getConfig().features.auxCurrentMonth },
-      );
-      if (!months.ok) throw new UsageError(`invalid hr filter: ${months.error}`);
-      // The operator sees every branch (no store scope); an unknown one is said so rather than exported empty.
-      if (!(await branchVisible(parsed.data.filial, { kind: "all" })))
-        throw new UsageError(`invalid hr filter: no branch "${parsed.data.filial}"`);
-      return hrXlsx(parsed.data.filial, months.range);
-    }
-    default: {
-      const parsed = masterDataFilter.safeParse(single(params));
-      if (!parsed.success) throw new UsageError(`invalid ${dataset} filter: ${zodMessage(parsed.error)}`);
-      const tab = [...CHANNEL_TABS, ...PLANNING_TABS].find((t) => t.collection === dataset) as MasterDataTab;
-      return masterDataXlsx({ collection: tab.collection, columns: tab.columns, label: tab.label }, parsed.data.file);
-    }
+  try {
+    return await datasetNamed(dataset).exportXlsx(params);
+  } catch (error) {
+    if (!(error instanceof RoundTripScopeError)) throw error;
+    const problem = typeof error.problem === "string" ? error.problem : zodMessage(error.problem);
+    throw new UsageError(`invalid ${dataset} filter: ${problem}`);
   }
 }
 

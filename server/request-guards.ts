@@ -125,7 +125,7 @@ export function rejectInvalidHost(report: MalformedReport): RequestHandler {
  * instead of reaching a route that would treat them as a document request.
  */
 export const rejectLegacyDataRequests: RequestHandler = (req, res, next) => {
-  if (Object.prototype.hasOwnProperty.call(req.query, "_data"))
+  if (Object.hasOwn(req.query, "_data"))
     return sendMessagePage(res, 400, messages.badRequestTitle, messages.legacyDataRequest);
   next();
 };

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 
 /**
- * Route matching that remembers its answers (issue 16). React Router's `matchRoutes` flattens the route
+ * Route matching that remembers its answers. React Router's `matchRoutes` flattens the route
  * table, ranks it and compiles each route's pattern into a regular expression on every call, and a path
  * that matches nothing is tried against every route. A document request calls it once in Remix's own
  * matching and once per parent path of the URL (lazy route discovery's partial manifest, built by

@@ -41,7 +41,7 @@ export function buildCsp({
     "img-src": ["'self'", "data:", "blob:", ...storageOrigins],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'", ...new Set([...connectOrigins, ...storageOrigins]), ...(dev ? ["ws:", "wss:"] : [])],
-    // 'self': the report viewer shows a stored PDF inline from the portal's own address (issue 12).
+    // 'self': the report viewer shows a stored PDF inline from the portal's own address.
     "frame-src": ["'self'", `https://${awsRegion}.quicksight.aws.amazon.com`],
     "frame-ancestors": ["'self'"],
     "form-action": ["'self'", ...new Set([...formActionOrigins, ...storageOrigins])],

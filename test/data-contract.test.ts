@@ -1,5 +1,5 @@
 /**
- * docs/data-contract.md and docs/data-contract-001.md against the code (issue 30, part 1): the contract is parsed strictly (a malformed section
+ * docs/data-contract.md and docs/data-contract-001.md against the code: the contract is parsed strictly (a malformed section
  * fails with a message naming it), then
  * - every index a model declares (allIndexes) is listed in its collection's section with the same key (in order),
  *   name (MongoDB's default name when none is declared) and options, and every listed index is declared;
@@ -213,11 +213,11 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   // 3. The field table.
   skipBlank();
   const header = tableCells(at(i));
-  if (!header || header.join("|") !== "field|type|unit|required|meaning")
+  if (header?.join("|") !== "field|type|unit|required|meaning")
     fail(`expected the field table's header "| field | type | unit | required | meaning |", found "${at(i)}"`);
   i++;
   const separator = tableCells(at(i));
-  if (!separator || separator.length !== 5 || !separator.every((c) => /^:?-{3,}:?$/.test(c)))
+  if (separator?.length !== 5 || !separator.every((c) => /^:?-{3,}:?$/.test(c)))
     fail("expected the field table's separator row |---|---|---|---|---|");
   i++;
   const fields = new Map<string, FieldSpec>();
@@ -259,16 +259,16 @@ function parseSection(name: string, lines: string[], headingLine: number, end: n
   if (at(i) === "None declared besides `_id`.") i++;
   else {
     const indexHeader = tableCells(at(i));
-    if (!indexHeader || indexHeader.join("|") !== "name|key|options")
+    if (indexHeader?.join("|") !== "name|key|options")
       fail(`expected "| name | key | options |" or "None declared besides \`_id\`.", found "${at(i)}"`);
     i++;
     const indexSeparator = tableCells(at(i));
-    if (!indexSeparator || indexSeparator.length !== 3 || !indexSeparator.every((c) => /^:?-{3,}:?$/.test(c)))
+    if (indexSeparator?.length !== 3 || !indexSeparator.every((c) => /^:?-{3,}:?$/.test(c)))
       fail("expected the index table's separator row |---|---|---|");
     i++;
     while (i < end && lines[i].trim() !== "") {
       const cells = tableCells(lines[i]);
-      if (!cells || cells.length !== 3) fail(`an index row needs 3 cells: name, key, options; found "${lines[i]}"`);
+      if (cells?.length !== 3) fail(`an index row needs 3 cells: name, key, options; found "${lines[i]}"`);
       const indexName = code(cells![0]);
       if (!indexName) fail(`the index name must be one code span; found "${cells![0]}"`);
       if (indexes.some((x) => x.name === indexName)) fail(`index \`${indexName}\` is listed twice`);

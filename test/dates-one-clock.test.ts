@@ -18,7 +18,7 @@ import { useTestDatabase } from "./db";
 vi.mock("~/features/access/auth.server", () => import("./auth-mock"));
 
 /**
- * Issue 55 §4, one clock and one format: the same instant, stored as a forecast cell's change, a planning row's
+ * One clock and one format: the same instant, stored as a forecast cell's change, a planning row's
  * change and a job's status change, reads the same on the three screens: the portal's date and time
  * (app/shared/dates.ts formatDateTime, the job lists' shape of spec 000 §9) in the portal's zone, Brasília by default.
  * Before: "27 nov 2026 2:04" (forecast), "27/11/2026, 05:04:09" (planning, UTC), "27 nov 26 02:04:09" (jobs).

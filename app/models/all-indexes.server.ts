@@ -14,7 +14,7 @@ import { indexes as reports } from "./reports.server";
 import { indexes as samlRequests } from "./saml-requests.server";
 import { indexes as sessions } from "./sessions.server";
 import { indexes as users } from "./users.server";
-// Reports, financial statements, cockpit, FP&A and fiscal asset (issue 12)
+// Reports, financial statements, cockpit, FP&A and fiscal asset
 import { indexes as cockpit } from "./cockpit.server";
 import { indexes as fiscal } from "./fiscal.server";
 import { indexes as ledger } from "./ledger.server";

@@ -3,7 +3,7 @@ import { getDb } from "~/db.server";
 import type { ChartRow } from "./dashboards.fields";
 
 /**
- * What keeps a native dashboard page to a read (issue 16): each chart's figures are kept in
+ * What keeps a native dashboard page to a read: each chart's figures are kept in
  * `dashboard_chart_cache` with the data fingerprint they were computed from, and recomputed only when
  * that fingerprint changes. The fingerprint is, per collection the chart reads, its data version
  * (`data_versions`, bumped by every model function that writes a business collection) and its

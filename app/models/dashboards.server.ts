@@ -1,3 +1,4 @@
+import { ID_PARAM_MAX } from "~/shared/limits";
 import type { ObjectId } from "mongodb";
 import { z } from "zod";
 import { EXPLORER_DOCUMENTS } from "./explorer.server";
@@ -74,7 +75,7 @@ export const CHART_COLLECTIONS: readonly string[] = [
  */
 /** A native chart as stored on its dashboard record (checked again each time it runs). */
 export const dashboardChartSchema = z.object({
-  id: z.string().min(1).max(100),
+  id: z.string().min(1).max(ID_PARAM_MAX),
   title: z.string().min(1).max(300),
   kind: z.enum(CHART_KINDS),
   collection: z.string().min(1).max(120),

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { normalizeSearchText, searchWordsOf, type Segment } from "./explorer-search";
 
 /**
- * How the explorer relates words (issue 13): Portuguese Snowball stems (the `snowball-stemmers` package — the
+ * How the explorer relates words: Portuguese Snowball stems (the `snowball-stemmers` package — the
  * algorithm MongoDB's text index uses for `default_language: "portuguese"`), folded to lower case without
  * accents. Snowball keeps the nasal vowel of "-ção"/"-ções" ("manutençã" / "manutençõ"), so singular and plural
  * of those words stem apart; the explorer's word key therefore drops the stem's final vowels after folding

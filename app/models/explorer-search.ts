@@ -1,5 +1,5 @@
 /**
- * The explorer's query rules (spec 001 §2, §5; issue 13): the search text is stripped of punctuation,
+ * The explorer's query rules (spec 001 §2, §5): the search text is stripped of punctuation,
  * matching ignores case and accents, "Frase Exata" asks for the words in that order, and what is too long
  * is cut with a notice instead of silently. Pure, so the server, the browser and the tests share it.
  * (Stemming and ranking are the server's: app/models/explorer-search-terms.server.ts, app/models/explorer.server.ts.)
@@ -80,7 +80,7 @@ export function phrasePattern(query: SearchQuery): string {
 /** A piece of text, marked when it matched the query. */
 export type Segment = { text: string; match: boolean };
 
-/** The facets a search can be narrowed by (issue 13), as URL parameters. */
+/** The facets a search can be narrowed by, as URL parameters. */
 export const FACETS = ["source", "category", "year"] as const;
 export type Facet = (typeof FACETS)[number];
 export type FacetFilters = Partial<Record<Facet, string>>;

@@ -29,7 +29,7 @@ import type { IndexDeclaration } from "./indexes";
 import { byPtBr } from "~/shared/collation";
 
 /**
- * The explorer's corpus of company documents (pt-BR) and its search (issue 13): MongoDB's `$text` over title and
+ * The explorer's corpus of company documents (pt-BR) and its search: MongoDB's `$text` over title and
  * body (Portuguese stemming, accents and case folded, the title weighted) ranks the documents; every query word
  * must also be found (AND) through the documents' word keys; the last word also matches longer words that start
  * with it, and a word also finds the other forms of its key (singular/plural), both through the vocabulary
@@ -40,7 +40,7 @@ export const EXPLORER_DOCUMENTS = "explorer_documents";
 /** The vocabulary: one document per normal-form word (its _id), with its key, spellings and document count. */
 export const EXPLORER_TERMS = "explorer_terms";
 
-/** The stored file of an uploaded document (issue 30): downloaded from the document page. */
+/** The stored file of an uploaded document: downloaded from the document page. */
 export type ExplorerDocumentFile = { bucket: string; key: string; name: string };
 
 export type ExplorerDocument = {
@@ -128,7 +128,7 @@ export type UploadedDocument = NewDocument & {
 };
 
 /**
- * Indexes an uploaded document, upserted by its file name (issue 30): a new name adds a document, a known one
+ * Indexes an uploaded document, upserted by its file name: a new name adds a document, a known one
  * replaces it (same _id). The vocabulary gains the new text's words and loses the replaced text's (a word no
  * document holds any more is removed, so the last word's prefix expansion never offers it).
  */

@@ -1,7 +1,7 @@
 import os from "node:os";
 import crypto from "node:crypto";
 import { ObjectId, type Db, type Filter } from "mongodb";
-import { RETRY_ADMIN_TYPE } from "~/access";
+import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
 import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
@@ -185,7 +185,7 @@ export async function claimNextJob(options: {
     },
     { sort: { createdAt: 1, _id: 1 }, returnDocument: "after" },
   );
-  if (!doc || !doc._id) return null;
+  if (!doc?._id) return null;
   await noteDataChanged([FILES]);
   return {
     id: doc._id,
@@ -418,6 +418,25 @@ export async function jobOutcomesOf(ids: readonly string[], user: string): Promi
     message: d.message ?? "",
     retryable: isRetryableFailure(d),
   }));
+}
+
+/** One job as its uploader follows it from a screen; null when the id is malformed, unknown or another's. */
+export async function ownJobState(
+  id: string,
+  user: string,
+): Promise<{ status: number; progress: number; message: string; resultPath: string | null } | null> {
+  if (!/^[0-9a-fA-F]{24}$/.test(id)) return null;
+  const doc = await (await files()).findOne(
+    { _id: ObjectId.createFromHexString(id), user },
+    { projection: { status: 1, progress: 1, message: 1, resultPath: 1 } },
+  );
+  if (!doc) return null;
+  return { status: doc.status, progress: doc.progress, message: doc.message ?? "", resultPath: doc.resultPath ?? null };
+}
+
+/** Records where a finished edited export's report is shown (FileRecord.resultPath). */
+export async function recordResultPath(fileId: ObjectId, resultPath: string): Promise<void> {
+  await (await files()).updateOne({ _id: fileId }, { $set: { resultPath } });
 }
 
 export async function countFiles(user?: string): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * What an uploaded file is for (issue 30, "Tipo de carga" on /captura/manual), stored on the file record as
+ * What an uploaded file is for ("Tipo de carga" on /captura/manual), stored on the file record as
  * `target`: browser-safe and text-free, shared by the upload panel, the upload routes, the file model and the
  * worker's dispatch.
  *   data      a data spreadsheet (CSV, TXT, XLSX) recognised by its header row: today's templates

@@ -39,6 +39,11 @@ export type FileRecord = {
    * Set only by server/cli-import.ts, never from a request.
    */
   operator?: true;
+  /**
+   * An edited export applied by the worker: the screen that shows its report (`<screen>?excel=<id>`), where the
+   * screen that queued it sends its user when the job ends.
+   */
+  resultPath?: string;
 };
 
 export const indexes: IndexDeclaration[] = [

@@ -11,6 +11,8 @@ export type ReleasePointName = (typeof RELEASE_POINT_NAMES)[number];
  * filter is no cost centre. One limit for the filter field, the review's path and the lookup.
  */
 export const COST_CENTER_CONCAT_MAX = 200;
+/** The longest `account_concat` (an account code with its description) a file or form may carry. */
+export const ACCOUNT_CONCAT_MAX = 200;
 
 export type Scenario = { name: string; releasePoint: ReleasePointName; year: number };
 

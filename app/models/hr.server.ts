@@ -21,7 +21,7 @@ import { byPtBr } from "~/shared/collation";
 /** Monthly auxiliary HR figures per branch employee (spec 001 §3 "HR record"). */
 
 export const HR_AUX = "hr_aux";
-/** One document per changed value: who, when, old and new (issue 13). */
+/** One document per changed value: who, when, old and new. */
 export const HR_AUX_CHANGES = "hr_aux_changes";
 /** The rows of uploaded HR files that broke a rule (import template "hr_aux"). */
 export const HR_AUX_NOK = "hr_aux_nok";

@@ -6,7 +6,7 @@ import { BUSINESS_UNITS, type BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 
 /**
- * The general ledger the reports, statements, cockpit, FP&A and fiscal screens read (issue 12): a chart of
+ * The general ledger the reports, statements, cockpit, FP&A and fiscal screens read: a chart of
  * accounts with the cockpit's categories (Category 1 > Category 2 > Category 3 = the postable account) and one
  * row per business unit × account × month with the actual balance, the prior year's balance for that month
  * and the forecast of the current release point (rf_n).
@@ -159,12 +159,12 @@ export function accountTree(accounts: readonly LedgerAccount[]): TreeNode[] {
 }
 
 /** Sums a per-account figure up the tree: every node's value is the sum of its accounts'. */
-export function sumTree(nodes: readonly TreeNode[], valueOf: (account: LedgerAccount) => number): Map<string, number> {
+export function sumTree(nodes: readonly TreeNode[], figureOf: (account: LedgerAccount) => number): Map<string, number> {
   const sums = new Map<string, number>();
   const byKey = new Map(nodes.map((n) => [n.key, n]));
   for (const node of nodes) {
     if (node.kind !== "account" || !node.account) continue;
-    const value = valueOf(node.account);
+    const value = figureOf(node.account);
     for (let at: TreeNode | undefined = node; at; at = at.parentKey ? byKey.get(at.parentKey) : undefined) {
       sums.set(at.key, round2((sums.get(at.key) ?? 0) + value));
     }

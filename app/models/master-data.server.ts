@@ -64,7 +64,10 @@ export const MASTER_DATA_HISTORY = "master_data_history";
 export const EDITABLE_MASTER_DATA = [PRODUCT_MASTER, CHANNEL, PLANNING_SPEND] as const;
 export type EditableMasterData = (typeof EDITABLE_MASTER_DATA)[number];
 
-/** Each base's import template columns, in the template's order (`import/templates.ts`): the fields an edit may set. */
+/**
+ * Each base's import template columns, in the template's order (`uploads-and-jobs/import/master-data-templates.ts`):
+ * the fields an edit may set.
+ */
 export const MASTER_DATA_EDITABLE_FIELDS: Record<EditableMasterData, readonly string[]> = {
   [PRODUCT_MASTER]: [
     "sku",

@@ -13,7 +13,7 @@ import { catalogueIndexes } from "./planning-catalogue.server";
 
 /**
  * Planned SKU quantities per channel and competency month (spec 001 §3 "Planning quantity row"), the record
- * of every save made to them, and the per-row history of individual saves (issue 10).
+ * of every save made to them, and the per-row history of individual saves.
  */
 
 export const PLANNING_QUANTITY = "planning_quantity";

@@ -1,3 +1,4 @@
+import { formatNumber, MONEY_RULE, readNumber } from "~/shared/numbers";
 /**
  * The constants of the reports area that screens and server share (the models re-export them): the browser
  * bundle may import this module, never a *.server one.
@@ -41,21 +42,13 @@ export const COCKPIT_FILE_EXTENSIONS = ["pdf", "xlsx", "xls", "docx", "csv", "tx
 /** Longest fiscal observation kept (ours: a text area, not a document). */
 export const FISCAL_OBSERVATION_MAX = 2_000;
 
-/** pt-BR with 2 decimals (spec 001 §9), without depending on the runtime's ICU data. */
+/** pt-BR with 2 decimals (spec 001 §9). */
 export function formatAmount(value: number): string {
-  const negative = value < 0;
-  const [int, dec] = Math.abs(value).toFixed(2).split(".");
-  return `${negative ? "-" : ""}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ".")},${dec}`;
+  return formatNumber(value, 2);
 }
 
-/**
- * A Brazilian-format number as people type it (spec 001 §5: dot thousands, comma decimals; "1.234,56", "-10",
- * "1234,5"), rounded to 2 decimals; empty is 0; anything else is null.
- */
+/** An amount as people type it (app/shared/numbers.ts), rounded to 2 decimals; empty is 0; anything else is null. */
 export function parseBrazilianNumber(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === "") return 0;
-  if (!/^-?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/.test(trimmed)) return null;
-  const value = Number(trimmed.replaceAll(".", "").replace(",", "."));
-  return Number.isFinite(value) && Math.abs(value) < 1e15 ? Math.round(value * 100) / 100 : null;
+  const read = readNumber(text, MONEY_RULE);
+  return read.ok ? read.value : null;
 }

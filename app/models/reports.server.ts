@@ -7,7 +7,7 @@ import type { IndexDeclaration } from "./indexes";
 /** Generated and uploaded reports (spec 001 §3 "Report record"). */
 
 export const REPORTS = "reports";
-/** The refused rows of report packages (issue 30): line, the row as written, and its Error. */
+/** The refused rows of report packages: line, the row as written, and its Error. */
 export const REPORTS_NOK = "reports_nok";
 
 export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
@@ -35,7 +35,7 @@ export type ReportRecord = {
   bucket: string;
   /** The address of the online copy (the stored object's address); null when the report has none (the viewer action is then disabled). */
   url: string | null;
-  /** Entries of an uploaded report package (issue 30): the package's upload record. */
+  /** Entries of an uploaded report package: the package's upload record. */
   sourceFileId?: ObjectId;
 };
 
@@ -66,7 +66,7 @@ export const indexes: IndexDeclaration[] = [
     key: { statusChangeDate: -1, _id: -1, dateRef: 1, nameKey: 1 },
     options: { name: "statusChangeDate_dateRef_nameKey" },
   },
-  // The key of an uploaded entry (issue 30: a package upserts by name, origin and competency month). Led by `name`,
+  // The key of an uploaded entry (a package upserts by name, origin and competency month). Led by `name`,
   // which no list filter uses, so the list's plan is not affected.
   { collection: REPORTS, key: { name: 1, origin: 1, dateRef: 1 }, options: { name: "name_origin_dateRef" } },
   { collection: REPORTS_NOK, key: { sourceFileId: 1 }, options: { name: "sourceFileId" } },
@@ -166,7 +166,7 @@ export async function findReport(id: string, origin?: ReportOrigin): Promise<Rep
 }
 
 // ---------------------------------------------------------------------------------------------
-// Report packages uploaded through /captura/manual (issue 30)
+// Report packages uploaded through /captura/manual
 
 /** One entry of a package, its file already in the store. */
 export type ReportEntry = Pick<

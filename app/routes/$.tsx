@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 /**
  * Any address no other route matches. Its loader answers 404, so the root loader runs as for every page and the
  * 404 page is the portal's own: inside the layout, with the tenant's brand, theme and (signed in) menus, and no
- * hydration mismatch (spec 000 error pages; issue 17).
+ * hydration mismatch (spec 000 error pages).
  */
 export async function loader(): Promise<never> {
   throw new Response("Not Found", { status: 404, statusText: "Not Found" });

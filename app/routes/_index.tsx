@@ -28,7 +28,7 @@ import { isLocalPath, returnPathFor, runningRouteManifest } from "~/features/acc
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import "~/features/access/access.css";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { accessContext, getConfig } from "~/config.server";
+import { accessContext } from "~/config.server";
 import { messages } from "~/messages";
 import {
   completeFirstAccess,

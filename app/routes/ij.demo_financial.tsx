@@ -12,7 +12,7 @@ import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { findStatements } from "~/models/financial.server";
 import { latestLedgerMonth } from "~/models/ledger.server";
-import { addMonthsToDate, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
+import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import {
   ensureStatements,
   StatementGenerationError,
@@ -35,7 +35,7 @@ function requestSchema(now = new Date()) {
     type: z.enum(FINANCIAL_REPORT_TYPES, { errorMap: () => ({ message: t.typeInvalid }) }),
     period: z
       .string({ required_error: t.periodRequired })
-      .regex(/^\d{4}-\d{2}$/, t.periodRequired)
+      .refine(isMonthKey, t.periodRequired)
       .refine(
         (p) => monthStartOfKey(p) !== null && p >= MIN_MONTH && p <= max,
         t.periodOutOfRange(monthLabelOfDate(monthStartOfKey(MIN_MONTH)!), monthLabelOfDate(monthStartOfKey(max)!)),

@@ -43,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * POST intent=download: the uploaded file of the document (issue 30), through the portal's download link (local
+ * POST intent=download: the uploaded file of the document, through the portal's download link (local
  * store) or a presigned GET (S3); a seeded document (no file) or a file gone from the store answers the spec's
  * download failure on this page.
  */

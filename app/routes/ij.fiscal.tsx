@@ -1,4 +1,5 @@
 // Screen: Fiscal asset: /ij/fiscal (Ativo Fiscal per unit).
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
@@ -69,7 +70,7 @@ const observationSchema = z.object({
 const downloadSchema = z.object({
   ...downloadFields,
   company: z.enum(BUSINESS_UNITS),
-  itemId: z.string().min(1).max(100),
+  itemId: z.string().min(1).max(ID_PARAM_MAX),
   file: z.enum(["worksheet", "document"]),
 });
 

@@ -1,10 +1,11 @@
 // Screen: Planning Excel round trip: GET /ij/plan_edit/excel (the filter's rows as XLSX), POST an edited export back.
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
 import { parseFilter, filterSearchParams } from "~/features/planning/planning";
-import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import { messages } from "~/messages";
 import { redirectWithToast } from "~/shared/toast.server";
 
@@ -30,6 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const currentQuery = current.ok ? filterSearchParams(current.filter, current.skuMode).toString() : "";
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(back(currentQuery), { type: "error", description: file.message });
+  const queued = await queuedImportRedirect(file, user.email, back(currentQuery));
+  if (queued) return queued;
   const outcome = await importPlanningFile(file.stream, user.email, "plan_edit");
   if (!outcome.ok) return redirectWithToast(back(currentQuery), { type: "error", description: outcome.message });
   const id = await keepExcelReport(PLANNING_DATASET, user.email, outcome.report);

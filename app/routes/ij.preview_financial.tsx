@@ -1,4 +1,5 @@
 // Screen: Financial statement viewer: /ij/preview_financial?doc={id}.
+import { ID_PARAM_MAX } from "~/shared/limits";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRouteAccess("routes/ij.preview_financial", request);
-  const fields = await readDownloadForm(request, { doc: z.string().trim().min(1).max(100) });
+  const fields = await readDownloadForm(request, { doc: z.string().trim().min(1).max(ID_PARAM_MAX) });
   if (!fields) return downloadFailure(400);
   return downloadRecord(viewable(await findStatementDocument(fields.doc)), fields.mode);
 }

@@ -1,4 +1,5 @@
 // Screen: Report list: /ij/report (name, origin, competency range, page).
+import { ID_PARAM_MAX } from "~/shared/limits";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -82,7 +83,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireRouteAccess("routes/ij.report._index", request);
   const fields = await readDownloadForm(request, {
-    reportId: z.string().trim().min(1).max(100),
+    reportId: z.string().trim().min(1).max(ID_PARAM_MAX),
     origin: z.enum(REPORT_ORIGINS),
   });
   if (!fields) return downloadFailure(400);

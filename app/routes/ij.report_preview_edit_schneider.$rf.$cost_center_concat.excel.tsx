@@ -1,11 +1,12 @@
 // Screen: Forecast review Excel round trip: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/excel, POST an edited export back.
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
-import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import { messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
 import { redirectWithToast } from "~/shared/toast.server";
@@ -30,6 +31,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat);
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });
+  const queued = await queuedImportRedirect(file, user.email, back);
+  if (queued) return queued;
   const outcome = await importForecastFile(file.stream, lookup.review, portalToday(), user);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
   const id = await keepExcelReport(FORECAST_DATASET, user.email, outcome.report);

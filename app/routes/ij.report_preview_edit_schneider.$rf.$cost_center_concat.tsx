@@ -20,8 +20,8 @@ import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST_DATASET } from "~/features/forecast/excel.server";
-import { ExcelPanel, type ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
-import { excelReportView } from "~/features/uploads-and-jobs/excel-report.server";
+import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
+import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
@@ -49,19 +49,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       { status: 404 },
     );
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
-  const [review, report] = await Promise.all([
+  const [review, excelState] = await Promise.all([
     loadReviewGrid(lookup.review, portalToday(), canWrite),
-    excelReportView(new URL(request.url).searchParams.get("excel"), user.email, FORECAST_DATASET),
+    excelPanelState(new URL(request.url).searchParams, user.email, FORECAST_DATASET),
   ]);
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
   const excel: ExcelPanelData = {
     exportHref: excelHref,
     importAction: excelHref,
     canImport: canWrite && review.open,
-    report,
+    ...excelState,
   };
   // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
-  // scroll and focused cell (issue 55 §5).
+  // scroll and focused cell.
   return {
     found: true as const,
     ...review,

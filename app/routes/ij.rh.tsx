@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const scope = await branchScopeOf(user.email);
   const branches = await listBranches(scope);
-  // A reader who may see one branch only has nothing to pick: it comes preselected (issue 55 §5).
+  // A reader who may see one branch only has nothing to pick: it comes preselected.
   const selected = branches.includes(requested) ? requested : branches.length === 1 ? branches[0] : null;
   let error: string | null = null;
   if (url.searchParams.get("intent") === "generate") {

@@ -1,11 +1,12 @@
 // Screen: HR auxiliary data Excel round trip: GET /ij/rh_edit/{filial}/excel (the grid as XLSX), POST an edited export back.
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
 import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { hrGridPath, FILIAL_MAX } from "~/features/hr/paths";
-import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import { getConfig } from "~/config.server";
 import { hrTexts, messages } from "~/messages";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
@@ -42,6 +43,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });
   if (!months.ok) return redirectWithToast(back, { type: "error", description: months.error });
+  const queued = await queuedImportRedirect(file, user.email, back);
+  if (queued) return queued;
   const outcome = await importHrFile(file.stream, filial, months.range, user.email);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
   const id = await keepExcelReport(HR_DATASET, user.email, outcome.report);

@@ -1,4 +1,5 @@
 // Screen: File repository: /repo/format, every uploaded file.
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -47,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const downloadSchema = z.object({
   intent: z.literal("download"),
-  fileId: z.string().trim().min(1).max(100),
+  fileId: z.string().trim().min(1).max(ID_PARAM_MAX),
   // "fetch" when the page's script sent it (answer with the link), else a plain form post (redirect).
   mode: z.enum(["fetch", "document"]).catch("document"),
 });

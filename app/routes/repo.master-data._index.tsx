@@ -14,13 +14,12 @@ import {
 import { masterDataTexts, messages } from "~/messages";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
-import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
+import { ExcelPanel } from "~/shared/excel/panel";
 import {
   columnsOf,
   FILE_PARAM,
   fileParam,
   findCatalogueEntry,
-  getBasePage,
   listMasterDataCollections,
   MASTER_DATA_PAGE_SIZE,
   pageParam,

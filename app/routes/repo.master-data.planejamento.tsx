@@ -12,7 +12,7 @@ import {
 } from "~/features/repository-and-master-data/sections-nav";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
-import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
+import { ExcelPanel } from "~/shared/excel/panel";
 import { PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
 
 const SCREEN = "/repo/master-data/planejamento";

@@ -3,7 +3,7 @@ import { DEFAULT_HR_EDITOR_TYPES } from "~/access";
 import type { FeatureFlag } from "~/config.server";
 import { DEMO_ACCOUNTS, demoAccountNote } from "./accounts";
 
-/** The account list `npm run demo` prints says what each account opens, and it is true (issue 55 §5). */
+/** The account list `npm run demo` prints says what each account opens, and it is true. */
 
 const FLAGS: FeatureFlag[] = [
   "dashboard",

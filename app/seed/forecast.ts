@@ -6,7 +6,7 @@ import {
   windowMonths,
 } from "~/features/forecast/release-points";
 import { monthStartDate } from "~/shared/months";
-import { roundTo2 } from "~/shared/pt-br-number";
+import { roundTo2 } from "~/shared/numbers";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
 import { monthStart, scaled, type SeedContext } from "./context";
 import type { Random } from "./random";

@@ -82,7 +82,7 @@ export const SEEDED_COLLECTIONS = [
   FORECAST,
   HR_AUX,
   EXPLORER_DOCUMENTS,
-  // Reports, financial statements, cockpit, FP&A and fiscal asset (issue 12)
+  // Reports, financial statements, cockpit, FP&A and fiscal asset
   LEDGER_ACCOUNTS,
   LEDGER,
   FPA_RESPONSIBLES,

@@ -4,7 +4,7 @@ import { addMonthsToDate } from "~/shared/months";
 import { monthStart, type SeedContext } from "./context";
 
 /**
- * The seeded chart of accounts and ledger (issue 12). Fixed volumes at every scale: 5 units × 35 accounts ×
+ * The seeded chart of accounts and ledger. Fixed volumes at every scale: 5 units × 35 accounts ×
  * 24 months (9311: 12), 3,780 rows, are what the screens read; scaling them would only repeat accounts.
  */
 

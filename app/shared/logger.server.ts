@@ -44,11 +44,11 @@ const SECRET_PATH_PARAMS: Record<string, string> = { download: ":token", recover
  * unchanged.
  */
 export function loggablePath(path: string): string {
-  const decoded = path.replace(/%[0-9a-f]{2}/gi, (escape) => {
+  const decoded = path.replace(/%[0-9a-f]{2}/gi, (encoded) => {
     try {
-      return decodeURIComponent(escape);
+      return decodeURIComponent(encoded);
     } catch {
-      return escape;
+      return encoded;
     }
   });
   const match = /^\/+([^/]+)\/(.+)$/s.exec(decoded);

@@ -46,6 +46,9 @@ export function parseMonthKey(text: string | null | undefined): Month | null {
 }
 
 /** What people type: "2026-03" (an <input type="month">) or "03/2026" (where that input is a text box). */
+/** Whether a text is a month key ("YYYY-MM", a real month): what routes check month parameters with. */
+export const isMonthKey = (text: string): boolean => parseMonthKey(text) !== null;
+
 export function parseMonthText(text: string | null | undefined): Month | null {
   const value = String(text ?? "").trim();
   const key = parseMonthKey(value);

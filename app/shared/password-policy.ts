@@ -1,5 +1,3 @@
-import { messages } from "~/messages";
-
 /**
  * The new-password policy. Spec 000 §5 states two rules (the helper text asks for 8 characters with
  * 1 uppercase letter and 1 special character; the validation also asks for a lowercase letter and a
@@ -10,6 +8,9 @@ import { messages } from "~/messages";
 export const PASSWORD_MIN_LENGTH = 8;
 
 export type PasswordRule = "minLength" | "uppercase" | "lowercase" | "digit" | "special";
+
+/** The confirmation differs from the password (spec 000 §5, verbatim; `messages.passwordMismatch`). */
+export const passwordMismatchMessage = "Por favor verifique se as senhas correspondem.";
 
 /** Portuguese text for each unmet rule (ours: the spec gives only the helper text). */
 export const passwordRuleMessages: Record<PasswordRule, string> = {
@@ -51,6 +52,6 @@ export function newPasswordErrors(input: { password?: unknown; confirmPassword?:
   if (unmet === null) errors.password = [passwordRequiredMessage];
   else if (unmet.length > 0) errors.password = unmet.map((rule) => passwordRuleMessages[rule]);
   if (confirmation === undefined) errors.confirmPassword = [confirmationRequiredMessage];
-  else if (password !== undefined && password !== confirmation) errors.confirmPassword = [messages.passwordMismatch];
+  else if (password !== undefined && password !== confirmation) errors.confirmPassword = [passwordMismatchMessage];
   return errors;
 }

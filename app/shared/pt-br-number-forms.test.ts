@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPtBr2, hasAtMostTwoDecimals, parsePtBrNumber, roundTo2 } from "./pt-br-number";
+import { formatPtBr2, hasAtMostTwoDecimals, parsePtBrNumber, roundTo2 } from "./numbers";
 
 const value = (text: string) => {
   const parsed = parsePtBrNumber(text);

@@ -56,7 +56,7 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
  */
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const cookieHeader = request.headers.get("Cookie");
-  if (!cookieHeader || !cookieHeader.includes(`${TOAST_COOKIE_NAME}=`)) return { toast: null, headers: null };
+  if (!cookieHeader?.includes(`${TOAST_COOKIE_NAME}=`)) return { toast: null, headers: null };
   const cookie = toastCookie();
   const raw: unknown = await cookie.parse(cookieHeader).catch(() => null);
   const parsed = toastSchema.safeParse(raw);

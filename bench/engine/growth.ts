@@ -1,5 +1,5 @@
 /**
- * Growth (issue 31, item 7): how the embedded engine's portal query classes and its process memory grow with
+ * Growth: how the embedded engine's portal query classes and its process memory grow with
  * the data. For each scale s (default 1, 10 and 30, one after the other, each on a fresh temporary data
  * directory removed afterwards) the database is started in its own process exactly as the portal starts it
  * (`startEmbeddedDbProcess`), filled through the official driver with synthetic collections shaped like the

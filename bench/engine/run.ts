@@ -1,5 +1,5 @@
 /**
- * The embedded engine beside plain JavaScript over the same arrays (issue 16): a range + sort +
+ * The embedded engine beside plain JavaScript over the same arrays: a range + sort +
  * limit, a $group, a $lookup and an indexed count, each through the official driver (wire
  * protocol, BSON, planner) against the code a developer would write over an in-memory array,
  * measured in the same run, and the planning batch save's updateMany beside the same arithmetic over the

@@ -1,5 +1,5 @@
 /**
- * The explorer's and the HR grid's latency under load, as ratios to /home measured in the same run (issue 13:
+ * The explorer's and the HR grid's latency under load, as ratios to /home measured in the same run (
  * "p95 ≤ 2× /home under 50 users"). Seeds the embedded database at `--scale` (default 10: 1.3 M documents), starts
  * the production build (`npm run build` first), signs in, and drives 50 connections at each page with
  * autocannon. Run: npx tsx bench/explorer-hr/run.ts [--scale 10] [--seconds 20]

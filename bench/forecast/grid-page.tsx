@@ -10,7 +10,7 @@ import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import { ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import { gridRows, sumValues, yearSums, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
-import { formatPtBr2 } from "~/shared/pt-br-number";
+import { formatPtBr2 } from "~/shared/numbers";
 
 type Bench = {
   renderGrid: (payload: ForecastGridPayload) => Promise<number>;

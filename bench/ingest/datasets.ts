@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark of an all-or-nothing template (issue 30): the worker imports a forecast CSV of valid rows (spooled
+ * Ingest benchmark of an all-or-nothing template: the worker imports a forecast CSV of valid rows (spooled
  * while the file is checked, then applied to `forecast` by upsert), against baselines measured in the same run:
  * - a plain insertMany of the same documents, in the worker's batch size, into a collection with forecast's indexes;
  * - reading and checking the file alone (the CSV reader and the template's cell rules, no writes);
@@ -93,12 +93,12 @@ async function main() {
   t = performance.now();
   let checked = 0;
   {
-    let found: ReturnType<typeof app.detectDatasetLayout> = null;
+    let found: ReturnType<typeof app.detectTemplate> = null;
     const cell = { value: undefined as unknown };
     for await (const rows of app.readCsvBatches(fs.createReadStream(target))) {
       for (const row of rows) {
         if (!found) {
-          found = app.detectDatasetLayout(row.cells);
+          found = app.detectTemplate(row.cells);
           if (!found) throw new Error("the bench file's header is not the forecast template's");
           continue;
         }
@@ -113,7 +113,7 @@ async function main() {
             ok = false;
           values[column.name] = cell.value;
         });
-        if (ok && found.template.toDoc(values)) checked++;
+        if (ok && found.template.load.mode === "all-or-nothing" && found.template.load.toDoc(values)) checked++;
       }
     }
   }

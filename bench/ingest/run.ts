@@ -98,7 +98,7 @@ async function main() {
   const fileId = new ObjectId();
   let t = performance.now();
   let batch: Record<string, unknown>[] = [];
-  const header = app.productTemplate.headers;
+  const header = app.productTemplate.columns.map((c) => c.name);
   for (let i = 1; i <= ROWS; i++) {
     const cells = line(i).split(";");
     const doc: Record<string, unknown> = { urlPath: key, sourceFileId: fileId, _lineNumber: i + 1 };
@@ -124,15 +124,15 @@ async function main() {
 
   // The worker's own ceiling: stream-parse and validate the file, no database writes.
   t = performance.now();
-  let layout: ReturnType<WorkerModule["detectLayout"]> = null;
+  let layout: ReturnType<WorkerModule["detectTemplate"]> = null;
   let parsedOk = 0;
   for await (const rows of app.readCsvBatches(fs.createReadStream(target, { highWaterMark: 256 * 1024 }))) {
     for (const row of rows) {
       if (!layout) {
-        layout = app.detectLayout(row.cells);
+        layout = app.detectTemplate(row.cells);
         continue;
       }
-      const values = layout.columns.map((c) => row.cells[c.index]);
+      const values = layout.indexes.map((i) => row.cells[i]);
       if (app.checkRow(layout.template, values, values.map(app.cellText), []) === null) parsedOk++;
     }
   }

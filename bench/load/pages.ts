@@ -118,7 +118,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
 }
 
 /**
- * The planning filter's hard cases (issue 31 item 6), with the data's own values: every attribute at once (the attributes of
+ * The planning filter's hard cases (item 6), with the data's own values: every attribute at once (the attributes of
  * one row, so the filter matches a few rows), three attributes of a few values each at page 20, and a rare value (the
  * value of any attribute with the fewest rows, counted from its index) at page 10. A brand at page 50 is in spec001Pages.
  */

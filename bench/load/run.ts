@@ -1,5 +1,5 @@
 /**
- * Load benchmark (issue 16): the production build on a scale-10 database (seeded once into a
+ * Load benchmark: the production build on a scale-10 database (seeded once into a
  * scratch data directory and reused), 50 signed-in users (autocannon, one session per connection),
  * p50/p95/p99 and errors for /healthz, /home and every data page in ONE run, as ratios to /home and
  * /healthz measured in the same run. Then /healthz while a dashboard recomputes its figures, and the

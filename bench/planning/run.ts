@@ -1,5 +1,5 @@
 /**
- * Planning benchmark (issue 10): the reads of /ij/plan_edit and /ij/report_preview and the batch save, on a
+ * Planning benchmark: the reads of /ij/plan_edit and /ij/report_preview and the batch save, on a
  * seeded database, against a baseline measured in the same run — a point read of one planning row by _id.
  * Each query's winning plan (explain) is printed when the server answers explain; the batch save runs while
  * another connection keeps reading, and that reader's worst wait is reported (does a 1 M-row batch block others?).

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/seed-files/run.ts [scale]` — the seed's stored files (issue 12): generating the repository
+ * `npx tsx bench/seed-files/run.ts [scale]` — the seed's stored files: generating the repository
  * files' and reports' records at `scale` (default 10) and writing their bytes through the local store, against
  * a baseline in the same run that writes the same number of objects of the same sizes with fs.writeFile into
  * the same kind of folder tree (no rendering, no store). Prints both times and the ratio.

@@ -6,7 +6,7 @@ import { expect, test } from "./fixtures";
 import { signIn, waitForHydration } from "./sign-in";
 
 /**
- * Accessibility beyond the page walk (issue 17): the dialogs keep the keyboard inside until they close, and the page
+ * Accessibility beyond the page walk: the dialogs keep the keyboard inside until they close, and the page
  * behind is inert while they are open. Every page of every demo account is scanned by walk.e2e.ts.
  */
 

@@ -10,7 +10,7 @@ import { launchChromium, startApp, type RunningApp, type RunningBrowser } from "
 import { DEMO_PASSWORD, signIn } from "./sign-in";
 
 /**
- * Issue 15 as people meet it: sessions that end when an admin or a reset changes the account (two browser
+ * Access hardening as people meet it: sessions that end when an admin or a reset changes the account (two browser
  * contexts), sign-in at localhost and 127.0.0.1, behind a proxy that rewrites Host, a cross-origin POST, Back
  * after Logout, a client that spoofs X-Forwarded-For, and SAML single sign-on against a real IdP (samlify) on
  * another site, whose POST to /saml is cross-site as in production.

@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import type { Page, Route } from "playwright-core";
-import { dashboardTexts, messages } from "~/messages";
+import { messages } from "~/messages";
 import { expect, test } from "./fixtures";
 import type { RunningApp } from "./harness";
 import { signIn as signInAs } from "./sign-in";

@@ -22,7 +22,7 @@ import { launchChromium, startApp, type RunningApp } from "./harness";
 import { signIn, waitForHydration } from "./sign-in";
 
 /**
- * Issue 30, "A browser test starts from --empty": the portal starts with the empty start (the demo accounts and the
+ * A browser test that starts from --empty: the portal starts with the empty start (the demo accounts and the
  * screens' configuration, no business data); a USER GOLD downloads every template from /captura/manual, fills it with
  * a few consistent rows, uploads it there with an explorer document (a PDF made here), the fiscal item's worksheet and
  * a report package, waits for the jobs, and then sees that data on every spec-001 screen: planning, the forecast

@@ -427,7 +427,7 @@ test("locked: outside its edit month the grid cannot change and the server refus
   }
 });
 
-test("a save sent again is refused (issue 55 §1): a mass change, then a paste back, then the first save's request replayed", async ({
+test("a save sent again is refused: a mass change, then a paste back, then the first save's request replayed", async ({
   page,
   app,
   browser,
@@ -507,7 +507,7 @@ test("a save sent again is refused (issue 55 §1): a mass change, then a paste b
   expect(await withDb(app, dumpForecast)).toEqual(before);
 });
 
-test("issue 55 §5: Desfazer última only with something to undo; Salvar keeps the scroll and the focused cell; Restaurar an earlier value", async ({
+test("Desfazer última only with something to undo; Salvar keeps the scroll and the focused cell; Restaurar an earlier value", async ({
   page,
   app,
 }) => {

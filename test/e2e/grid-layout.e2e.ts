@@ -150,7 +150,7 @@ describe("grids at 390 and 1366 px", () => {
   }
 });
 
-test("phone with a touch screen (issue 55 §5): the forecast grid starts near the top, and a double-tapped cell opens clear of the pinned column", async ({
+test("phone with a touch screen: the forecast grid starts near the top, and a double-tapped cell opens clear of the pinned column", async ({
   app,
   browser,
 }) => {

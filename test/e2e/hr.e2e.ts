@@ -244,7 +244,7 @@ test("without JavaScript an editor filters branches, saves a figure through the 
   });
 });
 
-test("a save sent again after it succeeded is refused with the conflict message and changes nothing (issue 55 §1), with and without JavaScript", async ({
+test("a save sent again after it succeeded is refused with the conflict message and changes nothing, with and without JavaScript", async ({
   page,
   app,
   browser,
@@ -324,7 +324,7 @@ test("a save sent again after it succeeded is refused with the conflict message 
   });
 });
 
-test("at 1366 px (issue 55 §5) the people of the branch sit below the grid, and every column scrolls into view, uncovered", async ({
+test("at 1366 px the people of the branch sit below the grid, and every column scrolls into view, uncovered", async ({
   page,
   app,
 }) => {

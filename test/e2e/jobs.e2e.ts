@@ -11,7 +11,7 @@ import { withDb } from "./database";
 import { signIn } from "./sign-in";
 
 /**
- * The job lists and the file repository as a user meets them (issue 17): times in pt-BR on the 24-hour clock
+ * The job lists and the file repository as a user meets them: times in pt-BR on the 24-hour clock
  * in the portal's zone whatever the browser's, and a download that fails after its link was issued ending on
  * the page it came from with the spec's alert, with and without JavaScript.
  */
@@ -135,7 +135,7 @@ test("without JavaScript the same failure comes back to the list with the alert"
   });
 });
 
-test("a refused job says so in words, and on a phone (390 px) the file name comes first with its state in view (issue 55)", async ({
+test("a refused job says so in words, and on a phone (390 px) the file name comes first with its state in view", async ({
   app,
   browser,
 }) => {

@@ -9,7 +9,7 @@ import { artefactPath, WIDTHS } from "./pages";
 import { signIn } from "./sign-in";
 
 /**
- * The portal's layout as people open it (issue 17): the phone folds the side menu behind a Menu button, long tables
+ * The portal's layout as people open it: the phone folds the side menu behind a Menu button, long tables
  * keep their header row in view, and every error is the portal's own page inside its layout. That no page any demo
  * account can reach overflows at 1366 or 390 px is checked in the same walk as accessibility (walk.e2e.ts).
  */

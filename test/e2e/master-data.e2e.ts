@@ -392,7 +392,7 @@ test("rejected rows: newest first, narrowed to one file from the job list's link
     expect(await skus(plain)).toEqual(["REJ-2", "REJ-3", "REJ-4"]);
   });
 
-  // Its uploader, who may not open the repository, gets its refused rows as a download instead (issue 55 §2).
+  // Its uploader, who may not open the repository, gets its refused rows as a download instead.
   await page.context().clearCookies();
   await signIn(page, app.baseURL, "bronze@demo.local");
   await page.goto("/captura/processando");

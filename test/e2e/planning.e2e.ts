@@ -7,7 +7,7 @@ import { expect, test, withoutJavaScript } from "./fixtures";
 import { signIn, waitForHydration } from "./sign-in";
 
 /**
- * SKU quantity planning and the report preview as their users work (issue 10 "Done when"): one server for the
+ * SKU quantity planning and the report preview as their users work ("Done when"): one server for the
  * file; each test works on its own channel so the tests do not see each other's saves.
  */
 
@@ -316,7 +316,7 @@ test("without JavaScript: filter → edit → confirm → saved, and the group e
 });
 
 /**
- * Issue 55 §1: a saved group edit replayed by Back (or by the same form sent again) is not applied twice. Each test takes
+ * A saved group edit replayed by Back (or by the same form sent again) is not applied twice. Each test takes
  * one brand and one month of BRANDSITE (a channel the other tests leave alone), the two tests different brands.
  */
 async function brandMonthFilter(db: Db, skip: number): Promise<{ query: string; match: Record<string, unknown> }> {
@@ -364,7 +364,7 @@ test("a saved group edit is applied once: Back shows the saved grid, a replay is
   });
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(`/ij/plan_edit?${query}`);
-  // A deep link says nothing of generating (issue 55 §5): the filter's total quantity shows the page is loaded.
+  // A deep link says nothing of generating: the filter's total quantity shows the page is loaded.
   await banner(page)
     .getByText(`${planningTexts.totalQuantity}: ${before.reduce((sum, r) => sum + r.valor, 0).toLocaleString("pt-BR")}`)
     .waitFor();
@@ -501,7 +501,7 @@ test("without JavaScript: a saved group edit is applied once; the preview opened
   });
 });
 
-test("Report generated successfully answers Generate report only, with and without JavaScript; the filter's total quantity shows (issue 55 §5)", async ({
+test("Report generated successfully answers Generate report only, with and without JavaScript; the filter's total quantity shows", async ({
   page,
   app,
   browser,

@@ -452,10 +452,7 @@ test("reviews: the grade distribution chart and the reviews by grade", async ({ 
   await page.waitForURL((u) => u.pathname === "/ij/report_create");
 });
 
-test("report list at 1366 px (issue 55 §5): the actions column is in view without scrolling sideways", async ({
-  page,
-  app,
-}) => {
+test("report list at 1366 px: the actions column is in view without scrolling sideways", async ({ page, app }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await signIn(page, app.baseURL, "silver@demo.local");
   await page.goto("/ij/report");

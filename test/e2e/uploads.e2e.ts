@@ -13,7 +13,7 @@ import { signIn } from "./sign-in";
 import { NAV_LABELS } from "~/navigation";
 
 /**
- * Issue 5 "Done when", on the embedded default (local store, in-process worker): upload as a USER BRONZE
+ * Uploads end to end, on the embedded default (local store, in-process worker): upload as a USER BRONZE
  * (progress, a failed transfer retried, a cancelled and a removed file, duplicates refused), the jobs
  * reaching Completed with their counts on /captura/processando (polling, no reload), a failed job retried;
  * then as USER GOLD the NOK rows' errors, every job on /jobs/executados and a download from /repo/format;
@@ -244,7 +244,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
     uploadThroughput: -1,
   });
 
-  // Issue 55: the list follows each sent file's job. A file without a layout is refused in words, with the job's
+  // The list follows each sent file's job. A file without a layout is refused in words, with the job's
   // message; the accepted ones stay Finalizado with their counts (colour alone is not a status).
   await uploadRow(page, NOTES_NAME)
     .locator(".upload-state", { hasText: jobTexts.stateRefused })
@@ -276,7 +276,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await jobRow(page, PRODUCT_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
   await jobRow(page, CHANNEL_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
-  // A refused file's state says so in words, not "Completed" with a red icon (issue 55).
+  // A refused file's state says so in words, not "Completed" with a red icon.
   await jobRow(page, NOTES_NAME).getByText(jobTexts.stateRefused, { exact: true }).waitFor({ timeout: 30_000 });
   expect(await jobRow(page, NOTES_NAME).getByText(messages.jobCompleted, { exact: true }).count()).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
@@ -287,7 +287,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(await product.locator(".job-name .tooltip-anchor__text").innerText()).toBe("product_master_...");
   expect(await product.getByRole("img", { name: jobTexts.iconSuccess }).count()).toBe(1);
   expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linha OK, 0 NOK");
-  // The uploader, who may not open /repo/master-data, downloads the product file's NOK rows (issue 55).
+  // The uploader, who may not open /repo/master-data, downloads the product file's NOK rows.
   const productId = String(
     (await withDb(app, (db) => db.collection("files").findOne({ originalName: PRODUCT_NAME })))?._id,
   );
@@ -383,7 +383,7 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   await page.getByText(new RegExp(`^1–${Math.min(40, total)} / ${total}$`)).waitFor();
   await page.getByRole("link", { name: messages.next }).click();
   await page.waitForURL((url) => url.searchParams.get("page") === "2" && url.searchParams.get("pageSize") === "40");
-  await page.getByText(new RegExp(`^41–`)).waitFor();
+  await page.getByText(/^41–/).waitFor();
   // The newest are on page 1: the bronze uploads are there, and gold may not retry bronze's failed job.
   await page.goto("/jobs/executados");
   const notesRow = jobRow(page, NOTES_NAME);

@@ -7,7 +7,7 @@ import { ACCOUNTS, artefactPath, SIGNED_OUT_PAGES, slug, walkAccount, WIDTHS } f
 
 /**
  * Every page each of the nine demo accounts can reach (its menus plus the pages no menu links to,
- * test/e2e/pages.ts), as the account meets it (issue 17), opened once and checked for both:
+ * test/e2e/pages.ts), as the account meets it, opened once and checked for both:
  * - accessibility: an axe-core scan of WCAG 2.1 A and AA at 1366 px finds no serious or critical violation, and
  *   every visible form control has an accessible name (each scan's full findings, any impact, go to
  *   test-artefacts/a11y/);

@@ -1,5 +1,5 @@
 /**
- * Every query the portal's pages make is served by an index declared in its model (issue 16, item 3):
+ * Every query the portal's pages make is served by an index declared in its model:
  * over seeded data, each loader and model function runs with `notablescan` on, and fails when it read a
  * collection of 300 documents or more without an index (the scale-10 rule is 10,000; the seed here is
  * smaller, so the bar is lower). New screens add their loaders here or use expectIndexedQueries in their
@@ -147,7 +147,7 @@ describe("every portal query uses an index", () => {
     ]);
   });
 
-  it("planning pages by several attributes read the few SKUs their attribute sets name; by hero, ABCD and PLC alone, their own index (issue 31 item 6)", async () => {
+  it("planning pages by several attributes read the few SKUs their attribute sets name; by hero, ABCD and PLC alone, their own index (item 6)", async () => {
     currentUser.type = "USER GOLD";
     const row = (await db.collection("planning_quantity").findOne({ channel: "FSS" }))!;
     const period = "dateStart=1950-12-30&dateEnd=2030-12-30";

@@ -17,6 +17,7 @@ import {
   publishJwks,
   signJwt,
 } from "../mocks/cognito-jwks";
+import { dataAnswer, dataHeaders } from "#test/answers";
 import { useMockServer } from "../mocks/index";
 import { IDP_CERT, IDP_SSO_URL, SP_CERT, SP_KEY, issueResponse, postToAcs, receiveAuthnRequest } from "./test-idp";
 import { useTestDatabase } from "../db";
@@ -67,11 +68,7 @@ async function thrownBy(promise: Promise<unknown>): Promise<Response> {
 const setCookies = (response: Response) => response.headers.getSetCookie();
 
 /** A route's `data(...)` answer (single fetch) as status, body and headers. */
-function answer(result: unknown): { status: number; body: unknown; headers: Headers } {
-  if (result instanceof Response) throw new Error(`expected data, got a ${result.status} Response`);
-  const { data: body, init } = result as { data: unknown; init?: { status?: number; headers?: HeadersInit } };
-  return { status: init?.status ?? 200, body, headers: new Headers(init?.headers) };
-}
+const answer = (result: unknown) => ({ ...dataAnswer(result), headers: dataHeaders(result) });
 
 beforeAll(async () => {
   resetConfigForTests();

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   assertSameOrigin,
   getOptionalUser,
@@ -10,10 +10,8 @@ import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
-import { insertLocalUser } from "~/models/local-users.server";
 import { countSessionsOfUser, findSession, indexes as sessionIndexes, SESSIONS } from "~/models/sessions.server";
-import { insertPermissionRecord } from "~/models/user-permissions.server";
-import { indexes as userIndexes, USER_PERMISSIONS, type PermissionType } from "~/models/users.server";
+import { indexes as userIndexes, USER_PERMISSIONS } from "~/models/users.server";
 import {
   completeFirstAccess,
   confirmPasswordReset,
@@ -33,8 +31,10 @@ import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
 import { getSessionState, logout, startSession } from "~/features/access/session.server";
 import { runInRequestScope } from "~/shared/request-scope.server";
-import { useTestDatabase } from "../../../test/db";
-import { recordQueryPlans } from "../../../test/query-plans";
+import { thrownResponse as thrown } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { recordQueryPlans } from "#test/query-plans";
+import { userMaker } from "#test/users";
 
 process.env.LOG_LEVEL = "warn";
 const testDb = useTestDatabase();
@@ -60,15 +60,7 @@ afterEach(() => {
   resetConfigForTests();
 });
 
-let counter = 0;
-async function makeUser(type: PermissionType | "", options: { withRecord?: boolean } = {}) {
-  const email = `user${++counter}@example.com`;
-  await insertLocalUser({ email, passwordHash, mustChangePassword: false, createdAt: new Date() });
-  if (options.withRecord !== false) {
-    await insertPermissionRecord({ user: email, name: `User ${counter}`, type, stores: [], createdAt: new Date() });
-  }
-  return email;
-}
+const makeUser = userMaker({ prefix: "user", name: "User", passwordHash: () => passwordHash });
 
 function cookieFrom(headers: Headers): string {
   const setCookie = headers.get("Set-Cookie") ?? "";
@@ -85,16 +77,6 @@ async function signIn(email: string, password = PASSWORD, ip = "10.0.0.1") {
   const outcome = await signInWithPassword({ email, password, ip });
   if (outcome.kind !== "signedIn") throw new Error(`expected signedIn, got ${outcome.kind}`);
   return { ...outcome, cookie: cookieFrom(outcome.sessionCookieHeaders) };
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 describe("signInWithPassword", () => {

@@ -4,10 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { insertLocalUser } from "~/models/local-users.server";
-import { insertPermissionRecord } from "~/models/user-permissions.server";
-import { USER_PERMISSIONS, type PermissionType } from "~/models/users.server";
-import { hashPassword } from "~/services/password-hash.server";
+import { USER_PERMISSIONS } from "~/models/users.server";
 import { startSession } from "~/features/access/session.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import * as login from "~/routes/_index";
@@ -16,7 +13,10 @@ import * as logoutRoute from "~/routes/logout";
 import * as userConfig from "~/routes/user.config";
 import * as userPermission from "~/routes/user.permission";
 import * as ijSplat from "~/routes/ij.$";
-import { useTestDatabase } from "../../../test/db";
+import { dataAnswer, thrownResponse as thrown, type DataAnswer } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { formPost as post, pageGet as get } from "#test/requests";
+import { userMaker } from "#test/users";
 
 /**
  * The access screens' loaders and actions in-process (the browser tests cover the same flows end to end):
@@ -29,49 +29,19 @@ const testDb = useTestDatabase();
 const ORIGIN = "http://localhost:3000";
 const PASSWORD = "Journey#2024";
 
-let counter = 0;
-async function makeUser(type: PermissionType | "", options: { mustChangePassword?: boolean } = {}) {
-  const email = `screen${++counter}@example.com`;
-  await insertLocalUser({
-    email,
-    passwordHash: await hashPassword(PASSWORD),
-    mustChangePassword: options.mustChangePassword ?? false,
-    createdAt: new Date(),
-  });
-  await insertPermissionRecord({ user: email, name: `Screen ${counter}`, type, stores: [], createdAt: new Date() });
-  return email;
-}
+const makeUser = userMaker({ prefix: "screen", name: "Screen", password: PASSWORD });
 
 async function sessionCookie(email: string): Promise<string> {
   const { headers } = await startSession(email);
   return (headers.get("Set-Cookie") ?? "").split(";")[0];
 }
 
-function post(
-  path: string,
-  fields: Record<string, string>,
-  options: { cookie?: string; origin?: string | null } = {},
-): Request {
-  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
-  if (options.origin !== null) headers.set("Origin", options.origin ?? ORIGIN);
-  if (options.cookie) headers.set("Cookie", options.cookie);
-  return new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(fields) });
-}
-
-function get(path: string, cookie?: string): Request {
-  return new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
-}
-
 const args = (request: Request, params: Record<string, string> = {}) =>
   ({ request, params, context: { clientIp: "10.1.1.1" } }) as unknown as ActionFunctionArgs & LoaderFunctionArgs;
 
 /** The body and status of a `data()` answer (single fetch), or the Response of a redirect. */
-function answer(value: unknown): { status: number; body: Record<string, unknown> } {
-  if (value instanceof Response) return { status: value.status, body: {} };
-  const v = value as { data?: unknown; init?: { status?: number } | null; type?: string };
-  if (v && v.type === "DataWithResponseInit")
-    return { status: v.init?.status ?? 200, body: v.data as Record<string, unknown> };
-  return { status: 200, body: value as Record<string, unknown> };
+function answer(value: unknown): DataAnswer<Record<string, unknown>> {
+  return value instanceof Response ? { status: value.status, body: {} } : dataAnswer(value);
 }
 
 /**
@@ -82,16 +52,6 @@ function refusal(a: { status: number; body: Record<string, unknown> }) {
   const result = a.body.result as SubmissionResult<string[]>;
   const { "": notice, ...fields } = result.error ?? {};
   return { status: a.status, intent: a.body.intent, notice: notice ?? [], fields, values: result.initialValue ?? {} };
-}
-
-async function thrown(promise: unknown): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 beforeAll(async () => {

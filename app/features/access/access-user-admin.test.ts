@@ -1,18 +1,17 @@
 import net from "node:net";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { insertLocalUser } from "~/models/local-users.server";
-import { insertPermissionRecord } from "~/models/user-permissions.server";
-import { LOCAL_USERS, USER_PERMISSIONS, type PermissionType } from "~/models/users.server";
+import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import * as userConfig from "~/routes/user.config";
 import { createUser, deleteUser, signInWithPassword } from "~/features/access/accounts.server";
 import { readLatestMail } from "~/services/mail.server";
-import { hashPassword } from "~/services/password-hash.server";
 import { startSession } from "~/features/access/session.server";
-import { useTestDatabase } from "../../../test/db";
+import { dataAnswer, type DataAnswer } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { getArgs as get, postArgs as post } from "#test/requests";
+import { userMaker } from "#test/users";
 
 /**
  * User creation is all or nothing with the local provider: when the temporary password cannot be e-mailed,
@@ -22,7 +21,6 @@ import { useTestDatabase } from "../../../test/db";
 
 process.env.LOG_LEVEL = "warn";
 process.env.APP_ORIGIN = "http://localhost:3000";
-const ORIGIN = "http://localhost:3000";
 const testDb = useTestDatabase();
 
 /** An SMTP server that greets and then refuses every recipient (550), like a relay that will not take the mail. */
@@ -88,47 +86,15 @@ async function stored(email: string) {
   };
 }
 
-let counter = 0;
-async function makeUser(type: PermissionType | "") {
-  const email = `admin-screen${++counter}@example.com`;
-  await insertLocalUser({
-    email,
-    passwordHash: await hashPassword("Journey#2024"),
-    mustChangePassword: false,
-    createdAt: new Date(),
-  });
-  await insertPermissionRecord({ user: email, name: `User ${counter}`, type, stores: [], createdAt: new Date() });
-  return email;
-}
+const makeUser = userMaker({ prefix: "admin-screen", name: "User", password: "Journey#2024" });
 
 async function adminCookie(): Promise<string> {
   const { headers } = await startSession(await makeUser("USER ADMIN"));
   return (headers.get("Set-Cookie") ?? "").split(";")[0];
 }
 
-function post(path: string, fields: Record<string, string>, cookie: string) {
-  const request = new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: cookie },
-    body: new URLSearchParams(fields),
-  });
-  return { request, params: {}, context: {} } as unknown as ActionFunctionArgs;
-}
-
-function get(path: string, cookie: string) {
-  return {
-    request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }),
-    params: {},
-    context: {},
-  } as unknown as LoaderFunctionArgs;
-}
-
 /** The status and body of a `data()` answer; a Response (redirect) is returned as is. */
-function answer(value: unknown): { status: number; body: unknown } | Response {
-  if (value instanceof Response) return value;
-  const v = value as { data: unknown; init?: { status?: number } };
-  return { status: v.init?.status ?? 200, body: v.data };
-}
+const answer = (value: unknown): DataAnswer | Response => (value instanceof Response ? value : dataAnswer(value));
 
 describe("creating a user when the temporary password cannot be e-mailed", () => {
   it("keeps neither credentials nor a permission record, and a retry creates the user", async () => {

@@ -4,7 +4,7 @@ import { RETURN_TO_MAX, RETURN_TO_PARAM } from "./form-rules";
 import { canAccessRoute, isRouteId, routeRule, type AccessContext, type PermissionType } from "~/access";
 
 /**
- * The page a signed-out visitor asked for, carried through the sign-in (spec 000 §2 "Session expiry"; issue 17).
+ * The page a signed-out visitor asked for, carried through the sign-in (spec 000 §2 "Session expiry").
  *
  * A guard that sends a visitor to sign in puts the page's address in `?redirectTo=` (pageAddressOf). After
  * sign-in the portal goes back there only when the address is a path of this origin, the ROUTER's own matching

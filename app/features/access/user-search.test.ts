@@ -1,4 +1,3 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
@@ -10,7 +9,8 @@ import * as userConfig from "~/routes/user.config";
 import * as userPermission from "~/routes/user.permission";
 import { startSession } from "~/features/access/session.server";
 import { hashPassword } from "~/services/password-hash.server";
-import { useTestDatabase } from "../../../test/db";
+import { useTestDatabase } from "#test/db";
+import { getArgs as get, postArgs as post } from "#test/requests";
 
 /**
  * The e-mail search of /user/config and /user/permission (held in the URL, case-insensitive, anywhere in the
@@ -19,7 +19,6 @@ import { useTestDatabase } from "../../../test/db";
 
 process.env.LOG_LEVEL = "warn";
 process.env.APP_ORIGIN = "http://localhost:3000";
-const ORIGIN = "http://localhost:3000";
 const testDb = useTestDatabase();
 
 type ListData = {
@@ -45,22 +44,6 @@ async function addUser(email: string, type: PermissionType | "") {
 async function cookieOf(email: string): Promise<string> {
   const { headers } = await startSession(email);
   return (headers.get("Set-Cookie") ?? "").split(";")[0];
-}
-
-const get = (path: string, cookie: string) =>
-  ({
-    request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }),
-    params: {},
-    context: {},
-  }) as unknown as LoaderFunctionArgs;
-
-function post(path: string, fields: Record<string, string>, cookie: string) {
-  const request = new Request(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN, Cookie: cookie },
-    body: new URLSearchParams(fields),
-  });
-  return { request, params: {}, context: {} } as unknown as ActionFunctionArgs;
 }
 
 function list(value: unknown): { status: number; data: ListData } {

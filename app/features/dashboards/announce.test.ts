@@ -18,7 +18,7 @@ import { resetPlanning } from "~/features/planning/fixtures";
 
 /**
  * An edit made in the portal changes the data state its dashboards are cached against, so a dashboard
- * that reads the edited collection shows the new figures on its next view (issue 16, item 4: "invalidated on
+ * that reads the edited collection shows the new figures on its next view ("invalidated on
  * write"), not only after the cache's maximum age. These edits change values in place: the document count,
  * the other half of the state, stays the same.
  */

@@ -12,7 +12,7 @@ import { recordQueryPlans } from "../../../test/query-plans";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
-/** Native dashboards read cached figures while the data they come from is unchanged (issue 16, item 4). */
+/** Native dashboards read cached figures while the data they come from is unchanged. */
 const testDb = useTestDatabase();
 const args = () => ({
   request: new Request("http://localhost/ij/painel/1"),

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { ChartCard, type ChartData } from "./chart-card";
 
 const headersOf = (html: string) => [...html.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);

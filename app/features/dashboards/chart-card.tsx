@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Alert } from "~/shared/ui/alert";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/shared/ui/data-table.css";

@@ -29,7 +29,7 @@ export function DashboardLoadingStatus({ pending }: { pending: boolean }) {
 
 /**
  * The loading state of the dashboards (spec 000 §2: /jobs/dashboard/{id} "shows a loading overlay while
- * loading"; issue 17: /ij/painel/{id} too) from the moment a switch, Back or Forward starts until the new
+ * loading": /ij/painel/{id} too) from the moment a switch, Back or Forward starts until the new
  * dashboard is there. It covers the page area opaquely, so the previous dashboard's figures are never seen under
  * the new one's name. Rendered by the root route, because a navigation that starts in another section has no
  * layout of the target's section mounted until its data has arrived.

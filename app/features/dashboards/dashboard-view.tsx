@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { QuickSightDashboard, type QuickSightEmbed } from "~/features/dashboards/quicksight-dashboard";
 import { Alert } from "~/shared/ui/alert";
-import { dashboardTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { ChartCard, type ChartData } from "./chart-card";
 import "./charts.css";
 

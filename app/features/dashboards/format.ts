@@ -1,4 +1,4 @@
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 
 /** pt-BR presentation of chart values (pure, shared by the charts and their table fallbacks). */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { frameErrorText } from "./frame-events";
 
 describe("QuickSight frame errors", () => {

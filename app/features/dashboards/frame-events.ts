@@ -1,4 +1,4 @@
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 
 /** What the embedding SDK hands its onMessage / onChange listeners (only the fields read here). */
 export type FrameEvent = { eventName?: string; eventLevel?: string; message?: unknown };

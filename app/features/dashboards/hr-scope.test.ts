@@ -8,7 +8,7 @@ import { useTestDatabase } from "../../../test/db";
 import { grantPermission } from "../uploads-and-jobs/test-helpers";
 
 /**
- * Issue 49 §2: a native dashboard over HR auxiliary data shows a store-limited account only its branches, as /ij/rh
+ * A native dashboard over HR auxiliary data shows a store-limited account only its branches, as /ij/rh
  * does; a chart that would reach other branches' rows through a $lookup is not run for it.
  */
 

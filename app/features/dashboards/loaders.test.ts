@@ -5,7 +5,7 @@ import { DASHBOARDS } from "~/models/dashboards.server";
 import { loader as embedUrlLoader } from "~/routes/ij.painel.$id.embed-url";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { loader as jobsLoader } from "~/routes/jobs.dashboard.$id";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { CHART_ROW_CAP } from "~/services/dashboards/native.server";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";

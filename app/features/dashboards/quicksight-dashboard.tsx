@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts } from "./texts";
 import { frameErrorText, type FrameEvent } from "./frame-events";
 import { startEmbedSession, type EmbedAddressLike, type FrameState } from "./renewal";
 

@@ -1,5 +1,5 @@
 /**
- * User-visible texts of the dashboards and their charts (spec 000 §2, §8; issue 16): the spec's
+ * User-visible texts of the dashboards and their charts (spec 000 §2, §8): the spec's
  * verbatim, the rest marked "ours" (docs/decisions.md). Re-exported by app/messages.ts; defined only here (a module of its own, so pages without
  * them do not download them).
  */
@@ -32,8 +32,8 @@ export const dashboardTexts = {
   chartOperatorNotAllowed: (operator: string) => `O operador ${operator} não é permitido em um gráfico.`,
   chartCollectionNotAllowed: (name: string) => `A coleção ${name} não pode ser lida por um gráfico.`,
   chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
-  // Performance (issue 16): the first view after a data change while the figures are being computed.
+  // Performance: the first view after a data change while the figures are being computed.
   chartComputing: "Os números deste gráfico estão sendo calculados. Atualize a página em instantes.",
-  // ours (issue 49): a chart that would read rows outside the viewer's scope (HR branches) through a $lookup
+  // ours: a chart that would read rows outside the viewer's scope (HR branches) through a $lookup
   chartRowsNotAllowed: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você.",
 } as const;

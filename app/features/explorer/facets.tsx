@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { FACETS, type FacetFilters } from "~/models/explorer-search";
 import type { FacetCounts } from "~/models/explorer.server";
-import { explorerTexts } from "~/messages";
+import { explorerTexts } from "./texts";
 import { clearFacetsHref, facetHref } from "./urls";
 
 /**

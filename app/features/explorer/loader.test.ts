@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { explorerTexts } from "~/messages";
+import { explorerTexts } from "./texts";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { loader as documentLoader } from "~/routes/ij.explorer_.$id";

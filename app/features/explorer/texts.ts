@@ -1,5 +1,5 @@
 /**
- * User-visible texts of the Explorer search (spec 001; issue 13): the spec's verbatim, the rest marked "ours"
+ * User-visible texts of the Explorer search (spec 001): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here. (The first explorer labels — Search,
  * Frase Exata, "Sorry, no results found.", the box and the columns — are in app/messages.ts.)
  */
@@ -25,7 +25,7 @@ export const explorerTexts = {
   backToExplorer: "Voltar ao Explorer",
   documentNotFound: "Documento não encontrado.",
   documentMeta: "Dados do documento",
-  // ours (issue 30): the file of an uploaded document
+  // ours: the file of an uploaded document
   documentFile: "Arquivo",
   downloadFile: "Baixar arquivo original",
   downloadFileOf: (name: string) => `Baixar o arquivo original ${name}`,

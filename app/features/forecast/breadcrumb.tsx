@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { forecastTexts } from "~/messages";
+import { forecastTexts } from "./texts";
 
 /** "Filtering / …" (spec 001 §2: the breadcrumb Filtering returns to the filter route). */
 export function Breadcrumb({ filterHref, current }: { filterHref: string | null; current?: string }) {

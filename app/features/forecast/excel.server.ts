@@ -8,12 +8,13 @@ import {
   type ExcelColumn,
   type RefusedCell,
   type RoundTripReport,
-} from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { cellText, type CellValue } from "~/features/uploads-and-jobs/import/values";
-import { excelTexts, forecastTexts } from "~/messages";
+} from "~/shared/excel/round-trip.server";
+import { cellText, type CellValue } from "~/shared/excel/values";
+import { excelTexts } from "~/messages";
+import { forecastTexts } from "./texts";
 import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast.server";
 import { byPtBrNumeric } from "~/shared/collation";
-import { formatPtBr2, hasAtMostTwoDecimals, parsePtBrNumber } from "~/shared/pt-br-number";
+import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
 import type { Review } from "./review.server";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
 import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, type Month } from "~/shared/months";
@@ -21,7 +22,7 @@ import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, t
 /**
  * "Exportar Excel" of the forecast review (one RF and cost centre) and its way back: an account a row, its group and
  * description, then one column per month of the window (actuals, then forecasts). Only the months open for editing
- * today are editable, with the grid's rules (a number with at most two decimals); a cell saved by someone else since
+ * today are editable, with the grid's rules (an amount, rounded to cents as the grid rounds it); a cell saved by someone else since
  * the export is a conflict; the changes are one save "via Excel", recorded in each cell's history.
  */
 
@@ -94,12 +95,10 @@ export async function forecastXlsx(review: Review, today: CalendarDate): Promise
 }
 
 /** An amount as a returned file holds it: a number cell, or text typed in pt-BR; null when it is neither. */
-function amountOf(value: CellValue | undefined): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  const text = cellText(value ?? null).trim();
-  if (text === "") return null;
-  const parsed = parsePtBrNumber(text);
-  return parsed.ok && !parsed.empty ? parsed.value : null;
+export function amountOf(value: CellValue | undefined): number | null {
+  if (typeof value !== "number" && cellText(value ?? null).trim() === "") return null;
+  const read = readNumber(typeof value === "number" ? value : cellText(value ?? null), MONEY_RULE);
+  return read.ok ? read.value : null;
 }
 
 export type ForecastImportOutcome = { ok: true; report: RoundTripReport } | { ok: false; message: string };
@@ -164,16 +163,6 @@ export async function importForecastFile(
           column: monthLabel(m),
           value: shown,
           reason: forecastTexts.notANumber(shown.slice(0, 30)),
-        });
-        continue;
-      }
-      if (!hasAtMostTwoDecimals(value)) {
-        refused.push({
-          line: row.line,
-          row: row.id,
-          column: monthLabel(m),
-          value: shown,
-          reason: forecastTexts.tooManyDecimals(String(value).replace(".", ",")),
         });
         continue;
       }

@@ -3,20 +3,22 @@ import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { forecastTexts } from "~/messages";
+import { forecastTexts } from "./texts";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
 import {
   action as excelAction,
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { ACCOUNTS, insertScenario } from "./fixtures";
 import { parseScenario, scenarioCalendar } from "./release-points";
+import { responseOf } from "#test/answers";
+import { workbookPost } from "#test/uploads";
 import { monthLabel, monthStartDate } from "~/shared/months";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The forecast review's Excel round trip: an account a row and a month a column; an edited export applies only the
@@ -81,16 +83,9 @@ const rowOf = (sheet: ExcelJS.Worksheet, account: string) => {
 };
 
 async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
-  const form = new FormData();
-  form.set("arquivo", new File([await sheet.workbook.xlsx.writeBuffer()], "forecast.xlsx"));
-  try {
-    return (await excelAction(
-      args(new Request(`http://localhost${excelPath}`, { method: "POST", body: form })),
-    )) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  return responseOf(
+    excelAction(args(await workbookPost(sheet.workbook, `http://localhost${excelPath}`, "forecast.xlsx"))),
+  );
 }
 
 async function reportAfter(response: Response) {
@@ -139,14 +134,24 @@ describe("an edited forecast export sent back", () => {
     ).toBe(1.5);
   });
 
-  it("refuses an edit in a locked month and a value with three decimals, and changes nothing", async () => {
+  it("refuses an edit in a locked month, changing nothing, and rounds an amount with three decimals to cents", async () => {
     const sheet = await exported();
     rowOf(sheet, ACCOUNTS[0].account).getCell(columnOf(sheet, lockedLabel)).value = 1;
-    rowOf(sheet, ACCOUNTS[1].account).getCell(columnOf(sheet, editLabel)).value = 1.234;
     const before = await snapshot();
-    const report = await reportAfter(await sendBack(sheet));
-    expect(report.summary).toBe("0 alterados, 0 conflitos, 2 recusados");
-    expect(decodeURIComponent(report.href!)).toContain(forecastTexts.columnRefused(lockedLabel));
+    const locked = await reportAfter(await sendBack(sheet));
+    expect(locked.summary).toBe("0 alterados, 0 conflitos, 1 recusado");
+    expect(decodeURIComponent(locked.href!)).toContain(forecastTexts.columnRefused(lockedLabel));
     expect(await snapshot()).toBe(before);
+
+    // As the grid rounds what is typed and Excel shows the cell (docs/decisions.md "Numbers").
+    const again = await exported();
+    rowOf(again, ACCOUNTS[1].account).getCell(columnOf(again, editLabel)).value = 1.234;
+    const rounded = await reportAfter(await sendBack(again));
+    expect(rounded.summary).toBe("1 alterado, 0 conflitos, 0 recusados");
+    const month = monthStartDate(calendar.editMonth);
+    expect(
+      (await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[1].account, data_ref: month, rf: OPEN }))
+        ?.forecast,
+    ).toBe(1.23);
   });
 });

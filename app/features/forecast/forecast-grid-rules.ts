@@ -1,5 +1,5 @@
-import { forecastTexts } from "~/messages";
-import { parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
+import { forecastTexts } from "./texts";
+import { parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { AnnualTotal } from "./release-points";
 import { byNumericCode } from "~/shared/collation";
 

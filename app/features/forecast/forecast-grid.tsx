@@ -29,17 +29,18 @@ import {
   type ForecastGridPayload,
   type GridRow,
 } from "~/features/forecast/forecast-grid-rules";
-import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/pt-br-number";
-import { type AnnualTotal } from "~/features/forecast/release-points";
+import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/numbers";
+import type { AnnualTotal } from "~/features/forecast/release-points";
 import { monthLabel, parseMonthKey } from "~/shared/months";
-import { forecastTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { forecastTexts } from "./texts";
 // The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
 const loadDialogs = () => import("./grid-dialogs");
 const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));
 const CellHistoryDialog = lazy(() => loadDialogs().then((m) => ({ default: m.CellHistoryDialog })));
 
 /**
- * The forecast review grid (spec 001 §2–§5; issue 11), on TanStack Table's column model and pinning: one row per
+ * The forecast review grid (spec 001 §2–§5), on TanStack Table's column model and pinning: one row per
  * group header (step), account (row), group total (step-total) and the cost centre's total (step-row); the account
  * column, one column per month (actuals, then forecasts) and the annual totals. Only account rows × forecast columns
  * change, and only when the payload says the grid is open. Values live in a per-account array; a change replaces only
@@ -77,8 +78,6 @@ const PAGE_ROWS = 10;
 /** Spec 001 §9: "Grid height 500 or 530 px": 500 with the edit toolbar above it, 530 without (read-only). */
 const EDIT_HEIGHT = 500;
 const READ_HEIGHT = 530;
-
-const conflictKey = (line: number, month: number) => `${line}:${month}`;
 
 export type ForecastGridProps = {
   payload: ForecastGridPayload;

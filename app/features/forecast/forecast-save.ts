@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { forecastTexts } from "~/messages";
-import { hasAtMostTwoDecimals } from "~/shared/pt-br-number";
+import { forecastTexts } from "./texts";
+import { hasAtMostTwoDecimals } from "~/shared/numbers";
 import { isEditableMonth, isOpenForEditing, type ScenarioCalendar } from "./release-points";
 import { monthLabel, parseMonthKey, type CalendarDate, type Month } from "~/shared/months";
 
+/** The largest save body the review takes: a whole grid of changed cells (400 accounts × 26 months) fits. */
+export const FORECAST_SAVE_BODY_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
- * What the review's save accepts, checked on the server whatever the browser did (spec 001 §4, §5; issue 11): the
+ * What the review's save accepts, checked on the server whatever the browser did (spec 001 §4, §5): the
  * scenario open today, only forecast columns of its window, numbers with at most two decimals, each cell once. The
  * body is `{ intent: "save", changes: [{ account, month: "YYYY-MM", old, value, at }] }`, `old` being the value the
  * browser loaded and `at` when the cell was last changed in the portal as loaded (0: never) — together the state the

@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { applyPercent, readPercent, takesMassChange, type Direction } from "~/features/forecast/forecast-grid-rules";
-import { forecastTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { forecastTexts } from "./texts";
 import type { HistoryReply } from "./review.server";
 
 /**

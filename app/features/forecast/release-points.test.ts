@@ -284,7 +284,7 @@ describe("annual totals around 20 December", () => {
   });
 });
 
-describe("a locked grid says whether editing closed or will open (issue 55 §5)", () => {
+describe("a locked grid says whether editing closed or will open", () => {
   it.each(TABLE)("$rf: upcoming before $edit, open in it, closed after it", (row) => {
     const calendar = calendarOf(row.rf);
     expect(editWindowOf(calendar, day(row.before))).toBe("upcoming");

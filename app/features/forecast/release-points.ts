@@ -1,5 +1,5 @@
 /**
- * THE release-point table of the cost-centre forecast review (spec 001 §4, §5, §9; issue 11) and every rule that
+ * THE release-point table of the cost-centre forecast review (spec 001 §4, §5, §9) and every rule that
  * follows from it: which months a scenario shows, which are actuals and which forecasts, when its grid is open for
  * editing and which columns may then change, and how annual totals group the months. Pure: the server (loader and
  * save) and the browser (grid) decide with these same functions, and "today" is always a parameter (the clock is
@@ -24,13 +24,7 @@ import {
   monthStartDate,
   monthOfDay,
 } from "~/shared/months";
-import {
-  RELEASE_POINT_NAMES,
-  parseScenario,
-  scenarioName,
-  type ReleasePointName,
-  type Scenario,
-} from "~/models/forecast.fields";
+import { RELEASE_POINT_NAMES, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
 
 export {
   RELEASE_POINT_NAMES,

@@ -2,8 +2,8 @@ import { data } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
 import { formatDateTime } from "~/shared/dates";
 import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
-import { checkSave, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
-import { formatPtBr2 } from "~/shared/pt-br-number";
+import { checkSave, FORECAST_SAVE_BODY_MAX_BYTES, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
+import { formatPtBr2 } from "~/shared/numbers";
 import {
   annualTotals,
   editWindowOf,
@@ -23,7 +23,8 @@ import {
   parseMonthKey,
   type CalendarDate,
 } from "~/shared/months";
-import { forecastTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { forecastTexts } from "./texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
   cellExists,
@@ -126,7 +127,6 @@ export async function loadReviewGrid(review: Review, today: CalendarDate, canWri
 // Save
 
 /** A save's JSON body may hold a full grid's changes (20,000 cells are ~1.5 MB). */
-const SAVE_BODY_LIMIT = 4 * 1024 * 1024;
 
 export type ConflictView = { account: string; month: string; current: number; text: string };
 
@@ -153,7 +153,7 @@ export async function saveReview(
   today: CalendarDate,
 ) {
   const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
-  const body = await readLimitedJson(request, SAVE_BODY_LIMIT);
+  const body = await readLimitedJson(request, FORECAST_SAVE_BODY_MAX_BYTES);
   if (!body.ok)
     return reply(
       {

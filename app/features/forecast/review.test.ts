@@ -7,13 +7,14 @@ import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
 import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
-import { forecastTexts } from "~/messages";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
+import { forecastTexts } from "./texts";
+import { dataAnswer } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
 import { applyPercent, changedCells, initialValues, type ForecastGridPayload } from "./forecast-grid-rules";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The review's loaders and save as a caller sees them, with the clock pinned to 15 Feb 2027: RF2 2027 (anchor
@@ -72,11 +73,7 @@ async function answer(run: () => Promise<unknown>): Promise<{ status: number; bo
           .catch(() => null),
         response: result,
       };
-    if (result && typeof result === "object" && "init" in result && "data" in result) {
-      const wrapped = result as { data: unknown; init: { status?: number } | null };
-      return { status: wrapped.init?.status ?? 200, body: wrapped.data };
-    }
-    return { status: 200, body: result };
+    return dataAnswer(result);
   } catch (error) {
     if (error instanceof Response) return { status: error.status, body: null, response: error };
     throw error;
@@ -333,7 +330,7 @@ describe("saving", () => {
       ["Gold User (gold@example.com)", "1.234,50", "2.000,00"],
       ["Gold User (gold@example.com)", "1.013,00", "1.234,50"],
     ]);
-    // The earlier value as a number, for "Restaurar" (issue 55 §5).
+    // The earlier value as a number, for "Restaurar".
     expect(body.entries[0].oldValue).toBe(1234.5);
     expect(body.entries[0].when).toMatch(/^\d{2} [a-z]{3} \d{2} \d{2}:\d{2}:\d{2}$/);
     const empty = await answer(() =>
@@ -398,7 +395,7 @@ describe("saving", () => {
   });
 });
 
-describe("a save sent again (issue 55 §1)", () => {
+describe("a save sent again", () => {
   /** The body the grid sends for `edit` applied to the loaded values of September 2027 (what a mass change or a paste does). */
   async function gridSave(edit: (value: number, line: number) => number) {
     const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));

@@ -1,5 +1,5 @@
 /**
- * User-visible texts of the Cost-centre forecast review (spec 001; issue 11): the spec's verbatim, the rest marked "ours"
+ * User-visible texts of the Cost-centre forecast review (spec 001): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here. The spec's shared texts stay in messages.ts
  * and are reused from there: "Salvando Dados..." (savingData), "Salvo com sucesso!" (saved), "Fixar coluna" /
  * "Desfixar coluna" (pinColumn / unpinColumn), "Aumentar" / "Diminuir" (increase / decrease), "Close", "Cancelar".
@@ -52,7 +52,7 @@ export const forecastTexts = {
     `Âncora ${anchor} · mês de edição ${editMonth} · janela ${from} a ${to}`,
   openNotice: (editMonth: string, until: string) =>
     `Edição aberta até ${until}: as colunas de forecast a partir de ${editMonth} podem ser alteradas. Dê dois cliques numa célula (ou digite sobre ela), cole valores do Excel com Ctrl+V e salve.`,
-  /** The grid outside its edit month: editing closed (its edit month is past) or opening later (issue 55 §5). */
+  /** The grid outside its edit month: editing closed (its edit month is past) or opening later. */
   lockedNotice: (editMonth: string, when: "closed" | "upcoming") =>
     when === "closed"
       ? `Grade bloqueada: a edição deste RF encerrou em ${editMonth}.`

@@ -8,7 +8,7 @@ import {
   type Row,
 } from "@tanstack/react-table";
 import { memo, useMemo, type CSSProperties } from "react";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
 import { monthLabel } from "~/shared/months";

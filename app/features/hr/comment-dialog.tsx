@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useId, useState } from "react";
 import { PageDialog } from "~/features/access/page-dialog";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 
 /**
  * The comment dialog (spec 001 §4, §5): opened from a row (the row's id in the URL, so it also works without

@@ -8,13 +8,14 @@ import {
   type ExcelColumn,
   type RefusedCell,
   type RoundTripReport,
-} from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { cellText, type CellValue } from "~/features/uploads-and-jobs/import/values";
-import { excelTexts, hrTexts } from "~/messages";
+} from "~/shared/excel/round-trip.server";
+import { cellText, type CellValue } from "~/shared/excel/values";
+import { excelTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { HR_FIGURE_FIELDS, type FigureEdit, type HrFigureField } from "~/models/hr.fields";
 import { HR_COMMENT_MAX, listAuxRows, saveComment, saveFigures, type HrAuxRow } from "~/models/hr.server";
 import { normalizeComment } from "./edits";
-import { checkFigure, formatFigure, formatPtBrNumber, HR_FIGURE_RULES } from "./figures";
+import { checkFigure, formatFigure, HR_FIGURE_RULES } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
 import { monthKey, monthLabel, monthStartDate, type MonthRange } from "~/shared/months";
 
@@ -78,17 +79,7 @@ function figureOf(
   field: HrFigureField,
   value: CellValue | undefined,
 ): { ok: true; value: number } | { ok: false; error: string } {
-  if (typeof value === "number") {
-    const rule = HR_FIGURE_RULES[field];
-    if (!Number.isFinite(value)) return { ok: false, error: hrTexts.invalidNumber };
-    if (value < 0) return { ok: false, error: hrTexts.negativeNumber };
-    const scaled = value * 10 ** rule.decimals;
-    if (Math.abs(scaled - Math.round(scaled)) > 1e-6)
-      return { ok: false, error: hrTexts.tooManyDecimals(rule.decimals) };
-    if (value > rule.max)
-      return { ok: false, error: hrTexts.numberTooLarge(formatPtBrNumber(rule.max, rule.decimals, 0)) };
-    return { ok: true, value: Number(value.toFixed(rule.decimals)) };
-  }
+  if (typeof value === "number") return checkFigure(field, value);
   return checkFigure(field, cellText(value ?? null).trim());
 }
 

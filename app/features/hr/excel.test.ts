@@ -2,17 +2,19 @@ import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { hrGridPath } from "~/features/hr/paths";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
 import { action as excelAction, loader as excelLoader } from "~/routes/ij.rh_edit.$filial.excel";
 import { loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
 import { saveComment } from "~/models/hr.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
+import { responseOf } from "#test/answers";
+import { workbookPost } from "#test/uploads";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The HR grid's Excel round trip: the branch's rows of the range with the CPF masked, and an edited export that
@@ -41,17 +43,7 @@ const columnOf = (sheet: ExcelJS.Worksheet, header: string) => {
 };
 
 async function sendBack(sheet: ExcelJS.Worksheet): Promise<Response> {
-  const bytes = await sheet.workbook.xlsx.writeBuffer();
-  const form = new FormData();
-  form.set("arquivo", new File([bytes], "rh.xlsx"));
-  try {
-    return (await excelAction(
-      args(new Request(`http://localhost${excelPath()}`, { method: "POST", body: form })),
-    )) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  return responseOf(excelAction(args(await workbookPost(sheet.workbook, `http://localhost${excelPath()}`, "rh.xlsx"))));
 }
 
 async function reportAfter(response: Response) {

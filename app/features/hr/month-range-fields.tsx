@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
 
 /**

@@ -1,4 +1,4 @@
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { portalTimeZone } from "~/shared/dates";
 import {
   addMonths,

@@ -3,7 +3,8 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { figureInputName } from "~/features/hr/edits";
 import { hrGridPath } from "~/features/hr/paths";
 import { monthRangeParams } from "~/features/hr/month-range";
-import { hrTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { hrTexts } from "./texts";
 import { monthKey, monthLabel, monthOfDate, type Month } from "~/shared/months";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { HR_AUX, HR_AUX_CHANGES, type HrAuxRecord } from "~/models/hr.server";
@@ -112,7 +113,7 @@ describe("/ij/rh (branch picker)", () => {
     expect((await loadPicker()).body).toMatchObject({ branches: [BRANCH_B], scoped: true });
   });
 
-  it("preselects the only branch of a reader who may see one, and counts it in the singular (issue 55 §5)", async () => {
+  it("preselects the only branch of a reader who may see one, and counts it in the singular", async () => {
     signInAs("scoped@example.com", "USER SILVER");
     expect((await loadPicker()).body).toMatchObject({ branches: [BRANCH_B], selected: BRANCH_B });
     await expect(
@@ -341,7 +342,7 @@ describe("saving figures and comments", () => {
     const result = unwrap(
       await save({
         [figureInputName("vendas_adicionais", String(renata._id))]: "-10",
-        [figureInputName("dias_media", String(ana._id))]: "1.5",
+        [figureInputName("dias_media", String(ana._id))]: "1,5,0",
         [figureInputName("result_qtde_servico", String(ana._id))]: "3",
       }),
     );
@@ -401,7 +402,7 @@ describe("saving figures and comments", () => {
     expect(change).toMatchObject({ old: "", new: `${"b".repeat(200)}\n${"c".repeat(54)}`, user: "gold@example.com" });
   });
 
-  it("refuses a save or a comment sent again after it succeeded (409, the conflict message) and changes nothing (issue 55 §1)", async () => {
+  it("refuses a save or a comment sent again after it succeeded (409, the conflict message) and changes nothing", async () => {
     const [renata, ana] = rowsOf(BRANCH_A, LAST_MONTH);
     const grid = async () => (await loadGrid(BRANCH_A)).body as { saveId: string };
     const figure = figureInputName("vendas_servicos", String(ana._id));

@@ -6,7 +6,7 @@ import {
   readFigureForm,
   MAX_FIGURE_FIELDS,
 } from "~/features/hr/edits";
-import { checkFigure, formatFigure, formatPtBrNumber, parsePtBrNumber } from "~/features/hr/figures";
+import { checkFigure, formatFigure } from "~/features/hr/figures";
 import { defaultMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/month-range";
 import {
   addMonths,
@@ -25,7 +25,7 @@ const m = (text: string) => parseMonthKey(text)!;
 const keyed = (range: MonthRange) => ({ from: monthKey(range.from), to: monthKey(range.to) });
 import { branchMatches, hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { maskCpf, MASKED_CPF_UNKNOWN } from "~/shared/cpf";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 
 describe("maskCpf", () => {
   it("shows only the middle six digits, in the usual punctuation", () => {
@@ -114,42 +114,11 @@ describe("month range", () => {
   });
 });
 
-describe("pt-BR numbers", () => {
-  it("reads dot thousands and comma decimals; empty is 0", () => {
-    expect(parsePtBrNumber("1.234,56")).toEqual({ ok: true, value: 1234.56, decimals: 2 });
-    expect(parsePtBrNumber("1234,5")).toEqual({ ok: true, value: 1234.5, decimals: 1 });
-    expect(parsePtBrNumber("1.234")).toEqual({ ok: true, value: 1234, decimals: 0 });
-    expect(parsePtBrNumber("1.234.567,8")).toEqual({ ok: true, value: 1234567.8, decimals: 1 });
-    expect(parsePtBrNumber(" 0,5 ")).toEqual({ ok: true, value: 0.5, decimals: 1 });
-    expect(parsePtBrNumber("")).toEqual({ ok: true, value: 0, decimals: 0 });
-    expect(parsePtBrNumber("-3")).toEqual({ ok: true, value: -3, decimals: 0 });
-  });
-
-  it("refuses what is not a pt-BR number rather than guessing", () => {
-    for (const bad of [
-      "12.5",
-      "1,234.56",
-      "1.23,4",
-      "abc",
-      "1e5",
-      "0x10",
-      "1,",
-      ",5",
-      "--1",
-      "1 2 3,4,5",
-      "Infinity",
-      "$gt",
-    ]) {
-      expect(parsePtBrNumber(bad), bad).toEqual({ ok: false });
-    }
-  });
-
+describe("pt-BR numbers (app/shared/numbers.ts, tested there) under the HR figures' rules", () => {
   it("formats with the figure's decimals and dot thousands, without ICU", () => {
-    expect(formatPtBrNumber(1234.5, 2)).toBe("1.234,50");
-    expect(formatPtBrNumber(1234567, 0)).toBe("1.234.567");
-    expect(formatPtBrNumber(21.5, 2, 1)).toBe("21,5");
-    expect(formatPtBrNumber(21, 2, 1)).toBe("21,0");
-    expect(formatPtBrNumber(0, 2)).toBe("0,00");
+    expect(formatFigure("dias_media", 21.5)).toBe("21,5");
+    expect(formatFigure("dias_media", 21)).toBe("21,0");
+    expect(formatFigure("vendas_servicos", 0)).toBe("0,00");
     expect(formatFigure("vendas_adicionais", 9876.5)).toBe("9.876,50");
     expect(formatFigure("dias_media", 22.25)).toBe("22,25");
     expect(formatFigure("result_qtde_servico", 12)).toBe("12");
@@ -169,7 +138,11 @@ describe("pt-BR numbers", () => {
     expect(checkFigure("result_qtde_servico", "1.500")).toEqual({ ok: true, value: 1500 });
     expect(checkFigure("dias_media", "31")).toEqual({ ok: true, value: 31 });
     expect(checkFigure("dias_media", "31,5")).toEqual({ ok: false, error: hrTexts.numberTooLarge("31") });
-    expect(checkFigure("result_desafio_mensal", "12.5")).toEqual({ ok: false, error: hrTexts.invalidNumber });
+    // A lone point that cannot group thousands is a decimal point, as on every other entry (docs/decisions.md "Numbers").
+    expect(checkFigure("result_desafio_mensal", "12.5")).toEqual({ ok: true, value: 12.5 });
+    expect(checkFigure("result_desafio_mensal", "1,234.5")).toEqual({ ok: false, error: hrTexts.invalidNumber });
+    expect(checkFigure("vendas_adicionais", "(1.234,56)")).toEqual({ ok: false, error: hrTexts.negativeNumber });
+    expect(checkFigure("result_qtde_servico", 12.5)).toEqual({ ok: false, error: hrTexts.tooManyDecimals(0) });
     expect(checkFigure("result_desafio_mensal", "9".repeat(40))).toEqual({ ok: false, error: hrTexts.invalidNumber });
   });
 });

@@ -3,7 +3,7 @@ import { figureInputName } from "~/features/hr/edits";
 import { hrGridPath } from "~/features/hr/paths";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { action } from "~/routes/ij.rh_edit.$filial";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 import { useTestDatabase } from "../../../test/db";
 import { BRANCH_A, insertHrRecords, setPermission } from "./fixtures";
 

@@ -1,5 +1,5 @@
 import type { StoreUser } from "~/models/hr.server";
-import { hrTexts } from "~/messages";
+import { hrTexts } from "./texts";
 
 /** The branch's people in the month range, beside the grid (spec 001 §7 "get users of store"). */
 export function StoreUsers({ people, filial }: { people: StoreUser[]; filial: string }) {

@@ -1,8 +1,8 @@
-import { countOf } from "~/features/uploads-and-jobs/count-text";
-import { formatCount } from "~/features/uploads-and-jobs/import/values";
+import { countOf } from "~/shared/excel/count-text";
+import { formatCount } from "~/shared/excel/values";
 
 /**
- * User-visible texts of the HR auxiliary data (spec 001; issue 13): the spec's verbatim, the rest marked "ours"
+ * User-visible texts of the HR auxiliary data (spec 001): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here.
  */
 export const hrTexts = {

@@ -9,10 +9,11 @@ import {
   type ExcelExport,
   type RefusedCell,
   type RoundTripReport,
-} from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { cellText } from "~/features/uploads-and-jobs/import/values";
-import { excelTexts, messages, planningTexts } from "~/messages";
-import { QUANTITY_MAX, type PlanningFilter } from "~/models/planning.fields";
+} from "~/shared/excel/round-trip.server";
+import { cellText } from "~/shared/excel/values";
+import { excelTexts, messages } from "~/messages";
+import { planningTexts } from "./texts";
+import type { PlanningFilter } from "~/models/planning.fields";
 import {
   planningRowsByIds,
   planningRowsOfFilter,
@@ -22,6 +23,7 @@ import {
 import type { SaveScreen } from "~/models/planning.server";
 import { filterSearchParams, parseFilter, type FilterKind } from "./planning";
 import { formatCompetencyMonth } from "./planning-dates";
+import { checkQuantity } from "./planning-values";
 
 /**
  * "Exportar Excel" of /ij/plan_edit and its way back: every row of the current filter with the screen's columns; the
@@ -83,11 +85,8 @@ const pt = (n: number) => n.toLocaleString("pt-BR");
 
 /** A quantity as a returned file holds it: a whole number cell, or its text typed as on the screen. */
 function quantityOf(value: unknown): number | null {
-  if (typeof value === "number") return Number.isInteger(value) && value >= 0 && value <= QUANTITY_MAX ? value : null;
-  const text = cellText(value as never)
-    .trim()
-    .replace(/\./g, "");
-  return /^\d{1,10}$/.test(text) && Number(text) <= QUANTITY_MAX ? Number(text) : null;
+  const checked = checkQuantity(typeof value === "number" ? value : cellText((value ?? null) as never));
+  return checked.ok ? checked.value : null;
 }
 
 export type PlanningImportOutcome =

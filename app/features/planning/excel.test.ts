@@ -7,11 +7,16 @@ import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/pl
 import { action as excelAction, loader as excelLoader } from "~/routes/ij.plan_edit.excel";
 import { loader as planEditLoader } from "~/routes/ij.plan_edit";
 import { parseFilter } from "./planning";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { resetPlanning } from "./fixtures";
+import { responseOf } from "#test/answers";
+import { workbookPost, XLSX_TYPE } from "#test/uploads";
+import { resetConfigForTests } from "~/config.server";
+import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
+import { grantPermission, useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The planning grid's Excel round trip: "Exportar Excel" gives every row of the filter (all pages), the same file
@@ -43,21 +48,8 @@ function headerIndex(sheet: ExcelJS.Worksheet, header: string): number {
 }
 
 async function sendBack(workbook: ExcelJS.Workbook, query = FILTER): Promise<Response> {
-  const bytes = await workbook.xlsx.writeBuffer();
-  const form = new FormData();
-  form.set(
-    "arquivo",
-    new File([bytes], "planejamento.xlsx", {
-      type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    }),
-  );
-  const request = new Request(`http://localhost/ij/plan_edit/excel?${query}`, { method: "POST", body: form });
-  try {
-    return (await excelAction(args(request))) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  const url = `http://localhost/ij/plan_edit/excel?${query}`;
+  return responseOf(excelAction(args(await workbookPost(workbook, url, "planejamento.xlsx", XLSX_TYPE))));
 }
 
 /** The outcome the screen shows after the import, read through the screen's own loader. */
@@ -188,3 +180,52 @@ async function exportedAsGold(): Promise<ExcelJS.Workbook> {
   Object.assign(currentUser, who);
   return workbook;
 }
+
+describe("a large edited export sent back (past EXCEL_IMPORT_INLINE_MAX_BYTES)", () => {
+  useTempDataDir();
+  beforeEach(() => {
+    vi.stubEnv("EXCEL_IMPORT_INLINE_MAX_BYTES", "1000");
+    resetConfigForTests();
+    return () => {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    };
+  });
+
+  it("returns at once to the screen, which follows the job and then shows the report as after a small file", async () => {
+    await grantPermission(db, "gold@example.com", "USER GOLD");
+    const workbook = await exported();
+    const sheet = workbook.worksheets[0];
+    const quantity = headerIndex(sheet, "Quantity");
+    const id = String(sheet.getRow(2).getCell(headerIndex(sheet, "_id")).value);
+    sheet.getRow(2).getCell(quantity).value = 4321;
+
+    const response = await sendBack(workbook);
+    expect(response.status).toBe(302);
+    const following = response.headers.get("Location")!;
+    const job = new URL(following, "http://x").searchParams.get("excelJob");
+    expect(job).toMatch(/^[0-9a-f]{24}$/);
+    // Nothing is applied in the request.
+    expect((await db.collection(PLANNING_QUANTITY).findOne({ _id: new ObjectId(id) }))?.valor).not.toBe(4321);
+    const waiting = (await planEditLoader(args(new Request(`http://localhost${following}`)))) as {
+      excel: { job: { running: boolean; message: string } | null };
+    };
+    expect(waiting.excel.job).toEqual({ running: true, progress: 0, message: "Importando o arquivo Excel… 0%" });
+
+    // Another user cannot follow it.
+    currentUser.email = "other.gold@example.com";
+    const stranger = (await planEditLoader(args(new Request(`http://localhost${following}`)))) as {
+      excel: { job: unknown; report: unknown };
+    };
+    expect(stranger.excel).toMatchObject({ job: null, report: null });
+    currentUser.email = "gold@example.com";
+
+    await processNextJob({ name: "test-worker", leaseMs: 60_000, progressIntervalMs: 50 });
+    const done = await responseOf(planEditLoader(args(new Request(`http://localhost${following}`))));
+    expect(done.status).toBe(302);
+    const reportAt = done.headers.get("Location")!;
+    expect(new URL(reportAt, "http://x").searchParams.get("excel")).toMatch(/^[0-9a-f]{24}$/);
+    expect((await screenReport(reportAt))?.summary).toBe("1 alterado, 0 conflitos, 0 recusados");
+    expect((await db.collection(PLANNING_QUANTITY).findOne({ _id: new ObjectId(id) }))?.valor).toBe(4321);
+  });
+});

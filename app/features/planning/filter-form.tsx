@@ -17,7 +17,7 @@ import {
   type SkuMode,
   type SkuOption,
 } from "~/features/planning/planning";
-import { planningTexts } from "~/messages";
+import { planningTexts } from "./texts";
 import { LabelledInput } from "./fields";
 import { PlanningHeader, Spinner } from "./planning-header";
 import { FORM_FILTER_KEY, type PlanningScreen } from "./screens";

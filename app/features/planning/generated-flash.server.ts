@@ -1,7 +1,7 @@
 import { signedCookie } from "~/shared/signed-cookie.server";
 
 /**
- * "Report generated successfully." is the answer to Generate report, not a state of the page (issue 55 §5): the
+ * "Report generated successfully." is the answer to Generate report, not a state of the page: the
  * filter form sends `generated=1`, the results loader answers with a redirect to the same URL without it and this
  * one-time cookie, and the page it lands on shows the message once and clears the cookie. A reload, a deep link, a
  * page change or Back shows none. Server-side only, so it works without JavaScript.
@@ -21,7 +21,7 @@ export async function generatedHeaders(key: string): Promise<Headers> {
 /** The key the request's cookie marks as just generated (null when none), and the headers that clear the cookie. */
 export async function takeGenerated(request: Request): Promise<{ key: string | null; headers: Headers | null }> {
   const cookieHeader = request.headers.get("Cookie");
-  if (!cookieHeader || !cookieHeader.includes(`${COOKIE_NAME}=`)) return { key: null, headers: null };
+  if (!cookieHeader?.includes(`${COOKIE_NAME}=`)) return { key: null, headers: null };
   const cookie = generatedCookie();
   const raw: unknown = await cookie.parse(cookieHeader).catch(() => null);
   const headers = new Headers({ "Set-Cookie": await cookie.serialize("", { maxAge: 0, expires: new Date(0) }) });

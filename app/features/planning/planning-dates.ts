@@ -1,4 +1,4 @@
-import { planningTexts } from "~/messages";
+import { planningTexts } from "./texts";
 import { formatDateTime, formatDayShortMonthYear } from "~/shared/dates";
 import { competencyRange, type PlanningFilter } from "./planning";
 

@@ -1,8 +1,10 @@
-import { messages, planningTexts } from "~/messages";
+import { messages } from "~/messages";
+import { planningTexts } from "./texts";
+import { readNumber, type NumberRule } from "~/shared/numbers";
 
 /**
  * The values and rules of SKU quantity planning that the browser needs as well as the server (spec 001
- * §2–§5, §9; issue 10): constants, the filter's shape, quantities, the group-edit factor and the filter kept
+ * §2–§5, §9): constants, the filter's shape, quantities, the group-edit factor and the filter kept
  * in the browser. Plain functions without zod, so the results screen ships no schema library; the server's
  * zod schemas (app/features/planning/planning.ts, which re-exports this module) call these same rules.
  */
@@ -10,21 +12,17 @@ import { messages, planningTexts } from "~/messages";
 export * from "~/models/planning.fields";
 import {
   type AttributeParam,
-  type Channel,
-  type FilterErrors,
   type PlanningFilter,
   type SkuMode,
   type Direction,
   type GroupEdit,
   DIRECTIONS,
   multiplierOf,
-  CHANNELS,
   ATTRIBUTES,
   DECREASE_MAX,
   PERCENT_MAX,
   PERCENT_MIN,
   QUANTITY_MAX,
-  VALUE_MAX_LENGTH,
 } from "~/models/planning.fields";
 
 // ---------------------------------------------------------------------------------------------
@@ -34,12 +32,18 @@ const notValid = messages.numberNotValid;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** A typed quantity: digits only (no sign, fraction or exponent), 0 to QUANTITY_MAX. */
+/** A quantity: a whole number, 0 to QUANTITY_MAX, typed in pt-BR ("1.234") or plain ("1234"). */
+export const QUANTITY_RULE: NumberRule = { decimals: 0, min: 0, max: QUANTITY_MAX, excessDecimals: "refuse" };
+
+/**
+ * A typed quantity (the grid, the Excel round trip's text cells) or a spreadsheet's number cell, under QUANTITY_RULE
+ * (app/shared/numbers.ts); empty is not a quantity.
+ */
 export function checkQuantity(input: unknown): Checked<number> {
-  if (typeof input !== "string") return { ok: false, message: notValid };
-  const text = input.trim();
-  if (!/^\d{1,10}$/.test(text) || Number(text) > QUANTITY_MAX) return { ok: false, message: notValid };
-  return { ok: true, value: Number(text) };
+  if (typeof input !== "string" && typeof input !== "number") return { ok: false, message: notValid };
+  if (typeof input === "string" && (input.trim() === "" || input.length > 32)) return { ok: false, message: notValid };
+  const read = readNumber(input, QUANTITY_RULE);
+  return read.ok ? { ok: true, value: read.value } : { ok: false, message: notValid };
 }
 
 /** The group-edit percentage: an integer 0 to 1,000,000 ("Number is not valid" otherwise). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { planningTexts } from "~/messages";
+import { planningTexts } from "./texts";
 import {
   ATTRIBUTES,
   CHANNELS,
@@ -10,9 +10,7 @@ import {
   SKU_GROUPED_LIMIT,
   SKU_LIST_LIMIT,
   VALUE_MAX_LENGTH,
-  type AttributeField,
   type AttributeParam,
-  type Channel,
   type FilterErrors,
   type FilterKind,
   type FormFilter,
@@ -24,7 +22,7 @@ import {
 export * from "./planning-values";
 
 /**
- * The rules of SKU quantity planning (spec 001 §2–§5, §9; issue 10), shared by the browser and the server:
+ * The rules of SKU quantity planning (spec 001 §2–§5, §9), shared by the browser and the server:
  * the filter form and its limits, the group-edit percentage, quantities and their rounding, paging.
  * Pure: no server code.
  */

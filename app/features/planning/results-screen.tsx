@@ -2,7 +2,7 @@ import { Form, Link, useBeforeUnload, useBlocker, useLocation, useNavigate, useN
 import type { ColumnDef } from "@tanstack/react-table";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { PageDialog } from "~/features/access/page-dialog";
-import { ExcelPanel } from "~/features/uploads-and-jobs/excel-panel";
+import { ExcelPanel } from "~/shared/excel/panel";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { Dialog, DialogClose } from "~/shared/ui/dialog";
@@ -10,7 +10,6 @@ import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
   checkGroupEdit,
   checkQuantity,
-  groupEditLabel,
   PERCENT_DEFAULT,
   PERCENT_MAX,
   PERCENT_MIN,
@@ -18,7 +17,8 @@ import {
   toFormFilter,
   type Direction,
 } from "~/features/planning/planning-values";
-import { messages, planningTexts } from "~/messages";
+import { messages } from "~/messages";
+import { planningTexts } from "./texts";
 import type { ResultRow, ResultsActionData, ResultsView } from "./results.server";
 import { HiddenFields, LabelledInput } from "./fields";
 import { PlanningHeader, Spinner } from "./planning-header";
@@ -358,7 +358,7 @@ export function ResultsScreen({
       </div>
 
       <div className="planning__status">
-        {/* The success message answers Generate report only (issue 55 §5): not a reload, a deep link or a page change. */}
+        {/* The success message answers Generate report only: not a reload, a deep link or a page change. */}
         {loading ? (
           <Spinner />
         ) : data.total === 0 ? (

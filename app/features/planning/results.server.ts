@@ -26,10 +26,11 @@ import {
   formatPeriod,
   formatPlanningDay,
 } from "~/features/planning/planning-dates";
-import { excelTexts, messages, planningTexts } from "~/messages";
+import { excelTexts, messages } from "~/messages";
+import { planningTexts } from "./texts";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
-import type { ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
-import { excelReportView } from "~/features/uploads-and-jobs/excel-report.server";
+import type { ExcelPanelData } from "~/shared/excel/panel";
+import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { PLANNING_DATASET } from "./excel.server";
 
 /** The plan screen's Excel route: GET exports the filter, POST takes an edited export back. */
@@ -230,11 +231,11 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
   const batchSpent = requestedBatchId !== null && (await planningSaveExists(requestedBatchId));
   const batchId = batchSpent ? null : requestedBatchId;
 
-  const [page, history, saved, excelReport] = await Promise.all([
+  const [page, history, saved, excelState] = await Promise.all([
     readPlanningPage(filter, pageFromParams(params, screen.pageBase)),
     historyId ? readRowHistory(filter, historyId) : null,
     savedId ? readOwnSave(savedId, user.email) : null,
-    screen.kind === "plan" ? excelReportView(params.get("excel"), user.email, PLANNING_DATASET) : null,
+    screen.kind === "plan" ? excelPanelState(params, user.email, PLANNING_DATASET) : null,
   ]);
 
   const historyView: HistoryView = historyId
@@ -270,7 +271,7 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
     history: historyView,
     saved: saved && saved.status === "done" ? savedView(saved) : null,
     // Exportar Excel and its way back (the plan screen's grid; docs/decisions.md "Excel round trips").
-    excel: screen.kind === "plan" ? excelPanel(filter, skuMode, canWrite, excelReport) : null,
+    excel: screen.kind === "plan" ? excelPanel(filter, skuMode, canWrite, excelState) : null,
   };
 }
 
@@ -278,14 +279,15 @@ function excelPanel(
   filter: PlanningFilter,
   skuMode: SkuMode,
   canImport: boolean,
-  report: ExcelPanelData["report"],
+  state: Pick<ExcelPanelData, "report" | "job"> | null,
 ): ExcelPanelData {
   const query = filterSearchParams(filter, skuMode).toString();
   return {
     exportHref: `${PLANNING_EXCEL_PATH}?${query}`,
     importAction: `${PLANNING_EXCEL_PATH}?${query}`,
     canImport,
-    report,
+    report: state?.report ?? null,
+    job: state?.job ?? null,
   };
 }
 

@@ -1,7 +1,8 @@
 import { ObjectId, type Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMultiplier, PLANNING_PAGE_SIZE } from "~/features/planning/planning";
-import { messages, planningTexts } from "~/messages";
+import { messages } from "~/messages";
+import { planningTexts } from "./texts";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/planning.server";
 import { loader as planLoader } from "~/routes/ij.plan";
 import { action as planEditAction, loader as planEditLoader } from "~/routes/ij.plan_edit";
@@ -201,7 +202,7 @@ describe("/ij/plan_edit loader", () => {
   });
 });
 
-describe("Report generated successfully and the filter's total quantity (issue 55 §5)", () => {
+describe("Report generated successfully and the filter's total quantity", () => {
   const withCookie = (path: string, cookie: string) => ({
     ...args(path),
     request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }),
@@ -468,7 +469,7 @@ describe("/ij/plan_edit saves", () => {
   });
 });
 
-describe("a save sent again (issue 55 §1)", () => {
+describe("a save sent again", () => {
   it("lote: the preview's save id is spent by the save; Back's preview, a reload of it or the same form again are refused", async () => {
     const batchId = "6ae64f1c0a1b2c3d4e5f6071";
     const previewUrl = `/ij/plan_edit?${FILTER}&percent=10&op=increase&batchId=${batchId}`;

@@ -20,7 +20,8 @@ import {
 } from "~/features/planning/planning";
 import { checkGroupEdit, checkQuantity } from "~/features/planning/planning-values";
 import { formatCompetencyMonth, formatPeriod, formatPlanningDay } from "~/features/planning/planning-dates";
-import { messages, planningTexts } from "~/messages";
+import { messages } from "~/messages";
+import { planningTexts } from "./texts";
 
 const q = (text: string) => new URLSearchParams(text);
 
@@ -96,7 +97,8 @@ describe("quantities (spec 001 §5: numeric, minimum 0, step 1, integers)", () =
     expect(quantityField.parse("120")).toBe(120);
     expect(quantityField.parse(" 42 ")).toBe(42);
     expect(quantityField.parse(String(QUANTITY_MAX))).toBe(QUANTITY_MAX);
-    for (const bad of ["-1", "1.5", "1,5", "abc", "", "1e2", String(QUANTITY_MAX + 1), "+3", "Infinity"]) {
+    expect(quantityField.parse("1.234")).toBe(1234);
+    for (const bad of ["-1", "1.5", "1,5", "abc", "", "1e2", String(QUANTITY_MAX + 1), "1 000", "Infinity"]) {
       const result = quantityField.safeParse(bad);
       expect(result.success, bad).toBe(false);
       expect(result.error?.issues[0].message).toBe(messages.numberNotValid);
@@ -270,7 +272,10 @@ describe("the plain rules the results screen checks in the browser (no zod there
     ["1000000000", 1_000_000_000],
     ["1000000001", null],
     ["-1", null],
-    ["1.0", null],
+    // One rule for numbers (app/shared/numbers.ts): a point that cannot group thousands is a decimal point.
+    ["1.0", 1],
+    ["1.234", 1234],
+    ["1,5", null],
     ["", null],
     [undefined, null],
   ])("quantity %j", (input, expected) => {

@@ -1,8 +1,8 @@
 import type { FilterKind } from "~/features/planning/planning";
-import { planningTexts } from "~/messages";
+import { planningTexts } from "./texts";
 
 /**
- * The two filter → results flows built on the same screens (issue 10; docs/decisions.md "Planning"):
+ * The two filter → results flows built on the same screens (docs/decisions.md "Planning"):
  * /ij/plan → /ij/plan_edit (page counted from 1 in the URL), and the report filter /ij/report_create →
  * /ij/report_preview (page index from 0 in the URL, spec 001 §4). Pure: used by routes, server and browser.
  */

@@ -1,5 +1,5 @@
 /**
- * User-visible texts of the SKU quantity planning, report filter and report preview (spec 001; issue 10): the spec's verbatim, the rest marked "ours"
+ * User-visible texts of the SKU quantity planning, report filter and report preview (spec 001): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here.
  */
 export const planningTexts = {
@@ -62,7 +62,7 @@ export const planningTexts = {
   changeFilter: "Alterar filtro",
   loading: "Carregando…",
   columnMonth: "Competência",
-  /** ours: the sum of the filter's quantities (issue 55 §5). */
+  /** ours: the sum of the filter's quantities. */
   totalQuantity: "Quantidade total do filtro",
   itemCount: (n: number) => `${n.toLocaleString("pt-BR")} ${n === 1 ? "item" : "itens"}`,
 

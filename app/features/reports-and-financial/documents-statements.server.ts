@@ -24,7 +24,7 @@ import { renderDocx, renderXlsx, type DocCell, type DocSpec } from "./documents-
 import { contentTypeOf, documentSink, documentUrl, type DocumentSink } from "./documents-store.server";
 
 /**
- * Financial statements (spec 001 §2, issue 12): the portal builds them from the ledger — a balance sheet of
+ * Financial statements (spec 001 §2): the portal builds them from the ledger — a balance sheet of
  * the chosen unit at the chosen month (MONTHLY) or at the year's last closed month (ANNUAL), beside the same
  * month a year earlier — as Excel (exceljs) and Word (docx), stores both through the storage provider and
  * records them, so the next request for the same unit, type and period is served without regenerating.

@@ -5,7 +5,6 @@ import {
   getS3Store,
   LOCAL_BUCKET,
   objectUrlPath,
-  StoredObjectNotFoundError,
   type LocalObjectStore,
 } from "~/services/storage.server";
 

@@ -4,7 +4,7 @@ import { runOnBoundedThread, ThreadLimitError } from "~/shared/bounded-thread.se
 import { DocumentTooLargeError, readDocument } from "./documents-store.server";
 
 /**
- * The portal's online viewer (spec 001 §2 "open in an online viewer", issue 12): a stored XLSX becomes HTML
+ * The portal's online viewer (spec 001 §2 "open in an online viewer"): a stored XLSX becomes HTML
  * tables (exceljs), a DOCX becomes HTML (mammoth), a PDF is shown inline by the browser from the portal's own
  * address. Large sheets are cut (VIEWER_MAX_ROWS × VIEWER_MAX_COLUMNS) with a notice.
  */

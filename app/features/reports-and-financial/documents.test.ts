@@ -13,7 +13,7 @@ import { renderXlsx } from "~/features/reports-and-financial/documents-render.se
 import { docxToHtml, xlsxToSheets } from "~/features/reports-and-financial/documents-viewer.server";
 import { DocumentTooLargeError } from "~/features/reports-and-financial/documents-store.server";
 import { viewerPageData } from "~/features/reports-and-financial/viewer.server";
-import { reportsTexts } from "~/messages";
+import { reportsTexts } from "./texts";
 import { xlsxBomb, zipOf } from "../../../test/zip-bombs";
 
 const DOCX_TYPES = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`;
@@ -197,7 +197,10 @@ describe("rules with numbers", () => {
     expect(parseBrazilianNumber("")).toBe(0);
     expect(parseBrazilianNumber("1,234.56")).toBeNull();
     expect(parseBrazilianNumber("12abc")).toBeNull();
-    expect(parseBrazilianNumber("1.23")).toBeNull();
+    // A point that cannot group thousands is a decimal point, on every entry (docs/decisions.md "Numbers").
+    expect(parseBrazilianNumber("1.23")).toBe(1.23);
+    expect(parseBrazilianNumber("1.23.4")).toBeNull();
+    expect(parseBrazilianNumber("(1.234,50)")).toBe(-1234.5);
   });
 
   it("FP&A variances: year to date and month against prior year, previous month and forecast", () => {

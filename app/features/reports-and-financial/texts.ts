@@ -1,5 +1,5 @@
 /**
- * User-visible texts of the Reports, financial statements, cockpit, FP&A and fiscal asset (spec 001; issue 12): the spec's verbatim, the rest marked "ours"
+ * User-visible texts of the Reports, financial statements, cockpit, FP&A and fiscal asset (spec 001): the spec's verbatim, the rest marked "ours"
  * (docs/decisions.md). Re-exported by app/messages.ts; defined only here.
  */
 export const reportsTexts = {

@@ -18,7 +18,7 @@ export type StoredDocumentRecord = {
 
 /** The record when it has an online copy; a record without `url` opens nothing (spec 001: the action is disabled). */
 export function viewable<R extends StoredDocumentRecord>(record: R | null | undefined): R | null {
-  return record && record.url ? record : null;
+  return record?.url ? record : null;
 }
 
 const storedDocument = (record: StoredDocumentRecord) => ({

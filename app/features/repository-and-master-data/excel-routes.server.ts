@@ -1,9 +1,14 @@
+import { ID_PARAM_MAX } from "~/shared/limits";
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { z } from "zod";
 import { canWriteRoute, type AuthenticatedUser } from "~/features/access/auth.server";
-import type { ExcelPanelData } from "~/features/uploads-and-jobs/excel-panel";
-import { excelReportView, keepExcelReport } from "~/features/uploads-and-jobs/excel-report.server";
-import { returnedFileOf } from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { masterDataTexts, messages } from "~/messages";
+import type { ExcelPanelData } from "~/shared/excel/panel";
+import { keepExcelReport } from "~/models/excel-imports.server";
+import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
+import { messages } from "~/messages";
+import { masterDataTexts } from "./texts";
 import type { RouteId } from "~/access";
 import {
   columnsOf,
@@ -24,8 +29,6 @@ import { acceptsEditedExport, importMasterDataFile, masterDataDataset, type Mast
  * screen, and the import action's answer (a redirect back to the screen with the outcome, `?excel=<id>`).
  */
 
-export const EXCEL_REPORT_PARAM = "excel";
-
 /** The screen a target is shown on, with the query that reproduces its filter. */
 export type ScreenTarget = {
   target: MasterDataTarget;
@@ -38,7 +41,7 @@ const productSchema = z.object({
   base: z.enum(["ok", "nok"]).catch("ok"),
   collection: z
     .string()
-    .max(100)
+    .max(ID_PARAM_MAX)
     .optional()
     .catch(undefined)
     .transform((name) => name || undefined),
@@ -78,7 +81,7 @@ export function productTargetOf(entry: MasterDataCollection, file: string | unde
   };
 }
 
-const tabSchema = z.object({ tab: z.string().max(100).optional().catch(undefined), file: fileParam });
+const tabSchema = z.object({ tab: z.string().max(ID_PARAM_MAX).optional().catch(undefined), file: fileParam });
 
 /** /repo/master-data/canal and /planejamento: the tab of the fixed table (an unknown one is the first). */
 export function tabbedScreenTarget(screen: string, tabs: readonly MasterDataTab[], url: URL): ScreenTarget {
@@ -103,16 +106,12 @@ export async function masterDataExcelPanel(
   url: URL,
 ): Promise<ExcelPanelData> {
   const href = `${on.screen}/excel?${on.query.toString()}`;
-  const report = await excelReportView(
-    url.searchParams.get(EXCEL_REPORT_PARAM),
-    user.email,
-    masterDataDataset(on.target.collection),
-  );
+  const excelState = await excelPanelState(url.searchParams, user.email, masterDataDataset(on.target.collection));
   return {
     exportHref: href,
     importAction: href,
     canImport: acceptsEditedExport(on.target.collection) && canWriteRoute(user, routeId),
-    report,
+    ...excelState,
   };
 }
 
@@ -138,6 +137,8 @@ export async function importEditedExport(
   }
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: file.message });
+  const queued = await queuedImportRedirect(file, user.email, backTo(on, on.file));
+  if (queued) return queued;
   const outcome = await importMasterDataFile(file.stream, on.target, user.email);
   if (!outcome.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: outcome.message });
   const id = await keepExcelReport(masterDataDataset(on.target.collection), user.email, outcome.report);

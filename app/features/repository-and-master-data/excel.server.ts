@@ -11,10 +11,12 @@ import {
   type ExcelExport,
   type RefusedCell,
   type RoundTripReport,
-} from "~/features/uploads-and-jobs/excel-round-trip.server";
-import { checkRow, TEMPLATES, type Template } from "~/features/uploads-and-jobs/import/templates";
-import { cellText, parseDate, type CellValue } from "~/features/uploads-and-jobs/import/values";
-import { excelTexts, masterDataTexts } from "~/messages";
+} from "~/shared/excel/round-trip.server";
+import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/features/uploads-and-jobs/import/template";
+import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
+import { cellText, parseDate, type CellValue } from "~/shared/excel/values";
+import { excelTexts } from "~/messages";
+import { masterDataTexts } from "./texts";
 import { saveMasterDataEdits, type MasterDataRowEdit, type MasterDataValue } from "~/models/master-data-edits.server";
 import {
   baseRowBatches,
@@ -62,16 +64,17 @@ const INTEGER_FIELDS = new Set(["_lineNumber", "id"]);
 export const masterDataDataset = (collection: MasterDataCollectionName) => `master-data.${collection}`;
 
 /** The import template whose valid base is `collection` (its rules decide what an edited cell may hold). */
-function templateOf(collection: string): Template | null {
-  return TEMPLATES.find((t) => t.okCollection === collection) ?? null;
+function templateOf(collection: string): { template: MasterDataTemplate; headers: string[] } | null {
+  const template = TEMPLATES.filter(isMasterDataTemplate).find((t) => t.load.okCollection === collection);
+  return template ? { template, headers: template.columns.map((c) => c.name) } : null;
 }
 
 /** The fields of `collection` an edited export changes: its template's columns, within the model's whitelist. */
 function editableFieldsOf(collection: MasterDataCollectionName): readonly string[] {
   if (!isEditableMasterData(collection)) return [];
-  const template = templateOf(collection);
-  if (!template) return [];
-  const headers = new Set(template.headers);
+  const found = templateOf(collection);
+  if (!found) return [];
+  const headers = new Set(found.headers);
   return MASTER_DATA_EDITABLE_FIELDS[collection].filter((f) => headers.has(f));
 }
 
@@ -214,10 +217,11 @@ export async function importMasterDataFile(
   user: string,
 ): Promise<MasterDataImportOutcome> {
   const { collection } = target;
-  const template = templateOf(collection);
+  const found = templateOf(collection);
   const editable = editableFieldsOf(collection);
-  if (!template || editable.length === 0 || !isEditableMasterData(collection))
+  if (!found || editable.length === 0 || !isEditableMasterData(collection))
     return { ok: false, message: masterDataTexts.masterDataExcelReadOnly };
+  const { template, headers } = found;
   const columns = excelColumns(target);
   const file = await readReturnedFile(
     source,
@@ -285,20 +289,18 @@ export async function importMasterDataFile(
 
     // The whole row through the template's rules, as an upload of it would be: the changed cells from the file,
     // the others as stored.
-    const values: CellValue[] = template.headers.map((h) =>
-      changed.includes(h) ? (row.cells.get(h) ?? null) : asCell(doc[h]),
-    );
+    const values: CellValue[] = headers.map((h) => (changed.includes(h) ? (row.cells.get(h) ?? null) : asCell(doc[h])));
     const texts = values.map((v) => cellText(v));
-    const normalized: unknown[] = new Array(template.headers.length);
+    const normalized: unknown[] = new Array(headers.length);
     const errors = checkRow(template, values, texts, normalized);
     if (errors) {
       // Only what the change broke counts: a stored value the rules would refuse today is not the user's doing.
       const before = new Set(
         checkRow(
           template,
-          template.headers.map((h) => asCell(doc[h])),
-          template.headers.map((h) => cellText(asCell(doc[h]))),
-          new Array(template.headers.length),
+          headers.map((h) => asCell(doc[h])),
+          headers.map((h) => cellText(asCell(doc[h]))),
+          new Array(headers.length),
         ) ?? [],
       );
       const introduced = errors.filter((e) => !before.has(e));
@@ -319,7 +321,7 @@ export async function importMasterDataFile(
     }
     const fields: Array<{ field: string; old: MasterDataValue; value: MasterDataValue }> = [];
     for (const key of changed) {
-      const index = template.headers.indexOf(key);
+      const index = headers.indexOf(key);
       const value = normalized[index];
       const next: MasterDataValue =
         value instanceof Date || typeof value === "string"

@@ -1,7 +1,8 @@
 import ExcelJS from "exceljs";
 import { ObjectId, type Db } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { excelTexts, masterDataTexts } from "~/messages";
+import { excelTexts } from "~/messages";
+import { masterDataTexts } from "./texts";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXCEL_IMPORTS } from "~/models/excel-imports.server";
 import { saveMasterDataEdits } from "~/models/master-data-edits.server";
@@ -19,10 +20,12 @@ import {
 import { loader as planningLoader } from "~/routes/repo.master-data.planejamento";
 import { loader as channelExcelLoader } from "~/routes/repo.master-data.canal.excel";
 import { loader as productExcelLoader } from "~/routes/repo.master-data.excel";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
+import { currentUser } from "#test/auth-mock";
+import { responseOf } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { workbookPost } from "#test/uploads";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The master-data lists' Excel round trip: every row of the filter (all pages) with the screen's columns, and an edited
@@ -88,17 +91,9 @@ async function exportQuantity(): Promise<ExcelJS.Worksheet> {
 }
 
 async function sendBack(sheet: ExcelJS.Worksheet, path = QUANTITY): Promise<Response> {
-  const bytes = await sheet.workbook.xlsx.writeBuffer();
-  const form = new FormData();
-  form.set("arquivo", new File([bytes], "produtos.xlsx"));
-  try {
-    return (await planningExcelAction(
-      args(new Request(`http://localhost${path}`, { method: "POST", body: form })),
-    )) as Response;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  return responseOf(
+    planningExcelAction(args(await workbookPost(sheet.workbook, `http://localhost${path}`, "produtos.xlsx"))),
+  );
 }
 
 async function reportAfter(response: Response) {

@@ -4,7 +4,8 @@ import { useId, useMemo } from "react";
 import { NAV_LABELS } from "~/navigation";
 import { DataTable, searchWith } from "~/shared/ui/data-table";
 import { TabsNav } from "~/shared/ui/tabs-nav";
-import { masterDataTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { masterDataTexts } from "./texts";
 import "./master-data.css";
 import { FILE_PARAM } from "~/models/master-data.fields";
 

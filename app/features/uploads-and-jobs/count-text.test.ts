@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { documentImportTexts, excelTexts, reportBundleTexts } from "~/messages";
-import { countOf } from "./count-text";
+import { excelTexts } from "~/messages";
+import { documentImportTexts, reportBundleTexts } from "./texts";
+import { countOf } from "~/shared/excel/count-text";
 import { ingestMessages } from "./import/ingest.server";
 
-describe("count texts agree in number (issue 55)", () => {
+describe("count texts agree in number", () => {
   it("one is singular; zero and every other number plural, with pt-BR thousands", () => {
     expect(countOf(1, "linha", "linhas")).toBe("1 linha");
     expect(countOf(0, "linha", "linhas")).toBe("0 linhas");

@@ -7,12 +7,8 @@ import {
   MAX_RECORD_CHARS,
   type CsvRecord,
 } from "~/features/uploads-and-jobs/import/csv";
-import {
-  readCsvBatches,
-  sniffDelimiter,
-  UnreadableFileError,
-  type SourceRow,
-} from "~/features/uploads-and-jobs/import/readers.server";
+import { readCsvBatches, sniffDelimiter } from "~/features/uploads-and-jobs/import/readers.server";
+import { UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { Random } from "~/seed/random";
 
 /**

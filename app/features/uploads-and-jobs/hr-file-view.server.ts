@@ -2,18 +2,19 @@ import type { Readable } from "node:stream";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { jobTexts } from "~/messages";
+import { jobTexts } from "./texts";
 import { branchScopeOf, inBranchScope, type BranchScope } from "~/models/hr.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { maskCpf } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
-import { detectDatasetLayout } from "./import/catalog.server";
-import { readCsvBatches, readXlsxRows, type SourceRow } from "./import/readers.server";
-import { cellText } from "./import/values";
+import { detectTemplate } from "./import/templates";
+import { readXlsxRows, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { readCsvBatches } from "./import/readers.server";
+import { cellText } from "~/shared/excel/values";
 
 /**
- * A stored file of HR auxiliary data leaves the portal as /ij/rh shows that data (issue 49 §2): only the rows of the
+ * A stored file of HR auxiliary data leaves the portal as /ij/rh shows that data: only the rows of the
  * viewer's branches, every CPF masked, whoever uploaded it. Every signed download link (`/download/{token}`: the
  * repository list, the master-data file names) asks `hrFileView` first; a CSV or XLSX whose header is the HR template
  * is answered here, as a CSV of the template's columns, and any other file as it was stored.
@@ -28,13 +29,13 @@ export async function hrFileView(
   if (ext !== "csv" && ext !== "txt" && ext !== "xlsx") return null;
   const { stream } = await openReadStream(grant.bucket, grant.key);
   const rows = ext === "xlsx" ? readXlsxRows(stream) : flatten(readCsvBatches(stream));
-  let layout: ReturnType<typeof detectDatasetLayout> = null;
+  let layout: ReturnType<typeof detectTemplate> = null;
   try {
     for (;;) {
       const next = await rows.next();
       if (next.done) break;
       if (next.value.cells.every((c) => cellText(c) === "")) continue;
-      layout = detectDatasetLayout(next.value.cells);
+      layout = detectTemplate(next.value.cells);
       break;
     }
   } catch {

@@ -10,7 +10,7 @@ import { TEMPLATE_CATALOG } from "./import/catalog.server";
 import { grantPermission, useTempDataDir, xlsxBuffer } from "./test-helpers";
 
 /**
- * Issue 49 §2: an HR upload downloaded from the repository (/repo/format → /download/{token}) leaves as /ij/rh shows
+ * An HR upload downloaded from the repository (/repo/format → /download/{token}) leaves as /ij/rh shows
  * its data: the viewer's branches only, every CPF masked. Any other file downloads as stored.
  */
 

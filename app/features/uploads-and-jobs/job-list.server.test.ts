@@ -1,7 +1,8 @@
 import { ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { messages, jobTexts } from "~/messages";
+import { messages } from "~/messages";
+import { jobTexts } from "./texts";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
 import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
@@ -226,7 +227,7 @@ describe("loadJobList and the retry action (embedded database)", () => {
   });
 });
 
-describe("retry where a retry can succeed, and only there (issue 55)", () => {
+describe("retry where a retry can succeed, and only there", () => {
   const post = (fileId: string) =>
     new Request("http://x/captura/processando", {
       method: "POST",

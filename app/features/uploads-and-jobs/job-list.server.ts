@@ -1,3 +1,4 @@
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { data } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
@@ -6,7 +7,8 @@ import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
 import { formatDateTime } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
-import { messages, jobTexts } from "~/messages";
+import { messages } from "~/messages";
+import { jobTexts } from "./texts";
 import { listFilesPage, PAGE_SIZES, retryJob, type FileListItem } from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
@@ -122,7 +124,7 @@ function listUrlOf(request: Request): string {
   return `${url.pathname.replace(/\.data$/, "")}${query ? `?${query}` : ""}`;
 }
 
-const retrySchema = z.object({ intent: z.literal("retry"), fileId: z.string().trim().min(1).max(100) });
+const retrySchema = z.object({ intent: z.literal("retry"), fileId: z.string().trim().min(1).max(ID_PARAM_MAX) });
 
 /**
  * The Retry button's action (both job lists). The model decides (owner or SYSTEM ADMIN, failures a retry can get

@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
-import { messages, jobTexts } from "~/messages";
+import { messages } from "~/messages";
+import { jobTexts } from "./texts";
 import type { JobRow } from "./job-row";
 import { JobTable, type JobListData } from "./job-table";
 

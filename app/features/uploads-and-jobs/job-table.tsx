@@ -7,7 +7,7 @@ import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs
 import type { JobRow } from "./job-row";
 import { JobStatusIcon } from "./status-icon";
 import { TruncatedText } from "./truncated-text";
-import { jobTexts } from "~/messages";
+import { jobTexts } from "./texts";
 import "./jobs.css";
 
 export type JobListData = {

@@ -2,18 +2,17 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ObjectId, type Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { jobTexts, messages } from "~/messages";
+import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { REPORTS_NOK, replaceReportNokRows } from "~/models/reports.server";
 import { nokCollectionsOfFiles, UPLOAD_NOK_COLLECTIONS } from "~/models/upload-nok.server";
 import { loader } from "~/routes/captura.processando_.nok.$id";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { expectIndexedQueries, recordQueryPlans } from "../../../test/query-plans";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
-import { processNextJob } from "./import/worker-loop.server";
 import { loadJobList } from "./job-list.server";
 import { csvCell } from "~/shared/csv";
 import { nokColumnsOf } from "./nok-rows.server";
@@ -26,8 +25,9 @@ import {
   storeAndRegister,
   useTempDataDir,
 } from "./test-helpers";
+import { uploadAndProcess } from "#test/uploads";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -48,8 +48,7 @@ const as = (email: string, type: AuthenticatedUser["type"]) => {
 
 /** Uploads a file as `user` and runs the worker once; the file's id and final record. */
 async function upload(name: string, content: string, user = OWNER) {
-  const { id } = await storeAndRegister(name, content, user);
-  const outcome = await processNextJob({ name: "test-worker", leaseMs: 60_000, progressIntervalMs: 50 });
+  const { id, outcome } = await uploadAndProcess(name, content, { user });
   const file = await (await testDb.db()).collection(FILES).findOne({ _id: id });
   return { id, outcome, file };
 }
@@ -155,7 +154,7 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
   });
 });
 
-describe("a master-data file's refused rows, for its uploader who may not open /repo/master-data (issue 55)", () => {
+describe("a master-data file's refused rows, for its uploader who may not open /repo/master-data", () => {
   it("links USER BRONZE's own product file to the CSV of its NOK rows, which downloads; another uploader gets a 404", async () => {
     const db = await testDb.db();
     const bronze = "bruno@example.com";

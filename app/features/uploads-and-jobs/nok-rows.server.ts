@@ -4,7 +4,8 @@ import { z } from "zod";
 import { canAccessRoute, type RouteId } from "~/access";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
-import { jobTexts, messages } from "~/messages";
+import { messages } from "~/messages";
+import { jobTexts } from "./texts";
 import { findFileForDownload } from "~/models/file-jobs.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
@@ -14,7 +15,7 @@ import { objectUrlPath } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { csvCell } from "~/shared/csv";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
-import { DATASET_TEMPLATES } from "./import/datasets/definitions";
+import { isDatasetTemplate } from "./import/template";
 import { TEMPLATES } from "./import/templates";
 
 /**
@@ -33,12 +34,15 @@ const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
 
 /** The columns each NOK collection keeps, in the template's order (the tests check every collection of the model's list). */
 const NOK_COLUMNS: ReadonlyMap<NokCollection, readonly string[]> = new Map<NokCollection, readonly string[]>([
-  ...DATASET_TEMPLATES.map(
-    (t) => [DATASET_COLLECTIONS[t.id].nokCollection as NokCollection, t.columns.map((c) => c.name)] as const,
+  // Every upload template's: a NOK row keeps the template's columns as the file had them.
+  ...TEMPLATES.map(
+    (t) =>
+      [
+        (isDatasetTemplate(t) ? DATASET_COLLECTIONS[t.id].nokCollection : t.load.nokCollection) as NokCollection,
+        t.columns.map((c) => c.name),
+      ] as const,
   ),
   [REPORTS_NOK, REPORT_NOK_COLUMNS],
-  // Spec 000's master-data templates: a NOK row keeps the template's columns as the file had them.
-  ...TEMPLATES.map((t) => [t.nokCollection as NokCollection, t.headers] as const),
 ]);
 
 export function nokColumnsOf(collection: NokCollection): readonly string[] {

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { readXlsxRows } from "~/features/uploads-and-jobs/import/readers.server";
+import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 import { xlsxBuffer } from "./test-helpers";
 
 /** Rewrites an XLSX with its zip entries in the given order (the rest after them, in their order). */

@@ -27,7 +27,7 @@ import { storeAndRegister, useTempDataDir } from "./test-helpers";
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 
 const testDb = useTestDatabase();
-const data = useTempDataDir();
+useTempDataDir();
 
 function multipart(files: Array<{ name: string; content: string | Buffer }>, field = "files") {
   const form = new FormData();
@@ -324,7 +324,7 @@ describe("retry and listing", () => {
   it("lets only the owner or a SYSTEM ADMIN retry a failed job, and records who did", async () => {
     const { id } = await storeAndRegister("falhou.csv", "x\n", "owner@example.com");
     const db = await testDb.db();
-    // A failure a retry can get past (a stall); a refusal of the file is never sent back (issue 55).
+    // A failure a retry can get past (a stall); a refusal of the file is never sent back.
     await db
       .collection(FILES)
       .updateOne(

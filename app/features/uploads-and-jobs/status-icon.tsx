@@ -1,5 +1,5 @@
 import type { JobStatusKind } from "./job-row";
-import { jobTexts } from "~/messages";
+import { jobTexts } from "./texts";
 
 const LABELS: Record<JobStatusKind, string> = {
   success: jobTexts.iconSuccess,

@@ -1,7 +1,7 @@
 /** Texts of the upload screen, the job lists and the file repository. */
-import { countOf } from "./count-text";
+import { countOf } from "~/shared/excel/count-text";
 
-/** The write rule of uploads (ours, issue 49: docs/access.md "Upload targets"). */
+/** The write rule of uploads (ours: docs/access.md "Upload targets"). */
 export const uploadRightsTexts = {
   notAllowed: (dataset: string) => `Você não tem permissão para carregar ${dataset}`,
   outsideBranchScope: "filial fora das lojas liberadas para você (/ij/rh)",
@@ -22,7 +22,7 @@ export const jobTexts = {
   iconSuccess: "Sucesso",
   iconInProgress: "Em andamento",
   iconError: "Erro",
-  // ours (issue 55): a job that ended with a non-zero status says so in words, not only by the icon's colour.
+  // ours: a job that ended with a non-zero status says so in words, not only by the icon's colour.
   // Refused: the file itself was not accepted, and sending it again changes nothing. Failed: processing broke off
   // (the worker died, the reading stalled, the storage did not answer); "Tentar novamente" may succeed.
   stateRefused: "Recusado",
@@ -76,7 +76,7 @@ export const uploadScreenTexts = {
   stateActive: "Ativo",
   stateFinished: "Finalizado",
   stateFailed: "Erro",
-  // ours (issue 55): "Finalizado" is the transfer's; the file's job is followed until it ends, and a job that
+  // ours: "Finalizado" is the transfer's; the file's job is followed until it ends, and a job that
   // refused or failed the file says so in the state (jobTexts.stateRefused / stateFailed) with the job's message.
   jobWaiting: "Enviado; aguardando o processamento",
   jobRunning: "Enviado; processando",
@@ -91,49 +91,8 @@ export const uploadScreenTexts = {
   empty: "Nenhum arquivo selecionado.",
 } as const;
 
-/** Texts of the grids' Excel round trips (ours; docs/decisions.md "Excel round trips"). */
-export const excelTexts = {
-  exportExcel: "Exportar Excel",
-  importExcel: "Importar Excel",
-  importExcelFile: "Arquivo exportado (XLSX)",
-  importExcelHint: "Envie o arquivo exportado desta tela, editado: só as células alteradas são aplicadas.",
-  importExcelSend: "Enviar",
-  viaExcel: "via Excel",
-  excelNotAnExport:
-    "O arquivo não é uma exportação do portal: faltam as colunas ocultas _id e _rev. Use Exportar Excel e edite esse arquivo.",
-  excelOtherScreen: "O arquivo foi exportado de outra tela. Envie-o pela tela de onde foi exportado.",
-  excelOtherScope:
-    "O arquivo foi exportado com outro filtro desta tela. Abra a tela com o filtro do arquivo e envie-o de novo.",
-  excelTooManyRows: (max: number) => `O arquivo tem mais de ${max.toLocaleString("pt-BR")} linhas.`,
-  excelUnreadable: "Não foi possível ler o arquivo como XLSX.",
-  excelMissing: "Escolha o arquivo XLSX exportado desta tela.",
-  excelNotXlsx: "Envie o arquivo no formato XLSX, como foi exportado.",
-  excelTooLarge: (mb: number) => `O arquivo passa de ${mb} MB.`,
-  excelSummary: (changed: number, conflicts: number, refused: number) =>
-    `${countOf(changed, "alterado", "alterados")}, ${countOf(conflicts, "conflito", "conflitos")}, ${countOf(refused, "recusado", "recusados")}`,
-  /** ours: an edited export sent through /captura/manual; the list is on the screen the file came from. */
-  excelViaUpload: (summary: string, screen: string) => `Exportação editada aplicada: ${summary}. Lista em ${screen}`,
-  /** ours */
-  excelUploadNotAllowed: "Esta exportação é de uma tela em que você não pode salvar alterações. Nada foi alterado.",
-  excelReportDownload: "Baixar a lista de conflitos e recusas",
-  excelChangedBy: (who: string) => `alterado por ${who}`,
-  excelReportColumns: {
-    kind: "Tipo",
-    line: "Linha",
-    row: "Registro",
-    column: "Coluna",
-    fileValue: "Valor no arquivo",
-    currentValue: "Valor atual",
-    reason: "Motivo",
-    conflict: "Conflito",
-    refused: "Recusado",
-  },
-  excelUnknownRow: "registro não encontrado neste filtro",
-  excelNotANumber: "não é um número",
-} as const;
-
 /**
- * ours (issue 30): the "Tipo de carga" choice of /captura/manual, and the job messages of explorer documents and
+ * ours: the "Tipo de carga" choice of /captura/manual, and the job messages of explorer documents and
  * report packages (docs/decisions.md, "Uploads: explorer documents and report packages").
  */
 export const uploadTargetTexts = {

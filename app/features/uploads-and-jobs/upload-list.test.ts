@@ -98,7 +98,7 @@ describe("estimates and limits", () => {
   });
 });
 
-describe("the job of a sent file (issue 55)", () => {
+describe("the job of a sent file", () => {
   const ID = "0123456789abcdef01234567";
   const sent = () => markFinished(addFiles([], [file("a.csv")], { now: 0, newId: () => "u1" }).items, "u1", ID);
   const outcome = (over: Partial<{ status: number; progress: number; message: string; retryable: boolean }>) => ({

@@ -1,15 +1,10 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Alert } from "~/shared/ui/alert";
-import { jobTexts, messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
-import {
-  DEFAULT_FILE_TARGET,
-  FILE_TARGET_FIELD,
-  FILE_TARGETS,
-  isFileTarget,
-  type FileTarget,
-} from "~/models/files.fields";
-import { formatSize } from "./format-size";
+import { messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
+import { jobTexts } from "./texts";
+import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, isFileTarget, type FileTarget } from "~/models/files.fields";
+import { formatSize } from "~/shared/numbers";
 import {
   addFiles,
   applyJobOutcomes,

@@ -265,7 +265,7 @@ export function uploadToS3(
       )
       .catch(() => null);
     if (signal.aborted) return ABORTED;
-    if (!registered || registered.status !== 200 || !registered.body?.ok)
+    if (registered?.status !== 200 || !registered.body?.ok)
       return { ok: false, ...failureOf(registered?.body, "COD.3") };
     return { ok: true, ...idOf(registered.body.id) };
   };

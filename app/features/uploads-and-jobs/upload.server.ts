@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
-import { messages, uploadScreenTexts, uploadTargetTexts } from "~/messages";
+import { messages } from "~/messages";
+import { uploadScreenTexts, uploadTargetTexts } from "./texts";
 import { FileAlreadyRegisteredError, registerStoredObject, type RegisterFileInput } from "~/models/file-jobs.server";
 import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, type FileTarget } from "~/models/files.fields";
 import {
@@ -17,7 +18,8 @@ import {
   uploadLimits,
 } from "~/services/storage.server";
 import { getConfig } from "~/config.server";
-import { formatBytes, rejectionStatus, tooLargeError } from "~/services/storage/keys.server";
+import { rejectionStatus, tooLargeError } from "~/services/storage/keys.server";
+import { formatSize } from "~/shared/numbers";
 import { boundaryOf, readMultipart } from "~/services/storage/multipart.server";
 
 export const UPLOAD_PAGE = "/captura/manual";
@@ -98,7 +100,7 @@ type Target = {
 };
 
 /** Where a form upload's bytes go: DATA_DIR/uploads, or the bucket in bounded parts. */
-function uploadTarget(maxBytes: number): Target {
+export function uploadTarget(maxBytes: number): Target {
   if (getConfig().storage.kind === "s3") {
     const store = getS3Store();
     return {
@@ -176,7 +178,7 @@ export async function handleUpload(
       failure: {
         code: "COD.2",
         status: 413,
-        detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatBytes(limits.maxBytes)),
+        detail: messages.uploadPostTooLarge(MAX_FILES_PER_POST, formatSize(limits.maxBytes)),
       },
     };
   }

@@ -1,4 +1,4 @@
-import { ObjectId } from "mongodb";
+import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import {

@@ -1,11 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import {
-  FileRefusedError,
-  readXlsxRows,
-  XLSX_LIMITS,
-  type XlsxLimits,
-} from "~/features/uploads-and-jobs/import/readers.server";
+import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "~/shared/excel/xlsx-reader.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { useTestDatabase } from "../../../test/db";

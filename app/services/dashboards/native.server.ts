@@ -4,7 +4,7 @@ import { ObjectId, type Document } from "mongodb";
 import { getDb } from "~/db.server";
 import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
 import { trackBackgroundWork } from "~/shared/background-work.server";
-import { dashboardTexts, messages } from "~/messages";
+import { dashboardTexts } from "~/messages";
 import {
   CHART_COLLECTIONS,
   CHART_PIPELINE_STAGES,

@@ -31,7 +31,7 @@ function errorName(error: unknown): string | undefined {
 
 function errorMessage(error: unknown, fallback: string): string {
   const message = error instanceof Error ? error.message : undefined;
-  return message && message.trim() ? message : fallback;
+  return message?.trim() ? message : fallback;
 }
 
 function tokensOf(result: AuthenticationResultType | undefined): ProviderTokens | undefined {

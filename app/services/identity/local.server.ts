@@ -127,7 +127,7 @@ export function createLocalIdentityProvider(): IdentityProvider {
       const challenge = readChallenge(challengeSession);
       if (!challenge || challenge.email !== normalizeEmail(email)) return { kind: "invalid" };
       const user = await findLocalUser(email);
-      if (!user || !user.mustChangePassword || hashFingerprint(user.passwordHash) !== challenge.fingerprint)
+      if (!user?.mustChangePassword || hashFingerprint(user.passwordHash) !== challenge.fingerprint)
         return { kind: "invalid" };
       if (!isPasswordValid(newPassword)) return { kind: "error", message: localProviderMessages.invalidPassword };
       const changed = await setLocalPassword(

@@ -210,7 +210,7 @@ export class SamlStrategy<User> extends Strategy<User, SamlVerifyParams> {
       const returnTo = safeReturnPath(new URL(request.url).searchParams.get("redirectTo"));
       // Only characters every URL encoder writes alike, so an IdP that verifies the signature over
       // the raw query string sees exactly the octets we signed.
-      const relayState = returnTo && /^[A-Za-z0-9\/_.=&%?-]+$/.test(returnTo) ? returnTo : "/";
+      const relayState = returnTo && /^[A-Za-z0-9/_.=&%?-]+$/.test(returnTo) ? returnTo : "/";
       const url = await this.authorizeUrl(relayState);
       throw redirect(url, {
         headers: {

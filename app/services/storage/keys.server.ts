@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { messages } from "~/messages";
+import { formatSize } from "~/shared/numbers";
 
 /** Why an upload was refused before any byte was kept. */
 export class UploadRejectedError extends Error {
@@ -16,7 +17,7 @@ export class UploadRejectedError extends Error {
 
 /** A file over the per-file limit. */
 export function tooLargeError(maxBytes: number): UploadRejectedError {
-  return new UploadRejectedError("size", messages.uploadTooLarge(formatBytes(maxBytes)));
+  return new UploadRejectedError("size", messages.uploadTooLarge(formatSize(maxBytes)));
 }
 
 /** The HTTP status of a refusal: 413 too large or too many, 415 a refused extension, else 400. */
@@ -42,7 +43,7 @@ export function assertUploadAllowed(
   declaredBytes: number | undefined,
   limits: { maxBytes: number; extensions: readonly string[] },
 ): string {
-  if (!fileName || !fileName.trim()) throw new UploadRejectedError("empty-name", "Nome de arquivo ausente.");
+  if (!fileName?.trim()) throw new UploadRejectedError("empty-name", "Nome de arquivo ausente.");
   const ext = extensionOf(fileName);
   if (!ext || !limits.extensions.includes(ext)) {
     throw new UploadRejectedError(
@@ -54,12 +55,6 @@ export function assertUploadAllowed(
     throw tooLargeError(limits.maxBytes);
   }
   return ext;
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} GB`;
-  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toLocaleString("pt-BR", { maximumFractionDigits: 1 })} MB`;
-  return `${n.toLocaleString("pt-BR")} bytes`;
 }
 
 /**

@@ -3,7 +3,6 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
 import type { Readable } from "node:stream";
-import { messages } from "~/messages";
 import { tooLargeError } from "./keys.server";
 
 export class StorageKeyError extends Error {

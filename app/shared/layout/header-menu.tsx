@@ -1,12 +1,12 @@
 import { Form, NavLink } from "@remix-run/react";
-import { messages } from "~/messages";
+import { uiTexts } from "~/shared/ui/texts";
 import type { NavigationProps } from "./navigation";
 
 /** The header's user menu. Renders nothing while there are no entries (e.g. signed out). */
 export function HeaderMenu({ menu }: NavigationProps) {
   if (menu.length === 0) return null;
   return (
-    <nav className="header-menu" aria-label={messages.userMenu}>
+    <nav className="header-menu" aria-label={uiTexts.userMenu}>
       <ul>
         {menu.map((item) => (
           <li key={item.to}>

@@ -1,5 +1,5 @@
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { messages } from "~/messages";
+import { uiTexts } from "~/shared/ui/texts";
 import { SIDE_NAV_ID } from "./side-nav";
 
 /**
@@ -11,7 +11,7 @@ export function MenuToggle({ open, onToggle }: { open: boolean; onToggle: () => 
   if (!hydrated) {
     return (
       <a className="shell__menu-toggle" href={`#${SIDE_NAV_ID}`}>
-        {messages.openMenu}
+        {uiTexts.openMenu}
       </a>
     );
   }
@@ -23,7 +23,7 @@ export function MenuToggle({ open, onToggle }: { open: boolean; onToggle: () => 
       aria-expanded={open}
       onClick={onToggle}
     >
-      {open ? messages.closeMenu : messages.openMenu}
+      {open ? uiTexts.closeMenu : uiTexts.openMenu}
     </button>
   );
 }

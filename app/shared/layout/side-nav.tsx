@@ -1,5 +1,5 @@
 import { NavLink } from "@remix-run/react";
-import { messages } from "~/messages";
+import { uiTexts } from "~/shared/ui/texts";
 import type { NavigationProps } from "./navigation";
 
 /** The side navigation's element id: the phone layout's Menu button controls it (and, without JavaScript, targets it). */
@@ -14,7 +14,7 @@ export function SideNav({ sideNav, open = false }: NavigationProps & { open?: bo
   const groups = sideNav.filter((g) => g.items.length > 0);
   if (groups.length === 0) return null;
   return (
-    <nav id={SIDE_NAV_ID} className="side-nav" aria-label={messages.mainNavigation} data-open={open || undefined}>
+    <nav id={SIDE_NAV_ID} className="side-nav" aria-label={uiTexts.mainNavigation} data-open={open || undefined}>
       {groups.map((group, i) => (
         // Each group is named by its label, so assistive technology announces "Data Journey" etc.
         <div key={group.label} className="side-nav__group" role="group" aria-labelledby={`side-nav-group-${i}`}>
@@ -37,7 +37,7 @@ export function SideNav({ sideNav, open = false }: NavigationProps & { open?: bo
         </div>
       ))}
       <a className="side-nav__fold" href="#main">
-        {messages.closeMenu}
+        {uiTexts.closeMenu}
       </a>
     </nav>
   );

@@ -10,7 +10,7 @@ import {
   type Table,
 } from "@tanstack/react-table";
 import { useId, type ReactNode } from "react";
-import { messages } from "~/messages";
+import { uiTexts } from "./texts";
 import "./data-table.css";
 import { useHydrated } from "./use-hydrated";
 
@@ -197,7 +197,7 @@ export function DataTable<Row>({
             {keptParams.map(([key, value], i) => (
               <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
             ))}
-            <label htmlFor={sizeSelectId}>{messages.itemsPerPage}</label>
+            <label htmlFor={sizeSelectId}>{uiTexts.itemsPerPage}</label>
             <select id={sizeSelectId} name={pageSizeParam} defaultValue={String(pageSize)} key={pageSize}>
               {pageSizeOptions.map((n) => (
                 <option key={n} value={n}>
@@ -212,7 +212,7 @@ export function DataTable<Row>({
             )}
           </Form>
         ) : null}
-        <nav className="data-table__pager" aria-label={`${caption}: ${messages.previous} / ${messages.next}`}>
+        <nav className="data-table__pager" aria-label={`${caption}: ${uiTexts.previous} / ${uiTexts.next}`}>
           {hasPrevious ? (
             <Link
               className="button button--secondary"
@@ -220,11 +220,11 @@ export function DataTable<Row>({
               preventScrollReset
               to={searchWith(location.search, { [pageParam]: page - 2 + pageParamBase })}
             >
-              {messages.previous}
+              {uiTexts.previous}
             </Link>
           ) : (
             <span className="button button--secondary" aria-disabled="true">
-              {messages.previous}
+              {uiTexts.previous}
             </span>
           )}
           <span aria-current="page">
@@ -237,11 +237,11 @@ export function DataTable<Row>({
               preventScrollReset
               to={searchWith(location.search, { [pageParam]: page + pageParamBase })}
             >
-              {messages.next}
+              {uiTexts.next}
             </Link>
           ) : (
             <span className="button button--secondary" aria-disabled="true">
-              {messages.next}
+              {uiTexts.next}
             </span>
           )}
         </nav>

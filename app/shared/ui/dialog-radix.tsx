@@ -1,5 +1,5 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import { messages } from "~/messages";
+import { uiTexts } from "./texts";
 import { DialogCloseContext, type DialogProps } from "./dialog-context";
 
 /**
@@ -39,7 +39,7 @@ export default function RadixDialogImpl({
             {children}
             {footer ? <div className="dialog__footer">{footer}</div> : null}
             {dismissible ? (
-              <RadixDialog.Close className="dialog__close" aria-label={messages.close}>
+              <RadixDialog.Close className="dialog__close" aria-label={uiTexts.close}>
                 ×
               </RadixDialog.Close>
             ) : null}

@@ -1,18 +1,17 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { deployTexts, messages } from "~/messages";
+import { uiTexts } from "./texts";
 
 type ErrorPage = { status: number; title: string; text: string };
 
 /** Maps any thrown value to the page shown: 403, 404 and 503 as such, everything else as 500. */
 export function errorPageFor(error: unknown): ErrorPage {
   if (isRouteErrorResponse(error)) {
-    if (error.status === 403) return { status: 403, title: messages.forbiddenTitle, text: messages.forbidden };
-    if (error.status === 404) return { status: 404, title: messages.notFoundTitle, text: messages.notFound };
+    if (error.status === 403) return { status: 403, title: uiTexts.forbiddenTitle, text: uiTexts.forbidden };
+    if (error.status === 404) return { status: 404, title: uiTexts.notFoundTitle, text: uiTexts.notFound };
     // The host answers 503 when the database cannot be reached (server/db-availability.ts).
-    if (error.status === 503)
-      return { status: 503, title: deployTexts.unavailableTitle, text: deployTexts.unavailable };
+    if (error.status === 503) return { status: 503, title: uiTexts.unavailableTitle, text: uiTexts.unavailable };
   }
-  return { status: 500, title: messages.serverErrorTitle, text: messages.serverError };
+  return { status: 500, title: uiTexts.serverErrorTitle, text: uiTexts.serverError };
 }
 
 /** The shared error boundary: every route module re-exports it as its ErrorBoundary. */
@@ -25,7 +24,7 @@ export function GeneralErrorBoundary() {
       <h1 className="error-page__title">{page.title}</h1>
       <p className="error-page__text">{page.text}</p>
       <Link className="button button--secondary" to="/">
-        {messages.backHome}
+        {uiTexts.backHome}
       </Link>
     </section>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState, type CSSProperties } from "react";
-import { messages } from "~/messages";
+import { uiTexts } from "./texts";
 import type { Toast } from "~/shared/toast.server";
 import "./toaster.css";
 
@@ -33,7 +33,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
   }, [toast]);
 
   return (
-    <section className="toaster" aria-label={messages.notifications} aria-live="polite">
+    <section className="toaster" aria-label={uiTexts.notifications} aria-live="polite">
       {visible.map((t) => (
         <div
           key={t.id}
@@ -50,7 +50,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
           <button
             type="button"
             className="toast__close"
-            aria-label={messages.closeNotice}
+            aria-label={uiTexts.closeNotice}
             onClick={() => setVisible((current) => current.filter((x) => x.id !== t.id))}
           >
             ×

@@ -1,10 +1,10 @@
 import type ExcelJS from "exceljs";
 import { runOnBoundedThread, ThreadFailedError, type ThreadLimits } from "~/shared/bounded-thread.server";
 import { csvEncodingOf } from "./readers.server";
-import { cellText, type CellValue } from "./values";
+import { cellText, type CellValue } from "~/shared/excel/values";
 
 /**
- * The text of an explorer document (issue 30), by format:
+ * The text of an explorer document, by format:
  *   pdf        the text layer of every page (unpdf: Mozilla's PDF.js, no native code; eval off), pages apart
  *   docx       the raw text of the body (mammoth)
  *   xlsx       every worksheet (exceljs's streaming reader): its name, then one line per row, cells joined by " | "
@@ -223,8 +223,8 @@ function plainText(bytes: Buffer): ExtractedText {
   const { encoding, bomLength } = csvEncodingOf(bytes.subarray(0, 64 * 1024));
   const sink = new TextSink();
   // Decoding stops a little past the cap: no need to turn a 50 MB log into a string to keep 500k characters of it.
-  const limit = Math.min(bytes.length, bomLength + (MAX_DOCUMENT_CHARS + 1) * (encoding === "utf16le" ? 2 : 4));
-  sink.push(bytes.subarray(bomLength, limit).toString(encoding));
+  const limit = Math.min(bytes.length, bomLength + (MAX_DOCUMENT_CHARS + 1) * (encoding === "utf-16le" ? 2 : 4));
+  sink.push(new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(bomLength, limit)));
   if (limit < bytes.length) sink.cut = true;
   return sink.result();
 }

@@ -22,7 +22,7 @@ import {
 } from "./target-job.server";
 
 /**
- * An explorer document uploaded through /captura/manual (issue 30): its text is extracted (document-text.server.ts)
+ * An explorer document uploaded through /captura/manual: its text is extracted (document-text.server.ts)
  * and indexed exactly as the seed's documents are (explorer.server.ts: title, body, source, category, date and the
  * search fields, plus the vocabulary), with the uploaded file kept in the store and named on the document so its
  * page offers it for download. Upserted by the file's original name: a second upload of "Ata.pdf" replaces the

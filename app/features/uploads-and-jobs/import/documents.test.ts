@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { Document, Packer, Paragraph } from "docx";
 import PDFDocument from "pdfkit";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -6,18 +5,19 @@ import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.s
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXPLORER_DOCUMENTS, EXPLORER_TERMS, searchExplorer, uploadedDocumentId } from "~/models/explorer.server";
 import { parseSearch } from "~/models/explorer-search";
-import { findFileById, registerFile } from "~/models/file-jobs.server";
+import { findFileById } from "~/models/file-jobs.server";
 import type { FileTarget } from "~/models/files.fields";
 import { action as documentAction, loader as documentLoader } from "~/routes/ij.explorer_.$id";
-import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { currentUser } from "../../../../test/auth-mock";
-import { docxBomb, pdfBomb, SST_OPEN, xlsxBomb } from "../../../../test/zip-bombs";
-import { useTestDatabase } from "../../../../test/db";
-import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
+import { getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
+import { currentUser } from "#test/auth-mock";
+import { docxBomb, pdfBomb, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
+import { useTestDatabase } from "#test/db";
+import { useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { documentTitle } from "./documents.server";
 import { MAX_DOCUMENT_CHARS } from "./document-text.server";
+import { storeUpload } from "#test/uploads";
 
-vi.mock("~/features/access/auth.server", () => import("../../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -25,11 +25,8 @@ useTempDataDir();
 const run = () => processNextJob({ name: "test-worker", leaseMs: 60_000, progressIntervalMs: 10 });
 
 async function upload(originalName: string, content: Buffer | string, target?: FileTarget) {
-  const key = generateStorageKey(originalName);
-  await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-  await grantPermission(await testDb.db(), TEST_UPLOADER, "USER SILVER"); // an explorer reader who may upload
-  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user: TEST_UPLOADER, target });
-  return { id, key };
+  // The default uploader as an explorer reader who may upload.
+  return storeUpload(originalName, content, { grant: "USER SILVER", target });
 }
 
 function pdfBuffer(pages: string[]): Promise<Buffer> {

@@ -1,35 +1,32 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { findFileById } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
-import { currentUser } from "../../../../test/auth-mock";
-import { useTestDatabase } from "../../../../test/db";
-import { NON_EXAMPLE_CELL, storeAndRegister, useTempDataDir, xlsxBuffer } from "../test-helpers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { NON_EXAMPLE_CELL, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { TEMPLATE_CATALOG, type TemplateInfo } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
+import { uploadAndProcess } from "#test/uploads";
 
 /**
- * Issue 55 §3: the example row of a template guides, it does not load. The template downloaded from
+ * The example row of a template guides, it does not load. The template downloaded from
  * /captura/manual/modelo/<id>, sent back unchanged (the XLSX itself, its CSV equivalent, its cells typed as Excel
  * types them), changes nothing and says so, however often it is sent; beside real rows it is counted, not loaded,
  * and it never refuses an all-or-nothing file.
  */
 
-vi.mock("~/features/access/auth.server", () => import("../../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 useTempDataDir();
 
-const run = () => processNextJob({ name: "example-worker", leaseMs: 60_000, progressIntervalMs: 50 });
-
 /** Every collection an upload of the template may write: its business data and its NOK base. */
 function collectionsOf(id: string): string[] {
-  const master = TEMPLATES.find((t) => t.id === id);
-  if (master) return [master.okCollection, master.nokCollection];
+  const { load } = TEMPLATES.find((t) => t.id === id)!;
+  if (load.mode === "rows-with-nok") return [load.okCollection, load.nokCollection];
   const c = DATASET_COLLECTIONS[id as keyof typeof DATASET_COLLECTIONS];
   return [...c.touched, c.nokCollection];
 }
@@ -47,9 +44,7 @@ async function snapshot(collections: readonly string[]) {
 }
 
 async function upload(name: string, content: Buffer | string) {
-  const { id } = await storeAndRegister(name, content);
-  await run();
-  return (await findFileById(id))!;
+  return (await uploadAndProcess(name, content, { worker: { name: "example-worker", progressIntervalMs: 50 } })).file!;
 }
 
 /** The XLSX /captura/manual/modelo/<id> returns, as bytes. */

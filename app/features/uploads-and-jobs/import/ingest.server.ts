@@ -6,32 +6,30 @@ import {
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  recordResultPath,
   reportProgress,
   type JobClaim,
 } from "~/models/file-jobs.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
-import {
-  batched,
-  FileRefusedError,
-  readCsvBatches,
-  readXlsxRows,
-  UnreadableFileError,
-  type SourceRow,
-} from "./readers.server";
+import { FileRefusedError, readXlsxRows, UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { batched, readCsvBatches } from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { closestTemplate, detectDatasetLayout, exampleValues, type ClosestTemplate } from "./catalog.server";
+import { closestTemplate, exampleValues, type ClosestTemplate } from "./catalog.server";
 import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
 import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
-import { checkRow, detectLayout, TEMPLATES, type Layout } from "./templates";
+import { checkRow, isDatasetTemplate, type MasterDataTemplate } from "./template";
+import { detectTemplate, TEMPLATES } from "./templates";
 import { grantUpload } from "./upload-rights.server";
-import { cellText, formatCount, type CellValue } from "./values";
-import { countOf } from "../count-text";
+import { cellText, formatCount, type CellValue } from "~/shared/excel/values";
+import { countOf } from "~/shared/excel/count-text";
 
 /**
- * Imports one claimed file into its template's OK / NOK collections.
+ * Imports one claimed file: its header row names its template (templates.ts detectTemplate); a master-data file's rows
+ * go to the template's OK / NOK collections here, a dataset file's to its all-or-nothing import
+ * (datasets/ingest.server.ts).
  *
  * Idempotent per file: a (re)run first deletes the rows whose sourceFileId is this file, and every
  * row's _id is derived from (file id, line number), so even a worker that lost its lease and keeps
@@ -155,7 +153,7 @@ class SourceStalledError extends Error {}
 
 /** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
-  // Explorer documents and report packages (issue 30) have jobs of their own: targets.server.ts.
+  // Explorer documents and report packages have jobs of their own: targets.server.ts.
   const otherTarget = await ingestNonDataTarget(claim, options);
   if (otherTarget) return otherTarget;
   const db = options.db ?? (await getDb());
@@ -205,7 +203,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
   const rowId = rowIdsFor(claim.id);
-  let layout: Layout | null = null;
+  // A master-data template (rows kept or sent to the NOK base, here).
+  let master: MasterDataTemplate | null = null;
   // An all-or-nothing template (import/datasets): its rows wait in a spool file and are applied at the end.
   let dataset: DatasetImport | null = null;
   let closest: ClosestTemplate | undefined;
@@ -295,11 +294,10 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     nokBatch = [];
     batchTime = clock.now();
     if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await interruptible(inFlight.shift()!);
-    const template = layout!.template;
-    const write = Promise.all([
-      insertBatch(db, template.okCollection, ok),
-      insertBatch(db, template.nokCollection, nok),
-    ]).then(() => undefined);
+    const { load } = master!;
+    const write = Promise.all([insertBatch(db, load.okCollection, ok), insertBatch(db, load.nokCollection, nok)]).then(
+      () => undefined,
+    );
     write.catch(() => undefined); // awaited later; this only keeps an early failure from being "unhandled"
     inFlight.push(write);
   };
@@ -317,20 +315,23 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
       waitingSince = null;
       if (next.done) break;
       for (const row of next.value) {
-        if (!layout && !dataset) {
-          layout = detectLayout(row.cells);
-          if (!layout) {
-            const found = detectDatasetLayout(row.cells);
-            if (!found) {
-              returned = format === "xlsx" ? returnedExportOf(row.cells) : null;
-              if (!returned) closest = closestTemplate(row.cells);
-              break read;
-            }
-            const grant = await interruptible(grantUpload(uploader, found.template.id, found.template.label));
-            if (!grant.ok) {
-              refusal = grant.message;
-              break read;
-            }
+        if (!master && !dataset) {
+          const found = detectTemplate(row.cells);
+          if (!found) {
+            returned = format === "xlsx" ? returnedExportOf(row.cells) : null;
+            if (!returned) closest = closestTemplate(row.cells);
+            break read;
+          }
+          const { template } = found;
+          const grant = await interruptible(grantUpload(uploader, template.id, template.label));
+          if (!grant.ok) {
+            refusal = grant.message;
+            break read;
+          }
+          indexes = found.indexes;
+          values = new Array(indexes.length);
+          texts = new Array(indexes.length);
+          if (isDatasetTemplate(template)) {
             const context = {
               db,
               file: claim.id,
@@ -340,25 +341,14 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
               rowId,
               branchScope: grant.scope,
             };
-            dataset = new DatasetImport(found.template, context);
-            indexes = found.indexes;
-            values = new Array(indexes.length);
-            texts = new Array(indexes.length);
+            dataset = new DatasetImport(template, context);
             await interruptible(dataset.start());
-            continue;
+          } else {
+            master = template;
+            example = exampleValues(template.id);
+            stored = new Array(indexes.length);
+            await interruptible(removeImportedRows(db, master, claim.id));
           }
-          const grant = await interruptible(grantUpload(uploader, layout.template.id, layout.template.label));
-          if (!grant.ok) {
-            refusal = grant.message;
-            layout = null;
-            break read;
-          }
-          indexes = layout.columns.map((c) => c.index);
-          example = exampleValues(layout.template.id);
-          values = new Array(indexes.length);
-          texts = new Array(indexes.length);
-          stored = new Array(indexes.length);
-          await interruptible(removeImportedRows(db, layout, claim.id));
           continue;
         }
         const cells = row.cells;
@@ -376,8 +366,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
           if (dataset.pendingRows >= batchSize) await dataset.flush(interruptible);
           continue;
         }
-        const template = layout!.template;
-        const headers = template.headers;
+        const template = master!;
+        const columns = template.columns;
         const errors = checkRow(template, values, texts, stored);
         if (errors === null && isExampleRow(example, stored)) {
           exampleRows.note(row.line);
@@ -385,8 +375,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
         }
         const doc: Record<string, unknown> = { _id: rowId(row.line) };
         if (errors === null) {
-          for (let k = 0; k < headers.length; k++) doc[headers[k]] = stored[k];
-          template.derive?.(doc);
+          for (let k = 0; k < columns.length; k++) doc[columns[k].name] = stored[k];
+          template.load.derive?.(doc);
           doc.urlPath = urlPath;
           doc.sourceFileId = claim.id;
           doc._lineNumber = row.line;
@@ -394,10 +384,10 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
           okBatch.push(doc);
           okRows++;
         } else {
-          for (let k = 0; k < headers.length; k++) doc[headers[k]] = texts[k];
+          for (let k = 0; k < columns.length; k++) doc[columns[k].name] = texts[k];
           doc._lineNumber = row.line;
           doc.urlPath = urlPath;
-          doc[template.nokTimeField] = batchTime;
+          doc[template.load.nokTimeField] = batchTime;
           doc.Error = errors.join(" | ");
           doc.sourceFileId = claim.id;
           nokBatch.push(doc);
@@ -406,7 +396,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
         if (okBatch.length + nokBatch.length >= batchSize) await flush();
       }
     }
-    if (layout) {
+    if (master) {
       await flush();
       await interruptible(settleWrites());
     }
@@ -427,7 +417,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     await dataset?.settle();
     if (error instanceof LeaseLostError) return { kind: "lease-lost" };
     if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
-      if (layout) await removeImportedRows(db, layout, claim.id);
+      if (master) await removeImportedRows(db, master, claim.id);
       if (dataset) await dataset.discard();
       const message =
         error instanceof SourceStalledError
@@ -447,16 +437,18 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     void rows.return(undefined).catch(() => undefined);
     return finish(FILE_STATUS_UNREADABLE, refusal);
   }
-  if (!layout && returned) {
+  if (!master && returned) {
     void rows.return(undefined).catch(() => undefined);
     const open = async () => (await openSource(claim)).stream;
     const applied = await applyReturnedExport(returned, uploader, open);
+    // The screen that queued a large file follows the job to this report (returned-file-jobs.server.ts).
+    if (applied.ok) await recordResultPath(claim.id, applied.resultPath);
     return finish(
       applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED,
       applied.message,
     );
   }
-  if (!layout) {
+  if (!master) {
     void rows.return(undefined).catch(() => undefined);
     return finish(
       FILE_STATUS_UNKNOWN_LAYOUT,
@@ -465,15 +457,16 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   }
   const [outcome] = await Promise.all([
     finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows, exampleRows), okRows, nokRows),
-    noteDataChanged([layout.template.okCollection, layout.template.nokCollection], db),
+    noteDataChanged([master.load.okCollection, master.load.nokCollection], db),
   ]);
   return outcome;
 }
 
-async function removeImportedRows(db: Db, layout: Layout, fileId: ObjectId) {
+async function removeImportedRows(db: Db, template: MasterDataTemplate, fileId: ObjectId) {
+  const { okCollection, nokCollection } = template.load;
   await Promise.all([
-    db.collection(layout.template.okCollection).deleteMany({ sourceFileId: fileId }),
-    db.collection(layout.template.nokCollection).deleteMany({ sourceFileId: fileId }),
-    noteDataChanged([layout.template.okCollection, layout.template.nokCollection], db),
+    db.collection(okCollection).deleteMany({ sourceFileId: fileId }),
+    db.collection(nokCollection).deleteMany({ sourceFileId: fileId }),
+    noteDataChanged([okCollection, nokCollection], db),
   ]);
 }

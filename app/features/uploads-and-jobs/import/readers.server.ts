@@ -1,31 +1,23 @@
 import { isUtf8 } from "node:buffer";
-import { PassThrough, Transform, type Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-import type ExcelJS from "exceljs";
+import { FileRefusedError, UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { CsvRecordParser, CsvSyntaxError, type CsvRecord } from "./csv";
-import type { CellValue } from "./values";
-
-/** One row of a source file: its 1-based line (CSV) or row number (XLSX), and its cells. */
-export type SourceRow = { line: number; cells: CellValue[] };
-
-/** The file could not be read as the format its extension claims. */
-export class UnreadableFileError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "UnreadableFileError";
-  }
-}
 
 const SNIFF_BYTES = 64 * 1024;
 
-/** `;` or `,`, whichever appears more often in the first line (`,` on a tie). */
-export function sniffDelimiter(firstLine: string): ";" | "," {
+/**
+ * The delimiter of a CSV from its first line: a tab when the line has one (Excel's "Texto Unicode" and "Texto
+ * (separado por tabulações)"), else `;` or `,`, whichever appears more often (`,` on a tie).
+ */
+export function sniffDelimiter(firstLine: string): ";" | "," | "\t" {
   let semicolons = 0;
   let commas = 0;
+  let tabs = 0;
   for (const ch of firstLine) {
     if (ch === ";") semicolons++;
     else if (ch === ",") commas++;
+    else if (ch === "\t") tabs++;
   }
+  if (tabs > 0 && tabs >= semicolons && tabs >= commas) return "\t";
   return semicolons > commas ? ";" : ",";
 }
 
@@ -36,17 +28,22 @@ function startsWith(buffer: Buffer, bytes: number[]): boolean {
   return bytes.every((b, i) => buffer[i] === b);
 }
 
+/** The encodings a CSV is read in, by their WHATWG labels (what `TextDecoder` takes). */
+export type CsvEncoding = "utf-8" | "windows-1252" | "utf-16le";
+
 /**
- * The text encoding of a CSV from its first bytes: a byte-order mark decides (UTF-8, or UTF-16LE as
- * csv-parse's `bom` option read it; looked for only in files of 3 bytes or more, as csv-parse did);
- * otherwise UTF-8 when the sample is valid UTF-8, else Latin-1 (spreadsheet exports from Windows).
+ * The text encoding of a CSV from its first bytes: a byte-order mark decides (UTF-8, or UTF-16LE: Excel's "Texto
+ * Unicode"; looked for only in files of 3 bytes or more); otherwise UTF-8 when the sample is valid UTF-8, else
+ * Windows-1252, what Excel in Portuguese writes for "CSV (separado por vírgulas)". Windows-1252 is not Latin-1: its
+ * bytes 0x80–0x9F are the en dash, curly quotes, the euro sign and the like, which Latin-1 reads as control
+ * characters; a Latin-1 file decodes the same under it, as the WHATWG encoding standard makes the two one label.
  */
-export function csvEncodingOf(head: Buffer): { encoding: "utf8" | "latin1" | "utf16le"; bomLength: number } {
-  if (head.length >= 3 && startsWith(head, UTF8_BOM)) return { encoding: "utf8", bomLength: 3 };
-  if (head.length >= 3 && startsWith(head, UTF16LE_BOM)) return { encoding: "utf16le", bomLength: 2 };
+export function csvEncodingOf(head: Buffer): { encoding: CsvEncoding; bomLength: number } {
+  if (head.length >= 3 && startsWith(head, UTF8_BOM)) return { encoding: "utf-8", bomLength: 3 };
+  if (head.length >= 3 && startsWith(head, UTF16LE_BOM)) return { encoding: "utf-16le", bomLength: 2 };
   // A UTF-8 sequence cut at the end of the sample does not count against it.
   const utf8 = [0, 1, 2, 3].some((cut) => cut <= head.length && isUtf8(head.subarray(0, head.length - cut)));
-  return { encoding: utf8 ? "utf8" : "latin1", bomLength: 0 };
+  return { encoding: utf8 ? "utf-8" : "windows-1252", bomLength: 0 };
 }
 
 /**
@@ -74,8 +71,9 @@ export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): A
     }
     const headBuffer = Buffer.concat(head);
     const { encoding, bomLength } = csvEncodingOf(headBuffer);
-    const decoder = new StringDecoder(encoding);
-    const headText = decoder.write(headBuffer.subarray(bomLength));
+    // ignoreBOM: the mark was looked at above and is cut off here (a second one would be text).
+    const decoder = new TextDecoder(encoding, { ignoreBOM: true });
+    const headText = decoder.decode(headBuffer.subarray(bomLength), { stream: true });
     const parser = new CsvRecordParser(sniffDelimiter(headText.split(/\r?\n/, 1)[0] ?? ""));
     let batch: CsvRecord[] = [];
     parser.push(headText, batch);
@@ -87,10 +85,10 @@ export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): A
         }
         const next = await iterator.next();
         if (next.done) break;
-        parser.push(decoder.write(toBuffer(next.value)), batch);
+        parser.push(decoder.decode(toBuffer(next.value), { stream: true }), batch);
       }
     }
-    parser.push(decoder.end(), batch);
+    parser.push(decoder.decode(), batch);
     parser.end(batch);
     if (batch.length > 0) yield batch;
   } catch (error) {
@@ -100,236 +98,6 @@ export async function* readCsvBatches(source: AsyncIterable<Buffer | string>): A
     throw new UnreadableFileError((error as Error).message, { cause: error });
   } finally {
     await iterator.return?.();
-  }
-}
-
-type ExcelCell = ExcelJS.CellValue;
-
-function toCellValue(value: ExcelCell): CellValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date)
-    return value;
-  if (typeof value === "object") {
-    if ("richText" in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join("");
-    if ("result" in value) return toCellValue((value as { result?: ExcelCell }).result as ExcelCell);
-    if ("text" in value && typeof (value as { text: unknown }).text === "string")
-      return (value as { text: string }).text;
-    if ("error" in value) return String((value as { error: unknown }).error);
-  }
-  return String(value);
-}
-
-/** A file refused for its size once unpacked (a decompression bomb, or more than a spreadsheet can hold): status 3. */
-export class FileRefusedError extends UnreadableFileError {
-  constructor(message: string) {
-    super(message);
-    this.name = "FileRefusedError";
-  }
-}
-
-const MB = 1024 * 1024;
-const mb = (bytes: number) => Math.round(bytes / MB);
-
-/** Why a file is refused, each naming its cap. */
-export const refusalMessages = {
-  inflated: (bytes: number) => `Arquivo recusado: o conteúdo descompactado passa de ${mb(bytes)} MB.`,
-  sharedStringBytes: (bytes: number) =>
-    `Arquivo recusado: a tabela de textos da planilha (sharedStrings.xml) passa de ${mb(bytes)} MB descompactada.`,
-  sharedStrings: (count: number) =>
-    `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} textos distintos.`,
-  rows: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} linhas.`,
-  columns: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} colunas.`,
-  token: (bytes: number) => `Arquivo recusado: um texto ou marcação do XML da planilha passa de ${mb(bytes)} MB.`,
-  part: (name: string, bytes: number) => `Arquivo recusado: ${name} descompactado passa de ${mb(bytes)} MB.`,
-};
-
-/** `source` passed on as long as it stays within `maxBytes`; past them it fails with FileRefusedError(`message`). */
-export function limitBytes(source: Readable | NodeJS.ReadableStream, maxBytes: number, message: string): Readable {
-  let bytes = 0;
-  const limited = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(bytes > maxBytes ? new FileRefusedError(message) : null, bytes > maxBytes ? undefined : chunk);
-    },
-  });
-  source.on("error", (error: Error) => limited.destroy(error));
-  return source.pipe(limited);
-}
-
-/**
- * What an XLSX may hold once unpacked. A 2 MB file can inflate to gigabytes; exceljs keeps every shared string in
- * memory and builds each text and tag it parses as one string, so these are counted as the bytes come out of the
- * inflater, and the file is refused (status 3) as soon as one is passed. Rows and columns stop at Excel's own
- * maximum (a file Excel wrote never passes them).
- */
-export type XlsxLimits = {
-  /** Inflated bytes of every part of the package together. */
-  inflatedBytes: number;
-  /** Inflated bytes of xl/sharedStrings.xml (held whole in memory). */
-  sharedStringBytes: number;
-  sharedStrings: number;
-  rows: number;
-  columns: number;
-  /** The longest run of XML without a `<`: bounds every text, tag and attribute the parser builds as one string. */
-  tokenBytes: number;
-};
-
-export const XLSX_LIMITS: XlsxLimits = {
-  inflatedBytes: 1024 * MB,
-  sharedStringBytes: 128 * MB,
-  sharedStrings: 2_000_000,
-  rows: 1_048_576,
-  columns: 16_384,
-  tokenBytes: 1 * MB,
-};
-
-type ZipEntryStream = PassThrough & { path?: string };
-
-/**
- * Counts what exceljs's unzipper hands each part of the package: `zip` is its parse stream, whose readable side
- * pushes one stream per entry; each entry's pushes are the inflated bytes. Past a cap, the entry ends where it is
- * (a reader waiting on it finishes) and `refuse` is called once; nothing more is passed on.
- */
-function watchInflation(zip: PassThrough, limits: XlsxLimits, refuse: (error: FileRefusedError) => void): void {
-  let total = 0;
-  let sharedStringBytes = 0;
-  let refused = false;
-  const zipPush = zip.push;
-  zip.push = (entry: unknown, encoding?: BufferEncoding) => {
-    if (entry && typeof entry === "object") watchEntry(entry as ZipEntryStream);
-    return zipPush.call(zip, entry, encoding);
-  };
-  function watchEntry(entry: ZipEntryStream) {
-    const push = entry.push;
-    const sharedStrings = entry.path === "xl/sharedStrings.xml";
-    let run = 0; // bytes since the last "<"
-    entry.push = (chunk: unknown, encoding?: BufferEncoding) => {
-      if (chunk === null) return push.call(entry, null);
-      if (refused) return false;
-      const bytes = chunk as Buffer;
-      total += bytes.length;
-      if (sharedStrings) sharedStringBytes += bytes.length;
-      const first = bytes.indexOf(0x3c);
-      let longest: number;
-      if (first < 0) longest = run += bytes.length;
-      else {
-        const last = bytes.lastIndexOf(0x3c);
-        const inside = bytes.length > limits.tokenBytes ? longestRun(bytes.subarray(first + 1, last)) : 0;
-        longest = Math.max(run + first, inside, bytes.length - 1 - last);
-        run = bytes.length - 1 - last;
-      }
-      const error =
-        total > limits.inflatedBytes
-          ? refusalMessages.inflated(limits.inflatedBytes)
-          : sharedStringBytes > limits.sharedStringBytes
-            ? refusalMessages.sharedStringBytes(limits.sharedStringBytes)
-            : longest > limits.tokenBytes
-              ? refusalMessages.token(limits.tokenBytes)
-              : null;
-      if (error) {
-        refused = true;
-        push.call(entry, null);
-        refuse(new FileRefusedError(error));
-        return false;
-      }
-      return push.call(entry, bytes, encoding);
-    };
-  }
-}
-
-/** The longest run without a "<" in `bytes` (looked for only in chunks longer than the cap itself). */
-function longestRun(bytes: Buffer): number {
-  let longest = 0;
-  let from = 0;
-  for (let at = bytes.indexOf(0x3c); at >= 0; at = bytes.indexOf(0x3c, from)) {
-    longest = Math.max(longest, at - from);
-    from = at + 1;
-  }
-  return Math.max(longest, bytes.length - from);
-}
-
-/** Streams the rows of the first worksheet with exceljs's streaming reader, within `limits` (XLSX_LIMITS). */
-export async function* readXlsxRows(source: Readable, limits: XlsxLimits = XLSX_LIMITS): AsyncGenerator<SourceRow> {
-  // Loaded on the first XLSX file: the web process does not carry exceljs (~15 MB) until it is needed.
-  const { default: Excel } = await import("exceljs");
-  // The reader pipes its input into the unzipper: that pipe is where the unzipper's parse stream is seen.
-  let refusal: FileRefusedError | null = null;
-  let onRefusal: (error: FileRefusedError) => void = () => undefined;
-  const refused = new Promise<never>((_, reject) => (onRefusal = reject));
-  refused.catch(() => undefined);
-  const refuse = (error: FileRefusedError) => {
-    if (refusal) return;
-    refusal = error;
-    input.unpipe();
-    source.unpipe(input);
-    onRefusal(error);
-  };
-  const input = new PassThrough();
-  source.on("error", (error) => input.destroy(error));
-  const pipe = input.pipe.bind(input);
-  input.pipe = <T extends NodeJS.WritableStream>(zip: T, options?: { end?: boolean }) => {
-    watchInflation(zip as unknown as PassThrough, limits, refuse);
-    return pipe(zip, options);
-  };
-  source.pipe(input);
-  /** The reader's next step, or the refusal if it comes first (the reader may be waiting on a part that never ends). */
-  const step = <T>(next: Promise<T>): Promise<T> => {
-    next.catch(() => undefined);
-    return Promise.race([next, refused]);
-  };
-  const workbook = new Excel.stream.xlsx.WorkbookReader(input, {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    styles: "cache", // needed to tell dates from numbers
-    hyperlinks: "ignore",
-    entries: "emit",
-  });
-  // exceljs reads a worksheet as soon as the shared strings and relationships are in, and then looks
-  // its name up in the workbook part; when the zip stores xl/workbook.xml last (exceljs's own writer
-  // may), that part is not read yet. Only the first sheet is read here, so its name is not needed.
-  const reader = workbook as unknown as { model?: { sheets?: unknown[] }; sharedStrings?: unknown[] };
-  reader.model ??= { sheets: [] };
-  // The shared strings are counted as exceljs adds them (it sets the array when the part starts).
-  let sharedStrings: unknown[] | undefined;
-  Object.defineProperty(reader, "sharedStrings", {
-    configurable: true,
-    get: () => sharedStrings,
-    set(value: unknown[]) {
-      sharedStrings = value;
-      const push = value.push;
-      value.push = (...items: unknown[]) => {
-        if (value.length + items.length > limits.sharedStrings) {
-          refuse(new FileRefusedError(refusalMessages.sharedStrings(limits.sharedStrings)));
-          return value.length;
-        }
-        return push.apply(value, items);
-      };
-    },
-  });
-  const sheets = workbook[Symbol.asyncIterator]();
-  try {
-    const first = await step(sheets.next());
-    if (first.done) return;
-    const rows = (first.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await step(rows.next());
-      if (next.done) break;
-      const row = next.value;
-      if (row.number > limits.rows) throw new FileRefusedError(refusalMessages.rows(limits.rows));
-      const values = row.values as ExcelCell[];
-      if (values.length - 1 > limits.columns) throw new FileRefusedError(refusalMessages.columns(limits.columns));
-      const cells: CellValue[] = [];
-      for (let i = 1; i < values.length; i++) cells.push(toCellValue(values[i]));
-      yield { line: row.number, cells };
-    }
-    // only the first worksheet
-  } catch (error) {
-    if (refusal) throw refusal;
-    if (error instanceof UnreadableFileError) throw error;
-    throw new UnreadableFileError(`XLSX inválido: ${(error as Error).message}`, { cause: error });
-  } finally {
-    source.destroy();
-    input.destroy();
   }
 }
 

@@ -25,13 +25,13 @@ import {
 import {
   FileRefusedError,
   limitBytes,
-  readCsvBatches,
   readXlsxRows,
   refusalMessages,
   UnreadableFileError,
   XLSX_LIMITS,
   type SourceRow,
-} from "./readers.server";
+} from "~/shared/excel/xlsx-reader.server";
+import { readCsvBatches } from "./readers.server";
 import {
   JobLeaseLostError,
   megabytes,
@@ -41,10 +41,10 @@ import {
   type TargetJobOptions,
   type TargetJobOutcome,
 } from "./target-job.server";
-import { cellText, parseDate, type CellValue } from "./values";
+import { cellText, parseDate, type CellValue } from "~/shared/excel/values";
 
 /**
- * A report package uploaded through /captura/manual (issue 30): a ZIP holding the manifest `relatorios.csv` or
+ * A report package uploaded through /captura/manual: a ZIP holding the manifest `relatorios.csv` or
  * `relatorios.xlsx` and the files it names. Manifest columns (header row, any order and case; others ignored):
  *   name     required, up to 200 characters: the report's name in /ij/report
  *   origin   automatico or manual (accents and case ignored); empty → manual

@@ -12,10 +12,11 @@ import {
   objectUrlPath,
   storedObjectState,
 } from "~/services/storage.server";
-import { useTestDatabase } from "../../../../test/db";
+import { useTestDatabase } from "#test/db";
 import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { parseCompetencyMonth, parseOrigin } from "./report-bundle.server";
-import { zipOf as bombZip } from "../../../../test/zip-bombs";
+import { zipOf as bombZip } from "#test/zip-bombs";
+import { storeUpload } from "#test/uploads";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -23,11 +24,8 @@ useTempDataDir();
 const run = () => processNextJob({ name: "test-worker", leaseMs: 60_000, progressIntervalMs: 10 });
 
 async function upload(originalName: string, content: Buffer | string, user = "carla@example.com") {
-  const key = generateStorageKey(originalName);
-  await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-  await grantPermission(await testDb.db(), user, "USER GOLD"); // the reports area's writers publish packages
-  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user, target: "reports" });
-  return { id, key };
+  // The reports area's writers (USER GOLD) publish packages.
+  return storeUpload(originalName, content, { user, grant: "USER GOLD", target: "reports" });
 }
 
 async function zipOf(files: Record<string, string | Buffer>): Promise<Buffer> {

@@ -5,7 +5,7 @@ import { finishJob, reportProgress, type JobClaim } from "~/models/file-jobs.ser
 import { openReadStream } from "~/services/storage.server";
 
 /**
- * What the jobs of explorer documents and report packages share (issue 30): the worker's options and outcome (the
+ * What the jobs of explorer documents and report packages share: the worker's options and outcome (the
  * same shapes as ingest.server.ts's, declared here so that module can dispatch to these without an import cycle),
  * the heartbeat, the end of the job, and reading a whole (bounded) stored file.
  */

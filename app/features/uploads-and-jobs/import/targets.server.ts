@@ -1,4 +1,4 @@
-import { uploadRightsTexts } from "~/messages";
+import { uploadRightsTexts } from "../texts";
 import { FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
 import { ingestExplorerDocument } from "./documents.server";
 import { ingestReportBundle } from "./report-bundle.server";
@@ -6,7 +6,7 @@ import { startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./
 import { grantUpload } from "./upload-rights.server";
 
 /**
- * The worker's dispatch on the file's "Tipo de carga" (issue 30): explorer documents and report packages have jobs of
+ * The worker's dispatch on the file's "Tipo de carga": explorer documents and report packages have jobs of
  * their own, each loaded only by those its upload target admits (upload-rights.server.ts); data spreadsheets (null
  * here) go on to the templates in ingest.server.ts, which ask the same rule once they recognise the template.
  */

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
-import { templateTexts } from "~/messages";
+import { templateTexts } from "../texts";
 import type { TemplateInfo } from "./catalog.server";
 
 /**

@@ -2,7 +2,7 @@ import { canUploadTo, OPERATOR_TYPE, UPLOAD_TARGET_ACCESS, type UploadTargetId, 
 import { accessContext } from "~/config.server";
 import { branchScopeOf, type BranchScope } from "~/models/hr.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
-import { uploadRightsTexts } from "~/messages";
+import { uploadRightsTexts } from "../texts";
 
 /**
  * The write rule of an upload (docs/access.md "Upload targets"): the worker asks it when it recognises a file, with the

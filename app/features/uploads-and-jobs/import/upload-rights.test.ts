@@ -11,16 +11,17 @@ import { REPORTS } from "~/models/reports.server";
 import type { FileTarget } from "~/models/files.fields";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { useTestDatabase } from "../../../../test/db";
+import { useTestDatabase } from "#test/db";
 import { nokRowsDownload } from "../nok-rows.server";
 import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../test-helpers";
 import { TEMPLATE_CATALOG } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
+import { uploadAndProcess } from "#test/uploads";
 
 /**
- * Issue 49 §1: an upload writes only what its uploader may write on the screen the data belongs to. Every template,
+ * An upload writes only what its uploader may write on the screen the data belongs to. Every template,
  * report packages and explorer documents, tried by every permission type of app/access.ts (and an account without a
  * record), with the rights the worker finds when it recognises the file; HR rows held to the uploader's branches.
  */
@@ -51,17 +52,14 @@ const userOf = (type: PermissionType | "none") => `${type.toLowerCase().replace(
 const EVERY_ACCOUNT: Array<PermissionType | "none"> = [...PERMISSION_TYPES, "none"];
 
 async function upload(originalName: string, content: Buffer | string, user: string, target?: FileTarget) {
-  const key = generateStorageKey(originalName);
-  await getLocalStore().putStream(key, Readable.from([Buffer.from(content)]), { maxBytes: 1e9 });
-  const id = await registerFile({ originalName, key, bucket: LOCAL_BUCKET, user, ...(target ? { target } : {}) });
-  await run();
-  return (await findFileById(id))!;
+  const worker = { name: "rights-worker", progressIntervalMs: 20 };
+  return (await uploadAndProcess(originalName, content, { user, grant: null, target, worker })).file!;
 }
 
 /** The business collection each template writes. */
 function collectionOf(id: string): string {
-  const master = TEMPLATES.find((t) => t.id === id);
-  if (master) return master.okCollection;
+  const { load } = TEMPLATES.find((t) => t.id === id)!;
+  if (load.mode === "rows-with-nok") return load.okCollection;
   return DATASET_COLLECTIONS[id as keyof typeof DATASET_COLLECTIONS].collection;
 }
 

@@ -23,7 +23,7 @@ import {
 import type { BusinessUnitId } from "~/models/reports.fields";
 import { PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { applyPlanningUpload, type PlanningUploadRow } from "~/models/planning-upload.server";
-import type { DatasetId, DatasetTemplate } from "./definitions";
+import type { DatasetId, DatasetTemplate } from "../template";
 import type { RowSpool, SpooledRow } from "./spool.server";
 
 /**
@@ -168,11 +168,11 @@ export const looksKeysUp = (id: DatasetId): boolean => LOOKS_KEYS_UP.has(id);
  */
 export async function holdsNoneOf(
   db: Db,
-  template: Pick<DatasetTemplate, "id" | "keyColumns">,
+  template: Pick<DatasetTemplate, "id" | "load">,
   values: readonly unknown[],
 ): Promise<boolean> {
   if (!looksKeysUp(template.id) || values.length === 0) return false;
-  const filter = { [template.keyColumns[0]]: { $in: values as unknown[] } };
+  const filter = { [template.load.keyColumns[0]]: { $in: values as unknown[] } };
   return (
     (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) ===
     null

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
-import { FILE_STATUS_UNKNOWN_LAYOUT, findFileById } from "~/models/file-jobs.server";
+import { FILE_STATUS_UNKNOWN_LAYOUT } from "~/models/file-jobs.server";
 import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, listFiscalItems } from "~/models/fiscal.server";
 import { FORECAST, FORECAST_HISTORY, FORECAST_NOK, readWindow } from "~/models/forecast.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, findResponsible, fpaReport } from "~/models/fpa.server";
@@ -13,17 +13,11 @@ import { readPlanningPage } from "~/models/planning-queries.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import type { PlanningFilter } from "~/models/planning.fields";
 import { monthOf } from "~/shared/months";
-import { useTestDatabase } from "../../../../../test/db";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  grantPermission,
-  storeAndRegister,
-  useTempDataDir,
-  xlsxBuffer,
-} from "../../test-helpers";
+import { useTestDatabase } from "#test/db";
+import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
+import { uploadAndProcess } from "#test/uploads";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -48,9 +42,7 @@ async function nokOf(collection: string, file: ObjectId) {
 
 /** Runs one upload and returns the job's outcome and the file's final record. */
 async function upload(name: string, content: string | Buffer, user = "ana@example.com") {
-  const { id } = await storeAndRegister(name, content, user);
-  const outcome = await run();
-  const file = await findFileById(id);
+  const { id, outcome, file } = await uploadAndProcess(name, content, { user });
   return { id, outcome, file };
 }
 
@@ -351,6 +343,20 @@ describe("template forecast", () => {
     expect(await count(FORECAST, { rf: "RF2 2026", forecast: 2 })).toBe(2);
   });
 
+  it("rounds an amount with more decimals to cents, as the review grid and its Excel round trip do", async () => {
+    const { file } = await upload(
+      "centavos.csv",
+      csv(FORECAST_HEADER, [forecastRow({ value: "10,555", forecast: "(1.234,564)" })]),
+    );
+    expect(file).toMatchObject({ status: 0 });
+    expect(
+      await (await testDb.db()).collection(FORECAST).findOne({}, { projection: { _id: 0, value: 1, forecast: 1 } }),
+    ).toEqual({
+      value: 10.56,
+      forecast: -1234.56,
+    });
+  });
+
   it("refuses broken rows (each rule once) and applies nothing", async () => {
     await upload("base.csv", csv(FORECAST_HEADER, [forecastRow()]));
     const before = await snapshot([FORECAST, FORECAST_HISTORY]);
@@ -360,7 +366,7 @@ describe("template forecast", () => {
       forecastRow({ cost_center_concat: "", data_ref: "2026-04" }),
       forecastRow({ data_ref: "2026/05" }),
       forecastRow({ data_ref: "2026-06", forecast: "1,234.56" }),
-      forecastRow({ data_ref: "2026-07", value: "10,555" }),
+      forecastRow({ data_ref: "2026-07", value: "20.000.000.000.000" }),
       forecastRow({ data_ref: "2026-08", account_concat: "X".repeat(201) }),
       forecastRow({ forecast: "2" }),
     ];
@@ -374,7 +380,7 @@ describe("template forecast", () => {
       'Coluna cost_center_concat: valor "" inválido; campo obrigatório',
       'Coluna data_ref: valor "2026/05" inválido; esperado um mês válido (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)',
       'Coluna forecast: valor "1,234.56" inválido; esperado um número (1.234,56 ou 1234.56)',
-      'Coluna value: valor "10,555" inválido; esperado no máximo 2 casas decimais',
+      'Coluna value: valor "20.000.000.000.000" inválido; esperado um número entre -10.000.000.000.000 e 10.000.000.000.000',
       `Coluna account_concat: valor "${"X".repeat(59)}…" inválido; esperado no máximo 200 caracteres`,
       'Coluna rf: valor "RF1 2026" inválido; linha duplicada: a linha 2 tem os mesmos rf, cost_center_concat, account_concat, data_ref',
     ]);

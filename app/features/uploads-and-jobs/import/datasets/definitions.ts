@@ -1,65 +1,29 @@
+import { MONEY_RULE } from "~/shared/numbers";
+import { ACCOUNT_CONCAT_MAX, COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { HR_FIGURE_RULES } from "~/features/hr/figures";
 import { parseScenario } from "~/models/forecast.fields";
 import { HR_COMMENT_MAX } from "~/models/hr.server";
 import { CHANNELS, DATE_MAX, DATE_MIN, QUANTITY_MAX } from "~/models/planning.fields";
 import { BUSINESS_UNITS, CATEGORY1_OPTIONS } from "~/models/reports.fields";
-import { invalid, type DatasetRule } from "./rules";
+import { choiceRule, invalid, type ColumnRule } from "../rules";
+import type { DatasetTemplate, RowValues } from "../template";
 
 /**
  * The upload templates of the datasets the spec-001 screens show, which only the demo seed filled before: planning
  * quantities, forecast records, ledger lines, HR auxiliary figures, FP&A responsibles and fiscal-asset items. Each is
- * recognised by its header row (every column present, any order and case), checked row by row, and applied all or
- * nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload templates").
+ * recognised by its header row (every column present, any order and case; ../template.ts), checked row by row, and
+ * applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload templates").
  */
-
-export type DatasetId = "planning_quantity" | "forecast" | "ledger" | "hr_aux" | "fpa_responsibles" | "fiscal_items";
-
-export type DatasetColumn = {
-  name: string;
-  rule: DatasetRule;
-  /** The unit of a number, or what a text holds ("R$", "código"). */
-  unit?: string;
-  /** What the column is, for the template's column sheet. */
-  description: string;
-  /** The example row's value. */
-  example: string | number;
-};
-
-/** A valid row's values by column name, as stored (dates as Date, numbers as numbers). */
-export type RowValues = Record<string, unknown>;
-
-export type RowChecker = (row: RowValues, line: number) => string[] | null;
-
-export type DatasetTemplate = {
-  id: DatasetId;
-  /** The template's name in pt-BR. */
-  label: string;
-  /** The screens its data feeds. */
-  feeds: string;
-  writeMode: "upsert" | "replace";
-  /** What an upload does, in pt-BR (the page and the contract say it). */
-  writeModeText: string;
-  columns: readonly DatasetColumn[];
-  /** The columns whose values make a row unique in a file (a second row with the same key is NOK). */
-  keyColumns: readonly string[];
-  /** Checks across columns or rows, run on rows whose cells are all valid; state lives in the closure (one per file). */
-  newRowChecker?: () => RowChecker;
-  /** The document spooled for the row, in the business collection's shape. */
-  toDoc(row: RowValues): Record<string, unknown>;
-};
 
 const text = (
   required: boolean,
   max: number,
-  extra: Partial<Extract<DatasetRule, { kind: "text" }>> = {},
-): DatasetRule => ({ kind: "text", required, max, ...extra });
-const choice = (allowed: readonly string[], rule: string, required = true): DatasetRule => ({
-  kind: "choice",
-  required,
-  allowed,
-  rule,
-});
-const money = (required: boolean): DatasetRule => ({ kind: "decimal", required, min: -1e13, max: 1e13, decimals: 2 });
+  extra: Partial<Extract<ColumnRule, { kind: "text" }>> = {},
+): ColumnRule => ({ kind: "text", required, max, ...extra });
+const choice = (allowed: readonly string[], rule: string, required = true): ColumnRule =>
+  choiceRule(allowed, rule, { required });
+/** An amount in R$: MONEY_RULE, as the screens read it (more decimals round to cents). */
+const money = (required: boolean): ColumnRule => ({ kind: "decimal", required, ...MONEY_RULE });
 const monthStart = (iso: string) => new Date(Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, 1));
 
 const UNITS_RULE = BUSINESS_UNITS.join(", ");
@@ -71,7 +35,6 @@ export const planningQuantityTemplate: DatasetTemplate = {
   id: "planning_quantity",
   label: "Planejamento – quantidades",
   feeds: "Planejamento de quantidades (/ij/plan, /ij/plan_edit) e prévia de relatório (/ij/report_preview)",
-  writeMode: "upsert",
   writeModeText:
     "Atualiza ou inclui por (sku, channel, dateRef); as demais linhas ficam como estão. Linhas alteradas ganham nova revisão e histórico.",
   columns: [
@@ -133,21 +96,25 @@ export const planningQuantityTemplate: DatasetTemplate = {
     { name: "categoria_principal_sku", rule: text(false, 100), description: "Categoria principal", example: "Makeup" },
     { name: "sub_categoria_sku", rule: text(false, 100), description: "Subcategoria", example: "Batom" },
   ],
-  keyColumns: ["sku", "channel", "dateRef"],
-  toDoc: (r) => ({
-    sku: r.sku,
-    channel: r.channel,
-    dateRef: r.dateRef,
-    valor: r.valor,
-    material_description: r.material_description,
-    marca: r.marca,
-    hero: r.hero,
-    abcd: r.abcd,
-    plc_localsku: r.plc_localsku,
-    category_sku: r.category_sku,
-    categoria_principal_sku: r.categoria_principal_sku,
-    sub_categoria_sku: r.sub_categoria_sku,
-  }),
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "upsert",
+    keyColumns: ["sku", "channel", "dateRef"],
+    toDoc: (r) => ({
+      sku: r.sku,
+      channel: r.channel,
+      dateRef: r.dateRef,
+      valor: r.valor,
+      material_description: r.material_description,
+      marca: r.marca,
+      hero: r.hero,
+      abcd: r.abcd,
+      plc_localsku: r.plc_localsku,
+      category_sku: r.category_sku,
+      categoria_principal_sku: r.categoria_principal_sku,
+      sub_categoria_sku: r.sub_categoria_sku,
+    }),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -159,14 +126,13 @@ export const forecastTemplate: DatasetTemplate = {
   id: "forecast",
   label: "Previsão (forecast)",
   feeds: "Revisão de forecast por centro de custo (/ij/report_create_schneider, /ij/report_preview_edit_schneider)",
-  writeMode: "upsert",
   writeModeText:
     "Atualiza ou inclui por (rf, cost_center_concat, account_concat, data_ref); os demais registros ficam como estão. Mudanças de forecast entram no histórico da célula.",
   columns: [
     { name: "rf", rule: text(true, 20), description: `Cenário: ${SCENARIO_RULE}`, example: "RF1 2026" },
     {
       name: "cost_center_concat",
-      rule: text(true, 200),
+      rule: text(true, COST_CENTER_CONCAT_MAX),
       description: "Centro de custo com nome, como a tela mostra",
       example: "CC1001 - Marketing",
     },
@@ -187,7 +153,7 @@ export const forecastTemplate: DatasetTemplate = {
     { name: "data_ref", rule: { kind: "month" }, description: "Mês", example: "2026-11" },
     {
       name: "account_concat",
-      rule: text(true, 200),
+      rule: text(true, ACCOUNT_CONCAT_MAX),
       description: "Conta com descrição",
       example: "4101001 - Salários e Ordenados",
     },
@@ -206,33 +172,37 @@ export const forecastTemplate: DatasetTemplate = {
       example: "182.500,00",
     },
   ],
-  keyColumns: ["rf", "cost_center_concat", "account_concat", "data_ref"],
-  newRowChecker: () => (row) => {
-    const rf = String(row.rf);
-    if (rf.toLowerCase() === "actual") {
-      row.rf = "actual";
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "upsert",
+    keyColumns: ["rf", "cost_center_concat", "account_concat", "data_ref"],
+    newRowChecker: () => (row) => {
+      const rf = String(row.rf);
+      if (rf.toLowerCase() === "actual") {
+        row.rf = "actual";
+        return null;
+      }
+      const normalized = rf.toUpperCase().replace(/\s+/g, " ");
+      if (!parseScenario(normalized)) return [invalid("rf", rf, `esperado ${SCENARIO_RULE} (ano de 2000 a 2099)`)];
+      row.rf = normalized;
       return null;
-    }
-    const normalized = rf.toUpperCase().replace(/\s+/g, " ");
-    if (!parseScenario(normalized)) return [invalid("rf", rf, `esperado ${SCENARIO_RULE} (ano de 2000 a 2099)`)];
-    row.rf = normalized;
-    return null;
-  },
-  toDoc: (r) => {
-    const account = String(r.account_concat);
-    const separator = account.indexOf(" - ");
-    return {
-      rf: r.rf,
-      cost_center_concat: r.cost_center_concat,
-      cost_center: r.cost_center,
-      level_descr: r.level_descr,
-      group_level_2: r.group_level_2,
-      data_ref: r.data_ref,
-      account_concat: account,
-      acc_description: r.acc_description || (separator >= 0 ? account.slice(separator + 3) : account),
-      value: r.value,
-      forecast: r.forecast,
-    };
+    },
+    toDoc: (r) => {
+      const account = String(r.account_concat);
+      const separator = account.indexOf(" - ");
+      return {
+        rf: r.rf,
+        cost_center_concat: r.cost_center_concat,
+        cost_center: r.cost_center,
+        level_descr: r.level_descr,
+        group_level_2: r.group_level_2,
+        data_ref: r.data_ref,
+        account_concat: account,
+        acc_description: r.acc_description || (separator >= 0 ? account.slice(separator + 3) : account),
+        value: r.value,
+        forecast: r.forecast,
+      };
+    },
   },
 };
 
@@ -246,7 +216,6 @@ export const ledgerTemplate: DatasetTemplate = {
   label: "Razão / balanço por empresa e mês",
   feeds:
     "Demonstrações financeiras (/ij/demo_financial), cockpit (/ij/cockpit_preview), ativo fiscal (/ij/fiscal) e FP&A (/ij/report_save)",
-  writeMode: "replace",
   writeModeText:
     "Substitui as linhas de cada par (empresa, mês) presente no arquivo; outros meses e empresas ficam como estão. Contas novas entram no plano de contas; as existentes têm a classificação atualizada.",
   columns: [
@@ -315,59 +284,67 @@ export const ledgerTemplate: DatasetTemplate = {
       example: "12.600.000,00",
     },
   ],
-  keyColumns: ["businessUnitID", "month", "account"],
-  // An account is described the same way on every line of a file.
-  newRowChecker: () => {
-    const accounts = new Map<string, { signature: string; line: number; values: RowValues }>();
-    return (row, line) => {
-      const signature = LEDGER_ACCOUNT_COLUMNS.map((c) => String(row[c])).join("\u0000");
-      const seen = accounts.get(String(row.account));
-      if (!seen) {
-        accounts.set(String(row.account), { signature, line, values: row });
-        return null;
-      }
-      if (seen.signature === signature) return null;
-      const column = LEDGER_ACCOUNT_COLUMNS.find((c) => String(row[c]) !== String(seen.values[c])) ?? "category1";
-      const shown = typeof row[column] === "boolean" ? (row[column] ? "sim" : "não") : String(row[column]);
-      return [
-        invalid(column, shown, `a conta ${String(row.account)} está classificada de outro modo na linha ${seen.line}`),
-      ];
-    };
-  },
-  toDoc: (r) => ({
-    businessUnitID: r.businessUnitID,
-    account: r.account,
-    month: r.month,
-    actual: r.actual,
-    priorYear: r.priorYear,
-    forecast: r.forecast,
-    // The account's description travels with the row and is taken out when the chart is updated.
-    _account: {
-      category1: r.category1,
-      category2: r.category2,
-      category3: r.category3,
-      workingCapital: r.working_capital,
-      fiscal: r.fiscal,
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "replace",
+    keyColumns: ["businessUnitID", "month", "account"],
+    // An account is described the same way on every line of a file.
+    newRowChecker: () => {
+      const accounts = new Map<string, { signature: string; line: number; values: RowValues }>();
+      return (row, line) => {
+        const signature = LEDGER_ACCOUNT_COLUMNS.map((c) => String(row[c])).join("\u0000");
+        const seen = accounts.get(String(row.account));
+        if (!seen) {
+          accounts.set(String(row.account), { signature, line, values: row });
+          return null;
+        }
+        if (seen.signature === signature) return null;
+        const column = LEDGER_ACCOUNT_COLUMNS.find((c) => String(row[c]) !== String(seen.values[c])) ?? "category1";
+        const shown = typeof row[column] === "boolean" ? (row[column] ? "sim" : "não") : String(row[column]);
+        return [
+          invalid(
+            column,
+            shown,
+            `a conta ${String(row.account)} está classificada de outro modo na linha ${seen.line}`,
+          ),
+        ];
+      };
     },
-  }),
+    toDoc: (r) => ({
+      businessUnitID: r.businessUnitID,
+      account: r.account,
+      month: r.month,
+      actual: r.actual,
+      priorYear: r.priorYear,
+      forecast: r.forecast,
+      // The account's description travels with the row and is taken out when the chart is updated.
+      _account: {
+        category1: r.category1,
+        category2: r.category2,
+        category3: r.category3,
+        workingCapital: r.working_capital,
+        fiscal: r.fiscal,
+      },
+    }),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
 // d. HR auxiliary figures per branch and month
 
-const figure = (field: keyof typeof HR_FIGURE_RULES): DatasetRule => ({
+const figure = (field: keyof typeof HR_FIGURE_RULES): ColumnRule => ({
   kind: "decimal",
   required: false,
   min: 0,
   max: HR_FIGURE_RULES[field].max,
   decimals: HR_FIGURE_RULES[field].decimals,
+  excessDecimals: HR_FIGURE_RULES[field].excessDecimals,
 });
 
 export const hrTemplate: DatasetTemplate = {
   id: "hr_aux",
   label: "RH – dados auxiliares por filial e mês",
   feeds: "Auxiliar Padrão de RH (/ij/rh, /ij/rh_edit/{filial})",
-  writeMode: "upsert",
   writeModeText:
     "Atualiza ou inclui por (filial_nome, mes_apur, matricula); o comentário existente é mantido quando a coluna comentario vem vazia. Valores alterados entram no histórico.",
   columns: [
@@ -434,26 +411,30 @@ export const hrTemplate: DatasetTemplate = {
       example: "",
     },
   ],
-  keyColumns: ["filial_nome", "mes_apur", "matricula"],
-  toDoc: (r) => ({
-    marca_cod: r.marca_cod,
-    marca_desc: r.marca_desc,
-    filial_cod: r.filial_cod,
-    filial_nome: r.filial_nome,
-    mes_apur: r.mes_apur,
-    matricula: r.matricula,
-    nome: r.nome,
-    cpf: r.cpf,
-    cargo_cod: r.cargo_cod,
-    cargo_nome: r.cargo_nome,
-    datas_afastamento: r.datas_afastamento,
-    vendas_adicionais: r.vendas_adicionais,
-    dias_media: r.dias_media,
-    result_qtde_servico: r.result_qtde_servico,
-    result_desafio_mensal: r.result_desafio_mensal,
-    vendas_servicos: r.vendas_servicos,
-    comentario: r.comentario,
-  }),
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "upsert",
+    keyColumns: ["filial_nome", "mes_apur", "matricula"],
+    toDoc: (r) => ({
+      marca_cod: r.marca_cod,
+      marca_desc: r.marca_desc,
+      filial_cod: r.filial_cod,
+      filial_nome: r.filial_nome,
+      mes_apur: r.mes_apur,
+      matricula: r.matricula,
+      nome: r.nome,
+      cpf: r.cpf,
+      cargo_cod: r.cargo_cod,
+      cargo_nome: r.cargo_nome,
+      datas_afastamento: r.datas_afastamento,
+      vendas_adicionais: r.vendas_adicionais,
+      dias_media: r.dias_media,
+      result_qtde_servico: r.result_qtde_servico,
+      result_desafio_mensal: r.result_desafio_mensal,
+      vendas_servicos: r.vendas_servicos,
+      comentario: r.comentario,
+    }),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -463,7 +444,6 @@ export const fpaTemplate: DatasetTemplate = {
   id: "fpa_responsibles",
   label: "FP&A – responsáveis",
   feeds: "Cabeçalho do relatório FP&A (/ij/report_save)",
-  writeMode: "upsert",
   writeModeText:
     "Atualiza ou inclui o cabeçalho de cada empresa (businessUnitID); as demais empresas ficam como estão.",
   columns: [
@@ -480,15 +460,19 @@ export const fpaTemplate: DatasetTemplate = {
     { name: "userResponsible", rule: text(true, 200), description: "Usuário responsável", example: "Rafael Costa" },
     { name: "costCenter", rule: text(true, 200), description: "Centro de custo", example: "CC223601 - Controladoria" },
   ],
-  keyColumns: ["businessUnitID"],
-  toDoc: (r) => ({
-    _id: r.businessUnitID,
-    country: r.country,
-    functionalArea: r.functionalArea,
-    personResponsible: r.personResponsible,
-    userResponsible: r.userResponsible,
-    costCenter: r.costCenter,
-  }),
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "upsert",
+    keyColumns: ["businessUnitID"],
+    toDoc: (r) => ({
+      _id: r.businessUnitID,
+      country: r.country,
+      functionalArea: r.functionalArea,
+      personResponsible: r.personResponsible,
+      userResponsible: r.userResponsible,
+      costCenter: r.costCenter,
+    }),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -498,7 +482,6 @@ export const fiscalTemplate: DatasetTemplate = {
   id: "fiscal_items",
   label: "Ativo fiscal – itens",
   feeds: "Itens da página Ativo Fiscal (/ij/fiscal)",
-  writeMode: "replace",
   writeModeText:
     "Substitui os itens de cada par (empresa, ano) presente no arquivo. A planilha e o documento de cada item são arquivos já enviados ao repositório (/repo/format), indicados pelo nome original.",
   columns: [
@@ -538,24 +521,19 @@ export const fiscalTemplate: DatasetTemplate = {
       example: "icms_2236.pdf",
     },
   ],
-  keyColumns: ["businessUnitID", "year", "account", "description"],
-  toDoc: (r) => ({
-    businessUnitID: r.businessUnitID,
-    year: r.year,
-    account: r.account,
-    description: r.description,
-    value: r.value,
-    // Resolved to the stored files before spooling (ingest.server.ts resolveFiles).
-    worksheet: r.worksheet_file,
-    document: r.document_file,
-  }),
+  load: {
+    mode: "all-or-nothing",
+    writeMode: "replace",
+    keyColumns: ["businessUnitID", "year", "account", "description"],
+    toDoc: (r) => ({
+      businessUnitID: r.businessUnitID,
+      year: r.year,
+      account: r.account,
+      description: r.description,
+      value: r.value,
+      // Resolved to the stored files before spooling (ingest.server.ts resolveFiles).
+      worksheet: r.worksheet_file,
+      document: r.document_file,
+    }),
+  },
 };
-
-export const DATASET_TEMPLATES: readonly DatasetTemplate[] = [
-  planningQuantityTemplate,
-  forecastTemplate,
-  ledgerTemplate,
-  hrTemplate,
-  fpaTemplate,
-  fiscalTemplate,
-];

@@ -1,12 +1,12 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { inBranchScope, type BranchScope } from "~/models/hr.server";
-import { uploadRightsTexts } from "~/messages";
+import { uploadRightsTexts } from "../../texts";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
-import type { CellValue } from "../values";
-import { countOf } from "../../count-text";
-import { formatCount } from "../values";
+import type { CellValue } from "~/shared/excel/values";
+import { countOf } from "~/shared/excel/count-text";
+import { formatCount } from "~/shared/excel/values";
 import { exampleValues } from "../catalog.server";
 import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
 import {
@@ -19,8 +19,9 @@ import {
   type ReplaceScope,
   type Step,
 } from "./apply.server";
-import { LEDGER_ACCOUNT_COLUMNS, type DatasetTemplate, type RowChecker, type RowValues } from "./definitions";
-import { checkCell, invalid } from "./rules";
+import { invalid } from "../rules";
+import { checkRow, type DatasetTemplate, type RowChecker, type RowValues } from "../template";
+import { LEDGER_ACCOUNT_COLUMNS } from "./definitions";
 import { RowSpool, type SpooledRow } from "./spool.server";
 
 /**
@@ -82,7 +83,8 @@ export class DatasetImport {
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
   private readonly scope: ReplaceScope = { pairs: new Map(), accounts: new Map() };
-  private readonly cell = { value: undefined as unknown };
+  /** The current row's values as stored, in column order (reused). */
+  private readonly stored: unknown[];
   private readonly names: string[];
   private readonly nokCollection: string;
   private batchTime: Date;
@@ -100,7 +102,8 @@ export class DatasetImport {
     readonly template: DatasetTemplate,
     private readonly ctx: DatasetImportContext,
   ) {
-    this.checker = template.newRowChecker?.() ?? null;
+    this.checker = template.load.newRowChecker?.() ?? null;
+    this.stored = new Array(template.columns.length);
     this.firstKeyValues = looksKeysUp(template.id) ? new Map() : null;
     this.names = template.columns.map((c) => c.name);
     this.example = exampleValues(template.id);
@@ -146,14 +149,10 @@ export class DatasetImport {
 
   /** Checks one non-empty row: `values` and `texts` are its cells in the template's column order. */
   accept(line: number, values: readonly CellValue[], texts: readonly string[]): void {
-    const { columns } = this.template;
-    let errors: string[] | null = null;
+    const { names, stored } = this;
+    let errors = checkRow(this.template, values, texts, stored);
     const row: RowValues = {};
-    for (let k = 0; k < columns.length; k++) {
-      const problem = checkCell(columns[k].rule, values[k], texts[k], this.cell);
-      if (problem !== null) (errors ??= []).push(invalid(columns[k].name, texts[k], problem));
-      row[columns[k].name] = this.cell.value;
-    }
+    for (let k = 0; k < names.length; k++) row[names[k]] = stored[k];
     // Before the checks across rows: the example takes no key and no part in them.
     if (errors === null && isExampleRecord(this.example, row, this.names)) {
       this.exampleRows.note(line);
@@ -172,16 +171,16 @@ export class DatasetImport {
     }
     let key = "";
     if (errors === null) {
-      key = this.template.keyColumns.map((c) => keyPart(row[c])).join("|");
+      key = this.template.load.keyColumns.map((c) => keyPart(row[c])).join("|");
       const otherLine = this.lineOfKey.get(key);
       if (otherLine === undefined) this.lineOfKey.set(key, line);
       else {
-        const first = this.template.keyColumns[0];
+        const first = this.template.load.keyColumns[0];
         errors = [
           invalid(
             first,
             texts[this.names.indexOf(first)] ?? "",
-            datasetMessages.duplicate(this.template.keyColumns, otherLine),
+            datasetMessages.duplicate(this.template.load.keyColumns, otherLine),
           ),
         ];
       }
@@ -191,9 +190,9 @@ export class DatasetImport {
       this.nokRows++;
       return;
     }
-    const spooled: SpooledRow = { key, line, doc: this.template.toDoc(row) };
+    const spooled: SpooledRow = { key, line, doc: this.template.load.toDoc(row) };
     this.pending.spooled.push(spooled);
-    if (this.firstKeyValues) this.noteFirstKeyValue(spooled.doc[this.template.keyColumns[0]]);
+    if (this.firstKeyValues) this.noteFirstKeyValue(spooled.doc[this.template.load.keyColumns[0]]);
     if (this.template.id === "fiscal_items") this.pending.texts.set(spooled, [...texts]);
     this.collect(row);
     this.okRows++;

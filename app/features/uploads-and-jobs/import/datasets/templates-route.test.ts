@@ -4,8 +4,8 @@ import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$templ
 import { loader as pageLoader } from "~/routes/captura.manual";
 import { currentUser } from "../../../../../test/auth-mock";
 import { useTestDatabase } from "../../../../../test/db";
-import { closestTemplate, detectDatasetLayout, TEMPLATE_CATALOG } from "../catalog.server";
-import { detectLayout } from "../templates";
+import { closestTemplate, TEMPLATE_CATALOG } from "../catalog.server";
+import { detectTemplate } from "../templates";
 
 vi.mock("~/features/access/auth.server", () => import("../../../../../test/auth-mock"));
 useTestDatabase();
@@ -75,8 +75,7 @@ describe("/captura/manual templates", () => {
       ]);
       expect((help.getRow(2).values as unknown[])[1]).toBe(info.columns[0].name);
       // The downloaded header is recognised as its own template.
-      const recognised =
-        detectLayout(header as string[])?.template.id ?? detectDatasetLayout(header as string[])?.template.id;
+      const recognised = detectTemplate(header as string[])?.template.id;
       expect(recognised).toBe(info.id);
     }
   });

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
-import { excelTexts } from "~/messages";
+import { excelTexts } from "./texts";
 import { csvCell } from "~/shared/csv";
-import { readXlsxRows, UnreadableFileError } from "./import/readers.server";
-import { cellText, type CellValue } from "./import/values";
+import { readXlsxRows, UnreadableFileError } from "./xlsx-reader.server";
+import { cellText, type CellValue } from "./values";
 
 /**
  * Excel round trips of the grids (planning, forecast review, HR, master data): "Exportar Excel" streams exactly the
@@ -43,6 +43,9 @@ export type ExcelExport<Row> = {
   idOf(row: Row): string;
   revisionOf(row: Row): string;
 };
+
+/** The screen's URL parameter that names a kept report (`?excel=<id>`). */
+export const EXCEL_REPORT_PARAM = "excel";
 
 export const ID_HEADER = "_id";
 export const REVISION_HEADER = "_rev";
@@ -275,7 +278,7 @@ export const RETURNED_FILE_MAX_BYTES = 20 * 1024 * 1024;
  */
 export async function returnedFileOf(
   request: Request,
-): Promise<{ ok: true; stream: Readable } | { ok: false; message: string }> {
+): Promise<{ ok: true; stream: Readable; bytes: Buffer; name: string } | { ok: false; message: string }> {
   const length = Number(request.headers.get("Content-Length") ?? "0");
   if (length > RETURNED_FILE_MAX_BYTES + 64 * 1024)
     return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
@@ -291,5 +294,6 @@ export async function returnedFileOf(
     return { ok: false, message: excelTexts.excelTooLarge(RETURNED_FILE_MAX_BYTES / 1024 / 1024) };
   const name = (file as File).name ?? "";
   if (!/\.xlsx$/i.test(name)) return { ok: false, message: excelTexts.excelNotXlsx };
-  return { ok: true, stream: Readable.from(Buffer.from(await file.arrayBuffer())) };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  return { ok: true, stream: Readable.from(bytes), bytes, name };
 }

@@ -1,4 +1,4 @@
-import { formatCount } from "./import/values";
+import { formatCount } from "./values";
 
 /**
  * A count and its noun in agreement, pt-BR: "1 linha OK", "2 linhas OK", "0 recusados", "1.234 linhas". One is

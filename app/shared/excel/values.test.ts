@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLayout, productTemplate } from "./templates";
 import { formatCount, normalizeCnpj, parseDate, parseYearMonthDay } from "./values";
-import { sniffDelimiter } from "./readers.server";
 
 describe("import value rules", () => {
   it("checks CNPJ check digits", () => {
@@ -27,14 +25,5 @@ describe("import value rules", () => {
   it("formats counts with the pt-BR thousands separator", () => {
     expect(formatCount(12345)).toBe("12.345");
     expect(formatCount(67)).toBe("67");
-  });
-
-  it("detects layouts by header and sniffs the delimiter", () => {
-    expect(detectLayout(["\uFEFFCNPJ", "Description", "channel_siop"])?.template.id).toBe("channel");
-    expect(detectLayout(["channel", "marca", "YEARMONTHDAY", "extra"])?.template.id).toBe("spend");
-    expect(detectLayout(["sku", "marca"])).toBeNull();
-    expect(detectLayout([...productTemplate.headers])?.template.id).toBe("product");
-    expect(sniffDelimiter("a;b;c")).toBe(";");
-    expect(sniffDelimiter("a,b;c,d")).toBe(",");
   });
 });

@@ -1,7 +1,8 @@
-import { Form } from "@remix-run/react";
-import { excelTexts } from "~/messages";
+import { Form, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { excelTexts } from "./texts";
 import { Alert } from "~/shared/ui/alert";
-import "./excel-panel.css";
+import "./panel.css";
 
 /** What a grid's loader sends for its Excel round trip: where to export and import, and the last import's outcome. */
 export type ExcelPanelData = {
@@ -9,13 +10,29 @@ export type ExcelPanelData = {
   importAction: string;
   canImport: boolean;
   report: { summary: string; href: string | null } | null;
+  /** A large edited export applied by a job (`?excelJob=<id>`): its progress, or how it ended when not with a report. */
+  job?: { running: boolean; progress: number; message: string } | null;
 };
+
+/** While a job runs, the screen asks again every 2 s (with JavaScript; without it, the "Atualizar" link). */
+function useJobPolling(running: boolean) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, 2000);
+    return () => window.clearInterval(timer);
+  }, [running, revalidator]);
+}
 
 /**
  * "Exportar Excel" (a plain link: the download works without JavaScript) and, for those who may edit, the form that
  * sends the edited export back (multipart POST to the grid's Excel route, which answers with a redirect here).
  */
 export function ExcelPanel({ excel, busy = false }: { excel: ExcelPanelData; busy?: boolean }) {
+  useJobPolling(excel.job?.running ?? false);
+  const location = useLocation();
   return (
     <div className="excel-panel">
       <a className="button button--secondary" href={excel.exportHref} download>
@@ -45,6 +62,18 @@ export function ExcelPanel({ excel, busy = false }: { excel: ExcelPanelData; bus
             {excelTexts.importExcelHint}
           </p>
         </Form>
+      ) : null}
+      {excel.job ? (
+        <Alert tone={excel.job.running ? "info" : "error"}>
+          <span role="status">{excel.job.message}</span>
+          {excel.job.running ? (
+            <>
+              {" "}
+              <progress max={100} value={excel.job.progress} aria-label={excel.job.message} />{" "}
+              <a href={`${location.pathname}${location.search}`}>{excelTexts.excelJobRefresh}</a>
+            </>
+          ) : null}
+        </Alert>
       ) : null}
       {excel.report ? (
         <Alert tone="info">

@@ -1,0 +1,257 @@
+/**
+ * The exceljs-based XLSX reader as it was before the portal read XLSX itself (a copy of app/shared/excel/xlsx-reader.server.ts at
+ * that time, its readXlsxRows renamed): the reference the new reader is compared with in
+ * app/shared/excel/xlsx-reader.test.ts and timed against in bench/xlsx-read/run.ts. Not used by the app.
+ */
+import { PassThrough, Transform, type Readable } from "node:stream";
+import type ExcelJS from "exceljs";
+import type { CellValue } from "~/shared/excel/values";
+
+/**
+ * The streaming XLSX reader every spreadsheet import shares (uploads, report packages, the returned exports of the
+ * Excel round trips): the first worksheet's rows, within caps on what the file may hold once unpacked.
+ */
+
+/** One row of a source file: its 1-based line (CSV) or row number (XLSX), and its cells. */
+export type SourceRow = { line: number; cells: CellValue[] };
+
+/** The file could not be read as the format its extension claims. */
+export class UnreadableFileError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "UnreadableFileError";
+  }
+}
+
+type ExcelCell = ExcelJS.CellValue;
+
+function toCellValue(value: ExcelCell): CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date)
+    return value;
+  if (typeof value === "object") {
+    if ("richText" in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join("");
+    if ("result" in value) return toCellValue((value as { result?: ExcelCell }).result as ExcelCell);
+    if ("text" in value && typeof (value as { text: unknown }).text === "string")
+      return (value as { text: string }).text;
+    if ("error" in value) return String((value as { error: unknown }).error);
+  }
+  return String(value);
+}
+
+/** A file refused for its size once unpacked (a decompression bomb, or more than a spreadsheet can hold): status 3. */
+export class FileRefusedError extends UnreadableFileError {
+  constructor(message: string) {
+    super(message);
+    this.name = "FileRefusedError";
+  }
+}
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => Math.round(bytes / MB);
+
+/** Why a file is refused, each naming its cap. */
+export const refusalMessages = {
+  inflated: (bytes: number) => `Arquivo recusado: o conteúdo descompactado passa de ${mb(bytes)} MB.`,
+  sharedStringBytes: (bytes: number) =>
+    `Arquivo recusado: a tabela de textos da planilha (sharedStrings.xml) passa de ${mb(bytes)} MB descompactada.`,
+  sharedStrings: (count: number) =>
+    `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} textos distintos.`,
+  rows: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} linhas.`,
+  columns: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} colunas.`,
+  token: (bytes: number) => `Arquivo recusado: um texto ou marcação do XML da planilha passa de ${mb(bytes)} MB.`,
+  part: (name: string, bytes: number) => `Arquivo recusado: ${name} descompactado passa de ${mb(bytes)} MB.`,
+};
+
+/** `source` passed on as long as it stays within `maxBytes`; past them it fails with FileRefusedError(`message`). */
+export function limitBytes(source: Readable | NodeJS.ReadableStream, maxBytes: number, message: string): Readable {
+  let bytes = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(bytes > maxBytes ? new FileRefusedError(message) : null, bytes > maxBytes ? undefined : chunk);
+    },
+  });
+  source.on("error", (error: Error) => limited.destroy(error));
+  return source.pipe(limited);
+}
+
+/**
+ * What an XLSX may hold once unpacked. A 2 MB file can inflate to gigabytes; exceljs keeps every shared string in
+ * memory and builds each text and tag it parses as one string, so these are counted as the bytes come out of the
+ * inflater, and the file is refused (status 3) as soon as one is passed. Rows and columns stop at Excel's own
+ * maximum (a file Excel wrote never passes them).
+ */
+export type XlsxLimits = {
+  /** Inflated bytes of every part of the package together. */
+  inflatedBytes: number;
+  /** Inflated bytes of xl/sharedStrings.xml (held whole in memory). */
+  sharedStringBytes: number;
+  sharedStrings: number;
+  rows: number;
+  columns: number;
+  /** The longest run of XML without a `<`: bounds every text, tag and attribute the parser builds as one string. */
+  tokenBytes: number;
+};
+
+export const XLSX_LIMITS: XlsxLimits = {
+  inflatedBytes: 1024 * MB,
+  sharedStringBytes: 128 * MB,
+  sharedStrings: 2_000_000,
+  rows: 1_048_576,
+  columns: 16_384,
+  tokenBytes: 1 * MB,
+};
+
+type ZipEntryStream = PassThrough & { path?: string };
+
+/**
+ * Counts what exceljs's unzipper hands each part of the package: `zip` is its parse stream, whose readable side
+ * pushes one stream per entry; each entry's pushes are the inflated bytes. Past a cap, the entry ends where it is
+ * (a reader waiting on it finishes) and `refuse` is called once; nothing more is passed on.
+ */
+function watchInflation(zip: PassThrough, limits: XlsxLimits, refuse: (error: FileRefusedError) => void): void {
+  let total = 0;
+  let sharedStringBytes = 0;
+  let refused = false;
+  const zipPush = zip.push;
+  zip.push = (entry: unknown, encoding?: BufferEncoding) => {
+    if (entry && typeof entry === "object") watchEntry(entry as ZipEntryStream);
+    return zipPush.call(zip, entry, encoding);
+  };
+  function watchEntry(entry: ZipEntryStream) {
+    const push = entry.push;
+    const sharedStrings = entry.path === "xl/sharedStrings.xml";
+    let run = 0; // bytes since the last "<"
+    entry.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      if (chunk === null) return push.call(entry, null);
+      if (refused) return false;
+      const bytes = chunk as Buffer;
+      total += bytes.length;
+      if (sharedStrings) sharedStringBytes += bytes.length;
+      const first = bytes.indexOf(0x3c);
+      let longest: number;
+      if (first < 0) longest = run += bytes.length;
+      else {
+        const last = bytes.lastIndexOf(0x3c);
+        const inside = bytes.length > limits.tokenBytes ? longestRun(bytes.subarray(first + 1, last)) : 0;
+        longest = Math.max(run + first, inside, bytes.length - 1 - last);
+        run = bytes.length - 1 - last;
+      }
+      const error =
+        total > limits.inflatedBytes
+          ? refusalMessages.inflated(limits.inflatedBytes)
+          : sharedStringBytes > limits.sharedStringBytes
+            ? refusalMessages.sharedStringBytes(limits.sharedStringBytes)
+            : longest > limits.tokenBytes
+              ? refusalMessages.token(limits.tokenBytes)
+              : null;
+      if (error) {
+        refused = true;
+        push.call(entry, null);
+        refuse(new FileRefusedError(error));
+        return false;
+      }
+      return push.call(entry, bytes, encoding);
+    };
+  }
+}
+
+/** The longest run without a "<" in `bytes` (looked for only in chunks longer than the cap itself). */
+function longestRun(bytes: Buffer): number {
+  let longest = 0;
+  let from = 0;
+  for (let at = bytes.indexOf(0x3c); at >= 0; at = bytes.indexOf(0x3c, from)) {
+    longest = Math.max(longest, at - from);
+    from = at + 1;
+  }
+  return Math.max(longest, bytes.length - from);
+}
+
+/** Streams the rows of the first worksheet with exceljs's streaming reader, within `limits` (XLSX_LIMITS). */
+export async function* readXlsxRowsExceljs(
+  source: Readable,
+  limits: XlsxLimits = XLSX_LIMITS,
+): AsyncGenerator<SourceRow> {
+  // Loaded on the first XLSX file: the web process does not carry exceljs (~15 MB) until it is needed.
+  const { default: Excel } = await import("exceljs");
+  // The reader pipes its input into the unzipper: that pipe is where the unzipper's parse stream is seen.
+  let refusal: FileRefusedError | null = null;
+  let onRefusal: (error: FileRefusedError) => void = () => undefined;
+  const refused = new Promise<never>((_, reject) => (onRefusal = reject));
+  refused.catch(() => undefined);
+  const refuse = (error: FileRefusedError) => {
+    if (refusal) return;
+    refusal = error;
+    input.unpipe();
+    source.unpipe(input);
+    onRefusal(error);
+  };
+  const input = new PassThrough();
+  source.on("error", (error) => input.destroy(error));
+  const pipe = input.pipe.bind(input);
+  input.pipe = <T extends NodeJS.WritableStream>(zip: T, options?: { end?: boolean }) => {
+    watchInflation(zip as unknown as PassThrough, limits, refuse);
+    return pipe(zip, options);
+  };
+  source.pipe(input);
+  /** The reader's next step, or the refusal if it comes first (the reader may be waiting on a part that never ends). */
+  const step = <T>(next: Promise<T>): Promise<T> => {
+    next.catch(() => undefined);
+    return Promise.race([next, refused]);
+  };
+  const workbook = new Excel.stream.xlsx.WorkbookReader(input, {
+    worksheets: "emit",
+    sharedStrings: "cache",
+    styles: "cache", // needed to tell dates from numbers
+    hyperlinks: "ignore",
+    entries: "emit",
+  });
+  // exceljs reads a worksheet as soon as the shared strings and relationships are in, and then looks
+  // its name up in the workbook part; when the zip stores xl/workbook.xml last (exceljs's own writer
+  // may), that part is not read yet. Only the first sheet is read here, so its name is not needed.
+  const reader = workbook as unknown as { model?: { sheets?: unknown[] }; sharedStrings?: unknown[] };
+  reader.model ??= { sheets: [] };
+  // The shared strings are counted as exceljs adds them (it sets the array when the part starts).
+  let sharedStrings: unknown[] | undefined;
+  Object.defineProperty(reader, "sharedStrings", {
+    configurable: true,
+    get: () => sharedStrings,
+    set(value: unknown[]) {
+      sharedStrings = value;
+      const push = value.push;
+      value.push = (...items: unknown[]) => {
+        if (value.length + items.length > limits.sharedStrings) {
+          refuse(new FileRefusedError(refusalMessages.sharedStrings(limits.sharedStrings)));
+          return value.length;
+        }
+        return push.apply(value, items);
+      };
+    },
+  });
+  const sheets = workbook[Symbol.asyncIterator]();
+  try {
+    const first = await step(sheets.next());
+    if (first.done) return;
+    const rows = (first.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await step(rows.next());
+      if (next.done) break;
+      const row = next.value;
+      if (row.number > limits.rows) throw new FileRefusedError(refusalMessages.rows(limits.rows));
+      const values = row.values as ExcelCell[];
+      if (values.length - 1 > limits.columns) throw new FileRefusedError(refusalMessages.columns(limits.columns));
+      const cells: CellValue[] = [];
+      for (let i = 1; i < values.length; i++) cells.push(toCellValue(values[i]));
+      yield { line: row.number, cells };
+    }
+    // only the first worksheet
+  } catch (error) {
+    if (refusal) throw refusal;
+    if (error instanceof UnreadableFileError) throw error;
+    throw new UnreadableFileError(`XLSX inválido: ${(error as Error).message}`, { cause: error });
+  } finally {
+    source.destroy();
+    input.destroy();
+  }
+}
