@@ -624,13 +624,15 @@ function* sheetRows(xml: string, context: SheetContext, state: { done: boolean }
     inheritedDate: boolean,
   ): CellValue | undefined {
     if (f) {
-      // A formula: its cached result, never a date. exceljs keeps a formula's result only when it is truthy (its
-      // FormulaValue copies the fields that are): a formula cached as 0, "" or an error, or not cached, read as the
-      // object {formula}, which the old reader turned into "[object Object]". A formula without text (a shared
-      // formula's other cells) is kept as given, result and all. Both kept as they were.
-      const result = v === null ? undefined : t === "str" ? decodeAgain(v) : Number.parseFloat(v);
-      if (fText) return result ? result : "[object Object]";
-      return v === null ? "[object Object]" : result;
+      // A formula: its cached result as the spreadsheet shows it, never a date; none cached is an empty cell. (exceljs
+      // kept a result only when it was truthy, so a formula showing 0, "" or an error, or not yet calculated, read as
+      // "[object Object]".) A formula without text (a shared formula's other cells) reads the same way.
+      void fText;
+      if (v === null) return undefined;
+      if (t === "str") return decodeAgain(v);
+      if (t === "e") return v;
+      const result = Number.parseFloat(v);
+      return Number.isNaN(result) ? v : result;
     }
     if (v === null) return undefined;
     switch (t) {
