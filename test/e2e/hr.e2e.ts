@@ -101,7 +101,7 @@ test("an editor picks a branch and months, edits figures and a comment; the CPF 
   // A figure: pt-BR input, checked as typed, confirmed, saved, reloaded, recorded.
   const rowId = String(expectedRows[expectedRows.length - 1]._id);
   const input = figureInput(page, rowId, "vendas_adicionais");
-  await input.fill("12.5");
+  await input.fill("12,5,0");
   await page.locator(`tr[data-row-id="${rowId}"]`).getByText(hrTexts.invalidNumber).waitFor();
   await input.fill("-3");
   await page.locator(`tr[data-row-id="${rowId}"]`).getByText(hrTexts.negativeNumber).waitFor();

@@ -355,6 +355,8 @@ test("FP&A report: Filtering / Report, tabs in the URL, row editing with undo an
   // Variances tab: in the URL, back returns to Current
   await page.getByRole("link", { name: t.tabVariances }).click();
   await page.waitForURL((u) => u.searchParams.get("tab") === "variances");
+  // The URL changes before React renders the new tab: wait for its table, then read its whole header.
+  await page.locator("main table thead th", { hasText: "rfY" }).waitFor();
   expect(await page.locator("main table thead th").allInnerTexts()).toEqual([
     "acc_description",
     "priorY",
