@@ -75,3 +75,22 @@ export async function workbookPost(
   form.set("arquivo", new File([bytes], fileName, type ? { type } : undefined));
   return new Request(url, { method: "POST", body: form });
 }
+
+/**
+ * Files of the repository, as records of finished uploads named `names` (a fiscal item names its worksheet and
+ * document, which must be there).
+ */
+export async function repositoryFiles(names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  await (await getDb()).collection("files").insertMany(
+    names.map((name) => ({
+      originalName: name,
+      originalFile: `2026/01/${name}`,
+      bucket: "local",
+      user: "a@b.c",
+      status: 0,
+      progress: 100,
+      statusChangeDate: new Date(),
+    })),
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
-import { uploadAndProcess } from "#test/uploads";
+import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import type { Template } from "~/features/uploads-and-jobs/import/template";
 import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
@@ -44,7 +44,8 @@ describe("a template saved as CSV by Excel in Portuguese (Windows-1252)", () => 
     expect(column, `${template.id} has a free-text column`).not.toBeNull();
     const value = `Área ${HIGH} fim`;
     const cells = template.columns.map((c) => (c.name === column ? value : String(c.example)));
-    await repositoryFiles(template, cells);
+    // A fiscal item names its worksheet and document, which must be files of the repository (a name may be the text).
+    await repositoryFiles(template.columns.flatMap((c, i) => (/_file$/.test(c.name) ? [cells[i]] : [])));
     const csv = `${template.columns.map((c) => c.name).join(";")}\r\n${cells.join(";")}\r\n`;
     const { file } = await uploadAndProcess(`${template.id}.csv`, windows1252(csv));
     expect(file, JSON.stringify(file?.message)).toMatchObject({ status: 0 });
@@ -55,23 +56,6 @@ describe("a template saved as CSV by Excel in Portuguese (Windows-1252)", () => 
     expect(JSON.stringify(stored), `${collection}.${column}`).toContain(JSON.stringify(value).slice(1, -1));
   });
 });
-
-/** A fiscal item names its worksheet and document, which must be files of the repository (a name may be the text). */
-async function repositoryFiles(template: Template, cells: readonly string[]) {
-  const names = template.columns.flatMap((c, i) => (/_file$/.test(c.name) ? [cells[i]] : []));
-  if (names.length === 0) return;
-  await (await testDb.db()).collection("files").insertMany(
-    names.map((name) => ({
-      originalName: name,
-      originalFile: `2026/01/${name}`,
-      bucket: "local",
-      user: "a@b.c",
-      status: 0,
-      progress: 100,
-      statusChangeDate: new Date(),
-    })),
-  );
-}
 
 /** Where a dataset template stores a column: the ledger keeps its account columns in the chart of accounts. */
 function datasetCollectionOf(id: string, column: string): string {

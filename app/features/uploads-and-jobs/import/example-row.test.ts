@@ -10,7 +10,7 @@ import { TEMPLATE_CATALOG, type TemplateInfo } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
-import { uploadAndProcess } from "#test/uploads";
+import { uploadAndProcess, repositoryFiles } from "#test/uploads";
 
 /**
  * The example row of a template guides, it does not load. The template downloaded from
@@ -91,16 +91,7 @@ beforeAll(async () => {
   const db = await testDb.db();
   await applyIndexes(db);
   // The fiscal example names repository files: they are there, so an example row would have somewhere to go.
-  const file = (name: string) => ({
-    originalName: name,
-    originalFile: `2026/01/${name}`,
-    bucket: "local",
-    user: "a@b.c",
-    status: 0,
-    progress: 100,
-    statusChangeDate: new Date(),
-  });
-  await db.collection("files").insertMany([file("icms_2236.xlsx"), file("icms_2236.pdf")]);
+  await repositoryFiles(["icms_2236.xlsx", "icms_2236.pdf"]);
 });
 
 describe("a template sent back unchanged loads nothing, and says so", () => {

@@ -18,7 +18,7 @@ import { TEMPLATE_CATALOG } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
-import { uploadAndProcess } from "#test/uploads";
+import { uploadAndProcess, repositoryFiles } from "#test/uploads";
 
 /**
  * An upload writes only what its uploader may write on the screen the data belongs to. Every template,
@@ -88,16 +88,7 @@ beforeAll(async () => {
   await applyIndexes(db);
   for (const type of PERMISSION_TYPES) await grantPermission(db, userOf(type), type);
   // The fiscal example names repository files: they are there, so the only reason to refuse is the right.
-  const file = (name: string) => ({
-    originalName: name,
-    originalFile: `2026/01/${name}`,
-    bucket: "local",
-    user: "a@b.c",
-    status: 0,
-    progress: 100,
-    statusChangeDate: new Date(),
-  });
-  await db.collection("files").insertMany([file("icms_2236.xlsx"), file("icms_2236.pdf")]);
+  await repositoryFiles(["icms_2236.xlsx", "icms_2236.pdf"]);
 });
 
 describe("every template, loaded by every permission type", () => {

@@ -17,7 +17,7 @@ import { useTestDatabase } from "#test/db";
 import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
-import { uploadAndProcess } from "#test/uploads";
+import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -827,22 +827,10 @@ const fiscalRow = (over: Partial<Record<string, string | number>> = {}) => {
 };
 
 describe("template fiscal_items", () => {
-  async function repositoryFiles() {
-    const db = await testDb.db();
-    const file = (name: string) => ({
-      originalName: name,
-      originalFile: `2026/01/${name}`,
-      bucket: "local",
-      user: "a@b.c",
-      status: 0,
-      progress: 100,
-      statusChangeDate: new Date(),
-    });
-    await db.collection("files").insertMany([file("icms_2236.xlsx"), file("icms_2236.pdf")]);
-  }
+  const fiscalFiles = () => repositoryFiles(["icms_2236.xlsx", "icms_2236.pdf"]);
 
   it("replaces the (unit, year) items with the repository's files, which the fiscal page lists", async () => {
-    await repositoryFiles();
+    await fiscalFiles();
     const db = await testDb.db();
     await db.collection(FISCAL_ITEMS).insertOne({
       businessUnitID: "2236",
@@ -872,7 +860,7 @@ describe("template fiscal_items", () => {
   });
 
   it("refuses broken rows (each rule once, an unknown file among them) and applies nothing", async () => {
-    await repositoryFiles();
+    await fiscalFiles();
     const before = await snapshot([FISCAL_ITEMS]);
     const rows = [
       fiscalRow(),
@@ -912,7 +900,7 @@ describe("template fiscal_items", () => {
   });
 
   it("applies a large file (20,000 items)", async () => {
-    await repositoryFiles();
+    await fiscalFiles();
     const rows = Array.from({ length: 20_000 }, (_, i) =>
       fiscalRow({ year: 2000 + (i % 20), description: `Item ${i}` }),
     );
