@@ -61,8 +61,9 @@ export async function excelPanelState(
   const jobId = params.get(EXCEL_JOB_PARAM);
   if (jobId) {
     const job = await ownJobState(jobId, user);
-    if (job?.status === FILE_STATUS_OK && job.progress >= FILE_PROGRESS_DONE && job.resultPath)
-      throw redirect(job.resultPath);
+    // The path the worker recorded is one of the portal's screens; anything else is not followed.
+    const local = job?.resultPath?.startsWith("/") && !job.resultPath.startsWith("//") ? job.resultPath : null;
+    if (job?.status === FILE_STATUS_OK && job.progress >= FILE_PROGRESS_DONE && local) throw redirect(local);
     if (job) {
       const done = job.progress >= FILE_PROGRESS_DONE || job.status !== FILE_STATUS_OK;
       return {
