@@ -3,25 +3,22 @@
  * that time, its readXlsxRows renamed): the reference the new reader is compared with in
  * app/shared/excel/xlsx-reader.test.ts and timed against in bench/xlsx-read/run.ts. Not used by the app.
  */
-import { PassThrough, Transform, type Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import type ExcelJS from "exceljs";
 import type { CellValue } from "~/shared/excel/values";
+import {
+  FileRefusedError,
+  refusalMessages,
+  UnreadableFileError,
+  XLSX_LIMITS,
+  type SourceRow,
+  type XlsxLimits,
+} from "~/shared/excel/xlsx-reader.server";
 
 /**
  * The streaming XLSX reader every spreadsheet import shares (uploads, report packages, the returned exports of the
  * Excel round trips): the first worksheet's rows, within caps on what the file may hold once unpacked.
  */
-
-/** One row of a source file: its 1-based line (CSV) or row number (XLSX), and its cells. */
-export type SourceRow = { line: number; cells: CellValue[] };
-
-/** The file could not be read as the format its extension claims. */
-export class UnreadableFileError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "UnreadableFileError";
-  }
-}
 
 type ExcelCell = ExcelJS.CellValue;
 
@@ -38,70 +35,6 @@ function toCellValue(value: ExcelCell): CellValue {
   }
   return String(value);
 }
-
-/** A file refused for its size once unpacked (a decompression bomb, or more than a spreadsheet can hold): status 3. */
-export class FileRefusedError extends UnreadableFileError {
-  constructor(message: string) {
-    super(message);
-    this.name = "FileRefusedError";
-  }
-}
-
-const MB = 1024 * 1024;
-const mb = (bytes: number) => Math.round(bytes / MB);
-
-/** Why a file is refused, each naming its cap. */
-export const refusalMessages = {
-  inflated: (bytes: number) => `Arquivo recusado: o conteúdo descompactado passa de ${mb(bytes)} MB.`,
-  sharedStringBytes: (bytes: number) =>
-    `Arquivo recusado: a tabela de textos da planilha (sharedStrings.xml) passa de ${mb(bytes)} MB descompactada.`,
-  sharedStrings: (count: number) =>
-    `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} textos distintos.`,
-  rows: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} linhas.`,
-  columns: (count: number) => `Arquivo recusado: a planilha passa de ${count.toLocaleString("pt-BR")} colunas.`,
-  token: (bytes: number) => `Arquivo recusado: um texto ou marcação do XML da planilha passa de ${mb(bytes)} MB.`,
-  part: (name: string, bytes: number) => `Arquivo recusado: ${name} descompactado passa de ${mb(bytes)} MB.`,
-};
-
-/** `source` passed on as long as it stays within `maxBytes`; past them it fails with FileRefusedError(`message`). */
-export function limitBytes(source: Readable | NodeJS.ReadableStream, maxBytes: number, message: string): Readable {
-  let bytes = 0;
-  const limited = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(bytes > maxBytes ? new FileRefusedError(message) : null, bytes > maxBytes ? undefined : chunk);
-    },
-  });
-  source.on("error", (error: Error) => limited.destroy(error));
-  return source.pipe(limited);
-}
-
-/**
- * What an XLSX may hold once unpacked. A 2 MB file can inflate to gigabytes; exceljs keeps every shared string in
- * memory and builds each text and tag it parses as one string, so these are counted as the bytes come out of the
- * inflater, and the file is refused (status 3) as soon as one is passed. Rows and columns stop at Excel's own
- * maximum (a file Excel wrote never passes them).
- */
-export type XlsxLimits = {
-  /** Inflated bytes of every part of the package together. */
-  inflatedBytes: number;
-  /** Inflated bytes of xl/sharedStrings.xml (held whole in memory). */
-  sharedStringBytes: number;
-  sharedStrings: number;
-  rows: number;
-  columns: number;
-  /** The longest run of XML without a `<`: bounds every text, tag and attribute the parser builds as one string. */
-  tokenBytes: number;
-};
-
-export const XLSX_LIMITS: XlsxLimits = {
-  inflatedBytes: 1024 * MB,
-  sharedStringBytes: 128 * MB,
-  sharedStrings: 2_000_000,
-  rows: 1_048_576,
-  columns: 16_384,
-  tokenBytes: 1 * MB,
-};
 
 type ZipEntryStream = PassThrough & { path?: string };
 
