@@ -48,11 +48,14 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/jobs.executados", [SA, GO], "jobsExecuted"],
   ["routes/user.config", [UA], null],
   ["routes/user.permission", [SA, PE], null],
+  ["routes/user.audit", [SA], null],
+  ["routes/user.audit_.export", [SA], null],
   ["routes/captura.manual", [SA, BR, SI, GO], "upload"],
   ["routes/captura.manual_.modelo.$template", [SA, BR, SI, GO], "upload"],
   ["routes/captura.automacao", [SA, BR, SI, GO], "upload"],
   ["routes/captura.processando", [SA, BR, SI, GO], "upload"],
   ["routes/captura.processando_.nok.$id", [SA, BR, SI, GO], "upload"],
+  ["routes/captura.processando_.corrigir.$id", [SA, BR, SI, GO], "upload"],
   ["routes/api.upload", [SA, BR, SI, GO], "upload"],
   ["routes/api.uploads.s3", [SA, BR, SI, GO], "upload"],
   ["routes/api.files.register", [SA, BR, SI, GO], "upload"],
@@ -81,6 +84,12 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", [SA, GO], "report"],
+  // The forecast cycle (docs/decisions.md "Forecast cycle"): the board for the reviewers (default SYSTEM ADMIN) and
+  // SYSTEM ADMIN, the preparers' assignments for SYSTEM ADMIN.
+  ["routes/ij.forecast_status", [SA], "report"],
+  ["routes/ij.forecast_status.excel", [SA], "report"],
+  ["routes/ij.forecast_preparers", [SA], "report"],
+  ["routes/ij.forecast_preparers.modelo", [SA], "report"],
   ["routes/ij.explorer", [EX, SA, SI, GO], "explorer"],
   ["routes/ij.explorer_.$id", [EX, SA, SI, GO], "explorer"],
   ["routes/ij.rh", [SA, SI, GO], null],
@@ -149,6 +158,19 @@ describe("route rules: every guarded route × every type × each flag", () => {
     expect(canAccessRoute(BR, route, { features: allOn, hrEditorTypes: [BR] }, "write")).toBe(false);
   });
 
+  it("forecast review: FORECAST_REVIEWER_TYPES read it (and open the board) without editing it", () => {
+    const review: RouteId = "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
+    const silverReviews = { ...ctx(), forecastReviewerTypes: [SI] as PermissionType[] };
+    expect(canAccessRoute(SI, review, ctx())).toBe(false);
+    expect(canAccessRoute(SI, review, silverReviews)).toBe(true);
+    expect(canAccessRoute(SI, review, silverReviews, "write")).toBe(false);
+    expect(canAccessRoute(GO, review, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SI, "routes/ij.forecast_status", silverReviews)).toBe(true);
+    expect(canAccessRoute(SA, "routes/ij.forecast_status", silverReviews)).toBe(true);
+    expect(canAccessRoute(GO, "routes/ij.forecast_status", silverReviews)).toBe(false);
+    expect(canAccessRoute(SI, "routes/ij.forecast_preparers", silverReviews)).toBe(false);
+  });
+
   it("FP&A report (/ij/report_save): report readers read, only SYSTEM ADMIN and USER GOLD save", () => {
     const route: RouteId = "routes/ij.report_save";
     expect(canAccessRoute(SI, route, ctx())).toBe(true);
@@ -213,7 +235,7 @@ describe("buildNavigation", () => {
   it("builds the header menu per type with the spec's texts", () => {
     const menu = (type: PermissionType) =>
       buildNavigation(type, dashboards, ctx()).menu.map((m) => `${m.label}→${m.to}`);
-    expect(menu(SA)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
+    expect(menu(SA)).toEqual(["Configurações de usuários→/user/permission", "Auditoria→/user/audit", "Logout→/logout"]);
     expect(menu(PE)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(UA)).toEqual(["Gerenciamento de usuários→/user/config", "Logout→/logout"]);
     for (const t of [EX, BR, SI, GO] as PermissionType[]) expect(menu(t)).toEqual(["Logout→/logout"]);

@@ -1,5 +1,10 @@
 import type { AccessContext, FeatureFlag } from "~/config.server";
-import { DEFAULT_HR_EDITOR_TYPES, PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
+import {
+  DEFAULT_FORECAST_REVIEWER_TYPES,
+  DEFAULT_HR_EDITOR_TYPES,
+  PERMISSION_TYPES,
+  type PermissionType,
+} from "~/shared/permissions";
 import type { RouteId } from "~/route-ids";
 
 /**
@@ -86,6 +91,8 @@ const EXPLORERS = [
 ] as const satisfies readonly PermissionType[];
 const PERMISSION_ADMINS = ["SYSTEM ADMIN", "USER PERMISS"] as const satisfies readonly PermissionType[];
 const USER_ADMINS = ["USER ADMIN"] as const satisfies readonly PermissionType[];
+/** Who reads the audit trail (issue 53; docs/decisions.md): SYSTEM ADMIN. */
+const AUDIT_READERS = ["SYSTEM ADMIN"] as const satisfies readonly PermissionType[];
 /** HR auxiliary data readers (docs/decisions.md): the editors plus USER SILVER, who sees the grid read-only. */
 const HR_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
 
@@ -93,7 +100,10 @@ const HR_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfi
 // Route rules
 
 /** Who passes: a list of types, or a list the configuration holds. */
-export type TypeSet = readonly PermissionType[] | { configured: "hrEditorTypes" };
+export type TypeSet =
+  | readonly PermissionType[]
+  /** A list the configuration holds, with `plus` types always let through. */
+  | { configured: "hrEditorTypes" | "forecastReviewerTypes"; plus?: readonly PermissionType[] };
 
 export type TypeRule = {
   types: TypeSet;
@@ -136,6 +146,15 @@ const PLANNING = restricted(PLANNING_RULE.types, PLANNING_RULE.flag, "ours");
 const FINANCE = restricted(ADMIN_AND_GOLD, "report", "ours");
 const FINANCIAL_STATEMENT = restricted(["USER GOLD"], "financialStatement", "spec");
 const HR = restricted(HR_READERS, undefined, "ours", { types: { configured: "hrEditorTypes" } });
+/**
+ * The forecast review and its cycle (docs/decisions.md "Forecast cycle"): the finance planners read and edit it, the
+ * forecast reviewers (FORECAST_REVIEWER_TYPES) read it to decide; the status board is the reviewers' and the
+ * administrators'; the preparers' assignments are the administrators'.
+ */
+const FORECAST_READERS: TypeSet = { configured: "forecastReviewerTypes", plus: ADMIN_AND_GOLD };
+const FORECAST_REVIEW = restricted(FORECAST_READERS, "report", "ours", { types: ADMIN_AND_GOLD, flag: "report" });
+const FORECAST_BOARD = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
+const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
 
 /**
  * Every route module, by route id (the file name under app/routes without its extension, prefixed with
@@ -181,6 +200,14 @@ export const ROUTE_ACCESS = {
   // User administration (spec 000 §6)
   "routes/user.config": restricted(USER_ADMINS, undefined, "spec"),
   "routes/user.permission": restricted(PERMISSION_ADMINS, undefined, "spec"),
+  // The audit trail (issue 53) and its export: SYSTEM ADMIN only.
+  "routes/user.audit": restricted(AUDIT_READERS, undefined, "ours"),
+  "routes/user.audit_.export": restricted(AUDIT_READERS, undefined, "ours"),
+  // Each user's own notices and settings (issues 52 and 54): every signed-in user, only their own.
+  "routes/user.notices": SIGNED_IN,
+  "routes/user.settings": SIGNED_IN,
+  // Each user's own subscriptions (issue 54); subscribing also needs the right to open what is followed.
+  "routes/user.subscriptions": SIGNED_IN,
 
   // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
   "routes/captura.manual": UPLOAD,
@@ -189,6 +216,8 @@ export const ROUTE_ACCESS = {
   "routes/captura.processando": UPLOAD,
   // A job's refused rows as CSV (its uploader, or a type that may open /jobs/executados: checked on the file).
   "routes/captura.processando_.nok.$id": UPLOAD,
+  // The refused rows as an XLSX to fix and send again (issue 54): the same people as the CSV, checked on the file.
+  "routes/captura.processando_.corrigir.$id": UPLOAD,
   "routes/api.upload": UPLOAD,
   "routes/api.uploads.s3": UPLOAD,
   "routes/api.files.register": UPLOAD,
@@ -226,12 +255,18 @@ export const ROUTE_ACCESS = {
   "routes/ij.fiscal": FINANCE,
 
   // Cost-centre forecast review (roles not shown: SYSTEM ADMIN and USER GOLD, the finance planners; docs/decisions.md)
-  "routes/ij.report_create_schneider": FINANCE,
-  "routes/ij.report_preview_schneider": FINANCE,
-  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FINANCE,
-  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history": FINANCE,
+  "routes/ij.report_create_schneider": FORECAST_REVIEW,
+  "routes/ij.report_preview_schneider": FORECAST_REVIEW,
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FORECAST_REVIEW,
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history": FORECAST_REVIEW,
   // The review's Excel round trip: its readers export, its editors send an edited export back.
-  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel": FINANCE,
+  "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel": FORECAST_REVIEW,
+  // The status board per RF, and its export.
+  "routes/ij.forecast_status": FORECAST_BOARD,
+  "routes/ij.forecast_status.excel": FORECAST_BOARD,
+  // Who prepares each cost centre: a screen and its template.
+  "routes/ij.forecast_preparers": FORECAST_PREPARERS,
+  "routes/ij.forecast_preparers.modelo": FORECAST_PREPARERS,
 
   // Explorer (spec 001 §6)
   "routes/ij.explorer": restricted(EXPLORERS, "explorer", "spec"),
@@ -301,7 +336,12 @@ export function isRouteId(value: string): value is RouteId {
 }
 
 function typesOf(set: TypeSet, context: AccessContext): readonly PermissionType[] {
-  return "configured" in set ? context.hrEditorTypes : set;
+  if (!("configured" in set)) return set;
+  const configured =
+    set.configured === "hrEditorTypes"
+      ? context.hrEditorTypes
+      : (context.forecastReviewerTypes ?? DEFAULT_FORECAST_REVIEWER_TYPES);
+  return set.plus ? [...configured, ...set.plus] : configured;
 }
 
 function passes(rule: TypeRule, type: PermissionType, context: AccessContext): boolean {

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { PERMISSION_TYPES, type PermissionType, DEFAULT_HR_EDITOR_TYPES } from "~/shared/permissions";
+import {
+  PERMISSION_TYPES,
+  type PermissionType,
+  DEFAULT_FORECAST_REVIEWER_TYPES,
+  DEFAULT_HR_EDITOR_TYPES,
+} from "~/shared/permissions";
 import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
 import { parseIsoDate } from "~/shared/months";
 
@@ -100,6 +105,8 @@ const envShape = {
   LOGIN_WINDOW_MINUTES: positiveInt(15),
   /** Failed sign-ins (and, apart, reset-code attempts) from all addresses together within LOGIN_WINDOW_MINUTES. */
   LOGIN_GLOBAL_MAX_FAILURES: positiveInt(500),
+  /** Days the audit trail keeps (issue 53): older whole days are removed by the daily retention job. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 
   AWS_REGION: z
     .string()
@@ -187,6 +194,18 @@ const envShape = {
           errorMap: () => ({ message: `expected permission types among ${PERMISSION_TYPES.join(", ")}` }),
         }),
       )
+      .transform((types): readonly PermissionType[] => [...new Set(types)]),
+  ),
+
+  /** The permission types that approve or return a cost centre's forecast (docs/decisions.md "Forecast cycle"). */
+  FORECAST_REVIEWER_TYPES: csvList(DEFAULT_FORECAST_REVIEWER_TYPES.join(",")).pipe(
+    z
+      .array(
+        z.enum(PERMISSION_TYPES, {
+          errorMap: () => ({ message: `expected permission types among ${PERMISSION_TYPES.join(", ")}` }),
+        }),
+      )
+      .min(1)
       .transform((types): readonly PermissionType[] => [...new Set(types)]),
   ),
 
@@ -391,6 +410,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       windowMinutes: env.LOGIN_WINDOW_MINUTES,
       globalMaxFailures: env.LOGIN_GLOBAL_MAX_FAILURES,
     },
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     awsRegion: env.AWS_REGION,
     identity: {
       provider: env.IDENTITY_PROVIDER,
@@ -439,6 +459,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
     mail: { kind: env.MAIL, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     smtpTimeouts: { connectionMs: env.SMTP_CONNECTION_TIMEOUT_MS, sendMs: env.SMTP_SEND_TIMEOUT_MS },
     hrEditorTypes: env.HR_EDITOR_TYPES,
+    forecastReviewerTypes: env.FORECAST_REVIEWER_TYPES,
     workerInProcess: env.WORKER_IN_PROCESS,
     logLevel: env.LOG_LEVEL,
     features: {
@@ -481,10 +502,16 @@ export type AccessContext = {
   features: Readonly<Record<FeatureFlag, boolean>>;
   /** HR_EDITOR_TYPES: the types that may edit HR auxiliary data (spec 001 §6 leaves the list to configuration). */
   hrEditorTypes: readonly PermissionType[];
+  /** FORECAST_REVIEWER_TYPES: the types that approve or return a forecast (absent: the default, SYSTEM ADMIN). */
+  forecastReviewerTypes?: readonly PermissionType[];
 };
 
 /** What the access rules (app/access.ts) are decided against: the flags and type lists of the configuration. */
 export function accessContext(): AccessContext {
   const config = getConfig();
-  return { features: config.features, hrEditorTypes: config.hrEditorTypes };
+  return {
+    features: config.features,
+    hrEditorTypes: config.hrEditorTypes,
+    forecastReviewerTypes: config.forecastReviewerTypes,
+  };
 }

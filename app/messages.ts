@@ -225,9 +225,13 @@ export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { planningTexts } from "~/features/planning/texts";
 export { forecastTexts } from "~/features/forecast/texts";
+export { preparersTexts } from "~/features/forecast/preparers/texts";
 export { reportsTexts } from "~/features/reports-and-financial/texts";
 export { hrTexts } from "~/features/hr/texts";
 export { explorerTexts } from "~/features/explorer/texts";
+export { auditTexts } from "~/features/audit/texts";
+export { noticeTexts } from "~/features/notices/texts";
+export { subscriptionTexts } from "~/features/subscriptions/texts";
 
 /** Texts the host answers with before or around the app: service unavailable, malformed requests. */
 export const deployTexts = {

@@ -1,6 +1,6 @@
 import { canAccessRoute, type PermissionType, type RouteId } from "~/access";
 import type { AccessContext } from "~/config.server";
-import { hrTexts, jobTexts, messages } from "~/messages";
+import { auditTexts, hrTexts, jobTexts, messages } from "~/messages";
 import { byNumericCode } from "~/shared/collation";
 
 /**
@@ -96,6 +96,7 @@ export type Navigation = {
 const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind"] }> = [
   { label: messages.menuUserSettings, link: { route: "routes/user.permission", to: "/user/permission" }, kind: "link" },
   { label: messages.menuUserManagement, link: { route: "routes/user.config", to: "/user/config" }, kind: "link" },
+  { label: auditTexts.menu, link: { route: "routes/user.audit", to: "/user/audit" }, kind: "link" },
   { label: messages.menuLogout, link: { route: "routes/logout", to: LOGOUT_PATH }, kind: "logout" },
 ];
 

@@ -17,6 +17,8 @@ import { messages } from "~/messages";
 import { loadNavigation } from "~/features/access/accounts.server";
 import appStylesUrl from "~/styles/app.css?url";
 import { getToast } from "~/shared/toast.server";
+import { NoticeHeaderLinks } from "~/features/notices/header-links";
+import { unreadCount } from "~/models/notices.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStylesUrl },
@@ -35,8 +37,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOptionalUser(request).catch(unavailable),
   ]);
   // The menu and side navigation come from app/access.ts for the signed-in user's current type.
-  const navigation: NavigationProps =
-    (user ? await loadNavigation(user.type).catch(unavailable) : null) ?? NO_NAVIGATION;
+  // The header's unread notices (one indexed count): 0 when the database cannot say, the page still draws.
+  const [navigation, unreadNotices]: [NavigationProps, number] = user
+    ? await Promise.all([
+        loadNavigation(user.type)
+          .catch(unavailable)
+          .then((n) => n ?? NO_NAVIGATION),
+        unreadCount(user.email).catch(() => 0),
+      ])
+    : [NO_NAVIGATION, 0];
   return data(
     {
       brandText: config.brandText,
@@ -45,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       toast,
       navigation,
       signedIn: !!user,
+      unreadNotices,
     },
     headers ? { headers } : undefined,
   );
@@ -110,7 +120,10 @@ export function Layout({ children }: { children: ReactNode }) {
             <a className="shell__brand" href="/">
               {root?.brandText ?? "Portal"}
             </a>
-            <HeaderMenu {...navigation} />
+            <div className="shell__header-end">
+              {root?.signedIn && navigation.menu.length > 0 ? <NoticeHeaderLinks unread={root.unreadNotices} /> : null}
+              <HeaderMenu {...navigation} />
+            </div>
           </header>
           <div className="shell__body">
             <SideNav {...navigation} open={menuOpen} />

@@ -7,6 +7,7 @@ import { routeTree, type RouteManifest } from "../app/features/access/return-to.
 import { RETURNED_FILE_MAX_BYTES } from "../app/shared/excel/round-trip.server";
 import { COCKPIT_FILE_MAX_BYTES } from "../app/models/reports.fields";
 import { FORECAST_SAVE_BODY_MAX_BYTES } from "../app/features/forecast/forecast-save";
+import { PREPARERS_TEMPLATE_MAX_BYTES } from "../app/features/forecast/preparers/limits";
 import { deployTexts } from "../app/messages";
 import { sendMessagePage } from "./request-guards";
 
@@ -42,6 +43,8 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
   "routes/repo.master-data.canal.excel": RETURNED_EXCEL,
   "routes/repo.master-data.planejamento.excel": RETURNED_EXCEL,
   "routes/ij.cockpit_preview": COCKPIT_FILE_MAX_BYTES + MULTIPART_SLACK,
+  // The forecast preparers' filled template (XLSX or CSV).
+  "routes/ij.forecast_preparers.modelo": PREPARERS_TEMPLATE_MAX_BYTES + MULTIPART_SLACK,
   // The review's save: changed cells as JSON, checked by the route against the same limit.
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FORECAST_SAVE_BODY_MAX_BYTES,
 };

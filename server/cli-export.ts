@@ -23,6 +23,9 @@ import { csvCell } from "../app/shared/csv";
 import { RoundTripScopeError, type RoundTripDataset } from "../app/shared/excel/dataset";
 import { readXlsxRows } from "../app/shared/excel/xlsx-reader.server";
 import { splitArgs, UsageError, zodMessage } from "./cli-support";
+import { recordExport } from "../app/features/audit/data-events.server";
+import { OPERATOR_TYPE } from "../app/access";
+import { CLI_UPLOADER } from "./cli-import";
 
 /** The datasets, as app/round-trips.server.ts lists them (planning, forecast, hr, then every master-data base). */
 export const EXPORT_DATASETS = ROUND_TRIPS.map((d) => d.exportName) as [string, ...string[]];
@@ -166,6 +169,15 @@ export async function exportCommand(args: readonly string[], io: ExportIo): Prom
     if (out) await rm(out, { force: true });
     throw error;
   }
+  // Issue 53: the operator's export in the audit trail (no client address: the deployment's own shell).
+  await recordExport({
+    actor: { email: CLI_UPLOADER, name: "portal export", type: OPERATOR_TYPE },
+    dataset: datasetNamed(dataset).id,
+    object: { kind: "dataset", id: datasetNamed(dataset).id, label: out ?? "stdout" },
+    filter: params,
+    details: { via: "cli", format, bytes },
+    ip: null,
+  });
   io.note(
     `Exported ${dataset}${params.size > 0 ? ` (${params.toString()})` : ""} as ${format.toUpperCase()} to ${out ?? "stdout"}: ${bytes.toLocaleString("pt-BR")} bytes.`,
   );

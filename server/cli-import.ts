@@ -13,6 +13,8 @@ import { z } from "zod";
 import { getConfig } from "../app/config.server";
 import { registerUpload } from "../app/features/uploads-and-jobs/upload.server";
 import { ingestClaimedFile } from "../app/features/uploads-and-jobs/import/ingest.server";
+import { notifyJobEnded } from "../app/features/uploads-and-jobs/job-notices.server";
+import { recordJobEnded } from "../app/features/audit/data-events.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
@@ -154,6 +156,10 @@ export async function importCommand(
   if (claim) {
     const work = ingestClaimedFile(claim, { leaseMs, progressIntervalMs: Math.min(intervalMs, 2_000) });
     const [done] = await Promise.all([work, follow(id, print, intervalMs, work)]);
+    // Issue 53: the CLI import in the audit trail (the operator, or --user with that account's type).
+    await recordJobEnded(claim, done, "cli");
+    // Issue 54: --user is told as the uploader (and whoever is on call); never throws.
+    await notifyJobEnded(claim, done);
     if (done.kind === "lease-lost") {
       print("Another worker took the job over; following it.");
       const end = await follow(id, print, intervalMs);

@@ -6,6 +6,8 @@
  *   portal seed [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]   the demo data (--empty: accounts only)
  *   portal import <file> [--user e-mail] [--target data|explorer|reports]   store and process a file as an upload
  *   portal export <dataset> [field=value …] [--out file.xlsx|file.csv]     a screen's rows as XLSX or CSV
+ *   portal audit:verify [--from YYYY-MM-DD] [--to YYYY-MM-DD]   recompute the audit trail's hash chain
+ *   portal audit:purge                              remove the audit days older than AUDIT_RETENTION_DAYS
  * In the image: `portal …` (on PATH), `node build/host/cli.js …` or `npm run portal -- …`.
  */
 import path from "node:path";
@@ -15,6 +17,7 @@ import { useConfiguredDatabase, type DatabaseHandle } from "./database";
 import { optionValue, UsageError } from "./cli-support";
 import { exportCommand } from "./cli-export";
 import { importCommand } from "./cli-import";
+import { auditPurgeCommand, auditVerifyCommand } from "./cli-audit";
 import { applyIndexes } from "../app/models/all-indexes.server";
 import {
   PLANNING_ATTRIBUTE_SETS,
@@ -38,6 +41,10 @@ Commands:
                                    a screen's rows (all pages of the filter) as XLSX or CSV, to the file or stdout
                                    datasets: planning, forecast, hr, product_master, product_master_nok, channel, channel_nok,
                                    planning_spend, planning_spend_nok (filters: see server/cli-export.ts)
+  audit:verify [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]
+                                   recompute the audit trail's hash chain (UTC days) and name the first altered,
+                                   removed or inserted entry; exit 1 when one is found
+  audit:purge                      remove the audit days older than AUDIT_RETENTION_DAYS (the daily retention job, once)
   help                             this text`;
 
 async function dbIndexes(print: (line: string) => void): Promise<void> {
@@ -104,7 +111,9 @@ export async function runCli(
       command === "db:indexes" ||
       command === "seed" ||
       command === "import" ||
-      command === "export"
+      command === "export" ||
+      command === "audit:verify" ||
+      command === "audit:purge"
     ) {
       database = await useConfiguredDatabase();
     }
@@ -128,6 +137,10 @@ export async function runCli(
           stdout: process.stdout,
         });
         break;
+      case "audit:verify":
+        return await auditVerifyCommand(args, print, fail);
+      case "audit:purge":
+        return await auditPurgeCommand(args, print);
       case undefined:
       case "help":
       case "--help":

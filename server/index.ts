@@ -15,6 +15,7 @@ import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { useConfiguredDatabase, type DatabaseHandle } from "./database";
 import { runInRequestScope } from "../app/shared/request-scope.server";
+import { runWithClientAddress } from "../app/shared/client-address.server";
 import { backgroundWorkSettled } from "../app/shared/background-work.server";
 import { createLogger, errorFields, type Logger } from "../app/shared/logger.server";
 import { createDrain } from "./drain";
@@ -204,10 +205,13 @@ async function createApp(vite: ViteDevServer | undefined) {
     }),
   });
   // The loaders of one GET share what they read once (the signed-in user: app/shared/request-scope.server.ts).
+  // The client address is known to the whole request (the route guard's refusals in the audit trail).
   app.all("*", (req, res, next) =>
-    req.method === "GET" || req.method === "HEAD"
-      ? runInRequestScope(() => remixHandler(req, res, next))
-      : remixHandler(req, res, next),
+    runWithClientAddress(req.ip, () =>
+      req.method === "GET" || req.method === "HEAD"
+        ? runInRequestScope(() => remixHandler(req, res, next))
+        : remixHandler(req, res, next),
+    ),
   );
   // Anything a middleware throws: a 4xx it carries as such, the rest one logged 500 page (never Express's stack page).
   app.use(hostErrorHandler(errors));

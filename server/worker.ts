@@ -14,6 +14,7 @@ import {
   type RunningWorker,
   type WorkerLog,
 } from "../app/features/uploads-and-jobs/import/worker-loop.server";
+import { runDueTasks, TASKS_TICK_MS } from "../app/scheduled-tasks.server";
 import { createLogger } from "../app/shared/logger.server";
 import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";
 
@@ -42,9 +43,12 @@ function workerLog(): WorkerLog {
   return (level, msg, fields) => logger[level](msg, { component: "worker", ...fields });
 }
 
+/** The scheduled tasks (notice mail, reminders…), on the worker's own timer beside the job loop. */
+const scheduledTasks = { everyMs: TASKS_TICK_MS, run: (now: Date) => runDueTasks(now) };
+
 /** One worker loop in this process; the host calls it when config.workerInProcess is true. */
 export function startInProcessWorker(): RunningWorker {
-  return startWorker({ ...tuning(), log: workerLog() });
+  return startWorker({ ...tuning(), log: workerLog(), periodic: scheduledTasks });
 }
 
 async function main() {
@@ -65,7 +69,7 @@ async function main() {
         "worker",
       );
     }
-    worker = startWorker({ ...tuning(), log: workerLog() });
+    worker = startWorker({ ...tuning(), log: workerLog(), periodic: scheduledTasks });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     await closeDb().catch(() => undefined);

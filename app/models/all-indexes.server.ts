@@ -6,6 +6,7 @@ import { indexes as explorer } from "./explorer.server";
 import { indexes as files } from "./files.server";
 import { indexes as financial } from "./financial.server";
 import { indexes as forecast } from "./forecast.server";
+import { indexes as forecastCycle } from "./forecast-cycle.server";
 import { indexes as hr } from "./hr.server";
 import { indexes as instances } from "./instances.server";
 import { indexes as masterData } from "./master-data.server";
@@ -25,6 +26,12 @@ import { indexes as excelImports } from "./excel-imports.server";
 import { indexes as fpa } from "./fpa.server";
 // The planning filter's SKU attribute sets
 import { attributeSetIndexes } from "./planning-attribute-sets.server";
+// Notices to users (in-portal list and the mail queue)
+import { indexes as notices } from "./notices.server";
+// The audit trail
+import { indexes as audit } from "./audit.server";
+// Subscriptions to reports, statements and dashboards, and their send log
+import { indexes as subscriptions } from "./subscriptions.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [
@@ -39,6 +46,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...reports,
   ...financial,
   ...forecast,
+  ...forecastCycle,
   ...hr,
   ...explorer,
   ...ledger,
@@ -49,6 +57,9 @@ export const allIndexes: IndexDeclaration[] = [
   ...excelImports,
   ...fpa,
   ...attributeSetIndexes,
+  ...notices,
+  ...audit,
+  ...subscriptions,
 ];
 
 /**

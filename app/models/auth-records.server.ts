@@ -173,6 +173,8 @@ export type OutboxMessage = {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent with the message (stored with it, so tests and demos can open them). */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
   createdAt: Date;
 };
 

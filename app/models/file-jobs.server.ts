@@ -38,6 +38,10 @@ type FileDoc = FileRecord & {
   retryCount?: number;
   retryBase?: number;
   retryable?: boolean;
+  /** The last "Tentar novamente todos" that sent the job back (retryFailedJobs). */
+  retryBatch?: string;
+  /** The claim (`attempts`) whose ending was notified (issue 54: one notice per ending; claimJobEndingNotice). */
+  notifiedEnding?: number;
 };
 
 /**
@@ -53,10 +57,15 @@ export function isRetryableFailure(job: { status: number; retryable?: boolean | 
   return job.status === FILE_STATUS_UNREADABLE;
 }
 
-/** The filter form of isRetryableFailure (the retry's update matches only such a job). */
+/**
+ * The filter form of isRetryableFailure (the retry's update matches only such a job). Each branch of the $or holds its
+ * status, so each is served by an index (retryable_status) when "Tentar novamente todos" counts every user's failures.
+ */
 const RETRYABLE_FAILURE: Filter<FileDoc> = {
-  status: { $ne: FILE_STATUS_OK },
-  $or: [{ retryable: true }, { retryable: { $exists: false }, status: FILE_STATUS_UNREADABLE }],
+  $or: [
+    { retryable: true, status: { $ne: FILE_STATUS_OK } },
+    { retryable: { $exists: false }, status: FILE_STATUS_UNREADABLE },
+  ],
 };
 
 async function files(db?: Db) {
@@ -264,6 +273,29 @@ export async function finishJob(
   return result.matchedCount === 1;
 }
 
+/**
+ * Takes the right to notify the ending of the claim's job (issue 54): true once per ending, for the claim that
+ * finished it; false when it is already taken (the same ending handled twice) or the job is not ended by this claim.
+ * Returns the ended job's status, message and whether a retry can succeed.
+ */
+export async function claimJobEndingNotice(
+  claim: Pick<JobClaim, "id" | "agent" | "attempts">,
+): Promise<{ status: number; message: string; retryable: boolean } | null> {
+  const doc = await (await files()).findOneAndUpdate(
+    {
+      _id: claim.id,
+      agent: claim.agent,
+      attempts: claim.attempts,
+      progress: FILE_PROGRESS_DONE,
+      notifiedEnding: { $ne: claim.attempts },
+    },
+    { $set: { notifiedEnding: claim.attempts } },
+    { returnDocument: "after", projection: { status: 1, message: 1, retryable: 1 } },
+  );
+  if (!doc) return null;
+  return { status: doc.status, message: String(doc.message ?? ""), retryable: doc.retryable === true };
+}
+
 export type RetryDecision =
   | { ok: true }
   | { ok: false; reason: "invalid-id" | "not-found" | "forbidden" | "not-failed" | "not-retryable" };
@@ -311,6 +343,83 @@ export async function retryJob(
   if (result.matchedCount !== 1) return { ok: false, reason: "not-failed" };
   await noteDataChanged([FILES]);
   return { ok: true };
+}
+
+/**
+ * The jobs one "Tentar novamente todos" sends back: the failures a retry can get past (isRetryableFailure) among those
+ * the list shows (`user`: the list's own filter, /captura/processando's uploader; none for every user's list), limited
+ * by the retry rule: a viewer who is not a SYSTEM ADMIN only their own.
+ */
+function retryAllFilter(list: { user?: string }, viewer: { email: string; type: string }): Filter<FileDoc> | null {
+  const filter: Filter<FileDoc> = { ...RETRYABLE_FAILURE };
+  if (typeof list.user === "string") filter.user = list.user;
+  if (viewer.type !== RETRY_ADMIN_TYPE) {
+    if (typeof list.user === "string" && list.user !== viewer.email) return null;
+    filter.user = viewer.email;
+  }
+  return filter;
+}
+
+/** How many jobs "Tentar novamente todos" would send back now (the confirmation names it). */
+export async function countRetryableJobs(
+  list: { user?: string },
+  viewer: { email: string; type: string },
+): Promise<number> {
+  const filter = retryAllFilter(list, viewer);
+  return filter ? countMatching(await files(), filter) : 0;
+}
+
+/** A batch of "Tentar novamente todos": 16 hex digits, in the list's URL (`lote`) while its progress is shown. */
+export const RETRY_BATCH_PATTERN = /^[0-9a-f]{16}$/;
+
+/**
+ * Sends every job of retryAllFilter back to the workers in one server-side updateMany: the same transition and record
+ * as retryJob, per job atomically from the failed state, so a job already sent back (a second press, another admin)
+ * or running is not matched and never queued twice. The jobs are marked with the batch (`retryBatch`) whose progress
+ * the list then shows. Returns the batch and how many jobs it holds.
+ */
+export async function retryFailedJobs(
+  list: { user?: string },
+  viewer: { email: string; type: string },
+): Promise<{ batch: string; retried: number }> {
+  const batch = crypto.randomBytes(8).toString("hex");
+  const filter = retryAllFilter(list, viewer);
+  if (!filter) return { batch, retried: 0 };
+  const now = new Date();
+  const result = await (await files()).updateMany(filter, [
+    {
+      $set: {
+        status: FILE_STATUS_OK,
+        progress: 0,
+        message: "",
+        agent: "",
+        leaseUntil: null,
+        statusChangeDate: now,
+        retriedBy: { $literal: viewer.email },
+        retriedAt: now,
+        retryBase: { $ifNull: ["$attempts", 0] },
+        retryCount: { $add: [{ $ifNull: ["$retryCount", 0] }, 1] },
+        retryBatch: batch,
+      },
+    },
+    { $unset: "retryable" },
+  ]);
+  if (result.modifiedCount > 0) await noteDataChanged([FILES]);
+  return { batch, retried: result.modifiedCount };
+}
+
+/** Where a batch of "Tentar novamente todos" stands: its jobs, those ended (progress 100) and those failed again. */
+export async function retryBatchProgress(
+  batch: string,
+): Promise<{ total: number; finished: number; failed: number } | null> {
+  if (!RETRY_BATCH_PATTERN.test(batch)) return null;
+  const collection = await files();
+  const [total, finished, failed] = await Promise.all([
+    countMatching(collection, { retryBatch: batch }),
+    countMatching(collection, { retryBatch: batch, progress: FILE_PROGRESS_DONE }),
+    countMatching(collection, { retryBatch: batch, progress: FILE_PROGRESS_DONE, status: { $ne: FILE_STATUS_OK } }),
+  ]);
+  return total === 0 ? null : { total, finished, failed };
 }
 
 export type FileListItem = {

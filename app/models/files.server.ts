@@ -62,6 +62,10 @@ export const indexes: IndexDeclaration[] = [
   },
   // The master-data file filter also takes the name the file was uploaded under.
   { collection: FILES, key: { originalName: 1 }, options: { name: "originalName" } },
+  // The progress of a "Tentar novamente todos" batch (file-jobs.server.ts retryBatchProgress).
+  { collection: FILES, key: { retryBatch: 1, progress: 1, status: 1 }, options: { name: "retryBatch" } },
+  // The failures "Tentar novamente todos" counts and sends back on every user's list (file-jobs.server.ts).
+  { collection: FILES, key: { retryable: 1, status: 1 }, options: { name: "retryable_status" } },
 ];
 
 export type StoredFileName = Pick<FileRecord, "originalName" | "originalFile" | "bucket">;

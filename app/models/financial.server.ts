@@ -2,6 +2,7 @@ import { ObjectId, type Collection } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
+import { queueStatementPublication } from "./subscriptions.server";
 
 /** Financial statement documents per business unit, type and period (spec 001 §3 and §9). */
 
@@ -69,6 +70,8 @@ export async function recordStatements(records: FinancialReportRecord[]): Promis
   try {
     await (await financialReports()).insertMany(records, { ordered: true });
     await noteDataChanged([FINANCIAL_REPORTS]);
+    // Issue 54: the unit's subscribers hear of the published statement.
+    if (records[0]) await queueStatementPublication(records[0], records[0].createdDate);
     return true;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

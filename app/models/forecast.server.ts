@@ -13,6 +13,7 @@ import { getDb } from "~/db.server";
 import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
 import { byPtBrNumeric } from "~/shared/collation";
+import { frozenCostCenters, pairKey, type CycleState } from "./forecast-cycle.server";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
 
@@ -111,6 +112,44 @@ export async function countCostCenters(scenarios: readonly string[]): Promise<Re
   return Object.fromEntries(scenarios.map((rf, i) => [rf, counts[i].length]));
 }
 
+/**
+ * The cost centres of a scenario with their level (area), by code: the status board's rows. The names come from the
+ * `{rf, cost_center_concat}` prefix of the first index (distinct); the level from each one's records of one month.
+ */
+export async function costCentersOfScenario(rf: string): Promise<{ cost_center_concat: string; level: string }[]> {
+  const collection = await forecast();
+  const names = ((await collection.distinct("cost_center_concat", { rf })) as unknown[]).filter(
+    (n): n is string => typeof n === "string" && n !== "",
+  );
+  if (names.length === 0) return [];
+  const first = await collection.findOne(
+    { rf },
+    { projection: { _id: 0, data_ref: 1 }, sort: { rf: 1, cost_center_concat: 1, data_ref: 1 } },
+  );
+  const levels = new Map<string, string>();
+  if (first?.data_ref) {
+    const rows = await collection
+      .find(
+        { rf, cost_center_concat: { $in: names }, data_ref: first.data_ref },
+        { projection: { _id: 0, cost_center_concat: 1, level_descr: 1 } },
+      )
+      .toArray();
+    for (const row of rows)
+      if (!levels.has(row.cost_center_concat)) levels.set(row.cost_center_concat, row.level_descr ?? "");
+  }
+  const missing = names.filter((n) => !levels.has(n));
+  for (const name of missing) {
+    const found = await collection.findOne(
+      { rf, cost_center_concat: name },
+      { projection: { _id: 0, level_descr: 1 } },
+    );
+    levels.set(name, found?.level_descr ?? "");
+  }
+  return names
+    .sort(byPtBrNumeric)
+    .map((cost_center_concat) => ({ cost_center_concat, level: levels.get(cost_center_concat) ?? "" }));
+}
+
 /** A cost centre as the review shows it, by the fields the records store. */
 export type CostCenterInfo = { cost_center_concat: string; cost_center: string; level_descr: string };
 
@@ -188,6 +227,33 @@ async function groupedWindow(rf: string, cost_center_concat: string, from: Date,
     .toArray();
 }
 
+/**
+ * The review's window with the variance columns on (issue 52): the scenario's, the previous RF's and the actuals'
+ * records of one cost centre in [from, to), one grouped aggregate per scenario (three reads, each on the
+ * `{rf, cost_center_concat, data_ref}` index, where readWindow makes two). `current` and `previous` take missing
+ * amounts from the actuals as readWindow does; `previous` stays empty when that RF has no record there (no previous
+ * RF to compare with), and `actuals` are the "actual" scenario's own records.
+ */
+export async function readWindowWithPrevious(
+  rf: string,
+  previousRf: string,
+  cost_center_concat: string,
+  from: Date,
+  to: Date,
+): Promise<{ current: WindowAccount[]; previous: WindowAccount[]; actuals: WindowAccount[] }> {
+  const [current, previous, actuals] = await Promise.all([
+    groupedWindow(rf, cost_center_concat, from, to),
+    groupedWindow(previousRf, cost_center_concat, from, to),
+    groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to),
+  ]);
+  // withActuals changes only the scenario's entries: the actuals' stay as read.
+  return {
+    current: actuals.length === 0 ? current : withActuals(current, actuals),
+    previous: actuals.length === 0 || previous.length === 0 ? previous : withActuals(previous, actuals),
+    actuals,
+  };
+}
+
 /** The scenario's cells with each missing amount taken from the actuals (a month without an RF record gains one). */
 function withActuals(scenario: WindowAccount[], actuals: readonly WindowAccount[]): WindowAccount[] {
   const byAccount = new Map(scenario.map((entry) => [entry._id.account, entry]));
@@ -235,7 +301,9 @@ export type SaveResult =
   /** A change names a cell that has no record: `knownAccount` false when the account is not one of the cost centre's. */
   | { kind: "missing"; account: string; month: Date; knownAccount: boolean }
   /** Cells changed by someone else since they were loaded; `saved` cells were written (0 unless a save raced). */
-  | { kind: "conflicts"; conflicts: Conflict[]; saved: number };
+  | { kind: "conflicts"; conflicts: Conflict[]; saved: number }
+  /** The cost centre's forecast is submitted or approved in this RF (forecast-cycle.server.ts): nothing written. */
+  | { kind: "frozen"; state: CycleState };
 
 const cellKey = (account: string, month: Date) => `${month.getTime()}\u0000${account}`;
 
@@ -294,6 +362,8 @@ export async function saveForecastCells(
   via?: "excel",
 ): Promise<SaveResult> {
   if (cells.length === 0) return { kind: "saved", count: 0 };
+  const frozen = (await frozenCostCenters([{ rf, cost_center_concat }])).get(pairKey(rf, cost_center_concat));
+  if (frozen) return { kind: "frozen", state: frozen };
   const collection = await forecast();
   const stored = await readCells(rf, cost_center_concat, cells);
   const conflicts: Conflict[] = [];
@@ -415,6 +485,10 @@ export type ForecastUploadRow = Pick<
  */
 export async function applyForecastUpload(rows: readonly ForecastUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
   const { db, file, user, now } = meta;
+  // The import refuses a file naming a frozen cost centre before applying anything (datasets/ingest.server.ts); this
+  // keeps a file that raced a submission from writing into it.
+  const frozen = await frozenCostCenters(rows, db);
+  if (frozen.size > 0) throw new FrozenForecastError([...frozen.keys()].map((k) => k.split("\u0000")[1]));
   const collection = db.collection<ForecastRecord>(FORECAST);
   const projection = Object.fromEntries(
     [...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]),
@@ -459,4 +533,12 @@ export async function applyForecastUpload(rows: readonly ForecastUploadRow[], me
     await db.collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(history, { ordered: false });
   if (inserted > 0 || updates.length > 0) await noteDataChanged([FORECAST], db);
   return { inserted, updated: updates.length, unchanged, removed: 0 };
+}
+
+/** An upload's rows name cost centres whose forecast is submitted or approved. */
+export class FrozenForecastError extends Error {
+  constructor(readonly costCenters: readonly string[]) {
+    super(`forecast frozen for ${costCenters.join("; ")}`);
+    this.name = "FrozenForecastError";
+  }
 }

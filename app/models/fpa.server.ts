@@ -78,6 +78,11 @@ export async function findResponsible(unit: BusinessUnitId): Promise<FpaResponsi
   return (await getDb()).collection<FpaResponsible>(FPA_RESPONSIBLES).findOne({ _id: unit });
 }
 
+/** Every unit's responsibles (one record per business unit): what the forecast preparers are suggested from. */
+export async function listResponsibles(): Promise<FpaResponsible[]> {
+  return (await getDb()).collection<FpaResponsible>(FPA_RESPONSIBLES).find({}).sort({ _id: 1 }).limit(1000).toArray();
+}
+
 export type FpaRowType = "step" | "row";
 
 /** A row of the Current tab (spec 001 §3 "Report sample row"). */

@@ -178,6 +178,15 @@ export async function* baseRowBatches(
   }
 }
 
+/** How many rows an export of a base narrowed by `filter` holds (the audit trail's row count): an indexed count. */
+export async function countBaseRows(collectionName: string, filter: BaseFilter = {}): Promise<number> {
+  if (!isMasterDataCollectionName(collectionName)) notFound();
+  const { query } = baseQuery(filter);
+  const collection = (await getDb()).collection(collectionName);
+  // The whole base: the collection's own count, no scan.
+  return Object.keys(query).length === 0 ? collection.estimatedDocumentCount() : collection.countDocuments(query);
+}
+
 /** The rows of a base narrowed by `filter` among `ids` (what an edited export is checked against), read in chunks. */
 export async function baseRowsByIds(
   collectionName: string,

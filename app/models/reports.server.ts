@@ -14,6 +14,7 @@ export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
 import type { ReportOrigin, ReportOriginFilter } from "~/models/reports.fields";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
+import { queueReportPublication } from "./subscriptions.server";
 
 /** The report table's paginator (spec 001 §9). */
 export const REPORT_PAGE_SIZE = 20;
@@ -227,6 +228,8 @@ export async function upsertReportEntries(
   }));
   const result = await collection.bulkWrite(updates, { ordered: true });
   await noteDataChanged([REPORTS], db);
+  // Issue 54: the subscribers of each origin written to hear of the publication.
+  await queueReportPublication(entries, { sourceFileId: meta.sourceFileId, now: meta.now }, db);
   return { inserted: result.upsertedCount, replaced: result.matchedCount, previousFiles };
 }
 

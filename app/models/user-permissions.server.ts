@@ -173,3 +173,40 @@ export async function updatePermissionType(
     );
   return result.matchedCount > 0;
 }
+
+/** The users of the given types (e-mail, name, type), by e-mail: the recipients of a notice to a role. */
+export async function usersOfTypes(
+  types: readonly PermissionType[],
+): Promise<{ user: string; name: string; type: PermissionType }[]> {
+  if (types.length === 0) return [];
+  const rows = await (await getDb())
+    .collection<UserPermissionRecord>(USER_PERMISSIONS)
+    .find({ type: { $in: [...types] } }, { projection: { _id: 0, user: 1, name: 1, type: 1 } })
+    .sort({ user: 1 })
+    .limit(LISTING_LIMIT)
+    .toArray();
+  return rows.map((r) => ({ user: r.user, name: r.name ?? "", type: r.type as PermissionType }));
+}
+
+/** Every user's e-mail, name and type (at most LISTING_LIMIT): what a name is matched against. */
+export async function allUserNames(): Promise<{ user: string; name: string; type: PermissionType | "" }[]> {
+  const rows = await (await getDb())
+    .collection<UserPermissionRecord>(USER_PERMISSIONS)
+    .find({}, { projection: { _id: 0, user: 1, name: 1, type: 1 } })
+    .limit(LISTING_LIMIT)
+    .toArray();
+  return rows.map((r) => ({ user: r.user, name: r.name ?? "", type: r.type ?? "" }));
+}
+
+/** The permission records of the given e-mails (name and type), by e-mail (index user_unique). */
+export async function usersByEmail(
+  emails: readonly string[],
+): Promise<Map<string, { name: string; type: PermissionType | "" }>> {
+  const wanted = [...new Set(emails.map(normalizeEmail))];
+  if (wanted.length === 0) return new Map();
+  const rows = await (await getDb())
+    .collection<UserPermissionRecord>(USER_PERMISSIONS)
+    .find({ user: { $in: wanted } }, { projection: { _id: 0, user: 1, name: 1, type: 1 } })
+    .toArray();
+  return new Map(rows.map((r) => [r.user, { name: r.name ?? "", type: r.type ?? "" }]));
+}

@@ -2,6 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
 import { TEMPLATE_IDS, templateInfo, templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { templateWorkbookResponse } from "~/features/uploads-and-jobs/import/template-workbook.server";
 import { templateTexts, uploadRightsTexts } from "~/messages";
@@ -26,5 +27,11 @@ export async function loader({ request, params: raw }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  return templateWorkbookResponse(info);
+  // Issue 53: a template handed out (its header and example row; no data).
+  return recordedDownload(templateWorkbookResponse(info), {
+    actor: user,
+    dataset: info.id,
+    object: { kind: "file", id: `modelo/${info.id}`, label: info.label },
+    details: { via: "template" },
+  });
 }

@@ -1,6 +1,7 @@
 // Screen: Refused rows download: /captura/processando/nok/{file id} (a job's NOK rows as CSV, from the job lists).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
 import { nokRowsDownload } from "~/features/uploads-and-jobs/nok-rows.server";
 
 /**
@@ -10,5 +11,10 @@ import { nokRowsDownload } from "~/features/uploads-and-jobs/nok-rows.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/captura.processando_.nok.$id", request);
-  return nokRowsDownload(params, user);
+  // Issue 53: the refused rows leaving the portal (recorded only when the list is answered).
+  return recordedDownload(await nokRowsDownload(params, user), {
+    actor: user,
+    object: { kind: "file", id: String(params.id ?? "").slice(0, 40) },
+    details: { via: "nokRowsCsv" },
+  });
 }

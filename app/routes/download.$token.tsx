@@ -1,6 +1,7 @@
 // Screen: Download link: GET /download/{token}.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
 import { isLocalPath } from "~/features/access/return-to.server";
 import { downloadResponse } from "~/features/uploads-and-jobs/download-link.server";
 import { hrFileView } from "~/features/uploads-and-jobs/hr-file-view.server";
@@ -48,7 +49,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!check.ok) return failure(request);
   try {
     // HR data leaves as /ij/rh shows it, whoever issued the link (hr-file-view.server.ts).
-    return (await hrFileView(check.grant, user)) ?? (await downloadResponse(check.grant));
+    const hrView = await hrFileView(check.grant, user);
+    const { bucket, key, filename } = check.grant;
+    // Issue 53: the download in the audit trail before the file leaves (not for a failure: see below).
+    return await recordedDownload(hrView ?? (await downloadResponse(check.grant)), {
+      actor: user,
+      object: { kind: "file", id: `${bucket}/${key}`, label: filename },
+      details: hrView ? { via: "download", hrView: true } : { via: "download" },
+    });
   } catch {
     return failure(request);
   }

@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** A row's comment, a row's file (multipart) or a file's download (features/reports-and-financial/cockpit-preview.server.ts). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.cockpit_preview", request);
-  return cockpitPreviewAction(request, user.email);
+  return cockpitPreviewAction(request, user.email, user);
 }
 
 export default function CockpitPreviewPage() {

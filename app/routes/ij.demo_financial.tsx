@@ -7,12 +7,14 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 import { MIN_MONTH } from "~/features/reports-and-financial/competency-bounds";
 import { Alert } from "~/shared/ui/alert";
-import { messages, reportsTexts as t } from "~/messages";
+import { messages, reportsTexts as t, subscriptionTexts } from "~/messages";
 import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { findStatements } from "~/models/financial.server";
 import { latestLedgerMonth } from "~/models/ledger.server";
 import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
+import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import {
   ensureStatements,
   StatementGenerationError,
@@ -60,7 +62,7 @@ const resultUrl = (r: StatementRequest) =>
  * dimmed and disabled when the document is absent. The chosen request lives in the URL.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.demo_financial", request);
+  const user = await requireRouteAccess("routes/ij.demo_financial", request);
   const url = new URL(request.url);
   const lastClosed = monthKeyOfDate(addMonthsToDate(new Date(), -1));
   const parsed = requestSchema().safeParse({
@@ -71,7 +73,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const form = parsed.success
     ? parsed.data
     : { company: BUSINESS_UNITS[0], type: "MONTHLY" as const, period: lastClosed };
-  if (!parsed.success) return { form, max: maxMonth(), result: null };
+  // Issue 54: "Assinar" the statements of the unit shown.
+  const subscription = await subscriptionStateOf(user.email, "financial_statements", form.company);
+  if (!parsed.success) return { form, max: maxMonth(), subscription, result: null };
   const key = { businessUnitID: parsed.data.company, type: parsed.data.type, dateRef: dateRefOf(parsed.data) };
   const records = await findStatements(key);
   const card = (typeDocument: "DOCX" | "XLSX") => {
@@ -85,6 +89,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     form,
     max: maxMonth(),
+    subscription,
     result: {
       heading: t.statementResultFor(
         parsed.data.company,
@@ -149,7 +154,7 @@ function StatementCard({ title, doc }: { title: string; doc: { id: string } | nu
 }
 
 export default function FinancialStatementPage() {
-  const { form, max, result } = useLoaderData<typeof loader>();
+  const { form, max, subscription, result } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -180,6 +185,12 @@ export default function FinancialStatementPage() {
           {t.apply}
         </button>
       </Form>
+      <SubscribeForm
+        kind="financial_statements"
+        object={subscription.object}
+        subscribed={subscription.subscribed}
+        label={subscriptionTexts.subscribeStatements(subscription.object)}
+      />
       <div className="report-page__alerts">
         {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
       </div>

@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordEdit } from "~/features/audit/data-events.server";
 import { PageDialog } from "~/features/access/page-dialog";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
@@ -93,6 +94,15 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, error: tooLong?.message ?? messages.badRequest }, { status: 400 });
   }
   await saveObservation(parsed.data.company, parsed.data.text.trim(), user.email);
+  // Issue 53: the company's observations saved (the screen shows them, with who and when).
+  await recordEdit({
+    actor: user,
+    dataset: "fiscal",
+    screen: "/ij/fiscal",
+    rows: 1,
+    historyLink: `/ij/fiscal?company=${parsed.data.company}`,
+    details: { company: parsed.data.company, what: "observations" },
+  });
   return redirect(`/ij/fiscal?company=${parsed.data.company}`);
 }
 

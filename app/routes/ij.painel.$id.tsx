@@ -5,9 +5,11 @@ import { useLoaderData, useParams } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { DashboardView } from "~/features/dashboards/dashboard-view";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { dashboardTexts } from "~/messages";
+import { dashboardTexts, subscriptionTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
+import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle },
@@ -16,7 +18,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** /ij/painel/{id}: an Intelligent Journey dashboard (panelType 1). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.painel.$id", request);
-  return loadDashboardScreen(user, params.id, PANEL_TYPES.intelligentJourney);
+  const screen = await loadDashboardScreen(user, params.id, PANEL_TYPES.intelligentJourney);
+  // Issue 54: a native dashboard can be followed (its figures weekly by e-mail).
+  const subscription =
+    screen.view.provider === "native"
+      ? await subscriptionStateOf(user.email, "dashboard", String(screen.dashboard.painelId))
+      : null;
+  return { ...screen, subscription };
 }
 
 // An open QuickSight session must not be replaced by an unrelated revalidation (e.g. after another form's action).
@@ -26,7 +34,19 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export default function IntelligentJourneyDashboard() {
   const data = useLoaderData<typeof loader>();
   const { id = "" } = useParams();
-  return <DashboardView key={id} data={data} renewUrl={`/ij/painel/${encodeURIComponent(id)}/embed-url`} />;
+  return (
+    <>
+      {data.subscription ? (
+        <SubscribeForm
+          kind="dashboard"
+          object={data.subscription.object}
+          subscribed={data.subscription.subscribed}
+          label={subscriptionTexts.subscribeDashboard}
+        />
+      ) : null}
+      <DashboardView key={id} data={data} renewUrl={`/ij/painel/${encodeURIComponent(id)}/embed-url`} />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,5 +1,7 @@
 // Screen: Planning Excel round trip: GET /ij/plan_edit/excel (the filter's rows as XLSX), POST an edited export back.
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
+import { countPlanningRows } from "~/models/planning-queries.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
@@ -13,9 +15,16 @@ const SCREEN = "/ij/plan_edit";
 
 /** "Exportar Excel": every row of the filter in the URL (the screen's own), streamed as XLSX. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.plan_edit.excel", request);
+  const user = await requireRouteAccess("routes/ij.plan_edit.excel", request);
   const parsed = parseFilter(new URL(request.url).searchParams, "plan");
   if (!parsed.ok) throw redirect("/ij/plan?check=1");
+  await recordExport({
+    actor: user,
+    dataset: PLANNING_DATASET,
+    object: { kind: "dataset", id: PLANNING_DATASET, label: SCREEN },
+    filter: filterSearchParams(parsed.filter),
+    rows: await countPlanningRows(parsed.filter),
+  });
   return planningXlsx(parsed.filter);
 }
 
@@ -38,5 +47,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const id = await keepExcelReport(PLANNING_DATASET, user.email, outcome.report);
   const query = filterSearchParams(outcome.filter, current.ok ? current.skuMode : undefined);
   query.set("excel", id);
+  await recordRoundTrip({
+    actor: user,
+    dataset: PLANNING_DATASET,
+    report: outcome.report,
+    reportLink: back(query.toString()),
+    via: "screen",
+  });
   return redirectWithToast(back(query.toString()), { type: "success", description: messages.editingSaved });
 }

@@ -1,12 +1,18 @@
 // Screen: Financial statement file: GET /ij/preview_financial/{id}/file.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
 import { inlineRecordResponse } from "~/features/reports-and-financial/viewer.server";
 import { findStatementDocument } from "~/models/financial.server";
 
 /** GET /ij/preview_financial/{id}/file: a statement document's bytes, inline. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.preview_financial.$id.file", request);
+  const user = await requireRouteAccess("routes/ij.preview_financial.$id.file", request);
   const doc = await findStatementDocument(params.id ?? "");
-  return inlineRecordResponse(doc);
+  return recordedDownload(await inlineRecordResponse(doc), {
+    actor: user,
+    object: { kind: "file", id: String(doc?._id ?? params.id ?? ""), label: doc?.originalName ?? null },
+    dataset: "financial",
+    details: { via: "statementFile" },
+  });
 }

@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordExport } from "~/features/audit/data-events.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
@@ -15,8 +16,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** /ij/report/{id}/view: the portal's online viewer of a report (opened in a new tab from the list). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report.$id.view", request);
-  return viewerPageData(viewable(await findReport(params.id ?? "")));
+  const user = await requireRouteAccess("routes/ij.report.$id.view", request);
+  const report = viewable(await findReport(params.id ?? ""));
+  const page = await viewerPageData(report);
+  // Issue 53: the report shown online has left the portal as much as a download (the Download button's own link is
+  // recorded by /download/{token}).
+  await recordExport({
+    actor: user,
+    object: { kind: "file", id: page.id, label: report?.originalName ?? null },
+    dataset: "reports",
+    details: { via: "reportView" },
+  });
+  return page;
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -16,9 +16,11 @@ import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { formatDateTime } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
-import { jobTexts, messages, reportsTexts as t } from "~/messages";
+import { jobTexts, messages, reportsTexts as t, subscriptionTexts } from "~/messages";
 import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
 import { findReport, listReportsPage } from "~/models/reports.server";
+import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];
 
@@ -55,7 +57,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: get("page"),
   });
   const filters = { name: f.name, origin: f.origin, from: f.from ?? "", to: f.to ?? "" };
-  if (f.from && f.to && f.from > f.to) return { pages, filters, error: t.periodRangeInvalid, list: null };
+  // Issue 54: "Assinar" the origin listed (one origin, not both).
+  const subscription = f.origin === "todas" ? null : await subscriptionStateOf(user.email, "report_origin", f.origin);
+  if (f.from && f.to && f.from > f.to) return { pages, filters, subscription, error: t.periodRangeInvalid, list: null };
   const list = await listReportsPage(
     { name: f.name, origin: f.origin, from: monthStartOfKey(f.from), to: monthStartOfKey(f.to) },
     f.page,
@@ -63,6 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     pages,
     filters,
+    subscription,
     error: null,
     list: {
       ...list,
@@ -99,7 +104,7 @@ type Row = NonNullable<Awaited<ReturnType<typeof loader>>["list"]>["items"][numb
 const FETCHER = "report-download";
 
 export default function ReportListPage() {
-  const { pages, filters, error, list } = useLoaderData<typeof loader>();
+  const { pages, filters, subscription, error, list } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const downloadError = useDownloadOutcome(FETCHER, actionData && !actionData.ok ? actionData.error : null);
@@ -222,6 +227,14 @@ export default function ReportListPage() {
           {t.clearFilters}
         </Link>
       </Form>
+      {subscription ? (
+        <SubscribeForm
+          kind="report_origin"
+          object={subscription.object}
+          subscribed={subscription.subscribed}
+          label={subscriptionTexts.subscribeReports(ORIGIN_LABELS[filters.origin])}
+        />
+      ) : null}
       <div className="report-page__alerts">
         {downloadError ? <Alert tone="error">{downloadError}</Alert> : null}
         {error ? <Alert tone="warning">{error}</Alert> : null}

@@ -4,6 +4,9 @@ import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@rem
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
+import { BOARD_PATH } from "~/features/forecast/cycle/paths";
+import { boardTexts } from "~/features/forecast/cycle/texts";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import "~/features/forecast/forecast.css";
@@ -25,7 +28,8 @@ export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
  * one containing it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report_create_schneider", request);
+  const user = await requireRouteAccess("routes/ij.report_create_schneider", request);
+  const links = cycleLinksFor(user.type);
   const url = new URL(request.url);
   const [names, costCenters] = await Promise.all([listScenarioNames(), listCostCenters()]);
   const scenarios = sortScenarios(names);
@@ -51,6 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       rf: scenarios.includes(rf) ? rf : "",
       costCenter,
       error,
+      links,
     },
     { status: error ? 400 : 200 },
   );
@@ -72,6 +77,18 @@ export default function ForecastFilterPage() {
       )}
       <p className="forecast-filter__calendar">
         <Link to={CALENDAR_PATH}>{forecastTexts.calendarLink}</Link>
+        {page.links.board ? (
+          <>
+            {" · "}
+            <Link to={BOARD_PATH}>{boardTexts.title}</Link>
+          </>
+        ) : null}
+        {page.links.preparers ? (
+          <>
+            {" · "}
+            <Link to="/ij/forecast_preparers">{boardTexts.preparersLink}</Link>
+          </>
+        ) : null}
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 // Screen: Forecast review Excel round trip: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/excel, POST an edited export back.
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
@@ -13,10 +14,22 @@ import { redirectWithToast } from "~/shared/toast.server";
 
 /** "Exportar Excel": the review's accounts and months, as the grid shows them. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", request);
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel",
+    request,
+  );
   const lookup = await resolveReview(params);
   if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
-  return forecastXlsx(lookup.review, portalToday());
+  const { calendar, costCenter } = lookup.review;
+  return forecastXlsx(lookup.review, portalToday(), (rows) =>
+    recordExport({
+      actor: user,
+      dataset: FORECAST_DATASET,
+      object: { kind: "costCentre", id: costCenter.cost_center_concat, label: calendar.name },
+      filter: { rf: calendar.name, cost_center_concat: costCenter.cost_center_concat },
+      rows,
+    }),
+  );
 }
 
 /** An edited export sent back: the changed cells of the open months, saved via Excel; then the review with the outcome. */
@@ -36,5 +49,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const outcome = await importForecastFile(file.stream, lookup.review, portalToday(), user);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
   const id = await keepExcelReport(FORECAST_DATASET, user.email, outcome.report);
+  await recordRoundTrip({
+    actor: user,
+    dataset: FORECAST_DATASET,
+    report: outcome.report,
+    reportLink: `${back}?excel=${id}`,
+    via: "screen",
+  });
   return redirectWithToast(`${back}?excel=${id}`, { type: "success", description: messages.saved });
 }

@@ -1,8 +1,9 @@
 // Screen: Forecast review grid: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Link,
   useBeforeUnload,
+  useActionData,
   useBlocker,
   useFetcher,
   useLoaderData,
@@ -14,8 +15,10 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
+import "~/features/forecast/cycle/cycle.css";
 import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/features/forecast/forecast-grid";
 import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/features/forecast/review.server";
+import { parseVarianceColumns } from "~/features/forecast/variance";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
@@ -25,6 +28,14 @@ import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { forecastTexts, messages } from "~/messages";
 import { portalToday } from "~/shared/clock.server";
+import { z } from "zod";
+import { loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
+import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { readLimitedText } from "~/shared/request-body.server";
+
+/** A cycle action's form: an intent and a comment of at most a few thousand characters. */
+const CYCLE_FORM_MAX_BYTES = 64 * 1024;
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   {
@@ -48,38 +59,66 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       { found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) },
       { status: 404 },
     );
+  const today = portalToday();
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
-  const [review, excelState] = await Promise.all([
-    loadReviewGrid(lookup.review, portalToday(), canWrite),
-    excelPanelState(new URL(request.url).searchParams, user.email, FORECAST_DATASET),
+  const url = new URL(request.url);
+  const [review, excelState, cycle] = await Promise.all([
+    loadReviewGrid(lookup.review, today, canWrite, parseVarianceColumns(url.searchParams)),
+    excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
+    loadCycle(lookup.review, user, today),
   ]);
+  // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
+  if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
   const excel: ExcelPanelData = {
     exportHref: excelHref,
     importAction: excelHref,
-    canImport: canWrite && review.open,
+    canImport: canWrite && review.open && !cycle.frozen,
     ...excelState,
   };
+  const done = CYCLE_DONE.safeParse(url.searchParams.get("ciclo"));
   // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
   // scroll and focused cell.
   return {
     found: true as const,
     ...review,
     excel,
+    cycle,
+    cycleDone: done.success ? cycleTexts.done[done.data] : null,
     loadedAt: Date.now(),
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };
 }
 
+const CYCLE_DONE = z.enum(["submit", "approve", "return", "reopen"]);
+
+/**
+ * Two kinds of POST: the grid's save (JSON, the editors' write rule) and a cycle action (a form: submit, approve,
+ * return, reopen; who may take each is the cycle's rule). A cycle action that succeeds redirects to the page, so Back
+ * or a reload never sends it again.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
+  const json = (request.headers.get("Content-Type") ?? "").includes("application/json");
   const user = await requireRouteAccess(
     "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat",
     request,
-    "write",
+    json ? "write" : "read",
   );
   const lookup = await resolveReview(params);
   if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: 404 });
-  return saveReview(request, lookup.review, user, portalToday());
+  if (json) return saveReview(request, lookup.review, user, portalToday());
+  const form = await readCycleForm(request);
+  if (!form) return data({ cycleError: messages.badRequest }, { status: 400 });
+  const outcome = await takeCycleAction(form, lookup.review, user, portalToday());
+  if (!outcome.ok) return data({ cycleError: outcome.message }, { status: outcome.status });
+  const { calendar, costCenter } = lookup.review;
+  return redirect(`${reviewPath(calendar.name, costCenter.cost_center_concat)}?ciclo=${form.get("intent")}`);
+}
+
+/** A cycle action's form: an intent and a comment (at most CYCLE_FORM_MAX_BYTES), or null when unreadable. */
+async function readCycleForm(request: Request): Promise<URLSearchParams | null> {
+  const text = await readLimitedText(request, CYCLE_FORM_MAX_BYTES).catch(() => null);
+  return text === null ? null : new URLSearchParams(text);
 }
 
 /** Only a successful save reloads the grid; a refused one keeps the user's edits on screen. */
@@ -92,6 +131,8 @@ const NO_CONFLICTS: ConflictMark[] = [];
 
 export default function ForecastReviewPage() {
   const page = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const cycleError = actionData && "cycleError" in actionData ? actionData.cycleError : null;
   const save = useFetcher<typeof action>({ key: "forecast-save" });
   // The last reply is shown until the user closes it (or resolves its conflicts); a new save replaces it.
   const [dismissed, setDismissed] = useState<SaveReply | undefined>(undefined);
@@ -145,7 +186,13 @@ export default function ForecastReviewPage() {
           {forecastTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
         </p>
       </header>
-      {page.open && page.canWrite ? (
+      {page.cycleDone && !cycleError ? <Alert tone="success">{page.cycleDone}</Alert> : null}
+      <CyclePanel cycle={page.cycle} error={cycleError} compact={touch} />
+      {page.cycle.frozen ? (
+        <Alert tone="info">
+          {cycleTexts.frozen(page.costCenter.cost_center_concat, page.rf, page.cycle.shown.label)}
+        </Alert>
+      ) : page.open && page.canWrite ? (
         <Alert tone="info">{forecastTexts.openNotice(page.facts.editMonth, page.facts.lastEditDay)}</Alert>
       ) : page.open ? (
         <Alert tone="info">{forecastTexts.readOnlyNotice}</Alert>

@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Saves one row's forecast (finance planners only); the value is a Brazilian-format number. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_save", request, "write");
-  return saveFpaForecast(request, user.email);
+  return saveFpaForecast(request, user.email, user);
 }
 
 export default function FpaReportPage() {

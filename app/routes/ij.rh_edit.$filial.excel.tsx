@@ -1,5 +1,6 @@
 // Screen: HR auxiliary data Excel round trip: GET /ij/rh_edit/{filial}/excel (the grid as XLSX), POST an edited export back.
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
@@ -11,6 +12,7 @@ import { getConfig } from "~/config.server";
 import { hrTexts, messages } from "~/messages";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
 import { redirectWithToast } from "~/shared/toast.server";
+import { monthKey } from "~/shared/months";
 
 async function scopeOf(request: Request, filial: string, email: string) {
   const url = new URL(request.url);
@@ -29,7 +31,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { months, visible } = await scopeOf(request, filial, user.email);
   if (!visible) throw new Response(hrTexts.branchNotFound(filial.slice(0, FILIAL_MAX)), { status: 404 });
   if (!months.ok) throw new Response(months.error, { status: 400 });
-  return hrXlsx(filial, months.range);
+  const range = months.range;
+  return hrXlsx(filial, range, (rows) =>
+    recordExport({
+      actor: user,
+      dataset: HR_DATASET,
+      object: { kind: "dataset", id: HR_DATASET, label: hrGridPath(filial, range) },
+      filter: { filial, [MONTH_FROM_PARAM]: monthKey(range.from), [MONTH_TO_PARAM]: monthKey(range.to) },
+      rows,
+    }),
+  );
 }
 
 /** An edited export sent back by an HR editor: the changed figures and comments, saved via Excel, then the grid. */
@@ -48,6 +59,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const outcome = await importHrFile(file.stream, filial, months.range, user.email);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });
   const id = await keepExcelReport(HR_DATASET, user.email, outcome.report);
+  await recordRoundTrip({
+    actor: user,
+    dataset: HR_DATASET,
+    report: outcome.report,
+    reportLink: `${back}${back.includes("?") ? "&" : "?"}excel=${id}`,
+    via: "screen",
+  });
   return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}excel=${id}`, {
     type: "success",
     description: messages.saved,

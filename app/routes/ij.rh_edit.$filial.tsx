@@ -46,7 +46,7 @@ export const shouldRevalidate = hrGridShouldRevalidate;
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.rh_edit.$filial", request, "write");
-  return saveHrGrid(request, params.filial, user.email);
+  return saveHrGrid(request, params.filial, user.email, user);
 }
 
 export default function HrGridPage() {

@@ -5,7 +5,7 @@ import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
-import { JobTable, RetryErrors } from "~/features/uploads-and-jobs/job-table";
+import { JobTable, RetryAll, RetryErrors } from "~/features/uploads-and-jobs/job-table";
 import { jobTexts } from "~/messages";
 import { useRevalidateWhile } from "~/features/uploads-and-jobs/use-polling";
 
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/jobs.executados", request);
-  return handleRetryAction(request, user);
+  return handleRetryAction(request, user, { ownOnly: false });
 }
 
 export default function ExecutedJobsPage() {
@@ -36,6 +36,11 @@ export default function ExecutedJobsPage() {
       <div className="job-page__alerts">
         <RetryErrors rows={data.rows} actionError={actionData && !actionData.ok ? actionData.error : null} />
       </div>
+      <RetryAll
+        count={data.retryAllCount}
+        confirm={actionData && actionData.ok ? actionData.confirmRetryAll : null}
+        batch={data.retryBatch}
+      />
       <JobTable data={data} caption={NAV_LABELS.executedJobsList} />
     </section>
   );

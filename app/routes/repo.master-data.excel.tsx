@@ -1,14 +1,16 @@
 // Screen: Master data, product: Excel round trip: GET /repo/master-data/excel (the chosen base's rows as XLSX), POST an edited export back.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { masterDataXlsx } from "~/features/repository-and-master-data/excel.server";
-import { importEditedExport, productScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
+import {
+  exportMasterDataScreen,
+  importEditedExport,
+  productScreenTarget,
+} from "~/features/repository-and-master-data/excel-routes.server";
 
 /** "Exportar Excel": every row of the base and file filter in the URL (the screen's own), streamed as XLSX. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/repo.master-data.excel", request);
-  const on = await productScreenTarget(new URL(request.url));
-  return masterDataXlsx(on.target, on.file);
+  const user = await requireRouteAccess("routes/repo.master-data.excel", request);
+  return exportMasterDataScreen(await productScreenTarget(new URL(request.url)), user);
 }
 
 /** An edited export sent back: the changed cells saved "via Excel", then the screen with "N alterados, M conflitos, K recusados". */

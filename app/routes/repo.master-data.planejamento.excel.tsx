@@ -1,17 +1,19 @@
 // Screen: Master data, planning: Excel round trip: GET /repo/master-data/planejamento/excel (the tab's rows as XLSX), POST an edited export back.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { masterDataXlsx } from "~/features/repository-and-master-data/excel.server";
-import { importEditedExport, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
+import {
+  exportMasterDataScreen,
+  importEditedExport,
+  tabbedScreenTarget,
+} from "~/features/repository-and-master-data/excel-routes.server";
 import { PLANNING_TABS } from "~/models/master-data-queries.server";
 
 const SCREEN = "/repo/master-data/planejamento";
 
 /** "Exportar Excel": every row of the tab (Quantity, Spend and their NOK bases) and file filter in the URL, streamed as XLSX. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/repo.master-data.planejamento.excel", request);
-  const on = tabbedScreenTarget(SCREEN, PLANNING_TABS, new URL(request.url));
-  return masterDataXlsx(on.target, on.file);
+  const user = await requireRouteAccess("routes/repo.master-data.planejamento.excel", request);
+  return exportMasterDataScreen(tabbedScreenTarget(SCREEN, PLANNING_TABS, new URL(request.url)), user);
 }
 
 /** An edited export of the Quantity or Spend tab sent back: the changed cells saved "via Excel", then the screen with the outcome. */

@@ -7,7 +7,7 @@ import { Alert } from "~/shared/ui/alert";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { clearFederatedNonce, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
-import { completeSsoSignIn } from "~/features/access/sso-complete.server";
+import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-complete.server";
 import { authenticateSaml, clearSamlRequest } from "~/services/sso/saml.server";
 import { SsoError, logSsoRefusal, type SsoIdentity } from "~/services/sso/sso.server";
 
@@ -56,11 +56,12 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof SsoError)) throw error;
     logSsoRefusal(mode, error);
+    await recordSsoRefusal(mode, error);
     // messages.ssoFailed, or a cause the user can act on (an unverified e-mail).
     return data<ActionData>({ error: error.message }, { status: 401, headers: extraHeaders });
   }
 
-  const outcome = await completeSsoSignIn(request, identity, extraHeaders);
+  const outcome = await completeSsoSignIn(request, identity, extraHeaders, mode);
   if ("response" in outcome) return outcome.response;
   return data<ActionData>({ error: outcome.error }, { status: 403, headers: extraHeaders });
 }

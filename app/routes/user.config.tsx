@@ -102,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
       data<ActionData>({ intent, result: submission.reply({ formErrors: [message] }) }, { status });
     let created: string;
     try {
-      const outcome = await createUser(submission.value.email, admin.email);
+      const outcome = await createUser(submission.value.email, admin.email, admin);
       if (outcome.kind === "invalidInput") {
         return data<ActionData>(
           { intent, result: submission.reply({ fieldErrors: { email: [messages.invalidEmail] } }) },
@@ -130,7 +130,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionData>({ intent, result: formErrorReply(messages.userNotFound), email: "" }, { status: 400 });
     }
     const { email } = submission.value;
-    const outcome = await deleteUser(email);
+    const outcome = await deleteUser(email, admin);
     // The model answers the last page when this deletion emptied the one shown.
     if (outcome.kind === "deleted")
       return redirectWithToast(backToList, { type: "success", description: messages.userDeleted });

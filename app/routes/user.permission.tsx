@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionData>({ result: formErrorReply(messages.invalidForm) }, { status: 400 });
   const refuse = (message: string) =>
     data<ActionData>({ result: submission.reply({ formErrors: [message] }) }, { status: 400 });
-  const outcome = await setUserTier(submission.value.user, submission.value.tier, admin.email);
+  const outcome = await setUserTier(submission.value.user, submission.value.tier, admin.email, admin);
   switch (outcome.kind) {
     case "saved":
       return redirectWithToast(userListUrl(PAGE, request), {

@@ -106,3 +106,22 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
     }
   }
 }
+
+/**
+ * Who prepares each seeded cost centre (the forecast cycle): gold@demo.local every other one, so the demo shows a
+ * preparer's view, and an ordinary USER GOLD account the rest. The reviewers are the SYSTEM ADMIN accounts.
+ */
+export function generateForecastPreparers(
+  ctx: SeedContext,
+  permissions: readonly { user: string; type: string }[],
+): { cost_center_concat: string; user: string; assigned_at: Date; assigned_by: string }[] {
+  const random = ctx.random.fork("forecast_preparers");
+  const golds = permissions.filter((p) => p.type === "USER GOLD" && p.user !== "gold@demo.local").map((p) => p.user);
+  const centreCount = Math.min(COST_CENTERS.length, scaled(ctx, 40, 2));
+  const assigned_at = monthStart(ctx.reference, -2);
+  return Array.from({ length: centreCount }, (_, c) => {
+    const [name] = COST_CENTERS[c];
+    const user = c % 2 === 0 || golds.length === 0 ? "gold@demo.local" : random.pick(golds);
+    return { cost_center_concat: `CC${1001 + c} - ${name}`, user, assigned_at, assigned_by: "seed" };
+  });
+}

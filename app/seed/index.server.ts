@@ -6,6 +6,7 @@ import { EXPLORER_DOCUMENTS, EXPLORER_TERMS, explorerVocabulary } from "~/models
 import { FILES } from "~/models/files.server";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { HR_AUX } from "~/models/hr.server";
 import {
   CHANNEL,
@@ -33,7 +34,7 @@ import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";
 import { generateFiles } from "./files";
-import { generateForecast } from "./forecast";
+import { generateForecast, generateForecastPreparers } from "./forecast";
 import { generateHr } from "./hr";
 import {
   generateChannels,
@@ -263,6 +264,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   storing.catch(() => undefined);
   await write(PRODUCT_REVIEWS, generateReviews(ctx));
   await write(FORECAST, generateForecast(ctx));
+  await write(FORECAST_PREPARERS, generateForecastPreparers(ctx, users.permissions));
   await write(HR_AUX, generateHr(ctx));
   const explorerDocuments = generateExplorerDocuments(ctx);
   await write(EXPLORER_DOCUMENTS, explorerDocuments);

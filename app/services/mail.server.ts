@@ -10,12 +10,22 @@ import { componentLogger, errorFields } from "~/shared/logger.server";
  * holding the request.
  */
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+/** A file sent with a message (issue 54: a subscribed dashboard's figures as XLSX). */
+export type MailAttachment = { filename: string; contentType: string; content: Buffer };
+
+export type MailMessage = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[] };
 
 const log = componentLogger("mail");
 
 type Transport = {
-  sendMail(options: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+  sendMail(options: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    attachments?: MailAttachment[];
+  }): Promise<unknown>;
 };
 let smtpTransport: { key: string; transport: Promise<Transport> } | undefined;
 

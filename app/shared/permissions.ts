@@ -18,3 +18,6 @@ export const RETRY_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
 
 /** Default of HR_EDITOR_TYPES (docs/decisions.md): the types that edit HR auxiliary figures and comments. */
 export const DEFAULT_HR_EDITOR_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN", "USER GOLD"];
+
+/** Default of FORECAST_REVIEWER_TYPES (docs/decisions.md "Forecast cycle"): the types that approve or return a forecast. */
+export const DEFAULT_FORECAST_REVIEWER_TYPES: readonly PermissionType[] = ["SYSTEM ADMIN"];

@@ -108,6 +108,19 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
   if (branch)
     pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
   if (forecast) {
+    // The forecast cycle's status board of that RF (reviewers: SYSTEM ADMIN), every state, and one state at page 1.
+    pages.push(
+      {
+        name: "/ij/forecast_status (an RF)",
+        path: `/ij/forecast_status?rf=${encodeURIComponent(forecast.rf as string)}`,
+        as: "sysadmin",
+      },
+      {
+        name: "/ij/forecast_status (a state)",
+        path: `/ij/forecast_status?rf=${encodeURIComponent(forecast.rf as string)}&estado=preparing`,
+        as: "sysadmin",
+      },
+    );
     pages.push({
       name: "/ij/report_preview_edit_schneider/{rf}/{cc}",
       path: `/ij/report_preview_edit_schneider/${encodeURIComponent(forecast.rf as string)}/${encodeURIComponent(forecast.cost_center_concat as string)}`,

@@ -51,6 +51,9 @@ const VOLATILE_COLLECTIONS = new Set([
   "password_reset_codes",
   "dashboard_chart_cache",
   "data_versions",
+  // The audit trail records every refusal of the guard and every sign-in by design (issue 53).
+  "audit_log",
+  "audit_days",
 ]);
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,10 @@ import { reviewPath } from "~/features/forecast/forecast-filter";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
-import { expect, test, withoutJavaScript } from "./fixtures";
+import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { noticeTexts } from "~/features/notices/texts";
 import { startApp, type RunningApp } from "./harness";
 import { signIn } from "./sign-in";
 
@@ -583,4 +586,133 @@ test("Desfazer última only with something to undo; Salvar keeps the scroll and 
       [7, 1021],
     ].sort(),
   );
+});
+
+test("cycle: two cost centres submitted; one approved, one returned, corrected and approved; notices in the portal and the outbox; the board", async ({
+  page,
+  app,
+  browser,
+}) => {
+  const FIRST = "CC9101 - Ciclo Aprovado";
+  const SECOND = "CC9102 - Ciclo Devolvido";
+  await withDb(app, async (db) => {
+    await insertScenario(db, OPEN, FIRST);
+    await insertScenario(db, OPEN, SECOND);
+    await db.collection(FORECAST_PREPARERS).insertMany(
+      [FIRST, SECOND].map((cost_center_concat) => ({
+        cost_center_concat,
+        user: "gold@demo.local",
+        assigned_at: new Date(),
+        assigned_by: "e2e",
+      })),
+    );
+  });
+  const state = (p: Page) => p.getByTestId("cycle-state");
+  const act = async (p: Page, action: string, comment = "") => {
+    const form = p.locator(`form.forecast-cycle__form--${action}`);
+    if (comment) {
+      // Submitting and approving fold their optional comment away.
+      const fold = form.locator("summary");
+      if ((await fold.count()) > 0) await fold.click();
+      await form.locator("textarea").fill(comment);
+    }
+    await Promise.all([
+      p.waitForURL((url) => url.searchParams.get("ciclo") === action),
+      form.getByRole("button", { name: cycleTexts.actions[action as "submit"] }).click(),
+    ]);
+    // The URL changes first; the page shows the outcome once the reloaded data has rendered.
+    await p.getByText(cycleTexts.done[action as "submit"]).waitFor();
+  };
+
+  // The preparer submits both in the edit month: the grids lock.
+  await signIn(page, app.baseURL, "gold@demo.local");
+  for (const cc of [FIRST, SECOND]) {
+    await page.goto(reviewPath(OPEN, cc));
+    await waitForGrid(page);
+    expect(await state(page).innerText()).toBe("Em preparação");
+    await act(page, "submit", `Pronto: ${cc}`);
+    expect(await state(page).innerText()).toBe("Enviado");
+    expect(await page.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
+    await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
+    expect(await page.locator(".forecast-grid__input").count()).toBe(0);
+  }
+
+  // The reviewer sees the notices in the header and the list, approves the first and returns the second.
+  const reviewer = await openCheckedPage(browser, app);
+  try {
+    const r = reviewer.page;
+    await signIn(r, app.baseURL, "sysadmin@demo.local");
+    await r.getByRole("link", { name: noticeTexts.headerNoticesAria(2) }).waitFor();
+    await r.goto("/user/notices");
+    for (const cc of [FIRST, SECOND]) await r.getByText(cycleTexts.notice.submittedTitle(cc, OPEN)).waitFor();
+    await r.goto(reviewPath(OPEN, FIRST));
+    await act(r, "approve");
+    expect(await state(r).innerText()).toBe("Aprovado");
+    await r.goto(reviewPath(OPEN, SECOND));
+    // Returning without the comment is stopped by the form; the server refuses it too (unit tests).
+    await act(r, "return", "Revise os salários de março");
+    expect(await state(r).innerText()).toBe("Devolvido");
+    await r.locator(".forecast-cycle__timeline > summary").getByText("Revise os salários de março").waitFor();
+  } finally {
+    await reviewer.close();
+  }
+
+  // The preparer is told in the portal and by e-mail (the outbox), corrects the returned one and submits it again.
+  await page.goto("/user/notices");
+  await page.getByText(cycleTexts.notice.returnedTitle(SECOND, OPEN)).waitFor();
+  await page.getByText(cycleTexts.notice.approvedTitle(FIRST, OPEN)).waitFor();
+  await expect
+    .poll(
+      () =>
+        withDb(app, (db) =>
+          db.collection("mail_outbox").countDocuments({
+            to: "gold@demo.local",
+            subject: cycleTexts.notice.returnedTitle(SECOND, OPEN),
+          }),
+        ),
+      { timeout: 60_000, interval: 1_000 },
+    )
+    .toBe(1);
+  await page.goto(reviewPath(OPEN, SECOND));
+  await waitForGrid(page);
+  expect(await state(page).innerText()).toBe("Devolvido");
+  await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
+  await page.keyboard.type("1234,5");
+  await page.keyboard.press("Enter");
+  await page
+    .getByRole("toolbar")
+    .getByRole("button", { name: forecastTexts.saveCount(1) })
+    .click();
+  await page
+    .getByRole("dialog", { name: messages.saved })
+    .locator(".dialog__footer")
+    .getByRole("button", { name: messages.close })
+    .click();
+  await act(page, "submit", "Corrigido");
+  expect(await state(page).innerText()).toBe("Enviado");
+
+  // Without JavaScript the reviewer approves it, and the board shows both approved.
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "sysadmin@demo.local");
+    await plain.goto(reviewPath(OPEN, SECOND));
+    await plain
+      .locator("form.forecast-cycle__form--approve")
+      .getByRole("button", { name: cycleTexts.actions.approve })
+      .click();
+    await plain.waitForURL((url) => url.searchParams.get("ciclo") === "approve");
+    expect(await plain.getByTestId("cycle-state").innerText()).toBe("Aprovado");
+    expect(await plain.locator(".forecast-cycle__events li").count()).toBe(4);
+    expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(4)");
+    await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(OPEN)}&estado=approved`);
+    for (const cc of [FIRST, SECOND]) await plain.getByRole("link", { name: cc }).waitFor();
+  });
+  const cell1234 = await withDb(app, (db) =>
+    db.collection<ForecastRecord>(FORECAST).findOne({
+      rf: OPEN,
+      cost_center_concat: SECOND,
+      account_concat: SALARIES.account,
+      data_ref: new Date(`${m(3)}-01T00:00:00Z`),
+    }),
+  );
+  expect(cell1234?.forecast).toBe(1234.5);
 });

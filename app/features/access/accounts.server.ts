@@ -42,6 +42,13 @@ import {
   settleAttempt,
 } from "~/features/access/login-limit.server";
 import { startSession } from "~/features/access/session.server";
+import {
+  actorByEmail,
+  recordAudit,
+  recordUserAdministration,
+  recordUserChanged,
+  type AuditActorInput,
+} from "~/features/audit/record.server";
 
 /**
  * The account flows the login, recovery and user-administration screens call. Each returns a typed outcome
@@ -85,10 +92,18 @@ export async function signInWithPassword(input: {
 }): Promise<SignInOutcome> {
   const email = normalizeEmail(String(input.email ?? ""));
   const password = String(input.password ?? "");
-  if (!email || !password) return { kind: "invalid" };
+  const audit = (outcome: "failed" | "refused", reason: string, details: Record<string, unknown> = {}) =>
+    recordSignIn(email, "password", outcome, { reason, ...details }, input.ip);
+  if (!email || !password) {
+    if (email) await audit("failed", "missingPassword");
+    return { kind: "invalid" };
+  }
   // Reserved before the password is checked, so parallel attempts cannot all pass a count taken before any failed.
   const check = await reserveSignInAttempt({ email, ip: input.ip });
-  if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+  if (!check.allowed) {
+    await audit("refused", check.limit, { retryAfterSeconds: check.retryAfterSeconds });
+    return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+  }
 
   const provider = getIdentityProvider();
   let result: Awaited<ReturnType<typeof provider.signIn>>;
@@ -100,14 +115,62 @@ export async function signInWithPassword(input: {
   }
   if (result.kind === "throttled") {
     await settleAttempt(check.reservation, "void");
+    await audit("failed", "providerBusy");
     return { kind: "providerBusy" };
   }
-  if (result.kind === "invalid") return { kind: "invalid" };
+  if (result.kind === "invalid") {
+    await audit("failed", "invalidCredentials");
+    return { kind: "invalid" };
+  }
   await settleAttempt(check.reservation, "success");
-  if (result.kind === "newPasswordRequired")
+  if (result.kind === "newPasswordRequired") {
+    await recordAudit({
+      actor: await actorByEmail(email),
+      ip: input.ip,
+      event: "firstAccess",
+      object: { kind: "user", id: email },
+      outcome: "ok",
+      details: { step: "newPasswordRequired" },
+    });
     return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
+  }
 
-  return signInVerifiedUser(email, result.tokens, input.request);
+  const outcome = await signInVerifiedUser(email, result.tokens, input.request);
+  await recordSignInOutcome(email, "password", outcome, input.ip);
+  return outcome;
+}
+
+/** How a sign-in was proven: the password form, a SAML assertion or a Cognito federated id_token. */
+export type SignInMethod = "password" | "saml" | "cognito-federated";
+
+/** The audit entry of a sign-in attempt (the actor's name and type as the permission record holds them now). */
+export async function recordSignIn(
+  email: string,
+  method: SignInMethod,
+  outcome: "ok" | "failed" | "refused",
+  details: Record<string, unknown> = {},
+  ip?: string | null,
+): Promise<void> {
+  await recordAudit({
+    actor: await actorByEmail(email),
+    ip,
+    event: "signIn",
+    object: { kind: "user", id: email },
+    outcome,
+    details: { method, ...details },
+  });
+}
+
+/** The entry of a verified sign-in's end: signed in, or refused for an empty type (CONTATE SEU ADMIN). */
+export function recordSignInOutcome(
+  email: string,
+  method: SignInMethod,
+  outcome: VerifiedSignInOutcome,
+  ip?: string | null,
+): Promise<void> {
+  return outcome.kind === "signedIn"
+    ? recordSignIn(email, method, "ok", {}, ip)
+    : recordSignIn(email, method, "refused", { reason: "noType" }, ip);
 }
 
 export type VerifiedSignInOutcome = Extract<SignInOutcome, { kind: "noType" } | { kind: "signedIn" }>;
@@ -176,14 +239,32 @@ export async function completeFirstAccess(input: {
   if (!parsed.success) return { kind: "invalidInput", errors: fieldErrors(parsed.error) };
   const email = normalizeEmail(String(input.email ?? ""));
   if (!email || !input.challenge) return { kind: "challengeExpired" };
+  const audit = async (outcome: "ok" | "failed", reason?: string) =>
+    recordAudit({
+      actor: await actorByEmail(email),
+      event: "passwordSet",
+      object: { kind: "user", id: email },
+      outcome,
+      details: reason ? { via: "firstAccess", reason } : { via: "firstAccess" },
+    });
   const result = await getIdentityProvider().completeNewPassword(email, String(input.challenge), parsed.data.password);
-  if (result.kind === "invalid") return { kind: "challengeExpired" };
-  if (result.kind === "throttled") return { kind: "providerBusy" };
-  if (result.kind === "error") return result;
+  if (result.kind === "invalid") {
+    await audit("failed", "challengeExpired");
+    return { kind: "challengeExpired" };
+  }
+  if (result.kind === "throttled") {
+    await audit("failed", "providerBusy");
+    return { kind: "providerBusy" };
+  }
+  if (result.kind === "error") {
+    await audit("failed", "providerRefused");
+    return result;
+  }
   // Cognito signs the user in here; the spec asks for a fresh login, so its tokens are revoked.
   if (result.tokens) await getIdentityProvider().signOut(result.tokens);
   // A new password ends every session signed in with the old one.
   await deleteSessionsOfUser(email);
+  await audit("ok");
   return { kind: "ok" };
 }
 
@@ -197,8 +278,20 @@ export async function requestPasswordReset(input: { email: string }): Promise<Re
   const parsed = emailSchema.safeParse(input.email);
   if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
   const email = normalizeEmail(parsed.data);
-  if (!(await allowResetRequest(email))) return { kind: "sent" };
+  const audit = async (outcome: "ok" | "failed" | "refused", reason?: string) =>
+    recordAudit({
+      actor: await actorByEmail(email),
+      event: "passwordResetRequested",
+      object: { kind: "user", id: email },
+      outcome,
+      details: reason ? { reason } : {},
+    });
+  if (!(await allowResetRequest(email))) {
+    await audit("refused", "locked");
+    return { kind: "sent" };
+  }
   const result = await getIdentityProvider().forgotPassword(email);
+  await (result.kind === "ok" ? audit("ok") : audit("failed", "providerRefused"));
   return result.kind === "ok" ? { kind: "sent" } : result;
 }
 
@@ -224,8 +317,20 @@ export async function confirmPasswordReset(input: {
   if (!passwords.success) Object.assign(errors, fieldErrors(passwords.error));
   if (!email.success || !code.success || !passwords.success) return { kind: "invalidInput", errors };
   const normalized = normalizeEmail(email.data);
+  const audit = async (outcome: "ok" | "failed" | "refused", details: Record<string, unknown> = {}) =>
+    recordAudit({
+      actor: await actorByEmail(normalized),
+      ip: input.ip,
+      event: "passwordReset",
+      object: { kind: "user", id: normalized },
+      outcome,
+      details,
+    });
   const check = await reserveRecoveryAttempt(input.ip);
-  if (!check.allowed) return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+  if (!check.allowed) {
+    await audit("refused", { reason: check.limit, retryAfterSeconds: check.retryAfterSeconds });
+    return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
+  }
   let result: Awaited<ReturnType<ReturnType<typeof getIdentityProvider>["confirmForgotPassword"]>>;
   try {
     result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);
@@ -233,11 +338,15 @@ export async function confirmPasswordReset(input: {
     await settleAttempt(check.reservation, "void");
     throw error;
   }
-  if (result.kind === "error") return result;
+  if (result.kind === "error") {
+    await audit("failed", { reason: "codeRefused" });
+    return result;
+  }
   await settleAttempt(check.reservation, "success");
   await clearLoginFailures(normalized, input.ip);
   // Whoever held a session with the old password loses it.
   await deleteSessionsOfUser(normalized);
+  await audit("ok");
   return { kind: "ok" };
 }
 
@@ -301,10 +410,17 @@ const CREATE_FAILURE_MESSAGES: Record<Exclude<IdentityProviderError["reason"], "
  * - when the provider refuses (duplicate, throttling, mail not sent) the record is removed again, and the
  *   provider itself keeps nothing. A duplicate (either side) throws UserExistsError.
  */
-export async function createUser(emailInput: string, createdBy: string): Promise<CreateUserOutcome> {
+export async function createUser(
+  emailInput: string,
+  createdBy: string,
+  /** Who, for the audit trail (name and type at that moment); by default the record of `createdBy`. */
+  actor?: AuditActorInput,
+): Promise<CreateUserOutcome> {
   const parsed = emailSchema.safeParse(emailInput);
   if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
   const email = normalizeEmail(parsed.data);
+  const audit = async (outcome: "ok" | "failed", details: Record<string, unknown>) =>
+    recordUserAdministration(actor ?? (await actorByEmail(createdBy)), "userCreated", email, outcome, details);
   try {
     await insertPermissionRecord({
       user: email,
@@ -315,13 +431,20 @@ export async function createUser(emailInput: string, createdBy: string): Promise
       createdBy: normalizeEmail(createdBy),
     });
   } catch (error) {
-    if (error instanceof DuplicateRecordError) throw new UserExistsError(email);
+    if (error instanceof DuplicateRecordError) {
+      await audit("failed", { reason: "exists" });
+      throw new UserExistsError(email);
+    }
     throw error;
   }
   try {
     await getIdentityProvider().adminCreateUser(email);
   } catch (error) {
     await deletePermissionRecord(email);
+    await audit("failed", {
+      reason:
+        error instanceof UserExistsError ? "exists" : error instanceof IdentityProviderError ? error.reason : "error",
+    });
     if (!(error instanceof IdentityProviderError)) throw error;
     console.warn(
       JSON.stringify({
@@ -334,6 +457,7 @@ export async function createUser(emailInput: string, createdBy: string): Promise
     if (error.reason === "invalidInput") return { kind: "invalidInput", errors: { email: [messages.invalidEmail] } };
     return { kind: "failed", message: CREATE_FAILURE_MESSAGES[error.reason] };
   }
+  await audit("ok", { type: DEFAULT_TIER_FOR_NEW_USERS });
   return { kind: "created", email };
 }
 
@@ -349,16 +473,32 @@ export type DeleteUserOutcome = { kind: "deleted" } | { kind: "notFound" } | { k
  * ends their sessions. Administrative accounts are protected; a user without a type is not on that list, so it is
  * not found here.
  */
-export async function deleteUser(emailInput: string): Promise<DeleteUserOutcome> {
+export async function deleteUser(
+  emailInput: string,
+  /** Who, for the audit trail. */
+  actor?: AuditActorInput,
+): Promise<DeleteUserOutcome> {
   const email = normalizeEmail(String(emailInput ?? ""));
   if (!email) return { kind: "notFound" };
+  const audit = (outcome: "ok" | "refused", details: Record<string, unknown>) =>
+    recordUserAdministration(actor, "userDeleted", email, outcome, details);
   const record = await findPermissionRecord(email);
-  if (!record) return { kind: "notFound" };
-  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
-  if (!isTier(record.type)) return { kind: "notFound" };
+  if (!record) {
+    await audit("refused", { reason: "notFound" });
+    return { kind: "notFound" };
+  }
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) {
+    await audit("refused", { reason: "protectedUser", type: record.type });
+    return { kind: "protectedUser" };
+  }
+  if (!isTier(record.type)) {
+    await audit("refused", { reason: "notFound" });
+    return { kind: "notFound" };
+  }
   await getIdentityProvider().adminDeleteUser(email);
   await deletePermissionRecord(email);
   await deleteSessionsOfUser(email);
+  await audit("ok", { type: record.type, name: record.name ?? null });
   return { kind: "deleted" };
 }
 
@@ -369,17 +509,47 @@ export type SetTierOutcome =
   | { kind: "protectedUser" };
 
 /** /user/permission: only the four tiers, only known non-administrative users; records who and when. */
-export async function setUserTier(emailInput: string, tier: unknown, changedBy: string): Promise<SetTierOutcome> {
+export async function setUserTier(
+  emailInput: string,
+  tier: unknown,
+  changedBy: string,
+  /** Who, for the audit trail; by default the record of `changedBy`. */
+  actor?: AuditActorInput,
+): Promise<SetTierOutcome> {
   if (!isTier(tier)) return { kind: "invalidTier" };
   const email = normalizeEmail(String(emailInput ?? ""));
   const record = email ? await findPermissionRecord(email) : null;
-  if (!record) return { kind: "unknownUser" };
-  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) return { kind: "protectedUser" };
+  const refused = async (reason: string) =>
+    email
+      ? void (await recordUserChanged(
+          actor ?? (await actorByEmail(changedBy)),
+          email,
+          { type: record?.type ?? null },
+          { type: tier },
+          "refused",
+          { reason },
+        ))
+      : undefined;
+  if (!record) {
+    await refused("unknownUser");
+    return { kind: "unknownUser" };
+  }
+  if ((ADMIN_TIERS_PROTECTED as readonly string[]).includes(record.type)) {
+    await refused("protectedUser");
+    return { kind: "protectedUser" };
+  }
   // The grid lists the four tiers only: a user outside them is not one it can change.
-  if (!isTier(record.type)) return { kind: "unknownUser" };
+  if (!isTier(record.type)) {
+    await refused("unknownUser");
+    return { kind: "unknownUser" };
+  }
   const ok = await updatePermissionType(email, tier, ASSIGNABLE_TIERS, changedBy, new Date());
-  if (!ok) return { kind: "protectedUser" };
+  if (!ok) {
+    await refused("protectedUser");
+    return { kind: "protectedUser" };
+  }
   // The user signs in again to get the new tier's landing, menu and pages (every open session ends now).
   await deleteSessionsOfUser(email);
+  await recordUserChanged(actor ?? (await actorByEmail(changedBy)), email, { type: record.type }, { type: tier });
   return { kind: "saved" };
 }

@@ -11,6 +11,7 @@ import { normalizeEmail } from "~/models/users.server";
 import { getIdentityProvider } from "~/services/identity.server";
 import { generateTemporaryPassword } from "~/services/identity/local.server";
 import { hashPassword } from "~/services/password-hash.server";
+import { recordUserAdministration } from "~/features/audit/record.server";
 
 /**
  * The first administrator of a new installation (`portal create-admin --email …`): a SYSTEM ADMIN permission record
@@ -47,6 +48,17 @@ export async function createAdmin(emailInput: string, createdBy = "cli"): Promis
     if (error instanceof DuplicateRecordError) return { kind: "exists", email, type: "SYSTEM ADMIN" };
     throw error;
   }
+  // The operator's shell has no portal account: the audit trail names the command.
+  const audit = () =>
+    recordUserAdministration(
+      { email: createdBy, name: "portal create-admin", type: null },
+      "userCreated",
+      email,
+      "ok",
+      {
+        type: "SYSTEM ADMIN",
+      },
+    );
   try {
     if (config.identity.provider === "local") {
       const temporaryPassword = generateTemporaryPassword();
@@ -56,9 +68,11 @@ export async function createAdmin(emailInput: string, createdBy = "cli"): Promis
         mustChangePassword: true,
         createdAt: new Date(),
       });
+      await audit();
       return { kind: "created", email, temporaryPassword };
     }
     await getIdentityProvider().adminCreateUser(email);
+    await audit();
     return { kind: "created", email };
   } catch (error) {
     await deletePermissionRecord(email);

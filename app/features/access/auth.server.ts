@@ -12,7 +12,13 @@ import { isSameOriginRequest } from "~/shared/same-origin";
 import { messages } from "~/messages";
 import { deleteSession } from "~/models/sessions.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
-import { clearSessionCookie, getSessionState, signedOutDeliberately } from "~/features/access/session.server";
+import {
+  clearSessionCookie,
+  getSessionState,
+  recordSessionEnded,
+  signedOutDeliberately,
+} from "~/features/access/session.server";
+import { recordAccessRefused } from "~/features/audit/record.server";
 import { pageAddressOf, signInPath } from "~/features/access/return-to.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 
@@ -58,7 +64,10 @@ async function readUserStateNow(request: Request): Promise<UserState> {
 /** To sign-in at `location`, ending the session (record and cookie) when there was one. */
 async function toSignIn(state: Exclude<UserState, { kind: "user" }>, location: string): Promise<never> {
   if (state.kind === "anonymous") throw redirect(location);
-  if (state.sessionId) await deleteSession(state.sessionId);
+  if (state.sessionId) {
+    const ended = await deleteSession(state.sessionId);
+    if (ended) await recordSessionEnded(ended.email, "userRemoved");
+  }
   throw redirect(location, { headers: { "Set-Cookie": await clearSessionCookie() } });
 }
 
@@ -101,7 +110,15 @@ export async function requireRouteAccess(
   mode: AccessMode = "read",
 ): Promise<AuthenticatedUser> {
   if (routeRule(routeId).kind === "public") throw new Error(`${routeId} is public; it has no guard to call`);
-  assertSameOrigin(request);
+  try {
+    assertSameOrigin(request);
+  } catch (refusal) {
+    // No actor: a request another site made the browser send is not the user's, and its session is not read.
+    await recordAccessRefused(null, screenOf(routeId, request), "crossOrigin", {
+      origin: request.headers.get("Origin") ?? request.headers.get("Referer") ?? null,
+    });
+    throw refusal;
+  }
   const state = await readUserState(request);
   if (state.kind !== "user") {
     // After Sair, Back to a protected page shows the sign-in page, not the session-expired notice.
@@ -109,8 +126,17 @@ export async function requireRouteAccess(
     return toSignIn(state, signInPath(expired, pageAddressOf(request)));
   }
   const { user } = state;
-  if (!canAccessRoute(user.type, routeId, accessContext(), mode)) throw forbidden();
+  if (!canAccessRoute(user.type, routeId, accessContext(), mode)) {
+    // Every refusal of the guard is in the audit trail before the 403 is answered.
+    await recordAccessRefused(user, screenOf(routeId, request), "notAllowed");
+    throw forbidden();
+  }
   return user;
+}
+
+/** The screen a refusal names: the route module and the path asked for (without its query, which may hold anything). */
+function screenOf(routeId: RouteId, request: Request): { routeId: string; path: string } {
+  return { routeId, path: new URL(request.url).pathname.slice(0, 200) };
 }
 
 /** Whether `user` may use the saving actions of `routeId` (to show a screen read-only). */

@@ -42,7 +42,10 @@ const recoveryIpKey = (ip: string) => `recovery:${ipKey(ip)}`;
 
 /** An attempt let through: its records, to be kept (failure) or taken back (success) once the comparison is done. */
 export type Reservation = { ids: ObjectId[]; pair?: string };
-export type AttemptCheck = { allowed: true; reservation: Reservation } | { allowed: false; retryAfterSeconds: number };
+/** A refused attempt was `slowed` (the progressive delay of an account from an address) or `locked` (a hard limit). */
+export type AttemptCheck =
+  | { allowed: true; reservation: Reservation }
+  | { allowed: false; retryAfterSeconds: number; limit: "slowed" | "locked" };
 
 /** A key counted up to `limit` attempts in the window (`progressive`: then one more after each growing delay). */
 type Rule = { key: string; limit: number; progressive?: boolean; exceptCleanPair?: boolean };
@@ -67,6 +70,7 @@ async function reserve(rules: Rule[]): Promise<AttemptCheck> {
   const pairIndex = rules.findIndex((r) => r.progressive);
   const pairOthers = pairIndex >= 0 ? seen[pairIndex].count - 1 : 0;
   let waitMs = 0;
+  let locked = false;
   rules.forEach((rule, i) => {
     const { count, oldest, latest } = seen[i];
     const others = count - 1;
@@ -80,11 +84,16 @@ async function reserve(rules: Rule[]): Promise<AttemptCheck> {
     }
     if (count <= rule.limit) return;
     if (rule.exceptCleanPair && pairOthers === 0) return;
+    locked = true;
     waitMs = Math.max(waitMs, (oldest?.getTime() ?? now) + windowMs - now, 1000);
   });
   if (waitMs > 0) {
     await deleteLoginAttempts(ids);
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      limit: locked ? "locked" : "slowed",
+    };
   }
   return { allowed: true, reservation: { ids, pair: pairIndex >= 0 ? rules[pairIndex].key : undefined } };
 }

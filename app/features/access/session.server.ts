@@ -9,6 +9,7 @@ import {
   type SessionRecord,
 } from "~/models/sessions.server";
 import { getIdentityProvider } from "~/services/identity.server";
+import { actorByEmail, recordAudit } from "~/features/audit/record.server";
 
 /**
  * The cookie session. The `__session` cookie (signed, httpOnly, SameSite=Lax, Secure in production) holds
@@ -57,13 +58,27 @@ export async function getSessionState(request: Request): Promise<SessionState> {
   if (!session) return { kind: "expired", sessionId: id };
   const now = new Date();
   if (now >= session.idleExpiresAt || now >= session.absoluteExpiresAt) {
-    await deleteSession(id);
+    // Only the request that ended it writes the entry (parallel requests may find it expired together).
+    if (await deleteSession(id)) {
+      await recordSessionEnded(session.email, now >= session.absoluteExpiresAt ? "absoluteTimeout" : "idleTimeout");
+    }
     return { kind: "expired", sessionId: id };
   }
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
     return { kind: "active", session: await touchSession(session, getConfig().session.idleMinutes, now) };
   }
   return { kind: "active", session };
+}
+
+/** The audit entry of a session the portal ended (timeout, or the user's record deleted or emptied). */
+export async function recordSessionEnded(email: string, reason: string): Promise<void> {
+  await recordAudit({
+    actor: await actorByEmail(email),
+    event: "sessionExpired",
+    object: { kind: "session", id: email },
+    outcome: "ok",
+    details: { reason },
+  });
 }
 
 /** Only same-site paths: never an absolute or protocol-relative address (no open redirect). */
@@ -123,6 +138,14 @@ export async function logout(request: Request): Promise<Response> {
   if (id) {
     const session = await deleteSession(id);
     if (session?.providerTokens) await getIdentityProvider().signOut(session.providerTokens);
+    if (session) {
+      await recordAudit({
+        actor: await actorByEmail(session.email),
+        event: "signOut",
+        object: { kind: "session", id: session.email },
+        outcome: "ok",
+      });
+    }
   }
   const headers = new Headers();
   headers.append("Set-Cookie", await clearSessionCookie());

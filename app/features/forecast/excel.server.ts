@@ -12,10 +12,13 @@ import {
 import { cellText, type CellValue } from "~/shared/excel/values";
 import { excelTexts } from "~/messages";
 import { forecastTexts } from "./texts";
+import { STATE_LABELS, cycleTexts } from "./cycle/texts";
 import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast.server";
 import { byPtBrNumeric } from "~/shared/collation";
 import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
-import type { Review } from "./review.server";
+import { loadReviewGrid, type Review } from "./review.server";
+import { VARIANCE_GROUPS, type Diff, type VarianceFigures, type VariancePayload } from "./variance";
+import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
 import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, type Month } from "~/shared/months";
 
@@ -28,7 +31,14 @@ import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, t
 
 export const FORECAST_DATASET = "forecast";
 
-type AccountRow = { account: string; group: string; label: string; cells: Map<Month, number | null> };
+type AccountRow = {
+  account: string;
+  group: string;
+  label: string;
+  cells: Map<Month, number | null>;
+  /** The account's variance figures (the export only; a returned file's variance columns are not read). */
+  variance?: VarianceFigures;
+};
 
 const monthKeyOf = (m: Month) => `m${monthKey(m)}`;
 
@@ -75,9 +85,71 @@ async function accountRows(review: Review): Promise<AccountRow[]> {
 const revisionOf = (columns: readonly ExcelColumn<AccountRow>[]) => (r: AccountRow) =>
   contentRevision(columns.filter((c) => c.editable).map((c) => c.value(r)));
 
-export async function forecastXlsx(review: Review, today: CalendarDate): Promise<Response> {
-  const columns = columnsOf(review, today);
-  const rows = await accountRows(review);
+/**
+ * The variance columns of the export (issue 52): all three groups, whatever the screen shows, after the months and
+ * read-only: the annual totals beside the previous RF's, RF(n) − RF(n−1) per month, forecast − actual per closed month.
+ * Their headers are not month labels, so a returned file's variance columns are simply not read (importForecastFile
+ * knows only columnsOf's).
+ */
+function varianceColumnsOf(variance: VariancePayload, months: readonly Month[], totals: readonly AnnualTotal[]) {
+  const t = forecastTexts.variance;
+  const amount = (key: string, header: string, pick: (f: VarianceFigures) => number | null | undefined) =>
+    ({
+      key,
+      header,
+      kind: "number",
+      decimals: 2,
+      value: (r) => (r.variance ? (pick(r.variance) ?? "—") : null),
+    }) satisfies ExcelColumn<AccountRow>;
+  const percent = (key: string, header: string, pick: (f: VarianceFigures) => Diff | null | undefined) =>
+    ({
+      key,
+      header,
+      kind: "number",
+      decimals: 1,
+      value: (r) => (r.variance ? (pick(r.variance)?.pct ?? "—") : null),
+    }) satisfies ExcelColumn<AccountRow>;
+  return [
+    ...totals.flatMap((total, i) => [
+      amount(`vt_cur_${total.year}`, forecastTexts.totalColumn(total.year), (f) => f.total[i]?.current),
+      amount(`vt_prev_${total.year}`, t.totalPrevious(total.year, variance.previousRf), (f) => f.total[i]?.previous),
+      amount(`vt_abs_${total.year}`, t.totalAbs(total.year), (f) => f.total[i]?.abs),
+      percent(`vt_pct_${total.year}`, t.totalPct(total.year), (f) => f.total[i]),
+    ]),
+    ...months.flatMap((m, i) => [
+      amount(`vr_abs_${monthKey(m)}`, t.rfAbs(monthLabel(m)), (f) => f.rf[i]?.abs),
+      percent(`vr_pct_${monthKey(m)}`, t.rfPct(monthLabel(m)), (f) => f.rf[i]),
+    ]),
+    ...variance.closedMonths.flatMap((i) => [
+      amount(`va_abs_${monthKey(months[i])}`, t.actualAbs(monthLabel(months[i])), (f) => f.actual[i]?.abs),
+      percent(`va_pct_${monthKey(months[i])}`, t.actualPct(monthLabel(months[i])), (f) => f.actual[i]),
+    ]),
+  ];
+}
+
+/** The review's XLSX; `beforeSend` is told the row (account) count first (the audit trail). */
+export async function forecastXlsx(
+  review: Review,
+  today: CalendarDate,
+  beforeSend?: (rows: number) => Promise<unknown>,
+): Promise<Response> {
+  // The grid's own load (the same rows, the previous RF's and the actuals'), with every variance group on.
+  const { grid } = await loadReviewGrid(review, today, false, VARIANCE_GROUPS);
+  const months = windowMonths(review.calendar);
+  const variance = grid.variance as VariancePayload;
+  const lines = grid.groups.flatMap((g) => g.accounts.map((a) => ({ group: g.name, ...a })));
+  const rows: AccountRow[] = lines
+    .map((a, line) => ({
+      account: a.account,
+      group: a.group,
+      label: a.label,
+      cells: new Map(months.map((m, i) => [m, a.values[i]])),
+      variance: variance.lines[line],
+    }))
+    .sort((a, b) => byPtBrNumeric(a.group, b.group) || byPtBrNumeric(a.account, b.account));
+  const base = columnsOf(review, today);
+  const columns = [...base, ...varianceColumnsOf(variance, months, grid.totals)];
+  await beforeSend?.(rows.length);
   return xlsxDownload(
     {
       dataset: FORECAST_DATASET,
@@ -86,7 +158,7 @@ export async function forecastXlsx(review: Review, today: CalendarDate): Promise
       fileName: `forecast-${review.calendar.name}-${review.costCenter.cost_center}.xlsx`,
       columns,
       idOf: (r) => r.account,
-      revisionOf: revisionOf(columns),
+      revisionOf: revisionOf(base),
     },
     (async function* () {
       yield rows;
@@ -215,6 +287,21 @@ export async function importForecastFile(
           by: conflict.by,
         });
       }
+    } else if (result.kind === "frozen") {
+      // Submitted or approved: every changed cell of the file is refused, with the message every write path gives.
+      const reason = cycleTexts.frozen(
+        review.costCenter.cost_center_concat,
+        review.calendar.name,
+        STATE_LABELS[result.state],
+      );
+      for (const write of writes)
+        refused.push({
+          line: write.line,
+          row: write.account,
+          column: monthLabel(monthOfDate(write.month)),
+          value: formatPtBr2(write.value),
+          reason,
+        });
     } else {
       refused.push({
         line: 0,

@@ -155,3 +155,48 @@ describe("an edited forecast export sent back", () => {
     ).toBe(1.23);
   });
 });
+
+describe("the export's variance columns (issue 52)", () => {
+  // RF1 2027 is RF2 2027's previous RF: Feb 2027 is its month 15 (base + 15), RF2's month 12 (base + 12).
+  const rfAbs = forecastTexts.variance.rfAbs(editLabel);
+  const rfPct = forecastTexts.variance.rfPct(editLabel);
+
+  beforeEach(async () => {
+    await insertScenario(db, "RF1 2027", COST_CENTER);
+  });
+
+  it("adds RF(n) − RF(n−1) per month and the year's totals beside the previous RF's, as read-only numbers", async () => {
+    const sheet = await exported();
+    const salaries = rowOf(sheet, ACCOUNTS[0].account);
+    expect(salaries.getCell(columnOf(sheet, rfAbs)).value).toBe(-3); // 1012 − 1015
+    expect(salaries.getCell(columnOf(sheet, rfPct)).value).toBe(-0.3); // −3 / 1015
+    // 2027 in RF2: Jan (actual, month 11) + Feb–Dec (forecasts, months 12–22) = Σ base + 11…22.
+    const rf2 = 12 * 1000 + (11 + 22) * 6;
+    // In RF1: months 14…25 of its window.
+    const rf1 = 12 * 1000 + (14 + 25) * 6;
+    expect(salaries.getCell(columnOf(sheet, forecastTexts.totalColumn(2027))).value).toBe(rf2);
+    expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.totalPrevious(2027, "RF1 2027"))).value).toBe(rf1);
+    expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.totalAbs(2027))).value).toBe(rf2 - rf1);
+    // Feb 2028 is past RF1's window: nothing to compare.
+    expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.rfAbs(monthLabel(calendar.lastMonth)))).value).toBe(
+      "—",
+    );
+  });
+
+  it("ignores the variance columns of a returned file: only the forecast month's edit is applied", async () => {
+    const sheet = await exported();
+    const salaries = rowOf(sheet, ACCOUNTS[0].account);
+    salaries.getCell(columnOf(sheet, rfAbs)).value = 123456;
+    salaries.getCell(columnOf(sheet, rfPct)).value = "abc";
+    rowOf(sheet, ACCOUNTS[1].account).getCell(columnOf(sheet, forecastTexts.variance.totalAbs(2027))).value = 1;
+    salaries.getCell(columnOf(sheet, editLabel)).value = 5000;
+    const report = await reportAfter(await sendBack(sheet));
+    expect(report.summary).toBe("1 alterado, 0 conflitos, 0 recusados");
+    const month = monthStartDate(calendar.editMonth);
+    expect(
+      (await db.collection(FORECAST).findOne({ account_concat: ACCOUNTS[0].account, data_ref: month, rf: OPEN }))
+        ?.forecast,
+    ).toBe(5000);
+    expect(await db.collection(FORECAST_HISTORY).countDocuments({})).toBe(1);
+  });
+});

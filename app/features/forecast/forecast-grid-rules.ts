@@ -2,6 +2,7 @@ import { forecastTexts } from "./texts";
 import { parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { AnnualTotal } from "./release-points";
 import { byNumericCode } from "~/shared/collation";
+import type { VariancePayload } from "./variance";
 
 /**
  * The forecast review grid as data (spec 001 §3 "Forecast record", §4, §5): how records become rows (step, row,
@@ -39,6 +40,8 @@ export type ForecastGridPayload = {
   editable: boolean;
   totals: AnnualTotal[];
   groups: AccountGroup[];
+  /** The variance columns asked for in the URL (`?cols=`), computed by the loader; absent when none is on. */
+  variance?: VariancePayload;
 };
 
 /** A window record as the model reads it. */

@@ -14,6 +14,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
 } from "react";
+import { Form } from "@remix-run/react";
 import { Alert } from "~/shared/ui/alert";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
@@ -34,6 +35,15 @@ import type { AnnualTotal } from "~/features/forecast/release-points";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { messages } from "~/messages";
 import { forecastTexts } from "./texts";
+import {
+  formatVarianceAmount,
+  formatVariancePercent,
+  VARIANCE_GROUPS,
+  VARIANCE_PARAM,
+  type VarianceFigures,
+  type VarianceGroup,
+  type VariancePayload,
+} from "./variance";
 // The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
 const loadDialogs = () => import("./grid-dialogs");
 const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));
@@ -50,7 +60,13 @@ const CellHistoryDialog = lazy(() => loadDialogs().then((m) => ({ default: m.Cel
 
 export type ConflictMark = { account: string; month: string; current: number; text: string };
 
-type ColumnMeta = { kind: "label" } | { kind: "month"; index: number } | { kind: "total"; index: number };
+type VarianceMeasure = "previous" | "abs" | "pct";
+type ColumnMeta =
+  | { kind: "label" }
+  | { kind: "month"; index: number }
+  | { kind: "total"; index: number }
+  /** A read-only variance column (issue 52): `index` is a month's position (rf, actual) or an annual total's (total). */
+  | { kind: "variance"; group: VarianceGroup; measure: VarianceMeasure; index: number };
 type ColumnView = {
   id: string;
   meta: ColumnMeta;
@@ -68,11 +84,13 @@ type UndoStep = { line: number; month: number; before: number | null }[];
 const LABEL_WIDTH = 300;
 const MONTH_WIDTH = 112;
 const TOTAL_WIDTH = 132;
+const VARIANCE_WIDTH = 120;
 /** The widths reach the CSS as variables (one source for the cells' widths and the pinned offsets). */
 const WIDTH_VARIABLES = {
   "--fg-label": `${LABEL_WIDTH}px`,
   "--fg-month": `${MONTH_WIDTH}px`,
   "--fg-total": `${TOTAL_WIDTH}px`,
+  "--fg-variance": `${VARIANCE_WIDTH}px`,
 } as CSSProperties;
 const PAGE_ROWS = 10;
 /** Spec 001 §9: "Grid height 500 or 530 px": 500 with the edit toolbar above it, 530 without (read-only). */
@@ -178,8 +196,9 @@ export function ForecastGrid({
         size: TOTAL_WIDTH,
         meta: { kind: "total", index },
       })),
+      ...varianceColumnDefs(payload.variance, months, totals),
     ],
-    [months, totals],
+    [months, totals, payload.variance],
   );
   const table = useReactTable({
     data: rows,
@@ -202,13 +221,15 @@ export function ForecastGrid({
         meta,
         header: String(column.columnDef.header),
         sub:
-          meta.kind === "month"
-            ? meta.index >= firstForecastIndex
-              ? forecastTexts.forecastTag
-              : forecastTexts.actualTag
-            : total && !total.complete
-              ? forecastTexts.partialYear(total.indexes.length)
-              : "",
+          meta.kind === "variance"
+            ? VARIANCE_TAGS[meta.measure]
+            : meta.kind === "month"
+              ? meta.index >= firstForecastIndex
+                ? forecastTexts.forecastTag
+                : forecastTexts.actualTag
+              : total && !total.complete
+                ? forecastTexts.partialYear(total.indexes.length)
+                : "",
         width: column.getSize(),
         left: pinned ? column.getStart("left") : null,
         lastPinned: pinned && i === left.length - 1,
@@ -575,10 +596,25 @@ export function ForecastGrid({
   const editableMonths =
     columns.filter((c) => c.meta.kind === "month" && c.meta.index >= firstForecastIndex).length > 0;
   const height = payload.editable ? EDIT_HEIGHT : READ_HEIGHT;
+  const variance = payload.variance;
+  /** Changing the variance columns reloads the grid from the stored values: not over unsaved changes. */
+  const onVarianceSubmit = (event: { preventDefault: () => void }) => {
+    if (pending.length === 0) return;
+    event.preventDefault();
+    setNotice({ tone: "error", text: forecastTexts.variance.pendingFirst });
+  };
   const tableWidth = columns.reduce((w, c) => w + c.width, 0);
 
   return (
     <div className="forecast-grid">
+      <VarianceToggles shown={variance?.columns ?? []} onSubmit={onVarianceSubmit} />
+      {variance ? (
+        <p className="forecast-grid__variance-note">
+          {variance.previousFound
+            ? forecastTexts.variance.hint(variance.previousRf)
+            : forecastTexts.variance.noPrevious(variance.previousRf)}
+        </p>
+      ) : null}
       {editable ? (
         <div className="forecast-grid__toolbar" role="toolbar" aria-label={caption}>
           <button
@@ -714,6 +750,7 @@ export function ForecastGrid({
                   values={rowValues}
                   original={isAccount ? original[row.line] : undefined}
                   totals={totals}
+                  variance={varianceOfRow(variance, row)}
                   firstForecastIndex={firstForecastIndex}
                   editable={payload.editable && isAccount}
                   gridReadOnly={!editable}
@@ -841,6 +878,8 @@ type RowViewProps = {
   values: readonly (number | null)[] | undefined;
   original: readonly (number | null)[] | undefined;
   totals: readonly AnnualTotal[];
+  /** The row's variance figures (computed by the loader from the stored values), when variance columns are on. */
+  variance: VarianceFigures | undefined;
   firstForecastIndex: number;
   editable: boolean;
   /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
@@ -860,6 +899,7 @@ const RowView = memo(function RowView({
   values,
   original,
   totals,
+  variance,
   firstForecastIndex,
   editable,
   gridReadOnly,
@@ -892,6 +932,23 @@ const RowView = memo(function RowView({
             >
               {row.label}
               {edited ? <span className="forecast-grid__edited">{forecastTexts.edited}</span> : null}
+            </div>
+          );
+        }
+        if (meta.kind === "variance") {
+          const text = row.type === "step" ? "" : varianceText(variance, meta);
+          return (
+            <div
+              key={column.id}
+              role="gridcell"
+              tabIndex={-1}
+              className={`forecast-grid__cell forecast-grid__cell--variance forecast-grid__cell--${meta.group}${
+                text.startsWith("-") ? " is-negative" : ""
+              }${pinnedClass(column)}`}
+              style={pinnedStyle(column)}
+              aria-readonly={gridReadOnly ? undefined : true}
+            >
+              {text}
             </div>
           );
         }
@@ -994,5 +1051,135 @@ function CellEditor({
         else onCancel("invalid");
       }}
     />
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variance columns (issue 52): read-only, after the annual totals, so that the month columns stay side by side for
+// paste and keyboard editing.
+
+const VARIANCE_TAGS: Record<VarianceMeasure, string> = {
+  previous: forecastTexts.variance.tagPrevious,
+  abs: forecastTexts.variance.tagDiff,
+  pct: forecastTexts.variance.tagPercent,
+};
+
+function varianceColumnDefs(
+  variance: VariancePayload | undefined,
+  months: readonly string[],
+  totals: readonly AnnualTotal[],
+): ColumnDef<GridRow>[] {
+  if (!variance) return [];
+  const t = forecastTexts.variance;
+  const column = (id: string, header: string, meta: ColumnMeta): ColumnDef<GridRow> => ({
+    id,
+    header,
+    size: VARIANCE_WIDTH,
+    meta,
+  });
+  const label = (index: number) => monthLabel(parseMonthKey(months[index]) ?? 0);
+  return variance.columns.flatMap((group): ColumnDef<GridRow>[] => {
+    switch (group) {
+      case "total":
+        return totals.flatMap((total, index) => [
+          column(`vt_prev_${total.year}`, t.totalPrevious(total.year, variance.previousRf), {
+            kind: "variance",
+            group,
+            measure: "previous",
+            index,
+          }),
+          column(`vt_abs_${total.year}`, t.totalAbs(total.year), { kind: "variance", group, measure: "abs", index }),
+          column(`vt_pct_${total.year}`, t.totalPct(total.year), { kind: "variance", group, measure: "pct", index }),
+        ]);
+      case "rf":
+        return months.flatMap((key, index) => [
+          column(`vr_abs_${key}`, t.rfAbs(label(index)), { kind: "variance", group, measure: "abs", index }),
+          column(`vr_pct_${key}`, t.rfPct(label(index)), { kind: "variance", group, measure: "pct", index }),
+        ]);
+      case "actual":
+        return variance.closedMonths.flatMap((index) => [
+          column(`va_abs_${months[index]}`, t.actualAbs(label(index)), {
+            kind: "variance",
+            group,
+            measure: "abs",
+            index,
+          }),
+          column(`va_pct_${months[index]}`, t.actualPct(label(index)), {
+            kind: "variance",
+            group,
+            measure: "pct",
+            index,
+          }),
+        ]);
+    }
+  });
+}
+
+function varianceOfRow(variance: VariancePayload | undefined, row: GridRow): VarianceFigures | undefined {
+  if (!variance) return undefined;
+  switch (row.type) {
+    case "row":
+      return variance.lines[row.line];
+    case "step-total":
+      return variance.groups[row.group];
+    case "step-row":
+      return variance.grand;
+    default:
+      return undefined;
+  }
+}
+
+function varianceText(figures: VarianceFigures | undefined, meta: Extract<ColumnMeta, { kind: "variance" }>): string {
+  if (!figures) return "";
+  if (meta.measure === "previous") return formatVarianceAmount(figures.total[meta.index]?.previous);
+  const diff =
+    meta.group === "rf"
+      ? figures.rf[meta.index]
+      : meta.group === "actual"
+        ? figures.actual[meta.index]
+        : figures.total[meta.index];
+  if (!diff) return "—";
+  return meta.measure === "pct" ? formatVariancePercent(diff.pct) : formatVarianceAmount(diff.abs);
+}
+
+/**
+ * The variance column groups as a GET form (`?cols=total&cols=rf`): the URL keeps them for back, forward and
+ * bookmarks, and it works without JavaScript. Closed until a group is on, so the grid starts as high as before.
+ */
+function VarianceToggles({
+  shown,
+  onSubmit,
+}: {
+  shown: readonly VarianceGroup[];
+  onSubmit: (event: { preventDefault: () => void }) => void;
+}) {
+  const t = forecastTexts.variance;
+  const labels: Record<VarianceGroup, string> = {
+    total: t.groupTotal,
+    rf: t.groupRf,
+    actual: t.groupActual,
+  };
+  return (
+    <details className="forecast-grid__variance" open={shown.length > 0 || undefined}>
+      <summary>{t.legend}</summary>
+      {/* Keyed by the groups shown: back and forward bring the boxes of that URL. */}
+      <Form
+        key={shown.join(",")}
+        method="get"
+        preventScrollReset
+        onSubmit={onSubmit}
+        className="forecast-grid__variance-form"
+      >
+        {VARIANCE_GROUPS.map((group) => (
+          <label key={group} className="forecast-grid__variance-option">
+            <input type="checkbox" name={VARIANCE_PARAM} value={group} defaultChecked={shown.includes(group)} />
+            {labels[group]}
+          </label>
+        ))}
+        <button type="submit" className="button button--secondary">
+          {t.show}
+        </button>
+      </Form>
+    </details>
   );
 }

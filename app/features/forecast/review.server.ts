@@ -1,7 +1,8 @@
 import { data } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
 import { formatDateTime } from "~/shared/dates";
-import { buildGroups, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
+import { buildGroups, type ForecastGridPayload, type WindowRecord } from "~/features/forecast/forecast-grid-rules";
+import { buildVariance, previousScenario, type VarianceGroup } from "~/features/forecast/variance";
 import { checkSave, FORECAST_SAVE_BODY_MAX_BYTES, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
 import { formatPtBr2 } from "~/shared/numbers";
 import {
@@ -19,23 +20,34 @@ import {
   monthKey,
   monthLabel,
   monthOfDate,
+  monthOfDay,
   monthStartDate,
   parseMonthKey,
   type CalendarDate,
+  type Month,
 } from "~/shared/months";
 import { messages } from "~/messages";
 import { forecastTexts } from "./texts";
+import { STATE_LABELS, cycleTexts } from "./cycle/texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
   cellExists,
   cellHistory,
   findCostCenter,
   readWindow,
+  readWindowWithPrevious,
   saveForecastCells,
   type Conflict,
   type CostCenterInfo,
+  type WindowAccount,
 } from "~/models/forecast.server";
 import { readLimitedJson } from "~/shared/request-body.server";
+import { recordEdit } from "~/features/audit/data-events.server";
+import { reviewPath } from "./forecast-filter";
+
+/** The audit trail's names of a grid save (the dataset is the round trip's, excel.server.ts FORECAST_DATASET). */
+const FORECAST_EDIT_DATASET = "forecast";
+const REVIEW_SCREEN = "/ij/report_preview_edit_schneider/{rf}/{cost_center_concat}";
 
 /**
  * The review's server side, shared by the edit route and its history resource route: the route parameters resolved
@@ -78,40 +90,80 @@ function factsOf(calendar: ScenarioCalendar): ReviewFacts {
   };
 }
 
-/** The grid of a review: the window's months, actuals then forecasts by account group, and whether it may change now. */
-export async function loadReviewGrid(review: Review, today: CalendarDate, canWrite: boolean) {
+/** A window's entries as the grid's records (month positions from the window's first month). */
+function windowRecords(accounts: readonly WindowAccount[], firstMonth: Month): WindowRecord[] {
+  return accounts.flatMap(({ _id, label, months: cellMonths, values, forecasts, edited }) =>
+    cellMonths.map((month, i) => ({
+      account_concat: _id.account,
+      acc_description: label,
+      group_level_2: _id.group,
+      monthIndex: monthOfDate(month) - firstMonth,
+      value: values[i],
+      forecast: forecasts[i],
+      edited: edited[i] !== false,
+      editedAt: edited[i] === false ? 0 : (edited[i] as Date).getTime(),
+    })),
+  );
+}
+
+/** Each account's shown values (buildGroups' rule: actuals before `firstForecastIndex`, forecasts from it). */
+function shownByAccount(records: readonly WindowRecord[], monthCount: number, firstForecastIndex: number) {
+  return new Map(
+    buildGroups(records, monthCount, firstForecastIndex).flatMap((g) => g.accounts.map((a) => [a.account, a.values])),
+  );
+}
+
+/**
+ * The grid of a review: the window's months, actuals then forecasts by account group, and whether it may change now.
+ * With variance columns asked for (`?cols=`, parseVarianceColumns), it also reads the previous RF's and the actuals'
+ * records over the same months and adds their figures (app/features/forecast/variance.ts) to the payload.
+ */
+export async function loadReviewGrid(
+  review: Review,
+  today: CalendarDate,
+  canWrite: boolean,
+  varianceColumns: readonly VarianceGroup[] = [],
+) {
   const { calendar, costCenter } = review;
   const months = windowMonths(calendar);
-  const accounts = await readWindow(
-    calendar.name,
-    costCenter.cost_center_concat,
-    monthStartDate(calendar.firstMonth),
-    monthStartDate(calendar.lastMonth + 1),
-  );
+  const from = monthStartDate(calendar.firstMonth);
+  const to = monthStartDate(calendar.lastMonth + 1);
+  const previousCalendar = scenarioCalendar(previousScenario(calendar));
+  const withVariance = varianceColumns.length > 0;
+  const read = withVariance
+    ? await readWindowWithPrevious(calendar.name, previousCalendar.name, costCenter.cost_center_concat, from, to)
+    : { current: await readWindow(calendar.name, costCenter.cost_center_concat, from, to), previous: [], actuals: [] };
   const firstForecastIndex = calendar.firstForecastMonth - calendar.firstMonth;
   const open = isOpenForEditing(calendar, today);
+  const totals = annualTotals(months);
+  const groups = buildGroups(windowRecords(read.current, calendar.firstMonth), months.length, firstForecastIndex);
   const grid: ForecastGridPayload = {
     months: months.map(monthKey),
     firstForecastIndex,
     editable: open && canWrite,
-    totals: annualTotals(months),
-    groups: buildGroups(
-      accounts.flatMap(({ _id, label, months: cellMonths, values, forecasts, edited }) =>
-        cellMonths.map((month, i) => ({
-          account_concat: _id.account,
-          acc_description: label,
-          group_level_2: _id.group,
-          monthIndex: monthOfDate(month) - calendar.firstMonth,
-          value: values[i],
-          forecast: forecasts[i],
-          edited: edited[i] !== false,
-          editedAt: edited[i] === false ? 0 : (edited[i] as Date).getTime(),
-        })),
-      ),
-      months.length,
-      firstForecastIndex,
-    ),
+    totals,
+    groups,
   };
+  if (withVariance) {
+    const previousFirstForecast = previousCalendar.firstForecastMonth - calendar.firstMonth;
+    grid.variance = buildVariance({
+      columns: varianceColumns,
+      previousRf: previousCalendar.name,
+      groups,
+      monthCount: months.length,
+      firstForecastIndex,
+      totals,
+      previous: shownByAccount(windowRecords(read.previous, calendar.firstMonth), months.length, previousFirstForecast),
+      previousWindow: {
+        from: previousCalendar.firstMonth - calendar.firstMonth,
+        to: previousCalendar.lastMonth - calendar.firstMonth,
+        firstForecastIndex: previousFirstForecast,
+      },
+      // The "actual" scenario's `value` in every month.
+      actual: shownByAccount(windowRecords(read.actuals, calendar.firstMonth), months.length, months.length),
+      currentMonthIndex: monthOfDay(today) - calendar.firstMonth,
+    });
+  }
   return {
     rf: calendar.name,
     costCenter,
@@ -149,10 +201,20 @@ function conflictView(conflict: Conflict): ConflictView {
 export async function saveReview(
   request: Request,
   review: Review,
-  author: { email: string; name: string },
+  author: { email: string; name: string; type?: string | null },
   today: CalendarDate,
 ) {
   const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
+  // Issue 53: the cells written, with the review (where each cell's history opens), before the reply.
+  const audited = (rows: number) =>
+    recordEdit({
+      actor: author,
+      dataset: FORECAST_EDIT_DATASET,
+      screen: REVIEW_SCREEN,
+      rows,
+      historyLink: reviewPath(review.calendar.name, review.costCenter.cost_center_concat),
+      details: { rf: review.calendar.name, cost_center_concat: review.costCenter.cost_center_concat },
+    });
   const body = await readLimitedJson(request, FORECAST_SAVE_BODY_MAX_BYTES);
   if (!body.ok)
     return reply(
@@ -170,6 +232,7 @@ export async function saveReview(
   const result = await saveForecastCells(calendar.name, costCenter.cost_center_concat, cells, author, new Date());
   switch (result.kind) {
     case "saved":
+      await audited(result.count);
       return reply({ ok: true, saved: result.count });
     case "missing": {
       const month = monthLabel(monthOfDate(result.month));
@@ -183,7 +246,16 @@ export async function saveReview(
         400,
       );
     }
+    case "frozen":
+      return reply(
+        {
+          ok: false,
+          message: cycleTexts.frozen(costCenter.cost_center_concat, calendar.name, STATE_LABELS[result.state]),
+        },
+        409,
+      );
     case "conflicts": {
+      await audited(result.saved);
       const message =
         result.saved > 0
           ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length)

@@ -162,4 +162,27 @@ export const forecastTexts = {
   // ours: the columns of the review's Excel export
   excelGroup: "Grupo",
   excelDescription: "Descrição",
+
+  // ours: the variance columns of the review grid and its Excel export (issue 52)
+  variance: {
+    legend: "Colunas de diferenças",
+    groupRf: "RF atual − RF anterior, por mês (valor e %)",
+    groupActual: "Forecast − realizado (meses fechados)",
+    groupTotal: "Total do ano (realizado + forecast) × RF anterior",
+    show: "Mostrar colunas",
+    hint: (rf: string) =>
+      `Diferenças em relação a ${rf}, calculadas com os valores gravados: salve as alterações para atualizá-las.`,
+    pendingFirst: "Salve ou desfaça as alterações antes de mudar as colunas de diferenças.",
+    noPrevious: (rf: string) => `${rf} não tem lançamentos deste centro de custo: as diferenças mostram “—”.`,
+    rfAbs: (month: string) => `Δ RF ${month}`,
+    rfPct: (month: string) => `Δ% RF ${month}`,
+    actualAbs: (month: string) => `F−R ${month}`,
+    actualPct: (month: string) => `F−R% ${month}`,
+    totalPrevious: (year: number, rf: string) => `Total ${year} ${rf}`,
+    totalAbs: (year: number) => `Δ Total ${year}`,
+    totalPct: (year: number) => `Δ% Total ${year}`,
+    tagPrevious: "Anterior",
+    tagDiff: "Diferença",
+    tagPercent: "%",
+  },
 } as const;

@@ -55,9 +55,14 @@ export const HR_COLUMNS: readonly ExcelColumn<HrAuxRow>[] = [
 
 const revisionOf = (r: HrAuxRow) => contentRevision([...HR_FIGURE_FIELDS.map((f) => r[f]), r.comentario]);
 
-/** The XLSX of the branch's rows for the range. */
-export async function hrXlsx(filial: string, range: MonthRange): Promise<Response> {
+/** The XLSX of the branch's rows for the range; `beforeSend` is told the row count first (the audit trail). */
+export async function hrXlsx(
+  filial: string,
+  range: MonthRange,
+  beforeSend?: (rows: number) => Promise<unknown>,
+): Promise<Response> {
   const { rows } = await listAuxRows(filial, range);
+  await beforeSend?.(rows.length);
   return xlsxDownload(
     {
       dataset: HR_DATASET,

@@ -1,6 +1,8 @@
 import { data } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { HR_DATASET } from "~/features/hr/excel.server";
+import { recordEdit } from "~/features/audit/data-events.server";
+import type { AuditActorInput } from "~/features/audit/record.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
@@ -124,7 +126,12 @@ export type HrGridActionData = {
  * another branch changes nothing). Both carry the page's one-time `saveId`: a save or comment that id already made
  * is refused with the conflict message (409) and changes nothing.
  */
-export async function saveHrGrid(request: Request, filialParam: string | undefined, email: string) {
+export async function saveHrGrid(
+  request: Request,
+  filialParam: string | undefined,
+  email: string,
+  actor: AuditActorInput = { email },
+) {
   const filial = filialParam ?? "";
   const refuse = (body: Omit<HrGridActionData, "error"> & { error?: string | null }, status = 400) =>
     data<HrGridActionData>({ error: null, ...body }, { status });
@@ -155,12 +162,23 @@ export async function saveHrGrid(request: Request, filialParam: string | undefin
   const months = monthRangeOf(new URL(request.url));
   const back = hrGridPath(filial, months.ok ? months.range : months.fallback);
   const saved = () => redirectWithToast(back, { type: "success", description: messages.saved });
+  // Issue 53: what was written (rows, never their contents) and the grid that shows each cell's history.
+  const audited = (rows: number, what: "figures" | "comment") =>
+    recordEdit({
+      actor,
+      dataset: HR_DATASET,
+      screen: "/ij/rh_edit/{filial}",
+      rows,
+      historyLink: back,
+      details: { filial, what },
+    });
 
   try {
     if (comment) {
       const outcome = await saveComment(filial, comment.id, comment.text, email, new Date(), undefined, saveId);
       if (outcome.kind === "notFound") return refuse({ commentError: hrTexts.recordNotFound });
       if (outcome.kind === "conflict") return refuse({ commentError: hrTexts.conflict(1) }, 409);
+      if (outcome.kind === "saved") await audited(1, "comment");
       return saved();
     }
     const spent = saveId
@@ -188,6 +206,7 @@ export async function saveHrGrid(request: Request, filialParam: string | undefin
     const outcome = await saveFigures(filial, edits, email, new Date(), undefined, saveId);
     if (outcome.kind === "unknownRecords") return refuse({ error: hrTexts.unknownRecords });
     if (outcome.kind === "noChanges") return redirectWithToast(back, { type: "info", description: hrTexts.noChanges });
+    await audited(outcome.changed, "figures");
     if (outcome.conflicts > 0)
       return redirectWithToast(back, { type: "warning", description: hrTexts.conflict(outcome.conflicts) });
     return saved();

@@ -32,6 +32,7 @@ import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server"
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { PLANNING_DATASET } from "./excel.server";
+import { recordEdit } from "~/features/audit/data-events.server";
 
 /** The plan screen's Excel route: GET exports the filter, POST takes an edited export back. */
 export const PLANNING_EXCEL_PATH = "/ij/plan_edit/excel";
@@ -357,6 +358,16 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
   if (!parsed.ok || Object.keys(await checkFilterAgainstCatalogue(parsed.filter)).length > 0)
     return refuse(400, planningTexts.filterInvalid);
   const filter = parsed.filter;
+  // Issue 53: each save in the audit trail (rows written; the screen on this filter shows each row's history).
+  const audited = (rows: number, mode: "unitario" | "lote") =>
+    recordEdit({
+      actor: user,
+      dataset: PLANNING_DATASET,
+      screen: screen.resultsPath,
+      rows,
+      historyLink: `${screen.resultsPath}?${filterSearchParams(filter).toString()}`,
+      details: { mode },
+    });
 
   if (intent === "unitario") {
     const submission = parseSubmission(form, unitarioSchema);
@@ -409,6 +420,7 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
     if (outcome.kind === "outside") return refuse(400, planningTexts.rowsOutsideFilter);
     if (outcome.kind === "conflict")
       return refuse(409, planningTexts.conflictIntro, { conflicts: conflictViews(outcome.conflicts) });
+    await audited(outcome.saved, "unitario");
     return afterSave(url, outcome.saveId, false);
   }
 
@@ -446,5 +458,6 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
     saveId: batchId,
   });
   if (outcome.kind !== "saved") return refuse(409, planningTexts.batchStale);
+  await audited(outcome.modified, "lote");
   return afterSave(url, outcome.saveId, true);
 }

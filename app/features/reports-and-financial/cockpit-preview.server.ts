@@ -17,6 +17,8 @@ import { readCockpitParams } from "./cockpit-filters";
 import { contentTypeOf, documentSink } from "./documents-store.server";
 import { answerDownload, downloadFailure, downloadFields } from "./download.server";
 import { readSmallMultipart } from "./small-multipart.server";
+import { recordEdit } from "~/features/audit/data-events.server";
+import type { AuditActorInput } from "~/features/audit/record.server";
 
 /** The loader and action behind /ij/cockpit_preview (the route keeps the access checks and the page). */
 
@@ -83,7 +85,7 @@ const back = (request: Request) => {
 };
 
 /** A file attached to a row (multipart): checked, stored in the document store, then recorded. */
-async function uploadRowFile(request: Request, email: string) {
+async function uploadRowFile(request: Request, email: string, actor: AuditActorInput) {
   const form = await readSmallMultipart(request, COCKPIT_FILE_MAX_BYTES);
   const fileRule = t.fileRejected(COCKPIT_FILE_EXTENSIONS.join(", "), COCKPIT_FILE_MAX_BYTES / 1024 / 1024);
   if (!form.ok)
@@ -116,13 +118,32 @@ async function uploadRowFile(request: Request, email: string) {
     await sink.remove(key).catch(() => undefined);
     throw error;
   }
+  await auditedCockpitEdit(actor, request, "file", parsed.data.unit, parsed.data.period);
   return redirect(back(request));
 }
 
 /** The page's posts: a row's file (multipart), a file's download (intent=download) or a row's comment. */
-export async function cockpitPreviewAction(request: Request, email: string) {
+/** Issue 53: a row's comment or file saved, with the cockpit on that unit and month (where the row shows them). */
+function auditedCockpitEdit(
+  actor: AuditActorInput,
+  request: Request,
+  what: "comment" | "file",
+  unit: string,
+  period: string,
+) {
+  return recordEdit({
+    actor,
+    dataset: "cockpit",
+    screen: "/ij/cockpit_preview",
+    rows: 1,
+    historyLink: back(request),
+    details: { what, unit, period },
+  });
+}
+
+export async function cockpitPreviewAction(request: Request, email: string, actor: AuditActorInput = { email }) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return uploadRowFile(request, email);
+    return uploadRowFile(request, email, actor);
   }
   const form = await request.formData().catch(() => null);
   const fields = form ? Object.fromEntries(form) : {};
@@ -150,5 +171,6 @@ export async function cockpitPreviewAction(request: Request, email: string) {
     text: parsed.data.text.trim(),
     user: email,
   });
+  await auditedCockpitEdit(actor, request, "comment", parsed.data.unit, parsed.data.period);
   return redirect(back(request));
 }

@@ -6,6 +6,8 @@ import { isBusinessUnit, setForecast } from "~/models/ledger.server";
 import { BUSINESS_UNITS, parseBrazilianNumber } from "~/models/reports.fields";
 import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { optionalMonth } from "./month-param";
+import { recordEdit } from "~/features/audit/data-events.server";
+import type { AuditActorInput } from "~/features/audit/record.server";
 
 /** The loader and action behind /ij/report_save, the FP&A report (the route keeps the access checks and the page). */
 
@@ -70,7 +72,7 @@ const saveSchema = z.object({
 type ActionResult = { error: string };
 
 /** Saves one row's forecast; the value is a Brazilian-format number. A save returns to the page with `saved=1`. */
-export async function saveFpaForecast(request: Request, email: string) {
+export async function saveFpaForecast(request: Request, email: string, actor: AuditActorInput = { email }) {
   const form = await request.formData().catch(() => null);
   const parsed = saveSchema.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data<ActionResult>({ error: messages.badRequest }, { status: 400 });
@@ -90,5 +92,14 @@ export async function saveFpaForecast(request: Request, email: string) {
   const url = new URL(request.url);
   url.searchParams.delete("edit");
   url.searchParams.set("saved", "1");
+  // Issue 53: the row's forecast saved; the report on this filter is where it shows.
+  await recordEdit({
+    actor,
+    dataset: "fpa",
+    screen: "/ij/report_save",
+    rows: 1,
+    historyLink: `${url.pathname}${url.search}`,
+    details: { company: parsed.data.company, account: parsed.data.account, period: parsed.data.period },
+  });
   return redirect(`${url.pathname}${url.search}`);
 }

@@ -1,4 +1,5 @@
 import { ID_PARAM_MAX } from "~/shared/limits";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { z } from "zod";
 import { canWriteRoute, type AuthenticatedUser } from "~/features/access/auth.server";
@@ -21,7 +22,14 @@ import {
   type MasterDataTab,
 } from "~/models/master-data-queries.server";
 import { redirectWithToast } from "~/shared/toast.server";
-import { acceptsEditedExport, importMasterDataFile, masterDataDataset, type MasterDataTarget } from "./excel.server";
+import {
+  acceptsEditedExport,
+  importMasterDataFile,
+  masterDataDataset,
+  masterDataExportCount,
+  masterDataXlsx,
+  type MasterDataTarget,
+} from "./excel.server";
 
 /**
  * The routes' side of the master-data Excel round trip: which base a screen's URL designates (the same rules as the
@@ -123,6 +131,19 @@ function backTo(on: ScreenTarget, file: string | undefined, reportId?: string): 
   return `${on.screen}?${query.toString()}`;
 }
 
+/** "Exportar Excel" of a master-data screen: its audit entry (the filter, the row count) first, then the XLSX. */
+export async function exportMasterDataScreen(on: ScreenTarget, user: AuthenticatedUser): Promise<Response> {
+  const dataset = masterDataDataset(on.target.collection);
+  await recordExport({
+    actor: user,
+    dataset,
+    object: { kind: "dataset", id: dataset, label: on.screen },
+    filter: { collection: on.target.collection, ...(on.file ? { file: on.file } : {}) },
+    rows: await masterDataExportCount(on.target, on.file),
+  });
+  return masterDataXlsx(on.target, on.file);
+}
+
 /** An edited export sent back through the screen: applied, then the screen (on the file's filter) with the outcome. */
 export async function importEditedExport(
   request: Request,
@@ -142,5 +163,12 @@ export async function importEditedExport(
   const outcome = await importMasterDataFile(file.stream, on.target, user.email);
   if (!outcome.ok) return redirectWithToast(backTo(on, on.file), { type: "error", description: outcome.message });
   const id = await keepExcelReport(masterDataDataset(on.target.collection), user.email, outcome.report);
+  await recordRoundTrip({
+    actor: user,
+    dataset: masterDataDataset(on.target.collection),
+    report: outcome.report,
+    reportLink: backTo(on, outcome.file, id),
+    via: "screen",
+  });
   return redirectWithToast(backTo(on, outcome.file, id), { type: "success", description: messages.saved });
 }

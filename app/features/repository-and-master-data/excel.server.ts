@@ -20,6 +20,7 @@ import { masterDataTexts } from "./texts";
 import { saveMasterDataEdits, type MasterDataRowEdit, type MasterDataValue } from "~/models/master-data-edits.server";
 import {
   baseRowBatches,
+  countBaseRows,
   baseRowsByIds,
   formatCell,
   type MasterDataColumn,
@@ -190,6 +191,12 @@ async function* exportRows(target: MasterDataTarget, file: string | undefined): 
 /** The XLSX of every row of the screen's filter, streamed from the database. */
 export function masterDataXlsx(target: MasterDataTarget, file: string | undefined): Response {
   return xlsxDownload(exportSpec(target, file), exportRows(target, file));
+}
+
+/** How many rows `masterDataXlsx` writes for the filter (the audit trail's row count). */
+export async function masterDataExportCount(target: MasterDataTarget, file: string | undefined): Promise<number> {
+  const files = file ? await fileFilterPaths(file) : undefined;
+  return countBaseRows(target.collection, { files });
 }
 
 /** The export's columns and rows, for another writer (the CLI's CSV). */

@@ -9,13 +9,23 @@ import { formatDateTime } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
 import { messages } from "~/messages";
 import { jobTexts } from "./texts";
-import { listFilesPage, PAGE_SIZES, retryJob, type FileListItem } from "~/models/file-jobs.server";
+import {
+  countRetryableJobs,
+  listFilesPage,
+  PAGE_SIZES,
+  RETRY_BATCH_PATTERN,
+  retryBatchProgress,
+  retryFailedJobs,
+  retryJob,
+  type FileListItem,
+} from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { redirectWithToast } from "~/shared/toast.server";
 import { jobStateText, jobStatusKind, type JobRow } from "./job-row";
 import { canSeeNokRowsOf, nokRowsDownloadHref } from "./nok-rows.server";
+import { fixRowsDownloadHref, templateOfNokCollection } from "./fix-rows.server";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
 export function parseListParams(url: URL): { page: number; pageSize: number } {
@@ -46,6 +56,7 @@ export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "em
     canRetry: kind === "error" && item.retryable && (item.user === viewer.email || viewer.type === RETRY_ADMIN_TYPE),
     nokRowsHref: null,
     nokRowsDownload: false,
+    fixRowsHref: null,
   };
 }
 
@@ -80,60 +91,106 @@ async function withNokRowLinks(
   ]);
   return rows.map((row, i) => {
     const base = bases.get(paths[i]);
+    const uploadBase = uploadBases.get(row.id);
+    // The XLSX to fix and send again: a template's refused rows (not a report package's), for who may download them.
+    const fixRowsHref =
+      (base || (uploadBase && templateOfNokCollection(uploadBase))) && downloadable(items[i])
+        ? fixRowsDownloadHref(row.id)
+        : null;
     if (base && masterData)
       return {
         ...row,
         nokRowsHref: `/repo/master-data?${new URLSearchParams({ base: "nok", collection: base, file: paths[i] })}`,
+        fixRowsHref,
       };
     if (base && downloadable(items[i]))
-      return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
-    if (uploadBases.has(row.id)) return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true };
+      return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true, fixRowsHref };
+    if (uploadBase) return { ...row, nokRowsHref: nokRowsDownloadHref(row.id), nokRowsDownload: true, fixRowsHref };
     return row;
   });
 }
 
+/** The parameter naming the "Tentar novamente todos" batch whose progress the list shows. */
+export const RETRY_BATCH_PARAM = "lote";
+
 /** One page of the job list; `ownOnly` restricts it to the viewer's uploads. */
 export async function loadJobList(request: Request, viewer: AuthenticatedUser, options: { ownOnly: boolean }) {
-  const { page, pageSize } = parseListParams(new URL(request.url));
-  const result = await listFilesPage({ page, pageSize, user: options.ownOnly ? viewer.email : undefined });
+  const url = new URL(request.url);
+  const { page, pageSize } = parseListParams(url);
+  const list = listFilter(viewer, options);
+  const batchParam = url.searchParams.get(RETRY_BATCH_PARAM) ?? "";
+  const [result, retryAllCount, batch] = await Promise.all([
+    listFilesPage({ page, pageSize, user: list.user }),
+    countRetryableJobs(list, viewer),
+    RETRY_BATCH_PATTERN.test(batchParam) ? retryBatchProgress(batchParam) : Promise.resolve(null),
+  ]);
   const rows = await withNokRowLinks(
     result.items.map((item) => toJobRow(item, viewer)),
     result.items,
     viewer,
   );
+  const batchRunning = batch !== null && batch.finished < batch.total;
   return {
     rows,
     total: result.total,
     page: result.page,
     pageSize: result.pageSize,
     pageSizes: [...PAGE_SIZES],
-    // The page polls while a listed job is still waiting or being processed.
-    polling: rows.some((r) => r.kind === "in-progress"),
+    /** How many failed jobs "Tentar novamente todos" would send back (0: the button is not offered). */
+    retryAllCount,
+    /** The progress of the batch named in the URL, from its jobs' states. */
+    retryBatch: batch ? { ...batch, text: jobTexts.retryAllProgress(batch.finished, batch.total, batch.failed) } : null,
+    // The page polls while a listed job is still waiting or being processed, or the batch it follows has not ended.
+    polling: rows.some((r) => r.kind === "in-progress") || batchRunning,
   };
 }
 
-/** The list's own address (page and size kept), whatever transport suffix the request carried. */
-function listUrlOf(request: Request): string {
+/** The list's filter: /captura/processando shows the viewer's own uploads, /jobs/executados everyone's. */
+function listFilter(viewer: AuthenticatedUser, options: { ownOnly: boolean }): { user?: string } {
+  return options.ownOnly ? { user: viewer.email } : {};
+}
+
+/** The list's own address (page and size kept), whatever transport suffix the request carried; `batch` adds `lote`. */
+function listUrlOf(request: Request, batch?: string): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
   for (const key of ["page", "pageSize"]) {
     const value = url.searchParams.get(key);
     if (value) params.set(key, value);
   }
+  if (batch) params.set(RETRY_BATCH_PARAM, batch);
   const query = params.toString();
   return `${url.pathname.replace(/\.data$/, "")}${query ? `?${query}` : ""}`;
 }
 
 const retrySchema = z.object({ intent: z.literal("retry"), fileId: z.string().trim().min(1).max(ID_PARAM_MAX) });
+/** "Tentar novamente todos": without `confirm`, the question; with it (and the count the user saw), the retry. */
+const retryAllSchema = z.object({
+  intent: z.literal("retry-all"),
+  confirm: z.literal("1").optional(),
+  count: z.coerce.number().int().min(0).max(1e9).optional(),
+});
+const actionSchema = z.discriminatedUnion("intent", [retrySchema, retryAllSchema]);
+
+/** What the job lists' action answers when it does not redirect. */
+export type JobListActionData =
+  | { ok: false; error: string; confirmRetryAll?: undefined }
+  | { ok: true; confirmRetryAll: { count: number; question: string; note?: string } };
 
 /**
- * The Retry button's action (both job lists). The model decides (owner or SYSTEM ADMIN, failures a retry can get
- * past only); a refusal answers 400/403/404/409 with the reason, a success redirects back with a toast.
+ * The job lists' action: "Tentar novamente" on one job, and "Tentar novamente todos" (`retry-all`). The model decides
+ * (owner or SYSTEM ADMIN, failures a retry can get past only); a refusal answers 400/403/404/409 with the reason, a
+ * success redirects back with a toast. `ownOnly`: the list is the viewer's own uploads (/captura/processando).
  */
-export async function handleRetryAction(request: Request, viewer: AuthenticatedUser) {
+export async function handleRetryAction(
+  request: Request,
+  viewer: AuthenticatedUser,
+  options: { ownOnly: boolean } = { ownOnly: true },
+) {
   const form = await request.formData().catch(() => null);
-  const parsed = retrySchema.safeParse(form ? Object.fromEntries(form) : null);
+  const parsed = actionSchema.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ ok: false as const, error: messages.badRequest }, { status: 400 });
+  if (parsed.data.intent === "retry-all") return retryAll(request, viewer, options, parsed.data);
   const decision = await retryJob(parsed.data.fileId, { email: viewer.email, type: viewer.type });
   if (!decision.ok) {
     const status =
@@ -147,4 +204,35 @@ export async function handleRetryAction(request: Request, viewer: AuthenticatedU
     return data({ ok: false as const, error: jobTexts.retryRefused[decision.reason] }, { status });
   }
   return redirectWithToast(listUrlOf(request), { type: "success", description: jobTexts.retryQueued });
+}
+
+/**
+ * "Tentar novamente todos": the jobs are the list's (its filter, computed here, never ids from the browser) that the
+ * viewer may retry. The first post answers the question naming the count (the page shows it without JavaScript);
+ * the second, with confirm=1 and that count, sends them back in one conditional update and returns to the list
+ * following the batch. A count that changed in between asks again; none to retry changes nothing (409).
+ */
+async function retryAll(
+  request: Request,
+  viewer: AuthenticatedUser,
+  options: { ownOnly: boolean },
+  input: z.infer<typeof retryAllSchema>,
+) {
+  const list = listFilter(viewer, options);
+  const count = await countRetryableJobs(list, viewer);
+  if (count === 0) return data({ ok: false as const, error: jobTexts.retryAllNone }, { status: 409 });
+  if (input.confirm !== "1" || input.count !== count) {
+    const confirmRetryAll = {
+      count,
+      question: jobTexts.retryAllQuestion(count),
+      ...(input.confirm === "1" ? { note: jobTexts.retryAllChanged } : {}),
+    };
+    return data({ ok: true as const, confirmRetryAll });
+  }
+  const { batch, retried } = await retryFailedJobs(list, viewer);
+  if (retried === 0) return data({ ok: false as const, error: jobTexts.retryAllNone }, { status: 409 });
+  return redirectWithToast(listUrlOf(request, batch), {
+    type: "success",
+    description: jobTexts.retryAllQueued(retried),
+  });
 }

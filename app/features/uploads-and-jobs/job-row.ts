@@ -26,6 +26,11 @@ export type JobRow = {
   nokRowsHref: string | null;
   /** `nokRowsHref` is a file download (a plain link), not a page of the portal. */
   nokRowsDownload: boolean;
+  /**
+   * "Baixar linhas recusadas para corrigir": the refused rows of a template's file as an XLSX in its layout, for the
+   * viewers who may download its NOK rows (fix-rows.server.ts); absent or null otherwise.
+   */
+  fixRowsHref?: string | null;
 };
 
 /** The words of a job's state: see JobRow.state. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
 import { jobTexts } from "./texts";
 import type { JobRow } from "./job-row";
-import { JobTable, type JobListData } from "./job-table";
+import { JobTable, RetryAll, type JobListData } from "./job-table";
 
 const row = (over: Partial<JobRow>): JobRow => ({
   id: "id-1",
@@ -92,5 +92,67 @@ describe("JobTable", () => {
     const html = await render([row({ kind: "error", status: 4, nokRowsHref: href, nokRowsDownload: true })]);
     expect(html).toContain(`<a href="${href}" download=""`);
     expect(html).toContain(`aria-label="${jobTexts.nokRowsDownloadOf("a.csv")}">${jobTexts.nokRows}</a>`);
+  });
+});
+
+async function renderRetryAll(props: Parameters<typeof RetryAll>[0]) {
+  const routes = [{ path: "*", element: <RetryAll {...props} /> }];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request("http://localhost/jobs/executados?page=2"));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
+}
+
+describe("RetryAll (Tentar novamente todos)", () => {
+  it("offers the button only when the list holds failed jobs the viewer may retry", async () => {
+    const html = await renderRetryAll({ count: 7, confirm: null, batch: null });
+    expect(html).toContain(`>${jobTexts.retryAll}</button>`);
+    expect(html).toContain('name="intent" value="retry-all"');
+    expect(html).not.toContain('role="dialog"');
+    expect(await renderRetryAll({ count: 0, confirm: null, batch: null })).not.toContain(jobTexts.retryAll);
+  });
+
+  it("without JavaScript, shows the server's question naming the count, with a form that confirms it", async () => {
+    const html = await renderRetryAll({
+      count: 7,
+      confirm: { count: 7, question: jobTexts.retryAllQuestion(7) },
+      batch: null,
+    });
+    expect(html).toContain('role="dialog"');
+    expect(html).toContain("Tentar novamente 7 trabalhos com falha?");
+    expect(html).toContain('name="confirm" value="1"');
+    expect(html).toContain('name="count" value="7"');
+    expect(html).toContain(`>${jobTexts.retryAllConfirm}</button>`);
+    // Cancelar goes back to the list as it was (its page kept).
+    expect(html).toMatch(/href="\/jobs\/executados\?page=2"[^>]*>Cancelar</);
+  });
+
+  it("shows the batch's progress from its jobs' states", async () => {
+    const text = jobTexts.retryAllProgress(3, 7, 0);
+    const html = await renderRetryAll({ count: 0, confirm: null, batch: { total: 7, finished: 3, failed: 0, text } });
+    expect(text).toBe("Tentar novamente todos: 3 de 7 concluídos.");
+    expect(html).toContain('role="status"');
+    expect(html).toContain(text);
+  });
+});
+
+describe("JobTable: the refused rows to fix", () => {
+  it("links a job with refused rows to its XLSX, a plain download that works without JavaScript", async () => {
+    const html = await render([
+      row({
+        id: "f1",
+        name: "produtos.csv",
+        nokRowsHref: "/captura/processando/nok/f1",
+        nokRowsDownload: true,
+        fixRowsHref: "/captura/processando/corrigir/f1",
+      }),
+    ]);
+    expect(html).toMatch(
+      /<a href="\/captura\/processando\/corrigir\/f1" download=""[^>]*>Baixar linhas recusadas para corrigir<\/a>/,
+    );
+    expect(html).toContain('aria-label="Baixar linhas recusadas de produtos.csv para corrigir (XLSX)"');
+    expect(await render([row({})])).not.toContain(jobTexts.fixRows);
   });
 });

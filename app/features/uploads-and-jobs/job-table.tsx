@@ -1,6 +1,8 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Form, Link, useFetcher, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
+import { PageDialog } from "~/features/access/page-dialog";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
@@ -58,6 +60,94 @@ function RetryError({ id }: { id: string }) {
   const fetcher = useFetcher<RetryResult>({ key: `retry-${id}` });
   const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
   return error ? <Alert tone="error">{error}</Alert> : null;
+}
+
+/** The server's question of a "Tentar novamente todos" posted without confirmation (JobListActionData). */
+export type RetryAllConfirm = { count: number; question: string; note?: string };
+
+/**
+ * "Tentar novamente todos" (issue 54): the button, when the list holds failed jobs the viewer may retry (`count`), its
+ * confirmation naming the count, and the progress of the batch the URL follows. Without JavaScript the button posts,
+ * the server answers the question (`confirm`) and the page shows it as a static dialog whose form posts confirm=1;
+ * with it, the button opens the same dialog at once (the Radix dialog once loaded).
+ */
+export function RetryAll({
+  count,
+  confirm,
+  batch,
+}: {
+  count: number;
+  confirm: RetryAllConfirm | null;
+  batch: { total: number; finished: number; failed: number; text: string } | null;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const [askedFor, setAskedFor] = useState<number | null>(null);
+  const [dismissed, setDismissed] = useState<RetryAllConfirm | null>(null);
+  const serverAsks = confirm !== null && confirm !== dismissed;
+  const shownCount = serverAsks ? confirm.count : askedFor;
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "retry-all";
+  const listUrl = `${location.pathname}${location.search}`;
+  const close = () => {
+    setAskedFor(null);
+    if (confirm) setDismissed(confirm);
+  };
+  return (
+    <div className="job-retry-all">
+      {count > 0 ? (
+        <Form
+          method="post"
+          onSubmit={(event) => {
+            // With JavaScript the question needs no round trip: the loader counted the jobs.
+            event.preventDefault();
+            setAskedFor(count);
+          }}
+        >
+          <input type="hidden" name="intent" value="retry-all" />
+          <button type="submit" className="button button--secondary" disabled={busy}>
+            {jobTexts.retryAll}
+          </button>
+        </Form>
+      ) : null}
+      {batch ? (
+        <p className="job-retry-all__progress" role="status">
+          <progress max={batch.total} value={batch.finished} aria-hidden="true" />
+          <span>{batch.text}</span>
+        </p>
+      ) : null}
+      <PageDialog
+        open={shownCount !== null}
+        onClose={close}
+        title={jobTexts.retryAllQuestion(shownCount ?? 0)}
+        description={jobTexts.retryAllExplain}
+      >
+        {serverAsks && confirm.note ? <p className="job-retry-all__note">{confirm.note}</p> : null}
+        <Form method="post" onSubmit={() => setAskedFor(null)}>
+          <input type="hidden" name="intent" value="retry-all" />
+          <input type="hidden" name="confirm" value="1" />
+          <input type="hidden" name="count" value={String(shownCount ?? 0)} />
+          <div className="dialog__footer">
+            <Link
+              className="button button--secondary"
+              to={listUrl}
+              replace
+              onClick={(event) => {
+                if (!hydrated) return;
+                event.preventDefault();
+                close();
+              }}
+            >
+              {jobTexts.retryAllCancel}
+            </Link>
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {jobTexts.retryAllConfirm}
+            </button>
+          </div>
+        </Form>
+      </PageDialog>
+    </div>
+  );
 }
 
 /**
@@ -131,7 +221,7 @@ export function JobTable({
         id: "actions",
         header: () => <span className="visually-hidden">{jobTexts.columnActions}</span>,
         cell: ({ row }) =>
-          row.original.nokRowsHref || row.original.canRetry ? (
+          row.original.nokRowsHref || row.original.fixRowsHref || row.original.canRetry ? (
             <span className="job-actions">
               {row.original.nokRowsHref && row.original.nokRowsDownload ? (
                 // A file, not a page: a plain link the browser downloads, with or without JavaScript.
@@ -151,6 +241,16 @@ export function JobTable({
                 >
                   {jobTexts.nokRows}
                 </Link>
+              ) : null}
+              {row.original.fixRowsHref ? (
+                <a
+                  href={row.original.fixRowsHref}
+                  download
+                  className="button button--secondary button--small"
+                  aria-label={jobTexts.fixRowsOf(row.original.name)}
+                >
+                  {jobTexts.fixRows}
+                </a>
               ) : null}
               {row.original.canRetry ? <RetryButton row={row.original} /> : null}
             </span>

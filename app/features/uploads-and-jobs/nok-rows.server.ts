@@ -106,7 +106,7 @@ export async function nokRowsDownload(
 }
 
 /** The `cpf` column as every HR screen shows it (app/shared/cpf.ts). */
-function maskCpfColumn(column: string, value: unknown): unknown {
+export function maskCpfColumn(column: string, value: unknown): unknown {
   if (column === "cpf") return maskCpf(typeof value === "string" ? value : String(value ?? ""));
   // An Error quotes the cell it refused ("Coluna cpf: valor \"…\" inválido"): any CPF-shaped number in it too.
   if (column === "Error" && typeof value === "string") return value.replace(CPF_IN_TEXT, (found) => maskCpf(found));

@@ -38,6 +38,27 @@ export const jobTexts = {
       "Este arquivo foi recusado pelo seu conteúdo (layout, linhas NOK, permissão ou limite de tamanho) e seria recusado de novo. Corrija o arquivo e envie-o outra vez.",
   },
   emptyJobs: "Nenhum job encontrado.",
+  // ours (issue 54): "Tentar novamente todos" on both job lists
+  retryAll: "Tentar novamente todos",
+  retryAllQuestion: (count: number) =>
+    `Tentar novamente ${countOf(count, "trabalho com falha", "trabalhos com falha")}?`,
+  retryAllExplain:
+    "Voltam para a fila os trabalhos com falha desta lista que você pode reprocessar (os seus, ou todos para um administrador do sistema). Um trabalho já na fila ou em processamento não é enviado de novo.",
+  retryAllConfirm: "Sim, tentar novamente",
+  retryAllCancel: "Cancelar",
+  retryAllNone:
+    "Nenhum trabalho com falha que você possa tentar novamente nesta lista: somente quem enviou o arquivo ou um administrador do sistema pode reprocessá-lo.",
+  retryAllChanged: "A quantidade de trabalhos com falha mudou desde a confirmação; confira e confirme de novo.",
+  retryAllQueued: (count: number) =>
+    `${countOf(count, "trabalho voltou", "trabalhos voltaram")} para a fila de processamento.`,
+  retryAllProgress: (finished: number, total: number, failed: number) =>
+    `Tentar novamente todos: ${finished} de ${total} concluídos${failed > 0 ? ` (${failed} com falha de novo)` : ""}.`,
+  // ours (issue 54): the refused rows as an XLSX in the template's layout, to fix and send again
+  fixRows: "Baixar linhas recusadas para corrigir",
+  fixRowsOf: (name: string) => `Baixar linhas recusadas de ${name} para corrigir (XLSX)`,
+  fixRowsReason: "Motivo da recusa",
+  fixRowsSheet: "Dados",
+  fixRowsFileName: (name: string) => `corrigir-${name.replace(/\.[^.]*$/, "") || "arquivo"}.xlsx`,
   nokRows: "Linhas NOK",
   nokRowsOf: (name: string) => `Linhas NOK de ${name}`,
   // ours: the refused rows of an all-or-nothing upload (spec-001 datasets, report packages) as a CSV download

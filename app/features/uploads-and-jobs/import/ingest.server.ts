@@ -49,7 +49,16 @@ export class LeaseLostError extends Error {
 }
 
 export type IngestOutcome =
-  | { kind: "done"; status: number; message: string; okRows: number; nokRows: number }
+  | {
+      kind: "done";
+      status: number;
+      message: string;
+      okRows: number;
+      nokRows: number;
+      /** The template (or returned export's dataset) the file was read as, and a refusal for the uploader's rights. */
+      template?: string;
+      refused?: true;
+    }
   | { kind: "lease-lost" };
 
 /**
@@ -159,6 +168,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const db = options.db ?? (await getDb());
   const clock = options.clock ?? systemClock;
   const format = formatOf(claim.originalFile);
+  // What the audit trail is told at the end (worker-loop.server.ts): the template read, a refusal for rights.
+  const seen: { template?: string; refused?: true } = {};
   // `retryable`: a failure the same file can get past (storage unreachable, a stalled source); refusals are not.
   const finish = async (
     status: number,
@@ -168,7 +179,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     retryable = false,
   ): Promise<IngestOutcome> =>
     (await finishJob(claim, { status, message, now: clock.now(), retryable }))
-      ? { kind: "done", status, message, okRows, nokRows }
+      ? { kind: "done", status, message, okRows, nokRows, ...seen }
       : { kind: "lease-lost" };
 
   if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
@@ -323,8 +334,10 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
             break read;
           }
           const { template } = found;
+          seen.template = template.id;
           const grant = await interruptible(grantUpload(uploader, template.id, template.label));
           if (!grant.ok) {
+            seen.refused = true;
             refusal = grant.message;
             break read;
           }
@@ -441,6 +454,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     void rows.return(undefined).catch(() => undefined);
     const open = async () => (await openSource(claim)).stream;
     const applied = await applyReturnedExport(returned, uploader, open);
+    seen.template = returned.dataset;
+    if (!applied.ok && applied.forbidden) seen.refused = true;
     // The screen that queued a large file follows the job to this report (returned-file-jobs.server.ts).
     if (applied.ok) await recordResultPath(claim.id, applied.resultPath);
     return finish(

@@ -5,6 +5,7 @@ import { excelTexts } from "~/messages";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { roundTripById } from "~/round-trips.server";
 import { keepExcelReport } from "~/models/excel-imports.server";
+import { recordRoundTrip } from "~/features/audit/data-events.server";
 import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
 import { portalHeaderOf, reportSummary, type RoundTripReport } from "~/shared/excel/round-trip.server";
 import { cellText, type CellValue } from "~/shared/excel/values";
@@ -45,6 +46,8 @@ async function kept(
 ): Promise<ReturnedExportOutcome> {
   const id = await keepExcelReport(dataset, user.email, report);
   const resultPath = withReport(screen, id);
+  // Issue 53: the round trip in the audit trail (the uploader, as the rights were read).
+  await recordRoundTrip({ actor: user, dataset, report, reportLink: resultPath, via: "upload", ip: null });
   return { ok: true, message: excelTexts.excelViaUpload(reportSummary(report), resultPath), resultPath };
 }
 

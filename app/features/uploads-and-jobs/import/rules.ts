@@ -110,6 +110,9 @@ function normalizeCpf(value: CellValue, text: string): string | null {
   return check(9) === Number(digits[9]) && check(10) === Number(digits[10]) ? digits : null;
 }
 
+/** The rule a masked CPF breaks: the portal never shows a full CPF, so the uploader types it back. */
+export const MASKED_CPF_RULE = "CPF mascarado; digite o CPF completo (11 dígitos) no lugar da máscara";
+
 const YES = new Set(["sim", "s", "true", "verdadeiro", "1", "x", "yes", "y"]);
 const NO = new Set(["não", "nao", "n", "false", "falso", "0", "no", ""]);
 
@@ -198,6 +201,8 @@ export function checkCell(rule: ColumnRule, value: CellValue, text: string, out:
     case "cpf": {
       out.value = "";
       if (!text) return "campo obrigatório; esperado um CPF de 11 dígitos";
+      // A CPF as the portal shows it (***.456.789-**), e.g. from "Baixar linhas recusadas para corrigir": never a CPF.
+      if (text.includes("*")) return MASKED_CPF_RULE;
       const cpf = normalizeCpf(value, text);
       if (!cpf) return "esperado um CPF de 11 dígitos com dígitos verificadores válidos";
       out.value = cpf;

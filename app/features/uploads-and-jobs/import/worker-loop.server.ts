@@ -14,6 +14,8 @@ import {
   type IngestOptions,
   type IngestOutcome,
 } from "./ingest.server";
+import { notifyJobEnded } from "../job-notices.server";
+import { recordJobEnded } from "~/features/audit/data-events.server";
 
 /**
  * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease
@@ -44,6 +46,11 @@ export type WorkerOptions = {
   /** 0 disables the orphan sweep. */
   sweepIntervalMs?: number;
   log?: WorkerLog;
+  /**
+   * Work on its own timer beside the job loop (the scheduled tasks: notice mail, reminders…), so a slow task never
+   * holds a job and a long job never holds it. Runs every `everyMs`; a run still going skips the next tick.
+   */
+  periodic?: { everyMs: number; run(now: Date): Promise<unknown> };
 };
 
 export type RunningWorker = { name: string; stop(): Promise<void> };
@@ -57,9 +64,19 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
   if (claim.attemptsSinceRetry > MAX_ATTEMPTS) {
     const message = interruptedMessage;
     options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
-    return (await finishJob(claim, { status: FILE_STATUS_UNREADABLE, message, now: clock.now(), retryable: true }))
+    const ended: IngestOutcome = (await finishJob(claim, {
+      status: FILE_STATUS_UNREADABLE,
+      message,
+      now: clock.now(),
+      retryable: true,
+    }))
       ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
       : { kind: "lease-lost" };
+    // Issue 53: the audit trail, before anyone is told.
+    await recordJobEnded(claim, ended, "upload");
+    // Issue 54: the uploader (and whoever is on call) is told; never throws, so the job's ending stands.
+    await notifyJobEnded(claim, ended, { log: options.log });
+    return ended;
   }
   options.log?.("info", "job claimed", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
   const outcome = await ingestClaimedFile(claim, {
@@ -78,6 +95,8 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
       ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),
     },
   );
+  await recordJobEnded(claim, outcome, "upload");
+  await notifyJobEnded(claim, outcome, { log: options.log });
   return outcome;
 }
 
@@ -89,6 +108,7 @@ export function startWorker(options: WorkerOptions = {}): RunningWorker {
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastSweep = 0;
+  const periodic = startPeriodic(options);
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -122,7 +142,38 @@ export function startWorker(options: WorkerOptions = {}): RunningWorker {
     async stop() {
       stopped = true;
       wake?.();
-      await loop;
+      await Promise.all([loop, periodic.stop()]);
+    },
+  };
+}
+
+/** The periodic work of startWorker: its own timer, one run at a time, stopped with the worker. */
+function startPeriodic(options: WorkerOptions): { stop(): Promise<void> } {
+  const periodic = options.periodic;
+  if (!periodic || periodic.everyMs <= 0) return { stop: async () => undefined };
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = periodic
+      .run(new Date())
+      .then(
+        () => undefined,
+        (error: unknown) => options.log?.("error", "periodic work failed", { error: (error as Error).message }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, periodic.everyMs);
+  timer.unref?.();
+  // The first run soon after start, not a whole period later.
+  const first = setTimeout(tick, Math.min(1_000, periodic.everyMs));
+  first.unref?.();
+  return {
+    async stop() {
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
+import { frozenCostCenters, pairKey } from "~/models/forecast-cycle.server";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { inBranchScope, type BranchScope } from "~/models/hr.server";
 import { uploadRightsTexts } from "../../texts";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
@@ -83,6 +85,8 @@ export class DatasetImport {
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
   private readonly scope: ReplaceScope = { pairs: new Map(), accounts: new Map() };
+  /** Forecast files: the (rf, cost centre) pairs the file changes (a submitted or approved one refuses the file). */
+  private readonly forecastPairs = new Map<string, { rf: string; cost_center_concat: string }>();
   /** The current row's values as stored, in column order (reused). */
   private readonly stored: unknown[];
   private readonly names: string[];
@@ -207,7 +211,10 @@ export class DatasetImport {
   }
 
   private collect(row: RowValues): void {
-    if (this.template.id === "ledger") {
+    if (this.template.id === "forecast") {
+      const pair = { rf: String(row.rf), cost_center_concat: String(row.cost_center_concat) };
+      this.forecastPairs.set(pairKey(pair.rf, pair.cost_center_concat), pair);
+    } else if (this.template.id === "ledger") {
       const month = row.month as Date;
       this.scope.pairs.set(`${String(row.businessUnitID)}|${month.getTime()}`, {
         businessUnitID: row.businessUnitID as BusinessUnitId,
@@ -315,6 +322,22 @@ export class DatasetImport {
         status: FILE_STATUS_REJECTED,
         message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection, this.exampleRows),
       };
+    }
+    if (this.forecastPairs.size > 0) {
+      // The forecast cycle: a cost centre submitted or approved in an RF takes no change, so the file is refused whole.
+      const frozen = await step(frozenCostCenters([...this.forecastPairs.values()], this.ctx.db));
+      if (frozen.size > 0) {
+        await step(this.removeSpool());
+        return {
+          status: FILE_STATUS_REJECTED,
+          message: cycleTexts.frozenUpload(
+            [...frozen.keys()].map((key) => {
+              const pair = this.forecastPairs.get(key)!;
+              return `${pair.cost_center_concat} (${pair.rf})`;
+            }),
+          ),
+        };
+      }
     }
     this.lineOfKey.clear(); // every key is checked: the apply needs none of them (~90 MB at 300,000 rows)
     this.applied = { done: 0, total: this.okRows };

@@ -1,0 +1,187 @@
+import ExcelJS from "exceljs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { startSession } from "~/features/access/session.server";
+import { auditTexts } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { AUDIT_LOG, appendAuditEntry, type AuditEntry } from "~/models/audit.server";
+import { buildNavigation } from "~/navigation";
+import * as auditPage from "~/routes/user.audit";
+import * as auditExportRoute from "~/routes/user.audit_.export";
+import { dataAnswer, thrownResponse as thrown } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { getArgs } from "#test/requests";
+import { userMaker } from "#test/users";
+import type { AuditScreenData } from "./list.server";
+
+/** /user/audit and its export, as SYSTEM ADMIN and as everyone else. */
+
+process.env.LOG_LEVEL = "warn";
+process.env.APP_ORIGIN = "http://localhost:3000";
+const testDb = useTestDatabase();
+const makeUser = userMaker({ prefix: "scr", name: "Tela", password: "Journey#2024" });
+
+let adminCookie = "";
+let admin = "";
+
+async function cookieOf(email: string): Promise<string> {
+  const { headers } = await startSession(email);
+  return (headers.get("Set-Cookie") ?? "").split(";")[0];
+}
+
+beforeAll(async () => {
+  resetConfigForTests();
+  await applyIndexes(await testDb.db());
+  admin = await makeUser("SYSTEM ADMIN");
+  adminCookie = await cookieOf(admin);
+  // 120 entries on 2026-03-10 (São Paulo), then a few refusals and a dataset export on 2026-03-12.
+  for (let i = 0; i < 120; i++) {
+    await appendAuditEntry(
+      {
+        actor: { email: `u${i % 3}@example.com`, name: null, type: "USER GOLD" },
+        event: "signIn",
+        outcome: "ok",
+      },
+      new Date(Date.parse("2026-03-10T12:00:00Z") + i * 1000),
+    );
+  }
+  await appendAuditEntry(
+    {
+      actor: { email: "u1@example.com", type: "USER GOLD" },
+      event: "accessRefused",
+      object: { kind: "screen", id: "routes/user.config", label: "/user/config" },
+      outcome: "refused",
+      details: { reason: "notAllowed" },
+    },
+    new Date("2026-03-12T13:00:00Z"),
+  );
+  await appendAuditEntry(
+    {
+      actor: { email: "u2@example.com", type: "USER GOLD" },
+      event: "dataExported",
+      object: { kind: "dataset", id: "planning" },
+      dataset: "planning",
+      outcome: "ok",
+    },
+    new Date("2026-03-12T14:00:00Z"),
+  );
+});
+
+async function load(path: string, cookie = adminCookie) {
+  return dataAnswer<AuditScreenData>(await auditPage.loader(getArgs(path, cookie)));
+}
+
+describe("/user/audit", () => {
+  it("is SYSTEM ADMIN's (in its menu); anyone else gets 403, which is itself written", async () => {
+    const gold = await makeUser("USER GOLD");
+    for (const type of ["USER ADMIN", "USER PERMISS", "USER GOLD", "USER SILVER"] as const) {
+      const email = type === "USER GOLD" ? gold : await makeUser(type);
+      const response = await thrown(auditPage.loader(getArgs("/user/audit", await cookieOf(email))));
+      expect(response.status).toBe(403);
+      const exported = await thrown(
+        auditExportRoute.loader(getArgs("/user/audit/export?formato=csv", await cookieOf(email))),
+      );
+      expect(exported.status).toBe(403);
+    }
+    const refusals = await (await testDb.db())
+      .collection<AuditEntry>(AUDIT_LOG)
+      .find({ event: "accessRefused", "actor.email": gold })
+      .sort({ n: 1 })
+      .toArray();
+    expect(refusals.map((e) => e.object?.id)).toEqual(["routes/user.audit", "routes/user.audit_.export"]);
+    expect(refusals[0]).toMatchObject({ outcome: "refused", actor: { type: "USER GOLD" } });
+    const context = { features: {} as never, hrEditorTypes: [] };
+    expect(buildNavigation("SYSTEM ADMIN", [], context).menu.map((m) => m.to)).toContain("/user/audit");
+    expect(buildNavigation("USER GOLD", [], context).menu.map((m) => m.to)).not.toContain("/user/audit");
+  });
+
+  it("shows the newest entries first, 50 a page, with links to older and newer pages", async () => {
+    const first = await load("/user/audit?evento=signIn");
+    expect(first.status).toBe(200);
+    expect(first.body.rows).toHaveLength(50);
+    expect(first.body.newerThan).toBeNull();
+    expect(first.body.olderThan).not.toBeNull();
+    const second = await load(`/user/audit?evento=signIn&antes=${first.body.olderThan}`);
+    expect(second.body.rows[0].n).toBe(first.body.rows[49].n - 1);
+    expect(second.body.newerThan).toBe(second.body.rows[0].n);
+    const third = await load(`/user/audit?evento=signIn&antes=${second.body.olderThan}`);
+    expect(third.body.rows).toHaveLength(20);
+    expect(third.body.olderThan).toBeNull();
+  });
+
+  it("filters by period (the portal's days), user, event type, dataset and outcome, kept in the URL", async () => {
+    const refused = await load("/user/audit?resultado=refused&usuario=U1@example.com");
+    expect(refused.body.rows.map((r) => [r.event, r.who, r.object])).toEqual([
+      [auditTexts.eventLabels.accessRefused, "u1@example.com", "Tela: routes/user.config (/user/config)"],
+    ]);
+    expect(refused.body.values).toMatchObject({ outcome: "refused", user: "u1@example.com" });
+    const dataset = await load("/user/audit?base=planning");
+    expect(dataset.body.rows.map((r) => r.event)).toEqual([auditTexts.eventLabels.dataExported]);
+    const period = await load("/user/audit?de=2026-03-12&ate=2026-03-12");
+    expect(period.body.rows).toHaveLength(2);
+    const before = await load("/user/audit?de=2026-03-01&ate=2026-03-11&evento=accessRefused");
+    expect(before.body.rows).toEqual([]);
+  });
+
+  it("refuses malformed filters with a message and ignores them (400), never passing them on", async () => {
+    const bad = await load("/user/audit?evento=%24where&de=2026-13-40&usuario[%24ne]=x&antes=-1");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe(auditTexts.invalidFilters);
+    expect(bad.body.values).toMatchObject({ event: "", from: "" });
+    expect(bad.body.rows.length).toBeGreaterThan(0);
+    const reversed = await load("/user/audit?de=2026-03-12&ate=2026-03-01");
+    expect(reversed.body.error).toBe(auditTexts.invalidPeriod);
+  });
+
+  it("opens one entry in detail", async () => {
+    const list = await load("/user/audit?resultado=refused&usuario=u1@example.com");
+    const n = list.body.rows[0].n;
+    const detail = await load(`/user/audit?resultado=refused&entrada=${n}`);
+    expect(detail.body.detail).toMatchObject({ n, who: "u1@example.com", actorType: "USER GOLD" });
+    expect(JSON.parse(detail.body.detail!.details)).toEqual({ reason: "notAllowed" });
+    expect(detail.body.detail!.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await load("/user/audit?entrada=999999")).body.detailMissing).toBe(true);
+  });
+});
+
+describe("/user/audit/export", () => {
+  it("exports the filtered entries as CSV, and the export is itself audited first", async () => {
+    const response = (await auditExportRoute.loader(
+      getArgs("/user/audit/export?formato=csv&resultado=refused&usuario=u1@example.com", adminCookie),
+    )) as Response;
+    expect(response.headers.get("Content-Type")).toMatch(/text\/csv/);
+    const text = await response.text();
+    const lines = text.trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain("routes/user.config");
+    const exported = await (await testDb.db())
+      .collection<AuditEntry>(AUDIT_LOG)
+      .findOne({ event: "auditExported" }, { sort: { n: -1 } });
+    expect(exported).toMatchObject({
+      actor: { email: admin, type: "SYSTEM ADMIN" },
+      outcome: "ok",
+      details: { format: "csv", filters: { outcome: "refused", user: "u1@example.com" } },
+    });
+  });
+
+  it("exports as XLSX with the same filters", async () => {
+    const response = (await auditExportRoute.loader(
+      getArgs("/user/audit/export?formato=xlsx&base=planning", adminCookie),
+    )) as Response;
+    expect(response.headers.get("Content-Type")).toMatch(/spreadsheetml/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as never);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(2).values).toContain("planning");
+    const count = await (await testDb.db()).collection(AUDIT_LOG).countDocuments({ event: "auditExported" });
+    expect(count).toBe(2);
+  });
+
+  it("answers 400 to an unknown format and exports nothing", async () => {
+    const answer = dataAnswer<{ error: string }>(
+      await auditExportRoute.loader(getArgs("/user/audit/export?formato=pdf", adminCookie)),
+    );
+    expect(answer).toEqual({ status: 400, body: { error: auditTexts.exportBadFormat } });
+  });
+});

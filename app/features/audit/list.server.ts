@@ -1,0 +1,228 @@
+import { z } from "zod";
+import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
+import {
+  findAuditEntry,
+  listAuditPage,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditPageCursor,
+} from "~/models/audit.server";
+import { formatDateTime, portalTimeZone } from "~/shared/dates";
+import { AUDIT_PARAMS } from "./params";
+import { auditTexts } from "./texts";
+
+/**
+ * The audit screen's server side: its URL (filters, the page's cursor, the entry open in detail) parsed with zod, the
+ * page read by seek (newest first; `antes`/`depois` hold the `n` the page starts after), and the rows as the table
+ * shows them. Nothing is counted: over a million entries, a page reads PAGE_SIZE + 1 entries through an index.
+ */
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const dateText = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s));
+const position = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
+const searchSchema = z.object({
+  from: dateText.optional(),
+  to: dateText.optional(),
+  user: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s$]+$/)
+    .optional(),
+  event: z.enum(AUDIT_EVENTS).optional(),
+  dataset: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[\w.:-]+$/)
+    .optional(),
+  outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  before: position.optional(),
+  after: position.optional(),
+  entry: position.optional(),
+});
+
+export type AuditSearch = {
+  /** The values to show back in the form (only the valid ones). */
+  values: { from: string; to: string; user: string; event: string; dataset: string; outcome: string };
+  filter: AuditFilter;
+  cursor: AuditPageCursor;
+  entry: number | null;
+  /** A message when some parameter was refused (and ignored). */
+  error: string | null;
+};
+
+/** Midnight of a calendar day in `timeZone`, as an instant. */
+export function startOfDayIn(day: string, timeZone: string = portalTimeZone()): Date {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  const wallOf = (ms: number) => {
+    const p = Object.fromEntries(format.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+    return Date.UTC(
+      Number(p.year),
+      Number(p.month) - 1,
+      Number(p.day),
+      Number(p.hour),
+      Number(p.minute),
+      Number(p.second),
+    );
+  };
+  // The zone's offset at the guess, applied twice so a change of offset that day lands on the right side.
+  let guess = utcMidnight - (wallOf(utcMidnight) - utcMidnight);
+  guess = utcMidnight - (wallOf(guess) - guess);
+  return new Date(guess);
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The audit screen's URL, validated: an invalid parameter is dropped (and said), never passed on. */
+export function parseAuditSearch(url: URL): AuditSearch {
+  const raw: Record<string, string> = {};
+  for (const [key, param] of Object.entries(AUDIT_PARAMS)) {
+    const value = url.searchParams.get(param);
+    if (value !== null && value.trim() !== "") raw[key] = value;
+  }
+  let error: string | null = null;
+  const parsed: z.infer<typeof searchSchema> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const field = searchSchema.shape[key as keyof typeof searchSchema.shape];
+    const result = field.safeParse(value);
+    if (result.success) Object.assign(parsed, { [key]: result.data });
+    else error = auditTexts.invalidFilters;
+  }
+  if (parsed.from && parsed.to && parsed.from > parsed.to) {
+    error = auditTexts.invalidPeriod;
+    parsed.to = undefined;
+  }
+  const filter: AuditFilter = {
+    from: parsed.from ? startOfDayIn(parsed.from) : undefined,
+    to: parsed.to ? startOfDayIn(nextDay(parsed.to)) : undefined,
+    actorEmail: parsed.user,
+    event: parsed.event,
+    dataset: parsed.dataset,
+    outcome: parsed.outcome,
+  };
+  return {
+    values: {
+      from: parsed.from ?? "",
+      to: parsed.to ?? "",
+      user: parsed.user ?? "",
+      event: parsed.event ?? "",
+      dataset: parsed.dataset ?? "",
+      outcome: parsed.outcome ?? "",
+    },
+    filter,
+    cursor:
+      parsed.after !== undefined
+        ? { after: parsed.after }
+        : parsed.before !== undefined
+          ? { before: parsed.before }
+          : {},
+    entry: parsed.entry ?? null,
+    error,
+  };
+}
+
+/** A row of the table: texts only (the browser gets nothing it does not show). */
+export type AuditRow = {
+  n: number;
+  day: string;
+  seq: number;
+  when: string;
+  who: string;
+  actorType: string;
+  ip: string;
+  event: string;
+  object: string;
+  outcome: string;
+  outcomeCode: string;
+};
+
+function objectText(entry: AuditEntry): string {
+  if (!entry.object) return entry.dataset ?? auditTexts.none;
+  const label = entry.object.label && entry.object.label !== entry.object.id ? ` (${entry.object.label})` : "";
+  return `${auditTexts.objectLabel(entry.object.kind)}: ${entry.object.id}${label}`;
+}
+
+export function auditRow(entry: AuditEntry): AuditRow {
+  return {
+    n: entry.n,
+    day: entry.day,
+    seq: entry.seq,
+    when: formatDateTime(entry.at),
+    who: entry.actor?.email ?? auditTexts.nobody,
+    actorType: entry.actor?.type ?? auditTexts.none,
+    ip: entry.ip ?? auditTexts.none,
+    event: auditTexts.eventLabel(entry.event),
+    object: objectText(entry),
+    outcome: auditTexts.outcomeLabel(entry.outcome),
+    outcomeCode: entry.outcome,
+  };
+}
+
+/** The entry open in detail, as the screen shows it. */
+export type AuditDetail = AuditRow & {
+  atIso: string;
+  actorName: string;
+  dataset: string;
+  details: string;
+  prev: string;
+  hash: string;
+};
+
+export function auditDetail(entry: AuditEntry): AuditDetail {
+  return {
+    ...auditRow(entry),
+    atIso: entry.at.toISOString(),
+    actorName: entry.actor?.name ?? auditTexts.none,
+    dataset: entry.dataset ?? auditTexts.none,
+    details: JSON.stringify(entry.details ?? {}, null, 2),
+    prev: entry.prev,
+    hash: entry.hash,
+  };
+}
+
+/** Everything the screen's loader answers. */
+export async function loadAuditScreen(url: URL) {
+  const search = parseAuditSearch(url);
+  const [page, entry] = await Promise.all([
+    listAuditPage(search.filter, search.cursor, AUDIT_PAGE_SIZE),
+    search.entry !== null ? findAuditEntry(search.entry) : Promise.resolve(null),
+  ]);
+  return {
+    values: search.values,
+    error: search.error,
+    rows: page.entries.map(auditRow),
+    olderThan: page.hasOlder && page.entries.length > 0 ? page.entries[page.entries.length - 1].n : null,
+    newerThan: page.hasNewer && page.entries.length > 0 ? page.entries[0].n : null,
+    paged: search.cursor.after !== undefined || search.cursor.before !== undefined,
+    detail: entry ? auditDetail(entry) : null,
+    detailMissing: search.entry !== null && !entry,
+  };
+}
+
+export type AuditScreenData = Awaited<ReturnType<typeof loadAuditScreen>>;

@@ -1,0 +1,195 @@
+import { z } from "zod";
+import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
+import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import { formatDateTime } from "~/shared/dates";
+import { monthLabel, monthOfDay, monthStartDate, type CalendarDate } from "~/shared/months";
+import { pageNumber } from "~/shared/pagination";
+import { sortScenarios } from "../forecast-filter";
+import {
+  editWindowOf,
+  parseScenario,
+  scenarioCalendar,
+  scenarioOpenOn,
+  type ScenarioCalendar,
+} from "../release-points";
+import { shownState } from "./rules";
+import { BOARD_PAGE_SIZE, type BoardQuery, type ShownCode } from "./paths";
+import { STATE_LABELS, boardTexts, cycleTexts } from "./texts";
+
+/**
+ * The status board of one RF (reviewers and administrators): each cost centre with its state, preparers, last change
+ * and the days left in the edit month; counts and % per state; filters by state and level (area). The RF's cost
+ * centres are few (hundreds at most), so the board is built whole and a page of it sent; the query string holds
+ * the RF, the filters and the page.
+ */
+
+export const SHOWN_CODES: readonly ShownCode[] = ["preparing", "submitted", "returned", "approved", "not_submitted"];
+
+export const shownLabel = (code: ShownCode) =>
+  code === "not_submitted" ? cycleTexts.notSubmitted : STATE_LABELS[code];
+
+export type BoardRow = {
+  cost_center_concat: string;
+  level: string;
+  state: ShownCode;
+  stateLabel: string;
+  preparers: string;
+  lastChange: string;
+  lastChangeBy: string;
+  /** Days from today to the last day of the edit month (null once it has ended). */
+  daysLeft: number | null;
+  href: string;
+};
+
+const querySchema = z.object({
+  rf: z.string().max(20).nullable().catch(null),
+  estado: z
+    .enum(SHOWN_CODES as [ShownCode, ...ShownCode[]])
+    .nullable()
+    .catch(null),
+  nivel: z.string().max(200).nullable().catch(null),
+  page: pageNumber,
+});
+
+export function parseBoardQuery(params: URLSearchParams): BoardQuery {
+  const parsed = querySchema.parse({
+    rf: params.get("rf") || null,
+    estado: params.get("estado") || null,
+    nivel: params.get("nivel") || null,
+    page: params.get("page") ?? undefined,
+  });
+  return { rf: parsed.rf, state: parsed.estado, level: parsed.nivel, page: parsed.page };
+}
+
+/** Days from `today` to the last day of the calendar's edit month (0 on that day); null once it has passed. */
+export function daysToEditEnd(calendar: ScenarioCalendar, today: CalendarDate): number | null {
+  const end = monthStartDate(calendar.editMonth + 1).getTime() - 86_400_000;
+  const now = Date.UTC(today.year, today.month - 1, today.day);
+  if (monthOfDay(today) > calendar.editMonth) return null;
+  return Math.round((end - now) / 86_400_000);
+}
+
+export type Board = {
+  scenarios: string[];
+  rf: string | null;
+  editMonth: string;
+  levels: string[];
+  counts: { code: ShownCode; label: string; count: number; percent: string }[];
+  total: number;
+  rows: BoardRow[];
+  /** Rows after the filters (before paging). */
+  filtered: number;
+  page: number;
+};
+
+const percentOf = (n: number, total: number) =>
+  total === 0 ? "—" : `${((n / total) * 100).toLocaleString("pt-BR", { maximumFractionDigits: 1 })}%`;
+
+/** The whole board of an RF, filtered (all rows; the page slices). */
+export async function buildBoard(
+  query: BoardQuery,
+  today: CalendarDate,
+  reviewHref: (rf: string, cc: string) => string,
+): Promise<Omit<Board, "rows" | "page"> & { all: BoardRow[] }> {
+  const scenarios = sortScenarios(await listScenarioNames());
+  const open = scenarioOpenOn(today)?.name;
+  const rf =
+    query.rf && scenarios.includes(query.rf)
+      ? query.rf
+      : open && scenarios.includes(open)
+        ? open
+        : (scenarios[scenarios.length - 1] ?? null);
+  if (!rf) return { scenarios, rf: null, editMonth: "", levels: [], counts: [], total: 0, filtered: 0, all: [] };
+  const calendar = scenarioCalendar(parseScenario(rf)!);
+  const window = editWindowOf(calendar, today);
+  const days = daysToEditEnd(calendar, today);
+  const [centres, cycles, preparers] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf), preparersOf()]);
+  const rows: BoardRow[] = centres.map(({ cost_center_concat, level }) => {
+    const record = cycles.get(cost_center_concat);
+    const shown = shownState(record?.state ?? "preparing", window);
+    return {
+      cost_center_concat,
+      level,
+      state: shown.code,
+      stateLabel: shown.label,
+      preparers: (preparers.get(cost_center_concat) ?? []).join(", "),
+      lastChange: record?.changed_by ? formatDateTime(record.changed_at) : "",
+      lastChangeBy: record?.changed_by_name || record?.changed_by || "",
+      daysLeft: days,
+      href: reviewHref(rf, cost_center_concat),
+    };
+  });
+  const counts = SHOWN_CODES.map((code) => {
+    const count = rows.filter((r) => r.state === code).length;
+    return { code, label: shownLabel(code), count, percent: percentOf(count, rows.length) };
+  });
+  const levels = [...new Set(rows.map((r) => r.level).filter((l) => l !== ""))].sort((a, b) =>
+    a.localeCompare(b, "pt-BR"),
+  );
+  const all = rows.filter(
+    (r) => (!query.state || r.state === query.state) && (!query.level || r.level === query.level),
+  );
+  return {
+    scenarios,
+    rf,
+    editMonth: monthLabel(calendar.editMonth),
+    levels,
+    counts,
+    total: rows.length,
+    filtered: all.length,
+    all,
+  };
+}
+
+export async function loadBoard(
+  query: BoardQuery,
+  today: CalendarDate,
+  reviewHref: (rf: string, cc: string) => string,
+): Promise<Board> {
+  const { all, ...board } = await buildBoard(query, today, reviewHref);
+  const pages = Math.max(1, Math.ceil(all.length / BOARD_PAGE_SIZE));
+  const page = Math.min(query.page, pages);
+  return { ...board, page, rows: all.slice((page - 1) * BOARD_PAGE_SIZE, page * BOARD_PAGE_SIZE) };
+}
+
+/** The filtered board as an XLSX (the reviewers' export). */
+export async function boardXlsx(
+  query: BoardQuery,
+  today: CalendarDate,
+  reviewHref: (rf: string, cc: string) => string,
+): Promise<Response> {
+  const board = await buildBoard(query, today, reviewHref);
+  const { default: Excel } = await import("exceljs");
+  const workbook = new Excel.Workbook();
+  const sheet = workbook.addWorksheet(board.rf ?? "Forecast", { views: [{ state: "frozen", ySplit: 1 }] });
+  const t = boardTexts;
+  sheet.columns = [
+    { header: t.costCenter, key: "cc", width: 36 },
+    { header: t.level, key: "level", width: 20 },
+    { header: t.state, key: "state", width: 16 },
+    { header: t.preparers, key: "preparers", width: 36 },
+    { header: t.lastChange, key: "last", width: 20 },
+    { header: t.lastChangeBy, key: "by", width: 24 },
+    { header: t.daysLeft, key: "days", width: 14 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  for (const row of board.all)
+    sheet.addRow({
+      cc: row.cost_center_concat,
+      level: row.level,
+      state: row.stateLabel,
+      preparers: row.preparers,
+      last: row.lastChange,
+      by: row.lastChangeBy,
+      days: row.daysLeft ?? t.ended,
+    });
+  const buffer = await workbook.xlsx.writeBuffer();
+  const name = `status-forecast-${(board.rf ?? "rf").replace(/\s+/g, "-")}.xlsx`;
+  return new Response(new Uint8Array(buffer as ArrayBuffer), {
+    headers: {
+      "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,196 @@
+import { z } from "zod";
+import { accessContext } from "~/config.server";
+import { canAccessRoute } from "~/access";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
+import {
+  cycleOf,
+  isPreparer,
+  preparersOf,
+  timelineOf,
+  transition,
+  type CycleAction,
+  type CycleState,
+} from "~/models/forecast-cycle.server";
+import { notify, type NoticeInput } from "~/models/notices.server";
+import { recordAudit } from "~/features/audit/record.server";
+import { usersOfTypes } from "~/models/user-permissions.server";
+import { DEFAULT_FORECAST_REVIEWER_TYPES, type PermissionType } from "~/shared/permissions";
+import { formatDateTime } from "~/shared/dates";
+import { monthLabel, type CalendarDate } from "~/shared/months";
+import { editWindowOf } from "../release-points";
+import { reviewPath } from "../forecast-filter";
+import type { Review } from "../review.server";
+import {
+  allowedActions,
+  COMMENT_MAX,
+  needsComment,
+  refusalOf,
+  shownState,
+  TRANSITIONS,
+  type CycleActor,
+} from "./rules";
+import { STATE_LABELS, cycleTexts } from "./texts";
+
+/**
+ * The forecast cycle of one review (RF × cost centre) on the server: what the grid page shows (state, actions the
+ * user may take, preparers, timeline) and the transitions, checked here whatever the page sent, kept, and noticed.
+ */
+
+const REVIEW_ROUTE = "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat" as const;
+
+export function reviewerTypes(): readonly PermissionType[] {
+  return accessContext().forecastReviewerTypes ?? DEFAULT_FORECAST_REVIEWER_TYPES;
+}
+
+async function actorOf(user: AuthenticatedUser, cost_center_concat: string): Promise<CycleActor> {
+  return {
+    type: user.type,
+    canEdit: canAccessRoute(user.type, REVIEW_ROUTE, accessContext(), "write"),
+    isPreparer: await isPreparer(cost_center_concat, user.email),
+    isReviewer: reviewerTypes().includes(user.type),
+  };
+}
+
+/** Which of the cycle's screens a user of `type` may open (the review filter links to them). */
+export function cycleLinksFor(type: PermissionType): { board: boolean; preparers: boolean } {
+  return {
+    board: canAccessRoute(type, "routes/ij.forecast_status", accessContext()),
+    preparers: canAccessRoute(type, "routes/ij.forecast_preparers", accessContext()),
+  };
+}
+
+export type TimelineView = { when: string; who: string; from: string; to: string; action: string; comment: string };
+
+export type CycleView = {
+  state: CycleState;
+  shown: { code: CycleState | "not_submitted"; label: string };
+  frozen: boolean;
+  actions: CycleAction[];
+  preparers: string[];
+  timeline: TimelineView[];
+};
+
+export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
+  const { calendar, costCenter } = review;
+  const cc = costCenter.cost_center_concat;
+  const [record, actor, preparers, events] = await Promise.all([
+    cycleOf(calendar.name, cc),
+    actorOf(user, cc),
+    preparersOf([cc]),
+    timelineOf(calendar.name, cc),
+  ]);
+  const state = record?.state ?? "preparing";
+  const window = editWindowOf(calendar, today);
+  return {
+    state,
+    shown: shownState(state, window),
+    frozen: state === "submitted" || state === "approved",
+    actions: allowedActions(state, actor, window, monthLabel(calendar.editMonth)),
+    preparers: preparers.get(cc) ?? [],
+    timeline: events.map((e) => ({
+      when: formatDateTime(e.at),
+      who: e.name ? `${e.name} (${e.by})` : e.by,
+      from: STATE_LABELS[e.from],
+      to: STATE_LABELS[e.to],
+      action: cycleTexts.actionVerbs[e.action],
+      comment: e.comment,
+    })),
+  };
+}
+
+const actionSchema = z.object({
+  intent: z.enum(["submit", "approve", "return", "reopen"]),
+  comment: z.string().max(20_000).optional().default(""),
+});
+
+export type CycleOutcome = { ok: true; message: string } | { ok: false; message: string; status: 400 | 403 | 409 };
+
+/** Takes a cycle action sent by the page's form (intent, comment), as `user`, today. */
+export async function takeCycleAction(
+  form: URLSearchParams | FormData,
+  review: Review,
+  user: AuthenticatedUser,
+  today: CalendarDate,
+  now = new Date(),
+): Promise<CycleOutcome> {
+  const parsed = actionSchema.safeParse({
+    intent: form.get("intent") ?? undefined,
+    comment: typeof form.get("comment") === "string" ? form.get("comment") : undefined,
+  });
+  if (!parsed.success) return { ok: false, message: cycleTexts.invalidAction, status: 400 };
+  const action = parsed.data.intent;
+  const comment = parsed.data.comment.trim();
+  if (comment.length > COMMENT_MAX) return { ok: false, message: cycleTexts.commentTooLong(COMMENT_MAX), status: 400 };
+  if (needsComment(action) && comment.length === 0)
+    return { ok: false, message: cycleTexts.commentRequired, status: 400 };
+
+  const { calendar, costCenter } = review;
+  const cc = costCenter.cost_center_concat;
+  const record = await cycleOf(calendar.name, cc);
+  const state = record?.state ?? "preparing";
+  const actor = await actorOf(user, cc);
+  const window = editWindowOf(calendar, today);
+  const audit = (outcome: "ok" | "refused", details: Record<string, unknown>) =>
+    recordAudit({
+      actor: user,
+      event: "decision",
+      object: { kind: "costCentre", id: cc, label: `${cc} · ${calendar.name}` },
+      dataset: "forecast",
+      outcome,
+      details: { rf: calendar.name, action, ...details },
+    });
+  const refusal = refusalOf(action, state, actor, window, monthLabel(calendar.editMonth));
+  if (refusal) {
+    await audit("refused", { state, reason: refusal });
+    const status = TRANSITIONS[action].from.includes(state) ? 403 : 409;
+    return { ok: false, message: refusal, status };
+  }
+  const { from, to } = TRANSITIONS[action];
+  const result = await transition(calendar.name, cc, action, from, to, user, comment, now);
+  if (!result.ok) {
+    await audit("refused", { state: result.current, reason: "raced" });
+    return {
+      ok: false,
+      message: cycleTexts.refused.wrongState(cycleTexts.actionInfinitive[action], STATE_LABELS[result.current]),
+      status: 409,
+    };
+  }
+  // Kept before the answer that reports it (the audit trail's rule), then the notices.
+  await audit("ok", { from: result.event.from, to, comment });
+  await notify(await noticesOf(action, review, user, comment), now);
+  return { ok: true, message: cycleTexts.done[action] };
+}
+
+/** Submission → the reviewers (never the cost centre's preparers); return and approval → the preparers; reopening → both. */
+async function noticesOf(
+  action: CycleAction,
+  review: Review,
+  actor: AuthenticatedUser,
+  comment: string,
+): Promise<NoticeInput[]> {
+  const rf = review.calendar.name;
+  const cc = review.costCenter.cost_center_concat;
+  const link = reviewPath(rf, cc);
+  const preparers = (await preparersOf([cc])).get(cc) ?? [];
+  const reviewers = async () =>
+    (await usersOfTypes(reviewerTypes())).map((u) => u.user).filter((u) => !preparers.includes(u));
+  const who = actor.name || actor.email;
+  const n = cycleTexts.notice;
+  const to = (emails: readonly string[], kind: string, title: string, body: string): NoticeInput[] =>
+    [...new Set(emails)].filter((e) => e !== actor.email).map((e) => ({ to: e, kind, title, body, link }));
+  switch (action) {
+    case "submit":
+      return to(await reviewers(), "forecast.submitted", n.submittedTitle(cc, rf), n.submittedBody(who, cc, rf));
+    case "approve":
+      return to(preparers, "forecast.approved", n.approvedTitle(cc, rf), n.approvedBody(who, cc, rf));
+    case "return":
+      return to(preparers, "forecast.returned", n.returnedTitle(cc, rf), n.returnedBody(who, cc, rf, comment));
+    case "reopen":
+      return to(
+        [...preparers, ...(await reviewers())],
+        "forecast.reopened",
+        n.reopenedTitle(cc, rf),
+        n.reopenedBody(who, cc, rf, comment),
+      );
+  }
+}

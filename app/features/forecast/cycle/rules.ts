@@ -1,0 +1,90 @@
+import type { CycleAction, CycleState } from "~/models/forecast-cycle.server";
+import type { PermissionType } from "~/shared/permissions";
+import { STATE_LABELS, cycleTexts } from "./texts";
+
+/**
+ * Who may move a cost centre × RF, and what a state shows as (docs/decisions.md "Forecast cycle"). Pure: the server
+ * decides with it and the page shows the same buttons.
+ *
+ * - submit: Em preparação or Devolvido → Enviado, by an assigned preparer who may edit the forecast, in the edit month;
+ * - approve / return: Enviado → Aprovado / Devolvido, by a reviewer type who is not a preparer of this cost centre
+ *   (also after the edit month, so a late decision can still be recorded); returning needs a comment;
+ * - reopen: Aprovado → Em preparação, by SYSTEM ADMIN, with a written reason.
+ */
+
+export type EditWindow = "open" | "closed" | "upcoming";
+
+export type CycleActor = {
+  type: PermissionType;
+  /** May write the forecast review (its route's write rule). */
+  canEdit: boolean;
+  /** Is one of the cost centre's assigned preparers. */
+  isPreparer: boolean;
+  /** Is of a FORECAST_REVIEWER_TYPES type. */
+  isReviewer: boolean;
+};
+
+export const ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
+export const COMMENT_MAX = 1000;
+
+export const TRANSITIONS: Readonly<Record<CycleAction, { from: readonly CycleState[]; to: CycleState }>> = {
+  submit: { from: ["preparing", "returned"], to: "submitted" },
+  approve: { from: ["submitted"], to: "approved" },
+  return: { from: ["submitted"], to: "returned" },
+  reopen: { from: ["approved"], to: "preparing" },
+};
+
+export const needsComment = (action: CycleAction) => action === "return" || action === "reopen";
+
+/** Why `actor` may not take `action` now (null: allowed). */
+export function refusalOf(
+  action: CycleAction,
+  state: CycleState,
+  actor: CycleActor,
+  window: EditWindow,
+  editMonthLabel: string,
+): string | null {
+  if (!TRANSITIONS[action].from.includes(state))
+    return cycleTexts.refused.wrongState(cycleTexts.actionInfinitive[action], STATE_LABELS[state]);
+  switch (action) {
+    case "submit":
+      if (!actor.canEdit) return cycleTexts.refused.notEditor;
+      if (!actor.isPreparer) return cycleTexts.refused.notPreparer;
+      if (window !== "open") return cycleTexts.refused.notInEditMonth(editMonthLabel);
+      return null;
+    case "approve":
+    case "return":
+      if (!actor.isReviewer) return cycleTexts.refused.notReviewer;
+      if (actor.isPreparer) return cycleTexts.refused.ownCostCenter;
+      return null;
+    case "reopen":
+      return actor.type === ADMIN_TYPE ? null : cycleTexts.refused.notAdmin;
+  }
+}
+
+export function allowedActions(
+  state: CycleState,
+  actor: CycleActor,
+  window: EditWindow,
+  editMonthLabel = "",
+): CycleAction[] {
+  return (["submit", "approve", "return", "reopen"] as const).filter(
+    (action) => refusalOf(action, state, actor, window, editMonthLabel) === null,
+  );
+}
+
+/** Whether the forecast of a cost centre in this state refuses changes. */
+export const isFrozen = (state: CycleState) => state === "submitted" || state === "approved";
+
+/**
+ * What the state shows as: once the edit month has ended, a cost centre that was never submitted (or was returned and
+ * not sent again) is "Não enviado".
+ */
+export function shownState(
+  state: CycleState,
+  window: EditWindow,
+): { code: CycleState | "not_submitted"; label: string } {
+  if (window === "closed" && (state === "preparing" || state === "returned"))
+    return { code: "not_submitted", label: cycleTexts.notSubmitted };
+  return { code: state, label: STATE_LABELS[state] };
+}

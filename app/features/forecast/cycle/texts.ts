@@ -1,0 +1,114 @@
+import type { CycleState } from "~/models/forecast-cycle.server";
+
+/** Texts of the forecast cycle (issue: submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
+
+export const STATE_LABELS: Readonly<Record<CycleState, string>> = {
+  preparing: "Em preparação",
+  submitted: "Enviado",
+  returned: "Devolvido",
+  approved: "Aprovado",
+};
+
+export const cycleTexts = {
+  notSubmitted: "Não enviado",
+  stateTitle: "Situação do ciclo",
+  statePrefix: "Situação:",
+  preparersLabel: "Responsáveis pela preparação",
+  noPreparers: "Nenhum responsável atribuído a este centro de custo.",
+  timelineTitle: "Histórico do ciclo",
+  timelineEmpty: "Nenhuma movimentação registrada neste ciclo.",
+  timelineEntry: (from: string, to: string) => `${from} → ${to}`,
+  moreActions: (n: number) => (n > 0 ? "Ações e histórico do ciclo" : "Histórico do ciclo"),
+  lastEvent: (who: string, verb: string, when: string) => `última: ${who} ${verb} em ${when}`,
+  actions: {
+    submit: "Enviar para revisão",
+    approve: "Aprovar",
+    return: "Devolver",
+    reopen: "Reabrir",
+  },
+  actionVerbs: {
+    submit: "enviou",
+    approve: "aprovou",
+    return: "devolveu",
+    reopen: "reabriu",
+  },
+  commentLabel: "Comentário",
+  commentOptional: "Comentário (opcional)",
+  returnCommentLabel: "Motivo da devolução (obrigatório)",
+  reopenReasonLabel: "Motivo da reabertura (obrigatório)",
+  commentRequired: "Escreva o motivo: ele é obrigatório para devolver ou reabrir.",
+  commentTooLong: (max: number) => `O comentário pode ter no máximo ${max} caracteres.`,
+  invalidAction: "Ação desconhecida: recarregue a página e tente de novo.",
+  done: {
+    submit: "Forecast enviado para revisão. A grade fica bloqueada até a decisão do revisor.",
+    approve: "Forecast aprovado.",
+    return: "Forecast devolvido ao responsável, com o comentário.",
+    reopen: "Forecast reaberto para preparação.",
+  },
+  refused: {
+    notPreparer: "Só um responsável pela preparação deste centro de custo pode enviá-lo.",
+    notEditor: "Seu perfil não pode alterar o forecast.",
+    notInEditMonth: (editMonth: string) => `O envio só é possível no mês de edição (${editMonth}).`,
+    notReviewer: "Seu perfil não revisa forecasts.",
+    ownCostCenter: "Você é responsável pela preparação deste centro de custo: outra pessoa deve revisá-lo.",
+    notAdmin: "Só um administrador pode reabrir um forecast aprovado.",
+    wrongState: (action: string, state: string) => `Não é possível ${action}: a situação atual é “${state}”.`,
+  },
+  actionInfinitive: {
+    submit: "enviar",
+    approve: "aprovar",
+    return: "devolver",
+    reopen: "reabrir",
+  },
+  /** The one message every write path gives when the cost centre's forecast is frozen. */
+  frozen: (cost_center_concat: string, rf: string, state: string) =>
+    `O forecast de ${cost_center_concat} em ${rf} está “${state}”: nenhuma alteração é aceita depois do envio.`,
+  frozenUpload: (list: readonly string[]) =>
+    `Arquivo recusado, nada foi aplicado: ${plural(list.length, "centro de custo enviado ou aprovado", "centros de custo enviados ou aprovados")} não aceita${list.length === 1 ? "" : "m"} alterações de forecast: ${list.slice(0, 10).join("; ")}${list.length > 10 ? "; …" : ""}.`,
+  // Notices (in-portal and e-mail)
+  notice: {
+    submittedTitle: (cc: string, rf: string) => `Forecast enviado para revisão: ${cc} · ${rf}`,
+    submittedBody: (who: string, cc: string, rf: string) =>
+      `${who} enviou o forecast de ${cc} em ${rf}. Revise e aprove ou devolva com um comentário.`,
+    approvedTitle: (cc: string, rf: string) => `Forecast aprovado: ${cc} · ${rf}`,
+    approvedBody: (who: string, cc: string, rf: string) => `${who} aprovou o forecast de ${cc} em ${rf}.`,
+    returnedTitle: (cc: string, rf: string) => `Forecast devolvido: ${cc} · ${rf}`,
+    returnedBody: (who: string, cc: string, rf: string, comment: string) =>
+      `${who} devolveu o forecast de ${cc} em ${rf}. Motivo: ${comment}`,
+    reopenedTitle: (cc: string, rf: string) => `Forecast reaberto: ${cc} · ${rf}`,
+    reopenedBody: (who: string, cc: string, rf: string, comment: string) =>
+      `${who} reabriu o forecast aprovado de ${cc} em ${rf}. Motivo: ${comment}`,
+    reminderTitle: (rf: string, lastDay: string) => `Lembrete: envie o forecast de ${rf} até ${lastDay}`,
+    reminderBody: (rf: string, lastDay: string, list: readonly string[]) =>
+      `O mês de edição de ${rf} termina em ${lastDay}. Ainda não ${list.length === 1 ? "foi enviado" : "foram enviados"}: ${list.join("; ")}.`,
+  },
+};
+
+/** The status board (/ij/forecast_status). */
+export const boardTexts = {
+  title: "Situação do forecast por centro de custo",
+  intro:
+    "Cada centro de custo do RF com sua situação no ciclo (Em preparação, Enviado, Devolvido, Aprovado; Não enviado depois do mês de edição), quem prepara, a última mudança e os dias até o fim do mês de edição.",
+  rf: "RF",
+  stateFilter: "Situação",
+  levelFilter: "Nível / área",
+  all: "Todos",
+  apply: "Filtrar",
+  export: "Exportar Excel",
+  costCenter: "Centro de custo",
+  level: "Nível / área",
+  state: "Situação",
+  preparers: "Responsáveis",
+  lastChange: "Última mudança",
+  lastChangeBy: "Por",
+  daysLeft: "Dias até o fim da edição",
+  ended: "encerrado",
+  empty: "Nenhum centro de custo com esses filtros.",
+  noScenarios: "Ainda não há períodos de forecast cadastrados.",
+  countsCaption: (rf: string, total: number) =>
+    `${rf}: ${total.toLocaleString("pt-BR")} ${total === 1 ? "centro de custo" : "centros de custo"} · mês de edição`,
+  open: "Abrir",
+  preparersLink: "Responsáveis pela preparação",
+};

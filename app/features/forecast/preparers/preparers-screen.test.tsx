@@ -1,0 +1,125 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+import { PreparersScreen, type ScreenData, type ScreenError } from "./preparers-screen";
+import { preparersTexts as t } from "./texts";
+
+/** The screen as the server renders it, before any JavaScript: every action is a plain form or link. */
+
+const MARKETING = "CC1001 - Marketing";
+const RETAIL = "CC1002 - Vendas Varejo";
+
+const base: ScreenData = {
+  state: { q: "cc1", without: true, page: 2 },
+  rows: [
+    {
+      costCenter: MARKETING,
+      inForecast: true,
+      preparers: [{ email: "gold@example.com", known: true, name: "Joana Gold", type: "USER GOLD", mayPrepare: true }],
+    },
+    { costCenter: RETAIL, inForecast: true, preparers: [] },
+  ],
+  total: 22,
+  page: 2,
+  pageCount: 2,
+  anyCostCenter: true,
+  notice: null,
+  removing: null,
+  suggestion: null,
+};
+
+async function render(data: ScreenData, error: ScreenError = null) {
+  const routes = [{ path: "*", element: <PreparersScreen data={data} error={error} busy={false} /> }];
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request("http://localhost/ij/forecast_preparers"));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
+}
+
+const decode = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
+
+describe("PreparersScreen", () => {
+  it("lists each cost centre with its preparers, a remove link and an add form that keep the filter", async () => {
+    const html = decode(await render(base));
+    expect(html).toContain("Joana Gold");
+    expect(html).toContain(t.none);
+    expect(html).toContain(t.shown(21, 22, 22));
+    expect(html).toContain(
+      `href="/ij/forecast_preparers?q=cc1&sem=1&page=2&remover=CC1001+-+Marketing&usuario=gold%40example.com"`,
+    );
+    expect(html).toContain(`action="/ij/forecast_preparers?q=cc1&sem=1&page=2"`);
+    expect(html).toContain(`name="intent" value="add"`);
+    expect(html).toContain(`name="cost_center_concat" value="${RETAIL}"`);
+    // The pager keeps the filter; the template says it only adds.
+    expect(html).toContain(`href="/ij/forecast_preparers?q=cc1&sem=1"`);
+    expect(html).toContain(t.templateHelp);
+    expect(html).toContain(`action="/ij/forecast_preparers/modelo"`);
+    expect(html.toLowerCase()).toContain(`enctype="multipart/form-data"`);
+  });
+
+  it("asks to confirm a removal with a form that says so", async () => {
+    const html = decode(await render({ ...base, removing: { costCenter: MARKETING, email: "gold@example.com" } }));
+    expect(html).toContain(t.removePrompt("gold@example.com", MARKETING));
+    expect(html).toContain(`name="confirm" value="1"`);
+    expect(html).toContain(t.removeConfirm);
+  });
+
+  it("shows a refusal beside the cost centre it concerns", async () => {
+    const html = await render(base, { message: "não é usuário do portal", costCenter: RETAIL });
+    expect(html).toContain('role="alert">não é usuário do portal</p>');
+    expect(html).toContain('aria-invalid="true"');
+  });
+
+  it("shows the proposals with one confirmation carrying them, and what did not match", async () => {
+    const html = decode(
+      await render({
+        ...base,
+        suggestion: {
+          responsibles: 2,
+          already: 0,
+          proposals: [
+            {
+              unit: "2236",
+              source: "CC1001 - Marketing Brasil",
+              cost_center_concat: MARKETING,
+              user: "gold@example.com",
+              name: "Joana Gold",
+            },
+          ],
+          unmatched: [
+            {
+              unit: "4313",
+              costCenter: RETAIL,
+              userResponsible: "Ana Souza",
+              reason: { kind: "manyUsers", count: 2 },
+              reasonText: "2 usuários chamados “Ana Souza”: atribua manualmente.",
+            },
+          ],
+          pairs: [`${MARKETING}\tgold@example.com`],
+        },
+      }),
+    );
+    expect(html).toContain(t.suggestApply(1));
+    expect(html).toContain(`name="intent" value="suggest"`);
+    expect(html).toContain(`name="par" value="${MARKETING}\tgold@example.com"`);
+    expect(html).toContain("2 usuários chamados “Ana Souza”: atribua manualmente.");
+  });
+
+  it("lists a template's refused rows with their line and reason", async () => {
+    const html = await render({
+      ...base,
+      notice: {
+        tone: "warning",
+        title: t.uploadDone,
+        text: t.ok.summary(1, 0, 1),
+        refused: { rows: [{ line: 4, costCenter: RETAIL, email: "x@example.com", reason: "motivo" }], more: 3 },
+      },
+    });
+    expect(html).toContain(t.ok.summary(1, 0, 1));
+    expect(html).toContain("<td>4</td>");
+    expect(html).toContain("motivo");
+    expect(html).toContain(t.refusedMore(3));
+  });
+});

@@ -1,0 +1,387 @@
+import { Readable } from "node:stream";
+import type { Db } from "mongodb";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_PREPARERS, preparersOf } from "~/models/forecast-cycle.server";
+import { FPA_RESPONSIBLES } from "~/models/fpa.server";
+import { insertPermissionRecord } from "~/models/user-permissions.server";
+import type { PermissionType } from "~/models/users.server";
+import { action, loader } from "~/routes/ij.forecast_preparers";
+import { action as templateAction, loader as templateLoader } from "~/routes/ij.forecast_preparers.modelo";
+import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
+import { cellText } from "~/shared/excel/values";
+import { dataAnswer, responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
+import { routeArgs } from "#test/requests";
+import { preparersTexts as t } from "./texts";
+
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+
+/**
+ * /ij/forecast_preparers and its template as an administrator sees them: the paged, filtered list; adding (only
+ * portal users who may edit the forecast), removing (after a confirmation), the suggestion from the FP&A responsibles
+ * and the template's round trip. Every refusal leaves the assignments as they were.
+ */
+
+const testDb = useTestDatabase();
+let db: Db;
+const ORIGIN = "http://localhost:3000";
+const PATH = "/ij/forecast_preparers";
+const MARKETING = "CC1001 - Marketing";
+const RETAIL = "CC1002 - Vendas Varejo";
+const GESTAO = "CC1003 - Gestão Fiscal";
+/** 25 cost centres: the three above and CC2001…CC2022. */
+const CENTERS = [
+  MARKETING,
+  RETAIL,
+  GESTAO,
+  ...Array.from({ length: 22 }, (_, i) => `CC2${String(i + 1).padStart(3, "0")} - Área ${i + 1}`),
+];
+
+async function addUser(user: string, name: string, type: PermissionType | "") {
+  await insertPermissionRecord({ user, name, type, stores: [], createdAt: new Date() });
+}
+
+beforeAll(async () => {
+  db = await testDb.db();
+  await applyIndexes(db);
+  await db
+    .collection(FORECAST)
+    .insertMany(CENTERS.map((cc) => ({ rf: "RF2 2027", cost_center_concat: cc, account_concat: "4101001 - X" })));
+  await addUser("admin@example.com", "Admin Portal", "SYSTEM ADMIN");
+  await addUser("gold@example.com", "Joana Gold", "USER GOLD");
+  await addUser("gold2@example.com", "Pedro Ouro", "USER GOLD");
+  await addUser("silver@example.com", "Sílvia Prata", "USER SILVER");
+  await addUser("ana1@example.com", "Ana Souza", "USER GOLD");
+  await addUser("ana2@example.com", "ana  souza", "SYSTEM ADMIN");
+});
+
+beforeEach(() => {
+  currentUser.type = "SYSTEM ADMIN";
+  currentUser.email = "admin@example.com";
+  currentUser.name = "Admin Portal";
+});
+
+const load = async (query = "") => dataAnswer<any>(await loader(routeArgs(new Request(`${ORIGIN}${PATH}${query}`))));
+const post = (fields: Record<string, string | string[]>, query = "") => {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields))
+    for (const v of Array.isArray(value) ? value : [value]) body.append(key, v);
+  return responseOf(
+    action(routeArgs(new Request(`${ORIGIN}${PATH}${query}`, { method: "POST", body, headers: { Origin: ORIGIN } }))),
+  ) as Promise<any>;
+};
+const location = (response: Response) => new URL(response.headers.get("Location") ?? "", ORIGIN);
+const assignments = async () =>
+  (await db.collection(FORECAST_PREPARERS).find({}).sort({ cost_center_concat: 1, user: 1 }).toArray()).map(
+    (r) => `${r.cost_center_concat}|${r.user}`,
+  );
+
+describe("the list", () => {
+  it("pages the cost centres 20 at a time, the page in the URL, past the end answering the last page", async () => {
+    const first = await load();
+    expect(first.body).toMatchObject({ total: 25, page: 1, pageCount: 2 });
+    expect(first.body.rows).toHaveLength(20);
+    expect(first.body.rows[0]).toEqual({ costCenter: MARKETING, inForecast: true, preparers: [] });
+    const second = await load("?page=2");
+    expect(second.body.rows.map((r: any) => r.costCenter)).toEqual(CENTERS.slice(20));
+    expect((await load("?page=99")).body).toMatchObject({ page: 2, state: { page: 2 } });
+    expect((await load("?page=abc")).body.page).toBe(1);
+  });
+
+  it("filters by the cost centre's text without case or accents, and by 'sem responsável'", async () => {
+    expect((await load("?q=GESTAO")).body.rows.map((r: any) => r.costCenter)).toEqual([GESTAO]);
+    expect((await load("?q=cc100")).body.total).toBe(3);
+    await db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: RETAIL, user: "gold@example.com", assigned_at: new Date(), assigned_by: "x" });
+    try {
+      const without = await load("?q=cc100&sem=1");
+      expect(without.body.rows.map((r: any) => r.costCenter)).toEqual([MARKETING, GESTAO]);
+      const all = await load("?q=varejo");
+      expect(all.body.rows[0].preparers).toEqual([
+        { email: "gold@example.com", known: true, name: "Joana Gold", type: "USER GOLD", mayPrepare: true },
+      ]);
+    } finally {
+      await db.collection(FORECAST_PREPARERS).deleteMany({});
+    }
+  });
+});
+
+describe("the queries", () => {
+  it("reads every collection through an index: the list and the template", async () => {
+    await db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: RETAIL, user: "gold@example.com", assigned_at: new Date(), assigned_by: "x" });
+    try {
+      const options = { minDocuments: 1 };
+      expect((await expectIndexedQueries(db, () => load("?q=cc100&sem=1"), options)).body.total).toBe(2);
+      const download = await expectIndexedQueries(
+        db,
+        async () => {
+          const response = await templateLoader(routeArgs(new Request(`${ORIGIN}${PATH}/modelo`)));
+          return Buffer.from(await (response as Response).arrayBuffer());
+        },
+        options,
+      );
+      expect(download.length).toBeGreaterThan(0);
+    } finally {
+      await db.collection(FORECAST_PREPARERS).deleteMany({});
+    }
+  });
+});
+
+describe("assignments the rules no longer allow", () => {
+  it("still lists them, marked, so that they can be removed", async () => {
+    const CLOSED = "CC9000 - Encerrado";
+    await db.collection(FORECAST_PREPARERS).insertMany([
+      { cost_center_concat: CLOSED, user: "gone@example.com", assigned_at: new Date(), assigned_by: "x" },
+      { cost_center_concat: MARKETING, user: "silver@example.com", assigned_at: new Date(), assigned_by: "x" },
+    ]);
+    const closed = await load("?q=encerrado");
+    expect(closed.body.rows).toEqual([
+      {
+        costCenter: CLOSED,
+        inForecast: false,
+        preparers: [{ email: "gone@example.com", known: false, name: "", type: "", mayPrepare: false }],
+      },
+    ]);
+    expect((await load("?q=marketing")).body.rows[0].preparers).toEqual([
+      { email: "silver@example.com", known: true, name: "Sílvia Prata", type: "USER SILVER", mayPrepare: false },
+    ]);
+    await post({ intent: "remove", cost_center_concat: CLOSED, user: "gone@example.com", confirm: "1" });
+    await post({ intent: "remove", cost_center_concat: MARKETING, user: "silver@example.com", confirm: "1" });
+    expect(await assignments()).toEqual([]);
+    expect((await load()).body.total).toBe(25);
+  });
+});
+
+describe("adding and removing", () => {
+  it("adds a portal user who may edit the forecast, by e-mail, and says so after the redirect", async () => {
+    const response = await post({ intent: "add", cost_center_concat: MARKETING, user: " Gold@Example.com " }, "?q=cc1");
+    expect(response.status).toBe(302);
+    const to = location(response);
+    expect(to.pathname).toBe(PATH);
+    expect(to.searchParams.get("q")).toBe("cc1");
+    expect(to.searchParams.get("ok")).toBe("added");
+    expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`]);
+    const page = await load(to.search);
+    expect(page.body.notice).toMatchObject({ tone: "success", text: t.ok.added("gold@example.com", MARKETING) });
+    expect(page.body.rows[0].preparers[0]).toMatchObject({ email: "gold@example.com", name: "Joana Gold" });
+    // A crafted link claims nothing that is not so.
+    const crafted = `?ok=added&cc=${encodeURIComponent(RETAIL)}&email=gold@example.com`;
+    expect((await load(crafted)).body.notice).toBeNull();
+  });
+
+  it("refuses an e-mail that is no portal user, a USER SILVER, an unknown cost centre and a repeat, changing nothing", async () => {
+    const before = await assignments();
+    const cases: [Record<string, string>, string][] = [
+      [{ cost_center_concat: MARKETING, user: "nobody@example.com" }, t.refused.notUser("nobody@example.com")],
+      [
+        { cost_center_concat: MARKETING, user: "silver@example.com" },
+        t.refused.cannotEdit("silver@example.com", "USER SILVER"),
+      ],
+      [
+        { cost_center_concat: "CC9999 - Nada", user: "gold2@example.com" },
+        t.refused.unknownCostCenter("CC9999 - Nada"),
+      ],
+      [
+        { cost_center_concat: MARKETING, user: "gold@example.com" },
+        t.refused.alreadyAssigned("gold@example.com", MARKETING),
+      ],
+      [{ cost_center_concat: MARKETING, user: "não é e-mail" }, t.refused.invalidEmail("não é e-mail")],
+      [{ cost_center_concat: MARKETING, user: "" }, t.refused.emailRequired],
+    ];
+    for (const [fields, message] of cases) {
+      const answer = dataAnswer<any>(await post({ intent: "add", ...fields }));
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).toBe(message);
+    }
+    const odd = dataAnswer<any>(await post({ intent: "drop", user: '{"$ne":null}' }));
+    expect(odd).toMatchObject({ status: 400, body: { error: { message: t.refused.invalidForm } } });
+    expect(await assignments()).toEqual(before);
+  });
+
+  it("removes a preparer only after the confirmation", async () => {
+    const ask = await post({ intent: "remove", cost_center_concat: MARKETING, user: "gold@example.com" });
+    const confirmUrl = location(ask);
+    expect(confirmUrl.searchParams.get("remover")).toBe(MARKETING);
+    expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`]);
+    expect((await load(confirmUrl.search)).body.removing).toEqual({ costCenter: MARKETING, email: "gold@example.com" });
+    // A link naming a pair that does not exist asks nothing.
+    expect((await load(`?remover=${encodeURIComponent(RETAIL)}&usuario=gold@example.com`)).body.removing).toBeNull();
+
+    const done = await post({
+      intent: "remove",
+      cost_center_concat: MARKETING,
+      user: "gold@example.com",
+      confirm: "1",
+    });
+    expect(location(done).searchParams.get("ok")).toBe("removed");
+    expect(await assignments()).toEqual([]);
+    expect((await load(location(done).search)).body.notice).toMatchObject({
+      tone: "success",
+      text: t.ok.removed("gold@example.com", MARKETING),
+    });
+    const again = dataAnswer<any>(
+      await post({ intent: "remove", cost_center_concat: MARKETING, user: "gold@example.com", confirm: "1" }),
+    );
+    expect(again.status).toBe(400);
+    expect(again.body.error.message).toBe(t.refused.notAssigned("gold@example.com", MARKETING));
+  });
+
+  it("is the administrators' alone: anyone else gets 403 from the guard", async () => {
+    for (const type of ["USER GOLD", "USER SILVER"] as const) {
+      currentUser.type = type;
+      expect((await responseOf(loader(routeArgs(new Request(`${ORIGIN}${PATH}`))))).status).toBe(403);
+      expect((await post({ intent: "add", cost_center_concat: MARKETING, user: "gold@example.com" })).status).toBe(403);
+      expect((await responseOf(templateLoader(routeArgs(new Request(`${ORIGIN}${PATH}/modelo`))))).status).toBe(403);
+    }
+    expect(await assignments()).toEqual([]);
+  });
+});
+
+describe("the suggestion from the FP&A responsibles", () => {
+  beforeAll(async () => {
+    await db.collection(FPA_RESPONSIBLES).insertMany([
+      { _id: "2236", costCenter: "CC1001 - Marketing Brasil", userResponsible: "JOANA  gold" },
+      { _id: "4313", costCenter: RETAIL, userResponsible: "Ana Souza" },
+      { _id: "4664", costCenter: "CC7777 - Outra", userResponsible: "Pedro Ouro" },
+      { _id: "5454", costCenter: GESTAO, userResponsible: "Silvia Prata" },
+      { _id: "9311", costCenter: GESTAO, userResponsible: "Fulano de Tal" },
+    ] as never[]);
+  });
+
+  it("proposes the unambiguous matches, lists the rest with the reason, and assigns them on confirmation", async () => {
+    const shown = (await load("?sugerir=1")).body.suggestion;
+    expect(shown.proposals.map((p: any) => [p.cost_center_concat, p.user])).toEqual([[MARKETING, "gold@example.com"]]);
+    expect(shown.unmatched.map((u: any) => [u.unit, u.reasonText])).toEqual([
+      ["4313", `2 usuários chamados “Ana Souza”: atribua manualmente.`],
+      ["4664", `Centro de custo “CC7777 - Outra” não encontrado no forecast.`],
+      ["5454", "silver@example.com (USER SILVER) não tem um perfil que edita o forecast."],
+      ["9311", "Nenhum usuário chamado “Fulano de Tal”."],
+    ]);
+    // The confirmation carries the pairs shown; the server checks each again (a tampered one is refused).
+    const response = await post({ intent: "suggest", par: [...shown.pairs, `${GESTAO}\tsilver@example.com`] });
+    const to = location(response);
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({
+      ok: "suggested",
+      novos: "1",
+      existentes: "0",
+      recusadas: "1",
+    });
+    expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`]);
+    const after = await load(to.search);
+    expect(after.body.notice.refused.rows).toEqual([
+      {
+        line: 2,
+        costCenter: GESTAO,
+        email: "silver@example.com",
+        reason: t.refused.cannotEdit("silver@example.com", "USER SILVER"),
+      },
+    ]);
+    // Proposed again, the pair is already there: nothing new to propose.
+    expect((await load("?sugerir=1")).body.suggestion).toMatchObject({ proposals: [], already: 1 });
+  });
+});
+
+describe("the template", () => {
+  const upload = (file: File) => {
+    const form = new FormData();
+    form.set("arquivo", file);
+    return responseOf(
+      templateAction(
+        routeArgs(new Request(`${ORIGIN}${PATH}/modelo`, { method: "POST", body: form, headers: { Origin: ORIGIN } })),
+      ),
+    ) as Promise<Response>;
+  };
+
+  async function xlsxFile(rows: string[][]): Promise<File> {
+    const { default: Excel } = await import("exceljs");
+    const workbook = new Excel.Workbook();
+    const sheet = workbook.addWorksheet("Responsáveis");
+    for (const row of rows) sheet.addRow(row);
+    const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
+    return new File([buffer], "modelo.xlsx");
+  }
+
+  it("downloads the current assignments and adds the rows of a filled one, listing the refused with line and reason", async () => {
+    const download = await responseOf(templateLoader(routeArgs(new Request(`${ORIGIN}${PATH}/modelo`))));
+    expect(download.headers.get("Content-Type")).toContain("spreadsheetml");
+    const bytes = Buffer.from(await download.arrayBuffer());
+    const rows: string[][] = [];
+    for await (const row of readXlsxRows(Readable.from([bytes]))) rows.push(row.cells.map((c) => cellText(c)));
+    expect(rows).toEqual([
+      ["cost_center_concat", "user_email"],
+      [MARKETING, "gold@example.com"],
+    ]);
+
+    const filled = await xlsxFile([
+      ...rows,
+      [RETAIL, "GOLD2@example.com"],
+      [RETAIL, "silver@example.com"],
+      ["CC9999 - Nada", "gold@example.com"],
+      [],
+      [GESTAO, "nobody@example.com"],
+    ]);
+    const to = location(await upload(filled));
+    expect(to.pathname).toBe(PATH);
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({
+      ok: "uploaded",
+      novos: "1",
+      existentes: "1",
+      recusadas: "3",
+    });
+    expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`, `${RETAIL}|gold2@example.com`]);
+    const page = await load(to.search);
+    expect(page.body.notice).toMatchObject({ tone: "warning", title: t.uploadDone, text: t.ok.summary(1, 1, 3) });
+    expect(page.body.notice.refused.rows.map((r: any) => [r.line, r.reason])).toEqual([
+      [4, t.refused.cannotEdit("silver@example.com", "USER SILVER")],
+      [5, t.refused.unknownCostCenter("CC9999 - Nada")],
+      [7, t.refused.notUser("nobody@example.com")],
+    ]);
+    // Another administrator does not see this upload's refusals.
+    currentUser.email = "other-admin@example.com";
+    expect((await load(to.search)).body.notice.refused).toBeNull();
+  });
+
+  it("takes a CSV separated by ';' in Windows-1252, and never removes what the file leaves out", async () => {
+    const text = `cost_center_concat;user_email\r\n${GESTAO};gold@example.com\r\n`;
+    const bytes = Buffer.from(new Uint8Array([...text].map((ch) => ch.charCodeAt(0))));
+    expect(bytes.includes(0xe3)).toBe(true); // "ã" as one Windows-1252 byte
+    const to = location(await upload(new File([bytes], "modelo.csv")));
+    expect(to.searchParams.get("novos")).toBe("1");
+    expect(await preparersOf([GESTAO, MARKETING, RETAIL])).toEqual(
+      new Map([
+        [MARKETING, ["gold@example.com"]],
+        [RETAIL, ["gold2@example.com"]],
+        [GESTAO, ["gold@example.com"]],
+      ]),
+    );
+  });
+
+  it("refuses a file of another type, without the header, or empty, changing nothing", async () => {
+    const before = await assignments();
+    const cases: [File, string][] = [
+      [new File(["x"], "modelo.pdf"), "type"],
+      [
+        await xlsxFile([
+          ["centro", "email"],
+          [MARKETING, "gold2@example.com"],
+        ]),
+        "noHeader",
+      ],
+      [await xlsxFile([["cost_center_concat", "user_email"]]), "empty"],
+      [new File(["not a zip"], "modelo.xlsx"), "unreadable"],
+    ];
+    for (const [file, code] of cases) {
+      const to = location(await upload(file));
+      expect(to.searchParams.get("erro")).toBe(code);
+      expect((await load(to.search)).body.notice.tone).toBe("error");
+    }
+    expect(await assignments()).toEqual(before);
+  });
+});

@@ -1,0 +1,43 @@
+import ExcelJS from "exceljs";
+import type { ChartResult } from "~/services/dashboards/native.server";
+import { subscriptionTexts as t } from "./texts";
+
+/**
+ * A dashboard's figures as an XLSX (the weekly e-mail's attachment): one sheet per chart, in the dashboard's order;
+ * row 1 the chart's title, row 2 its column headers (the chart's labels), then its rows as the screen has them. A
+ * chart the screen shows as an error (e.g. one that would reach rows outside the viewer's branches) gets its message
+ * and no figures.
+ */
+
+const SHEET_NAME_MAX = 31;
+
+function sheetName(index: number, title: string, used: Set<string>): string {
+  const clean = title.replace(/[[\]:*?/\\]/g, " ").trim();
+  const prefix = `${index + 1} `;
+  let name = `${prefix}${clean}`.slice(0, SHEET_NAME_MAX).trim() || t.sheetChart(index + 1);
+  if (used.has(name.toLowerCase())) name = t.sheetChart(index + 1);
+  used.add(name.toLowerCase());
+  return name;
+}
+
+export async function dashboardWorkbook(label: string, charts: readonly ChartResult[]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = "Journey Portal";
+  workbook.title = label;
+  const used = new Set<string>();
+  charts.forEach((chart, index) => {
+    const sheet = workbook.addWorksheet(sheetName(index, chart.title, used));
+    sheet.addRow([chart.title]).font = { bold: true };
+    if (chart.error) {
+      sheet.addRow([`${t.sheetUnavailable}: ${chart.error}`]);
+      return;
+    }
+    // The columns the chart names first, in its definition's order; then any other field of its rows.
+    const keys = Object.keys(chart.labels).filter((k) => chart.rows.some((row) => Object.hasOwn(row, k)));
+    for (const row of chart.rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key);
+    sheet.addRow(keys.map((k) => chart.labels[k] ?? k)).font = { bold: true };
+    for (const row of chart.rows) sheet.addRow(keys.map((k) => row[k] ?? null));
+  });
+  if (charts.length === 0) workbook.addWorksheet(t.sheetChart(1)).addRow([label]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -1,0 +1,275 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
+import { startSession } from "~/features/access/session.server";
+import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
+import { noticeTexts } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { claimNextJob, findFileById, retryJob } from "~/models/file-jobs.server";
+import { listNotices, listQueuedMail, NOTICE_MAIL, NOTICES } from "~/models/notices.server";
+import { getPreferences, savePreferences } from "~/models/user-preferences.server";
+import { USER_PERMISSIONS } from "~/models/users.server";
+import * as settingsRoute from "~/routes/user.settings";
+import { readLatestMail } from "~/services/mail.server";
+import { dataAnswer, responseOf } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { getArgs, postArgs } from "#test/requests";
+import { storeUpload, uploadAndProcess } from "#test/uploads";
+import { userMaker } from "#test/users";
+import { TEMPLATE_CATALOG } from "./import/catalog.server";
+import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
+import { ingestClaimedFile } from "./import/ingest.server";
+import { processNextJob } from "./import/worker-loop.server";
+import { notifyJobEnded } from "./job-notices.server";
+import { grantPermission, NON_EXAMPLE_CELL, PRODUCT_HEADER, productLine, useTempDataDir } from "./test-helpers";
+
+/**
+ * Issue 54: a job that ends badly tells its uploader (the in-portal list and e-mail), with the file's name, the
+ * outcome, the counts, the first three reasons and a link to the job; a job without errors only an uploader who asked;
+ * SYSTEM ADMINs on call are told of everyone's failures. One notice per ending, and a notice never fails the job.
+ */
+
+const failNotify = vi.hoisted(() => ({ on: false }));
+vi.mock("~/models/notices.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/models/notices.server")>();
+  return {
+    ...actual,
+    notify: (...args: Parameters<typeof actual.notify>) =>
+      failNotify.on ? Promise.reject(new Error("notices down")) : actual.notify(...args),
+  };
+});
+
+process.env.LOG_LEVEL = "warn";
+process.env.APP_ORIGIN = "http://localhost:3000";
+const testDb = useTestDatabase();
+useTempDataDir();
+const makeUser = userMaker({ prefix: "envio", name: "Envio", passwordHash: () => "scrypt$unused" });
+
+let bronze: string; // an uploader
+let gold: string; // another uploader
+let onCall: string; // a SYSTEM ADMIN on call
+let offCall: string; // a SYSTEM ADMIN not on call
+
+const worker = { name: "notice-worker", progressIntervalMs: 20 };
+const noticesOf = async (email: string) => (await listNotices(email, 1)).rows;
+
+beforeAll(async () => {
+  resetConfigForTests();
+  await applyIndexes(await testDb.db());
+  bronze = await makeUser("USER BRONZE");
+  gold = await makeUser("USER GOLD");
+  onCall = await makeUser("SYSTEM ADMIN");
+  offCall = await makeUser("SYSTEM ADMIN");
+  await savePreferences(onCall, { onCallFailures: true });
+});
+
+beforeEach(async () => {
+  failNotify.on = false;
+  const db = await testDb.db();
+  await Promise.all([db.collection(NOTICES).deleteMany({}), db.collection(NOTICE_MAIL).deleteMany({})]);
+});
+
+const productCsv = (bad: number[], count = 6) =>
+  [PRODUCT_HEADER, ...Array.from({ length: count }, (_, i) => productLine(i + 1, bad.includes(i + 1)))].join("\n");
+
+describe("a job that ends with refused rows", () => {
+  it("tells its uploader: file name, outcome, counts, the first three reasons and a link, in the list and by e-mail", async () => {
+    const { id, outcome } = await uploadAndProcess("produtos março.csv", productCsv([2, 3, 5, 6]), {
+      user: bronze,
+      worker,
+    });
+    expect(outcome).toMatchObject({ kind: "done", status: 0, okRows: 2, nokRows: 4 });
+
+    const [notice, ...others] = await noticesOf(bronze);
+    expect(others).toHaveLength(0);
+    expect(notice.title).toBe(`Envio concluído com linhas recusadas: produtos março.csv`);
+    expect(notice.kind).toBe("job.refused-rows");
+    expect(notice.link).toBe("/captura/processando");
+    const lines = notice.body.split("\n");
+    expect(lines).toContain("Arquivo: produtos março.csv");
+    expect(lines).toContain(`Resultado: ${noticeTexts.jobOutcomeRefusedRows}`);
+    expect(lines).toContain("Linhas aceitas: 2. Linhas recusadas: 4.");
+    // The first three refused rows in line order (the header is line 1): products 2, 3 and 5, not 6.
+    const reasons = lines.filter((l) => l.startsWith("- Linha "));
+    expect(reasons.map((r) => r.match(/^- Linha (\d+):/)?.[1])).toEqual(["3", "4", "6"]);
+    expect(reasons[0]).toMatch(/hero/);
+    expect(notice.body).not.toContain("Linha 7:");
+    expect(notice.body).toContain(`/captura/processando/nok/${id.toHexString()}`);
+
+    // The e-mail: queued with the notice, delivered to the outbox by the mail task.
+    const [queued] = await listQueuedMail(bronze);
+    expect(queued).toMatchObject({ status: "pending", title: notice.title, body: notice.body });
+    expect(await deliverPendingMail(new Date())).toMatchObject({ sent: expect.any(Number), failed: 0 });
+    const mail = await readLatestMail(bronze);
+    expect(mail?.subject).toBe(notice.title);
+    expect(mail?.text).toContain("produtos março.csv");
+    expect(mail?.text).toContain("Linhas aceitas: 2. Linhas recusadas: 4.");
+    expect(mail?.text).toMatch(/Abrir no portal: http:\/\/localhost:3000\/captura\/processando/);
+
+    // Those on call hear of it too (the uploader's name with it, every user's list as link); others do not.
+    const [forOnCall] = await noticesOf(onCall);
+    expect(forOnCall.title).toBe(notice.title);
+    expect(forOnCall.body).toContain(`Enviado por: ${bronze}`);
+    expect(forOnCall.link).toBe("/jobs/executados");
+    expect(await noticesOf(offCall)).toHaveLength(0);
+    expect(await noticesOf(gold)).toHaveLength(0);
+  });
+
+  it("masks every CPF in an HR reason, as the refused-rows CSV does", async () => {
+    const hr = TEMPLATE_CATALOG.find((t) => t.id === "hr_aux")!;
+    const cells: Record<string, string> = { ...NON_EXAMPLE_CELL.hr_aux, cpf: "111.444.777-00" };
+    const row = hr.columns.map((c) => (c.name in cells ? cells[c.name] : String(c.example)));
+    const csv = [hr.columns.map((c) => c.name).join(";"), row.join(";")].join("\n");
+    await grantPermission(await testDb.db(), gold, "USER GOLD");
+    const { outcome } = await uploadAndProcess("rh.csv", csv, { user: gold, worker });
+    expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_REJECTED, nokRows: 1 });
+    const [notice] = await noticesOf(gold);
+    expect(notice.title).toBe("Envio recusado: rh.csv");
+    expect(notice.body).toMatch(/- Linha 2: .*cpf/);
+    expect(notice.body).toContain("***.444.777-**");
+    expect(notice.body).not.toMatch(/111\.?444\.?777-?00/);
+    const [forOnCall] = await noticesOf(onCall);
+    expect(forOnCall.body).not.toMatch(/111\.?444\.?777-?00/);
+  });
+});
+
+describe("a refused or failed job", () => {
+  it("a file of no known layout: refused, with the job's message as the reason", async () => {
+    const { file } = await uploadAndProcess("qualquer.csv", "nome;idade\nAna;30\n", { user: bronze, worker });
+    const [notice] = await noticesOf(bronze);
+    expect(notice.title).toBe("Envio recusado: qualquer.csv");
+    expect(notice.body).toContain(`- ${file?.message}`);
+    expect(notice.body).toContain("Linhas aceitas: 0. Linhas recusadas: 0.");
+    expect(await noticesOf(onCall)).toHaveLength(1);
+  });
+
+  it("a file its uploader may not load: refused, with the refusal as the reason", async () => {
+    const forecast = TEMPLATE_CATALOG.find((t) => t.id === "forecast")!;
+    const cells: Record<string, string> = { ...NON_EXAMPLE_CELL.forecast };
+    const row = forecast.columns.map((c) => (c.name in cells ? cells[c.name] : String(c.example)));
+    const csv = [forecast.columns.map((c) => c.name).join(";"), row.join(";")].join("\n");
+    const { file } = await uploadAndProcess("forecast.csv", csv, { user: bronze, worker });
+    expect(file).toMatchObject({ status: 3, retryable: false });
+    const [notice] = await noticesOf(bronze);
+    expect(notice.title).toBe("Envio recusado: forecast.csv");
+    expect(notice.body).toContain(`- ${file?.message}`);
+  });
+
+  it("a failure (the storage did not answer): told, and told again when its retry fails again", async () => {
+    const { id } = await storeUpload("falha.csv", productCsv([]), { user: bronze });
+    const broken = {
+      ...worker,
+      leaseMs: 60_000,
+      openSource: () => Promise.reject(new Error("armazenamento indisponível")),
+    };
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    const [notice] = await noticesOf(bronze);
+    expect(notice.title).toBe("Envio falhou: falha.csv");
+    expect(notice.body).toContain("armazenamento indisponível");
+
+    expect(await retryJob(id, { email: bronze, type: "USER BRONZE" })).toEqual({ ok: true });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await noticesOf(bronze)).toHaveLength(2);
+    expect(await noticesOf(onCall)).toHaveLength(2);
+  });
+});
+
+describe("a job without errors", () => {
+  it("tells nobody unless its uploader asked; then only the uploader", async () => {
+    await uploadAndProcess("ok-1.csv", productCsv([]), { user: bronze, worker });
+    expect(await noticesOf(bronze)).toHaveLength(0);
+
+    await savePreferences(bronze, { jobSuccessNotices: true });
+    await uploadAndProcess("ok-2.csv", productCsv([]), { user: bronze, worker });
+    const [notice] = await noticesOf(bronze);
+    expect(notice.title).toBe("Envio concluído sem erros: ok-2.csv");
+    expect(notice.body).toContain("Linhas aceitas: 6. Linhas recusadas: 0.");
+    expect(notice.body).not.toContain("Primeiros motivos");
+    expect(await noticesOf(onCall)).toHaveLength(0);
+    await savePreferences(bronze, { jobSuccessNotices: false });
+  });
+});
+
+describe("those on call", () => {
+  it("an on-call admin's own failure is told once; an admin no longer SYSTEM ADMIN is not told", async () => {
+    await uploadAndProcess("do-admin.csv", "a;b\n1;2\n", { user: onCall, grant: null, worker });
+    expect(await noticesOf(onCall)).toHaveLength(1);
+
+    const demoted = await makeUser("SYSTEM ADMIN");
+    await savePreferences(demoted, { onCallFailures: true });
+    await (await testDb.db())
+      .collection(USER_PERMISSIONS)
+      .updateOne({ user: demoted }, { $set: { type: "USER GOLD" } });
+    await uploadAndProcess("outro.csv", "a;b\n1;2\n", { user: bronze, worker });
+    expect(await noticesOf(demoted)).toHaveLength(0);
+    expect(await noticesOf(onCall)).toHaveLength(2);
+  });
+});
+
+describe("one notice per ending, never in the job's way", () => {
+  it("the same ending handled twice, or by a worker that lost the job, tells once", async () => {
+    const { id } = await storeUpload("duas-vezes.csv", "a;b\n1;2\n", { user: bronze });
+    const lost = await claimNextJob({ agent: "lost-worker", leaseMs: 1, only: id });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const claim = (await claimNextJob({ agent: "owner-worker", leaseMs: 60_000, only: id }))!;
+    const outcome = await ingestClaimedFile(claim, { leaseMs: 60_000, progressIntervalMs: 20 });
+    expect(outcome).toMatchObject({ kind: "done", status: 2 });
+    await notifyJobEnded(claim, outcome);
+    await notifyJobEnded(claim, outcome);
+    // The worker whose lease ran out believes it ended the job too.
+    await notifyJobEnded(lost!, { kind: "done", okRows: 0, nokRows: 0 });
+    expect(await noticesOf(bronze)).toHaveLength(1);
+    expect(await noticesOf(onCall)).toHaveLength(1);
+  });
+
+  it("a job whose notice fails still ends normally, and the failure is logged", async () => {
+    failNotify.on = true;
+    const log = vi.fn();
+    const { id } = await storeUpload("sem-aviso.csv", productCsv([2]), { user: bronze });
+    const outcome = await processNextJob({ ...worker, leaseMs: 60_000, log });
+    expect(outcome).toMatchObject({ kind: "done", status: 0, okRows: 5, nokRows: 1 });
+    expect(await findFileById(id)).toMatchObject({ status: 0, progress: 100 });
+    expect(log).toHaveBeenCalledWith("error", "job notice failed", expect.objectContaining({ fileId: String(id) }));
+    expect(await noticesOf(bronze)).toHaveLength(0);
+  });
+});
+
+describe("/user/settings", () => {
+  const cookieOf = async (email: string) => ((await startSession(email)).headers.get("Set-Cookie") ?? "").split(";")[0];
+
+  it("every user may ask for success notices; the on-call switch is a SYSTEM ADMIN's alone", async () => {
+    const user = await makeUser("USER GOLD");
+    const admin = await makeUser("SYSTEM ADMIN");
+    const [userCookie, adminCookie] = await Promise.all([cookieOf(user), cookieOf(admin)]);
+
+    const page = dataAnswer<{ canChooseOnCall: boolean }>(
+      await settingsRoute.loader(getArgs("/user/settings", userCookie)),
+    );
+    expect(page.body).toMatchObject({ jobSuccessNotices: false, onCallFailures: false, canChooseOnCall: false });
+
+    const saved = await responseOf(
+      Promise.resolve(
+        settingsRoute.action(
+          postArgs("/user/settings", { intent: "save", emailNotices: "on", jobSuccessNotices: "on" }, userCookie),
+        ),
+      ),
+    );
+    expect(saved.status).toBe(302);
+    expect(await getPreferences(user)).toMatchObject({ jobSuccessNotices: true, onCallFailures: false });
+
+    // Not an admin: on call is refused and nothing of the form is saved.
+    const refused = dataAnswer<{ error: string }>(
+      await settingsRoute.action(
+        postArgs("/user/settings", { intent: "save", emailNotices: "on", onCallFailures: "on" }, userCookie),
+      ),
+    );
+    expect(refused).toEqual({ status: 400, body: { error: noticeTexts.onCallNotAllowed } });
+    expect(await getPreferences(user)).toMatchObject({ jobSuccessNotices: true, onCallFailures: false });
+
+    const adminPage = dataAnswer(await settingsRoute.loader(getArgs("/user/settings", adminCookie)));
+    expect(adminPage.body).toMatchObject({ onCallFailures: false, canChooseOnCall: true });
+    await settingsRoute.action(postArgs("/user/settings", { intent: "save", onCallFailures: "on" }, adminCookie));
+    expect(await getPreferences(admin)).toMatchObject({ onCallFailures: true, emailNotices: false });
+    const after = dataAnswer(await settingsRoute.loader(getArgs("/user/settings", adminCookie)));
+    expect(after.body).toMatchObject({ onCallFailures: true, canChooseOnCall: true });
+  });
+});

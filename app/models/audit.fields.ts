@@ -1,0 +1,56 @@
+/**
+ * The audit trail's stored vocabulary (docs/data-contract.md, `audit_log`): event types, outcomes and the kinds of
+ * object an entry is about. Shared by the model, the screen's filters and the browser. A new event type is added
+ * here (and its label in app/features/audit/texts.ts, which the type check asks for).
+ */
+
+export const AUDIT_EVENTS = [
+  // Access
+  "signIn",
+  "signOut",
+  "sessionExpired",
+  "firstAccess",
+  "passwordSet",
+  "passwordResetRequested",
+  "passwordReset",
+  // Administration
+  "userCreated",
+  "userDuplicated",
+  "userDeleted",
+  "userChanged",
+  "configChanged",
+  // Refusals
+  "accessRefused",
+  "uploadRefused",
+  // Data in and out, edits and decisions (written by the features through app/features/audit/record.server.ts)
+  "dataImported",
+  "dataExported",
+  "dataEdited",
+  "decision",
+  // The audit trail itself
+  "auditExported",
+] as const;
+export type AuditEvent = (typeof AUDIT_EVENTS)[number];
+
+export const AUDIT_OUTCOMES = ["ok", "refused", "failed"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const AUDIT_OBJECT_KINDS = [
+  "user",
+  "screen",
+  "dataset",
+  "file",
+  "costCentre",
+  "configuration",
+  "session",
+  "audit",
+] as const;
+export type AuditObjectKind = (typeof AUDIT_OBJECT_KINDS)[number];
+
+export function isAuditEvent(value: unknown): value is AuditEvent {
+  return typeof value === "string" && (AUDIT_EVENTS as readonly string[]).includes(value);
+}
+
+export function isAuditOutcome(value: unknown): value is AuditOutcome {
+  return typeof value === "string" && (AUDIT_OUTCOMES as readonly string[]).includes(value);
+}

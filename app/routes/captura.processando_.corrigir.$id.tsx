@@ -1,0 +1,21 @@
+// Screen: Refused rows to fix: /captura/processando/corrigir/{file id} (an XLSX in the template's layout).
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
+import { fixRowsDownload } from "~/features/uploads-and-jobs/fix-rows.server";
+
+/**
+ * "Baixar linhas recusadas para corrigir": a job's refused rows as an XLSX in its template's own layout plus a last
+ * column "Motivo da recusa" (ignored when the file is sent back); for an all-or-nothing template the whole original
+ * file, the reason filled on the refused rows. For the file's uploader and the types that may open /jobs/executados;
+ * anyone else, an unknown or malformed id, or a file without refused rows of a template: 404.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/captura.processando_.corrigir.$id", request);
+  // Issue 53: the refused rows leaving the portal (recorded only when the list is answered).
+  return recordedDownload(await fixRowsDownload(params, user), {
+    actor: user,
+    object: { kind: "file", id: String(params.id ?? "").slice(0, 40) },
+    details: { via: "fixRowsXlsx" },
+  });
+}

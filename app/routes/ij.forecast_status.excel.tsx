@@ -1,0 +1,21 @@
+// Screen: Forecast cycle status board, Excel export: /ij/forecast_status/excel.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordedDownload } from "~/features/audit/data-events.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { boardXlsx, parseBoardQuery } from "~/features/forecast/cycle/board.server";
+import { portalToday } from "~/shared/clock.server";
+
+/** /ij/forecast_status/excel?rf=&estado=&nivel=: the status board's filtered rows as an XLSX (all pages). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.forecast_status.excel", request);
+  const params = new URL(request.url).searchParams;
+  const response = await boardXlsx(parseBoardQuery(params), portalToday(), reviewPath);
+  // Issue 53: the board's export, with the filter used (boardXlsx does not tell its row count).
+  return recordedDownload(response, {
+    actor: user,
+    dataset: "forecast",
+    object: { kind: "screen", id: "/ij/forecast_status", label: "forecast_status" },
+    filter: params,
+  });
+}

@@ -1,0 +1,148 @@
+// Screen: Forecast cycle status board: /ij/forecast_status.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { FILTER_PATH, reviewPath } from "~/features/forecast/forecast-filter";
+import { loadBoard, parseBoardQuery, type BoardRow } from "~/features/forecast/cycle/board.server";
+import { boardTexts } from "~/features/forecast/cycle/texts";
+import { BOARD_PAGE_SIZE, boardHref } from "~/features/forecast/cycle/paths";
+import "~/features/forecast/cycle/cycle.css";
+import { portalToday } from "~/shared/clock.server";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+
+export const meta: MetaFunction = () => [{ title: boardTexts.title }];
+
+/**
+ * /ij/forecast_status?rf=&estado=&nivel=&page=: the forecast cycle of one RF for its reviewers and the administrators
+ * (docs/decisions.md "Forecast cycle"). The filters are a GET form, so the URL keeps them and Back returns to them.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess("routes/ij.forecast_status", request);
+  const query = parseBoardQuery(new URL(request.url).searchParams);
+  const board = await loadBoard(query, portalToday(), reviewPath);
+  return { board, query, excelHref: boardHref({ ...query, rf: board.rf, page: 1 }, true) };
+}
+
+const columns: ColumnDef<BoardRow, unknown>[] = [
+  {
+    id: "cc",
+    header: boardTexts.costCenter,
+    cell: ({ row }) => <Link to={row.original.href}>{row.original.cost_center_concat}</Link>,
+  },
+  { id: "level", header: boardTexts.level, accessorFn: (r) => r.level },
+  {
+    id: "state",
+    header: boardTexts.state,
+    cell: ({ row }) => (
+      <span className={`forecast-cycle__state forecast-cycle__state--${row.original.state}`}>
+        {row.original.stateLabel}
+      </span>
+    ),
+  },
+  { id: "preparers", header: boardTexts.preparers, accessorFn: (r) => r.preparers },
+  { id: "last", header: boardTexts.lastChange, accessorFn: (r) => r.lastChange },
+  { id: "by", header: boardTexts.lastChangeBy, accessorFn: (r) => r.lastChangeBy },
+  {
+    id: "days",
+    header: boardTexts.daysLeft,
+    accessorFn: (r) => (r.daysLeft === null ? boardTexts.ended : String(r.daysLeft)),
+  },
+];
+
+export default function ForecastStatusPage() {
+  const { board, query, excelHref } = useLoaderData<typeof loader>();
+  return (
+    <section className="forecast-board">
+      <Breadcrumb filterHref={FILTER_PATH} current={boardTexts.title} />
+      <h1>{boardTexts.title}</h1>
+      <p>{boardTexts.intro}</p>
+      {board.rf === null ? (
+        <Alert tone="info">{boardTexts.noScenarios}</Alert>
+      ) : (
+        <>
+          <Form method="get" className="forecast-board__filters">
+            <label>
+              {boardTexts.rf}
+              <select name="rf" defaultValue={board.rf}>
+                {board.scenarios.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {boardTexts.stateFilter}
+              <select name="estado" defaultValue={query.state ?? ""}>
+                <option value="">{boardTexts.all}</option>
+                {board.counts.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {boardTexts.levelFilter}
+              <select name="nivel" defaultValue={query.level ?? ""}>
+                <option value="">{boardTexts.all}</option>
+                {board.levels.map((level) => (
+                  <option key={level} value={level}>
+                    {level}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="button button--secondary">
+              {boardTexts.apply}
+            </button>
+            <a className="button button--secondary" href={excelHref} download>
+              {boardTexts.export}
+            </a>
+          </Form>
+          <table className="forecast-board__counts">
+            <caption>
+              {boardTexts.countsCaption(board.rf, board.total)} {board.editMonth}
+            </caption>
+            <thead>
+              <tr>
+                {board.counts.map((c) => (
+                  <th key={c.code} scope="col">
+                    <Link to={boardHref({ rf: board.rf, state: c.code, level: query.level })}>{c.label}</Link>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                {board.counts.map((c) => (
+                  <td key={c.code} data-state={c.code}>
+                    {c.count.toLocaleString("pt-BR")} ({c.percent})
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          </table>
+          <DataTable
+            columns={columns}
+            rows={board.rows}
+            getRowId={(r) => r.cost_center_concat}
+            rowCount={board.filtered}
+            page={board.page}
+            pageSize={BOARD_PAGE_SIZE}
+            emptyText={boardTexts.empty}
+            caption={boardTexts.title}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
