@@ -6,6 +6,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import {
   AUDIT_DAYS,
   AUDIT_LOG,
+  forgetAuditHeads,
   appendAuditEntry,
   auditHash,
   indexes as auditIndexes,
@@ -26,6 +27,7 @@ beforeEach(async () => {
     .drop()
     .catch(() => undefined);
   await db.collection(AUDIT_DAYS).deleteMany({});
+  forgetAuditHeads();
   await applyIndexes(db, auditIndexes);
 });
 

@@ -4,6 +4,7 @@ import {
   AUDIT_DAYS,
   AUDIT_GENESIS,
   AUDIT_LOG,
+  forgetAuditHeads,
   appendAuditEntry,
   auditHash,
   indexes as auditIndexes,
@@ -28,6 +29,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   const db = await testDb.db();
   await db.collection(AUDIT_LOG).deleteMany({});
+  forgetAuditHeads();
   await db.collection(AUDIT_DAYS).deleteMany({});
 });
 
@@ -166,6 +168,8 @@ describe("verifyAuditChain", () => {
       problem: { kind: "removed", day: "2026-03-01", seq: 2, n: 2 },
     });
     await db.collection(AUDIT_LOG).deleteMany({});
+    forgetAuditHeads();
+    forgetAuditHeads();
     await twoDays();
     await db.collection(AUDIT_LOG).deleteOne({ n: 3 });
     expect(await verifyAuditChain()).toMatchObject({
@@ -187,6 +191,8 @@ describe("verifyAuditChain", () => {
       problem: { kind: "inserted", day: "2026-03-01", seq: 2, n: 2 },
     });
     await db.collection(AUDIT_LOG).deleteMany({});
+    forgetAuditHeads();
+    forgetAuditHeads();
     await applyIndexes(db, auditIndexes);
   });
 

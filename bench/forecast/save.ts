@@ -9,7 +9,7 @@
  * The clock is pinned to 15 Nov 2026, the edit month of RF1 2027; the data is one cost centre with 400 accounts × 26
  * months (10,400 cells) besides the small seed. Target: ≤ 1 s on the embedded default.
  */
-import fs from "node:fs";
+import { cpuOf, ownCpu } from "../cpu-time";
 import os from "node:os";
 import { MongoClient, type AnyBulkWriteOperation } from "mongodb";
 import { reviewPath } from "../../app/features/forecast/forecast-filter";
@@ -26,16 +26,6 @@ const RF = "RF1 2027";
 const CC = "CC8000 - Benchmark";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** CPU time (user + system) a process has used, in ms (Linux: /proc/<pid>/stat, 100 ticks a second). */
-function cpuOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-const ownCpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 async function main() {
   const app = await startApp({ env: { PORTAL_TODAY: "2026-11-15", WORKER_IN_PROCESS: "0", LOG_LEVEL: "warn" } });

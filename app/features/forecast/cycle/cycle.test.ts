@@ -14,7 +14,7 @@ import {
 } from "~/models/forecast-cycle.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { NOTICES, NOTICE_MAIL } from "~/models/notices.server";
-import { AUDIT_LOG } from "~/models/audit.server";
+import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
 import { FILE_STATUS_REJECTED } from "~/features/uploads-and-jobs/import/datasets/ingest.server";
 import {
   FORECAST_HEADER,
@@ -96,6 +96,7 @@ beforeEach(async () => {
     AUDIT_LOG,
   ])
     await db.collection(name).deleteMany({});
+  forgetAuditHeads();
   await insertScenario(db, RF, MARKETING);
   await insertScenario(db, RF, RETAIL);
   for (const user of [PREPARER, OTHER_GOLD, REVIEWER, ADMIN_PREPARER]) {
