@@ -105,6 +105,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
     { name: "/ij/cockpit", path: "/ij/cockpit", as: "gold" },
     { name: "/ij/report_save (FP&A)", path: "/ij/report_save?company=2236", as: "gold" },
   ];
+  pages.push(...(await auditPages(portal)));
   if (branch)
     pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
   if (forecast) {
@@ -128,6 +129,39 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
     });
   }
   return pages;
+}
+
+/** How many audit entries the audit screen is measured over (the issue's 1,000,000 at scale 10). */
+export const AUDIT_BENCH_ENTRIES = 1_000_000;
+
+/**
+ * The audit trail's screen over AUDIT_BENCH_ENTRIES entries (seeded once, spread over 30 days, when the log holds
+ * fewer): its first page, one user's entries, and one event type in a week (the filters an auditor uses first).
+ */
+async function auditPages(portal: Db): Promise<typeof PAGES> {
+  const log = portal.collection("audit_log");
+  const have = await log.estimatedDocumentCount();
+  if (have < AUDIT_BENCH_ENTRIES) {
+    const { seedAuditEntries } = await import("../../app/models/audit.server");
+    console.log(`  audit_log: seeding ${(AUDIT_BENCH_ENTRIES - have).toLocaleString("en")} entries…`);
+    await seedAuditEntries(AUDIT_BENCH_ENTRIES - have, { db: portal });
+  }
+  const user = (await log.findOne({ "actor.email": { $type: "string" } }, { projection: { "actor.email": 1 } }))?.actor
+    ?.email as string | undefined;
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+  return [
+    { name: "/user/audit (1M entries)", path: "/user/audit", as: "sysadmin" },
+    ...(user
+      ? [
+          {
+            name: "/user/audit (one user)",
+            path: `/user/audit?usuario=${encodeURIComponent(user)}`,
+            as: "sysadmin" as const,
+          },
+        ]
+      : []),
+    { name: "/user/audit (an event, a week)", path: `/user/audit?evento=dataExported&de=${weekAgo}`, as: "sysadmin" },
+  ];
 }
 
 /**

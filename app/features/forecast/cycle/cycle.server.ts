@@ -42,11 +42,11 @@ export function reviewerTypes(): readonly PermissionType[] {
   return accessContext().forecastReviewerTypes ?? DEFAULT_FORECAST_REVIEWER_TYPES;
 }
 
-async function actorOf(user: AuthenticatedUser, cost_center_concat: string): Promise<CycleActor> {
+function actorOf(user: AuthenticatedUser, isPreparerOfIt: boolean): CycleActor {
   return {
     type: user.type,
     canEdit: canAccessRoute(user.type, REVIEW_ROUTE, accessContext(), "write"),
-    isPreparer: await isPreparer(cost_center_concat, user.email),
+    isPreparer: isPreparerOfIt,
     isReviewer: reviewerTypes().includes(user.type),
   };
 }
@@ -73,13 +73,11 @@ export type CycleView = {
 export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
-  const [record, actor, preparers, events] = await Promise.all([
-    cycleOf(calendar.name, cc),
-    actorOf(user, cc),
-    preparersOf([cc]),
-    timelineOf(calendar.name, cc),
-  ]);
-  const state = record?.state ?? "preparing";
+  const [preparers, events] = await Promise.all([preparersOf([cc]), timelineOf(calendar.name, cc)]);
+  const actor = actorOf(user, (preparers.get(cc) ?? []).includes(user.email));
+  // The state is the last transition's (each is kept right after it is made): one read fewer for the grid's page.
+  // Taking an action still checks the state record itself (takeCycleAction, a conditional update).
+  const state = events.at(-1)?.to ?? "preparing";
   const window = editWindowOf(calendar, today);
   return {
     state,
@@ -128,7 +126,7 @@ export async function takeCycleAction(
   const cc = costCenter.cost_center_concat;
   const record = await cycleOf(calendar.name, cc);
   const state = record?.state ?? "preparing";
-  const actor = await actorOf(user, cc);
+  const actor = actorOf(user, await isPreparer(cc, user.email));
   const window = editWindowOf(calendar, today);
   const audit = (outcome: "ok" | "refused", details: Record<string, unknown>) =>
     recordAudit({
