@@ -54,6 +54,12 @@ const VOLATILE_COLLECTIONS = new Set([
   // The audit trail records every refusal of the guard and every sign-in by design (issue 53).
   "audit_log",
   "audit_days",
+  // The worker's scheduled tasks stamp their runs on their own timer; the forecast reminder (in the last days of an
+  // edit month) writes its notices and their mail, and the dispatcher marks mail sent, whatever the probes do.
+  "scheduled_tasks",
+  "forecast_reminders",
+  "notices",
+  "notice_mail",
 ]);
 
 // ---------------------------------------------------------------------------------------------

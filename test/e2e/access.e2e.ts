@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from "mongodb";
 import type { Page, Response } from "playwright-core";
 import { afterAll, describe } from "vitest";
+import { auditTexts } from "~/features/audit/texts";
 import { jobTexts, messages } from "~/messages";
 import { startApp, type RunningApp } from "./harness";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
@@ -91,7 +92,8 @@ const ACCOUNTS: Expectation[] = [
   {
     email: "sysadmin@demo.local",
     landing: "firstDashboard",
-    menu: [messages.menuUserSettings, messages.menuLogout],
+    // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail").
+    menu: [messages.menuUserSettings, auditTexts.menu, messages.menuLogout],
     sideNav: (d) => [
       { label: IJ, items: [...d.intelligent, REPORTS, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
