@@ -28,7 +28,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jp-audit-bench-"));
-  const db = await startEmbeddedDbProcess(path.join(dir, "db"), { env: { LOG_LEVEL: "warn" } });
+  const db = await startEmbeddedDbProcess(path.join(dir, "db"), { env: { ...process.env, LOG_LEVEL: "warn" } });
   process.env.MONGODB_URI = db.uri;
   process.env.LOG_LEVEL = "warn";
   const { getDb, closeDb } = await import("../../app/db.server");

@@ -1,13 +1,8 @@
 import { PassThrough, Readable } from "node:stream";
 import type { Document, FindCursor } from "mongodb";
-import { ObjectId } from "mongodb";
-import { z } from "zod";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { messages } from "~/messages";
-import { findFileForDownload } from "~/models/file-jobs.server";
-import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
-import { nokCollectionOfFile, nokRowsCursor, type NokCollection } from "~/models/upload-nok.server";
-import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
+import { nokRowsCursor, type NokCollection } from "~/models/upload-nok.server";
+import { extensionOf, openReadStream } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { readXlsxRows, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { cellText, type CellValue } from "~/shared/excel/values";
@@ -15,7 +10,7 @@ import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { readCsvBatches } from "./import/readers.server";
 import { isDatasetTemplate, type Template } from "./import/template";
 import { detectTemplate, TEMPLATES } from "./import/templates";
-import { canSeeNokRowsOf, maskCpfColumn } from "./nok-rows.server";
+import { maskCpfColumn, notFound, seenNokFile } from "./nok-rows.server";
 import { jobTexts } from "./texts";
 
 /**
@@ -53,15 +48,6 @@ export function templateOfNokCollection(collection: NokCollection | string): Tem
   return TEMPLATE_OF_NOK.get(collection) ?? null;
 }
 
-const paramsSchema = z.object({ id: z.string().regex(/^[0-9a-fA-F]{24}$/) });
-
-function notFound(): never {
-  throw new Response(messages.notFound, {
-    status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
-}
-
 /** One row of the download: the template's cells in its order, and the reason ("" for a row that was valid). */
 type FixRow = { cells: CellValue[]; reason: string };
 
@@ -70,19 +56,10 @@ export async function fixRowsDownload(
   params: unknown,
   viewer: Pick<AuthenticatedUser, "email" | "type">,
 ): Promise<Response> {
-  const parsed = paramsSchema.safeParse(params);
-  if (!parsed.success) notFound();
-  const fileId = ObjectId.createFromHexString(parsed.data.id);
-  const file = await findFileForDownload(parsed.data.id);
-  if (!file || !canSeeNokRowsOf(viewer, typeof file.user === "string" ? file.user : "")) notFound();
-  const urlPath = objectUrlPath(file.bucket, file.originalFile);
-  const collection = await nokCollectionOfFile(fileId, undefined, urlPath);
-  const template = collection ? templateOfNokCollection(collection) : null;
-  if (!collection || !template) notFound();
+  const { fileId, file, urlPath, collection, hr, branches } = await seenNokFile(params, viewer);
+  const template = templateOfNokCollection(collection);
+  if (!template) notFound();
   const columns = template.columns.map((c) => c.name);
-  const hr = collection === HR_AUX_NOK;
-  const scope = hr ? await branchScopeOf(viewer.email) : null;
-  const branches = scope?.kind === "stores" ? scope.stores : undefined;
   const cursor = await nokRowsCursor(collection, { id: fileId, urlPath }, columns, undefined, branches);
   let rows: AsyncGenerator<FixRow>;
   if (isDatasetTemplate(template)) {

@@ -69,18 +69,19 @@ export function canSeeNokRowsOf(viewer: Pick<AuthenticatedUser, "email" | "type"
 const paramsSchema = z.object({ id: z.string().regex(/^[0-9a-fA-F]{24}$/) });
 
 /** 404 with the portal's not-found text: an unknown, malformed or unseen file, or one without refused rows. */
-function notFound(): never {
+export function notFound(): never {
   throw new Response(messages.notFound, {
     status: 404,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
 
-/** The CSV answer for the route's `params` (`id`: the file's id), or a thrown 404 Response. */
-export async function nokRowsDownload(
-  params: unknown,
-  viewer: Pick<AuthenticatedUser, "email" | "type">,
-): Promise<Response> {
+/**
+ * The file of `params.id` and its refused rows' collection, if `viewer` may see them (its uploader, or a type that may
+ * open /jobs/executados), and the branches an HR viewer is held to; else a thrown 404. Both downloads of refused rows
+ * (the CSV here and the XLSX to fix) start from it, so they apply the same rule.
+ */
+export async function seenNokFile(params: unknown, viewer: Pick<AuthenticatedUser, "email" | "type">) {
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) notFound();
   const fileId = ObjectId.createFromHexString(parsed.data.id);
@@ -89,11 +90,20 @@ export async function nokRowsDownload(
   const urlPath = objectUrlPath(file.bucket, file.originalFile);
   const collection = await nokCollectionOfFile(fileId, undefined, urlPath);
   if (!collection) notFound();
-  const columns = nokColumnsOf(collection);
   // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked.
   const hr = collection === HR_AUX_NOK;
   const scope = hr ? await branchScopeOf(viewer.email) : null;
   const branches = scope?.kind === "stores" ? scope.stores : undefined;
+  return { fileId, file, urlPath, collection, hr, branches };
+}
+
+/** The CSV answer for the route's `params` (`id`: the file's id), or a thrown 404 Response. */
+export async function nokRowsDownload(
+  params: unknown,
+  viewer: Pick<AuthenticatedUser, "email" | "type">,
+): Promise<Response> {
+  const { fileId, file, urlPath, collection, hr, branches } = await seenNokFile(params, viewer);
+  const columns = nokColumnsOf(collection);
   const cursor = await nokRowsCursor(collection, { id: fileId, urlPath }, columns, undefined, branches);
   return new Response(nokCsvStream(cursor, columns, hr ? maskCpfColumn : undefined), {
     headers: {
