@@ -19,8 +19,8 @@ import type { IndexDeclaration } from "~/models/indexes";
 import { runSeed, SEED_STATE } from "../scripts/seed-run";
 import { useTestDatabase } from "./db";
 
-/** The contract, in two files (spec 000's collections, then spec 001's): sections are read from both. */
-const CONTRACT_FILES = ["docs/data-contract.md", "docs/data-contract-001.md"];
+/** The contract, in three files (spec 000's collections, spec 001's, then the cross-screen work's): sections are read from all. */
+const CONTRACT_FILES = ["docs/data-contract.md", "docs/data-contract-001.md", "docs/data-contract-workflow.md"];
 /** Documents read per seeded collection. */
 const SAMPLE = 3_000;
 /** Problems listed per collection before the rest are only counted. */

@@ -1,5 +1,5 @@
 /**
- * The audit trail's stored vocabulary (docs/data-contract.md, `audit_log`): event types, outcomes and the kinds of
+ * The audit trail's stored vocabulary (docs/data-contract-workflow.md, `audit_log`): event types, outcomes and the kinds of
  * object an entry is about. Shared by the model, the screen's filters and the browser. A new event type is added
  * here (and its label in app/features/audit/texts.ts, which the type check asks for).
  */
