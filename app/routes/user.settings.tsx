@@ -38,55 +38,25 @@ export default function UserSettings() {
         <input type="hidden" name="intent" value="save" />
         <fieldset>
           <legend>{noticeTexts.noticesSection}</legend>
-          <div className="notice-settings__switch">
-            <input
-              type="checkbox"
-              id="emailNotices"
-              name="emailNotices"
-              key={String(settings.emailNotices)}
-              defaultChecked={settings.emailNotices}
-              aria-describedby="emailNotices-help"
-            />
-            <div>
-              <label htmlFor="emailNotices">{noticeTexts.emailNotices}</label>
-              <p id="emailNotices-help" className="notice-settings__help">
-                {noticeTexts.emailNoticesHelp}
-              </p>
-            </div>
-          </div>
-          <div className="notice-settings__switch">
-            <input
-              type="checkbox"
-              id="jobSuccessNotices"
-              name="jobSuccessNotices"
-              key={String(settings.jobSuccessNotices)}
-              defaultChecked={settings.jobSuccessNotices}
-              aria-describedby="jobSuccessNotices-help"
-            />
-            <div>
-              <label htmlFor="jobSuccessNotices">{noticeTexts.jobSuccessNotices}</label>
-              <p id="jobSuccessNotices-help" className="notice-settings__help">
-                {noticeTexts.jobSuccessNoticesHelp}
-              </p>
-            </div>
-          </div>
+          <Switch
+            name="emailNotices"
+            checked={settings.emailNotices}
+            label={noticeTexts.emailNotices}
+            help={noticeTexts.emailNoticesHelp}
+          />
+          <Switch
+            name="jobSuccessNotices"
+            checked={settings.jobSuccessNotices}
+            label={noticeTexts.jobSuccessNotices}
+            help={noticeTexts.jobSuccessNoticesHelp}
+          />
           {settings.canChooseOnCall ? (
-            <div className="notice-settings__switch">
-              <input
-                type="checkbox"
-                id="onCallFailures"
-                name="onCallFailures"
-                key={String(settings.onCallFailures)}
-                defaultChecked={settings.onCallFailures}
-                aria-describedby="onCallFailures-help"
-              />
-              <div>
-                <label htmlFor="onCallFailures">{noticeTexts.onCallFailures}</label>
-                <p id="onCallFailures-help" className="notice-settings__help">
-                  {noticeTexts.onCallFailuresHelp}
-                </p>
-              </div>
-            </div>
+            <Switch
+              name="onCallFailures"
+              checked={settings.onCallFailures}
+              label={noticeTexts.onCallFailures}
+              help={noticeTexts.onCallFailuresHelp}
+            />
           ) : null}
         </fieldset>
         <button type="submit" className="button button--primary">
@@ -102,4 +72,27 @@ export default function UserSettings() {
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
+}
+
+/** One preference: a checkbox named as the form field, its label and its help (keyed by the stored value, so a save's
+ * reload shows it). */
+function Switch({ name, checked, label, help }: { name: string; checked: boolean; label: string; help: string }) {
+  return (
+    <div className="notice-settings__switch">
+      <input
+        type="checkbox"
+        id={name}
+        name={name}
+        key={String(checked)}
+        defaultChecked={checked}
+        aria-describedby={`${name}-help`}
+      />
+      <div>
+        <label htmlFor={name}>{label}</label>
+        <p id={`${name}-help`} className="notice-settings__help">
+          {help}
+        </p>
+      </div>
+    </div>
+  );
 }

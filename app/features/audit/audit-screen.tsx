@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
 import { AUDIT_EXPORT_PATH, AUDIT_FORMAT_PARAM, AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts as t } from "./texts";
+import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import "./audit.css";
 
 /**
@@ -10,28 +11,10 @@ import "./audit.css";
  * and the export links, which carry the same filters.
  */
 
-type Values = { from: string; to: string; user: string; event: string; dataset: string; outcome: string };
-type Row = {
-  n: number;
-  day: string;
-  seq: number;
-  when: string;
-  who: string;
-  actorType: string;
-  ip: string;
-  event: string;
-  object: string;
-  outcome: string;
-  outcomeCode: string;
-};
-type Detail = Row & {
-  atIso: string;
-  actorName: string;
-  dataset: string;
-  details: string;
-  prev: string;
-  hash: string;
-};
+// The loader's own types (type-only: nothing of the server module reaches the browser).
+type Values = AuditSearch["values"];
+type Row = AuditRow;
+type Detail = AuditDetail;
 
 export type AuditScreenProps = {
   values: Values;
