@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ObjectId, type Db } from "mongodb";
 import { getDb } from "~/db.server";
+import { addressGroup } from "~/shared/address-group.server";
 import type { IndexDeclaration } from "./indexes";
 import { normalizeEmail } from "./users.server";
 
@@ -39,7 +40,8 @@ export const indexes: IndexDeclaration[] = [
 type LoginAttempt = { _id?: ObjectId; key: string; at: Date; expiresAt: Date };
 
 export const emailKey = (email: string) => `email:${normalizeEmail(email)}`;
-export const ipKey = (ip: string) => `ip:${ip.trim().toLowerCase()}`;
+/** A client address counted by its group: IPv4 as it is, IPv6 by its /64 (`addressGroup`). */
+export const ipKey = (ip: string) => `ip:${addressGroup(ip)}`;
 
 /** Inserts one attempt under each key, all at `at`; answers their ids in the order of `keys`. */
 export async function insertLoginAttempts(
@@ -79,11 +81,6 @@ export async function readLoginAttempts(
       .toArray(),
   ]);
   return { count, oldest: oldest?.at, latest: latest.map((d) => ({ _id: d._id as ObjectId, at: d.at })) };
-}
-
-/** One record under each key, for the plain counters (reset requests, SSO starts) that do not reserve. */
-export async function insertLoginFailure(keys: string[], at: Date, windowMinutes: number, db?: Db): Promise<void> {
-  await insertLoginAttempts(keys, at, windowMinutes, db);
 }
 
 export async function countLoginFailures(key: string, since: Date, db?: Db): Promise<{ count: number; oldest?: Date }> {

@@ -92,8 +92,10 @@ export async function signInWithPassword(input: {
 }): Promise<SignInOutcome> {
   const email = normalizeEmail(String(input.email ?? ""));
   const password = String(input.password ?? "");
+  // An attempt held back while the global figure was past its ceiling says so in its entry, whatever its outcome.
+  let slowed: { globalDelayMs?: number } = {};
   const audit = (outcome: "failed" | "refused", reason: string, details: Record<string, unknown> = {}) =>
-    recordSignIn(email, "password", outcome, { reason, ...details }, input.ip);
+    recordSignIn(email, "password", outcome, { reason, ...details, ...slowed }, input.ip);
   if (!email || !password) {
     if (email) await audit("failed", "missingPassword");
     return { kind: "invalid" };
@@ -101,9 +103,10 @@ export async function signInWithPassword(input: {
   // Reserved before the password is checked, so parallel attempts cannot all pass a count taken before any failed.
   const check = await reserveSignInAttempt({ email, ip: input.ip });
   if (!check.allowed) {
-    await audit("refused", check.limit, { retryAfterSeconds: check.retryAfterSeconds });
+    await audit("refused", check.limit, { scope: check.scope, retryAfterSeconds: check.retryAfterSeconds });
     return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
   }
+  if (check.globalDelayMs > 0) slowed = { globalDelayMs: check.globalDelayMs };
 
   const provider = getIdentityProvider();
   let result: Awaited<ReturnType<typeof provider.signIn>>;
@@ -130,13 +133,13 @@ export async function signInWithPassword(input: {
       event: "firstAccess",
       object: { kind: "user", id: email },
       outcome: "ok",
-      details: { step: "newPasswordRequired" },
+      details: { step: "newPasswordRequired", ...slowed },
     });
     return { kind: "newPasswordRequired", challenge: result.challengeSession, email };
   }
 
   const outcome = await signInVerifiedUser(email, result.tokens, input.request);
-  await recordSignInOutcome(email, "password", outcome, input.ip);
+  await recordSignInOutcome(email, "password", outcome, input.ip, slowed);
   return outcome;
 }
 
@@ -167,10 +170,11 @@ export function recordSignInOutcome(
   method: SignInMethod,
   outcome: VerifiedSignInOutcome,
   ip?: string | null,
+  details: Record<string, unknown> = {},
 ): Promise<void> {
   return outcome.kind === "signedIn"
-    ? recordSignIn(email, method, "ok", {}, ip)
-    : recordSignIn(email, method, "refused", { reason: "noType" }, ip);
+    ? recordSignIn(email, method, "ok", details, ip)
+    : recordSignIn(email, method, "refused", { reason: "noType", ...details }, ip);
 }
 
 export type VerifiedSignInOutcome = Extract<SignInOutcome, { kind: "noType" } | { kind: "signedIn" }>;
@@ -317,6 +321,7 @@ export async function confirmPasswordReset(input: {
   if (!passwords.success) Object.assign(errors, fieldErrors(passwords.error));
   if (!email.success || !code.success || !passwords.success) return { kind: "invalidInput", errors };
   const normalized = normalizeEmail(email.data);
+  let slowed: { globalDelayMs?: number } = {};
   const audit = async (outcome: "ok" | "failed" | "refused", details: Record<string, unknown> = {}) =>
     recordAudit({
       actor: await actorByEmail(normalized),
@@ -324,13 +329,14 @@ export async function confirmPasswordReset(input: {
       event: "passwordReset",
       object: { kind: "user", id: normalized },
       outcome,
-      details,
+      details: { ...details, ...slowed },
     });
   const check = await reserveRecoveryAttempt(input.ip);
   if (!check.allowed) {
-    await audit("refused", { reason: check.limit, retryAfterSeconds: check.retryAfterSeconds });
+    await audit("refused", { reason: check.limit, scope: check.scope, retryAfterSeconds: check.retryAfterSeconds });
     return { kind: "rateLimited", retryAfterSeconds: check.retryAfterSeconds };
   }
+  if (check.globalDelayMs > 0) slowed = { globalDelayMs: check.globalDelayMs };
   let result: Awaited<ReturnType<ReturnType<typeof getIdentityProvider>["confirmForgotPassword"]>>;
   try {
     result = await getIdentityProvider().confirmForgotPassword(normalized, code.data, passwords.data.password);

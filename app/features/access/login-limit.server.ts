@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ObjectId } from "mongodb";
 import { getConfig } from "~/config.server";
 import {
@@ -9,6 +10,7 @@ import {
   readLoginAttempts,
 } from "~/models/auth-records.server";
 import { normalizeEmail } from "~/models/users.server";
+import { addressGroup } from "~/shared/address-group.server";
 
 /**
  * Limits of the sign-in and of the reset by code, counted in MongoDB (`login_attempts`, TTL) so they hold across
@@ -16,6 +18,9 @@ import { normalizeEmail } from "~/models/users.server";
  * first, then the keys are counted with it included, and a refused attempt takes its records back. Parallel requests
  * therefore see each other, and a burst gets no more comparisons than the limits allow. A failure keeps its records
  * for LOGIN_WINDOW_MINUTES; a success (or an attempt the provider could not answer) takes them back.
+ *
+ * A client address is counted by its group (`addressGroup`): IPv4 as it is, IPv6 by its /64, IPv4-mapped IPv6 as
+ * IPv4. No limit that one attacker can fill refuses a user who signs in correctly from an address that has not failed.
  *
  * Sign-in (M = LOGIN_MAX_FAILURES, within the window W = LOGIN_WINDOW_MINUTES):
  * - account AND client address (soft lockout, OWASP ASVS 2.2.1): M failures freely, then each further attempt waits
@@ -25,35 +30,56 @@ import { normalizeEmail } from "~/models/users.server";
  * - account, across addresses: ACCOUNT_FACTOR × M failures; beyond them only the addresses that have not failed on
  *   the account within the window are let through, so a spread-out attack slows down while the real user, from his
  *   own address, still signs in.
- * - everyone: LOGIN_GLOBAL_MAX_FAILURES failures, then refused until the oldest leaves the window.
- * Reset by code (/recovery/{code}): per client address IP_FACTOR × M attempts and LOGIN_GLOBAL_MAX_FAILURES from
- * everyone, within W; on top of the code's own cap of 5 attempts (auth-records.server.ts).
+ * - everyone: past LOGIN_GLOBAL_MAX_FAILURES failures the portal slows down instead of refusing: every attempt waits
+ *   GLOBAL_DELAY_MS before its comparison, and an address that has failed within the window (on any account) waits
+ *   DELAY_BASE_SECONDS × 2^k after its last failure (k = its failures beyond the first, never more than W). An
+ *   address without failures is never refused by it.
+ * Reset by code (/recovery/{code}): per client address IP_FACTOR × M attempts, and past LOGIN_GLOBAL_MAX_FAILURES
+ * from everyone the same slowing down, within W; on top of the code's own cap of 5 attempts (auth-records.server.ts).
  */
 
 export const IP_FACTOR = 4;
 export const ACCOUNT_FACTOR = 4;
 export const DELAY_BASE_SECONDS = 30;
+/** What every attempt waits before its comparison while the global figure is past its ceiling. */
+export const GLOBAL_DELAY_MS = 1000;
 
 const GLOBAL_KEY = "global";
 const RECOVERY_GLOBAL_KEY = "recovery:global";
 const pairKey = (email: string, ip: string | null | undefined) =>
-  `pair:${JSON.stringify([normalizeEmail(email), ip ? ip.trim().toLowerCase() : ""])}`;
+  `pair:${JSON.stringify([normalizeEmail(email), ip ? addressGroup(ip) : ""])}`;
 const recoveryIpKey = (ip: string) => `recovery:${ipKey(ip)}`;
 
 /** An attempt let through: its records, to be kept (failure) or taken back (success) once the comparison is done. */
 export type Reservation = { ids: ObjectId[]; pair?: string };
-/** A refused attempt was `slowed` (the progressive delay of an account from an address) or `locked` (a hard limit). */
+/** Which limit held an attempt back (for the audit trail). */
+export type LimitScope = "pair" | "account" | "address" | "global";
+/**
+ * A refused attempt was `slowed` (a bounded wait: the pair's progressive delay, or an address that failed while the
+ * global figure is past its ceiling) or `locked` (a per-address or per-account ceiling). An attempt let through while
+ * the global figure is past its ceiling was held `globalDelayMs` before its comparison.
+ */
 export type AttemptCheck =
-  | { allowed: true; reservation: Reservation }
-  | { allowed: false; retryAfterSeconds: number; limit: "slowed" | "locked" };
+  | { allowed: true; reservation: Reservation; globalDelayMs: number }
+  | { allowed: false; retryAfterSeconds: number; limit: "slowed" | "locked"; scope: LimitScope };
 
-/** A key counted up to `limit` attempts in the window (`progressive`: then one more after each growing delay). */
-type Rule = { key: string; limit: number; progressive?: boolean; exceptCleanPair?: boolean };
+/**
+ * A key counted in the window: `pair` up to `limit` attempts, then one more after each growing delay; `account` and
+ * `address` up to `limit`, then refused (`account`: unless this pair has not failed); `global` up to `limit`, then
+ * slowed down.
+ */
+type Rule = { key: string; limit: number; scope: LimitScope };
 
 /** The wait after the `beyond`-th failure past the free allowance: doubling from DELAY_BASE_SECONDS, at most W. */
 export function progressiveDelayMs(beyond: number, windowMs: number): number {
   return Math.min(DELAY_BASE_SECONDS * 1000 * 2 ** Math.min(beyond, 30), windowMs);
 }
+
+type Seen = Awaited<ReturnType<typeof readLoginAttempts>>;
+
+/** When the latest attempt under a key other than this one (`own`) was made; an attempt in flight counts (≈ now). */
+const latestOther = (seen: Seen, own: ObjectId, now: number) =>
+  seen.latest.find((d) => !d._id.equals(own))?.at.getTime() ?? now;
 
 async function reserve(rules: Rule[]): Promise<AttemptCheck> {
   const { windowMinutes } = getConfig().loginLimit;
@@ -66,36 +92,59 @@ async function reserve(rules: Rule[]): Promise<AttemptCheck> {
     windowMinutes,
   );
   const seen = await Promise.all(rules.map((rule) => readLoginAttempts(rule.key, since, rule.limit + 64)));
-  // Failures (and attempts in flight) of this account from this address, besides this one.
-  const pairIndex = rules.findIndex((r) => r.progressive);
-  const pairOthers = pairIndex >= 0 ? seen[pairIndex].count - 1 : 0;
-  let waitMs = 0;
-  let locked = false;
+  // Failures (and attempts in flight) of this account from this address, and of this address, besides this one.
+  const others = (scope: LimitScope) => {
+    const i = rules.findIndex((r) => r.scope === scope);
+    return i < 0 ? { count: 0, latest: now } : { count: seen[i].count - 1, latest: latestOther(seen[i], ids[i], now) };
+  };
+  const hasPair = rules.some((r) => r.scope === "pair");
+  const pair = others("pair");
+  const address = others("address");
+  // The longest wait; its scope is a locking limit's when one was hit, else the longest slowing one's.
+  const held = { waitMs: 0, locked: false, scope: "pair" as LimitScope };
+  const hold = (waitMs: number, scope: LimitScope, locked = false) => {
+    if (waitMs <= 0) return;
+    if (locked ? !held.locked || waitMs > held.waitMs : !held.locked && waitMs > held.waitMs) held.scope = scope;
+    held.locked ||= locked;
+    held.waitMs = Math.max(held.waitMs, waitMs);
+  };
+  let overloaded = false;
   rules.forEach((rule, i) => {
-    const { count, oldest, latest } = seen[i];
-    const others = count - 1;
-    if (rule.progressive) {
-      if (others < rule.limit) return;
+    const { count, oldest } = seen[i];
+    if (rule.scope === "pair") {
       // Not the free allowance: one more attempt once the delay after the latest other attempt has passed. An attempt
       // in flight in parallel is such a latest one (at ≈ now), so of a burst at most one passes.
-      const last = latest.find((d) => !d._id.equals(ids[i]))?.at.getTime() ?? now;
-      waitMs = Math.max(waitMs, last + progressiveDelayMs(others - rule.limit, windowMs) - now);
+      if (pair.count >= rule.limit)
+        hold(pair.latest + progressiveDelayMs(pair.count - rule.limit, windowMs) - now, "pair");
       return;
     }
     if (count <= rule.limit) return;
-    if (rule.exceptCleanPair && pairOthers === 0) return;
-    locked = true;
-    waitMs = Math.max(waitMs, (oldest?.getTime() ?? now) + windowMs - now, 1000);
+    if (rule.scope === "global") {
+      // Slowed, never locked: a clean address passes; one that has failed waits after its latest attempt.
+      overloaded = true;
+      if (address.count > 0) hold(address.latest + progressiveDelayMs(address.count - 1, windowMs) - now, "global");
+      return;
+    }
+    // Past the account's ceiling an address that has not failed on the account is still let through.
+    if (rule.scope === "account" && hasPair && pair.count === 0) return;
+    hold(Math.max((oldest?.getTime() ?? now) + windowMs - now, 1000), rule.scope, true);
   });
-  if (waitMs > 0) {
+  if (held.waitMs > 0) {
     await deleteLoginAttempts(ids);
     return {
       allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-      limit: locked ? "locked" : "slowed",
+      retryAfterSeconds: Math.max(1, Math.ceil(held.waitMs / 1000)),
+      limit: held.locked ? "locked" : "slowed",
+      scope: held.scope,
     };
   }
-  return { allowed: true, reservation: { ids, pair: pairIndex >= 0 ? rules[pairIndex].key : undefined } };
+  // Past the global ceiling every comparison comes after a bounded wait: a guesser's pace, not the user's access.
+  if (overloaded) await sleep(GLOBAL_DELAY_MS);
+  return {
+    allowed: true,
+    reservation: { ids, pair: rules.find((r) => r.scope === "pair")?.key },
+    globalDelayMs: overloaded ? GLOBAL_DELAY_MS : 0,
+  };
 }
 
 /** Reserves one sign-in attempt of `email` from `ip` (the password is checked only when this allows it). */
@@ -108,19 +157,19 @@ export async function reserveSignInAttempt({
 }): Promise<AttemptCheck> {
   const { maxFailures, globalMaxFailures } = getConfig().loginLimit;
   const rules: Rule[] = [
-    { key: pairKey(email, ip), limit: maxFailures, progressive: true },
-    { key: emailKey(email), limit: maxFailures * ACCOUNT_FACTOR, exceptCleanPair: true },
-    { key: GLOBAL_KEY, limit: globalMaxFailures },
+    { key: pairKey(email, ip), limit: maxFailures, scope: "pair" },
+    { key: emailKey(email), limit: maxFailures * ACCOUNT_FACTOR, scope: "account" },
+    { key: GLOBAL_KEY, limit: globalMaxFailures, scope: "global" },
   ];
-  if (ip) rules.push({ key: ipKey(ip), limit: maxFailures * IP_FACTOR });
+  if (ip) rules.push({ key: ipKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
   return reserve(rules);
 }
 
 /** Reserves one reset-by-code attempt from `ip` (the code is checked only when this allows it). */
 export async function reserveRecoveryAttempt(ip?: string | null): Promise<AttemptCheck> {
   const { maxFailures, globalMaxFailures } = getConfig().loginLimit;
-  const rules: Rule[] = [{ key: RECOVERY_GLOBAL_KEY, limit: globalMaxFailures }];
-  if (ip) rules.push({ key: recoveryIpKey(ip), limit: maxFailures * IP_FACTOR });
+  const rules: Rule[] = [{ key: RECOVERY_GLOBAL_KEY, limit: globalMaxFailures, scope: "global" }];
+  if (ip) rules.push({ key: recoveryIpKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
   return reserve(rules);
 }
 
@@ -146,7 +195,7 @@ export async function clearLoginFailures(email: string, ip?: string | null): Pro
  */
 export async function allowResetRequest(email: string): Promise<boolean> {
   const { maxFailures } = getConfig().loginLimit;
-  const check = await reserve([{ key: `reset:${emailKey(email)}`, limit: maxFailures }]);
+  const check = await reserve([{ key: `reset:${emailKey(email)}`, limit: maxFailures, scope: "account" }]);
   return check.allowed;
 }
 

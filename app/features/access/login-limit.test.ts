@@ -11,6 +11,7 @@ import {
   LOGIN_ATTEMPTS,
   storeResetCode,
 } from "~/models/auth-records.server";
+import { AUDIT_LOG } from "~/models/audit.server";
 import { insertLocalUser } from "~/models/local-users.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import { indexes as userIndexes } from "~/models/users.server";
@@ -133,19 +134,80 @@ describe("sign-in under a burst", () => {
     expect((await signInWithPassword({ email, password: PASSWORD, ip })).kind).toBe("signedIn");
   });
 
-  it("has a per-address limit across accounts and a global one", async () => {
+  it("has a per-address limit across accounts", async () => {
     process.env.LOGIN_MAX_FAILURES = "2";
-    process.env.LOGIN_GLOBAL_MAX_FAILURES = "12";
     resetConfigForTests();
     const email = await makeAdmin();
     // Per address: 4 × LOGIN_MAX_FAILURES failures across any accounts.
     for (let i = 0; i < 8; i++)
       await signInWithPassword({ email: `spray${i}@example.com`, password: "Wrong#1", ip: "198.51.100.30" });
     expect((await signInWithPassword({ email, password: PASSWORD, ip: "198.51.100.30" })).kind).toBe("rateLimited");
-    // Global: 12 failures from anywhere (8 above, 4 more from other addresses) stop every address for the window.
-    for (let i = 0; i < 4; i++)
-      await signInWithPassword({ email: `other${i}@example.com`, password: "Wrong#1", ip: `198.51.100.${40 + i}` });
-    expect((await signInWithPassword({ email, password: PASSWORD, ip: "198.51.100.50" })).kind).toBe("rateLimited");
+    // The same address written as IPv4-mapped IPv6 (a dual-stack socket's view) is the same address.
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "::ffff:198.51.100.30" })).kind).toBe(
+      "rateLimited",
+    );
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "198.51.100.31" })).kind).toBe("signedIn");
+  });
+});
+
+/** The audit entries of `event` for `email`, oldest first. */
+async function auditOf(email: string, event: string) {
+  const db = await testDb.db();
+  return db
+    .collection<{ outcome: string; ip: string | null; details: Record<string, unknown> }>(AUDIT_LOG)
+    .find({ event, "object.id": email })
+    .sort({ n: 1 })
+    .toArray();
+}
+
+describe("one attacker cannot lock everyone out", () => {
+  it("a flood from one IPv6 /64 is limited as one address, and another address signs in", async () => {
+    process.env.LOGIN_MAX_FAILURES = "2";
+    process.env.LOGIN_GLOBAL_MAX_FAILURES = "12";
+    resetConfigForTests();
+    const email = await makeAdmin();
+    // 40 failures, each from its own address inside 2001:db8:7:1::/64, each on another account.
+    const flood: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const ip = `2001:db8:7:1:${((i * 7919) % 0x10000).toString(16)}::${(i + 1).toString(16)}`;
+      flood.push((await signInWithPassword({ email: `flood${i}@example.com`, password: "Wrong#1", ip })).kind);
+    }
+    // The /64 is one address: 4 × LOGIN_MAX_FAILURES failures, then refused; its other addresses too.
+    expect(flood.filter((k) => k === "invalid").length).toBe(8);
+    expect(flood.slice(8).every((k) => k === "rateLimited")).toBe(true);
+    const sameNet = await signInWithPassword({ email, password: PASSWORD, ip: "2001:0db8:0007:0001:ffff:1:2:3" });
+    expect(sameNet.kind).toBe("rateLimited");
+    // Another /64 and an IPv4 address sign in with the right password.
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "2001:db8:7:2::1" })).kind).toBe("signedIn");
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "192.0.2.77" })).kind).toBe("signedIn");
+  });
+
+  it("past the global ceiling a correct sign-in from a clean address succeeds, slowed; an address that failed waits", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-03-02T10:00:00Z"));
+    process.env.LOGIN_MAX_FAILURES = "2";
+    process.env.LOGIN_GLOBAL_MAX_FAILURES = "12";
+    resetConfigForTests();
+    const email = await makeAdmin();
+    // 14 failures from 14 addresses (a spread-out attack): the global figure is past its ceiling of 12.
+    for (let i = 0; i < 14; i++)
+      await signInWithPassword({ email: `spread${i}@example.com`, password: "Wrong#1", ip: `198.51.100.${100 + i}` });
+    const clean = await signInWithPassword({ email, password: PASSWORD, ip: "192.0.2.88" });
+    expect(clean.kind).toBe("signedIn");
+    // The sign-in was slowed, and the audit trail says so.
+    const [ok] = (await auditOf(email, "signIn")).filter((e) => e.outcome === "ok");
+    expect(ok.details.globalDelayMs).toBeGreaterThan(0);
+    // An address that failed within the window waits before its next attempt (a bounded wait, not a lock)…
+    const waited = await signInWithPassword({ email, password: PASSWORD, ip: "198.51.100.100" });
+    expect(waited).toMatchObject({ kind: "rateLimited" });
+    const wait = waited.kind === "rateLimited" ? waited.retryAfterSeconds : 0;
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    const refused = (await auditOf(email, "signIn")).filter((e) => e.outcome === "refused");
+    expect(refused.map((e) => e.details.reason)).toEqual(["slowed"]);
+    // …and then gets through.
+    vi.setSystemTime(new Date(Date.now() + wait * 1000));
+    expect((await signInWithPassword({ email, password: PASSWORD, ip: "198.51.100.100" })).kind).toBe("signedIn");
   });
 });
 
@@ -242,7 +304,29 @@ describe("reset codes under a burst", () => {
     ).toBe(8);
     expect(sequence.at(-1)).toBe("rateLimited");
     for (let i = 0; i < 4; i++) expect((await tries("198.51.100.61", 1))[0].kind).toBe("error");
-    // Global: 12 attempts from anywhere.
-    expect((await tries("198.51.100.62", 1))[0]).toMatchObject({ kind: "rateLimited" });
+    // Past the global ceiling (12 attempts from anywhere) an address that has tried waits; a clean one is let through.
+    expect((await tries("198.51.100.61", 1))[0]).toMatchObject({ kind: "rateLimited" });
+    expect((await tries("198.51.100.62", 1))[0]).toMatchObject({ kind: "error" });
+  });
+
+  it("past the global ceiling a correct code from a clean address resets the password; the /64 of a flood waits", async () => {
+    process.env.LOGIN_MAX_FAILURES = "2";
+    process.env.LOGIN_GLOBAL_MAX_FAILURES = "12";
+    resetConfigForTests();
+    const email = await makeAdmin();
+    const attempt = (ip: string, code = wrongCode(7)) =>
+      confirmPasswordReset({ email, code, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, ip });
+    // 14 wrong codes from 14 addresses of one /64: limited together (4 × LOGIN_MAX_FAILURES).
+    const flood: string[] = [];
+    for (let i = 0; i < 14; i++) flood.push((await attempt(`2001:db8:9:9::${(i + 1).toString(16)}`)).kind);
+    expect(flood.filter((k) => k !== "rateLimited").length).toBe(8);
+    // 6 more from other addresses: the global figure passes 12.
+    for (let i = 0; i < 6; i++) expect((await attempt(`198.51.100.${170 + i}`)).kind).toBe("error");
+    await requestPasswordReset({ email });
+    const code = await codeOf(email);
+    expect(await attempt("192.0.2.99", code)).toEqual({ kind: "ok" });
+    expect((await signInWithPassword({ email, password: NEW_PASSWORD, ip: "192.0.2.99" })).kind).toBe("signedIn");
+    const [reset] = (await auditOf(email, "passwordReset")).filter((e) => e.outcome === "ok");
+    expect(reset.details.globalDelayMs).toBeGreaterThan(0);
   });
 });
