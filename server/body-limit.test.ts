@@ -149,6 +149,52 @@ describe("limitRequestBodies", () => {
   });
 });
 
+/**
+ * A build where an index route with a limit of its own sits under a page that has none: Remix runs the index route's
+ * action only for `?index` (a naked `index` key anywhere in the query), and the page's otherwise.
+ */
+const page = { default: () => null };
+const indexBuild = {
+  basename: undefined,
+  routes: Object.fromEntries(
+    [
+      { ...route("root", undefined, ""), module: page },
+      { ...route("routes/api", "root", "api"), module: page },
+      { ...route("routes/api.upload", "routes/api", "upload"), module: page },
+      { ...route("routes/ij.rh_edit.$filial", "root", "ij/rh_edit/:filial"), module: page },
+      { ...route("routes/ij.rh_edit.$filial.excel", "routes/ij.rh_edit.$filial", undefined, true), module: page },
+    ].map((r) => [r.id, r]),
+  ),
+} as unknown as ServerBuild;
+
+describe("bodyLimitFor and ?index", () => {
+  const many = Array.from({ length: 1500 }, (_, i) => `k${i}=1`).join("&");
+
+  it("reads the limit of the route whose action Remix runs: the index route only with a naked ?index", () => {
+    expect(bodyLimitFor(indexBuild, "/api/upload", MB, "")).toBe("own");
+    expect(bodyLimitFor(indexBuild, "/api/upload", MB, "?index")).toBe("own");
+    // The index route of a page without a limit: its action needs ?index, else the page's action runs.
+    const excel = ROUTE_BODY_LIMITS["routes/ij.rh_edit.$filial.excel"];
+    expect(bodyLimitFor(indexBuild, "/ij/rh_edit/1/", MB, "")).toBe(MB);
+    expect(bodyLimitFor(indexBuild, "/ij/rh_edit/1/", MB, "?index=x")).toBe(MB);
+    expect(bodyLimitFor(indexBuild, "/ij/rh_edit/1/", MB, "?index")).toBe(excel);
+    expect(bodyLimitFor(indexBuild, "/ij/rh_edit/1/", MB, `?${many}&index`)).toBe(excel);
+    expect(bodyLimitFor(indexBuild, "/ij/rh_edit/1.data", MB, "?index")).toBe(excel);
+  });
+
+  it("answers 413 to a large body for the page's own action, whatever the index route's limit", async () => {
+    const app = express();
+    app.use(limitRequestBodies({ maxBytes: MB, limitFor: limitFromBuild(indexBuild, MB) }));
+    app.all("*", (_req, res) => void res.status(200).send("route"));
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const port = (server.address() as { port: number }).port;
+    expect((await post(port, "/ij/rh_edit/1", 3 * MB, { declare: true })).status).toBe(413);
+    expect((await post(port, `/ij/rh_edit/1?${many}&index`, 3 * MB, { declare: true })).status).toBe(200);
+  });
+});
+
 describe("bodyLimitFor", () => {
   it("reads the limit of the matched leaf route, the default otherwise", () => {
     expect(bodyLimitFor(build, "/api/upload", MB)).toBe("own");

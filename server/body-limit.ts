@@ -51,19 +51,34 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
 
 const trees = new WeakMap<RouteManifest, ReturnType<typeof routeTree>>();
 
-/** The limit for a request to `pathname`: the matched leaf route's, else `fallback`. */
+/**
+ * The limit for a request to `pathname` with the query `search`: that of the route whose action Remix runs, else
+ * `fallback`. As the server runtime picks it: a resource route (no component, no error boundary) is the matched leaf;
+ * otherwise an index leaf only when the query holds a naked `index` key (any of its keys, as URLSearchParams reads
+ * them), else the deepest match that adds to the path (the router's getTargetMatch).
+ */
 export function bodyLimitFor(
   build: Pick<ServerBuild, "routes" | "basename">,
   pathname: string,
   fallback: number,
+  search = "",
 ): BodyLimit {
   let tree = trees.get(build.routes);
   if (!tree) trees.set(build.routes, (tree = routeTree(build.routes)));
   // Single fetch: `/x.data` is the data request of `/x` (`/_root.data` of `/`), as the server runtime reads it.
-  const path = pathname.endsWith(".data") ? pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") : pathname;
+  const dataRequest = pathname.endsWith(".data");
+  const path = dataRequest ? pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") : pathname;
   const matches = matchRoutes(tree, path, build.basename);
-  const leaf = matches?.[matches.length - 1]?.route.id as RouteId | undefined;
-  return (leaf && ROUTE_BODY_LIMITS[leaf]) ?? fallback;
+  if (!matches || matches.length === 0) return fallback;
+  const leaf = matches[matches.length - 1].route;
+  const module = build.routes[leaf.id ?? ""]?.module;
+  const resource = !dataRequest && module?.default == null && module?.ErrorBoundary == null;
+  const indexAction = leaf.index && new URLSearchParams(search).getAll("index").some((v) => v === "");
+  const target =
+    resource || indexAction
+      ? leaf
+      : matches.filter((m, i) => i === 0 || (m.route.path && m.route.path.length > 0)).at(-1)?.route;
+  return ROUTE_BODY_LIMITS[target?.id as RouteId] ?? fallback;
 }
 
 type Outcome = "complete" | "too-large";
@@ -167,7 +182,11 @@ export function limitFromBuild(
   build: ServerBuild | (() => Promise<ServerBuild>),
   maxBytes: number,
 ): BodyLimitOptions["limitFor"] {
-  const pathname = (req: ExpressRequest) => new URL(req.originalUrl, "http://host.invalid").pathname;
-  if (typeof build === "function") return async (req) => bodyLimitFor(await build(), pathname(req), maxBytes);
-  return (req) => bodyLimitFor(build, pathname(req), maxBytes);
+  // The URL as @remix-run/express builds it from `req.originalUrl`: its path, and its whole query (never `req.query`).
+  const limitFor = (built: ServerBuild, req: ExpressRequest) => {
+    const url = new URL(`http://host.invalid${req.originalUrl}`);
+    return bodyLimitFor(built, url.pathname, maxBytes, url.search);
+  };
+  if (typeof build === "function") return async (req) => limitFor(await build(), req);
+  return (req) => limitFor(build, req);
 }

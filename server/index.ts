@@ -101,8 +101,9 @@ function listFiles(dir: string): string[] {
 async function createApp(vite: ViteDevServer | undefined) {
   const app = express();
   app.disable("x-powered-by");
-  // Remix reads the query from the request's URL; Express's own parse (used only by the guards) need not be qs's
-  // nested one, a tenth of a millisecond per request with a query string.
+  // Remix reads the query from the request's URL, and so do the host's guards and body limit (remixSearchParams):
+  // Express's own parse stops at 1,000 keys. It need not be qs's nested one either, a tenth of a millisecond per
+  // request with a query string.
   app.set("query parser", "simple");
   // Client IP and protocol come from X-Forwarded-*, believed only for the configured number of proxy hops
   // (TRUST_PROXY, default 1: the load balancer). `true` would take the left-most entry, which the client writes.

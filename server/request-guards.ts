@@ -121,11 +121,25 @@ export function rejectInvalidHost(report: MalformedReport): RequestHandler {
 }
 
 /**
+ * The query as Remix reads it: the search of the URL @remix-run/express builds from `req.originalUrl`, every key of it
+ * (URLSearchParams). Never Express's `req.query`, whose parser stops at 1,000 keys, so a key after them would be seen
+ * by Remix and not by the host.
+ */
+export function remixSearchParams(req: Pick<ExpressRequest, "originalUrl" | "url">): URLSearchParams {
+  try {
+    return new URL(`http://host.invalid${req.originalUrl ?? req.url}`).searchParams;
+  } catch {
+    return new URLSearchParams();
+  }
+}
+
+/**
  * Remix 1's data requests (`?_data=routes/…`) are not part of this single-fetch app: answered 400 with a message
- * instead of reaching a route that would treat them as a document request.
+ * instead of reaching a route that would treat them as a document request, or run the action of the route `_data`
+ * names under the body limit of the route the path matches.
  */
 export const rejectLegacyDataRequests: RequestHandler = (req, res, next) => {
-  if (Object.hasOwn(req.query, "_data"))
+  if (remixSearchParams(req).has("_data"))
     return sendMessagePage(res, 400, messages.badRequestTitle, messages.legacyDataRequest);
   next();
 };
