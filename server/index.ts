@@ -7,15 +7,12 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
 import { createServer, type Server } from "node:http";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, getConfig, type Config } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
 import { useConfiguredDatabase, type DatabaseHandle } from "./database";
-import { runInRequestScope } from "../app/shared/request-scope.server";
-import { runWithClientAddress } from "../app/shared/client-address.server";
 import { backgroundWorkSettled } from "../app/shared/background-work.server";
 import { createLogger, errorFields, type Logger } from "../app/shared/logger.server";
 import { createDrain } from "./drain";
@@ -39,6 +36,7 @@ import { precompressed } from "./precompressed";
 import { dynamicCompression } from "./compression-settings";
 import { installRouteMatchingMemory } from "./route-matching";
 import { limitFromBuild, limitRequestBodies } from "./body-limit";
+import { remixRequestHandler } from "./remix-handler";
 
 // Development reads ./.env when present; variables already set in the environment win.
 // Production and the tests take their configuration from the real environment only.
@@ -195,25 +193,7 @@ async function createApp(vite: ViteDevServer | undefined) {
   );
   // While MongoDB is unreachable, pages and data answer 503 at once (static files above still load).
   app.use(databaseGate.middleware);
-  const remixHandler = createRequestHandler({
-    build,
-    mode: isDev ? "development" : "production",
-    getLoadContext: (req, res) => ({
-      cspNonce: String(res.locals.cspNonce ?? ""),
-      requestId: String(res.locals.requestId ?? ""),
-      // req.ip is the client's address as the trusted proxies saw it (per-IP sign-in limit).
-      clientIp: req.ip ?? "",
-    }),
-  });
-  // The loaders of one GET share what they read once (the signed-in user: app/shared/request-scope.server.ts).
-  // The client address is known to the whole request (the route guard's refusals in the audit trail).
-  app.all("*", (req, res, next) =>
-    runWithClientAddress(req.ip, () =>
-      req.method === "GET" || req.method === "HEAD"
-        ? runInRequestScope(() => remixHandler(req, res, next))
-        : remixHandler(req, res, next),
-    ),
-  );
+  app.all("*", remixRequestHandler(build, isDev ? "development" : "production"));
   // Anything a middleware throws: a 4xx it carries as such, the rest one logged 500 page (never Express's stack page).
   app.use(hostErrorHandler(errors));
   return app;

@@ -10,13 +10,14 @@ import {
 } from "~/models/sessions.server";
 import { getIdentityProvider } from "~/services/identity.server";
 import { actorByEmail, recordAudit } from "~/features/audit/record.server";
+import { SESSION_COOKIE_NAME } from "~/shared/session-cookie-name";
 
 /**
  * The cookie session. The `__session` cookie (signed, httpOnly, SameSite=Lax, Secure in production) holds
  * only the id of a session record in MongoDB; a new id is issued at every sign-in.
  */
 
-export const SESSION_COOKIE_NAME = "__session";
+export { SESSION_COOKIE_NAME };
 
 /** The idle deadline is written at most once a minute, to save writes. */
 const TOUCH_INTERVAL_MS = 60_000;
