@@ -99,6 +99,37 @@ describe("portal audit:verify", () => {
   });
 });
 
+describe("portal audit:verify after several tamperings", () => {
+  it("names every altered, removed and inserted entry, not only the first, and counts them (exit 1)", async () => {
+    await appendOn("2026-05-01", 4);
+    await appendOn("2026-05-02", 4);
+    const db = await testDb.db();
+    const log = db.collection<AuditEntry>(AUDIT_LOG);
+    // A lone surrogate written by the portal itself is not a tampering.
+    await appendAuditEntry(
+      { actor: null, event: "dataImported", outcome: "failed", details: { message: "Cabe\uD800alho" } },
+      new Date("2026-05-02T15:00:00Z"),
+    );
+    await log.updateOne({ day: "2026-05-01", seq: 2 }, { $set: { outcome: "failed" } });
+    await log.deleteOne({ day: "2026-05-02", seq: 1 });
+    await log.dropIndexes();
+    const { _id, ...original } = (await log.findOne({ day: "2026-05-02", seq: 3 }))!;
+    const forged = { ...original, actor: { email: "intruso@example.com", name: null, type: "SYSTEM ADMIN" } };
+    await log.insertOne({ ...forged, hash: auditHash(forged) });
+    await log.updateOne({ day: "2026-05-02", seq: 4 }, { $set: { "actor.email": "outro@example.com" } });
+
+    const result = await verify();
+    expect(result.code).toBe(1);
+    expect(result.err.split("\n").filter((line) => line.startsWith("audit:verify FAILED"))).toEqual([
+      expect.stringContaining("altered entry 2026-05-01#2 (n 2)"),
+      expect.stringContaining("removed entry 2026-05-02#1 (n 5)"),
+      expect.stringContaining("inserted entry 2026-05-02#3 (n 7)"),
+      expect.stringContaining("altered entry 2026-05-02#4 (n 8)"),
+    ]);
+    expect(result.err).toContain("4 problems (2 altered, 1 removed, 1 inserted)");
+  });
+});
+
 describe("audit retention", () => {
   it("keeps 400 days by default: removes only whole days older than that, and the rest still verifies", async () => {
     const now = new Date("2027-06-10T03:00:00Z");
@@ -109,9 +140,10 @@ describe("audit retention", () => {
     await appendOn("2027-06-09", 1);
     expect(await purgeExpiredAuditDays(now)).toEqual(["2026-05-04", "2026-05-05"]);
     const db = await testDb.db();
-    expect(await db.collection(AUDIT_LOG).distinct("day")).toEqual(["2026-05-06", "2027-06-09"]);
+    // The purge's own entry is on the day it ran.
+    expect(await db.collection(AUDIT_LOG).distinct("day")).toEqual(["2026-05-06", "2027-06-09", "2027-06-10"]);
     expect(await db.collection(AUDIT_DAYS).countDocuments()).toBe(2);
-    expect((await verify()).out).toMatch(/OK: 3 entries from 2026-05-06/);
+    expect((await verify()).out).toMatch(/OK: 4 entries from 2026-05-06/);
     // Run again the same day: nothing more to remove.
     expect(await purgeExpiredAuditDays(now)).toEqual([]);
   });
@@ -125,7 +157,7 @@ describe("audit retention", () => {
     expect(task?.everyMs).toBe(86_400_000);
     await task?.run(new Date("2026-06-30T12:00:00Z"));
     const db = await testDb.db();
-    expect(await db.collection(AUDIT_LOG).distinct("day")).toEqual(["2026-05-31"]);
+    expect(await db.collection(AUDIT_LOG).distinct("day")).toEqual(["2026-05-31", "2026-06-30"]);
     expect((await verify()).code).toBe(0);
   });
 });

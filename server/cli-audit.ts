@@ -1,11 +1,12 @@
 /**
  * `portal audit:verify [--from YYYY-MM-DD] [--to YYYY-MM-DD]`: recomputes the audit trail's hash chain over those UTC
- * days (the whole log by default) and names the first altered, removed or inserted entry (exit 1), or says how many
- * entries verified and the last hash (exit 0), which an operator may keep elsewhere as an anchor.
+ * days (the whole log by default) and names every altered, removed or inserted entry, one line each, then their count
+ * (exit 1), or says how many entries verified and the last hash (exit 0), which an operator may keep elsewhere as an
+ * anchor.
  * `portal audit:purge`: the retention job once, now (AUDIT_RETENTION_DAYS).
  */
 import { purgeExpiredAuditDays, auditRetentionCutoff } from "../app/features/audit/retention.server";
-import { verifyAuditChain } from "../app/models/audit.server";
+import { AUDIT_PROBLEMS_LISTED, verifyAuditChain } from "../app/models/audit.server";
 import { splitArgs, UsageError } from "./cli-support";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,9 +35,17 @@ export async function auditVerifyCommand(
   const result = await verifyAuditChain({ from, to });
   const took = `${Date.now() - started} ms`;
   if (!result.ok) {
-    const { kind, day, seq, n, message } = result.problem;
-    fail(`audit:verify FAILED: ${kind} entry ${day}#${seq} (n ${n}): ${message}`);
-    fail(`${result.checked} entries verified before it (${took}).`);
+    for (const { kind, day, seq, n, message } of result.problems) {
+      fail(`audit:verify FAILED: ${kind} entry ${day}#${seq} (n ${n}): ${message}`);
+    }
+    const { altered, removed, inserted } = result.counts;
+    const total = altered + removed + inserted;
+    if (total > result.problems.length)
+      fail(`… ${total - result.problems.length} more not listed (the first ${AUDIT_PROBLEMS_LISTED} are).`);
+    fail(
+      `${total} problem${total === 1 ? "" : "s"} (${altered} altered, ${removed} removed, ${inserted} inserted) in ` +
+        `${result.read} entries read; ${result.checked} verified intact (${took}).`,
+    );
     return 1;
   }
   if (result.checked === 0) {

@@ -29,6 +29,7 @@ export const AUDIT_EVENTS = [
   "decision",
   // The audit trail itself
   "auditExported",
+  "auditPurged",
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

@@ -139,7 +139,108 @@ describe("appendAuditEntry", () => {
   });
 });
 
+describe("the canonical form and what an entry keeps", () => {
+  it("hashes an entry as the database stores it: a lone surrogate (a header cell &#xD800;) verifies clean", async () => {
+    const lone = "Cabe\uD800alho \uDC00 inválido";
+    const entry = await appendAuditEntry(
+      event(1, {
+        actor: { email: "user1@example.com", name: "Nome \uD800", type: "USER GOLD" },
+        object: { kind: "file", id: "folha\uDBFF.xlsx", label: "rótulo \uD800" },
+        dataset: "hr\uD800",
+        details: { message: lone, nested: { list: [lone] }, "chave\uD800": 1 },
+      }),
+    );
+    await appendAuditEntry(event(2));
+    expect(await verifyAuditChain()).toMatchObject({ ok: true, checked: 2 });
+    const stored = await (await testDb.db()).collection<AuditEntry>(AUDIT_LOG).findOne({ n: entry.n });
+    expect(stored?.details.message).toBe("Cabe\uFFFDalho \uFFFD inválido");
+    // What the caller gets back is what was stored.
+    expect(entry.details.message).toBe("Cabe\uFFFDalho \uFFFD inválido");
+  });
+
+  it("masks a CPF in any of its shapes inside a text", async () => {
+    const entry = await appendAuditEntry(
+      event(1, {
+        object: { kind: "file", id: "folha_52998224725.xlsx" },
+        details: {
+          file: "folha_52998224725.xlsx",
+          dashed: "linha 4: 529982247-25 recusado",
+          spaced: "CPF 529 982 247 25",
+          dotted: "529.982.247-25",
+          plain: "52998224725",
+        },
+      }),
+    );
+    const stored = JSON.stringify(await (await testDb.db()).collection(AUDIT_LOG).findOne({ n: entry.n }));
+    for (const shape of ["52998224725", "529982247-25", "529 982 247 25", "529.982.247-25"]) {
+      expect(stored).not.toContain(shape);
+    }
+    expect(entry.object?.id).toBe("folha_***.982.247-**.xlsx");
+    expect(entry.details).toEqual({
+      file: "folha_***.982.247-**.xlsx",
+      dashed: "linha 4: ***.982.247-** recusado",
+      spaced: "CPF ***.982.247-**",
+      dotted: "***.982.247-**",
+      plain: "***.982.247-**",
+    });
+    // Longer numbers are not CPFs.
+    expect((await appendAuditEntry(event(2, { details: { id: "1234567890123" } }))).details.id).toBe("1234567890123");
+  });
+
+  it("removes API keys, pwd, credentials and SAML responses by their key, whatever the case", async () => {
+    const entry = await appendAuditEntry(
+      event(1, {
+        details: {
+          apiKey: "ak-1",
+          API_KEY: "ak-2",
+          "x-api-key": "ak-3",
+          pwd: "pw-1",
+          PWD: "pw-2",
+          credential: "cr-1",
+          awsCredentials: "cr-2",
+          SAMLResponse: "PHNhbWxwOlJlc3BvbnNl",
+          samlresponse: "PHNhbWw",
+          nested: { ApiKey: "ak-4", Credential: { id: "cr-3" } },
+          rows: 3,
+        },
+      }),
+    );
+    const stored = JSON.stringify(await (await testDb.db()).collection(AUDIT_LOG).findOne({ n: entry.n }));
+    for (const secret of ["ak-1", "ak-2", "ak-3", "ak-4", "pw-1", "pw-2", "cr-1", "cr-2", "cr-3", "PHNhbWw"]) {
+      expect(stored).not.toContain(secret);
+    }
+    expect(entry.details).toMatchObject({
+      apiKey: "[removido]",
+      API_KEY: "[removido]",
+      "x-api-key": "[removido]",
+      pwd: "[removido]",
+      PWD: "[removido]",
+      credential: "[removido]",
+      awsCredentials: "[removido]",
+      SAMLResponse: "[removido]",
+      samlresponse: "[removido]",
+      nested: { ApiKey: "[removido]", Credential: "[removido]" },
+      rows: 3,
+    });
+  });
+});
+
 describe("verifyAuditChain", () => {
+  it("reports every problem it finds, not only the first", async () => {
+    for (let i = 1; i <= 8; i++) await appendAuditEntry(event(i), new Date(`2026-03-01T10:0${i}:00Z`));
+    const db = await testDb.db();
+    await db.collection(AUDIT_LOG).updateOne({ n: 2 }, { $set: { "actor.email": "x@example.com" } });
+    await db.collection(AUDIT_LOG).deleteOne({ n: 5 });
+    await db.collection(AUDIT_LOG).updateOne({ n: 7 }, { $set: { outcome: "failed" } });
+    const result = await verifyAuditChain();
+    expect(result).toMatchObject({ ok: false, checked: 5 });
+    expect(result.ok ? [] : result.problems.map((p) => [p.kind, p.n])).toEqual([
+      ["altered", 2],
+      ["removed", 5],
+      ["altered", 7],
+    ]);
+  });
+
   it("names an altered entry", async () => {
     await twoDays();
     await (await testDb.db()).collection(AUDIT_LOG).updateOne({ n: 2 }, { $set: { "actor.email": "x@example.com" } });
@@ -212,7 +313,10 @@ describe("purgeAuditDaysBefore (retention)", () => {
     await twoDays();
     await appendAuditEntry(event(6), new Date("2026-03-03T09:00:00Z"));
     const finalOfFirstDay = (await entries())[2];
-    expect(await purgeAuditDaysBefore("2026-03-02", new Date("2026-03-10T00:00:00Z"))).toEqual(["2026-03-01"]);
+    expect(await purgeAuditDaysBefore("2026-03-02", new Date("2026-03-10T00:00:00Z"))).toEqual({
+      days: ["2026-03-01"],
+      entries: 3,
+    });
     const left = await entries();
     expect(left.map((e) => e.n)).toEqual([4, 5, 6]);
     const kept = await (await testDb.db()).collection(AUDIT_DAYS).findOne({ _id: "2026-03-01" as never });

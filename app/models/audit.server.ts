@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Collection, Db, Filter } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
-import { maskCpf } from "~/shared/cpf";
+import { maskCpf, maskCpfsInText } from "~/shared/cpf";
 import type { AuditEvent, AuditObjectKind, AuditOutcome } from "./audit.fields";
 import type { IndexDeclaration } from "./indexes";
 
@@ -89,10 +89,14 @@ export function auditDayOf(at: Date): string {
 // ---------------------------------------------------------------------------------------------
 // No secrets, CPF masked
 
-const SECRET_KEY =
-  /pass|senha|secret|segredo|token|cookie|session|sess[aã]o|challenge|authoriz|c[oó]digo|^code$|code$|otp/i;
+const SECRET_KEY = new RegExp(
+  [
+    "pass|pwd|senha|secret|segredo|token|cookie|session|sess[aã]o|challenge|authoriz|credential|api[-_ ]?key",
+    "samlresponse|c[oó]digo|^code$|code$|otp",
+  ].join("|"),
+  "i",
+);
 const CPF_KEY = /cpf/i;
-const CPF_IN_TEXT = /\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|\b\d{11}\b/g;
 const MAX_TEXT = 300;
 const MAX_ITEMS = 50;
 const MAX_KEYS = 40;
@@ -100,10 +104,19 @@ const MAX_DEPTH = 4;
 const MAX_DETAILS_CHARS = 8_000;
 export const AUDIT_REMOVED = "[removido]";
 
-/** A text as the log keeps it: CPFs masked, at most MAX_TEXT characters. */
+/**
+ * A text as the database stores it: a lone surrogate (e.g. from a cell `&#xD800;`) becomes U+FFFD, as the driver's
+ * UTF-8 encoding makes it. An entry is cleaned and hashed in this form, so what is stored still matches its hash.
+ */
+export function wellFormed(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/** A text as the log keeps it: well-formed, CPFs masked, at most MAX_TEXT characters. */
 export function auditText(value: string): string {
-  const masked = value.replace(CPF_IN_TEXT, (cpf) => maskCpf(cpf));
-  return masked.length > MAX_TEXT ? `${masked.slice(0, MAX_TEXT - 1)}…` : masked;
+  const masked = maskCpfsInText(wellFormed(value));
+  // Never cut a surrogate pair in two.
+  return masked.length > MAX_TEXT ? `${wellFormed(masked.slice(0, MAX_TEXT - 1))}…` : masked;
 }
 
 function cleanValue(value: unknown, key: string, depth: number): AuditDetailValue | undefined {
@@ -129,7 +142,7 @@ function cleanObject(value: Record<string, unknown>, depth: number): AuditDetail
   const out: AuditDetails = {};
   for (const [key, v] of Object.entries(value).slice(0, MAX_KEYS)) {
     // Keys become stored field names: no operators, no dotted paths.
-    const safeKey = key.replace(/^\$+/, "_").replace(/\./g, "_").slice(0, 64);
+    const safeKey = wellFormed(key.replace(/^\$+/, "_").replace(/\./g, "_").slice(0, 64));
     const cleaned = cleanValue(v, key, depth);
     if (cleaned !== undefined) out[safeKey] = cleaned;
   }
@@ -152,15 +165,18 @@ export function sanitizeAuditDetails(details: Record<string, unknown> | undefine
 // ---------------------------------------------------------------------------------------------
 // The hash
 
+/** The canonical form: keys sorted, texts well-formed (as stored: identical for every text the log ever held). */
 function canonical(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   if (typeof value === "object") {
-    const keys = Object.keys(value as object).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    const fields = Object.entries(value as object).map(([k, v]) => [wellFormed(k), v] as const);
+    fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   if (typeof value === "number" && !Number.isFinite(value)) return "null";
+  if (typeof value === "string") return JSON.stringify(wellFormed(value));
   return JSON.stringify(value);
 }
 
@@ -198,7 +214,7 @@ export type AuditInput = {
 };
 
 const textOrNull = (value: unknown, max = 200) =>
-  typeof value === "string" && value.length > 0 ? auditText(value).slice(0, max) : null;
+  typeof value === "string" && value.length > 0 ? wellFormed(auditText(value).slice(0, max)) : null;
 
 /** The fields of an entry that do not depend on its place in the chain, cleaned. */
 function entryBody(input: AuditInput, at: Date) {
@@ -409,12 +425,30 @@ export type AuditProblem = {
   message: string;
 };
 
-export type AuditVerification =
-  | { ok: true; checked: number; firstDay: string | null; lastDay: string | null; lastHash: string | null }
-  | { ok: false; checked: number; problem: AuditProblem };
+/** Problems named one by one; past this many they are only counted (a log rewritten whole would list them all). */
+export const AUDIT_PROBLEMS_LISTED = 1_000;
+
+export type AuditVerification = {
+  /** No problem found. */
+  ok: boolean;
+  /** Entries read. */
+  read: number;
+  /** Entries that verified intact (their hash, their place and their link to the entry before). */
+  checked: number;
+  firstDay: string | null;
+  lastDay: string | null;
+  lastHash: string | null;
+  /** Every problem found, in the chain's order (the first AUDIT_PROBLEMS_LISTED). */
+  problems: AuditProblem[];
+  /** The first problem, or null. */
+  problem: AuditProblem | null;
+  counts: Record<AuditProblem["kind"], number>;
+};
+
+type ChainLink = { hash: string; n: number; day: string; seq: number };
 
 /** The entry before position `n` (or the last removed day's final entry, or the genesis): what `n` chains to. */
-async function anchorBefore(n: number, db?: Db): Promise<{ hash: string; n: number; day: string; seq: number }> {
+async function anchorBefore(n: number, db?: Db): Promise<ChainLink> {
   const before = await (await auditLog(db)).findOne(
     { n: { $lt: n } },
     { sort: { n: -1 }, projection: { _id: 0, n: 1, day: 1, seq: 1, hash: 1 } },
@@ -425,10 +459,37 @@ async function anchorBefore(n: number, db?: Db): Promise<{ hash: string; n: numb
   return { hash: AUDIT_GENESIS, n: 0, day: "", seq: 0 };
 }
 
+/** The problems and counts of one verification run, named as the run goes. */
+class ProblemList {
+  readonly problems: AuditProblem[] = [];
+  readonly counts: Record<AuditProblem["kind"], number> = { altered: 0, removed: 0, inserted: 0 };
+  add(kind: AuditProblem["kind"], at: { day: string; seq: number; n: number }, message: string): void {
+    this.counts[kind]++;
+    if (this.problems.length < AUDIT_PROBLEMS_LISTED) this.problems.push({ kind, ...at, message });
+  }
+}
+
+/** The entries missing between `previous` and `entry`, as one problem named by the first of them; null when none. */
+function gapBefore(previous: ChainLink, entry: AuditEntry): { at: ChainLink; message: string } | null {
+  const expectedN = previous.n + 1;
+  const sameDay = entry.day === previous.day;
+  if (!(entry.n > expectedN || (sameDay && entry.seq > previous.seq + 1) || (!sameDay && entry.seq > 1))) return null;
+  const name = `${entry.day}#${entry.seq}`;
+  if (sameDay || entry.seq > 1) {
+    const seq = sameDay ? previous.seq + 1 : 1;
+    const message = `entry ${entry.day}#${seq} (n ${expectedN}) was removed (the next one kept is ${name})`;
+    return { at: { hash: "", n: expectedN, day: entry.day, seq }, message };
+  }
+  const span = `${previous.day}#${previous.seq} (n ${expectedN}…${entry.n - 1})`;
+  const message = `the entries after ${span} were removed (the next one kept is ${name})`;
+  return { at: { hash: "", n: expectedN, day: previous.day, seq: previous.seq + 1 }, message };
+}
+
 /**
- * Recomputes the chain over the days `from`..`to` (YYYY-MM-DD, both included; the whole log by default) and names the
- * first entry that was altered (its hash no longer matches), removed (a gap in the numbering or the chain) or inserted
- * (a number used twice, or out of order). Reads the log once, in the chain's order.
+ * Recomputes the chain over the days `from`..`to` (YYYY-MM-DD, both included; the whole log by default) and names
+ * every entry that was altered (its hash no longer matches, or the next entry no longer chains to it), removed (a gap
+ * in the numbering or the chain) or inserted (a number used twice, or out of order), then goes on: one problem does
+ * not hide the next. Reads the log once, in the chain's order.
  */
 export async function verifyAuditChain(
   range: { from?: string; to?: string } = {},
@@ -444,64 +505,64 @@ export async function verifyAuditChain(
       ? collection.findOne({ day: { $lte: range.to } }, { sort: { day: -1, seq: -1 }, projection })
       : collection.findOne({}, { sort: { n: -1 }, projection }),
   ]);
-  if (!first || !last || last.n < first.n) {
-    return { ok: true, checked: 0, firstDay: null, lastDay: null, lastHash: null };
-  }
-  let previous = await anchorBefore(first.n, db);
-  const firstDay = { value: null as string | null };
-  let checked = 0;
-  const problem = (kind: AuditProblem["kind"], day: string, seq: number, n: number, message: string) => ({
-    ok: false as const,
+  const found = new ProblemList();
+  const result = (read: number, checked: number, firstDay: string | null, last: ChainLink | null) => ({
+    ok: found.problems.length === 0,
+    read,
     checked,
-    problem: { kind, day, seq, n, message },
+    firstDay,
+    lastDay: last?.day ?? null,
+    lastHash: last?.hash ?? null,
+    problems: found.problems,
+    problem: found.problems[0] ?? null,
+    counts: found.counts,
   });
+  if (!first || !last || last.n < first.n) return result(0, 0, null, null);
+  let previous = await anchorBefore(first.n, db);
+  // Whether `previous` verified by itself (a broken link after it then names it) and was counted as intact; the
+  // anchor before the range is taken as intact, so the first entry's link is checked too.
+  let previousIntact = true;
+  let previousCounted = false;
+  let firstDay: string | null = null;
+  let read = 0;
+  let checked = 0;
   const cursor = collection
     .find({ n: { $gte: first.n, $lte: last.n } })
     .sort({ n: 1 })
     .batchSize(2000);
   for await (const doc of cursor) {
+    read++;
     const { _id: _stored, ...entry } = doc as AuditEntry & { _id: unknown };
     const name = `${entry.day}#${entry.seq}`;
-    const expectedN = previous.n + 1;
-    if (!Number.isInteger(entry.n) || entry.n < expectedN) {
-      return problem("inserted", entry.day, entry.seq, entry.n, `entry ${name} (n ${entry.n}) was inserted`);
+    const inserted =
+      !Number.isInteger(entry.n) ||
+      entry.n <= previous.n ||
+      (entry.day === previous.day && entry.seq <= previous.seq) ||
+      entry.day < previous.day;
+    if (inserted) {
+      // Not a link of the chain: the entries after it still chain to `previous`.
+      found.add("inserted", entry, `entry ${name} (n ${entry.n}) was inserted`);
+      continue;
     }
-    const sameDay = entry.day === previous.day;
-    if (entry.n > expectedN || (sameDay && entry.seq > previous.seq + 1) || (!sameDay && entry.seq > 1)) {
-      const missing = sameDay || entry.seq > 1 ? `${entry.day}#${sameDay ? previous.seq + 1 : 1}` : null;
-      const message = missing
-        ? `entry ${missing} (n ${expectedN}) was removed (the next one kept is ${name})`
-        : `the entries after ${previous.day}#${previous.seq} (n ${expectedN}…${entry.n - 1}) were removed (the next one kept is ${name})`;
-      return problem(
-        "removed",
-        missing ? entry.day : previous.day,
-        missing ? (sameDay ? previous.seq + 1 : 1) : previous.seq + 1,
-        expectedN,
-        message,
-      );
-    }
-    if ((sameDay && entry.seq <= previous.seq) || (!sameDay && entry.day < previous.day)) {
-      return problem("inserted", entry.day, entry.seq, entry.n, `entry ${name} (n ${entry.n}) was inserted`);
-    }
-    const recomputed = auditHash(entry);
-    if (recomputed !== entry.hash) {
-      return problem("altered", entry.day, entry.seq, entry.n, `entry ${name} (n ${entry.n}) was altered`);
-    }
-    if (entry.prev !== previous.hash) {
+    const gap = gapBefore(previous, entry);
+    if (gap) found.add("removed", gap.at, gap.message);
+    let intact = true;
+    if (auditHash(entry) !== entry.hash) {
+      found.add("altered", entry, `entry ${name} (n ${entry.n}) was altered`);
+      intact = false;
+    } else if (!gap && entry.prev !== previous.hash && previousIntact) {
       // This entry is intact but does not chain to the one before: that one was changed and its hash recomputed.
-      return problem(
-        "altered",
-        previous.day,
-        previous.seq,
-        previous.n,
-        `entry ${previous.day}#${previous.seq} (n ${previous.n}) was altered (${name} no longer chains to it)`,
-      );
+      const before = `${previous.day}#${previous.seq}`;
+      found.add("altered", previous, `entry ${before} (n ${previous.n}) was altered (${name} no longer chains to it)`);
+      if (previousCounted) checked--;
     }
-    checked++;
-    firstDay.value ??= entry.day;
+    if (intact) checked++;
+    previousIntact = intact;
+    previousCounted = intact;
+    firstDay ??= entry.day;
     previous = { hash: entry.hash, n: entry.n, day: entry.day, seq: entry.seq };
   }
-  return { ok: true, checked, firstDay: firstDay.value, lastDay: previous.day, lastHash: previous.hash };
+  return result(read, checked, firstDay, previous);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -509,12 +570,17 @@ export async function verifyAuditChain(
 
 /**
  * Removes every whole day before `cutoffDay` (YYYY-MM-DD), oldest first, keeping each removed day's final entry
- * (`audit_days`) so the entries after it still verify. The only deletion of entries anywhere. Answers the days removed.
+ * (`audit_days`) so the entries after it still verify. The only deletion of entries anywhere. Answers the days removed
+ * and how many entries they held (the retention job records both in the log).
  */
-export async function purgeAuditDaysBefore(cutoffDay: string, now: Date = new Date()): Promise<string[]> {
+export async function purgeAuditDaysBefore(
+  cutoffDay: string,
+  now: Date = new Date(),
+): Promise<{ days: string[]; entries: number }> {
   const log = await auditLog();
   const days = await auditDays();
   const removed: string[] = [];
+  let entries = 0;
   for (;;) {
     const oldest = await log.findOne({ day: { $lt: cutoffDay } }, { sort: { n: 1 }, projection: { _id: 0, day: 1 } });
     if (!oldest) break;
@@ -529,10 +595,10 @@ export async function purgeAuditDaysBefore(cutoffDay: string, now: Date = new Da
       { $set: { finalN: final.n, finalSeq: final.seq, finalHash: final.hash, purgedAt: now } },
       { upsert: true },
     );
-    await log.deleteMany({ day: oldest.day });
+    entries += (await log.deleteMany({ day: oldest.day })).deletedCount;
     removed.push(oldest.day);
   }
-  return removed;
+  return { days: removed, entries };
 }
 
 // ---------------------------------------------------------------------------------------------

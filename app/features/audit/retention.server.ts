@@ -1,5 +1,6 @@
 import { getConfig } from "~/config.server";
 import { auditDayOf, purgeAuditDaysBefore } from "~/models/audit.server";
+import { recordAudit } from "./record.server";
 
 /**
  * The audit trail's retention (AUDIT_RETENTION_DAYS, 400 by default): whole UTC days older than the retention are
@@ -12,7 +13,25 @@ export function auditRetentionCutoff(now: Date, retentionDays = getConfig().audi
   return auditDayOf(new Date(now.getTime() - retentionDays * 86_400_000));
 }
 
-/** Removes the days older than the retention at `now`; answers them, oldest first. */
-export function purgeExpiredAuditDays(now: Date = new Date()): Promise<string[]> {
-  return purgeAuditDaysBefore(auditRetentionCutoff(now), now);
+/**
+ * Removes the days older than the retention at `now`; answers them, oldest first. A run that removed any writes an
+ * entry saying which days, how many entries and by which rule, so the log itself tells why its oldest days are gone.
+ */
+export async function purgeExpiredAuditDays(now: Date = new Date()): Promise<string[]> {
+  const retentionDays = getConfig().audit.retentionDays;
+  const cutoff = auditRetentionCutoff(now, retentionDays);
+  const { days, entries } = await purgeAuditDaysBefore(cutoff, now);
+  if (days.length > 0) {
+    await recordAudit({
+      actor: null,
+      ip: null,
+      event: "auditPurged",
+      object: { kind: "audit", id: "retention" },
+      outcome: "ok",
+      // `days` is cut to its first 50 by the model; first and last always name the whole span.
+      details: { cutoff, retentionDays, entries, dayCount: days.length, first: days[0], last: days.at(-1), days },
+      at: now,
+    });
+  }
+  return days;
 }

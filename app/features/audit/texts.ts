@@ -25,6 +25,7 @@ const EVENT_LABELS: Record<AuditEvent, string> = {
   dataEdited: "Dados editados",
   decision: "Decisão",
   auditExported: "Auditoria exportada",
+  auditPurged: "Auditoria: dias antigos removidos",
 };
 
 const OUTCOME_LABELS: Record<AuditOutcome, string> = {
