@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
+import { summarizeRepeatedRefusals } from "~/features/audit/record.server";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
 import { deliverSubscriptionSends } from "~/features/subscriptions/dispatch.server";
 import { queueWeeklyDashboardSends } from "~/features/subscriptions/weekly.server";
@@ -56,6 +57,15 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     everyMs: 24 * 60 * 60_000,
     async run(now) {
       await purgeExpiredAuditDays(now);
+    },
+  },
+  {
+    // Repeated 403s of one user, route and minute: one summary entry per minute that has ended ("n more").
+    name: "audit-refusal-summaries",
+    everyMs: 60_000,
+    leaseMs: 2 * 60_000,
+    async run(now) {
+      await summarizeRepeatedRefusals(now);
     },
   },
   {

@@ -30,6 +30,7 @@ import { attributeSetIndexes } from "./planning-attribute-sets.server";
 import { indexes as notices } from "./notices.server";
 // The audit trail
 import { indexes as audit } from "./audit.server";
+import { indexes as auditRefusals } from "./audit-refusals.server";
 // Subscriptions to reports, statements and dashboards, and their send log
 import { indexes as subscriptions } from "./subscriptions.server";
 
@@ -59,6 +60,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...attributeSetIndexes,
   ...notices,
   ...audit,
+  ...auditRefusals,
   ...subscriptions,
 ];
 

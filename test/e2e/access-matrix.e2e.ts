@@ -54,6 +54,8 @@ const VOLATILE_COLLECTIONS = new Set([
   // The audit trail records every refusal of the guard and every sign-in by design (issue 53).
   "audit_log",
   "audit_days",
+  // Repeated refusals of one user, route and minute are counted there before their summary entry.
+  "audit_refusal_counts",
   // The worker's scheduled tasks stamp their runs on their own timer; the forecast reminder (in the last days of an
   // edit month) writes its notices and their mail, and the dispatcher marks mail sent, whatever the probes do.
   "scheduled_tasks",

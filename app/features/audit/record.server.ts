@@ -1,5 +1,11 @@
 import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 import { appendAuditEntry, type AuditEntry } from "~/models/audit.server";
+import {
+  countRefusal,
+  restoreRefusalCount,
+  takeRefusalCount,
+  type RefusalCountRecord,
+} from "~/models/audit-refusals.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { currentClientAddress } from "~/shared/client-address.server";
@@ -62,20 +68,90 @@ const userObject = (email: string) => ({ kind: "user" as const, id: normalizeEma
 // ---------------------------------------------------------------------------------------------
 // Refusals
 
-/** A 403 of the route guard: who, which screen (route id) and address, and why. */
-export function recordAccessRefused(
+const MINUTE_MS = 60_000;
+const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+/** Summaries written per run of the scheduled task at most (the rest wait for the next run). */
+const SUMMARIES_PER_RUN = 10_000;
+
+/**
+ * A 403 of the route guard: who, which screen (route id) and address, and why. Repeated refusals are aggregated per
+ * actor, route, reason and UTC minute: the minute's first is written (awaited) as an entry of its own, the others are
+ * counted (app/models/audit-refusals.server.ts) and written as one summary entry once the minute is over — by the
+ * group's next refusal or by the "audit-refusal-summaries" task — so one account cannot flood the log, and every
+ * refusal is counted in it. Answers the entry written, or null when the refusal was only counted.
+ */
+export async function recordAccessRefused(
   actor: AuditActorInput,
   screen: { routeId: string; path: string },
   reason: "notAllowed" | "crossOrigin",
   details: Record<string, unknown> = {},
-): Promise<AuditEntry> {
+  at: Date = new Date(),
+): Promise<AuditEntry | null> {
+  const email = actor?.email ? normalizeEmail(actor.email) : null;
+  const key = {
+    group: [email ?? "-", screen.routeId, reason].join("|"),
+    minute: minuteOf(at),
+    actor: actor ? { email, name: actor.name ?? null, type: actor.type ?? null } : null,
+    route: { id: screen.routeId, path: screen.path },
+    reason,
+  };
+  const ip = currentClientAddress();
+  if ((await countRefusal(key, at, ip)) > 1) return null;
+  // The group's earlier minutes are summed up first, so the log reads in order.
+  await summarizeRefusals({ group: key.group, before: key.minute }, at);
   return recordAudit({
     actor,
+    ip,
     event: "accessRefused",
     object: { kind: "screen", id: screen.routeId, label: screen.path },
     outcome: "refused",
     details: { reason, ...details },
+    at,
   });
+}
+
+/** The summary entry of a minute's refusals after its first. */
+function refusalSummary(taken: RefusalCountRecord, now: Date): Promise<AuditEntry> {
+  return appendAuditEntry(
+    {
+      actor: taken.actor,
+      ip: taken.lastIp,
+      event: "accessRefused",
+      object: { kind: "screen", id: taken.route.id, label: taken.route.path },
+      outcome: "refused",
+      details: {
+        reason: taken.reason,
+        repeated: taken.count - 1,
+        minute: taken.minute.toISOString(),
+        lastAt: taken.lastAt.toISOString(),
+      },
+    },
+    now,
+  );
+}
+
+/** Writes the summaries of the counters of minutes before `before` (of one group, or all); answers how many. */
+async function summarizeRefusals(scope: { group?: string; before: Date }, now: Date, max = Infinity): Promise<number> {
+  let written = 0;
+  while (written < max) {
+    const taken = await takeRefusalCount(scope);
+    if (!taken) break;
+    if (taken.count <= 1) continue;
+    try {
+      await refusalSummary(taken, now);
+    } catch (error) {
+      // Not lost: counted again, and summed up by the next run.
+      await restoreRefusalCount(taken).catch(() => undefined);
+      throw error;
+    }
+    written++;
+  }
+  return written;
+}
+
+/** The scheduled task: the summaries of every minute that has ended at `now`, for groups that went quiet. */
+export function summarizeRepeatedRefusals(now: Date = new Date()): Promise<number> {
+  return summarizeRefusals({ before: minuteOf(now) }, now, SUMMARIES_PER_RUN);
 }
 
 /** An upload refused for rights (the uploader may not load this dataset or target). */
