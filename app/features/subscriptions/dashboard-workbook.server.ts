@@ -1,12 +1,14 @@
 import ExcelJS from "exceljs";
 import type { ChartResult } from "~/services/dashboards/native.server";
+import { CPF_FIELD, maskCpfCell } from "~/shared/cpf";
 import { subscriptionTexts as t } from "./texts";
 
 /**
  * A dashboard's figures as an XLSX (the weekly e-mail's attachment): one sheet per chart, in the dashboard's order;
  * row 1 the chart's title, row 2 its column headers (the chart's labels), then its rows as the screen has them. A
  * chart the screen shows as an error (e.g. one that would reach rows outside the viewer's branches) gets its message
- * and no figures.
+ * and no figures. A column named like a CPF (by its field or its header) holds it masked, as the HR grid shows it,
+ * whatever figures it is given (the charts mask theirs already).
  */
 
 const SHEET_NAME_MAX = 31;
@@ -35,8 +37,11 @@ export async function dashboardWorkbook(label: string, charts: readonly ChartRes
     // The columns the chart names first, in its definition's order; then any other field of its rows.
     const keys = Object.keys(chart.labels).filter((k) => chart.rows.some((row) => Object.hasOwn(row, k)));
     for (const row of chart.rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key);
-    sheet.addRow(keys.map((k) => chart.labels[k] ?? k)).font = { bold: true };
-    for (const row of chart.rows) sheet.addRow(keys.map((k) => row[k] ?? null));
+    const headers = keys.map((k) => chart.labels[k] ?? k);
+    const cpfColumn = keys.map((k, i) => CPF_FIELD.test(k) || CPF_FIELD.test(headers[i]));
+    sheet.addRow(headers).font = { bold: true };
+    for (const row of chart.rows)
+      sheet.addRow(keys.map((k, i) => (cpfColumn[i] ? maskCpfCell(row[k]) : row[k]) ?? null));
   });
   if (charts.length === 0) workbook.addWorksheet(t.sheetChart(1)).addRow([label]);
   return Buffer.from(await workbook.xlsx.writeBuffer());

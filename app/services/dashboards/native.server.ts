@@ -3,6 +3,8 @@ import { EJSON } from "bson";
 import { ObjectId, type Document } from "mongodb";
 import { getDb } from "~/db.server";
 import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
+import { HR_AUX } from "~/models/hr.server";
+import { CPF_FIELD, maskCpfCell, maskCpfsInText } from "~/shared/cpf";
 import { trackBackgroundWork } from "~/shared/background-work.server";
 import { dashboardTexts } from "~/messages";
 import {
@@ -123,6 +125,27 @@ export function toChartValue(value: unknown): ChartValue {
   return JSON.stringify(value);
 }
 
+/** Collections whose rows hold CPFs (HR auxiliary data). */
+const CPF_COLLECTIONS: ReadonlySet<string> = new Set([HR_AUX]);
+function maskChartCell(field: string, value: ChartValue, readsCpfs: boolean): ChartValue {
+  if (CPF_FIELD.test(field)) return maskCpfCell(value);
+  return readsCpfs && typeof value === "string" ? maskCpfsInText(value) : value;
+}
+
+/**
+ * A chart's rows as every screen shows HR data (spec 001 §5, "CPF is always masked"): a field named like a CPF is
+ * masked in any chart; in a chart that reads HR auxiliary data (itself or through a $lookup) every CPF inside a text
+ * is masked too: a renamed field, a group key, a label built with $concat, a looked-up list. Masking twice is
+ * harmless.
+ */
+export function maskChartCpfs(rows: readonly ChartRow[], readsCpfs: boolean): ChartRow[] {
+  return rows.map((row) => {
+    const out: ChartRow = {};
+    for (const [field, value] of Object.entries(row)) out[field] = maskChartCell(field, value, readsCpfs);
+    return out;
+  });
+}
+
 /** The stored shape of a chart; a record written by hand may hold anything. */
 function errorResult(index: number, raw: unknown, error: string): ChartResult {
   const title =
@@ -164,7 +187,9 @@ export async function runChart(
     const db = await getDb();
     const documents = await db.collection(chart.collection).aggregate(pipeline, { maxTimeMS }).toArray();
     const rows = documents.map((doc) => Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, toChartValue(v)])));
-    return { ...base, rows };
+    const readsCpfs = identityOf(chart).reads.some((name) => CPF_COLLECTIONS.has(name));
+    // Masked before anything keeps or shows them: the figure cache, the screen, the weekly workbook.
+    return { ...base, rows: maskChartCpfs(rows, readsCpfs) };
   } catch (error) {
     // The database's own wording stays in the log; the page gets a sentence in Portuguese.
     const reason = error instanceof Error ? error.message : String(error);
@@ -237,6 +262,11 @@ const FAILURE_MEMORY_MS = 30_000;
  * they are being computed.
  */
 export const CHART_COMPUTE_BUDGET_MS = 120_000;
+/**
+ * The form of the rows the cache keeps, part of every key: raised when what a row may show changes (2: CPFs masked),
+ * so figures cached in an older form are never shown again.
+ */
+const CACHED_ROWS_FORM = 2;
 
 /**
  * Runs every chart of a dashboard, reading each chart's figures from the cache while the data it
@@ -268,7 +298,7 @@ export async function runCharts(
   const filterKey = (f: RowFilter | undefined) =>
     f ? `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}` : "";
   const keyOf = (chart: DashboardChart) =>
-    `${scope}:${chart.id}:${identity.get(chart)!.digest}${filterKey(filterOf(chart))}`;
+    `${scope}:${chart.id}:${identity.get(chart)!.digest}:${CACHED_ROWS_FORM}${filterKey(filterOf(chart))}`;
   const collections = [...new Set([...identity.values()].flatMap((id) => id.reads))];
   const [states, cached] = await Promise.all([dataStates(collections), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
