@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/config.server";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { dumpForecast, insertScenario } from "~/features/forecast/fixtures";
 import {
@@ -11,21 +12,29 @@ import {
   useTempDataDir,
 } from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
+import { FORECAST } from "~/models/forecast.server";
 import { useTestDatabase } from "../test/db";
 import { importCommand } from "./cli-import";
 
-/** The operator's import of a forecast file names a cost centre whose forecast is submitted: refused, as on screen. */
+/**
+ * The operator's import of a forecast file naming a cost centre whose forecast is submitted, or whose RF's edit month
+ * has ended: refused, as on screen.
+ */
 
 const testDb = useTestDatabase();
 useTempDataDir();
 const RF = "RF2 2027";
 const MARKETING = "CC1001 - Marketing";
+const savedToday = process.env.PORTAL_TODAY;
 let work = "";
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), "jp-cycle-"));
 });
 afterAll(async () => {
   await fs.rm(work, { recursive: true, force: true });
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
 });
 
 describe("portal import of a forecast file after submission", () => {
@@ -55,7 +64,43 @@ describe("portal import of a forecast file after submission", () => {
       progressIntervalMs: 20,
     });
     expect(code).toBe(1);
-    expect(lines.at(-1)).toBe(`NOK: ${cycleTexts.frozenUpload([`${MARKETING} (${RF})`])}`);
+    expect(lines.at(-1)).toBe(
+      `NOK: ${cycleTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }])}`,
+    );
+    expect(await dumpForecast(db)).toEqual(before);
+  });
+});
+
+describe("portal import --user of a forecast file after the edit month", () => {
+  it("refuses a cost centre never submitted (Não enviado), for a USER GOLD preparer, changing nothing", async () => {
+    process.env.PORTAL_TODAY = "2027-03-02";
+    const FEB = "02/2027";
+    resetConfigForTests();
+    const db = await testDb.db();
+    const RETAIL = "CC1002 - Vendas Varejo";
+    await insertScenario(db, RF, RETAIL);
+    await grantPermission(db, "prep@example.com", "USER GOLD");
+    const cell = { rf: RF, cost_center_concat: RETAIL, account_concat: "4101001 - Salários e Ordenados" };
+    const april = { ...cell, data_ref: new Date("2027-04-01T00:00:00Z") };
+    expect((await db.collection(FORECAST).findOne(april))?.forecast).toBe(1014);
+    const before = await dumpForecast(db);
+    const file = path.join(work, "forecast-late.csv");
+    await fs.writeFile(
+      file,
+      [
+        FORECAST_HEADER.join(";"),
+        forecastRow({ ...cell, cost_center: "CC1002", data_ref: "2027-04", forecast: "99.999,00" }).join(";"),
+      ].join("\n"),
+    );
+    const lines: string[] = [];
+    const { code } = await importCommand([file, "--user", "prep@example.com"], (l) => lines.push(l), {
+      progressIntervalMs: 20,
+    });
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe(
+      `NOK: ${cycleTexts.lockedUpload([{ costCenter: RETAIL, rf: RF, reason: cycleTexts.lockReason.closed(FEB) }])}`,
+    );
+    expect((await db.collection(FORECAST).findOne(april))?.forecast).toBe(1014);
     expect(await dumpForecast(db)).toEqual(before);
   });
 });

@@ -5,9 +5,10 @@ import type { IndexDeclaration } from "./indexes";
 /**
  * The forecast cycle: the state of each cost centre × RF (preparing → submitted → approved, or returned to be
  * corrected), every transition kept (who, when, from, to, comment), and who prepares each cost centre. The rules of
- * who may move a state live in app/features/forecast/cycle/; this module keeps the data and its one write rule:
- * the forecast of a submitted or approved cost centre does not change (`frozenCostCenters`, checked by every write path
- * of the forecast collection).
+ * who may move a state live in app/features/forecast/cycle/; this module keeps the data, with the submission's record
+ * (who sent the version under review and who prepared it then: the reviewers' separation of duties holds whatever
+ * the preparers' list says later), and the states in which the forecast does not change (`frozenCostCenters`, one half
+ * of the forecast collection's write rule `forecastLocks` in forecast.server.ts).
  */
 
 export const FORECAST_CYCLE = "forecast_cycle";
@@ -31,7 +32,14 @@ export type CycleRecord = {
   changed_at: Date;
   changed_by: string;
   changed_by_name: string;
+  /** The last submission (kept until the next one): who sent it, when, and the cost centre's preparers then. */
+  submitted_by?: string;
+  submitted_at?: Date;
+  preparers_at_submission?: string[];
 };
+
+/** What a submission records on the cycle's document besides the state. */
+export type SubmissionRecord = Required<Pick<CycleRecord, "submitted_by" | "submitted_at" | "preparers_at_submission">>;
 
 export type CycleEvent = {
   rf: string;
@@ -131,7 +139,8 @@ export type TransitionResult = { ok: true; event: CycleEvent } | { ok: false; cu
 
 /**
  * Moves a cost centre × RF from one of `from` to `to`, atomically: a transition raced by another (two reviewers, a
- * submission sent twice) finds the state changed and is refused with the state it found. The event is kept after.
+ * submission sent twice) finds the state changed and is refused with the state it found. A submission's record is
+ * written in the same update. The event is kept after.
  */
 export async function transition(
   rf: string,
@@ -142,6 +151,7 @@ export async function transition(
   actor: { email: string; name: string },
   comment: string,
   now: Date,
+  submission?: SubmissionRecord,
 ): Promise<TransitionResult> {
   const database = await db();
   const cycles = database.collection<CycleRecord>(FORECAST_CYCLE);
@@ -168,7 +178,15 @@ export async function transition(
   }
   const before = await cycles.findOneAndUpdate(
     { rf, cost_center_concat, state: { $in: [...from] } },
-    { $set: { state: to, changed_at: now, changed_by: actor.email, changed_by_name: actor.name } },
+    {
+      $set: {
+        state: to,
+        changed_at: now,
+        changed_by: actor.email,
+        changed_by_name: actor.name,
+        ...(submission ? { ...submission, preparers_at_submission: [...submission.preparers_at_submission] } : {}),
+      },
+    },
     { returnDocument: "before", projection: { _id: 0 } },
   );
   if (!before) {
@@ -188,6 +206,14 @@ export async function transition(
   };
   await database.collection<CycleEvent>(FORECAST_CYCLE_EVENTS).insertOne({ ...event });
   return { ok: true, event };
+}
+
+/** Who made the last submission of a cost centre in one RF (index rf_costCenter_at, newest first), or null. */
+export async function lastSubmitterOf(rf: string, cost_center_concat: string): Promise<string | null> {
+  const last = await (await db())
+    .collection<CycleEvent>(FORECAST_CYCLE_EVENTS)
+    .findOne({ rf, cost_center_concat, action: "submit" }, { sort: { at: -1 }, projection: { _id: 0, by: 1 } });
+  return last?.by ?? null;
 }
 
 /** A cost centre's transitions in one RF, oldest first. */

@@ -14,7 +14,10 @@ import { getDb } from "~/db.server";
 import { parseScenario } from "~/models/forecast.fields";
 import type { IndexDeclaration } from "./indexes";
 import { byPtBrNumeric } from "~/shared/collation";
+import { portalToday } from "~/shared/clock.server";
+import type { CalendarDate, Month } from "~/shared/months";
 import { frozenCostCenters, pairKey, type CycleState } from "./forecast-cycle.server";
+import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
 
@@ -321,6 +324,57 @@ function withActuals(scenario: WindowAccount[], actuals: readonly WindowAccount[
 const WINDOW_BATCH = 20_000;
 
 // ---------------------------------------------------------------------------------------------
+// Who may change a cell: the one write rule of the collection
+
+/**
+ * Why the records of a scenario and cost centre may not change today: its forecast is submitted or approved
+ * (`frozen`), or today is not in the RF's edit month (`closed` after it, whatever the cycle's state; `upcoming`
+ * before it).
+ */
+export type ForecastLock =
+  | { kind: "frozen"; state: CycleState }
+  | { kind: "closed"; editMonth: Month }
+  | { kind: "upcoming"; editMonth: Month };
+
+/**
+ * The calendar half of the rule: an RF's records change only in its edit month. Actuals (`rf = "actual"`) are the
+ * ledger's closed months, loaded as the books close: no edit month and no cycle state holds them. A name that is
+ * neither is not a scenario the portal writes (the upload template refuses it) and is left to that check.
+ */
+export function windowLockOf(rf: string, today: CalendarDate): ForecastLock | null {
+  if (rf === ACTUAL_SCENARIO) return null;
+  const scenario = parseScenario(rf);
+  if (!scenario) return null;
+  const calendar = scenarioCalendar(scenario);
+  const window = editWindowOf(calendar, today);
+  return window === "open" ? null : { kind: window, editMonth: calendar.editMonth };
+}
+
+/**
+ * THE rule deciding whether forecast records may change, asked by every write path (the grid's save and so its
+ * paste, mass change and undo, the Excel round trip inline and queued, the "forecast" upload template on screen and
+ * through `portal import`): of the (rf, cost centre) pairs given, those that may not, as pairKey → why. The cycle's
+ * state first (its message names the state), then the edit month.
+ */
+export async function forecastLocks(
+  pairs: readonly { rf: string; cost_center_concat: string }[],
+  today: CalendarDate,
+  given?: Db,
+): Promise<Map<string, ForecastLock>> {
+  const scenarios = pairs.filter((p) => p.rf !== ACTUAL_SCENARIO);
+  const frozen = await frozenCostCenters(scenarios, given);
+  const locks = new Map<string, ForecastLock>();
+  for (const { rf, cost_center_concat } of scenarios) {
+    const key = pairKey(rf, cost_center_concat);
+    if (locks.has(key)) continue;
+    const state = frozen.get(key);
+    const lock: ForecastLock | null = state ? { kind: "frozen", state } : windowLockOf(rf, today);
+    if (lock) locks.set(key, lock);
+  }
+  return locks;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Saving cells
 
 /**
@@ -337,8 +391,8 @@ export type SaveResult =
   | { kind: "missing"; account: string; month: Date; knownAccount: boolean }
   /** Cells changed by someone else since they were loaded; `saved` cells were written (0 unless a save raced). */
   | { kind: "conflicts"; conflicts: Conflict[]; saved: number }
-  /** The cost centre's forecast is submitted or approved in this RF (forecast-cycle.server.ts): nothing written. */
-  | { kind: "frozen"; state: CycleState };
+  /** The cost centre's forecast may not change today (forecastLocks): nothing written. */
+  | ForecastLock;
 
 const cellKey = (account: string, month: Date) => `${month.getTime()}\u0000${account}`;
 
@@ -397,8 +451,10 @@ export async function saveForecastCells(
   via?: "excel",
 ): Promise<SaveResult> {
   if (cells.length === 0) return { kind: "saved", count: 0 };
-  const frozen = (await frozenCostCenters([{ rf, cost_center_concat }])).get(pairKey(rf, cost_center_concat));
-  if (frozen) return { kind: "frozen", state: frozen };
+  const lock = (await forecastLocks([{ rf, cost_center_concat }], portalToday(now))).get(
+    pairKey(rf, cost_center_concat),
+  );
+  if (lock) return lock;
   const collection = await forecast();
   const stored = await readCells(rf, cost_center_concat, cells);
   const conflicts: Conflict[] = [];
@@ -520,10 +576,10 @@ export type ForecastUploadRow = Pick<
  */
 export async function applyForecastUpload(rows: readonly ForecastUploadRow[], meta: UploadMeta): Promise<UploadCounts> {
   const { db, file, user, now } = meta;
-  // The import refuses a file naming a frozen cost centre before applying anything (datasets/ingest.server.ts); this
-  // keeps a file that raced a submission from writing into it.
-  const frozen = await frozenCostCenters(rows, db);
-  if (frozen.size > 0) throw new FrozenForecastError([...frozen.keys()].map((k) => k.split("\u0000")[1]));
+  // The import refuses a file naming a locked cost centre before applying anything (datasets/ingest.server.ts); this
+  // keeps a file that raced a submission or the end of the edit month from writing into it.
+  const locks = await forecastLocks(rows, portalToday(now), db);
+  if (locks.size > 0) throw new LockedForecastError([...locks.keys()].map((k) => k.replace("\u0000", " · ")));
   const collection = db.collection<ForecastRecord>(FORECAST);
   const projection = Object.fromEntries(
     [...FORECAST_UPLOAD_KEY, ...FORECAST_UPLOAD_FIELDS].map((f) => [f, 1 as const]),
@@ -570,10 +626,10 @@ export async function applyForecastUpload(rows: readonly ForecastUploadRow[], me
   return { inserted, updated: updates.length, unchanged, removed: 0 };
 }
 
-/** An upload's rows name cost centres whose forecast is submitted or approved. */
-export class FrozenForecastError extends Error {
-  constructor(readonly costCenters: readonly string[]) {
-    super(`forecast frozen for ${costCenters.join("; ")}`);
-    this.name = "FrozenForecastError";
+/** An upload's rows name (rf, cost centre) pairs that may not change today (forecastLocks). */
+export class LockedForecastError extends Error {
+  constructor(readonly pairs: readonly string[]) {
+    super(`forecast locked for ${pairs.join("; ")}`);
+    this.name = "LockedForecastError";
   }
 }

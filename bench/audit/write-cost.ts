@@ -31,6 +31,8 @@ async function main() {
   const db = await startEmbeddedDbProcess(path.join(dir, "db"), { env: { ...process.env, LOG_LEVEL: "warn" } });
   process.env.MONGODB_URI = db.uri;
   process.env.LOG_LEVEL = "warn";
+  // The forecast model takes a change only in the RF's edit month (November 2026 for RF1 2027).
+  process.env.PORTAL_TODAY = "2026-11-15";
   const { getDb, closeDb } = await import("../../app/db.server");
   const { applyIndexes } = await import("../../app/models/all-indexes.server");
   const { FORECAST, saveForecastCells } = await import("../../app/models/forecast.server");

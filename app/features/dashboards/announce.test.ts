@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/config.server";
 import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
 import { monthStartDate } from "~/shared/months";
 import { parseFilter } from "~/features/planning/planning";
@@ -78,6 +79,10 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
       account_concat: ACCOUNTS[0].account,
       data_ref: monthStartDate(month),
     });
+    // The model takes a forecast change only in its RF's edit month (February 2027 for RF2 2027).
+    const savedToday = process.env.PORTAL_TODAY;
+    process.env.PORTAL_TODAY = "2027-02-15";
+    resetConfigForTests();
     const save = await stateChangedBy(FORECAST, () =>
       saveForecastCells(
         rf,
@@ -93,7 +98,11 @@ describe("edits made in the portal are announced to the dashboards' cache", () =
         { email: "fp@example.com", name: "FP" },
         new Date(),
       ),
-    );
+    ).finally(() => {
+      if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+      else process.env.PORTAL_TODAY = savedToday;
+      resetConfigForTests();
+    });
     expect(save.outcome).toEqual({ kind: "saved", count: 1 });
     expect(save.changed).toBe(true);
   });

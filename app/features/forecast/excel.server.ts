@@ -12,7 +12,7 @@ import {
 import { cellText, type CellValue } from "~/shared/excel/values";
 import { excelTexts } from "~/messages";
 import { forecastTexts } from "./texts";
-import { STATE_LABELS, cycleTexts } from "./cycle/texts";
+import { lockMessage } from "./cycle/texts";
 import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast.server";
 import { byPtBrNumeric } from "~/shared/collation";
 import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
@@ -287,13 +287,10 @@ export async function importForecastFile(
           by: conflict.by,
         });
       }
-    } else if (result.kind === "frozen") {
-      // Submitted or approved: every changed cell of the file is refused, with the message every write path gives.
-      const reason = cycleTexts.frozen(
-        review.costCenter.cost_center_concat,
-        review.calendar.name,
-        STATE_LABELS[result.state],
-      );
+    } else if (result.kind === "frozen" || result.kind === "closed" || result.kind === "upcoming") {
+      // The model's rule refuses (submitted, approved, or outside the edit month): every changed cell of the file is
+      // refused, with the message every write path gives.
+      const reason = lockMessage(result, review.costCenter.cost_center_concat, review.calendar.name);
       for (const write of writes)
         refused.push({
           line: write.line,

@@ -1,9 +1,10 @@
 /**
- * THE release-point table of the cost-centre forecast review (spec 001 §4, §5, §9) and every rule that
- * follows from it: which months a scenario shows, which are actuals and which forecasts, when its grid is open for
- * editing and which columns may then change, and how annual totals group the months. Pure: the server (loader and
- * save) and the browser (grid) decide with these same functions, and "today" is always a parameter (the clock is
- * injected: app/shared/clock.server.ts, PORTAL_TODAY).
+ * The release-point rules of the cost-centre forecast review (spec 001 §4, §5, §9). The table itself, each scenario's
+ * calendar and its edit window are in app/models/forecast-calendar.ts (the forecast model's write rule decides with
+ * them) and re-exported here; this module adds every rule that follows from them: which months a scenario shows,
+ * which are actuals and which forecasts, when its grid is open for editing and which columns may then change, and how
+ * annual totals group the months. Pure: the server (loader and save) and the browser (grid) decide with these same
+ * functions, and "today" is always a parameter (the clock is injected: app/shared/clock.server.ts, PORTAL_TODAY).
  *
  * Readings recorded in docs/decisions.md ("Forecast review"):
  * - The spec's "edit month 1 / 4 / 7" for RF2–RF4 are JavaScript month indexes (0 = January), as "RF1: anchor 2 Oct,
@@ -15,16 +16,9 @@
  * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
  *   month with the actuals, and the forecast columns start with the edit month.
  */
-import {
-  type CalendarDate,
-  type Month,
-  monthOf,
-  yearOfMonth,
-  monthNumber,
-  monthStartDate,
-  monthOfDay,
-} from "~/shared/months";
-import { RELEASE_POINT_NAMES, scenarioName, type ReleasePointName, type Scenario } from "~/models/forecast.fields";
+import { type CalendarDate, type Month, monthOf, yearOfMonth, monthStartDate, monthOfDay } from "~/shared/months";
+import { RELEASE_POINT_NAMES, scenarioName, type Scenario } from "~/models/forecast.fields";
+import { editWindowOf, RELEASE_POINTS, type ScenarioCalendar } from "~/models/forecast-calendar";
 
 export {
   RELEASE_POINT_NAMES,
@@ -33,26 +27,14 @@ export {
   type ReleasePointName,
   type Scenario,
 } from "~/models/forecast.fields";
-
-type ReleasePointRule = {
-  /** The anchor's month, 1–12. */
-  anchorMonth: number;
-  /** The anchor's year relative to the scenario's year. */
-  anchorYearOffset: number;
-  monthsBefore: number;
-  monthsAfter: number;
-};
-
-/** Spec 001 §4 and §9. */
-export const RELEASE_POINTS: Readonly<Record<ReleasePointName, ReleasePointRule>> = {
-  RF1: { anchorMonth: 10, anchorYearOffset: -1, monthsBefore: 11, monthsAfter: 14 },
-  RF2: { anchorMonth: 1, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
-  RF3: { anchorMonth: 4, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
-  RF4: { anchorMonth: 7, anchorYearOffset: 0, monthsBefore: 11, monthsAfter: 13 },
-};
-
-/** Every anchor is on the 2nd of its month. */
-export const ANCHOR_DAY = 2;
+export {
+  ANCHOR_DAY,
+  editWindowOf,
+  RELEASE_POINTS,
+  scenarioCalendar,
+  type EditWindow,
+  type ScenarioCalendar,
+} from "~/models/forecast-calendar";
 
 /**
  * Annual totals are "computed around 20 December" (spec 001 §9): the total of year Y sums the month columns dated from
@@ -63,45 +45,7 @@ export const ANCHOR_DAY = 2;
 export const TOTAL_YEAR_LAST_DAY = { month: 12, day: 20 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Calendar days (months and days themselves: app/shared/months.ts)
-
-const dayValue = (d: CalendarDate) => Date.UTC(d.year, d.month - 1, d.day);
-
-// ---------------------------------------------------------------------------------------------
-// Scenarios
-
-export type ScenarioCalendar = Scenario & {
-  anchor: CalendarDate;
-  anchorMonth: Month;
-  /** The one month in which the grid may be edited: the month after the anchor. */
-  editMonth: Month;
-  /** The window, both ends included. */
-  firstMonth: Month;
-  lastMonth: Month;
-  /** The first month dated on or after the anchor: the first forecast column. */
-  firstForecastMonth: Month;
-};
-
-export function scenarioCalendar(scenario: Scenario): ScenarioCalendar {
-  const rule = RELEASE_POINTS[scenario.releasePoint];
-  const anchor = { year: scenario.year + rule.anchorYearOffset, month: rule.anchorMonth, day: ANCHOR_DAY };
-  const anchorMonth = monthOfDay(anchor);
-  let firstForecastMonth = anchorMonth;
-  while (
-    dayValue({ year: yearOfMonth(firstForecastMonth), month: monthNumber(firstForecastMonth), day: 1 }) <
-    dayValue(anchor)
-  )
-    firstForecastMonth++;
-  return {
-    ...scenario,
-    anchor,
-    anchorMonth,
-    editMonth: anchorMonth + 1,
-    firstMonth: anchorMonth - rule.monthsBefore,
-    lastMonth: anchorMonth + rule.monthsAfter,
-    firstForecastMonth,
-  };
-}
+// Scenarios (the table, the calendar and the edit window itself: app/models/forecast-calendar.ts)
 
 /** The window's months, oldest first. */
 export function windowMonths(calendar: ScenarioCalendar): Month[] {
@@ -115,13 +59,7 @@ export const isForecastMonth = (calendar: ScenarioCalendar, m: Month) => m >= ca
 
 /** The grid is open only while today is in the scenario's edit month; otherwise it is locked. */
 export const isOpenForEditing = (calendar: ScenarioCalendar, today: CalendarDate) =>
-  monthOfDay(today) === calendar.editMonth;
-
-/** Where today stands against the edit month: in it (open), after it (editing closed) or before it (opens later). */
-export function editWindowOf(calendar: ScenarioCalendar, today: CalendarDate): "open" | "closed" | "upcoming" {
-  const todayMonth = monthOfDay(today);
-  return todayMonth === calendar.editMonth ? "open" : todayMonth > calendar.editMonth ? "closed" : "upcoming";
-}
+  editWindowOf(calendar, today) === "open";
 
 /** Whether the cell of month `m` may change today: open grid, inside the window, a forecast column. */
 export function isEditableMonth(calendar: ScenarioCalendar, m: Month, today: CalendarDate): boolean {

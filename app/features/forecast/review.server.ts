@@ -28,7 +28,7 @@ import {
 } from "~/shared/months";
 import { messages } from "~/messages";
 import { forecastTexts } from "./texts";
-import { STATE_LABELS, cycleTexts } from "./cycle/texts";
+import { lockMessage } from "./cycle/texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
   cellExists,
@@ -247,13 +247,9 @@ export async function saveReview(
       );
     }
     case "frozen":
-      return reply(
-        {
-          ok: false,
-          message: cycleTexts.frozen(costCenter.cost_center_concat, calendar.name, STATE_LABELS[result.state]),
-        },
-        409,
-      );
+    case "closed":
+    case "upcoming":
+      return reply({ ok: false, message: lockMessage(result, costCenter.cost_center_concat, calendar.name) }, 409);
     case "conflicts": {
       await audited(result.saved);
       const message =

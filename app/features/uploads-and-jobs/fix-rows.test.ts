@@ -1,7 +1,8 @@
 import ExcelJS from "exceljs";
 import type { ObjectId } from "mongodb";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PermissionType } from "~/access";
+import { resetConfigForTests } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
@@ -32,6 +33,18 @@ vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
+
+// The forecast rows are RF1 2026's, which change only in its edit month (November 2025): the forecast's write rule.
+const savedToday = process.env.PORTAL_TODAY;
+beforeAll(() => {
+  process.env.PORTAL_TODAY = "2025-11-15";
+  resetConfigForTests();
+});
+afterAll(() => {
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
+});
 
 const REASON = "Motivo da recusa";
 const as = (email: string, type: PermissionType) => {

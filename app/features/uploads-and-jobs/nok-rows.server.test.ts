@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ObjectId, type Db } from "mongodb";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -31,6 +32,18 @@ vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();
+
+// The forecast rows are RF1 2026's, which change only in its edit month (November 2025): the forecast's write rule.
+const savedToday = process.env.PORTAL_TODAY;
+beforeAll(() => {
+  process.env.PORTAL_TODAY = "2025-11-15";
+  resetConfigForTests();
+});
+afterAll(() => {
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
+});
 
 const csv = (rows: string[][]) => [FORECAST_HEADER.join(";"), ...rows.map((r) => r.join(";"))].join("\n");
 

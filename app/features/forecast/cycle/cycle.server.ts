@@ -4,12 +4,15 @@ import { canAccessRoute } from "~/access";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import {
   cycleOf,
-  isPreparer,
+  lastSubmitterOf,
   preparersOf,
   timelineOf,
   transition,
   type CycleAction,
+  type CycleEvent,
+  type CycleRecord,
   type CycleState,
+  type SubmissionRecord,
 } from "~/models/forecast-cycle.server";
 import { notify, type NoticeInput } from "~/models/notices.server";
 import { recordAudit } from "~/features/audit/record.server";
@@ -26,8 +29,10 @@ import {
   needsComment,
   refusalOf,
   shownState,
+  submissionBinds,
   TRANSITIONS,
   type CycleActor,
+  type Submission,
 } from "./rules";
 import { STATE_LABELS, cycleTexts } from "./texts";
 
@@ -42,13 +47,33 @@ export function reviewerTypes(): readonly PermissionType[] {
   return accessContext().forecastReviewerTypes ?? DEFAULT_FORECAST_REVIEWER_TYPES;
 }
 
-function actorOf(user: AuthenticatedUser, isPreparerOfIt: boolean): CycleActor {
+/** `preparers`: the cost centre's preparers today; `submission`: the version under review's record. */
+function actorOf(user: AuthenticatedUser, preparers: readonly string[], submission: Submission): CycleActor {
   return {
     type: user.type,
     canEdit: canAccessRoute(user.type, REVIEW_ROUTE, accessContext(), "write"),
-    isPreparer: isPreparerOfIt,
+    isPreparer: preparers.includes(user.email),
+    boundBySubmission: submissionBinds(user.email, submission),
     isReviewer: reviewerTypes().includes(user.type),
   };
+}
+
+/**
+ * The submission under review as the cycle's record keeps it. A record written before submissions were recorded
+ * names no one: its submitter is then the timeline's last submission (`events` when the caller has them).
+ */
+async function submissionOf(
+  record: CycleRecord | null,
+  rf: string,
+  cc: string,
+  events?: readonly CycleEvent[],
+): Promise<Submission> {
+  if (record?.submitted_by) return { by: record.submitted_by, preparers: record.preparers_at_submission ?? [] };
+  if (record?.state !== "submitted") return { by: null, preparers: [] };
+  const by = events
+    ? ([...events].reverse().find((e) => e.action === "submit")?.by ?? null)
+    : await lastSubmitterOf(rf, cc);
+  return { by, preparers: [] };
 }
 
 /** Which of the cycle's screens a user of `type` may open (the review filter links to them). */
@@ -73,10 +98,15 @@ export type CycleView = {
 export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
-  const [preparers, events] = await Promise.all([preparersOf([cc]), timelineOf(calendar.name, cc)]);
-  const actor = actorOf(user, (preparers.get(cc) ?? []).includes(user.email));
-  // The state is the last transition's (each is kept right after it is made): one read fewer for the grid's page.
-  // Taking an action still checks the state record itself (takeCycleAction, a conditional update).
+  const [preparers, events, record] = await Promise.all([
+    preparersOf([cc]),
+    timelineOf(calendar.name, cc),
+    cycleOf(calendar.name, cc),
+  ]);
+  const submission = await submissionOf(record, calendar.name, cc, events);
+  const actor = actorOf(user, preparers.get(cc) ?? [], submission);
+  // The state is the last transition's (each is kept right after it is made); taking an action checks the state
+  // record itself (takeCycleAction, a conditional update).
   const state = events.at(-1)?.to ?? "preparing";
   const window = editWindowOf(calendar, today);
   return {
@@ -124,9 +154,10 @@ export async function takeCycleAction(
 
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
-  const record = await cycleOf(calendar.name, cc);
+  const [record, preparerMap] = await Promise.all([cycleOf(calendar.name, cc), preparersOf([cc])]);
   const state = record?.state ?? "preparing";
-  const actor = actorOf(user, await isPreparer(cc, user.email));
+  const preparers = preparerMap.get(cc) ?? [];
+  const actor = actorOf(user, preparers, await submissionOf(record, calendar.name, cc));
   const window = editWindowOf(calendar, today);
   const audit = (outcome: "ok" | "refused", details: Record<string, unknown>) =>
     recordAudit({
@@ -144,7 +175,12 @@ export async function takeCycleAction(
     return { ok: false, message: refusal, status };
   }
   const { from, to } = TRANSITIONS[action];
-  const result = await transition(calendar.name, cc, action, from, to, user, comment, now);
+  // A submission records who sent it and the preparers then: the reviewers' rule is checked against both.
+  const submission: SubmissionRecord | undefined =
+    action === "submit"
+      ? { submitted_by: user.email, submitted_at: now, preparers_at_submission: preparers }
+      : undefined;
+  const result = await transition(calendar.name, cc, action, from, to, user, comment, now, submission);
   if (!result.ok) {
     await audit("refused", { state: result.current, reason: "raced" });
     return {

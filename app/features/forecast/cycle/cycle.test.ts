@@ -294,7 +294,7 @@ describe("every write path of a submitted cost centre refuses, with the same mes
     ].join("\n");
     const { outcome, file } = await uploadAndProcess("forecast.csv", csv, { user: PREPARER.email });
     expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_REJECTED });
-    expect(file?.message).toBe(cycleTexts.frozenUpload([`${MARKETING} (${RF})`]));
+    expect(file?.message).toBe(cycleTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }]));
     expect(await dumpForecast(db)).toEqual(before);
     // The cost centre still in preparation takes the same kind of file.
     const open = [

@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { allowedActions, refusalOf, shownState, type CycleActor } from "./rules";
+import { allowedActions, refusalOf, shownState, submissionBinds, type CycleActor } from "./rules";
 import { cycleTexts } from "./texts";
 
-const preparer: CycleActor = { type: "USER GOLD", canEdit: true, isPreparer: true, isReviewer: false };
-const reviewer: CycleActor = { type: "SYSTEM ADMIN", canEdit: true, isPreparer: false, isReviewer: true };
+const preparer: CycleActor = {
+  type: "USER GOLD",
+  canEdit: true,
+  isPreparer: true,
+  boundBySubmission: false,
+  isReviewer: false,
+};
+const reviewer: CycleActor = {
+  type: "SYSTEM ADMIN",
+  canEdit: true,
+  isPreparer: false,
+  boundBySubmission: false,
+  isReviewer: true,
+};
 const reviewerWhoPrepares: CycleActor = { ...reviewer, isPreparer: true };
-const readerReviewer: CycleActor = { type: "USER SILVER", canEdit: false, isPreparer: false, isReviewer: true };
+const reviewerWhoSubmitted: CycleActor = { ...reviewer, boundBySubmission: true };
+const readerReviewer: CycleActor = { ...reviewer, type: "USER SILVER", canEdit: false };
 
 describe("the cycle's rules", () => {
   it("lets each role take only its own transitions from the right state", () => {
@@ -16,6 +29,7 @@ describe("the cycle's rules", () => {
     expect(allowedActions("submitted", reviewer, "closed")).toEqual(["approve", "return"]);
     expect(allowedActions("submitted", readerReviewer, "open")).toEqual(["approve", "return"]);
     expect(allowedActions("submitted", reviewerWhoPrepares, "open")).toEqual([]);
+    expect(allowedActions("submitted", reviewerWhoSubmitted, "closed")).toEqual([]);
     expect(allowedActions("approved", reviewer, "closed")).toEqual(["reopen"]);
     expect(allowedActions("approved", { ...preparer, type: "USER GOLD" }, "open")).toEqual([]);
   });
@@ -31,6 +45,15 @@ describe("the cycle's rules", () => {
       cycleTexts.refused.wrongState("aprovar", "Aprovado"),
     );
     expect(refusalOf("reopen", "approved", preparer, "open", "")).toBe(cycleTexts.refused.notAdmin);
+    expect(refusalOf("return", "submitted", reviewerWhoSubmitted, "open", "")).toBe(cycleTexts.refused.ownSubmission);
+  });
+
+  it("binds the submitter and the preparers at submission, whatever the case of the e-mail", () => {
+    const submission = { by: "Admin2@Example.com", preparers: ["prep@example.com"] };
+    expect(submissionBinds("admin2@example.com", submission)).toBe(true);
+    expect(submissionBinds("PREP@example.com", submission)).toBe(true);
+    expect(submissionBinds("admin@example.com", submission)).toBe(false);
+    expect(submissionBinds("admin@example.com", { by: null, preparers: [] })).toBe(false);
   });
 
   it("shows a cost centre not submitted by the end of the edit month as Não enviado", () => {

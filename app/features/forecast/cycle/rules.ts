@@ -8,7 +8,9 @@ import { STATE_LABELS, cycleTexts } from "./texts";
  *
  * - submit: Em preparação or Devolvido → Enviado, by an assigned preparer who may edit the forecast, in the edit month;
  * - approve / return: Enviado → Aprovado / Devolvido, by a reviewer type who is not a preparer of this cost centre
- *   (also after the edit month, so a late decision can still be recorded); returning needs a comment;
+ *   and neither submitted the version under review nor prepared the cost centre when it was submitted (the
+ *   submission's record: leaving the preparers' list afterwards changes nothing), also after the edit month, so a
+ *   late decision can still be recorded; returning needs a comment;
  * - reopen: Aprovado → Em preparação, by SYSTEM ADMIN, with a written reason.
  */
 
@@ -20,6 +22,8 @@ export type CycleActor = {
   canEdit: boolean;
   /** Is one of the cost centre's assigned preparers. */
   isPreparer: boolean;
+  /** Submitted the version under review, or was one of its preparers when it was submitted (submissionBinds). */
+  boundBySubmission: boolean;
   /** Is of a FORECAST_REVIEWER_TYPES type. */
   isReviewer: boolean;
 };
@@ -56,10 +60,20 @@ export function refusalOf(
     case "return":
       if (!actor.isReviewer) return cycleTexts.refused.notReviewer;
       if (actor.isPreparer) return cycleTexts.refused.ownCostCenter;
+      if (actor.boundBySubmission) return cycleTexts.refused.ownSubmission;
       return null;
     case "reopen":
       return actor.type === ADMIN_TYPE ? null : cycleTexts.refused.notAdmin;
   }
+}
+
+/** The submission under review, as recorded: who sent it (null: unknown) and the cost centre's preparers then. */
+export type Submission = { by: string | null; preparers: readonly string[] };
+
+/** Whether `email` sent the version under review or prepared the cost centre when it was sent (e-mails, any case). */
+export function submissionBinds(email: string, submission: Submission): boolean {
+  const me = email.toLowerCase();
+  return submission.by?.toLowerCase() === me || submission.preparers.some((p) => p.toLowerCase() === me);
 }
 
 export function allowedActions(

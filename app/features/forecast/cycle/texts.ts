@@ -1,4 +1,7 @@
 import type { CycleState } from "~/models/forecast-cycle.server";
+import type { ForecastLock } from "~/models/forecast.server";
+import { monthLabel } from "~/shared/months";
+import { forecastTexts } from "../texts";
 
 /** Texts of the forecast cycle (issue: submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
 
@@ -53,6 +56,8 @@ export const cycleTexts = {
     notInEditMonth: (editMonth: string) => `O envio só é possível no mês de edição (${editMonth}).`,
     notReviewer: "Seu perfil não revisa forecasts.",
     ownCostCenter: "Você é responsável pela preparação deste centro de custo: outra pessoa deve revisá-lo.",
+    ownSubmission:
+      "Você enviou esta versão ou era responsável pela preparação quando ela foi enviada: outra pessoa deve revisá-la.",
     notAdmin: "Só um administrador pode reabrir um forecast aprovado.",
     wrongState: (action: string, state: string) => `Não é possível ${action}: a situação atual é “${state}”.`,
   },
@@ -65,8 +70,21 @@ export const cycleTexts = {
   /** The one message every write path gives when the cost centre's forecast is frozen. */
   frozen: (cost_center_concat: string, rf: string, state: string) =>
     `O forecast de ${cost_center_concat} em ${rf} está “${state}”: nenhuma alteração é aceita depois do envio.`,
-  frozenUpload: (list: readonly string[]) =>
-    `Arquivo recusado, nada foi aplicado: ${plural(list.length, "centro de custo enviado ou aprovado", "centros de custo enviados ou aprovados")} não aceita${list.length === 1 ? "" : "m"} alterações de forecast: ${list.slice(0, 10).join("; ")}${list.length > 10 ? "; …" : ""}.`,
+  /** Why a cost centre of an RF takes no change now, in an upload's refusal (the state's label when frozen). */
+  lockReason: {
+    closed: (editMonth: string) => `edição encerrada em ${editMonth}`,
+    upcoming: (editMonth: string) => `edição abre em ${editMonth}`,
+  },
+  /** The one message of an upload refused by the forecast's write rule (forecastLocks), naming the pairs. */
+  lockedUpload: (items: readonly { costCenter: string; rf: string; reason: string }[]) => {
+    const list = items.slice(0, 10).map((i) => `${i.costCenter} (${i.rf}: ${i.reason})`);
+    const who = plural(items.length, "centro de custo não aceita", "centros de custo não aceitam");
+    const more = items.length > 10 ? "; …" : "";
+    const rule =
+      "O forecast de um RF só muda no seu mês de edição e enquanto não foi enviado nem aprovado; " +
+      "o realizado (actual) pode ser carregado a qualquer momento.";
+    return `Arquivo recusado, nada foi aplicado: ${who} alterações de forecast agora: ${list.join("; ")}${more}. ${rule}`;
+  },
   // Notices (in-portal and e-mail)
   notice: {
     submittedTitle: (cc: string, rf: string) => `Forecast enviado para revisão: ${cc} · ${rf}`,
@@ -85,6 +103,20 @@ export const cycleTexts = {
       `O mês de edição de ${rf} termina em ${lastDay}. Ainda não ${list.length === 1 ? "foi enviado" : "foram enviados"}: ${list.join("; ")}.`,
   },
 };
+
+/** Why a lock refuses, in an upload's list. */
+export function lockReasonOf(lock: ForecastLock): string {
+  return lock.kind === "frozen"
+    ? STATE_LABELS[lock.state]
+    : cycleTexts.lockReason[lock.kind](monthLabel(lock.editMonth));
+}
+
+/** The message a single review's write (grid save, round trip) gives when the model's rule refuses it. */
+export function lockMessage(lock: ForecastLock, costCenter: string, rf: string): string {
+  return lock.kind === "frozen"
+    ? cycleTexts.frozen(costCenter, rf, STATE_LABELS[lock.state])
+    : forecastTexts.lockedRefused(rf, monthLabel(lock.editMonth));
+}
 
 /** The status board (/ij/forecast_status). */
 export const boardTexts = {

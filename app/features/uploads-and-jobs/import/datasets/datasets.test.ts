@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ObjectId } from "mongodb";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "~/config.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNKNOWN_LAYOUT } from "~/models/file-jobs.server";
 import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, listFiscalItems } from "~/models/fiscal.server";
@@ -278,6 +279,18 @@ describe("template planning_quantity", () => {
 // b. Forecast
 
 describe("template forecast", () => {
+  // RF1 2026, the rows' scenario, takes changes only in its edit month (November 2025): the forecast's write rule.
+  const savedToday = process.env.PORTAL_TODAY;
+  beforeEach(() => {
+    process.env.PORTAL_TODAY = "2025-11-15";
+    resetConfigForTests();
+  });
+  afterEach(() => {
+    if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+    else process.env.PORTAL_TODAY = savedToday;
+    resetConfigForTests();
+  });
+
   it("upserts actuals and RF records that the review grid reads; a changed forecast is recorded in the cell's history", async () => {
     const rows = [
       forecastRow({ rf: "actual", data_ref: "2025-12", value: "170.000,10", forecast: "" }),
@@ -323,24 +336,25 @@ describe("template forecast", () => {
       ),
     );
     expect(first.file?.message).toBe("3 linhas OK, 0 NOK. Aplicado: 3 novas, 0 alteradas, 0 sem alteração.");
+    // The actuals are another scenario, the only one that loads beside the RF open this month.
     const mixed = [
-      forecastRow({ rf: "RF2 2026" }),
-      forecastRow({ rf: "RF2 2026", data_ref: "2026-02" }),
+      forecastRow({ rf: "actual" }),
+      forecastRow({ rf: "actual", data_ref: "2026-02" }),
       forecastRow({ forecast: "1,00" }),
     ];
     expect((await upload("rf2.csv", csv(FORECAST_HEADER, mixed))).file?.message).toBe(
       "3 linhas OK, 0 NOK. Aplicado: 2 novas, 1 alterada, 0 sem alteração.",
     );
-    // Only the scenario the previous file added, spelt in lower case: its two rows are found and changed.
+    // Only the scenario the previous file added, spelt in upper case: its two rows are found and changed.
     const again = [
-      forecastRow({ rf: "rf2 2026", forecast: "2,00" }),
-      forecastRow({ rf: "rf2 2026", data_ref: "2026-02", forecast: "2,00" }),
+      forecastRow({ rf: "ACTUAL", forecast: "2,00" }),
+      forecastRow({ rf: "ACTUAL", data_ref: "2026-02", forecast: "2,00" }),
     ];
     expect((await upload("rf2-again.csv", csv(FORECAST_HEADER, again))).file?.message).toBe(
       "2 linhas OK, 0 NOK. Aplicado: 0 novas, 2 alteradas, 0 sem alteração.",
     );
     expect(await count(FORECAST)).toBe(5);
-    expect(await count(FORECAST, { rf: "RF2 2026", forecast: 2 })).toBe(2);
+    expect(await count(FORECAST, { rf: "actual", forecast: 2 })).toBe(2);
   });
 
   it("rounds an amount with more decimals to cents, as the review grid and its Excel round trip do", async () => {

@@ -1,7 +1,9 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
-import { frozenCostCenters, pairKey } from "~/models/forecast-cycle.server";
-import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { pairKey } from "~/models/forecast-cycle.server";
+import { forecastLocks } from "~/models/forecast.server";
+import { cycleTexts, lockReasonOf } from "~/features/forecast/cycle/texts";
+import { portalToday } from "~/shared/clock.server";
 import { inBranchScope, type BranchScope } from "~/models/hr.server";
 import { uploadRightsTexts } from "../../texts";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
@@ -85,7 +87,7 @@ export class DatasetImport {
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
   private readonly scope: ReplaceScope = { pairs: new Map(), accounts: new Map() };
-  /** Forecast files: the (rf, cost centre) pairs the file changes (a submitted or approved one refuses the file). */
+  /** Forecast files: the (rf, cost centre) pairs the file changes (one the forecast's rule locks refuses the file). */
   private readonly forecastPairs = new Map<string, { rf: string; cost_center_concat: string }>();
   /** The current row's values as stored, in column order (reused). */
   private readonly stored: unknown[];
@@ -324,19 +326,10 @@ export class DatasetImport {
       };
     }
     if (this.forecastPairs.size > 0) {
-      // The forecast cycle: a cost centre submitted or approved in an RF takes no change, so the file is refused whole.
-      const frozen = await step(frozenCostCenters([...this.forecastPairs.values()], this.ctx.db));
-      if (frozen.size > 0) {
+      const refusal = await step(this.forecastRefusal());
+      if (refusal) {
         await step(this.removeSpool());
-        return {
-          status: FILE_STATUS_REJECTED,
-          message: cycleTexts.frozenUpload(
-            [...frozen.keys()].map((key) => {
-              const pair = this.forecastPairs.get(key)!;
-              return `${pair.cost_center_concat} (${pair.rf})`;
-            }),
-          ),
-        };
+        return { status: FILE_STATUS_REJECTED, message: refusal };
       }
     }
     this.lineOfKey.clear(); // every key is checked: the apply needs none of them (~90 MB at 300,000 rows)
@@ -359,6 +352,22 @@ export class DatasetImport {
           ? datasetMessages.replaced(this.okRows, result, "(empresa, ano)", this.exampleRows)
           : datasetMessages.upserted(this.okRows, result, this.exampleRows);
     return { status: 0, message };
+  }
+
+  /**
+   * The forecast's write rule (forecastLocks: the cycle's state, the RF's edit month) over the pairs the file names:
+   * one locked pair refuses the whole file, naming each with its reason; null when every pair may change.
+   */
+  private async forecastRefusal(): Promise<string | null> {
+    const now = this.ctx.now();
+    const locks = await forecastLocks([...this.forecastPairs.values()], portalToday(now), this.ctx.db);
+    if (locks.size === 0) return null;
+    return cycleTexts.lockedUpload(
+      [...locks].map(([key, lock]) => {
+        const pair = this.forecastPairs.get(key)!;
+        return { costCenter: pair.cost_center_concat, rf: pair.rf, reason: lockReasonOf(lock) };
+      }),
+    );
   }
 
   /** Waits for the writes in flight, ignoring their failures (the run is ending anyway), and removes the spool. */
