@@ -156,6 +156,11 @@ describe("the canonical form and what an entry keeps", () => {
     expect(stored?.details.message).toBe("Cabe\uFFFDalho \uFFFD inválido");
     // What the caller gets back is what was stored.
     expect(entry.details.message).toBe("Cabe\uFFFDalho \uFFFD inválido");
+    // An entry that fails with a U+FFFD in it (as one written before this form would) says so.
+    await (await testDb.db()).collection(AUDIT_LOG).updateOne({ n: entry.n }, { $set: { "details.n": 2 } });
+    expect((await verifyAuditChain()).problem?.message).toBe(
+      `entry ${entry.day}#1 (n 1) was altered; it holds U+FFFD (see docs/operations.md)`,
+    );
   });
 
   it("masks a CPF in any of its shapes inside a text", async () => {

@@ -548,7 +548,9 @@ export async function verifyAuditChain(
     if (gap) found.add("removed", gap.at, gap.message);
     let intact = true;
     if (auditHash(entry) !== entry.hash) {
-      found.add("altered", entry, `entry ${name} (n ${entry.n}) was altered`);
+      // Before texts were made well-formed, a lone surrogate was hashed as such and stored as U+FFFD: say so.
+      const hint = JSON.stringify(entry).includes("\uFFFD") ? "; it holds U+FFFD (see docs/operations.md)" : "";
+      found.add("altered", entry, `entry ${name} (n ${entry.n}) was altered${hint}`);
       intact = false;
     } else if (!gap && entry.prev !== previous.hash && previousIntact) {
       // This entry is intact but does not chain to the one before: that one was changed and its hash recomputed.
