@@ -140,7 +140,7 @@ describe("appendAuditEntry", () => {
 });
 
 describe("the canonical form and what an entry keeps", () => {
-  it("hashes an entry as the database stores it: a lone surrogate (a header cell &#xD800;) verifies clean", async () => {
+  it("hashes an entry as the database stores it: a lone surrogate (a header cell &#xD800;) verifies", async () => {
     const lone = "Cabe\uD800alho \uDC00 inválido";
     const entry = await appendAuditEntry(
       event(1, {
