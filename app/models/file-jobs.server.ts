@@ -8,7 +8,7 @@ import { readPageOrLast } from "~/shared/pagination";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
-import { resolveFileTarget, type FileTarget } from "./files.fields";
+import { resolveFileTarget, type FileClassification, type FileDataClass, type FileTarget } from "./files.fields";
 
 /**
  * Files as processing jobs: registration after an upload, the worker's claim / lease / progress /
@@ -83,6 +83,8 @@ export type RegisterFileInput = {
   target?: FileTarget;
   /** The operator's CLI import without --user (FileRecord.operator); no request path sets it. */
   operator?: true;
+  /** What the file holds, when the path that stores it knows (FileRecord.dataClass); else the worker decides. */
+  dataClass?: FileClassification;
 };
 
 /** The stored object already has a file record (a second registration of the same upload). */
@@ -116,6 +118,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     attempts: 0,
     target: resolveFileTarget(input.target, input.originalName),
     ...(input.operator ? { operator: true as const } : {}),
+    ...(input.dataClass ? { dataClass: input.dataClass.dataClass, dataClassBy: input.dataClass.by } : {}),
   };
   try {
     const result = await (await files()).insertOne(doc);
@@ -160,6 +163,8 @@ export type JobClaim = {
   target: FileTarget;
   /** Loaded with the operator's rights (FileRecord.operator). */
   operator: boolean;
+  /** What the file holds, if already decided (FileRecord.dataClass). */
+  dataClass: FileDataClass | null;
 };
 
 export function defaultWorkerName(): string {
@@ -207,7 +212,24 @@ export async function claimNextJob(options: {
     user: doc.user,
     target: resolveFileTarget(doc.target, doc.originalName),
     operator: doc.operator === true,
+    dataClass: doc.dataClass ?? null,
   };
+}
+
+/**
+ * Records what the file holds and returns the class it has now. A class only moves towards "hr": "plain" is written
+ * only to a file that has none yet, "hr" over anything, so a later read never makes an HR file plain again.
+ */
+export async function recordFileClass(fileId: ObjectId, found: FileClassification): Promise<FileDataClass> {
+  const collection = await files();
+  const filter: Filter<FileDoc> =
+    found.dataClass === "hr"
+      ? { _id: fileId, dataClass: { $ne: "hr" } }
+      : { _id: fileId, dataClass: { $exists: false } };
+  const result = await collection.updateOne(filter, { $set: { dataClass: found.dataClass, dataClassBy: found.by } });
+  if (result.matchedCount === 1) return found.dataClass;
+  const now = await collection.findOne({ _id: fileId }, { projection: { dataClass: 1 } });
+  return now?.dataClass ?? found.dataClass;
 }
 
 /** Claims whose job was announced as running (see reportProgress). */
@@ -553,13 +575,16 @@ export async function countFiles(user?: string): Promise<number> {
 }
 
 /** The record a download needs, by id. */
-export async function findFileForDownload(
-  fileId: string,
-): Promise<Pick<FileListItem, "id" | "originalName" | "originalFile" | "bucket" | "user"> | null> {
+export async function findFileForDownload(fileId: string): Promise<
+  | (Pick<FileListItem, "id" | "originalName" | "originalFile" | "bucket" | "user"> & {
+      dataClass: FileDataClass | null;
+    })
+  | null
+> {
   if (!ObjectId.isValid(fileId)) return null;
   const doc = await (await files()).findOne(
     { _id: new ObjectId(fileId) },
-    { projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1 } },
+    { projection: { originalName: 1, originalFile: 1, bucket: 1, user: 1, dataClass: 1 } },
   );
   if (!doc) return null;
   return {
@@ -568,6 +593,7 @@ export async function findFileForDownload(
     originalFile: doc.originalFile,
     bucket: doc.bucket,
     user: doc.user,
+    dataClass: doc.dataClass ?? null,
   };
 }
 

@@ -38,3 +38,37 @@ export function resolveFileTarget(chosen: FileTarget | null | undefined, origina
   if (DOCUMENT_ONLY_EXTENSIONS.has(extensionOfName(originalName))) return "explorer";
   return chosen ?? DEFAULT_FILE_TARGET;
 }
+
+/**
+ * What a stored file holds, for whoever reads it back (`dataClass` on the file record), decided when it is stored and
+ * never from its header row at download:
+ *   hr     HR data: it leaves as /ij/rh shows that data, only the rows of the viewer's branches, every CPF masked
+ *   plain  anything else: it leaves as it was stored
+ */
+export const FILE_DATA_CLASSES = ["hr", "plain"] as const;
+export type FileDataClass = (typeof FILE_DATA_CLASSES)[number];
+
+/**
+ * What decided a file's class (`dataClassBy`):
+ *   hr-round-trip  stored by the HR grid's own Excel route (an edited export queued as a job)
+ *   hr-template    its header row is the HR upload template's
+ *   hr-export      its header names an HR grid export (the hidden `_portal:<dataset>` column of an HR dataset)
+ *   hr-rows        the worker read its rows as HR data (the template or an HR export)
+ *   cpf-column     a column named CPF, or whose values are CPFs
+ *   unreadable     a spreadsheet that could not be read: nothing says it holds no CPF
+ *   no-hr-sign     read, and none of the above: plain
+ *   not-rows       a format the portal reads no rows from (PDF, DOCX, ZIP): plain
+ */
+export const FILE_CLASS_SOURCES = [
+  "hr-round-trip",
+  "hr-template",
+  "hr-export",
+  "hr-rows",
+  "cpf-column",
+  "unreadable",
+  "no-hr-sign",
+  "not-rows",
+] as const;
+export type FileClassSource = (typeof FILE_CLASS_SOURCES)[number];
+
+export type FileClassification = { dataClass: FileDataClass; by: FileClassSource };

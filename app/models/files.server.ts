@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
-import type { FileTarget } from "./files.fields";
+import type { FileClassSource, FileDataClass, FileTarget } from "./files.fields";
 
 export { DEFAULT_FILE_TARGET, FILE_TARGETS, resolveFileTarget, type FileTarget } from "./files.fields";
 
@@ -44,6 +44,14 @@ export type FileRecord = {
    * screen that queued it sends its user when the job ends.
    */
   resultPath?: string;
+  /**
+   * What the file holds for whoever reads it back (files.fields.ts): set when it is stored (by the path that stored
+   * it, or by the worker as it takes the job); absent on records from before it, which are classified at their first
+   * read. Only ever changed towards "hr".
+   */
+  dataClass?: FileDataClass;
+  /** What decided `dataClass` (files.fields.ts FILE_CLASS_SOURCES). */
+  dataClassBy?: FileClassSource;
 };
 
 export const indexes: IndexDeclaration[] = [
@@ -89,4 +97,16 @@ export async function filesNamed(originalName: string, limit = 50): Promise<Stor
     .find({ originalName }, { projection: { _id: 0, originalName: 1, originalFile: 1, bucket: 1 } })
     .limit(limit)
     .toArray();
+}
+
+/** The record of a stored object and its class (absent: not classified yet); null when no upload is that object. */
+export async function fileClassOfObject(
+  bucket: string,
+  key: string,
+): Promise<{ id: ObjectId; dataClass: FileDataClass | null } | null> {
+  const doc = await (await getDb())
+    .collection<FileRecord>(FILES)
+    .findOne({ bucket, originalFile: key }, { projection: { _id: 1, dataClass: 1 } });
+  if (!doc?._id) return null;
+  return { id: doc._id, dataClass: doc.dataClass ?? null };
 }

@@ -119,7 +119,7 @@ export async function nokRowsCursor(
   file: { id: ObjectId; urlPath: string },
   fields: readonly string[],
   db?: Db,
-  /** HR refused rows: only these branches (the viewer's scope, hr.server.ts branchScopeOf). */
+  /** HR refused rows (of the HR template or a file classified HR): only these branches (hr.server.ts branchScopeOf). */
   branches?: readonly string[],
 ): Promise<FindCursor<Document>> {
   if (!isUploadNokCollection(collection) && !isMasterDataNokCollection(collection))
@@ -131,7 +131,14 @@ export async function nokRowsCursor(
     // A master-data base's rows of this file: by its path, in line order (`urlPath_id`), as /repo/master-data shows them.
     return database
       .collection(collection)
-      .find({ urlPath: String(file.urlPath) }, { projection, batchSize: NOK_ROWS_BATCH })
+      .find(
+        {
+          urlPath: String(file.urlPath),
+          // An HR file's rows for a store-limited viewer: a master-data row names no branch, so none is theirs.
+          ...(branches ? { filial_nome: { $in: branches.map(String) } } : {}),
+        },
+        { projection, batchSize: NOK_ROWS_BATCH },
+      )
       .sort({ _id: 1 });
   }
   const found =

@@ -4,6 +4,7 @@ import { recordExport, recordRoundTrip } from "~/features/audit/data-events.serv
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
+import { hrRoundTrip } from "~/features/hr/round-trip.server";
 import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { hrGridPath, FILIAL_MAX } from "~/features/hr/paths";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
@@ -54,7 +55,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });
   if (!months.ok) return redirectWithToast(back, { type: "error", description: months.error });
-  const queued = await queuedImportRedirect(file, user.email, back);
+  // Stored as an HR file whatever its header (the dataset's rows are HR data).
+  const queued = await queuedImportRedirect(file, user.email, back, hrRoundTrip.dataClass);
   if (queued) return queued;
   const outcome = await importHrFile(file.stream, filial, months.range, user.email);
   if (!outcome.ok) return redirectWithToast(back, { type: "error", description: outcome.message });

@@ -78,15 +78,21 @@ export function currentBucket(): string {
 
 /** A link that downloads the object under `filename`, valid for 5 minutes. */
 export async function getDownloadUrl(bucket: string, key: string, filename: string, now = Date.now()): Promise<string> {
-  if (bucket === LOCAL_BUCKET) {
-    getLocalStore().resolve(key); // refuses keys outside the store before a link is issued
-    const token = signDownloadToken(
-      { bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS },
-      getConfig().session.secret,
-    );
-    return `/download/${token}`;
-  }
+  if (bucket === LOCAL_BUCKET) return portalDownloadUrl(bucket, key, filename, now);
   return getS3Store(bucket).getDownloadUrl(key, filename);
+}
+
+/**
+ * The portal's own link to the object (`/download/{token}`, 5 minutes), for either store: what the route that answers
+ * it hands out can differ from the stored bytes (an HR file leaves scoped and masked), which a presigned GET cannot.
+ */
+export function portalDownloadUrl(bucket: string, key: string, filename: string, now = Date.now()): string {
+  if (bucket === LOCAL_BUCKET) getLocalStore().resolve(key); // refuses keys outside the store before a link is issued
+  const token = signDownloadToken(
+    { bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS },
+    getConfig().session.secret,
+  );
+  return `/download/${token}`;
 }
 
 /** The worker's read side, for both stores. */

@@ -22,6 +22,8 @@ const monthsOf = (from: string | null, to: string | null) =>
 export const hrRoundTrip: RoundTripDataset<RouteId> = {
   id: HR_DATASET,
   exportName: "hr",
+  // An export of these rows sent back and stored is an HR file, whatever its header says later.
+  dataClass: "hr",
   columns: HR_COLUMNS as readonly ExcelColumn<never>[],
   scopeFields: ["filial", MONTH_FROM_PARAM, MONTH_TO_PARAM],
   async exportXlsx(scope) {

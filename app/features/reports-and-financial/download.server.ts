@@ -1,8 +1,8 @@
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { messages } from "~/messages";
-import { storedObjectState } from "~/services/storage.server";
-import { getDownloadUrl } from "~/services/storage.server";
+import { fileClassOfObject } from "~/models/files.server";
+import { getDownloadUrl, portalDownloadUrl, storedObjectState } from "~/services/storage.server";
 
 /**
  * The download of a stored document from a report screen (spec 001 §7 "POST /download … presigned_url"): the
@@ -34,13 +34,21 @@ export function downloadFailure(status: number) {
   return data<DownloadResult>({ ok: false, error: messages.downloadFailed }, { status });
 }
 
+/**
+ * The link for a present object. A repository upload that is HR data, or not classified yet, leaves through the
+ * portal's link (/download/{token}), which scopes and masks it as /ij/rh does; anything else (a plain upload, a
+ * document the portal wrote) through the store's own link: on S3 a presigned GET straight to the bucket.
+ */
+async function downloadLink(target: DownloadTarget): Promise<string> {
+  const upload = await fileClassOfObject(target.bucket, target.key);
+  if (upload && upload.dataClass !== "plain") return portalDownloadUrl(target.bucket, target.key, target.filename);
+  return getDownloadUrl(target.bucket, target.key, target.filename);
+}
+
 /** Answers a download request for `target` (null: no such record for this screen). */
 export async function answerDownload(target: DownloadTarget | null, mode: "fetch" | "document") {
   const found = target ? await storedObjectState(target.bucket, target.key) : "missing";
-  const url =
-    target && found === "present"
-      ? await getDownloadUrl(target.bucket, target.key, target.filename).catch(() => null)
-      : null;
+  const url = target && found === "present" ? await downloadLink(target).catch(() => null) : null;
   if (!url) return downloadFailure(found === "missing" ? 404 : 502);
   if (mode === "fetch") return data<DownloadResult>({ ok: true, url, id: crypto.randomUUID() });
   return redirect(url);

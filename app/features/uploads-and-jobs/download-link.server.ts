@@ -1,8 +1,7 @@
 import { createReadableStreamFromReadable, redirect } from "@remix-run/node";
-import { getConfig } from "~/config.server";
-import { getLocalStore, getS3Store, LOCAL_BUCKET } from "~/services/storage.server";
+import { getLocalStore, getS3Store, LOCAL_BUCKET, portalDownloadUrl } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
-import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, type DownloadGrant } from "~/services/storage/signed-link.server";
+import type { DownloadGrant } from "~/services/storage/signed-link.server";
 
 /**
  * Downloads from /repo/format, for both stores, through the portal's own link `/download/{token}` (an HMAC-signed
@@ -17,12 +16,7 @@ import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, type DownloadGrant } from "~/s
 
 /** The link the browser follows to download `key` of `bucket` under `filename`. Local keys outside the store throw. */
 export function portalDownloadLink(bucket: string, key: string, filename: string, now = Date.now()): string {
-  if (bucket === LOCAL_BUCKET) getLocalStore().resolve(key);
-  const token = signDownloadToken(
-    { bucket, key, filename, expiresAt: now + DOWNLOAD_LINK_TTL_MS },
-    getConfig().session.secret,
-  );
-  return `/download/${token}`;
+  return portalDownloadUrl(bucket, key, filename, now);
 }
 
 /** The answer to a valid grant: the local file as an attachment, or a redirect to S3's presigned GET. Throws when the object cannot be had. */

@@ -9,7 +9,7 @@ import { jobTexts } from "./texts";
 import { findFileForDownload } from "~/models/file-jobs.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
-import { maskCpf } from "~/shared/cpf";
+import { maskCpf, maskCpfsInText } from "~/shared/cpf";
 import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type NokCollection } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
@@ -17,6 +17,7 @@ import { csvCell } from "~/shared/csv";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { isDatasetTemplate } from "./import/template";
 import { TEMPLATES } from "./import/templates";
+import { storedFileClass } from "./hr-file-view.server";
 
 /**
  * The refused rows of an all-or-nothing upload (the six spec-001 dataset templates, report packages), which the job's
@@ -90,8 +91,11 @@ export async function seenNokFile(params: unknown, viewer: Pick<AuthenticatedUse
   const urlPath = objectUrlPath(file.bucket, file.originalFile);
   const collection = await nokCollectionOfFile(fileId, undefined, urlPath);
   if (!collection) notFound();
-  // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked.
-  const hr = collection === HR_AUX_NOK;
+  // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked. HR rows are those of the HR
+  // template and those of any file classified HR when it was stored (a row that names no branch is no branch's).
+  const hr =
+    collection === HR_AUX_NOK ||
+    (await storedFileClass({ bucket: file.bucket, key: file.originalFile, known: file.dataClass })) === "hr";
   const scope = hr ? await branchScopeOf(viewer.email) : null;
   const branches = scope?.kind === "stores" ? scope.stores : undefined;
   return { fileId, file, urlPath, collection, hr, branches };
@@ -115,11 +119,17 @@ export async function nokRowsDownload(
   });
 }
 
-/** The `cpf` column as every HR screen shows it (app/shared/cpf.ts). */
+/** A refused row of an HR file as HR screens show it: the `cpf` column masked, any CPF elsewhere too. */
 export function maskCpfColumn(column: string, value: unknown): unknown {
   if (column === "cpf") return maskCpf(typeof value === "string" ? value : String(value ?? ""));
   // An Error quotes the cell it refused ("Coluna cpf: valor \"…\" inválido"): any CPF-shaped number in it too.
   if (column === "Error" && typeof value === "string") return value.replace(CPF_IN_TEXT, (found) => maskCpf(found));
+  // A CPF typed in another column (a file classified HR by a CPF column of its own).
+  if (typeof value === "string") return maskCpfsInText(value);
+  if (typeof value === "number" && Number.isInteger(value)) {
+    const masked = maskCpfsInText(String(value));
+    return masked === String(value) ? value : masked;
+  }
   return value;
 }
 const CPF_IN_TEXT = /\d[\d.-]{7,16}\d/g; // 9 to 18 characters of digits, dots and dashes: a CPF, even a mistyped one

@@ -3,6 +3,7 @@ import { getConfig } from "~/config.server";
 import { redirect } from "@remix-run/node";
 import { excelReportView } from "~/models/excel-imports.server";
 import { ownJobState } from "~/models/file-jobs.server";
+import type { FileDataClass } from "~/models/files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "~/models/files.server";
 import { generateStorageKey } from "~/services/storage.server";
 import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
@@ -26,10 +27,15 @@ export const EXCEL_JOB_PARAM = "excelJob";
 /** Whether a returned file is applied in a job rather than in the request. */
 export const appliesInJob = (size: number) => size > getConfig().excelImportInlineMaxBytes;
 
-/** Stores the file as the sender's upload and registers its job; the job's id, or a message. */
+/**
+ * Stores the file as the sender's upload and registers its job; the job's id, or a message. `dataClass`: what the
+ * queuing screen's round trip says its rows are (RoundTripDataset.dataClass); an HR grid's export is stored as an HR
+ * file (files.fields.ts), so it leaves the repository scoped and masked from the moment it is stored.
+ */
 export async function queueReturnedFile(
   file: { bytes: Buffer; name: string },
   user: string,
+  dataClass?: FileDataClass,
 ): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
   const key = generateStorageKey(file.name);
   const target = uploadTarget(Math.max(file.bytes.length, 1));
@@ -44,6 +50,7 @@ export async function queueReturnedFile(
     bucket: target.bucket,
     user,
     target: "data",
+    ...(dataClass === "hr" ? { dataClass: { dataClass: "hr", by: "hr-round-trip" } as const } : {}),
   });
   return registered.ok ? { ok: true, id: registered.id } : { ok: false, message: excelTexts.excelQueueFailed };
 }
@@ -79,15 +86,16 @@ export async function excelPanelState(
 
 /**
  * For a grid's Excel route: a file past EXCEL_IMPORT_INLINE_MAX_BYTES is queued and the sender goes back to `screen`
- * following its job; null for a file to apply in the request.
+ * following its job; null for a file to apply in the request. `dataClass`: its round trip's (queueReturnedFile).
  */
 export async function queuedImportRedirect(
   file: { bytes: Buffer; name: string },
   user: string,
   screen: string,
+  dataClass?: FileDataClass,
 ): Promise<Response | null> {
   if (!appliesInJob(file.bytes.length)) return null;
-  const queued = await queueReturnedFile(file, user);
+  const queued = await queueReturnedFile(file, user, dataClass);
   if (!queued.ok) return redirectWithToast(screen, { type: "error", description: queued.message });
   const url = new URL(screen, "http://portal.invalid");
   url.searchParams.delete(EXCEL_REPORT_PARAM);

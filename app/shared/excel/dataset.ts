@@ -12,6 +12,11 @@ export type RoundTripDataset<Route extends string = string> = {
   id: string;
   /** The name `portal export <name>` takes. */
   exportName: string;
+  /**
+   * "hr" when its rows are HR data: a file of it stored in the portal (an edited export sent back) is an HR file, and
+   * leaves scoped to the viewer's branches with the CPF masked (app/models/files.fields.ts, FileDataClass).
+   */
+  dataClass?: "hr";
   /** The visible columns, when they do not depend on the scope (forecast's months and master data's do). */
   columns?: readonly ExcelColumn<never>[];
   /** The scope fields the export takes, as the screen's URL names them; `listFields` may be given more than once. */

@@ -6,6 +6,7 @@ import {
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  recordFileClass,
   recordResultPath,
   reportProgress,
   type JobClaim,
@@ -13,7 +14,13 @@ import {
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
-import { FileRefusedError, readXlsxRows, UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import {
+  FileRefusedError,
+  readXlsxRows,
+  UnreadableFileError,
+  XLSX_LIMITS,
+  type SourceRow,
+} from "~/shared/excel/xlsx-reader.server";
 import { batched, readCsvBatches } from "./readers.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
@@ -25,6 +32,8 @@ import { detectTemplate, TEMPLATES } from "./templates";
 import { grantUpload } from "./upload-rights.server";
 import { cellText, formatCount, type CellValue } from "~/shared/excel/values";
 import { countOf } from "~/shared/excel/count-text";
+import { classifyClaimedFile } from "../hr-file-view.server";
+import { readAsHr } from "../file-class.server";
 
 /**
  * Imports one claimed file: its header row names its template (templates.ts detectTemplate); a master-data file's rows
@@ -162,6 +171,8 @@ class SourceStalledError extends Error {}
 
 /** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
+  // What the file holds is on its record before anything of it is loaded or downloaded (hr-file-view.server.ts).
+  await classifyClaimedFile(claim);
   // Explorer documents and report packages have jobs of their own: targets.server.ts.
   const otherTarget = await ingestNonDataTarget(claim, options);
   if (otherTarget) return otherTarget;
@@ -177,10 +188,13 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     okRows = 0,
     nokRows = 0,
     retryable = false,
-  ): Promise<IngestOutcome> =>
-    (await finishJob(claim, { status, message, now: clock.now(), retryable }))
+  ): Promise<IngestOutcome> => {
+    // Rows the worker read as HR data make an HR file, whatever was decided before.
+    if (readAsHr(seen.template)) await recordFileClass(claim.id, { dataClass: "hr", by: "hr-rows" });
+    return (await finishJob(claim, { status, message, now: clock.now(), retryable }))
       ? { kind: "done", status, message, okRows, nokRows, ...seen }
       : { kind: "lease-lost" };
+  };
 
   if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
   const openSource = options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile));
@@ -208,8 +222,13 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   });
   opened.stream.on("error", (error) => counter.destroy(error));
   opened.stream.pipe(counter);
+  // Aborted when the job is given up (stalled, lease lost): the XLSX reader stops at its next inflated chunk instead
+  // of reading on for a job that has already ended.
+  const reading = new AbortController();
   const rows: AsyncGenerator<SourceRow[]> =
-    format === "csv" ? readCsvBatches(counter) : batched(readXlsxRows(counter), XLSX_BATCH_ROWS);
+    format === "csv"
+      ? readCsvBatches(counter)
+      : batched(readXlsxRows(counter, XLSX_LIMITS, { signal: reading.signal }), XLSX_BATCH_ROWS);
 
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
@@ -265,6 +284,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   };
   const interruptWith = (error: Error) => {
     interruption = error;
+    reading.abort(error);
     for (const reject of pending) reject(error);
     pending.clear();
   };

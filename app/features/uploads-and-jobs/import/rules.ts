@@ -95,7 +95,7 @@ function monthDate(year: number, month: number): Date | null {
 }
 
 /** 11 digits with valid check digits, not all equal; null otherwise. Number cells lose leading zeros: they are padded. */
-function normalizeCpf(value: CellValue, text: string): string | null {
+export function normalizeCpf(value: CellValue, text: string): string | null {
   const digits =
     typeof value === "number" && Number.isInteger(value) && value >= 0
       ? String(value).padStart(11, "0")
