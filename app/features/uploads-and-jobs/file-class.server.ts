@@ -11,8 +11,9 @@ import { detectTemplate } from "./import/templates";
 /**
  * What a stored spreadsheet holds, read from its first rows (files.fields.ts FileDataClass). The rule is conservative:
  * HR when the header is the HR template's, names an HR grid export, or has a column named CPF, or when a column of
- * the first CLASSIFY_SAMPLE_ROWS rows holds CPFs; plain only when none of that is found. The worker applies it when it
- * takes a job (hr-file-view.server.ts classifyClaimedFile), so the class is on the record before anyone downloads it.
+ * the first CLASSIFY_SAMPLE_ROWS rows holds CPFs; plain only when none of that is found. The worker applies it to the
+ * rows it reads (ingest.server.ts) and records the class as it ends the job; a file read before that is classified by
+ * its first read (hr-file-view.server.ts storedFileClass).
  */
 
 /** Data rows read after the header to look for a column of CPFs. */
@@ -60,34 +61,74 @@ export function cpfCell(value: CellValue): "written" | "digits" | null {
 }
 
 /**
- * Reads the header (the first row with a non-empty cell) and up to CLASSIFY_SAMPLE_ROWS rows after it. A column is
- * of CPFs when one of its cells is a written CPF, or at least half of its non-empty cells are 11 digits with valid
- * check digits (a column of codes passes that by chance for about one value in a hundred). The caller closes `rows`.
+ * The rule over a file's rows as a reader hands them on: the header (the first row with a non-empty cell), then up to
+ * CLASSIFY_SAMPLE_ROWS rows after it. A column is of CPFs when one of its cells is a written CPF, or at least half of
+ * its non-empty cells are 11 digits with valid check digits (a column of codes passes that by chance for about one
+ * value in a hundred). The worker feeds it the rows it reads anyway (ingest.server.ts), so classifying costs no
+ * second read of the file.
  */
-export async function classifyRows(rows: AsyncIterator<SourceRow>): Promise<FileClassification> {
-  let header: readonly CellValue[] | null = null;
-  const filled: number[] = [];
-  const digits: number[] = [];
-  for (let sampled = 0; sampled < CLASSIFY_SAMPLE_ROWS; ) {
-    const next = await rows.next();
-    if (next.done) break;
-    const cells = next.value.cells;
-    if (!header) {
-      if (cells.every((c) => cellText(c).trim() === "")) continue;
-      header = cells;
-      const byHeader = headerClass(cells);
-      if (byHeader) return byHeader;
-      continue;
+export class FileClassifier {
+  private header: readonly CellValue[] | null = null;
+  private sampled = 0;
+  private readonly filled: number[] = [];
+  private readonly digits: number[] = [];
+  private decided: FileClassification | null = null;
+
+  /** Whether more rows can no longer change the class. */
+  get done(): boolean {
+    return this.decided !== null || this.sampled >= CLASSIFY_SAMPLE_ROWS;
+  }
+
+  see(cells: readonly CellValue[]): void {
+    if (this.done) return;
+    if (!this.header) {
+      if (cells.every((c) => cellText(c).trim() === "")) return;
+      this.header = cells;
+      this.decided = headerClass(cells);
+      return;
     }
-    sampled++;
+    this.sampled++;
     for (let k = 0; k < cells.length; k++) {
       if (cellText(cells[k]).trim() === "") continue;
-      filled[k] = (filled[k] ?? 0) + 1;
+      this.filled[k] = (this.filled[k] ?? 0) + 1;
       const kind = cpfCell(cells[k]);
-      if (kind === "written") return { dataClass: "hr", by: "cpf-column" };
-      if (kind === "digits") digits[k] = (digits[k] ?? 0) + 1;
+      if (kind === "written") {
+        this.decided = { dataClass: "hr", by: "cpf-column" };
+        return;
+      }
+      if (kind === "digits") this.digits[k] = (this.digits[k] ?? 0) + 1;
     }
   }
-  if (digits.some((n, k) => n > 0 && n * 2 >= (filled[k] ?? 0))) return { dataClass: "hr", by: "cpf-column" };
-  return { dataClass: "plain", by: "no-hr-sign" };
+
+  seeBatch(rows: readonly SourceRow[]): void {
+    for (let i = 0; i < rows.length && !this.done; i++) this.see(rows[i].cells);
+  }
+
+  /** Reads on until the class is decided or the rows end: for a reader that stopped at the header. */
+  async readMore(rows: AsyncIterator<readonly SourceRow[]>): Promise<void> {
+    while (!this.done) {
+      const next = await rows.next();
+      if (next.done) return;
+      this.seeBatch(next.value);
+    }
+  }
+
+  /** The class of what was seen. */
+  result(): FileClassification {
+    if (this.decided) return this.decided;
+    const { digits, filled } = this;
+    if (digits.some((n, k) => n > 0 && n * 2 >= (filled[k] ?? 0))) return { dataClass: "hr", by: "cpf-column" };
+    return { dataClass: "plain", by: "no-hr-sign" };
+  }
+}
+
+/** The class of the rows `rows` yields, read no further than the rule needs. The caller closes `rows`. */
+export async function classifyRows(rows: AsyncIterator<SourceRow>): Promise<FileClassification> {
+  const classifier = new FileClassifier();
+  while (!classifier.done) {
+    const next = await rows.next();
+    if (next.done) break;
+    classifier.see(next.value.cells);
+  }
+  return classifier.result();
 }

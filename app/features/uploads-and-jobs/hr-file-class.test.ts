@@ -268,6 +268,27 @@ describe("a file whose header is no template but that holds a CPF column", () =>
   });
 });
 
+describe("the worker classifies the files it takes, from the rows it reads", () => {
+  it("records HR for a file of no template with CPFs in its rows, plain for a product file", async () => {
+    as(ADMIN, "SYSTEM ADMIN");
+    const lines = Array.from({ length: 50 }, (_, i) => `Pessoa ${i};${i === 40 ? A_CPF : "sem documento"}`);
+    const [people, products] = await uploaded([
+      { name: "pessoas.csv", bytes: ["nome;documento", ...lines].join("\n") },
+      { name: "produtos.csv", bytes: [PRODUCT_HEADER, productLine(1), productLine(2)].join("\n") },
+    ]);
+    await runWorker();
+    const record = (key: string) => db.collection(FILES).findOne({ originalFile: key });
+    expect(await record(people)).toMatchObject({ status: 2, dataClass: "hr", dataClassBy: "cpf-column" });
+    expect(await record(products)).toMatchObject({ status: 0, dataClass: "plain", dataClassBy: "no-hr-sign" });
+
+    as(ONLY_B);
+    const got = await fromRepository(await fileIdOf(people));
+    expect(dataLines(got.text)).toEqual([]);
+    expect(got.text).not.toContain(A_CPF);
+    expect((await fromRepository(await fileIdOf(products))).text).toContain("SKU1;Produto 1");
+  });
+});
+
 describe("the refused rows of a file classified HR", () => {
   let id: ObjectId;
   beforeAll(async () => {

@@ -33,7 +33,7 @@ import { grantUpload } from "./upload-rights.server";
 import { cellText, formatCount, type CellValue } from "~/shared/excel/values";
 import { countOf } from "~/shared/excel/count-text";
 import { classifyClaimedFile } from "../hr-file-view.server";
-import { readAsHr } from "../file-class.server";
+import { FileClassifier, readAsHr } from "../file-class.server";
 
 /**
  * Imports one claimed file: its header row names its template (templates.ts detectTemplate); a master-data file's rows
@@ -171,8 +171,8 @@ class SourceStalledError extends Error {}
 
 /** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
-  // What the file holds is on its record before anything of it is loaded or downloaded (hr-file-view.server.ts).
-  await classifyClaimedFile(claim);
+  // A document's class (files.fields.ts) is read from it first; a data file's from the rows read below.
+  if (claim.target !== "data") await classifyClaimedFile(claim);
   // Explorer documents and report packages have jobs of their own: targets.server.ts.
   const otherTarget = await ingestNonDataTarget(claim, options);
   if (otherTarget) return otherTarget;
@@ -181,6 +181,18 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
   const format = formatOf(claim.originalFile);
   // What the audit trail is told at the end (worker-loop.server.ts): the template read, a refusal for rights.
   const seen: { template?: string; refused?: true } = {};
+  // What the file holds, from the rows this job reads (file-class.server.ts); recorded as the job ends. `unread`: the
+  // file could not be read far enough (unreadable: HR; a stall: left for its first read to decide).
+  const classifier = claim.dataClass ? null : new FileClassifier();
+  let unread: "unreadable" | "stalled" | null = null;
+  const recordClass = async () => {
+    if (readAsHr(seen.template)) await recordFileClass(claim.id, { dataClass: "hr", by: "hr-rows" });
+    else if (!classifier || (unread === "stalled" && !classifier.done)) return;
+    else if (!format) await recordFileClass(claim.id, { dataClass: "plain", by: "not-rows" });
+    else if (unread === "unreadable" && !classifier.done)
+      await recordFileClass(claim.id, { dataClass: "hr", by: "unreadable" });
+    else await recordFileClass(claim.id, classifier.result());
+  };
   // `retryable`: a failure the same file can get past (storage unreachable, a stalled source); refusals are not.
   const finish = async (
     status: number,
@@ -189,8 +201,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     nokRows = 0,
     retryable = false,
   ): Promise<IngestOutcome> => {
-    // Rows the worker read as HR data make an HR file, whatever was decided before.
-    if (readAsHr(seen.template)) await recordFileClass(claim.id, { dataClass: "hr", by: "hr-rows" });
+    await recordClass();
     return (await finishJob(claim, { status, message, now: clock.now(), retryable }))
       ? { kind: "done", status, message, okRows, nokRows, ...seen }
       : { kind: "lease-lost" };
@@ -345,6 +356,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
       const next = await interruptible(rows.next());
       waitingSince = null;
       if (next.done) break;
+      classifier?.seeBatch(next.value);
       for (const row of next.value) {
         if (!master && !dataset) {
           const found = detectTemplate(row.cells);
@@ -429,6 +441,8 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
         if (okBatch.length + nokBatch.length >= batchSize) await flush();
       }
     }
+    // Stopped at the header (no template, an edited export, a refusal): the rows the class still needs are read.
+    if (classifier && !master && !dataset) await interruptible(classifier.readMore(rows));
     if (master) {
       await flush();
       await interruptible(settleWrites());
@@ -450,6 +464,7 @@ export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions)
     await dataset?.settle();
     if (error instanceof LeaseLostError) return { kind: "lease-lost" };
     if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
+      unread = error instanceof SourceStalledError ? "stalled" : "unreadable";
       if (master) await removeImportedRows(db, master, claim.id);
       if (dataset) await dataset.discard();
       const message =
