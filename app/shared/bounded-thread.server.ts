@@ -11,7 +11,9 @@
  * Past any of them the answer is a ThreadLimitError naming the limit. The caller's `body` is plain CommonJS (an `eval`
  * worker: nothing to bundle) defining `async function run(buffer, data)`; it may call `load(name)` (packages resolve
  * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
- * returns is posted back as is.
+ * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
+ * at a time, the thread waiting until the caller asks for the next. A body that counts what it inflates itself (the
+ * XLSX reader) passes `format: null`, and step 1 is left out.
  */
 
 export type ThreadLimits = { maxInflatedBytes: number; heapMb: number; timeoutMs: number };
@@ -46,6 +48,21 @@ const load = createRequire(workerData.from);
 const { format, limits } = workerData;
 class LimitReached extends Error {}
 const progress = (done, total) => parentPort.postMessage({ progress: [done, total ?? null] });
+let resumeEmit = null;
+parentPort.on("message", (message) => {
+  if (message && message.more && resumeEmit) {
+    const resume = resumeEmit;
+    resumeEmit = null;
+    resume();
+  }
+});
+/** Hands items to the caller (streamFromBoundedThread); resolves when the caller wants more. */
+function emit(items) {
+  return new Promise((resolve) => {
+    resumeEmit = resolve;
+    parentPort.postMessage({ items });
+  });
+}
 let watching = true;
 const watch = setInterval(() => {
   if (watching && process.memoryUsage().arrayBuffers > limits.heapMb * 1024 * 1024) {
@@ -116,7 +133,8 @@ async function checkPdf(buffer) {
 const EPILOGUE = `
 (async () => {
   const buffer = Buffer.from(workerData.bytes.buffer, workerData.bytes.byteOffset, workerData.bytes.byteLength);
-  await (format === "pdf" ? checkPdf : checkZip)(buffer);
+  if (format === "pdf") await checkPdf(buffer);
+  else if (format === "zip") await checkZip(buffer);
   parentPort.postMessage({ answer: await run(buffer, workerData.data) });
 })().catch((error) =>
   parentPort.postMessage(
@@ -129,6 +147,7 @@ const EPILOGUE = `
 
 type ThreadMessage =
   | { answer: unknown }
+  | { items: unknown }
   | { progress: [number, number | null] }
   | { limit: "inflated" | "memory" }
   | { failed: string; name: string };
@@ -145,20 +164,8 @@ export async function runOnBoundedThread<T>(options: {
   data?: unknown;
   onProgress?: (done: number, total: number | null) => Promise<void>;
 }): Promise<T> {
-  const { Worker } = await import("node:worker_threads");
   const { limits } = options;
-  const bytes = new Uint8Array(options.bytes);
-  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
-  const worker = new Worker(PRELUDE + options.body + EPILOGUE, {
-    eval: true,
-    workerData,
-    transferList: [bytes.buffer as ArrayBuffer],
-    resourceLimits: {
-      maxOldGenerationSizeMb: limits.heapMb,
-      maxYoungGenerationSizeMb: Math.min(32, limits.heapMb / 4),
-      stackSizeMb: 4,
-    },
-  });
+  const worker = await startThread(options);
   try {
     return await new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new ThreadLimitError("time", limits)), limits.timeoutMs);
@@ -175,7 +182,7 @@ export async function runOnBoundedThread<T>(options: {
             .catch((error) => settle(() => reject(error)));
         } else if ("limit" in message) settle(() => reject(new ThreadLimitError(message.limit, limits)));
         else if ("failed" in message) settle(() => reject(new ThreadFailedError(message.failed, message.name)));
-        else void reported.then(() => settle(() => resolve(message.answer as T)));
+        else if ("answer" in message) void reported.then(() => settle(() => resolve(message.answer as T)));
       });
       // Past its heap the thread is ended with ERR_WORKER_OUT_OF_MEMORY; the process goes on.
       worker.once("error", (error: NodeJS.ErrnoException) =>
@@ -189,6 +196,92 @@ export async function runOnBoundedThread<T>(options: {
       });
     });
   } finally {
+    await worker.terminate();
+  }
+}
+
+type ThreadOptions = {
+  body: string;
+  format: PackageFormat | null;
+  bytes: Buffer;
+  limits: ThreadLimits;
+  data?: unknown;
+};
+
+async function startThread(options: ThreadOptions) {
+  const { Worker } = await import("node:worker_threads");
+  const { limits } = options;
+  const bytes = new Uint8Array(options.bytes);
+  const workerData = { format: options.format, bytes, data: options.data, limits, from: import.meta.url };
+  return new Worker(PRELUDE + options.body + EPILOGUE, {
+    eval: true,
+    workerData,
+    transferList: [bytes.buffer as ArrayBuffer],
+    resourceLimits: {
+      maxOldGenerationSizeMb: limits.heapMb,
+      maxYoungGenerationSizeMb: Math.min(32, limits.heapMb / 4),
+      stackSizeMb: 4,
+    },
+  });
+}
+
+type StreamEvent = ThreadMessage | { error: NodeJS.ErrnoException } | { exit: true } | { aborted: true };
+
+/**
+ * Runs `body` on `bytes` on a thread of its own within `limits`, giving what the body `emit`s, one batch at a time:
+ * the thread waits while the caller works on a batch, and `limits.timeoutMs` counts the thread's time only, not the
+ * caller's. Ending the iteration early, or `signal` aborting (its reason is thrown), ends the thread.
+ */
+export async function* streamFromBoundedThread<T>(
+  options: ThreadOptions & { signal?: AbortSignal },
+): AsyncGenerator<T> {
+  const { limits, signal } = options;
+  signal?.throwIfAborted();
+  const worker = await startThread(options);
+  const inbox: StreamEvent[] = [];
+  let wake: (() => void) | null = null;
+  const arrive = (event: StreamEvent) => {
+    inbox.push(event);
+    wake?.();
+  };
+  worker.on("message", (message: ThreadMessage) => arrive(message));
+  worker.once("error", (error: NodeJS.ErrnoException) => arrive({ error }));
+  worker.once("exit", () => arrive({ exit: true }));
+  const onAbort = () => arrive({ aborted: true });
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let left = limits.timeoutMs;
+  let since = Date.now();
+  try {
+    for (;;) {
+      const event = inbox.shift();
+      if (!event) {
+        const wait = left - (Date.now() - since);
+        if (wait <= 0) throw new ThreadLimitError("time", limits);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+        continue;
+      }
+      if ("aborted" in event) throw signal?.reason;
+      if ("items" in event) {
+        left -= Date.now() - since;
+        yield event.items as T;
+        since = Date.now();
+        worker.postMessage({ more: true });
+      } else if ("answer" in event) return;
+      else if ("limit" in event) throw new ThreadLimitError(event.limit, limits);
+      else if ("failed" in event) throw new ThreadFailedError(event.failed, event.name);
+      else if ("error" in event)
+        throw event.error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new ThreadLimitError("memory", limits) : event.error;
+      else if ("exit" in event) throw new Error("document thread ended without an answer");
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
     await worker.terminate();
   }
 }

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import { excelTexts } from "./texts";
 import { csvCell } from "~/shared/csv";
-import { readXlsxRows, UnreadableFileError } from "./xlsx-reader.server";
+import { FileRefusedError, UnreadableFileError } from "./xlsx-reader.server";
+import { readXlsxRowsOnThread } from "./xlsx-thread.server";
 import { cellText, type CellValue } from "./values";
 
 /**
@@ -163,7 +164,8 @@ export type ReturnedFile =
 
 /**
  * Reads a file exported by `xlsxDownload` for `dataset`: the header row must carry the hidden columns; the
- * visible columns are found by their headers (a column the user removed is simply not applied).
+ * visible columns are found by their headers (a column the user removed is simply not applied). The file is read on
+ * the reader's bounded thread (xlsx-thread.server.ts): a screen's import runs while its sender waits on the request.
  */
 export async function readReturnedFile(
   source: Readable,
@@ -178,7 +180,7 @@ export async function readReturnedFile(
   let scope = new URLSearchParams();
   const rows: ReturnedRow[] = [];
   try {
-    for await (const row of readXlsxRows(source)) {
+    for await (const row of readXlsxRowsOnThread(source)) {
       if (!layout) {
         const headers = row.cells.map((c) => cellText(c).trim());
         const portal = headers.map(portalHeaderOf).find((p) => p !== null);
@@ -213,6 +215,7 @@ export async function readReturnedFile(
       rows.push({ line: row.line, id, revision: cellText(row.cells[layout.revision]).trim(), cells, original });
     }
   } catch (error) {
+    if (error instanceof FileRefusedError) return { ok: false, message: error.message };
     if (error instanceof UnreadableFileError) return { ok: false, message: excelTexts.excelUnreadable };
     throw error;
   }

@@ -1,0 +1,156 @@
+import type { Readable } from "node:stream";
+import {
+  streamFromBoundedThread,
+  ThreadFailedError,
+  ThreadLimitError,
+  type ThreadLimits,
+} from "~/shared/bounded-thread.server";
+import { type Refusal, type SourceRow, type XlsxLimits, xlsxReaderCore } from "./xlsx-reader-core.server";
+import {
+  FileRefusedError,
+  type OpenedPackage,
+  openXlsxPackage,
+  refusalMessage,
+  refusalMessages,
+  SPOOL_FROM_BYTES,
+  UnreadableFileError,
+  XLSX_LIMITS,
+  bufferInput,
+} from "./xlsx-reader.server";
+
+/**
+ * The XLSX reader for work done while someone waits on a request (an edited export sent back, an HR file opened
+ * from a link): the same reader (xlsx-reader-core.server.ts) on a thread of its own (~/shared/bounded-thread.server.ts),
+ * so the web process's event loop stays free whatever the file holds, within a heap of its own and a time limit,
+ * and ended as soon as its caller stops reading. Rows come back in batches; the thread waits while the caller works.
+ * The package goes to the thread as bytes, or, past SPOOL_FROM_BYTES, as the descriptor of the temporary file it was
+ * spooled to (threads share the process's files), read by position there.
+ */
+
+/**
+ * The thread's heap holds the shared strings (128 MB of XML at most) and a batch of rows; 60 s of the thread's own
+ * time is several times what reading 1 GiB takes.
+ */
+export const XLSX_THREAD_LIMITS = { heapMb: 384, timeoutMs: 60_000 };
+
+/** Rows are handed over in batches of about this many cells. */
+const BATCH_CELLS = 16_384;
+
+/** What the thread runs: the reader's own source text, its errors named as xlsx-reader.server.ts names them. */
+const READER_THREAD_SOURCE = `
+var __name = (target) => target;
+function named(name, message) {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+const reader = (${xlsxReaderCore.toString()})({
+  createInflateRaw: zlib.createInflateRaw,
+  StringDecoder: require("node:string_decoder").StringDecoder,
+  unreadable: (message) => named("UnreadableFileError", message),
+  refused: (refusal) => named("FileRefusedError", JSON.stringify(refusal)),
+  breathe: () => new Promise((resolve) => setImmediate(resolve)),
+});
+function fileInput({ fd, size }) {
+  const fs = require("node:fs");
+  return {
+    size,
+    read: (at, length) =>
+      new Promise((resolve, reject) => {
+        const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at)));
+        fs.read(fd, buffer, 0, buffer.length, at, (error, bytesRead) =>
+          error ? reject(error) : resolve(buffer.subarray(0, bytesRead)),
+        );
+      }),
+  };
+}
+async function run(buffer, { limits, batchCells, file }) {
+  const input = file
+    ? fileInput(file)
+    : { size: buffer.length, bytes: buffer, read: async (at, length) => buffer.subarray(at, at + length) };
+  let batch = [];
+  let cells = 0;
+  for await (const row of reader.readRows(input, limits)) {
+    batch.push(row);
+    cells += row.cells.length + 1;
+    if (cells >= batchCells) {
+      await emit(batch);
+      batch = [];
+      cells = 0;
+    }
+  }
+  if (batch.length > 0) await emit(batch);
+  return null;
+}
+`;
+
+/** The reader's error for what the thread ended with. */
+function readerError(error: unknown, limits: ThreadLimits): unknown {
+  if (error instanceof ThreadLimitError)
+    return new FileRefusedError(
+      error.limit === "time"
+        ? refusalMessages.time(Math.round(limits.timeoutMs / 1000))
+        : error.limit === "memory"
+          ? refusalMessages.memory(limits.heapMb)
+          : refusalMessages.inflated(limits.maxInflatedBytes),
+    );
+  if (error instanceof ThreadFailedError) {
+    if (error.errorName === "FileRefusedError") return new FileRefusedError(refusalMessage(refusalOf(error.message)));
+    if (error.errorName === "UnreadableFileError") return new UnreadableFileError(error.message);
+    return new UnreadableFileError(`XLSX inválido: ${error.message}`);
+  }
+  if (error instanceof UnreadableFileError) return error;
+  return new UnreadableFileError(`XLSX inválido: ${(error as Error).message}`, { cause: error });
+}
+
+/** A refusal the thread sent as JSON (an unknown one as the package's total, never a crash). */
+function refusalOf(text: string): Refusal {
+  try {
+    const refusal = JSON.parse(text) as Refusal;
+    if (typeof refusal.limit === "number" && refusal.kind in refusalMessages) return refusal;
+  } catch {
+    // not the thread's own JSON
+  }
+  return { kind: "inflated", limit: XLSX_LIMITS.inflatedBytes };
+}
+
+/**
+ * The rows of the first worksheet of the XLSX in `source`, read on a bounded thread, within `limits` (XLSX_LIMITS)
+ * and XLSX_THREAD_LIMITS. Fails as readXlsxRows does: UnreadableFileError, or FileRefusedError naming the cap (the
+ * thread's time and memory included); `signal` ends the thread (its reason is thrown).
+ */
+export async function* readXlsxRowsOnThread(
+  source: Readable | Buffer,
+  options: { limits?: XlsxLimits; signal?: AbortSignal; spoolFromBytes?: number } = {},
+): AsyncGenerator<SourceRow> {
+  const { signal } = options;
+  const limits = options.limits ?? XLSX_LIMITS;
+  const threadLimits: ThreadLimits = {
+    maxInflatedBytes: limits.inflatedBytes,
+    heapMb: XLSX_THREAD_LIMITS.heapMb,
+    timeoutMs: XLSX_THREAD_LIMITS.timeoutMs,
+  };
+  let opened: OpenedPackage | null = null;
+  try {
+    if (Buffer.isBuffer(source) && source.length > limits.packageBytes)
+      throw new FileRefusedError(refusalMessages.package(limits.packageBytes));
+    opened = Buffer.isBuffer(source)
+      ? bufferInput(source)
+      : await openXlsxPackage(source, limits, options.spoolFromBytes ?? SPOOL_FROM_BYTES, signal);
+    const batches = streamFromBoundedThread<SourceRow[]>({
+      body: READER_THREAD_SOURCE,
+      format: null,
+      bytes: opened.bytes ?? Buffer.alloc(0),
+      limits: threadLimits,
+      data: { limits, batchCells: BATCH_CELLS, file: opened.bytes ? null : { fd: opened.fd, size: opened.size } },
+      signal,
+    });
+    for await (const batch of batches) yield* batch;
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw readerError(error, threadLimits);
+  } finally {
+    if (!Buffer.isBuffer(source)) source.destroy();
+    await opened?.close();
+  }
+}
