@@ -12,7 +12,7 @@
  * worker: nothing to bundle) defining `async function run(buffer, data)`; it may call `load(name)` (packages resolve
  * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
  * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
- * at a time, the thread waiting until the caller asks for the next. A body that counts what it inflates itself (the
+ * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what it inflates itself (the
  * XLSX reader) passes `format: null`, and step 1 is left out.
  */
 
@@ -48,20 +48,23 @@ const load = createRequire(workerData.from);
 const { format, limits } = workerData;
 class LimitReached extends Error {}
 const progress = (done, total) => parentPort.postMessage({ progress: [done, total ?? null] });
+// Batches handed over and not yet taken by the caller: the body works on the next one meanwhile, never further ahead.
+let unread = 0;
 let resumeEmit = null;
 parentPort.on("message", (message) => {
-  if (message && message.more && resumeEmit) {
+  if (!message || !message.more) return;
+  unread--;
+  if (resumeEmit) {
     const resume = resumeEmit;
     resumeEmit = null;
     resume();
   }
 });
-/** Hands items to the caller (streamFromBoundedThread); resolves when the caller wants more. */
+/** Hands items to the caller (streamFromBoundedThread); resolves once the caller has taken all but this batch. */
 function emit(items) {
-  return new Promise((resolve) => {
-    resumeEmit = resolve;
-    parentPort.postMessage({ items });
-  });
+  unread++;
+  parentPort.postMessage({ items });
+  return unread < 2 ? Promise.resolve() : new Promise((resolve) => (resumeEmit = resolve));
 }
 let watching = true;
 const watch = setInterval(() => {
@@ -229,8 +232,9 @@ type StreamEvent = ThreadMessage | { error: NodeJS.ErrnoException } | { exit: tr
 
 /**
  * Runs `body` on `bytes` on a thread of its own within `limits`, giving what the body `emit`s, one batch at a time:
- * the thread waits while the caller works on a batch, and `limits.timeoutMs` counts the thread's time only, not the
- * caller's. Ending the iteration early, or `signal` aborting (its reason is thrown), ends the thread.
+ * the thread gets at most one batch ahead of the caller, and `limits.timeoutMs` counts the time the caller waits
+ * for the thread, not the time the caller spends on a batch. Ending the iteration early, or `signal` aborting (its
+ * reason is thrown), ends the thread.
  */
 export async function* streamFromBoundedThread<T>(
   options: ThreadOptions & { signal?: AbortSignal },

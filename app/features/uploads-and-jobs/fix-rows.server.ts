@@ -4,7 +4,8 @@ import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { nokRowsCursor, type NokCollection } from "~/models/upload-nok.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
-import { readXlsxRows, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { cellText, type CellValue } from "~/shared/excel/values";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { readCsvBatches } from "./import/readers.server";
@@ -107,7 +108,8 @@ async function originalRows(bucket: string, key: string, template: Template): Pr
   const ext = extensionOf(key);
   if (ext !== "csv" && ext !== "txt" && ext !== "xlsx") return null;
   const { stream } = await openReadStream(bucket, key);
-  const rows = (ext === "xlsx" ? readXlsxRows(stream) : flatten(readCsvBatches(stream)))[Symbol.asyncIterator]();
+  const rows: AsyncIterator<SourceRow> =
+    ext === "xlsx" ? readXlsxRowsOnThread(stream) : flatten(readCsvBatches(stream));
   const close = () => {
     stream.destroy();
     void rows.return?.(undefined)?.catch(() => undefined);

@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from "node:stream";
 import { readCsvBatches } from "~/features/uploads-and-jobs/import/readers.server";
 import { allPreparerPages } from "~/models/forecast-cycle.server";
-import { readXlsxRows, UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { cellText } from "~/shared/excel/values";
 import { PREPARERS_TEMPLATE_MAX_BYTES } from "./limits";
 import { MAX_PAIRS, type Candidate } from "./preparers.server";
@@ -78,7 +79,7 @@ type FileRows = { ok: true; candidates: Candidate[] } | { ok: false; code: FileE
 
 async function* rowsOf(bytes: Buffer, csv: boolean): AsyncGenerator<SourceRow> {
   if (!csv) {
-    yield* readXlsxRows(Readable.from([bytes]));
+    yield* readXlsxRowsOnThread(bytes); // read while the sender waits: on the bounded thread
     return;
   }
   for await (const batch of readCsvBatches(Readable.from([bytes]))) yield* batch;
