@@ -140,7 +140,9 @@ export type TransitionResult = { ok: true; event: CycleEvent } | { ok: false; cu
 /**
  * Moves a cost centre × RF from one of `from` to `to`, atomically: a transition raced by another (two reviewers, a
  * submission sent twice) finds the state changed and is refused with the state it found. A submission's record is
- * written in the same update. The event is kept after.
+ * written in the same update. A decision names the submission it was checked against (`decidedSubmission`, its
+ * `submitted_at`, null for a record from before submissions were kept): a return and a resubmission landing between
+ * the check and the write make it find another submission, and it is refused the same way. The event is kept after.
  */
 export async function transition(
   rf: string,
@@ -152,6 +154,7 @@ export async function transition(
   comment: string,
   now: Date,
   submission?: SubmissionRecord,
+  decidedSubmission?: Date | null,
 ): Promise<TransitionResult> {
   const database = await db();
   const cycles = database.collection<CycleRecord>(FORECAST_CYCLE);
@@ -177,7 +180,12 @@ export async function transition(
     }
   }
   const before = await cycles.findOneAndUpdate(
-    { rf, cost_center_concat, state: { $in: [...from] } },
+    {
+      rf,
+      cost_center_concat,
+      state: { $in: [...from] },
+      ...(decidedSubmission === undefined ? {} : { submitted_at: decidedSubmission }),
+    },
     {
       $set: {
         state: to,

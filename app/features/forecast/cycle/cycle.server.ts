@@ -180,7 +180,9 @@ export async function takeCycleAction(
     action === "submit"
       ? { submitted_by: user.email, submitted_at: now, preparers_at_submission: preparers }
       : undefined;
-  const result = await transition(calendar.name, cc, action, from, to, user, comment, now, submission);
+  // A decision applies to the submission it was checked against, not to one sent since.
+  const decided = action === "approve" || action === "return" ? (record?.submitted_at ?? null) : undefined;
+  const result = await transition(calendar.name, cc, action, from, to, user, comment, now, submission, decided);
   if (!result.ok) {
     await audit("refused", { state: result.current, reason: "raced" });
     return {

@@ -2,7 +2,7 @@ import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS, transition } from "~/models/forecast-cycle.server";
 import { FORECAST } from "~/models/forecast.server";
 import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
 import { grantPermission } from "~/features/uploads-and-jobs/test-helpers";
@@ -189,5 +189,51 @@ describe("a preparer who submits and then leaves the preparers' list", () => {
       );
     await db.collection(FORECAST_PREPARERS).deleteMany({ cost_center_concat: RETAIL });
     expect(await cycle("approve", RETAIL)).toEqual({ status: 403, message: cycleTexts.refused.ownSubmission });
+  });
+});
+
+describe("a decision applies to the submission it was checked against", () => {
+  it("an approval checked against one submission is refused once another submission replaced it", async () => {
+    await assign(RETAIL, GOLD);
+    as(GOLD);
+    expect((await cycle("submit", RETAIL)).status).toBe(302);
+    const checked = (await db.collection(FORECAST_CYCLE).findOne({ rf: RF, cost_center_concat: RETAIL }))
+      ?.submitted_at as Date;
+    // Between the reviewer's check and the write: a return and a new submission by someone else.
+    as(REVIEWER);
+    expect((await cycle("return", RETAIL, "Refaça")).status).toBe(302);
+    as(GOLD);
+    expect((await cycle("submit", RETAIL)).status).toBe(302);
+
+    const actor = { email: REVIEWER.email, name: REVIEWER.name };
+    const stale = await transition(
+      RF,
+      RETAIL,
+      "approve",
+      ["submitted"],
+      "approved",
+      actor,
+      "",
+      new Date(),
+      undefined,
+      checked,
+    );
+    expect(stale).toEqual({ ok: false, current: "submitted" });
+    expect(await stateOf(RETAIL)).toBe("submitted");
+    const current = (await db.collection(FORECAST_CYCLE).findOne({ rf: RF, cost_center_concat: RETAIL }))
+      ?.submitted_at as Date;
+    const fresh = await transition(
+      RF,
+      RETAIL,
+      "approve",
+      ["submitted"],
+      "approved",
+      actor,
+      "",
+      new Date(),
+      undefined,
+      current,
+    );
+    expect(fresh.ok).toBe(true);
   });
 });
