@@ -408,6 +408,10 @@ export function xlsxReaderCore(env: CoreEnv) {
     let carry = "";
     let skip = ""; // the end of the comment, CDATA, instruction or declaration being skipped
     return {
+      /** The characters kept from the last piece (a token it cut). */
+      get carried(): number {
+        return carry.length;
+      },
       /** Whether the part ended inside a token (a truncated tag or comment). */
       get cut(): boolean {
         return skip !== "" || carry.charCodeAt(0) === 60;
@@ -505,7 +509,25 @@ export function xlsxReaderCore(env: CoreEnv) {
 
   /** A date format as exceljs decides it: y, m, d, h, M, s or b outside [brackets] and "quotes". */
   function isDateFormat(code: string): boolean {
-    return /[ymdhMsb]+/.test(code.replace(/\[[^\]]*]/g, "").replace(/"[^"]*"/g, ""));
+    return /[ymdhMsb]/.test(withoutGroups(withoutGroups(code, "[", "]"), '"', '"'));
+  }
+
+  /**
+   * `text` without each run from `open` to the next `close` (what `replace(/\[[^\]]*]/g, "")` does, in one pass: the
+   * expression tries every `open` against the rest of the text, which is quadratic when no `close` follows).
+   */
+  function withoutGroups(text: string, open: string, close: string): string {
+    let kept = "";
+    let from = 0;
+    for (;;) {
+      const start = text.indexOf(open, from);
+      if (start < 0) break;
+      const end = text.indexOf(close, start + 1);
+      if (end < 0) break;
+      kept += text.slice(from, start);
+      from = end + 1;
+    }
+    return kept + text.slice(from);
   }
 
   /** For each cell style (cellXfs) index, whether it shows a date; null where the style has no number format. */
@@ -795,13 +817,29 @@ export function xlsxReaderCore(env: CoreEnv) {
     count: Count;
   };
 
+  /**
+   * Feeds an inflated chunk to `tokens`, decoded in pieces of PIECE bytes or of as many as it carries: a token longer
+   * than a piece is scanned again each time it doubles, not once a piece.
+   */
+  function feedChunk(
+    tokens: ReturnType<typeof tokenizer>,
+    decoder: InstanceType<CoreEnv["StringDecoder"]>,
+    chunk: Buffer,
+    visitor: Visitor,
+  ): void {
+    for (let at = 0; at < chunk.length && !visitor.done; ) {
+      const size = Math.max(PIECE, tokens.carried);
+      tokens.feed(decoder.write(chunk.subarray(at, at + size)), false);
+      at += size;
+    }
+  }
+
   /** Inflates `entry` into `visitor` (past its end only counted); "XML truncado." when it ends inside a token. */
   async function scanPart(reading: Reading, entry: ZipEntry, visitor: Visitor): Promise<void> {
     const decoder = new env.StringDecoder("utf8");
     const tokens = tokenizer(visitor, reading.limits, reading.count.stats);
     for await (const chunk of inflate(reading.input, entry, reading.count, reading.limits, reading.options)) {
-      for (let at = 0; at < chunk.length && !visitor.done; at += PIECE)
-        tokens.feed(decoder.write(chunk.subarray(at, at + PIECE)), false);
+      feedChunk(tokens, decoder, chunk, visitor);
     }
     if (!visitor.done) tokens.feed(decoder.end(), true);
     if (!visitor.done && tokens.cut) throw unreadable("XML truncado.");
@@ -861,8 +899,7 @@ export function xlsxReaderCore(env: CoreEnv) {
     const tokens = tokenizer(sheet, limits, stats);
     for await (const chunk of inflate(input, byName.get(part) as ZipEntry, reading.count, limits, options)) {
       if (sheet.done) continue; // counted to the end, like every part
-      for (let at = 0; at < chunk.length && !sheet.done; at += PIECE)
-        tokens.feed(decoder.write(chunk.subarray(at, at + PIECE)), false);
+      feedChunk(tokens, decoder, chunk, sheet);
       for (let i = 0; i < out.length; i++) yield out[i];
       out.length = 0;
     }

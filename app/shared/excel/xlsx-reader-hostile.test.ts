@@ -76,6 +76,35 @@ describe("readXlsxRows: work proportional to the inflated size", () => {
     expect(stats.scannedChars).toBeLessThan(stats.inflatedBytes * 1.01);
   });
 
+  it("scans a tag just under the token cap a few times, not once per piece of text it spans", async () => {
+    const tag = `<col min="1" max="1" style="${"s".repeat(900 * 1024)}"/>`;
+    const file = await xlsxBomb({
+      sheetRows: {
+        name: "",
+        prefix: `${SHEET_OPEN.replace("<sheetData>", "")}<cols>`,
+        repeat: Buffer.from(tag),
+        times: 20,
+        suffix: `</cols><sheetData>${ONE_ROW}</sheetData></worksheet>`,
+      },
+    });
+    const stats = newStats();
+    expect(await rowsOf(file, XLSX_LIMITS, { stats })).toEqual([{ line: 1, cells: ["ok"] }]);
+    expect(stats.longestCarry).toBeGreaterThan(800 * 1024);
+    expect(stats.scannedChars).toBeLessThan(stats.inflatedBytes * 4);
+  });
+
+  it("reads a number format of 300 KB of unclosed brackets (a pattern that tried each bracket to the end)", async () => {
+    const styles = `<styleSheet><numFmts count="1"><numFmt numFmtId="170" formatCode="${"[".repeat(300_000)}yyyy"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="170"/></cellXfs></styleSheet>`;
+    const file = await xlsxBomb({
+      extra: [{ name: "xl/styles.xml", bytes: Buffer.from(styles) }],
+      sheetRows: {
+        name: "",
+        bytes: Buffer.from(`${SHEET_OPEN}<row r="1"><c r="A1" s="1"><v>45292</v></c></row>${SHEET_CLOSE}`),
+      },
+    });
+    expect(await rowsOf(file)).toEqual([{ line: 1, cells: [new Date(Date.UTC(2024, 0, 1))] }]);
+  });
+
   it("stops between two inflated chunks when its signal is aborted, with the signal's reason", async () => {
     const file = await xlsxBomb({ sheetRows: prefixed("<x/>", 32, "before-first-row") });
     const stop = new AbortController();
