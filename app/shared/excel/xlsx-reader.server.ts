@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { createInflateRaw } from "node:zlib";
+import { createInflateRaw, inflateRawSync } from "node:zlib";
 import {
   type ReadOptions,
   type Refusal,
@@ -119,6 +119,7 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const core = xlsxReaderCore({
   createInflateRaw,
+  inflateRawSync,
   StringDecoder,
   unreadable: (message) => new UnreadableFileError(message),
   refused: (refusal) => new FileRefusedError(refusalMessage(refusal)),

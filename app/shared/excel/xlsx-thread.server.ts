@@ -46,6 +46,7 @@ function named(name, message) {
 }
 const reader = (${xlsxReaderCore.toString()})({
   createInflateRaw: zlib.createInflateRaw,
+  inflateRawSync: zlib.inflateRawSync,
   StringDecoder: require("node:string_decoder").StringDecoder,
   unreadable: (message) => named("UnreadableFileError", message),
   refused: (refusal) => named("FileRefusedError", JSON.stringify(refusal)),
