@@ -12,8 +12,8 @@
  * worker: nothing to bundle) defining `async function run(buffer, data)`; it may call `load(name)` (packages resolve
  * from this module), `progress(done, total)` and `plainCell(value)` (an exceljs cell value as plain data); what it
  * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
- * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what it inflates itself (the
- * XLSX reader) passes `format: null`, and step 1 is left out.
+ * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what
+ * it inflates itself (the XLSX reader) passes `format: null`, and step 1 is left out.
  */
 
 export type ThreadLimits = { maxInflatedBytes: number; heapMb: number; timeoutMs: number };

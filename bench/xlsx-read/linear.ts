@@ -144,9 +144,17 @@ async function main() {
       const perMb = reader.ms / inflatedMb;
       const floorPerMb = floor.ms / inflatedMb;
       if (size === 1) base = perMb;
-      console.log(
-        `${String(size).padStart(4)} MB | ${String(Math.round(zip.length / 1024)).padStart(7)} | ${inflatedMb.toFixed(1).padStart(11)} | ${String(reader.result).padEnd(7)} | ${perMb.toFixed(2).padStart(12)} | ${(perMb / base).toFixed(2).padStart(5)}× | ${floorPerMb.toFixed(2).padStart(11)} | ${(perMb / floorPerMb).toFixed(1).padStart(6)}×`,
-      );
+      const cells = [
+        `${String(size).padStart(4)} MB`,
+        String(Math.round(zip.length / 1024)).padStart(7),
+        inflatedMb.toFixed(1).padStart(11),
+        String(reader.result).padEnd(7),
+        perMb.toFixed(2).padStart(12),
+        `${(perMb / base).toFixed(2).padStart(5)}×`,
+        floorPerMb.toFixed(2).padStart(11),
+        `${(perMb / floorPerMb).toFixed(1).padStart(6)}×`,
+      ];
+      console.log(cells.join(" | "));
     }
   }
 }

@@ -34,8 +34,7 @@ const ONE_ROW = '<row r="1"><c r="A1" t="inlineStr"><is><t>ok</t></is></c></row>
 
 /** A sheet whose rows come after `megabytes` MB of `filler` markup, placed `where` (before or inside sheetData). */
 function prefixed(filler: string, megabytes: number, where: "before-sheetData" | "before-first-row"): BombEntry {
-  const head =
-    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">';
+  const head = SHEET_OPEN.replace("<sheetData>", "");
   return where === "before-sheetData"
     ? {
         name: "",
@@ -49,7 +48,7 @@ function prefixed(filler: string, megabytes: number, where: "before-sheetData" |
 
 describe("readXlsxRows: work proportional to the inflated size", () => {
   for (const where of ["before-sheetData", "before-first-row"] as const) {
-    it(`reads a sheet with 48 MB of markup ${where.replaceAll("-", " ")}, scanning each character about once`, async () => {
+    it(`reads a sheet with 48 MB of markup ${where.replaceAll("-", " ")}, each character scanned once`, async () => {
       const file = await xlsxBomb({ sheetRows: prefixed('<col min="1" max="1" width="9"/>', 48, where) });
       expect(file.length).toBeLessThan(MB); // a few hundred KB that inflate to 48 MB
       const stats = newStats();
@@ -93,8 +92,9 @@ describe("readXlsxRows: work proportional to the inflated size", () => {
     expect(stats.scannedChars).toBeLessThan(stats.inflatedBytes * 4);
   });
 
-  it("reads a number format of 300 KB of unclosed brackets (a pattern that tried each bracket to the end)", async () => {
-    const styles = `<styleSheet><numFmts count="1"><numFmt numFmtId="170" formatCode="${"[".repeat(300_000)}yyyy"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="170"/></cellXfs></styleSheet>`;
+  it("reads a number format of 300 KB of unclosed brackets (a pattern tried each one to the end)", async () => {
+    const format = `<numFmts count="1"><numFmt numFmtId="170" formatCode="${"[".repeat(300_000)}yyyy"/></numFmts>`;
+    const styles = `<styleSheet>${format}<cellXfs><xf numFmtId="0"/><xf numFmtId="170"/></cellXfs></styleSheet>`;
     const file = await xlsxBomb({
       extra: [{ name: "xl/styles.xml", bytes: Buffer.from(styles) }],
       sheetRows: {
@@ -189,7 +189,7 @@ describe("readXlsxRows: every part within its own cap", () => {
     );
   });
 
-  it("counts the cells a row spreads to, so a row of one far cell repeated is refused, not padded forever", async () => {
+  it("counts the cells a row spreads to: rows of one far cell, repeated, are refused, not padded on", async () => {
     const file = await xlsxBomb({
       sheetRows: {
         name: "",
@@ -200,7 +200,8 @@ describe("readXlsxRows: every part within its own cap", () => {
       },
     });
     await expect(rowsOf(file, { ...XLSX_LIMITS, cells: 10_000_000 })).rejects.toThrow(
-      "Arquivo recusado: a planilha passa de 10.000.000 células (as vazias antes do último valor de cada linha contam).",
+      "Arquivo recusado: a planilha passa de 10.000.000 células " +
+        "(as vazias antes do último valor de cada linha contam).",
     );
   });
 });

@@ -64,11 +64,13 @@ export const refusalMessages = {
   workbookBytes: (bytes: number) =>
     `Arquivo recusado: a descrição da pasta de trabalho (workbook.xml) passa de ${mb(bytes)} MB descompactada.`,
   relsBytes: (bytes: number) =>
-    `Arquivo recusado: as relações da pasta de trabalho (workbook.xml.rels) passam de ${mb(bytes)} MB descompactadas.`,
+    "Arquivo recusado: as relações da pasta de trabalho (workbook.xml.rels) " +
+    `passam de ${mb(bytes)} MB descompactadas.`,
   rows: (n: number) => `Arquivo recusado: a planilha passa de ${count(n)} linhas.`,
   columns: (n: number) => `Arquivo recusado: a planilha passa de ${count(n)} colunas.`,
   cells: (n: number) =>
-    `Arquivo recusado: a planilha passa de ${count(n)} células (as vazias antes do último valor de cada linha contam).`,
+    `Arquivo recusado: a planilha passa de ${count(n)} células ` +
+    "(as vazias antes do último valor de cada linha contam).",
   token: (bytes: number) => `Arquivo recusado: um texto ou marcação do XML da planilha passa de ${mb(bytes)} MB.`,
   part: (name: string, bytes: number) => `Arquivo recusado: ${name} descompactado passa de ${mb(bytes)} MB.`,
   time: (seconds: number) => `Arquivo recusado: a leitura da planilha passou de ${count(seconds)} s.`,

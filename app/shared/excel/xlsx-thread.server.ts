@@ -20,11 +20,12 @@ import {
 
 /**
  * The XLSX reader for work done while someone waits on a request (an edited export sent back, an HR file opened
- * from a link): the same reader (xlsx-reader-core.server.ts) on a thread of its own (~/shared/bounded-thread.server.ts),
- * so the web process's event loop stays free whatever the file holds, within a heap of its own and a time limit,
- * and ended as soon as its caller stops reading. Rows come back in batches; the thread waits while the caller works.
- * The package goes to the thread as bytes, or, past SPOOL_FROM_BYTES, as the descriptor of the temporary file it was
- * spooled to (threads share the process's files), read by position there.
+ * from a link): the same reader (xlsx-reader-core.server.ts) on a thread of its own
+ * (~/shared/bounded-thread.server.ts), so the web process's event loop stays free whatever the file holds, within a
+ * heap of its own and a time limit, and ended as soon as its caller stops reading. Rows come back in batches; the
+ * thread works at most one batch ahead of its caller. The package goes to the thread as bytes, or, past
+ * SPOOL_FROM_BYTES, as the descriptor of the temporary file it was spooled to (threads share the process's files),
+ * read by position there.
  */
 
 /**
