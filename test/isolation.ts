@@ -7,14 +7,14 @@ import path from "node:path";
  * what a process holds (a data directory's lock, child processes), is isolated in the fork pool; every other file
  * shares its worker's modules in the thread pool, one process, so the portal's modules are imported once per worker
  * instead of once per file. (A data directory closed and reopened in one thread failed now and then to take its lock
- * again while other threads spawned processes.) A file opens a data directory by naming `dbPath`, or through a
+ * again while other threads spawned processes.) A file sets the environment directly or through `usePortalToday` (test/clock.ts). A file opens a data directory by naming `dbPath`, or through a
  * helper (test-helpers' withServer and startHarness) in a directory it makes with `mkdtemp`, so both count. The
  * pattern reads each file's text when the config loads, so a new
  * file that mocks, stubs or spawns is isolated without a list to keep. What it cannot see is a file that writes into
  * another module's exported state; no file does.
  */
 const NEEDS_OWN_PROCESS =
-  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|\busePortalToday\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
 
 /**
  * The test files under `dirs` whose names match `name` (paths from the repository's root, nothing under

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { usePortalToday } from "#test/clock";
 import { uploadAndProcess } from "#test/uploads";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST } from "~/models/forecast.server";
@@ -14,6 +15,8 @@ import { FORECAST } from "~/models/forecast.server";
  * Each is stored with exactly the same values: the autocorrected dashes, quotes, euro sign and bullet included.
  */
 const testDb = useTestDatabase();
+// The files load RF1 2026 forecast rows, which change only in that RF's edit month (November 2025).
+usePortalToday("2025-11-15");
 useTempDataDir();
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/real-clients", name));

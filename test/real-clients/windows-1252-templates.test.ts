@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { usePortalToday } from "#test/clock";
 import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import type { Template } from "~/features/uploads-and-jobs/import/template";
@@ -10,6 +11,8 @@ import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
  * column holds every character Windows-1252 puts at 0x80–0x9F; it is stored as those characters, in every template.
  */
 const testDb = useTestDatabase();
+// The files load RF1 2026 forecast rows, which change only in that RF's edit month (November 2025).
+usePortalToday("2025-11-15");
 useTempDataDir();
 
 /** The 27 characters of bytes 0x80–0x9F (0x81, 0x8D, 0x8F, 0x90 and 0x9D are undefined in Windows-1252). */

@@ -5,6 +5,7 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { usePortalToday } from "#test/clock";
 import { NON_EXAMPLE_CELL, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { TEMPLATE_CATALOG, type TemplateInfo } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
@@ -21,6 +22,8 @@ import { uploadAndProcess, repositoryFiles } from "#test/uploads";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
+// The files load RF1 2026 forecast rows, which change only in that RF's edit month (November 2025).
+usePortalToday("2025-11-15");
 useTempDataDir();
 
 /** Every collection an upload of the template may write: its business data and its NOK base. */

@@ -12,6 +12,7 @@ import type { FileTarget } from "~/models/files.fields";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { useTestDatabase } from "#test/db";
+import { usePortalToday } from "#test/clock";
 import { nokRowsDownload } from "../nok-rows.server";
 import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../test-helpers";
 import { TEMPLATE_CATALOG } from "./catalog.server";
@@ -27,6 +28,8 @@ import { uploadAndProcess, repositoryFiles } from "#test/uploads";
  */
 
 const testDb = useTestDatabase();
+// The files load RF1 2026 forecast rows, which change only in that RF's edit month (November 2025).
+usePortalToday("2025-11-15");
 useTempDataDir();
 
 const run = () => processNextJob({ name: "rights-worker", leaseMs: 60_000, progressIntervalMs: 20 });
