@@ -184,7 +184,7 @@ export async function transition(
       rf,
       cost_center_concat,
       state: { $in: [...from] },
-      ...(decidedSubmission === undefined ? {} : { submitted_at: decidedSubmission }),
+      ...(decidedSubmission === undefined ? {} : { submitted_at: decidedSubmission ?? { $exists: false } }),
     },
     {
       $set: {
