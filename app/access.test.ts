@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import type { FeatureFlag } from "~/config.server";
 import { PERMISSION_TYPES, type PermissionType } from "~/models/users.server";
 import {
-  ASSIGNABLE_TIERS,
-  DEFAULT_HR_EDITOR_TYPES,
-  ROUTE_ACCESS,
-  TIER_LABELS,
-  canAccessRoute,
-  routeRule,
   type AccessContext,
+  ASSIGNABLE_TIERS,
+  canAccessRoute,
+  DEFAULT_HR_EDITOR_TYPES,
   type Features,
+  ROUTE_ACCESS,
   type RouteId,
+  routeRule,
+  TIER_LABELS,
 } from "./access";
-import { FALLBACK_LANDING, buildNavigation, landingFor, type DashboardSummary } from "./navigation";
+import { buildNavigation, type DashboardSummary, FALLBACK_LANDING, landingFor } from "./navigation";
 
 const allOn: Features = {
   dashboard: true,

@@ -1,11 +1,11 @@
 import type { AccessContext, FeatureFlag } from "~/config.server";
+import type { RouteId } from "~/route-ids";
 import {
   DEFAULT_FORECAST_REVIEWER_TYPES,
   DEFAULT_HR_EDITOR_TYPES,
   PERMISSION_TYPES,
   type PermissionType,
 } from "~/shared/permissions";
-import type { RouteId } from "~/route-ids";
 
 /**
  * THE access table (spec 000 §6; spec 001 §6): permission types, tier labels and the rule of every route module.
@@ -22,7 +22,7 @@ import type { RouteId } from "~/route-ids";
  * Pure (no server imports beyond types): the browser may import the tier labels from here.
  */
 
-export { DEFAULT_HR_EDITOR_TYPES, PERMISSION_TYPES, type AccessContext, type PermissionType };
+export { type AccessContext, DEFAULT_HR_EDITOR_TYPES, PERMISSION_TYPES, type PermissionType };
 
 /** Feature flags as the guards see them (config.features). */
 export type Features = Readonly<Record<FeatureFlag, boolean>>;

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import {
-  PERMISSION_TYPES,
-  type PermissionType,
-  DEFAULT_FORECAST_REVIEWER_TYPES,
-  DEFAULT_HR_EDITOR_TYPES,
-} from "~/shared/permissions";
 import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
 import { parseIsoDate } from "~/shared/months";
+import {
+  DEFAULT_FORECAST_REVIEWER_TYPES,
+  DEFAULT_HR_EDITOR_TYPES,
+  PERMISSION_TYPES,
+  type PermissionType,
+} from "~/shared/permissions";
 
 /**
  * The whole environment of the portal, validated once at start.

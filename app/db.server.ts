@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db } from "mongodb";
+import { type Db, MongoClient, MongoServerError } from "mongodb";
 import { getConfig } from "~/config.server";
 
 /**

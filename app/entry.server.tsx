@@ -3,9 +3,9 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { NonceProvider } from "~/shared/ui/nonce";
 import { Coalesce } from "~/shared/coalesce.server";
 import { appErrorReporter } from "~/shared/error-log.server";
+import { NonceProvider } from "~/shared/ui/nonce";
 
 /** How long a streamed response may wait for deferred data before it is cut off. */
 export const streamTimeout = 5_000;

@@ -209,6 +209,17 @@ export const messages = {
   userMenu: uiTexts.userMenu,
 } as const;
 
+export { auditTexts } from "~/features/audit/texts";
+export { dashboardTexts } from "~/features/dashboards/texts";
+export { explorerTexts } from "~/features/explorer/texts";
+export { preparersTexts } from "~/features/forecast/preparers/texts";
+export { forecastTexts } from "~/features/forecast/texts";
+export { hrTexts } from "~/features/hr/texts";
+export { noticeTexts } from "~/features/notices/texts";
+export { planningTexts } from "~/features/planning/texts";
+export { reportsTexts } from "~/features/reports-and-financial/texts";
+export { masterDataTexts } from "~/features/repository-and-master-data/texts";
+export { subscriptionTexts } from "~/features/subscriptions/texts";
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
 export {
@@ -221,17 +232,6 @@ export {
   uploadTargetTexts,
 } from "~/features/uploads-and-jobs/texts";
 export { excelTexts } from "~/shared/excel/texts";
-export { masterDataTexts } from "~/features/repository-and-master-data/texts";
-export { dashboardTexts } from "~/features/dashboards/texts";
-export { planningTexts } from "~/features/planning/texts";
-export { forecastTexts } from "~/features/forecast/texts";
-export { preparersTexts } from "~/features/forecast/preparers/texts";
-export { reportsTexts } from "~/features/reports-and-financial/texts";
-export { hrTexts } from "~/features/hr/texts";
-export { explorerTexts } from "~/features/explorer/texts";
-export { auditTexts } from "~/features/audit/texts";
-export { noticeTexts } from "~/features/notices/texts";
-export { subscriptionTexts } from "~/features/subscriptions/texts";
 
 /** Texts the host answers with before or around the app: service unavailable, malformed requests. */
 export const deployTexts = {

@@ -1,24 +1,24 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
-import { forgetSignedInState } from "~/shared/browser-state";
+import { type ReactNode, useEffect, useState } from "react";
+import { getConfig } from "~/config.server";
+import { loadNavigation } from "~/features/access/accounts.server";
+import { getOptionalUser } from "~/features/access/auth.server";
 import { DashboardNavigationOverlay } from "~/features/dashboards/dashboard-navigation-overlay";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { NoticeHeaderLinks } from "~/features/notices/header-links";
+import { messages } from "~/messages";
+import { unreadCount } from "~/models/notices.server";
+import { forgetSignedInState } from "~/shared/browser-state";
+import { setPortalTimeZone } from "~/shared/dates";
 import { HeaderMenu } from "~/shared/layout/header-menu";
 import { MenuToggle } from "~/shared/layout/menu-toggle";
 import type { NavigationProps } from "~/shared/layout/navigation";
 import { SideNav } from "~/shared/layout/side-nav";
+import { getToast } from "~/shared/toast.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { useNonce } from "~/shared/ui/nonce";
 import { Toaster } from "~/shared/ui/toaster";
-import { getOptionalUser } from "~/features/access/auth.server";
-import { getConfig } from "~/config.server";
-import { setPortalTimeZone } from "~/shared/dates";
-import { messages } from "~/messages";
-import { loadNavigation } from "~/features/access/accounts.server";
 import appStylesUrl from "~/styles/app.css?url";
-import { getToast } from "~/shared/toast.server";
-import { NoticeHeaderLinks } from "~/features/notices/header-links";
-import { unreadCount } from "~/models/notices.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStylesUrl },

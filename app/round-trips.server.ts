@@ -3,7 +3,7 @@ import { forecastRoundTrip } from "~/features/forecast/round-trip.server";
 import { hrRoundTrip } from "~/features/hr/round-trip.server";
 import { planningRoundTrip } from "~/features/planning/round-trip.server";
 import { masterDataRoundTrips } from "~/features/repository-and-master-data/round-trip.server";
-import { roundTripLookup, type RoundTripDataset } from "~/shared/excel/dataset";
+import { type RoundTripDataset, roundTripLookup } from "~/shared/excel/dataset";
 
 /**
  * Every grid with an Excel round trip: the one place that names them. The machinery is in

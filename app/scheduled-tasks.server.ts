@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
-import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
 import { summarizeRepeatedRefusals } from "~/features/audit/record.server";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
+import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
+import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { deliverSubscriptionSends } from "~/features/subscriptions/dispatch.server";
 import { queueWeeklyDashboardSends } from "~/features/subscriptions/weekly.server";
 import { claimTaskRun, finishTaskRun } from "~/models/scheduled-tasks.server";

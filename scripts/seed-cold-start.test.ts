@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BSON, MongoClient, type Db, type Sort } from "mongodb";
-import { afterAll, describe, expect, it } from "vitest";
 import { holdWarmUp, startEmbeddedMongo } from "embedded-mongo";
+import { BSON, type Db, MongoClient, type Sort } from "mongodb";
+import { afterAll, describe, expect, it } from "vitest";
 import { allIndexes } from "~/models/all-indexes.server";
 import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { loadedStatus } from "../packages/embedded-mongo/test-helpers";

@@ -1,16 +1,14 @@
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allIndexes, listedIndexKey } from "~/models/all-indexes.server";
-import { USER_PERMISSIONS } from "~/models/users.server";
-import { DEMO_ACCOUNTS } from "~/seed/index.server";
-import { useTestDatabase } from "../test/db";
-import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { DASHBOARDS } from "~/models/dashboards.server";
-import { MASTER_DATA_COLLECTIONS, PRODUCT_MASTER } from "~/models/master-data.server";
-import { LOCAL_USERS } from "~/models/users.server";
 import { FILES } from "~/models/files.server";
+import { MASTER_DATA_COLLECTIONS, PRODUCT_MASTER } from "~/models/master-data.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
-import { EMPTY_START_COLLECTIONS } from "~/seed/index.server";
+import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
+import { DEMO_ACCOUNTS, EMPTY_START_COLLECTIONS } from "~/seed/index.server";
+import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
+import { useTestDatabase } from "../test/db";
 import { runSeed, SEED_STATE, SeedRefusedError } from "./seed-run";
 
 const testDb = useTestDatabase();

@@ -1,7 +1,7 @@
 import type { Db } from "mongodb";
 import { allIndexes, applyIndexes } from "~/models/all-indexes.server";
-import { ensureAttributeSets } from "~/models/planning-attribute-sets.server";
 import { clearDashboardCache } from "~/models/dashboard-cache.server";
+import { ensureAttributeSets } from "~/models/planning-attribute-sets.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { SEEDED_COLLECTIONS, seedDatabase, seedEmptyStart } from "~/seed/index.server";
 import type { SeedArgs } from "./seed-args";

@@ -2,13 +2,13 @@ import type { IncomingMessage } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { matchRoutes } from "@remix-run/router";
 import type { Request as ExpressRequest, RequestHandler } from "express";
-import type { RouteId } from "../app/route-ids";
-import { routeTree, type RouteManifest } from "../app/features/access/return-to.server";
-import { RETURNED_FILE_MAX_BYTES } from "../app/shared/excel/round-trip.server";
-import { COCKPIT_FILE_MAX_BYTES } from "../app/models/reports.fields";
+import { type RouteManifest, routeTree } from "../app/features/access/return-to.server";
 import { FORECAST_SAVE_BODY_MAX_BYTES } from "../app/features/forecast/forecast-save";
 import { PREPARERS_TEMPLATE_MAX_BYTES } from "../app/features/forecast/preparers/limits";
 import { deployTexts } from "../app/messages";
+import { COCKPIT_FILE_MAX_BYTES } from "../app/models/reports.fields";
+import type { RouteId } from "../app/route-ids";
+import { RETURNED_FILE_MAX_BYTES } from "../app/shared/excel/round-trip.server";
 import { sendMessagePage } from "./request-guards";
 
 /**

@@ -5,7 +5,7 @@
  * (packages/*, TypeScript sources) are bundled.
  */
 import path from "node:path";
-import { build, type BuildOptions, type Plugin } from "esbuild";
+import { type BuildOptions, build, type Plugin } from "esbuild";
 
 /** Resolves the `~/` alias to app/ itself; `packages: "external"` would otherwise leave it as a package name. */
 const appAlias: Plugin = {

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
-import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import {
   AUDIT_DAYS,
   AUDIT_LOG,
-  forgetAuditHeads,
+  type AuditEntry,
   appendAuditEntry,
   auditHash,
   indexes as auditIndexes,
-  type AuditEntry,
+  forgetAuditHeads,
 } from "~/models/audit.server";
+import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { useTestDatabase } from "../test/db";
 import { auditVerifyCommand } from "./cli-audit";
 import { UsageError } from "./cli-support";

@@ -5,7 +5,7 @@
  * anchor.
  * `portal audit:purge`: the retention job once, now (AUDIT_RETENTION_DAYS).
  */
-import { purgeExpiredAuditDays, auditRetentionCutoff } from "../app/features/audit/retention.server";
+import { auditRetentionCutoff, purgeExpiredAuditDays } from "../app/features/audit/retention.server";
 import { AUDIT_PROBLEMS_LISTED, verifyAuditChain } from "../app/models/audit.server";
 import { splitArgs, UsageError } from "./cli-support";
 

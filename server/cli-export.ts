@@ -18,14 +18,14 @@ import { rm } from "node:fs/promises";
 import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
+import { OPERATOR_TYPE } from "../app/access";
+import { recordExport } from "../app/features/audit/data-events.server";
 import { ROUND_TRIPS, roundTripByExportName } from "../app/round-trips.server";
 import { csvCell } from "../app/shared/csv";
-import { RoundTripScopeError, type RoundTripDataset } from "../app/shared/excel/dataset";
+import { type RoundTripDataset, RoundTripScopeError } from "../app/shared/excel/dataset";
 import { readXlsxRows } from "../app/shared/excel/xlsx-reader.server";
-import { splitArgs, UsageError, zodMessage } from "./cli-support";
-import { recordExport } from "../app/features/audit/data-events.server";
-import { OPERATOR_TYPE } from "../app/access";
 import { CLI_UPLOADER } from "./cli-import";
+import { splitArgs, UsageError, zodMessage } from "./cli-support";
 
 /** The datasets, as app/round-trips.server.ts lists them (planning, forecast, hr, then every master-data base). */
 export const EXPORT_DATASETS = ROUND_TRIPS.map((d) => d.exportName) as [string, ...string[]];

@@ -11,8 +11,8 @@ import {
   grantPermission,
   useTempDataDir,
 } from "~/features/uploads-and-jobs/test-helpers";
-import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
 import { useTestDatabase } from "../test/db";
 import { importCommand } from "./cli-import";
 

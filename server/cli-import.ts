@@ -9,15 +9,16 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { getConfig } from "../app/config.server";
-import { registerUpload } from "../app/features/uploads-and-jobs/upload.server";
+import { recordJobEnded } from "../app/features/audit/data-events.server";
 import { ingestClaimedFile } from "../app/features/uploads-and-jobs/import/ingest.server";
 import { notifyJobEnded } from "../app/features/uploads-and-jobs/job-notices.server";
-import { recordJobEnded } from "../app/features/audit/data-events.server";
+import { registerUpload } from "../app/features/uploads-and-jobs/upload.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
-import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
+import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
 import {
   assertUploadAllowed,
   deleteObject,
@@ -29,7 +30,6 @@ import {
   uploadLimits,
 } from "../app/services/storage.server";
 import { splitArgs, UsageError, zodMessage } from "./cli-support";
-import { ObjectId } from "mongodb";
 
 export const IMPORT_USAGE = "portal import <file> [--user <e-mail>] [--target data|explorer|reports]";
 

@@ -13,22 +13,22 @@
 import path from "node:path";
 import { accessContext, ConfigError, getConfig } from "../app/config.server";
 import { closeDb, getDb } from "../app/db.server";
-import { useConfiguredDatabase, type DatabaseHandle } from "./database";
-import { optionValue, UsageError } from "./cli-support";
-import { exportCommand } from "./cli-export";
-import { importCommand } from "./cli-import";
-import { auditPurgeCommand, auditVerifyCommand } from "./cli-audit";
+import { createAdmin } from "../app/features/access/admin-bootstrap.server";
 import { applyIndexes } from "../app/models/all-indexes.server";
 import {
   PLANNING_ATTRIBUTE_SETS,
   PLANNING_ATTRIBUTE_VALUES,
   rebuildAttributeSets,
 } from "../app/models/planning-attribute-sets.server";
-import { createAdmin } from "../app/features/access/admin-bootstrap.server";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
 import { demoAccountNote } from "../app/seed/accounts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../app/seed/index.server";
 import { EXIT_REFUSED, parseSeedArgs, SEED_USAGE } from "../scripts/seed-args";
 import { runSeed, SeedRefusedError } from "../scripts/seed-run";
+import { auditPurgeCommand, auditVerifyCommand } from "./cli-audit";
+import { exportCommand } from "./cli-export";
+import { importCommand } from "./cli-import";
+import { optionValue, UsageError } from "./cli-support";
+import { type DatabaseHandle, useConfiguredDatabase } from "./database";
 
 export const CLI_USAGE = `Usage: portal <command> [options]
 Commands:

@@ -1,5 +1,5 @@
-import type { RequestHandler } from "express";
 import type { ServerBuild } from "@remix-run/node";
+import type { RequestHandler } from "express";
 import { deployTexts } from "../app/messages";
 import { errorFields, type Logger } from "../app/shared/logger.server";
 import { sendMessagePage } from "./request-guards";

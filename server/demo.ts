@@ -8,15 +8,15 @@
  * or a company's own); a directory an earlier empty start created is reused as it is.
  */
 import { spawn } from "node:child_process";
-import { MongoClient } from "mongodb";
 import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { startEmbeddedDbProcess } from "embedded-mongo/process";
+import { MongoClient } from "mongodb";
 import { parseConfig } from "../app/config.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoAccountNote } from "../app/seed/accounts";
-import { startEmbeddedDbProcess } from "embedded-mongo/process";
-import { WEB_GC_FLAGS } from "./web-flags";
 import { EXIT_REFUSED } from "../scripts/seed-args";
+import { WEB_GC_FLAGS } from "./web-flags";
 
 const DEMO_USAGE = "Usage: npm run demo [-- --empty]";
 const demoArgs = process.argv.slice(2);

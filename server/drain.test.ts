@@ -2,8 +2,8 @@ import type { Server } from "node:http";
 import net from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDrain } from "./drain";
 import { connectionRefused } from "../test/net";
+import { createDrain } from "./drain";
 
 let server: Server | undefined;
 

@@ -5,13 +5,13 @@ import { flatRoutes } from "@remix-run/dev/dist/config/flat-routes";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { userMaker } from "#test/users";
 import { isRouteId, routeRule } from "~/access";
 import { signInWithPassword } from "~/features/access/accounts.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { hashPassword } from "~/services/password-hash.server";
 import remixConfig from "../remix.config.js";
-import { useTestDatabase } from "#test/db";
-import { userMaker } from "#test/users";
 import { keepOutOfCaches, remixRequestHandler } from "./remix-handler";
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-origin";
+import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { messages } from "../app/messages";
+import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-origin";
 
 /**
  * Checks the host makes before any route runs: a Host it can build a URL from, no legacy `?_data` requests,

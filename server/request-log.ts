@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
-import { loggablePath, type Logger } from "../app/shared/logger.server";
+import { type Logger, loggablePath } from "../app/shared/logger.server";
 
 // Paths whose segments carry secrets (/download/{token}, /recovery/{code}) are logged with the secret replaced; the
 // error log uses the same function (app/shared/error-log.server.ts).

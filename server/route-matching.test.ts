@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { matchRoutes } from "@remix-run/router";
 import { describe, expect, it, vi } from "vitest";
-import { installRouteMatchingMemory, REMEMBERED_PATHS, rememberingMatchRoutes, type RouteLike } from "./route-matching";
+import { installRouteMatchingMemory, REMEMBERED_PATHS, type RouteLike, rememberingMatchRoutes } from "./route-matching";
 
 /** A table shaped like the portal's: nested layouts, index routes, params, an optional segment, a splat, a case-sensitive route. */
 function table(): RouteLike[] {

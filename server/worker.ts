@@ -10,8 +10,8 @@ import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
 import {
-  startWorker,
   type RunningWorker,
+  startWorker,
   type WorkerLog,
 } from "../app/features/uploads-and-jobs/import/worker-loop.server";
 import { runDueTasks, TASKS_TICK_MS } from "../app/scheduled-tasks.server";

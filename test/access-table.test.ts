@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROUTE_ACCESS, isRouteId, routeRule } from "~/access";
+import { isRouteId, ROUTE_ACCESS, routeRule } from "~/access";
 import { routeIdsSource } from "../scripts/route-ids";
 
 /**

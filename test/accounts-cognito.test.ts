@@ -2,12 +2,6 @@ import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { messages } from "~/messages";
-import { applyIndexes } from "~/models/all-indexes.server";
-import { indexes as authRecordIndexes } from "~/models/auth-records.server";
-import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
-import { insertPermissionRecord } from "~/models/user-permissions.server";
-import { indexes as userIndexes, USER_PERMISSIONS } from "~/models/users.server";
 import {
   completeFirstAccess,
   createUser,
@@ -15,16 +9,22 @@ import {
   signInWithPassword,
   UserExistsError,
 } from "~/features/access/accounts.server";
+import { getSessionState, logout } from "~/features/access/session.server";
+import { messages } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { indexes as authRecordIndexes } from "~/models/auth-records.server";
+import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
+import { insertPermissionRecord } from "~/models/user-permissions.server";
+import { USER_PERMISSIONS, indexes as userIndexes } from "~/models/users.server";
+import * as login from "~/routes/_index";
 import {
   createCognitoIdentityProvider,
-  setIdentityProviderForTests,
   type IdentityProvider,
+  setIdentityProviderForTests,
 } from "~/services/identity.server";
-import { getSessionState, logout } from "~/features/access/session.server";
 import { useTestDatabase } from "./db";
 import { useMockServer } from "./mocks";
 import { COGNITO_ERRORS, cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";
-import * as login from "~/routes/_index";
 
 process.env.AWS_ACCESS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
 process.env.AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";

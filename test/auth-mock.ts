@@ -1,4 +1,4 @@
-import { canAccessRoute, type AccessMode, type PermissionType, type RouteId } from "~/access";
+import { type AccessMode, canAccessRoute, type PermissionType, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
 
 /**

@@ -1,15 +1,15 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { reviewPath } from "~/features/forecast/forecast-filter";
 import { insertScenario, scenarioRecords } from "~/features/forecast/fixtures";
+import { reviewPath } from "~/features/forecast/forecast-filter";
 import { resetPlanning } from "~/features/planning/fixtures";
 import { FILES } from "~/models/files.server";
 import { FORECAST_HISTORY } from "~/models/forecast.server";
 import { PLANNING_HISTORY } from "~/models/planning.server";
 import { loader as processingLoader } from "~/routes/captura.processando";
-import { loader as forecastHistoryLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
 import { loader as planEditLoader } from "~/routes/ij.plan_edit";
+import { loader as forecastHistoryLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
 import { loader as executedJobsLoader } from "~/routes/jobs.executados";
 import { formatDateTime } from "~/shared/dates";
 import { currentUser } from "./auth-mock";

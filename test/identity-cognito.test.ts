@@ -3,9 +3,9 @@ import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createCognitoIdentityProvider,
+  type IdentityProvider,
   IdentityProviderError,
   UserExistsError,
-  type IdentityProvider,
 } from "~/services/identity.server";
 import { useMockServer } from "./mocks";
 import { COGNITO_ERRORS, cognitoHandlers, FakeUserPool, TEST_COGNITO } from "./mocks/cognito";

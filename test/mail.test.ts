@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { readLatestMail, sendMail } from "~/services/mail.server";
 import { getSessionCookie } from "~/features/access/session.server";
+import { readLatestMail, sendMail } from "~/services/mail.server";
 import { useTestDatabase } from "./db";
 
 useTestDatabase();

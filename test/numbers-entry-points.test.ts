@@ -12,7 +12,7 @@ import {
 import { checkCell } from "~/features/uploads-and-jobs/import/rules";
 import type { Template } from "~/features/uploads-and-jobs/import/template";
 import { parseBrazilianNumber } from "~/models/reports.fields";
-import { MONEY_RULE, readNumber, type NumberRule } from "~/shared/numbers";
+import { MONEY_RULE, type NumberRule, readNumber } from "~/shared/numbers";
 
 /**
  * One rule for a number (docs/decisions.md "Numbers"): every entry point that takes a number — a grid's cell, a paste,

@@ -1,4 +1,4 @@
-import { createDeflate, createDeflateRaw, crc32 } from "node:zlib";
+import { crc32, createDeflate, createDeflateRaw } from "node:zlib";
 
 /**
  * Decompression bombs made in the test, never stored: a ZIP whose entries are given as their inflated content,
@@ -187,4 +187,4 @@ export async function pdfBomb(megabytes: number, options: { hex?: boolean } = {}
 }
 
 export const SST_OPEN = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">`;
-export { SHEET_OPEN, SHEET_CLOSE };
+export { SHEET_CLOSE, SHEET_OPEN };

@@ -1,38 +1,38 @@
 import type { Db, IndexDescription } from "mongodb";
-import type { IndexDeclaration } from "./indexes";
-import { indexes as authRecords } from "./auth-records.server";
-import { indexes as dashboards } from "./dashboards.server";
-import { indexes as explorer } from "./explorer.server";
-import { indexes as files } from "./files.server";
-import { indexes as financial } from "./financial.server";
-import { indexes as forecast } from "./forecast.server";
-import { indexes as forecastCycle } from "./forecast-cycle.server";
-import { indexes as hr } from "./hr.server";
-import { indexes as instances } from "./instances.server";
-import { indexes as masterData } from "./master-data.server";
-import { indexes as planning } from "./planning.server";
-import { indexes as reports } from "./reports.server";
-import { indexes as samlRequests } from "./saml-requests.server";
-import { indexes as sessions } from "./sessions.server";
-import { indexes as users } from "./users.server";
-// Reports, financial statements, cockpit, FP&A and fiscal asset
-import { indexes as cockpit } from "./cockpit.server";
-import { indexes as fiscal } from "./fiscal.server";
-import { indexes as ledger } from "./ledger.server";
-import { indexes as reviews } from "./reports-reviews.server";
-// Excel round trips of the grids
-import { indexes as excelImports } from "./excel-imports.server";
-// Upload templates: the FP&A responsibles' NOK base
-import { indexes as fpa } from "./fpa.server";
-// The planning filter's SKU attribute sets
-import { attributeSetIndexes } from "./planning-attribute-sets.server";
-// Notices to users (in-portal list and the mail queue)
-import { indexes as notices } from "./notices.server";
 // The audit trail
 import { indexes as audit } from "./audit.server";
 import { indexes as auditRefusals } from "./audit-refusals.server";
+import { indexes as authRecords } from "./auth-records.server";
+// Reports, financial statements, cockpit, FP&A and fiscal asset
+import { indexes as cockpit } from "./cockpit.server";
+import { indexes as dashboards } from "./dashboards.server";
+// Excel round trips of the grids
+import { indexes as excelImports } from "./excel-imports.server";
+import { indexes as explorer } from "./explorer.server";
+import { indexes as files } from "./files.server";
+import { indexes as financial } from "./financial.server";
+import { indexes as fiscal } from "./fiscal.server";
+import { indexes as forecast } from "./forecast.server";
+import { indexes as forecastCycle } from "./forecast-cycle.server";
+// Upload templates: the FP&A responsibles' NOK base
+import { indexes as fpa } from "./fpa.server";
+import { indexes as hr } from "./hr.server";
+import type { IndexDeclaration } from "./indexes";
+import { indexes as instances } from "./instances.server";
+import { indexes as ledger } from "./ledger.server";
+import { indexes as masterData } from "./master-data.server";
+// Notices to users (in-portal list and the mail queue)
+import { indexes as notices } from "./notices.server";
+import { indexes as planning } from "./planning.server";
+// The planning filter's SKU attribute sets
+import { attributeSetIndexes } from "./planning-attribute-sets.server";
+import { indexes as reports } from "./reports.server";
+import { indexes as reviews } from "./reports-reviews.server";
+import { indexes as samlRequests } from "./saml-requests.server";
+import { indexes as sessions } from "./sessions.server";
 // Subscriptions to reports, statements and dashboards, and their send log
 import { indexes as subscriptions } from "./subscriptions.server";
+import { indexes as users } from "./users.server";
 
 /** Every index any model module declares. */
 export const allIndexes: IndexDeclaration[] = [

@@ -1,22 +1,22 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
 import { applyIndexes } from "~/models/all-indexes.server";
 import {
   AUDIT_DAYS,
   AUDIT_GENESIS,
   AUDIT_LOG,
-  forgetAuditHeads,
+  type AuditEntry,
+  type AuditInput,
   appendAuditEntry,
   auditHash,
   indexes as auditIndexes,
+  forgetAuditHeads,
   listAuditPage,
   purgeAuditDaysBefore,
   seedAuditEntries,
   verifyAuditChain,
-  type AuditEntry,
-  type AuditInput,
 } from "~/models/audit.server";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries } from "#test/query-plans";
 
 /** The audit trail's chain: append, concurrent appends, no secrets, verification, retention and paging. */
 

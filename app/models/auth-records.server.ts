@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { addressGroup } from "~/shared/address-group.server";
 import type { IndexDeclaration } from "./indexes";

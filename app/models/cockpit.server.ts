@@ -1,19 +1,19 @@
-import { ObjectId, type Collection } from "mongodb";
+import { type Collection, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
+import { addMonthsToDate } from "~/shared/months";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 import {
   accountTree,
   byAccount,
+  type Category1,
+  type LedgerAccount,
+  type LedgerReport,
   ledgerRows,
   listAccounts,
   round2,
   sumTree,
-  type Category1,
-  type LedgerAccount,
-  type LedgerReport,
 } from "./ledger.server";
-import { addMonthsToDate } from "~/shared/months";
 
 /**
  * The cockpit (spec 001 §2 "Cockpit", "Balance sheet table page"): the balance-sheet or working-capital table

@@ -1,6 +1,6 @@
-import { ID_PARAM_MAX } from "~/shared/limits";
 import type { ObjectId } from "mongodb";
 import { z } from "zod";
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { EXPLORER_DOCUMENTS } from "./explorer.server";
 import { FILES } from "./files.server";
 import { FINANCIAL_REPORTS } from "./financial.server";

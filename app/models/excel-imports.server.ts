@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import { reportHref, reportSummary, type RoundTripReport } from "~/shared/excel/round-trip.server";
+import { type RoundTripReport, reportHref, reportSummary } from "~/shared/excel/round-trip.server";
 import type { IndexDeclaration } from "./indexes";
 
 /**

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { normalizeSearchText, searchWordsOf, type Segment } from "./explorer-search";
+import { normalizeSearchText, type Segment, searchWordsOf } from "./explorer-search";
 
 /**
  * How the explorer relates words: Portuguese Snowball stems (the `snowball-stemmers` package — the

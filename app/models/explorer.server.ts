@@ -1,32 +1,32 @@
 import crypto from "node:crypto";
-import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
-import { noteDataChanged } from "./dashboard-cache.server";
+import { type AnyBulkWriteOperation, type Collection, type Db, type Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import { readPageOrLast } from "~/shared/pagination";
 import {
   FACETS,
-  phrasePattern,
   type Facet,
   type FacetFilters,
+  phrasePattern,
   type QueryWord,
   type SearchQuery,
   type Segment,
 } from "~/models/explorer-search";
 import {
+  type DocumentSearchFields,
   documentSearchFields,
   fold,
   foldedStem,
   highlight,
   MAX_FORMS,
+  type Matcher,
   snippet,
+  type VocabularyEntry,
   vocabularyOf,
   wordKey,
-  type DocumentSearchFields,
-  type Matcher,
-  type VocabularyEntry,
 } from "~/models/explorer-search-terms.server";
-import type { IndexDeclaration } from "./indexes";
 import { byPtBr } from "~/shared/collation";
+import { readPageOrLast } from "~/shared/pagination";
+import { noteDataChanged } from "./dashboard-cache.server";
+import type { IndexDeclaration } from "./indexes";
 
 /**
  * The explorer's corpus of company documents (pt-BR) and its search: MongoDB's `$text` over title and

@@ -1,14 +1,14 @@
-import os from "node:os";
 import crypto from "node:crypto";
-import { ObjectId, type Db, type Filter } from "mongodb";
-import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
+import os from "node:os";
+import { type Db, type Filter, ObjectId } from "mongodb";
 import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
+import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
+import { type FileClassification, type FileDataClass, type FileTarget, resolveFileTarget } from "./files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
-import { resolveFileTarget, type FileClassification, type FileDataClass, type FileTarget } from "./files.fields";
 
 /**
  * Files as processing jobs: registration after an upload, the worker's claim / lease / progress /

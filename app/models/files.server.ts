@@ -1,9 +1,9 @@
 import type { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import type { IndexDeclaration } from "./indexes";
 import type { FileClassSource, FileDataClass, FileTarget } from "./files.fields";
+import type { IndexDeclaration } from "./indexes";
 
-export { DEFAULT_FILE_TARGET, FILE_TARGETS, resolveFileTarget, type FileTarget } from "./files.fields";
+export { DEFAULT_FILE_TARGET, FILE_TARGETS, type FileTarget, resolveFileTarget } from "./files.fields";
 
 /** Uploaded files; each file is also its processing job (spec 000 §3 "File or job"). */
 

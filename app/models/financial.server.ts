@@ -1,6 +1,6 @@
-import { ObjectId, type Collection } from "mongodb";
-import { noteDataChanged } from "./dashboard-cache.server";
+import { type Collection, ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
+import { noteDataChanged } from "./dashboard-cache.server";
 import type { IndexDeclaration } from "./indexes";
 import { queueStatementPublication } from "./subscriptions.server";
 
@@ -10,10 +10,11 @@ export const FINANCIAL_REPORTS = "financial_reports";
 
 export {
   BUSINESS_UNITS,
-  FINANCIAL_REPORT_TYPES,
   type BusinessUnitId,
+  FINANCIAL_REPORT_TYPES,
   type FinancialReportType,
 } from "~/models/reports.fields";
+
 import type { BusinessUnitId, FinancialReportType } from "~/models/reports.fields";
 
 export const FINANCIAL_DOCUMENT_TYPES = ["DOCX", "XLSX"] as const;

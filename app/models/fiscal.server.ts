@@ -1,11 +1,11 @@
-import { ObjectId, type Collection, type Db, type Document } from "mongodb";
+import { type Collection, type Db, type Document, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { FILES, type FileRecord } from "./files.server";
-import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 import type { BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
 import { latestLedgerMonth, ledgerRows, listAccounts, round2 } from "./ledger.server";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 
 /**
  * The fiscal asset page (spec 001 §2 "Fiscal asset page"): the "Ativo Fiscal" modal's two-year table (the tax

@@ -4,7 +4,7 @@
  * model's write rule (`forecastLocks`, app/models/forecast.server.ts) decides with it; the review's other calendar
  * rules (editable columns, totals) build on it in app/features/forecast/release-points.ts, which re-exports it.
  */
-import { type CalendarDate, type Month, yearOfMonth, monthNumber, monthOfDay } from "~/shared/months";
+import { type CalendarDate, type Month, monthNumber, monthOfDay, yearOfMonth } from "~/shared/months";
 import type { ReleasePointName, Scenario } from "./forecast.fields";
 
 export type ReleasePointRule = {

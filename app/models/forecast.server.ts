@@ -1,23 +1,23 @@
 import type { AnyBulkWriteOperation, Db, Document, Filter, ObjectId } from "mongodb";
-import { dataStates, noteDataChanged } from "./dashboard-cache.server";
+import { getDb } from "~/db.server";
+import { parseScenario } from "~/models/forecast.fields";
+import { portalToday } from "~/shared/clock.server";
+import { byPtBrNumeric } from "~/shared/collation";
+import type { CalendarDate, Month } from "~/shared/months";
 import { memoInRequest } from "~/shared/request-scope.server";
+import { dataStates, noteDataChanged } from "./dashboard-cache.server";
+import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
+import { type CycleState, frozenCostCenters, pairKey } from "./forecast-cycle.server";
+import type { IndexDeclaration } from "./indexes";
 import {
   existingByKey,
   insertIgnoringDuplicates,
   keyText,
   nokIndexes,
-  uploadedRowId,
   type UploadCounts,
   type UploadMeta,
+  uploadedRowId,
 } from "./upload-rows.server";
-import { getDb } from "~/db.server";
-import { parseScenario } from "~/models/forecast.fields";
-import type { IndexDeclaration } from "./indexes";
-import { byPtBrNumeric } from "~/shared/collation";
-import { portalToday } from "~/shared/clock.server";
-import type { CalendarDate, Month } from "~/shared/months";
-import { frozenCostCenters, pairKey, type CycleState } from "./forecast-cycle.server";
-import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
 
 /** Monthly cost-centre actuals and forecasts per release point (spec 001 §3 "Forecast record"). */
 

@@ -1,20 +1,20 @@
 import type { AnyBulkWriteOperation } from "mongodb";
 import { getDb } from "~/db.server";
+import { addMonthsToDate } from "~/shared/months";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { nokIndexes, type UploadCounts, type UploadMeta } from "./upload-rows.server";
-import type { IndexDeclaration } from "./indexes";
 import type { BusinessUnitId } from "./financial.server";
+import type { IndexDeclaration } from "./indexes";
 import {
   accountTree,
   byAccount,
+  type LedgerRow,
   ledgerRows,
   ledgerRowsBetween,
   listAccounts,
   round2,
   sumTree,
-  type LedgerRow,
 } from "./ledger.server";
-import { addMonthsToDate } from "~/shared/months";
+import { nokIndexes, type UploadCounts, type UploadMeta } from "./upload-rows.server";
 
 /**
  * The FP&A report (spec 001 §2 "FP&A report page", §3 "Editable report table columns", "Variance rows"): the

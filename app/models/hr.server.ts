@@ -1,22 +1,22 @@
-import { ObjectId, type AnyBulkWriteOperation, type Document, type Filter } from "mongodb";
+import { type AnyBulkWriteOperation, type Document, type Filter, ObjectId } from "mongodb";
+import { getDb } from "~/db.server";
+import type { FigureEdit } from "~/models/hr.fields";
+import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
+import { byPtBr } from "~/shared/collation";
+import { maskCpf } from "~/shared/cpf";
+import { addMonths, type Month, type MonthRange, monthOfDate, monthStartDate } from "~/shared/months";
 import { noteDataChanged } from "./dashboard-cache.server";
+import type { IndexDeclaration } from "./indexes";
 import {
   existingByKey,
   insertIgnoringDuplicates,
   keyText,
   nokIndexes,
-  uploadedRowId,
   type UploadCounts,
   type UploadMeta,
+  uploadedRowId,
 } from "./upload-rows.server";
-import type { FigureEdit } from "~/models/hr.fields";
-import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
-import { addMonths, monthOfDate, monthStartDate, type Month, type MonthRange } from "~/shared/months";
-import { getDb } from "~/db.server";
-import { maskCpf } from "~/shared/cpf";
-import type { IndexDeclaration } from "./indexes";
 import { findPermissionRecord } from "./user-permissions.server";
-import { byPtBr } from "~/shared/collation";
 
 /** Monthly auxiliary HR figures per branch employee (spec 001 §3 "HR record"). */
 

@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation, Collection, Document, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
-import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 import { BUSINESS_UNITS, type BusinessUnitId } from "./financial.server";
 import type { IndexDeclaration } from "./indexes";
+import { insertIgnoringDuplicates, nokIndexes, type UploadMeta } from "./upload-rows.server";
 
 /**
  * The general ledger the reports, statements, cockpit, FP&A and fiscal screens read: a chart of
@@ -17,7 +17,8 @@ export const LEDGER = "ledger";
 /** The rows of uploaded ledger files that broke a rule (import template "ledger"). */
 export const LEDGER_NOK = "ledger_nok";
 
-export { CATEGORY1_OPTIONS, LEDGER_REPORTS, type Category1, type LedgerReport } from "~/models/reports.fields";
+export { CATEGORY1_OPTIONS, type Category1, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
+
 import { CATEGORY1_OPTIONS, type Category1 } from "~/models/reports.fields";
 
 export type LedgerAccount = {

@@ -1,5 +1,5 @@
 import { getDb, isDuplicateKeyError } from "~/db.server";
-import { LOCAL_USERS, normalizeEmail, type LocalUserRecord } from "./users.server";
+import { LOCAL_USERS, type LocalUserRecord, normalizeEmail } from "./users.server";
 
 /** Credentials of the local identity provider (collection and indexes declared in users.server.ts). */
 

@@ -2,9 +2,9 @@ import type { AnyBulkWriteOperation, Document, Filter, ObjectId } from "mongodb"
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import {
+  type EditableMasterData,
   MASTER_DATA_EDITABLE_FIELDS,
   MASTER_DATA_HISTORY,
-  type EditableMasterData,
   type MasterDataChange,
 } from "./master-data.server";
 

@@ -1,10 +1,8 @@
-import { ObjectId, type Document, type Filter, type Sort } from "mongodb";
+import { type Document, type Filter, ObjectId, type Sort } from "mongodb";
 import { z } from "zod";
 import { getDb } from "~/db.server";
-import { formatCalendarDate, formatDateTime } from "~/shared/dates";
-import { FILE_PARAM } from "~/models/master-data.fields";
-import { pageNumber, readPageOrLast } from "~/shared/pagination";
 import { masterDataTexts } from "~/messages";
+import { FILE_PARAM } from "~/models/master-data.fields";
 import {
   CHANNEL_NOK,
   isMasterDataCollectionName,
@@ -15,6 +13,8 @@ import {
   PLANNING_SPEND_NOK,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
+import { formatCalendarDate, formatDateTime } from "~/shared/dates";
+import { pageNumber, readPageOrLast } from "~/shared/pagination";
 import { countMatching } from "./counting.server";
 
 /** Read queries of the master-data screens (spec 000 §7 "get collections, get base, get base count"). */
@@ -105,9 +105,7 @@ export function formatCell(value: unknown): string {
 }
 
 /** The `page` search parameter of the master-data screens (the one rule of every paged list). */
-export { pageNumber as pageParam };
-
-export { FILE_PARAM };
+export { FILE_PARAM, pageNumber as pageParam };
 
 /** The `file` search parameter: the urlPath a base is narrowed to; empty or unreadable is no filter. */
 export const fileParam = z

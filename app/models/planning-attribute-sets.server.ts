@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Filter } from "mongodb";
-import { ATTRIBUTES, chosenAttributes, type AttributeField, type PlanningFilter } from "~/models/planning.fields";
+import { ATTRIBUTES, type AttributeField, chosenAttributes, type PlanningFilter } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
 import {
   FEW_VALUED_ATTRIBUTES,

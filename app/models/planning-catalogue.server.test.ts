@@ -2,9 +2,9 @@ import type { Db } from "mongodb";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { planningTexts } from "~/messages";
 import type { PlanningFilter } from "~/models/planning.fields";
-import { checkFilterAgainstCatalogue, KNOWN_VALUES_MS } from "./planning-catalogue.server";
-import { PRODUCT_MASTER } from "./master-data.server";
 import { useTestDatabase } from "../../test/db";
+import { PRODUCT_MASTER } from "./master-data.server";
+import { checkFilterAgainstCatalogue, KNOWN_VALUES_MS } from "./planning-catalogue.server";
 
 const testDb = useTestDatabase();
 let db: Db;

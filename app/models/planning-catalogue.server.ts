@@ -1,19 +1,19 @@
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
+import { planningTexts } from "~/messages";
 import {
   ATTRIBUTES,
-  SKU_GROUPED_LIMIT,
-  SKU_LIST_LIMIT,
   type AttributeField,
   type AttributeOptions,
   type FilterErrors,
   type PlanningFilter,
+  SKU_GROUPED_LIMIT,
+  SKU_LIST_LIMIT,
   type SkuOption,
 } from "~/models/planning.fields";
-import { planningTexts } from "~/messages";
-import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
-import type { IndexDeclaration } from "./indexes";
 import { byPtBrNumeric } from "~/shared/collation";
+import type { IndexDeclaration } from "./indexes";
+import { PRODUCT_MASTER, type ProductMasterRow } from "./master-data.server";
 
 /**
  * What the planning and report filters offer, read from the product catalogue (spec 001 §2, §3, §7): the SKU

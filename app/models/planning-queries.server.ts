@@ -1,33 +1,33 @@
-import { ObjectId, type Collection, type Document, type Filter } from "mongodb";
 import { EJSON } from "bson";
-import { dataStates, noteDataChanged } from "./dashboard-cache.server";
+import { type Collection, type Document, type Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import {
   ATTRIBUTES,
+  type AttributeField,
   chosenAttributes,
   competencyRange,
   effectiveChannels,
   filterMatchesRow,
+  type GroupEdit,
   multiplierOf,
   PLANNING_PAGE_SIZE,
-  QUANTITY_MAX,
-  type AttributeField,
-  type GroupEdit,
   type PlanningFilter,
+  QUANTITY_MAX,
 } from "~/models/planning.fields";
 import { readPageOrLast } from "~/shared/pagination";
-import { recordedAttributeValues, skusOfAttributes } from "./planning-attribute-sets.server";
+import { dataStates, noteDataChanged } from "./dashboard-cache.server";
 import {
+  type ConflictRecord,
   FEW_VALUED_ATTRIBUTES,
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
   PLANNING_SAVES,
-  type ConflictRecord,
   type PlanningHistoryRecord,
   type PlanningQuantityRow,
   type PlanningSaveRecord,
   type SaveScreen,
 } from "./planning.server";
+import { recordedAttributeValues, skusOfAttributes } from "./planning-attribute-sets.server";
 
 /**
  * Reads and writes of the planning quantity screens (/ij/plan_edit, /ij/report_preview). Queries are built

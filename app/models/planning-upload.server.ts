@@ -1,20 +1,20 @@
 import type { AnyBulkWriteOperation, Document } from "mongodb";
 import { noteDataChanged } from "./dashboard-cache.server";
 import {
-  existingByKey,
-  insertIgnoringDuplicates,
-  keyText,
-  uploadedRowId,
-  type UploadCounts,
-  type UploadMeta,
-} from "./upload-rows.server";
-import { recordAttributeSets } from "./planning-attribute-sets.server";
-import {
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
   type PlanningHistoryRecord,
   type PlanningQuantityRow,
 } from "./planning.server";
+import { recordAttributeSets } from "./planning-attribute-sets.server";
+import {
+  existingByKey,
+  insertIgnoringDuplicates,
+  keyText,
+  type UploadCounts,
+  type UploadMeta,
+  uploadedRowId,
+} from "./upload-rows.server";
 
 /**
  * Planning quantities from an upload template (/captura/manual): upsert by (sku, channel, dateRef). A new row starts at

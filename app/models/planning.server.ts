@@ -1,15 +1,15 @@
 import type { ObjectId } from "mongodb";
 import {
   ATTRIBUTES,
-  CHANNELS,
   type AttributeField,
+  CHANNELS,
   type Channel,
   type Direction,
   type PlanningFilter,
 } from "~/models/planning.fields";
 import type { IndexDeclaration } from "./indexes";
-import { nokIndexes } from "./upload-rows.server";
 import { catalogueIndexes } from "./planning-catalogue.server";
+import { nokIndexes } from "./upload-rows.server";
 
 /**
  * Planned SKU quantities per channel and competency month (spec 001 §3 "Planning quantity row"), the record

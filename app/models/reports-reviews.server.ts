@@ -1,8 +1,8 @@
 import type { Collection, Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
-import type { IndexDeclaration } from "./indexes";
 import { countMatching } from "./counting.server";
+import type { IndexDeclaration } from "./indexes";
 
 /** Product reviews and their scores (spec 001 §3 "Review/score sample row"), shown under Relatorios (docs/decisions.md). */
 

@@ -1,4 +1,4 @@
-import { ObjectId, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from "mongodb";
+import { type AnyBulkWriteOperation, type Collection, type Db, type Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
 import { literalPattern } from "~/shared/regex";
@@ -11,6 +11,7 @@ export const REPORTS = "reports";
 export const REPORTS_NOK = "reports_nok";
 
 export { REPORT_ORIGINS, type ReportOrigin } from "~/models/reports.fields";
+
 import type { ReportOrigin, ReportOriginFilter } from "~/models/reports.fields";
 import { countMatching } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { componentLogger, errorFields } from "~/shared/logger.server";
 import type { IndexDeclaration } from "./indexes";
@@ -16,6 +16,7 @@ export const SUBSCRIPTIONS = "subscriptions";
 export const SUBSCRIPTION_SENDS = "subscription_sends";
 
 export { SUBSCRIPTION_KINDS, type SubscriptionKind } from "./subscriptions.fields";
+
 import type { SubscriptionKind } from "./subscriptions.fields";
 
 /** Subscriptions one user may hold (a list, not a document store). */

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import {
-  MongoBulkWriteError,
-  ObjectId,
   type Collection,
   type Db,
   type Document,
   type Filter,
+  MongoBulkWriteError,
+  ObjectId,
   type WithId,
 } from "mongodb";
 import type { IndexDeclaration } from "./indexes";

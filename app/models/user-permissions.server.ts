@@ -2,7 +2,7 @@ import type { Filter, ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
 import { literalPattern } from "~/shared/regex";
-import { normalizeEmail, USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "./users.server";
+import { normalizeEmail, type PermissionType, USER_PERMISSIONS, type UserPermissionRecord } from "./users.server";
 
 /**
  * Queries on the permission records (spec 000 §3). The collection, its type and its indexes are declared in

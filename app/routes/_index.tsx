@@ -1,15 +1,15 @@
 // Screen: Sign-in: / (login form, first access, forgot password, SSO button).
+
+import type { SubmissionResult } from "@conform-to/react";
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type HeadersFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import type { SubmissionResult } from "@conform-to/react";
-import { landingFor } from "~/navigation";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/features/access/auth.server";
 import { FirstAccessForm } from "~/features/access/first-access-form";
 import { ForgotPasswordDialog } from "~/features/access/forgot-password-dialog";
@@ -22,14 +22,13 @@ import {
 import { firstAccessSchema, forgotPasswordSchema, signInSchema } from "~/features/access/form-schemas";
 import { LoginForm } from "~/features/access/login-form";
 import { PageDialog } from "~/features/access/page-dialog";
+import { isLocalPath, returnPathFor, runningRouteManifest } from "~/features/access/return-to.server";
 import { SessionExpiredDialog } from "~/features/access/session-expired-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
-import { isLocalPath, returnPathFor, runningRouteManifest } from "~/features/access/return-to.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
+import { landingFor } from "~/navigation";
 import "~/features/access/access.css";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { accessContext } from "~/config.server";
-import { messages } from "~/messages";
 import {
   completeFirstAccess,
   listTenantDashboards,
@@ -37,7 +36,9 @@ import {
   signInWithPassword,
 } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";
+import { messages } from "~/messages";
 import { getSsoEntry } from "~/services/sso/sso.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: messages.loginTitle }];
 

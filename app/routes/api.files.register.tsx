@@ -1,12 +1,12 @@
 // Screen: Upload API: POST /api/files/register, registers a file sent straight to S3 (spec /newFile).
-import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, json } from "@remix-run/node";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { parseFileTarget, registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
 import { messages } from "~/messages";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
-import { parseFileTarget, registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
-import { readLimitedJson, readLimitedText, type JsonBody } from "~/shared/request-body.server";
+import { type JsonBody, readLimitedJson, readLimitedText } from "~/shared/request-body.server";
 
 /**
  * POST /api/files/register — the spec's /newFile after a direct (S3) upload:

@@ -1,9 +1,11 @@
 // Screen: Upload API: POST /api/uploads/s3, presigned direct uploads to the bucket.
-import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, json } from "@remix-run/node";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { messages } from "~/messages";
+import { rejectionStatus } from "~/services/storage/keys.server";
+import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 import {
   assertUploadAllowed,
   generateStorageKey,
@@ -11,9 +13,7 @@ import {
   UploadRejectedError,
   uploadLimits,
 } from "~/services/storage.server";
-import { rejectionStatus } from "~/services/storage/keys.server";
 import { readLimitedJson } from "~/shared/request-body.server";
-import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 
 /**
  * POST /api/uploads/s3 (JSON) — presigned direct uploads to the private bucket, for the signed-in user:

@@ -2,17 +2,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/navigation";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { canUploadTo } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
-import { FILE_TARGETS } from "~/models/files.fields";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { templateTexts, uploadScreenTexts } from "~/messages";
+import { requireRouteAccess } from "~/features/access/auth.server";
 import { templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
-import { uploadLimits } from "~/services/storage.server";
+import { templateTexts, uploadScreenTexts } from "~/messages";
 import { jobOutcomesOf, MAX_JOB_OUTCOMES } from "~/models/file-jobs.server";
+import { FILE_TARGETS } from "~/models/files.fields";
+import { NAV_LABELS } from "~/navigation";
+import { uploadLimits } from "~/services/storage.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.manualCapture }];
 

@@ -6,17 +6,17 @@ import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 import {
-  dependentOptions,
-  readCockpitParams,
-  REPORT_LABELS,
   type CategoryOption,
+  dependentOptions,
+  REPORT_LABELS,
+  readCockpitParams,
 } from "~/features/reports-and-financial/cockpit-filters";
-import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import { reportsTexts as t } from "~/messages";
 import { listAccounts } from "~/models/ledger.server";
+import { CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { addMonthsToDate, monthKeyOfDate } from "~/shared/months";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: t.cockpitTitle }];
 

@@ -10,8 +10,8 @@ import { cockpitPreviewAction, loadCockpitPreview } from "~/features/reports-and
 import { CockpitRowDetails } from "~/features/reports-and-financial/cockpit-row-details";
 import { COCKPIT_FILE_FETCHER, CockpitTable } from "~/features/reports-and-financial/cockpit-table";
 import { useDownloadOutcome } from "~/features/reports-and-financial/download-button";
-import { Alert } from "~/shared/ui/alert";
 import { messages, reportsTexts as t } from "~/messages";
+import { Alert } from "~/shared/ui/alert";
 
 export const meta: MetaFunction = () => [{ title: t.cockpitPreviewTitle }];
 

@@ -1,24 +1,24 @@
 // Screen: Financial statements: /ij/demo_financial (statement cards per unit and period).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 import { MIN_MONTH } from "~/features/reports-and-financial/competency-bounds";
-import { Alert } from "~/shared/ui/alert";
-import { messages, reportsTexts as t, subscriptionTexts } from "~/messages";
-import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/models/reports.fields";
-import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
-import { findStatements } from "~/models/financial.server";
-import { latestLedgerMonth } from "~/models/ledger.server";
-import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
-import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import {
   ensureStatements,
   StatementGenerationError,
 } from "~/features/reports-and-financial/documents-statements.server";
+import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
+import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+import { messages, subscriptionTexts, reportsTexts as t } from "~/messages";
+import { findStatements } from "~/models/financial.server";
+import { latestLedgerMonth } from "~/models/ledger.server";
+import { BUSINESS_UNITS, FINANCIAL_REPORT_TYPES, type FinancialReportType } from "~/models/reports.fields";
+import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
+import { Alert } from "~/shared/ui/alert";
 
 export const meta: MetaFunction = () => [{ title: t.financialTitle }];
 

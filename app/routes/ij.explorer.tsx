@@ -4,17 +4,15 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { FacetsNav } from "~/features/explorer/facets";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { documentHref } from "~/features/explorer/urls";
+import { NAV_LABELS } from "~/navigation";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";
-import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
-import { formatDate } from "~/shared/dates";
-import { parsePaging } from "~/shared/pagination";
+import { explorerTexts, messages } from "~/messages";
+import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
 import {
   parseFacetFilters,
   parseSearch,
@@ -22,8 +20,10 @@ import {
   SEARCH_MAX_WORDS,
   type Segment,
 } from "~/models/explorer-search";
-import { explorerTexts, messages } from "~/messages";
-import { EXPLORER_PAGE_SIZES, searchExplorer } from "~/models/explorer.server";
+import { formatDate } from "~/shared/dates";
+import { parsePaging } from "~/shared/pagination";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.explorer }];
 

@@ -1,20 +1,20 @@
 // Screen: Explorer document: /ij/explorer/{id}.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { resultsHref } from "~/features/explorer/urls";
+import { NAV_LABELS } from "~/navigation";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";
-import { Alert } from "~/shared/ui/alert";
-import { formatDate } from "~/shared/dates";
-import { parseSearch } from "~/models/explorer-search";
-import { explorerTexts, messages } from "~/messages";
-import { findExplorerDocumentFile, getExplorerDocument } from "~/models/explorer.server";
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
+import { explorerTexts, messages } from "~/messages";
+import { findExplorerDocumentFile, getExplorerDocument } from "~/models/explorer.server";
+import { parseSearch } from "~/models/explorer-search";
+import { formatDate } from "~/shared/dates";
+import { Alert } from "~/shared/ui/alert";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {

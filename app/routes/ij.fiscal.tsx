@@ -1,19 +1,17 @@
 // Screen: Fiscal asset: /ij/fiscal (Ativo Fiscal per unit).
-import { ID_PARAM_MAX } from "~/shared/limits";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { recordEdit } from "~/features/audit/data-events.server";
 import { PageDialog } from "~/features/access/page-dialog";
+import { recordEdit } from "~/features/audit/data-events.server";
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/models/reports.fields";
-import { UnitSelect } from "~/features/reports-and-financial/fields";
-import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { answerDownload, downloadFailure, downloadFields } from "~/features/reports-and-financial/download.server";
-import { monthLabelOfDate } from "~/shared/months";
-import { Alert } from "~/shared/ui/alert";
+import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
+import { UnitSelect } from "~/features/reports-and-financial/fields";
 import { messages, reportsTexts as t } from "~/messages";
 import {
   findFiscalItem,
@@ -22,6 +20,9 @@ import {
   listFiscalItems,
   saveObservation,
 } from "~/models/fiscal.server";
+import { BUSINESS_UNITS, FISCAL_OBSERVATION_MAX, formatAmount } from "~/models/reports.fields";
+import { monthLabelOfDate } from "~/shared/months";
+import { Alert } from "~/shared/ui/alert";
 
 export const meta: MetaFunction = () => [{ title: t.fiscalPageTitle }];
 

@@ -1,5 +1,5 @@
 // Screen: Forecast preparers: /ij/forecast_preparers (who prepares each cost centre's forecast; issue 52).
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
@@ -20,7 +20,7 @@ import {
   suggestFromFpa,
 } from "~/features/forecast/preparers/preparers.server";
 import { PreparersScreen, type ScreenError } from "~/features/forecast/preparers/preparers-screen";
-import { FILE_ERROR_CODES, fileErrorMessage, type FileErrorCode } from "~/features/forecast/preparers/template.server";
+import { FILE_ERROR_CODES, type FileErrorCode, fileErrorMessage } from "~/features/forecast/preparers/template.server";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/preparers/preparers.css";

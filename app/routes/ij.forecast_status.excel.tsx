@@ -2,8 +2,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { recordedDownload } from "~/features/audit/data-events.server";
-import { reviewPath } from "~/features/forecast/forecast-filter";
 import { boardXlsx, parseBoardQuery } from "~/features/forecast/cycle/board.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
 import { portalToday } from "~/shared/clock.server";
 
 /** /ij/forecast_status/excel?rf=&estado=&nivel=: the status board's filtered rows as an XLSX (all pages). */

@@ -1,14 +1,15 @@
 // Screen: Planning Excel round trip: GET /ij/plan_edit/excel (the filter's rows as XLSX), POST an edited export back.
-import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
-import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
-import { countPlanningRows } from "~/models/planning-queries.server";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
 import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
-import { parseFilter, filterSearchParams } from "~/features/planning/planning";
-import { returnedFileOf } from "~/shared/excel/round-trip.server";
-import { keepExcelReport } from "~/models/excel-imports.server";
+import { filterSearchParams, parseFilter } from "~/features/planning/planning";
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
+import { keepExcelReport } from "~/models/excel-imports.server";
+import { countPlanningRows } from "~/models/planning-queries.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { redirectWithToast } from "~/shared/toast.server";
 
 const SCREEN = "/ij/plan_edit";

@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { ResultsScreen } from "~/features/planning/results-screen";
 import { handleResultsAction, loadResults } from "~/features/planning/results.server";
+import { ResultsScreen } from "~/features/planning/results-screen";
 import { PLAN_SCREEN } from "~/features/planning/screens";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];
 

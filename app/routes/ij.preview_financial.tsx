@@ -1,14 +1,15 @@
 // Screen: Financial statement viewer: /ij/preview_financial?doc={id}.
-import { ID_PARAM_MAX } from "~/shared/limits";
+
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 import { downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
-import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
 import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and-financial/viewer.server";
+import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
 import { reportsTexts as t } from "~/messages";
 import { findStatementDocument } from "~/models/financial.server";
 

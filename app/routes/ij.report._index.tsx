@@ -1,26 +1,27 @@
 // Screen: Report list: /ij/report (name, origin, competency range, page).
-import { ID_PARAM_MAX } from "~/shared/limits";
+
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
+import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { reportPagesFor } from "~/features/reports-and-financial/links.server";
 import { optionalMonth } from "~/features/reports-and-financial/month-param";
-import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";
-import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
-import { formatDateTime } from "~/shared/dates";
-import { pageNumber } from "~/shared/pagination";
-import { jobTexts, messages, reportsTexts as t, subscriptionTexts } from "~/messages";
-import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
-import { findReport, listReportsPage } from "~/models/reports.server";
 import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+import { jobTexts, messages, subscriptionTexts, reportsTexts as t } from "~/messages";
+import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
+import { findReport, listReportsPage } from "~/models/reports.server";
+import { formatDateTime } from "~/shared/dates";
+import { ID_PARAM_MAX } from "~/shared/limits";
+import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";
+import { pageNumber } from "~/shared/pagination";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];
 

@@ -6,13 +6,13 @@ import { useMemo } from "react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { ChartCard } from "~/features/dashboards/chart-card";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { DataTable } from "~/shared/ui/data-table";
-import { useHydrated } from "~/shared/ui/use-hydrated";
-import { formatDate } from "~/shared/dates";
-import { pageNumber } from "~/shared/pagination";
 import { messages, reportsTexts as t } from "~/messages";
 import { gradeDistribution, listReviewsPage } from "~/models/reports-reviews.server";
+import { formatDate } from "~/shared/dates";
+import { pageNumber } from "~/shared/pagination";
+import { DataTable } from "~/shared/ui/data-table";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: t.reviewsTitle }];
 

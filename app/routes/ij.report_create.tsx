@@ -2,10 +2,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { FilterForm } from "~/features/planning/filter-form";
 import { loadFilterScreen } from "~/features/planning/filter.server";
+import { FilterForm } from "~/features/planning/filter-form";
 import { REPORT_SCREEN } from "~/features/planning/screens";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: REPORT_SCREEN.title }];
 

@@ -1,22 +1,23 @@
 // Screen: Forecast review filter: /ij/report_create_schneider (period and cost centre).
-import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+
+import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
 import { BOARD_PATH } from "~/features/forecast/cycle/paths";
 import { boardTexts } from "~/features/forecast/cycle/texts";
+import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import "~/features/forecast/forecast.css";
-import { Alert } from "~/shared/ui/alert";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
-import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
 import { forecastTexts } from "~/messages";
+import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
 import { portalToday } from "~/shared/clock.server";
+import { Alert } from "~/shared/ui/alert";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
 

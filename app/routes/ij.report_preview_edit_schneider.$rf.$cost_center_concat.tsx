@@ -1,38 +1,38 @@
 // Screen: Forecast review grid: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import {
   Link,
-  useBeforeUnload,
+  type ShouldRevalidateFunction,
   useActionData,
+  useBeforeUnload,
   useBlocker,
   useFetcher,
   useLoaderData,
-  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { ForecastGrid, INITIAL_PINNING, type ConflictMark } from "~/features/forecast/forecast-grid";
-import { loadReviewGrid, resolveReview, saveReview, type SaveReply } from "~/features/forecast/review.server";
-import { parseVarianceColumns } from "~/features/forecast/variance";
-import { Alert } from "~/shared/ui/alert";
-import { Dialog } from "~/shared/ui/dialog";
-import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
-import { FORECAST_DATASET } from "~/features/forecast/excel.server";
-import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
-import type { CellChange } from "~/features/forecast/forecast-grid-rules";
-import { forecastTexts, messages } from "~/messages";
-import { portalToday } from "~/shared/clock.server";
 import { z } from "zod";
 import { loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { FORECAST_DATASET } from "~/features/forecast/excel.server";
+import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
+import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
+import type { CellChange } from "~/features/forecast/forecast-grid-rules";
+import { loadReviewGrid, resolveReview, type SaveReply, saveReview } from "~/features/forecast/review.server";
+import { parseVarianceColumns } from "~/features/forecast/variance";
+import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { forecastTexts, messages } from "~/messages";
+import { portalToday } from "~/shared/clock.server";
+import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { readLimitedText } from "~/shared/request-body.server";
+import { Alert } from "~/shared/ui/alert";
+import { Dialog } from "~/shared/ui/dialog";
 
 /** A cycle action's form: an intent and a comment of at most a few thousand characters. */
 const CYCLE_FORM_MAX_BYTES = 64 * 1024;

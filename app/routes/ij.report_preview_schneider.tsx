@@ -2,17 +2,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
-import { Alert } from "~/shared/ui/alert";
 import { FILTER_PATH, filterPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { isOpenForEditing, parseScenario, scenarioCalendar } from "~/features/forecast/release-points";
-import { dayLabel, monthLabel } from "~/shared/months";
-import { countCostCenters, listScenarioNames } from "~/models/forecast.server";
 import { forecastTexts } from "~/messages";
+import { countCostCenters, listScenarioNames } from "~/models/forecast.server";
 import { portalToday } from "~/shared/clock.server";
+import { dayLabel, monthLabel } from "~/shared/months";
+import { Alert } from "~/shared/ui/alert";
 
 export const meta: MetaFunction = () => [{ title: forecastTexts.calendarTitle }];
 

@@ -1,19 +1,19 @@
 // Screen: HR auxiliary data, branch picker: /ij/rh (Auxiliar Padrão, step 1).
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
 import { MonthRangeFields } from "~/features/hr/month-range-fields";
-import { monthKey } from "~/shared/months";
-import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
 import { branchMatches, hrGridPath } from "~/features/hr/paths";
+import { monthKey } from "~/shared/months";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/hr/hr.css";
+import { getConfig } from "~/config.server";
+import { hrTexts } from "~/messages";
+import { branchScopeOf, listBranches } from "~/models/hr.server";
 import { Alert } from "~/shared/ui/alert";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { getConfig } from "~/config.server";
-import { branchScopeOf, listBranches } from "~/models/hr.server";
-import { hrTexts } from "~/messages";
 
 export const meta: MetaFunction = () => [{ title: hrTexts.title }];
 

@@ -1,19 +1,20 @@
 // Screen: HR auxiliary data Excel round trip: GET /ij/rh_edit/{filial}/excel (the grid as XLSX), POST an edited export back.
-import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
-import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
+
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
-import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
-import { hrRoundTrip } from "~/features/hr/round-trip.server";
-import { resolveMonthRange, MONTH_FROM_PARAM, MONTH_TO_PARAM } from "~/features/hr/month-range";
-import { hrGridPath, FILIAL_MAX } from "~/features/hr/paths";
-import { returnedFileOf } from "~/shared/excel/round-trip.server";
-import { keepExcelReport } from "~/models/excel-imports.server";
 import { getConfig } from "~/config.server";
+import { requireRouteAccess } from "~/features/access/auth.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
+import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
+import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
+import { FILIAL_MAX, hrGridPath } from "~/features/hr/paths";
+import { hrRoundTrip } from "~/features/hr/round-trip.server";
+import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { hrTexts, messages } from "~/messages";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
-import { redirectWithToast } from "~/shared/toast.server";
+import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { monthKey } from "~/shared/months";
+import { redirectWithToast } from "~/shared/toast.server";
 
 async function scopeOf(request: Request, filial: string, email: string) {
   const url = new URL(request.url);

@@ -14,7 +14,7 @@ import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server
 import { CommentDialog } from "~/features/hr/comment-dialog";
 import { COMMENT_PARAM, hrGridShouldRevalidate } from "~/features/hr/comment-param";
 import { ConfirmChangesDialog, ServerConfirmDialog } from "~/features/hr/confirm-dialogs";
-import { loadHrGrid, saveHrGrid, type HrGridActionData } from "~/features/hr/grid-page.server";
+import { type HrGridActionData, loadHrGrid, saveHrGrid } from "~/features/hr/grid-page.server";
 import { BranchNotFound, GridPanel, MonthToolbar } from "~/features/hr/grid-panel";
 import { HrLoadFailed } from "~/features/hr/load-failed";
 import { hrGridPath, hrPickerPath } from "~/features/hr/paths";

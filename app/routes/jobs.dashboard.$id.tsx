@@ -4,10 +4,10 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { DashboardView } from "~/features/dashboards/dashboard-view";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.dashboard.panelLabel ?? dashboardTexts.dashboardPageTitle },

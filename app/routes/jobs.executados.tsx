@@ -1,13 +1,13 @@
 // Screen: Executed jobs: /jobs/executados, every user's files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { JobTable, RetryAll, RetryErrors } from "~/features/uploads-and-jobs/job-table";
-import { jobTexts } from "~/messages";
 import { useRevalidateWhile } from "~/features/uploads-and-jobs/use-polling";
+import { jobTexts } from "~/messages";
+import { NAV_LABELS } from "~/navigation";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }];
 

@@ -1,10 +1,10 @@
 // Screen: Logout: POST /logout.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { assertSameOrigin, getOptionalUser } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { messages } from "~/messages";
 import { logout } from "~/features/access/session.server";
+import { messages } from "~/messages";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: messages.logoutTitle }];
 

@@ -1,21 +1,22 @@
 // Screen: Password recovery: /recovery/{code}.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { assertSameOrigin } from "~/features/access/auth.server";
 import { NewPasswordFields } from "~/features/access/first-access-form";
 import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { recoveryErrors, SECRET_FIELDS } from "~/features/access/form-rules";
-import { validateWith } from "~/features/access/validate-with";
 import { recoverySchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
+import { validateWith } from "~/features/access/validate-with";
 import "~/features/access/access.css";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { messages } from "~/messages";
 import { confirmPasswordReset } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";
+import { messages } from "~/messages";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 // same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
 // their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.

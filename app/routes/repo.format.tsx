@@ -1,21 +1,22 @@
 // Screen: File repository: /repo/format, every uploaded file.
-import { ID_PARAM_MAX } from "~/shared/limits";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo } from "react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { parseListParams } from "~/features/uploads-and-jobs/job-list.server";
 import { jobTexts, messages } from "~/messages";
+import { ID_PARAM_MAX } from "~/shared/limits";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/uploads-and-jobs/jobs.css";
+import { portalDownloadLink } from "~/features/uploads-and-jobs/download-link.server";
+import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
+import { storedObjectState } from "~/services/storage.server";
+import { formatFileTimestamp } from "~/shared/dates";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
-import { formatFileTimestamp } from "~/shared/dates";
-import { findFileForDownload, listFilesPage, PAGE_SIZES } from "~/models/file-jobs.server";
-import { portalDownloadLink } from "~/features/uploads-and-jobs/download-link.server";
-import { storedObjectState } from "~/services/storage.server";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];

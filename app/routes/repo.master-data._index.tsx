@@ -1,10 +1,10 @@
 // Screen: Master data, product: /repo/master-data (Ok and NOK bases).
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import {
   FileFilter,
   MASTER_DATA_TITLES,
@@ -12,9 +12,6 @@ import {
   MasterDataTable,
 } from "~/features/repository-and-master-data/sections-nav";
 import { masterDataTexts, messages } from "~/messages";
-import { useHydrated } from "~/shared/ui/use-hydrated";
-import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
-import { ExcelPanel } from "~/shared/excel/panel";
 import {
   columnsOf,
   FILE_PARAM,
@@ -24,6 +21,9 @@ import {
   MASTER_DATA_PAGE_SIZE,
   pageParam,
 } from "~/models/master-data-queries.server";
+import { ExcelPanel } from "~/shared/excel/panel";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.repositoryMaster }];
 

@@ -2,18 +2,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
+import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import {
   FileFilter,
   MASTER_DATA_TITLES,
   MasterDataSectionsNav,
   MasterDataTable,
 } from "~/features/repository-and-master-data/sections-nav";
-import { TabsNav } from "~/shared/ui/tabs-nav";
-import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
-import { ExcelPanel } from "~/shared/excel/panel";
 import { PLANNING_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+import { ExcelPanel } from "~/shared/excel/panel";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { TabsNav } from "~/shared/ui/tabs-nav";
 
 const SCREEN = "/repo/master-data/planejamento";
 

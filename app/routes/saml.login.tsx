@@ -1,12 +1,12 @@
 // Screen: SSO start: /saml/login, redirect to the identity provider.
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { getClientIp } from "~/features/access/login-limit.server";
 import { allowSsoStart } from "~/features/access/sso-start-limit.server";
 import { messages } from "~/messages";
-import { redirectWithToast } from "~/shared/toast.server";
 import { startFederatedSignIn } from "~/services/sso/cognito-federated.server";
 import { authenticateSaml } from "~/services/sso/saml.server";
+import { redirectWithToast } from "~/shared/toast.server";
 
 /**
  * The single sign-on button's target. saml: redirect to the IdP with a signed AuthnRequest.

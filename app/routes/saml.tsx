@@ -1,15 +1,15 @@
 // Screen: SSO return: /saml, the assertion consumer.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { Alert } from "~/shared/ui/alert";
 import { getConfig } from "~/config.server";
+import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-complete.server";
 import { messages } from "~/messages";
 import { clearFederatedNonce, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
-import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-complete.server";
 import { authenticateSaml, clearSamlRequest } from "~/services/sso/saml.server";
-import { SsoError, logSsoRefusal, type SsoIdentity } from "~/services/sso/sso.server";
+import { logSsoRefusal, SsoError, type SsoIdentity } from "~/services/sso/sso.server";
+import { Alert } from "~/shared/ui/alert";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /**
  * /saml, the single sign-on return route (spec 000 §2).

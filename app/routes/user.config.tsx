@@ -1,6 +1,7 @@
 // Screen: User administration: /user/config (create and delete users of the four tiers).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+
 import type { SubmissionResult } from "@conform-to/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
@@ -8,9 +9,9 @@ import { ASSIGNABLE_TIERS } from "~/access";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { createUserErrors, formErrorsOf } from "~/features/access/form-rules";
-import { useRuleForm } from "~/features/access/rule-form";
 import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
+import { useRuleForm } from "~/features/access/rule-form";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import {
   AccessPageHeader,
@@ -19,7 +20,6 @@ import {
   UserTable,
   useDialogUrls,
 } from "~/features/access/user-admin";
-import { NEW_USER_PARAM } from "~/features/access/user-list-params";
 import {
   createdUserUrl,
   listedUserOf,
@@ -28,9 +28,8 @@ import {
   userListData,
   userListUrl,
 } from "~/features/access/user-list.server";
+import { NEW_USER_PARAM } from "~/features/access/user-list-params";
 import "~/features/access/access.css";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { messages } from "~/messages";
 import {
   countTierUsers,
   createUser,
@@ -39,8 +38,10 @@ import {
   pageOfTierUser,
   UserExistsError,
 } from "~/features/access/accounts.server";
-import { redirectWithToast } from "~/shared/toast.server";
+import { messages } from "~/messages";
 import { formatDate } from "~/shared/dates";
+import { redirectWithToast } from "~/shared/toast.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: messages.userConfigHeader }];
 

@@ -1,6 +1,7 @@
 // Screen: Permissions: /user/permission (the permission type of each user).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+
 import type { SubmissionResult } from "@conform-to/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
@@ -26,11 +27,11 @@ import {
   userListUrl,
 } from "~/features/access/user-list.server";
 import "~/features/access/access.css";
-import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { messages } from "~/messages";
 import { listUsersForPermissionGrid, setUserTier } from "~/features/access/accounts.server";
-import { redirectWithToast } from "~/shared/toast.server";
 import { FormErrors } from "~/features/access/form-fields";
+import { messages } from "~/messages";
+import { redirectWithToast } from "~/shared/toast.server";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: messages.userPermissionHeader }];
 

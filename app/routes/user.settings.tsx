@@ -1,5 +1,5 @@
 // Screen: The user's own settings: /user/settings (issues 52 and 54).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadSettingsPage, settingsAction } from "~/features/notices/pages.server";

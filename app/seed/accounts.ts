@@ -1,4 +1,4 @@
-import { canAccessRoute, type AccessContext, type AccessMode, type RouteId } from "~/access";
+import { type AccessContext, type AccessMode, canAccessRoute, type RouteId } from "~/access";
 import type { PermissionType } from "~/models/users.server";
 
 /** The demo accounts the seed creates; all share DEMO_PASSWORD. Printed by `npm run demo`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NAV_LABELS } from "~/navigation";
-import { Random } from "./random";
 import { generateDashboards } from "./dashboards";
+import { Random } from "./random";
 
 /**
  * The seeded dashboards are named after what they show, and no two entries of the side navigation differ only in

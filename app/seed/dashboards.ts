@@ -1,5 +1,5 @@
-import { EJSON, type Document } from "bson";
-import { PANEL_TYPES, type DashboardChart, type DashboardRecord } from "~/models/dashboards.server";
+import { type Document, EJSON } from "bson";
+import { type DashboardChart, type DashboardRecord, PANEL_TYPES } from "~/models/dashboards.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST } from "~/models/forecast.server";
 import { HR_AUX } from "~/models/hr.server";

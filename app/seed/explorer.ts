@@ -1,6 +1,6 @@
-import { explorerDocument, type ExplorerDocument } from "~/models/explorer.server";
+import { type ExplorerDocument, explorerDocument } from "~/models/explorer.server";
 import { CHANNELS } from "~/models/planning.server";
-import { randomInstantBefore, scaled, type SeedContext } from "./context";
+import { randomInstantBefore, type SeedContext, scaled } from "./context";
 import type { Random } from "./random";
 import { BRANCHES, BRANDS, COST_CENTERS, TAXONOMY } from "./vocabulary";
 

@@ -1,5 +1,5 @@
 import type { FileRecord } from "~/models/files.server";
-import { addDays, randomInstantBefore, scaled, yyyymmdd, type SeedContext } from "./context";
+import { addDays, randomInstantBefore, type SeedContext, scaled, yyyymmdd } from "./context";
 import type { Random } from "./random";
 import { indicatorTable, renderByExtension, type SeedObjects } from "./stored-objects";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseScenario, scenarioCalendar, scenarioOpenOn, windowMonths } from "~/features/forecast/release-points";
-import { monthOfDate } from "~/shared/months";
 import type { ForecastRecord } from "~/models/forecast.server";
+import { monthOfDate } from "~/shared/months";
 import { generateForecast } from "./forecast";
 import { DEFAULT_SEED, Random } from "./random";
 

@@ -1,14 +1,14 @@
 import {
-  RELEASE_POINT_NAMES,
   parseScenario,
+  RELEASE_POINT_NAMES,
   scenarioCalendar,
   scenarioName,
   windowMonths,
 } from "~/features/forecast/release-points";
+import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
 import { monthStartDate } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
-import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
-import { monthStart, scaled, type SeedContext } from "./context";
+import { monthStart, type SeedContext, scaled } from "./context";
 import type { Random } from "./random";
 import { ACCOUNT_GROUPS, COST_CENTERS } from "./vocabulary";
 

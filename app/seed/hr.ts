@@ -1,7 +1,7 @@
 import type { HrAuxRecord } from "~/models/hr.server";
 import { randomCpf } from "./brazil";
-import { addDays, monthStart, scaled, type SeedContext } from "./context";
-import { BRANCHES, BRANCH_NAMES, BRANDS, FIRST_NAMES, LAST_NAMES, STORE_ROLES } from "./vocabulary";
+import { addDays, monthStart, type SeedContext, scaled } from "./context";
+import { BRANCH_NAMES, BRANCHES, BRANDS, FIRST_NAMES, LAST_NAMES, STORE_ROLES } from "./vocabulary";
 
 const HR_MONTHS = 13;
 const COMMENTS = [

@@ -1,13 +1,17 @@
 import path from "node:path";
 import type { Db, Document } from "mongodb";
 import { getConfig } from "~/config.server";
+import { documentSink } from "~/features/reports-and-financial/documents-store.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { EXPLORER_DOCUMENTS, EXPLORER_TERMS, explorerVocabulary } from "~/models/explorer.server";
 import { FILES } from "~/models/files.server";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
+import { FISCAL_ITEMS } from "~/models/fiscal.server";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { FPA_RESPONSIBLES } from "~/models/fpa.server";
 import { HR_AUX } from "~/models/hr.server";
+import { LEDGER, LEDGER_ACCOUNTS } from "~/models/ledger.server";
 import {
   CHANNEL,
   CHANNEL_NOK,
@@ -24,18 +28,16 @@ import {
   PLANNING_ATTRIBUTE_VALUES,
 } from "~/models/planning-attribute-sets.server";
 import { REPORTS } from "~/models/reports.server";
-import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
-import { FISCAL_ITEMS } from "~/models/fiscal.server";
-import { FPA_RESPONSIBLES } from "~/models/fpa.server";
-import { LEDGER, LEDGER_ACCOUNTS } from "~/models/ledger.server";
 import { PRODUCT_REVIEWS } from "~/models/reports-reviews.server";
-import { documentSink } from "~/features/reports-and-financial/documents-store.server";
+import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
+import { DEMO_ACCOUNTS } from "./accounts";
 import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";
 import { generateFiles } from "./files";
 import { generateForecast, generateForecastPreparers } from "./forecast";
 import { generateHr } from "./hr";
+import { generateLedger, generateLedgerAccounts } from "./ledger";
 import {
   generateChannels,
   generateChannelsNok,
@@ -47,7 +49,6 @@ import {
 } from "./master-data";
 import { clearPlanningRecords, generatePlanning } from "./planning";
 import { DEFAULT_SEED, Random } from "./random";
-import { generateLedger, generateLedgerAccounts } from "./ledger";
 import {
   generateFinancialReports,
   generateFiscalItems,
@@ -57,8 +58,6 @@ import {
 } from "./reports";
 import { SeedObjects } from "./stored-objects";
 import { generateUsers } from "./users.server";
-
-import { DEMO_ACCOUNTS } from "./accounts";
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 

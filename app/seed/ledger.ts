@@ -1,5 +1,5 @@
 import { BUSINESS_UNITS, type BusinessUnitId } from "~/models/financial.server";
-import { round2, type Category1, type LedgerAccount, type LedgerRow } from "~/models/ledger.server";
+import { type Category1, type LedgerAccount, type LedgerRow, round2 } from "~/models/ledger.server";
 import { addMonthsToDate } from "~/shared/months";
 import { monthStart, type SeedContext } from "./context";
 

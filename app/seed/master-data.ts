@@ -1,14 +1,14 @@
 import {
   CHANNEL,
   CHANNEL_NOK,
-  PLANNING_SPEND,
-  PLANNING_SPEND_NOK,
-  PRODUCT_MASTER,
-  PRODUCT_MASTER_NOK,
   type ChannelNokRow,
   type ChannelRow,
   type MasterDataCollectionRecord,
   type MasterDataField,
+  PLANNING_SPEND,
+  PLANNING_SPEND_NOK,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
   type ProductMasterNokRow,
   type ProductMasterRow,
   type SpendNokRow,
@@ -16,7 +16,7 @@ import {
 } from "~/models/master-data.server";
 import { CHANNELS } from "~/models/planning.server";
 import { cnpjFromBase, randomCnpj } from "./brazil";
-import { addDays, monthStart, randomInstantBefore, scaled, yyyymmdd, type SeedContext } from "./context";
+import { addDays, monthStart, randomInstantBefore, type SeedContext, scaled, yyyymmdd } from "./context";
 import type { Random } from "./random";
 import {
   ABCD_WEIGHTS,

@@ -2,12 +2,12 @@ import type { Db } from "mongodb";
 import type { ProductMasterRow } from "~/models/master-data.server";
 import {
   CHANNELS,
+  type Channel,
   PLANNING_HISTORY,
   PLANNING_SAVES,
-  type Channel,
   type PlanningQuantityRow,
 } from "~/models/planning.server";
-import { monthStart, randomInstantBefore, scaled, type SeedContext } from "./context";
+import { monthStart, randomInstantBefore, type SeedContext, scaled } from "./context";
 
 /** Competency months of the plan: three closed months, the reference month and eight ahead. */
 export const PLANNING_MONTH_OFFSETS = Array.from({ length: 12 }, (_, i) => i - 3);

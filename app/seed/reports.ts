@@ -1,17 +1,17 @@
-import { BUSINESS_UNITS, type BusinessUnitId, type FinancialReportRecord } from "~/models/financial.server";
-import type { FiscalItem } from "~/models/fiscal.server";
-import type { FpaResponsible } from "~/models/fpa.server";
-import type { LedgerAccount, LedgerRow } from "~/models/ledger.server";
-import { reportNameKey, type ReportRecord } from "~/models/reports.server";
-import { REVIEW_SENTIMENTS, type ProductReview } from "~/models/reports-reviews.server";
-import { renderPdf, renderXlsx, renderDocx } from "~/features/reports-and-financial/documents-render.server";
+import { renderDocx, renderPdf, renderXlsx } from "~/features/reports-and-financial/documents-render.server";
 import {
   buildStatementFigures,
   periodText,
   statementSpec,
 } from "~/features/reports-and-financial/documents-statements.server";
 import { documentUrl } from "~/features/reports-and-financial/documents-store.server";
-import { addDays, monthStart, randomInstantBefore, scaled, type SeedContext } from "./context";
+import { BUSINESS_UNITS, type BusinessUnitId, type FinancialReportRecord } from "~/models/financial.server";
+import type { FiscalItem } from "~/models/fiscal.server";
+import type { FpaResponsible } from "~/models/fpa.server";
+import type { LedgerAccount, LedgerRow } from "~/models/ledger.server";
+import { type ReportRecord, reportNameKey } from "~/models/reports.server";
+import { type ProductReview, REVIEW_SENTIMENTS } from "~/models/reports-reviews.server";
+import { addDays, monthStart, randomInstantBefore, type SeedContext, scaled } from "./context";
 import { indicatorTable, renderByExtension, type SeedObjects } from "./stored-objects";
 import { BRANDS, FIRST_NAMES, LAST_NAMES, TAXONOMY } from "./vocabulary";
 

@@ -1,11 +1,11 @@
-import { contentTypeOf, type DocumentSink } from "~/features/reports-and-financial/documents-store.server";
 import {
+  type DocSpec,
+  type DocTable,
   renderDocx,
   renderPdf,
   renderXlsx,
-  type DocSpec,
-  type DocTable,
 } from "~/features/reports-and-financial/documents-render.server";
+import { contentTypeOf, type DocumentSink } from "~/features/reports-and-financial/documents-store.server";
 import type { Random } from "./random";
 
 /**

@@ -8,17 +8,17 @@ import type { IdentityProvider } from "./identity/types";
  * `cognito` (Amazon Cognito user pool). Both fulfil IdentityProvider.
  */
 
+export { type CognitoOptions, createCognitoIdentityProvider } from "./identity/cognito.server";
+export { createLocalIdentityProvider, localProviderMessages } from "./identity/local.server";
 export {
-  IdentityProviderError,
-  UserExistsError,
   type CompleteNewPasswordResult,
   type IdentityProvider,
+  IdentityProviderError,
   type ProviderResult,
   type ProviderTokens,
   type SignInResult,
+  UserExistsError,
 } from "./identity/types";
-export { createCognitoIdentityProvider, type CognitoOptions } from "./identity/cognito.server";
-export { createLocalIdentityProvider, localProviderMessages } from "./identity/local.server";
 
 let current: IdentityProvider | undefined;
 

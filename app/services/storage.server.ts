@@ -17,16 +17,16 @@ import { DOWNLOAD_LINK_TTL_MS, signDownloadToken } from "./storage/signed-link.s
  */
 
 export {
-  UploadRejectedError,
   assertUploadAllowed,
   extensionOf,
   generateStorageKey,
   isStorageKey,
+  UploadRejectedError,
 } from "./storage/keys.server";
-export { StorageKeyError, StoredObjectNotFoundError } from "./storage/local.server";
-export { verifyDownloadToken } from "./storage/signed-link.server";
 export type { LocalObjectStore } from "./storage/local.server";
+export { StorageKeyError, StoredObjectNotFoundError } from "./storage/local.server";
 export type { S3ObjectStore } from "./storage/s3.server";
+export { verifyDownloadToken } from "./storage/signed-link.server";
 
 /** The `bucket` value of files kept by the local store. */
 export const LOCAL_BUCKET = "local";

@@ -1,6 +1,6 @@
 import { getConfig } from "~/config.server";
 import { calendarDayIn } from "~/shared/dates";
-import { parseIsoDate, type CalendarDate } from "~/shared/months";
+import { type CalendarDate, parseIsoDate } from "~/shared/months";
 
 /**
  * The portal's "today", for rules that depend on the calendar day (the forecast review opens a scenario only in its

@@ -1,4 +1,4 @@
-import { createLogger, errorFields, loggablePath, type Logger, type LogLevel } from "./logger.server";
+import { createLogger, errorFields, type Logger, type LogLevel, loggablePath } from "./logger.server";
 
 /**
  * Unexpected errors, one structured line each: request id, method, path, message, stack and cause. The same error

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatNumber, formatPercent, formatSize, readNumber, readNumberText, type NumberRule } from "./numbers";
+import { formatNumber, formatPercent, formatSize, type NumberRule, readNumber, readNumberText } from "./numbers";
 
 const MONEY: NumberRule = { decimals: 2, min: -1e13, max: 1e13, excessDecimals: "round" };
 const COUNT: NumberRule = { decimals: 0, min: 0, max: 1_000_000, excessDecimals: "refuse" };

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
+import { newPasswordSchema } from "~/shared/password-schema";
 import {
-  PASSWORD_MIN_LENGTH,
   checkPassword,
   confirmationRequiredMessage,
   isPasswordValid,
   newPasswordErrors,
+  PASSWORD_MIN_LENGTH,
   passwordRequiredMessage,
   passwordRuleMessages,
 } from "./password-policy";
-import { newPasswordSchema } from "~/shared/password-schema";
 
 describe("password policy (spec 000 §5, the stricter rule)", () => {
   it("accepts a password with 8+ characters, upper, lower, digit and special", () => {

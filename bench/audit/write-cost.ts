@@ -11,11 +11,11 @@
  * collection with the log's indexes (the least any stored entry costs: one round trip, the same index writes).
  */
 import fs from "node:fs";
-import { cpuOf, ownCpu } from "../cpu-time";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { MongoClient } from "mongodb";
+import { cpuOf, ownCpu } from "../cpu-time";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const SAVES = Number(process.env.BENCH_SAVES ?? 100);

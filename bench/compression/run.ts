@@ -12,12 +12,13 @@
  *
  * Seeds the data directory when it is empty (as bench/load does; they share it).
  */
-import { constants as perfConstants, PerformanceObserver } from "node:perf_hooks";
+import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
 import type { Transform } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { brotliParams, DYNAMIC_COMPRESSION } from "../../server/compression-settings";
 import {
+  type Account,
   BENCH_OPTIONS,
   benchData,
   openBenchDatabase,
@@ -26,7 +27,6 @@ import {
   signIn,
   spec001Pages,
   startWebProcess,
-  type Account,
 } from "../load/pages";
 
 const { values: args } = parseArgs({ options: { ...BENCH_OPTIONS, repeat: { type: "string" } } });

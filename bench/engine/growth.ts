@@ -33,8 +33,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
-import { MongoClient, type Collection, type Document } from "mongodb";
-import { startEmbeddedDbProcess, type EmbeddedDbProcess } from "embedded-mongo/process";
+import { type EmbeddedDbProcess, startEmbeddedDbProcess } from "embedded-mongo/process";
+import { type Collection, type Document, MongoClient } from "mongodb";
 import { cpuMs, untilCpuQuiet } from "../load/pages";
 
 const SCALES = (process.argv[2] ?? "1,10,30").split(",").map(Number);

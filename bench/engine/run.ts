@@ -7,8 +7,8 @@
  * Run: npx tsx bench/engine/run.ts [documents, default 200000]
  */
 import os from "node:os";
-import { MongoClient } from "mongodb";
 import { startEmbeddedMongo } from "embedded-mongo";
+import { MongoClient } from "mongodb";
 
 const N = Number(process.argv[2] ?? 200_000);
 const CATS = 100;

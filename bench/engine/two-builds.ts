@@ -10,7 +10,7 @@
  *
  * The last query updates 2,000 planning rows (`revision` + 1, no indexed field): run it on copies only.
  */
-import { MongoClient, type Collection, type Document } from "mongodb";
+import { type Collection, type Document, MongoClient } from "mongodb";
 
 const [portA, portB] = [process.argv[2], process.argv[3]];
 if (!portA || !portB) throw new Error("usage: npx tsx bench/engine/two-builds.ts <port A> <port B> [rounds]");

@@ -9,7 +9,7 @@ import "~/styles/app.css";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import { ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
-import { gridRows, sumValues, yearSums, type ForecastGridPayload } from "~/features/forecast/forecast-grid-rules";
+import { type ForecastGridPayload, gridRows, sumValues, yearSums } from "~/features/forecast/forecast-grid-rules";
 import { formatPtBr2 } from "~/shared/numbers";
 
 type Bench = {

@@ -9,14 +9,15 @@
  * The clock is pinned to 15 Nov 2026, the edit month of RF1 2027; the data is one cost centre with 400 accounts × 26
  * months (10,400 cells) besides the small seed. Target: ≤ 1 s on the embedded default.
  */
-import { cpuOf, ownCpu } from "../cpu-time";
+
 import os from "node:os";
-import { MongoClient, type AnyBulkWriteOperation } from "mongodb";
+import { type AnyBulkWriteOperation, MongoClient } from "mongodb";
+import { monthKey, monthStartDate } from "~/shared/months";
 import { reviewPath } from "../../app/features/forecast/forecast-filter";
 import { parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
-import { monthKey, monthStartDate } from "~/shared/months";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "../../app/models/forecast.server";
 import { startApp } from "../../test/e2e/harness";
+import { cpuOf, ownCpu } from "../cpu-time";
 import { signIn } from "../sign-in";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

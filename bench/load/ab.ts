@@ -17,12 +17,14 @@ import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import {
+  type Account,
   BENCH_OPTIONS,
   benchData,
   cpuMs,
   fetchPage,
   openBenchDatabase,
   PAGES,
+  type Page,
   pagesNamed,
   repeat,
   signIn,
@@ -30,8 +32,6 @@ import {
   startWebProcess,
   waitLoaded,
   warmUp,
-  type Account,
-  type Page,
 } from "./pages";
 
 const { values: args } = parseArgs({

@@ -14,6 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import {
+  type Account,
   BENCH_OPTIONS,
   benchData,
   cpuMs,
@@ -27,7 +28,6 @@ import {
   startWebProcess,
   waitLoaded,
   warmUp,
-  type Account,
 } from "./pages";
 
 const { values: args } = parseArgs({

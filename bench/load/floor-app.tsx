@@ -15,12 +15,12 @@ import type { EntryContext, ServerBuild } from "@remix-run/node";
 import { Links, Meta, Outlet, RemixServer, Scripts } from "@remix-run/react";
 import express from "express";
 import { renderToString } from "react-dom/server";
-import remixConfig from "../../remix.config.js";
 import handleRequest from "../../app/entry.server";
+import { createLogger } from "../../app/shared/logger.server";
+import remixConfig from "../../remix.config.js";
 import { dynamicCompression } from "../../server/compression-settings";
 import { createDrain } from "../../server/drain";
 import { healthz } from "../../server/healthz";
-import { createLogger } from "../../app/shared/logger.server";
 import { requestLog } from "../../server/request-log";
 
 /** The portal's own entry (app/entry.server.tsx), with the context the host gives it (an empty nonce here). */

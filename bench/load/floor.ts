@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { measure, USERS, type Measure } from "./measure";
+import { type Measure, measure, USERS } from "./measure";
 import { cpuMs, freePort, waitHttp } from "./pages";
 
 const { values: args } = parseArgs({ options: { seconds: { type: "string" }, rounds: { type: "string" } } });

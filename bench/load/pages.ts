@@ -4,14 +4,14 @@
  * add new screens here (a path and the account type that may open it). Also what the benches share to start the
  * production build on a seeded database and sign in.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import fs from "node:fs";
-import { MongoClient, type Db } from "mongodb";
-import { DEMO_PASSWORD } from "../../app/seed/accounts";
 import { startEmbeddedDbProcess } from "embedded-mongo/process";
+import { type Db, MongoClient } from "mongodb";
+import { DEMO_PASSWORD } from "../../app/seed/accounts";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";

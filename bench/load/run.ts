@@ -18,21 +18,21 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
-import { measure, USERS, type Measure } from "./measure";
+import { type Measure, measure, USERS } from "./measure";
 import {
+  type Account,
   BENCH_OPTIONS,
-  benchData,
   BIG_COLLECTIONS,
+  benchData,
   freePort,
   openBenchDatabase,
   PAGES,
   pagesNamed,
-  warmUp,
   signIn,
   spec001Pages,
   waitHttp,
   waitLoaded,
-  type Account,
+  warmUp,
 } from "./pages";
 
 const { values: args } = parseArgs({

@@ -10,7 +10,7 @@
  *     DATABASE_NAME=…               the seeded database (default: the portal's)
  *     BENCH_PLANNING_BATCH=0        skip the batch save (it stamps every row; the values stay: +0 %)
  */
-import { MongoClient, type Document } from "mongodb";
+import { type Document, MongoClient } from "mongodb";
 
 const RUNS = 15;
 

@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/upload/run.ts            (BENCH_UPLOAD_BYTES=… to change the size)
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import http from "node:http";

@@ -9,9 +9,9 @@ import type { CellValue } from "~/shared/excel/values";
 import {
   FileRefusedError,
   refusalMessages,
+  type SourceRow,
   UnreadableFileError,
   XLSX_LIMITS,
-  type SourceRow,
   type XlsxLimits,
 } from "~/shared/excel/xlsx-reader.server";
 

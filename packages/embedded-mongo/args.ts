@@ -6,7 +6,7 @@ import { Long } from "bson";
 import { MongoCommandError } from "./errors";
 import { compileExpression, type Vars } from "./expressions";
 import { DEFAULT_BATCH } from "./limits";
-import { assertSupportedValues, isPlainObject, type Doc } from "./values";
+import { assertSupportedValues, type Doc, isPlainObject } from "./values";
 
 /** The collection a command names in its first field, whichever spelling of the command was used. */
 export function collectionName(cmd: Doc): string {

@@ -12,10 +12,10 @@ import {
   rawDocumentsOf,
   readFieldsInto,
 } from "./bson-decode";
+import { type EmbeddedMongo, startEmbeddedMongo } from "./index";
 import { withIdFirst } from "./storage/doc-writes";
-import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
-import { parseMessage } from "./wire";
 import type { Doc } from "./values";
+import { parseMessage } from "./wire";
 
 const OPTIONS = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 const official = (bytes: Buffer): Doc => BSON.deserialize(bytes, OPTIONS);

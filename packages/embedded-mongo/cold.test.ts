@@ -8,6 +8,7 @@ import path from "node:path";
 import { Binary, BSON, type MongoClient, ObjectId } from "mongodb";
 
 const { EJSON } = BSON;
+
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkSnapshotsOnThreadFrom } from "./checksums";
 import { coldDocument, coldState, holdWarmUp, openColdFile, releaseColdFile, warm } from "./cold";

@@ -1,7 +1,7 @@
-import { MongoBulkWriteError, MongoClient, MongoServerError, ObjectId, type Db } from "mongodb";
+import { type Db, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmbeddedMongo } from "./index";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 let h: Harness;
 let db: Db;

@@ -1,6 +1,6 @@
-import { Decimal128, Long, MongoServerError, type ObjectId, type Db, type Document } from "mongodb";
+import { type Db, Decimal128, type Document, Long, MongoServerError, type ObjectId } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 let h: Harness;
 let db: Db;

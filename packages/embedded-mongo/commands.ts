@@ -6,8 +6,8 @@ import { catalogCommands } from "./commands/catalog";
 import { readCommands } from "./commands/read";
 import { serverCommands } from "./commands/server";
 import { writeCommands } from "./commands/write";
-import type { Catalog } from "./storage/catalog";
 import { CommandCore } from "./runner";
+import type { Catalog } from "./storage/catalog";
 
 const HANDLERS = { ...serverCommands, ...catalogCommands, ...readCommands, ...writeCommands };
 

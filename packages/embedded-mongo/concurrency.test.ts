@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 let h: Harness;
 const clients: MongoClient[] = [];

@@ -6,18 +6,19 @@
  * only the top skip + limit documents when there is a limit, and otherwise
  * sort in chunks with yields in between.
  */
-import { BTree } from "./btree";
+
 import { compareValues } from "./bson-order";
+import { BTree } from "./btree";
 import { MongoCommandError } from "./errors";
 import { mergeSortedRuns } from "./merge-runs";
 import { rangeTests } from "./planner/key-ranges";
 import type { IndexScanPlan, Plan, PlannedQuery, SortSpec } from "./planner/plan";
-import { PAUSE, type FastSource, type ScanStats, type Source } from "./planner/scan";
+import { type FastSource, PAUSE, type ScanStats, type Source } from "./planner/scan";
 import { sortKeyOf } from "./planner/sort";
-import { countFromIndex, openSource, type MatcherFactory } from "./planner/sources";
+import { countFromIndex, type MatcherFactory, openSource } from "./planner/sources";
 import type { Collection } from "./storage/collection";
 import type { Index } from "./storage/indexes";
-import { keyOf, pathValues, type Doc } from "./values";
+import { type Doc, keyOf, pathValues } from "./values";
 
 /** How long a read runs before it lets other work in. */
 export const SLICE_MS = 8;

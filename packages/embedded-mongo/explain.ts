@@ -7,9 +7,9 @@ import { planQuery } from "./planner/choose";
 import { planStage } from "./planner/explain";
 import { normaliseSort } from "./planner/sort";
 import type { ReadOutcome } from "./profiler";
-import { readAggregate, readCount, readDistinct, readFind, type RunnerState } from "./reads";
+import { type RunnerState, readAggregate, readCount, readDistinct, readFind } from "./reads";
 import { notablescanOf } from "./stages/stage";
-import { isPlainObject, type Doc } from "./values";
+import { type Doc, isPlainObject } from "./values";
 
 export async function explain(runner: RunnerState, cmd: Doc, db: string): Promise<Doc> {
   const inner = cmd.explain;

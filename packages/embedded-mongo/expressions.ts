@@ -13,7 +13,7 @@ import * as projectionOps from "mingo/operators/projection";
 import * as queryOps from "mingo/operators/query";
 import { compareValues } from "./bson-order";
 import { MongoCommandError, toCommandError } from "./errors";
-import { isPlainObject, type Doc } from "./values";
+import { type Doc, isPlainObject } from "./values";
 
 /** Variables visible to an expression ($$name); ROOT and CURRENT are the document. */
 export type Vars = Record<string, unknown> | undefined;

@@ -3,8 +3,8 @@ import { ObjectId } from "bson";
 import { Query, updateMany } from "mingo";
 import { describe, expect, it } from "vitest";
 import { compileFastUpdate, fastMatcher, fastSort, fastTopK } from "./fastpath";
-import { cloneDeep } from "./values";
 import type { Doc } from "./values";
+import { cloneDeep } from "./values";
 
 // A small deterministic generator so failures are reproducible.
 function rng(seed: number): () => number {

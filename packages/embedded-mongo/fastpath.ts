@@ -4,7 +4,7 @@
  * value outside the handled types) returns undefined and mingo does the work,
  * so these only ever have to be right for the cases they accept.
  */
-import { isPlainObject, pathValues, type Doc } from "./values";
+import { type Doc, isPlainObject, pathValues } from "./values";
 
 type Scalar = number | string | boolean | Date | ObjectIdLike;
 /** An ObjectId of any copy of the bson package (the driver's or the engine's), compared by its bytes. */

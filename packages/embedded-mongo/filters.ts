@@ -3,7 +3,7 @@ import { Query } from "mingo";
 import { toCommandError } from "./errors";
 import { assertVariablesDefined, MINGO_OPTIONS, usesUserVariables, type Vars } from "./expressions";
 import { fastMatcher } from "./fastpath";
-import { deepEqual, getPath, isPlainObject, pathValues, type Doc } from "./values";
+import { type Doc, deepEqual, getPath, isPlainObject, pathValues } from "./values";
 
 /**
  * mingo's query plus MongoDB's field-order-sensitive equality for embedded

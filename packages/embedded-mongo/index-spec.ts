@@ -3,7 +3,7 @@
  * its key entries, and what the catalogue asks of it. Ordered indexes (storage/index-tree.ts) and text indexes (text.ts)
  * implement CatalogIndex.
  */
-import { deepEqual, type Doc } from "./values";
+import { type Doc, deepEqual } from "./values";
 
 /** A text index's own options, as MongoDB stores them in its specification. */
 export type TextIndexSpec = {

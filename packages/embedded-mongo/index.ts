@@ -8,14 +8,14 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { CommandRunner } from "./commands";
-import { MAX_MESSAGE_SIZE } from "./limits";
-import type { ServerInfo } from "./replies";
 import { MongoCommandError, toCommandError } from "./errors";
 import type { JournalIo } from "./journal/io";
 import { DurabilityError, Journal } from "./journal/journal";
+import { MAX_MESSAGE_SIZE } from "./limits";
+import type { ServerInfo } from "./replies";
 import { Catalog } from "./storage/catalog";
 import { expireDocuments } from "./storage/ttl";
-import { encodeReply, OP_QUERY, parseMessage, type EncodedReply } from "./wire";
+import { type EncodedReply, encodeReply, OP_QUERY, parseMessage } from "./wire";
 
 /** Write commands that can yield between documents (multi-document updates and deletes). */
 const YIELDING_WRITES = new Set(["update", "delete"]);

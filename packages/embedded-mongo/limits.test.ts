@@ -1,8 +1,8 @@
 import net from "node:net";
 import { BSON } from "bson";
 import { afterEach, describe, expect, it } from "vitest";
+import { type EmbeddedMongo, startEmbeddedMongo } from "./index";
 import { MAX_MESSAGE_SIZE } from "./limits";
-import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
 
 /**
  * What one client may hold of the server: a connection count (further connections are closed at once) and, per

@@ -9,11 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import { MongoClient, MongoServerError } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Catalog } from "./storage/catalog";
-import { nodeIo, type JournalIo } from "./journal/io";
+import { type JournalIo, nodeIo } from "./journal/io";
 import { Journal } from "./journal/journal";
 import { contiguousRuns, encodeRecord, readRecords } from "./journal/records";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { Catalog } from "./storage/catalog";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 type Row = {
   _id: number;

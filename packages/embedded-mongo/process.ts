@@ -5,11 +5,11 @@
  * parent does, even after kill -9) and advertises the address in the directory; later processes find
  * it there and connect over the socket like any client of a mongod. The web process holds no data.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 

@@ -7,8 +7,8 @@
  */
 import { Query } from "mingo";
 import { MongoCommandError, toCommandError } from "./errors";
-import { compileExpression, MINGO_OPTIONS, textScores, type Compiled, type Vars } from "./expressions";
-import { isPlainObject, type Doc } from "./values";
+import { type Compiled, compileExpression, MINGO_OPTIONS, textScores, type Vars } from "./expressions";
+import { type Doc, isPlainObject } from "./values";
 
 type Node =
   | { kind: "include" }

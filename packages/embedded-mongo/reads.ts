@@ -1,6 +1,7 @@
 /** The planned, yielding, time-limited reads (find, count, distinct, aggregate) that commands and explain share. */
-import { MongoCommandError } from "./errors";
+
 import { collectionName, docArg, evalLet, numberArg } from "./args";
+import { MongoCommandError } from "./errors";
 import {
   boundedDistinctPlan,
   distinctFromDocs,
@@ -23,7 +24,7 @@ import { notablescanOf, type PipelineEnv, type ServerParams } from "./stages/sta
 import type { Catalog } from "./storage/catalog";
 import { Collection } from "./storage/collection";
 import type { Index } from "./storage/indexes";
-import { assertSupportedValues, isPlainObject, keyOf, type Doc } from "./values";
+import { assertSupportedValues, type Doc, isPlainObject, keyOf } from "./values";
 
 /** What reads, writes and explain need of the command runner (CommandCore, runner.ts). */
 export type RunnerState = { readonly catalog: Catalog; readonly params: ServerParams; readonly profiler: Profiler };

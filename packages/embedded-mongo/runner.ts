@@ -13,13 +13,13 @@ import type { Vars } from "./expressions";
 import { CURSOR_IDLE_MS } from "./limits";
 import { Profiler, type ProfileState, type ReadOutcome } from "./profiler";
 import { readAggregate, readCount, readDistinct, readFind } from "./reads";
-import { takeBatch, type Cursor, type ServerInfo } from "./replies";
+import { type Cursor, type ServerInfo, takeBatch } from "./replies";
 import type { ServerParams } from "./stages/stage";
 import type { Catalog } from "./storage/catalog";
 import type { Collection } from "./storage/collection";
 import { checkCommandFields } from "./strict";
-import { isPlainObject, type Doc } from "./values";
-import { applyUpdate, removeMany, writeTargets, type TargetOptions, type UpdateOutcome } from "./writes";
+import { type Doc, isPlainObject } from "./values";
+import { applyUpdate, removeMany, type TargetOptions, type UpdateOutcome, writeTargets } from "./writes";
 
 /** The aliases mongod registers next to a command's name (`Command(name, oldName)`); no other spelling works. */
 export const COMMAND_ALIASES: Record<string, string> = {

@@ -4,7 +4,7 @@
  */
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 let h: Harness;
 let db: Db;

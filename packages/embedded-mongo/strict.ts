@@ -9,7 +9,7 @@
  */
 import { Long } from "bson";
 import { MongoCommandError } from "./errors";
-import { isPlainObject, type Doc } from "./values";
+import { type Doc, isPlainObject } from "./values";
 
 /** Arguments mongod accepts on every command (its generic arguments, stable and unstable). */
 const GENERIC = new Set([

@@ -1,6 +1,6 @@
 /** Shared by this folder's tests: an in-memory server and a connected driver client. */
 import { MongoClient } from "mongodb";
-import { startEmbeddedMongo, type EmbeddedMongo } from "./index";
+import { type EmbeddedMongo, startEmbeddedMongo } from "./index";
 
 export type Harness = { server: EmbeddedMongo; client: MongoClient };
 

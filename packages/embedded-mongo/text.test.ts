@@ -1,8 +1,8 @@
 /** Text indexes and $text as MongoDB answers them (Portuguese here), through the driver. */
-import { MongoServerError, type Collection } from "mongodb";
+import { type Collection, MongoServerError } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 import { tokenize } from "./text";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
 
 type Article = { _id: number; title: string; body: string; source?: string; score?: number };
 let h: Harness;

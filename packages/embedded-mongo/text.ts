@@ -10,9 +10,9 @@
  */
 import { createRequire } from "node:module";
 import { MongoCommandError } from "./errors";
-import { PORTUGUESE_STOP_WORDS, ENGLISH_STOP_WORDS } from "./text-stop-words";
-import { isPlainObject, keyOf, type Doc } from "./values";
 import type { CatalogIndex, IndexSpec, KeyEntry } from "./index-spec";
+import { ENGLISH_STOP_WORDS, PORTUGUESE_STOP_WORDS } from "./text-stop-words";
+import { type Doc, isPlainObject, keyOf } from "./values";
 
 export type { TextIndexSpec } from "./index-spec";
 

@@ -3,7 +3,7 @@ import { updateMany as mingoUpdateMany } from "mingo";
 import { MongoCommandError, toCommandError } from "./errors";
 import { compileFastUpdate } from "./fastpath";
 import { compileUpdateStages } from "./stages/pipeline";
-import { cloneDeep, isPlainObject, keyOf, type Doc } from "./values";
+import { cloneDeep, type Doc, isPlainObject, keyOf } from "./values";
 
 export function immutableId(id: unknown): MongoCommandError {
   return new MongoCommandError(

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { BSON } from "bson";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, stopHarness, type Harness } from "./test-helpers";
+import { type Harness, startHarness, stopHarness } from "./test-helpers";
 
 /**
  * OP_MSG as other drivers send it, over a raw socket: batches as kind-1 document sequences, and

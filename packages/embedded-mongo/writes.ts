@@ -19,7 +19,7 @@ import { notablescanOf } from "./stages/stage";
 import type { Collection } from "./storage/collection";
 import { withIdFirst } from "./storage/doc-writes";
 import { classifyUpdate, immutableId, runUpdate, seedFromFilter, updateComputer } from "./update";
-import { assertSupportedValues, cloneDeep, deepEqual, isPlainObject, keyOf, type Doc } from "./values";
+import { assertSupportedValues, cloneDeep, type Doc, deepEqual, isPlainObject, keyOf } from "./values";
 
 /** What a write's targets are chosen by, besides its filter. */
 export type TargetOptions = {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "~/config.server";
-import { DashboardEmbedError, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
 import { dashboardTexts } from "~/messages";
+import { DashboardEmbedError, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
 import { useMockServer } from "../mocks";
-import { quicksightEmbedError, quicksightEmbedSuccess, type EmbedCall } from "../mocks/quicksight";
+import { type EmbedCall, quicksightEmbedError, quicksightEmbedSuccess } from "../mocks/quicksight";
 
 const server = useMockServer();
 

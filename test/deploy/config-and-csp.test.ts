@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/config.server";
-import { buildCsp, s3UploadOrigins } from "../../server/security-headers";
 import { clientErrorStatus } from "../../server/client-errors";
+import { buildCsp, s3UploadOrigins } from "../../server/security-headers";
 
 const base = { NODE_ENV: "test" };
 const problems = (env: Record<string, string>) => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
 import {
   execForm,
   imageScripts,
@@ -11,7 +12,6 @@ import {
   serviceEnv,
   substitute,
 } from "./container-files";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
 
 /**
  * The container files as a reviewer reads them (no Docker engine runs here; test/e2e/deploy-commands.e2e.ts runs

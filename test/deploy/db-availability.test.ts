@@ -4,8 +4,8 @@ import express from "express";
 import { MongoNetworkError, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { deployTexts } from "~/messages";
-import { createDatabaseGate, isDatabaseUnavailable } from "../../server/db-availability";
 import { createLogger } from "../../app/shared/logger.server";
+import { createDatabaseGate, isDatabaseUnavailable } from "../../server/db-availability";
 
 /** A loader failure as the driver raises it when the database is out of disk space (MongoDB's OutOfDiskSpace). */
 function diskFull(): MongoServerError {

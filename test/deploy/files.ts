@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import type { Db, ObjectId } from "mongodb";
 import { closeDb } from "~/db.server";
+import { grantPermission, TEST_UPLOADER } from "~/features/uploads-and-jobs/test-helpers";
 import { registerFile } from "~/models/file-jobs.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { grantPermission, TEST_UPLOADER } from "~/features/uploads-and-jobs/test-helpers";
 import { swapEnv } from "../env";
 
 /**

@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { MongoClient, type Db } from "mongodb";
+import { type EmbeddedMongo, startEmbeddedMongo } from "embedded-mongo";
+import { type Db, MongoClient } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { seedDatabase } from "~/seed/index.server";
-import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Processes as the deployment runs them, started from the production build: a database reached over TCP through

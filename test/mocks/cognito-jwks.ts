@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 
 /**
  * The public JWKS of Cognito user pools, as served at

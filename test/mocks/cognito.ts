@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 
 /**
  * A fake Amazon Cognito user pool behind msw, speaking the service's JSON 1.1 protocol:

@@ -18,4 +18,4 @@ export function useMockServer() {
   return server;
 }
 
-export { http, HttpResponse } from "msw";
+export { HttpResponse, http } from "msw";

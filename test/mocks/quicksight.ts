@@ -1,4 +1,4 @@
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 
 /**
  * QuickSight's REST-JSON GenerateEmbedUrlForRegisteredUser:

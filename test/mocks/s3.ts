@@ -1,4 +1,4 @@
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 
 /**
  * A private S3 bucket in memory, answering the REST API shapes the AWS SDK and presigned URLs use

@@ -5,16 +5,15 @@
  * smaller, so the bar is lower). New screens add their loaders here or use expectIndexedQueries in their
  * own tests (docs/performance.md).
  */
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
+import { listConfiguredUsers, signInWithPassword } from "~/features/access/accounts.server";
 import { loadJobList } from "~/features/uploads-and-jobs/job-list.server";
-import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { countLoginFailures, emailKey, findLatestOutboxMessage } from "~/models/auth-records.server";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
-import { noteDataChanged } from "~/models/dashboard-cache.server";
-import { PLANNING_QUANTITY } from "~/models/planning.server";
+import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import {
   claimNextJob,
   countFiles,
@@ -27,24 +26,25 @@ import {
   retryJob,
 } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
+import { FORECAST } from "~/models/forecast.server";
 import { findLocalUser } from "~/models/local-users.server";
+import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { countSessionsOfUser, findSession, insertSession, touchSession } from "~/models/sessions.server";
 import { findPermissionRecord, listPermissionRowsPage } from "~/models/user-permissions.server";
-import { FORECAST } from "~/models/forecast.server";
 import { loader as cockpitLoader } from "~/routes/ij.cockpit";
 import { loader as cockpitPreviewLoader } from "~/routes/ij.cockpit_preview";
 import { loader as demoFinancialLoader } from "~/routes/ij.demo_financial";
 import { loader as explorerLoader } from "~/routes/ij.explorer";
 import { loader as fiscalLoader } from "~/routes/ij.fiscal";
-import { loader as reportListLoader } from "~/routes/ij.report._index";
-import { loader as reviewsLoader } from "~/routes/ij.report.reviews";
-import { loader as reportSaveLoader } from "~/routes/ij.report_save";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { loader as planEditLoader } from "~/routes/ij.plan_edit";
+import { loader as reportListLoader } from "~/routes/ij.report._index";
+import { loader as reviewsLoader } from "~/routes/ij.report.reviews";
 import { loader as forecastFilterLoader } from "~/routes/ij.report_create_schneider";
-import { loader as forecastCalendarLoader } from "~/routes/ij.report_preview_schneider";
 import { loader as forecastGridLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as forecastHistoryLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
+import { loader as forecastCalendarLoader } from "~/routes/ij.report_preview_schneider";
+import { loader as reportSaveLoader } from "~/routes/ij.report_save";
 import { loader as jobsDashboardLoader } from "~/routes/jobs.dashboard.$id";
 import { loader as formatLoader } from "~/routes/repo.format";
 import { loader as masterDataLoader } from "~/routes/repo.master-data._index";
@@ -52,7 +52,7 @@ import { loader as canalLoader } from "~/routes/repo.master-data.canal";
 import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
 import { loader as userConfigLoader } from "~/routes/user.config";
 import { loader as userPermissionLoader } from "~/routes/user.permission";
-import { listConfiguredUsers, signInWithPassword } from "~/features/access/accounts.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
 import { runSeed } from "../../scripts/seed-run";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";

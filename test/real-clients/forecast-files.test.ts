@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "#test/db";
 import { usePortalToday } from "#test/clock";
+import { useTestDatabase } from "#test/db";
 import { uploadAndProcess } from "#test/uploads";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST } from "~/models/forecast.server";

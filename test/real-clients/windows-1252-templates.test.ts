@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "#test/db";
 import { usePortalToday } from "#test/clock";
+import { useTestDatabase } from "#test/db";
 import { repositoryFiles, uploadAndProcess } from "#test/uploads";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import type { Template } from "~/features/uploads-and-jobs/import/template";
 import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
+import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 
 /**
  * Every template, saved as Excel in Portuguese saves "CSV (separado por vírgulas)": ";", Windows-1252, no BOM. A text

@@ -1,15 +1,15 @@
 import mammoth from "mammoth";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { answerDownload } from "~/features/reports-and-financial/download.server";
 import { ensureStatements } from "~/features/reports-and-financial/documents-statements.server";
 import { readDocument } from "~/features/reports-and-financial/documents-store.server";
 import { viewerContent } from "~/features/reports-and-financial/documents-viewer.server";
+import { answerDownload } from "~/features/reports-and-financial/download.server";
+import { LAST_CLOSED, ptBr, seedLedger } from "../../app/features/reports-and-financial/test-helpers";
 import { useTestDatabase } from "../db";
 import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
-import { LAST_CLOSED, ptBr, seedLedger } from "../../app/features/reports-and-financial/test-helpers";
 
 /** The report documents on the S3 provider (the fake bucket of test/mocks/s3.ts, as the other S3 tests). */
 const env = {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
 import { startFederatedSignIn, verifyFederatedSignIn } from "~/services/sso/cognito-federated.server";
-import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
+import { getSsoEntry, SsoError } from "~/services/sso/sso.server";
 import {
   cognitoIdTokenClaims,
   cognitoJwksHandlers,

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, dataHeaders } from "#test/answers";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
 import { messages } from "~/messages";
 import { indexes as authRecordIndexes } from "~/models/auth-records.server";
-import { SAML_REQUESTS, indexes } from "~/models/saml-requests.server";
+import { indexes, SAML_REQUESTS } from "~/models/saml-requests.server";
 import { SESSIONS } from "~/models/sessions.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { action as samlAction, loader as samlLoader } from "~/routes/saml";
 import { loader as loginLoader } from "~/routes/saml.login";
 import { loader as metadataLoader } from "~/routes/saml.metadata";
 import { getSsoEntry } from "~/services/sso/sso.server";
+import { useTestDatabase } from "../db";
 import {
   cognitoIdTokenClaims,
   cognitoJwksHandlers,
@@ -17,10 +19,8 @@ import {
   publishJwks,
   signJwt,
 } from "../mocks/cognito-jwks";
-import { dataAnswer, dataHeaders } from "#test/answers";
 import { useMockServer } from "../mocks/index";
-import { IDP_CERT, IDP_SSO_URL, SP_CERT, SP_KEY, issueResponse, postToAcs, receiveAuthnRequest } from "./test-idp";
-import { useTestDatabase } from "../db";
+import { IDP_CERT, IDP_SSO_URL, issueResponse, postToAcs, receiveAuthnRequest, SP_CERT, SP_KEY } from "./test-idp";
 
 useTestDatabase();
 

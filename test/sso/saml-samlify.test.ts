@@ -9,9 +9,9 @@ import { USER_PERMISSIONS } from "~/models/users.server";
 import { action as samlAction } from "~/routes/saml";
 import { loader as loginLoader } from "~/routes/saml.login";
 import { loader as metadataLoader } from "~/routes/saml.metadata";
-import { startSamlifyIdp, type SamlifyIdp } from "./samlify-idp";
-import { IDP_CERT, SP_CERT, SP_KEY } from "./test-idp";
 import { useTestDatabase } from "../db";
+import { type SamlifyIdp, startSamlifyIdp } from "./samlify-idp";
+import { IDP_CERT, SP_CERT, SP_KEY } from "./test-idp";
 
 useTestDatabase();
 

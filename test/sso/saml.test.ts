@@ -1,30 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
-import { SAML_ASSERTIONS, SAML_REQUESTS, indexes } from "~/models/saml-requests.server";
+import { indexes, SAML_ASSERTIONS, SAML_REQUESTS } from "~/models/saml-requests.server";
 import {
-  SAML_REQUEST_COOKIE,
-  SAML_REQUEST_TTL_MS,
   authenticateSaml,
   getSamlMetadata,
   getSamlStrategy,
+  SAML_REQUEST_COOKIE,
+  SAML_REQUEST_TTL_MS,
   samlRequestCookieSecurity,
 } from "~/services/sso/saml.server";
-import { SsoError, getSsoEntry } from "~/services/sso/sso.server";
+import { getSsoEntry, SsoError } from "~/services/sso/sso.server";
+import { useTestDatabase } from "../db";
 import {
+  encryptAssertion,
   IDP_CERT,
   IDP_SSO_URL,
+  issueResponse,
   OTHER_IDP_CERT,
   OTHER_IDP_KEY,
-  SP_CERT,
-  SP_KEY,
-  encryptAssertion,
-  issueResponse,
   postToAcs,
   receiveAuthnRequest,
+  SP_CERT,
+  SP_KEY,
   toSamlResponse,
 } from "./test-idp";
-import { useTestDatabase } from "../db";
 
 useTestDatabase();
 

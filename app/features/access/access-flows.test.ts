@@ -1,17 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  assertSameOrigin,
-  getOptionalUser,
-  requireRouteAccess,
-  requireUser,
-  SESSION_EXPIRED_REDIRECT,
-} from "~/features/access/auth.server";
+import { thrownResponse as thrown } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { recordQueryPlans } from "#test/query-plans";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { applyIndexes } from "~/models/all-indexes.server";
-import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
-import { DASHBOARDS } from "~/models/dashboards.server";
-import { countSessionsOfUser, findSession, indexes as sessionIndexes, SESSIONS } from "~/models/sessions.server";
-import { indexes as userIndexes, USER_PERMISSIONS } from "~/models/users.server";
 import {
   completeFirstAccess,
   confirmPasswordReset,
@@ -21,20 +13,28 @@ import {
   listUsersForPermissionGrid,
   loadNavigation,
   requestPasswordReset,
-  signInVerifiedUser,
   setUserTier,
+  signInVerifiedUser,
   signInWithPassword,
   UserExistsError,
 } from "~/features/access/accounts.server";
+import {
+  assertSameOrigin,
+  getOptionalUser,
+  requireRouteAccess,
+  requireUser,
+  SESSION_EXPIRED_REDIRECT,
+} from "~/features/access/auth.server";
+import { getSessionState, logout, startSession } from "~/features/access/session.server";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
+import { DASHBOARDS } from "~/models/dashboards.server";
+import { countSessionsOfUser, findSession, SESSIONS, indexes as sessionIndexes } from "~/models/sessions.server";
+import { USER_PERMISSIONS, indexes as userIndexes } from "~/models/users.server";
 import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
-import { getSessionState, logout, startSession } from "~/features/access/session.server";
 import { runInRequestScope } from "~/shared/request-scope.server";
-import { thrownResponse as thrown } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { recordQueryPlans } from "#test/query-plans";
-import { userMaker } from "#test/users";
 
 process.env.LOG_LEVEL = "warn";
 const testDb = useTestDatabase();

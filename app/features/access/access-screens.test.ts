@@ -1,22 +1,22 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type DataAnswer, dataAnswer, thrownResponse as thrown } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { pageGet as get, formPost as post } from "#test/requests";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
+import { startSession } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
-import { startSession } from "~/features/access/session.server";
-import { readToastFromResponse } from "~/shared/toast.server";
 import * as login from "~/routes/_index";
-import * as recovery from "~/routes/recovery.$code";
+import * as ijSplat from "~/routes/ij.$";
 import * as logoutRoute from "~/routes/logout";
+import * as recovery from "~/routes/recovery.$code";
 import * as userConfig from "~/routes/user.config";
 import * as userPermission from "~/routes/user.permission";
-import * as ijSplat from "~/routes/ij.$";
-import { dataAnswer, thrownResponse as thrown, type DataAnswer } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { formPost as post, pageGet as get } from "#test/requests";
-import { userMaker } from "#test/users";
+import { readToastFromResponse } from "~/shared/toast.server";
 
 /**
  * The access screens' loaders and actions in-process (the browser tests cover the same flows end to end):

@@ -1,17 +1,17 @@
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type DataAnswer, dataAnswer } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { getArgs as get, postArgs as post } from "#test/requests";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
+import { createUser, deleteUser, signInWithPassword } from "~/features/access/accounts.server";
+import { startSession } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import * as userConfig from "~/routes/user.config";
-import { createUser, deleteUser, signInWithPassword } from "~/features/access/accounts.server";
 import { readLatestMail } from "~/services/mail.server";
-import { startSession } from "~/features/access/session.server";
-import { dataAnswer, type DataAnswer } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { getArgs as get, postArgs as post } from "#test/requests";
-import { userMaker } from "#test/users";
 
 /**
  * User creation is all or nothing with the local provider: when the temporary password cannot be e-mailed,

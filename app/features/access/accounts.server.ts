@@ -8,32 +8,8 @@ import {
   type PermissionType,
   type Tier,
 } from "~/access";
-import { buildNavigation, landingFor, type DashboardSummary, type Navigation } from "~/navigation";
 import { accessContext, getConfig } from "~/config.server";
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
-import { newPasswordSchema } from "~/shared/password-schema";
-import { listDashboards } from "~/models/dashboard-queries.server";
-import { deleteSessionsOfUser } from "~/models/sessions.server";
-import {
-  DuplicateRecordError,
-  deletePermissionRecord,
-  findPermissionRecord,
-  insertPermissionRecord,
-  listPermissionRowsPage,
-  pageOfListedUser,
-  countPermissionRows,
-  updatePermissionType,
-  type UserRow,
-  type UserRowsPage,
-} from "~/models/user-permissions.server";
-import { normalizeEmail } from "~/models/users.server";
-import { messages } from "~/messages";
-import {
-  getIdentityProvider,
-  IdentityProviderError,
-  UserExistsError,
-  type ProviderTokens,
-} from "~/services/identity.server";
 import {
   allowResetRequest,
   clearLoginFailures,
@@ -43,12 +19,36 @@ import {
 } from "~/features/access/login-limit.server";
 import { startSession } from "~/features/access/session.server";
 import {
+  type AuditActorInput,
   actorByEmail,
   recordAudit,
   recordUserAdministration,
   recordUserChanged,
-  type AuditActorInput,
 } from "~/features/audit/record.server";
+import { messages } from "~/messages";
+import { listDashboards } from "~/models/dashboard-queries.server";
+import { deleteSessionsOfUser } from "~/models/sessions.server";
+import {
+  countPermissionRows,
+  DuplicateRecordError,
+  deletePermissionRecord,
+  findPermissionRecord,
+  insertPermissionRecord,
+  listPermissionRowsPage,
+  pageOfListedUser,
+  type UserRow,
+  type UserRowsPage,
+  updatePermissionType,
+} from "~/models/user-permissions.server";
+import { normalizeEmail } from "~/models/users.server";
+import { buildNavigation, type DashboardSummary, landingFor, type Navigation } from "~/navigation";
+import {
+  getIdentityProvider,
+  IdentityProviderError,
+  type ProviderTokens,
+  UserExistsError,
+} from "~/services/identity.server";
+import { newPasswordSchema } from "~/shared/password-schema";
 
 /**
  * The account flows the login, recovery and user-administration screens call. Each returns a typed outcome

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { getConfig } from "~/config.server";
+import { recordUserAdministration } from "~/features/audit/record.server";
 import { findLocalUser, insertLocalUser } from "~/models/local-users.server";
 import {
-  deletePermissionRecord,
   DuplicateRecordError,
+  deletePermissionRecord,
   findPermissionRecord,
   insertPermissionRecord,
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
-import { getIdentityProvider } from "~/services/identity.server";
 import { generateTemporaryPassword } from "~/services/identity/local.server";
+import { getIdentityProvider } from "~/services/identity.server";
 import { hashPassword } from "~/services/password-hash.server";
-import { recordUserAdministration } from "~/features/audit/record.server";
 
 /**
  * The first administrator of a new installation (`portal create-admin --email …`): a SYSTEM ADMIN permission record

@@ -1,17 +1,14 @@
 import { redirect } from "@remix-run/node";
 import {
+  type AccessMode,
   canAccessRoute,
   isPermissionType,
-  routeRule,
-  type AccessMode,
   type PermissionType,
   type RouteId,
+  routeRule,
 } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
-import { isSameOriginRequest } from "~/shared/same-origin";
-import { messages } from "~/messages";
-import { deleteSession } from "~/models/sessions.server";
-import { findPermissionRecord } from "~/models/user-permissions.server";
+import { pageAddressOf, signInPath } from "~/features/access/return-to.server";
 import {
   clearSessionCookie,
   getSessionState,
@@ -19,8 +16,11 @@ import {
   signedOutDeliberately,
 } from "~/features/access/session.server";
 import { recordAccessRefused } from "~/features/audit/record.server";
-import { pageAddressOf, signInPath } from "~/features/access/return-to.server";
+import { messages } from "~/messages";
+import { deleteSession } from "~/models/sessions.server";
+import { findPermissionRecord } from "~/models/user-permissions.server";
 import { memoInRequest } from "~/shared/request-scope.server";
+import { isSameOriginRequest } from "~/shared/same-origin";
 
 /**
  * Guards for loaders and actions. They throw Responses (a redirect when signed out, 403 when not

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
+import type { z } from "zod";
 import { messages } from "~/messages";
 import { FieldError, FormErrors } from "./form-fields";
 import { firstAccessErrors } from "./form-rules";
-import { validateWith } from "./validate-with";
 import type { firstAccessSchema } from "./form-schemas";
+import { validateWith } from "./validate-with";
 
 // The form schema varies (first access, recovery); only these two fields are read.
 type PasswordField = FieldMetadata<string | undefined, any, string[]>;

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { Alert } from "~/shared/ui/alert";
+import type { z } from "zod";
 import { messages } from "~/messages";
+import { Alert } from "~/shared/ui/alert";
 import { FieldError, FormErrors } from "./form-fields";
 import { forgotPasswordErrors } from "./form-rules";
-import { validateWith } from "./validate-with";
 import type { forgotPasswordSchema } from "./form-schemas";
 import { PageDialog } from "./page-dialog";
+import { validateWith } from "./validate-with";
 
 /**
  * The forgot-password dialog of `/`. Its open state is the URL (`/?forgot=1`): the link works without

@@ -1,6 +1,6 @@
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
-import { newPasswordErrors } from "~/shared/password-policy";
 import { messages } from "~/messages";
+import { newPasswordErrors } from "~/shared/password-policy";
 
 /**
  * The rules of the access forms, as plain functions of the posted fields: the browser answers a wrong form with

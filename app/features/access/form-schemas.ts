@@ -4,12 +4,12 @@ import { EMAIL_MAX_LENGTH } from "~/features/access/account-fields";
 import { messages } from "~/messages";
 import {
   createUserErrors,
+  type FormErrors,
   firstAccessErrors,
   forgotPasswordErrors,
-  recoveryErrors,
   RETURN_TO_MAX,
+  recoveryErrors,
   signInErrors,
-  type FormErrors,
 } from "./form-rules";
 
 /**

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { z } from "zod";
 import { messages } from "~/messages";
 import { FormErrors } from "./form-fields";
 import { RETURN_TO_PARAM, signInErrors } from "./form-rules";
-import { validateWith } from "./validate-with";
 import type { signInSchema } from "./form-schemas";
+import { validateWith } from "./validate-with";
 
 export type LoginFormProps = {
   /**

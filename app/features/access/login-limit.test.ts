@@ -1,25 +1,25 @@
+import { timingSafeEqual } from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { timingSafeEqual } from "node:crypto";
 import { resetConfigForTests } from "~/config.server";
+import { confirmPasswordReset, requestPasswordReset, signInWithPassword } from "~/features/access/accounts.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
+import { AUDIT_LOG } from "~/models/audit.server";
 import {
+  indexes as authRecordIndexes,
   consumeResetCode,
   hashResetCode,
-  indexes as authRecordIndexes,
   LOGIN_ATTEMPTS,
   storeResetCode,
 } from "~/models/auth-records.server";
-import { AUDIT_LOG } from "~/models/audit.server";
 import { insertLocalUser } from "~/models/local-users.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import { indexes as userIndexes } from "~/models/users.server";
-import { confirmPasswordReset, requestPasswordReset, signInWithPassword } from "~/features/access/accounts.server";
+import * as recovery from "~/routes/recovery.$code";
 import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password-hash.server";
-import * as recovery from "~/routes/recovery.$code";
 import { useTestDatabase } from "../../../test/db";
 
 /**

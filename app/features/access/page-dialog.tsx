@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { Dialog } from "~/shared/ui/dialog";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { useCarriedFields } from "./carried-fields";

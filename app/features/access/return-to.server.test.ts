@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HR_EDITOR_TYPES, type AccessContext } from "~/access";
+import { type AccessContext, DEFAULT_HR_EDITOR_TYPES } from "~/access";
 import { parseConfig } from "~/config.server";
-import { isLocalPath, pageAddressOf, returnPathFor, signInPath, type RouteManifest } from "./return-to.server";
+import { isLocalPath, pageAddressOf, type RouteManifest, returnPathFor, signInPath } from "./return-to.server";
 
 // The default configuration's flags (every area on).
 const context: AccessContext = { features: parseConfig({}).features, hrEditorTypes: DEFAULT_HR_EDITOR_TYPES };

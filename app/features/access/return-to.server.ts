@@ -1,7 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
+import { type AccessContext, canAccessRoute, isRouteId, type PermissionType, routeRule } from "~/access";
 import { RETURN_TO_MAX, RETURN_TO_PARAM } from "./form-rules";
-import { canAccessRoute, isRouteId, routeRule, type AccessContext, type PermissionType } from "~/access";
 
 /**
  * The page a signed-out visitor asked for, carried through the sign-in (spec 000 §2 "Session expiry").

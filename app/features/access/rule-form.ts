@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import type { FormErrors } from "./form-rules";
 

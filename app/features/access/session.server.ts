@@ -1,15 +1,15 @@
-import { createCookie, redirect, type Cookie } from "@remix-run/node";
+import { type Cookie, createCookie, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
+import { actorByEmail, recordAudit } from "~/features/audit/record.server";
 import {
   deleteSession,
   findSession,
   insertSession,
-  touchSession,
   type ProviderTokens,
   type SessionRecord,
+  touchSession,
 } from "~/models/sessions.server";
 import { getIdentityProvider } from "~/services/identity.server";
-import { actorByEmail, recordAudit } from "~/features/audit/record.server";
 import { SESSION_COOKIE_NAME } from "~/shared/session-cookie-name";
 
 /**

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes, LOGIN_ATTEMPTS } from "~/models/auth-records.server";
 import { allowSsoStart } from "./sso-start-limit.server";
-import { useTestDatabase } from "#test/db";
 
 /**
  * The limit of single sign-on starts per client address holds under a burst: every start is reserved before it is

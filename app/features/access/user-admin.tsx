@@ -1,8 +1,8 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { ReactNode } from "react";
-import { DataTable } from "~/shared/ui/data-table";
 import { messages } from "~/messages";
+import { DataTable } from "~/shared/ui/data-table";
 import "./access.css";
 
 /**

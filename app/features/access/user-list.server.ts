@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { UserListPage } from "~/features/access/accounts.server";
 import { messages } from "~/messages";
-import { parsePaging } from "~/shared/pagination";
 import { findPermissionRecord, USER_PAGE_SIZES } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
-import type { UserListPage } from "~/features/access/accounts.server";
+import { parsePaging } from "~/shared/pagination";
 
 import { EMAIL_SEARCH_PARAM, NEW_USER_PARAM } from "./user-list-params";
 

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { getArgs as get, postArgs as post } from "#test/requests";
 import { resetConfigForTests } from "~/config.server";
+import { startSession } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { insertLocalUser } from "~/models/local-users.server";
@@ -7,10 +10,7 @@ import { insertPermissionRecord } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
 import * as userConfig from "~/routes/user.config";
 import * as userPermission from "~/routes/user.permission";
-import { startSession } from "~/features/access/session.server";
 import { hashPassword } from "~/services/password-hash.server";
-import { useTestDatabase } from "#test/db";
-import { getArgs as get, postArgs as post } from "#test/requests";
 
 /**
  * The e-mail search of /user/config and /user/permission (held in the URL, case-insensitive, anywhere in the

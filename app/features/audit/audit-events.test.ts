@@ -1,4 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { thrownResponse as thrown } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import {
   completeFirstAccess,
@@ -16,15 +19,12 @@ import { getSessionState, logout } from "~/features/access/session.server";
 import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-complete.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import type { AuditEvent } from "~/models/audit.fields";
-import { AUDIT_LOG, verifyAuditChain, type AuditEntry } from "~/models/audit.server";
+import { AUDIT_LOG, type AuditEntry, verifyAuditChain } from "~/models/audit.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
 import { SsoError } from "~/services/sso/sso.server";
 import { runWithClientAddress } from "~/shared/client-address.server";
 import { recordConfigChanged, recordDataEvent, recordUploadRefused, recordUserChanged } from "./record.server";
-import { thrownResponse as thrown } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { userMaker } from "#test/users";
 
 /**
  * Every access, administration and refusal event the portal records: the entry's actor (user and type at that

@@ -1,17 +1,17 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "~/config.server";
-import { startSession } from "~/features/access/session.server";
-import { auditTexts } from "~/messages";
-import { applyIndexes } from "~/models/all-indexes.server";
-import { AUDIT_LOG, appendAuditEntry, type AuditEntry } from "~/models/audit.server";
-import { buildNavigation } from "~/navigation";
-import * as auditPage from "~/routes/user.audit";
-import * as auditExportRoute from "~/routes/user.audit_.export";
 import { dataAnswer, thrownResponse as thrown } from "#test/answers";
 import { useTestDatabase } from "#test/db";
 import { getArgs } from "#test/requests";
 import { userMaker } from "#test/users";
+import { resetConfigForTests } from "~/config.server";
+import { startSession } from "~/features/access/session.server";
+import { auditTexts } from "~/messages";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { AUDIT_LOG, type AuditEntry, appendAuditEntry } from "~/models/audit.server";
+import { buildNavigation } from "~/navigation";
+import * as auditPage from "~/routes/user.audit";
+import * as auditExportRoute from "~/routes/user.audit_.export";
 import type { AuditScreenData } from "./list.server";
 
 /** /user/audit and its export, as SYSTEM ADMIN and as everyone else. */

@@ -1,8 +1,8 @@
 import { Form, Link } from "@remix-run/react";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
+import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import { AUDIT_EXPORT_PATH, AUDIT_FORMAT_PARAM, AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts as t } from "./texts";
-import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import "./audit.css";
 
 /**

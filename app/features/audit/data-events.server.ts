@@ -2,7 +2,7 @@ import { OPERATOR_TYPE } from "~/access";
 import type { AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 import type { AuditEntry } from "~/models/audit.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
-import { actorByEmail, recordAudit, type AuditActorInput } from "./record.server";
+import { type AuditActorInput, actorByEmail, recordAudit } from "./record.server";
 
 /**
  * The data events of the audit trail (issue 53): what left the portal (exports and downloads, with the filter used and

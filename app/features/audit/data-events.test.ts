@@ -2,13 +2,17 @@ import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
+import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
+import { reviewPath } from "~/features/forecast/forecast-filter";
 import { figureInputName } from "~/features/hr/edits";
 import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "~/features/hr/fixtures";
 import { hrGridPath } from "~/features/hr/paths";
 import { hrTexts } from "~/features/hr/texts";
-import { reviewPath } from "~/features/forecast/forecast-filter";
-import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
 import {
   FORECAST_HEADER,
   forecastRow,
@@ -20,16 +24,12 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import type { AuditEvent } from "~/models/audit.fields";
 import { AUDIT_LOG, type AuditEntry } from "~/models/audit.server";
 import { HR_AUX, type HrAuxRecord } from "~/models/hr.server";
+import { loader as downloadLoader } from "~/routes/download.$token";
+import { action as forecastAction } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { action as hrGridAction } from "~/routes/ij.rh_edit.$filial";
 import { action as hrExcelAction, loader as hrExcelLoader } from "~/routes/ij.rh_edit.$filial.excel";
-import { action as forecastAction } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { loader as downloadLoader } from "~/routes/download.$token";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { monthKey } from "~/shared/months";
-import { currentUser } from "#test/auth-mock";
-import { responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { uploadAndProcess, workbookPost } from "#test/uploads";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

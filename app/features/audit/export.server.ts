@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
-import { auditEntriesInBatches, type AuditEntry } from "~/models/audit.server";
+import { type AuditEntry, auditEntriesInBatches } from "~/models/audit.server";
 import { csvCell } from "~/shared/csv";
 import { formatDateTime } from "~/shared/dates";
-import { xlsxDownload, type ExcelColumn } from "~/shared/excel/round-trip.server";
-import { recordAudit, type AuditActorInput } from "./record.server";
+import { type ExcelColumn, xlsxDownload } from "~/shared/excel/round-trip.server";
 import { parseAuditSearch } from "./list.server";
+import { type AuditActorInput, recordAudit } from "./record.server";
 import { auditTexts } from "./texts";
 
 /**

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
 import {
-  findAuditEntry,
-  listAuditPage,
   type AuditEntry,
   type AuditFilter,
   type AuditPageCursor,
+  findAuditEntry,
+  listAuditPage,
 } from "~/models/audit.server";
 import { formatDateTime, portalTimeZone } from "~/shared/dates";
 import { AUDIT_PARAMS } from "./params";

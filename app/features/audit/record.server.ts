@@ -1,10 +1,10 @@
 import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
-import { appendAuditEntry, type AuditEntry } from "~/models/audit.server";
+import { type AuditEntry, appendAuditEntry } from "~/models/audit.server";
 import {
   countRefusal,
+  type RefusalCountRecord,
   restoreRefusalCount,
   takeRefusalCount,
-  type RefusalCountRecord,
 } from "~/models/audit-refusals.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";

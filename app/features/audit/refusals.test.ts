@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { thrownResponse } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { startSession } from "~/features/access/session.server";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { AUDIT_LOG, verifyAuditChain, type AuditEntry } from "~/models/audit.server";
+import { AUDIT_LOG, type AuditEntry, verifyAuditChain } from "~/models/audit.server";
 import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { runWithClientAddress } from "~/shared/client-address.server";
-import { thrownResponse } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { userMaker } from "#test/users";
 import { recordAccessRefused } from "./record.server";
 
 /**

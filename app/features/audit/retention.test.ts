@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { AUDIT_LOG, appendAuditEntry, verifyAuditChain, type AuditEntry } from "~/models/audit.server";
-import { useTestDatabase } from "#test/db";
+import { AUDIT_LOG, type AuditEntry, appendAuditEntry, verifyAuditChain } from "~/models/audit.server";
 import { purgeExpiredAuditDays } from "./retention.server";
 
 /** The retention job leaves a trace of its own: a purge of old days is itself an entry of the audit trail. */

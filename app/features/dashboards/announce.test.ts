@@ -1,8 +1,10 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
+import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
 import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
-import { monthStartDate } from "~/shared/months";
+import { BRANCH_A, insertHrRecords } from "~/features/hr/fixtures";
+import { resetPlanning } from "~/features/planning/fixtures";
 import { parseFilter } from "~/features/planning/planning";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { dataStates } from "~/models/dashboard-cache.server";
@@ -10,12 +12,10 @@ import { claimNextJob, finishJob, registerFile, reportProgress } from "~/models/
 import { FILES } from "~/models/files.server";
 import { FORECAST, saveForecastCells } from "~/models/forecast.server";
 import { HR_AUX, saveComment, saveFigures } from "~/models/hr.server";
-import { saveBatch, saveQuantities } from "~/models/planning-queries.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
+import { saveBatch, saveQuantities } from "~/models/planning-queries.server";
+import { monthStartDate } from "~/shared/months";
 import { useTestDatabase } from "../../../test/db";
-import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
-import { BRANCH_A, insertHrRecords } from "~/features/hr/fixtures";
-import { resetPlanning } from "~/features/planning/fixtures";
 
 /**
  * An edit made in the portal changes the data state its dashboards are cached against, so a dashboard

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { dashboardTexts } from "./texts";
 import { ChartCard, type ChartData } from "./chart-card";
+import { dashboardTexts } from "./texts";
 
 const headersOf = (html: string) => [...html.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
 

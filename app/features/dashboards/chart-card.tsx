@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Alert } from "~/shared/ui/alert";
+import { type ChartRow, columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys } from "./format";
 import { dashboardTexts } from "./texts";
-import { columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys, type ChartRow } from "./format";
 import "./charts.css";
 import "~/shared/ui/data-table.css";
 import { useHydrated } from "~/shared/ui/use-hydrated";
@@ -9,6 +9,7 @@ import { useHydrated } from "~/shared/ui/use-hydrated";
 import type { ChartData } from "./format";
 
 export type { ChartData, ChartKind } from "./format";
+
 type Labels = Readonly<Record<string, string>>;
 
 /** A data table of chart rows; also the screen-reader fallback of the drawn charts. */

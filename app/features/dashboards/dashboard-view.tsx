@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { QuickSightDashboard, type QuickSightEmbed } from "~/features/dashboards/quicksight-dashboard";
-import { Alert } from "~/shared/ui/alert";
 import { messages } from "~/messages";
-import { dashboardTexts } from "./texts";
+import { Alert } from "~/shared/ui/alert";
 import { ChartCard, type ChartData } from "./chart-card";
+import { dashboardTexts } from "./texts";
 import "./charts.css";
 
 export type DashboardViewData = {

@@ -1,12 +1,12 @@
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { getConfig } from "~/config.server";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
+import { messages } from "~/messages";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
-import { messages } from "~/messages";
-import { dashboardTexts } from "./texts";
 import { branchScopeOf, HR_AUX } from "~/models/hr.server";
-import { runCharts, type ChartResult, type RowFilter } from "~/services/dashboards/native.server";
-import { DashboardEmbedError, generateEmbedAddress, type EmbedAddress } from "~/services/dashboards/quicksight.server";
+import { type ChartResult, type RowFilter, runCharts } from "~/services/dashboards/native.server";
+import { DashboardEmbedError, type EmbedAddress, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
+import { dashboardTexts } from "./texts";
 
 /**
  * The dashboards provider (config.dashboards.kind): `native` (the default) runs the charts stored with

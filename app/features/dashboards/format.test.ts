@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { columnKeys, formatCompact, formatLabel, formatNumber, humanize, seriesKeys, type ChartRow } from "./format";
+import { type ChartRow, columnKeys, formatCompact, formatLabel, formatNumber, humanize, seriesKeys } from "./format";
 
 describe("pt-BR chart formats", () => {
   it("formats numbers with pt-BR separators", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dashboardTexts } from "./texts";
 import { frameErrorText } from "./frame-events";
+import { dashboardTexts } from "./texts";
 
 describe("QuickSight frame errors", () => {
   it("shows the error code of ERROR_OCCURRED, not the alert's title", () => {

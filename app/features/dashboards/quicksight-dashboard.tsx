@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
+import { type FrameEvent, frameErrorText } from "./frame-events";
+import { type EmbedAddressLike, type FrameState, startEmbedSession } from "./renewal";
 import { dashboardTexts } from "./texts";
-import { frameErrorText, type FrameEvent } from "./frame-events";
-import { startEmbedSession, type EmbedAddressLike, type FrameState } from "./renewal";
 
 export type QuickSightEmbed = EmbedAddressLike & { toolbar: { resetDisabled: boolean; undoRedoDisabled: boolean } };
 

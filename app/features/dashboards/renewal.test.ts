@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   captureFrameState,
-  renewalDelayMs,
-  startEmbedSession,
   type EmbeddedFrame,
   type FrameParameter,
   type FrameState,
+  renewalDelayMs,
+  startEmbedSession,
 } from "./renewal";
 
 /** A fake embedded dashboard: the user can move to another sheet and change parameters in it. */

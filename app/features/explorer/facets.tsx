@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
-import { FACETS, type FacetFilters } from "~/models/explorer-search";
 import type { FacetCounts } from "~/models/explorer.server";
+import { FACETS, type FacetFilters } from "~/models/explorer-search";
 import { explorerTexts } from "./texts";
 import { clearFacetsHref, facetHref } from "./urls";
 

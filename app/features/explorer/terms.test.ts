@@ -3,10 +3,10 @@ import {
   documentSearchFields,
   foldedStem,
   highlight,
+  type Matcher,
   snippet,
   vocabularyOf,
   wordKey,
-  type Matcher,
 } from "~/models/explorer-search-terms.server";
 
 const marked = (segments: { text: string; match: boolean }[]) =>

@@ -1,26 +1,26 @@
 import type { Readable } from "node:stream";
+import { excelTexts } from "~/messages";
+import { type CellWrite, readWindow, saveForecastCells } from "~/models/forecast.server";
+import { byPtBrNumeric } from "~/shared/collation";
 import {
-  contentRevision,
-  editedCell,
-  readReturnedFile,
-  xlsxDownload,
   type ConflictCell,
+  contentRevision,
   type ExcelColumn,
+  editedCell,
   type RefusedCell,
   type RoundTripReport,
+  readReturnedFile,
+  xlsxDownload,
 } from "~/shared/excel/round-trip.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
-import { excelTexts } from "~/messages";
-import { forecastTexts } from "./texts";
-import { lockMessage } from "./cycle/texts";
-import { readWindow, saveForecastCells, type CellWrite } from "~/models/forecast.server";
-import { byPtBrNumeric } from "~/shared/collation";
+import { type CellValue, cellText } from "~/shared/excel/values";
+import { type CalendarDate, type Month, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
 import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
-import { loadReviewGrid, type Review } from "./review.server";
-import { VARIANCE_GROUPS, type Diff, type VarianceFigures, type VariancePayload } from "./variance";
+import { lockMessage } from "./cycle/texts";
 import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
-import { monthKey, monthLabel, monthOfDate, monthStartDate, type CalendarDate, type Month } from "~/shared/months";
+import { loadReviewGrid, type Review } from "./review.server";
+import { forecastTexts } from "./texts";
+import { type Diff, VARIANCE_GROUPS, type VarianceFigures, type VariancePayload } from "./variance";
 
 /**
  * "Exportar Excel" of the forecast review (one RF and cost centre) and its way back: an account a row, its group and

@@ -1,22 +1,22 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { forecastTexts } from "./texts";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
+import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import {
   action as excelAction,
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
-import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
+import { monthLabel, monthStartDate } from "~/shared/months";
 import { ACCOUNTS, insertScenario } from "./fixtures";
 import { parseScenario, scenarioCalendar } from "./release-points";
-import { responseOf } from "#test/answers";
-import { workbookPost } from "#test/uploads";
-import { monthLabel, monthStartDate } from "~/shared/months";
+import { forecastTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

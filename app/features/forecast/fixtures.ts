@@ -1,8 +1,8 @@
 import { EJSON } from "bson";
 import type { Db } from "mongodb";
 import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
-import { monthStartDate } from "~/shared/months";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { monthStartDate } from "~/shared/months";
 
 /** Small, known forecast data for the review's tests (loaders, actions, browser). */
 

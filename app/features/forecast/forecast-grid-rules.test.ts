@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseMonthKey } from "~/shared/months";
 import {
   applyPercent,
   buildGroups,
@@ -12,11 +13,10 @@ import {
   readPercent,
   sumValues,
   takesMassChange,
-  yearSums,
   type WindowRecord,
+  yearSums,
 } from "./forecast-grid-rules";
 import { annualTotals } from "./release-points";
-import { parseMonthKey } from "~/shared/months";
 
 const record = (
   account: string,

@@ -1,7 +1,7 @@
-import { forecastTexts } from "./texts";
+import { byNumericCode } from "~/shared/collation";
 import { parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { AnnualTotal } from "./release-points";
-import { byNumericCode } from "~/shared/collation";
+import { forecastTexts } from "./texts";
 import type { VariancePayload } from "./variance";
 
 /**

@@ -1,6 +1,12 @@
-import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnPinningState } from "@tanstack/react-table";
+import { Form } from "@remix-run/react";
+import { type ColumnDef, type ColumnPinningState, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import {
+  type ClipboardEvent,
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent,
   lazy,
+  type MouseEvent,
   memo,
   Suspense,
   useCallback,
@@ -8,32 +14,26 @@ import {
   useMemo,
   useRef,
   useState,
-  type ClipboardEvent,
-  type CSSProperties,
-  type FocusEvent,
-  type KeyboardEvent,
-  type MouseEvent,
 } from "react";
-import { Form } from "@remix-run/react";
-import { Alert } from "~/shared/ui/alert";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
+  type CellChange,
   changedCells,
   editedLines,
+  type ForecastGridPayload,
+  type GridRow,
   gridRows,
   initialValues,
   planPaste,
   readPastedBlock,
   sumValues,
   yearSums,
-  type CellChange,
-  type ForecastGridPayload,
-  type GridRow,
 } from "~/features/forecast/forecast-grid-rules";
-import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { AnnualTotal } from "~/features/forecast/release-points";
-import { monthLabel, parseMonthKey } from "~/shared/months";
 import { messages } from "~/messages";
+import { monthLabel, parseMonthKey } from "~/shared/months";
+import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/numbers";
+import { Alert } from "~/shared/ui/alert";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { forecastTexts } from "./texts";
 import {
   formatVarianceAmount,
@@ -44,6 +44,7 @@ import {
   type VarianceGroup,
   type VariancePayload,
 } from "./variance";
+
 // The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
 const loadDialogs = () => import("./grid-dialogs");
 const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { forecastTexts } from "./texts";
+import { type CalendarDate, type Month, monthLabel, parseMonthKey } from "~/shared/months";
 import { hasAtMostTwoDecimals } from "~/shared/numbers";
 import { isEditableMonth, isOpenForEditing, type ScenarioCalendar } from "./release-points";
-import { monthLabel, parseMonthKey, type CalendarDate, type Month } from "~/shared/months";
+import { forecastTexts } from "./texts";
 
 /** The largest save body the review takes: a whole grid of changed cells (400 accounts × 26 months) fits. */
 export const FORECAST_SAVE_BODY_MAX_BYTES = 4 * 1024 * 1024;

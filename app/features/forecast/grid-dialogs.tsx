@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from "react";
+import { applyPercent, type Direction, readPercent, takesMassChange } from "~/features/forecast/forecast-grid-rules";
+import { messages } from "~/messages";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
-import { applyPercent, readPercent, takesMassChange, type Direction } from "~/features/forecast/forecast-grid-rules";
-import { messages } from "~/messages";
-import { forecastTexts } from "./texts";
 import type { HistoryReply } from "./review.server";
+import { forecastTexts } from "./texts";
 
 /**
  * The mass column change (spec 001 §5): a percent and Aumentar or Diminuir, applied to the detail rows with a value in

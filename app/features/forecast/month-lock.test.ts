@@ -1,33 +1,33 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
-import { FORECAST_CYCLE, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
-import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_REJECTED } from "~/features/uploads-and-jobs/import/datasets/ingest.server";
+import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import {
   FORECAST_HEADER,
   forecastRow,
   grantPermission,
   useTempDataDir,
 } from "~/features/uploads-and-jobs/test-helpers";
+import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
+import { FORECAST_CYCLE, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import {
   action as excelAction,
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthKey, monthLabel, monthStartDate } from "~/shared/months";
-import { dataAnswer, responseOf } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { uploadAndProcess, workbookPost } from "#test/uploads";
+import { cycleTexts } from "./cycle/texts";
 import { ACCOUNTS, dumpForecast, insertScenario } from "./fixtures";
+import { reviewPath } from "./forecast-filter";
 import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock } from "./forecast-grid-rules";
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
-import { cycleTexts } from "./cycle/texts";
-import { reviewPath } from "./forecast-filter";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

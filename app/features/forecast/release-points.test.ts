@@ -1,27 +1,27 @@
 import { describe, expect, it } from "vitest";
 import {
-  annualTotals,
-  editWindowOf,
-  isEditableMonth,
-  isForecastMonth,
-  isOpenForEditing,
-  parseScenario,
-  scenarioCalendar,
-  scenarioOpenOn,
-  totalYearOf,
-  windowMonths,
-  type ScenarioCalendar,
-} from "./release-points";
-import { forecastTexts } from "./texts";
-import {
+  type CalendarDate,
   monthKey,
   monthLabel,
   monthOf,
   monthOfDate,
   parseIsoDate,
   parseMonthKey,
-  type CalendarDate,
 } from "~/shared/months";
+import {
+  annualTotals,
+  editWindowOf,
+  isEditableMonth,
+  isForecastMonth,
+  isOpenForEditing,
+  parseScenario,
+  type ScenarioCalendar,
+  scenarioCalendar,
+  scenarioOpenOn,
+  totalYearOf,
+  windowMonths,
+} from "./release-points";
+import { forecastTexts } from "./texts";
 
 const day = (iso: string): CalendarDate => {
   const parsed = parseIsoDate(iso);

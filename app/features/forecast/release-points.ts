@@ -16,24 +16,25 @@
  * - A month column is dated on its first day; "on or after the anchor" (the 2nd) therefore leaves the anchor's own
  *   month with the actuals, and the forecast columns start with the edit month.
  */
-import { type CalendarDate, type Month, monthOf, yearOfMonth, monthStartDate, monthOfDay } from "~/shared/months";
-import { RELEASE_POINT_NAMES, scenarioName, type Scenario } from "~/models/forecast.fields";
+
+import { RELEASE_POINT_NAMES, type Scenario, scenarioName } from "~/models/forecast.fields";
 import { editWindowOf, RELEASE_POINTS, type ScenarioCalendar } from "~/models/forecast-calendar";
+import { type CalendarDate, type Month, monthOf, monthOfDay, monthStartDate, yearOfMonth } from "~/shared/months";
 
 export {
-  RELEASE_POINT_NAMES,
   parseScenario,
-  scenarioName,
+  RELEASE_POINT_NAMES,
   type ReleasePointName,
   type Scenario,
+  scenarioName,
 } from "~/models/forecast.fields";
 export {
   ANCHOR_DAY,
+  type EditWindow,
   editWindowOf,
   RELEASE_POINTS,
-  scenarioCalendar,
-  type EditWindow,
   type ScenarioCalendar,
+  scenarioCalendar,
 } from "~/models/forecast-calendar";
 
 /**

@@ -1,49 +1,49 @@
 import { data } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { formatDateTime } from "~/shared/dates";
+import { recordEdit } from "~/features/audit/data-events.server";
 import { buildGroups, type ForecastGridPayload, type WindowRecord } from "~/features/forecast/forecast-grid-rules";
-import { buildVariance, previousScenario, type VarianceGroup } from "~/features/forecast/variance";
 import { checkSave, FORECAST_SAVE_BODY_MAX_BYTES, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
-import { formatPtBr2 } from "~/shared/numbers";
 import {
   annualTotals,
   editWindowOf,
   inWindow,
   isOpenForEditing,
   parseScenario,
+  type ScenarioCalendar,
   scenarioCalendar,
   windowMonths,
-  type ScenarioCalendar,
 } from "~/features/forecast/release-points";
-import {
-  dayLabel,
-  monthKey,
-  monthLabel,
-  monthOfDate,
-  monthOfDay,
-  monthStartDate,
-  parseMonthKey,
-  type CalendarDate,
-  type Month,
-} from "~/shared/months";
+import { buildVariance, previousScenario, type VarianceGroup } from "~/features/forecast/variance";
 import { messages } from "~/messages";
-import { forecastTexts } from "./texts";
-import { lockMessage } from "./cycle/texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
+  type Conflict,
+  type CostCenterInfo,
   cellExists,
   cellHistory,
   findCostCenter,
   readWindow,
   readWindowWithPrevious,
   saveForecastCells,
-  type Conflict,
-  type CostCenterInfo,
   type WindowAccount,
 } from "~/models/forecast.server";
+import { formatDateTime } from "~/shared/dates";
+import {
+  type CalendarDate,
+  dayLabel,
+  type Month,
+  monthKey,
+  monthLabel,
+  monthOfDate,
+  monthOfDay,
+  monthStartDate,
+  parseMonthKey,
+} from "~/shared/months";
+import { formatPtBr2 } from "~/shared/numbers";
 import { readLimitedJson } from "~/shared/request-body.server";
-import { recordEdit } from "~/features/audit/data-events.server";
+import { lockMessage } from "./cycle/texts";
 import { reviewPath } from "./forecast-filter";
+import { forecastTexts } from "./texts";
 
 /** The audit trail's names of a grid save (the dataset is the round trip's, excel.server.ts FORECAST_DATASET). */
 const FORECAST_EDIT_DATASET = "forecast";

@@ -1,18 +1,18 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
-import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
-import { forecastTexts } from "./texts";
-import { dataAnswer } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
+import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
-import { applyPercent, changedCells, initialValues, type ForecastGridPayload } from "./forecast-grid-rules";
+import { applyPercent, changedCells, type ForecastGridPayload, initialValues } from "./forecast-grid-rules";
+import { forecastTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RouteId } from "~/access";
 import { portalToday } from "~/shared/clock.server";
-import { RoundTripScopeError, scopeRecord, type RoundTripDataset } from "~/shared/excel/dataset";
+import { type RoundTripDataset, RoundTripScopeError, scopeRecord } from "~/shared/excel/dataset";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "./excel.server";
 import { reviewPath } from "./forecast-filter";
 import { resolveReview } from "./review.server";

@@ -1,12 +1,12 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST, type ForecastRecord } from "~/models/forecast.server";
 import { loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { dataAnswer } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
 import type { ForecastGridPayload } from "./forecast-grid-rules";
 import type { VariancePayload } from "./variance";
 

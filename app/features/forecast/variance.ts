@@ -1,5 +1,5 @@
 import { formatPercent, formatPtBr2, roundTo, roundTo2 } from "~/shared/numbers";
-import { RELEASE_POINT_NAMES, scenarioName, type AnnualTotal, type Scenario } from "./release-points";
+import { type AnnualTotal, RELEASE_POINT_NAMES, type Scenario, scenarioName } from "./release-points";
 
 /**
  * The review's variance columns (issue 52): RF(n) − RF(n−1) per month, forecast − actual for closed months and the

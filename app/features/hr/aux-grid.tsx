@@ -1,18 +1,18 @@
 import { Link } from "@remix-run/react";
 import {
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
   type Column,
   type ColumnDef,
+  flexRender,
+  getCoreRowModel,
   type Row,
+  useReactTable,
 } from "@tanstack/react-table";
-import { memo, useMemo, type CSSProperties } from "react";
-import { hrTexts } from "./texts";
+import { type CSSProperties, memo, useMemo } from "react";
+import type { HrAuxRow } from "~/models/hr.server";
+import { monthLabel } from "~/shared/months";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
-import { monthLabel } from "~/shared/months";
-import type { HrAuxRow } from "~/models/hr.server";
+import { hrTexts } from "./texts";
 
 /**
  * The "Auxiliar Padrão" grid (spec 001 §2, §3): one row per person and month, the five figures as pt-BR text

@@ -1,7 +1,7 @@
-import { hrTexts } from "./texts";
 import type { FigureChange } from "~/models/hr.server";
 import { monthLabel } from "~/shared/months";
 import { formatFigure } from "./figures";
+import { hrTexts } from "./texts";
 
 /** One line of the confirmation: who, which month, which figure, from what to what. */
 export function changeLine(change: Pick<FigureChange, "nome" | "mes_apur" | "field" | "old" | "new">): string {

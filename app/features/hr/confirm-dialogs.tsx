@@ -1,11 +1,11 @@
 import { Form, Link } from "@remix-run/react";
 import { PageDialog } from "~/features/access/page-dialog";
 import { messages } from "~/messages";
-import { hrTexts } from "./texts";
 import { Dialog } from "~/shared/ui/dialog";
 import { changeLine } from "./change-line";
 import type { HrConfirmData } from "./grid-page.server";
 import type { PendingChange } from "./pending-changes";
+import { hrTexts } from "./texts";
 
 /** How many changes the confirmation lists before "…". */
 const CONFIRM_LIST_MAX = 20;

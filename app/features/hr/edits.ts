@@ -1,4 +1,4 @@
-import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type FigureEdit, type HrFigureField } from "~/models/hr.fields";
+import { type FigureEdit, HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { checkFigure } from "./figures";
 
 export type { FigureEdit } from "~/models/hr.fields";

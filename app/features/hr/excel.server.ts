@@ -1,23 +1,23 @@
 import type { Readable } from "node:stream";
+import { excelTexts } from "~/messages";
+import { type FigureEdit, HR_FIGURE_FIELDS, type HrFigureField } from "~/models/hr.fields";
+import { HR_COMMENT_MAX, type HrAuxRow, listAuxRows, saveComment, saveFigures } from "~/models/hr.server";
 import {
-  contentRevision,
-  editedCell,
-  readReturnedFile,
-  xlsxDownload,
   type ConflictCell,
+  contentRevision,
   type ExcelColumn,
+  editedCell,
   type RefusedCell,
   type RoundTripReport,
+  readReturnedFile,
+  xlsxDownload,
 } from "~/shared/excel/round-trip.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
-import { excelTexts } from "~/messages";
-import { hrTexts } from "./texts";
-import { HR_FIGURE_FIELDS, type FigureEdit, type HrFigureField } from "~/models/hr.fields";
-import { HR_COMMENT_MAX, listAuxRows, saveComment, saveFigures, type HrAuxRow } from "~/models/hr.server";
+import { type CellValue, cellText } from "~/shared/excel/values";
+import { type MonthRange, monthKey, monthLabel, monthStartDate } from "~/shared/months";
 import { normalizeComment } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_RULES } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
-import { monthKey, monthLabel, monthStartDate, type MonthRange } from "~/shared/months";
+import { hrTexts } from "./texts";
 
 /**
  * "Exportar Excel" of /ij/rh_edit/{filial} and its way back: the branch's rows of the month range (at most the grid's

@@ -1,18 +1,17 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { hrGridPath } from "~/features/hr/paths";
-import { hrTexts } from "./texts";
-import { applyIndexes } from "~/models/all-indexes.server";
-import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
-import { action as excelAction, loader as excelLoader } from "~/routes/ij.rh_edit.$filial.excel";
-import { loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
-import { saveComment } from "~/models/hr.server";
+import { responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
-import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
-import { responseOf } from "#test/answers";
 import { workbookPost } from "#test/uploads";
+import { hrGridPath } from "~/features/hr/paths";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { HR_AUX, HR_AUX_CHANGES, saveComment } from "~/models/hr.server";
+import { loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
+import { action as excelAction, loader as excelLoader } from "~/routes/ij.rh_edit.$filial.excel";
+import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
+import { hrTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

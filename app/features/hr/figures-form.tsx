@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
-import { hrTexts } from "./texts";
 import type { HrAuxRow } from "~/models/hr.server";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { AuxGrid, type GridEdits } from "./aux-grid";
 import type { HrFigureField } from "./figures";
+import { hrTexts } from "./texts";
 
 /**
  * The editors' grid: the rows with their figure inputs and the save bar. Without JavaScript the form posts every

@@ -1,8 +1,8 @@
-import { hrTexts } from "./texts";
 import type { HrFigureField } from "~/models/hr.fields";
-import { formatNumber, readNumber, type NumberRule } from "~/shared/numbers";
+import { formatNumber, type NumberRule, readNumber } from "~/shared/numbers";
+import { hrTexts } from "./texts";
 
-export { HR_FIGURE_FIELDS, HR_ROW_LIMIT, isHrFigureField, type HrFigureField } from "~/models/hr.fields";
+export { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField, isHrFigureField } from "~/models/hr.fields";
 
 /**
  * The five figures an HR editor may change (spec 001 §3, §5) and how each is typed in: Brazilian format

@@ -1,8 +1,8 @@
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { defaultMonth } from "~/features/hr/month-range";
-import { addMonths, monthStartDate, type Month } from "~/shared/months";
 import { HR_AUX, type HrAuxRecord } from "~/models/hr.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
+import { addMonths, type Month, monthStartDate } from "~/shared/months";
 
 /** Branches and people of the HR tests: known CPFs (to prove they never leave unmasked), two months. */
 

@@ -1,34 +1,34 @@
 import { data } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { HR_DATASET } from "~/features/hr/excel.server";
 import { recordEdit } from "~/features/audit/data-events.server";
 import type { AuditActorInput } from "~/features/audit/record.server";
-import type { ExcelPanelData } from "~/shared/excel/panel";
+import { HR_DATASET } from "~/features/hr/excel.server";
 import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
-import { hrTexts } from "./texts";
 import {
   branchScopeOf,
   branchVisible,
   countSpentSave,
   HR_COMMENT_MAX,
+  type HrAuxRow,
   listAuxRows,
   listStoreUsers,
   newSaveId,
   previewFigureChanges,
   readSaveId,
+  type StoreUser,
   saveComment,
   saveFigures,
-  type HrAuxRow,
-  type StoreUser,
 } from "~/models/hr.server";
-import { monthKey, type Month } from "~/shared/months";
+import type { ExcelPanelData } from "~/shared/excel/panel";
+import { type Month, monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";
 import { changeLine } from "./change-line";
-import { figureInputName, normalizeComment, readFigureForm, type FigureEdit } from "./edits";
+import { type FigureEdit, figureInputName, normalizeComment, readFigureForm } from "./edits";
 import { formatFigure } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "./month-range";
 import { FILIAL_MAX, hrGridPath } from "./paths";
+import { hrTexts } from "./texts";
 
 /** The loader and action behind /ij/rh_edit/{filial} (the route keeps the access checks and the page). */
 

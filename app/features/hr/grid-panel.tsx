@@ -1,15 +1,15 @@
 import { Form, Link } from "@remix-run/react";
-import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { messages } from "~/messages";
-import { hrTexts } from "./texts";
 import type { HrAuxRow, StoreUser } from "~/models/hr.server";
-import { monthLabel, type Month } from "~/shared/months";
+import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
+import { type Month, monthLabel } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { AuxGrid, type GridEdits } from "./aux-grid";
 import { FiguresForm } from "./figures-form";
 import { MonthRangeFields } from "./month-range-fields";
 import { hrGridPath, hrPickerPath } from "./paths";
 import { StoreUsers } from "./store-users";
+import { hrTexts } from "./texts";
 import type { useGridEdits } from "./use-grid-edits";
 
 const NO_ERRORS: Record<string, string> = {};

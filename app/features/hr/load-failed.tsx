@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
-import { hrTexts } from "./texts";
 import { Alert } from "~/shared/ui/alert";
+import { hrTexts } from "./texts";
 
 /** The grid's loading failure (the database did not answer): say so and offer to try again. */
 export function HrLoadFailed() {

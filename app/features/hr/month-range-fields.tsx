@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { hrTexts } from "./texts";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
+import { hrTexts } from "./texts";
 
 /**
  * The month range of the HR screens: two month inputs (`mes_inicio`, `mes_fim`, "YYYY-MM") inside the

@@ -1,16 +1,16 @@
-import { hrTexts } from "./texts";
 import { portalTimeZone } from "~/shared/dates";
 import {
   addMonths,
+  type Month,
+  type MonthRange,
   monthAt,
   monthKey,
   monthLabel,
   monthOf,
   monthsBetween,
   parseMonthText,
-  type Month,
-  type MonthRange,
 } from "~/shared/months";
+import { hrTexts } from "./texts";
 
 /**
  * The month range of the HR auxiliary data (spec 001 §9: the previous calendar month by default, the current one when

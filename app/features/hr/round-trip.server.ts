@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { RouteId } from "~/access";
 import { getConfig } from "~/config.server";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
-import { RoundTripScopeError, scopeRecord, type RoundTripDataset } from "~/shared/excel/dataset";
+import { type RoundTripDataset, RoundTripScopeError, scopeRecord } from "~/shared/excel/dataset";
 import type { ExcelColumn } from "~/shared/excel/round-trip.server";
 import { HR_COLUMNS, HR_DATASET, hrXlsx, importHrFile } from "./excel.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "./month-range";

@@ -1,19 +1,19 @@
 import type { ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { figureInputName } from "~/features/hr/edits";
-import { hrGridPath } from "~/features/hr/paths";
 import { monthRangeParams } from "~/features/hr/month-range";
+import { hrGridPath } from "~/features/hr/paths";
 import { messages } from "~/messages";
-import { hrTexts } from "./texts";
-import { monthKey, monthLabel, monthOfDate, type Month } from "~/shared/months";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { HR_AUX, HR_AUX_CHANGES, type HrAuxRecord } from "~/models/hr.server";
-import { action as gridAction, loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
 import { loader as pickerLoader } from "~/routes/ij.rh";
+import { action as gridAction, loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
+import { type Month, monthKey, monthLabel, monthOfDate } from "~/shared/months";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { expectIndexedQueries } from "../../../test/query-plans";
 import { BRANCH_A, BRANCH_B, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
+import { hrTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 

@@ -1,30 +1,31 @@
 import { describe, expect, it } from "vitest";
 import {
   figureInputName,
+  MAX_FIGURE_FIELDS,
   normalizeComment,
   parseFigureInputName,
   readFigureForm,
-  MAX_FIGURE_FIELDS,
 } from "~/features/hr/edits";
 import { checkFigure, formatFigure } from "~/features/hr/figures";
-import { defaultMonth, resolveMonthRange, MAX_RANGE_MONTHS } from "~/features/hr/month-range";
+import { defaultMonth, MAX_RANGE_MONTHS, resolveMonthRange } from "~/features/hr/month-range";
 import {
   addMonths,
+  type Month,
+  type MonthRange,
   monthAt,
   monthKey,
   monthLabel,
   parseMonthKey,
   parseMonthText,
-  type Month,
-  type MonthRange,
 } from "~/shared/months";
 
 /** Months as their "YYYY-MM" keys, so the expectations read as the URL does. */
 const key = (m: Month | null) => (m === null ? null : monthKey(m));
 const m = (text: string) => parseMonthKey(text)!;
 const keyed = (range: MonthRange) => ({ from: monthKey(range.from), to: monthKey(range.to) });
+
 import { branchMatches, hrGridPath, hrPickerPath } from "~/features/hr/paths";
-import { maskCpf, MASKED_CPF_UNKNOWN } from "~/shared/cpf";
+import { MASKED_CPF_UNKNOWN, maskCpf } from "~/shared/cpf";
 import { hrTexts } from "./texts";
 
 describe("maskCpf", () => {

@@ -3,9 +3,9 @@ import { figureInputName } from "~/features/hr/edits";
 import { hrGridPath } from "~/features/hr/paths";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { action } from "~/routes/ij.rh_edit.$filial";
-import { hrTexts } from "./texts";
 import { useTestDatabase } from "../../../test/db";
 import { BRANCH_A, insertHrRecords, setPermission } from "./fixtures";
+import { hrTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 // The database fails in the middle of a save (after the branch was checked).

@@ -1,6 +1,5 @@
 import { useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { hrTexts } from "./texts";
 import type { HrAuxRow } from "~/models/hr.server";
 import type { GridEdits } from "./aux-grid";
 import { commentHrefOf } from "./comment-param";
@@ -8,6 +7,7 @@ import { figureInputName } from "./edits";
 import type { HrFigureField } from "./figures";
 import type { HrGridActionData } from "./grid-page.server";
 import { pendingChanges } from "./pending-changes";
+import { hrTexts } from "./texts";
 
 /**
  * The grid page's typing state: the typed cells, the changes they make, the JavaScript confirmation and its

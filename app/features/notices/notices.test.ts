@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
+import { captureLog } from "#test/s3/s3rver";
 import { applyIndexes } from "~/models/all-indexes.server";
 import {
   listNotices,
@@ -18,9 +21,6 @@ import { readTaskRecord } from "~/models/scheduled-tasks.server";
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
 import { runDueTasks, SCHEDULED_TASKS, type ScheduledTask } from "~/scheduled-tasks.server";
 import { readLatestMail } from "~/services/mail.server";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries } from "#test/query-plans";
-import { captureLog } from "#test/s3/s3rver";
 import { deliverPendingMail } from "./mail-dispatch.server";
 
 /**

@@ -1,4 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { formPost, getArgs, pageGet, postArgs, routeArgs } from "#test/requests";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { startSession } from "~/features/access/session.server";
 import { noticeTexts } from "~/messages";
@@ -8,10 +12,6 @@ import { getPreferences } from "~/models/user-preferences.server";
 import { loader as rootLoader } from "~/root";
 import * as noticesRoute from "~/routes/user.notices";
 import * as settingsRoute from "~/routes/user.settings";
-import { dataAnswer, responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { formPost, getArgs, pageGet, postArgs, routeArgs } from "#test/requests";
-import { userMaker } from "#test/users";
 import type { NoticesPageData } from "./pages.server";
 
 /**

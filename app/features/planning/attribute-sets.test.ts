@@ -1,6 +1,7 @@
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import { filterMatchesRow, parseFilter, type PlanningFilter } from "~/features/planning/planning";
+import { filterMatchesRow, type PlanningFilter, parseFilter } from "~/features/planning/planning";
+import { PLANNING_QUANTITY, type PlanningQuantityRow } from "~/models/planning.server";
 import {
   PLANNING_ATTRIBUTE_SETS,
   PLANNING_ATTRIBUTE_VALUES,
@@ -10,7 +11,6 @@ import {
 } from "~/models/planning-attribute-sets.server";
 import { countPlanningRows, narrowedPlanningQuery, readPlanningPage } from "~/models/planning-queries.server";
 import { applyPlanningUpload } from "~/models/planning-upload.server";
-import { PLANNING_QUANTITY, type PlanningQuantityRow } from "~/models/planning.server";
 import { useTestDatabase } from "../../../test/db";
 import { PRODUCTS, resetPlanning } from "./fixtures";
 

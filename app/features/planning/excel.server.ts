@@ -1,29 +1,29 @@
-import { ObjectId } from "mongodb";
 import type { Readable } from "node:stream";
-import {
-  editedCell,
-  readReturnedFile,
-  xlsxDownload,
-  type ConflictCell,
-  type ExcelColumn,
-  type ExcelExport,
-  type RefusedCell,
-  type RoundTripReport,
-} from "~/shared/excel/round-trip.server";
-import { cellText } from "~/shared/excel/values";
+import { ObjectId } from "mongodb";
 import { excelTexts, messages } from "~/messages";
-import { planningTexts } from "./texts";
 import type { PlanningFilter } from "~/models/planning.fields";
+import type { SaveScreen } from "~/models/planning.server";
 import {
+  type PlanningRow,
   planningRowsByIds,
   planningRowsOfFilter,
   saveQuantities,
-  type PlanningRow,
 } from "~/models/planning-queries.server";
-import type { SaveScreen } from "~/models/planning.server";
-import { filterSearchParams, parseFilter, type FilterKind } from "./planning";
+import {
+  type ConflictCell,
+  type ExcelColumn,
+  type ExcelExport,
+  editedCell,
+  type RefusedCell,
+  type RoundTripReport,
+  readReturnedFile,
+  xlsxDownload,
+} from "~/shared/excel/round-trip.server";
+import { cellText } from "~/shared/excel/values";
+import { type FilterKind, filterSearchParams, parseFilter } from "./planning";
 import { formatCompetencyMonth } from "./planning-dates";
 import { checkQuantity } from "./planning-values";
+import { planningTexts } from "./texts";
 
 /**
  * "Exportar Excel" of /ij/plan_edit and its way back: every row of the current filter with the screen's columns; the

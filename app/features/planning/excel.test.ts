@@ -1,20 +1,20 @@
 import ExcelJS from "exceljs";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { messages } from "~/messages";
-import { saveQuantities } from "~/models/planning-queries.server";
-import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/planning.server";
-import { action as excelAction, loader as excelLoader } from "~/routes/ij.plan_edit.excel";
-import { loader as planEditLoader } from "~/routes/ij.plan_edit";
-import { parseFilter } from "./planning";
+import { responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
-import { resetPlanning } from "./fixtures";
-import { responseOf } from "#test/answers";
 import { workbookPost, XLSX_TYPE } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { grantPermission, useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
+import { messages } from "~/messages";
+import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/planning.server";
+import { saveQuantities } from "~/models/planning-queries.server";
+import { loader as planEditLoader } from "~/routes/ij.plan_edit";
+import { action as excelAction, loader as excelLoader } from "~/routes/ij.plan_edit.excel";
+import { resetPlanning } from "./fixtures";
+import { parseFilter } from "./planning";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from "react";
+import { type InputHTMLAttributes, useId } from "react";
 
 /** A labelled input with its messages under it (the input points at them), as the planning forms draw them. */
 export function LabelledInput({

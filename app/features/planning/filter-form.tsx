@@ -1,26 +1,26 @@
 import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
-import { Alert } from "~/shared/ui/alert";
-import { useHydrated } from "~/shared/ui/use-hydrated";
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import {
   ATTRIBUTES,
+  type AttributeOptions,
+  type AttributeParam,
   CHANNELS,
   DATE_MAX,
   DATE_MIN,
+  type FilterErrors,
+  type FormFilter,
   fromFormFilter,
   parseFilter,
   SKU_LIST_LIMIT,
-  type AttributeOptions,
-  type AttributeParam,
-  type FilterErrors,
-  type FormFilter,
   type SkuMode,
   type SkuOption,
 } from "~/features/planning/planning";
-import { planningTexts } from "./texts";
+import { Alert } from "~/shared/ui/alert";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { LabelledInput } from "./fields";
 import { PlanningHeader, Spinner } from "./planning-header";
 import { FORM_FILTER_KEY, type PlanningScreen } from "./screens";
+import { planningTexts } from "./texts";
 import "./planning.css";
 
 /** What the filter screens' loader sends (features/planning/filter.server.ts). */

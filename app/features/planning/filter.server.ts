@@ -1,13 +1,13 @@
 import {
   ATTRIBUTES,
+  type AttributeParam,
   CHANNELS,
+  type FilterErrors,
   parseFilter,
   SKU_GROUPED_LIMIT,
   SKU_LIST_LIMIT,
-  skuModeOf,
-  type AttributeParam,
-  type FilterErrors,
   type SkuOption,
+  skuModeOf,
 } from "~/features/planning/planning";
 import {
   checkFilterAgainstCatalogue,

@@ -1,13 +1,13 @@
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { PRODUCT_MASTER } from "~/models/master-data.server";
-import { rebuildAttributeSets } from "~/models/planning-attribute-sets.server";
 import {
   PLANNING_HISTORY,
   PLANNING_QUANTITY,
   PLANNING_SAVES,
   type PlanningQuantityRow,
 } from "~/models/planning.server";
+import { rebuildAttributeSets } from "~/models/planning-attribute-sets.server";
 
 /**
  * A small catalogue and plan whose every value is known, for the planning loader, action and model tests:

@@ -1,6 +1,6 @@
-import { planningTexts } from "./texts";
 import { formatDateTime, formatDayShortMonthYear } from "~/shared/dates";
 import { competencyRange, type PlanningFilter } from "./planning";
+import { planningTexts } from "./texts";
 
 /**
  * The date formats of the planning screens (pt-BR, spec 001 §2: "Date is shown as day, short month, year";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { planningTexts } from "./texts";
 import type { PlanningScreen } from "./screens";
+import { planningTexts } from "./texts";
 
 /** The title and the two steps (spec 001 §2: step 1 Select, step 2 Edit); the finished step links back with the filter. */
 export function PlanningHeader({

@@ -1,6 +1,6 @@
 import { messages } from "~/messages";
+import { type NumberRule, readNumber } from "~/shared/numbers";
 import { planningTexts } from "./texts";
-import { readNumber, type NumberRule } from "~/shared/numbers";
 
 /**
  * The values and rules of SKU quantity planning that the browser needs as well as the server (spec 001
@@ -10,19 +10,20 @@ import { readNumber, type NumberRule } from "~/shared/numbers";
  */
 
 export * from "~/models/planning.fields";
+
 import {
+  ATTRIBUTES,
   type AttributeParam,
-  type PlanningFilter,
-  type SkuMode,
+  DECREASE_MAX,
+  DIRECTIONS,
   type Direction,
   type GroupEdit,
-  DIRECTIONS,
   multiplierOf,
-  ATTRIBUTES,
-  DECREASE_MAX,
   PERCENT_MAX,
   PERCENT_MIN,
+  type PlanningFilter,
   QUANTITY_MAX,
+  type SkuMode,
 } from "~/models/planning.fields";
 
 // ---------------------------------------------------------------------------------------------

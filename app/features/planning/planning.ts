@@ -1,23 +1,23 @@
 import { z } from "zod";
-import { planningTexts } from "./texts";
 import {
   ATTRIBUTES,
+  type AttributeParam,
   CHANNELS,
   checkGroupEdit,
   checkQuantity,
   DATE_MAX,
   DATE_MIN,
-  SKU_GROUPED_LIMIT,
-  SKU_LIST_LIMIT,
-  VALUE_MAX_LENGTH,
-  type AttributeParam,
   type FilterErrors,
   type FilterKind,
   type FormFilter,
   type GroupEdit,
   type PlanningFilter,
+  SKU_GROUPED_LIMIT,
+  SKU_LIST_LIMIT,
   type SkuMode,
+  VALUE_MAX_LENGTH,
 } from "./planning-values";
+import { planningTexts } from "./texts";
 
 export * from "./planning-values";
 

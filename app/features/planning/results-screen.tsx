@@ -1,28 +1,28 @@
 import { Form, Link, useBeforeUnload, useBlocker, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { PageDialog } from "~/features/access/page-dialog";
-import { ExcelPanel } from "~/shared/excel/panel";
-import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
-import { Dialog, DialogClose } from "~/shared/ui/dialog";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
   checkGroupEdit,
   checkQuantity,
+  type Direction,
   PERCENT_DEFAULT,
   PERCENT_MAX,
   PERCENT_MIN,
   QUANTITY_MAX,
   toFormFilter,
-  type Direction,
 } from "~/features/planning/planning-values";
 import { messages } from "~/messages";
-import { planningTexts } from "./texts";
-import type { ResultRow, ResultsActionData, ResultsView } from "./results.server";
+import { ExcelPanel } from "~/shared/excel/panel";
+import { Alert } from "~/shared/ui/alert";
+import { DataTable } from "~/shared/ui/data-table";
+import { Dialog, DialogClose } from "~/shared/ui/dialog";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { HiddenFields, LabelledInput } from "./fields";
 import { PlanningHeader, Spinner } from "./planning-header";
-import { BATCH_PARAMS, DIALOG_PARAMS, FORM_FILTER_KEY, searchWithout, type PlanningScreen } from "./screens";
+import type { ResultRow, ResultsActionData, ResultsView } from "./results.server";
+import { BATCH_PARAMS, DIALOG_PARAMS, FORM_FILTER_KEY, type PlanningScreen, searchWithout } from "./screens";
+import { planningTexts } from "./texts";
 import "./planning.css";
 
 export type ResultsData = ResultsView;

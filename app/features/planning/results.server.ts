@@ -3,21 +3,22 @@ import { ObjectId } from "mongodb";
 import { z } from "zod";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { parseSubmission, readForm } from "~/features/access/submission.server";
+import { recordEdit } from "~/features/audit/data-events.server";
 import {
-  applyMultiplier,
   ATTRIBUTES,
+  applyMultiplier,
   filterSearchParams,
+  type GroupEdit,
   groupEditFromParams,
   groupEditLabel,
   groupEditSchema,
   multiplierOf,
   OBJECT_ID_HEX,
+  PLANNING_PAGE_SIZE,
+  type PlanningFilter,
   pageFromParams,
   parseFilter,
-  PLANNING_PAGE_SIZE,
   quantityField,
-  type GroupEdit,
-  type PlanningFilter,
   type SkuMode,
 } from "~/features/planning/planning";
 import {
@@ -26,30 +27,30 @@ import {
   formatPeriod,
   formatPlanningDay,
 } from "~/features/planning/planning-dates";
+import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { excelTexts, messages } from "~/messages";
-import { planningTexts } from "./texts";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { PLANNING_DATASET } from "./excel.server";
-import { recordEdit } from "~/features/audit/data-events.server";
+import { planningTexts } from "./texts";
 
 /** The plan screen's Excel route: GET exports the filter, POST takes an edited export back. */
 export const PLANNING_EXCEL_PATH = "/ij/plan_edit/excel";
+
+import type { ConflictRecord, PlanningSaveRecord } from "~/models/planning.server";
 import {
   countPlanningRows,
+  type HistoryEntry,
+  type PlanningRow,
   planningSaveExists,
   readOwnSave,
   readPlanningPage,
   readRowHistory,
   saveBatch,
   saveQuantities,
-  type HistoryEntry,
-  type PlanningRow,
 } from "~/models/planning-queries.server";
-import type { ConflictRecord, PlanningSaveRecord } from "~/models/planning.server";
-import { BATCH_PARAMS, DIALOG_PARAMS, searchWithout, type PlanningScreen } from "./screens";
 import { GENERATED_PARAM, generatedHeaders, takeGenerated } from "./generated-flash.server";
+import { BATCH_PARAMS, DIALOG_PARAMS, type PlanningScreen, searchWithout } from "./screens";
 
 /**
  * The loader and action of the results screens (/ij/plan_edit, /ij/report_preview; spec 001 §2, §4, §5, §7).

@@ -1,6 +1,6 @@
 import type { RouteId } from "~/access";
 import { ATTRIBUTES } from "~/models/planning.fields";
-import { RoundTripScopeError, type RoundTripDataset } from "~/shared/excel/dataset";
+import { type RoundTripDataset, RoundTripScopeError } from "~/shared/excel/dataset";
 import type { ExcelColumn } from "~/shared/excel/round-trip.server";
 import { importPlanningFile, PLANNING_COLUMNS, PLANNING_DATASET, planningXlsx } from "./excel.server";
 import { filterSearchParams, parseFilter } from "./planning";

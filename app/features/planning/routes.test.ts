@@ -1,8 +1,7 @@
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMultiplier, PLANNING_PAGE_SIZE } from "~/features/planning/planning";
 import { messages } from "~/messages";
-import { planningTexts } from "./texts";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/planning.server";
 import { loader as planLoader } from "~/routes/ij.plan";
 import { action as planEditAction, loader as planEditLoader } from "~/routes/ij.plan_edit";
@@ -12,6 +11,7 @@ import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { expectIndexedQueries } from "../../../test/query-plans";
 import { planningSnapshot, resetPlanning } from "./fixtures";
+import { planningTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
 

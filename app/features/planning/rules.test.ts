@@ -10,16 +10,16 @@ import {
   groupEditLabel,
   groupEditSchema,
   multiplierOf,
+  type PlanningFilter,
   pageFromParams,
   pageParamValue,
   parseFilter,
   QUANTITY_MAX,
   quantityField,
   SKU_LIST_LIMIT,
-  type PlanningFilter,
 } from "~/features/planning/planning";
-import { checkGroupEdit, checkQuantity } from "~/features/planning/planning-values";
 import { formatCompetencyMonth, formatPeriod, formatPlanningDay } from "~/features/planning/planning-dates";
+import { checkGroupEdit, checkQuantity } from "~/features/planning/planning-values";
 import { messages } from "~/messages";
 import { planningTexts } from "./texts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { BUSINESS_UNITS, CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { reportsTexts as t } from "~/messages";
+import { BUSINESS_UNITS, CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
 import { optionalMonth } from "./month-param";
 
 /** The cockpit's URL state (spec 001 §2: 1. Period; 2. Business Unit, Report, Category 1–3), shared by both pages. */

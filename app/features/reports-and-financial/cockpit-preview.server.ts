@@ -1,7 +1,8 @@
-import { ID_PARAM_MAX } from "~/shared/limits";
 import crypto from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
+import { recordEdit } from "~/features/audit/data-events.server";
+import type { AuditActorInput } from "~/features/audit/record.server";
 import { messages, reportsTexts as t } from "~/messages";
 import { addRowFile, cockpitTable, countRowFiles, findRowFile, saveComment } from "~/models/cockpit.server";
 import { accountTree, listAccounts } from "~/models/ledger.server";
@@ -12,13 +13,12 @@ import {
   COCKPIT_FILE_MAX_BYTES,
   COCKPIT_FILES_PER_ROW,
 } from "~/models/reports.fields";
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { isMonthKey, monthOfDate, monthShortLabel, monthStartOfKey } from "~/shared/months";
 import { readCockpitParams } from "./cockpit-filters";
 import { contentTypeOf, documentSink } from "./documents-store.server";
 import { answerDownload, downloadFailure, downloadFields } from "./download.server";
 import { readSmallMultipart } from "./small-multipart.server";
-import { recordEdit } from "~/features/audit/data-events.server";
-import type { AuditActorInput } from "~/features/audit/record.server";
 
 /** The loader and action behind /ij/cockpit_preview (the route keeps the access checks and the page). */
 

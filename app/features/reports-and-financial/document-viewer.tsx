@@ -1,6 +1,6 @@
-import { Alert } from "~/shared/ui/alert";
-import { reportsTexts as t } from "~/messages";
 import type { ViewerContent } from "~/features/reports-and-financial/documents-viewer.server";
+import { reportsTexts as t } from "~/messages";
+import { Alert } from "~/shared/ui/alert";
 
 const MAX_ROWS = 1_000;
 const MAX_COLUMNS = 40;

@@ -1,27 +1,27 @@
 import crypto from "node:crypto";
 import { ObjectId } from "mongodb";
 import {
-  findStatements,
-  recordStatements,
   type BusinessUnitId,
   type FinancialDocumentType,
   type FinancialReportRecord,
   type FinancialReportType,
+  findStatements,
+  recordStatements,
   type StatementKey,
 } from "~/models/financial.server";
 import {
   accountTree,
   byAccount,
+  type LedgerAccount,
+  type LedgerRow,
   latestLedgerMonth,
   ledgerRows,
   listAccounts,
   sumTree,
-  type LedgerAccount,
-  type LedgerRow,
 } from "~/models/ledger.server";
 import { addMonthsToDate, monthKeyOfDate } from "~/shared/months";
-import { renderDocx, renderXlsx, type DocCell, type DocSpec } from "./documents-render.server";
-import { contentTypeOf, documentSink, documentUrl, type DocumentSink } from "./documents-store.server";
+import { type DocCell, type DocSpec, renderDocx, renderXlsx } from "./documents-render.server";
+import { contentTypeOf, type DocumentSink, documentSink, documentUrl } from "./documents-store.server";
 
 /**
  * Financial statements (spec 001 §2): the portal builds them from the ledger — a balance sheet of

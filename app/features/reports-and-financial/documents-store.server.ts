@@ -4,8 +4,8 @@ import {
   getLocalStore,
   getS3Store,
   LOCAL_BUCKET,
-  objectUrlPath,
   type LocalObjectStore,
+  objectUrlPath,
 } from "~/services/storage.server";
 
 /**

@@ -1,6 +1,6 @@
-import { formatCalendarDate } from "~/shared/dates";
 import { formatAmount } from "~/models/reports.fields";
 import { runOnBoundedThread, ThreadLimitError } from "~/shared/bounded-thread.server";
+import { formatCalendarDate } from "~/shared/dates";
 import { DocumentTooLargeError, readDocument } from "./documents-store.server";
 
 /**

@@ -1,6 +1,6 @@
 import { canAccessRoute, type RouteId } from "~/access";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { reportsTexts as t } from "~/messages";
 
 /**

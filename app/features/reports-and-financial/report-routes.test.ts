@@ -1,17 +1,17 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { documentSink } from "~/features/reports-and-financial/documents-store.server";
+import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { messages, reportsTexts as t } from "~/messages";
+import { FILES } from "~/models/files.server";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import { listReportsPage, REPORTS, type ReportRecord } from "~/models/reports.server";
-import { FILES } from "~/models/files.server";
 import { generateReports } from "~/seed/reports";
 import { SeedObjects } from "~/seed/stored-objects";
-import { documentSink } from "~/features/reports-and-financial/documents-store.server";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { seedContext, seedLedger } from "./test-helpers";
 
 vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));

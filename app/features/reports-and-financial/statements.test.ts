@@ -4,16 +4,16 @@ import ExcelJS from "exceljs";
 import mammoth from "mammoth";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FINANCIAL_REPORTS } from "~/models/financial.server";
-import type { LedgerRow } from "~/models/ledger.server";
 import {
   ensureStatements,
   StatementGenerationError,
 } from "~/features/reports-and-financial/documents-statements.server";
 import { documentSink } from "~/features/reports-and-financial/documents-store.server";
+import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
+import { FINANCIAL_REPORTS } from "~/models/financial.server";
+import type { LedgerRow } from "~/models/ledger.server";
 import { getLocalStore } from "~/services/storage.server";
 import { useTestDatabase } from "../../../test/db";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { LAST_CLOSED, ptBr, seedLedger } from "./test-helpers";
 
 const testDb = useTestDatabase();

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import { reportsTexts as t } from "~/messages";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 
 /**
  * Expandable tree rows (the cockpit's categories, the FP&A report's steps): every row is in the page (without

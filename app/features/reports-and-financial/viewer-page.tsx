@@ -1,6 +1,6 @@
-import { Alert } from "~/shared/ui/alert";
-import { jobTexts, reportsTexts as t } from "~/messages";
 import type { ViewerContent } from "~/features/reports-and-financial/documents-viewer.server";
+import { jobTexts, reportsTexts as t } from "~/messages";
+import { Alert } from "~/shared/ui/alert";
 import { DocumentViewer } from "./document-viewer";
 import { DownloadButton, useDownloadOutcome } from "./download-button";
 

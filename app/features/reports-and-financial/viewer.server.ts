@@ -1,11 +1,10 @@
 import { createReadableStreamFromReadable, data } from "@remix-run/node";
-import { answerDownload } from "./download.server";
-import { messages, reportsTexts as t } from "~/messages";
 import { contentTypeOf, DocumentTooLargeError } from "~/features/reports-and-financial/documents-store.server";
-import { storedObjectState } from "~/services/storage.server";
-import { viewerContent, type ViewerContent } from "~/features/reports-and-financial/documents-viewer.server";
-import { openReadStream, StoredObjectNotFoundError } from "~/services/storage.server";
+import { type ViewerContent, viewerContent } from "~/features/reports-and-financial/documents-viewer.server";
+import { messages, reportsTexts as t } from "~/messages";
 import { contentDisposition } from "~/services/storage/s3.server";
+import { openReadStream, StoredObjectNotFoundError, storedObjectState } from "~/services/storage.server";
+import { answerDownload } from "./download.server";
 
 /** A report or statement record as stored (spec 001 §3): the object in the store, its name, and its online copy. */
 export type StoredDocumentRecord = {

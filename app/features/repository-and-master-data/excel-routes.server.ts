@@ -1,35 +1,33 @@
-import { ID_PARAM_MAX } from "~/shared/limits";
-import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
-import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { z } from "zod";
-import { canWriteRoute, type AuthenticatedUser } from "~/features/access/auth.server";
-import type { ExcelPanelData } from "~/shared/excel/panel";
-import { keepExcelReport } from "~/models/excel-imports.server";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
-import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
-import { returnedFileOf } from "~/shared/excel/round-trip.server";
-import { messages } from "~/messages";
-import { masterDataTexts } from "./texts";
 import type { RouteId } from "~/access";
+import { type AuthenticatedUser, canWriteRoute } from "~/features/access/auth.server";
+import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
+import { excelPanelState, queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
+import { messages } from "~/messages";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import {
   columnsOf,
   FILE_PARAM,
   fileParam,
   findCatalogueEntry,
   listMasterDataCollections,
-  pickTab,
   type MasterDataCollection,
   type MasterDataTab,
+  pickTab,
 } from "~/models/master-data-queries.server";
+import type { ExcelPanelData } from "~/shared/excel/panel";
+import { EXCEL_REPORT_PARAM, returnedFileOf } from "~/shared/excel/round-trip.server";
+import { ID_PARAM_MAX } from "~/shared/limits";
 import { redirectWithToast } from "~/shared/toast.server";
 import {
   acceptsEditedExport,
   importMasterDataFile,
+  type MasterDataTarget,
   masterDataDataset,
   masterDataExportCount,
   masterDataXlsx,
-  type MasterDataTarget,
 } from "./excel.server";
+import { masterDataTexts } from "./texts";
 
 /**
  * The routes' side of the master-data Excel round trip: which base a screen's URL designates (the same rules as the

@@ -1,42 +1,42 @@
-import { ObjectId } from "mongodb";
 import type { Readable } from "node:stream";
-import {
-  contentRevision,
-  editedCell,
-  readReturnedFile,
-  xlsxDownload,
-  type ConflictCell,
-  type ExcelCell,
-  type ExcelColumn,
-  type ExcelExport,
-  type RefusedCell,
-  type RoundTripReport,
-} from "~/shared/excel/round-trip.server";
+import { ObjectId } from "mongodb";
 import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/features/uploads-and-jobs/import/template";
 import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
-import { cellText, parseDate, type CellValue } from "~/shared/excel/values";
 import { excelTexts } from "~/messages";
-import { masterDataTexts } from "./texts";
-import { saveMasterDataEdits, type MasterDataRowEdit, type MasterDataValue } from "~/models/master-data-edits.server";
+import {
+  CHANNEL,
+  type EditableMasterData,
+  isEditableMasterData,
+  MASTER_DATA_EDITABLE_FIELDS,
+  type MasterDataCollectionName,
+  PLANNING_SPEND,
+  PRODUCT_MASTER,
+} from "~/models/master-data.server";
+import { type MasterDataRowEdit, type MasterDataValue, saveMasterDataEdits } from "~/models/master-data-edits.server";
 import {
   baseRowBatches,
-  countBaseRows,
   baseRowsByIds,
+  countBaseRows,
   formatCell,
   type MasterDataColumn,
   type StoredMasterDataRow,
 } from "~/models/master-data-queries.server";
-import {
-  isEditableMasterData,
-  MASTER_DATA_EDITABLE_FIELDS,
-  PLANNING_SPEND,
-  CHANNEL,
-  PRODUCT_MASTER,
-  type EditableMasterData,
-  type MasterDataCollectionName,
-} from "~/models/master-data.server";
 import { formatCalendarDate } from "~/shared/dates";
+import {
+  type ConflictCell,
+  contentRevision,
+  type ExcelCell,
+  type ExcelColumn,
+  type ExcelExport,
+  editedCell,
+  type RefusedCell,
+  type RoundTripReport,
+  readReturnedFile,
+  xlsxDownload,
+} from "~/shared/excel/round-trip.server";
+import { type CellValue, cellText, parseDate } from "~/shared/excel/values";
 import { fileFilterPaths, namedFiles } from "./file-names.server";
+import { masterDataTexts } from "./texts";
 
 /**
  * "Exportar Excel" of the master-data lists (/repo/master-data, /canal, /planejamento, every tab) and the way back

@@ -1,11 +1,13 @@
 import ExcelJS from "exceljs";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { workbookPost } from "#test/uploads";
 import { excelTexts } from "~/messages";
-import { masterDataTexts } from "./texts";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXCEL_IMPORTS } from "~/models/excel-imports.server";
-import { saveMasterDataEdits } from "~/models/master-data-edits.server";
 import {
   CHANNEL,
   MASTER_DATA_COLLECTIONS,
@@ -13,17 +15,15 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
+import { saveMasterDataEdits } from "~/models/master-data-edits.server";
+import { loader as channelExcelLoader } from "~/routes/repo.master-data.canal.excel";
+import { loader as productExcelLoader } from "~/routes/repo.master-data.excel";
+import { loader as planningLoader } from "~/routes/repo.master-data.planejamento";
 import {
   action as planningExcelAction,
   loader as planningExcelLoader,
 } from "~/routes/repo.master-data.planejamento.excel";
-import { loader as planningLoader } from "~/routes/repo.master-data.planejamento";
-import { loader as channelExcelLoader } from "~/routes/repo.master-data.canal.excel";
-import { loader as productExcelLoader } from "~/routes/repo.master-data.excel";
-import { currentUser } from "#test/auth-mock";
-import { responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { workbookPost } from "#test/uploads";
+import { masterDataTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,7 +1,9 @@
 import { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { thrownResponse as thrown } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { FILES } from "~/models/files.server";
-import { LOCAL_BUCKET } from "~/services/storage.server";
 import {
   CHANNEL,
   CHANNEL_NOK,
@@ -13,9 +15,7 @@ import {
 import { loader as indexLoader } from "~/routes/repo.master-data._index";
 import { loader as canalLoader } from "~/routes/repo.master-data.canal";
 import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
-import { thrownResponse as thrown } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
+import { LOCAL_BUCKET } from "~/services/storage.server";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  CHANNEL,
+  CHANNEL_NOK,
+  MASTER_DATA_COLLECTIONS,
+  PRODUCT_MASTER,
+  PRODUCT_MASTER_NOK,
+} from "~/models/master-data.server";
+import {
   columnsOf,
   findCatalogueEntry,
   formatCell,
@@ -9,13 +16,6 @@ import {
   nokBasesOfFiles,
   pageParam,
 } from "~/models/master-data-queries.server";
-import {
-  CHANNEL,
-  CHANNEL_NOK,
-  MASTER_DATA_COLLECTIONS,
-  PRODUCT_MASTER,
-  PRODUCT_MASTER_NOK,
-} from "~/models/master-data.server";
 import { useTestDatabase } from "../../../test/db";
 
 const testDb = useTestDatabase();

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import type { RouteId } from "~/access";
 import { excelTexts } from "~/messages";
-import { masterDataTexts } from "./texts";
-import { CHANNEL_TABS, PLANNING_TABS, type MasterDataTab } from "~/models/master-data-queries.server";
 import {
   CHANNEL,
   MASTER_DATA_COLLECTION_NAMES,
+  type MasterDataCollectionName,
   PLANNING_SPEND,
   PRODUCT_MASTER,
-  type MasterDataCollectionName,
 } from "~/models/master-data.server";
-import { RoundTripScopeError, scopeRecord, type RoundTripDataset } from "~/shared/excel/dataset";
+import { CHANNEL_TABS, type MasterDataTab, PLANNING_TABS } from "~/models/master-data-queries.server";
+import { type RoundTripDataset, RoundTripScopeError, scopeRecord } from "~/shared/excel/dataset";
 import { acceptsEditedExport, importMasterDataFile, masterDataDataset, masterDataXlsx } from "./excel.server";
-import { productScreenTarget, tabbedScreenTarget, type ScreenTarget } from "./excel-routes.server";
+import { productScreenTarget, type ScreenTarget, tabbedScreenTarget } from "./excel-routes.server";
+import { masterDataTexts } from "./texts";
 
 /** The export's scope, as `portal export <collection>` takes it: the file filter of the screen. */
 const masterDataScope = z.object({ file: z.string().trim().min(1).max(1024).optional() });

@@ -3,24 +3,30 @@ import { EJSON } from "bson";
 import ExcelJS from "exceljs";
 import { ObjectId } from "mongodb";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
+import { getArgs, pageGet, postArgs, routeArgs } from "#test/requests";
+import { captureLog } from "#test/s3/s3rver";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { startSession } from "~/features/access/session.server";
+import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { MAIL_OUTBOX } from "~/models/auth-records.server";
 import { DASHBOARDS, PANEL_TYPES } from "~/models/dashboards.server";
-import { recordStatements, type FinancialReportRecord } from "~/models/financial.server";
+import { type FinancialReportRecord, recordStatements } from "~/models/financial.server";
 import { HR_AUX } from "~/models/hr.server";
 import { upsertReportEntries } from "~/models/reports.server";
 import {
   addSubscription,
-  insertSends,
   claimNextSend,
+  insertSends,
   isSubscribed,
   listSendsOf,
   listSubscriptions,
-  removeSubscription,
   queueSends,
+  removeSubscription,
   SEND_MAX_ATTEMPTS,
   SUBSCRIPTION_SENDS,
   SUBSCRIPTIONS,
@@ -32,12 +38,6 @@ import * as reportListRoute from "~/routes/ij.report._index";
 import * as route from "~/routes/user.subscriptions";
 import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { readLatestMail } from "~/services/mail.server";
-import { dataAnswer, responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries } from "#test/query-plans";
-import { captureLog } from "#test/s3/s3rver";
-import { getArgs, pageGet, postArgs, routeArgs } from "#test/requests";
-import { userMaker } from "#test/users";
 import { grantPermission } from "../uploads-and-jobs/test-helpers";
 import { deliverSubscriptionSends } from "./dispatch.server";
 import type { SubscriptionsPageData } from "./pages.server";

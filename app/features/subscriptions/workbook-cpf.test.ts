@@ -1,14 +1,14 @@
 import { EJSON } from "bson";
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { HR_AUX } from "~/models/hr.server";
 import { addSubscription } from "~/models/subscriptions.server";
 import { readLatestMail } from "~/services/mail.server";
-import { useTestDatabase } from "#test/db";
-import { userMaker } from "#test/users";
 import { dashboardWorkbook } from "./dashboard-workbook.server";
 import { deliverSubscriptionSends } from "./dispatch.server";
 import { queueWeeklyDashboardSends } from "./weekly.server";

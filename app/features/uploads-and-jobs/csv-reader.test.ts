@@ -2,14 +2,14 @@ import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import {
+  type CsvRecord,
   CsvRecordParser,
   CsvSyntaxError,
   MAX_RECORD_CHARS,
-  type CsvRecord,
 } from "~/features/uploads-and-jobs/import/csv";
 import { readCsvBatches, sniffDelimiter } from "~/features/uploads-and-jobs/import/readers.server";
-import { UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { Random } from "~/seed/random";
+import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 
 /**
  * The worker's CSV reader against csv-parse, which it replaced: same records and cells on generated

@@ -1,7 +1,7 @@
 import { createReadableStreamFromReadable, redirect } from "@remix-run/node";
-import { getLocalStore, getS3Store, LOCAL_BUCKET, portalDownloadUrl } from "~/services/storage.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import type { DownloadGrant } from "~/services/storage/signed-link.server";
+import { getLocalStore, getS3Store, LOCAL_BUCKET, portalDownloadUrl } from "~/services/storage.server";
 
 /**
  * Downloads from /repo/format, for both stores, through the portal's own link `/download/{token}` (an HMAC-signed

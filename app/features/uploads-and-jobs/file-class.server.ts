@@ -2,7 +2,7 @@ import type { FileClassification } from "~/models/files.fields";
 import { roundTripById } from "~/round-trips.server";
 import { CPF_FIELD } from "~/shared/cpf";
 import { portalHeaderOf } from "~/shared/excel/round-trip.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
+import { type CellValue, cellText } from "~/shared/excel/values";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { normalizeCpf } from "./import/rules";
 import { normalizeHeader } from "./import/template";

@@ -1,12 +1,12 @@
 import { PassThrough, Readable } from "node:stream";
 import type { Document, FindCursor } from "mongodb";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { nokRowsCursor, type NokCollection } from "~/models/upload-nok.server";
-import { extensionOf, openReadStream } from "~/services/storage.server";
+import { type NokCollection, nokRowsCursor } from "~/models/upload-nok.server";
 import { contentDisposition } from "~/services/storage/s3.server";
+import { extensionOf, openReadStream } from "~/services/storage.server";
+import { type CellValue, cellText } from "~/shared/excel/values";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { readCsvBatches } from "./import/readers.server";
 import { isDatasetTemplate, type Template } from "./import/template";

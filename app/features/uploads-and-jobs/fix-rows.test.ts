@@ -1,6 +1,11 @@
 import ExcelJS from "exceljs";
 import type { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { pageGet, routeArgs } from "#test/requests";
+import { uploadAndProcess } from "#test/uploads";
 import type { PermissionType } from "~/access";
 import { resetConfigForTests } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
@@ -9,16 +14,10 @@ import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
 import { loader } from "~/routes/captura.processando_.corrigir.$id";
-import { responseOf } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { pageGet, routeArgs } from "#test/requests";
-import { uploadAndProcess } from "#test/uploads";
 import { TEMPLATE_CATALOG } from "./import/catalog.server";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { MASKED_CPF_RULE } from "./import/rules";
 import { loadJobList } from "./job-list.server";
-import { jobTexts } from "./texts";
 import {
   FORECAST_HEADER,
   forecastRow,
@@ -28,6 +27,7 @@ import {
   TEST_UPLOADER,
   useTempDataDir,
 } from "./test-helpers";
+import { jobTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,12 +1,16 @@
-import ExcelJS from "exceljs";
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import ExcelJS from "exceljs";
 import type { Db, ObjectId } from "mongodb";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { workbookPost } from "#test/uploads";
+import { resetConfigForTests } from "~/config.server";
 import { BRANCH_A, BRANCH_B, insertHrRecords, LAST_MONTH, MONTH_BEFORE, setPermission } from "~/features/hr/fixtures";
 import { hrGridPath } from "~/features/hr/paths";
 import { namedFiles } from "~/features/repository-and-master-data/file-names.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
-import { resetConfigForTests } from "~/config.server";
 import { FILES } from "~/models/files.server";
 import { action as uploadAction } from "~/routes/api.upload";
 import { loader as fixRowsLoader } from "~/routes/captura.processando_.corrigir.$id";
@@ -15,10 +19,6 @@ import { loader as downloadLoader } from "~/routes/download.$token";
 import { action as hrExcelAction, loader as hrExcelLoader } from "~/routes/ij.rh_edit.$filial.excel";
 import { action as repoFormatAction } from "~/routes/repo.format";
 import { LOCAL_BUCKET, objectUrlPath } from "~/services/storage.server";
-import { currentUser } from "#test/auth-mock";
-import { responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { workbookPost } from "#test/uploads";
 import { PRODUCT_HEADER, productLine, useTempDataDir } from "./test-helpers";
 
 /**

@@ -2,23 +2,23 @@ import type { Readable } from "node:stream";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
-import { jobTexts } from "./texts";
-import { recordFileClass, type JobClaim } from "~/models/file-jobs.server";
+import { type JobClaim, recordFileClass } from "~/models/file-jobs.server";
 import type { FileClassification, FileDataClass } from "~/models/files.fields";
 import { fileClassOfObject } from "~/models/files.server";
-import { branchScopeOf, inBranchScope, type BranchScope } from "~/models/hr.server";
-import { extensionOf, openReadStream } from "~/services/storage.server";
+import { type BranchScope, branchScopeOf, inBranchScope } from "~/models/hr.server";
 import { contentDisposition } from "~/services/storage/s3.server";
+import { extensionOf, openReadStream } from "~/services/storage.server";
 import { maskCpfsInText, maskCpfValue } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
 import { ID_HEADER, ORIGINAL_HEADER, portalHeaderOf, REVISION_HEADER } from "~/shared/excel/round-trip.server";
-import { detectTemplate } from "./import/templates";
-import { normalizeHeader } from "./import/template";
+import { type CellValue, cellText } from "~/shared/excel/values";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
-import { readCsvBatches } from "./import/readers.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
 import { classifyRows } from "./file-class.server";
+import { readCsvBatches } from "./import/readers.server";
+import { normalizeHeader } from "./import/template";
+import { detectTemplate } from "./import/templates";
+import { jobTexts } from "./texts";
 
 /**
  * HR data in stored files. Each file has a class (files.fields.ts FileDataClass), decided when it is stored: by the

@@ -2,13 +2,13 @@ import { ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
-import { jobTexts } from "./texts";
+import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
-import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { interruptedMessage, processNextJob } from "./import/worker-loop.server";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
 import { grantPermission, storeAndRegister, useTempDataDir } from "./test-helpers";
+import { jobTexts } from "./texts";
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -1,31 +1,31 @@
-import { ID_PARAM_MAX } from "~/shared/limits";
 import { data } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { canAccessRoute, RETRY_ADMIN_TYPE, type RouteId } from "~/access";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
-import { formatDateTime } from "~/shared/dates";
-import { parsePaging } from "~/shared/pagination";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
-import { jobTexts } from "./texts";
 import {
   countRetryableJobs,
+  type FileListItem,
   listFilesPage,
   PAGE_SIZES,
   RETRY_BATCH_PATTERN,
   retryBatchProgress,
   retryFailedJobs,
   retryJob,
-  type FileListItem,
 } from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
 import { objectUrlPath } from "~/services/storage.server";
+import { formatDateTime } from "~/shared/dates";
+import { ID_PARAM_MAX } from "~/shared/limits";
+import { parsePaging } from "~/shared/pagination";
 import { redirectWithToast } from "~/shared/toast.server";
-import { jobStateText, jobStatusKind, type JobRow } from "./job-row";
-import { canSeeNokRowsOf, nokRowsDownloadHref } from "./nok-rows.server";
 import { fixRowsDownloadHref, templateOfNokCollection } from "./fix-rows.server";
+import { type JobRow, jobStateText, jobStatusKind } from "./job-row";
+import { canSeeNokRowsOf, nokRowsDownloadHref } from "./nok-rows.server";
+import { jobTexts } from "./texts";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */
 export function parseListParams(url: URL): { page: number; pageSize: number } {

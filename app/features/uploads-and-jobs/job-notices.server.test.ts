@@ -1,4 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { useTestDatabase } from "#test/db";
+import { getArgs, postArgs } from "#test/requests";
+import { storeUpload, uploadAndProcess } from "#test/uploads";
+import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { startSession } from "~/features/access/session.server";
 import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
@@ -10,11 +15,6 @@ import { getPreferences, savePreferences } from "~/models/user-preferences.serve
 import { USER_PERMISSIONS } from "~/models/users.server";
 import * as settingsRoute from "~/routes/user.settings";
 import { readLatestMail } from "~/services/mail.server";
-import { dataAnswer, responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { getArgs, postArgs } from "#test/requests";
-import { storeUpload, uploadAndProcess } from "#test/uploads";
-import { userMaker } from "#test/users";
 import { TEMPLATE_CATALOG } from "./import/catalog.server";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { ingestClaimedFile } from "./import/ingest.server";

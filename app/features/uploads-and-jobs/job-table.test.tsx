@@ -2,9 +2,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
-import { jobTexts } from "./texts";
 import type { JobRow } from "./job-row";
-import { JobTable, RetryAll, type JobListData } from "./job-table";
+import { type JobListData, JobTable, RetryAll } from "./job-table";
+import { jobTexts } from "./texts";
 
 const row = (over: Partial<JobRow>): JobRow => ({
   id: "id-1",

@@ -2,14 +2,14 @@ import { Form, Link, useFetcher, useLocation, useNavigation } from "@remix-run/r
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { PageDialog } from "~/features/access/page-dialog";
-import { useHydrated } from "~/shared/ui/use-hydrated";
+import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
-import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import type { JobRow } from "./job-row";
 import { JobStatusIcon } from "./status-icon";
-import { TruncatedText } from "./truncated-text";
 import { jobTexts } from "./texts";
+import { TruncatedText } from "./truncated-text";
 import "./jobs.css";
 
 export type JobListData = {

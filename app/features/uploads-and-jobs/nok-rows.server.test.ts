@@ -1,6 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
+import { uploadAndProcess } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
@@ -10,12 +14,9 @@ import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { REPORTS_NOK, replaceReportNokRows } from "~/models/reports.server";
 import { nokCollectionsOfFiles, UPLOAD_NOK_COLLECTIONS } from "~/models/upload-nok.server";
 import { loader } from "~/routes/captura.processando_.nok.$id";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
+import { csvCell } from "~/shared/csv";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { loadJobList } from "./job-list.server";
-import { csvCell } from "~/shared/csv";
 import { nokColumnsOf } from "./nok-rows.server";
 import {
   FORECAST_HEADER,
@@ -26,7 +27,6 @@ import {
   storeAndRegister,
   useTempDataDir,
 } from "./test-helpers";
-import { uploadAndProcess } from "#test/uploads";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -2,22 +2,22 @@ import type { Document, FindCursor } from "mongodb";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { canAccessRoute, type RouteId } from "~/access";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { accessContext } from "~/config.server";
+import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
-import { jobTexts } from "./texts";
 import { findFileForDownload } from "~/models/file-jobs.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
-import { maskCpf, maskCpfsInText } from "~/shared/cpf";
-import { nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS, type NokCollection } from "~/models/upload-nok.server";
-import { objectUrlPath } from "~/services/storage.server";
+import { type NokCollection, nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS } from "~/models/upload-nok.server";
 import { contentDisposition } from "~/services/storage/s3.server";
+import { objectUrlPath } from "~/services/storage.server";
+import { maskCpf, maskCpfsInText } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
+import { storedFileClass } from "./hr-file-view.server";
 import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
 import { isDatasetTemplate } from "./import/template";
 import { TEMPLATES } from "./import/templates";
-import { storedFileClass } from "./hr-file-view.server";
+import { jobTexts } from "./texts";
 
 /**
  * The refused rows of an all-or-nothing upload (the six spec-001 dataset templates, report packages), which the job's

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ingestMessages, type IngestClock } from "~/features/uploads-and-jobs/import/ingest.server";
+import { type IngestClock, ingestMessages } from "~/features/uploads-and-jobs/import/ingest.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";

@@ -3,9 +3,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { Collection } from "mongodb";
 import { describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "~/config.server";
 import { handleUpload, MAX_FILES_PER_POST, maxPostBytes } from "~/features/uploads-and-jobs/upload.server";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { loader as downloadLoader } from "~/routes/download.$token";
 import {
   countFiles,
   FileAlreadyRegisteredError,
@@ -17,8 +17,8 @@ import {
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
 import { FILES, indexes as fileIndexes } from "~/models/files.server";
+import { loader as downloadLoader } from "~/routes/download.$token";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { resetConfigForTests } from "~/config.server";
 import { currentUser } from "../../../test/auth-mock";
 import { useTestDatabase } from "../../../test/db";
 import { storeAndRegister, useTempDataDir } from "./test-helpers";

@@ -1,5 +1,10 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
+import { formPost, pageGet, routeArgs } from "#test/requests";
 import type { PermissionType } from "~/access";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { retryFailedJobs } from "~/models/file-jobs.server";
@@ -7,14 +12,9 @@ import { FILES } from "~/models/files.server";
 import { action as processingAction, loader as processingLoader } from "~/routes/captura.processando";
 import { action as executedAction, loader as executedLoader } from "~/routes/jobs.executados";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { dataAnswer, responseOf } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries } from "#test/query-plans";
-import { formPost, pageGet, routeArgs } from "#test/requests";
 import type { JobListActionData } from "./job-list.server";
-import { jobTexts } from "./texts";
 import { useTempDataDir } from "./test-helpers";
+import { jobTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,13 +1,13 @@
 import { Readable } from "node:stream";
-import { getConfig } from "~/config.server";
 import { redirect } from "@remix-run/node";
+import { getConfig } from "~/config.server";
 import { excelReportView } from "~/models/excel-imports.server";
 import { ownJobState } from "~/models/file-jobs.server";
 import type { FileDataClass } from "~/models/files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "~/models/files.server";
 import { generateStorageKey } from "~/services/storage.server";
-import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
+import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
 import { excelTexts } from "~/shared/excel/texts";
 import { redirectWithToast } from "~/shared/toast.server";
 import { registerUpload, uploadTarget } from "./upload.server";

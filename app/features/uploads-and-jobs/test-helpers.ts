@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll } from "vitest";
 import type { Db } from "mongodb";
+import { afterAll, beforeAll } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { getDb } from "~/db.server";
-import { USER_PERMISSIONS, type PermissionType, type UserPermissionRecord } from "~/models/users.server";
 import { registerFile } from "~/models/file-jobs.server";
+import { type PermissionType, USER_PERMISSIONS, type UserPermissionRecord } from "~/models/users.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 
 /** Points DATA_DIR at a fresh temporary directory for the test file. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-notices";
+import { createTimedNotices, type Notice, UPLOAD_MESSAGE_MS } from "./timed-notices";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,36 +1,36 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
-import { Alert } from "~/shared/ui/alert";
+import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { messages, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "~/messages";
-import { jobTexts } from "./texts";
-import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, isFileTarget, type FileTarget } from "~/models/files.fields";
+import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, type FileTarget, isFileTarget } from "~/models/files.fields";
 import { formatSize } from "~/shared/numbers";
+import { Alert } from "~/shared/ui/alert";
+import { jobTexts } from "./texts";
+import { truncateJobMessage } from "./truncate";
+import { TruncatedText } from "./truncated-text";
 import {
   addFiles,
   applyJobOutcomes,
   extensionAllowed,
-  jobEnded,
   formatEta,
+  type JobOutcomeView,
+  jobEnded,
   markFailed,
   markFinished,
   markProgress,
   pendingJobIds,
   removeItem,
   resetForRetry,
-  type JobOutcomeView,
   type UploadFailureCode,
   type UploadItem,
 } from "./upload-list";
-import { truncateJobMessage } from "./truncate";
-import { TruncatedText } from "./truncated-text";
 import { JOB_POLL_INTERVAL_MS } from "./use-polling";
 import "./jobs.css";
-import { createTimedNotices, UPLOAD_MESSAGE_MS, type Notice } from "./timed-notices";
-import { uploadToLocalStore, uploadToS3, type StoreKind, type UploadHandle } from "./upload-transport";
+import { createTimedNotices, type Notice, UPLOAD_MESSAGE_MS } from "./timed-notices";
+import { type StoreKind, type UploadHandle, uploadToLocalStore, uploadToS3 } from "./upload-transport";
 import "~/shared/ui/data-table.css";
 import "./uploads.css";
-import { hideAfter } from "~/shared/ui/toaster";
 import { NAV_LABELS } from "~/navigation";
+import { hideAfter } from "~/shared/ui/toaster";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export type UploadPanelProps = {

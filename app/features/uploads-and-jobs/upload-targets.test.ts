@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { uploadToLocalStore, type Transport } from "~/features/uploads-and-jobs/upload-transport";
+import { type Transport, uploadToLocalStore } from "~/features/uploads-and-jobs/upload-transport";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { resolveFileTarget } from "~/models/files.fields";
 import { FILES } from "~/models/files.server";

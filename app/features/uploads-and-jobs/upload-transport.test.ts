@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  REGISTER_API,
-  S3_API,
-  uploadToLocalStore,
-  uploadToS3,
   type ApiAnswer,
   type BytesResult,
+  REGISTER_API,
+  S3_API,
   type Transport,
+  uploadToLocalStore,
+  uploadToS3,
 } from "./upload-transport";
 
 /**

@@ -1,5 +1,5 @@
-import type { UploadFailureCode } from "./upload-list";
 import { FILE_TARGET_FIELD, type FileTarget } from "~/models/files.fields";
+import type { UploadFailureCode } from "./upload-list";
 
 /**
  * Browser side of an upload, for both stores. Each carries the "Tipo de carga" (`target`) when one is given:

@@ -1,9 +1,11 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
+import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { uploadScreenTexts, uploadTargetTexts } from "./texts";
-import { FileAlreadyRegisteredError, registerStoredObject, type RegisterFileInput } from "~/models/file-jobs.server";
+import { FileAlreadyRegisteredError, type RegisterFileInput, registerStoredObject } from "~/models/file-jobs.server";
 import { DEFAULT_FILE_TARGET, FILE_TARGET_FIELD, FILE_TARGETS, type FileTarget } from "~/models/files.fields";
+import { rejectionStatus, tooLargeError } from "~/services/storage/keys.server";
+import { boundaryOf, readMultipart } from "~/services/storage/multipart.server";
 import {
   assertUploadAllowed,
   deleteObject,
@@ -17,10 +19,8 @@ import {
   UploadRejectedError,
   uploadLimits,
 } from "~/services/storage.server";
-import { getConfig } from "~/config.server";
-import { rejectionStatus, tooLargeError } from "~/services/storage/keys.server";
 import { formatSize } from "~/shared/numbers";
-import { boundaryOf, readMultipart } from "~/services/storage/multipart.server";
+import { uploadScreenTexts, uploadTargetTexts } from "./texts";
 
 export const UPLOAD_PAGE = "/captura/manual";
 /**

@@ -2,9 +2,9 @@ import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import {
   DEFAULT_STALL_TIMEOUT_MS,
+  type IngestClock,
   ingestMessages,
   PROGRESS_INTERVAL_MS,
-  type IngestClock,
 } from "~/features/uploads-and-jobs/import/ingest.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";

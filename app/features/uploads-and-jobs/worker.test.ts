@@ -2,13 +2,14 @@ import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import {
+  claimNextJob,
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
   findFileById,
-  claimNextJob,
   finishJob,
   reportProgress,
 } from "~/models/file-jobs.server";
+import { FILES } from "~/models/files.server";
 import {
   CHANNEL,
   CHANNEL_NOK,
@@ -17,7 +18,6 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { FILES } from "~/models/files.server";
 import { useTestDatabase } from "../../../test/db";
 import {
   PRODUCT_HEADER,

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "~/shared/excel/xlsx-reader.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
+import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "~/shared/excel/xlsx-reader.server";
 import { useTestDatabase } from "../../../test/db";
 import { SHEET_CLOSE, SHEET_OPEN, SST_OPEN, xlsxBomb } from "../../../test/zip-bombs";
 import { storeAndRegister, useTempDataDir } from "./test-helpers";

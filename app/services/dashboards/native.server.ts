@@ -1,19 +1,19 @@
 import { createHash } from "node:crypto";
 import { EJSON } from "bson";
-import { ObjectId, type Document } from "mongodb";
+import { type Document, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
-import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
-import { HR_AUX } from "~/models/hr.server";
-import { CPF_FIELD, maskCpfCell, maskCpfsInText } from "~/shared/cpf";
-import { trackBackgroundWork } from "~/shared/background-work.server";
 import { dashboardTexts } from "~/messages";
+import { dataStates, readCachedCharts, storeCachedChart } from "~/models/dashboard-cache.server";
 import {
   CHART_COLLECTIONS,
   CHART_PIPELINE_STAGES,
-  dashboardChartSchema,
   type ChartKind,
   type DashboardChart,
+  dashboardChartSchema,
 } from "~/models/dashboards.server";
+import { HR_AUX } from "~/models/hr.server";
+import { trackBackgroundWork } from "~/shared/background-work.server";
+import { CPF_FIELD, maskCpfCell, maskCpfsInText } from "~/shared/cpf";
 
 /**
  * The native dashboard provider: each chart's aggregation pipeline, stored with the dashboard record by

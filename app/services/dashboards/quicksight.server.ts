@@ -1,5 +1,5 @@
 import type { GenerateEmbedUrlForRegisteredUserCommandInput, QuickSightClient } from "@aws-sdk/client-quicksight";
-import { getConfig, type Config } from "~/config.server";
+import { type Config, getConfig } from "~/config.server";
 import { dashboardTexts } from "~/messages";
 
 /**

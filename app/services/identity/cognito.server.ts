@@ -5,11 +5,11 @@ import type {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { normalizeEmail } from "~/models/users.server";
 import {
-  IdentityProviderError,
-  UserExistsError,
   type IdentityProvider,
+  IdentityProviderError,
   type ProviderResult,
   type ProviderTokens,
+  UserExistsError,
 } from "./types";
 
 /** Amazon Cognito user pools as the identity provider (USER_PASSWORD_AUTH on an app client). */

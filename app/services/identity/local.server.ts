@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { getConfig } from "~/config.server";
-import { isPasswordValid } from "~/shared/password-policy";
 import { consumeResetCode, deleteResetCodes, hashResetCode, storeResetCode } from "~/models/auth-records.server";
 import { deleteLocalUser, findLocalUser, insertLocalUser, setLocalPassword } from "~/models/local-users.server";
 import { normalizeEmail } from "~/models/users.server";
 import { sendMail, sendMailInBackground } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password-hash.server";
-import { IdentityProviderError, UserExistsError, type IdentityProvider, type ProviderResult } from "./types";
+import { isPasswordValid } from "~/shared/password-policy";
+import { type IdentityProvider, IdentityProviderError, type ProviderResult, UserExistsError } from "./types";
 
 /**
  * The embedded identity provider: credentials in MongoDB (`local_users`), scrypt hashes, e-mails through the

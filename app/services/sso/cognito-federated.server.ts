@@ -1,10 +1,10 @@
-import { signedCookie } from "~/shared/signed-cookie.server";
 import { CognitoJwtVerifier } from "aws-jwt-verify";
 import type { Fetcher } from "aws-jwt-verify/https";
 import { SimpleJwksCache } from "aws-jwt-verify/jwk";
-import { getConfig, type Config } from "~/config.server";
+import { type Config, getConfig } from "~/config.server";
 import { messages } from "~/messages";
-import { SsoError, toVerifiedEmail, type SsoIdentity } from "./sso.server";
+import { signedCookie } from "~/shared/signed-cookie.server";
+import { SsoError, type SsoIdentity, toVerifiedEmail } from "./sso.server";
 
 /**
  * Federated sign-in through the Cognito hosted UI (implicit grant): Cognito sends the browser back

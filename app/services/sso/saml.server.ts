@@ -1,10 +1,10 @@
 import { inflateRawSync } from "node:zlib";
-import { createCookie, createMemorySessionStorage, redirect, type Cookie, type SessionStorage } from "@remix-run/node";
-import { SAML, ValidateInResponseTo, type Profile } from "@node-saml/node-saml";
-import { AuthorizationError, Strategy, type AuthenticateOptions, type StrategyVerifyCallback } from "remix-auth";
-import { getConfig, type Config } from "~/config.server";
+import { type Profile, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import { type Cookie, createCookie, createMemorySessionStorage, redirect, type SessionStorage } from "@remix-run/node";
+import { type AuthenticateOptions, AuthorizationError, Strategy, type StrategyVerifyCallback } from "remix-auth";
+import { type Config, getConfig } from "~/config.server";
 import { createSamlRequestCache, recordAssertionUse } from "~/models/saml-requests.server";
-import { SsoError, safeReturnPath, toVerifiedEmail, type SsoIdentity } from "./sso.server";
+import { SsoError, type SsoIdentity, safeReturnPath, toVerifiedEmail } from "./sso.server";
 
 /**
  * SAML 2.0 single sign-on as a remix-auth 3 strategy on @node-saml/node-saml.

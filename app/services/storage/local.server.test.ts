@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertUploadAllowed, generateStorageKey, isStorageKey, UploadRejectedError } from "./keys.server";
 import { LocalObjectStore, StorageKeyError, StoredObjectNotFoundError } from "./local.server";
-import { signDownloadToken, verifyDownloadToken, DOWNLOAD_LINK_TTL_MS } from "./signed-link.server";
+import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, verifyDownloadToken } from "./signed-link.server";
 
 let dir: string;
 let store: LocalObjectStore;

@@ -1,7 +1,7 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import crypto from "node:crypto";
 import type { Readable } from "node:stream";
 import { tooLargeError } from "./keys.server";
 

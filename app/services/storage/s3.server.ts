@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { messages } from "~/messages";
+import { componentLogger, errorFields } from "~/shared/logger.server";
 import { tooLargeError, UploadRejectedError } from "./keys.server";
 import { StoredObjectNotFoundError } from "./local.server";
-import { componentLogger, errorFields } from "~/shared/logger.server";
 
 /** Presigned URLs (PUT, parts, GET) live this long. */
 export const S3_URL_TTL_SECONDS = 5 * 60;

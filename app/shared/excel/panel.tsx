@@ -1,7 +1,7 @@
 import { Form, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { excelTexts } from "./texts";
 import { Alert } from "~/shared/ui/alert";
+import { excelTexts } from "./texts";
 import "./panel.css";
 
 /** What a grid's loader sends for its Excel round trip: where to export and import, and the last import's outcome. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reportCsv, reportHref, type RoundTripReport } from "./round-trip.server";
+import { type RoundTripReport, reportCsv, reportHref } from "./round-trip.server";
 
 /** The round trip's report of conflicts and refusals, downloaded as a CSV the user opens in Excel. */
 describe("the Excel round trip's CSV report", () => {

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
-import { excelTexts } from "./texts";
 import { csvCell } from "~/shared/csv";
+import { excelTexts } from "./texts";
+import { type CellValue, cellText } from "./values";
 import { FileRefusedError, UnreadableFileError } from "./xlsx-reader.server";
 import { readXlsxRowsOnThread } from "./xlsx-thread.server";
-import { cellText, type CellValue } from "./values";
 
 /**
  * Excel round trips of the grids (planning, forecast review, HR, master data): "Exportar Excel" streams exactly the

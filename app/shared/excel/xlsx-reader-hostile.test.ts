@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf, type BombEntry } from "../../../test/zip-bombs";
+import { type BombEntry, SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf } from "../../../test/zip-bombs";
 import {
   FileRefusedError,
-  readXlsxRows,
   type ReadStats,
+  readXlsxRows,
   type SourceRow,
   XLSX_LIMITS,
   type XlsxLimits,

@@ -10,8 +10,8 @@ import {
   type Refusal,
   type SourceRow,
   type XlsxLimits,
-  type ZipInput,
   xlsxReaderCore,
+  type ZipInput,
 } from "./xlsx-reader-core.server";
 
 /**

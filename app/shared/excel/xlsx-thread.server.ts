@@ -5,8 +5,8 @@ import {
   ThreadLimitError,
   type ThreadLimits,
 } from "~/shared/bounded-thread.server";
-import { type Refusal, type SourceRow, type XlsxLimits, xlsxReaderCore } from "./xlsx-reader-core.server";
 import {
+  bufferInput,
   FileRefusedError,
   type OpenedPackage,
   openXlsxPackage,
@@ -15,8 +15,8 @@ import {
   SPOOL_FROM_BYTES,
   UnreadableFileError,
   XLSX_LIMITS,
-  bufferInput,
 } from "./xlsx-reader.server";
+import { type Refusal, type SourceRow, type XlsxLimits, xlsxReaderCore } from "./xlsx-reader-core.server";
 
 /**
  * The XLSX reader for work done while someone waits on a request (an edited export sent back, an HR file opened

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { streamFromBoundedThread } from "~/shared/bounded-thread.server";
 import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "../../../test/zip-bombs";
-import { readReturnedFile, xlsxDownload, type ExcelColumn } from "./round-trip.server";
+import { type ExcelColumn, readReturnedFile, xlsxDownload } from "./round-trip.server";
 import { readXlsxRows, type SourceRow } from "./xlsx-reader.server";
 import { readXlsxRowsOnThread } from "./xlsx-thread.server";
 

@@ -1,5 +1,5 @@
-import { useHydrated } from "~/shared/ui/use-hydrated";
 import { uiTexts } from "~/shared/ui/texts";
+import { useHydrated } from "~/shared/ui/use-hydrated";
 import { SIDE_NAV_ID } from "./side-nav";
 
 /**

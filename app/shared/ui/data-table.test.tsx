@@ -1,6 +1,6 @@
+import type { ColumnDef } from "@tanstack/react-table";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
-import type { ColumnDef } from "@tanstack/react-table";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
 import { DataTable, searchWith, textColumns } from "./data-table";

@@ -1,15 +1,15 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
 import {
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
   type CellContext,
   type Column,
   type ColumnDef,
-  type Row as TableRow,
+  flexRender,
+  getCoreRowModel,
   type Table,
+  type Row as TableRow,
+  useReactTable,
 } from "@tanstack/react-table";
-import { useId, type ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { uiTexts } from "./texts";
 import "./data-table.css";
 import { useHydrated } from "./use-hydrated";

@@ -1,4 +1,4 @@
-import { createContext, type ComponentType, type ReactNode } from "react";
+import { type ComponentType, createContext, type ReactNode } from "react";
 
 /** The props of the portal's dialog and the close button its body may render, shared by the lazy shell and its Radix body. */
 export type DialogProps = {

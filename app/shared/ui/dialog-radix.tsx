@@ -1,6 +1,6 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import { uiTexts } from "./texts";
 import { DialogCloseContext, type DialogProps } from "./dialog-context";
+import { uiTexts } from "./texts";
 
 /**
  * The portal's dialog on Radix: focus trapping, Escape and aria from Radix, the look from dialog.css. Loaded on

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext, type ReactElement, type ReactNode } from "react";
+import { lazy, type ReactElement, type ReactNode, Suspense, useContext } from "react";
 
 /**
  * The portal's dialog. Radix (focus trap, Escape, aria) is loaded on demand: a page ships its code only once a

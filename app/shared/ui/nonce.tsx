@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, type ReactNode, useContext } from "react";
 
 /**
  * The per-request CSP nonce, set by entry.server.tsx. In the browser it is empty: browsers hide

@@ -1,6 +1,6 @@
-import { useEffect, useState, type CSSProperties } from "react";
-import { uiTexts } from "./texts";
+import { type CSSProperties, useEffect, useState } from "react";
 import type { Toast } from "~/shared/toast.server";
+import { uiTexts } from "./texts";
 import "./toaster.css";
 
 const AUTO_DISMISS_MS = 6000;

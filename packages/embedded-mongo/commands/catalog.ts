@@ -1,15 +1,14 @@
 /** Commands on the catalogue: databases, collections and indexes. */
 import { BSON } from "bson";
 import { Query } from "mingo";
-import { MongoCommandError } from "../errors";
-import type { Collection } from "../storage/collection";
-import { sameKey, sameOptions, type IndexSpec } from "../index-spec";
-import { isTextSpec } from "../text";
-import { isPlainObject, type Doc } from "../values";
 import { batchSizeOf, collectionName } from "../args";
+import { MongoCommandError } from "../errors";
+import { type IndexSpec, sameKey, sameOptions } from "../index-spec";
 import { normaliseIndexSpec } from "../normalise-index-spec";
-
 import type { CommandHandler } from "../runner";
+import type { Collection } from "../storage/collection";
+import { isTextSpec } from "../text";
+import { type Doc, isPlainObject } from "../values";
 
 export const catalogCommands: Record<string, CommandHandler> = {
   listDatabases(cmd) {

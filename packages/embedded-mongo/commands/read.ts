@@ -1,12 +1,11 @@
 /** Read commands: find, getMore, killCursors, count, distinct, aggregate and explain. */
 import { Long } from "bson";
-import { MongoCommandError } from "../errors";
-import { isPlainObject, type Doc } from "../values";
 import { batchSizeOf, collectionName, cursorIdString, numberArg } from "../args";
+import { MongoCommandError } from "../errors";
 import { DEFAULT_BATCH } from "../limits";
 import { takeBatch } from "../replies";
-
 import type { CommandHandler } from "../runner";
+import { type Doc, isPlainObject } from "../values";
 
 export const readCommands: Record<string, CommandHandler> = {
   explain(cmd, db) {

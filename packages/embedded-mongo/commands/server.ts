@@ -2,11 +2,10 @@
 import { Long } from "bson";
 import { coldState } from "../cold";
 import { MongoCommandError } from "../errors";
-import type { ServerParams } from "../stages/stage";
-import { isPlainObject, type Doc } from "../values";
 import { buildInfo, helloReply } from "../replies";
-
 import type { CommandHandler } from "../runner";
+import type { ServerParams } from "../stages/stage";
+import { type Doc, isPlainObject } from "../values";
 
 export const serverCommands: Record<string, CommandHandler> = {
   hello: (cmd, _db, info) => helloReply(info, false),

@@ -1,15 +1,15 @@
 /** Write commands: insert, update, delete and findAndModify. */
+
+import { arrayArg, collectionName, docArg, evalLet, validateId } from "../args";
+import { rawDocumentsArrayOf, rawDocumentsOf } from "../bson-decode";
 import { MongoCommandError, toCommandError } from "../errors";
+import { filterCompiler } from "../filters";
+import { compileProjection } from "../projection";
+import { writeReply } from "../replies";
+import type { CommandHandler } from "../runner";
 import type { Collection } from "../storage/collection";
 import { withIdFirst } from "../storage/doc-writes";
-import { assertSupportedValues, isPlainObject, type Doc } from "../values";
-import { arrayArg, collectionName, docArg, evalLet, validateId } from "../args";
-import { filterCompiler } from "../filters";
-import { writeReply } from "../replies";
-import { compileProjection } from "../projection";
-import { rawDocumentsArrayOf, rawDocumentsOf } from "../bson-decode";
-
-import type { CommandHandler } from "../runner";
+import { assertSupportedValues, type Doc, isPlainObject } from "../values";
 
 export const writeCommands: Record<string, CommandHandler> = {
   insert(cmd, db) {

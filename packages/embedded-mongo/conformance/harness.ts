@@ -4,9 +4,9 @@
  * Each file works in its own database, dropped afterwards.
  */
 import { EJSON } from "bson";
-import { MongoClient, type Db, type Document } from "mongodb";
+import { type Db, type Document, MongoClient } from "mongodb";
 import { expect } from "vitest";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../index";
+import { type EmbeddedMongo, startEmbeddedMongo } from "../index";
 
 export type Conformance = { db: Db; close: () => Promise<void>; real: boolean };
 

@@ -6,7 +6,7 @@
  */
 import type { Db, Document } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, expectError, expectOrdered, reset, type Conformance } from "./harness";
+import { type Conformance, connect, expectError, expectOrdered, reset } from "./harness";
 
 let c: Conformance;
 let db: Db;

@@ -7,12 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { setCompactionThreshold } from "./compaction";
-import { Journal } from "./journal";
 import { Catalog } from "../storage/catalog";
 import type { Collection } from "../storage/collection";
 import { entryId } from "../storage/index-entry";
-import { keyOf, type Doc } from "../values";
+import { type Doc, keyOf } from "../values";
+import { setCompactionThreshold } from "./compaction";
+import { Journal } from "./journal";
 
 const dirs: string[] = [];
 const open: Journal[] = [];

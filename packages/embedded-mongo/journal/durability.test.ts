@@ -3,13 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BSON } from "bson";
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertEmbeddedAllowed, startEmbeddedMongo } from "../index";
-import { BSON } from "bson";
+import { type Harness, startHarness, stopHarness } from "../test-helpers";
 import { setCompactionThreshold } from "./compaction";
 import { encodePutRecord, encodeRecord, readRecords } from "./records";
-import { startHarness, stopHarness, type Harness } from "../test-helpers";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = { _id?: number | string | ObjectId; [key: string]: any };

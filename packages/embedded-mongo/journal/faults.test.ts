@@ -3,15 +3,15 @@
  * holder still keeps others out), and a full disk (writes fail and are never acknowledged, reads
  * go on, writes succeed again once there is space, without a restart).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient, MongoServerError } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../index";
-import { nodeIo, type JournalIo } from "./io";
+import { type EmbeddedMongo, startEmbeddedMongo } from "../index";
+import { type JournalIo, nodeIo } from "./io";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tempDirs: string[] = [];

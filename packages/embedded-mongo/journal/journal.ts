@@ -20,9 +20,9 @@ import {
   writeSnapshotNow,
 } from "./compaction";
 import { fsyncDir, JOURNAL_FILE, type JournalIo, nodeIo, SNAPSHOT_FILE, SNAPSHOT_TMP } from "./io";
-import { loadInBackground, type LoadHost } from "./load";
+import { type LoadHost, loadInBackground } from "./load";
 import { acquireLock, type DirLock } from "./lock";
-import { contiguousRuns, encodePutManyRecord, encodePutRecord, encodeRecord, readRecords, RecordType } from "./records";
+import { contiguousRuns, encodePutManyRecord, encodePutRecord, encodeRecord, RecordType, readRecords } from "./records";
 import { rebuildIndexes, replay } from "./replay";
 import { STOPPED } from "./slices";
 import type { CompactionStats, Reuse, Section } from "./snapshot";

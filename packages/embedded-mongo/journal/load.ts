@@ -10,10 +10,10 @@ import type { IndexSpec } from "../index-spec";
 import type { Catalog } from "../storage/catalog";
 import { Collection, createIndexObject } from "../storage/collection";
 import type { StoredOrders } from "../storage/index-build";
-import { keyOf, type Doc } from "../values";
+import { type Doc, keyOf } from "../values";
 import { RecordType, splitNs } from "./records";
 import { type Filling, ordersOf, readOrderSlice, replay } from "./replay";
-import { pauseSlice, sliceIsOver, STOPPED } from "./slices";
+import { pauseSlice, STOPPED, sliceIsOver } from "./slices";
 import { forEachSnapshotRecordAsync, type Manifest, putDocumentOf } from "./snapshot-read";
 
 /** What a background load needs of its journal. */

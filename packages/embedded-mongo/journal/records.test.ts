@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Catalog } from "../storage/catalog";
 import type { Doc } from "../values";
 import { Journal } from "./journal";
-import { contiguousRuns, encodePutManyRecord, encodeRecord, readRecords, RecordType } from "./records";
+import { contiguousRuns, encodePutManyRecord, encodeRecord, RecordType, readRecords } from "./records";
 
 function readAll(buf: Buffer): { valid: number; records: [number, Doc][] } {
   const records: [number, Doc][] = [];

@@ -4,9 +4,9 @@ import { ORDER_VERSION } from "../bson-order";
 import type { IndexSpec } from "../index-spec";
 import type { Catalog } from "../storage/catalog";
 import { Collection, createIndexObject } from "../storage/collection";
-import type { StoredOrders } from "../storage/index-build";
 import { withIdFirst } from "../storage/doc-writes";
-import { keyOf, type Doc } from "../values";
+import type { StoredOrders } from "../storage/index-build";
+import { type Doc, keyOf } from "../values";
 import { LITTLE_ENDIAN, RecordType, splitNs } from "./records";
 
 export function replay(catalog: Catalog, type: number, body: Doc): void {

@@ -3,8 +3,8 @@
  * documents and index orders), in chunks, copying from the current snapshot.bson what has not changed since.
  */
 import { Binary } from "bson";
-import { BTree } from "../btree";
 import { ORDER_VERSION } from "../bson-order";
+import { BTree } from "../btree";
 import type { Catalog } from "../storage/catalog";
 import type { IndexEntry } from "../storage/index-entry";
 import type { Doc } from "../values";

@@ -8,8 +8,8 @@ import path from "node:path";
 import { BSON, type MongoClient } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_VERSION } from "../bson-order";
-import { encodeRecord } from "./records";
 import { loadedStatus, withServer } from "../test-helpers";
+import { encodeRecord } from "./records";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,7 +4,7 @@
  */
 import { compareValues, isBoundScalar, Rank, typeRank } from "../bson-order";
 import { MongoCommandError } from "../errors";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 
 /** A bound below/above every value of one BSON type (rank), or below/above everything (no rank). */
 type Sentinel = { readonly sentinel: "min" | "max"; readonly rank?: number };

@@ -12,21 +12,21 @@ import { MongoCommandError } from "../errors";
 import type { Collection } from "../storage/collection";
 import type { Index } from "../storage/indexes";
 import { parseTextQuery } from "../text";
-import { isPlainObject, keyOf, type Doc } from "../values";
+import { type Doc, isPlainObject, keyOf } from "../values";
 import {
-  type Interval,
-  FULL,
-  isPoint,
-  intersect,
-  sortIntervals,
-  type QueryShape,
-  conditionBounds,
   analyseFilter,
+  conditionBounds,
+  FULL,
   hasTextOperator,
+  type Interval,
+  intersect,
+  isPoint,
+  type QueryShape,
+  sortIntervals,
 } from "./bounds";
 import { buildRanges, estimateKeys } from "./key-ranges";
-import type { SortSpec, IndexScanPlan, Plan, PlannedQuery, PlanOptions } from "./plan";
-import { planCacheOf, planCacheKey } from "./plan-cache";
+import type { IndexScanPlan, Plan, PlannedQuery, PlanOptions, SortSpec } from "./plan";
+import { planCacheKey, planCacheOf } from "./plan-cache";
 import { TEXT_SCORE_FIELD } from "./sort";
 
 /**

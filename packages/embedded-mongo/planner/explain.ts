@@ -6,7 +6,7 @@ import type { Index } from "../storage/indexes";
 import { describeTextQuery } from "../text";
 import type { Doc } from "../values";
 import { boundsText, intervalText } from "./bounds";
-import type { KeyRange, IndexScanPlan, Plan, PlannedQuery } from "./plan";
+import type { IndexScanPlan, KeyRange, Plan, PlannedQuery } from "./plan";
 
 function indexBounds(plan: IndexScanPlan): Doc {
   const out: Doc = {};

@@ -4,8 +4,8 @@
  */
 import type { IndexEntry } from "../storage/index-entry";
 import type { Index } from "../storage/indexes";
-import { compareToBound, type Interval, compareBounds } from "./bounds";
-import type { KeyRange, IndexScanPlan } from "./plan";
+import { compareBounds, compareToBound, type Interval } from "./bounds";
+import type { IndexScanPlan, KeyRange } from "./plan";
 
 /**
  * The most key ranges one index plan enumerates (the cross product of its fields' intervals); past it the index is not a

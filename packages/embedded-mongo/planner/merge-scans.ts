@@ -5,10 +5,10 @@
 import { compareValues } from "../bson-order";
 import type { Collection } from "../storage/collection";
 import type { IndexEntry } from "../storage/index-entry";
-import { keyOf, type Doc } from "../values";
+import { type Doc, keyOf } from "../values";
 import { mayRepeat } from "./key-ranges";
-import type { SortSpec, IndexScanPlan } from "./plan";
-import { type ScanStats, PAUSE, PAUSE_EVERY, type Source, fetchEntry, IndexScan } from "./scan";
+import type { IndexScanPlan, SortSpec } from "./plan";
+import { fetchEntry, IndexScan, PAUSE, PAUSE_EVERY, type ScanStats, type Source } from "./scan";
 import { compareDocs } from "./sort";
 
 /** The scans of a SORT_MERGE that hold a head, as a binary heap ordered by `less` (O(log k) per result). */

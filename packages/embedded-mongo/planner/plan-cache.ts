@@ -4,7 +4,7 @@
  */
 import type { Collection } from "../storage/collection";
 import type { Index } from "../storage/indexes";
-import { isPlainObject, keyOf, type Doc } from "../values";
+import { type Doc, isPlainObject, keyOf } from "../values";
 import type { SortSpec } from "./plan";
 
 /**

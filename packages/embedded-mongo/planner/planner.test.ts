@@ -3,9 +3,9 @@
  * each query shape, how much of the index a paged read examines, counts from the index,
  * $lookup through the foreign index, notablescan, maxTimeMS and yielding.
  */
-import { MongoServerError, type Collection, type Document } from "mongodb";
+import { type Collection, type Document, MongoServerError } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, stopHarness, type Harness } from "../test-helpers";
+import { type Harness, startHarness, stopHarness } from "../test-helpers";
 
 let h: Harness;
 type FileDoc = { _id: number; [field: string]: unknown };

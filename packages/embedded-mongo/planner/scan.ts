@@ -6,8 +6,8 @@ import { BTree, type Position } from "../btree";
 import type { Collection } from "../storage/collection";
 import { entryDoc, entryId, type IndexEntry } from "../storage/index-entry";
 import type { Doc } from "../values";
-import { compareToStart, pastEnd, rankSpan, mayRepeat } from "./key-ranges";
-import type { KeyRange, IndexScanPlan } from "./plan";
+import { compareToStart, mayRepeat, pastEnd, rankSpan } from "./key-ranges";
+import type { IndexScanPlan, KeyRange } from "./plan";
 
 export type ScanStats = { keysExamined: number; docsExamined: number };
 

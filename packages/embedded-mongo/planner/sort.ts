@@ -2,7 +2,7 @@
 import { compareValues, sortValue } from "../bson-order";
 import { MongoCommandError } from "../errors";
 import { textScores } from "../expressions";
-import { isPlainObject, pathValues, type Doc } from "../values";
+import { type Doc, isPlainObject, pathValues } from "../values";
 import type { SortSpec } from "./plan";
 
 /** The sort key of MongoDB's textScore sort (descending score). */

@@ -4,11 +4,11 @@
  */
 import { textScores } from "../expressions";
 import type { Collection } from "../storage/collection";
-import { isPlainObject, keyOf, type Doc } from "../values";
+import { type Doc, isPlainObject, keyOf } from "../values";
 import { countRange } from "./key-ranges";
 import { EntryMergeScan, MergeScan } from "./merge-scans";
 import type { Plan, PlannedQuery } from "./plan";
-import { type ScanStats, PAUSE, type Source, CollScan, IndexScan } from "./scan";
+import { CollScan, IndexScan, PAUSE, type ScanStats, type Source } from "./scan";
 
 class ListSource implements Source {
   private i = 0;

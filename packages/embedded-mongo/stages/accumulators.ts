@@ -5,8 +5,8 @@
 import * as accumulatorOps from "mingo/operators/accumulator";
 import { compareValues } from "../bson-order";
 import { MongoCommandError, toCommandError } from "../errors";
-import { compileExpression, MINGO_OPTIONS, type Compiled, type Vars } from "../expressions";
-import { isPlainObject, keyOf, type Doc } from "../values";
+import { type Compiled, compileExpression, MINGO_OPTIONS, type Vars } from "../expressions";
+import { type Doc, isPlainObject, keyOf } from "../values";
 
 export type Accumulator = {
   field: string;

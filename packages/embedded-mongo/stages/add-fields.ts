@@ -1,8 +1,8 @@
 /** $addFields / $set, and the copy-on-write path setting they share with $unwind, $lookup and update pipelines. */
 import { Aggregator } from "mingo";
 import { MongoCommandError, toCommandError } from "../errors";
-import { compileExpression, MINGO_OPTIONS, textScores, type Compiled, type Vars } from "../expressions";
-import { cloneDeep, isPlainObject, type Doc } from "../values";
+import { type Compiled, compileExpression, MINGO_OPTIONS, textScores, type Vars } from "../expressions";
+import { cloneDeep, type Doc, isPlainObject } from "../values";
 import { Stage, type StageFactory } from "./stage";
 
 export function setPathCopy(doc: Doc, parts: string[], value: unknown): Doc | undefined {

@@ -1,9 +1,9 @@
 /** $bucketAuto: buckets of about equal size, with the granularity series mongod rounds boundaries to. */
 import { compareValues } from "../bson-order";
 import { MongoCommandError } from "../errors";
-import { compileExpression, type Compiled, type Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
-import { compileAccumulator, type Accumulator } from "./accumulators";
+import { type Compiled, compileExpression, type Vars } from "../expressions";
+import { type Doc, isPlainObject } from "../values";
+import { type Accumulator, compileAccumulator } from "./accumulators";
 import { Stage, type StageFactory } from "./stage";
 
 /** Renard, E and 1-2-5 series used by $bucketAuto's granularity. */

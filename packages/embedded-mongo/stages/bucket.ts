@@ -1,8 +1,8 @@
 /** $bucket: a $group on the bucket each value falls in (boundaries and default checked as mongod does). */
 import { compareValues, typeRank } from "../bson-order";
 import { MongoCommandError } from "../errors";
-import { compileExpression, type Compiled, type Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
+import { type Compiled, compileExpression, type Vars } from "../expressions";
+import { type Doc, isPlainObject } from "../values";
 import { GroupStage } from "./group";
 import { SortStage } from "./sort";
 import type { Stage, StageFactory } from "./stage";

@@ -1,8 +1,8 @@
 /** $facet: each input document through every sub-pipeline, one document with each one's results. */
 import { MongoCommandError } from "../errors";
 import type { Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
-import { Collector, Stage, type ChainBuilder, type PipelineEnv, type StageFactory } from "./stage";
+import { type Doc, isPlainObject } from "../values";
+import { type ChainBuilder, Collector, type PipelineEnv, Stage, type StageFactory } from "./stage";
 
 export class FacetStage extends Stage {
   private readonly facets: { name: string; head: Stage; sink: Collector; open: boolean }[];

@@ -3,7 +3,7 @@ import { Aggregator } from "mingo";
 import { toCommandError } from "../errors";
 import { MINGO_OPTIONS, type Vars } from "../expressions";
 import { cloneDeep, type Doc } from "../values";
-import { Stage, type PipelineEnv, type StageFactory } from "./stage";
+import { type PipelineEnv, Stage, type StageFactory } from "./stage";
 
 /** Stages mingo runs for this server (the rest of its pipeline operators are the server's own). */
 export const MINGO_STAGES = new Set([

@@ -1,8 +1,8 @@
 /** $group, and $sortByCount (a $group then a $sort on the count). */
 import { MongoCommandError } from "../errors";
-import { compileExpression, type Compiled, type Vars } from "../expressions";
-import { isPlainObject, keyOf, type Doc } from "../values";
-import { compileAccumulator, topLevelField, type Accumulator } from "./accumulators";
+import { type Compiled, compileExpression, type Vars } from "../expressions";
+import { type Doc, isPlainObject, keyOf } from "../values";
+import { type Accumulator, compileAccumulator, topLevelField } from "./accumulators";
 import { SortStage } from "./sort";
 import { Stage, type StageFactory } from "./stage";
 

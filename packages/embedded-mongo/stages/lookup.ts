@@ -3,13 +3,13 @@
  * of it built once; a pipeline runs per document (once when it is uncorrelated).
  */
 import { MongoCommandError } from "../errors";
-import { compileExpression, usesUserVariables, type Compiled, type Vars } from "../expressions";
+import { type Compiled, compileExpression, usesUserVariables, type Vars } from "../expressions";
 import { planQuery } from "../planner/choose";
 import type { Collection } from "../storage/collection";
-import { isPlainObject, keyOf, pathValues, type Doc } from "../values";
+import { type Doc, isPlainObject, keyOf, pathValues } from "../values";
 import { setPathCopy } from "./add-fields";
 import { runQuerySync } from "./query";
-import { notablescanOf, Stage, type ChainBuilder, type PipelineEnv, type StageFactory } from "./stage";
+import { type ChainBuilder, notablescanOf, type PipelineEnv, Stage, type StageFactory } from "./stage";
 import { runSubPipeline } from "./sub-pipeline";
 
 export class LookupStage extends Stage {

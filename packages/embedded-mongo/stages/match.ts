@@ -2,8 +2,8 @@
 import { Query } from "mingo";
 import { MongoCommandError, toCommandError } from "../errors";
 import { MINGO_OPTIONS, usesUserVariables, type Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
-import { Stage, type PipelineEnv, type StageFactory } from "./stage";
+import { type Doc, isPlainObject } from "../values";
+import { type PipelineEnv, Stage, type StageFactory } from "./stage";
 
 export class MatchStage extends Stage {
   constructor(private readonly test: (doc: Doc) => boolean) {

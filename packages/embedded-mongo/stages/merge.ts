@@ -2,10 +2,10 @@
 import { MongoCommandError } from "../errors";
 import { compileExpression, resolvePath, type Vars } from "../expressions";
 import type { Collection } from "../storage/collection";
-import { cloneDeep, deepEqual, docWithId, isPlainObject, keyOf, type Doc } from "../values";
+import { cloneDeep, type Doc, deepEqual, docWithId, isPlainObject, keyOf } from "../values";
 import { assertFinalWritable, assertWritableName, targetNamespace, withIdFirstCopy } from "./out";
 import { runQuerySync } from "./query";
-import { Stage, type ChainBuilder, type PipelineEnv, type StageFactory } from "./stage";
+import { type ChainBuilder, type PipelineEnv, Stage, type StageFactory } from "./stage";
 import { compileUpdateStagesWith } from "./update-pipeline";
 
 const WHEN_MATCHED = ["replace", "keepExisting", "merge", "fail"];

@@ -1,8 +1,8 @@
 /** $out, and what it shares with $merge: the target namespace, its checks, and _id-first copies. */
 import { MongoCommandError } from "../errors";
 import { newObjectId } from "../object-id";
-import { cloneDeep, docWithId, isPlainObject, type Doc } from "../values";
-import { Stage, type PipelineEnv, type StageFactory, type StageInput } from "./stage";
+import { cloneDeep, type Doc, docWithId, isPlainObject } from "../values";
+import { type PipelineEnv, Stage, type StageFactory, type StageInput } from "./stage";
 
 export function targetNamespace(spec: unknown, env: PipelineEnv, stage: string): { db: string; coll: string } {
   if (typeof spec === "string") return { db: env.db, coll: spec };

@@ -14,9 +14,9 @@ import { normaliseSort } from "../planner/sort";
 import { openSource, withoutText } from "../planner/sources";
 import type { Catalog } from "../storage/catalog";
 import type { Collection } from "../storage/collection";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 import { stageFactory } from "./registry";
-import { Collector, notablescanOf, positive, stageName, type PipelineEnv, type Stage } from "./stage";
+import { Collector, notablescanOf, type PipelineEnv, positive, type Stage, stageName } from "./stage";
 import { compileUpdateStagesWith } from "./update-pipeline";
 
 /** Builds the stage chain of a pipeline ending in `sink` (each stage from its registry factory); returns its head. */

@@ -2,7 +2,7 @@
 import { MongoCommandError } from "../errors";
 import { textScores, type Vars } from "../expressions";
 import { compileProjection, compileUnset, type Projector } from "../projection";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 import { Stage, type StageFactory } from "./stage";
 
 /** $project / $unset (projection.ts): MongoDB's field order; a document's text score carries over. */

@@ -1,7 +1,7 @@
 /** $replaceRoot and $replaceWith. */
 import { MongoCommandError } from "../errors";
-import { compileExpression, type Compiled, type Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
+import { type Compiled, compileExpression, type Vars } from "../expressions";
+import { type Doc, isPlainObject } from "../values";
 import { Stage, type StageFactory } from "./stage";
 
 export class ReplaceRootStage extends Stage {

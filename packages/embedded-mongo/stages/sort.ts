@@ -3,7 +3,7 @@ import { MongoCommandError } from "../errors";
 import { TopK } from "../exec";
 import type { SortSpec } from "../planner/plan";
 import { compareDocs, normaliseSort } from "../planner/sort";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 import { Stage, type StageFactory } from "./stage";
 
 export class SortStage extends Stage {

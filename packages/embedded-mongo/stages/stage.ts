@@ -10,7 +10,7 @@ import type { PlannedQuery } from "../planner/plan";
 import type { ScanStats } from "../planner/scan";
 import type { MatcherFactory } from "../planner/sources";
 import type { Catalog } from "../storage/catalog";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 
 export type ServerParams = { notablescan: boolean; notablescanMinDocuments: number };
 

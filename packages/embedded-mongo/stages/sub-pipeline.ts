@@ -2,10 +2,10 @@
 import { resolvePath, usesUserVariables } from "../expressions";
 import { planQuery } from "../planner/choose";
 import type { Collection } from "../storage/collection";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 import { matchTest } from "./match";
 import { drainSync } from "./query";
-import { Collector, notablescanOf, type ChainBuilder, type PipelineEnv } from "./stage";
+import { type ChainBuilder, Collector, notablescanOf, type PipelineEnv } from "./stage";
 
 /** Runs a $lookup sub-pipeline to completion (no yields inside a stage), with its variables. */
 export function runSubPipeline(

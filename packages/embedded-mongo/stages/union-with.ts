@@ -1,8 +1,8 @@
 /** $unionWith: the input, then another collection through its own pipeline. */
 import { MongoCommandError } from "../errors";
 import type { Vars } from "../expressions";
-import { isPlainObject, type Doc } from "../values";
-import { Stage, type ChainBuilder, type PipelineEnv, type StageFactory } from "./stage";
+import { type Doc, isPlainObject } from "../values";
+import { type ChainBuilder, type PipelineEnv, Stage, type StageFactory } from "./stage";
 import { runSubPipeline } from "./sub-pipeline";
 
 /** $unionWith: the input, then the other collection's documents through its own pipeline (the server's stages). */

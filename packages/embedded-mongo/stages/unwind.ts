@@ -1,6 +1,6 @@
 /** $unwind: one document per array element (includeArrayIndex, preserveNullAndEmptyArrays). */
 import { MongoCommandError } from "../errors";
-import { isPlainObject, type Doc } from "../values";
+import { type Doc, isPlainObject } from "../values";
 import { setPathCopy } from "./add-fields";
 import { Stage, type StageFactory } from "./stage";
 

@@ -4,11 +4,11 @@
  * (compileUpdateStages).
  */
 import { MongoCommandError } from "../errors";
-import { compileExpression, type Compiled, type Vars } from "../expressions";
+import { type Compiled, compileExpression, type Vars } from "../expressions";
 import type { Catalog } from "../storage/catalog";
-import { docWithId, formatValue, isPlainObject, keyOf, type Doc } from "../values";
+import { type Doc, docWithId, formatValue, isPlainObject, keyOf } from "../values";
 import { flattenAddFields, setPathCopy } from "./add-fields";
-import { Collector, stageName, type ChainBuilder, type PipelineEnv, type Stage } from "./stage";
+import { type ChainBuilder, Collector, type PipelineEnv, type Stage, stageName } from "./stage";
 
 const UPDATE_PIPELINE_STAGES = new Set(["$addFields", "$set", "$project", "$unset", "$replaceRoot", "$replaceWith"]);
 /**

@@ -12,13 +12,13 @@
  */
 import { MongoCommandError } from "../errors";
 import type { CatalogIndex, IndexSpec, KeyEntry } from "../index-spec";
-import { keyOf, type Doc } from "../values";
+import { type Doc, keyOf } from "../values";
 import type { ChangeSink } from "./change-sink";
 import { Collection, createIndexObject } from "./collection";
+import { InsertBatch, rawInsert, rawRemove, rawReplace, sameKeys } from "./doc-writes";
 import { type BuildShared, type IndexBuildCounts, slicePause, snapshotOf } from "./index-build";
 import { Index } from "./indexes";
 import { validateCollectionName } from "./names";
-import { InsertBatch, rawInsert, rawRemove, rawReplace, sameKeys } from "./doc-writes";
 
 type Gate = { promise: Promise<void>; resolve: () => void };
 

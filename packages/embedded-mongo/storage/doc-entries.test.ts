@@ -14,10 +14,10 @@ import { planQuery } from "../planner/choose";
 import { PAUSE } from "../planner/scan";
 import { normaliseSort } from "../planner/sort";
 import { openSource } from "../planner/sources";
+import { type Harness, startHarness, stopHarness } from "../test-helpers";
+import { type Doc, keyOf } from "../values";
 import { Catalog } from "./catalog";
 import { Index } from "./indexes";
-import { startHarness, stopHarness, type Harness } from "../test-helpers";
-import { keyOf, type Doc } from "../values";
 
 type Row = { _id: number; k: string; at: Date; n: number; note?: string; tags?: string[] };
 

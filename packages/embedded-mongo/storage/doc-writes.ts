@@ -6,7 +6,7 @@
 import { compareValues } from "../bson-order";
 import type { CatalogIndex, KeyEntry } from "../index-spec";
 import { newObjectId } from "../object-id";
-import { docWithId, type Doc } from "../values";
+import { type Doc, docWithId } from "../values";
 import type { ChangeSink } from "./change-sink";
 import type { Collection } from "./collection";
 import type { IndexEntry } from "./index-entry";

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MongoServerError, ObjectId, type Collection, type Db } from "mongodb";
+import { type Collection, type Db, MongoServerError, ObjectId } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness, stopHarness } from "../test-helpers";
 import { setIndexBuildSlice } from "./index-build";
-import { startHarness, stopHarness, type Harness } from "../test-helpers";
 
 // Enough documents that sorting their entries takes several slices: the build yields to other commands.
 const N = 60_000;

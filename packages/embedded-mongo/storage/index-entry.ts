@@ -4,7 +4,7 @@
  */
 import { coldState, warm } from "../cold";
 import { isPacked } from "../object-id";
-import { keyOf, type Doc } from "../values";
+import { type Doc, keyOf } from "../values";
 
 /**
  * One key of one document in an ordered index: the key's value for each field, in the index's order, then the

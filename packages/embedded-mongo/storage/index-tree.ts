@@ -9,7 +9,7 @@ import { BTree, type Position } from "../btree";
 import { coldState, readColdFields, warm } from "../cold";
 import { MongoCommandError } from "../errors";
 import { EntryKind, type IndexSpec, type KeyEntry } from "../index-spec";
-import { formatValue, isPlainObject, keyOf, pathValues, type Doc } from "../values";
+import { type Doc, formatValue, isPlainObject, keyOf, pathValues } from "../values";
 import type { DeferredOrder } from "./index-build";
 import { compareTails, entryId, type IndexEntry } from "./index-entry";
 

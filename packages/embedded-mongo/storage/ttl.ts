@@ -1,5 +1,5 @@
 import { BTree } from "../btree";
-import { pathValues, type Doc } from "../values";
+import { type Doc, pathValues } from "../values";
 import type { Catalog } from "./catalog";
 import { entryId } from "./index-entry";
 import { Index } from "./indexes";

@@ -1,20 +1,20 @@
 import { z } from "zod";
-import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
-import { monthLabel, monthOfDay, monthStartDate, type CalendarDate } from "~/shared/months";
+import { type CalendarDate, monthLabel, monthOfDay, monthStartDate } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
 import { sortScenarios } from "../forecast-filter";
 import {
   editWindowOf,
   parseScenario,
+  type ScenarioCalendar,
   scenarioCalendar,
   scenarioOpenOn,
-  type ScenarioCalendar,
 } from "../release-points";
-import { shownState } from "./rules";
 import { BOARD_PAGE_SIZE, type BoardQuery, type ShownCode } from "./paths";
-import { STATE_LABELS, boardTexts, cycleTexts } from "./texts";
+import { shownState } from "./rules";
+import { boardTexts, cycleTexts, STATE_LABELS } from "./texts";
 
 /**
  * The status board of one RF (reviewers and administrators): each cost centre with its state, preparers, last change

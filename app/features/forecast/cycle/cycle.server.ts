@@ -1,40 +1,40 @@
 import { z } from "zod";
-import { accessContext } from "~/config.server";
 import { canAccessRoute } from "~/access";
+import { accessContext } from "~/config.server";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
+import { recordAudit } from "~/features/audit/record.server";
 import {
-  cycleOf,
-  lastSubmitterOf,
-  preparersOf,
-  timelineOf,
-  transition,
   type CycleAction,
   type CycleEvent,
   type CycleRecord,
   type CycleState,
+  cycleOf,
+  lastSubmitterOf,
+  preparersOf,
   type SubmissionRecord,
+  timelineOf,
+  transition,
 } from "~/models/forecast-cycle.server";
-import { notify, type NoticeInput } from "~/models/notices.server";
-import { recordAudit } from "~/features/audit/record.server";
+import { type NoticeInput, notify } from "~/models/notices.server";
 import { usersOfTypes } from "~/models/user-permissions.server";
-import { DEFAULT_FORECAST_REVIEWER_TYPES, type PermissionType } from "~/shared/permissions";
 import { formatDateTime } from "~/shared/dates";
-import { monthLabel, type CalendarDate } from "~/shared/months";
-import { editWindowOf } from "../release-points";
+import { type CalendarDate, monthLabel } from "~/shared/months";
+import { DEFAULT_FORECAST_REVIEWER_TYPES, type PermissionType } from "~/shared/permissions";
 import { reviewPath } from "../forecast-filter";
+import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
 import {
   allowedActions,
   COMMENT_MAX,
+  type CycleActor,
   needsComment,
   refusalOf,
+  type Submission,
   shownState,
   submissionBinds,
   TRANSITIONS,
-  type CycleActor,
-  type Submission,
 } from "./rules";
-import { STATE_LABELS, cycleTexts } from "./texts";
+import { cycleTexts, STATE_LABELS } from "./texts";
 
 /**
  * The forecast cycle of one review (RF × cost centre) on the server: what the grid page shows (state, actions the

@@ -1,20 +1,15 @@
-import ExcelJS from "exceljs";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
-import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
+import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import {
-  FORECAST_CYCLE,
-  FORECAST_CYCLE_EVENTS,
-  FORECAST_PREPARERS,
-  FORECAST_REMINDERS,
-} from "~/models/forecast-cycle.server";
-import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
-import { NOTICES, NOTICE_MAIL } from "~/models/notices.server";
-import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
+import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { FILE_STATUS_REJECTED } from "~/features/uploads-and-jobs/import/datasets/ingest.server";
 import {
   FORECAST_HEADER,
@@ -22,23 +17,28 @@ import {
   grantPermission,
   useTempDataDir,
 } from "~/features/uploads-and-jobs/test-helpers";
+import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
+import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
+import {
+  FORECAST_CYCLE,
+  FORECAST_CYCLE_EVENTS,
+  FORECAST_PREPARERS,
+  FORECAST_REMINDERS,
+} from "~/models/forecast-cycle.server";
+import { NOTICE_MAIL, NOTICES } from "~/models/notices.server";
+import { loader as boardLoader } from "~/routes/ij.forecast_status";
+import { loader as boardExcelLoader } from "~/routes/ij.forecast_status.excel";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import {
   action as excelAction,
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
-import { loader as boardLoader } from "~/routes/ij.forecast_status";
-import { loader as boardExcelLoader } from "~/routes/ij.forecast_status.excel";
 import { monthKey, monthLabel } from "~/shared/months";
-import { dataAnswer, responseOf } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
 import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
 import { parseScenario, scenarioCalendar } from "../release-points";
 import { sendForecastReminders } from "./reminder.server";
-import { STATE_LABELS, cycleTexts } from "./texts";
+import { cycleTexts, STATE_LABELS } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

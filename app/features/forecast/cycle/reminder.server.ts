@@ -1,11 +1,11 @@
-import { cyclesOf, FROZEN_STATES, preparersOf, recordReminder } from "~/models/forecast-cycle.server";
 import { costCentersOfScenario } from "~/models/forecast.server";
-import { notify, type NoticeInput } from "~/models/notices.server";
+import { cyclesOf, FROZEN_STATES, preparersOf, recordReminder } from "~/models/forecast-cycle.server";
+import { type NoticeInput, notify } from "~/models/notices.server";
 import { portalToday } from "~/shared/clock.server";
-import { dayLabel, isoDate, monthStartDate, type CalendarDate } from "~/shared/months";
+import { type CalendarDate, dayLabel, isoDate, monthStartDate } from "~/shared/months";
 import { filterPath, reviewPath } from "../forecast-filter";
-import { daysToEditEnd } from "./board.server";
 import { parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
+import { daysToEditEnd } from "./board.server";
 import { cycleTexts } from "./texts";
 
 /**

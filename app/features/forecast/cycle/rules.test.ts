@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedActions, refusalOf, shownState, submissionBinds, type CycleActor } from "./rules";
+import { allowedActions, type CycleActor, refusalOf, shownState, submissionBinds } from "./rules";
 import { cycleTexts } from "./texts";
 
 const preparer: CycleActor = {

@@ -1,6 +1,6 @@
 import type { CycleAction, CycleState } from "~/models/forecast-cycle.server";
 import type { PermissionType } from "~/shared/permissions";
-import { STATE_LABELS, cycleTexts } from "./texts";
+import { cycleTexts, STATE_LABELS } from "./texts";
 
 /**
  * Who may move a cost centre × RF, and what a state shows as (docs/decisions.md "Forecast cycle"). Pure: the server

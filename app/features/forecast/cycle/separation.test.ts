@@ -1,17 +1,17 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "~/config.server";
-import { reviewPath } from "~/features/forecast/forecast-filter";
-import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS, transition } from "~/models/forecast-cycle.server";
-import { FORECAST } from "~/models/forecast.server";
-import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
-import { grantPermission } from "~/features/uploads-and-jobs/test-helpers";
-import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-import { action as preparersAction } from "~/routes/ij.forecast_preparers";
 import { dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { routeArgs } from "#test/requests";
+import { resetConfigForTests } from "~/config.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { grantPermission } from "~/features/uploads-and-jobs/test-helpers";
+import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
+import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS, transition } from "~/models/forecast-cycle.server";
+import { action as preparersAction } from "~/routes/ij.forecast_preparers";
+import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { insertScenario } from "../fixtures";
 import { cycleTexts } from "./texts";
 

@@ -1,5 +1,5 @@
-import type { CycleState } from "~/models/forecast-cycle.server";
 import type { ForecastLock } from "~/models/forecast.server";
+import type { CycleState } from "~/models/forecast-cycle.server";
 import { monthLabel } from "~/shared/months";
 import { forecastTexts } from "../texts";
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/shared/ui/alert";
 import type { Proposal, Unmatched } from "./matching";
-import { PREPARERS_PAGE_SIZE, PREPARERS_PATH, PREPARERS_TEMPLATE_PATH, preparersHref, type ListState } from "./paths";
+import { type ListState, PREPARERS_PAGE_SIZE, PREPARERS_PATH, PREPARERS_TEMPLATE_PATH, preparersHref } from "./paths";
 import { preparersTexts as t } from "./texts";
 
 /** The preparers' screen (/ij/forecast_preparers): every form a plain GET or POST, so it works without JavaScript. */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { canAccessRoute, type PermissionType } from "~/access";
 import { accessContext } from "~/config.server";
+import { readExcelImport, recordExcelImport } from "~/models/excel-imports.server";
+import { listCostCenters } from "~/models/forecast.server";
 import {
   assignPreparers,
   isPreparer,
@@ -8,15 +10,13 @@ import {
   preparersOf,
   unassignPreparer,
 } from "~/models/forecast-cycle.server";
-import { listCostCenters } from "~/models/forecast.server";
 import { listResponsibles } from "~/models/fpa.server";
-import { readExcelImport, recordExcelImport } from "~/models/excel-imports.server";
 import { allUserNames, usersByEmail } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { byPtBrNumeric } from "~/shared/collation";
 import { pageNumber } from "~/shared/pagination";
 import { matchResponsibles, nameKey, type Proposal, type Unmatched } from "./matching";
-import { PREPARERS_PAGE_SIZE, type ListState } from "./paths";
+import { type ListState, PREPARERS_PAGE_SIZE } from "./paths";
 import { preparersTexts as t } from "./texts";
 
 /**

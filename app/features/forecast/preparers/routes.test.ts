@@ -1,6 +1,11 @@
 import { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, responseOf } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
+import { routeArgs } from "#test/requests";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_PREPARERS, preparersOf } from "~/models/forecast-cycle.server";
@@ -9,13 +14,8 @@ import { insertPermissionRecord } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
 import { action, loader } from "~/routes/ij.forecast_preparers";
 import { action as templateAction, loader as templateLoader } from "~/routes/ij.forecast_preparers.modelo";
-import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 import { cellText } from "~/shared/excel/values";
-import { dataAnswer, responseOf } from "#test/answers";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { expectIndexedQueries } from "#test/query-plans";
-import { routeArgs } from "#test/requests";
+import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 import { preparersTexts as t } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));

@@ -1,11 +1,11 @@
 import { PassThrough, Readable } from "node:stream";
 import { readCsvBatches } from "~/features/uploads-and-jobs/import/readers.server";
 import { allPreparerPages } from "~/models/forecast-cycle.server";
-import { UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
-import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { cellText } from "~/shared/excel/values";
+import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
+import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { PREPARERS_TEMPLATE_MAX_BYTES } from "./limits";
-import { MAX_PAIRS, type Candidate } from "./preparers.server";
+import { type Candidate, MAX_PAIRS } from "./preparers.server";
 import { preparersTexts as t } from "./texts";
 
 /**

@@ -1,10 +1,10 @@
 import { canUploadTo, type PermissionType, type UploadTargetId } from "~/access";
 import { accessContext } from "~/config.server";
+import type { CellValue } from "~/shared/excel/values";
 import { exampleCells } from "./example-row";
 import { ruleDescription, ruleRequired, ruleType } from "./rules";
 import { checkRow, normalizeHeader, type Template } from "./template";
-import { templateById, TEMPLATES } from "./templates";
-import type { CellValue } from "~/shared/excel/values";
+import { TEMPLATES, templateById } from "./templates";
 
 /**
  * The upload templates (templates.ts) as /captura/manual lists them and the XLSX download describes them: each

@@ -1,7 +1,7 @@
 import type ExcelJS from "exceljs";
 import { runOnBoundedThread, ThreadFailedError, type ThreadLimits } from "~/shared/bounded-thread.server";
+import { type CellValue, cellText } from "~/shared/excel/values";
 import { csvEncodingOf } from "./readers.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
 
 /**
  * The text of an explorer document, by format:

@@ -1,8 +1,8 @@
 import { documentImportTexts as t } from "~/messages";
+import { saveUploadedExplorerDocument } from "~/models/explorer.server";
+import type { JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_UNREADABLE } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
-import type { JobClaim } from "~/models/file-jobs.server";
-import { saveUploadedExplorerDocument } from "~/models/explorer.server";
 import { extensionOf } from "~/services/storage.server";
 import { ThreadLimitError } from "~/shared/bounded-thread.server";
 import {

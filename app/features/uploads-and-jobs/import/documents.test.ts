@@ -1,6 +1,10 @@
 import { Document, Packer, Paragraph } from "docx";
 import PDFDocument from "pdfkit";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { storeUpload } from "#test/uploads";
+import { docxBomb, pdfBomb, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXPLORER_DOCUMENTS, EXPLORER_TERMS, searchExplorer, uploadedDocumentId } from "~/models/explorer.server";
@@ -9,13 +13,9 @@ import { findFileById } from "~/models/file-jobs.server";
 import type { FileTarget } from "~/models/files.fields";
 import { action as documentAction, loader as documentLoader } from "~/routes/ij.explorer_.$id";
 import { getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { currentUser } from "#test/auth-mock";
-import { docxBomb, pdfBomb, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
-import { useTestDatabase } from "#test/db";
 import { useTempDataDir, xlsxBuffer } from "../test-helpers";
-import { documentTitle } from "./documents.server";
 import { MAX_DOCUMENT_CHARS } from "./document-text.server";
-import { storeUpload } from "#test/uploads";
+import { documentTitle } from "./documents.server";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 

@@ -1,17 +1,17 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { usePortalToday } from "#test/clock";
+import { useTestDatabase } from "#test/db";
+import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
-import { currentUser } from "#test/auth-mock";
-import { useTestDatabase } from "#test/db";
-import { usePortalToday } from "#test/clock";
 import { NON_EXAMPLE_CELL, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { TEMPLATE_CATALOG, type TemplateInfo } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
-import { uploadAndProcess, repositoryFiles } from "#test/uploads";
 
 /**
  * The example row of a template guides, it does not load. The template downloaded from

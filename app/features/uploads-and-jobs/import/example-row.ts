@@ -1,4 +1,4 @@
-import { formatCount, cellText, type CellValue } from "~/shared/excel/values";
+import { type CellValue, cellText, formatCount } from "~/shared/excel/values";
 
 /**
  * The example row of an upload template (row 2 of the downloaded XLSX, /captura/manual/modelo/<id>) guides, it does

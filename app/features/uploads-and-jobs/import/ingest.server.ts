@@ -1,39 +1,39 @@
 import crypto from "node:crypto";
-import { Transform, type Readable } from "node:stream";
-import { MongoBulkWriteError, ObjectId, type Db } from "mongodb";
+import { type Readable, Transform } from "node:stream";
+import { type Db, MongoBulkWriteError, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
 import {
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  type JobClaim,
   recordFileClass,
   recordResultPath,
   reportProgress,
-  type JobClaim,
 } from "~/models/file-jobs.server";
-import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { extensionOf, objectUrlPath, openReadStream } from "~/services/storage.server";
+import { countOf } from "~/shared/excel/count-text";
+import { type CellValue, cellText, formatCount } from "~/shared/excel/values";
 import {
   FileRefusedError,
   readXlsxRows,
+  type SourceRow,
   UnreadableFileError,
   XLSX_LIMITS,
-  type SourceRow,
 } from "~/shared/excel/xlsx-reader.server";
-import { batched, readCsvBatches } from "./readers.server";
-import { ingestNonDataTarget } from "./targets.server";
-import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { closestTemplate, exampleValues, type ClosestTemplate } from "./catalog.server";
-import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
+import { FileClassifier, readAsHr } from "../file-class.server";
+import { classifyClaimedFile } from "../hr-file-view.server";
+import { type ClosestTemplate, closestTemplate, exampleValues } from "./catalog.server";
 import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
+import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
+import { batched, readCsvBatches } from "./readers.server";
+import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
+import { ingestNonDataTarget } from "./targets.server";
 import { checkRow, isDatasetTemplate, type MasterDataTemplate } from "./template";
 import { detectTemplate, TEMPLATES } from "./templates";
 import { grantUpload } from "./upload-rights.server";
-import { cellText, formatCount, type CellValue } from "~/shared/excel/values";
-import { countOf } from "~/shared/excel/count-text";
-import { classifyClaimedFile } from "../hr-file-view.server";
-import { FileClassifier, readAsHr } from "../file-class.server";
 
 /**
  * Imports one claimed file: its header row names its template (templates.ts detectTemplate); a master-data file's rows

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sniffDelimiter } from "./readers.server";
 import { productTemplate } from "./master-data-templates";
+import { sniffDelimiter } from "./readers.server";
 import { detectTemplate } from "./templates";
 
 describe("import value rules", () => {

@@ -7,7 +7,7 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { choiceRule, type ColumnRule } from "./rules";
+import { type ColumnRule, choiceRule } from "./rules";
 import type { MasterDataTemplate, TemplateColumn } from "./template";
 
 /**

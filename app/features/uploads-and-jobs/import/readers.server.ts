@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { FileRefusedError, UnreadableFileError, type SourceRow } from "~/shared/excel/xlsx-reader.server";
-import { CsvRecordParser, CsvSyntaxError, type CsvRecord } from "./csv";
+import { FileRefusedError, type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
+import { type CsvRecord, CsvRecordParser, CsvSyntaxError } from "./csv";
 
 const SNIFF_BYTES = 64 * 1024;
 

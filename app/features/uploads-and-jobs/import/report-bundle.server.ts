@@ -7,11 +7,11 @@ import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, type JobClaim } fro
 import { FILE_STATUS_OK } from "~/models/files.server";
 import {
   REPORT_ORIGINS,
-  replaceReportNokRows,
-  upsertReportEntries,
   type ReportEntry,
   type ReportNokRow,
   type ReportOrigin,
+  replaceReportNokRows,
+  upsertReportEntries,
 } from "~/models/reports.server";
 import {
   deleteObject,
@@ -22,14 +22,15 @@ import {
   objectUrlPath,
   uploadLimits,
 } from "~/services/storage.server";
+import { type CellValue, cellText, parseDate } from "~/shared/excel/values";
 import {
   FileRefusedError,
   limitBytes,
   readXlsxRows,
   refusalMessages,
+  type SourceRow,
   UnreadableFileError,
   XLSX_LIMITS,
-  type SourceRow,
 } from "~/shared/excel/xlsx-reader.server";
 import { readCsvBatches } from "./readers.server";
 import {
@@ -41,7 +42,6 @@ import {
   type TargetJobOptions,
   type TargetJobOutcome,
 } from "./target-job.server";
-import { cellText, parseDate, type CellValue } from "~/shared/excel/values";
 
 /**
  * A report package uploaded through /captura/manual: a ZIP holding the manifest `relatorios.csv` or

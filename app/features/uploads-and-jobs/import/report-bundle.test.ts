@@ -1,6 +1,9 @@
 import { Readable } from "node:stream";
 import JSZip from "jszip";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { storeUpload } from "#test/uploads";
+import { zipOf as bombZip } from "#test/zip-bombs";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { findFileById, registerFile } from "~/models/file-jobs.server";
@@ -12,11 +15,8 @@ import {
   objectUrlPath,
   storedObjectState,
 } from "~/services/storage.server";
-import { useTestDatabase } from "#test/db";
 import { grantPermission, TEST_UPLOADER, useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { parseCompetencyMonth, parseOrigin } from "./report-bundle.server";
-import { zipOf as bombZip } from "#test/zip-bombs";
-import { storeUpload } from "#test/uploads";
 
 const testDb = useTestDatabase();
 useTempDataDir();

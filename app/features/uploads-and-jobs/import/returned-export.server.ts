@@ -1,14 +1,18 @@
 import type { Readable } from "node:stream";
 import { canAccessRoute, OPERATOR_TYPE, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
+import { recordRoundTrip } from "~/features/audit/data-events.server";
 import { excelTexts } from "~/messages";
+import { keepExcelReport } from "~/models/excel-imports.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { roundTripById } from "~/round-trips.server";
-import { keepExcelReport } from "~/models/excel-imports.server";
-import { recordRoundTrip } from "~/features/audit/data-events.server";
-import { EXCEL_REPORT_PARAM } from "~/shared/excel/round-trip.server";
-import { portalHeaderOf, reportSummary, type RoundTripReport } from "~/shared/excel/round-trip.server";
-import { cellText, type CellValue } from "~/shared/excel/values";
+import {
+  EXCEL_REPORT_PARAM,
+  portalHeaderOf,
+  type RoundTripReport,
+  reportSummary,
+} from "~/shared/excel/round-trip.server";
+import { type CellValue, cellText } from "~/shared/excel/values";
 
 /**
  * An edited "Exportar Excel" file sent through /captura/manual instead of its screen: recognised by its

@@ -1,13 +1,13 @@
 import ExcelJS from "exceljs";
-import { ObjectId, type Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetPlanning } from "~/features/planning/fixtures";
 import { parseFilter } from "~/features/planning/planning";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { excelTexts } from "~/messages";
 import { findFileById } from "~/models/file-jobs.server";
-import { saveQuantities } from "~/models/planning-queries.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY } from "~/models/planning.server";
+import { saveQuantities } from "~/models/planning-queries.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { roundTripByExportName } from "~/round-trips.server";
 import { useTestDatabase } from "../../../../test/db";

@@ -1,5 +1,5 @@
+import { type CellValue, normalizeCnpj, parseDate, parseDateText, parseYearMonthDay } from "~/shared/excel/values";
 import { formatNumber, readNumber } from "~/shared/numbers";
-import { normalizeCnpj, parseDate, parseDateText, parseYearMonthDay, type CellValue } from "~/shared/excel/values";
 
 /**
  * The column rules of every upload template (template.ts): what a cell may hold, the value a valid one is stored as,

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import { finishJob, reportProgress, type JobClaim } from "~/models/file-jobs.server";
+import { finishJob, type JobClaim, reportProgress } from "~/models/file-jobs.server";
 import { openReadStream } from "~/services/storage.server";
 
 /**

@@ -1,5 +1,5 @@
-import { uploadRightsTexts } from "../texts";
 import { FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
+import { uploadRightsTexts } from "../texts";
 import { ingestExplorerDocument } from "./documents.server";
 import { ingestReportBundle } from "./report-bundle.server";
 import { startTargetJob, type TargetJobOptions, type TargetJobOutcome } from "./target-job.server";

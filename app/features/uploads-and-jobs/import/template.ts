@@ -1,5 +1,5 @@
-import { cellText, type CellValue } from "~/shared/excel/values";
-import { checkCell, invalid, type ColumnRule } from "./rules";
+import { type CellValue, cellText } from "~/shared/excel/values";
+import { type ColumnRule, checkCell, invalid } from "./rules";
 
 /**
  * An upload template: the columns a file must hold (recognised by its header row: every column name present, any

@@ -8,7 +8,7 @@ import {
   planningQuantityTemplate,
 } from "./datasets/definitions";
 import { channelTemplate, productTemplate, spendTemplate } from "./master-data-templates";
-import { normalizeHeader, type Layout, type Template } from "./template";
+import { type Layout, normalizeHeader, type Template } from "./template";
 
 /**
  * Every upload template, in the order /captura/manual lists them: spec 000's master data (rows kept or sent to the

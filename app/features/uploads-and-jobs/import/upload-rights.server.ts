@@ -1,6 +1,6 @@
 import { canUploadTo, OPERATOR_TYPE, UPLOAD_TARGET_ACCESS, type UploadTargetId, type UploadTargetRule } from "~/access";
 import { accessContext } from "~/config.server";
-import { branchScopeOf, type BranchScope } from "~/models/hr.server";
+import { type BranchScope, branchScopeOf } from "~/models/hr.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { uploadRightsTexts } from "../texts";
 

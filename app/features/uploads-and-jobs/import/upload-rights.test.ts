@@ -1,25 +1,25 @@
 import { Readable } from "node:stream";
 import JSZip from "jszip";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { usePortalToday } from "#test/clock";
+import { useTestDatabase } from "#test/db";
+import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 import { PERMISSION_TYPES, type PermissionType } from "~/access";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { FILE_STATUS_UNREADABLE, findFileById, registerFile } from "~/models/file-jobs.server";
+import type { FileTarget } from "~/models/files.fields";
 import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS } from "~/models/reports.server";
-import type { FileTarget } from "~/models/files.fields";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { useTestDatabase } from "#test/db";
-import { usePortalToday } from "#test/clock";
 import { nokRowsDownload } from "../nok-rows.server";
 import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../test-helpers";
 import { TEMPLATE_CATALOG } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { TEMPLATES } from "./templates";
-import { uploadAndProcess, repositoryFiles } from "#test/uploads";
 
 /**
  * An upload writes only what its uploader may write on the screen the data belongs to. Every template,

@@ -1,4 +1,5 @@
 import { getConfig } from "~/config.server";
+import { recordJobEnded } from "~/features/audit/data-events.server";
 import {
   claimNextJob,
   DEFAULT_LEASE_MS,
@@ -7,15 +8,14 @@ import {
   finishJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
+import { notifyJobEnded } from "../job-notices.server";
 import {
-  ingestClaimedFile,
-  systemClock,
   type IngestClock,
   type IngestOptions,
   type IngestOutcome,
+  ingestClaimedFile,
+  systemClock,
 } from "./ingest.server";
-import { notifyJobEnded } from "../job-notices.server";
-import { recordJobEnded } from "~/features/audit/data-events.server";
 
 /**
  * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease

@@ -1,28 +1,28 @@
 import type { Db } from "mongodb";
 import {
+  deleteFiscalItemsOf,
   FISCAL_ITEMS,
   FISCAL_ITEMS_NOK,
-  deleteFiscalItemsOf,
   insertFiscalItems,
   repositoryFilesNamed,
   type StoredFile,
 } from "~/models/fiscal.server";
 import { applyForecastUpload, FORECAST, FORECAST_NOK, type ForecastUploadRow } from "~/models/forecast.server";
-import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, upsertResponsibles, type FpaResponsible } from "~/models/fpa.server";
+import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, type FpaResponsible, upsertResponsibles } from "~/models/fpa.server";
 import { applyHrUpload, HR_AUX, HR_AUX_NOK, type HrUploadRow } from "~/models/hr.server";
-import { uploadedRowId, type UploadCounts, type UploadMeta } from "~/models/upload-rows.server";
 import {
   deleteLedgerMonths,
   insertLedgerRows,
   LEDGER,
   LEDGER_ACCOUNTS,
   LEDGER_NOK,
-  upsertLedgerAccounts,
   type UploadedAccount,
+  upsertLedgerAccounts,
 } from "~/models/ledger.server";
-import type { BusinessUnitId } from "~/models/reports.fields";
 import { PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { applyPlanningUpload, type PlanningUploadRow } from "~/models/planning-upload.server";
+import type { BusinessUnitId } from "~/models/reports.fields";
+import { type UploadCounts, type UploadMeta, uploadedRowId } from "~/models/upload-rows.server";
 import type { DatasetId, DatasetTemplate } from "../template";
 import type { RowSpool, SpooledRow } from "./spool.server";
 

@@ -2,6 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { ObjectId } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNKNOWN_LAYOUT } from "~/models/file-jobs.server";
@@ -10,15 +12,13 @@ import { FORECAST, FORECAST_HISTORY, FORECAST_NOK, readWindow } from "~/models/f
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, findResponsible, fpaReport } from "~/models/fpa.server";
 import { HR_AUX, HR_AUX_CHANGES, HR_AUX_NOK, listAuxRows } from "~/models/hr.server";
 import { LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, ledgerRows, listAccounts } from "~/models/ledger.server";
-import { readPlanningPage } from "~/models/planning-queries.server";
-import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import type { PlanningFilter } from "~/models/planning.fields";
+import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
+import { readPlanningPage } from "~/models/planning-queries.server";
 import { monthOf } from "~/shared/months";
-import { useTestDatabase } from "#test/db";
 import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir, xlsxBuffer } from "../../test-helpers";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
-import { repositoryFiles, uploadAndProcess } from "#test/uploads";
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -1,11 +1,10 @@
-import { MONEY_RULE } from "~/shared/numbers";
-import { ACCOUNT_CONCAT_MAX, COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { HR_FIGURE_RULES } from "~/features/hr/figures";
-import { parseScenario } from "~/models/forecast.fields";
+import { ACCOUNT_CONCAT_MAX, COST_CENTER_CONCAT_MAX, parseScenario } from "~/models/forecast.fields";
 import { HR_COMMENT_MAX } from "~/models/hr.server";
 import { CHANNELS, DATE_MAX, DATE_MIN, QUANTITY_MAX } from "~/models/planning.fields";
 import { BUSINESS_UNITS, CATEGORY1_OPTIONS } from "~/models/reports.fields";
-import { choiceRule, invalid, type ColumnRule } from "../rules";
+import { MONEY_RULE } from "~/shared/numbers";
+import { type ColumnRule, choiceRule, invalid } from "../rules";
 import type { DatasetTemplate, RowValues } from "../template";
 
 /**

@@ -1,30 +1,30 @@
 import type { Db, ObjectId } from "mongodb";
-import { noteDataChanged } from "~/models/dashboard-cache.server";
-import { pairKey } from "~/models/forecast-cycle.server";
-import { forecastLocks } from "~/models/forecast.server";
 import { cycleTexts, lockReasonOf } from "~/features/forecast/cycle/texts";
-import { portalToday } from "~/shared/clock.server";
-import { inBranchScope, type BranchScope } from "~/models/hr.server";
-import { uploadRightsTexts } from "../../texts";
-import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
+import { forecastLocks } from "~/models/forecast.server";
+import { pairKey } from "~/models/forecast-cycle.server";
+import { type BranchScope, inBranchScope } from "~/models/hr.server";
 import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
-import type { CellValue } from "~/shared/excel/values";
+import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
+import { portalToday } from "~/shared/clock.server";
 import { countOf } from "~/shared/excel/count-text";
+import type { CellValue } from "~/shared/excel/values";
 import { formatCount } from "~/shared/excel/values";
+import { uploadRightsTexts } from "../../texts";
 import { exampleValues } from "../catalog.server";
 import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
+import { invalid } from "../rules";
+import { checkRow, type DatasetTemplate, type RowChecker, type RowValues } from "../template";
 import {
+  type ApplyResult,
   applySpooled,
   DATASET_COLLECTIONS,
   holdsNoneOf,
   looksKeysUp,
-  resolveRepositoryFiles,
-  type ApplyResult,
   type ReplaceScope,
+  resolveRepositoryFiles,
   type Step,
 } from "./apply.server";
-import { invalid } from "../rules";
-import { checkRow, type DatasetTemplate, type RowChecker, type RowValues } from "../template";
 import { LEDGER_ACCOUNT_COLUMNS } from "./definitions";
 import { RowSpool, type SpooledRow } from "./spool.server";
 

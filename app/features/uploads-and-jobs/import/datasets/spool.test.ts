@@ -3,7 +3,7 @@ import path from "node:path";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { useTempDataDir } from "../../test-helpers";
-import { RowSpool, spoolDir, type SpooledRow } from "./spool.server";
+import { RowSpool, type SpooledRow, spoolDir } from "./spool.server";
 
 useTempDataDir();
 

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it, vi } from "vitest";
-import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
 import { loader as pageLoader } from "~/routes/captura.manual";
+import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
 import { currentUser } from "../../../../../test/auth-mock";
 import { useTestDatabase } from "../../../../../test/db";
 import { closestTemplate, TEMPLATE_CATALOG } from "../catalog.server";
