@@ -1,5 +1,6 @@
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { allIndexes, listedIndexKey } from "~/models/all-indexes.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { FILES } from "~/models/files.server";
@@ -8,7 +9,6 @@ import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { DEMO_ACCOUNTS, EMPTY_START_COLLECTIONS } from "~/seed/index.server";
 import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
-import { useTestDatabase } from "../test/db";
 import { runSeed, SEED_STATE, SeedRefusedError } from "./seed-run";
 
 const testDb = useTestDatabase();

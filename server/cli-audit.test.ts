@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -12,7 +13,6 @@ import {
   forgetAuditHeads,
 } from "~/models/audit.server";
 import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
-import { useTestDatabase } from "../test/db";
 import { auditVerifyCommand } from "./cli-audit";
 import { UsageError } from "./cli-support";
 

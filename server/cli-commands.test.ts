@@ -4,6 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { masterDataTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FILES } from "~/models/files.server";
@@ -11,7 +12,6 @@ import { CHANNEL, PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-dat
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { TEMPLATE_CATALOG } from "../app/features/uploads-and-jobs/import/catalog.server";
 import { grantPermission, NON_EXAMPLE_CELL, useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
-import { useTestDatabase } from "../test/db";
 import { exportCommand } from "./cli-export";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 import { UsageError } from "./cli-support";

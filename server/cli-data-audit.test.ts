@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG, type AuditEntry } from "~/models/audit.server";
@@ -12,7 +13,6 @@ import {
   productLine,
   useTempDataDir,
 } from "../app/features/uploads-and-jobs/test-helpers";
-import { useTestDatabase } from "../test/db";
 import { exportCommand } from "./cli-export";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { dumpForecast, insertScenario } from "~/features/forecast/fixtures";
@@ -13,7 +14,6 @@ import {
 } from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
-import { useTestDatabase } from "../test/db";
 import { importCommand } from "./cli-import";
 
 /**

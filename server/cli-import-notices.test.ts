@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { listNotices } from "~/models/notices.server";
@@ -11,7 +12,6 @@ import {
   productLine,
   useTempDataDir,
 } from "../app/features/uploads-and-jobs/test-helpers";
-import { useTestDatabase } from "../test/db";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 
 /** Issue 54 through the operator's `portal import`: --user is told as the uploader; without it, only those on call. */

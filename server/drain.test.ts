@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import net from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectionRefused } from "../test/net";
+import { connectionRefused } from "#test/net";
 import { createDrain } from "./drain";
 
 let server: Server | undefined;

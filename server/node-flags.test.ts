@@ -1,6 +1,6 @@
 import { DB_GC_FLAGS, DB_MALLOC_ENV } from "embedded-mongo/process";
 import { describe, expect, it } from "vitest";
-import { packageScripts } from "../test/deploy/container-files";
+import { packageScripts } from "#test/deploy/container-files";
 
 /** npm scripts cannot import a constant, so they list the flags themselves; this keeps both lists equal (`npm start`: test/deploy/container-files.test.ts). */
 const scripts = packageScripts();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useTestDatabase } from "../../test/db";
+import { useTestDatabase } from "#test/db";
 import { allIndexes, applyIndexes, listedIndexKey, retiredIndexes } from "./all-indexes.server";
 import { indexes as userIndexes } from "./users.server";
 

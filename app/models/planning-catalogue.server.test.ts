@@ -1,8 +1,8 @@
 import type { Db } from "mongodb";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { planningTexts } from "~/messages";
 import type { PlanningFilter } from "~/models/planning.fields";
-import { useTestDatabase } from "../../test/db";
 import { PRODUCT_MASTER } from "./master-data.server";
 import { checkFilterAgainstCatalogue, KNOWN_VALUES_MS } from "./planning-catalogue.server";
 

@@ -1,6 +1,7 @@
 import { EJSON } from "bson";
 import type { Db, Document } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { getClient } from "~/db.server";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -9,7 +10,6 @@ import { MASTER_DATA_COLLECTION_NAMES } from "~/models/master-data.server";
 import { CHANNELS } from "~/models/planning.server";
 import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
-import { useTestDatabase } from "../../test/db";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { isValidCnpj, isValidCpf } from "./brazil";
 import { monthStart } from "./context";

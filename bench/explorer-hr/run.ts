@@ -7,9 +7,9 @@
 import http from "node:http";
 import { createRequire } from "node:module";
 import { MongoClient } from "mongodb";
+import { startApp } from "#test/e2e/harness";
 import { DEMO_PASSWORD } from "~/seed/accounts";
 import { seedDatabase } from "~/seed/index.server";
-import { startApp } from "../../test/e2e/harness";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
+import { launchChromium } from "#test/e2e/harness";
 import { monthKey } from "~/shared/months";
 import { buildGroups, type ForecastGridPayload } from "../../app/features/forecast/forecast-grid-rules";
 import {
@@ -21,7 +22,6 @@ import {
   scenarioCalendar,
   windowMonths,
 } from "../../app/features/forecast/release-points";
-import { launchChromium } from "../../test/e2e/harness";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ACCOUNTS = 400;

@@ -12,11 +12,11 @@
 
 import os from "node:os";
 import { type AnyBulkWriteOperation, MongoClient } from "mongodb";
+import { startApp } from "#test/e2e/harness";
 import { monthKey, monthStartDate } from "~/shared/months";
 import { reviewPath } from "../../app/features/forecast/forecast-filter";
 import { parseScenario, scenarioCalendar, windowMonths } from "../../app/features/forecast/release-points";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "../../app/models/forecast.server";
-import { startApp } from "../../test/e2e/harness";
 import { cpuOf, ownCpu } from "../cpu-time";
 import { signIn } from "../sign-in";
 

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startApp } from "../../test/e2e/harness";
+import { startApp } from "#test/e2e/harness";
 import { signIn } from "../sign-in";
 import { loopbackRequest, MB, multipartUpload, writeRandomFile } from "./common";
 

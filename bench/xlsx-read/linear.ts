@@ -14,9 +14,9 @@
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { createInflateRaw } from "node:zlib";
+import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { readXlsxRows, type SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
-import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "../../test/zip-bombs";
 
 const { values: args } = parseArgs({
   options: {

@@ -17,7 +17,7 @@ async function main() {
   process.env.DATABASE_NAME = "real_client_fixtures";
   const { getDb, closeDb } = await import("~/db.server");
   const { PLANNING_QUANTITY } = await import("~/models/planning.server");
-  const { PLANNING_FILTER, PLANNING_ROWS } = await import("../../test/real-clients/planning-rows");
+  const { PLANNING_FILTER, PLANNING_ROWS } = await import("#test/real-clients/planning-rows");
   const { parseFilter } = await import("~/features/planning/planning");
   const { planningXlsx } = await import("~/features/planning/excel.server");
   await (await getDb()).collection(PLANNING_QUANTITY).insertMany(PLANNING_ROWS);

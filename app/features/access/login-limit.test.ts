@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { confirmPasswordReset, requestPasswordReset, signInWithPassword } from "~/features/access/accounts.server";
 import { messages } from "~/messages";
@@ -20,7 +21,6 @@ import * as recovery from "~/routes/recovery.$code";
 import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword, verifyPassword } from "~/services/password-hash.server";
-import { useTestDatabase } from "../../../test/db";
 
 /**
  * The sign-in and recovery limits under bursts of parallel requests: every attempt is reserved before its

@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
 import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
@@ -15,7 +16,6 @@ import { HR_AUX, saveComment, saveFigures } from "~/models/hr.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { saveBatch, saveQuantities } from "~/models/planning-queries.server";
 import { monthStartDate } from "~/shared/months";
-import { useTestDatabase } from "../../../test/db";
 
 /**
  * An edit made in the portal changes the data state its dashboards are cached against, so a dashboard

@@ -1,5 +1,7 @@
 import { EJSON } from "bson";
 import { describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { recordQueryPlans } from "#test/query-plans";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { DASHBOARD_CHART_CACHE, noteDataChanged } from "~/models/dashboard-cache.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
@@ -7,10 +9,8 @@ import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { CHART_CACHE_MAX_AGE_MS } from "~/services/dashboards/native.server";
 import { backgroundWorkSettled } from "~/shared/background-work.server";
-import { useTestDatabase } from "../../../test/db";
-import { recordQueryPlans } from "../../../test/query-plans";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /** Native dashboards read cached figures while the data they come from is unchanged. */
 const testDb = useTestDatabase();

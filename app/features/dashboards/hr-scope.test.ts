@@ -1,10 +1,10 @@
 import { EJSON } from "bson";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { HR_AUX } from "~/models/hr.server";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
 import { grantPermission } from "../uploads-and-jobs/test-helpers";
 
 /**
@@ -12,7 +12,7 @@ import { grantPermission } from "../uploads-and-jobs/test-helpers";
  * does; a chart that would reach other branches' rows through a $lookup is not run for it.
  */
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 const pipeline = (stages: unknown[]) => EJSON.stringify(stages, { relaxed: false });
 

@@ -1,18 +1,18 @@
 import { EJSON } from "bson";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { useMockServer } from "#test/mocks";
+import { type EmbedCall, quicksightEmbedError, quicksightEmbedSuccess } from "#test/mocks/quicksight";
 import { resetConfigForTests } from "~/config.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { loader as embedUrlLoader } from "~/routes/ij.painel.$id.embed-url";
 import { loader as jobsLoader } from "~/routes/jobs.dashboard.$id";
 import { CHART_ROW_CAP } from "~/services/dashboards/native.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { useMockServer } from "../../../test/mocks";
-import { type EmbedCall, quicksightEmbedError, quicksightEmbedSuccess } from "../../../test/mocks/quicksight";
 import { dashboardTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const mock = useMockServer();

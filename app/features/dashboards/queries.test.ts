@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { getDashboard, listDashboards } from "~/models/dashboard-queries.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
-import { useTestDatabase } from "../../../test/db";
 
 const testDb = useTestDatabase();
 

@@ -1,15 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, type Segment } from "~/models/explorer-search";
 import { loader } from "~/routes/ij.explorer";
 import { loader as documentLoader } from "~/routes/ij.explorer_.$id";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { expectIndexedQueries } from "../../../test/query-plans";
 import { explorerTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const load = (query = "") =>

@@ -1,5 +1,8 @@
 import type { ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
 import { figureInputName } from "~/features/hr/edits";
 import { monthRangeParams } from "~/features/hr/month-range";
 import { hrGridPath } from "~/features/hr/paths";
@@ -9,13 +12,10 @@ import { HR_AUX, HR_AUX_CHANGES, type HrAuxRecord } from "~/models/hr.server";
 import { loader as pickerLoader } from "~/routes/ij.rh";
 import { action as gridAction, loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
 import { type Month, monthKey, monthLabel, monthOfDate } from "~/shared/months";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { expectIndexedQueries } from "../../../test/query-plans";
 import { BRANCH_A, BRANCH_B, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
 import { hrTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The HR screens' loaders and actions on the embedded database: the picker, the grid (sorted, masked, scoped),

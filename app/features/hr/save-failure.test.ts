@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { figureInputName } from "~/features/hr/edits";
 import { hrGridPath } from "~/features/hr/paths";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { action } from "~/routes/ij.rh_edit.$filial";
-import { useTestDatabase } from "../../../test/db";
 import { BRANCH_A, insertHrRecords, setPermission } from "./fixtures";
 import { hrTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 // The database fails in the middle of a save (after the branch was checked).
 vi.mock("~/models/hr.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("~/models/hr.server")>();

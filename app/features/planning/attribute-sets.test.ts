@@ -1,5 +1,6 @@
 import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { filterMatchesRow, type PlanningFilter, parseFilter } from "~/features/planning/planning";
 import { PLANNING_QUANTITY, type PlanningQuantityRow } from "~/models/planning.server";
 import {
@@ -11,7 +12,6 @@ import {
 } from "~/models/planning-attribute-sets.server";
 import { countPlanningRows, narrowedPlanningQuery, readPlanningPage } from "~/models/planning-queries.server";
 import { applyPlanningUpload } from "~/models/planning-upload.server";
-import { useTestDatabase } from "../../../test/db";
 import { PRODUCTS, resetPlanning } from "./fixtures";
 
 const testDb = useTestDatabase();

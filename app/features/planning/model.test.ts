@@ -1,9 +1,9 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { applyMultiplier, filterMatchesRow, parseFilter, QUANTITY_MAX } from "~/features/planning/planning";
 import { PLANNING_QUANTITY, type PlanningQuantityRow } from "~/models/planning.server";
 import { batchValorExpression, planningQuery } from "~/models/planning-queries.server";
-import { useTestDatabase } from "../../../test/db";
 import { planningRows, resetPlanning } from "./fixtures";
 
 const testDb = useTestDatabase();

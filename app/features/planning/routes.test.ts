@@ -1,5 +1,8 @@
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { expectIndexedQueries } from "#test/query-plans";
 import { applyMultiplier, PLANNING_PAGE_SIZE } from "~/features/planning/planning";
 import { messages } from "~/messages";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_SAVES } from "~/models/planning.server";
@@ -7,13 +10,10 @@ import { loader as planLoader } from "~/routes/ij.plan";
 import { action as planEditAction, loader as planEditLoader } from "~/routes/ij.plan_edit";
 import { loader as reportCreateLoader } from "~/routes/ij.report_create";
 import { action as reportAction, loader as reportLoader } from "~/routes/ij.report_preview";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { expectIndexedQueries } from "../../../test/query-plans";
 import { planningSnapshot, resetPlanning } from "./fixtures";
 import { planningTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 let db: Db;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { xlsxBomb, zipOf } from "#test/zip-bombs";
 import { renderXlsx } from "~/features/reports-and-financial/documents-render.server";
 import { DocumentTooLargeError } from "~/features/reports-and-financial/documents-store.server";
 import { docxToHtml, xlsxToSheets } from "~/features/reports-and-financial/documents-viewer.server";
@@ -13,7 +14,6 @@ import { buildFpaReport } from "~/models/fpa.server";
 import type { LedgerAccount, LedgerRow } from "~/models/ledger.server";
 import { parseBrazilianNumber } from "~/models/reports.fields";
 import { seedDatabase } from "~/seed/index.server";
-import { xlsxBomb, zipOf } from "../../../test/zip-bombs";
 import { reportsTexts } from "./texts";
 
 const DOCX_TYPES = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`;
@@ -21,9 +21,9 @@ const DOCX_RELS = `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="h
 const DOCX_OPEN = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`;
 const DOCX_CLOSE = `</w:body></w:document>`;
 
+import { useTestDatabase } from "#test/db";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { generateStorageKey, getLocalStore } from "~/services/storage.server";
-import { useTestDatabase } from "../../../test/db";
 
 const testDb = useTestDatabase();
 const data = useTempDataDir();

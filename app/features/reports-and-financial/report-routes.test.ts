@@ -2,6 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { documentSink } from "~/features/reports-and-financial/documents-store.server";
 import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { messages, reportsTexts as t } from "~/messages";
@@ -10,11 +12,9 @@ import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import { listReportsPage, REPORTS, type ReportRecord } from "~/models/reports.server";
 import { generateReports } from "~/seed/reports";
 import { SeedObjects } from "~/seed/stored-objects";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
 import { seedContext, seedLedger } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const data = useTempDataDir();

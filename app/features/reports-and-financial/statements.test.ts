@@ -4,6 +4,7 @@ import ExcelJS from "exceljs";
 import mammoth from "mammoth";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import {
   ensureStatements,
   StatementGenerationError,
@@ -13,7 +14,6 @@ import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import type { LedgerRow } from "~/models/ledger.server";
 import { getLocalStore } from "~/services/storage.server";
-import { useTestDatabase } from "../../../test/db";
 import { LAST_CLOSED, ptBr, seedLedger } from "./test-helpers";
 
 const testDb = useTestDatabase();

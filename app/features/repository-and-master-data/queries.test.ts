@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import {
   CHANNEL,
   CHANNEL_NOK,
@@ -16,7 +17,6 @@ import {
   nokBasesOfFiles,
   pageParam,
 } from "~/models/master-data-queries.server";
-import { useTestDatabase } from "../../../test/db";
 
 const testDb = useTestDatabase();
 

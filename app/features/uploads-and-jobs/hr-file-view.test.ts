@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { registerFile } from "~/models/file-jobs.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { action as repoFormatAction } from "~/routes/repo.format";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
 import { TEMPLATE_CATALOG } from "./import/catalog.server";
 import { grantPermission, useTempDataDir, xlsxBuffer } from "./test-helpers";
 
@@ -14,7 +14,7 @@ import { grantPermission, useTempDataDir, xlsxBuffer } from "./test-helpers";
  * its data: the viewer's branches only, every CPF masked. Any other file downloads as stored.
  */
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 useTempDataDir();
 

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { type IngestClock, ingestMessages } from "~/features/uploads-and-jobs/import/ingest.server";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import * as reader from "~/shared/excel/xlsx-reader.server";
-import { useTestDatabase } from "../../../test/db";
-import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "../../../test/zip-bombs";
 import { storeAndRegister, useTempDataDir } from "./test-helpers";
 
 /**

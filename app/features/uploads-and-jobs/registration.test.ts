@@ -3,6 +3,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { Collection } from "mongodb";
 import { describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { handleUpload, MAX_FILES_PER_POST, maxPostBytes } from "~/features/uploads-and-jobs/upload.server";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -19,12 +21,10 @@ import {
 import { FILES, indexes as fileIndexes } from "~/models/files.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
 import { storeAndRegister, useTempDataDir } from "./test-helpers";
 
 // The download route needs a session (its rule in app/access.ts); the real guard is tested in test/access-*.
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

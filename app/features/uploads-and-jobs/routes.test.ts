@@ -2,6 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { Collection } from "mongodb";
 import { http } from "msw";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { useEnv } from "#test/env";
+import { useMockServer } from "#test/mocks";
+import { createFakeBucket, etagOf, s3Handlers } from "#test/mocks/s3";
 import { getConfig } from "~/config.server";
 import { REGISTER_API, type Transport, uploadToS3 } from "~/features/uploads-and-jobs/upload-transport";
 import { messages } from "~/messages";
@@ -15,14 +20,9 @@ import { action as repoFormatAction } from "~/routes/repo.format";
 import { S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { signDownloadToken } from "~/services/storage/signed-link.server";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
-import { useEnv } from "../../../test/env";
-import { useMockServer } from "../../../test/mocks";
-import { createFakeBucket, etagOf, s3Handlers } from "../../../test/mocks/s3";
 import { useTempDataDir } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

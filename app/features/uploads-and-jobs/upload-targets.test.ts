@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { type Transport, uploadToLocalStore } from "~/features/uploads-and-jobs/upload-transport";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { resolveFileTarget } from "~/models/files.fields";
@@ -8,11 +10,9 @@ import { action as registerAction } from "~/routes/api.files.register";
 import { action as uploadAction } from "~/routes/api.upload";
 import { getLocalStore } from "~/services/storage.server";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { currentUser } from "../../../test/auth-mock";
-import { useTestDatabase } from "../../../test/db";
 import { useTempDataDir } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "#test/db";
 import {
   DEFAULT_STALL_TIMEOUT_MS,
   type IngestClock,
@@ -9,7 +10,6 @@ import {
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import { useTestDatabase } from "../../../test/db";
 import { PRODUCT_HEADER, productLine, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 /**

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { interruptedMessage, processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import { useTestDatabase } from "../../../test/db";
 import { PRODUCT_HEADER, productLine, storeAndRegister, useTempDataDir } from "./test-helpers";
 
 const testDb = useTestDatabase();

@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import {
   claimNextJob,
@@ -18,7 +19,6 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { useTestDatabase } from "../../../test/db";
 import {
   PRODUCT_HEADER,
   productLine,

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
+import { SHEET_CLOSE, SHEET_OPEN, SST_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { FILE_STATUS_UNREADABLE, findFileById } from "~/models/file-jobs.server";
 import { FileRefusedError, readXlsxRows, XLSX_LIMITS, type XlsxLimits } from "~/shared/excel/xlsx-reader.server";
-import { useTestDatabase } from "../../../test/db";
-import { SHEET_CLOSE, SHEET_OPEN, SST_OPEN, xlsxBomb } from "../../../test/zip-bombs";
 import { storeAndRegister, useTempDataDir } from "./test-helpers";
 
 useTestDatabase();

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type BombEntry, SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf } from "../../../test/zip-bombs";
+import { type BombEntry, SHEET_CLOSE, SHEET_OPEN, xlsxBomb, zipOf } from "#test/zip-bombs";
 import {
   FileRefusedError,
   type ReadStats,

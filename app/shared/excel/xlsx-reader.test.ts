@@ -3,8 +3,8 @@ import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
+import { zipOf } from "#test/zip-bombs";
 import { readXlsxRowsExceljs } from "../../../bench/xlsx-read/exceljs-reader";
-import { zipOf } from "../../../test/zip-bombs";
 import { readXlsxRows, type SourceRow } from "./xlsx-reader.server";
 
 /**

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
+import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "#test/zip-bombs";
 import { streamFromBoundedThread } from "~/shared/bounded-thread.server";
-import { SHEET_CLOSE, SHEET_OPEN, xlsxBomb } from "../../../test/zip-bombs";
 import { type ExcelColumn, readReturnedFile, xlsxDownload } from "./round-trip.server";
 import { readXlsxRows, type SourceRow } from "./xlsx-reader.server";
 import { readXlsxRowsOnThread } from "./xlsx-thread.server";

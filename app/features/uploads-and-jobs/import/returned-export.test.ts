@@ -1,6 +1,7 @@
 import ExcelJS from "exceljs";
 import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
+import { useTestDatabase } from "#test/db";
 import { resetPlanning } from "~/features/planning/fixtures";
 import { parseFilter } from "~/features/planning/planning";
 import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
@@ -10,7 +11,6 @@ import { PLANNING_HISTORY, PLANNING_QUANTITY } from "~/models/planning.server";
 import { saveQuantities } from "~/models/planning-queries.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { roundTripByExportName } from "~/round-trips.server";
-import { useTestDatabase } from "../../../../test/db";
 import { storeAndRegister, useTempDataDir } from "../test-helpers";
 
 /**

@@ -1,13 +1,13 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it, vi } from "vitest";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
 import { loader as pageLoader } from "~/routes/captura.manual";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
-import { currentUser } from "../../../../../test/auth-mock";
-import { useTestDatabase } from "../../../../../test/db";
 import { closestTemplate, TEMPLATE_CATALOG } from "../catalog.server";
 import { detectTemplate } from "../templates";
 
-vi.mock("~/features/access/auth.server", () => import("../../../../../test/auth-mock"));
+vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 useTestDatabase();
 
 const get = (path: string, template: string) =>
