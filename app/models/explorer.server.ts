@@ -26,6 +26,7 @@ import {
 import { byPtBr } from "~/shared/collation";
 import { readPageOrLast } from "~/shared/pagination";
 import { noteDataChanged } from "./dashboard-cache.server";
+import { recordedFileClass } from "./files.server";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -127,16 +128,26 @@ export type UploadedDocument = NewDocument & {
   user: string;
 };
 
+/** The uploaded file is not classified plain (files.fields.ts FileDataClass): its text is not indexed. */
+export class ExplorerSourceNotPlainError extends Error {
+  constructor() {
+    super("an explorer document's file must be classified plain before it is indexed");
+    this.name = "ExplorerSourceNotPlainError";
+  }
+}
+
 /**
  * Indexes an uploaded document, upserted by its file name: a new name adds a document, a known one
  * replaces it (same _id). The vocabulary gains the new text's words and loses the replaced text's (a word no
- * document holds any more is removed, so the last word's prefix expansion never offers it).
+ * document holds any more is removed, so the last word's prefix expansion never offers it). Only a file classified
+ * plain is indexed: every explorer reader sees the text, and not every one may read HR data.
  */
 export async function saveUploadedExplorerDocument(
   input: UploadedDocument,
   db?: Db,
 ): Promise<{ id: ObjectId; replaced: boolean; words: number }> {
   db ??= await getDb();
+  if ((await recordedFileClass(input.sourceFileId, db))?.dataClass !== "plain") throw new ExplorerSourceNotPlainError();
   const _id = uploadedDocumentId(input.originalName);
   const collection = db.collection<ExplorerDocument>(EXPLORER_DOCUMENTS);
   const previous = await collection.findOne({ _id }, { projection: { title: 1, body: 1 } });

@@ -1,4 +1,4 @@
-import type { ObjectId } from "mongodb";
+import type { Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { FileClassSource, FileDataClass, FileTarget } from "./files.fields";
 import type { IndexDeclaration } from "./indexes";
@@ -109,4 +109,15 @@ export async function fileClassOfObject(
     .findOne({ bucket, originalFile: key }, { projection: { _id: 1, dataClass: 1 } });
   if (!doc?._id) return null;
   return { id: doc._id, dataClass: doc.dataClass ?? null };
+}
+
+/** The class recorded on a file and what decided it; null while it has none. */
+export async function recordedFileClass(
+  id: ObjectId,
+  db?: Db,
+): Promise<{ dataClass: FileDataClass; by: FileClassSource | null } | null> {
+  const doc = await (db ?? (await getDb()))
+    .collection<FileRecord>(FILES)
+    .findOne({ _id: id }, { projection: { dataClass: 1, dataClassBy: 1 } });
+  return doc?.dataClass ? { dataClass: doc.dataClass, by: doc.dataClassBy ?? null } : null;
 }

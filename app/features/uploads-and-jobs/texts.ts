@@ -159,6 +159,12 @@ export const documentImportTexts = {
     `Documento recusado: extrair o texto levou mais de ${seconds} segundos; nada foi indexado.`,
   unreadable: (detail: string) => `Não foi possível ler o documento: ${detail}`.slice(0, 300),
   missing: "Não foi possível ler o documento: o arquivo armazenado não foi encontrado.",
+  // ours: HR data is not indexed for the explorer's readers (docs/decisions.md)
+  hrRefused: "Documento com dados de RH (CPF) não é indexado no Explorer.",
+  hrUnreadable:
+    "Documento não indexado no Explorer: não foi possível ler as linhas da planilha para verificar se há dados de RH (CPF).",
+  hrUnverified:
+    "Não foi possível verificar agora se o documento tem dados de RH (CPF); nada foi indexado. Tente novamente.",
   source: "Captura manual",
   categories: { pdf: "PDF", docx: "Word", xlsx: "Excel", txt: "Texto", csv: "CSV" } as Record<string, string>,
 } as const;

@@ -1,10 +1,11 @@
 import { documentImportTexts as t } from "~/messages";
 import { saveUploadedExplorerDocument } from "~/models/explorer.server";
 import type { JobClaim } from "~/models/file-jobs.server";
-import { FILE_STATUS_UNREADABLE } from "~/models/file-jobs.server";
-import { FILE_STATUS_OK } from "~/models/files.server";
+import { FILE_STATUS_UNREADABLE, recordFileClass } from "~/models/file-jobs.server";
+import { FILE_STATUS_OK, recordedFileClass } from "~/models/files.server";
 import { extensionOf } from "~/services/storage.server";
 import { ThreadLimitError } from "~/shared/bounded-thread.server";
+import { classifyStoredObject } from "../hr-file-view.server";
 import {
   DocumentUnreadableError,
   extractDocumentText,
@@ -27,7 +28,8 @@ import {
  * search fields, plus the vocabulary), with the uploaded file kept in the store and named on the document so its
  * page offers it for download. Upserted by the file's original name: a second upload of "Ata.pdf" replaces the
  * document of the first (same address). The job ends with status 0 and what was indexed, or status 3 and why not;
- * nothing is indexed then.
+ * nothing is indexed then. A file classified HR (file-class.server.ts) is never indexed: not every explorer reader
+ * may read HR data, and the text would show to all of them.
  */
 
 /** The largest document read into memory to extract its text (PDF.js needs the whole file). */
@@ -48,6 +50,25 @@ function refusal(error: ThreadLimitError): string {
   return t.refusedTime(Math.round(error.limits.timeoutMs / 1000));
 }
 
+/**
+ * Why the document is not indexed for what it holds, or null. Its class was decided as the worker took the job
+ * (classifyClaimedFile); a file left unclassified then (the store or the reading threads busy) is classified now, and
+ * failing that the job can be retried. Checked after the text is read, whose refusals name the problem better.
+ */
+async function hrRefusal(claim: JobClaim): Promise<{ message: string; retryable: boolean } | null> {
+  let found = await recordedFileClass(claim.id);
+  if (!found) {
+    try {
+      const classified = await classifyStoredObject(claim.bucket, claim.originalFile);
+      found = { dataClass: await recordFileClass(claim.id, classified), by: classified.by };
+    } catch {
+      return { message: t.hrUnverified, retryable: true };
+    }
+  }
+  if (found.dataClass !== "hr") return null;
+  return { message: found.by === "unreadable" ? t.hrUnreadable : t.hrRefused, retryable: false };
+}
+
 export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
   const job = await startTargetJob(claim, options);
   const ext = extensionOf(claim.originalFile);
@@ -65,7 +86,7 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
       return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
     }
     await job.beat(10, t.reading);
-    let extracted;
+    let extracted: Awaited<ReturnType<typeof extractDocumentText>>;
     try {
       extracted = await extractDocumentText(ext, bytes, async (done, total) =>
         job.beat(total ? 10 + (done / total) * 80 : 50, total ? t.readingPages(done, total) : t.reading),
@@ -79,6 +100,8 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
       );
     }
     if (!/[\p{L}\p{N}]/u.test(extracted.text)) return job.finish(FILE_STATUS_UNREADABLE, t.noText);
+    const hr = await hrRefusal(claim);
+    if (hr) return job.finish(FILE_STATUS_UNREADABLE, hr.message, 0, 0, hr.retryable);
     await job.beat(95, t.reading, true);
     const title = documentTitle(claim.originalName);
     const saved = await saveUploadedExplorerDocument(
