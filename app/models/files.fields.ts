@@ -58,6 +58,7 @@ export type FileDataClass = (typeof FILE_DATA_CLASSES)[number];
  *   unreadable     a spreadsheet that could not be read: nothing says it holds no CPF
  *   no-hr-sign     read, and none of the above: plain
  *   not-rows       a format the portal reads no rows from (PDF, DOCX, ZIP): plain
+ *   seed           written by the demo seed, which knows what it generated (tables of indicators): plain
  */
 export const FILE_CLASS_SOURCES = [
   "hr-round-trip",
@@ -68,6 +69,7 @@ export const FILE_CLASS_SOURCES = [
   "unreadable",
   "no-hr-sign",
   "not-rows",
+  "seed",
 ] as const;
 export type FileClassSource = (typeof FILE_CLASS_SOURCES)[number];
 

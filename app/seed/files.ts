@@ -120,6 +120,9 @@ export function generateFiles(ctx: SeedContext, uploaders: readonly string[], ob
       agent: manual ? "portal-upload" : random.pick(["automacao-sftp", "automacao-api"]),
       leaseUntil,
       attempts,
+      // The seed stores tables of indicators: it classifies them as it stores them, as an upload is classified.
+      dataClass: "plain",
+      dataClassBy: "seed",
     });
   }
   return files;
