@@ -20,7 +20,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** /ij/preview_financial?doc={id}: a financial statement in the portal's viewer (opened from a card in a new tab). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess("routes/ij.preview_financial", request);
-  return viewerPageData(viewable(await findStatementDocument(new URL(request.url).searchParams.get("doc") ?? "")));
+  const record = viewable(await findStatementDocument(new URL(request.url).searchParams.get("doc") ?? ""));
+  return viewerPageData(record, request.signal);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

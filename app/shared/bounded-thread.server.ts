@@ -14,10 +14,95 @@
  * returns is posted back as is. With streamFromBoundedThread, `await emit(items)` hands items to the caller one batch
  * at a time, the thread working on the next one meanwhile and then waiting for the caller. A body that counts what
  * it inflates itself (the XLSX reader) passes `format: null`, and step 1 is left out.
+ *
+ * The process runs at most MAX_BOUNDED_THREADS of these threads at once, whatever asks for them (see takeThreadSlot).
  */
 
 export type ThreadLimits = { maxInflatedBytes: number; heapMb: number; timeoutMs: number };
 export type PackageFormat = "zip" | "pdf";
+
+/**
+ * Each thread may hold its heap (a few hundred MB) and a core for up to its time limit, and the machines have 2
+ * cores: at most this many run at once in the process, the viewer, the explorer's text extraction and the XLSX reader
+ * alike. Whoever asks for one more waits in line (first come, first served) at most THREAD_WAIT_MS, or until its
+ * request is given up; a caller takes its place before it reads the bytes, so no bytes wait in line.
+ */
+export const MAX_BOUNDED_THREADS = 2;
+export const THREAD_WAIT_MS = 20_000;
+/** How long a batch a thread streamed may wait for its caller before the thread is ended and its slot given on. */
+export const THREAD_IDLE_MS = 60_000;
+
+export const boundedThreadTexts = {
+  // ours: every bounded thread busy past THREAD_WAIT_MS
+  busy: "O servidor está ocupado lendo outros arquivos. Tente novamente em instantes.",
+};
+
+/** Every slot stayed taken for the longest wait (THREAD_WAIT_MS): the message says to try again. */
+export class ThreadBusyError extends Error {
+  constructor() {
+    super(boundedThreadTexts.busy);
+    this.name = "ThreadBusyError";
+  }
+}
+
+/** A place among the MAX_BOUNDED_THREADS; `release` gives it to the next in line (a second call does nothing). */
+export type ThreadSlot = { release(): void };
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Slots taken now (threads running, or about to: their caller is reading the bytes). */
+export function boundedThreadsRunning(): number {
+  return running;
+}
+
+/** Callers waiting in line for a slot. */
+export function boundedThreadsWaiting(): number {
+  return waiting.length;
+}
+
+function heldSlot(): ThreadSlot {
+  running++;
+  let held = true;
+  return {
+    release() {
+      if (!held) return;
+      held = false;
+      running--;
+      waiting.shift()?.();
+    },
+  };
+}
+
+/**
+ * A slot for one bounded thread, at once when one is free and nobody waits, else in turn; ThreadBusyError after
+ * `maxWaitMs`, the signal's reason when it aborts first (either way the caller leaves the line).
+ */
+export function takeThreadSlot(options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<ThreadSlot> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (running < MAX_BOUNDED_THREADS && waiting.length === 0) return Promise.resolve(heldSlot());
+  return new Promise<ThreadSlot>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const turn = () => {
+      done();
+      resolve(heldSlot());
+    };
+    const leave = (reason: unknown) => {
+      done();
+      const at = waiting.indexOf(turn);
+      if (at >= 0) waiting.splice(at, 1);
+      reject(reason);
+    };
+    const onAbort = () => leave(signal?.reason);
+    const timer = setTimeout(() => leave(new ThreadBusyError()), options.maxWaitMs ?? THREAD_WAIT_MS);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    waiting.push(turn);
+  });
+}
 
 export class ThreadLimitError extends Error {
   constructor(
@@ -159,14 +244,28 @@ type ThreadMessage =
  * Runs `body` on `bytes` on a thread of its own within `limits` (see above). `onProgress` is awaited between
  * messages; when it throws, the thread is ended and the error is the answer.
  */
-export async function runOnBoundedThread<T>(options: {
+export async function runOnBoundedThread<T>(options: RunOptions): Promise<T> {
+  const slot = options.slot ?? (await takeThreadSlot({ signal: options.signal }));
+  try {
+    return await runThread<T>(options);
+  } finally {
+    slot.release();
+  }
+}
+
+type RunOptions = {
   body: string;
   format: PackageFormat;
   bytes: Buffer;
   limits: ThreadLimits;
   data?: unknown;
   onProgress?: (done: number, total: number | null) => Promise<void>;
-}): Promise<T> {
+} & SlotOptions;
+
+/** A slot the caller took before reading the bytes (else one is taken here); the signal gives up waiting for one. */
+type SlotOptions = { slot?: ThreadSlot; signal?: AbortSignal };
+
+async function runThread<T>(options: RunOptions): Promise<T> {
   const { limits } = options;
   const worker = await startThread(options);
   try {
@@ -234,13 +333,26 @@ type StreamEvent = ThreadMessage | { error: NodeJS.ErrnoException } | { exit: tr
  * Runs `body` on `bytes` on a thread of its own within `limits`, giving what the body `emit`s, one batch at a time:
  * the thread gets at most one batch ahead of the caller, and `limits.timeoutMs` counts the time the caller waits
  * for the thread, not the time the caller spends on a batch. Ending the iteration early, or `signal` aborting (its
- * reason is thrown), ends the thread.
+ * reason is thrown), ends the thread; so does a batch left untaken for `idleMs` (THREAD_IDLE_MS): a slow or stalled
+ * caller does not keep a slot from the others (the next batch then fails as past the time limit).
  */
 export async function* streamFromBoundedThread<T>(
-  options: ThreadOptions & { signal?: AbortSignal },
+  options: ThreadOptions & SlotOptions & { idleMs?: number },
+): AsyncGenerator<T> {
+  options.signal?.throwIfAborted();
+  const slot = options.slot ?? (await takeThreadSlot({ signal: options.signal }));
+  try {
+    yield* streamThread<T>(options, slot);
+  } finally {
+    slot.release();
+  }
+}
+
+async function* streamThread<T>(
+  options: ThreadOptions & { signal?: AbortSignal; idleMs?: number },
+  slot: ThreadSlot,
 ): AsyncGenerator<T> {
   const { limits, signal } = options;
-  signal?.throwIfAborted();
   const worker = await startThread(options);
   const inbox: StreamEvent[] = [];
   let wake: (() => void) | null = null;
@@ -274,7 +386,18 @@ export async function* streamFromBoundedThread<T>(
       if ("aborted" in event) throw signal?.reason;
       if ("items" in event) {
         left -= Date.now() - since;
-        yield event.items as T;
+        let idle = false;
+        const timer = setTimeout(() => {
+          idle = true;
+          slot.release();
+          void worker.terminate();
+        }, options.idleMs ?? THREAD_IDLE_MS);
+        try {
+          yield event.items as T;
+        } finally {
+          clearTimeout(timer);
+        }
+        if (idle) throw new ThreadLimitError("time", limits);
         since = Date.now();
         worker.postMessage({ more: true });
       } else if ("answer" in event) return;

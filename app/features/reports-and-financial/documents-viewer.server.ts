@@ -1,5 +1,5 @@
 import { formatAmount } from "~/models/reports.fields";
-import { runOnBoundedThread, ThreadLimitError } from "~/shared/bounded-thread.server";
+import { runOnBoundedThread, ThreadLimitError, takeThreadSlot } from "~/shared/bounded-thread.server";
 import { formatCalendarDate } from "~/shared/dates";
 import { DocumentTooLargeError, readDocument } from "./documents-store.server";
 
@@ -91,17 +91,26 @@ async function run(buffer, { kind, maxRows, maxColumns }) {
 
 type Converted = { sheets: Array<{ name: string; rows: ExcelCellValue[][]; truncated: boolean }> } | { html: string };
 
-/** Converts `bytes` on a thread of its own (see above); DocumentTooLargeError past the limits. */
+/** The document's bytes, or how to read them once a thread is free (a request waiting in line holds none). */
+type Source = Buffer | (() => Promise<Buffer>);
+
+/**
+ * Converts the document on a thread of its own (see above); DocumentTooLargeError past the limits, ThreadBusyError
+ * when no thread is free in time, the signal's reason when the request is given up first.
+ */
 async function convertOnThread(
   kind: "xlsx" | "docx",
-  bytes: Buffer,
+  source: Source,
   limits: { maxInflated?: number; heapMb?: number } = {},
+  signal?: AbortSignal,
 ): Promise<Converted> {
+  const slot = await takeThreadSlot({ signal });
   try {
     return await runOnBoundedThread<Converted>({
       body: CONVERTER_SOURCE,
       format: "zip",
-      bytes,
+      bytes: Buffer.isBuffer(source) ? source : await source(),
+      slot,
       data: { kind, maxRows: VIEWER_MAX_ROWS, maxColumns: VIEWER_MAX_COLUMNS },
       limits: {
         maxInflatedBytes: limits.maxInflated ?? VIEWER_MAX_INFLATED_BYTES,
@@ -112,29 +121,37 @@ async function convertOnThread(
   } catch (error) {
     if (error instanceof ThreadLimitError) throw new DocumentTooLargeError();
     throw error;
+  } finally {
+    slot.release();
   }
 }
 
 export async function xlsxToSheets(
-  bytes: Buffer,
+  source: Source,
   limits?: { maxInflated?: number; heapMb?: number },
+  signal?: AbortSignal,
 ): Promise<ViewerSheet[]> {
-  const converted = await convertOnThread("xlsx", bytes, limits);
+  const converted = await convertOnThread("xlsx", source, limits, signal);
   if (!("sheets" in converted)) throw new Error("viewer conversion: unexpected answer");
   return converted.sheets.map((sheet) => ({ ...sheet, rows: sheet.rows.map((cells) => cells.map(cellDisplay)) }));
 }
 
-export async function docxToHtml(bytes: Buffer, limits?: { maxInflated?: number; heapMb?: number }): Promise<string> {
-  const converted = await convertOnThread("docx", bytes, limits);
+export async function docxToHtml(
+  source: Source,
+  limits?: { maxInflated?: number; heapMb?: number },
+  signal?: AbortSignal,
+): Promise<string> {
+  const converted = await convertOnThread("docx", source, limits, signal);
   if (!("html" in converted)) throw new Error("viewer conversion: unexpected answer");
   return converted.html;
 }
 
-/** What the viewer page shows for a stored document. */
-export async function viewerContent(bucket: string, key: string): Promise<ViewerContent> {
+/** What the viewer page shows for a stored document; `signal`: the page's request, given up. */
+export async function viewerContent(bucket: string, key: string, signal?: AbortSignal): Promise<ViewerContent> {
   const ext = extensionOfKey(key);
+  const read = () => readDocument(bucket, key);
   if (ext === "pdf") return { kind: "pdf" };
-  if (ext === "xlsx") return { kind: "sheets", sheets: await xlsxToSheets(await readDocument(bucket, key)) };
-  if (ext === "docx") return { kind: "html", html: await docxToHtml(await readDocument(bucket, key)) };
+  if (ext === "xlsx") return { kind: "sheets", sheets: await xlsxToSheets(read, undefined, signal) };
+  if (ext === "docx") return { kind: "html", html: await docxToHtml(read, undefined, signal) };
   return { kind: "unsupported" };
 }

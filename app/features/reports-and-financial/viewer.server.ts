@@ -4,6 +4,7 @@ import { type ViewerContent, viewerContent } from "~/features/reports-and-financ
 import { messages, reportsTexts as t } from "~/messages";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { openReadStream, StoredObjectNotFoundError, storedObjectState } from "~/services/storage.server";
+import { ThreadBusyError } from "~/shared/bounded-thread.server";
 import { answerDownload } from "./download.server";
 
 /** A report or statement record as stored (spec 001 §3): the object in the store, its name, and its online copy. */
@@ -26,10 +27,13 @@ const storedDocument = (record: StoredDocumentRecord) => ({
   name: record.originalName,
 });
 
-/** A viewer route's loader data: 404 without a viewable record, else its id and converted content. */
-export async function viewerPageData(record: StoredDocumentRecord | null) {
+/**
+ * A viewer route's loader data: 404 without a viewable record, else its id and converted content. `signal`: the
+ * page's request (given up, it leaves the line for a converting thread).
+ */
+export async function viewerPageData(record: StoredDocumentRecord | null, signal?: AbortSignal) {
   if (!record) throw data(t.viewerNotFound, { status: 404 });
-  return { id: String(record._id), ...(await loadViewer(storedDocument(record))) };
+  return { id: String(record._id), ...(await loadViewer(storedDocument(record), signal)) };
 }
 
 /** A viewer route's download (the page's Download button): the record's file, or the download failure. */
@@ -50,9 +54,12 @@ export function inlineRecordResponse(record: StoredDocumentRecord | null | undef
 export type ViewerResult = { name: string; content: ViewerContent | null; error: string | null };
 
 /** Loads and converts a stored document for the portal's viewer; a missing or unreadable file is a message, never a 5xx. */
-async function loadViewer(doc: { bucket: string; key: string; name: string }): Promise<ViewerResult> {
+async function loadViewer(
+  doc: { bucket: string; key: string; name: string },
+  signal?: AbortSignal,
+): Promise<ViewerResult> {
   try {
-    const content = await viewerContent(doc.bucket, doc.key);
+    const content = await viewerContent(doc.bucket, doc.key, signal);
     if (content.kind === "pdf" && (await storedObjectState(doc.bucket, doc.key)) !== "present") {
       return { name: doc.name, content: null, error: messages.downloadFailed };
     }
@@ -61,6 +68,7 @@ async function loadViewer(doc: { bucket: string; key: string; name: string }): P
     if (error instanceof StoredObjectNotFoundError)
       return { name: doc.name, content: null, error: messages.downloadFailed };
     if (error instanceof DocumentTooLargeError) return { name: doc.name, content: null, error: t.viewerTooLarge };
+    if (error instanceof ThreadBusyError) return { name: doc.name, content: null, error: error.message };
     return { name: doc.name, content: null, error: t.viewerFailed };
   }
 }

@@ -8,6 +8,7 @@ import { fileClassOfObject } from "~/models/files.server";
 import { type BranchScope, branchScopeOf, inBranchScope } from "~/models/hr.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
+import { ThreadBusyError } from "~/shared/bounded-thread.server";
 import { maskCpfsInText, maskCpfValue } from "~/shared/cpf";
 import { csvCell } from "~/shared/csv";
 import { ID_HEADER, ORIGINAL_HEADER, portalHeaderOf, REVISION_HEADER } from "~/shared/excel/round-trip.server";
@@ -32,35 +33,41 @@ import { jobTexts } from "./texts";
  * of an HR file are scoped and masked the same way (nok-rows.server.ts seenNokFile).
  */
 
-/** The rows of a stored CSV, TXT or XLSX and the stream under them; null for any other format. */
+/**
+ * The rows of a stored CSV, TXT or XLSX and the stream under them; null for any other format. `signal` ends an XLSX
+ * read, or its wait for a reading thread.
+ */
 async function openRows(
   bucket: string,
   key: string,
+  signal?: AbortSignal,
 ): Promise<{ rows: AsyncGenerator<SourceRow>; stream: Readable } | null> {
   const ext = extensionOf(key);
   if (ext !== "csv" && ext !== "txt" && ext !== "xlsx") return null;
   const { stream } = await openReadStream(bucket, key);
-  const rows = ext === "xlsx" ? readXlsxRowsOnThread(stream) : flatten(readCsvBatches(stream));
+  const rows = ext === "xlsx" ? readXlsxRowsOnThread(stream, { signal }) : flatten(readCsvBatches(stream));
   return { rows, stream };
 }
 
 /**
  * What a stored object holds, from its first rows (file-class.server.ts). A spreadsheet that cannot be read is HR:
- * nothing says it holds no CPF. A storage failure (the object missing, the store down) is thrown, never a class.
+ * nothing says it holds no CPF. A storage failure (the object missing, the store down) or no reading thread free in
+ * time (ThreadBusyError) is thrown, never a class.
  */
 export async function classifyStoredObject(
   bucket: string,
   key: string,
   signal?: AbortSignal,
 ): Promise<FileClassification> {
-  const opened = await openRows(bucket, key);
+  const opened = await openRows(bucket, key, signal);
   if (!opened) return { dataClass: "plain", by: "not-rows" };
   const stop = () => opened.stream.destroy(new Error("classification given up"));
   signal?.addEventListener("abort", stop, { once: true });
   try {
     return await classifyRows(opened.rows);
-  } catch {
+  } catch (error) {
     if (signal?.aborted) throw new Error("classification given up");
+    if (error instanceof ThreadBusyError) throw error;
     return { dataClass: "hr", by: "unreadable" };
   } finally {
     signal?.removeEventListener("abort", stop);
@@ -111,15 +118,19 @@ export async function classifyClaimedFile(claim: JobClaim): Promise<void> {
   }
 }
 
-/** The answer for an HR file, or null when the stored object is not one (then it is downloaded as stored). */
+/**
+ * The answer for an HR file, or null when the stored object is not one (then it is downloaded as stored). `signal`:
+ * the download's request; given up, an XLSX read (or its wait for a reading thread) ends.
+ */
 export async function hrFileView(
   grant: { bucket: string; key: string; filename: string },
   viewer: Pick<AuthenticatedUser, "email" | "type">,
+  signal?: AbortSignal,
 ): Promise<Response | null> {
   if ((await storedFileClass(grant)) !== "hr") return null;
   // Who may not read the HR grid gets no HR file from a link either.
   if (!canAccessRoute(viewer.type, "routes/ij.rh", accessContext())) throw new Response(null, { status: 403 });
-  const opened = await openRows(grant.bucket, grant.key);
+  const opened = await openRows(grant.bucket, grant.key, signal);
   // An HR file the portal cannot read as rows is not handed out at all.
   if (!opened) throw new Response(null, { status: 403 });
   const { rows, stream } = opened;

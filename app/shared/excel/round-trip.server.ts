@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
+import { ThreadBusyError } from "~/shared/bounded-thread.server";
 import { csvCell } from "~/shared/csv";
 import { excelTexts } from "./texts";
 import { type CellValue, cellText } from "./values";
@@ -207,7 +208,9 @@ export async function readReturnedFile(
         try {
           const values = JSON.parse(cellText(row.cells[layout.original]) || "[]") as CellValue[];
           if (Array.isArray(values) && values.length === editableKeys.length)
-            editableKeys.forEach((key, i) => original.set(key, values[i] ?? null));
+            editableKeys.forEach((key, i) => {
+              original.set(key, values[i] ?? null);
+            });
         } catch {
           // an unreadable _orig: every present editable cell counts as edited, and the revision still guards the row
         }
@@ -215,7 +218,8 @@ export async function readReturnedFile(
       rows.push({ line: row.line, id, revision: cellText(row.cells[layout.revision]).trim(), cells, original });
     }
   } catch (error) {
-    if (error instanceof FileRefusedError) return { ok: false, message: error.message };
+    if (error instanceof FileRefusedError || error instanceof ThreadBusyError)
+      return { ok: false, message: error.message };
     if (error instanceof UnreadableFileError) return { ok: false, message: excelTexts.excelUnreadable };
     throw error;
   }

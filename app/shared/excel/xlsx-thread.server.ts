@@ -1,9 +1,12 @@
 import type { Readable } from "node:stream";
 import {
   streamFromBoundedThread,
+  ThreadBusyError,
   ThreadFailedError,
   ThreadLimitError,
   type ThreadLimits,
+  type ThreadSlot,
+  takeThreadSlot,
 } from "~/shared/bounded-thread.server";
 import {
   bufferInput,
@@ -23,9 +26,10 @@ import { type Refusal, type SourceRow, type XlsxLimits, xlsxReaderCore } from ".
  * from a link): the same reader (xlsx-reader-core.server.ts) on a thread of its own
  * (~/shared/bounded-thread.server.ts), so the web process's event loop stays free whatever the file holds, within a
  * heap of its own and a time limit, and ended as soon as its caller stops reading. Rows come back in batches; the
- * thread works at most one batch ahead of its caller. The package goes to the thread as bytes, or, past
- * SPOOL_FROM_BYTES, as the descriptor of the temporary file it was spooled to (threads share the process's files),
- * read by position there.
+ * thread works at most one batch ahead of its caller. A read first waits for a thread's slot (MAX_BOUNDED_THREADS),
+ * and only then opens the package, so reads waiting in line hold no package. The package goes to the thread as bytes,
+ * or, past SPOOL_FROM_BYTES, as the descriptor of the temporary file it was spooled to (threads share the process's
+ * files), read by position there.
  */
 
 /**
@@ -119,7 +123,8 @@ function refusalOf(text: string): Refusal {
 /**
  * The rows of the first worksheet of the XLSX in `source`, read on a bounded thread, within `limits` (XLSX_LIMITS)
  * and XLSX_THREAD_LIMITS. Fails as readXlsxRows does: UnreadableFileError, or FileRefusedError naming the cap (the
- * thread's time and memory included); `signal` ends the thread (its reason is thrown).
+ * thread's time and memory included); ThreadBusyError when no thread is free within THREAD_WAIT_MS; `signal` ends
+ * the wait or the thread (its reason is thrown).
  */
 export async function* readXlsxRowsOnThread(
   source: Readable | Buffer,
@@ -133,9 +138,11 @@ export async function* readXlsxRowsOnThread(
     timeoutMs: XLSX_THREAD_LIMITS.timeoutMs,
   };
   let opened: OpenedPackage | null = null;
+  let slot: ThreadSlot | null = null;
   try {
     if (Buffer.isBuffer(source) && source.length > limits.packageBytes)
       throw new FileRefusedError(refusalMessages.package(limits.packageBytes));
+    slot = await takeThreadSlot({ signal });
     opened = Buffer.isBuffer(source)
       ? bufferInput(source)
       : await openXlsxPackage(source, limits, options.spoolFromBytes ?? SPOOL_FROM_BYTES, signal);
@@ -146,12 +153,15 @@ export async function* readXlsxRowsOnThread(
       limits: threadLimits,
       data: { limits, batchCells: BATCH_CELLS, file: opened.bytes ? null : { fd: opened.fd, size: opened.size } },
       signal,
+      slot,
     });
     for await (const batch of batches) yield* batch;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    if (error instanceof ThreadBusyError) throw error;
     throw readerError(error, threadLimits);
   } finally {
+    slot?.release();
     if (!Buffer.isBuffer(source)) source.destroy();
     await opened?.close();
   }

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { readCsvBatches } from "~/features/uploads-and-jobs/import/readers.server";
 import { allPreparerPages } from "~/models/forecast-cycle.server";
+import { boundedThreadTexts, ThreadBusyError } from "~/shared/bounded-thread.server";
 import { cellText } from "~/shared/excel/values";
 import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
@@ -51,7 +52,15 @@ export function preparersTemplateResponse(): Response {
   });
 }
 
-export type FileErrorCode = "missing" | "type" | "tooLarge" | "unreadable" | "noHeader" | "tooManyRows" | "empty";
+export type FileErrorCode =
+  | "missing"
+  | "type"
+  | "tooLarge"
+  | "unreadable"
+  | "noHeader"
+  | "tooManyRows"
+  | "empty"
+  | "busy";
 
 export const FILE_ERROR_CODES: readonly FileErrorCode[] = [
   "missing",
@@ -61,6 +70,7 @@ export const FILE_ERROR_CODES: readonly FileErrorCode[] = [
   "noHeader",
   "tooManyRows",
   "empty",
+  "busy",
 ];
 
 export function fileErrorMessage(code: FileErrorCode): string {
@@ -70,6 +80,8 @@ export function fileErrorMessage(code: FileErrorCode): string {
       return e.tooLarge(PREPARERS_TEMPLATE_MAX_BYTES / 1024 / 1024);
     case "tooManyRows":
       return e.tooManyRows(MAX_PAIRS);
+    case "busy":
+      return boundedThreadTexts.busy;
     default:
       return e[code];
   }
@@ -110,6 +122,7 @@ export async function readTemplateRows(bytes: Buffer, csv: boolean): Promise<Fil
     }
   } catch (error) {
     if (error instanceof UnreadableFileError) return { ok: false, code: "unreadable" };
+    if (error instanceof ThreadBusyError) return { ok: false, code: "busy" };
     throw error;
   }
   if (!columns) return { ok: false, code: "noHeader" };

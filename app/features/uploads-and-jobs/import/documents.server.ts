@@ -4,7 +4,7 @@ import type { JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_UNREADABLE, recordFileClass } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK, recordedFileClass } from "~/models/files.server";
 import { extensionOf } from "~/services/storage.server";
-import { ThreadLimitError } from "~/shared/bounded-thread.server";
+import { ThreadBusyError, ThreadLimitError } from "~/shared/bounded-thread.server";
 import { classifyStoredObject } from "../hr-file-view.server";
 import {
   DocumentUnreadableError,
@@ -94,6 +94,8 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
     } catch (error) {
       if (error instanceof JobLeaseLostError) throw error;
       if (error instanceof ThreadLimitError) return job.finish(FILE_STATUS_UNREADABLE, refusal(error));
+      // Every reading thread taken for the longest wait: the same file can be read later.
+      if (error instanceof ThreadBusyError) return job.finish(FILE_STATUS_UNREADABLE, error.message, 0, 0, true);
       return job.finish(
         FILE_STATUS_UNREADABLE,
         t.unreadable(error instanceof DocumentUnreadableError ? error.message : (error as Error).message),
