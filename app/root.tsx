@@ -106,7 +106,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        {root ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(root.theme) }} /> : null}
+        {root ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: tenant colours, each checked by config.server.ts
+          <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(root.theme) }} />
+        ) : null}
       </head>
       <body>
         <a className="skip-link" href="#main">

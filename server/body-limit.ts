@@ -90,8 +90,14 @@ type Outcome = "complete" | "too-large";
  */
 function holdBody(req: IncomingMessage, maxBytes: number, stalled: boolean, done: (outcome: Outcome) => void): void {
   let received = req.readableLength;
-  if (req.complete) return done(received > maxBytes ? "too-large" : "complete");
-  if (received > maxBytes) return refuse();
+  if (req.complete) {
+    done(received > maxBytes ? "too-large" : "complete");
+    return;
+  }
+  if (received > maxBytes) {
+    refuse();
+    return;
+  }
   const push = req.push;
   let refused = false;
   function refuse() {

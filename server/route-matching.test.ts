@@ -71,14 +71,18 @@ describe("remembered route matching", () => {
           const expected = original(routes, basename === "/" ? path : `/portal${path}`, basename);
           const got = remembering(routes, basename === "/" ? path : `/portal${path}`, basename);
           expect(got, `${basename} ${path}`).toEqual(expected);
-          got?.forEach((m, i) => expect(m.route).toBe(expected![i].route));
+          got?.forEach((m, i) => {
+            expect(m.route).toBe(expected![i].route);
+          });
         }
         // React Router's own rendering passes a location object.
         const asObject = { pathname: path.replace(/[?#].*$/, ""), search: "", hash: "" };
         const expected = original(routes, asObject);
         const got = remembering(routes, asObject);
         expect(got, `{ pathname: ${asObject.pathname} }`).toEqual(expected);
-        got?.forEach((m, i) => expect(m.route).toBe(expected![i].route));
+        got?.forEach((m, i) => {
+          expect(m.route).toBe(expected![i].route);
+        });
       }
     }
   });

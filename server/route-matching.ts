@@ -79,26 +79,26 @@ export function rememberingMatchRoutes(original: MatchRoutes): MatchRoutes {
     if (skeleton === undefined) {
       const matches = original(routes, location, basename);
       skeleton =
-        matches &&
-        matches.map((m) => ({
-          id: m.route.id as string,
-          params: { ...m.params },
-          pathname: m.pathname,
-          pathnameBase: m.pathnameBase,
-        }));
+        matches === null
+          ? null
+          : matches.map((m) => ({
+              id: m.route.id as string,
+              params: { ...m.params },
+              pathname: m.pathname,
+              pathnameBase: m.pathnameBase,
+            }));
       if (table.answers.size >= REMEMBERED_PATHS) table.answers.clear();
       table.answers.set(key, skeleton);
       return matches;
     }
-    return (
-      skeleton &&
-      skeleton.map((m) => ({
-        params: { ...m.params },
-        pathname: m.pathname,
-        pathnameBase: m.pathnameBase,
-        route: table.byId.get(m.id)!,
-      }))
-    );
+    return skeleton === null
+      ? null
+      : skeleton.map((m) => ({
+          params: { ...m.params },
+          pathname: m.pathname,
+          pathnameBase: m.pathnameBase,
+          route: table.byId.get(m.id)!,
+        }));
   };
 }
 

@@ -40,7 +40,7 @@ const NOT_COLLECTIONS: Record<string, string> = {
 // ---------------------------------------------------------------------------------------------
 // The contract's grammar
 
-export const FIELD_TYPES = [
+const FIELD_TYPES = [
   "string",
   "number",
   "int",
@@ -56,7 +56,7 @@ type FieldType = (typeof FIELD_TYPES)[number];
 
 type FieldSpec = { name: string; types: FieldType[]; unit: string; required: boolean; meaning: string };
 type IndexSpec = { name: string; key: Array<[string, unknown]>; options: string[]; line: number };
-export type Section = {
+type Section = {
   collection: string;
   line: number;
   description: string;
@@ -137,7 +137,7 @@ function parseOptions(cell: string, fail: (message: string) => never): string[] 
 }
 
 /** Parses the whole contract; throws a ContractFormatError naming the section and line of the first problem. */
-export function parseContract(markdown: string): Section[] {
+function parseContract(markdown: string): Section[] {
   const lines = markdown.split(/\r?\n/);
   let i = 0;
   let inFence = false;
@@ -658,11 +658,9 @@ describe("the contract and the seeded database", () => {
         }
       }
       expect(read, name).toBeGreaterThan(0);
-      [...found]
-        .slice(0, MAX_PROBLEMS)
-        .forEach(([problem, { count, first }]) =>
-          problems.push(`${name}: ${problem} (${count} of ${read} documents, e.g. _id ${first})`),
-        );
+      [...found].slice(0, MAX_PROBLEMS).forEach(([problem, { count, first }]) => {
+        problems.push(`${name}: ${problem} (${count} of ${read} documents, e.g. _id ${first})`);
+      });
       if (found.size > MAX_PROBLEMS) problems.push(`${name}: ${found.size - MAX_PROBLEMS} more kinds of problem`);
     }
     expect(problems).toEqual([]);

@@ -33,7 +33,7 @@ async function startRelay(options: { refuseRecipients?: boolean; stallData?: boo
       if (auth.username === "portal" && auth.password === "relay-pass") callback(null, { user: auth.username });
       else callback(new Error("Invalid username or password"));
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(_address, _session, callback) {
       if (options.refuseRecipients) {
         const error = new Error("Mailbox unavailable") as Error & { responseCode?: number };
         error.responseCode = 550;
@@ -48,7 +48,7 @@ async function startRelay(options: { refuseRecipients?: boolean; stallData?: boo
       stream.on("end", () => {
         if (options.stallData) return; // never answers the end of DATA
         received.push({
-          from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+          from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : session.envelope.mailFrom),
           to: session.envelope.rcptTo.map((r) => r.address),
           data,
           user: session.user as string | undefined,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
+import { hasControlCharacter } from "~/shared/control-characters";
 import { readPageOrLast } from "~/shared/pagination";
 import type { IndexDeclaration } from "./indexes";
 import { getPreferencesOf, normalizeEmail } from "./user-preferences.server";
@@ -99,7 +100,7 @@ export function safePortalLink(link: unknown): string | null {
   if (typeof link !== "string") return null;
   if (link.length === 0 || link.length > MAX_LINK) return null;
   if (!link.startsWith("/") || link.startsWith("//")) return null;
-  if (/[\\\u0000-\u001f\u007f]/.test(link)) return null;
+  if (link.includes("\\") || hasControlCharacter(link, true)) return null;
   return link;
 }
 

@@ -87,7 +87,9 @@ async function fewValuedQuery(filter: PlanningFilter): Promise<Filter<PlanningQu
     open.length > 0 ? await recordedAttributeValues(await getDb()) : new Map<AttributeField, unknown[]>();
   const values = await Promise.all(open.map((field) => recorded.get(field) ?? everyValueOf(rows, field)));
   const query = planningQuery(filter) as Record<string, unknown>;
-  open.forEach((field, i) => (query[field] = { $in: values[i] }));
+  open.forEach((field, i) => {
+    query[field] = { $in: values[i] };
+  });
   return query as Filter<PlanningQuantityRow>;
 }
 

@@ -38,7 +38,7 @@ export default function ProcessingPage() {
       </div>
       <RetryAll
         count={data.retryAllCount}
-        confirm={actionData && actionData.ok ? actionData.confirmRetryAll : null}
+        confirm={actionData?.ok ? actionData.confirmRetryAll : null}
         batch={data.retryBatch}
       />
       <JobTable data={data} caption={NAV_LABELS.processing} showUser={false} />

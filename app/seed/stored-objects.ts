@@ -134,5 +134,5 @@ export async function renderByExtension(ext: string, spec: DocSpec): Promise<Buf
 function csvOf(table: DocTable): string {
   const quote = (v: string | number) =>
     typeof v === "number" ? String(v) : /[;"\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-  return [table.columns.map(quote).join(";"), ...table.rows.map((r) => r.map(quote).join(";"))].join("\n") + "\n";
+  return `${[table.columns.map(quote).join(";"), ...table.rows.map((r) => r.map(quote).join(";"))].join("\n")}\n`;
 }

@@ -74,15 +74,15 @@ export async function generateUsers(ctx: SeedContext): Promise<SeededUsers> {
     used.add(email);
   };
 
-  DEMO_ACCOUNTS.forEach((account, i) =>
+  DEMO_ACCOUNTS.forEach((account, i) => {
     add(
       account.email,
       account.name,
       account.type,
       addDays(ctx.reference, -400 + i),
       account.mustChangePassword ?? false,
-    ),
-  );
+    );
+  });
 
   for (const [type, count] of ORDINARY_TIERS) {
     for (let i = 0; i < count; i++) {

@@ -487,7 +487,9 @@ function planOf(explain: Document): { plan: string; keys?: number; docs?: number
       for (const s of o.inputStages) {
         const before = stages.length;
         walkPlan(s);
-        stages.splice(before).forEach((x) => inner.add(x));
+        stages.splice(before).forEach((x) => {
+          inner.add(x);
+        });
       }
       stages.push(`[${[...inner].join(" > ")}]×${o.inputStages.length}`);
     }

@@ -64,5 +64,5 @@ for (;;) {
 let documents = 0;
 for (const docs of maps) documents += docs.size;
 process.stdout.write(
-  JSON.stringify({ seconds: (performance.now() - started) / 1000, records, documents, bytes: size }) + "\n",
+  `${JSON.stringify({ seconds: (performance.now() - started) / 1000, records, documents, bytes: size })}\n`,
 );

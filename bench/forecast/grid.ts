@@ -61,11 +61,9 @@ export function benchPayload(): ForecastGridPayload {
 
 /** 400 lines × 12 pt-BR numbers, with the trailing newline spreadsheets add. */
 function pasteText(): string {
-  return (
-    Array.from({ length: PASTE_ROWS }, (_, r) =>
-      Array.from({ length: PASTE_COLUMNS }, (_, c) => `${r + 1}.${String(c).padStart(3, "0")},5`).join("\t"),
-    ).join("\n") + "\n"
-  );
+  return `${Array.from({ length: PASTE_ROWS }, (_, r) =>
+    Array.from({ length: PASTE_COLUMNS }, (_, c) => `${r + 1}.${String(c).padStart(3, "0")},5`).join("\t"),
+  ).join("\n")}\n`;
 }
 
 async function bundle(): Promise<{ js: string; css: string }> {

@@ -75,7 +75,9 @@ async function main() {
   for (let i = 0; i < ROWS; i++) {
     const row = cells(i);
     const doc: Record<string, unknown> = {};
-    header.forEach((h, k) => (doc[h] = row[k]));
+    header.forEach((h, k) => {
+      doc[h] = row[k];
+    });
     batch.push(doc);
     if (batch.length === app.INGEST_BATCH_SIZE) {
       await mongo.collection("baseline").insertMany(batch, { ordered: false });

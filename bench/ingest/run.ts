@@ -102,7 +102,9 @@ async function main() {
   for (let i = 1; i <= ROWS; i++) {
     const cells = line(i).split(";");
     const doc: Record<string, unknown> = { urlPath: key, sourceFileId: fileId, _lineNumber: i + 1 };
-    header.forEach((h, k) => (doc[h] = cells[k]));
+    header.forEach((h, k) => {
+      doc[h] = cells[k];
+    });
     batch.push(doc);
     if (batch.length === app.INGEST_BATCH_SIZE) {
       await mongo

@@ -171,7 +171,9 @@ describe("a cold document's reads (cold.ts)", () => {
       }
       read++;
       expect(out[0]).toBe("stale");
-      names.forEach((n, f) => expectSame(out[1 + f], expected[n]));
+      names.forEach((n, f) => {
+        expectSame(out[1 + f], expected[n]);
+      });
     }
     expect(read).toBeGreaterThan(1000);
     expect(declined).toBeGreaterThan(100);

@@ -292,7 +292,7 @@ function decodeInto(
   if (buf[end] !== 0) return BAIL;
   const object: Record<string, unknown> | unknown[] = target ?? (isArray ? [] : {});
   // The key first, the value when its element comes (added to {}, not a literal: values.ts docWithId says why).
-  if (idFirst) (object as Record<string, unknown>)["_id"] = undefined;
+  if (idFirst) (object as Record<string, unknown>)._id = undefined;
   let i = start + 4;
   let field = 0;
   while (i < end) {

@@ -7,7 +7,7 @@
 import { comparePacked, isPacked } from "./object-id";
 import { isPlainObject } from "./values";
 
-export const enum Rank {
+export enum Rank {
   MinKey = 1,
   Null = 5,
   Number = 10,

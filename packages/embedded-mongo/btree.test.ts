@@ -84,7 +84,10 @@ describe("a sorted batch into the B+ tree (insertSorted)", () => {
 
   /** A tree whose leaves keep one reference per entry (the id), as an index that keeps documents does. */
   const byReference = () =>
-    new BTree(byFirst, 2, (ref, out) => ((out[0] = Number(String(ref).slice(2))), (out[1] = ref)));
+    new BTree(byFirst, 2, (ref, out) => {
+      out[0] = Number(String(ref).slice(2));
+      out[1] = ref;
+    });
   const picks: [string, (round: number) => number][] = [
     ["spread over the tree", () => Math.floor(rand() * 1e7)],
     ["appended after every key", (i: number) => 1e7 + i * 100_000 + Math.floor(rand() * 100_000)],

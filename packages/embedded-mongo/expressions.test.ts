@@ -48,6 +48,7 @@ describe("compileExpression", () => {
 
   it("evaluates $cond (both forms), $ifNull and arithmetic", () => {
     expect(compileExpression({ $cond: [{ $gt: ["$a", 1] }, "big", "small"] })(doc)).toBe("big");
+    // biome-ignore lint/suspicious/noThenProperty: $cond's documented object form has a `then` key
     expect(compileExpression({ $cond: { if: { $gt: ["$a", 5] }, then: "big", else: "small" } })(doc)).toBe("small");
     expect(compileExpression({ $ifNull: ["$nil", "$missing", "fallback"] })(doc)).toBe("fallback");
     expect(compileExpression({ $add: ["$a", "$b.c", 10] })(doc)).toBe(15);

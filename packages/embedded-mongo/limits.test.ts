@@ -25,7 +25,12 @@ type Probe = { socket: net.Socket; closed: Promise<void>; isClosed: () => boolea
 function connect(port: number): Probe {
   const socket = net.connect(port, "127.0.0.1");
   let closed = false;
-  const closedPromise = new Promise<void>((resolve) => socket.on("close", () => ((closed = true), resolve())));
+  const closedPromise = new Promise<void>((resolve) =>
+    socket.on("close", () => {
+      closed = true;
+      resolve();
+    }),
+  );
   socket.on("error", () => undefined);
   const firstReply = new Promise<Buffer>((resolve, reject) => {
     socket.once("data", resolve);

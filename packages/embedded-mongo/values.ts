@@ -76,7 +76,7 @@ export function keyOf(value: unknown): string {
  */
 export function docWithId(id: unknown): Doc {
   const out: Doc = {};
-  out["_id"] = id;
+  out._id = id;
   return out;
 }
 

@@ -56,7 +56,7 @@ describe("Dockerfile", () => {
       seed: "node build/host/cli.js seed",
     });
     expect(instruction(runtime, "COPY").join("\n")).toContain("deploy/portal /usr/local/bin/portal");
-    expect(readFileSync("deploy/portal", "utf8")).toContain('exec node "${PORTAL_HOME:-/app}/build/host/cli.js" "$@"');
+    expect(readFileSync("deploy/portal", "utf8")).toContain(`exec node "\${PORTAL_HOME:-/app}/build/host/cli.js" "$@"`);
   });
 });
 
@@ -119,6 +119,6 @@ describe("docker-compose.yml", () => {
     expect(serviceEnv(services.app, vars).WORKER_IN_PROCESS).toBe("0");
     // Without its secrets compose refuses to start, as the portal would.
     expect(() => serviceEnv(services.app, {})).toThrow(/SESSION_SECRET/);
-    expect(substitute("${A:-x}/${B}", { B: "y" })).toBe("x/y");
+    expect(substitute(`\${A:-x}/\${B}`, { B: "y" })).toBe("x/y");
   });
 });

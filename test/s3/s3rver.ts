@@ -37,7 +37,7 @@ export function useS3rver() {
       this.server = undefined;
     },
   };
-  let restore = () => undefined as void;
+  let restore: () => void = () => undefined;
   beforeAll(async () => {
     state.dir = fs.mkdtempSync(path.join(os.tmpdir(), "jp-s3rver-"));
     await state.start();

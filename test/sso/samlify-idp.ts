@@ -89,7 +89,7 @@ export async function startSamlifyIdp(): Promise<SamlifyIdp> {
             .filter((p) => /^(SAMLRequest|RelayState|SigAlg)=/.test(p))
             .join("&");
           const query = Object.fromEntries(url.searchParams.entries());
-          let requestInfo;
+          let requestInfo: Awaited<ReturnType<typeof idp.parseLoginRequest>>;
           try {
             requestInfo = await idp.parseLoginRequest(await serviceProvider(), "redirect", { query, octetString: raw });
           } catch (error) {

@@ -1,6 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import { type AccessContext, canAccessRoute, isRouteId, type PermissionType, routeRule } from "~/access";
+import { hasControlCharacter } from "~/shared/control-characters";
 import { RETURN_TO_MAX, RETURN_TO_PARAM } from "./form-rules";
 
 /**
@@ -22,7 +23,7 @@ export type RouteManifest = ServerBuild["routes"];
 
 /** A path on this origin: one leading slash, no scheme, host or backslash trick, no control characters. */
 export function isLocalPath(path: string): boolean {
-  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\") || /[\u0000-\u001f\u007f]/.test(path))
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\") || hasControlCharacter(path, true))
     return false;
   try {
     return new URL(path, BASE).origin === BASE;

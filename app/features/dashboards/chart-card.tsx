@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { type ChartRow, columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys } from "./format";
 import { dashboardTexts } from "./texts";
@@ -88,7 +88,7 @@ const Plot = lazy(() => import("./chart-plot"));
 export function ChartCard({ chart }: { chart: ChartData }) {
   const hydrated = useHydrated();
   const headingId = `chart-${chart.id}`;
-  let body;
+  let body: ReactNode;
   if (chart.error) {
     body = (
       <Alert tone="error" title={dashboardTexts.chartFailed}>

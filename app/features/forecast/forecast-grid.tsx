@@ -1112,6 +1112,8 @@ function varianceColumnDefs(
             index,
           }),
         ]);
+      default:
+        return [];
     }
   });
 }

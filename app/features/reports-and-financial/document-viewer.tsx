@@ -32,6 +32,7 @@ export function DocumentViewer({
     );
   }
   if (content.kind === "html")
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: mammoth's HTML of a .docx, links made safe, CSP on
     return <article className="viewer-docx" dangerouslySetInnerHTML={{ __html: content.html }} />;
   return (
     <div>

@@ -133,7 +133,9 @@ export async function renderPdf(spec: DocSpec): Promise<Buffer> {
     };
     doc.moveDown(0.3);
     drawRow(table.columns, true);
-    table.rows.forEach((cells, i) => drawRow(cells.map(cellText), table.boldRows?.has(i) ?? false));
+    table.rows.forEach((cells, i) => {
+      drawRow(cells.map(cellText), table.boldRows?.has(i) ?? false);
+    });
   }
   doc.end();
   return done;

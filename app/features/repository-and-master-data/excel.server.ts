@@ -84,7 +84,7 @@ export function acceptsEditedExport(collection: MasterDataCollectionName): boole
   return editableFieldsOf(collection).length > 0;
 }
 
-function cellOf(key: string, kind: ExcelColumn<ExportRow>["kind"], value: unknown): ExcelCell {
+function cellOf(kind: ExcelColumn<ExportRow>["kind"], value: unknown): ExcelCell {
   if (value === null || value === undefined) return null;
   if (kind === "date" && value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   if (kind === "integer" && typeof value === "number") return value;
@@ -113,7 +113,7 @@ function excelColumns(target: MasterDataTarget): ExcelColumn<ExportRow>[] {
             : undefined,
       // The file as the screen names it: the name it was uploaded under (its path when it has no upload record).
       value: (r: ExportRow) =>
-        c.key === "urlPath" ? (r.file ?? cellOf(c.key, kind, r.row.urlPath)) : cellOf(c.key, kind, r.row[c.key]),
+        c.key === "urlPath" ? (r.file ?? cellOf(kind, r.row.urlPath)) : cellOf(kind, r.row[c.key]),
     };
   });
 }

@@ -265,7 +265,9 @@ describe("CSV reader: differential against csv-parse", () => {
           // Lines only grow, and never past the file's last line.
           const lines = linesOf(actual)!;
           const physical = 1 + text.split(/\r\n|\r|\n/).length - 1;
-          lines.forEach((line, i) => expect(line, context).toBeGreaterThanOrEqual(i > 0 ? lines[i - 1] : 1));
+          lines.forEach((line, i) => {
+            expect(line, context).toBeGreaterThanOrEqual(i > 0 ? lines[i - 1] : 1);
+          });
           if (lines.length > 0) expect(lines.at(-1)!, context).toBeLessThanOrEqual(physical);
         } else {
           // csv-parse counts a `\r\n` inside quotes as two lines; with every `\r\n` written as `\n` its

@@ -124,7 +124,9 @@ export function UploadPanel({ store, extensions, maxBytes, clientName, initialEr
   useEffect(() => {
     const active = handles.current;
     return () => {
-      active.forEach((h) => h.abort());
+      active.forEach((h) => {
+        h.abort();
+      });
       active.clear();
     };
   }, []);

@@ -77,9 +77,10 @@ function multipartServer(
     if (key === "sign-parts") {
       const numbers = call.payload.partNumbers as number[];
       return ok({
-        parts: numbers.map(
-          (n) => (signed.set(n, (signed.get(n) ?? 0) + 1), { partNumber: n, url: `part${n}-v${signed.get(n)}` }),
-        ),
+        parts: numbers.map((n) => {
+          signed.set(n, (signed.get(n) ?? 0) + 1);
+          return { partNumber: n, url: `part${n}-v${signed.get(n)}` };
+        }),
       });
     }
     return ok({});
@@ -180,7 +181,10 @@ describe("uploadToS3, multipart", () => {
     const progress: number[] = [];
     const outcome = await uploadToS3(
       file(10),
-      (loaded, total) => (expect(total).toBe(10), progress.push(loaded)),
+      (loaded, total) => {
+        expect(total).toBe(10);
+        progress.push(loaded);
+      },
       "journey",
       net.transport,
     ).promise;
@@ -289,7 +293,10 @@ describe("uploadToS3, multipart", () => {
     const createAnswered = new Promise<void>((resolve) => (answerCreate = resolve));
     const server = multipartServer({ partSize: 4, partCount: 2 });
     const net = scripted({
-      json: async (call) => (call.payload.intent === "create" ? (await createAnswered, server(call)) : server(call)),
+      json: async (call) => {
+        if (call.payload.intent === "create") await createAnswered;
+        return server(call);
+      },
     });
     const handle = uploadToS3(file(8), () => undefined, undefined, net.transport);
     handle.abort();

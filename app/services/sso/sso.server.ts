@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getConfig } from "~/config.server";
 import { messages } from "~/messages";
 import { normalizeEmail } from "~/models/users.server";
+import { hasControlCharacter } from "~/shared/control-characters";
 
 /**
  * What both single sign-on modes hand to the sign-in completion: a verified e-mail and, when the
@@ -50,7 +51,7 @@ export function toVerifiedEmail(value: unknown): string | null {
 export function safeReturnPath(value: unknown): string | undefined {
   if (typeof value !== "string" || value.length > 512) return undefined;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
-  if (/[\u0000-\u001f]/.test(value)) return undefined;
+  if (hasControlCharacter(value, false)) return undefined;
   return value;
 }
 

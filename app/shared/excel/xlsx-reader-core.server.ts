@@ -586,8 +586,10 @@ export function xlsxReaderCore(env: CoreEnv) {
     let runs: string[] = [];
     return {
       open(name) {
-        if (name === "si") (runs = []), (text = null);
-        else if (name === "t") text = null;
+        if (name === "si") {
+          runs = [];
+          text = null;
+        } else if (name === "t") text = null;
       },
       text(value) {
         text = text ? text + value : value;

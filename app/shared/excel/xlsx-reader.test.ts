@@ -49,7 +49,7 @@ async function expectSameRows(file: Buffer, options: { cutCharacters?: boolean }
   const rows = (await rowsOf(readXlsxRows, file)) as { line: unknown; cells: unknown[] }[];
   let cut = 0;
   if (options.cutCharacters && Array.isArray(reference) && Array.isArray(rows) && rows.length === reference.length)
-    reference.forEach((row, i) =>
+    reference.forEach((row, i) => {
       row.cells.forEach((cell, j) => {
         const mine = rows[i].cells[j];
         if (
@@ -62,20 +62,20 @@ async function expectSameRows(file: Buffer, options: { cutCharacters?: boolean }
           row.cells[j] = mine;
           cut++;
         }
-      }),
-    );
+      });
+    });
   // exceljs read a formula showing 0, "" or an error, or not calculated, as "[object Object]"; the new reader reads
   // what the spreadsheet shows (the cached value, or an empty cell). Those cells, and only those, may differ.
   let formulas = 0;
   if (Array.isArray(reference) && Array.isArray(rows) && rows.length === reference.length)
-    reference.forEach((row, i) =>
+    reference.forEach((row, i) => {
       row.cells.forEach((cell, j) => {
         if (cell === "string:[object Object]" && rows[i].cells[j] !== cell) {
           row.cells[j] = rows[i].cells[j] ?? null;
           formulas++;
         }
-      }),
-    );
+      });
+    });
   // An empty cell at a row's end is not a cell.
   if (Array.isArray(reference) && Array.isArray(rows) && rows.length === reference.length)
     reference.forEach((row, i) => {

@@ -8,8 +8,8 @@ import type { ServerParams } from "../stages/stage";
 import { type Doc, isPlainObject } from "../values";
 
 export const serverCommands: Record<string, CommandHandler> = {
-  hello: (cmd, _db, info) => helloReply(info, false),
-  isMaster: (cmd, _db, info) => helloReply(info, true),
+  hello: (_cmd, _db, info) => helloReply(info, false),
+  isMaster: (_cmd, _db, info) => helloReply(info, true),
   ping: () => ({ ok: 1 }),
   buildInfo: () => buildInfo(),
   endSessions: () => ({ ok: 1 }),

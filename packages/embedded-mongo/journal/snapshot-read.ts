@@ -62,7 +62,10 @@ export function forEachSnapshotRecord(
     for (; at + 8 <= length && (end = recordEnd(buf, at, length, true)) >= 0; at = end)
       onRecord(buf[at + 8], decodeBody(buf.subarray(at + 8, end)));
     if (end === CORRUPT) throw corruptAt(file, chunks.base + at);
-    if (read === 0) return chunks.checkEnd(at, file);
+    if (read === 0) {
+      chunks.checkEnd(at, file);
+      return;
+    }
   }
 }
 

@@ -233,7 +233,7 @@ export function planQuery(
   const keys = Object.keys(filter);
   if (keys.length === 1 && keys[0] === "_id") {
     const b = conditionBounds(filter._id);
-    if (b && b.exact && b.intervals.length === 1 && isPoint(b.intervals[0])) {
+    if (b?.exact && b.intervals.length === 1 && isPoint(b.intervals[0])) {
       return { ...base, plan: { kind: "idhack", id: b.intervals[0].lo }, blockingSort: sort };
     }
   }

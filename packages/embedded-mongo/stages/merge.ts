@@ -71,7 +71,7 @@ export class MergeStage extends Stage {
         );
       }
       if (full.let !== undefined)
-        throw new MongoCommandError(51199, "Cannot use 'let' variables with 'whenMatched: " + wm + "' mode");
+        throw new MongoCommandError(51199, `Cannot use 'let' variables with 'whenMatched: ${wm}' mode`);
       this.whenMatched = wm;
     }
     const wn = full.whenNotMatched ?? "insert";

@@ -116,11 +116,11 @@ export class Collection {
     // Cold documents hold only their `_id`: an index that keeps documents takes each as its one entry unread (its
     // order, recorded while it kept documents, says that no document gave it several), and loadInOrder still
     // checks that each comes exactly once.
-    const unread = ordered.map((index, k) =>
-      usable?.cold === true && index.keepsDocuments && index.spec.sparse !== true
-        ? (made[k].kinds.fill(EntryKind.One), true)
-        : false,
-    );
+    const unread = ordered.map((index, k) => {
+      if (usable?.cold !== true || !index.keepsDocuments || index.spec.sparse === true) return false;
+      made[k].kinds.fill(EntryKind.One);
+      return true;
+    });
     if (usable) {
       const { docs, ids } = usable;
       const scratch: unknown[] = [];

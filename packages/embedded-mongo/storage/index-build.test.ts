@@ -48,8 +48,14 @@ async function during(
 ): Promise<{ order: string[]; build: unknown }> {
   const order: string[] = [];
   const built = build.then(
-    (r) => (order.push("build"), r),
-    (e: unknown) => (order.push("build"), e),
+    (r) => {
+      order.push("build");
+      return r;
+    },
+    (e: unknown) => {
+      order.push("build");
+      return e;
+    },
   );
   await meanwhile();
   order.push("meanwhile");

@@ -190,8 +190,8 @@ async function fieldColumns(
   let ids = true;
   for (let k = 0; k < positions.length && (numbers || dates || ids); k++) {
     const v = values[positions[k] * w + f];
-    if (numbers && !(typeof v === "number" && v === v)) numbers = false;
-    if (dates && !(v instanceof Date && v.getTime() === v.getTime())) dates = false;
+    if (numbers && !(typeof v === "number" && !Number.isNaN(v))) numbers = false;
+    if (dates && !(v instanceof Date && !Number.isNaN(v.getTime()))) dates = false;
     if (ids && !isPacked(v)) ids = false;
   }
   // An ObjectId in byte order: its three 32-bit words, unsigned, one column each.

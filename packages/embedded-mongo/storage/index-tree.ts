@@ -381,7 +381,7 @@ export abstract class IndexTree {
 }
 
 /** What a document's top-level key fields hold (Index.topLevelValues). */
-const enum Found {
+enum Found {
   Missing,
   Scalars,
   Array,

@@ -69,7 +69,7 @@ function tidy(text: string): string {
     .replace(/\r\n?/g, "\n")
     .replace(/[ \t\u00a0]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
-    .replace(/\u0000/g, "")
+    .replaceAll("\u0000", "")
     .trim();
 }
 
@@ -174,7 +174,9 @@ async function threadText<T>(format: "pdf" | "docx" | "xlsx", bytes: Buffer, pro
 async function pdfText(bytes: Buffer, progress?: ExtractionProgress): Promise<ExtractedText> {
   const { pages, numPages } = await threadText<PdfPages>("pdf", bytes, progress);
   const sink = new TextSink();
-  pages.forEach((text, i) => sink.push(i > 0 ? `\n\n${text}` : text));
+  pages.forEach((text, i) => {
+    sink.push(i > 0 ? `\n\n${text}` : text);
+  });
   if (pages.length < numPages && sink.full) sink.cut = true;
   return sink.result({ pages: numPages });
 }

@@ -76,7 +76,9 @@ export type IngestOutcome =
  */
 export function rowIdsFor(fileId: ObjectId): (line: number) => ObjectId {
   const prefix = Buffer.alloc(8);
-  fileId.id.subarray(0, 4).forEach((b, i) => (prefix[i] = b));
+  fileId.id.subarray(0, 4).forEach((b, i) => {
+    prefix[i] = b;
+  });
   crypto.createHash("sha256").update(fileId.id).digest().copy(prefix, 4, 0, 4);
   return (line) => {
     const bytes = Buffer.allocUnsafe(12);

@@ -66,7 +66,9 @@ describe("an edited export uploaded through /captura/manual", () => {
     const quantity = column(sheet, "Quantity");
     const idColumn = column(sheet, "_id");
     const ids = [2, 3, 4].map((n) => String(sheet.getRow(n).getCell(idColumn).value));
-    [2, 3, 4].forEach((n, i) => (sheet.getRow(n).getCell(quantity).value = 6_000 + i));
+    [2, 3, 4].forEach((n, i) => {
+      sheet.getRow(n).getCell(quantity).value = 6_000 + i;
+    });
     const parsed = parseFilter(new URLSearchParams(FILTER), "plan");
     if (!parsed.ok) throw new Error("filter");
     await saveQuantities({
