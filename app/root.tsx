@@ -90,10 +90,11 @@ export function Layout({ children }: { children: ReactNode }) {
   // Before any child renders: dates formatted in the browser use the server's zone, never the browser's.
   if (root) setPortalTimeZone(root.timeZone);
   const navigation = root?.navigation ?? NO_NAVIGATION;
-  // The phone layout's folded side menu: opened by the header's Menu button, folded again on every navigation.
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The phone layout's folded side menu: opened by the header's Menu button, folded again on every navigation (it is
+  // open only at the location it was opened at).
   const location = useLocation();
-  useEffect(() => setMenuOpen(false), [location.key]);
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = menuOpenAt === location.key;
   // Signed out (Logout, an expired session): what the last person kept in this browser goes.
   const signedOut = root ? !root.signedIn : false;
   useEffect(() => {
@@ -118,7 +119,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div className="shell">
           <header className="shell__header">
             {navigation.sideNav.length > 0 ? (
-              <MenuToggle open={menuOpen} onToggle={() => setMenuOpen((open) => !open)} />
+              <MenuToggle open={menuOpen} onToggle={() => setMenuOpenAt(menuOpen ? null : location.key)} />
             ) : null}
             <a className="shell__brand" href="/">
               {root?.brandText ?? "Portal"}

@@ -98,6 +98,7 @@ export default function FileRepositoryPage() {
     if (fetcher.state === "idle" && fetcher.data?.ok) window.location.assign(fetcher.data.url);
   }, [fetcher.state, fetcher.data]);
 
+  const FetcherForm = fetcher.Form;
   const columns = useMemo<ColumnDef<Row, unknown>[]>(
     () => [
       { id: "originalName", header: jobTexts.columnOriginalName, cell: ({ row }) => row.original.originalName },
@@ -111,7 +112,7 @@ export default function FileRepositoryPage() {
         id: "download",
         header: () => <span className="visually-hidden">{jobTexts.download}</span>,
         cell: ({ row }) => (
-          <fetcher.Form method="post" className="job-retry">
+          <FetcherForm method="post" className="job-retry">
             <input type="hidden" name="intent" value="download" />
             <input type="hidden" name="fileId" value={row.original.id} />
             <input type="hidden" name="mode" value={hydrated ? "fetch" : "document"} />
@@ -122,11 +123,11 @@ export default function FileRepositoryPage() {
             >
               {jobTexts.download}
             </button>
-          </fetcher.Form>
+          </FetcherForm>
         ),
       },
     ],
-    [fetcher.Form, hydrated],
+    [FetcherForm, hydrated],
   );
 
   const fetchError = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;

@@ -239,8 +239,7 @@ export default function UserConfigPage() {
         ),
       },
     ],
-    // hrefWith reads the current search: the links are rebuilt when it changes.
-    [location.search, newUserEmail],
+    [hrefWith, newUserEmail],
   );
 
   return (

@@ -2,7 +2,7 @@
 
 import type { SubmissionResult } from "@conform-to/react";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
@@ -97,7 +97,6 @@ export default function UserPermissionPage() {
   const { pending, ...list } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const location = useLocation();
   const dialogs = useDialogUrls(PAGE, DIALOG_PARAMS);
   const errors = formErrorsOf(actionData?.result);
 
@@ -114,8 +113,7 @@ export default function UserPermissionPage() {
         ),
       },
     ],
-    // keptParams come from the current search: the forms are rebuilt when it changes.
-    [location.search],
+    [keptParams],
   );
 
   return (

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import type { FormErrors } from "./form-rules";
 
@@ -14,15 +14,15 @@ export function useRuleForm(
   result: SubmissionResult<string[]> | null,
 ) {
   const hydrated = useHydrated();
-  const [local, setLocal] = useState<FormErrors | null>(null);
-  // A new reply from the server replaces what the browser found.
-  useEffect(() => setLocal(null), [result]);
-  const errors: FormErrors = local ?? ((result?.error ?? {}) as FormErrors);
+  // What the browser found, kept with the reply it was found under: a new reply from the server replaces it.
+  const [local, setLocal] = useState<{ errors: FormErrors; result: typeof result } | null>(null);
+  const errors: FormErrors =
+    local !== null && local.result === result ? local.errors : ((result?.error ?? {}) as FormErrors);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const found = rules(Object.fromEntries(new FormData(event.currentTarget)));
     if (Object.keys(found).length === 0) return;
     event.preventDefault();
-    setLocal(found);
+    setLocal({ errors: found, result });
     const first = Object.keys(found).find((name) => name !== "");
     if (first) (event.currentTarget.elements.namedItem(first) as HTMLElement | null)?.focus();
   };

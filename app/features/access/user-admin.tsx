@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
-import type { ReactNode } from "react";
+import { type ReactNode, useCallback, useMemo } from "react";
 import { messages } from "~/messages";
 import { DataTable } from "~/shared/ui/data-table";
 import "./access.css";
@@ -12,26 +12,34 @@ import "./access.css";
 
 /** The part of the URL a dialog lives in; closing it drops these parameters and keeps the rest (the page). */
 export function useDialogUrls(listPath: string, dialogParams: readonly string[]) {
-  const location = useLocation();
+  const { search } = useLocation();
   const navigate = useNavigate();
   /** `listPath` with the current search, `changes` applied (null removes) and, unless set there, the dialog parameters removed. */
-  const hrefWith = (changes: Record<string, string | null> = {}): string => {
-    const params = new URLSearchParams(location.search);
-    for (const key of dialogParams) params.delete(key);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) params.delete(key);
-      else params.set(key, value);
-    }
-    const query = params.toString();
-    return query ? `${listPath}?${query}` : listPath;
-  };
+  const hrefWith = useCallback(
+    (changes: Record<string, string | null> = {}): string => {
+      const params = new URLSearchParams(search);
+      for (const key of dialogParams) params.delete(key);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) params.delete(key);
+        else params.set(key, value);
+      }
+      const query = params.toString();
+      return query ? `${listPath}?${query}` : listPath;
+    },
+    [search, listPath, dialogParams],
+  );
+  // Like hrefWith, changes only with the search (the pages pass constants): the tables built on them follow it.
+  /** The current search without the dialog parameters, as [name, value] pairs (hidden inputs of GET forms). */
+  const keptParams = useMemo(
+    () => [...new URLSearchParams(search).entries()].filter(([key]) => !dialogParams.includes(key)),
+    [search, dialogParams],
+  );
   const closeHref = hrefWith();
   return {
     hrefWith,
     closeHref,
     close: () => navigate(closeHref, { preventScrollReset: true }),
-    /** The current search without the dialog parameters, as [name, value] pairs (hidden inputs of GET forms). */
-    keptParams: [...new URLSearchParams(location.search).entries()].filter(([key]) => !dialogParams.includes(key)),
+    keptParams,
   };
 }
 

@@ -210,9 +210,10 @@ export function ForecastGrid({
     onColumnPinningChange: (updater) =>
       onColumnPinningChange(typeof updater === "function" ? updater(columnPinning) : updater),
   });
+  // The table memoises these: the same arrays until the definitions or the pinning change.
+  const left = table.getLeftLeafColumns();
+  const center = table.getCenterLeafColumns();
   const columns = useMemo<ColumnView[]>(() => {
-    const left = table.getLeftLeafColumns();
-    const center = table.getCenterLeafColumns();
     return [...left, ...center].map((column, i) => {
       const meta = column.columnDef.meta as ColumnMeta;
       const pinned = i < left.length;
@@ -237,8 +238,7 @@ export function ForecastGrid({
         pinned,
       };
     });
-    // The table instance is stable; its columns change with the definitions and the pinning.
-  }, [table, columnDefs, columnPinning, totals, firstForecastIndex]);
+  }, [left, center, totals, firstForecastIndex]);
   const tableRows = table.getRowModel().rows;
 
   // ------------------------------------------------------------------ derived state
@@ -294,39 +294,14 @@ export function ForecastGrid({
   );
 
   // ------------------------------------------------------------------ focus and navigation
-  /**
-   * Scrolls the grid sideways so that a (not pinned) cell is wholly in view beside the pinned columns. Their width is
-   * measured, not summed from the column sizes: on a phone the CSS narrows the pinned column.
-   */
-  const revealCell = (element: HTMLElement) => {
-    const box = scroller.current;
-    if (!box) return;
-    let pinnedWidth = 0;
-    for (const sibling of Array.from(element.parentElement?.children ?? [])) {
-      if (sibling.classList.contains("is-pinned")) pinnedWidth += sibling.getBoundingClientRect().width;
-    }
-    const left = element.offsetLeft;
-    const right = left + element.offsetWidth;
-    if (left < box.scrollLeft + pinnedWidth) box.scrollLeft = Math.max(0, left - pinnedWidth);
-    else if (right > box.scrollLeft + box.clientWidth) {
-      box.scrollLeft = Math.min(left - pinnedWidth, right - box.clientWidth);
-    }
-  };
-
-  // A row's children are its cells in column order (RowView draws one per column), so a cell is found by position.
-  const cellElement = (row: number, column: number) =>
-    (scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as
-      | HTMLElement
-      | undefined) ?? null;
-
   const focusCell = useCallback((row: number, column: number) => {
     const s = state.current;
     const r = Math.max(0, Math.min(s.rows.length - 1, row));
     const c = Math.max(0, Math.min(s.columns.length - 1, column));
-    const element = cellElement(r, c);
+    const element = cellElement(scroller.current, r, c);
     if (!element) return;
     element.focus({ preventScroll: false });
-    if (!s.columns[c].pinned) revealCell(element);
+    if (!s.columns[c].pinned) revealCell(scroller.current, element);
     setActive((a) => (a?.row === r && a.column === c ? a : { row: r, column: c }));
   }, []);
 
@@ -338,8 +313,8 @@ export function ForecastGrid({
       setEditing({ row, column, text: text ?? (current === null ? "" : formatPtBr2(current)), error: false });
       // A cell double-tapped half under the pinned columns opens fully beside them.
       requestAnimationFrame(() => {
-        const element = cellElement(row, column);
-        if (element) revealCell(element);
+        const element = cellElement(scroller.current, row, column);
+        if (element) revealCell(scroller.current, element);
       });
       return true;
     },
@@ -567,7 +542,8 @@ export function ForecastGrid({
     // After Radix's own focus return (a timeout queued as the dialog unmounted).
     const timer = setTimeout(() => {
       const focused = document.activeElement;
-      if (!focused || focused === document.body) cellElement(at.row, at.column)?.focus({ preventScroll: true });
+      if (!focused || focused === document.body)
+        cellElement(scroller.current, at.row, at.column)?.focus({ preventScroll: true });
     }, 0);
     return () => clearTimeout(timer);
   }, [saveDialogOpen]);
@@ -798,6 +774,29 @@ export function ForecastGrid({
 // ---------------------------------------------------------------------------------------------
 
 /** The classes of a pinned column's cells (the last one draws the edge). */
+/**
+ * Scrolls the grid sideways so that a (not pinned) cell is wholly in view beside the pinned columns. Their width is
+ * measured, not summed from the column sizes: on a phone the CSS narrows the pinned column.
+ */
+function revealCell(box: HTMLElement | null, element: HTMLElement) {
+  if (!box) return;
+  let pinnedWidth = 0;
+  for (const sibling of Array.from(element.parentElement?.children ?? [])) {
+    if (sibling.classList.contains("is-pinned")) pinnedWidth += sibling.getBoundingClientRect().width;
+  }
+  const left = element.offsetLeft;
+  const right = left + element.offsetWidth;
+  if (left < box.scrollLeft + pinnedWidth) box.scrollLeft = Math.max(0, left - pinnedWidth);
+  else if (right > box.scrollLeft + box.clientWidth) {
+    box.scrollLeft = Math.min(left - pinnedWidth, right - box.clientWidth);
+  }
+}
+
+// A row's children are its cells in column order (RowView draws one per column), so a cell is found by position.
+function cellElement(box: HTMLElement | null, row: number, column: number): HTMLElement | null {
+  return (box?.querySelector<HTMLElement>(`[data-row="${row}"]`)?.children[column] as HTMLElement | undefined) ?? null;
+}
+
 const pinnedClass = (column: ColumnView) =>
   column.pinned ? (column.lastPinned ? " is-pinned is-last-pinned" : " is-pinned") : "";
 

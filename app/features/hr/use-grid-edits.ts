@@ -22,19 +22,20 @@ export function useGridEdits(
   const [edits, setEdits] = useState<GridEdits>({});
   const [confirming, setConfirming] = useState(false);
   const [clientError, setClientError] = useState<string | null>(null);
-  const clearAfterReload = useRef(false);
+  // The rows a confirmed save was made on: once the page holds others (the save's reload), the edits are cleared.
+  const savedOnRows = useRef<HrAuxRow[] | null>(null);
 
   const rowsById = useMemo(() => new Map(page.rows.map((r) => [r.id, r])), [page.rows]);
   const pending = useMemo(() => pendingChanges(edits, rowsById), [edits, rowsById]);
 
   // A confirmed save reloads the rows: what was typed is now stored (or, on a conflict, replaced by what is).
   useEffect(() => {
-    if (!clearAfterReload.current) return;
-    clearAfterReload.current = false;
+    if (savedOnRows.current === null || savedOnRows.current === page.rows) return;
+    savedOnRows.current = null;
     setEdits({});
   }, [page.rows]);
   useEffect(() => {
-    if (actionData?.error || actionData?.fieldErrors) clearAfterReload.current = false;
+    if (actionData?.error || actionData?.fieldErrors) savedOnRows.current = null;
   }, [actionData]);
 
   const onEdit = useCallback((id: string, field: HrFigureField, text: string) => {
@@ -57,7 +58,7 @@ export function useGridEdits(
     form.set("confirmed", "1");
     form.set("saveId", page.saveId);
     for (const change of pending.changes) form.set(figureInputName(change.field, change.id), change.text);
-    clearAfterReload.current = true;
+    savedOnRows.current = page.rows;
     setConfirming(false);
     submit(form, { method: "post", action: gridUrl, preventScrollReset: true });
   };

@@ -132,7 +132,11 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
   );
   const searchTimer = useRef<ReturnType<typeof setTimeout>>();
 
+  // The filter kept in the browser fills the form once, as the page first shows (later loads never overwrite it).
+  const restoreChecked = useRef(false);
   useEffect(() => {
+    if (restoreChecked.current) return;
+    restoreChecked.current = true;
     if (!isPlan || !data.restorable) return;
     const stored = fromFormFilter(window.localStorage.getItem(FORM_FILTER_KEY));
     if (!stored) return;
@@ -140,8 +144,7 @@ export function FilterForm({ screen, data }: { screen: PlanningScreen; data: Fil
     setValues(rest);
     setSkuMode(storedMode);
     // Descriptions of the restored SKUs arrive with the next search; until then the code is shown.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [isPlan, data.restorable]);
 
   const results = fetcher.data?.skuResults ?? data.skuResults;
   useEffect(() => {

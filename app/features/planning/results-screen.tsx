@@ -258,7 +258,11 @@ export function ResultsScreen({
   const error = actionData?.kind === "error" ? actionData : null;
   const here = location.pathname;
   const edits = useEdits(data, error?.values, `${here}${searchWithout(location.search, DIALOG_PARAMS)}`);
-  const [confirming, setConfirming] = useState(false);
+  // The save's confirmation, open for the data and reply it was opened on: a reload (after a save, or a refusal) or a
+  // new reply closes it, its work done.
+  const [confirmingOn, setConfirmingOn] = useState<{ loadedAt: unknown; actionData: unknown } | null>(null);
+  const confirming = confirmingOn?.loadedAt === data.loadedAt && confirmingOn.actionData === actionData;
+  const setConfirming = (open: boolean) => setConfirmingOn(open ? { loadedAt: data.loadedAt, actionData } : null);
 
   // Loading this screen's data (a page, a filter, a preview, a save's reload) — not merely opening a dialog.
   const loading =
@@ -271,13 +275,10 @@ export function ResultsScreen({
   const filterHref = `${screen.filterPath}?${data.filterQuery}`;
 
   // The planning filter stays in the browser too (spec 001 §2, formFilter), whichever way this page was reached.
+  const keptFilter = screen.kind === "plan" ? JSON.stringify(toFormFilter(data.filter, data.skuMode)) : null;
   useEffect(() => {
-    if (screen.kind === "plan")
-      window.localStorage.setItem(FORM_FILTER_KEY, JSON.stringify(toFormFilter(data.filter, data.skuMode)));
-  }, [screen.kind, data.filterQuery]);
-
-  // The page reloaded (after a save, or a refusal): the confirmation has done its work.
-  useEffect(() => setConfirming(false), [data.loadedAt, actionData]);
+    if (keptFilter !== null) window.localStorage.setItem(FORM_FILTER_KEY, keptFilter);
+  }, [keptFilter]);
 
   const rowErrors = error?.rowErrors ?? {};
   // The cells read the edits and the URL: rebuilt on every render (20 rows).
