@@ -5,6 +5,17 @@
 
 export type DataAnswer<Body = unknown> = { status: number; body: Body };
 
+/**
+ * The body a loader or action answers with: what it passes to `data()` or returns bare, its Responses left out; a
+ * union when it answers in several shapes (narrow it, or name the shape a test expects instead).
+ */
+export type BodyOf<Route extends (...args: never[]) => unknown> = AnswerBody<Awaited<ReturnType<Route>>>;
+type AnswerBody<Answer> = Answer extends Response
+  ? never
+  : Answer extends { type: string; data: infer Body; init: ResponseInit | null }
+    ? Body
+    : Answer;
+
 /** Whether `value` is what `data(body, init)` returns. */
 export function isDataResult(value: unknown): value is { data: unknown; init: ResponseInit | null } {
   return !!value && typeof value === "object" && (value as { type?: unknown }).type === "DataWithResponseInit";

@@ -63,7 +63,7 @@ interface PortalMatchers<R = unknown> {
 }
 
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: merged into vitest's Assertion<T = any>, so its parameter must match
   interface Assertion<T = any> extends PortalMatchers<T> {}
   interface AsymmetricMatchersContaining extends PortalMatchers {}
 }

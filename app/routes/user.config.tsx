@@ -207,7 +207,7 @@ export default function UserConfigPage() {
   const deleteErrors = formErrorsOf(deleteError?.result);
 
   const { hrefWith } = dialogs;
-  const columns = useMemo<ColumnDef<UserConfigRow, any>[]>(
+  const columns = useMemo<ColumnDef<UserConfigRow, unknown>[]>(
     () => [
       {
         id: "email",

@@ -101,7 +101,7 @@ export default function UserPermissionPage() {
   const errors = formErrorsOf(actionData?.result);
 
   const { keptParams } = dialogs;
-  const columns = useMemo<ColumnDef<PermissionRow, any>[]>(
+  const columns = useMemo<ColumnDef<PermissionRow, unknown>[]>(
     () => [
       { id: "user", header: messages.columnUser, accessorKey: "email" },
       { id: "name", header: messages.columnName, accessorKey: "name" },

@@ -12,7 +12,7 @@ import { ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid
 import { type ForecastGridPayload, gridRows, sumValues, yearSums } from "~/features/forecast/forecast-grid-rules";
 import { formatPtBr2 } from "~/shared/numbers";
 
-type Bench = {
+export type Bench = {
   renderGrid: (payload: ForecastGridPayload) => Promise<number>;
   pasteGrid: (tsv: string, row: number, column: number) => Promise<{ ms: number; changed: number }>;
   renderBaseline: (payload: ForecastGridPayload) => number;

@@ -22,6 +22,10 @@ import {
   scenarioCalendar,
   windowMonths,
 } from "../../app/features/forecast/release-points";
+import type { Bench } from "./grid-page";
+
+/** The page's window, where grid-page.tsx puts its measuring functions. */
+type BenchWindow = Window & { bench: Bench };
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ACCOUNTS = 400;
@@ -138,18 +142,20 @@ async function main() {
     // One warm-up of each, not counted (JIT, fonts, style sheets).
     for (let round = -1; round < ROUNDS; round++) {
       const [base, baseCpu] = await measured(() =>
-        page.evaluate((p) => (window as any).bench.renderBaseline(p), payload),
+        page.evaluate((p) => (window as unknown as BenchWindow).bench.renderBaseline(p), payload),
       );
       const [basePaste, basePasteCpu] = await measured(() =>
-        page.evaluate(([t, r, c]) => (window as any).bench.pasteBaseline(t, r, c), [
+        page.evaluate(([t, r, c]) => (window as unknown as BenchWindow).bench.pasteBaseline(t, r, c), [
           tsv,
           target.row,
           target.column,
         ] as const),
       );
-      const [grid, gridCpu] = await measured(() => page.evaluate((p) => (window as any).bench.renderGrid(p), payload));
+      const [grid, gridCpu] = await measured(() =>
+        page.evaluate((p) => (window as unknown as BenchWindow).bench.renderGrid(p), payload),
+      );
       const [paste, pasteCpu] = await measured(() =>
-        page.evaluate(([t, r, c]) => (window as any).bench.pasteGrid(t, r, c), [
+        page.evaluate(([t, r, c]) => (window as unknown as BenchWindow).bench.pasteGrid(t, r, c), [
           tsv,
           target.row,
           target.column,

@@ -1,4 +1,4 @@
-import { type Db, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from "mongodb";
+import { type Db, type Document, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmbeddedMongo } from "./index";
 import { type Harness, startHarness, stopHarness } from "./test-helpers";
@@ -18,8 +18,8 @@ beforeEach(() => {
 });
 
 // Test documents use numbers and strings as _id, as applications may.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Loose = { _id?: number | string | ObjectId; [key: string]: any };
+/** A document of any shape (the driver's Document), with the _id kinds these tests use. */
+type Loose = Document & { _id?: number | string | ObjectId };
 function col(name: string) {
   return db.collection<Loose>(name);
 }

@@ -17,8 +17,8 @@ beforeEach(() => {
 });
 
 // Test documents use numbers and strings as _id, as applications may.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Loose = { _id?: number | string | ObjectId; [key: string]: any };
+/** A document of any shape (the driver's Document), with the _id kinds these tests use. */
+type Loose = Document & { _id?: number | string | ObjectId };
 function col(name: string) {
   return db.collection<Loose>(name);
 }

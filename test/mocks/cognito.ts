@@ -102,6 +102,20 @@ function tokens() {
   };
 }
 
+/** The request fields the operations below read (the SDK sends those of its operation). */
+type CognitoRequest = {
+  AuthFlow: string;
+  AuthParameters?: { USERNAME?: string; PASSWORD?: string };
+  Session: string;
+  ChallengeResponses?: { USERNAME?: string; NEW_PASSWORD?: string };
+  Username: string;
+  ConfirmationCode: string;
+  Password: string;
+  UserPoolId: string;
+  UserAttributes?: { Name: string; Value: string }[];
+  AccessToken: string;
+};
+
 const INVALID_PASSWORD = "Password does not conform to policy: Password must have uppercase characters";
 
 /** Handlers answering for the pool on TEST_COGNITO.region (or `region`). */
@@ -110,7 +124,7 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
     http.post(`https://cognito-idp.${region}.amazonaws.com/`, async ({ request }) => {
       const target = request.headers.get("x-amz-target") ?? "";
       const contentType = request.headers.get("content-type") ?? "";
-      const body = (await request.json()) as Record<string, any>;
+      const body = (await request.json()) as CognitoRequest;
       pool.calls.push({ target, body, headers: Object.fromEntries(request.headers.entries()) });
       if (!contentType.startsWith(JSON_11))
         return cognitoError("SerializationException", `unexpected content-type ${contentType}`);
@@ -122,7 +136,7 @@ export function cognitoHandlers(pool: FakeUserPool, region: string = TEST_COGNIT
     }),
   ];
 
-  function answerFor(operation: string, body: Record<string, any>) {
+  function answerFor(operation: string, body: CognitoRequest) {
     switch (operation) {
       case "InitiateAuth": {
         if (body.AuthFlow !== "USER_PASSWORD_AUTH")

@@ -8,7 +8,7 @@ import type { firstAccessSchema } from "./form-schemas";
 import { validateWith } from "./validate-with";
 
 // The form schema varies (first access, recovery); only these two fields are read.
-type PasswordField = FieldMetadata<string | undefined, any, string[]>;
+type PasswordField = FieldMetadata<string | undefined>;
 
 /** A new password + confirmation pair, with the spec's helper text (first access and reset by code). */
 export function NewPasswordFields({

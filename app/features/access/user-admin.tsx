@@ -159,7 +159,7 @@ export function UserTable<Row extends { id: string }>({
   highlightedRowId = null,
 }: {
   list: UserListData<Row>;
-  columns: ColumnDef<Row, any>[];
+  columns: ColumnDef<Row, unknown>[];
   caption: string;
   highlightedRowId?: string | null;
 }) {

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer, responseOf } from "#test/answers";
+import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
@@ -97,7 +97,8 @@ const cell = async (account: string, key: string, rf = RF) =>
   }))!;
 
 async function page() {
-  return dataAnswer<any>(await loader(args(new Request(url(reviewPath(RF, MARKETING)))))).body;
+  const answer = await loader(args(new Request(url(reviewPath(RF, MARKETING)))));
+  return dataAnswer<Extract<BodyOf<typeof loader>, { found: true }>>(answer).body;
 }
 
 async function save(changes: unknown[]) {
@@ -106,7 +107,7 @@ async function save(changes: unknown[]) {
     headers: { "Content-Type": "application/json", Origin: "http://localhost" },
     body: JSON.stringify({ intent: "save", changes }),
   });
-  return dataAnswer<any>(await action(args(request)));
+  return dataAnswer(await action(args(request)));
 }
 
 /** The review's export as the grid offers it today (the edit month's cells editable in February). */
@@ -136,7 +137,7 @@ async function sendBack(workbook: ExcelJS.Workbook) {
 async function reportAt(location: string) {
   const answer = await responseOf(loader(args(new Request(url(location)))));
   if (answer.status === 302) return reportAt(answer.headers.get("Location")!);
-  return dataAnswer<any>(answer).body.excel.report as { summary: string; href: string };
+  return dataAnswer<{ excel: { report: { summary: string; href: string } } }>(answer).body.excel.report;
 }
 
 const templateCsv = (rows: Record<string, string>[]) =>

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer } from "#test/answers";
+import { type BodyOf, dataAnswer } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
@@ -12,6 +12,7 @@ import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneid
 import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
 import { applyPercent, changedCells, type ForecastGridPayload, initialValues } from "./forecast-grid-rules";
+import type { SaveReply } from "./review.server";
 import { forecastTexts } from "./texts";
 
 vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
@@ -61,21 +62,23 @@ beforeEach(() => {
 });
 
 /** A loader's or action's answer: a `data()` result, a plain object or a thrown Response. */
-async function answer(run: () => Promise<unknown>): Promise<{ status: number; body: any; response?: Response }> {
+async function answer<Body = unknown>(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; body: Body; response?: Response }> {
   try {
     const result = await run();
     if (result instanceof Response)
       return {
         status: result.status,
-        body: await result
+        body: (await result
           .clone()
           .json()
-          .catch(() => null),
+          .catch(() => null)) as Body,
         response: result,
       };
-    return dataAnswer(result);
+    return dataAnswer<Body>(result);
   } catch (error) {
-    if (error instanceof Response) return { status: error.status, body: null, response: error };
+    if (error instanceof Response) return { status: error.status, body: null as Body, response: error };
     throw error;
   }
 }
@@ -99,8 +102,14 @@ function saveRequest(rf: string, costCenter: string, body: unknown, contentType 
   };
 }
 
+/** The review page as the tests read it (a missing review answers 404 and is checked as such). */
+type ReviewPage = Extract<BodyOf<typeof loader>, { found: true }>;
+/** A save's reply, in the shape of a refusal (an accepted save is compared whole). */
+type SaveRefusal = Extract<SaveReply, { ok: false }>;
+type HistoryReply = { entries: { who: string; old: string; new: string; oldValue: number; when: string }[] };
+
 const save = (rf: string, costCenter: string, body: unknown, contentType?: string) =>
-  answer(() => action(saveRequest(rf, costCenter, body, contentType)));
+  answer<SaveRefusal>(() => action(saveRequest(rf, costCenter, body, contentType)));
 const change = (account: string, month: string, old: number, value: number | string) => ({
   account,
   month,
@@ -116,7 +125,7 @@ const stored = (base: number, month: string) => {
 
 describe("the review grid (loader)", () => {
   it("sends the window of the scenario and cost centre: 25 months, actuals before the edit month, forecasts from it, open today", async () => {
-    const { status, body } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    const { status, body } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)));
     expect(status).toBe(200);
     expect(body.found).toBe(true);
     expect(body.open).toBe(true);
@@ -157,7 +166,7 @@ describe("the review grid (loader)", () => {
     });
     await db.collection(FORECAST).updateOne(at("2026-05"), { $unset: { value: "" } });
     await db.collection(FORECAST).updateOne(at("2027-06"), { $unset: { forecast: "" } });
-    const { status, body } = await answer(() => loader(reviewArgs(OPEN, BROKEN)));
+    const { status, body } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, BROKEN)));
     // The other tests list the cost centres: this one leaves none behind.
     await db.collection(FORECAST).deleteMany({ cost_center_concat: BROKEN });
     expect(status).toBe(200);
@@ -207,7 +216,7 @@ describe("the review grid (loader)", () => {
         forecast: 0,
       })),
     );
-    const { body } = await answer(() => loader(reviewArgs(OPEN, SPLIT)));
+    const { body } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, SPLIT)));
     await db.collection(FORECAST).deleteMany({ cost_center_concat: SPLIT });
     const [line] = body.grid.groups[0].accounts;
     const index = (month: string) => body.grid.months.indexOf(month);
@@ -220,7 +229,7 @@ describe("the review grid (loader)", () => {
   });
 
   it("shows a scenario outside its edit month locked", async () => {
-    const { body } = await answer(() => loader(reviewArgs(LOCKED, MARKETING)));
+    const { body } = await answer<ReviewPage>(() => loader(reviewArgs(LOCKED, MARKETING)));
     expect(body.open).toBe(false);
     expect(body.grid.editable).toBe(false);
     expect(body.grid.months).toHaveLength(26);
@@ -242,7 +251,7 @@ describe("the review grid (loader)", () => {
   it("refuses the types outside the rule (403) on the loader, the save and the history", async () => {
     currentUser.type = "USER SILVER";
     const before = await dumpForecast(db);
-    expect((await answer(() => loader(reviewArgs(OPEN, MARKETING)))).status).toBe(403);
+    expect((await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)))).status).toBe(403);
     expect(
       (await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1013, 5)] })).status,
     ).toBe(403);
@@ -313,20 +322,20 @@ describe("saving", () => {
       },
     ]);
 
-    const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    const { body: page } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)));
     expect(page.grid.groups[0].accounts[0].values[13]).toBe(1234.5);
     expect(page.grid.groups[0].accounts[0].edited).toEqual([13]);
   });
 
   it("lists a cell's history newest first, with who and when, through the history route", async () => {
     await save(OPEN, MARKETING, { intent: "save", changes: [change(SALARIES, "2027-03", 1234.5, 2000)] });
-    const { status, body } = await answer(() =>
+    const { status, body } = await answer<HistoryReply>(() =>
       historyLoader(
         reviewArgs(OPEN, MARKETING, `/history?${new URLSearchParams({ account: SALARIES, month: "2027-03" })}`),
       ),
     );
     expect(status).toBe(200);
-    expect(body.entries.map((e: { who: string; old: string; new: string }) => [e.who, e.old, e.new])).toEqual([
+    expect(body.entries.map((e) => [e.who, e.old, e.new])).toEqual([
       ["Gold User (gold@example.com)", "1.234,50", "2.000,00"],
       ["Gold User (gold@example.com)", "1.013,00", "1.234,50"],
     ]);
@@ -398,7 +407,7 @@ describe("saving", () => {
 describe("a save sent again", () => {
   /** The body the grid sends for `edit` applied to the loaded values of September 2027 (what a mass change or a paste does). */
   async function gridSave(edit: (value: number, line: number) => number) {
-    const { body: page } = await answer(() => loader(reviewArgs(OPEN, MARKETING)));
+    const { body: page } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)));
     const grid = page.grid as ForecastGridPayload;
     const column = grid.months.indexOf("2027-09");
     const original = initialValues(grid.groups);
@@ -409,7 +418,8 @@ describe("a save sent again", () => {
   }
 
   it("is refused with the conflict message and changes nothing, also after the cells were set back to the values it was made on", async () => {
-    const loaded = (await answer(() => loader(reviewArgs(OPEN, MARKETING)))).body.grid as ForecastGridPayload;
+    const loaded = (await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)))).body
+      .grid as ForecastGridPayload;
     const september = initialValues(loaded.groups).map((values) => values[loaded.months.indexOf("2027-09")]!);
     // +10 % on the column (the mass change), saved.
     const first = await gridSave((v) => applyPercent(v, 10, "increase"));
@@ -591,7 +601,7 @@ describe("refused saves change nothing", () => {
 
 describe("the filter (loader)", () => {
   const filter = (query: string) =>
-    answer(() =>
+    answer<BodyOf<typeof filterLoader>>(() =>
       filterLoader({
         request: new Request(url(`/ij/report_create_schneider${query}`)),
         params: {},
@@ -643,7 +653,7 @@ describe("the filter (loader)", () => {
 
 describe("the calendar (/ij/report_preview_schneider)", () => {
   it("lists each period with its anchor, edit month, window, state today and cost centres", async () => {
-    const { body } = await answer(() =>
+    const { body } = await answer<BodyOf<typeof calendarLoader>>(() =>
       calendarLoader({ request: new Request(url("/ij/report_preview_schneider")), params: {}, context: {} as never }),
     );
     expect(body.rows).toEqual([

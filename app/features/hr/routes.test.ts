@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { BodyOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
@@ -25,18 +26,21 @@ vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 let records: Array<HrAuxRecord & { _id: ObjectId }>;
 
-type Unwrapped = { status: number; body: any };
-function unwrap(value: unknown): Unwrapped {
+/** A route's answer as status and body; the body in the shape the test reads (by default, a record of fields). */
+type Unwrapped<Body> = { status: number; body: Body };
+function unwrap<Body = Record<string, unknown>>(value: unknown): Unwrapped<Body> {
   const v = value as { type?: string; data?: unknown; init?: { status?: number } };
-  if (v && v.type === "DataWithResponseInit") return { status: v.init?.status ?? 200, body: v.data };
-  return { status: 200, body: value };
+  if (v && v.type === "DataWithResponseInit") return { status: v.init?.status ?? 200, body: v.data as Body };
+  return { status: 200, body: value as Body };
 }
 
 const request = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
 const loadPicker = async (query = "") =>
-  unwrap(await pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never }));
+  unwrap<BodyOf<typeof pickerLoader>>(
+    await pickerLoader({ request: request(`/ij/rh${query}`), params: {}, context: {} as never }),
+  );
 const loadGrid = async (filial: string, query = "") =>
-  unwrap(
+  unwrap<BodyOf<typeof gridLoader>>(
     await gridLoader({ request: request(`${hrGridPath(filial)}${query}`), params: { filial }, context: {} as never }),
   );
 const post = (filial: string, fields: Record<string, string> | URLSearchParams, query = "") =>
@@ -171,7 +175,7 @@ describe("/ij/rh_edit/{filial} (grid)", () => {
 
   it("sorts a month range by mes_apur, then nome", async () => {
     const { body } = await loadGrid(BRANCH_A, `?${monthRangeParams({ from: MONTH_BEFORE, to: LAST_MONTH })}`);
-    expect(body.rows.map((r: { mes_apur: string; nome: string }) => `${r.mes_apur} ${r.nome}`)).toEqual([
+    expect(body.rows.map((r) => `${r.mes_apur} ${r.nome}`)).toEqual([
       `${MONTH_BEFORE} Ana Paula Costa`,
       `${MONTH_BEFORE} Marcos Vieira`,
       `${MONTH_BEFORE} Renata Souza Lima`,

@@ -37,6 +37,13 @@ let sdkLoading: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
 const s3Sdk = () => (sdkLoading ??= import("@aws-sdk/client-s3"));
 const presigner = () => import("@aws-sdk/s3-request-presigner");
 
+/**
+ * A command as the client's send and the presigner take it. The commands built here are the SDK's own, but each
+ * one's input and output types make it not assignable to these wide types, so a built command is asserted to be one.
+ */
+type SendCommand = Parameters<S3Client["send"]>[0];
+type PresignCommand = Parameters<typeof import("@aws-sdk/s3-request-presigner").getSignedUrl>[1];
+
 const log = componentLogger("storage");
 
 /** Where the bucket is and how it is addressed. */
@@ -109,8 +116,7 @@ export class S3ObjectStore {
   ): Promise<T> {
     const sdk = await s3Sdk();
     try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      return (await (await this.client()).send(build(sdk) as any)) as T;
+      return (await (await this.client()).send(build(sdk) as SendCommand)) as T;
     } catch (error) {
       (isNotFound(error) || isNotImplemented(error) ? log.warn : log.error)("s3 request failed", {
         operation,
@@ -130,8 +136,7 @@ export class S3ObjectStore {
     options: { unhoistableHeaders?: Set<string> } = {},
   ): Promise<string> {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      return await (await presigner()).getSignedUrl((await this.signer()) as any, build(await s3Sdk()) as any, {
+      return await (await presigner()).getSignedUrl(await this.signer(), build(await s3Sdk()) as PresignCommand, {
         expiresIn: S3_URL_TTL_SECONDS,
         ...options,
       });

@@ -21,7 +21,7 @@ import { useHydrated } from "./use-hydrated";
  */
 
 export type DataTableProps<Row> = {
-  columns: ColumnDef<Row, any>[];
+  columns: ColumnDef<Row, unknown>[];
   rows: Row[];
   /** The record id: keeps row identity stable across pages and reloads. */
   getRowId: (row: Row) => string;

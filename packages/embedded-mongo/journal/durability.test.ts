@@ -4,15 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BSON } from "bson";
-import type { ObjectId } from "mongodb";
+import type { Document, ObjectId } from "mongodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertEmbeddedAllowed, startEmbeddedMongo } from "../index";
 import { type Harness, startHarness, stopHarness } from "../test-helpers";
 import { setCompactionThreshold } from "./compaction";
 import { encodePutRecord, encodeRecord, readRecords } from "./records";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Loose = { _id?: number | string | ObjectId; [key: string]: any };
+/** A document of any shape (the driver's Document), with the _id kinds these tests use. */
+type Loose = Document & { _id?: number | string | ObjectId };
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tempDirs: string[] = [];
 let h: Harness | undefined;

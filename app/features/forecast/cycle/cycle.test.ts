@@ -3,7 +3,7 @@ import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer, responseOf } from "#test/answers";
+import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
@@ -119,7 +119,7 @@ const args = (request: Request, costCenter = MARKETING) => ({
 
 async function page(costCenter = MARKETING, query = "") {
   const result = await loader(args(new Request(url(`${reviewPath(RF, costCenter)}${query}`)), costCenter));
-  return dataAnswer<any>(result).body;
+  return dataAnswer<Extract<BodyOf<typeof loader>, { found: true }>>(result).body;
 }
 
 /** Sends a cycle action's form as the current user: the redirect's location, or the refusal's status and message. */
@@ -132,8 +132,8 @@ async function cycle(intent: string, comment = "", costCenter = MARKETING) {
   try {
     const result = await action(args(request, costCenter));
     if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
-    const { status, body } = dataAnswer<any>(result);
-    return { status, message: body.cycleError as string };
+    const { status, body } = dataAnswer<{ cycleError: string }>(result);
+    return { status, message: body.cycleError };
   } catch (error) {
     if (error instanceof Response) return { status: error.status };
     throw error;
@@ -146,7 +146,7 @@ async function save(changes: unknown[], costCenter = MARKETING) {
     headers: { "Content-Type": "application/json", Origin: "http://localhost" },
     body: JSON.stringify({ intent: "save", changes }),
   });
-  return dataAnswer<any>(await action(args(request, costCenter)));
+  return dataAnswer(await action(args(request, costCenter)));
 }
 
 const frozenMessage = (state: "submitted" | "approved", costCenter = MARKETING) =>
@@ -272,9 +272,9 @@ describe("every write path of a submitted cost centre refuses, with the same mes
     const before = await dumpForecast(db);
     const sent = await responseOf(excelAction(args(await workbookPost(workbook, url(excelPath), "forecast.xlsx"))));
     const location = sent.headers.get("Location")!;
-    const report = (await page(MARKETING, location.slice(location.indexOf("?")))).excel.report;
+    const report = (await page(MARKETING, location.slice(location.indexOf("?")))).excel.report!;
     expect(report.summary).toBe("0 alterados, 0 conflitos, 1 recusado");
-    expect(decodeURIComponent(report.href)).toContain(frozenMessage("submitted"));
+    expect(decodeURIComponent(report.href!)).toContain(frozenMessage("submitted"));
     expect(await dumpForecast(db)).toEqual(before);
   });
 
@@ -477,7 +477,8 @@ describe("the daily reminder", () => {
 
 describe("the status board", () => {
   const board = async (query = "") =>
-    dataAnswer<any>(await boardLoader(args(new Request(url(`/ij/forecast_status${query}`))))).body;
+    dataAnswer<BodyOf<typeof boardLoader>>(await boardLoader(args(new Request(url(`/ij/forecast_status${query}`)))))
+      .body;
 
   it("lists each cost centre with state, preparer and days left; counts and % per state; filters by state", async () => {
     expect((await cycle("submit")).status).toBe(302);
@@ -485,14 +486,14 @@ describe("the status board", () => {
     const all = (await board(`?rf=${encodeURIComponent(RF)}`)).board;
     expect(all.rf).toBe(RF);
     expect(all.total).toBe(2);
-    expect(all.rows.map((r: any) => [r.cost_center_concat, r.stateLabel, r.preparers, r.daysLeft])).toEqual([
+    expect(all.rows.map((r) => [r.cost_center_concat, r.stateLabel, r.preparers, r.daysLeft])).toEqual([
       [MARKETING, "Enviado", PREPARER.email, 13],
       [RETAIL, "Em preparação", ADMIN_PREPARER.email, 13],
     ]);
-    expect(all.counts.find((c: any) => c.code === "submitted")).toMatchObject({ count: 1, percent: "50%" });
-    expect(all.counts.find((c: any) => c.code === "approved")).toMatchObject({ count: 0, percent: "0%" });
+    expect(all.counts.find((c) => c.code === "submitted")).toMatchObject({ count: 1, percent: "50%" });
+    expect(all.counts.find((c) => c.code === "approved")).toMatchObject({ count: 0, percent: "0%" });
     const submitted = (await board(`?rf=${encodeURIComponent(RF)}&estado=submitted`)).board;
-    expect(submitted.rows.map((r: any) => r.cost_center_concat)).toEqual([MARKETING]);
+    expect(submitted.rows.map((r) => r.cost_center_concat)).toEqual([MARKETING]);
     expect(submitted.filtered).toBe(1);
 
     const response = (await boardExcelLoader(

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer, responseOf } from "#test/answers";
+import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { routeArgs } from "#test/requests";
@@ -85,13 +85,13 @@ async function cycle(intent: string, costCenter: string, comment = "") {
   });
   const result = await action(reviewArgs(request, costCenter));
   if (result instanceof Response) return { status: result.status };
-  const { status, body } = dataAnswer<any>(result);
-  return { status, message: body.cycleError as string };
+  const { status, body } = dataAnswer<{ cycleError: string }>(result);
+  return { status, message: body.cycleError };
 }
 
 async function actionsShown(costCenter: string): Promise<string[]> {
   const result = await loader(reviewArgs(new Request(`${ORIGIN}${reviewPath(RF, costCenter)}`), costCenter));
-  return dataAnswer<any>(result).body.cycle.actions;
+  return dataAnswer<Extract<BodyOf<typeof loader>, { found: true }>>(result).body.cycle.actions;
 }
 
 /** Removes a preparer on /ij/forecast_preparers, confirmed, as the current user (an administrator). */

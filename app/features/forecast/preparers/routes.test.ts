@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { dataAnswer, responseOf } from "#test/answers";
+import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
@@ -65,14 +65,17 @@ beforeEach(() => {
   currentUser.name = "Admin Portal";
 });
 
-const load = async (query = "") => dataAnswer<any>(await loader(routeArgs(new Request(`${ORIGIN}${PATH}${query}`))));
+/** An action's refusal: its message, shown above the form. */
+type Refusal = { error: { message: string } };
+const load = async (query = "") =>
+  dataAnswer<BodyOf<typeof loader>>(await loader(routeArgs(new Request(`${ORIGIN}${PATH}${query}`))));
 const post = (fields: Record<string, string | string[]>, query = "") => {
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(fields))
     for (const v of Array.isArray(value) ? value : [value]) body.append(key, v);
   return responseOf(
     action(routeArgs(new Request(`${ORIGIN}${PATH}${query}`, { method: "POST", body, headers: { Origin: ORIGIN } }))),
-  ) as Promise<any>;
+  );
 };
 const location = (response: Response) => new URL(response.headers.get("Location") ?? "", ORIGIN);
 const assignments = async () =>
@@ -87,20 +90,20 @@ describe("the list", () => {
     expect(first.body.rows).toHaveLength(20);
     expect(first.body.rows[0]).toEqual({ costCenter: MARKETING, inForecast: true, preparers: [] });
     const second = await load("?page=2");
-    expect(second.body.rows.map((r: any) => r.costCenter)).toEqual(CENTERS.slice(20));
+    expect(second.body.rows.map((r) => r.costCenter)).toEqual(CENTERS.slice(20));
     expect((await load("?page=99")).body).toMatchObject({ page: 2, state: { page: 2 } });
     expect((await load("?page=abc")).body.page).toBe(1);
   });
 
   it("filters by the cost centre's text without case or accents, and by 'sem responsável'", async () => {
-    expect((await load("?q=GESTAO")).body.rows.map((r: any) => r.costCenter)).toEqual([GESTAO]);
+    expect((await load("?q=GESTAO")).body.rows.map((r) => r.costCenter)).toEqual([GESTAO]);
     expect((await load("?q=cc100")).body.total).toBe(3);
     await db
       .collection(FORECAST_PREPARERS)
       .insertOne({ cost_center_concat: RETAIL, user: "gold@example.com", assigned_at: new Date(), assigned_by: "x" });
     try {
       const without = await load("?q=cc100&sem=1");
-      expect(without.body.rows.map((r: any) => r.costCenter)).toEqual([MARKETING, GESTAO]);
+      expect(without.body.rows.map((r) => r.costCenter)).toEqual([MARKETING, GESTAO]);
       const all = await load("?q=varejo");
       expect(all.body.rows[0].preparers).toEqual([
         { email: "gold@example.com", known: true, name: "Joana Gold", type: "USER GOLD", mayPrepare: true },
@@ -196,11 +199,11 @@ describe("adding and removing", () => {
       [{ cost_center_concat: MARKETING, user: "" }, t.refused.emailRequired],
     ];
     for (const [fields, message] of cases) {
-      const answer = dataAnswer<any>(await post({ intent: "add", ...fields }));
+      const answer = dataAnswer<Refusal>(await post({ intent: "add", ...fields }));
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).toBe(message);
     }
-    const odd = dataAnswer<any>(await post({ intent: "drop", user: '{"$ne":null}' }));
+    const odd = dataAnswer<Refusal>(await post({ intent: "drop", user: '{"$ne":null}' }));
     expect(odd).toMatchObject({ status: 400, body: { error: { message: t.refused.invalidForm } } });
     expect(await assignments()).toEqual(before);
   });
@@ -226,7 +229,7 @@ describe("adding and removing", () => {
       tone: "success",
       text: t.ok.removed("gold@example.com", MARKETING),
     });
-    const again = dataAnswer<any>(
+    const again = dataAnswer<Refusal>(
       await post({ intent: "remove", cost_center_concat: MARKETING, user: "gold@example.com", confirm: "1" }),
     );
     expect(again.status).toBe(400);
@@ -256,9 +259,9 @@ describe("the suggestion from the FP&A responsibles", () => {
   });
 
   it("proposes the unambiguous matches, lists the rest with the reason, and assigns them on confirmation", async () => {
-    const shown = (await load("?sugerir=1")).body.suggestion;
-    expect(shown.proposals.map((p: any) => [p.cost_center_concat, p.user])).toEqual([[MARKETING, "gold@example.com"]]);
-    expect(shown.unmatched.map((u: any) => [u.unit, u.reasonText])).toEqual([
+    const shown = (await load("?sugerir=1")).body.suggestion!;
+    expect(shown.proposals.map((p) => [p.cost_center_concat, p.user])).toEqual([[MARKETING, "gold@example.com"]]);
+    expect(shown.unmatched.map((u) => [u.unit, u.reasonText])).toEqual([
       ["4313", `2 usuários chamados “Ana Souza”: atribua manualmente.`],
       ["4664", `Centro de custo “CC7777 - Outra” não encontrado no forecast.`],
       ["5454", "silver@example.com (USER SILVER) não tem um perfil que edita o forecast."],
@@ -275,7 +278,7 @@ describe("the suggestion from the FP&A responsibles", () => {
     });
     expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`]);
     const after = await load(to.search);
-    expect(after.body.notice.refused.rows).toEqual([
+    expect(after.body.notice!.refused!.rows).toEqual([
       {
         line: 2,
         costCenter: GESTAO,
@@ -338,14 +341,14 @@ describe("the template", () => {
     expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`, `${RETAIL}|gold2@example.com`]);
     const page = await load(to.search);
     expect(page.body.notice).toMatchObject({ tone: "warning", title: t.uploadDone, text: t.ok.summary(1, 1, 3) });
-    expect(page.body.notice.refused.rows.map((r: any) => [r.line, r.reason])).toEqual([
+    expect(page.body.notice!.refused!.rows.map((r) => [r.line, r.reason])).toEqual([
       [4, t.refused.cannotEdit("silver@example.com", "USER SILVER")],
       [5, t.refused.unknownCostCenter("CC9999 - Nada")],
       [7, t.refused.notUser("nobody@example.com")],
     ]);
     // Another administrator does not see this upload's refusals.
     currentUser.email = "other-admin@example.com";
-    expect((await load(to.search)).body.notice.refused).toBeNull();
+    expect((await load(to.search)).body.notice!.refused).toBeNull();
   });
 
   it("takes a CSV separated by ';' in Windows-1252, and never removes what the file leaves out", async () => {
@@ -380,7 +383,7 @@ describe("the template", () => {
     for (const [file, code] of cases) {
       const to = location(await upload(file));
       expect(to.searchParams.get("erro")).toBe(code);
-      expect((await load(to.search)).body.notice.tone).toBe("error");
+      expect((await load(to.search)).body.notice!.tone).toBe("error");
     }
     expect(await assignments()).toEqual(before);
   });
