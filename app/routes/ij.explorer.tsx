@@ -121,7 +121,7 @@ export default function ExplorerPage() {
             maxLength={SEARCH_MAX_LENGTH}
             placeholder={messages.searchPlaceholder}
             autoComplete="off"
-            // The page is for searching: the box has the focus on arrival (also without JavaScript).
+            // biome-ignore lint/a11y/noAutofocus: a page for searching: the box has the focus on arrival
             autoFocus
           />
         </div>

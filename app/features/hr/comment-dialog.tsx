@@ -54,6 +54,7 @@ export function CommentDialog({
             onChange={(event) => setText(event.currentTarget.value)}
             aria-describedby={`${id}-counter${error ? ` ${id}-error` : ""}`}
             aria-invalid={error ? true : undefined}
+            // biome-ignore lint/a11y/noAutofocus: the dialog opens to type the comment
             autoFocus
           />
           <p

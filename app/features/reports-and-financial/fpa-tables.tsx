@@ -111,6 +111,7 @@ export function CurrentTable({
                         aria-label={`rf_n ${row.acc_description}`}
                         defaultValue={formatAmount(row.rf_n)}
                         inputMode="decimal"
+                        // biome-ignore lint/a11y/noAutofocus: the row's edit link opens this field to type in
                         autoFocus
                       />
                     </Form>
