@@ -19,7 +19,7 @@ import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { OPERATOR_TYPE } from "../app/access";
-import { recordExport } from "../app/features/audit/data-events.server";
+import { recordExport } from "../app/platform/audit/data-events.server";
 import { ROUND_TRIPS, roundTripByExportName } from "../app/round-trips.server";
 import { csvCell } from "../app/shared/csv";
 import { type RoundTripDataset, RoundTripScopeError } from "../app/shared/excel/dataset";

@@ -5,7 +5,7 @@ import type { IndexDeclaration } from "./indexes";
 /**
  * Counters of repeated refusals (403s of the route guard), one per actor, route, reason and UTC minute, so one account
  * cannot flood the audit trail: the minute's first refusal is an entry of its own, the others only add to the counter,
- * and the counter becomes one summary entry ("n more") once its minute is over (app/features/audit/record.server.ts).
+ * and the counter becomes one summary entry ("n more") once its minute is over (app/platform/audit/record.server.ts).
  * The log stays append-only and chained: nothing here touches `audit_log`. A counter is taken (deleted) atomically by
  * whoever writes its summary, so two instances never write the same one twice.
  */

@@ -22,7 +22,7 @@ export const AUDIT_EVENTS = [
   // Refusals
   "accessRefused",
   "uploadRefused",
-  // Data in and out, edits and decisions (written by the features through app/features/audit/record.server.ts)
+  // Data in and out, edits and decisions (written by the features through app/platform/audit/record.server.ts)
   "dataImported",
   "dataExported",
   "dataEdited",

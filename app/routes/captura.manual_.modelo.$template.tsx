@@ -2,10 +2,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { recordedDownload } from "~/features/audit/data-events.server";
 import { TEMPLATE_IDS, templateInfo, templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { templateWorkbookResponse } from "~/features/uploads-and-jobs/import/template-workbook.server";
 import { templateTexts, uploadRightsTexts } from "~/messages";
+import { recordedDownload } from "~/platform/audit/data-events.server";
 
 const params = z.object({ template: z.string().max(40) });
 

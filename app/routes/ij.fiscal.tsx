@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-ru
 import { z } from "zod";
 import { requireRouteAccess } from "~/features/access/auth.server";
 import { PageDialog } from "~/features/access/page-dialog";
-import { recordEdit } from "~/features/audit/data-events.server";
+import { recordEdit } from "~/platform/audit/data-events.server";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";

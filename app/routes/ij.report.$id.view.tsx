@@ -2,12 +2,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { recordExport } from "~/features/audit/data-events.server";
 import { downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and-financial/viewer.server";
 import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
 import { reportsTexts as t } from "~/messages";
 import { findReport } from "~/models/reports.server";
+import { recordExport } from "~/platform/audit/data-events.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -2,13 +2,13 @@
 
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireRouteAccess } from "~/features/access/auth.server";
-import { recordExport, recordRoundTrip } from "~/features/audit/data-events.server";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
+import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
 import { portalToday } from "~/shared/clock.server";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { redirectWithToast } from "~/shared/toast.server";

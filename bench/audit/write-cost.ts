@@ -37,7 +37,7 @@ async function main() {
   const { applyIndexes } = await import("../../app/models/all-indexes.server");
   const { FORECAST, saveForecastCells } = await import("../../app/models/forecast.server");
   const { seedAuditEntries } = await import("../../app/models/audit.server");
-  const { recordEdit } = await import("../../app/features/audit/data-events.server");
+  const { recordEdit } = await import("../../app/platform/audit/data-events.server");
   const { indexes: auditIndexes, AUDIT_LOG } = await import("../../app/models/audit.server");
   const { parseScenario, scenarioCalendar, windowMonths } = await import("../../app/features/forecast/release-points");
   const { monthStartDate } = await import("../../app/shared/months");

@@ -18,13 +18,6 @@ import {
   settleAttempt,
 } from "~/features/access/login-limit.server";
 import { startSession } from "~/features/access/session.server";
-import {
-  type AuditActorInput,
-  actorByEmail,
-  recordAudit,
-  recordUserAdministration,
-  recordUserChanged,
-} from "~/features/audit/record.server";
 import { messages } from "~/messages";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
@@ -42,6 +35,13 @@ import {
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { buildNavigation, type DashboardSummary, landingFor, type Navigation } from "~/navigation";
+import {
+  type AuditActorInput,
+  actorByEmail,
+  recordAudit,
+  recordUserAdministration,
+  recordUserChanged,
+} from "~/platform/audit/record.server";
 import {
   getIdentityProvider,
   IdentityProviderError,

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { getConfig } from "~/config.server";
-import { recordUserAdministration } from "~/features/audit/record.server";
 import { findLocalUser, insertLocalUser } from "~/models/local-users.server";
 import {
   DuplicateRecordError,
@@ -9,6 +8,7 @@ import {
   insertPermissionRecord,
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
+import { recordUserAdministration } from "~/platform/audit/record.server";
 import { generateTemporaryPassword } from "~/services/identity/local.server";
 import { getIdentityProvider } from "~/services/identity.server";
 import { hashPassword } from "~/services/password-hash.server";

@@ -15,10 +15,10 @@ import {
   recordSessionEnded,
   signedOutDeliberately,
 } from "~/features/access/session.server";
-import { recordAccessRefused } from "~/features/audit/record.server";
 import { messages } from "~/messages";
 import { deleteSession } from "~/models/sessions.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
+import { recordAccessRefused } from "~/platform/audit/record.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 import { isSameOriginRequest } from "~/shared/same-origin";
 

@@ -1,6 +1,5 @@
 import { type Cookie, createCookie, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { actorByEmail, recordAudit } from "~/features/audit/record.server";
 import {
   deleteSession,
   findSession,
@@ -9,6 +8,7 @@ import {
   type SessionRecord,
   touchSession,
 } from "~/models/sessions.server";
+import { actorByEmail, recordAudit } from "~/platform/audit/record.server";
 import { getIdentityProvider } from "~/services/identity.server";
 import { SESSION_COOKIE_NAME } from "~/shared/session-cookie-name";
 

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { recordSignInOutcome, signInVerifiedUser } from "~/features/access/accounts.server";
-import { recordAudit } from "~/features/audit/record.server";
 import { messages } from "~/messages";
+import { recordAudit } from "~/platform/audit/record.server";
 import { SsoError, type SsoIdentity } from "~/services/sso/sso.server";
 
 /**

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { type AuditEntry, auditEntriesInBatches } from "~/models/audit.server";
+import { type AuditActorInput, recordAudit } from "~/platform/audit/record.server";
 import { csvCell } from "~/shared/csv";
 import { formatDateTime } from "~/shared/dates";
 import { type ExcelColumn, xlsxDownload } from "~/shared/excel/round-trip.server";
 import { parseAuditSearch } from "./list.server";
-import { type AuditActorInput, recordAudit } from "./record.server";
 import { auditTexts } from "./texts";
 
 /**

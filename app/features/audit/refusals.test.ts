@@ -7,9 +7,9 @@ import { requireRouteAccess } from "~/features/access/auth.server";
 import { startSession } from "~/features/access/session.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG, type AuditEntry, verifyAuditChain } from "~/models/audit.server";
+import { recordAccessRefused } from "~/platform/audit/record.server";
 import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { runWithClientAddress } from "~/shared/client-address.server";
-import { recordAccessRefused } from "./record.server";
 
 /**
  * Refusals of the route guard are aggregated per user, route and minute: the first of a minute is an entry of its

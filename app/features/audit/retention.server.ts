@@ -1,6 +1,6 @@
 import { getConfig } from "~/config.server";
 import { auditDayOf, purgeAuditDaysBefore } from "~/models/audit.server";
-import { recordAudit } from "./record.server";
+import { recordAudit } from "~/platform/audit/record.server";
 
 /**
  * The audit trail's retention (AUDIT_RETENTION_DAYS, 400 by default): whole UTC days older than the retention are

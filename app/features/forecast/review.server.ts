@@ -1,6 +1,5 @@
 import { data } from "@remix-run/node";
 import type { Params } from "@remix-run/react";
-import { recordEdit } from "~/features/audit/data-events.server";
 import { buildGroups, type ForecastGridPayload, type WindowRecord } from "~/features/forecast/forecast-grid-rules";
 import { checkSave, FORECAST_SAVE_BODY_MAX_BYTES, SAVE_MAX_CELLS } from "~/features/forecast/forecast-save";
 import {
@@ -27,6 +26,7 @@ import {
   saveForecastCells,
   type WindowAccount,
 } from "~/models/forecast.server";
+import { recordEdit } from "~/platform/audit/data-events.server";
 import { formatDateTime } from "~/shared/dates";
 import {
   type CalendarDate,

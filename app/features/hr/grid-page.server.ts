@@ -1,7 +1,5 @@
 import { data } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { recordEdit } from "~/features/audit/data-events.server";
-import type { AuditActorInput } from "~/features/audit/record.server";
 import { HR_DATASET } from "~/features/hr/excel.server";
 import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
@@ -20,6 +18,8 @@ import {
   saveComment,
   saveFigures,
 } from "~/models/hr.server";
+import { recordEdit } from "~/platform/audit/data-events.server";
+import type { AuditActorInput } from "~/platform/audit/record.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";

@@ -3,7 +3,6 @@ import { ObjectId } from "mongodb";
 import { z } from "zod";
 import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { parseSubmission, readForm } from "~/features/access/submission.server";
-import { recordEdit } from "~/features/audit/data-events.server";
 import {
   ATTRIBUTES,
   applyMultiplier,
@@ -30,6 +29,7 @@ import {
 import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { excelTexts, messages } from "~/messages";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
+import { recordEdit } from "~/platform/audit/data-events.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { PLANNING_DATASET } from "./excel.server";
 import { planningTexts } from "./texts";

@@ -1,8 +1,6 @@
 import crypto from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { recordEdit } from "~/features/audit/data-events.server";
-import type { AuditActorInput } from "~/features/audit/record.server";
 import { messages, reportsTexts as t } from "~/messages";
 import { addRowFile, cockpitTable, countRowFiles, findRowFile, saveComment } from "~/models/cockpit.server";
 import { accountTree, listAccounts } from "~/models/ledger.server";
@@ -13,6 +11,8 @@ import {
   COCKPIT_FILE_MAX_BYTES,
   COCKPIT_FILES_PER_ROW,
 } from "~/models/reports.fields";
+import { recordEdit } from "~/platform/audit/data-events.server";
+import type { AuditActorInput } from "~/platform/audit/record.server";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { isMonthKey, monthOfDate, monthShortLabel, monthStartOfKey } from "~/shared/months";
 import { readCockpitParams } from "./cockpit-filters";

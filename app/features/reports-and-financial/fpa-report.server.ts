@@ -1,11 +1,11 @@
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { recordEdit } from "~/features/audit/data-events.server";
-import type { AuditActorInput } from "~/features/audit/record.server";
 import { messages, reportsTexts as t } from "~/messages";
 import { findResponsible, fpaReport } from "~/models/fpa.server";
 import { isBusinessUnit, setForecast } from "~/models/ledger.server";
 import { BUSINESS_UNITS, parseBrazilianNumber } from "~/models/reports.fields";
+import { recordEdit } from "~/platform/audit/data-events.server";
+import type { AuditActorInput } from "~/platform/audit/record.server";
 import { addMonthsToDate, isMonthKey, monthKeyOfDate, monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { optionalMonth } from "./month-param";
 

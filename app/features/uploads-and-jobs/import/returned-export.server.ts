@@ -1,10 +1,10 @@
 import type { Readable } from "node:stream";
 import { canAccessRoute, OPERATOR_TYPE, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
-import { recordRoundTrip } from "~/features/audit/data-events.server";
 import { excelTexts } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
+import { recordRoundTrip } from "~/platform/audit/data-events.server";
 import { roundTripById } from "~/round-trips.server";
 import {
   EXCEL_REPORT_PARAM,

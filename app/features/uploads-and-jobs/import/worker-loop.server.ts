@@ -1,5 +1,4 @@
 import { getConfig } from "~/config.server";
-import { recordJobEnded } from "~/features/audit/data-events.server";
 import {
   claimNextJob,
   DEFAULT_LEASE_MS,
@@ -8,6 +7,7 @@ import {
   finishJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
+import { recordJobEnded } from "~/platform/audit/data-events.server";
 import { notifyJobEnded } from "../job-notices.server";
 import {
   type IngestClock,

@@ -20,11 +20,16 @@ import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-compl
 import { applyIndexes } from "~/models/all-indexes.server";
 import type { AuditEvent } from "~/models/audit.fields";
 import { AUDIT_LOG, type AuditEntry, verifyAuditChain } from "~/models/audit.server";
+import {
+  recordConfigChanged,
+  recordDataEvent,
+  recordUploadRefused,
+  recordUserChanged,
+} from "~/platform/audit/record.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
 import { SsoError } from "~/services/sso/sso.server";
 import { runWithClientAddress } from "~/shared/client-address.server";
-import { recordConfigChanged, recordDataEvent, recordUploadRefused, recordUserChanged } from "./record.server";
 
 /**
  * Every access, administration and refusal event the portal records: the entry's actor (user and type at that
