@@ -15,7 +15,7 @@ import {
  * URL's text: the router matches case-insensitively on the decoded path, so a rule looked up from the URL
  * drifts from the module that actually runs (`/USER/config`, `/%75ser/config`, `//user/config` …). Each
  * route module's loader and action call `requireRouteAccess("<its own route id>", request)`
- * (app/features/access/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
+ * (app/platform/auth/auth.server.ts); test/access-table.test.ts fails when a route of the manifest has no rule here or a
  * module guards itself with another route's id, and test/e2e/access-matrix.e2e.ts probes every route ×
  * account × spelling × method against this table. Nothing else names a permission type.
  *

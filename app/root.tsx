@@ -3,11 +3,11 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteL
 import { type ReactNode, useEffect, useState } from "react";
 import { getConfig } from "~/config.server";
 import { loadNavigation } from "~/features/access/accounts.server";
-import { getOptionalUser } from "~/features/access/auth.server";
 import { DashboardNavigationOverlay } from "~/features/dashboards/dashboard-navigation-overlay";
 import { NoticeHeaderLinks } from "~/features/notices/header-links";
 import { messages } from "~/messages";
 import { unreadCount } from "~/models/notices.server";
+import { getOptionalUser } from "~/platform/auth/auth.server";
 import { forgetSignedInState } from "~/shared/browser-state";
 import { setPortalTimeZone } from "~/shared/dates";
 import { HeaderMenu } from "~/shared/layout/header-menu";

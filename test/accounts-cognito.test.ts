@@ -9,13 +9,13 @@ import {
   signInWithPassword,
   UserExistsError,
 } from "~/features/access/accounts.server";
-import { getSessionState, logout } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { indexes as authRecordIndexes } from "~/models/auth-records.server";
 import { countSessionsOfUser, findSession, indexes as sessionIndexes } from "~/models/sessions.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import { USER_PERMISSIONS, indexes as userIndexes } from "~/models/users.server";
+import { getSessionState, logout } from "~/platform/auth/session.server";
 import * as login from "~/routes/_index";
 import {
   createCognitoIdentityProvider,

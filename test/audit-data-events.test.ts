@@ -31,7 +31,7 @@ import { action as hrExcelAction, loader as hrExcelLoader } from "~/routes/ij.rh
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { monthKey } from "~/shared/months";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The audit trail's data events as the caller sees them (issue 53): an export with its filter and row count, a

@@ -2,9 +2,9 @@ import { type AccessMode, canAccessRoute, type PermissionType, type RouteId } fr
 import { accessContext } from "~/config.server";
 
 /**
- * A stand-in for app/features/access/auth.server's guards in loader tests: the signed-in user is `currentUser`, and the real
+ * A stand-in for app/platform/auth/auth.server's guards in loader tests: the signed-in user is `currentUser`, and the real
  * access table decides by route id (403 as the real guard does). Use with
- *   vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
+ *   vi.mock("~/platform/auth/auth.server", () => import("../auth-mock"));
  */
 export const currentUser: { email: string; name: string; type: PermissionType | null } = {
   email: "gold@example.com",

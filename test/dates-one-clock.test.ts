@@ -15,7 +15,7 @@ import { formatDateTime } from "~/shared/dates";
 import { currentUser } from "./auth-mock";
 import { useTestDatabase } from "./db";
 
-vi.mock("~/features/access/auth.server", () => import("./auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("./auth-mock"));
 
 /**
  * One clock and one format: the same instant, stored as a forecast cell's change, a planning row's

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { getSessionCookie } from "~/features/access/session.server";
+import { getSessionCookie } from "~/platform/auth/session.server";
 import { readLatestMail, sendMail } from "~/services/mail.server";
 import { useTestDatabase } from "./db";
 

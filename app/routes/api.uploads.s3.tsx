@@ -2,8 +2,8 @@
 import { type ActionFunctionArgs, json } from "@remix-run/node";
 import { z } from "zod";
 import { getConfig } from "~/config.server";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { messages } from "~/messages";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { rejectionStatus } from "~/services/storage/keys.server";
 import { signUploadTicket, UPLOAD_TICKET_TTL_MS, verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 import {

@@ -1,6 +1,6 @@
 // Screen: Automation: /captura/automacao (its heading only, spec 000).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 /** Spec 000 §2: /captura/automacao is only its heading (the heading text is ours). */

@@ -1,8 +1,8 @@
 // Screen: Refused rows to fix: /captura/processando/corrigir/{file id} (an XLSX in the template's layout).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { fixRowsDownload } from "~/features/uploads-and-jobs/fix-rows.server";
 import { recordedDownload } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /**
  * "Baixar linhas recusadas para corrigir": a job's refused rows as an XLSX in its template's own layout plus a last

@@ -1,5 +1,5 @@
 // Screen: Not found under /ij.
-import { guardedNotFound } from "~/features/access/prefix-guard.server";
+import { guardedNotFound } from "~/platform/auth/prefix-guard.server";
 
 // Any other address under /ij: a session (its own rule), then 404.
 export const loader = guardedNotFound("routes/ij.$");

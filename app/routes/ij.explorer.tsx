@@ -4,11 +4,11 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { FacetsNav } from "~/features/explorer/facets";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { documentHref } from "~/features/explorer/urls";
 import { NAV_LABELS } from "~/navigation";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";
 import { explorerTexts, messages } from "~/messages";

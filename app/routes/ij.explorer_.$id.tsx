@@ -2,10 +2,10 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { resultsHref } from "~/features/explorer/urls";
 import { NAV_LABELS } from "~/navigation";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";

@@ -1,10 +1,10 @@
 // Screen: Forecast preparers template: GET /ij/forecast_preparers/modelo downloads it, POST sends a filled one back.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { preparersHref } from "~/features/forecast/preparers/paths";
 import { assignCandidates, keepOutcome, outcomeParams } from "~/features/forecast/preparers/preparers.server";
 import { preparersTemplateResponse, uploadedTemplate } from "~/features/forecast/preparers/template.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /** The template: a header row (cost_center_concat, user_email) and one row per current assignment. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,7 +2,6 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { preparersHref } from "~/features/forecast/preparers/paths";
 import {
   actionSchema,
@@ -21,6 +20,7 @@ import {
 } from "~/features/forecast/preparers/preparers.server";
 import { PreparersScreen, type ScreenError } from "~/features/forecast/preparers/preparers-screen";
 import { FILE_ERROR_CODES, type FileErrorCode, fileErrorMessage } from "~/features/forecast/preparers/template.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/preparers/preparers.css";

@@ -1,9 +1,9 @@
 // Screen: Forecast cycle status board, Excel export: /ij/forecast_status/excel.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { boardXlsx, parseBoardQuery } from "~/features/forecast/cycle/board.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { recordedDownload } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
 
 /** /ij/forecast_status/excel?rf=&estado=&nivel=: the status board's filtered rows as an XLSX (all pages). */

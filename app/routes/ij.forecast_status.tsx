@@ -2,12 +2,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { type BoardRow, loadBoard, parseBoardQuery } from "~/features/forecast/cycle/board.server";
 import { BOARD_PAGE_SIZE, boardHref } from "~/features/forecast/cycle/paths";
 import { boardTexts } from "~/features/forecast/cycle/texts";
 import { FILTER_PATH, reviewPath } from "~/features/forecast/forecast-filter";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/forecast/cycle/cycle.css";
 import { portalToday } from "~/shared/clock.server";
 import { Alert } from "~/shared/ui/alert";

@@ -1,10 +1,10 @@
 // Screen: Planning filter: /ij/plan (step 1, Select).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadFilterScreen } from "~/features/planning/filter.server";
 import { FilterForm } from "~/features/planning/filter-form";
 import { PLAN_SCREEN } from "~/features/planning/screens";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];

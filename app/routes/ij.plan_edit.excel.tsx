@@ -1,7 +1,6 @@
 // Screen: Planning Excel round trip: GET /ij/plan_edit/excel (the filter's rows as XLSX), POST an edited export back.
 
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
 import { filterSearchParams, parseFilter } from "~/features/planning/planning";
 import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
@@ -9,6 +8,7 @@ import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { countPlanningRows } from "~/models/planning-queries.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { redirectWithToast } from "~/shared/toast.server";
 

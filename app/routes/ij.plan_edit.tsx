@@ -1,10 +1,10 @@
 // Screen: Planning edit: /ij/plan_edit (step 2, the filter's quantities, individual and group edits).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { handleResultsAction, loadResults } from "~/features/planning/results.server";
 import { ResultsScreen } from "~/features/planning/results-screen";
 import { PLAN_SCREEN } from "~/features/planning/screens";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];

@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";

@@ -1,9 +1,9 @@
 // Screen: Report file: GET /ij/report/{id}/file.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { inlineRecordResponse } from "~/features/reports-and-financial/viewer.server";
 import { findReport } from "~/models/reports.server";
 import { recordedDownload } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /** GET /ij/report/{id}/file: the bytes of a report with an online copy, inline (the viewer's PDF frame). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,13 +1,13 @@
 // Screen: Report viewer: /ij/report/{id}/view.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { downloadRecord, viewable, viewerPageData } from "~/features/reports-and-financial/viewer.server";
 import { ViewerPage } from "~/features/reports-and-financial/viewer-page";
 import { reportsTexts as t } from "~/messages";
 import { findReport } from "~/models/reports.server";
 import { recordExport } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -5,7 +5,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
 import { DownloadButton, useDownloadOutcome } from "~/features/reports-and-financial/download-button";
 import { reportPagesFor } from "~/features/reports-and-financial/links.server";
@@ -15,6 +14,7 @@ import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import { jobTexts, messages, subscriptionTexts, reportsTexts as t } from "~/messages";
 import { REPORT_ORIGIN_FILTERS, REPORT_ORIGINS, type ReportOriginFilter } from "~/models/reports.fields";
 import { findReport, listReportsPage } from "~/models/reports.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";

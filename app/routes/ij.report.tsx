@@ -1,7 +1,7 @@
 // Screen: Layout of /ij/report/* (the report readers' rule).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
 

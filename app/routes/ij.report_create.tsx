@@ -1,10 +1,10 @@
 // Screen: Planning report filter: /ij/report_create.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadFilterScreen } from "~/features/planning/filter.server";
 import { FilterForm } from "~/features/planning/filter-form";
 import { REPORT_SCREEN } from "~/features/planning/screens";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: REPORT_SCREEN.title }];

@@ -3,12 +3,12 @@
 import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
 import { BOARD_PATH } from "~/features/forecast/cycle/paths";
 import { boardTexts } from "~/features/forecast/cycle/texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";

@@ -1,10 +1,10 @@
 // Screen: Planning report results: /ij/report_preview.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { handleResultsAction, loadResults } from "~/features/planning/results.server";
 import { ResultsScreen } from "~/features/planning/results-screen";
 import { REPORT_SCREEN } from "~/features/planning/screens";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: REPORT_SCREEN.title }];

@@ -1,7 +1,6 @@
 // Screen: Forecast review Excel round trip: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/excel, POST an edited export back.
 
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
@@ -9,6 +8,7 @@ import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-
 import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { redirectWithToast } from "~/shared/toast.server";

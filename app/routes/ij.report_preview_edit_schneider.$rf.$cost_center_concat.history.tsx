@@ -1,7 +1,7 @@
 // Screen: Forecast cell history: GET /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/history (JSON).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { resolveReview, reviewHistory } from "~/features/forecast/review.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /**
  * GET /ij/report_preview_edit_schneider/{period}/{cost_center}/history?account=…&month=YYYY-MM (JSON): who changed the

@@ -10,8 +10,8 @@ import {
   useLoaderData,
 } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";

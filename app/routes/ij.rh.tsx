@@ -2,10 +2,10 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
 import { MonthRangeFields } from "~/features/hr/month-range-fields";
 import { branchMatches, hrGridPath } from "~/features/hr/paths";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { monthKey } from "~/shared/months";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/hr/hr.css";

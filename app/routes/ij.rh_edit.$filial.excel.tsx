@@ -2,7 +2,6 @@
 
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
 import { FILIAL_MAX, hrGridPath } from "~/features/hr/paths";
@@ -12,6 +11,7 @@ import { hrTexts, messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";

@@ -10,7 +10,6 @@ import {
   useNavigation,
   useRouteError,
 } from "@remix-run/react";
-import { canWriteRoute, requireRouteAccess } from "~/features/access/auth.server";
 import { CommentDialog } from "~/features/hr/comment-dialog";
 import { COMMENT_PARAM, hrGridShouldRevalidate } from "~/features/hr/comment-param";
 import { ConfirmChangesDialog, ServerConfirmDialog } from "~/features/hr/confirm-dialogs";
@@ -20,6 +19,7 @@ import { HrLoadFailed } from "~/features/hr/load-failed";
 import { hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { useGridEdits } from "~/features/hr/use-grid-edits";
 import { hrTexts, messages } from "~/messages";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { monthLabel } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";

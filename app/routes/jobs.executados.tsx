@@ -1,12 +1,12 @@
 // Screen: Executed jobs: /jobs/executados, every user's files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { JobTable, RetryAll, RetryErrors } from "~/features/uploads-and-jobs/job-table";
 import { useRevalidateWhile } from "~/features/uploads-and-jobs/use-polling";
 import { jobTexts } from "~/messages";
 import { NAV_LABELS } from "~/navigation";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }];

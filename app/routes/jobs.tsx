@@ -1,5 +1,5 @@
 // Screen: Layout of /jobs/*.
-import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
+import { guardedLayoutLoader } from "~/platform/auth/prefix-guard.server";
 
 // Layout of /jobs/*: a session; each child route checks its own rule (app/access.ts).
 export const loader = guardedLayoutLoader("routes/jobs");

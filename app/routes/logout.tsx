@@ -1,9 +1,9 @@
 // Screen: Logout: POST /logout.
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { assertSameOrigin, getOptionalUser } from "~/features/access/auth.server";
-import { logout } from "~/features/access/session.server";
 import { messages } from "~/messages";
+import { assertSameOrigin, getOptionalUser } from "~/platform/auth/auth.server";
+import { logout } from "~/platform/auth/session.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: messages.logoutTitle }];

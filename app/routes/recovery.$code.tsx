@@ -4,7 +4,6 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@co
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { assertSameOrigin } from "~/features/access/auth.server";
 import { NewPasswordFields } from "~/features/access/first-access-form";
 import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { recoveryErrors, SECRET_FIELDS } from "~/features/access/form-rules";
@@ -12,6 +11,7 @@ import { recoverySchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { validateWith } from "~/features/access/validate-with";
+import { assertSameOrigin } from "~/platform/auth/auth.server";
 import "~/features/access/access.css";
 import { confirmPasswordReset } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";

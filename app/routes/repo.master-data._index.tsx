@@ -2,7 +2,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useLoaderData, useSubmit } from "@remix-run/react";
 import { z } from "zod";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { masterDataExcelPanel, productTargetOf } from "~/features/repository-and-master-data/excel-routes.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import {
@@ -21,6 +20,7 @@ import {
   MASTER_DATA_PAGE_SIZE,
   pageParam,
 } from "~/models/master-data-queries.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { ExcelPanel } from "~/shared/excel/panel";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { useHydrated } from "~/shared/ui/use-hydrated";

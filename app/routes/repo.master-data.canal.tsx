@@ -1,7 +1,6 @@
 // Screen: Master data, channel: /repo/master-data/canal.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
 import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
 import {
@@ -11,6 +10,7 @@ import {
   MasterDataTable,
 } from "~/features/repository-and-master-data/sections-nav";
 import { CHANNEL_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { ExcelPanel } from "~/shared/excel/panel";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { TabsNav } from "~/shared/ui/tabs-nav";

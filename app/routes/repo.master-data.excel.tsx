@@ -1,11 +1,11 @@
 // Screen: Master data, product: Excel round trip: GET /repo/master-data/excel (the chosen base's rows as XLSX), POST an edited export back.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import {
   exportMasterDataScreen,
   importEditedExport,
   productScreenTarget,
 } from "~/features/repository-and-master-data/excel-routes.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /** "Exportar Excel": every row of the base and file filter in the URL (the screen's own), streamed as XLSX. */
 export async function loader({ request }: LoaderFunctionArgs) {

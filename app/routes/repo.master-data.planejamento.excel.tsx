@@ -1,12 +1,12 @@
 // Screen: Master data, planning: Excel round trip: GET /repo/master-data/planejamento/excel (the tab's rows as XLSX), POST an edited export back.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import {
   exportMasterDataScreen,
   importEditedExport,
   tabbedScreenTarget,
 } from "~/features/repository-and-master-data/excel-routes.server";
 import { PLANNING_TABS } from "~/models/master-data-queries.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 const SCREEN = "/repo/master-data/planejamento";
 

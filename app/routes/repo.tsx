@@ -1,5 +1,5 @@
 // Screen: Layout of /repo/*.
-import { guardedLayoutLoader } from "~/features/access/prefix-guard.server";
+import { guardedLayoutLoader } from "~/platform/auth/prefix-guard.server";
 
 // Layout of /repo/*: a session; each child route checks its own rule (app/access.ts).
 export const loader = guardedLayoutLoader("routes/repo");

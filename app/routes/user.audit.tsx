@@ -1,10 +1,10 @@
 // Screen: Audit trail: /user/audit (who did what, from where, on what, and the outcome; issue 53).
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { AuditScreen } from "~/features/audit/audit-screen";
 import { loadAuditScreen } from "~/features/audit/list.server";
 import { auditTexts } from "~/messages";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: auditTexts.title }];

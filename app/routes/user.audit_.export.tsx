@@ -1,9 +1,9 @@
 // Screen: Audit trail export: GET /user/audit/export?formato=csv|xlsx (the filtered entries; itself audited).
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { auditExport } from "~/features/audit/export.server";
 import { AUDIT_FORMAT_PARAM } from "~/features/audit/params";
 import { auditTexts } from "~/messages";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 
 /**
  * The entries the audit screen's filters select (the same URL parameters), newest first, as CSV or XLSX. The export is

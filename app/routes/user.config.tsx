@@ -6,7 +6,6 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS } from "~/access";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { createUserErrors, formErrorsOf } from "~/features/access/form-rules";
 import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
@@ -29,6 +28,7 @@ import {
   userListUrl,
 } from "~/features/access/user-list.server";
 import { NEW_USER_PARAM } from "~/features/access/user-list-params";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/access/access.css";
 import {
   countTierUsers,

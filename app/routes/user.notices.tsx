@@ -1,9 +1,9 @@
 // Screen: The user's notices: /user/notices (issues 52 and 54).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadNoticesPage, noticesAction } from "~/features/notices/pages.server";
 import { NOTICES_PATH } from "~/features/notices/paths";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/notices/notices.css";
 import { noticeTexts } from "~/messages";
 import { formatDateTime } from "~/shared/dates";

@@ -6,7 +6,6 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { formErrorsOf } from "~/features/access/form-rules";
 import { setTierSchema } from "~/features/access/form-schemas";
 import { PageDialog } from "~/features/access/page-dialog";
@@ -26,6 +25,7 @@ import {
   userListData,
   userListUrl,
 } from "~/features/access/user-list.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/access/access.css";
 import { listUsersForPermissionGrid, setUserTier } from "~/features/access/accounts.server";
 import { FormErrors } from "~/features/access/form-fields";

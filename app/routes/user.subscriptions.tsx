@@ -1,9 +1,9 @@
 // Screen: The user's subscriptions: /user/subscriptions (issue 54).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireRouteAccess } from "~/features/access/auth.server";
 import { loadSubscriptionsPage, subscriptionsAction } from "~/features/subscriptions/pages.server";
 import { subscriptionTexts as t } from "~/messages";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";

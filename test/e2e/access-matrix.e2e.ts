@@ -4,22 +4,22 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createCookie, type ServerBuild } from "@remix-run/node";
 import { matchRoutes } from "@remix-run/router";
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   canAccessRoute,
   DEFAULT_HR_EDITOR_TYPES,
-  isRouteId,
-  routeRule,
   type Features,
+  isRouteId,
   type PermissionType,
   type RouteId,
+  routeRule,
 } from "~/access";
-import { parseConfig, type FeatureFlag } from "~/config.server";
-import { routeTree } from "~/features/access/return-to.server";
-import { signDownloadToken } from "~/services/storage/signed-link.server";
+import { type FeatureFlag, parseConfig } from "~/config.server";
+import { routeTree } from "~/platform/auth/return-to.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "~/seed/accounts";
-import { startApp, type RunningApp } from "./harness";
+import { signDownloadToken } from "~/services/storage/signed-link.server";
+import { type RunningApp, startApp } from "./harness";
 
 /**
  * The access matrix, generated from the BUILT route manifest (build/server), not from a hand-written list:

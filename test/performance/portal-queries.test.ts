@@ -58,7 +58,7 @@ import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
 import { collectionScans, expectIndexedQueries, recordQueryPlans } from "../query-plans";
 
-vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 const MIN_DOCUMENTS = 300;

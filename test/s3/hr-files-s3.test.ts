@@ -20,7 +20,7 @@ import { createFakeBucket, s3Handlers } from "../mocks/s3";
  * which gives a store-limited account only its branch's rows with the CPF masked.
  */
 
-vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("../auth-mock"));
 useEnv({
   STORAGE: "s3",
   S3_BUCKET: "hr-bucket",

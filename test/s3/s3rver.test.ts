@@ -30,7 +30,7 @@ import { captureLog, S3RVER_BUCKET, useS3rver } from "./s3rver";
  * failure ends with the spec's text for the user and the cause in the log.
  */
 
-vi.mock("~/features/access/auth.server", () => import("../auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("../auth-mock"));
 
 const testDb = useTestDatabase();
 const s3 = useS3rver();

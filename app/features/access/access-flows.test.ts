@@ -18,19 +18,19 @@ import {
   signInWithPassword,
   UserExistsError,
 } from "~/features/access/accounts.server";
+import { applyIndexes } from "~/models/all-indexes.server";
+import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
+import { DASHBOARDS } from "~/models/dashboards.server";
+import { countSessionsOfUser, findSession, SESSIONS, indexes as sessionIndexes } from "~/models/sessions.server";
+import { USER_PERMISSIONS, indexes as userIndexes } from "~/models/users.server";
 import {
   assertSameOrigin,
   getOptionalUser,
   requireRouteAccess,
   requireUser,
   SESSION_EXPIRED_REDIRECT,
-} from "~/features/access/auth.server";
-import { getSessionState, logout, startSession } from "~/features/access/session.server";
-import { applyIndexes } from "~/models/all-indexes.server";
-import { indexes as authRecordIndexes, MAIL_OUTBOX } from "~/models/auth-records.server";
-import { DASHBOARDS } from "~/models/dashboards.server";
-import { countSessionsOfUser, findSession, SESSIONS, indexes as sessionIndexes } from "~/models/sessions.server";
-import { USER_PERMISSIONS, indexes as userIndexes } from "~/models/users.server";
+} from "~/platform/auth/auth.server";
+import { getSessionState, logout, startSession } from "~/platform/auth/session.server";
 import { localProviderMessages } from "~/services/identity.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";

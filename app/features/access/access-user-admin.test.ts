@@ -6,10 +6,10 @@ import { getArgs as get, postArgs as post } from "#test/requests";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { createUser, deleteUser, signInWithPassword } from "~/features/access/accounts.server";
-import { startSession } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
+import { startSession } from "~/platform/auth/session.server";
 import * as userConfig from "~/routes/user.config";
 import { readLatestMail } from "~/services/mail.server";
 

@@ -17,7 +17,6 @@ import {
   reserveSignInAttempt,
   settleAttempt,
 } from "~/features/access/login-limit.server";
-import { startSession } from "~/features/access/session.server";
 import { messages } from "~/messages";
 import { listDashboards } from "~/models/dashboard-queries.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
@@ -42,6 +41,7 @@ import {
   recordUserAdministration,
   recordUserChanged,
 } from "~/platform/audit/record.server";
+import { startSession } from "~/platform/auth/session.server";
 import {
   getIdentityProvider,
   IdentityProviderError,

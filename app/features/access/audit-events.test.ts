@@ -14,8 +14,6 @@ import {
   UserExistsError,
 } from "~/features/access/accounts.server";
 import { createAdmin } from "~/features/access/admin-bootstrap.server";
-import { requireRouteAccess } from "~/features/access/auth.server";
-import { getSessionState, logout } from "~/features/access/session.server";
 import { completeSsoSignIn, recordSsoRefusal } from "~/features/access/sso-complete.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import type { AuditEvent } from "~/models/audit.fields";
@@ -26,6 +24,8 @@ import {
   recordUploadRefused,
   recordUserChanged,
 } from "~/platform/audit/record.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { getSessionState, logout } from "~/platform/auth/session.server";
 import { readLatestMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/password-hash.server";
 import { SsoError } from "~/services/sso/sso.server";

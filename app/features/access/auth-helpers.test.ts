@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getClientIp } from "~/features/access/login-limit.server";
-import { safeRedirectPath } from "~/features/access/session.server";
+import { safeRedirectPath } from "~/platform/auth/session.server";
 
 describe("safeRedirectPath", () => {
   it("keeps same-site paths and refuses anything else", () => {

@@ -12,10 +12,6 @@ import { newPasswordErrors } from "~/shared/password-policy";
 export type FormErrors = Record<string, string[]>;
 export type Payload = Record<string, unknown>;
 
-/** The login page's parameter and the login form's field with the page asked for before signing in (return-to.server.ts). */
-export const RETURN_TO_PARAM = "redirectTo";
-/** Longest such address kept; a longer one is no return (the user lands on their page instead). */
-export const RETURN_TO_MAX = 2048;
 /** Sign-in fields longer than this cannot be read at all (a form answer, not a wrong password). */
 export const SIGN_IN_FIELD_MAX = 320;
 /** The longest challenge session Cognito issues (the local provider's token is far shorter). */

@@ -2,12 +2,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { EMAIL_MAX_LENGTH } from "~/features/access/account-fields";
 import { messages } from "~/messages";
+import { RETURN_TO_MAX } from "~/platform/auth/return-to-param";
 import {
   createUserErrors,
   type FormErrors,
   firstAccessErrors,
   forgotPasswordErrors,
-  RETURN_TO_MAX,
   recoveryErrors,
   signInErrors,
 } from "./form-rules";

@@ -2,8 +2,9 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@co
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { messages } from "~/messages";
+import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
 import { FormErrors } from "./form-fields";
-import { RETURN_TO_PARAM, signInErrors } from "./form-rules";
+import { signInErrors } from "./form-rules";
 import type { signInSchema } from "./form-schemas";
 import { validateWith } from "./validate-with";
 

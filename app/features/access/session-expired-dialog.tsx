@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { messages } from "~/messages";
-import { RETURN_TO_PARAM } from "./form-rules";
+import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
 import { PageDialog } from "./page-dialog";
 
 /**

@@ -3,11 +3,11 @@ import { thrownResponse } from "#test/answers";
 import { useTestDatabase } from "#test/db";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { requireRouteAccess } from "~/features/access/auth.server";
-import { startSession } from "~/features/access/session.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG, type AuditEntry, verifyAuditChain } from "~/models/audit.server";
 import { recordAccessRefused } from "~/platform/audit/record.server";
+import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { startSession } from "~/platform/auth/session.server";
 import { SCHEDULED_TASKS } from "~/scheduled-tasks.server";
 import { runWithClientAddress } from "~/shared/client-address.server";
 

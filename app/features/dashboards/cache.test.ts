@@ -10,7 +10,7 @@ import { loader as painelLoader } from "~/routes/ij.painel.$id";
 import { CHART_CACHE_MAX_AGE_MS } from "~/services/dashboards/native.server";
 import { backgroundWorkSettled } from "~/shared/background-work.server";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /** Native dashboards read cached figures while the data they come from is unchanged. */
 const testDb = useTestDatabase();

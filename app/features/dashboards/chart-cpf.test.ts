@@ -12,7 +12,7 @@ import { grantPermission } from "../uploads-and-jobs/test-helpers";
  * through a $lookup) shows it masked as the HR grid does, on every view, cached or computed.
  */
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 const pipeline = (stages: unknown[]) => EJSON.stringify(stages, { relaxed: false });
 const RAW = ["529.982.247-25", "11144477735", "123.456.789-09"];

@@ -1,9 +1,9 @@
 import { getConfig } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
 import { branchScopeOf, HR_AUX } from "~/models/hr.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { type ChartResult, type RowFilter, runCharts } from "~/services/dashboards/native.server";
 import { DashboardEmbedError, type EmbedAddress, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
 import { dashboardTexts } from "./texts";

@@ -12,7 +12,7 @@ import { grantPermission } from "../uploads-and-jobs/test-helpers";
  * does; a chart that would reach other branches' rows through a $lookup is not run for it.
  */
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 const pipeline = (stages: unknown[]) => EJSON.stringify(stages, { relaxed: false });
 

@@ -12,7 +12,7 @@ import { loader as jobsLoader } from "~/routes/jobs.dashboard.$id";
 import { CHART_ROW_CAP } from "~/services/dashboards/native.server";
 import { dashboardTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const mock = useMockServer();

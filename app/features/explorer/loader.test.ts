@@ -9,7 +9,7 @@ import { loader } from "~/routes/ij.explorer";
 import { loader as documentLoader } from "~/routes/ij.explorer_.$id";
 import { explorerTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const load = (query = "") =>

@@ -18,7 +18,7 @@ import { ACCOUNTS, insertScenario } from "./fixtures";
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The forecast review's Excel round trip: an account a row and a month a column; an edited export applies only the

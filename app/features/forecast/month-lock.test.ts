@@ -29,7 +29,7 @@ import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock }
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The month lock and the cycle's freeze are one rule of the forecast model, asked by every write path, tried as the

@@ -15,7 +15,7 @@ import { applyPercent, changedCells, type ForecastGridPayload, initialValues } f
 import type { SaveReply } from "./review.server";
 import { forecastTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The review's loaders and save as a caller sees them, with the clock pinned to 15 Feb 2027: RF2 2027 (anchor

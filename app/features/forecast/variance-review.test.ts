@@ -10,7 +10,7 @@ import { loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_cent
 import type { ForecastGridPayload } from "./forecast-grid-rules";
 import type { VariancePayload } from "./variance";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The variance columns as the review's loader sends them (`?cols=`), from records seeded by hand, with the clock on

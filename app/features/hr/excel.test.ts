@@ -13,7 +13,7 @@ import { action as excelAction, loader as excelLoader } from "~/routes/ij.rh_edi
 import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
 import { hrTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The HR grid's Excel round trip: the branch's rows of the range with the CPF masked, and an edited export that

@@ -16,7 +16,7 @@ import { type Month, monthKey, monthLabel, monthOfDate } from "~/shared/months";
 import { BRANCH_A, BRANCH_B, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "./fixtures";
 import { hrTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The HR screens' loaders and actions on the embedded database: the picker, the grid (sorted, masked, scoped),

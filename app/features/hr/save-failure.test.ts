@@ -7,7 +7,7 @@ import { action } from "~/routes/ij.rh_edit.$filial";
 import { BRANCH_A, insertHrRecords, setPermission } from "./fixtures";
 import { hrTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 // The database fails in the middle of a save (after the branch was checked).
 vi.mock("~/models/hr.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("~/models/hr.server")>();

@@ -16,7 +16,7 @@ import { action as excelAction, loader as excelLoader } from "~/routes/ij.plan_e
 import { resetPlanning } from "./fixtures";
 import { parseFilter } from "./planning";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The planning grid's Excel round trip: "Exportar Excel" gives every row of the filter (all pages), the same file

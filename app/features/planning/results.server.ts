@@ -1,7 +1,6 @@
 import { data, redirect, replace } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { parseSubmission, readForm } from "~/features/access/submission.server";
 import {
   ATTRIBUTES,
@@ -30,6 +29,7 @@ import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.
 import { excelTexts, messages } from "~/messages";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { PLANNING_DATASET } from "./excel.server";
 import { planningTexts } from "./texts";

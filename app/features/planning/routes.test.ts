@@ -13,7 +13,7 @@ import { action as reportAction, loader as reportLoader } from "~/routes/ij.repo
 import { planningSnapshot, resetPlanning } from "./fixtures";
 import { planningTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 let db: Db;

@@ -1,7 +1,7 @@
 import { canAccessRoute, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { reportsTexts as t } from "~/messages";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 
 /**
  * The report area's pages the side menu does not list (spec 000 §2 names only the financial statement,

@@ -14,7 +14,7 @@ import { generateReports } from "~/seed/reports";
 import { SeedObjects } from "~/seed/stored-objects";
 import { seedContext, seedLedger } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const data = useTempDataDir();

@@ -25,7 +25,7 @@ import {
 } from "~/routes/repo.master-data.planejamento.excel";
 import { masterDataTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The master-data lists' Excel round trip: every row of the filter (all pages) with the screen's columns, and an edited

@@ -17,7 +17,7 @@ import { loader as canalLoader } from "~/routes/repo.master-data.canal";
 import { loader as planejamentoLoader } from "~/routes/repo.master-data.planejamento";
 import { LOCAL_BUCKET } from "~/services/storage.server";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 const args = (path: string) => ({ request: new Request(`http://localhost${path}`), params: {}, context: {} as never });

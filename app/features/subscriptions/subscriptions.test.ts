@@ -10,7 +10,6 @@ import { getArgs, pageGet, postArgs, routeArgs } from "#test/requests";
 import { captureLog } from "#test/s3/s3rver";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { startSession } from "~/features/access/session.server";
 import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { MAIL_OUTBOX } from "~/models/auth-records.server";
@@ -32,6 +31,7 @@ import {
   SUBSCRIPTIONS,
   sendBackoffMs,
 } from "~/models/subscriptions.server";
+import { startSession } from "~/platform/auth/session.server";
 import * as demoFinancialRoute from "~/routes/ij.demo_financial";
 import * as painelRoute from "~/routes/ij.painel.$id";
 import * as reportListRoute from "~/routes/ij.report._index";

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import type { Document, FindCursor } from "mongodb";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { type NokCollection, nokRowsCursor } from "~/models/upload-nok.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { type CellValue, cellText } from "~/shared/excel/values";

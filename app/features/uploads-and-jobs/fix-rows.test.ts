@@ -8,11 +8,11 @@ import { pageGet, routeArgs } from "#test/requests";
 import { uploadAndProcess } from "#test/uploads";
 import type { PermissionType } from "~/access";
 import { resetConfigForTests } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { loader } from "~/routes/captura.processando_.corrigir.$id";
 import { TEMPLATE_CATALOG } from "./import/catalog.server";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
@@ -29,7 +29,7 @@ import {
 } from "./test-helpers";
 import { jobTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -28,7 +28,7 @@ import { PRODUCT_HEADER, productLine, useTempDataDir } from "./test-helpers";
  * refused rows) gives a store-limited account only its branch's rows with every CPF masked, whatever the header row.
  */
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 useTempDataDir();
 let db: Db;

@@ -1,11 +1,11 @@
 import type { Readable } from "node:stream";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { type JobClaim, recordFileClass } from "~/models/file-jobs.server";
 import type { FileClassification, FileDataClass } from "~/models/files.fields";
 import { fileClassOfObject } from "~/models/files.server";
 import { type BranchScope, branchScopeOf, inBranchScope } from "~/models/hr.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { ThreadBusyError } from "~/shared/bounded-thread.server";

@@ -14,7 +14,7 @@ import { grantPermission, useTempDataDir, xlsxBuffer } from "./test-helpers";
  * its data: the viewer's branches only, every CPF masked. Any other file downloads as stored.
  */
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 useTempDataDir();
 

@@ -1,10 +1,10 @@
 import { ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
 import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { interruptedMessage, processNextJob } from "./import/worker-loop.server";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
 import { grantPermission, storeAndRegister, useTempDataDir } from "./test-helpers";

@@ -3,7 +3,6 @@ import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { canAccessRoute, RETRY_ADMIN_TYPE, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
 import {
   countRetryableJobs,
@@ -17,6 +16,7 @@ import {
 } from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { formatDateTime } from "~/shared/dates";
 import { ID_PARAM_MAX } from "~/shared/limits";

@@ -5,7 +5,6 @@ import { getArgs, postArgs } from "#test/requests";
 import { storeUpload, uploadAndProcess } from "#test/uploads";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { startSession } from "~/features/access/session.server";
 import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { noticeTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -13,6 +12,7 @@ import { claimNextJob, findFileById, retryJob } from "~/models/file-jobs.server"
 import { listNotices, listQueuedMail, NOTICE_MAIL, NOTICES } from "~/models/notices.server";
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
+import { startSession } from "~/platform/auth/session.server";
 import * as settingsRoute from "~/routes/user.settings";
 import { readLatestMail } from "~/services/mail.server";
 import { TEMPLATE_CATALOG } from "./import/catalog.server";

@@ -6,13 +6,13 @@ import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
 import { uploadAndProcess } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { REPORTS_NOK, replaceReportNokRows } from "~/models/reports.server";
 import { nokCollectionsOfFiles, UPLOAD_NOK_COLLECTIONS } from "~/models/upload-nok.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { loader } from "~/routes/captura.processando_.nok.$id";
 import { csvCell } from "~/shared/csv";
 import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
@@ -28,7 +28,7 @@ import {
   useTempDataDir,
 } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

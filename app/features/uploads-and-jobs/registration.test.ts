@@ -24,7 +24,7 @@ import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from 
 import { storeAndRegister, useTempDataDir } from "./test-helpers";
 
 // The download route needs a session (its rule in app/access.ts); the real guard is tested in test/access-*.
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -16,7 +16,7 @@ import type { JobListActionData } from "./job-list.server";
 import { useTempDataDir } from "./test-helpers";
 import { jobTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -22,7 +22,7 @@ import { signDownloadToken } from "~/services/storage/signed-link.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { useTempDataDir } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -12,7 +12,7 @@ import { getLocalStore } from "~/services/storage.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { useTempDataDir } from "./test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

@@ -312,7 +312,7 @@ export async function clearSamlRequest(): Promise<string> {
 }
 
 /**
- * Our sessions live in MongoDB (features/access/session.server.ts), not in remix-auth's session storage: the
+ * Our sessions live in MongoDB (app/platform/auth/session.server.ts), not in remix-auth's session storage: the
  * strategy runs without success/failure redirects, so this storage is never written.
  */
 const unusedSessionStorage = createMemorySessionStorage({

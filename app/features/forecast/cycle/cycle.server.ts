@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
-import type { AuthenticatedUser } from "~/features/access/auth.server";
 import {
   type CycleAction,
   type CycleEvent,
@@ -17,6 +16,7 @@ import {
 import { type NoticeInput, notify } from "~/models/notices.server";
 import { usersOfTypes } from "~/models/user-permissions.server";
 import { recordAudit } from "~/platform/audit/record.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { type CalendarDate, monthLabel } from "~/shared/months";
 import { DEFAULT_FORECAST_REVIEWER_TYPES, type PermissionType } from "~/shared/permissions";

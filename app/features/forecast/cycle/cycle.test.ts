@@ -40,7 +40,7 @@ import { parseScenario, scenarioCalendar } from "../release-points";
 import { sendForecastReminders } from "./reminder.server";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * The forecast cycle as its users meet it, with the clock pinned inside RF2 2027's edit month (Feb 2027): a preparer

@@ -15,7 +15,7 @@ import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$c
 import { insertScenario } from "../fixtures";
 import { cycleTexts } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * Separation of duties in the forecast cycle: whoever submitted the version under review, or prepared the cost centre

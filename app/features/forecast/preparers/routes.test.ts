@@ -18,7 +18,7 @@ import { cellText } from "~/shared/excel/values";
 import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
 import { preparersTexts as t } from "./texts";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
  * /ij/forecast_preparers and its template as an administrator sees them: the paged, filtered list; adding (only

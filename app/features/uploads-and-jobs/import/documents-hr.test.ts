@@ -15,7 +15,7 @@ import { loader as searchLoader } from "~/routes/ij.explorer";
 import { loader as documentLoader } from "~/routes/ij.explorer_.$id";
 import { useTempDataDir, xlsxBuffer } from "../test-helpers";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /** An HR spreadsheet sent as an explorer document is refused by the worker, never indexed for the explorer's readers. */
 

@@ -17,7 +17,7 @@ import { useTempDataDir, xlsxBuffer } from "../test-helpers";
 import { MAX_DOCUMENT_CHARS } from "./document-text.server";
 import { documentTitle } from "./documents.server";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 const testDb = useTestDatabase();
 useTempDataDir();

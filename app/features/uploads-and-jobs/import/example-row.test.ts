@@ -20,7 +20,7 @@ import { TEMPLATES } from "./templates";
  * and it never refuses an all-or-nothing file.
  */
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 const testDb = useTestDatabase();
 // The files load RF1 2026 forecast rows, which change only in that RF's edit month (November 2025).
 usePortalToday("2025-11-15");

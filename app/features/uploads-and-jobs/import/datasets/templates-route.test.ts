@@ -7,7 +7,7 @@ import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$templ
 import { closestTemplate, TEMPLATE_CATALOG } from "../catalog.server";
 import { detectTemplate } from "../templates";
 
-vi.mock("~/features/access/auth.server", () => import("#test/auth-mock"));
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 useTestDatabase();
 
 const get = (path: string, template: string) =>

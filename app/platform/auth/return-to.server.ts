@@ -2,7 +2,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import { type AccessContext, canAccessRoute, isRouteId, type PermissionType, routeRule } from "~/access";
 import { hasControlCharacter } from "~/shared/control-characters";
-import { RETURN_TO_MAX, RETURN_TO_PARAM } from "./form-rules";
+import { RETURN_TO_MAX, RETURN_TO_PARAM } from "./return-to-param";
 
 /**
  * The page a signed-out visitor asked for, carried through the sign-in (spec 000 §2 "Session expiry").

@@ -8,19 +8,14 @@ import {
   routeRule,
 } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
-import { pageAddressOf, signInPath } from "~/features/access/return-to.server";
-import {
-  clearSessionCookie,
-  getSessionState,
-  recordSessionEnded,
-  signedOutDeliberately,
-} from "~/features/access/session.server";
-import { messages } from "~/messages";
 import { deleteSession } from "~/models/sessions.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { recordAccessRefused } from "~/platform/audit/record.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 import { isSameOriginRequest } from "~/shared/same-origin";
+import { uiTexts } from "~/shared/ui/texts";
+import { pageAddressOf, signInPath } from "./return-to.server";
+import { clearSessionCookie, getSessionState, recordSessionEnded, signedOutDeliberately } from "./session.server";
 
 /**
  * Guards for loaders and actions. They throw Responses (a redirect when signed out, 403 when not
@@ -89,7 +84,7 @@ export async function getOptionalUser(request: Request): Promise<AuthenticatedUs
 }
 
 export function forbidden(): Response {
-  return new Response(messages.forbidden, {
+  return new Response(uiTexts.forbidden, {
     status: 403,
     statusText: "Forbidden",
     headers: { "Content-Type": "text/plain; charset=utf-8" },
@@ -100,7 +95,7 @@ export function forbidden(): Response {
  * The guard of a route module, by its own route id: a state-changing request from another origin gets 403
  * (CSRF); no session — never signed in, or expired — goes to sign-in with the session-expired modal (spec 000
  * §2: it shows whenever a protected page has no session) and the page asked for in `redirectTo`, where the
- * login returns when the user's type may open it (features/access/return-to.server.ts); a type the route's
+ * login returns when the user's type may open it (return-to.server.ts); a type the route's
  * rule does not admit (or its flag off) gets 403. `write` also asks for the rule's saving permission (a screen
  * some may read but not change).
  */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { RouteId } from "~/access";
-import { requireRouteAccess } from "~/features/access/auth.server";
+import { requireRouteAccess } from "./auth.server";
 
 /**
  * The layout routes of /ij, /captura, /repo, /user and /jobs, and their not-found splats. The layout needs a
