@@ -5,6 +5,7 @@
  * marked "ours" and recorded in docs/decisions.md.
  */
 // The shared modules' texts are defined beside them (they import nothing above app/shared) and gathered here.
+import { formTexts } from "~/shared/forms/texts";
 import { passwordMismatchMessage } from "~/shared/password-policy";
 import { uiTexts } from "~/shared/ui/texts";
 
@@ -49,7 +50,7 @@ export const messages = {
   codeLabel: "Código",
   codeRequired: "Informe o código recebido por e-mail.",
   resetPassword: "Redefinir senha",
-  invalidForm: "Não foi possível ler o formulário. Recarregue a página e tente novamente.",
+  invalidForm: formTexts.invalidForm,
   logoutTitle: "Sair do portal",
   logoutPrompt: "Deseja encerrar a sua sessão?",
   // ours: single sign-on (/saml) failures and progress

@@ -15,14 +15,14 @@ import { ForgotPasswordDialog } from "~/features/access/forgot-password-dialog";
 import { FIRST_ACCESS_HIDDEN_FIELDS, SECRET_FIELDS } from "~/features/access/form-rules";
 import { firstAccessSchema, forgotPasswordSchema, signInSchema } from "~/features/access/form-schemas";
 import { LoginForm } from "~/features/access/login-form";
-import { PageDialog } from "~/features/access/page-dialog";
 import { SessionExpiredDialog } from "~/features/access/session-expired-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { landingFor } from "~/navigation";
 import { assertSameOrigin, getOptionalUser, SESSION_EXPIRED_PARAM } from "~/platform/auth/auth.server";
 import { isLocalPath, returnPathFor, runningRouteManifest } from "~/platform/auth/return-to.server";
 import { RETURN_TO_MAX, RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
+import { PageDialog } from "~/shared/forms/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
 import "~/features/access/access.css";
 import { accessContext } from "~/config.server";
 import {

@@ -3,9 +3,9 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
-import { PageDialog } from "~/features/access/page-dialog";
 import { recordEdit } from "~/platform/audit/data-events.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";

@@ -1,12 +1,12 @@
 // Screen: FP&A: /ij/report_save (forecasts per unit and month, responsibles).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
-import { PageDialog } from "~/features/access/page-dialog";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { loadFpaReport, saveFpaForecast } from "~/features/reports-and-financial/fpa-report.server";
 import { CurrentTable, ReportHeader, VarianceTable } from "~/features/reports-and-financial/fpa-tables";
 import { messages, reportsTexts as t } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";

@@ -5,13 +5,13 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { NewPasswordFields } from "~/features/access/first-access-form";
-import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { recoveryErrors, SECRET_FIELDS } from "~/features/access/form-rules";
 import { recoverySchema } from "~/features/access/form-schemas";
-import { PageDialog } from "~/features/access/page-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
-import { validateWith } from "~/features/access/validate-with";
 import { assertSameOrigin } from "~/platform/auth/auth.server";
+import { FieldError, FormErrors } from "~/shared/forms/form-fields";
+import { PageDialog } from "~/shared/forms/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
+import { validateWith } from "~/shared/forms/validate-with";
 import "~/features/access/access.css";
 import { confirmPasswordReset } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";

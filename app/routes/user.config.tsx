@@ -6,12 +6,8 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS } from "~/access";
-import { FieldError, FormErrors } from "~/features/access/form-fields";
 import { createUserErrors, formErrorsOf } from "~/features/access/form-rules";
 import { createUserSchema, deleteUserSchema } from "~/features/access/form-schemas";
-import { PageDialog } from "~/features/access/page-dialog";
-import { useRuleForm } from "~/features/access/rule-form";
-import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import {
   AccessPageHeader,
   DialogActions,
@@ -29,6 +25,10 @@ import {
 } from "~/features/access/user-list.server";
 import { NEW_USER_PARAM } from "~/features/access/user-list-params";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { FieldError, FormErrors } from "~/shared/forms/form-fields";
+import { PageDialog } from "~/shared/forms/page-dialog";
+import { useRuleForm } from "~/shared/forms/rule-form";
+import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
 import "~/features/access/access.css";
 import {
   countTierUsers,

@@ -8,8 +8,6 @@ import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
 import { formErrorsOf } from "~/features/access/form-rules";
 import { setTierSchema } from "~/features/access/form-schemas";
-import { PageDialog } from "~/features/access/page-dialog";
-import { formErrorReply, parseSubmission, readForm } from "~/features/access/submission.server";
 import { TierChoices } from "~/features/access/tier-choices";
 import {
   AccessPageHeader,
@@ -26,10 +24,12 @@ import {
   userListUrl,
 } from "~/features/access/user-list.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { PageDialog } from "~/shared/forms/page-dialog";
+import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
 import "~/features/access/access.css";
 import { listUsersForPermissionGrid, setUserTier } from "~/features/access/accounts.server";
-import { FormErrors } from "~/features/access/form-fields";
 import { messages } from "~/messages";
+import { FormErrors } from "~/shared/forms/form-fields";
 import { redirectWithToast } from "~/shared/toast.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 

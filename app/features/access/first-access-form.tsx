@@ -2,10 +2,10 @@ import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult,
 import { Form, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { messages } from "~/messages";
-import { FieldError, FormErrors } from "./form-fields";
+import { FieldError, FormErrors } from "~/shared/forms/form-fields";
+import { validateWith } from "~/shared/forms/validate-with";
 import { firstAccessErrors } from "./form-rules";
 import type { firstAccessSchema } from "./form-schemas";
-import { validateWith } from "./validate-with";
 
 // The form schema varies (first access, recovery); only these two fields are read.
 type PasswordField = FieldMetadata<string | undefined>;

@@ -2,12 +2,12 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@co
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { messages } from "~/messages";
+import { FieldError, FormErrors } from "~/shared/forms/form-fields";
+import { PageDialog } from "~/shared/forms/page-dialog";
+import { validateWith } from "~/shared/forms/validate-with";
 import { Alert } from "~/shared/ui/alert";
-import { FieldError, FormErrors } from "./form-fields";
 import { forgotPasswordErrors } from "./form-rules";
 import type { forgotPasswordSchema } from "./form-schemas";
-import { PageDialog } from "./page-dialog";
-import { validateWith } from "./validate-with";
 
 /**
  * The forgot-password dialog of `/`. Its open state is the URL (`/?forgot=1`): the link works without

@@ -1,5 +1,6 @@
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
 import { messages } from "~/messages";
+import type { FormErrors, Payload } from "~/shared/forms/form-errors";
 import { newPasswordErrors } from "~/shared/password-policy";
 
 /**
@@ -8,9 +9,6 @@ import { newPasswordErrors } from "~/shared/password-policy";
  * schemas (form-schemas.ts) apply the very same functions, so both sides give the same messages. Each returns the
  * messages by field name; "" holds the form-level ones.
  */
-
-export type FormErrors = Record<string, string[]>;
-export type Payload = Record<string, unknown>;
 
 /** Sign-in fields longer than this cannot be read at all (a form answer, not a wrong password). */
 export const SIGN_IN_FIELD_MAX = 320;

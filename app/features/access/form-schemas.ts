@@ -1,16 +1,8 @@
-import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { EMAIL_MAX_LENGTH } from "~/features/access/account-fields";
-import { messages } from "~/messages";
 import { RETURN_TO_MAX } from "~/platform/auth/return-to-param";
-import {
-  createUserErrors,
-  type FormErrors,
-  firstAccessErrors,
-  forgotPasswordErrors,
-  recoveryErrors,
-  signInErrors,
-} from "./form-rules";
+import type { FormErrors } from "~/shared/forms/form-errors";
+import { createUserErrors, firstAccessErrors, forgotPasswordErrors, recoveryErrors, signInErrors } from "./form-rules";
 
 /**
  * The zod schemas of the access forms, for the actions (the server validates everything again, whatever the
@@ -18,20 +10,6 @@ import {
  * answer alike; zod adds the shape: strings where text belongs, the typed values the actions use. Conform turns an
  * empty field into `undefined` before zod sees it.
  */
-
-/**
- * Zod's own texts are English and only a tampered form can reach them (a file or a repeated field where text
- * belongs): those answer "Não foi possível ler o formulário…". Every other check carries its own message.
- */
-const formErrorMap: z.ZodErrorMap = (issue, ctx) =>
-  issue.code === z.ZodIssueCode.invalid_type && issue.received !== "undefined"
-    ? { message: messages.invalidForm }
-    : { message: ctx.defaultError };
-
-/** `parseWithZod` with the Portuguese error map: the one way an action reads an access form. */
-export function parseAccessForm<Schema extends z.ZodTypeAny>(formData: FormData | URLSearchParams, schema: Schema) {
-  return parseWithZod(formData, { schema, errorMap: formErrorMap });
-}
 
 /** A zod refinement that reports `rules`' messages on their fields ("" → the form). */
 function withRules<T extends Record<string, unknown>>(rules: (value: T) => FormErrors) {

@@ -3,10 +3,10 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { messages } from "~/messages";
 import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
-import { FormErrors } from "./form-fields";
+import { FormErrors } from "~/shared/forms/form-fields";
+import { validateWith } from "~/shared/forms/validate-with";
 import { signInErrors } from "./form-rules";
 import type { signInSchema } from "./form-schemas";
-import { validateWith } from "./validate-with";
 
 export type LoginFormProps = {
   /**

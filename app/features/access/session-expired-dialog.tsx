@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { messages } from "~/messages";
 import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
-import { PageDialog } from "./page-dialog";
+import { PageDialog } from "~/shared/forms/page-dialog";
 
 /**
  * "Aviso / Ops. essa sessão expirou! Faça login novamente." (spec 000 §2, §8) — shown on `/` when a protected

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useId, useState } from "react";
-import { PageDialog } from "~/features/access/page-dialog";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { hrTexts } from "./texts";
 
 /**

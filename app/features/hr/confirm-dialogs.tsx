@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { PageDialog } from "~/features/access/page-dialog";
 import { messages } from "~/messages";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { Dialog } from "~/shared/ui/dialog";
 import { changeLine } from "./change-line";
 import type { HrConfirmData } from "./grid-page.server";

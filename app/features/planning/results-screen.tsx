@@ -1,7 +1,6 @@
 import { Form, Link, useBeforeUnload, useBlocker, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { PageDialog } from "~/features/access/page-dialog";
 import {
   checkGroupEdit,
   checkQuantity,
@@ -14,6 +13,7 @@ import {
 } from "~/features/planning/planning-values";
 import { messages } from "~/messages";
 import { ExcelPanel } from "~/shared/excel/panel";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { Dialog, DialogClose } from "~/shared/ui/dialog";

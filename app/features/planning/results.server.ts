@@ -1,7 +1,6 @@
 import { data, redirect, replace } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
-import { parseSubmission, readForm } from "~/features/access/submission.server";
 import {
   ATTRIBUTES,
   applyMultiplier,
@@ -31,6 +30,7 @@ import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server"
 import { recordEdit } from "~/platform/audit/data-events.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
+import { parseSubmission, readForm } from "~/shared/forms/submission.server";
 import { PLANNING_DATASET } from "./excel.server";
 import { planningTexts } from "./texts";
 

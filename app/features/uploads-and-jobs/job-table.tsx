@@ -1,8 +1,8 @@
 import { Form, Link, useFetcher, useLocation, useNavigation } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
-import { PageDialog } from "~/features/access/page-dialog";
 import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
+import { PageDialog } from "~/shared/forms/page-dialog";
 import { Alert } from "~/shared/ui/alert";
 import { DataTable } from "~/shared/ui/data-table";
 import { useHydrated } from "~/shared/ui/use-hydrated";

@@ -1,7 +1,7 @@
 import { parse } from "@conform-to/react";
-import type { FormErrors, Payload } from "./form-rules";
+import type { FormErrors, Payload } from "./form-errors";
 
-/** conform's `onValidate` for a form checked by `rules` (form-rules.ts): the browser's side of an access form. */
+/** conform's `onValidate` for a form checked by `rules` (e.g. features/access/form-rules.ts): the browser's side of a form. */
 export function validateWith(rules: (payload: Payload) => FormErrors) {
   return ({ formData }: { formData: FormData }) =>
     parse(formData, {

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { type FormEvent, useState } from "react";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import type { FormErrors } from "./form-rules";
+import type { FormErrors } from "./form-errors";
 
 /**
  * A one-field form's browser check without a form library: the same rule functions the action's schema applies
