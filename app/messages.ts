@@ -5,6 +5,7 @@
  * marked "ours" and recorded in docs/decisions.md.
  */
 // The shared modules' texts are defined beside them (they import nothing above app/shared) and gathered here.
+import { uploadTexts } from "~/platform/import/texts";
 import { formTexts } from "~/shared/forms/texts";
 import { passwordMismatchMessage } from "~/shared/password-policy";
 import { uiTexts } from "~/shared/ui/texts";
@@ -117,11 +118,9 @@ export const messages = {
 
   // Files, uploads, jobs
   downloadFailed: "Ocorreu um erro ao fazer o download.",
-  uploadFailed: "Ocorreu um erro ao fazer o upload. COD.2",
-  uploadRegistrationFailed: "Ocorreu um erro ao fazer upload do arquivo. COD.3",
-  /** The spec's alert for a failure code: COD.2 the transfer, COD.3 the registration (docs/decisions.md). */
-  uploadFailure: (code: "COD.2" | "COD.3") =>
-    code === "COD.3" ? messages.uploadRegistrationFailed : messages.uploadFailed,
+  uploadFailed: uploadTexts.uploadFailed,
+  uploadRegistrationFailed: uploadTexts.uploadRegistrationFailed,
+  uploadFailure: uploadTexts.uploadFailure,
   // ours: the confirmation of an upload, the same with JavaScript (one per file) and without (one per post). It speaks
   // of the transfer: whether the file is accepted is the job's to say (the upload list and Processamento show it).
   uploaded: (names: readonly string[]) =>
@@ -130,14 +129,13 @@ export const messages = {
       : `Upload concluído: ${names.join(", ")}. Os arquivos foram para a fila de processamento, que dirá se foram aceitos.`,
   // ours: why an upload or its registration was refused (shown after the COD.2 / COD.3 text)
   uploadTooLarge: (limit: string) => `Arquivo maior que o limite de ${limit}.`,
-  uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,
-  uploadPostTooLarge: (max: number, limit: string) =>
-    `Envio maior que o permitido (até ${max} arquivos de ${limit} cada).`,
+  uploadTooManyFiles: uploadTexts.uploadTooManyFiles,
+  uploadPostTooLarge: uploadTexts.uploadPostTooLarge,
   uploadPartsMismatch: "As partes enviadas não correspondem ao upload.",
-  uploadObjectMissing: "O arquivo não chegou ao armazenamento.",
-  uploadAlreadyRegistered: "Este arquivo já foi registrado.",
-  uploadRegisterFailedFor: (name: string) => `Falha ao registrar ${name}.`,
-  uploadTransferBroken: "Falha na transferência do arquivo.",
+  uploadObjectMissing: uploadTexts.uploadObjectMissing,
+  uploadAlreadyRegistered: uploadTexts.uploadAlreadyRegistered,
+  uploadRegisterFailedFor: uploadTexts.uploadRegisterFailedFor,
+  uploadTransferBroken: uploadTexts.uploadTransferBroken,
   // ours: a request whose fields are malformed (a forged or broken form; the pages never send one)
   badRequest: "Pedido inválido.",
   uploadLocalOnly: "Este ambiente usa o upload local (/api/upload).",
@@ -223,15 +221,13 @@ export { masterDataTexts } from "~/features/repository-and-master-data/texts";
 export { subscriptionTexts } from "~/features/subscriptions/texts";
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.
+export { jobTexts, uploadScreenTexts, uploadTargetTexts } from "~/features/uploads-and-jobs/texts";
 export {
   documentImportTexts,
-  jobTexts,
   reportBundleTexts,
   templateTexts,
   uploadRightsTexts,
-  uploadScreenTexts,
-  uploadTargetTexts,
-} from "~/features/uploads-and-jobs/texts";
+} from "~/platform/import/texts";
 export { excelTexts } from "~/shared/excel/texts";
 
 /** Texts the host answers with before or around the app: service unavailable, malformed requests. */

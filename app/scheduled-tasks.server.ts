@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
 import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
-import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { deliverSubscriptionSends } from "~/features/subscriptions/dispatch.server";
 import { queueWeeklyDashboardSends } from "~/features/subscriptions/weekly.server";
 import { claimTaskRun, finishTaskRun } from "~/models/scheduled-tasks.server";
 import { summarizeRepeatedRefusals } from "~/platform/audit/record.server";
+import { deliverPendingMail } from "~/platform/notices/mail-dispatch.server";
 import { componentLogger, errorFields } from "~/shared/logger.server";
 
 /**

@@ -8,8 +8,8 @@ import path from "node:path";
 import { holdWarmUp, startEmbeddedMongo } from "embedded-mongo";
 import { BSON, type Db, MongoClient, type Sort } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
+import { useTempDataDir } from "#test/upload-fixtures";
 import { allIndexes } from "~/models/all-indexes.server";
-import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { loadedStatus } from "../packages/embedded-mongo/test-helpers";
 import { runSeed } from "./seed-run";
 

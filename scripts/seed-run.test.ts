@@ -1,6 +1,7 @@
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { useTempDataDir } from "#test/upload-fixtures";
 import { allIndexes, listedIndexKey } from "~/models/all-indexes.server";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { FILES } from "~/models/files.server";
@@ -8,7 +9,6 @@ import { MASTER_DATA_COLLECTIONS, PRODUCT_MASTER } from "~/models/master-data.se
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import { LOCAL_USERS, USER_PERMISSIONS } from "~/models/users.server";
 import { DEMO_ACCOUNTS, EMPTY_START_COLLECTIONS } from "~/seed/index.server";
-import { useTempDataDir } from "../app/features/uploads-and-jobs/test-helpers";
 import { runSeed, SEED_STATE, SeedRefusedError } from "./seed-run";
 
 const testDb = useTestDatabase();

@@ -3,16 +3,11 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { grantPermission, PRODUCT_HEADER, productLine, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG, type AuditEntry } from "~/models/audit.server";
 import { CHANNEL } from "~/models/master-data.server";
-import {
-  grantPermission,
-  PRODUCT_HEADER,
-  productLine,
-  useTempDataDir,
-} from "../app/features/uploads-and-jobs/test-helpers";
 import { exportCommand } from "./cli-export";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 

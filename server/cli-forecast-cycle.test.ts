@@ -3,15 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { dumpForecast, insertScenario } from "~/features/forecast/fixtures";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  grantPermission,
-  useTempDataDir,
-} from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
 import { importCommand } from "./cli-import";

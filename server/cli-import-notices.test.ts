@@ -2,16 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { grantPermission, PRODUCT_HEADER, productLine, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { listNotices } from "~/models/notices.server";
 import { savePreferences } from "~/models/user-preferences.server";
-import {
-  grantPermission,
-  PRODUCT_HEADER,
-  productLine,
-  useTempDataDir,
-} from "../app/features/uploads-and-jobs/test-helpers";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 
 /** Issue 54 through the operator's `portal import`: --user is told as the uploader; without it, only those on call. */

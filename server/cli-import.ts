@@ -12,13 +12,13 @@ import path from "node:path";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { getConfig } from "../app/config.server";
-import { ingestClaimedFile } from "../app/features/uploads-and-jobs/import/ingest.server";
-import { notifyJobEnded } from "../app/features/uploads-and-jobs/job-notices.server";
-import { registerUpload } from "../app/features/uploads-and-jobs/upload.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
 import { recordJobEnded } from "../app/platform/audit/data-events.server";
+import { ingestClaimedFile } from "../app/platform/import/ingest.server";
+import { notifyJobEnded } from "../app/platform/import/job-notices.server";
+import { registerUpload } from "../app/platform/import/upload.server";
 import {
   assertUploadAllowed,
   deleteObject,

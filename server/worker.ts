@@ -9,11 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
 import { closeDb } from "../app/db.server";
-import {
-  type RunningWorker,
-  startWorker,
-  type WorkerLog,
-} from "../app/features/uploads-and-jobs/import/worker-loop.server";
+import { type RunningWorker, startWorker, type WorkerLog } from "../app/platform/import/worker-loop.server";
 import { runDueTasks, TASKS_TICK_MS } from "../app/scheduled-tasks.server";
 import { createLogger } from "../app/shared/logger.server";
 import { checkSharedDataDir, type SharedDataCheck } from "./shared-data";

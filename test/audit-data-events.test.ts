@@ -13,13 +13,6 @@ import { figureInputName } from "~/features/hr/edits";
 import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "~/features/hr/fixtures";
 import { hrGridPath } from "~/features/hr/paths";
 import { hrTexts } from "~/features/hr/texts";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  PRODUCT_HEADER,
-  productLine,
-  useTempDataDir,
-} from "~/features/uploads-and-jobs/test-helpers";
 import { applyIndexes } from "~/models/all-indexes.server";
 import type { AuditEvent } from "~/models/audit.fields";
 import { AUDIT_LOG, type AuditEntry } from "~/models/audit.server";
@@ -30,6 +23,7 @@ import { action as hrGridAction } from "~/routes/ij.rh_edit.$filial";
 import { action as hrExcelAction, loader as hrExcelLoader } from "~/routes/ij.rh_edit.$filial.excel";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { monthKey } from "~/shared/months";
+import { FORECAST_HEADER, forecastRow, PRODUCT_HEADER, productLine, useTempDataDir } from "./upload-fixtures";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 

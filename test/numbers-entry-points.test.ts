@@ -3,15 +3,15 @@ import { amountOf } from "~/features/forecast/excel.server";
 import { readPastedBlock } from "~/features/forecast/forecast-grid-rules";
 import { checkFigure, HR_FIGURE_FIELDS, HR_FIGURE_RULES } from "~/features/hr/figures";
 import { checkQuantity, QUANTITY_RULE } from "~/features/planning/planning-values";
+import { parseBrazilianNumber } from "~/models/reports.fields";
 import {
   forecastTemplate,
   hrTemplate,
   ledgerTemplate,
   planningQuantityTemplate,
-} from "~/features/uploads-and-jobs/import/datasets/definitions";
-import { checkCell } from "~/features/uploads-and-jobs/import/rules";
-import type { Template } from "~/features/uploads-and-jobs/import/template";
-import { parseBrazilianNumber } from "~/models/reports.fields";
+} from "~/platform/import/datasets/definitions";
+import { checkCell } from "~/platform/import/rules";
+import type { Template } from "~/platform/import/template";
 import { MONEY_RULE, type NumberRule, readNumber } from "~/shared/numbers";
 
 /**

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import type ExcelJS from "exceljs";
 import { getDb } from "~/db.server";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
-import { grantPermission, TEST_UPLOADER } from "~/features/uploads-and-jobs/test-helpers";
 import { findFileById, registerFile } from "~/models/file-jobs.server";
 import type { FileTarget } from "~/models/files.fields";
 import type { PermissionType } from "~/models/users.server";
+import { processNextJob } from "~/platform/import/worker-loop.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
+import { grantPermission, TEST_UPLOADER } from "./upload-fixtures";
 
 /** Files sent to the portal from a test, as a user's upload or a workbook sent back would arrive. */
 

@@ -2,9 +2,9 @@
 import { type ActionFunctionArgs, json } from "@remix-run/node";
 import { z } from "zod";
 import { getConfig } from "~/config.server";
-import { parseFileTarget, registerUpload, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
 import { messages } from "~/messages";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { parseFileTarget, registerUpload, uploadFailureResponse } from "~/platform/import/upload.server";
 import { verifyUploadTicket } from "~/services/storage/upload-ticket.server";
 import { type JsonBody, readLimitedJson, readLimitedText } from "~/shared/request-body.server";
 

@@ -1,9 +1,9 @@
 // Screen: Upload API: POST /api/upload, multipart upload of one or more files.
 import { type ActionFunctionArgs, json, redirect } from "@remix-run/node";
 import { UPLOAD_MESSAGE_MS } from "~/features/uploads-and-jobs/timed-notices";
-import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/features/uploads-and-jobs/upload.server";
 import { messages } from "~/messages";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { handleUpload, UPLOAD_PAGE, uploadFailureResponse } from "~/platform/import/upload.server";
 import { redirectWithToast } from "~/shared/toast.server";
 
 /**

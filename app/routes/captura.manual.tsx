@@ -4,13 +4,13 @@ import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { canUploadTo } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
-import { templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
 import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { templateTexts, uploadScreenTexts } from "~/messages";
 import { jobOutcomesOf, MAX_JOB_OUTCOMES } from "~/models/file-jobs.server";
 import { FILE_TARGETS } from "~/models/files.fields";
 import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { templatesFor } from "~/platform/import/catalog.server";
 import { uploadLimits } from "~/services/storage.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 

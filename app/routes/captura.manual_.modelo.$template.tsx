@@ -1,11 +1,11 @@
 // Screen: Upload template download: /captura/manual/modelo/{template} (the XLSX of one template of /captura/manual).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { TEMPLATE_IDS, templateInfo, templatesFor } from "~/features/uploads-and-jobs/import/catalog.server";
-import { templateWorkbookResponse } from "~/features/uploads-and-jobs/import/template-workbook.server";
 import { templateTexts, uploadRightsTexts } from "~/messages";
 import { recordedDownload } from "~/platform/audit/data-events.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { TEMPLATE_IDS, templateInfo, templatesFor } from "~/platform/import/catalog.server";
+import { templateWorkbookResponse } from "~/platform/import/template-workbook.server";
 
 const params = z.object({ template: z.string().max(40) });
 

@@ -1,8 +1,8 @@
 // Screen: Refused rows download: /captura/processando/nok/{file id} (a job's NOK rows as CSV, from the job lists).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { nokRowsDownload } from "~/features/uploads-and-jobs/nok-rows.server";
 import { recordedDownload } from "~/platform/audit/data-events.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { nokRowsDownload } from "~/platform/import/nok-rows.server";
 
 /**
  * The refused rows of one all-or-nothing upload (a spec-001 dataset template or a report package) as a CSV (pt-BR,

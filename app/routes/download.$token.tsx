@@ -1,12 +1,12 @@
 // Screen: Download link: GET /download/{token}.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { downloadResponse } from "~/features/uploads-and-jobs/download-link.server";
-import { hrFileView } from "~/features/uploads-and-jobs/hr-file-view.server";
 import { messages } from "~/messages";
 import { recordedDownload } from "~/platform/audit/data-events.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { isLocalPath } from "~/platform/auth/return-to.server";
+import { hrFileView } from "~/platform/import/hr-file-view.server";
+import { downloadResponse } from "~/services/storage/download-link.server";
 import { verifyDownloadToken } from "~/services/storage.server";
 import { redirectWithToast } from "~/shared/toast.server";
 

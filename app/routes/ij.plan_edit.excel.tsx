@@ -3,12 +3,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { importPlanningFile, PLANNING_DATASET, planningXlsx } from "~/features/planning/excel.server";
 import { filterSearchParams, parseFilter } from "~/features/planning/planning";
-import { queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { countPlanningRows } from "~/models/planning-queries.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { queuedImportRedirect } from "~/platform/import/returned-file-jobs.server";
 import { returnedFileOf } from "~/shared/excel/round-trip.server";
 import { redirectWithToast } from "~/shared/toast.server";
 

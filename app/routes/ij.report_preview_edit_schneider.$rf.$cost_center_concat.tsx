@@ -26,8 +26,8 @@ import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/for
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { loadReviewGrid, resolveReview, type SaveReply, saveReview } from "~/features/forecast/review.server";
 import { parseVarianceColumns } from "~/features/forecast/variance";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { forecastTexts, messages } from "~/messages";
+import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import { portalToday } from "~/shared/clock.server";
 import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { readLimitedText } from "~/shared/request-body.server";

@@ -34,11 +34,11 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jp-classify-bench-"));
   process.env.DATA_DIR = dir;
   process.env.LOG_LEVEL = "warn";
-  const { classifyStoredObject } = await import("../../app/features/uploads-and-jobs/hr-file-view.server");
+  const { classifyStoredObject } = await import("../../app/platform/import/hr-file-view.server");
   const { generateStorageKey, getLocalStore, LOCAL_BUCKET, openReadStream } = await import(
     "../../app/services/storage.server"
   );
-  const { readCsvBatches } = await import("../../app/features/uploads-and-jobs/import/readers.server");
+  const { readCsvBatches } = await import("../../app/platform/import/readers.server");
   const { readXlsxRows } = await import("../../app/shared/excel/xlsx-reader.server");
   try {
     const csvKey = generateStorageKey("bench.csv");

@@ -22,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 async function serve() {
   const dataDir = process.env.DATA_DIR!;
-  const { handleUpload } = await import("../../app/features/uploads-and-jobs/upload.server");
+  const { handleUpload } = await import("../../app/platform/import/upload.server");
   const { createReadableStreamFromReadable } = await import("@remix-run/node");
   global.gc?.();
   let peak = 0;

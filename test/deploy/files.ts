@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import type { Db, ObjectId } from "mongodb";
 import { closeDb } from "~/db.server";
-import { grantPermission, TEST_UPLOADER } from "~/features/uploads-and-jobs/test-helpers";
 import { registerFile } from "~/models/file-jobs.server";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
 import { swapEnv } from "../env";
+import { grantPermission, TEST_UPLOADER } from "../upload-fixtures";
 
 /**
  * Stores bytes in a local store under `dataDir` and registers them as a job in `db`, as an upload through a web

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployTexts } from "~/messages";
 import { FILES } from "~/models/files.server";
 import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import { PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
 import {
   freePort,
   HOST_ENTRY,
+  type Proc,
   portalEnv,
   rawStatus,
   run,
@@ -13,11 +13,11 @@ import {
   startCuttableProxy,
   startDatabase,
   tempDir,
+  WORKER_ENTRY,
   waitFor,
   waitReady,
-  WORKER_ENTRY,
-  type Proc,
 } from "../deploy/stack";
+import { PRODUCT_HEADER, productLine } from "../upload-fixtures";
 
 /**
  * Faults, through processes started from the production build: the database going away under the web side, requests

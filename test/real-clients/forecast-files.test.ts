@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
 import { uploadAndProcess } from "#test/uploads";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST } from "~/models/forecast.server";
+import { useTempDataDir } from "../upload-fixtures";
 
 /**
  * The forecast template as LibreOffice Calc wrote it (test/fixtures/real-clients, made by

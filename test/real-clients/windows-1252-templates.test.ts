@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
 import { repositoryFiles, uploadAndProcess } from "#test/uploads";
-import type { Template } from "~/features/uploads-and-jobs/import/template";
-import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
+import type { Template } from "~/platform/import/template";
+import { TEMPLATES } from "~/platform/import/templates";
+import { useTempDataDir } from "../upload-fixtures";
 
 /**
  * Every template, saved as Excel in Portuguese saves "CSV (separado por vírgulas)": ";", Windows-1252, no BOM. A text

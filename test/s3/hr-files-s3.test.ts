@@ -1,10 +1,9 @@
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { TEMPLATE_CATALOG } from "~/features/uploads-and-jobs/import/catalog.server";
-import { grantPermission } from "~/features/uploads-and-jobs/test-helpers";
 import { registerFile } from "~/models/file-jobs.server";
 import { FISCAL_ITEMS } from "~/models/fiscal.server";
 import { BUSINESS_UNITS } from "~/models/reports.fields";
+import { TEMPLATE_CATALOG } from "~/platform/import/catalog.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { action as fiscalAction } from "~/routes/ij.fiscal";
 import { generateStorageKey } from "~/services/storage.server";
@@ -13,6 +12,7 @@ import { useTestDatabase } from "../db";
 import { useEnv } from "../env";
 import { useMockServer } from "../mocks";
 import { createFakeBucket, s3Handlers } from "../mocks/s3";
+import { grantPermission } from "../upload-fixtures";
 
 /**
  * On S3, the fiscal asset page hands its items' worksheets out through a presigned GET straight to the bucket. A

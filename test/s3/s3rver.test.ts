@@ -3,13 +3,13 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
 import { REGISTER_API, type Transport, uploadToS3 } from "~/features/uploads-and-jobs/upload-transport";
 import { messages } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { registerFile } from "~/models/file-jobs.server";
 import { FILES, indexes as fileIndexes } from "~/models/files.server";
 import { PRODUCT_MASTER } from "~/models/master-data.server";
+import { processNextJob } from "~/platform/import/worker-loop.server";
 import { action as registerAction } from "~/routes/api.files.register";
 import { action as uploadAction } from "~/routes/api.upload";
 import { action as s3Action } from "~/routes/api.uploads.s3";
@@ -19,9 +19,9 @@ import { S3_SERVER_PART_SIZE, S3_SINGLE_PUT_MAX } from "~/services/storage/s3.se
 import { forgetS3StoresForTests, generateStorageKey } from "~/services/storage.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { toastDismissMs } from "~/shared/ui/toaster";
-import { grantPermission, PRODUCT_HEADER, productLine } from "../../app/features/uploads-and-jobs/test-helpers";
 import { currentUser } from "../auth-mock";
 import { useTestDatabase } from "../db";
+import { grantPermission, PRODUCT_HEADER, productLine } from "../upload-fixtures";
 import { captureLog, S3RVER_BUCKET, useS3rver } from "./s3rver";
 
 /**

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "~/config.server";
-import { handleUpload } from "~/features/uploads-and-jobs/upload.server";
 import { findFileById } from "~/models/file-jobs.server";
+import { handleUpload } from "~/platform/import/upload.server";
 import { S3_SERVER_PART_SIZE, S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { generateStorageKey, getDownloadUrl, getS3Store } from "~/services/storage.server";
 import { useTestDatabase } from "../db";

@@ -2,10 +2,10 @@ import { EJSON } from "bson";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { grantPermission } from "#test/upload-fixtures";
 import { DASHBOARDS } from "~/models/dashboards.server";
 import { HR_AUX } from "~/models/hr.server";
 import { loader as painelLoader } from "~/routes/ij.painel.$id";
-import { grantPermission } from "../uploads-and-jobs/test-helpers";
 
 /**
  * A native dashboard over HR auxiliary data shows a store-limited account only its branches, as /ij/rh

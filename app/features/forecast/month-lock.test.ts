@@ -4,18 +4,13 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
-import { FILE_STATUS_REJECTED } from "~/features/uploads-and-jobs/import/datasets/ingest.server";
-import { processNextJob } from "~/features/uploads-and-jobs/import/worker-loop.server";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  grantPermission,
-  useTempDataDir,
-} from "~/features/uploads-and-jobs/test-helpers";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
 import { FORECAST_CYCLE, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
+import { processNextJob } from "~/platform/import/worker-loop.server";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import {
   action as excelAction,

@@ -1,7 +1,6 @@
 import { data } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { HR_DATASET } from "~/features/hr/excel.server";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
 import {
   branchScopeOf,
@@ -20,6 +19,7 @@ import {
 } from "~/models/hr.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
 import type { AuditActorInput } from "~/platform/audit/record.server";
+import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";

@@ -19,9 +19,9 @@ import {
 } from "~/models/notices.server";
 import { readTaskRecord } from "~/models/scheduled-tasks.server";
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
+import { deliverPendingMail } from "~/platform/notices/mail-dispatch.server";
 import { runDueTasks, SCHEDULED_TASKS, type ScheduledTask } from "~/scheduled-tasks.server";
 import { readLatestMail } from "~/services/mail.server";
-import { deliverPendingMail } from "./mail-dispatch.server";
 
 /**
  * Notices on the embedded database: notify() keeps each in the recipient's list and queues its e-mail unless the

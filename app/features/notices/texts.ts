@@ -3,6 +3,8 @@
  * page and the notice e-mails. All ours (the issues give no wording). Re-exported by app/messages.ts; defined only
  * here.
  */
+import { noticeDeliveryTexts } from "~/platform/notices/texts";
+
 export const noticeTexts = {
   // Header
   headerLinksLabel: "Avisos e preferências",
@@ -53,22 +55,6 @@ export const noticeTexts = {
   invalidSettings: "Não foi possível ler as preferências enviadas. Recarregue a página e tente novamente.",
   settingsLink: "Ver meus avisos",
 
-  // Job notices (issue 54)
-  jobOutcomeSucceeded: "Concluído sem erros",
-  jobOutcomeRefusedRows: "Concluído com linhas recusadas",
-  jobOutcomeRefused: "Recusado",
-  jobOutcomeFailed: "Falhou",
-  jobNoticeTitle: (outcome: string, fileName: string) => `Envio ${outcome.toLowerCase()}: ${fileName}`,
-  jobNoticeFile: (fileName: string) => `Arquivo: ${fileName}`,
-  jobNoticeUploader: (email: string) => `Enviado por: ${email}`,
-  jobNoticeOutcome: (outcome: string) => `Resultado: ${outcome}`,
-  jobNoticeCounts: (ok: number, nok: number) => `Linhas aceitas: ${ok}. Linhas recusadas: ${nok}.`,
-  jobNoticeReasons: "Primeiros motivos:",
-  jobNoticeLineReason: (line: unknown, error: string) => `Linha ${String(line ?? "?")}: ${error}`,
-  jobNoticeNokRows: (path: string) => `Linhas recusadas (CSV): ${path}`,
-
-  // E-mail
-  mailOpenLink: (url: string) => `Abrir no portal: ${url}`,
-  mailFooter: (settingsUrl: string) =>
-    `Você recebe este e-mail porque tem avisos por e-mail ligados no portal. Para desligá-los: ${settingsUrl}`,
+  // Job notices and the notice e-mail: what the platform tells people (app/platform/notices/texts.ts)
+  ...noticeDeliveryTexts,
 } as const;

@@ -24,11 +24,11 @@ import {
   formatPeriod,
   formatPlanningDay,
 } from "~/features/planning/planning-dates";
-import { excelPanelState } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { excelTexts, messages } from "~/messages";
 import { checkFilterAgainstCatalogue } from "~/models/planning-catalogue.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { parseSubmission, readForm } from "~/shared/forms/submission.server";
 import { PLANNING_DATASET } from "./excel.server";

@@ -22,7 +22,7 @@ const DOCX_OPEN = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="ht
 const DOCX_CLOSE = `</w:body></w:document>`;
 
 import { useTestDatabase } from "#test/db";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
+import { useTempDataDir } from "#test/upload-fixtures";
 import { generateStorageKey, getLocalStore } from "~/services/storage.server";
 
 const testDb = useTestDatabase();

@@ -5,12 +5,12 @@ import mammoth from "mammoth";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { useTempDataDir } from "#test/upload-fixtures";
 import {
   ensureStatements,
   StatementGenerationError,
 } from "~/features/reports-and-financial/documents-statements.server";
 import { documentSink } from "~/features/reports-and-financial/documents-store.server";
-import { useTempDataDir } from "~/features/uploads-and-jobs/test-helpers";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import type { LedgerRow } from "~/models/ledger.server";
 import { getLocalStore } from "~/services/storage.server";

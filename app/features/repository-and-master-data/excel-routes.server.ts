@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { RouteId } from "~/access";
-import { excelPanelState, queuedImportRedirect } from "~/features/uploads-and-jobs/returned-file-jobs.server";
 import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import {
@@ -15,6 +14,7 @@ import {
 } from "~/models/master-data-queries.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
 import { type AuthenticatedUser, canWriteRoute } from "~/platform/auth/auth.server";
+import { excelPanelState, queuedImportRedirect } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { EXCEL_REPORT_PARAM, returnedFileOf } from "~/shared/excel/round-trip.server";
 import { ID_PARAM_MAX } from "~/shared/limits";

@@ -1,7 +1,5 @@
 import type { Readable } from "node:stream";
 import { ObjectId } from "mongodb";
-import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/features/uploads-and-jobs/import/template";
-import { TEMPLATES } from "~/features/uploads-and-jobs/import/templates";
 import { excelTexts } from "~/messages";
 import {
   CHANNEL,
@@ -21,6 +19,8 @@ import {
   type MasterDataColumn,
   type StoredMasterDataRow,
 } from "~/models/master-data-queries.server";
+import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/platform/import/template";
+import { TEMPLATES } from "~/platform/import/templates";
 import { formatCalendarDate } from "~/shared/dates";
 import {
   type ConflictCell,

@@ -1,6 +1,6 @@
-import { portalDownloadLink } from "~/features/uploads-and-jobs/download-link.server";
 import { filesByKeys, filesNamed } from "~/models/files.server";
 import { getBasePage, type MasterDataColumn } from "~/models/master-data-queries.server";
+import { portalDownloadLink } from "~/services/storage/download-link.server";
 import { objectUrlPath, parseObjectUrlPath } from "~/services/storage.server";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { excelTexts } from "~/messages";
+import { ingestMessages } from "~/platform/import/ingest.server";
+import { documentImportTexts, reportBundleTexts } from "~/platform/import/texts";
 import { countOf } from "~/shared/excel/count-text";
-import { ingestMessages } from "./import/ingest.server";
-import { documentImportTexts, reportBundleTexts } from "./texts";
 
 describe("count texts agree in number", () => {
   it("one is singular; zero and every other number plural, with pt-BR thousands", () => {

@@ -1,13 +1,8 @@
 import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import {
-  type CsvRecord,
-  CsvRecordParser,
-  CsvSyntaxError,
-  MAX_RECORD_CHARS,
-} from "~/features/uploads-and-jobs/import/csv";
-import { readCsvBatches, sniffDelimiter } from "~/features/uploads-and-jobs/import/readers.server";
+import { type CsvRecord, CsvRecordParser, CsvSyntaxError, MAX_RECORD_CHARS } from "~/platform/import/csv";
+import { readCsvBatches, sniffDelimiter } from "~/platform/import/readers.server";
 import { Random } from "~/seed/random";
 import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";
 

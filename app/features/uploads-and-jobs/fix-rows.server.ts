@@ -2,16 +2,16 @@ import { PassThrough, Readable } from "node:stream";
 import type { Document, FindCursor } from "mongodb";
 import { type NokCollection, nokRowsCursor } from "~/models/upload-nok.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { DATASET_COLLECTIONS } from "~/platform/import/datasets/apply.server";
+import { maskCpfColumn, notFound, seenNokFile } from "~/platform/import/nok-rows.server";
+import { readCsvBatches } from "~/platform/import/readers.server";
+import { isDatasetTemplate, type Template } from "~/platform/import/template";
+import { detectTemplate, TEMPLATES } from "~/platform/import/templates";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { extensionOf, openReadStream } from "~/services/storage.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
-import { DATASET_COLLECTIONS } from "./import/datasets/apply.server";
-import { readCsvBatches } from "./import/readers.server";
-import { isDatasetTemplate, type Template } from "./import/template";
-import { detectTemplate, TEMPLATES } from "./import/templates";
-import { maskCpfColumn, notFound, seenNokFile } from "./nok-rows.server";
 import { jobTexts } from "./texts";
 
 /**

@@ -5,19 +5,6 @@ import { responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { pageGet, routeArgs } from "#test/requests";
-import { uploadAndProcess } from "#test/uploads";
-import type { PermissionType } from "~/access";
-import { resetConfigForTests } from "~/config.server";
-import { FILES } from "~/models/files.server";
-import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
-import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
-import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
-import type { AuthenticatedUser } from "~/platform/auth/auth.server";
-import { loader } from "~/routes/captura.processando_.corrigir.$id";
-import { TEMPLATE_CATALOG } from "./import/catalog.server";
-import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
-import { MASKED_CPF_RULE } from "./import/rules";
-import { loadJobList } from "./job-list.server";
 import {
   FORECAST_HEADER,
   forecastRow,
@@ -26,7 +13,20 @@ import {
   productLine,
   TEST_UPLOADER,
   useTempDataDir,
-} from "./test-helpers";
+} from "#test/upload-fixtures";
+import { uploadAndProcess } from "#test/uploads";
+import type { PermissionType } from "~/access";
+import { resetConfigForTests } from "~/config.server";
+import { FILES } from "~/models/files.server";
+import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
+import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
+import { PRODUCT_MASTER, PRODUCT_MASTER_NOK } from "~/models/master-data.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { TEMPLATE_CATALOG } from "~/platform/import/catalog.server";
+import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
+import { MASKED_CPF_RULE } from "~/platform/import/rules";
+import { loader } from "~/routes/captura.processando_.corrigir.$id";
+import { loadJobList } from "./job-list.server";
 import { jobTexts } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
@@ -184,7 +184,7 @@ describe("Baixar linhas recusadas para corrigir: an all-or-nothing template (for
   });
 
   it("reads an original sent as XLSX the same way (cells as sent, blank lines left out)", async () => {
-    const { xlsxBuffer } = await import("./test-helpers");
+    const { xlsxBuffer } = await import("#test/upload-fixtures");
     const sentRows = [
       forecastRow({ data_ref: "2027-01", forecast: "10,00" }),
       FORECAST_HEADER.map(() => ""),
@@ -249,7 +249,7 @@ describe("Baixar linhas recusadas para corrigir: an all-or-nothing template (for
 describe("the reason column on the way back", () => {
   it("is not a template column: a header with it is still recognised", async () => {
     expect(jobTexts.fixRowsReason).toBe(REASON);
-    const { detectTemplate } = await import("./import/templates");
+    const { detectTemplate } = await import("~/platform/import/templates");
     const layout = detectTemplate([...FORECAST_HEADER, REASON]);
     expect(layout?.template.id).toBe("forecast");
     expect(layout?.indexes).toEqual(FORECAST_HEADER.map((_, i) => i));

@@ -2,12 +2,12 @@ import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { grantPermission, useTempDataDir, xlsxBuffer } from "#test/upload-fixtures";
 import { registerFile } from "~/models/file-jobs.server";
+import { TEMPLATE_CATALOG } from "~/platform/import/catalog.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { action as repoFormatAction } from "~/routes/repo.format";
 import { generateStorageKey, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { TEMPLATE_CATALOG } from "./import/catalog.server";
-import { grantPermission, useTempDataDir, xlsxBuffer } from "./test-helpers";
 
 /**
  * An HR upload downloaded from the repository (/repo/format → /download/{token}) leaves as /ij/rh shows

@@ -1,13 +1,13 @@
 import { ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { grantPermission, storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { messages } from "~/messages";
 import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
-import { interruptedMessage, processNextJob } from "./import/worker-loop.server";
+import { interruptedMessage, processNextJob } from "~/platform/import/worker-loop.server";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
-import { grantPermission, storeAndRegister, useTempDataDir } from "./test-helpers";
 import { jobTexts } from "./texts";
 
 const testDb = useTestDatabase();

@@ -17,6 +17,7 @@ import {
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { canSeeNokRowsOf, nokRowsDownloadHref } from "~/platform/import/nok-rows.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { formatDateTime } from "~/shared/dates";
 import { ID_PARAM_MAX } from "~/shared/limits";
@@ -24,7 +25,6 @@ import { parsePaging } from "~/shared/pagination";
 import { redirectWithToast } from "~/shared/toast.server";
 import { fixRowsDownloadHref, templateOfNokCollection } from "./fix-rows.server";
 import { type JobRow, jobStateText, jobStatusKind } from "./job-row";
-import { canSeeNokRowsOf, nokRowsDownloadHref } from "./nok-rows.server";
 import { jobTexts } from "./texts";
 
 /** Page and page size from the URL; anything else (missing, text, 0, 30) falls back to 1 and 20. */

@@ -2,10 +2,10 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dataAnswer, responseOf } from "#test/answers";
 import { useTestDatabase } from "#test/db";
 import { getArgs, postArgs } from "#test/requests";
+import { grantPermission, NON_EXAMPLE_CELL, PRODUCT_HEADER, productLine, useTempDataDir } from "#test/upload-fixtures";
 import { storeUpload, uploadAndProcess } from "#test/uploads";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
 import { noticeTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { claimNextJob, findFileById, retryJob } from "~/models/file-jobs.server";
@@ -13,14 +13,14 @@ import { listNotices, listQueuedMail, NOTICE_MAIL, NOTICES } from "~/models/noti
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
 import { startSession } from "~/platform/auth/session.server";
+import { TEMPLATE_CATALOG } from "~/platform/import/catalog.server";
+import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
+import { ingestClaimedFile } from "~/platform/import/ingest.server";
+import { notifyJobEnded } from "~/platform/import/job-notices.server";
+import { processNextJob } from "~/platform/import/worker-loop.server";
+import { deliverPendingMail } from "~/platform/notices/mail-dispatch.server";
 import * as settingsRoute from "~/routes/user.settings";
 import { readLatestMail } from "~/services/mail.server";
-import { TEMPLATE_CATALOG } from "./import/catalog.server";
-import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
-import { ingestClaimedFile } from "./import/ingest.server";
-import { processNextJob } from "./import/worker-loop.server";
-import { notifyJobEnded } from "./job-notices.server";
-import { grantPermission, NON_EXAMPLE_CELL, PRODUCT_HEADER, productLine, useTempDataDir } from "./test-helpers";
 
 /**
  * Issue 54: a job that ends badly tells its uploader (the in-portal list and e-mail), with the file's name, the

@@ -4,6 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
+import {
+  FORECAST_HEADER,
+  forecastRow,
+  grantPermission,
+  PRODUCT_HEADER,
+  productLine,
+  storeAndRegister,
+  useTempDataDir,
+} from "#test/upload-fixtures";
 import { uploadAndProcess } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { messages } from "~/messages";
@@ -13,20 +22,11 @@ import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { REPORTS_NOK, replaceReportNokRows } from "~/models/reports.server";
 import { nokCollectionsOfFiles, UPLOAD_NOK_COLLECTIONS } from "~/models/upload-nok.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
+import { nokColumnsOf } from "~/platform/import/nok-rows.server";
 import { loader } from "~/routes/captura.processando_.nok.$id";
 import { csvCell } from "~/shared/csv";
-import { FILE_STATUS_REJECTED } from "./import/datasets/ingest.server";
 import { loadJobList } from "./job-list.server";
-import { nokColumnsOf } from "./nok-rows.server";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  grantPermission,
-  PRODUCT_HEADER,
-  productLine,
-  storeAndRegister,
-  useTempDataDir,
-} from "./test-helpers";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 

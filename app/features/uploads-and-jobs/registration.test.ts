@@ -5,8 +5,8 @@ import { Collection } from "mongodb";
 import { describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
-import { handleUpload, MAX_FILES_PER_POST, maxPostBytes } from "~/features/uploads-and-jobs/upload.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import {
   countFiles,
@@ -19,9 +19,9 @@ import {
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
 import { FILES, indexes as fileIndexes } from "~/models/files.server";
+import { handleUpload, MAX_FILES_PER_POST, maxPostBytes } from "~/platform/import/upload.server";
 import { loader as downloadLoader } from "~/routes/download.$token";
 import { generateStorageKey, getDownloadUrl, getLocalStore, LOCAL_BUCKET } from "~/services/storage.server";
-import { storeAndRegister, useTempDataDir } from "./test-helpers";
 
 // The download route needs a session (its rule in app/access.ts); the real guard is tested in test/access-*.
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));

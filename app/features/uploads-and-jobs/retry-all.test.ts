@@ -5,6 +5,7 @@ import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
 import { formPost, pageGet, routeArgs } from "#test/requests";
+import { useTempDataDir } from "#test/upload-fixtures";
 import type { PermissionType } from "~/access";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { retryFailedJobs } from "~/models/file-jobs.server";
@@ -13,7 +14,6 @@ import { action as processingAction, loader as processingLoader } from "~/routes
 import { action as executedAction, loader as executedLoader } from "~/routes/jobs.executados";
 import { readToastFromResponse } from "~/shared/toast.server";
 import type { JobListActionData } from "./job-list.server";
-import { useTempDataDir } from "./test-helpers";
 import { jobTexts } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));

@@ -7,6 +7,7 @@ import { useTestDatabase } from "#test/db";
 import { useEnv } from "#test/env";
 import { useMockServer } from "#test/mocks";
 import { createFakeBucket, etagOf, s3Handlers } from "#test/mocks/s3";
+import { useTempDataDir } from "#test/upload-fixtures";
 import { getConfig } from "~/config.server";
 import { REGISTER_API, type Transport, uploadToS3 } from "~/features/uploads-and-jobs/upload-transport";
 import { messages } from "~/messages";
@@ -20,7 +21,6 @@ import { action as repoFormatAction } from "~/routes/repo.format";
 import { S3_SINGLE_PUT_MAX, S3_URL_TTL_SECONDS } from "~/services/storage/s3.server";
 import { signDownloadToken } from "~/services/storage/signed-link.server";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { useTempDataDir } from "./test-helpers";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { useTempDataDir } from "#test/upload-fixtures";
 import { type Transport, uploadToLocalStore } from "~/features/uploads-and-jobs/upload-transport";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { resolveFileTarget } from "~/models/files.fields";
@@ -10,7 +11,6 @@ import { action as registerAction } from "~/routes/api.files.register";
 import { action as uploadAction } from "~/routes/api.upload";
 import { getLocalStore } from "~/services/storage.server";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { useTempDataDir } from "./test-helpers";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 

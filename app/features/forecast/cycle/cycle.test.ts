@@ -6,17 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { deliverPendingMail } from "~/features/notices/mail-dispatch.server";
-import { FILE_STATUS_REJECTED } from "~/features/uploads-and-jobs/import/datasets/ingest.server";
-import {
-  FORECAST_HEADER,
-  forecastRow,
-  grantPermission,
-  useTempDataDir,
-} from "~/features/uploads-and-jobs/test-helpers";
 import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import {
@@ -26,6 +19,8 @@ import {
   FORECAST_REMINDERS,
 } from "~/models/forecast-cycle.server";
 import { NOTICE_MAIL, NOTICES } from "~/models/notices.server";
+import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
+import { deliverPendingMail } from "~/platform/notices/mail-dispatch.server";
 import { loader as boardLoader } from "~/routes/ij.forecast_status";
 import { loader as boardExcelLoader } from "~/routes/ij.forecast_status.excel";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";

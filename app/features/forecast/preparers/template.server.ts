@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from "node:stream";
-import { readCsvBatches } from "~/features/uploads-and-jobs/import/readers.server";
 import { allPreparerPages } from "~/models/forecast-cycle.server";
+import { readCsvBatches } from "~/platform/import/readers.server";
 import { boundedThreadTexts, ThreadBusyError } from "~/shared/bounded-thread.server";
 import { cellText } from "~/shared/excel/values";
 import { type SourceRow, UnreadableFileError } from "~/shared/excel/xlsx-reader.server";

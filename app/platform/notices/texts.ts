@@ -1,0 +1,24 @@
+/**
+ * What the platform tells people through notices: the notice of an upload job's end and the notice e-mail's lines.
+ * features/notices/texts.ts includes them in noticeTexts (app/messages.ts gathers those).
+ */
+export const noticeDeliveryTexts = {
+  // Job notices
+  jobOutcomeSucceeded: "Concluído sem erros",
+  jobOutcomeRefusedRows: "Concluído com linhas recusadas",
+  jobOutcomeRefused: "Recusado",
+  jobOutcomeFailed: "Falhou",
+  jobNoticeTitle: (outcome: string, fileName: string) => `Envio ${outcome.toLowerCase()}: ${fileName}`,
+  jobNoticeFile: (fileName: string) => `Arquivo: ${fileName}`,
+  jobNoticeUploader: (email: string) => `Enviado por: ${email}`,
+  jobNoticeOutcome: (outcome: string) => `Resultado: ${outcome}`,
+  jobNoticeCounts: (ok: number, nok: number) => `Linhas aceitas: ${ok}. Linhas recusadas: ${nok}.`,
+  jobNoticeReasons: "Primeiros motivos:",
+  jobNoticeLineReason: (line: unknown, error: string) => `Linha ${String(line ?? "?")}: ${error}`,
+  jobNoticeNokRows: (path: string) => `Linhas recusadas (CSV): ${path}`,
+
+  // E-mail
+  mailOpenLink: (url: string) => `Abrir no portal: ${url}`,
+  mailFooter: (settingsUrl: string) =>
+    `Você recebe este e-mail porque tem avisos por e-mail ligados no portal. Para desligá-los: ${settingsUrl}`,
+} as const;
