@@ -1,6 +1,6 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { runWithClientAddress } from "../app/shared/client-address.server";
 import { runInRequestScope } from "../app/shared/request-scope.server";
 import { SESSION_COOKIE_NAME } from "../app/shared/session-cookie-name";

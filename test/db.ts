@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
+import { type EmbeddedMongo, startEmbeddedMongo } from "embedded-mongo";
 import type { Db } from "mongodb";
 import { afterAll, beforeAll } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
-import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Gives the calling test file its own in-memory embedded server and database:

@@ -1,5 +1,5 @@
 // Screen: Audit trail export: GET /user/audit/export?formato=csv|xlsx (the filtered entries; itself audited).
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { auditExport } from "~/features/audit/export.server";
 import { AUDIT_FORMAT_PARAM } from "~/features/audit/params";
 import { auditTexts } from "~/messages";
@@ -14,7 +14,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const format = url.searchParams.get(AUDIT_FORMAT_PARAM);
   if (format !== "csv" && format !== "xlsx") {
-    return data({ error: auditTexts.exportBadFormat }, { status: 400, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { error: auditTexts.exportBadFormat },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
   }
   return auditExport(url, format, user);
 }

@@ -1,12 +1,12 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { messages } from "~/messages";
+import { type SamlifyIdp, startSamlifyIdp } from "../sso/samlify-idp";
 import { IDP_CERT, SP_CERT, SP_KEY } from "../sso/test-idp";
-import { startSamlifyIdp, type SamlifyIdp } from "../sso/samlify-idp";
-import { launchChromium, startApp, type RunningApp, type RunningBrowser } from "./harness";
+import { launchChromium, type RunningApp, type RunningBrowser, startApp } from "./harness";
 import { DEMO_PASSWORD, signIn } from "./sign-in";
 
 /**

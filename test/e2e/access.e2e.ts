@@ -1,10 +1,10 @@
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import type { Page, Response } from "playwright-core";
 import { afterAll, describe } from "vitest";
 import { auditTexts } from "~/features/audit/texts";
 import { jobTexts, messages } from "~/messages";
-import { startApp, type RunningApp } from "./harness";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
+import { type RunningApp, startApp } from "./harness";
 import { DEMO_PASSWORD, signIn, waitForHydration } from "./sign-in";
 
 /**

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import type { RunningApp } from "./harness";
 
 /** Runs `work` against the app's database with a client of its own, closed afterwards. */

@@ -5,7 +5,7 @@ import S3rver from "s3rver";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { jobTexts, messages, uploadScreenTexts } from "~/messages";
 import { tempDir } from "../deploy/stack";
-import { launchChromium, startApp, type RunningApp, type RunningBrowser } from "./harness";
+import { launchChromium, type RunningApp, type RunningBrowser, startApp } from "./harness";
 import { signIn } from "./sign-in";
 
 /**
@@ -34,7 +34,13 @@ beforeAll(async () => {
     configureBuckets: [{ name: BUCKET, configs: [CORS] }],
   });
   const { port } = await server.run();
-  s3 = { endpoint: `http://127.0.0.1:${port}`, close: async () => (await server.close(), dir.remove()) };
+  s3 = {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await server.close();
+      dir.remove();
+    },
+  };
   dataDir = tempDir("portal-e2e-s3-data-");
   app = await startApp({
     env: {

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import PDFDocument from "pdfkit";
-import type { Browser, Locator, Page } from "playwright-core";
-import { expect, test as base } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { expect } from "vitest";
 import {
   explorerTexts,
   forecastTexts,
@@ -17,8 +17,7 @@ import {
   uploadTargetTexts,
 } from "~/messages";
 import { withDb } from "./database";
-import { openCheckedPage } from "./fixtures";
-import { launchChromium, startApp, type RunningApp } from "./harness";
+import { test as base, openCheckedPage } from "./fixtures";
 import { signIn, waitForHydration } from "./sign-in";
 
 /**
@@ -34,33 +33,17 @@ const YEAR = 2026;
 /** The forecast review's clock: RF2 2026 is in its edit month (its window runs Feb 2025 – Feb 2027). */
 const PORTAL_TODAY = `${YEAR}-02-15`;
 
-const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
-  browser: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const chromium = await launchChromium();
-      await use(chromium.browser);
-      await chromium.close();
-    },
-    { scope: "file" },
-  ],
-  app: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const app = await startApp({
-        seed: "empty",
-        env: { PORTAL_TODAY, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200" },
-      });
-      await use(app);
-      await app.stop();
-    },
-    { scope: "file" },
-  ],
+// A server of the empty start (not the seed), with a quick worker; the worker's browser; a page that accepts downloads.
+const test = base.extend<{ page: Page }>({
   page: async ({ app, browser }, use) => {
     const checked = await openCheckedPage(browser, app, { acceptDownloads: true });
     await use(checked.page);
     await checked.close();
   },
+});
+test.scoped({
+  appSeed: "empty",
+  appEnv: { PORTAL_TODAY, WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200" },
 });
 
 const GOLD = "gold@demo.local";

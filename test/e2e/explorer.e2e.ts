@@ -1,9 +1,9 @@
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
-import { NAV_LABELS } from "~/navigation";
-import { SEARCH_MAX_WORDS } from "~/models/explorer-search";
 import { explorerTexts, messages } from "~/messages";
 import { addExplorerDocuments, EXPLORER_DOCUMENTS } from "~/models/explorer.server";
+import { SEARCH_MAX_WORDS } from "~/models/explorer-search";
+import { NAV_LABELS } from "~/navigation";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import type { RunningApp } from "./harness";
 import { signIn } from "./sign-in";

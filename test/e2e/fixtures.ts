@@ -1,10 +1,10 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { test as base } from "vitest";
-import { launchChromium, startApp, type RunningApp } from "./harness";
+import { launchChromium, type RunningApp, type RunningBrowser } from "./harness";
+import { type SharedApp, startSharedApp } from "./shared-app";
 
 /**
- * Browser-test fixtures. `app` (server + database) and `browser` live for one test file;
- * each test gets a fresh browser context (no cookies) and a page whose relative URLs resolve
+ * Browser-test fixtures (`test` below). Each test gets a fresh browser context (no cookies) and a page whose relative URLs resolve
  * against the app. A console error, a React hydration warning or an uncaught exception in any page a test
  * opens — through the fixture, `withoutJavaScript` or `openCheckedPage` — fails the test.
  */
@@ -85,22 +85,72 @@ export const pageFixture = async (
   await checked.close();
 };
 
-export const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
-  app: [
-    // eslint-disable-next-line no-empty-pattern
+/** What a file adds to its server's seeded data before its tests (known figures), run after each reset. */
+export type AppSetup = { run?: (app: RunningApp) => Promise<void> };
+/** The data a server starts with: the demo seed, or the empty start (`npm run demo -- --empty`). */
+export type AppSeed = "demo" | "empty";
+
+/**
+ * What a worker process holds across its files: one seeded server per set of settings and one Chromium, started when
+ * a file first asks. (A file fixture cannot take a worker fixture's value in this Vitest, so they live in the module,
+ * which the browser-test config keeps for the worker's life, and the `workerTeardown` fixture stops them.)
+ */
+const workerServers = new Map<string, Promise<SharedApp>>();
+let workerBrowser: Promise<RunningBrowser> | undefined;
+
+function sharedServer(env: Record<string, string>, seed: AppSeed): Promise<SharedApp> {
+  const key = JSON.stringify([seed, Object.entries(env).sort()]);
+  let started = workerServers.get(key);
+  if (!started) {
+    started = startSharedApp(env, seed);
+    workerServers.set(key, started);
+  }
+  return started;
+}
+
+/**
+ * The fixtures. Per worker (the browser-test config runs its files in a few long-lived workers): one Chromium, and
+ * one seeded server per set of settings (`appEnv`, empty by default). Per file: `app`, that server put back to the
+ * seeded state (test/e2e/shared-app.ts), then `appSetup.run` if the file adds data. A file that needs other settings
+ * or the empty start names them with `test.scoped({ appEnv: { ... }, appSeed: "empty" })` (Vitest keeps the first
+ * definition of a file fixture that `extend` redefines: `scoped` is the way to change one); files with the same
+ * settings share their server too.
+ */
+export const test = base.extend<{
+  app: RunningApp;
+  appEnv: Record<string, string>;
+  appSetup: AppSetup;
+  appSeed: AppSeed;
+  browser: Browser;
+  page: Page;
+  workerTeardown: undefined;
+}>({
+  workerTeardown: [
     async ({}, use) => {
-      const app = await startApp();
-      await use(app);
-      await app.stop();
+      await use(undefined);
+      for (const started of workerServers.values()) await (await started).stop();
+      workerServers.clear();
+      await (await workerBrowser)?.close();
+      workerBrowser = undefined;
+    },
+    { scope: "worker", auto: true },
+  ],
+  appEnv: [{}, { scope: "file" }],
+  appSetup: [{}, { scope: "file" }],
+  appSeed: ["demo", { scope: "file" }],
+  app: [
+    async ({ appEnv, appSetup, appSeed }, use) => {
+      const shared = await sharedServer(appEnv, appSeed);
+      await shared.reset();
+      await appSetup.run?.(shared.app);
+      await use(shared.app);
     },
     { scope: "file" },
   ],
   browser: [
-    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const chromium = await launchChromium();
-      await use(chromium.browser);
-      await chromium.close();
+      workerBrowser ??= launchChromium();
+      await use((await workerBrowser).browser);
     },
     { scope: "file" },
   ],

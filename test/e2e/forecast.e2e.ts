@@ -1,15 +1,15 @@
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
-import { cycleTexts } from "~/features/forecast/cycle/texts";
-import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
-import { noticeTexts } from "~/features/notices/texts";
-import { startApp, type RunningApp } from "./harness";
+import { type RunningApp, startApp } from "./harness";
 import { signIn } from "./sign-in";
 
 /**
@@ -29,22 +29,17 @@ const m = (month: number, year = YEAR) => `${year}-${String(month).padStart(2, "
 const stored = (base: number, key: string) =>
   base + (Number(key.slice(0, 4)) - (YEAR - 1)) * 12 + (Number(key.slice(5)) - 2);
 
-// The file's server: the shared `app` fixture, pinned to 15 February, with the known data added (test.scoped rebinds
-// the `page` fixture to it).
+// The file's server: the worker's server pinned to 15 February (grid-layout.e2e.ts shares it), with the known data
+// added after each reset.
 test.scoped({
-  app: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use: (app: RunningApp) => Promise<void>) => {
-      const app = await startApp({ env: { PORTAL_TODAY: `${YEAR}-02-15` } });
-      await withDb(app, async (db) => {
+  appEnv: { PORTAL_TODAY: `${YEAR}-02-15` },
+  appSetup: {
+    run: (app) =>
+      withDb(app, async (db) => {
         await insertScenario(db, OPEN, CC);
         await insertScenario(db, LOCKED, CC);
-      });
-      await use(app);
-      await app.stop();
-    },
-    { scope: "file" },
-  ],
+      }),
+  },
 });
 
 const clients: MongoClient[] = [];
@@ -118,7 +113,7 @@ test("filter: period and searchable cost centre, Generate Review, the path round
   await page.waitForURL(
     (url) =>
       url.pathname ===
-      "/ij/report_preview_edit_schneider/RF2%20" + YEAR + "/CC9001%20-%20Revis%C3%A3o%20Or%C3%A7ament%C3%A1ria",
+      `/ij/report_preview_edit_schneider/RF2%20${YEAR}/CC9001%20-%20Revis%C3%A3o%20Or%C3%A7ament%C3%A1ria`,
   );
   await page.getByRole("heading", { name: `${OPEN} · ${CC}` }).waitFor();
   await waitForGrid(page);
@@ -160,7 +155,7 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto(reviewPath(OPEN, CC));
   await waitForGrid(page);
-  await page.getByText(forecastTexts.openNotice("02/" + YEAR, `28/02/${YEAR}`).slice(0, 30)).waitFor();
+  await page.getByText(forecastTexts.openNotice(`02/${YEAR}`, `28/02/${YEAR}`).slice(0, 30)).waitFor();
   const save = page.getByRole("toolbar").getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) });
   await save.waitFor();
 

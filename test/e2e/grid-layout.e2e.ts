@@ -7,7 +7,7 @@ import { monthKey, monthOfDate } from "~/shared/months";
 import { ACCOUNTS, insertScenario } from "../../app/features/forecast/fixtures";
 import { withDb } from "./database";
 import { expect, openCheckedPage, test } from "./fixtures";
-import { startApp, type RunningApp } from "./harness";
+import type { RunningApp } from "./harness";
 import { signIn } from "./sign-in";
 
 /**
@@ -22,16 +22,8 @@ const OPEN = `RF2 ${YEAR}`;
 const CC = "CC9002 - Layout";
 
 test.scoped({
-  app: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use: (app: RunningApp) => Promise<void>) => {
-      const app = await startApp({ env: { PORTAL_TODAY: `${YEAR}-02-15` } });
-      await withDb(app, (db) => insertScenario(db, OPEN, CC));
-      await use(app);
-      await app.stop();
-    },
-    { scope: "file" },
-  ],
+  appEnv: { PORTAL_TODAY: `${YEAR}-02-15` },
+  appSetup: { run: (app) => withDb(app, (db) => insertScenario(db, OPEN, CC)) },
 });
 
 const WIDTHS = [

@@ -1,15 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { type EmbeddedMongo, startEmbeddedMongo } from "embedded-mongo";
 import { MongoClient } from "mongodb";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { seedDatabase } from "~/seed/index.server";
 import { runSeed } from "../../scripts/seed-run";
-import { startEmbeddedMongo, type EmbeddedMongo } from "embedded-mongo";
 
 /**
  * Browser-test harness: a fresh in-memory embedded database (seeded at a small scale), the

@@ -1,6 +1,6 @@
 import { resetConfigForTests } from "~/config.server";
-import { createToastHeaders } from "~/shared/toast.server";
 import { messages } from "~/messages";
+import { createToastHeaders } from "~/shared/toast.server";
 import { expect, test } from "./fixtures";
 
 test("/ shows the login page and /home shows hello", async ({ page }) => {

@@ -1,9 +1,9 @@
 import net from "node:net";
 import { MongoClient } from "mongodb";
 import { emailKey, ipKey, LOGIN_ATTEMPTS } from "~/models/auth-records.server";
-import { expect, test } from "./fixtures";
-import { launchChromium, startApp, type RunningApp } from "./harness";
 import { connectionRefused } from "../net";
+import { expect, test } from "./fixtures";
+import { launchChromium, type RunningApp, startApp } from "./harness";
 
 const portOf = (app: RunningApp) => Number(new URL(app.baseURL).port);
 

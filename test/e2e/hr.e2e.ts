@@ -1,12 +1,12 @@
 import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
 import { defaultMonth } from "~/features/hr/month-range";
-import { addMonths, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
 import { hrTexts, messages } from "~/messages";
 import { HR_AUX, HR_AUX_CHANGES } from "~/models/hr.server";
+import { addMonths, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
+import { withDb } from "./database";
 import { expect, test, withoutJavaScript } from "./fixtures";
 import type { RunningApp } from "./harness";
-import { withDb } from "./database";
 import { signIn } from "./sign-in";
 
 /**

@@ -5,9 +5,9 @@ import type { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
 import { jobTexts, messages } from "~/messages";
 import { signDownloadToken } from "~/services/storage/signed-link.server";
+import { withDb } from "./database";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import type { RunningApp } from "./harness";
-import { withDb } from "./database";
 import { signIn } from "./sign-in";
 
 /**

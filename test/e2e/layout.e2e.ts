@@ -180,7 +180,7 @@ describe("error pages are the portal's own, inside its layout", () => {
       const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
       // The 503 document is the test's purpose; its "Failed to load resource" is expected.
       const checked = await openCheckedPage(browser, app, {
-        onPurpose: (url, status, request) => request.resourceType === "document" && status === 503,
+        onPurpose: (_url, status, request) => request.resourceType === "document" && status === 503,
       });
       try {
         await checked.page.context().addCookies([{ name, value, url: app.baseURL }]);

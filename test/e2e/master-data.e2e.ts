@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import { ObjectId } from "mongodb";
 import type { Page } from "playwright-core";
 import { jobTexts, masterDataTexts, messages } from "~/messages";
-import { expect, test, withoutJavaScript } from "./fixtures";
 import { withDb } from "./database";
+import { expect, test, withoutJavaScript } from "./fixtures";
 import { signIn } from "./sign-in";
 
 /** The master-data screens as a USER GOLD uses them. */

@@ -1,13 +1,13 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { messages } from "~/messages";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccount } from "~/seed/accounts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { messages } from "~/messages";
 import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { FORECAST } from "~/models/forecast.server";
 import { HR_AUX } from "~/models/hr.server";
 import { LEDGER } from "~/models/ledger.server";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccount } from "~/seed/accounts";
 import { monthKey, monthOfDate } from "~/shared/months";
 import { withDb } from "./database";
 import type { RunningApp } from "./harness";

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
 import { afterAll } from "vitest";
 import { applyMultiplier } from "~/features/planning/planning";

@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { jobTexts, messages, reportsTexts as t } from "~/messages";
-import type { RunningApp } from "./harness";
-import { expect, test, withoutJavaScript } from "./fixtures";
 import { withDb } from "./database";
+import { expect, test, withoutJavaScript } from "./fixtures";
+import type { RunningApp } from "./harness";
 import { signIn, waitForHydration } from "./sign-in";
 
 /**

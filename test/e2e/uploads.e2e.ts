@@ -1,16 +1,13 @@
 import crypto from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page, Request as PwRequest, Route } from "playwright-core";
-import { messages, jobTexts, uploadScreenTexts } from "~/messages";
-import { expect, test as base } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchChromium, startApp, type RunningApp } from "./harness";
-import { openCheckedPage, withoutJavaScript } from "./fixtures";
-import { withDb } from "./database";
-import { signIn } from "./sign-in";
+import { expect } from "vitest";
+import { jobTexts, messages, uploadScreenTexts } from "~/messages";
 import { NAV_LABELS } from "~/navigation";
+import { withDb } from "./database";
+import { test as base, openCheckedPage, withoutJavaScript } from "./fixtures";
+import { signIn } from "./sign-in";
 
 /**
  * Uploads end to end, on the embedded default (local store, in-process worker): upload as a USER BRONZE
@@ -21,44 +18,12 @@ import { NAV_LABELS } from "~/navigation";
  */
 
 /**
- * The shared fixtures (test/e2e/fixtures.ts; vitest cannot override a file-scoped fixture, so they are
- * declared here again) with a temporary DATA_DIR (uploaded bytes stay out of the working tree), and a watched
- * page that tolerates Chromium's "Failed to load resource" for the requests this file makes fail on purpose
- * (an aborted or refused /api/upload, a download or retry the server refuses with 4xx). Anything else
- * fails the test, as in the shared fixture.
+ * The worker's browser and a server with a quick worker and this file's upload limit (test/e2e/fixtures.ts), and a
+ * watched page that tolerates Chromium's "Failed to load resource" for the requests this file makes fail on purpose
+ * (an aborted or refused /api/upload, a download or retry the server refuses with 4xx). Anything else fails the test,
+ * as in the shared fixture.
  */
-/** The app's DATA_DIR (its store is DATA_DIR/uploads): a test puts a stored file there itself. */
-let appDataDir = "";
-
-const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
-  browser: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const chromium = await launchChromium();
-      await use(chromium.browser);
-      await chromium.close();
-    },
-    { scope: "file" },
-  ],
-  app: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-uploads-"));
-      appDataDir = dataDir;
-      const app = await startApp({
-        env: {
-          DATA_DIR: dataDir,
-          WORKER_POLL_MS: "200",
-          WORKER_PROGRESS_MS: "200",
-          UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT),
-        },
-      });
-      await use(app);
-      await app.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "file" },
-  ],
+const test = base.extend<{ page: Page }>({
   page: async ({ app, browser }, use) => {
     // /api/upload fails on purpose here (aborted, held, a 500 with COD.3), and so do the refused downloads and retries.
     const checked = await openCheckedPage(browser, app, {
@@ -69,11 +34,15 @@ const test = base.extend<{ app: RunningApp; browser: Browser; page: Page }>({
     await checked.close();
   },
 });
+test.scoped({
+  appEnv: { WORKER_POLL_MS: "200", WORKER_PROGRESS_MS: "200", UPLOAD_MAX_BYTES: String(4 * 1024 * 1024) },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Files
 
 /** The app's per-file limit here: above the 3 MB progress file, below the file the server must refuse. */
+/** The upload limit of this file's server (UPLOAD_MAX_BYTES above). */
 const UPLOAD_LIMIT = 4 * 1024 * 1024;
 
 const PRODUCT_HEADER =
@@ -88,7 +57,7 @@ const BAD_PRODUCT_ROWS = [
   "E2EBAD2;Produto ruim 2;Marca E2E;;;;talvez;B;;;2026-12-31",
 ];
 const PRODUCT_NAME = "product_master_e2e.csv";
-const PRODUCT_CSV = [PRODUCT_HEADER, ...GOOD_PRODUCT_ROWS, ...BAD_PRODUCT_ROWS].join("\n") + "\n";
+const PRODUCT_CSV = `${[PRODUCT_HEADER, ...GOOD_PRODUCT_ROWS, ...BAD_PRODUCT_ROWS].join("\n")}\n`;
 const CHANNEL_NAME = "canal_e2e.csv";
 // 11.222.333/0001-81 has valid check digits.
 const CHANNEL_CSV = "cnpj;description;channel_siop\n11.222.333/0001-81;Loja E2E;WHOLESALES\n";
@@ -320,8 +289,8 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   // A job given up after its worker died says Falhou and offers Retry: the owner sends it back, and the worker
   // (alive now) imports it. A stored channel file whose job record is as a crash leaves it.
   const crashKey = `2030/05/${crypto.randomUUID()}.csv`;
-  mkdirSync(path.dirname(path.join(appDataDir, "uploads", crashKey)), { recursive: true });
-  writeFileSync(path.join(appDataDir, "uploads", crashKey), CHANNEL_CSV.replace("Loja E2E", "Loja E2E refeita"));
+  mkdirSync(path.dirname(path.join(app.dataDir, "uploads", crashKey)), { recursive: true });
+  writeFileSync(path.join(app.dataDir, "uploads", crashKey), CHANNEL_CSV.replace("Loja E2E", "Loja E2E refeita"));
   await withDb(app, (db) =>
     db.collection("files").insertOne({
       originalName: CRASHED_NAME,
@@ -425,6 +394,8 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
       .limit(1)
       .next(),
   );
+  // Its bytes removed from the store (the next file's reset puts them back).
+  rmSync(path.join(app.dataDir, "uploads", String(seeded?.originalFile)), { force: true });
   const seededRow = page
     .locator(`main table tbody tr`)
     .filter({ hasText: seeded?.originalName as string })

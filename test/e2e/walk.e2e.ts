@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe } from "vitest";
-import { scan, unlabelledControls, type Finding } from "./axe";
+import { type Finding, scan, unlabelledControls } from "./axe";
 import { expect, test } from "./fixtures";
-import { ACCOUNTS, artefactPath, SIGNED_OUT_PAGES, slug, walkAccount, WIDTHS } from "./pages";
+import { ACCOUNTS, artefactPath, SIGNED_OUT_PAGES, slug, WIDTHS, walkAccount } from "./pages";
 
 /**
  * Every page each of the nine demo accounts can reach (its menus plus the pages no menu links to,
@@ -11,8 +11,8 @@ import { ACCOUNTS, artefactPath, SIGNED_OUT_PAGES, slug, walkAccount, WIDTHS } f
  * - accessibility: an axe-core scan of WCAG 2.1 A and AA at 1366 px finds no serious or critical violation, and
  *   every visible form control has an accessible name (each scan's full findings, any impact, go to
  *   test-artefacts/a11y/);
- * - layout: at 1366 px and on a 390 px phone nothing overflows the window (a full-page screenshot of each is kept in
- *   test-artefacts/layout/).
+ * - layout: at 1366 px and on a 390 px phone nothing overflows the window (a full-page screenshot of a page that does
+ *   is kept in test-artefacts/layout/).
  * The phone menu, the sticky table headers and the error pages: layout.e2e.ts; the dialogs' focus: a11y.e2e.ts.
  */
 
@@ -56,9 +56,11 @@ async function check(page: Page, who: string, label: string, results: Results): 
     await page.setViewportSize({ width: size.width, height: size.height });
     await settle(page);
     const { scrollWidth, clientWidth, offenders } = await overflow(page);
-    if (scrollWidth > clientWidth)
+    if (scrollWidth > clientWidth) {
       results.overflows.push(`${label} at ${size.name} px: ${scrollWidth} > ${clientWidth} (${offenders.join(", ")})`);
-    await page.screenshot({ path: artefactPath("layout", size.name, who, `${slug(label)}.png`), fullPage: true });
+      // The page as it overflowed, for whoever reads the failure.
+      await page.screenshot({ path: artefactPath("layout", size.name, who, `${slug(label)}.png`), fullPage: true });
+    }
     if (size === WIDTHS[0]) {
       results.blocking.push(...(await scan(page, label, results.findings)));
       results.unlabelled.push(...(await unlabelledControls(page, label)));

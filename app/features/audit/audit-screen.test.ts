@@ -179,9 +179,12 @@ describe("/user/audit/export", () => {
   });
 
   it("answers 400 to an unknown format and exports nothing", async () => {
-    const answer = dataAnswer<{ error: string }>(
-      await auditExportRoute.loader(getArgs("/user/audit/export?formato=pdf", adminCookie)),
-    );
-    expect(answer).toEqual({ status: 400, body: { error: auditTexts.exportBadFormat } });
+    const answer = await auditExportRoute.loader(getArgs("/user/audit/export?formato=pdf", adminCookie));
+    expect(answer).toBeInstanceOf(Response);
+    const response = answer as Response;
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 400,
+      body: { error: auditTexts.exportBadFormat },
+    });
   });
 });
