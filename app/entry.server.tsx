@@ -3,9 +3,13 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { registerPortalDatasets } from "~/datasets.server";
 import { Coalesce } from "~/shared/coalesce.server";
 import { appErrorReporter } from "~/shared/error-log.server";
 import { NonceProvider } from "~/shared/ui/nonce";
+
+// The import pipeline's datasets (upload templates, round trips), for the routes that read or offer them.
+registerPortalDatasets();
 
 /** How long a streamed response may wait for deferred data before it is cut off. */
 export const streamTimeout = 5_000;

@@ -12,6 +12,7 @@ import path from "node:path";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { getConfig } from "../app/config.server";
+import { registerPortalDatasets } from "../app/datasets.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
@@ -109,6 +110,7 @@ export async function importCommand(
   print: (line: string) => void,
   options: ImportOptions = {},
 ): Promise<{ code: number; result: ImportResult }> {
+  registerPortalDatasets();
   const { options: named, positional } = splitArgs(args, ["--user", "--target"]);
   if (positional.length > 1) throw new UsageError(`import takes one file (got ${positional.length}). ${IMPORT_USAGE}`);
   const parsed = importArgs.safeParse({

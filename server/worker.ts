@@ -1,5 +1,5 @@
 /**
- * The job worker that processes uploaded files (app/features/uploads-and-jobs/import/*).
+ * The job worker that processes uploaded files (app/platform/import/*).
  *   npm run worker                 a standalone worker process (any number may run)
  *   startInProcessWorker()         the host starts one inside the web process when WORKER_IN_PROCESS is on
  * WORKER_LEASE_MS, WORKER_POLL_MS, WORKER_PROGRESS_MS and WORKER_STALL_MS tune the lease, the idle poll, the
@@ -8,6 +8,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { ConfigError, getConfig } from "../app/config.server";
+import { registerPortalDatasets } from "../app/datasets.server";
 import { closeDb } from "../app/db.server";
 import { type RunningWorker, startWorker, type WorkerLog } from "../app/platform/import/worker-loop.server";
 import { runDueTasks, TASKS_TICK_MS } from "../app/scheduled-tasks.server";
@@ -44,6 +45,7 @@ const scheduledTasks = { everyMs: TASKS_TICK_MS, run: (now: Date) => runDueTasks
 
 /** One worker loop in this process; the host calls it when config.workerInProcess is true. */
 export function startInProcessWorker(): RunningWorker {
+  registerPortalDatasets();
   return startWorker({ ...tuning(), log: workerLog(), periodic: scheduledTasks });
 }
 
@@ -65,6 +67,7 @@ async function main() {
         "worker",
       );
     }
+    registerPortalDatasets();
     worker = startWorker({ ...tuning(), log: workerLog(), periodic: scheduledTasks });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

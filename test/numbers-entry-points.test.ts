@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { amountOf } from "~/features/forecast/excel.server";
 import { readPastedBlock } from "~/features/forecast/forecast-grid-rules";
+import { forecastTemplate } from "~/features/forecast/upload-template";
 import { checkFigure, HR_FIGURE_FIELDS, HR_FIGURE_RULES } from "~/features/hr/figures";
+import { hrTemplate } from "~/features/hr/upload-template";
 import { checkQuantity, QUANTITY_RULE } from "~/features/planning/planning-values";
+import { planningQuantityTemplate } from "~/features/planning/upload-template";
+import { ledgerTemplate } from "~/features/reports-and-financial/upload-templates";
 import { parseBrazilianNumber } from "~/models/reports.fields";
-import {
-  forecastTemplate,
-  hrTemplate,
-  ledgerTemplate,
-  planningQuantityTemplate,
-} from "~/platform/import/datasets/definitions";
 import { checkCell } from "~/platform/import/rules";
 import type { Template } from "~/platform/import/template";
 import { MONEY_RULE, type NumberRule, readNumber } from "~/shared/numbers";

@@ -1,7 +1,7 @@
 import { type AnyBulkWriteOperation, type Document, type Filter, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { FigureEdit } from "~/models/hr.fields";
-import { HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
+import { HR_COMMENT_MAX, HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
 import { byPtBr } from "~/shared/collation";
 import { maskCpf } from "~/shared/cpf";
 import { addMonths, type Month, type MonthRange, monthOfDate, monthStartDate } from "~/shared/months";
@@ -73,9 +73,6 @@ export type HrAuxChange = {
   /** The one-time id of the page the save came from (the screen's saves): the same save sent again is refused. */
   save_id?: ObjectId;
 };
-
-/** At most 255 characters (spec 001 §5, §9). */
-export const HR_COMMENT_MAX = 255;
 
 export const indexes: IndexDeclaration[] = [
   // The grid's filter (branch, month range) and sort (mes_apur, nome, then _id for a stable order); also the

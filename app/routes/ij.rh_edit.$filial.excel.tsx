@@ -2,9 +2,9 @@
 
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { HR_DATASET, hrXlsx, importHrFile } from "~/features/hr/excel.server";
+import { hrXlsx, importHrFile } from "~/features/hr/excel.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "~/features/hr/month-range";
-import { FILIAL_MAX, hrGridPath } from "~/features/hr/paths";
+import { FILIAL_MAX, HR_DATASET, hrGridPath } from "~/features/hr/paths";
 import { hrRoundTrip } from "~/features/hr/round-trip.server";
 import { hrTexts, messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";

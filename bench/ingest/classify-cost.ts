@@ -34,6 +34,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jp-classify-bench-"));
   process.env.DATA_DIR = dir;
   process.env.LOG_LEVEL = "warn";
+  (await import("../../app/datasets.server")).registerPortalDatasets();
   const { classifyStoredObject } = await import("../../app/platform/import/hr-file-view.server");
   const { generateStorageKey, getLocalStore, LOCAL_BUCKET, openReadStream } = await import(
     "../../app/services/storage.server"

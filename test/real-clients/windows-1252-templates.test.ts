@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
 import { repositoryFiles, uploadAndProcess } from "#test/uploads";
+import { TEMPLATES } from "~/platform/import/registry";
 import type { Template } from "~/platform/import/template";
-import { TEMPLATES } from "~/platform/import/templates";
 import { useTempDataDir } from "../upload-fixtures";
 
 /**

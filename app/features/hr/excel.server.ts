@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { excelTexts } from "~/messages";
-import { type FigureEdit, HR_FIGURE_FIELDS, type HrFigureField } from "~/models/hr.fields";
-import { HR_COMMENT_MAX, type HrAuxRow, listAuxRows, saveComment, saveFigures } from "~/models/hr.server";
+import { type FigureEdit, HR_COMMENT_MAX, HR_FIGURE_FIELDS, type HrFigureField } from "~/models/hr.fields";
+import { type HrAuxRow, listAuxRows, saveComment, saveFigures } from "~/models/hr.server";
 import {
   type ConflictCell,
   contentRevision,
@@ -17,6 +17,7 @@ import { type MonthRange, monthKey, monthLabel, monthStartDate } from "~/shared/
 import { normalizeComment } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_RULES } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
+import { HR_DATASET } from "./paths";
 import { hrTexts } from "./texts";
 
 /**
@@ -24,8 +25,6 @@ import { hrTexts } from "./texts";
  * 10,000) with the grid's columns, the CPF masked as on the screen; the five figures and the comment are what an
  * edited file changes, with the grid's limits, against each row's revision (a hash of its editable values).
  */
-
-export const HR_DATASET = "rh";
 
 const t = hrTexts.columns;
 const text = (key: string, header: string, value: (r: HrAuxRow) => string): ExcelColumn<HrAuxRow> => ({

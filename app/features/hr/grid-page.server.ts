@@ -1,12 +1,12 @@
 import { data } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { HR_DATASET } from "~/features/hr/excel.server";
+import { HR_DATASET } from "~/features/hr/paths";
 import { messages } from "~/messages";
+import { HR_COMMENT_MAX } from "~/models/hr.fields";
 import {
   branchScopeOf,
   branchVisible,
   countSpentSave,
-  HR_COMMENT_MAX,
   type HrAuxRow,
   listAuxRows,
   listStoreUsers,

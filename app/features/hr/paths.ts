@@ -5,6 +5,9 @@ import { monthRangeParams } from "./month-range";
 
 export const HR_PICKER_PATH = "/ij/rh";
 
+/** The HR grid's Excel round trip: its exports name it in their hidden `_portal:rh?…` column. */
+export const HR_DATASET = "rh";
+
 /** /ij/rh_edit/{filial}?mes_inicio=…&mes_fim=… — the branch name is one path segment, encoded. */
 /** The longest branch name a path may carry (longer: not found, nothing read). */
 export const FILIAL_MAX = 200;

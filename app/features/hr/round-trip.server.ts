@@ -4,9 +4,9 @@ import { getConfig } from "~/config.server";
 import { branchScopeOf, branchVisible } from "~/models/hr.server";
 import { type RoundTripDataset, RoundTripScopeError, scopeRecord } from "~/shared/excel/dataset";
 import type { ExcelColumn } from "~/shared/excel/round-trip.server";
-import { HR_COLUMNS, HR_DATASET, hrXlsx, importHrFile } from "./excel.server";
+import { HR_COLUMNS, hrXlsx, importHrFile } from "./excel.server";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "./month-range";
-import { FILIAL_MAX, hrGridPath } from "./paths";
+import { FILIAL_MAX, HR_DATASET, hrGridPath } from "./paths";
 
 /** The export's scope, as `portal export hr` takes it. */
 const hrScope = z.object({

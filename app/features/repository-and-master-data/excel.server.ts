@@ -19,8 +19,8 @@ import {
   type MasterDataColumn,
   type StoredMasterDataRow,
 } from "~/models/master-data-queries.server";
+import { TEMPLATES } from "~/platform/import/registry";
 import { checkRow, isMasterDataTemplate, type MasterDataTemplate } from "~/platform/import/template";
-import { TEMPLATES } from "~/platform/import/templates";
 import { formatCalendarDate } from "~/shared/dates";
 import {
   type ConflictCell,

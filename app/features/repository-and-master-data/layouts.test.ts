@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sniffDelimiter } from "~/platform/import/readers.server";
-import { detectTemplate } from "~/platform/import/templates";
+import { detectTemplate } from "~/platform/import/registry";
 import { productTemplate } from "./upload-templates";
 
 describe("import value rules", () => {

@@ -10,7 +10,7 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import { TEMPLATE_CATALOG, type TemplateInfo } from "~/platform/import/catalog.server";
 import { DATASET_COLLECTIONS } from "~/platform/import/datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "~/platform/import/datasets/ingest.server";
-import { TEMPLATES } from "~/platform/import/templates";
+import { TEMPLATES } from "~/platform/import/registry";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
 
 /**

@@ -249,7 +249,7 @@ describe("Baixar linhas recusadas para corrigir: an all-or-nothing template (for
 describe("the reason column on the way back", () => {
   it("is not a template column: a header with it is still recognised", async () => {
     expect(jobTexts.fixRowsReason).toBe(REASON);
-    const { detectTemplate } = await import("~/platform/import/templates");
+    const { detectTemplate } = await import("~/platform/import/registry");
     const layout = detectTemplate([...FORECAST_HEADER, REASON]);
     expect(layout?.template.id).toBe("forecast");
     expect(layout?.indexes).toEqual(FORECAST_HEADER.map((_, i) => i));

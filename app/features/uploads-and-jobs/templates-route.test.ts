@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { closestTemplate, TEMPLATE_CATALOG } from "~/platform/import/catalog.server";
-import { detectTemplate } from "~/platform/import/templates";
+import { detectTemplate } from "~/platform/import/registry";
 import { loader as pageLoader } from "~/routes/captura.manual";
 import { loader as downloadLoader } from "~/routes/captura.manual_.modelo.$template";
 

@@ -2,9 +2,9 @@ import { canUploadTo, type PermissionType, type UploadTargetId } from "~/access"
 import { accessContext } from "~/config.server";
 import type { CellValue } from "~/shared/excel/values";
 import { exampleCells } from "./example-row";
+import { TEMPLATES, templateById } from "./registry";
 import { ruleDescription, ruleRequired, ruleType } from "./rules";
 import { checkRow, normalizeHeader, type Template } from "./template";
-import { TEMPLATES, templateById } from "./templates";
 
 /**
  * The upload templates (templates.ts) as /captura/manual lists them and the XLSX download describes them: each

@@ -1,12 +1,11 @@
 import type { FileClassification } from "~/models/files.fields";
-import { roundTripById } from "~/round-trips.server";
 import { CPF_FIELD } from "~/shared/cpf";
 import { portalHeaderOf } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
+import { detectTemplate, isHrRoundTrip } from "./registry";
 import { normalizeCpf } from "./rules";
 import { normalizeHeader } from "./template";
-import { detectTemplate } from "./templates";
 
 /**
  * What a stored spreadsheet holds, read from its first rows (files.fields.ts FileDataClass). The rule is conservative:
@@ -21,9 +20,9 @@ export const CLASSIFY_SAMPLE_ROWS = 200;
 
 const HR_TEMPLATE_ID = "hr_aux";
 
-/** Whether an Excel round trip's rows are HR data (its RoundTripDataset says so). */
+/** Whether an Excel round trip's rows are HR data (its RoundTripDataset says so; registry.ts). */
 export function isHrDataset(dataset: string): boolean {
-  return roundTripById(dataset)?.dataClass === "hr";
+  return isHrRoundTrip(dataset);
 }
 
 /** Whether what the worker read a file as (a template's id, or a returned export's dataset) is HR data. */

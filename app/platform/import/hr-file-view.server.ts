@@ -17,8 +17,8 @@ import type { SourceRow } from "~/shared/excel/xlsx-reader.server";
 import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { classifyRows } from "./file-class.server";
 import { readCsvBatches } from "./readers.server";
+import { detectTemplate } from "./registry";
 import { normalizeHeader } from "./template";
-import { detectTemplate } from "./templates";
 import { exportedFileTexts } from "./texts";
 
 /**

@@ -29,10 +29,10 @@ import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
 import { FileClassifier, readAsHr } from "./file-class.server";
 import { classifyClaimedFile } from "./hr-file-view.server";
 import { batched, readCsvBatches } from "./readers.server";
+import { detectTemplate, TEMPLATES } from "./registry";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
 import { ingestNonDataTarget } from "./targets.server";
 import { checkRow, isDatasetTemplate, type MasterDataTemplate } from "./template";
-import { detectTemplate, TEMPLATES } from "./templates";
 import { grantUpload } from "./upload-rights.server";
 
 /**

@@ -15,8 +15,8 @@ import { csvCell } from "~/shared/csv";
 import { uiTexts } from "~/shared/ui/texts";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { storedFileClass } from "./hr-file-view.server";
+import { TEMPLATES } from "./registry";
 import { isDatasetTemplate } from "./template";
-import { TEMPLATES } from "./templates";
 import { exportedFileTexts } from "./texts";
 
 /**

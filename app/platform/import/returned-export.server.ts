@@ -4,7 +4,6 @@ import { accessContext } from "~/config.server";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 import { recordRoundTrip } from "~/platform/audit/data-events.server";
-import { roundTripById } from "~/round-trips.server";
 import {
   EXCEL_REPORT_PARAM,
   portalHeaderOf,
@@ -13,6 +12,7 @@ import {
 } from "~/shared/excel/round-trip.server";
 import { excelTexts } from "~/shared/excel/texts";
 import { type CellValue, cellText } from "~/shared/excel/values";
+import { roundTripById } from "./registry";
 
 /**
  * An edited "Exportar Excel" file sent through /captura/manual instead of its screen: recognised by its
@@ -71,7 +71,7 @@ export async function applyReturnedExport(
   const { dataset, scope } = found;
 
   // The screen the file came from, as app/round-trips.server.ts lists it; a read-only export is not taken back.
-  const returned = roundTripById(dataset)?.returned;
+  const returned = (await roundTripById(dataset))?.returned;
   if (!returned) return { ok: false, message: excelTexts.excelNotAnExport };
   if (!mayWrite(user, returned.writeRoute)) return refused;
   if (returned.mayImport && !(await returned.mayImport(user, scope))) return refused;

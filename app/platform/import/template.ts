@@ -1,3 +1,6 @@
+import type { Db } from "mongodb";
+import type { UploadedAccount } from "~/models/ledger.server";
+import type { BusinessUnitId } from "~/models/reports.fields";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { type ColumnRule, checkCell, invalid } from "./rules";
 
@@ -8,7 +11,7 @@ import { type ColumnRule, checkCell, invalid } from "./rules";
  * - "rows-with-nok" (spec 000's master data): row by row, valid rows to the OK collection, invalid ones to the NOK
  *   collection with an Error column (ingest.server.ts);
  * - "all-or-nothing" (the spec-001 datasets): a file with any invalid row changes nothing (datasets/ingest.server.ts).
- * The nine templates are listed in templates.ts.
+ * Each feature defines its own templates; app/datasets.server.ts lists the nine and registers them (registry.ts).
  */
 
 export type MasterDataTemplateId = "product" | "channel" | "spend";
@@ -43,6 +46,22 @@ export type RowsWithNokLoad = {
   derive?: (doc: Record<string, unknown>) => void;
 };
 
+/** What a file's valid rows gathered while being read, for a replace: the pairs it covers and (ledger) its accounts. */
+export type ReplaceScope = {
+  pairs: Map<string, { businessUnitID: BusinessUnitId; month?: Date; year?: number }>;
+  accounts: Map<string, UploadedAccount>;
+};
+
+/**
+ * Whether the rows of a file may change what they name now (the forecast: not while its cycle or the RF's edit month
+ * locks the pair). `note` sees each valid row; once the whole file is checked, `refusal` says why the file is refused
+ * (naming what is locked), or null when every row may change. One per file.
+ */
+export type ChangeGuard = {
+  note(row: RowValues): void;
+  refusal(db: Db, now: Date): Promise<string | null>;
+};
+
 export type AllOrNothingLoad = {
   mode: "all-or-nothing";
   writeMode: "upsert" | "replace";
@@ -50,6 +69,10 @@ export type AllOrNothingLoad = {
   keyColumns: readonly string[];
   /** Checks across columns or rows, run on rows whose cells are all valid; state lives in the closure (one per file). */
   newRowChecker?: () => RowChecker;
+  /** Whether the file's rows may change what they name now, asked once every row is checked (one per file). */
+  changeGuard?: () => ChangeGuard;
+  /** A replace's scope, gathered from each valid row (writeMode "replace"). */
+  collectScope?: (row: RowValues, scope: ReplaceScope) => void;
   /** The document spooled for the row, in the business collection's shape. */
   toDoc(row: RowValues): Record<string, unknown>;
 };

@@ -19,7 +19,7 @@ import { TEMPLATE_CATALOG } from "./catalog.server";
 import { DATASET_COLLECTIONS } from "./datasets/apply.server";
 import { FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { nokRowsDownload } from "./nok-rows.server";
-import { TEMPLATES } from "./templates";
+import { TEMPLATES } from "./registry";
 
 /**
  * An upload writes only what its uploader may write on the screen the data belongs to. Every template,

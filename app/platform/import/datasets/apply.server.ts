@@ -16,14 +16,12 @@ import {
   LEDGER,
   LEDGER_ACCOUNTS,
   LEDGER_NOK,
-  type UploadedAccount,
   upsertLedgerAccounts,
 } from "~/models/ledger.server";
 import { PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { applyPlanningUpload, type PlanningUploadRow } from "~/models/planning-upload.server";
-import type { BusinessUnitId } from "~/models/reports.fields";
 import { type UploadCounts, type UploadMeta, uploadedRowId } from "~/models/upload-rows.server";
-import type { DatasetId, DatasetTemplate } from "../template";
+import type { DatasetId, DatasetTemplate, ReplaceScope } from "../template";
 import type { RowSpool, SpooledRow } from "./spool.server";
 
 /**
@@ -46,12 +44,6 @@ export const DATASET_COLLECTIONS: Record<
   hr_aux: { collection: HR_AUX, nokCollection: HR_AUX_NOK, touched: [HR_AUX] },
   fpa_responsibles: { collection: FPA_RESPONSIBLES, nokCollection: FPA_RESPONSIBLES_NOK, touched: [FPA_RESPONSIBLES] },
   fiscal_items: { collection: FISCAL_ITEMS, nokCollection: FISCAL_ITEMS_NOK, touched: [FISCAL_ITEMS] },
-};
-
-/** What a file's valid rows gathered while being read, for a replace: the pairs it covers and (ledger) its accounts. */
-export type ReplaceScope = {
-  pairs: Map<string, { businessUnitID: BusinessUnitId; month?: Date; year?: number }>;
-  accounts: Map<string, UploadedAccount>;
 };
 
 export type ApplyResult = UploadCounts & { pairs: number; accounts: number };

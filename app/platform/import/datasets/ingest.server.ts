@@ -1,19 +1,21 @@
 import type { Db, ObjectId } from "mongodb";
-import { cycleTexts, lockReasonOf } from "~/features/forecast/cycle/texts";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
-import { forecastLocks } from "~/models/forecast.server";
-import { pairKey } from "~/models/forecast-cycle.server";
 import { type BranchScope, inBranchScope } from "~/models/hr.server";
-import type { BusinessUnitId, Category1 } from "~/models/reports.fields";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
-import { portalToday } from "~/shared/clock.server";
 import { countOf } from "~/shared/excel/count-text";
 import type { CellValue } from "~/shared/excel/values";
 import { formatCount } from "~/shared/excel/values";
 import { exampleValues } from "../catalog.server";
 import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
 import { invalid } from "../rules";
-import { checkRow, type DatasetTemplate, type RowChecker, type RowValues } from "../template";
+import {
+  type ChangeGuard,
+  checkRow,
+  type DatasetTemplate,
+  type ReplaceScope,
+  type RowChecker,
+  type RowValues,
+} from "../template";
 import { uploadRightsTexts } from "../texts";
 import {
   type ApplyResult,
@@ -21,11 +23,9 @@ import {
   DATASET_COLLECTIONS,
   holdsNoneOf,
   looksKeysUp,
-  type ReplaceScope,
   resolveRepositoryFiles,
   type Step,
 } from "./apply.server";
-import { LEDGER_ACCOUNT_COLUMNS } from "./definitions";
 import { RowSpool, type SpooledRow } from "./spool.server";
 
 /**
@@ -87,8 +87,8 @@ export class DatasetImport {
   private inFlight: Array<Promise<void>> = [];
   private readonly checker: RowChecker | null;
   private readonly scope: ReplaceScope = { pairs: new Map(), accounts: new Map() };
-  /** Forecast files: the (rf, cost centre) pairs the file changes (one the forecast's rule locks refuses the file). */
-  private readonly forecastPairs = new Map<string, { rf: string; cost_center_concat: string }>();
+  /** Whether the file's rows may change what they name now (the template's changeGuard: the forecast's locks). */
+  private readonly guard: ChangeGuard | null;
   /** The current row's values as stored, in column order (reused). */
   private readonly stored: unknown[];
   private readonly names: string[];
@@ -109,6 +109,7 @@ export class DatasetImport {
     private readonly ctx: DatasetImportContext,
   ) {
     this.checker = template.load.newRowChecker?.() ?? null;
+    this.guard = template.load.changeGuard?.() ?? null;
     this.stored = new Array(template.columns.length);
     this.firstKeyValues = looksKeysUp(template.id) ? new Map() : null;
     this.names = template.columns.map((c) => c.name);
@@ -212,35 +213,10 @@ export class DatasetImport {
     else values.set(text, value);
   }
 
+  /** What the file's valid rows tell the template's guard and, for a replace, its scope. */
   private collect(row: RowValues): void {
-    if (this.template.id === "forecast") {
-      const pair = { rf: String(row.rf), cost_center_concat: String(row.cost_center_concat) };
-      this.forecastPairs.set(pairKey(pair.rf, pair.cost_center_concat), pair);
-    } else if (this.template.id === "ledger") {
-      const month = row.month as Date;
-      this.scope.pairs.set(`${String(row.businessUnitID)}|${month.getTime()}`, {
-        businessUnitID: row.businessUnitID as BusinessUnitId,
-        month,
-      });
-      const code = String(row.account);
-      if (!this.scope.accounts.has(code)) {
-        const [category1, category2, category3, workingCapital, fiscal] = LEDGER_ACCOUNT_COLUMNS.map((c) => row[c]);
-        this.scope.accounts.set(code, {
-          _id: code,
-          description: `${code} - ${String(category3)}`,
-          category1: category1 as Category1,
-          category2: String(category2),
-          category3: String(category3),
-          workingCapital: Boolean(workingCapital),
-          fiscal: Boolean(fiscal),
-        });
-      }
-    } else if (this.template.id === "fiscal_items") {
-      this.scope.pairs.set(`${String(row.businessUnitID)}|${String(row.year)}`, {
-        businessUnitID: row.businessUnitID as BusinessUnitId,
-        year: row.year as number,
-      });
-    }
+    this.guard?.note(row);
+    this.template.load.collectScope?.(row, this.scope);
   }
 
   private nokDoc(line: number, texts: readonly string[], error: string): Record<string, unknown> {
@@ -325,8 +301,8 @@ export class DatasetImport {
         message: datasetMessages.rejected(this.okRows, this.nokRows, this.nokCollection, this.exampleRows),
       };
     }
-    if (this.forecastPairs.size > 0) {
-      const refusal = await step(this.forecastRefusal());
+    if (this.guard) {
+      const refusal = await step(this.guard.refusal(this.ctx.db, this.ctx.now()));
       if (refusal) {
         await step(this.removeSpool());
         return { status: FILE_STATUS_REJECTED, message: refusal };
@@ -352,22 +328,6 @@ export class DatasetImport {
           ? datasetMessages.replaced(this.okRows, result, "(empresa, ano)", this.exampleRows)
           : datasetMessages.upserted(this.okRows, result, this.exampleRows);
     return { status: 0, message };
-  }
-
-  /**
-   * The forecast's write rule (forecastLocks: the cycle's state, the RF's edit month) over the pairs the file names:
-   * one locked pair refuses the whole file, naming each with its reason; null when every pair may change.
-   */
-  private async forecastRefusal(): Promise<string | null> {
-    const now = this.ctx.now();
-    const locks = await forecastLocks([...this.forecastPairs.values()], portalToday(now), this.ctx.db);
-    if (locks.size === 0) return null;
-    return cycleTexts.lockedUpload(
-      [...locks].map(([key, lock]) => {
-        const pair = this.forecastPairs.get(key)!;
-        return { costCenter: pair.cost_center_concat, rf: pair.rf, reason: lockReasonOf(lock) };
-      }),
-    );
   }
 
   /** Waits for the writes in flight, ignoring their failures (the run is ending anyway), and removes the spool. */
