@@ -3,12 +3,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
 import { DashboardView } from "~/features/dashboards/dashboard-view";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import { dashboardTexts, subscriptionTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { loadDashboardScreen } from "~/platform/dashboards/dashboards.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -1,8 +1,8 @@
 // Screen: Jobs dashboard embed address: GET /jobs/dashboard/{id}/embed-url (QuickSight renewal).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { renewEmbedAddressResponse } from "~/features/dashboards/dashboards.server";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { renewEmbedAddressResponse } from "~/platform/dashboards/dashboards.server";
 
 /** Resource route: a fresh QuickSight embed address for /jobs/dashboard/{id}, used by the session renewal. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -3,10 +3,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
 import { DashboardView } from "~/features/dashboards/dashboard-view";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { dashboardTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { loadDashboardScreen } from "~/platform/dashboards/dashboards.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -3,7 +3,11 @@
  * verbatim, the rest marked "ours" (docs/decisions.md). Re-exported by app/messages.ts; defined only here (a module of its own, so pages without
  * them do not download them).
  */
+import { dashboardProviderTexts } from "~/platform/dashboards/texts";
+
 export const dashboardTexts = {
+  // What a dashboard shows when its provider cannot answer (app/platform/dashboards/texts.ts)
+  ...dashboardProviderTexts,
   // ours: dashboards (spec 000 §8 "the error shown in an alert")
   dashboardPageTitle: "Dashboard",
   dashboardEmbedFailedTitle: "Não foi possível carregar o painel",
@@ -11,7 +15,6 @@ export const dashboardTexts = {
   dashboardNotFound: "O painel não foi encontrado no QuickSight.",
   dashboardThrottled: "O QuickSight está sobrecarregado no momento. Tente novamente em alguns instantes.",
   dashboardNotConfigured: "O QuickSight não está configurado neste ambiente.",
-  dashboardUnexpected: "O serviço de painéis não respondeu como esperado. Tente novamente.",
   dashboardRenewFailed: "A sessão do painel não pôde ser renovada. Recarregue a página.",
   dashboardFrameError: (code: string | null, detail: string | null) =>
     `O QuickSight informou um erro ao exibir o painel${code ? ` (código ${code})` : ""}${detail ? `: ${detail}` : "."}`,
@@ -32,8 +35,6 @@ export const dashboardTexts = {
   chartOperatorNotAllowed: (operator: string) => `O operador ${operator} não é permitido em um gráfico.`,
   chartCollectionNotAllowed: (name: string) => `A coleção ${name} não pode ser lida por um gráfico.`,
   chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
-  // Performance: the first view after a data change while the figures are being computed.
-  chartComputing: "Os números deste gráfico estão sendo calculados. Atualize a página em instantes.",
   // ours: a chart that would read rows outside the viewer's scope (HR branches) through a $lookup
   chartRowsNotAllowed: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você.",
 } as const;

@@ -1,6 +1,4 @@
 import { getConfig } from "~/config.server";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
-import { dashboardTexts } from "~/features/dashboards/texts";
 import { PANEL_TYPES } from "~/models/dashboards.server";
 import {
   type ClaimedSend,
@@ -10,6 +8,8 @@ import {
   markSendSent,
   markSendSkipped,
 } from "~/models/subscriptions.server";
+import { loadDashboardScreen } from "~/platform/dashboards/dashboards.server";
+import { dashboardProviderTexts } from "~/platform/dashboards/texts";
 import { type MailMessage, sendMail } from "~/services/mail.server";
 import { componentLogger, errorFields } from "~/shared/logger.server";
 import { monthKeyOfDate, monthLabelOfDate } from "~/shared/months";
@@ -93,7 +93,7 @@ export async function buildSendMail(
     }
     if (screen.view.provider !== "native") throw new SkipSend("provider");
     const charts = screen.view.charts;
-    if (charts.some((c) => c.error === dashboardTexts.chartComputing))
+    if (charts.some((c) => c.error === dashboardProviderTexts.chartComputing))
       throw new TemporaryError("dashboard figures still being computed");
     const label = screen.dashboard.panelLabel;
     return {

@@ -11,7 +11,6 @@ import { captureLog } from "#test/s3/s3rver";
 import { grantPermission } from "#test/upload-fixtures";
 import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
-import { loadDashboardScreen } from "~/features/dashboards/dashboards.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { MAIL_OUTBOX } from "~/models/auth-records.server";
 import { DASHBOARDS, PANEL_TYPES } from "~/models/dashboards.server";
@@ -33,6 +32,7 @@ import {
   sendBackoffMs,
 } from "~/models/subscriptions.server";
 import { startSession } from "~/platform/auth/session.server";
+import { loadDashboardScreen } from "~/platform/dashboards/dashboards.server";
 import * as demoFinancialRoute from "~/routes/ij.demo_financial";
 import * as painelRoute from "~/routes/ij.painel.$id";
 import * as reportListRoute from "~/routes/ij.report._index";

@@ -1,12 +1,12 @@
 import { getConfig } from "~/config.server";
-import { messages } from "~/messages";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
 import { branchScopeOf, HR_AUX } from "~/models/hr.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { type ChartResult, type RowFilter, runCharts } from "~/services/dashboards/native.server";
 import { DashboardEmbedError, type EmbedAddress, generateEmbedAddress } from "~/services/dashboards/quicksight.server";
-import { dashboardTexts } from "./texts";
+import { uiTexts } from "~/shared/ui/texts";
+import { dashboardProviderTexts } from "./texts";
 
 /**
  * The dashboards provider (config.dashboards.kind): `native` (the default) runs the charts stored with
@@ -21,7 +21,7 @@ export type DashboardScreen = {
 };
 
 function forbidden(): Response {
-  return new Response(messages.forbidden, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(uiTexts.forbidden, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 /**
@@ -59,7 +59,7 @@ export async function loadDashboardScreen(
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return { dashboard, view: { provider: "quicksight", embed, error: null } };
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.dashboardUnexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : dashboardProviderTexts.dashboardUnexpected;
     return { dashboard, view: { provider: "quicksight", embed: null, error: message } };
   }
 }
@@ -80,7 +80,7 @@ export async function renewEmbedAddressResponse(
     const embed = await generateEmbedAddress(user.email, record.dashboardId);
     return new Response(JSON.stringify(embed), { status: 200, headers });
   } catch (error) {
-    const message = error instanceof DashboardEmbedError ? error.message : dashboardTexts.dashboardUnexpected;
+    const message = error instanceof DashboardEmbedError ? error.message : dashboardProviderTexts.dashboardUnexpected;
     return new Response(JSON.stringify({ error: message }), { status: 502, headers });
   }
 }
