@@ -91,6 +91,37 @@ describe("DataTable", () => {
     expect(html).toMatch(/<select[^>]*name="pageSize"/);
   });
 
+  it("marks a row-header column, per-row cell classes and row attributes, and the table's class", async () => {
+    const rows: Row[] = [
+      { id: "r1", cells: { sku: "S1", marca: "A" } },
+      { id: "r2", cells: { sku: "S2", marca: "B" } },
+    ];
+    const marked: ColumnDef<Row, unknown>[] = [
+      { ...columns[0], meta: { rowHeader: true, cellClassName: "cell--sku" } },
+      { ...columns[1], meta: { cellClassName: (row: Row) => `cell--${row.cells.marca}` } },
+    ];
+    const html = await render("/x", {
+      rows,
+      rowCount: 2,
+      columns: marked,
+      className: "products-table",
+      rowAttributes: (row) => ({ className: row.id === "r2" ? "is-open" : undefined, "data-sku": row.cells.sku }),
+      highlightedRowId: "r1",
+    });
+    expect(html).toContain('<table class="products-table">');
+    expect(html).toContain('<th scope="row" class="cell--sku">S1</th><td class="cell--A">A</td>');
+    expect(html).toMatch(/<tr data-row-id="r1"[^>]*class="data-table__row--highlighted"[^>]*aria-current="true"/);
+    expect(html).toMatch(/<tr data-row-id="r2"[^>]*class="is-open"[^>]*data-sku="S2"/);
+  });
+
+  it("leaves the range and the pager out of a list shown whole", async () => {
+    const rows: Row[] = [{ id: "r1", cells: { sku: "S1", marca: "A" } }];
+    const html = await render("/x", { rows, paging: false });
+    expect(html).toContain("<td>S1</td>");
+    expect(html).not.toContain("data-table__footer");
+    expect(html).not.toContain(messages.next);
+  });
+
   it("edits search strings", () => {
     expect(searchWith("?a=1&page=2", { page: 3 })).toBe("?a=1&page=3");
     expect(searchWith("?a=1", { a: null })).toBe("?");

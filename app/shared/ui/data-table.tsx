@@ -20,11 +20,9 @@ import { useHydrated } from "./use-hydrated";
  * paging is plain links (and a GET form for the page size) that work before the JavaScript loads.
  */
 
-export type DataTableProps<Row> = {
-  columns: ColumnDef<Row, unknown>[];
-  rows: Row[];
-  /** The record id: keeps row identity stable across pages and reloads. */
-  getRowId: (row: Row) => string;
+/** Page and total of a server-paged table. */
+type PagingProps = {
+  paging?: true;
   /** The total number of rows on the server. */
   rowCount: number;
   /** 1-based. */
@@ -32,18 +30,43 @@ export type DataTableProps<Row> = {
   pageSize: number;
   /** When given, an "Items per page" choice is shown. */
   pageSizeOptions?: readonly number[];
+  pageParam?: string;
+  pageSizeParam?: string;
+  /** How the URL counts pages: from 1 (default), or a page index from 0 (the report preview, spec 001 §4). */
+  pageParamBase?: 0 | 1;
+};
+
+/** A list shown whole (kept in the browser, or paged by the screen's own links): no range and no pager. */
+type WholeListProps = { paging: false };
+
+/** What a row's `<tr>` carries besides its id: a class, and data attributes the screen's tests and styles read. */
+export type DataTableRowAttributes = { className?: string } & { [key: `data-${string}`]: string | undefined };
+
+/**
+ * What DataTable reads from a column's `meta`: whether its cell is the row's header (`<th scope="row">`), and the
+ * cell's class, fixed or from the row.
+ */
+export type DataTableColumnMeta<Row> = {
+  rowHeader?: boolean;
+  cellClassName?: string | ((row: Row) => string | undefined);
+};
+
+export type DataTableProps<Row> = {
+  columns: ColumnDef<Row, unknown>[];
+  rows: Row[];
+  /** The record id: keeps row identity stable across pages and reloads. */
+  getRowId: (row: Row) => string;
   /** Shown in place of rows when the page is empty. */
   emptyText: string;
   /** Names the table for assistive technology (visually hidden unless `showCaption`). */
   caption: string;
   showCaption?: boolean;
-  pageParam?: string;
-  pageSizeParam?: string;
-  /** How the URL counts pages: from 1 (default), or a page index from 0 (the report preview, spec 001 §4). */
-  pageParamBase?: 0 | 1;
   /** The id of a row to set apart (e.g. a record just created); the row gets `aria-current` and a highlight. */
   highlightedRowId?: string | null;
-};
+  /** The `<table>`'s own class, for a screen's styles. */
+  className?: string;
+  rowAttributes?: (row: Row) => DataTableRowAttributes;
+} & (PagingProps | WholeListProps);
 
 /** Columns that show one text field of a row object each. */
 export function textColumns<Row extends { cells: Record<string, string> }>(
@@ -99,54 +122,26 @@ export function searchWith(search: string, changes: Record<string, string | numb
   return text ? `?${text}` : "?";
 }
 
-export function DataTable<Row>({
-  columns,
-  rows,
-  getRowId,
-  rowCount,
-  page,
-  pageSize,
-  pageSizeOptions,
-  emptyText,
-  caption,
-  showCaption = false,
-  pageParam = "page",
-  pageSizeParam = "pageSize",
-  pageParamBase = 1,
-  highlightedRowId = null,
-}: DataTableProps<Row>) {
-  const location = useLocation();
-  const submit = useSubmit();
-  const sizeSelectId = useId();
-  const hydrated = useHydrated();
-
-  const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  const { columns, rows, getRowId, caption, showCaption = false, className } = props;
+  const paging = props.paging === false ? null : props;
   const table = useReactTable({
     data: rows,
     columns,
     getRowId: (row) => getRowId(row),
     getCoreRowModel: getCoreRowModel(),
     manualPagination: true,
-    rowCount,
-    state: { pagination: { pageIndex: page - 1, pageSize } },
+    rowCount: paging?.rowCount ?? rows.length,
+    state: {
+      pagination: paging
+        ? { pageIndex: paging.page - 1, pageSize: paging.pageSize }
+        : { pageIndex: 0, pageSize: Math.max(1, rows.length) },
+    },
   });
-
-  const from = rows.length === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = rows.length === 0 ? 0 : from + rows.length - 1;
-  const hasPrevious = page > 1;
-  const hasNext = page < pageCount;
-  const leafColumns = table.getVisibleLeafColumns();
-  const leafCount = leafColumns.length || 1;
-
-  // Everything else in the URL (tab, collection, filters) is kept by the page-size form.
-  const keptParams = [...new URLSearchParams(location.search).entries()].filter(
-    ([k]) => k !== pageParam && k !== pageSizeParam,
-  );
-
   return (
     <div className="data-table">
       <div className="data-table__scroll scroll-area" tabIndex={0} role="region" aria-label={caption}>
-        <table>
+        <table className={className}>
           <caption className={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -159,93 +154,145 @@ export function DataTable<Row>({
               </tr>
             ))}
           </thead>
-          <tbody>
-            {table.getRowModel().rows.length === 0 ? (
-              <tr>
-                <td className="data-table__empty" colSpan={leafCount}>
-                  {emptyText}
-                </td>
-              </tr>
-            ) : (
-              table.getRowModel().rows.map((row) => (
-                <tr
-                  key={row.id}
-                  data-row-id={row.id}
-                  className={row.id === highlightedRowId ? "data-table__row--highlighted" : undefined}
-                  aria-current={row.id === highlightedRowId ? "true" : undefined}
-                >
-                  {leafColumns.map((column) => (
-                    <td key={column.id}>{renderCell(column.columnDef.cell, cellContext(table, row, column))}</td>
-                  ))}
-                </tr>
-              ))
-            )}
-          </tbody>
+          <tbody>{bodyRows(table, props)}</tbody>
         </table>
       </div>
-      <div className="data-table__footer">
-        <p className="data-table__range" aria-live="polite">
-          {from}–{to} / {rowCount}
-        </p>
-        {pageSizeOptions && pageSizeOptions.length > 0 ? (
-          <Form
-            method="get"
-            className="data-table__size"
-            preventScrollReset
-            onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
-          >
-            {keptParams.map(([key, value], i) => (
-              <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
-            ))}
-            <label htmlFor={sizeSelectId}>{uiTexts.itemsPerPage}</label>
-            <select id={sizeSelectId} name={pageSizeParam} defaultValue={String(pageSize)} key={pageSize}>
-              {pageSizeOptions.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-            {hydrated ? null : (
-              <button type="submit" className="button button--secondary">
-                OK
-              </button>
-            )}
-          </Form>
-        ) : null}
-        <nav className="data-table__pager" aria-label={`${caption}: ${uiTexts.previous} / ${uiTexts.next}`}>
-          {hasPrevious ? (
-            <Link
-              className="button button--secondary"
-              rel="prev"
-              preventScrollReset
-              to={searchWith(location.search, { [pageParam]: page - 2 + pageParamBase })}
-            >
-              {uiTexts.previous}
-            </Link>
-          ) : (
-            <span className="button button--secondary" aria-disabled="true">
-              {uiTexts.previous}
-            </span>
-          )}
-          <span aria-current="page">
-            {page} / {pageCount}
-          </span>
-          {hasNext ? (
-            <Link
-              className="button button--secondary"
-              rel="next"
-              preventScrollReset
-              to={searchWith(location.search, { [pageParam]: page + pageParamBase })}
-            >
-              {uiTexts.next}
-            </Link>
-          ) : (
-            <span className="button button--secondary" aria-disabled="true">
-              {uiTexts.next}
-            </span>
-          )}
-        </nav>
-      </div>
+      {paging ? <DataTableFooter paging={paging} caption={caption} shown={rows.length} /> : null}
     </div>
+  );
+}
+
+/** The body's rows, or the one row saying the page is empty; called as a function, like the cells. */
+function bodyRows<Row>(table: Table<Row>, props: DataTableProps<Row>): ReactNode {
+  const { emptyText, highlightedRowId = null, rowAttributes } = props;
+  const leafColumns = table.getVisibleLeafColumns();
+  const rows = table.getRowModel().rows;
+  if (rows.length === 0) {
+    return (
+      <tr>
+        <td className="data-table__empty" colSpan={leafColumns.length || 1}>
+          {emptyText}
+        </td>
+      </tr>
+    );
+  }
+  return rows.map((row) => {
+    const highlighted = row.id === highlightedRowId;
+    const { className, ...data } = rowAttributes?.(row.original) ?? {};
+    const classes = [className, highlighted ? "data-table__row--highlighted" : undefined].filter(Boolean).join(" ");
+    return (
+      <tr
+        key={row.id}
+        data-row-id={row.id}
+        className={classes || undefined}
+        aria-current={highlighted ? "true" : undefined}
+        {...data}
+      >
+        {leafColumns.map((column) => bodyCell(table, row, column))}
+      </tr>
+    );
+  });
+}
+
+function bodyCell<Row>(table: Table<Row>, row: TableRow<Row>, column: Column<Row, unknown>): ReactNode {
+  const meta = column.columnDef.meta as DataTableColumnMeta<Row> | undefined;
+  const className = typeof meta?.cellClassName === "function" ? meta.cellClassName(row.original) : meta?.cellClassName;
+  const content = renderCell(column.columnDef.cell, cellContext(table, row, column));
+  return meta?.rowHeader ? (
+    <th key={column.id} scope="row" className={className}>
+      {content}
+    </th>
+  ) : (
+    <td key={column.id} className={className}>
+      {content}
+    </td>
+  );
+}
+
+/** The range shown, the page-size choice and the previous/next links, all kept in the URL. */
+function DataTableFooter({ paging, caption, shown }: { paging: PagingProps; caption: string; shown: number }) {
+  const { rowCount, page, pageSize, pageSizeOptions } = paging;
+  const { pageParam = "page", pageSizeParam = "pageSize", pageParamBase = 1 } = paging;
+  const location = useLocation();
+  const pageCount = Math.max(1, Math.ceil(rowCount / pageSize));
+  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = shown === 0 ? 0 : from + shown - 1;
+  const pageLink = (target: number, rel: "prev" | "next", label: string, enabled: boolean) =>
+    enabled ? (
+      <Link
+        className="button button--secondary"
+        rel={rel}
+        preventScrollReset
+        to={searchWith(location.search, { [pageParam]: target - 1 + pageParamBase })}
+      >
+        {label}
+      </Link>
+    ) : (
+      <span className="button button--secondary" aria-disabled="true">
+        {label}
+      </span>
+    );
+  return (
+    <div className="data-table__footer">
+      <p className="data-table__range" aria-live="polite">
+        {from}–{to} / {rowCount}
+      </p>
+      {pageSizeOptions && pageSizeOptions.length > 0 ? (
+        <PageSizeForm options={pageSizeOptions} pageSize={pageSize} pageParam={pageParam} sizeParam={pageSizeParam} />
+      ) : null}
+      <nav className="data-table__pager" aria-label={`${caption}: ${uiTexts.previous} / ${uiTexts.next}`}>
+        {pageLink(page - 1, "prev", uiTexts.previous, page > 1)}
+        <span aria-current="page">
+          {page} / {pageCount}
+        </span>
+        {pageLink(page + 1, "next", uiTexts.next, page < pageCount)}
+      </nav>
+    </div>
+  );
+}
+
+/** "Items per page": a GET form that keeps everything else in the URL (tab, collection, filters) but the page. */
+function PageSizeForm({
+  options,
+  pageSize,
+  pageParam,
+  sizeParam,
+}: {
+  options: readonly number[];
+  pageSize: number;
+  pageParam: string;
+  sizeParam: string;
+}) {
+  const location = useLocation();
+  const submit = useSubmit();
+  const sizeSelectId = useId();
+  const hydrated = useHydrated();
+  const keptParams = [...new URLSearchParams(location.search).entries()].filter(
+    ([k]) => k !== pageParam && k !== sizeParam,
+  );
+  return (
+    <Form
+      method="get"
+      className="data-table__size"
+      preventScrollReset
+      onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+    >
+      {keptParams.map(([key, value], i) => (
+        <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+      ))}
+      <label htmlFor={sizeSelectId}>{uiTexts.itemsPerPage}</label>
+      <select id={sizeSelectId} name={sizeParam} defaultValue={String(pageSize)} key={pageSize}>
+        {options.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+      {hydrated ? null : (
+        <button type="submit" className="button button--secondary">
+          OK
+        </button>
+      )}
+    </Form>
   );
 }
