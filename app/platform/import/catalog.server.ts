@@ -1,15 +1,13 @@
 import { canUploadTo, type PermissionType, type UploadTargetId } from "~/access";
 import { accessContext } from "~/config.server";
 import type { CellValue } from "~/shared/excel/values";
-import { exampleCells } from "./example-row";
-import { TEMPLATES, templateById } from "./registry";
+import { TEMPLATES } from "./registry";
 import { ruleDescription, ruleRequired, ruleType } from "./rules";
-import { checkRow, normalizeHeader, type Template } from "./template";
+import { normalizeHeader, type Template } from "./template";
 
 /**
  * The upload templates (templates.ts) as /captura/manual lists them and the XLSX download describes them: each
- * column's type, rule and requirement in words (rules.ts). Also each template's example row as stored, and the closest
- * template to a header row that matches none.
+ * column's type, rule and requirement in words (rules.ts). Also the closest template to a header row that matches none.
  */
 
 export type TemplateColumnInfo = {
@@ -64,26 +62,6 @@ export function templateInfo(id: string): TemplateInfo | null {
 export function templatesFor(type: PermissionType | "" | null | undefined): TemplateInfo[] {
   const context = accessContext();
   return TEMPLATE_CATALOG.filter((t) => canUploadTo(type, t.id, context));
-}
-
-const examples = new Map<string, readonly unknown[]>();
-
-/**
- * The example row of template `id` as the import stores it, in the template's column order (import/example-row.ts):
- * the template's rules (template.ts checkRow) applied to each column's example. An example its own rules refuse is a
- * mistake in its template: it throws.
- */
-export function exampleValues(id: string): readonly unknown[] {
-  const known = examples.get(id);
-  if (known) return known;
-  const template = templateById(id);
-  if (!template) throw new Error(`No template ${id}`);
-  const { values, texts } = exampleCells(template.columns.map((c) => c.example));
-  const stored = new Array<unknown>(values.length);
-  const errors = checkRow(template, values, texts, stored);
-  if (errors) throw new Error(`The example row of ${id} is invalid: ${errors.join(" | ")}`);
-  examples.set(id, stored);
-  return stored;
 }
 
 export type ClosestTemplate = { label: string; missing: string[]; unexpected: string[] };

@@ -1,4 +1,6 @@
 import { type CellValue, cellText, formatCount } from "~/shared/excel/values";
+import { templateById } from "./registry";
+import { checkRow } from "./template";
 
 /**
  * The example row of an upload template (row 2 of the downloaded XLSX, /captura/manual/modelo/<id>) guides, it does
@@ -12,6 +14,26 @@ import { type CellValue, cellText, formatCount } from "~/shared/excel/values";
 /** The example's cells as a file holds them: the value (a number stays a number, as in the XLSX) and its text. */
 export function exampleCells(examples: ReadonlyArray<string | number>): { values: CellValue[]; texts: string[] } {
   return { values: [...examples], texts: examples.map((e) => cellText(e)) };
+}
+
+const examples = new Map<string, readonly unknown[]>();
+
+/**
+ * The example row of template `id` as the import stores it, in the template's column order: the template's rules
+ * (template.ts checkRow) applied to each column's example. An example its own rules refuse is a mistake in its
+ * template: it throws.
+ */
+export function exampleValues(id: string): readonly unknown[] {
+  const known = examples.get(id);
+  if (known) return known;
+  const template = templateById(id);
+  if (!template) throw new Error(`No template ${id}`);
+  const { values, texts } = exampleCells(template.columns.map((c) => c.example));
+  const stored = new Array<unknown>(values.length);
+  const errors = checkRow(template, values, texts, stored);
+  if (errors) throw new Error(`The example row of ${id} is invalid: ${errors.join(" | ")}`);
+  examples.set(id, stored);
+  return stored;
 }
 
 /** Two normalised cell values are the same (a date by its instant). */

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { type Readable, Transform } from "node:stream";
-import { type Db, MongoBulkWriteError, ObjectId } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import {
@@ -23,22 +23,28 @@ import {
   UnreadableFileError,
   XLSX_LIMITS,
 } from "~/shared/excel/xlsx-reader.server";
-import { type ClosestTemplate, closestTemplate, exampleValues } from "./catalog.server";
-import { DatasetImport, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
-import { ExampleRows, exampleRowTexts, isExampleRow } from "./example-row";
+import { type ClosestTemplate, closestTemplate } from "./catalog.server";
+import type { Step } from "./datasets/apply.server";
+import { DatasetImport, type DatasetImportContext, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
+import { ingestExplorerDocument } from "./documents.server";
 import { FileClassifier, readAsHr } from "./file-class.server";
 import { classifyClaimedFile } from "./hr-file-view.server";
+import { MasterDataImport, masterDataMessages } from "./master-data.server";
 import { batched, readCsvBatches } from "./readers.server";
 import { detectTemplate, TEMPLATES } from "./registry";
+import { ingestReportBundle } from "./report-bundle.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { ingestNonDataTarget } from "./targets.server";
-import { checkRow, isDatasetTemplate, type MasterDataTemplate } from "./template";
-import { grantUpload } from "./upload-rights.server";
+import { startTargetJob } from "./target-job.server";
+import { isDatasetTemplate, type Layout } from "./template";
+import { uploadRightsTexts } from "./texts";
+import { grantUpload, type Uploader } from "./upload-rights.server";
 
 /**
- * Imports one claimed file: its header row names its template (templates.ts detectTemplate); a master-data file's rows
- * go to the template's OK / NOK collections here, a dataset file's to its all-or-nothing import
- * (datasets/ingest.server.ts).
+ * Imports one claimed file. A data file's header row names its template (registry.ts detectTemplate); the uploader's
+ * rights to it are checked (upload-rights.server.ts); a master-data file's rows go to the template's OK / NOK
+ * collections (MasterDataImport, here), a dataset file's to its all-or-nothing import (datasets/ingest.server.ts). An
+ * edited "Exportar Excel" file goes back through its screen (returned-export.server.ts); explorer documents and report
+ * packages have jobs of their own (documents.server.ts, report-bundle.server.ts).
  *
  * Idempotent per file: a (re)run first deletes the rows whose sourceFileId is this file, and every
  * row's _id is derived from (file id, line number), so even a worker that lost its lease and keeps
@@ -47,7 +53,6 @@ import { grantUpload } from "./upload-rights.server";
 
 export const INGEST_BATCH_SIZE = 2_000;
 export const PROGRESS_INTERVAL_MS = 1_000;
-const MAX_WRITES_IN_FLIGHT = 2;
 const XLSX_BATCH_ROWS = 256;
 
 export class LeaseLostError extends Error {
@@ -88,22 +93,8 @@ export function rowIdsFor(fileId: ObjectId): (line: number) => ObjectId {
   };
 }
 
-function isDuplicateOnly(error: unknown): boolean {
-  if (!(error instanceof MongoBulkWriteError)) return false;
-  const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  return errors.length > 0 && errors.every((e) => e.code === 11000);
-}
-
-async function insertBatch(db: Db, collection: string, docs: Record<string, unknown>[]): Promise<void> {
-  if (docs.length === 0) return;
-  try {
-    await db.collection(collection).insertMany(docs, { ordered: false });
-  } catch (error) {
-    if (!isDuplicateOnly(error)) throw error;
-  }
-}
-
 type Format = "csv" | "xlsx";
+type ReturnedExport = NonNullable<ReturnType<typeof returnedExportOf>>;
 
 function formatOf(key: string): Format | null {
   const ext = extensionOf(key);
@@ -114,10 +105,7 @@ function formatOf(key: string): Format | null {
 
 export const ingestMessages = {
   working: (rows: number) => `Processando: ${countOf(rows, "linha lida", "linhas lidas")}`,
-  done: (ok: number, nok: number, examples: ExampleRows = new ExampleRows()) =>
-    ok + nok === 0 && examples.count > 0
-      ? exampleRowTexts.only(examples, "carregado")
-      : `${countOf(ok, "linha OK", "linhas OK")}, ${formatCount(nok)} NOK${exampleRowTexts.suffix(examples)}`,
+  done: masterDataMessages.done,
   unknownLayout: (closest?: ClosestTemplate) =>
     closest
       ? `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${closest.label}; faltam: ${listed(closest.missing)}; sobram: ${listed(closest.unexpected)}.`
@@ -171,354 +159,427 @@ export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 /** Why the reading was cut short from outside the read loop. */
 class SourceStalledError extends Error {}
 
-/** Processes the claimed file to completion (or until the lease is lost) and records the outcome. */
+/**
+ * Processes the claimed file to completion (or until the lease is lost) and records the outcome. A data file's
+ * header is recognised, the uploader's rights to its template checked, its rows checked, then applied, and the job
+ * finished (readAndLoad); explorer documents and report packages have jobs of their own (ingestDocument).
+ */
 export async function ingestClaimedFile(claim: JobClaim, options: IngestOptions): Promise<IngestOutcome> {
-  // A document's class (files.fields.ts) is read from it first; a data file's from the rows read below.
-  if (claim.target !== "data") await classifyClaimedFile(claim);
-  // Explorer documents and report packages have jobs of their own: targets.server.ts.
-  const otherTarget = await ingestNonDataTarget(claim, options);
-  if (otherTarget) return otherTarget;
-  const db = options.db ?? (await getDb());
-  const clock = options.clock ?? systemClock;
-  const format = formatOf(claim.originalFile);
-  // What the audit trail is told at the end (worker-loop.server.ts): the template read, a refusal for rights.
-  const seen: { template?: string; refused?: true } = {};
-  // What the file holds, from the rows this job reads (file-class.server.ts); recorded as the job ends. `unread`: the
-  // file could not be read far enough (unreadable: HR; a stall: left for its first read to decide).
-  const classifier = claim.dataClass ? null : new FileClassifier();
-  let unread: "unreadable" | "stalled" | null = null;
-  const recordClass = async () => {
-    if (readAsHr(seen.template)) await recordFileClass(claim.id, { dataClass: "hr", by: "hr-rows" });
-    else if (!classifier || (unread === "stalled" && !classifier.done)) return;
-    else if (!format) await recordFileClass(claim.id, { dataClass: "plain", by: "not-rows" });
-    else if (unread === "unreadable" && !classifier.done)
-      await recordFileClass(claim.id, { dataClass: "hr", by: "unreadable" });
-    else await recordFileClass(claim.id, classifier.result());
-  };
-  // `retryable`: a failure the same file can get past (storage unreachable, a stalled source); refusals are not.
-  const finish = async (
-    status: number,
-    message: string,
-    okRows = 0,
-    nokRows = 0,
-    retryable = false,
-  ): Promise<IngestOutcome> => {
-    await recordClass();
-    return (await finishJob(claim, { status, message, now: clock.now(), retryable }))
-      ? { kind: "done", status, message, okRows, nokRows, ...seen }
-      : { kind: "lease-lost" };
-  };
+  if (claim.target !== "data") return ingestDocument(claim, claim.target, options);
+  const job = await startJob(claim, options);
+  if (!job.format)
+    return finish(job, FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
+  const source = await openSource(job, job.format);
+  if ("kind" in source) return source;
+  return readAndLoad(new Run(job, source));
+}
 
-  if (!format) return finish(FILE_STATUS_UNREADABLE, ingestMessages.unsupported(extensionOf(claim.originalFile)));
-  const openSource = options.openSource ?? ((c: JobClaim) => openReadStream(c.bucket, c.originalFile));
+/**
+ * An explorer document or a report package (documents.server.ts, report-bundle.server.ts), loaded only by those its
+ * upload target admits (upload-rights.server.ts). Its class (files.fields.ts) is read from it first; a data file's
+ * from the rows its job reads.
+ */
+async function ingestDocument(
+  claim: JobClaim,
+  target: "explorer" | "reports",
+  options: IngestOptions,
+): Promise<IngestOutcome> {
+  await classifyClaimedFile(claim);
+  const label = target === "explorer" ? uploadRightsTexts.explorerLabel : uploadRightsTexts.reportsLabel;
+  const grant = await grantUpload({ email: claim.user, operator: claim.operator }, target, label);
+  if (!grant.ok) return (await startTargetJob(claim, options)).finish(FILE_STATUS_UNREADABLE, grant.message);
+  return target === "explorer" ? ingestExplorerDocument(claim, options) : ingestReportBundle(claim, options);
+}
 
+/** What the steps of a data file's job share: the claim, where and when it writes, what the file turned out to be. */
+type Job = {
+  claim: JobClaim;
+  options: IngestOptions;
+  db: Db;
+  clock: IngestClock;
+  format: Format | null;
+  uploader: Uploader;
+  /** What the audit trail is told at the end (worker-loop.server.ts): the template read, a refusal for rights. */
+  seen: { template?: string; refused?: true };
+  /** What the file holds, from the rows this job reads (file-class.server.ts); recorded as the job ends. */
+  classifier: FileClassifier | null;
+  /** The file could not be read far enough (unreadable: HR; a stall: left for its first read to decide). */
+  unread: "unreadable" | "stalled" | null;
+};
+
+async function startJob(claim: JobClaim, options: IngestOptions): Promise<Job> {
+  return {
+    claim,
+    options,
+    db: options.db ?? (await getDb()),
+    clock: options.clock ?? systemClock,
+    format: formatOf(claim.originalFile),
+    uploader: { email: claim.user, operator: claim.operator },
+    seen: {},
+    classifier: claim.dataClass ? null : new FileClassifier(),
+    unread: null,
+  };
+}
+
+type Rows = { okRows: number; nokRows: number };
+const NO_ROWS: Rows = { okRows: 0, nokRows: 0 };
+
+/**
+ * Step 5, for every ending: records the file's class, then ends the job. `retryable`: a failure the same file can get
+ * past (storage unreachable, a stalled source); refusals are not.
+ */
+async function finish(
+  job: Job,
+  status: number,
+  message: string,
+  rows: Rows = NO_ROWS,
+  retryable = false,
+): Promise<IngestOutcome> {
+  await recordClass(job);
+  const { okRows, nokRows } = rows;
+  return (await finishJob(job.claim, { status, message, now: job.clock.now(), retryable }))
+    ? { kind: "done", status, message, okRows, nokRows, ...job.seen }
+    : { kind: "lease-lost" };
+}
+
+async function recordClass({ claim, classifier, unread, seen, format }: Job): Promise<void> {
+  if (readAsHr(seen.template)) await recordFileClass(claim.id, { dataClass: "hr", by: "hr-rows" });
+  else if (!classifier || (unread === "stalled" && !classifier.done)) return;
+  else if (!format) await recordFileClass(claim.id, { dataClass: "plain", by: "not-rows" });
+  else if (unread === "unreadable" && !classifier.done)
+    await recordFileClass(claim.id, { dataClass: "hr", by: "unreadable" });
+  else await recordFileClass(claim.id, classifier.result());
+}
+
+/** The stored file as the read takes it: its rows in batches, and how far the bytes under them have come. */
+type Source = {
+  stream: Readable;
+  counter: Transform;
+  size: number;
+  bytesRead: number;
+  lastDataAt: number;
+  rows: AsyncGenerator<SourceRow[]>;
+  /**
+   * Aborted when the job is given up (stalled, lease lost): the XLSX reader stops at its next inflated chunk instead
+   * of reading on for a job that has already ended.
+   */
+  reading: AbortController;
+};
+
+const openStored = (claim: JobClaim) => openReadStream(claim.bucket, claim.originalFile);
+
+/** Opens the stored file, or ends the job when it cannot be. */
+async function openSource(job: Job, format: Format): Promise<Source | IngestOutcome> {
   let opened: { stream: Readable; size: number };
   try {
-    opened = await openSource(claim);
+    opened = await (job.options.openSource ?? openStored)(job.claim);
   } catch (error) {
-    const name = (error as Error).name;
+    const { name, message } = error as Error;
     // A missing object stays missing; any other failure to open it is the storage's, which may answer next time.
-    if (name === "StoredObjectNotFoundError") return finish(FILE_STATUS_UNREADABLE, ingestMessages.missing());
-    return finish(FILE_STATUS_UNREADABLE, ingestMessages.unreadable((error as Error).message), 0, 0, true);
+    if (name === "StoredObjectNotFoundError") return finish(job, FILE_STATUS_UNREADABLE, ingestMessages.missing());
+    return finish(job, FILE_STATUS_UNREADABLE, ingestMessages.unreadable(message), NO_ROWS, true);
   }
-
-  const intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-  const stallMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-  let bytesRead = 0;
-  let lastDataAt = clock.now().getTime();
+  const reading = new AbortController();
+  const { stream, size } = opened;
+  const counted = { bytesRead: 0, lastDataAt: job.clock.now().getTime() };
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      bytesRead += chunk.length;
-      lastDataAt = clock.now().getTime();
+      counted.bytesRead += chunk.length;
+      counted.lastDataAt = job.clock.now().getTime();
       done(null, chunk);
     },
   });
-  opened.stream.on("error", (error) => counter.destroy(error));
-  opened.stream.pipe(counter);
-  // Aborted when the job is given up (stalled, lease lost): the XLSX reader stops at its next inflated chunk instead
-  // of reading on for a job that has already ended.
-  const reading = new AbortController();
-  const rows: AsyncGenerator<SourceRow[]> =
+  stream.on("error", (error) => counter.destroy(error));
+  stream.pipe(counter);
+  const rows =
     format === "csv"
       ? readCsvBatches(counter)
       : batched(readXlsxRows(counter, XLSX_LIMITS, { signal: reading.signal }), XLSX_BATCH_ROWS);
+  return Object.assign(counted, { stream, counter, size, rows, reading });
+}
 
-  const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
-  const batchSize = options.batchSize ?? INGEST_BATCH_SIZE;
-  const rowId = rowIdsFor(claim.id);
-  // A master-data template (rows kept or sent to the NOK base, here).
-  let master: MasterDataTemplate | null = null;
-  // An all-or-nothing template (import/datasets): its rows wait in a spool file and are applied at the end.
-  let dataset: DatasetImport | null = null;
-  let closest: ClosestTemplate | undefined;
-  // Set when the uploader may not load the recognised template (upload-rights.server.ts): nothing is written.
-  let refusal: string | null = null;
-  const uploader = { email: claim.user, operator: claim.operator };
-  // An edited "Exportar Excel" file sent here instead of through its screen (returned-export.server.ts).
-  let returned: ReturnType<typeof returnedExportOf> = null;
-  let okRows = 0;
-  let nokRows = 0;
-  // Rows identical to the template's example (import/example-row.ts): neither OK nor NOK, named in the message.
-  const exampleRows = new ExampleRows();
-  let example: readonly unknown[] = [];
-  let okBatch: Record<string, unknown>[] = [];
-  let nokBatch: Record<string, unknown>[] = [];
-  let batchTime = clock.now(); // one timestamp per batch, not one Date per row
-  // Up to MAX_WRITES_IN_FLIGHT batches are written while the next one is parsed: with 2, a slow reply (index
-  // upkeep, a GC pause on the server) no longer stalls the parser (product_master with its indexes: ~20k → ~25k rows/s).
-  // Batches hold distinct _ids, so their order does not matter; every write is awaited before the job finishes.
-  let inFlight: Array<Promise<void>> = [];
-  const settleWrites = async () => {
-    const writes = inFlight;
-    inFlight = [];
-    await Promise.all(writes);
-  };
+/**
+ * How the rows of a recognised template are loaded: a master-data template's here (MasterDataImport), a dataset's in
+ * datasets/ingest.server.ts (DatasetImport).
+ */
+type RowLoader = Rows & {
+  readonly pendingRows: number;
+  /** The heartbeat's message while applying (null while reading). */
+  workingMessage(): string | null;
+  /** Forgets what an earlier run of this file wrote. */
+  start(): Promise<void>;
+  /** Checks one non-empty row: `values` and `texts` are its cells in the template's column order. */
+  accept(line: number, values: readonly CellValue[], texts: readonly string[]): void;
+  /** Writes the pending rows; `step` keeps the wait interruptible. */
+  flush(step: Step): Promise<void>;
+  /** Every row is read: applies the file (or refuses it); its status, message and the collections to note changed. */
+  finish(step: Step, onApplyProgress: () => void): Promise<{ status: number; message: string; changed?: string[] }>;
+  /** Waits for the writes in flight, ignoring their failures (the run is ending anyway). */
+  settle(): Promise<void>;
+  /** Removes what this run wrote (a run ended by an unreadable or stalled source). */
+  discard(): Promise<void>;
+};
 
-  // The heartbeat and the stall watchdog. An interruption (lease lost, source stalled) rejects whatever the
-  // read loop awaits, so it ends even while waiting for a chunk that never comes.
-  let stopped = false;
-  let interruption: Error | null = null;
-  const pending = new Set<(error: Error) => void>();
-  const interruptible = <T>(work: Promise<T>): Promise<T> => {
-    if (interruption) return Promise.reject(interruption);
+/**
+ * One read of a data file: its job, its source, the loader its header chose, and the heartbeat and stall watchdog
+ * over them. An interruption (lease lost, source stalled) rejects whatever the read awaits through `step`, so it
+ * ends even while waiting for a chunk that never comes.
+ */
+class Run {
+  loader: RowLoader | null = null;
+  readonly stallMs: number;
+  private readonly intervalMs: number;
+  /** The read loop is waiting for the source since then (null: it is not). */
+  private waitingSince: number | null = null;
+  private stopped = false;
+  private interruption: Error | null = null;
+  private readonly pending = new Set<(error: Error) => void>();
+  private cancelTick: () => void;
+
+  constructor(
+    readonly job: Job,
+    readonly source: Source,
+  ) {
+    this.intervalMs = job.options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    this.stallMs = job.options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    this.cancelTick = job.clock.setTimer(this.intervalMs, this.tick);
+  }
+
+  /** `work`'s result, unless the read is interrupted first. */
+  readonly step: Step = <T>(work: Promise<T>): Promise<T> => {
+    if (this.interruption) return Promise.reject(this.interruption);
     return new Promise<T>((resolve, reject) => {
-      pending.add(reject);
+      this.pending.add(reject);
       work.then(
         (value) => {
-          pending.delete(reject);
+          this.pending.delete(reject);
           resolve(value);
         },
         (error) => {
-          pending.delete(reject);
+          this.pending.delete(reject);
           reject(error);
         },
       );
     });
   };
-  const interruptWith = (error: Error) => {
-    interruption = error;
-    reading.abort(error);
-    for (const reject of pending) reject(error);
-    pending.clear();
-  };
-  let waitingSince: number | null = null; // the read loop is waiting for the source since then
-  let cancelTick = () => {};
-  const tick = async () => {
-    if (stopped) return;
+
+  /** The next batch of rows (seen by the classifier first), or null at the end of the file. */
+  async nextBatch(): Promise<SourceRow[] | null> {
+    this.waitingSince = this.job.clock.now().getTime();
+    const next = await this.step(this.source.rows.next());
+    this.waitingSince = null;
+    if (next.done) return null;
+    this.job.classifier?.seeBatch(next.value);
+    return next.value;
+  }
+
+  /** Stops the heartbeat. */
+  stop(): void {
+    this.stopped = true;
+    this.cancelTick();
+  }
+
+  /** Stops the heartbeat and lets the source go. */
+  close(): void {
+    this.stop();
+    this.source.stream.destroy();
+  }
+
+  private interruptWith(error: Error): void {
+    this.stopped = true;
+    this.interruption = error;
+    this.source.reading.abort(error);
+    for (const reject of this.pending) reject(error);
+    this.pending.clear();
+  }
+
+  private message(): string {
+    const { loader } = this;
+    return loader?.workingMessage() ?? ingestMessages.working(loader ? loader.okRows + loader.nokRows : 0);
+  }
+
+  /** The heartbeat: the progress, the message and the lease, written every interval; the stall watchdog first. */
+  private readonly tick = async (): Promise<void> => {
+    if (this.stopped) return;
+    const { clock, claim, options } = this.job;
     const now = clock.now();
-    if (waitingSince !== null && now.getTime() - Math.max(waitingSince, lastDataAt) > stallMs) {
-      stopped = true;
-      interruptWith(new SourceStalledError());
-      return;
-    }
-    const progress = opened.size > 0 ? (bytesRead / opened.size) * 100 : 0;
+    const { lastDataAt, size, bytesRead } = this.source;
+    if (this.waitingSince !== null && now.getTime() - Math.max(this.waitingSince, lastDataAt) > this.stallMs)
+      return this.interruptWith(new SourceStalledError());
+    const progress = size > 0 ? (bytesRead / size) * 100 : 0;
     try {
-      const message = dataset
-        ? (dataset.workingMessage() ?? ingestMessages.working(dataset.okRows + dataset.nokRows))
-        : ingestMessages.working(okRows + nokRows);
-      const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now });
-      if (!held) {
-        stopped = true;
-        interruptWith(new LeaseLostError());
-        return;
-      }
+      const held = await reportProgress(claim, { progress, message: this.message(), leaseMs: options.leaseMs, now });
+      if (!held) return this.interruptWith(new LeaseLostError());
     } catch {
       // a missed beat is retried on the next one; the lease is far longer than the interval
     }
-    if (stopped) return;
+    if (this.stopped) return;
     // The next beat is due one interval after this one started, however long its write took.
-    cancelTick = clock.setTimer(Math.max(0, intervalMs - (clock.now().getTime() - now.getTime())), tick);
+    const wait = Math.max(0, this.intervalMs - (clock.now().getTime() - now.getTime()));
+    this.cancelTick = clock.setTimer(wait, this.tick);
   };
-  cancelTick = clock.setTimer(intervalMs, tick);
+}
 
-  const flush = async () => {
-    const ok = okBatch;
-    const nok = nokBatch;
-    okBatch = [];
-    nokBatch = [];
-    batchTime = clock.now();
-    if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await interruptible(inFlight.shift()!);
-    const { load } = master!;
-    const write = Promise.all([insertBatch(db, load.okCollection, ok), insertBatch(db, load.nokCollection, nok)]).then(
-      () => undefined,
-    );
-    write.catch(() => undefined); // awaited later; this only keeps an early failure from being "unhandled"
-    inFlight.push(write);
-  };
+/** Why a read stopped at the header: nothing of the file is loaded. */
+type Stop =
+  | { kind: "refused"; message: string }
+  | { kind: "returned"; found: ReturnedExport }
+  | { kind: "unknown"; closest?: ClosestTemplate };
 
-  // Per-row scratch space, reused: the cells in header order, their trimmed text, the values to store.
-  let values: CellValue[] = [];
-  let texts: string[] = [];
-  let stored: unknown[] = [];
-  let indexes: number[] = [];
-
+/** The steps of a data file under the heartbeat: recognise, check rights, check rows, apply, finish. */
+async function readAndLoad(run: Run): Promise<IngestOutcome> {
+  let stop: Stop;
   try {
-    read: for (;;) {
-      waitingSince = clock.now().getTime();
-      const next = await interruptible(rows.next());
-      waitingSince = null;
-      if (next.done) break;
-      classifier?.seeBatch(next.value);
-      for (const row of next.value) {
-        if (!master && !dataset) {
-          const found = detectTemplate(row.cells);
-          if (!found) {
-            returned = format === "xlsx" ? returnedExportOf(row.cells) : null;
-            if (!returned) closest = closestTemplate(row.cells);
-            break read;
-          }
-          const { template } = found;
-          seen.template = template.id;
-          const grant = await interruptible(grantUpload(uploader, template.id, template.label));
-          if (!grant.ok) {
-            seen.refused = true;
-            refusal = grant.message;
-            break read;
-          }
-          indexes = found.indexes;
-          values = new Array(indexes.length);
-          texts = new Array(indexes.length);
-          if (isDatasetTemplate(template)) {
-            const context = {
-              db,
-              file: claim.id,
-              user: claim.user,
-              urlPath,
-              now: () => clock.now(),
-              rowId,
-              branchScope: grant.scope,
-            };
-            dataset = new DatasetImport(template, context);
-            await interruptible(dataset.start());
-          } else {
-            master = template;
-            example = exampleValues(template.id);
-            stored = new Array(indexes.length);
-            await interruptible(removeImportedRows(db, master, claim.id));
-          }
-          continue;
-        }
-        const cells = row.cells;
-        let empty = true;
-        for (let k = 0; k < indexes.length; k++) {
-          const value = cells[indexes[k]];
-          const text = typeof value === "string" ? value.trim() : cellText(value);
-          values[k] = value;
-          texts[k] = text;
-          if (text.length > 0) empty = false;
-        }
-        if (empty) continue; // blank lines and trailing empty XLSX rows
-        if (dataset) {
-          dataset.accept(row.line, values, texts);
-          if (dataset.pendingRows >= batchSize) await dataset.flush(interruptible);
-          continue;
-        }
-        const template = master!;
-        const columns = template.columns;
-        const errors = checkRow(template, values, texts, stored);
-        if (errors === null && isExampleRow(example, stored)) {
-          exampleRows.note(row.line);
-          continue;
-        }
-        const doc: Record<string, unknown> = { _id: rowId(row.line) };
-        if (errors === null) {
-          for (let k = 0; k < columns.length; k++) doc[columns[k].name] = stored[k];
-          template.load.derive?.(doc);
-          doc.urlPath = urlPath;
-          doc.sourceFileId = claim.id;
-          doc._lineNumber = row.line;
-          doc.creationDate = batchTime;
-          okBatch.push(doc);
-          okRows++;
-        } else {
-          for (let k = 0; k < columns.length; k++) doc[columns[k].name] = texts[k];
-          doc._lineNumber = row.line;
-          doc.urlPath = urlPath;
-          doc[template.load.nokTimeField] = batchTime;
-          doc.Error = errors.join(" | ");
-          doc.sourceFileId = claim.id;
-          nokBatch.push(doc);
-          nokRows++;
-        }
-        if (okBatch.length + nokBatch.length >= batchSize) await flush();
-      }
-    }
+    const read = await readFile(run);
+    if (!("kind" in read)) return await applyAndFinish(run, read);
     // Stopped at the header (no template, an edited export, a refusal): the rows the class still needs are read.
-    if (classifier && !master && !dataset) await interruptible(classifier.readMore(rows));
-    if (master) {
-      await flush();
-      await interruptible(settleWrites());
-    }
-    if (dataset) {
-      const ending = await dataset.finish(interruptible, () => undefined);
-      stopped = true;
-      cancelTick();
-      return await finish(ending.status, ending.message, dataset.okRows, dataset.nokRows);
-    }
+    if (run.job.classifier) await run.step(run.job.classifier.readMore(run.source.rows));
+    stop = read;
   } catch (error) {
-    stopped = true;
-    cancelTick();
-    // A source that never answers would keep the reader waiting: destroy it rather than wait for the reader.
-    opened.stream.destroy();
-    counter.destroy();
-    void rows.return(undefined).catch(() => undefined);
-    await settleWrites().catch(() => undefined);
-    await dataset?.settle();
-    if (error instanceof LeaseLostError) return { kind: "lease-lost" };
-    if (error instanceof SourceStalledError || error instanceof UnreadableFileError) {
-      unread = error instanceof SourceStalledError ? "stalled" : "unreadable";
-      if (master) await removeImportedRows(db, master, claim.id);
-      if (dataset) await dataset.discard();
-      const message =
-        error instanceof SourceStalledError
-          ? ingestMessages.stalled(stallMs)
-          : error instanceof FileRefusedError
-            ? error.message
-            : ingestMessages.unreadable(error.message);
-      return finish(FILE_STATUS_UNREADABLE, message, 0, 0, error instanceof SourceStalledError);
-    }
-    throw error;
+    return await givenUp(run, error);
   } finally {
-    stopped = true;
-    cancelTick();
-    opened.stream.destroy();
+    run.close();
   }
-  if (refusal !== null) {
-    void rows.return(undefined).catch(() => undefined);
-    return finish(FILE_STATUS_UNREADABLE, refusal);
+  return endAtHeader(run, stop);
+}
+
+/** Steps 1 to 3: the header recognised, the uploader's rights to its template checked, every row checked. */
+async function readFile(run: Run): Promise<RowLoader | Stop> {
+  let batch = await run.nextBatch();
+  while (batch?.length === 0) batch = await run.nextBatch();
+  if (!batch) return { kind: "unknown" };
+  const layout = recognise(run.job, batch[0].cells);
+  if ("kind" in layout) return layout;
+  const loader = await checkRights(run, layout);
+  if ("kind" in loader) return loader;
+  await checkRows(run, loader, layout.indexes, batch);
+  return loader;
+}
+
+/**
+ * Step 1: the template whose columns the header row holds (registry.ts detectTemplate); else an edited "Exportar
+ * Excel" file's hidden column (returned-export.server.ts), or the closest template for the message.
+ */
+function recognise(job: Job, header: readonly CellValue[]): Layout | Stop {
+  const found = detectTemplate(header);
+  if (found) {
+    job.seen.template = found.template.id;
+    return found;
   }
-  if (!master && returned) {
-    void rows.return(undefined).catch(() => undefined);
-    const open = async () => (await openSource(claim)).stream;
-    const applied = await applyReturnedExport(returned, uploader, open);
-    seen.template = returned.dataset;
-    if (!applied.ok && applied.forbidden) seen.refused = true;
-    // The screen that queued a large file follows the job to this report (returned-file-jobs.server.ts).
-    if (applied.ok) await recordResultPath(claim.id, applied.resultPath);
-    return finish(
-      applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED,
-      applied.message,
-    );
+  const returned = job.format === "xlsx" ? returnedExportOf(header) : null;
+  return returned ? { kind: "returned", found: returned } : { kind: "unknown", closest: closestTemplate(header) };
+}
+
+/**
+ * Step 2: may the uploader load this template now (upload-rights.server.ts)? Nothing is written when not; when so,
+ * the template's loader forgets what an earlier run of the file wrote.
+ */
+async function checkRights(run: Run, { template }: Layout): Promise<RowLoader | Stop> {
+  const { job } = run;
+  const grant = await run.step(grantUpload(job.uploader, template.id, template.label));
+  if (!grant.ok) {
+    job.seen.refused = true;
+    return { kind: "refused", message: grant.message };
   }
-  if (!master) {
-    void rows.return(undefined).catch(() => undefined);
-    return finish(
-      FILE_STATUS_UNKNOWN_LAYOUT,
-      bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(closest),
-    );
+  const context: DatasetImportContext = {
+    db: job.db,
+    file: job.claim.id,
+    user: job.claim.user,
+    urlPath: objectUrlPath(job.claim.bucket, job.claim.originalFile),
+    now: () => job.clock.now(),
+    rowId: rowIdsFor(job.claim.id),
+  };
+  const loader = isDatasetTemplate(template)
+    ? new DatasetImport(template, { ...context, branchScope: grant.scope })
+    : new MasterDataImport(template, context);
+  run.loader = loader;
+  await run.step(loader.start());
+  return loader;
+}
+
+/** Step 3: every row after the header, in the template's column order, to the loader; blank rows are skipped. */
+async function checkRows(run: Run, loader: RowLoader, indexes: readonly number[], first: SourceRow[]): Promise<void> {
+  const batchSize = run.job.options.batchSize ?? INGEST_BATCH_SIZE;
+  // The current row's cells in column order and their trimmed text (reused).
+  const values: CellValue[] = new Array(indexes.length);
+  const texts: string[] = new Array(indexes.length);
+  let batch: SourceRow[] | null = first;
+  let from = 1; // the header is the first batch's first row
+  while (batch) {
+    for (let i = from; i < batch.length; i++) {
+      const row = batch[i];
+      const cells = row.cells;
+      let empty = true;
+      for (let k = 0; k < indexes.length; k++) {
+        const value = cells[indexes[k]];
+        const text = typeof value === "string" ? value.trim() : cellText(value);
+        values[k] = value;
+        texts[k] = text;
+        if (text.length > 0) empty = false;
+      }
+      if (empty) continue; // blank lines and trailing empty XLSX rows
+      loader.accept(row.line, values, texts);
+      if (loader.pendingRows >= batchSize) await loader.flush(run.step);
+    }
+    batch = await run.nextBatch();
+    from = 0;
   }
+}
+
+/** Steps 4 and 5: the loader applies the file (or refuses it), then the job ends with its counts. */
+async function applyAndFinish(run: Run, loader: RowLoader): Promise<IngestOutcome> {
+  const ending = await loader.finish(run.step, () => undefined);
+  run.stop();
   const [outcome] = await Promise.all([
-    finish(FILE_STATUS_OK, ingestMessages.done(okRows, nokRows, exampleRows), okRows, nokRows),
-    noteDataChanged([master.load.okCollection, master.load.nokCollection], db),
+    finish(run.job, ending.status, ending.message, loader),
+    ending.changed && noteDataChanged(ending.changed, run.job.db),
   ]);
   return outcome;
 }
 
-async function removeImportedRows(db: Db, template: MasterDataTemplate, fileId: ObjectId) {
-  const { okCollection, nokCollection } = template.load;
-  await Promise.all([
-    db.collection(okCollection).deleteMany({ sourceFileId: fileId }),
-    db.collection(nokCollection).deleteMany({ sourceFileId: fileId }),
-    noteDataChanged([okCollection, nokCollection], db),
-  ]);
+/**
+ * A read cut short: a lost lease ends quietly (the new owner finishes the job); a stalled or unreadable source ends
+ * the job with what this run wrote removed; anything else is thrown.
+ */
+async function givenUp(run: Run, error: unknown): Promise<IngestOutcome> {
+  const { job, source, loader } = run;
+  run.stop();
+  // A source that never answers would keep the reader waiting: destroy it rather than wait for the reader.
+  source.stream.destroy();
+  source.counter.destroy();
+  void source.rows.return(undefined).catch(() => undefined);
+  await loader?.settle();
+  if (error instanceof LeaseLostError) return { kind: "lease-lost" };
+  if (!(error instanceof SourceStalledError || error instanceof UnreadableFileError)) throw error;
+  const stalled = error instanceof SourceStalledError;
+  job.unread = stalled ? "stalled" : "unreadable";
+  await loader?.discard();
+  const message = stalled
+    ? ingestMessages.stalled(run.stallMs)
+    : error instanceof FileRefusedError
+      ? error.message
+      : ingestMessages.unreadable(error.message);
+  return finish(job, FILE_STATUS_UNREADABLE, message, NO_ROWS, stalled);
+}
+
+/** The end of a read that stopped at the header: refused for rights, an edited export applied, or no template. */
+async function endAtHeader(run: Run, stop: Stop): Promise<IngestOutcome> {
+  const { job, source } = run;
+  void source.rows.return(undefined).catch(() => undefined);
+  if (stop.kind === "refused") return finish(job, FILE_STATUS_UNREADABLE, stop.message);
+  if (stop.kind === "returned") return applyReturned(job, stop.found);
+  const message = source.bytesRead === 0 ? ingestMessages.empty() : ingestMessages.unknownLayout(stop.closest);
+  return finish(job, FILE_STATUS_UNKNOWN_LAYOUT, message);
+}
+
+/** An edited "Exportar Excel" file: applied as its screen applies it, for the uploader (returned-export.server.ts). */
+async function applyReturned(job: Job, found: ReturnedExport): Promise<IngestOutcome> {
+  const open = async () => (await (job.options.openSource ?? openStored)(job.claim)).stream;
+  const applied = await applyReturnedExport(found, job.uploader, open);
+  job.seen.template = found.dataset;
+  if (!applied.ok && applied.forbidden) job.seen.refused = true;
+  // The screen that queued a large file follows the job to this report (returned-file-jobs.server.ts).
+  if (applied.ok) await recordResultPath(job.claim.id, applied.resultPath);
+  const status = applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED;
+  return finish(job, status, applied.message);
 }

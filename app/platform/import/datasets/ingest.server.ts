@@ -5,8 +5,7 @@ import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import { countOf } from "~/shared/excel/count-text";
 import type { CellValue } from "~/shared/excel/values";
 import { formatCount } from "~/shared/excel/values";
-import { exampleValues } from "../catalog.server";
-import { ExampleRows, exampleRowTexts, isExampleRecord } from "../example-row";
+import { ExampleRows, exampleRowTexts, exampleValues, isExampleRecord } from "../example-row";
 import { invalid } from "../rules";
 import {
   type ChangeGuard,
