@@ -1,9 +1,7 @@
 // Screen: Executed jobs: /jobs/executados, every user's files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
-import { JobTable, RetryAll, RetryErrors } from "~/features/uploads-and-jobs/job-table";
-import { useRevalidateWhile } from "~/features/uploads-and-jobs/use-polling";
+import { JobListPage } from "~/features/uploads-and-jobs/job-list-page";
 import { jobTexts } from "~/messages";
 import { NAV_LABELS } from "~/navigation";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
@@ -26,24 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ExecutedJobsPage() {
-  const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  useRevalidateWhile(data.polling);
-  return (
-    <section className="job-page">
-      <h1>{NAV_LABELS.executedJobsList}</h1>
-      <p className="job-page__note">{jobTexts.allJobsNote}</p>
-      <div className="job-page__alerts">
-        <RetryErrors rows={data.rows} actionError={actionData && !actionData.ok ? actionData.error : null} />
-      </div>
-      <RetryAll
-        count={data.retryAllCount}
-        confirm={actionData?.ok ? actionData.confirmRetryAll : null}
-        batch={data.retryBatch}
-      />
-      <JobTable data={data} caption={NAV_LABELS.executedJobsList} />
-    </section>
-  );
+  return <JobListPage title={NAV_LABELS.executedJobsList} note={jobTexts.allJobsNote} showUser />;
 }
 
 export function ErrorBoundary() {
