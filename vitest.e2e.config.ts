@@ -6,7 +6,7 @@ export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
     include: ["test/e2e/**/*.e2e.ts"],
-    setupFiles: ["test/setup.ts"],
+    setupFiles: ["test/setup.ts", "test/e2e/file-defaults.ts"],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",

@@ -15,12 +15,14 @@ export type SharedApp = { app: RunningApp; reset: () => Promise<void>; stop: () 
 /** Kept as they are: the audit trail is a hash chain whose head the server holds; tests read only their own entries. */
 const KEPT = new Set(["audit_log", "audit_days", "audit_refusal_counts"]);
 
-type Snapshot = { collections: Map<string, Document[]>; storeCopy: string };
+type Snapshot = { collections: Map<string, { docs: Document[]; indexes: Document[] }>; storeCopy: string };
 
 async function takeSnapshot(db: Db, app: RunningApp): Promise<Snapshot> {
-  const collections = new Map<string, Document[]>();
+  const collections: Snapshot["collections"] = new Map();
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (!KEPT.has(name)) collections.set(name, await db.collection(name).find({}).toArray());
+    if (KEPT.has(name)) continue;
+    const indexes = (await db.collection(name).listIndexes().toArray()).filter((index) => index.name !== "_id_");
+    collections.set(name, { docs: await db.collection(name).find({}).toArray(), indexes });
   }
   const storeCopy = mkdtempSync(path.join(os.tmpdir(), "portal-e2e-store-"));
   const uploads = path.join(app.dataDir, "uploads");
@@ -40,14 +42,17 @@ function restoreFiles(from: string, to: string): void {
 }
 
 async function restore(db: Db, snapshot: Snapshot, app: RunningApp): Promise<void> {
-  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (KEPT.has(name)) continue;
-    const docs = snapshot.collections.get(name);
-    if (!docs) {
-      await db.collection(name).drop();
-      continue;
+  const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name));
+  for (const name of present) {
+    if (!KEPT.has(name) && !snapshot.collections.has(name)) await db.collection(name).drop();
+  }
+  for (const [name, { docs, indexes }] of snapshot.collections) {
+    if (present.has(name)) await db.collection(name).deleteMany({});
+    else {
+      // A test dropped it: back with its indexes (unique ones included), as the seed made it.
+      await db.createCollection(name);
+      for (const { key, v: _v, ns: _ns, ...options } of indexes) await db.collection(name).createIndex(key, options);
     }
-    await db.collection(name).deleteMany({});
     if (docs.length > 0) await db.collection(name).insertMany(docs.map((d) => ({ ...d })));
   }
   // Data states never seen before: whatever the server computed from the last file's data is not read again.
