@@ -114,6 +114,20 @@ describe("the import graph", () => {
     expect(edges.filter((e) => below.test(e.from) && e.to.startsWith("app/features/"))).toEqual([]);
   });
 
+  it("no feature imports another feature, and the platform below them imports none", () => {
+    // A feature is a room: what two features share lives below them (app/platform, app/shared, app/models), and the
+    // places that compose features (app/routes, app/datasets.server.ts, app/round-trips.server.ts) sit above.
+    const featureOf = (file: string) => /^app\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+    const across = edges.filter((e) => {
+      const from = featureOf(e.from);
+      return from !== null && featureOf(e.to) !== null && featureOf(e.to) !== from;
+    });
+    expect(across.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+    expect(edges.filter((e) => e.from.startsWith("app/platform/") && e.to.startsWith("app/features/"))).toEqual([]);
+    // The rule sees features at all: routes reach into them.
+    expect(edges.some((e) => e.from.startsWith("app/routes/") && featureOf(e.to) !== null)).toBe(true);
+  });
+
   it("no feature imports another feature's round-trip code", () => {
     const featureOf = (file: string) => /^app\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
     const roundTripCode = /^app\/features\/[^/]+\/(excel[^/]*\.server\.ts|round-trip[^/]*\.ts)$/;
