@@ -90,6 +90,10 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.forecast_status.excel", [SA], "report"],
   ["routes/ij.forecast_preparers", [SA], "report"],
   ["routes/ij.forecast_preparers.modelo", [SA], "report"],
+  // The consolidated forecast and its versions: the review's readers (each in their scope).
+  ["routes/ij.forecast_consolidado", [SA, GO], "report"],
+  ["routes/ij.forecast_consolidado.excel", [SA, GO], "report"],
+  ["routes/ij.forecast_versoes", [SA, GO], "report"],
   ["routes/ij.explorer", [EX, SA, SI, GO], "explorer"],
   ["routes/ij.explorer_.$id", [EX, SA, SI, GO], "explorer"],
   ["routes/ij.rh", [SA, SI, GO], null],
@@ -171,6 +175,20 @@ describe("route rules: every guarded route × every type × each flag", () => {
     expect(canAccessRoute(SI, "routes/ij.forecast_preparers", silverReviews)).toBe(false);
   });
 
+  it("consolidated forecast: reviewers and SYSTEM ADMIN save versions, only SYSTEM ADMIN deletes them", () => {
+    const consolidated: RouteId = "routes/ij.forecast_consolidado";
+    const versions: RouteId = "routes/ij.forecast_versoes";
+    const silverReviews = { ...ctx(), forecastReviewerTypes: [SI] as PermissionType[] };
+    expect(canAccessRoute(GO, consolidated, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(SA, consolidated, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(SI, consolidated, silverReviews)).toBe(true);
+    expect(canAccessRoute(SI, consolidated, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SA, consolidated, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SI, versions, silverReviews, "write")).toBe(false);
+    expect(canAccessRoute(GO, versions, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(SA, versions, ctx(), "write")).toBe(true);
+  });
+
   it("FP&A report (/ij/report_save): report readers read, only SYSTEM ADMIN and USER GOLD save", () => {
     const route: RouteId = "routes/ij.report_save";
     expect(canAccessRoute(SI, route, ctx())).toBe(true);
@@ -249,7 +267,10 @@ describe("buildNavigation", () => {
 
   it("gives USER GOLD everything, dashboards sorted by painelId", () => {
     expect(labels(GO)).toEqual([
-      ["Intelligent Journey", ["Estoque", "Vendas", "Financial Statement", "Relatorios", "Explorer"]],
+      [
+        "Intelligent Journey",
+        ["Estoque", "Vendas", "Financial Statement", "Relatorios", "Forecast consolidado", "Explorer"],
+      ],
       [
         "Data Journey",
         ["Repository Master", "Arquivos", "Planejamento", "Auxiliar Padrão", "Captura manual", "Processamento"],
@@ -262,7 +283,10 @@ describe("buildNavigation", () => {
   });
 
   it("keeps the financial statement to USER GOLD only", () => {
-    expect(labels(SA)[0]).toEqual(["Intelligent Journey", ["Estoque", "Vendas", "Relatorios", "Explorer"]]);
+    expect(labels(SA)[0]).toEqual([
+      "Intelligent Journey",
+      ["Estoque", "Vendas", "Relatorios", "Forecast consolidado", "Explorer"],
+    ]);
   });
 
   it("shows the lower tiers only their items", () => {
@@ -279,7 +303,7 @@ describe("buildNavigation", () => {
     expect(labels(EX, off("explorer"))).toEqual([]);
     expect(labels(GO, off("dashboard"))[0]).toEqual([
       "Intelligent Journey",
-      ["Financial Statement", "Relatorios", "Explorer"],
+      ["Financial Statement", "Relatorios", "Forecast consolidado", "Explorer"],
     ]);
     expect(labels(GO, off("financialStatement"))[0][1]).not.toContain("Financial Statement");
     expect(labels(GO, off("planning"))[1][1]).not.toContain("Planejamento");
@@ -289,6 +313,7 @@ describe("buildNavigation", () => {
     const linkRoute: Record<string, RouteId> = {
       "/ij/demo_financial": "routes/ij.demo_financial",
       "/ij/report": "routes/ij.report",
+      "/ij/forecast_consolidado": "routes/ij.forecast_consolidado",
       "/ij/explorer": "routes/ij.explorer",
       "/repo/master-data": "routes/repo.master-data._index",
       "/repo/format": "routes/repo.format",

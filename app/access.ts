@@ -155,6 +155,16 @@ const FORECAST_READERS: TypeSet = { configured: "forecastReviewerTypes", plus: A
 const FORECAST_REVIEW = restricted(FORECAST_READERS, "report", "ours", { types: ADMIN_AND_GOLD, flag: "report" });
 const FORECAST_BOARD = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
 const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
+/**
+ * The consolidated forecast and its versions (docs/decisions.md "Forecast consolidated and versions"): the review's
+ * readers open them (a preparer sees only the cost centres they prepare); reviewers and SYSTEM ADMIN save a version,
+ * SYSTEM ADMIN deletes one.
+ */
+const FORECAST_CONSOLIDATED = restricted(FORECAST_READERS, "report", "ours", {
+  types: { configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] },
+  flag: "report",
+});
+const FORECAST_VERSIONS = restricted(FORECAST_READERS, "report", "ours", { types: ["SYSTEM ADMIN"], flag: "report" });
 
 /**
  * Every route module, by route id (the file name under app/routes without its extension, prefixed with
@@ -267,6 +277,10 @@ export const ROUTE_ACCESS = {
   // Who prepares each cost centre: a screen and its template.
   "routes/ij.forecast_preparers": FORECAST_PREPARERS,
   "routes/ij.forecast_preparers.modelo": FORECAST_PREPARERS,
+  // The consolidated forecast, its export (the readers, each in their scope) and the versions' list.
+  "routes/ij.forecast_consolidado": FORECAST_CONSOLIDATED,
+  "routes/ij.forecast_consolidado.excel": restricted(FORECAST_READERS, "report", "ours"),
+  "routes/ij.forecast_versoes": FORECAST_VERSIONS,
 
   // Explorer (spec 001 §6)
   "routes/ij.explorer": restricted(EXPLORERS, "explorer", "spec"),

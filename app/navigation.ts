@@ -1,5 +1,6 @@
 import { canAccessRoute, type PermissionType, type RouteId } from "~/access";
 import type { AccessContext } from "~/config.server";
+import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
 import { auditTexts, hrTexts, jobTexts, messages } from "~/messages";
 import { byNumericCode } from "~/shared/collation";
 
@@ -141,6 +142,8 @@ const SIDE_NAV: readonly GroupSpec[] = [
     items: [
       { label: NAV_LABELS.financialStatement, route: "routes/ij.demo_financial", to: "/ij/demo_financial" },
       { label: NAV_LABELS.reports, route: "routes/ij.report", to: "/ij/report" },
+      // Not in the spec's menu: the company's forecast as a whole, for the review's readers (docs/decisions.md).
+      { label: consolidatedTexts.menu, route: "routes/ij.forecast_consolidado", to: "/ij/forecast_consolidado" },
       { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },
     ],
   },

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
 import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
+import { saveClosingVersions } from "~/features/forecast/versions/versions.server";
 import { deliverSubscriptionSends } from "~/features/subscriptions/dispatch.server";
 import { queueWeeklyDashboardSends } from "~/features/subscriptions/weekly.server";
 import { claimTaskRun, finishTaskRun } from "~/models/scheduled-tasks.server";
@@ -40,6 +41,14 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     everyMs: 60 * 60_000,
     async run(now) {
       await sendForecastReminders(now);
+    },
+  },
+  {
+    // The forecast's closing version ("<RF> — fechamento"), once, in the month after an RF's edit month; hourly.
+    name: "forecast-closing-version",
+    everyMs: 60 * 60_000,
+    async run(now) {
+      await saveClosingVersions(now);
     },
   },
   {

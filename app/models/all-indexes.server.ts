@@ -13,7 +13,9 @@ import { indexes as files } from "./files.server";
 import { indexes as financial } from "./financial.server";
 import { indexes as fiscal } from "./fiscal.server";
 import { indexes as forecast } from "./forecast.server";
+import { indexes as forecastConsolidated } from "./forecast-consolidated.server";
 import { indexes as forecastCycle } from "./forecast-cycle.server";
+import { indexes as forecastVersions } from "./forecast-versions.server";
 // Upload templates: the FP&A responsibles' NOK base
 import { indexes as fpa } from "./fpa.server";
 import { indexes as hr } from "./hr.server";
@@ -48,6 +50,8 @@ export const allIndexes: IndexDeclaration[] = [
   ...financial,
   ...forecast,
   ...forecastCycle,
+  ...forecastConsolidated,
+  ...forecastVersions,
   ...hr,
   ...explorer,
   ...ledger,

@@ -7,6 +7,7 @@ import type { CalendarDate, Month } from "~/shared/months";
 import { memoInRequest } from "~/shared/request-scope.server";
 import { dataStates, noteDataChanged } from "./dashboard-cache.server";
 import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
+import { refreshForecastRollups } from "./forecast-consolidated.server";
 import { type CycleState, frozenCostCenters, pairKey } from "./forecast-cycle.server";
 import type { IndexDeclaration } from "./indexes";
 import {
@@ -502,6 +503,8 @@ export async function saveForecastCells(
       });
   }
   if (written.length > 0) {
+    // The consolidated view's rollup of this cost centre, rebuilt from its records before the save returns.
+    await refreshForecastRollups([{ rf, cost_center_concat }]);
     await noteDataChanged([FORECAST]);
     const entries = written.map((cell) => ({
       rf,
@@ -622,7 +625,11 @@ export async function applyForecastUpload(rows: readonly ForecastUploadRow[], me
   if (updates.length > 0) await collection.bulkWrite(updates, { ordered: false });
   if (history.length > 0)
     await db.collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(history, { ordered: false });
-  if (inserted > 0 || updates.length > 0) await noteDataChanged([FORECAST], db);
+  if (inserted > 0 || updates.length > 0) {
+    // The consolidated view's rollups of the pairs this batch names, rebuilt from their records before it returns.
+    await refreshForecastRollups(rows, db, now);
+    await noteDataChanged([FORECAST], db);
+  }
   return { inserted, updated: updates.length, unchanged, removed: 0 };
 }
 

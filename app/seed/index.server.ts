@@ -8,6 +8,7 @@ import { FILES } from "~/models/files.server";
 import { FINANCIAL_REPORTS } from "~/models/financial.server";
 import { FISCAL_ITEMS } from "~/models/fiscal.server";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { FPA_RESPONSIBLES } from "~/models/fpa.server";
 import { HR_AUX } from "~/models/hr.server";
@@ -35,7 +36,7 @@ import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";
 import { generateFiles } from "./files";
-import { generateForecast, generateForecastPreparers } from "./forecast";
+import { generateForecast, generateForecastPreparers, generateForecastRollups } from "./forecast";
 import { generateHr } from "./hr";
 import { generateLedger, generateLedgerAccounts } from "./ledger";
 import {
@@ -80,6 +81,7 @@ export const SEEDED_COLLECTIONS = [
   REPORTS,
   FINANCIAL_REPORTS,
   FORECAST,
+  FORECAST_ROLLUPS,
   HR_AUX,
   EXPLORER_DOCUMENTS,
   // Reports, financial statements, cockpit, FP&A and fiscal asset
@@ -263,6 +265,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   storing.catch(() => undefined);
   await write(PRODUCT_REVIEWS, generateReviews(ctx));
   await write(FORECAST, generateForecast(ctx));
+  await write(FORECAST_ROLLUPS, generateForecastRollups(ctx));
   await write(FORECAST_PREPARERS, generateForecastPreparers(ctx, users.permissions));
   await write(HR_AUX, generateHr(ctx));
   const explorerDocuments = generateExplorerDocuments(ctx);

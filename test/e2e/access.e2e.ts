@@ -72,6 +72,7 @@ type Expectation = {
 
 const REPORTS = { label: "Relatorios", href: "/ij/report" };
 const EXPLORER = { label: "Explorer", href: "/ij/explorer" };
+const CONSOLIDATED = { label: "Forecast consolidado", href: "/ij/forecast_consolidado" };
 const FINANCIAL = { label: "Financial Statement", href: "/ij/demo_financial" };
 const REPOSITORY = { label: "Repository Master", href: "/repo/master-data" };
 const REPOSITORY_FILES = { label: "Arquivos", href: "/repo/format" };
@@ -95,7 +96,7 @@ const ACCOUNTS: Expectation[] = [
     // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail").
     menu: [messages.menuUserSettings, auditTexts.menu, messages.menuLogout],
     sideNav: (d) => [
-      { label: IJ, items: [...d.intelligent, REPORTS, EXPLORER] },
+      { label: IJ, items: [...d.intelligent, REPORTS, CONSOLIDATED, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],
@@ -134,7 +135,7 @@ const ACCOUNTS: Expectation[] = [
     landing: "firstDashboard",
     menu: [messages.menuLogout],
     sideNav: (d) => [
-      { label: IJ, items: [...d.intelligent, FINANCIAL, REPORTS, EXPLORER] },
+      { label: IJ, items: [...d.intelligent, FINANCIAL, REPORTS, CONSOLIDATED, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],

@@ -23,6 +23,7 @@ import { DEFAULT_FORECAST_REVIEWER_TYPES, type PermissionType } from "~/shared/p
 import { reviewPath } from "../forecast-filter";
 import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
+import { keepApprovedFigures } from "../versions/versions.server";
 import {
   allowedActions,
   COMMENT_MAX,
@@ -193,6 +194,8 @@ export async function takeCycleAction(
   }
   // Kept before the answer that reports it (the audit trail's rule), then the notices.
   await audit("ok", { from: result.event.from, to, comment });
+  // The approved figures kept as a version: a later reopen does not lose them.
+  if (action === "approve") await keepApprovedFigures(calendar.name, cc, user, now);
   await notify(await noticesOf(action, review, user, comment), now);
   return { ok: true, message: cycleTexts.done[action] };
 }

@@ -1,0 +1,241 @@
+import { z } from "zod";
+import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import { cyclesOf } from "~/models/forecast-cycle.server";
+import { listVersions } from "~/models/forecast-versions.server";
+import { type CalendarDate, type Month, monthKey, monthLabel, monthOf } from "~/shared/months";
+import type { PermissionType } from "~/shared/permissions";
+import type { ShownCode } from "../cycle/paths";
+import { shownState } from "../cycle/rules";
+import { sortScenarios } from "../forecast-filter";
+import { editWindowOf, parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
+import { previousScenario } from "../variance";
+import { cycleSummary, type SummaryRow } from "./cycle-summary";
+import type { CentreInfo, FigureSet } from "./figures";
+import {
+  COMPARISON_GROUPS,
+  type ComparisonGroup,
+  type ConsolidatedQuery,
+  DEFAULT_QUERY,
+  type FigureSource,
+  MAX_LEVEL,
+  parseSourceToken,
+  sameSource,
+} from "./query";
+import { costCentreScope } from "./scope.server";
+import { type ResolvedSource, resolveSources, type SourceContext } from "./sources.server";
+import { consolidatedTexts as t } from "./texts";
+import { buildTree, type TreeRow } from "./tree";
+
+/**
+ * The consolidated forecast on the server: the query read with zod, the viewer's scope, the figures shown and
+ * compared, the tree and the cycle's summary. The screen (/ij/forecast_consolidado) and its export build the same
+ * model here; the screen sends only the open rows.
+ */
+
+const KEY_MAX = 520;
+const KEYS_MAX = 300;
+
+/** The query string as zod reads it: a part that does not fit is dropped (and `invalid` says so), never a 500. */
+export function parseConsolidatedQuery(params: URLSearchParams): { query: ConsolidatedQuery; invalid: boolean } {
+  let invalid = false;
+  const fallback =
+    <T>(value: T) =>
+    () => {
+      invalid = true;
+      return value;
+    };
+  const source = z
+    .string()
+    .max(40)
+    .transform((token, ctx) => {
+      const parsed = parseSourceToken(token);
+      if (!parsed) ctx.addIssue({ code: "custom" });
+      return parsed ?? z.NEVER;
+    });
+  const keys = z.array(z.string().min(1).max(KEY_MAX)).max(KEYS_MAX);
+  const schema = z.object({
+    rf: z
+      .string()
+      .max(20)
+      .refine((rf) => parseScenario(rf) !== null)
+      .nullable()
+      .catch(fallback(null)),
+    ver: source.nullable().catch(fallback(null)),
+    vs: source.nullable().catch(fallback(null)),
+    cols: z.array(z.enum(COMPARISON_GROUPS)).max(COMPARISON_GROUPS.length).catch(fallback<ComparisonGroup[]>([])),
+    aprovados: z.enum(["1"]).nullable().catch(fallback(null)),
+    nivel: z.coerce.number().int().min(0).max(MAX_LEVEL).nullable().catch(fallback(null)),
+    abrir: keys.catch(fallback<string[]>([])),
+    fechar: keys.catch(fallback<string[]>([])),
+  });
+  const parsed = schema.parse({
+    rf: params.get("rf") || null,
+    ver: params.get("ver") || null,
+    vs: params.get("vs") || null,
+    cols: params
+      .getAll("cols")
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim())
+      .filter(Boolean),
+    aprovados: params.get("aprovados") || null,
+    nivel: params.get("nivel") || null,
+    abrir: params.getAll("abrir"),
+    fechar: params.getAll("fechar"),
+  });
+  const base = parsed.ver ?? DEFAULT_QUERY.base;
+  const compare = parsed.vs && !sameSource(parsed.vs, base) ? parsed.vs : null;
+  const cols = [...new Set(parsed.cols)];
+  return {
+    invalid,
+    query: {
+      rf: parsed.rf,
+      base,
+      compare,
+      cols: compare && cols.length === 0 ? ["total"] : cols,
+      approvedOnly: parsed.aprovados === "1",
+      level: parsed.nivel ?? 0,
+      open: [...new Set(parsed.abrir)],
+      closed: [...new Set(parsed.fechar)],
+    },
+  };
+}
+
+export type MonthColumn = { key: string; label: string; forecast: boolean };
+export type SourceOption = { token: string; label: string };
+
+export type ConsolidatedModel = {
+  scenarios: string[];
+  rf: string | null;
+  year: number;
+  months: MonthColumn[];
+  query: ConsolidatedQuery;
+  options: SourceOption[];
+  baseLabel: string;
+  compareLabel: string | null;
+  /** The viewer's cost centres (null: every one). */
+  scope: string[] | null;
+  rows: TreeRow[];
+  summary: SummaryRow[];
+  notices: string[];
+};
+
+type Resolved = Extract<ResolvedSource, { ok: true }>;
+
+const yearMonths = (year: number): Month[] => Array.from({ length: 12 }, (_, i) => monthOf(year, i + 1));
+
+function labelOf(source: FigureSource, ctx: SourceContext, resolved: ResolvedSource, short = false): string {
+  const names = short ? t.shortSource : t.sources;
+  switch (source.kind) {
+    case "rf":
+      return names.rf(ctx.calendar.name);
+    case "previous":
+      return names.previous(ctx.previous.name);
+    case "actual":
+      return names.actual;
+    case "version":
+      return resolved.ok && resolved.version ? names.version(resolved.version.name) : source.id;
+  }
+}
+
+/** The amount of one cost centre in a set (its year). */
+const centreAmount = (set: FigureSet, cc: string) =>
+  [...(set.lines.get(cc)?.values() ?? [])].reduce((s, l) => s + l.amounts.reduce<number>((x, a) => x + (a ?? 0), 0), 0);
+
+/** The RF asked for, else the one open today, else the latest. */
+async function chooseRf(
+  asked: string | null,
+  today: CalendarDate,
+): Promise<{ scenarios: string[]; rf: string | null }> {
+  const scenarios = sortScenarios(await listScenarioNames());
+  const open = scenarioOpenOn(today)?.name;
+  const rf =
+    asked && scenarios.includes(asked) ? asked : open && scenarios.includes(open) ? open : (scenarios[0] ?? null);
+  return { scenarios, rf };
+}
+
+async function versionOptions(ctx: SourceContext, chosen: readonly Resolved[]): Promise<SourceOption[]> {
+  const { rows } = await listVersions([ctx.calendar.name, ctx.previous.name], 0, 50);
+  const versions = new Map(rows.map((v) => [v._id.toHexString(), v]));
+  for (const r of chosen) if (r.version) versions.set(r.version._id.toHexString(), r.version);
+  return [
+    { token: "rf", label: t.sources.rf(ctx.calendar.name) },
+    { token: "anterior", label: t.sources.previous(ctx.previous.name) },
+    { token: "realizado", label: t.sources.actual },
+    ...[...versions.values()].map((v) => ({ token: `v:${v._id.toHexString()}`, label: t.sources.version(v.name) })),
+  ];
+}
+
+/** The cost centres of the view with their level and state (before the approved-only filter). */
+async function centresOf(
+  ctx: SourceContext,
+  sets: readonly FigureSet[],
+  today: CalendarDate,
+): Promise<(CentreInfo & { state: ShownCode })[]> {
+  const allowed = ctx.scope ? new Set(ctx.scope) : null;
+  const centres = new Map<string, CentreInfo>();
+  for (const { cost_center_concat, level } of await costCentersOfScenario(ctx.calendar.name))
+    if (!allowed || allowed.has(cost_center_concat))
+      centres.set(cost_center_concat, { cost_center_concat, cost_center: "", level });
+  for (const set of sets)
+    for (const [cc, info] of set.centres) if (!centres.has(cc) && (!allowed || allowed.has(cc))) centres.set(cc, info);
+  const cycles = await cyclesOf(ctx.calendar.name, ctx.scope ?? undefined);
+  const window = editWindowOf(ctx.calendar, today);
+  return [...centres.values()].map((c) => ({
+    ...c,
+    state: shownState(cycles.get(c.cost_center_concat)?.state ?? "preparing", window).code,
+  }));
+}
+
+/** The whole model of the view (every row of the tree; the screen keeps the open ones). */
+export async function buildConsolidated(
+  parsed: { query: ConsolidatedQuery; invalid: boolean },
+  user: { email: string; type: PermissionType },
+  today: CalendarDate,
+): Promise<ConsolidatedModel> {
+  const { scenarios, rf } = await chooseRf(parsed.query.rf, today);
+  const query = { ...parsed.query, rf };
+  const notices = parsed.invalid ? [t.invalidQuery] : [];
+  const scope = await costCentreScope(user);
+  const empty = { scenarios, rf, query, scope, notices, rows: [], summary: [], options: [], months: [] };
+  if (!rf) return { ...empty, year: 0, baseLabel: "", compareLabel: null };
+  const calendar = scenarioCalendar(parseScenario(rf)!);
+  const months = yearMonths(calendar.year);
+  const ctx: SourceContext = { calendar, previous: scenarioCalendar(previousScenario(calendar)), months, scope };
+  const [base, compared] = await resolveSources(query.compare ? [query.base, query.compare] : [query.base], ctx);
+  const missing = !base.ok || (query.compare !== null && !compared?.ok);
+  if (missing) notices.push(t.versionMissing);
+  const shown: Resolved = base.ok
+    ? base
+    : { ok: true, set: { months, lines: new Map(), centres: new Map() }, forecastFrom: null };
+  const other = compared?.ok ? compared : null;
+  const centres = await centresOf(ctx, other ? [shown.set, other.set] : [shown.set], today);
+  const rows = buildTree({
+    monthCount: months.length,
+    centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
+    shown: shown.set,
+    compared: other?.set ?? null,
+    noArea: t.noArea,
+    companyLabel: scope ? t.companyScoped : t.company,
+  });
+  const summary = cycleSummary(
+    centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
+  );
+  return {
+    scenarios,
+    rf,
+    year: calendar.year,
+    months: months.map((m) => ({
+      key: monthKey(m),
+      label: monthLabel(m),
+      forecast: shown.forecastFrom !== null && m >= shown.forecastFrom,
+    })),
+    query: { ...query, compare: other ? query.compare : null },
+    options: await versionOptions(ctx, [shown, ...(other ? [other] : [])]),
+    baseLabel: labelOf(query.base, ctx, base),
+    compareLabel: query.compare && other ? labelOf(query.compare, ctx, other, true) : null,
+    scope,
+    rows,
+    summary,
+    notices,
+  };
+}

@@ -1,0 +1,18 @@
+/** The versions' limits and list row, shared by the server and the page (browser-safe). */
+
+export const NAME_MAX = 120;
+export const REASON_MAX = 1000;
+export const VERSIONS_PAGE_SIZE = 20;
+
+export type VersionListRow = {
+  id: string;
+  name: string;
+  rf: string;
+  kind: string;
+  when: string;
+  by: string;
+  total: number;
+  openHref: string;
+  compareHref: string;
+  exportHref: string;
+};
