@@ -1,55 +1,26 @@
 // Screen: Master data, channel: /repo/master-data/canal.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { masterDataExcelPanel, tabbedScreenTarget } from "~/features/repository-and-master-data/excel-routes.server";
-import { loadMasterDataTable } from "~/features/repository-and-master-data/file-names.server";
-import {
-  FileFilter,
-  MASTER_DATA_TITLES,
-  MasterDataSectionsNav,
-  MasterDataTable,
-} from "~/features/repository-and-master-data/sections-nav";
-import { CHANNEL_TABS, tabbedTableParams } from "~/models/master-data-queries.server";
+import { MASTER_DATA_TITLES } from "~/features/repository-and-master-data/sections-nav";
+import { TabbedMasterDataPage } from "~/features/repository-and-master-data/tabbed-page";
+import { loadTabbedMasterData } from "~/features/repository-and-master-data/tabbed-page.server";
+import { CHANNEL_TABS } from "~/models/master-data-queries.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
-import { ExcelPanel } from "~/shared/excel/panel";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import { TabsNav } from "~/shared/ui/tabs-nav";
-
-const SCREEN = "/repo/master-data/canal";
 
 export const meta: MetaFunction = () => [{ title: MASTER_DATA_TITLES.channel }];
 
 /** /repo/master-data/canal: Channel (valid) and Channel NOK (discarded); tab, page and file in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/repo.master-data.canal", request);
-  const url = new URL(request.url);
-  const { tab, page: pageNumber, file } = tabbedTableParams(CHANNEL_TABS, url);
-  // The collection comes from the fixed tab table, never from the URL.
-  const [page, excel] = await Promise.all([
-    loadMasterDataTable(tab.collection, pageNumber, tab.columns, file),
-    masterDataExcelPanel(tabbedScreenTarget(SCREEN, CHANNEL_TABS, url), "routes/repo.master-data.canal", user, url),
-  ]);
-  return {
-    tabs: CHANNEL_TABS.map((t) => ({ id: t.id, label: t.label, to: `?tab=${t.id}` })),
-    tab: { id: tab.id, label: tab.label },
-    file: file ?? null,
-    table: { columns: [...tab.columns], rows: page.rows, count: page.count, page: page.page, pageSize: page.pageSize },
-    excel,
-  };
+  return loadTabbedMasterData(request, user, {
+    screen: "/repo/master-data/canal",
+    tabs: CHANNEL_TABS,
+    routeId: "routes/repo.master-data.canal",
+  });
 }
 
 export default function ChannelPage() {
-  const data = useLoaderData<typeof loader>();
-  return (
-    <section className="master-data">
-      <h1>{MASTER_DATA_TITLES.channel}</h1>
-      <MasterDataSectionsNav current="canal" />
-      <TabsNav tabs={data.tabs} current={data.tab.id} label={MASTER_DATA_TITLES.channel} variant="inner" />
-      <FileFilter file={data.file} keep={{ tab: data.tab.id }} />
-      {data.table.count > 0 || data.excel.report ? <ExcelPanel excel={data.excel} /> : null}
-      <MasterDataTable data={data.table} caption={data.tab.label} />
-    </section>
-  );
+  return <TabbedMasterDataPage title={MASTER_DATA_TITLES.channel} current="canal" />;
 }
 
 export function ErrorBoundary() {
