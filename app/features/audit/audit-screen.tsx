@@ -1,5 +1,7 @@
 import { Form, Link } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
+import { DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import { AUDIT_EXPORT_PATH, AUDIT_FORMAT_PARAM, AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts as t } from "./texts";
@@ -162,6 +164,64 @@ function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string 
   );
 }
 
+const text = (id: keyof Row, header: string): ColumnDef<Row, unknown> => ({
+  id,
+  header,
+  cell: ({ row }) => row.original[id],
+});
+
+/**
+ * The page of entries, the open one set apart. Paged by seek with the screen's own links (older, newer), so the
+ * table shows its rows whole.
+ */
+function AuditTable({
+  rows,
+  openN,
+  entryHref,
+}: {
+  rows: Row[];
+  openN: number | null;
+  entryHref: (row: Row) => string;
+}) {
+  const columns: ColumnDef<Row, unknown>[] = [
+    text("when", t.columnWhen),
+    text("who", t.columnWho),
+    text("actorType", t.columnType),
+    text("ip", t.columnFrom),
+    text("event", t.columnEvent),
+    text("object", t.columnObject),
+    {
+      ...text("outcome", t.columnOutcome),
+      meta: { cellClassName: (row) => `audit-outcome--${row.outcomeCode}` } satisfies DataTableColumnMeta<Row>,
+    },
+    {
+      id: "detail",
+      header: t.columnDetail,
+      cell: ({ row }) => (
+        <Link
+          to={entryHref(row.original)}
+          aria-label={t.openEntry(row.original.day, row.original.seq)}
+          preventScrollReset
+        >
+          {t.open}
+        </Link>
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      getRowId={(row) => String(row.n)}
+      paging={false}
+      emptyText={t.empty}
+      caption={t.title}
+      className="audit-table"
+      highlightedRowId={openN === null ? null : String(openN)}
+    />
+  );
+}
+
 export function AuditScreen(props: AuditScreenProps & { search: string }) {
   const { values, rows } = props;
   // The current page's cursor is kept when an entry is opened or closed.
@@ -202,51 +262,11 @@ export function AuditScreen(props: AuditScreenProps & { search: string }) {
           {t.detailNotFound}
         </p>
       ) : null}
-      <div className="audit-table-wrap">
-        <table className="audit-table">
-          <caption className="visually-hidden">{t.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.columnWhen}</th>
-              <th scope="col">{t.columnWho}</th>
-              <th scope="col">{t.columnType}</th>
-              <th scope="col">{t.columnFrom}</th>
-              <th scope="col">{t.columnEvent}</th>
-              <th scope="col">{t.columnObject}</th>
-              <th scope="col">{t.columnOutcome}</th>
-              <th scope="col">{t.columnDetail}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={8}>{t.empty}</td>
-              </tr>
-            ) : (
-              rows.map((row) => (
-                <tr key={row.n} aria-current={props.detail?.n === row.n ? "true" : undefined}>
-                  <td>{row.when}</td>
-                  <td>{row.who}</td>
-                  <td>{row.actorType}</td>
-                  <td>{row.ip}</td>
-                  <td>{row.event}</td>
-                  <td>{row.object}</td>
-                  <td className={`audit-outcome--${row.outcomeCode}`}>{row.outcome}</td>
-                  <td>
-                    <Link
-                      to={hrefOf(AUDIT_PATH, values, { ...cursor, [AUDIT_PARAMS.entry]: row.n })}
-                      aria-label={t.openEntry(row.day, row.seq)}
-                      preventScrollReset
-                    >
-                      {t.open}
-                    </Link>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <AuditTable
+        rows={rows}
+        openN={props.detail?.n ?? null}
+        entryHref={(row) => hrefOf(AUDIT_PATH, values, { ...cursor, [AUDIT_PARAMS.entry]: row.n })}
+      />
       <nav className="audit-pager" aria-label={t.title}>
         {props.paged ? <Link to={hrefOf(AUDIT_PATH, values)}>{t.first}</Link> : null}
         {props.newerThan !== null ? (

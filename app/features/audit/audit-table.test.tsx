@@ -1,0 +1,66 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+import { AuditScreen, type AuditScreenProps } from "./audit-screen";
+import type { AuditRow } from "./list.server";
+import { auditTexts as t } from "./texts";
+
+/** The audit screen's table as the server renders it: links only, so it works without JavaScript. */
+
+const row = (n: number, outcomeCode = "ok"): AuditRow => ({
+  n,
+  day: "2026-03-12",
+  seq: n,
+  when: "12/03/2026 10:00",
+  who: "u1@example.com",
+  actorType: "USER GOLD",
+  ip: "10.0.0.1",
+  event: "Entrada",
+  object: "Sessão",
+  outcome: outcomeCode === "ok" ? "Concluído" : "Recusado",
+  outcomeCode,
+});
+
+const values = { from: "", to: "", user: "", event: "signIn", dataset: "", outcome: "" };
+const base: AuditScreenProps = {
+  values,
+  error: null,
+  rows: [row(12), row(11, "refused")],
+  olderThan: 11,
+  newerThan: null,
+  paged: false,
+  detail: null,
+  detailMissing: false,
+};
+
+async function render(props: AuditScreenProps, search = "") {
+  const element = <AuditScreen {...props} search={search} />;
+  const handler = createStaticHandler([{ path: "*", element }]);
+  const context = await handler.query(new Request(`http://localhost/user/audit${search}`));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  ).replaceAll("&amp;", "&");
+}
+
+describe("the audit table", () => {
+  it("lists the entries in a named scrolling region, the outcome marked, each opening in detail", async () => {
+    const html = await render(base, "?evento=signIn&antes=13");
+    expect(html).toContain(`role="region" aria-label="${t.title}"><table class="audit-table">`);
+    expect(html).toContain(`<th scope="col" colSpan="1">${t.columnWhen}</th>`);
+    expect(html).toContain('<td class="audit-outcome--refused">Recusado</td>');
+    expect(html).toContain(`href="/user/audit?evento=signIn&antes=13&entrada=11"`);
+    expect(html).toContain(`aria-label="${t.openEntry("2026-03-12", 11)}"`);
+    // Paged by seek, with the screen's own links: no page numbers.
+    expect(html).toContain(`href="/user/audit?evento=signIn&antes=11">${t.older}</a>`);
+    expect(html).not.toContain("data-table__footer");
+  });
+
+  it("sets the open entry apart, and says when there is nothing to show", async () => {
+    const detail = { ...row(11), atIso: "", actorName: "U1", dataset: "-", details: "{}", prev: "0", hash: "1" };
+    const open = await render({ ...base, detail });
+    expect(open).toMatch(/<tr data-row-id="11" class="[^"]*" aria-current="true">/);
+    const empty = await render({ ...base, rows: [], olderThan: null });
+    expect(empty).toContain(`colSpan="8">${t.empty}</td>`);
+  });
+});
