@@ -1,0 +1,135 @@
+import { useEffect, useRef } from "react";
+import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
+import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
+import type { GridRow } from "./forecast-grid-rules";
+import type { Editing } from "./use-forecast-edits";
+
+/**
+ * A month's or an annual total's cell, and the editor a forecast cell opens in place. Cells are drawn by a plain
+ * function, not a component: the grid has thousands and each carries as little as it can.
+ */
+
+export type CommitEdit = (text: string, move: [number, number] | null) => void;
+export type CancelEdit = (reason: "escape" | "invalid") => void;
+
+export type ValueCellProps = {
+  row: GridRow;
+  column: ColumnView;
+  /** The column's kind and position (of the month, or of the annual total). */
+  meta: { kind: "month" | "total"; index: number };
+  value: number | null | undefined;
+  /** The stored value (account rows' months only). */
+  stored: number | null | undefined;
+  /** The row's account may change now (its forecast months). */
+  editable: boolean;
+  firstForecastIndex: number;
+  /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
+  gridReadOnly: boolean;
+  hasHistory: boolean;
+  /** Why the last save refused this cell. */
+  conflict: string | undefined;
+  /** The editor's state when this cell is being typed in. */
+  editing: Editing | null;
+  onCommit: CommitEdit;
+  onCancel: CancelEdit;
+};
+
+export function valueCell(p: ValueCellProps) {
+  const { row, column, value } = p;
+  const isMonth = p.meta.kind === "month";
+  const forecastColumn = isMonth && p.meta.index >= p.firstForecastIndex;
+  const canEdit = p.editable && forecastColumn && value !== null && value !== undefined;
+  const changed = isMonth && p.stored !== undefined && value !== p.stored;
+  // A month cell is the plain `forecast-grid__cell` (the grid's ~460 cells carry as little markup as they can).
+  let classes = isMonth ? "forecast-grid__cell" : "forecast-grid__cell forecast-grid__cell--total";
+  if (forecastColumn) classes += " is-forecast";
+  if (canEdit) classes += " is-editable";
+  if (changed) classes += " is-changed";
+  if (p.conflict) classes += " is-conflict";
+  if (p.hasHistory) classes += " has-history";
+  classes += pinnedClass(column);
+  if (p.editing) {
+    return (
+      <div key={column.id} role="gridcell" className={`${classes} is-editing`} style={pinnedStyle(column)}>
+        <CellEditor
+          editing={p.editing}
+          label={`${row.label}, ${column.header}`}
+          onCommit={p.onCommit}
+          onCancel={p.onCancel}
+        />
+      </div>
+    );
+  }
+  return (
+    <div
+      key={column.id}
+      role="gridcell"
+      tabIndex={-1}
+      className={classes}
+      style={pinnedStyle(column)}
+      title={p.conflict}
+      aria-readonly={canEdit || p.gridReadOnly ? undefined : true}
+    >
+      {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}
+    </div>
+  );
+}
+
+/** The text input of a cell being edited: Enter and Tab commit and move on, Escape drops, leaving keeps a number. */
+export function CellEditor({
+  editing,
+  label,
+  onCommit,
+  onCancel,
+}: {
+  editing: Editing;
+  label: string;
+  onCommit: CommitEdit;
+  onCancel: CancelEdit;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => {
+    const element = input.current;
+    if (!element) return;
+    done.current = false;
+    element.focus();
+    // A typed first character replaces the value; double-click, Enter and F2 select it for overwriting.
+    if (editing.text.length === 1 && !editing.error) element.setSelectionRange(1, 1);
+    else element.select();
+  }, [editing.text, editing.error]);
+  const finish = (move: [number, number] | null) => {
+    done.current = true;
+    onCommit(input.current?.value ?? "", move);
+  };
+  return (
+    <input
+      ref={input}
+      className="forecast-grid__input"
+      defaultValue={editing.text}
+      inputMode="decimal"
+      aria-label={label}
+      aria-invalid={editing.error || undefined}
+      onKeyDown={(event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          finish([event.shiftKey ? -1 : 1, 0]);
+        } else if (event.key === "Tab") {
+          event.preventDefault();
+          finish([0, event.shiftKey ? -1 : 1]);
+        } else if (event.key === "Escape") {
+          event.preventDefault();
+          done.current = true;
+          onCancel("escape");
+        }
+      }}
+      onBlur={() => {
+        // Leaving the cell keeps a valid value; an invalid one is dropped (the message stays).
+        if (done.current) return;
+        const parsed = parsePtBrNumber(input.current?.value ?? "");
+        if (parsed.ok) finish(null);
+        else onCancel("invalid");
+      }}
+    />
+  );
+}

@@ -1,0 +1,232 @@
+import {
+  type ColumnDef,
+  type ColumnPinningState,
+  getCoreRowModel,
+  type Table,
+  useReactTable,
+} from "@tanstack/react-table";
+import { type CSSProperties, useMemo } from "react";
+import { messages } from "~/messages";
+import { monthLabel, parseMonthKey } from "~/shared/months";
+import type { ForecastGridPayload, GridRow } from "./forecast-grid-rules";
+import type { AnnualTotal } from "./release-points";
+import { forecastTexts } from "./texts";
+import type { VariancePayload } from "./variance";
+import { VARIANCE_TAGS, VARIANCE_WIDTH, type VarianceColumnMeta, varianceColumnDefs } from "./variance-columns";
+
+/**
+ * The grid's column model on TanStack Table: the account column, one column per month (actuals, then forecasts), the
+ * annual totals and the variance columns asked for; which are pinned and at what offset; and the header row.
+ */
+
+export type ColumnMeta =
+  | { kind: "label" }
+  | { kind: "month"; index: number }
+  | { kind: "total"; index: number }
+  | VarianceColumnMeta;
+
+/** A column as the rows draw it, in visual order (pinned first). */
+export type ColumnView = {
+  id: string;
+  meta: ColumnMeta;
+  header: string;
+  sub: string;
+  width: number;
+  left: number | null;
+  lastPinned: boolean;
+  pinned: boolean;
+};
+
+const LABEL_WIDTH = 300;
+const MONTH_WIDTH = 112;
+const TOTAL_WIDTH = 132;
+/** The widths reach the CSS as variables (one source for the cells' widths and the pinned offsets). */
+export const WIDTH_VARIABLES = {
+  "--fg-label": `${LABEL_WIDTH}px`,
+  "--fg-month": `${MONTH_WIDTH}px`,
+  "--fg-total": `${TOTAL_WIDTH}px`,
+  "--fg-variance": `${VARIANCE_WIDTH}px`,
+} as CSSProperties;
+
+/** The account column starts pinned. */
+export const INITIAL_PINNING: ColumnPinningState = { left: ["acc_description_edit"], right: [] };
+
+function columnDefs(
+  months: readonly string[],
+  totals: readonly AnnualTotal[],
+  variance: VariancePayload | undefined,
+): ColumnDef<GridRow>[] {
+  return [
+    { id: "acc_description_edit", header: forecastTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
+    ...months.map((key, index) => ({
+      id: `m_${key}`,
+      header: monthLabel(parseMonthKey(key) ?? 0),
+      size: MONTH_WIDTH,
+      meta: { kind: "month", index },
+    })),
+    ...totals.map((total, index) => ({
+      id: `y_${total.year}`,
+      header: forecastTexts.totalColumn(total.year),
+      size: TOTAL_WIDTH,
+      meta: { kind: "total", index },
+    })),
+    ...varianceColumnDefs(variance, months, totals),
+  ];
+}
+
+/** The line under a column's header: actual or forecast, a partial year's month count, a variance's measure. */
+function subHeader(meta: ColumnMeta, totals: readonly AnnualTotal[], firstForecastIndex: number): string {
+  if (meta.kind === "variance") return VARIANCE_TAGS[meta.measure];
+  if (meta.kind === "month")
+    return meta.index >= firstForecastIndex ? forecastTexts.forecastTag : forecastTexts.actualTag;
+  const total = meta.kind === "total" ? totals[meta.index] : null;
+  return total && !total.complete ? forecastTexts.partialYear(total.indexes.length) : "";
+}
+
+/** The table (TanStack: model, pinning, offsets) and its columns in visual order. */
+export function useForecastColumns(
+  payload: ForecastGridPayload,
+  rows: GridRow[],
+  columnPinning: ColumnPinningState,
+  onColumnPinningChange: (pinning: ColumnPinningState) => void,
+): { table: Table<GridRow>; columns: ColumnView[] } {
+  const { months, totals, variance, firstForecastIndex } = payload;
+  const defs = useMemo(() => columnDefs(months, totals, variance), [months, totals, variance]);
+  const table = useReactTable({
+    data: rows,
+    columns: defs,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+    state: { columnPinning },
+    onColumnPinningChange: (updater) =>
+      onColumnPinningChange(typeof updater === "function" ? updater(columnPinning) : updater),
+  });
+  // The table memoises these: the same arrays until the definitions or the pinning change.
+  const left = table.getLeftLeafColumns();
+  const center = table.getCenterLeafColumns();
+  const columns = useMemo<ColumnView[]>(() => {
+    return [...left, ...center].map((column, i) => {
+      const meta = column.columnDef.meta as ColumnMeta;
+      const pinned = i < left.length;
+      return {
+        id: column.id,
+        meta,
+        header: String(column.columnDef.header),
+        sub: subHeader(meta, totals, firstForecastIndex),
+        width: column.getSize(),
+        left: pinned ? column.getStart("left") : null,
+        lastPinned: pinned && i === left.length - 1,
+        pinned,
+      };
+    });
+  }, [left, center, totals, firstForecastIndex]);
+  return { table, columns };
+}
+
+/** The classes of a pinned column's cells (the last one draws the edge). */
+export const pinnedClass = (column: ColumnView) =>
+  column.pinned ? (column.lastPinned ? " is-pinned is-last-pinned" : " is-pinned") : "";
+
+/** Pinned columns stick at their offset from TanStack's column.getStart("left"). Widths come from the CSS (one class per kind). */
+export function pinnedStyle(column: ColumnView) {
+  return column.left === null ? undefined : { left: column.left };
+}
+
+/** The header row: each column's name and sub-header, and (in the browser) its pin and mass change buttons. */
+export function GridHeader({
+  columns,
+  table,
+  hydrated,
+  massChange,
+  onMassChange,
+}: {
+  columns: readonly ColumnView[];
+  table: Table<GridRow>;
+  hydrated: boolean;
+  /** Whether a column offers the mass change. */
+  massChange: (column: ColumnView) => boolean;
+  onMassChange: (month: number) => void;
+}) {
+  return (
+    <div className="forecast-grid__header" role="rowgroup">
+      <div className="forecast-grid__header-row" role="row" aria-rowindex={1}>
+        {columns.map((c) => (
+          <HeaderCell
+            key={c.id}
+            column={c}
+            hydrated={hydrated}
+            massChange={massChange(c)}
+            onPin={() => table.getColumn(c.id)?.pin(c.pinned ? false : "left")}
+            onMassChange={() => c.meta.kind === "month" && onMassChange(c.meta.index)}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function HeaderCell({
+  column,
+  hydrated,
+  massChange,
+  onPin,
+  onMassChange,
+}: {
+  column: ColumnView;
+  hydrated: boolean;
+  massChange: boolean;
+  onPin: () => void;
+  onMassChange: () => void;
+}) {
+  const pinLabel = column.pinned ? messages.unpinColumn : messages.pinColumn;
+  const kind = column.meta.kind;
+  return (
+    <div
+      role="columnheader"
+      data-column={column.id}
+      className={`forecast-grid__head forecast-grid__head--${kind}${pinnedClass(column)}`}
+      style={pinnedStyle(column)}
+    >
+      <span className="forecast-grid__head-text">{column.header}</span>
+      <span className="forecast-grid__head-line">
+        <span className="forecast-grid__head-sub">{column.sub}</span>
+        {hydrated ? (
+          <span className="forecast-grid__head-actions">
+            {massChange ? (
+              <button
+                type="button"
+                className="forecast-grid__icon"
+                title={forecastTexts.massChange}
+                aria-label={forecastTexts.massChangeOf(column.header)}
+                onClick={onMassChange}
+              >
+                %
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className={`forecast-grid__icon${column.pinned ? " is-on" : ""}`}
+              title={pinLabel}
+              aria-label={`${pinLabel}: ${column.header}`}
+              aria-pressed={column.pinned}
+              onClick={onPin}
+            >
+              <PinIcon />
+            </button>
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M9.8 1.2l5 5-1.4 1.4-.7-.7-2.6 2.6.4 3.2-1.4 1.4-3-3-3.6 3.6-1.1-1.1 3.6-3.6-3-3 1.4-1.4 3.2.4 2.6-2.6-.7-.7z"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,201 @@
+import type { Row } from "@tanstack/react-table";
+import { memo, useMemo } from "react";
+import { type CancelEdit, type CommitEdit, valueCell } from "./forecast-cell";
+import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
+import { type AccountLine, type GridRow, yearSums } from "./forecast-grid-rules";
+import type { AnnualTotal } from "./release-points";
+import { forecastTexts } from "./texts";
+import type { ConflictMark, Editing, ForecastEdits } from "./use-forecast-edits";
+import type { VarianceFigures, VariancePayload } from "./variance";
+import { type VarianceColumnMeta, varianceOfRow, varianceText } from "./variance-columns";
+
+/**
+ * The grid's body: one row per group header (step), account (row), group total (step-total) and the cost centre's
+ * total (step-row). A row is memoised: a change replaces only its account's values, so only that row (and the totals)
+ * render again.
+ */
+
+type RowViewProps = {
+  row: GridRow;
+  index: number;
+  columns: ColumnView[];
+  values: readonly (number | null)[] | undefined;
+  original: readonly (number | null)[] | undefined;
+  totals: readonly AnnualTotal[];
+  /** The row's variance figures (computed by the loader from the stored values), when variance columns are on. */
+  variance: VarianceFigures | undefined;
+  firstForecastIndex: number;
+  editable: boolean;
+  /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
+  gridReadOnly: boolean;
+  edited: boolean;
+  history: ReadonlySet<number> | undefined;
+  conflicts: ReadonlyMap<number, string> | undefined;
+  editing: Editing | null;
+  onCommit: CommitEdit;
+  onCancel: CancelEdit;
+};
+
+function labelCell(row: GridRow, column: ColumnView, edited: boolean) {
+  return (
+    <div
+      key={column.id}
+      role="rowheader"
+      tabIndex={-1}
+      className={`forecast-grid__label${pinnedClass(column)}`}
+      style={pinnedStyle(column)}
+      title={row.type === "row" ? row.account : undefined}
+    >
+      {row.label}
+      {edited ? <span className="forecast-grid__edited">{forecastTexts.edited}</span> : null}
+    </div>
+  );
+}
+
+function varianceCell(
+  row: GridRow,
+  column: ColumnView,
+  meta: VarianceColumnMeta,
+  variance: VarianceFigures | undefined,
+  gridReadOnly: boolean,
+) {
+  const text = row.type === "step" ? "" : varianceText(variance, meta);
+  return (
+    <div
+      key={column.id}
+      role="gridcell"
+      tabIndex={-1}
+      className={`forecast-grid__cell forecast-grid__cell--variance forecast-grid__cell--${meta.group}${
+        text.startsWith("-") ? " is-negative" : ""
+      }${pinnedClass(column)}`}
+      style={pinnedStyle(column)}
+      aria-readonly={gridReadOnly ? undefined : true}
+    >
+      {text}
+    </div>
+  );
+}
+
+export const ForecastRow = memo(function ForecastRow(p: RowViewProps) {
+  const { row, values, editing } = p;
+  const years = values ? yearSums(values, p.totals) : null;
+  return (
+    <div
+      role="row"
+      aria-rowindex={p.index + 2}
+      data-row={p.index}
+      className={`forecast-grid__row forecast-grid__row--${row.type}${p.edited ? " is-edited" : ""}`}
+    >
+      {p.columns.map((column, c) => {
+        const meta = column.meta;
+        if (meta.kind === "label") return labelCell(row, column, p.edited);
+        if (meta.kind === "variance") return varianceCell(row, column, meta, p.variance, p.gridReadOnly);
+        const isMonth = meta.kind === "month";
+        return valueCell({
+          row,
+          column,
+          meta,
+          value: isMonth ? values?.[meta.index] : years?.[meta.index],
+          stored: isMonth ? p.original?.[meta.index] : undefined,
+          editable: p.editable,
+          firstForecastIndex: p.firstForecastIndex,
+          gridReadOnly: p.gridReadOnly,
+          hasHistory: isMonth && p.history?.has(meta.index) === true,
+          conflict: isMonth ? p.conflicts?.get(meta.index) : undefined,
+          editing: editing && editing.column === c ? editing : null,
+          onCommit: p.onCommit,
+          onCancel: p.onCancel,
+        });
+      })}
+    </div>
+  );
+});
+
+/** Per account line, the months whose cell has a history, and the months the last save refused (with why). */
+function useLineMarks(accounts: readonly AccountLine[], months: readonly string[], conflicts: readonly ConflictMark[]) {
+  const history = useMemo(() => accounts.map((a) => new Set(a.edited)), [accounts]);
+  const conflictsByLine = useMemo(() => {
+    const lineOf = new Map(accounts.map((a, i) => [a.account, i]));
+    const byLine = new Map<number, Map<number, string>>();
+    for (const c of conflicts) {
+      const line = lineOf.get(c.account);
+      const month = months.indexOf(c.month);
+      if (line === undefined || month < 0) continue;
+      if (!byLine.has(line)) byLine.set(line, new Map());
+      byLine.get(line)?.set(month, c.text);
+    }
+    return byLine;
+  }, [conflicts, accounts, months]);
+  return { history, conflicts: conflictsByLine };
+}
+
+export function GridBody({
+  tableRows,
+  columns,
+  accounts,
+  months,
+  totals,
+  firstForecastIndex,
+  variance,
+  payloadEditable,
+  gridReadOnly,
+  conflicts,
+  edits,
+  onCommit,
+  onCancel,
+}: {
+  tableRows: readonly Row<GridRow>[];
+  columns: ColumnView[];
+  accounts: readonly AccountLine[];
+  months: readonly string[];
+  totals: readonly AnnualTotal[];
+  firstForecastIndex: number;
+  variance: VariancePayload | undefined;
+  /** The payload says the grid is open (its cells look editable before the browser takes over). */
+  payloadEditable: boolean;
+  gridReadOnly: boolean;
+  conflicts: readonly ConflictMark[];
+  edits: Pick<ForecastEdits, "values" | "original" | "sums" | "edited" | "editing">;
+  onCommit: CommitEdit;
+  onCancel: CancelEdit;
+}) {
+  const marks = useLineMarks(accounts, months, conflicts);
+  const { values, original, sums, edited, editing } = edits;
+  return (
+    <div className="forecast-grid__body" role="rowgroup">
+      {tableRows.map(({ original: row, index }) => {
+        const isAccount = row.type === "row";
+        const rowValues =
+          row.type === "row"
+            ? values[row.line]
+            : row.type === "step-total"
+              ? sums.groups[row.group]
+              : row.type === "step-row"
+                ? sums.grand
+                : undefined;
+        const isEditing = editing !== null && editing.row === index;
+        return (
+          <ForecastRow
+            key={row.id}
+            row={row}
+            index={index}
+            columns={columns}
+            values={rowValues}
+            original={isAccount ? original[row.line] : undefined}
+            totals={totals}
+            variance={varianceOfRow(variance, row)}
+            firstForecastIndex={firstForecastIndex}
+            editable={payloadEditable && isAccount}
+            gridReadOnly={gridReadOnly}
+            edited={isAccount && edited.has(row.line)}
+            history={isAccount ? marks.history[row.line] : undefined}
+            conflicts={isAccount ? marks.conflicts.get(row.line) : undefined}
+            editing={isEditing ? editing : null}
+            onCommit={onCommit}
+            onCancel={onCancel}
+          />
+        );
+      })}
+    </div>
+  );
+}
