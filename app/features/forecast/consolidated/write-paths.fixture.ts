@@ -291,10 +291,14 @@ async function editedExportThroughCapture(random: Random) {
 /** A "forecast" template file: random changes of existing cells and, now and then, a new account. */
 export function templateCsv(random: Random): string {
   const rows: string[][] = [];
+  // A file names each (cc, account, month) once: the template refuses a repeated key.
+  const keys = new Set<string>();
   for (let n = random.int(1, 5); n > 0; n--) {
     const { cc, level } = random.pick(CENTRES);
     const account = random.pick(ACCOUNTS);
     const month = random.int(calendar.firstForecastMonth, calendar.lastMonth);
+    if (keys.has(`${cc}|${account.account}|${month}`)) continue;
+    keys.add(`${cc}|${account.account}|${month}`);
     rows.push(
       forecastRow({
         rf: RF,
