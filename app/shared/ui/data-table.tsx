@@ -54,8 +54,8 @@ export type DataTableColumnMeta<Row> = {
 export type DataTableProps<Row> = {
   columns: ColumnDef<Row, unknown>[];
   rows: Row[];
-  /** The record id: keeps row identity stable across pages and reloads. */
-  getRowId: (row: Row) => string;
+  /** The record id: keeps row identity stable across pages and reloads (`index`: the row's place on the page). */
+  getRowId: (row: Row, index: number) => string;
   /** Shown in place of rows when the page is empty. */
   emptyText: string;
   /** Names the table for assistive technology (visually hidden unless `showCaption`). */
@@ -128,7 +128,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const table = useReactTable({
     data: rows,
     columns,
-    getRowId: (row) => getRowId(row),
+    getRowId: (row, index) => getRowId(row, index),
     getCoreRowModel: getCoreRowModel(),
     manualPagination: true,
     rowCount: paging?.rowCount ?? rows.length,

@@ -59,6 +59,15 @@ describe("PreparersScreen", () => {
     expect(html.toLowerCase()).toContain(`enctype="multipart/form-data"`);
   });
 
+  it("shows the cost centres in the shared table: a named scrolling region, each row headed by its cost centre", async () => {
+    const html = await render(base);
+    expect(html).toContain(
+      `role="region" aria-label="${t.tableCaption}"><table class="forecast-calendar__table forecast-preparers__table">`,
+    );
+    expect(html).toContain(`<th scope="row">${MARKETING}</th>`);
+    expect(html).not.toContain("data-table__footer");
+  });
+
   it("asks to confirm a removal with a form that says so", async () => {
     const html = decode(await render({ ...base, removing: { costCenter: MARKETING, email: "gold@example.com" } }));
     expect(html).toContain(t.removePrompt("gold@example.com", MARKETING));

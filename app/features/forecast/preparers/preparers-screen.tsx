@@ -1,39 +1,13 @@
 import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/shared/ui/alert";
-import type { Proposal, Unmatched } from "./matching";
 import { type ListState, PREPARERS_PAGE_SIZE, PREPARERS_PATH, PREPARERS_TEMPLATE_PATH, preparersHref } from "./paths";
+import { CostCentersTable, ProposalsTable, RefusedRowsTable, UnmatchedTable } from "./preparers-tables";
+import type { ScreenData, ScreenError } from "./screen-data";
 import { preparersTexts as t } from "./texts";
 
 /** The preparers' screen (/ij/forecast_preparers): every form a plain GET or POST, so it works without JavaScript. */
 
-export type ScreenData = {
-  state: ListState;
-  rows: {
-    costCenter: string;
-    inForecast: boolean;
-    preparers: { email: string; known: boolean; name: string; type: string; mayPrepare: boolean }[];
-  }[];
-  total: number;
-  page: number;
-  pageCount: number;
-  anyCostCenter: boolean;
-  notice: {
-    tone: "success" | "error" | "warning";
-    title?: string;
-    text: string;
-    refused: { rows: { line: number; costCenter: string; email: string; reason: string }[]; more: number } | null;
-  } | null;
-  removing: { costCenter: string; email: string } | null;
-  suggestion: {
-    responsibles: number;
-    proposals: Proposal[];
-    already: number;
-    unmatched: (Unmatched & { reasonText: string })[];
-    pairs: string[];
-  } | null;
-};
-
-export type ScreenError = { message: string; costCenter: string | null } | null;
+export type { ScreenData, ScreenError } from "./screen-data";
 
 export function PreparersScreen({ data, error, busy }: { data: ScreenData; error: ScreenError; busy: boolean }) {
   const { state } = data;
@@ -80,7 +54,7 @@ export function PreparersScreen({ data, error, busy }: { data: ScreenData; error
 
       {data.suggestion ? <SuggestionBox suggestion={data.suggestion} state={state} busy={busy} /> : null}
 
-      <CostCenterTable data={data} error={error} here={here} busy={busy} />
+      <CostCenterList data={data} error={error} here={here} busy={busy} />
 
       <section className="forecast-preparers__template card" aria-labelledby="forecast-preparers-template">
         <h2 id="forecast-preparers-template">{t.templateTitle}</h2>
@@ -109,30 +83,10 @@ function NoticeBox({ notice }: { notice: NonNullable<ScreenData["notice"]> }) {
     <Alert tone={notice.tone} title={notice.title}>
       <p>{notice.text}</p>
       {notice.refused && notice.refused.rows.length > 0 ? (
-        <div className="data-table__scroll">
-          <table className="forecast-calendar__table">
-            <caption>{t.refusedCaption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.columnLine}</th>
-                <th scope="col">{t.columnCostCenter}</th>
-                <th scope="col">{t.columnEmail}</th>
-                <th scope="col">{t.columnReason}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {notice.refused.rows.map((r) => (
-                <tr key={`${r.line}-${r.costCenter}-${r.email}`}>
-                  <td>{r.line}</td>
-                  <td>{r.costCenter}</td>
-                  <td>{r.email}</td>
-                  <td>{r.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <>
+          <RefusedRowsTable rows={notice.refused.rows} />
           {notice.refused.more > 0 ? <p>{t.refusedMore(notice.refused.more)}</p> : null}
-        </div>
+        </>
       ) : null}
     </Alert>
   );
@@ -186,31 +140,7 @@ function SuggestionBox({
         ) : null
       ) : (
         <>
-          <div className="data-table__scroll">
-            <table className="forecast-calendar__table">
-              <caption>{t.proposalsCaption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.columnUnit}</th>
-                  <th scope="col">{t.columnFpaCostCenter}</th>
-                  <th scope="col">{t.columnCostCenter}</th>
-                  <th scope="col">{t.columnUser}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {suggestion.proposals.map((p) => (
-                  <tr key={`${p.cost_center_concat}-${p.user}`}>
-                    <td>{p.unit}</td>
-                    <td>{p.source}</td>
-                    <td>{p.cost_center_concat}</td>
-                    <td>
-                      {p.name} ({p.user})
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ProposalsTable proposals={suggestion.proposals} />
           <Form method="post" action={preparersHref(state)}>
             <input type="hidden" name="intent" value="suggest" />
             {suggestion.pairs.map((pair) => (
@@ -223,30 +153,10 @@ function SuggestionBox({
         </>
       )}
       {suggestion.unmatched.length > 0 ? (
-        <div className="data-table__scroll">
+        <>
           <h3>{t.unmatchedTitle}</h3>
-          <table className="forecast-calendar__table">
-            <caption className="visually-hidden">{t.unmatchedCaption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.columnUnit}</th>
-                <th scope="col">{t.columnFpaCostCenter}</th>
-                <th scope="col">{t.columnFpaPerson}</th>
-                <th scope="col">{t.columnReason}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {suggestion.unmatched.map((u, i) => (
-                <tr key={`${u.unit}-${i}`}>
-                  <td>{u.unit}</td>
-                  <td>{u.costCenter}</td>
-                  <td>{u.userResponsible}</td>
-                  <td>{u.reasonText}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          <UnmatchedTable unmatched={suggestion.unmatched} />
+        </>
       ) : null}
       <p>
         <Link to={preparersHref(state)}>{t.suggestClose}</Link>
@@ -255,7 +165,7 @@ function SuggestionBox({
   );
 }
 
-function CostCenterTable({
+function CostCenterList({
   data,
   error,
   here,
@@ -273,82 +183,7 @@ function CostCenterTable({
   return (
     <>
       <p aria-live="polite">{t.shown(from, to, data.total)}</p>
-      <div className="data-table__scroll">
-        <table className="forecast-calendar__table forecast-preparers__table">
-          <caption className="visually-hidden">{t.tableCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.columnCostCenter}</th>
-              <th scope="col">{t.columnPreparers}</th>
-              <th scope="col">{t.columnAdd}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row) => {
-              const rowError = error?.costCenter === row.costCenter ? error.message : null;
-              const errorId = `preparer-error-${row.costCenter.replace(/[^\w-]/g, "_")}`;
-              return (
-                <tr key={row.costCenter}>
-                  <th scope="row">{row.costCenter}</th>
-                  <td>
-                    {row.preparers.length === 0 ? (
-                      <em>{t.none}</em>
-                    ) : (
-                      <ul className="forecast-preparers__list">
-                        {row.preparers.map((p) => (
-                          <li key={p.email}>
-                            {p.name ? `${p.name} ` : ""}
-                            <span className="forecast-preparers__email">&lt;{p.email}&gt;</span>{" "}
-                            {p.mayPrepare ? null : (
-                              <strong className="forecast-preparers__warning">
-                                ({p.known ? t.cannotEditNow(p.type) : t.notUserNow}){" "}
-                              </strong>
-                            )}
-                            <Link
-                              to={preparersHref(state, { remover: row.costCenter, usuario: p.email })}
-                              aria-label={t.removeLink(p.email)}
-                            >
-                              {t.remove}
-                            </Link>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                  <td>
-                    {row.inForecast ? (
-                      <Form method="post" action={here} className="forecast-preparers__add">
-                        <input type="hidden" name="intent" value="add" />
-                        <input type="hidden" name="cost_center_concat" value={row.costCenter} />
-                        <input
-                          type="email"
-                          name="user"
-                          required
-                          maxLength={254}
-                          placeholder={t.emailPlaceholder}
-                          aria-label={t.emailLabel(row.costCenter)}
-                          aria-invalid={rowError ? true : undefined}
-                          aria-describedby={rowError ? errorId : undefined}
-                        />
-                        <button type="submit" className="button button--secondary" disabled={busy}>
-                          {t.addButton}
-                        </button>
-                        {rowError ? (
-                          <p className="field__error" id={errorId} role="alert">
-                            {rowError}
-                          </p>
-                        ) : null}
-                      </Form>
-                    ) : (
-                      <em>{t.notInForecast}</em>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CostCentersTable data={data} error={error} here={here} busy={busy} />
       {data.pageCount > 1 ? (
         <nav aria-label={t.pagerLabel} className="forecast-preparers__pager">
           {data.page > 1 ? <Link to={preparersHref({ ...state, page: data.page - 1 })}>{t.previous}</Link> : null}{" "}

@@ -1,0 +1,32 @@
+import type { Proposal, Unmatched } from "./matching";
+import type { ListState } from "./paths";
+
+/** What the preparers' screen shows (its route's loader answers it). */
+export type ScreenData = {
+  state: ListState;
+  rows: {
+    costCenter: string;
+    inForecast: boolean;
+    preparers: { email: string; known: boolean; name: string; type: string; mayPrepare: boolean }[];
+  }[];
+  total: number;
+  page: number;
+  pageCount: number;
+  anyCostCenter: boolean;
+  notice: {
+    tone: "success" | "error" | "warning";
+    title?: string;
+    text: string;
+    refused: { rows: { line: number; costCenter: string; email: string; reason: string }[]; more: number } | null;
+  } | null;
+  removing: { costCenter: string; email: string } | null;
+  suggestion: {
+    responsibles: number;
+    proposals: Proposal[];
+    already: number;
+    unmatched: (Unmatched & { reasonText: string })[];
+    pairs: string[];
+  } | null;
+};
+
+export type ScreenError = { message: string; costCenter: string | null } | null;
