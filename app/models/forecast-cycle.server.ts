@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
+import { type CycleAction, type CycleState, FROZEN_STATES, INITIAL_STATE } from "./forecast-cycle.fields";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -7,8 +8,9 @@ import type { IndexDeclaration } from "./indexes";
  * corrected), every transition kept (who, when, from, to, comment), and who prepares each cost centre. The rules of
  * who may move a state live in app/features/forecast/cycle/; this module keeps the data, with the submission's record
  * (who sent the version under review and who prepared it then: the reviewers' separation of duties holds whatever
- * the preparers' list says later), and the states in which the forecast does not change (`frozenCostCenters`, one half
- * of the forecast collection's write rule `forecastLocks` in forecast.server.ts).
+ * the preparers' list says later), and which cost centres are in a state whose forecast does not change
+ * (`frozenCostCenters`, one half of the forecast collection's write rule `forecastLocks` in forecast.server.ts). The
+ * states, actions and transitions are forecast-cycle.fields.ts.
  */
 
 export const FORECAST_CYCLE = "forecast_cycle";
@@ -17,13 +19,8 @@ export const FORECAST_PREPARERS = "forecast_preparers";
 /** The daily reminders sent, one per (RF, day, preparer): `_id` "RF1 2027|2026-11-28|ana@example.com". */
 export const FORECAST_REMINDERS = "forecast_reminders";
 
-export const CYCLE_STATES = ["preparing", "submitted", "returned", "approved"] as const;
-export type CycleState = (typeof CYCLE_STATES)[number];
-
-/** The states in which the cost centre's forecast cannot change. */
-export const FROZEN_STATES: readonly CycleState[] = ["submitted", "approved"];
-
-export type CycleAction = "submit" | "approve" | "return" | "reopen";
+/** The stored state's type, for the callers that read records (forecast.server.ts). */
+export type { CycleState } from "./forecast-cycle.fields";
 
 export type CycleRecord = {
   rf: string;
@@ -158,7 +155,7 @@ export async function transition(
 ): Promise<TransitionResult> {
   const database = await db();
   const cycles = database.collection<CycleRecord>(FORECAST_CYCLE);
-  if (from.includes("preparing")) {
+  if (from.includes(INITIAL_STATE)) {
     // The default state has no record: create it, so that the conditional update below has one to match.
     try {
       await cycles.updateOne(
@@ -167,7 +164,7 @@ export async function transition(
           $setOnInsert: {
             rf,
             cost_center_concat,
-            state: "preparing",
+            state: INITIAL_STATE,
             changed_at: now,
             changed_by: "",
             changed_by_name: "",
@@ -199,7 +196,7 @@ export async function transition(
   );
   if (!before) {
     const current = await cycles.findOne({ rf, cost_center_concat }, { projection: { state: 1 } });
-    return { ok: false, current: current?.state ?? "preparing" };
+    return { ok: false, current: current?.state ?? INITIAL_STATE };
   }
   const event: CycleEvent = {
     rf,

@@ -16,8 +16,7 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { z } from "zod";
-import { loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
+import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { FORECAST_DATASET } from "~/features/forecast/excel.server";
@@ -76,7 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canImport: canWrite && review.open && !cycle.frozen,
     ...excelState,
   };
-  const done = CYCLE_DONE.safeParse(url.searchParams.get("ciclo"));
+  const done = CYCLE_ACTION.safeParse(url.searchParams.get("ciclo"));
   // loadedAt tells the grid that a reload (after a save) brought stored values: it starts afresh from them, keeping its
   // scroll and focused cell.
   return {
@@ -89,8 +88,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };
 }
-
-const CYCLE_DONE = z.enum(["submit", "approve", "return", "reopen"]);
 
 /**
  * Two kinds of POST: the grid's save (JSON, the editors' write rule) and a cycle action (a form: submit, approve,

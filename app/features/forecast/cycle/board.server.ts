@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import { INITIAL_STATE, SHOWN_CODES, type ShownCode } from "~/models/forecast-cycle.fields";
 import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
 import { type CalendarDate, monthLabel, monthOfDay, monthStartDate } from "~/shared/months";
@@ -12,9 +13,9 @@ import {
   scenarioCalendar,
   scenarioOpenOn,
 } from "../release-points";
-import { BOARD_PAGE_SIZE, type BoardQuery, type ShownCode } from "./paths";
+import { BOARD_PAGE_SIZE, type BoardQuery } from "./paths";
 import { shownState } from "./rules";
-import { boardTexts, cycleTexts, STATE_LABELS } from "./texts";
+import { boardTexts, shownLabel } from "./texts";
 
 /**
  * The status board of one RF (reviewers and administrators): each cost centre with its state, preparers, last change
@@ -22,11 +23,6 @@ import { boardTexts, cycleTexts, STATE_LABELS } from "./texts";
  * centres are few (hundreds at most), so the board is built whole and a page of it sent; the query string holds
  * the RF, the filters and the page.
  */
-
-export const SHOWN_CODES: readonly ShownCode[] = ["preparing", "submitted", "returned", "approved", "not_submitted"];
-
-export const shownLabel = (code: ShownCode) =>
-  code === "not_submitted" ? cycleTexts.notSubmitted : STATE_LABELS[code];
 
 export type BoardRow = {
   cost_center_concat: string;
@@ -43,10 +39,7 @@ export type BoardRow = {
 
 const querySchema = z.object({
   rf: z.string().max(20).nullable().catch(null),
-  estado: z
-    .enum(SHOWN_CODES as [ShownCode, ...ShownCode[]])
-    .nullable()
-    .catch(null),
+  estado: z.enum(SHOWN_CODES).nullable().catch(null),
   nivel: z.string().max(200).nullable().catch(null),
   page: pageNumber,
 });
@@ -106,7 +99,7 @@ export async function buildBoard(
   const [centres, cycles, preparers] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf), preparersOf()]);
   const rows: BoardRow[] = centres.map(({ cost_center_concat, level }) => {
     const record = cycles.get(cost_center_concat);
-    const shown = shownState(record?.state ?? "preparing", window);
+    const shown = shownState(record?.state ?? INITIAL_STATE, window);
     return {
       cost_center_concat,
       level,

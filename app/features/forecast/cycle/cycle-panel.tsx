@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import type { CycleAction } from "~/models/forecast-cycle.server";
+import type { CycleAction } from "~/models/forecast-cycle.fields";
 import type { CycleView } from "./cycle.server";
 import { COMMENT_MAX, needsComment } from "./rules";
 import { cycleTexts } from "./texts";

@@ -2,10 +2,17 @@ import { z } from "zod";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
 import {
+  CYCLE_ACTIONS,
   type CycleAction,
+  type CycleState,
+  INITIAL_STATE,
+  isFrozen,
+  type ShownCode,
+  TRANSITIONS,
+} from "~/models/forecast-cycle.fields";
+import {
   type CycleEvent,
   type CycleRecord,
-  type CycleState,
   cycleOf,
   lastSubmitterOf,
   preparersOf,
@@ -33,7 +40,6 @@ import {
   type Submission,
   shownState,
   submissionBinds,
-  TRANSITIONS,
 } from "./rules";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
@@ -89,7 +95,7 @@ export type TimelineView = { when: string; who: string; from: string; to: string
 
 export type CycleView = {
   state: CycleState;
-  shown: { code: CycleState | "not_submitted"; label: string };
+  shown: { code: ShownCode; label: string };
   frozen: boolean;
   actions: CycleAction[];
   preparers: string[];
@@ -108,12 +114,12 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
   const actor = actorOf(user, preparers.get(cc) ?? [], submission);
   // The state is the last transition's (each is kept right after it is made); taking an action checks the state
   // record itself (takeCycleAction, a conditional update).
-  const state = events.at(-1)?.to ?? "preparing";
+  const state = events.at(-1)?.to ?? INITIAL_STATE;
   const window = editWindowOf(calendar, today);
   return {
     state,
     shown: shownState(state, window),
-    frozen: state === "submitted" || state === "approved",
+    frozen: isFrozen(state),
     actions: allowedActions(state, actor, window, monthLabel(calendar.editMonth)),
     preparers: preparers.get(cc) ?? [],
     timeline: events.map((e) => ({
@@ -127,8 +133,11 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
   };
 }
 
+/** A cycle action as a form or a URL names it. */
+export const CYCLE_ACTION = z.enum(CYCLE_ACTIONS);
+
 const actionSchema = z.object({
-  intent: z.enum(["submit", "approve", "return", "reopen"]),
+  intent: CYCLE_ACTION,
   comment: z.string().max(20_000).optional().default(""),
 });
 
@@ -156,7 +165,7 @@ export async function takeCycleAction(
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
   const [record, preparerMap] = await Promise.all([cycleOf(calendar.name, cc), preparersOf([cc])]);
-  const state = record?.state ?? "preparing";
+  const state = record?.state ?? INITIAL_STATE;
   const preparers = preparerMap.get(cc) ?? [];
   const actor = actorOf(user, preparers, await submissionOf(record, calendar.name, cc));
   const window = editWindowOf(calendar, today);

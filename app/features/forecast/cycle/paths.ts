@@ -1,12 +1,11 @@
-import type { CycleState } from "~/models/forecast-cycle.server";
+import type { ShownCode } from "~/models/forecast-cycle.fields";
 
 /** The status board's address, and a link to it with an RF, filters and page (browser-safe). */
 export const BOARD_PATH = "/ij/forecast_status";
 export const PREPARERS_PATH = "/ij/forecast_preparers";
 export const BOARD_PAGE_SIZE = 20;
 
-/** A state as the board shows it: the cycle's, or "Não enviado" once the edit month has ended. */
-export type ShownCode = CycleState | "not_submitted";
+export type { ShownCode };
 export type BoardQuery = { rf: string | null; state: ShownCode | null; level: string | null; page: number };
 
 export function boardHref(query: Partial<BoardQuery>, excel = false): string {

@@ -1,5 +1,6 @@
 import { costCentersOfScenario } from "~/models/forecast.server";
-import { cyclesOf, FROZEN_STATES, preparersOf, recordReminder } from "~/models/forecast-cycle.server";
+import { INITIAL_STATE, isFrozen } from "~/models/forecast-cycle.fields";
+import { cyclesOf, preparersOf, recordReminder } from "~/models/forecast-cycle.server";
 import { type NoticeInput, notify } from "~/models/notices.server";
 import { portalToday } from "~/shared/clock.server";
 import { type CalendarDate, dayLabel, isoDate, monthStartDate } from "~/shared/months";
@@ -26,8 +27,7 @@ export async function sendForecastReminders(now: Date, today: CalendarDate = por
   const [centres, cycles, preparers] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf), preparersOf()]);
   const pending = new Map<string, string[]>();
   for (const { cost_center_concat } of centres) {
-    const state = cycles.get(cost_center_concat)?.state ?? "preparing";
-    if (FROZEN_STATES.includes(state)) continue;
+    if (isFrozen(cycles.get(cost_center_concat)?.state ?? INITIAL_STATE)) continue;
     for (const user of preparers.get(cost_center_concat) ?? []) {
       const list = pending.get(user) ?? [];
       list.push(cost_center_concat);

@@ -1,10 +1,18 @@
-import type { CycleAction, CycleState } from "~/models/forecast-cycle.server";
+import {
+  CYCLE_ACTIONS,
+  type CycleAction,
+  type CycleState,
+  NOT_SUBMITTED,
+  type ShownCode,
+  TRANSITIONS,
+} from "~/models/forecast-cycle.fields";
 import type { PermissionType } from "~/shared/permissions";
-import { cycleTexts, STATE_LABELS } from "./texts";
+import { cycleTexts, STATE_LABELS, shownLabel } from "./texts";
 
 /**
  * Who may move a cost centre × RF, and what a state shows as (docs/decisions.md "Forecast cycle"). Pure: the server
- * decides with it and the page shows the same buttons.
+ * decides with it and the page shows the same buttons. The states, actions and transitions themselves are
+ * app/models/forecast-cycle.fields.ts.
  *
  * - submit: Em preparação or Devolvido → Enviado, by an assigned preparer who may edit the forecast, in the edit month;
  * - approve / return: Enviado → Aprovado / Devolvido, by a reviewer type who is not a preparer of this cost centre
@@ -30,13 +38,6 @@ export type CycleActor = {
 
 export const ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
 export const COMMENT_MAX = 1000;
-
-export const TRANSITIONS: Readonly<Record<CycleAction, { from: readonly CycleState[]; to: CycleState }>> = {
-  submit: { from: ["preparing", "returned"], to: "submitted" },
-  approve: { from: ["submitted"], to: "approved" },
-  return: { from: ["submitted"], to: "returned" },
-  reopen: { from: ["approved"], to: "preparing" },
-};
 
 export const needsComment = (action: CycleAction) => action === "return" || action === "reopen";
 
@@ -82,23 +83,14 @@ export function allowedActions(
   window: EditWindow,
   editMonthLabel = "",
 ): CycleAction[] {
-  return (["submit", "approve", "return", "reopen"] as const).filter(
-    (action) => refusalOf(action, state, actor, window, editMonthLabel) === null,
-  );
+  return CYCLE_ACTIONS.filter((action) => refusalOf(action, state, actor, window, editMonthLabel) === null);
 }
-
-/** Whether the forecast of a cost centre in this state refuses changes. */
-export const isFrozen = (state: CycleState) => state === "submitted" || state === "approved";
 
 /**
  * What the state shows as: once the edit month has ended, a cost centre that was never submitted (or was returned and
  * not sent again) is "Não enviado".
  */
-export function shownState(
-  state: CycleState,
-  window: EditWindow,
-): { code: CycleState | "not_submitted"; label: string } {
-  if (window === "closed" && (state === "preparing" || state === "returned"))
-    return { code: "not_submitted", label: cycleTexts.notSubmitted };
-  return { code: state, label: STATE_LABELS[state] };
+export function shownState(state: CycleState, window: EditWindow): { code: ShownCode; label: string } {
+  const code = window === "closed" && TRANSITIONS.submit.from.includes(state) ? NOT_SUBMITTED : state;
+  return { code, label: shownLabel(code) };
 }

@@ -1,5 +1,5 @@
 import type { ForecastLock } from "~/models/forecast.server";
-import type { CycleState } from "~/models/forecast-cycle.server";
+import { type CycleAction, type CycleState, NOT_SUBMITTED, type ShownCode } from "~/models/forecast-cycle.fields";
 import { monthLabel } from "~/shared/months";
 import { forecastTexts } from "../texts";
 
@@ -14,6 +14,7 @@ export const STATE_LABELS: Readonly<Record<CycleState, string>> = {
   approved: "Aprovado",
 };
 
+/** Texts keyed by the cycle's actions are checked against them (a missing one is a type error). */
 export const cycleTexts = {
   notSubmitted: "Não enviado",
   stateTitle: "Situação do ciclo",
@@ -30,13 +31,13 @@ export const cycleTexts = {
     approve: "Aprovar",
     return: "Devolver",
     reopen: "Reabrir",
-  },
+  } satisfies Record<CycleAction, string>,
   actionVerbs: {
     submit: "enviou",
     approve: "aprovou",
     return: "devolveu",
     reopen: "reabriu",
-  },
+  } satisfies Record<CycleAction, string>,
   commentLabel: "Comentário",
   commentOptional: "Comentário (opcional)",
   returnCommentLabel: "Motivo da devolução (obrigatório)",
@@ -49,7 +50,7 @@ export const cycleTexts = {
     approve: "Forecast aprovado.",
     return: "Forecast devolvido ao responsável, com o comentário.",
     reopen: "Forecast reaberto para preparação.",
-  },
+  } satisfies Record<CycleAction, string>,
   refused: {
     notPreparer: "Só um responsável pela preparação deste centro de custo pode enviá-lo.",
     notEditor: "Seu perfil não pode alterar o forecast.",
@@ -66,7 +67,7 @@ export const cycleTexts = {
     approve: "aprovar",
     return: "devolver",
     reopen: "reabrir",
-  },
+  } satisfies Record<CycleAction, string>,
   /** The one message every write path gives when the cost centre's forecast is frozen. */
   frozen: (cost_center_concat: string, rf: string, state: string) =>
     `O forecast de ${cost_center_concat} em ${rf} está “${state}”: nenhuma alteração é aceita depois do envio.`,
@@ -103,6 +104,9 @@ export const cycleTexts = {
       `O mês de edição de ${rf} termina em ${lastDay}. Ainda não ${list.length === 1 ? "foi enviado" : "foram enviados"}: ${list.join("; ")}.`,
   },
 };
+
+/** What a state shows as on the board and the review: its label, or "Não enviado" after the edit month. */
+export const shownLabel = (code: ShownCode) => (code === NOT_SUBMITTED ? cycleTexts.notSubmitted : STATE_LABELS[code]);
 
 /** Why a lock refuses, in an upload's list. */
 export function lockReasonOf(lock: ForecastLock): string {
