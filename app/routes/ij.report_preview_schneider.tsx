@@ -1,10 +1,10 @@
 // Screen: Forecast review calendar: /ij/report_preview_schneider.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { CalendarTable } from "~/features/forecast/calendar-table";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
-import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import { FILTER_PATH, filterPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { isOpenForEditing, parseScenario, scenarioCalendar } from "~/features/forecast/release-points";
@@ -49,45 +49,7 @@ export default function ForecastCalendarPage() {
       <Breadcrumb filterHref={FILTER_PATH} current={forecastTexts.calendarTitle} />
       <h1>{forecastTexts.calendarTitle}</h1>
       <p>{forecastTexts.calendarIntro}</p>
-      {rows.length === 0 ? (
-        <Alert tone="info">{forecastTexts.noScenarios}</Alert>
-      ) : (
-        <div className="data-table__scroll">
-          <table className="forecast-calendar__table">
-            <caption className="visually-hidden">{forecastTexts.calendarTitle}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{forecastTexts.columnPeriod}</th>
-                <th scope="col">{forecastTexts.columnAnchor}</th>
-                <th scope="col">{forecastTexts.columnEditMonth}</th>
-                <th scope="col">{forecastTexts.columnWindow}</th>
-                <th scope="col">{forecastTexts.columnState}</th>
-                <th scope="col">{forecastTexts.columnCostCenters}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{forecastTexts.review}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.name} className={row.open ? "is-open" : undefined}>
-                  <th scope="row">{row.name}</th>
-                  <td>{row.anchor}</td>
-                  <td>{row.editMonth}</td>
-                  <td>{row.window}</td>
-                  <td>{row.open ? forecastTexts.stateOpen : forecastTexts.stateLocked}</td>
-                  <td className="forecast-calendar__number">{row.costCenters.toLocaleString("pt-BR")}</td>
-                  <td>
-                    <Link to={row.href} aria-label={forecastTexts.reviewOf(row.name)}>
-                      {forecastTexts.review}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {rows.length === 0 ? <Alert tone="info">{forecastTexts.noScenarios}</Alert> : <CalendarTable rows={rows} />}
     </section>
   );
 }
