@@ -133,19 +133,8 @@ export function checkCell(rule: ColumnRule, value: CellValue, text: string, out:
       if (text.length > rule.max) return `esperado no máximo ${rule.max} caracteres`;
       if (rule.pattern && !rule.pattern.test(text)) return rule.patternRule ?? "formato inválido";
       return null;
-    case "choice": {
-      out.value = "";
-      if (!text) return rule.required ? `campo obrigatório; esperado ${rule.rule}` : null;
-      const folded = fold(rule.stored, text);
-      const found = rule.options.get(folded);
-      if (found !== undefined) {
-        out.value = found;
-        return null;
-      }
-      // A refused value is kept in its folded form (an edit compares it with the stored one); "as written" has none.
-      if (rule.stored !== "as-written") out.value = folded;
-      return `esperado ${rule.rule}`;
-    }
+    case "choice":
+      return checkChoice(rule, text, out);
     case "date":
       out.value = null;
       if (!text) return `campo obrigatório; esperado uma data ${DATE_FORMS}`;
@@ -161,65 +150,105 @@ export function checkCell(rule: ColumnRule, value: CellValue, text: string, out:
       if (!text) return "campo obrigatório; esperado AAAAMMDD ou AAAA-MM-DD";
       out.value = parseYearMonthDay(value) ?? "";
       return out.value ? null : "esperado uma data válida AAAAMMDD ou AAAA-MM-DD";
-    case "month": {
-      out.value = null;
-      if (!text && !(value instanceof Date)) return `campo obrigatório; esperado um mês ${MONTH_FORMS}`;
-      const month = parseMonthCell(value, text);
-      if (!month) return `esperado um mês válido ${MONTH_FORMS}`;
-      if ((rule.min && month < rule.min) || (rule.max && month > rule.max)) {
-        const label = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
-        return `esperado um mês entre ${label(rule.min ?? month)} e ${label(rule.max ?? month)}`;
-      }
-      out.value = month;
-      return null;
-    }
+    case "month":
+      return checkMonth(rule, value, text, out);
     case "integer":
-    case "decimal": {
-      out.value = 0;
-      const isNumber = typeof value === "number";
-      if (!isNumber && !text && rule.required) return "campo obrigatório";
-      const decimals = rule.kind === "integer" ? 0 : rule.decimals;
-      const read = readNumber(isNumber ? value : text, {
-        decimals,
-        min: rule.min,
-        max: rule.max,
-        excessDecimals: rule.kind === "integer" ? "refuse" : rule.excessDecimals,
-      });
-      if (read.ok) {
-        out.value = read.value;
-        return null;
-      }
-      switch (read.problem) {
-        case "format":
-          return rule.kind === "integer" ? "esperado um número inteiro" : "esperado um número (1.234,56 ou 1234.56)";
-        case "decimals":
-          return decimals === 0 ? "esperado um número inteiro" : `esperado no máximo ${decimals} casas decimais`;
-        default:
-          return `esperado um número entre ${bound(rule.min)} e ${bound(rule.max)}`;
-      }
-    }
-    case "cpf": {
-      out.value = "";
-      if (!text) return "campo obrigatório; esperado um CPF de 11 dígitos";
-      // A CPF as the portal shows it (***.456.789-**), e.g. from "Baixar linhas recusadas para corrigir": never a CPF.
-      if (text.includes("*")) return MASKED_CPF_RULE;
-      const cpf = normalizeCpf(value, text);
-      if (!cpf) return "esperado um CPF de 11 dígitos com dígitos verificadores válidos";
-      out.value = cpf;
-      return null;
-    }
-    case "flag": {
-      out.value = false;
-      if (typeof value === "boolean") {
-        out.value = value;
-        return null;
-      }
-      const lower = text.toLowerCase();
-      if (YES.has(lower)) out.value = true;
-      else if (!NO.has(lower)) return "esperado sim ou não";
-      return null;
-    }
+    case "decimal":
+      return checkNumber(rule, value, text, out);
+    case "cpf":
+      return checkCpf(value, text, out);
+    case "flag":
+      return checkFlag(value, text, out);
   }
+}
+
+function checkChoice(
+  rule: Extract<ColumnRule, { kind: "choice" }>,
+  text: string,
+  out: { value: unknown },
+): string | null {
+  out.value = "";
+  if (!text) return rule.required ? `campo obrigatório; esperado ${rule.rule}` : null;
+  const folded = fold(rule.stored, text);
+  const found = rule.options.get(folded);
+  if (found !== undefined) {
+    out.value = found;
+    return null;
+  }
+  // A refused value is kept in its folded form (an edit compares it with the stored one); "as written" has none.
+  if (rule.stored !== "as-written") out.value = folded;
+  return `esperado ${rule.rule}`;
+}
+
+function checkMonth(
+  rule: Extract<ColumnRule, { kind: "month" }>,
+  value: CellValue,
+  text: string,
+  out: { value: unknown },
+): string | null {
+  out.value = null;
+  if (!text && !(value instanceof Date)) return `campo obrigatório; esperado um mês ${MONTH_FORMS}`;
+  const month = parseMonthCell(value, text);
+  if (!month) return `esperado um mês válido ${MONTH_FORMS}`;
+  if ((rule.min && month < rule.min) || (rule.max && month > rule.max)) {
+    const label = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+    return `esperado um mês entre ${label(rule.min ?? month)} e ${label(rule.max ?? month)}`;
+  }
+  out.value = month;
+  return null;
+}
+
+function checkNumber(
+  rule: Extract<ColumnRule, { kind: "integer" | "decimal" }>,
+  value: CellValue,
+  text: string,
+  out: { value: unknown },
+): string | null {
+  out.value = 0;
+  const isNumber = typeof value === "number";
+  if (!isNumber && !text && rule.required) return "campo obrigatório";
+  const decimals = rule.kind === "integer" ? 0 : rule.decimals;
+  const read = readNumber(isNumber ? value : text, {
+    decimals,
+    min: rule.min,
+    max: rule.max,
+    excessDecimals: rule.kind === "integer" ? "refuse" : rule.excessDecimals,
+  });
+  if (read.ok) {
+    out.value = read.value;
+    return null;
+  }
+  switch (read.problem) {
+    case "format":
+      return rule.kind === "integer" ? "esperado um número inteiro" : "esperado um número (1.234,56 ou 1234.56)";
+    case "decimals":
+      return decimals === 0 ? "esperado um número inteiro" : `esperado no máximo ${decimals} casas decimais`;
+    default:
+      return `esperado um número entre ${bound(rule.min)} e ${bound(rule.max)}`;
+  }
+}
+
+function checkCpf(value: CellValue, text: string, out: { value: unknown }): string | null {
+  out.value = "";
+  if (!text) return "campo obrigatório; esperado um CPF de 11 dígitos";
+  // A CPF as the portal shows it (***.456.789-**), e.g. from "Baixar linhas recusadas para corrigir": never a CPF.
+  if (text.includes("*")) return MASKED_CPF_RULE;
+  const cpf = normalizeCpf(value, text);
+  if (!cpf) return "esperado um CPF de 11 dígitos com dígitos verificadores válidos";
+  out.value = cpf;
+  return null;
+}
+
+function checkFlag(value: CellValue, text: string, out: { value: unknown }): string | null {
+  out.value = false;
+  if (typeof value === "boolean") {
+    out.value = value;
+    return null;
+  }
+  const lower = text.toLowerCase();
+  if (YES.has(lower)) out.value = true;
+  else if (!NO.has(lower)) return "esperado sim ou não";
+  return null;
 }
 
 /** What a rule accepts, for the template's column sheet. */

@@ -1,12 +1,5 @@
 import type { Db } from "mongodb";
-import {
-  deleteFiscalItemsOf,
-  FISCAL_ITEMS,
-  FISCAL_ITEMS_NOK,
-  insertFiscalItems,
-  repositoryFilesNamed,
-  type StoredFile,
-} from "~/models/fiscal.server";
+import { deleteFiscalItemsOf, FISCAL_ITEMS, FISCAL_ITEMS_NOK, insertFiscalItems } from "~/models/fiscal.server";
 import { applyForecastUpload, FORECAST, FORECAST_NOK, type ForecastUploadRow } from "~/models/forecast.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, type FpaResponsible, upsertResponsibles } from "~/models/fpa.server";
 import { applyHrUpload, HR_AUX, HR_AUX_NOK, type HrUploadRow } from "~/models/hr.server";
@@ -70,12 +63,40 @@ export async function applySpooled(
     pairs: scope.pairs.size,
     accounts: 0,
   };
-  const add = (counts: UploadCounts) => {
-    total.inserted += counts.inserted;
-    total.updated += counts.updated;
-    total.unchanged += counts.unchanged;
-    total.removed += counts.removed;
-  };
+  await clearReplaced(id, scope, meta, step, total);
+  const applyBatch = batchApplier(id, meta, total);
+  // Batches hold distinct keys, so two can be applied at once: the next one is prepared while the database works.
+  let done = 0;
+  const inFlight: Array<Promise<void>> = [];
+  const batches = spool.batches(APPLY_BATCH_SIZE);
+  try {
+    for (;;) {
+      const next = await step(batches.next());
+      if (next.done) break;
+      if (inFlight.length >= APPLY_IN_FLIGHT) await step(inFlight.shift()!);
+      const rows = next.value.length;
+      const applying = applyBatch(next.value).then(() => {
+        done += rows;
+        onProgress(done);
+      });
+      applying.catch(() => undefined); // awaited below
+      inFlight.push(applying);
+    }
+    await step(Promise.all(inFlight));
+  } finally {
+    await batches.return(undefined).catch(() => undefined);
+  }
+  return total;
+}
+
+/** A replace first removes the pairs the file covers (and the ledger adds its accounts to the chart). */
+async function clearReplaced(
+  id: DatasetId,
+  scope: ReplaceScope,
+  meta: UploadMeta,
+  step: Step,
+  total: ApplyResult,
+): Promise<void> {
   if (id === "ledger") {
     const accounts = await step(upsertLedgerAccounts([...scope.accounts.values()], meta));
     total.accounts = accounts.inserted + accounts.updated;
@@ -93,7 +114,17 @@ export async function applySpooled(
       ),
     );
   }
-  const applyBatch = async (batch: SpooledRow[]): Promise<void> => {
+}
+
+/** How one batch of spooled rows of dataset `id` is written, its counts added to `total`. */
+function batchApplier(id: DatasetId, meta: UploadMeta, total: ApplyResult): (batch: SpooledRow[]) => Promise<void> {
+  const add = (counts: UploadCounts) => {
+    total.inserted += counts.inserted;
+    total.updated += counts.updated;
+    total.unchanged += counts.unchanged;
+    total.removed += counts.removed;
+  };
+  return async (batch) => {
     const docs = batch.map((b) => b.doc);
     switch (id) {
       case "planning_quantity":
@@ -124,28 +155,6 @@ export async function applySpooled(
       }
     }
   };
-  // Batches hold distinct keys, so two can be applied at once: the next one is prepared while the database works.
-  let done = 0;
-  const inFlight: Array<Promise<void>> = [];
-  const batches = spool.batches(APPLY_BATCH_SIZE);
-  try {
-    for (;;) {
-      const next = await step(batches.next());
-      if (next.done) break;
-      if (inFlight.length >= APPLY_IN_FLIGHT) await step(inFlight.shift()!);
-      const rows = next.value.length;
-      const applying = applyBatch(next.value).then(() => {
-        done += rows;
-        onProgress(done);
-      });
-      applying.catch(() => undefined); // awaited below
-      inFlight.push(applying);
-    }
-    await step(Promise.all(inFlight));
-  } finally {
-    await batches.return(undefined).catch(() => undefined);
-  }
-  return total;
 }
 
 /** The templates whose apply looks each batch's keys up (`existingByKey`); a fresh file skips the look-ups. */
@@ -169,9 +178,4 @@ export async function holdsNoneOf(
     (await db.collection(DATASET_COLLECTIONS[template.id].collection).findOne(filter, { projection: { _id: 1 } })) ===
     null
   );
-}
-
-/** The stored files named by a batch of fiscal rows (worksheet_file, document_file). */
-export async function resolveRepositoryFiles(db: Db, names: readonly string[]): Promise<Map<string, StoredFile>> {
-  return repositoryFilesNamed(names, db);
 }
