@@ -38,6 +38,7 @@ import {
   readWholeSource,
   SourceTooLargeError,
   startTargetJob,
+  type TargetJob,
   type TargetJobOptions,
   type TargetJobOutcome,
 } from "./target-job.server";
@@ -198,6 +199,18 @@ type ValidEntry = {
   ext: string;
 };
 
+type RefusedEntry = Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">;
+type ManifestColumns = Record<(typeof COLUMNS)[number], number>;
+
+/** What a package's rows are checked against: its files by path, the manifest's folder and name, the size cap. */
+type PackageFiles = {
+  zip: JSZip;
+  byLowerName: Map<string, ZipEntry[]>;
+  folder: string;
+  manifestName: string;
+  maxFileBytes: number;
+};
+
 /** Checks the manifest's rows against the package; every refused row with its line and Error. */
 export function checkManifest(
   rows: SourceRow[],
@@ -205,20 +218,11 @@ export function checkManifest(
   folder: string,
   manifestName: string,
   maxFileBytes: number,
-):
-  | { error: string }
-  | {
-      valid: ValidEntry[];
-      refused: Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">[];
-      total: number;
-    } {
+): { error: string } | { valid: ValidEntry[]; refused: RefusedEntry[]; total: number } {
   const dataRows = rows.filter((r) => r.cells.some((c) => cellText(c) !== ""));
   if (dataRows.length === 0) return { error: t.empty };
   const header = dataRows[0].cells.map((c) => fold(cellText(c)));
-  const index = Object.fromEntries(COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
-    (typeof COLUMNS)[number],
-    number
-  >;
+  const index = Object.fromEntries(COLUMNS.map((c) => [c, header.indexOf(c)])) as ManifestColumns;
   const missing = REQUIRED.filter((c) => index[c] < 0);
   if (missing.length > 0) return { error: t.missingColumns(missing.map((c) => COLUMN_LABEL[c])) };
   if (dataRows.length === 1) return { error: t.empty };
@@ -226,65 +230,75 @@ export function checkManifest(
   const byLowerName = new Map<string, ZipEntry[]>();
   for (const e of Object.values(zip.files))
     if (!e.dir) byLowerName.set(e.name.toLowerCase(), [...(byLowerName.get(e.name.toLowerCase()) ?? []), e]);
+  const files: PackageFiles = { zip, byLowerName, folder, manifestName, maxFileBytes };
   const seen = new Map<string, number>();
   const valid: ValidEntry[] = [];
-  const refused: Omit<ReportNokRow, "_id" | "sourceFileId" | "urlPath" | "timeStamp">[] = [];
+  const refused: RefusedEntry[] = [];
   for (const row of dataRows.slice(1)) {
-    const cell = (c: (typeof COLUMNS)[number]) => (index[c] >= 0 ? row.cells[index[c]] : null);
-    const texts = {
-      name: cellText(cell("name")),
-      origin: cellText(cell("origin")),
-      dateRef: cellText(cell("dateref")),
-      file: cellText(cell("file")),
-    };
-    const errors: string[] = [];
-    if (texts.name === "") errors.push(t.invalid("name", texts.name, t.required));
-    else if (texts.name.length > REPORT_NAME_MAX)
-      errors.push(t.invalid("name", texts.name, t.tooLong(REPORT_NAME_MAX)));
-    const origin = parseOrigin(cell("origin"));
-    if (!origin) errors.push(t.invalid("origin", texts.origin, t.origins));
-    const dateRef = parseCompetencyMonth(cell("dateref"));
-    if (!dateRef) errors.push(t.invalid("dateRef", texts.dateRef, texts.dateRef === "" ? t.required : t.month));
-    let entry: ZipEntry | null = null;
-    const ext = extensionOf(texts.file);
-    if (texts.file === "") errors.push(t.invalid("file", texts.file, t.required));
-    else if (!(REPORT_FILE_EXTENSIONS as readonly string[]).includes(ext))
-      errors.push(t.invalid("file", texts.file, t.fileFormat(REPORT_FILE_EXTENSIONS)));
-    else {
-      const wanted = zipPath(folder, texts.file);
-      const found = wanted === null ? null : (zip.files[wanted] ?? null);
-      const candidates = wanted === null ? [] : (byLowerName.get(wanted.toLowerCase()) ?? []);
-      entry = found && !found.dir ? found : candidates.length === 1 ? candidates[0] : null;
-      if (!entry || entry.name === manifestName) {
-        entry = null;
-        errors.push(t.invalid("file", texts.file, t.fileMissing));
-      } else {
-        const size = uncompressedSize(entry);
-        if (size !== null && size > maxFileBytes)
-          errors.push(t.invalid("file", texts.file, t.fileTooLarge(megabytes(maxFileBytes))));
-      }
-    }
-    if (errors.length === 0 && origin && dateRef) {
-      const key = `${origin}|${dateRef.getTime()}|${texts.name}`;
-      const other = seen.get(key);
-      if (other !== undefined) errors.push(t.invalid("name", texts.name, t.duplicate(other)));
-      else seen.set(key, row.line);
-    }
-    if (errors.length > 0 || !origin || !dateRef || !entry) {
-      refused.push({ ...texts, _lineNumber: row.line, Error: errors.join(" | ") });
-      continue;
-    }
-    valid.push({
-      line: row.line,
-      name: texts.name,
-      origin,
-      dateRef,
-      entry,
-      fileName: path.posix.basename(entry.name),
-      ext,
-    });
+    const checked = checkManifestRow(row, index, files, seen);
+    if ("Error" in checked) refused.push(checked);
+    else valid.push(checked);
   }
   return { valid, refused, total: dataRows.length - 1 };
+}
+
+/** One row of the manifest: its entry, or the row refused with every rule it breaks. `seen`: the keys read so far. */
+function checkManifestRow(
+  row: SourceRow,
+  index: ManifestColumns,
+  files: PackageFiles,
+  seen: Map<string, number>,
+): ValidEntry | RefusedEntry {
+  const cell = (c: (typeof COLUMNS)[number]) => (index[c] >= 0 ? row.cells[index[c]] : null);
+  const texts = {
+    name: cellText(cell("name")),
+    origin: cellText(cell("origin")),
+    dateRef: cellText(cell("dateref")),
+    file: cellText(cell("file")),
+  };
+  const errors: string[] = [];
+  if (texts.name === "") errors.push(t.invalid("name", texts.name, t.required));
+  else if (texts.name.length > REPORT_NAME_MAX) errors.push(t.invalid("name", texts.name, t.tooLong(REPORT_NAME_MAX)));
+  const origin = parseOrigin(cell("origin"));
+  if (!origin) errors.push(t.invalid("origin", texts.origin, t.origins));
+  const dateRef = parseCompetencyMonth(cell("dateref"));
+  if (!dateRef) errors.push(t.invalid("dateRef", texts.dateRef, texts.dateRef === "" ? t.required : t.month));
+  const ext = extensionOf(texts.file);
+  const entry = packageEntry(texts.file, ext, files, errors);
+  if (errors.length === 0 && origin && dateRef) {
+    const key = `${origin}|${dateRef.getTime()}|${texts.name}`;
+    const other = seen.get(key);
+    if (other !== undefined) errors.push(t.invalid("name", texts.name, t.duplicate(other)));
+    else seen.set(key, row.line);
+  }
+  if (errors.length > 0 || !origin || !dateRef || !entry)
+    return { ...texts, _lineNumber: row.line, Error: errors.join(" | ") };
+  const fileName = path.posix.basename(entry.name);
+  return { line: row.line, name: texts.name, origin, dateRef, entry, fileName, ext };
+}
+
+/** The package's entry a row's `file` names (by path, else its only match ignoring case); null with the reason noted. */
+function packageEntry(file: string, ext: string, files: PackageFiles, errors: string[]): ZipEntry | null {
+  if (file === "") {
+    errors.push(t.invalid("file", file, t.required));
+    return null;
+  }
+  if (!(REPORT_FILE_EXTENSIONS as readonly string[]).includes(ext)) {
+    errors.push(t.invalid("file", file, t.fileFormat(REPORT_FILE_EXTENSIONS)));
+    return null;
+  }
+  const wanted = zipPath(files.folder, file);
+  const found = wanted === null ? null : (files.zip.files[wanted] ?? null);
+  const candidates = wanted === null ? [] : (files.byLowerName.get(wanted.toLowerCase()) ?? []);
+  const entry = found && !found.dir ? found : candidates.length === 1 ? candidates[0] : null;
+  if (!entry || entry.name === files.manifestName) {
+    errors.push(t.invalid("file", file, t.fileMissing));
+    return null;
+  }
+  const size = uncompressedSize(entry);
+  if (size !== null && size > files.maxFileBytes)
+    errors.push(t.invalid("file", file, t.fileTooLarge(megabytes(files.maxFileBytes))));
+  return entry;
 }
 
 /**
@@ -312,6 +326,10 @@ async function storeEntry(bucket: string, key: string, entry: ZipEntry, maxBytes
   return bytes;
 }
 
+/**
+ * The job of a report package: the package read, its manifest read and checked against the files it holds, then (no
+ * row refused) each file stored and each row's report upserted. A lost lease removes the files this run stored.
+ */
 export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
   const job = await startTargetJob(claim, options);
   if (extensionOf(claim.originalFile) !== "zip") return job.finish(FILE_STATUS_UNREADABLE, t.notAZip);
@@ -319,110 +337,20 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
   const removeStored = () => Promise.all(stored.map((key) => deleteObject(claim.bucket, key).catch(() => undefined)));
   try {
     await job.beat(1, t.reading, true);
-    let bytes: Buffer;
-    try {
-      bytes = await readWholeSource(claim, options, BUNDLE_MAX_BYTES);
-    } catch (error) {
-      if (error instanceof SourceTooLargeError)
-        return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
-      if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
-      // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
-      return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
-    }
-    const { default: Zip } = await import("jszip");
-    let zip: JSZip;
-    try {
-      zip = await Zip.loadAsync(bytes);
-    } catch {
-      return job.finish(FILE_STATUS_UNREADABLE, t.notAZip);
-    }
+    const zip = await openPackage(job, claim, options);
+    if (!("files" in zip)) return zip;
     const manifest = findManifest(zip);
     if ("error" in manifest) return job.finish(FILE_STATUS_UNKNOWN_LAYOUT, manifest.error);
-    let rows: SourceRow[];
-    try {
-      rows = await manifestRows(manifest.entry);
-    } catch (error) {
-      if (error instanceof FileRefusedError) return job.finish(FILE_STATUS_UNREADABLE, error.message);
-      return job.finish(
-        FILE_STATUS_UNREADABLE,
-        t.unreadable(error instanceof UnreadableFileError ? error.message : (error as Error).message),
-      );
-    }
+    const rows = await readManifest(job, manifest.entry);
+    if (!Array.isArray(rows)) return rows;
     const maxFileBytes = uploadLimits().maxBytes;
     const checked = checkManifest(rows, zip, manifest.folder, manifest.entry.name, maxFileBytes);
     if ("error" in checked) return job.finish(FILE_STATUS_UNKNOWN_LAYOUT, checked.error);
-    const now = job.now();
-    const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
-    await replaceReportNokRows(
-      claim.id,
-      checked.refused.map((r) => ({ ...r, urlPath, timeStamp: now })),
-      job.db,
-    );
-    if (checked.refused.length > 0) {
-      const first = checked.refused
-        .slice(0, ERRORS_IN_MESSAGE)
-        .map((r) => t.lineError(r._lineNumber, r.Error))
-        .join(" ");
-      return job.finish(
-        FILE_STATUS_UNREADABLE,
-        t.rejected(checked.refused.length, checked.total, first),
-        0,
-        checked.refused.length,
-      );
-    }
-
-    const entries: ReportEntry[] = [];
-    const packageId = claim.id.toHexString();
-    let inflatedLeft = BUNDLE_MAX_INFLATED_BYTES;
-    for (let i = 0; i < checked.valid.length; i++) {
-      const v = checked.valid[i];
-      await job.beat(5 + (i / checked.valid.length) * 85, t.storing(i, checked.valid.length));
-      const key = `${REPORT_FILES_PREFIX}${packageId}/${i + 1}-${crypto.randomUUID()}.${v.ext}`;
-      const limit = Math.min(maxFileBytes, inflatedLeft);
-      try {
-        stored.push(key);
-        inflatedLeft -= await storeEntry(claim.bucket, key, v.entry, limit);
-      } catch {
-        await removeStored();
-        const overBudget = limit < maxFileBytes;
-        // Past the inflation budget is a refusal; a write the storage did not take may succeed next time.
-        return job.finish(
-          FILE_STATUS_UNREADABLE,
-          overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName),
-          0,
-          0,
-          !overBudget,
-        );
-      }
-      entries.push({
-        name: v.name,
-        origin: v.origin,
-        dateRef: v.dateRef,
-        originalFile: key,
-        originalName: v.fileName,
-        bucket: claim.bucket,
-        url: VIEWABLE.has(v.ext) ? objectUrlPath(claim.bucket, key) : null,
-      });
-    }
-    await job.beat(95, t.storing(entries.length, entries.length), true);
-    let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
-    try {
-      applied = await upsertReportEntries(
-        entries,
-        { user: claim.user, now: job.now(), sourceFileId: claim.id },
-        job.db,
-      );
-    } catch (error) {
-      await removeStored();
-      throw error;
-    }
-    // The replaced entries' own files (a package's); seeded and other documents are never removed here.
-    await Promise.all(
-      applied.previousFiles
-        .filter((f) => f.originalFile.startsWith(REPORT_FILES_PREFIX) && !stored.includes(f.originalFile))
-        .map((f) => deleteObject(f.bucket, f.originalFile).catch(() => undefined)),
-    );
-    return job.finish(FILE_STATUS_OK, t.done(applied.inserted, applied.replaced), entries.length, 0);
+    const refusal = await recordRefusedRows(job, claim, checked);
+    if (refusal) return refusal;
+    const entries = await storeEntries(job, claim, checked.valid, maxFileBytes, stored, removeStored);
+    if (!Array.isArray(entries)) return entries;
+    return await publish(job, claim, entries, stored, removeStored);
   } catch (error) {
     if (error instanceof JobLeaseLostError) {
       await removeStored();
@@ -430,4 +358,140 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     }
     throw error;
   }
+}
+
+/** The package as a ZIP, or the job ended: too large, gone, unreadable (the storage's fault: retryable), not a ZIP. */
+async function openPackage(
+  job: TargetJob,
+  claim: JobClaim,
+  options: TargetJobOptions,
+): Promise<JSZip | TargetJobOutcome> {
+  let bytes: Buffer;
+  try {
+    bytes = await readWholeSource(claim, options, BUNDLE_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof SourceTooLargeError)
+      return job.finish(FILE_STATUS_UNREADABLE, t.tooLarge(megabytes(error.maxBytes)));
+    if ((error as Error).name === "StoredObjectNotFoundError") return job.finish(FILE_STATUS_UNREADABLE, t.missing);
+    // Reading the stored bytes failed (the storage's fault, not the file's): a retry may succeed.
+    return job.finish(FILE_STATUS_UNREADABLE, t.unreadable((error as Error).message), 0, 0, true);
+  }
+  const { default: Zip } = await import("jszip");
+  try {
+    return await Zip.loadAsync(bytes);
+  } catch {
+    return job.finish(FILE_STATUS_UNREADABLE, t.notAZip);
+  }
+}
+
+/** The manifest's rows, or the job ended: past its caps, or unreadable. */
+async function readManifest(job: TargetJob, entry: ZipEntry): Promise<SourceRow[] | TargetJobOutcome> {
+  try {
+    return await manifestRows(entry);
+  } catch (error) {
+    if (error instanceof FileRefusedError) return job.finish(FILE_STATUS_UNREADABLE, error.message);
+    return job.finish(
+      FILE_STATUS_UNREADABLE,
+      t.unreadable(error instanceof UnreadableFileError ? error.message : (error as Error).message),
+    );
+  }
+}
+
+/** The package's refused rows replace its earlier ones in reports_nok; any refuses the package (the job ended). */
+async function recordRefusedRows(
+  job: TargetJob,
+  claim: JobClaim,
+  checked: { refused: RefusedEntry[]; total: number },
+): Promise<TargetJobOutcome | null> {
+  const now = job.now();
+  const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
+  await replaceReportNokRows(
+    claim.id,
+    checked.refused.map((r) => ({ ...r, urlPath, timeStamp: now })),
+    job.db,
+  );
+  if (checked.refused.length === 0) return null;
+  const first = checked.refused
+    .slice(0, ERRORS_IN_MESSAGE)
+    .map((r) => t.lineError(r._lineNumber, r.Error))
+    .join(" ");
+  return job.finish(
+    FILE_STATUS_UNREADABLE,
+    t.rejected(checked.refused.length, checked.total, first),
+    0,
+    checked.refused.length,
+  );
+}
+
+/**
+ * Each valid row's file copied into the store (its key added to `stored` first), within the package's inflation
+ * budget; or, when one cannot be, everything stored removed and the job ended.
+ */
+async function storeEntries(
+  job: TargetJob,
+  claim: JobClaim,
+  valid: ValidEntry[],
+  maxFileBytes: number,
+  stored: string[],
+  removeStored: () => Promise<unknown>,
+): Promise<ReportEntry[] | TargetJobOutcome> {
+  const entries: ReportEntry[] = [];
+  const packageId = claim.id.toHexString();
+  let inflatedLeft = BUNDLE_MAX_INFLATED_BYTES;
+  for (let i = 0; i < valid.length; i++) {
+    const v = valid[i];
+    await job.beat(5 + (i / valid.length) * 85, t.storing(i, valid.length));
+    const key = `${REPORT_FILES_PREFIX}${packageId}/${i + 1}-${crypto.randomUUID()}.${v.ext}`;
+    const limit = Math.min(maxFileBytes, inflatedLeft);
+    try {
+      stored.push(key);
+      inflatedLeft -= await storeEntry(claim.bucket, key, v.entry, limit);
+    } catch {
+      await removeStored();
+      const overBudget = limit < maxFileBytes;
+      // Past the inflation budget is a refusal; a write the storage did not take may succeed next time.
+      return job.finish(
+        FILE_STATUS_UNREADABLE,
+        overBudget ? refusalMessages.inflated(BUNDLE_MAX_INFLATED_BYTES) : t.storeFailed(v.fileName),
+        0,
+        0,
+        !overBudget,
+      );
+    }
+    entries.push({
+      name: v.name,
+      origin: v.origin,
+      dateRef: v.dateRef,
+      originalFile: key,
+      originalName: v.fileName,
+      bucket: claim.bucket,
+      url: VIEWABLE.has(v.ext) ? objectUrlPath(claim.bucket, key) : null,
+    });
+  }
+  return entries;
+}
+
+/** Upserts the reports (removing the stored files when that fails), then the files of the entries they replaced. */
+async function publish(
+  job: TargetJob,
+  claim: JobClaim,
+  entries: ReportEntry[],
+  stored: string[],
+  removeStored: () => Promise<unknown>,
+): Promise<TargetJobOutcome> {
+  await job.beat(95, t.storing(entries.length, entries.length), true);
+  let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
+  try {
+    applied = await upsertReportEntries(entries, { user: claim.user, now: job.now(), sourceFileId: claim.id }, job.db);
+  } catch (error) {
+    await removeStored();
+    throw error;
+  }
+  // The replaced entries' own files (a package's); seeded and other documents are never removed here.
+  await Promise.all(
+    applied.previousFiles
+      .filter((f) => f.originalFile.startsWith(REPORT_FILES_PREFIX) && !stored.includes(f.originalFile))
+      .map((f) => deleteObject(f.bucket, f.originalFile).catch(() => undefined)),
+  );
+  return job.finish(FILE_STATUS_OK, t.done(applied.inserted, applied.replaced), entries.length, 0);
 }
