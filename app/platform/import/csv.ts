@@ -54,6 +54,9 @@ const RD_LF = 1;
 const RD_CRLF = 2;
 const RD_CR = 3;
 
+/** What a parser between runs holds instead of the caller's array. */
+const NO_RECORDS: CsvRecord[] = [];
+
 function describeChar(code: number): string {
   if (code === CR) return "\\r";
   if (code === LF) return "\\n";
@@ -79,6 +82,16 @@ export class CsvRecordParser {
   /** Line where the open quoted field started (for the "quote not closed" message). */
   private quoteLine = 1;
   private ended = false;
+  // The run in progress (see run): its text, whether it ends the file, where its records go, and positions in it.
+  private text = "";
+  private final = false;
+  private out: CsvRecord[] = NO_RECORDS;
+  /** The next unread character. */
+  private pos = 0;
+  /** Where the current field's text starts. */
+  private segStart = 0;
+  /** Where the current record starts. */
+  private recordStart = 0;
 
   constructor(delimiter: string) {
     if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\r" || delimiter === "\n")
@@ -130,182 +143,237 @@ export class CsvRecordParser {
     }
   }
 
+  /**
+   * Reads `s` (the carry and a chunk) as far as it decides. The parser's state lives on the instance between chunks
+   * and, within a run, so do the positions in `s`: each state's step reads from `pos` and says whether to go on.
+   */
   private run(s: string, final: boolean, out: CsvRecord[]): void {
+    this.text = s;
+    this.final = final;
+    this.out = out;
+    this.pos = 0;
+    this.segStart = 0;
+    this.recordStart = 0;
+    const n = s.length;
+    for (let going = true; going && this.pos < n; ) {
+      if (this.state === FIELD_START) this.fieldStart();
+      const state = this.state;
+      if (state === UNQUOTED) going = this.unquoted();
+      else if (state === QUOTED) going = this.quoted();
+      else going = this.quoteSeen();
+    }
+    if (final) this.endText();
+    else this.keepRest();
+    this.text = "";
+    this.out = NO_RECORDS;
+  }
+
+  /** The character before position `j` of the text (the one before the text at 0). */
+  private charBefore(j: number): number {
+    return j > 0 ? this.text.charCodeAt(j - 1) : this.prevChar;
+  }
+
+  /** Ends the current record before position `j` (`atEnd`: the end of the file). */
+  private emit(j: number, atEnd: boolean): void {
+    const line = this.line;
+    if (this.recordChars + (j - this.recordStart) > MAX_RECORD_CHARS) {
+      throw new CsvSyntaxError(`linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`, line);
+    }
+    // A record ending at a `\n` right after a `\r` of its text (a `\r\n` in a `\n` file), or at the end of
+    // the file right after a line break kept as text, ends on the line that break closed.
+    const before = this.charBefore(j);
+    const recordLine =
+      (atEnd && (before === CR || before === LF)) || (this.rd === RD_LF && before === CR) ? line - 1 : line;
+    this.out.push({ line: recordLine, cells: this.fields });
+    this.fields = [];
+    this.recordChars = 0;
+  }
+
+  /** A line break at `j` (a CR or LF) counts as a line unless it is the `\n` of a `\r\n`. */
+  private countLine(c: number, j: number): void {
+    if (c === CR || this.charBefore(j) !== CR) this.line++;
+  }
+
+  /** A field begins: quoted when its first character is a quote. */
+  private fieldStart(): void {
+    if (this.text.charCodeAt(this.pos) === QUOTE) {
+      this.state = QUOTED;
+      this.quoteLine = this.line;
+      this.segStart = ++this.pos;
+      return;
+    }
+    this.state = UNQUOTED;
+    this.segStart = this.pos;
+  }
+
+  /**
+   * An unquoted field, up to a delimiter or a line break, and the unquoted fields after it on the same line (most rows
+   * are a run of them); false when the text ends first (the next chunk decides).
+   */
+  private unquoted(): boolean {
+    const s = this.text;
     const n = s.length;
     const delimiter = this.delimiter;
-    let state = this.state;
-    let fields = this.fields;
-    let piece = this.piece;
-    let line = this.line;
-    let i = 0;
-    let segStart = 0; // start of the current field's text in s
-    let recordStart = 0; // start of the current record in s
-    let recordChars = this.recordChars;
-    const charBefore = (j: number) => (j > 0 ? s.charCodeAt(j - 1) : this.prevChar);
-    // A `\n` right after a `\r` ends the same line break.
-    const afterCR = (j: number) => charBefore(j) === CR;
-    const emit = (j: number, atEnd: boolean) => {
-      if (recordChars + (j - recordStart) > MAX_RECORD_CHARS) {
-        throw new CsvSyntaxError(
-          `linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`,
-          line,
-        );
+    let j = this.pos;
+    let c = 0;
+    for (;;) {
+      for (; j < n; j++) {
+        c = s.charCodeAt(j);
+        if (c === delimiter || c === QUOTE || c === CR || c === LF) break;
       }
-      // A record ending at a `\n` right after a `\r` of its text (a `\r\n` in a `\n` file), or at the end of
-      // the file right after a line break kept as text, ends on the line that break closed.
-      const before = charBefore(j);
-      const recordLine =
-        (atEnd && (before === CR || before === LF)) || (this.rd === RD_LF && before === CR) ? line - 1 : line;
-      out.push({ line: recordLine, cells: fields });
-      fields = [];
-      recordChars = 0;
-    };
-
-    while (i < n) {
-      if (state === FIELD_START) {
-        if (s.charCodeAt(i) === QUOTE) {
-          state = QUOTED;
-          this.quoteLine = line;
-          segStart = ++i;
-          continue;
-        }
-        state = UNQUOTED;
-        segStart = i;
+      if (j === n) {
+        this.pos = n;
+        return false;
       }
-      if (state === UNQUOTED) {
-        let j = i;
-        let c = 0;
-        for (; j < n; j++) {
-          c = s.charCodeAt(j);
-          if (c === delimiter || c === QUOTE || c === CR || c === LF) break;
-        }
-        if (j === n) {
-          i = n;
-          break;
-        }
-        if (c === delimiter) {
-          fields.push(piece.length > 0 ? piece + s.slice(segStart, j) : s.slice(segStart, j));
-          piece = "";
-          state = FIELD_START;
-          i = j + 1;
-          continue;
-        }
-        if (c === QUOTE) {
-          throw new CsvSyntaxError(
-            `aspas no meio de um campo sem aspas (linha ${line}, coluna ${fields.length + 1})`,
-            line,
-          );
-        }
-        const rdLength = this.delimiterAt(s, j, final);
-        if (rdLength < 0) {
-          piece += s.slice(segStart, j);
-          segStart = j;
-          i = j;
-          break;
-        }
-        if (rdLength === 0) {
-          // A line break that is field text (not this file's record delimiter): still a physical line.
-          if (c === CR || !afterCR(j)) line++;
-          i = j + 1;
-          continue;
-        }
-        const field = piece.length > 0 ? piece + s.slice(segStart, j) : s.slice(segStart, j);
-        piece = "";
-        if (fields.length === 0 && field.length === 0) {
-          recordChars = 0; // an empty line: no record
-        } else {
-          fields.push(field);
-          emit(j, false);
-        }
-        if (c === CR || !afterCR(j)) line++;
-        i = j + rdLength;
-        recordStart = i;
-        state = FIELD_START;
-        continue;
+      if (c !== delimiter) break;
+      this.fields.push(this.fieldText(j));
+      j++;
+      if (j === n || s.charCodeAt(j) === QUOTE) {
+        this.state = FIELD_START;
+        this.pos = j;
+        return true;
       }
-      if (state === QUOTED) {
-        let j = i;
-        for (; j < n; j++) {
-          const c = s.charCodeAt(j);
-          if (c === QUOTE) break;
-          if (c === CR || (c === LF && !afterCR(j))) line++;
-        }
-        piece += s.slice(segStart, j);
-        if (j === n) {
-          i = n;
-          break;
-        }
-        state = QUOTE_SEEN;
-        i = j + 1;
-        continue;
-      }
-      // QUOTE_SEEN
-      const c = s.charCodeAt(i);
-      if (c === QUOTE) {
-        piece += '"';
-        state = QUOTED;
-        segStart = ++i;
-        continue;
-      }
-      if (c === delimiter) {
-        fields.push(piece);
-        piece = "";
-        state = FIELD_START;
-        i++;
-        continue;
-      }
-      if (c === CR || c === LF) {
-        const rdLength = this.delimiterAt(s, i, final);
-        if (rdLength < 0) break;
-        if (rdLength > 0) {
-          fields.push(piece);
-          piece = "";
-          emit(i, false);
-          if (c === CR || !afterCR(i)) line++;
-          i += rdLength;
-          recordStart = i;
-          state = FIELD_START;
-          continue;
-        }
-      }
+      this.segStart = j;
+    }
+    if (c === QUOTE) {
       throw new CsvSyntaxError(
-        `caractere "${describeChar(c)}" depois das aspas que fecham um campo (linha ${line}, coluna ${fields.length + 1})`,
-        line,
+        `aspas no meio de um campo sem aspas (linha ${this.line}, coluna ${this.fields.length + 1})`,
+        this.line,
       );
     }
+    return this.lineBreakInField(c, j);
+  }
 
-    if (final) {
-      if (state === QUOTED)
-        throw new CsvSyntaxError(
-          `aspas abertas na linha ${this.quoteLine} não foram fechadas até o fim do arquivo`,
-          this.quoteLine,
-        );
-      if (state === UNQUOTED) {
-        fields.push(piece + s.slice(segStart, n));
-        emit(n, true);
-      } else if (state === QUOTE_SEEN || fields.length > 0) {
-        fields.push(state === QUOTE_SEEN ? piece : "");
-        emit(n, true);
-      }
-      piece = "";
-      state = FIELD_START;
+  /** The unquoted field's text up to `j` (with what earlier chunks held of it); the field is done. */
+  private fieldText(j: number): string {
+    const piece = this.piece;
+    this.piece = "";
+    return piece.length > 0 ? piece + this.text.slice(this.segStart, j) : this.text.slice(this.segStart, j);
+  }
+
+  /** A line break at `j` in an unquoted field: the record's end, field text, or (false) for the next chunk to decide. */
+  private lineBreakInField(c: number, j: number): boolean {
+    const rdLength = this.delimiterAt(this.text, j, this.final);
+    if (rdLength < 0) {
+      this.piece += this.text.slice(this.segStart, j);
+      this.segStart = j;
+      this.pos = j;
+      return false;
+    }
+    if (rdLength === 0) {
+      // A line break that is field text (not this file's record delimiter): still a physical line.
+      this.countLine(c, j);
+      this.pos = j + 1;
+      return true;
+    }
+    const field = this.fieldText(j);
+    if (this.fields.length === 0 && field.length === 0) {
+      this.recordChars = 0; // an empty line: no record
     } else {
-      // Keep what the next chunk decides on, and the current field's text read so far.
-      if (i < n) this.carry = s.slice(i);
-      else if (state === UNQUOTED) piece += s.slice(segStart, n);
-      if (i > 0) this.prevChar = s.charCodeAt(i - 1);
-      recordChars += i - recordStart;
-      if (recordChars > MAX_RECORD_CHARS) {
-        throw new CsvSyntaxError(
-          `linha ${line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`,
-          line,
-        );
+      this.fields.push(field);
+      this.emit(j, false);
+    }
+    this.countLine(c, j);
+    this.pos = j + rdLength;
+    this.recordStart = this.pos;
+    this.state = FIELD_START;
+    return true;
+  }
+
+  /** A quoted field's text, up to the next quote; false when the text ends first. */
+  private quoted(): boolean {
+    const s = this.text;
+    const n = s.length;
+    let j = this.pos;
+    let line = this.line;
+    for (; j < n; j++) {
+      const c = s.charCodeAt(j);
+      if (c === QUOTE) break;
+      if (c === CR || (c === LF && (j > 0 ? s.charCodeAt(j - 1) : this.prevChar) !== CR)) line++;
+    }
+    this.line = line;
+    this.piece += s.slice(this.segStart, j);
+    if (j === n) {
+      this.pos = n;
+      return false;
+    }
+    this.state = QUOTE_SEEN;
+    this.pos = j + 1;
+    return true;
+  }
+
+  /** After a quote inside a quoted field: `""` is a quote; a delimiter or the record delimiter closes the field. */
+  private quoteSeen(): boolean {
+    const i = this.pos;
+    const c = this.text.charCodeAt(i);
+    if (c === QUOTE) {
+      this.piece += '"';
+      this.state = QUOTED;
+      this.pos = i + 1;
+      this.segStart = this.pos;
+      return true;
+    }
+    if (c === this.delimiter) {
+      this.fields.push(this.piece);
+      this.piece = "";
+      this.state = FIELD_START;
+      this.pos = i + 1;
+      return true;
+    }
+    if (c === CR || c === LF) {
+      const rdLength = this.delimiterAt(this.text, i, this.final);
+      if (rdLength < 0) return false;
+      if (rdLength > 0) {
+        this.fields.push(this.piece);
+        this.piece = "";
+        this.emit(i, false);
+        this.countLine(c, i);
+        this.pos = i + rdLength;
+        this.recordStart = this.pos;
+        this.state = FIELD_START;
+        return true;
       }
     }
-    this.state = state;
-    this.fields = fields;
-    this.piece = piece;
-    this.line = line;
-    this.recordChars = recordChars;
+    throw new CsvSyntaxError(
+      `caractere "${describeChar(c)}" depois das aspas que fecham um campo (linha ${this.line}, coluna ${this.fields.length + 1})`,
+      this.line,
+    );
+  }
+
+  /** The end of the file: the last field and record, or the error of a quote left open. */
+  private endText(): void {
+    const n = this.text.length;
+    const state = this.state;
+    if (state === QUOTED)
+      throw new CsvSyntaxError(
+        `aspas abertas na linha ${this.quoteLine} não foram fechadas até o fim do arquivo`,
+        this.quoteLine,
+      );
+    if (state === UNQUOTED) {
+      this.fields.push(this.piece + this.text.slice(this.segStart, n));
+      this.emit(n, true);
+    } else if (state === QUOTE_SEEN || this.fields.length > 0) {
+      this.fields.push(state === QUOTE_SEEN ? this.piece : "");
+      this.emit(n, true);
+    }
+    this.piece = "";
+    this.state = FIELD_START;
+  }
+
+  /** The end of a chunk: keeps what the next chunk decides on, and the current field's text read so far. */
+  private keepRest(): void {
+    const s = this.text;
+    const n = s.length;
+    const i = this.pos;
+    if (i < n) this.carry = s.slice(i);
+    else if (this.state === UNQUOTED) this.piece += s.slice(this.segStart, n);
+    if (i > 0) this.prevChar = s.charCodeAt(i - 1);
+    this.recordChars += i - this.recordStart;
+    if (this.recordChars > MAX_RECORD_CHARS) {
+      throw new CsvSyntaxError(
+        `linha ${this.line} com mais de ${MAX_RECORD_CHARS} caracteres (aspas não fechadas?)`,
+        this.line,
+      );
+    }
   }
 }
