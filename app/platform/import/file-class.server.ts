@@ -20,21 +20,16 @@ export const CLASSIFY_SAMPLE_ROWS = 200;
 
 const HR_TEMPLATE_ID = "hr_aux";
 
-/** Whether an Excel round trip's rows are HR data (its RoundTripDataset says so; registry.ts). */
-export function isHrDataset(dataset: string): boolean {
-  return isHrRoundTrip(dataset);
-}
-
 /** Whether what the worker read a file as (a template's id, or a returned export's dataset) is HR data. */
 export function readAsHr(templateOrDataset: string | undefined): boolean {
-  return templateOrDataset === HR_TEMPLATE_ID || (!!templateOrDataset && isHrDataset(templateOrDataset));
+  return templateOrDataset === HR_TEMPLATE_ID || (!!templateOrDataset && isHrRoundTrip(templateOrDataset));
 }
 
 /** The class a header row alone decides (HR template, HR export, a CPF column), or null when it says nothing. */
 export function headerClass(header: readonly CellValue[]): FileClassification | null {
   if (detectTemplate(header)?.template.id === HR_TEMPLATE_ID) return { dataClass: "hr", by: "hr-template" };
   const texts = header.map(normalizeHeader);
-  if (texts.some((t) => isHrDataset(portalHeaderOf(t)?.dataset ?? ""))) return { dataClass: "hr", by: "hr-export" };
+  if (texts.some((t) => isHrRoundTrip(portalHeaderOf(t)?.dataset ?? ""))) return { dataClass: "hr", by: "hr-export" };
   if (texts.some((t) => CPF_FIELD.test(t))) return { dataClass: "hr", by: "cpf-column" };
   return null;
 }

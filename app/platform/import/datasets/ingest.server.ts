@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
+import { repositoryFilesNamed } from "~/models/fiscal.server";
 import { type BranchScope, inBranchScope } from "~/models/hr.server";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import { countOf } from "~/shared/excel/count-text";
@@ -22,7 +23,6 @@ import {
   DATASET_COLLECTIONS,
   holdsNoneOf,
   looksKeysUp,
-  resolveRepositoryFiles,
   type Step,
 } from "./apply.server";
 import { RowSpool, type SpooledRow } from "./spool.server";
@@ -255,7 +255,7 @@ export class DatasetImport {
   /** Fiscal items name their worksheet and document by the repository's original names: those become stored files. */
   private async resolveFiles(batch: Pending): Promise<void> {
     const names = batch.spooled.flatMap((r) => [String(r.doc.worksheet), String(r.doc.document)]);
-    const files = await resolveRepositoryFiles(this.ctx.db, names);
+    const files = await repositoryFilesNamed(names, this.ctx.db);
     const kept: SpooledRow[] = [];
     for (const row of batch.spooled) {
       const worksheet = files.get(String(row.doc.worksheet));
