@@ -9,7 +9,7 @@ import { CycleSummaryTable } from "~/features/forecast/consolidated/cycle-summar
 import { consolidatedHref, isOpen, versionsHref } from "~/features/forecast/consolidated/query";
 import { consolidatedTexts as t } from "~/features/forecast/consolidated/texts";
 import { visibleRows } from "~/features/forecast/consolidated/tree";
-import { BOARD_PATH } from "~/features/forecast/cycle/paths";
+import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { saveNamedVersion } from "~/features/forecast/versions/versions.server";
 import { messages } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";

@@ -4,8 +4,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@rem
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
-import { BOARD_PATH } from "~/features/forecast/cycle/paths";
 import { boardTexts } from "~/features/forecast/cycle/texts";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { requireRouteAccess } from "~/platform/auth/auth.server";

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import type { ShownCode } from "~/models/forecast-cycle.fields";
 import { cyclesOf } from "~/models/forecast-cycle.server";
 import { listVersions } from "~/models/forecast-versions.server";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOf } from "~/shared/months";
 import type { PermissionType } from "~/shared/permissions";
-import type { ShownCode } from "../cycle/paths";
 import { shownState } from "../cycle/rules";
 import { sortScenarios } from "../forecast-filter";
 import { editWindowOf, parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";

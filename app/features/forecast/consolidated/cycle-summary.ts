@@ -1,5 +1,5 @@
+import type { ShownCode } from "~/models/forecast-cycle.fields";
 import { byPtBr } from "~/shared/collation";
-import type { ShownCode } from "../cycle/paths";
 
 /**
  * The cycle at the company's level and per area: how many cost centres are in each state, and the share of the

@@ -1,5 +1,5 @@
+import type { ShownCode } from "~/models/forecast-cycle.fields";
 import { byNumericCode, byPtBr, byPtBrNumeric } from "~/shared/collation";
-import type { ShownCode } from "../cycle/paths";
 import type { CentreInfo, FigureLine, FigureSet } from "./figures";
 
 /**

@@ -1,11 +1,9 @@
 import type { ShownCode } from "~/models/forecast-cycle.fields";
 
-/** The status board's address, and a link to it with an RF, filters and page (browser-safe). */
+/** The status board's address, its page size and query, and a link to it with an RF, filters and page (browser-safe). */
 export const BOARD_PATH = "/ij/forecast_status";
-export const PREPARERS_PATH = "/ij/forecast_preparers";
 export const BOARD_PAGE_SIZE = 20;
 
-export type { ShownCode };
 export type BoardQuery = { rf: string | null; state: ShownCode | null; level: string | null; page: number };
 
 export function boardHref(query: Partial<BoardQuery>, excel = false): string {

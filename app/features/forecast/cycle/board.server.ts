@@ -13,7 +13,7 @@ import {
   scenarioCalendar,
   scenarioOpenOn,
 } from "../release-points";
-import { BOARD_PAGE_SIZE, type BoardQuery } from "./paths";
+import { BOARD_PAGE_SIZE, type BoardQuery } from "./board-links";
 import { shownState } from "./rules";
 import { boardTexts, shownLabel } from "./texts";
 
