@@ -1,9 +1,15 @@
-import type { ColumnPinningState } from "@tanstack/react-table";
+import type { ColumnPinningState, Table } from "@tanstack/react-table";
 import { lazy, Suspense, useEffect, useMemo } from "react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { GridHeader, useForecastColumns, WIDTH_VARIABLES } from "./forecast-columns";
-import { type CellChange, type ForecastGridPayload, gridRows } from "./forecast-grid-rules";
+import { type ColumnView, GridHeader, useForecastColumns, WIDTH_VARIABLES } from "./forecast-columns";
+import {
+  type AccountLine,
+  type CellChange,
+  type ForecastGridPayload,
+  type GridRow,
+  gridRows,
+} from "./forecast-grid-rules";
 import { GridBody } from "./forecast-row";
 import { GridNotices, GridToolbar } from "./grid-toolbar";
 import { forecastTexts } from "./texts";
@@ -57,7 +63,7 @@ export function ForecastGrid(props: ForecastGridProps) {
   const { saving, onSave, onPendingChange, onConflictsResolved } = props;
   const hydrated = useHydrated();
   const editable = payload.editable && hydrated;
-  const { months, totals, groups, firstForecastIndex, variance } = payload;
+  const { months, groups, firstForecastIndex, variance } = payload;
   const rows = useMemo(() => gridRows(groups), [groups]);
   const accounts = useMemo(() => groups.flatMap((g) => g.accounts), [groups]);
   const edits = useForecastEdits({ payload, accounts, loadedAt, editable, conflicts, onConflictsResolved });
@@ -75,8 +81,6 @@ export function ForecastGrid(props: ForecastGridProps) {
     event.preventDefault();
     edits.setNotice({ tone: "error", text: forecastTexts.variance.pendingFirst });
   };
-  const isForecastMonth = (c: (typeof columns)[number]) =>
-    c.meta.kind === "month" && c.meta.index >= firstForecastIndex;
 
   return (
     <div className="forecast-grid">
@@ -100,49 +104,88 @@ export function ForecastGrid(props: ForecastGridProps) {
       />
       {editable && showKeyboardHelp ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
       <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
-      <div
-        ref={keys.scroller}
-        className="forecast-grid__scroll scroll-area"
-        style={{ maxHeight: payload.editable ? EDIT_HEIGHT : READ_HEIGHT }}
-        tabIndex={0}
-        role="region"
-        aria-label={caption}
-        {...keys.handlers}
-      >
-        <div
-          className="forecast-grid__table"
-          role="grid"
-          aria-label={caption}
-          aria-readonly={!editable}
-          aria-rowcount={rows.length + 1}
-          aria-colcount={columns.length}
-          style={{ width: columns.reduce((w, c) => w + c.width, 0), ...WIDTH_VARIABLES }}
-        >
-          <GridHeader
-            columns={columns}
-            table={table}
-            hydrated={hydrated}
-            massChange={(c) => editable && isForecastMonth(c)}
-            onMassChange={edits.setMassColumn}
-          />
-          <GridBody
-            tableRows={table.getRowModel().rows}
-            columns={columns}
-            accounts={accounts}
-            months={months}
-            totals={totals}
-            firstForecastIndex={firstForecastIndex}
-            variance={variance}
-            payloadEditable={payload.editable}
-            gridReadOnly={!editable}
-            conflicts={conflicts}
-            edits={edits}
-            onCommit={keys.commit}
-            onCancel={keys.cancelEditing}
-          />
-        </div>
-      </div>
+      <GridTable
+        caption={caption}
+        payload={payload}
+        editable={editable}
+        hydrated={hydrated}
+        rowCount={rows.length}
+        columns={columns}
+        table={table}
+        accounts={accounts}
+        conflicts={conflicts}
+        edits={edits}
+        keys={keys}
+      />
       <GridDialogs edits={edits} accounts={accounts} months={months} historyUrl={props.historyUrl} />
+    </div>
+  );
+}
+
+/** The scroll region (the keys' handlers are on it) and the ARIA grid in it: the header row and the body. */
+function GridTable({
+  caption,
+  payload,
+  editable,
+  hydrated,
+  rowCount,
+  columns,
+  table,
+  accounts,
+  conflicts,
+  edits,
+  keys,
+}: {
+  caption: string;
+  payload: ForecastGridPayload;
+  editable: boolean;
+  hydrated: boolean;
+  rowCount: number;
+  columns: ColumnView[];
+  table: Table<GridRow>;
+  accounts: readonly AccountLine[];
+  conflicts: readonly ConflictMark[];
+  edits: ForecastEdits;
+  keys: ReturnType<typeof useGridKeyboard>;
+}) {
+  return (
+    <div
+      ref={keys.scroller}
+      className="forecast-grid__scroll scroll-area"
+      style={{ maxHeight: payload.editable ? EDIT_HEIGHT : READ_HEIGHT }}
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      {...keys.handlers}
+    >
+      <div
+        className="forecast-grid__table"
+        role="grid"
+        aria-label={caption}
+        aria-readonly={!editable}
+        aria-rowcount={rowCount + 1}
+        aria-colcount={columns.length}
+        style={{ width: columns.reduce((w, c) => w + c.width, 0), ...WIDTH_VARIABLES }}
+      >
+        <GridHeader
+          columns={columns}
+          table={table}
+          hydrated={hydrated}
+          massChange={(c) => editable && c.meta.kind === "month" && c.meta.index >= payload.firstForecastIndex}
+          onMassChange={edits.setMassColumn}
+        />
+        <GridBody
+          tableRows={table.getRowModel().rows}
+          columns={columns}
+          payload={payload}
+          accounts={accounts}
+          gridReadOnly={!editable}
+          conflicts={conflicts}
+          edits={edits}
+          onCommit={keys.commit}
+          onCancel={keys.cancelEditing}
+        />
+      </div>
     </div>
   );
 }

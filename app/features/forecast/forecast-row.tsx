@@ -2,11 +2,11 @@ import type { Row } from "@tanstack/react-table";
 import { memo, useMemo } from "react";
 import { type CancelEdit, type CommitEdit, valueCell } from "./forecast-cell";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
-import { type AccountLine, type GridRow, yearSums } from "./forecast-grid-rules";
+import { type AccountLine, type ForecastGridPayload, type GridRow, yearSums } from "./forecast-grid-rules";
 import type { AnnualTotal } from "./release-points";
 import { forecastTexts } from "./texts";
 import type { ConflictMark, Editing, ForecastEdits } from "./use-forecast-edits";
-import type { VarianceFigures, VariancePayload } from "./variance";
+import type { VarianceFigures } from "./variance";
 import { type VarianceColumnMeta, varianceOfRow, varianceText } from "./variance-columns";
 
 /**
@@ -132,12 +132,8 @@ function useLineMarks(accounts: readonly AccountLine[], months: readonly string[
 export function GridBody({
   tableRows,
   columns,
+  payload,
   accounts,
-  months,
-  totals,
-  firstForecastIndex,
-  variance,
-  payloadEditable,
   gridReadOnly,
   conflicts,
   edits,
@@ -146,19 +142,16 @@ export function GridBody({
 }: {
   tableRows: readonly Row<GridRow>[];
   columns: ColumnView[];
+  /** Its months, totals and variance; `editable`: the grid is open (its cells look editable before hydration). */
+  payload: ForecastGridPayload;
   accounts: readonly AccountLine[];
-  months: readonly string[];
-  totals: readonly AnnualTotal[];
-  firstForecastIndex: number;
-  variance: VariancePayload | undefined;
-  /** The payload says the grid is open (its cells look editable before the browser takes over). */
-  payloadEditable: boolean;
   gridReadOnly: boolean;
   conflicts: readonly ConflictMark[];
   edits: Pick<ForecastEdits, "values" | "original" | "sums" | "edited" | "editing">;
   onCommit: CommitEdit;
   onCancel: CancelEdit;
 }) {
+  const { months, totals, firstForecastIndex, variance } = payload;
   const marks = useLineMarks(accounts, months, conflicts);
   const { values, original, sums, edited, editing } = edits;
   return (
@@ -185,7 +178,7 @@ export function GridBody({
             totals={totals}
             variance={varianceOfRow(variance, row)}
             firstForecastIndex={firstForecastIndex}
-            editable={payloadEditable && isAccount}
+            editable={payload.editable && isAccount}
             gridReadOnly={gridReadOnly}
             edited={isAccount && edited.has(row.line)}
             history={isAccount ? marks.history[row.line] : undefined}

@@ -117,6 +117,38 @@ function navigationTarget(event: KeyboardEvent, at: Position, s: GridState): Pos
   return null;
 }
 
+/** Enter, F2, Delete, Ctrl+Z and a digit on a cell at `at`. */
+function onEditKey(
+  event: KeyboardEvent,
+  at: Position,
+  grid: {
+    startEditing: (row: number, column: number, text?: string) => boolean;
+    editableCell: (row: number, column: number) => Cell | null;
+    focusCell: (row: number, column: number) => void;
+    apply: ForecastEdits["apply"];
+    undoLast: () => void;
+  },
+) {
+  const { row, column } = at;
+  const key = event.key;
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (key === "Enter" || key === "F2") {
+    event.preventDefault();
+    if (!grid.startEditing(row, column) && key === "Enter") grid.focusCell(row + 1, column);
+  } else if (key === "Delete" || key === "Backspace") {
+    const cell = grid.editableCell(row, column);
+    if (cell) {
+      event.preventDefault();
+      grid.apply([{ ...cell, value: 0 }]);
+    }
+  } else if (ctrl && key.toLowerCase() === "z") {
+    event.preventDefault();
+    grid.undoLast();
+  } else if (key.length === 1 && !ctrl && !event.altKey && /[\d,.\-+(]/.test(key)) {
+    if (grid.startEditing(row, column, key)) event.preventDefault();
+  }
+}
+
 /** The focused cell, kept as a position; focusCell moves the DOM focus and scrolls a cell beside the pinned ones. */
 function useCellFocus(state: { readonly current: GridState }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -229,29 +261,7 @@ function useCellEditor(
     [state, focusCell, setEditing, setNotice],
   );
 
-  /** Enter, F2, Delete, Ctrl+Z and a digit on a cell at `at`. */
-  const onEditKey = (event: KeyboardEvent, at: Position) => {
-    const { row, column } = at;
-    const key = event.key;
-    const ctrl = event.ctrlKey || event.metaKey;
-    if (key === "Enter" || key === "F2") {
-      event.preventDefault();
-      if (!startEditing(row, column) && key === "Enter") focusCell(row + 1, column);
-    } else if (key === "Delete" || key === "Backspace") {
-      const cell = editableCell(row, column);
-      if (cell) {
-        event.preventDefault();
-        apply([{ ...cell, value: 0 }]);
-      }
-    } else if (ctrl && key.toLowerCase() === "z") {
-      event.preventDefault();
-      edits.undoLast();
-    } else if (key.length === 1 && !ctrl && !event.altKey && /[\d,.\-+(]/.test(key)) {
-      if (startEditing(row, column, key)) event.preventDefault();
-    }
-  };
-
-  return { editableCell, startEditing, commit, cancelEditing, onEditKey };
+  return { editableCell, startEditing, commit, cancelEditing };
 }
 
 export type GridKeyboardInput = GridState & { edits: ForecastEdits; saveDialogOpen: boolean };
@@ -263,7 +273,7 @@ export function useGridKeyboard({ edits, saveDialogOpen, ...grid }: GridKeyboard
   const focus = useCellFocus(state);
   const { scroller, active, setActive, focusCell } = focus;
   const editor = useCellEditor(state, edits, focus);
-  const { editableCell, startEditing, onEditKey } = editor;
+  const { editableCell, startEditing } = editor;
   const rememberFocus = useRefocusAfterSave(saveDialogOpen, scroller);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -272,7 +282,7 @@ export function useGridKeyboard({ edits, saveDialogOpen, ...grid }: GridKeyboard
     if (!at) return;
     const target = navigationTarget(event, at, state.current);
     if (target === "out") return; // Tab leaves the grid
-    if (!target) return onEditKey(event, at);
+    if (!target) return onEditKey(event, at, { ...editor, focusCell, apply: edits.apply, undoLast: edits.undoLast });
     event.preventDefault();
     focusCell(target.row, target.column);
   };
