@@ -217,7 +217,7 @@ describe("requests no parser should turn into a 500", () => {
 
 describe("kill -9 of the web process and of a worker during an ingest", () => {
   it("loses no row and duplicates none; a worker on another DATA_DIR refuses to start", async () => {
-    const ROWS = 150_000;
+    const ROWS = 60_000;
     const lines = [PRODUCT_HEADER];
     for (let i = 0; i < ROWS; i++) lines.push(productLine(i, i % 40 === 3));
     const expectedNok = lines.slice(1).filter((l) => l.includes(";maybe;")).length;
