@@ -1,7 +1,10 @@
-import type { Db } from "mongodb";
+import type { Binary, Db } from "mongodb";
 import { getDb } from "~/db.server";
 import { type Month, monthOfDate, monthStartDate } from "~/shared/months";
+import { memoInRequest } from "~/shared/request-scope.server";
+import { dataStates } from "./dashboard-cache.server";
 import type { IndexDeclaration } from "./indexes";
+import { packAmounts, unpackAmounts } from "./packed-amounts";
 
 /**
  * The forecast's rollups: one document per scenario × cost centre holding each account's months as two arrays (the
@@ -28,7 +31,7 @@ export type RollupAccount = {
   forecasts: (number | null)[];
 };
 
-export type ForecastRollup = {
+export type RollupView = {
   rf: string;
   cost_center_concat: string;
   cost_center: string;
@@ -36,13 +39,16 @@ export type ForecastRollup = {
   /** The month of position 0 of every account's arrays. */
   first_month: Date;
   accounts: RollupAccount[];
+};
+
+/** As stored: each account's months packed (packed-amounts.ts), and the rebuilds' order. */
+export type ForecastRollup = Omit<RollupView, "accounts"> & {
+  accounts: (Omit<RollupAccount, "values" | "forecasts"> & { values: Binary; forecasts: Binary })[];
   /** The last ticket taken / applied (see the module's comment); a rollup whose `applied` is 0 was never built. */
   ticket: number;
   applied: number;
   refreshed_at: Date;
 };
-
-export type RollupView = Omit<ForecastRollup, "ticket" | "applied" | "refreshed_at">;
 
 export const indexes: IndexDeclaration[] = [
   {
@@ -51,6 +57,29 @@ export const indexes: IndexDeclaration[] = [
     options: { unique: true, name: "rf_costCenter_unique" },
   },
 ];
+
+/** A rollup as stored, from its arrays. */
+export function storedRollup(view: RollupView, ticket: number, now: Date): ForecastRollup {
+  return {
+    ...view,
+    accounts: view.accounts.map((a) => ({ ...a, values: packAmounts(a.values), forecasts: packAmounts(a.forecasts) })),
+    ticket,
+    applied: ticket,
+    refreshed_at: now,
+  };
+}
+
+function viewOf(stored: ForecastRollup): RollupView {
+  const { ticket: _t, applied: _a, refreshed_at: _r, ...view } = stored;
+  return {
+    ...view,
+    accounts: stored.accounts.map((a) => ({
+      ...a,
+      values: unpackAmounts(a.values),
+      forecasts: unpackAmounts(a.forecasts),
+    })),
+  };
+}
 
 async function rollups(given?: Db) {
   return (given ?? (await getDb())).collection<ForecastRollup>(FORECAST_ROLLUPS);
@@ -171,10 +200,8 @@ async function refreshPair(db: Db, rf: string, cost_center_concat: string, now: 
     first_month: new Date(0),
     accounts: [],
   };
-  await collection.updateOne(
-    { rf, cost_center_concat, applied: { $lt: ticket } },
-    { $set: { ...body, applied: ticket, refreshed_at: now } },
-  );
+  const { ticket: _taken, ...stored } = storedRollup(body, ticket, now);
+  await collection.updateOne({ rf, cost_center_concat, applied: { $lt: ticket } }, { $set: stored });
 }
 
 /** The next ticket of a pair (creating its rollup, not yet built, on the first). */
@@ -212,11 +239,14 @@ export async function refreshForecastRollups(
   for (const { rf, cost_center_concat } of pairs)
     unique.set(pairKey(rf, cost_center_concat), { rf, cost_center_concat });
   const queue = [...unique.values()];
+  readCache.clear();
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift())
       await refreshPair(db, next.rf, next.cost_center_concat, now);
   };
   await Promise.all(Array.from({ length: Math.min(REFRESH_IN_FLIGHT, queue.length) }, worker));
+  // Also after: a read that raced the rebuild may have kept the rollups as they were under an unchanged state.
+  readCache.clear();
 }
 
 /** Every pair of the forecast rebuilt (a repair: the write paths keep them current). */
@@ -234,20 +264,48 @@ export async function rebuildForecastRollups(given?: Db): Promise<number> {
 }
 
 /**
+ * Reads kept per state of the forecast collection (its data version, bumped by every write path after it rebuilt
+ * its rollups, and its count): fifty people opening the same view read the rollups once. A rebuild in this process
+ * empties it (a pair built by the view itself does not change the state). Shared, read-only values.
+ */
+const readCache = new Map<string, Promise<RollupView[]>>();
+const READ_CACHE_MAX = 16;
+
+/** The collection's state, read once per request (the key forecast.server.ts reads it under, so it is shared). */
+async function recordsState(db: Db): Promise<string> {
+  return memoInRequest(`forecast-state:${db.databaseName}`, () =>
+    dataStates([FORECAST_RECORDS], db).then((s) => s.get(FORECAST_RECORDS)!),
+  );
+}
+
+/**
  * The built rollups of the scenarios given (an RF, the previous one, "actual"), of every cost centre or of those
- * listed: one read on the `{rf, cost_center_concat}` index.
+ * listed: one read on the `{rf, cost_center_concat}` index, or none while the forecast has not changed.
  */
 export async function readRollups(
   rfs: readonly string[],
   costCenters: readonly string[] | null,
 ): Promise<RollupView[]> {
   if (rfs.length === 0 || (costCenters && costCenters.length === 0)) return [];
+  const db = await getDb();
+  const key = JSON.stringify([db.databaseName, await recordsState(db), [...rfs].sort(), costCenters]);
+  const cached = readCache.get(key);
+  if (cached) return cached;
+  const value = readStored(db, rfs, costCenters);
+  if (readCache.size >= READ_CACHE_MAX) readCache.delete(readCache.keys().next().value!);
+  readCache.set(key, value);
+  value.catch(() => readCache.delete(key));
+  return value;
+}
+
+async function readStored(db: Db, rfs: readonly string[], costCenters: readonly string[] | null) {
   const filter = {
     rf: { $in: [...rfs] },
     ...(costCenters ? { cost_center_concat: { $in: [...costCenters] } } : {}),
     applied: { $gt: 0 },
   };
-  return (await rollups())
+  const found = await (await rollups(db))
     .find(filter, { projection: { _id: 0, ticket: 0, applied: 0, refreshed_at: 0 } })
-    .toArray() as Promise<RollupView[]>;
+    .toArray();
+  return found.map(viewOf);
 }

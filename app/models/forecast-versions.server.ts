@@ -1,6 +1,7 @@
-import { type Db, ObjectId } from "mongodb";
+import { type Binary, type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
+import { packAmounts, unpackAmounts } from "./packed-amounts";
 
 /**
  * Versions of the forecast: a named, immutable copy of an RF's figures as the review showed them (actuals in the
@@ -37,6 +38,7 @@ export type VersionHeader = {
 
 export type VersionRowAccount = { account: string; label: string; group: string; amounts: (number | null)[] };
 
+/** A version's row as read and written by the callers: each account's months as an array. */
 export type VersionRow = {
   version_id: ObjectId;
   rf: string;
@@ -47,6 +49,20 @@ export type VersionRow = {
   first_month: Date;
   accounts: VersionRowAccount[];
 };
+
+/** As stored: each account's months packed (packed-amounts.ts). */
+type StoredVersionRow = Omit<VersionRow, "accounts"> & {
+  accounts: (Omit<VersionRowAccount, "amounts"> & { amounts: Binary })[];
+};
+
+const packedRow = (row: VersionRow): StoredVersionRow => ({
+  ...row,
+  accounts: row.accounts.map((a) => ({ ...a, amounts: packAmounts(a.amounts) })),
+});
+const unpacked = (row: StoredVersionRow): VersionRow => ({
+  ...row,
+  accounts: row.accounts.map((a) => ({ ...a, amounts: unpackAmounts(a.amounts) })),
+});
 
 export const indexes: IndexDeclaration[] = [
   { collection: FORECAST_VERSIONS, key: { rf: 1, created_at: -1 }, options: { name: "rf_createdAt" } },
@@ -67,7 +83,7 @@ async function headers(given?: Db) {
   return (given ?? (await getDb())).collection<VersionHeader>(FORECAST_VERSIONS);
 }
 async function rows(given?: Db) {
-  return (given ?? (await getDb())).collection<VersionRow>(FORECAST_VERSION_ROWS);
+  return (given ?? (await getDb())).collection<StoredVersionRow>(FORECAST_VERSION_ROWS);
 }
 
 export type NewVersion = Omit<VersionHeader, "_id" | "state">;
@@ -89,7 +105,7 @@ export async function createVersion(
     throw error;
   }
   try {
-    if (body.length > 0) await (await rows()).insertMany(body.map((row) => ({ ...row, version_id: _id })));
+    if (body.length > 0) await (await rows()).insertMany(body.map((row) => packedRow({ ...row, version_id: _id })));
     await (await headers()).updateOne({ _id }, { $set: { state: "ready" } });
   } catch (error) {
     await removeVersion(_id).catch(() => undefined);
@@ -133,17 +149,18 @@ export async function listVersions(
 /** The rows of a version, of every cost centre or of those listed (index version_costCenter_unique). */
 export async function readVersionRows(id: ObjectId, costCenters: readonly string[] | null): Promise<VersionRow[]> {
   if (costCenters && costCenters.length === 0) return [];
-  return (await rows())
+  const found = await (await rows())
     .find(
       { version_id: id, ...(costCenters ? { cost_center_concat: { $in: [...costCenters] } } : {}) },
       { projection: { _id: 0 } },
     )
     .toArray();
+  return found.map(unpacked);
 }
 
 /**
  * The sum of the year's amounts per version over the cost centres listed (a preparer's list shows their total):
- * one aggregate over the page's versions.
+ * one read of the page's versions' rows (index version_costCenter_unique).
  */
 export async function versionTotalsOf(
   ids: readonly ObjectId[],
@@ -157,7 +174,7 @@ export async function versionTotalsOf(
     .toArray();
   for (const row of found) {
     const key = row.version_id.toHexString();
-    totals.set(key, (totals.get(key) ?? 0) + from(row));
+    totals.set(key, (totals.get(key) ?? 0) + from(unpacked(row)));
   }
   return totals;
 }

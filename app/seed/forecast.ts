@@ -6,7 +6,7 @@ import {
   windowMonths,
 } from "~/features/forecast/release-points";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
-import { type ForecastRollup, foldRollups } from "~/models/forecast-consolidated.server";
+import { type ForecastRollup, foldRollups, storedRollup } from "~/models/forecast-consolidated.server";
 import { monthStartDate } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
 import { monthStart, type SeedContext, scaled } from "./context";
@@ -113,12 +113,7 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
  * of the same deterministic generator: the seed builds indexes after the data, so reading the records back would scan.
  */
 export function generateForecastRollups(ctx: SeedContext): ForecastRollup[] {
-  return foldRollups(generateForecast(ctx)).map((rollup) => ({
-    ...rollup,
-    ticket: 1,
-    applied: 1,
-    refreshed_at: ctx.reference,
-  }));
+  return foldRollups(generateForecast(ctx)).map((rollup) => storedRollup(rollup, 1, ctx.reference));
 }
 
 /**

@@ -84,7 +84,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
   )?.filial_nome as string | undefined;
   const forecast = await portal
     .collection("forecast")
-    .find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } })
+    .find({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1, level_descr: 1, group_level_2: 1 } })
     .limit(1)
     .next();
   const pages: typeof PAGES = [
@@ -121,6 +121,22 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
         path: `/ij/forecast_status?rf=${encodeURIComponent(forecast.rf as string)}&estado=preparing`,
         as: "sysadmin",
       },
+    );
+    // The consolidated forecast of that RF: the company's view (areas), and a drill-down to one group's accounts.
+    const rf = encodeURIComponent(forecast.rf as string);
+    const open = [
+      `a|${forecast.level_descr}`,
+      `c|${forecast.cost_center_concat}`,
+      `g|${forecast.cost_center_concat}|${forecast.group_level_2}`,
+    ];
+    pages.push(
+      { name: "/ij/forecast_consolidado (company)", path: `/ij/forecast_consolidado?rf=${rf}`, as: "sysadmin" },
+      {
+        name: "/ij/forecast_consolidado (area to accounts, vs previous RF)",
+        path: `/ij/forecast_consolidado?rf=${rf}&vs=anterior&${open.map((k) => `abrir=${encodeURIComponent(k)}`).join("&")}`,
+        as: "sysadmin",
+      },
+      { name: "/ij/forecast_versoes", path: `/ij/forecast_versoes?rf=${rf}`, as: "sysadmin" },
     );
     pages.push({
       name: "/ij/report_preview_edit_schneider/{rf}/{cc}",

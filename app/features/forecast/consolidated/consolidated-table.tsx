@@ -74,7 +74,7 @@ export function ConsolidatedTable({
 }) {
   return (
     <div className="consolidated__scroll" role="region" aria-label={caption} tabIndex={0}>
-      <table className="consolidated__table">
+      <table className="consolidated__table consolidated__tree">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>

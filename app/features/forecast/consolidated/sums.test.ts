@@ -4,7 +4,7 @@ import { useTestDatabase } from "#test/db";
 import { useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
-import { FORECAST_ROLLUPS, foldRollups, type RollupSource } from "~/models/forecast-consolidated.server";
+import { FORECAST_ROLLUPS, foldRollups, type RollupSource, readRollups } from "~/models/forecast-consolidated.server";
 import {
   ADMIN,
   EDIT_DAY,
@@ -52,10 +52,7 @@ beforeEach(async () => {
 async function expectRollupsFresh(label: string) {
   const records = await db.collection<RollupSource>(FORECAST).find({ rf: RF }).sort({ data_ref: 1 }).toArray();
   const fresh = new Map(foldRollups(records).map((r) => [r.cost_center_concat, r]));
-  const stored = await db
-    .collection(FORECAST_ROLLUPS)
-    .find({ rf: RF }, { projection: { _id: 0 } })
-    .toArray();
+  const stored = await readRollups([RF], null);
   expect(stored.length, label).toBe(fresh.size);
   for (const rollup of stored) {
     const expected = fresh.get(rollup.cost_center_concat)!;

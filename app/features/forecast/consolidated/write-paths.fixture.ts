@@ -6,6 +6,7 @@ import { currentUser } from "#test/auth-mock";
 import { FORECAST_HEADER, forecastRow, grantPermission } from "#test/upload-fixtures";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
+import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FORECAST } from "~/models/forecast.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
 import { loader as consolidatedLoader } from "~/routes/ij.forecast_consolidado";
@@ -78,6 +79,8 @@ export async function seedForecast(db: Db) {
     await db.collection(FORECAST).updateMany({ cost_center_concat: cc }, { $set: { level_descr: level } });
   }
   await grantPermission(db, ADMIN.email, ADMIN.type);
+  // Written past the model: the caches keyed by the collection's state must read afresh (as the e2e reset does).
+  await noteDataChanged([FORECAST], db);
 }
 
 const url = (path: string) => `http://localhost${path}`;
