@@ -4,12 +4,14 @@
  *
  * Method. The call graph is read with TypeScript's checker from `importCommand` (server/cli-import.ts): every call and
  * `new` in a function's body (its closures included) resolved to the project function, method or constructor it
- * names. That graph is then restricted to the functions a real run calls: the script imports one file of each kind
- * below with `importCommand` (the operator's rights, an in-memory embedded database, a temporary DATA_DIR) and asks
- * V8 which functions ran (precise coverage, call counts), so a branch the file never takes adds no room. Rooms: the
- * modules of app/ and server/ the walk from `importCommand` enters (depth first, calls in source order, each
- * module entered once). A move into a new room climbs when the callee's folder is not the caller's folder or one below
- * it (app/platform/import/datasets/x.ts → app/models/y.ts climbs; app/platform/import/x.ts → its datasets/ does not).
+ * names (a call through an interface or a type of methods: the methods of that name of the project's classes the
+ * receiver's type admits). That graph is then restricted to the functions a real run calls: the script imports one
+ * file of each kind below with `importCommand` (the operator's rights, an in-memory embedded database, a temporary
+ * DATA_DIR) and asks V8 which functions ran (precise coverage, call counts), so a branch the file never takes adds no
+ * room. Rooms: the modules of app/ and server/ the walk from `importCommand` enters (depth first, calls in source
+ * order, each module entered once). A move into a new room climbs when the callee's folder is not the caller's folder
+ * or one below it (app/platform/import/datasets/x.ts → app/models/y.ts climbs; app/platform/import/x.ts → its
+ * datasets/ does not).
  * Modules that ran but that no named call reaches (a template's `toDoc`, called through the registry) are rooms too,
  * listed apart: the graph cannot say from where they were entered, so their moves are not classified. A second figure
  * keeps only the chain to the database: the functions that ran from which a MongoDB write (insert, update, replace,
@@ -97,6 +99,33 @@ function v8Name(decl: ts.Node): string {
   return identifierOf(decl) ?? "";
 }
 
+/** The project's classes, for calls through an interface or a type of methods. */
+const classes = program
+  .getSourceFiles()
+  .filter((f) => isProject(rel(f.fileName)) && !f.isDeclarationFile)
+  .flatMap((f) => f.statements.filter(ts.isClassDeclaration))
+  .filter((c) => c.name);
+
+/**
+ * A call through a method of an interface or type (`loader.accept()` where `loader: RowLoader`): the methods of that
+ * name of every project class the receiver's type admits.
+ */
+function implementations(node: ts.CallExpression | ts.NewExpression, symbol: ts.Symbol | undefined): ts.Node[] {
+  if (!ts.isPropertyAccessExpression(node.expression) || !symbol?.declarations?.length) return [];
+  const signatures = symbol.declarations.every(
+    (d) => (ts.isMethodSignature(d) || ts.isPropertySignature(d)) && isProject(rel(d.getSourceFile().fileName)),
+  );
+  if (!signatures) return [];
+  const receiver = checker.getNonNullableType(checker.getTypeAtLocation(node.expression.expression));
+  const name = node.expression.name.text;
+  return classes.flatMap((c) => {
+    const method = c.members.find((m) => ts.isMethodDeclaration(m) && identifierOf(m) === name);
+    if (!method) return [];
+    const instance = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(c.name!)!);
+    return checker.isTypeAssignableTo(instance, receiver) ? [method] : [];
+  });
+}
+
 function visit(decl: ts.Node): string {
   const file = rel(decl.getSourceFile().fileName);
   const id = `${file}#${decl.pos}`;
@@ -109,8 +138,10 @@ function visit(decl: ts.Node): string {
     if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       if (ts.isCallExpression(node) && isMongoWrite(node)) writers.add(id);
       const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
-      const target = declarationOf(checker.getSymbolAtLocation(callee));
+      const symbol = checker.getSymbolAtLocation(callee);
+      const target = declarationOf(symbol);
       if (target) out.push(visit(target));
+      else for (const method of implementations(node, symbol)) out.push(visit(method));
     }
     ts.forEachChild(node, walk);
   };
