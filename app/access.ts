@@ -91,7 +91,7 @@ const EXPLORERS = [
 ] as const satisfies readonly PermissionType[];
 const PERMISSION_ADMINS = ["SYSTEM ADMIN", "USER PERMISS"] as const satisfies readonly PermissionType[];
 const USER_ADMINS = ["USER ADMIN"] as const satisfies readonly PermissionType[];
-/** Who reads the audit trail (issue 53; docs/decisions.md): SYSTEM ADMIN. */
+/** Who reads the audit trail (docs/decisions.md): SYSTEM ADMIN. */
 const AUDIT_READERS = ["SYSTEM ADMIN"] as const satisfies readonly PermissionType[];
 /** HR auxiliary data readers (docs/decisions.md): the editors plus USER SILVER, who sees the grid read-only. */
 const HR_READERS = ["SYSTEM ADMIN", "USER SILVER", "USER GOLD"] as const satisfies readonly PermissionType[];
@@ -210,13 +210,13 @@ export const ROUTE_ACCESS = {
   // User administration (spec 000 §6)
   "routes/user.config": restricted(USER_ADMINS, undefined, "spec"),
   "routes/user.permission": restricted(PERMISSION_ADMINS, undefined, "spec"),
-  // The audit trail (issue 53) and its export: SYSTEM ADMIN only.
+  // The audit trail and its export: SYSTEM ADMIN only.
   "routes/user.audit": restricted(AUDIT_READERS, undefined, "ours"),
   "routes/user.audit_.export": restricted(AUDIT_READERS, undefined, "ours"),
-  // Each user's own notices and settings (issues 52 and 54): every signed-in user, only their own.
+  // Each user's own notices and settings: every signed-in user, only their own.
   "routes/user.notices": SIGNED_IN,
   "routes/user.settings": SIGNED_IN,
-  // Each user's own subscriptions (issue 54); subscribing also needs the right to open what is followed.
+  // Each user's own subscriptions; subscribing also needs the right to open what is followed.
   "routes/user.subscriptions": SIGNED_IN,
 
   // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
@@ -226,7 +226,7 @@ export const ROUTE_ACCESS = {
   "routes/captura.processando": UPLOAD,
   // A job's refused rows as CSV (its uploader, or a type that may open /jobs/executados: checked on the file).
   "routes/captura.processando_.nok.$id": UPLOAD,
-  // The refused rows as an XLSX to fix and send again (issue 54): the same people as the CSV, checked on the file.
+  // The refused rows as an XLSX to fix and send again: the same people as the CSV, checked on the file.
   "routes/captura.processando_.corrigir.$id": UPLOAD,
   "routes/api.upload": UPLOAD,
   "routes/api.uploads.s3": UPLOAD,

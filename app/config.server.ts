@@ -105,7 +105,7 @@ const envShape = {
   LOGIN_WINDOW_MINUTES: positiveInt(15),
   /** Failed sign-ins (and, apart, reset-code attempts) from all addresses together within LOGIN_WINDOW_MINUTES. */
   LOGIN_GLOBAL_MAX_FAILURES: positiveInt(500),
-  /** Days the audit trail keeps (issue 53): older whole days are removed by the daily retention job. */
+  /** Days the audit trail keeps: older whole days are removed by the daily retention job. */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 
   AWS_REGION: z

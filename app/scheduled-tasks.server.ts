@@ -52,7 +52,7 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     },
   },
   {
-    // Notice e-mails (issues 52 and 54: within 1 minute): the queue, retries with backoff included.
+    // Notice e-mails (sent within a minute): the queue, retries with backoff included.
     name: "notice-mail",
     everyMs: 10_000,
     leaseMs: 2 * 60_000,
@@ -61,7 +61,7 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     },
   },
   {
-    // The audit trail's retention (issue 53): whole days older than AUDIT_RETENTION_DAYS, their final hash kept.
+    // The audit trail's retention: whole days older than AUDIT_RETENTION_DAYS, their final hash kept.
     name: "audit-retention",
     everyMs: 24 * 60 * 60_000,
     async run(now) {
@@ -78,7 +78,7 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     },
   },
   {
-    // Subscriptions (issue 54): the queued sends, rights checked again at send time, retries with backoff included.
+    // Subscriptions: the queued sends, rights checked again at send time, retries with backoff included.
     name: "subscription-mail",
     everyMs: 30_000,
     leaseMs: 5 * 60_000,

@@ -11,7 +11,7 @@ import { CHANNEL } from "~/models/master-data.server";
 import { exportCommand } from "./cli-export";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 
-/** Issue 53 through the operator's commands: every `portal import` and `portal export` in the audit trail. */
+/** The audit trail through the operator's commands: every `portal import` and `portal export` in the audit trail. */
 
 process.env.LOG_LEVEL = "warn";
 const testDb = useTestDatabase();

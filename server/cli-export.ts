@@ -169,7 +169,7 @@ export async function exportCommand(args: readonly string[], io: ExportIo): Prom
     if (out) await rm(out, { force: true });
     throw error;
   }
-  // Issue 53: the operator's export in the audit trail (no client address: the deployment's own shell).
+  // The operator's export in the audit trail (no client address: the deployment's own shell).
   await recordExport({
     actor: { email: CLI_UPLOADER, name: "portal export", type: OPERATOR_TYPE },
     dataset: datasetNamed(dataset).id,

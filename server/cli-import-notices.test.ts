@@ -9,7 +9,7 @@ import { listNotices } from "~/models/notices.server";
 import { savePreferences } from "~/models/user-preferences.server";
 import { CLI_UPLOADER, importCommand } from "./cli-import";
 
-/** Issue 54 through the operator's `portal import`: --user is told as the uploader; without it, only those on call. */
+/** Job notices via the operator's `portal import`: --user is told as the uploader; without it, only those on call. */
 
 process.env.LOG_LEVEL = "warn";
 const testDb = useTestDatabase();

@@ -158,9 +158,9 @@ export async function importCommand(
   if (claim) {
     const work = ingestClaimedFile(claim, { leaseMs, progressIntervalMs: Math.min(intervalMs, 2_000) });
     const [done] = await Promise.all([work, follow(id, print, intervalMs, work)]);
-    // Issue 53: the CLI import in the audit trail (the operator, or --user with that account's type).
+    // The CLI import in the audit trail (the operator, or --user with that account's type).
     await recordJobEnded(claim, done, "cli");
-    // Issue 54: --user is told as the uploader (and whoever is on call); never throws.
+    // --user is told as the uploader (and whoever is on call); never throws.
     await notifyJobEnded(claim, done);
     if (done.kind === "lease-lost") {
       print("Another worker took the job over; following it.");

@@ -28,7 +28,7 @@ import { FORECAST_HEADER, forecastRow, PRODUCT_HEADER, productLine, useTempDataD
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
 /**
- * The audit trail's data events as the caller sees them (issue 53): an export with its filter and row count, a
+ * The audit trail's data events as the caller sees them: an export with its filter and row count, a
  * download, an upload job's end (and a refusal for rights), a round trip, a grid save on the forecast and HR screens;
  * each entry stored before the answer that reports the event, with the actor's e-mail and type, and no CPF.
  */

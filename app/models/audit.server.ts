@@ -6,7 +6,7 @@ import type { AuditEvent, AuditObjectKind, AuditOutcome } from "./audit.fields";
 import type { IndexDeclaration } from "./indexes";
 
 /**
- * The audit trail (issue 53): one entry per event, append-only and tamper-evident.
+ * The audit trail: one entry per event, append-only and tamper-evident.
  *
  * Every entry carries `prev`, the hash of the entry before it, and `hash`, the SHA-256 of its own canonical form
  * (which includes `prev`). The chain is one line through the whole log: `n` numbers the entries 1, 2, 3 … and a unique

@@ -40,7 +40,7 @@ type FileDoc = FileRecord & {
   retryable?: boolean;
   /** The last "Tentar novamente todos" that sent the job back (retryFailedJobs). */
   retryBatch?: string;
-  /** The claim (`attempts`) whose ending was notified (issue 54: one notice per ending; claimJobEndingNotice). */
+  /** The claim (`attempts`) whose ending was notified (one notice per ending: claimJobEndingNotice). */
   notifiedEnding?: number;
 };
 
@@ -296,7 +296,7 @@ export async function finishJob(
 }
 
 /**
- * Takes the right to notify the ending of the claim's job (issue 54): true once per ending, for the claim that
+ * Takes the right to notify the ending of the claim's job: true once per ending, for the claim that
  * finished it; false when it is already taken (the same ending handled twice) or the job is not ended by this claim.
  * Returns the ended job's status, message and whether a retry can succeed.
  */

@@ -71,7 +71,7 @@ export async function recordStatements(records: FinancialReportRecord[]): Promis
   try {
     await (await financialReports()).insertMany(records, { ordered: true });
     await noteDataChanged([FINANCIAL_REPORTS]);
-    // Issue 54: the unit's subscribers hear of the published statement.
+    // The unit's subscribers hear of the published statement.
     if (records[0]) await queueStatementPublication(records[0], records[0].createdDate);
     return true;
   } catch (error) {

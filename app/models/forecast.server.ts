@@ -267,7 +267,7 @@ async function groupedWindow(rf: string, cost_center_concat: string, from: Date,
 }
 
 /**
- * The review's window with the variance columns on (issue 52): the scenario's, the previous RF's and the actuals'
+ * The review's window with the variance columns on: the scenario's, the previous RF's and the actuals'
  * records of one cost centre in [from, to), one grouped aggregate per scenario (three reads, each on the
  * `{rf, cost_center_concat, data_ref}` index, where readWindow makes two). `current` and `previous` take missing
  * amounts from the actuals as readWindow does; `previous` stays empty when that RF has no record there (no previous

@@ -7,7 +7,7 @@ import type { IndexDeclaration } from "./indexes";
 import { getPreferencesOf, normalizeEmail } from "./user-preferences.server";
 
 /**
- * Notices to users (issues 52 and 54): each one is kept in the user's in-portal list (`notices`) and, unless the user
+ * Notices to users: each one is kept in the user's in-portal list (`notices`) and, unless the user
  * switched e-mail notices off (/user/settings), queued for e-mail (`notice_mail`). notify() only writes to the
  * database; the mail dispatcher (app/features/notices/mail-dispatch.server.ts) runs in the job worker, claims each
  * queued mail with a lease, sends it and retries a failure with exponential backoff.

@@ -229,7 +229,7 @@ export async function upsertReportEntries(
   }));
   const result = await collection.bulkWrite(updates, { ordered: true });
   await noteDataChanged([REPORTS], db);
-  // Issue 54: the subscribers of each origin written to hear of the publication.
+  // The subscribers of each origin written are queued to hear of the publication.
   await queueReportPublication(entries, { sourceFileId: meta.sourceFileId, now: meta.now }, db);
   return { inserted: result.upsertedCount, replaced: result.matchedCount, previousFiles };
 }

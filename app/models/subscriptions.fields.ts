@@ -1,5 +1,5 @@
 /**
- * The stored vocabulary of subscriptions (issue 54), shared by the model and the browser: what a user may subscribe
+ * The stored vocabulary of subscriptions, shared by the model and the browser: what a user may subscribe
  * to. `object` is a report origin for "report_origin", a business unit for "financial_statements" and a dashboard's
  * painelId for "dashboard".
  */

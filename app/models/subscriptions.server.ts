@@ -6,7 +6,7 @@ import type { IndexDeclaration } from "./indexes";
 import { normalizeEmail } from "./user-preferences.server";
 
 /**
- * Subscriptions (issue 54): a user subscribes to a report origin, the financial statements of a business unit or a
+ * Subscriptions: a user subscribes to a report origin, the financial statements of a business unit or a
  * native dashboard (`subscriptions`); a publication (a report package, a statement) or the weekly dashboard run
  * queues one send per subscriber (`subscription_sends`), which the subscription dispatcher of the job worker claims
  * with a lease, checks against the subscriber's rights AT SEND TIME, sends, and retries with exponential backoff.

@@ -11,10 +11,10 @@ export const USER_PREFERENCES = "user_preferences";
 export type UserPreferences = {
   /** Notices also go by e-mail (the in-portal list always keeps them). */
   emailNotices: boolean;
-  /** The user is also told when an upload of theirs ends without errors (issue 54; failures are always told). */
+  /** The user is also told when an upload of theirs ends without errors (failures are always told). */
   jobSuccessNotices: boolean;
   /**
-   * On call (issue 54): told of every job that ends badly, anyone's. Only a SYSTEM ADMIN may switch it on, and only
+   * On call: told of every job that ends badly, anyone's. Only a SYSTEM ADMIN may switch it on, and only
    * users still of that type get such notices (job-notices.server.ts).
    */
   onCallFailures: boolean;

@@ -27,7 +27,7 @@ export async function loader({ request, params: raw }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  // Issue 53: a template handed out (its header and example row; no data).
+  // The audit trail: a template handed out (its header and example row; no data).
   return recordedDownload(templateWorkbookResponse(info), {
     actor: user,
     dataset: info.id,

@@ -12,7 +12,7 @@ import { requireRouteAccess } from "~/platform/auth/auth.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/captura.processando_.corrigir.$id", request);
-  // Issue 53: the refused rows leaving the portal (recorded only when the list is answered).
+  // The audit trail: the refused rows leaving the portal (recorded only when the list is answered).
   return recordedDownload(await fixRowsDownload(params, user), {
     actor: user,
     object: { kind: "file", id: String(params.id ?? "").slice(0, 40) },

@@ -11,7 +11,7 @@ import { nokRowsDownload } from "~/platform/import/nok-rows.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/captura.processando_.nok.$id", request);
-  // Issue 53: the refused rows leaving the portal (recorded only when the list is answered).
+  // The audit trail: the refused rows leaving the portal (recorded only when the list is answered).
   return recordedDownload(await nokRowsDownload(params, user), {
     actor: user,
     object: { kind: "file", id: String(params.id ?? "").slice(0, 40) },

@@ -51,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // HR data leaves as /ij/rh shows it, whoever issued the link (hr-file-view.server.ts).
     const hrView = await hrFileView(check.grant, user, request.signal);
     const { bucket, key, filename } = check.grant;
-    // Issue 53: the download in the audit trail before the file leaves (not for a failure: see below).
+    // The download in the audit trail before the file leaves (not for a failure: see below).
     return await recordedDownload(hrView ?? (await downloadResponse(check.grant)), {
       actor: user,
       object: { kind: "file", id: `${bucket}/${key}`, label: filename },

@@ -73,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const form = parsed.success
     ? parsed.data
     : { company: BUSINESS_UNITS[0], type: "MONTHLY" as const, period: lastClosed };
-  // Issue 54: "Assinar" the statements of the unit shown.
+  // "Assinar" the statements of the unit shown.
   const subscription = await subscriptionStateOf(user.email, "financial_statements", form.company);
   if (!parsed.success) return { form, max: maxMonth(), subscription, result: null };
   const key = { businessUnitID: parsed.data.company, type: parsed.data.type, dateRef: dateRefOf(parsed.data) };

@@ -95,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, error: tooLong?.message ?? messages.badRequest }, { status: 400 });
   }
   await saveObservation(parsed.data.company, parsed.data.text.trim(), user.email);
-  // Issue 53: the company's observations saved (the screen shows them, with who and when).
+  // The audit trail: the company's observations saved (the screen shows them, with who and when).
   await recordEdit({
     actor: user,
     dataset: "fiscal",

@@ -1,4 +1,4 @@
-// Screen: Forecast preparers: /ij/forecast_preparers (who prepares each cost centre's forecast; issue 52).
+// Screen: Forecast preparers: /ij/forecast_preparers (who prepares each cost centre's forecast).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";

@@ -11,7 +11,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_status.excel", request);
   const params = new URL(request.url).searchParams;
   const response = await boardXlsx(parseBoardQuery(params), portalToday(), reviewPath);
-  // Issue 53: the board's export, with the filter used (boardXlsx does not tell its row count).
+  // The audit trail: the board's export, with the filter used (boardXlsx does not tell its row count).
   return recordedDownload(response, {
     actor: user,
     dataset: "forecast",

@@ -19,7 +19,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.painel.$id", request);
   const screen = await loadDashboardScreen(user, params.id, PANEL_TYPES.intelligentJourney);
-  // Issue 54: a native dashboard can be followed (its figures weekly by e-mail).
+  // A native dashboard can be followed (its figures weekly by e-mail).
   const subscription =
     screen.view.provider === "native"
       ? await subscriptionStateOf(user.email, "dashboard", String(screen.dashboard.painelId))

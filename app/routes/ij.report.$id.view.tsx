@@ -19,8 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report.$id.view", request);
   const report = viewable(await findReport(params.id ?? ""));
   const page = await viewerPageData(report, request.signal);
-  // Issue 53: the report shown online has left the portal as much as a download (the Download button's own link is
-  // recorded by /download/{token}).
+  // The audit trail: the report shown online has left the portal as much as a download (the Download button's own
+  // link is recorded by /download/{token}).
   await recordExport({
     actor: user,
     object: { kind: "file", id: page.id, label: report?.originalName ?? null },

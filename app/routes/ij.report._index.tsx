@@ -58,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: get("page"),
   });
   const filters = { name: f.name, origin: f.origin, from: f.from ?? "", to: f.to ?? "" };
-  // Issue 54: "Assinar" the origin listed (one origin, not both).
+  // "Assinar" the origin listed (one origin, not both).
   const subscription = f.origin === "todas" ? null : await subscriptionStateOf(user.email, "report_origin", f.origin);
   if (f.from && f.to && f.from > f.to) return { pages, filters, subscription, error: t.periodRangeInvalid, list: null };
   const list = await listReportsPage(

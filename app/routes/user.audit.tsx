@@ -1,4 +1,4 @@
-// Screen: Audit trail: /user/audit (who did what, from where, on what, and the outcome; issue 53).
+// Screen: Audit trail: /user/audit (who did what, from where, on what, and the outcome).
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { AuditScreen } from "~/features/audit/audit-screen";

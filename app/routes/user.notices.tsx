@@ -1,4 +1,4 @@
-// Screen: The user's notices: /user/notices (issues 52 and 54).
+// Screen: The user's notices: /user/notices (the portal's notices to the user, newest first).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { loadNoticesPage, noticesAction } from "~/features/notices/pages.server";

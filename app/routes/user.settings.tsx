@@ -1,4 +1,4 @@
-// Screen: The user's own settings: /user/settings (issues 52 and 54).
+// Screen: The user's own settings: /user/settings (e-mail notices, job notices, on call).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { loadSettingsPage, settingsAction } from "~/features/notices/pages.server";

@@ -1,4 +1,4 @@
-// Screen: The user's subscriptions: /user/subscriptions (issue 54).
+// Screen: The user's subscriptions: /user/subscriptions (what the user follows by e-mail).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { loadSubscriptionsPage, subscriptionsAction } from "~/features/subscriptions/pages.server";

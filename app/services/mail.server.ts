@@ -10,7 +10,7 @@ import { componentLogger, errorFields } from "~/shared/logger.server";
  * holding the request.
  */
 
-/** A file sent with a message (issue 54: a subscribed dashboard's figures as XLSX). */
+/** A file sent with a message (e.g. a subscribed dashboard's figures as XLSX). */
 export type MailAttachment = { filename: string; contentType: string; content: Buffer };
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string; attachments?: MailAttachment[] };

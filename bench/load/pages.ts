@@ -147,7 +147,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
   return pages;
 }
 
-/** How many audit entries the audit screen is measured over (the 1,000,000 at scale 10). */
+/** How many audit entries the audit screen is measured over (1,000,000 at scale 10). */
 export const AUDIT_BENCH_ENTRIES = 1_000_000;
 
 /**

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 
 /**
- * User-visible texts of the audit trail screen (/user/audit, issue 53; all ours). Re-exported by app/messages.ts;
+ * User-visible texts of the audit trail screen (/user/audit; all ours). Re-exported by app/messages.ts;
  * defined only here.
  */
 

@@ -86,7 +86,7 @@ const revisionOf = (columns: readonly ExcelColumn<AccountRow>[]) => (r: AccountR
   contentRevision(columns.filter((c) => c.editable).map((c) => c.value(r)));
 
 /**
- * The variance columns of the export (issue 52): all three groups, whatever the screen shows, after the months and
+ * The variance columns of the export: all three groups, whatever the screen shows, after the months and
  * read-only: the annual totals beside the previous RF's, RF(n) − RF(n−1) per month, forecast − actual per closed month.
  * Their headers are not month labels, so a returned file's variance columns are simply not read (importForecastFile
  * knows only columnsOf's).

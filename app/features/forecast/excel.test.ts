@@ -156,7 +156,7 @@ describe("an edited forecast export sent back", () => {
   });
 });
 
-describe("the export's variance columns (issue 52)", () => {
+describe("the export's variance columns", () => {
   // RF1 2027 is RF2 2027's previous RF: Feb 2027 is its month 15 (base + 15), RF2's month 12 (base + 12).
   const rfAbs = forecastTexts.variance.rfAbs(editLabel);
   const rfPct = forecastTexts.variance.rfPct(editLabel);

@@ -205,7 +205,7 @@ export async function saveReview(
   today: CalendarDate,
 ) {
   const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
-  // Issue 53: the cells written, with the review (where each cell's history opens), before the reply.
+  // The audit trail: the cells written, with the review (where each cell's history opens), before the reply.
   const audited = (rows: number) =>
     recordEdit({
       actor: author,

@@ -163,7 +163,7 @@ export const forecastTexts = {
   excelGroup: "Grupo",
   excelDescription: "Descrição",
 
-  // ours: the variance columns of the review grid and its Excel export (issue 52)
+  // ours: the variance columns of the review grid and its Excel export
   variance: {
     legend: "Colunas de diferenças",
     groupRf: "RF atual − RF anterior, por mês (valor e %)",

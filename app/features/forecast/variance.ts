@@ -2,7 +2,7 @@ import { formatPercent, formatPtBr2, roundTo, roundTo2 } from "~/shared/numbers"
 import { type AnnualTotal, RELEASE_POINT_NAMES, type Scenario, scenarioName } from "./release-points";
 
 /**
- * The review's variance columns (issue 52): RF(n) − RF(n−1) per month, forecast − actual for closed months and the
+ * The review's variance columns: RF(n) − RF(n−1) per month, forecast − actual for closed months and the
  * year's total beside the previous RF's. Pure: the loader computes every figure from the rows the grid shows (and the
  * previous RF's and the actuals' rows over the same months); the grid and the Excel export only format them.
  */

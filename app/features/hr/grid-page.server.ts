@@ -162,7 +162,7 @@ export async function saveHrGrid(
   const months = monthRangeOf(new URL(request.url));
   const back = hrGridPath(filial, months.ok ? months.range : months.fallback);
   const saved = () => redirectWithToast(back, { type: "success", description: messages.saved });
-  // Issue 53: what was written (rows, never their contents) and the grid that shows each cell's history.
+  // The audit trail: what was written (rows, never their contents) and the grid that shows each cell's history.
   const audited = (rows: number, what: "figures" | "comment") =>
     recordEdit({
       actor,

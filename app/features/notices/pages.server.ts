@@ -102,7 +102,7 @@ export type SettingsPageData = {
   emailNotices: boolean;
   jobSuccessNotices: boolean;
   onCallFailures: boolean;
-  /** Whether the on-call switch is shown and accepted: a SYSTEM ADMIN's (issue 54). */
+  /** Whether the on-call switch is shown and accepted: a SYSTEM ADMIN's. */
   canChooseOnCall: boolean;
 };
 

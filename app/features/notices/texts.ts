@@ -1,7 +1,6 @@
 /**
- * User-visible texts of the notices (issues 52 and 54): the in-portal list, the header link, the user's own settings
- * page and the notice e-mails. All ours (the issues give no wording). Re-exported by app/messages.ts; defined only
- * here.
+ * User-visible texts of the notices: the in-portal list, the header link, the user's own settings page and the notice
+ * e-mails. All ours (the spec has no wording for them). Re-exported by app/messages.ts; defined only here.
  */
 import { noticeDeliveryTexts } from "~/platform/notices/texts";
 

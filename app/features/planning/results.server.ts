@@ -359,7 +359,7 @@ export async function handleResultsAction(request: Request, user: AuthenticatedU
   if (!parsed.ok || Object.keys(await checkFilterAgainstCatalogue(parsed.filter)).length > 0)
     return refuse(400, planningTexts.filterInvalid);
   const filter = parsed.filter;
-  // Issue 53: each save in the audit trail (rows written; the screen on this filter shows each row's history).
+  // Each save in the audit trail (rows written; the screen on this filter shows each row's history).
   const audited = (rows: number, mode: "unitario" | "lote") =>
     recordEdit({
       actor: user,

@@ -123,7 +123,7 @@ async function uploadRowFile(request: Request, email: string, actor: AuditActorI
 }
 
 /** The page's posts: a row's file (multipart), a file's download (intent=download) or a row's comment. */
-/** Issue 53: a row's comment or file saved, with the cockpit on that unit and month (where the row shows them). */
+/** Audits a row's comment or file saved, with the cockpit on that unit and month (where the row shows them). */
 function auditedCockpitEdit(
   actor: AuditActorInput,
   request: Request,

@@ -92,7 +92,7 @@ export async function saveFpaForecast(request: Request, email: string, actor: Au
   const url = new URL(request.url);
   url.searchParams.delete("edit");
   url.searchParams.set("saved", "1");
-  // Issue 53: the row's forecast saved; the report on this filter is where it shows.
+  // The audit trail: the row's forecast saved; the report on this filter is where it shows.
   await recordEdit({
     actor,
     dataset: "fpa",

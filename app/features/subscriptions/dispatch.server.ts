@@ -19,7 +19,7 @@ import { type AccessCheck, checkAccess } from "./rights.server";
 import { subscriptionTexts as t } from "./texts";
 
 /**
- * The subscription dispatcher (issue 54), a scheduled task of the job worker: claims each due send with a lease,
+ * The subscription dispatcher, a scheduled task of the job worker: claims each due send with a lease,
  * checks the subscriber's rights AS THEY STAND NOW (a subscriber who lost access gets nothing: the send is logged
  * "skipped" with the reason), builds the e-mail — for a dashboard, its figures computed for THAT subscriber, HR rows
  * limited to their branches as on the screen, as an XLSX attachment — sends it and marks it sent; a failed attempt is

@@ -7,7 +7,7 @@ import type { SubscriptionKind } from "~/models/subscriptions.fields";
 import { findPermissionRecord } from "~/models/user-permissions.server";
 
 /**
- * Who may subscribe to what, and receive it (issue 54): whoever may open its page NOW — the route's rule and flag
+ * Who may subscribe to what, and receive it: whoever may open its page NOW — the route's rule and flag
  * (app/access.ts) for the subscriber's CURRENT permission type, read from the permission record at every call — and
  * only things that exist. Checked when subscribing and again at every send.
  */

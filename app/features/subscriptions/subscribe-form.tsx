@@ -4,7 +4,7 @@ import { SUBSCRIPTIONS_PATH } from "./paths";
 import { subscriptionTexts as t } from "./texts";
 
 /**
- * "Assinar" / "Cancelar assinatura" on the page of what can be followed (issue 54): a plain form that posts to
+ * "Assinar" / "Cancelar assinatura" on the page of what can be followed: a plain form that posts to
  * /user/subscriptions with the page's own address to come back to, so it works without JavaScript.
  */
 export function SubscribeForm({

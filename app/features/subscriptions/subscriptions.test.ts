@@ -44,7 +44,7 @@ import type { SubscriptionsPageData } from "./pages.server";
 import { isoWeekOf, queueWeeklyDashboardSends } from "./weekly.server";
 
 /**
- * Subscriptions (issue 54) on the embedded database, through /user/subscriptions as a signed-in user and the
+ * Subscriptions on the embedded database, through /user/subscriptions as a signed-in user and the
  * publication hooks of the models: subscribe only to what one may open; a publication queues one send per
  * subscriber, the dispatcher mails it with the link; a subscriber who lost access gets nothing (logged "skipped");
  * a failing relay is retried with backoff; the weekly dashboard mail carries the figures that user sees, as XLSX.

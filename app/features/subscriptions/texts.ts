@@ -1,6 +1,6 @@
 /**
- * User-visible texts of subscriptions (issue 54): the subscribe forms, /user/subscriptions and the e-mails. All ours
- * (the issue gives no wording). Re-exported by app/messages.ts; defined only here.
+ * User-visible texts of subscriptions: the subscribe forms, /user/subscriptions and the e-mails. All ours
+ * (the spec has no wording for them). Re-exported by app/messages.ts; defined only here.
  */
 export const subscriptionTexts = {
   // The forms on the report list, the statements page and a dashboard

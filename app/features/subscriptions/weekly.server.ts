@@ -1,7 +1,7 @@
 import { insertSends, subscriptionsOfKind } from "~/models/subscriptions.server";
 
 /**
- * The weekly dashboard e-mails (issue 54): one send per dashboard subscription per ISO week, keyed by the week, so a
+ * The weekly dashboard e-mails: one send per dashboard subscription per ISO week, keyed by the week, so a
  * run repeated within the same week (another instance, a retry, a restart) queues nothing new. The figures are
  * computed when the send is made, for the subscriber as they stand then (dispatch.server.ts).
  */

@@ -15,7 +15,7 @@ import { readXlsxRowsOnThread } from "~/shared/excel/xlsx-thread.server";
 import { jobTexts } from "./texts";
 
 /**
- * "Baixar linhas recusadas para corrigir" (issue 54): a job's refused rows as an XLSX in its template's own layout —
+ * "Baixar linhas recusadas para corrigir": a job's refused rows as an XLSX in its template's own layout —
  * the header row is the template's columns in its order (as /captura/manual/modelo/<template> gives them), then the
  * rows, then a last column "Motivo da recusa", which the import ignores (a header cell of no template column:
  * templates.ts detectTemplate), so the file, once fixed, is uploaded as it is.

@@ -23,7 +23,7 @@ import * as settingsRoute from "~/routes/user.settings";
 import { readLatestMail } from "~/services/mail.server";
 
 /**
- * Issue 54: a job that ends badly tells its uploader (the in-portal list and e-mail), with the file's name, the
+ * A job that ends badly tells its uploader (the in-portal list and e-mail), with the file's name, the
  * outcome, the counts, the first three reasons and a link to the job; a job without errors only an uploader who asked;
  * SYSTEM ADMINs on call are told of everyone's failures. One notice per ending, and a notice never fails the job.
  */

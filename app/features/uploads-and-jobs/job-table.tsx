@@ -66,7 +66,7 @@ function RetryError({ id }: { id: string }) {
 export type RetryAllConfirm = { count: number; question: string; note?: string };
 
 /**
- * "Tentar novamente todos" (issue 54): the button, when the list holds failed jobs the viewer may retry (`count`), its
+ * "Tentar novamente todos": the button, when the list holds failed jobs the viewer may retry (`count`), its
  * confirmation naming the count, and the progress of the batch the URL follows. Without JavaScript the button posts,
  * the server answers the question (`confirm`) and the page shows it as a static dialog whose form posts confirm=1;
  * with it, the button opens the same dialog at once (the Radix dialog once loaded).

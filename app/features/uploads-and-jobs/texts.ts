@@ -31,7 +31,7 @@ export const jobTexts = {
       "Este arquivo foi recusado pelo seu conteúdo (layout, linhas NOK, permissão ou limite de tamanho) e seria recusado de novo. Corrija o arquivo e envie-o outra vez.",
   },
   emptyJobs: "Nenhum job encontrado.",
-  // ours (issue 54): "Tentar novamente todos" on both job lists
+  // ours: "Tentar novamente todos" on both job lists
   retryAll: "Tentar novamente todos",
   retryAllQuestion: (count: number) =>
     `Tentar novamente ${countOf(count, "trabalho com falha", "trabalhos com falha")}?`,
@@ -46,7 +46,7 @@ export const jobTexts = {
     `${countOf(count, "trabalho voltou", "trabalhos voltaram")} para a fila de processamento.`,
   retryAllProgress: (finished: number, total: number, failed: number) =>
     `Tentar novamente todos: ${finished} de ${total} concluídos${failed > 0 ? ` (${failed} com falha de novo)` : ""}.`,
-  // ours (issue 54): the refused rows as an XLSX in the template's layout, to fix and send again
+  // ours: the refused rows as an XLSX in the template's layout, to fix and send again
   fixRows: "Baixar linhas recusadas para corrigir",
   fixRowsOf: (name: string) => `Baixar linhas recusadas de ${name} para corrigir (XLSX)`,
   fixRowsReason: "Motivo da recusa",

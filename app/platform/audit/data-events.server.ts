@@ -5,7 +5,7 @@ import { FILE_STATUS_OK } from "~/models/files.server";
 import { type AuditActorInput, actorByEmail, recordAudit } from "./record.server";
 
 /**
- * The data events of the audit trail (issue 53): what left the portal (exports and downloads, with the filter used and
+ * The data events of the audit trail: what left the portal (exports and downloads, with the filter used and
  * the row count), what came in (uploads, round trips, CLI imports: counts and outcome) and every save (the row count
  * and a link to the screen that shows the cell histories, never a copy of them). Details hold counts, filters and
  * short messages only: never row contents (the model masks any CPF that slips into a text).

@@ -13,7 +13,7 @@ import { objectUrlPath } from "~/services/storage.server";
 import { canSeeNokRowsOf, maskCpfColumn, nokRowsDownloadHref } from "./nok-rows.server";
 
 /**
- * Notices of jobs (issue 54): when a job ends with refused rows, is refused or fails, its uploader is told (the
+ * Notices of jobs: when a job ends with refused rows, is refused or fails, its uploader is told (the
  * in-portal list and, unless switched off, e-mail: notify()), and so is every SYSTEM ADMIN on call
  * (user_preferences.on_call_failures). A job that ends without errors is told only to an uploader who asked for it.
  * The operator's CLI import without --user has no uploader to tell: only those on call.

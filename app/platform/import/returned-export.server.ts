@@ -50,7 +50,7 @@ async function kept(
 ): Promise<ReturnedExportOutcome> {
   const id = await keepExcelReport(dataset, user.email, report);
   const resultPath = withReport(screen, id);
-  // Issue 53: the round trip in the audit trail (the uploader, as the rights were read).
+  // The round trip in the audit trail (the uploader, as the rights were read).
   await recordRoundTrip({ actor: user, dataset, report, reportLink: resultPath, via: "upload", ip: null });
   return { ok: true, message: excelTexts.excelViaUpload(reportSummary(report), resultPath), resultPath };
 }

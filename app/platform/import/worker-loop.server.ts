@@ -72,9 +72,9 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
     }))
       ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
       : { kind: "lease-lost" };
-    // Issue 53: the audit trail, before anyone is told.
+    // The audit trail records the ending before anyone is told of it.
     await recordJobEnded(claim, ended, "upload");
-    // Issue 54: the uploader (and whoever is on call) is told; never throws, so the job's ending stands.
+    // The uploader (and whoever is on call) is told; never throws, so the job's ending stands.
     await notifyJobEnded(claim, ended, { log: options.log });
     return ended;
   }

@@ -1,5 +1,5 @@
 /**
- * Suggesting the forecast preparers from the FP&A responsibles (issue 52). The FP&A data names a PERSON
+ * Suggesting the forecast preparers from the FP&A responsibles. The FP&A data names a PERSON
  * (`userResponsible`), not an account: a name becomes an account only when exactly one portal user has it, compared
  * without case, accents or extra spaces; everything else is listed with its reason, never guessed. Pure.
  */

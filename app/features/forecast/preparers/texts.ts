@@ -1,6 +1,6 @@
 import type { Unmatched } from "./matching";
 
-/** Texts of the forecast preparers' screen and template (/ij/forecast_preparers, issue 52); all ours. */
+/** Texts of the forecast preparers' screen and template (/ij/forecast_preparers); all ours. */
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
