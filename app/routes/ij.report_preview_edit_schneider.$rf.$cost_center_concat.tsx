@@ -25,6 +25,7 @@ import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/for
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { loadReviewGrid, resolveReview, type SaveReply, saveReview } from "~/features/forecast/review.server";
 import { parseVarianceColumns } from "~/features/forecast/variance";
+import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
 import { forecastTexts, messages } from "~/messages";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import { portalToday } from "~/shared/clock.server";
@@ -66,6 +67,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
     loadCycle(lookup.review, user, today),
   ]);
+  // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`).
+  await compareReviewWithVersion(review.grid, lookup.review, url.searchParams);
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;

@@ -42,6 +42,8 @@ export type ForecastGridPayload = {
   groups: AccountGroup[];
   /** The variance columns asked for in the URL (`?cols=`), computed by the loader; absent when none is on. */
   variance?: VariancePayload;
+  /** The saved versions the grid may be compared with (`?versao=`), newest first. */
+  versionChoices?: { id: string; name: string }[];
 };
 
 /** A window record as the model reads it. */

@@ -84,7 +84,12 @@ export function ForecastGrid(props: ForecastGridProps) {
 
   return (
     <div className="forecast-grid">
-      <VarianceToggles shown={variance?.columns ?? []} onSubmit={onVarianceSubmit} />
+      <VarianceToggles
+        shown={variance?.columns ?? []}
+        versions={payload.versionChoices}
+        version={variance?.version?.id}
+        onSubmit={onVarianceSubmit}
+      />
       <VarianceNote variance={variance} />
       <GridToolbar
         editable={editable}

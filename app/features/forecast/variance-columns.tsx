@@ -5,6 +5,7 @@ import type { GridRow } from "./forecast-grid-rules";
 import type { AnnualTotal } from "./release-points";
 import { forecastTexts } from "./texts";
 import {
+  type Diff,
   formatVarianceAmount,
   formatVariancePercent,
   VARIANCE_GROUPS,
@@ -13,6 +14,7 @@ import {
   type VarianceGroup,
   type VariancePayload,
 } from "./variance";
+import { versionTexts } from "./versions/texts";
 
 /**
  * The grid's variance columns: read-only, after the annual totals, so that the month columns stay side by side for
@@ -22,8 +24,10 @@ import {
 export const VARIANCE_WIDTH = 120;
 
 type VarianceMeasure = "previous" | "abs" | "pct";
-/** A variance column: `index` is a month's position (rf, actual) or an annual total's (total). */
-export type VarianceColumnMeta = { kind: "variance"; group: VarianceGroup; measure: VarianceMeasure; index: number };
+/** The groups' columns, and a saved version's ("vs versão": per month, and per annual total). */
+type ColumnGroup = VarianceGroup | "version" | "versionTotal";
+/** A variance column: `index` is a month's position (rf, actual, version) or an annual total's (total, versionTotal). */
+export type VarianceColumnMeta = { kind: "variance"; group: ColumnGroup; measure: VarianceMeasure; index: number };
 
 /** The line under a variance column's header. */
 export const VARIANCE_TAGS: Record<VarianceMeasure, string> = {
@@ -39,7 +43,7 @@ const column = (id: string, header: string, meta: VarianceColumnMeta): ColumnDef
   meta,
 });
 
-const metaOf = (group: VarianceGroup, index: number, measure: VarianceMeasure): VarianceColumnMeta => ({
+const metaOf = (group: ColumnGroup, index: number, measure: VarianceMeasure): VarianceColumnMeta => ({
   kind: "variance",
   group,
   measure,
@@ -53,8 +57,40 @@ export function varianceColumnDefs(
   totals: readonly AnnualTotal[],
 ): ColumnDef<GridRow>[] {
   if (!variance) return [];
-  const t = forecastTexts.variance;
   const label = (index: number) => monthLabel(parseMonthKey(months[index]) ?? 0);
+  return [...groupColumns(variance, months, totals, label), ...versionColumns(variance, months, totals, label)];
+}
+
+/** The "vs versão" columns: each annual total beside the version's, then each month's difference. */
+function versionColumns(
+  variance: VariancePayload,
+  months: readonly string[],
+  totals: readonly AnnualTotal[],
+  label: (index: number) => string,
+): ColumnDef<GridRow>[] {
+  if (!variance.version) return [];
+  const t = versionTexts.review;
+  const name = variance.version.name;
+  return [
+    ...totals.flatMap((total, index) => [
+      column(`vv_prev_${total.year}`, t.totalVersion(total.year, name), metaOf("versionTotal", index, "previous")),
+      column(`vv_abs_${total.year}`, t.totalAbs(total.year), metaOf("versionTotal", index, "abs")),
+      column(`vv_pct_${total.year}`, t.totalPct(total.year), metaOf("versionTotal", index, "pct")),
+    ]),
+    ...months.flatMap((key, index) => [
+      column(`vm_abs_${key}`, t.monthAbs(label(index)), metaOf("version", index, "abs")),
+      column(`vm_pct_${key}`, t.monthPct(label(index)), metaOf("version", index, "pct")),
+    ]),
+  ];
+}
+
+function groupColumns(
+  variance: VariancePayload,
+  months: readonly string[],
+  totals: readonly AnnualTotal[],
+  label: (index: number) => string,
+): ColumnDef<GridRow>[] {
+  const t = forecastTexts.variance;
   return variance.columns.flatMap((group): ColumnDef<GridRow>[] => {
     switch (group) {
       case "total":
@@ -98,15 +134,29 @@ export function varianceOfRow(variance: VariancePayload | undefined, row: GridRo
   }
 }
 
+/** The figures a column reads: a month's difference, or an annual total's (with the compared total). */
+function diffOf(
+  figures: VarianceFigures,
+  meta: VarianceColumnMeta,
+): (Diff & { previous?: number | null }) | null | undefined {
+  switch (meta.group) {
+    case "rf":
+      return figures.rf[meta.index];
+    case "actual":
+      return figures.actual[meta.index];
+    case "total":
+      return figures.total[meta.index];
+    case "version":
+      return figures.version?.months[meta.index];
+    case "versionTotal":
+      return figures.version?.total[meta.index];
+  }
+}
+
 export function varianceText(figures: VarianceFigures | undefined, meta: VarianceColumnMeta): string {
   if (!figures) return "";
-  if (meta.measure === "previous") return formatVarianceAmount(figures.total[meta.index]?.previous);
-  const diff =
-    meta.group === "rf"
-      ? figures.rf[meta.index]
-      : meta.group === "actual"
-        ? figures.actual[meta.index]
-        : figures.total[meta.index];
+  const diff = diffOf(figures, meta);
+  if (meta.measure === "previous") return formatVarianceAmount(diff?.previous);
   if (!diff) return "—";
   return meta.measure === "pct" ? formatVariancePercent(diff.pct) : formatVarianceAmount(diff.abs);
 }
@@ -117,9 +167,14 @@ export function varianceText(figures: VarianceFigures | undefined, meta: Varianc
  */
 export function VarianceToggles({
   shown,
+  versions = [],
+  version,
   onSubmit,
 }: {
   shown: readonly VarianceGroup[];
+  /** The saved versions offered (`?versao=`), and the one compared with. */
+  versions?: readonly { id: string; name: string }[];
+  version?: string;
   onSubmit: (event: { preventDefault: () => void }) => void;
 }) {
   const t = forecastTexts.variance;
@@ -129,11 +184,11 @@ export function VarianceToggles({
     actual: t.groupActual,
   };
   return (
-    <details className="forecast-grid__variance" open={shown.length > 0 || undefined}>
+    <details className="forecast-grid__variance" open={shown.length > 0 || version !== undefined || undefined}>
       <summary>{t.legend}</summary>
       {/* Keyed by the groups shown: back and forward bring the boxes of that URL. */}
       <Form
-        key={shown.join(",")}
+        key={`${shown.join(",")}|${version ?? ""}`}
         method="get"
         preventScrollReset
         onSubmit={onSubmit}
@@ -145,6 +200,19 @@ export function VarianceToggles({
             {labels[group]}
           </label>
         ))}
+        {versions.length > 0 ? (
+          <label className="forecast-grid__variance-option">
+            {versionTexts.review.label}
+            <select name="versao" defaultValue={version ?? ""}>
+              <option value="">{versionTexts.review.none}</option>
+              {versions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <button type="submit" className="button button--secondary">
           {t.show}
         </button>
@@ -157,10 +225,17 @@ export function VarianceToggles({
 export function VarianceNote({ variance }: { variance: VariancePayload | undefined }) {
   if (!variance) return null;
   return (
-    <p className="forecast-grid__variance-note">
-      {variance.previousFound
-        ? forecastTexts.variance.hint(variance.previousRf)
-        : forecastTexts.variance.noPrevious(variance.previousRf)}
-    </p>
+    <>
+      {variance.columns.length > 0 ? (
+        <p className="forecast-grid__variance-note">
+          {variance.previousFound
+            ? forecastTexts.variance.hint(variance.previousRf)
+            : forecastTexts.variance.noPrevious(variance.previousRf)}
+        </p>
+      ) : null}
+      {variance.version ? (
+        <p className="forecast-grid__variance-note">{versionTexts.review.hint(variance.version.name)}</p>
+      ) : null}
+    </>
   );
 }

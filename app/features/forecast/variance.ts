@@ -47,6 +47,15 @@ export const formatVarianceAmount = (value: number | null | undefined): string =
 export const formatVariancePercent = (value: number | null | undefined): string =>
   value === null || value === undefined || !Number.isFinite(value) ? "—" : formatPercent(value, 1);
 
+/** A year's total beside the compared one: both, and the difference. */
+export type TotalDiff = Diff & { current: number; previous: number | null };
+
+/** A row's differences against a saved version (`?versao=`): per month, and per annual total. */
+export type VersionFigures = { months: Diff[]; total: TotalDiff[] };
+
+/** The saved version the grid is compared with, added by the versions feature (versions/review-variance.server.ts). */
+export type VersionComparison = { id: string; name: string };
+
 /** The variance figures of one grid row (an account, a group's total or the cost centre's total). */
 export type VarianceFigures = {
   /** Per month of the window: this RF's shown value − the previous RF's (empty unless the group is on). */
@@ -54,7 +63,9 @@ export type VarianceFigures = {
   /** Per month: forecast − actual, null where the month is not closed for this row (empty unless the group is on). */
   actual: (Diff | null)[];
   /** Per annual total: this RF's total (actuals + forecasts shown), the previous RF's over the same months, the difference. */
-  total: (Diff & { current: number; previous: number | null })[];
+  total: TotalDiff[];
+  /** Against the saved version compared with, when one is. */
+  version?: VersionFigures;
 };
 
 export type VariancePayload = {
@@ -69,6 +80,8 @@ export type VariancePayload = {
   lines: VarianceFigures[];
   groups: VarianceFigures[];
   grand: VarianceFigures;
+  /** The saved version compared with (`?versao=`), when one is. */
+  version?: VersionComparison;
 };
 
 export type VarianceInput = {

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatPtBr2 } from "~/shared/numbers";
-import { cycleTexts, STATE_LABELS } from "../cycle/texts";
+import { shownLabel } from "../cycle/texts";
 import { reviewPath } from "../forecast-filter";
 import type { ValueColumn } from "./columns";
 import { type ConsolidatedQuery, consolidatedHref, isOpen, toggled } from "./query";
@@ -48,7 +48,7 @@ function RowLabel({ row, query, rf }: { row: TreeRow; query: ConsolidatedQuery; 
           </Link>
           {row.state ? (
             <span className={`forecast-cycle__state forecast-cycle__state--${row.state} consolidated__state`}>
-              {row.state === "not_submitted" ? cycleTexts.notSubmitted : STATE_LABELS[row.state]}
+              {shownLabel(row.state)}
             </span>
           ) : null}
         </>

@@ -1,4 +1,4 @@
-import { cycleTexts, STATE_LABELS } from "../cycle/texts";
+import { shownLabel } from "../cycle/texts";
 import { displayShares, type SummaryRow } from "./cycle-summary";
 import { consolidatedTexts as t } from "./texts";
 
@@ -15,7 +15,7 @@ export function CycleSummaryTable({ rows, rf }: { rows: readonly SummaryRow[]; r
             <th scope="col">{t.areaColumn}</th>
             {codes.map((code) => (
               <th key={code} scope="col" className="consolidated__num">
-                {code === "not_submitted" ? cycleTexts.notSubmitted : STATE_LABELS[code]}
+                {shownLabel(code)}
               </th>
             ))}
           </tr>

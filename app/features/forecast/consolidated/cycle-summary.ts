@@ -1,12 +1,10 @@
-import type { ShownCode } from "~/models/forecast-cycle.fields";
+import { SHOWN_CODES, type ShownCode } from "~/models/forecast-cycle.fields";
 import { byPtBr } from "~/shared/collation";
 
 /**
  * The cycle at the company's level and per area: how many cost centres are in each state, and the share of the
  * shown year's amount each state holds. Shares of a total of zero are null ("—"). Pure.
  */
-
-export const SUMMARY_CODES: readonly ShownCode[] = ["preparing", "submitted", "returned", "approved", "not_submitted"];
 
 export type StateFigures = { code: ShownCode; count: number; amount: number; share: number | null };
 export type SummaryRow = { area: string | null; total: number; count: number; states: StateFigures[] };
@@ -19,7 +17,7 @@ function summarise(area: string | null, centres: readonly SummaryCentre[]): Summ
     area,
     total,
     count: centres.length,
-    states: SUMMARY_CODES.map((code) => {
+    states: SHOWN_CODES.map((code) => {
       const of = centres.filter((c) => c.state === code);
       const amount = of.reduce((s, c) => s + c.amount, 0);
       return { code, count: of.length, amount, share: total === 0 ? null : (amount / total) * 100 };

@@ -1,6 +1,6 @@
 import type { CalendarDate } from "~/shared/months";
 import type { PermissionType } from "~/shared/permissions";
-import { cycleTexts, STATE_LABELS } from "../cycle/texts";
+import { shownLabel } from "../cycle/texts";
 import { valueColumns } from "./columns";
 import { buildConsolidated, type ConsolidatedModel } from "./consolidated.server";
 import { type ConsolidatedQuery, isOpen } from "./query";
@@ -18,8 +18,7 @@ import { type TreeRow, visibleRows } from "./tree";
 const AMOUNT_FORMAT = "#,##0.00";
 const PERCENT_FORMAT = "0.0%";
 
-const stateLabel = (row: TreeRow) =>
-  row.state ? (row.state === "not_submitted" ? cycleTexts.notSubmitted : STATE_LABELS[row.state]) : "";
+const stateLabel = (row: TreeRow) => (row.state ? shownLabel(row.state) : "");
 
 export async function consolidatedXlsx(
   parsed: { query: ConsolidatedQuery; invalid: boolean },

@@ -1,0 +1,125 @@
+import { ObjectId } from "mongodb";
+import { findVersion, listVersions, readVersionRows } from "~/models/forecast-versions.server";
+import { monthOfDate, parseMonthKey } from "~/shared/months";
+import { roundTo2 } from "~/shared/numbers";
+import type { ForecastGridPayload } from "../forecast-grid-rules";
+import type { Review } from "../review.server";
+import {
+  type Diff,
+  difference,
+  previousScenario,
+  type TotalDiff,
+  type VarianceFigures,
+  type VersionFigures,
+} from "../variance";
+
+/**
+ * The review grid's "vs versão" group: the grid's shown values against a saved version of the cost centre
+ * (`?versao=<id>`), per month and per annual total, at every row (accounts, group totals, the cost centre's total).
+ * Added to the grid's variance payload by the review's loader after the grid is built, from the version's row of this
+ * cost centre; the versions the select offers are this RF's and the previous RF's that hold it.
+ */
+
+export const VERSION_PARAM = "versao";
+const CHOICES_MAX = 50;
+
+const sumOrNull = (values: readonly (number | null)[]) =>
+  values.some((v) => v !== null) ? values.reduce<number>((s, v) => s + (v ?? 0), 0) : null;
+
+type Measures = { shown: (number | null)[]; version: (number | null)[] };
+
+function figuresOf(m: Measures, totals: ForecastGridPayload["totals"]): VersionFigures {
+  const months: Diff[] = m.shown.map((v, i) => difference(v ?? 0, m.version[i]));
+  const total: TotalDiff[] = totals.map((t) => {
+    const current = t.indexes.reduce((s, i) => s + (m.shown[i] ?? 0), 0);
+    const previous = sumOrNull(t.indexes.map((i) => m.version[i]));
+    return {
+      current: roundTo2(current) || 0,
+      previous: previous === null ? null : roundTo2(previous) || 0,
+      ...difference(current, previous),
+    };
+  });
+  return { months, total };
+}
+
+function addUp(rows: readonly Measures[], monthCount: number): Measures {
+  const sum: Measures = { shown: [], version: [] };
+  for (let i = 0; i < monthCount; i++) {
+    sum.shown.push(rows.reduce((s, r) => s + (r.shown[i] ?? 0), 0));
+    sum.version.push(sumOrNull(rows.map((r) => r.version[i])));
+  }
+  return sum;
+}
+
+const emptyFigures = (): VarianceFigures => ({ rf: [], actual: [], total: [] });
+
+/** The versions a review may be compared with: this RF's and the previous RF's, newest first. */
+async function choicesOf(review: Review) {
+  const rfs = [review.calendar.name, previousScenario(review.calendar).name];
+  const { rows } = await listVersions(rfs, 0, CHOICES_MAX);
+  const cc = review.costCenter.cost_center_concat;
+  return rows
+    .filter((v) => v.kind !== "approval" || v.cost_center_concat === cc)
+    .map((v) => ({ id: v._id.toHexString(), name: v.name }));
+}
+
+/** The version's amounts of each account of this cost centre, on the grid's months. */
+async function versionValues(id: string, review: Review, months: readonly string[]) {
+  const version = ObjectId.isValid(id) && /^[0-9a-f]{24}$/.test(id) ? await findVersion(new ObjectId(id)) : null;
+  if (!version) return null;
+  const [row] = await readVersionRows(version._id, [review.costCenter.cost_center_concat]);
+  const values = new Map<string, (number | null)[]>();
+  if (row) {
+    const first = monthOfDate(row.first_month);
+    for (const account of row.accounts)
+      values.set(
+        account.account,
+        months.map((key) => account.amounts[(parseMonthKey(key) ?? 0) - first] ?? null),
+      );
+  }
+  return { version, values };
+}
+
+/**
+ * Offers the versions, and with `?versao=` adds the comparison to the grid's variance payload (creating one with no
+ * other group on). An unknown version leaves the grid as it was.
+ */
+export async function compareReviewWithVersion(
+  grid: ForecastGridPayload,
+  review: Review,
+  params: URLSearchParams,
+): Promise<void> {
+  grid.versionChoices = await choicesOf(review);
+  const asked = params.get(VERSION_PARAM);
+  if (!asked) return;
+  const found = await versionValues(asked, review, grid.months);
+  if (!found) return;
+  const monthCount = grid.months.length;
+  const groupMeasures = grid.groups.map((group) =>
+    group.accounts.map(
+      (a): Measures => ({
+        shown: a.values.slice(),
+        version: found.values.get(a.account) ?? new Array<number | null>(monthCount).fill(null),
+      }),
+    ),
+  );
+  const groupSums = groupMeasures.map((rows) => addUp(rows, monthCount));
+  const variance = grid.variance ?? {
+    columns: [],
+    previousRf: previousScenario(review.calendar).name,
+    previousFound: false,
+    closedMonths: [],
+    lines: groupMeasures.flat().map(emptyFigures),
+    groups: groupSums.map(emptyFigures),
+    grand: emptyFigures(),
+  };
+  groupMeasures.flat().forEach((m, i) => {
+    variance.lines[i].version = figuresOf(m, grid.totals);
+  });
+  groupSums.forEach((m, i) => {
+    variance.groups[i].version = figuresOf(m, grid.totals);
+  });
+  variance.grand.version = figuresOf(addUp(groupSums, monthCount), grid.totals);
+  variance.version = { id: found.version._id.toHexString(), name: found.version.name };
+  grid.variance = variance;
+}
