@@ -4,8 +4,8 @@ import { splitByProcess } from "./test/isolation";
 
 // Unit and integration tests. Browser tests (test/e2e) have their own config.
 
-// Importing the portal's modules again for each of 140 files was half the suite's time: 184-193 s with every file
-// isolated, 125-143 s with only the files that change shared state or hold a process's resources (test/isolation.ts).
+// Importing the portal's modules again for each file was a large part of the suite's time: only the files that change
+// shared state or hold a process's resources run isolated (test/isolation.ts); the others share their worker's modules.
 const { isolated, shared } = splitByProcess(["app", "server", "packages", "test", "scripts"], /\.test\.tsx?$/, [
   "test/e2e",
 ]);
@@ -18,8 +18,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single one on a 2-core machine. Many files wait on
-    // servers in other processes (the embedded database, s3rver, SMTP), so one per core ran the suite in 158 s
-    // against 263 s.
+    // servers in other processes (the embedded database, s3rver, SMTP), so one worker per core keeps both cores busy.
     maxWorkers: "100%",
     poolOptions: { threads: { isolate: false } },
     projects: [

@@ -88,7 +88,7 @@ export async function runSeed(
   // The unique indexes before the data (they double as a check on the generated documents); the others after it,
   // where one sort per index builds them faster than adding each batch's entries into a growing tree, while this
   // process still stores the seeded files. (Building each collection's indexes while the seed writes the next ones
-  // was slower: 162 s against 133 s at scale 10.)
+  // was slower.)
   await applyIndexes(
     db,
     allIndexes.filter((d) => d.options?.unique),

@@ -7,12 +7,11 @@ import compression from "compression";
  *
  * `brotliWindowBits` bounds the memory of each response's Brotli encoder. With Brotli's default window (2^22,
  * 4 MB) every response's encoder takes a few MB outside the JavaScript heap, which V8 counts as external memory:
- * past 64 MB of it V8 starts a full collection of the web process's heap. Under load that was a full collection
- * every ~25 responses, 12–23 % of the web process's main thread. A 2^18 window (256 kB) causes none and holds a
- * page whole (the largest the load bench draws is 71 kB), so pages compress to the same bytes. `bench/compression/run.ts` measures every setting on the
- * portal's pages (size, CPU, and full collections per 1,000 streamed responses); the figures behind this choice
- * are in docs/decisions.md ("Pages compressed with Brotli 3 and gzip 3", "Brotli's window 2^18 on dynamic
- * responses").
+ * past 64 MB of it V8 starts a full collection of the web process's heap, and under load such collections took a
+ * large share of the web process's main thread. A 2^18 window (256 kB) causes none and still holds the largest of
+ * the portal's pages whole, so pages compress to the same bytes. `bench/compression/run.ts` measures every setting on
+ * the portal's pages (size, CPU, and full collections per 1,000 streamed responses); its figures are in
+ * docs/performance.md, the choice in docs/decisions.md ("Platform and hosting").
  */
 export const DYNAMIC_COMPRESSION = { gzipLevel: 3, brotliQuality: 3, brotliWindowBits: 18 } as const;
 

@@ -5,8 +5,8 @@ import { createRequire } from "node:module";
  * table, ranks it and compiles each route's pattern into a regular expression on every call, and a path
  * that matches nothing is tried against every route. A document request calls it once in Remix's own
  * matching and once per parent path of the URL (lazy route discovery's partial manifest, built by
- * `<Scripts>`), each time on a fresh copy of the same 61 routes: a quarter of the CPU of the forecast
- * page's framework work.
+ * `<Scripts>`), each time on a fresh copy of the same route table: a large share of the CPU of a page's
+ * framework work.
  *
  * The answer depends only on the table's shape (ids, paths, index and case flags, nesting), the path and
  * the basename. It is kept per shape and path as the matched routes' ids with their params and pathnames,

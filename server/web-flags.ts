@@ -2,9 +2,8 @@
  * The web process's V8 flags. A page allocates a few MB (React's elements and chunks, the driver's replies, the
  * loader data), and 50 requests in flight fill V8's default 16 MB young generation before their garbage is
  * dead: each scavenge then copies live request state and promotes part of it to the old generation. With 64 MB
- * semi-spaces a page's garbage mostly dies young: GC pause per request fell by a third on the data pages (e.g.
- * the job list 1.21 → 0.79 ms, the forecast grid 1.54 → 0.99 ms), for 140–230 MB more RSS after the load bench's
- * pages (612–705 MB against 475); idle RSS is unchanged (docs/performance.md, "Stop 24"). `npm start` (the image's CMD) lists the same flags; a test keeps
+ * semi-spaces a page's garbage mostly dies young: less GC pause per request on the data pages, for more RSS under
+ * load; idle RSS is unchanged (docs/performance.md). `npm start` (the image's CMD) lists the same flags; a test keeps
  * them equal.
  */
 export const WEB_GC_FLAGS = ["--max-semi-space-size=64"];

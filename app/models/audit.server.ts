@@ -281,9 +281,9 @@ export async function appendAuditEntry(input: AuditInput, at: Date = new Date())
   const collection = await auditLog();
   const body = entryBody(input, at);
   for (let attempt = 1; ; attempt++) {
-    // The entry this process appended last, if any: no read in the common case (bench/audit/write-cost.ts: a read is
-    // a third of an entry's cost). Another instance's append since then makes the insert collide on `n`, and the head
-    // is read again; entries removed by hand do not rewind it (the chain then shows the removal, as it should).
+    // The entry this process appended last, if any: no read in the common case (bench/audit/write-cost.ts: a read is a
+    // large part of an entry's cost). Another instance's append since then makes the insert collide on `n`, and the
+    // head is read again; entries removed by hand do not rewind it (the chain then shows the removal, as it should).
     const head = knownHeads.get(collection.namespace) ?? (await chainHead());
     const entry = nextEntry(head, body);
     try {

@@ -30,7 +30,7 @@ export const ACTUAL_SCENARIO = "actual";
 /**
  * One change of a forecast cell made in the portal: the cell (scenario, cost centre, account, month), who, when, the
  * value before and after. A collection of its own rather than an array in the cell: the embedded server applies a
- * `$push` about three times slower than the `$set` of the cell (bench/forecast), and the grid's reads stay small.
+ * `$push` more slowly than the `$set` of the cell (bench/forecast), and the grid's reads stay small.
  */
 export const FORECAST_HISTORY = "forecast_history";
 /** The rows of uploaded forecast files that broke a rule (import template "forecast"). */
@@ -101,7 +101,7 @@ async function forecast() {
 /**
  * Answers derived from the whole collection (its scenarios, an RF's cost centres) kept per data state of the
  * collection (its version, bumped by every write through noteDataChanged, and its count): a `distinct` over an RF's
- * ten thousand cells costs ~80 ms at scale 10, a state read well under 1 ms. Any instance's write changes the state.
+ * ten thousand cells is costly, a state read cheap. Any instance's write changes the state.
  */
 const derived = new Map<string, { state: string; value: Promise<unknown> }>();
 const DERIVED_MAX = 64;
@@ -223,8 +223,8 @@ export type WindowAccount = {
 /**
  * The records of one scenario and cost centre with `data_ref` in [from, to), an entry per account (and account group).
  * The database groups them (a cell is a document): the account's code, description and group arrive once instead of
- * once per month, and the web process decodes a third of what it did (0.6 against 1.7 ms of CPU for a window of 234
- * cells at scale 10). History stays on the server.
+ * once per month, so the web process decodes much less than a document per cell would make it. History stays on the
+ * server.
  *
  * Actuals where the data keeps them apart (docs/data-contract-001.md, "forecast"): a month whose RF record has no `value`,
  * or that has no RF record, takes the `value` of the `rf = "actual"` record with the same cost centre, account and

@@ -3,8 +3,8 @@ import { Binary } from "mongodb";
 /**
  * A row of monthly amounts as stored by the forecast's rollups and versions: little-endian float64s in one binary
  * value, NaN for a month without an amount. A document of a cost centre's accounts then decodes as a few byte
- * copies instead of hundreds of array elements (an array of numbers costs the server and the driver about 1.7 µs an
- * element to encode and decode; the packed row, a copy).
+ * copies instead of hundreds of array elements (an array of numbers costs the server and the driver work per element
+ * to encode and decode; the packed row is one copy).
  */
 
 export function packAmounts(amounts: readonly (number | null)[]): Binary {

@@ -34,7 +34,7 @@ export function keyText(doc: Record<string, unknown>, fields: readonly string[])
 export function uploadedRowId(file: ObjectId, key: string): ObjectId {
   const bytes = Buffer.allocUnsafe(12);
   bytes.set(file.id.subarray(0, 4), 0);
-  // The one-shot hash: a Hash object per row cost twice as much.
+  // The one-shot hash: a Hash object per row costs more.
   crypto.hash("sha256", `${file.toHexString()}\u0000${key}`, "buffer").copy(bytes, 4, 0, 8);
   return new ObjectId(bytes);
 }

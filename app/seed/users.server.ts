@@ -16,7 +16,7 @@ const hashCache = new Map<string, Promise<string>>();
 /**
  * The demo password hashed with a salt taken from the seed's PRNG, so the seed stays deterministic.
  * Every seeded account shares the one public demo password, so one salt per seed run loses nothing,
- * and hashing once keeps the seed fast (scrypt costs ~50 ms per call).
+ * and hashing once keeps the seed fast (scrypt is slow by design).
  */
 export function seededPasswordHash(password: string, random: Random): Promise<string> {
   const salt = Buffer.alloc(16);

@@ -2,8 +2,8 @@ import { Transform, type TransformCallback } from "node:stream";
 
 /**
  * React writes a document as hundreds of small chunks, each of which would cross the web-stream adapter, the
- * compression stream and the socket on its own (a third of a page's CPU in profiles). This joins what React writes
- * in one turn of the event loop (or 64 kB) into one chunk: the same bytes, sent as soon as the turn ends, so
+ * compression stream and the socket on its own (a large share of a page's CPU in profiles). This joins what React
+ * writes in one turn of the event loop (or 64 kB) into one chunk: the same bytes, sent as soon as the turn ends, so
  * streaming and the status decided at the shell are unchanged.
  */
 export class Coalesce extends Transform {

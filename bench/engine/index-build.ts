@@ -3,7 +3,7 @@
  * engine, as the seed and an import build them after the data: all of them in one `createIndexes` command, whose
  * builds share each key field's columns (and the ids' ranks), against the baseline measured in the same run: the
  * same indexes, one command each (no build shares anything with another). Alternating rounds; medians and the
- * ratio. The engine before the shared columns (5216d98) gave 0.71 (4.27 s against 6.05 s at 300,000 rows).
+ * ratio (docs/performance.md keeps the current figure).
  *
  *   npx tsx bench/engine/index-build.ts [rows, default 300000] [rounds, default 3]
  */

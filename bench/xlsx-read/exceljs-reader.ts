@@ -106,7 +106,7 @@ export async function* readXlsxRowsExceljs(
   source: Readable,
   limits: XlsxLimits = XLSX_LIMITS,
 ): AsyncGenerator<SourceRow> {
-  // Loaded on the first XLSX file: the web process does not carry exceljs (~15 MB) until it is needed.
+  // Loaded on the first XLSX file: the web process does not carry exceljs until it is needed.
   const { default: Excel } = await import("exceljs");
   // The reader pipes its input into the unzipper: that pipe is where the unzipper's parse stream is seen.
   let refusal: FileRefusedError | null = null;

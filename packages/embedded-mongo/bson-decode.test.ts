@@ -328,7 +328,7 @@ describe("decodeInsertBody", () => {
   });
 
   it("stores wide documents as fast objects, not hash tables: a planning row's 18 fields, _id moved first or generated", () => {
-    // V8 turns an object built from a one-key literal into a dictionary (~4.5x the memory) from its 16th key on.
+    // V8 turns an object built from a one-key literal into a dictionary (far more memory) from its 16th key on.
     v8.setFlagsFromString("--allow-natives-syntax");
     const hasFastProperties = new Function("o", "return %HasFastProperties(o)") as (o: unknown) => boolean;
     const fields = [

@@ -16,9 +16,9 @@ import { runInNewContext } from "node:vm";
 import { DEFAULT_MAX_CONNECTIONS, startEmbeddedMongo } from "./index";
 
 /**
- * One full garbage collection, without --expose-gc on the command line. It stops every command for ~2.7 s at
- * scale 10 and leaves 1,657 MB of RSS idle; a collection that also compacts every page (--compact-on-every-full-gc)
- * got to ~1,530 MB but stopped every command for ~10 s, so it is not used.
+ * One full garbage collection, without --expose-gc on the command line. It stops every command for seconds on a
+ * large database; a collection that also compacts every page (--compact-on-every-full-gc) saved little RSS but
+ * stopped every command several times longer, so it is not used.
  */
 function collectOnce(): void {
   v8.setFlagsFromString("--expose-gc");

@@ -6,7 +6,7 @@
  * warm it is exactly what a decode would have made (the same keys in the same order).
  *
  * The bytes are read back from the file, not kept: memory a process touches for the first time is its dearest part
- * (on the machines this is measured on, ~3 s a gigabyte), and the file is in the page cache after the start read it.
+ * (docs/performance.md, "What the memory figures mean"), and the file is in the page cache after the start read it.
  * A snapshot file is never written in place (a new one is renamed over it), so the descriptor opened at the start
  * (`openColdFile`) reads the same bytes until the last of its cold documents is warmed or its store is closed.
  *

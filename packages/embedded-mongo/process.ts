@@ -46,22 +46,20 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
 }
 
 /**
- * The database's heap is almost all live data (1.4 GB at scale 10) and each full collection walks all of it
- * (seconds of CPU). V8 starts the next one after the heap grows by a small factor or, through its memory reducer,
- * whenever allocation slows down: three or four per load-bench run, each one the p95 of the page it landed on.
- * Letting the heap grow by half before the next, and no collections just to return memory, left none during
- * the pages of a run (docs/performance.md, "Stop 22"), for ~0.8 GB more RSS under load. `npm run db` passes
- * the same flags.
+ * The database's heap is almost all live data and each full collection walks all of it (seconds of CPU). V8 starts
+ * the next one after the heap grows by a small factor or, through its memory reducer, whenever allocation slows down:
+ * several in a load-bench run, each one the p95 of the page it landed on. Letting the heap grow by half before the
+ * next, and no collections just to return memory, left none during the pages of a run, for more RSS under load.
+ * `npm run db` passes the same flags.
  */
 export const DB_GC_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer"];
 
 /**
  * A start keeps the snapshot's bytes of the documents it leaves cold (journal/load.ts, cold.ts) in 4 MB buffers, freed
- * one by one as the background pass decodes them. glibc's malloc serves such blocks from its heap once a freed
- * one has raised its threshold for mmap, and then keeps most of them: 1.66 GB of RSS against 1.15 GB at scale 10
- * with the same heap. A fixed threshold (which also turns off raising it) gives each its own mapping, returned to
- * the system when freed. Set for the server's process by startEmbeddedDbProcess and `npm run db` (musl and other
- * platforms ignore it).
+ * one by one as the background pass decodes them. glibc's malloc serves such blocks from its heap once a freed one has
+ * raised its threshold for mmap, and then keeps most of them, for far more RSS with the same heap. A fixed threshold
+ * (which also turns off raising it) gives each its own mapping, returned to the system when freed. Set for the server's
+ * process by startEmbeddedDbProcess and `npm run db` (musl and other platforms ignore it).
  */
 export const DB_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: "131072" } as const;
 

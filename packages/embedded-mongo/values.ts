@@ -71,7 +71,7 @@ export function keyOf(value: unknown): string {
 
 /**
  * A new document holding only `_id`, for the caller to add the other fields to. Built on {} rather than written as
- * { _id }: V8 turns an object from a one-key literal into a dictionary (a hash table, ~4.5x the memory and slower to
+ * { _id }: V8 turns an object from a one-key literal into a dictionary (a hash table, far more memory and slower to
  * read) from its 16th key on, one from {} only from its 20th. A stored planning row has 18.
  */
 export function docWithId(id: unknown): Doc {

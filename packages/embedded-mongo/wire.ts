@@ -97,7 +97,7 @@ let nextResponseId = 1;
 /**
  * Reply buffers, reused. Every new Buffer is memory outside the JavaScript heap that V8 counts towards starting a
  * full collection, and a full collection of this process's heap (the whole database, gigabytes) costs seconds of CPU:
- * before this pool, a few hundred forecast grids (1.5 MB replies) triggered one. Replies are serialized into one
+ * before this pool, a burst of forecast grids (replies of megabytes) triggered one. Replies are serialized into one
  * scratch buffer, copied into a pooled buffer of the next power-of-two size, and that buffer returns to the pool once
  * the socket has written it.
  */

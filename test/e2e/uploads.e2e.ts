@@ -334,7 +334,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(await page.locator("main table thead th").allInnerTexts()).not.toContain(jobTexts.columnUser);
   const own = await withDb(app, (db) => db.collection("files").countDocuments({ user: "bronze@demo.local" }));
   await page.getByText(new RegExp(`^1–${Math.min(20, own)} / ${own}$`)).waitFor();
-  // Alone ~25 s; with the suite's other files beside it on two cores, 39 s was seen (the default budget is 60 s).
+  // With the suite's other files beside it on two cores, it comes close to the default budget (60 s).
 }, 180_000);
 
 test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/format", async ({ page, app }) => {
@@ -535,5 +535,5 @@ test("the server's own refusals reach the user: COD.2 when the store refuses the
   } finally {
     await withDb(app, (db) => db.collection("files").dropIndex("e2e_refuse_registration"));
   }
-  // Alone ~31 s; with the suite's other files beside it on two cores, 53 s and once past the default 60 s.
+  // With the suite's other files beside it on two cores, it has run past the default budget (60 s).
 }, 180_000);

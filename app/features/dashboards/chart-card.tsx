@@ -79,7 +79,7 @@ function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
 
 /**
  * The drawing, loaded in the browser only: Recharts measures its container, so nothing useful can be drawn on
- * the server, and not importing it there keeps ~20 MB out of the web process. The table below is the
+ * the server, and not importing it there keeps its memory out of the web process. The table below is the
  * content until then (and for screen readers always).
  */
 const Plot = lazy(() => import("./chart-plot"));

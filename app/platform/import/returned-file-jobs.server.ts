@@ -17,8 +17,8 @@ import { registerUpload, uploadTarget } from "./upload.server";
  * upload, the worker applies it as it applies one sent through /captura/manual (the same rules, the sender's rights),
  * and the screen follows the job (`?excelJob=<id>`) until it ends, then shows the report as after a small file.
  *
- * The size is `EXCEL_IMPORT_INLINE_MAX_BYTES` (2 MB, some 15,000 rows of a grid's export: past it, applying the file in
- * the request would take more than about 2 seconds; docs/performance.md).
+ * The size is `EXCEL_IMPORT_INLINE_MAX_BYTES` (2 MB: past it, applying the file would keep its sender waiting on the
+ * request too long; docs/performance.md, bench/roundtrip).
  */
 
 /** The screen's URL parameter naming the job of a queued edited export. */

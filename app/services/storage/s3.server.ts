@@ -31,7 +31,7 @@ export type CompletedPart = { partNumber: number; etag: string };
 
 /**
  * The AWS SDK is loaded on first use, so a deployment on the local store (the default) never loads it
- * (it costs the web process ~15 MB).
+ * (nor pays the web process's memory it takes).
  */
 let sdkLoading: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
 const s3Sdk = () => (sdkLoading ??= import("@aws-sdk/client-s3"));

@@ -81,8 +81,8 @@ export function textColumns<Row extends { cells: Record<string, string> }>(
 
 /**
  * What a column's cell renderer gets: TanStack's CellContext, built per cell without TanStack's cell object, whose
- * creation runs every table feature's hook (grouping, pinning, selection…) for each cell, ~1 ms of a 40-row page on
- * the server. `cell` itself is TanStack's, fetched only if a renderer reads it.
+ * creation runs every table feature's hook (grouping, pinning, selection…) for each cell, a cost every page render
+ * on the server paid. `cell` itself is TanStack's, fetched only if a renderer reads it.
  */
 function cellContext<Row>(
   table: Table<Row>,

@@ -10,11 +10,11 @@ import type { SortSpec } from "./plan";
 /**
  * The plans chosen for a collection's recent queries, as mongod keeps them: costing every candidate index counts keys
  * in each of its ranges (estimateKeys), which for the portal's planning filters (an $in of tens of values over four
- * channels and a date range) was ~40 % of the database's work per page, repeated for the same filter on every request.
- * An entry names the winning index (or the collection scan) for an exact filter, sort and limit; a hit builds that
- * index's plan from the query as it is, so an entry only ever chooses which plan runs, never what it returns. Entries
- * go when the collection's complete indexes change, after PLAN_CACHE_WRITES changes to its documents (the data the
- * costs were read from has moved: mongod 2.6 flushed its cache after 1,000 writes too), and the oldest first past
+ * channels and a date range) was a large share of the database's work per page, repeated for the same filter on every
+ * request. An entry names the winning index (or the collection scan) for an exact filter, sort and limit; a hit builds
+ * that index's plan from the query as it is, so an entry only ever chooses which plan runs, never what it returns.
+ * Entries go when the collection's complete indexes change, after PLAN_CACHE_WRITES changes to its documents (the data
+ * the costs were read from has moved: mongod 2.6 flushed its cache after 1,000 writes too), and the oldest first past
  * PLAN_CACHE_ENTRIES.
  */
 const PLAN_CACHE_ENTRIES = 256;
