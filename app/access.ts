@@ -156,7 +156,7 @@ const FORECAST_REVIEW = restricted(FORECAST_READERS, "report", "ours", { types: 
 const FORECAST_BOARD = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
 const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
 /**
- * The consolidated forecast and its versions (docs/decisions.md "Forecast consolidated and versions"): the review's
+ * The consolidated forecast and its versions (docs/decisions.md): the review's
  * readers open them (a preparer sees only the cost centres they prepare); reviewers and SYSTEM ADMIN save a version,
  * SYSTEM ADMIN deletes one.
  */

@@ -13,9 +13,9 @@ import type { Template } from "~/platform/import/template";
 import { MONEY_RULE, type NumberRule, readNumber } from "~/shared/numbers";
 
 /**
- * One rule for a number (docs/decisions.md "Numbers"): every entry point that takes a number — a grid's cell, a paste,
- * an Excel round trip, an upload template, the FP&A form — gives the verdict of app/shared/numbers.ts under its
- * value's rule, on the same inputs. The CLI loads files through the same templates and round trips.
+ * One rule for a number (docs/decisions.md "Texts and language"): every entry point that takes a number — a grid's
+ * cell, a paste, an Excel round trip, an upload template, the FP&A form — gives the verdict of app/shared/numbers.ts
+ * under its value's rule, on the same inputs. The CLI loads files through the same templates and round trips.
  */
 
 const TEXTS = [

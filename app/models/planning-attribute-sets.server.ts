@@ -14,7 +14,7 @@ import {
  * attributes first reads here which SKUs match (a collection of one document per SKU, one index per attribute); when
  * they are few, the planning query names them (`sku $in`) and the page and the count read those SKUs' rows through
  * the sku indexes, instead of walking every row of the most selective attribute to find the few that match them all
- * (docs/decisions.md "Planning filter by attribute sets").
+ * (docs/decisions.md "Planning").
  *
  * `mixed` is set once the SKU's rows were seen with more than one set of attributes (an upload that changed some
  * rows' attributes): such a SKU is always a candidate, and the query then keeps every attribute condition. A SKU

@@ -38,8 +38,7 @@ export const catalogueIndexes: IndexDeclaration[] = ATTRIBUTES.map((a) => ({
  * on every page, and a filter naming every attribute cost seven commands a page. A chosen value found here is known;
  * one not found is asked of the catalogue (so a value added since is known at once). A value removed from the
  * catalogue within the last KNOWN_VALUES_MS is still taken for that long; the filter then names the plan's rows that
- * carry it, as it would have a moment before (docs/decisions.md, "The planning filter's values checked against a
- * kept list").
+ * carry it, as it would have a moment before (docs/decisions.md, "Planning").
  */
 export const KNOWN_VALUES_MS = 10_000;
 type KnownValues = { until: number; values: Promise<Set<unknown>> };

@@ -11,8 +11,8 @@ import {
   setPortalTimeZone,
 } from "./dates";
 
-// 2030-05-02 00:13:27 UTC is 1 May 2030 21:13:27 in São Paulo (UTC−3, no daylight saving since 2019): the
-// issue's example, which the first release printed as "02 May 30 12:13:27".
+// 2030-05-02 00:13:27 UTC is 1 May 2030 21:13:27 in São Paulo (UTC−3, no daylight saving since 2019); the first
+// release printed it as "02 May 30 12:13:27".
 const lateEvening = new Date(Date.UTC(2030, 4, 2, 0, 13, 27));
 // 2024-03-05 14:07:09 UTC = 11:07:09 in São Paulo; 2023-12-31 03:05:01 UTC = 00:05:01 on 31/12 there.
 const afternoon = new Date(Date.UTC(2024, 2, 5, 14, 7, 9));

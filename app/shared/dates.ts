@@ -3,7 +3,7 @@
  * in the portal's time zone (PORTAL_TIME_ZONE, default America/Sao_Paulo), never in the zone of the machine or of the
  * browser. Nothing else in app/ formats a date for people (no toLocaleString, Intl.DateTimeFormat or toISOString
  * shown on a screen); a calendar month is months.ts's. One format per kind, the shapes of spec 000 §9 with Portuguese
- * month abbreviations and the 24-hour clock (docs/decisions.md, "Dates"):
+ * month abbreviations and the 24-hour clock (docs/decisions.md, "Texts and language"):
  *   a date                DD/MM/yyyy                                   → formatDate             "01/05/2030"
  *   a date and time       ' DD MMM YY hh:mm:ss', the job lists' (Processamento, Jobs executados), and every other
  *                         history, list or message that shows a time   → formatDateTime         "01 mai 30 21:13:27"

@@ -1,8 +1,8 @@
 /**
- * Every number a person types, pastes or sends in a file, and every number the portal shows, in pt-BR: dot
- * thousands, comma decimals (spec 001 §5, §9). One reader and one writer, driven by a rule, so a value accepted on
- * a grid is accepted by its paste, mass change, Excel round trip, upload template and CLI, and refused by all of them
- * alike (docs/decisions.md "Numbers"). Pure and locale-independent (no Intl): the server render and the browser
+ * Every number a person types, pastes or sends in a file, and every number the portal shows, in pt-BR: dot thousands,
+ * comma decimals (spec 001 §5, §9). One reader and one writer, driven by a rule, so a value accepted on a grid is
+ * accepted by its paste, mass change, Excel round trip, upload template and CLI, and refused by all of them alike
+ * (docs/decisions.md "Texts and language"). Pure and locale-independent (no Intl): the server render and the browser
  * produce the same text, and grids format tens of thousands of cells.
  */
 
@@ -24,7 +24,7 @@ export type NumberRule = {
 
 /**
  * An amount in R$ (forecast, ledger, FP&A, fiscal items): cents, either sign; more decimals are rounded, as the
- * spreadsheet that shows the cell with two decimals shows it (docs/decisions.md "Numbers").
+ * spreadsheet that shows the cell with two decimals shows it (docs/decisions.md "Texts and language").
  */
 export const MONEY_RULE: NumberRule = { decimals: 2, min: -1e13, max: 1e13, excessDecimals: "round" };
 

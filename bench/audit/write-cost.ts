@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/audit/write-cost.ts        (BENCH_ROUNDS, BENCH_SAVES, BENCH_AUDIT_ENTRIES to change the sizes)
  *
- * Target (issue: "the write path adds ≤ 5 % to a save's CPU"): (save + entry − save) / save ≤ 5 %, web and total.
+ * Target (the write path adds ≤ 5 % to a save's CPU): (save + entry − save) / save ≤ 5 %, web and total.
  * The floor, measured in the same rounds: the save followed by one plain `insertOne` of an entry-shaped document into a
  * collection with the log's indexes (the least any stored entry costs: one round trip, the same index writes).
  */

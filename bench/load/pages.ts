@@ -418,7 +418,7 @@ export function pagesNamed(
 
 /**
  * The encodings a browser accepts. The benches ask for what browsers ask for: the web process then compresses as it
- * does for people (Brotli), with the costs that brings (docs/decisions.md, "Brotli's window 2^18 on dynamic responses").
+ * does for people (Brotli), with the costs that brings (docs/decisions.md, "Platform and hosting").
  */
 export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
 

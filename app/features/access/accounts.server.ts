@@ -391,7 +391,7 @@ export async function listConfiguredUsers(paging: UserListPaging = {}): Promise<
 /**
  * /user/permission: one page of the users of the four tiers (spec 000 §6: "The user listing is filtered to the
  * types USER EXPLORER, USER BRONZE, USER SILVER and USER GOLD") — nothing else: neither the administrative
- * accounts nor an account without a type (docs/decisions.md, "Spec 000 fidelity").
+ * accounts nor an account without a type (docs/decisions.md, "Access").
  */
 export async function listUsersForPermissionGrid(paging: UserListPaging = {}): Promise<UserListPage> {
   return listPermissionRowsPage(ASSIGNABLE_TIERS, pagingOf(paging));

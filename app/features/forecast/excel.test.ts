@@ -143,7 +143,7 @@ describe("an edited forecast export sent back", () => {
     expect(decodeURIComponent(locked.href!)).toContain(forecastTexts.columnRefused(lockedLabel));
     expect(await snapshot()).toBe(before);
 
-    // As the grid rounds what is typed and Excel shows the cell (docs/decisions.md "Numbers").
+    // As the grid rounds what is typed and Excel shows the cell (docs/decisions.md "Texts and language").
     const again = await exported();
     rowOf(again, ACCOUNTS[1].account).getCell(columnOf(again, editLabel)).value = 1.234;
     const rounded = await reportAfter(await sendBack(again));

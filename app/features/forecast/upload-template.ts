@@ -10,8 +10,8 @@ import { cycleTexts, lockReasonOf } from "./cycle/texts";
 
 /**
  * The upload template of forecast records, actuals and RF. Recognised by its header row (every column present, any order and case; platform/import/template.ts), checked
- * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload
- * templates"). app/datasets.server.ts lists it for the import pipeline.
+ * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md
+ * "Uploads and jobs"). app/datasets.server.ts lists it for the import pipeline.
  */
 
 /**

@@ -139,7 +139,8 @@ describe("pt-BR numbers (app/shared/numbers.ts, tested there) under the HR figur
     expect(checkFigure("result_qtde_servico", "1.500")).toEqual({ ok: true, value: 1500 });
     expect(checkFigure("dias_media", "31")).toEqual({ ok: true, value: 31 });
     expect(checkFigure("dias_media", "31,5")).toEqual({ ok: false, error: hrTexts.numberTooLarge("31") });
-    // A lone point that cannot group thousands is a decimal point, as on every other entry (docs/decisions.md "Numbers").
+    // A lone point that cannot group thousands is a decimal point, as on every other entry (docs/decisions.md,
+    // "Texts and language").
     expect(checkFigure("result_desafio_mensal", "12.5")).toEqual({ ok: true, value: 12.5 });
     expect(checkFigure("result_desafio_mensal", "1,234.5")).toEqual({ ok: false, error: hrTexts.invalidNumber });
     expect(checkFigure("vendas_adicionais", "(1.234,56)")).toEqual({ ok: false, error: hrTexts.negativeNumber });

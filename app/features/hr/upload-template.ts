@@ -6,8 +6,8 @@ import { HR_FIGURE_RULES } from "./figures";
 
 /**
  * The upload template of HR auxiliary figures per branch and month, with the figures' own rules (figures.ts). Recognised by its header row (every column present, any order and case; platform/import/template.ts), checked
- * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload
- * templates"). app/datasets.server.ts lists it for the import pipeline.
+ * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md
+ * "Uploads and jobs"). app/datasets.server.ts lists it for the import pipeline.
  */
 
 const figure = (field: keyof typeof HR_FIGURE_RULES): ColumnRule => ({

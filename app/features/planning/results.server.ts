@@ -272,7 +272,7 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
     groupEditErrors: editCheck && !editCheck.success ? editCheck.error.issues.map((i) => i.message) : [],
     history: historyView,
     saved: saved && saved.status === "done" ? savedView(saved) : null,
-    // Exportar Excel and its way back (the plan screen's grid; docs/decisions.md "Excel round trips").
+    // Exportar Excel and its way back (the plan screen's grid; docs/decisions.md "Uploads and jobs").
     excel: screen.kind === "plan" ? excelPanel(filter, skuMode, canWrite, excelState) : null,
   };
 }

@@ -4,8 +4,8 @@ import type { DatasetTemplate } from "~/platform/import/template";
 
 /**
  * The upload template of planning quantities. Recognised by its header row (every column present, any order and case; platform/import/template.ts), checked
- * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload
- * templates"). app/datasets.server.ts lists it for the import pipeline.
+ * row by row, and applied all or nothing: a file with any NOK row changes no business data (docs/decisions.md
+ * "Uploads and jobs"). app/datasets.server.ts lists it for the import pipeline.
  */
 
 const monthStart = (iso: string) => new Date(Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, 1));

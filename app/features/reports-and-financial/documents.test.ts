@@ -198,7 +198,7 @@ describe("rules with numbers", () => {
     expect(parseBrazilianNumber("")).toBe(0);
     expect(parseBrazilianNumber("1,234.56")).toBeNull();
     expect(parseBrazilianNumber("12abc")).toBeNull();
-    // A point that cannot group thousands is a decimal point, on every entry (docs/decisions.md "Numbers").
+    // A point that cannot group thousands is a decimal point, on every entry (docs/decisions.md "Texts and language").
     expect(parseBrazilianNumber("1.23")).toBe(1.23);
     expect(parseBrazilianNumber("1.23.4")).toBeNull();
     expect(parseBrazilianNumber("(1.234,50)")).toBe(-1234.5);

@@ -7,7 +7,7 @@ import type { DatasetTemplate, RowValues } from "~/platform/import/template";
 /**
  * The upload templates of ledger lines, FP&A responsibles and fiscal-asset items. Each is recognised by its header
  * row (every column present, any order and case; platform/import/template.ts), checked row by row, and applied all or
- * nothing: a file with any NOK row changes no business data (docs/decisions.md "Upload templates").
+ * nothing: a file with any NOK row changes no business data (docs/decisions.md "Uploads and jobs").
  * app/datasets.server.ts lists them for the import pipeline.
  */
 

@@ -49,7 +49,7 @@ export const masterDataTexts = {
   masterDataCollectionLabel: "Collection",
   masterDataBaseLegend: "Base",
   masterDataApply: "OK",
-  // ours: the Excel round trip of the master-data lists (docs/decisions.md "Excel round trips")
+  // ours: the Excel round trip of the master-data lists (docs/decisions.md "Uploads and jobs")
   masterDataExcelReadOnly:
     "Esta base só é exportada: as linhas descartadas (NOK) não são alteradas por Excel; corrija o arquivo de origem e envie-o de novo em Captura.",
   masterDataExcelNotEditable: "Esta base não aceita alterações por Excel.",

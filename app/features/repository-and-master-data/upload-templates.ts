@@ -11,7 +11,7 @@ import { type ColumnRule, choiceRule } from "~/platform/import/rules";
 import type { MasterDataTemplate, TemplateColumn } from "~/platform/import/template";
 
 /**
- * Spec 000's master-data templates (docs/decisions.md "Import validation rules"): valid rows are kept, invalid ones go
+ * Spec 000's master-data templates (docs/decisions.md "Uploads and jobs"): valid rows are kept, invalid ones go
  * to the NOK base with their Error. Their columns are the editable fields of each base, in this order
  * (MASTER_DATA_EDITABLE_FIELDS); the rules:
  *

@@ -100,7 +100,7 @@ export const uploadScreenTexts = {
   empty: uploadTexts.noFileSelected,
 } as const;
 
-/** ours: the "Tipo de carga" choice of /captura/manual (docs/decisions.md, "Uploads: explorer documents and report packages"). */
+/** ours: the "Tipo de carga" choice of /captura/manual (docs/decisions.md, "Uploads and jobs"). */
 export const uploadTargetTexts = {
   legend: "Tipo de carga",
   options: {

@@ -235,7 +235,7 @@ describe("report packages uploaded through /captura/manual", () => {
 });
 
 describe("report packages: decompression bombs", () => {
-  // Loaded by an uploader the upload rights admit (issue on upload rights: a report package needs them).
+  // Loaded by an uploader the upload rights admit (a report package needs upload rights).
   const upload = async (name: string, content: Buffer) => {
     await grantPermission(await testDb.db(), TEST_UPLOADER, "SYSTEM ADMIN");
     const key = generateStorageKey(name);

@@ -3,8 +3,8 @@ import { formatNumber, readNumber } from "~/shared/numbers";
 
 /**
  * The column rules of every upload template (template.ts): what a cell may hold, the value a valid one is stored as,
- * and, for a broken rule, the message `Coluna <col>: valor "<value>" inválido; <rule>` (docs/decisions.md "Import
- * validation rules"). A rule is data, built once per template: checking a cell creates no closures or option objects
+ * and, for a broken rule, the message `Coluna <col>: valor "<value>" inválido; <rule>` (docs/decisions.md
+ * "Uploads and jobs"). A rule is data, built once per template: checking a cell creates no closures or option objects
  * (an import checks about a million rows per file).
  */
 

@@ -99,7 +99,10 @@ export const reportBundleTexts = {
   duplicate: (line: number) => `mesmo nome, origem e competência da linha ${line}`,
 } as const;
 
-/** Texts of the upload templates: the list on /captura/manual and the XLSX downloads (ours; docs/decisions.md "Upload templates"). */
+/**
+ * Texts of the upload templates: the list on /captura/manual and the XLSX downloads (ours; docs/decisions.md
+ * "Uploads and jobs").
+ */
 export const templateTexts = {
   title: "Modelos de carga",
   intro:

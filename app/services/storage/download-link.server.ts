@@ -11,7 +11,7 @@ import { getLocalStore, getS3Store, LOCAL_BUCKET, portalDownloadUrl } from "~/se
  * So a failure after the link was issued — the object gone, the link expired, the store down — is seen by the
  * portal while the browser is still on its way, and answered on the page the download came from with the spec's
  * alert (spec 000 §8), with and without JavaScript. Only the moment between the check and S3's answer to the
- * presigned GET (milliseconds) is left to S3's own error page (docs/decisions.md, "Spec 000 fidelity").
+ * presigned GET (milliseconds) is left to S3's own error page (docs/decisions.md, "Uploads and jobs").
  */
 
 /** The link the browser follows to download `key` of `bucket` under `filename`. Local keys outside the store throw. */

@@ -1,6 +1,6 @@
 import { countOf } from "./count-text";
 
-/** Texts of the grids' Excel round trips (ours; docs/decisions.md "Excel round trips"). */
+/** Texts of the grids' Excel round trips (ours; docs/decisions.md "Uploads and jobs"). */
 export const excelTexts = {
   exportExcel: "Exportar Excel",
   importExcel: "Importar Excel",

@@ -3,7 +3,7 @@ import { type CycleAction, type CycleState, NOT_SUBMITTED, type ShownCode } from
 import { monthLabel } from "~/shared/months";
 import { forecastTexts } from "../texts";
 
-/** Texts of the forecast cycle (issue: submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
+/** Texts of the forecast cycle (submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
