@@ -66,31 +66,31 @@ const march = `m_${YEAR}-03`;
 async function openArea(page: Page) {
   await page.goto(consolidatedUrl);
   await page.getByRole("heading", { level: 1, name: consolidatedTexts.title }).waitFor();
-  await page.getByRole("link", { name: consolidatedTexts.open(AREA) }).click();
+  await page.getByRole("link", { name: consolidatedTexts.open(AREA), exact: true }).click();
   await page.waitForURL((url) => url.searchParams.getAll("abrir").includes(`a|${AREA}`));
   await row(page, CENTRES[0]).waitFor();
   expect(await cellText(page, AREA, march)).toBe(money(2 * centreMarch));
   expect(await cellText(page, CENTRES[0], march)).toBe(money(centreMarch));
-  await page.getByRole("link", { name: consolidatedTexts.open(CENTRES[0]) }).click();
+  await page.getByRole("link", { name: consolidatedTexts.open(CENTRES[0]), exact: true }).click();
   await row(page, PEOPLE).waitFor();
   expect(await cellText(page, PEOPLE, march)).toBe(money(peopleMarch));
   // Each cost centre links to its review.
-  const review = row(page, CENTRES[0]).getByRole("link", { name: CENTRES[0] });
+  const review = row(page, CENTRES[0]).getByRole("link", { name: CENTRES[0], exact: true });
   expect(await review.getAttribute("href")).toContain("/ij/report_preview_edit_schneider/");
 }
 
 /** Saves a version (SYSTEM ADMIN) and compares the live RF with it from the versions' list. */
 async function saveAndCompare(page: Page, name: string) {
   await page.goto(consolidatedUrl);
-  await page.getByText(consolidatedTexts.saveTitle, { exact: true }).click();
+  await page.locator("summary", { hasText: consolidatedTexts.saveTitle }).click();
   await page.getByLabel(consolidatedTexts.saveName).fill(name);
-  await page.getByRole("button", { name: consolidatedTexts.saveButton }).click();
+  await page.getByRole("button", { name: consolidatedTexts.saveButton, exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/ij/forecast_versoes");
   const listed = page.locator("tr", { hasText: name });
   await listed.waitFor();
   await listed.getByRole("link", { name: versionTexts.compare }).click();
   await page.waitForURL((url) => (url.searchParams.get("vs") ?? "").startsWith("v:"));
-  await page.getByRole("link", { name: consolidatedTexts.open(AREA) }).click();
+  await page.getByRole("link", { name: consolidatedTexts.open(AREA), exact: true }).click();
   await row(page, CENTRES[0]).waitFor();
   // Nothing changed since: the difference is zero at every level shown.
   expect(await cellText(page, AREA, "d_total")).toBe("0,00");
@@ -145,7 +145,7 @@ describe("the consolidated forecast", () => {
       // The GET form: compare with the actuals instead, every month's difference shown.
       await plain.getByLabel(consolidatedTexts.compare).selectOption("realizado");
       await plain.getByLabel(consolidatedTexts.columnMonths).check();
-      await plain.getByRole("button", { name: consolidatedTexts.apply }).click();
+      await plain.getByRole("button", { name: consolidatedTexts.apply, exact: true }).click();
       await plain.waitForURL((url) => url.searchParams.get("vs") === "realizado");
       await plain.locator(`.consolidated__tree thead th[data-column="d_${YEAR}-01"]`).waitFor();
       await exportMatchesScreen(plain);
@@ -188,6 +188,6 @@ describe("the consolidated forecast", () => {
     await page.goto(consolidatedUrl);
     await page.getByText(/^Você vê somente os centros de custo que prepara/).waitFor();
     expect(await page.getByRole("link", { name: consolidatedTexts.open(AREA) }).count()).toBe(0);
-    expect(await page.getByText(consolidatedTexts.saveTitle, { exact: true }).count()).toBe(0);
+    expect(await page.locator("summary", { hasText: consolidatedTexts.saveTitle }).count()).toBe(0);
   });
 });

@@ -66,7 +66,7 @@ export const consolidatedTexts = {
   companyRow: "Empresa",
   stateCell: (count: number, share: string) => `${count.toLocaleString("pt-BR")} (${share})`,
   // Saving a version
-  saveTitle: "Salvar versão",
+  saveTitle: "Salvar uma versão deste RF",
   saveHint:
     "Uma versão guarda os valores atuais de todo o RF (todos os centros de custo, contas e meses) e não muda mais.",
   saveName: "Nome da versão",
