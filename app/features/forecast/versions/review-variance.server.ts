@@ -1,4 +1,5 @@
 import { ObjectId } from "mongodb";
+import { z } from "zod";
 import { findVersion, listVersions, readVersionRows } from "~/models/forecast-versions.server";
 import { monthOfDate, parseMonthKey } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
@@ -63,9 +64,16 @@ async function choicesOf(review: Review) {
     .map((v) => ({ id: v._id.toHexString(), name: v.name }));
 }
 
+/** `?versao=`: a version's id, else nothing asked. */
+const versionParam = z
+  .string()
+  .regex(/^[0-9a-f]{24}$/)
+  .nullable()
+  .catch(null);
+
 /** The version's amounts of each account of this cost centre, on the grid's months. */
 async function versionValues(id: string, review: Review, months: readonly string[]) {
-  const version = ObjectId.isValid(id) && /^[0-9a-f]{24}$/.test(id) ? await findVersion(new ObjectId(id)) : null;
+  const version = await findVersion(new ObjectId(id));
   if (!version) return null;
   const [row] = await readVersionRows(version._id, [review.costCenter.cost_center_concat]);
   const values = new Map<string, (number | null)[]>();
@@ -90,7 +98,7 @@ export async function compareReviewWithVersion(
   params: URLSearchParams,
 ): Promise<void> {
   grid.versionChoices = await choicesOf(review);
-  const asked = params.get(VERSION_PARAM);
+  const asked = versionParam.parse(params.get(VERSION_PARAM));
   if (!asked) return;
   const found = await versionValues(asked, review, grid.months);
   if (!found) return;
