@@ -111,19 +111,20 @@ type Building = {
 };
 
 /**
- * The rollups of any records, in any order (the seed's generator, one pair's records): per (rf, cost centre), the
- * cost centre's code and level of its first record by month, each account's description and group of its first
- * record, and its cells laid on one month axis. Accounts come out in the order they were first met.
+ * The rollups of any records, in any order (the seed's generator as it is written, one pair's records): per (rf,
+ * cost centre), the cost centre's code and level of its first record by month, each account's description and group
+ * of its first record, and its cells laid on one month axis. Accounts come out in the order they were first met.
  */
-export function foldRollups(records: Iterable<RollupSource>): RollupView[] {
-  const pairs = new Map<string, Building>();
-  for (const r of records) {
+export class RollupFolder {
+  private readonly pairs = new Map<string, Building>();
+
+  add(r: RollupSource): void {
     const key = pairKey(r.rf, r.cost_center_concat);
     const month = monthOfDate(r.data_ref);
-    let pair = pairs.get(key);
+    let pair = this.pairs.get(key);
     if (!pair) {
       pair = { head: headOf(r), first: month, last: month, accounts: new Map() };
-      pairs.set(key, pair);
+      this.pairs.set(key, pair);
     } else if (month < pair.first) {
       pair.first = month;
       pair.head = headOf(r);
@@ -131,32 +132,46 @@ export function foldRollups(records: Iterable<RollupSource>): RollupView[] {
     if (month > pair.last) pair.last = month;
     let account = pair.accounts.get(r.account_concat);
     if (!account) {
-      account = {
-        account: r.account_concat,
-        label: r.acc_description ?? "",
-        group: r.group_level_2 ?? "",
-        cells: [],
-      };
+      account = { account: r.account_concat, label: r.acc_description ?? "", group: r.group_level_2 ?? "", cells: [] };
       pair.accounts.set(r.account_concat, account);
     }
     account.cells.push({ month, value: amount(r.value), forecast: amount(r.forecast) });
   }
-  return [...pairs.values()].map((pair) => {
-    const length = pair.last - pair.first + 1;
-    return {
-      ...pair.head,
-      first_month: monthStartDate(pair.first),
-      accounts: [...pair.accounts.values()].map(({ cells, ...account }) => {
-        const values = new Array<number | null>(length).fill(null);
-        const forecasts = new Array<number | null>(length).fill(null);
-        for (const cell of cells) {
-          values[cell.month - pair.first] = cell.value;
-          forecasts[cell.month - pair.first] = cell.forecast;
-        }
-        return { ...account, values, forecasts };
-      }),
-    };
-  });
+
+  /** Every record of `records` added as it passes (the seed writes the records and folds them in one pass). */
+  *tap<T extends RollupSource>(records: Iterable<T>): Generator<T> {
+    for (const record of records) {
+      this.add(record);
+      yield record;
+    }
+  }
+
+  views(): RollupView[] {
+    return [...this.pairs.values()].map(viewOfBuilding);
+  }
+}
+
+function viewOfBuilding(pair: Building): RollupView {
+  const length = pair.last - pair.first + 1;
+  return {
+    ...pair.head,
+    first_month: monthStartDate(pair.first),
+    accounts: [...pair.accounts.values()].map(({ cells, ...account }) => {
+      const values = new Array<number | null>(length).fill(null);
+      const forecasts = new Array<number | null>(length).fill(null);
+      for (const cell of cells) {
+        values[cell.month - pair.first] = cell.value;
+        forecasts[cell.month - pair.first] = cell.forecast;
+      }
+      return { ...account, values, forecasts };
+    }),
+  };
+}
+
+export function foldRollups(records: Iterable<RollupSource>): RollupView[] {
+  const folder = new RollupFolder();
+  for (const record of records) folder.add(record);
+  return folder.views();
 }
 
 function headOf(r: RollupSource): Building["head"] {

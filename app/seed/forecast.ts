@@ -1,3 +1,4 @@
+import type { ObjectId } from "mongodb";
 import {
   parseScenario,
   RELEASE_POINT_NAMES,
@@ -6,7 +7,7 @@ import {
   windowMonths,
 } from "~/features/forecast/release-points";
 import { ACTUAL_SCENARIO, type ForecastRecord } from "~/models/forecast.server";
-import { type ForecastRollup, foldRollups, storedRollup } from "~/models/forecast-consolidated.server";
+import { type ForecastRollup, RollupFolder, storedRollup } from "~/models/forecast-consolidated.server";
 import { monthStartDate } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
 import { monthStart, type SeedContext, scaled } from "./context";
@@ -109,11 +110,26 @@ export function* generateForecast(ctx: SeedContext): Generator<ForecastRecord> {
 }
 
 /**
- * The consolidated view's rollups of the seeded records (one per scenario and cost centre), folded from a second run
- * of the same deterministic generator: the seed builds indexes after the data, so reading the records back would scan.
+ * The consolidated view's rollups of the seeded records (one per scenario and cost centre), folded from the records
+ * as they are written (`tap`): the seed builds indexes after the data, so reading them back would scan.
  */
-export function generateForecastRollups(ctx: SeedContext): ForecastRollup[] {
-  return foldRollups(generateForecast(ctx)).map((rollup) => storedRollup(rollup, 1, ctx.reference));
+export class ForecastRollupCollector {
+  private readonly folder = new RollupFolder();
+
+  constructor(private readonly ctx: SeedContext) {}
+
+  tap<T extends ForecastRecord>(records: Iterable<T>): Iterable<T> {
+    return this.folder.tap(records);
+  }
+
+  documents(): (ForecastRollup & { _id: ObjectId })[] {
+    // A stream that draws nothing from the seed's (the records' and the later generators' stay as they were).
+    const random = this.ctx.random.derive("forecast_rollups");
+    return this.folder.views().map((rollup) => ({
+      _id: random.objectId(this.ctx.reference),
+      ...storedRollup(rollup, 1, this.ctx.reference),
+    }));
+  }
 }
 
 /**

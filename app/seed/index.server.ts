@@ -36,7 +36,7 @@ import { monthStart, type SeedContext } from "./context";
 import { generateDashboards } from "./dashboards";
 import { generateExplorerDocuments } from "./explorer";
 import { generateFiles } from "./files";
-import { generateForecast, generateForecastPreparers, generateForecastRollups } from "./forecast";
+import { ForecastRollupCollector, generateForecast, generateForecastPreparers } from "./forecast";
 import { generateHr } from "./hr";
 import { generateLedger, generateLedgerAccounts } from "./ledger";
 import {
@@ -264,8 +264,9 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   // Its failure is reported by the await below, not as unhandled while the collections are written.
   storing.catch(() => undefined);
   await write(PRODUCT_REVIEWS, generateReviews(ctx));
-  await write(FORECAST, generateForecast(ctx));
-  await write(FORECAST_ROLLUPS, generateForecastRollups(ctx));
+  const rollups = new ForecastRollupCollector(ctx);
+  await write(FORECAST, rollups.tap(generateForecast(ctx)));
+  await write(FORECAST_ROLLUPS, rollups.documents());
   await write(FORECAST_PREPARERS, generateForecastPreparers(ctx, users.permissions));
   await write(HR_AUX, generateHr(ctx));
   const explorerDocuments = generateExplorerDocuments(ctx);

@@ -33,7 +33,7 @@ async function main() {
   await client.connect();
   const db = client.db(DATABASE);
   const { Random, DEFAULT_SEED } = await import("../../app/seed/random");
-  const { generateForecast, generateForecastRollups } = await import("../../app/seed/forecast");
+  const { ForecastRollupCollector, generateForecast } = await import("../../app/seed/forecast");
   const { FORECAST, indexes: forecastIndexes } = await import("../../app/models/forecast.server");
   const consolidatedModel = await import("../../app/models/forecast-consolidated.server");
   const reference = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
@@ -44,9 +44,10 @@ async function main() {
     tenantId: "t",
     bucket: "b",
   };
-  const records = [...generateForecast(ctx)];
+  const collector = new ForecastRollupCollector(ctx);
+  const records = [...collector.tap(generateForecast(ctx))];
   for (let i = 0; i < records.length; i += 5000) await db.collection(FORECAST).insertMany(records.slice(i, i + 5000));
-  await db.collection(consolidatedModel.FORECAST_ROLLUPS).insertMany(generateForecastRollups(ctx));
+  await db.collection(consolidatedModel.FORECAST_ROLLUPS).insertMany(collector.documents());
   for (const index of [...forecastIndexes, ...consolidatedModel.indexes])
     await db.collection(index.collection).createIndex(index.key, index.options);
 

@@ -41,7 +41,7 @@ async function main() {
   const pid = (await client.db("admin").command({ serverStatus: 1 })).pid as number;
   const db = client.db(DATABASE);
   const { Random, DEFAULT_SEED } = await import("../../app/seed/random");
-  const { generateForecast, generateForecastRollups } = await import("../../app/seed/forecast");
+  const { ForecastRollupCollector, generateForecast } = await import("../../app/seed/forecast");
   const { FORECAST, indexes: forecastIndexes } = await import("../../app/models/forecast.server");
   const { FORECAST_ROLLUPS, indexes: rollupIndexes } = await import("../../app/models/forecast-consolidated.server");
   const versionsModel = await import("../../app/models/forecast-versions.server");
@@ -53,9 +53,10 @@ async function main() {
     tenantId: "t",
     bucket: "b",
   };
-  const records = [...generateForecast(ctx)];
+  const collector = new ForecastRollupCollector(ctx);
+  const records = [...collector.tap(generateForecast(ctx))];
   for (let i = 0; i < records.length; i += 5000) await db.collection(FORECAST).insertMany(records.slice(i, i + 5000));
-  await db.collection(FORECAST_ROLLUPS).insertMany(generateForecastRollups(ctx));
+  await db.collection(FORECAST_ROLLUPS).insertMany(collector.documents());
   for (const index of [...forecastIndexes, ...rollupIndexes, ...versionsModel.indexes])
     await db.collection(index.collection).createIndex(index.key, index.options);
   const before = await settledRss(pid);
