@@ -27,6 +27,7 @@ export const EXTRA_PAGES = [
   "/repo/master-data/planejamento",
   "/repo/master-data?base=nok",
   "/captura/automacao",
+  "/ij/forecast_versoes",
   "/home",
   "/logout",
   "/pagina-que-nao-existe",
