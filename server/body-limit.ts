@@ -4,6 +4,7 @@ import { matchRoutes } from "@remix-run/router";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import { FORECAST_SAVE_BODY_MAX_BYTES } from "../app/features/forecast/forecast-save";
 import { PREPARERS_TEMPLATE_MAX_BYTES } from "../app/features/forecast/preparers/limits";
+import { VERSION_DELETE_FORM_MAX_BYTES, VERSION_SAVE_FORM_MAX_BYTES } from "../app/features/forecast/versions/limits";
 import { deployTexts } from "../app/messages";
 import { COCKPIT_FILE_MAX_BYTES } from "../app/models/reports.fields";
 import { type RouteManifest, routeTree } from "../app/platform/auth/return-to.server";
@@ -47,6 +48,9 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
   "routes/ij.forecast_preparers.modelo": PREPARERS_TEMPLATE_MAX_BYTES + MULTIPART_SLACK,
   // The review's save: changed cells as JSON, checked by the route against the same limit.
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat": FORECAST_SAVE_BODY_MAX_BYTES,
+  // A version's name (save) and a deletion's reason, read by the routes against the same limits.
+  "routes/ij.forecast_consolidado": VERSION_SAVE_FORM_MAX_BYTES,
+  "routes/ij.forecast_versoes": VERSION_DELETE_FORM_MAX_BYTES,
 };
 
 const trees = new WeakMap<RouteManifest, ReturnType<typeof routeTree>>();

@@ -21,11 +21,9 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/cycle/cycle.css";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/consolidated/consolidated.css";
+import { VERSION_SAVE_FORM_MAX_BYTES } from "~/features/forecast/versions/limits";
 
 export const meta: MetaFunction = () => [{ title: t.title }];
-
-/** "Salvar versão": a name and the RF. */
-const SAVE_FORM_MAX_BYTES = 8 * 1024;
 
 /**
  * /ij/forecast_consolidado?rf=&ver=&vs=&cols=&aprovados=&nivel=&abrir=&fechar=: the RF's figures as a tree, in the
@@ -46,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST intent=salvar: a version of the live RF (reviewers and SYSTEM ADMIN: the route's write rule). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_consolidado", request, "write");
-  const text = await readLimitedText(request, SAVE_FORM_MAX_BYTES).catch(() => null);
+  const text = await readLimitedText(request, VERSION_SAVE_FORM_MAX_BYTES).catch(() => null);
   const form = text === null ? null : new URLSearchParams(text);
   if (form?.get("intent") !== "salvar") return data({ saveError: messages.badRequest }, { status: 400 });
   const outcome = await saveNamedVersion(form, user);

@@ -12,11 +12,9 @@ import { redirectWithToast } from "~/shared/toast.server";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/consolidated/consolidated.css";
+import { VERSION_DELETE_FORM_MAX_BYTES } from "~/features/forecast/versions/limits";
 
 export const meta: MetaFunction = () => [{ title: t.title }];
-
-/** A deletion's form: an id and a reason of at most a thousand characters. */
-const DELETE_FORM_MAX_BYTES = 16 * 1024;
 
 /** /ij/forecast_versoes?rf=&page=: the saved versions, newest first, with the viewer's totals. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -28,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST intent=excluir, id, motivo: deletes a version (SYSTEM ADMIN: the route's write rule). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_versoes", request, "write");
-  const text = await readLimitedText(request, DELETE_FORM_MAX_BYTES).catch(() => null);
+  const text = await readLimitedText(request, VERSION_DELETE_FORM_MAX_BYTES).catch(() => null);
   const form = text === null ? null : new URLSearchParams(text);
   if (form?.get("intent") !== "excluir") return data({ error: messages.badRequest }, { status: 400 });
   const outcome = await deleteNamedVersion(form, user);

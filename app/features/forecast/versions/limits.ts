@@ -16,3 +16,7 @@ export type VersionListRow = {
   compareHref: string;
   exportHref: string;
 };
+
+/** The largest form a version's save (name) or delete (reason) may post; the host refuses a longer body first. */
+export const VERSION_SAVE_FORM_MAX_BYTES = 8 * 1024;
+export const VERSION_DELETE_FORM_MAX_BYTES = 16 * 1024;
