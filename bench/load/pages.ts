@@ -73,8 +73,14 @@ export const EMAILS: Record<Account, string> = {
   permiss: "permiss@demo.local",
 };
 
-/** The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR). */
-export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
+/**
+ * The data pages of spec 001 (planning, reports, financial statements, cockpit, forecast review, HR); the audit trail
+ * is seeded up to `auditEntries` first (see auditPages).
+ */
+export async function spec001Pages(
+  portal: Db,
+  { auditEntries = AUDIT_BENCH_ENTRIES }: { auditEntries?: number } = {},
+): Promise<typeof PAGES> {
   const branch = (
     await portal
       .collection("hr_aux")
@@ -105,7 +111,7 @@ export async function spec001Pages(portal: Db): Promise<typeof PAGES> {
     { name: "/ij/cockpit", path: "/ij/cockpit", as: "gold" },
     { name: "/ij/report_save (FP&A)", path: "/ij/report_save?company=2236", as: "gold" },
   ];
-  pages.push(...(await auditPages(portal)));
+  pages.push(...(await auditPages(portal, auditEntries)));
   if (branch)
     pages.push({ name: "/ij/rh_edit/{filial}", path: `/ij/rh_edit/${encodeURIComponent(branch)}`, as: "gold" });
   if (forecast) {
@@ -154,13 +160,13 @@ export const AUDIT_BENCH_ENTRIES = 1_000_000;
  * The audit trail's screen over AUDIT_BENCH_ENTRIES entries (seeded once, spread over 30 days, when the log holds
  * fewer): its first page, one user's entries, and one event type in a week (the filters an auditor uses first).
  */
-async function auditPages(portal: Db): Promise<typeof PAGES> {
+async function auditPages(portal: Db, entries: number): Promise<typeof PAGES> {
   const log = portal.collection("audit_log");
   const have = await log.estimatedDocumentCount();
-  if (have < AUDIT_BENCH_ENTRIES) {
+  if (have < entries) {
     const { seedAuditEntries } = await import("../../app/models/audit.server");
-    console.log(`  audit_log: seeding ${(AUDIT_BENCH_ENTRIES - have).toLocaleString("en")} entries…`);
-    await seedAuditEntries(AUDIT_BENCH_ENTRIES - have, { db: portal });
+    console.log(`  audit_log: seeding ${(entries - have).toLocaleString("en")} entries…`);
+    await seedAuditEntries(entries - have, { db: portal });
   }
   const user = (await log.findOne({ "actor.email": { $type: "string" } }, { projection: { "actor.email": 1 } }))?.actor
     ?.email as string | undefined;
