@@ -194,8 +194,7 @@ export const messages = {
   backHome: uiTexts.backHome,
 
   // Shell (ours): login field labels, toasts, dialogs
-  // the loading overlay the root shows while a dashboard page loads (any page may lead to one)
-  dashboardLoading: "Carregando painel…",
+  dashboardLoading: uiTexts.dashboardLoading,
   emailLabel: "E-mail",
   passwordLabel: "Senha",
   loginTitle: "Acesse sua conta",
@@ -204,7 +203,7 @@ export const messages = {
   mainNavigation: uiTexts.mainNavigation,
   openMenu: uiTexts.openMenu,
   closeMenu: uiTexts.closeMenu,
-  skipToContent: "Ir para o conteúdo",
+  skipToContent: uiTexts.skipToContent,
   userMenu: uiTexts.userMenu,
 } as const;
 

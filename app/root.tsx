@@ -5,7 +5,6 @@ import { getConfig } from "~/config.server";
 import { loadNavigation } from "~/features/access/accounts.server";
 import { DashboardNavigationOverlay } from "~/features/dashboards/dashboard-navigation-overlay";
 import { NoticeHeaderLinks } from "~/features/notices/header-links";
-import { messages } from "~/messages";
 import { unreadCount } from "~/models/notices.server";
 import { getOptionalUser } from "~/platform/auth/auth.server";
 import { forgetSignedInState } from "~/shared/browser-state";
@@ -17,6 +16,7 @@ import { SideNav } from "~/shared/layout/side-nav";
 import { getToast } from "~/shared/toast.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { useNonce } from "~/shared/ui/nonce";
+import { uiTexts } from "~/shared/ui/texts";
 import { Toaster } from "~/shared/ui/toaster";
 import appStylesUrl from "~/styles/app.css?url";
 
@@ -114,7 +114,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <a className="skip-link" href="#main">
-          {messages.skipToContent}
+          {uiTexts.skipToContent}
         </a>
         <div className="shell">
           <header className="shell__header">

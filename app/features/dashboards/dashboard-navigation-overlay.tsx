@@ -1,5 +1,5 @@
 import { useNavigation } from "@remix-run/react";
-import { messages } from "~/messages";
+import { uiTexts } from "~/shared/ui/texts";
 import "./dashboard-navigation-overlay.css";
 
 type NavigationLike = { state: string; location?: { pathname: string } | null };
@@ -22,7 +22,7 @@ export function DashboardLoadingStatus({ pending }: { pending: boolean }) {
       className={pending ? "route-loading-overlay" : "visually-hidden"}
       data-pending={pending || undefined}
     >
-      {pending ? <span className="route-loading-overlay__label">{messages.dashboardLoading}</span> : null}
+      {pending ? <span className="route-loading-overlay__label">{uiTexts.dashboardLoading}</span> : null}
     </div>
   );
 }

@@ -1,23 +1,16 @@
 import { lazy, type ReactElement, type ReactNode, Suspense, useContext } from "react";
 
 /**
- * The portal's dialog. Radix (focus trap, Escape, aria) is loaded on demand: a page ships its code only once a
- * dialog can open — `preloadDialog()` fetches it when the browser is idle after hydration, so a dialog the user
- * opens is ready at once. Pages that must show a dialog before that (a URL-driven one, or without JavaScript)
- * render their own static markup as `fallback` (see PageDialog). Controlled (`open` + `onOpenChange`) or
- * uncontrolled with a `trigger`.
+ * The portal's dialog. Radix (focus trap, Escape, aria) is loaded on demand: a page fetches its code when a dialog
+ * first opens, so a page load that shows none fetches none. Pages that must show a dialog before the code is there (a
+ * URL-driven one, or without JavaScript) render their own static markup as `fallback` (see PageDialog). Controlled
+ * (`open` + `onOpenChange`) or uncontrolled with a `trigger`.
  */
 import { DialogCloseContext, type DialogProps } from "./dialog-context";
 
 export { DialogCloseContext, type DialogProps } from "./dialog-context";
 
-const load = () => import("./dialog-radix");
-const RadixDialogImpl = lazy(load);
-
-/** Starts loading Radix's dialog code (idempotent). */
-export function preloadDialog(): void {
-  void load();
-}
+const RadixDialogImpl = lazy(() => import("./dialog-radix"));
 
 export function Dialog({ fallback = null, ...props }: DialogProps & { fallback?: ReactNode }) {
   // A closed dialog without a trigger renders nothing, on the server and in the browser alike: no lazy boundary then

@@ -28,4 +28,7 @@ export const uiTexts = {
   openMenu: "Menu",
   closeMenu: "Fechar menu",
   userMenu: "Menu do usuário",
+  skipToContent: "Ir para o conteúdo",
+  // the loading overlay the root shows while a dashboard page loads (any page may lead to one)
+  dashboardLoading: "Carregando painel…",
 } as const;
