@@ -1,7 +1,6 @@
 // Screen: Explorer search: /ij/explorer (search, exact phrase, facets, results).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
 import { FacetsNav } from "~/features/explorer/facets";
@@ -23,7 +22,7 @@ import {
 import { formatDate } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
 import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 
 export const meta: MetaFunction = () => [{ title: NAV_LABELS.explorer }];
 

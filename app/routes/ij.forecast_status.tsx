@@ -1,7 +1,6 @@
 // Screen: Forecast cycle status board: /ij/forecast_status.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { type BoardRow, loadBoard, parseBoardQuery } from "~/features/forecast/cycle/board.server";
 import { BOARD_PAGE_SIZE, boardHref } from "~/features/forecast/cycle/board-links";
@@ -11,7 +10,7 @@ import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/forecast/cycle/cycle.css";
 import { portalToday } from "~/shared/clock.server";
 import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: boardTexts.title }];

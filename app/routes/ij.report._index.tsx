@@ -2,7 +2,6 @@
 
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
 import { answerDownload, downloadFailure, readDownloadForm } from "~/features/reports-and-financial/download.server";
@@ -20,7 +19,7 @@ import { ID_PARAM_MAX } from "~/shared/limits";
 import { monthLabelOfDate, monthStartOfKey } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
 import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 export const meta: MetaFunction = () => [{ title: t.reportsTitle }];

@@ -1,7 +1,6 @@
 // Screen: Product reviews: /ij/report/reviews.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { z } from "zod";
 import { ChartCard } from "~/features/dashboards/chart-card";
@@ -10,7 +9,7 @@ import { gradeDistribution, listReviewsPage } from "~/models/reports-reviews.ser
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { formatDate } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 

@@ -2,7 +2,6 @@
 
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo } from "react";
 import { z } from "zod";
 import { parseListParams } from "~/features/uploads-and-jobs/job-list.server";
@@ -16,7 +15,7 @@ import { portalDownloadLink } from "~/services/storage/download-link.server";
 import { storedObjectState } from "~/services/storage.server";
 import { formatFileTimestamp } from "~/shared/dates";
 import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: jobTexts.filesTitle }];

@@ -3,7 +3,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS } from "~/access";
 import { createUserErrors, formErrorsOf } from "~/features/access/form-rules";
@@ -29,6 +28,7 @@ import { FieldError, FormErrors } from "~/shared/forms/form-fields";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { useRuleForm } from "~/shared/forms/rule-form";
 import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
+import type { ColumnDef } from "~/shared/ui/data-table";
 import "~/features/access/access.css";
 import {
   countTierUsers,

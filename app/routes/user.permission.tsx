@@ -3,7 +3,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { ASSIGNABLE_TIERS, isTier, TIER_LABELS, type Tier } from "~/access";
 import { formErrorsOf } from "~/features/access/form-rules";
@@ -26,6 +25,7 @@ import {
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { formErrorReply, parseSubmission, readForm } from "~/shared/forms/submission.server";
+import type { ColumnDef } from "~/shared/ui/data-table";
 import "~/features/access/access.css";
 import { listUsersForPermissionGrid, setUserTier } from "~/features/access/accounts.server";
 import { messages } from "~/messages";

@@ -1,8 +1,7 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { type ReactNode, useCallback, useMemo } from "react";
-import { messages } from "~/messages";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
+import { accessTexts } from "./texts";
 import "./access.css";
 
 /**
@@ -80,10 +79,10 @@ export function DialogActions({
   return (
     <div className="dialog__footer">
       <Link className="button button--secondary" to={cancelHref} preventScrollReset>
-        {messages.cancel}
+        {accessTexts.cancel}
       </Link>
       <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={busy}>
-        {messages.confirm}
+        {accessTexts.confirm}
       </button>
     </div>
   );
@@ -116,8 +115,14 @@ export function UserSearchForm({
   const keepSize = list.pageSize !== list.pageSizes[0];
   const clearHref = keepSize ? `${listPath}?pageSize=${list.pageSize}` : listPath;
   return (
-    <Form method="get" action={listPath} role="search" className="user-search" aria-label={messages.userSearchRegion}>
-      <label htmlFor="user-search">{messages.userSearchLabel}</label>
+    <Form
+      method="get"
+      action={listPath}
+      role="search"
+      className="user-search"
+      aria-label={accessTexts.userSearchRegion}
+    >
+      <label htmlFor="user-search">{accessTexts.userSearchLabel}</label>
       <input
         id="user-search"
         type="search"
@@ -131,11 +136,11 @@ export function UserSearchForm({
       />
       {keepSize ? <input type="hidden" name="pageSize" value={list.pageSize} /> : null}
       <button type="submit" className="button button--secondary">
-        {messages.userSearchButton}
+        {accessTexts.userSearchButton}
       </button>
       {list.search ? (
         <Link to={clearHref} className="user-search__clear">
-          {messages.userSearchClear}
+          {accessTexts.userSearchClear}
         </Link>
       ) : null}
       {list.searchError ? (
@@ -144,7 +149,7 @@ export function UserSearchForm({
         </p>
       ) : list.search ? (
         <p className="user-search__summary" aria-live="polite">
-          {messages.userSearchSummary(list.search, list.total)}
+          {accessTexts.userSearchSummary(list.search, list.total)}
         </p>
       ) : null}
     </Form>
@@ -172,7 +177,7 @@ export function UserTable<Row extends { id: string }>({
       page={list.page}
       pageSize={list.pageSize}
       pageSizeOptions={list.pageSizes}
-      emptyText={list.search ? messages.userSearchEmpty(list.search) : messages.noUsers}
+      emptyText={list.search ? accessTexts.userSearchEmpty(list.search) : accessTexts.noUsers}
       caption={caption}
       highlightedRowId={highlightedRowId}
     />

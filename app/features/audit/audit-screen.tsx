@@ -1,7 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
-import { DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import { AUDIT_EXPORT_PATH, AUDIT_FORMAT_PARAM, AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts as t } from "./texts";

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
-import { DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import { forecastTexts } from "./texts";
 
 /** A period of the review calendar (/ij/report_preview_schneider), as its route loads it. */

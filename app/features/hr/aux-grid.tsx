@@ -1,12 +1,4 @@
 import { Link } from "@remix-run/react";
-import {
-  type Column,
-  type ColumnDef,
-  flexRender,
-  getCoreRowModel,
-  type Row,
-  useReactTable,
-} from "@tanstack/react-table";
 import { type CSSProperties, memo, useMemo } from "react";
 import type { HrAuxRow } from "~/models/hr.server";
 import { monthLabel } from "~/shared/months";
@@ -16,8 +8,8 @@ import { hrTexts } from "./texts";
 
 /**
  * The "Auxiliar Padrão" grid (spec 001 §2, §3): one row per person and month, the five figures as pt-BR text
- * inputs (editors) or disabled ones (readers), the comment with its edit link. TanStack Table gives the
- * column model and the pinned name column; the rows are memoised so typing in one cell re-renders one row.
+ * inputs (editors) or disabled ones (readers), the comment with its edit link. The name comes first and stays in view
+ * (sticky) while the figures scroll sideways; the rows are memoised so typing in one cell re-renders one row.
  */
 
 /** A row as the loader sends it (the CPF already masked). */
@@ -28,17 +20,12 @@ export type GridEdits = Record<string, Partial<Record<HrFigureField, string>>>;
 
 type ColumnId = "filial_nome" | "mes_apur" | "nome" | "cpf" | HrFigureField | "comentario";
 
-const COLUMN_IDS: ColumnId[] = ["filial_nome", "mes_apur", "nome", "cpf", ...HR_FIGURE_FIELDS, "comentario"];
+/** The name first: it stays in view while the figures scroll sideways (1366 px screens, phones). */
+const COLUMN_IDS: ColumnId[] = ["nome", "filial_nome", "mes_apur", "cpf", ...HR_FIGURE_FIELDS, "comentario"];
 
-const columns: ColumnDef<GridRow>[] = COLUMN_IDS.map((id) => ({ id, header: hrTexts.columns[id] }));
-/** The name stays in view while the figures scroll sideways (1366 px screens, phones). */
-const PINNING = { columnPinning: { left: ["nome"] } };
-
-/** Sticky offsets of a pinned column (its header sits above the other sticky headers). */
-function pinnedStyle(column: Column<GridRow>, header = false): CSSProperties | undefined {
-  return column.getIsPinned() === "left"
-    ? { position: "sticky", left: column.getStart("left"), zIndex: header ? 3 : 1 }
-    : undefined;
+/** The pinned name column sticks at the left edge (its header above the other sticky headers). */
+function pinnedStyle(id: ColumnId, header = false): CSSProperties | undefined {
+  return id === "nome" ? { position: "sticky", left: 0, zIndex: header ? 3 : 1 } : undefined;
 }
 
 /** The state of one figure cell: what it shows, whether it differs from the stored value, and why it is invalid. */
@@ -55,7 +42,7 @@ export function figureCell(
 }
 
 type RowProps = {
-  row: Row<GridRow>;
+  row: GridRow;
   edits: GridEdits[string] | undefined;
   serverErrors: Record<string, string> | undefined;
   canEdit: boolean;
@@ -63,17 +50,15 @@ type RowProps = {
   onEdit: (id: string, field: HrFigureField, text: string) => void;
 };
 
-const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdit, commentHref, onEdit }: RowProps) {
-  const r = row.original;
+const GridRowView = memo(function GridRowView({ row: r, edits, serverErrors, canEdit, commentHref, onEdit }: RowProps) {
   const month = monthLabel(r.mes_apur);
   return (
     <tr data-row-id={r.id}>
-      {row.getVisibleCells().map((cell) => {
-        const id = cell.column.id as ColumnId;
-        const style = pinnedStyle(cell.column);
+      {COLUMN_IDS.map((id) => {
+        const style = pinnedStyle(id);
         if (id === "nome") {
           return (
-            <th key={cell.id} scope="row" className="hr-grid__name" style={style}>
+            <th key={id} scope="row" className="hr-grid__name" style={style}>
               {r.nome}
             </th>
           );
@@ -85,7 +70,7 @@ const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdi
           const error = state.error ?? (edits?.[field] === undefined ? serverErrors?.[name] : undefined) ?? null;
           const label = hrTexts.fieldOf(hrTexts.columns[field], r.nome, month);
           return (
-            <td key={cell.id} className="hr-grid__figure" data-field={field}>
+            <td key={id} className="hr-grid__figure" data-field={field}>
               {canEdit ? (
                 <input
                   type="text"
@@ -109,7 +94,7 @@ const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdi
         }
         if (id === "comentario") {
           return (
-            <td key={cell.id} className="hr-grid__comment">
+            <td key={id} className="hr-grid__comment">
               <span className="hr-grid__comment-text" title={r.comentario || undefined}>
                 {r.comentario}
               </span>
@@ -128,7 +113,7 @@ const GridRowView = memo(function GridRowView({ row, edits, serverErrors, canEdi
         }
         const text = id === "mes_apur" ? month : String(r[id as "filial_nome" | "cpf"]);
         return (
-          <td key={cell.id} className={id === "cpf" ? "hr-grid__cpf" : undefined}>
+          <td key={id} className={id === "cpf" ? "hr-grid__cpf" : undefined}>
             {text}
           </td>
         );
@@ -155,13 +140,6 @@ export function AuxGrid({
   commentHref: (id: string) => string;
   onEdit: (id: string, field: HrFigureField, text: string) => void;
 }) {
-  const table = useReactTable({
-    data: rows,
-    columns,
-    getRowId: (row) => row.id,
-    getCoreRowModel: getCoreRowModel(),
-    state: PINNING,
-  });
   // Server errors per row, so a row's props change only when its own messages do.
   const errorsByRow = useMemo(() => {
     const byRow: Record<string, Record<string, string>> = {};
@@ -177,18 +155,16 @@ export function AuxGrid({
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" style={pinnedStyle(header.column, true)} data-column={header.column.id}>
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
-            </tr>
-          ))}
+          <tr>
+            {COLUMN_IDS.map((id) => (
+              <th key={id} scope="col" style={pinnedStyle(id, true)} data-column={id}>
+                {hrTexts.columns[id]}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
-          {table.getRowModel().rows.map((row) => (
+          {rows.map((row) => (
             <GridRowView
               key={row.id}
               row={row}

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { messages } from "~/messages";
+import type { ColumnDef } from "~/shared/ui/data-table";
 import { QUANTITY_MAX } from "./planning-values";
 import type { ResultRow, ResultsView } from "./results.server";
 import { planningTexts } from "./texts";

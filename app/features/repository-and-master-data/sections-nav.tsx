@@ -1,9 +1,8 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useId, useMemo } from "react";
 import { messages } from "~/messages";
 import { NAV_LABELS } from "~/navigation";
-import { DataTable, searchWith } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable, searchWith } from "~/shared/ui/data-table";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataTexts } from "./texts";
 import "./master-data.css";

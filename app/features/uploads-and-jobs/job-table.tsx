@@ -1,10 +1,9 @@
 import { Form, Link, useFetcher, useLocation, useNavigation } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { truncateJobMessage, truncateJobName } from "~/features/uploads-and-jobs/truncate";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { Alert } from "~/shared/ui/alert";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import type { JobRow } from "./job-row";
 import { JobStatusIcon } from "./status-icon";

@@ -1,7 +1,6 @@
-import type { ColumnDef } from "@tanstack/react-table";
 import { messages } from "~/messages";
 import type { FileTarget } from "~/models/files.fields";
-import { DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import { jobTexts, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "./texts";
 import { truncateJobMessage } from "./truncate";
 import { TruncatedText } from "./truncated-text";

@@ -1,9 +1,9 @@
-import type { ColumnDef } from "@tanstack/react-table";
+import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/messages";
-import { DataTable, searchWith, textColumns } from "./data-table";
+import { type ColumnDef, DataTable, searchWith, textColumns } from "./data-table";
 
 type Row = { id: string; cells: Record<string, string> };
 const columns = textColumns<Row>([
@@ -25,6 +25,10 @@ async function render(url: string, props: Partial<Parameters<typeof DataTable<Ro
       {...props}
     />
   );
+  return renderAt(url, element);
+}
+
+async function renderAt(url: string, element: ReactElement) {
   const routes = [{ path: "*", element }];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${url}`));
@@ -38,7 +42,7 @@ describe("DataTable", () => {
   it("shows the empty text across all columns and no page links", async () => {
     const html = await render("/repo/master-data?base=nok");
     expect(html).toContain(`<td class="data-table__empty" colSpan="2">${messages.noDataFound}</td>`);
-    expect(html).toContain('<th scope="col" colSpan="1">SKU</th>');
+    expect(html).toContain('<th scope="col">SKU</th>');
     expect(html).toContain('<caption class="visually-hidden">Produtos</caption>');
     expect(html).toContain(`<span class="button button--secondary" aria-disabled="true">${messages.previous}</span>`);
     expect(html).toContain(`<span class="button button--secondary" aria-disabled="true">${messages.next}</span>`);
@@ -63,20 +67,38 @@ describe("DataTable", () => {
     expect(html).toContain(`href="/repo/master-data?base=ok&amp;collection=product_master&amp;page=3"`);
   });
 
-  it("gives a column's cell renderer TanStack's context: the row, the column, the value and the cell", async () => {
-    const rows: Row[] = [{ id: "r1", cells: { sku: "S1", marca: "A" } }];
-    const described: ColumnDef<Row, unknown>[] = [
-      ...columns,
+  it("gives a column's cell renderer the row (record, id, index) and the value; shows a field as text", async () => {
+    type Person = { id: string; name: string; age: number | null };
+    const people: Person[] = [
+      { id: "p1", name: "Ana", age: 31 },
+      { id: "p2", name: "Bia", age: null },
+    ];
+    const described: ColumnDef<Person, unknown>[] = [
+      { id: "name", header: () => <span className="column-label">Nome</span>, accessorKey: "name" },
+      { id: "age", header: "Idade", accessorKey: "age" },
       {
         id: "about",
         header: "Sobre",
-        accessorFn: (row) => row.cells.sku.toLowerCase(),
-        cell: (ctx) =>
-          `${ctx.cell.id}|${ctx.column.id}|${ctx.row.id}|${String(ctx.getValue())}|${String(ctx.renderValue())}|${ctx.table.getRowCount()}`,
+        accessorFn: (row) => row.name.toLowerCase(),
+        cell: (ctx) => `${ctx.row.id}|${ctx.row.index}|${ctx.row.original.name}|${String(ctx.getValue())}`,
       },
     ];
-    const html = await render("/x", { rows, rowCount: 1, columns: described });
-    expect(html).toContain("<td>S1</td><td>A</td><td>r1_about|about|r1|s1|s1|1</td>");
+    const html = await renderAt(
+      "/x",
+      <DataTable<Person>
+        columns={described}
+        rows={people}
+        getRowId={(row) => row.id}
+        rowCount={2}
+        page={1}
+        pageSize={20}
+        emptyText={messages.noDataFound}
+        caption="Pessoas"
+      />,
+    );
+    expect(html).toContain('<th scope="col"><span class="column-label">Nome</span></th>');
+    expect(html).toContain("<td>Ana</td><td>31</td><td>p1|0|Ana|ana</td>");
+    expect(html).toContain("<td>Bia</td><td></td><td>p2|1|Bia|bia</td>");
   });
 
   it("offers page sizes through a GET form that keeps the filters and restarts at page 1", async () => {

@@ -1,23 +1,15 @@
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
-import {
-  type CellContext,
-  type Column,
-  type ColumnDef,
-  flexRender,
-  getCoreRowModel,
-  type Table,
-  type Row as TableRow,
-  useReactTable,
-} from "@tanstack/react-table";
 import { type ReactNode, useId } from "react";
 import { uiTexts } from "./texts";
 import "./data-table.css";
 import { useHydrated } from "./use-hydrated";
 
 /**
- * THE shared server-paged table (TanStack Table, headless). The server sends one page and the total;
- * the page and the page size live in the URL, so the browser's back/forward and bookmarks work, and
- * paging is plain links (and a GET form for the page size) that work before the JavaScript loads.
+ * THE shared server-paged table. The server sends one page and the total; the page and the page size live in the
+ * URL, so the browser's back/forward and bookmarks work, and paging is plain links (and a GET form for the page size)
+ * that work before the JavaScript loads. Its column model is the few fields of TanStack Table's that a flat,
+ * unsorted page needs (id, header, accessorKey/accessorFn, cell, meta), read here directly: the library's row model
+ * (13 kB gzip in every table page's script) is left to the grid that pins columns (the forecast grid).
  */
 
 /** Page and total of a server-paged table. */
@@ -51,6 +43,27 @@ export type DataTableColumnMeta<Row> = {
   cellClassName?: string | ((row: Row) => string | undefined);
 };
 
+/** What a column's cell renderer gets: the row (its record, id and index on the page) and the column's value. */
+export type CellContext<Row, Value = unknown> = {
+  row: { original: Row; id: string; index: number };
+  getValue: () => Value;
+};
+
+/**
+ * One column: its header, its value (a field of the row, or computed from it) and how a cell shows it (by default,
+ * the value as text). A renderer is called as a function, not mounted as a component: it calls no hooks; what needs
+ * state is a component that it returns (RetryButton, DownloadButton).
+ */
+export type ColumnDef<Row, Value = unknown> = {
+  id: string;
+  header: ReactNode | (() => ReactNode);
+  accessorKey?: keyof Row & string;
+  accessorFn?: (row: Row) => Value;
+  // A method, so that a column of a narrower value type is still a column of the table's rows.
+  cell?(context: CellContext<Row, Value>): ReactNode;
+  meta?: DataTableColumnMeta<Row>;
+};
+
 export type DataTableProps<Row> = {
   columns: ColumnDef<Row, unknown>[];
   rows: Row[];
@@ -79,36 +92,17 @@ export function textColumns<Row extends { cells: Record<string, string> }>(
   }));
 }
 
-/**
- * What a column's cell renderer gets: TanStack's CellContext, built per cell without TanStack's cell object, whose
- * creation runs every table feature's hook (grouping, pinning, selection…) for each cell, a cost every page render
- * on the server paid. `cell` itself is TanStack's, fetched only if a renderer reads it.
- */
-function cellContext<Row>(
-  table: Table<Row>,
-  row: TableRow<Row>,
-  column: Column<Row, unknown>,
-): CellContext<Row, unknown> {
-  const getValue: CellContext<Row, unknown>["getValue"] = () => row.getValue(column.id);
-  return {
-    table,
-    row,
-    column,
-    getValue,
-    renderValue: () => getValue() ?? table.options.renderFallbackValue,
-    get cell() {
-      return row.getAllCells().find((c) => c.column.id === column.id)!;
-    },
-  };
+function columnValue<Row>(column: ColumnDef<Row, unknown>, row: Row): unknown {
+  if (column.accessorFn) return column.accessorFn(row);
+  return column.accessorKey === undefined ? undefined : row[column.accessorKey];
 }
 
-/**
- * A cell's content: the column's renderer called as a function, not mounted as a component as TanStack's flexRender
- * does (a component per cell, 320 on a 40-row page, and a props copy that would read every field of the context). So a
- * cell renderer calls no hooks: what needs state is a component that the renderer returns (RetryButton, DownloadButton).
- */
-function renderCell<Row>(cell: ColumnDef<Row, unknown>["cell"], context: CellContext<Row, unknown>): ReactNode {
-  return typeof cell === "function" ? cell(context) : cell;
+/** A cell's content: the column's renderer, or its value as text (nothing for null and undefined). */
+function renderCell<Row>(column: ColumnDef<Row, unknown>, row: Row, id: string, index: number): ReactNode {
+  const getValue = () => columnValue(column, row);
+  if (column.cell) return column.cell({ row: { original: row, id, index }, getValue });
+  const value = getValue();
+  return value === null || value === undefined ? null : String(value);
 }
 
 /** The current search string with `changes` applied (null removes a parameter). */
@@ -123,38 +117,23 @@ export function searchWith(search: string, changes: Record<string, string | numb
 }
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
-  const { columns, rows, getRowId, caption, showCaption = false, className } = props;
+  const { columns, rows, caption, showCaption = false, className } = props;
   const paging = props.paging === false ? null : props;
-  const table = useReactTable({
-    data: rows,
-    columns,
-    getRowId: (row, index) => getRowId(row, index),
-    getCoreRowModel: getCoreRowModel(),
-    manualPagination: true,
-    rowCount: paging?.rowCount ?? rows.length,
-    state: {
-      pagination: paging
-        ? { pageIndex: paging.page - 1, pageSize: paging.pageSize }
-        : { pageIndex: 0, pageSize: Math.max(1, rows.length) },
-    },
-  });
   return (
     <div className="data-table">
       <div className="data-table__scroll scroll-area" tabIndex={0} role="region" aria-label={caption}>
         <table className={className}>
           <caption className={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
           <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th key={header.id} scope="col" colSpan={header.colSpan}>
-                    {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-                  </th>
-                ))}
-              </tr>
-            ))}
+            <tr>
+              {columns.map((column) => (
+                <th key={column.id} scope="col">
+                  {typeof column.header === "function" ? column.header() : column.header}
+                </th>
+              ))}
+            </tr>
           </thead>
-          <tbody>{bodyRows(table, props)}</tbody>
+          <tbody>{bodyRows(props)}</tbody>
         </table>
       </div>
       {paging ? <DataTableFooter paging={paging} caption={caption} shown={rows.length} /> : null}
@@ -163,41 +142,40 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 }
 
 /** The body's rows, or the one row saying the page is empty; called as a function, like the cells. */
-function bodyRows<Row>(table: Table<Row>, props: DataTableProps<Row>): ReactNode {
-  const { emptyText, highlightedRowId = null, rowAttributes } = props;
-  const leafColumns = table.getVisibleLeafColumns();
-  const rows = table.getRowModel().rows;
+function bodyRows<Row>(props: DataTableProps<Row>): ReactNode {
+  const { columns, rows, getRowId, emptyText, highlightedRowId = null, rowAttributes } = props;
   if (rows.length === 0) {
     return (
       <tr>
-        <td className="data-table__empty" colSpan={leafColumns.length || 1}>
+        <td className="data-table__empty" colSpan={columns.length || 1}>
           {emptyText}
         </td>
       </tr>
     );
   }
-  return rows.map((row) => {
-    const highlighted = row.id === highlightedRowId;
-    const { className, ...data } = rowAttributes?.(row.original) ?? {};
+  return rows.map((row, index) => {
+    const id = getRowId(row, index);
+    const highlighted = id === highlightedRowId;
+    const { className, ...data } = rowAttributes?.(row) ?? {};
     const classes = [className, highlighted ? "data-table__row--highlighted" : undefined].filter(Boolean).join(" ");
     return (
       <tr
-        key={row.id}
-        data-row-id={row.id}
+        key={id}
+        data-row-id={id}
         className={classes || undefined}
         aria-current={highlighted ? "true" : undefined}
         {...data}
       >
-        {leafColumns.map((column) => bodyCell(table, row, column))}
+        {columns.map((column) => bodyCell(column, row, id, index))}
       </tr>
     );
   });
 }
 
-function bodyCell<Row>(table: Table<Row>, row: TableRow<Row>, column: Column<Row, unknown>): ReactNode {
-  const meta = column.columnDef.meta as DataTableColumnMeta<Row> | undefined;
-  const className = typeof meta?.cellClassName === "function" ? meta.cellClassName(row.original) : meta?.cellClassName;
-  const content = renderCell(column.columnDef.cell, cellContext(table, row, column));
+function bodyCell<Row>(column: ColumnDef<Row, unknown>, row: Row, id: string, index: number): ReactNode {
+  const meta = column.meta;
+  const className = typeof meta?.cellClassName === "function" ? meta.cellClassName(row) : meta?.cellClassName;
+  const content = renderCell(column, row, id, index);
   return meta?.rowHeader ? (
     <th key={column.id} scope="row" className={className}>
       {content}

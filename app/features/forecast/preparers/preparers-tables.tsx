@@ -1,6 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
-import { DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import { type ListState, preparersHref } from "./paths";
 import type { ScreenData, ScreenError } from "./screen-data";
 import { preparersTexts as t } from "./texts";

@@ -1,7 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { formatPtBr2 } from "~/shared/numbers";
-import { DataTable } from "~/shared/ui/data-table";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { REASON_MAX, VERSIONS_PAGE_SIZE, type VersionListRow } from "./limits";
 import { versionTexts as t } from "./texts";
 

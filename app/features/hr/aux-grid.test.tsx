@@ -1,0 +1,72 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { describe, expect, it } from "vitest";
+import { parseMonthKey } from "~/shared/months";
+import { AuxGrid, type GridRow } from "./aux-grid";
+import { hrTexts } from "./texts";
+
+const row: GridRow = {
+  id: "r1",
+  filial_nome: "Loja Paulista",
+  mes_apur: parseMonthKey("2026-05")!,
+  nome: "Renata Souza",
+  cpf: "***.***.247-25",
+  comentario: "ok",
+  vendas_adicionais: 12,
+  dias_media: 1.5,
+  result_qtde_servico: 3,
+  result_desafio_mensal: 0.5,
+  vendas_servicos: 1000,
+};
+
+async function render(canEdit: boolean) {
+  const element = (
+    <AuxGrid
+      rows={[row]}
+      caption="Auxiliar"
+      canEdit={canEdit}
+      edits={{}}
+      serverErrors={{}}
+      commentHref={(id) => `/ij/rh_edit/x?comentario=${id}`}
+      onEdit={() => undefined}
+    />
+  );
+  const handler = createStaticHandler([{ path: "*", element }]);
+  const context = await handler.query(new Request("http://localhost/ij/rh_edit/x"));
+  if (context instanceof Response) throw new Error("unexpected redirect");
+  return renderToStaticMarkup(
+    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
+  );
+}
+
+describe("the Auxiliar Padrão grid", () => {
+  it("shows the name first, pinned to the left edge, then the branch, month, CPF, the five figures and the comment", async () => {
+    const html = await render(true);
+    const headers = [...html.matchAll(/<th scope="col"[^>]*data-column="([^"]+)"[^>]*>([^<]*)<\/th>/g)];
+    expect(headers.map((h) => h[1])).toEqual([
+      "nome",
+      "filial_nome",
+      "mes_apur",
+      "cpf",
+      "vendas_adicionais",
+      "dias_media",
+      "result_qtde_servico",
+      "result_desafio_mensal",
+      "vendas_servicos",
+      "comentario",
+    ]);
+    expect(headers.map((h) => h[2])).toEqual(headers.map((h) => hrTexts.columns[h[1] as keyof typeof hrTexts.columns]));
+    expect(html).toContain('<th scope="col" style="position:sticky;left:0;z-index:3" data-column="nome">');
+    expect(html).toContain(
+      '<th scope="row" class="hr-grid__name" style="position:sticky;left:0;z-index:1">Renata Souza</th>',
+    );
+    // The cells follow the headers' order: the name's row header, then the branch.
+    expect(html).toMatch(/Renata Souza<\/th><td>Loja Paulista<\/td>/);
+  });
+
+  it("gives readers disabled inputs and no comment link", async () => {
+    const html = await render(false);
+    expect(html).toContain("disabled");
+    expect(html).not.toContain(hrTexts.editComment);
+  });
+});
