@@ -54,7 +54,9 @@ test("every seeded dashboard draws its charts, of every kind, with screen-reader
       expect(await card.getAttribute("data-chart-kind")).toBe(chart.kind);
       expect(await card.getByRole("alert").count(), `${chart.title} failed`).toBe(0);
       if (chart.kind === "bar" || chart.kind === "line" || chart.kind === "pie") {
-        await card.locator("svg.recharts-surface").first().waitFor();
+        // The drawing shows marks of its kind: bars, lines or pie slices.
+        const mark = { bar: "chart-plot__bar", line: "chart-plot__line", pie: "chart-plot__slice" }[chart.kind];
+        await card.locator(`.chart-card__plot svg .${mark}`).first().waitFor();
         // The drawing is hidden from assistive technology; a table carries the same numbers.
         expect(await card.locator("table").count()).toBe(1);
       } else if (chart.kind === "kpi") {

@@ -440,7 +440,7 @@ test("reviews: the grade distribution chart and the reviews by grade", async ({ 
   await page.goto("/ij/report");
   await page.getByRole("link", { name: t.reviewsLink }).click();
   await page.getByRole("figure", { name: t.reviewsChart }).waitFor();
-  await page.locator(".recharts-bar-rectangle").first().waitFor();
+  await page.locator(".chart-card__plot svg .chart-plot__bar").first().waitFor();
   await page.getByLabel(t.reviewsGradeFilter, { exact: true }).selectOption("5");
   await page.waitForURL((u) => u.searchParams.get("nota") === "5");
   await expect.poll(() => page.locator("main .data-table tbody tr").count()).toBe(Math.min(20, fives));

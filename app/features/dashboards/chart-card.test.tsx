@@ -65,3 +65,68 @@ describe("ChartCard", () => {
     expect(html).toContain(dashboardTexts.chartStageNotAllowed("$out"));
   });
 });
+
+describe("ChartCard's drawing, on the server", () => {
+  const count = (html: string, cls: string) => html.split(`class="${cls}"`).length - 1;
+
+  it("draws a bar per value of each series, the axes' labels and a legend for several series", () => {
+    const html = renderToStaticMarkup(
+      <ChartCard
+        chart={{
+          id: "b",
+          title: "Por mês",
+          kind: "bar",
+          rows: [
+            { label: "2025-01", ok: 10, nok: 2 },
+            { label: "2025-02", ok: 25, nok: 0 },
+            { label: "2025-03", ok: 5 },
+          ],
+          labels: { ok: "Aceitos", nok: "Recusados" },
+        }}
+      />,
+    );
+    expect(html).toContain("<svg");
+    expect(count(html, "chart-plot__bar")).toBe(5);
+    expect(html).toContain(">jan/2025</text>");
+    expect(html).toContain(">30</text>");
+    expect(html).toContain(">Aceitos</text>");
+    expect(html).toContain(">Recusados</text>");
+    // The numbers stay in a table for screen readers; the drawing is hidden from them.
+    expect(html).toMatch(/<div class="chart-card__plot" aria-hidden="true">/);
+    expect(headersOf(html)).toEqual([dashboardTexts.chartCategory, "Aceitos", "Recusados"]);
+  });
+
+  it("draws a line per series and a slice per positive value of a pie", () => {
+    const line = renderToStaticMarkup(
+      <ChartCard
+        chart={{
+          id: "l",
+          title: "Linha",
+          kind: "line",
+          rows: [
+            { label: "a", value: 1 },
+            { label: "b", value: 3 },
+          ],
+        }}
+      />,
+    );
+    expect(count(line, "chart-plot__line")).toBe(1);
+    expect(line).not.toContain("chart-plot__legend");
+    const pie = renderToStaticMarkup(
+      <ChartCard
+        chart={{
+          id: "p",
+          title: "Pizza",
+          kind: "pie",
+          rows: [
+            { label: "Varejo", value: 3 },
+            { label: "Atacado", value: 1 },
+            { label: "Nada", value: 0 },
+          ],
+        }}
+      />,
+    );
+    expect(count(pie, "chart-plot__slice")).toBe(2);
+    expect(pie).toContain(">Varejo</text>");
+  });
+});

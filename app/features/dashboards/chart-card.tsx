@@ -1,10 +1,10 @@
-import { lazy, type ReactNode, Suspense } from "react";
+import type { ReactNode } from "react";
 import { Alert } from "~/shared/ui/alert";
+import { ChartPlot } from "./chart-plot";
 import { type ChartRow, columnKeys, fieldLabel, formatNumber, formatValue, seriesKeys } from "./format";
 import { dashboardTexts } from "./texts";
 import "./charts.css";
 import "~/shared/ui/data-table.css";
-import { useHydrated } from "~/shared/ui/use-hydrated";
 
 import type { ChartData } from "./format";
 
@@ -77,16 +77,8 @@ function Kpi({ rows, labels }: { rows: ChartRow[]; labels: Labels }) {
   );
 }
 
-/**
- * The drawing, loaded in the browser only: Recharts measures its container, so nothing useful can be drawn on
- * the server, and not importing it there keeps its memory out of the web process. The table below is the
- * content until then (and for screen readers always).
- */
-const Plot = lazy(() => import("./chart-plot"));
-
 /** One native chart: its title, the drawing (or the text for kpi/table) and a table for screen readers. */
 export function ChartCard({ chart }: { chart: ChartData }) {
-  const hydrated = useHydrated();
   const headingId = `chart-${chart.id}`;
   let body: ReactNode;
   if (chart.error) {
@@ -102,13 +94,9 @@ export function ChartCard({ chart }: { chart: ChartData }) {
   } else {
     body = (
       <>
-        {/* inert: nothing Recharts draws can take the keyboard's focus inside content hidden from assistive technology. */}
-        <div className="chart-card__plot" aria-hidden="true" {...{ inert: "" }}>
-          {hydrated ? (
-            <Suspense fallback={null}>
-              <Plot chart={chart} />
-            </Suspense>
-          ) : null}
+        {/* The drawing, hidden from assistive technology: the table below carries its numbers. */}
+        <div className="chart-card__plot" aria-hidden="true">
+          <ChartPlot chart={chart} />
         </div>
         <ChartDataTable
           rows={chart.rows}

@@ -1,84 +1,209 @@
+import { useState } from "react";
 import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  Legend,
-  Line,
-  LineChart,
-  Pie,
-  PieChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+  barRect,
+  type CartesianLayout,
+  cartesianLayout,
+  linePath,
+  numberAt,
+  pieSlices,
+  round,
+  VIEW,
+} from "./chart-geometry";
 import type { ChartData } from "./format";
 import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKeys } from "./format";
 
 /**
- * A bar, line or pie chart drawn with Recharts (browser only: see ChartCard). The drawing is hidden from
- * assistive technology (the card's table carries the numbers), so Recharts' keyboard layer is off: a focusable
- * element inside aria-hidden content is a trap for keyboard and screen-reader users (axe: aria-hidden-focus).
+ * A bar, line or pie chart as an SVG, drawn on the server as the browser shows it (chart-geometry.ts); the page's
+ * script adds only the tooltip of the category or slice under the pointer. The drawing is hidden from assistive
+ * technology (the card's table carries the numbers), so nothing in it takes the keyboard's focus.
  */
-export default function Plot({ chart }: { chart: ChartData }) {
-  const labels = chart.labels ?? {};
-  const tooltipFormatter = (value: unknown, name: unknown) => [
-    typeof value === "number" ? formatNumber(value) : String(value),
-    fieldLabel(String(name), labels),
-  ];
-  const series = seriesKeys(chart.rows);
-  const tick = { fontSize: 12 };
-  const xTick = (v: unknown) => formatLabel(v as string);
-  if (chart.kind === "pie") {
-    const key = series.includes("value") ? "value" : series[0];
-    return (
-      <ResponsiveContainer width="100%" height="100%">
-        <PieChart accessibilityLayer={false}>
-          <Pie
-            data={chart.rows}
-            dataKey={key}
-            nameKey="label"
-            outerRadius="75%"
-            isAnimationActive={false}
-            label={(e: { name?: unknown }) => formatLabel((e.name ?? "") as string)}
-          >
-            {chart.rows.map((_, i) => (
-              <Cell key={i} fill={PALETTE[i % PALETTE.length]} />
-            ))}
-          </Pie>
-          <Tooltip
-            formatter={(v: unknown) => (typeof v === "number" ? formatNumber(v) : String(v))}
-            labelFormatter={xTick}
-          />
-        </PieChart>
-      </ResponsiveContainer>
-    );
-  }
-  const Chart = chart.kind === "line" ? LineChart : BarChart;
+
+type Tip = { x: number; title: string; lines: { color: string; text: string }[] };
+type DrawingProps = { chart: ChartData; names: string[]; active: number | null; onActive: (i: number) => void };
+
+const colour = (i: number) => PALETTE[i % PALETTE.length];
+/** Long category names are cut in the drawing (the table and the tooltip have them whole). */
+const cut = (text: string, max = 22) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const axisLabel = (name: string) => cut(name, 16);
+
+export function ChartPlot({ chart }: { chart: ChartData }) {
+  const [active, setActive] = useState<number | null>(null);
+  const names = chart.rows.map((row) => formatLabel(row.label ?? null));
+  const props: DrawingProps = { chart, names, active, onActive: setActive };
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <Chart data={chart.rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer={false}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="label" tick={tick} tickFormatter={xTick} />
-        <YAxis tick={tick} tickFormatter={(v: number) => formatCompact(v)} width={64} />
-        <Tooltip formatter={tooltipFormatter} labelFormatter={xTick} />
-        {series.length > 1 ? <Legend formatter={(v: unknown) => fieldLabel(String(v), labels)} /> : null}
-        {series.map((key, i) =>
-          chart.kind === "line" ? (
-            <Line
-              key={key}
-              type="monotone"
-              dataKey={key}
-              stroke={PALETTE[i % PALETTE.length]}
-              dot={false}
-              isAnimationActive={false}
-            />
-          ) : (
-            <Bar key={key} dataKey={key} fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
-          ),
-        )}
-      </Chart>
-    </ResponsiveContainer>
+    <div className="chart-plot" onPointerLeave={() => setActive(null)}>
+      {chart.kind === "pie" ? <PieDrawing {...props} /> : <CartesianDrawing {...props} />}
+      {active === null ? null : <TipBox tip={tipOf(chart, names, active)} />}
+    </div>
   );
+}
+
+function TipBox({ tip }: { tip: Tip }) {
+  const share = tip.x / VIEW.width;
+  const shift = share < 0.3 ? "0" : share > 0.7 ? "-100%" : "-50%";
+  return (
+    <div className="chart-plot__tip" style={{ left: `${round(share * 100)}%`, transform: `translateX(${shift})` }}>
+      <strong>{tip.title}</strong>
+      {tip.lines.map((line) => (
+        <span key={line.text}>
+          <i style={{ background: line.color }} />
+          {line.text}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** What the tooltip of row `i` says: its category, then each series' value (a pie: its one value). */
+function tipOf(chart: ChartData, names: string[], i: number): Tip {
+  const row = chart.rows[i];
+  const series = seriesKeys(chart.rows);
+  if (chart.kind === "pie") {
+    const slice = pieSlices(chart.rows.map((r) => numberAt(r, pieKey(series)))).find((s) => s.index === i);
+    return {
+      x: slice?.labelX ?? VIEW.width / 2,
+      title: names[i],
+      lines: [{ color: colour(i), text: formatNumber(slice?.value ?? 0) }],
+    };
+  }
+  const layout = cartesianLayout(chart.rows, series, names);
+  return {
+    x: layout.bands[i].center,
+    title: names[i],
+    lines: series.map((key, j) => {
+      const value = numberAt(row, key);
+      return {
+        color: colour(j),
+        text: `${fieldLabel(key, chart.labels)}: ${value === null ? "—" : formatNumber(value)}`,
+      };
+    }),
+  };
+}
+
+const pieKey = (series: string[]) => (series.includes("value") ? "value" : series[0]);
+
+function CartesianDrawing({ chart, names, active, onActive }: DrawingProps) {
+  const series = seriesKeys(chart.rows);
+  const layout = cartesianLayout(chart.rows, series, names.map(axisLabel));
+  const { plot, bands } = layout;
+  const zero = layout.y(0);
+  return (
+    <svg className="chart-plot__svg" viewBox={`0 0 ${VIEW.width} ${VIEW.height}`} aria-hidden="true">
+      <Axes layout={layout} names={names} />
+      {active === null ? null : <rect className="chart-plot__cursor" {...bandRect(bands[active])} />}
+      {series.map((key, j) =>
+        chart.kind === "line" ? (
+          <path
+            key={key}
+            className="chart-plot__line"
+            stroke={colour(j)}
+            d={linePath(
+              chart.rows.map((row, i) => {
+                const v = numberAt(row, key);
+                return v === null ? null : { x: bands[i].center, y: layout.y(v) };
+              }),
+            )}
+          />
+        ) : (
+          <g key={key} fill={colour(j)}>
+            {chart.rows.map((row, i) => {
+              const v = numberAt(row, key);
+              if (v === null) return null;
+              const bar = barRect(bands[i], j, series.length, layout.y(v), zero);
+              return <rect key={i} className="chart-plot__bar" {...roundRect(bar)} />;
+            })}
+          </g>
+        ),
+      )}
+      {layout.legendY === null ? null : (
+        <Legend y={layout.legendY} names={series.map((k) => fieldLabel(k, chart.labels))} />
+      )}
+      {bands.map((band, i) => (
+        <rect key={i} className="chart-plot__hit" {...bandRect(band)} onPointerEnter={() => onActive(i)} />
+      ))}
+      <line className="chart-plot__axis" x1={plot.x} x2={plot.x + plot.width} y1={round(zero)} y2={round(zero)} />
+    </svg>
+  );
+}
+
+function Axes({ layout, names }: { layout: CartesianLayout; names: string[] }) {
+  const { plot, ticks, bands, labelEvery } = layout;
+  return (
+    <>
+      <g className="chart-plot__grid">
+        {ticks.map((t) => (
+          <line key={t.value} x1={plot.x} x2={plot.x + plot.width} y1={round(t.y)} y2={round(t.y)} />
+        ))}
+      </g>
+      <g className="chart-plot__labels" textAnchor="end">
+        {ticks.map((t) => (
+          <text key={t.value} x={plot.x - 8} y={round(t.y)} dy="0.32em">
+            {formatCompact(t.value)}
+          </text>
+        ))}
+      </g>
+      <g className="chart-plot__labels" textAnchor="middle">
+        {bands.map((band, i) =>
+          i % labelEvery === 0 ? (
+            <text key={i} x={round(band.center)} y={plot.y + plot.height + 16}>
+              {axisLabel(names[i])}
+            </text>
+          ) : null,
+        )}
+      </g>
+    </>
+  );
+}
+
+/** The series' names in a line, centred under the plot. */
+function Legend({ y, names }: { y: number; names: string[] }) {
+  const widths = names.map((n) => 18 + cut(n).length * 6.6 + 12);
+  let x = (VIEW.width - widths.reduce((s, w) => s + w, 0)) / 2;
+  return (
+    <g className="chart-plot__legend">
+      {names.map((name, j) => {
+        const at = x;
+        x += widths[j];
+        return (
+          <g key={name}>
+            <rect x={round(at)} y={y - 10} width={10} height={10} fill={colour(j)} />
+            <text x={round(at + 16)} y={y}>
+              {cut(name)}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+}
+
+function PieDrawing({ chart, names, onActive }: DrawingProps) {
+  const slices = pieSlices(chart.rows.map((row) => numberAt(row, pieKey(seriesKeys(chart.rows)))));
+  return (
+    <svg className="chart-plot__svg" viewBox={`0 0 ${VIEW.width} ${VIEW.height}`} aria-hidden="true">
+      {slices.map((s) => (
+        <path
+          key={s.index}
+          className="chart-plot__slice"
+          d={s.path}
+          fill={colour(s.index)}
+          onPointerEnter={() => onActive(s.index)}
+        />
+      ))}
+      <g className="chart-plot__labels">
+        {slices.map((s) => (
+          <text key={s.index} x={s.labelX} y={s.labelY} dy="0.32em" textAnchor={s.anchor} fill={colour(s.index)}>
+            {cut(names[s.index])}
+          </text>
+        ))}
+      </g>
+    </svg>
+  );
+}
+
+const bandRect = (band: { x: number; y: number; width: number; height: number }) =>
+  roundRect({ x: band.x, y: band.y, width: band.width, height: band.height });
+
+function roundRect(r: { x: number; y: number; width: number; height: number }) {
+  return { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) };
 }
