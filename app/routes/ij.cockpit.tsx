@@ -5,12 +5,8 @@ import { useState } from "react";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/reports-and-financial/reports.css";
-import {
-  type CategoryOption,
-  dependentOptions,
-  REPORT_LABELS,
-  readCockpitParams,
-} from "~/features/reports-and-financial/cockpit-filters";
+import { type CategoryOption, dependentOptions, REPORT_LABELS } from "~/features/reports-and-financial/cockpit-filters";
+import { readCockpitParams } from "~/features/reports-and-financial/cockpit-params.server";
 import { MonthField, UnitSelect } from "~/features/reports-and-financial/fields";
 import { reportsTexts as t } from "~/messages";
 import { listAccounts } from "~/models/ledger.server";

@@ -1,16 +1,12 @@
-import { z } from "zod";
 import {
   ATTRIBUTES,
   type AttributeParam,
   CHANNELS,
-  checkGroupEdit,
-  checkQuantity,
   DATE_MAX,
   DATE_MIN,
   type FilterErrors,
   type FilterKind,
   type FormFilter,
-  type GroupEdit,
   type PlanningFilter,
   SKU_GROUPED_LIMIT,
   SKU_LIST_LIMIT,
@@ -43,63 +39,58 @@ export function brazilianDate(iso: string): string {
   return `${d}/${m}/${y}`;
 }
 
-const dateField = z
-  .string()
-  .optional()
-  .transform((v) => (v ? v : null))
-  .superRefine((v, ctx) => {
-    if (v !== null && (!isCalendarDate(v) || v < DATE_MIN || v > DATE_MAX)) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: planningTexts.dateInvalid(brazilianDate(DATE_MIN), brazilianDate(DATE_MAX)),
-      });
-    }
-  });
-
-const unique = <T>(values: T[]) => [...new Set(values)];
-
-function listField(label: string, max: number, valid: (value: string) => boolean, invalid: (value: string) => string) {
-  return z
-    .array(z.string())
-    .transform(unique)
-    .superRefine((values, ctx) => {
-      if (values.length > max)
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: planningTexts.tooManyValues(label, max) });
-      const bad = values.find((v) => !valid(v));
-      if (bad !== undefined)
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalid(bad.slice(0, VALUE_MAX_LENGTH)) });
-    });
+/** The message of a date outside the form's bounds (or not a date), null when it is fine or empty. */
+function dateError(value: string | null): string | null {
+  return value !== null && (!isCalendarDate(value) || value < DATE_MIN || value > DATE_MAX)
+    ? planningTexts.dateInvalid(brazilianDate(DATE_MIN), brazilianDate(DATE_MAX))
+    : null;
 }
 
-const attributeShape = Object.fromEntries(
-  ATTRIBUTES.map((a) => [
-    a.param,
-    listField(
-      planningTexts.attributes[a.param],
-      SKU_GROUPED_LIMIT,
-      (v) => v.length <= VALUE_MAX_LENGTH,
-      (v) => planningTexts.unknownValue(planningTexts.attributes[a.param], v),
-    ),
-  ]),
-) as Record<AttributeParam, ReturnType<typeof listField>>;
+/** The messages of a list of values: too many of them, then the first one that is not valid. */
+function listErrors(
+  values: readonly string[],
+  label: string,
+  max: number,
+  valid: (value: string) => boolean,
+  invalid: (value: string) => string,
+): string[] {
+  const errors: string[] = [];
+  if (values.length > max) errors.push(planningTexts.tooManyValues(label, max));
+  const bad = values.find((v) => !valid(v));
+  if (bad !== undefined) errors.push(invalid(bad.slice(0, VALUE_MAX_LENGTH)));
+  return errors;
+}
 
-const filterSchema = z
-  .object({
-    dateStart: dateField,
-    dateEnd: dateField,
-    sku: listField(planningTexts.sku, SKU_LIST_LIMIT, (v) => SKU_CODE.test(v), planningTexts.unknownSku),
-    chanel: listField(
-      planningTexts.channel,
-      CHANNELS.length,
-      (v) => (CHANNELS as readonly string[]).includes(v),
-      planningTexts.unknownChannel,
-    ),
-    ...attributeShape,
-  })
-  .superRefine((f, ctx) => {
-    if (f.dateStart && f.dateEnd && f.dateEnd < f.dateStart)
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["dateEnd"], message: planningTexts.dateOrder });
-  });
+/** Each list's label, limit and check (the SKU codes, the four channels, the attributes' values). */
+const LISTS: readonly {
+  name: "sku" | "chanel" | AttributeParam;
+  label: string;
+  max: number;
+  valid: (value: string) => boolean;
+  invalid: (value: string) => string;
+}[] = [
+  {
+    name: "sku",
+    label: planningTexts.sku,
+    max: SKU_LIST_LIMIT,
+    valid: (v) => SKU_CODE.test(v),
+    invalid: planningTexts.unknownSku,
+  },
+  {
+    name: "chanel",
+    label: planningTexts.channel,
+    max: CHANNELS.length,
+    valid: (v) => (CHANNELS as readonly string[]).includes(v),
+    invalid: planningTexts.unknownChannel,
+  },
+  ...ATTRIBUTES.map((a) => ({
+    name: a.param,
+    label: planningTexts.attributes[a.param],
+    max: SKU_GROUPED_LIMIT,
+    valid: (v: string) => v.length <= VALUE_MAX_LENGTH,
+    invalid: (v: string) => planningTexts.unknownValue(planningTexts.attributes[a.param], v),
+  })),
+];
 
 export type ParsedFilter =
   | { ok: true; filter: PlanningFilter; skuMode: SkuMode }
@@ -117,25 +108,31 @@ export function skuModeOf(params: URLSearchParams): SkuMode {
  */
 export function parseFilter(params: URLSearchParams, kind: FilterKind): ParsedFilter {
   const skuMode = kind === "plan" ? skuModeOf(params) : "attributes";
-  const input: Record<string, unknown> = {
-    dateStart: params.get("dateStart") ?? undefined,
-    dateEnd: params.get("dateEnd") ?? undefined,
-    sku: params.getAll("sku"),
-    chanel: kind === "plan" ? params.getAll("chanel") : [],
-  };
-  for (const a of ATTRIBUTES) input[a.param] = params.getAll(a.param);
-  const parsed = filterSchema.safeParse(input);
   const errors: FilterErrors = {};
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "dateStart") as keyof FilterErrors;
-      (errors[key] ??= []).push(issue.message);
-    }
+  const add = (key: keyof FilterErrors, messages: readonly string[]) => {
+    if (messages.length > 0) (errors[key] ??= []).push(...messages);
+  };
+  const dateStart = params.get("dateStart") || null;
+  const dateEnd = params.get("dateEnd") || null;
+  add(
+    "dateStart",
+    [dateError(dateStart)].filter((m) => m !== null),
+  );
+  add(
+    "dateEnd",
+    [dateError(dateEnd)].filter((m) => m !== null),
+  );
+  const lists: Record<string, string[]> = {};
+  for (const list of LISTS) {
+    const values = list.name === "chanel" && kind !== "plan" ? [] : [...new Set(params.getAll(list.name))];
+    add(list.name, listErrors(values, list.label, list.max, list.valid, list.invalid));
+    lists[list.name] = values;
   }
-  if (kind === "plan" && params.getAll("chanel").length === 0)
-    (errors.chanel ??= []).push(planningTexts.channelRequired);
-  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors, skuMode };
-  const filter = parsed.data as PlanningFilter;
+  if (dateStart && dateEnd && dateEnd < dateStart) add("dateEnd", [planningTexts.dateOrder]);
+  if (kind === "plan" && params.getAll("chanel").length === 0) add("chanel", [planningTexts.channelRequired]);
+  if (Object.keys(errors).length > 0) return { ok: false, errors, skuMode };
+  // Every value passed its list's check: the channels are the four.
+  const filter = { dateStart, dateEnd, ...lists } as PlanningFilter;
   if (kind === "plan") {
     if (skuMode === "sku") for (const a of ATTRIBUTES) filter[a.param] = [];
     else filter.sku = [];
@@ -157,27 +154,6 @@ export function filterSearchParams(filter: PlanningFilter, skuMode?: SkuMode): U
 
 /** The channels a filter covers: the chosen ones, or all four when none is chosen. */
 // ---------------------------------------------------------------------------------------------
-// Quantities and the group-edit factor as zod schemas for the server's forms (the rules: planning-values.ts)
-
-/** A typed quantity (checkQuantity) as a zod field. */
-export const quantityField = z.unknown().transform((input, ctx) => {
-  const checked = checkQuantity(input);
-  if (checked.ok) return checked.value;
-  ctx.addIssue({ code: z.ZodIssueCode.custom, message: checked.message });
-  return z.NEVER;
-});
-
-/** A group edit (checkGroupEdit) as a zod object: its messages on `percent` and `op`. */
-export const groupEditSchema = z
-  .object({ percent: z.unknown(), op: z.unknown() })
-  .transform((input, ctx): GroupEdit => {
-    const checked = checkGroupEdit({ percent: input.percent, op: input.op });
-    if (checked.ok) return checked.value;
-    for (const message of checked.percent) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["percent"], message });
-    for (const message of checked.op) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["op"], message });
-    return z.NEVER;
-  });
-
 // ---------------------------------------------------------------------------------------------
 // Paging: /ij/plan_edit counts pages from 1; /ij/report_preview sends the page index, first 0 (spec 001 §4)
 
@@ -201,23 +177,35 @@ export const OBJECT_ID_HEX = /^[0-9a-f]{24}$/;
 // ---------------------------------------------------------------------------------------------
 // The filter kept in the browser (spec 001 §2: "Generating stores the filter in the browser (name formFilter)")
 
-const storedList = z.array(z.string().max(VALUE_MAX_LENGTH)).max(SKU_GROUPED_LIMIT).catch([]);
-const storedFormFilter = z.object({
-  dateStart: z.string().max(10).catch(""),
-  dateEnd: z.string().max(10).catch(""),
-  skuMode: z.enum(["sku", "attributes"]).catch("attributes"),
-  sku: storedList,
-  chanel: storedList,
-  ...Object.fromEntries(ATTRIBUTES.map((a) => [a.param, storedList])),
-});
+/** A stored list: strings of a value's length at most, no more than a group's; anything else reads as empty. */
+function storedList(value: unknown): string[] {
+  return Array.isArray(value) &&
+    value.length <= SKU_GROUPED_LIMIT &&
+    value.every((v) => typeof v === "string" && v.length <= VALUE_MAX_LENGTH)
+    ? value
+    : [];
+}
+
+/** A stored date: a string of 10 characters at most, else empty. */
+const storedDate = (value: unknown) => (typeof value === "string" && value.length <= 10 ? value : "");
 
 /** The stored filter read back (whatever another version or a user left there), or null. */
 export function fromFormFilter(text: string | null): FormFilter | null {
   if (!text) return null;
+  let stored: unknown;
   try {
-    const parsed = storedFormFilter.safeParse(JSON.parse(text));
-    return parsed.success ? (parsed.data as FormFilter) : null;
+    stored = JSON.parse(text);
   } catch {
     return null;
   }
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return null;
+  const field = (key: string): unknown =>
+    Object.hasOwn(stored, key) ? (stored as Record<string, unknown>)[key] : undefined;
+  const filter: Record<string, unknown> = {
+    dateStart: storedDate(field("dateStart")),
+    dateEnd: storedDate(field("dateEnd")),
+    skuMode: field("skuMode") === "sku" ? "sku" : "attributes",
+  };
+  for (const list of LISTS) filter[list.name] = storedList(field(list.name));
+  return filter as FormFilter;
 }

@@ -1,6 +1,7 @@
 import { data, redirect, replace } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
+import { groupEditSchema, quantityField } from "~/features/planning/form-schemas.server";
 import {
   ATTRIBUTES,
   applyMultiplier,
@@ -8,14 +9,12 @@ import {
   type GroupEdit,
   groupEditFromParams,
   groupEditLabel,
-  groupEditSchema,
   multiplierOf,
   OBJECT_ID_HEX,
   PLANNING_PAGE_SIZE,
   type PlanningFilter,
   pageFromParams,
   parseFilter,
-  quantityField,
   type SkuMode,
 } from "~/features/planning/planning";
 import {

@@ -6,21 +6,21 @@ import {
   DATE_MIN,
   filterMatchesRow,
   filterSearchParams,
+  fromFormFilter,
   groupEditFromParams,
   groupEditLabel,
-  groupEditSchema,
   multiplierOf,
   type PlanningFilter,
   pageFromParams,
   pageParamValue,
   parseFilter,
   QUANTITY_MAX,
-  quantityField,
   SKU_LIST_LIMIT,
 } from "~/features/planning/planning";
 import { formatCompetencyMonth, formatPeriod, formatPlanningDay } from "~/features/planning/planning-dates";
 import { checkGroupEdit, checkQuantity } from "~/features/planning/planning-values";
 import { messages } from "~/messages";
+import { groupEditSchema, quantityField } from "./form-schemas.server";
 import { planningTexts } from "./texts";
 
 const q = (text: string) => new URLSearchParams(text);
@@ -150,6 +150,72 @@ describe("the filter (spec 001 §3, §5)", () => {
     // The bounds themselves are fine, and From = To too.
     expect(parseFilter(q(`chanel=FSS&dateStart=${DATE_MIN}&dateEnd=${DATE_MAX}`), "plan").ok).toBe(true);
     expect(parseFilter(q("chanel=FSS&dateStart=2026-05-01&dateEnd=2026-05-01"), "plan").ok).toBe(true);
+  });
+
+  it("gives every message of a filter, each under its field, dates checked for their order even when out of bounds", () => {
+    const r = parseFilter(
+      q("dateStart=2031-01-01&dateEnd=2026-13-01&chanel=RETAIL&chanel=FSS&chanel=X&brand=Vivace&hero=&skuMode=x"),
+      "plan",
+    );
+    const range = planningTexts.dateInvalid("30/12/1950", "30/12/2030");
+    expect(r).toEqual({
+      ok: false,
+      skuMode: "attributes",
+      errors: {
+        dateStart: [range],
+        dateEnd: [range, planningTexts.dateOrder],
+        chanel: [planningTexts.unknownChannel("RETAIL")],
+      },
+    });
+    expect(parseFilter(q("dateStart=&chanel=FSS&chanel=FSS&hero=x&skuMode=sku&sku=1"), "plan")).toEqual({
+      ok: true,
+      skuMode: "sku",
+      filter: {
+        dateStart: null,
+        dateEnd: null,
+        sku: ["1"],
+        chanel: ["FSS"],
+        brand: [],
+        category: [],
+        hero: [],
+        majorCategory: [],
+        abcd: [],
+        subCategory: [],
+        plcLocal: [],
+      },
+    });
+  });
+
+  it("reads back the filter kept in the browser, whatever another version or a person left there", () => {
+    const kept = {
+      dateStart: "2026-01-01",
+      dateEnd: "2026-06-30",
+      skuMode: "sku",
+      sku: ["80000017"],
+      chanel: ["FSS"],
+      brand: ["Vivace"],
+      extra: "dropped",
+    };
+    expect(fromFormFilter(JSON.stringify(kept))).toEqual({
+      dateStart: "2026-01-01",
+      dateEnd: "2026-06-30",
+      skuMode: "sku",
+      sku: ["80000017"],
+      chanel: ["FSS"],
+      brand: ["Vivace"],
+      category: [],
+      hero: [],
+      majorCategory: [],
+      abcd: [],
+      subCategory: [],
+      plcLocal: [],
+    });
+    // A field of the wrong shape reads as empty; what is not an object reads as nothing.
+    expect(
+      fromFormFilter(JSON.stringify({ dateStart: "2026-01-01T00:00", skuMode: "all", sku: [1], chanel: "FSS" })),
+    ).toMatchObject({ dateStart: "", skuMode: "attributes", sku: [], chanel: [] });
+    expect(fromFormFilter(JSON.stringify({ brand: Array.from({ length: 100_000 }, () => "x") }))?.brand).toEqual([]);
+    for (const text of [null, "", "{", "null", "5", '"x"', "[]"]) expect(fromFormFilter(text), String(text)).toBeNull();
   });
 
   it("reads the report filter without a channel (every channel) and with both lists", () => {

@@ -1,31 +1,18 @@
-import { z } from "zod";
 import { reportsTexts as t } from "~/messages";
-import { BUSINESS_UNITS, CATEGORY1_OPTIONS, LEDGER_REPORTS, type LedgerReport } from "~/models/reports.fields";
-import { optionalMonth } from "./month-param";
+import { type BusinessUnitId, CATEGORY1_OPTIONS, type Category1, type LedgerReport } from "~/models/reports.fields";
 
-/** The cockpit's URL state (spec 001 §2: 1. Period; 2. Business Unit, Report, Category 1–3), shared by both pages. */
-export const cockpitParamsSchema = z.object({
-  period: optionalMonth,
-  unit: z.enum(BUSINESS_UNITS).nullable().catch(null),
-  report: z.enum(LEDGER_REPORTS).catch("BALANCE_SHEET"),
-  category1: z.enum(CATEGORY1_OPTIONS).nullable().catch(null),
-  category2: z.string().max(120).nullable().catch(null),
-  category3: z.string().max(120).nullable().catch(null),
-});
-
-export type CockpitParams = z.infer<typeof cockpitParamsSchema>;
-
-export function readCockpitParams(url: URL): CockpitParams {
-  const get = (k: string) => url.searchParams.get(k) || null;
-  return cockpitParamsSchema.parse({
-    period: get("period"),
-    unit: get("unit"),
-    report: get("report") ?? undefined,
-    category1: get("category1"),
-    category2: get("category2"),
-    category3: get("category3"),
-  });
-}
+/**
+ * The cockpit's URL state (spec 001 §2: 1. Period; 2. Business Unit, Report, Category 1–3), shared by both pages; the
+ * loaders read it with cockpit-params.server.ts (zod stays out of the pages' browser code).
+ */
+export type CockpitParams = {
+  period: string | null;
+  unit: BusinessUnitId | null;
+  report: LedgerReport;
+  category1: Category1 | null;
+  category2: string | null;
+  category3: string | null;
+};
 
 export function cockpitSearch(params: CockpitParams, extra: Record<string, string> = {}): string {
   const entries = Object.entries({ ...params, ...extra }).filter(

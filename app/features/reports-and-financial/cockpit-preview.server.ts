@@ -15,7 +15,7 @@ import { recordEdit } from "~/platform/audit/data-events.server";
 import type { AuditActorInput } from "~/platform/audit/record.server";
 import { ID_PARAM_MAX } from "~/shared/limits";
 import { isMonthKey, monthOfDate, monthShortLabel, monthStartOfKey } from "~/shared/months";
-import { readCockpitParams } from "./cockpit-filters";
+import { readCockpitParams } from "./cockpit-params.server";
 import { contentTypeOf, documentSink } from "./documents-store.server";
 import { answerDownload, downloadFailure, downloadFields } from "./download.server";
 import { readSmallMultipart } from "./small-multipart.server";
