@@ -1,120 +1,26 @@
 /**
- * Every user-visible text, gathered: the portal-wide texts (access, header, user administration, errors, the host's
- * answers) are defined here; each feature's texts are defined once in its folder (`texts.ts`, which the feature's own
- * modules import directly) and re-exported below for routes and other features. The spec's texts are verbatim; texts the spec left to us are
+ * Every user-visible text, gathered: the portal-wide texts (header, uploads, errors, the host's answers) are defined
+ * here, the access feature's (sign-in, user administration) in app/features/access/texts.ts and spread in below; each
+ * other feature's texts are defined once in its folder (`texts.ts`, which the feature's own modules import directly)
+ * and re-exported below for routes and other features. The spec's texts are verbatim; texts the spec left to us are
  * marked "ours" and recorded in docs/decisions.md.
  */
 // The shared modules' texts are defined beside them (they import nothing above app/shared) and gathered here.
+import { accessTexts } from "~/features/access/texts";
 import { uploadTexts } from "~/platform/import/texts";
 import { formTexts } from "~/shared/forms/texts";
 import { passwordMismatchMessage } from "~/shared/password-policy";
 import { uiTexts } from "~/shared/ui/texts";
 
 export const messages = {
-  // Access (spec 000 §2, §5, §8)
-  loginRequired: "Login e senha Obrigatórios!",
-  incorrectCredentials: "Incorrect username or password.",
-  incorrectCredentialsPt: "Login ou senha Incorretos!",
+  ...accessTexts,
   passwordMismatch: passwordMismatchMessage,
-  contactAdmin: "CONTATE SEU ADMIN",
-  passwordConfigured: "Senha configurada!",
-  passwordAccepted: "Sua senha foi aceita com sucesso! Você pode efetuar login.",
-  recoveryEmailSent:
-    "E-mail enviado com sucesso! Verifique sua caixa de entrada de e-mails. Você recebeu um código e um link para reconfigurar sua senha.",
-  sessionExpiredTitle: "Aviso",
-  sessionExpired: "Ops. essa sessão expirou! Faça login novamente.",
-  loginButton: "Login",
-  ssoButton: (companyName: string) => `${companyName} Entrar`,
-  passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
-  // ours: rate limit of failed sign-ins
-  tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
-  // ours: rate limit of reset-code attempts at /recovery/{code}
-  tooManyRecoveryAttempts: "Muitas tentativas de redefinição de senha. Aguarde alguns minutos e tente novamente.",
-  // ours: the identity provider throttled the request (Cognito TooManyRequests / LimitExceeded)
-  identityBusy: "O serviço de login está recebendo muitas solicitações. Aguarde alguns minutos e tente novamente.",
-  // ours: forgot password, first access, recovery and logout screens
-  forgotPasswordLink: "Esqueci minha senha",
-  forgotPasswordTitle: "Recuperar senha",
-  forgotPasswordPrompt: "Informe o e-mail de cadastro. Enviaremos um código e um link para você reconfigurar a senha.",
-  registrationEmailLabel: "E-mail de cadastro",
-  emailRequired: "Informe o e-mail de cadastro.",
-  invalidEmail: "Informe um e-mail válido.",
-  send: "Enviar",
-  or: "ou",
-  firstAccessTitle: "Primeiro acesso",
-  firstAccessPrompt: "Defina uma nova senha para continuar.",
-  newPasswordLabel: "Nova senha",
-  confirmPasswordLabel: "Confirmação da nova senha",
-  savePassword: "Salvar senha",
-  firstAccessExpired: "O prazo para definir a nova senha expirou. Entre novamente com a senha temporária.",
-  recoveryTitle: "Redefinir senha",
-  codeLabel: "Código",
-  codeRequired: "Informe o código recebido por e-mail.",
-  resetPassword: "Redefinir senha",
   invalidForm: formTexts.invalidForm,
-  logoutTitle: "Sair do portal",
-  logoutPrompt: "Deseja encerrar a sua sessão?",
-  // ours: single sign-on (/saml) failures and progress
-  ssoFailed: "Não foi possível entrar com o login corporativo. Tente novamente.",
-  ssoEmailNotVerified:
-    "O e-mail da sua conta corporativa não está verificado. Procure o administrador do seu login corporativo.",
-  ssoSigningIn: "Entrando...",
-  ssoNeedsJavascript: "Ative o JavaScript do navegador para concluir o login corporativo.",
 
   // Header menu
   menuUserSettings: "Configurações de usuários",
   menuUserManagement: "Gerenciamento de usuários",
   menuLogout: "Logout",
-
-  // User administration
-  userConfigHeader: "User ADMIN / Criação de usuários",
-  usersCreated: (n: number) => `${n} usuários criados`,
-  userPermissionHeader: "System ADMIN / Configuração de usuário",
-  saved: "Salvo com sucesso!",
-  ops: "OPS!",
-  userExists: "Usuário já cadastrado.",
-  // ours: user creation that could not be completed (nothing was kept)
-  createUserMailFailed:
-    "Não foi possível enviar o e-mail com a senha temporária. O usuário não foi criado; tente novamente mais tarde.",
-  createUserBusy:
-    "O serviço de login está recebendo muitas solicitações. O usuário não foi criado; aguarde alguns minutos e tente novamente.",
-  userDeleted: "Usuário excluido com sucesso.",
-  permissionAssigned: "Permissão atribuida com sucesso.",
-  confirm: "Confirmar",
-  cancel: "Cancelar",
-  // /user/config columns (spec 000 §2)
-  columnEmail: "Email",
-  columnCreatedAt: "Data de Criação",
-  columnDelete: "Deletar usuário",
-  // ours: user administration (/user/config, /user/permission)
-  createUser: "Criar usuário",
-  createUserTitle: "Novo usuário",
-  createUserPrompt: "O usuário receberá por e-mail uma senha temporária, que deverá trocar no primeiro acesso.",
-  deleteUserTitle: "Deletar usuário",
-  deleteUserPrompt: (email: string) => `Deseja excluir o usuário ${email}? Esta ação não pode ser desfeita.`,
-  deleteAction: "Deletar",
-  deleteUserAction: (email: string) => `Deletar ${email}`,
-  userNotFound: "Usuário não encontrado.",
-  userProtected: "Este usuário é administrativo e não pode ser alterado por esta tela.",
-  invalidTier: "Permissão inválida. Escolha Explorer, Básico, Padrão ou Avançado.",
-  permissionConfirmTitle: "Confirmar permissão",
-  permissionConfirmPrompt: (user: string, tierLabel: string) => `Atribuir a permissão ${tierLabel} ao usuário ${user}?`,
-  tierChoiceLabel: (user: string) => `Permissão de ${user}`,
-  noUsers: "Nenhum usuário cadastrado.",
-  // ours: the e-mail search of the user lists and the highlight of a user just created
-  userSearchRegion: "Busca de usuários",
-  userSearchLabel: "Buscar por e-mail",
-  userSearchButton: "Buscar",
-  userSearchClear: "Limpar busca",
-  userSearchTooLong: (max: number) => `A busca aceita no máximo ${max} caracteres.`,
-  userSearchEmpty: (search: string) => `Nenhum usuário com “${search}” no e-mail.`,
-  userSearchSummary: (search: string, n: number) =>
-    `${n} ${n === 1 ? "usuário" : "usuários"} com “${search}” no e-mail.`,
-  newUserBadge: "Novo",
-  columnUser: "Usuário",
-  columnName: "Nome",
-  columnPermission: "Permissão",
-  noPermission: "sem permissão",
 
   // Files, uploads, jobs
   downloadFailed: "Ocorreu um erro ao fazer o download.",
@@ -195,9 +101,6 @@ export const messages = {
 
   // Shell (ours): login field labels, toasts, dialogs
   dashboardLoading: uiTexts.dashboardLoading,
-  emailLabel: "E-mail",
-  passwordLabel: "Senha",
-  loginTitle: "Acesse sua conta",
   closeNotice: uiTexts.closeNotice,
   notifications: uiTexts.notifications,
   mainNavigation: uiTexts.mainNavigation,

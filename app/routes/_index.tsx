@@ -32,11 +32,12 @@ import {
   signInWithPassword,
 } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";
-import { messages } from "~/messages";
+import { accessTexts } from "~/features/access/texts";
 import { getSsoEntry } from "~/services/sso/sso.server";
+import { formTexts } from "~/shared/forms/texts";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
-export const meta: MetaFunction = () => [{ title: messages.loginTitle }];
+export const meta: MetaFunction = () => [{ title: accessTexts.loginTitle }];
 
 /** The sign-in limit's Retry-After reaches the browser with the 429 (document posts too). */
 export const headers: HeadersFunction = ({ actionHeaders }) => {
@@ -100,13 +101,13 @@ function signInRefusal(message: string, status: number, submission?: Replying, h
 export async function action({ request, context }: ActionFunctionArgs) {
   assertSameOrigin(request);
   const form = await readForm(request);
-  if (!form) return signInRefusal(messages.invalidForm, 400);
+  if (!form) return signInRefusal(formTexts.invalidForm, 400);
   const intent = form.get("intent");
 
   if (intent === "forgot") {
     const submission = parseSubmission(form, forgotPasswordSchema);
     if (!submission)
-      return data<ActionData>({ intent, sent: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+      return data<ActionData>({ intent, sent: false, result: formErrorReply(formTexts.invalidForm) }, { status: 400 });
     if (submission.status !== "success")
       return data<ActionData>({ intent, sent: false, result: submission.reply() }, { status: 400 });
     const outcome = await requestPasswordReset({ email: submission.value.email });
@@ -115,17 +116,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result =
       outcome.kind === "error"
         ? submission.reply({ formErrors: [outcome.message] })
-        : submission.reply({ fieldErrors: { email: [messages.invalidEmail] } });
+        : submission.reply({ fieldErrors: { email: [accessTexts.invalidEmail] } });
     return data<ActionData>({ intent, sent: false, result }, { status: 400 });
   }
 
   if (intent === "newPassword") {
     const submission = parseSubmission(form, firstAccessSchema);
-    if (!submission) return signInRefusal(messages.invalidForm, 400);
+    if (!submission) return signInRefusal(formTexts.invalidForm, 400);
     if (submission.status !== "success") {
       // The e-mail and the challenge are hidden fields: wrong ones were not typed, so start over at the login.
       if (FIRST_ACCESS_HIDDEN_FIELDS.some((name) => submission.error?.[name]))
-        return signInRefusal(messages.invalidForm, 400);
+        return signInRefusal(formTexts.invalidForm, 400);
       const { email, challenge } = hiddenFieldsOf(submission.payload);
       return data<ActionData>(
         { intent, step: "form", email, challenge, result: submission.reply({ hideFields: SECRET_FIELDS }) },
@@ -151,7 +152,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           { status: 400 },
         );
       case "challengeExpired":
-        return signInRefusal(messages.firstAccessExpired, 400, submission);
+        return signInRefusal(accessTexts.firstAccessExpired, 400, submission);
       case "providerBusy":
       case "error":
         return data<ActionData>(
@@ -161,7 +162,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             email,
             challenge,
             result: submission.reply({
-              formErrors: [outcome.kind === "error" ? outcome.message : messages.identityBusy],
+              formErrors: [outcome.kind === "error" ? outcome.message : accessTexts.identityBusy],
               hideFields: SECRET_FIELDS,
             }),
           },
@@ -171,10 +172,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const submission = parseSubmission(form, signInSchema);
-  if (!submission) return signInRefusal(messages.invalidForm, 400);
+  if (!submission) return signInRefusal(formTexts.invalidForm, 400);
   if (submission.status !== "success") {
     // The schema's own messages are form-level; a field-level one only comes from a tampered form (a file…).
-    return signInRefusal(submission.error?.[""]?.[0] ?? messages.invalidForm, 400, submission);
+    return signInRefusal(submission.error?.[""]?.[0] ?? formTexts.invalidForm, 400, submission);
   }
   const { email, password } = submission.value;
   const outcome = await signInWithPassword({ email, password, ip: getClientIp(context), request });
@@ -184,15 +185,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
         headers: outcome.sessionCookieHeaders,
       });
     case "invalid":
-      return signInRefusal(messages.incorrectCredentials, 400, submission);
+      return signInRefusal(accessTexts.incorrectCredentials, 400, submission);
     case "rateLimited":
-      return signInRefusal(messages.tooManyAttempts, 429, submission, {
+      return signInRefusal(accessTexts.tooManyAttempts, 429, submission, {
         "Retry-After": String(outcome.retryAfterSeconds),
       });
     case "providerBusy":
-      return signInRefusal(messages.identityBusy, 503, submission);
+      return signInRefusal(accessTexts.identityBusy, 503, submission);
     case "noType":
-      return signInRefusal(messages.contactAdmin, 403, submission);
+      return signInRefusal(accessTexts.contactAdmin, 403, submission);
     case "newPasswordRequired":
       return data<ActionData>({
         intent: "newPassword",
@@ -241,10 +242,10 @@ export default function LoginPage() {
       <PageDialog
         open={passwordConfigured}
         dismissible={false}
-        title={messages.passwordConfigured}
+        title={accessTexts.passwordConfigured}
         footer={
           <Link className="button button--primary" to="/">
-            {messages.loginButton}
+            {accessTexts.loginButton}
           </Link>
         }
       />

@@ -15,13 +15,14 @@ import { validateWith } from "~/shared/forms/validate-with";
 import "~/features/access/access.css";
 import { confirmPasswordReset } from "~/features/access/accounts.server";
 import { getClientIp } from "~/features/access/login-limit.server";
-import { messages } from "~/messages";
+import { accessTexts } from "~/features/access/texts";
+import { formTexts } from "~/shared/forms/texts";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
 // same-origin: no Referer at all to other sites (the address holds a code or a token), while same-origin posts keep
 // their Origin header. "no-referrer" would make Chromium send `Origin: null`, which the host's CSRF check refuses.
 export const meta: MetaFunction = () => [
-  { title: messages.recoveryTitle },
+  { title: accessTexts.recoveryTitle },
   { name: "referrer", content: "same-origin" },
 ];
 
@@ -43,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = form ? parseSubmission(form, recoverySchema) : null;
   if (!submission)
-    return data<ActionData>({ done: false, result: formErrorReply(messages.invalidForm) }, { status: 400 });
+    return data<ActionData>({ done: false, result: formErrorReply(formTexts.invalidForm) }, { status: 400 });
   if (submission.status !== "success")
     return data<ActionData>({ done: false, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
 
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await confirmPasswordReset({ email, code, password, confirmPassword, ip: getClientIp(context) });
   if (outcome.kind === "ok") return data<ActionData>({ done: true });
   if (outcome.kind === "rateLimited") {
-    const result = submission.reply({ formErrors: [messages.tooManyRecoveryAttempts], hideFields: SECRET_FIELDS });
+    const result = submission.reply({ formErrors: [accessTexts.tooManyRecoveryAttempts], hideFields: SECRET_FIELDS });
     const headers = { "Retry-After": String(outcome.retryAfterSeconds) };
     return data<ActionData>({ done: false, result }, { status: 429, headers });
   }
@@ -59,13 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (outcome.kind === "invalidInput") {
     // The service's stricter rules (the address length): its texts are zod's, so the field gets ours.
     const fieldErrors: Record<string, string[]> = {};
-    if (outcome.errors.email) fieldErrors.email = [messages.invalidEmail];
-    if (outcome.errors.code) fieldErrors.code = [messages.codeRequired];
+    if (outcome.errors.email) fieldErrors.email = [accessTexts.invalidEmail];
+    if (outcome.errors.code) fieldErrors.code = [accessTexts.codeRequired];
     for (const key of SECRET_FIELDS) if (outcome.errors[key]) fieldErrors[key] = outcome.errors[key];
     result = submission.reply({ fieldErrors, hideFields: SECRET_FIELDS });
   } else {
     // A provider failure (wrong or expired code, …): its own message, in an info notice (spec 000 §8).
-    const notice = outcome.kind === "error" ? outcome.message : messages.codeRequired;
+    const notice = outcome.kind === "error" ? outcome.message : accessTexts.codeRequired;
     result = submission.reply({ formErrors: [notice], hideFields: SECRET_FIELDS });
   }
   return data<ActionData>({ done: false, result }, { status: 400 });
@@ -85,11 +86,11 @@ export default function RecoveryPage() {
   return (
     <div className="login">
       <div className="card login__card">
-        <h1 className="login__title">{messages.recoveryTitle}</h1>
+        <h1 className="login__title">{accessTexts.recoveryTitle}</h1>
         <FormErrors id={form.errorId} errors={form.errors} tone="info" />
         <Form method="post" {...getFormProps(form)}>
           <div className="field">
-            <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
+            <label htmlFor={fields.email.id}>{accessTexts.emailLabel}</label>
             <input
               {...getInputProps(fields.email, { type: "email" })}
               key={fields.email.key}
@@ -99,7 +100,7 @@ export default function RecoveryPage() {
             <FieldError field={fields.email} />
           </div>
           <div className="field">
-            <label htmlFor={fields.code.id}>{messages.codeLabel}</label>
+            <label htmlFor={fields.code.id}>{accessTexts.codeLabel}</label>
             <input
               {...getInputProps(fields.code, { type: "text" })}
               key={fields.code.key}
@@ -114,18 +115,18 @@ export default function RecoveryPage() {
             className="button button--primary button--block"
             disabled={navigation.state === "submitting"}
           >
-            {messages.resetPassword}
+            {accessTexts.resetPassword}
           </button>
         </Form>
       </div>
       <PageDialog
         open={actionData?.done === true}
         dismissible={false}
-        title={messages.recoveryTitle}
-        description={messages.passwordAccepted}
+        title={accessTexts.recoveryTitle}
+        description={accessTexts.passwordAccepted}
         footer={
           <Link className="button button--primary" to="/">
-            {messages.loginButton}
+            {accessTexts.loginButton}
           </Link>
         }
       />

@@ -1,11 +1,11 @@
 import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { messages } from "~/messages";
 import { FieldError, FormErrors } from "~/shared/forms/form-fields";
 import { validateWith } from "~/shared/forms/validate-with";
 import { firstAccessErrors } from "./form-rules";
 import type { firstAccessSchema } from "./form-schemas";
+import { accessTexts } from "./texts";
 
 // The form schema varies (first access, recovery); only these two fields are read.
 type PasswordField = FieldMetadata<string | undefined>;
@@ -23,19 +23,19 @@ export function NewPasswordFields({
   return (
     <>
       <div className="field">
-        <label htmlFor={password.id}>{messages.newPasswordLabel}</label>
+        <label htmlFor={password.id}>{accessTexts.newPasswordLabel}</label>
         <input
           {...getInputProps(password, { type: "password", value: false, ariaDescribedBy: helperId })}
           key={password.key}
           autoComplete="new-password"
         />
         <span id={helperId} className="login__helper">
-          {messages.passwordHelper}
+          {accessTexts.passwordHelper}
         </span>
         <FieldError field={password} />
       </div>
       <div className="field">
-        <label htmlFor={confirmPassword.id}>{messages.confirmPasswordLabel}</label>
+        <label htmlFor={confirmPassword.id}>{accessTexts.confirmPasswordLabel}</label>
         <input
           {...getInputProps(confirmPassword, { type: "password", value: false })}
           key={confirmPassword.key}
@@ -71,8 +71,8 @@ export function FirstAccessForm({
   });
   return (
     <div className="card login__card">
-      <h1 className="login__title">{messages.firstAccessTitle}</h1>
-      <p>{messages.firstAccessPrompt}</p>
+      <h1 className="login__title">{accessTexts.firstAccessTitle}</h1>
+      <p>{accessTexts.firstAccessPrompt}</p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <Form method="post" action="/?index" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="newPassword" />
@@ -80,7 +80,7 @@ export function FirstAccessForm({
         <input type="hidden" name="challenge" value={challenge} />
         <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <button type="submit" className="button button--primary button--block" disabled={submitting}>
-          {messages.savePassword}
+          {accessTexts.savePassword}
         </button>
       </Form>
     </div>

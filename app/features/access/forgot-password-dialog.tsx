@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { messages } from "~/messages";
 import { FieldError, FormErrors } from "~/shared/forms/form-fields";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { validateWith } from "~/shared/forms/validate-with";
 import { Alert } from "~/shared/ui/alert";
 import { forgotPasswordErrors } from "./form-rules";
 import type { forgotPasswordSchema } from "./form-schemas";
+import { accessTexts } from "./texts";
 
 /**
  * The forgot-password dialog of `/`. Its open state is the URL (`/?forgot=1`): the link works without
@@ -38,15 +38,15 @@ export function ForgotPasswordDialog({
     <PageDialog
       open={open}
       onClose={close}
-      title={messages.forgotPasswordTitle}
-      description={sent ? undefined : messages.forgotPasswordPrompt}
+      title={accessTexts.forgotPasswordTitle}
+      description={sent ? undefined : accessTexts.forgotPasswordPrompt}
     >
       {sent ? (
         <>
-          <Alert tone="success">{messages.recoveryEmailSent}</Alert>
+          <Alert tone="success">{accessTexts.recoveryEmailSent}</Alert>
           <div className="dialog__footer">
             <Link className="button button--primary" to="/">
-              {messages.loginButton}
+              {accessTexts.loginButton}
             </Link>
           </div>
         </>
@@ -55,7 +55,7 @@ export function ForgotPasswordDialog({
           <input type="hidden" name="intent" value="forgot" />
           <FormErrors id={form.errorId} errors={form.errors} />
           <div className="field">
-            <label htmlFor={fields.email.id}>{messages.registrationEmailLabel}</label>
+            <label htmlFor={fields.email.id}>{accessTexts.registrationEmailLabel}</label>
             <input
               {...getInputProps(fields.email, { type: "email" })}
               key={fields.email.key}
@@ -66,10 +66,10 @@ export function ForgotPasswordDialog({
           </div>
           <div className="dialog__footer">
             <Link className="button button--secondary" to="/" preventScrollReset>
-              {messages.cancel}
+              {accessTexts.cancel}
             </Link>
             <button type="submit" className="button button--primary" disabled={submitting}>
-              {messages.send}
+              {accessTexts.send}
             </button>
           </div>
         </Form>

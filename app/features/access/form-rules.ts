@@ -1,7 +1,8 @@
 import { EMAIL_MAX_LENGTH, RESET_CODE_MAX_LENGTH } from "~/features/access/account-fields";
-import { messages } from "~/messages";
 import type { FormErrors, Payload } from "~/shared/forms/form-errors";
+import { formTexts } from "~/shared/forms/texts";
 import { newPasswordErrors } from "~/shared/password-policy";
+import { accessTexts } from "./texts";
 
 /**
  * The rules of the access forms, as plain functions of the posted fields: the browser answers a wrong form with
@@ -34,8 +35,8 @@ function merge(...parts: FormErrors[]): FormErrors {
 /** A required e-mail: "Informe o e-mail de cadastro." before "Informe um e-mail válido.", one message at a time. */
 export function emailErrors(value: unknown, field = "email"): FormErrors {
   const email = text(value).trim();
-  if (!email) return { [field]: [messages.emailRequired] };
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) return { [field]: [messages.invalidEmail] };
+  if (!email) return { [field]: [accessTexts.emailRequired] };
+  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) return { [field]: [accessTexts.invalidEmail] };
   return {};
 }
 
@@ -43,16 +44,16 @@ export function emailErrors(value: unknown, field = "email"): FormErrors {
 export function signInErrors(payload: Payload): FormErrors {
   const email = text(payload.email).trim();
   const password = text(payload.password);
-  if (email.length > SIGN_IN_FIELD_MAX || password.length > 1024) return { "": [messages.invalidForm] };
-  if (!email || !password) return { "": [messages.loginRequired] };
+  if (email.length > SIGN_IN_FIELD_MAX || password.length > 1024) return { "": [formTexts.invalidForm] };
+  if (!email || !password) return { "": [accessTexts.loginRequired] };
   return {};
 }
 
 /** First access: the new password and its confirmation; the e-mail and challenge are hidden fields. */
 export function firstAccessErrors(payload: Payload): FormErrors {
   return merge(
-    text(payload.email).length > EMAIL_MAX_LENGTH ? { email: [messages.invalidForm] } : {},
-    text(payload.challenge).length > CHALLENGE_MAX_LENGTH ? { challenge: [messages.invalidForm] } : {},
+    text(payload.email).length > EMAIL_MAX_LENGTH ? { email: [formTexts.invalidForm] } : {},
+    text(payload.challenge).length > CHALLENGE_MAX_LENGTH ? { challenge: [formTexts.invalidForm] } : {},
     newPasswordErrors(payload),
   );
 }
@@ -68,9 +69,9 @@ export function recoveryErrors(payload: Payload): FormErrors {
   return merge(
     emailErrors(payload.email),
     !code
-      ? { code: [messages.codeRequired] }
+      ? { code: [accessTexts.codeRequired] }
       : code.length > RESET_CODE_MAX_LENGTH
-        ? { code: [messages.invalidForm] }
+        ? { code: [formTexts.invalidForm] }
         : {},
     newPasswordErrors(payload),
   );

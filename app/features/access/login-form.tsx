@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { messages } from "~/messages";
 import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
 import { FormErrors } from "~/shared/forms/form-fields";
 import { validateWith } from "~/shared/forms/validate-with";
 import { signInErrors } from "./form-rules";
 import type { signInSchema } from "./form-schemas";
+import { accessTexts } from "./texts";
 
 export type LoginFormProps = {
   /**
@@ -35,13 +35,13 @@ export function LoginForm({ result, sso, returnTo = null }: LoginFormProps) {
   const invalid = form.errors?.length ? { "aria-invalid": true, "aria-describedby": form.errorId } : {};
   return (
     <div className="card login__card">
-      <h1 className="login__title">{messages.loginTitle}</h1>
+      <h1 className="login__title">{accessTexts.loginTitle}</h1>
       <FormErrors id={form.errorId} errors={form.errors} />
       <Form method="post" action="/?index" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="signIn" />
         {returnTo ? <input type="hidden" name={RETURN_TO_PARAM} value={returnTo} /> : null}
         <div className="field">
-          <label htmlFor={fields.email.id}>{messages.emailLabel}</label>
+          <label htmlFor={fields.email.id}>{accessTexts.emailLabel}</label>
           <input
             {...getInputProps(fields.email, { type: "email" })}
             key={fields.email.key}
@@ -51,7 +51,7 @@ export function LoginForm({ result, sso, returnTo = null }: LoginFormProps) {
           />
         </div>
         <div className="field">
-          <label htmlFor={fields.password.id}>{messages.passwordLabel}</label>
+          <label htmlFor={fields.password.id}>{accessTexts.passwordLabel}</label>
           <input
             {...getInputProps(fields.password, { type: "password", value: false })}
             key={fields.password.key}
@@ -61,16 +61,16 @@ export function LoginForm({ result, sso, returnTo = null }: LoginFormProps) {
         </div>
         <p className="login__links">
           <Link to="/?forgot=1" preventScrollReset>
-            {messages.forgotPasswordLink}
+            {accessTexts.forgotPasswordLink}
           </Link>
         </p>
         <button type="submit" className="button button--primary button--block" disabled={submitting}>
-          {messages.loginButton}
+          {accessTexts.loginButton}
         </button>
       </Form>
       {sso ? (
         <>
-          <p className="login__separator">{messages.or}</p>
+          <p className="login__separator">{accessTexts.or}</p>
           {/* A document navigation: the SSO start redirects to the identity provider. */}
           <a className="button button--secondary button--block" href={sso.href}>
             {sso.label}

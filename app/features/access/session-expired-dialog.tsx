@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import { messages } from "~/messages";
 import { RETURN_TO_PARAM } from "~/platform/auth/return-to-param";
 import { PageDialog } from "~/shared/forms/page-dialog";
+import { accessTexts } from "./texts";
 
 /**
  * "Aviso / Ops. essa sessão expirou! Faça login novamente." (spec 000 §2, §8) — shown on `/` when a protected
@@ -13,8 +13,8 @@ export function SessionExpiredDialog({ open, returnTo = null }: { open: boolean;
     <PageDialog
       open={open}
       dismissible={false}
-      title={messages.sessionExpiredTitle}
-      description={messages.sessionExpired}
+      title={accessTexts.sessionExpiredTitle}
+      description={accessTexts.sessionExpired}
       footer={
         // A document load of "/": the modal goes away with the parameter, and a stale cookie is re-read.
         <Link
@@ -22,7 +22,7 @@ export function SessionExpiredDialog({ open, returnTo = null }: { open: boolean;
           to={returnTo ? `/?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo })}` : "/"}
           reloadDocument
         >
-          {messages.loginButton}
+          {accessTexts.loginButton}
         </Link>
       }
     />

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { ASSIGNABLE_TIERS, TIER_LABELS, type Tier } from "~/access";
-import { messages } from "~/messages";
+import { accessTexts } from "./texts";
 
 /**
  * The four exclusive tier choices of one user (Explorer, Básico, Padrão, Avançado), as toggle buttons of a
@@ -24,7 +24,7 @@ export function TierChoices({
         <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
       ))}
       <input type="hidden" name="user" value={user} />
-      <div className="tier-choices" role="group" aria-label={messages.tierChoiceLabel(user)}>
+      <div className="tier-choices" role="group" aria-label={accessTexts.tierChoiceLabel(user)}>
         {ASSIGNABLE_TIERS.map((tier) => (
           <button
             key={tier}
