@@ -15,6 +15,9 @@ import { uiTexts } from "~/shared/ui/texts";
 export const messages = {
   ...accessTexts,
   passwordMismatch: passwordMismatchMessage,
+  saved: uiTexts.saved,
+  confirm: uiTexts.confirm,
+  cancel: uiTexts.cancel,
   invalidForm: formTexts.invalidForm,
 
   // Header menu
@@ -77,13 +80,13 @@ export const messages = {
   close: uiTexts.close,
   numberNotValid: "Number is not valid",
   genericError: "Ocorreu um erro.",
-  savingData: "Salvando Dados...",
+  savingData: uiTexts.savingData,
   noSearchResults: "Sorry, no results found.",
   exactPhrase: "Frase Exata",
-  pinColumn: "Fixar coluna",
-  unpinColumn: "Desfixar coluna",
-  increase: "Aumentar",
-  decrease: "Diminuir",
+  pinColumn: uiTexts.pinColumn,
+  unpinColumn: uiTexts.unpinColumn,
+  increase: uiTexts.increase,
+  decrease: uiTexts.decrease,
 
   // Error pages (ours)
   forbiddenTitle: uiTexts.forbiddenTitle,

@@ -33,6 +33,7 @@ import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { readLimitedText } from "~/shared/request-body.server";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
+import { uiTexts } from "~/shared/ui/texts";
 
 /** A cycle action's form: an intent and a comment of at most a few thousand characters. */
 const CYCLE_FORM_MAX_BYTES = 64 * 1024;
@@ -262,11 +263,11 @@ export default function ForecastReviewPage() {
         open={saving || shown?.ok === true}
         onOpenChange={(open) => !open && !saving && dismiss()}
         dismissible={!saving}
-        title={saving ? messages.savingData : messages.saved}
+        title={saving ? uiTexts.savingData : uiTexts.saved}
         footer={
           saving ? null : (
             <button type="button" className="button button--primary" onClick={dismiss}>
-              {messages.close}
+              {uiTexts.close}
             </button>
           )
         }

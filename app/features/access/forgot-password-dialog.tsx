@@ -5,6 +5,7 @@ import { FieldError, FormErrors } from "~/shared/forms/form-fields";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { validateWith } from "~/shared/forms/validate-with";
 import { Alert } from "~/shared/ui/alert";
+import { uiTexts } from "~/shared/ui/texts";
 import { forgotPasswordErrors } from "./form-rules";
 import type { forgotPasswordSchema } from "./form-schemas";
 import { accessTexts } from "./texts";
@@ -66,7 +67,7 @@ export function ForgotPasswordDialog({
           </div>
           <div className="dialog__footer">
             <Link className="button button--secondary" to="/" preventScrollReset>
-              {accessTexts.cancel}
+              {uiTexts.cancel}
             </Link>
             <button type="submit" className="button button--primary" disabled={submitting}>
               {accessTexts.send}

@@ -62,7 +62,6 @@ export const accessTexts = {
   userConfigHeader: "User ADMIN / Criação de usuários",
   usersCreated: (n: number) => `${n} usuários criados`,
   userPermissionHeader: "System ADMIN / Configuração de usuário",
-  saved: "Salvo com sucesso!",
   ops: "OPS!",
   userExists: "Usuário já cadastrado.",
   // ours: user creation that could not be completed (nothing was kept)
@@ -72,8 +71,6 @@ export const accessTexts = {
     "O serviço de login está recebendo muitas solicitações. O usuário não foi criado; aguarde alguns minutos e tente novamente.",
   userDeleted: "Usuário excluido com sucesso.",
   permissionAssigned: "Permissão atribuida com sucesso.",
-  confirm: "Confirmar",
-  cancel: "Cancelar",
   // /user/config columns (spec 000 §2)
   columnEmail: "Email",
   columnCreatedAt: "Data de Criação",

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { type ReactNode, useCallback, useMemo } from "react";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
+import { uiTexts } from "~/shared/ui/texts";
 import { accessTexts } from "./texts";
 import "./access.css";
 
@@ -79,10 +80,10 @@ export function DialogActions({
   return (
     <div className="dialog__footer">
       <Link className="button button--secondary" to={cancelHref} preventScrollReset>
-        {accessTexts.cancel}
+        {uiTexts.cancel}
       </Link>
       <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={busy}>
-        {accessTexts.confirm}
+        {uiTexts.confirm}
       </button>
     </div>
   );

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "react";
 import { applyPercent, type Direction, readPercent, takesMassChange } from "~/features/forecast/forecast-grid-rules";
-import { messages } from "~/messages";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
+import { uiTexts } from "~/shared/ui/texts";
 import type { HistoryReply } from "./review.server";
 import { forecastTexts } from "./texts";
 
@@ -40,7 +40,7 @@ export function MassChangeDialog({
       footer={
         <>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            {messages.cancel}
+            {uiTexts.cancel}
           </button>
           <button type="submit" form={`${id}-form`} className="button button--primary">
             {forecastTexts.apply}
@@ -87,7 +87,7 @@ export function MassChangeDialog({
                 checked={direction === d}
                 onChange={() => setDirection(d)}
               />
-              {d === "increase" ? messages.increase : messages.decrease}
+              {d === "increase" ? uiTexts.increase : uiTexts.decrease}
             </label>
           ))}
         </fieldset>

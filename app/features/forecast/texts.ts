@@ -1,8 +1,9 @@
 /**
  * User-visible texts of the Cost-centre forecast review (spec 001): the spec's verbatim, the rest marked "ours"
- * (docs/decisions.md). Re-exported by app/messages.ts; defined only here. The spec's shared texts stay in messages.ts
- * and are reused from there: "Salvando Dados..." (savingData), "Salvo com sucesso!" (saved), "Fixar coluna" /
- * "Desfixar coluna" (pinColumn / unpinColumn), "Aumentar" / "Diminuir" (increase / decrease), "Close", "Cancelar".
+ * (docs/decisions.md). Re-exported by app/messages.ts; defined only here. The spec's shared texts are defined in
+ * app/shared/ui/texts.ts (which messages.ts names too) and reused from there: "Salvando Dados..." (savingData), "Salvo
+ * com sucesso!" (saved), "Fixar coluna" / "Desfixar coluna" (pinColumn / unpinColumn), "Aumentar" / "Diminuir"
+ * (increase / decrease), "Close", "Cancelar".
  */
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;

@@ -1,5 +1,5 @@
 import { NavLink } from "@remix-run/react";
-import { noticeTexts } from "./texts";
+import { noticeHeaderTexts } from "./header-texts";
 import "./notices.css";
 
 /**
@@ -8,20 +8,20 @@ import "./notices.css";
  */
 export function NoticeHeaderLinks({ unread }: { unread: number }) {
   return (
-    <nav className="notice-links" aria-label={noticeTexts.headerLinksLabel}>
+    <nav className="notice-links" aria-label={noticeHeaderTexts.headerLinksLabel}>
       <ul>
         <li>
           <NavLink
             to="/user/notices"
             prefetch="intent"
-            aria-label={unread > 0 ? noticeTexts.headerNoticesAria(unread) : undefined}
+            aria-label={unread > 0 ? noticeHeaderTexts.headerNoticesAria(unread) : undefined}
           >
-            {unread > 0 ? noticeTexts.headerNoticesWithCount(unread) : noticeTexts.headerNotices}
+            {unread > 0 ? noticeHeaderTexts.headerNoticesWithCount(unread) : noticeHeaderTexts.headerNotices}
           </NavLink>
         </li>
         <li>
           <NavLink to="/user/settings" prefetch="intent">
-            {noticeTexts.headerSettings}
+            {noticeHeaderTexts.headerSettings}
           </NavLink>
         </li>
       </ul>

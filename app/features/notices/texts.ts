@@ -3,14 +3,11 @@
  * e-mails. All ours (the spec has no wording for them). Re-exported by app/messages.ts; defined only here.
  */
 import { noticeDeliveryTexts } from "~/platform/notices/texts";
+import { noticeHeaderTexts } from "./header-texts";
 
 export const noticeTexts = {
-  // Header
-  headerLinksLabel: "Avisos e preferências",
-  headerNotices: "Avisos",
-  headerNoticesWithCount: (n: number) => `Avisos (${n})`,
-  headerNoticesAria: (n: number) => (n === 1 ? "Avisos: 1 não lido" : `Avisos: ${n} não lidos`),
-  headerSettings: "Preferências",
+  // Header (header-texts.ts)
+  ...noticeHeaderTexts,
 
   // /user/notices
   listTitle: "Avisos",

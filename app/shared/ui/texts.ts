@@ -8,8 +8,17 @@ export const uiTexts = {
   previous: "Previous",
   next: "Next",
   itemsPerPage: "Items per page",
-  // Dialogs
+  // Dialogs, and the spec's texts several screens share (saving, the saved notice, pinning a column, the direction of
+  // a change)
   close: "Close",
+  confirm: "Confirmar",
+  cancel: "Cancelar",
+  savingData: "Salvando Dados...",
+  saved: "Salvo com sucesso!",
+  pinColumn: "Fixar coluna",
+  unpinColumn: "Desfixar coluna",
+  increase: "Aumentar",
+  decrease: "Diminuir",
   // Error pages
   forbiddenTitle: "Acesso negado",
   forbidden: "Você não tem permissão para acessar esta página.",
