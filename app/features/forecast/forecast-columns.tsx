@@ -1,23 +1,26 @@
-import {
-  type ColumnDef,
-  type ColumnPinningState,
-  getCoreRowModel,
-  type Table,
-  useReactTable,
-} from "@tanstack/react-table";
 import { type CSSProperties, useMemo } from "react";
-import { messages } from "~/messages";
 import { monthLabel, parseMonthKey } from "~/shared/months";
-import type { ForecastGridPayload, GridRow } from "./forecast-grid-rules";
+import { uiTexts } from "~/shared/ui/texts";
+import type { ForecastGridPayload } from "./forecast-grid-rules";
 import type { AnnualTotal } from "./release-points";
 import { forecastTexts } from "./texts";
 import type { VariancePayload } from "./variance";
-import { VARIANCE_TAGS, VARIANCE_WIDTH, type VarianceColumnMeta, varianceColumnDefs } from "./variance-columns";
+import {
+  type GridColumnDef,
+  VARIANCE_TAGS,
+  VARIANCE_WIDTH,
+  type VarianceColumnMeta,
+  varianceColumnDefs,
+} from "./variance-columns";
 
 /**
- * The grid's column model on TanStack Table: the account column, one column per month (actuals, then forecasts), the
- * annual totals and the variance columns asked for; which are pinned and at what offset; and the header row.
+ * The grid's column model: the account column, one column per month (actuals, then forecasts), the annual totals and
+ * the variance columns asked for; which are pinned (in the order they were pinned, before the others) and at what
+ * offset; and the header row. The pinning state has TanStack Table's shape, whose pinning this follows.
  */
+
+/** The ids of the columns pinned to the left, in the order they were pinned. */
+export type ColumnPinningState = { left?: string[]; right?: string[] };
 
 export type ColumnMeta =
   | { kind: "label" }
@@ -55,20 +58,20 @@ function columnDefs(
   months: readonly string[],
   totals: readonly AnnualTotal[],
   variance: VariancePayload | undefined,
-): ColumnDef<GridRow>[] {
+): GridColumnDef<ColumnMeta>[] {
   return [
     { id: "acc_description_edit", header: forecastTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
     ...months.map((key, index) => ({
       id: `m_${key}`,
       header: monthLabel(parseMonthKey(key) ?? 0),
       size: MONTH_WIDTH,
-      meta: { kind: "month", index },
+      meta: { kind: "month" as const, index },
     })),
     ...totals.map((total, index) => ({
       id: `y_${total.year}`,
       header: forecastTexts.totalColumn(total.year),
       size: TOTAL_WIDTH,
-      meta: { kind: "total", index },
+      meta: { kind: "total" as const, index },
     })),
     ...varianceColumnDefs(variance, months, totals),
   ];
@@ -83,51 +86,60 @@ function subHeader(meta: ColumnMeta, totals: readonly AnnualTotal[], firstForeca
   return total && !total.complete ? forecastTexts.partialYear(total.indexes.length) : "";
 }
 
-/** The table (TanStack: model, pinning, offsets) and its columns in visual order. */
+/** The columns in visual order: the pinned ones first, each at the sum of the widths before it. */
+export function pinnedColumns(
+  defs: readonly GridColumnDef<ColumnMeta>[],
+  pinning: ColumnPinningState,
+  subOf: (meta: ColumnMeta) => string,
+): ColumnView[] {
+  const left = (pinning.left ?? []).flatMap((id) => defs.filter((d) => d.id === id));
+  const right = new Set(pinning.right ?? []);
+  const center = defs.filter((d) => !left.includes(d) && !right.has(d.id));
+  let offset = 0;
+  return [...left, ...center].map((def, i) => {
+    const pinned = i < left.length;
+    const view: ColumnView = {
+      id: def.id,
+      meta: def.meta,
+      header: def.header,
+      sub: subOf(def.meta),
+      width: def.size,
+      left: pinned ? offset : null,
+      lastPinned: pinned && i === left.length - 1,
+      pinned,
+    };
+    if (pinned) offset += def.size;
+    return view;
+  });
+}
+
+/** The pinning with `id` pinned last to the left, or unpinned. */
+export function pinToggled(pinning: ColumnPinningState, id: string, pin: boolean): ColumnPinningState {
+  const left = (pinning.left ?? []).filter((c) => c !== id);
+  return { left: pin ? [...left, id] : left, right: (pinning.right ?? []).filter((c) => c !== id) };
+}
+
+/** The columns in visual order, and the pin button's action. */
 export function useForecastColumns(
   payload: ForecastGridPayload,
-  rows: GridRow[],
   columnPinning: ColumnPinningState,
   onColumnPinningChange: (pinning: ColumnPinningState) => void,
-): { table: Table<GridRow>; columns: ColumnView[] } {
+): { columns: ColumnView[]; onPin: (column: ColumnView) => void } {
   const { months, totals, variance, firstForecastIndex } = payload;
   const defs = useMemo(() => columnDefs(months, totals, variance), [months, totals, variance]);
-  const table = useReactTable({
-    data: rows,
-    columns: defs,
-    getRowId: (row) => row.id,
-    getCoreRowModel: getCoreRowModel(),
-    state: { columnPinning },
-    onColumnPinningChange: (updater) =>
-      onColumnPinningChange(typeof updater === "function" ? updater(columnPinning) : updater),
-  });
-  // The table memoises these: the same arrays until the definitions or the pinning change.
-  const left = table.getLeftLeafColumns();
-  const center = table.getCenterLeafColumns();
-  const columns = useMemo<ColumnView[]>(() => {
-    return [...left, ...center].map((column, i) => {
-      const meta = column.columnDef.meta as ColumnMeta;
-      const pinned = i < left.length;
-      return {
-        id: column.id,
-        meta,
-        header: String(column.columnDef.header),
-        sub: subHeader(meta, totals, firstForecastIndex),
-        width: column.getSize(),
-        left: pinned ? column.getStart("left") : null,
-        lastPinned: pinned && i === left.length - 1,
-        pinned,
-      };
-    });
-  }, [left, center, totals, firstForecastIndex]);
-  return { table, columns };
+  const columns = useMemo(
+    () => pinnedColumns(defs, columnPinning, (meta) => subHeader(meta, totals, firstForecastIndex)),
+    [defs, columnPinning, totals, firstForecastIndex],
+  );
+  const onPin = (column: ColumnView) => onColumnPinningChange(pinToggled(columnPinning, column.id, !column.pinned));
+  return { columns, onPin };
 }
 
 /** The classes of a pinned column's cells (the last one draws the edge). */
 export const pinnedClass = (column: ColumnView) =>
   column.pinned ? (column.lastPinned ? " is-pinned is-last-pinned" : " is-pinned") : "";
 
-/** Pinned columns stick at their offset from TanStack's column.getStart("left"). Widths come from the CSS (one class per kind). */
+/** Pinned columns stick at their offset (pinnedColumns). Widths come from the CSS (one class per kind). */
 export function pinnedStyle(column: ColumnView) {
   return column.left === null ? undefined : { left: column.left };
 }
@@ -135,13 +147,13 @@ export function pinnedStyle(column: ColumnView) {
 /** The header row: each column's name and sub-header, and (in the browser) its pin and mass change buttons. */
 export function GridHeader({
   columns,
-  table,
+  onPin,
   hydrated,
   massChange,
   onMassChange,
 }: {
   columns: readonly ColumnView[];
-  table: Table<GridRow>;
+  onPin: (column: ColumnView) => void;
   hydrated: boolean;
   /** Whether a column offers the mass change. */
   massChange: (column: ColumnView) => boolean;
@@ -156,7 +168,7 @@ export function GridHeader({
             column={c}
             hydrated={hydrated}
             massChange={massChange(c)}
-            onPin={() => table.getColumn(c.id)?.pin(c.pinned ? false : "left")}
+            onPin={() => onPin(c)}
             onMassChange={() => c.meta.kind === "month" && onMassChange(c.meta.index)}
           />
         ))}
@@ -178,7 +190,7 @@ function HeaderCell({
   onPin: () => void;
   onMassChange: () => void;
 }) {
-  const pinLabel = column.pinned ? messages.unpinColumn : messages.pinColumn;
+  const pinLabel = column.pinned ? uiTexts.unpinColumn : uiTexts.pinColumn;
   const kind = column.meta.kind;
   return (
     <div

@@ -1,8 +1,13 @@
-import type { ColumnPinningState, Table } from "@tanstack/react-table";
 import { lazy, Suspense, useEffect, useMemo } from "react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { type ColumnView, GridHeader, useForecastColumns, WIDTH_VARIABLES } from "./forecast-columns";
+import {
+  type ColumnPinningState,
+  type ColumnView,
+  GridHeader,
+  useForecastColumns,
+  WIDTH_VARIABLES,
+} from "./forecast-columns";
 import {
   type AccountLine,
   type CellChange,
@@ -20,13 +25,13 @@ import { VarianceNote, VarianceToggles } from "./variance-columns";
 export { INITIAL_PINNING } from "./forecast-columns";
 export type { ConflictMark } from "./use-forecast-edits";
 
-// The grid's dialogs open only on request: their code loads with the first one (and is fetched once the page is idle).
+// The grid's dialogs open only on request: their code loads with the first one.
 const loadDialogs = () => import("./grid-dialogs");
 const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));
 const CellHistoryDialog = lazy(() => loadDialogs().then((m) => ({ default: m.CellHistoryDialog })));
 
 /**
- * The forecast review grid (spec 001 §2–§5), on TanStack Table's column model and pinning (forecast-columns.tsx): one
+ * The forecast review grid (spec 001 §2–§5), its columns and their pinning in forecast-columns.tsx: one
  * row per group header, account, group total and the cost centre's total (forecast-row.tsx); only account rows ×
  * forecast columns change, and only when the payload says the grid is open. The values, undo steps and notices are in
  * use-forecast-edits.ts; focus, keys and paste in use-grid-keyboard.ts.
@@ -67,13 +72,12 @@ export function ForecastGrid(props: ForecastGridProps) {
   const rows = useMemo(() => gridRows(groups), [groups]);
   const accounts = useMemo(() => groups.flatMap((g) => g.accounts), [groups]);
   const edits = useForecastEdits({ payload, accounts, loadedAt, editable, conflicts, onConflictsResolved });
-  const { table, columns } = useForecastColumns(payload, rows, props.columnPinning, props.onColumnPinningChange);
+  const { columns, onPin } = useForecastColumns(payload, props.columnPinning, props.onColumnPinningChange);
   const { values, editing, pending } = edits;
   const keys = useGridKeyboard({ rows, columns, values, editable, editing, firstForecastIndex, edits, saveDialogOpen });
 
   // The page asks before leaving with unsaved changes.
   useEffect(() => onPendingChange?.(pending.length), [pending.length, onPendingChange]);
-  useEffect(() => void loadDialogs(), []);
 
   /** Changing the variance columns reloads the grid from the stored values: not over unsaved changes. */
   const onVarianceSubmit = (event: { preventDefault: () => void }) => {
@@ -116,7 +120,8 @@ export function ForecastGrid(props: ForecastGridProps) {
         hydrated={hydrated}
         rowCount={rows.length}
         columns={columns}
-        table={table}
+        rows={rows}
+        onPin={onPin}
         accounts={accounts}
         conflicts={conflicts}
         edits={edits}
@@ -135,7 +140,8 @@ function GridTable({
   hydrated,
   rowCount,
   columns,
-  table,
+  rows,
+  onPin,
   accounts,
   conflicts,
   edits,
@@ -147,7 +153,8 @@ function GridTable({
   hydrated: boolean;
   rowCount: number;
   columns: ColumnView[];
-  table: Table<GridRow>;
+  rows: readonly GridRow[];
+  onPin: (column: ColumnView) => void;
   accounts: readonly AccountLine[];
   conflicts: readonly ConflictMark[];
   edits: ForecastEdits;
@@ -174,13 +181,13 @@ function GridTable({
       >
         <GridHeader
           columns={columns}
-          table={table}
+          onPin={onPin}
           hydrated={hydrated}
           massChange={(c) => editable && c.meta.kind === "month" && c.meta.index >= payload.firstForecastIndex}
           onMassChange={edits.setMassColumn}
         />
         <GridBody
-          tableRows={table.getRowModel().rows}
+          rows={rows}
           columns={columns}
           payload={payload}
           accounts={accounts}

@@ -1,4 +1,3 @@
-import type { Row } from "@tanstack/react-table";
 import { memo, useMemo } from "react";
 import { type CancelEdit, type CommitEdit, valueCell } from "./forecast-cell";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
@@ -130,7 +129,7 @@ function useLineMarks(accounts: readonly AccountLine[], months: readonly string[
 }
 
 export function GridBody({
-  tableRows,
+  rows,
   columns,
   payload,
   accounts,
@@ -140,7 +139,7 @@ export function GridBody({
   onCommit,
   onCancel,
 }: {
-  tableRows: readonly Row<GridRow>[];
+  rows: readonly GridRow[];
   columns: ColumnView[];
   /** Its months, totals and variance; `editable`: the grid is open (its cells look editable before hydration). */
   payload: ForecastGridPayload;
@@ -156,7 +155,7 @@ export function GridBody({
   const { values, original, sums, edited, editing } = edits;
   return (
     <div className="forecast-grid__body" role="rowgroup">
-      {tableRows.map(({ original: row, index }) => {
+      {rows.map((row, index) => {
         const isAccount = row.type === "row";
         const rowValues =
           row.type === "row"

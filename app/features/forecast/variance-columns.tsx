@@ -1,5 +1,4 @@
 import { Form } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import type { GridRow } from "./forecast-grid-rules";
 import type { AnnualTotal } from "./release-points";
@@ -23,6 +22,9 @@ import { versionTexts } from "./versions/texts";
 
 export const VARIANCE_WIDTH = 120;
 
+/** A column of the grid: its id, its header, its width in pixels and what it shows. */
+export type GridColumnDef<Meta> = { id: string; header: string; size: number; meta: Meta };
+
 type VarianceMeasure = "previous" | "abs" | "pct";
 /** The groups' columns, and a saved version's ("vs versão": per month, and per annual total). */
 type ColumnGroup = VarianceGroup | "version" | "versionTotal";
@@ -36,7 +38,7 @@ export const VARIANCE_TAGS: Record<VarianceMeasure, string> = {
   pct: forecastTexts.variance.tagPercent,
 };
 
-const column = (id: string, header: string, meta: VarianceColumnMeta): ColumnDef<GridRow> => ({
+const column = (id: string, header: string, meta: VarianceColumnMeta): GridColumnDef<VarianceColumnMeta> => ({
   id,
   header,
   size: VARIANCE_WIDTH,
@@ -55,7 +57,7 @@ export function varianceColumnDefs(
   variance: VariancePayload | undefined,
   months: readonly string[],
   totals: readonly AnnualTotal[],
-): ColumnDef<GridRow>[] {
+): GridColumnDef<VarianceColumnMeta>[] {
   if (!variance) return [];
   const label = (index: number) => monthLabel(parseMonthKey(months[index]) ?? 0);
   return [...groupColumns(variance, months, totals, label), ...versionColumns(variance, months, totals, label)];
@@ -67,7 +69,7 @@ function versionColumns(
   months: readonly string[],
   totals: readonly AnnualTotal[],
   label: (index: number) => string,
-): ColumnDef<GridRow>[] {
+): GridColumnDef<VarianceColumnMeta>[] {
   if (!variance.version) return [];
   const t = versionTexts.review;
   const name = variance.version.name;
@@ -89,9 +91,9 @@ function groupColumns(
   months: readonly string[],
   totals: readonly AnnualTotal[],
   label: (index: number) => string,
-): ColumnDef<GridRow>[] {
+): GridColumnDef<VarianceColumnMeta>[] {
   const t = forecastTexts.variance;
-  return variance.columns.flatMap((group): ColumnDef<GridRow>[] => {
+  return variance.columns.flatMap((group): GridColumnDef<VarianceColumnMeta>[] => {
     switch (group) {
       case "total":
         return totals.flatMap((total, index) => [
