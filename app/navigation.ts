@@ -1,8 +1,11 @@
 import { canAccessRoute, type PermissionType, type RouteId } from "~/access";
 import type { AccessContext } from "~/config.server";
 import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
-import { auditTexts, hrTexts, jobTexts, messages } from "~/messages";
+import { auditTexts, hrTexts, messages } from "~/messages";
+import { NAV_LABELS } from "~/navigation-labels";
 import { byNumericCode } from "~/shared/collation";
+
+export { NAV_LABELS } from "~/navigation-labels";
 
 /**
  * The landing page per type, the header menu and the side navigation (spec 000 §2 "Header and navigation", §6;
@@ -100,23 +103,6 @@ const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind
   { label: auditTexts.menu, link: { route: "routes/user.audit", to: "/user/audit" }, kind: "link" },
   { label: messages.menuLogout, link: { route: "routes/logout", to: LOGOUT_PATH }, kind: "logout" },
 ];
-
-/** Side-navigation labels; the group and item names are the spec's (§2), the capture items ours. */
-export const NAV_LABELS = {
-  intelligentJourney: "Intelligent Journey",
-  dataJourney: "Data Journey",
-  executedJobs: "Executed Jobs",
-  financialStatement: "Financial Statement",
-  reports: "Relatorios",
-  explorer: "Explorer",
-  repositoryMaster: "Repository Master",
-  /** /repo/format, the file list of the repository (spec 000 §2 "Repository"); named as its page. */
-  repositoryFiles: jobTexts.filesTitle,
-  planning: "Planejamento",
-  manualCapture: "Captura manual",
-  processing: "Processamento",
-  executedJobsList: "Jobs executados",
-} as const;
 
 /** Types for which the side navigation is not shown (spec 000 §2). */
 const SIDE_NAV_HIDDEN_FOR: readonly PermissionType[] = ["USER ADMIN"];

@@ -8,7 +8,7 @@ import { UploadPanel } from "~/features/uploads-and-jobs/upload-panel";
 import { templateTexts, uploadScreenTexts } from "~/messages";
 import { jobOutcomesOf, MAX_JOB_OUTCOMES } from "~/models/file-jobs.server";
 import { FILE_TARGETS } from "~/models/files.fields";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { templatesFor } from "~/platform/import/catalog.server";
 import { uploadLimits } from "~/services/storage.server";

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { JobListPage } from "~/features/uploads-and-jobs/job-list-page";
 import { jobTexts } from "~/messages";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 

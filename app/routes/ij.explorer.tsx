@@ -6,7 +6,7 @@ import { z } from "zod";
 import { FacetsNav } from "~/features/explorer/facets";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { documentHref } from "~/features/explorer/urls";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";

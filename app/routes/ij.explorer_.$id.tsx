@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { z } from "zod";
 import { Highlighted } from "~/features/explorer/highlighted";
 import { resultsHref } from "~/features/explorer/urls";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/explorer/explorer.css";

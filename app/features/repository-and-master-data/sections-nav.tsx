@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useId, useMemo } from "react";
 import { messages } from "~/messages";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { type ColumnDef, DataTable, searchWith } from "~/shared/ui/data-table";
 import { TabsNav } from "~/shared/ui/tabs-nav";
 import { masterDataTexts } from "./texts";

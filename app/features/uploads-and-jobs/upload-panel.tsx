@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { messages } from "~/messages";
 import type { FileTarget } from "~/models/files.fields";
-import { NAV_LABELS } from "~/navigation";
+import { NAV_LABELS } from "~/navigation-labels";
 import { Alert } from "~/shared/ui/alert";
 import { hideAfter } from "~/shared/ui/toaster";
 import { useHydrated } from "~/shared/ui/use-hydrated";
