@@ -12,11 +12,21 @@ import { gzipSync } from "node:zlib";
 export const PAGE_BUDGET = 110_000;
 /** A native dashboard (/ij/painel/{id}): its charts may cost more. */
 export const DASHBOARD_BUDGET = 140_000;
-const DASHBOARD_ROUTE = "routes/ij.painel.$id";
+/**
+ * The forecast review (/ij/report_preview_edit_schneider/{rf}/{cc}): the editable grid's own code takes the page past
+ * PAGE_BUDGET (its floor is in docs/performance.md); held here so that it grows no further.
+ */
+export const FORECAST_REVIEW_BUDGET = 115_000;
 
-/** The budget of a route id of the manifest (a dashboard's child routes share the dashboard's). */
+const BUDGETS: readonly [routeId: string, budget: number][] = [
+  ["routes/ij.painel.$id", DASHBOARD_BUDGET],
+  ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", FORECAST_REVIEW_BUDGET],
+];
+
+/** The budget of a route id of the manifest (a route's child routes share its budget). */
 export function budgetOf(routeId: string): number {
-  return routeId === DASHBOARD_ROUTE || routeId.startsWith(`${DASHBOARD_ROUTE}.`) ? DASHBOARD_BUDGET : PAGE_BUDGET;
+  const own = BUDGETS.find(([id]) => routeId === id || routeId.startsWith(`${id}.`));
+  return own ? own[1] : PAGE_BUDGET;
 }
 
 type ManifestRoute = { id: string; parentId?: string; module: string; imports?: string[] };
