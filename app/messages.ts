@@ -58,7 +58,7 @@ export const messages = {
   itemsPerPage: uiTexts.itemsPerPage,
 
   // Master data
-  noDataFound: "No data found",
+  noDataFound: uiTexts.noDataFound,
   // Explorer (spec 001 §2, §8)
   searchButton: "Search",
   // ours: explorer labels
@@ -75,10 +75,10 @@ export const messages = {
   baseOk: "Base Ok",
   baseNok: "Base NOK",
   // Planning, reports (spec 001)
-  reportGenerated: "Report generated successfully.",
-  editingSaved: "Editing saved successfully",
+  reportGenerated: uiTexts.reportGenerated,
+  editingSaved: uiTexts.editingSaved,
   close: uiTexts.close,
-  numberNotValid: "Number is not valid",
+  numberNotValid: uiTexts.numberNotValid,
   genericError: "Ocorreu um erro.",
   savingData: uiTexts.savingData,
   noSearchResults: "Sorry, no results found.",

@@ -1,5 +1,5 @@
-import { messages } from "~/messages";
 import { type NumberRule, readNumber } from "~/shared/numbers";
+import { uiTexts } from "~/shared/ui/texts";
 import { planningTexts } from "./texts";
 
 /**
@@ -29,7 +29,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Quantities and the group-edit factor (spec 001 §4, §5)
 
-const notValid = messages.numberNotValid;
+const notValid = uiTexts.numberNotValid;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { messages } from "~/messages";
 import type { ColumnDef } from "~/shared/ui/data-table";
+import { uiTexts } from "~/shared/ui/texts";
 import { QUANTITY_MAX } from "./planning-values";
 import type { ResultRow, ResultsView } from "./results.server";
 import { planningTexts } from "./texts";
@@ -81,7 +81,7 @@ function quantityColumn(
       // a key: without them React turned the preview's number input into the hidden id input of the normal grid and
       // back (Back/Forward between the two), writing a record id into a number input on the way.
       if (data.batch) return previewQuantity(r, label);
-      const error = edits.invalid.has(r.id) ? messages.numberNotValid : rowErrors[r.id];
+      const error = edits.invalid.has(r.id) ? uiTexts.numberNotValid : rowErrors[r.id];
       return quantityInputs(r, row.index, label, edits, error);
     },
   };

@@ -1,9 +1,9 @@
 import { type Blocker, Form, Link, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { messages } from "~/messages";
 import { PageDialog } from "~/shared/forms/page-dialog";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog, DialogClose } from "~/shared/ui/dialog";
+import { uiTexts } from "~/shared/ui/texts";
 import { HiddenFields } from "./fields";
 import { GroupEditForm } from "./group-edit-form";
 import type { ResultsActionData, ResultsView } from "./results.server";
@@ -183,9 +183,9 @@ export function PageDialogs({
       <PageDialog
         open={saved !== null}
         onClose={close(nav.withoutDialogs)}
-        title={saved?.title ?? messages.editingSaved}
+        title={saved?.title ?? uiTexts.editingSaved}
         description={saved?.details}
-        footer={<DialogLinkFooter href={nav.withoutDialogs} label={messages.close} primary />}
+        footer={<DialogLinkFooter href={nav.withoutDialogs} label={uiTexts.close} primary />}
       >
         {saved && saved.conflicts.length > 0 ? (
           <Alert tone="warning" title={planningTexts.conflictTitle}>
@@ -200,7 +200,7 @@ export function PageDialogs({
         onClose={close(nav.withoutDialogs)}
         title={planningTexts.historyTitle}
         description={history ? [history.label, history.current].filter(Boolean).join(" · ") : undefined}
-        footer={<DialogLinkFooter href={nav.withoutDialogs} label={messages.close} />}
+        footer={<DialogLinkFooter href={nav.withoutDialogs} label={uiTexts.close} />}
       >
         {history && history.entries.length > 0 ? (
           <HistoryTable entries={history.entries} />

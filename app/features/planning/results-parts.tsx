@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { messages } from "~/messages";
 import { Alert } from "~/shared/ui/alert";
+import { uiTexts } from "~/shared/ui/texts";
 import { Spinner } from "./planning-header";
 import type { ResultsActionData, ResultsView } from "./results.server";
 import { ConflictList } from "./results-dialogs";
@@ -36,10 +36,10 @@ export function ResultsStatus({ data, loading }: { data: ResultsView; loading: b
       {loading ? (
         <Spinner />
       ) : data.total === 0 ? (
-        <Alert tone="info">{messages.noDataFound}</Alert>
+        <Alert tone="info">{uiTexts.noDataFound}</Alert>
       ) : data.generated ? (
         <Alert tone="info">
-          {messages.reportGenerated} {planningTexts.itemCount(data.total)}
+          {uiTexts.reportGenerated} {planningTexts.itemCount(data.total)}
         </Alert>
       ) : null}
       {data.total > 0 ? (

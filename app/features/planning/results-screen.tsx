@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { messages } from "~/messages";
 import { ExcelPanel } from "~/shared/excel/panel";
 import { DataTable } from "~/shared/ui/data-table";
+import { uiTexts } from "~/shared/ui/texts";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import { PlanningHeader } from "./planning-header";
 import type { ResultsActionData, ResultsView } from "./results.server";
@@ -80,7 +80,7 @@ export function ResultsScreen({
             page={data.page}
             pageSize={data.pageSize}
             pageParamBase={screen.pageBase}
-            emptyText={messages.noDataFound}
+            emptyText={uiTexts.noDataFound}
             caption={planningTexts.tableCaption}
           />
         </Form>

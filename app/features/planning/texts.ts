@@ -14,7 +14,8 @@ export const planningTexts = {
   generateReport: "Generate report",
   reset: "Reset",
   // "Report generated successfully.", "No data found", "Editing saved successfully", "Close" and "Number is not
-  // valid" are shared with the report screens: messages.reportGenerated, noDataFound, editingSaved, close, numberNotValid.
+  // valid" are shared with the report screens: uiTexts (app/shared/ui/texts.ts) reportGenerated, noDataFound,
+  // editingSaved, close, numberNotValid.
   increase: "Increase",
   decrease: "Decrease",
   columns: {

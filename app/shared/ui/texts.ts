@@ -19,6 +19,10 @@ export const uiTexts = {
   unpinColumn: "Desfixar coluna",
   increase: "Aumentar",
   decrease: "Diminuir",
+  noDataFound: "No data found",
+  reportGenerated: "Report generated successfully.",
+  editingSaved: "Editing saved successfully",
+  numberNotValid: "Number is not valid",
   // Error pages
   forbiddenTitle: "Acesso negado",
   forbidden: "Você não tem permissão para acessar esta página.",
