@@ -89,8 +89,8 @@ describe("ChartCard's drawing, on the server", () => {
     expect(count(html, "chart-plot__bar")).toBe(5);
     expect(html).toContain(">jan/2025</text>");
     expect(html).toContain(">30</text>");
-    expect(html).toContain(">Aceitos</text>");
-    expect(html).toContain(">Recusados</text>");
+    expect(html).toMatch(/<ul class="chart-plot__legend"><li><i style="background:#0b5cad"><\/i>Aceitos<\/li>/);
+    expect(html).toContain("Recusados</li>");
     // The numbers stay in a table for screen readers; the drawing is hidden from them.
     expect(html).toMatch(/<div class="chart-card__plot" aria-hidden="true">/);
     expect(headersOf(html)).toEqual([dashboardTexts.chartCategory, "Aceitos", "Recusados"]);

@@ -1,19 +1,18 @@
 import type { ChartRow } from "./format";
 
 /**
- * Where a chart's marks go (pure, no DOM): the drawing is an SVG of a fixed coordinate space that the page scales to
- * the card's width, so the server draws it as the browser shows it, with nothing measured.
+ * Where a chart's marks go (pure, no DOM), in an SVG's coordinate space of one unit per pixel: the server draws at
+ * VIEW's width, which the page scales to the card until the browser has measured the card and draws at its width.
  */
 
-/** The SVG's coordinate space (the card is about as wide at 1366 px, so text is drawn at its size). */
+/** The drawing's coordinate space before the card is measured (about a card's width at 1366 px), and its height. */
 export const VIEW = { width: 560, height: 280 } as const;
 /** The y axis's labels (Recharts' 64 px axis, as the charts had), then the plot. */
 const LEFT = 72;
 const RIGHT = 16;
 const TOP = 12;
-/** Room for the x axis's labels; the legend's line below them when there are several series. */
+/** Room for the x axis's labels. */
 const X_AXIS = 24;
-const LEGEND = 24;
 /** Average width of a character of the 12 px axis labels, to space the category labels. */
 const CHAR_WIDTH = 6.6;
 
@@ -29,8 +28,6 @@ export type CartesianLayout = {
   y: (value: number) => number;
   /** Every how many categories a label is written (so labels do not overlap). */
   labelEvery: number;
-  /** The baseline of the legend's line, when there are several series. */
-  legendY: number | null;
 };
 
 /** A row's value of `key` when it is a finite number. */
@@ -62,15 +59,15 @@ export function cartesianLayout(
   rows: readonly ChartRow[],
   series: readonly string[],
   labels: readonly string[],
+  viewWidth: number = VIEW.width,
 ): CartesianLayout {
   const values = rows.flatMap((row) => series.map((key) => numberAt(row, key)).filter((v) => v !== null));
   const ticks = niceTicks(Math.min(0, ...values), Math.max(0, ...values));
-  const legendY = series.length > 1 ? VIEW.height - 8 : null;
   const plot: Rect = {
     x: LEFT,
     y: TOP,
-    width: VIEW.width - LEFT - RIGHT,
-    height: VIEW.height - TOP - X_AXIS - (legendY === null ? 0 : LEGEND),
+    width: viewWidth - LEFT - RIGHT,
+    height: VIEW.height - TOP - X_AXIS,
   };
   const lo = ticks[0];
   const hi = ticks[ticks.length - 1];
@@ -87,7 +84,6 @@ export function cartesianLayout(
     bands,
     y,
     labelEvery: Math.max(1, Math.ceil(widest / width)),
-    legendY,
   };
 }
 
@@ -128,10 +124,11 @@ export type Slice = {
 };
 
 /** The pie's slices of the positive values, clockwise from twelve o'clock (a lone slice is a full disc). */
-export function pieSlices(values: readonly (number | null)[]): Slice[] {
-  const cx = VIEW.width / 2;
+export function pieSlices(values: readonly (number | null)[], viewWidth: number = VIEW.width): Slice[] {
+  const cx = viewWidth / 2;
   const cy = VIEW.height / 2;
-  const r = (Math.min(VIEW.width, VIEW.height) / 2) * 0.75;
+  // A quarter of a narrow card's width leaves room for the labels beside the pie.
+  const r = Math.min(viewWidth / 4, (VIEW.height / 2) * 0.75);
   const positive = values.map((v, index) => ({ index, value: v ?? 0 })).filter((s) => s.value > 0);
   const total = positive.reduce((s, v) => s + v.value, 0);
   const at = (turn: number, radius: number) => ({

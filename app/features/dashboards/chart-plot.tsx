@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   barRect,
   type CartesianLayout,
@@ -13,13 +13,23 @@ import type { ChartData } from "./format";
 import { fieldLabel, formatCompact, formatLabel, formatNumber, PALETTE, seriesKeys } from "./format";
 
 /**
- * A bar, line or pie chart as an SVG, drawn on the server as the browser shows it (chart-geometry.ts); the page's
- * script adds only the tooltip of the category or slice under the pointer. The drawing is hidden from assistive
- * technology (the card's table carries the numbers), so nothing in it takes the keyboard's focus.
+ * A bar, line or pie chart as an SVG, drawn on the server (chart-geometry.ts) and scaled to the card; the page's
+ * script draws it again at the card's measured width (so text keeps its size) and adds the tooltip of the category or
+ * slice under the pointer. The drawing is hidden from assistive technology (the card's table carries the numbers), so
+ * nothing in it takes the keyboard's focus.
  */
 
 type Tip = { x: number; title: string; lines: { color: string; text: string }[] };
-type DrawingProps = { chart: ChartData; names: string[]; active: number | null; onActive: (i: number) => void };
+type DrawingProps = {
+  chart: ChartData;
+  names: string[];
+  width: number;
+  active: number | null;
+  onActive: (i: number) => void;
+};
+
+/** Narrower cards are drawn at this width and scaled down. */
+const MIN_WIDTH = 240;
 
 const colour = (i: number) => PALETTE[i % PALETTE.length];
 /** Long category names are cut in the drawing (the table and the tooltip have them whole). */
@@ -28,18 +38,40 @@ const axisLabel = (name: string) => cut(name, 16);
 
 export function ChartPlot({ chart }: { chart: ChartData }) {
   const [active, setActive] = useState<number | null>(null);
+  const { ref, width } = useCardWidth();
   const names = chart.rows.map((row) => formatLabel(row.label ?? null));
-  const props: DrawingProps = { chart, names, active, onActive: setActive };
+  const series = seriesKeys(chart.rows);
+  const props: DrawingProps = { chart, names, width, active, onActive: setActive };
   return (
-    <div className="chart-plot" onPointerLeave={() => setActive(null)}>
+    <div ref={ref} className="chart-plot" onPointerLeave={() => setActive(null)}>
       {chart.kind === "pie" ? <PieDrawing {...props} /> : <CartesianDrawing {...props} />}
-      {active === null ? null : <TipBox tip={tipOf(chart, names, active)} />}
+      {chart.kind !== "pie" && series.length > 1 ? (
+        <Legend names={series.map((key) => fieldLabel(key, chart.labels))} />
+      ) : null}
+      {active === null ? null : <TipBox tip={tipOf(chart, names, active, width)} width={width} />}
     </div>
   );
 }
 
-function TipBox({ tip }: { tip: Tip }) {
-  const share = tip.x / VIEW.width;
+/** The card's width in pixels once the browser has measured it; VIEW's (the server's drawing) until then. */
+function useCardWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number>(VIEW.width);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.round(entry.contentRect.width);
+      if (measured > 0) setWidth(Math.max(MIN_WIDTH, measured));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
+function TipBox({ tip, width }: { tip: Tip; width: number }) {
+  const share = tip.x / width;
   const shift = share < 0.3 ? "0" : share > 0.7 ? "-100%" : "-50%";
   return (
     <div className="chart-plot__tip" style={{ left: `${round(share * 100)}%`, transform: `translateX(${shift})` }}>
@@ -55,18 +87,21 @@ function TipBox({ tip }: { tip: Tip }) {
 }
 
 /** What the tooltip of row `i` says: its category, then each series' value (a pie: its one value). */
-function tipOf(chart: ChartData, names: string[], i: number): Tip {
+function tipOf(chart: ChartData, names: string[], i: number, width: number): Tip {
   const row = chart.rows[i];
   const series = seriesKeys(chart.rows);
   if (chart.kind === "pie") {
-    const slice = pieSlices(chart.rows.map((r) => numberAt(r, pieKey(series)))).find((s) => s.index === i);
+    const slice = pieSlices(
+      chart.rows.map((r) => numberAt(r, pieKey(series))),
+      width,
+    ).find((s) => s.index === i);
     return {
-      x: slice?.labelX ?? VIEW.width / 2,
+      x: slice?.labelX ?? width / 2,
       title: names[i],
       lines: [{ color: colour(i), text: formatNumber(slice?.value ?? 0) }],
     };
   }
-  const layout = cartesianLayout(chart.rows, series, names);
+  const layout = cartesianLayout(chart.rows, series, names, width);
   return {
     x: layout.bands[i].center,
     title: names[i],
@@ -82,13 +117,13 @@ function tipOf(chart: ChartData, names: string[], i: number): Tip {
 
 const pieKey = (series: string[]) => (series.includes("value") ? "value" : series[0]);
 
-function CartesianDrawing({ chart, names, active, onActive }: DrawingProps) {
+function CartesianDrawing({ chart, names, width, active, onActive }: DrawingProps) {
   const series = seriesKeys(chart.rows);
-  const layout = cartesianLayout(chart.rows, series, names.map(axisLabel));
+  const layout = cartesianLayout(chart.rows, series, names.map(axisLabel), width);
   const { plot, bands } = layout;
   const zero = layout.y(0);
   return (
-    <svg className="chart-plot__svg" viewBox={`0 0 ${VIEW.width} ${VIEW.height}`} aria-hidden="true">
+    <svg className="chart-plot__svg" viewBox={`0 0 ${width} ${VIEW.height}`} aria-hidden="true">
       <Axes layout={layout} names={names} />
       {active === null ? null : <rect className="chart-plot__cursor" {...bandRect(bands[active])} />}
       {series.map((key, j) =>
@@ -114,9 +149,6 @@ function CartesianDrawing({ chart, names, active, onActive }: DrawingProps) {
             })}
           </g>
         ),
-      )}
-      {layout.legendY === null ? null : (
-        <Legend y={layout.legendY} names={series.map((k) => fieldLabel(k, chart.labels))} />
       )}
       {bands.map((band, i) => (
         <rect key={i} className="chart-plot__hit" {...bandRect(band)} onPointerEnter={() => onActive(i)} />
@@ -155,32 +187,27 @@ function Axes({ layout, names }: { layout: CartesianLayout; names: string[] }) {
   );
 }
 
-/** The series' names in a line, centred under the plot. */
-function Legend({ y, names }: { y: number; names: string[] }) {
-  const widths = names.map((n) => 18 + cut(n).length * 6.6 + 12);
-  let x = (VIEW.width - widths.reduce((s, w) => s + w, 0)) / 2;
+/** The series' names under the drawing, wrapping on a narrow card. */
+function Legend({ names }: { names: string[] }) {
   return (
-    <g className="chart-plot__legend">
-      {names.map((name, j) => {
-        const at = x;
-        x += widths[j];
-        return (
-          <g key={name}>
-            <rect x={round(at)} y={y - 10} width={10} height={10} fill={colour(j)} />
-            <text x={round(at + 16)} y={y}>
-              {cut(name)}
-            </text>
-          </g>
-        );
-      })}
-    </g>
+    <ul className="chart-plot__legend">
+      {names.map((name, j) => (
+        <li key={name}>
+          <i style={{ background: colour(j) }} />
+          {name}
+        </li>
+      ))}
+    </ul>
   );
 }
 
-function PieDrawing({ chart, names, onActive }: DrawingProps) {
-  const slices = pieSlices(chart.rows.map((row) => numberAt(row, pieKey(seriesKeys(chart.rows)))));
+function PieDrawing({ chart, names, width, onActive }: DrawingProps) {
+  const slices = pieSlices(
+    chart.rows.map((row) => numberAt(row, pieKey(seriesKeys(chart.rows)))),
+    width,
+  );
   return (
-    <svg className="chart-plot__svg" viewBox={`0 0 ${VIEW.width} ${VIEW.height}`} aria-hidden="true">
+    <svg className="chart-plot__svg" viewBox={`0 0 ${width} ${VIEW.height}`} aria-hidden="true">
       {slices.map((s) => (
         <path
           key={s.index}
