@@ -1,11 +1,8 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer } from "#test/answers";
-import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
-import { useTempDataDir } from "#test/upload-fixtures";
-import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
@@ -18,17 +15,7 @@ import { ACCOUNTS } from "../fixtures";
 import { reviewPath } from "../forecast-filter";
 import { valueColumns } from "./columns";
 import { consolidatedTexts } from "./texts";
-import {
-  ADMIN,
-  CENTRES,
-  calendar,
-  EDIT_DAY,
-  PREVIOUS_RF,
-  RF,
-  seedForecast,
-  setToday,
-  signIn,
-} from "./write-paths.fixture";
+import { ADMIN, CENTRES, calendar, PREVIOUS_RF, RF, setToday, useSeededForecast } from "./write-paths.fixture";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -38,30 +25,16 @@ vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
  * cycle's counts and shares per area, "somente aprovados", a query the server cannot read, and the export's outline.
  */
 
-const testDb = useTestDatabase();
-useTempDataDir();
-const savedToday = process.env.PORTAL_TODAY;
+const seeded = useSeededForecast({ clear: [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, FORECAST_CYCLE] });
 let db: Db;
 const [MARKETING, RETAIL, LOGISTICS] = CENTRES.map((c) => c.cc);
 const year = (m: number) => monthOf(calendar.year, m);
 
 beforeAll(async () => {
-  setToday(EDIT_DAY);
-  await applyIndexes(await testDb.db());
+  await applyIndexes(await seeded.testDb.db());
 });
-afterAll(() => {
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
-});
-
-beforeEach(async () => {
-  setToday(EDIT_DAY);
-  db = await testDb.db();
-  for (const name of [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, FORECAST_CYCLE])
-    await db.collection(name).deleteMany({});
-  await seedForecast(db);
-  signIn(ADMIN);
+beforeEach(() => {
+  db = seeded.db;
 });
 
 const url = (path: string) => `http://localhost${path}`;

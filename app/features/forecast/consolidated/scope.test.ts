@@ -1,9 +1,7 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
@@ -13,7 +11,7 @@ import { action, loader } from "~/routes/ij.forecast_consolidado";
 import { loader as excelLoader } from "~/routes/ij.forecast_consolidado.excel";
 import { action as versionsAction, loader as versionsLoader } from "~/routes/ij.forecast_versoes";
 import { consolidatedTexts } from "./texts";
-import { ADMIN, CENTRES, consolidatedRows, EDIT_DAY, RF, seedForecast, setToday, signIn } from "./write-paths.fixture";
+import { CENTRES, consolidatedRows, RF, signIn, useSeededForecast } from "./write-paths.fixture";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -23,28 +21,13 @@ vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
  * compared, and their totals are their own; they may neither save nor delete a version. A reviewer type sees all.
  */
 
-const testDb = useTestDatabase();
-useTempDataDir();
-const savedToday = process.env.PORTAL_TODAY;
-let db: Db;
-
 const PREPARER = { email: "prep@example.com", name: "Paula Preparadora", type: "USER GOLD" as const };
 const NOBODY = { email: "nobody@example.com", name: "Sem Centro", type: "USER GOLD" as const };
 const MINE = CENTRES[0].cc;
 const OTHERS = CENTRES.slice(1).map((c) => c.cc);
 
-beforeAll(() => setToday(EDIT_DAY));
-afterAll(() => {
-  vi.unstubAllEnvs();
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
-});
-
-beforeEach(async () => {
-  setToday(EDIT_DAY);
-  db = await testDb.db();
-  for (const name of [
+const seeded = useSeededForecast({
+  clear: [
     FORECAST,
     FORECAST_HISTORY,
     FORECAST_ROLLUPS,
@@ -52,14 +35,16 @@ beforeEach(async () => {
     FORECAST_VERSION_ROWS,
     FORECAST_CYCLE,
     FORECAST_PREPARERS,
-  ])
-    await db.collection(name).deleteMany({});
-  await seedForecast(db);
-  for (const user of [PREPARER, NOBODY]) await grantPermission(db, user.email, user.type);
-  await db
-    .collection(FORECAST_PREPARERS)
-    .insertOne({ cost_center_concat: MINE, user: PREPARER.email, assigned_at: new Date(), assigned_by: "test" });
-  signIn(ADMIN);
+  ],
+  users: [PREPARER, NOBODY],
+  preparer: { user: PREPARER.email, cc: MINE },
+});
+let db: Db;
+
+// Before the shared clock's restore, which resets the config (after-hooks run last registered first).
+afterAll(() => vi.unstubAllEnvs());
+beforeEach(() => {
+  db = seeded.db;
 });
 
 const url = (path: string) => `http://localhost${path}`;

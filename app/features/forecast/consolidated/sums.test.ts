@@ -1,21 +1,8 @@
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { useTestDatabase } from "#test/db";
-import { useTempDataDir } from "#test/upload-fixtures";
-import { resetConfigForTests } from "~/config.server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS, foldRollups, type RollupSource, readRollups } from "~/models/forecast-consolidated.server";
-import {
-  ADMIN,
-  EDIT_DAY,
-  expectSumsFresh,
-  makeRandom,
-  RF,
-  seedForecast,
-  setToday,
-  signIn,
-  WRITE_PATHS,
-} from "./write-paths.fixture";
+import { expectSumsFresh, makeRandom, RF, useSeededForecast, WRITE_PATHS } from "./write-paths.fixture";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -27,25 +14,11 @@ vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
  * records. The CLI's import: server/cli-forecast-consolidated.test.ts.
  */
 
-const testDb = useTestDatabase();
-useTempDataDir();
-const savedToday = process.env.PORTAL_TODAY;
+const seeded = useSeededForecast({ clear: [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, "files", "forecast_nok"] });
 let db: Db;
 
-beforeAll(() => setToday(EDIT_DAY));
-afterAll(() => {
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
-});
-
-beforeEach(async () => {
-  setToday(EDIT_DAY);
-  db = await testDb.db();
-  for (const name of [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, "files", "forecast_nok"])
-    await db.collection(name).deleteMany({});
-  await seedForecast(db);
-  signIn(ADMIN);
+beforeEach(() => {
+  db = seeded.db;
 });
 
 /** Each stored rollup of the RF equals a fold of its records read now. */

@@ -1,13 +1,17 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
-import { expect, vi } from "vitest";
+import { beforeEach, expect, vi } from "vitest";
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
-import { FORECAST_HEADER, forecastRow, grantPermission } from "#test/upload-fixtures";
+import { usePortalToday } from "#test/clock";
+import { useTestDatabase } from "#test/db";
+import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import type { PermissionType } from "~/models/users.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
 import { loader as consolidatedLoader } from "~/routes/ij.forecast_consolidado";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
@@ -29,7 +33,7 @@ import type { TreeRow } from "./tree";
  * and the versions' tests: the grid's save (typed cells, a paste, a mass change), the Excel round trip (inline,
  * queued as a job, sent through /captura/manual) and the "forecast" upload template. The CLI's import is tried in
  * server/ (app/ does not import the host). The clock is RF2 2027's edit month; the caller mocks the route guard
- * (#test/auth-mock) and signs in as SYSTEM ADMIN.
+ * (#test/auth-mock) and signs in as SYSTEM ADMIN (useSeededForecast does both the clock and the sign-in).
  */
 
 export const RF = "RF2 2027";
@@ -81,6 +85,48 @@ export async function seedForecast(db: Db) {
   await grantPermission(db, ADMIN.email, ADMIN.type);
   // Written past the model: the caches keyed by the collection's state must read afresh (as the e2e reset does).
   await noteDataChanged([FORECAST], db);
+}
+
+export type SeededForecastOptions = {
+  /** The collections each test starts without. */
+  clear: readonly string[];
+  /** Run once they are emptied, before the seed: what else a test starts without (e.g. the audit chain's heads). */
+  onCleared?: () => void;
+  /** Users given a permission record besides SYSTEM ADMIN. */
+  users?: readonly { email: string; type: PermissionType }[];
+  /** A preparer assigned to a cost centre. */
+  preparer?: { user: string; cc: string };
+};
+
+/**
+ * The setup the consolidated view's and the versions' test files share: the file's own database and data directory,
+ * the clock at EDIT_DAY for the file and again before each test (a test may move it), and before each test the
+ * `clear` collections emptied, the forecast seeded (seedForecast), the other users and the preparer recorded, and
+ * SYSTEM ADMIN signed in. The answer's `db` is the seeded database, set before each test.
+ */
+export function useSeededForecast(options: SeededForecastOptions) {
+  const testDb = useTestDatabase();
+  useTempDataDir();
+  usePortalToday(EDIT_DAY);
+  const seeded = { testDb, db: undefined as unknown as Db };
+  beforeEach(async () => {
+    setToday(EDIT_DAY);
+    const db = await testDb.db();
+    seeded.db = db;
+    for (const name of options.clear) await db.collection(name).deleteMany({});
+    options.onCleared?.();
+    await seedForecast(db);
+    for (const user of options.users ?? []) await grantPermission(db, user.email, user.type);
+    if (options.preparer)
+      await db.collection(FORECAST_PREPARERS).insertOne({
+        cost_center_concat: options.preparer.cc,
+        user: options.preparer.user,
+        assigned_at: new Date(),
+        assigned_by: "test",
+      });
+    signIn(ADMIN);
+  });
+  return seeded;
 }
 
 const url = (path: string) => `http://localhost${path}`;

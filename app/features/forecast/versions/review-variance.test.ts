@@ -1,24 +1,12 @@
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { useTempDataDir } from "#test/upload-fixtures";
-import { resetConfigForTests } from "~/config.server";
 import { FORECAST, FORECAST_HISTORY, saveForecastCells } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
 import { FORECAST_VERSION_ROWS, FORECAST_VERSIONS } from "~/models/forecast-versions.server";
 import { loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { monthKey, monthStartDate } from "~/shared/months";
-import {
-  ADMIN,
-  CENTRES,
-  calendar,
-  EDIT_DAY,
-  RF,
-  seedForecast,
-  setToday,
-  signIn,
-} from "../consolidated/write-paths.fixture";
+import { ADMIN, CENTRES, calendar, RF, useSeededForecast } from "../consolidated/write-paths.fixture";
 import { ACCOUNTS } from "../fixtures";
 import { reviewPath } from "../forecast-filter";
 import { type VarianceColumnMeta, varianceColumnDefs, varianceText } from "../variance-columns";
@@ -32,27 +20,15 @@ vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
  * or without the other variance groups; an unknown version leaves the grid as it was.
  */
 
-const testDb = useTestDatabase();
-useTempDataDir();
-const savedToday = process.env.PORTAL_TODAY;
+const seeded = useSeededForecast({
+  clear: [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, FORECAST_VERSIONS, FORECAST_VERSION_ROWS],
+});
 let db: Db;
 const CC = CENTRES[0].cc;
 const EDIT = monthKey(calendar.editMonth);
 
-beforeAll(() => setToday(EDIT_DAY));
-afterAll(() => {
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
-});
-
-beforeEach(async () => {
-  setToday(EDIT_DAY);
-  db = await testDb.db();
-  for (const name of [FORECAST, FORECAST_HISTORY, FORECAST_ROLLUPS, FORECAST_VERSIONS, FORECAST_VERSION_ROWS])
-    await db.collection(name).deleteMany({});
-  await seedForecast(db);
-  signIn(ADMIN);
+beforeEach(() => {
+  db = seeded.db;
 });
 
 async function grid(query = "") {

@@ -1,10 +1,7 @@
 import { EJSON } from "bson";
 import { type Db, ObjectId } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
-import { useTestDatabase } from "#test/db";
-import { grantPermission, useTempDataDir } from "#test/upload-fixtures";
-import { resetConfigForTests } from "~/config.server";
 import { AUDIT_LOG, forgetAuditHeads } from "~/models/audit.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
@@ -21,12 +18,11 @@ import {
   CENTRES,
   calendar,
   consolidatedRows,
-  EDIT_DAY,
   makeRandom,
   RF,
-  seedForecast,
   setToday,
   signIn,
+  useSeededForecast,
   WRITE_PATHS,
 } from "../consolidated/write-paths.fixture";
 import { ACCOUNTS } from "../fixtures";
@@ -42,26 +38,12 @@ vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
  * edit month ends; the audit trail and the reviewers' notices.
  */
 
-const testDb = useTestDatabase();
-useTempDataDir();
-const savedToday = process.env.PORTAL_TODAY;
-let db: Db;
-
 const REVIEWER = { email: "revisor@example.com", name: "Rui Revisor", type: "SYSTEM ADMIN" as const };
 const PREPARER = { email: "prep@example.com", name: "Paula Preparadora", type: "USER GOLD" as const };
 const MARKETING = CENTRES[0].cc;
 
-beforeAll(() => setToday(EDIT_DAY));
-afterAll(() => {
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
-});
-
-beforeEach(async () => {
-  setToday(EDIT_DAY);
-  db = await testDb.db();
-  for (const name of [
+const seeded = useSeededForecast({
+  clear: [
     FORECAST,
     FORECAST_HISTORY,
     FORECAST_ROLLUPS,
@@ -75,15 +57,15 @@ beforeEach(async () => {
     "scheduled_tasks",
     "files",
     "forecast_nok",
-  ])
-    await db.collection(name).deleteMany({});
-  forgetAuditHeads();
-  await seedForecast(db);
-  for (const user of [REVIEWER, PREPARER]) await grantPermission(db, user.email, user.type);
-  await db
-    .collection(FORECAST_PREPARERS)
-    .insertOne({ cost_center_concat: MARKETING, user: PREPARER.email, assigned_at: new Date(), assigned_by: "test" });
-  signIn(ADMIN);
+  ],
+  onCleared: forgetAuditHeads,
+  users: [REVIEWER, PREPARER],
+  preparer: { user: PREPARER.email, cc: MARKETING },
+});
+let db: Db;
+
+beforeEach(() => {
+  db = seeded.db;
 });
 
 const url = (path: string) => `http://localhost${path}`;
