@@ -47,7 +47,7 @@ describe("the audit table", () => {
   it("lists the entries in a named scrolling region, the outcome marked, each opening in detail", async () => {
     const html = await render(base, "?evento=signIn&antes=13");
     expect(html).toContain(`role="region" aria-label="${t.title}"><table class="audit-table">`);
-    expect(html).toContain(`<th scope="col" colSpan="1">${t.columnWhen}</th>`);
+    expect(html).toContain(`<th scope="col">${t.columnWhen}</th>`);
     expect(html).toContain('<td class="audit-outcome--refused">Recusado</td>');
     expect(html).toContain(`href="/user/audit?evento=signIn&antes=13&entrada=11"`);
     expect(html).toContain(`aria-label="${t.openEntry("2026-03-12", 11)}"`);
