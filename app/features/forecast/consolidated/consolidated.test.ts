@@ -7,7 +7,6 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
-import { loader } from "~/routes/ij.forecast_consolidado";
 import { loader as excelLoader } from "~/routes/ij.forecast_consolidado.excel";
 import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { monthKey, monthOf, monthStartDate } from "~/shared/months";
@@ -15,7 +14,17 @@ import { ACCOUNTS } from "../fixtures";
 import { reviewPath } from "../forecast-filter";
 import { valueColumns } from "./columns";
 import { consolidatedTexts } from "./texts";
-import { ADMIN, CENTRES, calendar, PREVIOUS_RF, RF, setToday, useSeededForecast } from "./write-paths.fixture";
+import {
+  ADMIN,
+  CENTRES,
+  calendar,
+  PREVIOUS_RF,
+  consolidatedPage as page,
+  RF,
+  setToday,
+  url,
+  useSeededForecast,
+} from "./write-paths.fixture";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -36,13 +45,6 @@ beforeAll(async () => {
 beforeEach(() => {
   db = seeded.db;
 });
-
-const url = (path: string) => `http://localhost${path}`;
-
-async function page(query = "nivel=3") {
-  const request = new Request(url(`/ij/forecast_consolidado?rf=${encodeURIComponent(RF)}&${query}`));
-  return dataAnswer<BodyOf<typeof loader>>(await loader({ request, params: {}, context: {} as never })).body;
-}
 
 describe("each account shows what its review shows", () => {
   it("actuals before the RF's first forecast month (from the actual scenario where the RF has none), forecasts after", async () => {

@@ -7,11 +7,20 @@ import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_ROLLUPS } from "~/models/forecast-consolidated.server";
 import { FORECAST_CYCLE, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { FORECAST_VERSION_ROWS, FORECAST_VERSIONS } from "~/models/forecast-versions.server";
-import { action, loader } from "~/routes/ij.forecast_consolidado";
+import { action } from "~/routes/ij.forecast_consolidado";
 import { loader as excelLoader } from "~/routes/ij.forecast_consolidado.excel";
 import { action as versionsAction, loader as versionsLoader } from "~/routes/ij.forecast_versoes";
 import { consolidatedTexts } from "./texts";
-import { CENTRES, consolidatedRows, RF, signIn, useSeededForecast } from "./write-paths.fixture";
+import {
+  CENTRES,
+  consolidatedRows,
+  consolidatedPage as page,
+  post,
+  RF,
+  signIn,
+  url,
+  useSeededForecast,
+} from "./write-paths.fixture";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -46,19 +55,6 @@ afterAll(() => vi.unstubAllEnvs());
 beforeEach(() => {
   db = seeded.db;
 });
-
-const url = (path: string) => `http://localhost${path}`;
-const post = (path: string, form: Record<string, string>) =>
-  new Request(url(path), {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
-    body: new URLSearchParams(form).toString(),
-  });
-
-async function page(query = "nivel=3") {
-  const request = new Request(url(`/ij/forecast_consolidado?rf=${encodeURIComponent(RF)}&${query}`));
-  return dataAnswer<BodyOf<typeof loader>>(await loader({ request, params: {}, context: {} as never })).body;
-}
 
 async function exportedLabels(query = "nivel=3"): Promise<string[]> {
   const request = new Request(url(`/ij/forecast_consolidado/excel?rf=${encodeURIComponent(RF)}&${query}`));

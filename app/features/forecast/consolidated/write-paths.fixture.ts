@@ -129,18 +129,32 @@ export function useSeededForecast(options: SeededForecastOptions) {
   return seeded;
 }
 
-const url = (path: string) => `http://localhost${path}`;
+export const url = (path: string) => `http://localhost${path}`;
+
+/** A form post (urlencoded) to `path` from the portal's own origin. */
+export const post = (path: string, form: Record<string, string>) =>
+  new Request(url(path), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
+    body: new URLSearchParams(form).toString(),
+  });
+
 const args = (request: Request, cc: string) => ({
   request,
   params: { rf: RF, cost_center_concat: cc },
   context: {} as never,
 });
 
-/** The consolidated view's rows (every level open) as the current user sees them. */
-export async function consolidatedRows(query = "nivel=3"): Promise<TreeRow[]> {
+/** The consolidated view of the RF (every level open unless `query` says otherwise) as the current user sees it. */
+export async function consolidatedPage(query = "nivel=3") {
   const request = new Request(url(`${CONSOLIDATED_PATH}?rf=${encodeURIComponent(RF)}&${query}`));
   const answer = await consolidatedLoader({ request, params: {}, context: {} as never });
-  return dataAnswer<BodyOf<typeof consolidatedLoader>>(answer).body.rows as TreeRow[];
+  return dataAnswer<BodyOf<typeof consolidatedLoader>>(answer).body;
+}
+
+/** The consolidated view's rows (every level open) as the current user sees them. */
+export async function consolidatedRows(query = "nivel=3"): Promise<TreeRow[]> {
+  return (await consolidatedPage(query)).rows as TreeRow[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,9 +19,11 @@ import {
   calendar,
   consolidatedRows,
   makeRandom,
+  post,
   RF,
   setToday,
   signIn,
+  url,
   useSeededForecast,
   WRITE_PATHS,
 } from "../consolidated/write-paths.fixture";
@@ -67,14 +69,6 @@ let db: Db;
 beforeEach(() => {
   db = seeded.db;
 });
-
-const url = (path: string) => `http://localhost${path}`;
-const post = (path: string, form: Record<string, string>) =>
-  new Request(url(path), {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
-    body: new URLSearchParams(form).toString(),
-  });
 
 async function answer(promise: Promise<unknown>) {
   const result = await responseOf(promise).catch((e) => e);

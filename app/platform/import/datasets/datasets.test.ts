@@ -60,21 +60,20 @@ async function snapshot(collections: readonly string[]) {
   );
 }
 
-async function expectRefusedHeader(
-  name: string,
-  content: string,
-  closest: string,
-  missing: string,
-  unexpected: string,
+/**
+ * A file whose header matches no template is refused naming the closest one and the columns `missing` and
+ * `unexpected`; an empty file and one with only `header` are refused too, and `collections` stay as they were.
+ */
+async function expectLayoutsRefused(
+  header: readonly string[],
+  collections: readonly string[],
+  wrong: { content: string; closest: string; missing: string; unexpected: string },
 ) {
-  const { outcome, file } = await upload(name, content);
+  const { outcome, file } = await upload("errado.csv", wrong.content);
   expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_UNKNOWN_LAYOUT });
   expect(file?.message).toBe(
-    `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${closest}; faltam: ${missing}; sobram: ${unexpected}.`,
+    `Layout não reconhecido: o cabeçalho não corresponde a nenhum modelo. Mais próximo: ${wrong.closest}; faltam: ${wrong.missing}; sobram: ${wrong.unexpected}.`,
   );
-}
-
-async function expectEmptyFiles(header: readonly string[], collections: readonly string[]) {
   const before = await snapshot(collections);
   const empty = await upload("vazio.csv", "");
   expect(empty.file).toMatchObject({
@@ -88,6 +87,22 @@ async function expectEmptyFiles(header: readonly string[], collections: readonly
     message: "Nenhuma linha de dados abaixo do cabeçalho: nada foi aplicado.",
   });
   expect(await snapshot(collections)).toEqual(before);
+}
+
+/**
+ * A file whose rows break the template's rules is refused whole: the file's `message`, the NOK base `nok` lists
+ * `errors` in the file's order, and `unchanged` stay as they were.
+ */
+async function expectBrokenRowsRefused(
+  name: string,
+  content: string,
+  expected: { message: RegExp; nok: string; errors: string[]; unchanged: readonly string[] },
+) {
+  const before = await snapshot(expected.unchanged);
+  const { id, file } = await upload(name, content);
+  expect(file).toMatchObject({ status: FILE_STATUS_REJECTED, message: expect.stringMatching(expected.message) });
+  expect((await nokOf(expected.nok, id)).map((r) => r.Error)).toEqual(expected.errors);
+  expect(await snapshot(expected.unchanged)).toEqual(before);
 }
 
 beforeEach(async () => {
@@ -253,14 +268,12 @@ describe("template planning_quantity", () => {
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
     const header = PLANNING_HEADER.map((h) => (h === "dateRef" ? "dt_ref" : h));
-    await expectRefusedHeader(
-      "errado.csv",
-      csv(header, [["2026-03"]]),
-      "Planejamento – quantidades",
-      "dateRef",
-      "dt_ref",
-    );
-    await expectEmptyFiles(PLANNING_HEADER, [PLANNING_QUANTITY]);
+    await expectLayoutsRefused(PLANNING_HEADER, [PLANNING_QUANTITY], {
+      content: csv(header, [["2026-03"]]),
+      closest: "Planejamento – quantidades",
+      missing: "dateRef",
+      unexpected: "dt_ref",
+    });
   });
 
   it("applies a large XLSX file (20,000 rows)", async () => {
@@ -373,7 +386,6 @@ describe("template forecast", () => {
 
   it("refuses broken rows (each rule once) and applies nothing", async () => {
     await upload("base.csv", csv(FORECAST_HEADER, [forecastRow()]));
-    const before = await snapshot([FORECAST, FORECAST_HISTORY]);
     const rows = [
       forecastRow({ forecast: "1" }),
       forecastRow({ rf: "RF5 2026", data_ref: "2026-03" }),
@@ -384,27 +396,30 @@ describe("template forecast", () => {
       forecastRow({ data_ref: "2026-08", account_concat: "X".repeat(201) }),
       forecastRow({ forecast: "2" }),
     ];
-    const { id, file } = await upload("forecast-quebrado.csv", csv(FORECAST_HEADER, rows));
-    expect(file).toMatchObject({
-      status: FILE_STATUS_REJECTED,
-      message: expect.stringMatching(/^1 linha OK, 7 NOK; nada foi aplicado/),
+    await expectBrokenRowsRefused("forecast-quebrado.csv", csv(FORECAST_HEADER, rows), {
+      message: /^1 linha OK, 7 NOK; nada foi aplicado/,
+      nok: FORECAST_NOK,
+      errors: [
+        'Coluna rf: valor "RF5 2026" inválido; esperado actual ou RF1 a RF4 seguido do ano, ex.: "RF1 2026" (ano de 2000 a 2099)',
+        'Coluna cost_center_concat: valor "" inválido; campo obrigatório',
+        'Coluna data_ref: valor "2026/05" inválido; esperado um mês válido (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)',
+        'Coluna forecast: valor "1,234.56" inválido; esperado um número (1.234,56 ou 1234.56)',
+        'Coluna value: valor "20.000.000.000.000" inválido; esperado um número entre -10.000.000.000.000 e 10.000.000.000.000',
+        `Coluna account_concat: valor "${"X".repeat(59)}…" inválido; esperado no máximo 200 caracteres`,
+        'Coluna rf: valor "RF1 2026" inválido; linha duplicada: a linha 2 tem os mesmos rf, cost_center_concat, account_concat, data_ref',
+      ],
+      unchanged: [FORECAST, FORECAST_HISTORY],
     });
-    expect((await nokOf(FORECAST_NOK, id)).map((r) => r.Error)).toEqual([
-      'Coluna rf: valor "RF5 2026" inválido; esperado actual ou RF1 a RF4 seguido do ano, ex.: "RF1 2026" (ano de 2000 a 2099)',
-      'Coluna cost_center_concat: valor "" inválido; campo obrigatório',
-      'Coluna data_ref: valor "2026/05" inválido; esperado um mês válido (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)',
-      'Coluna forecast: valor "1,234.56" inválido; esperado um número (1.234,56 ou 1234.56)',
-      'Coluna value: valor "20.000.000.000.000" inválido; esperado um número entre -10.000.000.000.000 e 10.000.000.000.000',
-      `Coluna account_concat: valor "${"X".repeat(59)}…" inválido; esperado no máximo 200 caracteres`,
-      'Coluna rf: valor "RF1 2026" inválido; linha duplicada: a linha 2 tem os mesmos rf, cost_center_concat, account_concat, data_ref',
-    ]);
-    expect(await snapshot([FORECAST, FORECAST_HISTORY])).toEqual(before);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
     const header = FORECAST_HEADER.map((h) => (h === "data_ref" ? "dt_ref" : h));
-    await expectRefusedHeader("errado.csv", csv(header, [["x"]]), "Previsão (forecast)", "data_ref", "dt_ref");
-    await expectEmptyFiles(FORECAST_HEADER, [FORECAST]);
+    await expectLayoutsRefused(FORECAST_HEADER, [FORECAST], {
+      content: csv(header, [["x"]]),
+      closest: "Previsão (forecast)",
+      missing: "data_ref",
+      unexpected: "dt_ref",
+    });
   });
 
   it("applies a large file (24,000 records)", async () => {
@@ -515,7 +530,6 @@ describe("template ledger", () => {
 
   it("refuses broken rows (each rule once) and applies nothing", async () => {
     await upload("base.csv", csv(LEDGER_HEADER, [ledgerRow()]));
-    const before = await snapshot([LEDGER, LEDGER_ACCOUNTS]);
     const rows = [
       ledgerRow({ month: "2026-02" }),
       ledgerRow({ businessUnitID: "1234" }),
@@ -525,32 +539,29 @@ describe("template ledger", () => {
       ledgerRow({ month: "2026-03", category3: "Clientes" }),
       ledgerRow({ month: "2026-02" }),
     ];
-    const { id, file } = await upload("razao-quebrado.csv", csv(LEDGER_HEADER, rows));
-    expect(file).toMatchObject({
-      status: FILE_STATUS_REJECTED,
-      message: expect.stringMatching(/^1 linha OK, 6 NOK; nada foi aplicado/),
+    await expectBrokenRowsRefused("razao-quebrado.csv", csv(LEDGER_HEADER, rows), {
+      message: /^1 linha OK, 6 NOK; nada foi aplicado/,
+      nok: LEDGER_NOK,
+      errors: [
+        'Coluna businessUnitID: valor "1234" inválido; esperado 2236, 4313, 4664, 5454, 9311',
+        'Coluna category1: valor "Assets" inválido; esperado No-current Assets, Current Assets, Current Liabilities, No-current Liabilities, Equity',
+        'Coluna working_capital: valor "talvez" inválido; esperado sim ou não',
+        'Coluna actual: valor "" inválido; campo obrigatório',
+        'Coluna category3: valor "Clientes" inválido; a conta 1.1.02.001 está classificada de outro modo na linha 2',
+        'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID, month, account',
+      ],
+      unchanged: [LEDGER, LEDGER_ACCOUNTS],
     });
-    expect((await nokOf(LEDGER_NOK, id)).map((r) => r.Error)).toEqual([
-      'Coluna businessUnitID: valor "1234" inválido; esperado 2236, 4313, 4664, 5454, 9311',
-      'Coluna category1: valor "Assets" inválido; esperado No-current Assets, Current Assets, Current Liabilities, No-current Liabilities, Equity',
-      'Coluna working_capital: valor "talvez" inválido; esperado sim ou não',
-      'Coluna actual: valor "" inválido; campo obrigatório',
-      'Coluna category3: valor "Clientes" inválido; a conta 1.1.02.001 está classificada de outro modo na linha 2',
-      'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID, month, account',
-    ]);
-    expect(await snapshot([LEDGER, LEDGER_ACCOUNTS])).toEqual(before);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
     const header = [...LEDGER_HEADER.filter((h) => h !== "priorYear"), "prior_year"];
-    await expectRefusedHeader(
-      "errado.csv",
-      csv(header, [["x"]]),
-      "Razão / balanço por empresa e mês",
-      "priorYear",
-      "prior_year",
-    );
-    await expectEmptyFiles(LEDGER_HEADER, [LEDGER, LEDGER_ACCOUNTS]);
+    await expectLayoutsRefused(LEDGER_HEADER, [LEDGER, LEDGER_ACCOUNTS], {
+      content: csv(header, [["x"]]),
+      closest: "Razão / balanço por empresa e mês",
+      missing: "priorYear",
+      unexpected: "prior_year",
+    });
   });
 
   it("applies a large file (5 units × 24 months × 200 accounts = 24,000 rows)", async () => {
@@ -664,7 +675,6 @@ describe("template hr_aux", () => {
 
   it("refuses broken rows (each rule once) and applies nothing", async () => {
     await upload("base.csv", csv(HR_HEADER, [hrRow()]));
-    const before = await snapshot([HR_AUX, HR_AUX_CHANGES]);
     const rows = [
       hrRow({ dias_media: "23" }),
       hrRow({ matricula: "2", cpf: "529.982.247-24" }),
@@ -677,37 +687,32 @@ describe("template hr_aux", () => {
       hrRow({ matricula: "9", nome: "" }),
       hrRow({ dias_media: "20" }),
     ];
-    const { id, file } = await upload("rh-quebrado.csv", csv(HR_HEADER, rows));
-    expect(file).toMatchObject({
-      status: FILE_STATUS_REJECTED,
-      message: expect.stringMatching(/^1 linha OK, 9 NOK; nada foi aplicado/),
+    await expectBrokenRowsRefused("rh-quebrado.csv", csv(HR_HEADER, rows), {
+      message: /^1 linha OK, 9 NOK; nada foi aplicado/,
+      nok: HR_AUX_NOK,
+      errors: [
+        'Coluna cpf: valor "529.982.247-24" inválido; esperado um CPF de 11 dígitos com dígitos verificadores válidos',
+        'Coluna cpf: valor "" inválido; campo obrigatório; esperado um CPF de 11 dígitos',
+        'Coluna mes_apur: valor "fev/2026" inválido; esperado um mês válido (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)',
+        'Coluna dias_media: valor "32" inválido; esperado um número entre 0 e 31',
+        'Coluna vendas_adicionais: valor "-1" inválido; esperado um número entre 0 e 99.999.999,99',
+        'Coluna result_qtde_servico: valor "1,5" inválido; esperado um número inteiro',
+        `Coluna comentario: valor "${"c".repeat(59)}…" inválido; esperado no máximo 255 caracteres`,
+        'Coluna nome: valor "" inválido; campo obrigatório',
+        'Coluna filial_nome: valor "Loja Centro" inválido; linha duplicada: a linha 2 tem os mesmos filial_nome, mes_apur, matricula',
+      ],
+      unchanged: [HR_AUX, HR_AUX_CHANGES],
     });
-    expect((await nokOf(HR_AUX_NOK, id)).map((r) => r.Error)).toEqual([
-      'Coluna cpf: valor "529.982.247-24" inválido; esperado um CPF de 11 dígitos com dígitos verificadores válidos',
-      'Coluna cpf: valor "" inválido; campo obrigatório; esperado um CPF de 11 dígitos',
-      'Coluna mes_apur: valor "fev/2026" inválido; esperado um mês válido (AAAA-MM, MM/AAAA, AAAA-MM-DD ou DD/MM/AAAA)',
-      'Coluna dias_media: valor "32" inválido; esperado um número entre 0 e 31',
-      'Coluna vendas_adicionais: valor "-1" inválido; esperado um número entre 0 e 99.999.999,99',
-      'Coluna result_qtde_servico: valor "1,5" inválido; esperado um número inteiro',
-      `Coluna comentario: valor "${"c".repeat(59)}…" inválido; esperado no máximo 255 caracteres`,
-      'Coluna nome: valor "" inválido; campo obrigatório',
-      'Coluna filial_nome: valor "Loja Centro" inválido; linha duplicada: a linha 2 tem os mesmos filial_nome, mes_apur, matricula',
-    ]);
-    expect(await snapshot([HR_AUX, HR_AUX_CHANGES])).toEqual(before);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
-    await expectRefusedHeader(
-      "errado.csv",
-      csv(
-        HR_HEADER.filter((h) => h !== "cpf"),
-        [["x"]],
-      ),
-      "RH – dados auxiliares por filial e mês",
-      "cpf",
-      "nenhuma",
-    );
-    await expectEmptyFiles(HR_HEADER, [HR_AUX]);
+    const header = HR_HEADER.filter((h) => h !== "cpf");
+    await expectLayoutsRefused(HR_HEADER, [HR_AUX], {
+      content: csv(header, [["x"]]),
+      closest: "RH – dados auxiliares por filial e mês",
+      missing: "cpf",
+      unexpected: "nenhuma",
+    });
   });
 
   it("applies a large file (20,000 rows)", async () => {
@@ -776,39 +781,33 @@ describe("template fpa_responsibles", () => {
   });
 
   it("refuses broken rows (each rule once) and applies nothing", async () => {
-    const before = await snapshot([FPA_RESPONSIBLES]);
-    const { id, file } = await upload(
-      "fpa-quebrado.csv",
-      csv(FPA_HEADER, [
-        fpaRow("2236"),
-        fpaRow("9999"),
-        fpaRow("4313", { country: "" }),
-        fpaRow("4664", { costCenter: "C".repeat(201) }),
-        fpaRow("2236"),
-      ]),
-    );
-    expect(file).toMatchObject({
-      status: FILE_STATUS_REJECTED,
-      message: expect.stringMatching(/^1 linha OK, 4 NOK; nada foi aplicado/),
+    const rows = [
+      fpaRow("2236"),
+      fpaRow("9999"),
+      fpaRow("4313", { country: "" }),
+      fpaRow("4664", { costCenter: "C".repeat(201) }),
+      fpaRow("2236"),
+    ];
+    await expectBrokenRowsRefused("fpa-quebrado.csv", csv(FPA_HEADER, rows), {
+      message: /^1 linha OK, 4 NOK; nada foi aplicado/,
+      nok: FPA_RESPONSIBLES_NOK,
+      errors: [
+        'Coluna businessUnitID: valor "9999" inválido; esperado 2236, 4313, 4664, 5454, 9311',
+        'Coluna country: valor "" inválido; campo obrigatório',
+        `Coluna costCenter: valor "${"C".repeat(59)}…" inválido; esperado no máximo 200 caracteres`,
+        'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID',
+      ],
+      unchanged: [FPA_RESPONSIBLES],
     });
-    expect((await nokOf(FPA_RESPONSIBLES_NOK, id)).map((r) => r.Error)).toEqual([
-      'Coluna businessUnitID: valor "9999" inválido; esperado 2236, 4313, 4664, 5454, 9311',
-      'Coluna country: valor "" inválido; campo obrigatório',
-      `Coluna costCenter: valor "${"C".repeat(59)}…" inválido; esperado no máximo 200 caracteres`,
-      'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID',
-    ]);
-    expect(await snapshot([FPA_RESPONSIBLES])).toEqual(before);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
-    await expectRefusedHeader(
-      "errado.csv",
-      csv([...FPA_HEADER.filter((h) => h !== "country"), "pais"], [["x"]]),
-      "FP&A – responsáveis",
-      "country",
-      "pais",
-    );
-    await expectEmptyFiles(FPA_HEADER, [FPA_RESPONSIBLES]);
+    await expectLayoutsRefused(FPA_HEADER, [FPA_RESPONSIBLES], {
+      content: csv([...FPA_HEADER.filter((h) => h !== "country"), "pais"], [["x"]]),
+      closest: "FP&A – responsáveis",
+      missing: "country",
+      unexpected: "pais",
+    });
   });
 
   it("a large file (20,000 rows, five units) is all duplicates past the first five: refused whole", async () => {
@@ -875,7 +874,6 @@ describe("template fiscal_items", () => {
 
   it("refuses broken rows (each rule once, an unknown file among them) and applies nothing", async () => {
     await fiscalFiles();
-    const before = await snapshot([FISCAL_ITEMS]);
     const rows = [
       fiscalRow(),
       fiscalRow({ year: "20x5", description: "A" }),
@@ -884,33 +882,28 @@ describe("template fiscal_items", () => {
       fiscalRow({ description: "C", worksheet_file: "nao-existe.xlsx" }),
       fiscalRow(),
     ];
-    const { id, file } = await upload("fiscal-quebrado.csv", csv(FISCAL_HEADER, rows));
-    expect(file).toMatchObject({
-      status: FILE_STATUS_REJECTED,
-      message: expect.stringMatching(/^1 linha OK, 5 NOK; nada foi aplicado/),
+    await expectBrokenRowsRefused("fiscal-quebrado.csv", csv(FISCAL_HEADER, rows), {
+      message: /^1 linha OK, 5 NOK; nada foi aplicado/,
+      nok: FISCAL_ITEMS_NOK,
+      errors: [
+        'Coluna year: valor "20x5" inválido; esperado um número inteiro',
+        'Coluna value: valor "" inválido; campo obrigatório',
+        'Coluna description: valor "" inválido; campo obrigatório',
+        'Coluna worksheet_file: valor "nao-existe.xlsx" inválido; arquivo não encontrado no repositório (/repo/format); envie-o antes por /captura/manual',
+        'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID, year, account, description',
+      ],
+      unchanged: [FISCAL_ITEMS],
     });
-    expect((await nokOf(FISCAL_ITEMS_NOK, id)).map((r) => r.Error)).toEqual([
-      'Coluna year: valor "20x5" inválido; esperado um número inteiro',
-      'Coluna value: valor "" inválido; campo obrigatório',
-      'Coluna description: valor "" inválido; campo obrigatório',
-      'Coluna worksheet_file: valor "nao-existe.xlsx" inválido; arquivo não encontrado no repositório (/repo/format); envie-o antes por /captura/manual',
-      'Coluna businessUnitID: valor "2236" inválido; linha duplicada: a linha 2 tem os mesmos businessUnitID, year, account, description',
-    ]);
-    expect(await snapshot([FISCAL_ITEMS])).toEqual(before);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {
-    await expectRefusedHeader(
-      "errado.csv",
-      csv(
-        FISCAL_HEADER.filter((h) => h !== "document_file"),
-        [["x"]],
-      ),
-      "Ativo fiscal – itens",
-      "document_file",
-      "nenhuma",
-    );
-    await expectEmptyFiles(FISCAL_HEADER, [FISCAL_ITEMS]);
+    const header = FISCAL_HEADER.filter((h) => h !== "document_file");
+    await expectLayoutsRefused(FISCAL_HEADER, [FISCAL_ITEMS], {
+      content: csv(header, [["x"]]),
+      closest: "Ativo fiscal – itens",
+      missing: "document_file",
+      unexpected: "nenhuma",
+    });
   });
 
   it("applies a large file (20,000 items)", async () => {
