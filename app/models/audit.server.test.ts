@@ -1,4 +1,5 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Collection } from "mongodb";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -87,6 +88,18 @@ describe("appendAuditEntry", () => {
     const all = await entries();
     expect(all.map((e) => e.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(new Set(all.map((e) => e.prev)).size).toBe(20);
+    expect(await verifyAuditChain()).toMatchObject({ ok: true, checked: 20 });
+  });
+
+  it("takes this process's appends in turn: one insert each, none lost to a collision and retried", async () => {
+    const inserts = vi.spyOn(Collection.prototype, "insertOne");
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => appendAuditEntry(event(i))));
+      const intoLog = inserts.mock.instances.filter((c) => (c as unknown as Collection).collectionName === "audit_log");
+      expect(intoLog).toHaveLength(20);
+    } finally {
+      inserts.mockRestore();
+    }
     expect(await verifyAuditChain()).toMatchObject({ ok: true, checked: 20 });
   });
 

@@ -273,13 +273,34 @@ export function forgetAuditHeads(): void {
   knownHeads.clear();
 }
 
+/** Each log's appends of this process, one after another (by database and collection name). */
+const appendQueues = new Map<string, Promise<unknown>>();
+
 /**
  * Appends one entry and answers it once it is stored. Callers await it before answering the request whose event it
- * records. Concurrent appends (several instances) race on the unique `n`: the loser reads the new head and retries.
+ * records. This process's appends to a log take turns, so they never race each other for the next `n`; appends of
+ * other instances race on the unique `n`: the loser reads the new head and retries.
  */
 export async function appendAuditEntry(input: AuditInput, at: Date = new Date()): Promise<AuditEntry> {
   const collection = await auditLog();
   const body = entryBody(input, at);
+  const previous = appendQueues.get(collection.namespace) ?? Promise.resolve();
+  const appended = previous.then(
+    () => appendInTurn(collection, body),
+    () => appendInTurn(collection, body),
+  );
+  const settled = appended.catch(() => undefined);
+  appendQueues.set(collection.namespace, settled);
+  void settled.then(() => {
+    if (appendQueues.get(collection.namespace) === settled) appendQueues.delete(collection.namespace);
+  });
+  return appended;
+}
+
+async function appendInTurn(
+  collection: Collection<AuditEntry>,
+  body: ReturnType<typeof entryBody>,
+): Promise<AuditEntry> {
   for (let attempt = 1; ; attempt++) {
     // The entry this process appended last, if any: no read in the common case (bench/audit/write-cost.ts: a read is a
     // large part of an entry's cost). Another instance's append since then makes the insert collide on `n`, and the
