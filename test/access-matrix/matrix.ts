@@ -374,8 +374,14 @@ export async function runMatrix(
     const sampled = new Set<string>();
     // Public POSTs with a session (logout!) would end the test's own sessions: they are probed anonymously only.
     const work = probes.flatMap((probe) => accounts.map((account) => ({ probe, account })));
+    // The router's match of a target is the same for every account (matching flattens the whole tree each time).
+    const matches = new Map<string, Matched | null>();
+    const matchOf = (target: string) => {
+      if (!matches.has(target)) matches.set(target, matchedRoutes(tree, manifest, base, target));
+      return matches.get(target) ?? null;
+    };
     await pool(work, target.concurrency, async ({ probe, account }) => {
-      const matched = matchedRoutes(tree, manifest, base, probe.target);
+      const matched = matchOf(probe.target);
       const legacy = probe.spelling === "legacyData";
       const isData = new URL(`${base.origin}${probe.target}`).pathname.endsWith(".data");
       const expected = expectedOutcome(matched, manifest, probe.method, isData, account, options.features);
