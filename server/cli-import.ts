@@ -11,7 +11,6 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
-import { getConfig } from "../app/config.server";
 import { registerPortalDatasets } from "../app/datasets.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
@@ -19,14 +18,11 @@ import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
 import { recordJobEnded } from "../app/platform/audit/data-events.server";
 import { ingestClaimedFile } from "../app/platform/import/ingest.server";
 import { notifyJobEnded } from "../app/platform/import/job-notices.server";
-import { registerUpload } from "../app/platform/import/upload.server";
+import { registerUpload, uploadTarget } from "../app/platform/import/upload.server";
 import {
   assertUploadAllowed,
   deleteObject,
   generateStorageKey,
-  getLocalStore,
-  getS3Store,
-  LOCAL_BUCKET,
   UploadRejectedError,
   uploadLimits,
 } from "../app/services/storage.server";
@@ -64,13 +60,9 @@ async function store(file: string, size: number): Promise<{ bucket: string; key:
   const limits = uploadLimits();
   assertUploadAllowed(path.basename(file), size, limits);
   const key = generateStorageKey(path.basename(file));
-  if (getConfig().storage.kind === "s3") {
-    const s3 = getS3Store();
-    await s3.putStream(key, createReadStream(file), { maxBytes: limits.maxBytes });
-    return { bucket: s3.bucket, key };
-  }
-  await getLocalStore().putStream(key, createReadStream(file), { maxBytes: limits.maxBytes });
-  return { bucket: LOCAL_BUCKET, key };
+  const target = uploadTarget(limits.maxBytes);
+  await target.put(key, createReadStream(file));
+  return { bucket: target.bucket, key };
 }
 
 /** Prints the job's progress from its record until it is finished; returns the finished record's outcome. */
