@@ -15,9 +15,8 @@ import { registerPortalDatasets } from "../app/datasets.server";
 import { claimNextJob, DEFAULT_LEASE_MS, defaultWorkerName, findFileById } from "../app/models/file-jobs.server";
 import { FILE_TARGETS } from "../app/models/files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK } from "../app/models/files.server";
-import { recordJobEnded } from "../app/platform/audit/data-events.server";
 import { ingestClaimedFile } from "../app/platform/import/ingest.server";
-import { notifyJobEnded } from "../app/platform/import/job-notices.server";
+import { announceJobEnded } from "../app/platform/import/job-notices.server";
 import { registerUpload, uploadTarget } from "../app/platform/import/upload.server";
 import {
   assertUploadAllowed,
@@ -150,10 +149,8 @@ export async function importCommand(
   if (claim) {
     const work = ingestClaimedFile(claim, { leaseMs, progressIntervalMs: Math.min(intervalMs, 2_000) });
     const [done] = await Promise.all([work, follow(id, print, intervalMs, work)]);
-    // The CLI import in the audit trail (the operator, or --user with that account's type).
-    await recordJobEnded(claim, done, "cli");
-    // --user is told as the uploader (and whoever is on call); never throws.
-    await notifyJobEnded(claim, done);
+    // In the audit trail as the operator (or --user with that account's type), who is told as the uploader.
+    await announceJobEnded(claim, done, "cli");
     if (done.kind === "lease-lost") {
       print("Another worker took the job over; following it.");
       const end = await follow(id, print, intervalMs);

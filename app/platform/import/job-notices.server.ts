@@ -8,6 +8,7 @@ import { type NokCollection, nokCollectionOfFile, nokRowsCursor } from "~/models
 import { usersByEmail, usersOfTypes } from "~/models/user-permissions.server";
 import { getPreferencesOf, normalizeEmail, ON_CALL_TYPE } from "~/models/user-preferences.server";
 import type { PermissionType } from "~/models/users.server";
+import { recordJobEnded } from "~/platform/audit/data-events.server";
 import { noticeDeliveryTexts } from "~/platform/notices/texts";
 import { objectUrlPath } from "~/services/storage.server";
 import { canSeeNokRowsOf, maskCpfColumn, nokRowsDownloadHref } from "./nok-rows.server";
@@ -182,4 +183,18 @@ async function firstNokReasons(
   } finally {
     await cursor.close().catch(() => undefined);
   }
+}
+
+/**
+ * What every path that ends a claimed job does next, in this order: the audit trail records the ending (`via`: the
+ * worker loop or `portal import`), then the people it concerns are told (never throws, so the ending stands).
+ */
+export async function announceJobEnded(
+  claim: JobClaim,
+  outcome: Parameters<typeof recordJobEnded>[1] & Parameters<typeof notifyJobEnded>[1],
+  via: "upload" | "cli",
+  options: { log?: JobLog } = {},
+): Promise<void> {
+  await recordJobEnded(claim, outcome, via);
+  await notifyJobEnded(claim, outcome, options);
 }

@@ -7,7 +7,6 @@ import {
   finishJob,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
-import { recordJobEnded } from "~/platform/audit/data-events.server";
 import {
   type IngestClock,
   type IngestOptions,
@@ -15,7 +14,7 @@ import {
   ingestClaimedFile,
   systemClock,
 } from "./ingest.server";
-import { notifyJobEnded } from "./job-notices.server";
+import { announceJobEnded } from "./job-notices.server";
 
 /**
  * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease
@@ -72,10 +71,7 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
     }))
       ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
       : { kind: "lease-lost" };
-    // The audit trail records the ending before anyone is told of it.
-    await recordJobEnded(claim, ended, "upload");
-    // The uploader (and whoever is on call) is told; never throws, so the job's ending stands.
-    await notifyJobEnded(claim, ended, { log: options.log });
+    await announceJobEnded(claim, ended, "upload", { log: options.log });
     return ended;
   }
   options.log?.("info", "job claimed", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
@@ -95,8 +91,7 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
       ...(outcome.kind === "done" ? { status: outcome.status, message: outcome.message } : {}),
     },
   );
-  await recordJobEnded(claim, outcome, "upload");
-  await notifyJobEnded(claim, outcome, { log: options.log });
+  await announceJobEnded(claim, outcome, "upload", { log: options.log });
   return outcome;
 }
 
