@@ -12,13 +12,13 @@ import {
 } from "./document-text.server";
 import { classifyStoredObject } from "./hr-file-view.server";
 import {
-  JobLeaseLostError,
+  type JobOutcome,
+  LeaseLostError,
   megabytes,
   readWholeSource,
   SourceTooLargeError,
   startTargetJob,
   type TargetJobOptions,
-  type TargetJobOutcome,
 } from "./target-job.server";
 import { documentImportTexts as t } from "./texts";
 
@@ -69,7 +69,7 @@ async function hrRefusal(claim: JobClaim): Promise<{ message: string; retryable:
   return { message: found.by === "unreadable" ? t.hrUnreadable : t.hrRefused, retryable: false };
 }
 
-export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
+export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<JobOutcome> {
   const job = await startTargetJob(claim, options);
   const ext = extensionOf(claim.originalFile);
   if (!isDocumentFormat(ext)) return job.finish(FILE_STATUS_UNREADABLE, t.unsupported(ext));
@@ -92,7 +92,7 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
         job.beat(total ? 10 + (done / total) * 80 : 50, total ? t.readingPages(done, total) : t.reading),
       );
     } catch (error) {
-      if (error instanceof JobLeaseLostError) throw error;
+      if (error instanceof LeaseLostError) throw error;
       if (error instanceof ThreadLimitError) return job.finish(FILE_STATUS_UNREADABLE, refusal(error));
       // Every reading thread taken for the longest wait: the same file can be read later.
       if (error instanceof ThreadBusyError) return job.finish(FILE_STATUS_UNREADABLE, error.message, 0, 0, true);
@@ -124,7 +124,7 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
       (saved.replaced ? t.replaced : t.indexed)(title, saved.words) + (extracted.cut ? t.cut(MAX_DOCUMENT_CHARS) : "");
     return job.finish(FILE_STATUS_OK, message, 1, 0);
   } catch (error) {
-    if (error instanceof JobLeaseLostError) return { kind: "lease-lost" };
+    if (error instanceof LeaseLostError) return { kind: "lease-lost" };
     throw error;
   }
 }

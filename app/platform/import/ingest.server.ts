@@ -34,7 +34,7 @@ import { batched, readCsvBatches } from "./readers.server";
 import { detectTemplate, TEMPLATES } from "./registry";
 import { ingestReportBundle } from "./report-bundle.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { startTargetJob } from "./target-job.server";
+import { type JobOutcome, LeaseLostError, startTargetJob } from "./target-job.server";
 import { isDatasetTemplate, type Layout } from "./template";
 import { uploadRightsTexts } from "./texts";
 import { grantUpload, type Uploader } from "./upload-rights.server";
@@ -55,25 +55,7 @@ export const INGEST_BATCH_SIZE = 2_000;
 export const PROGRESS_INTERVAL_MS = 1_000;
 const XLSX_BATCH_ROWS = 256;
 
-export class LeaseLostError extends Error {
-  constructor() {
-    super("The job's lease was taken over by another worker");
-    this.name = "LeaseLostError";
-  }
-}
-
-export type IngestOutcome =
-  | {
-      kind: "done";
-      status: number;
-      message: string;
-      okRows: number;
-      nokRows: number;
-      /** The template (or returned export's dataset) the file was read as, and a refusal for the uploader's rights. */
-      template?: string;
-      refused?: true;
-    }
-  | { kind: "lease-lost" };
+export type IngestOutcome = JobOutcome;
 
 /**
  * The row ids of one file: the file's creation second, 4 bytes of the file id's hash, the line number

@@ -33,14 +33,14 @@ import {
 } from "~/shared/excel/xlsx-reader.server";
 import { readCsvBatches } from "./readers.server";
 import {
-  JobLeaseLostError,
+  type JobOutcome,
+  LeaseLostError,
   megabytes,
   readWholeSource,
   SourceTooLargeError,
   startTargetJob,
   type TargetJob,
   type TargetJobOptions,
-  type TargetJobOutcome,
 } from "./target-job.server";
 import { reportBundleTexts as t } from "./texts";
 
@@ -330,7 +330,7 @@ async function storeEntry(bucket: string, key: string, entry: ZipEntry, maxBytes
  * The job of a report package: the package read, its manifest read and checked against the files it holds, then (no
  * row refused) each file stored and each row's report upserted. A lost lease removes the files this run stored.
  */
-export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<TargetJobOutcome> {
+export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<JobOutcome> {
   const job = await startTargetJob(claim, options);
   if (extensionOf(claim.originalFile) !== "zip") return job.finish(FILE_STATUS_UNREADABLE, t.notAZip);
   const stored: string[] = [];
@@ -352,7 +352,7 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
     if (!Array.isArray(entries)) return entries;
     return await publish(job, claim, entries, stored, removeStored);
   } catch (error) {
-    if (error instanceof JobLeaseLostError) {
+    if (error instanceof LeaseLostError) {
       await removeStored();
       return { kind: "lease-lost" };
     }
@@ -361,11 +361,7 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
 }
 
 /** The package as a ZIP, or the job ended: too large, gone, unreadable (the storage's fault: retryable), not a ZIP. */
-async function openPackage(
-  job: TargetJob,
-  claim: JobClaim,
-  options: TargetJobOptions,
-): Promise<JSZip | TargetJobOutcome> {
+async function openPackage(job: TargetJob, claim: JobClaim, options: TargetJobOptions): Promise<JSZip | JobOutcome> {
   let bytes: Buffer;
   try {
     bytes = await readWholeSource(claim, options, BUNDLE_MAX_BYTES);
@@ -385,7 +381,7 @@ async function openPackage(
 }
 
 /** The manifest's rows, or the job ended: past its caps, or unreadable. */
-async function readManifest(job: TargetJob, entry: ZipEntry): Promise<SourceRow[] | TargetJobOutcome> {
+async function readManifest(job: TargetJob, entry: ZipEntry): Promise<SourceRow[] | JobOutcome> {
   try {
     return await manifestRows(entry);
   } catch (error) {
@@ -402,7 +398,7 @@ async function recordRefusedRows(
   job: TargetJob,
   claim: JobClaim,
   checked: { refused: RefusedEntry[]; total: number },
-): Promise<TargetJobOutcome | null> {
+): Promise<JobOutcome | null> {
   const now = job.now();
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   await replaceReportNokRows(
@@ -434,7 +430,7 @@ async function storeEntries(
   maxFileBytes: number,
   stored: string[],
   removeStored: () => Promise<unknown>,
-): Promise<ReportEntry[] | TargetJobOutcome> {
+): Promise<ReportEntry[] | JobOutcome> {
   const entries: ReportEntry[] = [];
   const packageId = claim.id.toHexString();
   let inflatedLeft = BUNDLE_MAX_INFLATED_BYTES;
@@ -478,7 +474,7 @@ async function publish(
   entries: ReportEntry[],
   stored: string[],
   removeStored: () => Promise<unknown>,
-): Promise<TargetJobOutcome> {
+): Promise<JobOutcome> {
   await job.beat(95, t.storing(entries.length, entries.length), true);
   let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
   try {

@@ -5,9 +5,9 @@ import { finishJob, type JobClaim, reportProgress } from "~/models/file-jobs.ser
 import { openReadStream } from "~/services/storage.server";
 
 /**
- * What the jobs of explorer documents and report packages share: the worker's options and outcome (the
- * same shapes as ingest.server.ts's, declared here so that module can dispatch to these without an import cycle),
- * the heartbeat, the end of the job, and reading a whole (bounded) stored file.
+ * What every kind of upload job shares: the outcome and the lease lost (declared here, below ingest.server.ts, which
+ * dispatches to the explorer documents' and report packages' jobs), their options, the heartbeat, the end of the
+ * job, and reading a whole (bounded) stored file.
  */
 
 export type TargetJobOptions = {
@@ -20,17 +20,27 @@ export type TargetJobOptions = {
   openSource?: (claim: JobClaim) => Promise<{ stream: Readable; size: number }>;
 };
 
-export type TargetJobOutcome =
-  | { kind: "done"; status: number; message: string; okRows: number; nokRows: number }
+/** How a claimed job ended: every kind of upload job (ingest.server.ts names it `IngestOutcome`). */
+export type JobOutcome =
+  | {
+      kind: "done";
+      status: number;
+      message: string;
+      okRows: number;
+      nokRows: number;
+      /** The template (or returned export's dataset) the file was read as, and a refusal for the uploader's rights. */
+      template?: string;
+      refused?: true;
+    }
   | { kind: "lease-lost" };
 
 const DEFAULT_INTERVAL_MS = 1_000;
 
 /** Another worker took the job over: stop without writing anything more. */
-export class JobLeaseLostError extends Error {
+export class LeaseLostError extends Error {
   constructor() {
     super("The job's lease was taken over by another worker");
-    this.name = "JobLeaseLostError";
+    this.name = "LeaseLostError";
   }
 }
 
@@ -45,19 +55,13 @@ export class SourceTooLargeError extends Error {
 export type TargetJob = {
   db: Db;
   now(): Date;
-  /** A heartbeat when the interval has passed (or `force`); throws JobLeaseLostError when the claim is lost. */
+  /** A heartbeat when the interval has passed (or `force`); throws LeaseLostError when the claim is lost. */
   beat(progress: number, message: string, force?: boolean): Promise<void>;
   /**
    * Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. `retryable`:
    * a failure the same file can get past (the storage did not answer), not a refusal of the file (finishJob).
    */
-  finish(
-    status: number,
-    message: string,
-    okRows?: number,
-    nokRows?: number,
-    retryable?: boolean,
-  ): Promise<TargetJobOutcome>;
+  finish(status: number, message: string, okRows?: number, nokRows?: number, retryable?: boolean): Promise<JobOutcome>;
 };
 
 export async function startTargetJob(claim: JobClaim, options: TargetJobOptions): Promise<TargetJob> {
@@ -73,7 +77,7 @@ export async function startTargetJob(claim: JobClaim, options: TargetJobOptions)
       if (!force && at.getTime() - lastBeat < interval) return;
       lastBeat = at.getTime();
       const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now: at });
-      if (!held) throw new JobLeaseLostError();
+      if (!held) throw new LeaseLostError();
     },
     async finish(status, message, okRows = 0, nokRows = 0, retryable = false) {
       return (await finishJob(claim, { status, message, now: now(), retryable }))
