@@ -111,8 +111,16 @@ function varianceColumnsOf(variance: VariancePayload, months: readonly Month[], 
     }) satisfies ExcelColumn<AccountRow>;
   return [
     ...totals.flatMap((total, i) => [
-      amount(`vt_cur_${total.year}`, forecastTexts.totalColumn(total.year), (f) => f.total[i]?.current),
-      amount(`vt_prev_${total.year}`, t.totalPrevious(total.year, variance.previousRf), (f) => f.total[i]?.previous),
+      amount(
+        `vt_cur_${total.year}`,
+        `${forecastTexts.totalColumn(total.year)}${t.comparedMonths(variance.totalMonths[i])}`,
+        (f) => f.total[i]?.current,
+      ),
+      amount(
+        `vt_prev_${total.year}`,
+        t.totalPrevious(total.year, variance.previousRf, variance.totalMonths[i]),
+        (f) => f.total[i]?.previous,
+      ),
       amount(`vt_abs_${total.year}`, t.totalAbs(total.year), (f) => f.total[i]?.abs),
       percent(`vt_pct_${total.year}`, t.totalPct(total.year), (f) => f.total[i]),
     ]),

@@ -177,6 +177,10 @@ describe("the export's variance columns", () => {
     expect(salaries.getCell(columnOf(sheet, forecastTexts.totalColumn(2027))).value).toBe(rf2);
     expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.totalPrevious(2027, "RF1 2027"))).value).toBe(rf1);
     expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.totalAbs(2027))).value).toBe(rf2 - rf1);
+    // RF1 2027 ends in December 2027: 2028's total compares none of its two months, and says so.
+    const none = forecastTexts.variance.totalPrevious(2028, "RF1 2027", { compared: 0, of: 2 });
+    expect(none).toBe("Total 2028 RF1 2027 (nenhum mês em comum)");
+    expect(salaries.getCell(columnOf(sheet, none)).value).toBe("—");
     // Feb 2028 is past RF1's window: nothing to compare.
     expect(salaries.getCell(columnOf(sheet, forecastTexts.variance.rfAbs(monthLabel(calendar.lastMonth)))).value).toBe(
       "—",

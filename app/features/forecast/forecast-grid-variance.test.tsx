@@ -14,7 +14,7 @@ import { buildVariance, type VarianceGroup } from "./variance";
 const SALARIES = "4101001 - Salários e Ordenados";
 const CHARGES = "4101002 - Encargos Sociais";
 
-function payload(columns: readonly VarianceGroup[]): ForecastGridPayload {
+function payload(columns: readonly VarianceGroup[], previousTo = 2): ForecastGridPayload {
   const groups = [
     {
       name: "Despesas com Pessoal",
@@ -41,7 +41,7 @@ function payload(columns: readonly VarianceGroup[]): ForecastGridPayload {
             firstForecastIndex: 1,
             totals,
             previous: new Map([[SALARIES, [80, 0, 246]]]),
-            previousWindow: { from: 0, to: 2, firstForecastIndex: 0 },
+            previousWindow: { from: 0, to: previousTo, firstForecastIndex: 0 },
             actual: new Map([[SALARIES, [90, null, null]]]),
             currentMonthIndex: 1,
           }),
@@ -50,7 +50,7 @@ function payload(columns: readonly VarianceGroup[]): ForecastGridPayload {
   };
 }
 
-async function render(columns: readonly VarianceGroup[]): Promise<string> {
+async function render(columns: readonly VarianceGroup[], previousTo?: number): Promise<string> {
   const handler = createStaticHandler([{ path: "/", element: null }]);
   const context = await handler.query(new Request("http://localhost/"));
   if (context instanceof Response) throw context;
@@ -60,7 +60,7 @@ async function render(columns: readonly VarianceGroup[]): Promise<string> {
         path: "/",
         element: (
           <ForecastGrid
-            payload={payload(columns)}
+            payload={payload(columns, previousTo)}
             caption="RF2 2026 · CC1001"
             conflicts={[]}
             onConflictsResolved={() => {}}
@@ -106,6 +106,14 @@ describe("the grid's variance columns (server render)", () => {
       ["actual", false],
     ]);
     expect(html).toMatch(/<form method="get"[^>]*class="forecast-grid__variance-form"/);
+  });
+
+  it("names how many of the year's months its total compares when the previous RF's window holds fewer", async () => {
+    expect(await render(["total"])).toContain(">Total 2026 RF1 2026<");
+    const html = await render(["total"], 1);
+    expect(html).toContain(">Total 2026 RF1 2026 (2 de 3 meses)<");
+    // Salários over January and February: 300 against 80 (+220, 275,0%).
+    expect(rowCells(html, "Salários").slice(4).map((c) => c.text)).toEqual(["80,00", "220,00", "275,0%"]);
   });
 
   it("adds the groups asked for after the totals, read-only, with — for a zero base and pt-BR percentages", async () => {

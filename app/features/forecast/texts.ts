@@ -8,6 +8,12 @@
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
+/** " (2 de 5 meses)" where a year's total compares fewer months than it has; " (nenhum mês em comum)" for none. */
+function comparedMonthsNote(months?: { compared: number; of: number }): string {
+  if (!months || months.compared >= months.of) return "";
+  return months.compared === 0 ? " (nenhum mês em comum)" : ` (${months.compared} de ${months.of} meses)`;
+}
+
 export const forecastTexts = {
   // The filter (spec 001 §2: "select Period and Cost Center (searchable). Generate Review … The breadcrumb Filtering")
   period: "Period",
@@ -179,7 +185,10 @@ export const forecastTexts = {
     rfPct: (month: string) => `Δ% RF ${month}`,
     actualAbs: (month: string) => `F−R ${month}`,
     actualPct: (month: string) => `F−R% ${month}`,
-    totalPrevious: (year: number, rf: string) => `Total ${year} ${rf}`,
+    totalPrevious: (year: number, rf: string, months?: { compared: number; of: number }) =>
+      `Total ${year} ${rf}${comparedMonthsNote(months)}`,
+    /** Which of the year's months a total compares, when not all: both RFs' windows must hold a month. */
+    comparedMonths: comparedMonthsNote,
     totalAbs: (year: number) => `Δ Total ${year}`,
     totalPct: (year: number) => `Δ% Total ${year}`,
     tagPrevious: "Anterior",

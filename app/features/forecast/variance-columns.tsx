@@ -99,7 +99,7 @@ function groupColumns(
         return totals.flatMap((total, index) => [
           column(
             `vt_prev_${total.year}`,
-            t.totalPrevious(total.year, variance.previousRf),
+            t.totalPrevious(total.year, variance.previousRf, variance.totalMonths[index]),
             metaOf(group, index, "previous"),
           ),
           column(`vt_abs_${total.year}`, t.totalAbs(total.year), metaOf(group, index, "abs")),

@@ -138,6 +138,18 @@ describe("the review's variance columns (loader)", () => {
     expect(variance.grand.total[y2025]).toEqual({ current: 0, previous: null, ...dash });
   });
 
+  it("compares a year's total over the months both windows hold: none of 2027's, as RF1 2026 ends in December", async () => {
+    const payload = await grid("RF2 2026", "?cols=total");
+    const variance = payload.variance as VariancePayload;
+    expect(payload.totals.map((t) => t.year)).toEqual([2025, 2026, 2027]);
+    expect(variance.totalMonths).toEqual([
+      { compared: 11, of: 11 },
+      { compared: 12, of: 12 },
+      { compared: 0, of: 2 },
+    ]);
+    expect(variance.grand.total[2]).toEqual({ current: 0, previous: null, ...dash });
+  });
+
   it("shows — for RF1 2026, which has no RF4 2025, and still compares its own forecast of January with the actual", async () => {
     const payload = await grid("RF1 2026", "?cols=rf&cols=actual&cols=total");
     const variance = payload.variance as VariancePayload;

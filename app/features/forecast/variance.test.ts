@@ -153,6 +153,42 @@ describe("the year's total", () => {
   });
 });
 
+describe("the year's total where the previous RF's window holds fewer of the year's months", () => {
+  // The previous RF's window ends at month 2: of 2027's months 2 and 3 it holds month 2 only.
+  const shorter = input({
+    previous: new Map([[SALARIES, [80, 150, 250, 10]]]),
+    previousWindow: { from: 0, to: 2, firstForecastIndex: 1 },
+  });
+
+  it("compares the same months on both sides: this RF's month 2 against the previous RF's month 2", () => {
+    const v = buildVariance(shorter);
+    expect(v.lines[0].total).toEqual([
+      { current: 300, previous: 230, abs: 70, pct: 30.4 },
+      { current: 300, previous: 250, abs: 50, pct: 20 },
+    ]);
+    expect(v.lines[1].total[1]).toEqual({ current: 10, previous: null, ...dash });
+    expect(v.grand.total[1]).toEqual({ current: 310, previous: 250, abs: 60, pct: 24 });
+  });
+
+  it("says how many of the year's months were compared", () => {
+    expect(buildVariance(shorter).totalMonths).toEqual([
+      { compared: 2, of: 2 },
+      { compared: 1, of: 2 },
+    ]);
+    expect(buildVariance(input()).totalMonths).toEqual([
+      { compared: 2, of: 2 },
+      { compared: 2, of: 2 },
+    ]);
+  });
+
+  it("shows — where the windows share none of the year's months", () => {
+    const v = buildVariance(input({ previousWindow: { from: 0, to: 1, firstForecastIndex: 1 } }));
+    expect(v.totalMonths[1]).toEqual({ compared: 0, of: 2 });
+    expect(v.lines[0].total[1]).toEqual({ current: 0, previous: null, ...dash });
+    expect(v.grand.total[1]).toEqual({ current: 0, previous: null, ...dash });
+  });
+});
+
 describe("without a previous RF (RF1 of a year whose RF4 before it has no records)", () => {
   it("shows — in every RF and total comparison, and still compares closed months with this RF's forecast", () => {
     const v = buildVariance(

@@ -62,7 +62,7 @@ export type VarianceFigures = {
   rf: Diff[];
   /** Per month: forecast − actual, null where the month is not closed for this row (empty unless the group is on). */
   actual: (Diff | null)[];
-  /** Per annual total: this RF's total (actuals + forecasts shown), the previous RF's over the same months, the difference. */
+  /** Per annual total: this RF's and the previous RF's over the months both windows hold, and the difference. */
   total: TotalDiff[];
   /** Against the saved version compared with, when one is. */
   version?: VersionFigures;
@@ -82,6 +82,8 @@ export type VariancePayload = {
   grand: VarianceFigures;
   /** The saved version compared with (`?versao=`), when one is. */
   version?: VersionComparison;
+  /** Per annual total (when the group is shown): how many of its months both RFs' windows hold, of how many. */
+  totalMonths: { compared: number; of: number }[];
 };
 
 export type VarianceInput = {
@@ -140,8 +142,10 @@ function figuresOf(measures: Measures, input: VarianceInput): VarianceFigures {
     actual: on.has("actual") ? measures.closed.map((c) => (c === null ? null : difference(c[0], c[1]))) : [],
     total: on.has("total")
       ? input.totals.map((t) => {
-          const current = t.indexes.reduce((s, i) => s + (measures.shown[i] ?? 0), 0);
-          const previous = sumOrNull(t.indexes.map((i) => measures.previous[i]));
+          // The same months on both sides: those of the year the previous RF's window holds too.
+          const months = comparedMonths(t, input.previousWindow);
+          const current = months.reduce((s, i) => s + (measures.shown[i] ?? 0), 0);
+          const previous = sumOrNull(months.map((i) => measures.previous[i]));
           return {
             current: roundTo2(current) || 0,
             previous: previous === null ? null : roundTo2(previous) || 0,
@@ -150,6 +154,11 @@ function figuresOf(measures: Measures, input: VarianceInput): VarianceFigures {
         })
       : [],
   };
+}
+
+/** The year's months (positions) the previous RF's window holds too: a year's total compares only these. */
+function comparedMonths(total: AnnualTotal, window: VarianceInput["previousWindow"]): number[] {
+  return total.indexes.filter((i) => i >= window.from && i <= window.to);
 }
 
 /** Every row's variance figures: accounts, then each group's and the cost centre's totals from the same measures. */
@@ -189,5 +198,8 @@ export function buildVariance(input: VarianceInput): VariancePayload {
     lines: lines.map((m) => figuresOf(m, input)),
     groups: groupSums.map((m) => figuresOf(m, input)),
     grand: figuresOf(grand, input),
+    totalMonths: input.columns.includes("total")
+      ? input.totals.map((t) => ({ compared: comparedMonths(t, previousWindow).length, of: t.indexes.length }))
+      : [],
   };
 }

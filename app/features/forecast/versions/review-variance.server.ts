@@ -11,6 +11,7 @@ import {
   previousScenario,
   type TotalDiff,
   type VarianceFigures,
+  type VariancePayload,
   type VersionFigures,
 } from "../variance";
 
@@ -112,7 +113,7 @@ export async function compareReviewWithVersion(
     ),
   );
   const groupSums = groupMeasures.map((rows) => addUp(rows, monthCount));
-  const variance = grid.variance ?? {
+  const variance: VariancePayload = grid.variance ?? {
     columns: [],
     previousRf: previousScenario(review.calendar).name,
     previousFound: false,
@@ -120,6 +121,7 @@ export async function compareReviewWithVersion(
     lines: groupMeasures.flat().map(emptyFigures),
     groups: groupSums.map(emptyFigures),
     grand: emptyFigures(),
+    totalMonths: [],
   };
   groupMeasures.flat().forEach((m, i) => {
     variance.lines[i].version = figuresOf(m, grid.totals);
