@@ -7,8 +7,10 @@ import {
   isPasswordValid,
   newPasswordErrors,
   PASSWORD_MIN_LENGTH,
+  type PasswordRule,
   passwordRequiredMessage,
   passwordRuleMessages,
+  passwordRulePhrases,
 } from "./password-policy";
 
 describe("password policy (spec 000 §5, the stricter rule)", () => {
@@ -45,6 +47,17 @@ describe("password policy (spec 000 §5, the stricter rule)", () => {
       expect(passwordRuleMessages[rule]).toMatch(/[a-zà-ú]/);
     }
     expect(passwordRuleMessages.minLength).toContain("8");
+  });
+});
+
+describe("the hint shown above the new password", () => {
+  it("names every rule the validator checks, and a password that meets each rule it names passes", () => {
+    expect(messages.passwordHelper).toBe(
+      "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula, 1 letra minúscula, 1 número e 1 caractere especial.",
+    );
+    // One password per rule the hint leaves out would pass the hint and fail the validator: there is none.
+    const rules: PasswordRule[] = ["minLength", "uppercase", "lowercase", "digit", "special"];
+    for (const rule of rules) expect(messages.passwordHelper).toContain(passwordRulePhrases[rule]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The new-password policy. Spec 000 §5 states two rules (the helper text asks for 8 characters with
  * 1 uppercase letter and 1 special character; the validation also asks for a lowercase letter and a
- * digit); we enforce the stricter one. Pure and free of zod: shared by the browser and the server (the zod
+ * digit); we enforce the stricter one, and the hint names every rule it checks. Pure and free of zod: shared by the browser and the server (the zod
  * schemas built on it are in password-schema.ts, for the server).
  */
 
@@ -20,6 +20,22 @@ export const passwordRuleMessages: Record<PasswordRule, string> = {
   digit: "A senha deve ter pelo menos 1 número.",
   special: "A senha deve ter pelo menos 1 caractere especial.",
 };
+
+/** Each rule as the hint names it; the hint lists them all, so it never promises less than the validator asks. */
+export const passwordRulePhrases: Record<PasswordRule, string> = {
+  minLength: `no mínimo ${PASSWORD_MIN_LENGTH} caracteres`,
+  uppercase: "1 letra maiúscula",
+  lowercase: "1 letra minúscula",
+  digit: "1 número",
+  special: "1 caractere especial",
+};
+
+/** The hint above a new password (ours, in the spec's words, naming every rule the spec's validation checks). */
+export const passwordHelperText = `A senha deve ter ${passwordRulePhrases.minLength}, com pelo menos ${[
+  passwordRulePhrases.uppercase,
+  passwordRulePhrases.lowercase,
+  passwordRulePhrases.digit,
+].join(", ")} e ${passwordRulePhrases.special}.`;
 
 export const passwordRequiredMessage = "Informe a nova senha.";
 export const confirmationRequiredMessage = "Confirme a nova senha.";

@@ -1,3 +1,5 @@
+import { passwordHelperText } from "~/shared/password-policy";
+
 /**
  * User-visible texts of the access feature (spec 000 §2, §5, §8, §9): sign-in, first access, recovery, single sign-on
  * and the user administration. The spec's texts are verbatim; texts the spec left to us are marked "ours". Gathered
@@ -18,7 +20,7 @@ export const accessTexts = {
   sessionExpired: "Ops. essa sessão expirou! Faça login novamente.",
   loginButton: "Login",
   ssoButton: (companyName: string) => `${companyName} Entrar`,
-  passwordHelper: "A senha deve ter no mínimo 8 caracteres, com pelo menos 1 letra maiúscula e 1 caractere especial.",
+  passwordHelper: passwordHelperText,
   // ours: rate limit of failed sign-ins
   tooManyAttempts: "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.",
   // ours: rate limit of reset-code attempts at /recovery/{code}
