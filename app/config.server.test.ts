@@ -47,6 +47,15 @@ describe("parseConfig", () => {
     });
   });
 
+  it("accepts for upload only formats some job processes: no .xls by default, and none configured", () => {
+    expect(parseConfig({}).storage.extensions).toEqual(["csv", "xlsx", "txt", "zip", "pdf", "docx"]);
+    expect(parseConfig({ UPLOAD_EXTENSIONS: "CSV,.xlsx" }).storage.extensions).toEqual(["csv", "xlsx"]);
+    const problems = problemsOf({ UPLOAD_EXTENSIONS: "csv,xls,exe" });
+    expect(problems).toEqual([
+      "UPLOAD_EXTENSIONS: xls, exe cannot be processed (processed: csv, txt, xlsx, zip, pdf, docx)",
+    ]);
+  });
+
   it("reads feature flags in their accepted spellings", () => {
     const config = parseConfig({
       FEATURE_UPLOAD: "off",

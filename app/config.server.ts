@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROCESSED_EXTENSIONS } from "~/models/files.fields";
 import { DEFAULT_TIME_ZONE, isTimeZone, setPortalTimeZone } from "~/shared/dates";
 import { parseIsoDate } from "~/shared/months";
 import {
@@ -161,7 +162,17 @@ const envShape = {
   /** The largest request body of a route that takes no file (the upload routes keep their own limits): 413 beyond. */
   REQUEST_BODY_MAX_BYTES: positiveInt(1024 * 1024),
   EXCEL_IMPORT_INLINE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
-  UPLOAD_EXTENSIONS: csvList("csv,xlsx,xls,txt,zip,pdf,docx"),
+  /** Only formats some job reads: an upload nothing can process is refused when it is sent, not after. */
+  UPLOAD_EXTENSIONS: csvList("csv,xlsx,txt,zip,pdf,docx")
+    .transform((list) => list.map((e) => e.toLowerCase().replace(/^\./, "")))
+    .superRefine((list, ctx) => {
+      const unread = list.filter((e) => !(PROCESSED_EXTENSIONS as readonly string[]).includes(e));
+      if (unread.length > 0)
+        ctx.addIssue({
+          code: "custom",
+          message: `${unread.join(", ")} cannot be processed (processed: ${PROCESSED_EXTENSIONS.join(", ")})`,
+        });
+    }),
 
   DASHBOARDS: z.enum(["native", "quicksight"]).default("native"),
   QUICKSIGHT_ACCOUNT_ID: optionalText.pipe(
@@ -437,7 +448,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       kind: env.STORAGE,
       bucket: env.S3_BUCKET ?? "local",
       maxBytes: env.UPLOAD_MAX_BYTES,
-      extensions: env.UPLOAD_EXTENSIONS.map((e) => e.toLowerCase().replace(/^\./, "")),
+      extensions: env.UPLOAD_EXTENSIONS,
       s3: {
         endpoint: env.S3_ENDPOINT?.replace(/\/$/, ""),
         publicEndpoint: (env.S3_PUBLIC_ENDPOINT ?? env.S3_ENDPOINT)?.replace(/\/$/, ""),

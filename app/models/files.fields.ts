@@ -16,6 +16,9 @@ export const DEFAULT_FILE_TARGET: FileTarget = "data";
 /** The form field (multipart and /api/files/register) that carries the choice. */
 export const FILE_TARGET_FIELD = "target";
 
+/** The formats some upload job reads (data: CSV, TXT, XLSX; report packages: ZIP; documents: PDF, DOCX). */
+export const PROCESSED_EXTENSIONS = ["csv", "txt", "xlsx", "zip", "pdf", "docx"] as const;
+
 /** Formats that can only be documents: no data template reads them. */
 const DOCUMENT_ONLY_EXTENSIONS: ReadonlySet<string> = new Set(["pdf", "docx"]);
 

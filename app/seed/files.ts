@@ -21,7 +21,7 @@ const NAME_PATTERNS: readonly ((r: Random, at: Date) => string)[] = [
   (_r, at) => `notas_fiscais_${yyyymmdd(at).slice(0, 6)}.zip`,
   (r) => `Relatório de Sell-out ${r.pick(["Drogarias", "Perfumarias", "E-commerce"])} - semana ${r.int(1, 52)}.xlsx`,
   (_r, at) => `geracao_solar_usinas_${yyyymmdd(at)}.csv`,
-  (r) => `metas_comerciais_${r.pick(["2025", "2026"])}_${r.pick(["revisado", "final", "v2"])}.xls`,
+  (r) => `metas_comerciais_${r.pick(["2025", "2026"])}_${r.pick(["revisado", "final", "v2"])}.xlsx`,
 ];
 
 const FAILURES: readonly (readonly [number, (r: Random) => string])[] = [

@@ -111,8 +111,6 @@ export function indicatorTable(random: Random, title: string, rows = 12): DocTab
 export async function renderByExtension(ext: string, spec: DocSpec): Promise<Buffer> {
   switch (ext) {
     case "xlsx":
-    case "xls":
-      // exceljs writes the Office Open XML format only; Excel opens an .xls holding it (with a notice).
       return renderXlsx(spec);
     case "docx":
       return renderDocx(spec);

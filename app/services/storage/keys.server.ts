@@ -48,7 +48,7 @@ export function assertUploadAllowed(
   if (!ext || !limits.extensions.includes(ext)) {
     throw new UploadRejectedError(
       "extension",
-      `Extensão "${ext || "(nenhuma)"}" não permitida; permitidas: ${limits.extensions.join(", ")}.`,
+      `Formato não suportado para processamento (.${ext || "sem extensão"}); envie um destes: ${limits.extensions.join(", ")}.`,
     );
   }
   if (declaredBytes !== undefined && declaredBytes > limits.maxBytes) {

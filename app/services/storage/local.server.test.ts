@@ -34,7 +34,12 @@ describe("storage keys", () => {
   it("refuses extensions off the allow-list and declared sizes over the limit", () => {
     const limits = { maxBytes: 100, extensions: ["csv", "xlsx"] };
     expect(assertUploadAllowed("data.CSV", 50, limits)).toBe("csv");
-    expect(() => assertUploadAllowed("script.exe", 10, limits)).toThrow(/Extensão "exe" não permitida/);
+    expect(() => assertUploadAllowed("script.exe", 10, limits)).toThrow(
+      "Formato não suportado para processamento (.exe); envie um destes: csv, xlsx.",
+    );
+    expect(() => assertUploadAllowed("metas.xls", 10, limits)).toThrow(
+      "Formato não suportado para processamento (.xls); envie um destes: csv, xlsx.",
+    );
     expect(() => assertUploadAllowed("noext", 10, limits)).toThrow(UploadRejectedError);
     expect(() => assertUploadAllowed("big.csv", 101, limits)).toThrow(/maior que o limite/);
   });
