@@ -42,6 +42,8 @@ type FileDoc = FileRecord & {
   retryBatch?: string;
   /** The claim (`attempts`) whose ending was notified (one notice per ending: claimJobEndingNotice). */
   notifiedEnding?: number;
+  /** On a batch's first job: the batch whose summary was told (claimRetryBatchSummary). */
+  batchSummarized?: string;
 };
 
 /**
@@ -300,9 +302,14 @@ export async function finishJob(
  * finished it; false when it is already taken (the same ending handled twice) or the job is not ended by this claim.
  * Returns the ended job's status, message and whether a retry can succeed.
  */
-export async function claimJobEndingNotice(
-  claim: Pick<JobClaim, "id" | "agent" | "attempts">,
-): Promise<{ status: number; message: string; retryable: boolean } | null> {
+export async function claimJobEndingNotice(claim: Pick<JobClaim, "id" | "agent" | "attempts">): Promise<{
+  status: number;
+  message: string;
+  retryable: boolean;
+  /** Who last sent the job back ("Tentar novamente"), and the "Tentar novamente todos" it was part of. */
+  retriedBy: string | null;
+  retryBatch: string | null;
+} | null> {
   const doc = await (await files()).findOneAndUpdate(
     {
       _id: claim.id,
@@ -312,10 +319,16 @@ export async function claimJobEndingNotice(
       notifiedEnding: { $ne: claim.attempts },
     },
     { $set: { notifiedEnding: claim.attempts } },
-    { returnDocument: "after", projection: { status: 1, message: 1, retryable: 1 } },
+    { returnDocument: "after", projection: { status: 1, message: 1, retryable: 1, retriedBy: 1, retryBatch: 1 } },
   );
   if (!doc) return null;
-  return { status: doc.status, message: String(doc.message ?? ""), retryable: doc.retryable === true };
+  return {
+    status: doc.status,
+    message: String(doc.message ?? ""),
+    retryable: doc.retryable === true,
+    retriedBy: typeof doc.retriedBy === "string" ? doc.retriedBy : null,
+    retryBatch: typeof doc.retryBatch === "string" ? doc.retryBatch : null,
+  };
 }
 
 export type RetryDecision =
@@ -393,6 +406,8 @@ export async function countRetryableJobs(
 
 /** A batch of "Tentar novamente todos": 16 hex digits, in the list's URL (`lote`) while its progress is shown. */
 export const RETRY_BATCH_PATTERN = /^[0-9a-f]{16}$/;
+/** The job lists' parameter naming the batch whose progress they show. */
+export const RETRY_BATCH_PARAM = "lote";
 
 /**
  * Sends every job of retryAllFilter back to the workers in one server-side updateMany: the same transition and record
@@ -442,6 +457,23 @@ export async function retryBatchProgress(
     countMatching(collection, { retryBatch: batch, progress: FILE_PROGRESS_DONE, status: { $ne: FILE_STATUS_OK } }),
   ]);
   return total === 0 ? null : { total, finished, failed };
+}
+
+/**
+ * Where a finished "Tentar novamente todos" stands, for the one caller that takes the right to tell it: null while any
+ * of its jobs runs, and to every caller after the first (the mark is on the batch's first job, one atomic update).
+ */
+export async function claimRetryBatchSummary(batch: string): Promise<{ total: number; failed: number } | null> {
+  const progress = await retryBatchProgress(batch);
+  if (!progress || progress.finished < progress.total) return null;
+  const collection = await files();
+  const first = await collection.findOne({ retryBatch: batch }, { sort: { _id: 1 }, projection: { _id: 1 } });
+  if (!first) return null;
+  const claimed = await collection.updateOne(
+    { _id: first._id, retryBatch: batch, batchSummarized: { $ne: batch } },
+    { $set: { batchSummarized: batch } },
+  );
+  return claimed.modifiedCount === 1 ? { total: progress.total, failed: progress.failed } : null;
 }
 
 export type FileListItem = {

@@ -9,6 +9,7 @@ import {
   type FileListItem,
   listFilesPage,
   PAGE_SIZES,
+  RETRY_BATCH_PARAM,
   RETRY_BATCH_PATTERN,
   retryBatchProgress,
   retryFailedJobs,
@@ -110,8 +111,7 @@ async function withNokRowLinks(
   });
 }
 
-/** The parameter naming the "Tentar novamente todos" batch whose progress the list shows. */
-export const RETRY_BATCH_PARAM = "lote";
+export { RETRY_BATCH_PARAM };
 
 /** One page of the job list; `ownOnly` restricts it to the viewer's uploads. */
 export async function loadJobList(request: Request, viewer: AuthenticatedUser, options: { ownOnly: boolean }) {

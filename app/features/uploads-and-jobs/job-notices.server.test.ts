@@ -8,7 +8,8 @@ import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { noticeTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { claimNextJob, findFileById, retryJob } from "~/models/file-jobs.server";
+import { claimNextJob, findFileById, retryFailedJobs, retryJob } from "~/models/file-jobs.server";
+import { FILES } from "~/models/files.server";
 import { listNotices, listQueuedMail, NOTICE_MAIL, NOTICES } from "~/models/notices.server";
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
@@ -170,6 +171,66 @@ describe("a refused or failed job", () => {
     expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
     expect(await noticesOf(bronze)).toHaveLength(2);
     expect(await noticesOf(onCall)).toHaveLength(2);
+  });
+});
+
+describe("a retry by someone else than the uploader", () => {
+  const broken = {
+    ...worker,
+    leaseMs: 60_000,
+    openSource: () => Promise.reject(new Error("armazenamento indisponível")),
+  };
+  const failed = async (name: string, user: string) => {
+    const { id } = await storeUpload(name, productCsv([]), { user });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    return id;
+  };
+  const clearNotices = async () => {
+    const db = await testDb.db();
+    await Promise.all([db.collection(NOTICES).deleteMany({}), db.collection(NOTICE_MAIL).deleteMany({})]);
+  };
+  // Only this test's jobs: the earlier tests' failures would join the batch.
+  beforeEach(async () => {
+    await (await testDb.db()).collection(FILES).deleteMany({});
+  });
+
+  it("Tentar novamente todos: owners hear only of a file that now loads, and who re-ran it; the admin gets one summary", async () => {
+    await failed("lote-1.csv", bronze);
+    await failed("lote-2.csv", gold);
+    await failed("lote-3.csv", bronze);
+    await clearNotices();
+    const { batch, retried } = await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
+    expect(retried).toBe(3);
+    // Two fail again, the third loads.
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await noticesOf(offCall)).toHaveLength(0);
+    expect(await processNextJob({ ...worker, leaseMs: 60_000 })).toMatchObject({ kind: "done", status: 0 });
+
+    const owners = [...(await noticesOf(bronze)), ...(await noticesOf(gold))];
+    expect(owners).toHaveLength(1);
+    expect(owners[0].title).toMatch(/^Envio concluído sem erros: lote-\d\.csv$/);
+    expect(owners[0].body).toContain(`Reprocessado por: ${offCall}`);
+    expect(await noticesOf(onCall)).toHaveLength(0);
+    const summary = await noticesOf(offCall);
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toMatchObject({
+      title: "Tentar novamente todos: 3 arquivos reprocessados",
+      link: `/jobs/executados?lote=${batch}`,
+    });
+    expect(summary[0].body).toBe("Reprocessados: 3. Concluídos: 1. Falharam novamente: 2.");
+  });
+
+  it("one job re-run by an admin that fails again: its uploader hears nothing, the admin is told", async () => {
+    const id = await failed("um-so.csv", gold);
+    await clearNotices();
+    expect(await retryJob(id, { email: offCall, type: "SYSTEM ADMIN" })).toEqual({ ok: true });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await noticesOf(gold)).toHaveLength(0);
+    expect(await noticesOf(onCall)).toHaveLength(0);
+    const [told] = await noticesOf(offCall);
+    expect(told.title).toBe("Envio falhou: um-so.csv");
+    expect(told.body).toContain(`Enviado por: ${gold}`);
   });
 });
 

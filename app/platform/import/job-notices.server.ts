@@ -1,6 +1,11 @@
 import { canAccessRoute, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
-import { claimJobEndingNotice, type JobClaim } from "~/models/file-jobs.server";
+import {
+  claimJobEndingNotice,
+  claimRetryBatchSummary,
+  type JobClaim,
+  RETRY_BATCH_PARAM,
+} from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { type NoticeInput, notify } from "~/models/notices.server";
@@ -68,23 +73,82 @@ export async function notifyJobEnded(
     const ended = await claimJobEndingNotice(claim);
     if (!ended) return;
     const job: EndedJob = { ...ended, okRows: outcome.okRows, nokRows: outcome.nokRows };
-    const notices = await jobNotices(claim, job);
+    const rerunBy = rerunByOther(claim, ended.retriedBy);
+    const notices = rerunBy
+      ? await rerunNotices(claim, job, rerunBy, ended.retryBatch)
+      : await jobNotices(claim, job, { uploaderAlways: false });
     if (notices.length > 0) await notify(notices, options.now);
   } catch (error) {
     options.log?.("error", "job notice failed", { fileId: String(claim.id), error: (error as Error).message });
   }
 }
 
+/** Who sent the job back, when it was someone other than its uploader (an administrator's retry). */
+function rerunByOther(claim: JobClaim, retriedBy: string | null): string | null {
+  if (!retriedBy) return null;
+  const by = normalizeEmail(retriedBy);
+  return claim.operator || by !== normalizeEmail(claim.user) ? by : null;
+}
+
+/**
+ * A job someone else sent back: its uploader is told only when the file now loads (whatever their success setting),
+ * with who re-ran it; those on call are not told again. The one who sent it back is told of a single retry's ending,
+ * or, for "Tentar novamente todos", once, when the batch's last job ends: how many, how many failed again, a link.
+ */
+async function rerunNotices(
+  claim: JobClaim,
+  job: EndedJob,
+  rerunBy: string,
+  batch: string | null,
+): Promise<NoticeInput[]> {
+  const loaded = job.status === FILE_STATUS_OK;
+  const told = loaded ? await jobNotices(claim, job, { uploaderAlways: true, onCall: false, rerunBy }) : [];
+  if (!batch) {
+    const toRetrier = await jobNotices(claim, job, { uploaderAlways: false, onCall: false, only: rerunBy });
+    return [...told, ...toRetrier];
+  }
+  const summary = await claimRetryBatchSummary(batch);
+  if (!summary) return told;
+  return [
+    ...told,
+    {
+      to: rerunBy,
+      kind: "job.retryBatch",
+      title: noticeDeliveryTexts.retryBatchTitle(summary.total),
+      body: noticeDeliveryTexts.retryBatchBody(summary.total, summary.failed),
+      link: `${ALL_JOBS_PATH}?${RETRY_BATCH_PARAM}=${batch}`,
+    },
+  ];
+}
+
+type NoticeOptions = {
+  /** Tell the uploader even of a success they did not ask to hear of. */
+  uploaderAlways: boolean;
+  /** Tell those on call of a failure (default true). */
+  onCall?: boolean;
+  /** Who re-ran the job, named in the uploader's notice. */
+  rerunBy?: string;
+  /** Tell only this person, as someone other than the uploader. */
+  only?: string;
+};
+
 /** The notices of one ended job: its uploader's and those on call's (each person once). */
-async function jobNotices(claim: JobClaim, job: EndedJob): Promise<NoticeInput[]> {
+async function jobNotices(claim: JobClaim, job: EndedJob, options: NoticeOptions): Promise<NoticeInput[]> {
+  if (options.only) {
+    const only = normalizeEmail(options.only);
+    const type = (await usersByEmail([only])).get(only)?.type ?? "";
+    return noticesFor(claim, job, [{ email: only, type, uploader: false }], options.rerunBy);
+  }
   const kind = jobEndingKind(job);
   const uploader = claim.operator ? null : normalizeEmail(claim.user);
-  const admins = kind === "succeeded" ? [] : await usersOfTypes([ON_CALL_TYPE]);
+  const admins = kind === "succeeded" || options.onCall === false ? [] : await usersOfTypes([ON_CALL_TYPE]);
   const candidates = [...new Set([...(uploader ? [uploader] : []), ...admins.map((a) => normalizeEmail(a.user))])];
   if (candidates.length === 0) return [];
   const [preferences, types] = await Promise.all([getPreferencesOf(candidates), usersByEmail(candidates)]);
   const recipients: Recipient[] = [];
-  if (uploader && (kind !== "succeeded" || preferences.get(uploader)?.jobSuccessNotices === true))
+  const uploaderTold =
+    kind !== "succeeded" || options.uploaderAlways || preferences.get(uploader ?? "")?.jobSuccessNotices === true;
+  if (uploader && uploaderTold)
     recipients.push({ email: uploader, type: types.get(uploader)?.type ?? "", uploader: true });
   for (const admin of admins) {
     const email = normalizeEmail(admin.user);
@@ -93,8 +157,19 @@ async function jobNotices(claim: JobClaim, job: EndedJob): Promise<NoticeInput[]
     if (preferences.get(email)?.onCallFailures !== true) continue;
     recipients.push({ email, type: ON_CALL_TYPE, uploader: false });
   }
-  if (recipients.length === 0) return [];
+  return noticesFor(claim, job, recipients, options.rerunBy);
+}
 
+/** Each recipient's notice of the job: file, uploader (to others), who re-ran it, outcome, counts, reasons, links. */
+async function noticesFor(
+  claim: JobClaim,
+  job: EndedJob,
+  recipients: Recipient[],
+  rerunBy: string | undefined,
+): Promise<NoticeInput[]> {
+  if (recipients.length === 0) return [];
+  const kind = jobEndingKind(job);
+  const uploader = claim.operator ? null : normalizeEmail(claim.user);
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   const nokCollection = job.nokRows > 0 ? await nokCollectionOfFile(claim.id, undefined, urlPath) : null;
   const context = accessContext();
@@ -113,6 +188,7 @@ async function jobNotices(claim: JobClaim, job: EndedJob): Promise<NoticeInput[]
       const lines = [
         noticeDeliveryTexts.jobNoticeFile(claim.originalName),
         ...(recipient.uploader ? [] : [noticeDeliveryTexts.jobNoticeUploader(claim.user)]),
+        ...(rerunBy && recipient.uploader ? [noticeDeliveryTexts.jobNoticeRerunBy(rerunBy)] : []),
         noticeDeliveryTexts.jobNoticeOutcome(outcome),
         noticeDeliveryTexts.jobNoticeCounts(job.okRows, job.nokRows),
         ...(reasons.length > 0 ? [noticeDeliveryTexts.jobNoticeReasons, ...reasons.map((r) => `- ${r}`)] : []),

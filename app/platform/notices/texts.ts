@@ -11,6 +11,11 @@ export const noticeDeliveryTexts = {
   jobNoticeTitle: (outcome: string, fileName: string) => `Envio ${outcome.toLowerCase()}: ${fileName}`,
   jobNoticeFile: (fileName: string) => `Arquivo: ${fileName}`,
   jobNoticeUploader: (email: string) => `Enviado por: ${email}`,
+  jobNoticeRerunBy: (email: string) => `Reprocessado por: ${email}`,
+  retryBatchTitle: (total: number) =>
+    `Tentar novamente todos: ${total} ${total === 1 ? "arquivo reprocessado" : "arquivos reprocessados"}`,
+  retryBatchBody: (total: number, failed: number) =>
+    `Reprocessados: ${total}. Concluídos: ${total - failed}. Falharam novamente: ${failed}.`,
   jobNoticeOutcome: (outcome: string) => `Resultado: ${outcome}`,
   jobNoticeCounts: (ok: number, nok: number) => `Linhas aceitas: ${ok}. Linhas recusadas: ${nok}.`,
   jobNoticeReasons: "Primeiros motivos:",
