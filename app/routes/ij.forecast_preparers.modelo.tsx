@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRouteAccess("routes/ij.forecast_preparers.modelo", request, "write");
   const file = await uploadedTemplate(request);
   if (!file.ok) return redirect(preparersHref({}, { erro: file.code }));
-  const outcome = await assignCandidates(file.candidates, admin.email);
+  const outcome = await assignCandidates(file.candidates, admin.email, "template");
   const kept = await keepOutcome(admin.email, outcome);
   return redirect(preparersHref({}, outcomeParams("uploaded", outcome, kept)));
 }

@@ -111,14 +111,14 @@ export async function action({ request }: ActionFunctionArgs) {
       // Without the confirmation (a plain form, a replayed link): ask first.
       if (input.confirm !== "1")
         return redirect(preparersHref(state, { remover: input.cost_center_concat, usuario: input.user }));
-      const outcome = await removePreparer(input.cost_center_concat, input.user);
+      const outcome = await removePreparer(input.cost_center_concat, input.user, admin.email);
       if (!outcome.ok) return refuse(outcome.message);
       return redirect(
         preparersHref(state, { ok: "removed", cc: input.cost_center_concat, email: input.user.toLowerCase() }),
       );
     }
     case "suggest": {
-      const outcome = await assignCandidates(pairsAsCandidates(input.par), admin.email);
+      const outcome = await assignCandidates(pairsAsCandidates(input.par), admin.email, "suggestion");
       const kept = await keepOutcome(admin.email, outcome);
       return redirect(preparersHref(state, outcomeParams("suggested", outcome, kept)));
     }

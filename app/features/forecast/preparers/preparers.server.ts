@@ -13,6 +13,7 @@ import {
 import { listResponsibles } from "~/models/fpa.server";
 import { allUserNames, usersByEmail } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
+import { actorByEmail, recordDataEvent } from "~/platform/audit/record.server";
 import { byPtBrNumeric } from "~/shared/collation";
 import { pageNumber } from "~/shared/pagination";
 import { matchResponsibles, nameKey, type Proposal, type Unmatched } from "./matching";
@@ -159,15 +160,27 @@ export async function checkCandidates(
 
 export type AssignOutcome = { assigned: number; present: number; refused: RefusedPair[] };
 
-/** Checks the candidates and assigns the valid ones (additive: nothing is removed). */
-export async function assignCandidates(candidates: readonly Candidate[], by: string): Promise<AssignOutcome> {
+/** Checks the candidates and assigns the valid ones (additive: nothing is removed); `via`: the template or the suggestion. */
+export async function assignCandidates(
+  candidates: readonly Candidate[],
+  by: string,
+  via: "template" | "suggestion",
+): Promise<AssignOutcome> {
   const { valid, refused, repeated } = await checkCandidates(candidates);
   const assigned = await assignPreparers(
     valid.map(({ cost_center_concat, user }) => ({ cost_center_concat, user })),
     normalizeEmail(by),
     new Date(),
   );
-  return { assigned, present: valid.length - assigned + repeated, refused };
+  const outcome = { assigned, present: valid.length - assigned + repeated, refused };
+  await recordPreparers(by, null, {
+    action: "preparersLoaded",
+    via,
+    assigned: outcome.assigned,
+    present: outcome.present,
+    refused: refused.length,
+  });
+  return outcome;
 }
 
 /** Keeps an outcome's refused rows for the screen (`?excel=<id>`), for its author only; null when nothing was refused. */
@@ -215,15 +228,31 @@ export async function addPreparer(
   if (refused.length > 0) return { ok: false, message: refused[0].reason };
   if (await isPreparer(valid[0].cost_center_concat, normalized))
     return { ok: false, message: t.refused.alreadyAssigned(normalized, costCenter) };
-  await assignCandidates(valid, by);
+  await assignPreparers(
+    [{ cost_center_concat: valid[0].cost_center_concat, user: normalized }],
+    normalizeEmail(by),
+    new Date(),
+  );
+  await recordPreparers(by, valid[0].cost_center_concat, { action: "preparerAdded", user: normalized });
   return { ok: true, email: normalized };
 }
 
-export async function removePreparer(costCenter: string, email: string): Promise<{ ok: true } | Refusal> {
+/** Removes one preparer (after the screen's confirmation); `by` is the administrator, kept in the audit trail. */
+export async function removePreparer(costCenter: string, email: string, by: string): Promise<{ ok: true } | Refusal> {
   const normalized = normalizeEmail(email);
   if (!(await unassignPreparer(costCenter, normalized)))
     return { ok: false, message: t.refused.notAssigned(normalized, costCenter) };
+  await recordPreparers(by, costCenter, { action: "preparerRemoved", user: normalized });
   return { ok: true };
+}
+
+/** A change to the preparers in the audit trail, as the administrator who made it (on a cost centre, or many). */
+async function recordPreparers(by: string, costCenter: string | null, details: Record<string, unknown>): Promise<void> {
+  await recordDataEvent(await actorByEmail(normalizeEmail(by)), "dataEdited", {
+    dataset: PREPARERS_DATASET,
+    object: costCenter ? { kind: "costCentre", id: costCenter, label: costCenter } : null,
+    details,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries } from "#test/query-plans";
 import { routeArgs } from "#test/requests";
 import { applyIndexes } from "~/models/all-indexes.server";
+import { AUDIT_LOG } from "~/models/audit.server";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_PREPARERS, preparersOf } from "~/models/forecast-cycle.server";
 import { FPA_RESPONSIBLES } from "~/models/fpa.server";
@@ -244,6 +245,54 @@ describe("adding and removing", () => {
       expect((await responseOf(templateLoader(routeArgs(new Request(`${ORIGIN}${PATH}/modelo`))))).status).toBe(403);
     }
     expect(await assignments()).toEqual([]);
+  });
+});
+
+describe("the audit trail", () => {
+  const entries = async () =>
+    (await db.collection(AUDIT_LOG).find({ dataset: "forecast_preparers" }).sort({ n: 1 }).toArray()).map((e) => ({
+      actor: e.actor?.email,
+      event: e.event,
+      object: e.object?.id ?? null,
+      details: e.details,
+    }));
+
+  it("keeps who added, removed or loaded preparers, on which cost centre, as the person who did it", async () => {
+    await db.collection(AUDIT_LOG).deleteMany({ dataset: "forecast_preparers" });
+    await post({ intent: "add", cost_center_concat: GESTAO, user: "gold2@example.com" });
+    await post({ intent: "remove", cost_center_concat: GESTAO, user: "gold2@example.com", confirm: "1" });
+    const form = new FormData();
+    form.set("arquivo", new File([`cost_center_concat;user_email\r\n${GESTAO};gold2@example.com\r\n`], "m.csv"));
+    await templateAction(
+      routeArgs(new Request(`${ORIGIN}${PATH}/modelo`, { method: "POST", body: form, headers: { Origin: ORIGIN } })),
+    );
+    await post({ intent: "remove", cost_center_concat: GESTAO, user: "gold2@example.com", confirm: "1" });
+    expect(await entries()).toEqual([
+      {
+        actor: "admin@example.com",
+        event: "dataEdited",
+        object: GESTAO,
+        details: { action: "preparerAdded", user: "gold2@example.com" },
+      },
+      {
+        actor: "admin@example.com",
+        event: "dataEdited",
+        object: GESTAO,
+        details: { action: "preparerRemoved", user: "gold2@example.com" },
+      },
+      {
+        actor: "admin@example.com",
+        event: "dataEdited",
+        object: "forecast_preparers",
+        details: { action: "preparersLoaded", via: "template", assigned: 1, present: 0, refused: 0 },
+      },
+      {
+        actor: "admin@example.com",
+        event: "dataEdited",
+        object: GESTAO,
+        details: { action: "preparerRemoved", user: "gold2@example.com" },
+      },
+    ]);
   });
 });
 
