@@ -7,6 +7,7 @@ import { messages } from "~/messages";
 import {
   countRetryableJobs,
   type FileListItem,
+  findFileById,
   listFilesPage,
   PAGE_SIZES,
   RETRY_BATCH_PARAM,
@@ -17,6 +18,7 @@ import {
 } from "~/models/file-jobs.server";
 import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
+import { recordDataEvent } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { canSeeNokRowsOf, nokRowsDownloadHref } from "~/platform/import/nok-rows.server";
 import { objectUrlPath } from "~/services/storage.server";
@@ -203,6 +205,12 @@ export async function handleRetryAction(
             : 400;
     return data({ ok: false as const, error: jobTexts.retryRefused[decision.reason] }, { status });
   }
+  const retried = await findFileById(new ObjectId(parsed.data.fileId));
+  await recordDataEvent(viewer, "decision", {
+    dataset: null,
+    object: { kind: "file", id: parsed.data.fileId, label: retried?.originalName ?? null },
+    details: { action: "retry" },
+  });
   return redirectWithToast(listUrlOf(request), { type: "success", description: jobTexts.retryQueued });
 }
 
@@ -231,6 +239,12 @@ async function retryAll(
   }
   const { batch, retried } = await retryFailedJobs(list, viewer);
   if (retried === 0) return data({ ok: false as const, error: jobTexts.retryAllNone }, { status: 409 });
+  // The one who pressed it, from where: the jobs' owners are told only by their jobs' own endings.
+  await recordDataEvent(viewer, "decision", {
+    dataset: null,
+    object: { kind: "screen", id: options.ownOnly ? "/captura/processando" : "/jobs/executados", label: null },
+    details: { action: "retryAll", batch, retried },
+  });
   return redirectWithToast(listUrlOf(request, batch), {
     type: "success",
     description: jobTexts.retryAllQueued(retried),

@@ -8,6 +8,7 @@ import { formPost, pageGet, routeArgs } from "#test/requests";
 import { useTempDataDir } from "#test/upload-fixtures";
 import type { PermissionType } from "~/access";
 import { applyIndexes } from "~/models/all-indexes.server";
+import { AUDIT_LOG } from "~/models/audit.server";
 import { retryFailedJobs } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { action as processingAction, loader as processingLoader } from "~/routes/captura.processando";
@@ -155,6 +156,26 @@ describe("Tentar novamente todos", () => {
     const doc = await (await testDb.db()).collection(FILES).findOne({ _id: jobs.bruno });
     expect(doc).toMatchObject({ retriedBy: "admin@x.test", retryBase: 1 });
     expect(doc).not.toHaveProperty("retryable");
+  });
+
+  it("is an entry of the administrator who pressed it, with the count and the batch; one job's retry too", async () => {
+    as("admin@x.test", "SYSTEM ADMIN");
+    const db = await testDb.db();
+    await db.collection(AUDIT_LOG).deleteMany({});
+    const done = await post("/jobs/executados", { intent: "retry-all", confirm: "1", count: "3" });
+    const batch = new URL(done.headers.get("Location") ?? "", "http://x").searchParams.get("lote");
+    await db.collection(FILES).updateOne({ _id: jobs.ana1 }, { $set: { status: 3, retryable: true, progress: 100 } });
+    await post("/jobs/executados", { intent: "retry", fileId: jobs.ana1.toHexString() });
+    const entries = await db.collection(AUDIT_LOG).find({}).sort({ n: 1 }).toArray();
+    expect(entries.map((e) => [e.actor?.email, e.event, e.object, e.details])).toEqual([
+      [
+        "admin@x.test",
+        "decision",
+        { kind: "screen", id: "/jobs/executados", label: null },
+        { action: "retryAll", batch, retried: 3 },
+      ],
+      ["admin@x.test", "decision", { kind: "file", id: jobs.ana1.toHexString(), label: "a1.csv" }, { action: "retry" }],
+    ]);
   });
 
   it("as SYSTEM ADMIN on /captura/processando: only the list's own jobs (the filter decides too)", async () => {
