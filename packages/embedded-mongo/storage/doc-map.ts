@@ -21,7 +21,9 @@ export class DocMap extends Map<string, Doc> {
   static {
     // Map#size counts the adopted documents not in the map yet (an accessor, which TypeScript declares a property).
     const inMap = Object.getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
-    Object.defineProperty(DocMap.prototype, "size", {
+    // `this`, not `DocMap`: bundled as `var DocMap = class …`, the name is bound only after the static blocks ran.
+    // biome-ignore lint/complexity/noThisInStatic: see the line above
+    Object.defineProperty(this.prototype, "size", {
       get(this: DocMap): number {
         const pending = this.pending;
         return (inMap.call(this) as number) + (pending === undefined ? 0 : pending.ids.length - pending.at);
