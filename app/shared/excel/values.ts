@@ -80,7 +80,9 @@ export function normalizeCnpj(value: CellValue): string | null {
   return d1 === Number(digits[12]) && d2 === Number(digits[13]) ? digits : null;
 }
 
-/** pt-BR integer with thousands separator: 12345 → "12.345". */
+const COUNT_FORMAT = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 0 });
+
+/** pt-BR integer with thousands separator: 12345 → "12.345" (one formatter: toLocaleString builds one per call). */
 export function formatCount(n: number): string {
-  return n.toLocaleString("pt-BR", { maximumFractionDigits: 0 });
+  return COUNT_FORMAT.format(n);
 }
