@@ -276,7 +276,8 @@ describe("edits", () => {
       {
         actor: { email: "gold@example.com", name: "Gold User", type: "USER GOLD" },
         event: "dataEdited",
-        object: { kind: "screen" },
+        // Named in words: the RF and the cost centre, not the route's pattern.
+        object: { kind: "costCentre", id: MARKETING, label: `${OPEN} · ${MARKETING}` },
         dataset: "forecast",
         outcome: "ok",
         details: { rows: 2, link: reviewPath(OPEN, MARKETING), rf: OPEN, cost_center_concat: MARKETING },

@@ -213,6 +213,11 @@ export async function saveReview(
       screen: REVIEW_SCREEN,
       rows,
       historyLink: reviewPath(review.calendar.name, review.costCenter.cost_center_concat),
+      object: {
+        kind: "costCentre",
+        id: review.costCenter.cost_center_concat,
+        label: `${review.calendar.name} · ${review.costCenter.cost_center_concat}`,
+      },
       details: { rf: review.calendar.name, cost_center_concat: review.costCenter.cost_center_concat },
     });
   const body = await readLimitedJson(request, FORECAST_SAVE_BODY_MAX_BYTES);

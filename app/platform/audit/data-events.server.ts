@@ -193,6 +193,8 @@ export async function recordEdit(input: {
   rows: number;
   /** Where the cell histories are (the screen, or its history page). */
   historyLink: string;
+  /** What was edited, named in words (a cost centre of an RF); else the screen. */
+  object?: { kind: AuditObjectKind; id: string; label: string };
   outcome?: AuditOutcome;
   details?: Record<string, unknown>;
 }): Promise<AuditEntry | null> {
@@ -201,7 +203,7 @@ export async function recordEdit(input: {
   return recordAudit({
     actor: input.actor,
     event: "dataEdited",
-    object: { kind: "screen", id: input.screen },
+    object: input.object ?? { kind: "screen", id: input.screen },
     dataset: input.dataset,
     outcome,
     details: withoutUndefined({ rows: input.rows, link: input.historyLink, ...input.details }),
