@@ -154,24 +154,19 @@ async function dashboardEntries(app: RunningApp): Promise<Dashboards> {
   return { intelligent: ofType(1, "/ij/painel"), executed: ofType(2, "/jobs/dashboard") };
 }
 
-/** The side navigation as rendered: each group's label and its links (label and address). */
+/** The side navigation as rendered: each group's label and its links (label and address), read in one step. */
 async function renderedSideNav(page: Page): Promise<SideNavGroup[]> {
-  const groups = sideNav(page).locator(":scope > div");
-  const out: SideNavGroup[] = [];
-  for (let i = 0; i < (await groups.count()); i++) {
-    const group = groups.nth(i);
-    const label = ((await group.locator(":scope > p").textContent()) ?? "").trim();
-    const links = group.getByRole("link");
-    const items: SideNavGroup["items"] = [];
-    for (let j = 0; j < (await links.count()); j++) {
-      items.push({
-        label: ((await links.nth(j).textContent()) ?? "").trim(),
-        href: (await links.nth(j).getAttribute("href")) ?? "",
-      });
-    }
-    out.push({ label, items });
-  }
-  return out;
+  const nav = sideNav(page);
+  await nav.waitFor();
+  return nav.evaluate((element) =>
+    Array.from(element.querySelectorAll(":scope > div")).map((group) => ({
+      label: (group.querySelector(":scope > p")?.textContent ?? "").trim(),
+      items: Array.from(group.querySelectorAll("a[href]")).map((link) => ({
+        label: (link.textContent ?? "").trim(),
+        href: link.getAttribute("href") ?? "",
+      })),
+    })),
+  );
 }
 
 /**
