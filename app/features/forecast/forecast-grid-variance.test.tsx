@@ -113,7 +113,11 @@ describe("the grid's variance columns (server render)", () => {
     const html = await render(["total"], 1);
     expect(html).toContain(">Total 2026 RF1 2026 (2 de 3 meses)<");
     // Salários over January and February: 300 against 80 (+220, 275,0%).
-    expect(rowCells(html, "Salários").slice(4).map((c) => c.text)).toEqual(["80,00", "220,00", "275,0%"]);
+    expect(
+      rowCells(html, "Salários")
+        .slice(4)
+        .map((c) => c.text),
+    ).toEqual(["80,00", "220,00", "275,0%"]);
   });
 
   it("adds the groups asked for after the totals, read-only, with — for a zero base and pt-BR percentages", async () => {
