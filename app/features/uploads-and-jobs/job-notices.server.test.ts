@@ -221,6 +221,40 @@ describe("a retry by someone else than the uploader", () => {
     expect(summary[0].body).toBe("Reprocessados: 3. Concluídos: 1. Falharam novamente: 2.");
   });
 
+  it("the summary comes also when the batch's last job is the presser's own file", async () => {
+    await failed("de-outro.csv", gold);
+    await failed("do-admin.csv", offCall);
+    await clearNotices();
+    const { batch, retried } = await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
+    expect(retried).toBe(2);
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    const told = await noticesOf(offCall);
+    // Their own file's failure, as any uploader's, and the batch's summary.
+    expect(told.map((n) => n.title).sort()).toEqual([
+      "Envio falhou: do-admin.csv",
+      "Tentar novamente todos: 2 arquivos reprocessados",
+    ]);
+    expect(told.find((n) => n.link?.includes(batch))?.body).toBe(
+      "Reprocessados: 2. Concluídos: 0. Falharam novamente: 2.",
+    );
+    expect(await noticesOf(gold)).toHaveLength(0);
+  });
+
+  it("an uploader's own batch: each failure told as before, and the summary links to their own list", async () => {
+    await failed("meu-1.csv", bronze);
+    await failed("meu-2.csv", bronze);
+    await clearNotices();
+    const { batch } = await retryFailedJobs({ user: bronze }, { email: bronze, type: "USER BRONZE" });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    const told = await noticesOf(bronze);
+    expect(told).toHaveLength(3);
+    expect(told.find((n) => n.title.startsWith("Tentar novamente todos"))?.link).toBe(
+      `/captura/processando?lote=${batch}`,
+    );
+  });
+
   it("one job re-run by an admin that fails again: its uploader hears nothing, the admin is told", async () => {
     const id = await failed("um-so.csv", gold);
     await clearNotices();

@@ -75,8 +75,10 @@ export async function notifyJobEnded(
     const job: EndedJob = { ...ended, okRows: outcome.okRows, nokRows: outcome.nokRows };
     const rerunBy = rerunByOther(claim, ended.retriedBy);
     const notices = rerunBy
-      ? await rerunNotices(claim, job, rerunBy, ended.retryBatch)
+      ? await rerunNotices(claim, job, rerunBy, ended.retryBatch !== null)
       : await jobNotices(claim, job, { uploaderAlways: false });
+    // Whichever job of a batch ends last (the presser's own too) sends its summary.
+    if (ended.retryBatch && ended.retriedBy) notices.push(...(await batchSummary(ended.retryBatch, ended.retriedBy)));
     if (notices.length > 0) await notify(notices, options.now);
   } catch (error) {
     options.log?.("error", "job notice failed", { fileId: String(claim.id), error: (error as Error).message });
@@ -95,28 +97,29 @@ function rerunByOther(claim: JobClaim, retriedBy: string | null): string | null 
  * with who re-ran it; those on call are not told again. The one who sent it back is told of a single retry's ending,
  * or, for "Tentar novamente todos", once, when the batch's last job ends: how many, how many failed again, a link.
  */
-async function rerunNotices(
-  claim: JobClaim,
-  job: EndedJob,
-  rerunBy: string,
-  batch: string | null,
-): Promise<NoticeInput[]> {
+async function rerunNotices(claim: JobClaim, job: EndedJob, rerunBy: string, inBatch: boolean): Promise<NoticeInput[]> {
   const loaded = job.status === FILE_STATUS_OK;
   const told = loaded ? await jobNotices(claim, job, { uploaderAlways: true, onCall: false, rerunBy }) : [];
-  if (!batch) {
-    const toRetrier = await jobNotices(claim, job, { uploaderAlways: false, onCall: false, only: rerunBy });
-    return [...told, ...toRetrier];
-  }
+  if (inBatch) return told;
+  const toRetrier = await jobNotices(claim, job, { uploaderAlways: false, onCall: false, only: rerunBy });
+  return [...told, ...toRetrier];
+}
+
+/** The summary of a "Tentar novamente todos" for whoever pressed it, once its last job has ended (else nothing). */
+async function batchSummary(batch: string, pressedBy: string): Promise<NoticeInput[]> {
   const summary = await claimRetryBatchSummary(batch);
-  if (!summary) return told;
+  if (!summary) return [];
+  const to = normalizeEmail(pressedBy);
+  const type = (await usersByEmail([to])).get(to)?.type ?? "";
+  // The list the presser may open: everyone's jobs, or their own (a batch of their own failures).
+  const list = type !== "" && canAccessRoute(type, ALL_JOBS_ROUTE, accessContext()) ? ALL_JOBS_PATH : OWN_JOBS_PATH;
   return [
-    ...told,
     {
-      to: rerunBy,
+      to,
       kind: "job.retryBatch",
       title: noticeDeliveryTexts.retryBatchTitle(summary.total),
       body: noticeDeliveryTexts.retryBatchBody(summary.total, summary.failed),
-      link: `${ALL_JOBS_PATH}?${RETRY_BATCH_PARAM}=${batch}`,
+      link: `${list}?${RETRY_BATCH_PARAM}=${batch}`,
     },
   ];
 }
