@@ -4,6 +4,7 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData, useParams } from "@remix-run/react";
 import { DashboardView } from "~/features/dashboards/dashboard-view";
 import { subscriptionStateOf } from "~/features/subscriptions/pages.server";
+import { SUBSCRIPTIONS_PATH } from "~/features/subscriptions/paths";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import { dashboardTexts, subscriptionTexts } from "~/messages";
 import { PANEL_TYPES } from "~/models/dashboards.server";
@@ -27,9 +28,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { ...screen, subscription };
 }
 
-// An open QuickSight session must not be replaced by an unrelated revalidation (e.g. after another form's action).
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search ? defaultShouldRevalidate : false;
+// An open QuickSight session must not be replaced by an unrelated revalidation (e.g. after another form's action);
+// "Assinar" / "Cancelar assinatura" posts for this page (a native dashboard), which then shows the new state.
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formAction,
+  defaultShouldRevalidate,
+}) =>
+  formAction === SUBSCRIPTIONS_PATH || currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search
+    ? defaultShouldRevalidate
+    : false;
 
 export default function IntelligentJourneyDashboard() {
   const data = useLoaderData<typeof loader>();

@@ -1,9 +1,9 @@
 import { MongoClient } from "mongodb";
 import type { Page, Route } from "playwright-core";
-import { messages } from "~/messages";
+import { messages, subscriptionTexts } from "~/messages";
 import { expect, test } from "./fixtures";
 import type { RunningApp } from "./harness";
-import { signIn as signInAs } from "./sign-in";
+import { signIn as signInAs, waitForHydration } from "./sign-in";
 
 /** Dashboards on the native provider, as a USER GOLD sees them. */
 
@@ -246,4 +246,24 @@ test("switching Intelligent Journey dashboards, or going back, shows the loading
     await page.getByRole("heading", { level: 1, name: target.panelLabel }).waitFor();
     await overlay.waitFor({ state: "detached" });
   }
+});
+
+test("Assinar on a native dashboard turns into Cancelar assinatura at once, and back, without a reload", async ({
+  page,
+  app,
+}) => {
+  const [first] = (await seededDashboards(app.mongoUri, app.databaseName)).filter((d) => d.panelType === 1);
+  await signIn(page, app);
+  await page.goto(pathFor(first));
+  await waitForHydration(page);
+  const subscribe = page.getByRole("button", { name: subscriptionTexts.subscribeDashboard, exact: true });
+  const unsubscribe = page.getByRole("button", {
+    name: `${subscriptionTexts.unsubscribe}: ${subscriptionTexts.subscribeDashboard}`,
+    exact: true,
+  });
+  await subscribe.click();
+  await unsubscribe.waitFor();
+  expect(new URL(page.url()).pathname).toBe(pathFor(first));
+  await unsubscribe.click();
+  await subscribe.waitFor();
 });
