@@ -105,7 +105,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "add": {
       const outcome = await addPreparer(input.cost_center_concat, input.user, admin.email);
       if (!outcome.ok) return refuse(outcome.message, input.cost_center_concat);
-      return redirect(preparersHref(state, { ok: "added", cc: input.cost_center_concat, email: outcome.email }));
+      return redirect(preparersHref(state, { ok: "added", cc: outcome.costCenter, email: outcome.email }));
     }
     case "remove": {
       // Without the confirmation (a plain form, a replayed link): ask first.

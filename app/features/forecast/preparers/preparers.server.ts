@@ -119,6 +119,18 @@ export type RefusedPair = Candidate & { reason: string };
 
 const emailSchema = z.string().trim().max(254).email();
 
+/** The forecast's cost centres by their code (the part before " - ", upper case). */
+function costCentresByCode(costCenters: ReadonlySet<string>): Map<string, string[]> {
+  const byCode = new Map<string, string[]>();
+  for (const name of costCenters) {
+    const cut = name.indexOf(" - ");
+    if (cut <= 0) continue;
+    const code = name.slice(0, cut).trim().toUpperCase();
+    byCode.set(code, [...(byCode.get(code) ?? []), name]);
+  }
+  return byCode;
+}
+
 /**
  * Of the candidate assignments, those that may be made (a cost centre of the forecast; an e-mail of a portal user whose
  * type may save the forecast) and those refused with the reason. The valid ones are unique (a repeated pair once).
@@ -127,6 +139,7 @@ export async function checkCandidates(
   candidates: readonly Candidate[],
 ): Promise<{ valid: Candidate[]; refused: RefusedPair[]; repeated: number }> {
   const costCenters = new Set(await listCostCenters());
+  const byCode = costCentresByCode(costCenters);
   const emails = candidates.map((c) => normalizeEmail(c.user)).filter((e) => emailSchema.safeParse(e).success);
   const users = await usersByEmail(emails);
   const valid: Candidate[] = [];
@@ -134,13 +147,17 @@ export async function checkCandidates(
   const seen = new Set<string>();
   let repeated = 0;
   for (const candidate of candidates) {
-    const cc = candidate.cost_center_concat.trim();
+    const given = candidate.cost_center_concat.trim();
+    // A code alone ("CC1006") names the one cost centre whose name starts with it, as the suggestion matches them.
+    const named = costCenters.has(given) ? [given] : (byCode.get(given.toUpperCase()) ?? []);
+    const cc = named.length === 1 ? named[0] : given;
     const email = normalizeEmail(candidate.user);
     const refuse = (reason: string) => refused.push({ ...candidate, reason });
-    if (!cc) refuse(t.refused.costCenterRequired);
+    if (!given) refuse(t.refused.costCenterRequired);
     else if (!email) refuse(t.refused.emailRequired);
     else if (!emailSchema.safeParse(email).success) refuse(t.refused.invalidEmail(candidate.user));
-    else if (!costCenters.has(cc)) refuse(t.refused.unknownCostCenter(cc));
+    else if (named.length > 1) refuse(t.refused.ambiguousCode(given));
+    else if (named.length === 0) refuse(t.refused.unknownCostCenter(given));
     else {
       const user = users.get(email);
       if (!user) refuse(t.refused.notUser(email));
@@ -222,7 +239,7 @@ export async function addPreparer(
   costCenter: string,
   email: string,
   by: string,
-): Promise<{ ok: true; email: string } | Refusal> {
+): Promise<{ ok: true; email: string; costCenter: string } | Refusal> {
   const normalized = normalizeEmail(email);
   const { valid, refused } = await checkCandidates([{ line: 0, cost_center_concat: costCenter, user: email }]);
   if (refused.length > 0) return { ok: false, message: refused[0].reason };
@@ -234,7 +251,7 @@ export async function addPreparer(
     new Date(),
   );
   await recordPreparers(by, valid[0].cost_center_concat, { action: "preparerAdded", user: normalized });
-  return { ok: true, email: normalized };
+  return { ok: true, email: normalized, costCenter: valid[0].cost_center_concat };
 }
 
 /** Removes one preparer (after the screen's confirmation); `by` is the administrator, kept in the audit trail. */

@@ -175,6 +175,10 @@ describe("adding and removing", () => {
     const page = await load(to.search);
     expect(page.body.notice).toMatchObject({ tone: "success", text: t.ok.added("gold@example.com", MARKETING) });
     expect(page.body.rows[0].preparers[0]).toMatchObject({ email: "gold@example.com", name: "Joana Gold" });
+    // A code alone names its cost centre, and the notice names it whole.
+    const byCode = location(await post({ intent: "add", cost_center_concat: "cc1003", user: "gold@example.com" }));
+    expect((await load(byCode.search)).body.notice).toMatchObject({ text: t.ok.added("gold@example.com", GESTAO) });
+    await post({ intent: "remove", cost_center_concat: GESTAO, user: "gold@example.com", confirm: "1" });
     // A crafted link claims nothing that is not so.
     const crafted = `?ok=added&cc=${encodeURIComponent(RETAIL)}&email=gold@example.com`;
     expect((await load(crafted)).body.notice).toBeNull();
@@ -413,6 +417,26 @@ describe("the template", () => {
         [GESTAO, ["gold@example.com"]],
       ]),
     );
+  });
+
+  it("takes a cost centre's code alone, as the suggestion matches it; a code two cost centres share is refused", async () => {
+    await db.collection(FORECAST).insertMany([
+      { rf: "RF2 2027", cost_center_concat: "CC7001 - Norte", account_concat: "4101001 - X" },
+      { rf: "RF2 2027", cost_center_concat: "CC7001 - Norte (antigo)", account_concat: "4101001 - X" },
+    ]);
+    try {
+      const text = `cost_center_concat;user_email\r\ncc1002;silver-not@example.com\r\nCC1002;gold@example.com\r\nCC7001;gold@example.com\r\n`;
+      const to = location(await upload(new File([text], "codigos.csv")));
+      expect(to.searchParams.get("novos")).toBe("1");
+      expect((await preparersOf([RETAIL])).get(RETAIL)).toContain("gold@example.com");
+      const page = await load(to.search);
+      expect(page.body.notice!.refused!.rows.map((r) => [r.line, r.reason])).toEqual([
+        [2, t.refused.notUser("silver-not@example.com")],
+        [4, t.refused.ambiguousCode("CC7001")],
+      ]);
+    } finally {
+      await db.collection(FORECAST).deleteMany({ cost_center_concat: /^CC7001/ });
+    }
   });
 
   it("refuses a file of another type, without the header, or empty, changing nothing", async () => {

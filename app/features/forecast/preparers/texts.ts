@@ -118,6 +118,8 @@ export const preparersTexts = {
     invalidEmail: (value: string) => `“${value}” não é um e-mail válido.`,
     costCenterRequired: "Informe o centro de custo.",
     unknownCostCenter: (cc: string) => `Centro de custo “${cc}” não encontrado no forecast.`,
+    ambiguousCode: (code: string) =>
+      `O código “${code}” corresponde a mais de um centro de custo do forecast; informe o nome completo.`,
     notUser: (email: string) => `${email} não é usuário do portal.`,
     cannotEdit: (email: string, type: string) =>
       `${email} (${type || "sem perfil"}) não tem um perfil que edita o forecast: só SYSTEM ADMIN e USER GOLD podem ser responsáveis.`,
