@@ -15,12 +15,14 @@ import {
   pairsAsCandidates,
   pairValue,
   parseListState,
+  removalWarning,
   removePreparer,
   suggestFromFpa,
 } from "~/features/forecast/preparers/preparers.server";
 import { PreparersScreen, type ScreenError } from "~/features/forecast/preparers/preparers-screen";
 import { FILE_ERROR_CODES, type FileErrorCode, fileErrorMessage } from "~/features/forecast/preparers/template.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { portalToday } from "~/shared/clock.server";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/preparers/preparers.css";
@@ -57,7 +59,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     list.rows.some(
       (r) => r.costCenter === removal.data.remover && r.preparers.some((p) => p.email === removal.data.usuario),
     )
-      ? { costCenter: removal.data.remover, email: removal.data.usuario }
+      ? {
+          costCenter: removal.data.remover,
+          email: removal.data.usuario,
+          warning: await removalWarning(removal.data.remover, removal.data.usuario, portalToday()),
+        }
       : null;
   return data(
     {

@@ -69,10 +69,16 @@ describe("PreparersScreen", () => {
   });
 
   it("asks to confirm a removal with a form that says so", async () => {
-    const html = decode(await render({ ...base, removing: { costCenter: MARKETING, email: "gold@example.com" } }));
+    const removing = { costCenter: MARKETING, email: "gold@example.com", warning: null };
+    const html = decode(await render({ ...base, removing }));
     expect(html).toContain(t.removePrompt("gold@example.com", MARKETING));
     expect(html).toContain(`name="confirm" value="1"`);
     expect(html).toContain(t.removeConfirm);
+    expect(html).not.toContain('role="alert"');
+    const warning = t.removeOnlySubmitted(MARKETING, "RF2 2027");
+    const warned = decode(await render({ ...base, removing: { ...removing, warning } }));
+    expect(warned).toContain(warning);
+    expect(warned).toContain('role="alert"');
   });
 
   it("shows a refusal beside the cost centre it concerns", async () => {

@@ -105,6 +105,7 @@ function RemoveConfirmation({
     <div className="forecast-preparers__confirm card" role="alertdialog" aria-labelledby="forecast-preparers-remove">
       <h2 id="forecast-preparers-remove">{t.removeTitle}</h2>
       <p>{t.removePrompt(removing.email, removing.costCenter)}</p>
+      {removing.warning ? <Alert tone="warning">{removing.warning}</Alert> : null}
       <Form method="post" action={preparersHref(state)}>
         <input type="hidden" name="intent" value="remove" />
         <input type="hidden" name="cost_center_concat" value={removing.costCenter} />

@@ -5,6 +5,7 @@ import { readExcelImport, recordExcelImport } from "~/models/excel-imports.serve
 import { listCostCenters } from "~/models/forecast.server";
 import {
   assignPreparers,
+  cycleOf,
   isPreparer,
   preparedCostCenters,
   preparersOf,
@@ -15,7 +16,9 @@ import { allUserNames, usersByEmail } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { actorByEmail, recordDataEvent } from "~/platform/audit/record.server";
 import { byPtBrNumeric } from "~/shared/collation";
+import type { CalendarDate } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
+import { scenarioOpenOn } from "../release-points";
 import { matchResponsibles, nameKey, type Proposal, type Unmatched } from "./matching";
 import { type ListState, PREPARERS_PAGE_SIZE } from "./paths";
 import { preparersTexts as t } from "./texts";
@@ -261,6 +264,19 @@ export async function removePreparer(costCenter: string, email: string, by: stri
     return { ok: false, message: t.refused.notAssigned(normalized, costCenter) };
   await recordPreparers(by, costCenter, { action: "preparerRemoved", user: normalized });
   return { ok: true };
+}
+
+/**
+ * The warning before a removal that would leave a cost centre Enviado in the RF open today without a preparer: its
+ * return could then be fixed by no one. Null otherwise.
+ */
+export async function removalWarning(costCenter: string, email: string, today: CalendarDate): Promise<string | null> {
+  const open = scenarioOpenOn(today)?.name;
+  if (!open) return null;
+  const [cycle, preparers] = await Promise.all([cycleOf(open, costCenter), preparersOf([costCenter])]);
+  if (cycle?.state !== "submitted") return null;
+  const left = (preparers.get(costCenter) ?? []).filter((p) => p !== normalizeEmail(email));
+  return left.length === 0 ? t.removeOnlySubmitted(costCenter, open) : null;
 }
 
 /** A change to the preparers in the audit trail, as the administrator who made it (on a cost centre, or many). */

@@ -9,14 +9,16 @@ import { routeArgs } from "#test/requests";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG } from "~/models/audit.server";
 import { FORECAST } from "~/models/forecast.server";
-import { FORECAST_PREPARERS, preparersOf } from "~/models/forecast-cycle.server";
+import { FORECAST_CYCLE, FORECAST_PREPARERS, preparersOf } from "~/models/forecast-cycle.server";
 import { FPA_RESPONSIBLES } from "~/models/fpa.server";
 import { insertPermissionRecord } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
 import { action, loader } from "~/routes/ij.forecast_preparers";
 import { action as templateAction, loader as templateLoader } from "~/routes/ij.forecast_preparers.modelo";
+import { portalToday } from "~/shared/clock.server";
 import { cellText } from "~/shared/excel/values";
 import { readXlsxRows } from "~/shared/excel/xlsx-reader.server";
+import { scenarioOpenOn } from "../release-points";
 import { preparersTexts as t } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
@@ -218,7 +220,11 @@ describe("adding and removing", () => {
     const confirmUrl = location(ask);
     expect(confirmUrl.searchParams.get("remover")).toBe(MARKETING);
     expect(await assignments()).toEqual([`${MARKETING}|gold@example.com`]);
-    expect((await load(confirmUrl.search)).body.removing).toEqual({ costCenter: MARKETING, email: "gold@example.com" });
+    expect((await load(confirmUrl.search)).body.removing).toEqual({
+      costCenter: MARKETING,
+      email: "gold@example.com",
+      warning: null,
+    });
     // A link naming a pair that does not exist asks nothing.
     expect((await load(`?remover=${encodeURIComponent(RETAIL)}&usuario=gold@example.com`)).body.removing).toBeNull();
 
@@ -239,6 +245,30 @@ describe("adding and removing", () => {
     );
     expect(again.status).toBe(400);
     expect(again.body.error.message).toBe(t.refused.notAssigned("gold@example.com", MARKETING));
+  });
+
+  it("warns before removing the only preparer of a cost centre Enviado in the open RF", async () => {
+    const open = scenarioOpenOn(portalToday())!.name;
+    await post({ intent: "add", cost_center_concat: GESTAO, user: "gold2@example.com" });
+    const ask = `?remover=${encodeURIComponent(GESTAO)}&usuario=gold2@example.com`;
+    expect((await load(ask)).body.removing).toEqual({ costCenter: GESTAO, email: "gold2@example.com", warning: null });
+    await db
+      .collection(FORECAST_CYCLE)
+      .insertOne({ rf: open, cost_center_concat: GESTAO, state: "submitted", updated_at: new Date() });
+    try {
+      expect((await load(ask)).body.removing).toEqual({
+        costCenter: GESTAO,
+        email: "gold2@example.com",
+        warning: t.removeOnlySubmitted(GESTAO, open),
+      });
+      // With a second preparer the cost centre keeps one: no warning.
+      await post({ intent: "add", cost_center_concat: GESTAO, user: "gold@example.com" });
+      expect((await load(ask)).body.removing?.warning).toBeNull();
+    } finally {
+      await db.collection(FORECAST_CYCLE).deleteMany({ cost_center_concat: GESTAO });
+      for (const user of ["gold2@example.com", "gold@example.com"])
+        await post({ intent: "remove", cost_center_concat: GESTAO, user, confirm: "1" });
+    }
   });
 
   it("is the administrators' alone: anyone else gets 403 from the guard", async () => {

@@ -19,7 +19,8 @@ export type ScreenData = {
     text: string;
     refused: { rows: { line: number; costCenter: string; email: string; reason: string }[]; more: number } | null;
   } | null;
-  removing: { costCenter: string; email: string } | null;
+  /** The removal asked about, with a warning when it would leave a cost centre Enviado without a preparer. */
+  removing: { costCenter: string; email: string; warning: string | null } | null;
   suggestion: {
     responsibles: number;
     proposals: Proposal[];

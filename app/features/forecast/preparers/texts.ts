@@ -42,6 +42,8 @@ export const preparersTexts = {
   removeLink: (email: string) => `Remover ${email}`,
   removeTitle: "Remover responsável",
   removePrompt: (email: string, cc: string) => `Remover ${email} da preparação do forecast de ${cc}?`,
+  removeOnlySubmitted: (cc: string, rf: string) =>
+    `${cc} está Enviado no ${rf} e ficará sem responsável: se o revisor devolver o forecast, ninguém poderá corrigi-lo.`,
   removeConfirm: "Sim, remover responsável",
   cancel: "Cancelar",
 
