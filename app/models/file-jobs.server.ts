@@ -150,6 +150,20 @@ export async function registerStoredObject(
   }
 }
 
+/** How a claimed job ended: every kind of upload job (the ingest names it `IngestOutcome`). */
+export type JobEnding =
+  | {
+      kind: "done";
+      status: number;
+      message: string;
+      okRows: number;
+      nokRows: number;
+      /** The template (or returned export's dataset) the file was read as, and a refusal for the uploader's rights. */
+      template?: string;
+      refused?: true;
+    }
+  | { kind: "lease-lost" };
+
 export type JobClaim = {
   id: ObjectId;
   agent: string;

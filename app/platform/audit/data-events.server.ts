@@ -1,6 +1,7 @@
 import { OPERATOR_TYPE } from "~/access";
 import type { AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
 import type { AuditEntry } from "~/models/audit.server";
+import type { JobEnding } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { type AuditActorInput, actorByEmail, recordAudit } from "./record.server";
 
@@ -216,17 +217,7 @@ export async function recordEdit(input: {
  */
 export async function recordJobEnded(
   claim: { id: { toString(): string }; originalName: string; user: string; operator: boolean; target?: string | null },
-  outcome:
-    | {
-        kind: "done";
-        status: number;
-        message: string;
-        okRows: number;
-        nokRows: number;
-        template?: string;
-        refused?: true;
-      }
-    | { kind: "lease-lost" },
+  outcome: JobEnding,
   via: "upload" | "cli",
 ): Promise<AuditEntry | null> {
   if (outcome.kind !== "done") return null;

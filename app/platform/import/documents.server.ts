@@ -1,5 +1,5 @@
 import { saveUploadedExplorerDocument } from "~/models/explorer.server";
-import type { JobClaim } from "~/models/file-jobs.server";
+import type { JobClaim, JobEnding } from "~/models/file-jobs.server";
 import { FILE_STATUS_UNREADABLE, recordFileClass } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK, recordedFileClass } from "~/models/files.server";
 import { extensionOf } from "~/services/storage.server";
@@ -12,7 +12,6 @@ import {
 } from "./document-text.server";
 import { classifyStoredObject } from "./hr-file-view.server";
 import {
-  type JobOutcome,
   LeaseLostError,
   megabytes,
   readWholeSource,
@@ -69,7 +68,7 @@ async function hrRefusal(claim: JobClaim): Promise<{ message: string; retryable:
   return { message: found.by === "unreadable" ? t.hrUnreadable : t.hrRefused, retryable: false };
 }
 
-export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<JobOutcome> {
+export async function ingestExplorerDocument(claim: JobClaim, options: TargetJobOptions): Promise<JobEnding> {
   const job = await startTargetJob(claim, options);
   const ext = extensionOf(claim.originalFile);
   if (!isDocumentFormat(ext)) return job.finish(FILE_STATUS_UNREADABLE, t.unsupported(ext));

@@ -3,6 +3,7 @@ import { type Readable, Transform } from "node:stream";
 import { type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
+import type { JobEnding } from "~/models/file-jobs.server";
 import {
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
@@ -34,7 +35,7 @@ import { batched, readCsvBatches } from "./readers.server";
 import { detectTemplate, TEMPLATES } from "./registry";
 import { ingestReportBundle } from "./report-bundle.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
-import { type JobOutcome, LeaseLostError, startTargetJob } from "./target-job.server";
+import { LeaseLostError, startTargetJob } from "./target-job.server";
 import { isDatasetTemplate, type Layout } from "./template";
 import { uploadRightsTexts } from "./texts";
 import { grantUpload, type Uploader } from "./upload-rights.server";
@@ -55,7 +56,7 @@ export const INGEST_BATCH_SIZE = 2_000;
 export const PROGRESS_INTERVAL_MS = 1_000;
 const XLSX_BATCH_ROWS = 256;
 
-export type IngestOutcome = JobOutcome;
+export type IngestOutcome = JobEnding;
 
 /**
  * The row ids of one file: the file's creation second, 4 bytes of the file id's hash, the line number

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { PassThrough, Transform } from "node:stream";
 import type JSZip from "jszip";
+import type { JobEnding } from "~/models/file-jobs.server";
 import { FILE_STATUS_UNKNOWN_LAYOUT, FILE_STATUS_UNREADABLE, type JobClaim } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import {
@@ -33,7 +34,6 @@ import {
 } from "~/shared/excel/xlsx-reader.server";
 import { readCsvBatches } from "./readers.server";
 import {
-  type JobOutcome,
   LeaseLostError,
   megabytes,
   readWholeSource,
@@ -330,7 +330,7 @@ async function storeEntry(bucket: string, key: string, entry: ZipEntry, maxBytes
  * The job of a report package: the package read, its manifest read and checked against the files it holds, then (no
  * row refused) each file stored and each row's report upserted. A lost lease removes the files this run stored.
  */
-export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<JobOutcome> {
+export async function ingestReportBundle(claim: JobClaim, options: TargetJobOptions): Promise<JobEnding> {
   const job = await startTargetJob(claim, options);
   if (extensionOf(claim.originalFile) !== "zip") return job.finish(FILE_STATUS_UNREADABLE, t.notAZip);
   const stored: string[] = [];
@@ -361,7 +361,7 @@ export async function ingestReportBundle(claim: JobClaim, options: TargetJobOpti
 }
 
 /** The package as a ZIP, or the job ended: too large, gone, unreadable (the storage's fault: retryable), not a ZIP. */
-async function openPackage(job: TargetJob, claim: JobClaim, options: TargetJobOptions): Promise<JSZip | JobOutcome> {
+async function openPackage(job: TargetJob, claim: JobClaim, options: TargetJobOptions): Promise<JSZip | JobEnding> {
   let bytes: Buffer;
   try {
     bytes = await readWholeSource(claim, options, BUNDLE_MAX_BYTES);
@@ -381,7 +381,7 @@ async function openPackage(job: TargetJob, claim: JobClaim, options: TargetJobOp
 }
 
 /** The manifest's rows, or the job ended: past its caps, or unreadable. */
-async function readManifest(job: TargetJob, entry: ZipEntry): Promise<SourceRow[] | JobOutcome> {
+async function readManifest(job: TargetJob, entry: ZipEntry): Promise<SourceRow[] | JobEnding> {
   try {
     return await manifestRows(entry);
   } catch (error) {
@@ -398,7 +398,7 @@ async function recordRefusedRows(
   job: TargetJob,
   claim: JobClaim,
   checked: { refused: RefusedEntry[]; total: number },
-): Promise<JobOutcome | null> {
+): Promise<JobEnding | null> {
   const now = job.now();
   const urlPath = objectUrlPath(claim.bucket, claim.originalFile);
   await replaceReportNokRows(
@@ -430,7 +430,7 @@ async function storeEntries(
   maxFileBytes: number,
   stored: string[],
   removeStored: () => Promise<unknown>,
-): Promise<ReportEntry[] | JobOutcome> {
+): Promise<ReportEntry[] | JobEnding> {
   const entries: ReportEntry[] = [];
   const packageId = claim.id.toHexString();
   let inflatedLeft = BUNDLE_MAX_INFLATED_BYTES;
@@ -474,7 +474,7 @@ async function publish(
   entries: ReportEntry[],
   stored: string[],
   removeStored: () => Promise<unknown>,
-): Promise<JobOutcome> {
+): Promise<JobEnding> {
   await job.beat(95, t.storing(entries.length, entries.length), true);
   let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
   try {

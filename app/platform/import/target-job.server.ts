@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import { finishJob, type JobClaim, reportProgress } from "~/models/file-jobs.server";
+import { finishJob, type JobClaim, type JobEnding, reportProgress } from "~/models/file-jobs.server";
 import { openReadStream } from "~/services/storage.server";
 
 /**
@@ -19,20 +19,6 @@ export type TargetJobOptions = {
   /** Opens the stored file (tests pass their own). */
   openSource?: (claim: JobClaim) => Promise<{ stream: Readable; size: number }>;
 };
-
-/** How a claimed job ended: every kind of upload job (ingest.server.ts names it `IngestOutcome`). */
-export type JobOutcome =
-  | {
-      kind: "done";
-      status: number;
-      message: string;
-      okRows: number;
-      nokRows: number;
-      /** The template (or returned export's dataset) the file was read as, and a refusal for the uploader's rights. */
-      template?: string;
-      refused?: true;
-    }
-  | { kind: "lease-lost" };
 
 const DEFAULT_INTERVAL_MS = 1_000;
 
@@ -61,7 +47,7 @@ export type TargetJob = {
    * Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. `retryable`:
    * a failure the same file can get past (the storage did not answer), not a refusal of the file (finishJob).
    */
-  finish(status: number, message: string, okRows?: number, nokRows?: number, retryable?: boolean): Promise<JobOutcome>;
+  finish(status: number, message: string, okRows?: number, nokRows?: number, retryable?: boolean): Promise<JobEnding>;
 };
 
 export async function startTargetJob(claim: JobClaim, options: TargetJobOptions): Promise<TargetJob> {
