@@ -20,6 +20,7 @@ import { nokBasesOfFiles } from "~/models/master-data-queries.server";
 import { nokCollectionsOfFiles } from "~/models/upload-nok.server";
 import { recordDataEvent } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { ALL_JOBS_PATH, OWN_JOBS_PATH } from "~/platform/import/job-notices.server";
 import { canSeeNokRowsOf, nokRowsDownloadHref } from "~/platform/import/nok-rows.server";
 import { objectUrlPath } from "~/services/storage.server";
 import { formatDateTime } from "~/shared/dates";
@@ -242,7 +243,7 @@ async function retryAll(
   // The one who pressed it, from where: the jobs' owners are told only by their jobs' own endings.
   await recordDataEvent(viewer, "decision", {
     dataset: null,
-    object: { kind: "screen", id: options.ownOnly ? "/captura/processando" : "/jobs/executados", label: null },
+    object: { kind: "screen", id: options.ownOnly ? OWN_JOBS_PATH : ALL_JOBS_PATH, label: null },
     details: { action: "retryAll", batch, retried },
   });
   return redirectWithToast(listUrlOf(request, batch), {

@@ -195,7 +195,7 @@ export async function recordEdit(input: {
   /** Where the cell histories are (the screen, or its history page). */
   historyLink: string;
   /** What was edited, named in words (a cost centre of an RF); else the screen. */
-  object?: { kind: AuditObjectKind; id: string; label: string };
+  object?: AuditTarget;
   outcome?: AuditOutcome;
   details?: Record<string, unknown>;
 }): Promise<AuditEntry | null> {

@@ -35,8 +35,8 @@ export type JobEndingKind = "succeeded" | "refused-rows" | "refused" | "failed";
 export const REASONS_QUOTED = 3;
 
 /** Where a notice's recipient opens the job: the uploader's own list, or every user's list. */
-const OWN_JOBS_PATH = "/captura/processando";
-const ALL_JOBS_PATH = "/jobs/executados";
+export const OWN_JOBS_PATH = "/captura/processando";
+export const ALL_JOBS_PATH = "/jobs/executados";
 const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
 
 export type EndedJob = { status: number; message: string; okRows: number; nokRows: number; retryable: boolean };
