@@ -1,4 +1,4 @@
-import { type NumberRule, readNumber } from "~/shared/numbers";
+import { formatNumber, type NumberRule, readNumber } from "~/shared/numbers";
 import { uiTexts } from "~/shared/ui/texts";
 import { planningTexts } from "./texts";
 
@@ -88,7 +88,7 @@ export function applyMultiplier(valor: number, multiplier: number): number {
 
 /** The factor as pt-BR text: 1,1 for +10 %, 0,75 for −25 %. */
 export function factorText(multiplier: number): string {
-  return (multiplier / 100).toLocaleString("pt-BR", { maximumFractionDigits: 2 });
+  return formatNumber(multiplier / 100, 2, 0);
 }
 
 /** "+10% (×1,1)". */

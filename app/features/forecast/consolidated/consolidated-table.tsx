@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatPtBr2 } from "~/shared/numbers";
+import { formatPercent, formatPtBr2 } from "~/shared/numbers";
 import { shownLabel } from "../cycle/texts";
 import { reviewPath } from "../forecast-filter";
 import type { ValueColumn } from "./columns";
@@ -19,7 +19,7 @@ const formatValue = (column: ValueColumn, value: number | null) =>
       ? ""
       : t.dash
     : column.kind === "percent"
-      ? `${value.toLocaleString("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`
+      ? formatPercent(value)
       : formatPtBr2(value);
 
 function RowLabel({ row, query, rf }: { row: TreeRow; query: ConsolidatedQuery; rf: string }) {

@@ -1,3 +1,4 @@
+import { formatPercent } from "~/shared/numbers";
 import { shownLabel } from "../cycle/texts";
 import { displayShares, type SummaryRow } from "./cycle-summary";
 import { consolidatedTexts as t } from "./texts";
@@ -28,12 +29,7 @@ export function CycleSummaryTable({ rows, rf }: { rows: readonly SummaryRow[]; r
                 <th scope="row">{row.area === null ? t.companyRow : row.area || t.noArea}</th>
                 {row.states.map((s, i) => (
                   <td key={s.code} className="consolidated__num" data-state={s.code}>
-                    {t.stateCell(
-                      s.count,
-                      shares[i] === null
-                        ? t.dash
-                        : `${shares[i]!.toLocaleString("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`,
-                    )}
+                    {t.stateCell(s.count, shares[i] === null ? t.dash : formatPercent(shares[i]!))}
                   </td>
                 ))}
               </tr>

@@ -4,6 +4,7 @@ import { INITIAL_STATE, SHOWN_CODES, type ShownCode } from "~/models/forecast-cy
 import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
 import { type CalendarDate, monthLabel, monthOfDay, monthStartDate } from "~/shared/months";
+import { formatNumber } from "~/shared/numbers";
 import { pageNumber } from "~/shared/pagination";
 import { sortScenarios } from "../forecast-filter";
 import {
@@ -75,8 +76,7 @@ export type Board = {
   page: number;
 };
 
-const percentOf = (n: number, total: number) =>
-  total === 0 ? "—" : `${((n / total) * 100).toLocaleString("pt-BR", { maximumFractionDigits: 1 })}%`;
+const percentOf = (n: number, total: number) => (total === 0 ? "—" : `${formatNumber((n / total) * 100, 1, 0)}%`);
 
 /** The whole board of an RF, filtered (all rows; the page slices). */
 export async function buildBoard(
