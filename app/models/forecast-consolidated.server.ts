@@ -287,7 +287,7 @@ const readCache = new Map<string, Promise<RollupView[]>>();
 const READ_CACHE_MAX = 16;
 
 /** The collection's state, read once per request (the key forecast.server.ts reads it under, so it is shared). */
-async function recordsState(db: Db): Promise<string> {
+export async function recordsState(db: Db): Promise<string> {
   return memoInRequest(`forecast-state:${db.databaseName}`, () =>
     dataStates([FORECAST_RECORDS], db).then((s) => s.get(FORECAST_RECORDS)!),
   );

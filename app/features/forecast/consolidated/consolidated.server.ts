@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { getDb } from "~/db.server";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
+import { recordsState } from "~/models/forecast-consolidated.server";
 import type { ShownCode } from "~/models/forecast-cycle.fields";
 import { cyclesOf } from "~/models/forecast-cycle.server";
 import { listVersions } from "~/models/forecast-versions.server";
@@ -186,6 +188,28 @@ async function centresOf(
   }));
 }
 
+type Tree = { rows: TreeRow[]; summary: SummaryRow[] };
+
+/**
+ * Trees built in this process, by what they are built from: the forecast's data state (the rollups and the live,
+ * previous and actual figures follow it), the sources (a version never changes), the scope and every cost centre
+ * with its area and state (the cycle is read each time, so a decision shows at once). Opening and closing rows, the
+ * columns and the export read the same tree: fifty people on one RF build it once. Shared, read-only values.
+ */
+const trees = new Map<string, Tree>();
+const TREES_MAX = 16;
+
+async function treeOnce(inputs: unknown[], build: () => Tree): Promise<Tree> {
+  const db = await getDb();
+  const key = JSON.stringify([db.databaseName, await recordsState(db), ...inputs]);
+  const kept = trees.get(key);
+  if (kept) return kept;
+  const built = build();
+  if (trees.size >= TREES_MAX) trees.delete(trees.keys().next().value!);
+  trees.set(key, built);
+  return built;
+}
+
 /** The whole model of the view (every row of the tree; the screen keeps the open ones). */
 export async function buildConsolidated(
   parsed: { query: ConsolidatedQuery; invalid: boolean },
@@ -209,16 +233,21 @@ export async function buildConsolidated(
     : { ok: true, set: { months, lines: new Map(), centres: new Map() }, forecastFrom: null };
   const other = compared?.ok ? compared : null;
   const centres = await centresOf(ctx, other ? [shown.set, other.set] : [shown.set], today);
-  const rows = buildTree({
-    monthCount: months.length,
-    centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
-    shown: shown.set,
-    compared: other?.set ?? null,
-    noArea: t.noArea,
-    companyLabel: scope ? t.companyScoped : t.company,
-  });
-  const summary = cycleSummary(
-    centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
+  const { rows, summary } = await treeOnce(
+    [rf, query.base, other ? query.compare : null, query.approvedOnly, scope, centres],
+    () => ({
+      rows: buildTree({
+        monthCount: months.length,
+        centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
+        shown: shown.set,
+        compared: other?.set ?? null,
+        noArea: t.noArea,
+        companyLabel: scope ? t.companyScoped : t.company,
+      }),
+      summary: cycleSummary(
+        centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
+      ),
+    }),
   );
   return {
     scenarios,
