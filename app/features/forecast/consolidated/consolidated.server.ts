@@ -24,7 +24,7 @@ import {
   sameSource,
 } from "./query";
 import { costCentreScope } from "./scope.server";
-import { type ResolvedSource, resolveSources, type SourceContext } from "./sources.server";
+import { type ResolvedSource, resolveSources, type SourceContext, versionExists } from "./sources.server";
 import { consolidatedTexts as t } from "./texts";
 import { buildTree, type TreeRow } from "./tree";
 
@@ -167,11 +167,15 @@ async function versionOptions(ctx: SourceContext, chosen: readonly Resolved[]): 
   ];
 }
 
+type Cycles = Awaited<ReturnType<typeof cyclesOf>>;
+type EditWindow = ReturnType<typeof editWindowOf>;
+
 /** The cost centres of the view with their level and state (before the approved-only filter). */
 async function centresOf(
   ctx: SourceContext,
   sets: readonly FigureSet[],
-  today: CalendarDate,
+  cycles: Cycles,
+  window: EditWindow,
 ): Promise<(CentreInfo & { state: ShownCode })[]> {
   const allowed = ctx.scope ? new Set(ctx.scope) : null;
   const centres = new Map<string, CentreInfo>();
@@ -180,34 +184,67 @@ async function centresOf(
       centres.set(cost_center_concat, { cost_center_concat, cost_center: "", level });
   for (const set of sets)
     for (const [cc, info] of set.centres) if (!centres.has(cc) && (!allowed || allowed.has(cc))) centres.set(cc, info);
-  const cycles = await cyclesOf(ctx.calendar.name, ctx.scope ?? undefined);
-  const window = editWindowOf(ctx.calendar, today);
   return [...centres.values()].map((c) => ({
     ...c,
     state: shownState(cycles.get(c.cost_center_concat)?.state ?? "preparing", window).code,
   }));
 }
 
-type Tree = { rows: TreeRow[]; summary: SummaryRow[] };
+/** The figures of a view: its sources resolved, the tree and the cycle's summary. */
+type Figures = {
+  base: ResolvedSource;
+  compared: ResolvedSource | undefined;
+  shown: Resolved;
+  other: Resolved | null;
+  rows: TreeRow[];
+  summary: SummaryRow[];
+};
+
+async function computeFigures(
+  ctx: SourceContext,
+  query: ConsolidatedQuery,
+  sources: FigureSource[],
+  cycles: Cycles,
+  window: EditWindow,
+): Promise<Figures> {
+  const [base, compared] = await resolveSources(sources, ctx);
+  const shown: Resolved = base.ok
+    ? base
+    : { ok: true, set: { months: ctx.months, lines: new Map(), centres: new Map() }, forecastFrom: null };
+  const other = compared?.ok ? compared : null;
+  const centres = await centresOf(ctx, other ? [shown.set, other.set] : [shown.set], cycles, window);
+  const rows = buildTree({
+    monthCount: ctx.months.length,
+    centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
+    shown: shown.set,
+    compared: other?.set ?? null,
+    noArea: t.noArea,
+    companyLabel: ctx.scope ? t.companyScoped : t.company,
+  });
+  const summary = cycleSummary(
+    centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
+  );
+  return { base, compared, shown, other, rows, summary };
+}
 
 /**
- * Trees built in this process, by what they are built from: the forecast's data state (the rollups and the live,
- * previous and actual figures follow it), the sources (a version never changes), the scope and every cost centre
- * with its area and state (the cycle is read each time, so a decision shows at once). Opening and closing rows, the
- * columns and the export read the same tree: fifty people on one RF build it once. Shared, read-only values.
+ * Figures computed in this process, by what they are computed from, read afresh on every request (small reads): the
+ * forecast's data state (the rollups of the live RF, the previous one and the actuals follow it; every write path
+ * notes it), the sources, whether each version asked for exists (a version never changes), the scope, the edit
+ * window and every cost centre's cycle state, so a decision or a write shows at once. Opening and closing rows and
+ * the export read the same figures: fifty people on one RF compute them once. Shared, read-only values.
  */
-const trees = new Map<string, Tree>();
-const TREES_MAX = 16;
+const figures = new Map<string, Promise<Figures>>();
+const FIGURES_MAX = 16;
 
-async function treeOnce(inputs: unknown[], build: () => Tree): Promise<Tree> {
-  const db = await getDb();
-  const key = JSON.stringify([db.databaseName, await recordsState(db), ...inputs]);
-  const kept = trees.get(key);
+async function figuresOnce(key: string, compute: () => Promise<Figures>): Promise<Figures> {
+  const kept = figures.get(key);
   if (kept) return kept;
-  const built = build();
-  if (trees.size >= TREES_MAX) trees.delete(trees.keys().next().value!);
-  trees.set(key, built);
-  return built;
+  const computing = compute();
+  if (figures.size >= FIGURES_MAX) figures.delete(figures.keys().next().value!);
+  figures.set(key, computing);
+  computing.catch(() => figures.delete(key));
+  return computing;
 }
 
 /** The whole model of the view (every row of the tree; the screen keeps the open ones). */
@@ -225,30 +262,29 @@ export async function buildConsolidated(
   const calendar = scenarioCalendar(parseScenario(rf)!);
   const months = yearMonths(calendar.year);
   const ctx: SourceContext = { calendar, previous: scenarioCalendar(previousScenario(calendar)), months, scope };
-  const [base, compared] = await resolveSources(query.compare ? [query.base, query.compare] : [query.base], ctx);
-  const missing = !base.ok || (query.compare !== null && !compared?.ok);
-  if (missing) notices.push(t.versionMissing);
-  const shown: Resolved = base.ok
-    ? base
-    : { ok: true, set: { months, lines: new Map(), centres: new Map() }, forecastFrom: null };
-  const other = compared?.ok ? compared : null;
-  const centres = await centresOf(ctx, other ? [shown.set, other.set] : [shown.set], today);
-  const { rows, summary } = await treeOnce(
-    [rf, query.base, other ? query.compare : null, query.approvedOnly, scope, centres],
-    () => ({
-      rows: buildTree({
-        monthCount: months.length,
-        centres: query.approvedOnly ? centres.filter((c) => c.state === "approved") : centres,
-        shown: shown.set,
-        compared: other?.set ?? null,
-        noArea: t.noArea,
-        companyLabel: scope ? t.companyScoped : t.company,
-      }),
-      summary: cycleSummary(
-        centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
-      ),
-    }),
+  const sources = query.compare ? [query.base, query.compare] : [query.base];
+  const db = await getDb();
+  const [records, cycles, versionsFound] = await Promise.all([
+    recordsState(db),
+    cyclesOf(rf, scope ?? undefined),
+    Promise.all(sources.map((s) => (s.kind === "version" ? versionExists(s.id) : true))),
+  ]);
+  const window = editWindowOf(calendar, today);
+  const key = JSON.stringify([
+    db.databaseName,
+    records,
+    rf,
+    sources,
+    versionsFound,
+    query.approvedOnly,
+    scope,
+    window,
+    [...cycles.values()].map((c) => [c.cost_center_concat, c.state]),
+  ]);
+  const { base, compared, shown, other, rows, summary } = await figuresOnce(key, () =>
+    computeFigures(ctx, query, sources, cycles, window),
   );
+  if (!base.ok || (query.compare !== null && !compared?.ok)) notices.push(t.versionMissing);
   return {
     scenarios,
     rf,

@@ -247,3 +247,31 @@ describe("reads", () => {
     await expectIndexedQueries(db, () => versionsLoader({ request, params: {}, context: {} as never }), options);
   });
 });
+
+describe("figures reused between requests", () => {
+  it("show a cycle decision and a deleted version on the very next request", async () => {
+    const stateOf = async () =>
+      (await page("nivel=1")).rows.find((r) => r.kind === "costCentre" && r.label === MARKETING)?.state;
+    expect(await stateOf()).toBe("preparing");
+    await db.collection(FORECAST_CYCLE).insertOne({
+      rf: RF,
+      cost_center_concat: MARKETING,
+      state: "approved",
+      changed_at: new Date(),
+      changed_by: "x@example.com",
+      changed_by_name: "X",
+    });
+    expect(await stateOf()).toBe("approved");
+
+    const { saveNamedVersion } = await import("../versions/versions.server");
+    const saved = await saveNamedVersion(new URLSearchParams({ rf: RF, nome: "Antes" }), ADMIN);
+    if (!saved.ok) throw new Error("version");
+    const compared = `vs=v:${saved.version._id.toHexString()}`;
+    expect((await page(compared)).compareLabel).not.toBeNull();
+    const { deleteVersion } = await import("~/models/forecast-versions.server");
+    await deleteVersion(saved.version._id);
+    const after = await page(compared);
+    expect(after.compareLabel).toBeNull();
+    expect(after.notices).toContain(consolidatedTexts.versionMissing);
+  });
+});

@@ -83,6 +83,11 @@ export async function resolveSources(sources: readonly FigureSource[], ctx: Sour
   );
 }
 
+/** Whether the version of a source token exists (ready): one read by its id. */
+export async function versionExists(id: string): Promise<boolean> {
+  return ObjectId.isValid(id) && (await findVersion(new ObjectId(id))) !== null;
+}
+
 async function resolveVersion(id: string, ctx: SourceContext): Promise<ResolvedSource> {
   const version = ObjectId.isValid(id) ? await findVersion(new ObjectId(id)) : null;
   if (!version) return { ok: false };
