@@ -205,7 +205,7 @@ export async function takeCycleAction(
   await audit("ok", { from: result.event.from, to, comment });
   // The approved figures kept as a version: a later reopen does not lose them.
   if (action === "approve") await keepApprovedFigures(calendar.name, cc, user, now);
-  await notify(await noticesOf(action, review, user, comment), now);
+  await notify(await noticesOf(action, review, user, comment, result.event.from), now);
   return { ok: true, message: cycleTexts.done[action] };
 }
 
@@ -215,6 +215,7 @@ async function noticesOf(
   review: Review,
   actor: AuthenticatedUser,
   comment: string,
+  from: CycleState,
 ): Promise<NoticeInput[]> {
   const rf = review.calendar.name;
   const cc = review.costCenter.cost_center_concat;
@@ -228,9 +229,17 @@ async function noticesOf(
     [...new Set(emails)].filter((e) => e !== actor.email).map((e) => ({ to: e, kind, title, body, link }));
   switch (action) {
     case "submit":
-      return to(await reviewers(), "forecast.submitted", n.submittedTitle(cc, rf), n.submittedBody(who, cc, rf));
+      // After a return, the reviewers are told it is the corrected forecast.
+      return from === "returned"
+        ? to(
+            await reviewers(),
+            "forecast.submitted",
+            n.resubmittedTitle(cc, rf),
+            n.resubmittedBody(who, cc, rf, comment),
+          )
+        : to(await reviewers(), "forecast.submitted", n.submittedTitle(cc, rf), n.submittedBody(who, cc, rf, comment));
     case "approve":
-      return to(preparers, "forecast.approved", n.approvedTitle(cc, rf), n.approvedBody(who, cc, rf));
+      return to(preparers, "forecast.approved", n.approvedTitle(cc, rf), n.approvedBody(who, cc, rf, comment));
     case "return":
       return to(preparers, "forecast.returned", n.returnedTitle(cc, rf), n.returnedBody(who, cc, rf, comment));
     case "reopen":

@@ -179,6 +179,8 @@ describe("submitting", () => {
     const notices = await noticesTo(REVIEWER.email);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ kind: "forecast.submitted", link: reviewPath(RF, MARKETING) });
+    // The preparer's comment travels with the notice (and its e-mail).
+    expect(notices[0].body).toContain("Comentário: Pronto para revisão");
     expect(await noticesTo(PREPARER.email)).toHaveLength(0);
     expect(await db.collection(NOTICE_MAIL).countDocuments({ to: REVIEWER.email })).toBe(1);
 
@@ -333,10 +335,16 @@ describe("reviewing", () => {
     const edited = original.map((row) => [...row]);
     edited[0][grid.months.indexOf(EDIT_MONTH)] = 777;
     expect((await save(changedCells(grid.groups, grid.months, original, edited))).body).toEqual({ ok: true, saved: 1 });
-    expect((await cycle("submit")).status).toBe(302);
+    expect((await cycle("submit", "Salários corrigidos")).status).toBe(302);
+    // A submission after a return says so: the reviewer knows it is the corrected one.
+    const resent = (await noticesTo(REVIEWER.email)).filter((n) => n.kind === "forecast.submitted").at(-1)!;
+    expect(resent.title).toBe(cycleTexts.notice.resubmittedTitle(MARKETING, RF));
+    expect(resent.body).toContain("depois da devolução");
+    expect(resent.body).toContain("Comentário: Salários corrigidos");
+    expect(await db.collection(NOTICE_MAIL).findOne({ to: REVIEWER.email, title: resent.title })).not.toBeNull();
 
     as(REVIEWER);
-    expect((await cycle("approve")).status).toBe(302);
+    expect((await cycle("approve", "Conferido com o realizado")).status).toBe(302);
     const approved = await page();
     expect(approved.cycle.shown.label).toBe("Aprovado");
     expect(approved.cycle.actions).toEqual(["reopen"]);
@@ -347,6 +355,7 @@ describe("reviewing", () => {
       "Aprovado",
     ]);
     expect((await noticesTo(PREPARER.email)).map((n) => n.kind)).toEqual(["forecast.returned", "forecast.approved"]);
+    expect((await noticesTo(PREPARER.email)).at(-1)!.body).toContain("Comentário: Conferido com o realizado");
     // Approved: even an administrator's save is refused.
     const after = await page();
     const values = initialValues(after.grid.groups);

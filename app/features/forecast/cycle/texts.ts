@@ -5,6 +5,8 @@ import { forecastTexts } from "../texts";
 
 /** Texts of the forecast cycle (submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
 
+/** A decision's optional comment, as its notice carries it. */
+const commentPart = (comment: string) => (comment.trim() ? ` Comentário: ${comment.trim()}` : "");
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
 export const STATE_LABELS: Readonly<Record<CycleState, string>> = {
@@ -89,10 +91,14 @@ export const cycleTexts = {
   // Notices (in-portal and e-mail)
   notice: {
     submittedTitle: (cc: string, rf: string) => `Forecast enviado para revisão: ${cc} · ${rf}`,
-    submittedBody: (who: string, cc: string, rf: string) =>
-      `${who} enviou o forecast de ${cc} em ${rf}. Revise e aprove ou devolva com um comentário.`,
+    submittedBody: (who: string, cc: string, rf: string, comment: string) =>
+      `${who} enviou o forecast de ${cc} em ${rf}.${commentPart(comment)} Revise e aprove ou devolva com um comentário.`,
+    resubmittedTitle: (cc: string, rf: string) => `Forecast reenviado para revisão: ${cc} · ${rf}`,
+    resubmittedBody: (who: string, cc: string, rf: string, comment: string) =>
+      `${who} reenviou o forecast de ${cc} em ${rf} depois da devolução.${commentPart(comment)} Revise e aprove ou devolva com um comentário.`,
     approvedTitle: (cc: string, rf: string) => `Forecast aprovado: ${cc} · ${rf}`,
-    approvedBody: (who: string, cc: string, rf: string) => `${who} aprovou o forecast de ${cc} em ${rf}.`,
+    approvedBody: (who: string, cc: string, rf: string, comment: string) =>
+      `${who} aprovou o forecast de ${cc} em ${rf}.${commentPart(comment)}`,
     returnedTitle: (cc: string, rf: string) => `Forecast devolvido: ${cc} · ${rf}`,
     returnedBody: (who: string, cc: string, rf: string, comment: string) =>
       `${who} devolveu o forecast de ${cc} em ${rf}. Motivo: ${comment}`,
