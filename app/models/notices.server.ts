@@ -37,6 +37,9 @@ export const indexes: IndexDeclaration[] = [
   },
 ];
 
+/** A further link of a notice (e.g. the refused rows' CSV), shown under its text and written into its e-mail. */
+export type NoticeLink = { label: string; path: string };
+
 export type NoticeInput = {
   /** The user's e-mail (users are keyed by e-mail). */
   to: string;
@@ -46,6 +49,8 @@ export type NoticeInput = {
   body: string;
   /** A portal path like "/ij/..."; anything else is dropped. */
   link?: string;
+  /** Further links (portal paths only, at most MAX_LINKS); a link that is not a portal path is dropped. */
+  links?: readonly NoticeLink[];
 };
 
 export type NoticeRecord = {
@@ -55,6 +60,8 @@ export type NoticeRecord = {
   title: string;
   body: string;
   link: string | null;
+  /** Absent on notices stored before further links existed. */
+  links?: NoticeLink[];
   created_at: Date;
   read_at: Date | null;
 };
@@ -65,6 +72,7 @@ export type NoticeRow = {
   title: string;
   body: string;
   link: string | null;
+  links: NoticeLink[];
   createdAt: Date;
   readAt: Date | null;
 };
@@ -79,6 +87,7 @@ export type NoticeMailRecord = {
   title: string;
   body: string;
   link: string | null;
+  links?: NoticeLink[];
   status: MailStatus;
   /** Attempts started so far (a claim counts one). */
   attempts: number;
@@ -106,6 +115,23 @@ export function safePortalLink(link: unknown): string | null {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+const MAX_LINKS = 3;
+const MAX_LINK_LABEL = 100;
+
+/** The further links kept: portal paths only, labelled, at most MAX_LINKS. */
+function safeLinks(links: readonly NoticeLink[] | undefined): NoticeLink[] {
+  const kept: NoticeLink[] = [];
+  for (const link of links ?? []) {
+    const path = safePortalLink(link?.path);
+    const label = clip(String(link?.label ?? "").trim(), MAX_LINK_LABEL);
+    if (path && label && kept.length < MAX_LINKS) kept.push({ label, path });
+  }
+  return kept;
+}
+
+/** Stored only when there are some (older notices have none). */
+const withLinks = (links: NoticeLink[]) => (links.length > 0 ? { links } : {});
+
 /**
  * Stores one in-portal notice per recipient and queues its e-mail unless the recipient switched e-mail notices off.
  * Only database writes: never waits for SMTP.
@@ -123,6 +149,7 @@ export async function notify(notices: readonly NoticeInput[], now: Date = new Da
     title: clip(String(n.title), MAX_TITLE),
     body: clip(String(n.body), MAX_BODY),
     link: safePortalLink(n.link),
+    ...withLinks(safeLinks(n.links)),
     created_at: now,
     read_at: null,
   }));
@@ -136,6 +163,7 @@ export async function notify(notices: readonly NoticeInput[], now: Date = new Da
       title: r.title,
       body: r.body,
       link: r.link,
+      ...withLinks(r.links ?? []),
       status: "pending",
       attempts: 0,
       next_attempt_at: now,
@@ -156,6 +184,7 @@ const toRow = (r: NoticeRecord): NoticeRow => ({
   title: r.title,
   body: r.body,
   link: r.link,
+  links: r.links ?? [],
   createdAt: r.created_at,
   readAt: r.read_at,
 });
@@ -224,7 +253,10 @@ export function mailBackoffMs(attempts: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-export type ClaimedMail = Pick<NoticeMailRecord, "_id" | "to" | "kind" | "title" | "body" | "link" | "attempts"> & {
+export type ClaimedMail = Pick<
+  NoticeMailRecord,
+  "_id" | "to" | "kind" | "title" | "body" | "link" | "links" | "attempts"
+> & {
   claim: string;
 };
 
@@ -250,6 +282,7 @@ export async function claimNextMail(now: Date, leaseMs: number): Promise<Claimed
     title: record.title,
     body: record.body,
     link: record.link,
+    links: record.links ?? [],
     attempts: record.attempts,
     claim,
   };

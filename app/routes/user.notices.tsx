@@ -64,6 +64,15 @@ export default function UserNotices() {
                 </span>
               </div>
               <p className="notice-item__body">{notice.body}</p>
+              {notice.links.length > 0 ? (
+                <ul className="notice-item__links">
+                  {notice.links.map((l) => (
+                    <li key={l.path}>
+                      <a href={l.path}>{l.label}</a>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
               <div className="notice-item__actions">
                 {notice.link ? (
                   <Form method="post">

@@ -21,6 +21,8 @@ export type NoticeListItem = {
   body: string;
   /** The portal path it opens, when it has a safe one. */
   link: string | null;
+  /** Further links shown under its text (e.g. the refused rows' CSV). */
+  links: { label: string; path: string }[];
   createdAt: string;
   unread: boolean;
 };
@@ -44,6 +46,7 @@ export async function loadNoticesPage(email: string, url: URL): Promise<NoticesP
       title: r.title,
       body: r.body,
       link: safePortalLink(r.link),
+      links: r.links.filter((l) => safePortalLink(l.path) !== null),
       createdAt: r.createdAt.toISOString(),
       unread: r.readAt === null,
     })),

@@ -102,6 +102,32 @@ describe("/user/notices", () => {
     expect(response.headers.get("Location")).toBe("/user/notices");
   });
 
+  it("shows a notice's further links, portal paths only, at most three", async () => {
+    await notify([
+      {
+        to: ana,
+        kind: "t",
+        title: "Com links",
+        body: "x",
+        links: [
+          { label: "Linhas recusadas", path: "/captura/processando/nok/abc" },
+          { label: "Fora", path: "//evil.example/phish" },
+          { label: "", path: "/sem-rotulo" },
+          { label: "Dois", path: "/a" },
+          { label: "Três", path: "/b" },
+          { label: "Quatro", path: "/c" },
+        ],
+      },
+    ]);
+    const page = await loadNotices(anaCookie);
+    expect(page.body.rows.find((r) => r.title === "Com links")?.links).toEqual([
+      { label: "Linhas recusadas", path: "/captura/processando/nok/abc" },
+      { label: "Dois", path: "/a" },
+      { label: "Três", path: "/b" },
+    ]);
+    expect(page.body.rows.find((r) => r.title === "Para Ana")?.links).toEqual([]);
+  });
+
   it("answers bad input with a message in Portuguese and changes nothing", async () => {
     await notify([{ to: ana, kind: "t", title: "Intacto", body: "x" }]);
     const before = await unreadCount(ana);

@@ -94,7 +94,9 @@ describe("a job that ends with refused rows", () => {
     expect(reasons.map((r) => r.match(/^- Linha (\d+):/)?.[1])).toEqual(["3", "4", "6"]);
     expect(reasons[0]).toMatch(/hero/);
     expect(notice.body).not.toContain("Linha 7:");
-    expect(notice.body).toContain(`/captura/processando/nok/${id.toHexString()}`);
+    // The refused rows' CSV is a link of its own, on the page and in the e-mail.
+    const nokPath = `/captura/processando/nok/${id.toHexString()}`;
+    expect(notice.links).toEqual([{ label: "Baixar as linhas recusadas (CSV)", path: nokPath }]);
 
     // The e-mail: queued with the notice, delivered to the outbox by the mail task.
     const [queued] = await listQueuedMail(bronze);
@@ -105,6 +107,7 @@ describe("a job that ends with refused rows", () => {
     expect(mail?.text).toContain("produtos março.csv");
     expect(mail?.text).toContain("Linhas aceitas: 2. Linhas recusadas: 4.");
     expect(mail?.text).toMatch(/Abrir no portal: http:\/\/localhost:3000\/captura\/processando/);
+    expect(mail?.text).toContain(`Baixar as linhas recusadas (CSV): http://localhost:3000${nokPath}`);
 
     // Those on call hear of it too (the uploader's name with it, every user's list as link); others do not.
     const [forOnCall] = await noticesOf(onCall);

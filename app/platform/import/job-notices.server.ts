@@ -195,7 +195,6 @@ async function noticesFor(
         noticeDeliveryTexts.jobNoticeOutcome(outcome),
         noticeDeliveryTexts.jobNoticeCounts(job.okRows, job.nokRows),
         ...(reasons.length > 0 ? [noticeDeliveryTexts.jobNoticeReasons, ...reasons.map((r) => `- ${r}`)] : []),
-        ...(nokPath ? [noticeDeliveryTexts.jobNoticeNokRows(nokPath)] : []),
       ];
       const link = recipient.uploader
         ? OWN_JOBS_PATH
@@ -208,6 +207,8 @@ async function noticesFor(
         title: noticeDeliveryTexts.jobNoticeTitle(outcome, claim.originalName),
         body: lines.join("\n"),
         ...(link ? { link } : {}),
+        // The refused rows: a link of their own, on the page and in the e-mail.
+        ...(nokPath ? { links: [{ label: noticeDeliveryTexts.jobNoticeNokRows, path: nokPath }] } : {}),
       };
     }),
   );

@@ -23,10 +23,11 @@ function leaseMs(): number {
   return Math.max(60_000, connectionMs + sendMs + 30_000);
 }
 
-/** The e-mail of a notice: its title as subject, its body, the link to open it and where to switch mail off. */
-export function noticeMailText(mail: Pick<ClaimedMail, "body" | "link">): string {
+/** The e-mail of a notice: its title as subject, its body, its further links, the link to open it and where to switch mail off. */
+export function noticeMailText(mail: Pick<ClaimedMail, "body" | "link" | "links">): string {
   const origin = getConfig().origin;
   const parts = [mail.body];
+  for (const link of mail.links ?? []) parts.push(noticeDeliveryTexts.mailLink(link.label, `${origin}${link.path}`));
   if (mail.link) parts.push(noticeDeliveryTexts.mailOpenLink(`${origin}${mail.link}`));
   parts.push("--", noticeDeliveryTexts.mailFooter(`${origin}/user/settings`));
   return parts.join("\n\n");

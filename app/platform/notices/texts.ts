@@ -20,10 +20,11 @@ export const noticeDeliveryTexts = {
   jobNoticeCounts: (ok: number, nok: number) => `Linhas aceitas: ${ok}. Linhas recusadas: ${nok}.`,
   jobNoticeReasons: "Primeiros motivos:",
   jobNoticeLineReason: (line: unknown, error: string) => `Linha ${String(line ?? "?")}: ${error}`,
-  jobNoticeNokRows: (path: string) => `Linhas recusadas (CSV): ${path}`,
+  jobNoticeNokRows: "Baixar as linhas recusadas (CSV)",
 
   // E-mail
   mailOpenLink: (url: string) => `Abrir no portal: ${url}`,
+  mailLink: (label: string, url: string) => `${label}: ${url}`,
   mailFooter: (settingsUrl: string) =>
     `Você recebe este e-mail porque tem avisos por e-mail ligados no portal. Para desligá-los: ${settingsUrl}`,
 } as const;
