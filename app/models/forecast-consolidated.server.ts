@@ -1,6 +1,7 @@
 import type { Binary, Db } from "mongodb";
 import { getDb } from "~/db.server";
 import { type Month, monthOfDate, monthStartDate } from "~/shared/months";
+import { promiseCache } from "~/shared/promise-cache.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 import { dataStates } from "./dashboard-cache.server";
 import type { IndexDeclaration } from "./indexes";
@@ -283,8 +284,7 @@ export async function rebuildForecastRollups(given?: Db): Promise<number> {
  * its rollups, and its count): fifty people opening the same view read the rollups once. A rebuild in this process
  * empties it (a pair built by the view itself does not change the state). Shared, read-only values.
  */
-const readCache = new Map<string, Promise<RollupView[]>>();
-const READ_CACHE_MAX = 16;
+const readCache = promiseCache<RollupView[]>(16);
 
 /** The collection's state, read once per request (the key forecast.server.ts reads it under, so it is shared). */
 export async function recordsState(db: Db): Promise<string> {
@@ -304,13 +304,7 @@ export async function readRollups(
   if (rfs.length === 0 || (costCenters && costCenters.length === 0)) return [];
   const db = await getDb();
   const key = JSON.stringify([db.databaseName, await recordsState(db), [...rfs].sort(), costCenters]);
-  const cached = readCache.get(key);
-  if (cached) return cached;
-  const value = readStored(db, rfs, costCenters);
-  if (readCache.size >= READ_CACHE_MAX) readCache.delete(readCache.keys().next().value!);
-  readCache.set(key, value);
-  value.catch(() => readCache.delete(key));
-  return value;
+  return readCache(key, () => readStored(db, rfs, costCenters));
 }
 
 async function readStored(db: Db, rfs: readonly string[], costCenters: readonly string[] | null) {

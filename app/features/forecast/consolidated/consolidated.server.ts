@@ -7,6 +7,7 @@ import { cyclesOf } from "~/models/forecast-cycle.server";
 import { listVersions } from "~/models/forecast-versions.server";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOf } from "~/shared/months";
 import type { PermissionType } from "~/shared/permissions";
+import { promiseCache } from "~/shared/promise-cache.server";
 import { shownState } from "../cycle/rules";
 import { sortScenarios } from "../forecast-filter";
 import { editWindowOf, parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
@@ -234,18 +235,7 @@ async function computeFigures(
  * window and every cost centre's cycle state, so a decision or a write shows at once. Opening and closing rows and
  * the export read the same figures: fifty people on one RF compute them once. Shared, read-only values.
  */
-const figures = new Map<string, Promise<Figures>>();
-const FIGURES_MAX = 16;
-
-async function figuresOnce(key: string, compute: () => Promise<Figures>): Promise<Figures> {
-  const kept = figures.get(key);
-  if (kept) return kept;
-  const computing = compute();
-  if (figures.size >= FIGURES_MAX) figures.delete(figures.keys().next().value!);
-  figures.set(key, computing);
-  computing.catch(() => figures.delete(key));
-  return computing;
-}
+const figuresOnce = promiseCache<Figures>(16);
 
 /** The whole model of the view (every row of the tree; the screen keeps the open ones). */
 export async function buildConsolidated(
