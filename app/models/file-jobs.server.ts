@@ -87,6 +87,8 @@ export type RegisterFileInput = {
   operator?: true;
   /** What the file holds, when the path that stores it knows (FileRecord.dataClass); else the worker decides. */
   dataClass?: FileClassification;
+  /** The template the uploader named (FileRecord.dataset). */
+  dataset?: string;
 };
 
 /** The stored object already has a file record (a second registration of the same upload). */
@@ -120,6 +122,7 @@ export async function registerFile(input: RegisterFileInput): Promise<ObjectId> 
     attempts: 0,
     target: resolveFileTarget(input.target, input.originalName),
     ...(input.operator ? { operator: true as const } : {}),
+    ...(input.dataset ? { dataset: input.dataset } : {}),
     ...(input.dataClass ? { dataClass: input.dataClass.dataClass, dataClassBy: input.dataClass.by } : {}),
   };
   try {
@@ -181,6 +184,8 @@ export type JobClaim = {
   operator: boolean;
   /** What the file holds, if already decided (FileRecord.dataClass). */
   dataClass: FileDataClass | null;
+  /** The template the uploader named, if any (FileRecord.dataset). */
+  dataset: string | null;
 };
 
 export function defaultWorkerName(): string {
@@ -229,6 +234,7 @@ export async function claimNextJob(options: {
     target: resolveFileTarget(doc.target, doc.originalName),
     operator: doc.operator === true,
     dataClass: doc.dataClass ?? null,
+    dataset: typeof doc.dataset === "string" ? doc.dataset : null,
   };
 }
 
@@ -548,20 +554,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
     countMatching(collection, filter),
   );
   return {
-    items: rows.map((d) => ({
-      id: String(d._id),
-      originalName: d.originalName,
-      originalFile: d.originalFile,
-      bucket: d.bucket,
-      user: d.user,
-      statusChangeDate: d.statusChangeDate,
-      createdAt: d.createdAt,
-      status: d.status,
-      progress: d.progress,
-      message: d.message ?? "",
-      agent: d.agent ?? "",
-      retryable: isRetryableFailure(d),
-    })),
+    items: rows.map(toListItem),
     total,
     page,
     pageSize,
@@ -683,4 +676,71 @@ export async function sweepOrphanUploads(options: { olderThanMs?: number; now?: 
     }
   }
   return removed;
+}
+
+/** What the API's job list filters by: a job that ended well, one waiting or running, one that failed or was refused. */
+export const JOB_STATES = ["completed", "running", "failed"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export function jobStateOf(job: { status: number; progress: number }): JobState {
+  if (job.status !== FILE_STATUS_OK) return "failed";
+  return job.progress >= FILE_PROGRESS_DONE ? "completed" : "running";
+}
+
+const STATE_FILTERS: Record<JobState, Filter<FileDoc>> = {
+  completed: { status: FILE_STATUS_OK, progress: { $gte: FILE_PROGRESS_DONE } },
+  running: { status: FILE_STATUS_OK, progress: { $lt: FILE_PROGRESS_DONE } },
+  failed: { status: { $ne: FILE_STATUS_OK } },
+};
+
+/** Where a page of the keyset list starts: after the job with this status change and id. */
+export type JobCursor = { at: Date; id: ObjectId };
+
+/**
+ * Jobs newest status change first, from `after` on (a cursor, never an offset: a page stays correct while jobs move),
+ * at most `limit` plus one (the caller learns whether there is more). `user` restricts to one uploader (from the
+ * caller's identity, never from the query).
+ */
+export async function listJobsByCursor(options: {
+  user?: string;
+  state?: JobState;
+  since?: Date;
+  after?: JobCursor;
+  limit: number;
+}): Promise<FileListItem[]> {
+  const and: Filter<FileDoc>[] = [];
+  if (typeof options.user === "string") and.push({ user: options.user });
+  if (options.state) and.push(STATE_FILTERS[options.state]);
+  if (options.since) and.push({ statusChangeDate: { $gte: options.since } });
+  if (options.after)
+    and.push({
+      $or: [
+        { statusChangeDate: { $lt: options.after.at } },
+        { statusChangeDate: options.after.at, _id: { $lt: options.after.id } },
+      ],
+    });
+  const docs = await (await files())
+    .find(and.length > 0 ? { $and: and } : {})
+    .sort({ statusChangeDate: -1, _id: -1 })
+    .limit(options.limit + 1)
+    .toArray();
+  return docs.map(toListItem);
+}
+
+/** A file record as the job lists show it. */
+function toListItem(d: FileDoc): FileListItem {
+  return {
+    id: String(d._id),
+    originalName: d.originalName,
+    originalFile: d.originalFile,
+    bucket: d.bucket,
+    user: d.user,
+    statusChangeDate: d.statusChangeDate,
+    createdAt: d.createdAt,
+    status: d.status,
+    progress: d.progress,
+    message: d.message ?? "",
+    agent: d.agent ?? "",
+    retryable: isRetryableFailure(d),
+  };
 }

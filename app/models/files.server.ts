@@ -50,6 +50,11 @@ export type FileRecord = {
    * read. Only ever changed towards "hr".
    */
   dataClass?: FileDataClass;
+  /**
+   * The upload template the uploader named (an upload through the API names one): a file whose header row is another
+   * template's is refused. Absent: the header decides, as on /captura/manual.
+   */
+  dataset?: string;
   /** What decided `dataClass` (files.fields.ts FILE_CLASS_SOURCES). */
   dataClassBy?: FileClassSource;
 };

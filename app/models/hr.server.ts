@@ -1,4 +1,4 @@
-import { type AnyBulkWriteOperation, type Document, type Filter, ObjectId } from "mongodb";
+import { type AnyBulkWriteOperation, type Document, type Filter, ObjectId, type WithId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { FigureEdit } from "~/models/hr.fields";
 import { HR_COMMENT_MAX, HR_FIGURE_FIELDS, HR_ROW_LIMIT, type HrFigureField } from "~/models/hr.fields";
@@ -154,35 +154,66 @@ function monthFilter(filial: string, range: MonthRange): Filter<HrAuxRecord> {
  */
 export async function listAuxRows(filial: string, range: MonthRange): Promise<{ rows: HrAuxRow[]; limited: boolean }> {
   const docs = await (await auxCollection())
-    .find(monthFilter(filial, range), {
-      projection: {
-        filial_nome: 1,
-        mes_apur: 1,
-        nome: 1,
-        cpf: 1,
-        comentario: 1,
-        ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])),
-      },
-    })
-    .sort({ mes_apur: 1, nome: 1, _id: 1 })
+    .find(monthFilter(filial, range), { projection: AUX_ROW_PROJECTION })
+    .sort(AUX_ROW_ORDER)
     .limit(HR_ROW_LIMIT + 1)
     .toArray();
-  const rows = docs.slice(0, HR_ROW_LIMIT).map((d) => {
-    const figures = Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, typeof d[f] === "number" ? d[f] : 0])) as Record<
-      HrFigureField,
-      number
-    >;
-    return {
-      id: String(d._id),
-      filial_nome: d.filial_nome,
-      mes_apur: monthOfDate(d.mes_apur),
-      nome: d.nome,
-      cpf: maskCpf(d.cpf),
-      comentario: typeof d.comentario === "string" ? d.comentario : "",
-      ...figures,
-    };
-  });
-  return { rows, limited: docs.length > HR_ROW_LIMIT };
+  return { rows: docs.slice(0, HR_ROW_LIMIT).map(toAuxRow), limited: docs.length > HR_ROW_LIMIT };
+}
+
+const AUX_ROW_PROJECTION = {
+  filial_nome: 1,
+  mes_apur: 1,
+  nome: 1,
+  cpf: 1,
+  comentario: 1,
+  ...Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, 1])),
+};
+const AUX_ROW_ORDER = { mes_apur: 1, nome: 1, _id: 1 } as const;
+
+/** Where a page of a branch's rows starts: after the row with this month, name and id (the grid's order). */
+export type AuxRowKey = { mes_apur: Date; nome: string; id: ObjectId };
+
+/**
+ * A page of the branch's rows in the grid's order, CPF masked, from `after` on, at most `limit` plus one (the caller
+ * learns whether there is more): the API's read of the grid. The branch scope is the caller's to check first.
+ */
+export async function pageAuxRows(
+  filial: string,
+  range: MonthRange,
+  after: AuxRowKey | undefined,
+  limit: number,
+): Promise<HrAuxRow[]> {
+  const filter: Filter<HrAuxRecord> = monthFilter(filial, range);
+  if (after)
+    filter.$or = [
+      { mes_apur: { $gt: after.mes_apur } },
+      { mes_apur: after.mes_apur, nome: { $gt: after.nome } },
+      { mes_apur: after.mes_apur, nome: after.nome, _id: { $gt: after.id } },
+    ];
+  const docs = await (await auxCollection())
+    .find(filter, { projection: AUX_ROW_PROJECTION })
+    .sort(AUX_ROW_ORDER)
+    .limit(limit + 1)
+    .toArray();
+  return docs.map(toAuxRow);
+}
+
+/** A stored row as it leaves the model: the CPF masked here, so the unmasked number never leaves this module. */
+function toAuxRow(d: WithId<HrAuxRecord>): HrAuxRow {
+  const figures = Object.fromEntries(HR_FIGURE_FIELDS.map((f) => [f, typeof d[f] === "number" ? d[f] : 0])) as Record<
+    HrFigureField,
+    number
+  >;
+  return {
+    id: String(d._id),
+    filial_nome: d.filial_nome,
+    mes_apur: monthOfDate(d.mes_apur),
+    nome: d.nome,
+    cpf: maskCpf(d.cpf),
+    comentario: typeof d.comentario === "string" ? d.comentario : "",
+    ...figures,
+  };
 }
 
 export type StoreUser = { matricula: string; nome: string; cargo: string };

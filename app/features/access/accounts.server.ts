@@ -483,6 +483,8 @@ export async function deleteUser(
   emailInput: string,
   /** Who, for the audit trail. */
   actor?: AuditActorInput,
+  /** Also a user without a type (SCIM: a directory deletes the users it deactivated). */
+  options: { withoutType?: boolean } = {},
 ): Promise<DeleteUserOutcome> {
   const email = normalizeEmail(String(emailInput ?? ""));
   if (!email) return { kind: "notFound" };
@@ -497,7 +499,7 @@ export async function deleteUser(
     await audit("refused", { reason: "protectedUser", type: record.type });
     return { kind: "protectedUser" };
   }
-  if (!isTier(record.type)) {
+  if (!isTier(record.type) && !(options.withoutType && record.type === "")) {
     await audit("refused", { reason: "notFound" });
     return { kind: "notFound" };
   }

@@ -173,6 +173,21 @@ export async function reserveRecoveryAttempt(ip?: string | null): Promise<Attemp
   return reserve(rules);
 }
 
+const API_GLOBAL_KEY = "api:global";
+const apiIpKey = (ip: string) => `api:${ipKey(ip)}`;
+
+/**
+ * Reserves one API token check from `ip` (the token is looked up only when this allows it): the same allowance per
+ * client address as a reset by code, and the same slowing down past LOGIN_GLOBAL_MAX_FAILURES from everyone. A token
+ * that names no live token is a failure; a valid one takes its record back.
+ */
+export async function reserveApiTokenAttempt(ip?: string | null): Promise<AttemptCheck> {
+  const { maxFailures, globalMaxFailures } = getConfig().loginLimit;
+  const rules: Rule[] = [{ key: API_GLOBAL_KEY, limit: globalMaxFailures, scope: "global" }];
+  if (ip) rules.push({ key: apiIpKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
+  return reserve(rules);
+}
+
 /**
  * The outcome of a reserved attempt: "failure" keeps its records; "success" takes them back and clears the pair's
  * failures (the user proved himself from that address); "void" (the provider could not answer) takes them back.

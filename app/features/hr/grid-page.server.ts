@@ -32,7 +32,7 @@ import { hrTexts } from "./texts";
 
 /** The loader and action behind /ij/rh_edit/{filial} (the route keeps the access checks and the page). */
 
-function monthRangeOf(url: URL) {
+export function monthRangeOf(url: URL) {
   return resolveMonthRange(
     { from: url.searchParams.get(MONTH_FROM_PARAM), to: url.searchParams.get(MONTH_TO_PARAM) },
     { now: new Date(), useCurrentMonth: getConfig().features.auxCurrentMonth },

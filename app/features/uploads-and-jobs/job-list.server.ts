@@ -12,6 +12,7 @@ import {
   PAGE_SIZES,
   RETRY_BATCH_PARAM,
   RETRY_BATCH_PATTERN,
+  type RetryDecision,
   retryBatchProgress,
   retryFailedJobs,
   retryJob,
@@ -194,25 +195,37 @@ export async function handleRetryAction(
   const parsed = actionSchema.safeParse(form ? Object.fromEntries(form) : null);
   if (!parsed.success) return data({ ok: false as const, error: messages.badRequest }, { status: 400 });
   if (parsed.data.intent === "retry-all") return retryAll(request, viewer, options, parsed.data);
-  const decision = await retryJob(parsed.data.fileId, { email: viewer.email, type: viewer.type });
+  const decision = await retryOneJob(viewer, parsed.data.fileId);
   if (!decision.ok) {
-    const status =
-      decision.reason === "forbidden"
-        ? 403
-        : decision.reason === "not-found"
-          ? 404
-          : decision.reason === "not-failed" || decision.reason === "not-retryable"
-            ? 409
-            : 400;
-    return data({ ok: false as const, error: jobTexts.retryRefused[decision.reason] }, { status });
+    return data(
+      { ok: false as const, error: jobTexts.retryRefused[decision.reason] },
+      { status: retryRefusalStatus(decision.reason) },
+    );
   }
-  const retried = await findFileById(new ObjectId(parsed.data.fileId));
+  return redirectWithToast(listUrlOf(request), { type: "success", description: jobTexts.retryQueued });
+}
+
+/**
+ * "Tentar novamente" on one job, for the lists and the API: the model decides (owner or SYSTEM ADMIN, failures a retry
+ * can get past only), and a retry is an entry of whoever asked for it.
+ */
+export async function retryOneJob(viewer: AuthenticatedUser, fileId: string) {
+  const decision = await retryJob(fileId, { email: viewer.email, type: viewer.type });
+  if (!decision.ok) return decision;
+  const retried = await findFileById(new ObjectId(fileId));
   await recordDataEvent(viewer, "decision", {
     dataset: null,
-    object: { kind: "file", id: parsed.data.fileId, label: retried?.originalName ?? null },
+    object: { kind: "file", id: fileId, label: retried?.originalName ?? null },
     details: { action: "retry" },
   });
-  return redirectWithToast(listUrlOf(request), { type: "success", description: jobTexts.retryQueued });
+  return decision;
+}
+
+/** The HTTP status of a refused retry. */
+export function retryRefusalStatus(reason: Exclude<RetryDecision, { ok: true }>["reason"]): number {
+  if (reason === "forbidden") return 403;
+  if (reason === "not-found") return 404;
+  return reason === "not-failed" || reason === "not-retryable" ? 409 : 400;
 }
 
 /**

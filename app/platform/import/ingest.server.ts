@@ -32,12 +32,12 @@ import { FileClassifier, readAsHr } from "./file-class.server";
 import { classifyClaimedFile } from "./hr-file-view.server";
 import { MasterDataImport, masterDataMessages } from "./master-data.server";
 import { batched, readCsvBatches } from "./readers.server";
-import { detectTemplate, TEMPLATES } from "./registry";
+import { detectTemplate, TEMPLATES, templateById } from "./registry";
 import { ingestReportBundle } from "./report-bundle.server";
 import { applyReturnedExport, returnedExportOf } from "./returned-export.server";
 import { LeaseLostError, startTargetJob } from "./target-job.server";
 import { isDatasetTemplate, type Layout } from "./template";
-import { uploadRightsTexts } from "./texts";
+import { uploadRightsTexts, uploadTexts } from "./texts";
 import { grantUpload, type Uploader } from "./upload-rights.server";
 
 /**
@@ -443,13 +443,20 @@ async function readFile(run: Run): Promise<RowLoader | Stop> {
  * Step 1: the template whose columns the header row holds (registry.ts detectTemplate); else an edited "Exportar
  * Excel" file's hidden column (returned-export.server.ts), or the closest template for the message.
  */
+const templateLabel = (id: string) => templateById(id)?.label ?? id;
+
 function recognise(job: Job, header: readonly CellValue[]): Layout | Stop {
   const found = detectTemplate(header);
+  const named = job.claim.dataset;
   if (found) {
     job.seen.template = found.template.id;
+    // Sent as one template's file (the API's `dataset`): another template's header is not loaded in its place.
+    if (named && found.template.id !== named)
+      return { kind: "refused", message: uploadTexts.otherDataset(found.template.label, templateLabel(named)) };
     return found;
   }
   const returned = job.format === "xlsx" ? returnedExportOf(header) : null;
+  if (returned && named) return { kind: "refused", message: uploadTexts.namedDatasetHeader(templateLabel(named)) };
   return returned ? { kind: "returned", found: returned } : { kind: "unknown", closest: closestTemplate(header) };
 }
 

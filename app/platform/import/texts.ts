@@ -14,6 +14,11 @@ export const uploadTexts = {
   uploadFailure: (code: "COD.2" | "COD.3") =>
     code === "COD.3" ? uploadTexts.uploadRegistrationFailed : uploadTexts.uploadFailed,
   uploadTooManyFiles: (max: number) => `Envie no máximo ${max} arquivos de uma vez.`,
+  // ours: a file sent through the API as one template's whose header row is another's
+  otherDataset: (found: string, named: string) =>
+    `O arquivo tem as colunas de ${found}, mas foi enviado como ${named}. Nada foi carregado.`,
+  namedDatasetHeader: (named: string) =>
+    `O arquivo foi enviado como ${named}, mas não tem as colunas dessa base. Nada foi carregado.`,
   uploadPostTooLarge: (max: number, limit: string) =>
     `Envio maior que o permitido (até ${max} arquivos de ${limit} cada).`,
   uploadObjectMissing: "O arquivo não chegou ao armazenamento.",

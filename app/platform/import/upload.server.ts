@@ -236,3 +236,45 @@ export async function handleUpload(
   }
   return { files };
 }
+
+/**
+ * One file sent as a request's whole body (the API's `POST /api/v1/uploads`): the same allow-list, per-file limit,
+ * store and registration as a form upload, streamed, never held whole. `dataset` is the template the file must be.
+ */
+export async function handleSingleFileUpload(input: {
+  body: AsyncIterable<Uint8Array>;
+  fileName: string;
+  contentType: string;
+  declaredBytes: number | undefined;
+  user: string;
+  dataset: string;
+}): Promise<{ file: { id: string; originalName: string; bytes: number } } | { failure: UploadFailure }> {
+  const limits = uploadLimits();
+  try {
+    assertUploadAllowed(input.fileName, input.declaredBytes, limits);
+  } catch (error) {
+    if (error instanceof UploadRejectedError)
+      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
+    throw error;
+  }
+  const target = uploadTarget(limits.maxBytes);
+  const key = generateStorageKey(input.fileName);
+  let bytes: number;
+  try {
+    ({ bytes } = await target.put(key, input.body, input.contentType));
+  } catch (error) {
+    await deleteObject(target.bucket, key).catch(() => undefined);
+    if (error instanceof UploadRejectedError)
+      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
+    return { failure: { code: "COD.2", status: 400, detail: uploadTexts.uploadTransferBroken } };
+  }
+  const registered = await registerUpload({
+    originalName: input.fileName,
+    key,
+    bucket: target.bucket,
+    user: input.user,
+    dataset: input.dataset,
+  });
+  if (!registered.ok) return { failure: registered.failure };
+  return { file: { id: registered.id, originalName: input.fileName, bytes } };
+}
