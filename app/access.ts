@@ -117,6 +117,11 @@ export type RouteRule =
   /** Any signed-in user whose type is set (layouts and the not-found splats under the protected prefixes). */
   | { kind: "signedIn" }
   /**
+   * Answered only with a bearer token, never a session (the API, app/api): each operation applies the rule of the
+   * screen whose data it reads or writes to the token owner's type (app/api/v1/operations.server.ts).
+   */
+  | { kind: "token" }
+  /**
    * Signed-in users of `read.types` with `read.flag` on. `write`, when present, is what the route's saving
    * actions need on top of `read` (a screen some may read but not change).
    */
@@ -124,6 +129,7 @@ export type RouteRule =
 
 const PUBLIC = { kind: "public" } as const satisfies RouteRule;
 const SIGNED_IN = { kind: "signedIn" } as const satisfies RouteRule;
+const TOKEN = { kind: "token" } as const satisfies RouteRule;
 const restricted = (
   types: TypeSet,
   flag: FeatureFlag | undefined,
@@ -181,6 +187,13 @@ export const ROUTE_ACCESS = {
   "routes/saml": PUBLIC,
   "routes/saml.login": PUBLIC,
   "routes/saml.metadata": PUBLIC,
+  // The API's description, for people and for client generators.
+  "routes/api.v1.openapi[.json]": PUBLIC,
+  "routes/api.docs": PUBLIC,
+  // The API itself: a personal token (docs/api.md), each operation under its screen's rule.
+  "routes/api.v1.$": TOKEN,
+  // SCIM provisioning: a SCIM token (made by SYSTEM ADMIN on /user/tokens?scim=1).
+  "routes/scim.v2.$": TOKEN,
   "routes/logout": PUBLIC,
   // Every address no other route matches: the branded 404 page, for anyone.
   "routes/$": PUBLIC,
@@ -218,6 +231,8 @@ export const ROUTE_ACCESS = {
   "routes/user.settings": SIGNED_IN,
   // Each user's own subscriptions; subscribing also needs the right to open what is followed.
   "routes/user.subscriptions": SIGNED_IN,
+  // Each user's own API tokens; SYSTEM ADMIN also sees and revokes everyone's (checked by the route).
+  "routes/user.tokens": SIGNED_IN,
 
   // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
   "routes/captura.manual": UPLOAD,
@@ -379,6 +394,8 @@ export function canAccessRoute(
   const rule = ROUTE_ACCESS[routeId] as RouteRule;
   if (rule.kind === "public") return true;
   if (!isPermissionType(type)) return false;
+  // A session never opens a token route.
+  if (rule.kind === "token") return false;
   if (rule.kind === "signedIn") return true;
   if (!passes(rule.read, type, context)) return false;
   return mode === "read" || !rule.write || passes(rule.write, type, context);

@@ -106,6 +106,8 @@ const envShape = {
   LOGIN_WINDOW_MINUTES: positiveInt(15),
   /** Failed sign-ins (and, apart, reset-code attempts) from all addresses together within LOGIN_WINDOW_MINUTES. */
   LOGIN_GLOBAL_MAX_FAILURES: positiveInt(500),
+  /** Personal API tokens (/user/tokens, /api/v1): off refuses every token and the creation of new ones. */
+  API_TOKENS: flag(true),
   /** Days the audit trail keeps: older whole days are removed by the daily retention job. */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 
@@ -422,6 +424,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       globalMaxFailures: env.LOGIN_GLOBAL_MAX_FAILURES,
     },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
+    apiTokens: env.API_TOKENS,
     awsRegion: env.AWS_REGION,
     identity: {
       provider: env.IDENTITY_PROVIDER,

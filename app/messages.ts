@@ -113,6 +113,7 @@ export const messages = {
   userMenu: uiTexts.userMenu,
 } as const;
 
+export { apiTexts, tokenTexts } from "~/features/api-tokens/texts";
 export { auditTexts } from "~/features/audit/texts";
 export { dashboardTexts } from "~/features/dashboards/texts";
 export { explorerTexts } from "~/features/explorer/texts";

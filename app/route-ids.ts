@@ -4,9 +4,12 @@ export type RouteId =
   | "root"
   | "routes/$"
   | "routes/_index"
+  | "routes/api.docs"
   | "routes/api.files.register"
   | "routes/api.upload"
   | "routes/api.uploads.s3"
+  | "routes/api.v1.$"
+  | "routes/api.v1.openapi[.json]"
   | "routes/captura"
   | "routes/captura.$"
   | "routes/captura.automacao"
@@ -74,6 +77,7 @@ export type RouteId =
   | "routes/saml"
   | "routes/saml.login"
   | "routes/saml.metadata"
+  | "routes/scim.v2.$"
   | "routes/user"
   | "routes/user.$"
   | "routes/user.audit"
@@ -82,4 +86,5 @@ export type RouteId =
   | "routes/user.notices"
   | "routes/user.permission"
   | "routes/user.settings"
-  | "routes/user.subscriptions";
+  | "routes/user.subscriptions"
+  | "routes/user.tokens";

@@ -37,6 +37,8 @@ export const ROUTE_BODY_LIMITS: Partial<Record<RouteId, BodyLimit>> = {
   "routes/api.upload": "own",
   "routes/api.uploads.s3": "own",
   "routes/api.files.register": "own",
+  // The API: an upload streams its own limit (the per-file one); no other operation reads a body.
+  "routes/api.v1.$": "own",
   "routes/ij.plan_edit.excel": RETURNED_EXCEL,
   "routes/ij.rh_edit.$filial.excel": RETURNED_EXCEL,
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel": RETURNED_EXCEL,

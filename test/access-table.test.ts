@@ -49,7 +49,9 @@ describe("the access table and the route modules", () => {
       }
       if (!exportsServerCode(source)) continue;
       const guard = new RegExp(
-        `(requireRouteAccess|guardedLayoutLoader|guardedNotFound)\\(\\s*"${id.replace(/[$.]/g, "\\$&")}"`,
+        routeRule(id).kind === "token"
+          ? `(handleApiRequest|handleScimRequest)\\([^)]*"${id.replace(/[$.]/g, "\\$&")}"`
+          : `(requireRouteAccess|guardedLayoutLoader|guardedNotFound)\\(\\s*"${id.replace(/[$.]/g, "\\$&")}"`,
       );
       if (!guard.test(source))
         problems.push(`${file} (${routeRule(id).kind}) has a loader or action but no guard with "${id}"`);
@@ -57,7 +59,7 @@ describe("the access table and the route modules", () => {
         problems.push(`${file} reads the session without its route's rule`);
       // Every action and loader of a guarded module must reach the guard: count them against the guard calls.
       const handlers = (source.match(/export\s+(?:async\s+)?function\s+(?:loader|action)\b/g) ?? []).length;
-      const calls = (source.match(/requireRouteAccess\(/g) ?? []).length;
+      const calls = (source.match(/requireRouteAccess\(|handleApiRequest\(|handleScimRequest\(/g) ?? []).length;
       if (handlers > calls) problems.push(`${file} has ${handlers} loader/action functions but ${calls} guard calls`);
     }
     expect(problems).toEqual([]);

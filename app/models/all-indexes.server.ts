@@ -1,4 +1,6 @@
 import type { Db, IndexDescription } from "mongodb";
+// Personal API tokens and SCIM tokens
+import { indexes as apiTokens } from "./api-tokens.server";
 // The audit trail
 import { indexes as audit } from "./audit.server";
 import { indexes as auditRefusals } from "./audit-refusals.server";
@@ -40,6 +42,7 @@ import { indexes as users } from "./users.server";
 export const allIndexes: IndexDeclaration[] = [
   ...users,
   ...sessions,
+  ...apiTokens,
   ...authRecords,
   ...samlRequests,
   ...dashboards,

@@ -19,6 +19,8 @@ export const AUDIT_EVENTS = [
   "userDeleted",
   "userChanged",
   "configChanged",
+  "tokenCreated",
+  "tokenRevoked",
   // Refusals
   "accessRefused",
   "uploadRefused",
@@ -27,6 +29,8 @@ export const AUDIT_EVENTS = [
   "dataExported",
   "dataEdited",
   "decision",
+  // A call another system made with a token (the API, SCIM)
+  "apiCall",
   // The audit trail itself
   "auditExported",
   "auditPurged",
@@ -45,6 +49,7 @@ export const AUDIT_OBJECT_KINDS = [
   "configuration",
   "session",
   "audit",
+  "token",
 ] as const;
 export type AuditObjectKind = (typeof AUDIT_OBJECT_KINDS)[number];
 

@@ -5,7 +5,7 @@ import { loadSettingsPage, settingsAction } from "~/features/notices/pages.serve
 import { NOTICES_PATH } from "~/features/notices/paths";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/notices/notices.css";
-import { noticeTexts } from "~/messages";
+import { noticeTexts, tokenTexts } from "~/messages";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
@@ -65,6 +65,9 @@ export default function UserSettings() {
       </Form>
       <p>
         <Link to={NOTICES_PATH}>{noticeTexts.settingsLink}</Link>
+      </p>
+      <p>
+        <Link to="/user/tokens">{tokenTexts.menu}</Link>: {tokenTexts.settingsHint}
       </p>
     </section>
   );

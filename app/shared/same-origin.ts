@@ -31,10 +31,18 @@ export function originOf(url: string): string | null {
 }
 
 /**
- * The one route another site may POST to: the SAML assertion consumer, where the IdP posts the signed response.
- * The signature, InResponseTo and the single-use assertion ID protect it instead. (The host uses this before any
+ * The routes another site may POST to: the SAML assertion consumer, where the IdP posts the signed response (the
+ * signature, InResponseTo and the single-use assertion ID protect it instead), and the token API (below). (The host uses this before any
  * route has matched; the /saml route's own action does not ask for the same origin either.)
  */
 export function isCrossSitePostAllowed(pathname: string, ssoMode: string): boolean {
-  return ssoMode === "saml" && pathname === "/saml";
+  return (ssoMode === "saml" && pathname === "/saml") || isTokenApiPath(pathname);
+}
+
+/**
+ * The API and SCIM answer only to a bearer token and never reads a cookie (app/api), so a request another site makes a browser
+ * send carries nothing that opens it: it needs no origin check, and a client that sends no Origin is not refused.
+ */
+export function isTokenApiPath(pathname: string): boolean {
+  return /^\/(api\/v1|scim\/v2)(\/|$)/i.test(pathname);
 }

@@ -47,7 +47,8 @@ export type MatrixTarget = {
 };
 
 export type Account = { label: string; type: PermissionType | "" | null; cookie: string | null };
-export type Outcome = "pass" | "login" | "expired" | "forbidden";
+/** `unauthorized`: a token route (the API) answers 401 to anything but a bearer token: a session opens nothing there. */
+export type Outcome = "pass" | "login" | "expired" | "forbidden" | "unauthorized";
 
 /** The flags as the portal runs by default (every area on). */
 export const ALL_ON: Features = parseConfig({}).features;
@@ -252,6 +253,7 @@ export function ruleOutcome(
   if (!isRouteId(id)) throw new Error(`${id} is in the build but has no rule in app/access.ts`);
   const context = { features, hrEditorTypes: DEFAULT_HR_EDITOR_TYPES };
   if (routeRule(id).kind === "public") return "pass";
+  if (routeRule(id).kind === "token") return "unauthorized";
   if (account.type === null) return "login";
   if (account.type === "") return "expired";
   return canAccessRoute(account.type, id as RouteId, context, mode) ? "pass" : "forbidden";
@@ -279,7 +281,7 @@ export function expectedOutcome(
   const running =
     matched.resourceLeaf && !data ? [leaf] : matched.ids.filter((id) => manifest.routes[id].module.loader);
   const outcomes = running.map((id) => ruleOutcome(id, account, features));
-  for (const o of ["login", "expired", "forbidden"] as const) if (outcomes.includes(o)) return o;
+  for (const o of ["unauthorized", "login", "expired", "forbidden"] as const) if (outcomes.includes(o)) return o;
   return "pass";
 }
 
@@ -310,6 +312,8 @@ export function judge(
         : `expected the expired-session redirect, got ${reply.status} ${reply.location ?? ""}`;
     case "forbidden":
       return reply.status === 403 ? null : `expected 403, got ${reply.status} ${reply.location ?? ""}`;
+    case "unauthorized":
+      return reply.status === 401 ? null : `expected 401, got ${reply.status} ${reply.location ?? ""}`;
     case "noHandler":
       return [400, 403, 404, 405].includes(reply.status) ||
         isSignInRedirect(reply, false) ||
@@ -391,7 +395,8 @@ export async function runMatrix(
         matched.actionTarget &&
         ruleOutcome(matched.actionTarget, { label: "", type: null, cookie: null }, options.features) === "pass";
       if (probe.method === "POST" && publicTarget && account.cookie) return;
-      const isRefusal = expected === "login" || expected === "expired" || expected === "forbidden";
+      const isRefusal =
+        expected === "login" || expected === "expired" || expected === "forbidden" || expected === "unauthorized";
       // Every spelling is tried where the rule refuses (the attacker's case); where it admits, the core
       // spellings show the page answers, and the others would only repeat them (a 200 or a 404 either way).
       if (!isRefusal && !legacy && !(options.spellings ?? CORE_SPELLINGS).includes(probe.spelling)) return;

@@ -28,6 +28,7 @@ export const EXTRA_PAGES = [
   "/repo/master-data?base=nok",
   "/captura/automacao",
   "/ij/forecast_versoes",
+  "/user/tokens",
   "/home",
   "/logout",
   "/pagina-que-nao-existe",
@@ -91,6 +92,7 @@ export const SIGNED_OUT_PAGES = [
   "/recovery/123456",
   "/home",
   "/pagina-que-nao-existe",
+  "/api/docs",
 ];
 
 export type Visit = { account: string; path: string };

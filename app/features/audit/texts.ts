@@ -24,6 +24,9 @@ const EVENT_LABELS: Record<AuditEvent, string> = {
   dataExported: "Dados exportados",
   dataEdited: "Dados editados",
   decision: "Decisão",
+  apiCall: "Chamada à API",
+  tokenCreated: "Token criado",
+  tokenRevoked: "Token revogado",
   auditExported: "Auditoria exportada",
   auditPurged: "Auditoria: dias antigos removidos",
 };
@@ -43,6 +46,7 @@ const OBJECT_LABELS: Record<AuditObjectKind, string> = {
   configuration: "Configuração",
   session: "Sessão",
   audit: "Auditoria",
+  token: "Token",
 };
 
 export const auditTexts = {

@@ -1,0 +1,148 @@
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Alert } from "~/shared/ui/alert";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
+import { tokenTexts } from "./texts";
+import type { TokenRow, TokensActionData, TokensPageData } from "./tokens.server";
+import "./tokens.css";
+
+/**
+ * /user/tokens: the new-token form (plain post: works without JavaScript), the secret once after creating, and the
+ * server-paged list with "Revogar" per live token. SYSTEM ADMIN switches to everyone's tokens (`?todos=1`, in the URL).
+ */
+
+const { columns: headers } = tokenTexts;
+
+function columnsFor(all: boolean): ColumnDef<TokenRow, unknown>[] {
+  const columns: ColumnDef<TokenRow, unknown>[] = [
+    { id: "name", header: headers.name, accessorFn: (r) => `${r.name} (…${r.hint})`, meta: { rowHeader: true } },
+    { id: "scope", header: headers.scope, accessorFn: (r) => tokenTexts.scopes[r.scope] ?? r.scope },
+    { id: "createdAt", header: headers.createdAt, accessorKey: "createdAt" },
+    { id: "lastUsedAt", header: headers.lastUsedAt, accessorKey: "lastUsedAt" },
+    { id: "expiresAt", header: headers.expiresAt, accessorKey: "expiresAt" },
+    { id: "state", header: headers.state, accessorFn: (r) => tokenTexts.states[r.state] },
+    {
+      id: "actions",
+      header: headers.actions,
+      cell: ({ row }) =>
+        row.original.state === "live" ? (
+          <Form method="post" className="token-revoke">
+            <input type="hidden" name="intent" value="revoke" />
+            <input type="hidden" name="id" value={row.original.id} />
+            <button
+              type="submit"
+              className="button button--secondary button--small"
+              aria-label={tokenTexts.revokeLabel(row.original.name)}
+            >
+              {tokenTexts.revoke}
+            </button>
+          </Form>
+        ) : null,
+    },
+  ];
+  if (all) columns.splice(1, 0, { id: "owner", header: headers.owner, accessorKey: "owner" });
+  return columns;
+}
+
+export function TokensScreen() {
+  const page = useLoaderData<TokensPageData>();
+  const result = useActionData<TokensActionData>();
+  const busy = useNavigation().state === "submitting";
+  const title = page.scim ? tokenTexts.scimTitle : page.all ? tokenTexts.allTitle : tokenTexts.title;
+  const fieldError = (name: string) => (result && "fields" in result ? result.fields?.[name] : undefined);
+  return (
+    <section aria-labelledby="tokens-title" className="tokens">
+      <h1 id="tokens-title">{title}</h1>
+      <p>{page.scim ? tokenTexts.scimIntro : tokenTexts.intro}</p>
+      {page.canSeeAll ? (
+        <ul className="tokens__views">
+          {page.all || page.scim ? (
+            <li>
+              <Link to="/user/tokens">{tokenTexts.showMine}</Link>
+            </li>
+          ) : null}
+          {page.all ? null : (
+            <li>
+              <Link to="/user/tokens?todos=1">{tokenTexts.showAll}</Link>
+            </li>
+          )}
+          {page.scim ? null : (
+            <li>
+              <Link to="/user/tokens?scim=1">{tokenTexts.showScim}</Link>
+            </li>
+          )}
+        </ul>
+      ) : null}
+      {!page.enabled ? <Alert tone="error">{tokenTexts.disabled}</Alert> : null}
+      {result && "error" in result ? <Alert tone="error">{result.error}</Alert> : null}
+      {result && "ok" in result && result.ok === "revoked" ? <Alert tone="success">{result.message}</Alert> : null}
+      {result && "ok" in result && result.ok === "created" ? (
+        <div className="token-secret" role="status">
+          <h2>{tokenTexts.createdTitle}</h2>
+          <p>{tokenTexts.createdOnce}</p>
+          <label htmlFor="token-secret">{result.name}</label>
+          <input id="token-secret" readOnly value={result.secret} className="token-secret__value" />
+          <p>
+            {headers.expiresAt}: {result.expiresAt}
+          </p>
+        </div>
+      ) : null}
+      {page.enabled ? (
+        <Form method="post" className="token-form">
+          <h2>{tokenTexts.createTitle}</h2>
+          <input type="hidden" name="intent" value="create" />
+          {page.scim ? <input type="hidden" name="kind" value="scim" /> : null}
+          <div className="field">
+            <label htmlFor="token-name">{tokenTexts.nameLabel}</label>
+            <input
+              id="token-name"
+              name="name"
+              maxLength={80}
+              required
+              aria-describedby="token-name-hint"
+              aria-invalid={fieldError("name") ? true : undefined}
+            />
+            <small id="token-name-hint">{fieldError("name") ?? tokenTexts.nameHint}</small>
+          </div>
+          <div className="field">
+            <label htmlFor="token-days">{tokenTexts.daysLabel}</label>
+            <input
+              id="token-days"
+              name="days"
+              type="number"
+              min={1}
+              max={365}
+              defaultValue={90}
+              aria-describedby="token-days-hint"
+              aria-invalid={fieldError("days") ? true : undefined}
+            />
+            <small id="token-days-hint">{fieldError("days") ?? tokenTexts.daysHint}</small>
+          </div>
+          {page.scim ? null : (
+            <fieldset className="field">
+              <legend>{tokenTexts.scopeLabel}</legend>
+              {(["read", "write"] as const).map((scope) => (
+                <label key={scope} className="token-form__choice">
+                  <input type="radio" name="scope" value={scope} defaultChecked={scope === "read"} />
+                  {tokenTexts.scopes[scope]}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <button type="submit" className="button" disabled={busy}>
+            {tokenTexts.create}
+          </button>
+        </Form>
+      ) : null}
+      <DataTable
+        columns={columnsFor(page.all)}
+        rows={page.rows}
+        getRowId={(r) => r.id}
+        emptyText={tokenTexts.empty}
+        caption={title}
+        rowCount={page.total}
+        page={page.page}
+        pageSize={20}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+import { data } from "@remix-run/node";
+import { ObjectId } from "mongodb";
+import { z } from "zod";
+import { getConfig } from "~/config.server";
+import {
+  type ApiTokenRecord,
+  countLiveApiTokens,
+  findApiToken,
+  insertApiToken,
+  listApiTokens,
+  revokeApiToken,
+  TOKEN_KINDS,
+  TOKEN_SCOPES,
+} from "~/models/api-tokens.server";
+import { recordAudit } from "~/platform/audit/record.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { formatDateTime } from "~/shared/dates";
+import { pageNumber } from "~/shared/pagination";
+import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
+import { tokenTexts } from "./texts";
+
+/**
+ * The server side of /user/tokens: a user's own personal API tokens (create, list, revoke); SYSTEM ADMIN also sees and
+ * revokes everyone's (`?todos=1`). The owner always comes from the session, never from the form.
+ */
+
+export const TOKENS_PATH = "/user/tokens";
+/** Who sees and revokes every user's tokens (the same type that administers the portal's jobs). */
+export const TOKEN_ADMIN_TYPE = RETRY_ADMIN_TYPE;
+export const TOKEN_PAGE_SIZE = 20;
+export const DEFAULT_TOKEN_DAYS = 90;
+export const MAX_TOKEN_DAYS = 365;
+/** Live tokens one user may hold at once (docs/decisions.md "API tokens"). */
+export const MAX_LIVE_TOKENS = 20;
+const DAY_MS = 86_400_000;
+
+export type TokenRow = {
+  id: string;
+  name: string;
+  owner: string;
+  scope: string;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string;
+  expiresAt: string;
+  state: "live" | "expired" | "revoked";
+};
+
+export type TokensPageData = {
+  enabled: boolean;
+  all: boolean;
+  /** The SCIM tokens (SYSTEM ADMIN, `?scim=1`) instead of personal ones. */
+  scim: boolean;
+  canSeeAll: boolean;
+  rows: TokenRow[];
+  total: number;
+  page: number;
+  pageCount: number;
+};
+
+export function tokenState(
+  token: Pick<ApiTokenRecord, "revokedAt" | "expiresAt">,
+  now = new Date(),
+): TokenRow["state"] {
+  if (token.revokedAt) return "revoked";
+  return token.expiresAt.getTime() <= now.getTime() ? "expired" : "live";
+}
+
+function toRow(token: ApiTokenRecord, now: Date): TokenRow {
+  return {
+    id: String(token._id),
+    name: token.name,
+    owner: token.owner ?? "",
+    scope: token.scope,
+    hint: token.hint,
+    createdAt: formatDateTime(token.createdAt),
+    lastUsedAt: token.lastUsedAt ? formatDateTime(token.lastUsedAt) : tokenTexts.never,
+    expiresAt: formatDateTime(token.expiresAt),
+    state: tokenState(token, now),
+  };
+}
+
+const seesAll = (user: AuthenticatedUser, url: URL) =>
+  user.type === TOKEN_ADMIN_TYPE && url.searchParams.get("todos") === "1";
+const seesScim = (user: AuthenticatedUser, url: URL) =>
+  user.type === TOKEN_ADMIN_TYPE && url.searchParams.get("scim") === "1";
+
+export async function loadTokensPage(user: AuthenticatedUser, url: URL): Promise<TokensPageData> {
+  const scim = seesScim(user, url);
+  const all = !scim && seesAll(user, url);
+  const page = pageNumber.parse(url.searchParams.get("page") ?? undefined);
+  const skip = (page - 1) * TOKEN_PAGE_SIZE;
+  const query = scim ? { kind: "scim" as const } : { kind: "personal" as const, ...(all ? {} : { owner: user.email }) };
+  let result = await listApiTokens({ ...query, skip, limit: TOKEN_PAGE_SIZE });
+  const pageCount = Math.max(1, Math.ceil(result.total / TOKEN_PAGE_SIZE));
+  // A page past the end shows the last one (a stale link, a list that shrank).
+  if (page > pageCount)
+    result = await listApiTokens({ ...query, skip: (pageCount - 1) * TOKEN_PAGE_SIZE, limit: TOKEN_PAGE_SIZE });
+  const now = new Date();
+  return {
+    enabled: getConfig().apiTokens,
+    all,
+    scim,
+    canSeeAll: user.type === TOKEN_ADMIN_TYPE,
+    rows: result.rows.map((t) => toRow(t, now)),
+    total: result.total,
+    page: Math.min(page, pageCount),
+    pageCount,
+  };
+}
+
+const createSchema = z.object({
+  intent: z.literal("create"),
+  kind: z.enum(TOKEN_KINDS).default("personal"),
+  name: z
+    .string({ message: tokenTexts.errors.name })
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, tokenTexts.errors.name).max(80, tokenTexts.errors.name)),
+  days: z.preprocess(
+    (v) => (v === undefined || v === "" ? DEFAULT_TOKEN_DAYS : v),
+    z.coerce
+      .number({ message: tokenTexts.errors.days })
+      .int(tokenTexts.errors.days)
+      .min(1, tokenTexts.errors.days)
+      .max(MAX_TOKEN_DAYS, tokenTexts.errors.days),
+  ),
+  scope: z.enum(TOKEN_SCOPES, { message: tokenTexts.errors.scope }).optional(),
+});
+
+const revokeSchema = z.object({
+  intent: z.literal("revoke"),
+  id: z.string().regex(/^[0-9a-f]{24}$/i, tokenTexts.errors.notFound),
+});
+
+const actionSchema = z.discriminatedUnion("intent", [createSchema, revokeSchema]);
+
+export type TokensActionData =
+  | { ok: "created"; secret: string; name: string; expiresAt: string }
+  | { ok: "revoked"; message: string }
+  | { error: string; fields?: Record<string, string> };
+
+const tokenObject = (token: ApiTokenRecord) => ({ kind: "token" as const, id: String(token._id), label: token.name });
+
+export async function tokensAction(user: AuthenticatedUser, request: Request) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = actionSchema.safeParse(form);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? "form")] ??= issue.message;
+    const first = Object.values(fields)[0] ?? tokenTexts.errors.name;
+    return data<TokensActionData>({ error: first, fields }, { status: 400 });
+  }
+  if (!getConfig().apiTokens) return data<TokensActionData>({ error: tokenTexts.disabled }, { status: 403 });
+  if (parsed.data.intent === "create") {
+    const scim = parsed.data.kind === "scim";
+    // A SCIM token is SCIM's administrator's to make; it always writes (a directory creates and changes users).
+    if (scim && user.type !== TOKEN_ADMIN_TYPE)
+      return data<TokensActionData>({ error: tokenTexts.errors.scimAdminOnly }, { status: 403 });
+    const scope = scim ? "write" : parsed.data.scope;
+    if (!scope)
+      return data<TokensActionData>(
+        { error: tokenTexts.errors.scope, fields: { scope: tokenTexts.errors.scope } },
+        { status: 400 },
+      );
+    if (!scim && (await countLiveApiTokens(user.email)) >= MAX_LIVE_TOKENS)
+      return data<TokensActionData>({ error: tokenTexts.errors.limit(MAX_LIVE_TOKENS) }, { status: 409 });
+    const now = new Date();
+    const { record, secret } = await insertApiToken(
+      {
+        kind: parsed.data.kind,
+        owner: scim ? null : user.email,
+        name: parsed.data.name,
+        scope,
+        expiresAt: new Date(now.getTime() + parsed.data.days * DAY_MS),
+        createdBy: user.email,
+      },
+      now,
+    );
+    await recordAudit({
+      actor: user,
+      event: "tokenCreated",
+      object: tokenObject(record),
+      outcome: "ok",
+      details: {
+        kind: record.kind,
+        scope: record.scope,
+        days: parsed.data.days,
+        expiresAt: record.expiresAt.toISOString(),
+      },
+    });
+    return data<TokensActionData>(
+      { ok: "created", secret, name: record.name, expiresAt: formatDateTime(record.expiresAt) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  }
+  const token = await findApiToken(parsed.data.id);
+  if (!token) return data<TokensActionData>({ error: tokenTexts.errors.notFound }, { status: 404 });
+  if ((token.kind === "scim" || token.owner !== user.email) && user.type !== TOKEN_ADMIN_TYPE)
+    return data<TokensActionData>({ error: tokenTexts.errors.notYours }, { status: 403 });
+  const before = await revokeApiToken(new ObjectId(parsed.data.id), user.email);
+  if (!before) return data<TokensActionData>({ error: tokenTexts.errors.alreadyRevoked }, { status: 409 });
+  await recordAudit({
+    actor: user,
+    event: "tokenRevoked",
+    object: tokenObject(before),
+    outcome: "ok",
+    details: { owner: before.owner },
+  });
+  return data<TokensActionData>({ ok: "revoked", message: tokenTexts.revoked(before.name) });
+}
