@@ -188,6 +188,33 @@ export async function readPlanningPage(filter: PlanningFilter, requestedPage: nu
   return { ...page, quantity };
 }
 
+/**
+ * Rows of the filter in the screen's order (newest creationDate first) from `after` on, by keyset, at most `limit` plus
+ * one (the caller learns whether there is more): the API's read of the grid.
+ */
+export async function pagePlanningRows(
+  filter: PlanningFilter,
+  after: { creationDate: Date; id: ObjectId } | undefined,
+  limit: number,
+): Promise<PlanningRow[]> {
+  const query = await narrowedPlanningQuery(filter);
+  if (!query) return [];
+  const { rows: coll } = await collections();
+  const keyset: Filter<PlanningQuantityRow> | null = after
+    ? {
+        $or: [
+          { creationDate: { $lt: after.creationDate } },
+          { creationDate: after.creationDate, _id: { $lt: after.id } },
+        ],
+      }
+    : null;
+  return (await coll
+    .find(keyset ? { $and: [query, keyset] } : query, { projection: PAGE_FIELDS })
+    .sort(NEWEST_FIRST)
+    .limit(limit + 1)
+    .toArray()) as PlanningRow[];
+}
+
 /** How many rows the filter holds (a batch's reach). */
 /** How many rows one export reads from the cursor at a time. */
 const EXPORT_BATCH = 1_000;

@@ -176,6 +176,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/planning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * As quantidades planejadas por SKU
+         * @description As linhas de /ij/plan_edit com os filtros de /ij/report_preview (datas de competência, SKUs e atributos; todos os canais), da mais recente à mais antiga, paginadas por cursor.
+         *
+         *     Regra: /ij/plan_edit.
+         */
+        get: operations["readPlanning"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -1355,6 +1377,163 @@ export interface operations {
                             comentario: string;
                             figures: {
                                 [key: string]: number;
+                            };
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Token de API ausente ou inválido. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/api/problems/example",
+                     *       "title": "Token de API ausente ou inválido.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description O tipo do problema: /api/problems/<código>. */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Acesso negado. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/api/problems/example",
+                     *       "title": "Acesso negado.",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description O tipo do problema: /api/problems/<código>. */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Muitas tentativas com tokens inválidos. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/api/problems/example",
+                     *       "title": "Muitas tentativas com tokens inválidos.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description O tipo do problema: /api/problems/<código>. */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    readPlanning: {
+        parameters: {
+            query?: {
+                /** @description Competência desde (AAAA-MM-DD). */
+                dateStart?: string;
+                /** @description Competência até (AAAA-MM-DD). */
+                dateEnd?: string;
+                /** @description Um SKU; repita o parâmetro para vários. */
+                sku?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                brand?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                category?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                hero?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                majorCategory?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                abcd?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                subCategory?: string;
+                /** @description Repita o parâmetro para vários valores. */
+                plcLocal?: string;
+                /** @description O `next` da página anterior. */
+                cursor?: string;
+                /** @description Itens por página, de 1 a 500 (padrão 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Uma página de linhas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6650f1c2a1b2c3d4e5f60718",
+                     *           "creationDate": "2026-11-02T10:00:00.000Z",
+                     *           "dateRef": "2026-12-01T00:00:00.000Z",
+                     *           "sku": "SKU-001",
+                     *           "description": "Perfume 100 ml",
+                     *           "channel": "WHOLESALES",
+                     *           "quantity": 1300,
+                     *           "attributes": {
+                     *             "brand": "Marca",
+                     *             "abcd": "A"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** Format: date-time */
+                            creationDate: string;
+                            /** Format: date-time */
+                            dateRef: string;
+                            sku: string;
+                            description: string;
+                            channel: string;
+                            quantity: number;
+                            attributes: {
+                                [key: string]: string | null;
                             };
                         }[];
                         next: string | null;

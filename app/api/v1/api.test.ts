@@ -11,6 +11,7 @@ import { AUDIT_LOG } from "~/models/audit.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
+import { PLANNING_QUANTITY } from "~/models/planning.server";
 import type { PermissionType } from "~/models/users.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { handleUpload } from "~/platform/import/upload.server";
@@ -423,6 +424,50 @@ describe("the grids' data", () => {
   });
 });
 
+describe("planning through the API", () => {
+  it("pages the planners' rows newest first by cursor, filtered as the report preview filters", async () => {
+    const db = await testDb.db();
+    const row = (i: number, sku: string) => ({
+      creationDate: new Date(Date.UTC(2026, 10, 1, 0, 0, i)),
+      sku,
+      material_description: `Produto ${sku}`,
+      valor: 100 + i,
+      marca: "Marca",
+      channel: "WHOLESALES",
+      hero: "hero",
+      abcd: "A",
+      plc_localsku: "ativo",
+      category_sku: "CAT",
+      categoria_principal_sku: "P",
+      sub_categoria_sku: "S",
+      dateRef: new Date(Date.UTC(2026, 11, 1)),
+      updatedBy: null,
+      updatedAt: null,
+      revision: 0,
+    });
+    await db.collection(PLANNING_QUANTITY).insertMany([row(1, "SKU1"), row(2, "SKU2"), row(3, "SKU3"), row(4, "SKU9")]);
+    const token = await tokenFor(await userOf("USER GOLD"));
+    const seen: string[] = [];
+    let next: string | null = null;
+    let pages = 0;
+    do {
+      const cursor: string = next ? `&cursor=${next}` : "";
+      const page = (await (await api(`/planning?sku=SKU1&sku=SKU2&sku=SKU3&limit=2${cursor}`, { token })).json()) as {
+        data: Array<{ sku: string; quantity: number }>;
+        next: string | null;
+      };
+      seen.push(...page.data.map((r) => `${r.sku}:${r.quantity}`));
+      next = page.next;
+      pages++;
+    } while (next && pages < 5);
+    expect(seen).toEqual(["SKU3:103", "SKU2:102", "SKU1:101"]);
+    expect(pages).toBe(2);
+    expect((await api("/planning?dateStart=2026-02-31", { token })).status).toBe(400);
+    const silver = await api("/planning", { token: await tokenFor(await userOf("USER SILVER")) });
+    expect(silver.status).toBe(403);
+  });
+});
+
 describe("the audit trail through the API", () => {
   it("pages SYSTEM ADMIN's reads of the trail by cursor, with the screen's filters", async () => {
     const admin = await userOf("SYSTEM ADMIN");
@@ -452,6 +497,7 @@ describe("every operation as each permission type", () => {
       readForecast: "/forecast?rf=RF3%202026",
       readHr: "/hr?filial=Nenhuma",
       readAudit: "/audit?limit=1",
+      readPlanning: "/planning?limit=1",
     };
     const problems: string[] = [];
     for (const type of PERMISSION_TYPES) {

@@ -4,6 +4,7 @@ import { apiTexts } from "~/features/api-tokens/texts";
 import { parseAuditSearch } from "~/features/audit/list.server";
 import { monthRangeOf } from "~/features/hr/grid-page.server";
 import { FILIAL_MAX } from "~/features/hr/paths";
+import { parseFilter } from "~/features/planning/planning";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
 import { listAuditPage } from "~/models/audit.server";
 import { COST_CENTER_CONCAT_MAX, parseScenario } from "~/models/forecast.fields";
@@ -13,6 +14,8 @@ import { CYCLE_STATES, INITIAL_STATE } from "~/models/forecast-cycle.fields";
 import { cyclesOf } from "~/models/forecast-cycle.server";
 import { HR_FIGURE_FIELDS } from "~/models/hr.fields";
 import { branchScopeOf, branchVisible, pageAuxRows } from "~/models/hr.server";
+import { ATTRIBUTES } from "~/models/planning.fields";
+import { pagePlanningRows } from "~/models/planning-queries.server";
 import { monthKey, monthOfDate, monthStartDate } from "~/shared/months";
 import { apiJson, problemResponse } from "../problem.server";
 import { decodeCursor, encodeCursor } from "./cursor";
@@ -313,6 +316,106 @@ export const AUDIT_OPERATION: Operation = {
         details: e.details,
       })),
       next: page.hasOlder && last ? encodeCursor([last.n]) : null,
+    });
+  },
+};
+
+const planningQuery = z.object({
+  dateStart: z.string().max(10).optional().describe("Competência desde (AAAA-MM-DD)."),
+  dateEnd: z.string().max(10).optional().describe("Competência até (AAAA-MM-DD)."),
+  sku: z.string().max(100).optional().describe("Um SKU; repita o parâmetro para vários."),
+  ...Object.fromEntries(
+    ATTRIBUTES.map((a) => [
+      a.param,
+      z.string().max(200).optional().describe("Repita o parâmetro para vários valores."),
+    ]),
+  ),
+  cursor: cursorParam,
+  limit: limitParam(500, 100),
+});
+
+const planningRow = z.object({
+  id: z.string(),
+  creationDate: z.string().datetime(),
+  dateRef: z.string().datetime(),
+  sku: z.string(),
+  description: z.string(),
+  channel: z.string(),
+  quantity: z.number(),
+  attributes: z.record(z.string().nullable()),
+});
+
+export const PLANNING_OPERATION: Operation = {
+  id: "readPlanning",
+  method: "GET",
+  path: "/planning",
+  summary: "As quantidades planejadas por SKU",
+  description:
+    "As linhas de /ij/plan_edit com os filtros de /ij/report_preview (datas de competência, SKUs e atributos; todos os canais), da mais recente à mais antiga, paginadas por cursor.",
+  rule: { routeId: "routes/ij.plan_edit", mode: "read", screen: "/ij/plan_edit" },
+  writes: false,
+  query: planningQuery,
+  responses: {
+    200: {
+      description: "Uma página de linhas.",
+      schema: z.object({ data: z.array(planningRow), next: z.string().nullable() }),
+      example: {
+        data: [
+          {
+            id: "6650f1c2a1b2c3d4e5f60718",
+            creationDate: "2026-11-02T10:00:00.000Z",
+            dateRef: "2026-12-01T00:00:00.000Z",
+            sku: "SKU-001",
+            description: "Perfume 100 ml",
+            channel: "WHOLESALES",
+            quantity: 1300,
+            attributes: { brand: "Marca", abcd: "A" },
+          },
+        ],
+        next: null,
+      },
+    },
+  },
+  run: async ({ request, query }) => {
+    const parsed = parseFilter(new URL(request.url).searchParams, "report");
+    if (!parsed.ok)
+      return problemResponse({
+        code: "invalid",
+        status: 400,
+        title: apiTexts.invalid,
+        extra: {
+          errors: Object.entries(parsed.errors).map(([name, messages]) => ({
+            in: "query",
+            name,
+            message: (messages ?? []).join(" "),
+          })),
+        },
+      });
+    const q = query as { cursor?: string; limit?: number };
+    const key = q.cursor ? decodeCursor(q.cursor, z.tuple([z.number().int(), HEX_ID])) : undefined;
+    if (key === null) return invalid("cursor");
+    const limit = q.limit ?? 100;
+    const rows = await pagePlanningRows(
+      parsed.filter,
+      key ? { creationDate: new Date(key[0]), id: hexId(key[1]) } : undefined,
+      limit,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return apiJson({
+      data: page.map((r) => ({
+        id: String(r._id),
+        creationDate: r.creationDate.toISOString(),
+        dateRef: r.dateRef.toISOString(),
+        sku: r.sku,
+        description: r.material_description ?? "",
+        channel: r.channel,
+        quantity: r.valor,
+        attributes: Object.fromEntries(
+          ATTRIBUTES.map((a) => [a.param, ((r as Record<string, unknown>)[a.field] as string | null) ?? null]),
+        ),
+      })),
+      next: rows.length > limit && last ? encodeCursor([last.creationDate.getTime(), String(last._id)]) : null,
     });
   },
 };
