@@ -255,6 +255,15 @@ describe("upload and poll", () => {
     const list = (await (await api("/jobs?state=completed", { token })).json()) as { data: unknown[]; next: null };
     expect(list.data).toHaveLength(1);
     expect(list.next).toBeNull();
+    // The job's own entry is the same for both paths (the worker writes it): event, outcome, dataset, counts.
+    const screenFile = await db.collection(FILES).findOne({ user: "screen@example.com" });
+    const jobEntry = async (fileId: string) => {
+      const entry = await db.collection(AUDIT_LOG).findOne({ "object.kind": "file", "object.id": fileId });
+      return entry && { event: entry.event, outcome: entry.outcome, dataset: entry.dataset, details: entry.details };
+    };
+    const viaApiEntry = await jobEntry(job.id);
+    expect(viaApiEntry).not.toBeNull();
+    expect(viaApiEntry).toEqual(await jobEntry(String(screenFile?._id)));
     const entries = await db.collection(AUDIT_LOG).find({ event: "apiCall", "actor.email": user.email }).toArray();
     expect(entries.map((e) => e.details.operation)).toEqual(["createUpload", "getJob", "getRefusedRows", "listJobs"]);
     expect(entries.every((e) => e.object.kind === "token")).toBe(true);
