@@ -46,8 +46,11 @@ export type ForecastHistoryEntry = {
   name: string;
   old: number;
   new: number;
-  /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
-  via?: "excel" | "upload";
+  /**
+   * "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template; "spread"
+   * when "Distribuir total" set it.
+   */
+  via?: "excel" | "upload" | "spread";
 };
 
 export type ForecastRecord = {
@@ -449,7 +452,8 @@ export async function saveForecastCells(
   cells: readonly CellWrite[],
   author: { email: string; name: string },
   now: Date,
-  via?: "excel",
+  /** What made the change, kept in each cell's history: an Excel round trip, or "Distribuir total". */
+  via?: "excel" | "spread",
 ): Promise<SaveResult> {
   if (cells.length === 0) return { kind: "saved", count: 0 };
   const lock = (await forecastLocks([{ rf, cost_center_concat }], portalToday(now))).get(

@@ -222,6 +222,13 @@ export default function ForecastReviewPage() {
       ) : (
         <ExcelPanel excel={page.excel} />
       )}
+      {page.grid.editable && !empty ? (
+        <p className="forecast-review__spread">
+          <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>
+            {forecastTexts.spreadLaunch}
+          </Link>
+        </p>
+      ) : null}
       {empty ? (
         <Alert tone="info">{forecastTexts.noData}</Alert>
       ) : (

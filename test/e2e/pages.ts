@@ -57,8 +57,14 @@ export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName
     }
     const cell = await db
       .collection(FORECAST)
-      .findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1 } });
-    if (cell) pages.push(reviewPath(String(cell.rf), String(cell.cost_center_concat)));
+      .findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1, account_concat: 1 } });
+    if (cell) {
+      const review = reviewPath(String(cell.rf), String(cell.cost_center_concat));
+      pages.push(
+        review,
+        `${review}/distribuir?conta=${encodeURIComponent(String(cell.account_concat))}&total=100&modo=igual`,
+      );
+    }
     const ledger = await db
       .collection(LEDGER)
       .find({}, { projection: { businessUnitID: 1, month: 1 } })

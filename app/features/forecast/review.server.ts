@@ -16,6 +16,7 @@ import { buildVariance, previousScenario, type VarianceGroup } from "~/features/
 import { messages } from "~/messages";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import {
+  type CellWrite,
   type Conflict,
   type CostCenterInfo,
   cellExists,
@@ -205,6 +206,33 @@ export async function saveReview(
   today: CalendarDate,
 ) {
   const reply = (body: SaveReply, status = 200) => data<SaveReply>(body, { status });
+  const body = await readLimitedJson(request, FORECAST_SAVE_BODY_MAX_BYTES);
+  if (!body.ok)
+    return reply(
+      {
+        ok: false,
+        message: body.status === 413 ? forecastTexts.tooManyCells(SAVE_MAX_CELLS) : forecastTexts.invalidSave,
+      },
+      body.status,
+    );
+  const check = checkSave(body.value, review.calendar, today);
+  if (!check.ok) return reply({ ok: false, message: check.message }, check.status);
+  const cells = check.cells.map((c) => ({ ...c, month: monthStartDate(c.month) }));
+  const written = await writeReviewCells(review, cells, author);
+  return reply(written.body, written.status);
+}
+
+/**
+ * Writes checked cells of one review (the grid's save, a spread) through the forecast's one write rule, records the
+ * edit in the audit trail before answering, and says what happened in the review's words. `via`: what made the
+ * change, kept in each cell's history.
+ */
+export async function writeReviewCells(
+  review: Review,
+  cells: CellWrite[],
+  author: { email: string; name: string; type?: string | null },
+  via?: "spread",
+): Promise<{ status: number; body: SaveReply }> {
   // The audit trail: the cells written, with the review (where each cell's history opens), before the reply.
   const audited = (rows: number) =>
     recordEdit({
@@ -218,50 +246,44 @@ export async function saveReview(
         id: review.costCenter.cost_center_concat,
         label: `${review.calendar.name} · ${review.costCenter.cost_center_concat}`,
       },
-      details: { rf: review.calendar.name, cost_center_concat: review.costCenter.cost_center_concat },
-    });
-  const body = await readLimitedJson(request, FORECAST_SAVE_BODY_MAX_BYTES);
-  if (!body.ok)
-    return reply(
-      {
-        ok: false,
-        message: body.status === 413 ? forecastTexts.tooManyCells(SAVE_MAX_CELLS) : forecastTexts.invalidSave,
+      details: {
+        rf: review.calendar.name,
+        cost_center_concat: review.costCenter.cost_center_concat,
+        ...(via ? { via } : {}),
       },
-      body.status,
-    );
-  const check = checkSave(body.value, review.calendar, today);
-  if (!check.ok) return reply({ ok: false, message: check.message }, check.status);
-
+    });
   const { calendar, costCenter } = review;
-  const cells = check.cells.map((c) => ({ ...c, month: monthStartDate(c.month) }));
-  const result = await saveForecastCells(calendar.name, costCenter.cost_center_concat, cells, author, new Date());
+  const result = await saveForecastCells(calendar.name, costCenter.cost_center_concat, cells, author, new Date(), via);
   switch (result.kind) {
     case "saved":
       await audited(result.count);
-      return reply({ ok: true, saved: result.count });
+      return { status: 200, body: { ok: true, saved: result.count } };
     case "missing": {
       const month = monthLabel(monthOfDate(result.month));
-      return reply(
-        {
+      return {
+        status: 400,
+        body: {
           ok: false,
           message: result.knownAccount
             ? forecastTexts.cellMissing(result.account, month)
             : forecastTexts.rowRefused(result.account),
         },
-        400,
-      );
+      };
     }
     case "frozen":
     case "closed":
     case "upcoming":
-      return reply({ ok: false, message: lockMessage(result, costCenter.cost_center_concat, calendar.name) }, 409);
+      return {
+        status: 409,
+        body: { ok: false, message: lockMessage(result, costCenter.cost_center_concat, calendar.name) },
+      };
     case "conflicts": {
       await audited(result.saved);
       const message =
         result.saved > 0
           ? forecastTexts.conflictsAfterSave(result.saved, result.conflicts.length)
           : forecastTexts.conflicts(result.conflicts.length);
-      return reply({ ok: false, message, conflicts: result.conflicts.map(conflictView) }, 409);
+      return { status: 409, body: { ok: false, message, conflicts: result.conflicts.map(conflictView) } };
     }
   }
 }
@@ -291,7 +313,7 @@ export async function reviewHistory(url: URL, review: Review): Promise<Response>
     ok: true,
     entries: entries.map((e) => ({
       when: formatDateTime(e.at),
-      who: e.name ? `${e.name} (${e.by})` : e.by,
+      who: `${e.name ? `${e.name} (${e.by})` : e.by}${e.via === "spread" ? ` · ${forecastTexts.spreadHistory}` : ""}`,
       old: formatPtBr2(e.old),
       new: formatPtBr2(e.new),
       oldValue: e.old,

@@ -1,0 +1,140 @@
+// Screen: Spread a total: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/distribuir ("Distribuir total").
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { resolveReview } from "~/features/forecast/review.server";
+import { SPREAD_MODES, type SpreadPage, spreadPath } from "~/features/forecast/spread";
+import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
+import { forecastTexts } from "~/messages";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
+import { portalToday } from "~/shared/clock.server";
+import { Alert } from "~/shared/ui/alert";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/forecast/forecast.css";
+
+export const meta: MetaFunction = () => [{ title: forecastTexts.spreadTitle }];
+
+/**
+ * The review's editors spread a total over an account's open months: the form is a GET (its answer the preview), the
+ * save a POST that computes the spread again and writes it as one save of the review (features/forecast/spread.server.ts).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir";
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir",
+    request,
+  );
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+  return loadSpreadPage(lookup.review, new URL(request.url), portalToday(), canWriteRoute(user, id));
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir",
+    request,
+    "write",
+  );
+  const lookup = await resolveReview(params);
+  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+  return saveSpread(lookup.review, request, user, portalToday());
+}
+
+export default function SpreadTotalPage() {
+  const loaded = useLoaderData<typeof loader>() as SpreadPage;
+  const posted = useActionData<typeof action>() as SpreadPage | undefined;
+  const page = posted ?? loaded;
+  const action = spreadPath(page.rf, page.costCenter);
+  const monthsText = page.openMonths.map((m) => m.label).join(", ");
+  return (
+    <section aria-labelledby="spread-title" className="spread">
+      <p>
+        <Link to={page.reviewHref}>{forecastTexts.spreadBack}</Link>
+      </p>
+      <h1 id="spread-title">
+        {forecastTexts.spreadTitle} · {page.rf} · {page.costCenter}
+      </h1>
+      {page.error ? <Alert tone="error">{page.error}</Alert> : null}
+      {page.openMonths.length > 0 ? (
+        <Form method="get" action={action} className="spread__form">
+          <p>{forecastTexts.spreadIntro(page.openMonths.length)}</p>
+          <div className="field">
+            <label htmlFor="spread-account">{forecastTexts.spreadAccount}</label>
+            <select id="spread-account" name="conta" defaultValue={page.account} required>
+              <option value="" />
+              {page.accounts.map((a) => (
+                <option key={a.account} value={a.account}>
+                  {a.account}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="spread-total">{forecastTexts.spreadTotal}</label>
+            <input id="spread-total" name="total" inputMode="decimal" defaultValue={page.values.total} required />
+          </div>
+          <fieldset className="field">
+            <legend>{forecastTexts.spreadMode}</legend>
+            {SPREAD_MODES.map((mode) => (
+              <label key={mode} className="spread__choice">
+                <input type="radio" name="modo" value={mode} defaultChecked={page.values.mode === mode} />
+                {forecastTexts.spreadModes[mode]}
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="spread-weights">{forecastTexts.spreadWeights}</label>
+            <input
+              id="spread-weights"
+              name="pesos"
+              defaultValue={page.values.weights}
+              aria-describedby="spread-weights-hint"
+            />
+            <small id="spread-weights-hint">{forecastTexts.spreadWeightsHint(monthsText)}</small>
+          </div>
+          <button type="submit" className="button button--secondary">
+            {forecastTexts.spreadPreview}
+          </button>
+        </Form>
+      ) : null}
+      {page.preview ? (
+        <Form method="post" action={action} className="spread__preview">
+          <h2>{forecastTexts.spreadPreviewTitle}</h2>
+          {page.preview.note ? <Alert tone="warning">{page.preview.note}</Alert> : null}
+          <table>
+            <caption className="visually-hidden">{forecastTexts.spreadPreviewTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{forecastTexts.spreadMonth}</th>
+                <th scope="col">{forecastTexts.spreadCurrent}</th>
+                <th scope="col">{forecastTexts.spreadNew}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.preview.rows.map((row) => (
+                <tr key={row.key}>
+                  <th scope="row">{row.label}</th>
+                  <td className="num">{row.current}</td>
+                  <td className="num">{row.next}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <input type="hidden" name="conta" value={page.account} />
+          <input type="hidden" name="total" value={page.values.total} />
+          <input type="hidden" name="modo" value={page.values.mode} />
+          <input type="hidden" name="pesos" value={page.values.weights} />
+          <input type="hidden" name="olds" value={page.preview.olds} />
+          <input type="hidden" name="stamps" value={page.preview.stamps} />
+          <button type="submit" className="button button--primary">
+            {forecastTexts.spreadConfirm}
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
