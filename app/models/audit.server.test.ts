@@ -205,6 +205,14 @@ describe("the canonical form and what an entry keeps", () => {
     expect((await appendAuditEntry(event(2, { details: { id: "1234567890123" } }))).details.id).toBe("1234567890123");
   });
 
+  it("keeps a database id whole even when eleven of its digits read as a CPF", async () => {
+    // "55526085667" inside this id passes the CPF check digits.
+    const id = "6b0a6f55526085667c1cf739";
+    const entry = await appendAuditEntry(event(1, { object: { kind: "file", id }, details: { fileId: id } }));
+    expect(entry.object?.id).toBe(id);
+    expect(entry.details.fileId).toBe(id);
+  });
+
   it("removes API keys, pwd, credentials and SAML responses by their key, whatever the case", async () => {
     const entry = await appendAuditEntry(
       event(1, {

@@ -112,8 +112,12 @@ export function wellFormed(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed();
 }
 
+const OBJECT_ID_TEXT = /^[0-9a-f]{24}$/i;
+
 /** A text as the log keeps it: well-formed, CPFs masked, at most MAX_TEXT characters. */
 export function auditText(value: string): string {
+  // A database id is not a text that may hold a CPF, though 11 of its digits in a row may pass the check digits.
+  if (OBJECT_ID_TEXT.test(value)) return value;
   const masked = maskCpfsInText(wellFormed(value));
   // Never cut a surrogate pair in two.
   return masked.length > MAX_TEXT ? `${wellFormed(masked.slice(0, MAX_TEXT - 1))}…` : masked;
