@@ -233,6 +233,8 @@ export const ROUTE_ACCESS = {
   "routes/user.subscriptions": SIGNED_IN,
   // Each user's own API tokens; SYSTEM ADMIN also sees and revokes everyone's (checked by the route).
   "routes/user.tokens": SIGNED_IN,
+  // Each user's own saved views (a view's screen applies its own rule when it is opened).
+  "routes/user.visoes": SIGNED_IN,
 
   // Capture: BRONZE and SILVER land on /captura/manual; the uploader tiers and SYSTEM ADMIN upload.
   "routes/captura.manual": UPLOAD,

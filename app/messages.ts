@@ -124,6 +124,7 @@ export { noticeTexts } from "~/features/notices/texts";
 export { planningTexts } from "~/features/planning/texts";
 export { reportsTexts } from "~/features/reports-and-financial/texts";
 export { masterDataTexts } from "~/features/repository-and-master-data/texts";
+export { savedViewTexts } from "~/features/saved-views/texts";
 export { subscriptionTexts } from "~/features/subscriptions/texts";
 // Each feature's texts live in its folder (app/features/<feature>/texts.ts) and are imported from here, the one
 // entrance for every text; those modules import nothing, so gathering them here adds no dependency between layers.

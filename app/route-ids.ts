@@ -88,4 +88,5 @@ export type RouteId =
   | "routes/user.permission"
   | "routes/user.settings"
   | "routes/user.subscriptions"
-  | "routes/user.tokens";
+  | "routes/user.tokens"
+  | "routes/user.visoes";

@@ -33,6 +33,8 @@ import { attributeSetIndexes } from "./planning-attribute-sets.server";
 import { indexes as reports } from "./reports.server";
 import { indexes as reviews } from "./reports-reviews.server";
 import { indexes as samlRequests } from "./saml-requests.server";
+// Saved views of the screens
+import { indexes as savedViews } from "./saved-views.server";
 import { indexes as sessions } from "./sessions.server";
 // Subscriptions to reports, statements and dashboards, and their send log
 import { indexes as subscriptions } from "./subscriptions.server";
@@ -43,6 +45,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...users,
   ...sessions,
   ...apiTokens,
+  ...savedViews,
   ...authRecords,
   ...samlRequests,
   ...dashboards,

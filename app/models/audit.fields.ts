@@ -21,6 +21,7 @@ export const AUDIT_EVENTS = [
   "configChanged",
   "tokenCreated",
   "tokenRevoked",
+  "viewDeleted",
   // Refusals
   "accessRefused",
   "uploadRefused",

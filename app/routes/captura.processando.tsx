@@ -1,5 +1,7 @@
 // Screen: Processing: /captura/processando, the uploader's own files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { JobListPage } from "~/features/uploads-and-jobs/job-list-page";
 import { jobTexts } from "~/messages";
@@ -15,6 +17,7 @@ export const meta: MetaFunction = () => [{ title: NAV_LABELS.processing }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/captura.processando", request);
+  await redirectToDefaultView(user, request);
   return loadJobList(request, user, { ownOnly: true });
 }
 
@@ -24,7 +27,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ProcessingPage() {
-  return <JobListPage title={NAV_LABELS.processing} note={jobTexts.ownJobsNote} showUser={false} />;
+  return (
+    <>
+      <JobListPage title={NAV_LABELS.processing} note={jobTexts.ownJobsNote} showUser={false} />
+      <SaveViewForm />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -11,6 +11,8 @@ import { consolidatedTexts as t } from "~/features/forecast/consolidated/texts";
 import { visibleRows } from "~/features/forecast/consolidated/tree";
 import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { saveNamedVersion } from "~/features/forecast/versions/versions.server";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { messages } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
@@ -31,6 +33,7 @@ export const meta: MetaFunction = () => [{ title: t.title }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_consolidado", request);
+  await redirectToDefaultView(user, request);
   const model = await buildConsolidated(parseConsolidatedQuery(new URL(request.url).searchParams), user, portalToday());
   const { rows, ...rest } = model;
   return {
@@ -62,51 +65,54 @@ export default function ConsolidatedForecastPage() {
     cols: page.query.cols,
   });
   return (
-    <section className="consolidated">
-      <h1>{t.title}</h1>
-      <p>{t.intro}</p>
-      <p className="consolidated__links">
-        <Link to={versionsHref(page.rf)}>{t.versionsLink}</Link>
-        {page.scope === null ? (
-          <>
-            {" · "}
-            <Link to={`${BOARD_PATH}${page.rf ? `?rf=${encodeURIComponent(page.rf)}` : ""}`}>{t.statusLink}</Link>
-          </>
+    <>
+      <section className="consolidated">
+        <h1>{t.title}</h1>
+        <p>{t.intro}</p>
+        <p className="consolidated__links">
+          <Link to={versionsHref(page.rf)}>{t.versionsLink}</Link>
+          {page.scope === null ? (
+            <>
+              {" · "}
+              <Link to={`${BOARD_PATH}${page.rf ? `?rf=${encodeURIComponent(page.rf)}` : ""}`}>{t.statusLink}</Link>
+            </>
+          ) : null}
+        </p>
+        {page.notices.map((notice) => (
+          <Alert key={notice} tone="warning">
+            {notice}
+          </Alert>
+        ))}
+        {page.scope ? (
+          <Alert tone="info">{page.scope.length > 0 ? t.scopeNote(page.scope.length) : t.scopeNone}</Alert>
         ) : null}
-      </p>
-      {page.notices.map((notice) => (
-        <Alert key={notice} tone="warning">
-          {notice}
-        </Alert>
-      ))}
-      {page.scope ? (
-        <Alert tone="info">{page.scope.length > 0 ? t.scopeNote(page.scope.length) : t.scopeNone}</Alert>
-      ) : null}
-      {page.rf === null ? (
-        <Alert tone="info">{t.noScenarios}</Alert>
-      ) : (
-        <>
-          <ConsolidatedControls
-            query={page.query}
-            scenarios={page.scenarios}
-            options={page.options}
-            excelHref={page.excelHref}
-          />
-          {page.canSave ? <SaveVersionForm rf={page.rf} error={actionData?.saveError} /> : null}
-          {page.query.approvedOnly ? <p className="consolidated__note">{t.approvedNote}</p> : null}
-          <ConsolidatedTable
-            rows={page.rows}
-            columns={columns}
-            query={page.query}
-            rf={page.rf}
-            caption={t.tableCaption(page.rf, page.baseLabel)}
-          />
-          {page.rows.length <= 1 ? <p>{t.empty}</p> : null}
-          <h2>{t.cycleTitle}</h2>
-          <CycleSummaryTable rows={page.summary} rf={page.rf} />
-        </>
-      )}
-    </section>
+        {page.rf === null ? (
+          <Alert tone="info">{t.noScenarios}</Alert>
+        ) : (
+          <>
+            <ConsolidatedControls
+              query={page.query}
+              scenarios={page.scenarios}
+              options={page.options}
+              excelHref={page.excelHref}
+            />
+            {page.canSave ? <SaveVersionForm rf={page.rf} error={actionData?.saveError} /> : null}
+            {page.query.approvedOnly ? <p className="consolidated__note">{t.approvedNote}</p> : null}
+            <ConsolidatedTable
+              rows={page.rows}
+              columns={columns}
+              query={page.query}
+              rf={page.rf}
+              caption={t.tableCaption(page.rf, page.baseLabel)}
+            />
+            {page.rows.length <= 1 ? <p>{t.empty}</p> : null}
+            <h2>{t.cycleTitle}</h2>
+            <CycleSummaryTable rows={page.summary} rf={page.rf} />
+          </>
+        )}
+      </section>
+      <SaveViewForm />
+    </>
   );
 }
 

@@ -4,6 +4,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleResultsAction, loadResults } from "~/features/planning/results.server";
 import { ResultsScreen } from "~/features/planning/results-screen";
 import { PLAN_SCREEN } from "~/features/planning/screens";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
@@ -15,6 +17,7 @@ export const meta: MetaFunction = () => [{ title: PLAN_SCREEN.title }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.plan_edit", request);
+  await redirectToDefaultView(user, request);
   return loadResults(request, user, PLAN_SCREEN, canWriteRoute(user, "routes/ij.plan_edit"));
 }
 
@@ -25,11 +28,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function PlanEditPage() {
   return (
-    <ResultsScreen
-      screen={PLAN_SCREEN}
-      data={useLoaderData<typeof loader>()}
-      actionData={useActionData<typeof action>()}
-    />
+    <>
+      <ResultsScreen
+        screen={PLAN_SCREEN}
+        data={useLoaderData<typeof loader>()}
+        actionData={useActionData<typeof action>()}
+      />
+      <SaveViewForm />
+    </>
   );
 }
 

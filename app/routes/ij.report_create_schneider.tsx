@@ -7,6 +7,8 @@ import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
 import { boardTexts } from "~/features/forecast/cycle/texts";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
@@ -30,6 +32,7 @@ export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_create_schneider", request);
+  await redirectToDefaultView(user, request);
   const links = cycleLinksFor(user.type);
   const url = new URL(request.url);
   const [names, costCenters] = await Promise.all([listScenarioNames(), listCostCenters()]);
@@ -65,33 +68,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function ForecastFilterPage() {
   const page = useLoaderData<typeof loader>();
   return (
-    <section className="forecast-filter">
-      <Breadcrumb filterHref={null} />
-      <h1>{forecastTexts.filterTitle}</h1>
-      <p>{forecastTexts.filterIntro}</p>
-      {page.error ? <Alert tone="error">{page.error}</Alert> : null}
-      {page.scenarios.length === 0 ? (
-        <Alert tone="info">{forecastTexts.noScenarios}</Alert>
-      ) : (
-        // Keyed by the URL's choices so Back and Forward show the choices of that address.
-        <FilterForm key={`${page.rf}\u0000${page.costCenter}`} page={page} />
-      )}
-      <p className="forecast-filter__calendar">
-        <Link to={CALENDAR_PATH}>{forecastTexts.calendarLink}</Link>
-        {page.links.board ? (
-          <>
-            {" · "}
-            <Link to={BOARD_PATH}>{boardTexts.title}</Link>
-          </>
-        ) : null}
-        {page.links.preparers ? (
-          <>
-            {" · "}
-            <Link to="/ij/forecast_preparers">{boardTexts.preparersLink}</Link>
-          </>
-        ) : null}
-      </p>
-    </section>
+    <>
+      <section className="forecast-filter">
+        <Breadcrumb filterHref={null} />
+        <h1>{forecastTexts.filterTitle}</h1>
+        <p>{forecastTexts.filterIntro}</p>
+        {page.error ? <Alert tone="error">{page.error}</Alert> : null}
+        {page.scenarios.length === 0 ? (
+          <Alert tone="info">{forecastTexts.noScenarios}</Alert>
+        ) : (
+          // Keyed by the URL's choices so Back and Forward show the choices of that address.
+          <FilterForm key={`${page.rf}\u0000${page.costCenter}`} page={page} />
+        )}
+        <p className="forecast-filter__calendar">
+          <Link to={CALENDAR_PATH}>{forecastTexts.calendarLink}</Link>
+          {page.links.board ? (
+            <>
+              {" · "}
+              <Link to={BOARD_PATH}>{boardTexts.title}</Link>
+            </>
+          ) : null}
+          {page.links.preparers ? (
+            <>
+              {" · "}
+              <Link to="/ij/forecast_preparers">{boardTexts.preparersLink}</Link>
+            </>
+          ) : null}
+        </p>
+      </section>
+      <SaveViewForm />
+    </>
   );
 }
 

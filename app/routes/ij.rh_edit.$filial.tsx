@@ -18,6 +18,8 @@ import { BranchNotFound, GridPanel, MonthToolbar } from "~/features/hr/grid-pane
 import { HrLoadFailed } from "~/features/hr/load-failed";
 import { hrGridPath, hrPickerPath } from "~/features/hr/paths";
 import { useGridEdits } from "~/features/hr/use-grid-edits";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { hrTexts, messages } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { monthLabel } from "~/shared/months";
@@ -35,6 +37,7 @@ export const meta: MetaFunction = () => [{ title: hrTexts.title }];
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.rh_edit.$filial", request);
+  await redirectToDefaultView(user, request);
   return loadHrGrid(request, params.filial, user.email, canWriteRoute(user, "routes/ij.rh_edit.$filial"));
 }
 
@@ -67,78 +70,81 @@ export default function HrGridPage() {
     grid.clientError ?? actionData?.error ?? (actionData?.commentError && !commentRow ? actionData.commentError : null);
 
   return (
-    <section className="hr-page hr-page--grid" aria-labelledby="hr-title" aria-busy={loading || saving}>
-      <nav className="hr-breadcrumb" aria-label={hrTexts.filtering}>
-        <Link to={hrPickerPath(page.filial, page.range ?? undefined)}>{hrTexts.filtering}</Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">{hrTexts.title}</span>
-      </nav>
-      <h1 id="hr-title">{hrTexts.title}</h1>
-      <p className="hr-page__branch">
-        {hrTexts.filial}: <strong>{page.filial}</strong>
-      </p>
+    <>
+      <section className="hr-page hr-page--grid" aria-labelledby="hr-title" aria-busy={loading || saving}>
+        <nav className="hr-breadcrumb" aria-label={hrTexts.filtering}>
+          <Link to={hrPickerPath(page.filial, page.range ?? undefined)}>{hrTexts.filtering}</Link>
+          <span aria-hidden="true"> / </span>
+          <span aria-current="page">{hrTexts.title}</span>
+        </nav>
+        <h1 id="hr-title">{hrTexts.title}</h1>
+        <p className="hr-page__branch">
+          {hrTexts.filial}: <strong>{page.filial}</strong>
+        </p>
 
-      {page.notFound ? (
-        <BranchNotFound filial={page.filial} />
-      ) : (
-        <>
-          <MonthToolbar
-            key={`${page.months.from}\u0000${page.months.to}`}
-            filial={page.filial}
-            months={page.months}
-            error={page.monthError}
-          />
-          {page.canEdit ? null : <Alert tone="info">{hrTexts.readOnly}</Alert>}
-          {pageError ? <Alert tone="error">{pageError}</Alert> : null}
-          <p className="hr-status" role="status">
-            {saving ? messages.savingData : loading ? hrTexts.loading : ""}
-          </p>
-
-          {page.range ? (
-            <GridPanel
-              page={{ ...page, range: page.range }}
-              grid={grid}
-              gridUrl={gridUrl}
-              saving={saving}
-              serverErrors={actionData?.fieldErrors}
+        {page.notFound ? (
+          <BranchNotFound filial={page.filial} />
+        ) : (
+          <>
+            <MonthToolbar
+              key={`${page.months.from}\u0000${page.months.to}`}
+              filial={page.filial}
+              months={page.months}
+              error={page.monthError}
             />
-          ) : null}
-        </>
-      )}
+            {page.canEdit ? null : <Alert tone="info">{hrTexts.readOnly}</Alert>}
+            {pageError ? <Alert tone="error">{pageError}</Alert> : null}
+            <p className="hr-status" role="status">
+              {saving ? messages.savingData : loading ? hrTexts.loading : ""}
+            </p>
 
-      {commentRow ? (
-        <CommentDialog
-          key={commentRow.id}
-          row={{
-            id: commentRow.id,
-            nome: commentRow.nome,
-            month: monthLabel(commentRow.mes_apur),
-            comentario: commentRow.comentario,
-          }}
-          max={page.commentMax}
-          action={grid.commentHref(commentRow.id)}
-          closeHref={gridUrl}
-          onClose={() => navigate(gridUrl, { replace: true, preventScrollReset: true })}
-          error={actionData?.commentError ?? null}
-          busy={saving}
-          saveId={page.saveId}
+            {page.range ? (
+              <GridPanel
+                page={{ ...page, range: page.range }}
+                grid={grid}
+                gridUrl={gridUrl}
+                saving={saving}
+                serverErrors={actionData?.fieldErrors}
+              />
+            ) : null}
+          </>
+        )}
+
+        {commentRow ? (
+          <CommentDialog
+            key={commentRow.id}
+            row={{
+              id: commentRow.id,
+              nome: commentRow.nome,
+              month: monthLabel(commentRow.mes_apur),
+              comentario: commentRow.comentario,
+            }}
+            max={page.commentMax}
+            action={grid.commentHref(commentRow.id)}
+            closeHref={gridUrl}
+            onClose={() => navigate(gridUrl, { replace: true, preventScrollReset: true })}
+            error={actionData?.commentError ?? null}
+            busy={saving}
+            saveId={page.saveId}
+          />
+        ) : null}
+        <ConfirmChangesDialog
+          open={grid.confirming}
+          onOpenChange={grid.setConfirming}
+          changes={grid.pending.changes}
+          onConfirm={grid.confirmSave}
         />
-      ) : null}
-      <ConfirmChangesDialog
-        open={grid.confirming}
-        onOpenChange={grid.setConfirming}
-        changes={grid.pending.changes}
-        onConfirm={grid.confirmSave}
-      />
-      {actionData?.confirm ? (
-        <ServerConfirmDialog
-          confirm={actionData.confirm}
-          gridUrl={gridUrl}
-          saving={saving}
-          onClose={() => navigate(gridUrl, { replace: true })}
-        />
-      ) : null}
-    </section>
+        {actionData?.confirm ? (
+          <ServerConfirmDialog
+            confirm={actionData.confirm}
+            gridUrl={gridUrl}
+            saving={saving}
+            onClose={() => navigate(gridUrl, { replace: true })}
+          />
+        ) : null}
+      </section>
+      <SaveViewForm />
+    </>
   );
 }
 

@@ -1,5 +1,7 @@
 // Screen: Executed jobs: /jobs/executados, every user's files and jobs.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { handleRetryAction, loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { JobListPage } from "~/features/uploads-and-jobs/job-list-page";
 import { jobTexts } from "~/messages";
@@ -15,6 +17,7 @@ export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }]
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/jobs.executados", request);
+  await redirectToDefaultView(user, request);
   return loadJobList(request, user, { ownOnly: false });
 }
 
@@ -24,7 +27,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ExecutedJobsPage() {
-  return <JobListPage title={NAV_LABELS.executedJobsList} note={jobTexts.allJobsNote} showUser />;
+  return (
+    <>
+      <JobListPage title={NAV_LABELS.executedJobsList} note={jobTexts.allJobsNote} showUser />
+      <SaveViewForm />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -3,6 +3,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { AuditScreen } from "~/features/audit/audit-screen";
 import { loadAuditScreen } from "~/features/audit/list.server";
+import { SaveViewForm } from "~/features/saved-views/save-view-form";
+import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { auditTexts } from "~/messages";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
@@ -15,7 +17,8 @@ export const meta: MetaFunction = () => [{ title: auditTexts.title }];
  * open in detail (`?entrada=`). Invalid parameters are ignored and said (400), never passed to the database.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/user.audit", request);
+  const user = await requireRouteAccess("routes/user.audit", request);
+  await redirectToDefaultView(user, request);
   const screen = await loadAuditScreen(new URL(request.url));
   return data(screen, { status: screen.error ? 400 : 200, headers: { "Cache-Control": "private, no-store" } });
 }
@@ -23,7 +26,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AuditPage() {
   const screen = useLoaderData<typeof loader>();
   const location = useLocation();
-  return <AuditScreen {...screen} search={location.search} />;
+  return (
+    <>
+      <AuditScreen {...screen} search={location.search} />
+      <SaveViewForm />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -5,7 +5,7 @@ import { loadSettingsPage, settingsAction } from "~/features/notices/pages.serve
 import { NOTICES_PATH } from "~/features/notices/paths";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/notices/notices.css";
-import { noticeTexts, tokenTexts } from "~/messages";
+import { noticeTexts, savedViewTexts, tokenTexts } from "~/messages";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 
@@ -68,6 +68,9 @@ export default function UserSettings() {
       </p>
       <p>
         <Link to="/user/tokens">{tokenTexts.menu}</Link>: {tokenTexts.settingsHint}
+      </p>
+      <p>
+        <Link to="/user/visoes">{savedViewTexts.title}</Link>: {savedViewTexts.settingsHint}
       </p>
     </section>
   );

@@ -29,6 +29,7 @@ export const EXTRA_PAGES = [
   "/captura/automacao",
   "/ij/forecast_versoes",
   "/user/tokens",
+  "/user/visoes",
   "/home",
   "/logout",
   "/pagina-que-nao-existe",

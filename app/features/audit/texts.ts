@@ -27,6 +27,7 @@ const EVENT_LABELS: Record<AuditEvent, string> = {
   apiCall: "Chamada à API",
   tokenCreated: "Token criado",
   tokenRevoked: "Token revogado",
+  viewDeleted: "Visão excluída",
   auditExported: "Auditoria exportada",
   auditPurged: "Auditoria: dias antigos removidos",
 };

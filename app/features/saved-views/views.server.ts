@@ -1,0 +1,142 @@
+import { data, redirect } from "@remix-run/node";
+import { z } from "zod";
+import { canAccessRoute } from "~/access";
+import { accessContext } from "~/config.server";
+import {
+  countViews,
+  defaultViewOf,
+  deleteView,
+  findView,
+  insertView,
+  listViews,
+  MAX_VIEWS_PER_USER,
+  type SavedViewRecord,
+  setDefaultView,
+  ViewNameTakenError,
+} from "~/models/saved-views.server";
+import { recordAudit } from "~/platform/audit/record.server";
+import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { redirectWithToast } from "~/shared/toast.server";
+import { VIEWS_PATH, viewScreenOf } from "./screens";
+import { savedViewTexts } from "./texts";
+
+/**
+ * Saved views (/user/visoes and the "Salvar visão" form of each screen that keeps them): each user's own, stored as a
+ * screen path and its query, checked before they are kept. The default view of a screen is what its menu entry (the
+ * screen's address without a query) opens. Deleting a view is an audit entry; saving and choosing a default are not.
+ */
+
+const QUERY_MAX = 2_000;
+
+/** A portal address of a screen that keeps views, split into its path and query; null for anything else. */
+export function viewAddressOf(text: string): { screen: string; query: string } | null {
+  if (typeof text !== "string" || text.length > 2_300 || !text.startsWith("/") || text.startsWith("//")) return null;
+  let url: URL;
+  try {
+    url = new URL(text, "http://portal.invalid");
+  } catch {
+    return null;
+  }
+  if (url.origin !== "http://portal.invalid" || !viewScreenOf(url.pathname)) return null;
+  if (url.search.length > QUERY_MAX) return null;
+  return { screen: url.pathname, query: url.search };
+}
+
+const hrefOf = (view: Pick<SavedViewRecord, "screen" | "query">) => `${view.screen}${view.query}`;
+
+export type ViewRow = {
+  id: string;
+  name: string;
+  screen: string;
+  href: string;
+  shareUrl: string;
+  isDefault: boolean;
+  canOpen: boolean;
+};
+
+export async function loadViewsPage(user: AuthenticatedUser, origin: string): Promise<{ rows: ViewRow[] }> {
+  const context = accessContext();
+  const rows = (await listViews(user.email)).map((view) => {
+    const screen = viewScreenOf(view.screen);
+    return {
+      id: String(view._id),
+      name: view.name,
+      screen: screen ? savedViewTexts.screens[screen.id] : view.screen,
+      href: hrefOf(view),
+      shareUrl: `${origin}${hrefOf(view)}`,
+      isDefault: view.isDefault,
+      // A view of a screen the user may no longer open stays listed (to delete it), without its link.
+      canOpen: !!screen && canAccessRoute(user.type, screen.routeId, context),
+    };
+  });
+  return { rows };
+}
+
+const saveSchema = z.object({
+  intent: z.literal("save"),
+  name: z
+    .string()
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1).max(60)),
+  path: z.string().max(2_300),
+});
+const idSchema = z.object({
+  intent: z.enum(["default", "undefault", "delete"]),
+  id: z.string().regex(/^[0-9a-f]{24}$/i),
+});
+
+/** The form's POST (intent save from a screen; default, undefault and delete from the list). */
+export async function viewsAction(user: AuthenticatedUser, request: Request) {
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === "save") return saveView(user, form);
+  const parsed = idSchema.safeParse(form);
+  const view = parsed.success ? await findView(user.email, parsed.data.id) : null;
+  if (!parsed.success || !view) return data({ error: savedViewTexts.errors.notFound }, { status: 404 });
+  if (parsed.data.intent === "delete") {
+    if (await deleteView(view))
+      await recordAudit({
+        actor: user,
+        event: "viewDeleted",
+        object: { kind: "screen", id: view.screen, label: view.name },
+        outcome: "ok",
+        details: { query: view.query.slice(0, 500) },
+      });
+    return redirectWithToast(VIEWS_PATH, { type: "success", description: savedViewTexts.deleted(view.name) });
+  }
+  const on = parsed.data.intent === "default";
+  await setDefaultView(view, on);
+  return redirectWithToast(VIEWS_PATH, {
+    type: "success",
+    description: on ? savedViewTexts.defaultOn(view.name) : savedViewTexts.defaultOff(view.name),
+  });
+}
+
+async function saveView(user: AuthenticatedUser, form: Record<string, unknown>) {
+  const parsed = saveSchema.safeParse(form);
+  const address = parsed.success ? viewAddressOf(parsed.data.path) : null;
+  // Back to the screen the form was on (when it is one), with the answer as a toast.
+  const back = address ? hrefOf(address) : VIEWS_PATH;
+  const refuse = (description: string) => redirectWithToast(back, { type: "error", description });
+  if (!parsed.success) return refuse(savedViewTexts.errors.name);
+  if (!address) return refuse(savedViewTexts.errors.screen);
+  if ((await countViews(user.email)) >= MAX_VIEWS_PER_USER)
+    return refuse(savedViewTexts.errors.limit(MAX_VIEWS_PER_USER));
+  try {
+    await insertView({ user: user.email, screen: address.screen, query: address.query, name: parsed.data.name });
+  } catch (error) {
+    if (error instanceof ViewNameTakenError) return refuse(savedViewTexts.errors.taken(parsed.data.name));
+    throw error;
+  }
+  return redirectWithToast(back, { type: "success", description: savedViewTexts.saved(parsed.data.name) });
+}
+
+/**
+ * A screen opened without a query (its menu entry) goes to the user's default view of it, when there is one; with a
+ * query, it shows what the address says. Called by the loaders of the screens that keep views, after their guard.
+ */
+export async function redirectToDefaultView(user: AuthenticatedUser, request: Request): Promise<void> {
+  const url = new URL(request.url);
+  if (url.search !== "" || request.method !== "GET" || url.pathname.endsWith(".data")) return;
+  const view = await defaultViewOf(user.email, url.pathname);
+  if (view && view.query !== "") throw redirect(hrefOf(view));
+}
