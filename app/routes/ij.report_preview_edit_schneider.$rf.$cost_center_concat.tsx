@@ -174,6 +174,14 @@ export default function ForecastReviewPage() {
     save.submit({ intent: "save", changes }, { method: "post", encType: "application/json" });
   const dismiss = () => setDismissed(reply);
   const empty = page.grid.groups.length === 0;
+  // "Distribuir total" for the review's editors while it is open (with the Excel tools: folded on a touch screen).
+  const spreadLink = page.grid.editable ? (
+    <p className="forecast-review__spread">
+      <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>
+        {forecastTexts.spreadLaunch}
+      </Link>
+    </p>
+  ) : null;
 
   return (
     <section className="forecast-review">
@@ -217,18 +225,15 @@ export default function ForecastReviewPage() {
         <details className="forecast-review__more">
           <summary>{forecastTexts.moreOptions}</summary>
           <ExcelPanel excel={page.excel} />
+          {spreadLink}
           {page.grid.editable ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
         </details>
       ) : (
-        <ExcelPanel excel={page.excel} />
+        <>
+          <ExcelPanel excel={page.excel} />
+          {spreadLink}
+        </>
       )}
-      {page.grid.editable && !empty ? (
-        <p className="forecast-review__spread">
-          <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>
-            {forecastTexts.spreadLaunch}
-          </Link>
-        </p>
-      ) : null}
       {empty ? (
         <Alert tone="info">{forecastTexts.noData}</Alert>
       ) : (

@@ -5,20 +5,24 @@ import "./saved-views.css";
 
 /**
  * "Salvar visão" on a screen that keeps views: the address as it is now (its filters, columns and sort) under a name.
- * A plain form to /user/visoes, which answers back to this screen with a toast; works without JavaScript.
+ * A plain form to /user/visoes, which answers back to this screen with a toast; works without JavaScript. Folded under
+ * "Visões desta tela", so it takes one line and its button is not among the screen's own until it is opened.
  */
 export function SaveViewForm() {
   const location = useLocation();
   return (
-    <Form method="post" action={VIEWS_PATH} className="save-view" aria-label={savedViewTexts.saveLegend}>
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="path" value={`${location.pathname}${location.search}`} />
-      <label htmlFor="save-view-name">{savedViewTexts.nameLabel}</label>
-      <input id="save-view-name" name="name" maxLength={60} required />
-      <button type="submit" className="button button--secondary button--small">
-        {savedViewTexts.save}
-      </button>
-      <Link to={VIEWS_PATH}>{savedViewTexts.myViews}</Link>
-    </Form>
+    <details className="save-view">
+      <summary>{savedViewTexts.summary}</summary>
+      <Form method="post" action={VIEWS_PATH} className="save-view__form" aria-label={savedViewTexts.saveLegend}>
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="path" value={`${location.pathname}${location.search}`} />
+        <label htmlFor="save-view-name">{savedViewTexts.nameLabel}</label>
+        <input id="save-view-name" name="name" maxLength={60} required />
+        <button type="submit" className="button button--secondary button--small">
+          {savedViewTexts.save}
+        </button>
+        <Link to={VIEWS_PATH}>{savedViewTexts.myViews}</Link>
+      </Form>
+    </details>
   );
 }

@@ -6,6 +6,7 @@ export const savedViewTexts = {
     "Uma visão guarda os filtros, as colunas e a ordem de uma tela com um nome. A visão padrão de uma tela é a que o menu abre. O link de uma visão pode ser enviado a um colega: ele a vê com as próprias permissões.",
   settingsHint: "as telas com os seus filtros salvos.",
   saveLegend: "Salvar visão",
+  summary: "Visões desta tela",
   nameLabel: "Nome da visão",
   save: "Salvar visão",
   myViews: "Minhas visões",
