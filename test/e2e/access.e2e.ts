@@ -263,6 +263,8 @@ describe("the nine demo accounts", () => {
     expect(posts).toHaveLength(1);
     await dialog.getByRole("link", { name: messages.loginButton }).click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
+    // The link's navigation finishes before the next sign-in loads the page (an interrupted fetch is an uncaught abort).
+    await page.waitForLoadState("networkidle");
 
     await signIn(page, app.baseURL, "firstaccess@demo.local", "Primeiro#2026");
     // firstaccess@demo.local is a USER BRONZE.
