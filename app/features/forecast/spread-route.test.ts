@@ -1,7 +1,8 @@
 import type { Db } from "mongodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dataAnswer } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
+import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
 import { AUDIT_LOG } from "~/models/audit.server";
@@ -27,20 +28,12 @@ const RF = "RF2 2027";
 const ACCOUNT = ACCOUNTS[0].account;
 const params = { rf: RF, cost_center_concat: CC };
 const base = `http://localhost:3000/ij/report_preview_edit_schneider/${encodeURIComponent(RF)}/${encodeURIComponent(CC)}/distribuir`;
-const savedToday = process.env.PORTAL_TODAY;
 let db: Db;
+usePortalToday("2027-02-15");
 
 beforeAll(async () => {
-  process.env.PORTAL_TODAY = "2027-02-15";
-  resetConfigForTests();
   db = await testDb.db();
   await insertScenario(db, RF, CC);
-});
-
-afterAll(() => {
-  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
-  else process.env.PORTAL_TODAY = savedToday;
-  resetConfigForTests();
 });
 
 beforeEach(() => {
@@ -67,6 +60,17 @@ async function save(page: SpreadPage, extra: Record<string, string> = {}) {
   return action({ request, params, context: {} } as never);
 }
 
+const closedCells = async () =>
+  db
+    .collection(FORECAST)
+    .find({
+      rf: RF,
+      cost_center_concat: CC,
+      account_concat: ACCOUNT,
+      data_ref: { $lt: new Date(Date.UTC(2027, 1, 1)) },
+    })
+    .toArray();
+
 const openCells = async () =>
   db
     .collection(FORECAST)
@@ -89,15 +93,7 @@ describe("Distribuir total", () => {
     expect(page.preview?.rows).toHaveLength(n);
     expect(await dumpForecast(db)).toEqual(before);
 
-    const closed = await db
-      .collection(FORECAST)
-      .find({
-        rf: RF,
-        cost_center_concat: CC,
-        account_concat: ACCOUNT,
-        data_ref: { $lt: new Date(Date.UTC(2027, 1, 1)) },
-      })
-      .toArray();
+    const closed = await closedCells();
     const answer = (await save(page)) as Response;
     expect(answer.status).toBe(302);
     expect((await readToastFromResponse(answer))?.description).toBe(forecastTexts.spreadSaved(n));
@@ -106,15 +102,7 @@ describe("Distribuir total", () => {
     expect(Math.round(cells.reduce((sum, c) => sum + c.forecast * 100, 0))).toBe(100_000);
     const even = Math.round(100_000 / n) / 100;
     expect(cells.slice(0, -1).every((c) => c.forecast === even)).toBe(true);
-    const stillClosed = await db
-      .collection(FORECAST)
-      .find({
-        rf: RF,
-        cost_center_concat: CC,
-        account_concat: ACCOUNT,
-        data_ref: { $lt: new Date(Date.UTC(2027, 1, 1)) },
-      })
-      .toArray();
+    const stillClosed = await closedCells();
     expect(stillClosed).toEqual(closed);
     expect(await db.collection(FORECAST_HISTORY).countDocuments({ via: "spread" })).toBe(n);
     const entry = await db.collection(AUDIT_LOG).findOne({ event: "dataEdited", "details.via": "spread" });
