@@ -72,6 +72,12 @@ export const OPERATOR_TYPE: PermissionType = "SYSTEM ADMIN";
 /** Who may retry a failed job besides its uploader (docs/decisions.md): defined beside the permission types. */
 export { RETRY_ADMIN_TYPE } from "~/shared/permissions";
 
+/**
+ * Who sees and revokes every user's API tokens and makes SCIM tokens (docs/decisions.md "API tokens"); a SCIM token
+ * works while its maker still has this type.
+ */
+export const TOKEN_ADMIN_TYPE: PermissionType = "SYSTEM ADMIN";
+
 // ---------------------------------------------------------------------------------------------
 // Groups of types used below
 

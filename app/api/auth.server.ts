@@ -1,8 +1,7 @@
-import { isPermissionType } from "~/access";
+import { isPermissionType, TOKEN_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
 import { reserveApiTokenAttempt, settleAttempt } from "~/features/access/login-limit.server";
 import { apiTexts } from "~/features/api-tokens/texts";
-import { TOKEN_ADMIN_TYPE as SCIM_ADMIN_TYPE } from "~/features/api-tokens/tokens.server";
 import {
   type ApiTokenRecord,
   findApiTokenBySecret,
@@ -79,7 +78,7 @@ export async function authenticateToken(
   // A personal token acts as its owner; a SCIM token works while the one who made it is still SCIM's administrator.
   const holder = token.kind === "personal" ? token.owner : token.createdBy;
   const record = holder ? await findPermissionRecord(holder) : null;
-  if (!record || !isPermissionType(record.type) || (token.kind === "scim" && record.type !== SCIM_ADMIN_TYPE))
+  if (!record || !isPermissionType(record.type) || (token.kind === "scim" && record.type !== TOKEN_ADMIN_TYPE))
     return refused(unauthorized(apiTexts.ownerGone, apiTexts.ownerGone), token, "ownerGone");
   await noteApiTokenUsed(token);
   return {

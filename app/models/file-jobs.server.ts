@@ -727,8 +727,8 @@ export async function listJobsByCursor(options: {
   return docs.map(toListItem);
 }
 
-/** A file record as the job lists show it. */
-function toListItem(d: FileDoc): FileListItem {
+/** A file record as the job lists (and the API's jobs) show it. */
+export function toListItem(d: FileDoc): FileListItem {
   return {
     id: String(d._id),
     originalName: d.originalName,

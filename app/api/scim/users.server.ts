@@ -18,6 +18,7 @@ import {
 } from "~/models/scim-users.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
 import { type AuditActorInput, recordAudit } from "~/platform/audit/record.server";
+import { UserExistsError } from "~/services/identity/types";
 import { DEFAULT_COUNT, groupIdOf, listResponse, SCIM_PREFIX, scimError, scimJson, USER_SCHEMA } from "./protocol";
 import { applyPatch, parseListQuery, patchOperations, type ScimCall } from "./requests.server";
 
@@ -143,7 +144,7 @@ export async function createScimUser(call: ScimCall, body: unknown): Promise<Res
   if (await findScimUserByEmail(email, [...SCIM_MANAGED, ...ADMIN_TIERS_PROTECTED]))
     return scimError(409, `Já existe um usuário ${email}.`, "uniqueness");
   const outcome = await createUser(email, call.actor.email, call.actor).catch((error: unknown) => {
-    if (error instanceof Error && error.name === "UserExistsError") return { kind: "exists" as const };
+    if (error instanceof UserExistsError) return { kind: "exists" as const };
     throw error;
   });
   if (outcome.kind === "exists") return scimError(409, `Já existe um usuário ${email}.`, "uniqueness");

@@ -10,10 +10,10 @@ import { jobTexts } from "~/messages";
 import {
   type FileListItem,
   findFileById,
-  isRetryableFailure,
   JOB_STATES,
   jobStateOf,
   listJobsByCursor,
+  toListItem,
 } from "~/models/file-jobs.server";
 import { templateInfo, templatesFor } from "~/platform/import/catalog.server";
 import { nokRowsDownload } from "~/platform/import/nok-rows.server";
@@ -70,12 +70,7 @@ type Job = z.infer<typeof jobSchema>;
 
 const jobPath = (id: string) => `/api/v1/jobs/${id}`;
 
-function toJob(
-  item: Pick<
-    FileListItem,
-    "id" | "originalName" | "user" | "status" | "progress" | "message" | "retryable" | "createdAt" | "statusChangeDate"
-  >,
-): Job {
+function toJob(item: FileListItem): Job {
   const state = jobStateOf(item);
   return {
     id: item.id,
@@ -280,18 +275,8 @@ export const JOB_OPERATIONS: readonly Operation[] = [
           detail: result.failure.detail,
         });
       const file = await findFileById(ObjectId.createFromHexString(result.file.id));
-      const now = new Date();
-      const job = toJob({
-        id: result.file.id,
-        originalName: result.file.originalName,
-        user: caller.user.email,
-        status: file?.status ?? 0,
-        progress: file?.progress ?? 0,
-        message: file?.message ?? "",
-        retryable: false,
-        createdAt: file?.createdAt ?? now,
-        statusChangeDate: file?.statusChangeDate ?? now,
-      });
+      if (!file?._id) return jobNotFound();
+      const job = toJob(toListItem(file));
       return apiJson(job, { status: 202, headers: { Location: jobPath(result.file.id) } });
     },
   },
@@ -362,19 +347,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
     run: async ({ caller, params }) => {
       const file = await visibleJob(caller, params.id);
       if (!file?._id) return jobNotFound();
-      return apiJson(
-        toJob({
-          id: String(file._id),
-          originalName: file.originalName,
-          user: file.user,
-          status: file.status,
-          progress: file.progress,
-          message: file.message ?? "",
-          retryable: isRetryableFailure(file),
-          createdAt: file.createdAt,
-          statusChangeDate: file.statusChangeDate,
-        }),
-      );
+      return apiJson(toJob(toListItem(file)));
     },
   },
   {
@@ -431,20 +404,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
       }
       const file = await findFileById(ObjectId.createFromHexString(params.id));
       if (!file?._id) return jobNotFound();
-      return apiJson(
-        toJob({
-          id: params.id,
-          originalName: file.originalName,
-          user: file.user,
-          status: file.status,
-          progress: file.progress,
-          message: file.message ?? "",
-          retryable: false,
-          createdAt: file.createdAt,
-          statusChangeDate: file.statusChangeDate,
-        }),
-        { status: 202, headers: { Location: jobPath(params.id) } },
-      );
+      return apiJson(toJob(toListItem(file)), { status: 202, headers: { Location: jobPath(params.id) } });
     },
   },
 ];

@@ -166,10 +166,15 @@ export async function reserveSignInAttempt({
 }
 
 /** Reserves one reset-by-code attempt from `ip` (the code is checked only when this allows it). */
-export async function reserveRecoveryAttempt(ip?: string | null): Promise<AttemptCheck> {
+export function reserveRecoveryAttempt(ip?: string | null): Promise<AttemptCheck> {
+  return reservePerAddress(RECOVERY_GLOBAL_KEY, recoveryIpKey, ip);
+}
+
+/** IP_FACTOR × LOGIN_MAX_FAILURES per client address, and slowed past LOGIN_GLOBAL_MAX_FAILURES from everyone. */
+function reservePerAddress(globalKey: string, addressKey: (ip: string) => string, ip?: string | null) {
   const { maxFailures, globalMaxFailures } = getConfig().loginLimit;
-  const rules: Rule[] = [{ key: RECOVERY_GLOBAL_KEY, limit: globalMaxFailures, scope: "global" }];
-  if (ip) rules.push({ key: recoveryIpKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
+  const rules: Rule[] = [{ key: globalKey, limit: globalMaxFailures, scope: "global" }];
+  if (ip) rules.push({ key: addressKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
   return reserve(rules);
 }
 
@@ -181,11 +186,8 @@ const apiIpKey = (ip: string) => `api:${ipKey(ip)}`;
  * client address as a reset by code, and the same slowing down past LOGIN_GLOBAL_MAX_FAILURES from everyone. A token
  * that names no live token is a failure; a valid one takes its record back.
  */
-export async function reserveApiTokenAttempt(ip?: string | null): Promise<AttemptCheck> {
-  const { maxFailures, globalMaxFailures } = getConfig().loginLimit;
-  const rules: Rule[] = [{ key: API_GLOBAL_KEY, limit: globalMaxFailures, scope: "global" }];
-  if (ip) rules.push({ key: apiIpKey(ip), limit: maxFailures * IP_FACTOR, scope: "address" });
-  return reserve(rules);
+export function reserveApiTokenAttempt(ip?: string | null): Promise<AttemptCheck> {
+  return reservePerAddress(API_GLOBAL_KEY, apiIpKey, ip);
 }
 
 /**

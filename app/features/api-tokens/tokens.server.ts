@@ -1,6 +1,7 @@
 import { data } from "@remix-run/node";
 import { ObjectId } from "mongodb";
 import { z } from "zod";
+import { TOKEN_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
 import {
   type ApiTokenRecord,
@@ -16,7 +17,6 @@ import { recordAudit } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
-import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
 import { tokenTexts } from "./texts";
 
 /**
@@ -25,8 +25,6 @@ import { tokenTexts } from "./texts";
  */
 
 export const TOKENS_PATH = "/user/tokens";
-/** Who sees and revokes every user's tokens (the same type that administers the portal's jobs). */
-export const TOKEN_ADMIN_TYPE = RETRY_ADMIN_TYPE;
 export const TOKEN_PAGE_SIZE = 20;
 export const DEFAULT_TOKEN_DAYS = 90;
 export const MAX_TOKEN_DAYS = 365;

@@ -209,9 +209,7 @@ export async function handleUpload(
   } catch (error) {
     await Promise.all(stored.map((s) => deleteObject(target.bucket, s.key).catch(() => undefined)));
     if (error instanceof TargetRefusedError) return { failure: error.failure };
-    if (error instanceof UploadRejectedError)
-      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
-    return { failure: { code: "COD.2", status: 400, detail: uploadTexts.uploadTransferBroken } };
+    return { failure: transferFailure(error) };
   }
   if (stored.length === 0) return { failure: { code: "COD.2", status: 400, detail: uploadTexts.noFileSelected } };
 
@@ -237,6 +235,13 @@ export async function handleUpload(
   return { files };
 }
 
+/** Why a transfer did not keep the file (COD.2): a refused name or size as such, anything else a broken stream. */
+function transferFailure(error: unknown): UploadFailure {
+  if (error instanceof UploadRejectedError)
+    return { code: "COD.2", status: rejectionStatus(error), detail: error.message };
+  return { code: "COD.2", status: 400, detail: uploadTexts.uploadTransferBroken };
+}
+
 /**
  * One file sent as a request's whole body (the API's `POST /api/v1/uploads`): the same allow-list, per-file limit,
  * store and registration as a form upload, streamed, never held whole. `dataset` is the template the file must be.
@@ -253,8 +258,7 @@ export async function handleSingleFileUpload(input: {
   try {
     assertUploadAllowed(input.fileName, input.declaredBytes, limits);
   } catch (error) {
-    if (error instanceof UploadRejectedError)
-      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
+    if (error instanceof UploadRejectedError) return { failure: transferFailure(error) };
     throw error;
   }
   const target = uploadTarget(limits.maxBytes);
@@ -264,9 +268,7 @@ export async function handleSingleFileUpload(input: {
     ({ bytes } = await target.put(key, input.body, input.contentType));
   } catch (error) {
     await deleteObject(target.bucket, key).catch(() => undefined);
-    if (error instanceof UploadRejectedError)
-      return { failure: { code: "COD.2", status: rejectionStatus(error), detail: error.message } };
-    return { failure: { code: "COD.2", status: 400, detail: uploadTexts.uploadTransferBroken } };
+    return { failure: transferFailure(error) };
   }
   const registered = await registerUpload({
     originalName: input.fileName,
