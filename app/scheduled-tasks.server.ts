@@ -101,14 +101,17 @@ const instance = `${os.hostname()}:${process.pid}`;
 
 /**
  * Runs every task of `tasks` that is due at `now` and that no other runner holds, one after another; returns the
- * names it ran. A failing task is logged and does not stop the others.
+ * names it ran. A failing task is logged and does not stop the others. Once `stop` is aborted (the worker is shutting
+ * down) no further task starts: the ones left are still due for the next runner.
  */
 export async function runDueTasks(
   now: Date = new Date(),
   tasks: readonly ScheduledTask[] = SCHEDULED_TASKS,
+  stop?: AbortSignal,
 ): Promise<string[]> {
   const ran: string[] = [];
   for (const task of tasks) {
+    if (stop?.aborted) break;
     const owner = `${instance}:${randomUUID()}`;
     let claimed: boolean;
     try {

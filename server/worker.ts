@@ -41,7 +41,10 @@ function workerLog(): WorkerLog {
 }
 
 /** The scheduled tasks (notice mail, reminders…), on the worker's own timer beside the job loop. */
-const scheduledTasks = { everyMs: TASKS_TICK_MS, run: (now: Date) => runDueTasks(now) };
+const scheduledTasks = {
+  everyMs: TASKS_TICK_MS,
+  run: (now: Date, stop: AbortSignal) => runDueTasks(now, undefined, stop),
+};
 
 /** One worker loop in this process; the host calls it when config.workerInProcess is true. */
 export function startInProcessWorker(): RunningWorker {

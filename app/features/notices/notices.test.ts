@@ -235,6 +235,16 @@ describe("the scheduled-task runner", () => {
     expect(await runDueTasks(at(62_000), [task])).toEqual(["test-lease"]);
   });
 
+  it("starts no further task once it is told to stop (a worker shutting down waits for one task at most)", async () => {
+    const stop = new AbortController();
+    const first = counting("test-stop-first", 60 * 60_000, async () => stop.abort());
+    const second = counting("test-stop-second", 60 * 60_000);
+    expect(await runDueTasks(at(0), [first.task, second.task], stop.signal)).toEqual(["test-stop-first"]);
+    expect(second.runs).toEqual([]);
+    // The task left out is still due for the next runner.
+    expect(await runDueTasks(at(0), [first.task, second.task])).toEqual(["test-stop-second"]);
+  });
+
   it("logs a failing task, runs the others, and tries the failed one again sooner than a day", async () => {
     const failing = counting("test-failing", 24 * 60 * 60_000, async () => {
       throw new Error("boom");

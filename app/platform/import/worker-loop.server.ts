@@ -49,7 +49,8 @@ export type WorkerOptions = {
    * Work on its own timer beside the job loop (the scheduled tasks: notice mail, reminders…), so a slow task never
    * holds a job and a long job never holds it. Runs every `everyMs`; a run still going skips the next tick.
    */
-  periodic?: { everyMs: number; run(now: Date): Promise<unknown> };
+  /** Work on its own timer; `stop` is aborted when the worker stops (a run should end soon after). */
+  periodic?: { everyMs: number; run(now: Date, stop: AbortSignal): Promise<unknown> };
 };
 
 export type RunningWorker = { name: string; stop(): Promise<void> };
@@ -147,10 +148,11 @@ function startPeriodic(options: WorkerOptions): { stop(): Promise<void> } {
   const periodic = options.periodic;
   if (!periodic || periodic.everyMs <= 0) return { stop: async () => undefined };
   let running: Promise<void> | undefined;
+  const stopping = new AbortController();
   const tick = () => {
-    if (running) return;
+    if (running || stopping.signal.aborted) return;
     running = periodic
-      .run(new Date())
+      .run(new Date(), stopping.signal)
       .then(
         () => undefined,
         (error: unknown) => options.log?.("error", "periodic work failed", { error: (error as Error).message }),
@@ -166,6 +168,7 @@ function startPeriodic(options: WorkerOptions): { stop(): Promise<void> } {
   first.unref?.();
   return {
     async stop() {
+      stopping.abort();
       clearInterval(timer);
       clearTimeout(first);
       await running;

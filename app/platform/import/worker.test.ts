@@ -26,7 +26,7 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { processNextJob } from "~/platform/import/worker-loop.server";
+import { processNextJob, startWorker } from "~/platform/import/worker-loop.server";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -327,5 +327,33 @@ describe("worker: give-up limit", () => {
     });
     expect(await findFileById(id)).toMatchObject({ attempts: 2, progress: 100, status: FILE_STATUS_UNREADABLE });
     expect(await run()).toBeNull();
+  });
+});
+
+describe("worker: stopping", () => {
+  it("tells its periodic work to stop, and stops once the run in hand has ended", async () => {
+    let signal: AbortSignal | undefined;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const worker = startWorker({
+      pollMs: 50,
+      sweepIntervalMs: 0,
+      periodic: {
+        everyMs: 10,
+        run: async (_now, stop) => {
+          signal = stop;
+          await held;
+        },
+      },
+    });
+    await expect.poll(() => signal).toBeDefined();
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    expect(signal?.aborted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(stopped).toBe(true);
   });
 });
