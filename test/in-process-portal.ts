@@ -17,6 +17,7 @@ import { createLogger } from "~/shared/logger.server";
 import { createHostApp, hostRequestListener } from "../server/app";
 import { createDatabaseGate } from "../server/db-availability";
 import { createDrain } from "../server/drain";
+import { installRouteMatchingMemory } from "../server/route-matching";
 import type { Reply, Send } from "./access-matrix/matrix";
 
 /**
@@ -46,6 +47,8 @@ export type InProcessPortal = {
 };
 
 export async function startInProcessPortal(): Promise<InProcessPortal> {
+  // As the host's entry point does (server/index.ts): Remix's route matching remembers its answers.
+  installRouteMatchingMemory();
   const mongo: EmbeddedMongo = await startEmbeddedMongo();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-in-process-"));
   const databaseName = `matrix_${crypto.randomBytes(4).toString("hex")}`;
