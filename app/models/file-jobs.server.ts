@@ -301,11 +301,12 @@ export async function reportProgress(
  */
 export async function finishJob(
   claim: JobClaim,
-  outcome: { status: number; message: string; now?: Date; retryable?: boolean },
+  outcome: { status: number; message: string; now?: Date; retryable?: boolean; nokRows?: number },
 ): Promise<boolean> {
   const result = await (await files()).updateOne(heldBy(claim), {
     $set: {
       status: outcome.status,
+      nokRows: outcome.nokRows ?? 0,
       retryable: outcome.status !== FILE_STATUS_OK && outcome.retryable === true,
       progress: FILE_PROGRESS_DONE,
       message: outcome.message,
@@ -510,6 +511,8 @@ export type FileListItem = {
   agent: string;
   /** A failure "Tentar novamente" can get past (isRetryableFailure); false for a job that did not fail. */
   retryable: boolean;
+  /** Rows the ended job refused (FileRecord.nokRows); 0 when none or not known. */
+  nokRows: number;
 };
 
 export type FilesPage = { items: FileListItem[]; total: number; page: number; pageSize: PageSize; pageCount: number };
@@ -544,6 +547,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
           message: 1,
           agent: 1,
           retryable: 1,
+          nokRows: 1,
         },
       })
       .sort({ statusChangeDate: -1, _id: -1 })
@@ -563,7 +567,7 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
 }
 
 /** What the upload list of /captura/manual shows of the jobs of its files. */
-export type JobOutcome = Pick<FileListItem, "id" | "status" | "progress" | "message" | "retryable">;
+export type JobOutcome = Pick<FileListItem, "id" | "status" | "progress" | "message" | "retryable" | "nokRows">;
 
 /** Most jobs one look-up of the upload list reads (its files of one visit). */
 export const MAX_JOB_OUTCOMES = 40;
@@ -578,7 +582,7 @@ export async function jobOutcomesOf(ids: readonly string[], user: string): Promi
   const docs = await (await files())
     .find(
       { _id: { $in: valid.map((id) => ObjectId.createFromHexString(id)) }, user },
-      { projection: { status: 1, progress: 1, message: 1, retryable: 1 } },
+      { projection: { status: 1, progress: 1, message: 1, retryable: 1, nokRows: 1 } },
     )
     .toArray();
   return docs.map((d) => ({
@@ -587,6 +591,7 @@ export async function jobOutcomesOf(ids: readonly string[], user: string): Promi
     progress: d.progress,
     message: d.message ?? "",
     retryable: isRetryableFailure(d),
+    nokRows: typeof d.nokRows === "number" ? d.nokRows : 0,
   }));
 }
 
@@ -742,5 +747,6 @@ export function toListItem(d: FileDoc): FileListItem {
     message: d.message ?? "",
     agent: d.agent ?? "",
     retryable: isRetryableFailure(d),
+    nokRows: typeof d.nokRows === "number" ? d.nokRows : 0,
   };
 }

@@ -57,6 +57,11 @@ export type FileRecord = {
   dataset?: string;
   /** What decided `dataClass` (files.fields.ts FILE_CLASS_SOURCES). */
   dataClassBy?: FileClassSource;
+  /**
+   * Rows the job refused (its NOK rows), written when the job ends: a job that ended well with some is "concluído com
+   * recusas" in the lists. Absent on records from before it and on jobs not ended.
+   */
+  nokRows?: number;
 };
 
 export const indexes: IndexDeclaration[] = [

@@ -403,6 +403,7 @@ export interface operations {
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
+                     *       "refusedRows": 2,
                      *       "retryable": false,
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -421,6 +422,8 @@ export interface operations {
                         statusCode: number;
                         progress: number;
                         message: string;
+                        /** @description Linhas recusadas pelo processamento (base NOK); um job concluído com recusas tem mais de zero. */
+                        refusedRows: number;
                         retryable: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -598,7 +601,8 @@ export interface operations {
                      *           "state": "completed",
                      *           "statusCode": 0,
                      *           "progress": 100,
-                     *           "message": "Concluído",
+                     *           "message": "118 linhas OK, 2 NOK",
+                     *           "refusedRows": 2,
                      *           "retryable": false,
                      *           "createdAt": "2026-05-02T12:00:00.000Z",
                      *           "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -621,6 +625,8 @@ export interface operations {
                             statusCode: number;
                             progress: number;
                             message: string;
+                            /** @description Linhas recusadas pelo processamento (base NOK); um job concluído com recusas tem mais de zero. */
+                            refusedRows: number;
                             retryable: boolean;
                             /** Format: date-time */
                             createdAt: string;
@@ -740,7 +746,8 @@ export interface operations {
                      *       "state": "completed",
                      *       "statusCode": 0,
                      *       "progress": 100,
-                     *       "message": "Concluído",
+                     *       "message": "118 linhas OK, 2 NOK",
+                     *       "refusedRows": 2,
                      *       "retryable": false,
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -759,6 +766,8 @@ export interface operations {
                         statusCode: number;
                         progress: number;
                         message: string;
+                        /** @description Linhas recusadas pelo processamento (base NOK); um job concluído com recusas tem mais de zero. */
+                        refusedRows: number;
                         retryable: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -1030,6 +1039,7 @@ export interface operations {
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
+                     *       "refusedRows": 2,
                      *       "retryable": false,
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -1048,6 +1058,8 @@ export interface operations {
                         statusCode: number;
                         progress: number;
                         message: string;
+                        /** @description Linhas recusadas pelo processamento (base NOK); um job concluído com recusas tem mais de zero. */
+                        refusedRows: number;
                         retryable: boolean;
                         /** Format: date-time */
                         createdAt: string;

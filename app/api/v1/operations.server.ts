@@ -60,6 +60,11 @@ const jobSchema = z.object({
   statusCode: z.number().int().describe("0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado."),
   progress: z.number().int().min(0).max(100),
   message: z.string(),
+  refusedRows: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Linhas recusadas pelo processamento (base NOK); um job concluído com recusas tem mais de zero."),
   retryable: z.boolean(),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
@@ -80,6 +85,7 @@ function toJob(item: FileListItem): Job {
     statusCode: item.status,
     progress: Math.max(0, Math.min(100, Math.round(Number(item.progress) || 0))),
     message: item.message ?? "",
+    refusedRows: item.nokRows,
     retryable: item.retryable,
     createdAt: new Date(item.createdAt).toISOString(),
     updatedAt: new Date(item.statusChangeDate).toISOString(),
@@ -98,7 +104,8 @@ const EXAMPLE_JOB: Job = {
   state: "completed",
   statusCode: 0,
   progress: 100,
-  message: "Concluído",
+  message: "118 linhas OK, 2 NOK",
+  refusedRows: 2,
   retryable: false,
   createdAt: "2026-05-02T12:00:00.000Z",
   updatedAt: "2026-05-02T12:00:09.000Z",

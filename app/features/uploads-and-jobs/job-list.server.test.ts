@@ -32,6 +32,7 @@ const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<ty
   message: "",
   agent: "",
   retryable: false,
+  nokRows: 0,
   ...over,
 });
 
@@ -59,6 +60,22 @@ describe("toJobRow", () => {
     expect(toJobRow(item({ progress: 40 }), viewer("v@x.test"))).toMatchObject({
       state: messages.jobInProgress,
       kind: "in-progress",
+    });
+  });
+  it("says a job that ended with rows refused 'Concluído com recusas', in its own colour, not Completed", () => {
+    expect(toJobRow(item({ progress: 100, nokRows: 1 }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.statePartial,
+      kind: "partial",
+    });
+    expect(jobTexts.statePartial).toBe("Concluído com recusas");
+    expect(toJobRow(item({ progress: 100, nokRows: 0 }), viewer("v@x.test"))).toMatchObject({
+      state: messages.jobCompleted,
+      kind: "success",
+    });
+    // A refusal stays a refusal, whatever its rows.
+    expect(toJobRow(item({ progress: 100, status: 4, nokRows: 3 }), viewer("v@x.test"))).toMatchObject({
+      state: jobTexts.stateRefused,
+      kind: "error",
     });
   });
   it("says a job that ended with another status refused or failed, in words, whatever its progress", () => {

@@ -39,13 +39,14 @@ export function parseListParams(url: URL): { page: number; pageSize: number } {
 
 const JOB_STATE_WORDS = {
   completed: messages.jobCompleted,
+  partial: jobTexts.statePartial,
   inProgress: messages.jobInProgress,
   refused: jobTexts.stateRefused,
   failed: jobTexts.stateFailed,
 };
 
 export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "email" | "type">): JobRow {
-  const kind = jobStatusKind(item.status, item.progress);
+  const kind = jobStatusKind(item.status, item.progress, item.nokRows);
   return {
     id: item.id,
     name: item.originalName ?? "",

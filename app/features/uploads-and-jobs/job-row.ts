@@ -1,5 +1,5 @@
 /** A job as the lists show it (computed on the server; plain data for the browser). */
-export type JobStatusKind = "success" | "in-progress" | "error";
+export type JobStatusKind = "success" | "partial" | "in-progress" | "error";
 
 export type JobRow = {
   id: string;
@@ -10,7 +10,7 @@ export type JobRow = {
   progress: number;
   /**
    * The state in words (jobStateText): "Completed" at progress 100 and "In progress" before (spec 000 §4) while the
-   * status is 0; a job that ended with another status is "Recusado" (a refusal of the file) or "Falhou" (a failure
+   * status is 0, "Concluído com recusas" at 100 when the job refused some rows; a job that ended with another status is "Recusado" (a refusal of the file) or "Falhou" (a failure
    * "Tentar novamente" may get past), whatever its progress: colour alone is not a status (WCAG 1.4.1).
    */
   state: string;
@@ -35,15 +35,20 @@ export type JobRow = {
 
 /** The words of a job's state: see JobRow.state. */
 export function jobStateText(
-  job: { status: number; progress: number; retryable: boolean },
-  words: { completed: string; inProgress: string; refused: string; failed: string },
+  job: { status: number; progress: number; retryable: boolean; nokRows: number },
+  words: { completed: string; partial: string; inProgress: string; refused: string; failed: string },
 ): string {
   if (job.status !== 0) return job.retryable ? words.failed : words.refused;
-  return job.progress >= 100 ? words.completed : words.inProgress;
+  if (job.progress < 100) return words.inProgress;
+  return job.nokRows > 0 ? words.partial : words.completed;
 }
 
-/** Status 0 is ok: success when complete, in progress otherwise. Any other status is an error. */
-export function jobStatusKind(status: number, progress: number): JobStatusKind {
+/**
+ * Status 0 is ok: success when complete, partial when complete with rows refused, in progress otherwise. Any other
+ * status is an error.
+ */
+export function jobStatusKind(status: number, progress: number, nokRows: number): JobStatusKind {
   if (status !== 0) return "error";
-  return progress >= 100 ? "success" : "in-progress";
+  if (progress < 100) return "in-progress";
+  return nokRows > 0 ? "partial" : "success";
 }

@@ -182,40 +182,7 @@ export function JobTable({
           </span>
         ),
       },
-    ];
-    if (showUser) list.push({ id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user });
-    list.push(
-      {
-        id: "date",
-        header: jobTexts.columnDate,
-        cell: ({ row }) => <span className="job-date">{row.original.date}</span>,
-      },
-      {
-        id: "progress",
-        header: jobTexts.columnProgress,
-        cell: ({ row }) => (
-          <span className="job-progress">
-            <progress
-              max={100}
-              value={row.original.progress}
-              aria-label={`${jobTexts.columnProgress}: ${row.original.name}`}
-            />
-            <span>{`${row.original.progress}%`}</span>
-          </span>
-        ),
-      },
-      {
-        id: "message",
-        header: jobTexts.columnMessage,
-        cell: ({ row }) => (
-          <TruncatedText
-            full={row.original.message}
-            cut={truncateJobMessage(row.original.message)}
-            className="job-message"
-          />
-        ),
-      },
-      { id: "agent", header: jobTexts.columnAgent, cell: ({ row }) => row.original.agent },
+      // What the user can do about a job comes right after its state: at 1366 px the later columns scroll sideways.
       {
         id: "actions",
         header: () => <span className="visually-hidden">{jobTexts.columnActions}</span>,
@@ -255,6 +222,40 @@ export function JobTable({
             </span>
           ) : null,
       },
+    ];
+    if (showUser) list.push({ id: "user", header: jobTexts.columnUser, cell: ({ row }) => row.original.user });
+    list.push(
+      {
+        id: "date",
+        header: jobTexts.columnDate,
+        cell: ({ row }) => <span className="job-date">{row.original.date}</span>,
+      },
+      {
+        id: "progress",
+        header: jobTexts.columnProgress,
+        cell: ({ row }) => (
+          <span className="job-progress">
+            <progress
+              max={100}
+              value={row.original.progress}
+              aria-label={`${jobTexts.columnProgress}: ${row.original.name}`}
+            />
+            <span>{`${row.original.progress}%`}</span>
+          </span>
+        ),
+      },
+      {
+        id: "message",
+        header: jobTexts.columnMessage,
+        cell: ({ row }) => (
+          <TruncatedText
+            full={row.original.message}
+            cut={truncateJobMessage(row.original.message)}
+            className="job-message"
+          />
+        ),
+      },
+      { id: "agent", header: jobTexts.columnAgent, cell: ({ row }) => row.original.agent },
     );
     return list;
   }, [showUser]);

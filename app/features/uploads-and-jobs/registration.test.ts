@@ -401,6 +401,7 @@ describe("retry and listing", () => {
       "createdAt",
       "id",
       "message",
+      "nokRows",
       "originalFile",
       "originalName",
       "progress",

@@ -3,12 +3,13 @@ import { jobTexts } from "./texts";
 
 const LABELS: Record<JobStatusKind, string> = {
   success: jobTexts.iconSuccess,
+  partial: jobTexts.statePartial,
   "in-progress": jobTexts.iconInProgress,
   error: jobTexts.iconError,
 };
 
 /**
- * Success / in-progress / error icon with its text alternative. The drawing is the stylesheet's (a coloured disc
+ * Success / partial / in-progress / error icon with its text alternative. The drawing is the stylesheet's (a coloured disc
  * with a white glyph, jobs.css), so a 40-row page does not repeat an SVG in every row.
  */
 export function JobStatusIcon({ kind }: { kind: JobStatusKind }) {

@@ -19,6 +19,8 @@ export const jobTexts = {
   // Refused: the file itself was not accepted, and sending it again changes nothing. Failed: processing broke off
   // (the worker died, the reading stalled, the storage did not answer); "Tentar novamente" may succeed.
   stateRefused: "Recusado",
+  // ours: a job that ended well but refused some rows (they are in its NOK base or its refused-rows file).
+  statePartial: "Concluído com recusas",
   stateFailed: "Falhou",
   retry: "Tentar novamente",
   retryQueued: "O arquivo voltou para a fila de processamento.",

@@ -107,6 +107,7 @@ describe("the job of a sent file", () => {
     progress: 0,
     message: "",
     retryable: false,
+    nokRows: 0,
     ...over,
   });
 
@@ -127,6 +128,13 @@ describe("the job of a sent file", () => {
       state: "done",
       message: "1 linha OK, 0 NOK",
     });
+  });
+
+  it("tells a job that ended with rows refused from one that ended clean", () => {
+    expect(
+      applyJobOutcomes(sent(), [{ ...outcome({ progress: 100, message: "2 linhas OK, 1 NOK" }), nokRows: 1 }])[0].job,
+    ).toEqual({ state: "partial", message: "2 linhas OK, 1 NOK" });
+    expect(pendingJobIds(applyJobOutcomes(sent(), [{ ...outcome({ progress: 100 }), nokRows: 1 }]))).toEqual([]);
   });
 
   it("keeps an item whose job the answer left out, and forgets the job on a new transfer", () => {

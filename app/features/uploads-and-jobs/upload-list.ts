@@ -12,11 +12,19 @@ export type UploadStatus = "uploading" | "finished" | "failed";
  * then done (status 0), refused (the file was not accepted) or failed (processing broke off; it may be retried from the
  * job lists). The list asks the server while a job has not ended.
  */
-export type UploadJobState = "waiting" | "running" | "done" | "refused" | "failed";
+export type UploadJobState = "waiting" | "running" | "done" | "partial" | "refused" | "failed";
 export type UploadJob = { state: UploadJobState; message: string };
 
 /** A job's record as the server answers it (file-jobs.server.ts JobOutcome). */
-export type JobOutcomeView = { id: string; status: number; progress: number; message: string; retryable: boolean };
+export type JobOutcomeView = {
+  id: string;
+  status: number;
+  progress: number;
+  message: string;
+  retryable: boolean;
+  /** Rows the ended job refused: a job done with some is "partial". */
+  nokRows: number;
+};
 
 export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
   const state: UploadJobState =
@@ -25,7 +33,9 @@ export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
         ? "failed"
         : "refused"
       : outcome.progress >= 100
-        ? "done"
+        ? outcome.nokRows > 0
+          ? "partial"
+          : "done"
         : outcome.progress > 0
           ? "running"
           : "waiting";
@@ -33,7 +43,10 @@ export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
 }
 
 export function jobEnded(job: UploadJob | undefined): boolean {
-  return job !== undefined && (job.state === "done" || job.state === "refused" || job.state === "failed");
+  return (
+    job !== undefined &&
+    (job.state === "done" || job.state === "partial" || job.state === "refused" || job.state === "failed")
+  );
 }
 
 export type UploadItem = {

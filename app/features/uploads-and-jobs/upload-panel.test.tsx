@@ -66,6 +66,11 @@ describe("UploadTable", () => {
           item("a.csv", { progress: 40, estimatedTime: 12 }),
           item("b.csv", { progress: 100, status: "finished", job: { state: "refused", message: "1 linha OK, 0 NOK" } }),
           item("d.txt", { status: "failed", error: "COD.2", errorDetail: "extensão" }),
+          item("c.csv", {
+            progress: 100,
+            status: "finished",
+            job: { state: "partial", message: "2 linhas OK, 1 NOK" },
+          }),
         ]}
         targetOf={(i) => targets.get(i.name)}
         onRetry={() => undefined}
@@ -81,6 +86,7 @@ describe("UploadTable", () => {
     expect(html).toMatch(/data-upload-name="b.csv" data-status="finished" data-job="refused"/);
     expect(html).toContain(`<span class="upload-state upload-state--refused">${jobTexts.stateRefused}</span>`);
     expect(html).toContain('<span class="upload-table__job">1 linha OK, 0 NOK</span>');
+    expect(html).toContain(`<span class="upload-state upload-state--partial">${jobTexts.statePartial}</span>`);
     expect(html).toContain(`<span class="upload-state upload-state--failed">${t.stateFailed}</span>`);
     expect(html).toContain(`aria-label="${t.retryOf("d.txt")}"`);
     expect(html.match(new RegExp(t.remove, "g"))?.length).toBeGreaterThanOrEqual(3);

@@ -12,6 +12,7 @@ function stateLabel(item: UploadItem): string {
   if (item.status !== "finished") return t.stateActive;
   if (item.job?.state === "refused") return jobTexts.stateRefused;
   if (item.job?.state === "failed") return jobTexts.stateFailed;
+  if (item.job?.state === "partial") return jobTexts.statePartial;
   return t.stateFinished;
 }
 

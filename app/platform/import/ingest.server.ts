@@ -220,7 +220,7 @@ async function finish(
 ): Promise<IngestOutcome> {
   await recordClass(job);
   const { okRows, nokRows } = rows;
-  return (await finishJob(job.claim, { status, message, now: job.clock.now(), retryable }))
+  return (await finishJob(job.claim, { status, message, now: job.clock.now(), retryable, nokRows }))
     ? { kind: "done", status, message, okRows, nokRows, ...job.seen }
     : { kind: "lease-lost" };
 }

@@ -66,7 +66,7 @@ export async function startTargetJob(claim: JobClaim, options: TargetJobOptions)
       if (!held) throw new LeaseLostError();
     },
     async finish(status, message, okRows = 0, nokRows = 0, retryable = false) {
-      return (await finishJob(claim, { status, message, now: now(), retryable }))
+      return (await finishJob(claim, { status, message, now: now(), retryable, nokRows }))
         ? { kind: "done", status, message, okRows, nokRows }
         : { kind: "lease-lost" };
     },

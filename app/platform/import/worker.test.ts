@@ -57,6 +57,8 @@ describe("worker: product master", () => {
       message: "2 linhas OK, 2 NOK",
       agent: "test-worker",
       attempts: 1,
+      // Kept with the job: the lists tell "concluído com recusas" from what happened, not from the message's words.
+      nokRows: 2,
     });
 
     const ok = await rows(PRODUCT_MASTER, id);
