@@ -35,6 +35,7 @@ const NOT_COLLECTIONS: Record<string, string> = {
   DEFAULT_FILE_TARGET: "data",
   FILE_PARAM: "file",
   FILE_TARGET_FIELD: "target",
+  JOB_FILE_PARAM: "arquivo",
   RETRY_BATCH_PARAM: "lote",
 };
 

@@ -429,6 +429,28 @@ export async function countRetryableJobs(
 export const RETRY_BATCH_PATTERN = /^[0-9a-f]{16}$/;
 /** The job lists' parameter naming the batch whose progress they show. */
 export const RETRY_BATCH_PARAM = "lote";
+/** The job lists' parameter naming one file (a notice's "Abrir"): the list opens on its page, its row marked. */
+export const JOB_FILE_PARAM = "arquivo";
+
+/**
+ * Where the job `id` stands in its list (0: first), newest status change first as the lists sort; null when the id is
+ * malformed, unknown, or not in the list (`user` restricts it to one uploader, from the viewer's session).
+ */
+export async function jobListPosition(id: string, options: { user?: string }): Promise<number | null> {
+  if (!/^[0-9a-fA-F]{24}$/.test(id)) return null;
+  const _id = ObjectId.createFromHexString(id);
+  const own: Filter<FileDoc> = typeof options.user === "string" ? { user: options.user } : {};
+  const collection = await files();
+  const job = await collection.findOne({ _id, ...own }, { projection: { statusChangeDate: 1 } });
+  if (!job) return null;
+  return countMatching(collection, {
+    ...own,
+    $or: [
+      { statusChangeDate: { $gt: job.statusChangeDate } },
+      { statusChangeDate: job.statusChangeDate, _id: { $gt: _id } },
+    ],
+  });
+}
 
 /**
  * Sends every job of retryAllFilter back to the workers in one server-side updateMany: the same transition and record

@@ -152,6 +152,35 @@ describe("loadJobList and the retry action (embedded database)", () => {
     expect(all.polling).toBe(true);
   });
 
+  it("opens on the page that holds the file a notice names, its row marked; another's file is not looked for", async () => {
+    const db = await testDb.db();
+    await db.collection(FILES).deleteMany({});
+    const base = Date.UTC(2026, 0, 1);
+    const ids: ObjectId[] = [];
+    for (let i = 0; i < 45; i++)
+      ids.push(
+        await insertFile({
+          user: i % 2 === 0 ? "owner@x.test" : "other@x.test",
+          originalName: `f${i}.csv`,
+          statusChangeDate: new Date(base + i * 1000),
+        }),
+      );
+    const load = (query: string, who = viewer("owner@x.test"), ownOnly = true) =>
+      loadJobList(new Request(`http://x/captura/processando${query}`), who, { ownOnly });
+    // The owner's 23 files, newest first: f4 is the 21st, on page 2 of 20.
+    const found = await load(`?arquivo=${ids[4].toHexString()}`);
+    expect(found).toMatchObject({ page: 2, highlightedJobId: ids[4].toHexString() });
+    expect(found.rows.map((r) => r.name)).toContain("f4.csv");
+    // Everyone's list, 40 a page: f4 is the 41st of 45.
+    const all = await load(`?arquivo=${ids[4].toHexString()}&pageSize=40`, viewer("gold@x.test", "USER GOLD"), false);
+    expect(all).toMatchObject({ page: 2, pageSize: 40, highlightedJobId: ids[4].toHexString() });
+    // An explicit page wins; the row is marked only where it is.
+    expect(await load(`?arquivo=${ids[44].toHexString()}&page=2`)).toMatchObject({ page: 2, highlightedJobId: null });
+    // Another's file on one's own list, a malformed or an unknown id: the first page, nothing marked.
+    for (const other of [ids[5].toHexString(), "x'); drop", new ObjectId().toHexString()])
+      expect(await load(`?arquivo=${encodeURIComponent(other)}`)).toMatchObject({ page: 1, highlightedJobId: null });
+  });
+
   it("shows the last page for a page past the end (a stale link, or after jobs were removed)", async () => {
     const db = await testDb.db();
     await db.collection(FILES).deleteMany({});

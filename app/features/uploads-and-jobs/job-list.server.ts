@@ -8,6 +8,8 @@ import {
   countRetryableJobs,
   type FileListItem,
   findFileById,
+  JOB_FILE_PARAM,
+  jobListPosition,
   listFilesPage,
   PAGE_SIZES,
   RETRY_BATCH_PARAM,
@@ -121,9 +123,13 @@ export { RETRY_BATCH_PARAM };
 /** One page of the job list; `ownOnly` restricts it to the viewer's uploads. */
 export async function loadJobList(request: Request, viewer: AuthenticatedUser, options: { ownOnly: boolean }) {
   const url = new URL(request.url);
-  const { page, pageSize } = parseListParams(url);
+  const { pageSize, ...paging } = parseListParams(url);
   const list = listFilter(viewer, options);
   const batchParam = url.searchParams.get(RETRY_BATCH_PARAM) ?? "";
+  // A notice's link names its file: without a page of its own, the list opens on the page that holds it.
+  const fileParam = url.searchParams.get(JOB_FILE_PARAM)?.slice(0, ID_PARAM_MAX) ?? "";
+  const position = fileParam ? await jobListPosition(fileParam, list) : null;
+  const page = position !== null && !url.searchParams.has("page") ? Math.floor(position / pageSize) + 1 : paging.page;
   const [result, retryAllCount, batch] = await Promise.all([
     listFilesPage({ page, pageSize, user: list.user }),
     countRetryableJobs(list, viewer),
@@ -141,6 +147,8 @@ export async function loadJobList(request: Request, viewer: AuthenticatedUser, o
     page: result.page,
     pageSize: result.pageSize,
     pageSizes: [...PAGE_SIZES],
+    /** The file the URL names, when this page holds it: its row is marked. */
+    highlightedJobId: position !== null && rows.some((r) => r.id === fileParam) ? fileParam : null,
     /** How many failed jobs "Tentar novamente todos" would send back (0: the button is not offered). */
     retryAllCount,
     /** The progress of the batch named in the URL, from its jobs' states. */

@@ -84,7 +84,8 @@ describe("a job that ends with refused rows", () => {
     expect(others).toHaveLength(0);
     expect(notice.title).toBe(`Envio concluído com linhas recusadas: produtos março.csv`);
     expect(notice.kind).toBe("job.refused-rows");
-    expect(notice.link).toBe("/captura/processando");
+    // "Abrir" opens the list on the page that holds this file, its row marked.
+    expect(notice.link).toBe(`/captura/processando?arquivo=${id.toHexString()}`);
     const lines = notice.body.split("\n");
     expect(lines).toContain("Arquivo: produtos março.csv");
     expect(lines).toContain(`Resultado: ${noticeTexts.jobOutcomeRefusedRows}`);
@@ -106,14 +107,16 @@ describe("a job that ends with refused rows", () => {
     expect(mail?.subject).toBe(notice.title);
     expect(mail?.text).toContain("produtos março.csv");
     expect(mail?.text).toContain("Linhas aceitas: 2. Linhas recusadas: 4.");
-    expect(mail?.text).toMatch(/Abrir no portal: http:\/\/localhost:3000\/captura\/processando/);
+    expect(mail?.text).toContain(
+      `Abrir no portal: http://localhost:3000/captura/processando?arquivo=${id.toHexString()}`,
+    );
     expect(mail?.text).toContain(`Baixar as linhas recusadas (CSV): http://localhost:3000${nokPath}`);
 
     // Those on call hear of it too (the uploader's name with it, every user's list as link); others do not.
     const [forOnCall] = await noticesOf(onCall);
     expect(forOnCall.title).toBe(notice.title);
     expect(forOnCall.body).toContain(`Enviado por: ${bronze}`);
-    expect(forOnCall.link).toBe("/jobs/executados");
+    expect(forOnCall.link).toBe(`/jobs/executados?arquivo=${id.toHexString()}`);
     expect(await noticesOf(offCall)).toHaveLength(0);
     expect(await noticesOf(gold)).toHaveLength(0);
   });

@@ -17,6 +17,8 @@ export type JobListData = {
   page: number;
   pageSize: number;
   pageSizes: number[];
+  /** The file a notice's link named, when this page holds it (its row is marked). */
+  highlightedJobId?: string | null;
 };
 
 type RetryResult = { ok: false; error: string } | undefined;
@@ -272,6 +274,7 @@ export function JobTable({
         pageSizeOptions={data.pageSizes}
         emptyText={jobTexts.emptyJobs}
         caption={caption}
+        highlightedRowId={data.highlightedJobId ?? null}
       />
     </div>
   );

@@ -3,6 +3,7 @@ import { accessContext } from "~/config.server";
 import {
   claimJobEndingNotice,
   claimRetryBatchSummary,
+  JOB_FILE_PARAM,
   type JobClaim,
   RETRY_BATCH_PARAM,
 } from "~/models/file-jobs.server";
@@ -196,11 +197,13 @@ async function noticesFor(
         noticeDeliveryTexts.jobNoticeCounts(job.okRows, job.nokRows),
         ...(reasons.length > 0 ? [noticeDeliveryTexts.jobNoticeReasons, ...reasons.map((r) => `- ${r}`)] : []),
       ];
-      const link = recipient.uploader
+      const list = recipient.uploader
         ? OWN_JOBS_PATH
         : canAccessRoute(recipient.type, ALL_JOBS_ROUTE, context)
           ? ALL_JOBS_PATH
           : undefined;
+      // "Abrir": the list on the page that holds this file, its row marked.
+      const link = list ? `${list}?${JOB_FILE_PARAM}=${claim.id.toHexString()}` : undefined;
       return {
         to: recipient.email,
         kind: `job.${kind}`,
