@@ -71,6 +71,7 @@ export const indexes: IndexDeclaration[] = [
   { collection: AUDIT_LOG, key: { event: 1, n: -1 }, options: { name: "event_n" } },
   { collection: AUDIT_LOG, key: { dataset: 1, n: -1 }, options: { name: "dataset_n" } },
   { collection: AUDIT_LOG, key: { outcome: 1, n: -1 }, options: { name: "outcome_n" } },
+  { collection: AUDIT_LOG, key: { "object.id": 1, n: -1 }, options: { name: "object_n" } },
 ];
 
 async function auditLog(db?: Db): Promise<Collection<AuditEntry>> {
@@ -336,6 +337,10 @@ export type AuditFilter = {
   event?: AuditEvent;
   dataset?: string;
   outcome?: AuditOutcome;
+  /** The object an entry is about, by its id (a cost centre's name, a file's id, a user's e-mail). */
+  objectId?: string;
+  /** A decision's action (`details.action`: submit, return…); only decisions have one. */
+  action?: string;
 };
 
 /**
@@ -365,6 +370,11 @@ async function auditQuery(filter: AuditFilter): Promise<Filter<AuditEntry> | nul
   if (filter.event) query.event = filter.event;
   if (filter.dataset) query.dataset = filter.dataset;
   if (filter.outcome) query.outcome = filter.outcome;
+  if (filter.objectId) query["object.id"] = filter.objectId;
+  if (filter.action) {
+    query.event = "decision";
+    query["details.action"] = filter.action;
+  }
   if (Object.keys(n).length > 0) query.n = n;
   return query;
 }

@@ -295,7 +295,7 @@ export const AUDIT_OPERATION: Operation = {
     },
   },
   run: async ({ request, query }) => {
-    const search = parseAuditSearch(new URL(request.url));
+    const search = await parseAuditSearch(new URL(request.url));
     if (search.error)
       return problemResponse({ code: "invalid", status: 400, title: apiTexts.invalid, detail: search.error });
     const q = query as z.infer<typeof auditQuery>;

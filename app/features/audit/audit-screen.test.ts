@@ -138,9 +138,98 @@ describe("/user/audit", () => {
     const n = list.body.rows[0].n;
     const detail = await load(`/user/audit?resultado=refused&entrada=${n}`);
     expect(detail.body.detail).toMatchObject({ n, who: "u1@example.com", actorType: "USER GOLD" });
-    expect(JSON.parse(detail.body.detail!.details)).toEqual({ reason: "notAllowed" });
+    // The details as a table of named values, not JSON.
+    expect(detail.body.detail!.details).toEqual([{ label: "reason", value: "notAllowed", href: null }]);
     expect(detail.body.detail!.hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await load("/user/audit?entrada=999999")).body.detailMissing).toBe(true);
+  });
+});
+
+describe("who changed the forecast of a cost centre: one filter", () => {
+  const marketing = "CC1001 - Marketing";
+  const sales = "CC1002 - Vendas";
+  beforeAll(async () => {
+    const db = await testDb.db();
+    await db.collection("forecast").insertMany([
+      { rf: "RF3 2026", cost_center_concat: marketing, account: "A1", month: "2027-01", value: 1 },
+      { rf: "RF3 2026", cost_center_concat: sales, account: "A1", month: "2027-01", value: 1 },
+    ]);
+    const save = (who: string, cc: string, at: string) =>
+      appendAuditEntry(
+        {
+          actor: { email: who, type: "USER GOLD" },
+          event: "dataEdited",
+          object: { kind: "costCentre", id: cc, label: `RF3 2026 · ${cc}` },
+          dataset: "forecast",
+          outcome: "ok",
+          details: {
+            rows: 2,
+            link: `/ij/report_preview_edit_schneider/RF3%202026/${encodeURIComponent(cc)}`,
+            rf: "RF3 2026",
+          },
+        },
+        new Date(at),
+      );
+    await save("paula@example.com", marketing, "2026-04-02T13:00:00Z");
+    await save("rui@example.com", sales, "2026-04-02T14:00:00Z");
+    for (const [action, at] of [
+      ["submit", "2026-04-02T15:00:00Z"],
+      ["approve", "2026-04-02T16:00:00Z"],
+    ] as const)
+      await appendAuditEntry(
+        {
+          actor: { email: "rev@example.com", type: "USER GOLD" },
+          event: "decision",
+          object: { kind: "costCentre", id: marketing, label: `${marketing} · RF3 2026` },
+          dataset: "forecast",
+          outcome: "ok",
+          details: { rf: "RF3 2026", action },
+        },
+        new Date(at),
+      );
+  });
+
+  it("filters by the object an entry is about: a cost centre by its code alone, a file, a user", async () => {
+    const byCode = await load("/user/audit?objeto=cc1001&de=2026-04-02&ate=2026-04-02");
+    expect(byCode.status).toBe(200);
+    expect(byCode.body.values).toMatchObject({ object: marketing });
+    expect(byCode.body.rows.map((r) => [r.who, r.event])).toEqual([
+      ["rev@example.com", "Decisão: Aprovou"],
+      ["rev@example.com", "Decisão: Enviou"],
+      ["paula@example.com", auditTexts.eventLabels.dataEdited],
+    ]);
+    // Each row's object filters the list to it.
+    expect(byCode.body.rows[2].objectFilter).toBe(`/user/audit?objeto=${encodeURIComponent(marketing)}`);
+    const edits = await load(`/user/audit?objeto=${encodeURIComponent(sales)}&evento=dataEdited`);
+    expect(edits.body.rows.map((r) => r.who)).toEqual(["rui@example.com"]);
+    // Not a cost centre: the text as typed (a user, a file's id).
+    expect((await load("/user/audit?objeto=routes%2Fuser.config")).body.rows.map((r) => r.who)).toEqual([
+      "u1@example.com",
+    ]);
+    expect((await load("/user/audit?objeto=CC9")).body.rows).toEqual([]);
+  });
+
+  it("filters the cycle's decisions by action, and names the action in the list", async () => {
+    const approved = await load("/user/audit?acao=approve");
+    expect(approved.body.rows.map((r) => r.event)).toEqual(["Decisão: Aprovou"]);
+    expect(approved.body.values).toMatchObject({ action: "approve" });
+    const bad = await load("/user/audit?acao=%24ne");
+    expect(bad.status).toBe(400);
+    expect(bad.body.values).toMatchObject({ action: "" });
+  });
+
+  it("shows an edit's details as named values, with a link to the cells' histories", async () => {
+    const list = await load(`/user/audit?objeto=${encodeURIComponent(sales)}`);
+    const detail = await load(`/user/audit?entrada=${list.body.rows[0].n}`);
+    expect(detail.body.detail!.details).toEqual([
+      { label: "Linhas", value: "2", href: null },
+      {
+        label: "Histórico das células",
+        value: "Abrir",
+        href: `/ij/report_preview_edit_schneider/RF3%202026/${encodeURIComponent(sales)}`,
+      },
+      { label: "RF", value: "RF3 2026", href: null },
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { AUDIT_EVENTS, AUDIT_OUTCOMES } from "~/models/audit.fields";
+import { CYCLE_ACTIONS } from "~/models/forecast-cycle.fields";
 import { type ColumnDef, DataTable, type DataTableColumnMeta } from "~/shared/ui/data-table";
 import type { AuditDetail, AuditRow, AuditSearch } from "./list.server";
 import { AUDIT_EXPORT_PATH, AUDIT_FORMAT_PARAM, AUDIT_PARAMS, AUDIT_PATH } from "./params";
@@ -35,6 +36,8 @@ const PARAMS: Record<keyof Values, string> = {
   event: AUDIT_PARAMS.event,
   dataset: AUDIT_PARAMS.dataset,
   outcome: AUDIT_PARAMS.outcome,
+  object: AUDIT_PARAMS.object,
+  action: AUDIT_PARAMS.action,
 };
 
 /** The filters as URL parameters, with `extra` added. */
@@ -106,6 +109,29 @@ function Filters({ values, error }: { values: Values; error: string | null }) {
           ))}
         </select>
       </div>
+      <div className="field">
+        <label htmlFor="audit-object">{t.object}</label>
+        <input
+          id="audit-object"
+          type="search"
+          name={PARAMS.object}
+          defaultValue={values.object}
+          key={`b${values.object}`}
+          maxLength={200}
+          autoComplete="off"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="audit-action">{t.action}</label>
+        <select id="audit-action" name={PARAMS.action} defaultValue={values.action} key={`a${values.action}`}>
+          <option value="">{t.any}</option>
+          {CYCLE_ACTIONS.map((action) => (
+            <option key={action} value={action}>
+              {t.actionLabels[action]}
+            </option>
+          ))}
+        </select>
+      </div>
       <button type="submit" className="button button--primary">
         {t.filter}
       </button>
@@ -143,7 +169,20 @@ function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string 
         ))}
         <dt>{t.fieldDetails}</dt>
         <dd>
-          <pre>{detail.details}</pre>
+          {detail.details.length > 0 ? (
+            <table className="audit-detail__values">
+              <tbody>
+                {detail.details.map((d) => (
+                  <tr key={d.label}>
+                    <th scope="row">{d.label}</th>
+                    <td>{d.href ? <Link to={d.href}>{d.value}</Link> : d.value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            t.none
+          )}
         </dd>
         <dt>{t.fieldPrev}</dt>
         <dd>
@@ -188,7 +227,18 @@ function AuditTable({
     text("actorType", t.columnType),
     text("ip", t.columnFrom),
     text("event", t.columnEvent),
-    text("object", t.columnObject),
+    {
+      id: "object",
+      header: t.columnObject,
+      cell: ({ row }) =>
+        row.original.objectFilter ? (
+          <Link to={row.original.objectFilter} title={t.filterByObject(row.original.object)}>
+            {row.original.object}
+          </Link>
+        ) : (
+          row.original.object
+        ),
+    },
     {
       ...text("outcome", t.columnOutcome),
       meta: { cellClassName: (row) => `audit-outcome--${row.outcomeCode}` } satisfies DataTableColumnMeta<Row>,

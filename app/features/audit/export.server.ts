@@ -80,7 +80,7 @@ export async function auditExport(
   actor: AuditActorInput,
   now: Date = new Date(),
 ): Promise<Response> {
-  const search = parseAuditSearch(url);
+  const search = await parseAuditSearch(url);
   const filters = Object.fromEntries(Object.entries(search.values).filter(([, v]) => v !== ""));
   await recordAudit({
     actor,

@@ -7,8 +7,10 @@ import {
   findAuditEntry,
   listAuditPage,
 } from "~/models/audit.server";
+import { listCostCenters } from "~/models/forecast.server";
+import { CYCLE_ACTIONS, type CycleAction } from "~/models/forecast-cycle.fields";
 import { formatDateTime, portalTimeZone } from "~/shared/dates";
-import { AUDIT_PARAMS } from "./params";
+import { AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts } from "./texts";
 
 /**
@@ -50,6 +52,8 @@ const searchSchema = z.object({
     .regex(/^[\w.:-]+$/)
     .optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  object: z.string().trim().min(1).max(200).optional(),
+  action: z.enum(CYCLE_ACTIONS).optional(),
   before: position.optional(),
   after: position.optional(),
   entry: position.optional(),
@@ -57,7 +61,16 @@ const searchSchema = z.object({
 
 export type AuditSearch = {
   /** The values to show back in the form (only the valid ones). */
-  values: { from: string; to: string; user: string; event: string; dataset: string; outcome: string };
+  values: {
+    from: string;
+    to: string;
+    user: string;
+    event: string;
+    dataset: string;
+    outcome: string;
+    object: string;
+    action: string;
+  };
   filter: AuditFilter;
   cursor: AuditPageCursor;
   entry: number | null;
@@ -99,8 +112,21 @@ function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
+/**
+ * A cost centre named by its code alone ("cc1001"), or in another case, as the entries name it ("CC1001 - Marketing"):
+ * the one cost centre whose name it is or starts with; anything else (a file's id, an e-mail) as typed.
+ */
+async function objectIdOf(typed: string): Promise<string> {
+  const lower = typed.toLowerCase();
+  const centres = await listCostCenters();
+  const exact = centres.find((name) => name.toLowerCase() === lower);
+  if (exact) return exact;
+  const byCode = centres.filter((name) => name.toLowerCase().startsWith(`${lower} `));
+  return byCode.length === 1 ? byCode[0] : typed;
+}
+
 /** The audit screen's URL, validated: an invalid parameter is dropped (and said), never passed on. */
-export function parseAuditSearch(url: URL): AuditSearch {
+export async function parseAuditSearch(url: URL): Promise<AuditSearch> {
   const raw: Record<string, string> = {};
   for (const [key, param] of Object.entries(AUDIT_PARAMS)) {
     const value = url.searchParams.get(param);
@@ -125,6 +151,8 @@ export function parseAuditSearch(url: URL): AuditSearch {
     event: parsed.event,
     dataset: parsed.dataset,
     outcome: parsed.outcome,
+    objectId: parsed.object ? await objectIdOf(parsed.object) : undefined,
+    action: parsed.action,
   };
   return {
     values: {
@@ -134,6 +162,8 @@ export function parseAuditSearch(url: URL): AuditSearch {
       event: parsed.event ?? "",
       dataset: parsed.dataset ?? "",
       outcome: parsed.outcome ?? "",
+      object: filter.objectId ?? "",
+      action: parsed.action ?? "",
     },
     filter,
     cursor:
@@ -158,9 +188,19 @@ export type AuditRow = {
   ip: string;
   event: string;
   object: string;
+  /** The list narrowed to this entry's object; null when it is about none. */
+  objectFilter: string | null;
   outcome: string;
   outcomeCode: string;
 };
+
+/** A decision names its action ("Decisão: Enviou"); other events their type. */
+function eventText(entry: AuditEntry): string {
+  const action = entry.details?.action;
+  if (entry.event === "decision" && typeof action === "string" && action in auditTexts.actionLabels)
+    return `${auditTexts.eventLabel(entry.event)}: ${auditTexts.actionLabels[action as CycleAction]}`;
+  return auditTexts.eventLabel(entry.event);
+}
 
 function objectText(entry: AuditEntry): string {
   if (!entry.object) return entry.dataset ?? auditTexts.none;
@@ -177,22 +217,48 @@ export function auditRow(entry: AuditEntry): AuditRow {
     who: entry.actor?.email ?? auditTexts.nobody,
     actorType: entry.actor?.type ?? auditTexts.none,
     ip: entry.ip ?? auditTexts.none,
-    event: auditTexts.eventLabel(entry.event),
+    event: eventText(entry),
     object: objectText(entry),
+    objectFilter: entry.object
+      ? `${AUDIT_PATH}?${new URLSearchParams({ [AUDIT_PARAMS.object]: entry.object.id }).toString().replace(/\+/g, "%20")}`
+      : null,
     outcome: auditTexts.outcomeLabel(entry.outcome),
     outcomeCode: entry.outcome,
   };
 }
+
+/** One of an entry's details, named: a link where it is one (an edit's cell histories). */
+export type AuditDetailValue = { label: string; value: string; href: string | null };
 
 /** The entry open in detail, as the screen shows it. */
 export type AuditDetail = AuditRow & {
   atIso: string;
   actorName: string;
   dataset: string;
-  details: string;
+  details: AuditDetailValue[];
   prev: string;
   hash: string;
 };
+
+/** A path of the portal (never another site's address). */
+const portalPath = (value: unknown): value is string =>
+  typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\");
+
+function detailValues(details: Record<string, unknown> | undefined): AuditDetailValue[] {
+  return Object.entries(details ?? {}).map(([key, value]) => {
+    const label = (auditTexts.detailLabels as Record<string, string>)[key] ?? key;
+    if (key === "link" && portalPath(value)) return { label, value: auditTexts.detailOpen, href: value };
+    if (key === "action" && typeof value === "string" && value in auditTexts.actionLabels)
+      return { label, value: auditTexts.actionLabels[value as CycleAction], href: null };
+    const text =
+      typeof value === "string"
+        ? value
+        : typeof value === "number"
+          ? value.toLocaleString("pt-BR")
+          : JSON.stringify(value);
+    return { label, value: text, href: null };
+  });
+}
 
 export function auditDetail(entry: AuditEntry): AuditDetail {
   return {
@@ -200,7 +266,7 @@ export function auditDetail(entry: AuditEntry): AuditDetail {
     atIso: entry.at.toISOString(),
     actorName: entry.actor?.name ?? auditTexts.none,
     dataset: entry.dataset ?? auditTexts.none,
-    details: JSON.stringify(entry.details ?? {}, null, 2),
+    details: detailValues(entry.details),
     prev: entry.prev,
     hash: entry.hash,
   };
@@ -208,7 +274,7 @@ export function auditDetail(entry: AuditEntry): AuditDetail {
 
 /** Everything the screen's loader answers. */
 export async function loadAuditScreen(url: URL) {
-  const search = parseAuditSearch(url);
+  const search = await parseAuditSearch(url);
   const [page, entry] = await Promise.all([
     listAuditPage(search.filter, search.cursor, AUDIT_PAGE_SIZE),
     search.entry !== null ? findAuditEntry(search.entry) : Promise.resolve(null),

@@ -6,6 +6,8 @@ export const AUDIT_PARAMS = {
   event: "evento",
   dataset: "base",
   outcome: "resultado",
+  object: "objeto",
+  action: "acao",
   before: "antes",
   after: "depois",
   entry: "entrada",

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditObjectKind, AuditOutcome } from "~/models/audit.fields";
+import type { CycleAction } from "~/models/forecast-cycle.fields";
 
 /**
  * User-visible texts of the audit trail screen (/user/audit; all ours). Re-exported by app/messages.ts;
@@ -50,6 +51,27 @@ const OBJECT_LABELS: Record<AuditObjectKind, string> = {
   token: "Token",
 };
 
+/** A forecast cycle decision's action, as the list names it. */
+const ACTION_LABELS: Record<CycleAction, string> = {
+  submit: "Enviou",
+  approve: "Aprovou",
+  return: "Devolveu",
+  reopen: "Reabriu",
+};
+
+/** The details an entry commonly carries, named; any other shows its key. */
+const DETAIL_LABELS: Record<string, string> = {
+  rows: "Linhas",
+  link: "Histórico das células",
+  rf: "RF",
+  cost_center_concat: "Centro de custo",
+  action: "Ação",
+  via: "Por meio de",
+  state: "Estado",
+  comment: "Comentário",
+  fileName: "Arquivo",
+};
+
 export const auditTexts = {
   title: "Auditoria",
   menu: "Auditoria",
@@ -58,6 +80,9 @@ export const auditTexts = {
   eventLabels: EVENT_LABELS,
   outcomeLabels: OUTCOME_LABELS,
   objectLabels: OBJECT_LABELS,
+  actionLabels: ACTION_LABELS,
+  detailLabels: DETAIL_LABELS,
+  detailOpen: "Abrir",
   eventLabel: (event: string) => (EVENT_LABELS as Record<string, string>)[event] ?? event,
   outcomeLabel: (outcome: string) => (OUTCOME_LABELS as Record<string, string>)[outcome] ?? outcome,
   objectLabel: (kind: string) => (OBJECT_LABELS as Record<string, string>)[kind] ?? kind,
@@ -70,6 +95,9 @@ export const auditTexts = {
   event: "Tipo de evento",
   dataset: "Base de dados",
   outcome: "Resultado",
+  object: "Sobre (centro de custo, arquivo, usuário)",
+  action: "Ação do ciclo do forecast",
+  filterByObject: (object: string) => `Filtrar por ${object}`,
   any: "Todos",
   filter: "Filtrar",
   clear: "Limpar filtros",
