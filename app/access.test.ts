@@ -24,6 +24,7 @@ const allOn: Features = {
   explorer: true,
   financialStatement: true,
   auxCurrentMonth: false,
+  mailOutbox: true,
 };
 const off = (flag: FeatureFlag): Features => ({ ...allOn, [flag]: false });
 const ctx = (features: Features = allOn): AccessContext => ({ features, hrEditorTypes: DEFAULT_HR_EDITOR_TYPES });
@@ -50,6 +51,8 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/user.permission", [SA, PE], null],
   ["routes/user.audit", [SA], null],
   ["routes/user.audit_.export", [SA], null],
+  // The demo's e-mails (MAIL=outbox only), ours.
+  ["routes/user.emails", [SA], "mailOutbox"],
   ["routes/captura.manual", [SA, BR, SI, GO], "upload"],
   ["routes/captura.manual_.modelo.$template", [SA, BR, SI, GO], "upload"],
   ["routes/captura.automacao", [SA, BR, SI, GO], "upload"],
@@ -254,7 +257,14 @@ describe("buildNavigation", () => {
   it("builds the header menu per type with the spec's texts", () => {
     const menu = (type: PermissionType) =>
       buildNavigation(type, dashboards, ctx()).menu.map((m) => `${m.label}→${m.to}`);
-    expect(menu(SA)).toEqual(["Configurações de usuários→/user/permission", "Auditoria→/user/audit", "Logout→/logout"]);
+    expect(menu(SA)).toEqual([
+      "Configurações de usuários→/user/permission",
+      "Auditoria→/user/audit",
+      "E-mails enviados→/user/emails",
+      "Logout→/logout",
+    ]);
+    // With MAIL=smtp there is no outbox to read.
+    expect(buildNavigation(SA, dashboards, ctx(off("mailOutbox"))).menu.map((m) => m.to)).not.toContain("/user/emails");
     expect(menu(PE)).toEqual(["Configurações de usuários→/user/permission", "Logout→/logout"]);
     expect(menu(UA)).toEqual(["Gerenciamento de usuários→/user/config", "Logout→/logout"]);
     for (const t of [EX, BR, SI, GO] as PermissionType[]) expect(menu(t)).toEqual(["Logout→/logout"]);

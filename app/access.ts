@@ -232,6 +232,8 @@ export const ROUTE_ACCESS = {
   // The audit trail and its export: SYSTEM ADMIN only.
   "routes/user.audit": restricted(AUDIT_READERS, undefined, "ours"),
   "routes/user.audit_.export": restricted(AUDIT_READERS, undefined, "ours"),
+  // The demo's e-mails: exists only while mail goes to the outbox (MAIL=outbox).
+  "routes/user.emails": restricted(AUDIT_READERS, "mailOutbox", "ours"),
   // Each user's own notices and settings: every signed-in user, only their own.
   "routes/user.notices": SIGNED_IN,
   "routes/user.settings": SIGNED_IN,

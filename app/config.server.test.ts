@@ -44,7 +44,10 @@ describe("parseConfig", () => {
       explorer: true,
       financialStatement: true,
       auxCurrentMonth: false,
+      // Mail kept in the outbox (the default): its page exists; with a relay it does not.
+      mailOutbox: true,
     });
+    expect(parseConfig({ MAIL: "smtp", SMTP_URL: "smtp://relay.example.com:25" }).features.mailOutbox).toBe(false);
   });
 
   it("accepts for upload only formats some job processes: no .xls by default, and none configured", () => {

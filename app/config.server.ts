@@ -368,7 +368,9 @@ export type FeatureFlag =
   | "planning"
   | "explorer"
   | "financialStatement"
-  | "auxCurrentMonth";
+  | "auxCurrentMonth"
+  /** Mail goes to the outbox (MAIL=outbox): its page, /user/emails, exists. */
+  | "mailOutbox";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -486,6 +488,7 @@ export function parseConfig(source: Record<string, string | undefined>) {
       explorer: env.FEATURE_EXPLORER,
       financialStatement: env.FEATURE_FINANCIAL_STATEMENT,
       auxCurrentMonth: env.FEATURE_AUX_CURRENT_MONTH,
+      mailOutbox: env.MAIL === "outbox",
     } satisfies Record<FeatureFlag, boolean>,
     /** PORTAL_TODAY: the pinned "today" (YYYY-MM-DD), or undefined for the real clock (app/shared/clock.server.ts). */
     portalToday: env.PORTAL_TODAY,

@@ -1,6 +1,7 @@
 import { canAccessRoute, type PermissionType, type RouteId } from "~/access";
 import type { AccessContext } from "~/config.server";
 import { consolidatedTexts } from "~/features/forecast/consolidated/texts";
+import { outboxTexts } from "~/features/outbox/texts";
 import { auditTexts, hrTexts, messages } from "~/messages";
 import { NAV_LABELS } from "~/navigation-labels";
 import { byNumericCode } from "~/shared/collation";
@@ -101,6 +102,7 @@ const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind
   { label: messages.menuUserSettings, link: { route: "routes/user.permission", to: "/user/permission" }, kind: "link" },
   { label: messages.menuUserManagement, link: { route: "routes/user.config", to: "/user/config" }, kind: "link" },
   { label: auditTexts.menu, link: { route: "routes/user.audit", to: "/user/audit" }, kind: "link" },
+  { label: outboxTexts.menu, link: { route: "routes/user.emails", to: "/user/emails" }, kind: "link" },
   { label: messages.menuLogout, link: { route: "routes/logout", to: LOGOUT_PATH }, kind: "logout" },
 ];
 

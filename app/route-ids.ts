@@ -84,6 +84,7 @@ export type RouteId =
   | "routes/user.audit"
   | "routes/user.audit_.export"
   | "routes/user.config"
+  | "routes/user.emails"
   | "routes/user.notices"
   | "routes/user.permission"
   | "routes/user.settings"

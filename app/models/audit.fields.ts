@@ -22,6 +22,8 @@ export const AUDIT_EVENTS = [
   "tokenCreated",
   "tokenRevoked",
   "viewDeleted",
+  // A message of the outbox opened on its page (it may hold a reset code)
+  "mailRead",
   // Refusals
   "accessRefused",
   "uploadRefused",

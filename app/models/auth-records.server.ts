@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import { addressGroup } from "~/shared/address-group.server";
+import { readPageOrLast } from "~/shared/pagination";
+import { countMatching } from "./counting.server";
 import type { IndexDeclaration } from "./indexes";
 import { normalizeEmail } from "./users.server";
 
@@ -191,4 +193,47 @@ export async function findLatestOutboxMessage(to: string): Promise<OutboxMessage
     .sort({ createdAt: -1, _id: -1 })
     .limit(1)
     .next();
+}
+
+/** A message as the outbox page lists it (its text and attachments are read when it is opened). */
+export type OutboxListItem = { id: string; to: string; subject: string; createdAt: Date; attachments: number };
+
+/**
+ * One page of the outbox, newest first, with the total; `to` narrows it to one recipient (a whole, normalised address).
+ * A page past the end answers the last page.
+ */
+export async function listOutboxPage(options: {
+  page: number;
+  pageSize: number;
+  to?: string;
+}): Promise<{ items: OutboxListItem[]; total: number; page: number; pageCount: number }> {
+  const db = await getDb();
+  const collection = db.collection<OutboxMessage>(MAIL_OUTBOX);
+  const filter = options.to ? { to: normalizeEmail(options.to) } : {};
+  const readPage = async (page: number) =>
+    (
+      await collection
+        .find(filter, { projection: { to: 1, subject: 1, createdAt: 1, "attachments.filename": 1 } })
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((page - 1) * options.pageSize)
+        .limit(options.pageSize)
+        .toArray()
+    ).map((m) => ({
+      id: String(m._id),
+      to: m.to,
+      subject: m.subject,
+      createdAt: m.createdAt,
+      attachments: m.attachments?.length ?? 0,
+    }));
+  const { rows, total, page, pageCount } = await readPageOrLast(options.page, options.pageSize, readPage, () =>
+    countMatching(collection, filter),
+  );
+  return { items: rows, total, page, pageCount };
+}
+
+/** One outbox message by its id (24 hex digits), or null. */
+export async function findOutboxMessage(id: string): Promise<OutboxMessage | null> {
+  if (!/^[0-9a-fA-F]{24}$/.test(id)) return null;
+  const db = await getDb();
+  return db.collection<OutboxMessage>(MAIL_OUTBOX).findOne({ _id: ObjectId.createFromHexString(id) });
 }

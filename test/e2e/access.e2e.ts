@@ -2,6 +2,7 @@ import { type Db, MongoClient } from "mongodb";
 import type { Page, Response } from "playwright-core";
 import { afterAll, describe } from "vitest";
 import { auditTexts } from "~/features/audit/texts";
+import { outboxTexts } from "~/features/outbox/texts";
 import { jobTexts, messages } from "~/messages";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { type RunningApp, startApp } from "./harness";
@@ -93,8 +94,8 @@ const ACCOUNTS: Expectation[] = [
   {
     email: "sysadmin@demo.local",
     landing: "firstDashboard",
-    // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail").
-    menu: [messages.menuUserSettings, auditTexts.menu, messages.menuLogout],
+    // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail"), and so is the demo's outbox.
+    menu: [messages.menuUserSettings, auditTexts.menu, outboxTexts.menu, messages.menuLogout],
     sideNav: (d) => [
       { label: IJ, items: [...d.intelligent, REPORTS, CONSOLIDATED, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
@@ -546,6 +547,35 @@ describe("the login screen", () => {
 
     await signIn(page, app.baseURL, email, "Recupera#2026");
     expect(path(page)).toBe("/captura/manual");
+  });
+
+  test("SYSTEM ADMIN reads the demo's e-mails on the portal, and a message's link opens its page", async ({
+    app,
+    page,
+  }) => {
+    await page.goto("/?forgot=1");
+    const dialog = page.getByRole("dialog", { name: messages.forgotPasswordTitle });
+    await dialog.getByLabel(messages.registrationEmailLabel).fill("silver@demo.local");
+    await dialog.getByRole("button", { name: messages.send }).click();
+    await page.getByText(messages.recoveryEmailSent).waitFor();
+
+    await signIn(page, app.baseURL, "sysadmin@demo.local");
+    await headerMenu(page).getByRole("link", { name: outboxTexts.menu }).click();
+    await page.getByRole("heading", { level: 1, name: outboxTexts.title }).waitFor();
+    await page.getByLabel(outboxTexts.filterLabel).fill("silver@demo.local");
+    await page.getByRole("button", { name: outboxTexts.filter }).click();
+    await page.waitForURL((url) => url.searchParams.get("para") === "silver@demo.local");
+    // The newest message first: the reset code just asked for.
+    const newest = page.locator("main table tbody tr").first().getByRole("link");
+    const subject = (await newest.innerText()).trim();
+    expect(await newest.getAttribute("aria-label")).toBe(outboxTexts.openOf(subject));
+    await newest.click();
+    const message = page.getByRole("region", { name: subject });
+    await message.waitFor();
+    const code = /código: ([0-9A-HJKMNP-TV-Z]{26})/.exec(await message.locator("pre").innerText())?.[1];
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    await message.getByRole("link", { name: `${app.baseURL}/recovery/${code}` }).click();
+    await page.waitForURL((url) => url.pathname === `/recovery/${code}`);
   });
 });
 

@@ -29,6 +29,7 @@ const EVENT_LABELS: Record<AuditEvent, string> = {
   tokenCreated: "Token criado",
   tokenRevoked: "Token revogado",
   viewDeleted: "Visão excluída",
+  mailRead: "E-mail aberto no portal",
   auditExported: "Auditoria exportada",
   auditPurged: "Auditoria: dias antigos removidos",
 };

@@ -1,0 +1,26 @@
+/** Texts of /user/emails, the outbox of the demo and of installations without a relay (all ours). */
+export const outboxTexts = {
+  title: "E-mails enviados",
+  menu: "E-mails enviados",
+  intro:
+    "O portal está configurado para guardar os e-mails em vez de enviá-los (MAIL=outbox): aqui estão as mensagens dos últimos 30 dias, as mais recentes primeiro. Abrir uma mensagem fica registrado na auditoria.",
+  filterLabel: "Destinatário (e-mail)",
+  filter: "Filtrar",
+  clear: "Limpar filtro",
+  invalidFilter: "Informe um e-mail válido para filtrar por destinatário.",
+  caption: "Mensagens guardadas",
+  columnWhen: "Quando",
+  columnTo: "Para",
+  columnSubject: "Assunto",
+  columnAttachments: "Anexos",
+  open: "Abrir",
+  openOf: (subject: string) => `Abrir a mensagem: ${subject}`,
+  empty: "Nenhuma mensagem guardada.",
+  close: "Fechar",
+  notFound: "Mensagem não encontrada (pode ter sido removida após 30 dias).",
+  messageTo: "Para",
+  messageFrom: "De",
+  messageWhen: "Quando",
+  messageAttachments: "Anexos",
+  messageLinks: "Links da mensagem",
+} as const;
