@@ -4,6 +4,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@rem
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
+import { myCostCentres } from "~/features/forecast/cycle/board.server";
 import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
 import { boardTexts } from "~/features/forecast/cycle/texts";
@@ -11,8 +12,10 @@ import { SaveViewForm } from "~/features/saved-views/save-view-form";
 import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
+import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
+import "~/features/forecast/cycle/cycle.css";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { forecastTexts } from "~/messages";
@@ -35,7 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await redirectToDefaultView(user, request);
   const links = cycleLinksFor(user.type);
   const url = new URL(request.url);
-  const [names, costCenters] = await Promise.all([listScenarioNames(), listCostCenters()]);
+  const [names, costCenters, own] = await Promise.all([
+    listScenarioNames(),
+    listCostCenters(),
+    myCostCentres(user.email, portalToday(), reviewPath),
+  ]);
   const scenarios = sortScenarios(names);
   const open = scenarioOpenOn(portalToday())?.name;
   const rf = (url.searchParams.get("rf") ?? "").slice(0, 40);
@@ -60,6 +67,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       costCenter,
       error,
       links,
+      /** The viewer's own cost centres in the RF shown today (null: none), and every one they prepare (the picker marks them). */
+      mine: own.mine,
+      preparedByMe: own.prepared,
     },
     { status: error ? 400 : 200 },
   );
@@ -80,6 +90,7 @@ export default function ForecastFilterPage() {
           // Keyed by the URL's choices so Back and Forward show the choices of that address.
           <FilterForm key={`${page.rf}\u0000${page.costCenter}`} page={page} />
         )}
+        {page.mine ? <MyCostCentres mine={page.mine} /> : null}
         <p className="forecast-filter__calendar">
           <Link to={CALENDAR_PATH}>{forecastTexts.calendarLink}</Link>
           {page.links.board ? (
@@ -108,6 +119,7 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
   const [rf, setRf] = useState(page.rf);
   const [costCenter, setCostCenter] = useState(page.costCenter);
   const ready = rf !== "" && resolveCostCenter(costCenter, page.costCenters).kind === "found";
+  const mine = new Set(page.preparedByMe);
   const busy = navigation.state !== "idle";
   return (
     <Form method="get" className="forecast-filter__form card">
@@ -138,7 +150,7 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
         />
         <datalist id={`${id}-cost-centers`}>
           {page.costCenters.map((c) => (
-            <option key={c} value={c} />
+            <option key={c} value={c} label={mine.has(c) ? boardTexts.mineOption : undefined} />
           ))}
         </datalist>
         <span id={`${id}-hint`} className="forecast-filter__hint">
@@ -156,6 +168,48 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
         {forecastTexts.generateReview}
       </button>
     </Form>
+  );
+}
+
+type Mine = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["mine"]>;
+
+const MINE_COLUMNS: ColumnDef<Mine["rows"][number], unknown>[] = [
+  {
+    id: "cc",
+    header: boardTexts.costCenter,
+    cell: ({ row }) => <Link to={row.original.href}>{row.original.cost_center_concat}</Link>,
+  },
+  {
+    id: "state",
+    header: boardTexts.state,
+    cell: ({ row }) => (
+      <span className={`forecast-cycle__state forecast-cycle__state--${row.original.state}`}>
+        {row.original.stateLabel}
+      </span>
+    ),
+  },
+  {
+    id: "days",
+    header: boardTexts.daysLeft,
+    cell: ({ row }) => (row.original.daysLeft === null ? boardTexts.ended : String(row.original.daysLeft)),
+  },
+];
+
+/** "Meus centros de custo": a preparer's own cost centres, each with its state, the days left and its review. */
+function MyCostCentres({ mine }: { mine: Mine }) {
+  return (
+    <section className="forecast-filter__mine" aria-labelledby="forecast-mine-title">
+      <h2 id="forecast-mine-title">{boardTexts.mineTitle}</h2>
+      <p>{boardTexts.mineIntro(mine.rf)}</p>
+      <DataTable
+        columns={MINE_COLUMNS}
+        rows={mine.rows}
+        getRowId={(row) => row.cost_center_concat}
+        paging={false}
+        emptyText={boardTexts.empty}
+        caption={boardTexts.mineCaption}
+      />
+    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
-import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { boardTexts, cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
@@ -619,8 +619,16 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     await p.getByText(cycleTexts.done[action as "submit"]).waitFor();
   };
 
-  // The preparer submits both in the edit month: the grids lock.
+  // The preparer finds their cost centres on the review's filter, each with its state, and opens one from there.
   await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto("/ij/report_create_schneider");
+  const mine = page.getByRole("region", { name: boardTexts.mineTitle });
+  for (const cc of [FIRST, SECOND])
+    expect(await mine.getByRole("row", { name: new RegExp(cc) }).innerText()).toContain("Em preparação");
+  await mine.getByRole("link", { name: FIRST }).click();
+  await page.waitForURL((url) => url.pathname === reviewPath(OPEN, FIRST));
+
+  // The preparer submits both in the edit month: the grids lock.
   for (const cc of [FIRST, SECOND]) {
     await page.goto(reviewPath(OPEN, cc));
     await waitForGrid(page);

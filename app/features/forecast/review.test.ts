@@ -620,6 +620,49 @@ describe("the filter (loader)", () => {
     expect(body.error).toBeNull();
   });
 
+  it("shows a preparer their own cost centres in the open RF (state, days left, link) and marks them in the picker", async () => {
+    await db.collection("forecast_preparers").deleteMany({});
+    await db.collection("forecast_preparers").insertMany([
+      {
+        cost_center_concat: RETAIL,
+        user: "gold@example.com",
+        name: "Gabriela",
+        assigned_by: "x",
+        assigned_at: new Date(),
+      },
+      {
+        cost_center_concat: MARKETING,
+        user: "outra@example.com",
+        name: "Outra",
+        assigned_by: "x",
+        assigned_at: new Date(),
+      },
+    ]);
+    try {
+      const { body } = await filter("");
+      // 15 Feb 2027: RF2 2027's edit month ends on 28 Feb, 13 days later.
+      expect(body.mine).toEqual({
+        rf: OPEN,
+        rows: [
+          {
+            cost_center_concat: RETAIL,
+            stateLabel: expect.any(String),
+            state: "preparing",
+            daysLeft: 13,
+            href: "/ij/report_preview_edit_schneider/RF2%202027/CC1002%20-%20Vendas%20Varejo",
+          },
+        ],
+      });
+      expect(body.costCenters).toEqual([MARKETING, RETAIL, "CC1003 - Só Realizado"]);
+      expect(body.preparedByMe).toEqual([RETAIL]);
+      // Someone who prepares none gets no section.
+      currentUser.email = "ninguem@example.com";
+      expect((await filter("")).body.mine).toBeNull();
+    } finally {
+      await db.collection("forecast_preparers").deleteMany({});
+    }
+  });
+
   it("preselects the URL's choices without going anywhere (the review's breadcrumb)", async () => {
     const { status, body } = await filter(`?${new URLSearchParams({ rf: OPEN, cost_center: MARKETING })}`);
     expect(status).toBe(200);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
 import { INITIAL_STATE, SHOWN_CODES, type ShownCode } from "~/models/forecast-cycle.fields";
-import { cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
+import { costCentersPreparedBy, cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
 import { type CalendarDate, monthLabel, monthOfDay, monthStartDate } from "~/shared/months";
 import { formatNumber } from "~/shared/numbers";
@@ -76,6 +76,49 @@ export type Board = {
   page: number;
 };
 
+/** The RF a board shows: the one asked for if it exists, else the one open today, else the latest. */
+function shownRf(scenarios: readonly string[], asked: string | null, today: CalendarDate): string | null {
+  const open = scenarioOpenOn(today)?.name;
+  if (asked && scenarios.includes(asked)) return asked;
+  if (open && scenarios.includes(open)) return open;
+  return scenarios[scenarios.length - 1] ?? null;
+}
+
+/** A preparer's own cost centre on the review's filter: its state in the RF shown, the days left and its review. */
+export type MyCostCentre = Pick<BoardRow, "cost_center_concat" | "state" | "stateLabel" | "daysLeft" | "href">;
+
+/**
+ * "Meus centros de custo": the cost centres `email` prepares (`prepared`, every RF, to mark them in the picker) and,
+ * for those in the RF a board would show today, their state, days left and review (`mine`; null when there are none).
+ */
+export async function myCostCentres(
+  email: string,
+  today: CalendarDate,
+  reviewHref: (rf: string, cc: string) => string,
+): Promise<{ prepared: string[]; mine: { rf: string; rows: MyCostCentre[] } | null }> {
+  const prepared = (await costCentersPreparedBy(email)).sort((a, b) => a.localeCompare(b, "pt-BR", { numeric: true }));
+  if (prepared.length === 0) return { prepared, mine: null };
+  const rf = shownRf(sortScenarios(await listScenarioNames()), null, today);
+  if (!rf) return { prepared, mine: null };
+  const calendar = scenarioCalendar(parseScenario(rf)!);
+  const window = editWindowOf(calendar, today);
+  const [centres, cycles] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf, prepared)]);
+  const inRf = new Set(centres.map((c) => c.cost_center_concat));
+  const rows = prepared
+    .filter((cc) => inRf.has(cc))
+    .map((cc) => {
+      const shown = shownState(cycles.get(cc)?.state ?? INITIAL_STATE, window);
+      return {
+        cost_center_concat: cc,
+        state: shown.code,
+        stateLabel: shown.label,
+        daysLeft: daysToEditEnd(calendar, today),
+        href: reviewHref(rf, cc),
+      };
+    });
+  return { prepared, mine: rows.length > 0 ? { rf, rows } : null };
+}
+
 const percentOf = (n: number, total: number) => (total === 0 ? "—" : `${formatNumber((n / total) * 100, 1, 0)}%`);
 
 /** The whole board of an RF, filtered (all rows; the page slices). */
@@ -85,13 +128,7 @@ export async function buildBoard(
   reviewHref: (rf: string, cc: string) => string,
 ): Promise<Omit<Board, "rows" | "page"> & { all: BoardRow[] }> {
   const scenarios = sortScenarios(await listScenarioNames());
-  const open = scenarioOpenOn(today)?.name;
-  const rf =
-    query.rf && scenarios.includes(query.rf)
-      ? query.rf
-      : open && scenarios.includes(open)
-        ? open
-        : (scenarios[scenarios.length - 1] ?? null);
+  const rf = shownRf(scenarios, query.rf, today);
   if (!rf) return { scenarios, rf: null, editMonth: "", levels: [], counts: [], total: 0, filtered: 0, all: [] };
   const calendar = scenarioCalendar(parseScenario(rf)!);
   const window = editWindowOf(calendar, today);

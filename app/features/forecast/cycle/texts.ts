@@ -153,4 +153,10 @@ export const boardTexts = {
     `${rf}: ${total.toLocaleString("pt-BR")} ${total === 1 ? "centro de custo" : "centros de custo"} · mês de edição`,
   open: "Abrir",
   preparersLink: "Responsáveis pela preparação",
+  // On the review's filter, for whoever prepares cost centres (ours).
+  mineTitle: "Meus centros de custo",
+  mineIntro: (rf: string) =>
+    `Os centros de custo que você prepara, no ${rf}: a situação e os dias até o fim da edição.`,
+  mineCaption: "Meus centros de custo",
+  mineOption: "você prepara",
 };
