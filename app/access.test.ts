@@ -280,7 +280,15 @@ describe("buildNavigation", () => {
     expect(labels(GO)).toEqual([
       [
         "Intelligent Journey",
-        ["Estoque", "Vendas", "Financial Statement", "Relatorios", "Forecast consolidado", "Explorer"],
+        [
+          "Estoque",
+          "Vendas",
+          "Financial Statement",
+          "Relatorios",
+          "Forecast consolidado",
+          "Revisão do forecast",
+          "Explorer",
+        ],
       ],
       [
         "Data Journey",
@@ -296,7 +304,16 @@ describe("buildNavigation", () => {
   it("keeps the financial statement to USER GOLD only", () => {
     expect(labels(SA)[0]).toEqual([
       "Intelligent Journey",
-      ["Estoque", "Vendas", "Relatorios", "Forecast consolidado", "Explorer"],
+      [
+        "Estoque",
+        "Vendas",
+        "Relatorios",
+        "Forecast consolidado",
+        "Revisão do forecast",
+        "Situação do forecast",
+        "Responsáveis pelo forecast",
+        "Explorer",
+      ],
     ]);
   });
 
@@ -314,7 +331,7 @@ describe("buildNavigation", () => {
     expect(labels(EX, off("explorer"))).toEqual([]);
     expect(labels(GO, off("dashboard"))[0]).toEqual([
       "Intelligent Journey",
-      ["Financial Statement", "Relatorios", "Forecast consolidado", "Explorer"],
+      ["Financial Statement", "Relatorios", "Forecast consolidado", "Revisão do forecast", "Explorer"],
     ]);
     expect(labels(GO, off("financialStatement"))[0][1]).not.toContain("Financial Statement");
     expect(labels(GO, off("planning"))[1][1]).not.toContain("Planejamento");
@@ -325,6 +342,9 @@ describe("buildNavigation", () => {
       "/ij/demo_financial": "routes/ij.demo_financial",
       "/ij/report": "routes/ij.report",
       "/ij/forecast_consolidado": "routes/ij.forecast_consolidado",
+      "/ij/report_create_schneider": "routes/ij.report_create_schneider",
+      "/ij/forecast_status": "routes/ij.forecast_status",
+      "/ij/forecast_preparers": "routes/ij.forecast_preparers",
       "/ij/explorer": "routes/ij.explorer",
       "/repo/master-data": "routes/repo.master-data._index",
       "/repo/format": "routes/repo.format",

@@ -18,4 +18,8 @@ export const NAV_LABELS = {
   manualCapture: "Captura manual",
   processing: "Processamento",
   executedJobsList: "Jobs executados",
+  // The forecast cycle's screens (ours: the spec's menu has none of them).
+  forecastReview: "Revisão do forecast",
+  forecastStatus: "Situação do forecast",
+  forecastPreparers: "Responsáveis pelo forecast",
 } as const;

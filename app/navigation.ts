@@ -88,7 +88,8 @@ export function landingFor(
 export const LOGOUT_PATH = "/logout";
 
 export type MenuItem = { label: string; to: string; kind: "link" | "logout" };
-export type SideNavItem = { label: string; to: string };
+/** `activeOn`: the paths (prefixes) of the item's own flow where it is marked as current too. */
+export type SideNavItem = { label: string; to: string; activeOn?: string[] };
 export type SideNavGroupId = "intelligentJourney" | "dataJourney" | "executedJobs";
 export type SideNavGroup = { id: SideNavGroupId; label: string; items: SideNavItem[] };
 export type Navigation = {
@@ -109,7 +110,7 @@ const MENU: ReadonlyArray<{ label: string; link: RouteLink; kind: MenuItem["kind
 /** Types for which the side navigation is not shown (spec 000 §2). */
 const SIDE_NAV_HIDDEN_FOR: readonly PermissionType[] = ["USER ADMIN"];
 
-type StaticItem = { label: string } & RouteLink;
+type StaticItem = { label: string; activeOn?: string[] } & RouteLink;
 type GroupSpec = {
   id: SideNavGroupId;
   label: string;
@@ -132,6 +133,15 @@ const SIDE_NAV: readonly GroupSpec[] = [
       { label: NAV_LABELS.reports, route: "routes/ij.report", to: "/ij/report" },
       // Not in the spec's menu: the company's forecast as a whole, for the review's readers (docs/decisions.md).
       { label: consolidatedTexts.menu, route: "routes/ij.forecast_consolidado", to: "/ij/forecast_consolidado" },
+      // The forecast cycle's own screens, for whoever may open each (docs/decisions.md, "Forecast cycle").
+      {
+        label: NAV_LABELS.forecastReview,
+        route: "routes/ij.report_create_schneider",
+        to: "/ij/report_create_schneider",
+        activeOn: ["/ij/report_preview_edit_schneider/", "/ij/report_preview_schneider"],
+      },
+      { label: NAV_LABELS.forecastStatus, route: "routes/ij.forecast_status", to: "/ij/forecast_status" },
+      { label: NAV_LABELS.forecastPreparers, route: "routes/ij.forecast_preparers", to: "/ij/forecast_preparers" },
       { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },
     ],
   },
@@ -180,7 +190,8 @@ export function buildNavigation(
       }
     }
     for (const item of group.items) {
-      if (canAccessRoute(type, item.route, context)) items.push({ label: item.label, to: item.to });
+      if (canAccessRoute(type, item.route, context))
+        items.push({ label: item.label, to: item.to, ...(item.activeOn ? { activeOn: item.activeOn } : {}) });
     }
     if (items.length > 0) sideNav.push({ id: group.id, label: group.label, items });
   }

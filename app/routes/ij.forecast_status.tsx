@@ -103,29 +103,22 @@ export default function ForecastStatusPage() {
               {boardTexts.export}
             </a>
           </Form>
-          <table className="forecast-board__counts">
-            <caption>
+          {/* The counts per state, each a link to the board narrowed to it: a list that wraps on a phone. */}
+          <section className="forecast-board__counts" aria-labelledby="forecast-board-counts">
+            <h2 id="forecast-board-counts" className="forecast-board__counts-title">
               {boardTexts.countsCaption(board.rf, board.total)} {board.editMonth}
-            </caption>
-            <thead>
-              <tr>
-                {board.counts.map((c) => (
-                  <th key={c.code} scope="col">
-                    <Link to={boardHref({ rf: board.rf, state: c.code, level: query.level })}>{c.label}</Link>
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                {board.counts.map((c) => (
-                  <td key={c.code} data-state={c.code}>
+            </h2>
+            <ul>
+              {board.counts.map((c) => (
+                <li key={c.code} data-state={c.code}>
+                  <Link to={boardHref({ rf: board.rf, state: c.code, level: query.level })}>{c.label}</Link>
+                  <span>
                     {c.count.toLocaleString("pt-BR")} ({c.percent})
-                  </td>
-                ))}
-              </tr>
-            </tbody>
-          </table>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
           <DataTable
             columns={columns}
             rows={board.rows}

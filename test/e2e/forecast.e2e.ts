@@ -627,6 +627,11 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     expect(await mine.getByRole("row", { name: new RegExp(cc) }).innerText()).toContain("Em preparação");
   await mine.getByRole("link", { name: FIRST }).click();
   await page.waitForURL((url) => url.pathname === reviewPath(OPEN, FIRST));
+  // The side menu keeps the review marked as the current page there.
+  const reviewEntry = page
+    .getByRole("navigation", { name: messages.mainNavigation })
+    .getByRole("link", { name: "Revisão do forecast" });
+  expect(await reviewEntry.getAttribute("aria-current")).toBe("page");
 
   // The preparer submits both in the edit month: the grids lock.
   for (const cc of [FIRST, SECOND]) {

@@ -1,4 +1,4 @@
-import { NavLink } from "@remix-run/react";
+import { Link, NavLink, useLocation } from "@remix-run/react";
 import { uiTexts } from "~/shared/ui/texts";
 import type { NavigationProps } from "./navigation";
 
@@ -10,7 +10,12 @@ export const SIDE_NAV_ID = "side-nav";
  * the header's Menu button (MenuToggle): `open` shows it; without JavaScript the button is a link to `#side-nav`
  * and CSS shows the targeted menu, with a link that folds it again.
  */
+/** The item's own flow goes on past its page (a review opened from its filter): it stays marked there. */
+const alsoActive = (item: { activeOn?: string[] }, pathname: string) =>
+  item.activeOn?.some((prefix) => pathname.startsWith(prefix)) ?? false;
+
 export function SideNav({ sideNav, open = false }: NavigationProps & { open?: boolean }) {
+  const { pathname } = useLocation();
   const groups = sideNav.filter((g) => g.items.length > 0);
   if (groups.length === 0) return null;
   return (
@@ -24,13 +29,20 @@ export function SideNav({ sideNav, open = false }: NavigationProps & { open?: bo
           <ul>
             {group.items.map((item) => (
               <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  prefetch="intent"
-                  className={({ isActive }) => (isActive ? "is-active" : undefined)}
-                >
-                  {item.label}
-                </NavLink>
+                {alsoActive(item, pathname) ? (
+                  // NavLink marks only its own path; this item's flow goes on past it.
+                  <Link to={item.to} prefetch="intent" className="is-active" aria-current="page">
+                    {item.label}
+                  </Link>
+                ) : (
+                  <NavLink
+                    to={item.to}
+                    prefetch="intent"
+                    className={({ isActive }) => (isActive ? "is-active" : undefined)}
+                  >
+                    {item.label}
+                  </NavLink>
+                )}
               </li>
             ))}
           </ul>
