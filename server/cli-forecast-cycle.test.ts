@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
 import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
-import { cycleTexts } from "~/features/forecast/cycle/texts";
+import { cycleLockTexts } from "~/features/forecast/cycle/server-texts";
 import { dumpForecast, insertScenario } from "~/features/forecast/fixtures";
 import { FORECAST } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
@@ -60,7 +60,7 @@ describe("portal import of a forecast file after submission", () => {
     });
     expect(code).toBe(1);
     expect(lines.at(-1)).toBe(
-      `NOK: ${cycleTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }])}`,
+      `NOK: ${cycleLockTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }])}`,
     );
     expect(await dumpForecast(db)).toEqual(before);
   });
@@ -93,7 +93,7 @@ describe("portal import --user of a forecast file after the edit month", () => {
     });
     expect(code).toBe(1);
     expect(lines.at(-1)).toBe(
-      `NOK: ${cycleTexts.lockedUpload([{ costCenter: RETAIL, rf: RF, reason: cycleTexts.lockReason.closed(FEB) }])}`,
+      `NOK: ${cycleLockTexts.lockedUpload([{ costCenter: RETAIL, rf: RF, reason: cycleLockTexts.lockReason.closed(FEB) }])}`,
     );
     expect((await db.collection(FORECAST).findOne(april))?.forecast).toBe(1014);
     expect(await dumpForecast(db)).toEqual(before);

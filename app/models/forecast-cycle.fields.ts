@@ -11,15 +11,17 @@ export type CycleState = (typeof CYCLE_STATES)[number];
 /** The state of a cost centre × RF that has no record yet. */
 export const INITIAL_STATE: CycleState = "preparing";
 
-export const CYCLE_ACTIONS = ["submit", "approve", "return", "reopen"] as const;
+export const CYCLE_ACTIONS = ["submit", "withdraw", "approve", "return", "reopen"] as const;
 export type CycleAction = (typeof CYCLE_ACTIONS)[number];
 
 /**
- * From which states each action moves, and to which: submit from Em preparação or Devolvido to Enviado; approve and
- * return from Enviado; reopen from Aprovado back to Em preparação.
+ * From which states each action moves, and to which: submit from Em preparação or Devolvido to Enviado; withdraw (the
+ * preparer takes a submission back before any decision) from Enviado to Em preparação; approve and return from Enviado;
+ * reopen from Aprovado back to Em preparação.
  */
 export const TRANSITIONS: Readonly<Record<CycleAction, { from: readonly CycleState[]; to: CycleState }>> = {
   submit: { from: ["preparing", "returned"], to: "submitted" },
+  withdraw: { from: ["submitted"], to: "preparing" },
   approve: { from: ["submitted"], to: "approved" },
   return: { from: ["submitted"], to: "returned" },
   reopen: { from: ["approved"], to: "preparing" },

@@ -529,6 +529,19 @@ export async function saveForecastCells(
     : { kind: "conflicts", conflicts: raced, saved: written.length };
 }
 
+/** How many cells (account × month) of a cost centre in an RF were changed after `since` (null: ever). */
+export async function countChangedCells(rf: string, cost_center_concat: string, since: Date | null): Promise<number> {
+  const [counted] = await (await getDb())
+    .collection<ForecastHistoryEntry>(FORECAST_HISTORY)
+    .aggregate<{ cells: number }>([
+      { $match: { rf, cost_center_concat, ...(since ? { at: { $gt: since } } : {}) } },
+      { $group: { _id: { account: "$account_concat", month: "$data_ref" } } },
+      { $count: "cells" },
+    ])
+    .toArray();
+  return counted?.cells ?? 0;
+}
+
 /** A cell's history, newest first (at most `limit` entries). */
 export async function cellHistory(
   rf: string,

@@ -111,7 +111,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readCycleForm(request);
   if (!form) return data({ cycleError: messages.badRequest }, { status: 400 });
   const outcome = await takeCycleAction(form, lookup.review, user, portalToday());
-  if (!outcome.ok) return data({ cycleError: outcome.message }, { status: outcome.status });
+  if (!outcome.ok)
+    return "confirm" in outcome
+      ? data({ cycleConfirm: outcome.confirm }, { status: 200 })
+      : data({ cycleError: outcome.message }, { status: outcome.status });
   const { calendar, costCenter } = lookup.review;
   return redirect(`${reviewPath(calendar.name, costCenter.cost_center_concat)}?ciclo=${form.get("intent")}`);
 }
@@ -134,6 +137,7 @@ export default function ForecastReviewPage() {
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const cycleError = actionData && "cycleError" in actionData ? actionData.cycleError : null;
+  const cycleConfirm = actionData && "cycleConfirm" in actionData ? actionData.cycleConfirm : null;
   const save = useFetcher<typeof action>({ key: "forecast-save" });
   // The last reply is shown until the user closes it (or resolves its conflicts); a new save replaces it.
   const [dismissed, setDismissed] = useState<SaveReply | undefined>(undefined);
@@ -196,7 +200,7 @@ export default function ForecastReviewPage() {
         </p>
       </header>
       {page.cycleDone && !cycleError ? <Alert tone="success">{page.cycleDone}</Alert> : null}
-      <CyclePanel cycle={page.cycle} error={cycleError} compact={touch} />
+      <CyclePanel cycle={page.cycle} error={cycleError} confirm={cycleConfirm} compact={touch} />
       {page.cycle.frozen ? (
         <Alert tone="info">
           {cycleTexts.frozen(page.costCenter.cost_center_concat, page.rf, page.cycle.shown.label)}

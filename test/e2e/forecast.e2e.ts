@@ -1,6 +1,7 @@
 import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
+import { cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { boardTexts, cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { noticeTexts } from "~/features/notices/texts";
@@ -611,10 +612,17 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
       if ((await fold.count()) > 0) await fold.click();
       await form.locator("textarea").fill(comment);
     }
-    await Promise.all([
-      p.waitForURL((url) => url.searchParams.get("ciclo") === action),
-      form.getByRole("button", { name: cycleTexts.actions[action as "submit"] }).click(),
-    ]);
+    const button = form.getByRole("button", { name: cycleTexts.actions[action as "submit"] });
+    if (action === "submit") {
+      // A submission is asked first, naming the cells changed since the last one.
+      await button.click();
+      const question = p.getByRole("region", { name: /desde o último envio/ });
+      await question.waitFor();
+      await Promise.all([
+        p.waitForURL((url) => url.searchParams.get("ciclo") === action),
+        question.getByRole("button", { name: cycleTexts.submitConfirm }).click(),
+      ]);
+    } else await Promise.all([p.waitForURL((url) => url.searchParams.get("ciclo") === action), button.click()]);
     // The URL changes first; the page shows the outcome once the reloaded data has rendered.
     await p.getByText(cycleTexts.done[action as "submit"]).waitFor();
   };
@@ -640,6 +648,12 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     expect(await state(page).innerText()).toBe("Em preparação");
     await act(page, "submit", `Pronto: ${cc}`);
     expect(await state(page).innerText()).toBe("Enviado");
+    if (cc === FIRST) {
+      // Taken back before any decision, and sent again.
+      await act(page, "withdraw");
+      expect(await state(page).innerText()).toBe("Em preparação");
+      await act(page, "submit", `Pronto: ${cc}`);
+    }
     expect(await page.getByRole("button", { name: new RegExp(`^${forecastTexts.save}`) }).count()).toBe(0);
     await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
     expect(await page.locator(".forecast-grid__input").count()).toBe(0);
@@ -650,9 +664,11 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   try {
     const r = reviewer.page;
     await signIn(r, app.baseURL, "sysadmin@demo.local");
-    await r.getByRole("link", { name: noticeTexts.headerNoticesAria(2) }).waitFor();
+    // Two submissions, the first one's withdrawal and its second submission.
+    await r.getByRole("link", { name: noticeTexts.headerNoticesAria(4) }).waitFor();
     await r.goto("/user/notices");
-    for (const cc of [FIRST, SECOND]) await r.getByText(cycleTexts.notice.submittedTitle(cc, OPEN)).waitFor();
+    for (const cc of [FIRST, SECOND]) await r.getByText(cycleNoticeTexts.submittedTitle(cc, OPEN)).first().waitFor();
+    await r.getByText(cycleNoticeTexts.withdrawnTitle(FIRST, OPEN)).waitFor();
     await r.goto(reviewPath(OPEN, FIRST));
     await act(r, "approve");
     expect(await state(r).innerText()).toBe("Aprovado");
@@ -667,15 +683,15 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
 
   // The preparer is told in the portal and by e-mail (the outbox), corrects the returned one and submits it again.
   await page.goto("/user/notices");
-  await page.getByText(cycleTexts.notice.returnedTitle(SECOND, OPEN)).waitFor();
-  await page.getByText(cycleTexts.notice.approvedTitle(FIRST, OPEN)).waitFor();
+  await page.getByText(cycleNoticeTexts.returnedTitle(SECOND, OPEN)).waitFor();
+  await page.getByText(cycleNoticeTexts.approvedTitle(FIRST, OPEN)).waitFor();
   await expect
     .poll(
       () =>
         withDb(app, (db) =>
           db.collection("mail_outbox").countDocuments({
             to: "gold@demo.local",
-            subject: cycleTexts.notice.returnedTitle(SECOND, OPEN),
+            subject: cycleNoticeTexts.returnedTitle(SECOND, OPEN),
           }),
         ),
       { timeout: 60_000, interval: 1_000 },

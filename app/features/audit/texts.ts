@@ -55,6 +55,7 @@ const OBJECT_LABELS: Record<AuditObjectKind, string> = {
 /** A forecast cycle decision's action, as the list names it. */
 const ACTION_LABELS: Record<CycleAction, string> = {
   submit: "Enviou",
+  withdraw: "Retirou o envio",
   approve: "Aprovou",
   return: "Devolveu",
   reopen: "Reabriu",

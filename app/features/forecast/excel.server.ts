@@ -15,7 +15,7 @@ import {
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
 import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
-import { lockMessage } from "./cycle/texts";
+import { lockMessage } from "./cycle/server-texts";
 import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
 import { loadReviewGrid, type Review } from "./review.server";

@@ -17,6 +17,7 @@ import {
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthKey, monthLabel, monthStartDate } from "~/shared/months";
+import { cycleLockTexts } from "./cycle/server-texts";
 import { cycleTexts } from "./cycle/texts";
 import { ACCOUNTS, dumpForecast, insertScenario } from "./fixtures";
 import { reviewPath } from "./forecast-filter";
@@ -140,7 +141,7 @@ const templateCsv = (rows: Record<string, string>[]) =>
     "\n",
   );
 
-const lockedUpload = (reason: string) => cycleTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason }]);
+const lockedUpload = (reason: string) => cycleLockTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason }]);
 
 describe("after the edit month, a cost centre never submitted (Não enviado) takes no change on any path", () => {
   it("the grid save: a typed cell, a paste, a mass change and an undo are refused, nothing written", async () => {
@@ -228,7 +229,7 @@ describe("after the edit month, a cost centre never submitted (Não enviado) tak
     const csv = templateCsv([{ rf: RF, data_ref: APRIL, forecast: "99.999,00" }]);
     const { outcome, file } = await uploadAndProcess("forecast.csv", csv, { user: PREPARER.email });
     expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_REJECTED });
-    expect(file?.message).toBe(lockedUpload(cycleTexts.lockReason.closed(monthLabel(calendar.editMonth))));
+    expect(file?.message).toBe(lockedUpload(cycleLockTexts.lockReason.closed(monthLabel(calendar.editMonth))));
     expect((await cell(ACCOUNTS[0].account, APRIL)).forecast).toBe(1014);
     expect(await dumpForecast(db)).toEqual(before);
   });
@@ -241,7 +242,7 @@ describe("before the edit month the RF is not open either", () => {
     const csv = templateCsv([{ rf: RF, data_ref: APRIL, forecast: "99.999,00" }]);
     const { outcome, file } = await uploadAndProcess("forecast.csv", csv, { user: PREPARER.email });
     expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_REJECTED });
-    expect(file?.message).toBe(lockedUpload(cycleTexts.lockReason.upcoming(monthLabel(calendar.editMonth))));
+    expect(file?.message).toBe(lockedUpload(cycleLockTexts.lockReason.upcoming(monthLabel(calendar.editMonth))));
     expect(await dumpForecast(db)).toEqual(before);
   });
 });

@@ -42,7 +42,7 @@ import {
 } from "~/shared/months";
 import { formatPtBr2 } from "~/shared/numbers";
 import { readLimitedJson } from "~/shared/request-body.server";
-import { lockMessage } from "./cycle/texts";
+import { lockMessage } from "./cycle/server-texts";
 import { reviewPath } from "./forecast-filter";
 import { forecastTexts } from "./texts";
 

@@ -4,7 +4,7 @@ import { forecastLocks, readWindow } from "~/models/forecast.server";
 import { type CalendarDate, monthLabel, monthStartDate, parseMonthKey } from "~/shared/months";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
 import { redirectWithToast } from "~/shared/toast.server";
-import { lockMessage } from "./cycle/texts";
+import { lockMessage } from "./cycle/server-texts";
 import { reviewPath } from "./forecast-filter";
 import type { AccountLine } from "./forecast-grid-rules";
 import { isEditableMonth } from "./release-points";

@@ -6,7 +6,7 @@ import { moneyColumn, textColumn } from "~/platform/import/column-rules";
 import { invalid } from "~/platform/import/rules";
 import type { ChangeGuard, DatasetTemplate } from "~/platform/import/template";
 import { portalToday } from "~/shared/clock.server";
-import { cycleTexts, lockReasonOf } from "./cycle/texts";
+import { cycleLockTexts, lockReasonOf } from "./cycle/server-texts";
 
 /**
  * The upload template of forecast records, actuals and RF. Recognised by its header row (every column present, any order and case; platform/import/template.ts), checked
@@ -29,7 +29,7 @@ function forecastChangeGuard(): ChangeGuard {
       if (pairs.size === 0) return null;
       const locks = await forecastLocks([...pairs.values()], portalToday(now), db);
       if (locks.size === 0) return null;
-      return cycleTexts.lockedUpload(
+      return cycleLockTexts.lockedUpload(
         [...locks].map(([key, lock]) => {
           const pair = pairs.get(key)!;
           return { costCenter: pair.cost_center_concat, rf: pair.rf, reason: lockReasonOf(lock) };

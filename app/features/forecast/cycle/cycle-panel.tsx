@@ -1,6 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import type { CycleAction } from "~/models/forecast-cycle.fields";
-import type { CycleView } from "./cycle.server";
+import { useHydrated } from "~/shared/ui/use-hydrated";
+import type { CycleConfirm, CycleView } from "./cycle.server";
 import { COMMENT_MAX, needsComment } from "./rules";
 import { cycleTexts } from "./texts";
 
@@ -11,25 +13,46 @@ import { cycleTexts } from "./texts";
 export function CyclePanel({
   cycle,
   error,
+  confirm = null,
   compact = false,
 }: {
   cycle: CycleView;
   error?: string | null;
+  /** The server's question for a submission posted without its confirmation (the page without JavaScript). */
+  confirm?: CycleConfirm | null;
   /** On a touch screen the actions and the timeline fold under one summary, so the grid starts near the top. */
   compact?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") != null;
   const last = cycle.timeline.at(-1);
+  // With JavaScript the submission's question needs no round trip: the loader counted the changed cells.
+  const [asked, setAsked] = useState<CycleConfirm | null>(null);
+  const [dismissed, setDismissed] = useState<CycleConfirm | null>(null);
+  const question = asked ?? (confirm !== dismissed ? confirm : null);
+  const askFirst = (comment: string) =>
+    setAsked({
+      count: cycle.changedSinceSubmission,
+      question: cycleTexts.submitQuestion(cycle.changedSinceSubmission),
+      comment,
+    });
   const tools = (
     <>
       {cycle.actions.length > 0 ? (
         <div className="forecast-cycle__actions">
           {cycle.actions.map((action) => (
-            <ActionForm key={action} action={action} busy={busy} />
+            <ActionForm key={action} action={action} busy={busy} onSubmitAsk={action === "submit" ? askFirst : null} />
           ))}
         </div>
       ) : null}
+      <SubmitQuestion
+        question={question}
+        busy={busy}
+        onClose={() => {
+          setAsked(null);
+          setDismissed(confirm);
+        }}
+      />
       <details className="forecast-cycle__timeline">
         <summary>
           {cycleTexts.timelineTitle} ({cycle.timeline.length})
@@ -98,18 +121,87 @@ export function CyclePanel({
   );
 }
 
-function ActionForm({ action, busy }: { action: CycleAction; busy: boolean }) {
+/**
+ * "Enviar para revisão?": the cells changed since the last submission, then a form that sends it confirmed (with the
+ * comment typed), or a way back. Inline beside the actions, not a modal: without JavaScript the server's answer shows
+ * the same box.
+ */
+function SubmitQuestion({
+  question,
+  busy,
+  onClose,
+}: {
+  question: CycleConfirm | null;
+  busy: boolean;
+  onClose: () => void;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  if (!question) return null;
+  return (
+    <section className="forecast-cycle__confirm" aria-labelledby="forecast-cycle-confirm" aria-live="polite">
+      <p id="forecast-cycle-confirm">{question.question}</p>
+      <Form method="post" onSubmit={onClose}>
+        <input type="hidden" name="intent" value="submit" />
+        <input type="hidden" name="confirm" value="1" />
+        <input type="hidden" name="comment" value={question.comment} />
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {cycleTexts.submitConfirm}
+        </button>{" "}
+        <Link
+          className="button button--secondary"
+          to={`${location.pathname}${location.search}`}
+          replace
+          onClick={(event) => {
+            if (!hydrated) return;
+            event.preventDefault();
+            onClose();
+          }}
+        >
+          {cycleTexts.submitCancel}
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+function ActionForm({
+  action,
+  busy,
+  onSubmitAsk,
+}: {
+  action: CycleAction;
+  busy: boolean;
+  /** Asks before it posts (a submission), with the comment typed; null: the form posts as it is. */
+  onSubmitAsk: ((comment: string) => void) | null;
+}) {
   const required = needsComment(action);
   const id = `cycle-comment-${action}`;
   const button = (
-    <button type="submit" className={`button ${required ? "button--secondary" : "button--primary"}`} disabled={busy}>
+    <button
+      type="submit"
+      className={`button ${required || action === "withdraw" ? "button--secondary" : "button--primary"}`}
+      disabled={busy}
+    >
       {cycleTexts.actions[action]}
     </button>
   );
   // Returning and reopening need their reason written; submitting and approving take an optional comment, folded away
   // so the grid stays near the top of a phone's screen.
   return (
-    <Form method="post" className={`forecast-cycle__form forecast-cycle__form--${action}`}>
+    <Form
+      method="post"
+      className={`forecast-cycle__form forecast-cycle__form--${action}`}
+      onSubmit={
+        onSubmitAsk
+          ? (event) => {
+              event.preventDefault();
+              const comment = new FormData(event.currentTarget).get("comment");
+              onSubmitAsk(typeof comment === "string" ? comment : "");
+            }
+          : undefined
+      }
+    >
       <input type="hidden" name="intent" value={action} />
       {required ? (
         <>

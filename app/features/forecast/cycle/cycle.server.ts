@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
+import { countChangedCells } from "~/models/forecast.server";
 import {
   CYCLE_ACTIONS,
   type CycleAction,
@@ -41,6 +42,7 @@ import {
   shownState,
   submissionBinds,
 } from "./rules";
+import { cycleNoticeTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
 /**
@@ -100,6 +102,8 @@ export type CycleView = {
   actions: CycleAction[];
   preparers: string[];
   timeline: TimelineView[];
+  /** Cells changed since the last submission (since the cycle began, before any): the submission's question names it. */
+  changedSinceSubmission: number;
 };
 
 export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
@@ -116,11 +120,15 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
   // record itself (takeCycleAction, a conditional update).
   const state = events.at(-1)?.to ?? INITIAL_STATE;
   const window = editWindowOf(calendar, today);
+  const actions = allowedActions(state, actor, window, monthLabel(calendar.editMonth));
   return {
     state,
     shown: shownState(state, window),
     frozen: isFrozen(state),
-    actions: allowedActions(state, actor, window, monthLabel(calendar.editMonth)),
+    actions,
+    changedSinceSubmission: actions.includes("submit")
+      ? await countChangedCells(calendar.name, cc, record?.submitted_at ?? null)
+      : 0,
     preparers: preparers.get(cc) ?? [],
     timeline: events.map((e) => ({
       when: formatDateTime(e.at),
@@ -139,9 +147,16 @@ export const CYCLE_ACTION = z.enum(CYCLE_ACTIONS);
 const actionSchema = z.object({
   intent: CYCLE_ACTION,
   comment: z.string().max(20_000).optional().default(""),
+  confirm: z.literal("1").optional(),
 });
 
-export type CycleOutcome = { ok: true; message: string } | { ok: false; message: string; status: 400 | 403 | 409 };
+/** A submission not yet confirmed: the question to ask (with the cells changed), and the comment to carry. */
+export type CycleConfirm = { count: number; question: string; comment: string };
+
+export type CycleOutcome =
+  | { ok: true; message: string }
+  | { ok: false; message: string; status: 400 | 403 | 409 }
+  | { ok: false; confirm: CycleConfirm; status: 200 };
 
 /** Takes a cycle action sent by the page's form (intent, comment), as `user`, today. */
 export async function takeCycleAction(
@@ -154,6 +169,7 @@ export async function takeCycleAction(
   const parsed = actionSchema.safeParse({
     intent: form.get("intent") ?? undefined,
     comment: typeof form.get("comment") === "string" ? form.get("comment") : undefined,
+    confirm: form.get("confirm") ?? undefined,
   });
   if (!parsed.success) return { ok: false, message: cycleTexts.invalidAction, status: 400 };
   const action = parsed.data.intent;
@@ -183,6 +199,11 @@ export async function takeCycleAction(
     await audit("refused", { state, reason: refusal });
     const status = TRANSITIONS[action].from.includes(state) ? 403 : 409;
     return { ok: false, message: refusal, status };
+  }
+  // A submission cannot be changed once sent: it is asked first, naming what changed since the last one.
+  if (action === "submit" && parsed.data.confirm !== "1") {
+    const count = await countChangedCells(calendar.name, cc, record?.submitted_at ?? null);
+    return { ok: false, status: 200, confirm: { count, question: cycleTexts.submitQuestion(count), comment } };
   }
   const { from, to } = TRANSITIONS[action];
   // A submission records who sent it and the preparers then: the reviewers' rule is checked against both.
@@ -224,7 +245,7 @@ async function noticesOf(
   const reviewers = async () =>
     (await usersOfTypes(reviewerTypes())).map((u) => u.user).filter((u) => !preparers.includes(u));
   const who = actor.name || actor.email;
-  const n = cycleTexts.notice;
+  const n = cycleNoticeTexts;
   const to = (emails: readonly string[], kind: string, title: string, body: string): NoticeInput[] =>
     [...new Set(emails)].filter((e) => e !== actor.email).map((e) => ({ to: e, kind, title, body, link }));
   switch (action) {
@@ -238,6 +259,13 @@ async function noticesOf(
             n.resubmittedBody(who, cc, rf, comment),
           )
         : to(await reviewers(), "forecast.submitted", n.submittedTitle(cc, rf), n.submittedBody(who, cc, rf, comment));
+    case "withdraw":
+      return to(
+        await reviewers(),
+        "forecast.withdrawn",
+        n.withdrawnTitle(cc, rf),
+        n.withdrawnBody(who, cc, rf, comment),
+      );
     case "approve":
       return to(preparers, "forecast.approved", n.approvedTitle(cc, rf), n.approvedBody(who, cc, rf, comment));
     case "return":

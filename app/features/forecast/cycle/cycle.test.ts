@@ -33,6 +33,7 @@ import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
 import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
 import { parseScenario, scenarioCalendar } from "../release-points";
 import { sendForecastReminders } from "./reminder.server";
+import { cycleLockTexts, cycleNoticeTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
@@ -117,18 +118,23 @@ async function page(costCenter = MARKETING, query = "") {
   return dataAnswer<Extract<BodyOf<typeof loader>, { found: true }>>(result).body;
 }
 
-/** Sends a cycle action's form as the current user: the redirect's location, or the refusal's status and message. */
-async function cycle(intent: string, comment = "", costCenter = MARKETING) {
+/**
+ * Sends a cycle action's form as the current user (a submission confirmed, as its dialog sends it): the redirect's
+ * location, or the refusal's status and message.
+ */
+async function cycle(intent: string, comment = "", costCenter = MARKETING, confirm = true) {
   const request = new Request(url(reviewPath(RF, costCenter)), {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
-    body: new URLSearchParams({ intent, comment }).toString(),
+    body: new URLSearchParams({ intent, comment, ...(confirm ? { confirm: "1" } : {}) }).toString(),
   });
   try {
     const result = await action(args(request, costCenter));
     if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
-    const { status, body } = dataAnswer<{ cycleError: string }>(result);
-    return { status, message: body.cycleError };
+    const { status, body } = dataAnswer<{ cycleError?: string; cycleConfirm?: { count: number; question: string } }>(
+      result,
+    );
+    return body.cycleConfirm ? { status, confirm: body.cycleConfirm } : { status, message: body.cycleError };
   } catch (error) {
     if (error instanceof Response) return { status: error.status };
     throw error;
@@ -191,6 +197,38 @@ describe("submitting", () => {
     });
   });
 
+  it("asks first, naming the cells changed since the last submission; nothing changes until it is confirmed", async () => {
+    const edit = async (value: number, account = 0) => {
+      const grid = (await page()).grid;
+      const original = initialValues(grid.groups);
+      const edited = original.map((row) => [...row]);
+      edited[account][grid.months.indexOf(EDIT_MONTH)] = value;
+      expect((await save(changedCells(grid.groups, grid.months, original, edited))).body).toMatchObject({ ok: true });
+    };
+    await edit(101);
+    await edit(102);
+    await edit(103, 1);
+    // Two cells, one of them changed twice.
+    expect((await page()).cycle.changedSinceSubmission).toBe(2);
+    const asked = await cycle("submit", "Pronto", MARKETING, false);
+    expect(asked).toEqual({
+      status: 200,
+      confirm: { count: 2, question: cycleTexts.submitQuestion(2), comment: "Pronto" },
+    });
+    expect(cycleTexts.submitQuestion(2)).toBe(
+      "Enviar para revisão? 2 células mudaram desde o último envio. Depois de enviado, o forecast só muda se você retirar o envio ou se um revisor devolver.",
+    );
+    expect((await page()).cycle.shown.label).toBe("Em preparação");
+    expect(await db.collection(FORECAST_CYCLE_EVENTS).countDocuments({})).toBe(0);
+    expect((await cycle("submit", "Pronto")).status).toBe(302);
+
+    // Withdrawn and changed once more: one cell since that submission.
+    expect((await cycle("withdraw")).status).toBe(302);
+    await edit(104);
+    expect((await page()).cycle.changedSinceSubmission).toBe(1);
+    expect(cycleTexts.submitQuestion(1)).toContain("1 célula mudou desde o último envio");
+  });
+
   it("is refused outside the edit month, where what was not submitted shows as Não enviado", async () => {
     setToday("2027-03-02");
     const closed = await page();
@@ -198,6 +236,51 @@ describe("submitting", () => {
     expect(await cycle("submit")).toEqual({
       status: 403,
       message: cycleTexts.refused.notInEditMonth(monthLabel(calendar.editMonth)),
+    });
+  });
+});
+
+describe("withdrawing a submission", () => {
+  it("a preparer takes back a submission no reviewer has decided on: on the timeline, the reviewers told, the grid open", async () => {
+    expect((await cycle("submit", "Pronto")).status).toBe(302);
+    as(OTHER_GOLD);
+    expect(await cycle("withdraw")).toEqual({ status: 403, message: cycleTexts.refused.withdrawNotPreparer });
+    as(PREPARER);
+    expect((await page()).cycle.actions).toEqual(["withdraw"]);
+    expect(await cycle("withdraw", "Faltou uma linha")).toEqual({
+      status: 302,
+      location: `${reviewPath(RF, MARKETING)}?ciclo=withdraw`,
+    });
+    const after = await page(MARKETING, "?ciclo=withdraw");
+    expect(after.cycleDone).toBe(cycleTexts.done.withdraw);
+    expect(after.cycle.shown.label).toBe("Em preparação");
+    expect(after.grid.editable).toBe(true);
+    expect(after.cycle.timeline.at(-1)).toMatchObject({
+      from: "Enviado",
+      to: "Em preparação",
+      action: cycleTexts.actionVerbs.withdraw,
+      comment: "Faltou uma linha",
+    });
+    const told = (await noticesTo(REVIEWER.email)).map((n) => n.kind);
+    expect(told).toEqual(["forecast.submitted", "forecast.withdrawn"]);
+    expect((await noticesTo(REVIEWER.email)).at(-1)?.body).toContain("Comentário: Faltou uma linha");
+  });
+
+  it("is refused once a reviewer has decided, and outside the edit month", async () => {
+    expect((await cycle("submit")).status).toBe(302);
+    as(REVIEWER);
+    expect((await cycle("approve")).status).toBe(302);
+    as(PREPARER);
+    expect(await cycle("withdraw")).toEqual({
+      status: 409,
+      message: cycleTexts.refused.wrongState("retirar o envio", "Aprovado"),
+    });
+    as(ADMIN_PREPARER);
+    expect((await cycle("submit", "", RETAIL)).status).toBe(302);
+    setToday("2027-03-02");
+    expect(await cycle("withdraw", "", RETAIL)).toEqual({
+      status: 403,
+      message: cycleTexts.refused.withdrawNotInEditMonth(monthLabel(calendar.editMonth)),
     });
   });
 });
@@ -291,7 +374,7 @@ describe("every write path of a submitted cost centre refuses, with the same mes
     ].join("\n");
     const { outcome, file } = await uploadAndProcess("forecast.csv", csv, { user: PREPARER.email });
     expect(outcome).toMatchObject({ kind: "done", status: FILE_STATUS_REJECTED });
-    expect(file?.message).toBe(cycleTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }]));
+    expect(file?.message).toBe(cycleLockTexts.lockedUpload([{ costCenter: MARKETING, rf: RF, reason: "Enviado" }]));
     expect(await dumpForecast(db)).toEqual(before);
     // The cost centre still in preparation takes the same kind of file.
     const open = [
@@ -338,7 +421,7 @@ describe("reviewing", () => {
     expect((await cycle("submit", "Salários corrigidos")).status).toBe(302);
     // A submission after a return says so: the reviewer knows it is the corrected one.
     const resent = (await noticesTo(REVIEWER.email)).filter((n) => n.kind === "forecast.submitted").at(-1)!;
-    expect(resent.title).toBe(cycleTexts.notice.resubmittedTitle(MARKETING, RF));
+    expect(resent.title).toBe(cycleNoticeTexts.resubmittedTitle(MARKETING, RF));
     expect(resent.body).toContain("depois da devolução");
     expect(resent.body).toContain("Comentário: Salários corrigidos");
     expect(await db.collection(NOTICE_MAIL).findOne({ to: REVIEWER.email, title: resent.title })).not.toBeNull();
@@ -370,7 +453,8 @@ describe("reviewing", () => {
   it("a reviewer never decides on a cost centre they prepare", async () => {
     as(ADMIN_PREPARER);
     expect((await cycle("submit", "", RETAIL)).status).toBe(302);
-    expect((await page(RETAIL)).cycle.actions).toEqual([]);
+    // As its preparer they may only take the submission back, never decide on it.
+    expect((await page(RETAIL)).cycle.actions).toEqual(["withdraw"]);
     expect(await cycle("approve", "", RETAIL)).toEqual({ status: 403, message: cycleTexts.refused.ownCostCenter });
     // Nor is the submission sent to them.
     expect((await noticesTo(ADMIN_PREPARER.email)).filter((n) => n.kind === "forecast.submitted")).toEqual([

@@ -7,7 +7,7 @@ import { type CalendarDate, dayLabel, isoDate, monthStartDate } from "~/shared/m
 import { filterPath, reviewPath } from "../forecast-filter";
 import { parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
 import { daysToEditEnd } from "./board.server";
-import { cycleTexts } from "./texts";
+import { cycleNoticeTexts } from "./server-texts";
 
 /**
  * The daily reminder of the forecast cycle: in the last REMINDER_DAYS days of an RF's edit month, each preparer of a
@@ -48,8 +48,8 @@ export async function sendForecastReminders(now: Date, today: CalendarDate = por
     notices.push({
       to: user,
       kind: "forecast.reminder",
-      title: cycleTexts.notice.reminderTitle(rf, lastLabel),
-      body: cycleTexts.notice.reminderBody(rf, lastLabel, list),
+      title: cycleNoticeTexts.reminderTitle(rf, lastLabel),
+      body: cycleNoticeTexts.reminderBody(rf, lastLabel, list),
       link: list.length === 1 ? reviewPath(rf, list[0]) : filterPath({ rf }),
     });
   }

@@ -24,11 +24,13 @@ describe("the cycle's rules", () => {
   it("lets each role take only its own transitions from the right state", () => {
     expect(allowedActions("preparing", preparer, "open")).toEqual(["submit"]);
     expect(allowedActions("returned", preparer, "open")).toEqual(["submit"]);
-    expect(allowedActions("submitted", preparer, "open")).toEqual([]);
+    // A preparer may take a submission back in the edit month, while no reviewer has decided.
+    expect(allowedActions("submitted", preparer, "open")).toEqual(["withdraw"]);
+    expect(allowedActions("submitted", preparer, "closed")).toEqual([]);
     expect(allowedActions("submitted", reviewer, "open")).toEqual(["approve", "return"]);
     expect(allowedActions("submitted", reviewer, "closed")).toEqual(["approve", "return"]);
     expect(allowedActions("submitted", readerReviewer, "open")).toEqual(["approve", "return"]);
-    expect(allowedActions("submitted", reviewerWhoPrepares, "open")).toEqual([]);
+    expect(allowedActions("submitted", reviewerWhoPrepares, "open")).toEqual(["withdraw"]);
     expect(allowedActions("submitted", reviewerWhoSubmitted, "closed")).toEqual([]);
     expect(allowedActions("approved", reviewer, "closed")).toEqual(["reopen"]);
     expect(allowedActions("approved", { ...preparer, type: "USER GOLD" }, "open")).toEqual([]);

@@ -15,6 +15,7 @@ import { cycleTexts, STATE_LABELS, shownLabel } from "./texts";
  * app/models/forecast-cycle.fields.ts.
  *
  * - submit: Em preparação or Devolvido → Enviado, by an assigned preparer who may edit the forecast, in the edit month;
+ * - withdraw: Enviado → Em preparação, by the same people in the same month, while no reviewer has decided;
  * - approve / return: Enviado → Aprovado / Devolvido, by a reviewer type who is not a preparer of this cost centre
  *   and neither submitted the version under review nor prepared the cost centre when it was submitted (the
  *   submission's record: leaving the preparers' list afterwards changes nothing), also after the edit month, so a
@@ -56,6 +57,11 @@ export function refusalOf(
       if (!actor.canEdit) return cycleTexts.refused.notEditor;
       if (!actor.isPreparer) return cycleTexts.refused.notPreparer;
       if (window !== "open") return cycleTexts.refused.notInEditMonth(editMonthLabel);
+      return null;
+    case "withdraw":
+      if (!actor.canEdit) return cycleTexts.refused.notEditor;
+      if (!actor.isPreparer) return cycleTexts.refused.withdrawNotPreparer;
+      if (window !== "open") return cycleTexts.refused.withdrawNotInEditMonth(editMonthLabel);
       return null;
     case "approve":
     case "return":

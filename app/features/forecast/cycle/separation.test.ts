@@ -81,7 +81,8 @@ async function cycle(intent: string, costCenter: string, comment = "") {
   const request = new Request(`${ORIGIN}${reviewPath(RF, costCenter)}`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-    body: new URLSearchParams({ intent, comment }).toString(),
+    // A submission as its dialog sends it, confirmed.
+    body: new URLSearchParams({ intent, comment, confirm: "1" }).toString(),
   });
   const result = await action(reviewArgs(request, costCenter));
   if (result instanceof Response) return { status: result.status };

@@ -1,13 +1,6 @@
-import type { ForecastLock } from "~/models/forecast.server";
 import { type CycleAction, type CycleState, NOT_SUBMITTED, type ShownCode } from "~/models/forecast-cycle.fields";
-import { monthLabel } from "~/shared/months";
-import { forecastTexts } from "../texts";
 
 /** Texts of the forecast cycle (submit, review, approve per cost centre × RF); all ours (docs/decisions.md). */
-
-/** A decision's optional comment, as its notice carries it. */
-const commentPart = (comment: string) => (comment.trim() ? ` Comentário: ${comment.trim()}` : "");
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 
 export const STATE_LABELS: Readonly<Record<CycleState, string>> = {
   preparing: "Em preparação",
@@ -30,12 +23,14 @@ export const cycleTexts = {
   lastEvent: (who: string, verb: string, when: string) => `última: ${who} ${verb} em ${when}`,
   actions: {
     submit: "Enviar para revisão",
+    withdraw: "Retirar envio",
     approve: "Aprovar",
     return: "Devolver",
     reopen: "Reabrir",
   } satisfies Record<CycleAction, string>,
   actionVerbs: {
     submit: "enviou",
+    withdraw: "retirou o envio",
     approve: "aprovou",
     return: "devolveu",
     reopen: "reabriu",
@@ -47,8 +42,14 @@ export const cycleTexts = {
   commentRequired: "Escreva o motivo: ele é obrigatório para devolver ou reabrir.",
   commentTooLong: (max: number) => `O comentário pode ter no máximo ${max} caracteres.`,
   invalidAction: "Ação desconhecida: recarregue a página e tente de novo.",
+  // The submission's confirmation (ours), with the cells changed since the last submission.
+  submitQuestion: (cells: number) =>
+    `Enviar para revisão? ${cells === 1 ? "1 célula mudou" : `${cells.toLocaleString("pt-BR")} células mudaram`} desde o último envio. Depois de enviado, o forecast só muda se você retirar o envio ou se um revisor devolver.`,
+  submitConfirm: "Confirmar envio",
+  submitCancel: "Cancelar",
   done: {
     submit: "Forecast enviado para revisão. A grade fica bloqueada até a decisão do revisor.",
+    withdraw: "Envio retirado: o forecast voltou para Em preparação e pode ser alterado.",
     approve: "Forecast aprovado.",
     return: "Forecast devolvido ao responsável, com o comentário.",
     reopen: "Forecast reaberto para preparação.",
@@ -62,10 +63,13 @@ export const cycleTexts = {
     ownSubmission:
       "Você enviou esta versão ou era responsável pela preparação quando ela foi enviada: outra pessoa deve revisá-la.",
     notAdmin: "Só um administrador pode reabrir um forecast aprovado.",
+    withdrawNotPreparer: "Só um responsável pela preparação deste centro de custo pode retirar o envio.",
+    withdrawNotInEditMonth: (editMonth: string) => `Retirar o envio só é possível no mês de edição (${editMonth}).`,
     wrongState: (action: string, state: string) => `Não é possível ${action}: a situação atual é “${state}”.`,
   },
   actionInfinitive: {
     submit: "enviar",
+    withdraw: "retirar o envio",
     approve: "aprovar",
     return: "devolver",
     reopen: "reabrir",
@@ -73,60 +77,10 @@ export const cycleTexts = {
   /** The one message every write path gives when the cost centre's forecast is frozen. */
   frozen: (cost_center_concat: string, rf: string, state: string) =>
     `O forecast de ${cost_center_concat} em ${rf} está “${state}”: nenhuma alteração é aceita depois do envio.`,
-  /** Why a cost centre of an RF takes no change now, in an upload's refusal (the state's label when frozen). */
-  lockReason: {
-    closed: (editMonth: string) => `edição encerrada em ${editMonth}`,
-    upcoming: (editMonth: string) => `edição abre em ${editMonth}`,
-  },
-  /** The one message of an upload refused by the forecast's write rule (forecastLocks), naming the pairs. */
-  lockedUpload: (items: readonly { costCenter: string; rf: string; reason: string }[]) => {
-    const list = items.slice(0, 10).map((i) => `${i.costCenter} (${i.rf}: ${i.reason})`);
-    const who = plural(items.length, "centro de custo não aceita", "centros de custo não aceitam");
-    const more = items.length > 10 ? "; …" : "";
-    const rule =
-      "O forecast de um RF só muda no seu mês de edição e enquanto não foi enviado nem aprovado; " +
-      "o realizado (actual) pode ser carregado a qualquer momento.";
-    return `Arquivo recusado, nada foi aplicado: ${who} alterações de forecast agora: ${list.join("; ")}${more}. ${rule}`;
-  },
-  // Notices (in-portal and e-mail)
-  notice: {
-    submittedTitle: (cc: string, rf: string) => `Forecast enviado para revisão: ${cc} · ${rf}`,
-    submittedBody: (who: string, cc: string, rf: string, comment: string) =>
-      `${who} enviou o forecast de ${cc} em ${rf}.${commentPart(comment)} Revise e aprove ou devolva com um comentário.`,
-    resubmittedTitle: (cc: string, rf: string) => `Forecast reenviado para revisão: ${cc} · ${rf}`,
-    resubmittedBody: (who: string, cc: string, rf: string, comment: string) =>
-      `${who} reenviou o forecast de ${cc} em ${rf} depois da devolução.${commentPart(comment)} Revise e aprove ou devolva com um comentário.`,
-    approvedTitle: (cc: string, rf: string) => `Forecast aprovado: ${cc} · ${rf}`,
-    approvedBody: (who: string, cc: string, rf: string, comment: string) =>
-      `${who} aprovou o forecast de ${cc} em ${rf}.${commentPart(comment)}`,
-    returnedTitle: (cc: string, rf: string) => `Forecast devolvido: ${cc} · ${rf}`,
-    returnedBody: (who: string, cc: string, rf: string, comment: string) =>
-      `${who} devolveu o forecast de ${cc} em ${rf}. Motivo: ${comment}`,
-    reopenedTitle: (cc: string, rf: string) => `Forecast reaberto: ${cc} · ${rf}`,
-    reopenedBody: (who: string, cc: string, rf: string, comment: string) =>
-      `${who} reabriu o forecast aprovado de ${cc} em ${rf}. Motivo: ${comment}`,
-    reminderTitle: (rf: string, lastDay: string) => `Lembrete: envie o forecast de ${rf} até ${lastDay}`,
-    reminderBody: (rf: string, lastDay: string, list: readonly string[]) =>
-      `O mês de edição de ${rf} termina em ${lastDay}. Ainda não ${list.length === 1 ? "foi enviado" : "foram enviados"}: ${list.join("; ")}.`,
-  },
 };
 
 /** What a state shows as on the board and the review: its label, or "Não enviado" after the edit month. */
 export const shownLabel = (code: ShownCode) => (code === NOT_SUBMITTED ? cycleTexts.notSubmitted : STATE_LABELS[code]);
-
-/** Why a lock refuses, in an upload's list. */
-export function lockReasonOf(lock: ForecastLock): string {
-  return lock.kind === "frozen"
-    ? STATE_LABELS[lock.state]
-    : cycleTexts.lockReason[lock.kind](monthLabel(lock.editMonth));
-}
-
-/** The message a single review's write (grid save, round trip) gives when the model's rule refuses it. */
-export function lockMessage(lock: ForecastLock, costCenter: string, rf: string): string {
-  return lock.kind === "frozen"
-    ? cycleTexts.frozen(costCenter, rf, STATE_LABELS[lock.state])
-    : forecastTexts.lockedRefused(rf, monthLabel(lock.editMonth));
-}
 
 /** The status board (/ij/forecast_status). */
 export const boardTexts = {

@@ -207,7 +207,8 @@ describe("approval keeps the approved figures", () => {
   const cycle = (intent: string, comment = "") =>
     answer(
       reviewAction({
-        request: post(reviewPath(RF, MARKETING), { intent, comment }),
+        // A submission as its dialog sends it, confirmed.
+        request: post(reviewPath(RF, MARKETING), { intent, comment, confirm: "1" }),
         params: { rf: RF, cost_center_concat: MARKETING },
         context: {} as never,
       }),
