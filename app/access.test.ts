@@ -88,6 +88,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir", [SA, GO], "report"],
+  ["routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes", [SA, GO], "report"],
   // The forecast cycle (docs/decisions.md "Forecast cycle"): the board for the reviewers (default SYSTEM ADMIN) and
   // SYSTEM ADMIN, the preparers' assignments for SYSTEM ADMIN.
   ["routes/ij.forecast_status", [SA], "report"],

@@ -298,6 +298,7 @@ export const ROUTE_ACCESS = {
   "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel": FORECAST_REVIEW,
   // "Distribuir total" of a review: its editors (the review's write rule), for the preview too.
   "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir": FORECAST_REVIEW,
+  "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes": FORECAST_REVIEW,
   // The status board per RF, and its export.
   "routes/ij.forecast_status": FORECAST_BOARD,
   "routes/ij.forecast_status.excel": FORECAST_BOARD,

@@ -542,6 +542,63 @@ export async function countChangedCells(rf: string, cost_center_concat: string, 
   return counted?.cells ?? 0;
 }
 
+/** A cell changed in a window of time: its value before the window's first change, its last, and by whom. */
+export type ChangedCell = {
+  account: string;
+  month: Date;
+  old: number;
+  new: number;
+  at: Date;
+  by: string;
+  name: string;
+  count: number;
+};
+
+/**
+ * The cells of a cost centre in an RF changed after `from` and up to `to` (null: open), each once, by account and
+ * month. One indexed aggregation over the cost centre's history (at most its accounts × months cells).
+ */
+export async function changedCellsBetween(
+  rf: string,
+  cost_center_concat: string,
+  from: Date | null,
+  to: Date | null,
+): Promise<ChangedCell[]> {
+  const at = { ...(from ? { $gt: from } : {}), ...(to ? { $lte: to } : {}) };
+  return (await getDb())
+    .collection<ForecastHistoryEntry>(FORECAST_HISTORY)
+    .aggregate<ChangedCell>([
+      { $match: { rf, cost_center_concat, ...(from || to ? { at } : {}) } },
+      { $sort: { at: 1 } },
+      {
+        $group: {
+          _id: { account: "$account_concat", month: "$data_ref" },
+          old: { $first: "$old" },
+          new: { $last: "$new" },
+          at: { $last: "$at" },
+          by: { $last: "$by" },
+          name: { $last: "$name" },
+          count: { $sum: 1 },
+        },
+      },
+      { $sort: { "_id.account": 1, "_id.month": 1 } },
+      {
+        $project: {
+          _id: 0,
+          account: "$_id.account",
+          month: "$_id.month",
+          old: 1,
+          new: 1,
+          at: 1,
+          by: 1,
+          name: 1,
+          count: 1,
+        },
+      },
+    ])
+    .toArray();
+}
+
 /** A cell's history, newest first (at most `limit` entries). */
 export async function cellHistory(
   rf: string,

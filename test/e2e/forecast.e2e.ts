@@ -714,6 +714,10 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     .click();
   await act(page, "submit", "Corrigido");
   expect(await state(page).innerText()).toBe("Enviado");
+  // What changed since the return: the one cell, old → new.
+  await page.getByRole("link", { name: cycleTexts.changesLink }).click();
+  await page.getByRole("heading", { level: 1, name: new RegExp(cycleTexts.changesLink) }).waitFor();
+  expect(await page.getByRole("row", { name: new RegExp(SALARIES.label) }).innerText()).toContain("1.234,50");
 
   // Without JavaScript the reviewer approves it, and the board shows both approved.
   await withoutJavaScript(browser, app, async (plain) => {

@@ -64,6 +64,7 @@ export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName
       pages.push(
         review,
         `${review}/distribuir?conta=${encodeURIComponent(String(cell.account_concat))}&total=100&modo=igual`,
+        `${review}/alteracoes`,
       );
     }
     const ledger = await db

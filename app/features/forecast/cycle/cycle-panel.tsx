@@ -82,6 +82,12 @@ export function CyclePanel({
         : cycleTexts.noPreparers}
     </span>
   );
+  // On the state's line (no line of its own: the grid starts where it did).
+  const changes = (
+    <Link className="forecast-cycle__changes" to={cycle.changesHref}>
+      {cycleTexts.changesLink}
+    </Link>
+  );
   const state = (
     <span className={`forecast-cycle__state forecast-cycle__state--${cycle.shown.code}`} data-testid="cycle-state">
       {cycle.shown.label}
@@ -100,6 +106,7 @@ export function CyclePanel({
           <details className="forecast-cycle__more" open={error ? true : undefined}>
             <summary>{cycleTexts.moreActions(cycle.actions.length)}</summary>
             {preparers}
+            {changes}
             {tools}
           </details>
         </div>
@@ -114,6 +121,7 @@ export function CyclePanel({
         </strong>{" "}
         {state}
         {preparers}
+        {changes}
       </p>
       {errorLine}
       {tools}

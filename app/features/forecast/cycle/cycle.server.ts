@@ -104,6 +104,8 @@ export type CycleView = {
   timeline: TimelineView[];
   /** Cells changed since the last submission (since the cycle began, before any): the submission's question names it. */
   changedSinceSubmission: number;
+  /** "Alterações desde o último envio": the cells changed, old → new, by whom. */
+  changesHref: string;
 };
 
 export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
@@ -126,6 +128,7 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
     shown: shownState(state, window),
     frozen: isFrozen(state),
     actions,
+    changesHref: `${reviewPath(calendar.name, cc)}/alteracoes`,
     changedSinceSubmission: actions.includes("submit")
       ? await countChangedCells(calendar.name, cc, record?.submitted_at ?? null)
       : 0,

@@ -1,0 +1,156 @@
+import type { Db } from "mongodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataAnswer, isDataResult } from "#test/answers";
+import { currentUser } from "#test/auth-mock";
+import { useTestDatabase } from "#test/db";
+import { resetConfigForTests } from "~/config.server";
+import { reviewPath } from "~/features/forecast/forecast-filter";
+import { FORECAST_HISTORY } from "~/models/forecast.server";
+import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS } from "~/models/forecast-cycle.server";
+import { loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes";
+import { insertScenario } from "../fixtures";
+import type { ChangesPage } from "./changes.server";
+import { changesTexts } from "./changes-texts";
+
+vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
+
+/**
+ * "Alterações desde o último envio": the cells of a cost centre × RF that changed between its last two submissions
+ * while it is under review (or since the last one while it is being prepared), first value → last, by whom.
+ */
+
+const testDb = useTestDatabase();
+const CC = "CC1001 - Marketing";
+const RF = "RF2 2027";
+const A = "4101001 - Salários";
+const B = "4201001 - Aluguel";
+const savedToday = process.env.PORTAL_TODAY;
+let db: Db;
+
+const at = (day: number, hour = 12) => new Date(Date.UTC(2027, 1, day, hour));
+const month = (m: number) => new Date(Date.UTC(2027, m - 1, 1));
+const change = (account: string, m: number, old: number, value: number, when: Date, who = "paula@example.com") => ({
+  rf: RF,
+  cost_center_concat: CC,
+  account_concat: account,
+  data_ref: month(m),
+  at: when,
+  by: who,
+  name: who === "paula@example.com" ? "Paula" : "Rui",
+  old,
+  new: value,
+});
+const event = (action: string, from: string, to: string, when: Date) => ({
+  rf: RF,
+  cost_center_concat: CC,
+  action,
+  from,
+  to,
+  at: when,
+  by: "paula@example.com",
+  name: "Paula",
+  comment: "",
+});
+
+async function load(query = "") {
+  const path = `${reviewPath(RF, CC)}/alteracoes${query}`;
+  return dataAnswer<ChangesPage>(
+    await loader({
+      request: new Request(`http://localhost${path}`),
+      params: { rf: RF, cost_center_concat: CC },
+      context: {} as never,
+    }),
+  ).body;
+}
+
+beforeAll(async () => {
+  process.env.PORTAL_TODAY = "2027-02-20";
+  resetConfigForTests();
+  db = await testDb.db();
+  await insertScenario(db, RF, CC);
+});
+afterAll(() => {
+  if (savedToday === undefined) delete process.env.PORTAL_TODAY;
+  else process.env.PORTAL_TODAY = savedToday;
+  resetConfigForTests();
+});
+beforeEach(async () => {
+  for (const name of [FORECAST_HISTORY, FORECAST_CYCLE, FORECAST_CYCLE_EVENTS])
+    await db.collection(name).deleteMany({});
+  currentUser.type = "SYSTEM ADMIN";
+  currentUser.email = "rev@example.com";
+});
+
+describe("changes since the last submission", () => {
+  it("under review: the cells changed between the last two submissions, first value → last, by the last author", async () => {
+    await db.collection(FORECAST_HISTORY).insertMany([
+      change(A, 3, 100, 110, at(2)), // before the first submission: not shown
+      change(A, 3, 110, 120, at(6)),
+      change(A, 3, 120, 125.5, at(7), "rui@example.com"),
+      change(B, 4, 50, 60, at(8)),
+      change(B, 5, 70, 80, at(8)),
+      change(B, 5, 80, 70, at(9)), // back where it was: not a change
+      change(B, 6, 1, 2, at(15)), // after the last submission: not shown
+    ]);
+    await db
+      .collection(FORECAST_CYCLE_EVENTS)
+      .insertMany([
+        event("submit", "preparing", "submitted", at(5)),
+        event("return", "submitted", "returned", at(5, 18)),
+        event("submit", "returned", "submitted", at(10)),
+      ]);
+    const page = await load();
+    expect(page.window).toEqual({ from: "05 fev 27 09:00:00", to: "10 fev 27 09:00:00" });
+    expect(page.rows).toEqual([
+      { account: A, month: "03/2027", old: "110,00", new: "125,50", who: "Rui", when: "07 fev 27 09:00:00", count: 2 },
+      { account: B, month: "04/2027", old: "50,00", new: "60,00", who: "Paula", when: "08 fev 27 09:00:00", count: 1 },
+    ]);
+    expect(page.total).toBe(2);
+    expect(page.reviewHref).toBe(reviewPath(RF, CC));
+  });
+
+  it("being prepared again: what changed since the last submission; never submitted: everything, paged by 50", async () => {
+    await db.collection(FORECAST_HISTORY).insertMany([change(A, 3, 1, 2, at(3)), change(A, 4, 1, 2, at(12))]);
+    await db
+      .collection(FORECAST_CYCLE_EVENTS)
+      .insertMany([
+        event("submit", "preparing", "submitted", at(5)),
+        event("withdraw", "submitted", "preparing", at(6)),
+      ]);
+    const since = await load();
+    expect(since.window).toEqual({ from: "05 fev 27 09:00:00", to: null });
+    expect(since.rows.map((r) => r.month)).toEqual(["04/2027"]);
+
+    await db.collection(FORECAST_CYCLE_EVENTS).deleteMany({});
+    await db
+      .collection(FORECAST_HISTORY)
+      .insertMany(Array.from({ length: 60 }, (_, i) => change(B, 1 + (i % 12), i, i + 1, at(1 + (i % 20)))));
+    const all = await load();
+    expect(all.window).toEqual({ from: null, to: null });
+    expect(all.total).toBe(14);
+    expect(all.rows).toHaveLength(14);
+    expect((await load("?page=2")).page).toBe(1);
+  });
+
+  it("is the review's readers' (404 for an unknown cost centre)", async () => {
+    /** The status a loader answers by throwing: a Response (the guard) or `data(…, { status })` (not found). */
+    const thrownStatus = async (costCenter: string) => {
+      try {
+        await loader({
+          request: new Request(`http://localhost${reviewPath(RF, costCenter)}/alteracoes`),
+          params: { rf: RF, cost_center_concat: costCenter },
+          context: {} as never,
+        });
+      } catch (error) {
+        if (error instanceof Response) return error.status;
+        if (isDataResult(error)) return error.init?.status;
+      }
+      return null;
+    };
+    currentUser.type = "USER BRONZE";
+    expect(await thrownStatus(CC)).toBe(403);
+    currentUser.type = "SYSTEM ADMIN";
+    expect(await thrownStatus("CC9 - Nada")).toBe(404);
+    expect(changesTexts.title).toBe("Alterações desde o último envio");
+  });
+});
