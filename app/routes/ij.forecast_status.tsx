@@ -8,6 +8,7 @@ import { boardTexts } from "~/features/forecast/cycle/texts";
 import { FILTER_PATH, reviewPath } from "~/features/forecast/forecast-filter";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/forecast/cycle/cycle.css";
+import { CycleStateBadge } from "~/features/forecast/cycle/state-badge";
 import { portalToday } from "~/shared/clock.server";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
@@ -36,11 +37,7 @@ const columns: ColumnDef<BoardRow, unknown>[] = [
   {
     id: "state",
     header: boardTexts.state,
-    cell: ({ row }) => (
-      <span className={`forecast-cycle__state forecast-cycle__state--${row.original.state}`}>
-        {row.original.stateLabel}
-      </span>
-    ),
+    cell: ({ row }) => <CycleStateBadge code={row.original.state} label={row.original.stateLabel} />,
   },
   { id: "preparers", header: boardTexts.preparers, accessorFn: (r) => r.preparers },
   { id: "last", header: boardTexts.lastChange, accessorFn: (r) => r.lastChange },

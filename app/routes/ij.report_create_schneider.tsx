@@ -16,6 +16,7 @@ import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
+import { CycleStateBadge } from "~/features/forecast/cycle/state-badge";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { forecastTexts } from "~/messages";
@@ -182,11 +183,7 @@ const MINE_COLUMNS: ColumnDef<Mine["rows"][number], unknown>[] = [
   {
     id: "state",
     header: boardTexts.state,
-    cell: ({ row }) => (
-      <span className={`forecast-cycle__state forecast-cycle__state--${row.original.state}`}>
-        {row.original.stateLabel}
-      </span>
-    ),
+    cell: ({ row }) => <CycleStateBadge code={row.original.state} label={row.original.stateLabel} />,
   },
   {
     id: "days",
