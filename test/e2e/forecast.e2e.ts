@@ -733,6 +733,10 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     expect(await plain.locator(".forecast-cycle__timeline > summary").innerText()).toContain("(4)");
     await plain.goto(`/ij/forecast_status?rf=${encodeURIComponent(OPEN)}&estado=approved`);
     for (const cc of [FIRST, SECOND]) await plain.getByRole("link", { name: cc }).waitFor();
+    // The board's breadcrumb is a row of links, not a numbered list.
+    expect(await plain.locator(".forecast-breadcrumb ol").evaluate((e) => getComputedStyle(e).listStyleType)).toBe(
+      "none",
+    );
   });
   const cell1234 = await withDb(app, (db) =>
     db.collection<ForecastRecord>(FORECAST).findOne({

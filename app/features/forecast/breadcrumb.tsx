@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { forecastTexts } from "./texts";
+import "./breadcrumb.css";
 
 /** "Filtering / …" (spec 001 §2: the breadcrumb Filtering returns to the filter route). */
 export function Breadcrumb({ filterHref, current }: { filterHref: string | null; current?: string }) {
