@@ -105,9 +105,13 @@ function varianceColumnsOf(variance: VariancePayload, months: readonly Month[], 
     ({
       key,
       header,
-      kind: "number",
+      kind: "percent",
       decimals: 1,
-      value: (r) => (r.variance ? (pick(r.variance)?.pct ?? "—") : null),
+      // The figure in percent (−0,3) as the fraction a percent cell holds (−0,003).
+      value: (r) => {
+        const pct = r.variance ? pick(r.variance)?.pct : null;
+        return r.variance ? (typeof pct === "number" ? pct / 100 : "—") : null;
+      },
     }) satisfies ExcelColumn<AccountRow>;
   return [
     ...totals.flatMap((total, i) => [

@@ -169,7 +169,9 @@ describe("the export's variance columns", () => {
     const sheet = await exported();
     const salaries = rowOf(sheet, ACCOUNTS[0].account);
     expect(salaries.getCell(columnOf(sheet, rfAbs)).value).toBe(-3); // 1012 − 1015
-    expect(salaries.getCell(columnOf(sheet, rfPct)).value).toBe(-0.3); // −3 / 1015
+    // Δ% as a percentage: −3 / 1015 = −0,3 %, a fraction Excel shows with its percent format.
+    expect(salaries.getCell(columnOf(sheet, rfPct)).value).toBeCloseTo(-0.003, 9);
+    expect(salaries.getCell(columnOf(sheet, rfPct)).numFmt).toBe("0.0%");
     // 2027 in RF2: Jan (actual, month 11) + Feb–Dec (forecasts, months 12–22) = Σ base + 11…22.
     const rf2 = 12 * 1000 + (11 + 22) * 6;
     // In RF1: months 14…25 of its window.

@@ -26,8 +26,9 @@ export type ExcelColumn<Row> = {
   key: string;
   /** The header, as the screen shows it. */
   header: string;
-  kind: "text" | "number" | "integer" | "date";
-  /** Decimals shown for numbers (the value stays a real number). */
+  /** `percent`: a fraction (0.125) shown as a percentage ("12,5 %" in a pt-BR Excel); never read back. */
+  kind: "text" | "number" | "integer" | "date" | "percent";
+  /** Decimals shown for numbers, of the percentage for a percent (the value stays a real number). */
   decimals?: number;
   width?: number;
   /** Whether a change of this column in the file is applied (the others are for reading). */
@@ -79,6 +80,7 @@ function numberFormat(column: ExcelColumn<unknown>): string | undefined {
   if (column.kind === "date") return "dd/mm/yyyy";
   if (column.kind === "integer") return "#,##0";
   if (column.kind === "number") return column.decimals === 0 ? "#,##0" : `#,##0.${"0".repeat(column.decimals ?? 2)}`;
+  if (column.kind === "percent") return column.decimals ? `0.${"0".repeat(column.decimals)}%` : "0%";
   return undefined;
 }
 
