@@ -197,7 +197,8 @@ test("+10% on the whole filter (lote): preview, Number is not valid, save, rows 
   expect(await percent.inputValue()).toBe("10");
   await percent.fill("1000001");
   await dialog(page).getByText(messages.numberNotValid).waitFor();
-  expect(await dialog(page).getByRole("button", { name: planningTexts.apply }).isDisabled()).toBe(true);
+  // The button follows the field's state once React has rendered it.
+  await expect.poll(() => dialog(page).getByRole("button", { name: planningTexts.apply }).isDisabled()).toBe(true);
   await percent.fill("10");
   expect(await dialog(page).getByLabel(planningTexts.increase).isChecked()).toBe(true);
   await dialog(page).getByRole("button", { name: planningTexts.apply }).click();
