@@ -9,7 +9,9 @@ import {
 } from "~/models/audit.server";
 import { listCostCenters } from "~/models/forecast.server";
 import { CYCLE_ACTIONS, type CycleAction } from "~/models/forecast-cycle.fields";
+import { isLocalPath } from "~/platform/auth/return-to.server";
 import { formatDateTime, portalTimeZone } from "~/shared/dates";
+import { formatNumber } from "~/shared/numbers";
 import { AUDIT_PARAMS, AUDIT_PATH } from "./params";
 import { auditTexts } from "./texts";
 
@@ -240,22 +242,15 @@ export type AuditDetail = AuditRow & {
   hash: string;
 };
 
-/** A path of the portal (never another site's address). */
-const portalPath = (value: unknown): value is string =>
-  typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\");
-
 function detailValues(details: Record<string, unknown> | undefined): AuditDetailValue[] {
   return Object.entries(details ?? {}).map(([key, value]) => {
     const label = (auditTexts.detailLabels as Record<string, string>)[key] ?? key;
-    if (key === "link" && portalPath(value)) return { label, value: auditTexts.detailOpen, href: value };
+    if (key === "link" && typeof value === "string" && isLocalPath(value))
+      return { label, value: auditTexts.detailOpen, href: value };
     if (key === "action" && typeof value === "string" && value in auditTexts.actionLabels)
       return { label, value: auditTexts.actionLabels[value as CycleAction], href: null };
     const text =
-      typeof value === "string"
-        ? value
-        : typeof value === "number"
-          ? value.toLocaleString("pt-BR")
-          : JSON.stringify(value);
+      typeof value === "string" ? value : typeof value === "number" ? formatNumber(value, 2, 0) : JSON.stringify(value);
     return { label, value: text, href: null };
   });
 }
