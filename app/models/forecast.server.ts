@@ -529,17 +529,9 @@ export async function saveForecastCells(
     : { kind: "conflicts", conflicts: raced, saved: written.length };
 }
 
-/** How many cells (account × month) of a cost centre in an RF were changed after `since` (null: ever). */
+/** How many cells of a cost centre in an RF changed after `since` (null: ever): `changedCellsBetween`'s cells. */
 export async function countChangedCells(rf: string, cost_center_concat: string, since: Date | null): Promise<number> {
-  const [counted] = await (await getDb())
-    .collection<ForecastHistoryEntry>(FORECAST_HISTORY)
-    .aggregate<{ cells: number }>([
-      { $match: { rf, cost_center_concat, ...(since ? { at: { $gt: since } } : {}) } },
-      { $group: { _id: { account: "$account_concat", month: "$data_ref" } } },
-      { $count: "cells" },
-    ])
-    .toArray();
-  return counted?.cells ?? 0;
+  return (await changedCellsBetween(rf, cost_center_concat, since, null)).length;
 }
 
 /** A cell changed in a window of time: its value before the window's first change, its last, and by whom. */
@@ -556,7 +548,8 @@ export type ChangedCell = {
 
 /**
  * The cells of a cost centre in an RF changed after `from` and up to `to` (null: open), each once, by account and
- * month. One indexed aggregation over the cost centre's history (at most its accounts × months cells).
+ * month; a cell changed back to its value before the window is not a change. One indexed aggregation over the cost
+ * centre's history (at most its accounts × months cells).
  */
 export async function changedCellsBetween(
   rf: string,
@@ -596,7 +589,8 @@ export async function changedCellsBetween(
         },
       },
     ])
-    .toArray();
+    .toArray()
+    .then((cells) => cells.filter((cell) => cell.old !== cell.new));
 }
 
 /** A cell's history, newest first (at most `limit` entries). */

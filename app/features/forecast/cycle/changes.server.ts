@@ -11,7 +11,7 @@ import type { Review } from "../review.server";
  * "Alterações desde o último envio" (/ij/report_preview_edit_schneider/{rf}/{cc}/alteracoes): while a cost centre is
  * under review, the cells that changed between its last two submissions (what the reviewer has not seen decided on);
  * otherwise the cells changed since its last submission (or ever, before the first). Each cell once: its first value
- * before the window → its last value in it, by the last author; cells changed back to where they were are left out.
+ * before the window → its last value in it, by the last author (the model's `changedCellsBetween`).
  */
 
 export const CHANGES_PAGE_SIZE = 50;
@@ -66,7 +66,7 @@ export async function loadChanges(review: Review, url: URL): Promise<ChangesPage
   const rf = review.calendar.name;
   const cc = review.costCenter.cost_center_concat;
   const window = changesWindow(await timelineOf(rf, cc));
-  const cells = (await changedCellsBetween(rf, cc, window.from, window.to)).filter((c) => c.old !== c.new);
+  const cells = await changedCellsBetween(rf, cc, window.from, window.to);
   const { page: asked } = parsePaging(url, [CHANGES_PAGE_SIZE]);
   const pages = Math.max(1, Math.ceil(cells.length / CHANGES_PAGE_SIZE));
   const page = Math.min(asked, pages);
