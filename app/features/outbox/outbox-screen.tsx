@@ -2,14 +2,13 @@ import { Form, Link } from "@remix-run/react";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import type { OutboxData } from "./outbox.server";
+import { OUTBOX_PARAMS, OUTBOX_PATH as PATH } from "./params";
 import { outboxTexts as t } from "./texts";
 import "./outbox.css";
 
 // The loader's own types (type-only: nothing of the server module reaches the browser).
 type Row = OutboxData["rows"][number];
 type Message = NonNullable<OutboxData["message"]>;
-
-const PATH = "/user/emails";
 
 /** The list's address with `changes` applied (null removes a parameter), page and filter kept. */
 function withParams(search: string, changes: Record<string, string | null>): string {
@@ -75,7 +74,7 @@ export function OutboxScreen({ data, search }: { data: OutboxData; search: strin
       header: t.columnSubject,
       cell: ({ row }) => (
         <Link
-          to={withParams(search, { mensagem: row.original.id })}
+          to={withParams(search, { [OUTBOX_PARAMS.message]: row.original.id })}
           aria-label={t.openOf(row.original.subject)}
           preventScrollReset
         >
@@ -95,7 +94,7 @@ export function OutboxScreen({ data, search }: { data: OutboxData; search: strin
           <input
             id="outbox-to"
             type="search"
-            name="para"
+            name={OUTBOX_PARAMS.to}
             defaultValue={data.to}
             key={data.to}
             maxLength={200}
@@ -109,7 +108,9 @@ export function OutboxScreen({ data, search }: { data: OutboxData; search: strin
       </Form>
       {data.error ? <Alert tone="error">{data.error}</Alert> : null}
       {data.messageMissing ? <Alert tone="error">{t.notFound}</Alert> : null}
-      {data.message ? <MessagePanel message={data.message} closeHref={withParams(search, { mensagem: null })} /> : null}
+      {data.message ? (
+        <MessagePanel message={data.message} closeHref={withParams(search, { [OUTBOX_PARAMS.message]: null })} />
+      ) : null}
       <DataTable
         columns={columns}
         rows={data.rows}

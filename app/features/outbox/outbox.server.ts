@@ -3,6 +3,7 @@ import { findOutboxMessage, listOutboxPage } from "~/models/auth-records.server"
 import { type AuditActorInput, recordAudit } from "~/platform/audit/record.server";
 import { formatDateTime } from "~/shared/dates";
 import { parsePaging } from "~/shared/pagination";
+import { OUTBOX_PARAMS } from "./params";
 import { outboxTexts } from "./texts";
 
 /**
@@ -12,7 +13,6 @@ import { outboxTexts } from "./texts";
  */
 
 export const OUTBOX_PAGE_SIZES = [20, 40] as const;
-export const OUTBOX_PARAMS = { to: "para", message: "mensagem" } as const;
 
 const recipient = z.string().trim().toLowerCase().email().max(200);
 
