@@ -104,6 +104,7 @@ export async function myCostCentres(
   const window = editWindowOf(calendar, today);
   const [centres, cycles] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf, prepared)]);
   const inRf = new Set(centres.map((c) => c.cost_center_concat));
+  const daysLeft = daysToEditEnd(calendar, today);
   const rows = prepared
     .filter((cc) => inRf.has(cc))
     .map((cc) => {
@@ -112,7 +113,7 @@ export async function myCostCentres(
         cost_center_concat: cc,
         state: shown.code,
         stateLabel: shown.label,
-        daysLeft: daysToEditEnd(calendar, today),
+        daysLeft,
         href: reviewHref(rf, cc),
       };
     });
