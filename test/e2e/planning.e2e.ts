@@ -195,6 +195,8 @@ test("+10% on the whole filter (lote): preview, Number is not valid, save, rows 
   await page.getByRole("link", { name: planningTexts.groupEdit }).click();
   const percent = dialog(page).getByLabel(planningTexts.percentLabel);
   expect(await percent.inputValue()).toBe("10");
+  // Typed into once the dialog's own code has replaced its plain-markup stand-in (typing into the stand-in races it).
+  await page.locator(".page-dialog--static").waitFor({ state: "detached" });
   await percent.fill("1000001");
   await dialog(page).getByText(messages.numberNotValid).waitFor();
   // The button follows the field's state once React has rendered it.
