@@ -15,6 +15,7 @@ import {
   pairsAsCandidates,
   pairValue,
   parseListState,
+  preparerPeople,
   removalWarning,
   removePreparer,
   suggestFromFpa,
@@ -44,10 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_preparers", request);
   const url = new URL(request.url);
   const state = parseListState(url);
-  const [list, notice, suggestion] = await Promise.all([
+  const [list, notice, suggestion, people] = await Promise.all([
     listPage(state),
     noticeOf(url, user.email, fileError),
     url.searchParams.get("sugerir") === "1" ? suggestFromFpa() : null,
+    preparerPeople(),
   ]);
   const removal = removalSchema.safeParse({
     remover: url.searchParams.get("remover"),
@@ -70,6 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       state: { ...state, page: list.page },
       ...list,
       notice,
+      people,
       removing,
       suggestion: suggestion && {
         ...suggestion,

@@ -4,6 +4,7 @@ import { afterAll } from "vitest";
 import { cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { boardTexts, cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
+import { preparersTexts } from "~/features/forecast/preparers/texts";
 import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
@@ -737,6 +738,26 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     expect(await plain.locator(".forecast-breadcrumb ol").evaluate((e) => getComputedStyle(e).listStyleType)).toBe(
       "none",
     );
+
+    // The preparers' screen: each add form chooses among the people who may prepare; a refusal reads whole at 1366 px.
+    await plain.goto(`/ij/forecast_preparers?q=${encodeURIComponent("CC9101")}`);
+    const add = plain.getByRole("combobox", { name: preparersTexts.emailLabel(FIRST) });
+    const people = await plain
+      .locator(`datalist#${await add.getAttribute("list")} option`)
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(people).toContain("gold@demo.local");
+    expect(people).not.toContain("silver@demo.local");
+    const stranger = "alguem.que.nao.esta.no.portal@fornecedor-externo.example.com";
+    await add.fill(stranger);
+    await plain
+      .getByRole("row", { name: new RegExp(FIRST) })
+      .getByRole("button", { name: preparersTexts.addButton })
+      .click();
+    const refusal = plain.getByRole("alert").filter({ hasText: preparersTexts.refused.notUser(stranger) });
+    await refusal.waitFor();
+    const region = plain.getByRole("region", { name: preparersTexts.tableCaption });
+    const [box, within] = [await refusal.boundingBox(), await region.boundingBox()];
+    expect(box && within && box.x + box.width <= within.x + within.width).toBe(true);
   });
   const cell1234 = await withDb(app, (db) =>
     db.collection<ForecastRecord>(FORECAST).findOne({

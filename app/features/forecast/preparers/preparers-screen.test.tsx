@@ -24,6 +24,10 @@ const base: ScreenData = {
   pageCount: 2,
   anyCostCenter: true,
   notice: null,
+  people: [
+    { email: "gold@example.com", name: "Joana Gold" },
+    { email: "pedro@example.com", name: "" },
+  ],
   removing: null,
   suggestion: null,
 };
@@ -57,6 +61,15 @@ describe("PreparersScreen", () => {
     expect(html).toContain(t.templateHelp);
     expect(html).toContain(`action="/ij/forecast_preparers/modelo"`);
     expect(html.toLowerCase()).toContain(`enctype="multipart/form-data"`);
+  });
+
+  it("lets each add form choose among the people who may prepare, found by name or e-mail, without JavaScript", async () => {
+    const html = decode(await render(base));
+    expect(html.match(/list="forecast-preparers-people"/g)).toHaveLength(2);
+    expect(html).toContain(`placeholder="${t.emailPlaceholder}"`);
+    expect(html).toContain(
+      `<datalist id="forecast-preparers-people"><option value="gold@example.com" label="Joana Gold (gold@example.com)"></option><option value="pedro@example.com" label="pedro@example.com"></option></datalist>`,
+    );
   });
 
   it("shows the cost centres in the shared table: a named scrolling region, each row headed by its cost centre", async () => {

@@ -130,6 +130,7 @@ function AddPreparerForm({
         name="user"
         required
         maxLength={254}
+        list={PEOPLE_LIST_ID}
         placeholder={t.emailPlaceholder}
         aria-label={t.emailLabel(row.costCenter)}
         aria-invalid={error ? true : undefined}
@@ -144,6 +145,19 @@ function AddPreparerForm({
         </p>
       ) : null}
     </Form>
+  );
+}
+
+const PEOPLE_LIST_ID = "forecast-preparers-people";
+
+/** The add forms' choices: typing a name or an e-mail narrows them, choosing one fills in the e-mail. */
+function PeopleList({ people }: { people: ScreenData["people"] }) {
+  return (
+    <datalist id={PEOPLE_LIST_ID}>
+      {people.map((p) => (
+        <option key={p.email} value={p.email} label={p.name ? `${p.name} (${p.email})` : p.email} />
+      ))}
+    </datalist>
   );
 }
 
@@ -183,14 +197,17 @@ export function CostCentersTable({
     },
   ];
   return (
-    <DataTable
-      columns={columns}
-      rows={data.rows}
-      getRowId={(r) => r.costCenter}
-      paging={false}
-      emptyText=""
-      caption={t.tableCaption}
-      className={`${TABLE_CLASS} forecast-preparers__table`}
-    />
+    <>
+      <DataTable
+        columns={columns}
+        rows={data.rows}
+        getRowId={(r) => r.costCenter}
+        paging={false}
+        emptyText=""
+        caption={t.tableCaption}
+        className={`${TABLE_CLASS} forecast-preparers__table`}
+      />
+      <PeopleList people={data.people} />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canAccessRoute, type PermissionType } from "~/access";
+import { canAccessRoute, PERMISSION_TYPES, type PermissionType } from "~/access";
 import { accessContext } from "~/config.server";
 import { readExcelImport, recordExcelImport } from "~/models/excel-imports.server";
 import { listCostCenters } from "~/models/forecast.server";
@@ -12,10 +12,10 @@ import {
   unassignPreparer,
 } from "~/models/forecast-cycle.server";
 import { listResponsibles } from "~/models/fpa.server";
-import { allUserNames, usersByEmail } from "~/models/user-permissions.server";
+import { allUserNames, usersByEmail, usersOfTypes } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
 import { actorByEmail, recordDataEvent } from "~/platform/audit/record.server";
-import { byPtBrNumeric } from "~/shared/collation";
+import { byPtBr, byPtBrNumeric } from "~/shared/collation";
 import type { CalendarDate } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
 import { scenarioOpenOn } from "../release-points";
@@ -50,6 +50,12 @@ export function mayManagePreparers(type: string): boolean {
 /** Whether a user of `type` may be a preparer: the forecast review's saving rule. */
 export function mayPrepare(type: string): boolean {
   return canAccessRoute(type as PermissionType, FORECAST_EDIT_ROUTE, accessContext(), "write");
+}
+
+/** The people who may be made preparers (the picker's choices), by name: the portal users whose type may save the review. */
+export async function preparerPeople(): Promise<{ email: string; name: string }[]> {
+  const users = await usersOfTypes(PERMISSION_TYPES.filter(mayPrepare));
+  return users.map((u) => ({ email: u.user, name: u.name })).sort((a, b) => byPtBr(a.name, b.name));
 }
 
 // ---------------------------------------------------------------------------------------------

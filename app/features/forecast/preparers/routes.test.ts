@@ -166,6 +166,21 @@ describe("assignments the rules no longer allow", () => {
 });
 
 describe("adding and removing", () => {
+  it("offers the people who may prepare, by name and e-mail, for the picker; no one who may not", async () => {
+    const people = (await load()).body.people;
+    expect(people).toEqual(
+      expect.arrayContaining([
+        { email: "admin@example.com", name: "Admin Portal" },
+        { email: "gold@example.com", name: "Joana Gold" },
+        { email: "gold2@example.com", name: "Pedro Ouro" },
+      ]),
+    );
+    expect(people.map((p) => p.email)).not.toContain("silver@example.com");
+    // By name, as a person looks for them.
+    const names = people.map((p) => p.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "pt-BR")));
+  });
+
   it("adds a portal user who may edit the forecast, by e-mail, and says so after the redirect", async () => {
     const response = await post({ intent: "add", cost_center_concat: MARKETING, user: " Gold@Example.com " }, "?q=cc1");
     expect(response.status).toBe(302);

@@ -19,6 +19,8 @@ export type ScreenData = {
     text: string;
     refused: { rows: { line: number; costCenter: string; email: string; reason: string }[]; more: number } | null;
   } | null;
+  /** Who may be made a preparer: the add forms' choices (a list the browser filters by name or e-mail). */
+  people: { email: string; name: string }[];
   /** The removal asked about, with a warning when it would leave a cost centre Enviado without a preparer. */
   removing: { costCenter: string; email: string; warning: string | null } | null;
   suggestion: {

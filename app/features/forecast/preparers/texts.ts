@@ -36,7 +36,7 @@ export const preparersTexts = {
 
   // Add and remove
   emailLabel: (cc: string) => `E-mail do responsável por ${cc}`,
-  emailPlaceholder: "nome@empresa.com",
+  emailPlaceholder: "Nome ou e-mail",
   addButton: "Adicionar",
   remove: "Remover",
   removeLink: (email: string) => `Remover ${email}`,
