@@ -139,7 +139,7 @@ export default function ForecastReviewPage() {
   const cycleError = actionData && "cycleError" in actionData ? actionData.cycleError : null;
   const cycleConfirm = actionData && "cycleConfirm" in actionData ? actionData.cycleConfirm : null;
   const save = useFetcher<typeof action>({ key: "forecast-save" });
-  // The last reply is shown until the user closes it (or resolves its conflicts); a new save replaces it.
+  // A refused save is shown until its conflicts are resolved; a new save replaces it.
   const [dismissed, setDismissed] = useState<SaveReply | undefined>(undefined);
   const [pinning, setPinning] = useState(INITIAL_PINNING);
   const [pending, setPending] = useState(0);
@@ -247,7 +247,7 @@ export default function ForecastReviewPage() {
           payload={page.grid}
           loadedAt={page.loadedAt}
           showKeyboardHelp={!touch}
-          saveDialogOpen={saving || shown?.ok === true}
+          saveDialogOpen={saving}
           caption={forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)}
           conflicts={conflicts}
           onConflictsResolved={dismiss}
@@ -275,20 +275,9 @@ export default function ForecastReviewPage() {
           </>
         }
       />
-      <Dialog
-        open={saving || shown?.ok === true}
-        onOpenChange={(open) => !open && !saving && dismiss()}
-        dismissible={!saving}
-        title={saving ? uiTexts.savingData : uiTexts.saved}
-        footer={
-          saving ? null : (
-            <button type="button" className="button button--primary" onClick={dismiss}>
-              {uiTexts.close}
-            </button>
-          )
-        }
-      >
-        {saving ? <div className="forecast-review__spinner" aria-hidden="true" /> : null}
+      {/* While saving (spec 001: "Salvando Dados..."); the save is then confirmed by the portal's toast. */}
+      <Dialog open={saving} dismissible={false} title={uiTexts.savingData}>
+        <div className="forecast-review__spinner" aria-hidden="true" />
       </Dialog>
     </section>
   );

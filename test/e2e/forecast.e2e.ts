@@ -81,6 +81,24 @@ async function cell(page: Page, label: string, column: string): Promise<Locator>
 const text = async (page: Page, label: string, column: string) =>
   (await (await cell(page, label, column)).innerText()).trim();
 
+/**
+ * Presses a save button and waits for what confirms it: a new "Salvo com sucesso!" toast (the portal's, as an Excel
+ * import's), which comes with the reloaded grid; an earlier save's toast still on screen does not count.
+ */
+async function saveAndConfirm(page: Page, button: Locator) {
+  const toasts = page.locator('.toast[data-toast-type="success"]');
+  const seen = await toasts.evaluateAll((all) => all.map((t) => (t as HTMLElement).dataset.toastId ?? ""));
+  await button.click();
+  await page.waitForFunction(
+    ({ seen, text }) =>
+      [...document.querySelectorAll<HTMLElement>('.toast[data-toast-type="success"]')].some(
+        (t) => !seen.includes(t.dataset.toastId ?? "") && (t.textContent ?? "").includes(text),
+      ),
+    { seen, text: messages.saved },
+  );
+  expect(await page.getByRole("dialog").count()).toBe(0);
+}
+
 async function paste(page: Page, tsv: string) {
   await page.evaluate((data) => {
     const transfer = new DataTransfer();
@@ -259,10 +277,9 @@ test("edit month: pin and unpin, keyboard, pt-BR double-click edit with live tot
     if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 400));
     await route.continue();
   });
-  await page.getByRole("button", { name: forecastTexts.saveCount(7) }).click();
-  await page.getByRole("dialog", { name: messages.savingData }).waitFor();
-  const saved = page.getByRole("dialog", { name: messages.saved });
-  await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+  const saving = page.getByRole("dialog", { name: messages.savingData }).waitFor();
+  await saveAndConfirm(page, page.getByRole("button", { name: forecastTexts.saveCount(7) }));
+  await saving;
   await page.unroute("**/ij/report_preview_edit_schneider/**");
   const after = await withDb(app, (db) =>
     db.collection<ForecastRecord>(FORECAST).find({ cost_center_concat: CC }).sort({ _id: 1 }).toArray(),
@@ -354,8 +371,7 @@ test("conflict: a cell saved by someone else since the grid loaded is refused an
   // Take the stored value: the other edit is kept and saves alone.
   await page.getByRole("button", { name: forecastTexts.useCurrent }).click();
   expect(await text(page, CHARGES.label, `m_${key}`)).toBe("999,00");
-  await page.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
-  await page.getByRole("dialog", { name: messages.saved }).waitFor();
+  await saveAndConfirm(page, page.getByRole("button", { name: forecastTexts.saveCount(1) }));
   const stored9 = await withDb(app, (db) => db.collection<ForecastRecord>(FORECAST).findOne({ ...filter }));
   expect(stored9?.forecast).toBe(999);
   const salaries = await withDb(app, (db) =>
@@ -442,9 +458,7 @@ test("a save sent again is refused: a mass change, then a paste back, then the f
       bodies.push(request.postData() ?? "");
   });
   const saveAndClose = async (count: number) => {
-    await page.getByRole("button", { name: forecastTexts.saveCount(count) }).click();
-    const saved = page.getByRole("dialog", { name: messages.saved });
-    await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+    await saveAndConfirm(page, page.getByRole("button", { name: forecastTexts.saveCount(count) }));
     await page.getByText(forecastTexts.noPending).waitFor();
   };
 
@@ -538,9 +552,7 @@ test("Desfazer última only with something to undo; Salvar keeps the scroll and 
   expect(scrolled).toBeGreaterThan(300);
   const focused = await activeCell(page);
   expect(focused.row).toBeTruthy();
-  await toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
-  const saved = page.getByRole("dialog", { name: messages.saved });
-  await saved.locator(".dialog__footer").getByRole("button", { name: messages.close }).click();
+  await saveAndConfirm(page, toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }));
   await page.getByText(forecastTexts.noPending).waitFor();
   await expect
     .poll(() => cell(page, SALARIES.label, `m_${key}`).then((c) => c.getAttribute("class")))
@@ -558,12 +570,7 @@ test("Desfazer última only with something to undo; Salvar keeps the scroll and 
   expect(await text(page, SALARIES.label, `m_${key}`)).toBe("1.021,00");
   await page.getByText(forecastTexts.pending(1)).waitFor();
   expect(await undoLast.isDisabled()).toBe(false);
-  await toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }).click();
-  await page
-    .getByRole("dialog", { name: messages.saved })
-    .locator(".dialog__footer")
-    .getByRole("button", { name: messages.close })
-    .click();
+  await saveAndConfirm(page, toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }));
   const filter = {
     rf: OPEN,
     cost_center_concat: CC,
@@ -704,15 +711,7 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   await (await cell(page, SALARIES.label, `m_${m(3)}`)).dblclick();
   await page.keyboard.type("1234,5");
   await page.keyboard.press("Enter");
-  await page
-    .getByRole("toolbar")
-    .getByRole("button", { name: forecastTexts.saveCount(1) })
-    .click();
-  await page
-    .getByRole("dialog", { name: messages.saved })
-    .locator(".dialog__footer")
-    .getByRole("button", { name: messages.close })
-    .click();
+  await saveAndConfirm(page, page.getByRole("toolbar").getByRole("button", { name: forecastTexts.saveCount(1) }));
   await act(page, "submit", "Corrigido");
   expect(await state(page).innerText()).toBe("Enviado");
   // What changed since the return: the one cell, old → new.

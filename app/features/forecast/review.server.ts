@@ -42,6 +42,8 @@ import {
 } from "~/shared/months";
 import { formatPtBr2 } from "~/shared/numbers";
 import { readLimitedJson } from "~/shared/request-body.server";
+import { createToastHeaders } from "~/shared/toast.server";
+import { uiTexts } from "~/shared/ui/texts";
 import { lockMessage } from "./cycle/server-texts";
 import { reviewPath } from "./forecast-filter";
 import { forecastTexts } from "./texts";
@@ -219,7 +221,10 @@ export async function saveReview(
   if (!check.ok) return reply({ ok: false, message: check.message }, check.status);
   const cells = check.cells.map((c) => ({ ...c, month: monthStartDate(c.month) }));
   const written = await writeReviewCells(review, cells, author);
-  return reply(written.body, written.status);
+  // A save is confirmed as an Excel import is: the portal's toast, not a dialog to close.
+  if (!written.body.ok) return reply(written.body, written.status);
+  const headers = await createToastHeaders({ type: "success", description: uiTexts.saved });
+  return data<SaveReply>(written.body, { status: written.status, headers });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BodyOf, dataAnswer } from "#test/answers";
+import { type BodyOf, dataAnswer, dataHeaders } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { resetConfigForTests } from "~/config.server";
@@ -10,6 +10,8 @@ import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
 import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
+import { readToastFromResponse } from "~/shared/toast.server";
+import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
 import { applyPercent, changedCells, type ForecastGridPayload, initialValues } from "./forecast-grid-rules";
 import type { SaveReply } from "./review.server";
@@ -325,6 +327,21 @@ describe("saving", () => {
     const { body: page } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)));
     expect(page.grid.groups[0].accounts[0].values[13]).toBe(1234.5);
     expect(page.grid.groups[0].accounts[0].edited).toEqual([13]);
+  });
+
+  it("confirms a save with the portal's toast (as an Excel import does), and a refused one without", async () => {
+    const toastOf = async (body: unknown) => {
+      const headers = dataHeaders(await action(saveRequest(OPEN, MARKETING, body)));
+      return readToastFromResponse(new Response(null, { headers }));
+    };
+    // A cell no other test reads.
+    const month = "2027-09";
+    const value = stored(1000, month);
+    expect(await toastOf({ intent: "save", changes: [change(SALARIES, month, value, 4321)] })).toMatchObject({
+      type: "success",
+      description: uiTexts.saved,
+    });
+    expect(await toastOf({ intent: "save", changes: [change(SALARIES, month, value, 5)] })).toBeNull();
   });
 
   it("lists a cell's history newest first, with who and when, through the history route", async () => {

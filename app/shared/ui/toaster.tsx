@@ -42,6 +42,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
           style={t.durationMs ? hideAfter(t.durationMs) : undefined}
           role={t.type === "error" ? "alert" : "status"}
           data-toast-type={t.type}
+          data-toast-id={t.id}
         >
           <div className="toast__text">
             {t.title ? <p className="toast__title">{t.title}</p> : null}
