@@ -14,7 +14,7 @@ import {
 } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
-import { formatPtBr2, MONEY_RULE, readNumber } from "~/shared/numbers";
+import { formatPtBr2, MONEY_RULE, readNumber, roundTo2 } from "~/shared/numbers";
 import { lockMessage } from "./cycle/server-texts";
 import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
@@ -38,6 +38,8 @@ type AccountRow = {
   cells: Map<Month, number | null>;
   /** The account's variance figures (the export only; a returned file's variance columns are not read). */
   variance?: VarianceFigures;
+  /** A group's or the cost centre's total (the export only): the grid's sum, no record. */
+  total?: true;
 };
 
 const monthKeyOf = (m: Month) => `m${monthKey(m)}`;
@@ -149,19 +151,31 @@ export async function forecastXlsx(
   const { grid } = await loadReviewGrid(review, today, false, VARIANCE_GROUPS);
   const months = windowMonths(review.calendar);
   const variance = grid.variance as VariancePayload;
-  const lines = grid.groups.flatMap((g) => g.accounts.map((a) => ({ group: g.name, ...a })));
-  const rows: AccountRow[] = lines
-    .map((a, line) => ({
+  // The grid's rows in its order: each group's accounts, then the group's total; the cost centre's total last.
+  const rows: AccountRow[] = [];
+  const accounts: AccountRow[] = [];
+  let line = 0;
+  for (const group of grid.groups) {
+    const ofGroup = group.accounts.map((a) => ({
       account: a.account,
-      group: a.group,
+      group: group.name,
       label: a.label,
       cells: new Map(months.map((m, i) => [m, a.values[i]])),
-      variance: variance.lines[line],
-    }))
-    .sort((a, b) => byPtBrNumeric(a.group, b.group) || byPtBrNumeric(a.account, b.account));
+      variance: variance.lines[line++],
+    }));
+    rows.push(...ofGroup, totalRow(forecastTexts.groupTotal(group.name), group.name, ofGroup, months));
+    accounts.push(...ofGroup);
+  }
+  rows.push(totalRow(forecastTexts.grandTotal, "", accounts, months));
   const base = columnsOf(review, today);
   const columns = [...base, ...varianceColumnsOf(variance, months, grid.totals)];
-  await beforeSend?.(rows.length);
+  const firstForecast = months.indexOf(review.calendar.firstForecastMonth);
+  const marks = columns.map((c) => {
+    const at = months.findIndex((m) => c.key === monthKeyOf(m));
+    if (at < 0) return null;
+    return at < firstForecast || firstForecast < 0 ? forecastTexts.actualTag : forecastTexts.forecastTag;
+  });
+  await beforeSend?.(accounts.length);
   return xlsxDownload(
     {
       dataset: FORECAST_DATASET,
@@ -169,13 +183,24 @@ export async function forecastXlsx(
       sheetName: review.calendar.name,
       fileName: `forecast-${review.calendar.name}-${review.costCenter.cost_center}.xlsx`,
       columns,
-      idOf: (r) => r.account,
+      idOf: (r) => (r.total ? "" : r.account),
       revisionOf: revisionOf(base),
+      marks,
     },
     (async function* () {
       yield rows;
     })(),
   );
+}
+
+/** A total row: per month the sum of the rows' amounts (to cents), empty where none has one. */
+function totalRow(label: string, group: string, of: readonly AccountRow[], months: readonly Month[]): AccountRow {
+  const cells = new Map<Month, number | null>();
+  for (const m of months) {
+    const amounts = of.map((r) => r.cells.get(m)).filter((v): v is number => typeof v === "number");
+    cells.set(m, amounts.length === 0 ? null : roundTo2(amounts.reduce((sum, v) => sum + v, 0)));
+  }
+  return { account: label, group, label: "", cells, total: true };
 }
 
 /** An amount as a returned file holds it: a number cell, or text typed in pt-BR; null when it is neither. */

@@ -101,8 +101,41 @@ const snapshot = async () => JSON.stringify(await db.collection(FORECAST).find({
 describe("Exportar Excel on the forecast review", () => {
   it("writes an account a row with the window's months as real numbers", async () => {
     const sheet = await exported();
-    expect(sheet.actualRowCount - 1).toBe(ACCOUNTS.length);
     expect(typeof rowOf(sheet, ACCOUNTS[0].account).getCell(columnOf(sheet, editLabel)).value).toBe("number");
+  });
+
+  it("keeps the grid's rows: its order, each group's total and the cost centre's, months marked Real or Forecast", async () => {
+    // A group whose name sorts last but whose accounts come first by code, as the grid orders groups.
+    const REVENUE = {
+      account: "3101001 - Receita de Serviços",
+      label: "Receita de Serviços",
+      group: "Receitas",
+      base: 90,
+    };
+    await insertScenario(db, OPEN, COST_CENTER, [REVENUE]);
+    const sheet = await exported();
+    const account = columnOf(sheet, forecastTexts.accountColumn);
+    const edit = columnOf(sheet, editLabel);
+    const rows = Array.from({ length: sheet.actualRowCount - 2 }, (_, i) => sheet.getRow(i + 3));
+    expect(rows.map((r) => r.getCell(account).value)).toEqual([
+      REVENUE.account,
+      forecastTexts.groupTotal("Receitas"),
+      ACCOUNTS[0].account,
+      ACCOUNTS[1].account,
+      forecastTexts.groupTotal(ACCOUNTS[0].group),
+      ACCOUNTS[2].account,
+      forecastTexts.groupTotal(ACCOUNTS[2].group),
+      forecastTexts.grandTotal,
+    ]);
+    const at = (i: number) => rows[i].getCell(edit).value as number;
+    expect(at(1)).toBe(at(0));
+    expect(at(4)).toBeCloseTo(at(2) + at(3), 9);
+    expect(at(7)).toBeCloseTo(at(0) + at(2) + at(3) + at(5), 9);
+    // Under each month's header, as under the grid's: actuals, then forecasts.
+    const marks = sheet.getRow(2);
+    expect(marks.getCell(columnOf(sheet, lockedLabel)).value).toBe(forecastTexts.actualTag);
+    expect(marks.getCell(edit).value).toBe(forecastTexts.forecastTag);
+    expect(marks.getCell(account).value).toBeNull();
   });
 });
 
@@ -196,6 +229,8 @@ describe("the export's variance columns", () => {
     salaries.getCell(columnOf(sheet, rfPct)).value = "abc";
     rowOf(sheet, ACCOUNTS[1].account).getCell(columnOf(sheet, forecastTexts.variance.totalAbs(2027))).value = 1;
     salaries.getCell(columnOf(sheet, editLabel)).value = 5000;
+    // A total row is the grid's sum, not a record: an edit there is not applied.
+    rowOf(sheet, forecastTexts.grandTotal).getCell(columnOf(sheet, editLabel)).value = 1;
     const report = await reportAfter(await sendBack(sheet));
     expect(report.summary).toBe("1 alterado, 0 conflitos, 0 recusados");
     const month = monthStartDate(calendar.editMonth);

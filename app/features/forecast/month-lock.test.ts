@@ -121,7 +121,8 @@ function edit(workbook: ExcelJS.Workbook, value: number): ExcelJS.Workbook {
   sheet.getRow(1).eachCell((c, col) => {
     if (c.value === monthLabel(calendar.editMonth)) column = col;
   });
-  sheet.getRow(2).getCell(column).value = value;
+  // Row 2 marks the months Real or Forecast; the first account is row 3.
+  sheet.getRow(3).getCell(column).value = value;
   return workbook;
 }
 

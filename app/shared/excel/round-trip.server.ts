@@ -43,8 +43,14 @@ export type ExcelExport<Row> = {
   sheetName: string;
   fileName: string;
   columns: readonly ExcelColumn<Row>[];
+  /** A row's record; "" for a row that is no record (a total), which a returned file's reading passes over. */
   idOf(row: Row): string;
   revisionOf(row: Row): string;
+  /**
+   * A line under the headers (the screen's marks under its column titles), or none. It carries no record, so a
+   * returned file's reading passes over it as over any row without one.
+   */
+  marks?: readonly (string | null)[];
 };
 
 /** The screen's URL parameter that names a kept report (`?excel=<id>`). */
@@ -93,7 +99,10 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
   void (async () => {
     const { default: Excel } = await import("exceljs");
     const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
+    const headerRows = spec.marks ? 2 : 1;
+    const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), {
+      views: [{ state: "frozen", ySplit: headerRows }],
+    });
     sheet.columns = [
       ...spec.columns.map((c) => ({
         header: c.header,
@@ -113,6 +122,11 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
     ];
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
+    if (spec.marks) {
+      const marks = sheet.addRow([...spec.marks]);
+      marks.font = { italic: true };
+      marks.commit();
+    }
     for await (const page of pages) {
       for (const row of page) {
         const values = spec.columns.map((c) => c.value(row));

@@ -348,7 +348,7 @@ describe("every write path of a submitted cost centre refuses, with the same mes
     sheet.getRow(1).eachCell((cell, col) => {
       if (cell.value === monthLabel(calendar.editMonth)) column = col;
     });
-    sheet.getRow(2).getCell(column).value = 4321;
+    sheet.getRow(3).getCell(column).value = 4321; // row 2 marks the months Real or Forecast
     const before = await dumpForecast(db);
     const sent = await responseOf(excelAction(args(await workbookPost(workbook, url(excelPath), "forecast.xlsx"))));
     const location = sent.headers.get("Location")!;
