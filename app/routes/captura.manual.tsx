@@ -49,8 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: t.id,
       label: t.label,
       feeds: t.feeds,
-      writeModeText: t.writeModeText,
-      allOrNothing: t.allOrNothing,
+      // What the upload writes, then what becomes of invalid rows: each said once.
+      modeText: `${t.writeModeText} ${t.allOrNothing ? templateTexts.allOrNothingNote : templateTexts.okNokNote}`,
     })),
   };
 }
@@ -81,9 +81,7 @@ export default function ManualCapturePage() {
                 <tr key={t.id} data-template={t.id}>
                   <th scope="row">{t.label}</th>
                   <td>{t.feeds}</td>
-                  <td>
-                    {t.writeModeText} {t.allOrNothing ? templateTexts.allOrNothingNote : templateTexts.okNokNote}
-                  </td>
+                  <td>{t.modeText}</td>
                   <td>
                     <a
                       href={`/captura/manual/modelo/${t.id}`}

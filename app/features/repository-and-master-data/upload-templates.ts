@@ -38,7 +38,8 @@ import type { MasterDataTemplate, TemplateColumn } from "~/platform/import/templ
 const optionalText = (max: number): ColumnRule => ({ kind: "text", required: false, max });
 const requiredText = (max: number): ColumnRule => ({ kind: "text", required: true, max });
 
-const ROWS_WITH_NOK_TEXT = "Inclui as linhas válidas na base Ok; as inválidas vão para a base NOK com o erro.";
+// What becomes of invalid rows is said beside it (templateTexts.okNokNote), not here.
+const ROWS_WITH_NOK_TEXT = "Carrega as linhas na base Ok do cadastro.";
 
 /** The columns in the base's editable-field order; a field without a column here is a mistake in this file. */
 function inFieldOrder(

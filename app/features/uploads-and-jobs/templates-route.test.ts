@@ -26,11 +26,11 @@ describe("/captura/manual templates", () => {
         params: {},
         context: {},
       })) as {
-        templates: Array<{ id: string; feeds: string; writeModeText: string }>;
+        templates: Array<{ id: string; feeds: string; modeText: string }>;
       };
       for (const t of data.templates) {
         expect(t.feeds.length).toBeGreaterThan(5);
-        expect(t.writeModeText.length).toBeGreaterThan(5);
+        expect(t.modeText.length).toBeGreaterThan(5);
       }
       return data.templates.map((t) => t.id);
     };
@@ -51,6 +51,21 @@ describe("/captura/manual templates", () => {
     // the HR grid but does not edit it.
     expect(await listed("USER BRONZE")).toEqual(["product", "channel", "spend"]);
     expect(await listed("USER SILVER")).toEqual(["product", "channel", "spend"]);
+  });
+
+  it("says what each upload does once: the write mode, then the rule for invalid rows, neither twice", async () => {
+    currentUser.type = "SYSTEM ADMIN";
+    const data = (await pageLoader({
+      request: new Request("http://localhost/captura/manual"),
+      params: {},
+      context: {},
+    })) as { templates: Array<{ id: string; modeText: string }> };
+    for (const t of data.templates) {
+      const times = (pattern: RegExp) => t.modeText.match(pattern)?.length ?? 0;
+      expect(times(/NOK/g), `${t.id}: ${t.modeText}`).toBe(1);
+      expect(times(/\bválid/gi), `${t.id}: ${t.modeText}`).toBeLessThanOrEqual(1);
+      expect(times(/inválid/gi), `${t.id}: ${t.modeText}`).toBe(1);
+    }
   });
 
   it("downloads each template as an XLSX: header and example row on sheet 1, the columns explained on sheet 2; the file is recognised", async () => {
