@@ -12,6 +12,7 @@ import { buildNavigation } from "~/navigation";
 import { startSession } from "~/platform/auth/session.server";
 import * as auditPage from "~/routes/user.audit";
 import * as auditExportRoute from "~/routes/user.audit_.export";
+import { portalTimeZone } from "~/shared/dates";
 import type { AuditScreenData } from "./list.server";
 
 /** /user/audit and its export, as SYSTEM ADMIN and as everyone else. */
@@ -141,6 +142,9 @@ describe("/user/audit", () => {
     // The details as a table of named values, not JSON.
     expect(detail.body.detail!.details).toEqual([{ label: "reason", value: "notAllowed", href: null }]);
     expect(detail.body.detail!.hash).toMatch(/^[0-9a-f]{64}$/);
+    // When, in the portal's time zone and named so, as every screen shows a moment (no UTC instant beside it).
+    expect(detail.body.detail!.whenWithZone).toBe(`${detail.body.detail!.when} (${portalTimeZone()})`);
+    expect(detail.body.detail).not.toHaveProperty("atIso");
     expect((await load("/user/audit?entrada=999999")).body.detailMissing).toBe(true);
   });
 });

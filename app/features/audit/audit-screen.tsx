@@ -148,7 +148,7 @@ function Filters({ values, error }: { values: Values; error: string | null }) {
 function DetailPanel({ detail, closeHref }: { detail: Detail; closeHref: string }) {
   const fields: [string, string][] = [
     [t.fieldPosition, `${detail.n} (${detail.day} #${detail.seq})`],
-    [t.fieldAt, `${detail.when} (${detail.atIso})`],
+    [t.fieldAt, detail.whenWithZone],
     [t.fieldActor, `${detail.who} — ${detail.actorName}`],
     [t.fieldActorType, detail.actorType],
     [t.fieldIp, detail.ip],

@@ -58,7 +58,7 @@ describe("the audit table", () => {
   });
 
   it("sets the open entry apart, and says when there is nothing to show", async () => {
-    const detail = { ...row(11), atIso: "", actorName: "U1", dataset: "-", details: [], prev: "0", hash: "1" };
+    const detail = { ...row(11), whenWithZone: "", actorName: "U1", dataset: "-", details: [], prev: "0", hash: "1" };
     const open = await render({ ...base, detail });
     expect(open).toMatch(/<tr data-row-id="11" class="[^"]*" aria-current="true">/);
     const empty = await render({ ...base, rows: [], olderThan: null });

@@ -234,7 +234,8 @@ export type AuditDetailValue = { label: string; value: string; href: string | nu
 
 /** The entry open in detail, as the screen shows it. */
 export type AuditDetail = AuditRow & {
-  atIso: string;
+  /** When, with the zone it is read in named (the portal's). */
+  whenWithZone: string;
   actorName: string;
   dataset: string;
   details: AuditDetailValue[];
@@ -258,7 +259,7 @@ function detailValues(details: Record<string, unknown> | undefined): AuditDetail
 export function auditDetail(entry: AuditEntry): AuditDetail {
   return {
     ...auditRow(entry),
-    atIso: entry.at.toISOString(),
+    whenWithZone: `${formatDateTime(entry.at)} (${portalTimeZone()})`,
     actorName: entry.actor?.name ?? auditTexts.none,
     dataset: entry.dataset ?? auditTexts.none,
     details: detailValues(entry.details),
