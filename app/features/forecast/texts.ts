@@ -171,6 +171,17 @@ export const forecastTexts = {
   excelDescription: "Descrição",
 
   // ours: the variance columns of the review grid and its Excel export
+  /** The review's "vs versão" group (a version's own texts: versions/texts.ts, which the review need not load). */
+  versionCompare: {
+    label: "Comparar com a versão",
+    none: "Nenhuma",
+    hint: (name: string) => `Diferenças em relação à versão “${name}” (valores gravados): Δ = atual − versão.`,
+    totalVersion: (year: number, name: string) => `Total ${year} ${name}`,
+    totalAbs: (year: number) => `Δ versão ${year}`,
+    totalPct: (year: number) => `Δ% versão ${year}`,
+    monthAbs: (month: string) => `Δ versão ${month}`,
+    monthPct: (month: string) => `Δ% versão ${month}`,
+  },
   variance: {
     legend: "Colunas de diferenças",
     groupRf: "RF atual − RF anterior, por mês (valor e %)",

@@ -13,7 +13,6 @@ import {
   type VarianceGroup,
   type VariancePayload,
 } from "./variance";
-import { versionTexts } from "./versions/texts";
 
 /**
  * The grid's variance columns: read-only, after the annual totals, so that the month columns stay side by side for
@@ -71,7 +70,7 @@ function versionColumns(
   label: (index: number) => string,
 ): GridColumnDef<VarianceColumnMeta>[] {
   if (!variance.version) return [];
-  const t = versionTexts.review;
+  const t = forecastTexts.versionCompare;
   const name = variance.version.name;
   return [
     ...totals.flatMap((total, index) => [
@@ -204,9 +203,9 @@ export function VarianceToggles({
         ))}
         {versions.length > 0 ? (
           <label className="forecast-grid__variance-option">
-            {versionTexts.review.label}
+            {forecastTexts.versionCompare.label}
             <select name="versao" defaultValue={version ?? ""}>
-              <option value="">{versionTexts.review.none}</option>
+              <option value="">{forecastTexts.versionCompare.none}</option>
               {versions.map((v) => (
                 <option key={v.id} value={v.id}>
                   {v.name}
@@ -236,7 +235,7 @@ export function VarianceNote({ variance }: { variance: VariancePayload | undefin
         </p>
       ) : null}
       {variance.version ? (
-        <p className="forecast-grid__variance-note">{versionTexts.review.hint(variance.version.name)}</p>
+        <p className="forecast-grid__variance-note">{forecastTexts.versionCompare.hint(variance.version.name)}</p>
       ) : null}
     </>
   );

@@ -32,16 +32,6 @@ export const versionTexts = {
   closingName: (rf: string) => `${rf} — fechamento`,
   approvalName: (rf: string, cc: string) => `${rf} — aprovado ${cc}`,
   /** The review grid's "vs versão" group. */
-  review: {
-    label: "Comparar com a versão",
-    none: "Nenhuma",
-    hint: (name: string) => `Diferenças em relação à versão “${name}” (valores gravados): Δ = atual − versão.`,
-    totalVersion: (year: number, name: string) => `Total ${year} ${name}`,
-    totalAbs: (year: number) => `Δ versão ${year}`,
-    totalPct: (year: number) => `Δ% versão ${year}`,
-    monthAbs: (month: string) => `Δ versão ${month}`,
-    monthPct: (month: string) => `Δ% versão ${month}`,
-  },
   notice: {
     savedTitle: (name: string) => `Versão do forecast salva: ${name}`,
     savedBody: (who: string, name: string, rf: string, total: string) =>
