@@ -412,6 +412,15 @@ test("locked: outside its edit month the grid cannot change and the server refus
   expect(group.status).toBe(400);
   expect(await withDb(app, dumpForecast)).toEqual(before);
 
+  // Each variance column beside the month it compares (the form's GET, as a bookmark keeps it).
+  await page.goto(`${reviewPath(LOCKED, CC)}?cols=rf`);
+  await waitForGrid(page);
+  const order = await page
+    .locator('[role="columnheader"][data-column]')
+    .evaluateAll((all) => all.map((h) => h.getAttribute("data-column")));
+  const at = order.indexOf(`m_${m(3)}`);
+  expect(order.slice(at, at + 3)).toEqual([`m_${m(3)}`, `vr_abs_${m(3)}`, `vr_pct_${m(3)}`]);
+
   // The same RF2 on 1 March (the day after its edit month), on a server of its own: locked, and saving is refused.
   const march = await startApp({ env: { PORTAL_TODAY: `${YEAR}-03-01` } });
   try {

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   type ColumnMeta,
   type ColumnPinningState,
+  columnDefs,
   INITIAL_PINNING,
   pinnedColumns,
   pinToggled,
 } from "./forecast-columns";
+import type { VariancePayload } from "./variance";
 import type { GridColumnDef } from "./variance-columns";
 
 const defs: GridColumnDef<ColumnMeta>[] = [
@@ -58,5 +60,63 @@ describe("the forecast grid's pinned columns", () => {
 
   it("ignores a pinned id that is not a column (a variance column turned off)", () => {
     expect(view({ left: ["vr_abs_2026-01", "acc_description_edit"] })[0]).toEqual(["acc_description_edit", 0, true]);
+  });
+});
+
+describe("the forecast grid's variance columns", () => {
+  it("sit beside what they compare: each month's after the month, each year's after its total", () => {
+    const months = ["2026-11", "2026-12", "2027-01"];
+    const totals = [
+      { year: 2026, indexes: [0, 1], complete: false },
+      { year: 2027, indexes: [2], complete: false },
+    ];
+    const variance = {
+      columns: ["rf", "actual", "total"],
+      previousRf: "RF1 2026",
+      previousFound: true,
+      closedMonths: [0],
+      lines: [],
+      groups: [],
+      grand: {},
+      totalMonths: [
+        { compared: 2, of: 2 },
+        { compared: 1, of: 1 },
+      ],
+      version: { id: "v1", name: "Fechamento", found: true },
+    } as unknown as VariancePayload;
+    expect(columnDefs(months, totals, variance).map((c) => c.id)).toEqual([
+      "acc_description_edit",
+      "m_2026-11",
+      "vr_abs_2026-11",
+      "vr_pct_2026-11",
+      "va_abs_2026-11",
+      "va_pct_2026-11",
+      "vm_abs_2026-11",
+      "vm_pct_2026-11",
+      "m_2026-12",
+      "vr_abs_2026-12",
+      "vr_pct_2026-12",
+      "vm_abs_2026-12",
+      "vm_pct_2026-12",
+      "m_2027-01",
+      "vr_abs_2027-01",
+      "vr_pct_2027-01",
+      "vm_abs_2027-01",
+      "vm_pct_2027-01",
+      "y_2026",
+      "vt_prev_2026",
+      "vt_abs_2026",
+      "vt_pct_2026",
+      "vv_prev_2026",
+      "vv_abs_2026",
+      "vv_pct_2026",
+      "y_2027",
+      "vt_prev_2027",
+      "vt_abs_2027",
+      "vt_pct_2027",
+      "vv_prev_2027",
+      "vv_abs_2027",
+      "vv_pct_2027",
+    ]);
   });
 });

@@ -54,26 +54,37 @@ export const WIDTH_VARIABLES = {
 /** The account column starts pinned. */
 export const INITIAL_PINNING: ColumnPinningState = { left: ["acc_description_edit"], right: [] };
 
-function columnDefs(
+/** The columns in order: the account, each month with its variance columns beside it, each year's total likewise. */
+export function columnDefs(
   months: readonly string[],
   totals: readonly AnnualTotal[],
   variance: VariancePayload | undefined,
 ): GridColumnDef<ColumnMeta>[] {
+  const variances = varianceColumnDefs(variance, months, totals);
+  const beside = (yearly: boolean, index: number) =>
+    variances.filter(
+      (c) => c.meta.index === index && (c.meta.group === "total" || c.meta.group === "versionTotal") === yearly,
+    );
   return [
     { id: "acc_description_edit", header: forecastTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
-    ...months.map((key, index) => ({
-      id: `m_${key}`,
-      header: monthLabel(parseMonthKey(key) ?? 0),
-      size: MONTH_WIDTH,
-      meta: { kind: "month" as const, index },
-    })),
-    ...totals.map((total, index) => ({
-      id: `y_${total.year}`,
-      header: forecastTexts.totalColumn(total.year),
-      size: TOTAL_WIDTH,
-      meta: { kind: "total" as const, index },
-    })),
-    ...varianceColumnDefs(variance, months, totals),
+    ...months.flatMap((key, index) => [
+      {
+        id: `m_${key}`,
+        header: monthLabel(parseMonthKey(key) ?? 0),
+        size: MONTH_WIDTH,
+        meta: { kind: "month" as const, index },
+      },
+      ...beside(false, index),
+    ]),
+    ...totals.flatMap((total, index) => [
+      {
+        id: `y_${total.year}`,
+        header: forecastTexts.totalColumn(total.year),
+        size: TOTAL_WIDTH,
+        meta: { kind: "total" as const, index },
+      },
+      ...beside(true, index),
+    ]),
   ];
 }
 

@@ -120,47 +120,62 @@ describe("the grid's variance columns (server render)", () => {
     ).toEqual(["80,00", "220,00", "275,0%"]);
   });
 
-  it("adds the groups asked for after the totals, read-only, with — for a zero base and pt-BR percentages", async () => {
+  it("adds the groups asked for beside what they compare, read-only, with — for a zero base and pt-BR percentages", async () => {
     const html = await render(["total", "rf", "actual"]);
     expect(headers(html)).toEqual([
       "acc_description_edit",
       "m_2026-01",
+      "vr_abs_2026-01",
+      "vr_pct_2026-01",
+      "va_abs_2026-01",
+      "va_pct_2026-01",
       "m_2026-02",
+      "vr_abs_2026-02",
+      "vr_pct_2026-02",
       "m_2026-03",
+      "vr_abs_2026-03",
+      "vr_pct_2026-03",
       "y_2026",
       "vt_prev_2026",
       "vt_abs_2026",
       "vt_pct_2026",
-      "vr_abs_2026-01",
-      "vr_pct_2026-01",
-      "vr_abs_2026-02",
-      "vr_pct_2026-02",
-      "vr_abs_2026-03",
-      "vr_pct_2026-03",
-      "va_abs_2026-01",
-      "va_pct_2026-01",
     ]);
-    const texts = (label: string) => rowCells(html, label).map((c) => c.text);
+    /** A row's cells by their column's id. */
+    const cells = (label: string) => {
+      const row = rowCells(html, label);
+      return Object.fromEntries(
+        headers(html)
+          .slice(1)
+          .map((id, i) => [id, row[i]]),
+      );
+    };
+    const texts = (label: string, ids: string[]) => ids.map((id) => cells(label)[id].text);
+    const variances = headers(html).filter((id) => /^v/.test(id));
     // Salários: total 600 against 326 (+274, 84,0%); Jan 100 − 80; Feb 200 − 0 (zero base); Mar 300 − 246; and the
     // closed January (an actual here): what RF1 forecast for it, 80, against the actual 90.
-    expect(texts("Salários").slice(4)).toEqual([
-      "326,00",
-      "274,00",
-      "84,0%",
+    expect(texts("Salários", variances)).toEqual([
       "20,00",
       "25,0%",
+      "-10,00",
+      "-11,1%",
       "200,00",
       "—",
       "54,00",
       "22,0%",
-      "-10,00",
-      "-11,1%",
+      "326,00",
+      "274,00",
+      "84,0%",
     ]);
-    expect(rowCells(html, "Salários").at(-1)?.className).toContain("is-negative");
+    expect(cells("Salários")["va_pct_2026-01"].className).toContain("is-negative");
     // Encargos has no previous RF record and no actual.
-    expect(texts("Encargos").slice(4)).toEqual(Array(11).fill("—"));
+    expect(texts("Encargos", variances)).toEqual(Array(11).fill("—"));
     // The cost centre's total: sums 150, 200, 310 against 80, 0, 246.
-    expect(texts(forecastTexts.grandTotal).slice(7, 13)).toEqual(["70,00", "87,5%", "200,00", "—", "64,00", "26,0%"]);
+    expect(
+      texts(
+        forecastTexts.grandTotal,
+        variances.filter((id) => id.startsWith("vr_")),
+      ),
+    ).toEqual(["70,00", "87,5%", "200,00", "—", "64,00", "26,0%"]);
     const variance = rowCells(html, "Salários").filter((c) => c.className.includes("forecast-grid__cell--variance"));
     expect(variance).toHaveLength(11);
     expect(variance.some((c) => c.className.includes("is-editable"))).toBe(false);
