@@ -16,6 +16,7 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
+import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
@@ -68,8 +69,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
     loadCycle(lookup.review, user, today),
   ]);
-  // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`).
-  await compareReviewWithVersion(review.grid, lookup.review, url.searchParams);
+  // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`); the cells changed
+  // since the last submission, marked.
+  await Promise.all([
+    compareReviewWithVersion(review.grid, lookup.review, url.searchParams),
+    markChangedCells(review.grid, lookup.review),
+  ]);
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;

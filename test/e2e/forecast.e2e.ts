@@ -732,6 +732,17 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
   await withoutJavaScript(browser, app, async (plain) => {
     await signIn(plain, app.baseURL, "sysadmin@demo.local");
     await plain.goto(reviewPath(OPEN, SECOND));
+    // The reviewer sees on the grid the cell changed since the return, marked as changed since the last submission.
+    const marked = await plain
+      .locator(".forecast-grid__cell.is-since")
+      .evaluateAll((all) =>
+        all.map((c) => [
+          c.closest('[role="row"]')?.querySelector('[role="rowheader"]')?.textContent ?? "",
+          c.textContent,
+          c.getAttribute("title"),
+        ]),
+      );
+    expect(marked).toEqual([[expect.stringContaining(SALARIES.label), "1.234,50", forecastTexts.sinceMarker]]);
     await plain
       .locator("form.forecast-cycle__form--approve")
       .getByRole("button", { name: cycleTexts.actions.approve })

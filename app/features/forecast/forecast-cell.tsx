@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
+import { forecastTexts } from "./texts";
 import type { Editing } from "./use-forecast-edits";
 
 /**
@@ -26,6 +27,8 @@ export type ValueCellProps = {
   /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
   gridReadOnly: boolean;
   hasHistory: boolean;
+  /** Changed since the last submission (what the reviewer has not seen). */
+  since: boolean;
   /** Why the last save refused this cell. */
   conflict: string | undefined;
   /** The editor's state when this cell is being typed in. */
@@ -47,6 +50,7 @@ export function valueCell(p: ValueCellProps) {
   if (changed) classes += " is-changed";
   if (p.conflict) classes += " is-conflict";
   if (p.hasHistory) classes += " has-history";
+  if (p.since) classes += " is-since";
   classes += pinnedClass(column);
   if (p.editing) {
     return (
@@ -67,7 +71,7 @@ export function valueCell(p: ValueCellProps) {
       tabIndex={-1}
       className={classes}
       style={pinnedStyle(column)}
-      title={p.conflict}
+      title={p.conflict ?? (p.since ? forecastTexts.sinceMarker : undefined)}
       aria-readonly={canEdit || p.gridReadOnly ? undefined : true}
     >
       {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}

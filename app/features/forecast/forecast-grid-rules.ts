@@ -21,6 +21,8 @@ export type AccountLine = {
   values: (number | null)[];
   /** Month positions whose cell was changed in the portal (it has a history). */
   edited: number[];
+  /** Month positions changed since the last submission ("Alterações desde o último envio"), once there was one. */
+  since?: number[];
   /**
    * Per month, when the cell was last changed in the portal (epoch ms; 0: never): the state a save names, so that a save
    * sent again after it succeeded (or after the cell was set back to the value it found) is refused.

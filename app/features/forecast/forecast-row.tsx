@@ -29,6 +29,8 @@ type RowViewProps = {
   gridReadOnly: boolean;
   edited: boolean;
   history: ReadonlySet<number> | undefined;
+  /** Month positions changed since the last submission. */
+  since: readonly number[] | undefined;
   conflicts: ReadonlyMap<number, string> | undefined;
   editing: Editing | null;
   onCommit: CommitEdit;
@@ -100,6 +102,7 @@ export const ForecastRow = memo(function ForecastRow(p: RowViewProps) {
           firstForecastIndex: p.firstForecastIndex,
           gridReadOnly: p.gridReadOnly,
           hasHistory: isMonth && p.history?.has(meta.index) === true,
+          since: isMonth && p.since?.includes(meta.index) === true,
           conflict: isMonth ? p.conflicts?.get(meta.index) : undefined,
           editing: editing && editing.column === c ? editing : null,
           onCommit: p.onCommit,
@@ -181,6 +184,7 @@ export function GridBody({
             gridReadOnly={gridReadOnly}
             edited={isAccount && edited.has(row.line)}
             history={isAccount ? marks.history[row.line] : undefined}
+            since={isAccount ? accounts[row.line].since : undefined}
             conflicts={isAccount ? marks.conflicts.get(row.line) : undefined}
             editing={isEditing ? editing : null}
             onCommit={onCommit}

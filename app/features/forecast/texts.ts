@@ -162,7 +162,7 @@ export const forecastTexts = {
   historyLoading: "Carregando…",
   historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
   historyPickCell: "Clique numa conta e num mês da grade para ver o histórico da célula.",
-  historyMarker: "Célula com histórico de alterações",
+  sinceMarker: "Alterada desde o último envio",
   restore: "Restaurar",
   restoreOf: (value: string) => `Restaurar ${value}`,
   restored: (value: string) => `Valor ${value} restaurado na célula. Salve para gravar.`,

@@ -1,10 +1,11 @@
 import { type ChangedCell, changedCellsBetween } from "~/models/forecast.server";
 import { timelineOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
-import { monthLabelOfDate } from "~/shared/months";
+import { monthKeyOfDate, monthLabelOfDate } from "~/shared/months";
 import { formatNumber } from "~/shared/numbers";
 import { parsePaging } from "~/shared/pagination";
 import { reviewPath } from "../forecast-filter";
+import type { ForecastGridPayload } from "../forecast-grid-rules";
 import type { Review } from "../review.server";
 
 /**
@@ -83,4 +84,29 @@ export async function loadChanges(review: Review, url: URL): Promise<ChangesPage
     page,
     pageSize: CHANGES_PAGE_SIZE,
   };
+}
+
+/**
+ * Marks on the review's grid the cells the changes page lists (`since` of each account line), once the cost centre
+ * has been submitted: before that every change is "since", and a mark would say nothing.
+ */
+export async function markChangedCells(grid: ForecastGridPayload, review: Review): Promise<void> {
+  const rf = review.calendar.name;
+  const cc = review.costCenter.cost_center_concat;
+  const window = changesWindow(await timelineOf(rf, cc));
+  if (!window.from && !window.to) return;
+  const cells = await changedCellsBetween(rf, cc, window.from, window.to);
+  if (cells.length === 0) return;
+  const column = new Map(grid.months.map((key, i) => [key, i]));
+  const byAccount = new Map<string, number[]>();
+  for (const cell of cells) {
+    const at = column.get(monthKeyOfDate(cell.month));
+    if (at === undefined) continue;
+    byAccount.set(cell.account, [...(byAccount.get(cell.account) ?? []), at]);
+  }
+  for (const group of grid.groups)
+    for (const line of group.accounts) {
+      const since = byAccount.get(line.account);
+      if (since) line.since = since;
+    }
 }

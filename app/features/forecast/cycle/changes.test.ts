@@ -7,8 +7,9 @@ import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS } from "~/models/forecast-cycle.server";
+import { loader as reviewLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes";
-import { insertScenario } from "../fixtures";
+import { ACCOUNTS, insertScenario } from "../fixtures";
 import type { ChangesPage } from "./changes.server";
 import { changesTexts } from "./changes-texts";
 
@@ -130,6 +131,42 @@ describe("changes since the last submission", () => {
     expect(all.total).toBe(14);
     expect(all.rows).toHaveLength(14);
     expect((await load("?page=2")).page).toBe(1);
+  });
+
+  it("marks the same cells on the review's grid, once the cost centre has been submitted", async () => {
+    const grid = async () => {
+      const answer = dataAnswer<{
+        grid: { months: string[]; groups: { accounts: { account: string; since?: number[] }[] }[] };
+      }>(
+        await reviewLoader({
+          request: new Request(`http://localhost${reviewPath(RF, CC)}`),
+          params: { rf: RF, cost_center_concat: CC },
+          context: {} as never,
+        }),
+      ).body.grid;
+      const marked = answer.groups
+        .flatMap((g) => g.accounts)
+        .flatMap((a) => (a.since ?? []).map((i) => `${a.account} ${answer.months[i]}`));
+      return marked;
+    };
+    const [salaries, rent] = [ACCOUNTS[0].account, ACCOUNTS[2].account];
+    await db
+      .collection(FORECAST_HISTORY)
+      .insertMany([change(salaries, 3, 1, 2, at(3)), change(rent, 4, 1, 2, at(7)), change(salaries, 5, 1, 2, at(12))]);
+    // Never submitted: nothing to compare with, no mark.
+    expect(await grid()).toEqual([]);
+    await db
+      .collection(FORECAST_CYCLE_EVENTS)
+      .insertMany([
+        event("submit", "preparing", "submitted", at(5)),
+        event("return", "submitted", "returned", at(5, 18)),
+        event("submit", "returned", "submitted", at(10)),
+      ]);
+    // Under review: between the last two submissions.
+    expect(await grid()).toEqual([`${rent} 2027-04`]);
+    await db.collection(FORECAST_CYCLE_EVENTS).insertOne(event("return", "submitted", "returned", at(11)));
+    // Being prepared again: since the last submission.
+    expect(await grid()).toEqual([`${salaries} 2027-05`]);
   });
 
   it("is the review's readers' (404 for an unknown cost centre)", async () => {
