@@ -51,6 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       brandText: config.brandText,
       theme: config.theme,
       timeZone: config.timeZone,
+      // The pinned "today" (PORTAL_TODAY, "YYYY-MM-DD") as the portal writes a date; null on the real clock.
+      pinnedToday: config.portalToday ? config.portalToday.split("-").reverse().join("/") : null,
       toast,
       navigation,
       signedIn: !!user,
@@ -133,6 +135,11 @@ export function Layout({ children }: { children: ReactNode }) {
             <SideNav {...navigation} open={menuOpen} />
             <main className="shell__main" id="main" tabIndex={-1}>
               {children}
+              {root?.pinnedToday ? (
+                <p className="shell__pinned-today" role="note">
+                  {uiTexts.pinnedToday(root.pinnedToday)}
+                </p>
+              ) : null}
             </main>
           </div>
         </div>

@@ -9,6 +9,7 @@ import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { type RunningApp, startApp } from "./harness";
@@ -123,6 +124,13 @@ test("filter: period and searchable cost centre, Generate Review, the path round
 }) => {
   await signIn(page, app.baseURL, "gold@demo.local");
   await page.goto("/ij/report_create_schneider");
+  // The portal's "today" is pinned here (PORTAL_TODAY), and the page says so.
+  expect(
+    await page
+      .getByRole("note")
+      .filter({ hasText: uiTexts.pinnedToday(`15/02/${YEAR}`) })
+      .count(),
+  ).toBe(1);
   const generate = page.getByRole("button", { name: forecastTexts.generateReview });
   await expect.poll(() => generate.isDisabled()).toBe(true);
   await page.getByLabel(forecastTexts.period).selectOption(OPEN);

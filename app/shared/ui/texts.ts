@@ -4,6 +4,8 @@
  * `~/messages` (the one entrance for every text) gives them to the rest of the portal under the same names.
  */
 export const uiTexts = {
+  // ours: the shell's note when the portal's "today" is pinned (PORTAL_TODAY: the demo, tests)
+  pinnedToday: (day: string) => `Data fixada: para o portal, hoje é ${day}.`,
   // The data table's paging
   previous: "Previous",
   next: "Next",
