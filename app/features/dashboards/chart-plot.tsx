@@ -143,7 +143,8 @@ function CartesianDrawing({ chart, names, width, active, onActive }: DrawingProp
           <g key={key} fill={colour(j)}>
             {chart.rows.map((row, i) => {
               const v = numberAt(row, key);
-              if (v === null) return null;
+              // A zero draws nothing (a bar of no height); the table beside the drawing still says 0.
+              if (v === null || v === 0) return null;
               const bar = barRect(bands[i], j, series.length, layout.y(v), zero);
               return <rect key={i} className="chart-plot__bar" {...roundRect(bar)} />;
             })}
