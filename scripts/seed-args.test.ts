@@ -3,7 +3,11 @@ import { parseSeedArgs } from "./seed-args";
 
 describe("parseSeedArgs", () => {
   it("defaults to scale 1 without --if-empty", () => {
-    expect(parseSeedArgs([])).toEqual({ scale: 1, ifEmpty: false, empty: false, help: false });
+    expect(parseSeedArgs([])).toEqual({ scale: 1, ifEmpty: false, empty: false, liveJobs: false, help: false });
+  });
+
+  it("reads --live-jobs (the demo: the seeded queue is left to the worker)", () => {
+    expect(parseSeedArgs(["--if-empty", "--live-jobs"])).toMatchObject({ ifEmpty: true, liveJobs: true });
   });
 
   it("reads --empty (the empty start)", () => {

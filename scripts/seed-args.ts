@@ -1,15 +1,24 @@
 /** Parses the arguments of scripts/seed.ts; throws with a readable message on bad input. */
 
 /** `empty`: the empty start (the demo accounts and the screens' configuration, no business data). */
-export type SeedArgs = { scale: number; ifEmpty: boolean; empty: boolean; referenceDate?: Date; help: boolean };
+/** `liveJobs`: the seeded waiting and running jobs are left for the worker to process (the demo). */
+export type SeedArgs = {
+  scale: number;
+  ifEmpty: boolean;
+  empty: boolean;
+  liveJobs: boolean;
+  referenceDate?: Date;
+  help: boolean;
+};
 
 /** The exit code of `seed --empty --if-empty` on a database holding data it did not write (server/demo.ts reads it). */
 export const EXIT_REFUSED = 3;
 
-export const SEED_USAGE = "Usage: tsx scripts/seed.ts [--scale N] [--if-empty] [--empty] [--reference YYYY-MM-DD]";
+export const SEED_USAGE =
+  "Usage: tsx scripts/seed.ts [--scale N] [--if-empty] [--empty] [--live-jobs] [--reference YYYY-MM-DD]";
 
 export function parseSeedArgs(argv: readonly string[]): SeedArgs {
-  const args: SeedArgs = { scale: 1, ifEmpty: false, empty: false, help: false };
+  const args: SeedArgs = { scale: 1, ifEmpty: false, empty: false, liveJobs: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.includes("=")
@@ -44,6 +53,9 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
         break;
       case "--empty":
         args.empty = true;
+        break;
+      case "--live-jobs":
+        args.liveJobs = true;
         break;
       case "--help":
       case "-h":

@@ -42,7 +42,7 @@ export class SeedRefusedError extends Error {
  */
 export async function runSeed(
   db: Db,
-  args: Pick<SeedArgs, "scale" | "ifEmpty" | "referenceDate"> & { empty?: boolean },
+  args: Pick<SeedArgs, "scale" | "ifEmpty" | "referenceDate"> & { empty?: boolean; liveJobs?: boolean },
   log: (line: string) => void,
 ): Promise<SeedRunResult> {
   const state = db.collection<SeedState>(SEED_STATE);
@@ -99,6 +99,7 @@ export async function runSeed(
         scale: args.scale,
         referenceDate: args.referenceDate,
         log,
+        liveJobs: args.liveJobs,
         afterCollections: () => applyIndexes(db),
       });
   if (args.empty) await applyIndexes(db);

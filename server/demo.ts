@@ -121,7 +121,8 @@ async function main() {
       path.resolve("node_modules/tsx/dist/cli.mjs"),
       "scripts/seed.ts",
       "--if-empty",
-      ...(emptyStart ? ["--empty"] : []),
+      // The seeded queue's files are processed by the demo's worker, as uploads are: nothing waits forever.
+      ...(emptyStart ? ["--empty"] : ["--live-jobs"]),
     ]);
   if (await finishedSeedOfThisKind(db.uri)) {
     // Seeded before: the web process starts at once, while the seed step only applies the indexes (it waits for the

@@ -1,12 +1,21 @@
 import type { FileRecord } from "~/models/files.server";
+import { randomCnpj } from "./brazil";
 import { addDays, randomInstantBefore, type SeedContext, scaled, yyyymmdd } from "./context";
 import type { Random } from "./random";
 import { indicatorTable, renderByExtension, type SeedObjects } from "./stored-objects";
 
 type FileState = "waiting" | "running" | "completed" | "failed";
-const STATE_WEIGHTS: readonly (readonly [FileState, number])[] = [
-  ["waiting", 8],
-  ["running", 4],
+/** The queue as a moment catches it, at any scale: a few files waiting or being processed; the rest have ended. */
+const FIRST_STATES: readonly FileState[] = [
+  "waiting",
+  "running",
+  "completed",
+  "failed",
+  "waiting",
+  "running",
+  "waiting",
+];
+const ENDED_WEIGHTS: readonly (readonly [FileState, number])[] = [
   ["completed", 70],
   ["failed", 18],
 ];
@@ -34,11 +43,21 @@ const FAILURES: readonly (readonly [number, (r: Random) => string])[] = [
 ];
 
 /**
- * Seeded waiting and running jobs have no stored object behind them, so the worker must not claim
- * them (it would fail them all and the demo would lose those states): they carry a lease that
- * never expires in practice.
+ * The lease of the seeded waiting and running jobs when they are to stay as seeded (tests and benches read those
+ * states): it never expires in practice, so no worker claims them. With `liveJobs` (the demo) they carry none, and
+ * the worker processes them as it would any upload: their files are channel CSVs it accepts.
  */
 export const SEEDED_JOB_LEASE_UNTIL = new Date("2100-01-01T00:00:00Z");
+
+/** A channel master-data file (the "channel" upload template, `;`-separated as Excel pt-BR writes it). */
+function channelCsv(random: Random, rows: number): Buffer {
+  const lines = ["cnpj;description;channel_siop"];
+  for (let i = 0; i < rows; i++)
+    lines.push(
+      `${randomCnpj(random)};Loja ${random.int(1, 999)};${random.pick(["WHOLESALES", "ONLINE_PARTNERS", "FSS"])}`,
+    );
+  return Buffer.from(`${lines.join("\r\n")}\r\n`, "utf8");
+}
 
 /** pt-BR thousands separator without relying on the runtime's ICU data. */
 export function formatInteger(n: number): string {
@@ -57,43 +76,55 @@ const CONTENT_VARIANTS = 4;
  * Files / jobs in every state; the first four cover each state even at the smallest scale. Every record's
  * bytes exist in the store (a small table in the file's own format, spec 000 repository downloads).
  */
-export function generateFiles(ctx: SeedContext, uploaders: readonly string[], objects: SeedObjects): FileRecord[] {
+export function generateFiles(
+  ctx: SeedContext,
+  uploaders: readonly string[],
+  objects: SeedObjects,
+  options: { liveJobs?: boolean } = {},
+): FileRecord[] {
   const random = ctx.random.fork("files");
   const count = scaled(ctx, 6_000, 8);
-  const order: FileState[] = ["waiting", "running", "completed", "failed"];
   const files: FileRecord[] = [];
   for (let i = 0; i < count; i++) {
-    const state = i < order.length ? order[i] : random.weighted(STATE_WEIGHTS);
+    const state = i < FIRST_STATES.length ? FIRST_STATES[i] : random.weighted(ENDED_WEIGHTS);
     const recent = state === "waiting" || state === "running";
     const statusChangeDate = randomInstantBefore(random, ctx.reference, recent ? 2 : 365);
     const createdAt = new Date(statusChangeDate.getTime() - random.int(5, 3600) * 1000);
     const pattern = random.int(0, NAME_PATTERNS.length - 1);
-    const originalName = NAME_PATTERNS[pattern](random, addDays(createdAt, -random.int(0, 3)));
+    // A file still in the queue is one the worker accepts (a channel CSV), for when it is let through (liveJobs).
+    const originalName = recent
+      ? `CHANNEL_${yyyymmdd(createdAt)}.csv`
+      : NAME_PATTERNS[pattern](random, addDays(createdAt, -random.int(0, 3)));
     const ext = fileExtension(originalName) || "bin";
     const variant = random.int(1, CONTENT_VARIANTS);
-    const originalFile = objects.need(
-      `seed/files/${random.uuid()}.${ext}`,
-      objects.shared(`files/${pattern}-${variant}.${ext}`, () =>
-        renderByExtension(ext, {
-          title: "Dados para importação",
-          lines: [`Cliente: ${ctx.tenantId}`],
-          tables: [indicatorTable(ctx.random.derive(`file/${pattern}-${variant}`), "Dados", 20)],
-          createdAt: ctx.reference,
-          author: "Journey Portal",
-        }),
-      ),
-    );
+    const originalFile = recent
+      ? objects.need(`seed/files/${random.uuid()}.csv`, async () => channelCsv(ctx.random.derive(`queue/${i}`), 5))
+      : objects.need(
+          `seed/files/${random.uuid()}.${ext}`,
+          objects.shared(`files/${pattern}-${variant}.${ext}`, () =>
+            renderByExtension(ext, {
+              title: "Dados para importação",
+              lines: [`Cliente: ${ctx.tenantId}`],
+              tables: [indicatorTable(ctx.random.derive(`file/${pattern}-${variant}`), "Dados", 20)],
+              createdAt: ctx.reference,
+              author: "Journey Portal",
+            }),
+          ),
+        );
     const manual = random.chance(0.75);
     let status = 0;
     let progress = 0;
     let message = "Aguardando processamento";
     let attempts = 0;
-    let leaseUntil: Date | null = state === "waiting" ? SEEDED_JOB_LEASE_UNTIL : null;
+    let leaseUntil: Date | null = state === "waiting" && !options.liveJobs ? SEEDED_JOB_LEASE_UNTIL : null;
     if (state === "running") {
       progress = random.int(1, 99);
-      message = `Processando: ${progress}% concluído`;
-      attempts = 1;
-      leaseUntil = SEEDED_JOB_LEASE_UNTIL;
+      // Left to a worker (liveJobs), a file some worker already held would be given up as interrupted: it waits.
+      if (!options.liveJobs) {
+        message = `Processando: ${progress}% concluído`;
+        attempts = 1;
+        leaseUntil = SEEDED_JOB_LEASE_UNTIL;
+      } else progress = 0;
     } else if (state === "completed") {
       progress = 100;
       message = `Arquivo processado com sucesso. ${formatInteger(random.int(12, 250_000))} linhas importadas.`;

@@ -115,6 +115,8 @@ export type SeedOptions = {
    * (they take this process, the work the database's): `npm run seed` builds the remaining indexes here.
    */
   afterCollections?: () => Promise<unknown>;
+  /** The seeded waiting and running jobs without a lease, for the worker to process (the demo); else they stay so. */
+  liveJobs?: boolean;
 };
 
 export const SEED_BATCH_SIZE = 5_000;
@@ -244,7 +246,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<R
   await write(PLANNING_ATTRIBUTE_SETS, attributeSets.documents());
   await write(PLANNING_ATTRIBUTE_VALUES, attributeSets.values());
   const objects = new SeedObjects();
-  await write(FILES, generateFiles(ctx, users.uploaders, objects));
+  await write(FILES, generateFiles(ctx, users.uploaders, objects, { liveJobs: options.liveJobs }));
   await write(REPORTS, generateReports(ctx, users.uploaders, objects));
   const accounts = generateLedgerAccounts();
   const ledger = [...generateLedger(ctx)];

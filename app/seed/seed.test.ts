@@ -8,6 +8,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { CHART_PIPELINE_STAGES, type DashboardRecord } from "~/models/dashboards.server";
 import { MASTER_DATA_COLLECTION_NAMES } from "~/models/master-data.server";
 import { CHANNELS } from "~/models/planning.server";
+import { processNextJob } from "~/platform/import/worker-loop.server";
 import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
@@ -16,6 +17,9 @@ import { monthStart } from "./context";
 import { masterDataOkNokChart } from "./dashboards";
 import { currentScenario } from "./forecast";
 import { SEEDED_COLLECTIONS, seedDatabase } from "./index.server";
+
+/** How many seeded files are queued (waiting or running) at any scale: app/seed/files.ts's first states. */
+const FIRST_STATES_QUEUED = 5;
 
 const testDb = useTestDatabase();
 // The seeded files go to the local store under DATA_DIR: a temporary one, never the working tree.
@@ -265,6 +269,23 @@ describe("seeded data", () => {
     expect(keys.length).toBe(counts.files);
     const one = await files.findOne({});
     expect(one?.originalFile.split(".").pop()).toBe(one?.originalName.split(".").pop()?.toLowerCase());
+  });
+
+  it("keeps a few files in the queue at any scale, each one the worker accepts once let through (the demo's seed)", async () => {
+    const files = db.collection("files");
+    const queued = await files.find({ status: 0, progress: { $lt: 100 } }).toArray();
+    expect(queued.length).toBeGreaterThanOrEqual(2);
+    expect(queued.length).toBeLessThanOrEqual(FIRST_STATES_QUEUED);
+    // As the demo seeds them (--live-jobs): no lease. The worker takes one and ends it with its rows loaded.
+    const one = queued.find((f) => f.progress === 0)!;
+    await files.updateOne({ _id: one._id }, { $set: { leaseUntil: null } });
+    const channels = await db.collection("channel").countDocuments();
+    const outcome = await processNextJob({ name: "seed-queue", leaseMs: 60_000, progressIntervalMs: 20 });
+    expect(outcome).not.toBeNull();
+    const ended = await files.findOne({ _id: one._id });
+    expect(ended).toMatchObject({ status: 0, progress: 100 });
+    expect(ended?.message).toMatch(/5 linhas OK/);
+    expect(await db.collection("channel").countDocuments()).toBe(channels + 5);
   });
 
   it("lists the master-data collections in order and only allowed names", async () => {
