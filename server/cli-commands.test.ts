@@ -181,7 +181,7 @@ describe("portal export <dataset> [filter]", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe(["CNPJ", "Descrição", "Channel SIOP", "Arquivo"].join(";"));
+    expect(lines[0]).toBe(["CNPJ", "Descrição", "Canal SIOP", "Arquivo"].join(";"));
     expect(lines).toHaveLength(4);
     expect(text).toContain('"Loja; Centro"');
     expect(text).not.toContain("_id");

@@ -32,11 +32,11 @@ import {
 
 const productFields: MasterDataField[] = [
   { sku: "SKU" },
-  { material_description: "Material Description" },
+  { material_description: "Descrição do material" },
   { marca: "Brand" },
   { category_sku: "Category" },
   { categoria_principal_sku: "Major Category" },
-  { sub_categoria_sku: "Sub Category" },
+  { sub_categoria_sku: "Subcategoria" },
   { hero: "Hero" },
   { abcd: "ABCD" },
   { plc_local: "PLC Local" },
@@ -69,7 +69,7 @@ export const MASTER_DATA_CATALOGUE: readonly Omit<MasterDataCollectionRecord, "_
     collection_name: CHANNEL,
     label_name: "Channel",
     collection_ok: 1,
-    fields: [{ cnpj: "CNPJ" }, { description: "Descrição" }, { channel_siop: "Channel SIOP" }, { urlPath: "Arquivo" }],
+    fields: [{ cnpj: "CNPJ" }, { description: "Descrição" }, { channel_siop: "Canal SIOP" }, { urlPath: "Arquivo" }],
     order: 3,
   },
   {
@@ -231,7 +231,7 @@ export function generateChannels(ctx: SeedContext): ChannelRow[] {
 const CHANNEL_ERRORS: readonly ((r: Random) => string)[] = [
   (r) => `CNPJ inválido: '${cnpjFromBase(r.digits(12)).slice(0, 13)}${r.int(0, 9)}' (dígito verificador)`,
   () => "Campo obrigatório não informado: description",
-  (r) => `Channel SIOP desconhecido: '${r.pick(["VAREJO", "B2B", "MARKETPLACE", "wholesale"])}'`,
+  (r) => `Canal SIOP desconhecido: '${r.pick(["VAREJO", "B2B", "MARKETPLACE", "wholesale"])}'`,
   () => "CNPJ duplicado no arquivo",
   () => "Quantidade de colunas diferente do cabeçalho",
 ];

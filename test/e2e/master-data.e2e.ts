@@ -144,7 +144,7 @@ test("the top tabs Product, Channel, Planning and every inner tab show labelled 
   ]);
   await sections.getByRole("link", { name: "Channel", exact: true }).click();
   await page.waitForURL("**/repo/master-data/canal");
-  await expect.poll(() => headers(page)).toEqual(["CNPJ", "Descrição", "Channel SIOP", "Arquivo"]);
+  await expect.poll(() => headers(page)).toEqual(["CNPJ", "Descrição", "Canal SIOP", "Arquivo"]);
   expect(await titles(page)).toEqual(["cnpj", "description", "channel_siop", "urlPath"]);
   await page.getByRole("link", { name: "Channel NOK", exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("tab") === "channel_nok");
@@ -172,11 +172,11 @@ test("the top tabs Product, Channel, Planning and every inner tab show labelled 
       "quantity",
       [
         "SKU",
-        "Material Description",
+        "Descrição do material",
         "Brand",
         "Category",
         "Major Category",
-        "Sub Category",
+        "Subcategoria",
         "Hero",
         "ABCD",
         "PLC Local",

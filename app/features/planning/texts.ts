@@ -37,7 +37,7 @@ export const planningTexts = {
     hero: "Hero",
     majorCategory: "Major Category",
     abcd: "ABCD",
-    subCategory: "Sub Category",
+    subCategory: "Subcategoria",
     plcLocal: "PLC Local",
   },
 

@@ -234,6 +234,9 @@ describe("/repo/master-data/planejamento", () => {
     expect(quantity.tab.id).toBe("quantity");
     expect(quantity.table.columns.find((c) => c.key === "data_validade_sku")?.header).toBe("Global Forecast End Date");
     expect(quantity.table.columns.find((c) => c.key === "categoria_principal_sku")?.header).toBe("Major Category");
+    // English only where the spec shows it (Brand, Category, Major Category…); the portal's own labels in Portuguese.
+    expect(quantity.table.columns.find((c) => c.key === "material_description")?.header).toBe("Descrição do material");
+    expect(quantity.table.columns.find((c) => c.key === "sub_categoria_sku")?.header).toBe("Subcategoria");
     expect(quantity.table.columns.every((c) => c.header !== c.key || c.key === "hero")).toBe(true);
     expect(quantity.table.columns).toHaveLength(12);
     expect(quantity.table.count).toBe(25);

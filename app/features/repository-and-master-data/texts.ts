@@ -19,11 +19,11 @@ export const masterDataTexts = {
   // field name stays as each header's tooltip); the catalogue's own labels for the dropdown's collections.
   masterDataFields: {
     sku: "SKU",
-    material_description: "Material Description",
+    material_description: "Descrição do material",
     marca: "Brand",
     category_sku: "Category",
     categoria_principal_sku: "Major Category",
-    sub_categoria_sku: "Sub Category",
+    sub_categoria_sku: "Subcategoria",
     hero: "Hero",
     abcd: "ABCD",
     plc_local: "PLC Local",
@@ -32,7 +32,7 @@ export const masterDataTexts = {
     urlPath: "Arquivo",
     cnpj: "CNPJ",
     description: "Descrição",
-    channel_siop: "Channel SIOP",
+    channel_siop: "Canal SIOP",
     creationDate: "Data",
     Error: "Erro",
     _lineNumber: "Linha",
@@ -46,7 +46,7 @@ export const masterDataTexts = {
   masterDataClearFilter: "Limpar filtro",
   masterDataFilteredBy: (file: string) => `Somente as linhas do arquivo ${file}`,
   masterDataFilterByFile: (file: string) => `Somente as linhas de ${file}`,
-  masterDataCollectionLabel: "Collection",
+  masterDataCollectionLabel: "Coleção",
   masterDataBaseLegend: "Base",
   masterDataApply: "OK",
   // ours: the Excel round trip of the master-data lists (docs/decisions.md "Uploads and jobs")
