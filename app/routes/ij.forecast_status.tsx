@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { type BoardRow, loadBoard, parseBoardQuery } from "~/features/forecast/cycle/board.server";
 import { BOARD_PAGE_SIZE, boardHref } from "~/features/forecast/cycle/board-links";
-import { boardTexts } from "~/features/forecast/cycle/texts";
+import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { FILTER_PATH, reviewPath } from "~/features/forecast/forecast-filter";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/forecast/cycle/cycle.css";

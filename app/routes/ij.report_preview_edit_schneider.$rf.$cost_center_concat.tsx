@@ -24,10 +24,11 @@ import { FORECAST_DATASET } from "~/features/forecast/excel.server";
 import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
+import { gridTexts } from "~/features/forecast/grid-texts";
 import { loadReviewGrid, resolveReview, type SaveReply, saveReview } from "~/features/forecast/review.server";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
-import { forecastTexts, messages } from "~/messages";
+import { messages } from "~/messages";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import { portalToday } from "~/shared/clock.server";
 import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
@@ -41,9 +42,7 @@ const CYCLE_FORM_MAX_BYTES = 64 * 1024;
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   {
-    title: page?.found
-      ? forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)
-      : forecastTexts.filterTitle,
+    title: page?.found ? gridTexts.gridCaption(page.rf, page.costCenter.cost_center_concat) : gridTexts.filterTitle,
   },
 ];
 
@@ -170,10 +169,10 @@ export default function ForecastReviewPage() {
   if (!page.found) {
     return (
       <section className="forecast-review">
-        <Breadcrumb filterHref={page.filterHref} current={forecastTexts.breadcrumbReview} />
+        <Breadcrumb filterHref={page.filterHref} current={gridTexts.breadcrumbReview} />
         <Alert tone="error">{page.message}</Alert>
         <p>
-          <Link to={page.filterHref}>{forecastTexts.filtering}</Link>
+          <Link to={page.filterHref}>{gridTexts.filtering}</Link>
         </p>
       </section>
     );
@@ -186,22 +185,20 @@ export default function ForecastReviewPage() {
   // "Distribuir total" for the review's editors while it is open (with the Excel tools: folded on a touch screen).
   const spreadLink = page.grid.editable ? (
     <p className="forecast-review__spread">
-      <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>
-        {forecastTexts.spreadLaunch}
-      </Link>
+      <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>{gridTexts.spreadLaunch}</Link>
     </p>
   ) : null;
 
   return (
     <section className="forecast-review">
-      <Breadcrumb filterHref={page.filterHref} current={forecastTexts.breadcrumbReview} />
+      <Breadcrumb filterHref={page.filterHref} current={gridTexts.breadcrumbReview} />
       <header className="forecast-review__header">
         <h1>
           {page.rf} · {page.costCenter.cost_center_concat}
         </h1>
         <p className="forecast-review__facts">
           {page.costCenter.level_descr ? `${page.costCenter.level_descr} · ` : ""}
-          {forecastTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
+          {gridTexts.facts(page.facts.anchor, page.facts.editMonth, page.facts.from, page.facts.to)}
         </p>
       </header>
       {page.cycleDone && !cycleError ? <Alert tone="success">{page.cycleDone}</Alert> : null}
@@ -211,31 +208,31 @@ export default function ForecastReviewPage() {
           {cycleTexts.frozen(page.costCenter.cost_center_concat, page.rf, page.cycle.shown.label)}
         </Alert>
       ) : page.open && page.canWrite ? (
-        <Alert tone="info">{forecastTexts.openNotice(page.facts.editMonth, page.facts.lastEditDay)}</Alert>
+        <Alert tone="info">{gridTexts.openNotice(page.facts.editMonth, page.facts.lastEditDay)}</Alert>
       ) : page.open ? (
-        <Alert tone="info">{forecastTexts.readOnlyNotice}</Alert>
+        <Alert tone="info">{gridTexts.readOnlyNotice}</Alert>
       ) : (
         <Alert tone="warning">
-          {forecastTexts.lockedNotice(page.facts.editMonth, page.editWindow === "upcoming" ? "upcoming" : "closed")}
+          {gridTexts.lockedNotice(page.facts.editMonth, page.editWindow === "upcoming" ? "upcoming" : "closed")}
         </Alert>
       )}
       {page.grid.editable ? (
         <noscript>
-          <Alert tone="info">{forecastTexts.noScriptNotice}</Alert>
+          <Alert tone="info">{gridTexts.noScriptNotice}</Alert>
         </noscript>
       ) : null}
       {error ? (
-        <Alert tone="error" title={forecastTexts.saveFailedTitle}>
+        <Alert tone="error" title={gridTexts.saveFailedTitle}>
           {error}
         </Alert>
       ) : null}
       {empty ? null : touch ? (
         // On a touch screen the Excel tools and the keyboard help fold away, so the grid starts near the top.
         <details className="forecast-review__more">
-          <summary>{forecastTexts.moreOptions}</summary>
+          <summary>{gridTexts.moreOptions}</summary>
           <ExcelPanel excel={page.excel} />
           {spreadLink}
-          {page.grid.editable ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
+          {page.grid.editable ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
         </details>
       ) : (
         <>
@@ -244,7 +241,7 @@ export default function ForecastReviewPage() {
         </>
       )}
       {empty ? (
-        <Alert tone="info">{forecastTexts.noData}</Alert>
+        <Alert tone="info">{gridTexts.noData}</Alert>
       ) : (
         <ForecastGrid
           // Another review is another grid; a reload of the same one keeps it (loadedAt resets its values in place).
@@ -253,7 +250,7 @@ export default function ForecastReviewPage() {
           loadedAt={page.loadedAt}
           showKeyboardHelp={!touch}
           saveDialogOpen={saving}
-          caption={forecastTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)}
+          caption={gridTexts.gridCaption(page.rf, page.costCenter.cost_center_concat)}
           conflicts={conflicts}
           onConflictsResolved={dismiss}
           onSave={onSave}
@@ -267,15 +264,15 @@ export default function ForecastReviewPage() {
       <Dialog
         open={blocker.state === "blocked"}
         onOpenChange={(open) => !open && blocker.reset?.()}
-        title={forecastTexts.leaveTitle}
-        description={forecastTexts.leavePrompt(pending)}
+        title={gridTexts.leaveTitle}
+        description={gridTexts.leavePrompt(pending)}
         footer={
           <>
             <button type="button" className="button button--secondary" onClick={() => blocker.reset?.()}>
-              {forecastTexts.stay}
+              {gridTexts.stay}
             </button>
             <button type="button" className="button button--danger" onClick={() => blocker.proceed?.()}>
-              {forecastTexts.leave}
+              {gridTexts.leave}
             </button>
           </>
         }

@@ -1,8 +1,9 @@
 import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
+import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
-import { boardTexts, cycleTexts } from "~/features/forecast/cycle/texts";
+import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
 import { noticeTexts } from "~/features/notices/texts";

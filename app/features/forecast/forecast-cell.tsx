@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
-import { forecastTexts } from "./texts";
+import { gridTexts } from "./grid-texts";
 import type { Editing } from "./use-forecast-edits";
 
 /**
@@ -71,7 +71,7 @@ export function valueCell(p: ValueCellProps) {
       tabIndex={-1}
       className={classes}
       style={pinnedStyle(column)}
-      title={p.conflict ?? (p.since ? forecastTexts.sinceMarker : undefined)}
+      title={p.conflict ?? (p.since ? gridTexts.sinceMarker : undefined)}
       aria-readonly={canEdit || p.gridReadOnly ? undefined : true}
     >
       {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}

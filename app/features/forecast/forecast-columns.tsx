@@ -2,8 +2,8 @@ import { type CSSProperties, useMemo } from "react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { uiTexts } from "~/shared/ui/texts";
 import type { ForecastGridPayload } from "./forecast-grid-rules";
+import { gridTexts } from "./grid-texts";
 import type { AnnualTotal } from "./release-points";
-import { forecastTexts } from "./texts";
 import type { VariancePayload } from "./variance";
 import {
   type GridColumnDef,
@@ -66,7 +66,7 @@ export function columnDefs(
       (c) => c.meta.index === index && (c.meta.group === "total" || c.meta.group === "versionTotal") === yearly,
     );
   return [
-    { id: "acc_description_edit", header: forecastTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
+    { id: "acc_description_edit", header: gridTexts.accountColumn, size: LABEL_WIDTH, meta: { kind: "label" } },
     ...months.flatMap((key, index) => [
       {
         id: `m_${key}`,
@@ -79,7 +79,7 @@ export function columnDefs(
     ...totals.flatMap((total, index) => [
       {
         id: `y_${total.year}`,
-        header: forecastTexts.totalColumn(total.year),
+        header: gridTexts.totalColumn(total.year),
         size: TOTAL_WIDTH,
         meta: { kind: "total" as const, index },
       },
@@ -91,10 +91,9 @@ export function columnDefs(
 /** The line under a column's header: actual or forecast, a partial year's month count, a variance's measure. */
 function subHeader(meta: ColumnMeta, totals: readonly AnnualTotal[], firstForecastIndex: number): string {
   if (meta.kind === "variance") return VARIANCE_TAGS[meta.measure];
-  if (meta.kind === "month")
-    return meta.index >= firstForecastIndex ? forecastTexts.forecastTag : forecastTexts.actualTag;
+  if (meta.kind === "month") return meta.index >= firstForecastIndex ? gridTexts.forecastTag : gridTexts.actualTag;
   const total = meta.kind === "total" ? totals[meta.index] : null;
-  return total && !total.complete ? forecastTexts.partialYear(total.indexes.length) : "";
+  return total && !total.complete ? gridTexts.partialYear(total.indexes.length) : "";
 }
 
 /** The columns in visual order: the pinned ones first, each at the sum of the widths before it. */
@@ -219,8 +218,8 @@ function HeaderCell({
               <button
                 type="button"
                 className="forecast-grid__icon"
-                title={forecastTexts.massChange}
-                aria-label={forecastTexts.massChangeOf(column.header)}
+                title={gridTexts.massChange}
+                aria-label={gridTexts.massChangeOf(column.header)}
                 onClick={onMassChange}
               >
                 %

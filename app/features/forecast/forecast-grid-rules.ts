@@ -1,7 +1,7 @@
 import { byNumericCode } from "~/shared/collation";
 import { parsePtBrNumber, roundTo2 } from "~/shared/numbers";
+import { gridTexts } from "./grid-texts";
 import type { AnnualTotal } from "./release-points";
-import { forecastTexts } from "./texts";
 import type { VariancePayload } from "./variance";
 
 /**
@@ -134,9 +134,9 @@ export function gridRows(groups: readonly AccountGroup[]): GridRow[] {
         group: g,
         line: line++,
       });
-    rows.push({ id: `t${g}`, type: "step-total", label: forecastTexts.groupTotal(group.name), group: g });
+    rows.push({ id: `t${g}`, type: "step-total", label: gridTexts.groupTotal(group.name), group: g });
   });
-  if (groups.length > 0) rows.push({ id: "total", type: "step-row", label: forecastTexts.grandTotal });
+  if (groups.length > 0) rows.push({ id: "total", type: "step-row", label: gridTexts.grandTotal });
   return rows;
 }
 
@@ -299,8 +299,8 @@ export function readPercent(
 ): { ok: true; percent: number } | { ok: false; message: string } {
   const parsed = parsePtBrNumber(text);
   if (!parsed.ok || parsed.empty || parsed.value < 0 || parsed.value > PERCENT_MAX)
-    return { ok: false, message: forecastTexts.percentInvalid };
-  if (direction === "decrease" && parsed.value > 100) return { ok: false, message: forecastTexts.decreaseTooLarge };
+    return { ok: false, message: gridTexts.percentInvalid };
+  if (direction === "decrease" && parsed.value > 100) return { ok: false, message: gridTexts.decreaseTooLarge };
   return { ok: true, percent: parsed.value };
 }
 

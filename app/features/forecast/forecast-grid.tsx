@@ -16,8 +16,8 @@ import {
   gridRows,
 } from "./forecast-grid-rules";
 import { GridBody } from "./forecast-row";
+import { gridTexts } from "./grid-texts";
 import { GridNotices, GridToolbar } from "./grid-toolbar";
-import { forecastTexts } from "./texts";
 import { type ConflictMark, type ForecastEdits, useForecastEdits } from "./use-forecast-edits";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { VarianceNote, VarianceToggles } from "./variance-columns";
@@ -83,7 +83,7 @@ export function ForecastGrid(props: ForecastGridProps) {
   const onVarianceSubmit = (event: { preventDefault: () => void }) => {
     if (pending.length === 0) return;
     event.preventDefault();
-    edits.setNotice({ tone: "error", text: forecastTexts.variance.pendingFirst });
+    edits.setNotice({ tone: "error", text: gridTexts.variance.pendingFirst });
   };
 
   return (
@@ -111,7 +111,7 @@ export function ForecastGrid(props: ForecastGridProps) {
         onUndoLast={edits.undoLast}
         onHistory={() => edits.setHistoryCell(keys.activeCell)}
       />
-      {editable && showKeyboardHelp ? <p className="forecast-grid__help">{forecastTexts.keyboardHelp}</p> : null}
+      {editable && showKeyboardHelp ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
       <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
       <GridTable
         caption={caption}

@@ -2,8 +2,8 @@ import { memo, useMemo } from "react";
 import { type CancelEdit, type CommitEdit, valueCell } from "./forecast-cell";
 import { type ColumnView, pinnedClass, pinnedStyle } from "./forecast-columns";
 import { type AccountLine, type ForecastGridPayload, type GridRow, yearSums } from "./forecast-grid-rules";
+import { gridTexts } from "./grid-texts";
 import type { AnnualTotal } from "./release-points";
-import { forecastTexts } from "./texts";
 import type { ConflictMark, Editing, ForecastEdits } from "./use-forecast-edits";
 import type { VarianceFigures } from "./variance";
 import { type VarianceColumnMeta, varianceOfRow, varianceText } from "./variance-columns";
@@ -48,7 +48,7 @@ function labelCell(row: GridRow, column: ColumnView, edited: boolean) {
       title={row.type === "row" ? row.account : undefined}
     >
       {row.label}
-      {edited ? <span className="forecast-grid__edited">{forecastTexts.edited}</span> : null}
+      {edited ? <span className="forecast-grid__edited">{gridTexts.edited}</span> : null}
     </div>
   );
 }

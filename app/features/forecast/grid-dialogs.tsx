@@ -3,8 +3,8 @@ import { applyPercent, type Direction, readPercent, takesMassChange } from "~/fe
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { uiTexts } from "~/shared/ui/texts";
+import { gridTexts } from "./grid-texts";
 import type { HistoryReply } from "./review.server";
-import { forecastTexts } from "./texts";
 
 /**
  * The mass column change (spec 001 §5): a percent and Aumentar or Diminuir, applied to the detail rows with a value in
@@ -35,15 +35,15 @@ export function MassChangeDialog({
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={forecastTexts.massChangeOf(column)}
-      description={forecastTexts.massChangeDescription}
+      title={gridTexts.massChangeOf(column)}
+      description={gridTexts.massChangeDescription}
       footer={
         <>
           <button type="button" className="button button--secondary" onClick={onClose}>
             {uiTexts.cancel}
           </button>
           <button type="submit" form={`${id}-form`} className="button button--primary">
-            {forecastTexts.apply}
+            {gridTexts.apply}
           </button>
         </>
       }
@@ -57,7 +57,7 @@ export function MassChangeDialog({
         }}
       >
         <div className="field">
-          <label htmlFor={`${id}-percent`}>{forecastTexts.percentLabel}</label>
+          <label htmlFor={`${id}-percent`}>{gridTexts.percentLabel}</label>
           <input
             id={`${id}-percent`}
             value={percent}
@@ -77,7 +77,7 @@ export function MassChangeDialog({
           ) : null}
         </div>
         <fieldset className="forecast-mass__direction">
-          <legend>{forecastTexts.directionLabel}</legend>
+          <legend>{gridTexts.directionLabel}</legend>
           {(["increase", "decrease"] as const).map((d) => (
             <label key={d}>
               <input
@@ -130,27 +130,27 @@ export function CellHistoryDialog({
         setState(body.ok ? { kind: "loaded", entries: body.entries } : { kind: "failed", message: body.message });
       })
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: "failed", message: forecastTexts.historyFailed });
+        if (!controller.signal.aborted) setState({ kind: "failed", message: gridTexts.historyFailed });
         return error;
       });
     return () => controller.abort();
   }, [url]);
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={forecastTexts.historyTitle(account, month)}>
-      {state.kind === "loading" ? <p>{forecastTexts.historyLoading}</p> : null}
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={gridTexts.historyTitle(account, month)}>
+      {state.kind === "loading" ? <p>{gridTexts.historyLoading}</p> : null}
       {state.kind === "failed" ? <Alert tone="error">{state.message}</Alert> : null}
-      {state.kind === "loaded" && state.entries.length === 0 ? <p>{forecastTexts.historyEmpty}</p> : null}
+      {state.kind === "loaded" && state.entries.length === 0 ? <p>{gridTexts.historyEmpty}</p> : null}
       {state.kind === "loaded" && state.entries.length > 0 ? (
         <table className="forecast-history">
           <thead>
             <tr>
-              <th scope="col">{forecastTexts.historyWhen}</th>
-              <th scope="col">{forecastTexts.historyWho}</th>
-              <th scope="col">{forecastTexts.historyOld}</th>
-              <th scope="col">{forecastTexts.historyNew}</th>
+              <th scope="col">{gridTexts.historyWhen}</th>
+              <th scope="col">{gridTexts.historyWho}</th>
+              <th scope="col">{gridTexts.historyOld}</th>
+              <th scope="col">{gridTexts.historyNew}</th>
               {onRestore ? (
                 <th scope="col">
-                  <span className="visually-hidden">{forecastTexts.restore}</span>
+                  <span className="visually-hidden">{gridTexts.restore}</span>
                 </th>
               ) : null}
             </tr>
@@ -167,11 +167,11 @@ export function CellHistoryDialog({
                     <button
                       type="button"
                       className="button button--secondary forecast-history__restore"
-                      aria-label={forecastTexts.restoreOf(e.old)}
+                      aria-label={gridTexts.restoreOf(e.old)}
                       disabled={e.oldValue === current}
                       onClick={() => onRestore(e.oldValue)}
                     >
-                      {forecastTexts.restore}
+                      {gridTexts.restore}
                     </button>
                   </td>
                 ) : null}

@@ -1,6 +1,6 @@
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
-import { forecastTexts } from "./texts";
+import { gridTexts } from "./grid-texts";
 import type { ConflictMark, Notice } from "./use-forecast-edits";
 
 /** Above the grid: its buttons (save, undo, history), the keyboard help, the last notice and a refused save's cells. */
@@ -35,17 +35,17 @@ export function GridToolbar({
 }) {
   const history = (
     <button type="button" className="button button--secondary" disabled={!historyOn} onClick={onHistory}>
-      {forecastTexts.history}
+      {gridTexts.history}
     </button>
   );
   if (!editable) return hydrated ? <div className="forecast-grid__toolbar">{history}</div> : null;
   return (
     <div className="forecast-grid__toolbar" role="toolbar" aria-label={caption}>
       <button type="button" className="button button--primary" disabled={pending === 0 || saving} onClick={onSave}>
-        {pending > 0 ? forecastTexts.saveCount(pending) : forecastTexts.save}
+        {pending > 0 ? gridTexts.saveCount(pending) : gridTexts.save}
       </button>
       <button type="button" className="button button--secondary" disabled={pending === 0 || saving} onClick={onUndoAll}>
-        {forecastTexts.undoAll}
+        {gridTexts.undoAll}
       </button>
       <button
         type="button"
@@ -53,11 +53,11 @@ export function GridToolbar({
         disabled={saving || undoDepth === 0}
         onClick={onUndoLast}
       >
-        {forecastTexts.undoLast}
+        {gridTexts.undoLast}
       </button>
       {history}
       <span className="forecast-grid__pending" aria-live="polite">
-        {pending > 0 ? forecastTexts.pending(pending) : forecastTexts.noPending}
+        {pending > 0 ? gridTexts.pending(pending) : gridTexts.noPending}
       </span>
     </div>
   );
@@ -92,10 +92,10 @@ export function GridNotices({
             </ul>
             <div className="forecast-grid__conflict-actions">
               <button type="button" className="button button--secondary" onClick={() => onResolve("useCurrent")}>
-                {forecastTexts.useCurrent}
+                {gridTexts.useCurrent}
               </button>
               <button type="button" className="button button--secondary" onClick={() => onResolve("keepMine")}>
-                {forecastTexts.keepMine}
+                {gridTexts.keepMine}
               </button>
             </div>
           </Alert>

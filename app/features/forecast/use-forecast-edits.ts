@@ -11,7 +11,7 @@ import {
   readPastedBlock,
   sumValues,
 } from "./forecast-grid-rules";
-import { forecastTexts } from "./texts";
+import { gridTexts } from "./grid-texts";
 
 /**
  * The grid's edits: the values per account (a change replaces only its account's array, so only that row and the
@@ -142,15 +142,15 @@ function pasteChanges(
       ok: false,
       notice:
         block.reason === "tooLarge"
-          ? forecastTexts.pasteTooLarge(50_000)
-          : forecastTexts.pasteNotNumber(block.text, block.line, block.column),
+          ? gridTexts.pasteTooLarge(50_000)
+          : gridTexts.pasteNotNumber(block.text, block.line, block.column),
     };
   }
   const plan = planPaste(block.values, start, size, (r, c) => editableCell(r, c) !== null);
   return {
     ok: true,
     changes: plan.targets.map((t) => ({ ...(editableCell(t.row, t.column) as Cell), value: t.value })),
-    notice: forecastTexts.pasted(plan.targets.length, plan.skipped, plan.outside),
+    notice: gridTexts.pasted(plan.targets.length, plan.skipped, plan.outside),
   };
 }
 
@@ -214,7 +214,7 @@ export function useForecastEdits(input: ForecastEditsInput) {
     size: { rows: number; columns: number },
     editableCell: (row: number, column: number) => Cell | null,
   ) => {
-    if (!start) return setNotice({ tone: "error", text: forecastTexts.pasteNoCell });
+    if (!start) return setNotice({ tone: "error", text: gridTexts.pasteNoCell });
     setEditing(null);
     const result = pasteChanges(text, start, size, editableCell);
     if (result.ok) apply(result.changes);
@@ -225,7 +225,7 @@ export function useForecastEdits(input: ForecastEditsInput) {
     const updates = massChanges(latest.current, month, change);
     apply(updates);
     ui.setMassColumn(null);
-    setNotice({ tone: "info", text: forecastTexts.massChanged(updates.length) });
+    setNotice({ tone: "info", text: gridTexts.massChanged(updates.length) });
   };
 
   /** After a refused save: either keep this user's values (the next save overwrites knowingly) or take the stored ones. */
@@ -245,7 +245,7 @@ export function useForecastEdits(input: ForecastEditsInput) {
     ui.setHistoryCell(null);
     if (!restorable(cell)) return;
     apply([{ ...cell, value }]);
-    setNotice({ tone: "info", text: forecastTexts.restored(formatPtBr2(value)) });
+    setNotice({ tone: "info", text: gridTexts.restored(formatPtBr2(value)) });
   };
 
   return {

@@ -11,7 +11,7 @@ import {
 import { formatPtBr2, parsePtBrNumber, roundTo2 } from "~/shared/numbers";
 import type { ColumnView } from "./forecast-columns";
 import type { GridRow } from "./forecast-grid-rules";
-import { forecastTexts } from "./texts";
+import { gridTexts } from "./grid-texts";
 import type { Cell, Editing, ForecastEdits, Position, Values } from "./use-forecast-edits";
 
 /**
@@ -230,7 +230,7 @@ function useCellEditor(
       const parsed = parsePtBrNumber(text);
       if (!parsed.ok) {
         setEditing({ ...s.editing, text, error: true });
-        setNotice({ tone: "error", text: forecastTexts.invalidNumber });
+        setNotice({ tone: "error", text: gridTexts.invalidNumber });
         return;
       }
       const cell = editableCell(row, column);
@@ -252,7 +252,7 @@ function useCellEditor(
       const { row, column } = s.editing;
       setEditing(null);
       if (reason === "invalid") {
-        setNotice({ tone: "error", text: forecastTexts.invalidNumber });
+        setNotice({ tone: "error", text: gridTexts.invalidNumber });
         return;
       }
       setNotice(null);

@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import type { GridRow } from "./forecast-grid-rules";
+import { gridTexts } from "./grid-texts";
 import type { AnnualTotal } from "./release-points";
-import { forecastTexts } from "./texts";
 import {
   type Diff,
   formatVarianceAmount,
@@ -32,9 +32,9 @@ export type VarianceColumnMeta = { kind: "variance"; group: ColumnGroup; measure
 
 /** The line under a variance column's header. */
 export const VARIANCE_TAGS: Record<VarianceMeasure, string> = {
-  previous: forecastTexts.variance.tagPrevious,
-  abs: forecastTexts.variance.tagDiff,
-  pct: forecastTexts.variance.tagPercent,
+  previous: gridTexts.variance.tagPrevious,
+  abs: gridTexts.variance.tagDiff,
+  pct: gridTexts.variance.tagPercent,
 };
 
 const column = (id: string, header: string, meta: VarianceColumnMeta): GridColumnDef<VarianceColumnMeta> => ({
@@ -70,7 +70,7 @@ function versionColumns(
   label: (index: number) => string,
 ): GridColumnDef<VarianceColumnMeta>[] {
   if (!variance.version) return [];
-  const t = forecastTexts.versionCompare;
+  const t = gridTexts.versionCompare;
   const name = variance.version.name;
   return [
     ...totals.flatMap((total, index) => [
@@ -91,7 +91,7 @@ function groupColumns(
   totals: readonly AnnualTotal[],
   label: (index: number) => string,
 ): GridColumnDef<VarianceColumnMeta>[] {
-  const t = forecastTexts.variance;
+  const t = gridTexts.variance;
   return variance.columns.flatMap((group): GridColumnDef<VarianceColumnMeta>[] => {
     switch (group) {
       case "total":
@@ -178,7 +178,7 @@ export function VarianceToggles({
   version?: string;
   onSubmit: (event: { preventDefault: () => void }) => void;
 }) {
-  const t = forecastTexts.variance;
+  const t = gridTexts.variance;
   const labels: Record<VarianceGroup, string> = {
     total: t.groupTotal,
     rf: t.groupRf,
@@ -203,9 +203,9 @@ export function VarianceToggles({
         ))}
         {versions.length > 0 ? (
           <label className="forecast-grid__variance-option">
-            {forecastTexts.versionCompare.label}
+            {gridTexts.versionCompare.label}
             <select name="versao" defaultValue={version ?? ""}>
-              <option value="">{forecastTexts.versionCompare.none}</option>
+              <option value="">{gridTexts.versionCompare.none}</option>
               {versions.map((v) => (
                 <option key={v.id} value={v.id}>
                   {v.name}
@@ -230,12 +230,12 @@ export function VarianceNote({ variance }: { variance: VariancePayload | undefin
       {variance.columns.length > 0 ? (
         <p className="forecast-grid__variance-note">
           {variance.previousFound
-            ? forecastTexts.variance.hint(variance.previousRf)
-            : forecastTexts.variance.noPrevious(variance.previousRf)}
+            ? gridTexts.variance.hint(variance.previousRf)
+            : gridTexts.variance.noPrevious(variance.previousRf)}
         </p>
       ) : null}
       {variance.version ? (
-        <p className="forecast-grid__variance-note">{forecastTexts.versionCompare.hint(variance.version.name)}</p>
+        <p className="forecast-grid__variance-note">{gridTexts.versionCompare.hint(variance.version.name)}</p>
       ) : null}
     </>
   );

@@ -15,8 +15,9 @@ import {
   scenarioOpenOn,
 } from "../release-points";
 import { BOARD_PAGE_SIZE, type BoardQuery } from "./board-links";
+import { boardTexts } from "./board-texts";
 import { shownState } from "./rules";
-import { boardTexts, shownLabel } from "./texts";
+import { shownLabel } from "./texts";
 
 /**
  * The status board of one RF (reviewers and administrators): each cost centre with its state, preparers, last change
