@@ -63,17 +63,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const today = portalToday();
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
   const url = new URL(request.url);
-  const [review, excelState, cycle] = await Promise.all([
+  const [review, excelState, { view: cycle, changedCells }] = await Promise.all([
     loadReviewGrid(lookup.review, today, canWrite, parseVarianceColumns(url.searchParams)),
     excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
     loadCycle(lookup.review, user, today),
   ]);
-  // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`); the cells changed
-  // since the last submission, marked.
-  await Promise.all([
-    compareReviewWithVersion(review.grid, lookup.review, url.searchParams),
-    markChangedCells(review.grid, lookup.review),
-  ]);
+  // The cells changed since the last submission, marked; "vs versão": the saved versions offered, and the grid
+  // against the one asked for (`?versao=`).
+  markChangedCells(review.grid, changedCells);
+  await compareReviewWithVersion(review.grid, lookup.review, url.searchParams);
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;

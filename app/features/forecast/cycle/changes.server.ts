@@ -87,15 +87,11 @@ export async function loadChanges(review: Review, url: URL): Promise<ChangesPage
 }
 
 /**
- * Marks on the review's grid the cells the changes page lists (`since` of each account line), once the cost centre
- * has been submitted: before that every change is "since", and a mark would say nothing.
+ * Marks on the review's grid the cells the changes page lists (`since` of each account line): `cells` are
+ * `changedCellsBetween` over `changesWindow` of the timeline (loadCycle reads them; none before a first submission,
+ * when every change is "since" and a mark would say nothing).
  */
-export async function markChangedCells(grid: ForecastGridPayload, review: Review): Promise<void> {
-  const rf = review.calendar.name;
-  const cc = review.costCenter.cost_center_concat;
-  const window = changesWindow(await timelineOf(rf, cc));
-  if (!window.from && !window.to) return;
-  const cells = await changedCellsBetween(rf, cc, window.from, window.to);
+export function markChangedCells(grid: ForecastGridPayload, cells: readonly ChangedCell[]): void {
   if (cells.length === 0) return;
   const column = new Map(grid.months.map((key, i) => [key, i]));
   const byAccount = new Map<string, number[]>();

@@ -53,6 +53,16 @@ const event = (action: string, from: string, to: string, when: Date) => ({
   comment: "",
 });
 
+/** The cycle under review again: submitted on the 5th, returned that evening, submitted again on the 10th. */
+const submittedReturnedResubmitted = () =>
+  db
+    .collection(FORECAST_CYCLE_EVENTS)
+    .insertMany([
+      event("submit", "preparing", "submitted", at(5)),
+      event("return", "submitted", "returned", at(5, 18)),
+      event("submit", "returned", "submitted", at(10)),
+    ]);
+
 async function load(query = "") {
   const path = `${reviewPath(RF, CC)}/alteracoes${query}`;
   return dataAnswer<ChangesPage>(
@@ -93,13 +103,7 @@ describe("changes since the last submission", () => {
       change(B, 5, 80, 70, at(9)), // back where it was: not a change
       change(B, 6, 1, 2, at(15)), // after the last submission: not shown
     ]);
-    await db
-      .collection(FORECAST_CYCLE_EVENTS)
-      .insertMany([
-        event("submit", "preparing", "submitted", at(5)),
-        event("return", "submitted", "returned", at(5, 18)),
-        event("submit", "returned", "submitted", at(10)),
-      ]);
+    await submittedReturnedResubmitted();
     const page = await load();
     expect(page.window).toEqual({ from: "05 fev 27 09:00:00", to: "10 fev 27 09:00:00" });
     expect(page.rows).toEqual([
@@ -155,13 +159,7 @@ describe("changes since the last submission", () => {
       .insertMany([change(salaries, 3, 1, 2, at(3)), change(rent, 4, 1, 2, at(7)), change(salaries, 5, 1, 2, at(12))]);
     // Never submitted: nothing to compare with, no mark.
     expect(await grid()).toEqual([]);
-    await db
-      .collection(FORECAST_CYCLE_EVENTS)
-      .insertMany([
-        event("submit", "preparing", "submitted", at(5)),
-        event("return", "submitted", "returned", at(5, 18)),
-        event("submit", "returned", "submitted", at(10)),
-      ]);
+    await submittedReturnedResubmitted();
     // Under review: between the last two submissions.
     expect(await grid()).toEqual([`${rent} 2027-04`]);
     await db.collection(FORECAST_CYCLE_EVENTS).insertOne(event("return", "submitted", "returned", at(11)));

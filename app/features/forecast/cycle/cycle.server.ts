@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { canAccessRoute } from "~/access";
 import { accessContext } from "~/config.server";
-import { countChangedCells } from "~/models/forecast.server";
+import { type ChangedCell, changedCellsBetween, countChangedCells } from "~/models/forecast.server";
 import {
   CYCLE_ACTIONS,
   type CycleAction,
@@ -32,6 +32,7 @@ import { reviewPath } from "../forecast-filter";
 import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
 import { keepApprovedFigures } from "../versions/versions.server";
+import { changesWindow } from "./changes.server";
 import {
   allowedActions,
   COMMENT_MAX,
@@ -108,7 +109,15 @@ export type CycleView = {
   changesHref: string;
 };
 
-export async function loadCycle(review: Review, user: AuthenticatedUser, today: CalendarDate): Promise<CycleView> {
+/**
+ * The review's cycle as its page shows it, and the cells the page marks (changes.server.ts's window, read from the
+ * same timeline; none before a first submission). One history read serves both where their windows agree.
+ */
+export async function loadCycle(
+  review: Review,
+  user: AuthenticatedUser,
+  today: CalendarDate,
+): Promise<{ view: CycleView; changedCells: ChangedCell[] }> {
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
   const [preparers, events, record] = await Promise.all([
@@ -123,15 +132,24 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
   const state = events.at(-1)?.to ?? INITIAL_STATE;
   const window = editWindowOf(calendar, today);
   const actions = allowedActions(state, actor, window, monthLabel(calendar.editMonth));
-  return {
+  const changes = changesWindow(events);
+  const changedCells =
+    changes.from || changes.to ? await changedCellsBetween(calendar.name, cc, changes.from, changes.to) : [];
+  const since = record?.submitted_at ?? null;
+  // The submission's question counts from the record's submission; the marks' window starts at the same instant
+  // when the cost centre is not under review (both are written with one clock reading).
+  const sameWindow = !changes.to && changes.from !== null && since?.getTime() === changes.from.getTime();
+  const view: CycleView = {
     state,
     shown: shownState(state, window),
     frozen: isFrozen(state),
     actions,
     changesHref: `${reviewPath(calendar.name, cc)}/alteracoes`,
-    changedSinceSubmission: actions.includes("submit")
-      ? await countChangedCells(calendar.name, cc, record?.submitted_at ?? null)
-      : 0,
+    changedSinceSubmission: !actions.includes("submit")
+      ? 0
+      : sameWindow
+        ? changedCells.length
+        : await countChangedCells(calendar.name, cc, since),
     preparers: preparers.get(cc) ?? [],
     timeline: events.map((e) => ({
       when: formatDateTime(e.at),
@@ -142,6 +160,7 @@ export async function loadCycle(review: Review, user: AuthenticatedUser, today: 
       comment: e.comment,
     })),
   };
+  return { view, changedCells };
 }
 
 /** A cycle action as a form or a URL names it. */
