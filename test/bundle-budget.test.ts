@@ -3,7 +3,6 @@ import {
   budgetOf,
   type ClientManifest,
   DASHBOARD_BUDGET,
-  FORECAST_REVIEW_BUDGET,
   kB,
   PAGE_BUDGET,
   readClientBuild,
@@ -13,7 +12,7 @@ import {
 
 /**
  * The JS a full page load fetches, per the built manifest (bench/bundle/manifest.ts): every route within 110 kB gzip,
- * a native dashboard within 140 kB, the forecast review within 113 kB. What Chromium fetches beyond the manifest is measured by bench/bundle/chromium.ts.
+ * a native dashboard within 140 kB. What Chromium fetches beyond the manifest is measured by bench/bundle/chromium.ts.
  */
 describe("JS every page loads", () => {
   test("every route of the build is within its budget", () => {
@@ -54,12 +53,12 @@ describe("JS every page loads", () => {
     expect(routeFiles(manifest, "routes/home").has("/assets/table.js")).toBe(false);
   });
 
-  test("a native dashboard, the forecast review and their child routes have their budgets; every other page 110 kB", () => {
+  test("a native dashboard and its child routes have their budget; every other page 110 kB", () => {
     expect(budgetOf("routes/ij.painel.$id")).toBe(DASHBOARD_BUDGET);
     expect(budgetOf("routes/ij.painel.$id.embed-url")).toBe(DASHBOARD_BUDGET);
     const review = "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
-    expect(budgetOf(review)).toBe(FORECAST_REVIEW_BUDGET);
-    expect(budgetOf(`${review}.history`)).toBe(FORECAST_REVIEW_BUDGET);
+    expect(budgetOf(review)).toBe(PAGE_BUDGET);
+    expect(budgetOf(`${review}.history`)).toBe(PAGE_BUDGET);
     expect(budgetOf("routes/ij.report_preview_schneider")).toBe(PAGE_BUDGET);
     expect(budgetOf("routes/ij.plan_edit")).toBe(PAGE_BUDGET);
     expect(budgetOf("root")).toBe(PAGE_BUDGET);

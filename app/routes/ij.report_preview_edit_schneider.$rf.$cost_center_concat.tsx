@@ -16,6 +16,7 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
+import { cycleAnswerTexts } from "~/features/forecast/cycle/answer-texts";
 import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
@@ -89,7 +90,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...review,
     excel,
     cycle,
-    cycleDone: done.success ? cycleTexts.done[done.data] : null,
+    cycleDone: done.success ? cycleAnswerTexts.done[done.data] : null,
     loadedAt: Date.now(),
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };

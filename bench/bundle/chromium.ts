@@ -5,7 +5,7 @@
  * signed out, each loaded fully (the load event, then no request for 500 ms, 2.5 s more for work the page defers to
  * an idle moment, then quiet again). For each page: the gzip bytes (level 9) of every script it fetched, what was
  * transferred for them (the server's Brotli), the manifest figure of its route (bench/bundle/manifest.ts) and the
- * budget (110 kB; a native dashboard 140 kB, the forecast review 113 kB; 1 kB = 1,000 bytes). Exits 1 when a page is over its budget.
+ * budget (110 kB; a native dashboard 140 kB; 1 kB = 1,000 bytes). Exits 1 when a page is over its budget.
  *
  *   npm run build && npx tsx bench/bundle/chromium.ts [--only painel,plan_edit] [--files]
  *

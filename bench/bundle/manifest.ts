@@ -12,16 +12,8 @@ import { gzipSync } from "node:zlib";
 export const PAGE_BUDGET = 110_000;
 /** A native dashboard (/ij/painel/{id}): its charts may cost more. */
 export const DASHBOARD_BUDGET = 140_000;
-/**
- * The forecast review (/ij/report_preview_edit_schneider/{rf}/{cc}): the editable grid's own code takes the page past
- * PAGE_BUDGET (its floor is in docs/performance.md); held here so that it grows no further.
- */
-export const FORECAST_REVIEW_BUDGET = 113_000;
 
-const BUDGETS: readonly [routeId: string, budget: number][] = [
-  ["routes/ij.painel.$id", DASHBOARD_BUDGET],
-  ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", FORECAST_REVIEW_BUDGET],
-];
+const BUDGETS: readonly [routeId: string, budget: number][] = [["routes/ij.painel.$id", DASHBOARD_BUDGET]];
 
 /** The budget of a route id of the manifest (a route's child routes share its budget). */
 export function budgetOf(routeId: string): number {

@@ -1,7 +1,7 @@
 /**
  * JS each route loads on a full page load per the built manifest (bench/bundle/manifest.ts: the entry, then every
  * route module of the matched chain with their static imports), gzip-compressed, against its budget (110 kB; a
- * native dashboard 140 kB, the forecast review 113 kB; 1 kB = 1,000 bytes). Chunks loaded later by dynamic import are listed apart
+ * native dashboard 140 kB; 1 kB = 1,000 bytes). Chunks loaded later by dynamic import are listed apart
  * (bench/bundle/chromium.ts counts what a browser fetches). Exits non-zero when a route is over.
  * Run after `npm run build`: npx tsx bench/bundle/run.ts
  */
@@ -16,7 +16,7 @@ if (!build) {
 const rows = routeFigures(build);
 const entry = entryFiles(build.manifest).reduce((s, f) => s + build.gzipped(f), 0);
 console.log(
-  `bundle budget per route: ${kB(PAGE_BUDGET)} kB gzip, a native dashboard and the forecast review more (entry alone ${kB(entry)} kB); load average ${os.loadavg()[0].toFixed(2)}`,
+  `bundle budget per route: ${kB(PAGE_BUDGET)} kB gzip, a native dashboard more (entry alone ${kB(entry)} kB); load average ${os.loadavg()[0].toFixed(2)}`,
 );
 console.log("| route | files | JS gzip kB | budget kB | ratio to budget |");
 console.log("|---|---|---|---|---|");

@@ -1,6 +1,7 @@
 import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
+import { cycleAnswerTexts } from "~/features/forecast/cycle/answer-texts";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
@@ -650,7 +651,7 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
       ]);
     } else await Promise.all([p.waitForURL((url) => url.searchParams.get("ciclo") === action), button.click()]);
     // The URL changes first; the page shows the outcome once the reloaded data has rendered.
-    await p.getByText(cycleTexts.done[action as "submit"]).waitFor();
+    await p.getByText(cycleAnswerTexts.done[action as "submit"]).waitFor();
   };
 
   // The preparer finds their cost centres on the review's filter, each with its state, and opens one from there.

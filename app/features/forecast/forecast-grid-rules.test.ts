@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseMonthKey } from "~/shared/months";
 import {
-  applyPercent,
   buildGroups,
   changedCells,
   editedLines,
@@ -10,12 +9,11 @@ import {
   parseTsv,
   planPaste,
   readPastedBlock,
-  readPercent,
   sumValues,
-  takesMassChange,
   type WindowRecord,
   yearSums,
 } from "./forecast-grid-rules";
+import { applyPercent, readPercent, takesMassChange } from "./mass-change";
 import { annualTotals } from "./release-points";
 
 const record = (

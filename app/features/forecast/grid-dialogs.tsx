@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from "react";
-import { applyPercent, type Direction, readPercent, takesMassChange } from "~/features/forecast/forecast-grid-rules";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { uiTexts } from "~/shared/ui/texts";
+import { gridDialogTexts } from "./dialog-texts";
 import { gridTexts } from "./grid-texts";
+import { applyPercent, type Direction, readPercent, takesMassChange } from "./mass-change";
 import type { HistoryReply } from "./review.server";
 
 /**
@@ -36,14 +37,14 @@ export function MassChangeDialog({
       open
       onOpenChange={(open) => !open && onClose()}
       title={gridTexts.massChangeOf(column)}
-      description={gridTexts.massChangeDescription}
+      description={gridDialogTexts.massChangeDescription}
       footer={
         <>
           <button type="button" className="button button--secondary" onClick={onClose}>
             {uiTexts.cancel}
           </button>
           <button type="submit" form={`${id}-form`} className="button button--primary">
-            {gridTexts.apply}
+            {gridDialogTexts.apply}
           </button>
         </>
       }
@@ -57,7 +58,7 @@ export function MassChangeDialog({
         }}
       >
         <div className="field">
-          <label htmlFor={`${id}-percent`}>{gridTexts.percentLabel}</label>
+          <label htmlFor={`${id}-percent`}>{gridDialogTexts.percentLabel}</label>
           <input
             id={`${id}-percent`}
             value={percent}
@@ -77,7 +78,7 @@ export function MassChangeDialog({
           ) : null}
         </div>
         <fieldset className="forecast-mass__direction">
-          <legend>{gridTexts.directionLabel}</legend>
+          <legend>{gridDialogTexts.directionLabel}</legend>
           {(["increase", "decrease"] as const).map((d) => (
             <label key={d}>
               <input
@@ -130,27 +131,27 @@ export function CellHistoryDialog({
         setState(body.ok ? { kind: "loaded", entries: body.entries } : { kind: "failed", message: body.message });
       })
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: "failed", message: gridTexts.historyFailed });
+        if (!controller.signal.aborted) setState({ kind: "failed", message: gridDialogTexts.historyFailed });
         return error;
       });
     return () => controller.abort();
   }, [url]);
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={gridTexts.historyTitle(account, month)}>
-      {state.kind === "loading" ? <p>{gridTexts.historyLoading}</p> : null}
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={gridDialogTexts.historyTitle(account, month)}>
+      {state.kind === "loading" ? <p>{gridDialogTexts.historyLoading}</p> : null}
       {state.kind === "failed" ? <Alert tone="error">{state.message}</Alert> : null}
-      {state.kind === "loaded" && state.entries.length === 0 ? <p>{gridTexts.historyEmpty}</p> : null}
+      {state.kind === "loaded" && state.entries.length === 0 ? <p>{gridDialogTexts.historyEmpty}</p> : null}
       {state.kind === "loaded" && state.entries.length > 0 ? (
         <table className="forecast-history">
           <thead>
             <tr>
-              <th scope="col">{gridTexts.historyWhen}</th>
-              <th scope="col">{gridTexts.historyWho}</th>
-              <th scope="col">{gridTexts.historyOld}</th>
-              <th scope="col">{gridTexts.historyNew}</th>
+              <th scope="col">{gridDialogTexts.historyWhen}</th>
+              <th scope="col">{gridDialogTexts.historyWho}</th>
+              <th scope="col">{gridDialogTexts.historyOld}</th>
+              <th scope="col">{gridDialogTexts.historyNew}</th>
               {onRestore ? (
                 <th scope="col">
-                  <span className="visually-hidden">{gridTexts.restore}</span>
+                  <span className="visually-hidden">{gridDialogTexts.restore}</span>
                 </th>
               ) : null}
             </tr>
@@ -167,11 +168,11 @@ export function CellHistoryDialog({
                     <button
                       type="button"
                       className="button button--secondary forecast-history__restore"
-                      aria-label={gridTexts.restoreOf(e.old)}
+                      aria-label={gridDialogTexts.restoreOf(e.old)}
                       disabled={e.oldValue === current}
                       onClick={() => onRestore(e.oldValue)}
                     >
-                      {gridTexts.restore}
+                      {gridDialogTexts.restore}
                     </button>
                   </td>
                 ) : null}

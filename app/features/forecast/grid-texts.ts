@@ -1,7 +1,7 @@
 /**
  * The forecast review grid's own texts (spec 001; "ours" marked): what the review's page draws in the browser, apart
  * from the filter, the calendar, "Distribuir total" and the server's answers (`forecastTexts` in texts.ts gathers
- * them all), so the review's script carries only these.
+ * them all), so the review's script carries only these; the dialogs a click opens have theirs (dialog-texts.ts).
  */
 
 export const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
@@ -78,14 +78,7 @@ export const gridTexts = {
   pasteNoCell: "Clique numa célula da grade antes de colar.",
   pasteTooLarge: (max: number) => `Nada foi colado: cole no máximo ${max.toLocaleString("pt-BR")} células de uma vez.`,
 
-  // ours: mass change (spec 001 §5: percent + Aumentar/Diminuir, detail rows with a value, 2 decimals)
-  massChangeDescription:
-    "O percentual é aplicado às contas com valor nesta coluna; o resultado é arredondado para 2 casas decimais.",
-  percentLabel: "Percentual (%)",
-  directionLabel: "Operação",
-  apply: "Aplicar",
-  percentInvalid: "Informe um percentual entre 0 e 1.000.000, como 10 ou 2,5.",
-  decreaseTooLarge: "Para diminuir, use no máximo 100%.",
+  // ours: mass change (its dialog's texts: dialog-texts.ts)
   massChanged: (n: number) => `${plural(n, "célula alterada", "células alteradas")}.`,
 
   // ours: a refused save (the server's own answers: texts.ts)
@@ -94,17 +87,7 @@ export const gridTexts = {
   useCurrent: "Usar os valores atuais",
 
   // ours: the cell history
-  historyTitle: (account: string, month: string) => `Histórico: ${account}, ${month}`,
-  historyWhen: "Quando",
-  historyWho: "Quem",
-  historyOld: "Valor anterior",
-  historyNew: "Novo valor",
-  historyEmpty: "Esta célula ainda não foi alterada no portal.",
-  historyLoading: "Carregando…",
-  historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
   sinceMarker: "Alterada desde o último envio",
-  restore: "Restaurar",
-  restoreOf: (value: string) => `Restaurar ${value}`,
   restored: (value: string) => `Valor ${value} restaurado na célula. Salve para gravar.`,
   // ours: the variance columns of the review grid and its Excel export
   /** The review's "vs versão" group (a version's own texts: versions/texts.ts, which the review need not load). */

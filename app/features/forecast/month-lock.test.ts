@@ -21,7 +21,8 @@ import { cycleLockTexts } from "./cycle/server-texts";
 import { cycleTexts } from "./cycle/texts";
 import { ACCOUNTS, dumpForecast, insertScenario } from "./fixtures";
 import { reviewPath } from "./forecast-filter";
-import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock } from "./forecast-grid-rules";
+import { changedCells, initialValues, planPaste, readPastedBlock } from "./forecast-grid-rules";
+import { applyPercent } from "./mass-change";
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
 

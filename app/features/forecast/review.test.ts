@@ -13,7 +13,8 @@ import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
-import { applyPercent, changedCells, type ForecastGridPayload, initialValues } from "./forecast-grid-rules";
+import { changedCells, type ForecastGridPayload, initialValues } from "./forecast-grid-rules";
+import { applyPercent } from "./mass-change";
 import type { SaveReply } from "./review.server";
 import { forecastTexts } from "./texts";
 

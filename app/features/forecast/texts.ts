@@ -6,10 +6,12 @@
  * (increase / decrease), "Close", "Cancelar".
  */
 
+import { gridDialogTexts } from "./dialog-texts";
 import { gridTexts, plural } from "./grid-texts";
 
 export const forecastTexts = {
   ...gridTexts,
+  ...gridDialogTexts,
   // The filter (spec 001 §2: "select Period and Cost Center (searchable). Generate Review … The breadcrumb Filtering")
   period: "Period",
   costCenter: "Cost Center",

@@ -32,6 +32,7 @@ import { reviewPath } from "../forecast-filter";
 import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
 import { keepApprovedFigures } from "../versions/versions.server";
+import { cycleAnswerTexts } from "./answer-texts";
 import { changesWindow } from "./changes.server";
 import {
   allowedActions,
@@ -193,7 +194,7 @@ export async function takeCycleAction(
     comment: typeof form.get("comment") === "string" ? form.get("comment") : undefined,
     confirm: form.get("confirm") ?? undefined,
   });
-  if (!parsed.success) return { ok: false, message: cycleTexts.invalidAction, status: 400 };
+  if (!parsed.success) return { ok: false, message: cycleAnswerTexts.invalidAction, status: 400 };
   const action = parsed.data.intent;
   const comment = parsed.data.comment.trim();
   if (comment.length > COMMENT_MAX) return { ok: false, message: cycleTexts.commentTooLong(COMMENT_MAX), status: 400 };
@@ -240,7 +241,10 @@ export async function takeCycleAction(
     await audit("refused", { state: result.current, reason: "raced" });
     return {
       ok: false,
-      message: cycleTexts.refused.wrongState(cycleTexts.actionInfinitive[action], STATE_LABELS[result.current]),
+      message: cycleAnswerTexts.refused.wrongState(
+        cycleAnswerTexts.actionInfinitive[action],
+        STATE_LABELS[result.current],
+      ),
       status: 409,
     };
   }
@@ -249,7 +253,7 @@ export async function takeCycleAction(
   // The approved figures kept as a version: a later reopen does not lose them.
   if (action === "approve") await keepApprovedFigures(calendar.name, cc, user, now);
   await notify(await noticesOf(action, review, user, comment, result.event.from), now);
-  return { ok: true, message: cycleTexts.done[action] };
+  return { ok: true, message: cycleAnswerTexts.done[action] };
 }
 
 /** Submission → the reviewers (never the cost centre's preparers); return and approval → the preparers; reopening → both. */

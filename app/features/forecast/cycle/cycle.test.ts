@@ -30,8 +30,10 @@ import {
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthKey, monthLabel } from "~/shared/months";
 import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
-import { applyPercent, changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
+import { changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
+import { applyPercent } from "../mass-change";
 import { parseScenario, scenarioCalendar } from "../release-points";
+import { cycleAnswerTexts } from "./answer-texts";
 import { sendForecastReminders } from "./reminder.server";
 import { cycleLockTexts, cycleNoticeTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
@@ -166,13 +168,13 @@ describe("submitting", () => {
 
     as(OTHER_GOLD);
     expect((await page()).cycle.actions).toEqual([]);
-    expect(await cycle("submit")).toEqual({ status: 403, message: cycleTexts.refused.notPreparer });
+    expect(await cycle("submit")).toEqual({ status: 403, message: cycleAnswerTexts.refused.notPreparer });
 
     as(PREPARER);
     const sent = await cycle("submit", "Pronto para revisão");
     expect(sent).toEqual({ status: 302, location: `${reviewPath(RF, MARKETING)}?ciclo=submit` });
     const after = await page(MARKETING, "?ciclo=submit");
-    expect(after.cycleDone).toBe(cycleTexts.done.submit);
+    expect(after.cycleDone).toBe(cycleAnswerTexts.done.submit);
     expect(after.cycle.shown.label).toBe("Enviado");
     expect(after.grid.editable).toBe(false);
     expect(after.excel.canImport).toBe(false);
@@ -193,7 +195,7 @@ describe("submitting", () => {
     // Sending it again is refused with the state it found.
     expect(await cycle("submit")).toEqual({
       status: 409,
-      message: cycleTexts.refused.wrongState("enviar", "Enviado"),
+      message: cycleAnswerTexts.refused.wrongState("enviar", "Enviado"),
     });
   });
 
@@ -235,7 +237,7 @@ describe("submitting", () => {
     expect(closed.cycle.shown.label).toBe("Não enviado");
     expect(await cycle("submit")).toEqual({
       status: 403,
-      message: cycleTexts.refused.notInEditMonth(monthLabel(calendar.editMonth)),
+      message: cycleAnswerTexts.refused.notInEditMonth(monthLabel(calendar.editMonth)),
     });
   });
 });
@@ -244,7 +246,7 @@ describe("withdrawing a submission", () => {
   it("a preparer takes back a submission no reviewer has decided on: on the timeline, the reviewers told, the grid open", async () => {
     expect((await cycle("submit", "Pronto")).status).toBe(302);
     as(OTHER_GOLD);
-    expect(await cycle("withdraw")).toEqual({ status: 403, message: cycleTexts.refused.withdrawNotPreparer });
+    expect(await cycle("withdraw")).toEqual({ status: 403, message: cycleAnswerTexts.refused.withdrawNotPreparer });
     as(PREPARER);
     expect((await page()).cycle.actions).toEqual(["withdraw"]);
     expect(await cycle("withdraw", "Faltou uma linha")).toEqual({
@@ -252,7 +254,7 @@ describe("withdrawing a submission", () => {
       location: `${reviewPath(RF, MARKETING)}?ciclo=withdraw`,
     });
     const after = await page(MARKETING, "?ciclo=withdraw");
-    expect(after.cycleDone).toBe(cycleTexts.done.withdraw);
+    expect(after.cycleDone).toBe(cycleAnswerTexts.done.withdraw);
     expect(after.cycle.shown.label).toBe("Em preparação");
     expect(after.grid.editable).toBe(true);
     expect(after.cycle.timeline.at(-1)).toMatchObject({
@@ -273,14 +275,14 @@ describe("withdrawing a submission", () => {
     as(PREPARER);
     expect(await cycle("withdraw")).toEqual({
       status: 409,
-      message: cycleTexts.refused.wrongState("retirar o envio", "Aprovado"),
+      message: cycleAnswerTexts.refused.wrongState("retirar o envio", "Aprovado"),
     });
     as(ADMIN_PREPARER);
     expect((await cycle("submit", "", RETAIL)).status).toBe(302);
     setToday("2027-03-02");
     expect(await cycle("withdraw", "", RETAIL)).toEqual({
       status: 403,
-      message: cycleTexts.refused.withdrawNotInEditMonth(monthLabel(calendar.editMonth)),
+      message: cycleAnswerTexts.refused.withdrawNotInEditMonth(monthLabel(calendar.editMonth)),
     });
   });
 });
@@ -399,7 +401,7 @@ describe("reviewing", () => {
 
   it("a reviewer returns with a mandatory comment; the preparer is told, corrects, submits again; the reviewer approves", async () => {
     as(OTHER_GOLD);
-    expect(await cycle("approve")).toEqual({ status: 403, message: cycleTexts.refused.notReviewer });
+    expect(await cycle("approve")).toEqual({ status: 403, message: cycleAnswerTexts.refused.notReviewer });
 
     as(REVIEWER);
     expect((await page()).cycle.actions).toEqual(["approve", "return"]);
@@ -455,7 +457,10 @@ describe("reviewing", () => {
     expect((await cycle("submit", "", RETAIL)).status).toBe(302);
     // As its preparer they may only take the submission back, never decide on it.
     expect((await page(RETAIL)).cycle.actions).toEqual(["withdraw"]);
-    expect(await cycle("approve", "", RETAIL)).toEqual({ status: 403, message: cycleTexts.refused.ownCostCenter });
+    expect(await cycle("approve", "", RETAIL)).toEqual({
+      status: 403,
+      message: cycleAnswerTexts.refused.ownCostCenter,
+    });
     // Nor is the submission sent to them.
     expect((await noticesTo(ADMIN_PREPARER.email)).filter((n) => n.kind === "forecast.submitted")).toEqual([
       expect.objectContaining({ link: reviewPath(RF, MARKETING) }),
@@ -477,7 +482,7 @@ describe("reopening", () => {
     expect((await cycle("approve")).status).toBe(302);
 
     as(PREPARER);
-    expect(await cycle("reopen", "Quero mudar")).toEqual({ status: 403, message: cycleTexts.refused.notAdmin });
+    expect(await cycle("reopen", "Quero mudar")).toEqual({ status: 403, message: cycleAnswerTexts.refused.notAdmin });
     as(ADMIN_PREPARER);
     expect(await cycle("reopen", "")).toEqual({ status: 400, message: cycleTexts.commentRequired });
     expect((await cycle("reopen", "Nova premissa de inflação")).status).toBe(302);

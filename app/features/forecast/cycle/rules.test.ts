@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { cycleAnswerTexts } from "./answer-texts";
 import { allowedActions, type CycleActor, refusalOf, shownState, submissionBinds } from "./rules";
-import { cycleTexts } from "./texts";
 
 const preparer: CycleActor = {
   type: "USER GOLD",
@@ -38,16 +38,18 @@ describe("the cycle's rules", () => {
 
   it("says why a transition is refused", () => {
     expect(refusalOf("submit", "preparing", preparer, "upcoming", "05/2027")).toBe(
-      cycleTexts.refused.notInEditMonth("05/2027"),
+      cycleAnswerTexts.refused.notInEditMonth("05/2027"),
     );
     expect(refusalOf("submit", "preparing", { ...preparer, canEdit: false }, "open", "")).toBe(
-      cycleTexts.refused.notEditor,
+      cycleAnswerTexts.refused.notEditor,
     );
     expect(refusalOf("approve", "approved", reviewer, "open", "")).toBe(
-      cycleTexts.refused.wrongState("aprovar", "Aprovado"),
+      cycleAnswerTexts.refused.wrongState("aprovar", "Aprovado"),
     );
-    expect(refusalOf("reopen", "approved", preparer, "open", "")).toBe(cycleTexts.refused.notAdmin);
-    expect(refusalOf("return", "submitted", reviewerWhoSubmitted, "open", "")).toBe(cycleTexts.refused.ownSubmission);
+    expect(refusalOf("reopen", "approved", preparer, "open", "")).toBe(cycleAnswerTexts.refused.notAdmin);
+    expect(refusalOf("return", "submitted", reviewerWhoSubmitted, "open", "")).toBe(
+      cycleAnswerTexts.refused.ownSubmission,
+    );
   });
 
   it("binds the submitter and the preparers at submission, whatever the case of the e-mail", () => {

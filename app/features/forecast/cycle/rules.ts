@@ -7,7 +7,8 @@ import {
   TRANSITIONS,
 } from "~/models/forecast-cycle.fields";
 import type { PermissionType } from "~/shared/permissions";
-import { cycleTexts, STATE_LABELS, shownLabel } from "./texts";
+import { cycleAnswerTexts } from "./answer-texts";
+import { STATE_LABELS, shownLabel } from "./texts";
 
 /**
  * Who may move a cost centre × RF, and what a state shows as (docs/decisions.md "Forecast cycle"). Pure: the server
@@ -51,26 +52,26 @@ export function refusalOf(
   editMonthLabel: string,
 ): string | null {
   if (!TRANSITIONS[action].from.includes(state))
-    return cycleTexts.refused.wrongState(cycleTexts.actionInfinitive[action], STATE_LABELS[state]);
+    return cycleAnswerTexts.refused.wrongState(cycleAnswerTexts.actionInfinitive[action], STATE_LABELS[state]);
   switch (action) {
     case "submit":
-      if (!actor.canEdit) return cycleTexts.refused.notEditor;
-      if (!actor.isPreparer) return cycleTexts.refused.notPreparer;
-      if (window !== "open") return cycleTexts.refused.notInEditMonth(editMonthLabel);
+      if (!actor.canEdit) return cycleAnswerTexts.refused.notEditor;
+      if (!actor.isPreparer) return cycleAnswerTexts.refused.notPreparer;
+      if (window !== "open") return cycleAnswerTexts.refused.notInEditMonth(editMonthLabel);
       return null;
     case "withdraw":
-      if (!actor.canEdit) return cycleTexts.refused.notEditor;
-      if (!actor.isPreparer) return cycleTexts.refused.withdrawNotPreparer;
-      if (window !== "open") return cycleTexts.refused.withdrawNotInEditMonth(editMonthLabel);
+      if (!actor.canEdit) return cycleAnswerTexts.refused.notEditor;
+      if (!actor.isPreparer) return cycleAnswerTexts.refused.withdrawNotPreparer;
+      if (window !== "open") return cycleAnswerTexts.refused.withdrawNotInEditMonth(editMonthLabel);
       return null;
     case "approve":
     case "return":
-      if (!actor.isReviewer) return cycleTexts.refused.notReviewer;
-      if (actor.isPreparer) return cycleTexts.refused.ownCostCenter;
-      if (actor.boundBySubmission) return cycleTexts.refused.ownSubmission;
+      if (!actor.isReviewer) return cycleAnswerTexts.refused.notReviewer;
+      if (actor.isPreparer) return cycleAnswerTexts.refused.ownCostCenter;
+      if (actor.boundBySubmission) return cycleAnswerTexts.refused.ownSubmission;
       return null;
     case "reopen":
-      return actor.type === ADMIN_TYPE ? null : cycleTexts.refused.notAdmin;
+      return actor.type === ADMIN_TYPE ? null : cycleAnswerTexts.refused.notAdmin;
   }
 }
 

@@ -13,7 +13,7 @@ import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS, transition }
 import { action as preparersAction } from "~/routes/ij.forecast_preparers";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { insertScenario } from "../fixtures";
-import { cycleTexts } from "./texts";
+import { cycleAnswerTexts } from "./answer-texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 
@@ -120,10 +120,10 @@ describe("a preparer who submits and then leaves the preparers' list", () => {
     expect(await db.collection(FORECAST_PREPARERS).countDocuments({ cost_center_concat: RETAIL })).toBe(0);
 
     expect(await actionsShown(RETAIL)).toEqual([]);
-    expect(await cycle("approve", RETAIL)).toEqual({ status: 403, message: cycleTexts.refused.ownSubmission });
+    expect(await cycle("approve", RETAIL)).toEqual({ status: 403, message: cycleAnswerTexts.refused.ownSubmission });
     expect(await cycle("return", RETAIL, "Devolvo eu mesmo")).toEqual({
       status: 403,
-      message: cycleTexts.refused.ownSubmission,
+      message: cycleAnswerTexts.refused.ownSubmission,
     });
     expect(await stateOf(RETAIL)).toBe("submitted");
     const timeline = await db.collection(FORECAST_CYCLE_EVENTS).find({ cost_center_concat: RETAIL }).toArray();
@@ -145,8 +145,11 @@ describe("a preparer who submits and then leaves the preparers' list", () => {
 
     as(ADMIN2);
     expect(await actionsShown(MARKETING)).toEqual([]);
-    expect(await cycle("approve", MARKETING)).toEqual({ status: 403, message: cycleTexts.refused.ownSubmission });
-    expect(await cycle("return", MARKETING, "Não")).toEqual({ status: 403, message: cycleTexts.refused.ownSubmission });
+    expect(await cycle("approve", MARKETING)).toEqual({ status: 403, message: cycleAnswerTexts.refused.ownSubmission });
+    expect(await cycle("return", MARKETING, "Não")).toEqual({
+      status: 403,
+      message: cycleAnswerTexts.refused.ownSubmission,
+    });
     expect(await stateOf(MARKETING)).toBe("submitted");
   });
 
@@ -156,7 +159,7 @@ describe("a preparer who submits and then leaves the preparers' list", () => {
     expect((await cycle("submit", MARKETING)).status).toBe(302);
     await assign(MARKETING, REVIEWER);
     as(REVIEWER);
-    expect(await cycle("approve", MARKETING)).toEqual({ status: 403, message: cycleTexts.refused.ownCostCenter });
+    expect(await cycle("approve", MARKETING)).toEqual({ status: 403, message: cycleAnswerTexts.refused.ownCostCenter });
   });
 
   it("the record follows the version under review: a later submission by someone else takes its own list", async () => {
@@ -189,7 +192,7 @@ describe("a preparer who submits and then leaves the preparers' list", () => {
         { $unset: { submitted_by: "", submitted_at: "", preparers_at_submission: "" } },
       );
     await db.collection(FORECAST_PREPARERS).deleteMany({ cost_center_concat: RETAIL });
-    expect(await cycle("approve", RETAIL)).toEqual({ status: 403, message: cycleTexts.refused.ownSubmission });
+    expect(await cycle("approve", RETAIL)).toEqual({ status: 403, message: cycleAnswerTexts.refused.ownSubmission });
   });
 });
 

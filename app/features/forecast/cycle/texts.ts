@@ -42,39 +42,11 @@ export const cycleTexts = {
   reopenReasonLabel: "Motivo da reabertura (obrigatório)",
   commentRequired: "Escreva o motivo: ele é obrigatório para devolver ou reabrir.",
   commentTooLong: (max: number) => `O comentário pode ter no máximo ${max} caracteres.`,
-  invalidAction: "Ação desconhecida: recarregue a página e tente de novo.",
   // The submission's confirmation (ours), with the cells changed since the last submission.
   submitQuestion: (cells: number) =>
     `Enviar para revisão? ${cells === 1 ? "1 célula mudou" : `${cells.toLocaleString("pt-BR")} células mudaram`} desde o último envio. Depois de enviado, o forecast só muda se você retirar o envio ou se um revisor devolver.`,
   submitConfirm: "Confirmar envio",
   submitCancel: "Cancelar",
-  done: {
-    submit: "Forecast enviado para revisão. A grade fica bloqueada até a decisão do revisor.",
-    withdraw: "Envio retirado: o forecast voltou para Em preparação e pode ser alterado.",
-    approve: "Forecast aprovado.",
-    return: "Forecast devolvido ao responsável, com o comentário.",
-    reopen: "Forecast reaberto para preparação.",
-  } satisfies Record<CycleAction, string>,
-  refused: {
-    notPreparer: "Só um responsável pela preparação deste centro de custo pode enviá-lo.",
-    notEditor: "Seu perfil não pode alterar o forecast.",
-    notInEditMonth: (editMonth: string) => `O envio só é possível no mês de edição (${editMonth}).`,
-    notReviewer: "Seu perfil não revisa forecasts.",
-    ownCostCenter: "Você é responsável pela preparação deste centro de custo: outra pessoa deve revisá-lo.",
-    ownSubmission:
-      "Você enviou esta versão ou era responsável pela preparação quando ela foi enviada: outra pessoa deve revisá-la.",
-    notAdmin: "Só um administrador pode reabrir um forecast aprovado.",
-    withdrawNotPreparer: "Só um responsável pela preparação deste centro de custo pode retirar o envio.",
-    withdrawNotInEditMonth: (editMonth: string) => `Retirar o envio só é possível no mês de edição (${editMonth}).`,
-    wrongState: (action: string, state: string) => `Não é possível ${action}: a situação atual é “${state}”.`,
-  },
-  actionInfinitive: {
-    submit: "enviar",
-    withdraw: "retirar o envio",
-    approve: "aprovar",
-    return: "devolver",
-    reopen: "reabrir",
-  } satisfies Record<CycleAction, string>,
   /** The one message every write path gives when the cost centre's forecast is frozen. */
   frozen: (cost_center_concat: string, rf: string, state: string) =>
     `O forecast de ${cost_center_concat} em ${rf} está “${state}”: nenhuma alteração é aceita depois do envio.`,

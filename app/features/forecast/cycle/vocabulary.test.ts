@@ -7,6 +7,7 @@ import {
   SHOWN_CODES,
   TRANSITIONS,
 } from "~/models/forecast-cycle.fields";
+import { cycleAnswerTexts } from "./answer-texts";
 import { parseBoardQuery } from "./board.server";
 import { CYCLE_ACTION } from "./cycle.server";
 import { cycleTexts, STATE_LABELS, shownLabel } from "./texts";
@@ -26,7 +27,12 @@ describe("the forecast cycle's vocabulary", () => {
 
   it("has a text for every state and action, and none for another", () => {
     expect(sorted(Object.keys(STATE_LABELS))).toEqual(sorted(CYCLE_STATES));
-    for (const texts of [cycleTexts.actions, cycleTexts.actionVerbs, cycleTexts.done, cycleTexts.actionInfinitive])
+    for (const texts of [
+      cycleTexts.actions,
+      cycleTexts.actionVerbs,
+      cycleAnswerTexts.done,
+      cycleAnswerTexts.actionInfinitive,
+    ])
       expect(sorted(Object.keys(texts))).toEqual(sorted(CYCLE_ACTIONS));
     const labels = SHOWN_CODES.map(shownLabel);
     expect(new Set(labels).size).toBe(SHOWN_CODES.length);
