@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BSON, type MongoClient } from "mongodb";
+import { BSON, type MongoClient, ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_VERSION } from "../bson-order";
 import { loadedStatus, withServer } from "../test-helpers";
@@ -54,10 +54,11 @@ describe("start-up from a snapshot", () => {
         await new Promise((r) => setTimeout(r, 50));
         status = await c.db("admin").command({ serverStatus: 1 });
       }
-      // Every collection changed in the journal since the snapshot (fresh is only there): each index is sorted.
+      // small and big: their documents changed in the journal since the snapshot, their recorded orders taken and the
+      // records applied over them; fresh is only in the journal: sorted.
       expect(status.embedded).toEqual({
         loading: false,
-        indexBuilds: { inOrder: 0, sorted: 4, uncompared: 0 },
+        indexBuilds: { inOrder: 3, sorted: 1, uncompared: 3 },
         cold: 0,
       });
       expect(status.mem.resident).toBeGreaterThan(0);
@@ -151,6 +152,89 @@ describe("start-up from a snapshot", () => {
     await withServer(dir, async (c) => {
       expect((await loadedStatus(c)).embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 0 });
       expect(await queries(c)).toEqual(before);
+    });
+  });
+
+  it("applies a journal of puts and deletes over a large collection loaded in its recorded order, with a write's answers", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-startup-"));
+    dirs.push(dir);
+    const entry = (n: number) => ({
+      _id: new ObjectId(),
+      n,
+      at: new Date(1e12 + n * 1e5),
+      actor: { email: `user${n % 17}@x.test` },
+      event: `e${n % 5}`,
+      pad: "x".repeat(400),
+    });
+    const specs = [
+      { key: { n: 1 }, unique: true },
+      { key: { "actor.email": 1, n: -1 } },
+      { key: { event: 1, n: -1 } },
+      { key: { at: 1 } },
+    ];
+    // Each query read through its index (hint) and by a collection scan: they must agree with each other, and with
+    // the server that made the writes.
+    const queries: [filter: object, sort: Record<string, 1 | -1>, index: object][] = [
+      [{ n: { $gte: 2_990 } }, { n: -1 }, { n: 1 }],
+      [{ "actor.email": "user3@x.test" }, { n: -1 }, { "actor.email": 1, n: -1 }],
+      [{ event: "e2", n: { $lt: 40 } }, { n: 1 }, { event: 1, n: -1 }],
+      [{ at: { $lt: new Date(1e12 + 30 * 1e5) } }, { at: 1 }, { at: 1 }],
+    ];
+    const answers = async (c: MongoClient) => {
+      const log = c.db("app").collection("log");
+      const out: string[][] = [];
+      for (const [filter, sort, index] of queries)
+        for (const hint of [index, { $natural: 1 }])
+          out.push((await log.find(filter, { hint }).sort(sort).toArray()).map((d) => `${d.n}:${d.actor.email}`));
+      return out;
+    };
+    await withServer(dir, async (c) => {
+      const log = c.db("app").collection("log");
+      await log.createIndexes(specs as never);
+      await log.insertMany(Array.from({ length: 3_000 }, (_, i) => entry(i + 1)) as never[]);
+    });
+    // Over 1 MB of journal at stop: a snapshot with every index's order recorded sorted.
+    expect(fs.statSync(path.join(dir, "journal.log")).size).toBe(0);
+    let expected: string[][] = [];
+    await withServer(dir, async (c) => {
+      const log = c.db("app").collection("log");
+      for (let n = 3_001; n <= 3_005; n++) await log.insertOne(entry(n) as never);
+      await log.insertMany([entry(3_006), entry(3_007)] as never[]);
+      await log.updateOne({ n: 2_995 }, { $set: { "actor.email": "user3@x.test" } });
+      await log.updateOne({ n: 7 }, { $set: { at: new Date(1e12), pad: "y" } });
+      await log.updateOne({ n: 12 }, { $set: { pad: "z" } });
+      await log.deleteOne({ n: 2_999 });
+      await log.deleteOne({ n: 3_003 });
+      expected = await answers(c);
+      // Through the index and by a scan, the same answer.
+      for (let q = 0; q < expected.length; q += 2) expect(expected[q]).toEqual(expected[q + 1]);
+    });
+    expect(fs.statSync(path.join(dir, "journal.log")).size).toBeGreaterThan(0);
+    await withServer(dir, async (c) => {
+      const status = await loadedStatus(c);
+      // _id and the four indexes in their recorded order, none sorted: the records went in as writes.
+      expect(status.embedded.indexBuilds).toEqual({ inOrder: 5, sorted: 0, uncompared: 5 });
+      expect(await answers(c)).toEqual(expected);
+      expect(expected[0].slice(0, 3)).toEqual(["3007:user15@x.test", "3006:user14@x.test", "3005:user13@x.test"]);
+      expect(expected[2]).toContain("2995:user3@x.test");
+      expect(expected[6][0]).toBe("7:user7@x.test");
+      // The unique index holds the journal's entries: the next append still collides with the last one.
+      const log = c.db("app").collection("log");
+      await expect(log.insertOne(entry(3_007) as never)).rejects.toThrow(/duplicate key/);
+      expect(await log.countDocuments({})).toBe(3_005);
+    });
+    // Written to before anything reads it: each index is built from its order, with the journal's writes, then takes
+    // the new ones.
+    await withServer(dir, async (c) => {
+      const log = c.db("app").collection("log");
+      await log.insertOne(entry(3_008) as never);
+      await log.updateOne({ n: 3_006 }, { $set: { "actor.email": "user3@x.test" } });
+      // An array in a key field: the index becomes multikey at once (the planner reads that before the tree).
+      await log.insertOne({ ...entry(20), _id: new ObjectId(), n: 3_009, event: ["e2", "e9"] } as never);
+      const now = await answers(c);
+      for (let q = 0; q < now.length; q += 2) expect(now[q]).toEqual(now[q + 1]);
+      expect(now[0].slice(0, 2)).toEqual(["3009:user3@x.test", "3008:user16@x.test"]);
+      expect(now[2].slice(0, 3)).toEqual(["3009:user3@x.test", "3006:user3@x.test", "2995:user3@x.test"]);
     });
   });
 });

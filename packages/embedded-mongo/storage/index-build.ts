@@ -18,7 +18,18 @@ import {
 } from "./index-order";
 
 /** A start's recorded order of an index left to build later (Index.defer): the snapshot's documents in file order. */
-export type DeferredOrder = { docs: Doc[]; ids: string[]; order: Uint32Array; ns: string; docMap: Map<string, Doc> };
+export type DeferredOrder = {
+  docs: Doc[];
+  ids: string[];
+  order: Uint32Array;
+  ns: string;
+  docMap: Map<string, Doc>;
+  /**
+   * Writes made since the index was deferred (a journal's over the load, then the commands'), in order: made once the
+   * order is built (IndexTree.keptForLater).
+   */
+  after?: [write: "add" | "remove", idKey: string, doc: Doc][];
+};
 
 /** A snapshot's documents in file order, each index's recorded order, and which of these were recorded sorted. */
 export type StoredOrders = {

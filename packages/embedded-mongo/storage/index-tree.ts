@@ -242,6 +242,7 @@ export abstract class IndexTree {
   }
 
   add(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
+    if (this.deferred !== undefined && this.keptForLater("add", idKey, doc)) return;
     const entries: IndexEntry[] = [];
     this.collect(idKey, doc, keys, entries);
     for (const entry of this.settle(entries)) this.tree.insert(entry);
@@ -259,9 +260,11 @@ export abstract class IndexTree {
 
   /**
    * What collect(idKey, doc, keysOf(doc), out) gives, without the intermediate keys when the key fields are top-level
-   * scalars (an insert batch's path: one array per entry, the one the batch sorts).
+   * scalars (an insert batch's path: one array per entry, the one the batch sorts); nothing when an index a start
+   * deferred keeps the document for later (keptForLater).
    */
   collectOf(idKey: string, doc: Doc, out: IndexEntry[]): void {
+    if (this.deferred !== undefined && this.keptForLater("add", idKey, doc)) return;
     if (this.topLevelFields && !this.partial) {
       const n = this.fields.length;
       const entry: IndexEntry = new Array(n + 1);
@@ -278,12 +281,27 @@ export abstract class IndexTree {
 
   /** Adds entries of documents not yet in the index (a batch's, from collect), in one pass over the tree. */
   addSorted(entries: IndexEntry[]): void {
+    // None gathered (each kept for later by a deferred index: collectOf): the tree is not read.
+    if (entries.length === 0) return;
     this.tree.insertSorted(this.settle(entries).sort(this.compareEntries));
   }
 
   remove(idKey: string, doc: Doc, keys = this.keysOf(doc)): void {
     if (!keys) return;
+    if (this.deferred !== undefined && this.keptForLater("remove", idKey, doc)) return;
     for (const entry of keys) this.tree.delete(this.makeEntry(entry.values, idKey, doc));
+  }
+
+  /**
+   * A write to an index a start left to build from its recorded order (defer): kept with that order and made, in
+   * turn, once the index is built (Index.building), so that a write does not build it at once; a unique index is
+   * built by the write's check first. Not an added document that makes the index multikey: the planner reads that
+   * before the tree.
+   */
+  private keptForLater(write: "add" | "remove", idKey: string, doc: Doc): boolean {
+    if (write === "add" && this.fields.some((f) => pathHasArray(doc, f))) return false;
+    (this.deferred!.after ??= []).push([write, idKey, doc]);
+    return true;
   }
 
   clear(): void {

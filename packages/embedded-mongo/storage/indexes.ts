@@ -126,7 +126,15 @@ export class Index extends IndexTree implements CatalogIndex {
     const inOrder = yield* this.fillInOrder(this.storedOf(deferred), deferred.ns, tree);
     if (!wanted()) return;
     this.deferred = undefined;
-    if (inOrder) this.tree = tree;
+    if (inOrder) {
+      this.tree = tree;
+      // The order holds the snapshot's documents: the writes made over them since, in turn.
+      for (const [write, idKey, doc] of deferred.after ?? []) {
+        if (write === "add") this.add(idKey, doc);
+        else this.remove(idKey, doc);
+      }
+    }
+    // Sorted from the documents as they are now, the writes included.
     else this.build(deferred.docMap, deferred.ns);
   }
 
