@@ -131,7 +131,10 @@ export async function findVersion(id: ObjectId): Promise<VersionHeader | null> {
   return (await headers()).findOne({ _id: id, state: "ready" });
 }
 
-/** Ready versions, newest first: of the RFs given (index rf_createdAt) or all (index createdAt), one page. */
+/**
+ * Ready versions, newest first: of the RFs given (index rf_createdAt) or all (index createdAt), one page. A short
+ * page is the last one, so its total needs no count (the review's version choice: one read).
+ */
 export async function listVersions(
   rfs: readonly string[] | null,
   skip: number,
@@ -139,11 +142,9 @@ export async function listVersions(
 ): Promise<{ rows: VersionHeader[]; total: number }> {
   const filter = { state: "ready" as const, ...(rfs ? { rf: { $in: [...rfs] } } : {}) };
   const collection = await headers();
-  const [found, total] = await Promise.all([
-    collection.find(filter).sort({ created_at: -1 }).skip(skip).limit(limit).toArray(),
-    collection.countDocuments(filter),
-  ]);
-  return { rows: found, total };
+  const rows = await collection.find(filter).sort({ created_at: -1 }).skip(skip).limit(limit).toArray();
+  const last = rows.length < limit && (rows.length > 0 || skip === 0);
+  return { rows, total: last ? skip + rows.length : await collection.countDocuments(filter) };
 }
 
 /** The rows of a version, of every cost centre or of those listed (index version_costCenter_unique). */
