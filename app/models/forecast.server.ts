@@ -231,7 +231,7 @@ export type WindowAccount = {
  *
  * Actuals where the data keeps them apart (docs/data-contract-001.md, "forecast"): a month whose RF record has no `value`,
  * or that has no RF record, takes the `value` of the `rf = "actual"` record with the same cost centre, account and
- * month. Both reads are one `$match` on the `{rf, cost_center_concat, data_ref}` index.
+ * month. One read for both (groupedWindows).
  */
 export async function readWindow(
   rf: string,
@@ -239,21 +239,28 @@ export async function readWindow(
   from: Date,
   to: Date,
 ): Promise<WindowAccount[]> {
-  const [scenario, actuals] = await Promise.all([
-    groupedWindow(rf, cost_center_concat, from, to),
-    groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to),
-  ]);
+  const [scenario, actuals] = await groupedWindows([rf, ACTUAL_SCENARIO], cost_center_concat, from, to);
   return rf === ACTUAL_SCENARIO || actuals.length === 0 ? scenario : withActuals(scenario, actuals);
 }
 
-async function groupedWindow(rf: string, cost_center_concat: string, from: Date, to: Date): Promise<WindowAccount[]> {
-  return (await forecast())
-    .aggregate<WindowAccount>(
+/**
+ * The grouped window of each scenario named, in the order named, in one read: one `$match` on the
+ * `{rf, cost_center_concat, data_ref}` index (an interval per scenario) grouped by scenario and account.
+ */
+async function groupedWindows(
+  rfs: readonly string[],
+  cost_center_concat: string,
+  from: Date,
+  to: Date,
+): Promise<WindowAccount[][]> {
+  const named = [...new Set(rfs)];
+  const grouped = await (await forecast())
+    .aggregate<WindowAccount & { _id: { rf: string } }>(
       [
-        { $match: { rf, cost_center_concat, data_ref: { $gte: from, $lt: to } } },
+        { $match: { rf: { $in: named }, cost_center_concat, data_ref: { $gte: from, $lt: to } } },
         {
           $group: {
-            _id: { account: "$account_concat", group: "$group_level_2" },
+            _id: { rf: "$rf", account: "$account_concat", group: "$group_level_2" },
             label: { $first: "$acc_description" },
             months: { $push: "$data_ref" },
             // A missing amount is pushed as null, so that the arrays stay aligned month by month.
@@ -267,12 +274,16 @@ async function groupedWindow(rf: string, cost_center_concat: string, from: Date,
       { batchSize: WINDOW_BATCH },
     )
     .toArray();
+  const byRf = new Map<string, WindowAccount[]>(named.map((rf) => [rf, []]));
+  for (const { _id, ...entry } of grouped)
+    byRf.get(_id.rf)?.push({ ...entry, _id: { account: _id.account, group: _id.group } });
+  // A scenario named twice gets its own copy (withActuals changes a scenario's entries in place).
+  return rfs.map((rf, i) => (rfs.indexOf(rf) === i ? byRf.get(rf)! : structuredClone(byRf.get(rf)!)));
 }
 
 /**
  * The review's window with the variance columns on: the scenario's, the previous RF's and the actuals'
- * records of one cost centre in [from, to), one grouped aggregate per scenario (three reads, each on the
- * `{rf, cost_center_concat, data_ref}` index, where readWindow makes two). `current` and `previous` take missing
+ * records of one cost centre in [from, to), grouped per scenario in one read (groupedWindows). `current` and `previous` take missing
  * amounts from the actuals as readWindow does; `previous` stays empty when that RF has no record there (no previous
  * RF to compare with), and `actuals` are the "actual" scenario's own records.
  */
@@ -283,11 +294,12 @@ export async function readWindowWithPrevious(
   from: Date,
   to: Date,
 ): Promise<{ current: WindowAccount[]; previous: WindowAccount[]; actuals: WindowAccount[] }> {
-  const [current, previous, actuals] = await Promise.all([
-    groupedWindow(rf, cost_center_concat, from, to),
-    groupedWindow(previousRf, cost_center_concat, from, to),
-    groupedWindow(ACTUAL_SCENARIO, cost_center_concat, from, to),
-  ]);
+  const [current, previous, actuals] = await groupedWindows(
+    [rf, previousRf, ACTUAL_SCENARIO],
+    cost_center_concat,
+    from,
+    to,
+  );
   // withActuals changes only the scenario's entries: the actuals' stay as read.
   return {
     current: actuals.length === 0 ? current : withActuals(current, actuals),
