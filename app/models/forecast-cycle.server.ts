@@ -231,6 +231,57 @@ export async function timelineOf(rf: string, cost_center_concat: string, limit =
     .toArray();
 }
 
+/** What a cost centre's review shows of its cycle: its record, its timeline and its preparers (e-mails, sorted). */
+export type ReviewCycle = { record: CycleRecord | null; events: CycleEvent[]; preparers: string[] };
+
+/**
+ * A cost centre's cycle as its review reads it, in one round trip: the record (cycleOf), the timeline's first `limit`
+ * events (timelineOf) and the preparers (preparersOf), each from its own collection and index, joined by
+ * `$unionWith`.
+ */
+export async function reviewCycleOf(rf: string, cost_center_concat: string, limit = 500): Promise<ReviewCycle> {
+  const part = (name: string) => [{ $unset: "_id" }, { $replaceWith: { part: name, doc: "$$ROOT" } }];
+  const rows = await (await db())
+    .collection(FORECAST_CYCLE)
+    .aggregate<{ part: "record" | "event" | "preparer"; doc: CycleRecord & CycleEvent & PreparerRecord }>(
+      [
+        { $match: { rf, cost_center_concat } },
+        { $limit: 1 },
+        ...part("record"),
+        {
+          $unionWith: {
+            coll: FORECAST_CYCLE_EVENTS,
+            pipeline: [
+              { $match: { rf, cost_center_concat } },
+              { $sort: { at: 1 } },
+              { $limit: limit },
+              ...part("event"),
+            ],
+          },
+        },
+        {
+          $unionWith: {
+            coll: FORECAST_PREPARERS,
+            pipeline: [
+              { $match: { cost_center_concat } },
+              { $sort: { cost_center_concat: 1, user: 1 } },
+              ...part("preparer"),
+            ],
+          },
+        },
+      ],
+      { batchSize: limit + 1_000 },
+    )
+    .toArray();
+  const cycle: ReviewCycle = { record: null, events: [], preparers: [] };
+  for (const { part: kind, doc } of rows) {
+    if (kind === "record") cycle.record = doc;
+    else if (kind === "event") cycle.events.push(doc);
+    else cycle.preparers.push(doc.user);
+  }
+  return cycle;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Preparers
 

@@ -17,8 +17,8 @@ import {
   cycleOf,
   lastSubmitterOf,
   preparersOf,
+  reviewCycleOf,
   type SubmissionRecord,
-  timelineOf,
   transition,
 } from "~/models/forecast-cycle.server";
 import { type NoticeInput, notify } from "~/models/notices.server";
@@ -121,13 +121,10 @@ export async function loadCycle(
 ): Promise<{ view: CycleView; changedCells: ChangedCell[] }> {
   const { calendar, costCenter } = review;
   const cc = costCenter.cost_center_concat;
-  const [preparers, events, record] = await Promise.all([
-    preparersOf([cc]),
-    timelineOf(calendar.name, cc),
-    cycleOf(calendar.name, cc),
-  ]);
+  // The record, the timeline and the preparers in one round trip.
+  const { record, events, preparers } = await reviewCycleOf(calendar.name, cc);
   const submission = await submissionOf(record, calendar.name, cc, events);
-  const actor = actorOf(user, preparers.get(cc) ?? [], submission);
+  const actor = actorOf(user, preparers, submission);
   // The state is the last transition's (each is kept right after it is made); taking an action checks the state
   // record itself (takeCycleAction, a conditional update).
   const state = events.at(-1)?.to ?? INITIAL_STATE;
@@ -151,7 +148,7 @@ export async function loadCycle(
       : sameWindow
         ? changedCells.length
         : await countChangedCells(calendar.name, cc, since),
-    preparers: preparers.get(cc) ?? [],
+    preparers,
     timeline: events.map((e) => ({
       when: formatDateTime(e.at),
       who: e.name ? `${e.name} (${e.by})` : e.by,
