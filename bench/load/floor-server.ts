@@ -1,0 +1,36 @@
+/** The load bench's floor (bench/load/floor-app.tsx) as a server of its own: used by floor.ts and run.ts. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { freePort, waitHttp } from "./pages";
+
+export const FLOOR_PATHS = [
+  { path: "/healthz", name: "/healthz (the portal's)" },
+  { path: "/streamed", name: "Remix document, streamed (the portal's flags and entry)" },
+  { path: "/whole", name: "Remix document, one string (single fetch off)" },
+] as const;
+
+/**
+ * The floor's server (bench/load/floor-app.tsx) as a process of its own, once each of its paths answers as it should.
+ * Also started by run.ts, which measures /home against its streamed document in the same run.
+ */
+export async function startFloorServer(): Promise<{ base: string; server: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [...WEB_GC_FLAGS, "--import", "tsx", "bench/load/floor-app.tsx"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
+    stdio: "inherit",
+  });
+  try {
+    await waitHttp(`${base}/healthz`, server);
+    for (const { path } of FLOOR_PATHS) {
+      const res = await fetch(base + path);
+      const body = await res.text();
+      if (!res.ok || (path !== "/healthz" && !body.includes("<h1>Início</h1>")))
+        throw new Error(`${path} answered ${res.status}`);
+    }
+  } catch (error) {
+    server.kill("SIGINT");
+    throw error;
+  }
+  return { base, server };
+}
