@@ -535,6 +535,8 @@ export type FileListItem = {
   retryable: boolean;
   /** Rows the ended job refused (FileRecord.nokRows); 0 when none or not known. */
   nokRows: number;
+  /** The job recorded `nokRows` as it ended (not a record from before the count, nor a job still under way). */
+  nokRowsRecorded: boolean;
 };
 
 export type FilesPage = { items: FileListItem[]; total: number; page: number; pageSize: PageSize; pageCount: number };
@@ -770,5 +772,6 @@ export function toListItem(d: FileDoc): FileListItem {
     agent: d.agent ?? "",
     retryable: isRetryableFailure(d),
     nokRows: typeof d.nokRows === "number" ? d.nokRows : 0,
+    nokRowsRecorded: typeof d.nokRows === "number",
   };
 }

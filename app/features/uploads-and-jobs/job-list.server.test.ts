@@ -33,6 +33,7 @@ const item = (over: Partial<Parameters<typeof toJobRow>[0]> = {}): Parameters<ty
   agent: "",
   retryable: false,
   nokRows: 0,
+  nokRowsRecorded: false,
   ...over,
 });
 

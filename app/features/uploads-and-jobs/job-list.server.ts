@@ -87,14 +87,24 @@ async function withNokRowLinks(
 ): Promise<JobRow[]> {
   const paths = items.map((item) => objectUrlPath(item.bucket, item.originalFile));
   const masterData = canAccessRoute(viewer.type, MASTER_DATA_ROUTE, accessContext());
+  // Decided from what the job recorded as it ended: one that refused no row has none to look up (a record from before
+  // the count, or a job under way, is looked up).
+  const mayHaveRows = (item: FileListItem) => !item.nokRowsRecorded || item.nokRows > 0;
   // Only a failed job has refused rows of an all-or-nothing upload (a successful run has none; a rerun clears them first).
   const refusable = items.filter(
-    (item, i) => rows[i].kind === "error" && OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? ""),
+    (item, i) =>
+      rows[i].kind === "error" &&
+      mayHaveRows(item) &&
+      OBJECT_ID_HEX.test(item.id) &&
+      canSeeNokRowsOf(viewer, item.user ?? ""),
   );
   // Master-data files whose rows the viewer may download when the repository is closed to them.
   const downloadable = (item: FileListItem) => OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? "");
+  const lookedUp = items.filter(mayHaveRows);
   const [bases, uploadBases] = await Promise.all([
-    masterData || items.some(downloadable) ? nokBasesOfFiles(paths) : new Map<string, string>(),
+    masterData || lookedUp.some(downloadable)
+      ? nokBasesOfFiles(lookedUp.map((item) => objectUrlPath(item.bucket, item.originalFile)))
+      : new Map<string, string>(),
     nokCollectionsOfFiles(refusable.map((item) => ObjectId.createFromHexString(item.id))),
   ]);
   return rows.map((row, i) => {

@@ -167,6 +167,49 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
   });
 });
 
+describe("which listed files are looked up for refused rows", () => {
+  it("decides from the count the job recorded when it ended: none recorded, no link; some, or a file from before the count, looked up", async () => {
+    const db = await testDb.db();
+    const file = (name: string, nokRows: number | undefined) => ({
+      originalName: name,
+      originalFile: `2031/01/${name}`,
+      bucket: "local",
+      user: OWNER,
+      clientName: "demo",
+      statusChangeDate: new Date(Date.UTC(2031, 0, 1)),
+      createdAt: new Date(Date.UTC(2031, 0, 1)),
+      status: 0,
+      progress: 100,
+      message: "ok",
+      agent: "w",
+      leaseUntil: null,
+      attempts: 1,
+      ...(nokRows === undefined ? {} : { nokRows }),
+    });
+    const { insertedIds } = await db
+      .collection(FILES)
+      .insertMany([file("zero.csv", 0), file("two.csv", 2), file("before.csv", undefined)]);
+    const ids = [insertedIds[0], insertedIds[1], insertedIds[2]];
+    // Rows under each (the first one's are not the job's: it recorded none).
+    await db.collection("product_master_nok").insertMany(
+      ["zero.csv", "two.csv", "before.csv"].map((name, i) => ({
+        sku: "X",
+        _lineNumber: 2,
+        urlPath: `2031/01/${name}`,
+        Error: "x",
+        sourceFileId: ids[i],
+      })),
+    );
+    const list = await loadJobList(new Request("http://x/jobs/executados"), viewer("gold@example.com", "USER GOLD"), {
+      ownOnly: false,
+    });
+    const hrefOf = (i: number) => list.rows.find((r) => r.id === ids[i].toHexString())?.nokRowsHref ?? null;
+    expect([hrefOf(0), hrefOf(1) !== null, hrefOf(2) !== null]).toEqual([null, true, true]);
+    await db.collection(FILES).deleteMany({ _id: { $in: ids } });
+    await db.collection("product_master_nok").deleteMany({ sourceFileId: { $in: ids } });
+  });
+});
+
 describe("a master-data file's refused rows, for its uploader who may not open /repo/master-data", () => {
   it("links USER BRONZE's own product file to the CSV of its NOK rows, which downloads; another uploader gets a 404", async () => {
     const db = await testDb.db();

@@ -402,6 +402,7 @@ describe("retry and listing", () => {
       "id",
       "message",
       "nokRows",
+      "nokRowsRecorded",
       "originalFile",
       "originalName",
       "progress",
