@@ -154,6 +154,8 @@ export function generateFiles(
       // The seed stores tables of indicators: it classifies them as it stores them, as an upload is classified.
       dataClass: "plain",
       dataClassBy: "seed",
+      // An ended job records the rows it refused; the seed keeps none of these files' (its NOK rows name other files).
+      ...(state === "completed" || state === "failed" ? { nokRows: 0 } : {}),
     });
   }
   return files;

@@ -11,6 +11,7 @@ import { CHANNELS } from "~/models/planning.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
 import { runChart, runCharts } from "~/services/dashboards/native.server";
 import { verifyPassword } from "~/services/password-hash.server";
+import { objectUrlPath } from "~/services/storage.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { isValidCnpj, isValidCpf } from "./brazil";
 import { monthStart } from "./context";
@@ -269,6 +270,24 @@ describe("seeded data", () => {
     expect(keys.length).toBe(counts.files);
     const one = await files.findOne({});
     expect(one?.originalFile.split(".").pop()).toBe(one?.originalName.split(".").pop()?.toLowerCase());
+  });
+
+  it("records on each ended file the refused rows the seed keeps of it: none, as the NOK collections hold", async () => {
+    const files = db.collection("files");
+    const ended = { $or: [{ progress: 100 }, { status: { $ne: 0 } }] };
+    expect(await files.countDocuments(ended)).toBeGreaterThan(0);
+    expect(await files.countDocuments({ ...ended, nokRows: { $ne: 0 } })).toBe(0);
+    expect(await files.countDocuments({ status: 0, progress: { $lt: 100 }, nokRows: { $exists: true } })).toBe(0);
+    const all = await files.find({}, { projection: { _id: 1, bucket: 1, originalFile: 1 } }).toArray();
+    const ids = all.map((f) => f._id);
+    const paths = all.map((f) => objectUrlPath(f.bucket, f.originalFile));
+    for (const name of await db.listCollections({ name: /_nok$/ }, { nameOnly: true }).toArray())
+      expect(
+        await db
+          .collection(name.name)
+          .countDocuments({ $or: [{ sourceFileId: { $in: ids } }, { urlPath: { $in: paths } }] }),
+        name.name,
+      ).toBe(0);
   });
 
   it("keeps a few files in the queue at any scale, each one the worker accepts once let through (the demo's seed)", async () => {
