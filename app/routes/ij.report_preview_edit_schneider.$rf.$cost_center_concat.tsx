@@ -16,13 +16,13 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { cycleAnswerTexts } from "~/features/forecast/cycle/answer-texts";
 import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
+import { cycleAnswerTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { FORECAST_DATASET } from "~/features/forecast/excel.server";
-import { filterPath, historyPath, reviewPath } from "~/features/forecast/forecast-filter";
+import { filterPath, historyPath, reviewPath, spreadPath } from "~/features/forecast/forecast-filter";
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { gridTexts } from "~/features/forecast/grid-texts";
@@ -184,7 +184,7 @@ export default function ForecastReviewPage() {
   // "Distribuir total" for the review's editors while it is open (with the Excel tools: folded on a touch screen).
   const spreadLink = page.grid.editable ? (
     <p className="forecast-review__spread">
-      <Link to={`${reviewPath(page.rf, page.costCenter.cost_center_concat)}/distribuir`}>{gridTexts.spreadLaunch}</Link>
+      <Link to={spreadPath(page.rf, page.costCenter.cost_center_concat)}>{gridTexts.spreadLaunch}</Link>
     </p>
   ) : null;
 

@@ -2,8 +2,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { spreadPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
-import { SPREAD_MODES, type SpreadPage, spreadPath } from "~/features/forecast/spread";
+import { SPREAD_MODES, type SpreadPage } from "~/features/forecast/spread";
 import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
 import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";

@@ -1,9 +1,8 @@
 import { type Db, MongoClient } from "mongodb";
 import type { Locator, Page } from "playwright-core";
 import { afterAll } from "vitest";
-import { cycleAnswerTexts } from "~/features/forecast/cycle/answer-texts";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
-import { cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
+import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { preparersTexts } from "~/features/forecast/preparers/texts";

@@ -16,6 +16,10 @@ export const reviewPath = (rf: string, cost_center_concat: string) =>
 export const historyPath = (rf: string, cost_center_concat: string, account: string, month: string) =>
   `${reviewPath(rf, cost_center_concat)}/history?${new URLSearchParams({ account, month })}`;
 
+/** "Distribuir total" of a review (its own page). */
+export const spreadPath = (rf: string, cost_center_concat: string) =>
+  `${reviewPath(rf, cost_center_concat)}/distribuir`;
+
 /** The filter, with the given choices preselected (the review's breadcrumb returns here; the field is named `cost_center`). */
 export function filterPath(choice: { rf?: string; cost_center_concat?: string } = {}): string {
   const params = new URLSearchParams();

@@ -1,5 +1,3 @@
-import { reviewPath } from "./forecast-filter";
-
 /**
  * "Distribuir total": a total spread over the open months in proportion to weights (evenly, like the previous RF,
  * like last year's actuals, or typed). Each month is rounded to the unit of its figures (cents; whole units for
@@ -30,8 +28,6 @@ export function spreadTotal(total: number, weights: readonly number[], decimals:
 
 export const SPREAD_MODES = ["igual", "rf_anterior", "realizado_ano_anterior", "pesos"] as const;
 export type SpreadMode = (typeof SPREAD_MODES)[number];
-
-export const spreadPath = (rf: string, costCenter: string) => `${reviewPath(rf, costCenter)}/distribuir`;
 
 type MonthRow = { key: string; label: string; current: string; next: string };
 

@@ -32,7 +32,6 @@ import { reviewPath } from "../forecast-filter";
 import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
 import { keepApprovedFigures } from "../versions/versions.server";
-import { cycleAnswerTexts } from "./answer-texts";
 import { changesWindow } from "./changes.server";
 import {
   allowedActions,
@@ -44,7 +43,7 @@ import {
   shownState,
   submissionBinds,
 } from "./rules";
-import { cycleNoticeTexts } from "./server-texts";
+import { cycleAnswerTexts, cycleNoticeTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
 /**

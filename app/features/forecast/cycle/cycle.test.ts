@@ -33,9 +33,8 @@ import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
 import { changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
 import { applyPercent } from "../mass-change";
 import { parseScenario, scenarioCalendar } from "../release-points";
-import { cycleAnswerTexts } from "./answer-texts";
 import { sendForecastReminders } from "./reminder.server";
-import { cycleLockTexts, cycleNoticeTexts } from "./server-texts";
+import { cycleAnswerTexts, cycleLockTexts, cycleNoticeTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cycleAnswerTexts } from "./answer-texts";
 import { allowedActions, type CycleActor, refusalOf, shownState, submissionBinds } from "./rules";
+import { cycleAnswerTexts } from "./server-texts";
 
 const preparer: CycleActor = {
   type: "USER GOLD",

@@ -7,7 +7,7 @@ import {
   TRANSITIONS,
 } from "~/models/forecast-cycle.fields";
 import type { PermissionType } from "~/shared/permissions";
-import { cycleAnswerTexts } from "./answer-texts";
+import { cycleAnswerTexts } from "./server-texts";
 import { STATE_LABELS, shownLabel } from "./texts";
 
 /**

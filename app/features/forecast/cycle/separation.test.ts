@@ -13,7 +13,7 @@ import { FORECAST_CYCLE, FORECAST_CYCLE_EVENTS, FORECAST_PREPARERS, transition }
 import { action as preparersAction } from "~/routes/ij.forecast_preparers";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { insertScenario } from "../fixtures";
-import { cycleAnswerTexts } from "./answer-texts";
+import { cycleAnswerTexts } from "./server-texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
 

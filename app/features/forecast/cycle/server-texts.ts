@@ -1,12 +1,46 @@
 import type { ForecastLock } from "~/models/forecast.server";
+import type { CycleAction } from "~/models/forecast-cycle.fields";
 import { monthLabel } from "~/shared/months";
 import { forecastTexts } from "../texts";
 import { cycleTexts, STATE_LABELS } from "./texts";
 
 /**
- * The forecast cycle's server-side texts (ours): its notices, in the portal and by e-mail, and the refusals of the
- * forecast's write rule. Apart from texts.ts so the review's script does not carry them.
+ * The forecast cycle's server-side texts (ours): its answers to an action (done, refused and why), its notices, in the
+ * portal and by e-mail, and the refusals of the forecast's write rule. Apart from texts.ts, which the review's cycle
+ * panel draws in the browser, so the review's script does not carry them.
  */
+
+/** The server's answers to a cycle action. */
+export const cycleAnswerTexts = {
+  invalidAction: "Ação desconhecida: recarregue a página e tente de novo.",
+  done: {
+    submit: "Forecast enviado para revisão. A grade fica bloqueada até a decisão do revisor.",
+    withdraw: "Envio retirado: o forecast voltou para Em preparação e pode ser alterado.",
+    approve: "Forecast aprovado.",
+    return: "Forecast devolvido ao responsável, com o comentário.",
+    reopen: "Forecast reaberto para preparação.",
+  } satisfies Record<CycleAction, string>,
+  refused: {
+    notPreparer: "Só um responsável pela preparação deste centro de custo pode enviá-lo.",
+    notEditor: "Seu perfil não pode alterar o forecast.",
+    notInEditMonth: (editMonth: string) => `O envio só é possível no mês de edição (${editMonth}).`,
+    notReviewer: "Seu perfil não revisa forecasts.",
+    ownCostCenter: "Você é responsável pela preparação deste centro de custo: outra pessoa deve revisá-lo.",
+    ownSubmission:
+      "Você enviou esta versão ou era responsável pela preparação quando ela foi enviada: outra pessoa deve revisá-la.",
+    notAdmin: "Só um administrador pode reabrir um forecast aprovado.",
+    withdrawNotPreparer: "Só um responsável pela preparação deste centro de custo pode retirar o envio.",
+    withdrawNotInEditMonth: (editMonth: string) => `Retirar o envio só é possível no mês de edição (${editMonth}).`,
+    wrongState: (action: string, state: string) => `Não é possível ${action}: a situação atual é “${state}”.`,
+  },
+  actionInfinitive: {
+    submit: "enviar",
+    withdraw: "retirar o envio",
+    approve: "aprovar",
+    return: "devolver",
+    reopen: "reabrir",
+  } satisfies Record<CycleAction, string>,
+};
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("pt-BR")} ${n === 1 ? one : many}`;
 

@@ -7,9 +7,9 @@ import {
   SHOWN_CODES,
   TRANSITIONS,
 } from "~/models/forecast-cycle.fields";
-import { cycleAnswerTexts } from "./answer-texts";
 import { parseBoardQuery } from "./board.server";
 import { CYCLE_ACTION } from "./cycle.server";
+import { cycleAnswerTexts } from "./server-texts";
 import { cycleTexts, STATE_LABELS, shownLabel } from "./texts";
 
 /**
