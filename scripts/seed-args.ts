@@ -1,7 +1,9 @@
 /** Parses the arguments of scripts/seed.ts; throws with a readable message on bad input. */
 
-/** `empty`: the empty start (the demo accounts and the screens' configuration, no business data). */
-/** `liveJobs`: the seeded waiting and running jobs are left for the worker to process (the demo). */
+/**
+ * `empty`: the empty start (the demo accounts and the screens' configuration, no business data). `liveJobs`: the seeded
+ * waiting and running jobs are left for the worker to process (the demo).
+ */
 export type SeedArgs = {
   scale: number;
   ifEmpty: boolean;

@@ -100,10 +100,10 @@ async function withNokRowLinks(
   );
   // Master-data files whose rows the viewer may download when the repository is closed to them.
   const downloadable = (item: FileListItem) => OBJECT_ID_HEX.test(item.id) && canSeeNokRowsOf(viewer, item.user ?? "");
-  const lookedUp = items.filter(mayHaveRows);
+  const lookedUp = items.flatMap((item, i) => (mayHaveRows(item) ? [i] : []));
   const [bases, uploadBases] = await Promise.all([
-    masterData || lookedUp.some(downloadable)
-      ? nokBasesOfFiles(lookedUp.map((item) => objectUrlPath(item.bucket, item.originalFile)))
+    masterData || lookedUp.some((i) => downloadable(items[i]))
+      ? nokBasesOfFiles(lookedUp.map((i) => paths[i]))
       : new Map<string, string>(),
     nokCollectionsOfFiles(refusable.map((item) => ObjectId.createFromHexString(item.id))),
   ]);
