@@ -98,7 +98,9 @@ export function markChangedCells(grid: ForecastGridPayload, cells: readonly Chan
   for (const cell of cells) {
     const at = column.get(monthKeyOfDate(cell.month));
     if (at === undefined) continue;
-    byAccount.set(cell.account, [...(byAccount.get(cell.account) ?? []), at]);
+    const list = byAccount.get(cell.account);
+    if (list) list.push(at);
+    else byAccount.set(cell.account, [at]);
   }
   for (const group of grid.groups)
     for (const line of group.accounts) {
