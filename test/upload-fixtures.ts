@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import type { Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { afterAll, beforeAll } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { getDb } from "~/db.server";
@@ -120,3 +120,23 @@ export const NON_EXAMPLE_CELL: Readonly<Record<string, Readonly<Record<string, s
   fpa_responsibles: { personResponsible: "Carla Mendes Rocha" },
   fiscal_items: { value: "1.350.100,00" },
 };
+
+/** A file record of a job that ended well (status 0, progress 100), with `over` applied. */
+export function endedFileRecord(over: Record<string, unknown> = {}) {
+  return {
+    originalName: "f.csv",
+    originalFile: `${new ObjectId().toHexString()}.csv`,
+    bucket: "local",
+    user: "owner@x.test",
+    clientName: "demo",
+    statusChangeDate: new Date(),
+    createdAt: new Date(),
+    status: 0,
+    progress: 100,
+    message: "ok",
+    agent: "w",
+    leaseUntil: null,
+    attempts: 1,
+    ...over,
+  };
+}

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
-import { grantPermission, storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
+import { endedFileRecord, grantPermission, storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { messages } from "~/messages";
 import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
@@ -114,28 +114,8 @@ describe("toJobRow", () => {
   });
 });
 
-/** A finished file record, with `over` applied. */
-function fileDoc(over: Record<string, unknown> = {}) {
-  return {
-    originalName: "f.csv",
-    originalFile: `${new ObjectId().toHexString()}.csv`,
-    bucket: "local",
-    user: "owner@x.test",
-    clientName: "demo",
-    statusChangeDate: new Date(),
-    createdAt: new Date(),
-    status: 0,
-    progress: 100,
-    message: "ok",
-    agent: "w",
-    leaseUntil: null,
-    attempts: 1,
-    ...over,
-  };
-}
-
 async function insertFile(over: Record<string, unknown>) {
-  const { insertedId } = await (await testDb.db()).collection(FILES).insertOne(fileDoc(over));
+  const { insertedId } = await (await testDb.db()).collection(FILES).insertOne(endedFileRecord(over));
   return insertedId;
 }
 
@@ -188,7 +168,7 @@ describe("loadJobList and the retry action (embedded database)", () => {
     const base = Date.UTC(2026, 0, 1);
     await db.collection(FILES).insertMany(
       Array.from({ length: 45 }, (_, i) =>
-        fileDoc({
+        endedFileRecord({
           originalName: `f${i}.csv`,
           user: i < 25 ? "owner@x.test" : "other@x.test",
           statusChangeDate: new Date(base + i * 1000),

@@ -5,6 +5,7 @@ import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { expectIndexedQueries, recordQueryPlans } from "#test/query-plans";
 import {
+  endedFileRecord,
   FORECAST_HEADER,
   forecastRow,
   grantPermission,
@@ -137,21 +138,16 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
 
   it("keeps the master-data link of a spec-000 file as it was", async () => {
     const db = await testDb.db();
-    const { insertedId } = await db.collection(FILES).insertOne({
-      originalName: "produtos.csv",
-      originalFile: "2030/05/produtos.csv",
-      bucket: "local",
-      user: OWNER,
-      clientName: "demo",
-      statusChangeDate: new Date(Date.UTC(2030, 4, 1)),
-      createdAt: new Date(Date.UTC(2030, 4, 1)),
-      status: 0,
-      progress: 100,
-      message: "1 linha OK, 1 NOK",
-      agent: "w",
-      leaseUntil: null,
-      attempts: 1,
-    });
+    const { insertedId } = await db.collection(FILES).insertOne(
+      endedFileRecord({
+        originalName: "produtos.csv",
+        originalFile: "2030/05/produtos.csv",
+        user: OWNER,
+        statusChangeDate: new Date(Date.UTC(2030, 4, 1)),
+        createdAt: new Date(Date.UTC(2030, 4, 1)),
+        message: "1 linha OK, 1 NOK",
+      }),
+    );
     await db
       .collection("product_master_nok")
       .insertOne({ sku: "X", _lineNumber: 2, urlPath: "2030/05/produtos.csv", Error: "x", sourceFileId: insertedId });
@@ -170,22 +166,15 @@ describe("the job lists link a refused all-or-nothing upload to its refused rows
 describe("which listed files are looked up for refused rows", () => {
   it("decides from the count the job recorded when it ended: none recorded, no link; some, or a file from before the count, looked up", async () => {
     const db = await testDb.db();
-    const file = (name: string, nokRows: number | undefined) => ({
-      originalName: name,
-      originalFile: `2031/01/${name}`,
-      bucket: "local",
-      user: OWNER,
-      clientName: "demo",
-      statusChangeDate: new Date(Date.UTC(2031, 0, 1)),
-      createdAt: new Date(Date.UTC(2031, 0, 1)),
-      status: 0,
-      progress: 100,
-      message: "ok",
-      agent: "w",
-      leaseUntil: null,
-      attempts: 1,
-      ...(nokRows === undefined ? {} : { nokRows }),
-    });
+    const file = (name: string, nokRows: number | undefined) =>
+      endedFileRecord({
+        originalName: name,
+        originalFile: `2031/01/${name}`,
+        user: OWNER,
+        statusChangeDate: new Date(Date.UTC(2031, 0, 1)),
+        createdAt: new Date(Date.UTC(2031, 0, 1)),
+        ...(nokRows === undefined ? {} : { nokRows }),
+      });
     const { insertedIds } = await db
       .collection(FILES)
       .insertMany([file("zero.csv", 0), file("two.csv", 2), file("before.csv", undefined)]);

@@ -5,7 +5,7 @@ import { Collection } from "mongodb";
 import { describe, expect, it, vi } from "vitest";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
-import { storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
+import { endedFileRecord, storeAndRegister, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { applyIndexes } from "~/models/all-indexes.server";
 import {
@@ -376,21 +376,16 @@ describe("retry and listing", () => {
     await db.collection(FILES).deleteMany({});
     const base = Date.UTC(2026, 0, 1);
     await db.collection(FILES).insertMany(
-      Array.from({ length: 45 }, (_, i) => ({
-        originalName: `f${i}.csv`,
-        originalFile: `k${i}`,
-        bucket: "local",
-        user: i % 3 === 0 ? "ana@x.y" : "bia@x.y",
-        clientName: "journey",
-        statusChangeDate: new Date(base + i * 1000),
-        createdAt: new Date(base),
-        status: 0,
-        progress: 100,
-        message: "ok",
-        agent: "w",
-        leaseUntil: null,
-        attempts: 1,
-      })),
+      Array.from({ length: 45 }, (_, i) =>
+        endedFileRecord({
+          originalName: `f${i}.csv`,
+          originalFile: `k${i}`,
+          user: i % 3 === 0 ? "ana@x.y" : "bia@x.y",
+          clientName: "journey",
+          statusChangeDate: new Date(base + i * 1000),
+          createdAt: new Date(base),
+        }),
+      ),
     );
     const first = await listFilesPage({ page: 1, pageSize: 20 });
     expect(first).toMatchObject({ total: 45, page: 1, pageSize: 20, pageCount: 3 });
