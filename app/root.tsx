@@ -13,6 +13,7 @@ import { HeaderMenu } from "~/shared/layout/header-menu";
 import { MenuToggle } from "~/shared/layout/menu-toggle";
 import type { NavigationProps } from "~/shared/layout/navigation";
 import { SideNav } from "~/shared/layout/side-nav";
+import { dayLabel, parseIsoDate } from "~/shared/months";
 import { getToast } from "~/shared/toast.server";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import { useNonce } from "~/shared/ui/nonce";
@@ -32,6 +33,7 @@ const NO_NAVIGATION: NavigationProps = { menu: [], sideNav: [] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const config = getConfig();
+  const pinned = config.portalToday ? parseIsoDate(config.portalToday) : null;
   const [{ toast, headers }, user] = await Promise.all([
     getToast(request),
     getOptionalUser(request).catch(unavailable),
@@ -51,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       brandText: config.brandText,
       theme: config.theme,
       timeZone: config.timeZone,
-      // The pinned "today" (PORTAL_TODAY, "YYYY-MM-DD") as the portal writes a date; null on the real clock.
-      pinnedToday: config.portalToday ? config.portalToday.split("-").reverse().join("/") : null,
+      // The pinned "today" (PORTAL_TODAY) as the portal writes a day; null on the real clock.
+      pinnedToday: pinned ? dayLabel(pinned) : null,
       toast,
       navigation,
       signedIn: !!user,
