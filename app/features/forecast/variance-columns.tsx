@@ -15,8 +15,8 @@ import {
 } from "./variance";
 
 /**
- * The grid's variance columns: read-only, after the annual totals, so that the month columns stay side by side for
- * paste and keyboard editing. Their definitions, the text of each cell, and the GET form that turns groups on.
+ * The grid's variance columns: read-only, each placed beside what it compares (columnDefs, forecast-columns.tsx). Their
+ * definitions, the text of each cell, and the GET form that turns groups on.
  */
 
 export const VARIANCE_WIDTH = 120;
