@@ -54,6 +54,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
 /** Express's last error handler: 4xx errors keep their status (bad encoding in a URL, a body too large…). */
 export function hostErrorHandler(errors: ErrorReporter): ErrorRequestHandler {
   return (error, req, res, next) => {
+    // The client gave the request up (a page left while a file downloaded): nobody to answer, nothing to report.
+    if ((error as { code?: unknown }).code === "ECONNABORTED") {
+      if (!res.writableEnded) res.end();
+      return;
+    }
     if (res.headersSent) return next(error);
     const status = Number(
       (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode,
