@@ -65,6 +65,14 @@ describe("writes", () => {
     expect(await c.findOne({ _id: up.upsertedId! })).toEqual({ _id: up.upsertedId, code: "z", v: 1, created: true });
     await c.updateOne({ code: "z" }, { $set: { v: 2 }, $setOnInsert: { created: false } }, { upsert: true });
     expect(await c.findOne({ code: "z" }, { projection: { _id: 0 } })).toEqual({ code: "z", v: 2, created: true });
+    // An upsert's insert may name its _id ($setOnInsert or $set); a match leaves $setOnInsert's _id alone.
+    const named = { $inc: { n: 1 }, $setOnInsert: { _id: "w1" } } as never;
+    expect(await c.updateOne({ code: "w" }, named, { upsert: true })).toMatchObject({ upsertedId: "w1" });
+    expect(await c.updateOne({ code: "w" }, named, { upsert: true })).toMatchObject({ matchedCount: 1 });
+    expect(await c.findOne({ code: "w" })).toEqual({ _id: "w1", code: "w", n: 2 });
+    expect(
+      (await serverError(c.updateOne({ _id: 7 }, { $setOnInsert: { _id: 8 } } as never, { upsert: true }))).code,
+    ).toBe(66);
     await c.updateMany({}, [{ $set: { double: { $multiply: [{ $ifNull: ["$n", 0] }, 2] } } }]);
     expect((await c.findOne({ _id: 2 }))?.double).toBe(4);
     await c.replaceOne({ _id: 2 }, { replaced: true });

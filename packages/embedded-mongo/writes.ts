@@ -272,6 +272,14 @@ export async function applyUpdate(
       const onInsert = ops.$setOnInsert;
       delete ops.$setOnInsert;
       if (isPlainObject(onInsert)) ops.$set = { ...(isPlainObject(ops.$set) ? ops.$set : {}), ...onInsert };
+      // The inserted document may be given its _id by the update (not by the filter's, which it must then equal).
+      if (isPlainObject(ops.$set) && "_id" in ops.$set) {
+        const { _id: id, ...rest } = ops.$set;
+        if (base._id !== undefined && keyOf(base._id) !== keyOf(id)) throw immutableId(base._id);
+        base._id = cloneDeep(id);
+        if (Object.keys(rest).length > 0) ops.$set = rest;
+        else delete ops.$set;
+      }
       const arr = [base];
       if (Object.keys(ops).length > 0) runUpdate(arr, {}, ops, arrayFilters);
       doc = arr[0];
