@@ -89,6 +89,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir", [SA, GO], "report"],
   ["routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes", [SA, GO], "report"],
+  ["routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios", [SA, GO], "report"],
   // The forecast cycle (docs/decisions.md "Forecast cycle"): the board for the reviewers (default SYSTEM ADMIN) and
   // SYSTEM ADMIN, the preparers' assignments for SYSTEM ADMIN.
   ["routes/ij.forecast_status", [SA], "report"],
@@ -178,6 +179,13 @@ describe("route rules: every guarded route × every type × each flag", () => {
     expect(canAccessRoute(SA, "routes/ij.forecast_status", silverReviews)).toBe(true);
     expect(canAccessRoute(GO, "routes/ij.forecast_status", silverReviews)).toBe(false);
     expect(canAccessRoute(SI, "routes/ij.forecast_preparers", silverReviews)).toBe(false);
+  });
+
+  it("comments on cells: whoever reads the grid posts them, though only editors change its figures", () => {
+    const silverReviews = { ...ctx(), forecastReviewerTypes: [SI] as PermissionType[] };
+    const reviewComments: RouteId = "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios";
+    expect(canAccessRoute(SI, reviewComments, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SI, reviewComments, ctx(), "write")).toBe(false);
   });
 
   it("consolidated forecast: reviewers and SYSTEM ADMIN save versions, only SYSTEM ADMIN deletes them", () => {

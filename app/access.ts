@@ -165,6 +165,8 @@ const HR = restricted(HR_READERS, undefined, "ours", { types: { configured: "hrE
  */
 const FORECAST_READERS: TypeSet = { configured: "forecastReviewerTypes", plus: ADMIN_AND_GOLD };
 const FORECAST_REVIEW = restricted(FORECAST_READERS, "report", "ours", { types: ADMIN_AND_GOLD, flag: "report" });
+/** Comments on the review's cells: whoever reads it discusses it (its write rule is the figures'). */
+const FORECAST_REVIEW_COMMENTS = restricted(FORECAST_READERS, "report", "ours");
 const FORECAST_BOARD = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
 const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
 /**
@@ -299,6 +301,8 @@ export const ROUTE_ACCESS = {
   // "Distribuir total" of a review: its editors (the review's write rule), for the preview too.
   "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir": FORECAST_REVIEW,
   "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes": FORECAST_REVIEW,
+  // A cell's comments: its readers comment (the write rule is the figures', not the discussion's).
+  "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios": FORECAST_REVIEW_COMMENTS,
   // The status board per RF, and its export.
   "routes/ij.forecast_status": FORECAST_BOARD,
   "routes/ij.forecast_status.excel": FORECAST_BOARD,

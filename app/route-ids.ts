@@ -54,6 +54,7 @@ export type RouteId =
   | "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel"
   | "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history"
   | "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes"
+  | "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios"
   | "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir"
   | "routes/ij.report_preview_schneider"
   | "routes/ij.report_save"

@@ -5,6 +5,8 @@ import { indexes as apiTokens } from "./api-tokens.server";
 import { indexes as audit } from "./audit.server";
 import { indexes as auditRefusals } from "./audit-refusals.server";
 import { indexes as authRecords } from "./auth-records.server";
+// Comments on grid cells
+import { indexes as cellComments } from "./cell-comments.server";
 // Reports, financial statements, cockpit, FP&A and fiscal asset
 import { indexes as cockpit } from "./cockpit.server";
 import { indexes as dashboards } from "./dashboards.server";
@@ -46,6 +48,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...sessions,
   ...apiTokens,
   ...savedViews,
+  ...cellComments,
   ...authRecords,
   ...samlRequests,
   ...dashboards,

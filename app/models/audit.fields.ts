@@ -32,6 +32,9 @@ export const AUDIT_EVENTS = [
   "dataExported",
   "dataEdited",
   "decision",
+  // Comments on a grid's cells
+  "commentAdded",
+  "commentResolved",
   // A call another system made with a token (the API, SCIM)
   "apiCall",
   // The audit trail itself
@@ -53,6 +56,7 @@ export const AUDIT_OBJECT_KINDS = [
   "session",
   "audit",
   "token",
+  "cell",
 ] as const;
 export type AuditObjectKind = (typeof AUDIT_OBJECT_KINDS)[number];
 

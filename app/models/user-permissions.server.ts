@@ -174,18 +174,26 @@ export async function updatePermissionType(
   return result.matchedCount > 0;
 }
 
-/** The users of the given types (e-mail, name, type), by e-mail: the recipients of a notice to a role. */
+/**
+ * The users of the given types (e-mail, name, type, the branches their HR rows are limited to), by e-mail: the
+ * recipients of a notice to a role, the people a comment may mention.
+ */
 export async function usersOfTypes(
   types: readonly PermissionType[],
-): Promise<{ user: string; name: string; type: PermissionType }[]> {
+): Promise<{ user: string; name: string; type: PermissionType; stores: string[] }[]> {
   if (types.length === 0) return [];
   const rows = await (await getDb())
     .collection<UserPermissionRecord>(USER_PERMISSIONS)
-    .find({ type: { $in: [...types] } }, { projection: { _id: 0, user: 1, name: 1, type: 1 } })
+    .find({ type: { $in: [...types] } }, { projection: { _id: 0, user: 1, name: 1, type: 1, stores: 1 } })
     .sort({ user: 1 })
     .limit(LISTING_LIMIT)
     .toArray();
-  return rows.map((r) => ({ user: r.user, name: r.name ?? "", type: r.type as PermissionType }));
+  return rows.map((r) => ({
+    user: r.user,
+    name: r.name ?? "",
+    type: r.type as PermissionType,
+    stores: Array.isArray(r.stores) ? r.stores.filter((s): s is string => typeof s === "string" && s.length > 0) : [],
+  }));
 }
 
 /** Every user's e-mail, name and type (at most LISTING_LIMIT): what a name is matched against. */

@@ -16,13 +16,14 @@ import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/shared/ui/data-table.css";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
+import { markCommentedCells, openOnCell } from "~/features/forecast/comments.server";
 import { markChangedCells } from "~/features/forecast/cycle/changes.server";
 import { CYCLE_ACTION, loadCycle, takeCycleAction } from "~/features/forecast/cycle/cycle.server";
 import { CyclePanel } from "~/features/forecast/cycle/cycle-panel";
 import { cycleAnswerTexts } from "~/features/forecast/cycle/server-texts";
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { FORECAST_DATASET } from "~/features/forecast/excel.server";
-import { filterPath, historyPath, reviewPath, spreadPath } from "~/features/forecast/forecast-filter";
+import { commentPath, filterPath, historyPath, reviewPath, spreadPath } from "~/features/forecast/forecast-filter";
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { gridTexts } from "~/features/forecast/grid-texts";
@@ -72,7 +73,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The cells changed since the last submission, marked; "vs versão": the saved versions offered, and the grid
   // against the one asked for (`?versao=`).
   markChangedCells(review.grid, changedCells);
-  await compareReviewWithVersion(review.grid, lookup.review, url.searchParams);
+  // The cells with comments, and the cell a comment's link opens the grid on (`?conta=&mes=`).
+  openOnCell(review.grid, url.searchParams);
+  await Promise.all([
+    compareReviewWithVersion(review.grid, lookup.review, url.searchParams),
+    markCommentedCells(review.grid, lookup.review),
+  ]);
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
@@ -181,12 +187,19 @@ export default function ForecastReviewPage() {
     save.submit({ intent: "save", changes }, { method: "post", encType: "application/json" });
   const dismiss = () => setDismissed(reply);
   const empty = page.grid.groups.length === 0;
-  // "Distribuir total" for the review's editors while it is open (with the Excel tools: folded on a touch screen).
-  const spreadLink = page.grid.editable ? (
+  // "Distribuir total" for the review's editors while it is open, and the cells' comments (with the Excel tools:
+  // folded on a touch screen).
+  const spreadLink = (
     <p className="forecast-review__spread">
-      <Link to={spreadPath(page.rf, page.costCenter.cost_center_concat)}>{gridTexts.spreadLaunch}</Link>
+      {page.grid.editable ? (
+        <>
+          <Link to={spreadPath(page.rf, page.costCenter.cost_center_concat)}>{gridTexts.spreadLaunch}</Link>
+          {" · "}
+        </>
+      ) : null}
+      <Link to={commentPath(page.rf, page.costCenter.cost_center_concat)}>{gridTexts.commentsOfReview}</Link>
     </p>
-  ) : null;
+  );
 
   return (
     <section className="forecast-review">
@@ -255,6 +268,7 @@ export default function ForecastReviewPage() {
           onSave={onSave}
           saving={saving}
           historyUrl={(account, month) => historyPath(page.rf, page.costCenter.cost_center_concat, account, month)}
+          commentsUrl={(account, month) => commentPath(page.rf, page.costCenter.cost_center_concat, account, month)}
           columnPinning={pinning}
           onColumnPinningChange={setPinning}
           onPendingChange={setPending}

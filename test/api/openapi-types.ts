@@ -1639,7 +1639,7 @@ export interface operations {
                 ate?: string;
                 /** @description O e-mail de quem fez. */
                 usuario?: string;
-                evento?: "signIn" | "signOut" | "sessionExpired" | "firstAccess" | "passwordSet" | "passwordResetRequested" | "passwordReset" | "userCreated" | "userDuplicated" | "userDeleted" | "userChanged" | "configChanged" | "tokenCreated" | "tokenRevoked" | "viewDeleted" | "mailRead" | "accessRefused" | "uploadRefused" | "dataImported" | "dataExported" | "dataEdited" | "decision" | "apiCall" | "auditExported" | "auditPurged";
+                evento?: "signIn" | "signOut" | "sessionExpired" | "firstAccess" | "passwordSet" | "passwordResetRequested" | "passwordReset" | "userCreated" | "userDuplicated" | "userDeleted" | "userChanged" | "configChanged" | "tokenCreated" | "tokenRevoked" | "viewDeleted" | "mailRead" | "accessRefused" | "uploadRefused" | "dataImported" | "dataExported" | "dataEdited" | "decision" | "commentAdded" | "commentResolved" | "apiCall" | "auditExported" | "auditPurged";
                 /** @description A base de dados. */
                 base?: string;
                 resultado?: "ok" | "refused" | "failed";
@@ -1700,7 +1700,7 @@ export interface operations {
                             };
                             ip: string | null;
                             /** @enum {string} */
-                            event: "signIn" | "signOut" | "sessionExpired" | "firstAccess" | "passwordSet" | "passwordResetRequested" | "passwordReset" | "userCreated" | "userDuplicated" | "userDeleted" | "userChanged" | "configChanged" | "tokenCreated" | "tokenRevoked" | "viewDeleted" | "mailRead" | "accessRefused" | "uploadRefused" | "dataImported" | "dataExported" | "dataEdited" | "decision" | "apiCall" | "auditExported" | "auditPurged";
+                            event: "signIn" | "signOut" | "sessionExpired" | "firstAccess" | "passwordSet" | "passwordResetRequested" | "passwordReset" | "userCreated" | "userDuplicated" | "userDeleted" | "userChanged" | "configChanged" | "tokenCreated" | "tokenRevoked" | "viewDeleted" | "mailRead" | "accessRefused" | "uploadRefused" | "dataImported" | "dataExported" | "dataEdited" | "decision" | "commentAdded" | "commentResolved" | "apiCall" | "auditExported" | "auditPurged";
                             object: {
                                 kind: string;
                                 id: string;

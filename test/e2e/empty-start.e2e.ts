@@ -511,18 +511,20 @@ test("forecast review: the uploaded scenario and cost centre, actuals and foreca
     const row = page.locator(".forecast-grid__body [role=row]").filter({
       has: page.locator("[role=rowheader]", { hasText: new RegExp(`^${label}(${forecastTexts.edited})?$`) }),
     });
+    // Its text as the DOM holds it: a row below the fold is not rendered (`content-visibility: auto`), so its
+    // innerText is empty.
     return (
-      await row
+      (await row
         .first()
         .locator(`> :nth-child(${index + 1})`)
-        .innerText()
+        .textContent()) ?? ""
     ).trim();
   };
   expect(await cell("Salários Aurora", PREVIOUS_MONTH)).toBe("1.500,00");
   expect(await cell("Salários Aurora", `${YEAR}-03`)).toBe("1.800,50");
   // An empty acc_description is the text after " - " in account_concat.
   expect(await cell("Aluguel Aurora", `${YEAR}-03`)).toBe("720,00");
-  const groups = await page.locator(".forecast-grid__body [role=rowheader]").allInnerTexts();
+  const groups = await page.locator(".forecast-grid__body [role=rowheader]").allTextContents();
   expect(groups.join("|")).toContain("Despesas com Pessoal");
   expect(groups.join("|")).toContain("Despesas Gerais");
 });

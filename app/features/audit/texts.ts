@@ -25,6 +25,8 @@ const EVENT_LABELS: Record<AuditEvent, string> = {
   dataExported: "Dados exportados",
   dataEdited: "Dados editados",
   decision: "Decisão",
+  commentAdded: "Comentário em célula",
+  commentResolved: "Conversa resolvida ou reaberta",
   apiCall: "Chamada à API",
   tokenCreated: "Token criado",
   tokenRevoked: "Token revogado",
@@ -50,6 +52,7 @@ const OBJECT_LABELS: Record<AuditObjectKind, string> = {
   session: "Sessão",
   audit: "Auditoria",
   token: "Token",
+  cell: "Célula",
 };
 
 /** A forecast cycle decision's action, as the list names it. */

@@ -18,6 +18,7 @@ export const gridDialogTexts = {
   historyOld: "Valor anterior",
   historyNew: "Novo valor",
   historyEmpty: "Esta célula ainda não foi alterada no portal.",
+  historyComments: "Comentários desta célula",
   historyLoading: "Carregando…",
   historyFailed: "Não foi possível carregar o histórico. Tente novamente.",
   restore: "Restaurar",

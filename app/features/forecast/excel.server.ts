@@ -15,6 +15,7 @@ import {
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOfDate, monthStartDate } from "~/shared/months";
 import { formatPtBr2, MONEY_RULE, readNumber, roundTo2 } from "~/shared/numbers";
+import { forecastCommentNotes, forecastNoteKey } from "./comments.server";
 import { lockMessage } from "./cycle/server-texts";
 import type { AnnualTotal } from "./release-points";
 import { isEditableMonth, isOpenForEditing, windowMonths } from "./release-points";
@@ -147,8 +148,12 @@ export async function forecastXlsx(
   today: CalendarDate,
   beforeSend?: (rows: number) => Promise<unknown>,
 ): Promise<Response> {
-  // The grid's own load (the same rows, the previous RF's and the actuals'), with every variance group on.
-  const { grid } = await loadReviewGrid(review, today, false, VARIANCE_GROUPS);
+  // The grid's own load (the same rows, the previous RF's and the actuals'), with every variance group on; the cells'
+  // comments as notes.
+  const [{ grid }, notes] = await Promise.all([
+    loadReviewGrid(review, today, false, VARIANCE_GROUPS),
+    forecastCommentNotes(review),
+  ]);
   const months = windowMonths(review.calendar);
   const variance = grid.variance as VariancePayload;
   // The grid's rows in its order: each group's accounts, then the group's total; the cost centre's total last.
@@ -186,11 +191,22 @@ export async function forecastXlsx(
       idOf: (r) => (r.total ? "" : r.account),
       revisionOf: revisionOf(base),
       marks,
+      notesOf: (r) => (r.total || notes.size === 0 ? null : notesOfAccount(notes, r.account, months)),
     },
     (async function* () {
       yield rows;
     })(),
   );
+}
+
+/** An account's month cells' notes, by column key. */
+function notesOfAccount(notes: ReadonlyMap<string, string>, account: string, months: readonly Month[]) {
+  const found = new Map<string, string>();
+  for (const m of months) {
+    const note = notes.get(forecastNoteKey(account, monthKey(m)));
+    if (note) found.set(monthKeyOf(m), note);
+  }
+  return found;
 }
 
 /** A total row: per month the sum of the rows' amounts (to cents), empty where none has one. */

@@ -27,6 +27,8 @@ export type ValueCellProps = {
   /** The whole grid is read-only (said once, on the grid); otherwise each read-only cell says so. */
   gridReadOnly: boolean;
   hasHistory: boolean;
+  /** The cell has comments (Shift+F2 opens them). */
+  hasComment: boolean;
   /** Changed since the last submission (what the reviewer has not seen). */
   since: boolean;
   /** Why the last save refused this cell. */
@@ -51,6 +53,7 @@ export function valueCell(p: ValueCellProps) {
   if (p.conflict) classes += " is-conflict";
   if (p.hasHistory) classes += " has-history";
   if (p.since) classes += " is-since";
+  if (p.hasComment) classes += " has-comment";
   classes += pinnedClass(column);
   if (p.editing) {
     return (
@@ -71,7 +74,7 @@ export function valueCell(p: ValueCellProps) {
       tabIndex={-1}
       className={classes}
       style={pinnedStyle(column)}
-      title={p.conflict ?? (p.since ? gridTexts.sinceMarker : undefined)}
+      title={p.conflict ?? (p.since ? gridTexts.sinceMarker : p.hasComment ? gridTexts.commentMarker : undefined)}
       aria-readonly={canEdit || p.gridReadOnly ? undefined : true}
     >
       {value === null || value === undefined ? (row.type === "step" ? "" : "—") : formatPtBr2(value)}

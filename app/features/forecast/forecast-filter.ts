@@ -16,6 +16,12 @@ export const reviewPath = (rf: string, cost_center_concat: string) =>
 export const historyPath = (rf: string, cost_center_concat: string, account: string, month: string) =>
   `${reviewPath(rf, cost_center_concat)}/history?${new URLSearchParams({ account, month })}`;
 
+/** The comments of a review's cells (its own page): the commented cells, or one cell's thread. */
+export const commentPath = (rf: string, cost_center_concat: string, account?: string, month?: string) =>
+  `${reviewPath(rf, cost_center_concat)}/comentarios${
+    account && month ? `?${new URLSearchParams({ conta: account, mes: month })}` : ""
+  }`;
+
 /** "Distribuir total" of a review (its own page). */
 export const spreadPath = (rf: string, cost_center_concat: string) =>
   `${reviewPath(rf, cost_center_concat)}/distribuir`;

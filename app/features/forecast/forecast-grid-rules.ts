@@ -21,6 +21,8 @@ export type AccountLine = {
   values: (number | null)[];
   /** Month positions whose cell was changed in the portal (it has a history). */
   edited: number[];
+  /** Month positions whose cell has comments. */
+  comments?: number[];
   /** Month positions changed since the last submission ("Alterações desde o último envio"), once there was one. */
   since?: number[];
   /**
@@ -44,6 +46,8 @@ export type ForecastGridPayload = {
   groups: AccountGroup[];
   /** The variance columns asked for in the URL (`?cols=`), computed by the loader; absent when none is on. */
   variance?: VariancePayload;
+  /** The cell the grid opens on (`?conta=&mes=`, a comment's link): its account line and month position. */
+  focus?: { line: number; month: number };
   /** The saved versions the grid may be compared with (`?versao=`), newest first. */
   versionChoices?: { id: string; name: string }[];
 };

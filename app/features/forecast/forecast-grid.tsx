@@ -1,3 +1,4 @@
+import { useNavigate } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useMemo } from "react";
 import { monthLabel, parseMonthKey } from "~/shared/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";
@@ -56,6 +57,8 @@ export type ForecastGridProps = {
   onSave: (changes: CellChange[]) => void;
   saving: boolean;
   historyUrl: (account: string, month: string) => string;
+  /** A cell's comments (Shift+F2, the toolbar, the history dialog). */
+  commentsUrl?: (account: string, month: string) => string;
   /** Told how many changed cells are not saved yet. */
   onPendingChange?: (count: number) => void;
   /** Pinned columns, kept by the page so a reload after saving keeps them. */
@@ -74,7 +77,16 @@ export function ForecastGrid(props: ForecastGridProps) {
   const edits = useForecastEdits({ payload, accounts, loadedAt, editable, conflicts, onConflictsResolved });
   const { columns, onPin } = useForecastColumns(payload, props.columnPinning, props.onColumnPinningChange);
   const { values, editing, pending } = edits;
-  const keys = useGridKeyboard({ rows, columns, values, editable, editing, firstForecastIndex, edits, saveDialogOpen });
+  const navigate = useNavigate();
+  const { commentsUrl } = props;
+  const onComments = commentsUrl
+    ? (cell: { line: number; month: number }) => navigate(commentsUrl(accounts[cell.line].account, months[cell.month]))
+    : undefined;
+  const keys = useGridKeyboard({
+    ...{ rows, columns, values, editable, editing, firstForecastIndex, edits, saveDialogOpen },
+    onComments,
+    startAt: payload.focus,
+  });
 
   // The page asks before leaving with unsaved changes.
   useEffect(() => onPendingChange?.(pending.length), [pending.length, onPendingChange]);
@@ -110,6 +122,7 @@ export function ForecastGrid(props: ForecastGridProps) {
         onUndoAll={edits.undoAll}
         onUndoLast={edits.undoLast}
         onHistory={() => edits.setHistoryCell(keys.activeCell)}
+        onComments={onComments && keys.activeCell ? () => keys.activeCell && onComments(keys.activeCell) : undefined}
       />
       {editable && showKeyboardHelp ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
       <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
@@ -127,7 +140,13 @@ export function ForecastGrid(props: ForecastGridProps) {
         edits={edits}
         keys={keys}
       />
-      <GridDialogs edits={edits} accounts={accounts} months={months} historyUrl={props.historyUrl} />
+      <GridDialogs
+        edits={edits}
+        accounts={accounts}
+        months={months}
+        historyUrl={props.historyUrl}
+        commentsUrl={commentsUrl}
+      />
     </div>
   );
 }
@@ -212,11 +231,13 @@ function GridDialogs({
   accounts,
   months,
   historyUrl,
+  commentsUrl,
 }: {
   edits: ForecastEdits;
   accounts: readonly { account: string }[];
   months: readonly string[];
   historyUrl: (account: string, month: string) => string;
+  commentsUrl?: (account: string, month: string) => string;
 }) {
   const { massColumn, historyCell } = edits;
   if (massColumn === null && !historyCell) return null;
@@ -235,6 +256,7 @@ function GridDialogs({
           account={accounts[historyCell.line].account}
           month={label(historyCell.month)}
           url={historyUrl(accounts[historyCell.line].account, months[historyCell.month])}
+          commentsUrl={commentsUrl?.(accounts[historyCell.line].account, months[historyCell.month])}
           current={edits.values[historyCell.line][historyCell.month]}
           onRestore={edits.restorable(historyCell) ? (value) => edits.restoreValue(historyCell, value) : undefined}
           onClose={() => edits.setHistoryCell(null)}

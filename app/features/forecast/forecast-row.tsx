@@ -31,6 +31,8 @@ type RowViewProps = {
   history: ReadonlySet<number> | undefined;
   /** Month positions changed since the last submission. */
   since: readonly number[] | undefined;
+  /** Month positions with comments. */
+  comments: readonly number[] | undefined;
   conflicts: ReadonlyMap<number, string> | undefined;
   editing: Editing | null;
   onCommit: CommitEdit;
@@ -103,6 +105,7 @@ export const ForecastRow = memo(function ForecastRow(p: RowViewProps) {
           gridReadOnly: p.gridReadOnly,
           hasHistory: isMonth && p.history?.has(meta.index) === true,
           since: isMonth && p.since?.includes(meta.index) === true,
+          hasComment: isMonth && p.comments?.includes(meta.index) === true,
           conflict: isMonth ? p.conflicts?.get(meta.index) : undefined,
           editing: editing && editing.column === c ? editing : null,
           onCommit: p.onCommit,
@@ -185,6 +188,7 @@ export function GridBody({
             edited={isAccount && edited.has(row.line)}
             history={isAccount ? marks.history[row.line] : undefined}
             since={isAccount ? accounts[row.line].since : undefined}
+            comments={isAccount ? accounts[row.line].comments : undefined}
             conflicts={isAccount ? marks.conflicts.get(row.line) : undefined}
             editing={isEditing ? editing : null}
             onCommit={onCommit}

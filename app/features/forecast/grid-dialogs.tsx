@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
@@ -113,10 +114,13 @@ export function CellHistoryDialog({
   current,
   onRestore,
   onClose,
+  commentsUrl,
 }: {
   account: string;
   month: string;
   url: string;
+  /** The cell's comments (their own page). */
+  commentsUrl?: string;
   /** The cell's value on screen: restoring it again would change nothing. */
   current: number | null;
   onRestore?: (value: number) => void;
@@ -180,6 +184,11 @@ export function CellHistoryDialog({
             ))}
           </tbody>
         </table>
+      ) : null}
+      {commentsUrl ? (
+        <p>
+          <Link to={commentsUrl}>{gridDialogTexts.historyComments}</Link>
+        </p>
       ) : null}
     </Dialog>
   );

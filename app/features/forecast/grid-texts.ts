@@ -44,7 +44,7 @@ export const gridTexts = {
   edited: "editado",
   moreOptions: "Excel e atalhos de teclado",
   keyboardHelp:
-    "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz.",
+    "Setas, Enter e Tab navegam; Enter ou F2 edita; Esc cancela; Delete zera; Ctrl+V cola do Excel; Ctrl+Z desfaz; Shift+F2 abre os comentários.",
 
   // ours: toolbar and status
   save: "Salvar",
@@ -52,6 +52,9 @@ export const gridTexts = {
   undoAll: "Desfazer alterações",
   undoLast: "Desfazer última",
   history: "Histórico da célula",
+  comments: "Comentários",
+  commentsOfReview: "Comentários das células",
+  commentMarker: "Tem comentários (Shift+F2 abre)",
   massChange: "Alteração em massa",
   massChangeOf: (column: string) => `Alteração em massa: ${column}`,
   pending: (n: number) =>

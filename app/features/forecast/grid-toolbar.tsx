@@ -17,6 +17,7 @@ export function GridToolbar({
   onUndoAll,
   onUndoLast,
   onHistory,
+  onComments,
 }: {
   /** The grid may be edited in this browser now; else (once hydrated) only the history is offered. */
   editable: boolean;
@@ -32,11 +33,18 @@ export function GridToolbar({
   onUndoAll: () => void;
   onUndoLast: () => void;
   onHistory: () => void;
+  /** The active cell's comments, when there is one. */
+  onComments?: () => void;
 }) {
   const history = (
-    <button type="button" className="button button--secondary" disabled={!historyOn} onClick={onHistory}>
-      {gridTexts.history}
-    </button>
+    <>
+      <button type="button" className="button button--secondary" disabled={!historyOn} onClick={onHistory}>
+        {gridTexts.history}
+      </button>
+      <button type="button" className="button button--secondary" disabled={!onComments} onClick={onComments}>
+        {gridTexts.comments}
+      </button>
+    </>
   );
   if (!editable) return hydrated ? <div className="forecast-grid__toolbar">{history}</div> : null;
   return (

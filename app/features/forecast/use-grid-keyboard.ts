@@ -264,9 +264,23 @@ function useCellEditor(
   return { editableCell, startEditing, commit, cancelEditing };
 }
 
-export type GridKeyboardInput = GridState & { edits: ForecastEdits; saveDialogOpen: boolean };
+export type GridKeyboardInput = GridState & {
+  edits: ForecastEdits;
+  saveDialogOpen: boolean;
+  /** Shift+F2 on an account's month: its comments. */
+  onComments?: (cell: Cell) => void;
+  /** The cell focused once the grid is in the browser (a comment's link names it). */
+  startAt?: Cell;
+};
 
-export function useGridKeyboard({ edits, saveDialogOpen, ...grid }: GridKeyboardInput) {
+/** The position of an account's month in the grid, or null. */
+function positionOfCell(s: Pick<GridState, "rows" | "columns">, cell: Cell): Position | null {
+  const row = s.rows.findIndex((r) => r.type === "row" && r.line === cell.line);
+  const column = s.columns.findIndex((c) => c.meta.kind === "month" && c.meta.index === cell.month);
+  return row < 0 || column < 0 ? null : { row, column };
+}
+
+export function useGridKeyboard({ edits, saveDialogOpen, onComments, startAt, ...grid }: GridKeyboardInput) {
   // The latest state for the stable event handlers.
   const state = useRef(grid);
   state.current = grid;
@@ -275,11 +289,23 @@ export function useGridKeyboard({ edits, saveDialogOpen, ...grid }: GridKeyboard
   const editor = useCellEditor(state, edits, focus);
   const { editableCell, startEditing } = editor;
   const rememberFocus = useRefocusAfterSave(saveDialogOpen, scroller);
+  // Opened on a cell: focused once, when the grid is in the browser.
+  const start = useRef(startAt);
+  useEffect(() => {
+    const to = start.current && positionOfCell(state.current, start.current);
+    start.current = undefined;
+    if (to) focusCell(to.row, to.column);
+  }, [focusCell]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (state.current.editing || (event.target as HTMLElement).tagName === "INPUT") return;
     const at = positionOf(event.target);
     if (!at) return;
+    const cell = event.key === "F2" && event.shiftKey ? accountMonthAt(state.current, at) : null;
+    if (cell && onComments) {
+      event.preventDefault();
+      return onComments(cell);
+    }
     const target = navigationTarget(event, at, state.current);
     if (target === "out") return; // Tab leaves the grid
     if (!target) return onEditKey(event, at, { ...editor, focusCell, apply: edits.apply, undoLast: edits.undoLast });

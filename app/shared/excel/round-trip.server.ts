@@ -51,6 +51,8 @@ export type ExcelExport<Row> = {
    * returned file's reading passes over it as over any row without one.
    */
   marks?: readonly (string | null)[];
+  /** A row's cell notes by column key (the cells' comments), or none. */
+  notesOf?(row: Row): ReadonlyMap<string, string> | null | undefined;
 };
 
 /** The screen's URL parameter that names a kept report (`?excel=<id>`). */
@@ -135,7 +137,14 @@ export function xlsxDownload<Row>(spec: ExcelExport<Row>, pages: AsyncIterable<r
             c.editable ? [values[i] instanceof Date ? (values[i] as Date).toISOString() : values[i]] : [],
           ),
         );
-        sheet.addRow([...values, spec.idOf(row), spec.revisionOf(row), original, ""]).commit();
+        const added = sheet.addRow([...values, spec.idOf(row), spec.revisionOf(row), original, ""]);
+        const notes = spec.notesOf?.(row);
+        if (notes)
+          spec.columns.forEach((c, i) => {
+            const note = notes.get(c.key);
+            if (note) added.getCell(i + 1).note = note;
+          });
+        added.commit();
       }
     }
     sheet.commit();
