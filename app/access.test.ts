@@ -105,6 +105,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.rh", [SA, SI, GO], null],
   ["routes/ij.rh_edit.$filial", [SA, SI, GO], null],
   ["routes/ij.rh_edit.$filial.excel", [SA, SI, GO], null],
+  ["routes/ij.rh_edit_.$filial.comentarios", [SA, SI, GO], null],
   ["routes/ij.demo_financial", [GO], "financialStatement"],
   ["routes/ij.preview_financial", [GO], "financialStatement"],
   ["routes/ij.cockpit", [SA, GO], "report"],
@@ -186,6 +187,8 @@ describe("route rules: every guarded route × every type × each flag", () => {
     const reviewComments: RouteId = "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios";
     expect(canAccessRoute(SI, reviewComments, silverReviews, "write")).toBe(true);
     expect(canAccessRoute(SI, reviewComments, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(SI, "routes/ij.rh_edit_.$filial.comentarios", ctx(), "write")).toBe(true);
+    expect(canAccessRoute(BR, "routes/ij.rh_edit_.$filial.comentarios", ctx(), "write")).toBe(false);
   });
 
   it("consolidated forecast: reviewers and SYSTEM ADMIN save versions, only SYSTEM ADMIN deletes them", () => {

@@ -158,6 +158,8 @@ const PLANNING = restricted(PLANNING_RULE.types, PLANNING_RULE.flag, "ours");
 const FINANCE = restricted(ADMIN_AND_GOLD, "report", "ours");
 const FINANCIAL_STATEMENT = restricted(["USER GOLD"], "financialStatement", "spec");
 const HR = restricted(HR_READERS, undefined, "ours", { types: { configured: "hrEditorTypes" } });
+/** Comments on the HR grid's rows: whoever reads the grid discusses it (its write rule is the figures'). */
+const HR_COMMENTS = restricted(HR_READERS, undefined, "ours");
 /**
  * The forecast review and its cycle (docs/decisions.md "Forecast cycle"): the finance planners read and edit it, the
  * forecast reviewers (FORECAST_REVIEWER_TYPES) read it to decide; the status board is the reviewers' and the
@@ -324,6 +326,8 @@ export const ROUTE_ACCESS = {
   "routes/ij.rh_edit.$filial": HR,
   // Its Excel round trip: the grid's readers export; its editors (HR_EDITOR_TYPES) send an edited export back.
   "routes/ij.rh_edit.$filial.excel": HR,
+  // A row's comments: the grid's readers, within their branch scope (checked by the route, as the grid does).
+  "routes/ij.rh_edit_.$filial.comentarios": HR_COMMENTS,
 
   // Financial statement (spec 001 §6: USER GOLD with a flag)
   "routes/ij.demo_financial": FINANCIAL_STATEMENT,

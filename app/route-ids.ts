@@ -61,6 +61,7 @@ export type RouteId =
   | "routes/ij.rh"
   | "routes/ij.rh_edit.$filial"
   | "routes/ij.rh_edit.$filial.excel"
+  | "routes/ij.rh_edit_.$filial.comentarios"
   | "routes/jobs"
   | "routes/jobs.$"
   | "routes/jobs.dashboard.$id"

@@ -99,10 +99,13 @@ export type BranchScope = { kind: "all" } | { kind: "stores"; stores: string[] }
 
 export async function branchScopeOf(email: string): Promise<BranchScope> {
   const record = await findPermissionRecord(email);
-  const stores = Array.isArray(record?.stores)
-    ? record.stores.filter((s): s is string => typeof s === "string" && s.length > 0)
-    : [];
-  return stores.length > 0 ? { kind: "stores", stores: [...new Set(stores)] } : { kind: "all" };
+  return scopeOfStores(Array.isArray(record?.stores) ? record.stores : []);
+}
+
+/** The scope a permission record's `stores` give: those branches, or all when it names none. */
+export function scopeOfStores(stores: readonly unknown[]): BranchScope {
+  const named = stores.filter((s): s is string => typeof s === "string" && s.length > 0);
+  return named.length > 0 ? { kind: "stores", stores: [...new Set(named)] } : { kind: "all" };
 }
 
 /** Whether `filial` is one of the scope's branches: the one rule of every path that reads or writes HR rows. */
@@ -195,6 +198,17 @@ export async function pageAuxRows(
     .find(filter, { projection: AUX_ROW_PROJECTION })
     .sort(AUX_ROW_ORDER)
     .limit(limit + 1)
+    .toArray();
+  return docs.map(toAuxRow);
+}
+
+/** Rows of a branch by their ids (the CPF masked), in the grid's order; ids the branch does not have are left out. */
+export async function findAuxRows(filial: string, ids: readonly string[]): Promise<HrAuxRow[]> {
+  const wanted = ids.filter((id) => /^[0-9a-f]{24}$/i.test(id)).map((id) => new ObjectId(id));
+  if (wanted.length === 0) return [];
+  const docs = await (await auxCollection())
+    .find({ _id: { $in: wanted }, filial_nome: String(filial) }, { projection: AUX_ROW_PROJECTION })
+    .sort(AUX_ROW_ORDER)
     .toArray();
   return docs.map(toAuxRow);
 }

@@ -354,7 +354,7 @@ test("at 1366 px the people of the branch sit below the grid, and every column s
   expect(peopleBox!.y).toBeGreaterThanOrEqual(gridBox!.y + gridBox!.height - 1);
   const headers = grid.locator("thead th");
   const count = await headers.count();
-  expect(count).toBe(10);
+  expect(count).toBe(11);
   for (let i = 0; i < count; i++) {
     const seen = await headers.nth(i).evaluate((el) => {
       el.scrollIntoView({ block: "nearest", inline: "nearest" });

@@ -19,7 +19,7 @@ const row: GridRow = {
   vendas_servicos: 1000,
 };
 
-async function render(canEdit: boolean) {
+async function render(canEdit: boolean, marks: Record<string, { comments: number; resolved: boolean }> = {}) {
   const element = (
     <AuxGrid
       rows={[row]}
@@ -29,6 +29,7 @@ async function render(canEdit: boolean) {
       serverErrors={{}}
       commentHref={(id) => `/ij/rh_edit/x?comentario=${id}`}
       onEdit={() => undefined}
+      threads={{ marks, href: (id) => `/ij/rh_edit/x/comentarios?registro=${id}` }}
     />
   );
   const handler = createStaticHandler([{ path: "*", element }]);
@@ -54,6 +55,7 @@ describe("the Auxiliar Padrão grid", () => {
       "result_desafio_mensal",
       "vendas_servicos",
       "comentario",
+      "conversa",
     ]);
     expect(headers.map((h) => h[2])).toEqual(headers.map((h) => hrTexts.columns[h[1] as keyof typeof hrTexts.columns]));
     expect(html).toContain('<th scope="col" style="position:sticky;left:0;z-index:3" data-column="nome">');
@@ -62,6 +64,19 @@ describe("the Auxiliar Padrão grid", () => {
     );
     // The cells follow the headers' order: the name's row header, then the branch.
     expect(html).toMatch(/Renata Souza<\/th><td>Loja Paulista<\/td>/);
+  });
+
+  it("links each row to its comment thread, for readers too, counting its comments", async () => {
+    for (const canEdit of [true, false]) {
+      const start = await render(canEdit);
+      expect(start).toContain(`href="/ij/rh_edit/x/comentarios?registro=r1"`);
+      expect(start).toContain(`>${hrTexts.threadStart}</a>`);
+    }
+    const open = await render(false, { r1: { comments: 2, resolved: false } });
+    expect(open).toContain(`class="hr-grid__thread-link is-open"`);
+    expect(open).toContain(`>${hrTexts.threadCount(2)}</a>`);
+    const resolved = await render(false, { r1: { comments: 2, resolved: true } });
+    expect(resolved).not.toContain("is-open");
   });
 
   it("gives readers disabled inputs and no comment link", async () => {

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { type CSSProperties, memo, useMemo } from "react";
 import type { HrAuxRow } from "~/models/hr.server";
 import { monthLabel } from "~/shared/months";
+import type { HrThreadMark } from "./comments-marks";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
 import { hrTexts } from "./texts";
@@ -18,10 +19,21 @@ export type GridRow = HrAuxRow;
 /** Typed texts by row id and field (only cells the user touched). */
 export type GridEdits = Record<string, Partial<Record<HrFigureField, string>>>;
 
-type ColumnId = "filial_nome" | "mes_apur" | "nome" | "cpf" | HrFigureField | "comentario";
+type ColumnId = "filial_nome" | "mes_apur" | "nome" | "cpf" | HrFigureField | "comentario" | "conversa";
 
 /** The name first: it stays in view while the figures scroll sideways (1366 px screens, phones). */
-const COLUMN_IDS: ColumnId[] = ["nome", "filial_nome", "mes_apur", "cpf", ...HR_FIGURE_FIELDS, "comentario"];
+const COLUMN_IDS: ColumnId[] = [
+  "nome",
+  "filial_nome",
+  "mes_apur",
+  "cpf",
+  ...HR_FIGURE_FIELDS,
+  "comentario",
+  "conversa",
+];
+
+/** The rows' comment threads (their count and state, by row id) and each row's thread page. */
+export type RowThreads = { marks: Readonly<Record<string, HrThreadMark>>; href: (id: string) => string };
 
 /** The pinned name column sticks at the left edge (its header above the other sticky headers). */
 function pinnedStyle(id: ColumnId, header = false): CSSProperties | undefined {
@@ -48,12 +60,23 @@ type RowProps = {
   canEdit: boolean;
   commentHref: (id: string) => string;
   onEdit: (id: string, field: HrFigureField, text: string) => void;
+  thread: HrThreadMark | undefined;
+  threadHref: (id: string) => string;
 };
 
-const GridRowView = memo(function GridRowView({ row: r, edits, serverErrors, canEdit, commentHref, onEdit }: RowProps) {
+const GridRowView = memo(function GridRowView({
+  row: r,
+  edits,
+  serverErrors,
+  canEdit,
+  commentHref,
+  onEdit,
+  thread,
+  threadHref,
+}: RowProps) {
   const month = monthLabel(r.mes_apur);
   return (
-    <tr data-row-id={r.id}>
+    <tr data-row-id={r.id} id={`r-${r.id}`}>
       {COLUMN_IDS.map((id) => {
         const style = pinnedStyle(id);
         if (id === "nome") {
@@ -111,6 +134,19 @@ const GridRowView = memo(function GridRowView({ row: r, edits, serverErrors, can
             </td>
           );
         }
+        if (id === "conversa") {
+          return (
+            <td key={id} className="hr-grid__thread">
+              <Link
+                to={threadHref(r.id)}
+                className={thread && !thread.resolved ? "hr-grid__thread-link is-open" : "hr-grid__thread-link"}
+                aria-label={hrTexts.threadOf(r.nome, month, thread?.comments ?? 0)}
+              >
+                {thread ? hrTexts.threadCount(thread.comments) : hrTexts.threadStart}
+              </Link>
+            </td>
+          );
+        }
         const text = id === "mes_apur" ? month : String(r[id as "filial_nome" | "cpf"]);
         return (
           <td key={id} className={id === "cpf" ? "hr-grid__cpf" : undefined}>
@@ -130,6 +166,7 @@ export function AuxGrid({
   serverErrors,
   commentHref,
   onEdit,
+  threads,
 }: {
   rows: GridRow[];
   caption: string;
@@ -139,6 +176,7 @@ export function AuxGrid({
   serverErrors: Record<string, string>;
   commentHref: (id: string) => string;
   onEdit: (id: string, field: HrFigureField, text: string) => void;
+  threads: RowThreads;
 }) {
   // Server errors per row, so a row's props change only when its own messages do.
   const errorsByRow = useMemo(() => {
@@ -173,6 +211,8 @@ export function AuxGrid({
               canEdit={canEdit}
               commentHref={commentHref}
               onEdit={onEdit}
+              thread={threads.marks[row.id]}
+              threadHref={threads.href}
             />
           ))}
         </tbody>

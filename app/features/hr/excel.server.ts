@@ -14,6 +14,7 @@ import {
 } from "~/shared/excel/round-trip.server";
 import { type CellValue, cellText } from "~/shared/excel/values";
 import { type MonthRange, monthKey, monthLabel, monthStartDate } from "~/shared/months";
+import { hrCommentNotes } from "./comments.server";
 import { normalizeComment } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_RULES } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM } from "./month-range";
@@ -61,6 +62,11 @@ export async function hrXlsx(
   beforeSend?: (rows: number) => Promise<unknown>,
 ): Promise<Response> {
   const { rows } = await listAuxRows(filial, range);
+  // Each row's comment thread, as its name cell's note.
+  const notes = await hrCommentNotes(
+    filial,
+    rows.map((r) => r.id),
+  );
   await beforeSend?.(rows.length);
   return xlsxDownload(
     {
@@ -71,6 +77,10 @@ export async function hrXlsx(
       columns: HR_COLUMNS,
       idOf: (r) => r.id,
       revisionOf,
+      notesOf: (r) => {
+        const note = notes.get(r.id);
+        return note ? new Map([["nome", note]]) : null;
+      },
     },
     (async function* () {
       yield rows;

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import type { HrAuxRow } from "~/models/hr.server";
 import { useHydrated } from "~/shared/ui/use-hydrated";
-import { AuxGrid, type GridEdits } from "./aux-grid";
+import { AuxGrid, type GridEdits, type RowThreads } from "./aux-grid";
 import type { HrFigureField } from "./figures";
 import { hrTexts } from "./texts";
 
@@ -18,6 +18,7 @@ export function FiguresForm({
   serverErrors,
   commentHref,
   onEdit,
+  threads,
   changedCount,
   saving,
   onSave,
@@ -31,6 +32,7 @@ export function FiguresForm({
   serverErrors: Record<string, string>;
   commentHref: (id: string) => string;
   onEdit: (id: string, field: HrFigureField, text: string) => void;
+  threads: RowThreads;
   changedCount: number;
   saving: boolean;
   onSave: () => void;
@@ -58,6 +60,7 @@ export function FiguresForm({
         serverErrors={serverErrors}
         commentHref={commentHref}
         onEdit={onEdit}
+        threads={threads}
       />
       <div className="hr-savebar">
         <span className="hr-savebar__count" aria-live="polite">

@@ -24,6 +24,8 @@ import type { ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";
 import { changeLine } from "./change-line";
+import { hrThreadMarks } from "./comments.server";
+import type { HrThreadMark } from "./comments-marks";
 import { type FigureEdit, figureInputName, normalizeComment, readFigureForm } from "./edits";
 import { formatFigure } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "./month-range";
@@ -56,6 +58,8 @@ export type HrGridData = {
   excel: ExcelPanelData | null;
   /** A one-time id the page's saves carry (figures and comments): the same save sent again is refused. */
   saveId: string;
+  /** The listed rows' comment threads, by row id. */
+  threads: Record<string, HrThreadMark>;
 };
 
 /**
@@ -80,17 +84,24 @@ export async function loadHrGrid(request: Request, filialParam: string | undefin
     people: [],
     excel: null,
     saveId: "",
+    threads: {},
   };
   const scope = await branchScopeOf(email);
   if (filial.length > FILIAL_MAX || !(await branchVisible(filial, scope))) {
     return data<HrGridData>({ ...base, notFound: true }, { status: 404 });
   }
   if (!months.ok) return data<HrGridData>({ ...base, notFound: false });
-  const [grid, people, excelState] = await Promise.all([
+  const [grid, people, excelState, marks] = await Promise.all([
     listAuxRows(filial, months.range),
     listStoreUsers(filial, months.range),
     excelPanelState(url.searchParams, email, HR_DATASET),
+    hrThreadMarks(filial),
   ]);
+  const threads: Record<string, HrThreadMark> = {};
+  for (const row of grid.rows) {
+    const mark = marks.get(row.id);
+    if (mark) threads[row.id] = mark;
+  }
   const excelHref = `${hrGridPath(filial, months.range).replace(/\?/, "/excel?")}`;
   const excel: ExcelPanelData = {
     exportHref: excelHref,
@@ -108,6 +119,7 @@ export async function loadHrGrid(request: Request, filialParam: string | undefin
     people,
     excel,
     saveId,
+    threads,
   });
 }
 

@@ -5,9 +5,10 @@ import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthLabel } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { AuxGrid, type GridEdits } from "./aux-grid";
+import type { HrThreadMark } from "./comments-marks";
 import { FiguresForm } from "./figures-form";
 import { MonthRangeFields } from "./month-range-fields";
-import { hrGridPath, hrPickerPath } from "./paths";
+import { hrGridPath, hrPickerPath, hrThreadPath } from "./paths";
 import { StoreUsers } from "./store-users";
 import { hrTexts } from "./texts";
 import type { useGridEdits } from "./use-grid-edits";
@@ -32,6 +33,7 @@ export function GridPanel({
     people: StoreUser[];
     excel: ExcelPanelData | null;
     saveId: string;
+    threads: Record<string, HrThreadMark>;
   };
   grid: ReturnType<typeof useGridEdits>;
   gridUrl: string;
@@ -39,12 +41,15 @@ export function GridPanel({
   serverErrors: Record<string, string> | undefined;
 }) {
   const caption = hrTexts.gridCaption(page.filial);
+  const threads = { marks: page.threads, href: (id: string) => hrThreadPath(page.filial, id) };
   return (
     <div className="hr-layout">
       <div className="hr-layout__main">
         <p className="hr-count">
           {hrTexts.rowCount(page.rows.length)} · {monthLabel(page.range.from)}
           {page.range.to !== page.range.from ? ` – ${monthLabel(page.range.to)}` : ""}
+          {" · "}
+          <Link to={hrThreadPath(page.filial)}>{hrTexts.threadsOfBranch}</Link>
         </p>
         {page.limited ? <Alert tone="warning">{hrTexts.rowLimitReached(page.rows.length)}</Alert> : null}
         {page.excel && page.rows.length > 0 ? <ExcelPanel excel={page.excel} busy={saving} /> : null}
@@ -60,6 +65,7 @@ export function GridPanel({
             serverErrors={serverErrors ?? NO_ERRORS}
             commentHref={grid.commentHref}
             onEdit={grid.onEdit}
+            threads={threads}
             changedCount={grid.pending.changes.length}
             saving={saving}
             onSave={grid.askToConfirm}
@@ -74,6 +80,7 @@ export function GridPanel({
             serverErrors={NO_ERRORS}
             commentHref={grid.commentHref}
             onEdit={grid.onEdit}
+            threads={threads}
           />
         )}
       </div>

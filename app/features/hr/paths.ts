@@ -17,6 +17,12 @@ export function hrGridPath(filial: string, range?: { from: Month | string; to: M
   return range ? `${path}?${monthRangeParams(range)}` : path;
 }
 
+/** The comments of the branch's rows (their own page): the commented rows, or one row's thread. */
+export function hrThreadPath(filial: string, id?: string): string {
+  const path = `${hrGridPath(filial)}/comentarios`;
+  return id ? `${path}?${new URLSearchParams({ registro: id })}` : path;
+}
+
 /** The picker with a branch and a month range already chosen (the grid's "Filtering" breadcrumb). */
 export function hrPickerPath(filial?: string, range?: { from: Month | string; to: Month | string }): string {
   const params = new URLSearchParams();

@@ -54,6 +54,7 @@ export const hrTexts = {
     result_desafio_mensal: "Resultado desafio mensal",
     vendas_servicos: "Vendas serviços",
     comentario: "Comentário",
+    conversa: "Conversa",
   },
   rowCount: (n: number) => (n === 1 ? "1 registro" : `${n.toLocaleString("pt-BR")} registros`),
   rowLimitReached: (limit: number) =>
@@ -98,6 +99,11 @@ export const hrTexts = {
   tooManyFields: "Alterações demais de uma vez. Salve em partes menores.",
 
   // ours: the comment dialog
+  threadStart: "Comentar",
+  threadCount: (n: number) => (n === 1 ? "1 comentário" : `${n} comentários`),
+  threadOf: (nome: string, mes: string, n: number) =>
+    n === 0 ? `Comentar o registro de ${nome} (${mes})` : `Comentários do registro de ${nome} (${mes}): ${n}`,
+  threadsOfBranch: "Comentários dos registros desta filial",
   editComment: "Editar comentário",
   editCommentOf: (nome: string, mes: string) => `Editar comentário de ${nome} (${mes})`,
   commentTitle: "Comentário",
