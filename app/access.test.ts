@@ -72,6 +72,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.plan", [SA, GO], "planning"],
   ["routes/ij.plan_edit", [SA, GO], "planning"],
   ["routes/ij.plan_edit.excel", [SA, GO], "planning"],
+  ["routes/ij.plan_edit_.comentarios", [SA, GO], "planning"],
   ["routes/ij.report", [SA, SI, GO], "report"],
   ["routes/ij.report_preview", [SA, SI, GO], "report"],
   ["routes/ij.report_create", [SA, SI, GO], "report"],

@@ -276,6 +276,8 @@ export const ROUTE_ACCESS = {
   "routes/ij.plan_edit": PLANNING,
   // Its Excel round trip: the same readers export, the same editors send an edited export back.
   "routes/ij.plan_edit.excel": PLANNING,
+  // A row's comments: the grid's readers.
+  "routes/ij.plan_edit_.comentarios": PLANNING,
 
   // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD). The report preview is the
   // planning results screen: report readers read it, saving needs the planning rule.

@@ -247,6 +247,13 @@ export async function* planningRowsOfFilter(
   }
 }
 
+/** One planning row by its id (any filter), or null. */
+export async function planningRowById(id: string): Promise<PlanningRow | null> {
+  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+  const { rows: coll } = await collections();
+  return (await coll.findOne({ _id: new ObjectId(id) }, { projection: PAGE_FIELDS })) as PlanningRow | null;
+}
+
 /** The rows of the filter among `ids`, with their current value and revision (what an Excel import checks against). */
 export async function planningRowsByIds(
   filter: PlanningFilter,

@@ -20,6 +20,7 @@ import {
   xlsxDownload,
 } from "~/shared/excel/round-trip.server";
 import { cellText } from "~/shared/excel/values";
+import { withCommentNotes } from "./comments.server";
 import { type FilterKind, filterSearchParams, parseFilter } from "./planning";
 import { formatCompetencyMonth } from "./planning-dates";
 import { checkQuantity } from "./planning-values";
@@ -31,7 +32,7 @@ import { planningTexts } from "./texts";
  * QUANTITY_MAX), row by row against the revision the row was exported at.
  */
 
-type ExportedRow = PlanningRow & { revision: number };
+type ExportedRow = PlanningRow & { revision: number; note?: string };
 
 export const PLANNING_DATASET = "planejamento";
 /** The most rows one returned file may carry. */
@@ -71,12 +72,14 @@ function planningExport(filter: PlanningFilter): ExcelExport<ExportedRow> {
     columns: PLANNING_COLUMNS,
     idOf: (r) => r._id.toHexString(),
     revisionOf: (r) => String(r.revision),
+    // A row's comment thread, as its quantity cell's note.
+    notesOf: (r) => (r.note ? new Map([["valor", r.note]]) : null),
   };
 }
 
 /** The XLSX of every row of `filter`, streamed from the database. */
 export function planningXlsx(filter: PlanningFilter): Response {
-  return xlsxDownload(planningExport(filter), planningRowsOfFilter(filter));
+  return xlsxDownload(planningExport(filter), withCommentNotes(planningRowsOfFilter(filter)));
 }
 
 const rowLabel = (r: { sku: string; channel: string; dateRef: Date }) =>

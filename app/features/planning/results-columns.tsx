@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "~/shared/ui/data-table";
 import { uiTexts } from "~/shared/ui/texts";
+import { planningThreadPath } from "./comment-paths";
 import { QUANTITY_MAX } from "./planning-values";
 import type { ResultRow, ResultsView } from "./results.server";
 import { planningTexts } from "./texts";
@@ -97,6 +98,7 @@ export function resultColumns(
   rowErrors: Record<string, string>,
   historyHref: (row: ResultRow) => string,
 ): ColumnDef<ResultRow, unknown>[] {
+  const threads = data.threads;
   return [
     text("date", planningTexts.columns.date, (r) => r.date),
     text("month", planningTexts.columnMonth, (r) => r.month),
@@ -124,5 +126,27 @@ export function resultColumns(
         </Link>
       ),
     },
+    // The plan grid's rows carry comment threads (the report preview's do not).
+    ...(threads
+      ? [
+          {
+            id: "thread",
+            header: planningTexts.threadColumn,
+            cell: ({ row }: { row: { original: ResultRow } }) => {
+              const mark = threads[row.original.id];
+              return (
+                <Link
+                  id={`p-${row.original.id}`}
+                  className={mark && !mark.resolved ? "planning-thread is-open" : "planning-thread"}
+                  to={planningThreadPath(row.original.id)}
+                  aria-label={planningTexts.threadOf(row.original.label, mark?.comments ?? 0)}
+                >
+                  {mark ? planningTexts.threadCount(mark.comments) : planningTexts.threadStart}
+                </Link>
+              );
+            },
+          } satisfies ColumnDef<ResultRow, unknown>,
+        ]
+      : []),
   ];
 }

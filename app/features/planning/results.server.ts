@@ -30,6 +30,7 @@ import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { parseSubmission, readForm } from "~/shared/forms/submission.server";
+import { planningThreadMarks } from "./comments.server";
 import { PLANNING_DATASET } from "./excel.server";
 import { planningTexts } from "./texts";
 
@@ -239,6 +240,12 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
     screen.kind === "plan" ? excelPanelState(params, user.email, PLANNING_DATASET) : null,
   ]);
 
+  // The plan grid's comment threads of the listed rows.
+  const threads =
+    screen.kind === "plan"
+      ? await planningThreadMarks(page.rows.map((r) => ({ ...r, id: r._id.toHexString() })))
+      : null;
+
   const historyView: HistoryView = historyId
     ? history
       ? {
@@ -270,6 +277,7 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
     groupEditValues: { percent: params.get("percent") ?? "", op: params.get("op") ?? "" },
     groupEditErrors: editCheck && !editCheck.success ? editCheck.error.issues.map((i) => i.message) : [],
     history: historyView,
+    threads,
     saved: saved && saved.status === "done" ? savedView(saved) : null,
     // Exportar Excel and its way back (the plan screen's grid; docs/decisions.md "Uploads and jobs").
     excel: screen.kind === "plan" ? excelPanel(filter, skuMode, canWrite, excelState) : null,

@@ -121,6 +121,10 @@ export const planningTexts = {
 
   // ours: history
   historyColumn: "Histórico",
+  threadColumn: "Conversa",
+  threadStart: "Comentar",
+  threadCount: (n: number) => (n === 1 ? "1 comentário" : `${n} comentários`),
+  threadOf: (row: string, n: number) => (n === 0 ? `Comentar ${row}` : `Comentários de ${row}: ${n}`),
   historyOf: (row: string) => `Histórico de ${row}`,
   historyTitle: "Histórico da linha",
   historyEmpty: "Nenhuma alteração registrada para esta linha.",
