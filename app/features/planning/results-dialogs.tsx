@@ -207,6 +207,11 @@ export function PageDialogs({
         ) : history ? (
           <p>{planningTexts.historyEmpty}</p>
         ) : null}
+        {history?.threadHref ? (
+          <p>
+            <Link to={history.threadHref}>{planningTexts.historyThread}</Link>
+          </p>
+        ) : null}
       </PageDialog>
     </>
   );

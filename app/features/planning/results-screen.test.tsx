@@ -147,10 +147,13 @@ describe("ResultsScreen", () => {
       history: {
         label: "SKU1",
         current: "Atual: 100",
+        threadHref: "/ij/plan_edit/comentarios?linha=r1",
         entries: [{ at: "01/02", user: "a@b", mode: "M", change: "1 → 2" }],
       },
     });
     expect(history).toContain("SKU1 · Atual: 100");
+    // The row's comments open from its history.
+    expect(history).toContain(`href="/ij/plan_edit/comentarios?linha=r1">${t.historyThread}</a>`);
     expect(history).toContain("<td>01/02</td><td>a@b</td><td>M</td><td>1 → 2</td>");
     const saved = await render({
       ...base,

@@ -30,6 +30,7 @@ import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { parseSubmission, readForm } from "~/shared/forms/submission.server";
+import { planningThreadPath } from "./comment-paths";
 import { planningThreadMarks } from "./comments.server";
 import { PLANNING_DATASET } from "./excel.server";
 import { planningTexts } from "./texts";
@@ -84,6 +85,8 @@ export type ConflictView = { id: string; text: string };
 export type HistoryView = {
   label: string;
   current: string;
+  /** The row's comments (the plan grid's rows), or null. */
+  threadHref: string | null;
   entries: { at: string; user: string; mode: string; change: string }[];
 } | null;
 export type SavedView = { title: string; details: string; conflicts: ConflictView[] } | null;
@@ -251,9 +254,10 @@ async function resultsView(url: URL, user: AuthenticatedUser, screen: PlanningSc
       ? {
           label: rowLabel(history.row),
           current: planningTexts.historyCurrent(pt(history.row.valor)),
+          threadHref: screen.kind === "plan" ? planningThreadPath(history.row._id.toHexString()) : null,
           entries: history.entries.map((e) => ({ at: formatChangeStamp(e.at), user: e.user, ...historyChange(e) })),
         }
-      : { label: planningTexts.historyNotFound, current: "", entries: [] }
+      : { label: planningTexts.historyNotFound, current: "", threadHref: null, entries: [] }
     : null;
 
   return {

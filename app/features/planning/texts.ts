@@ -122,6 +122,7 @@ export const planningTexts = {
   // ours: history
   historyColumn: "Histórico",
   threadColumn: "Conversa",
+  historyThread: "Comentários desta linha",
   threadStart: "Comentar",
   threadCount: (n: number) => (n === 1 ? "1 comentário" : `${n} comentários`),
   threadOf: (row: string, n: number) => (n === 0 ? `Comentar ${row}` : `Comentários de ${row}: ${n}`),
