@@ -71,7 +71,7 @@ export default function ReviewCommentsPage() {
     <CellThreadList place={page.place} gridHref={page.gridHref} rows={page.rows}>
       <Form method="get" className="cell-thread__picker">
         <label>
-          {commentTexts.pickAccount}
+          {commentTexts.pickAccount}{" "}
           <select name="conta" required>
             {page.accounts.map((a) => (
               <option key={a.account} value={a.account}>
@@ -81,7 +81,7 @@ export default function ReviewCommentsPage() {
           </select>
         </label>
         <label>
-          {commentTexts.pickMonth}
+          {commentTexts.pickMonth}{" "}
           <select name="mes" required>
             {page.months.map((m) => (
               <option key={m.key} value={m.key}>

@@ -10,6 +10,8 @@ import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
 import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
+import { NOTICES } from "~/models/notices.server";
+import { commentTexts } from "~/platform/comments/texts";
 import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
@@ -796,4 +798,57 @@ test("cycle: two cost centres submitted; one approved, one returned, corrected a
     }),
   );
   expect(cell1234?.forecast).toBe(1234.5);
+});
+
+test("comments: Shift+F2 opens the cell's thread, @ suggests the review's readers, the mention opens the grid on the cell; the same without JavaScript", async ({
+  page,
+  app,
+  browser,
+}) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const key = m(11);
+  await (await cell(page, SALARIES.label, `m_${key}`)).click();
+  const focused = await activeCell(page);
+  await page.keyboard.press("Shift+F2");
+  await page.waitForURL((url) => url.pathname.endsWith("/comentarios") && url.searchParams.get("mes") === key);
+  await page.getByRole("heading", { name: commentTexts.titleOf(`${SALARIES.account} · 11/${YEAR}`) }).waitFor();
+
+  // "@sys" offers the system administrator (a reader of the review); the pick completes the name.
+  const box = page.getByLabel(commentTexts.newComment);
+  await box.pressSequentially("Conferir com @sys");
+  await page.getByRole("button", { name: /Sônia Administradora/ }).click();
+  await box.pressSequentially("o dissídio de novembro.");
+  expect(await box.inputValue()).toBe("Conferir com @sysadmin o dissídio de novembro.");
+  await page.getByRole("button", { name: commentTexts.submit }).click();
+  await page.getByText(commentTexts.done.addedNotified(1)).waitFor();
+  await page.locator(".cell-thread__text", { hasText: "Conferir com @sysadmin o dissídio de novembro." }).waitFor();
+  expect(await box.inputValue()).toBe("");
+
+  // The administrator's notice opens the grid on that cell, marked as commented.
+  const notice = await withDb(app, (db) =>
+    db.collection(NOTICES).findOne({ to: "sysadmin@demo.local", kind: "comment.mention" }),
+  );
+  await page.goto(String(notice?.link));
+  await waitForGrid(page);
+  await expect.poll(() => activeCell(page)).toEqual(focused);
+  expect(await (await cell(page, SALARIES.label, `m_${key}`)).getAttribute("class")).toContain("has-comment");
+
+  await withoutJavaScript(browser, app, async (plain) => {
+    await signIn(plain, app.baseURL, "sysadmin@demo.local");
+    await plain.goto(reviewPath(OPEN, CC));
+    await plain.getByRole("link", { name: forecastTexts.commentsOfReview }).click();
+    // The review's commented cell is listed; another cell's thread opens from the picker.
+    await plain.getByRole("link", { name: `${SALARIES.account} · 11/${YEAR}` }).waitFor();
+    await plain.getByLabel(commentTexts.pickAccount).selectOption(RENT.account);
+    await plain.getByLabel(commentTexts.pickMonth).selectOption(key);
+    await plain.getByRole("button", { name: commentTexts.openCell }).click();
+    await plain.getByText(commentTexts.empty).waitFor();
+    await plain.getByLabel(commentTexts.newComment).fill("@gold aluguel reajustado");
+    await plain.getByRole("button", { name: commentTexts.submit }).click();
+    await plain.locator(".cell-thread__text", { hasText: "@gold aluguel reajustado" }).waitFor();
+    await plain.getByRole("button", { name: commentTexts.resolve }).click();
+    await plain.getByText(commentTexts.folded(1)).waitFor();
+  });
 });

@@ -28,8 +28,8 @@ export const commentTexts = {
   open: "Aberta",
   resolved: "Resolvida",
   openCell: "Abrir célula",
-  pickAccount: "Conta ",
-  pickMonth: "Mês ",
+  pickAccount: "Conta",
+  pickMonth: "Mês",
   marker: "Esta célula tem comentários (Shift+F2 abre).",
   done: {
     added: "Comentário publicado.",

@@ -54,7 +54,8 @@ export function CellThreadPage({
           </button>
         </Form>
       ) : null}
-      <CommentForm page={page} typed={typed} busy={busy} />
+      {/* A new comment starts an empty form (the count changed); a refused one keeps its text. */}
+      <CommentForm key={page.total} page={page} typed={typed} busy={busy} />
       {children}
     </section>
   );
