@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { spreadPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
-import { SPREAD_MODES, type SpreadPage } from "~/features/forecast/spread";
+import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "~/features/forecast/spread";
 import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
 import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
@@ -59,17 +59,20 @@ export default function SpreadTotalPage() {
       {page.openMonths.length > 0 ? (
         <Form method="get" action={action} className="spread__form">
           <p>{forecastTexts.spreadIntro(page.openMonths.length)}</p>
-          <div className="field">
-            <label htmlFor="spread-account">{forecastTexts.spreadAccount}</label>
-            <select id="spread-account" name="conta" defaultValue={page.account} required>
-              <option value="" />
-              {page.accounts.map((a) => (
-                <option key={a.account} value={a.account}>
-                  {a.account}
-                </option>
-              ))}
-            </select>
-          </div>
+          <fieldset className="field spread__accounts">
+            <legend>{forecastTexts.spreadAccounts}</legend>
+            {page.accounts.map((a) => (
+              <label key={a.account} className="spread__choice">
+                <input
+                  type="checkbox"
+                  name="conta"
+                  value={a.account}
+                  defaultChecked={page.chosen.includes(a.account)}
+                />
+                {a.account}
+              </label>
+            ))}
+          </fieldset>
           <div className="field">
             <label htmlFor="spread-total">{forecastTexts.spreadTotal}</label>
             <input id="spread-total" name="total" inputMode="decimal" defaultValue={page.values.total} required />
@@ -82,6 +85,16 @@ export default function SpreadTotalPage() {
                 {forecastTexts.spreadModes[mode]}
               </label>
             ))}
+          </fieldset>
+          <fieldset className="field" aria-describedby="spread-scope-hint">
+            <legend>{forecastTexts.spreadScope}</legend>
+            {SPREAD_SCOPES.map((scope) => (
+              <label key={scope} className="spread__choice">
+                <input type="radio" name="alcance" value={scope} defaultChecked={page.values.scope === scope} />
+                {forecastTexts.spreadScopes[scope]}
+              </label>
+            ))}
+            <small id="spread-scope-hint">{forecastTexts.spreadScopeHint}</small>
           </fieldset>
           <div className="field">
             <label htmlFor="spread-weights">{forecastTexts.spreadWeights}</label>
@@ -106,6 +119,7 @@ export default function SpreadTotalPage() {
             <caption className="visually-hidden">{forecastTexts.spreadPreviewTitle}</caption>
             <thead>
               <tr>
+                <th scope="col">{forecastTexts.spreadAccount}</th>
                 <th scope="col">{forecastTexts.spreadMonth}</th>
                 <th scope="col">{forecastTexts.spreadCurrent}</th>
                 <th scope="col">{forecastTexts.spreadNew}</th>
@@ -113,7 +127,8 @@ export default function SpreadTotalPage() {
             </thead>
             <tbody>
               {page.preview.rows.map((row) => (
-                <tr key={row.key}>
+                <tr key={`${row.account}\u0000${row.key}`}>
+                  <td>{row.account}</td>
                   <th scope="row">{row.label}</th>
                   <td className="num">{row.current}</td>
                   <td className="num">{row.next}</td>
@@ -121,7 +136,10 @@ export default function SpreadTotalPage() {
               ))}
             </tbody>
           </table>
-          <input type="hidden" name="conta" value={page.account} />
+          {page.chosen.map((account) => (
+            <input key={account} type="hidden" name="conta" value={account} />
+          ))}
+          <input type="hidden" name="alcance" value={page.values.scope} />
           <input type="hidden" name="total" value={page.values.total} />
           <input type="hidden" name="modo" value={page.values.mode} />
           <input type="hidden" name="pesos" value={page.values.weights} />

@@ -41,22 +41,25 @@ beforeEach(() => {
   currentUser.email = "gold@example.com";
 });
 
-async function preview(query: Record<string, string>): Promise<SpreadPage> {
-  const url = `${base}?${new URLSearchParams({ conta: ACCOUNT, ...query })}`;
+async function preview(query: Record<string, string>, accounts: readonly string[] = [ACCOUNT]): Promise<SpreadPage> {
+  const search = new URLSearchParams(query);
+  for (const account of accounts) search.append("conta", account);
+  const url = `${base}?${search}`;
   return (await loader({ request: new Request(url), params, context: {} } as never)) as SpreadPage;
 }
 
 async function save(page: SpreadPage, extra: Record<string, string> = {}) {
-  const fields = {
-    conta: page.account,
+  const fields = new URLSearchParams({
     total: page.values.total,
     modo: page.values.mode,
     pesos: page.values.weights,
+    alcance: page.values.scope,
     olds: page.preview?.olds ?? "",
     stamps: page.preview?.stamps ?? "",
     ...extra,
-  };
-  const request = new Request(base, { method: "POST", body: new URLSearchParams(fields) });
+  });
+  for (const account of page.chosen) fields.append("conta", account);
+  const request = new Request(base, { method: "POST", body: fields });
   return action({ request, params, context: {} } as never);
 }
 
@@ -107,6 +110,62 @@ describe("Distribuir total", () => {
     expect(await db.collection(FORECAST_HISTORY).countDocuments({ via: "spread" })).toBe(n);
     const entry = await db.collection(AUDIT_LOG).findOne({ event: "dataEdited", "details.via": "spread" });
     expect(entry?.details.rows).toBe(n);
+  });
+
+  it("spreads over several accounts: each takes the total, or one total shared by their open months' weight", async () => {
+    const [A, B] = [ACCOUNTS[0].account, ACCOUNTS[1].account];
+    const cellsOf = (account: string) =>
+      db
+        .collection(FORECAST)
+        .find({
+          rf: RF,
+          cost_center_concat: CC,
+          account_concat: account,
+          data_ref: { $gte: new Date(Date.UTC(2027, 1, 1)) },
+        })
+        .sort({ data_ref: 1 })
+        .toArray();
+    const sumOf = async (account: string) =>
+      Math.round((await cellsOf(account)).reduce((sum, c) => sum + c.forecast * 100, 0));
+    const closed = await closedCells();
+
+    const each = await preview({ total: "1.200,00", modo: "igual", alcance: "cada" }, [A, B]);
+    const n = each.openMonths.length;
+    expect(each.preview?.rows).toHaveLength(2 * n);
+    expect(((await save(each)) as Response).status).toBe(302);
+    expect([await sumOf(A), await sumOf(B)]).toEqual([120_000, 120_000]);
+
+    // Now both accounts hold 1.200,00 each over the open months: shared by that weight, 1.000,00 splits in halves.
+    await db
+      .collection(FORECAST)
+      .updateMany(
+        { rf: RF, cost_center_concat: CC, account_concat: B, data_ref: { $gte: new Date(Date.UTC(2027, 1, 1)) } },
+        { $mul: { forecast: 3 } },
+      );
+    const shared = await preview({ total: "1.000,00", modo: "igual", alcance: "repartido" }, [A, B]);
+    const answer = (await save(shared)) as Response;
+    expect(answer.status).toBe(302);
+    expect((await readToastFromResponse(answer))?.description).toBe(forecastTexts.spreadSaved(n, 2));
+    // Weights 1 : 3 (B tripled): 250,00 and 750,00, to the cent.
+    expect([await sumOf(A), await sumOf(B)]).toEqual([25_000, 75_000]);
+    expect(await closedCells()).toEqual(closed);
+  });
+
+  it("shares evenly between accounts that have no weight, and says so", async () => {
+    const [A, B] = [ACCOUNTS[0].account, ACCOUNTS[1].account];
+    await db
+      .collection(FORECAST)
+      .updateMany(
+        { rf: RF, cost_center_concat: CC, data_ref: { $gte: new Date(Date.UTC(2027, 1, 1)) } },
+        { $set: { forecast: 0 } },
+      );
+    const page = await preview({ total: "100", modo: "igual", alcance: "repartido" }, [A, B]);
+    expect(page.preview?.note).toBe(forecastTexts.spreadSharedEvenly);
+    const perAccount = (account: string) =>
+      Math.round(
+        (page.preview?.rows ?? []).filter((r) => r.account === account).reduce((sum, r) => sum + r.value * 100, 0),
+      );
+    expect([perAccount(A), perAccount(B)]).toEqual([5_000, 5_000]);
   });
 
   it("falls back to evenly without a previous RF, and says so", async () => {

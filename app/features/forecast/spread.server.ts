@@ -9,7 +9,7 @@ import { reviewPath } from "./forecast-filter";
 import type { AccountLine } from "./forecast-grid-rules";
 import { isEditableMonth } from "./release-points";
 import { loadReviewGrid, type Review, writeReviewCells } from "./review.server";
-import { SPREAD_MODES, type SpreadMode, type SpreadPage, spreadTotal } from "./spread";
+import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage, spreadOverRows } from "./spread";
 
 export { SPREAD_MODES, type SpreadPage };
 
@@ -18,33 +18,41 @@ import { previousScenario } from "./variance";
 
 /**
  * "Distribuir total" of the forecast review (`…/{rf}/{cost_center_concat}/distribuir`), without JavaScript: a GET form
- * (account, total, how) shows the spread as a preview of the account's open months; its POST saves it as one save
- * through the review's own write path (edit window, cycle state, conflicts since the preview), each cell's history
- * saying "distribuído". The weights of "like the previous RF" are that RF's forecast for the same months, of "like last
- * year's actuals" the actuals twelve months before; a base without a positive weight falls back to evenly.
+ * (accounts, total, how, and for several accounts whether each takes the total or shares it) shows the spread as a
+ * preview of the accounts' open months; its POST saves it as one save through the review's own write path (edit
+ * window, cycle state, conflicts since the preview), each cell's history saying "distribuído". The grid's dialog reads
+ * the same preview. The weights of "like the previous RF" are that RF's forecast for the same months, of "like last
+ * year's actuals" the actuals twelve months before; a base without a positive weight falls back to evenly. A total
+ * shared by several accounts goes by each account's weight: its base's sum ("like …"), else its current open months.
  */
 
+/** Accounts one spread may take (a cost centre has a few dozen). */
+const ACCOUNTS_MAX = 200;
+
 const formSchema = z.object({
-  conta: z.string().max(300).default(""),
+  contas: z.array(z.string().max(300)).max(ACCOUNTS_MAX).default([]),
   total: z.string().max(40).default(""),
   modo: z.enum(SPREAD_MODES).catch("igual"),
   pesos: z.string().max(2000).default(""),
+  alcance: z.enum(SPREAD_SCOPES).catch("cada"),
 });
 
 type Form = z.infer<typeof formSchema>;
 
+/** Each account's weights over `months` (NaN where its base has no figure), or null when typed weights do not fit. */
 async function weightsFor(
   review: Review,
   mode: SpreadMode,
-  account: string,
+  accounts: readonly string[],
   months: readonly number[],
   typed: string,
-): Promise<number[] | null> {
-  if (mode === "igual") return months.map(() => 1);
+): Promise<number[][] | null> {
+  if (mode === "igual") return accounts.map(() => months.map(() => 1));
   if (mode === "pesos") {
     const parts = typed.split(";").map((p) => parsePtBrNumber(p.trim()));
     if (parts.length !== months.length || parts.some((p) => !p.ok || p.empty || p.value < 0)) return null;
-    return parts.map((p) => (p.ok ? p.value : 0));
+    const weights = parts.map((p) => (p.ok ? p.value : 0));
+    return accounts.map(() => weights);
   }
   const { calendar, costCenter } = review;
   const shift = mode === "realizado_ano_anterior" ? -12 : 0;
@@ -52,22 +60,45 @@ async function weightsFor(
   const from = monthStartDate(Math.min(...months) + shift);
   const to = monthStartDate(Math.max(...months) + shift + 1);
   const window = await readWindow(rf, costCenter.cost_center_concat, from, to);
-  const entry = window.find((w) => w._id.account === account);
-  return months.map((m) => {
-    const i = entry ? entry.months.findIndex((d) => d.getTime() === monthStartDate(m + shift).getTime()) : -1;
-    const value = i < 0 || !entry ? null : mode === "rf_anterior" ? entry.forecasts[i] : entry.values[i];
-    return value === null ? Number.NaN : value;
+  return accounts.map((account) => {
+    const entry = window.find((w) => w._id.account === account);
+    return months.map((m) => {
+      const i = entry ? entry.months.findIndex((d) => d.getTime() === monthStartDate(m + shift).getTime()) : -1;
+      const value = i < 0 || !entry ? null : mode === "rf_anterior" ? entry.forecasts[i] : entry.values[i];
+      return value === null ? Number.NaN : value;
+    });
   });
 }
 
 type Computed = {
-  line: AccountLine;
+  lines: AccountLine[];
   months: number[];
   indexes: number[];
-  spread?: { values: number[]; note: string | null };
+  spread?: { values: number[][]; note: string | null };
 };
 
-/** The account's line and open months, and the spread the form asks for (or why not). */
+/** Each chosen account's weight when one total is shared: its base's sum ("like …"), else its open months' sum. */
+function rowWeightsOf(form: Form, lines: readonly AccountLine[], indexes: readonly number[], weights: number[][]) {
+  const sum = (values: readonly number[]) => values.reduce((a, v) => a + (Number.isFinite(v) ? v : 0), 0);
+  if (form.modo === "rf_anterior" || form.modo === "realizado_ano_anterior") return weights.map(sum);
+  return lines.map((line) => sum(indexes.map((i) => line.values[i] ?? 0)));
+}
+
+/** What the spread says beside its figures: accounts without a base, a total shared evenly. */
+function noteOf(form: Form, lines: readonly AccountLine[], fellBack: readonly boolean[], sharedFellBack: boolean) {
+  const notes: string[] = [];
+  const without = lines.filter((_, i) => fellBack[i]).map((l) => l.account);
+  if (without.length > 0 && form.modo !== "igual")
+    notes.push(
+      lines.length === 1
+        ? forecastTexts.spreadFellBack(forecastTexts.spreadModes[form.modo])
+        : forecastTexts.spreadFellBackOf(forecastTexts.spreadModes[form.modo], without),
+    );
+  if (sharedFellBack) notes.push(forecastTexts.spreadSharedEvenly);
+  return notes.length > 0 ? notes.join(" ") : null;
+}
+
+/** The accounts' lines and open months, and the spread the form asks for (or why not). */
 async function compute(
   review: Review,
   today: CalendarDate,
@@ -77,14 +108,15 @@ async function compute(
 ): Promise<{ page: SpreadPage; computed: Computed | null }> {
   const { grid } = await loadReviewGrid(review, today, true);
   const accounts = grid.groups.flatMap((g) => g.accounts.map((a) => ({ account: a.account, label: a.label })));
+  const chosen = [...new Set(form.contas.filter((c) => c.length > 0))];
   const page: SpreadPage = {
     rf: review.calendar.name,
     costCenter: review.costCenter.cost_center_concat,
     reviewHref: reviewPath(review.calendar.name, review.costCenter.cost_center_concat),
     accounts,
-    account: form.conta,
+    chosen,
     openMonths: [],
-    values: { total: form.total, mode: form.modo, weights: form.pesos },
+    values: { total: form.total, mode: form.modo, weights: form.pesos, scope: form.alcance },
     error: null,
     preview: null,
   };
@@ -102,31 +134,37 @@ async function compute(
   const indexes = monthNumbers.flatMap((m, i) => (isEditableMonth(review.calendar, m, today) ? [i] : []));
   page.openMonths = indexes.map((i) => ({ key: grid.months[i], label: monthLabel(monthNumbers[i]) }));
   if (indexes.length === 0) return { page: { ...page, error: forecastTexts.spreadClosed }, computed: null };
-  if (!form.conta) return { page, computed: null };
-  const line = grid.groups.flatMap((g) => g.accounts).find((a) => a.account === form.conta);
-  if (!line) return { page: { ...page, error: forecastTexts.spreadUnknownAccount }, computed: null };
+  if (chosen.length === 0) return { page, computed: null };
+  const byAccount = new Map(grid.groups.flatMap((g) => g.accounts).map((a) => [a.account, a]));
+  const lines = chosen.map((c) => byAccount.get(c));
+  if (lines.some((l) => !l)) return { page: { ...page, error: forecastTexts.spreadUnknownAccount }, computed: null };
+  const found = lines as AccountLine[];
   const months = indexes.map((i) => monthNumbers[i]);
-  const computed: Computed = { line, months, indexes };
+  const computed: Computed = { lines: found, months, indexes };
   if (!wantSpread) return { page, computed };
   const total = parsePtBrNumber(form.total);
   if (!total.ok || total.empty) return { page: { ...page, error: forecastTexts.spreadTotalInvalid }, computed };
-  const weights = await weightsFor(review, form.modo, line.account, months, form.pesos);
+  const weights = await weightsFor(review, form.modo, chosen, months, form.pesos);
   if (!weights) return { page: { ...page, error: forecastTexts.spreadWeightsInvalid(months.length) }, computed };
-  const spread = spreadTotal(total.value, weights, 2);
-  const note = spread.fellBack ? forecastTexts.spreadFellBack(forecastTexts.spreadModes[form.modo]) : null;
+  const shared = found.length > 1 && form.alcance === "repartido" ? rowWeightsOf(form, found, indexes, weights) : null;
+  const spread = spreadOverRows(total.value, weights, shared, 2);
+  const note = noteOf(form, found, spread.fellBack, spread.sharedFellBack);
   computed.spread = { values: spread.values, note };
-  const current = (i: number) => line.values[i] ?? 0;
   page.preview = {
-    rows: indexes.map((i, k) => ({
-      key: grid.months[i],
-      label: monthLabel(monthNumbers[i]),
-      current: formatPtBr2(current(i)),
-      next: formatPtBr2(spread.values[k]),
-    })),
+    rows: found.flatMap((line, r) =>
+      indexes.map((i, k) => ({
+        account: line.account,
+        key: grid.months[i],
+        label: monthLabel(monthNumbers[i]),
+        current: formatPtBr2(line.values[i] ?? 0),
+        next: formatPtBr2(spread.values[r][k]),
+        value: spread.values[r][k],
+      })),
+    ),
     note,
-    // What the preview was computed against: a save refuses cells changed since.
-    olds: indexes.map((i) => current(i)).join(";"),
-    stamps: indexes.map((i) => line.stamps[i] ?? 0).join(";"),
+    // What the preview was computed against (account by account, month by month): a save refuses cells changed since.
+    olds: found.flatMap((line) => indexes.map((i) => line.values[i] ?? 0)).join(";"),
+    stamps: found.flatMap((line) => indexes.map((i) => line.stamps[i] ?? 0)).join(";"),
   };
   return { page, computed };
 }
@@ -136,7 +174,14 @@ function formOf(params: URLSearchParams | FormData): Form {
     const value = params.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  return formSchema.parse({ conta: get("conta"), total: get("total"), modo: get("modo"), pesos: get("pesos") });
+  const contas = params.getAll("conta").filter((c): c is string => typeof c === "string");
+  return formSchema.parse({
+    contas: contas.slice(0, ACCOUNTS_MAX),
+    total: get("total"),
+    modo: get("modo"),
+    pesos: get("pesos"),
+    alcance: get("alcance"),
+  });
 }
 
 export async function loadSpreadPage(
@@ -150,8 +195,8 @@ export async function loadSpreadPage(
 }
 
 const savedState = z.object({
-  olds: z.string().max(20_000),
-  stamps: z.string().max(20_000),
+  olds: z.string().max(200_000),
+  stamps: z.string().max(200_000),
 });
 
 /** The POST: the spread computed again on the server from the form, saved against the preview's values. */
@@ -169,21 +214,22 @@ export async function saveSpread(
     return data({ ...page, error: page.error ?? forecastTexts.spreadTotalInvalid }, { status: 400 });
   const olds = state.data.olds.split(";").map(Number);
   const stamps = state.data.stamps.split(";").map(Number);
-  const numbers = [...olds, ...stamps];
-  if (
-    olds.length !== computed.months.length ||
-    stamps.length !== computed.months.length ||
-    numbers.some((n) => !Number.isFinite(n))
-  )
+  const count = computed.lines.length * computed.months.length;
+  if (olds.length !== count || stamps.length !== count || [...olds, ...stamps].some((n) => !Number.isFinite(n)))
     return data({ ...page, error: forecastTexts.spreadChanged }, { status: 409 });
   const { spread } = computed;
-  const cells = computed.months.map((m, k) => ({
-    account: computed.line.account,
-    month: monthStartDate(m),
-    old: olds[k],
-    value: spread.values[k],
-    at: stamps[k],
-  }));
+  const cells = computed.lines.flatMap((line, r) =>
+    computed.months.map((m, k) => {
+      const at = r * computed.months.length + k;
+      return {
+        account: line.account,
+        month: monthStartDate(m),
+        old: olds[at],
+        value: spread.values[r][k],
+        at: stamps[at],
+      };
+    }),
+  );
   const written = await writeReviewCells(review, cells, author, "spread");
   if (!written.body.ok)
     return data(
@@ -192,6 +238,8 @@ export async function saveSpread(
     );
   return redirectWithToast(page.reviewHref, {
     type: "success",
-    description: [forecastTexts.spreadSaved(cells.length), spread.note].filter(Boolean).join(" "),
+    description: [forecastTexts.spreadSaved(computed.months.length, computed.lines.length), spread.note]
+      .filter(Boolean)
+      .join(" "),
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spreadTotal } from "./spread";
+import { spreadOverRows, spreadTotal } from "./spread";
 
 /**
  * "Distribuir total": a total over the open months, in proportion to weights, each month rounded to the
@@ -68,5 +68,85 @@ describe("spreadTotal", () => {
 
   it("refuses no months", () => {
     expect(() => spreadTotal(10, [], 2)).toThrow();
+  });
+});
+
+/**
+ * A total over several rows: each row takes the whole total, or the total is shared by the rows' weights first (to
+ * the unit, the remainder on the last row), then each row over its months by its own weights (the remainder on its
+ * last month). Every cell and every row add up exactly. Computed by hand.
+ */
+describe("spreadOverRows", () => {
+  it("gives each row the whole total", () => {
+    const result = spreadOverRows(
+      90,
+      [
+        [1, 1, 1],
+        [1, 2],
+      ],
+      null,
+      2,
+    );
+    expect(result.values).toEqual([
+      [30, 30, 30],
+      [30, 60],
+    ]);
+    expect(result.fellBack).toEqual([false, false]);
+    expect(result.sharedFellBack).toBe(false);
+  });
+
+  it("shares one total by the rows' weights, then each row over its months", () => {
+    const result = spreadOverRows(
+      100,
+      [
+        [1, 1, 1],
+        [1, 1, 1],
+      ],
+      [1, 3],
+      2,
+    );
+    expect(result.values).toEqual([
+      [8.33, 8.33, 8.34],
+      [25, 25, 25],
+    ]);
+    const cents = result.values.flat().reduce((sum, v) => sum + Math.round(v * 100), 0);
+    expect(cents).toBe(10_000);
+  });
+
+  it("puts the rows' rounding remainder on the last row, and whole units for quantities", () => {
+    const result = spreadOverRows(
+      10,
+      [
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ],
+      [1, 1, 1],
+      0,
+    );
+    expect(result.values).toEqual([
+      [2, 1],
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(result.values.flat().reduce((a, b) => a + b, 0)).toBe(10);
+  });
+
+  it("shares evenly when no row has a positive weight, and says so; a row without a base falls back alone", () => {
+    const result = spreadOverRows(
+      60,
+      [
+        [0, 0],
+        [1, 2],
+      ],
+      [0, 0],
+      2,
+    );
+    expect(result.sharedFellBack).toBe(true);
+    expect(result.values).toEqual([
+      [15, 15],
+      [10, 20],
+    ]);
+    expect(result.fellBack).toEqual([true, false]);
   });
 });

@@ -26,19 +26,44 @@ export function spreadTotal(total: number, weights: readonly number[], decimals:
   return { values: values.map((v) => (v === 0 ? 0 : v / unit)), fellBack: !usable };
 }
 
+/**
+ * A total over several rows (each with its months' weights): with `rowWeights` null each row takes the whole total;
+ * otherwise the total is first shared by the rows' weights (the remainder on the last row; no positive weight:
+ * evenly, `sharedFellBack`), then each row is spread over its months (`fellBack` per row).
+ */
+export function spreadOverRows(
+  total: number,
+  monthWeights: readonly (readonly number[])[],
+  rowWeights: readonly number[] | null,
+  decimals: 0 | 2,
+): { values: number[][]; fellBack: boolean[]; sharedFellBack: boolean } {
+  const shared = rowWeights ? spreadTotal(total, rowWeights, decimals) : null;
+  const rows = monthWeights.map((weights, i) => spreadTotal(shared ? shared.values[i] : total, weights, decimals));
+  return {
+    values: rows.map((r) => r.values),
+    fellBack: rows.map((r) => r.fellBack),
+    sharedFellBack: shared?.fellBack ?? false,
+  };
+}
+
 export const SPREAD_MODES = ["igual", "rf_anterior", "realizado_ano_anterior", "pesos"] as const;
 export type SpreadMode = (typeof SPREAD_MODES)[number];
+/** Several accounts: each takes the whole total ("cada"), or one total is shared by their weights ("repartido"). */
+export const SPREAD_SCOPES = ["cada", "repartido"] as const;
+export type SpreadScope = (typeof SPREAD_SCOPES)[number];
 
-type MonthRow = { key: string; label: string; current: string; next: string };
+/** A cell of the preview: its account and month, the value now and the one spread (`value`, for the grid's dialog). */
+type PreviewCell = { account: string; key: string; label: string; current: string; next: string; value: number };
 
 export type SpreadPage = {
   rf: string;
   costCenter: string;
   reviewHref: string;
   accounts: { account: string; label: string }[];
-  account: string;
+  /** The accounts the form names (`conta`, repeatable). */
+  chosen: string[];
   openMonths: { key: string; label: string }[];
-  values: { total: string; mode: SpreadMode; weights: string };
+  values: { total: string; mode: SpreadMode; weights: string; scope: SpreadScope };
   error: string | null;
-  preview: { rows: MonthRow[]; note: string | null; olds: string; stamps: string } | null;
+  preview: { rows: PreviewCell[]; note: string | null; olds: string; stamps: string } | null;
 };

@@ -98,7 +98,21 @@ export const forecastTexts = {
   spreadConfirm: "Salvar a distribuição",
   spreadBack: "Voltar à revisão",
   spreadFellBack: (mode: string) => `Sem base para distribuir ${mode.toLowerCase()}: distribuído igualmente.`,
-  spreadSaved: (months: number) => `Total distribuído em ${months} meses.`,
+  spreadFellBackOf: (mode: string, accounts: readonly string[]) =>
+    `Sem base para distribuir ${mode.toLowerCase()} em ${accounts.join(", ")}: distribuído igualmente nessas contas.`,
+  spreadSharedEvenly: "Nenhuma conta tem peso para repartir o total: repartido igualmente entre as contas.",
+  spreadSaved: (months: number, accounts = 1) =>
+    accounts === 1
+      ? `Total distribuído em ${months} meses.`
+      : `Total distribuído em ${months} meses de ${accounts} contas.`,
+  spreadAccounts: "Contas (uma ou mais)",
+  spreadScope: "Com mais de uma conta",
+  spreadScopes: {
+    cada: "Cada conta recebe o total",
+    repartido: "Um total repartido entre as contas, pelo peso de cada uma",
+  } as Record<string, string>,
+  spreadScopeHint:
+    "O peso de uma conta é a soma da sua base (RF anterior ou realizado do ano anterior) ou, nos outros modos, dos seus meses abertos hoje.",
   spreadHistory: "distribuído",
   spreadClosed: "Não há meses abertos para edição nesta revisão agora.",
   spreadReadOnly: "Só quem edita a revisão distribui totais.",
