@@ -397,7 +397,8 @@ export async function forecastLocks(
  * A validated change: the cell (account × month) of the scenario and cost centre, the value loaded and the new one, and
  * `at`, when the cell was last changed in the portal as loaded (epoch ms, 0: never; absent: not checked).
  */
-export type CellWrite = { account: string; month: Date; old: number; value: number; at?: number };
+/** `via`: what made this cell's change, when the save names it per cell (the grid's "Distribuir total"). */
+export type CellWrite = { account: string; month: Date; old: number; value: number; at?: number; via?: "spread" };
 
 export type Conflict = { account: string; month: Date; current: number; by: string | null; at: Date | null };
 
@@ -532,7 +533,7 @@ export async function saveForecastCells(
       name: author.name,
       old: cell.old,
       new: cell.value,
-      ...(via ? { via } : {}),
+      ...((cell.via ?? via) ? { via: cell.via ?? via } : {}),
     }));
     await (await getDb()).collection<ForecastHistoryEntry>(FORECAST_HISTORY).insertMany(entries, { ordered: false });
   }

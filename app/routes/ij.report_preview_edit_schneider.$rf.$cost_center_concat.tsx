@@ -269,6 +269,7 @@ export default function ForecastReviewPage() {
           saving={saving}
           historyUrl={(account, month) => historyPath(page.rf, page.costCenter.cost_center_concat, account, month)}
           commentsUrl={(account, month) => commentPath(page.rf, page.costCenter.cost_center_concat, account, month)}
+          spreadUrl={page.grid.editable ? spreadPath(page.rf, page.costCenter.cost_center_concat) : undefined}
           columnPinning={pinning}
           onColumnPinningChange={setPinning}
           onPendingChange={setPending}

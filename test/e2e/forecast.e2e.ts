@@ -852,3 +852,52 @@ test("comments: Shift+F2 opens the cell's thread, @ suggests the review's reader
     await plain.getByText(commentTexts.folded(1)).waitFor();
   });
 });
+
+test("Distribuir total in the grid: two accounts from the dialog's server preview, one undo step, saved as distributed", async ({
+  page,
+  app,
+}) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const toolbar = page.getByRole("toolbar");
+  await (await cell(page, SALARIES.label, `m_${m(11)}`)).click();
+  await toolbar.getByRole("button", { name: forecastTexts.spreadTitle }).click();
+  const dialog = page.getByRole("dialog", { name: forecastTexts.spreadTitle });
+  // The active row's account is chosen; a second one is added.
+  expect(await dialog.getByRole("checkbox", { name: SALARIES.account }).isChecked()).toBe(true);
+  await dialog.getByRole("checkbox", { name: CHARGES.account }).check();
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.300,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  const rows = dialog.locator("tbody tr");
+  await rows.first().waitFor();
+  const cells = await rows.count();
+  expect(cells % 2).toBe(0);
+  await dialog.getByRole("button", { name: forecastTexts.apply }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByText(forecastTexts.spreadApplied(cells)).waitFor();
+  await page.getByText(forecastTexts.pending(cells)).waitFor();
+
+  // One undo step takes the whole spread back.
+  await toolbar.getByRole("button", { name: forecastTexts.undoLast }).click();
+  await page.getByText(forecastTexts.noPending).waitFor();
+  expect(await toolbar.getByRole("button", { name: forecastTexts.undoLast }).isDisabled()).toBe(true);
+
+  // Again, then saved: every cell's history says distributed.
+  await (await cell(page, SALARIES.label, `m_${m(11)}`)).click();
+  await toolbar.getByRole("button", { name: forecastTexts.spreadTitle }).click();
+  await dialog.getByRole("checkbox", { name: CHARGES.account }).check();
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("1.300,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await rows.first().waitFor();
+  await dialog.getByRole("button", { name: forecastTexts.apply }).click();
+  await dialog.waitFor({ state: "detached" });
+  await saveAndConfirm(page, toolbar.getByRole("button", { name: forecastTexts.saveCount(cells) }));
+  const history = await withDb(app, (db) =>
+    db.collection(FORECAST_HISTORY).find({ rf: OPEN, cost_center_concat: CC, via: "spread" }).toArray(),
+  );
+  expect(history).toHaveLength(cells);
+  const total = (account: string) =>
+    Math.round(history.filter((h) => h.account_concat === account).reduce((sum, h) => sum + h.new * 100, 0));
+  expect([total(SALARIES.account), total(CHARGES.account)]).toEqual([130_000, 130_000]);
+});

@@ -185,7 +185,7 @@ export function yearSums(row: readonly (number | null)[], totals: readonly Annua
 // Changes
 
 /** `at`: when the cell was last changed in the portal as loaded (AccountLine.stamps), checked by the server with `old`. */
-export type CellChange = { account: string; month: string; old: number; value: number; at: number };
+export type CellChange = { account: string; month: string; old: number; value: number; at: number; spread?: true };
 
 /** The cells whose value differs from the loaded one: what a save sends, nothing else. */
 export function changedCells(

@@ -1,6 +1,5 @@
 import { useNavigate } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useMemo } from "react";
-import { monthLabel, parseMonthKey } from "~/shared/months";
 import { useHydrated } from "~/shared/ui/use-hydrated";
 import {
   type ColumnPinningState,
@@ -17,6 +16,7 @@ import {
   gridRows,
 } from "./forecast-grid-rules";
 import { GridBody } from "./forecast-row";
+import type { OpenDialogsProps } from "./grid-dialogs";
 import { gridTexts } from "./grid-texts";
 import { GridNotices, GridToolbar } from "./grid-toolbar";
 import { type ConflictMark, type ForecastEdits, useForecastEdits } from "./use-forecast-edits";
@@ -27,9 +27,7 @@ export { INITIAL_PINNING } from "./forecast-columns";
 export type { ConflictMark } from "./use-forecast-edits";
 
 // The grid's dialogs open only on request: their code loads with the first one.
-const loadDialogs = () => import("./grid-dialogs");
-const MassChangeDialog = lazy(() => loadDialogs().then((m) => ({ default: m.MassChangeDialog })));
-const CellHistoryDialog = lazy(() => loadDialogs().then((m) => ({ default: m.CellHistoryDialog })));
+const OpenDialogs = lazy(() => import("./grid-dialogs").then((m) => ({ default: m.OpenDialogs })));
 
 /**
  * The forecast review grid (spec 001 §2–§5), its columns and their pinning in forecast-columns.tsx: one
@@ -57,6 +55,8 @@ export type ForecastGridProps = {
   onSave: (changes: CellChange[]) => void;
   saving: boolean;
   historyUrl: (account: string, month: string) => string;
+  /** "Distribuir total" (the page whose preview the grid's dialog reads), for an editable grid. */
+  spreadUrl?: string;
   /** A cell's comments (Shift+F2, the toolbar, the history dialog). */
   commentsUrl?: (account: string, month: string) => string;
   /** Told how many changed cells are not saved yet. */
@@ -117,12 +117,15 @@ export function ForecastGrid(props: ForecastGridProps) {
         historyOn={keys.activeCell !== null}
         onSave={() => {
           keys.rememberFocus();
-          onSave(pending);
+          onSave(edits.toSave());
         }}
         onUndoAll={edits.undoAll}
         onUndoLast={edits.undoLast}
         onHistory={() => edits.setHistoryCell(keys.activeCell)}
         onComments={onComments && keys.activeCell ? () => keys.activeCell && onComments(keys.activeCell) : undefined}
+        onSpread={
+          props.spreadUrl && keys.activeCell ? () => edits.setSpreadLine(keys.activeCell?.line ?? null) : undefined
+        }
       />
       {editable && showKeyboardHelp ? <p className="forecast-grid__help">{gridTexts.keyboardHelp}</p> : null}
       <GridNotices notice={edits.notice} conflicts={conflicts} onResolve={edits.resolveConflicts} />
@@ -146,6 +149,7 @@ export function ForecastGrid(props: ForecastGridProps) {
         months={months}
         historyUrl={props.historyUrl}
         commentsUrl={commentsUrl}
+        spreadUrl={props.spreadUrl}
       />
     </div>
   );
@@ -222,46 +226,17 @@ function GridTable({
 }
 
 /**
- * The mass change and the cell's history. A boundary only while a dialog is open: one rendered empty on the server
- * hydrates after the grid, and an update of the grid meanwhile reaches it first (React error 421, "received an update
- * before it finished hydrating"; seen in grid-layout.e2e.ts).
+ * The mass change, the cell's history and "Distribuir total" (their code loads with the first one opened). A boundary
+ * only while a dialog is open: one rendered empty on the server hydrates after the grid, and an update of the grid
+ * meanwhile reaches it first (React error 421, "received an update before it finished hydrating"; seen in
+ * grid-layout.e2e.ts).
  */
-function GridDialogs({
-  edits,
-  accounts,
-  months,
-  historyUrl,
-  commentsUrl,
-}: {
-  edits: ForecastEdits;
-  accounts: readonly { account: string }[];
-  months: readonly string[];
-  historyUrl: (account: string, month: string) => string;
-  commentsUrl?: (account: string, month: string) => string;
-}) {
-  const { massColumn, historyCell } = edits;
-  if (massColumn === null && !historyCell) return null;
-  const label = (month: number) => monthLabel(parseMonthKey(months[month]) ?? 0);
+function GridDialogs(props: OpenDialogsProps) {
+  const { massColumn, historyCell, spreadLine } = props.edits;
+  if (massColumn === null && !historyCell && spreadLine === null) return null;
   return (
     <Suspense fallback={null}>
-      {massColumn !== null ? (
-        <MassChangeDialog
-          column={label(massColumn)}
-          onClose={() => edits.setMassColumn(null)}
-          onApply={(change) => edits.applyMassChange(massColumn, change)}
-        />
-      ) : null}
-      {historyCell ? (
-        <CellHistoryDialog
-          account={accounts[historyCell.line].account}
-          month={label(historyCell.month)}
-          url={historyUrl(accounts[historyCell.line].account, months[historyCell.month])}
-          commentsUrl={commentsUrl?.(accounts[historyCell.line].account, months[historyCell.month])}
-          current={edits.values[historyCell.line][historyCell.month]}
-          onRestore={edits.restorable(historyCell) ? (value) => edits.restoreValue(historyCell, value) : undefined}
-          onClose={() => edits.setHistoryCell(null)}
-        />
-      ) : null}
+      <OpenDialogs {...props} />
     </Suspense>
   );
 }

@@ -10,7 +10,7 @@ export const FORECAST_SAVE_BODY_MAX_BYTES = 4 * 1024 * 1024;
 /**
  * What the review's save accepts, checked on the server whatever the browser did (spec 001 §4, §5): the
  * scenario open today, only forecast columns of its window, numbers with at most two decimals, each cell once. The
- * body is `{ intent: "save", changes: [{ account, month: "YYYY-MM", old, value, at }] }`, `old` being the value the
+ * body is `{ intent: "save", changes: [{ account, month: "YYYY-MM", old, value, at, spread? }] }`, `old` being the value the
  * browser loaded and `at` when the cell was last changed in the portal as loaded (0: never) — together the state the
  * save was made on (the concurrency check; `at` keeps a save sent again from applying twice). Any refusal refuses the
  * whole save.
@@ -30,12 +30,14 @@ const changeSchema = z
     value: z.union([z.number(), z.string().max(60)]),
     // Optional for a caller of an older page (then only `old` is checked); the grid always sends it.
     at: z.number().int().min(0).max(8.64e15).optional(),
+    // The grid's "Distribuir total": the cell's history says "distribuído".
+    spread: z.literal(true).optional(),
   })
   .strict();
 
 const bodySchema = z.object({ intent: z.literal("save"), changes: z.array(changeSchema) }).strict();
 
-export type SaveCell = { account: string; month: Month; old: number; value: number; at?: number };
+export type SaveCell = { account: string; month: Month; old: number; value: number; at?: number; via?: "spread" };
 export type SaveCheck = { ok: true; cells: SaveCell[] } | { ok: false; status: 400 | 409; message: string };
 
 const refuse = (message: string, status: 400 | 409 = 400): SaveCheck => ({ ok: false, status, message });
@@ -70,6 +72,7 @@ export function checkSave(body: unknown, calendar: ScenarioCalendar, today: Cale
       old: change.old,
       value: value === 0 ? 0 : value,
       ...(change.at !== undefined ? { at: change.at } : {}),
+      ...(change.spread ? { via: "spread" as const } : {}),
     });
   }
   return { ok: true, cells };

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
+import { monthLabel, parseMonthKey } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { uiTexts } from "~/shared/ui/texts";
@@ -7,6 +8,8 @@ import { gridDialogTexts } from "./dialog-texts";
 import { gridTexts } from "./grid-texts";
 import { applyPercent, type Direction, readPercent, takesMassChange } from "./mass-change";
 import type { HistoryReply } from "./review.server";
+import { SpreadDialog } from "./spread-dialog";
+import type { ForecastEdits } from "./use-forecast-edits";
 
 /**
  * The mass column change (spec 001 §5): a percent and Aumentar or Diminuir, applied to the detail rows with a value in
@@ -191,5 +194,52 @@ export function CellHistoryDialog({
         </p>
       ) : null}
     </Dialog>
+  );
+}
+
+export type OpenDialogsProps = {
+  edits: ForecastEdits;
+  accounts: readonly { account: string }[];
+  months: readonly string[];
+  historyUrl: (account: string, month: string) => string;
+  commentsUrl?: (account: string, month: string) => string;
+  spreadUrl?: string;
+};
+
+/** The grid's open dialog: the mass change of a month, a cell's history, or "Distribuir total" from a row. */
+export function OpenDialogs({ edits, accounts, months, historyUrl, commentsUrl, spreadUrl }: OpenDialogsProps) {
+  const { massColumn, historyCell, spreadLine } = edits;
+  const label = (month: number) => monthLabel(parseMonthKey(months[month]) ?? 0);
+  return (
+    <>
+      {massColumn !== null ? (
+        <MassChangeDialog
+          column={label(massColumn)}
+          onClose={() => edits.setMassColumn(null)}
+          onApply={(change) => edits.applyMassChange(massColumn, change)}
+        />
+      ) : null}
+      {historyCell ? (
+        <CellHistoryDialog
+          account={accounts[historyCell.line].account}
+          month={label(historyCell.month)}
+          url={historyUrl(accounts[historyCell.line].account, months[historyCell.month])}
+          commentsUrl={commentsUrl?.(accounts[historyCell.line].account, months[historyCell.month])}
+          current={edits.values[historyCell.line][historyCell.month]}
+          onRestore={edits.restorable(historyCell) ? (value) => edits.restoreValue(historyCell, value) : undefined}
+          onClose={() => edits.setHistoryCell(null)}
+        />
+      ) : null}
+      {spreadLine !== null && spreadUrl ? (
+        <SpreadDialog
+          url={spreadUrl}
+          accounts={accounts}
+          months={months}
+          line={spreadLine}
+          onClose={() => edits.setSpreadLine(null)}
+          onApply={edits.applySpread}
+        />
+      ) : null}
+    </>
   );
 }

@@ -55,6 +55,7 @@ export const gridTexts = {
   comments: "Comentários",
   commentsOfReview: "Comentários das células",
   commentMarker: "Tem comentários (Shift+F2 abre)",
+  spread: "Distribuir total",
   massChange: "Alteração em massa",
   massChangeOf: (column: string) => `Alteração em massa: ${column}`,
   pending: (n: number) =>

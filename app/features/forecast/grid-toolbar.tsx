@@ -18,6 +18,7 @@ export function GridToolbar({
   onUndoLast,
   onHistory,
   onComments,
+  onSpread,
 }: {
   /** The grid may be edited in this browser now; else (once hydrated) only the history is offered. */
   editable: boolean;
@@ -35,6 +36,8 @@ export function GridToolbar({
   onHistory: () => void;
   /** The active cell's comments, when there is one. */
   onComments?: () => void;
+  /** "Distribuir total" from the active row, when there is one. */
+  onSpread?: () => void;
 }) {
   const history = (
     <>
@@ -62,6 +65,9 @@ export function GridToolbar({
         onClick={onUndoLast}
       >
         {gridTexts.undoLast}
+      </button>
+      <button type="button" className="button button--secondary" disabled={!onSpread || saving} onClick={onSpread}>
+        {gridTexts.spread}
       </button>
       {history}
       <span className="forecast-grid__pending" aria-live="polite">

@@ -739,3 +739,33 @@ describe("the calendar (/ij/report_preview_schneider)", () => {
     ]);
   });
 });
+
+// Last: it writes history that the tests above count.
+describe("a save with spread cells", () => {
+  it("records the cells a save marks as spread as distributed, one by one, and the others as typed", async () => {
+    const MEDIA = "4301001 - Mídia Digital";
+    const { status } = await save(OPEN, RETAIL, {
+      intent: "save",
+      changes: [
+        { ...change(MEDIA, "2027-04", stored(90, "2027-04"), 50), spread: true },
+        change(MEDIA, "2027-05", stored(90, "2027-05"), 60),
+      ],
+    });
+    expect(status).toBe(200);
+    const history = await db
+      .collection(FORECAST_HISTORY)
+      .find({ cost_center_concat: RETAIL, account_concat: MEDIA }, { projection: { _id: 0, data_ref: 1, via: 1 } })
+      .sort({ data_ref: 1 })
+      .toArray();
+    expect(history.map((h) => [h.data_ref.toISOString().slice(0, 7), h.via ?? null])).toEqual([
+      ["2027-04", "spread"],
+      ["2027-05", null],
+    ]);
+    // Anything but `true` is a broken client's body.
+    const forged = await save(OPEN, RETAIL, {
+      intent: "save",
+      changes: [{ ...change(MEDIA, "2027-06", stored(90, "2027-06"), 1), spread: "yes" }],
+    });
+    expect(forged.status).toBe(400);
+  });
+});

@@ -3,6 +3,7 @@ import { formatPtBr2, roundTo2 } from "~/shared/numbers";
 import {
   type AccountGroup,
   type AccountLine,
+  type CellChange,
   changedCells,
   editedLines,
   type ForecastGridPayload,
@@ -29,7 +30,14 @@ export type Position = { row: number; column: number };
 export type Editing = Position & { text: string; error: boolean };
 export type Notice = { tone: "info" | "error"; text: string };
 export type Values = (number | null)[][];
-type UndoStep = { line: number; month: number; before: number | null }[];
+export type UndoStep = { line: number; month: number; before: number | null }[];
+/** Marks the changes to save whose latest step was a spread (spread-dialog.tsx, loaded with the first spread). */
+export type SpreadMarker = (
+  pending: readonly CellChange[],
+  steps: readonly { cells: UndoStep; spread: boolean }[],
+  accounts: readonly { account: string }[],
+  months: readonly string[],
+) => CellChange[];
 
 /**
  * The values, the stored ones they started from, and the undo steps. A new `loadedAt` (the reload after a save)
@@ -48,6 +56,8 @@ function useUndoableValues(groups: readonly AccountGroup[], loadedAt: number | u
     setValuesState(next);
   }, []);
   const undo = useRef<UndoStep[]>([]);
+  // The steps that were a "Distribuir total": a cell whose latest step is one is saved as distributed.
+  const spreads = useRef(new WeakSet<UndoStep>());
   // How many undo steps there are, rendered: "Desfazer última" is disabled without one.
   const [undoDepth, setUndoDepth] = useState(0);
   const [loaded, setLoaded] = useState(loadedAt);
@@ -62,9 +72,9 @@ function useUndoableValues(groups: readonly AccountGroup[], loadedAt: number | u
     setUndoDepth(0);
   }
 
-  /** Sets cells (rounded to cents) as one undo step. */
+  /** Sets cells (rounded to cents) as one undo step (`spread`: a "Distribuir total"). */
   const apply = useCallback(
-    (changes: readonly CellValue[]) => {
+    (changes: readonly CellValue[], spread?: boolean) => {
       if (changes.length === 0) return;
       const current = latest.current;
       const next = current.slice();
@@ -75,11 +85,15 @@ function useUndoableValues(groups: readonly AccountGroup[], loadedAt: number | u
         next[line][month] = roundTo2(value);
       }
       undo.current.push(step);
+      if (spread) spreads.current.add(step);
       setUndoDepth(undo.current.length);
       setValues(next);
     },
     [setValues],
   );
+
+  /** The undo steps, oldest first, each with whether it was a spread. */
+  const steps = () => undo.current.map((step) => ({ cells: step, spread: spreads.current.has(step) }));
 
   const undoLast = useCallback(() => {
     const step = undo.current.pop();
@@ -102,7 +116,19 @@ function useUndoableValues(groups: readonly AccountGroup[], loadedAt: number | u
     setValues(original.map((row) => row.slice()));
   };
 
-  return { original, values, latest, undoDepth, reloaded, setOriginal, setValues, apply, undoLast, restart };
+  return {
+    original,
+    values,
+    latest,
+    undoDepth,
+    reloaded,
+    setOriginal,
+    setValues,
+    apply,
+    undoLast,
+    restart,
+    steps,
+  };
 }
 
 /** The cells of `conflicts` set to the value stored now (a line is copied once). */
@@ -171,14 +197,19 @@ function useEditorState(reloaded: boolean) {
   const [notice, setNotice] = useState<Notice | null>(null);
   let [massColumn, setMassColumn] = useState<number | null>(null);
   let [historyCell, setHistoryCell] = useState<Cell | null>(null);
+  let [spreadLine, setSpreadLine] = useState<number | null>(null);
   if (reloaded) {
-    editing = massColumn = historyCell = null;
+    editing = massColumn = historyCell = spreadLine = null;
     setEditing(null);
     setNotice(null);
     setMassColumn(null);
     setHistoryCell(null);
+    setSpreadLine(null);
   }
-  return { editing, setEditing, notice, setNotice, massColumn, setMassColumn, historyCell, setHistoryCell };
+  return {
+    ...{ editing, setEditing, notice, setNotice, massColumn, setMassColumn, historyCell, setHistoryCell },
+    ...{ spreadLine, setSpreadLine },
+  };
 }
 
 export type ForecastEditsInput = {
@@ -228,6 +259,18 @@ export function useForecastEdits(input: ForecastEditsInput) {
     setNotice({ tone: "info", text: gridTexts.massChanged(updates.length) });
   };
 
+  /** "Distribuir total" in the grid: one undo step, its cells saved as distributed (`mark`). */
+  const marker = useRef<SpreadMarker | null>(null);
+  const applySpread = (changes: readonly CellValue[], notice: string, mark: SpreadMarker) => {
+    marker.current = mark;
+    apply(changes, true);
+    ui.setSpreadLine(null);
+    setNotice({ tone: "info", text: notice });
+  };
+
+  /** The changes to save (after a spread, its cells marked: their history says "distribuído"). */
+  const toSave = () => (marker.current ? marker.current(pending, v.steps(), input.accounts, months) : pending);
+
   /** After a refused save: either keep this user's values (the next save overwrites knowingly) or take the stored ones. */
   const resolveConflicts = (mode: "keepMine" | "useCurrent") => {
     const cells = conflictCells(input.conflicts, input.accounts, months);
@@ -262,6 +305,8 @@ export function useForecastEdits(input: ForecastEditsInput) {
     undoAll,
     paste,
     applyMassChange,
+    applySpread,
+    toSave,
     resolveConflicts,
     restorable,
     restoreValue,
