@@ -3,13 +3,14 @@ import { z } from "zod";
 import { forecastLocks, readWindow } from "~/models/forecast.server";
 import { type CalendarDate, monthLabel, monthStartDate, parseMonthKey } from "~/shared/months";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
+import { spreadOverRows } from "~/shared/spread";
 import { redirectWithToast } from "~/shared/toast.server";
 import { lockMessage } from "./cycle/server-texts";
 import { reviewPath } from "./forecast-filter";
 import type { AccountLine } from "./forecast-grid-rules";
 import { isEditableMonth } from "./release-points";
 import { loadReviewGrid, type Review, writeReviewCells } from "./review.server";
-import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage, spreadOverRows } from "./spread";
+import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage } from "./spread";
 
 export { SPREAD_MODES, type SpreadPage };
 
