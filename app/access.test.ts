@@ -73,6 +73,7 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.plan_edit", [SA, GO], "planning"],
   ["routes/ij.plan_edit.excel", [SA, GO], "planning"],
   ["routes/ij.plan_edit_.comentarios", [SA, GO], "planning"],
+  ["routes/ij.plan_edit_.distribuir", [SA, GO], "planning"],
   ["routes/ij.report", [SA, SI, GO], "report"],
   ["routes/ij.report_preview", [SA, SI, GO], "report"],
   ["routes/ij.report_create", [SA, SI, GO], "report"],

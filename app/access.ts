@@ -278,6 +278,8 @@ export const ROUTE_ACCESS = {
   "routes/ij.plan_edit.excel": PLANNING,
   // A row's comments: the grid's readers.
   "routes/ij.plan_edit_.comentarios": PLANNING,
+  // "Distribuir total" of a SKU in a channel: the grid's rule (its POST the grid's write rule).
+  "routes/ij.plan_edit_.distribuir": PLANNING,
 
   // Reports (spec 001 §6: Relatorios for SYSTEM ADMIN, USER SILVER, USER GOLD). The report preview is the
   // planning results screen: report readers read it, saving needs the planning rule.

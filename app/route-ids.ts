@@ -41,6 +41,7 @@ export type RouteId =
   | "routes/ij.plan_edit"
   | "routes/ij.plan_edit.excel"
   | "routes/ij.plan_edit_.comentarios"
+  | "routes/ij.plan_edit_.distribuir"
   | "routes/ij.preview_financial"
   | "routes/ij.preview_financial.$id.file"
   | "routes/ij.report"

@@ -247,6 +247,49 @@ export async function* planningRowsOfFilter(
   }
 }
 
+/** Months one "Distribuir total" takes at most (a SKU × channel over ten years). */
+export const SPREAD_MONTHS_MAX = 120;
+
+/**
+ * The rows of one SKU in one channel within the filter's months, oldest month first (at most SPREAD_MONTHS_MAX + 1:
+ * the caller learns there are more), with what a save checks: `revision`.
+ */
+export async function planningPairRows(
+  filter: PlanningFilter,
+  sku: string,
+  channel: string,
+): Promise<Array<Pick<PlanningRow, "_id" | "dateRef" | "valor"> & { revision: number }>> {
+  const { rows: coll } = await collections();
+  const found = await coll
+    .find(
+      { ...planningQuery(filter), sku: String(sku), channel: String(channel) as PlanningRow["channel"] },
+      { projection: { dateRef: 1, valor: 1, revision: 1 } },
+    )
+    .sort({ dateRef: 1, _id: 1 })
+    .limit(SPREAD_MONTHS_MAX + 1)
+    .toArray();
+  return found.map((r) => ({ _id: r._id, dateRef: r.dateRef, valor: r.valor, revision: r.revision ?? 0 }));
+}
+
+/** The quantities of one SKU in one channel in the given months (any filter): a spread's base. */
+export async function planningPairValues(
+  sku: string,
+  channel: string,
+  months: readonly Date[],
+): Promise<Map<number, number>> {
+  if (months.length === 0) return new Map();
+  const { rows: coll } = await collections();
+  const found = await coll
+    .find(
+      { sku: String(sku), channel: String(channel) as PlanningRow["channel"], dateRef: { $in: [...months] } },
+      { projection: { dateRef: 1, valor: 1 } },
+    )
+    .toArray();
+  const values = new Map<number, number>();
+  for (const r of found) values.set(r.dateRef.getTime(), (values.get(r.dateRef.getTime()) ?? 0) + r.valor);
+  return values;
+}
+
 /** One planning row by its id (any filter), or null. */
 export async function planningRowById(id: string): Promise<PlanningRow | null> {
   if (!/^[0-9a-f]{24}$/i.test(id)) return null;
@@ -347,8 +390,8 @@ export async function saveQuantities(input: {
   screen: SaveScreen;
   filter: PlanningFilter;
   edits: QuantityEdit[];
-  /** "excel": the values came from an edited export (recorded on the save and in each row's history). */
-  via?: "excel";
+  /** "excel": the values came from an edited export; "spread": from "Distribuir total" (on the save and in each row's history). */
+  via?: "excel" | "spread";
 }): Promise<IndividualOutcome> {
   const { rows, saves, history } = await collections();
   const ids = input.edits.map((e) => e.id);
@@ -540,7 +583,7 @@ export async function readOwnSave(saveId: ObjectId, user: string): Promise<Plann
 }
 
 export type HistoryEntry =
-  | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" | "upload" }
+  | { kind: "unitario"; at: Date; user: string; old: number; new: number; via?: "excel" | "upload" | "spread" }
   /** A batch: the row's old and new valor when the batch recorded them per row, else how many rows it changed. */
   | {
       kind: "lote";

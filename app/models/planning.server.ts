@@ -79,8 +79,8 @@ export type PlanningSaveRecord = {
   modified: number;
   /** Individual: the rows refused because they changed after the page was loaded. */
   conflicts: ConflictRecord[];
-  /** "excel" when the values came from an edited export ("via Excel"). */
-  via?: "excel";
+  /** "excel" when the values came from an edited export ("via Excel"); "spread" from "Distribuir total". */
+  via?: "excel" | "spread";
   /** Batch: every row it changed has a history record of its own (old and new); older batches have none. */
   rowHistory?: boolean;
 };
@@ -95,8 +95,9 @@ export type PlanningHistoryRecord = {
   screen: SaveScreen;
   /** A batch's percentage and direction (mode "lote"). */
   batch?: { percent: number; op: Direction };
-  /** "excel" when the value came from an edited export ("via Excel"); "upload" when from an upload template. */
-  via?: "excel" | "upload";
+  /** "excel" when the value came from an edited export ("via Excel"); "upload" from an upload template; "spread" from
+   * "Distribuir total". */
+  via?: "excel" | "upload" | "spread";
   old: number;
   new: number;
 };

@@ -308,6 +308,7 @@ test("without JavaScript: filter → edit → confirm → saved, and the group e
     expect((await db.collection("planning_quantity").findOne({ _id: new ObjectId(id!) }))?.valor).toBe(4321);
     await page.getByRole("dialog").getByRole("link", { name: messages.close }).click();
     expect(new URL(page.url()).searchParams.get("saved")).toBeNull();
+    const results = page.url();
 
     // Group edit without JavaScript: the dialog is a GET form; a wrong percentage comes back with the message.
     await page.getByRole("link", { name: planningTexts.groupEdit }).click();
@@ -315,6 +316,25 @@ test("without JavaScript: filter → edit → confirm → saved, and the group e
     await page.getByLabel(planningTexts.decrease).check();
     await page.getByRole("button", { name: planningTexts.apply }).click();
     await page.getByText(planningTexts.decreaseTooLarge).waitFor();
+
+    // "Distribuir" on a row: its SKU in its channel over the filter's months, previewed, then saved whole.
+    await page.goto(results);
+    const spreadRow = await rows(page).nth(1).getAttribute("data-row-id");
+    await rows(page).nth(1).getByRole("link", { name: planningTexts.spreadColumn }).click();
+    await page.getByLabel(planningTexts.spreadTotal).fill("1.201");
+    await page.getByRole("button", { name: planningTexts.spreadPreview }).click();
+    const previewed = page.locator(".spread__preview tbody tr");
+    await previewed.first().waitFor();
+    const months = await previewed.count();
+    await page.getByRole("button", { name: planningTexts.spreadConfirm }).click();
+    await page.waitForURL((u) => u.pathname === "/ij/plan_edit");
+    await page.getByText(planningTexts.spreadSaved(months)).waitFor();
+    const row = await db.collection("planning_quantity").findOne({ _id: new ObjectId(spreadRow!) });
+    const pair = await db.collection("planning_quantity").find({ sku: row?.sku, channel: row?.channel }).toArray();
+    const spread = await db.collection("planning_quantity_history").find({ via: "spread" }).toArray();
+    expect(spread).toHaveLength(months);
+    const ids = new Set(spread.map((h) => String(h.rowId)));
+    expect(pair.filter((r) => ids.has(String(r._id))).reduce((sum, r) => sum + r.valor, 0)).toBe(1201);
   });
 });
 

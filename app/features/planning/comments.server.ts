@@ -4,9 +4,9 @@ import type { PlanningRow } from "~/models/planning-queries.server";
 import { planningRowById } from "~/models/planning-queries.server";
 import { type CellTarget, cellKeyOf, readersOfRoute, threadNote } from "~/platform/comments/threads.server";
 import { monthKey, monthOfDate, monthStartDate } from "~/shared/months";
-import { planningThreadPath } from "./comment-paths";
 import { filterSearchParams } from "./planning";
 import { formatCompetencyMonth } from "./planning-dates";
+import { planningThreadPath } from "./row-paths";
 import { PLAN_SCREEN } from "./screens";
 
 /**

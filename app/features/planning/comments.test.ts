@@ -14,8 +14,8 @@ import { loader as planEditLoader } from "~/routes/ij.plan_edit";
 import { action as excelAction, loader as excelLoader } from "~/routes/ij.plan_edit.excel";
 import { action, loader } from "~/routes/ij.plan_edit_.comentarios";
 import { loader as reportLoader } from "~/routes/ij.report_preview";
-import { planningThreadPath } from "./comment-paths";
 import { resetPlanning } from "./fixtures";
+import { planningThreadPath } from "./row-paths";
 import { planningTexts } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));

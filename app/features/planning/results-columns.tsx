@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "~/shared/ui/data-table";
 import { uiTexts } from "~/shared/ui/texts";
-import { planningThreadPath } from "./comment-paths";
 import { QUANTITY_MAX } from "./planning-values";
 import type { ResultRow, ResultsView } from "./results.server";
+import { planningSpreadPath, planningThreadPath } from "./row-paths";
 import { planningTexts } from "./texts";
 import type { Edits } from "./use-edits";
 
@@ -126,6 +126,24 @@ export function resultColumns(
         </Link>
       ),
     },
+    // The plan grid's editors spread a SKU's total over the filter's months from any of its rows.
+    ...(threads && data.canWrite
+      ? [
+          {
+            id: "spread",
+            header: planningTexts.spreadColumn,
+            cell: ({ row }: { row: { original: ResultRow } }) => (
+              <Link
+                className="button button--secondary button--small"
+                to={planningSpreadPath(row.original.id, data.filterQuery)}
+                aria-label={planningTexts.spreadOf(row.original.label)}
+              >
+                {planningTexts.spreadColumn}
+              </Link>
+            ),
+          } satisfies ColumnDef<ResultRow, unknown>,
+        ]
+      : []),
     // The plan grid's rows carry comment threads (the report preview's do not).
     ...(threads
       ? [

@@ -30,9 +30,9 @@ import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { parseSubmission, readForm } from "~/shared/forms/submission.server";
-import { planningThreadPath } from "./comment-paths";
 import { planningThreadMarks } from "./comments.server";
 import { PLANNING_DATASET } from "./excel.server";
+import { planningThreadPath } from "./row-paths";
 import { planningTexts } from "./texts";
 
 /** The plan screen's Excel route: GET exports the filter, POST takes an edited export back. */
@@ -126,7 +126,11 @@ function conflictViews(conflicts: ConflictRecord[]): ConflictView[] {
 function historyChange(entry: HistoryEntry): { mode: string; change: string } {
   if (entry.kind === "unitario") {
     const mode =
-      entry.via === "excel" ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}` : planningTexts.historyUnitario;
+      entry.via === "excel"
+        ? `${planningTexts.historyUnitario} ${excelTexts.viaExcel}`
+        : entry.via === "spread"
+          ? `${planningTexts.historyUnitario} (${planningTexts.spreadHistory})`
+          : planningTexts.historyUnitario;
     return { mode, change: `${pt(entry.old)} → ${pt(entry.new)}` };
   }
   const label = groupEditLabel({ percent: entry.percent, op: entry.op });

@@ -140,4 +140,37 @@ export const planningTexts = {
   historyCurrent: (value: string) => `Quantidade atual: ${value}`,
   historyBatchRowChange: (label: string, old: string, value: string) => `${label}: ${old} → ${value}`,
   historyNotFound: "Esta linha não faz parte do filtro atual.",
+
+  // ours: "Distribuir total" of a SKU in a channel (docs/decisions.md "Planning")
+  spreadColumn: "Distribuir",
+  spreadOf: (row: string) => `Distribuir o total de ${row}`,
+  spreadTitle: "Distribuir total",
+  spreadIntro: (months: number, sku: string, channel: string) =>
+    `Informe o total de ${sku} em ${channel} nos ${months} meses do filtro e como distribuí-lo. Cada mês recebe unidades inteiras; a sobra vai para o último mês, e o total fica exato.`,
+  spreadTotal: "Total (unidades)",
+  spreadMode: "Como distribuir",
+  spreadModes: {
+    igual: "Igualmente",
+    ano_anterior: "Como o mesmo mês do ano anterior",
+    pesos: "Por pesos informados",
+  } as Record<string, string>,
+  spreadWeights: "Pesos (um por mês, separados por ;)",
+  spreadWeightsHint: (months: string) => `Na ordem dos meses: ${months}. Exemplo: 1;1;2`,
+  spreadPreview: "Ver a distribuição",
+  spreadPreviewTitle: "Prévia",
+  spreadMonth: "Mês",
+  spreadCurrent: "Atual",
+  spreadNew: "Distribuído",
+  spreadConfirm: "Salvar a distribuição",
+  spreadBack: "Voltar ao planejamento",
+  spreadFellBack: (mode: string) => `Sem base para distribuir ${mode.toLowerCase()}: distribuído igualmente.`,
+  spreadSaved: (months: number) => `Total distribuído em ${months} meses.`,
+  spreadHistory: "distribuído",
+  spreadReadOnly: "Só quem edita o planejamento distribui totais.",
+  spreadUnknownRow: "Linha não encontrada no filtro atual.",
+  spreadTooManyMonths: (max: number) => `Escolha um período de até ${max} meses para distribuir.`,
+  spreadTotalInvalid: "Informe o total como número inteiro de 0 a 1.000.000.000 (ex.: 1.200).",
+  spreadWeightsInvalid: (months: number) =>
+    `Informe ${months} pesos, números maiores ou iguais a zero, separados por ;.`,
+  spreadChanged: "As quantidades mudaram desde a prévia: confira a nova prévia antes de salvar.",
 } as const;

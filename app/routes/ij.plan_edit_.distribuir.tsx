@@ -1,0 +1,111 @@
+// Screen: Spread a total of a SKU in a channel: /ij/plan_edit/distribuir ("Distribuir total").
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { PLANNING_SPREAD_MODES, type PlanningSpreadPage } from "~/features/planning/spread";
+import { loadPlanningSpread, savePlanningSpread } from "~/features/planning/spread.server";
+import { planningTexts as t } from "~/features/planning/texts";
+import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
+import { Alert } from "~/shared/ui/alert";
+import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import "~/features/planning/planning.css";
+
+export const meta: MetaFunction = () => [{ title: t.spreadTitle }];
+
+/**
+ * The planning grid's editors spread a total of one SKU in one channel over the filter's months (a GET form whose
+ * answer is the preview; a POST that saves it: features/planning/spread.server.ts).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.plan_edit_.distribuir", request);
+  return loadPlanningSpread(new URL(request.url), canWriteRoute(user, "routes/ij.plan_edit_.distribuir"));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.plan_edit_.distribuir", request, "write");
+  return savePlanningSpread(request, user);
+}
+
+export default function PlanningSpreadScreen() {
+  const loaded = useLoaderData<typeof loader>() as PlanningSpreadPage;
+  const posted = useActionData<typeof action>() as PlanningSpreadPage | undefined;
+  const page = posted ?? loaded;
+  const monthsText = page.months.map((m) => m.label).join(", ");
+  return (
+    <section aria-labelledby="spread-title" className="spread">
+      <p>
+        <Link to={page.backHref}>{t.spreadBack}</Link>
+      </p>
+      <h1 id="spread-title">
+        {t.spreadTitle}
+        {page.row ? ` · ${page.row.sku} · ${page.row.channel}` : ""}
+      </h1>
+      {page.error ? <Alert tone="error">{page.error}</Alert> : null}
+      {page.row ? (
+        <Form method="get" action={page.action.split("?")[0]} className="spread__form">
+          {[...new URLSearchParams(page.action.split("?")[1] ?? "")].map(([name, value], i) => (
+            <input key={`${name}${i}`} type="hidden" name={name} value={value} />
+          ))}
+          <p>{t.spreadIntro(page.months.length, page.row.sku, page.row.channel)}</p>
+          <div className="field">
+            <label htmlFor="spread-total">{t.spreadTotal}</label>
+            <input id="spread-total" name="total" inputMode="numeric" defaultValue={page.values.total} required />
+          </div>
+          <fieldset className="field">
+            <legend>{t.spreadMode}</legend>
+            {PLANNING_SPREAD_MODES.map((mode) => (
+              <label key={mode} className="spread__choice">
+                <input type="radio" name="modo" value={mode} defaultChecked={page.values.mode === mode} />
+                {t.spreadModes[mode]}
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="spread-weights">{t.spreadWeights}</label>
+            <input id="spread-weights" name="pesos" defaultValue={page.values.weights} aria-describedby="spread-hint" />
+            <small id="spread-hint">{t.spreadWeightsHint(monthsText)}</small>
+          </div>
+          <button type="submit" className="button button--secondary">
+            {t.spreadPreview}
+          </button>
+        </Form>
+      ) : null}
+      {page.preview ? (
+        <Form method="post" action={page.action} className="spread__preview">
+          <h2>{t.spreadPreviewTitle}</h2>
+          {page.preview.note ? <Alert tone="warning">{page.preview.note}</Alert> : null}
+          <table>
+            <caption className="visually-hidden">{t.spreadPreviewTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.spreadMonth}</th>
+                <th scope="col">{t.spreadCurrent}</th>
+                <th scope="col">{t.spreadNew}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.preview.rows.map((row) => (
+                <tr key={row.key}>
+                  <th scope="row">{row.label}</th>
+                  <td className="num">{row.current}</td>
+                  <td className="num">{row.next}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <input type="hidden" name="linha" value={page.row?.id ?? ""} />
+          <input type="hidden" name="total" value={page.values.total} />
+          <input type="hidden" name="modo" value={page.values.mode} />
+          <input type="hidden" name="pesos" value={page.values.weights} />
+          <input type="hidden" name="state" value={page.preview.state} />
+          <button type="submit" className="button button--primary">
+            {t.spreadConfirm}
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
