@@ -1,5 +1,5 @@
 import { ObjectId } from "mongodb";
-import { getDb } from "~/db.server";
+import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 
 /**
@@ -124,14 +124,17 @@ export async function insertComment(
     created_at: now,
   };
   await (await comments()).insertOne(record);
-  await (await threads()).updateOne(
-    keyFilter(key),
-    {
-      $inc: { comments: 1 },
-      $set: { last_at: now, resolved_at: null, resolved_by: null },
-    },
-    { upsert: true },
-  );
+  const count = async () =>
+    (await threads()).updateOne(
+      keyFilter(key),
+      { $inc: { comments: 1 }, $set: { last_at: now, resolved_at: null, resolved_by: null } },
+      { upsert: true },
+    );
+  // Two first comments of a cell at once: one upsert inserts the thread, the other meets its unique key and counts on it.
+  await count().catch((error: unknown) => {
+    if (isDuplicateKeyError(error)) return count();
+    throw error;
+  });
   return record;
 }
 

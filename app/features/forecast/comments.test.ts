@@ -202,6 +202,16 @@ describe("the thread on the grid", () => {
     expect((await thread()).total).toBe(2);
   });
 
+  it("counts two first comments of a cell sent at once on one thread", async () => {
+    const answers = await Promise.all([
+      post({ intent: "comment", text: "Um" }),
+      post({ intent: "comment", text: "Dois" }),
+    ]);
+    expect(answers.map((a) => (a as Response).status)).toEqual([302, 302]);
+    expect(await db.collection(CELL_THREADS).find({}).toArray()).toEqual([expect.objectContaining({ comments: 2 })]);
+    expect((await thread()).comments.map((c) => c.text).sort()).toEqual(["Dois", "Um"]);
+  });
+
   it("lists the review's commented cells, each opening its thread", async () => {
     await post({ intent: "comment", text: "Um" });
     const list = (await loader({

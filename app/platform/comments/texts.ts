@@ -19,7 +19,8 @@ export const commentTexts = {
   backToGrid: "Voltar à grade",
   openInGrid: "Abrir a célula na grade",
   mentionable: "Quem pode ser mencionado",
-  mentionableMore: (more: number) => `… e mais ${more}. Escreva @ e o começo do nome para procurar.`,
+  mentionableMore: (more: number) =>
+    `… e mais ${more}, não listadas aqui: para mencioná-las, escreva @ e a parte do e-mail antes do @.`,
   suggestions: "Sugestões de menção",
   cells: "Células com comentários",
   cellColumn: "Célula",
