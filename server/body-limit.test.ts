@@ -68,7 +68,8 @@ type Answer = { status: number; body: string; sent: number };
 
 /**
  * Posts a urlencoded form of `total` bytes in 64 KB writes (chunked unless `declare`), stopping when the answer
- * comes. `onChunk` runs after each write.
+ * comes. `onChunk` runs after each write. Each write waits a turn of the event loop, so the answer is read as soon as
+ * it arrives: writing on in one synchronous loop, the client met the server's close (EPIPE) before it had read the 413.
  */
 function post(
   port: number,
@@ -94,14 +95,14 @@ function post(
     });
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const write = () => {
-      while (!answered && sent < total) {
-        const part = (sent === 0 ? first : rest).subarray(0, Math.min(rest.length, total - sent));
-        const more = req.write(part);
-        sent += part.length;
-        options.onChunk?.();
-        if (!more) return void req.once("drain", write);
-      }
-      if (!answered) req.end();
+      if (answered) return;
+      if (sent >= total) return void req.end();
+      const part = (sent === 0 ? first : rest).subarray(0, Math.min(rest.length, total - sent));
+      const more = req.write(part);
+      sent += part.length;
+      options.onChunk?.();
+      if (more) setImmediate(write);
+      else req.once("drain", write);
     };
     write();
   });
