@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { threadLinkTexts } from "~/platform/comments/thread-link";
 import { parseMonthKey } from "~/shared/months";
 import { AuxGrid, type GridRow } from "./aux-grid";
 import { hrTexts } from "./texts";
@@ -70,11 +71,11 @@ describe("the Auxiliar Padrão grid", () => {
     for (const canEdit of [true, false]) {
       const start = await render(canEdit);
       expect(start).toContain(`href="/ij/rh_edit/x/comentarios?registro=r1"`);
-      expect(start).toContain(`>${hrTexts.threadStart}</a>`);
+      expect(start).toContain(`>${threadLinkTexts.start}</a>`);
     }
     const open = await render(false, { r1: { comments: 2, resolved: false } });
-    expect(open).toContain(`class="hr-grid__thread-link is-open"`);
-    expect(open).toContain(`>${hrTexts.threadCount(2)}</a>`);
+    expect(open).toContain(`class="thread-link is-open"`);
+    expect(open).toContain(`>${threadLinkTexts.count(2)}</a>`);
     const resolved = await render(false, { r1: { comments: 2, resolved: true } });
     expect(resolved).not.toContain("is-open");
   });

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
 import { type CSSProperties, memo, useMemo } from "react";
 import type { HrAuxRow } from "~/models/hr.server";
+import { ThreadLink, type ThreadState } from "~/platform/comments/thread-link";
 import { monthLabel } from "~/shared/months";
-import type { HrThreadMark } from "./comments-marks";
 import { figureInputName } from "./edits";
 import { checkFigure, formatFigure, HR_FIGURE_FIELDS, type HrFigureField } from "./figures";
 import { hrTexts } from "./texts";
@@ -33,7 +33,7 @@ const COLUMN_IDS: ColumnId[] = [
 ];
 
 /** The rows' comment threads (their count and state, by row id) and each row's thread page. */
-export type RowThreads = { marks: Readonly<Record<string, HrThreadMark>>; href: (id: string) => string };
+export type RowThreads = { marks: Readonly<Record<string, ThreadState>>; href: (id: string) => string };
 
 /** The pinned name column sticks at the left edge (its header above the other sticky headers). */
 function pinnedStyle(id: ColumnId, header = false): CSSProperties | undefined {
@@ -60,7 +60,7 @@ type RowProps = {
   canEdit: boolean;
   commentHref: (id: string) => string;
   onEdit: (id: string, field: HrFigureField, text: string) => void;
-  thread: HrThreadMark | undefined;
+  thread: ThreadState | undefined;
   threadHref: (id: string) => string;
 };
 
@@ -137,13 +137,11 @@ const GridRowView = memo(function GridRowView({
         if (id === "conversa") {
           return (
             <td key={id} className="hr-grid__thread">
-              <Link
+              <ThreadLink
                 to={threadHref(r.id)}
-                className={thread && !thread.resolved ? "hr-grid__thread-link is-open" : "hr-grid__thread-link"}
-                aria-label={hrTexts.threadOf(r.nome, month, thread?.comments ?? 0)}
-              >
-                {thread ? hrTexts.threadCount(thread.comments) : hrTexts.threadStart}
-              </Link>
+                state={thread}
+                label={hrTexts.threadOf(r.nome, month, thread?.comments ?? 0)}
+              />
             </td>
           );
         }

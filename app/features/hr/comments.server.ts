@@ -1,5 +1,6 @@
 import { type CommentScreen, commentsOfScope, threadMarks } from "~/models/cell-comments.server";
 import { findAuxRows, inBranchScope, scopeOfStores } from "~/models/hr.server";
+import type { ThreadState } from "~/platform/comments/thread-link";
 import {
   type CellTarget,
   cellKeyOf,
@@ -8,7 +9,6 @@ import {
   threadNote,
 } from "~/platform/comments/threads.server";
 import { monthLabel } from "~/shared/months";
-import type { HrThreadMark } from "./comments-marks";
 import { hrGridPath, hrThreadPath } from "./paths";
 
 /**
@@ -24,8 +24,8 @@ const GRID_ROUTE = "routes/ij.rh_edit.$filial" as const;
 const cellOf = (id: string) => cellKeyOf([id]);
 
 /** The branch's threads, by row id (the grid keeps those of its rows). */
-export async function hrThreadMarks(filial: string): Promise<Map<string, HrThreadMark>> {
-  const marks = new Map<string, HrThreadMark>();
+export async function hrThreadMarks(filial: string): Promise<Map<string, ThreadState>> {
+  const marks = new Map<string, ThreadState>();
   for (const mark of await threadMarks(SCREEN, filial)) {
     const id = cellPartsOf(mark.cell, 1)?.[0];
     if (id) marks.set(id, { comments: mark.comments, resolved: mark.resolved });

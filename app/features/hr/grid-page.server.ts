@@ -19,13 +19,13 @@ import {
 } from "~/models/hr.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
 import type { AuditActorInput } from "~/platform/audit/record.server";
+import type { ThreadState } from "~/platform/comments/thread-link";
 import { excelPanelState } from "~/platform/import/returned-file-jobs.server";
 import type { ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthKey } from "~/shared/months";
 import { redirectWithToast } from "~/shared/toast.server";
 import { changeLine } from "./change-line";
 import { hrThreadMarks } from "./comments.server";
-import type { HrThreadMark } from "./comments-marks";
 import { type FigureEdit, figureInputName, normalizeComment, readFigureForm } from "./edits";
 import { formatFigure } from "./figures";
 import { MONTH_FROM_PARAM, MONTH_TO_PARAM, resolveMonthRange } from "./month-range";
@@ -59,7 +59,7 @@ export type HrGridData = {
   /** A one-time id the page's saves carry (figures and comments): the same save sent again is refused. */
   saveId: string;
   /** The listed rows' comment threads, by row id. */
-  threads: Record<string, HrThreadMark>;
+  threads: Record<string, ThreadState>;
 };
 
 /**
@@ -97,7 +97,7 @@ export async function loadHrGrid(request: Request, filialParam: string | undefin
     excelPanelState(url.searchParams, email, HR_DATASET),
     hrThreadMarks(filial),
   ]);
-  const threads: Record<string, HrThreadMark> = {};
+  const threads: Record<string, ThreadState> = {};
   for (const row of grid.rows) {
     const mark = marks.get(row.id);
     if (mark) threads[row.id] = mark;

@@ -1,11 +1,11 @@
 import { Form, Link } from "@remix-run/react";
 import { messages } from "~/messages";
 import type { HrAuxRow, StoreUser } from "~/models/hr.server";
+import type { ThreadState } from "~/platform/comments/thread-link";
 import { ExcelPanel, type ExcelPanelData } from "~/shared/excel/panel";
 import { type Month, monthLabel } from "~/shared/months";
 import { Alert } from "~/shared/ui/alert";
 import { AuxGrid, type GridEdits } from "./aux-grid";
-import type { HrThreadMark } from "./comments-marks";
 import { FiguresForm } from "./figures-form";
 import { MonthRangeFields } from "./month-range-fields";
 import { hrGridPath, hrPickerPath, hrThreadPath } from "./paths";
@@ -33,7 +33,7 @@ export function GridPanel({
     people: StoreUser[];
     excel: ExcelPanelData | null;
     saveId: string;
-    threads: Record<string, HrThreadMark>;
+    threads: Record<string, ThreadState>;
   };
   grid: ReturnType<typeof useGridEdits>;
   gridUrl: string;

@@ -99,8 +99,6 @@ export const hrTexts = {
   tooManyFields: "Alterações demais de uma vez. Salve em partes menores.",
 
   // ours: the comment dialog
-  threadStart: "Comentar",
-  threadCount: (n: number) => (n === 1 ? "1 comentário" : `${n} comentários`),
   threadOf: (nome: string, mes: string, n: number) =>
     n === 0 ? `Comentar o registro de ${nome} (${mes})` : `Comentários do registro de ${nome} (${mes}): ${n}`,
   threadsOfBranch: "Comentários dos registros desta filial",

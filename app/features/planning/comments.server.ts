@@ -2,6 +2,7 @@ import { type CommentScreen, commentsOfScope, threadMarks } from "~/models/cell-
 import { ATTRIBUTES, type AttributeParam, CHANNELS, type Channel, type PlanningFilter } from "~/models/planning.fields";
 import type { PlanningRow } from "~/models/planning-queries.server";
 import { planningRowById } from "~/models/planning-queries.server";
+import type { ThreadState } from "~/platform/comments/thread-link";
 import { type CellTarget, cellKeyOf, readersOfRoute, threadNote } from "~/platform/comments/threads.server";
 import { monthKey, monthOfDate, monthStartDate } from "~/shared/months";
 import { filterSearchParams } from "./planning";
@@ -22,13 +23,11 @@ const GRID_ROUTE = "routes/ij.plan_edit" as const;
 type RowKey = Pick<PlanningRow, "sku" | "channel" | "dateRef">;
 const cellOf = (row: RowKey) => cellKeyOf([row.sku, row.channel, monthKey(monthOfDate(row.dateRef))]);
 
-export type PlanningThreadMark = { comments: number; resolved: boolean };
-
 /** The listed rows' threads, by row id. */
 export async function planningThreadMarks(
   rows: readonly (RowKey & { id: string })[],
-): Promise<Record<string, PlanningThreadMark>> {
-  const marks: Record<string, PlanningThreadMark> = {};
+): Promise<Record<string, ThreadState>> {
+  const marks: Record<string, ThreadState> = {};
   if (rows.length === 0) return marks;
   const byCell = new Map(rows.map((r) => [cellOf(r), r.id]));
   for (const mark of await threadMarks(SCREEN, SCOPE, [...byCell.keys()])) {

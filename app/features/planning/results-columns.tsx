@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { ThreadLink } from "~/platform/comments/thread-link";
 import type { ColumnDef } from "~/shared/ui/data-table";
 import { uiTexts } from "~/shared/ui/texts";
 import { QUANTITY_MAX } from "./planning-values";
@@ -151,16 +152,14 @@ export function resultColumns(
             id: "thread",
             header: planningTexts.threadColumn,
             cell: ({ row }: { row: { original: ResultRow } }) => {
-              const mark = threads[row.original.id];
+              const state = threads[row.original.id];
               return (
-                <Link
+                <ThreadLink
                   id={`p-${row.original.id}`}
-                  className={mark && !mark.resolved ? "planning-thread is-open" : "planning-thread"}
                   to={planningThreadPath(row.original.id)}
-                  aria-label={planningTexts.threadOf(row.original.label, mark?.comments ?? 0)}
-                >
-                  {mark ? planningTexts.threadCount(mark.comments) : planningTexts.threadStart}
-                </Link>
+                  state={state}
+                  label={planningTexts.threadOf(row.original.label, state?.comments ?? 0)}
+                />
               );
             },
           } satisfies ColumnDef<ResultRow, unknown>,

@@ -123,8 +123,6 @@ export const planningTexts = {
   historyColumn: "Histórico",
   threadColumn: "Conversa",
   historyThread: "Comentários desta linha",
-  threadStart: "Comentar",
-  threadCount: (n: number) => (n === 1 ? "1 comentário" : `${n} comentários`),
   threadOf: (row: string, n: number) => (n === 0 ? `Comentar ${row}` : `Comentários de ${row}: ${n}`),
   historyOf: (row: string) => `Histórico de ${row}`,
   historyTitle: "Histórico da linha",
