@@ -254,6 +254,48 @@ describe("reads", () => {
     });
   });
 
+  it("$lookup with localField and a pipeline: the equality and the pipeline's first $match read through one index", async () => {
+    const notices = col("notices");
+    await notices.createIndex({ to: 1, read_at: 1 });
+    await notices.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({
+        _id: i,
+        to: i % 3 === 0 ? "ana" : "bia",
+        // Unread: the field missing or null (both match `read_at: null`).
+        ...(i < 6 ? (i % 2 === 0 ? {} : { read_at: null }) : { read_at: new Date(2026, 0, 1 + (i % 28)) }),
+      })),
+    );
+    await col("sessions").insertMany([{ _id: "s1", email: "ana" }, { _id: "s2", email: "bia" }, { _id: "s3" }]);
+    await db.command({ profile: 2 });
+    const out = await col("sessions")
+      .aggregate([
+        {
+          $lookup: {
+            from: "notices",
+            localField: "email",
+            foreignField: "to",
+            pipeline: [{ $match: { read_at: null } }, { $count: "n" }],
+            as: "unread",
+          },
+        },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    await db.command({ profile: 0 });
+    // Unread: ana 0 and 3, bia 1, 2, 4 and 5; a session without an e-mail matches the notices without `to`: none.
+    expect(out.map((s) => [s._id, s.unread])).toEqual([
+      ["s1", [{ n: 2 }]],
+      ["s2", [{ n: 4 }]],
+      ["s3", []],
+    ]);
+    const [entry] = await db
+      .collection("system.profile")
+      .find({ ns: `${db.databaseName}.sessions` })
+      .toArray();
+    // Each session's unread notices come from the index's bounds, not from every notice of its user (100 and 200).
+    expect(entry.docsExamined).toBeLessThan(3 + 6 + 6);
+  });
+
   it("never lets an aggregation change stored documents", async () => {
     await col("nested").insertOne({ _id: 1, a: { b: 1 } });
     const out = await col("nested")

@@ -60,7 +60,18 @@ export class LookupStage extends Stage {
     } else this.useIndex = false;
   }
 
-  private matchesFor(doc: Doc): Doc[] {
+  /**
+   * The sub-pipeline's first stage when it is a $match of plain conditions (no variables) and the equality goes through
+   * an index: it can be read with the equality as one filter. Otherwise undefined.
+   */
+  private leadingMatch(): Doc | undefined {
+    const first = this.pipeline?.[0];
+    if (!this.useIndex || this.foreignField === "_id" || !isPlainObject(first) || !isPlainObject(first.$match)) return;
+    const match = first.$match as Doc;
+    return usesUserVariables(match) ? undefined : match;
+  }
+
+  private matchesFor(doc: Doc, alsoMatching?: Doc): Doc[] {
     if (!this.foreign) return [];
     const local = pathValues(doc, this.localField!);
     const values = local.map((v) => (v === undefined ? null : v));
@@ -101,8 +112,8 @@ export class LookupStage extends Stage {
           }
       return out;
     }
-    const filter = { [this.foreignField!]: { $in: values.filter((v) => !Array.isArray(v) && !isPlainObject(v)) } };
-    return runQuerySync(this.env, this.foreign, filter, {});
+    const equality = { [this.foreignField!]: { $in: values.filter((v) => !Array.isArray(v) && !isPlainObject(v)) } };
+    return runQuerySync(this.env, this.foreign, alsoMatching ? { $and: [equality, alsoMatching] } : equality, {});
   }
 
   push(doc: Doc): boolean {
@@ -115,8 +126,14 @@ export class LookupStage extends Stage {
       if (!correlated && this.uncorrelated) joined = this.uncorrelated;
       else {
         let input: Doc[] | undefined;
-        if (this.localField) input = this.matchesFor(doc);
-        joined = runSubPipeline(this.buildChain, this.env, this.foreign, this.pipeline, vars, input);
+        let pipeline = this.pipeline;
+        const leading = this.localField ? this.leadingMatch() : undefined;
+        if (leading) {
+          // The equality and the pipeline's first $match in one query: the planner may take an index on both.
+          input = this.matchesFor(doc, leading);
+          pipeline = pipeline.slice(1);
+        } else if (this.localField) input = this.matchesFor(doc);
+        joined = runSubPipeline(this.buildChain, this.env, this.foreign, pipeline, vars, input);
         if (!correlated) this.uncorrelated = joined;
       }
     }
