@@ -1,12 +1,11 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useState } from "react";
-import { getConfig } from "~/config.server";
-import { loadNavigation } from "~/features/access/accounts.server";
+import { accessContext, getConfig } from "~/config.server";
 import { DashboardNavigationOverlay } from "~/features/dashboards/dashboard-navigation-overlay";
 import { NoticeHeaderLinks } from "~/features/notices/header-links";
-import { unreadCount } from "~/models/notices.server";
-import { getOptionalUser } from "~/platform/auth/auth.server";
+import { buildNavigation } from "~/navigation";
+import { getOptionalSignedInPage } from "~/platform/auth/auth.server";
 import { forgetSignedInState } from "~/shared/browser-state";
 import { setPortalTimeZone } from "~/shared/dates";
 import { HeaderMenu } from "~/shared/layout/header-menu";
@@ -34,20 +33,15 @@ const NO_NAVIGATION: NavigationProps = { menu: [], sideNav: [] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const config = getConfig();
   const pinned = config.portalToday ? parseIsoDate(config.portalToday) : null;
-  const [{ toast, headers }, user] = await Promise.all([
+  // The signed-in user comes with their unread notices (the header) and the tenant's dashboards, read with the session
+  // in one command that the route's own guard shares. The menus follow app/access.ts for the user's current type.
+  const [{ toast, headers }, signedIn] = await Promise.all([
     getToast(request),
-    getOptionalUser(request).catch(unavailable),
+    getOptionalSignedInPage(request).catch(unavailable),
   ]);
-  // The menu and side navigation come from app/access.ts for the signed-in user's current type.
-  // The header's unread notices (one indexed count): 0 when the database cannot say, the page still draws.
-  const [navigation, unreadNotices]: [NavigationProps, number] = user
-    ? await Promise.all([
-        loadNavigation(user.type)
-          .catch(unavailable)
-          .then((n) => n ?? NO_NAVIGATION),
-        unreadCount(user.email).catch(() => 0),
-      ])
-    : [NO_NAVIGATION, 0];
+  const navigation: NavigationProps = signedIn
+    ? buildNavigation(signedIn.user.type, signedIn.dashboards, accessContext())
+    : NO_NAVIGATION;
   return data(
     {
       brandText: config.brandText,
@@ -57,8 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pinnedToday: pinned ? dayLabel(pinned) : null,
       toast,
       navigation,
-      signedIn: !!user,
-      unreadNotices,
+      signedIn: !!signedIn,
+      unreadNotices: signedIn?.unreadNotices ?? 0,
     },
     headers ? { headers } : undefined,
   );

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "~/db.server";
+import type { DashboardSummary } from "~/navigation";
+import { DASHBOARDS } from "./dashboards.server";
 import type { IndexDeclaration } from "./indexes";
-import { normalizeEmail } from "./users.server";
+import { NOTICES } from "./notices.server";
+import { normalizeEmail, USER_PERMISSIONS, type UserPermissionRecord } from "./users.server";
 
 /**
  * Server-side sessions (the cookie carries only the id). Kept in MongoDB so logout, user deletion and tier
@@ -66,6 +69,58 @@ export async function insertSession(
 export async function findSession(id: string): Promise<SessionRecord | null> {
   const db = await getDb();
   return db.collection<SessionRecord>(SESSIONS).findOne({ _id: id });
+}
+
+/**
+ * A session with what every signed-in page reads beside it: its user's permission record (null once the user is
+ * deleted), the user's unread notices (the header's count) and the tenant's dashboards (the menus), by painelId.
+ */
+export type SessionView = {
+  session: SessionRecord;
+  permission: UserPermissionRecord | null;
+  unreadNotices: number;
+  dashboards: DashboardSummary[];
+};
+
+/**
+ * The session `id` and its view (SessionView) in one command, a page's single round trip before its own reads: the
+ * permission record by the session's e-mail, the unread count through the notices' `to_read_at` index, and the
+ * dashboards of `cliente`. Null when there is no such session.
+ */
+export async function findSessionView(id: string, cliente: string): Promise<SessionView | null> {
+  const db = await getDb();
+  const [found] = await db
+    .collection<SessionRecord>(SESSIONS)
+    .aggregate<
+      SessionRecord & { permission: UserPermissionRecord[]; unread: { n: number }[]; dashboards: DashboardSummary[] }
+    >([
+      { $match: { _id: id } },
+      { $lookup: { from: USER_PERMISSIONS, localField: "email", foreignField: "user", as: "permission" } },
+      {
+        $lookup: {
+          from: NOTICES,
+          localField: "email",
+          foreignField: "to",
+          pipeline: [{ $match: { read_at: null } }, { $count: "n" }],
+          as: "unread",
+        },
+      },
+      {
+        $lookup: {
+          from: DASHBOARDS,
+          pipeline: [
+            { $match: { cliente } },
+            { $sort: { painelId: 1 } },
+            { $project: { _id: 0, painelId: 1, panelLabel: 1, panelType: 1 } },
+          ],
+          as: "dashboards",
+        },
+      },
+    ])
+    .toArray();
+  if (!found) return null;
+  const { permission, unread, dashboards, ...session } = found;
+  return { session, permission: permission[0] ?? null, unreadNotices: unread[0]?.n ?? 0, dashboards };
 }
 
 /** Slides the idle deadline; never past the absolute one. */

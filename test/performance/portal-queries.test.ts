@@ -7,6 +7,7 @@
  */
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { getConfig } from "~/config.server";
 import { listConfiguredUsers, signInWithPassword } from "~/features/access/accounts.server";
 import { loadJobList } from "~/features/uploads-and-jobs/job-list.server";
 import { countLoginFailures, emailKey, findLatestOutboxMessage } from "~/models/auth-records.server";
@@ -29,7 +30,13 @@ import { FILES } from "~/models/files.server";
 import { FORECAST } from "~/models/forecast.server";
 import { findLocalUser } from "~/models/local-users.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
-import { countSessionsOfUser, findSession, insertSession, touchSession } from "~/models/sessions.server";
+import {
+  countSessionsOfUser,
+  findSession,
+  findSessionView,
+  insertSession,
+  touchSession,
+} from "~/models/sessions.server";
 import { findPermissionRecord, listPermissionRowsPage } from "~/models/user-permissions.server";
 import { loader as cockpitLoader } from "~/routes/ij.cockpit";
 import { loader as cockpitPreviewLoader } from "~/routes/ij.cockpit_preview";
@@ -326,6 +333,9 @@ describe("every portal query uses an index", () => {
       await countLoginFailures(emailKey(gold.email), new Date(Date.now() - 3_600_000));
       const session = await insertSession(gold.email, { idleMinutes: 30, absoluteHours: 12 }, new Date());
       await touchSession((await findSession(session._id))!, 30, new Date());
+      // A signed-in page's one read of its session, the user's record, unread notices and the menus' dashboards.
+      const view = await findSessionView(session._id, getConfig().tenantId);
+      expect(view?.permission?.type).toBe("USER GOLD");
       await countSessionsOfUser(gold.email);
       await findPermissionRecord(gold.email);
       await findLocalUser(gold.email);

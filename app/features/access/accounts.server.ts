@@ -5,7 +5,6 @@ import {
   DEFAULT_TIER_FOR_NEW_USERS,
   isPermissionType,
   isTier,
-  type PermissionType,
   type Tier,
 } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
@@ -33,7 +32,7 @@ import {
   updatePermissionType,
 } from "~/models/user-permissions.server";
 import { normalizeEmail } from "~/models/users.server";
-import { buildNavigation, type DashboardSummary, landingFor, type Navigation } from "~/navigation";
+import { type DashboardSummary, landingFor } from "~/navigation";
 import {
   type AuditActorInput,
   actorByEmail,
@@ -200,12 +199,6 @@ export async function signInVerifiedUser(
   const redirectTo = landingFor(record.type, dashboards, accessContext());
   const { headers } = await startSession(email, tokens, request, notOnOrAfter);
   return { kind: "signedIn", redirectTo, sessionCookieHeaders: headers };
-}
-
-/** The header menu and side navigation of a signed-in user (root loader). */
-export async function loadNavigation(type: PermissionType): Promise<Navigation> {
-  const dashboards = await listTenantDashboards();
-  return buildNavigation(type, dashboards, accessContext());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import {
 } from "~/access";
 import { accessContext, getConfig } from "~/config.server";
 import { deleteSession } from "~/models/sessions.server";
-import { findPermissionRecord } from "~/models/user-permissions.server";
+import type { DashboardSummary } from "~/navigation";
 import { recordAccessRefused } from "~/platform/audit/record.server";
 import { memoInRequest } from "~/shared/request-scope.server";
 import { isSameOriginRequest } from "~/shared/same-origin";
@@ -33,10 +33,10 @@ export const SESSION_EXPIRED_REDIRECT = `/?${SESSION_EXPIRED_PARAM}=1`;
 
 export type AuthenticatedUser = { email: string; name: string; type: PermissionType; sessionId: string };
 
-type UserState =
-  | { kind: "user"; user: AuthenticatedUser }
-  | { kind: "anonymous" }
-  | { kind: "expired"; sessionId?: string };
+/** What the layout shows of a signed-in user, read with the session (findSessionView). */
+export type SignedInPage = { user: AuthenticatedUser; unreadNotices: number; dashboards: DashboardSummary[] };
+
+type UserState = ({ kind: "user" } & SignedInPage) | { kind: "anonymous" } | { kind: "expired"; sessionId?: string };
 
 /** Read once per page request: the root loader and the guards of the layout and the route share it. */
 function readUserState(request: Request): Promise<UserState> {
@@ -47,12 +47,14 @@ async function readUserStateNow(request: Request): Promise<UserState> {
   const state = await getSessionState(request);
   if (state.kind === "anonymous") return { kind: "anonymous" };
   if (state.kind === "expired") return { kind: "expired" };
-  const record = await findPermissionRecord(state.session.email);
+  const { permission: record, unreadNotices, dashboards } = state.view;
   // A deleted user or an emptied type ends the session at once.
   if (!record || !isPermissionType(record.type)) return { kind: "expired", sessionId: state.session._id };
   return {
     kind: "user",
     user: { email: record.user, name: record.name ?? "", type: record.type, sessionId: state.session._id },
+    unreadNotices,
+    dashboards,
   };
 }
 
@@ -73,10 +75,21 @@ export async function requireUser(request: Request): Promise<AuthenticatedUser> 
   return toSignIn(state, state.kind === "expired" ? SESSION_EXPIRED_REDIRECT : "/");
 }
 
-/** The signed-in user, or null (for public pages that adapt to a session, e.g. the root loader). */
+/** The signed-in user, or null (for public pages that adapt to a session). */
 export async function getOptionalUser(request: Request): Promise<AuthenticatedUser | null> {
+  return (await getOptionalSignedInPage(request))?.user ?? null;
+}
+
+/**
+ * The signed-in user with their unread notices and the menus' dashboards (the root loader), or null: read with the
+ * session in the same command as the route's guard, so a page's layout costs no read of its own.
+ */
+export async function getOptionalSignedInPage(request: Request): Promise<SignedInPage | null> {
+  const state = await readUserState(request);
+  if (state.kind === "user")
+    return { user: state.user, unreadNotices: state.unreadNotices, dashboards: state.dashboards };
   try {
-    return await requireUser(request);
+    return await toSignIn(state, "/");
   } catch (error) {
     if (error instanceof Response) return null;
     throw error;

@@ -2,10 +2,11 @@ import { type Cookie, createCookie, redirect } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import {
   deleteSession,
-  findSession,
+  findSessionView,
   insertSession,
   type ProviderTokens,
   type SessionRecord,
+  type SessionView,
   touchSession,
 } from "~/models/sessions.server";
 import { actorByEmail, recordAudit } from "~/platform/audit/record.server";
@@ -45,7 +46,8 @@ export type SessionState =
   | { kind: "anonymous" }
   /** A session cookie was sent, but its session is gone (logout, deleted user, timeout). */
   | { kind: "expired"; sessionId: string }
-  | { kind: "active"; session: SessionRecord };
+  /** `view`: what the page reads with it (the user's record, unread notices, the menus' dashboards). */
+  | { kind: "active"; session: SessionRecord; view: SessionView };
 
 async function readSessionId(request: Request): Promise<string | null> {
   const value: unknown = await getSessionCookie().parse(request.headers.get("Cookie"));
@@ -55,8 +57,9 @@ async function readSessionId(request: Request): Promise<string | null> {
 export async function getSessionState(request: Request): Promise<SessionState> {
   const id = await readSessionId(request);
   if (!id) return { kind: "anonymous" };
-  const session = await findSession(id);
-  if (!session) return { kind: "expired", sessionId: id };
+  const view = await findSessionView(id, getConfig().tenantId);
+  if (!view) return { kind: "expired", sessionId: id };
+  const { session } = view;
   const now = new Date();
   if (now >= session.idleExpiresAt || now >= session.absoluteExpiresAt) {
     // Only the request that ended it writes the entry (parallel requests may find it expired together).
@@ -66,9 +69,10 @@ export async function getSessionState(request: Request): Promise<SessionState> {
     return { kind: "expired", sessionId: id };
   }
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
-    return { kind: "active", session: await touchSession(session, getConfig().session.idleMinutes, now) };
+    const touched = await touchSession(session, getConfig().session.idleMinutes, now);
+    return { kind: "active", session: touched, view: { ...view, session: touched } };
   }
-  return { kind: "active", session };
+  return { kind: "active", session, view };
 }
 
 /** The audit entry of a session the portal ended (timeout, or the user's record deleted or emptied). */
