@@ -1,7 +1,11 @@
 /** The load bench's floor (bench/load/floor-app.tsx) as a server of its own: used by floor.ts and run.ts. */
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import { WEB_GC_FLAGS } from "../../server/web-flags";
 import { freePort, waitHttp } from "./pages";
+
+/** The empty document behind the portal's route table (floor-app.tsx), served when the portal is built. */
+export const TABLE_FLOOR = { path: "/home", name: "Remix document behind the portal's route table" } as const;
 
 export const FLOOR_PATHS = [
   { path: "/healthz", name: "/healthz (the portal's)" },
@@ -22,7 +26,8 @@ export async function startFloorServer(): Promise<{ base: string; server: ChildP
   });
   try {
     await waitHttp(`${base}/healthz`, server);
-    for (const { path } of FLOOR_PATHS) {
+    const built = fs.existsSync("build/server/index.js");
+    for (const { path } of [...FLOOR_PATHS, ...(built ? [TABLE_FLOOR] : [])]) {
       const res = await fetch(base + path);
       const body = await res.text();
       if (!res.ok || (path !== "/healthz" && !body.includes("<h1>Início</h1>")))
