@@ -14,7 +14,7 @@ import { sharedAcrossBundles } from "./shared-across-bundles.server";
  * The host and the Remix build are separate bundles, each with its own copy of this module: the storage lives on
  * `globalThis` (sharedAcrossBundles) so both use the same one.
  */
-type Scope = Map<string, Promise<unknown>>;
+type Scope = Map<string, unknown>;
 const storage = sharedAcrossBundles("request-scope", () => new AsyncLocalStorage<Scope>());
 
 /** Runs `work` (one request's handling) with a fresh scope. */
@@ -32,4 +32,15 @@ export function memoInRequest<T>(key: string, compute: () => Promise<T>): Promis
   scope.set(key, pending);
   pending.catch(() => scope.delete(key));
   return pending;
+}
+
+/**
+ * The current request scope's value under `key`, made by `create` the first time it is asked for; undefined outside
+ * a scope (then the caller works alone).
+ */
+export function inRequestScope<T>(key: string, create: () => T): T | undefined {
+  const scope = storage.getStore();
+  if (!scope) return undefined;
+  if (!scope.has(key)) scope.set(key, create());
+  return scope.get(key) as T;
 }
