@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
+import { aggregateTogether } from "./reads-together.server";
 
 /**
  * Comments on a grid's cells (the forecast review, the planning grid, the HR grid). A cell is named by its screen, the
@@ -87,10 +88,12 @@ export async function threadMarks(
     scope: String(scope),
     ...(cells ? { cell: { $in: cells.map(String) } } : {}),
   };
-  const rows = await (await threads())
-    .find(filter, { projection: { _id: 0, cell: 1, comments: 1, resolved_at: 1 } })
-    .limit(MARKS_MAX)
-    .toArray();
+  // Read together with the page's other reads of the same turn (the review's versions).
+  const rows = await aggregateTogether<Pick<CellThreadRecord, "cell" | "comments" | "resolved_at">>(CELL_THREADS, [
+    { $match: filter },
+    { $limit: MARKS_MAX },
+    { $project: { _id: 0, cell: 1, comments: 1, resolved_at: 1 } },
+  ]);
   return rows.map((r) => ({ cell: r.cell, comments: r.comments, resolved: r.resolved_at !== null }));
 }
 

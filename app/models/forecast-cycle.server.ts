@@ -2,6 +2,7 @@ import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
 import { type CycleAction, type CycleState, FROZEN_STATES, INITIAL_STATE } from "./forecast-cycle.fields";
 import type { IndexDeclaration } from "./indexes";
+import { aggregateTogether } from "./reads-together.server";
 
 /**
  * The forecast cycle: the state of each cost centre × RF (preparing → submitted → approved, or returned to be
@@ -241,38 +242,31 @@ export type ReviewCycle = { record: CycleRecord | null; events: CycleEvent[]; pr
  */
 export async function reviewCycleOf(rf: string, cost_center_concat: string, limit = 500): Promise<ReviewCycle> {
   const part = (name: string) => [{ $unset: "_id" }, { $replaceWith: { part: name, doc: "$$ROOT" } }];
-  const rows = await (await db())
-    .collection(FORECAST_CYCLE)
-    .aggregate<{ part: "record" | "event" | "preparer"; doc: CycleRecord & CycleEvent & PreparerRecord }>(
-      [
-        { $match: { rf, cost_center_concat } },
-        { $limit: 1 },
-        ...part("record"),
-        {
-          $unionWith: {
-            coll: FORECAST_CYCLE_EVENTS,
-            pipeline: [
-              { $match: { rf, cost_center_concat } },
-              { $sort: { at: 1 } },
-              { $limit: limit },
-              ...part("event"),
-            ],
-          },
-        },
-        {
-          $unionWith: {
-            coll: FORECAST_PREPARERS,
-            pipeline: [
-              { $match: { cost_center_concat } },
-              { $sort: { cost_center_concat: 1, user: 1 } },
-              ...part("preparer"),
-            ],
-          },
-        },
-      ],
-      { batchSize: limit + 1_000 },
-    )
-    .toArray();
+  // Read together with the page's other reads of the same turn (the review's grid).
+  const rows = await aggregateTogether<{
+    part: "record" | "event" | "preparer";
+    doc: CycleRecord & CycleEvent & PreparerRecord;
+  }>(FORECAST_CYCLE, [
+    { $match: { rf, cost_center_concat } },
+    { $limit: 1 },
+    ...part("record"),
+    {
+      $unionWith: {
+        coll: FORECAST_CYCLE_EVENTS,
+        pipeline: [{ $match: { rf, cost_center_concat } }, { $sort: { at: 1 } }, { $limit: limit }, ...part("event")],
+      },
+    },
+    {
+      $unionWith: {
+        coll: FORECAST_PREPARERS,
+        pipeline: [
+          { $match: { cost_center_concat } },
+          { $sort: { cost_center_concat: 1, user: 1 } },
+          ...part("preparer"),
+        ],
+      },
+    },
+  ]);
   const cycle: ReviewCycle = { record: null, events: [], preparers: [] };
   for (const { part: kind, doc } of rows) {
     if (kind === "record") cycle.record = doc;

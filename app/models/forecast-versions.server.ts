@@ -2,6 +2,7 @@ import { type Binary, type Db, ObjectId } from "mongodb";
 import { getDb } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
 import { packAmounts, unpackAmounts } from "./packed-amounts";
+import { aggregateTogether } from "./reads-together.server";
 
 /**
  * Versions of the forecast: a named, immutable copy of an RF's figures as the review showed them (actuals in the
@@ -141,10 +142,15 @@ export async function listVersions(
   limit: number,
 ): Promise<{ rows: VersionHeader[]; total: number }> {
   const filter = { state: "ready" as const, ...(rfs ? { rf: { $in: [...rfs] } } : {}) };
-  const collection = await headers();
-  const rows = await collection.find(filter).sort({ created_at: -1 }).skip(skip).limit(limit).toArray();
+  // Read together with the page's other reads of the same turn (the review's comment marks).
+  const rows = await aggregateTogether<VersionHeader>(FORECAST_VERSIONS, [
+    { $match: filter },
+    { $sort: { created_at: -1 } },
+    { $skip: skip },
+    { $limit: limit },
+  ]);
   const last = rows.length < limit && (rows.length > 0 || skip === 0);
-  return { rows, total: last ? skip + rows.length : await collection.countDocuments(filter) };
+  return { rows, total: last ? skip + rows.length : await (await headers()).countDocuments(filter) };
 }
 
 /** The rows of a version, of every cost centre or of those listed (index version_costCenter_unique). */

@@ -10,6 +10,7 @@ import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
 import { refreshForecastRollups } from "./forecast-consolidated.server";
 import { type CycleState, frozenCostCenters, pairKey } from "./forecast-cycle.server";
 import type { IndexDeclaration } from "./indexes";
+import { aggregateTogether } from "./reads-together.server";
 import {
   existingByKey,
   insertIgnoringDuplicates,
@@ -254,26 +255,21 @@ async function groupedWindows(
   to: Date,
 ): Promise<WindowAccount[][]> {
   const named = [...new Set(rfs)];
-  const grouped = await (await forecast())
-    .aggregate<WindowAccount & { _id: { rf: string } }>(
-      [
-        { $match: { rf: { $in: named }, cost_center_concat, data_ref: { $gte: from, $lt: to } } },
-        {
-          $group: {
-            _id: { rf: "$rf", account: "$account_concat", group: "$group_level_2" },
-            label: { $first: "$acc_description" },
-            months: { $push: "$data_ref" },
-            // A missing amount is pushed as null, so that the arrays stay aligned month by month.
-            values: { $push: { $ifNull: ["$value", null] } },
-            forecasts: { $push: { $ifNull: ["$forecast", null] } },
-            edited: { $push: { $ifNull: ["$edited_at", false] } },
-          },
-        },
-      ],
-      // One reply for the whole window.
-      { batchSize: WINDOW_BATCH },
-    )
-    .toArray();
+  // Read together with the page's other reads of the same turn (the review's cycle panel).
+  const grouped = await aggregateTogether<WindowAccount & { _id: { rf: string } }>(FORECAST, [
+    { $match: { rf: { $in: named }, cost_center_concat, data_ref: { $gte: from, $lt: to } } },
+    {
+      $group: {
+        _id: { rf: "$rf", account: "$account_concat", group: "$group_level_2" },
+        label: { $first: "$acc_description" },
+        months: { $push: "$data_ref" },
+        // A missing amount is pushed as null, so that the arrays stay aligned month by month.
+        values: { $push: { $ifNull: ["$value", null] } },
+        forecasts: { $push: { $ifNull: ["$forecast", null] } },
+        edited: { $push: { $ifNull: ["$edited_at", false] } },
+      },
+    },
+  ]);
   const byRf = new Map<string, WindowAccount[]>(named.map((rf) => [rf, []]));
   for (const { _id, ...entry } of grouped)
     byRf.get(_id.rf)?.push({ ...entry, _id: { account: _id.account, group: _id.group } });
@@ -335,9 +331,6 @@ function withActuals(scenario: WindowAccount[], actuals: readonly WindowAccount[
   }
   return scenario;
 }
-
-/** A cost centre has at most a few hundred accounts (an entry each); a bigger one takes more replies. */
-const WINDOW_BATCH = 20_000;
 
 // ---------------------------------------------------------------------------------------------
 // Who may change a cell: the one write rule of the collection
