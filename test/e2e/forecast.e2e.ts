@@ -570,8 +570,9 @@ test("Desfazer última only with something to undo; Salvar keeps the scroll and 
   const scroller = page.locator(".forecast-grid__scroll");
   const scrolled = await scroller.evaluate((el) => el.scrollLeft);
   expect(scrolled).toBeGreaterThan(300);
+  // Enter moves the focus on the next animation frame.
+  await expect.poll(() => activeCell(page).then((f) => f.row)).toBeTruthy();
   const focused = await activeCell(page);
-  expect(focused.row).toBeTruthy();
   await saveAndConfirm(page, toolbar.getByRole("button", { name: forecastTexts.saveCount(1) }));
   await page.getByText(forecastTexts.noPending).waitFor();
   await expect
