@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { registerPortalDatasets } from "~/datasets.server";
 import { Coalesce } from "~/shared/coalesce.server";
 import { appErrorReporter } from "~/shared/error-log.server";
+import { renderContext } from "~/shared/render-manifest.server";
 import { NonceProvider } from "~/shared/ui/nonce";
 
 // The import pipeline's datasets (upload templates, round trips), for the routes that read or offer them.
@@ -32,7 +33,7 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        <RemixServer context={renderContext(remixContext)} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
