@@ -61,7 +61,8 @@ export function isRetryableFailure(job: { status: number; retryable?: boolean | 
 
 /**
  * The filter form of isRetryableFailure (the retry's update matches only such a job). Each branch of the $or holds its
- * status, so each is served by an index (retryable_status) when "Tentar novamente todos" counts every user's failures.
+ * status, so each is served by an index when "Tentar novamente todos" counts the failures of every user
+ * (retryable_status) or of one (user_status_retryable).
  */
 const RETRYABLE_FAILURE: Filter<FileDoc> = {
   $or: [
@@ -407,13 +408,15 @@ export async function retryJob(
  * by the retry rule: a viewer who is not a SYSTEM ADMIN only their own.
  */
 function retryAllFilter(list: { user?: string }, viewer: { email: string; type: string }): Filter<FileDoc> | null {
-  const filter: Filter<FileDoc> = { ...RETRYABLE_FAILURE };
-  if (typeof list.user === "string") filter.user = list.user;
+  let user = typeof list.user === "string" ? list.user : undefined;
   if (viewer.type !== RETRY_ADMIN_TYPE) {
-    if (typeof list.user === "string" && list.user !== viewer.email) return null;
-    filter.user = viewer.email;
+    if (user !== undefined && user !== viewer.email) return null;
+    user = viewer.email;
   }
-  return filter;
+  if (user === undefined) return { ...RETRYABLE_FAILURE };
+  // The user inside each branch: each is then one range of user_status_retryable (beside the $or, a user's every job
+  // was read through their list's index).
+  return { $or: (RETRYABLE_FAILURE.$or ?? []).map((branch) => ({ ...branch, user })) };
 }
 
 /** How many jobs "Tentar novamente todos" would send back now (the confirmation names it). */

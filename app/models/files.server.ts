@@ -82,8 +82,10 @@ export const indexes: IndexDeclaration[] = [
   { collection: FILES, key: { originalName: 1 }, options: { name: "originalName" } },
   // The progress of a "Tentar novamente todos" batch (file-jobs.server.ts retryBatchProgress).
   { collection: FILES, key: { retryBatch: 1, progress: 1, status: 1 }, options: { name: "retryBatch" } },
-  // The failures "Tentar novamente todos" counts and sends back on every user's list (file-jobs.server.ts).
+  // The failures "Tentar novamente todos" counts and sends back on every user's list (file-jobs.server.ts)…
   { collection: FILES, key: { retryable: 1, status: 1 }, options: { name: "retryable_status" } },
+  // …and on one user's: through their list's index it read every job of theirs.
+  { collection: FILES, key: { user: 1, status: 1, retryable: 1 }, options: { name: "user_status_retryable" } },
 ];
 
 export type StoredFileName = Pick<FileRecord, "originalName" | "originalFile" | "bucket">;

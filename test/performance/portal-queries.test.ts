@@ -18,6 +18,7 @@ import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import {
   claimNextJob,
   countFiles,
+  countRetryableJobs,
   findFileForDownload,
   finishJob,
   hasActiveJobs,
@@ -106,6 +107,36 @@ describe("every portal query uses an index", () => {
       await findFileForDownload(String(someone._id));
       await retryJob(new ObjectId(), { email: viewer.email, type: viewer.type });
     });
+  });
+
+  it("counts a user's jobs to retry from an index on their failures, not from every job of theirs", async () => {
+    // One uploader with 400 jobs, four of them failures to retry (two marked retryable, two unreadable from before).
+    const email = "retry-plan@example.com";
+    await db.collection(FILES).insertMany(
+      Array.from({ length: 400 }, (_, i) => ({
+        user: email,
+        bucket: "retry-plan",
+        originalFile: `retry-plan/${i}.csv`,
+        originalName: `${i}.csv`,
+        statusChangeDate: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+        createdAt: new Date(Date.UTC(2026, 0, 1)),
+        progress: 100,
+        ...(i < 2 ? { status: 3, retryable: true } : i < 4 ? { status: 3 } : { status: 0, retryable: false }),
+      })),
+    );
+    const asked = { email, type: "USER GOLD" };
+    await db.command({ profile: 2 });
+    const count = await countRetryableJobs({ user: asked.email }, asked);
+    await db.command({ profile: 0 });
+    const entries = await db
+      .collection("system.profile")
+      .find({ ns: `${db.databaseName}.${FILES}` })
+      .toArray();
+    await db.collection("system.profile").drop();
+    await db.collection(FILES).deleteMany({ bucket: "retry-plan" });
+    expect(count).toBe(4);
+    expect(entries.at(-1)?.planSummary).toMatch(/user: 1, status: 1, retryable: 1/);
+    expect(entries.at(-1)?.keysExamined).toBeLessThanOrEqual(8);
   });
 
   it("the worker's claim, heartbeat and finish", async () => {
