@@ -5,10 +5,11 @@ import { getConfig } from "~/config.server";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import { readPageOrLast } from "~/shared/pagination";
 import { RETRY_ADMIN_TYPE } from "~/shared/permissions";
-import { countMatching } from "./counting.server";
+import { countMatching, countMatchingTogether } from "./counting.server";
 import { noteDataChanged } from "./dashboard-cache.server";
 import { type FileClassification, type FileDataClass, type FileTarget, resolveFileTarget } from "./files.fields";
 import { FILE_PROGRESS_DONE, FILE_STATUS_OK, FILES, type FileRecord } from "./files.server";
+import { aggregateTogether } from "./reads-together.server";
 
 /**
  * Files as processing jobs: registration after an upload, the worker's claim / lease / progress /
@@ -425,7 +426,7 @@ export async function countRetryableJobs(
   viewer: { email: string; type: string },
 ): Promise<number> {
   const filter = retryAllFilter(list, viewer);
-  return filter ? countMatching(await files(), filter) : 0;
+  return filter ? countMatchingTogether(await files(), filter) : 0;
 }
 
 /** A batch of "Tentar novamente todos": 16 hex digits, in the list's URL (`lote`) while its progress is shown. */
@@ -559,10 +560,15 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
   const requested = Number.isSafeInteger(options.page) && options.page >= 1 ? options.page : 1;
   const filter: Filter<FileDoc> = typeof options.user === "string" ? { user: options.user } : {};
   const collection = await files();
+  // The page, its count and the list's retry count (countRetryableJobs) go to the database together.
   const readPage = (page: number) =>
-    collection
-      .find(filter, {
-        projection: {
+    aggregateTogether<FileDoc>(FILES, [
+      { $match: filter },
+      { $sort: { statusChangeDate: -1, _id: -1 } },
+      { $skip: (page - 1) * pageSize },
+      { $limit: pageSize },
+      {
+        $project: {
           originalName: 1,
           originalFile: 1,
           bucket: 1,
@@ -576,13 +582,10 @@ export async function listFilesPage(options: { page: number; pageSize: number; u
           retryable: 1,
           nokRows: 1,
         },
-      })
-      .sort({ statusChangeDate: -1, _id: -1 })
-      .skip((page - 1) * pageSize)
-      .limit(pageSize)
-      .toArray();
+      },
+    ]);
   const { rows, total, page, pageCount } = await readPageOrLast(requested, pageSize, readPage, () =>
-    countMatching(collection, filter),
+    countMatchingTogether(collection, filter),
   );
   return {
     items: rows.map(toListItem),
