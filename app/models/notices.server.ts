@@ -13,6 +13,8 @@ import { getPreferencesOf, normalizeEmail } from "./user-preferences.server";
  * queued mail with a lease, sends it and retries a failure with exponential backoff.
  */
 export const NOTICES = "notices";
+/** A notice not yet read (the header's count, "marcar como lida"): `read_at` null or absent. */
+export const UNREAD = { read_at: null } as const;
 export const NOTICE_MAIL = "notice_mail";
 
 export const NOTICES_PAGE_SIZE = 20;
@@ -214,7 +216,7 @@ export async function listNotices(
 /** The user's unread notices (the header's count). */
 export async function unreadCount(email: string): Promise<number> {
   const db = await getDb();
-  return db.collection<NoticeRecord>(NOTICES).countDocuments({ to: normalizeEmail(email), read_at: null });
+  return db.collection<NoticeRecord>(NOTICES).countDocuments({ to: normalizeEmail(email), ...UNREAD });
 }
 
 /**
@@ -226,7 +228,7 @@ export async function markNoticeRead(email: string, id: string, now: Date = new 
   const db = await getDb();
   const filter = { _id: new ObjectId(id), to: normalizeEmail(email) };
   const notices = db.collection<NoticeRecord>(NOTICES);
-  await notices.updateOne({ ...filter, read_at: null }, { $set: { read_at: now } });
+  await notices.updateOne({ ...filter, ...UNREAD }, { $set: { read_at: now } });
   const record = await notices.findOne(filter);
   return record ? toRow(record) : null;
 }
@@ -236,7 +238,7 @@ export async function markAllNoticesRead(email: string, now: Date = new Date()):
   const db = await getDb();
   const result = await db
     .collection<NoticeRecord>(NOTICES)
-    .updateMany({ to: normalizeEmail(email), read_at: null }, { $set: { read_at: now } });
+    .updateMany({ to: normalizeEmail(email), ...UNREAD }, { $set: { read_at: now } });
   return result.modifiedCount;
 }
 

@@ -3,7 +3,7 @@ import { getDb } from "~/db.server";
 import type { DashboardSummary } from "~/navigation";
 import { DASHBOARDS } from "./dashboards.server";
 import type { IndexDeclaration } from "./indexes";
-import { NOTICES } from "./notices.server";
+import { NOTICES, UNREAD } from "./notices.server";
 import { normalizeEmail, USER_PERMISSIONS, type UserPermissionRecord } from "./users.server";
 
 /**
@@ -101,7 +101,7 @@ export async function findSessionView(id: string, cliente: string): Promise<Sess
           from: NOTICES,
           localField: "email",
           foreignField: "to",
-          pipeline: [{ $match: { read_at: null } }, { $count: "n" }],
+          pipeline: [{ $match: UNREAD }, { $count: "n" }],
           as: "unread",
         },
       },
