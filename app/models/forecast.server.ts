@@ -198,13 +198,15 @@ export type CostCenterInfo = { cost_center_concat: string; cost_center: string; 
 
 /** The cost centre of a scenario, or null when the scenario has no record of it. */
 export async function findCostCenter(rf: string, cost_center_concat: string): Promise<CostCenterInfo | null> {
-  const found = await (await forecast()).findOne(
-    { rf, cost_center_concat },
-    { projection: { _id: 0, cost_center_concat: 1, cost_center: 1, level_descr: 1 } },
-  );
+  // Read together with the page's other reads of the same turn (the review starts its grid's reads beside it).
+  const [found] = await aggregateTogether<Partial<CostCenterInfo>>(FORECAST, [
+    { $match: { rf, cost_center_concat } },
+    { $limit: 1 },
+    { $project: { _id: 0, cost_center_concat: 1, cost_center: 1, level_descr: 1 } },
+  ]);
   return found
     ? {
-        cost_center_concat: found.cost_center_concat,
+        cost_center_concat: found.cost_center_concat ?? cost_center_concat,
         cost_center: found.cost_center ?? "",
         level_descr: found.level_descr ?? "",
       }

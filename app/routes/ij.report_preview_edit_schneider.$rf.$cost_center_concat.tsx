@@ -2,6 +2,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import {
   Link,
+  type Params,
   type ShouldRevalidateFunction,
   useActionData,
   useBeforeUnload,
@@ -27,7 +28,14 @@ import { commentPath, filterPath, historyPath, reviewPath, spreadPath } from "~/
 import { type ConflictMark, ForecastGrid, INITIAL_PINNING } from "~/features/forecast/forecast-grid";
 import type { CellChange } from "~/features/forecast/forecast-grid-rules";
 import { gridTexts } from "~/features/forecast/grid-texts";
-import { loadReviewGrid, resolveReview, type SaveReply, saveReview } from "~/features/forecast/review.server";
+import {
+  loadReviewGrid,
+  resolveReview,
+  type SaveReply,
+  saveReview,
+  startReview,
+} from "~/features/forecast/review.server";
+import { forecastTexts } from "~/features/forecast/texts";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
 import { messages } from "~/messages";
@@ -56,29 +64,31 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request);
-  const lookup = await resolveReview(params);
-  if (!lookup.ok)
-    return data(
-      { found: false as const, message: lookup.message, filterHref: filterPath({ rf: params.rf }) },
-      { status: 404 },
-    );
+  const start = startReview(params);
+  if (!start.ok) return notFound(start.message, params);
   const today = portalToday();
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
   const url = new URL(request.url);
-  const [review, excelState, { view: cycle, changedCells }] = await Promise.all([
-    loadReviewGrid(lookup.review, today, canWrite, parseVarianceColumns(url.searchParams)),
+  // Every read of the page starts in this turn, the cost centre's record among them, so that they reach the database
+  // as one command (app/models/reads-together.server.ts); a cost centre without records is a 404 all the same.
+  const reading = loadReviewGrid(start.review, today, canWrite, parseVarianceColumns(url.searchParams));
+  const grid = reading.then((r) => r.grid);
+  const [costCenter, review, excelState, { view: cycle, changedCells }] = await Promise.all([
+    start.found,
+    reading,
     excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
-    loadCycle(lookup.review, user, today),
+    loadCycle(start.review, user, today),
+    // "vs versão": the saved versions offered, and the grid against the one asked for (`?versao=`); the cells
+    // with comments.
+    compareReviewWithVersion(grid, start.review, url.searchParams),
+    markCommentedCells(grid, start.review),
   ]);
-  // The cells changed since the last submission, marked; "vs versão": the saved versions offered, and the grid
-  // against the one asked for (`?versao=`).
+  if (!costCenter) return notFound(forecastTexts.unknownReview, params);
+  review.costCenter = costCenter;
+  // The cells changed since the last submission, marked.
   markChangedCells(review.grid, changedCells);
-  // The cells with comments, and the cell a comment's link opens the grid on (`?conta=&mes=`).
+  // The cell a comment's link opens the grid on (`?conta=&mes=`).
   openOnCell(review.grid, url.searchParams);
-  await Promise.all([
-    compareReviewWithVersion(review.grid, lookup.review, url.searchParams),
-    markCommentedCells(review.grid, lookup.review),
-  ]);
   // A submitted or approved cost centre is read-only for everyone (the server refuses every write path too).
   if (cycle.frozen) review.grid.editable = false;
   const excelHref = `${reviewPath(review.rf, review.costCenter.cost_center_concat)}/excel`;
@@ -100,6 +110,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     loadedAt: Date.now(),
     filterHref: filterPath({ rf: review.rf, cost_center_concat: review.costCenter.cost_center_concat }),
   };
+}
+
+function notFound(message: string, params: Params) {
+  return data({ found: false as const, message, filterHref: filterPath({ rf: params.rf }) }, { status: 404 });
 }
 
 /**

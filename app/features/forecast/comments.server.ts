@@ -60,10 +60,14 @@ export async function forecastCellTarget(review: Review, account: string, month:
 }
 
 /** Marks the grid's commented cells (and the cell `?conta=&mes=` asks the grid to open on). */
-export async function markCommentedCells(grid: ForecastGridPayload, review: Review): Promise<void> {
-  const marks = await threadMarks(SCREEN, scopeOf(review));
+export async function markCommentedCells(
+  grid: ForecastGridPayload | Promise<ForecastGridPayload>,
+  review: Review,
+): Promise<void> {
+  // The marks are read while the grid is (one command with its reads, when the page starts both in one turn).
+  const [marks, shown] = await Promise.all([threadMarks(SCREEN, scopeOf(review)), grid]);
   if (marks.length === 0) return;
-  const column = new Map(grid.months.map((key, i) => [key, i]));
+  const column = new Map(shown.months.map((key, i) => [key, i]));
   const byAccount = new Map<string, number[]>();
   for (const mark of marks) {
     const parts = cellParts(mark.cell);
@@ -71,7 +75,7 @@ export async function markCommentedCells(grid: ForecastGridPayload, review: Revi
     if (!parts || at === undefined) continue;
     byAccount.set(parts[0], [...(byAccount.get(parts[0]) ?? []), at]);
   }
-  for (const group of grid.groups)
+  for (const group of shown.groups)
     for (const line of group.accounts) {
       const commented = byAccount.get(line.account);
       if (commented) line.comments = commented;

@@ -62,17 +62,36 @@ export type Review = { calendar: ScenarioCalendar; costCenter: CostCenterInfo };
 
 export type ReviewLookup = { ok: true; review: Review } | { ok: false; message: string };
 
-/** The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist. */
-export async function resolveReview(params: Params): Promise<ReviewLookup> {
+/**
+ * The review a URL names, before its cost centre is known to exist: the scenario parsed, the cost centre as named
+ * (`found` reads its record). The review's page starts its grid's reads with `found`, so that they go to the database
+ * together; every other route resolves first (resolveReview).
+ */
+export type ReviewStart =
+  | { ok: true; review: Review; found: Promise<CostCenterInfo | null> }
+  | { ok: false; message: string };
+
+export function startReview(params: Params): ReviewStart {
   const scenario = parseScenario(params.rf ?? "");
   if (!scenario) return { ok: false, message: forecastTexts.invalidScenario };
   const cost_center_concat = params.cost_center_concat ?? "";
-  const found =
-    cost_center_concat.length > 0 && cost_center_concat.length <= COST_CENTER_CONCAT_MAX
-      ? await findCostCenter(scenario.name, cost_center_concat)
-      : null;
+  if (cost_center_concat.length === 0 || cost_center_concat.length > COST_CENTER_CONCAT_MAX)
+    return { ok: false, message: forecastTexts.unknownReview };
+  const calendar = scenarioCalendar(scenario);
+  return {
+    ok: true,
+    review: { calendar, costCenter: { cost_center_concat, cost_center: "", level_descr: "" } },
+    found: findCostCenter(scenario.name, cost_center_concat),
+  };
+}
+
+/** The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist. */
+export async function resolveReview(params: Params): Promise<ReviewLookup> {
+  const start = startReview(params);
+  if (!start.ok) return start;
+  const found = await start.found;
   if (!found) return { ok: false, message: forecastTexts.unknownReview };
-  return { ok: true, review: { calendar: scenarioCalendar(scenario), costCenter: found } };
+  return { ok: true, review: { calendar: start.review.calendar, costCenter: found } };
 }
 
 export type ReviewFacts = { anchor: string; editMonth: string; from: string; to: string; lastEditDay: string };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { type BodyOf, dataAnswer, dataHeaders } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { recordQueryPlans } from "#test/query-plans";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
@@ -10,6 +11,7 @@ import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
 import { loader as calendarLoader } from "~/routes/ij.report_preview_schneider";
+import { runInRequestScope } from "~/shared/request-scope.server";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { uiTexts } from "~/shared/ui/texts";
 import { ACCOUNTS, dumpForecast, GENERAL, insertScenario, PEOPLE, scenarioRecords } from "./fixtures";
@@ -127,6 +129,26 @@ const stored = (base: number, month: string) => {
 };
 
 describe("the review grid (loader)", () => {
+  it("reads the page in one command: the cost centre, its window, the cycle panel, the versions and the comment marks; an unknown cost centre is a 404 all the same", async () => {
+    const page = (costCenter: string) =>
+      recordQueryPlans(db, () =>
+        runInRequestScope(() => answer<ReviewPage>(() => loader(reviewArgs(OPEN, costCenter)))),
+      );
+    const found = await page(MARKETING);
+    expect(found.result?.status).toBe(200);
+    expect(found.result?.body.costCenter).toEqual({
+      cost_center_concat: MARKETING,
+      cost_center: expect.any(String),
+      level_descr: expect.any(String),
+    });
+    expect(found.result?.body.grid.groups.length).toBeGreaterThan(0);
+    expect(found.plans.map((p) => p.ns.split(".").pop())).toEqual([FORECAST]);
+    const missing = await page("CC9999 - Nenhum");
+    expect(missing.result?.status).toBe(404);
+    expect(missing.result?.body).toMatchObject({ found: false, message: forecastTexts.unknownReview });
+    expect(missing.plans).toHaveLength(1);
+  });
+
   it("sends the window of the scenario and cost centre: 25 months, actuals before the edit month, forecasts from it, open today", async () => {
     const { status, body } = await answer<ReviewPage>(() => loader(reviewArgs(OPEN, MARKETING)));
     expect(status).toBe(200);

@@ -94,11 +94,13 @@ async function versionValues(id: string, review: Review, months: readonly string
  * other group on). An unknown version leaves the grid as it was.
  */
 export async function compareReviewWithVersion(
-  grid: ForecastGridPayload,
+  gridRead: ForecastGridPayload | Promise<ForecastGridPayload>,
   review: Review,
   params: URLSearchParams,
 ): Promise<void> {
-  grid.versionChoices = await choicesOf(review);
+  // The choices are read while the grid is (one command with its reads, when the page starts both in one turn).
+  const [choices, grid] = await Promise.all([choicesOf(review), gridRead]);
+  grid.versionChoices = choices;
   const asked = versionParam.parse(params.get(VERSION_PARAM));
   if (!asked) return;
   const found = await versionValues(asked, review, grid.months);
