@@ -296,6 +296,58 @@ describe("reads", () => {
     expect(entry.docsExamined).toBeLessThan(3 + 6 + 6);
   });
 
+  it("$unionWith: a sub-pipeline's leading $sort, $skip and $limit read through an index and stop early", async () => {
+    const jobs = col("jobs");
+    await jobs.createIndex({ changed: -1, _id: -1 });
+    await jobs.createIndex({ who: 1, changed: 1 });
+    await jobs.insertMany(
+      Array.from({ length: 2_000 }, (_, i) => ({ _id: i, changed: (i * 7919) % 2_000, who: i % 5 })),
+    );
+    await col("views").insertOne({ _id: "v", user: "ana" });
+    await db.command({ profile: 2 });
+    const out = await col("views")
+      .aggregate([
+        { $match: { user: "ana" } },
+        {
+          $unionWith: {
+            coll: "jobs",
+            pipeline: [
+              { $match: {} },
+              { $sort: { changed: -1, _id: -1 } },
+              { $skip: 20 },
+              { $limit: 5 },
+              { $project: { changed: 1 } },
+            ],
+          },
+        },
+        {
+          $unionWith: {
+            coll: "jobs",
+            pipeline: [{ $match: { who: 3 } }, { $sort: { changed: 1 } }, { $skip: 1 }, { $limit: 2 }],
+          },
+        },
+      ])
+      .toArray();
+    await db.command({ profile: 0 });
+    const byChanged = Array.from({ length: 2_000 }, (_, i) => ({ _id: i, changed: (i * 7919) % 2_000, who: i % 5 }));
+    const newest = [...byChanged].sort((a, b) => b.changed - a.changed || b._id - a._id).slice(20, 25);
+    const fourth = byChanged
+      .filter((d) => d.who === 3)
+      .sort((a, b) => a.changed - b.changed)
+      .slice(1, 3);
+    expect(out).toEqual([
+      { _id: "v", user: "ana" },
+      ...newest.map(({ _id, changed }) => ({ _id, changed })),
+      ...fourth,
+    ]);
+    const [entry] = await db
+      .collection("system.profile")
+      .find({ ns: `${db.databaseName}.views` })
+      .toArray();
+    // Each sub-pipeline reads in its index's order and stops: 25 and 3 documents, not 2,000 each.
+    expect(entry.docsExamined).toBeLessThan(1 + 25 + 3 + 5);
+  });
+
   it("never lets an aggregation change stored documents", async () => {
     await col("nested").insertOne({ _id: 1, a: { b: 1 } });
     const out = await col("nested")

@@ -24,8 +24,18 @@ export function runQuerySync(
   return drainSync(env, coll, q, opts.limit ?? 0);
 }
 
-export function drainSync(env: PipelineEnv, coll: Collection | undefined, q: PlannedQuery, limit: number): Doc[] {
+/** A planned query read to completion without yielding: `skip` documents passed over, then at most `limit` (0: all). */
+export function drainSync(
+  env: PipelineEnv,
+  coll: Collection | undefined,
+  q: PlannedQuery,
+  limit: number,
+  skip = 0,
+): Doc[] {
   const source: Source = openSource(coll, q, env.stats, env.compile);
+  // In the index's order, the documents skipped are passed over (from the index alone when the source can).
+  let toSkip = q.blockingSort ? 0 : skip;
+  if (toSkip > 0 && source.skip) toSkip -= source.skip(toSkip);
   const out: Doc[] = [];
   for (let step = 0; ; step++) {
     const d = source.next();
@@ -34,14 +44,17 @@ export function drainSync(env: PipelineEnv, coll: Collection | undefined, q: Pla
       continue;
     }
     if (!d) break;
-    out.push(d);
-    if (!q.blockingSort && limit > 0 && out.length >= limit) break;
+    if (toSkip > 0) toSkip--;
+    else {
+      out.push(d);
+      if (!q.blockingSort && limit > 0 && out.length >= limit) break;
+    }
     if ((step & 255) === 255) env.ctx.check();
   }
   if (q.blockingSort) {
     const cmp = docComparator(q.blockingSort);
     out.sort(cmp);
-    return limit > 0 ? out.slice(0, limit) : out;
+    return out.slice(skip, limit > 0 ? skip + limit : undefined);
   }
   return out;
 }

@@ -1,11 +1,13 @@
 /** A $lookup or $unionWith sub-pipeline, run to completion with its variables. */
 import { resolvePath, usesUserVariables } from "../expressions";
 import { planQuery } from "../planner/choose";
+import type { SortSpec } from "../planner/plan";
+import { normaliseSort } from "../planner/sort";
 import type { Collection } from "../storage/collection";
 import { type Doc, isPlainObject } from "../values";
 import { matchTest } from "./match";
 import { drainSync } from "./query";
-import { type ChainBuilder, Collector, notablescanOf, type PipelineEnv } from "./stage";
+import { type ChainBuilder, Collector, notablescanOf, type PipelineEnv, positive } from "./stage";
 
 /** Runs a $lookup sub-pipeline to completion (no yields inside a stage), with its variables. */
 export function runSubPipeline(
@@ -21,27 +23,64 @@ export function runSubPipeline(
   let rest = pipeline;
   if (input) docs = input;
   else {
-    // The leading $match: its $expr equalities on variables become plain conditions the planner can use.
-    const first = pipeline[0];
-    let filter: Doc = {};
-    if (first && isPlainObject(first) && isPlainObject(first.$match)) {
-      filter = first.$match as Doc;
-      rest = pipeline.slice(1);
-    }
+    // The leading $match, $sort, $skip and $limit go to the planner, as a top-level pipeline's do (an index gives
+    // the order and the read stops at skip + limit); the $match's $expr equalities on variables become plain
+    // conditions the planner can use.
+    const prefix = plannedPrefix(pipeline);
+    const filter = prefix.filter;
+    rest = pipeline.slice(prefix.length);
     const planned = usesUserVariables(filter) ? substituteExprEqualities(filter, vars) : filter;
     if (!coll) docs = [];
     else {
       const q = planQuery(coll, coll.ns, planned, matchTest(filter, env, vars), {
+        sort: prefix.sort,
+        wanted: prefix.limit > 0 ? prefix.skip + prefix.limit : 0,
         notablescan: notablescanOf(env.params),
       });
       // Any part of the filter the plan tests on its own is matched with the sub-pipeline's variables too.
-      docs = drainSync({ ...env, compile: (f) => matchTest(f, env, vars) }, coll, q, 0);
+      docs = drainSync({ ...env, compile: (f) => matchTest(f, env, vars) }, coll, q, prefix.limit, prefix.skip);
     }
   }
   const head = buildChain(rest, { ...env, writable: false }, vars, sink);
   for (const d of docs) if (!head.push(d)) break;
   head.end();
   return sink.docs;
+}
+
+/** A sub-pipeline's leading stages the planner answers: its first $match, then $sort, $skip and $limit. */
+function plannedPrefix(pipeline: Doc[]): { filter: Doc; sort?: SortSpec; skip: number; limit: number; length: number } {
+  let i = 0;
+  let filter: Doc = {};
+  const at = (name: string) => {
+    const stage = pipeline[i];
+    return isPlainObject(stage) && Object.keys(stage).length === 1 && name in stage ? stage[name] : undefined;
+  };
+  const match = at("$match");
+  if (isPlainObject(match)) {
+    filter = match;
+    i++;
+  }
+  let sort: SortSpec | undefined;
+  const sortSpec = at("$sort");
+  if (isPlainObject(sortSpec)) {
+    sort = normaliseSort(sortSpec);
+    // An empty $sort is refused by its stage, with the server's message.
+    if (!sort) return { filter, skip: 0, limit: 0, length: i };
+    i++;
+  }
+  let skip = 0;
+  const skipSpec = at("$skip");
+  if (typeof skipSpec === "number") {
+    skip = positive(skipSpec, "$skip", true);
+    i++;
+  }
+  let limit = 0;
+  const limitSpec = at("$limit");
+  if (typeof limitSpec === "number") {
+    limit = positive(limitSpec, "$limit", false);
+    i++;
+  }
+  return { filter, sort, skip, limit, length: i };
 }
 
 /** { $expr: { $eq: ["$field", "$$var"] } } with the variable known → also { field: value } (index bounds). */
