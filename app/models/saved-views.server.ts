@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import { getDb, isDuplicateKeyError } from "~/db.server";
 import type { IndexDeclaration } from "./indexes";
+import { aggregateTogether } from "./reads-together.server";
 import { normalizeEmail } from "./users.server";
 
 /**
@@ -82,7 +83,12 @@ export async function setDefaultView(view: SavedViewRecord, on: boolean): Promis
 }
 
 export async function defaultViewOf(user: string, screen: string): Promise<SavedViewRecord | null> {
-  return (await views()).findOne({ user: normalizeEmail(user), screen, isDefault: true });
+  // Read together with the page's other reads of the same turn (a list starts its page beside it).
+  const [view] = await aggregateTogether<SavedViewRecord>(SAVED_VIEWS, [
+    { $match: { user: normalizeEmail(user), screen, isDefault: true } },
+    { $limit: 1 },
+  ]);
+  return view ?? null;
 }
 
 export async function deleteView(view: SavedViewRecord): Promise<boolean> {

@@ -17,8 +17,12 @@ export const meta: MetaFunction = () => [{ title: NAV_LABELS.executedJobsList }]
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/jobs.executados", request);
-  await redirectToDefaultView(user, request);
-  return loadJobList(request, user, { ownOnly: false });
+  // The user's default view (a redirect when there is one) is read together with the list's page and counts.
+  const [, list] = await Promise.all([
+    redirectToDefaultView(user, request),
+    loadJobList(request, user, { ownOnly: false }),
+  ]);
+  return list;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
