@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
 import type { ChartRow } from "./dashboards.fields";
+import { aggregateTogether } from "./reads-together.server";
 
 /**
  * What keeps a native dashboard page to a read: each chart's figures are kept in
@@ -48,11 +49,18 @@ export async function noteDataChanged(collections: readonly string[], db?: Db): 
 export async function dataStates(collections: readonly string[], db?: Db): Promise<Map<string, string>> {
   const database = db ?? (await getDb());
   const names = [...new Set(collections)].sort();
+  const versionFilter = { _id: { $in: names } };
   const [versions, counts] = await Promise.all([
-    database
-      .collection<DataVersionRecord>(DATA_VERSIONS)
-      .find({ _id: { $in: names } }, { projection: { version: 1 } })
-      .toArray(),
+    // On the portal's database, read together with the page's other reads of the same turn.
+    db
+      ? database
+          .collection<DataVersionRecord>(DATA_VERSIONS)
+          .find(versionFilter, { projection: { version: 1 } })
+          .toArray()
+      : aggregateTogether<Pick<DataVersionRecord, "_id" | "version">>(DATA_VERSIONS, [
+          { $match: versionFilter },
+          { $project: { version: 1 } },
+        ]),
     Promise.all(names.map((name) => database.collection(name).estimatedDocumentCount())),
   ]);
   const versionOf = new Map(versions.map((v) => [v._id, v.version]));

@@ -95,10 +95,8 @@ export async function cycleOf(rf: string, cost_center_concat: string): Promise<C
 /** The cycle records of an RF's cost centres (absent ones are "preparing"). */
 export async function cyclesOf(rf: string, costCenters?: readonly string[]): Promise<Map<string, CycleRecord>> {
   const filter = costCenters ? { rf, cost_center_concat: { $in: [...costCenters] } } : { rf };
-  const rows = await (await db())
-    .collection<CycleRecord>(FORECAST_CYCLE)
-    .find(filter, { projection: { _id: 0 } })
-    .toArray();
+  // Read together with the page's other reads of the same turn (the status board's preparers).
+  const rows = await aggregateTogether<CycleRecord>(FORECAST_CYCLE, [{ $match: filter }, { $project: { _id: 0 } }]);
   return new Map(rows.map((r) => [r.cost_center_concat, r]));
 }
 
@@ -282,11 +280,12 @@ export async function reviewCycleOf(rf: string, cost_center_concat: string, limi
 /** The preparers of the given cost centres (e-mails), by cost centre. */
 export async function preparersOf(costCenters?: readonly string[]): Promise<Map<string, string[]>> {
   const filter = costCenters ? { cost_center_concat: { $in: [...costCenters] } } : {};
-  const rows = await (await db())
-    .collection<PreparerRecord>(FORECAST_PREPARERS)
-    .find(filter, { projection: { _id: 0, cost_center_concat: 1, user: 1 } })
-    .sort({ cost_center_concat: 1, user: 1 })
-    .toArray();
+  // Read together with the page's other reads of the same turn (the status board's cycle records).
+  const rows = await aggregateTogether<PreparerRecord>(FORECAST_PREPARERS, [
+    { $match: filter },
+    { $sort: { cost_center_concat: 1, user: 1 } },
+    { $project: { _id: 0, cost_center_concat: 1, user: 1 } },
+  ]);
   const map = new Map<string, string[]>();
   for (const row of rows) {
     const list = map.get(row.cost_center_concat) ?? [];

@@ -112,9 +112,7 @@ const DERIVED_MAX = 64;
 
 /** The collection's state, read once per request (a page asks for several derived answers). */
 function forecastState(db: Db): Promise<string> {
-  return memoInRequest(`forecast-state:${db.databaseName}`, () =>
-    dataStates([FORECAST], db).then((s) => s.get(FORECAST)!),
-  );
+  return memoInRequest(`forecast-state:${db.databaseName}`, () => dataStates([FORECAST]).then((s) => s.get(FORECAST)!));
 }
 
 async function derivedFromForecast<T>(key: string, compute: () => Promise<T>): Promise<T> {

@@ -123,19 +123,34 @@ export async function myCostCentres(
 
 const percentOf = (n: number, total: number) => (total === 0 ? "—" : `${formatNumber((n / total) * 100, 1, 0)}%`);
 
+/** A read started ahead that may end up unused: its failure is not an unhandled rejection, and awaiting it still throws. */
+function handled<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
+}
+
 /** The whole board of an RF, filtered (all rows; the page slices). */
 export async function buildBoard(
   query: BoardQuery,
   today: CalendarDate,
   reviewHref: (rf: string, cc: string) => string,
 ): Promise<Omit<Board, "rows" | "page"> & { all: BoardRow[] }> {
+  // The preparers, and the cycle records of the RF the board will most likely show (the one asked for, else the one
+  // open today), are read with the scenarios' state, in one command; another RF's records are read after.
+  const likely = query.rf ?? scenarioOpenOn(today)?.name ?? null;
+  const preparersRead = handled(preparersOf());
+  const likelyCycles = likely ? handled(cyclesOf(likely)) : null;
   const scenarios = sortScenarios(await listScenarioNames());
   const rf = shownRf(scenarios, query.rf, today);
   if (!rf) return { scenarios, rf: null, editMonth: "", levels: [], counts: [], total: 0, filtered: 0, all: [] };
   const calendar = scenarioCalendar(parseScenario(rf)!);
   const window = editWindowOf(calendar, today);
   const days = daysToEditEnd(calendar, today);
-  const [centres, cycles, preparers] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf), preparersOf()]);
+  const [centres, cycles, preparers] = await Promise.all([
+    costCentersOfScenario(rf),
+    rf === likely && likelyCycles ? likelyCycles : cyclesOf(rf),
+    preparersRead,
+  ]);
   const rows: BoardRow[] = centres.map(({ cost_center_concat, level }) => {
     const record = cycles.get(cost_center_concat);
     const shown = shownState(record?.state ?? INITIAL_STATE, window);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { type BodyOf, dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
+import { recordQueryPlans } from "#test/query-plans";
 import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
@@ -29,6 +30,7 @@ import {
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthKey, monthLabel } from "~/shared/months";
+import { runInRequestScope } from "~/shared/request-scope.server";
 import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
 import { changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
 import { applyPercent } from "../mass-change";
@@ -595,6 +597,20 @@ describe("the status board", () => {
     await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
     expect(workbook.worksheets[0].getRow(2).getCell(3).value).toBe("Enviado");
     expect(workbook.worksheets[0].actualRowCount).toBe(3);
+  });
+
+  it("reads the RF's records in one command with the scenarios' state; another RF than the one asked for is read after", async () => {
+    as(REVIEWER);
+    const rf = `?rf=${encodeURIComponent(RF)}`;
+    const first = (await board(rf)).board;
+    // Once the RF's cost centres are known (kept per data state), a board is the count and one aggregate.
+    const again = await recordQueryPlans(db, () => runInRequestScope(() => board(rf)));
+    expect(again.result?.board).toEqual(first);
+    expect(again.plans.filter((p) => "aggregate" in p.command)).toHaveLength(1);
+    // An RF that has no records: the board of the one shown instead, the same as asking for it.
+    const instead = (await board("?rf=RF3%202099")).board;
+    expect(instead.rf).not.toBe("RF3 2099");
+    expect(instead.rows).toEqual((await board(`?rf=${encodeURIComponent(instead.rf!)}`)).board.rows);
   });
 
   it("pages on the server, 20 rows a page, and filters by level", async () => {
