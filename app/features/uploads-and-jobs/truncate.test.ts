@@ -44,3 +44,27 @@ describe("truncateJobMessage (spec 000 §9: longer than 45 → 42 plus dots)", (
     expect(truncateJobName(null)).toEqual({ text: "", truncated: false });
   });
 });
+
+describe("truncation over any string", () => {
+  /** The rule as written: characters as Array.from counts them (a lone surrogate is one). */
+  const byArray = (text: string, limit: number, keep: number) => {
+    const chars = Array.from(text);
+    return chars.length <= limit
+      ? { text, truncated: false }
+      : { text: `${chars.slice(0, keep).join("")}...`, truncated: true };
+  };
+
+  it("cuts as counting every character would, lone and paired surrogates included", () => {
+    const pieces = ["a", "é", "😀", "\ud83d", "\ude00", " ", "ç"];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let n = 0; n < 2_000; n++) {
+      const text = Array.from({ length: next() % 60 }, () => pieces[next() % pieces.length]).join("");
+      expect(truncateJobName(text)).toEqual(byArray(text, JOB_NAME_LIMIT, JOB_NAME_LIMIT));
+      expect(truncateJobMessage(text)).toEqual(byArray(text, JOB_MESSAGE_LIMIT, 42));
+    }
+  });
+});

@@ -15,9 +15,24 @@ function cut(value: string | null | undefined, limit: number, keep: number): Tru
   const text = value ?? "";
   // A string of at most `limit` UTF-16 units has at most `limit` characters: most names and messages end here.
   if (text.length <= limit) return { text, truncated: false };
-  const chars = Array.from(text);
-  if (chars.length <= limit) return { text, truncated: false };
-  return { text: chars.slice(0, keep).join("") + DOTS, truncated: true };
+  // Walks characters (a surrogate pair is one, a lone surrogate one) only until the limit is passed: a long message
+  // costs what its first `limit + 1` characters do.
+  let at = 0;
+  let kept = 0;
+  for (let chars = 0; at < text.length; chars++) {
+    if (chars === keep) kept = at;
+    if (chars === limit) return { text: text.slice(0, kept) + DOTS, truncated: true };
+    at += isPairAt(text, at) ? 2 : 1;
+  }
+  return { text, truncated: false };
+}
+
+/** A high surrogate followed by a low one: one character of two UTF-16 units. */
+function isPairAt(text: string, at: number): boolean {
+  const high = text.charCodeAt(at);
+  if (high < 0xd800 || high > 0xdbff) return false;
+  const low = text.charCodeAt(at + 1);
+  return low >= 0xdc00 && low <= 0xdfff;
 }
 
 export function truncateJobName(name: string | null | undefined): Truncated {
