@@ -5,18 +5,17 @@
  * in stages/); the stages the portal's pages and charts use run natively with compiled expressions, the few others
  * through mingo on copies of their input. Stored documents are never handed to code that could change them.
  */
-import { MongoCommandError } from "../errors";
 import { drain, runCount, runFind } from "../exec";
 import type { Vars } from "../expressions";
 import { planQuery } from "../planner/choose";
-import type { PlannedQuery, SortSpec } from "../planner/plan";
-import { normaliseSort } from "../planner/sort";
+import type { PlannedQuery } from "../planner/plan";
 import { openSource, withoutText } from "../planner/sources";
 import type { Catalog } from "../storage/catalog";
 import type { Collection } from "../storage/collection";
 import { type Doc, isPlainObject } from "../values";
+import { splitPrefix } from "./prefix";
 import { stageFactory } from "./registry";
-import { Collector, notablescanOf, type PipelineEnv, positive, type Stage, stageName } from "./stage";
+import { Collector, notablescanOf, type PipelineEnv, type Stage, stageName } from "./stage";
 import { compileUpdateStagesWith } from "./update-pipeline";
 
 /** Builds the stage chain of a pipeline ending in `sink` (each stage from its registry factory); returns its head. */
@@ -54,42 +53,6 @@ export function buildChain(stages: Doc[], env: PipelineEnv, vars: Vars, sink: St
  */
 export function compileUpdateStages(stages: Doc[], vars: Vars, catalog?: Catalog): (doc: Doc) => Doc {
   return compileUpdateStagesWith(buildChain, stages, vars, catalog);
-}
-
-type Prefix = { filter: Doc; sort?: SortSpec; skip: number; limit: number; rest: Doc[]; hasText: boolean };
-
-/** Splits off the leading stages the planner answers: $match (merged), then $sort, $skip, $limit. */
-function splitPrefix(pipeline: Doc[]): Prefix {
-  const matches: Doc[] = [];
-  let i = 0;
-  while (i < pipeline.length && isPlainObject(pipeline[i]) && stageName(pipeline[i]) === "$match") {
-    const m = pipeline[i].$match;
-    if (!isPlainObject(m))
-      throw new MongoCommandError("BadValue", "the match filter must be an expression in an object");
-    if (i > 0 && JSON.stringify(m).includes('"$text"')) {
-      throw new MongoCommandError("BadValue", "$match with $text is only allowed as the first pipeline stage");
-    }
-    matches.push(m);
-    i++;
-  }
-  const filter = matches.length === 0 ? {} : matches.length === 1 ? matches[0] : { $and: matches };
-  let sort: SortSpec | undefined;
-  if (i < pipeline.length && stageName(pipeline[i]) === "$sort" && isPlainObject(pipeline[i].$sort)) {
-    sort = normaliseSort(pipeline[i].$sort as Doc);
-    if (!sort) throw new MongoCommandError("BadValue", "$sort stage must have at least one sort key");
-    i++;
-  }
-  let skip = 0;
-  let limit = 0;
-  if (i < pipeline.length && stageName(pipeline[i]) === "$skip" && typeof pipeline[i].$skip === "number") {
-    skip = positive(pipeline[i].$skip, "$skip", true);
-    i++;
-  }
-  if (i < pipeline.length && stageName(pipeline[i]) === "$limit" && typeof pipeline[i].$limit === "number") {
-    limit = positive(pipeline[i].$limit, "$limit", false);
-    i++;
-  }
-  return { filter, sort, skip, limit, rest: pipeline.slice(i), hasText: "$text" in filter };
 }
 
 /** The driver's countDocuments shape after the prefix: one `$group { _id: 1|null, n: { $sum: 1 } }`. */

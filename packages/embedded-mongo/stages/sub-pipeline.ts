@@ -1,13 +1,12 @@
 /** A $lookup or $unionWith sub-pipeline, run to completion with its variables. */
 import { resolvePath, usesUserVariables } from "../expressions";
 import { planQuery } from "../planner/choose";
-import type { SortSpec } from "../planner/plan";
-import { normaliseSort } from "../planner/sort";
 import type { Collection } from "../storage/collection";
 import { type Doc, isPlainObject } from "../values";
 import { matchTest } from "./match";
+import { splitPrefix } from "./prefix";
 import { drainSync } from "./query";
-import { type ChainBuilder, Collector, notablescanOf, type PipelineEnv, positive } from "./stage";
+import { type ChainBuilder, Collector, notablescanOf, type PipelineEnv } from "./stage";
 
 /** Runs a $lookup sub-pipeline to completion (no yields inside a stage), with its variables. */
 export function runSubPipeline(
@@ -26,9 +25,9 @@ export function runSubPipeline(
     // The leading $match, $sort, $skip and $limit go to the planner, as a top-level pipeline's do (an index gives
     // the order and the read stops at skip + limit); the $match's $expr equalities on variables become plain
     // conditions the planner can use.
-    const prefix = plannedPrefix(pipeline);
+    const prefix = splitPrefix(pipeline);
     const filter = prefix.filter;
-    rest = pipeline.slice(prefix.length);
+    rest = prefix.rest;
     const planned = usesUserVariables(filter) ? substituteExprEqualities(filter, vars) : filter;
     if (!coll) docs = [];
     else {
@@ -45,42 +44,6 @@ export function runSubPipeline(
   for (const d of docs) if (!head.push(d)) break;
   head.end();
   return sink.docs;
-}
-
-/** A sub-pipeline's leading stages the planner answers: its first $match, then $sort, $skip and $limit. */
-function plannedPrefix(pipeline: Doc[]): { filter: Doc; sort?: SortSpec; skip: number; limit: number; length: number } {
-  let i = 0;
-  let filter: Doc = {};
-  const at = (name: string) => {
-    const stage = pipeline[i];
-    return isPlainObject(stage) && Object.keys(stage).length === 1 && name in stage ? stage[name] : undefined;
-  };
-  const match = at("$match");
-  if (isPlainObject(match)) {
-    filter = match;
-    i++;
-  }
-  let sort: SortSpec | undefined;
-  const sortSpec = at("$sort");
-  if (isPlainObject(sortSpec)) {
-    sort = normaliseSort(sortSpec);
-    // An empty $sort is refused by its stage, with the server's message.
-    if (!sort) return { filter, skip: 0, limit: 0, length: i };
-    i++;
-  }
-  let skip = 0;
-  const skipSpec = at("$skip");
-  if (typeof skipSpec === "number") {
-    skip = positive(skipSpec, "$skip", true);
-    i++;
-  }
-  let limit = 0;
-  const limitSpec = at("$limit");
-  if (typeof limitSpec === "number") {
-    limit = positive(limitSpec, "$limit", false);
-    i++;
-  }
-  return { filter, sort, skip, limit, length: i };
 }
 
 /** { $expr: { $eq: ["$field", "$$var"] } } with the variable known → also { field: value } (index bounds). */
