@@ -54,6 +54,11 @@ export async function getDb(): Promise<Db> {
   return db;
 }
 
+/** True when `db` is the handle getDb() gives (the portal's own database), told without connecting. */
+export function isPortalDb(db: Db): boolean {
+  return dbHandles.get(db.client)?.get(db.databaseName) === db;
+}
+
 /** Closes the client. */
 export async function closeDb(): Promise<void> {
   const pending = g[globalKey];

@@ -1,5 +1,5 @@
 import type { Db } from "mongodb";
-import { getDb } from "~/db.server";
+import { getDb, isPortalDb } from "~/db.server";
 import type { ChartRow } from "./dashboards.fields";
 import { aggregateTogether } from "./reads-together.server";
 
@@ -44,15 +44,15 @@ export async function noteDataChanged(collections: readonly string[], db?: Db): 
 
 /**
  * The data state of some collections, one string per collection: its version and document count
- * (read by _id and from metadata: no scan).
+ * (read by _id and from metadata: no scan). On the portal's own database the versions are read with the request's
+ * other reads of the same turn; another `Db` (the CLI's, a worker's) reads alone.
  */
 export async function dataStates(collections: readonly string[], db?: Db): Promise<Map<string, string>> {
   const database = db ?? (await getDb());
   const names = [...new Set(collections)].sort();
   const versionFilter = { _id: { $in: names } };
   const [versions, counts] = await Promise.all([
-    // On the portal's database, read together with the page's other reads of the same turn.
-    db
+    db && !isPortalDb(db)
       ? database
           .collection<DataVersionRecord>(DATA_VERSIONS)
           .find(versionFilter, { projection: { version: 1 } })

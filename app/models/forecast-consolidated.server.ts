@@ -286,7 +286,7 @@ export async function rebuildForecastRollups(given?: Db): Promise<number> {
  */
 const readCache = promiseCache<RollupView[]>(16);
 
-/** The collection's state, read once per request (the key forecast.server.ts reads it under, so it is shared). */
+/** The collection's state, read once per request (forecast.server.ts's derived answers read it too). */
 export async function recordsState(db: Db): Promise<string> {
   return memoInRequest(`forecast-state:${db.databaseName}`, () =>
     dataStates([FORECAST_RECORDS], db).then((s) => s.get(FORECAST_RECORDS)!),

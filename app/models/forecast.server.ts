@@ -4,10 +4,9 @@ import { parseScenario } from "~/models/forecast.fields";
 import { portalToday } from "~/shared/clock.server";
 import { byPtBrNumeric } from "~/shared/collation";
 import type { CalendarDate, Month } from "~/shared/months";
-import { memoInRequest } from "~/shared/request-scope.server";
-import { dataStates, noteDataChanged } from "./dashboard-cache.server";
+import { noteDataChanged } from "./dashboard-cache.server";
 import { editWindowOf, scenarioCalendar } from "./forecast-calendar";
-import { refreshForecastRollups } from "./forecast-consolidated.server";
+import { recordsState, refreshForecastRollups } from "./forecast-consolidated.server";
 import { type CycleState, frozenCostCenters, pairKey } from "./forecast-cycle.server";
 import type { IndexDeclaration } from "./indexes";
 import { aggregateTogether } from "./reads-together.server";
@@ -110,14 +109,9 @@ async function forecast() {
 const derived = new Map<string, { state: string; value: Promise<unknown> }>();
 const DERIVED_MAX = 64;
 
-/** The collection's state, read once per request (a page asks for several derived answers). */
-function forecastState(db: Db): Promise<string> {
-  return memoInRequest(`forecast-state:${db.databaseName}`, () => dataStates([FORECAST]).then((s) => s.get(FORECAST)!));
-}
-
 async function derivedFromForecast<T>(key: string, compute: () => Promise<T>): Promise<T> {
   const db = await getDb();
-  const state = await forecastState(db);
+  const state = await recordsState(db);
   const cacheKey = `${db.databaseName}\u0000${key}`;
   const cached = derived.get(cacheKey);
   if (cached && cached.state === state) return cached.value as Promise<T>;
