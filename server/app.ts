@@ -104,9 +104,9 @@ export async function createHostApp(host: HostContext, source: BuildSource): Pro
   app.use(dropUntrustedForwardedHost);
   app.use(rejectInvalidHost(malformed));
   app.use(rejectLegacyDataRequests);
-  // Pages and data are compressed per response, cheaply and with a bounded Brotli window (server/compression-settings.ts;
-  // Brotli's defaults cost many times the CPU on dynamic HTML, and full heap collections under load). Static assets
-  // were compressed at build time (precompressed below).
+  // Pages and data are compressed per response, cheaply and with a bounded Brotli window, in one call when they end
+  // within the window (server/compression-settings.ts; Brotli's defaults cost many times the CPU on dynamic HTML, and
+  // full heap collections under load). Static assets were compressed at build time (precompressed below).
   app.use(dynamicCompression());
   // A non-GET request from another origin gets 403 before any route runs (CSRF), except the SAML consumer.
   app.use(rejectCrossOrigin({ allowedOrigins: config.allowedOrigins, ssoMode: config.sso.mode }));

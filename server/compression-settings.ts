@@ -1,5 +1,6 @@
-import { constants as zlibConstants } from "node:zlib";
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import compression from "compression";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 /**
  * How pages and data are compressed per response. Static assets are compressed once at build, at the highest
@@ -23,10 +24,148 @@ export function brotliParams(quality: number, windowBits?: number): Record<numbe
   };
 }
 
-/** The middleware that compresses pages and data (server/index.ts). */
-export function dynamicCompression() {
-  return compression({
+/**
+ * Responses up to this size are compressed whole, in one call on the main thread, when they end: a streamed
+ * response's encoder hands every written chunk (and every flush: Remix flushes after each chunk) to the thread pool
+ * and back, which under load cost a page several times the compression itself (`bench/compression/run.ts`, "whole").
+ * Larger or longer responses stream as before. The window's size, so a whole response compresses to the same bytes.
+ */
+export const WHOLE_MAX = 2 ** DYNAMIC_COMPRESSION.brotliWindowBits;
+/** Below this, a body is sent as it is (the compression middleware's default threshold). */
+const THRESHOLD = 1024;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+
+/**
+ * The encoding the compression middleware would choose for an Accept-Encoding header when it is Brotli or gzip
+ * (null otherwise: nothing acceptable, or deflate or identity preferred), by its rules: an encoding takes the quality
+ * of the last item naming it (a lower quality after a higher one does not count), else of the wildcard's; identity,
+ * when neither names it, the lowest quality given; at equal quality Brotli, then gzip, before the others.
+ * One pass over the header (bounded by the server's header limit).
+ */
+export function wholeEncoding(header: string | undefined): "br" | "gzip" | null {
+  if (!header) return null;
+  const specs: { name: string; q: number }[] = [];
+  let lowest = 1;
+  for (const item of header.split(",")) {
+    const match = /^\s*([^\s;]+)\s*(?:;(.*))?$/.exec(item.trim());
+    if (!match) continue;
+    let q = 1;
+    for (const param of match[2]?.split(";") ?? []) {
+      const [key, value] = param.trim().split("=");
+      if (key === "q") {
+        q = Number.parseFloat(value);
+        break;
+      }
+    }
+    specs.push({ name: match[1] === "*" ? "*" : match[1].toLowerCase(), q });
+    lowest = Math.min(lowest, q || 1);
+  }
+  if (!specs.some((spec) => spec.name === "identity" || spec.name === "*")) specs.push({ name: "identity", q: lowest });
+  const quality = (encoding: string) => {
+    let best: { exact: boolean; q: number } | null = null;
+    for (const spec of specs) {
+      const exact = spec.name === encoding;
+      if (!exact && spec.name !== "*") continue;
+      if (!best || (exact && !best.exact) || (exact === best.exact && !(best.q > spec.q))) best = { exact, q: spec.q };
+    }
+    return best && best.q > 0 ? best.q : 0;
+  };
+  const br = quality("br");
+  const gzip = quality("gzip");
+  const top = Math.max(br, gzip, quality("deflate"), quality("identity"));
+  if (top === 0) return null;
+  return br === top ? "br" : gzip === top ? "gzip" : null;
+}
+
+/**
+ * Keeps what a response writes (its flushes do nothing) until it ends or passes WHOLE_MAX. Ended within it, a
+ * compressible body is compressed in one synchronous call and sent with its length; otherwise what was kept goes on
+ * to the streaming middleware below, which decides as it always has.
+ */
+function compressWhole(req: Request, res: Response, next: NextFunction) {
+  if (req.method === "HEAD") return next();
+  type Write = (chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
+  type End = (chunk?: unknown, encoding?: unknown, callback?: unknown) => Response;
+  const write = res.write.bind(res) as Write;
+  const end = res.end.bind(res) as End;
+  const flushable = res as { flush?: () => void };
+  const flush = flushable.flush?.bind(res);
+  let kept: Buffer[] | null = [];
+  let size = 0;
+  const release = () => {
+    const chunks = kept ?? [];
+    kept = null;
+    for (const chunk of chunks) write(chunk);
+  };
+  const toBuffer = (chunk: unknown, encoding: unknown): Buffer =>
+    typeof chunk === "string"
+      ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+      : Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+  flushable.flush = () => {
+    if (!kept) flush?.();
+  };
+  res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    if (!kept || res.headersSent) {
+      release();
+      return write(chunk, encoding, callback);
+    }
+    const buffer = toBuffer(chunk, encoding);
+    kept.push(buffer);
+    size += buffer.length;
+    if (size > WHOLE_MAX) release();
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") process.nextTick(done as () => void);
+    return true;
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
+    if (!kept || res.headersSent) {
+      release();
+      return end(chunk, encoding, callback);
+    }
+    const done = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
+    if (done) res.once("finish", done);
+    const last =
+      chunk === undefined || chunk === null || typeof chunk === "function" ? [] : [toBuffer(chunk, encoding)];
+    const body = Buffer.concat([...kept, ...last]);
+    kept = null;
+    const encoded = body.length >= THRESHOLD && compressible(req, res) ? encode(body, req) : null;
+    if (!encoded) return body.length > 0 ? end(body) : end();
+    res.vary("Accept-Encoding");
+    res.setHeader("Content-Encoding", encoded.encoding);
+    res.setHeader("Content-Length", encoded.body.length);
+    return end(encoded.body);
+  }) as Response["end"];
+  next();
+}
+
+function compressible(req: Request, res: Response): boolean {
+  const encoding = res.getHeader("Content-Encoding");
+  if (encoding !== undefined && encoding !== "identity") return false;
+  if (res.statusCode === 204 || res.statusCode === 304) return false;
+  if (NO_TRANSFORM.test(String(res.getHeader("Cache-Control") ?? ""))) return false;
+  return compression.filter(req, res);
+}
+
+function encode(body: Buffer, req: Request): { encoding: "br" | "gzip"; body: Buffer } | null {
+  const encoding = wholeEncoding(req.headers["accept-encoding"]);
+  if (encoding === "br") {
+    const params = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
+    return { encoding, body: brotliCompressSync(body, { params }) };
+  }
+  if (encoding === "gzip") return { encoding, body: gzipSync(body, { level: DYNAMIC_COMPRESSION.gzipLevel }) };
+  return null;
+}
+
+/**
+ * The middleware that compresses pages and data (server/app.ts): whole responses in one call (compressWhole), and
+ * the streaming `compression` middleware below it for the rest.
+ */
+export function dynamicCompression(): RequestHandler[] {
+  const streaming = compression({
     level: DYNAMIC_COMPRESSION.gzipLevel,
     brotli: { params: brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits) },
   });
+  return [streaming, compressWhole];
 }

@@ -6,7 +6,10 @@
  * `DYNAMIC_COMPRESSION`) measured in the same run. Then, per setting, the full (mark-compact) heap collections
  * per 1,000 responses when the pages are streamed through the setting's encoder 20 at a time, as the
  * `compression` middleware does: an encoder's memory outside the heap counts towards V8's external-memory
- * trigger, and each full collection of the web process costs tens of ms of its main thread.
+ * trigger, and each full collection of the web process costs tens of ms of its main thread. Last, "whole": the CPU
+ * (every thread of the process) of a response compressed in one synchronous call, as the portal compresses a
+ * response that ends within WHOLE_MAX, against the same response streamed through an encoder in the writes and
+ * flushes Remix makes, as the `compression` middleware alone would, 20 in flight.
  *
  *   npm run build && npx tsx bench/compression/run.ts [--data bench/load/.data/scale-10] [--scale 10] [--only home,schneider] [--repeat 300]
  *
@@ -16,7 +19,7 @@ import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks
 import type { Transform } from "node:stream";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
-import { brotliParams, DYNAMIC_COMPRESSION } from "../../server/compression-settings";
+import { brotliParams, DYNAMIC_COMPRESSION, WHOLE_MAX } from "../../server/compression-settings";
 import {
   type Account,
   BENCH_OPTIONS,
@@ -98,6 +101,41 @@ async function fullCollections(setting: Setting, inputs: Buffer[], responses: nu
   return count;
 }
 
+/**
+ * CPU per response (ms, every thread) of `responses` pages compressed with the portal's Brotli setting, 20 in flight:
+ * streamed through an encoder in 16 kB writes with a flush after each (what Remix sends through the `compression`
+ * middleware), or whole, in one synchronous call.
+ */
+async function streamedOrWhole(inputs: Buffer[], responses: number, whole: boolean): Promise<number> {
+  const params = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
+  const one = (input: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      if (whole) {
+        zlib.brotliCompressSync(input, { params });
+        return setImmediate(resolve);
+      }
+      const encoder = zlib.createBrotliCompress({ params });
+      encoder
+        .on("data", () => undefined)
+        .on("end", resolve)
+        .on("error", reject);
+      for (let at = 0; at < input.length; at += 16_384) {
+        encoder.write(input.subarray(at, at + 16_384));
+        encoder.flush();
+      }
+      encoder.end();
+    });
+  let sent = 0;
+  const before = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (sent < responses) await one(inputs[sent++ % inputs.length]);
+    }),
+  );
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / responses;
+}
+
 /** CPU time in ms of one compression, the mean over REPEAT runs after a warm-up. */
 function cost(setting: Setting, input: Buffer): { ms: number; bytes: number } {
   let bytes = 0;
@@ -154,6 +192,13 @@ async function main() {
   );
   for (const setting of SETTINGS)
     console.log(`  ${setting.name.padEnd(10)} ${await fullCollections(setting, inputs, STREAMED)}`);
+  const within = inputs.filter((input) => input.length <= WHOLE_MAX);
+  await streamedOrWhole(within, 200, false);
+  const streamed = await streamedOrWhole(within, STREAMED, false);
+  const whole = await streamedOrWhole(within, STREAMED, true);
+  console.log(
+    `\nWhole (${within.length} of ${inputs.length} pages within WHOLE_MAX), ${CURRENT.br}, CPU per response of every thread: streamed ${streamed.toFixed(3)} ms, whole ${whole.toFixed(3)} ms = ${(whole / streamed).toFixed(2)}× streamed`,
+  );
   await client.close();
   await db.stop?.();
   process.exit(0);
