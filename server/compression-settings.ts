@@ -92,10 +92,13 @@ function compressWhole(req: Request, res: Response, next: NextFunction) {
   const flush = flushable.flush?.bind(res);
   let kept: Buffer[] | null = [];
   let size = 0;
+  /** Sends on what was kept; false when the socket asks to wait (as `write` says). */
   const release = () => {
     const chunks = kept ?? [];
     kept = null;
-    for (const chunk of chunks) write(chunk);
+    let flowing = true;
+    for (const chunk of chunks) flowing = write(chunk);
+    return flowing;
   };
   const toBuffer = (chunk: unknown, encoding: unknown): Buffer =>
     typeof chunk === "string"
@@ -114,10 +117,10 @@ function compressWhole(req: Request, res: Response, next: NextFunction) {
     const buffer = toBuffer(chunk, encoding);
     kept.push(buffer);
     size += buffer.length;
-    if (size > WHOLE_MAX) release();
+    const flowing = size > WHOLE_MAX ? release() : true;
     const done = typeof encoding === "function" ? encoding : callback;
     if (typeof done === "function") process.nextTick(done as () => void);
-    return true;
+    return flowing;
   }) as Response["write"];
   res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) => {
     if (!kept || res.headersSent) {
