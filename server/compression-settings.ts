@@ -28,7 +28,8 @@ export function brotliParams(quality: number, windowBits?: number): Record<numbe
  * Responses up to this size are compressed whole, in one call on the main thread, when they end: a streamed
  * response's encoder hands every written chunk (and every flush: Remix flushes after each chunk) to the thread pool
  * and back, which under load cost a page several times the compression itself (`bench/compression/run.ts`, "whole").
- * Larger or longer responses stream as before. The window's size, so a whole response compresses to the same bytes.
+ * Larger ones, and those whose headers went out early, stream as before. The bound is Brotli's window: what it holds
+ * compresses no worse whole than streamed.
  */
 export const WHOLE_MAX = 2 ** DYNAMIC_COMPRESSION.brotliWindowBits;
 /** Below this, a body is sent as it is (the compression middleware's default threshold). */
