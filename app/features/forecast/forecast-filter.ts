@@ -43,7 +43,10 @@ export function sortScenarios(names: readonly string[]): string[] {
     const { anchor } = scenarioCalendar(scenario);
     return Date.UTC(anchor.year, anchor.month - 1, anchor.day);
   };
-  return [...names].sort((a, b) => anchorOf(b) - anchorOf(a) || a.localeCompare(b));
+  // Each name's anchor once, not once per comparison.
+  const keyed = names.map((name) => ({ name, anchor: anchorOf(name) }));
+  keyed.sort((a, b) => b.anchor - a.anchor || a.name.localeCompare(b.name));
+  return keyed.map((k) => k.name);
 }
 
 const normalize = (text: string) =>
