@@ -32,6 +32,10 @@ export function brotliParams(quality: number, windowBits?: number): Record<numbe
  * compresses no worse whole than streamed.
  */
 export const WHOLE_MAX = 2 ** DYNAMIC_COMPRESSION.brotliWindowBits;
+/** The portal's Brotli parameters, for the streaming middleware and whole responses alike. */
+const BROTLI_PARAMS = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
+/** An Accept-Encoding item: its coding, then its parameters. */
+const CODING_ITEM = /^\s*([^\s;]+)\s*(?:;(.*))?$/;
 /** Below this, a body is sent as it is (the compression middleware's default threshold). */
 const THRESHOLD = 1024;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
@@ -48,7 +52,7 @@ export function wholeEncoding(header: string | undefined): "br" | "gzip" | null 
   const specs: { name: string; q: number }[] = [];
   let lowest = 1;
   for (const item of header.split(",")) {
-    const match = /^\s*([^\s;]+)\s*(?:;(.*))?$/.exec(item.trim());
+    const match = CODING_ITEM.exec(item.trim());
     if (!match) continue;
     let q = 1;
     for (const param of match[2]?.split(";") ?? []) {
@@ -111,6 +115,9 @@ function compressWhole(req: Request, res: Response, next: NextFunction) {
     if (!kept) flush?.();
   };
   res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    // Its headers are set by its first write: a body that will not be compressed (a download, an image, an asset
+    // compressed at build) is not kept at all.
+    if (kept?.length === 0 && !compressible(req, res)) kept = null;
     if (!kept || res.headersSent) {
       release();
       return write(chunk, encoding, callback);
@@ -155,8 +162,7 @@ function compressible(req: Request, res: Response): boolean {
 function encode(body: Buffer, req: Request): { encoding: "br" | "gzip"; body: Buffer } | null {
   const encoding = wholeEncoding(req.headers["accept-encoding"]);
   if (encoding === "br") {
-    const params = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
-    return { encoding, body: brotliCompressSync(body, { params }) };
+    return { encoding, body: brotliCompressSync(body, { params: BROTLI_PARAMS }) };
   }
   if (encoding === "gzip") return { encoding, body: gzipSync(body, { level: DYNAMIC_COMPRESSION.gzipLevel }) };
   return null;
@@ -169,7 +175,7 @@ function encode(body: Buffer, req: Request): { encoding: "br" | "gzip"; body: Bu
 export function dynamicCompression(): RequestHandler[] {
   const streaming = compression({
     level: DYNAMIC_COMPRESSION.gzipLevel,
-    brotli: { params: brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits) },
+    brotli: { params: BROTLI_PARAMS },
   });
   return [streaming, compressWhole];
 }
