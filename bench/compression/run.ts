@@ -72,6 +72,31 @@ const CURRENT = {
 if (!SETTINGS.some((s) => s.name === CURRENT.br) || !SETTINGS.some((s) => s.name === CURRENT.gzip))
   throw new Error("the portal's settings are not among the bench's");
 
+/** Runs `one` over `responses` pages taken in turn from `inputs`, 20 in flight. */
+async function twentyInFlight(inputs: Buffer[], responses: number, one: (input: Buffer) => Promise<void>) {
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (sent < responses) await one(inputs[sent++ % inputs.length]);
+    }),
+  );
+}
+
+/** Streams `input` through `encoder` in 16 kB writes (with a flush after each when `flush`), to its end. */
+function streamThrough(encoder: Transform, input: Buffer, flush: boolean): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    encoder
+      .on("data", () => undefined)
+      .on("end", resolve)
+      .on("error", reject);
+    for (let at = 0; at < input.length; at += 16_384) {
+      encoder.write(input.subarray(at, at + 16_384));
+      if (flush) (encoder as Transform & { flush: () => void }).flush();
+    }
+    encoder.end();
+  });
+}
+
 /** Full heap collections while `responses` pages are streamed through the setting's encoder, 20 in flight, in 16 kB writes. */
 async function fullCollections(setting: Setting, inputs: Buffer[], responses: number): Promise<number> {
   let count = 0;
@@ -80,22 +105,7 @@ async function fullCollections(setting: Setting, inputs: Buffer[], responses: nu
       if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) count++;
   });
   observer.observe({ entryTypes: ["gc"] });
-  let sent = 0;
-  const one = (input: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      const encoder = setting.stream();
-      encoder
-        .on("data", () => undefined)
-        .on("end", resolve)
-        .on("error", reject);
-      for (let at = 0; at < input.length; at += 16_384) encoder.write(input.subarray(at, at + 16_384));
-      encoder.end();
-    });
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (sent < responses) await one(inputs[sent++ % inputs.length]);
-    }),
-  );
+  await twentyInFlight(inputs, responses, (input) => streamThrough(setting.stream(), input, false));
   await new Promise((resolve) => setTimeout(resolve, 50));
   observer.disconnect();
   return count;
@@ -108,30 +118,12 @@ async function fullCollections(setting: Setting, inputs: Buffer[], responses: nu
  */
 async function streamedOrWhole(inputs: Buffer[], responses: number, whole: boolean): Promise<number> {
   const params = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
-  const one = (input: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      if (whole) {
-        zlib.brotliCompressSync(input, { params });
-        return setImmediate(resolve);
-      }
-      const encoder = zlib.createBrotliCompress({ params });
-      encoder
-        .on("data", () => undefined)
-        .on("end", resolve)
-        .on("error", reject);
-      for (let at = 0; at < input.length; at += 16_384) {
-        encoder.write(input.subarray(at, at + 16_384));
-        encoder.flush();
-      }
-      encoder.end();
-    });
-  let sent = 0;
   const before = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (sent < responses) await one(inputs[sent++ % inputs.length]);
-    }),
-  );
+  await twentyInFlight(inputs, responses, (input) => {
+    if (!whole) return streamThrough(zlib.createBrotliCompress({ params }), input, true);
+    zlib.brotliCompressSync(input, { params });
+    return new Promise((resolve) => setImmediate(resolve));
+  });
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / responses;
 }
