@@ -5,6 +5,7 @@ import { PLANNING_SPREAD_MODES, type PlanningSpreadPage } from "~/features/plann
 import { loadPlanningSpread, savePlanningSpread } from "~/features/planning/spread.server";
 import { planningTexts as t } from "~/features/planning/texts";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
+import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/planning/planning.css";
@@ -50,15 +51,14 @@ export default function PlanningSpreadScreen() {
             <label htmlFor="spread-total">{t.spreadTotal}</label>
             <input id="spread-total" name="total" inputMode="numeric" defaultValue={page.values.total} required />
           </div>
-          <fieldset className="field">
-            <legend>{t.spreadMode}</legend>
-            {PLANNING_SPREAD_MODES.map((mode) => (
-              <label key={mode} className="spread__choice">
-                <input type="radio" name="modo" value={mode} defaultChecked={page.values.mode === mode} />
-                {t.spreadModes[mode]}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceFieldset
+            legend={t.spreadMode}
+            name="modo"
+            choices={PLANNING_SPREAD_MODES}
+            labelOf={(mode) => t.spreadModes[mode]}
+            checked={(mode) => page.values.mode === mode}
+            choiceClassName="spread__choice"
+          />
           <div className="field">
             <label htmlFor="spread-weights">{t.spreadWeights}</label>
             <input id="spread-weights" name="pesos" defaultValue={page.values.weights} aria-describedby="spread-hint" />

@@ -9,6 +9,7 @@ import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
 import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
+import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
@@ -59,43 +60,36 @@ export default function SpreadTotalPage() {
       {page.openMonths.length > 0 ? (
         <Form method="get" action={action} className="spread__form">
           <p>{forecastTexts.spreadIntro(page.openMonths.length)}</p>
-          <fieldset className="field spread__accounts">
-            <legend>{forecastTexts.spreadAccounts}</legend>
-            {page.accounts.map((a) => (
-              <label key={a.account} className="spread__choice">
-                <input
-                  type="checkbox"
-                  name="conta"
-                  value={a.account}
-                  defaultChecked={page.chosen.includes(a.account)}
-                />
-                {a.account}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceFieldset
+            legend={forecastTexts.spreadAccounts}
+            name="conta"
+            choices={page.accounts.map((a) => a.account)}
+            checked={(account) => page.chosen.includes(account)}
+            multiple
+            className="spread__accounts"
+            choiceClassName="spread__choice"
+          />
           <div className="field">
             <label htmlFor="spread-total">{forecastTexts.spreadTotal}</label>
             <input id="spread-total" name="total" inputMode="decimal" defaultValue={page.values.total} required />
           </div>
-          <fieldset className="field">
-            <legend>{forecastTexts.spreadMode}</legend>
-            {SPREAD_MODES.map((mode) => (
-              <label key={mode} className="spread__choice">
-                <input type="radio" name="modo" value={mode} defaultChecked={page.values.mode === mode} />
-                {forecastTexts.spreadModes[mode]}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="field" aria-describedby="spread-scope-hint">
-            <legend>{forecastTexts.spreadScope}</legend>
-            {SPREAD_SCOPES.map((scope) => (
-              <label key={scope} className="spread__choice">
-                <input type="radio" name="alcance" value={scope} defaultChecked={page.values.scope === scope} />
-                {forecastTexts.spreadScopes[scope]}
-              </label>
-            ))}
-            <small id="spread-scope-hint">{forecastTexts.spreadScopeHint}</small>
-          </fieldset>
+          <ChoiceFieldset
+            legend={forecastTexts.spreadMode}
+            name="modo"
+            choices={SPREAD_MODES}
+            labelOf={(mode) => forecastTexts.spreadModes[mode]}
+            checked={(mode) => page.values.mode === mode}
+            choiceClassName="spread__choice"
+          />
+          <ChoiceFieldset
+            legend={forecastTexts.spreadScope}
+            name="alcance"
+            choices={SPREAD_SCOPES}
+            labelOf={(scope) => forecastTexts.spreadScopes[scope]}
+            checked={(scope) => page.values.scope === scope}
+            choiceClassName="spread__choice"
+            hint={{ id: "spread-scope-hint", text: forecastTexts.spreadScopeHint }}
+          />
           <div className="field">
             <label htmlFor="spread-weights">{forecastTexts.spreadWeights}</label>
             <input

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { tokenTexts } from "./texts";
@@ -118,15 +119,14 @@ export function TokensScreen() {
             <small id="token-days-hint">{fieldError("days") ?? tokenTexts.daysHint}</small>
           </div>
           {page.scim ? null : (
-            <fieldset className="field">
-              <legend>{tokenTexts.scopeLabel}</legend>
-              {(["read", "write"] as const).map((scope) => (
-                <label key={scope} className="token-form__choice">
-                  <input type="radio" name="scope" value={scope} defaultChecked={scope === "read"} />
-                  {tokenTexts.scopes[scope]}
-                </label>
-              ))}
-            </fieldset>
+            <ChoiceFieldset
+              legend={tokenTexts.scopeLabel}
+              name="scope"
+              choices={["read", "write"] as const}
+              labelOf={(scope) => tokenTexts.scopes[scope]}
+              checked={(scope) => scope === "read"}
+              choiceClassName="token-form__choice"
+            />
           )}
           <button type="submit" className="button" disabled={busy}>
             {tokenTexts.create}

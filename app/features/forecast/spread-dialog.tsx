@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useId } from "react";
+import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
 import { uiTexts } from "~/shared/ui/texts";
@@ -100,41 +101,39 @@ export function SpreadDialog({
           preview.load(`${url}?${query}`);
         }}
       >
-        <fieldset className="field spread__accounts">
-          <legend>{t.spreadAccounts}</legend>
-          {accounts.map(({ account }, i) => (
-            <label key={account} className="spread__choice">
-              <input type="checkbox" name="conta" value={account} defaultChecked={i === line} />
-              {account}
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceFieldset
+          legend={t.spreadAccounts}
+          name="conta"
+          choices={accounts.map((a) => a.account)}
+          checked={(account) => account === accounts[line]?.account}
+          multiple
+          className="spread__accounts"
+          choiceClassName="spread__choice"
+        />
         <div className="field">
           <label htmlFor={`${id}-total`}>{t.spreadTotal}</label>
           <input id={`${id}-total`} name="total" inputMode="decimal" autoComplete="off" required />
         </div>
-        <fieldset className="field">
-          <legend>{t.spreadMode}</legend>
-          {SPREAD_MODES.map((mode) => (
-            <label key={mode} className="spread__choice">
-              <input type="radio" name="modo" value={mode} defaultChecked={mode === "igual"} />
-              {t.spreadModes[mode]}
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceFieldset
+          legend={t.spreadMode}
+          name="modo"
+          choices={SPREAD_MODES}
+          labelOf={(mode) => t.spreadModes[mode]}
+          checked={(mode) => mode === "igual"}
+          choiceClassName="spread__choice"
+        />
         <div className="field">
           <label htmlFor={`${id}-weights`}>{t.spreadWeights}</label>
           <input id={`${id}-weights`} name="pesos" autoComplete="off" />
         </div>
-        <fieldset className="field">
-          <legend>{t.spreadScope}</legend>
-          {SPREAD_SCOPES.map((scope) => (
-            <label key={scope} className="spread__choice">
-              <input type="radio" name="alcance" value={scope} defaultChecked={scope === "cada"} />
-              {t.spreadScopes[scope]}
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceFieldset
+          legend={t.spreadScope}
+          name="alcance"
+          choices={SPREAD_SCOPES}
+          labelOf={(scope) => t.spreadScopes[scope]}
+          checked={(scope) => scope === "cada"}
+          choiceClassName="spread__choice"
+        />
       </form>
       {page?.error ? <Alert tone="error">{page.error}</Alert> : null}
       {page?.preview?.note ? <Alert tone="warning">{page.preview.note}</Alert> : null}
