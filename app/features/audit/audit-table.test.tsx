@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { AuditScreen, type AuditScreenProps } from "./audit-screen";
 import type { AuditRow } from "./list.server";
 import { auditTexts as t } from "./texts";
@@ -36,12 +35,7 @@ const base: AuditScreenProps = {
 
 async function render(props: AuditScreenProps, search = "") {
   const element = <AuditScreen {...props} search={search} />;
-  const handler = createStaticHandler([{ path: "*", element }]);
-  const context = await handler.query(new Request(`http://localhost/user/audit${search}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  ).replaceAll("&amp;", "&");
+  return (await renderAt(`/user/audit${search}`, element)).replaceAll("&amp;", "&");
 }
 
 describe("the audit table", () => {

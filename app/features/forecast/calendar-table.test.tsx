@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { forecastTexts as t } from "~/messages";
 import ForecastCalendarPage from "~/routes/ij.report_preview_schneider";
 
@@ -10,14 +9,10 @@ type Loaded = { rows: { name: string; open: boolean; costCenters: number; href: 
 
 async function render(loaded: Loaded) {
   const rows = loaded.rows.map((r) => ({ ...r, anchor: "05/05", editMonth: "mai/2026", window: "mai–dez" }));
-  const handler = createStaticHandler([
+  const html = await renderAt("/ij/report_preview_schneider", [
     { id: "page", path: "*", loader: () => ({ rows }), Component: ForecastCalendarPage },
   ]);
-  const context = await handler.query(new Request("http://localhost/ij/report_preview_schneider"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  ).replaceAll("&amp;", "&");
+  return html.replaceAll("&amp;", "&");
 }
 
 describe("the forecast review calendar", () => {

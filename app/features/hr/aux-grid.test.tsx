@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { threadLinkTexts } from "~/platform/comments/thread-link";
 import { parseMonthKey } from "~/shared/months";
 import { AuxGrid, type GridRow } from "./aux-grid";
@@ -33,12 +32,7 @@ async function render(canEdit: boolean, marks: Record<string, { comments: number
       threads={{ marks, href: (id) => `/ij/rh_edit/x/comentarios?registro=${id}` }}
     />
   );
-  const handler = createStaticHandler([{ path: "*", element }]);
-  const context = await handler.query(new Request("http://localhost/ij/rh_edit/x"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/ij/rh_edit/x", element);
 }
 
 describe("the Auxiliar Padrão grid", () => {

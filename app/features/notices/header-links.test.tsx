@@ -1,16 +1,10 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { NoticeHeaderLinks } from "./header-links";
 import { noticeTexts } from "./texts";
 
 async function render(unread: number) {
-  const handler = createStaticHandler([{ path: "*", element: <NoticeHeaderLinks unread={unread} /> }]);
-  const context = await handler.query(new Request("http://localhost/captura/manual"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/captura/manual", <NoticeHeaderLinks unread={unread} />);
 }
 
 describe("the header's notice links", () => {

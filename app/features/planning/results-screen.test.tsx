@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { messages } from "~/messages";
 import { ATTRIBUTES } from "~/models/planning.fields";
 import type { ResultRow, ResultsActionData } from "./results.server";
@@ -64,12 +63,7 @@ const base = {
 
 async function render(data: ResultsData, actionData?: ResultsActionData, screen = PLAN_SCREEN, url = "/ij/plan_edit") {
   const element = <ResultsScreen screen={screen} data={data} actionData={actionData} />;
-  const handler = createStaticHandler([{ path: "*", element }]);
-  const context = await handler.query(new Request(`http://localhost${url}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt(`${url}`, element);
 }
 
 const decode = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&quot;", '"');

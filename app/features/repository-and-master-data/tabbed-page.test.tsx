@@ -1,7 +1,6 @@
 import type { ComponentType } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import ChannelPage from "~/routes/repo.master-data.canal";
 import PlanningMasterDataPage from "~/routes/repo.master-data.planejamento";
 import { MASTER_DATA_TITLES } from "./sections-nav";
@@ -26,12 +25,7 @@ const loaded = (tabs: { id: string; label: string }[], count: number) => ({
 });
 
 async function render(Page: ComponentType, path: string, data: ReturnType<typeof loaded>) {
-  const handler = createStaticHandler([{ id: "page", path: "*", loader: () => data, Component: Page }]);
-  const context = await handler.query(new Request(`http://localhost${path}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt(`${path}`, [{ id: "page", path: "*", loader: () => data, Component: Page }]);
 }
 
 const decode = (html: string) => html.replaceAll("&amp;", "&");

@@ -1,7 +1,6 @@
 import type { ComponentType } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { messages } from "~/messages";
 import { NAV_LABELS } from "~/navigation";
 import ProcessingPage from "~/routes/captura.processando";
@@ -39,12 +38,7 @@ const loaded = {
 };
 
 async function render(Page: ComponentType, path: string) {
-  const handler = createStaticHandler([{ id: "page", path: "*", loader: () => loaded, Component: Page }]);
-  const context = await handler.query(new Request(`http://localhost${path}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt(`${path}`, [{ id: "page", path: "*", loader: () => loaded, Component: Page }]);
 }
 
 describe("the job list pages", () => {

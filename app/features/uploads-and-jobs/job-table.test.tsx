@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { messages } from "~/messages";
 import type { JobRow } from "./job-row";
 import { type JobListData, JobTable, RetryAll } from "./job-table";
@@ -25,13 +24,7 @@ const row = (over: Partial<JobRow>): JobRow => ({
 
 async function render(rows: JobRow[], showUser = true) {
   const data: JobListData = { rows, total: rows.length, page: 1, pageSize: 20, pageSizes: [20, 40] };
-  const routes = [{ path: "*", element: <JobTable data={data} caption="Jobs" showUser={showUser} /> }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request("http://localhost/jobs/executados"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/jobs/executados", <JobTable data={data} caption="Jobs" showUser={showUser} />);
 }
 
 describe("JobTable", () => {
@@ -96,13 +89,7 @@ describe("JobTable", () => {
 });
 
 async function renderRetryAll(props: Parameters<typeof RetryAll>[0]) {
-  const routes = [{ path: "*", element: <RetryAll {...props} /> }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request("http://localhost/jobs/executados?page=2"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/jobs/executados?page=2", <RetryAll {...props} />);
 }
 
 describe("RetryAll (Tentar novamente todos)", () => {

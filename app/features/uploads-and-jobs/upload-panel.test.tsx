@@ -1,7 +1,6 @@
 import type { ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import type { FileTarget } from "~/models/files.fields";
 import { NAV_LABELS } from "~/navigation";
 import { jobTexts, uploadScreenTexts as t, uploadTargetTexts as targetTexts } from "./texts";
@@ -12,12 +11,7 @@ import { UploadTable } from "./upload-table";
 /** The manual upload as the server renders it, and the upload list's rows as the browser tests find them. */
 
 async function render(element: ReactElement) {
-  const handler = createStaticHandler([{ path: "*", element }]);
-  const context = await handler.query(new Request("http://localhost/captura/manual"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/captura/manual", element);
 }
 
 const file = {} as File;

@@ -1,7 +1,5 @@
-import type { ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { messages } from "~/messages";
 import { type ColumnDef, DataTable, searchWith, textColumns } from "./data-table";
 
@@ -26,16 +24,6 @@ async function render(url: string, props: Partial<Parameters<typeof DataTable<Ro
     />
   );
   return renderAt(url, element);
-}
-
-async function renderAt(url: string, element: ReactElement) {
-  const routes = [{ path: "*", element }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://localhost${url}`));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
 }
 
 describe("DataTable", () => {

@@ -1,6 +1,5 @@
-import { renderToStaticMarkup } from "react-dom/server";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+import { renderAt } from "#test/static-render";
 import { PreparersScreen, type ScreenData, type ScreenError } from "./preparers-screen";
 import { preparersTexts as t } from "./texts";
 
@@ -33,13 +32,7 @@ const base: ScreenData = {
 };
 
 async function render(data: ScreenData, error: ScreenError = null) {
-  const routes = [{ path: "*", element: <PreparersScreen data={data} error={error} busy={false} /> }];
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request("http://localhost/ij/forecast_preparers"));
-  if (context instanceof Response) throw new Error("unexpected redirect");
-  return renderToStaticMarkup(
-    <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />,
-  );
+  return renderAt("/ij/forecast_preparers", <PreparersScreen data={data} error={error} busy={false} />);
 }
 
 const decode = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
