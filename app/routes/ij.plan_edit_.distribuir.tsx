@@ -6,6 +6,7 @@ import { loadPlanningSpread, savePlanningSpread } from "~/features/planning/spre
 import { planningTexts as t } from "~/features/planning/texts";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
+import { SpreadPreviewForm } from "~/shared/forms/spread-preview-form";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/planning/planning.css";
@@ -70,37 +71,21 @@ export default function PlanningSpreadScreen() {
         </Form>
       ) : null}
       {page.preview ? (
-        <Form method="post" action={page.action} className="spread__preview">
-          <h2>{t.spreadPreviewTitle}</h2>
-          {page.preview.note ? <Alert tone="warning">{page.preview.note}</Alert> : null}
-          <table>
-            <caption className="visually-hidden">{t.spreadPreviewTitle}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.spreadMonth}</th>
-                <th scope="col">{t.spreadCurrent}</th>
-                <th scope="col">{t.spreadNew}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.preview.rows.map((row) => (
-                <tr key={row.key}>
-                  <th scope="row">{row.label}</th>
-                  <td className="num">{row.current}</td>
-                  <td className="num">{row.next}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <input type="hidden" name="linha" value={page.row?.id ?? ""} />
-          <input type="hidden" name="total" value={page.values.total} />
-          <input type="hidden" name="modo" value={page.values.mode} />
-          <input type="hidden" name="pesos" value={page.values.weights} />
-          <input type="hidden" name="state" value={page.preview.state} />
-          <button type="submit" className="button button--primary">
-            {t.spreadConfirm}
-          </button>
-        </Form>
+        <SpreadPreviewForm
+          action={page.action}
+          title={t.spreadPreviewTitle}
+          note={page.preview.note}
+          headers={[t.spreadMonth, t.spreadCurrent, t.spreadNew]}
+          rows={page.preview.rows}
+          carried={[
+            ["linha", page.row?.id ?? ""],
+            ["total", page.values.total],
+            ["modo", page.values.mode],
+            ["pesos", page.values.weights],
+            ["state", page.preview.state],
+          ]}
+          confirm={t.spreadConfirm}
+        />
       ) : null}
     </section>
   );

@@ -10,6 +10,7 @@ import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
 import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
+import { SpreadPreviewForm } from "~/shared/forms/spread-preview-form";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
@@ -106,43 +107,28 @@ export default function SpreadTotalPage() {
         </Form>
       ) : null}
       {page.preview ? (
-        <Form method="post" action={action} className="spread__preview">
-          <h2>{forecastTexts.spreadPreviewTitle}</h2>
-          {page.preview.note ? <Alert tone="warning">{page.preview.note}</Alert> : null}
-          <table>
-            <caption className="visually-hidden">{forecastTexts.spreadPreviewTitle}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{forecastTexts.spreadAccount}</th>
-                <th scope="col">{forecastTexts.spreadMonth}</th>
-                <th scope="col">{forecastTexts.spreadCurrent}</th>
-                <th scope="col">{forecastTexts.spreadNew}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.preview.rows.map((row) => (
-                <tr key={`${row.account}\u0000${row.key}`}>
-                  <td>{row.account}</td>
-                  <th scope="row">{row.label}</th>
-                  <td className="num">{row.current}</td>
-                  <td className="num">{row.next}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.chosen.map((account) => (
-            <input key={account} type="hidden" name="conta" value={account} />
-          ))}
-          <input type="hidden" name="alcance" value={page.values.scope} />
-          <input type="hidden" name="total" value={page.values.total} />
-          <input type="hidden" name="modo" value={page.values.mode} />
-          <input type="hidden" name="pesos" value={page.values.weights} />
-          <input type="hidden" name="olds" value={page.preview.olds} />
-          <input type="hidden" name="stamps" value={page.preview.stamps} />
-          <button type="submit" className="button button--primary">
-            {forecastTexts.spreadConfirm}
-          </button>
-        </Form>
+        <SpreadPreviewForm
+          action={action}
+          title={forecastTexts.spreadPreviewTitle}
+          note={page.preview.note}
+          headers={[
+            forecastTexts.spreadAccount,
+            forecastTexts.spreadMonth,
+            forecastTexts.spreadCurrent,
+            forecastTexts.spreadNew,
+          ]}
+          rows={page.preview.rows}
+          carried={[
+            ...page.chosen.map((account) => ["conta", account] as const),
+            ["alcance", page.values.scope],
+            ["total", page.values.total],
+            ["modo", page.values.mode],
+            ["pesos", page.values.weights],
+            ["olds", page.preview.olds],
+            ["stamps", page.preview.stamps],
+          ]}
+          confirm={forecastTexts.spreadConfirm}
+        />
       ) : null}
     </section>
   );
