@@ -63,7 +63,7 @@ const base = {
 
 async function render(data: ResultsData, actionData?: ResultsActionData, screen = PLAN_SCREEN, url = "/ij/plan_edit") {
   const element = <ResultsScreen screen={screen} data={data} actionData={actionData} />;
-  return renderAt(`${url}`, element);
+  return renderAt(url, element);
 }
 
 const decode = (html: string) => html.replaceAll("&amp;", "&").replaceAll("&quot;", '"');

@@ -25,7 +25,7 @@ const loaded = (tabs: { id: string; label: string }[], count: number) => ({
 });
 
 async function render(Page: ComponentType, path: string, data: ReturnType<typeof loaded>) {
-  return renderAt(`${path}`, [{ id: "page", path: "*", loader: () => data, Component: Page }]);
+  return renderAt(path, [{ id: "page", path: "*", loader: () => data, Component: Page }]);
 }
 
 const decode = (html: string) => html.replaceAll("&amp;", "&");

@@ -38,7 +38,7 @@ const loaded = {
 };
 
 async function render(Page: ComponentType, path: string) {
-  return renderAt(`${path}`, [{ id: "page", path: "*", loader: () => loaded, Component: Page }]);
+  return renderAt(path, [{ id: "page", path: "*", loader: () => loaded, Component: Page }]);
 }
 
 describe("the job list pages", () => {
