@@ -1,6 +1,7 @@
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import compression from "compression";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import Negotiator from "negotiator";
 
 /**
  * How pages and data are compressed per response. Static assets are compressed once at build, at the highest
@@ -34,52 +35,21 @@ export function brotliParams(quality: number, windowBits?: number): Record<numbe
 export const WHOLE_MAX = 2 ** DYNAMIC_COMPRESSION.brotliWindowBits;
 /** The portal's Brotli parameters, for the streaming middleware and whole responses alike. */
 const BROTLI_PARAMS = brotliParams(DYNAMIC_COMPRESSION.brotliQuality, DYNAMIC_COMPRESSION.brotliWindowBits);
-/** An Accept-Encoding item: its coding, then its parameters. */
-const CODING_ITEM = /^\s*([^\s;]+)\s*(?:;(.*))?$/;
 /** Below this, a body is sent as it is (the compression middleware's default threshold). */
 const THRESHOLD = 1024;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
+/** The codings the compression middleware offers, and those it prefers at equal quality (Brotli, then gzip). */
+const OFFERED = ["br", "gzip", "deflate", "identity"];
+const PREFERRED = ["br", "gzip"];
+
 /**
- * The encoding the compression middleware would choose for an Accept-Encoding header when it is Brotli or gzip
- * (null otherwise: nothing acceptable, or deflate or identity preferred), by its rules: an encoding takes the quality
- * of the last item naming it (a lower quality after a higher one does not count), else of the wildcard's; identity,
- * when neither names it, the lowest quality given; at equal quality Brotli, then gzip, before the others.
- * One pass over the header (bounded by the server's header limit).
+ * The encoding the compression middleware would choose for an Accept-Encoding header, when it is Brotli or gzip (null
+ * otherwise: nothing acceptable, or deflate or identity preferred): its own negotiator, asked as it asks.
  */
 export function wholeEncoding(header: string | undefined): "br" | "gzip" | null {
-  if (!header) return null;
-  const specs: { name: string; q: number }[] = [];
-  let lowest = 1;
-  for (const item of header.split(",")) {
-    const match = CODING_ITEM.exec(item.trim());
-    if (!match) continue;
-    let q = 1;
-    for (const param of match[2]?.split(";") ?? []) {
-      const [key, value] = param.trim().split("=");
-      if (key === "q") {
-        q = Number.parseFloat(value);
-        break;
-      }
-    }
-    specs.push({ name: match[1] === "*" ? "*" : match[1].toLowerCase(), q });
-    lowest = Math.min(lowest, q || 1);
-  }
-  if (!specs.some((spec) => spec.name === "identity" || spec.name === "*")) specs.push({ name: "identity", q: lowest });
-  const quality = (encoding: string) => {
-    let best: { exact: boolean; q: number } | null = null;
-    for (const spec of specs) {
-      const exact = spec.name === encoding;
-      if (!exact && spec.name !== "*") continue;
-      if (!best || (exact && !best.exact) || (exact === best.exact && !(best.q > spec.q))) best = { exact, q: spec.q };
-    }
-    return best && best.q > 0 ? best.q : 0;
-  };
-  const br = quality("br");
-  const gzip = quality("gzip");
-  const top = Math.max(br, gzip, quality("deflate"), quality("identity"));
-  if (top === 0) return null;
-  return br === top ? "br" : gzip === top ? "gzip" : null;
+  const chosen = new Negotiator({ headers: { "accept-encoding": header } }).encoding(OFFERED, PREFERRED);
+  return chosen === "br" || chosen === "gzip" ? chosen : null;
 }
 
 /**
