@@ -1,6 +1,6 @@
 import { isPermissionType, TOKEN_ADMIN_TYPE } from "~/access";
 import { getConfig } from "~/config.server";
-import { reserveApiTokenAttempt, settleAttempt } from "~/features/access/login-limit.server";
+import { countApiTokenFailure } from "~/features/access/login-limit.server";
 import { apiTexts } from "~/features/api-tokens/texts";
 import {
   type ApiTokenRecord,
@@ -53,26 +53,26 @@ export async function authenticateToken(
   if (!getConfig().apiTokens) return { problem: unauthorized(apiTexts.disabled, apiTexts.disabled) };
   const match = BEARER.exec(request.headers.get("Authorization") ?? "");
   if (!match) return { problem: unauthorized(apiTexts.unauthorized) };
-  const check = await reserveApiTokenAttempt(currentClientAddress());
-  if (!check.allowed)
-    return refused(
-      {
-        code: "too-many-requests",
-        status: 429,
-        title: apiTexts.tooMany,
-        detail: apiTexts.tooManyDetail(check.retryAfterSeconds),
-        headers: { "Retry-After": String(check.retryAfterSeconds) },
-      },
-      null,
-      check.limit,
-    );
+  // The token first (one indexed lookup of its hash): only a failure is counted against the address, so a valid
+  // token passes whatever its pace and whatever others behind the same address sent.
   const token = await findApiTokenBySecret(match[1]);
   if (!token || token.kind !== kind) {
-    await settleAttempt(check.reservation, "failure");
+    const check = await countApiTokenFailure(currentClientAddress());
+    if (!check.allowed)
+      return refused(
+        {
+          code: "too-many-requests",
+          status: 429,
+          title: apiTexts.tooMany,
+          detail: apiTexts.tooManyDetail(check.retryAfterSeconds),
+          headers: { "Retry-After": String(check.retryAfterSeconds) },
+        },
+        null,
+        check.limit,
+      );
     return refused(unauthorized(apiTexts.unauthorized), null, "unknownToken");
   }
-  // A real token, once valid: not a guess, so it is not counted against the address.
-  await settleAttempt(check.reservation, "void");
+  // A real token that no longer works (revoked, expired, its owner gone) is no guess: not counted.
   if (token.revokedAt) return refused(unauthorized(apiTexts.revoked), token, "revoked");
   if (token.expiresAt.getTime() <= Date.now()) return refused(unauthorized(apiTexts.expired), token, "expired");
   // A personal token acts as its owner; a SCIM token works while the one who made it is still SCIM's administrator.

@@ -160,6 +160,29 @@ describe("authentication", () => {
     const user = await userOf("USER BRONZE");
     expect((await api("/datasets", { token: await tokenFor(user), ip: "203.0.113.78" })).status).toBe(200);
   });
+
+  it("lets a valid token through from an address whose wrong tokens are held back, and keeps holding them", async () => {
+    const ip = "203.0.113.90";
+    const token = await tokenFor(await userOf("USER BRONZE"));
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await api("/datasets", { token: `jpt_wrong${i}`, ip })).status);
+    // LOGIN_MAX_FAILURES 2 × 4 per address: 8 answered, the rest held back.
+    expect(statuses).toEqual([...Array(8).fill(401), ...Array(13).fill(429)]);
+    expect((await api("/datasets", { token, ip })).status).toBe(200);
+    const held = await api("/datasets", { token: "jpt_wrong-again", ip });
+    expect(held.status).toBe(429);
+    expect(held.headers.get("Content-Type")).toBe("application/problem+json");
+    expect(Number(held.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await held.json()).toMatchObject({ type: "/api/problems/too-many-requests", status: 429 });
+  });
+
+  it("never holds back a valid token for its own pace: 50 calls at once all answer", async () => {
+    const token = await tokenFor(await userOf("USER BRONZE"));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => api("/datasets", { token, ip: "203.0.113.91" })),
+    );
+    expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
+  });
 });
 
 describe("the owner's rights at each call", () => {

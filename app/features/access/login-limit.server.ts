@@ -182,11 +182,16 @@ const API_GLOBAL_KEY = "api:global";
 const apiIpKey = (ip: string) => `api:${ipKey(ip)}`;
 
 /**
- * Reserves one API token check from `ip` (the token is looked up only when this allows it): the same allowance per
- * client address as a reset by code, and the same slowing down past LOGIN_GLOBAL_MAX_FAILURES from everyone. A token
- * that names no live token is a failure; a valid one takes its record back.
+ * Counts one failed API token check from `ip` (a token that names no token of its kind), made AFTER the lookup. A
+ * token is 32 random bytes looked up by its SHA-256: nothing to guess, so no comparison needs holding back, and only
+ * failures are counted. A valid token is never held back, neither by its own pace nor by the failures of others
+ * behind the same address (a NAT). The failure is reserved like an attempt (inserted, then counted with it included,
+ * so parallel failures see each other): the same allowance per client address as a reset by code, and the same
+ * slowing down past LOGIN_GLOBAL_MAX_FAILURES from everyone. Allowed: the failure stays counted (the caller answers
+ * 401); refused: it is taken back (429), so an address keeps at most its allowance of records, each gone with the
+ * window (TTL).
  */
-export function reserveApiTokenAttempt(ip?: string | null): Promise<AttemptCheck> {
+export function countApiTokenFailure(ip?: string | null): Promise<AttemptCheck> {
   return reservePerAddress(API_GLOBAL_KEY, apiIpKey, ip);
 }
 
