@@ -3,6 +3,7 @@ import { ASSIGNABLE_TIERS, type Tier } from "~/access";
 import { findScimUser, listScimUsers, type ScimUserRecord, setScimUserType } from "~/models/scim-users.server";
 import { deleteSessionsOfUser } from "~/models/sessions.server";
 import { recordAudit } from "~/platform/audit/record.server";
+import { GROUP_PATCH_ATTRIBUTES } from "./patch-paths";
 import {
   GROUP_SCHEMA,
   groupIdOf,
@@ -103,7 +104,7 @@ const memberIds = (members: unknown): Set<string> | null => {
 export async function patchGroup(call: ScimCall, id: string, body: unknown): Promise<Response> {
   const tier = tierOfGroupId(id);
   if (!tier) return notFound();
-  const operations = patchOperations(body);
+  const operations = patchOperations(body, GROUP_PATCH_ATTRIBUTES);
   if ("error" in operations) return operations.error;
   if (operations.list.some((o) => o.path && !/^members\b/i.test(o.path)))
     return scimError(400, "Só os membros de um grupo mudam.", "mutability");

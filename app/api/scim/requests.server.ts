@@ -1,6 +1,7 @@
 import { type ScimPatchOperation, type ScimResource, scimPatch } from "scim-patch";
 import { parse as parseFilter } from "scim2-parse-filter";
 import { z } from "zod";
+import { allowListed, type ResourceAttributes } from "./patch-paths";
 import { DEFAULT_COUNT, MAX_COUNT, PATCH_SCHEMA, scimError } from "./protocol";
 
 /**
@@ -72,14 +73,25 @@ const patchBody = z.object({
 
 export type PatchOperation = z.infer<typeof operation>;
 
-/** The PATCH body's operations, `op` in lower case (Entra sends "Replace"); a malformed body is 400 invalidSyntax. */
-export function patchOperations(body: unknown): { list: PatchOperation[] } | { error: Response } {
+/**
+ * The PATCH body's operations, `op` in lower case (Entra sends "Replace"), rebuilt from the allow-list of `resource`
+ * (patch-paths.ts): a malformed body is 400 invalidSyntax, an attribute the portal does not keep 400 invalidPath.
+ */
+export function patchOperations(
+  body: unknown,
+  resource: ResourceAttributes,
+): { list: PatchOperation[] } | { error: Response } {
   const parsed = patchBody.safeParse(body);
   if (!parsed.success) return { error: scimError(400, "Corpo de PATCH inválido (RFC 7644 §3.5.2).", "invalidSyntax") };
-  return { list: parsed.data.Operations };
+  const allowed = allowListed(resource, parsed.data.Operations);
+  if ("refusal" in allowed) return { error: scimError(400, allowed.refusal.detail, allowed.refusal.scimType) };
+  return { list: allowed.list as PatchOperation[] };
 }
 
-/** `operations` applied by scim-patch to a copy of `resource` (as SCIM shows it); a refused PATCH is 400 invalidValue. */
+/**
+ * `operations` (only as `patchOperations` rebuilt them) applied by scim-patch to a copy of `resource` (as SCIM shows
+ * it); a refused PATCH is 400 invalidValue.
+ */
 export function applyPatch<T extends object>(
   resource: T,
   operations: PatchOperation[],

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
+import { makeToken, ORIGIN, PATCH_SCHEMA as PATCH, scimCaller, USER_SCHEMA } from "#test/scim-client";
 import { grantPermission, useTempDataDir } from "#test/upload-fixtures";
-import { tokensAction } from "~/features/api-tokens/tokens.server";
 import { API_TOKENS } from "~/models/api-tokens.server";
 import { AUDIT_LOG } from "~/models/audit.server";
 import { insertSession, SESSIONS } from "~/models/sessions.server";
@@ -9,8 +9,6 @@ import { findPermissionRecord } from "~/models/user-permissions.server";
 import type { PermissionType } from "~/models/users.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { loader as apiLoader } from "~/routes/api.v1.$";
-import { action, loader } from "~/routes/scim.v2.$";
-import { runWithClientAddress } from "~/shared/client-address.server";
 
 /**
  * /scim/v2 as Okta's and Microsoft Entra ID's provisioning drive it: create, find by userName, update, deactivate
@@ -20,58 +18,14 @@ import { runWithClientAddress } from "~/shared/client-address.server";
 const testDb = useTestDatabase();
 useTempDataDir();
 
-const ORIGIN = "http://localhost:3000";
 const ADMIN: AuthenticatedUser = { email: "sysadmin@example.com", name: "Admin", type: "SYSTEM ADMIN", sessionId: "s" };
 let scimToken = "";
-
-async function makeToken(user: AuthenticatedUser, fields: Record<string, string>): Promise<string> {
-  const request = new Request(`${ORIGIN}/user/tokens`, {
-    method: "POST",
-    body: new URLSearchParams({ intent: "create", name: "Diretório", days: "30", ...fields }),
-  });
-  const answer = (await tokensAction(user, request)) as unknown as { data: { secret?: string; error?: string } };
-  if (!answer.data.secret) throw new Error(answer.data.error);
-  return answer.data.secret;
-}
+const { scim, createUser } = scimCaller(() => scimToken);
 
 beforeAll(async () => {
   await grantPermission(await testDb.db(), ADMIN.email, "SYSTEM ADMIN");
   scimToken = await makeToken(ADMIN, { kind: "scim" });
 });
-
-async function scim(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const method = init.method ?? "GET";
-  const headers = new Headers({ Authorization: `Bearer ${init.token ?? scimToken}` });
-  if (init.body !== undefined) headers.set("Content-Type", "application/scim+json");
-  const request = new Request(`${ORIGIN}/scim/v2${path}`, {
-    method,
-    headers,
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const splat = new URL(request.url).pathname.replace(/^\/scim\/v2\/?/, "");
-  const args = { request, params: { "*": splat }, context: {} } as never;
-  const response = await runWithClientAddress("198.51.100.9", () => (method === "GET" ? loader(args) : action(args)));
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
-
-const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
-const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-
-async function createUser(email: string, displayName = "Pessoa") {
-  const created = await scim("/Users", {
-    method: "POST",
-    body: {
-      schemas: [USER_SCHEMA],
-      userName: email,
-      name: { givenName: "Pes", familyName: "Soa" },
-      displayName,
-      active: true,
-    },
-  });
-  expect(created.status).toBe(201);
-  return created.body as { id: string; userName: string; active: boolean; groups: Array<{ display: string }> };
-}
 
 describe("an Okta-style provisioning", () => {
   it("creates, finds by userName, refuses a duplicate, replaces and deactivates", async () => {

@@ -19,6 +19,7 @@ import {
 import { deleteSessionsOfUser } from "~/models/sessions.server";
 import { type AuditActorInput, recordAudit } from "~/platform/audit/record.server";
 import { UserExistsError } from "~/services/identity/types";
+import { USER_PATCH_ATTRIBUTES } from "./patch-paths";
 import { DEFAULT_COUNT, groupIdOf, listResponse, SCIM_PREFIX, scimError, scimJson, USER_SCHEMA } from "./protocol";
 import { applyPatch, parseListQuery, patchOperations, type ScimCall } from "./requests.server";
 
@@ -143,7 +144,7 @@ export async function createScimUser(call: ScimCall, body: unknown): Promise<Res
   const email = parsed.data.userName;
   if (await findScimUserByEmail(email, [...SCIM_MANAGED, ...ADMIN_TIERS_PROTECTED]))
     return scimError(409, `Já existe um usuário ${email}.`, "uniqueness");
-  const outcome = await createUser(email, call.actor.email, call.actor).catch((error: unknown) => {
+  const outcome = await createUser(email, call.actor.email, call.actor, { via: call.via }).catch((error: unknown) => {
     if (error instanceof UserExistsError) return { kind: "exists" as const };
     throw error;
   });
@@ -179,7 +180,7 @@ export async function replaceUser(call: ScimCall, id: string, body: unknown): Pr
 export async function patchUser(call: ScimCall, id: string, body: unknown): Promise<Response> {
   const record = await findScimUser(id, SCIM_MANAGED);
   if (!record) return notFound();
-  const operations = patchOperations(body);
+  const operations = patchOperations(body, USER_PATCH_ATTRIBUTES);
   if ("error" in operations) return operations.error;
   const current = toScimUser(record, call.base);
   const applied = applyPatch(current, operations.list);
@@ -204,7 +205,7 @@ export async function deleteScimUser(call: ScimCall, id: string): Promise<Respon
   const record = await findScimUser(id, SCIM_MANAGED);
   if (!record) return notFound();
   const actor: AuditActorInput = call.actor;
-  const outcome = await deleteUser(record.user, actor, { withoutType: true });
+  const outcome = await deleteUser(record.user, actor, { withoutType: true, via: call.via });
   if (outcome.kind !== "deleted") return scimError(409, "Este usuário não pode ser excluído pelo SCIM.");
   await revokeApiTokensOf(record.user, call.actor.email);
   return new Response(null, { status: 204 });

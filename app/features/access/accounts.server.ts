@@ -414,12 +414,17 @@ export async function createUser(
   createdBy: string,
   /** Who, for the audit trail (name and type at that moment); by default the record of `createdBy`. */
   actor?: AuditActorInput,
+  /** `via`: through what the change came (SCIM: its token), kept in each audit entry's details. */
+  options: { via?: string } = {},
 ): Promise<CreateUserOutcome> {
   const parsed = emailSchema.safeParse(emailInput);
   if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
   const email = normalizeEmail(parsed.data);
   const audit = async (outcome: "ok" | "failed", details: Record<string, unknown>) =>
-    recordUserAdministration(actor ?? (await actorByEmail(createdBy)), "userCreated", email, outcome, details);
+    recordUserAdministration(actor ?? (await actorByEmail(createdBy)), "userCreated", email, outcome, {
+      ...viaOf(options),
+      ...details,
+    });
   try {
     await insertPermissionRecord({
       user: email,
@@ -460,6 +465,8 @@ export async function createUser(
   return { kind: "created", email };
 }
 
+const viaOf = (options: { via?: string }) => (options.via ? { via: options.via } : {});
+
 function errorText(error: unknown): string | undefined {
   if (error === undefined) return undefined;
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error).slice(0, 200);
@@ -476,13 +483,13 @@ export async function deleteUser(
   emailInput: string,
   /** Who, for the audit trail. */
   actor?: AuditActorInput,
-  /** Also a user without a type (SCIM: a directory deletes the users it deactivated). */
-  options: { withoutType?: boolean } = {},
+  /** Also a user without a type (SCIM: a directory deletes the users it deactivated); `via` as for createUser. */
+  options: { withoutType?: boolean; via?: string } = {},
 ): Promise<DeleteUserOutcome> {
   const email = normalizeEmail(String(emailInput ?? ""));
   if (!email) return { kind: "notFound" };
   const audit = (outcome: "ok" | "refused", details: Record<string, unknown>) =>
-    recordUserAdministration(actor, "userDeleted", email, outcome, details);
+    recordUserAdministration(actor, "userDeleted", email, outcome, { ...viaOf(options), ...details });
   const record = await findPermissionRecord(email);
   if (!record) {
     await audit("refused", { reason: "notFound" });
