@@ -46,6 +46,13 @@ const csvList = (defaultValue: string) =>
 const envShape = {
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * How long the host keeps an idle keep-alive connection open. Above the load balancer's own idle time (nginx's
+   * upstream keepalive_timeout and the ALB's idle timeout, 60 s), so the balancer always gives a connection up first
+   * and never sends a request on one the host is closing (a 502). At most 299 s: the headers timeout, 1 s more,
+   * stays within Node's 300 s request timeout (server/http-server.ts).
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(299_000).default(75_000),
   /** The portal's own origin, as browsers see it behind the load balancer. Defaults to http://localhost:PORT. */
   APP_ORIGIN: optionalText.pipe(z.string().url().optional()),
   /**
@@ -392,6 +399,8 @@ export function parseConfig(source: Record<string, string | undefined>) {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === "production",
     port: env.PORT,
+    /** The host's idle keep-alive time (server/http-server.ts). */
+    httpKeepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     /** Express `trust proxy`: the number of proxy hops whose X-Forwarded-* headers are believed. */
     trustProxyHops: env.TRUST_PROXY,
     /** The body limit of the routes that take no file (server/body-limit.ts). */

@@ -3,7 +3,7 @@
  * (bundled by `npm run build` into build/host/index.js, next to the Remix build it serves).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
@@ -17,6 +17,7 @@ import { answerClientError } from "./client-errors";
 import { type DatabaseHandle, useConfiguredDatabase } from "./database";
 import { createDatabaseGate } from "./db-availability";
 import { createDrain } from "./drain";
+import { createHostServer } from "./http-server";
 import { installRouteMatchingMemory } from "./route-matching";
 import { checkSharedDataDir } from "./shared-data";
 import { startInProcessWorker } from "./worker";
@@ -91,7 +92,9 @@ async function main() {
     // build/host/index.js → build/client and build/server
     vite ? { vite } : { buildDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..") },
   );
-  const server: Server = createServer(hostRequestListener(app, errors)).listen(config.port, () => {
+  // Idle kept-alive connections outlast the load balancer's (HTTP_KEEP_ALIVE_TIMEOUT_MS, server/http-server.ts).
+  const server: Server = createHostServer(hostRequestListener(app, errors), config.httpKeepAliveTimeoutMs);
+  server.listen(config.port, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info("listening", { port, url: `http://localhost:${port}`, env: config.env, embeddedDb: database.embedded });

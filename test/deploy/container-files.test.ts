@@ -78,6 +78,18 @@ describe("docker-compose.yml", () => {
     expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
   });
 
+  it("has the balancer give an idle connection to an app replica up before the replica does", () => {
+    const upstream = /\bupstream portal \{([^}]*)\}/.exec(readFileSync("deploy/nginx.conf", "utf8"))?.[1] ?? "";
+    expect(upstream).toMatch(/^\s*keepalive \d+;$/m);
+    const idleSeconds = Number(/^\s*keepalive_timeout (\d+)s;$/m.exec(upstream)?.[1]);
+    expect(
+      idleSeconds,
+      "keepalive_timeout in the upstream block (nginx's own default, 60 s, is not written)",
+    ).toBeGreaterThan(0);
+    const app = parseConfig(serviceEnv(services.app, vars));
+    expect(idleSeconds * 1000).toBeLessThan(app.httpKeepAliveTimeoutMs);
+  });
+
   it("runs every portal service on the image with an init, and the worker's and release's own commands", () => {
     for (const name of ["app", "worker", "release"]) {
       expect(services[name].image, name).toBe("journey-portal:local");

@@ -25,6 +25,7 @@ describe("docs/operations.md", () => {
     const config = parseConfig({ NODE_ENV: "test" });
     const documented = (name: string) => rows.get(name)?.replace(/`/g, "");
     expect(documented("PORT")).toBe(String(config.port));
+    expect(documented("HTTP_KEEP_ALIVE_TIMEOUT_MS")).toBe(String(config.httpKeepAliveTimeoutMs));
     expect(documented("TRUST_PROXY")).toBe(String(config.trustProxyHops));
     expect(documented("MONGODB_TIMEOUT_MS")).toBe(String(config.mongodbTimeoutMs));
     expect(documented("SMTP_CONNECTION_TIMEOUT_MS")).toBe(String(config.smtpTimeouts.connectionMs));

@@ -1,0 +1,43 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+/**
+ * The host's HTTP server and its connection timeouts. The load balancer (nginx's upstream pool, an ALB) keeps
+ * connections to the host open and reuses them; a request it sends on a connection the host is closing at that
+ * moment fails with 502, and nginx does not retry a POST. So the host's idle time must be longer than the balancer's:
+ * the balancer then always gives an idle connection up first (docs/operations.md, "Idle connections").
+ */
+
+/** Node's own request timeout (its default since Node 18), stated so the rule below is checked against it. */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/** How much longer than the keep-alive time the host waits for a request's headers. */
+const HEADERS_MARGIN_MS = 1_000;
+
+export type HostServerTimeouts = { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number };
+
+/**
+ * The timeouts for a keep-alive time of `keepAliveTimeoutMs` (HTTP_KEEP_ALIVE_TIMEOUT_MS).
+ *
+ * Node 20 measures headersTimeout from a request's first byte (an idle kept-alive connection is not subject to it);
+ * it is still kept above keepAliveTimeout, as the load balancers' guides ask, so that no Node version cuts a reused
+ * connection before its idle time is over. Node refuses a headersTimeout above requestTimeout (ERR_OUT_OF_RANGE at
+ * createServer), hence the configuration's bound of 299 s.
+ */
+export function hostServerTimeouts(keepAliveTimeoutMs: number): HostServerTimeouts {
+  return {
+    keepAliveTimeout: keepAliveTimeoutMs,
+    headersTimeout: keepAliveTimeoutMs + HEADERS_MARGIN_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+  };
+}
+
+/**
+ * The host's server. On SIGTERM `server.close()` (server/drain.ts) still ends idle kept-alive connections at once
+ * (Node 19+ closes idle connections on close), so the long keep-alive time never holds a shutdown.
+ */
+export function createHostServer(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  keepAliveTimeoutMs: number,
+): Server {
+  return createServer(hostServerTimeouts(keepAliveTimeoutMs), listener);
+}
