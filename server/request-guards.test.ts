@@ -2,30 +2,36 @@ import type { Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { messages } from "../app/messages";
-import { rejectLegacyDataRequests } from "./request-guards";
+import { rejectCrossOrigin, rejectLegacyDataRequests } from "./request-guards";
 
 /**
  * The host's refusal of Remix 1 data requests (`?_data=`), on the query as Remix itself reads it (every key of the
  * URL's search, parsed as URLSearchParams), not on Express's parse, which stops at 1,000 keys.
  */
 
-let server: Server | undefined;
+let servers: Server[] = [];
 
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  servers = [];
 });
 
-/** The guard as the host mounts it (the "simple" query parser), in front of a route that answers 200. */
-async function start(): Promise<string> {
+/**
+ * A guard as the host mounts it (the "simple" query parser), in front of a route that answers 200 with the Origin it
+ * was handed.
+ */
+async function start(guard: express.RequestHandler = rejectLegacyDataRequests): Promise<string> {
   const app = express();
   app.set("query parser", "simple");
-  app.use(rejectLegacyDataRequests);
-  app.all("*", (_req, res) => void res.status(200).send("route"));
-  server = await new Promise<Server>((resolve) => {
+  app.use(guard);
+  app.all("*", (req, res) => void res.status(200).send(`route ${req.headers.origin ?? "(no origin)"}`));
+  const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  servers.push(server);
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
@@ -52,5 +58,40 @@ describe("rejectLegacyDataRequests", () => {
     for (const query of ["", "?data=1", `?${dummies(1500)}`, "?_datax=1", "?x=_data"]) {
       expect((await fetch(`${base}/ij/plan_edit${query}`)).status, query.slice(-40)).toBe(200);
     }
+  });
+});
+
+describe("rejectCrossOrigin", () => {
+  const guard = rejectCrossOrigin({ allowedOrigins: ["https://alias.example"], ssoMode: "saml" });
+  const post = (base: string, path: string, origin: string) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { Origin: origin }, body: "a=1" });
+
+  it("passes the Origin a browser sent on, unchanged, for an allowed origin and for the API", async () => {
+    const base = await start(guard);
+    expect(await (await post(base, "/user/tokens", "https://alias.example")).text()).toBe(
+      "route https://alias.example",
+    );
+    expect(await (await post(base, "/api/v1/uploads", "https://evil.example")).text()).toBe(
+      "route https://evil.example",
+    );
+  });
+
+  it("refuses another origin on any path that routes outside the exempt prefixes, however it is spelled", async () => {
+    const base = await start(guard);
+    for (const path of [
+      "/user/tokens",
+      "/scim/v2/../../user/tokens",
+      "/api/v1/%2e%2e/%2e%2e/user/tokens",
+      "/saml/../x",
+    ])
+      expect((await post(base, path, "https://evil.example")).status, path).toBe(403);
+  });
+
+  it("hands the SAML consumer the IdP's POST without its Origin (Remix would answer 500), and no other route", async () => {
+    const base = await start(guard);
+    expect(await (await post(base, "/saml", "https://idp.example")).text()).toBe("route (no origin)");
+    expect(await (await post(base, "/x/../saml", "https://idp.example")).text()).toBe("route (no origin)");
+    const off = await start(rejectCrossOrigin({ allowedOrigins: [], ssoMode: "cognito" }));
+    expect((await post(off, "/saml", "https://idp.example")).status).toBe(403);
   });
 });

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
+import { PROBLEM_TYPE, type ProblemCode, problemBody } from "../app/api/problem.server";
+import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from "../app/api/scim/protocol";
 import { messages } from "../app/messages";
-import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-origin";
+import { isCrossSitePostAllowed, isSameOriginRequest, isSamlConsumer, tokenApiOf } from "../app/shared/same-origin";
 
 /**
  * Checks the host makes before any route runs: a Host it can build a URL from, no legacy `?_data` requests,
@@ -10,8 +12,34 @@ import { isCrossSitePostAllowed, isSameOriginRequest } from "../app/shared/same-
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A minimal, self-contained page for refusals answered before Remix (no scripts, no styles to load). */
+const PROBLEM_CODES: Record<number, ProblemCode> = {
+  400: "invalid",
+  403: "forbidden",
+  404: "not-found",
+  413: "too-large",
+  431: "too-large",
+  503: "unavailable",
+};
+
+/**
+ * A refusal answered before Remix: under the token API and SCIM (decided on the path Remix would route) in their
+ * own formats, a problem+json or a SCIM error, as every other answer there; elsewhere a minimal, self-contained page
+ * (no scripts, no styles to load).
+ */
 export function sendMessagePage(res: ExpressResponse, status: number, title: string, text: string): void {
+  const api = tokenApiOf(routedPathname(res.req) ?? res.req.path);
+  if (api) {
+    const body =
+      api === "scim"
+        ? { schemas: [ERROR_SCHEMA], status: String(status), detail: text }
+        : problemBody({ code: PROBLEM_CODES[status] ?? "server-error", status, title, detail: text });
+    res
+      .status(status)
+      .set("Cache-Control", "no-store")
+      .type(api === "scim" ? SCIM_CONTENT_TYPE : PROBLEM_TYPE)
+      .send(JSON.stringify(body));
+    return;
+  }
   res
     .status(status)
     .set("Cache-Control", "no-store")
@@ -120,17 +148,31 @@ export function rejectInvalidHost(report: MalformedReport): RequestHandler {
   };
 }
 
+/** The URL @remix-run/express builds from `req.originalUrl` (its host aside), or null when none can be built. */
+function remixUrl(req: Pick<ExpressRequest, "originalUrl" | "url">): URL | null {
+  try {
+    return new URL(`http://host.invalid${req.originalUrl ?? req.url}`);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The query as Remix reads it: the search of the URL @remix-run/express builds from `req.originalUrl`, every key of it
  * (URLSearchParams). Never Express's `req.query`, whose parser stops at 1,000 keys, so a key after them would be seen
  * by Remix and not by the host.
  */
 export function remixSearchParams(req: Pick<ExpressRequest, "originalUrl" | "url">): URLSearchParams {
-  try {
-    return new URL(`http://host.invalid${req.originalUrl ?? req.url}`).searchParams;
-  } catch {
-    return new URLSearchParams();
-  }
+  return remixUrl(req)?.searchParams ?? new URLSearchParams();
+}
+
+/**
+ * The path Remix routes: that URL's pathname, with dot segments (`..`, `%2e%2e`, backslashes) resolved as the URL
+ * parser resolves them. Never Express's `req.path`, the raw text, on which `/scim/v2/../../user/tokens` starts with
+ * an exempt prefix though it routes to a cookie action.
+ */
+export function routedPathname(req: Pick<ExpressRequest, "originalUrl" | "url">): string | null {
+  return remixUrl(req)?.pathname ?? null;
 }
 
 /**
@@ -154,18 +196,19 @@ export const dropUntrustedForwardedHost: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * CSRF: a non-GET request must come from one of `allowedOrigins` or from the origin it was addressed to. The SAML
- * assertion consumer alone takes the identity provider's cross-site POST (its signed response is the proof).
- *
- * Once a request has passed, its Origin header is set to the origin it was addressed to: Remix compares Origin with
- * the (forwarded) Host on every action and throws (a 500) on a difference, which would refuse exactly the posts this
- * check admits on purpose — the IdP's, and those from APP_ALLOWED_ORIGINS or a local alias.
+ * CSRF: a non-GET request must come from one of `allowedOrigins` or from the origin it was addressed to. The token
+ * API and SCIM (which read no cookie) and the SAML assertion consumer (the IdP's signed response is the proof) take
+ * cross-site requests; which route a request reaches is decided on the path Remix routes (`routedPathname`), never on
+ * the raw text. The Origin header is passed on as sent, so each route's own check (`assertSameOrigin`) and Remix's
+ * (Origin against the forwarded or plain Host) see what the browser said. The one exception is the SAML consumer's
+ * POST, whose Origin is the IdP's: Remix would refuse it with a 500, so it reaches that one route without one.
  */
 export function rejectCrossOrigin(options: { allowedOrigins: readonly string[]; ssoMode: string }): RequestHandler {
   return (req, res, next) => {
     const self = requestOrigin(req);
+    const path = routedPathname(req);
     const ok =
-      isCrossSitePostAllowed(req.path, options.ssoMode) ||
+      (path !== null && isCrossSitePostAllowed(path, options.ssoMode)) ||
       isSameOriginRequest({
         method: req.method,
         origin: req.get("origin") ?? null,
@@ -173,8 +216,7 @@ export function rejectCrossOrigin(options: { allowedOrigins: readonly string[]; 
         allowed: self ? [...options.allowedOrigins, self] : options.allowedOrigins,
       });
     if (!ok) return sendMessagePage(res, 403, messages.forbiddenTitle, messages.crossOriginRefused);
-    if (self && req.headers.origin !== undefined && req.headers.origin.toLowerCase() !== self)
-      req.headers.origin = self;
+    if (path !== null && isSamlConsumer(path, options.ssoMode)) delete req.headers.origin;
     next();
   };
 }

@@ -111,7 +111,7 @@ export async function startInProcessPortal(): Promise<InProcessPortal> {
     errors = [];
   };
 
-  const send: Send = async (target, method, cookie, body) => {
+  const send: Send = async (target, method, cookie, body, extraHeaders = {}) => {
     if (!listener) throw new Error("startInProcessPortal: configure() first");
     const handle = listener;
     const headers: Record<string, string> = { host: new URL(ORIGIN).host };
@@ -120,6 +120,7 @@ export async function startInProcessPortal(): Promise<InProcessPortal> {
       headers.origin = ORIGIN;
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
+    Object.assign(headers, extraHeaders);
     const reply = await inject(
       (req, res) => {
         // As Node's HTTP parser hands a request over: the raw target (not the URL the injector normalised), and the
@@ -143,6 +144,7 @@ export async function startInProcessPortal(): Promise<InProcessPortal> {
       location: (reply.headers.location as string | undefined) ?? null,
       body: reply.body.slice(0, 4096),
       setCookie: Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [],
+      contentType: String(reply.headers["content-type"] ?? ""),
     };
     return result;
   };

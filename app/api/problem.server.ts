@@ -16,7 +16,9 @@ export type ProblemCode =
   | "too-large"
   | "unsupported-media-type"
   | "too-many-requests"
-  | "upload-refused";
+  | "upload-refused"
+  | "unavailable"
+  | "server-error";
 
 export type Problem = {
   code: ProblemCode;
@@ -28,8 +30,9 @@ export type Problem = {
   headers?: Record<string, string>;
 };
 
-export function problemResponse(problem: Problem, instance?: string): Response {
-  const body = {
+/** The members of a problem document (also what the host answers for the refusals it makes before routing). */
+export function problemBody(problem: Problem, instance?: string): Record<string, unknown> {
+  return {
     type: `/api/problems/${problem.code}`,
     title: problem.title,
     status: problem.status,
@@ -37,6 +40,10 @@ export function problemResponse(problem: Problem, instance?: string): Response {
     ...(instance ? { instance } : {}),
     ...problem.extra,
   };
+}
+
+export function problemResponse(problem: Problem, instance?: string): Response {
+  const body = problemBody(problem, instance);
   return new Response(JSON.stringify(body), {
     status: problem.status,
     headers: { "Content-Type": PROBLEM_TYPE, "Cache-Control": "no-store", ...problem.headers },

@@ -36,7 +36,12 @@ export function originOf(url: string): string | null {
  * route has matched; the /saml route's own action does not ask for the same origin either.)
  */
 export function isCrossSitePostAllowed(pathname: string, ssoMode: string): boolean {
-  return (ssoMode === "saml" && pathname === "/saml") || isTokenApiPath(pathname);
+  return isSamlConsumer(pathname, ssoMode) || isTokenApiPath(pathname);
+}
+
+/** The SAML assertion consumer, where the IdP posts (`pathname`: the path Remix routes). */
+export function isSamlConsumer(pathname: string, ssoMode: string): boolean {
+  return ssoMode === "saml" && /^\/saml\/?$/i.test(pathname);
 }
 
 /**
@@ -44,5 +49,11 @@ export function isCrossSitePostAllowed(pathname: string, ssoMode: string): boole
  * send carries nothing that opens it: it needs no origin check, and a client that sends no Origin is not refused.
  */
 export function isTokenApiPath(pathname: string): boolean {
-  return /^\/(api\/v1|scim\/v2)(\/|$)/i.test(pathname);
+  return tokenApiOf(pathname) !== null;
+}
+
+/** Which token-read surface a path (as Remix routes it) belongs to: the REST API, SCIM, or neither. */
+export function tokenApiOf(pathname: string): "api" | "scim" | null {
+  const match = /^\/(api\/v1|scim\/v2)(\/|$)/i.exec(pathname);
+  return match ? (match[1].toLowerCase() === "api/v1" ? "api" : "scim") : null;
 }

@@ -30,9 +30,24 @@ import { signDownloadToken } from "~/services/storage/signed-link.server";
  * target (test/access-matrix.test.ts); the browser tier sends a few over a socket (test/e2e/access-probes.e2e.ts).
  */
 
-export type Reply = { status: number; location: string | null; body: string; setCookie?: string[] };
-/** Sends one request with the exact target bytes, as a browser or a script would (an Origin on POSTs). */
-export type Send = (target: string, method: "GET" | "POST", cookie: string | null, body?: string) => Promise<Reply>;
+export type Reply = {
+  status: number;
+  location: string | null;
+  body: string;
+  setCookie?: string[];
+  contentType?: string;
+};
+/**
+ * Sends one request with the exact target bytes, as a browser or a script would (the portal's Origin on POSTs);
+ * `headers` replace or add to those.
+ */
+export type Send = (
+  target: string,
+  method: "GET" | "POST",
+  cookie: string | null,
+  body?: string,
+  headers?: Record<string, string>,
+) => Promise<Reply>;
 
 /** What a matrix runs against: the build's routes, the portal's database, and a way to reach the host. */
 export type MatrixTarget = {
@@ -143,7 +158,7 @@ async function forgedSession(db: Db, secret: string, email: string): Promise<str
 }
 
 /** Signs `email` in through the sign-in form and returns its session cookie. */
-async function signInCookie(send: Send, email: string): Promise<string> {
+export async function signInCookie(send: Send, email: string): Promise<string> {
   const reply = await sendForCookie(send, email);
   if (!reply) throw new Error(`sign-in of ${email} gave no session`);
   return reply;
