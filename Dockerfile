@@ -12,6 +12,8 @@ WORKDIR /app
 # The workspace's manifests too: npm ci installs the workspace packages (packages/*) with the root.
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
+# The root package's postinstall, which npm ci runs: it corrects React's streaming renderer (docs/decisions.md).
+COPY scripts/patch-react-dom.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 
 # 2. The build: Remix (build/client, build/server) and the bundled host, worker and CLI (build/host).
@@ -24,12 +26,15 @@ FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
+COPY scripts/patch-react-dom.mjs ./scripts/
 # The embedded database is bundled into build/host (embedded-mongo.js): its workspace link is not needed at run time.
 RUN npm ci --omit=dev --no-audit --no-fund && rm -f node_modules/embedded-mongo
 
 # 4. The runtime image.
 FROM node:22-bookworm-slim AS runtime
+# Every node process of the image (web, worker, CLI, the embedded database) refuses `__proto__` (docs/decisions.md).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--disable-proto=throw \
     PORT=3000 \
     DATA_DIR=/app/data \
     PORTAL_HOME=/app

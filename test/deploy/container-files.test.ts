@@ -39,6 +39,21 @@ describe("Dockerfile", () => {
     expect(instruction(prodDeps, "RUN").join(" ")).toMatch(/npm ci --omit=dev/);
   });
 
+  it("copies the files the root package's postinstall runs before each npm ci (which runs it)", () => {
+    const files = packageScripts().postinstall?.match(/scripts\/\S+/g) ?? [];
+    expect(files.length).toBeGreaterThan(0);
+    const installing = stages.filter((s) => instruction(s, "RUN").some((l) => l.includes("npm ci")));
+    expect(installing.map((s) => s.name)).toEqual(["deps", "prod-deps"]);
+    for (const stage of installing) {
+      const install = stage.lines.findIndex((l) => l.includes("npm ci"));
+      const copied = stage.lines
+        .slice(0, install)
+        .filter((l) => l.startsWith("COPY "))
+        .join("\n");
+      for (const file of files) expect(copied, `${stage.name}: ${file}`).toContain(`COPY ${file} ./scripts/`);
+    }
+  });
+
   it("probes /healthz and starts with npm start, whose script execs node on the bundled host with the web GC flags", () => {
     const health = instruction(runtime, "HEALTHCHECK")[0];
     expect(health).toBeDefined();
