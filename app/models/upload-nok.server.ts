@@ -79,6 +79,45 @@ export async function nokCollectionsOfFiles(
   return found;
 }
 
+/** A file as its refused rows are found: its id (an all-or-nothing upload's rows) and its stored object's path. */
+export type NokFileKey = { id: ObjectId; urlPath: string };
+
+/**
+ * For several files, the NOK collection holding refused rows of each (keyed by the id's hex text; a file without any
+ * is absent): an all-or-nothing upload's by its id, else a master-data base's by its path, as nokCollectionOfFile
+ * finds them. One `distinct` per collection on its index (`sourceFileId`, `urlPath_id`) over the files given.
+ */
+export async function nokCollectionsOfFileKeys(
+  files: readonly NokFileKey[],
+  db?: Db,
+): Promise<Map<string, NokCollection>> {
+  const found = new Map<string, NokCollection>();
+  if (files.length === 0) return found;
+  const database = db ?? (await getDb());
+  const paths = [...new Set(files.map((f) => f.urlPath))];
+  const [uploads, masterLists] = await Promise.all([
+    nokCollectionsOfFiles(
+      files.map((f) => f.id),
+      database,
+    ),
+    Promise.all(
+      MASTER_DATA_NOK_COLLECTIONS.map((name) =>
+        database.collection(name).distinct("urlPath", { urlPath: { $in: paths } }),
+      ),
+    ),
+  ]);
+  const masterOf = new Map<string, MasterDataNokCollection>();
+  MASTER_DATA_NOK_COLLECTIONS.forEach((name, i) => {
+    for (const path of masterLists[i]) if (typeof path === "string" && !masterOf.has(path)) masterOf.set(path, name);
+  });
+  for (const file of files) {
+    const key = file.id.toHexString();
+    const collection = uploads.get(key) ?? masterOf.get(file.urlPath);
+    if (collection) found.set(key, collection);
+  }
+  return found;
+}
+
 /**
  * The NOK collection holding refused rows of one file, or null when none does (one indexed lookup per collection):
  * an all-or-nothing upload's by its id; with `urlPath` (the file's), a master-data base's by that path.

@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * As linhas recusadas de um job (CSV ou XLSX)
-         * @description As mesmas linhas dos downloads da tela, com o mesmo escopo (dados de RH só das filiais do chamador, CPF mascarado). `Accept` com o tipo do XLSX devolve a planilha para corrigir e reenviar; qualquer outro, o CSV.
+         * @description As mesmas linhas dos downloads da tela, com o mesmo escopo (dados de RH só das filiais do chamador, CPF mascarado). `Accept` com o tipo do XLSX devolve a planilha para corrigir e reenviar; qualquer outro, o CSV. O job traz `links.refused` exatamente quando há linhas recusadas a baixar, concluído ou não.
          *
          *     Regra: /captura/processando.
          */
@@ -403,7 +403,7 @@ export interface operations {
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
-                     *       "refusedRows": 2,
+                     *       "refusedRows": 0,
                      *       "retryable": false,
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -431,6 +431,7 @@ export interface operations {
                         updatedAt: string;
                         links: {
                             self: string;
+                            /** @description Presente exatamente quando há linhas recusadas que o chamador pode baixar (GET /api/v1/jobs/{id}/refused responde 200), qualquer que seja o estado do job. */
                             refused?: string;
                             retry?: string;
                         };
@@ -607,7 +608,8 @@ export interface operations {
                      *           "createdAt": "2026-05-02T12:00:00.000Z",
                      *           "updatedAt": "2026-05-02T12:00:09.000Z",
                      *           "links": {
-                     *             "self": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718"
+                     *             "self": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718",
+                     *             "refused": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718/refused"
                      *           }
                      *         }
                      *       ],
@@ -634,6 +636,7 @@ export interface operations {
                             updatedAt: string;
                             links: {
                                 self: string;
+                                /** @description Presente exatamente quando há linhas recusadas que o chamador pode baixar (GET /api/v1/jobs/{id}/refused responde 200), qualquer que seja o estado do job. */
                                 refused?: string;
                                 retry?: string;
                             };
@@ -752,7 +755,8 @@ export interface operations {
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
                      *       "links": {
-                     *         "self": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718"
+                     *         "self": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718",
+                     *         "refused": "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718/refused"
                      *       }
                      *     }
                      */
@@ -775,6 +779,7 @@ export interface operations {
                         updatedAt: string;
                         links: {
                             self: string;
+                            /** @description Presente exatamente quando há linhas recusadas que o chamador pode baixar (GET /api/v1/jobs/{id}/refused responde 200), qualquer que seja o estado do job. */
                             refused?: string;
                             retry?: string;
                         };
@@ -1039,7 +1044,7 @@ export interface operations {
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
-                     *       "refusedRows": 2,
+                     *       "refusedRows": 0,
                      *       "retryable": false,
                      *       "createdAt": "2026-05-02T12:00:00.000Z",
                      *       "updatedAt": "2026-05-02T12:00:09.000Z",
@@ -1067,6 +1072,7 @@ export interface operations {
                         updatedAt: string;
                         links: {
                             self: string;
+                            /** @description Presente exatamente quando há linhas recusadas que o chamador pode baixar (GET /api/v1/jobs/{id}/refused responde 200), qualquer que seja o estado do job. */
                             refused?: string;
                             retry?: string;
                         };

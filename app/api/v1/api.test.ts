@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
 import { useEnv } from "#test/env";
-import { grantPermission, PRODUCT_HEADER, productLine, useTempDataDir } from "#test/upload-fixtures";
+import {
+  FORECAST_HEADER,
+  forecastRow,
+  grantPermission,
+  PRODUCT_HEADER,
+  productLine,
+  useTempDataDir,
+} from "#test/upload-fixtures";
 import { canAccessRoute, PERMISSION_TYPES } from "~/access";
 import { accessContext } from "~/config.server";
 import { tokensAction } from "~/features/api-tokens/tokens.server";
@@ -306,6 +313,47 @@ describe("upload and poll", () => {
     const job = (await (await api(`/jobs/${id}`, { token })).json()) as { state: string; message: string };
     expect(job.state).toBe("failed");
     expect(job.message).toContain("foi enviado como");
+  });
+
+  it("links a job's refused rows exactly when there are some to download, whatever the job's state", async () => {
+    const admin = await userOf("SYSTEM ADMIN");
+    const token = await tokenFor(admin, "write");
+    const send = async (dataset: string, body: string) => {
+      const posted = await api(`/uploads?dataset=${dataset}`, {
+        method: "POST",
+        token,
+        body,
+        headers: { "Content-Type": "text/csv" },
+      });
+      return ((await posted.json()) as { id: string }).id;
+    };
+    const forecast = (rows: string[][]) => `${[FORECAST_HEADER, ...rows].map((r) => r.join(";")).join("\r\n")}\r\n`;
+    const ids = {
+      completedWithOneRefused: await send("product", csv([productLine(21), productLine(22, true)])),
+      completedClean: await send("product", csv([productLine(23)])),
+      failedWithoutRows: await send("channel", csv([productLine(24)])),
+      failedWithRows: await send("forecast", forecast([forecastRow(), forecastRow({ forecast: "muito" })])),
+    };
+    await drainJobs();
+    const jobs: Record<string, { state: string; refusedRows: number; links: { refused?: string } }> = {};
+    for (const [name, id] of Object.entries(ids))
+      jobs[name] = (await (await api(`/jobs/${id}`, { token })).json()) as (typeof jobs)[string];
+    expect(jobs.completedWithOneRefused).toMatchObject({ state: "completed", refusedRows: 1 });
+    expect(jobs.completedWithOneRefused.links.refused).toBe(`/api/v1/jobs/${ids.completedWithOneRefused}/refused`);
+    expect(jobs.failedWithoutRows).toMatchObject({ state: "failed", refusedRows: 0 });
+    expect(jobs.failedWithoutRows.links).not.toHaveProperty("refused");
+    expect(jobs.completedClean.links).not.toHaveProperty("refused");
+    expect(jobs.failedWithRows.state).toBe("failed");
+    expect(jobs.failedWithRows.links.refused).toBe(`/api/v1/jobs/${ids.failedWithRows}/refused`);
+    // The link answers 200 whenever present, and the address answers 404 when there is none; the list says the same.
+    const listed = (await (await api("/jobs?limit=100", { token })).json()) as {
+      data: Array<{ id: string; links: { refused?: string } }>;
+    };
+    for (const [name, id] of Object.entries(ids)) {
+      const refused = await api(`/jobs/${id}/refused`, { token });
+      expect(`${name}: ${refused.status}`).toBe(`${name}: ${jobs[name].links.refused ? 200 : 404}`);
+      expect(listed.data.find((j) => j.id === id)?.links.refused).toBe(jobs[name].links.refused);
+    }
   });
 
   it("pages the job list by cursor, newest first, without repeating or skipping a job", async () => {

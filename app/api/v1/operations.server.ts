@@ -16,7 +16,7 @@ import {
   toListItem,
 } from "~/models/file-jobs.server";
 import { templateInfo, templatesFor } from "~/platform/import/catalog.server";
-import { nokRowsDownload } from "~/platform/import/nok-rows.server";
+import { nokRowsDownload, refusedRowsOfFiles } from "~/platform/import/nok-rows.server";
 import { handleSingleFileUpload } from "~/platform/import/upload.server";
 import { hasControlCharacter } from "~/shared/control-characters";
 import type { ApiCaller } from "../auth.server";
@@ -68,14 +68,24 @@ const jobSchema = z.object({
   retryable: z.boolean(),
   createdAt: z.string().datetime(),
   updatedAt: z.string().datetime(),
-  links: z.object({ self: z.string(), refused: z.string().optional(), retry: z.string().optional() }),
+  links: z.object({
+    self: z.string(),
+    refused: z
+      .string()
+      .optional()
+      .describe(
+        "Presente exatamente quando há linhas recusadas que o chamador pode baixar (GET /api/v1/jobs/{id}/refused responde 200), qualquer que seja o estado do job.",
+      ),
+    retry: z.string().optional(),
+  }),
 });
 
 type Job = z.infer<typeof jobSchema>;
 
 const jobPath = (id: string) => `/api/v1/jobs/${id}`;
 
-function toJob(item: FileListItem): Job {
+/** `refused`: the caller may download refused rows of the job (refusedRowsOfFiles, the download's own rule). */
+function toJob(item: FileListItem, refused: boolean): Job {
   const state = jobStateOf(item);
   return {
     id: item.id,
@@ -91,7 +101,7 @@ function toJob(item: FileListItem): Job {
     updatedAt: new Date(item.statusChangeDate).toISOString(),
     links: {
       self: jobPath(item.id),
-      ...(state === "failed" ? { refused: `${jobPath(item.id)}/refused` } : {}),
+      ...(refused ? { refused: `${jobPath(item.id)}/refused` } : {}),
       ...(item.retryable ? { retry: `${jobPath(item.id)}/retry` } : {}),
     },
   };
@@ -109,8 +119,28 @@ const EXAMPLE_JOB: Job = {
   retryable: false,
   createdAt: "2026-05-02T12:00:00.000Z",
   updatedAt: "2026-05-02T12:00:09.000Z",
-  links: { self: "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718" },
+  links: {
+    self: "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718",
+    refused: "/api/v1/jobs/6650f1c2a1b2c3d4e5f60718/refused",
+  },
 };
+
+/** A job just queued: nothing refused yet. */
+const EXAMPLE_QUEUED_JOB: Job = {
+  ...EXAMPLE_JOB,
+  state: "running",
+  statusCode: 0,
+  progress: 0,
+  message: "",
+  refusedRows: 0,
+  links: { self: EXAMPLE_JOB.links.self },
+};
+
+/** The jobs of `items` as the caller sees them, each linking its refused rows exactly when the download has some. */
+async function toJobs(items: FileListItem[], caller: ApiCaller): Promise<Job[]> {
+  const refused = await refusedRowsOfFiles(items, caller.user);
+  return items.map((item) => toJob(item, refused.has(item.id)));
+}
 
 const ALL_JOBS_ROUTE: RouteId = "routes/jobs.executados";
 
@@ -237,7 +267,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
       202: {
         description: "Recebido: o job foi criado e aguarda processamento.",
         schema: jobSchema,
-        example: { ...EXAMPLE_JOB, state: "running", statusCode: 0, progress: 0, message: "" },
+        example: EXAMPLE_QUEUED_JOB,
       },
       413: { description: "Arquivo maior que o limite.", schema: problemSchema },
       415: { description: "Content-Type não aceito.", schema: problemSchema },
@@ -283,7 +313,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
         });
       const file = await findFileById(ObjectId.createFromHexString(result.file.id));
       if (!file?._id) return jobNotFound();
-      const job = toJob(toListItem(file));
+      const [job] = await toJobs([toListItem(file)], caller);
       return apiJson(job, { status: 202, headers: { Location: jobPath(result.file.id) } });
     },
   },
@@ -333,7 +363,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
       const page = items.slice(0, limit);
       const last = page[page.length - 1];
       return apiJson({
-        data: page.map(toJob),
+        data: await toJobs(page, caller),
         next: items.length > limit && last ? encodeCursor([last.statusChangeDate.getTime(), last.id]) : null,
       });
     },
@@ -354,7 +384,8 @@ export const JOB_OPERATIONS: readonly Operation[] = [
     run: async ({ caller, params }) => {
       const file = await visibleJob(caller, params.id);
       if (!file?._id) return jobNotFound();
-      return apiJson(toJob(toListItem(file)));
+      const [job] = await toJobs([toListItem(file)], caller);
+      return apiJson(job);
     },
   },
   {
@@ -363,7 +394,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
     path: "/jobs/{id}/refused",
     summary: "As linhas recusadas de um job (CSV ou XLSX)",
     description:
-      "As mesmas linhas dos downloads da tela, com o mesmo escopo (dados de RH só das filiais do chamador, CPF mascarado). `Accept` com o tipo do XLSX devolve a planilha para corrigir e reenviar; qualquer outro, o CSV.",
+      "As mesmas linhas dos downloads da tela, com o mesmo escopo (dados de RH só das filiais do chamador, CPF mascarado). `Accept` com o tipo do XLSX devolve a planilha para corrigir e reenviar; qualquer outro, o CSV. O job traz `links.refused` exatamente quando há linhas recusadas a baixar, concluído ou não.",
     rule: { routeId: "routes/captura.processando_.nok.$id", mode: "read", screen: "/captura/processando" },
     writes: false,
     params: jobIdParams,
@@ -394,7 +425,7 @@ export const JOB_OPERATIONS: readonly Operation[] = [
       202: {
         description: "O job voltou para a fila.",
         schema: jobSchema,
-        example: { ...EXAMPLE_JOB, state: "running", progress: 0, message: "" },
+        example: EXAMPLE_QUEUED_JOB,
       },
       409: { description: "O job não falhou, ou seria recusado de novo.", schema: problemSchema },
     },
@@ -411,7 +442,8 @@ export const JOB_OPERATIONS: readonly Operation[] = [
       }
       const file = await findFileById(ObjectId.createFromHexString(params.id));
       if (!file?._id) return jobNotFound();
-      return apiJson(toJob(toListItem(file)), { status: 202, headers: { Location: jobPath(params.id) } });
+      const [job] = await toJobs([toListItem(file)], caller);
+      return apiJson(job, { status: 202, headers: { Location: jobPath(params.id) } });
     },
   },
 ];

@@ -3,10 +3,15 @@ import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { canAccessRoute, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
-import { findFileForDownload } from "~/models/file-jobs.server";
+import { type FileListItem, findFileForDownload } from "~/models/file-jobs.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS_NOK } from "~/models/reports.server";
-import { type NokCollection, nokCollectionOfFile, nokRowsCursor, REPORT_NOK_COLUMNS } from "~/models/upload-nok.server";
+import {
+  type NokCollection,
+  nokCollectionsOfFileKeys,
+  nokRowsCursor,
+  REPORT_NOK_COLUMNS,
+} from "~/models/upload-nok.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { contentDisposition } from "~/services/storage/s3.server";
 import { objectUrlPath } from "~/services/storage.server";
@@ -67,7 +72,32 @@ export function canSeeNokRowsOf(viewer: Pick<AuthenticatedUser, "email" | "type"
   return (uploader !== "" && uploader === viewer.email) || canAccessRoute(viewer.type, ALL_JOBS_ROUTE, context);
 }
 
-const paramsSchema = z.object({ id: z.string().regex(/^[0-9a-fA-F]{24}$/) });
+const FILE_ID = /^[0-9a-fA-F]{24}$/;
+const paramsSchema = z.object({ id: z.string().regex(FILE_ID) });
+
+/** A file as the rule of its refused rows reads it (a job list's item, a download's record). */
+export type NokRowsFile = Pick<FileListItem, "id" | "bucket" | "originalFile"> & { user?: unknown };
+
+/**
+ * THE rule of a file's refused rows: of `files`, those whose refused rows `viewer` may see (canSeeNokRowsOf) and that
+ * have some, each with the collection holding them (keyed by the file's id). Both downloads start from it
+ * (seenNokFile), and so does every link to them (the API's `links.refused`), so a link is there exactly when the
+ * download answers 200, whatever the job's state.
+ */
+export async function refusedRowsOfFiles(
+  files: readonly NokRowsFile[],
+  viewer: Pick<AuthenticatedUser, "email" | "type">,
+): Promise<Map<string, NokCollection>> {
+  const seen = files.filter(
+    (file) => FILE_ID.test(file.id) && canSeeNokRowsOf(viewer, typeof file.user === "string" ? file.user : ""),
+  );
+  return nokCollectionsOfFileKeys(
+    seen.map((file) => ({
+      id: ObjectId.createFromHexString(file.id),
+      urlPath: objectUrlPath(file.bucket, file.originalFile),
+    })),
+  );
+}
 
 /** 404 with the portal's not-found text: an unknown, malformed or unseen file, or one without refused rows. */
 export function notFound(): never {
@@ -87,10 +117,10 @@ export async function seenNokFile(params: unknown, viewer: Pick<AuthenticatedUse
   if (!parsed.success) notFound();
   const fileId = ObjectId.createFromHexString(parsed.data.id);
   const file = await findFileForDownload(parsed.data.id);
-  if (!file || !canSeeNokRowsOf(viewer, typeof file.user === "string" ? file.user : "")) notFound();
-  const urlPath = objectUrlPath(file.bucket, file.originalFile);
-  const collection = await nokCollectionOfFile(fileId, undefined, urlPath);
+  if (!file) notFound();
+  const collection = (await refusedRowsOfFiles([file], viewer)).get(file.id);
   if (!collection) notFound();
+  const urlPath = objectUrlPath(file.bucket, file.originalFile);
   // HR rows leave as /ij/rh shows them: the viewer's branches only, the CPF masked. HR rows are those of the HR
   // template and those of any file classified HR when it was stored (a row that names no branch is no branch's).
   const hr =
