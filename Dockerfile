@@ -12,8 +12,10 @@ WORKDIR /app
 # The workspace's manifests too: npm ci installs the workspace packages (packages/*) with the root.
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
-# The root package's postinstall, which npm ci runs: it corrects React's streaming renderer (docs/decisions.md).
+# The root package's postinstall, which npm ci runs: it corrects React's streaming renderer and rewrites the two
+# dependencies' __proto__ setters (docs/decisions.md).
 COPY scripts/patch-react-dom.mjs ./scripts/
+COPY scripts/patch-proto-setters.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 
 # 2. The build: Remix (build/client, build/server) and the bundled host, worker and CLI (build/host).
@@ -27,6 +29,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/embedded-mongo/package.json ./packages/embedded-mongo/
 COPY scripts/patch-react-dom.mjs ./scripts/
+COPY scripts/patch-proto-setters.mjs ./scripts/
 # The embedded database is bundled into build/host (embedded-mongo.js): its workspace link is not needed at run time.
 RUN npm ci --omit=dev --no-audit --no-fund && rm -f node_modules/embedded-mongo
 

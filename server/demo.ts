@@ -16,7 +16,7 @@ import { MongoClient } from "mongodb";
 import { parseConfig } from "../app/config.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoAccountNote } from "../app/seed/accounts";
 import { EXIT_REFUSED } from "../scripts/seed-args";
-import { WEB_GC_FLAGS } from "./web-flags";
+import { WEB_NODE_FLAGS } from "./web-flags";
 
 const DEMO_USAGE = "Usage: npm run demo [-- --empty]";
 const demoArgs = process.argv.slice(2);
@@ -176,7 +176,7 @@ async function finishedSeedOfThisKind(uri: string): Promise<boolean> {
 }
 
 async function startWeb(started: number, stopDb: () => Promise<void>): Promise<void> {
-  const server = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], { env, stdio: "inherit" });
+  const server = spawn(process.execPath, [...WEB_NODE_FLAGS, "build/host/index.js"], { env, stdio: "inherit" });
   const forward = (signal: NodeJS.Signals) => server.kill(signal);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
-import { DB_GC_FLAGS, DB_MALLOC_ENV } from "../../packages/embedded-mongo/process";
+import { DB_GC_FLAGS, DB_MALLOC_ENV, NODE_HARDENING_FLAGS } from "../../packages/embedded-mongo/process";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -36,7 +36,7 @@ const rounds = Number(option("--rounds") ?? 3);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bundle = path.join(repo, "build/host/embedded-mongo.js");
 const useTsx = args.includes("--tsx") || !fs.existsSync(bundle);
-const flags = ["--max-old-space-size=16384", ...DB_GC_FLAGS];
+const flags = ["--max-old-space-size=16384", ...NODE_HARDENING_FLAGS, ...DB_GC_FLAGS];
 const env = { ...process.env, ...DB_MALLOC_ENV };
 const dbName = "journey_portal";
 /** The server process's arguments, as the portal starts it, on the copy at `port`. */

@@ -1,7 +1,7 @@
 /** The load bench's floor (bench/load/floor-app.tsx) as a server of its own: used by floor.ts and run.ts. */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { WEB_NODE_FLAGS } from "../../server/web-flags";
 import { freePort, waitHttp } from "./pages";
 
 /** The empty document behind the portal's route table (floor-app.tsx), served when the portal is built. */
@@ -20,7 +20,7 @@ export const FLOOR_PATHS = [
 export async function startFloorServer(): Promise<{ base: string; server: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...WEB_GC_FLAGS, "--import", "tsx", "bench/load/floor-app.tsx"], {
+  const server = spawn(process.execPath, [...WEB_NODE_FLAGS, "--import", "tsx", "bench/load/floor-app.tsx"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
     stdio: "inherit",
   });

@@ -12,7 +12,7 @@ import path from "node:path";
 import { startEmbeddedDbProcess } from "embedded-mongo/process";
 import { type Db, MongoClient } from "mongodb";
 import { DEMO_PASSWORD } from "../../app/seed/accounts";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { WEB_NODE_FLAGS } from "../../server/web-flags";
 
 export type Account = "sysadmin" | "gold" | "useradmin" | "permiss";
 
@@ -391,7 +391,7 @@ export async function openBenchDatabase(dataDir: string, scale: number, say: (li
   return { env, db, client, dbPid, portal };
 }
 
-/** A production web process of one build's host entry (with WEB_GC_FLAGS, as `npm start`), once it answers /healthz. */
+/** A production web process of one build's host entry (with WEB_NODE_FLAGS, as `npm start`), once it answers /healthz. */
 export async function startWebProcess(
   entry: string,
   env: NodeJS.ProcessEnv,
@@ -399,7 +399,7 @@ export async function startWebProcess(
 ): Promise<{ base: string; web: ChildProcess }> {
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const web = spawn(process.execPath, [...WEB_GC_FLAGS, ...extraFlags, entry], {
+  const web = spawn(process.execPath, [...WEB_NODE_FLAGS, ...extraFlags, entry], {
     env: { ...env, PORT: String(port), APP_ORIGIN: base },
     stdio: "inherit",
   });

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { MongoClient } from "mongodb";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { WEB_NODE_FLAGS } from "../../server/web-flags";
 import { startFloorServer, TABLE_FLOOR } from "./floor-server";
 import { type Measure, measure, USERS } from "./measure";
 import {
@@ -81,7 +81,7 @@ async function main() {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const webStarted = performance.now();
-  const web = spawn(process.execPath, [...WEB_GC_FLAGS, "build/host/index.js"], {
+  const web = spawn(process.execPath, [...WEB_NODE_FLAGS, "build/host/index.js"], {
     env: { ...env, PORT: String(port), APP_ORIGIN: base },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -57,6 +57,13 @@ export async function findRunningServer(dbPath: string): Promise<string | undefi
 export const DB_GC_FLAGS = ["--heap-growing-percent=50", "--no-memory-reducer", "--max-semi-space-size=64"];
 
 /**
+ * Every process of the portal (web, worker, CLI, this server, the tests) runs with these: a write through `__proto__`
+ * anywhere (a library handed a hostile key path) throws instead of changing every object of the process. The npm
+ * scripts and the image list the same (a test keeps them equal).
+ */
+export const NODE_HARDENING_FLAGS = ["--disable-proto=throw"];
+
+/**
  * A start keeps the snapshot's bytes of the documents it leaves cold (journal/load.ts, cold.ts) in 4 MB buffers, freed
  * one by one as the background pass decodes them. glibc's malloc serves such blocks from its heap once a freed one has
  * raised its threshold for mmap, and then keeps most of them, for far more RSS with the same heap. A fixed threshold
@@ -77,7 +84,7 @@ function command(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   // All data lives in the server's heap: give it room (three quarters of the machine, at most 16 GB).
   const heapMb = Math.min(16_384, Math.floor((os.totalmem() / 1024 / 1024) * 0.75));
   const heap = /max-old-space-size/.test(env.NODE_OPTIONS ?? "") ? [] : [`--max-old-space-size=${heapMb}`];
-  const flags = [...heap, ...DB_GC_FLAGS];
+  const flags = [...heap, ...NODE_HARDENING_FLAGS, ...DB_GC_FLAGS];
   const built = path.resolve("build/host/embedded-mongo.js");
   const source = path.join(here, "cli.ts");
   if (existsSync(built) && (env.NODE_ENV === "production" || !existsSync(source)))

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
-import { WEB_GC_FLAGS } from "../../server/web-flags";
+import { WEB_NODE_FLAGS } from "../../server/web-flags";
 import {
   execForm,
   imageScripts,
@@ -60,9 +60,9 @@ describe("Dockerfile", () => {
     expect(execForm(health).join(" ")).toContain("/healthz");
     expect(execForm(instruction(runtime, "CMD")[0])).toEqual(["npm", "start"]);
     const scripts = packageScripts();
-    // The flags are WEB_GC_FLAGS, which an npm script cannot import.
-    expect(scripts.start).toBe(`NODE_ENV=production exec node ${WEB_GC_FLAGS.join(" ")} build/host/index.js`);
-    expect(scripts["worker:prod"]).toBe("NODE_ENV=production exec node build/host/worker.js");
+    // The flags are WEB_NODE_FLAGS, which an npm script cannot import.
+    expect(scripts.start).toBe(`NODE_ENV=production exec node ${WEB_NODE_FLAGS.join(" ")} build/host/index.js`);
+    expect(scripts["worker:prod"]).toBe("NODE_ENV=production exec node --disable-proto=throw build/host/worker.js");
   });
 
   it("gives the image's npm scripts and `portal` the bundled CLI (no tsx in the image)", () => {
