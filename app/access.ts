@@ -426,6 +426,14 @@ export function canAccessRoute(
   return mode === "read" || !rule.write || passes(rule.write, type, context);
 }
 
+/**
+ * Whether a user of `type` already sees users' e-mail addresses: whoever may open a screen that lists users by address
+ * (user administration, permissions). Anyone else is shown people by name only (e.g. the people a comment may mention).
+ */
+export function maySeeUserAddresses(type: PermissionType | "" | null | undefined, context: AccessContext): boolean {
+  return canAccessRoute(type, "routes/user.config", context) || canAccessRoute(type, "routes/user.permission", context);
+}
+
 /** Whether a user of `type` may load files of `target`: the upload rule, and the rule of the screen the data feeds. */
 export function canUploadTo(
   type: PermissionType | "" | null | undefined,

@@ -175,16 +175,16 @@ export async function updatePermissionType(
 }
 
 /**
- * The users of the given types (e-mail, name, type, the branches their HR rows are limited to), by e-mail: the
- * recipients of a notice to a role, the people a comment may mention.
+ * The users of the given types (e-mail, name, type, the branches their HR rows are limited to, the record's id), by
+ * e-mail: the recipients of a notice to a role, the people a comment may mention.
  */
 export async function usersOfTypes(
   types: readonly PermissionType[],
-): Promise<{ user: string; name: string; type: PermissionType; stores: string[] }[]> {
+): Promise<{ user: string; name: string; type: PermissionType; stores: string[]; id: string }[]> {
   if (types.length === 0) return [];
   const rows = await (await getDb())
     .collection<UserPermissionRecord>(USER_PERMISSIONS)
-    .find({ type: { $in: [...types] } }, { projection: { _id: 0, user: 1, name: 1, type: 1, stores: 1 } })
+    .find({ type: { $in: [...types] } }, { projection: { _id: 1, user: 1, name: 1, type: 1, stores: 1 } })
     .sort({ user: 1 })
     .limit(LISTING_LIMIT)
     .toArray();
@@ -193,6 +193,7 @@ export async function usersOfTypes(
     name: r.name ?? "",
     type: r.type as PermissionType,
     stores: Array.isArray(r.stores) ? r.stores.filter((s): s is string => typeof s === "string" && s.length > 0) : [],
+    id: String(r._id),
   }));
 }
 

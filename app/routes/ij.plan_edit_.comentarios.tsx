@@ -21,8 +21,8 @@ async function targetOf(request: Request) {
 
 /** A planning row's comments, for whoever may read the planning grid (each row of the grid links its thread). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.plan_edit_.comentarios", request);
-  return { thread: await loadThreadPage(await targetOf(request)) };
+  const user = await requireRouteAccess("routes/ij.plan_edit_.comentarios", request);
+  return { thread: await loadThreadPage(await targetOf(request), user) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

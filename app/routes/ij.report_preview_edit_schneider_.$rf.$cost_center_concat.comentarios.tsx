@@ -35,9 +35,12 @@ async function targetOf(request: Request, params: LoaderFunctionArgs["params"]) 
  * open any cell's thread (the page without JavaScript; the grid opens a thread with Shift+F2).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios", request);
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios",
+    request,
+  );
   const { review, target } = await targetOf(request, params);
-  if (target) return { kind: "thread" as const, thread: await loadThreadPage(target) };
+  if (target) return { kind: "thread" as const, thread: await loadThreadPage(target, user) };
   const rf = review.calendar.name;
   const cc = review.costCenter.cost_center_concat;
   const [rows, accounts] = await Promise.all([forecastThreads(review), reviewAccounts(review)]);

@@ -37,7 +37,7 @@ async function targetOf(request: Request, filialParam: string | undefined, email
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.rh_edit_.$filial.comentarios", request);
   const { filial, target } = await targetOf(request, params.filial, user.email);
-  if (target) return { kind: "thread" as const, thread: await loadThreadPage(target) };
+  if (target) return { kind: "thread" as const, thread: await loadThreadPage(target, user) };
   return {
     kind: "list" as const,
     place: `Auxiliar Padrão · ${filial}`,

@@ -816,15 +816,20 @@ test("comments: Shift+F2 opens the cell's thread, @ suggests the review's reader
   await page.waitForURL((url) => url.pathname.endsWith("/comentarios") && url.searchParams.get("mes") === key);
   await page.getByRole("heading", { name: commentTexts.titleOf(`${SALARIES.account} · 11/${YEAR}`) }).waitFor();
 
-  // "@sys" offers the system administrator (a reader of the review); the pick completes the name.
+  // "@son" offers the system administrator (a reader of the review) by name, accents aside, and never her e-mail (a
+  // preparer does not see addresses); the pick completes the name.
   const box = page.getByLabel(commentTexts.newComment);
-  await box.pressSequentially("Conferir com @sys");
-  await page.getByRole("button", { name: /Sônia Administradora/ }).click();
+  await box.pressSequentially("Conferir com @son");
+  const suggestion = page.getByRole("button", { name: /Sônia Administradora/ });
+  expect(await suggestion.textContent()).not.toContain("sysadmin");
+  await suggestion.click();
   await box.pressSequentially("o dissídio de novembro.");
-  expect(await box.inputValue()).toBe("Conferir com @sysadmin o dissídio de novembro.");
+  expect(await box.inputValue()).toBe("Conferir com @Sônia Administradora o dissídio de novembro.");
   await page.getByRole("button", { name: commentTexts.submit }).click();
   await page.getByText(commentTexts.done.addedNotified(1)).waitFor();
-  await page.locator(".cell-thread__text", { hasText: "Conferir com @sysadmin o dissídio de novembro." }).waitFor();
+  await page
+    .locator(".cell-thread__text", { hasText: "Conferir com @Sônia Administradora o dissídio de novembro." })
+    .waitFor();
   expect(await box.inputValue()).toBe("");
 
   // The administrator's notice opens the grid on that cell, marked as commented.
@@ -846,9 +851,12 @@ test("comments: Shift+F2 opens the cell's thread, @ suggests the review's reader
     await plain.getByLabel(commentTexts.pickMonth).selectOption(key);
     await plain.getByRole("button", { name: commentTexts.openCell }).click();
     await plain.getByText(commentTexts.empty).waitFor();
-    await plain.getByLabel(commentTexts.newComment).fill("@gold aluguel reajustado");
+    // SYSTEM ADMIN sees addresses: the list of who may be mentioned names Gabriela Ouro with her e-mail.
+    await plain.getByText(commentTexts.mentionable).click();
+    await plain.getByText("gold@demo.local").waitFor();
+    await plain.getByLabel(commentTexts.newComment).fill("@Gabriela Ouro aluguel reajustado");
     await plain.getByRole("button", { name: commentTexts.submit }).click();
-    await plain.locator(".cell-thread__text", { hasText: "@gold aluguel reajustado" }).waitFor();
+    await plain.locator(".cell-thread__text", { hasText: "@Gabriela Ouro aluguel reajustado" }).waitFor();
     await plain.getByRole("button", { name: commentTexts.resolve }).click();
     await plain.getByText(commentTexts.folded(1)).waitFor();
   });

@@ -1,6 +1,6 @@
 import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dataAnswer, responseOf } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { usePortalToday } from "#test/clock";
@@ -111,7 +111,7 @@ describe("a comment with a mention", () => {
   it("is kept with the cell, tells the person mentioned with a link to the cell, and is audited", async () => {
     const answer = (await post({
       intent: "comment",
-      text: "@ana.souza a alta de fevereiro\r\né o dissídio.",
+      text: "@Ana Souza a alta de fevereiro\r\né o dissídio.",
     })) as Response;
     expect(answer.status).toBe(302);
     expect(answer.headers.get("Location")).toBe(commentPath(RF, CC, ACCOUNT, MONTH));
@@ -119,11 +119,11 @@ describe("a comment with a mention", () => {
 
     const page = await thread();
     expect(page.comments).toEqual([
-      expect.objectContaining({ who: "Gold User", text: "@ana.souza a alta de fevereiro\né o dissídio." }),
+      expect.objectContaining({ who: "Gold User", text: "@Ana Souza a alta de fevereiro\né o dissídio." }),
     ]);
     expect(page.label).toBe(`${ACCOUNT} · ${monthLabel(calendar.editMonth)}`);
     // Only the review's readers are offered: not the silver user.
-    expect(page.mentionable.map((p) => p.handle).sort()).toEqual(["ana.souza", "gold"]);
+    expect(page.mentionable.map((p) => p.name).sort()).toEqual(["Ana Souza", "Gold User"]);
 
     const notices = await db.collection(NOTICES).find({}).toArray();
     expect(notices).toHaveLength(1);
@@ -180,6 +180,65 @@ describe("a comment with a mention", () => {
     currentUser.type = "USER SILVER";
     await expect(post({ intent: "comment", text: "oi" })).rejects.toMatchObject({ status: 403 });
     expect(await db.collection(CELL_COMMENTS).countDocuments()).toBe(0);
+  });
+});
+
+describe("the people a comment may mention", () => {
+  // A second "Ana Souza", and a reader made by the user administration (whose name is the e-mail's part before @).
+  const others = [
+    { user: "ana.s@example.com", name: "Ana  Souza", type: "SYSTEM ADMIN" },
+    { user: "d.lima@example.com", name: "d.lima", type: "SYSTEM ADMIN" },
+  ];
+  beforeEach(async () => {
+    await db
+      .collection(USER_PERMISSIONS)
+      .insertMany(others.map((p) => ({ ...p, stores: [], createdAt: new Date("2026-01-01T00:00:00Z") })));
+  });
+  afterEach(async () => {
+    await db.collection(USER_PERMISSIONS).deleteMany({ user: { $in: others.map((p) => p.user) } });
+  });
+
+  async function threadAs(type: "USER GOLD" | "SYSTEM ADMIN") {
+    Object.assign(currentUser, { type, email: "gold@example.com", name: "Gold User" });
+    const answer = await loader({ request: new Request(threadUrl()), params, context: {} } as never);
+    Object.assign(currentUser, { type: "USER GOLD" });
+    return answer as { kind: "thread"; thread: ThreadPage };
+  }
+
+  it("shows a preparer names only, never an e-mail nor its part before @; SYSTEM ADMIN also the e-mails", async () => {
+    await post({ intent: "comment", text: "Conferir" });
+    const asPreparer = await threadAs("USER GOLD");
+    const text = JSON.stringify(asPreparer).toLowerCase();
+    for (const address of ["example.com", "ana.souza", "ana.s", "d.lima"]) expect(text).not.toContain(address);
+    const shown = asPreparer.thread.mentionable;
+    expect(shown.map((p) => p.name).sort()).toEqual(["Ana Souza", "Ana Souza", "Gold User", commentTexts.unnamed]);
+    expect(new Set(shown.map((p) => p.mention)).size).toBe(4);
+    expect(shown.every((p) => !p.email)).toBe(true);
+
+    const asAdmin = (await threadAs("SYSTEM ADMIN")).thread.mentionable;
+    expect(asAdmin.map((p) => p.email).sort()).toEqual([
+      "ana.s@example.com",
+      "ana.souza@example.com",
+      "d.lima@example.com",
+      "gold@example.com",
+    ]);
+  });
+
+  it("tells the person a name mentions; two of one name are told apart by a code, not by their e-mail", async () => {
+    const ambiguous = dataAnswer<{ message: string }>(await post({ intent: "comment", text: "@Ana Souza veja" }));
+    expect(ambiguous.status).toBe(400);
+    expect(ambiguous.body.message).toBe(commentTexts.errors.ambiguous("Ana Souza"));
+    expect(await db.collection(CELL_COMMENTS).countDocuments()).toBe(0);
+
+    // The preparer picks from the list the entries SYSTEM ADMIN would see as ana.s@ and d.lima@.
+    const byEmail = new Map((await threadAs("SYSTEM ADMIN")).thread.mentionable.map((p) => [p.email, p.mention]));
+    const shown = (await threadAs("USER GOLD")).thread.mentionable.map((p) => p.mention);
+    const [anaS, lima] = [byEmail.get("ana.s@example.com"), byEmail.get("d.lima@example.com")];
+    expect(shown).toEqual(expect.arrayContaining([anaS, lima]));
+    const answer = (await post({ intent: "comment", text: `@${anaS} e @${lima}, confiram.` })) as Response;
+    expect(answer.status).toBe(302);
+    const told = await db.collection(NOTICES).find({}).toArray();
+    expect(told.map((n) => n.to).sort()).toEqual(["ana.s@example.com", "d.lima@example.com"]);
   });
 });
 
@@ -257,7 +316,7 @@ describe("comments in the Excel round trip", () => {
   const excelArgs = (request: Request) => ({ request, params, context: {} as never });
 
   it("exports the thread as the cell's note, and the thread outlives the file sent back", async () => {
-    await post({ intent: "comment", text: "@ana.souza confirmar" });
+    await post({ intent: "comment", text: "@Ana Souza confirmar" });
     const response = (await excelLoader(excelArgs(new Request(excelUrl)))) as Response;
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
@@ -273,7 +332,7 @@ describe("comments in the Excel round trip", () => {
     const note = sheet.getRow(row).getCell(monthColumn).note;
     const noteText = typeof note === "string" ? note : note?.texts?.map((t) => t.text).join("");
     expect(noteText).toContain("Gold User");
-    expect(noteText).toContain("@ana.souza confirmar");
+    expect(noteText).toContain("@Ana Souza confirmar");
     // Another cell has none.
     expect(sheet.getRow(row + 1).getCell(monthColumn).note).toBeUndefined();
 
@@ -281,7 +340,7 @@ describe("comments in the Excel round trip", () => {
     sheet.getRow(row).getCell(monthColumn).value = 4321;
     const answer = await responseOf(excelAction(excelArgs(await workbookPost(workbook, excelUrl, "forecast.xlsx"))));
     expect(answer.status).toBe(302);
-    expect((await thread()).comments.map((c) => c.text)).toEqual(["@ana.souza confirmar"]);
+    expect((await thread()).comments.map((c) => c.text)).toEqual(["@Ana Souza confirmar"]);
     const grid = await reviewGrid();
     const line = grid.groups.flatMap((g) => g.accounts).find((a) => a.account === ACCOUNT);
     expect(line?.comments).toEqual([grid.months.indexOf(MONTH)]);

@@ -9,6 +9,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { CELL_COMMENTS, CELL_THREADS } from "~/models/cell-comments.server";
 import { HR_AUX, type HrAuxRecord } from "~/models/hr.server";
 import { NOTICES } from "~/models/notices.server";
+import { USER_PERMISSIONS } from "~/models/users.server";
 import { commentTexts } from "~/platform/comments/texts";
 import type { ThreadPage } from "~/platform/comments/threads.server";
 import { loader as gridLoader } from "~/routes/ij.rh_edit.$filial";
@@ -41,6 +42,13 @@ beforeAll(async () => {
   await setPermission(db, "silver@example.com", "USER SILVER");
   await setPermission(db, "recife@example.com", "USER SILVER", [BRANCH_B]);
   await setPermission(db, "bronze@example.com", "USER BRONZE");
+  // People are mentioned by their names (the fixture names each by the e-mail, which is never shown).
+  for (const [user, name] of [
+    ["gold@example.com", "Gabriela Ouro"],
+    ["silver@example.com", "Sérgio Prata"],
+    ["recife@example.com", "Rita Recife"],
+  ])
+    await db.collection(USER_PERMISSIONS).updateOne({ user }, { $set: { name } });
 });
 
 beforeEach(async () => {
@@ -67,12 +75,12 @@ describe("a comment on an HR row", () => {
   it("offers and notifies only people who may see the branch; a reader who may not edit comments too", async () => {
     const row = rowOf(BRANCH_A);
     const page = await thread();
-    expect(page.mentionable.map((p) => p.handle).sort()).toEqual(["gold", "silver"]);
+    expect(page.mentionable.map((p) => p.name).sort()).toEqual(["Gabriela Ouro", "Sérgio Prata"]);
     expect(page.label).toContain(row.nome);
 
     currentUser.email = "silver@example.com";
     currentUser.type = "USER SILVER";
-    const answer = (await post("@gold confira as vendas")) as Response;
+    const answer = (await post("@Gabriela Ouro confira as vendas")) as Response;
     expect((await readToastFromResponse(answer))?.description).toBe(commentTexts.done.addedNotified(1));
     const notice = await db.collection(NOTICES).findOne({ to: "gold@example.com" });
     const month = monthOfDate(row.mes_apur);
@@ -80,9 +88,9 @@ describe("a comment on an HR row", () => {
   });
 
   it("refuses a mention of someone limited to another branch, storing and telling nothing", async () => {
-    const answer = dataAnswer<{ message: string }>(await post("@recife olhe isto"));
+    const answer = dataAnswer<{ message: string }>(await post("@Rita Recife olhe isto"));
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe(commentTexts.errors.unknown("recife"));
+    expect(answer.body.message).toBe(commentTexts.errors.unknown("Rita"));
     expect(await db.collection(CELL_COMMENTS).countDocuments()).toBe(0);
     expect(await db.collection(NOTICES).countDocuments()).toBe(0);
   });

@@ -61,11 +61,12 @@ const post = (id: string, text: string) =>
 describe("a comment on a planning row", () => {
   it("marks the row on the plan grid, and tells a reader mentioned with a link that filters the grid to the row", async () => {
     const [row, other] = (await grid()).rows;
-    const answer = (await post(row.id, "@planner revisar a quantidade")) as Response;
+    const answer = (await post(row.id, "@Paula Planner revisar a quantidade")) as Response;
     expect(answer.headers.get("Location")).toBe(planningThreadPath(row.id));
     const page = ((await loader(args(planningThreadPath(row.id)))) as { thread: ThreadPage }).thread;
-    expect(page.comments.map((c) => c.text)).toEqual(["@planner revisar a quantidade"]);
-    expect(page.mentionable.map((p) => p.handle).sort()).toEqual(["gold", "planner"]);
+    expect(page.comments.map((c) => c.text)).toEqual(["@Paula Planner revisar a quantidade"]);
+    // "Gold" is gold@'s part before @, never shown as a name.
+    expect(page.mentionable.map((p) => p.name).sort()).toEqual(["Paula Planner", commentTexts.unnamed]);
 
     const after = await grid();
     expect(after.threads).toEqual({ [row.id]: { comments: 1, resolved: false } });

@@ -8,7 +8,7 @@ export const commentTexts = {
   empty: "Nenhum comentário nesta célula ainda.",
   noThreads: "Nenhuma célula com comentários.",
   newComment: "Novo comentário",
-  hint: "Use @nome para mencionar quem pode ver esta tela: a pessoa recebe um aviso com o link para a célula.",
+  hint: "Escreva @ e o nome de quem pode ver esta tela (ou escolha na lista): a pessoa recebe um aviso com o link para a célula. Quem tem o mesmo nome de outra pessoa, ou nenhum nome no cadastro, é mencionado com o código mostrado na lista (@Ana Souza#3f2a1c, @#3f2a1c).",
   counter: (used: number, max: number) => `${used} de ${max} caracteres`,
   submit: "Comentar",
   resolve: "Resolver conversa",
@@ -20,7 +20,8 @@ export const commentTexts = {
   openInGrid: "Abrir a célula na grade",
   mentionable: "Quem pode ser mencionado",
   mentionableMore: (more: number) =>
-    `… e mais ${more}, não listadas aqui: para mencioná-las, escreva @ e a parte do e-mail antes do @.`,
+    `… e mais ${more}, não listadas aqui: para mencioná-las, escreva @ e o nome completo da pessoa.`,
+  unnamed: "Sem nome no cadastro",
   suggestions: "Sugestões de menção",
   cells: "Células com comentários",
   cellColumn: "Célula",
@@ -44,7 +45,7 @@ export const commentTexts = {
     tooLong: (max: number) => `O comentário pode ter no máximo ${max} caracteres.`,
     unknown: (token: string) => `@${token} não pode ser mencionado: ninguém com esse nome pode ver esta célula.`,
     ambiguous: (token: string) =>
-      `@${token} é o nome de mais de uma pessoa: escreva o e-mail inteiro depois do @ (por exemplo @${token}@empresa.com).`,
+      `@${token} é o nome de mais de uma pessoa: escolha a pessoa na lista, que mostra o código de cada uma (por exemplo @${token}#3f2a1c).`,
     tooMany: `Mencione no máximo ${MENTIONS_MAX} pessoas por comentário.`,
     noThread: "Esta célula não tem comentários para resolver.",
     unknownCell: "Célula não encontrada nesta tela.",

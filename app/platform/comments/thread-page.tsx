@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { type ReactNode, useId, useRef, useState } from "react";
 import { Alert } from "~/shared/ui/alert";
+import { nameKey } from "./mentions";
 import { commentTexts as t } from "./texts";
 import type { ThreadPage as ThreadData } from "./threads.server";
 import "./comments.css";
@@ -80,12 +81,33 @@ function CommentList({ comments, hidden }: { comments: ThreadData["comments"]; h
   );
 }
 
-/** The @name being typed before the caret, if any: its start and what was typed after "@". */
+/** The @name being typed before the caret, if any (a name may hold spaces): its start and what was typed after "@". */
 function typedMention(text: string, caret: number): { start: number; prefix: string } | null {
   const before = text.slice(Math.max(0, caret - 100), caret);
-  const match = /(?:^|[^\p{L}\p{N}._+\-@])@([\p{L}\p{N}._+-]*)$/u.exec(before);
+  const match = /(?:^|[^\p{L}\p{N}._+\-@])@([^\n@]{0,60})$/u.exec(before);
   if (!match) return null;
-  return { start: caret - match[1].length - 1, prefix: match[1].toLowerCase() };
+  return { start: caret - match[1].length - 1, prefix: match[1].replace(/^\s+/u, "") };
+}
+
+type Person = ThreadData["mentionable"][number];
+
+/** Whether a person fits what was typed after "@": the start of their mention or of one of its words, or their e-mail. */
+function fits(person: Person, typed: string): boolean {
+  const key = nameKey(typed);
+  const mention = nameKey(person.mention);
+  if (mention.startsWith(key) || person.email?.startsWith(typed.toLowerCase())) return true;
+  return !key.includes(" ") && mention.split(" ").some((word) => word.startsWith(key));
+}
+
+/** A person as listed: the name, what to write when a code tells them apart, and the e-mail for those who may see it. */
+function PersonLabel({ person }: { person: Person }) {
+  return (
+    <>
+      {person.name}
+      {person.tag ? <span className="cell-thread__handle"> @{person.mention}</span> : null}
+      {person.email ? <span className="cell-thread__handle"> {person.email}</span> : null}
+    </>
+  );
 }
 
 function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; busy: boolean }) {
@@ -94,15 +116,11 @@ function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; b
   const area = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const used = text.replace(/\r\n?/g, "\n").length;
-  const matches = mention
-    ? page.mentionable
-        .filter((p) => p.handle.startsWith(mention.prefix) || p.name.toLowerCase().includes(mention.prefix))
-        .slice(0, SUGGESTIONS)
-    : [];
-  const pick = (handle: string) => {
+  const matches = mention ? page.mentionable.filter((p) => fits(p, mention.prefix)).slice(0, SUGGESTIONS) : [];
+  const pick = (person: string) => {
     if (!mention) return;
     const caret = area.current?.selectionStart ?? text.length;
-    const next = `${text.slice(0, mention.start)}@${handle} ${text.slice(caret)}`;
+    const next = `${text.slice(0, mention.start)}@${person} ${text.slice(caret)}`;
     setText(next);
     setMention(null);
     area.current?.focus();
@@ -136,9 +154,9 @@ function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; b
       {matches.length > 0 ? (
         <ul className="cell-thread__suggestions" aria-label={t.suggestions}>
           {matches.map((p) => (
-            <li key={p.handle}>
-              <button type="button" className="button button--secondary" onClick={() => pick(p.handle)}>
-                {p.name} <span className="cell-thread__handle">@{p.handle}</span>
+            <li key={p.mention}>
+              <button type="button" className="button button--secondary" onClick={() => pick(p.mention)}>
+                <PersonLabel person={p} />
               </button>
             </li>
           ))}
@@ -154,8 +172,8 @@ function CommentForm({ page, typed, busy }: { page: ThreadData; typed: string; b
         <summary>{t.mentionable}</summary>
         <ul>
           {page.mentionable.map((p) => (
-            <li key={p.handle}>
-              {p.name} <span className="cell-thread__handle">@{p.handle}</span>
+            <li key={p.mention}>
+              <PersonLabel person={p} />
             </li>
           ))}
         </ul>

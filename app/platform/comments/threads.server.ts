@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canAccessRoute, type RouteId } from "~/access";
+import { canAccessRoute, maySeeUserAddresses, type RouteId } from "~/access";
 import { accessContext } from "~/config.server";
 import { type CellKey, COMMENT_MAX, insertComment, readThread, setThreadResolved } from "~/models/cell-comments.server";
 import { notify } from "~/models/notices.server";
@@ -7,10 +7,10 @@ import { usersOfTypes } from "~/models/user-permissions.server";
 import { recordAudit } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
-import { PERMISSION_TYPES } from "~/shared/permissions";
+import { PERMISSION_TYPES, type PermissionType } from "~/shared/permissions";
 import { readLimitedText } from "~/shared/request-body.server";
 import { redirectWithToast } from "~/shared/toast.server";
-import { handlesOf, type Mentionable, mentionTokens, resolveMentions } from "./mentions";
+import { hasMentions, type Mentionable, mentionsOf, ownName, resolveMentions } from "./mentions";
 import { commentTexts } from "./texts";
 
 /**
@@ -43,7 +43,7 @@ export async function readersOfRoute(
   const context = accessContext();
   const types = PERMISSION_TYPES.filter((type) => canAccessRoute(type, routeId, context));
   const people = await usersOfTypes(types);
-  return people.filter((p) => !inScope || inScope(p)).map((p) => ({ email: p.user, name: p.name || p.user }));
+  return people.filter((p) => !inScope || inScope(p)).map((p) => ({ email: p.user, name: p.name, id: p.id }));
 }
 
 /** Mentionable people the page lists (the suggestions filter them as one types). */
@@ -60,18 +60,33 @@ export type ThreadPage = {
   /** The thread's count (more than `comments` when the oldest are not shown). */
   total: number;
   resolved: { by: string; when: string } | null;
-  mentionable: { handle: string; name: string }[];
+  /**
+   * Who may be mentioned: `mention` follows "@"; `name` is their own name or "Sem nome no cadastro"; `tag` the code that
+   * tells them apart; `email` only for a viewer who may see addresses (maySeeUserAddresses), else null.
+   */
+  mentionable: { mention: string; name: string; tag: string | null; email: string | null }[];
   mentionableMore: number;
   max: number;
 };
 
-export async function loadThreadPage(target: CellTarget): Promise<ThreadPage> {
+/**
+ * The thread's page for `viewer`. People are shown by their own name (never one that is their e-mail or its part before
+ * "@", as the user administration names a user it creates); e-mails only to a viewer who may already see addresses.
+ */
+export async function loadThreadPage(target: CellTarget, viewer: { type: PermissionType }): Promise<ThreadPage> {
   const [{ thread, comments }, readers] = await Promise.all([readThread(target.key), target.readers()]);
-  const handles = handlesOf(readers);
+  const addresses = maySeeUserAddresses(viewer.type, accessContext());
+  const shownName = (name: string, email: string) =>
+    ownName({ name, email }) || (addresses ? email : commentTexts.unnamed);
+  const mentions = mentionsOf(readers);
   const people = readers
-    .map((r) => ({ handle: handles.get(r.email.toLowerCase()) ?? r.email, name: r.name }))
-    .sort((a, b) => a.name.localeCompare(b.name, "pt-BR"));
-  const names = new Map(readers.map((r) => [r.email.toLowerCase(), r.name]));
+    .map((r) => ({
+      ...(mentions.get(r.id) ?? { mention: `#${r.id}`, tag: r.id }),
+      name: ownName(r) || commentTexts.unnamed,
+      email: addresses ? r.email : null,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, "pt-BR") || a.mention.localeCompare(b.mention));
+  const names = new Map(readers.map((r) => [r.email.toLowerCase(), shownName(r.name, r.email)]));
   return {
     label: target.label,
     place: target.place,
@@ -79,14 +94,17 @@ export async function loadThreadPage(target: CellTarget): Promise<ThreadPage> {
     threadHref: target.threadHref,
     comments: comments.map((c) => ({
       id: c._id.toHexString(),
-      who: c.author_name || c.author,
+      who: shownName(c.author_name, c.author),
       when: formatDateTime(c.created_at),
       text: c.text,
     })),
     total: thread?.comments ?? comments.length,
     resolved:
       thread?.resolved_at && thread.resolved_by
-        ? { by: names.get(thread.resolved_by) ?? thread.resolved_by, when: formatDateTime(thread.resolved_at) }
+        ? {
+            by: names.get(thread.resolved_by) ?? shownName("", thread.resolved_by),
+            when: formatDateTime(thread.resolved_at),
+          }
         : null,
     mentionable: people.slice(0, MENTIONABLE_SHOWN),
     mentionableMore: Math.max(0, people.length - MENTIONABLE_SHOWN),
@@ -137,9 +155,9 @@ export async function threadAction(
   const text = normalized(form.data.text);
   if (text.length === 0) return { ok: false, message: commentTexts.errors.empty, text: typed };
   if (text.length > COMMENT_MAX) return { ok: false, message: commentTexts.errors.tooLong(COMMENT_MAX), text: typed };
-  const tokens = mentionTokens(text);
-  const mentions =
-    tokens.length === 0 ? { ok: true as const, emails: [] } : resolveMentions(tokens, await target.readers());
+  const mentions = hasMentions(text)
+    ? resolveMentions(text, await target.readers())
+    : { ok: true as const, emails: [] };
   if (!mentions.ok) {
     const message =
       mentions.reason === "tooMany"
