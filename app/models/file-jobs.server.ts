@@ -45,6 +45,8 @@ type FileDoc = FileRecord & {
   notifiedEnding?: number;
   /** On a batch's first job: the batch whose summary was told (claimRetryBatchSummary). */
   batchSummarized?: string;
+  /** The claim (`attempts`) that last began writes no later run can take back (markApplyBegun). */
+  applyBegan?: number;
 };
 
 /**
@@ -188,6 +190,8 @@ export type JobClaim = {
   dataClass: FileDataClass | null;
   /** The template the uploader named, if any (FileRecord.dataset). */
   dataset: string | null;
+  /** A claim of this file began writes no later run can take back (markApplyBegun): the data may hold part of it. */
+  applyBegan: boolean;
 };
 
 export function defaultWorkerName(): string {
@@ -237,6 +241,7 @@ export async function claimNextJob(options: {
     operator: doc.operator === true,
     dataClass: doc.dataClass ?? null,
     dataset: typeof doc.dataset === "string" ? doc.dataset : null,
+    applyBegan: typeof doc.applyBegan === "number",
   };
 }
 
@@ -294,6 +299,17 @@ export async function reportProgress(
     announcedRunning.add(claim);
     await noteDataChanged([FILES]);
   }
+  return result.matchedCount === 1;
+}
+
+/**
+ * Records, while the claim holds, that it begins writes no later run can take back (a dataset's upsert or replace, an
+ * edited export, an explorer document, a report package). False when the claim was lost. A job given up afterwards
+ * says the data may hold part of the file; nothing clears it, as only a finished apply (which ends the job) makes it
+ * whole.
+ */
+export async function markApplyBegun(claim: JobClaim): Promise<boolean> {
+  const result = await (await files()).updateOne(heldBy(claim), { $set: { applyBegan: claim.attempts } });
   return result.matchedCount === 1;
 }
 

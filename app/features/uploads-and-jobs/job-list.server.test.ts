@@ -6,7 +6,8 @@ import { messages } from "~/messages";
 import { claimNextJob, FILE_STATUS_UNKNOWN_LAYOUT, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
-import { interruptedMessage, processNextJob } from "~/platform/import/worker-loop.server";
+import { jobGiveUpTexts } from "~/platform/import/texts";
+import { MAX_ATTEMPTS, processNextJob } from "~/platform/import/worker-loop.server";
 import { handleRetryAction, loadJobList, parseListParams, toJobRow } from "./job-list.server";
 import { jobTexts } from "./texts";
 
@@ -314,14 +315,17 @@ describe("retry where a retry can succeed, and only there", () => {
   it("sends back a job given up after its worker died, which says Falhou and offers Retry", async () => {
     const db = await testDb.db();
     const { id } = await storeAndRegister("caiu.csv", "a;b;c\n1;2;3\n", "owner@x.test");
-    // A worker claims it and dies: its lease runs out without a finish; the next claim gives the job up.
-    const start = new Date();
-    expect(await claimNextJob({ agent: "dead-worker", leaseMs: 1_000, now: start, only: id })).not.toBeNull();
-    const later = { now: () => new Date(start.getTime() + 5_000), setTimer: () => () => undefined };
+    // Every worker that claims it dies: each lease runs out without a finish; the claim after the last gives it up.
+    const start = Date.now();
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const now = new Date(start + i * 2_000);
+      expect(await claimNextJob({ agent: `dead-worker-${i}`, leaseMs: 1_000, now, only: id })).not.toBeNull();
+    }
+    const later = { now: () => new Date(start + MAX_ATTEMPTS * 2_000), setTimer: () => () => undefined };
     expect(await processNextJob({ name: "next-worker", leaseMs: 60_000, clock: later })).toMatchObject({
       kind: "done",
       status: 3,
-      message: interruptedMessage,
+      message: jobGiveUpTexts.nothingKept(MAX_ATTEMPTS),
     });
     expect(await db.collection(FILES).findOne({ _id: id })).toMatchObject({ status: 3, retryable: true });
     const listed = await loadJobList(new Request("http://x/captura/processando"), viewer("owner@x.test"), {

@@ -105,6 +105,7 @@ export async function ingestExplorerDocument(claim: JobClaim, options: TargetJob
     if (hr) return job.finish(FILE_STATUS_UNREADABLE, hr.message, 0, 0, hr.retryable);
     await job.beat(95, t.reading, true);
     const title = documentTitle(claim.originalName);
+    await job.beginApply();
     const saved = await saveUploadedExplorerDocument(
       {
         title,

@@ -9,6 +9,7 @@ import {
   FILE_STATUS_UNREADABLE,
   finishJob,
   type JobClaim,
+  markApplyBegun,
   recordFileClass,
   recordResultPath,
   reportProgress,
@@ -25,7 +26,7 @@ import {
   XLSX_LIMITS,
 } from "~/shared/excel/xlsx-reader.server";
 import { type ClosestTemplate, closestTemplate } from "./catalog.server";
-import type { Step } from "./datasets/apply.server";
+import { DATASET_COLLECTIONS, type Step } from "./datasets/apply.server";
 import { DatasetImport, type DatasetImportContext, FILE_STATUS_REJECTED } from "./datasets/ingest.server";
 import { ingestExplorerDocument } from "./documents.server";
 import { FileClassifier, readAsHr } from "./file-class.server";
@@ -74,6 +75,24 @@ export function rowIdsFor(fileId: ObjectId): (line: number) => ObjectId {
     bytes.writeUInt32BE(line >>> 0, 8);
     return new ObjectId(bytes);
   };
+}
+
+/**
+ * Removes the rows runs of a file wrote that are the file's own (by `sourceFileId`): a master-data template's OK and
+ * NOK rows and a dataset's NOK rows. A dataset's valid rows reach its business collection only in the apply, once the
+ * whole file is checked, and an upsert or a replace is not taken back (the job records that an apply began:
+ * markApplyBegun). Used when a job is given up (worker-loop.server.ts).
+ */
+export async function removeRowsOfFile(fileId: ObjectId, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  const collections = TEMPLATES.flatMap((t) =>
+    isDatasetTemplate(t) ? [DATASET_COLLECTIONS[t.id].nokCollection] : [t.load.okCollection, t.load.nokCollection],
+  );
+  const removed = await Promise.all(
+    collections.map((c) => database.collection(c).deleteMany({ sourceFileId: fileId })),
+  );
+  const changed = collections.filter((_, i) => removed[i].deletedCount > 0);
+  if (changed.length > 0) await noteDataChanged(changed, database);
 }
 
 type Format = "csv" | "xlsx";
@@ -479,8 +498,11 @@ async function checkRights(run: Run, { template }: Layout): Promise<RowLoader | 
     now: () => job.clock.now(),
     rowId: rowIdsFor(job.claim.id),
   };
+  const beginApply = async () => {
+    if (!(await markApplyBegun(job.claim))) throw new LeaseLostError();
+  };
   const loader = isDatasetTemplate(template)
-    ? new DatasetImport(template, { ...context, branchScope: grant.scope })
+    ? new DatasetImport(template, { ...context, branchScope: grant.scope, beginApply })
     : new MasterDataImport(template, context);
   run.loader = loader;
   await run.step(loader.start());
@@ -565,6 +587,8 @@ async function endAtHeader(run: Run, stop: Stop): Promise<IngestOutcome> {
 /** An edited "Exportar Excel" file: applied as its screen applies it, for the uploader (returned-export.server.ts). */
 async function applyReturned(job: Job, found: ReturnedExport): Promise<IngestOutcome> {
   const open = async () => (await (job.options.openSource ?? openStored)(job.claim)).stream;
+  // Changes applied through a screen's rules are not taken back if the run dies midway.
+  if (!(await markApplyBegun(job.claim))) return { kind: "lease-lost" };
   const applied = await applyReturnedExport(found, job.uploader, open);
   job.seen.template = found.dataset;
   if (!applied.ok && applied.forbidden) job.seen.refused = true;

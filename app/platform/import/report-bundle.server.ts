@@ -478,6 +478,7 @@ async function publish(
   await job.beat(95, t.storing(entries.length, entries.length), true);
   let applied: Awaited<ReturnType<typeof upsertReportEntries>>;
   try {
+    await job.beginApply();
     applied = await upsertReportEntries(entries, { user: claim.user, now: job.now(), sourceFileId: claim.id }, job.db);
   } catch (error) {
     await removeStored();

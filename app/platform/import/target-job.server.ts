@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Db } from "mongodb";
 import { getDb } from "~/db.server";
-import { finishJob, type JobClaim, type JobEnding, reportProgress } from "~/models/file-jobs.server";
+import { finishJob, type JobClaim, type JobEnding, markApplyBegun, reportProgress } from "~/models/file-jobs.server";
 import { openReadStream } from "~/services/storage.server";
 
 /**
@@ -43,6 +43,8 @@ export type TargetJob = {
   now(): Date;
   /** A heartbeat when the interval has passed (or `force`); throws LeaseLostError when the claim is lost. */
   beat(progress: number, message: string, force?: boolean): Promise<void>;
+  /** Records that the job begins its writes to shared data (markApplyBegun); throws LeaseLostError when lost. */
+  beginApply(): Promise<void>;
   /**
    * Ends the job with its status and message; the lease-lost outcome when the claim was lost meanwhile. `retryable`:
    * a failure the same file can get past (the storage did not answer), not a refusal of the file (finishJob).
@@ -64,6 +66,9 @@ export async function startTargetJob(claim: JobClaim, options: TargetJobOptions)
       lastBeat = at.getTime();
       const held = await reportProgress(claim, { progress, message, leaseMs: options.leaseMs, now: at });
       if (!held) throw new LeaseLostError();
+    },
+    async beginApply() {
+      if (!(await markApplyBegun(claim))) throw new LeaseLostError();
     },
     async finish(status, message, okRows = 0, nokRows = 0, retryable = false) {
       return (await finishJob(claim, { status, message, now: now(), retryable, nokRows }))

@@ -30,6 +30,17 @@ export const uploadTexts = {
     `Tipo de carga inválido: "${value.length > 40 ? `${value.slice(0, 39)}…` : value}". Escolha Planilha de dados, Documento do Explorer ou Pacote de relatórios.`,
 };
 
+/**
+ * ours: a job whose every claim died before it ended (worker-loop.server.ts MAX_ATTEMPTS; docs/decisions.md): what
+ * of the file the data holds, and what Tentar novamente does.
+ */
+export const jobGiveUpTexts = {
+  nothingKept: (claims: number) =>
+    `Processamento interrompido: as ${claims} tentativas de processar este arquivo caíram antes de terminar (o arquivo pode ser a causa). Nada dele ficou gravado; verifique o arquivo e use Tentar novamente.`,
+  partlyApplied: (claims: number) =>
+    `Processamento interrompido: as ${claims} tentativas de processar este arquivo caíram antes de terminar, depois de começar a aplicá-lo: parte dele pode estar aplicada. Use Tentar novamente para aplicar o arquivo inteiro.`,
+} as const;
+
 /** The write rule of uploads (ours: docs/access.md "Upload targets"). */
 export const uploadRightsTexts = {
   notAllowed: (dataset: string) => `Você não tem permissão para carregar ${dataset}`,

@@ -5,6 +5,7 @@ import {
   defaultWorkerName,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  type JobClaim,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
 import {
@@ -12,21 +13,23 @@ import {
   type IngestOptions,
   type IngestOutcome,
   ingestClaimedFile,
+  removeRowsOfFile,
   systemClock,
 } from "./ingest.server";
 import { announceJobEnded } from "./job-notices.server";
+import { jobGiveUpTexts } from "./texts";
 
 /**
- * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease
- * ran out, i.e. when the attempt before never finished (its process died: a file that exhausted the memory, a kill,
- * a deploy past the grace period). Such a file is not tried again automatically: the next claim ends it with
- * status 3 and says so (retryable: the file may not be at fault), and "Tentar novamente" gives it a fresh allowance.
+ * Claims a job may take without finishing before it is given up. A job is claimed again only once its last lease ran
+ * out, i.e. when the claim before never finished (its process died: a kill, a deploy past the grace period, a file
+ * that exhausted the memory). The next claim takes the file over and starts it again: a run first removes what an
+ * earlier one wrote, or applies idempotently over it (ingest.server.ts), so the file ends applied once. A file whose
+ * every claim died is given up, so it cannot take down workers for ever: its removable rows are removed
+ * (removeRowsOfFile), and the message says whether an apply had begun (retryable: "Tentar novamente" gives it a fresh
+ * allowance).
  */
-export const MAX_ATTEMPTS = 1;
+export const MAX_ATTEMPTS = 3;
 
-/** The message of a job given up (MAX_ATTEMPTS). */
-export const interruptedMessage =
-  "Processamento interrompido: a tentativa anterior não terminou (o processamento pode ter caído com este arquivo). Ele não é processado de novo automaticamente; verifique o arquivo e use Tentar novamente.";
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export type WorkerLog = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
@@ -61,20 +64,7 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
   const clock = options.clock ?? systemClock;
   const claim = await claimNextJob({ agent: options.name, leaseMs, now: clock.now() });
   if (!claim) return null;
-  if (claim.attemptsSinceRetry > MAX_ATTEMPTS) {
-    const message = interruptedMessage;
-    options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
-    const ended: IngestOutcome = (await finishJob(claim, {
-      status: FILE_STATUS_UNREADABLE,
-      message,
-      now: clock.now(),
-      retryable: true,
-    }))
-      ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
-      : { kind: "lease-lost" };
-    await announceJobEnded(claim, ended, "upload", { log: options.log });
-    return ended;
-  }
+  if (claim.attemptsSinceRetry > MAX_ATTEMPTS) return giveUp(claim, options, clock);
   options.log?.("info", "job claimed", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
   const outcome = await ingestClaimedFile(claim, {
     leaseMs,
@@ -94,6 +84,23 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
   );
   await announceJobEnded(claim, outcome, "upload", { log: options.log });
   return outcome;
+}
+
+/** Ends a job whose every claim died (MAX_ATTEMPTS), after removing the rows its runs left. */
+async function giveUp(claim: JobClaim, options: WorkerOptions, clock: IngestClock): Promise<IngestOutcome> {
+  const message = (claim.applyBegan ? jobGiveUpTexts.partlyApplied : jobGiveUpTexts.nothingKept)(MAX_ATTEMPTS);
+  options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
+  await removeRowsOfFile(claim.id);
+  const ended: IngestOutcome = (await finishJob(claim, {
+    status: FILE_STATUS_UNREADABLE,
+    message,
+    now: clock.now(),
+    retryable: true,
+  }))
+    ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
+    : { kind: "lease-lost" };
+  await announceJobEnded(claim, ended, "upload", { log: options.log });
+  return ended;
 }
 
 /** The polling loop: any number of these may run at once, in any number of processes. */

@@ -15,6 +15,8 @@ import {
   FILE_STATUS_UNREADABLE,
   findFileById,
   finishJob,
+  type JobClaim,
+  markApplyBegun,
   reportProgress,
 } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
@@ -26,7 +28,9 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { processNextJob, startWorker } from "~/platform/import/worker-loop.server";
+import { rowIdsFor } from "~/platform/import/ingest.server";
+import { jobGiveUpTexts } from "~/platform/import/texts";
+import { MAX_ATTEMPTS, processNextJob, startWorker } from "~/platform/import/worker-loop.server";
 
 const testDb = useTestDatabase();
 useTempDataDir();
@@ -303,32 +307,86 @@ describe("worker: encodings", () => {
 });
 
 describe("worker: give-up limit", () => {
+  /** `count` claims that die with the job (each lease runs out, nothing finished), as killed workers leave it. */
+  async function dyingClaims(count: number, afterEach?: (claim: JobClaim) => Promise<unknown>) {
+    const start = Date.now() - 60_000;
+    for (let i = 0; i < count; i++) {
+      const claim = await claimNextJob({ agent: `dead-${i}`, leaseMs: 1, now: new Date(start + i * 10) });
+      expect(claim).not.toBeNull();
+      await afterEach?.(claim!);
+    }
+  }
+
   it("gives up a file claimed too many times, and a retry gives it a fresh allowance", async () => {
     const { id } = await storeAndRegister("crashy.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
     const db = await testDb.db();
-    await db.collection(FILES).updateOne({ _id: id }, { $set: { attempts: 1 } });
-    expect(await run()).toMatchObject({
-      status: FILE_STATUS_UNREADABLE,
-      message: expect.stringContaining("não é processado de novo automaticamente"),
-    });
+    await db.collection(FILES).updateOne({ _id: id }, { $set: { attempts: MAX_ATTEMPTS } });
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: jobGiveUpTexts.nothingKept(3) });
     const { retryJob } = await import("~/models/file-jobs.server");
     expect(await retryJob(id, { email: TEST_UPLOADER, type: "USER BRONZE" })).toEqual({ ok: true });
     expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 0 NOK" });
-    expect(await findFileById(id)).toMatchObject({ attempts: 3, progress: 100 });
+    expect(await findFileById(id)).toMatchObject({ attempts: MAX_ATTEMPTS + 2, progress: 100 });
   });
 
-  it("does not take over a file whose worker died with it: the next claim ends it with status 3", async () => {
-    const { id } = await storeAndRegister("bomb.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
-    // A worker claims the file and dies (its lease runs out, nothing finished).
-    expect(await claimNextJob({ agent: "dead", leaseMs: 1, now: new Date(Date.now() - 1_000) })).toMatchObject({
-      attempts: 1,
+  it("takes over a file whose worker died with it: the next claim starts it again and keeps its rows once", async () => {
+    const { id } = await storeAndRegister(
+      "caiu.csv",
+      [PRODUCT_HEADER, productLine(1), productLine(2, true)].join("\n"),
+    );
+    const rowId = rowIdsFor(id);
+    // The dead claim wrote the first row of each base before it died.
+    await dyingClaims(1, async () => {
+      const db = await testDb.db();
+      await db.collection(PRODUCT_MASTER).insertOne({ _id: rowId(2), sku: "SKU1", sourceFileId: id, _lineNumber: 2 });
+      await db.collection(PRODUCT_MASTER_NOK).insertOne({ _id: rowId(3), sourceFileId: id, _lineNumber: 3 });
     });
-    expect(await run()).toMatchObject({
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 1 NOK" });
+    expect(await findFileById(id)).toMatchObject({ agent: "test-worker", attempts: 2, progress: 100, status: 0 });
+    expect((await rows(PRODUCT_MASTER, id)).map((r) => [r.sku, r._lineNumber, r.marca])).toEqual([
+      ["SKU1", 2, "Marca 1"],
+    ]);
+    expect((await rows(PRODUCT_MASTER_NOK, id)).map((r) => r._lineNumber)).toEqual([3]);
+  });
+
+  it("gives up a file whose every claim died, removing the rows they wrote; a retry then imports it once", async () => {
+    const other = await storeAndRegister("outro.csv", [PRODUCT_HEADER, productLine(5)].join("\n"));
+    expect(await run()).toMatchObject({ status: 0 }); // another file's rows, which stay
+    const { id } = await storeAndRegister(
+      "bomb.csv",
+      [PRODUCT_HEADER, productLine(1), productLine(2, true)].join("\n"),
+    );
+    const rowId = rowIdsFor(id);
+    // The first dead claim wrote a row to each base; the others died before writing.
+    await dyingClaims(MAX_ATTEMPTS, async (claim) => {
+      if (claim.attempts > 1) return;
+      const db = await testDb.db();
+      await db.collection(PRODUCT_MASTER).insertOne({ _id: rowId(2), sku: "SKU1", sourceFileId: id, _lineNumber: 2 });
+      await db.collection(PRODUCT_MASTER_NOK).insertOne({ _id: rowId(3), sourceFileId: id, _lineNumber: 3 });
+    });
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: jobGiveUpTexts.nothingKept(3) });
+    expect(await findFileById(id)).toMatchObject({
+      attempts: MAX_ATTEMPTS + 1,
+      progress: 100,
       status: FILE_STATUS_UNREADABLE,
-      message: expect.stringContaining("não terminou"),
+      retryable: true,
+      message: jobGiveUpTexts.nothingKept(3),
     });
-    expect(await findFileById(id)).toMatchObject({ attempts: 2, progress: 100, status: FILE_STATUS_UNREADABLE });
+    expect(await rows(PRODUCT_MASTER, id)).toEqual([]);
+    expect(await rows(PRODUCT_MASTER_NOK, id)).toEqual([]);
+    expect(await rows(PRODUCT_MASTER, other.id)).toHaveLength(1);
     expect(await run()).toBeNull();
+
+    const { retryJob } = await import("~/models/file-jobs.server");
+    expect(await retryJob(id, { email: TEST_UPLOADER, type: "USER BRONZE" })).toEqual({ ok: true });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 1 NOK" });
+    expect(await rows(PRODUCT_MASTER, id)).toHaveLength(1);
+    expect(await rows(PRODUCT_MASTER_NOK, id)).toHaveLength(1);
+  });
+
+  it("says part of the file may be applied when a claim that died had begun applying it", async () => {
+    await storeAndRegister("aplicando.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
+    await dyingClaims(MAX_ATTEMPTS, async (claim) => claim.attempts === 2 && markApplyBegun(claim));
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: jobGiveUpTexts.partlyApplied(3) });
   });
 });
 

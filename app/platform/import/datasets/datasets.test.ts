@@ -15,7 +15,8 @@ import { LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, ledgerRows, listAccounts } from "~
 import type { PlanningFilter } from "~/models/planning.fields";
 import { PLANNING_HISTORY, PLANNING_QUANTITY, PLANNING_QUANTITY_NOK } from "~/models/planning.server";
 import { readPlanningPage } from "~/models/planning-queries.server";
-import { processNextJob } from "~/platform/import/worker-loop.server";
+import { jobGiveUpTexts } from "~/platform/import/texts";
+import { MAX_ATTEMPTS, processNextJob } from "~/platform/import/worker-loop.server";
 import { monthOf } from "~/shared/months";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
@@ -923,8 +924,7 @@ describe("template fiscal_items", () => {
 // Interrupted runs
 
 describe("a run cut short", () => {
-  /** Sends a finished file back to the queue, as a retry (or an expired lease) would. */
-  /** The job sent back as Reprocessar does after a crash (a claim after an expired lease ends it: worker-loop). */
+  /** The job sent back to the queue, as "Tentar novamente" does (or as a claim whose worker died leaves it). */
   async function requeue(id: ObjectId) {
     const files = (await testDb.db()).collection("files");
     const { attempts } = (await files.findOne({ _id: id }))!;
@@ -961,5 +961,28 @@ describe("a run cut short", () => {
     expect(await count(HR_AUX)).toBe(300);
     expect(await count(HR_AUX_CHANGES)).toBe(0);
     expect(await spoolFiles()).toEqual([]);
+  });
+
+  it("records on the job when its apply begins: a refused file never reaches it", async () => {
+    const applied = await upload("fpa-ok.csv", csv(FPA_HEADER, [fpaRow("5454")]));
+    expect(applied.file).toMatchObject({ status: 0, attempts: 1, applyBegan: 1 });
+    const refused = await upload("fpa-nok.csv", csv(FPA_HEADER, [fpaRow("9999")]));
+    expect(refused.file).toMatchObject({ status: FILE_STATUS_REJECTED });
+    expect(refused.file).not.toHaveProperty("applyBegan");
+  });
+
+  it("given up after every claim died while checking it, keeps none of its rows and says so", async () => {
+    const before = await snapshot([FPA_RESPONSIBLES]);
+    const { id } = await upload("fpa-caiu.csv", csv(FPA_HEADER, [fpaRow("2236"), fpaRow("9999")]));
+    expect(await nokOf(FPA_RESPONSIBLES_NOK, id)).toHaveLength(1);
+    // As MAX_ATTEMPTS claims that died after writing its NOK rows leave it: waiting, every allowed claim used.
+    const files = (await testDb.db()).collection("files");
+    await files.updateOne(
+      { _id: id },
+      { $set: { status: 0, progress: 40, agent: "dead", leaseUntil: null, attempts: MAX_ATTEMPTS, retryBase: 0 } },
+    );
+    expect(await run()).toMatchObject({ status: 3, message: jobGiveUpTexts.nothingKept(MAX_ATTEMPTS) });
+    expect(await nokOf(FPA_RESPONSIBLES_NOK, id)).toEqual([]);
+    expect(await snapshot([FPA_RESPONSIBLES])).toEqual(before);
   });
 });

@@ -74,6 +74,11 @@ export type DatasetImportContext = {
   rowId: (line: number) => ObjectId;
   /** The uploader's HR branch scope (upload-rights.server.ts): an HR row of another branch is NOK. */
   branchScope?: BranchScope;
+  /**
+   * Called once the file is checked, just before its first write to business data (the job records it: a job given up
+   * after it may have left part of the file applied). Throws when the apply must not start (the claim was lost).
+   */
+  beginApply?: () => Promise<void>;
 };
 
 export class DatasetImport {
@@ -314,6 +319,7 @@ export class DatasetImport {
       (await step(holdsNoneOf(this.ctx.db, this.template, [...this.firstKeyValues.values()])));
     const meta = { db: this.ctx.db, file: this.ctx.file, user: this.ctx.user, now: this.ctx.now(), fresh };
     if (!this.spool) throw new Error("DatasetImport.finish before start");
+    if (this.ctx.beginApply) await step(this.ctx.beginApply());
     const result = await applySpooled(this.template.id, this.spool, this.scope, meta, step, (done) => {
       this.applied = { done, total: this.okRows };
       onApplyProgress();
