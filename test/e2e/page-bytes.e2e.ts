@@ -27,7 +27,7 @@ import { deepPages, EXTRA_PAGES } from "./pages";
  * session, not page navigations: the browser would hide the bytes.
  */
 
-/** The consolidated forecast down to the third level, where issue 80 found NULs before "—", "ç" and "ã". */
+/** The consolidated forecast down to the third level, where NULs were found before "—", "ç" and "ã" at full scale. */
 const CONSOLIDATED = "/ij/forecast_consolidado?rf=RF3+2026&nivel=3&vs=realizado&cols=total";
 
 type Answer = { status: number; type: string; body: Buffer; location: string | null; setCookie: string[] };
