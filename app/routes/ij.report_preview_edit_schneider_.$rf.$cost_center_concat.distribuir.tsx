@@ -6,6 +6,7 @@ import { spreadPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "~/features/forecast/spread";
 import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
+import { spreadSignTexts } from "~/features/forecast/spread-texts";
 import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
@@ -72,7 +73,19 @@ export default function SpreadTotalPage() {
           />
           <div className="field">
             <label htmlFor="spread-total">{forecastTexts.spreadTotal}</label>
-            <input id="spread-total" name="total" inputMode="decimal" defaultValue={page.values.total} required />
+            <input
+              id="spread-total"
+              name="total"
+              inputMode="decimal"
+              defaultValue={page.values.total}
+              required
+              aria-describedby="spread-total-hint"
+            />
+            <small id="spread-total-hint">{spreadSignTexts.totalHint}</small>
+            <label className="spread__choice">
+              <input type="checkbox" name="estorno" value="1" defaultChecked={page.values.reversal} />{" "}
+              {spreadSignTexts.confirm}
+            </label>
           </div>
           <ChoiceFieldset
             legend={forecastTexts.spreadMode}
@@ -124,6 +137,7 @@ export default function SpreadTotalPage() {
             ["total", page.values.total],
             ["modo", page.values.mode],
             ["pesos", page.values.weights],
+            ...(page.values.reversal ? [["estorno", "1"] as const] : []),
             ["olds", page.preview.olds],
             ["stamps", page.preview.stamps],
           ]}

@@ -6,6 +6,7 @@ import { cycleAnswerTexts, cycleNoticeTexts } from "~/features/forecast/cycle/se
 import { cycleTexts } from "~/features/forecast/cycle/texts";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { preparersTexts } from "~/features/forecast/preparers/texts";
+import { spreadSignTexts } from "~/features/forecast/spread-texts";
 import { noticeTexts } from "~/features/notices/texts";
 import { forecastTexts, messages } from "~/messages";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
@@ -909,4 +910,41 @@ test("Distribuir total in the grid: two accounts from the dialog's server previe
   const total = (account: string) =>
     Math.round(history.filter((h) => h.account_concat === account).reduce((sum, h) => sum + h.new * 100, 0));
   expect([total(SALARIES.account), total(CHARGES.account)]).toEqual([130_000, 130_000]);
+});
+
+test("Distribuir total in the grid: a negative total on an expense is a reversal, previewed only once confirmed and within the account's closed months", async ({
+  page,
+  app,
+}) => {
+  await signIn(page, app.baseURL, "gold@demo.local");
+  await page.goto(reviewPath(OPEN, CC));
+  await waitForGrid(page);
+  const toolbar = page.getByRole("toolbar");
+  await (await cell(page, RENT.label, `m_${m(11)}`)).click();
+  await toolbar.getByRole("button", { name: forecastTexts.spreadTitle }).click();
+  const dialog = page.getByRole("dialog", { name: forecastTexts.spreadTitle });
+  await dialog.getByText(spreadSignTexts.totalHint).waitFor();
+  const apply = dialog.getByRole("button", { name: forecastTexts.apply });
+  const rows = dialog.locator("tbody tr");
+
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("-1.000,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await dialog.getByText(spreadSignTexts.unconfirmed([RENT.account])).waitFor();
+  expect(await rows.count()).toBe(0);
+  expect(await apply.isDisabled()).toBe(true);
+
+  // Confirmed, −5.000.000,00 is still more than the account holds; −1.000,00 is spread.
+  await dialog.getByRole("checkbox", { name: spreadSignTexts.confirm }).check();
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("-5.000.000,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await dialog.getByText(`O estorno em ${RENT.account} passa`).waitFor();
+  expect(await apply.isDisabled()).toBe(true);
+  await dialog.getByLabel(forecastTexts.spreadTotal).fill("-1.000,00");
+  await dialog.getByRole("button", { name: forecastTexts.spreadPreview }).click();
+  await rows.first().waitFor();
+  await dialog.getByText(spreadSignTexts.confirmedNote([RENT.account])).waitFor();
+  const cells = await rows.count();
+  await apply.click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByText(forecastTexts.pending(cells)).waitFor();
 });

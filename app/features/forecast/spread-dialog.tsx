@@ -7,6 +7,7 @@ import { uiTexts } from "~/shared/ui/texts";
 import { gridDialogTexts as t } from "./dialog-texts";
 import type { CellChange } from "./forecast-grid-rules";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "./spread";
+import { spreadSignTexts } from "./spread-texts";
 import type { SpreadMarker } from "./use-forecast-edits";
 
 /** The changes to save whose latest undo step was a spread, marked `spread` (each cell's history: "distribuído"). */
@@ -112,7 +113,18 @@ export function SpreadDialog({
         />
         <div className="field">
           <label htmlFor={`${id}-total`}>{t.spreadTotal}</label>
-          <input id={`${id}-total`} name="total" inputMode="decimal" autoComplete="off" required />
+          <input
+            id={`${id}-total`}
+            name="total"
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            aria-describedby={`${id}-total-hint`}
+          />
+          <small id={`${id}-total-hint`}>{spreadSignTexts.totalHint}</small>
+          <label className="spread__choice">
+            <input type="checkbox" name="estorno" value="1" /> {spreadSignTexts.confirm}
+          </label>
         </div>
         <ChoiceFieldset
           legend={t.spreadMode}

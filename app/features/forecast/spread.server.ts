@@ -11,6 +11,8 @@ import type { AccountLine } from "./forecast-grid-rules";
 import { isEditableMonth } from "./release-points";
 import { loadReviewGrid, type Review, writeReviewCells } from "./review.server";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage } from "./spread";
+import { checkSpreadSign, type SpreadSignCheck } from "./spread-sign";
+import { spreadSignTexts } from "./spread-texts";
 
 export { SPREAD_MODES, type SpreadPage };
 
@@ -25,6 +27,7 @@ import { previousScenario } from "./variance";
  * the same preview. The weights of "like the previous RF" are that RF's forecast for the same months, of "like last
  * year's actuals" the actuals twelve months before; a base without a positive weight falls back to evenly. A total
  * shared by several accounts goes by each account's weight: its base's sum ("like …"), else its current open months.
+ * A total against an account's sign is a reversal, confirmed (`estorno`) and bounded (spread-sign.ts), or refused.
  */
 
 /** Accounts one spread may take (a cost centre has a few dozen). */
@@ -36,6 +39,8 @@ const formSchema = z.object({
   modo: z.enum(SPREAD_MODES).catch("igual"),
   pesos: z.string().max(2000).default(""),
   alcance: z.enum(SPREAD_SCOPES).catch("cada"),
+  /** The preparer confirms a reversal (a total against an account's sign). */
+  estorno: z.literal("1").optional().catch(undefined),
 });
 
 type Form = z.infer<typeof formSchema>;
@@ -85,8 +90,22 @@ function rowWeightsOf(form: Form, lines: readonly AccountLine[], indexes: readon
   return lines.map((line) => sum(indexes.map((i) => line.values[i] ?? 0)));
 }
 
-/** What the spread says beside its figures: accounts without a base, a total shared evenly. */
-function noteOf(form: Form, lines: readonly AccountLine[], fellBack: readonly boolean[], sharedFellBack: boolean) {
+/** Why a spread against an account's sign is refused, or null when it is not. */
+function signRefusal(check: SpreadSignCheck): string | null {
+  if (check.ok) return null;
+  return check.reason === "unconfirmed"
+    ? spreadSignTexts.unconfirmed(check.accounts)
+    : spreadSignTexts.tooLarge(check.account, `R$ ${formatPtBr2(check.limit)}`);
+}
+
+/** What the spread says beside its figures: accounts without a base, a total shared evenly, a confirmed reversal. */
+function noteOf(
+  form: Form,
+  lines: readonly AccountLine[],
+  fellBack: readonly boolean[],
+  sharedFellBack: boolean,
+  reversals: readonly string[],
+) {
   const notes: string[] = [];
   const without = lines.filter((_, i) => fellBack[i]).map((l) => l.account);
   if (without.length > 0 && form.modo !== "igual")
@@ -96,6 +115,7 @@ function noteOf(form: Form, lines: readonly AccountLine[], fellBack: readonly bo
         : forecastTexts.spreadFellBackOf(forecastTexts.spreadModes[form.modo], without),
     );
   if (sharedFellBack) notes.push(forecastTexts.spreadSharedEvenly);
+  if (reversals.length > 0) notes.push(spreadSignTexts.confirmedNote(reversals));
   return notes.length > 0 ? notes.join(" ") : null;
 }
 
@@ -117,7 +137,13 @@ async function compute(
     accounts,
     chosen,
     openMonths: [],
-    values: { total: form.total, mode: form.modo, weights: form.pesos, scope: form.alcance },
+    values: {
+      total: form.total,
+      mode: form.modo,
+      weights: form.pesos,
+      scope: form.alcance,
+      reversal: form.estorno === "1",
+    },
     error: null,
     preview: null,
   };
@@ -149,7 +175,10 @@ async function compute(
   if (!weights) return { page: { ...page, error: forecastTexts.spreadWeightsInvalid(months.length) }, computed };
   const shared = found.length > 1 && form.alcance === "repartido" ? rowWeightsOf(form, found, indexes, weights) : null;
   const spread = spreadOverRows(total.value, weights, shared, 2);
-  const note = noteOf(form, found, spread.fellBack, spread.sharedFellBack);
+  const sign = checkSpreadSign(found, indexes, spread.values, form.estorno === "1");
+  const refused = signRefusal(sign);
+  if (refused) return { page: { ...page, error: refused }, computed };
+  const note = noteOf(form, found, spread.fellBack, spread.sharedFellBack, sign.ok ? sign.reversals : []);
   computed.spread = { values: spread.values, note };
   page.preview = {
     rows: found.flatMap((line, r) =>
@@ -182,6 +211,7 @@ function formOf(params: URLSearchParams | FormData): Form {
     modo: get("modo"),
     pesos: get("pesos"),
     alcance: get("alcance"),
+    estorno: get("estorno"),
   });
 }
 

@@ -20,7 +20,8 @@ export type SpreadPage = {
   /** The accounts the form names (`conta`, repeatable). */
   chosen: string[];
   openMonths: { key: string; label: string }[];
-  values: { total: string; mode: SpreadMode; weights: string; scope: SpreadScope };
+  /** `reversal`: the form confirms a total against an account's sign (`estorno`; spread-sign.ts). */
+  values: { total: string; mode: SpreadMode; weights: string; scope: SpreadScope; reversal: boolean };
   error: string | null;
   preview: { rows: PreviewCell[]; note: string | null; olds: string; stamps: string } | null;
 };

@@ -1,0 +1,15 @@
+/**
+ * Texts of the sign rule of the review's "Distribuir total" (ours; docs/decisions.md "Forecast review", spread-sign.ts):
+ * its page, the grid's dialog and the server's answers import them from here, so the review grid's script (which
+ * carries `forecastTexts`) does not.
+ */
+export const spreadSignTexts = {
+  totalHint:
+    "Use o sinal da conta: positivo em custos e despesas; negativo só em contas que já somam negativo (deduções, créditos). Um total de sinal contrário ao da conta é um estorno: precisa da confirmação abaixo e não pode passar do que a conta soma nos meses fechados da revisão.",
+  confirm: "Confirmo o estorno (total de sinal contrário ao da conta)",
+  unconfirmed: (accounts: readonly string[]) =>
+    `O total tem sinal contrário ao de ${accounts.join(", ")}: é um estorno. Marque “Confirmo o estorno” para distribuí-lo.`,
+  tooLarge: (account: string, limit: string) =>
+    `O estorno em ${account} passa do que a conta soma nos meses fechados da revisão (${limit}) e trocaria o sinal da conta: reduza o total.`,
+  confirmedNote: (accounts: readonly string[]) => `Estorno confirmado em ${accounts.join(", ")}.`,
+} as const;
