@@ -3,7 +3,13 @@ import type { Request as ExpressRequest, Response as ExpressResponse, RequestHan
 import { PROBLEM_TYPE, type ProblemCode, problemBody } from "../app/api/problem.server";
 import { ERROR_SCHEMA, SCIM_CONTENT_TYPE } from "../app/api/scim/protocol";
 import { messages } from "../app/messages";
-import { isCrossSitePostAllowed, isSameOriginRequest, isSamlConsumer, tokenApiOf } from "../app/shared/same-origin";
+import {
+  isCrossSitePostAllowed,
+  isSameOriginRequest,
+  isSamlConsumer,
+  isTokenApiPath,
+  tokenApiOf,
+} from "../app/shared/same-origin";
 
 /**
  * Checks the host makes before any route runs: a Host it can build a URL from, no legacy `?_data` requests,
@@ -142,7 +148,13 @@ export function requestOrigin(req: ExpressRequest): string | null {
 /** 400 for a request whose Host (or trusted forwarded host) is missing or malformed: no URL can be built from it. */
 export function rejectInvalidHost(report: MalformedReport): RequestHandler {
   return (req, res, next) => {
-    if (requestOrigin(req) !== null) return next();
+    if (requestOrigin(req) !== null) {
+      // Host names are case-insensitive, and Remix compares a browser's (lower-case) Origin with them as written.
+      if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+      const forwarded = req.headers["x-forwarded-host"];
+      if (typeof forwarded === "string") req.headers["x-forwarded-host"] = forwarded.toLowerCase();
+      return next();
+    }
     report("missing or invalid Host", req, 400);
     sendMessagePage(res, 400, messages.badRequestTitle, messages.invalidHost);
   };
@@ -216,7 +228,32 @@ export function rejectCrossOrigin(options: { allowedOrigins: readonly string[]; 
         allowed: self ? [...options.allowedOrigins, self] : options.allowedOrigins,
       });
     if (!ok) return sendMessagePage(res, 403, messages.forbiddenTitle, messages.crossOriginRefused);
-    if (path !== null && isSamlConsumer(path, options.ssoMode)) delete req.headers.origin;
+    if (path !== null && isSamlConsumer(path, options.ssoMode)) {
+      delete req.headers.origin;
+      return next();
+    }
+    // Remix checks a page's or a data request's action itself: Origin's host must be the Host it is handed (the
+    // forwarded one when trusted), exactly, or it answers 500. What it would refuse is refused here, as a 403. The
+    // API's own requests (no `.data`) are resource requests, which it does not check.
+    const origin = req.get("origin");
+    const remixChecks =
+      REMIX_CHECKED_METHODS.has(req.method) &&
+      origin !== undefined &&
+      !(path !== null && isTokenApiPath(path) && !/\.data$/i.test(path));
+    if (remixChecks && hostOf(origin) !== (req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host")))
+      return sendMessagePage(res, 403, messages.forbiddenTitle, messages.crossOriginRefused);
     next();
   };
+}
+
+/** The methods whose page and data requests Remix's own CSRF check covers. */
+const REMIX_CHECKED_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** An Origin header's host (as Remix reads it: `new URL(origin).host`), or the header itself when it is no URL. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
 }
