@@ -28,7 +28,7 @@ describe("listVersions", () => {
         header("RF2 2027", 7),
       ]);
     const page = async (rfs: string[] | null, skip: number, limit: number) => {
-      const { rows, total } = await listVersions(rfs, skip, limit);
+      const { rows, total } = await listVersions(rfs, skip, limit, null);
       return { names: rows.map((r) => r.name), total };
     };
     expect(await page(["RF1 2027"], 0, 2)).toEqual({ names: ["RF1 2027 v5", "RF1 2027 v4"], total: 5 });

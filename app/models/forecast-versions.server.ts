@@ -128,20 +128,33 @@ export async function deleteVersion(id: ObjectId): Promise<VersionHeader | null>
   return found;
 }
 
-export async function findVersion(id: ObjectId): Promise<VersionHeader | null> {
-  return (await headers()).findOne({ _id: id, state: "ready" });
+/**
+ * Which versions a reader's cost centres (null: every one; the forecast's read rule, forecast-readers.server.ts) let
+ * them see: a version of every cost centre (its rows are then read in scope), or one kept for a cost centre of theirs
+ * (at its approval); a version of another's cost centre is, for them, no version at all.
+ */
+function readableBy(costCenters: readonly string[] | null) {
+  return costCenters
+    ? { $or: [{ cost_center_concat: { $exists: false } }, { cost_center_concat: { $in: [...costCenters] } }] }
+    : {};
+}
+
+export async function findVersion(id: ObjectId, costCenters: readonly string[] | null): Promise<VersionHeader | null> {
+  return (await headers()).findOne({ _id: id, state: "ready", ...readableBy(costCenters) });
 }
 
 /**
- * Ready versions, newest first: of the RFs given (index rf_createdAt) or all (index createdAt), one page. A short
- * page is the last one, so its total needs no count (the review's version choice: one read).
+ * Ready versions a reader may see (readableBy), newest first: of the RFs given (index rf_createdAt) or all (index
+ * createdAt), one page. A short page is the last one, so its total needs no count (the review's version choice: one
+ * read).
  */
 export async function listVersions(
   rfs: readonly string[] | null,
   skip: number,
   limit: number,
+  costCenters: readonly string[] | null,
 ): Promise<{ rows: VersionHeader[]; total: number }> {
-  const filter = { state: "ready" as const, ...(rfs ? { rf: { $in: [...rfs] } } : {}) };
+  const filter = { state: "ready" as const, ...(rfs ? { rf: { $in: [...rfs] } } : {}), ...readableBy(costCenters) };
   // Read together with the page's other reads of the same turn (the review's comment marks).
   const rows = await aggregateTogether<VersionHeader>(FORECAST_VERSIONS, [
     { $match: filter },

@@ -4,6 +4,7 @@ import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.serv
 import { recordsState } from "~/models/forecast-consolidated.server";
 import type { ShownCode } from "~/models/forecast-cycle.fields";
 import { cyclesOf } from "~/models/forecast-cycle.server";
+import { forecastScopeOf } from "~/models/forecast-readers.server";
 import { listVersions } from "~/models/forecast-versions.server";
 import { type CalendarDate, type Month, monthKey, monthLabel, monthOf } from "~/shared/months";
 import type { PermissionType } from "~/shared/permissions";
@@ -24,7 +25,6 @@ import {
   parseSourceToken,
   sameSource,
 } from "./query";
-import { costCentreScope } from "./scope.server";
 import { type ResolvedSource, resolveSources, type SourceContext, versionExists } from "./sources.server";
 import { consolidatedTexts as t } from "./texts";
 import { buildTree, type TreeRow } from "./tree";
@@ -157,7 +157,7 @@ async function chooseRf(
 }
 
 async function versionOptions(ctx: SourceContext, chosen: readonly Resolved[]): Promise<SourceOption[]> {
-  const { rows } = await listVersions([ctx.calendar.name, ctx.previous.name], 0, 50);
+  const { rows } = await listVersions([ctx.calendar.name, ctx.previous.name], 0, 50, ctx.scope);
   const versions = new Map(rows.map((v) => [v._id.toHexString(), v]));
   for (const r of chosen) if (r.version) versions.set(r.version._id.toHexString(), r.version);
   return [
@@ -246,7 +246,7 @@ export async function buildConsolidated(
   const { scenarios, rf } = await chooseRf(parsed.query.rf, today);
   const query = { ...parsed.query, rf };
   const notices = parsed.invalid ? [t.invalidQuery] : [];
-  const scope = await costCentreScope(user);
+  const scope = await forecastScopeOf(user);
   const empty = { scenarios, rf, query, scope, notices, rows: [], summary: [], options: [], months: [] };
   if (!rf) return { ...empty, year: 0, baseLabel: "", compareLabel: null };
   const calendar = scenarioCalendar(parseScenario(rf)!);
@@ -257,7 +257,7 @@ export async function buildConsolidated(
   const [records, cycles, versionsFound] = await Promise.all([
     recordsState(db),
     cyclesOf(rf, scope ?? undefined),
-    Promise.all(sources.map((s) => (s.kind === "version" ? versionExists(s.id) : true))),
+    Promise.all(sources.map((s) => (s.kind === "version" ? versionExists(s.id, scope) : true))),
   ]);
   const window = editWindowOf(calendar, today);
   const key = JSON.stringify([

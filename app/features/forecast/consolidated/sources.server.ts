@@ -83,13 +83,13 @@ export async function resolveSources(sources: readonly FigureSource[], ctx: Sour
   );
 }
 
-/** Whether the version of a source token exists (ready): one read by its id. */
-export async function versionExists(id: string): Promise<boolean> {
-  return ObjectId.isValid(id) && (await findVersion(new ObjectId(id))) !== null;
+/** Whether the version of a source token exists (ready) for a viewer of `scope`: one read by its id. */
+export async function versionExists(id: string, scope: readonly string[] | null): Promise<boolean> {
+  return ObjectId.isValid(id) && (await findVersion(new ObjectId(id), scope)) !== null;
 }
 
 async function resolveVersion(id: string, ctx: SourceContext): Promise<ResolvedSource> {
-  const version = ObjectId.isValid(id) ? await findVersion(new ObjectId(id)) : null;
+  const version = ObjectId.isValid(id) ? await findVersion(new ObjectId(id), ctx.scope) : null;
   if (!version) return { ok: false };
   const scenario = parseScenario(version.rf);
   const rows = await readVersionRows(version._id, ctx.scope);

@@ -55,14 +55,14 @@ function addUp(rows: readonly Measures[], monthCount: number): Measures {
 
 const emptyFigures = (): VarianceFigures => ({ rf: [], actual: [], total: [] });
 
-/** The versions a review may be compared with: this RF's and the previous RF's, newest first. */
+/**
+ * The versions a review may be compared with: this RF's and the previous RF's that hold its cost centre (every cost
+ * centre's, or one kept at its own approval), newest first.
+ */
 async function choicesOf(review: Review) {
   const rfs = [review.calendar.name, previousScenario(review.calendar).name];
-  const { rows } = await listVersions(rfs, 0, CHOICES_MAX);
-  const cc = review.costCenter.cost_center_concat;
-  return rows
-    .filter((v) => v.kind !== "approval" || v.cost_center_concat === cc)
-    .map((v) => ({ id: v._id.toHexString(), name: v.name }));
+  const { rows } = await listVersions(rfs, 0, CHOICES_MAX, [review.costCenter.cost_center_concat]);
+  return rows.map((v) => ({ id: v._id.toHexString(), name: v.name }));
 }
 
 /** `?versao=`: a version's id, else nothing asked. */
@@ -74,7 +74,7 @@ const versionParam = z
 
 /** The version's amounts of each account of this cost centre, on the grid's months. */
 async function versionValues(id: string, review: Review, months: readonly string[]) {
-  const version = await findVersion(new ObjectId(id));
+  const version = await findVersion(new ObjectId(id), [review.costCenter.cost_center_concat]);
   if (!version) return null;
   const [row] = await readVersionRows(version._id, [review.costCenter.cost_center_concat]);
   const values = new Map<string, (number | null)[]>();

@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { listScenarioNames } from "~/models/forecast.server";
+import { forecastScopeOf } from "~/models/forecast-readers.server";
 import { deleteVersion, hasClosingVersion, listVersions, versionTotalsOf } from "~/models/forecast-versions.server";
 import { portalToday } from "~/shared/clock.server";
 import { formatDateTime } from "~/shared/dates";
@@ -9,7 +10,6 @@ import { roundTo2 } from "~/shared/numbers";
 import { pageNumber } from "~/shared/pagination";
 import type { PermissionType } from "~/shared/permissions";
 import { consolidatedHref, DEFAULT_QUERY } from "../consolidated/query";
-import { costCentreScope } from "../consolidated/scope.server";
 import { sortScenarios } from "../forecast-filter";
 import { parseScenario, scenarioCalendar } from "../release-points";
 import { NAME_MAX, REASON_MAX, VERSIONS_PAGE_SIZE, type VersionListRow } from "./limits";
@@ -126,11 +126,12 @@ export async function loadVersionList(params: URLSearchParams, user: { email: st
   const query = listSchema.parse({ rf: params.get("rf") || null, page: params.get("page") ?? undefined });
   const scenarios = sortScenarios(await listScenarioNames());
   const rf = query.rf && scenarios.includes(query.rf) ? query.rf : null;
-  const scope = await costCentreScope(user);
+  const scope = await forecastScopeOf(user);
   const { rows, total } = await listVersions(
     rf ? [rf] : null,
     (query.page - 1) * VERSIONS_PAGE_SIZE,
     VERSIONS_PAGE_SIZE,
+    scope,
   );
   const scoped = scope
     ? await versionTotalsOf(
