@@ -7,7 +7,7 @@ import { currentUser } from "#test/auth-mock";
 import { useTestDatabase } from "#test/db";
 import { uploadAndProcess, workbookPost } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
-import { ACCOUNTS, insertScenario } from "~/features/forecast/fixtures";
+import { ACCOUNTS, assignPreparer, insertScenario } from "~/features/forecast/fixtures";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { figureInputName } from "~/features/hr/edits";
 import { BRANCH_A, insertHrRecords, LAST_MONTH, MONTH_BEFORE, RAW_CPFS, setPermission } from "~/features/hr/fixtures";
@@ -49,6 +49,8 @@ beforeAll(async () => {
   await applyIndexes(db);
   await insertHrRecords(db);
   await insertScenario(db, OPEN, MARKETING);
+  // The gold user saves as a preparer of the cost centre (a preparer reads only theirs: the forecast's read rule).
+  await assignPreparer(db, "gold@example.com", MARKETING);
   await setPermission(db, "gold@example.com", "USER GOLD");
 });
 

@@ -21,6 +21,7 @@ import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/f
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { forecastTexts } from "~/messages";
 import { listCostCenters, listScenarioNames } from "~/models/forecast.server";
+import { forecastScopeOf, inForecastScope } from "~/models/forecast-readers.server";
 import { portalToday } from "~/shared/clock.server";
 import { Alert } from "~/shared/ui/alert";
 import { useHydrated } from "~/shared/ui/use-hydrated";
@@ -32,18 +33,21 @@ export const meta: MetaFunction = () => [{ title: forecastTexts.filterTitle }];
  * the form is a GET, so it works without JavaScript and the choices live in the URL. "Generate Review" (intent=generate)
  * goes to /ij/report_preview_edit_schneider/{period}/{cost_center}; without it the URL only preselects (the review's
  * breadcrumb comes back that way). The cost centre field is searchable: the list's entry equal to the text, or the only
- * one containing it.
+ * one containing it; the list holds the cost centres whose forecast the user may read.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_create_schneider", request);
   await redirectToDefaultView(user, request);
   const links = cycleLinksFor(user.type);
   const url = new URL(request.url);
-  const [names, costCenters, own] = await Promise.all([
+  const [names, all, own, scope] = await Promise.all([
     listScenarioNames(),
     listCostCenters(),
     myCostCentres(user.email, portalToday(), reviewPath),
+    forecastScopeOf(user),
   ]);
+  // Only the cost centres the user may read (a preparer: those they prepare).
+  const costCenters = all.filter((cc) => inForecastScope(scope, cc));
   const scenarios = sortScenarios(names);
   const open = scenarioOpenOn(portalToday())?.name;
   const rf = (url.searchParams.get("rf") ?? "").slice(0, 40);

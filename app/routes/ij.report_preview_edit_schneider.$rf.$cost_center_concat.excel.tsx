@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "~/features/forecast/excel.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
-import { resolveReview } from "~/features/forecast/review.server";
+import { resolveReview, reviewRefusal } from "~/features/forecast/review.server";
 import { messages } from "~/messages";
 import { keepExcelReport } from "~/models/excel-imports.server";
 import { recordExport, recordRoundTrip } from "~/platform/audit/data-events.server";
@@ -19,8 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel",
     request,
   );
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw reviewRefusal(lookup);
   const { calendar, costCenter } = lookup.review;
   return forecastXlsx(lookup.review, portalToday(), (rows) =>
     recordExport({
@@ -40,8 +40,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     "write",
   );
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw new Response(lookup.message, { status: 404 });
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw reviewRefusal(lookup);
   const back = reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat);
   const file = await returnedFileOf(request);
   if (!file.ok) return redirectWithToast(back, { type: "error", description: file.message });

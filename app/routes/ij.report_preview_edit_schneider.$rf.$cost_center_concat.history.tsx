@@ -8,12 +8,15 @@ import { requireRouteAccess } from "~/platform/auth/auth.server";
  * cell, when, from which value to which, newest first. The review grid's "Histórico da célula" reads it.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history", request);
-  const lookup = await resolveReview(params);
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history",
+    request,
+  );
+  const lookup = await resolveReview(params, user);
   if (!lookup.ok)
     return Response.json(
       { ok: false, message: lookup.message },
-      { status: 404, headers: { "Cache-Control": "private, no-store" } },
+      { status: lookup.status, headers: { "Cache-Control": "private, no-store" } },
     );
   return reviewHistory(new URL(request.url), lookup.review);
 }

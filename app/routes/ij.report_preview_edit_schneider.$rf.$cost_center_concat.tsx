@@ -31,11 +31,11 @@ import { gridTexts } from "~/features/forecast/grid-texts";
 import {
   loadReviewGrid,
   resolveReview,
+  reviewRefusal,
   type SaveReply,
   saveReview,
   startReview,
 } from "~/features/forecast/review.server";
-import { forecastTexts } from "~/features/forecast/texts";
 import { parseVarianceColumns } from "~/features/forecast/variance";
 import { compareReviewWithVersion } from "~/features/forecast/versions/review-variance.server";
 import { messages } from "~/messages";
@@ -64,16 +64,17 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", request);
-  const start = startReview(params);
+  const start = startReview(params, user);
   if (!start.ok) return notFound(start.message, params);
   const today = portalToday();
   const canWrite = canWriteRoute(user, "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat");
   const url = new URL(request.url);
-  // Every read of the page starts in this turn, the cost centre's record among them, so that they reach the database
-  // as one command (app/models/reads-together.server.ts); a cost centre without records is a 404 all the same.
+  // Every read of the page starts in this turn, the cost centre's record and the read rule's among them, so that they
+  // reach the database as one command (app/models/reads-together.server.ts); a cost centre without records is a 404
+  // all the same, one the user may not read the portal's 403: nothing else read is answered.
   const reading = loadReviewGrid(start.review, today, canWrite, parseVarianceColumns(url.searchParams));
   const grid = reading.then((r) => r.grid);
-  const [costCenter, review, excelState, { view: cycle, changedCells }] = await Promise.all([
+  const [found, review, excelState, { view: cycle, changedCells }] = await Promise.all([
     start.found,
     reading,
     excelPanelState(url.searchParams, user.email, FORECAST_DATASET),
@@ -83,8 +84,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     compareReviewWithVersion(grid, start.review, url.searchParams),
     markCommentedCells(grid, start.review),
   ]);
-  if (!costCenter) return notFound(forecastTexts.unknownReview, params);
-  review.costCenter = costCenter;
+  if (!found.ok && found.status === 403) throw reviewRefusal(found);
+  if (!found.ok) return notFound(found.message, params);
+  review.costCenter = found.costCenter;
   // The cells changed since the last submission, marked.
   markChangedCells(review.grid, changedCells);
   // The cell a comment's link opens the grid on (`?conta=&mes=`).
@@ -128,8 +130,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     json ? "write" : "read",
   );
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: 404 });
+  const lookup = await resolveReview(params, user);
+  // A cost centre the user may not read: the grid's save shows the refusal in place; a form's POST is the 403 page.
+  if (!lookup.ok && lookup.status === 403 && !json) throw reviewRefusal(lookup);
+  if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: lookup.status });
   if (json) return saveReview(request, lookup.review, user, portalToday());
   const form = await readCycleForm(request);
   if (!form) return data({ cycleError: messages.badRequest }, { status: 400 });

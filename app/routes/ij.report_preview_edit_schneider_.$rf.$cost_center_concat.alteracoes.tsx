@@ -17,9 +17,12 @@ export const meta: MetaFunction = () => [{ title: t.title }];
  * the last two submissions (features/forecast/cycle/changes.server.ts); 50 cells a page (`?page=`).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes", request);
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+  const user = await requireRouteAccess(
+    "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.alteracoes",
+    request,
+  );
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw data(lookup.message, { status: lookup.status });
   return data(await loadChanges(lookup.review, new URL(request.url)), {
     headers: { "Cache-Control": "private, no-store" },
   });

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { forecastCellTarget, forecastThreads, reviewAccounts } from "~/features/forecast/comments.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { windowMonths } from "~/features/forecast/release-points";
-import { resolveReview } from "~/features/forecast/review.server";
+import { type ReviewReader, resolveReview } from "~/features/forecast/review.server";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import { commentTexts } from "~/platform/comments/texts";
 import { CellThreadList, CellThreadPage } from "~/platform/comments/thread-page";
@@ -17,9 +17,9 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
 ];
 
 /** The review's cell a request names (`?conta=&mes=`), or null when it names none; a 404 when the review has no such cell. */
-async function targetOf(request: Request, params: LoaderFunctionArgs["params"]) {
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+async function targetOf(request: Request, params: LoaderFunctionArgs["params"], user: ReviewReader) {
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw data(lookup.message, { status: lookup.status });
   const url = new URL(request.url);
   const account = url.searchParams.get("conta");
   const month = url.searchParams.get("mes");
@@ -39,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios",
     request,
   );
-  const { review, target } = await targetOf(request, params);
+  const { review, target } = await targetOf(request, params, user);
   if (target) return { kind: "thread" as const, thread: await loadThreadPage(target, user) };
   const rf = review.calendar.name;
   const cc = review.costCenter.cost_center_concat;
@@ -59,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios",
     request,
   );
-  const { target } = await targetOf(request, params);
+  const { target } = await targetOf(request, params, user);
   if (!target) throw data(commentTexts.errors.unknownCell, { status: 404 });
   const answer = await threadAction(target, user, request);
   return answer instanceof Response ? answer : data(answer, { status: 400 });

@@ -28,8 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     "routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir",
     request,
   );
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw data(lookup.message, { status: lookup.status });
   return loadSpreadPage(lookup.review, new URL(request.url), portalToday(), canWriteRoute(user, id));
 }
 
@@ -39,8 +39,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     "write",
   );
-  const lookup = await resolveReview(params);
-  if (!lookup.ok) throw data(lookup.message, { status: 404 });
+  const lookup = await resolveReview(params, user);
+  if (!lookup.ok) throw data(lookup.message, { status: lookup.status });
   return saveSpread(lookup.review, request, user, portalToday());
 }
 

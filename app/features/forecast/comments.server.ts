@@ -1,5 +1,6 @@
 import { type CommentScreen, commentsOfScope, threadMarks } from "~/models/cell-comments.server";
 import { readWindow } from "~/models/forecast.server";
+import { costCentreReaderEmails } from "~/models/forecast-readers.server";
 import {
   type CellTarget,
   cellKeyOf,
@@ -16,7 +17,8 @@ import type { Review } from "./review.server";
 /**
  * Comments on the forecast review's cells: a cell is the review's RF and cost centre (the scope) and an account's month
  * (the cell), the keys of the forecast rows, so a thread stays with its figure whatever the grid shows. Who may read or
- * be mentioned is the review's read rule.
+ * be mentioned is the review's read rule and the forecast's (app/models/forecast-readers.server.ts): its cost centre's
+ * preparers, the reviewers and SYSTEM ADMIN.
  */
 
 const SCREEN: CommentScreen = "forecast";
@@ -55,7 +57,10 @@ export async function forecastCellTarget(review: Review, account: string, month:
     place: `Forecast ${rf} · ${cc}`,
     gridHref: reviewCellPath(review, account, monthKey(m)),
     threadHref: commentPath(rf, cc, account, monthKey(m)),
-    readers: () => readersOfRoute(REVIEW_ROUTE),
+    readers: async () => {
+      const [people, readable] = await Promise.all([readersOfRoute(REVIEW_ROUTE), costCentreReaderEmails(cc)]);
+      return people.filter((p) => readable.has(p.email.toLowerCase()));
+    },
   };
 }
 

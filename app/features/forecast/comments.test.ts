@@ -21,7 +21,7 @@ import {
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.comentarios";
 import { monthKey, monthLabel } from "~/shared/months";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { ACCOUNTS, insertScenario } from "./fixtures";
+import { ACCOUNTS, assignPreparer, insertScenario } from "./fixtures";
 import { commentPath, reviewPath } from "./forecast-filter";
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
@@ -58,6 +58,8 @@ beforeAll(async () => {
   await db
     .collection(USER_PERMISSIONS)
     .insertMany(people.map((p) => ({ ...p, stores: [], createdAt: new Date("2026-01-01T00:00:00Z") })));
+  // A gold user reads (and may be mentioned on) only the cost centres they prepare (the forecast's read rule).
+  await assignPreparer(db, "gold@example.com", CC);
 });
 
 beforeEach(async () => {

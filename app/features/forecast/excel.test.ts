@@ -14,7 +14,7 @@ import {
   loader as excelLoader,
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthLabel, monthStartDate } from "~/shared/months";
-import { ACCOUNTS, insertScenario } from "./fixtures";
+import { ACCOUNTS, assignPreparer, insertScenario } from "./fixtures";
 import { parseScenario, scenarioCalendar } from "./release-points";
 import { forecastTexts } from "./texts";
 
@@ -55,6 +55,7 @@ beforeEach(async () => {
   await db.collection(FORECAST).deleteMany({});
   await db.collection(FORECAST_HISTORY).deleteMany({});
   await insertScenario(db, OPEN, COST_CENTER);
+  await assignPreparer(db, "gold@example.com", COST_CENTER);
   currentUser.type = "USER GOLD";
   currentUser.email = "gold@example.com";
   currentUser.name = "Gold User";

@@ -2,6 +2,7 @@ import { EJSON } from "bson";
 import type { Db } from "mongodb";
 import { parseScenario, scenarioCalendar, windowMonths } from "~/features/forecast/release-points";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { monthStartDate } from "~/shared/months";
 
 /** Small, known forecast data for the review's tests (loaders, actions, browser). */
@@ -51,6 +52,21 @@ export async function insertScenario(
   accounts?: Parameters<typeof scenarioRecords>[2],
 ) {
   await db.collection<ForecastRecord>(FORECAST).insertMany(scenarioRecords(rf, costCenter, accounts));
+}
+
+/**
+ * Makes `user` a preparer of each cost centre (a preparer reads only the cost centres they prepare: the forecast's read
+ * rule, app/models/forecast-readers.server.ts); an assignment already there is left as it is.
+ */
+export async function assignPreparer(db: Db, user: string, ...costCentres: string[]) {
+  for (const cost_center_concat of costCentres)
+    await db
+      .collection(FORECAST_PREPARERS)
+      .updateOne(
+        { cost_center_concat, user },
+        { $setOnInsert: { cost_center_concat, user, assigned_at: new Date(), assigned_by: "test" } },
+        { upsert: true },
+      );
 }
 
 /** The forecast cells and their history as sorted EJSON lines: equal before and after means nothing changed. */

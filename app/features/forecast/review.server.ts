@@ -27,7 +27,9 @@ import {
   saveForecastCells,
   type WindowAccount,
 } from "~/models/forecast.server";
+import { type ForecastReader, readsCostCentre } from "~/models/forecast-readers.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
+import { recordAccessRefused } from "~/platform/audit/record.server";
 import { formatDateTime } from "~/shared/dates";
 import {
   type CalendarDate,
@@ -51,47 +53,99 @@ import { forecastTexts } from "./texts";
 /** The audit trail's names of a grid save (the dataset is the round trip's, excel.server.ts FORECAST_DATASET). */
 const FORECAST_EDIT_DATASET = "forecast";
 const REVIEW_SCREEN = "/ij/report_preview_edit_schneider/{rf}/{cost_center_concat}";
+/** The route a refused review is recorded under in the audit trail, whichever of its pages was asked for. */
+const REVIEW_ROUTE_ID = "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 
 /**
- * The review's server side, shared by the edit route and its history resource route: the route parameters resolved
- * to a scenario and cost centre, the grid's data, the save and a cell's history. The routes guard first
- * (requireRouteAccess with their own id) and then call these.
+ * The review's server side, shared by the edit route and its resource routes: the route parameters resolved to a
+ * scenario and a cost centre the user may read, the grid's data, the save and a cell's history. The routes guard
+ * first (requireRouteAccess with their own id) and then call these.
  */
 
 export type Review = { calendar: ScenarioCalendar; costCenter: CostCenterInfo };
 
-export type ReviewLookup = { ok: true; review: Review } | { ok: false; message: string };
+/** Who opens a review: the signed-in user (or an edited export's sender), by e-mail and permission type. */
+export type ReviewReader = ForecastReader & { name?: string };
 
 /**
- * The review a URL names, before its cost centre is known to exist: the scenario parsed, the cost centre as named
- * (`found` reads its record). The review's page starts its grid's reads with `found`, so that they go to the database
- * together; every other route resolves first (resolveReview).
+ * A review that cannot be shown: 404 when the URL names no scenario or cost centre with records, 403 (the portal's
+ * refusal, recorded in the audit trail) when the reader may not read the cost centre's forecast.
+ */
+export type ReviewRefusal = { ok: false; status: 403 | 404; message: string };
+
+export type ReviewLookup = { ok: true; review: Review } | ReviewRefusal;
+
+/**
+ * The review a URL names, before its cost centre is known to exist and to be the reader's: the scenario parsed, the
+ * cost centre as named (`found` reads its record and asks the forecast's read rule). The review's page starts its
+ * grid's reads with `found`, so that they go to the database together, and answers none of them unless `found` is;
+ * every other route resolves first (resolveReview).
  */
 export type ReviewStart =
-  | { ok: true; review: Review; found: Promise<CostCenterInfo | null> }
-  | { ok: false; message: string };
+  | { ok: true; review: Review; found: Promise<{ ok: true; costCenter: CostCenterInfo } | ReviewRefusal> }
+  | ReviewRefusal;
 
-export function startReview(params: Params): ReviewStart {
+export function startReview(params: Params, reader: ReviewReader): ReviewStart {
   const scenario = parseScenario(params.rf ?? "");
-  if (!scenario) return { ok: false, message: forecastTexts.invalidScenario };
+  if (!scenario) return { ok: false, status: 404, message: forecastTexts.invalidScenario };
   const cost_center_concat = params.cost_center_concat ?? "";
   if (cost_center_concat.length === 0 || cost_center_concat.length > COST_CENTER_CONCAT_MAX)
-    return { ok: false, message: forecastTexts.unknownReview };
+    return { ok: false, status: 404, message: forecastTexts.unknownReview };
   const calendar = scenarioCalendar(scenario);
   return {
     ok: true,
     review: { calendar, costCenter: { cost_center_concat, cost_center: "", level_descr: "" } },
-    found: findCostCenter(scenario.name, cost_center_concat),
+    found: readableCostCenter(scenario.name, cost_center_concat, reader),
   };
 }
 
-/** The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist. */
-export async function resolveReview(params: Params): Promise<ReviewLookup> {
-  const start = startReview(params);
+/**
+ * The cost centre's record, if the reader may read it (the forecast's one read rule, forecastScopeOf and
+ * readsCostCentre in app/models/forecast-readers.server.ts). A cost centre outside the reader's scope is refused
+ * whether it exists or not, so a refusal tells nothing of another's data.
+ */
+async function readableCostCenter(
+  rf: string,
+  cost_center_concat: string,
+  reader: ReviewReader,
+): Promise<{ ok: true; costCenter: CostCenterInfo } | ReviewRefusal> {
+  // Both in this turn: the preparer's record is read with the cost centre's (and the page's other reads).
+  const [found, readable] = await Promise.all([
+    findCostCenter(rf, cost_center_concat),
+    readsCostCentre(reader, cost_center_concat),
+  ]);
+  if (!readable) {
+    await recordAccessRefused(
+      reader,
+      { routeId: REVIEW_ROUTE_ID, path: reviewPath(rf, cost_center_concat).slice(0, 200) },
+      "notAllowed",
+      { rf, cost_center_concat },
+    );
+    return { ok: false, status: 403, message: uiTexts.forbidden };
+  }
+  if (!found) return { ok: false, status: 404, message: forecastTexts.unknownReview };
+  return { ok: true, costCenter: found };
+}
+
+/**
+ * The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist and the
+ * reader may read the cost centre's forecast: every page and POST of the review, its export and an edited export sent
+ * back come through here.
+ */
+export async function resolveReview(params: Params, reader: ReviewReader): Promise<ReviewLookup> {
+  const start = startReview(params, reader);
   if (!start.ok) return start;
   const found = await start.found;
-  if (!found) return { ok: false, message: forecastTexts.unknownReview };
-  return { ok: true, review: { calendar: start.review.calendar, costCenter: found } };
+  if (!found.ok) return found;
+  return { ok: true, review: { calendar: start.review.calendar, costCenter: found.costCenter } };
+}
+
+/** A review refused: what a page's loader or action throws (the error boundary shows 403 and 404 in Portuguese). */
+export function reviewRefusal(refusal: ReviewRefusal): Response {
+  return new Response(refusal.message, {
+    status: refusal.status,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 export type ReviewFacts = { anchor: string; editMonth: string; from: string; to: string; lastEditDay: string };

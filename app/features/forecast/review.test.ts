@@ -7,6 +7,7 @@ import { recordQueryPlans } from "#test/query-plans";
 import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST, FORECAST_HISTORY, type ForecastRecord } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { loader as filterLoader } from "~/routes/ij.report_create_schneider";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
 import { loader as historyLoader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.history";
@@ -60,10 +61,28 @@ afterAll(() => {
   resetConfigForTests();
 });
 
-beforeEach(() => {
+/** The cost centres the gold user prepares: a preparer reads only theirs (the forecast's read rule, read-rule.test.ts). */
+const PREPARED = [
+  MARKETING,
+  RETAIL,
+  "CC1003 - Só Realizado",
+  "CC1004 - Importação Quebrada",
+  "CC1005 - Realizado Separado",
+];
+
+beforeEach(async () => {
   currentUser.type = "USER GOLD";
   currentUser.email = "gold@example.com";
   currentUser.name = "Gold User";
+  await db.collection(FORECAST_PREPARERS).deleteMany({});
+  await db.collection(FORECAST_PREPARERS).insertMany(
+    PREPARED.map((cost_center_concat) => ({
+      cost_center_concat,
+      user: "gold@example.com",
+      assigned_at: new Date(),
+      assigned_by: "test",
+    })),
+  );
 });
 
 /** A loader's or action's answer: a `data()` result, a plain object or a thrown Response. */
@@ -134,6 +153,13 @@ describe("the review grid (loader)", () => {
       recordQueryPlans(db, () =>
         runInRequestScope(() => answer<ReviewPage>(() => loader(reviewArgs(OPEN, costCenter)))),
       );
+    // The preparer: the read rule's read of their assignment goes with the page's reads, not as a command of its own
+    // (the other command is the submission's count of the cells changed since the last one, a preparer's only).
+    const asPreparer = await page(MARKETING);
+    expect(asPreparer.result?.status).toBe(200);
+    expect(asPreparer.plans.map((p) => p.ns.split(".").pop())).toEqual([FORECAST, FORECAST_HISTORY]);
+    // A reviewer: one command.
+    Object.assign(currentUser, { type: "SYSTEM ADMIN", email: "admin@example.com", name: "Admin" });
     const found = await page(MARKETING);
     expect(found.result?.status).toBe(200);
     expect(found.result?.body.costCenter).toEqual({
@@ -143,6 +169,7 @@ describe("the review grid (loader)", () => {
     });
     expect(found.result?.body.grid.groups.length).toBeGreaterThan(0);
     expect(found.plans.map((p) => p.ns.split(".").pop())).toEqual([FORECAST]);
+    // A reviewer's 404 (a preparer is refused any cost centre not theirs, existing or not: read-rule.test.ts).
     const missing = await page("CC9999 - Nenhum");
     expect(missing.result?.status).toBe(404);
     expect(missing.result?.body).toMatchObject({ found: false, message: forecastTexts.unknownReview });
@@ -268,6 +295,8 @@ describe("the review grid (loader)", () => {
     ["a cost centre spelled differently", OPEN, "cc1001 - marketing", forecastTexts.unknownReview],
     ["an operator in place of the cost centre", OPEN, '{"$ne":""}', forecastTexts.unknownReview],
   ])("answers 404 with a message for %s", async (_label, rf, costCenter, message) => {
+    // A reviewer, who reads every cost centre (a preparer is refused one not theirs: read-rule.test.ts).
+    currentUser.type = "SYSTEM ADMIN";
     const { status, body } = await answer(() => loader(reviewArgs(rf, costCenter)));
     expect(status).toBe(404);
     expect(body).toMatchObject({ found: false, message });
@@ -606,12 +635,12 @@ describe("refused saves change nothing", () => {
       forecastTexts.invalidScenario,
     ],
     [
-      "a forged cost centre",
+      "a forged cost centre (not the preparer's: the forecast's read rule)",
       OPEN,
       "CC9999 - Inexistente",
       { intent: "save", changes: [valid] },
-      404,
-      forecastTexts.unknownReview,
+      403,
+      uiTexts.forbidden,
     ],
     [
       "more cells than a save may carry",
@@ -693,7 +722,8 @@ describe("the filter (loader)", () => {
           },
         ],
       });
-      expect(body.costCenters).toEqual([MARKETING, RETAIL, "CC1003 - Só Realizado"]);
+      // The picker holds only the cost centres the preparer may read.
+      expect(body.costCenters).toEqual([RETAIL]);
       expect(body.preparedByMe).toEqual([RETAIL]);
       // Someone who prepares none gets no section.
       currentUser.email = "ninguem@example.com";

@@ -10,7 +10,7 @@ import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
 import { action, loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir";
 import { readToastFromResponse } from "~/shared/toast.server";
-import { ACCOUNTS, dumpForecast, insertScenario } from "./fixtures";
+import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario } from "./fixtures";
 import type { SpreadPage } from "./spread.server";
 import { forecastTexts } from "./texts";
 
@@ -34,6 +34,7 @@ usePortalToday("2027-02-15");
 beforeAll(async () => {
   db = await testDb.db();
   await insertScenario(db, RF, CC);
+  await assignPreparer(db, "gold@example.com", CC);
 });
 
 beforeEach(() => {

@@ -7,6 +7,7 @@ import { resetConfigForTests } from "~/config.server";
 import { reviewPath } from "~/features/forecast/forecast-filter";
 import { FORECAST, type ForecastRecord } from "~/models/forecast.server";
 import { loader } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat";
+import { assignPreparer } from "./fixtures";
 import type { ForecastGridPayload } from "./forecast-grid-rules";
 import type { VariancePayload } from "./variance";
 
@@ -62,6 +63,7 @@ beforeAll(async () => {
       record("actual", SALARIES, 1, 100, 0),
       record("actual", CHARGES, 1, 40, 0),
     ]);
+  await assignPreparer(db, "gold@example.com", CC);
 });
 
 afterAll(() => {

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { PermissionType } from "~/shared/permissions";
 import type { ExcelColumn, RoundTripReport } from "./round-trip.server";
 
 /**
@@ -41,7 +42,8 @@ export type RoundTripDataset<Route extends string = string> = {
   };
 };
 
-export type RoundTripUser = { email: string; name: string };
+/** Who sends an edited export back; `type` their permission type as it stands (absent or empty: none). */
+export type RoundTripUser = { email: string; name: string; type?: PermissionType | "" | null };
 
 export type RoundTripApplied =
   | { ok: true; dataset: string; report: RoundTripReport; screen: string }

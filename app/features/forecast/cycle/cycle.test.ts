@@ -167,7 +167,10 @@ describe("submitting", () => {
     expect(before.cycle.actions).toEqual(["submit"]);
     expect(before.grid.editable).toBe(true);
 
+    // Another gold user does not even read it (the forecast's read rule); a reviewer reads it but does not prepare it.
     as(OTHER_GOLD);
+    expect(await cycle("submit")).toEqual({ status: 403 });
+    as(REVIEWER);
     expect((await page()).cycle.actions).toEqual([]);
     expect(await cycle("submit")).toEqual({ status: 403, message: cycleAnswerTexts.refused.notPreparer });
 
@@ -247,6 +250,8 @@ describe("withdrawing a submission", () => {
   it("a preparer takes back a submission no reviewer has decided on: on the timeline, the reviewers told, the grid open", async () => {
     expect((await cycle("submit", "Pronto")).status).toBe(302);
     as(OTHER_GOLD);
+    expect(await cycle("withdraw")).toEqual({ status: 403 });
+    as(REVIEWER);
     expect(await cycle("withdraw")).toEqual({ status: 403, message: cycleAnswerTexts.refused.withdrawNotPreparer });
     as(PREPARER);
     expect((await page()).cycle.actions).toEqual(["withdraw"]);
@@ -402,6 +407,8 @@ describe("reviewing", () => {
 
   it("a reviewer returns with a mandatory comment; the preparer is told, corrects, submits again; the reviewer approves", async () => {
     as(OTHER_GOLD);
+    expect(await cycle("approve")).toEqual({ status: 403 });
+    as(PREPARER);
     expect(await cycle("approve")).toEqual({ status: 403, message: cycleAnswerTexts.refused.notReviewer });
 
     as(REVIEWER);
