@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import type { Db } from "mongodb";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BodyOf, dataAnswer, isDataResult } from "#test/answers";
+import { uploadAndProcess } from "#test/uploads";
 import { resetConfigForTests } from "~/config.server";
 import { CELL_COMMENTS } from "~/models/cell-comments.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
@@ -27,7 +28,7 @@ import {
   action as spreadAction,
   loader as spreadLoader,
 } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir";
-import { monthKey } from "~/shared/months";
+import { monthKey, monthLabel } from "~/shared/months";
 import { uiTexts } from "~/shared/ui/texts";
 import { consolidatedTexts } from "./consolidated/texts";
 import {
@@ -169,6 +170,36 @@ describe("a preparer and another cost centre's review", () => {
     for (const [name, run] of Object.entries(posts)) expect((await outcome(run)).status, name).toBe(403);
     expect(await dumpForecast(db)).toEqual(before);
     expect(await db.collection(CELL_COMMENTS).countDocuments()).toBe(0);
+  });
+
+  it("refuses an edited export of it sent back through /captura/manual (status 3), changing nothing", async () => {
+    // The export as a reviewer took it, one forecast cell changed.
+    const edited = async (cc: string) => {
+      signIn(ADMIN);
+      const response = (await excelLoader(get(cc, "/excel"))) as Response;
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0];
+      let column = -1;
+      sheet.getRow(1).eachCell((cell, n) => {
+        if (cell.value === monthLabel(calendar.firstForecastMonth + 1)) column = n;
+      });
+      let row = -1;
+      sheet.eachRow((line, n) => {
+        if (row < 0 && line.values && JSON.stringify(line.values).includes(ACCOUNT)) row = n;
+      });
+      sheet.getRow(row).getCell(column).value = 4321;
+      return Buffer.from(await workbook.xlsx.writeBuffer());
+    };
+    const others = await edited(OTHER);
+    const before = await dumpForecast(db);
+    const refused = await uploadAndProcess("forecast-editado.xlsx", others, { user: PREPARER.email });
+    expect(refused.outcome).toMatchObject({ kind: "done", status: 3 });
+    expect(await dumpForecast(db)).toEqual(before);
+
+    const mine = await uploadAndProcess("forecast-editado.xlsx", await edited(MINE), { user: PREPARER.email });
+    expect(mine.outcome).toMatchObject({ kind: "done", status: 0 });
+    expect(await storedCell(MINE)).toBe(4321);
   });
 
   it("leaves it out of the review's filter", async () => {
