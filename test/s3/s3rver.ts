@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, vi } from "vitest";
 import { forgetS3StoresForTests } from "~/services/storage.server";
 import { swapEnv } from "../env";
@@ -9,32 +11,51 @@ import { swapEnv } from "../env";
 /**
  * A real S3-compatible server (s3rver) on a free loopback port, with one private bucket, and the portal configured
  * for it: STORAGE=s3, S3_ENDPOINT, path-style addressing, s3rver's credentials, no object tags. `stop()` and
- * `start()` take it down and bring it back on the same port (faults).
+ * `start()` take it down and bring it back on the same port (faults). It runs in a process of its own, without the
+ * portal's --disable-proto=throw (s3rver-process.mjs says why).
  */
 export const S3RVER_BUCKET = "journey-uploads";
+
+const SERVER_SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), "s3rver-process.mjs");
+
+/** Starts s3rver's process on `port` (0: a free one) and resolves with it and the port it listens on. */
+async function startS3rverProcess(port: number, dir: string): Promise<{ child: ChildProcess; port: number }> {
+  const env = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(/--disable-proto=\S+/g, "") };
+  const child = spawn(process.execPath, [SERVER_SCRIPT, String(port), dir, S3RVER_BUCKET], {
+    env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const [line] = (await Promise.race([
+    once(lines, "line"),
+    once(child, "exit").then(([code]) => {
+      throw new Error(`s3rver exited before listening (${code})`);
+    }),
+  ])) as [string];
+  lines.close();
+  return { child, port: (JSON.parse(line) as { port: number }).port };
+}
 
 export function useS3rver() {
   const state = {
     port: 0,
     dir: "",
-    server: undefined as S3rver | undefined,
+    server: undefined as ChildProcess | undefined,
     get endpoint() {
       return `http://127.0.0.1:${this.port}`;
     },
     async start() {
-      this.server = new S3rver({
-        port: this.port,
-        address: "127.0.0.1",
-        silent: true,
-        directory: this.dir,
-        configureBuckets: [{ name: S3RVER_BUCKET, configs: [] }],
-      });
-      const { port } = await this.server.run();
+      const { child, port } = await startS3rverProcess(this.port, this.dir);
+      this.server = child;
       this.port = port;
     },
     async stop() {
-      await this.server?.close();
+      const child = this.server;
       this.server = undefined;
+      if (!child || child.exitCode !== null) return;
+      const exited = once(child, "exit");
+      child.stdin?.end();
+      await exited;
     },
   };
   let restore: () => void = () => undefined;
