@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * O forecast de um RF por centro de custo, com o estado do ciclo
-         * @description Os valores (realizado e forecast por mês da janela do RF) de cada conta dos centros de custo do RF, em ordem de código, e o estado do ciclo de cada um (preparing, submitted, returned, approved).
+         * @description Os valores (realizado e forecast por mês da janela do RF) de cada conta dos centros de custo do RF, em ordem de código, e o estado do ciclo de cada um (preparing, submitted, returned, approved). Só os centros de custo que o dono do token pode ler, como na revisão (quem não é revisor: os que prepara); `cost_center` de outro responde 404.
          *
          *     Regra: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}.
          */
@@ -1294,6 +1294,31 @@ export interface operations {
                      *       "type": "/api/problems/example",
                      *       "title": "Acesso negado.",
                      *       "status": 403
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description O tipo do problema: /api/problems/<código>. */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `cost_center` que o dono do token não pode ler. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/api/problems/example",
+                     *       "title": "`cost_center` que o dono do token não pode ler.",
+                     *       "status": 404
                      *     }
                      */
                     "application/problem+json": {

@@ -17,7 +17,7 @@ import { API_TOKENS, type ApiTokenRecord, hashSecret } from "~/models/api-tokens
 import { AUDIT_LOG } from "~/models/audit.server";
 import { FILES } from "~/models/files.server";
 import { FORECAST } from "~/models/forecast.server";
-import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
+import { FORECAST_CYCLE, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { PLANNING_QUANTITY } from "~/models/planning.server";
 import type { PermissionType } from "~/models/users.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
@@ -478,7 +478,17 @@ describe("the grids' data", () => {
       changed_by: "r@example.com",
       changed_by_name: "R",
     });
-    const token = await tokenFor(await userOf("USER GOLD"));
+    // A preparer of both reads both (a preparer reads only the cost centres they prepare: the test below).
+    const gold = await userOf("USER GOLD");
+    await db.collection(FORECAST_PREPARERS).insertMany(
+      ["CC1", "CC2"].map((cost_center_concat) => ({
+        cost_center_concat,
+        user: gold.email,
+        assigned_at: new Date(),
+        assigned_by: "test",
+      })),
+    );
+    const token = await tokenFor(gold);
     const first = (await (await api("/forecast?rf=RF3%202026&limit=1", { token })).json()) as {
       data: Array<{
         costCenter: string;
@@ -501,6 +511,37 @@ describe("the grids' data", () => {
     expect((await api("/forecast?rf=RF9", { token })).status).toBe(400);
     const bronze = await api("/forecast?rf=RF3%202026", { token: await tokenFor(await userOf("USER BRONZE")) });
     expect(bronze.status).toBe(403);
+  });
+
+  it("reads a preparer only the cost centres they prepare, as the review does; a reviewer every one", async () => {
+    const db = await testDb.db();
+    // The RF of the test before: CC1 and CC2.
+    const preparer = await userOf("USER GOLD");
+    await db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: "CC2", user: preparer.email, assigned_at: new Date(), assigned_by: "test" });
+    const read = async (token: string, query = "") => {
+      const answer = await api(`/forecast?rf=RF3%202026${query}`, { token });
+      return { status: answer.status, type: answer.headers.get("Content-Type"), body: await answer.json() };
+    };
+    const centres = (body: { data: Array<{ costCenter: string }> }) => body.data.map((c) => c.costCenter);
+
+    const mine = await tokenFor(preparer);
+    expect(centres((await read(mine)).body)).toEqual(["CC2"]);
+    expect(centres((await read(mine, "&cost_center=CC2")).body)).toEqual(["CC2"]);
+    for (const other of ["CC1", "CC9"]) {
+      const refused = await read(mine, `&cost_center=${other}`);
+      expect(refused).toMatchObject({
+        status: 404,
+        type: "application/problem+json",
+        body: { type: "/api/problems/not-found", status: 404 },
+      });
+    }
+    expect(centres((await read(await tokenFor(await userOf("USER GOLD")))).body)).toEqual([]);
+
+    const reviewer = await tokenFor(await userOf("SYSTEM ADMIN"));
+    expect(centres((await read(reviewer)).body)).toEqual(["CC1", "CC2"]);
+    expect(centres((await read(reviewer, "&cost_center=CC1")).body)).toEqual(["CC1"]);
   });
 });
 

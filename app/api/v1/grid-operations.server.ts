@@ -12,6 +12,7 @@ import { costCentersOfScenario, readWindow } from "~/models/forecast.server";
 import { scenarioCalendar } from "~/models/forecast-calendar";
 import { CYCLE_STATES, INITIAL_STATE } from "~/models/forecast-cycle.fields";
 import { cyclesOf } from "~/models/forecast-cycle.server";
+import { forecastScopeOf, inForecastScope } from "~/models/forecast-readers.server";
 import { HR_FIGURE_FIELDS } from "~/models/hr.fields";
 import { branchScopeOf, branchVisible, pageAuxRows } from "~/models/hr.server";
 import { ATTRIBUTES } from "~/models/planning.fields";
@@ -19,12 +20,13 @@ import { pagePlanningRows } from "~/models/planning-queries.server";
 import { monthKey, monthOfDate, monthStartDate } from "~/shared/months";
 import { apiJson, problemResponse } from "../problem.server";
 import { decodeCursor, encodeCursor } from "./cursor";
-import type { Operation } from "./operation";
+import { type Operation, problemSchema } from "./operation";
 
 /**
  * The grids' data as JSON, read through the same model functions and scope as their screens: the forecast of an RF's
- * cost centres with each one's cycle state (the review grid's rule), and a branch's HR auxiliary rows (the HR grid's
- * rule and branch scope, CPF masked by the model as on the screen). Paged by an opaque cursor.
+ * cost centres with each one's cycle state (the review grid's rule and the forecast's read rule: a preparer reads the
+ * cost centres they prepare), and a branch's HR auxiliary rows (the HR grid's rule and branch scope, CPF masked by the
+ * model as on the screen). Paged by an opaque cursor.
  */
 
 const limitParam = (max: number, fallback: number) =>
@@ -89,7 +91,7 @@ export const GRID_OPERATIONS: readonly Operation[] = [
     path: "/forecast",
     summary: "O forecast de um RF por centro de custo, com o estado do ciclo",
     description:
-      "Os valores (realizado e forecast por mês da janela do RF) de cada conta dos centros de custo do RF, em ordem de código, e o estado do ciclo de cada um (preparing, submitted, returned, approved).",
+      "Os valores (realizado e forecast por mês da janela do RF) de cada conta dos centros de custo do RF, em ordem de código, e o estado do ciclo de cada um (preparing, submitted, returned, approved). Só os centros de custo que o dono do token pode ler, como na revisão (quem não é revisor: os que prepara); `cost_center` de outro responde 404.",
     rule: {
       routeId: "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat",
       mode: "read",
@@ -121,12 +123,19 @@ export const GRID_OPERATIONS: readonly Operation[] = [
           next: null,
         },
       },
+      404: { description: "`cost_center` que o dono do token não pode ler.", schema: problemSchema },
     },
-    run: async ({ query }) => {
+    run: async ({ caller, query }) => {
       const q = query as z.infer<typeof forecastQuery>;
       const scenario = parseScenario(q.rf);
       if (!scenario) return invalid("rf");
-      const all = await costCentersOfScenario(scenario.name);
+      const scope = await forecastScopeOf(caller.user);
+      // Another's cost centre answers as one that does not exist: the caller learns nothing of it.
+      if (q.cost_center && !inForecastScope(scope, q.cost_center))
+        return problemResponse({ code: "not-found", status: 404, title: apiTexts.costCenterNotFound });
+      const all = (await costCentersOfScenario(scenario.name)).filter((c) =>
+        inForecastScope(scope, c.cost_center_concat),
+      );
       const wanted = q.cost_center ? all.filter((c) => c.cost_center_concat === q.cost_center) : all;
       const after = q.cursor ? decodeCursor(q.cursor, z.tuple([z.string().max(COST_CENTER_CONCAT_MAX)])) : undefined;
       if (after === null) return invalid("cursor");

@@ -75,6 +75,7 @@ export const apiTexts = {
   invalid: "Parâmetros inválidos.",
   jobNotFound: "Job não encontrado.",
   branchNotFound: "Filial não encontrada.",
+  costCenterNotFound: "Centro de custo não encontrado.",
   datasetUnknown: (id: string) => `Base desconhecida: ${id}. Veja GET /api/v1/datasets.`,
   datasetRefused: (label: string) => `Seu tipo de permissão não pode carregar ${label}.`,
   noBody: "Envie o arquivo no corpo da requisição (CSV ou XLSX).",
