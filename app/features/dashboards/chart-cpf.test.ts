@@ -24,7 +24,11 @@ beforeAll(async () => {
     { filial_nome: "Loja Centro", matricula: "2", nome: "Bia", cpf: RAW[1], vendas_adicionais: 50 },
     { filial_nome: "Loja Norte", matricula: "3", nome: "Caio", cpf: RAW[2], vendas_adicionais: 999 },
   ]);
-  await db.collection("forecast").insertOne({ cost_center: "CC1", value: 1 });
+  await db.collection("forecast").insertOne({ cost_center: "CC1", cost_center_concat: "CC1", value: 1 });
+  // The forecast row the lookup chart starts from is one the gold user prepares (the forecast's read rule).
+  await db
+    .collection("forecast_preparers")
+    .insertOne({ cost_center_concat: "CC1", user: "todas@example.com", assigned_at: new Date(), assigned_by: "test" });
   const sorted = { $sort: { matricula: 1 } };
   await db.collection(DASHBOARDS).insertOne({
     dashboardId: "pessoas",

@@ -37,4 +37,6 @@ export const dashboardTexts = {
   chartRunFailed: "O banco de dados não conseguiu executar o pipeline deste gráfico.",
   // ours: a chart that would read rows outside the viewer's scope (HR branches) through a $lookup
   chartRowsNotAllowed: "Este gráfico reúne dados de filiais fora do seu acesso e não é exibido para você.",
+  chartCostCentresNotAllowed:
+    "Este gráfico reúne o forecast de centros de custo fora do seu acesso e não é exibido para você.",
 } as const;

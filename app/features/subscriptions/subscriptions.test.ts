@@ -151,7 +151,7 @@ beforeAll(async () => {
       },
     ],
   });
-  await db.collection("forecast").insertOne({ cost_center: "CC1", value: 1 });
+  await db.collection("forecast").insertOne({ cost_center: "CC1", cost_center_concat: "CC1", value: 1 });
 });
 
 afterEach(() => {
@@ -425,6 +425,10 @@ describe("the weekly dashboard e-mail", () => {
     const db = await testDb.db();
     const centro = await makeUser("USER GOLD");
     const todas = await makeUser("USER GOLD");
+    // The forecast row the lookup chart starts from is one `todas` prepares (the forecast's read rule).
+    await db
+      .collection("forecast_preparers")
+      .insertOne({ cost_center_concat: "CC1", user: todas, assigned_at: new Date(), assigned_by: "test" });
     await grantPermission(db, centro, "USER GOLD", ["Loja Centro"]);
     for (const email of [centro, todas])
       expect((await post(await cookieOf(email), { intent: "subscribe", kind: "dashboard", object: "7" })).status).toBe(

@@ -1,6 +1,8 @@
 import { getConfig } from "~/config.server";
 import { getDashboard } from "~/models/dashboard-queries.server";
 import type { PanelType } from "~/models/dashboards.server";
+import { FORECAST } from "~/models/forecast.server";
+import { forecastScopeOf } from "~/models/forecast-readers.server";
 import { branchScopeOf, HR_AUX } from "~/models/hr.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { type ChartResult, type RowFilter, runCharts } from "~/services/dashboards/native.server";
@@ -43,10 +45,13 @@ export async function loadDashboardScreen(
   const record = await findForRoute(painelId, panelType);
   const dashboard = { painelId: Number(record.painelId), panelLabel: record.panelLabel, panelType };
   if (getConfig().dashboards.kind === "native") {
-    // HR auxiliary data in a chart: only the viewer's branches, as on /ij/rh.
-    const scope = await branchScopeOf(user.email);
-    const filters: RowFilter[] =
-      scope.kind === "stores" ? [{ collection: HR_AUX, field: "filial_nome", values: scope.stores }] : [];
+    // HR auxiliary data in a chart: only the viewer's branches, as on /ij/rh; the forecast only the cost centres the
+    // viewer may read, as on the review (the forecast's read rule: a preparer, those they prepare).
+    const [scope, costCentres] = await Promise.all([branchScopeOf(user.email), forecastScopeOf(user)]);
+    const filters: RowFilter[] = [
+      ...(scope.kind === "stores" ? [{ collection: HR_AUX, field: "filial_nome", values: scope.stores }] : []),
+      ...(costCentres ? [{ collection: FORECAST, field: "cost_center_concat", values: costCentres }] : []),
+    ];
     return {
       dashboard,
       view: {

@@ -11,6 +11,7 @@ import {
   type DashboardChart,
   dashboardChartSchema,
 } from "~/models/dashboards.server";
+import { FORECAST } from "~/models/forecast.server";
 import { HR_AUX } from "~/models/hr.server";
 import { trackBackgroundWork } from "~/shared/background-work.server";
 import { CPF_FIELD, maskCpfCell, maskCpfsInText } from "~/shared/cpf";
@@ -293,12 +294,13 @@ export async function runCharts(
   const parsed = charts.map((raw) => dashboardChartSchema.safeParse(raw));
   const valid = parsed.flatMap((p) => (p.success && isChartCollection(p.data.collection) ? [p.data] : []));
   const identity = new Map(valid.map((chart) => [chart, identityOf(chart)]));
-  // The filters that apply to a chart: its figures are cached per set of rows it may read.
-  const filterOf = (chart: DashboardChart) => filters.find((f) => identity.get(chart)!.reads.includes(f.collection));
-  const filterKey = (f: RowFilter | undefined) =>
-    f ? `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}` : "";
+  // The filters that apply to a chart (every collection it reads that the viewer sees in part): its figures are cached
+  // per set of rows it may read.
+  const filtersOf = (chart: DashboardChart) => filters.filter((f) => identity.get(chart)!.reads.includes(f.collection));
+  const filterKey = (applying: readonly RowFilter[]) =>
+    applying.map((f) => `|${f.collection}.${f.field}:${[...f.values].sort().join("\u0001")}`).join("");
   const keyOf = (chart: DashboardChart) =>
-    `${scope}:${chart.id}:${identity.get(chart)!.digest}:${CACHED_ROWS_FORM}${filterKey(filterOf(chart))}`;
+    `${scope}:${chart.id}:${identity.get(chart)!.digest}:${CACHED_ROWS_FORM}${filterKey(filtersOf(chart))}`;
   const collections = [...new Set([...identity.values()].flatMap((id) => id.reads))];
   const [states, cached] = await Promise.all([dataStates(collections), readCachedCharts(valid.map(keyOf))]);
   const now = Date.now();
@@ -307,11 +309,11 @@ export async function runCharts(
       const p = parsed[index];
       if (!p.success || !identity.has(p.data)) return runChart(raw, index);
       const chart = p.data;
-      const filter = filterOf(chart);
-      if (
-        filter &&
-        (filter.collection !== chart.collection || identity.get(chart)!.lookups.includes(filter.collection))
-      ) {
+      const applying = filtersOf(chart);
+      const unapplied = applying.find(
+        (f) => f.collection !== chart.collection || identity.get(chart)!.lookups.includes(f.collection),
+      );
+      if (unapplied) {
         // Rows it may not see would reach the figures through a $lookup: not run for this viewer.
         return {
           id: chart.id,
@@ -319,9 +321,14 @@ export async function runCharts(
           kind: chart.kind,
           labels: chart.labels ?? {},
           rows: [],
-          error: dashboardTexts.chartRowsNotAllowed,
+          error:
+            unapplied.collection === FORECAST
+              ? dashboardTexts.chartCostCentresNotAllowed
+              : dashboardTexts.chartRowsNotAllowed,
         };
       }
+      // At most one is left: the one on the chart's own collection, applied as a leading $match.
+      const filter = applying[0];
       const key = keyOf(chart);
       const fingerprint = identity
         .get(chart)!
