@@ -16,6 +16,7 @@ import {
   uploadScreenTexts,
   uploadTargetTexts,
 } from "~/messages";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { withDb } from "./database";
 import { test as base, openCheckedPage } from "./fixtures";
 import { signIn, waitForHydration } from "./sign-in";
@@ -491,6 +492,13 @@ test("forecast review: the uploaded scenario and cost centre, actuals and foreca
   page,
   app,
 }) => {
+  // The planner prepares the cost centre (as SYSTEM ADMIN assigns it on /ij/forecast_preparers): a preparer reads only
+  // the cost centres they prepare.
+  await withDb(app, (db) =>
+    db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: COST_CENTER, user: GOLD, assigned_at: new Date(), assigned_by: "e2e" }),
+  );
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/ij/report_create_schneider");
   await page.getByLabel(forecastTexts.period).selectOption(RF);

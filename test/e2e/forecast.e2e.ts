@@ -14,7 +14,7 @@ import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { NOTICES } from "~/models/notices.server";
 import { commentTexts } from "~/platform/comments/texts";
 import { uiTexts } from "~/shared/ui/texts";
-import { ACCOUNTS, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
+import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario, PEOPLE } from "../../app/features/forecast/fixtures";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { type RunningApp, startApp } from "./harness";
 import { signIn } from "./sign-in";
@@ -45,6 +45,8 @@ test.scoped({
       withDb(app, async (db) => {
         await insertScenario(db, OPEN, CC);
         await insertScenario(db, LOCKED, CC);
+        // The finance planner prepares it: a preparer reads only the cost centres they prepare.
+        await assignPreparer(db, "gold@demo.local", CC);
       }),
   },
 });

@@ -4,7 +4,7 @@ import { reviewPath } from "~/features/forecast/forecast-filter";
 import { forecastTexts, hrTexts } from "~/messages";
 import { HR_AUX } from "~/models/hr.server";
 import { monthKey, monthOfDate } from "~/shared/months";
-import { ACCOUNTS, insertScenario } from "../../app/features/forecast/fixtures";
+import { ACCOUNTS, assignPreparer, insertScenario } from "../../app/features/forecast/fixtures";
 import { withDb } from "./database";
 import { expect, openCheckedPage, test } from "./fixtures";
 import type { RunningApp } from "./harness";
@@ -23,7 +23,14 @@ const CC = "CC9002 - Layout";
 
 test.scoped({
   appEnv: { PORTAL_TODAY: `${YEAR}-02-15` },
-  appSetup: { run: (app) => withDb(app, (db) => insertScenario(db, OPEN, CC)) },
+  appSetup: {
+    // gold@demo.local prepares it: a preparer reads only the cost centres they prepare.
+    run: (app) =>
+      withDb(app, async (db) => {
+        await insertScenario(db, OPEN, CC);
+        await assignPreparer(db, "gold@demo.local", CC);
+      }),
+  },
 });
 
 const WIDTHS = [

@@ -5,6 +5,7 @@ import { reviewPath } from "~/features/forecast/forecast-filter";
 import { messages } from "~/messages";
 import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { FORECAST } from "~/models/forecast.server";
+import { FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { HR_AUX } from "~/models/hr.server";
 import { LEDGER } from "~/models/ledger.server";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccount } from "~/seed/accounts";
@@ -56,9 +57,15 @@ export async function deepPages(app: Pick<RunningApp, "mongoUri" | "databaseName
       const month = monthKey(monthOfDate(hr.mes_apur as Date));
       pages.push(`/ij/rh_edit/${encodeURIComponent(String(hr.filial_nome))}?mes_inicio=${month}&mes_fim=${month}`);
     }
+    // A cost centre the demo's planner prepares, so that the planner's walk reaches the review (a preparer reads only
+    // theirs); the reviewers read every one.
+    const prepared = await db.collection(FORECAST_PREPARERS).findOne({ user: "gold@demo.local" });
     const cell = await db
       .collection(FORECAST)
-      .findOne({ rf: { $ne: "actual" } }, { projection: { rf: 1, cost_center_concat: 1, account_concat: 1 } });
+      .findOne(
+        { rf: { $ne: "actual" }, ...(prepared ? { cost_center_concat: prepared.cost_center_concat } : {}) },
+        { projection: { rf: 1, cost_center_concat: 1, account_concat: 1 } },
+      );
     if (cell) {
       const review = reviewPath(String(cell.rf), String(cell.cost_center_concat));
       pages.push(
