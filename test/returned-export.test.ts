@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { type Db, ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -5,12 +6,16 @@ import { useTestDatabase } from "#test/db";
 import { resetPlanning } from "~/features/planning/fixtures";
 import { parseFilter } from "~/features/planning/planning";
 import { excelTexts } from "~/messages";
-import { findFileById } from "~/models/file-jobs.server";
+import { EXCEL_IMPORTS } from "~/models/excel-imports.server";
+import { claimNextJob, findFileById, type JobClaim } from "~/models/file-jobs.server";
+import { FILES } from "~/models/files.server";
 import { PLANNING_HISTORY, PLANNING_QUANTITY } from "~/models/planning.server";
 import { saveQuantities } from "~/models/planning-queries.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
+import type { IngestClock } from "~/platform/import/ingest.server";
 import { processNextJob } from "~/platform/import/worker-loop.server";
 import { roundTripByExportName } from "~/round-trips.server";
+import { openReadStream } from "~/services/storage.server";
 import { storeAndRegister, useTempDataDir } from "./upload-fixtures";
 
 /**
@@ -109,5 +114,90 @@ describe("an edited export uploaded through /captura/manual", () => {
     expect(await run()).toMatchObject({ kind: "done", status: 3 });
     expect((await findFileById(id))?.message).toBe(excelTexts.excelUploadNotAllowed);
     expect(await quantities()).toEqual(before);
+  });
+});
+
+/** Time that moves only when the test says so; moving it fires the timers due and awaits what they start. */
+class StepClock implements IngestClock {
+  private timers: Array<{ at: number; fire: () => unknown }> = [];
+  constructor(private time: number) {}
+  now(): Date {
+    return new Date(this.time);
+  }
+  setTimer(ms: number, fire: () => unknown): () => void {
+    const timer = { at: this.time + ms, fire };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.time = Math.max(this.time, due.at);
+      await due.fire();
+    }
+    this.time = end;
+  }
+}
+
+describe("an edited export whose apply outlasts the lease", () => {
+  const LEASE_MS = 10_000;
+
+  /** The export, edited and queued by a user who may save it; its worker's apply waits for `release` once begun. */
+  async function slowApply() {
+    await db.collection(EXCEL_IMPORTS).deleteMany({});
+    await db.collection(PLANNING_HISTORY).deleteMany({});
+    const workbook = await exportedWorkbook();
+    const sheet = workbook.worksheets[0];
+    const quantity = column(sheet, "Quantity");
+    [2, 3].forEach((n, i) => {
+      sheet.getRow(n).getCell(quantity).value = 7_000 + i;
+    });
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+    const { id } = await storeAndRegister("planejamento_lento.xlsx", bytes, "gold@example.com");
+    const clock = new StepClock(Date.now());
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let began: () => void = () => undefined;
+    const applying = new Promise<void>((resolve) => (began = resolve));
+    let opened = 0;
+    // The first open is the read that recognises the export; the next one is its apply's.
+    const openSource = async (claim: JobClaim): Promise<{ stream: Readable; size: number }> => {
+      if (++opened > 1) {
+        began();
+        await released;
+      }
+      return openReadStream(claim.bucket, claim.originalFile);
+    };
+    const running = processNextJob({ name: "slow", leaseMs: LEASE_MS, progressIntervalMs: 1_000, clock, openSource });
+    await applying;
+    return { id, clock, release, running };
+  }
+
+  it("keeps its claim while it applies: another worker cannot take the job, and the file is applied once", async () => {
+    const { id, clock, release, running } = await slowApply();
+    await clock.advance(3 * LEASE_MS);
+    expect(await claimNextJob({ agent: "other", leaseMs: LEASE_MS, now: clock.now() })).toBeNull();
+    release();
+    expect(await running).toMatchObject({ kind: "done", status: 0 });
+    expect(await db.collection(EXCEL_IMPORTS).countDocuments({})).toBe(1);
+    expect(await db.collection(PLANNING_HISTORY).countDocuments({ via: "excel" })).toBe(2);
+    expect(await findFileById(id)).toMatchObject({ attempts: 1, progress: 100, agent: "slow" });
+  });
+
+  it("a worker that lost its claim during the apply keeps no report and records no result", async () => {
+    const { id, clock, release, running } = await slowApply();
+    // Its claim is lost (the process was paused past its lease): another worker holds the job now.
+    await db.collection(FILES).updateOne({ _id: id }, { $set: { leaseUntil: clock.now() } });
+    expect(await claimNextJob({ agent: "other", leaseMs: LEASE_MS, now: clock.now() })).toMatchObject({ attempts: 2 });
+    await clock.advance(1_000);
+    release();
+    expect(await running).toEqual({ kind: "lease-lost" });
+    expect(await db.collection(EXCEL_IMPORTS).countDocuments({})).toBe(0);
+    expect((await findFileById(id))?.resultPath).toBeUndefined();
   });
 });

@@ -47,6 +47,8 @@ type FileDoc = FileRecord & {
   batchSummarized?: string;
   /** The claim (`attempts`) that last began writes no later run can take back (markApplyBegun). */
   applyBegan?: number;
+  /** When the job was given up (finishJob `givenUp`): its rows are removed again after a grace period; a claim clears it. */
+  givenUpAt?: Date;
 };
 
 /**
@@ -223,6 +225,7 @@ export async function claimNextJob(options: {
         message: "Processando",
       },
       $inc: { attempts: 1 },
+      $unset: { givenUpAt: "" },
     },
     { sort: { createdAt: 1, _id: 1 }, returnDocument: "after" },
   );
@@ -314,21 +317,32 @@ export async function markApplyBegun(claim: JobClaim): Promise<boolean> {
 }
 
 /**
+ * Whether the claim still holds the job (no later claim, not ended): checked before a write a stale claimer must not
+ * make (an insert batch, a discard). Cheap: one indexed read by _id.
+ */
+export async function holdsClaim(claim: JobClaim): Promise<boolean> {
+  return (await (await files()).countDocuments(heldBy(claim), { limit: 1 })) > 0;
+}
+
+/**
  * Completes the job (progress 100) if the claim is still held; false otherwise. A failure (status ≠ 0) records
- * whether a retry can succeed (`retryable`, false unless the caller says so).
+ * whether a retry can succeed (`retryable`, false unless the caller says so); `givenUp` records when, for the
+ * removal of late rows (givenUpFilesBefore).
  */
 export async function finishJob(
   claim: JobClaim,
-  outcome: { status: number; message: string; now?: Date; retryable?: boolean; nokRows?: number },
+  outcome: { status: number; message: string; now?: Date; retryable?: boolean; nokRows?: number; givenUp?: boolean },
 ): Promise<boolean> {
+  const at = outcome.now ?? new Date();
   const result = await (await files()).updateOne(heldBy(claim), {
     $set: {
+      ...(outcome.givenUp ? { givenUpAt: at } : {}),
       status: outcome.status,
       nokRows: outcome.nokRows ?? 0,
       retryable: outcome.status !== FILE_STATUS_OK && outcome.retryable === true,
       progress: FILE_PROGRESS_DONE,
       message: outcome.message,
-      statusChangeDate: outcome.now ?? new Date(),
+      statusChangeDate: at,
       leaseUntil: null,
     },
   });
@@ -655,9 +669,30 @@ export async function ownJobState(
   return { status: doc.status, progress: doc.progress, message: doc.message ?? "", resultPath: doc.resultPath ?? null };
 }
 
-/** Records where a finished edited export's report is shown (FileRecord.resultPath). */
-export async function recordResultPath(fileId: ObjectId, resultPath: string): Promise<void> {
-  await (await files()).updateOne({ _id: fileId }, { $set: { resultPath } });
+/** Records, while the claim holds, where a finished edited export's report is shown (FileRecord.resultPath). */
+export async function recordResultPath(claim: JobClaim, resultPath: string): Promise<boolean> {
+  const result = await (await files()).updateOne(heldBy(claim), { $set: { resultPath } });
+  return result.matchedCount === 1;
+}
+
+/**
+ * Given-up jobs not claimed since, given up at or before `cutoff` (served by `retryable_status`: a given-up job is a
+ * retryable failure until it is sent back).
+ */
+export async function givenUpFilesBefore(cutoff: Date): Promise<Array<{ id: ObjectId; givenUpAt: Date }>> {
+  const found = await (await files())
+    .find(
+      { retryable: true, status: FILE_STATUS_UNREADABLE, givenUpAt: { $lte: cutoff } },
+      { projection: { givenUpAt: 1 } },
+    )
+    .toArray();
+  return found.map((f) => ({ id: f._id, givenUpAt: f.givenUpAt as Date }));
+}
+
+/** Takes the removal of a given-up job's late rows; false when a claim came meanwhile (or another sweep took it). */
+export async function clearGivenUp(fileId: ObjectId, givenUpAt: Date): Promise<boolean> {
+  const result = await (await files()).updateOne({ _id: fileId, givenUpAt }, { $unset: { givenUpAt: "" } });
+  return result.modifiedCount === 1;
 }
 
 export async function countFiles(user?: string): Promise<number> {

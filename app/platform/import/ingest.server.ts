@@ -5,9 +5,12 @@ import { getDb } from "~/db.server";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import type { JobEnding } from "~/models/file-jobs.server";
 import {
+  clearGivenUp,
   FILE_STATUS_UNKNOWN_LAYOUT,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  givenUpFilesBefore,
+  holdsClaim,
   type JobClaim,
   markApplyBegun,
   recordFileClass,
@@ -93,6 +96,25 @@ export async function removeRowsOfFile(fileId: ObjectId, db?: Db): Promise<void>
   );
   const changed = collections.filter((_, i) => removed[i].deletedCount > 0);
   if (changed.length > 0) await noteDataChanged(changed, database);
+}
+
+/**
+ * How long after a give-up its file's rows are removed once more (removeRowsOfGivenUpFiles): a batch a paused claimer
+ * checked its claim for just before the give-up may land after the give-up's removal.
+ */
+export const GIVEN_UP_GRACE_MS = 10 * 60 * 1000;
+
+/** Removes again the rows of files given up more than GIVEN_UP_GRACE_MS ago and not claimed since (the worker's sweep). */
+export async function removeRowsOfGivenUpFiles(options: { now?: Date; db?: Db } = {}): Promise<number> {
+  const cutoff = new Date((options.now ?? new Date()).getTime() - GIVEN_UP_GRACE_MS);
+  let removed = 0;
+  for (const { id, givenUpAt } of await givenUpFilesBefore(cutoff)) {
+    // Taken first: a claim meanwhile clears it, and its run's rows are not this sweep's.
+    if (!(await clearGivenUp(id, givenUpAt))) continue;
+    await removeRowsOfFile(id, options.db);
+    removed++;
+  }
+  return removed;
 }
 
 type Format = "csv" | "xlsx";
@@ -381,12 +403,6 @@ class Run {
     this.cancelTick();
   }
 
-  /** Stops the heartbeat and lets the source go. */
-  close(): void {
-    this.stop();
-    this.source.stream.destroy();
-  }
-
   private interruptWith(error: Error): void {
     this.stopped = true;
     this.interruption = error;
@@ -440,9 +456,15 @@ async function readAndLoad(run: Run): Promise<IngestOutcome> {
   } catch (error) {
     return await givenUp(run, error);
   } finally {
-    run.close();
+    // The source is let go; the heartbeat is stopped by the ending (applyAndFinish, givenUp), or below: it keeps the
+    // claim while an edited export is applied, which may take longer than a lease.
+    run.source.stream.destroy();
   }
-  return endAtHeader(run, stop);
+  try {
+    return await endAtHeader(run, stop);
+  } finally {
+    run.stop();
+  }
 }
 
 /** Steps 1 to 3: the header recognised, the uploader's rights to its template checked, every row checked. */
@@ -497,6 +519,7 @@ async function checkRights(run: Run, { template }: Layout): Promise<RowLoader | 
     urlPath: objectUrlPath(job.claim.bucket, job.claim.originalFile),
     now: () => job.clock.now(),
     rowId: rowIdsFor(job.claim.id),
+    stillHeld: () => holdsClaim(job.claim),
   };
   const beginApply = async () => {
     if (!(await markApplyBegun(job.claim))) throw new LeaseLostError();
@@ -589,11 +612,21 @@ async function applyReturned(job: Job, found: ReturnedExport): Promise<IngestOut
   const open = async () => (await (job.options.openSource ?? openStored)(job.claim)).stream;
   // Changes applied through a screen's rules are not taken back if the run dies midway.
   if (!(await markApplyBegun(job.claim))) return { kind: "lease-lost" };
-  const applied = await applyReturnedExport(found, job.uploader, open);
+  // Only the claim's holder keeps the report and records it: a claimer that lost the job leaves them to the new one.
+  const held = async () => {
+    if (!(await holdsClaim(job.claim))) throw new LeaseLostError();
+  };
+  let applied: Awaited<ReturnType<typeof applyReturnedExport>>;
+  try {
+    applied = await applyReturnedExport(found, job.uploader, open, held);
+  } catch (error) {
+    if (error instanceof LeaseLostError) return { kind: "lease-lost" };
+    throw error;
+  }
   job.seen.template = found.dataset;
   if (!applied.ok && applied.forbidden) job.seen.refused = true;
   // The screen that queued a large file follows the job to this report (returned-file-jobs.server.ts).
-  if (applied.ok) await recordResultPath(job.claim.id, applied.resultPath);
+  if (applied.ok && !(await recordResultPath(job.claim, applied.resultPath))) return { kind: "lease-lost" };
   const status = applied.ok ? FILE_STATUS_OK : applied.forbidden ? FILE_STATUS_UNREADABLE : FILE_STATUS_REJECTED;
   return finish(job, status, applied.message);
 }

@@ -6,6 +6,7 @@ import { type CellValue, formatCount } from "~/shared/excel/values";
 import type { Step } from "./datasets/apply.server";
 import type { DatasetImportContext } from "./datasets/ingest.server";
 import { ExampleRows, exampleRowTexts, exampleValues, isExampleRow } from "./example-row";
+import { LeaseLostError } from "./target-job.server";
 import { checkRow, type MasterDataTemplate } from "./template";
 
 /**
@@ -74,11 +75,17 @@ export class MasterDataImport {
   }
 
   start(): Promise<void> {
-    return removeImportedRows(this.ctx.db, this.template, this.ctx.file);
+    return this.removeRows();
   }
 
   discard(): Promise<void> {
-    return removeImportedRows(this.ctx.db, this.template, this.ctx.file);
+    return this.removeRows();
+  }
+
+  /** What runs of the file wrote, unless this run lost the job: the rows are then another run's. */
+  private async removeRows(): Promise<void> {
+    if (this.ctx.stillHeld && !(await this.ctx.stillHeld())) return;
+    await removeImportedRows(this.ctx.db, this.template, this.ctx.file);
   }
 
   accept(line: number, values: readonly CellValue[], texts: readonly string[]): void {
@@ -117,6 +124,8 @@ export class MasterDataImport {
     this.nok = [];
     this.batchTime = this.ctx.now();
     if (this.inFlight.length >= MAX_WRITES_IN_FLIGHT) await step(this.inFlight.shift()!);
+    // A claimer that lost the job (paused past its lease; the job given up or taken over) writes no more of it.
+    if (this.ctx.stillHeld && !(await step(this.ctx.stillHeld()))) throw new LeaseLostError();
     const { okCollection, nokCollection } = this.template.load;
     const { db } = this.ctx;
     const write = Promise.all([insertBatch(db, okCollection, ok), insertBatch(db, nokCollection, nok)]).then(

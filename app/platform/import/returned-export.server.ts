@@ -63,6 +63,8 @@ export async function applyReturnedExport(
   found: { dataset: string; scope: URLSearchParams },
   uploader: { email: string; operator: boolean },
   open: () => Promise<Readable>,
+  /** Throws when the report must not be kept (the worker lost its claim while applying: ingest.server.ts). */
+  beforeKeep?: () => Promise<void>,
 ): Promise<ReturnedExportOutcome> {
   const record = uploader.operator ? null : await findPermissionRecord(uploader.email);
   const type = uploader.operator ? OPERATOR_TYPE : (record?.type ?? "");
@@ -77,5 +79,6 @@ export async function applyReturnedExport(
   if (returned.mayImport && !(await returned.mayImport(user, scope))) return refused;
   const outcome = await returned.apply(open, scope, user);
   if (!outcome.ok) return outcome;
+  await beforeKeep?.();
   return kept(outcome.dataset, user, outcome.report, outcome.screen);
 }

@@ -14,6 +14,7 @@ import {
   type IngestOutcome,
   ingestClaimedFile,
   removeRowsOfFile,
+  removeRowsOfGivenUpFiles,
   systemClock,
 } from "./ingest.server";
 import { announceJobEnded } from "./job-notices.server";
@@ -86,19 +87,24 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
   return outcome;
 }
 
-/** Ends a job whose every claim died (MAX_ATTEMPTS), after removing the rows its runs left. */
+/**
+ * Ends a job whose every claim died (MAX_ATTEMPTS), then removes the rows its runs left. Ended first: a claimer that
+ * lost the job checks its claim before each batch and writes no more; a batch checked just before lands within the
+ * grace period, after which the sweep removes the file's rows again (removeRowsOfGivenUpFiles).
+ */
 async function giveUp(claim: JobClaim, options: WorkerOptions, clock: IngestClock): Promise<IngestOutcome> {
   const message = (claim.applyBegan ? jobGiveUpTexts.partlyApplied : jobGiveUpTexts.nothingKept)(MAX_ATTEMPTS);
   options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
-  await removeRowsOfFile(claim.id);
   const ended: IngestOutcome = (await finishJob(claim, {
     status: FILE_STATUS_UNREADABLE,
     message,
     now: clock.now(),
     retryable: true,
+    givenUp: true,
   }))
     ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
     : { kind: "lease-lost" };
+  if (ended.kind === "done") await removeRowsOfFile(claim.id);
   await announceJobEnded(claim, ended, "upload", { log: options.log });
   return ended;
 }
@@ -125,9 +131,11 @@ export function startWorker(options: WorkerOptions = {}): RunningWorker {
   const loop = (async () => {
     while (!stopped) {
       try {
-        if (sweepEvery > 0 && Date.now() - lastSweep >= sweepEvery && getConfig().storage.kind === "local") {
+        if (sweepEvery > 0 && Date.now() - lastSweep >= sweepEvery) {
           lastSweep = Date.now();
-          const removed = await sweepOrphanUploads();
+          const files = await removeRowsOfGivenUpFiles();
+          if (files > 0) options.log?.("info", "rows of given-up files removed again", { count: files });
+          const removed = getConfig().storage.kind === "local" ? await sweepOrphanUploads() : [];
           if (removed.length > 0) options.log?.("info", "orphan uploads removed", { count: removed.length });
         }
         const outcome = await processNextJob({ ...options, name });

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "#test/db";
@@ -28,7 +29,13 @@ import {
   PRODUCT_MASTER,
   PRODUCT_MASTER_NOK,
 } from "~/models/master-data.server";
-import { rowIdsFor } from "~/platform/import/ingest.server";
+import {
+  GIVEN_UP_GRACE_MS,
+  type IngestClock,
+  ingestClaimedFile,
+  removeRowsOfGivenUpFiles,
+  rowIdsFor,
+} from "~/platform/import/ingest.server";
 import { jobGiveUpTexts } from "~/platform/import/texts";
 import { MAX_ATTEMPTS, processNextJob, startWorker } from "~/platform/import/worker-loop.server";
 
@@ -387,6 +394,105 @@ describe("worker: give-up limit", () => {
     await storeAndRegister("aplicando.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
     await dyingClaims(MAX_ATTEMPTS, async (claim) => claim.attempts === 2 && markApplyBegun(claim));
     expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: jobGiveUpTexts.partlyApplied(3) });
+  });
+});
+
+/** A claimer paused mid-file: its timers fire only when the test wakes it, at the time the test sets. */
+class PausedClock implements IngestClock {
+  private timers: Array<() => unknown> = [];
+  constructor(public time: number) {}
+  now(): Date {
+    return new Date(this.time);
+  }
+  setTimer(_ms: number, fire: () => unknown): () => void {
+    this.timers.push(fire);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== fire);
+    };
+  }
+  async wake(at: number): Promise<void> {
+    this.time = at;
+    const due = this.timers;
+    this.timers = [];
+    for (const fire of due) await fire();
+  }
+}
+
+describe("worker: a stale claimer", () => {
+  const ROWS = 3_000; // its first half is past the CSV reader's 64 KB sample, so batches are written before the pause
+
+  async function staleClaimer(name: string) {
+    const lines = [PRODUCT_HEADER];
+    for (let i = 1; i <= ROWS; i++) lines.push(productLine(i, i % 10 === 0));
+    const bytes = Buffer.from(`${lines.join("\n")}\n`);
+    const { id } = await storeAndRegister(name, bytes);
+    const since = Date.now() - 120_000;
+    const claim = await claimNextJob({ agent: "paused", leaseMs: 1, now: new Date(since) });
+    expect(claim?.id.equals(id)).toBe(true);
+    const clock = new PausedClock(since);
+    let resume: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    async function* source() {
+      yield bytes.subarray(0, bytes.length / 2);
+      await paused;
+      yield bytes.subarray(bytes.length / 2);
+    }
+    const running = ingestClaimedFile(claim!, {
+      leaseMs: 1,
+      batchSize: 25,
+      stallTimeoutMs: 5_000,
+      clock,
+      openSource: async () => ({ stream: Readable.from(source()), size: bytes.length }),
+    });
+    const written = async () => (await rows(PRODUCT_MASTER, id)).length + (await rows(PRODUCT_MASTER_NOK, id)).length;
+    await expect.poll(written, { timeout: 10_000 }).toBeGreaterThan(0);
+    return { id, clock, resume, running };
+  }
+
+  it("writes no batch once the job was given up: the given-up file keeps no rows", async () => {
+    const { id, resume, running } = await staleClaimer("pausado.csv");
+    for (let i = 2; i <= MAX_ATTEMPTS + 1; i++) {
+      const claim = await claimNextJob({ agent: `dead-${i}`, leaseMs: 1, now: new Date(Date.now() - 60_000 + i) });
+      expect(claim?.attempts).toBe(i);
+    }
+    // The next claim gives the file up.
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE, message: jobGiveUpTexts.nothingKept(3) });
+    resume(); // the paused claimer wakes and reads on
+    expect(await running).toEqual({ kind: "lease-lost" });
+    expect(await rows(PRODUCT_MASTER, id)).toEqual([]);
+    expect(await rows(PRODUCT_MASTER_NOK, id)).toEqual([]);
+  });
+
+  it("does not remove the rows of the worker that took its job over", async () => {
+    const { id, clock, resume, running } = await staleClaimer("retomado.csv");
+    expect(await run()).toMatchObject({ status: 0, message: "2.700 linhas OK, 300 NOK" });
+    // The paused claimer wakes long after: its first beat finds its source silent past the limit.
+    await clock.wake(clock.time + 60_000);
+    expect(await running).toEqual({ kind: "lease-lost" });
+    resume();
+    expect(await rows(PRODUCT_MASTER, id)).toHaveLength(2_700);
+    expect(await rows(PRODUCT_MASTER_NOK, id)).toHaveLength(300);
+    expect(await findFileById(id)).toMatchObject({ status: 0, progress: 100, attempts: 2 });
+  });
+
+  it("removes, after a grace period, rows a given-up file's late batch wrote; a retried file's are kept", async () => {
+    const { id } = await storeAndRegister("tarde.csv", [PRODUCT_HEADER, productLine(1)].join("\n"));
+    for (let i = 1; i <= MAX_ATTEMPTS; i++)
+      await claimNextJob({ agent: `dead-${i}`, leaseMs: 1, now: new Date(Date.now() - 60_000 + i) });
+    expect(await run()).toMatchObject({ status: FILE_STATUS_UNREADABLE });
+    // A batch whose claim check passed before the give-up lands after it.
+    const db = await testDb.db();
+    await db.collection(PRODUCT_MASTER).insertOne({ _id: rowIdsFor(id)(2), sourceFileId: id, _lineNumber: 2 });
+    await removeRowsOfGivenUpFiles({ now: new Date() });
+    expect(await rows(PRODUCT_MASTER, id)).toHaveLength(1); // within the grace period
+    await removeRowsOfGivenUpFiles({ now: new Date(Date.now() + GIVEN_UP_GRACE_MS + 1_000) });
+    expect(await rows(PRODUCT_MASTER, id)).toEqual([]);
+
+    const { retryJob } = await import("~/models/file-jobs.server");
+    expect(await retryJob(id, { email: TEST_UPLOADER, type: "USER BRONZE" })).toEqual({ ok: true });
+    expect(await run()).toMatchObject({ status: 0, message: "1 linha OK, 0 NOK" });
+    await removeRowsOfGivenUpFiles({ now: new Date(Date.now() + GIVEN_UP_GRACE_MS + 1_000) });
+    expect(await rows(PRODUCT_MASTER, id)).toHaveLength(1);
   });
 });
 

@@ -8,6 +8,7 @@ import type { CellValue } from "~/shared/excel/values";
 import { formatCount } from "~/shared/excel/values";
 import { ExampleRows, exampleRowTexts, exampleValues, isExampleRecord } from "../example-row";
 import { invalid } from "../rules";
+import { LeaseLostError } from "../target-job.server";
 import {
   type ChangeGuard,
   checkRow,
@@ -79,6 +80,11 @@ export type DatasetImportContext = {
    * after it may have left part of the file applied). Throws when the apply must not start (the claim was lost).
    */
   beginApply?: () => Promise<void>;
+  /**
+   * Whether the run still holds its job (file-jobs.server.ts holdsClaim), asked before each batch written and before
+   * rows are removed: a claimer that lost the job (paused past its lease) must not write to or clear the file's rows.
+   */
+  stillHeld?: () => Promise<boolean>;
 };
 
 export class DatasetImport {
@@ -139,6 +145,7 @@ export class DatasetImport {
   }
 
   private async clearNok(): Promise<void> {
+    if (this.ctx.stillHeld && !(await this.ctx.stillHeld())) return;
     await this.ctx.db.collection(this.nokCollection).deleteMany({ sourceFileId: this.ctx.file });
   }
 
@@ -240,6 +247,7 @@ export class DatasetImport {
     this.pending = { spooled: [], texts: new Map(), nok: [] };
     this.batchTime = this.ctx.now();
     if (this.inFlight.length >= MAX_WRITES_IN_FLIGHT) await step(this.inFlight.shift()!);
+    if (this.ctx.stillHeld && !(await step(this.ctx.stillHeld()))) throw new LeaseLostError();
     const write = this.write(batch);
     write.catch(() => undefined); // awaited later
     this.inFlight.push(write);
