@@ -12,7 +12,8 @@ import { signIn } from "./sign-in";
 /**
  * Uploads end to end, on the embedded default (local store, in-process worker): upload as a USER BRONZE
  * (progress, a failed transfer retried, a cancelled and a removed file, duplicates refused), the jobs
- * reaching Completed with their counts on /captura/processando (polling, no reload), a failed job retried;
+ * reaching Completed with their counts on /captura/processando (polling, no reload; one that refused rows is Completed
+ * with them beside the word), a failed job retried;
  * then as USER GOLD the NOK rows' errors, every job on /jobs/executados and a download from /repo/format;
  * and the plain form upload without JavaScript. Tests run in order and share the app.
  */
@@ -228,6 +229,14 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   expect(await uploadRow(page, CHANNEL_NAME).locator(".upload-state").innerText()).toBe(
     uploadScreenTexts.stateFinished,
   );
+  // The product file's job refused two rows: it ended as the others did (Finalizado), its refused rows beside it.
+  await uploadRow(page, PRODUCT_NAME)
+    .locator(".upload-state__refused", { hasText: jobTexts.refusedRows(2) })
+    .waitFor({ timeout: 30_000 });
+  expect(await uploadRow(page, PRODUCT_NAME).getAttribute("data-job")).toBe("partial");
+  expect(await uploadRow(page, PRODUCT_NAME).locator(".upload-state").innerText()).toBe(
+    uploadScreenTexts.stateFinished,
+  );
 
   // Three files were registered (the cancelled one and the refused registration never reached the database).
   const registered = await withDb(app, (db) =>
@@ -243,9 +252,13 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   await page.getByRole("link", { name: NAV_LABELS.processing, exact: true }).first().click();
   await page.waitForURL((url) => url.pathname === "/captura/processando");
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
-  // Ended with two rows refused: "Concluído com recusas", not Completed.
-  await jobRow(page, PRODUCT_NAME).getByText(jobTexts.statePartial, { exact: true }).waitFor({ timeout: 30_000 });
+  // Ended with two rows refused: the spec's Completed all the same, with the refused rows beside the word.
+  const productState = jobRow(page, PRODUCT_NAME).locator(".job-state");
+  await productState.getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
+  expect(await productState.locator(".job-state__refused").innerText()).toBe(jobTexts.refusedRows(2));
+  expect(await page.getByText("Concluído com recusas").count()).toBe(0);
   await jobRow(page, CHANNEL_NAME).getByText(messages.jobCompleted, { exact: true }).waitFor({ timeout: 30_000 });
+  expect(await jobRow(page, CHANNEL_NAME).locator(".job-state__refused").count()).toBe(0);
   // A refused file's state says so in words, not "Completed" with a red icon.
   await jobRow(page, NOTES_NAME).getByText(jobTexts.stateRefused, { exact: true }).waitFor({ timeout: 30_000 });
   expect(await jobRow(page, NOTES_NAME).getByText(messages.jobCompleted, { exact: true }).count()).toBe(0);
@@ -255,7 +268,7 @@ test("a USER BRONZE uploads: progress, a failed transfer retried, cancel and rem
   const product = jobRow(page, PRODUCT_NAME);
   expect(await product.innerText()).toContain("5 linhas OK, 2 NOK");
   expect(await product.locator(".job-name .tooltip-anchor__text").innerText()).toBe("product_master_...");
-  expect(await product.getByRole("img", { name: jobTexts.statePartial }).count()).toBe(1);
+  expect(await product.getByRole("img", { name: jobTexts.iconPartial }).count()).toBe(1);
   expect(await jobRow(page, CHANNEL_NAME).getByRole("img", { name: jobTexts.iconSuccess }).count()).toBe(1);
   expect(await jobRow(page, CHANNEL_NAME).innerText()).toContain("1 linha OK, 0 NOK");
   // The uploader, who may not open /repo/master-data, downloads the product file's NOK rows.
@@ -365,6 +378,10 @@ test("a USER GOLD sees every job, the NOK rows' errors and downloads from /repo/
   await notesRow.waitFor();
   expect(await notesRow.innerText()).toContain("bronze@demo.local");
   expect(await notesRow.getByRole("button", { name: new RegExp(jobTexts.retry) }).count()).toBe(0);
+  // Both lists say the same of a job that refused rows: Completed, its refused rows beside it.
+  const productState = jobRow(page, PRODUCT_NAME).locator(".job-state");
+  expect(await productState.getByText(messages.jobCompleted, { exact: true }).count()).toBe(1);
+  expect(await productState.locator(".job-state__refused").innerText()).toBe(jobTexts.refusedRows(2));
 
   // The product master's NOK rows carry the line, the column, the value and the rule; newest first, on page 1.
   await page.goto("/repo/master-data/planejamento?tab=quantity_nok");

@@ -24,6 +24,7 @@ const row: JobRow = {
   canRetry: true,
   nokRowsHref: null,
   nokRowsDownload: false,
+  refusedRows: 0,
 };
 
 const loaded = {

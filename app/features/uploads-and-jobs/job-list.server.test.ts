@@ -64,19 +64,27 @@ describe("toJobRow", () => {
       kind: "in-progress",
     });
   });
-  it("says a job that ended with rows refused 'Concluído com recusas', in its own colour, not Completed", () => {
+  it("says Completed at 100 also when the job refused rows, with the refused rows beside it and its own icon", () => {
+    // Spec 000 §4: "Completed" at progress 100; one refused row of 501 does not make the file read as not completed.
     expect(toJobRow(item({ progress: 100, nokRows: 1 }), viewer("v@x.test"))).toMatchObject({
-      state: jobTexts.statePartial,
+      state: messages.jobCompleted,
+      refusedRows: 1,
       kind: "partial",
     });
-    expect(jobTexts.statePartial).toBe("Concluído com recusas");
     expect(toJobRow(item({ progress: 100, nokRows: 0 }), viewer("v@x.test"))).toMatchObject({
       state: messages.jobCompleted,
+      refusedRows: 0,
       kind: "success",
+    });
+    // Before the end it is in progress, whatever it counted so far.
+    expect(toJobRow(item({ progress: 60, nokRows: 2 }), viewer("v@x.test"))).toMatchObject({
+      state: messages.jobInProgress,
+      refusedRows: 0,
     });
     // A refusal stays a refusal, whatever its rows.
     expect(toJobRow(item({ progress: 100, status: 4, nokRows: 3 }), viewer("v@x.test"))).toMatchObject({
       state: jobTexts.stateRefused,
+      refusedRows: 0,
       kind: "error",
     });
   });

@@ -41,7 +41,6 @@ export function parseListParams(url: URL): { page: number; pageSize: number } {
 
 const JOB_STATE_WORDS = {
   completed: messages.jobCompleted,
-  partial: jobTexts.statePartial,
   inProgress: messages.jobInProgress,
   refused: jobTexts.stateRefused,
   failed: jobTexts.stateFailed,
@@ -56,6 +55,7 @@ export function toJobRow(item: FileListItem, viewer: Pick<AuthenticatedUser, "em
     date: formatDateTime(item.statusChangeDate),
     progress: Math.max(0, Math.min(100, Number(item.progress) || 0)),
     state: jobStateText(item, JOB_STATE_WORDS),
+    refusedRows: kind === "partial" ? item.nokRows : 0,
     status: item.status,
     kind,
     message: item.message ?? "",

@@ -10,10 +10,13 @@ export type JobRow = {
   progress: number;
   /**
    * The state in words (jobStateText): "Completed" at progress 100 and "In progress" before (spec 000 §4) while the
-   * status is 0, "Concluído com recusas" at 100 when the job refused some rows; a job that ended with another status is "Recusado" (a refusal of the file) or "Falhou" (a failure
-   * "Tentar novamente" may get past), whatever its progress: colour alone is not a status (WCAG 1.4.1).
+   * status is 0, also when the job refused some rows (they are said beside it: `refusedRows`); a job that ended with
+   * another status is "Recusado" (a refusal of the file) or "Falhou" (a failure "Tentar novamente" may get past),
+   * whatever its progress: colour alone is not a status (WCAG 1.4.1).
    */
   state: string;
+  /** Rows a Completed job refused, shown beside its state (0: none, or the job did not complete). */
+  refusedRows: number;
   status: number;
   kind: JobStatusKind;
   message: string;
@@ -33,14 +36,17 @@ export type JobRow = {
   fixRowsHref?: string | null;
 };
 
-/** The words of a job's state: see JobRow.state. */
-export function jobStateText(
+/**
+ * The words of a job's state: see JobRow.state. The screens give no `partial` word (a job that refused rows is
+ * Completed, its rows said beside it); the API's `outcome` gives one to tell such a job apart.
+ */
+export function jobStateText<Word extends string>(
   job: { status: number; progress: number; retryable: boolean; nokRows: number },
-  words: { completed: string; partial: string; inProgress: string; refused: string; failed: string },
-): string {
+  words: { completed: Word; partial?: Word; inProgress: Word; refused: Word; failed: Word },
+): Word {
   if (job.status !== 0) return job.retryable ? words.failed : words.refused;
   if (job.progress < 100) return words.inProgress;
-  return job.nokRows > 0 ? words.partial : words.completed;
+  return job.nokRows > 0 && words.partial !== undefined ? words.partial : words.completed;
 }
 
 /**

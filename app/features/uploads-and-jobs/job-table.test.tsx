@@ -19,6 +19,7 @@ const row = (over: Partial<JobRow>): JobRow => ({
   canRetry: false,
   nokRowsHref: null,
   nokRowsDownload: false,
+  refusedRows: 0,
   ...over,
 });
 
@@ -57,6 +58,22 @@ describe("JobTable", () => {
     expect(html).toContain(`role="img" aria-label="${jobTexts.iconError}"`);
     expect(html).toContain(`<span>${messages.jobInProgress}</span>`);
     expect(html).toContain("40%");
+  });
+
+  it("says Completed for a job that refused rows, with how many beside it, and keeps its own icon", async () => {
+    const html = await render([
+      row({ id: "part", name: "p.csv", kind: "partial", refusedRows: 1 }),
+      row({ id: "many", name: "m.csv", kind: "partial", refusedRows: 1234 }),
+      row({ id: "clean", name: "c.csv" }),
+    ]);
+    expect(html).toContain(
+      `<span class="job-state" data-kind="partial"><span class="job-icon job-icon--partial" role="img" aria-label="${jobTexts.iconPartial}"></span><span>${messages.jobCompleted}</span><span class="job-state__refused">${jobTexts.refusedRows(1)}</span></span>`,
+    );
+    expect(jobTexts.refusedRows(1)).toBe("1 linha recusada");
+    expect(html).toContain(`<span class="job-state__refused">${jobTexts.refusedRows(1234)}</span>`);
+    expect(jobTexts.refusedRows(1234)).toBe("1.234 linhas recusadas");
+    expect(html.match(/job-state__refused/g)).toHaveLength(2);
+    expect(html).not.toContain("Concluído com recusas");
   });
 
   it("has a Retry form only on rows the viewer may retry, and the user column only when asked", async () => {

@@ -181,6 +181,9 @@ export function JobTable({
           <span className="job-state" data-kind={row.original.kind}>
             <JobStatusIcon kind={row.original.kind} />
             <span>{row.original.state}</span>
+            {row.original.refusedRows > 0 ? (
+              <span className="job-state__refused">{jobTexts.refusedRows(row.original.refusedRows)}</span>
+            ) : null}
           </span>
         ),
       },

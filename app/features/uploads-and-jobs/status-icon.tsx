@@ -3,7 +3,7 @@ import { jobTexts } from "./texts";
 
 const LABELS: Record<JobStatusKind, string> = {
   success: jobTexts.iconSuccess,
-  partial: jobTexts.statePartial,
+  partial: jobTexts.iconPartial,
   "in-progress": jobTexts.iconInProgress,
   error: jobTexts.iconError,
 };

@@ -14,13 +14,16 @@ export const jobTexts = {
   columnActions: "Ações",
   iconSuccess: "Sucesso",
   iconInProgress: "Em andamento",
+  // ours: the icon of a Completed job that refused some rows (its state stays the spec's "Completed").
+  iconPartial: "Sucesso com linhas recusadas",
   iconError: "Erro",
   // ours: a job that ended with a non-zero status says so in words, not only by the icon's colour.
   // Refused: the file itself was not accepted, and sending it again changes nothing. Failed: processing broke off
   // (the worker died, the reading stalled, the storage did not answer); "Tentar novamente" may succeed.
   stateRefused: "Recusado",
-  // ours: a job that ended well but refused some rows (they are in its NOK base or its refused-rows file).
-  statePartial: "Concluído com recusas",
+  // ours: beside the state of a job that ended well but refused some rows (they are in its NOK base or its
+  // refused-rows file); the state itself stays the spec's "Completed" (or the upload list's "Finalizado").
+  refusedRows: (count: number) => countOf(count, "linha recusada", "linhas recusadas"),
   stateFailed: "Falhou",
   retry: "Tentar novamente",
   retryQueued: "O arquivo voltou para a fila de processamento.",

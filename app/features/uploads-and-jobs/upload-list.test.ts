@@ -133,7 +133,7 @@ describe("the job of a sent file", () => {
   it("tells a job that ended with rows refused from one that ended clean", () => {
     expect(
       applyJobOutcomes(sent(), [{ ...outcome({ progress: 100, message: "2 linhas OK, 1 NOK" }), nokRows: 1 }])[0].job,
-    ).toEqual({ state: "partial", message: "2 linhas OK, 1 NOK" });
+    ).toEqual({ state: "partial", message: "2 linhas OK, 1 NOK", refusedRows: 1 });
     expect(pendingJobIds(applyJobOutcomes(sent(), [{ ...outcome({ progress: 100 }), nokRows: 1 }]))).toEqual([]);
   });
 

@@ -13,7 +13,8 @@ export type UploadStatus = "uploading" | "finished" | "failed";
  * job lists). The list asks the server while a job has not ended.
  */
 export type UploadJobState = "waiting" | "running" | "done" | "partial" | "refused" | "failed";
-export type UploadJob = { state: UploadJobState; message: string };
+/** `refusedRows`: on a "partial" job, the rows it refused (said beside its state). */
+export type UploadJob = { state: UploadJobState; message: string; refusedRows?: number };
 
 /** A job's record as the server answers it (file-jobs.server.ts JobOutcome). */
 export type JobOutcomeView = {
@@ -39,7 +40,9 @@ export function uploadJobOf(outcome: JobOutcomeView): UploadJob {
         : outcome.progress > 0
           ? "running"
           : "waiting";
-  return { state, message: outcome.message };
+  return state === "partial"
+    ? { state, message: outcome.message, refusedRows: outcome.nokRows }
+    : { state, message: outcome.message };
 }
 
 export function jobEnded(job: UploadJob | undefined): boolean {
@@ -157,7 +160,13 @@ export function applyJobOutcomes(items: UploadItem[], outcomes: readonly JobOutc
     const outcome = item.fileId ? byId.get(item.fileId) : undefined;
     if (!outcome || item.status !== "finished") return item;
     const job = uploadJobOf(outcome);
-    if (item.job && item.job.state === job.state && item.job.message === job.message) return item;
+    if (
+      item.job &&
+      item.job.state === job.state &&
+      item.job.message === job.message &&
+      item.job.refusedRows === job.refusedRows
+    )
+      return item;
     changed = true;
     return { ...item, job };
   });

@@ -63,7 +63,7 @@ describe("UploadTable", () => {
           item("c.csv", {
             progress: 100,
             status: "finished",
-            job: { state: "partial", message: "2 linhas OK, 1 NOK" },
+            job: { state: "partial", message: "2 linhas OK, 1 NOK", refusedRows: 1 },
           }),
         ]}
         targetOf={(i) => targets.get(i.name)}
@@ -80,7 +80,11 @@ describe("UploadTable", () => {
     expect(html).toMatch(/data-upload-name="b.csv" data-status="finished" data-job="refused"/);
     expect(html).toContain(`<span class="upload-state upload-state--refused">${jobTexts.stateRefused}</span>`);
     expect(html).toContain('<span class="upload-table__job">1 linha OK, 0 NOK</span>');
-    expect(html).toContain(`<span class="upload-state upload-state--partial">${jobTexts.statePartial}</span>`);
+    // A job that refused some rows ended as the others did (Finalizado), with its refused rows beside the word.
+    expect(html).toContain(
+      `<span class="upload-state upload-state--partial">${t.stateFinished}</span><span class="upload-state__refused">${jobTexts.refusedRows(1)}</span>`,
+    );
+    expect(html).not.toContain("Concluído com recusas");
     expect(html).toContain(`<span class="upload-state upload-state--failed">${t.stateFailed}</span>`);
     expect(html).toContain(`aria-label="${t.retryOf("d.txt")}"`);
     expect(html.match(new RegExp(t.remove, "g"))?.length).toBeGreaterThanOrEqual(3);

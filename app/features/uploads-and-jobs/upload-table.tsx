@@ -6,13 +6,15 @@ import { truncateJobMessage } from "./truncate";
 import { TruncatedText } from "./truncated-text";
 import { formatEta, jobEnded, type UploadItem } from "./upload-list";
 
-/** A sent file's state is its job's once that ended: refused or failed in words (not only by colour), else finished. */
+/**
+ * A sent file's state is its job's once that ended: refused or failed in words (not only by colour), else finished,
+ * also when the job refused some rows (said beside it).
+ */
 function stateLabel(item: UploadItem): string {
   if (item.status === "failed") return t.stateFailed;
   if (item.status !== "finished") return t.stateActive;
   if (item.job?.state === "refused") return jobTexts.stateRefused;
   if (item.job?.state === "failed") return jobTexts.stateFailed;
-  if (item.job?.state === "partial") return jobTexts.statePartial;
   return t.stateFinished;
 }
 
@@ -29,6 +31,9 @@ function StateCell({ item }: { item: UploadItem }) {
       <span className={`upload-state upload-state--${item.job && jobEnded(item.job) ? item.job.state : item.status}`}>
         {stateLabel(item)}
       </span>
+      {item.status === "finished" && item.job?.state === "partial" && item.job.refusedRows ? (
+        <span className="upload-state__refused">{jobTexts.refusedRows(item.job.refusedRows)}</span>
+      ) : null}
       {note ? <TruncatedText full={note} cut={truncateJobMessage(note)} className="upload-table__job" /> : null}
       {item.error ? (
         <span className="upload-table__error">
