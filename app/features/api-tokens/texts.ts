@@ -27,6 +27,9 @@ export const tokenTexts = {
   create: "Criar token",
   createdTitle: "Token criado",
   createdOnce: "Copie o token agora: ele não será mostrado novamente.",
+  copy: "Copiar token",
+  copied: "Copiado",
+  copyFailed: "Não foi possível copiar: o token está selecionado, copie com Ctrl+C.",
   columns: {
     name: "Nome",
     owner: "Usuário",

@@ -3,12 +3,14 @@ import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { tokenTexts } from "./texts";
+import { TokenSecret } from "./token-secret";
 import type { TokenRow, TokensActionData, TokensPageData } from "./tokens.server";
 import "./tokens.css";
 
 /**
- * /user/tokens: the new-token form (plain post: works without JavaScript), the secret once after creating, and the
- * server-paged list with "Revogar" per live token. SYSTEM ADMIN switches to everyone's tokens (`?todos=1`, in the URL).
+ * /user/tokens: the new-token form (plain post: works without JavaScript; empty again after creating), the secret once
+ * after creating (token-secret.tsx: whole, selectable, "Copiar token" with JavaScript), and the server-paged list
+ * with "Revogar" per live token. SYSTEM ADMIN switches to everyone's tokens (`?todos=1`, in the URL).
  */
 
 const { columns: headers } = tokenTexts;
@@ -50,6 +52,7 @@ export function TokensScreen() {
   const busy = useNavigation().state === "submitting";
   const title = page.scim ? tokenTexts.scimTitle : page.all ? tokenTexts.allTitle : tokenTexts.title;
   const fieldError = (name: string) => (result && "fields" in result ? result.fields?.[name] : undefined);
+  const created = result && "ok" in result && result.ok === "created" ? result : null;
   return (
     <section aria-labelledby="tokens-title" className="tokens">
       <h1 id="tokens-title">{title}</h1>
@@ -76,19 +79,12 @@ export function TokensScreen() {
       {!page.enabled ? <Alert tone="error">{tokenTexts.disabled}</Alert> : null}
       {result && "error" in result ? <Alert tone="error">{result.error}</Alert> : null}
       {result && "ok" in result && result.ok === "revoked" ? <Alert tone="success">{result.message}</Alert> : null}
-      {result && "ok" in result && result.ok === "created" ? (
-        <div className="token-secret" role="status">
-          <h2>{tokenTexts.createdTitle}</h2>
-          <p>{tokenTexts.createdOnce}</p>
-          <label htmlFor="token-secret">{result.name}</label>
-          <input id="token-secret" readOnly value={result.secret} className="token-secret__value" />
-          <p>
-            {headers.expiresAt}: {result.expiresAt}
-          </p>
-        </div>
+      {created ? (
+        <TokenSecret key={created.id} name={created.name} secret={created.secret} expiresAt={created.expiresAt} />
       ) : null}
       {page.enabled ? (
-        <Form method="post" className="token-form">
+        // A new key after each creation: with JavaScript the form starts empty again, as the page after a plain POST.
+        <Form method="post" className="token-form" key={created?.id ?? "new"}>
           <h2>{tokenTexts.createTitle}</h2>
           <input type="hidden" name="intent" value="create" />
           {page.scim ? <input type="hidden" name="kind" value="scim" /> : null}

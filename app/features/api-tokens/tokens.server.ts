@@ -133,7 +133,7 @@ const revokeSchema = z.object({
 const actionSchema = z.discriminatedUnion("intent", [createSchema, revokeSchema]);
 
 export type TokensActionData =
-  | { ok: "created"; secret: string; name: string; expiresAt: string }
+  | { ok: "created"; id: string; secret: string; name: string; expiresAt: string }
   | { ok: "revoked"; message: string }
   | { error: string; fields?: Record<string, string> };
 
@@ -187,7 +187,7 @@ export async function tokensAction(user: AuthenticatedUser, request: Request) {
       },
     });
     return data<TokensActionData>(
-      { ok: "created", secret, name: record.name, expiresAt: formatDateTime(record.expiresAt) },
+      { ok: "created", id: String(record._id), secret, name: record.name, expiresAt: formatDateTime(record.expiresAt) },
       { headers: { "Cache-Control": "no-store" } },
     );
   }
