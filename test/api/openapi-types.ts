@@ -400,6 +400,7 @@ export interface operations {
                      *       "fileName": "planejamento-maio.csv",
                      *       "user": "ana.lima@empresa.com.br",
                      *       "state": "running",
+                     *       "outcome": "running",
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
@@ -418,6 +419,11 @@ export interface operations {
                         user: string;
                         /** @enum {string} */
                         state: "completed" | "running" | "failed";
+                        /**
+                         * @description O resultado, pela regra das listas de jobs: running (em andamento); completed (concluído sem recusas); completedWithRefusals (concluído com linhas recusadas: refusedRows as conta e links.refused as baixa); refused (arquivo recusado pelo conteúdo: corrija e reenvie); failed (falhou: retry pode resolver). Detalha state, que mantém seus três valores.
+                         * @enum {string}
+                         */
+                        outcome: "running" | "completed" | "completedWithRefusals" | "refused" | "failed";
                         /** @description 0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado. */
                         statusCode: number;
                         progress: number;
@@ -600,6 +606,7 @@ export interface operations {
                      *           "fileName": "planejamento-maio.csv",
                      *           "user": "ana.lima@empresa.com.br",
                      *           "state": "completed",
+                     *           "outcome": "completedWithRefusals",
                      *           "statusCode": 0,
                      *           "progress": 100,
                      *           "message": "118 linhas OK, 2 NOK",
@@ -623,6 +630,11 @@ export interface operations {
                             user: string;
                             /** @enum {string} */
                             state: "completed" | "running" | "failed";
+                            /**
+                             * @description O resultado, pela regra das listas de jobs: running (em andamento); completed (concluído sem recusas); completedWithRefusals (concluído com linhas recusadas: refusedRows as conta e links.refused as baixa); refused (arquivo recusado pelo conteúdo: corrija e reenvie); failed (falhou: retry pode resolver). Detalha state, que mantém seus três valores.
+                             * @enum {string}
+                             */
+                            outcome: "running" | "completed" | "completedWithRefusals" | "refused" | "failed";
                             /** @description 0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado. */
                             statusCode: number;
                             progress: number;
@@ -747,6 +759,7 @@ export interface operations {
                      *       "fileName": "planejamento-maio.csv",
                      *       "user": "ana.lima@empresa.com.br",
                      *       "state": "completed",
+                     *       "outcome": "completedWithRefusals",
                      *       "statusCode": 0,
                      *       "progress": 100,
                      *       "message": "118 linhas OK, 2 NOK",
@@ -766,6 +779,11 @@ export interface operations {
                         user: string;
                         /** @enum {string} */
                         state: "completed" | "running" | "failed";
+                        /**
+                         * @description O resultado, pela regra das listas de jobs: running (em andamento); completed (concluído sem recusas); completedWithRefusals (concluído com linhas recusadas: refusedRows as conta e links.refused as baixa); refused (arquivo recusado pelo conteúdo: corrija e reenvie); failed (falhou: retry pode resolver). Detalha state, que mantém seus três valores.
+                         * @enum {string}
+                         */
+                        outcome: "running" | "completed" | "completedWithRefusals" | "refused" | "failed";
                         /** @description 0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado. */
                         statusCode: number;
                         progress: number;
@@ -1041,6 +1059,7 @@ export interface operations {
                      *       "fileName": "planejamento-maio.csv",
                      *       "user": "ana.lima@empresa.com.br",
                      *       "state": "running",
+                     *       "outcome": "running",
                      *       "statusCode": 0,
                      *       "progress": 0,
                      *       "message": "",
@@ -1059,6 +1078,11 @@ export interface operations {
                         user: string;
                         /** @enum {string} */
                         state: "completed" | "running" | "failed";
+                        /**
+                         * @description O resultado, pela regra das listas de jobs: running (em andamento); completed (concluído sem recusas); completedWithRefusals (concluído com linhas recusadas: refusedRows as conta e links.refused as baixa); refused (arquivo recusado pelo conteúdo: corrija e reenvie); failed (falhou: retry pode resolver). Detalha state, que mantém seus três valores.
+                         * @enum {string}
+                         */
+                        outcome: "running" | "completed" | "completedWithRefusals" | "refused" | "failed";
                         /** @description 0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado. */
                         statusCode: number;
                         progress: number;

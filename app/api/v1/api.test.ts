@@ -356,6 +356,60 @@ describe("upload and poll", () => {
     }
   });
 
+  it("says a completed job refused rows (outcome), as the job lists do, and links them, in the job and the list", async () => {
+    const admin = await userOf("SYSTEM ADMIN");
+    const token = await tokenFor(admin, "write");
+    const send = async (dataset: string, body: string) => {
+      const posted = await api(`/uploads?dataset=${dataset}`, {
+        method: "POST",
+        token,
+        body,
+        headers: { "Content-Type": "text/csv" },
+      });
+      return ((await posted.json()) as { id: string; outcome: string }).id;
+    };
+    const forecast = (rows: string[][]) => `${[FORECAST_HEADER, ...rows].map((r) => r.join(";")).join("\r\n")}\r\n`;
+    const ids = {
+      completedWithRefusals: await send(
+        "product",
+        csv([productLine(31), productLine(32, true), productLine(33, true)]),
+      ),
+      completed: await send("product", csv([productLine(34)])),
+      refusedFile: await send("forecast", forecast([forecastRow(), forecastRow({ forecast: "muito" })])),
+    };
+    type JobAnswer = { state: string; outcome: string; refusedRows: number; retryable: boolean; links: object };
+    const job = async (id: string) => (await (await api(`/jobs/${id}`, { token })).json()) as JobAnswer;
+    // Queued: still running, whatever it will refuse.
+    expect(await job(ids.completedWithRefusals)).toMatchObject({ state: "running", outcome: "running" });
+    await drainJobs();
+    const jobs: Record<string, JobAnswer> = {};
+    for (const [name, id] of Object.entries(ids)) jobs[name] = await job(id);
+    // `state` keeps its three values (existing clients filter on them); `outcome` says what the lists' words say.
+    expect(jobs.completedWithRefusals).toMatchObject({
+      state: "completed",
+      outcome: "completedWithRefusals",
+      refusedRows: 2,
+      links: { refused: `/api/v1/jobs/${ids.completedWithRefusals}/refused` },
+    });
+    expect(jobs.completed).toMatchObject({ state: "completed", outcome: "completed", refusedRows: 0 });
+    expect(jobs.completed.links).not.toHaveProperty("refused");
+    expect(jobs.refusedFile).toMatchObject({ state: "failed", outcome: "refused", retryable: false });
+    const listed = (await (await api("/jobs?limit=100", { token })).json()) as {
+      data: Array<{ id: string; outcome: string; links: object }>;
+    };
+    for (const [name, id] of Object.entries(ids)) {
+      const inList = listed.data.find((j) => j.id === id);
+      expect(`${name}: ${inList?.outcome}`).toBe(`${name}: ${jobs[name].outcome}`);
+      expect(inList?.links).toEqual(jobs[name].links);
+    }
+    const completedOnly = (await (await api("/jobs?state=completed&limit=100", { token })).json()) as {
+      data: Array<{ id: string }>;
+    };
+    expect(completedOnly.data.map((j) => j.id)).toEqual(
+      expect.arrayContaining([ids.completedWithRefusals, ids.completed]),
+    );
+  });
+
   it("pages the job list by cursor, newest first, without repeating or skipping a job", async () => {
     const user = await userOf("USER BRONZE");
     const token = await tokenFor(user, "write");

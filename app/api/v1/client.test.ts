@@ -89,6 +89,10 @@ describe("a client generated from the document", () => {
 
     const list = await client.GET("/api/v1/jobs", { params: { query: { state: "completed" } } });
     expect(list.data?.data.map((j) => j.id)).toEqual([id]);
+    // Both rows loaded: the typed `outcome` says the job refused none.
+    const outcome: "running" | "completed" | "completedWithRefusals" | "refused" | "failed" | undefined =
+      list.data?.data[0]?.outcome;
+    expect(outcome).toBe("completed");
     expect(list.data?.next).toBeNull();
   });
 });

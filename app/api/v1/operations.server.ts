@@ -6,6 +6,7 @@ import { accessContext } from "~/config.server";
 import { apiTexts } from "~/features/api-tokens/texts";
 import { fixRowsDownload } from "~/features/uploads-and-jobs/fix-rows.server";
 import { retryOneJob, retryRefusalStatus } from "~/features/uploads-and-jobs/job-list.server";
+import { jobStateText } from "~/features/uploads-and-jobs/job-row";
 import { jobTexts } from "~/messages";
 import {
   type FileListItem,
@@ -52,11 +53,30 @@ const datasetSchema = z.object({
   columns: z.array(columnSchema),
 });
 
+/**
+ * What a job came to, by the job lists' own rule (jobStateText; the lists mark a completed job that refused rows apart
+ * from a clean one): it refines `state`, whose three values stay as they were for the clients and the filter.
+ */
+const JOB_OUTCOMES = ["running", "completed", "completedWithRefusals", "refused", "failed"] as const;
+type JobOutcome = (typeof JOB_OUTCOMES)[number];
+const OUTCOME_OF_WORDS = {
+  inProgress: "running",
+  completed: "completed",
+  partial: "completedWithRefusals",
+  refused: "refused",
+  failed: "failed",
+} as const satisfies Record<string, JobOutcome>;
+
 const jobSchema = z.object({
   id: z.string(),
   fileName: z.string(),
   user: z.string(),
   state: z.enum(JOB_STATES),
+  outcome: z
+    .enum(JOB_OUTCOMES)
+    .describe(
+      "O resultado, pela regra das listas de jobs: running (em andamento); completed (concluído sem recusas); completedWithRefusals (concluído com linhas recusadas: refusedRows as conta e links.refused as baixa); refused (arquivo recusado pelo conteúdo: corrija e reenvie); failed (falhou: retry pode resolver). Detalha state, que mantém seus três valores.",
+    ),
   statusCode: z.number().int().describe("0 ok, 2 layout desconhecido, 3 ilegível ou sem permissão, 4 recusado."),
   progress: z.number().int().min(0).max(100),
   message: z.string(),
@@ -87,11 +107,15 @@ const jobPath = (id: string) => `/api/v1/jobs/${id}`;
 /** `refused`: the caller may download refused rows of the job (refusedRowsOfFiles, the download's own rule). */
 function toJob(item: FileListItem, refused: boolean): Job {
   const state = jobStateOf(item);
+  // The lists' rule, told also by the refused rows' own rule: a record from before the count (nokRows 0) whose refused
+  // rows are there to download refused rows too, so `outcome` and `links.refused` never disagree.
+  const nokRows = refused ? Math.max(item.nokRows, 1) : item.nokRows;
   return {
     id: item.id,
     fileName: item.originalName ?? "",
     user: item.user ?? "",
     state,
+    outcome: jobStateText({ ...item, nokRows }, OUTCOME_OF_WORDS),
     statusCode: item.status,
     progress: Math.max(0, Math.min(100, Math.round(Number(item.progress) || 0))),
     message: item.message ?? "",
@@ -112,6 +136,7 @@ const EXAMPLE_JOB: Job = {
   fileName: "planejamento-maio.csv",
   user: "ana.lima@empresa.com.br",
   state: "completed",
+  outcome: "completedWithRefusals",
   statusCode: 0,
   progress: 100,
   message: "118 linhas OK, 2 NOK",
@@ -129,6 +154,7 @@ const EXAMPLE_JOB: Job = {
 const EXAMPLE_QUEUED_JOB: Job = {
   ...EXAMPLE_JOB,
   state: "running",
+  outcome: "running",
   statusCode: 0,
   progress: 0,
   message: "",
