@@ -90,8 +90,8 @@ type ActionData = { error: NonNullable<ScreenError> };
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRouteAccess("routes/ij.forecast_preparers", request, "write");
   const state = parseListState(new URL(request.url));
-  const refuse = (message: string, costCenter: string | null = null) =>
-    data<ActionData>({ error: { message, costCenter } }, { status: 400 });
+  const refuse = (message: string, costCenter: string | null = null, choices?: { email: string; name: string }[]) =>
+    data<ActionData>({ error: { message, costCenter, ...(choices ? { choices } : {}) } }, { status: 400 });
   let form: FormData;
   try {
     form = await request.formData();
@@ -113,7 +113,7 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (input.intent) {
     case "add": {
       const outcome = await addPreparer(input.cost_center_concat, input.user, admin.email);
-      if (!outcome.ok) return refuse(outcome.message, input.cost_center_concat);
+      if (!outcome.ok) return refuse(outcome.message, input.cost_center_concat, outcome.choices);
       return redirect(preparersHref(state, { ok: "added", cc: outcome.costCenter, email: outcome.email }));
     }
     case "remove": {

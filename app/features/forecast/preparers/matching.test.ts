@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costCenterCode, matchResponsibles, nameKey } from "./matching";
+import { costCenterCode, matchResponsibles, nameKey, peopleNamed } from "./matching";
 
 const CENTERS = ["CC1001 - Marketing", "CC223601 - Controladoria", "CC4313 - Logística"];
 const USERS = [
@@ -84,5 +84,26 @@ describe("matchResponsibles", () => {
     );
     expect(result.unmatched.map((u) => u.reason)).toEqual([{ kind: "costCenterAmbiguous", count: 2 }]);
     expect(result.proposals.map((p) => p.unit)).toEqual(["2"]);
+  });
+});
+
+describe("peopleNamed", () => {
+  const emails = (typed: string) => peopleNamed(typed, USERS).map((u) => u.user);
+  it("is whoever has the name, else whoever has a word starting with each word typed; nothing for no name", () => {
+    expect(emails(" joao DA silva ")).toEqual(["joao@example.com"]);
+    expect(emails("ana souza")).toEqual(["ana1@example.com", "ana2@example.com"]);
+    expect(emails("bea li")).toEqual(["bia@example.com"]);
+    expect(emails("Caio")).toEqual(["caio@example.com"]);
+    expect(emails("Gabriela")).toEqual([]);
+    // A word must start a word of the name: "ouza" is inside "Souza", not its start.
+    expect(emails("ouza")).toEqual([]);
+    expect(emails("   ")).toEqual([]);
+  });
+
+  it("prefers the exact name to names that start so", () => {
+    const people = [{ name: "Ana" }, { name: "Ana Paula" }, { name: "Anabela" }];
+    expect(peopleNamed("ana", people)).toEqual([{ name: "Ana" }]);
+    expect(peopleNamed("ana p", people)).toEqual([{ name: "Ana Paula" }]);
+    expect(peopleNamed("an", people)).toHaveLength(3);
   });
 });

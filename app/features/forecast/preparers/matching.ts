@@ -115,3 +115,20 @@ export function matchResponsibles(
   }
   return { proposals, unmatched };
 }
+
+/**
+ * The people a name typed in a form names (the preparers' add form): those whose name is it (as `nameKey` compares),
+ * else those whose name has, for each word typed, a word starting with it ("ped our" names Pedro Ouro). One is that
+ * person; several are offered to pick from; none is said so. Nothing is guessed.
+ */
+export function peopleNamed<P extends { name: string }>(typed: string, people: readonly P[]): P[] {
+  const key = nameKey(typed);
+  if (key === "") return [];
+  const exact = people.filter((p) => nameKey(p.name) === key);
+  if (exact.length > 0) return exact;
+  const words = key.split(" ");
+  return people.filter((p) => {
+    const own = nameKey(p.name).split(" ");
+    return words.every((w) => own.some((o) => o.startsWith(w)));
+  });
+}

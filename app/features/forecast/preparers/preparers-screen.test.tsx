@@ -60,6 +60,9 @@ describe("PreparersScreen", () => {
     const html = decode(await render(base));
     expect(html.match(/list="forecast-preparers-people"/g)).toHaveLength(2);
     expect(html).toContain(`placeholder="${t.emailPlaceholder}"`);
+    // A name is no e-mail: the field is text, so the browser lets "Gabriela" through to the server.
+    expect(html).not.toContain('type="email"');
+    expect(html.match(/<input type="text" name="user" required=""/g)).toHaveLength(2);
     expect(html).toContain(
       `<datalist id="forecast-preparers-people"><option value="gold@example.com" label="Joana Gold (gold@example.com)"></option><option value="pedro@example.com" label="pedro@example.com"></option></datalist>`,
     );
@@ -91,6 +94,22 @@ describe("PreparersScreen", () => {
     const html = await render(base, { message: "não é usuário do portal", costCenter: RETAIL });
     expect(html).toContain('role="alert">não é usuário do portal</p>');
     expect(html).toContain('aria-invalid="true"');
+  });
+
+  it("offers the several people a name matched, each a button that adds that one, beside the cost centre", async () => {
+    const choices = [
+      { email: "ana1@example.com", name: "Ana Souza" },
+      { email: "ana2@example.com", name: "ana  souza" },
+    ];
+    const message = t.refused.severalNamed("ana souza", 2);
+    const html = decode(await render(base, { message, costCenter: RETAIL, choices }));
+    expect(html).toContain(`role="alert">${message}</p>`);
+    for (const c of choices) expect(html).toContain(`<button type="submit" name="user" value="${c.email}"`);
+    expect(html).toContain(t.pickChoice("Ana Souza", "ana1@example.com"));
+    // The choices' form adds to the cost centre refused, keeping the filter.
+    const form = html.slice(html.indexOf(`aria-label="${t.choicesLabel(RETAIL)}"`));
+    expect(form).toContain(`name="cost_center_concat" value="${RETAIL}"`);
+    expect(html.match(/name="intent" value="add"/g)).toHaveLength(3);
   });
 
   it("shows the proposals with one confirmation carrying them, and what did not match", async () => {

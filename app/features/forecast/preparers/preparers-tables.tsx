@@ -117,33 +117,68 @@ function AddPreparerForm({
   row: CostCenterRow;
   here: string;
   busy: boolean;
-  error: string | null;
+  error: ScreenError;
 }) {
   if (!row.inForecast) return <em>{t.notInForecast}</em>;
   const errorId = `preparer-error-${row.costCenter.replace(/[^\w-]/g, "_")}`;
   return (
-    <Form method="post" action={here} className="forecast-preparers__add">
-      <input type="hidden" name="intent" value="add" />
-      <input type="hidden" name="cost_center_concat" value={row.costCenter} />
-      <input
-        type="email"
-        name="user"
-        required
-        maxLength={254}
-        list={PEOPLE_LIST_ID}
-        placeholder={t.emailPlaceholder}
-        aria-label={t.emailLabel(row.costCenter)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-      />
-      <button type="submit" className="button button--secondary" disabled={busy}>
-        {t.addButton}
-      </button>
-      {error ? (
-        <p className="field__error" id={errorId} role="alert">
-          {error}
-        </p>
+    <>
+      <Form method="post" action={here} className="forecast-preparers__add">
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="cost_center_concat" value={row.costCenter} />
+        {/* Text, not e-mail: a name is looked up on the server (one person, or several to pick from). */}
+        <input
+          type="text"
+          name="user"
+          required
+          maxLength={254}
+          list={PEOPLE_LIST_ID}
+          placeholder={t.emailPlaceholder}
+          aria-label={t.emailLabel(row.costCenter)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+        <button type="submit" className="button button--secondary" disabled={busy}>
+          {t.addButton}
+        </button>
+        {error ? (
+          <p className="field__error" id={errorId} role="alert">
+            {error.message}
+          </p>
+        ) : null}
+      </Form>
+      {error?.choices?.length ? (
+        <PersonChoices costCenter={row.costCenter} choices={error.choices} here={here} busy={busy} />
       ) : null}
+    </>
+  );
+}
+
+/** The people a name matched, each a button adding that one (its own form: only the pressed button's e-mail is sent). */
+function PersonChoices({
+  costCenter,
+  choices,
+  here,
+  busy,
+}: {
+  costCenter: string;
+  choices: NonNullable<NonNullable<ScreenError>["choices"]>;
+  here: string;
+  busy: boolean;
+}) {
+  return (
+    <Form method="post" action={here} className="forecast-preparers__choices" aria-label={t.choicesLabel(costCenter)}>
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="cost_center_concat" value={costCenter} />
+      <ul>
+        {choices.map((c) => (
+          <li key={c.email}>
+            <button type="submit" name="user" value={c.email} className="button button--secondary" disabled={busy}>
+              {t.pickChoice(c.name, c.email)}
+            </button>
+          </li>
+        ))}
+      </ul>
     </Form>
   );
 }
@@ -191,7 +226,7 @@ export function CostCentersTable({
           row={row.original}
           here={here}
           busy={busy}
-          error={error?.costCenter === row.original.costCenter ? error.message : null}
+          error={error?.costCenter === row.original.costCenter ? error : null}
         />
       ),
     },

@@ -19,7 +19,7 @@ import { byPtBr, byPtBrNumeric } from "~/shared/collation";
 import type { CalendarDate } from "~/shared/months";
 import { pageNumber } from "~/shared/pagination";
 import { scenarioOpenOn } from "../release-points";
-import { matchResponsibles, nameKey, type Proposal, type Unmatched } from "./matching";
+import { matchResponsibles, nameKey, type Proposal, peopleNamed, type Unmatched } from "./matching";
 import { type ListState, PREPARERS_PAGE_SIZE } from "./paths";
 import { preparersTexts as t } from "./texts";
 
@@ -241,14 +241,39 @@ export async function keptRefusals(id: string | null, user: string, max = 200) {
 // ---------------------------------------------------------------------------------------------
 // Add, remove
 
-export type Refusal = { ok: false; message: string };
+/** A refusal; `choices`: the people a name matched, to pick one from. */
+export type Refusal = { ok: false; message: string; choices?: Person[] };
+type Person = { email: string; name: string };
 
-/** Adds one preparer by e-mail (the screen's form). */
+/** The most people a name's refusal offers to pick from (it says how many matched). */
+const MAX_CHOICES = 20;
+
+/**
+ * The e-mail the add form's field names: an e-mail as typed (checked as every path checks it), or a name that one person
+ * who may prepare has (`peopleNamed`); several are offered to pick from, none is refused.
+ */
+async function personTyped(typed: string): Promise<{ ok: true; email: string } | Refusal> {
+  if (typed.includes("@")) return { ok: true, email: typed };
+  const matches = peopleNamed(typed, await preparerPeople());
+  const name = typed.trim();
+  if (matches.length === 1) return { ok: true, email: matches[0].email };
+  if (matches.length === 0) return { ok: false, message: t.refused.noneNamed(name) };
+  return {
+    ok: false,
+    message: t.refused.severalNamed(name, matches.length),
+    choices: matches.slice(0, MAX_CHOICES).map(({ email, name }) => ({ email, name })),
+  };
+}
+
+/** Adds one preparer by e-mail or by name (the screen's form). */
 export async function addPreparer(
   costCenter: string,
-  email: string,
+  typed: string,
   by: string,
 ): Promise<{ ok: true; email: string; costCenter: string } | Refusal> {
+  const person = await personTyped(typed);
+  if (!person.ok) return person;
+  const email = person.email;
   const normalized = normalizeEmail(email);
   const { valid, refused } = await checkCandidates([{ line: 0, cost_center_concat: costCenter, user: email }]);
   if (refused.length > 0) return { ok: false, message: refused[0].reason };
@@ -345,8 +370,15 @@ const emailField = z
   .min(1, t.refused.emailRequired)
   .max(254, t.refused.emailRequired);
 
+/** The add form's field: a name or an e-mail. */
+const userField = z
+  .string({ required_error: t.refused.userRequired })
+  .trim()
+  .min(1, t.refused.userRequired)
+  .max(254, t.refused.userRequired);
+
 export const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add"), cost_center_concat: costCenterField, user: emailField }),
+  z.object({ intent: z.literal("add"), cost_center_concat: costCenterField, user: userField }),
   z.object({
     intent: z.literal("remove"),
     cost_center_concat: costCenterField,

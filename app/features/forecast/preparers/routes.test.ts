@@ -217,8 +217,8 @@ describe("adding and removing", () => {
         { cost_center_concat: MARKETING, user: "gold@example.com" },
         t.refused.alreadyAssigned("gold@example.com", MARKETING),
       ],
-      [{ cost_center_concat: MARKETING, user: "não é e-mail" }, t.refused.invalidEmail("não é e-mail")],
-      [{ cost_center_concat: MARKETING, user: "" }, t.refused.emailRequired],
+      [{ cost_center_concat: MARKETING, user: "não é@e-mail" }, t.refused.invalidEmail("não é@e-mail")],
+      [{ cost_center_concat: MARKETING, user: "" }, t.refused.userRequired],
     ];
     for (const [fields, message] of cases) {
       const answer = dataAnswer<Refusal>(await post({ intent: "add", ...fields }));
@@ -227,6 +227,43 @@ describe("adding and removing", () => {
     }
     const odd = dataAnswer<Refusal>(await post({ intent: "drop", user: '{"$ne":null}' }));
     expect(odd).toMatchObject({ status: 400, body: { error: { message: t.refused.invalidForm } } });
+    expect(await assignments()).toEqual(before);
+  });
+
+  it("finds the user by name (without case, accents or extra spaces; else by each word's start), among those who may prepare", async () => {
+    type Choices = { error: { message: string; costCenter: string; choices?: { email: string; name: string }[] } };
+    const before = await assignments();
+    const exact = location(await post({ intent: "add", cost_center_concat: RETAIL, user: "  JOANA   gold " }));
+    expect([exact.searchParams.get("ok"), exact.searchParams.get("email")]).toEqual(["added", "gold@example.com"]);
+    const start = location(await post({ intent: "add", cost_center_concat: GESTAO, user: "ped our" }));
+    expect([start.searchParams.get("ok"), start.searchParams.get("email")]).toEqual(["added", "gold2@example.com"]);
+    expect((await load(start.search)).body.notice).toMatchObject({ text: t.ok.added("gold2@example.com", GESTAO) });
+    expect(await assignments()).toEqual(
+      [...before, `${GESTAO}|gold2@example.com`, `${RETAIL}|gold@example.com`].sort(),
+    );
+    for (const [cc, user] of [
+      [RETAIL, "gold@example.com"],
+      [GESTAO, "gold2@example.com"],
+    ])
+      await post({ intent: "remove", cost_center_concat: cc, user, confirm: "1" });
+
+    // Several people match: nothing is added, and each is offered to pick (their e-mail).
+    const several = dataAnswer<Choices>(
+      await post({ intent: "add", cost_center_concat: MARKETING, user: "ana souza" }),
+    );
+    expect(several.status).toBe(400);
+    expect(several.body.error.message).toBe(t.refused.severalNamed("ana souza", 2));
+    expect(several.body.error.costCenter).toBe(MARKETING);
+    expect([...(several.body.error.choices ?? [])].sort((a, b) => a.email.localeCompare(b.email))).toEqual([
+      { email: "ana1@example.com", name: "Ana Souza" },
+      { email: "ana2@example.com", name: "ana  souza" },
+    ]);
+    // No one, or only someone who may not prepare (USER SILVER): said so, with no choices.
+    for (const name of ["Gabriela", "silvia prata"]) {
+      const none = dataAnswer<Choices>(await post({ intent: "add", cost_center_concat: MARKETING, user: name }));
+      expect(none.status).toBe(400);
+      expect(none.body.error).toEqual({ message: t.refused.noneNamed(name), costCenter: MARKETING });
+    }
     expect(await assignments()).toEqual(before);
   });
 

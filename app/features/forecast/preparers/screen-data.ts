@@ -32,4 +32,9 @@ export type ScreenData = {
   } | null;
 };
 
-export type ScreenError = { message: string; costCenter: string | null } | null;
+/** A refused action's message, beside its cost centre; `choices`: the people a name matched, to pick one from. */
+export type ScreenError = {
+  message: string;
+  costCenter: string | null;
+  choices?: { email: string; name: string }[];
+} | null;

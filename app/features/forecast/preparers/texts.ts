@@ -35,7 +35,7 @@ export const preparersTexts = {
   pagerLabel: "Paginação",
 
   // Add and remove
-  emailLabel: (cc: string) => `E-mail do responsável por ${cc}`,
+  emailLabel: (cc: string) => `Nome ou e-mail do responsável por ${cc}`,
   emailPlaceholder: "Nome ou e-mail",
   addButton: "Adicionar",
   remove: "Remover",
@@ -45,6 +45,9 @@ export const preparersTexts = {
   removeOnlySubmitted: (cc: string, rf: string) =>
     `${cc} está Enviado no ${rf} e ficará sem responsável: se o revisor devolver o forecast, ninguém poderá corrigi-lo.`,
   removeConfirm: "Sim, remover responsável",
+  // A name that several people match: each offered to pick
+  choicesLabel: (cc: string) => `Escolha o responsável por ${cc}`,
+  pickChoice: (name: string, email: string) => (name ? `Adicionar ${name} (${email})` : `Adicionar ${email}`),
   cancel: "Cancelar",
 
   // Suggestions from the FP&A responsibles
@@ -117,6 +120,11 @@ export const preparersTexts = {
   refused: {
     invalidForm: "Não foi possível ler o formulário. Recarregue a página e tente de novo.",
     emailRequired: "Informe o e-mail do responsável.",
+    userRequired: "Informe o nome ou o e-mail do responsável.",
+    noneNamed: (name: string) =>
+      `Nenhum usuário que pode preparar o forecast se chama “${name}”. Informe o nome completo ou o e-mail.`,
+    severalNamed: (name: string, n: number) =>
+      `${n.toLocaleString("pt-BR")} usuários que podem preparar o forecast correspondem a “${name}”: escolha um abaixo.`,
     invalidEmail: (value: string) => `“${value}” não é um e-mail válido.`,
     costCenterRequired: "Informe o centro de custo.",
     unknownCostCenter: (cc: string) => `Centro de custo “${cc}” não encontrado no forecast.`,
