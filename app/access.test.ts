@@ -98,6 +98,8 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.forecast_status.excel", [SA], "report"],
   ["routes/ij.forecast_preparers", [SA], "report"],
   ["routes/ij.forecast_preparers.modelo", [SA], "report"],
+  // "Meus centros de custo": whoever may prepare a cost centre (the review's saving types).
+  ["routes/ij.forecast_meus_centros", [SA, GO], "report"],
   // The consolidated forecast and its versions: the review's readers (each in their scope).
   ["routes/ij.forecast_consolidado", [SA, GO], "report"],
   ["routes/ij.forecast_consolidado.excel", [SA, GO], "report"],
@@ -301,6 +303,7 @@ describe("buildNavigation", () => {
           "Relatorios",
           "Forecast consolidado",
           "Revisão do forecast",
+          "Meus centros de custo",
           "Explorer",
         ],
       ],
@@ -324,6 +327,7 @@ describe("buildNavigation", () => {
         "Relatorios",
         "Forecast consolidado",
         "Revisão do forecast",
+        "Meus centros de custo",
         "Situação do forecast",
         "Responsáveis pelo forecast",
         "Explorer",
@@ -345,7 +349,14 @@ describe("buildNavigation", () => {
     expect(labels(EX, off("explorer"))).toEqual([]);
     expect(labels(GO, off("dashboard"))[0]).toEqual([
       "Intelligent Journey",
-      ["Financial Statement", "Relatorios", "Forecast consolidado", "Revisão do forecast", "Explorer"],
+      [
+        "Financial Statement",
+        "Relatorios",
+        "Forecast consolidado",
+        "Revisão do forecast",
+        "Meus centros de custo",
+        "Explorer",
+      ],
     ]);
     expect(labels(GO, off("financialStatement"))[0][1]).not.toContain("Financial Statement");
     expect(labels(GO, off("planning"))[1][1]).not.toContain("Planejamento");
@@ -357,6 +368,7 @@ describe("buildNavigation", () => {
       "/ij/report": "routes/ij.report",
       "/ij/forecast_consolidado": "routes/ij.forecast_consolidado",
       "/ij/report_create_schneider": "routes/ij.report_create_schneider",
+      "/ij/forecast_meus_centros": "routes/ij.forecast_meus_centros",
       "/ij/forecast_status": "routes/ij.forecast_status",
       "/ij/forecast_preparers": "routes/ij.forecast_preparers",
       "/ij/explorer": "routes/ij.explorer",

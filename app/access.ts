@@ -171,6 +171,8 @@ const FORECAST_REVIEW = restricted(FORECAST_READERS, "report", "ours", { types: 
 const FORECAST_REVIEW_COMMENTS = restricted(FORECAST_READERS, "report", "ours");
 const FORECAST_BOARD = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
 const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
+/** "Meus centros de custo": whoever may prepare a cost centre (the review's saving types). */
+const FORECAST_MINE = restricted(ADMIN_AND_GOLD, "report", "ours");
 /**
  * The consolidated forecast and its versions (docs/decisions.md): the review's
  * readers open them (a preparer sees only the cost centres they prepare); reviewers and SYSTEM ADMIN save a version,
@@ -315,6 +317,7 @@ export const ROUTE_ACCESS = {
   // Who prepares each cost centre: a screen and its template.
   "routes/ij.forecast_preparers": FORECAST_PREPARERS,
   "routes/ij.forecast_preparers.modelo": FORECAST_PREPARERS,
+  "routes/ij.forecast_meus_centros": FORECAST_MINE,
   // The consolidated forecast, its export (the readers, each in their scope) and the versions' list.
   "routes/ij.forecast_consolidado": FORECAST_CONSOLIDATED,
   "routes/ij.forecast_consolidado.excel": restricted(FORECAST_READERS, "report", "ours"),

@@ -20,6 +20,7 @@ export const NAV_LABELS = {
   executedJobsList: "Jobs executados",
   // The forecast cycle's screens (ours: the spec's menu has none of them).
   forecastReview: "Revisão do forecast",
+  forecastMine: "Meus centros de custo",
   forecastStatus: "Situação do forecast",
   forecastPreparers: "Responsáveis pelo forecast",
 } as const;

@@ -140,6 +140,7 @@ const SIDE_NAV: readonly GroupSpec[] = [
         to: "/ij/report_create_schneider",
         activeOn: ["/ij/report_preview_edit_schneider/", "/ij/report_preview_schneider"],
       },
+      { label: NAV_LABELS.forecastMine, route: "routes/ij.forecast_meus_centros", to: "/ij/forecast_meus_centros" },
       { label: NAV_LABELS.forecastStatus, route: "routes/ij.forecast_status", to: "/ij/forecast_status" },
       { label: NAV_LABELS.forecastPreparers, route: "routes/ij.forecast_preparers", to: "/ij/forecast_preparers" },
       { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },

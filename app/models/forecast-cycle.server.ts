@@ -220,6 +220,29 @@ export async function lastSubmitterOf(rf: string, cost_center_concat: string): P
   return last?.by ?? null;
 }
 
+/** What a return recorded: the reviewer's comment (mandatory), who and when. */
+export type ReturnRecord = Pick<CycleEvent, "comment" | "by" | "name" | "at">;
+
+/**
+ * The last return of each of an RF's cost centres given (those never returned are absent), from the timeline (index
+ * rf_costCenter_at, read backwards: each cost centre's newest event first).
+ */
+export async function lastReturnsOf(rf: string, costCenters: readonly string[]): Promise<Map<string, ReturnRecord>> {
+  const returns = new Map<string, ReturnRecord>();
+  if (costCenters.length === 0) return returns;
+  const events = await (await db())
+    .collection<CycleEvent>(FORECAST_CYCLE_EVENTS)
+    .find(
+      { rf, cost_center_concat: { $in: [...costCenters] }, action: "return" },
+      { projection: { _id: 0, cost_center_concat: 1, comment: 1, by: 1, name: 1, at: 1 } },
+    )
+    .sort({ rf: -1, cost_center_concat: -1, at: -1 })
+    .toArray();
+  for (const { cost_center_concat, comment, by, name, at } of events)
+    if (!returns.has(cost_center_concat)) returns.set(cost_center_concat, { comment, by, name, at });
+  return returns;
+}
+
 /** A cost centre's transitions in one RF, oldest first. */
 export async function timelineOf(rf: string, cost_center_concat: string, limit = 500): Promise<CycleEvent[]> {
   return (await db())

@@ -8,15 +8,14 @@ import { myCostCentres } from "~/features/forecast/cycle/board.server";
 import { BOARD_PATH } from "~/features/forecast/cycle/board-links";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
 import { cycleLinksFor } from "~/features/forecast/cycle/cycle.server";
+import { type MyCostCentres as MyCostCentresData, MyCostCentresTable } from "~/features/forecast/cycle/my-cost-centres";
 import { SaveViewForm } from "~/features/saved-views/save-view-form";
 import { redirectToDefaultView } from "~/features/saved-views/views.server";
 import { COST_CENTER_CONCAT_MAX } from "~/models/forecast.fields";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
-import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/forecast.css";
 import "~/features/forecast/cycle/cycle.css";
-import { CycleStateBadge } from "~/features/forecast/cycle/state-badge";
 import { CALENDAR_PATH, resolveCostCenter, reviewPath, sortScenarios } from "~/features/forecast/forecast-filter";
 import { scenarioOpenOn } from "~/features/forecast/release-points";
 import { forecastTexts } from "~/messages";
@@ -176,40 +175,12 @@ function FilterForm({ page }: { page: ReturnType<typeof useLoaderData<typeof loa
   );
 }
 
-type Mine = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["mine"]>;
-
-const MINE_COLUMNS: ColumnDef<Mine["rows"][number], unknown>[] = [
-  {
-    id: "cc",
-    header: boardTexts.costCenter,
-    cell: ({ row }) => <Link to={row.original.href}>{row.original.cost_center_concat}</Link>,
-  },
-  {
-    id: "state",
-    header: boardTexts.state,
-    cell: ({ row }) => <CycleStateBadge code={row.original.state} label={row.original.stateLabel} />,
-  },
-  {
-    id: "days",
-    header: boardTexts.daysLeft,
-    cell: ({ row }) => (row.original.daysLeft === null ? boardTexts.ended : String(row.original.daysLeft)),
-  },
-];
-
 /** "Meus centros de custo": a preparer's own cost centres, each with its state, the days left and its review. */
-function MyCostCentres({ mine }: { mine: Mine }) {
+function MyCostCentres({ mine }: { mine: MyCostCentresData }) {
   return (
     <section className="forecast-filter__mine" aria-labelledby="forecast-mine-title">
       <h2 id="forecast-mine-title">{boardTexts.mineTitle}</h2>
-      <p>{boardTexts.mineIntro(mine.rf)}</p>
-      <DataTable
-        columns={MINE_COLUMNS}
-        rows={mine.rows}
-        getRowId={(row) => row.cost_center_concat}
-        paging={false}
-        emptyText={boardTexts.empty}
-        caption={boardTexts.mineCaption}
-      />
+      <MyCostCentresTable mine={mine} intro={boardTexts.mineIntro(mine.rf)} />
     </section>
   );
 }

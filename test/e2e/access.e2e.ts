@@ -76,6 +76,7 @@ const EXPLORER = { label: "Explorer", href: "/ij/explorer" };
 const CONSOLIDATED = { label: "Forecast consolidado", href: "/ij/forecast_consolidado" };
 const FINANCIAL = { label: "Financial Statement", href: "/ij/demo_financial" };
 const REVIEW = { label: "Revisão do forecast", href: "/ij/report_create_schneider" };
+const MINE = { label: "Meus centros de custo", href: "/ij/forecast_meus_centros" };
 const BOARD = { label: "Situação do forecast", href: "/ij/forecast_status" };
 const PREPARERS = { label: "Responsáveis pelo forecast", href: "/ij/forecast_preparers" };
 const REPOSITORY = { label: "Repository Master", href: "/repo/master-data" };
@@ -100,7 +101,7 @@ const ACCOUNTS: Expectation[] = [
     // The audit trail is SYSTEM ADMIN's (docs/decisions.md "Audit trail"), and so is the demo's outbox.
     menu: [messages.menuUserSettings, auditTexts.menu, outboxTexts.menu, messages.menuLogout],
     sideNav: (d) => [
-      { label: IJ, items: [...d.intelligent, REPORTS, CONSOLIDATED, REVIEW, BOARD, PREPARERS, EXPLORER] },
+      { label: IJ, items: [...d.intelligent, REPORTS, CONSOLIDATED, REVIEW, MINE, BOARD, PREPARERS, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],
@@ -139,7 +140,7 @@ const ACCOUNTS: Expectation[] = [
     landing: "firstDashboard",
     menu: [messages.menuLogout],
     sideNav: (d) => [
-      { label: IJ, items: [...d.intelligent, FINANCIAL, REPORTS, CONSOLIDATED, REVIEW, EXPLORER] },
+      { label: IJ, items: [...d.intelligent, FINANCIAL, REPORTS, CONSOLIDATED, REVIEW, MINE, EXPLORER] },
       { label: DJ, items: [REPOSITORY, REPOSITORY_FILES, PLANNING, HR, MANUAL_CAPTURE, PROCESSING] },
       { label: EJ, items: [...d.executed, JOBS_EXECUTED] },
     ],

@@ -29,4 +29,11 @@ export const boardTexts = {
     `Os centros de custo que você prepara, no ${rf}: a situação e os dias até o fim da edição.`,
   mineCaption: "Meus centros de custo",
   mineOption: "você prepara",
+  // "Meus centros de custo", a screen of its own in the menu too (ours).
+  mineScreenIntro: (rf: string) =>
+    `Os centros de custo que você prepara, no ${rf}: a situação, os dias até o fim da edição e, quando o revisor devolveu o forecast, o motivo.`,
+  mineNone: "Você não é responsável pela preparação de nenhum centro de custo.",
+  mineNoneInRf: "Nenhum dos centros de custo que você prepara está no forecast do RF aberto.",
+  returnReason: "Motivo da devolução",
+  returnedBy: (name: string, at: string) => `Devolvido por ${name} em ${at}`,
 };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { costCentersOfScenario, listScenarioNames } from "~/models/forecast.server";
 import { INITIAL_STATE, SHOWN_CODES, type ShownCode } from "~/models/forecast-cycle.fields";
-import { costCentersPreparedBy, cyclesOf, preparersOf } from "~/models/forecast-cycle.server";
+import { costCentersPreparedBy, cyclesOf, lastReturnsOf, preparersOf } from "~/models/forecast-cycle.server";
 import { formatDateTime } from "~/shared/dates";
 import { type CalendarDate, monthLabel, monthOfDay, monthStartDate } from "~/shared/months";
 import { formatNumber } from "~/shared/numbers";
@@ -85,12 +85,18 @@ function shownRf(scenarios: readonly string[], asked: string | null, today: Cale
   return scenarios[scenarios.length - 1] ?? null;
 }
 
-/** A preparer's own cost centre on the review's filter: its state in the RF shown, the days left and its review. */
-export type MyCostCentre = Pick<BoardRow, "cost_center_concat" | "state" | "stateLabel" | "daysLeft" | "href">;
+/**
+ * A preparer's own cost centre ("Meus centros de custo"): its state in the RF shown, the days left and its review; when
+ * it is Devolvido, the reason of its last return (the reviewer's comment, who, when).
+ */
+export type MyCostCentre = Pick<BoardRow, "cost_center_concat" | "state" | "stateLabel" | "daysLeft" | "href"> & {
+  returned: { comment: string; by: string; at: string } | null;
+};
 
 /**
  * "Meus centros de custo": the cost centres `email` prepares (`prepared`, every RF, to mark them in the picker) and,
- * for those in the RF a board would show today, their state, days left and review (`mine`; null when there are none).
+ * for those in the RF a board would show today, their state, days left, review and, returned ones, why (`mine`; null
+ * when there are none).
  */
 export async function myCostCentres(
   email: string,
@@ -106,18 +112,24 @@ export async function myCostCentres(
   const [centres, cycles] = await Promise.all([costCentersOfScenario(rf), cyclesOf(rf, prepared)]);
   const inRf = new Set(centres.map((c) => c.cost_center_concat));
   const daysLeft = daysToEditEnd(calendar, today);
-  const rows = prepared
-    .filter((cc) => inRf.has(cc))
-    .map((cc) => {
-      const shown = shownState(cycles.get(cc)?.state ?? INITIAL_STATE, window);
-      return {
-        cost_center_concat: cc,
-        state: shown.code,
-        stateLabel: shown.label,
-        daysLeft,
-        href: reviewHref(rf, cc),
-      };
-    });
+  const mine = prepared.filter((cc) => inRf.has(cc));
+  // Only a cost centre whose record is Devolvido has a return to explain (after the edit month shown as Não enviado).
+  const returns = await lastReturnsOf(
+    rf,
+    mine.filter((cc) => cycles.get(cc)?.state === "returned"),
+  );
+  const rows = mine.map((cc): MyCostCentre => {
+    const shown = shownState(cycles.get(cc)?.state ?? INITIAL_STATE, window);
+    const last = returns.get(cc);
+    return {
+      cost_center_concat: cc,
+      state: shown.code,
+      stateLabel: shown.label,
+      daysLeft,
+      href: reviewHref(rf, cc),
+      returned: last ? { comment: last.comment, by: last.name || last.by, at: formatDateTime(last.at) } : null,
+    };
+  });
   return { prepared, mine: rows.length > 0 ? { rf, rows } : null };
 }
 
