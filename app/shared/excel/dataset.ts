@@ -59,9 +59,14 @@ export class RoundTripScopeError extends Error {
   }
 }
 
-/** The scope's fields, each once (its first value): the object a scope schema parses. */
+/**
+ * The scope's fields, each once (its first value): the object a scope schema parses. One pass over the pairs: the
+ * scope comes from a file's header cell, and `scope.get` per key would scan every pair again (quadratic in the keys).
+ */
 export function scopeRecord(scope: URLSearchParams): Record<string, string | undefined> {
-  return Object.fromEntries([...new Set(scope.keys())].map((k) => [k, scope.get(k) ?? undefined]));
+  const first = new Map<string, string>();
+  for (const [key, value] of scope) if (!first.has(key)) first.set(key, value);
+  return Object.fromEntries(first);
 }
 
 /** A lookup of `datasets` by id (a Map: no inherited key answers). */
