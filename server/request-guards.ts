@@ -72,12 +72,12 @@ export function isValidHost(host: string | undefined): host is string {
     const port = Number(match[2]);
     if (port < 1 || port > 65535) return false;
   }
-  if (match[1] !== undefined) {
-    try {
-      new URL(`http://[${match[1]}]/`);
-    } catch {
-      return false;
-    }
+  // The URL parser has the last word: an IPv6 literal must parse, and a name whose last label is numeric is read as
+  // an IPv4 address ("999.999.999.999", "1.2.3.4.5" and "0x100000000" are refused), which the pattern cannot see.
+  try {
+    new URL(`http://${host}/`);
+  } catch {
+    return false;
   }
   return true;
 }
