@@ -316,7 +316,8 @@ export const JOB_OPERATIONS: readonly Operation[] = [
           detail: apiTexts.datasetRefused(info.label),
         });
       const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
-      const extension = UPLOAD_TYPES[mediaType];
+      // An own key only: "constructor" or "__proto__" as a Content-Type must not find Object.prototype's.
+      const extension = Object.hasOwn(UPLOAD_TYPES, mediaType) ? UPLOAD_TYPES[mediaType] : undefined;
       if (!extension) return problem({ code: "unsupported-media-type", status: 415, title: apiTexts.contentType });
       if (!request.body) return problem({ code: "invalid", status: 400, title: apiTexts.noBody });
       const fileName = typeof query.filename === "string" ? query.filename : `${dataset}.${extension}`;
