@@ -423,7 +423,8 @@ export async function retryJob(
         retriedAt: now,
         retryBase: current.attempts ?? 0,
       },
-      $unset: { retryable: "" },
+      // A single retry is no longer part of the batch that last sent the job back (its notice is its own).
+      $unset: { retryable: "", retryBatch: "" },
       $inc: { retryCount: 1 },
     },
   );
@@ -551,6 +552,40 @@ export async function claimRetryBatchSummary(batch: string): Promise<{ total: nu
     { $set: { batchSummarized: batch } },
   );
   return claimed.modifiedCount === 1 ? { total: progress.total, failed: progress.failed } : null;
+}
+
+/** A job of a "Tentar novamente todos", as its summaries list it. */
+export type RetryBatchJob = {
+  id: ObjectId;
+  originalName: string;
+  user: string;
+  /** Registered by the operator's CLI import without --user: it has no uploader to tell. */
+  operator: boolean;
+  status: number;
+  nokRows: number;
+  retryable: boolean;
+};
+
+/** The jobs of a batch in the order they were registered (the summaries of its end list them). */
+export async function listRetryBatchJobs(batch: string): Promise<RetryBatchJob[]> {
+  if (!RETRY_BATCH_PATTERN.test(batch)) return [];
+  const docs = await (await files())
+    .find(
+      { retryBatch: batch },
+      { projection: { originalName: 1, user: 1, operator: 1, status: 1, nokRows: 1, retryable: 1 } },
+    )
+    .toArray();
+  return docs
+    .sort((a, b) => a._id.toHexString().localeCompare(b._id.toHexString()))
+    .map((doc) => ({
+      id: doc._id,
+      originalName: String(doc.originalName ?? ""),
+      user: String(doc.user ?? ""),
+      operator: doc.operator === true,
+      status: doc.status,
+      nokRows: Number(doc.nokRows) || 0,
+      retryable: doc.retryable === true,
+    }));
 }
 
 export type FileListItem = {

@@ -8,7 +8,8 @@ import { userMaker } from "#test/users";
 import { resetConfigForTests } from "~/config.server";
 import { noticeTexts } from "~/messages";
 import { applyIndexes } from "~/models/all-indexes.server";
-import { claimNextJob, findFileById, retryFailedJobs, retryJob } from "~/models/file-jobs.server";
+import { MAIL_OUTBOX } from "~/models/auth-records.server";
+import { claimNextJob, findFileById, type JobClaim, retryFailedJobs, retryJob } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { listNotices, listQueuedMail, NOTICE_MAIL, NOTICES } from "~/models/notices.server";
 import { getPreferences, savePreferences } from "~/models/user-preferences.server";
@@ -22,6 +23,7 @@ import { processNextJob } from "~/platform/import/worker-loop.server";
 import { deliverPendingMail } from "~/platform/notices/mail-dispatch.server";
 import * as settingsRoute from "~/routes/user.settings";
 import { readLatestMail } from "~/services/mail.server";
+import { openReadStream } from "~/services/storage.server";
 
 /**
  * A job that ends badly tells its uploader (the in-portal list and e-mail), with the file's name, the
@@ -52,6 +54,19 @@ let offCall: string; // a SYSTEM ADMIN not on call
 
 const worker = { name: "notice-worker", progressIntervalMs: 20 };
 const noticesOf = async (email: string) => (await listNotices(email, 1)).rows;
+const clearNotices = async () => {
+  const db = await testDb.db();
+  await Promise.all([NOTICES, NOTICE_MAIL, MAIL_OUTBOX].map((name) => db.collection(name).deleteMany({})));
+};
+/** The e-mails an address received: the queue delivered to the outbox (MAIL=outbox), oldest first. */
+const mailsTo = async (email: string) => {
+  await deliverPendingMail(new Date());
+  return (await testDb.db())
+    .collection<{ subject: string; text: string }>(MAIL_OUTBOX)
+    .find({ to: email })
+    .sort({ _id: 1 })
+    .toArray();
+};
 
 beforeAll(async () => {
   resetConfigForTests();
@@ -65,8 +80,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   failNotify.on = false;
-  const db = await testDb.db();
-  await Promise.all([db.collection(NOTICES).deleteMany({}), db.collection(NOTICE_MAIL).deleteMany({})]);
+  await clearNotices();
 });
 
 const productCsv = (bad: number[], count = 6) =>
@@ -191,77 +205,12 @@ describe("a retry by someone else than the uploader", () => {
     expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
     return id;
   };
-  const clearNotices = async () => {
-    const db = await testDb.db();
-    await Promise.all([db.collection(NOTICES).deleteMany({}), db.collection(NOTICE_MAIL).deleteMany({})]);
-  };
   // Only this test's jobs: the earlier tests' failures would join the batch.
   beforeEach(async () => {
     await (await testDb.db()).collection(FILES).deleteMany({});
   });
 
-  it("Tentar novamente todos: owners hear only of a file that now loads, and who re-ran it; the admin gets one summary", async () => {
-    await failed("lote-1.csv", bronze);
-    await failed("lote-2.csv", gold);
-    await failed("lote-3.csv", bronze);
-    await clearNotices();
-    const { batch, retried } = await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
-    expect(retried).toBe(3);
-    // Two fail again, the third loads.
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    expect(await noticesOf(offCall)).toHaveLength(0);
-    expect(await processNextJob({ ...worker, leaseMs: 60_000 })).toMatchObject({ kind: "done", status: 0 });
-
-    const owners = [...(await noticesOf(bronze)), ...(await noticesOf(gold))];
-    expect(owners).toHaveLength(1);
-    expect(owners[0].title).toMatch(/^Envio concluído sem erros: lote-\d\.csv$/);
-    expect(owners[0].body).toContain(`Reprocessado por: ${offCall}`);
-    expect(await noticesOf(onCall)).toHaveLength(0);
-    const summary = await noticesOf(offCall);
-    expect(summary).toHaveLength(1);
-    expect(summary[0]).toMatchObject({
-      title: "Tentar novamente todos: 3 arquivos reprocessados",
-      link: `/jobs/executados?lote=${batch}`,
-    });
-    expect(summary[0].body).toBe("Reprocessados: 3. Concluídos: 1. Falharam novamente: 2.");
-  });
-
-  it("the summary comes also when the batch's last job is the presser's own file", async () => {
-    await failed("de-outro.csv", gold);
-    await failed("do-admin.csv", offCall);
-    await clearNotices();
-    const { batch, retried } = await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
-    expect(retried).toBe(2);
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    const told = await noticesOf(offCall);
-    // Their own file's failure, as any uploader's, and the batch's summary.
-    expect(told.map((n) => n.title).sort()).toEqual([
-      "Envio falhou: do-admin.csv",
-      "Tentar novamente todos: 2 arquivos reprocessados",
-    ]);
-    expect(told.find((n) => n.link?.includes(batch))?.body).toBe(
-      "Reprocessados: 2. Concluídos: 0. Falharam novamente: 2.",
-    );
-    expect(await noticesOf(gold)).toHaveLength(0);
-  });
-
-  it("an uploader's own batch: each failure told as before, and the summary links to their own list", async () => {
-    await failed("meu-1.csv", bronze);
-    await failed("meu-2.csv", bronze);
-    await clearNotices();
-    const { batch } = await retryFailedJobs({ user: bronze }, { email: bronze, type: "USER BRONZE" });
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
-    const told = await noticesOf(bronze);
-    expect(told).toHaveLength(3);
-    expect(told.find((n) => n.title.startsWith("Tentar novamente todos"))?.link).toBe(
-      `/captura/processando?lote=${batch}`,
-    );
-  });
-
-  it("one job re-run by an admin that fails again: its uploader hears nothing, the admin is told", async () => {
+  it("one job re-run by an admin that fails again: its uploader hears nothing, the admin is told by its own e-mail", async () => {
     const id = await failed("um-so.csv", gold);
     await clearNotices();
     expect(await retryJob(id, { email: offCall, type: "SYSTEM ADMIN" })).toEqual({ ok: true });
@@ -271,7 +220,177 @@ describe("a retry by someone else than the uploader", () => {
     const [told] = await noticesOf(offCall);
     expect(told.title).toBe("Envio falhou: um-so.csv");
     expect(told.body).toContain(`Enviado por: ${gold}`);
+    const mails = await mailsTo(offCall);
+    expect(mails.map((m) => m.subject)).toEqual(["Envio falhou: um-so.csv"]);
+    expect(await mailsTo(gold)).toHaveLength(0);
   });
+
+  it("a single retry of a job an earlier batch held is told as a single retry, not as that batch", async () => {
+    const id = await failed("de-novo.csv", gold);
+    await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    await clearNotices();
+    expect(await retryJob(id, { email: offCall, type: "SYSTEM ADMIN" })).toEqual({ ok: true });
+    expect(await processNextJob(broken)).toMatchObject({ kind: "done", status: 3 });
+    expect((await noticesOf(offCall)).map((n) => n.title)).toEqual(["Envio falhou: de-novo.csv"]);
+    expect((await mailsTo(offCall)).map((m) => m.subject)).toEqual(["Envio falhou: de-novo.csv"]);
+  });
+});
+
+describe("Tentar novamente todos: one summary to each person concerned, no notice per file", () => {
+  /** A worker whose storage answers only for the files named (the others fail again). */
+  const loading = (...names: string[]) => ({
+    ...worker,
+    leaseMs: 60_000,
+    openSource: (claim: JobClaim) =>
+      names.includes(claim.originalName)
+        ? openReadStream(claim.bucket, claim.originalFile)
+        : Promise.reject(new Error("armazenamento indisponível")),
+  });
+  const failed = async (name: string, user: string) => {
+    const { id } = await storeUpload(name, productCsv([]), { user });
+    expect(await processNextJob(loading())).toMatchObject({ kind: "done", status: 3 });
+    return id;
+  };
+  beforeEach(async () => {
+    await (await testDb.db()).collection(FILES).deleteMany({});
+  });
+  const everyone = () => [bronze, gold, onCall, offCall];
+  const lines = (body: string) => body.split("\n");
+
+  it("an admin's batch: the admin gets one summary of every file, an owner one of theirs when one now loads", async () => {
+    await failed("lote-1.csv", bronze);
+    await failed("lote-2.csv", gold);
+    await failed("lote-3.csv", bronze);
+    await clearNotices();
+    const { batch, retried } = await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
+    expect(retried).toBe(3);
+    const run = loading("lote-1.csv");
+    expect(await processNextJob(run)).toMatchObject({ kind: "done" });
+    expect(await processNextJob(run)).toMatchObject({ kind: "done" });
+    // Nobody is told of a file while its batch runs.
+    for (const email of everyone()) expect(await noticesOf(email)).toHaveLength(0);
+    expect(await processNextJob(run)).toMatchObject({ kind: "done" });
+    expect(await processNextJob(run)).toBeNull();
+
+    const [summary, ...more] = await noticesOf(offCall);
+    expect(more).toHaveLength(0);
+    expect(summary).toMatchObject({
+      kind: "job.retryBatch",
+      title: "Tentar novamente todos: 3 arquivos reprocessados",
+      link: `/jobs/executados?lote=${batch}`,
+    });
+    expect(lines(summary.body)[0]).toBe("Reprocessados: 3. Concluídos: 1. Falharam novamente: 2.");
+    expect(lines(summary.body).slice(1).sort()).toEqual([
+      `- lote-1.csv: Concluído sem erros (enviado por ${bronze})`,
+      `- lote-2.csv: Falhou (enviado por ${gold})`,
+      `- lote-3.csv: Falhou (enviado por ${bronze})`,
+    ]);
+
+    // Bronze: one of their files now loads, so one summary of their files, naming who re-ran them.
+    const [forBronze, ...moreForBronze] = await noticesOf(bronze);
+    expect(moreForBronze).toHaveLength(0);
+    expect(forBronze).toMatchObject({
+      kind: "job.retryBatch",
+      title: `Tentar novamente todos, por ${offCall}: 2 arquivos reprocessados`,
+      link: "/captura/processando",
+    });
+    expect(lines(forBronze.body)).toEqual([
+      `Reprocessado por: ${offCall}`,
+      "Reprocessados: 2. Concluídos: 1. Falharam novamente: 1.",
+      "- lote-1.csv: Concluído sem erros",
+      "- lote-3.csv: Falhou",
+    ]);
+    // Gold's only file failed again, as they were told before: nothing new for them, nor for those on call.
+    expect(await noticesOf(gold)).toHaveLength(0);
+    expect(await noticesOf(onCall)).toHaveLength(0);
+
+    // The outbox: one e-mail each, the summary.
+    const adminMails = await mailsTo(offCall);
+    expect(adminMails.map((m) => m.subject)).toEqual([summary.title]);
+    for (const name of ["lote-1.csv", "lote-2.csv", "lote-3.csv"]) expect(adminMails[0].text).toContain(name);
+    expect(adminMails[0].text).toContain(`Abrir no portal: http://localhost:3000/jobs/executados?lote=${batch}`);
+    expect((await mailsTo(bronze)).map((m) => m.subject)).toEqual([forBronze.title]);
+    expect(await mailsTo(gold)).toHaveLength(0);
+    expect(await mailsTo(onCall)).toHaveLength(0);
+  });
+
+  it("an uploader's own batch: one summary for them, and one for those on call, not an e-mail per file", async () => {
+    await failed("meu-1.csv", bronze);
+    await failed("meu-2.csv", bronze);
+    await clearNotices();
+    const { batch } = await retryFailedJobs({ user: bronze }, { email: bronze, type: "USER BRONZE" });
+    const run = loading();
+    while (await processNextJob(run));
+
+    const told = await noticesOf(bronze);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      title: "Tentar novamente todos: 2 arquivos reprocessados",
+      link: `/captura/processando?lote=${batch}`,
+    });
+    expect(lines(told[0].body)).toEqual([
+      "Reprocessados: 2. Concluídos: 0. Falharam novamente: 2.",
+      "- meu-1.csv: Falhou",
+      "- meu-2.csv: Falhou",
+    ]);
+    expect((await mailsTo(bronze)).map((m) => m.subject)).toEqual([told[0].title]);
+
+    // Those on call hear of an uploader's own failures, as of a single retry's, once for the batch.
+    const [forOnCall, ...moreOnCall] = await noticesOf(onCall);
+    expect(moreOnCall).toHaveLength(0);
+    expect(forOnCall).toMatchObject({
+      title: `Tentar novamente todos, por ${bronze}: 2 arquivos reprocessados`,
+      link: `/jobs/executados?lote=${batch}`,
+    });
+    expect(lines(forOnCall.body)).toEqual([
+      "Reprocessados: 2. Concluídos: 0. Falharam novamente: 2.",
+      `- meu-1.csv: Falhou (enviado por ${bronze})`,
+      `- meu-2.csv: Falhou (enviado por ${bronze})`,
+    ]);
+    expect((await mailsTo(onCall)).map((m) => m.subject)).toEqual([forOnCall.title]);
+    expect(await noticesOf(offCall)).toHaveLength(0);
+  });
+
+  it("an admin's batch holding their own file: only their summary for them; those on call hear of that file", async () => {
+    await failed("de-outro.csv", gold);
+    await failed("do-admin.csv", offCall);
+    await clearNotices();
+    await retryFailedJobs({}, { email: offCall, type: "SYSTEM ADMIN" });
+    const run = loading();
+    while (await processNextJob(run));
+
+    const told = await noticesOf(offCall);
+    expect(told.map((n) => n.title)).toEqual(["Tentar novamente todos: 2 arquivos reprocessados"]);
+    expect(lines(told[0].body).slice(1)).toEqual([
+      `- de-outro.csv: Falhou (enviado por ${gold})`,
+      "- do-admin.csv: Falhou",
+    ]);
+    expect((await mailsTo(offCall)).map((m) => m.subject)).toEqual([told[0].title]);
+    const [forOnCall, ...moreOnCall] = await noticesOf(onCall);
+    expect(moreOnCall).toHaveLength(0);
+    expect(lines(forOnCall.body)).toEqual([
+      "Reprocessados: 1. Concluídos: 0. Falharam novamente: 1.",
+      `- do-admin.csv: Falhou (enviado por ${offCall})`,
+    ]);
+    expect(await noticesOf(gold)).toHaveLength(0);
+    expect(await mailsTo(gold)).toHaveLength(0);
+  });
+
+  it("a long batch lists its first files and says how many more", async () => {
+    const names = Array.from({ length: 33 }, (_, i) => `muitos-${String(i + 1).padStart(2, "0")}.csv`);
+    for (const name of names) await failed(name, bronze);
+    await clearNotices();
+    await retryFailedJobs({ user: bronze }, { email: bronze, type: "USER BRONZE" });
+    const run = loading();
+    while (await processNextJob(run));
+    const [summary, ...more] = await noticesOf(bronze);
+    expect(more).toHaveLength(0);
+    const body = lines(summary.body);
+    expect(body.filter((l) => l.startsWith("- muitos-"))).toHaveLength(30);
+    expect(body.at(-1)).toBe("- e mais 3 arquivos");
+    expect(await mailsTo(bronze)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe("a job without errors", () => {

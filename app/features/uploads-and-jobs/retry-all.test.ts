@@ -9,7 +9,7 @@ import { useTempDataDir } from "#test/upload-fixtures";
 import type { PermissionType } from "~/access";
 import { applyIndexes } from "~/models/all-indexes.server";
 import { AUDIT_LOG } from "~/models/audit.server";
-import { retryFailedJobs } from "~/models/file-jobs.server";
+import { listRetryBatchJobs, retryFailedJobs } from "~/models/file-jobs.server";
 import { FILES } from "~/models/files.server";
 import { action as processingAction, loader as processingLoader } from "~/routes/captura.processando";
 import { action as executedAction, loader as executedLoader } from "~/routes/jobs.executados";
@@ -269,5 +269,8 @@ describe("Tentar novamente todos", () => {
       as(email, type);
       await expectIndexedQueries(db, () => load(path), { minDocuments: 1_000 });
     }
+    // The summaries of its end read its jobs from an index too.
+    const listed = await expectIndexedQueries(db, () => listRetryBatchJobs(batch), { minDocuments: 1_000 });
+    expect(listed.map((job) => job.originalName).sort()).toEqual(["a1.csv", "a2.csv", "b.csv"]);
   });
 });

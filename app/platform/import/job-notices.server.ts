@@ -5,7 +5,9 @@ import {
   claimRetryBatchSummary,
   JOB_FILE_PARAM,
   type JobClaim,
+  listRetryBatchJobs,
   RETRY_BATCH_PARAM,
+  type RetryBatchJob,
 } from "~/models/file-jobs.server";
 import { FILE_STATUS_OK } from "~/models/files.server";
 import { branchScopeOf, HR_AUX_NOK } from "~/models/hr.server";
@@ -26,7 +28,9 @@ import { canSeeNokRowsOf, maskCpfColumn, nokRowsDownloadHref } from "./nok-rows.
  * The operator's CLI import without --user has no uploader to tell: only those on call.
  *
  * One notice per ending: the claim that finished the job takes the right to tell it once (files.notifiedEnding), so
- * the same ending handled twice tells nobody twice, and a retried job that ends badly again is told again.
+ * the same ending handled twice tells nobody twice, and a retried job that ends badly again is told again. The jobs of
+ * a "Tentar novamente todos" are not told one by one: when the batch's last job ends, each person its jobs concern
+ * gets one summary listing them (batchSummaries).
  * notifyJobEnded never throws: a notice must never fail or hold the job.
  */
 
@@ -75,11 +79,13 @@ export async function notifyJobEnded(
     if (!ended) return;
     const job: EndedJob = { ...ended, okRows: outcome.okRows, nokRows: outcome.nokRows };
     const rerunBy = rerunByOther(claim, ended.retriedBy);
-    const notices = rerunBy
-      ? await rerunNotices(claim, job, rerunBy, ended.retryBatch !== null)
-      : await jobNotices(claim, job, { uploaderAlways: false });
-    // Whichever job of a batch ends last (the presser's own too) sends its summary.
-    if (ended.retryBatch && ended.retriedBy) notices.push(...(await batchSummary(ended.retryBatch, ended.retriedBy)));
+    // A job of a batch is told only in its summaries, which whichever of its jobs ends last sends.
+    const notices =
+      ended.retryBatch && ended.retriedBy
+        ? await batchSummaries(ended.retryBatch, ended.retriedBy)
+        : rerunBy
+          ? await rerunNotices(claim, job, rerunBy)
+          : await jobNotices(claim, job, { uploaderAlways: false });
     if (notices.length > 0) await notify(notices, options.now);
   } catch (error) {
     options.log?.("error", "job notice failed", { fileId: String(claim.id), error: (error as Error).message });
@@ -94,35 +100,96 @@ function rerunByOther(claim: JobClaim, retriedBy: string | null): string | null 
 }
 
 /**
- * A job someone else sent back: its uploader is told only when the file now loads (whatever their success setting),
- * with who re-ran it; those on call are not told again. The one who sent it back is told of a single retry's ending,
- * or, for "Tentar novamente todos", once, when the batch's last job ends: how many, how many failed again, a link.
+ * A job someone else sent back ("Tentar novamente" on one job): its uploader is told only when the file now loads
+ * (whatever their success setting), with who re-ran it; those on call are not told again. The one who sent it back is
+ * told of its ending.
  */
-async function rerunNotices(claim: JobClaim, job: EndedJob, rerunBy: string, inBatch: boolean): Promise<NoticeInput[]> {
+async function rerunNotices(claim: JobClaim, job: EndedJob, rerunBy: string): Promise<NoticeInput[]> {
   const loaded = job.status === FILE_STATUS_OK;
   const told = loaded ? await jobNotices(claim, job, { uploaderAlways: true, onCall: false, rerunBy }) : [];
-  if (inBatch) return told;
   const toRetrier = await jobNotices(claim, job, { uploaderAlways: false, onCall: false, only: rerunBy });
   return [...told, ...toRetrier];
 }
 
-/** The summary of a "Tentar novamente todos" for whoever pressed it, once its last job has ended (else nothing). */
-async function batchSummary(batch: string, pressedBy: string): Promise<NoticeInput[]> {
-  const summary = await claimRetryBatchSummary(batch);
-  if (!summary) return [];
-  const to = normalizeEmail(pressedBy);
-  const type = (await usersByEmail([to])).get(to)?.type ?? "";
+/** Files a batch summary lists at most, and the room its lines take (a notice's body is cut at 4,000 characters). */
+const BATCH_FILES_LISTED = 30;
+const BATCH_BODY_ROOM = 3_800;
+
+/**
+ * The summaries of a "Tentar novamente todos" once its last job has ended (else nothing; once per batch): one notice
+ * to each person its jobs concern, by the rules a single ending follows, each listing their files and how each ended.
+ * Whoever pressed it: every file, linked to the batch's progress. An uploader whose file they re-ran: their files,
+ * when one of them now loads (a failure again is no news to them). Those on call: the presser's own files that did not
+ * end clean (another's failures were told to them when they first failed).
+ */
+async function batchSummaries(batch: string, pressedBy: string): Promise<NoticeInput[]> {
+  if (!(await claimRetryBatchSummary(batch))) return [];
+  const jobs = await listRetryBatchJobs(batch);
+  if (jobs.length === 0) return [];
+  const presser = normalizeEmail(pressedBy);
+  const ownerOf = (job: RetryBatchJob) => (job.operator ? null : normalizeEmail(job.user));
+  const byOwner = new Map<string, RetryBatchJob[]>();
+  for (const job of jobs) {
+    const owner = ownerOf(job);
+    if (owner && owner !== presser) byOwner.set(owner, [...(byOwner.get(owner) ?? []), job]);
+  }
+  const ownNotClean = jobs.filter((job) => ownerOf(job) === presser && jobEndingKind(job) !== "succeeded");
+  const [types, onCall] = await Promise.all([
+    usersByEmail([presser]),
+    ownNotClean.length > 0 ? onCallAdmins() : Promise.resolve([]),
+  ]);
+  const type = types.get(presser)?.type ?? "";
   // The list the presser may open: everyone's jobs, or their own (a batch of their own failures).
   const list = type !== "" && canAccessRoute(type, ALL_JOBS_ROUTE, accessContext()) ? ALL_JOBS_PATH : OWN_JOBS_PATH;
-  return [
+  const kind = "job.retryBatch";
+  const notices: NoticeInput[] = [
     {
-      to,
-      kind: "job.retryBatch",
-      title: noticeDeliveryTexts.retryBatchTitle(summary.total),
-      body: noticeDeliveryTexts.retryBatchBody(summary.total, summary.failed),
+      to: presser,
+      kind,
+      title: noticeDeliveryTexts.retryBatchTitle(jobs.length),
+      body: batchBody(jobs, presser, []),
       link: `${list}?${RETRY_BATCH_PARAM}=${batch}`,
     },
   ];
+  for (const [owner, files] of byOwner) {
+    if (!files.some((job) => job.status === FILE_STATUS_OK)) continue;
+    notices.push({
+      to: owner,
+      kind,
+      title: noticeDeliveryTexts.retryBatchOthersTitle(presser, files.length),
+      body: batchBody(files, owner, [noticeDeliveryTexts.jobNoticeRerunBy(presser)]),
+      link: files.length === 1 ? `${OWN_JOBS_PATH}?${JOB_FILE_PARAM}=${files[0].id.toHexString()}` : OWN_JOBS_PATH,
+    });
+  }
+  for (const admin of onCall) {
+    if (admin === presser) continue;
+    notices.push({
+      to: admin,
+      kind,
+      title: noticeDeliveryTexts.retryBatchOthersTitle(presser, ownNotClean.length),
+      body: batchBody(ownNotClean, admin, []),
+      link: `${ALL_JOBS_PATH}?${RETRY_BATCH_PARAM}=${batch}`,
+    });
+  }
+  return notices;
+}
+
+/** A summary's text: its first lines, the counts, then each file (its uploader when not the recipient), cut to fit. */
+function batchBody(files: readonly RetryBatchJob[], recipient: string, head: readonly string[]): string {
+  const failed = files.filter((job) => job.status !== FILE_STATUS_OK).length;
+  const lines = [...head, noticeDeliveryTexts.retryBatchBody(files.length, failed)];
+  let room = BATCH_BODY_ROOM - lines.join("\n").length;
+  let listed = 0;
+  for (const job of files) {
+    const uploader = job.operator || normalizeEmail(job.user) === recipient ? null : job.user || null;
+    const line = noticeDeliveryTexts.retryBatchFile(job.originalName, OUTCOME_TEXT[jobEndingKind(job)], uploader);
+    if (listed === BATCH_FILES_LISTED || line.length + 1 > room) break;
+    lines.push(line);
+    room -= line.length + 1;
+    listed++;
+  }
+  if (listed < files.length) lines.push(noticeDeliveryTexts.retryBatchMore(files.length - listed));
+  return lines.join("\n");
 }
 
 type NoticeOptions = {
@@ -145,23 +212,33 @@ async function jobNotices(claim: JobClaim, job: EndedJob, options: NoticeOptions
   }
   const kind = jobEndingKind(job);
   const uploader = claim.operator ? null : normalizeEmail(claim.user);
-  const admins = kind === "succeeded" || options.onCall === false ? [] : await usersOfTypes([ON_CALL_TYPE]);
-  const candidates = [...new Set([...(uploader ? [uploader] : []), ...admins.map((a) => normalizeEmail(a.user))])];
-  if (candidates.length === 0) return [];
-  const [preferences, types] = await Promise.all([getPreferencesOf(candidates), usersByEmail(candidates)]);
+  const [onCall, uploaderFacts] = await Promise.all([
+    kind === "succeeded" || options.onCall === false ? Promise.resolve([]) : onCallAdmins(),
+    uploader ? Promise.all([getPreferencesOf([uploader]), usersByEmail([uploader])]) : Promise.resolve(null),
+  ]);
   const recipients: Recipient[] = [];
-  const uploaderTold =
-    kind !== "succeeded" || options.uploaderAlways || preferences.get(uploader ?? "")?.jobSuccessNotices === true;
-  if (uploader && uploaderTold)
-    recipients.push({ email: uploader, type: types.get(uploader)?.type ?? "", uploader: true });
-  for (const admin of admins) {
-    const email = normalizeEmail(admin.user);
-    // Those on call: still SYSTEM ADMIN now (a type changed since the switch was set no longer counts).
-    if (email === uploader || types.get(email)?.type !== ON_CALL_TYPE) continue;
-    if (preferences.get(email)?.onCallFailures !== true) continue;
-    recipients.push({ email, type: ON_CALL_TYPE, uploader: false });
+  if (uploader && uploaderFacts) {
+    const [preferences, types] = uploaderFacts;
+    if (kind !== "succeeded" || options.uploaderAlways || preferences.get(uploader)?.jobSuccessNotices === true)
+      recipients.push({ email: uploader, type: types.get(uploader)?.type ?? "", uploader: true });
+  }
+  for (const email of onCall) {
+    if (email !== uploader) recipients.push({ email, type: ON_CALL_TYPE, uploader: false });
   }
   return noticesFor(claim, job, recipients, options.rerunBy);
+}
+
+/**
+ * Those on call: the SYSTEM ADMINs who switched on_call_failures on and are still SYSTEM ADMIN now (a type changed
+ * since the switch was set no longer counts).
+ */
+async function onCallAdmins(): Promise<string[]> {
+  const admins = [...new Set((await usersOfTypes([ON_CALL_TYPE])).map((admin) => normalizeEmail(admin.user)))];
+  if (admins.length === 0) return [];
+  const [preferences, types] = await Promise.all([getPreferencesOf(admins), usersByEmail(admins)]);
+  return admins.filter(
+    (email) => types.get(email)?.type === ON_CALL_TYPE && preferences.get(email)?.onCallFailures === true,
+  );
 }
 
 /** Each recipient's notice of the job: file, uploader (to others), who re-ran it, outcome, counts, reasons, links. */

@@ -16,6 +16,12 @@ export const noticeDeliveryTexts = {
     `Tentar novamente todos: ${total} ${total === 1 ? "arquivo reprocessado" : "arquivos reprocessados"}`,
   retryBatchBody: (total: number, failed: number) =>
     `Reprocessados: ${total}. Concluídos: ${total - failed}. Falharam novamente: ${failed}.`,
+  // The summary of a batch for an uploader or someone on call (not the one who pressed it).
+  retryBatchOthersTitle: (by: string, total: number) =>
+    `Tentar novamente todos, por ${by}: ${total} ${total === 1 ? "arquivo reprocessado" : "arquivos reprocessados"}`,
+  retryBatchFile: (fileName: string, outcome: string, uploader: string | null) =>
+    `- ${fileName}: ${outcome}${uploader ? ` (enviado por ${uploader})` : ""}`,
+  retryBatchMore: (count: number) => `- e mais ${count} ${count === 1 ? "arquivo" : "arquivos"}`,
   jobNoticeOutcome: (outcome: string) => `Resultado: ${outcome}`,
   jobNoticeCounts: (ok: number, nok: number) => `Linhas aceitas: ${ok}. Linhas recusadas: ${nok}.`,
   jobNoticeReasons: "Primeiros motivos:",
