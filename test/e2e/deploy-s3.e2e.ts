@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { MongoClient } from "mongodb";
 import type { Page } from "playwright-core";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { jobTexts, messages, uploadScreenTexts } from "~/messages";
 import { tempDir } from "../deploy/stack";
+import { startS3rverProcess, stopS3rverProcess } from "../s3/s3rver";
 import { launchChromium, type RunningApp, type RunningBrowser, startApp } from "./harness";
 import { signIn } from "./sign-in";
 
@@ -26,18 +26,11 @@ let dataDir: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
   const dir = tempDir("portal-e2e-s3rver-");
-  const server = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir.dir,
-    configureBuckets: [{ name: BUCKET, configs: [CORS] }],
-  });
-  const { port } = await server.run();
+  const server = await startS3rverProcess(0, dir.dir, BUCKET, [CORS]);
   s3 = {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${server.port}`,
     close: async () => {
-      await server.close();
+      await stopS3rverProcess(server.child);
       dir.remove();
     },
   };

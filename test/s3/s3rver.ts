@@ -18,10 +18,18 @@ export const S3RVER_BUCKET = "journey-uploads";
 
 const SERVER_SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), "s3rver-process.mjs");
 
-/** Starts s3rver's process on `port` (0: a free one) and resolves with it and the port it listens on. */
-async function startS3rverProcess(port: number, dir: string): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * Starts s3rver's process on `port` (0: a free one) over `dir`, with `bucket` configured by `configs` (CORS documents),
+ * and resolves with it and the port it listens on.
+ */
+export async function startS3rverProcess(
+  port: number,
+  dir: string,
+  bucket = S3RVER_BUCKET,
+  configs: string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
   const env = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace(/--disable-proto=\S+/g, "") };
-  const child = spawn(process.execPath, [SERVER_SCRIPT, String(port), dir, S3RVER_BUCKET], {
+  const child = spawn(process.execPath, [SERVER_SCRIPT, String(port), dir, bucket, JSON.stringify(configs)], {
     env,
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -34,6 +42,14 @@ async function startS3rverProcess(port: number, dir: string): Promise<{ child: C
   ])) as [string];
   lines.close();
   return { child, port: (JSON.parse(line) as { port: number }).port };
+}
+
+/** Stops a process `startS3rverProcess` started (its standard input closed), once it has exited. */
+export async function stopS3rverProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = once(child, "exit");
+  child.stdin?.end();
+  await exited;
 }
 
 export function useS3rver() {
@@ -52,10 +68,7 @@ export function useS3rver() {
     async stop() {
       const child = this.server;
       this.server = undefined;
-      if (!child || child.exitCode !== null) return;
-      const exited = once(child, "exit");
-      child.stdin?.end();
-      await exited;
+      await stopS3rverProcess(child);
     },
   };
   let restore: () => void = () => undefined;
