@@ -438,7 +438,10 @@ test("locked: outside its edit month the grid cannot change and the server refus
   // The same RF2 on 1 March (the day after its edit month), on a server of its own: locked, and saving is refused.
   const march = await startApp({ env: { PORTAL_TODAY: `${YEAR}-03-01` } });
   try {
-    await withDb(march, (db) => insertScenario(db, OPEN, CC));
+    await withDb(march, async (db) => {
+      await insertScenario(db, OPEN, CC);
+      await assignPreparer(db, "gold@demo.local", CC);
+    });
     const marchPage = await page
       .context()
       .browser()!

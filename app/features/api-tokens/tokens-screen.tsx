@@ -80,11 +80,16 @@ export function TokensScreen() {
       {result && "error" in result ? <Alert tone="error">{result.error}</Alert> : null}
       {result && "ok" in result && result.ok === "revoked" ? <Alert tone="success">{result.message}</Alert> : null}
       {created ? (
-        <TokenSecret key={created.id} name={created.name} secret={created.secret} expiresAt={created.expiresAt} />
+        <TokenSecret
+          key={`secret-${created.id}`}
+          name={created.name}
+          secret={created.secret}
+          expiresAt={created.expiresAt}
+        />
       ) : null}
       {page.enabled ? (
         // A new key after each creation: with JavaScript the form starts empty again, as the page after a plain POST.
-        <Form method="post" className="token-form" key={created?.id ?? "new"}>
+        <Form method="post" className="token-form" key={`form-${created?.id ?? "new"}`}>
           <h2>{tokenTexts.createTitle}</h2>
           <input type="hidden" name="intent" value="create" />
           {page.scim ? <input type="hidden" name="kind" value="scim" /> : null}
