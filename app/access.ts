@@ -356,9 +356,14 @@ export type { RouteId };
  * on the screen the data belongs to: each upload target names that screen's route id and mode. The worker checks the
  * uploader's rights as they stand when it recognises the file (never at upload time only), /captura/manual lists only
  * the templates its visitor may load, and the template download refuses the others. Rows of HR auxiliary data are
- * also held to the uploader's branch scope, as on /ij/rh_edit/{filial} (`rows: "hrBranchScope"`).
+ * also held to the uploader's branch scope, as on /ij/rh_edit/{filial} (`rows: "hrBranchScope"`); rows of the forecast
+ * to the cost centres the uploader may write, as on the review (`rows: "forecastCostCentres"`).
  */
-export type UploadTargetRule = { routeId: RouteId; mode: AccessMode; rows?: "hrBranchScope" };
+export type UploadTargetRule = {
+  routeId: RouteId;
+  mode: AccessMode;
+  rows?: "hrBranchScope" | "forecastCostCentres";
+};
 
 export const UPLOAD_TARGET_ACCESS = {
   // Spec 000's master-data templates are what the uploader tiers exist for: the upload rule itself.
@@ -366,7 +371,11 @@ export const UPLOAD_TARGET_ACCESS = {
   channel: { routeId: "routes/captura.manual", mode: "write" },
   spend: { routeId: "routes/captura.manual", mode: "write" },
   planning_quantity: { routeId: "routes/ij.plan_edit", mode: "write" },
-  forecast: { routeId: "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat", mode: "write" },
+  forecast: {
+    routeId: "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat",
+    mode: "write",
+    rows: "forecastCostCentres",
+  },
   // The ledger feeds the statements and the cockpit: the finance planners' rule.
   ledger: { routeId: "routes/ij.cockpit", mode: "write" },
   hr_aux: { routeId: "routes/ij.rh_edit.$filial", mode: "write", rows: "hrBranchScope" },

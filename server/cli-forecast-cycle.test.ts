@@ -6,14 +6,14 @@ import { useTestDatabase } from "#test/db";
 import { FORECAST_HEADER, forecastRow, grantPermission, useTempDataDir } from "#test/upload-fixtures";
 import { resetConfigForTests } from "~/config.server";
 import { cycleLockTexts } from "~/features/forecast/cycle/server-texts";
-import { dumpForecast, insertScenario } from "~/features/forecast/fixtures";
-import { FORECAST } from "~/models/forecast.server";
+import { assignPreparer, dumpForecast, insertScenario } from "~/features/forecast/fixtures";
+import { FORECAST, FORECAST_NOK } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
 import { importCommand } from "./cli-import";
 
 /**
  * The operator's import of a forecast file naming a cost centre whose forecast is submitted, or whose RF's edit month
- * has ended: refused, as on screen.
+ * has ended, or (with --user) one its user does not prepare: refused, as on screen.
  */
 
 const testDb = useTestDatabase();
@@ -37,6 +37,7 @@ describe("portal import of a forecast file after submission", () => {
     const db = await testDb.db();
     await insertScenario(db, RF, MARKETING);
     await grantPermission(db, "prep@example.com", "USER GOLD");
+    await assignPreparer(db, "prep@example.com", MARKETING);
     await db.collection(FORECAST_CYCLE).insertOne({
       rf: RF,
       cost_center_concat: MARKETING,
@@ -75,6 +76,7 @@ describe("portal import --user of a forecast file after the edit month", () => {
     const RETAIL = "CC1002 - Vendas Varejo";
     await insertScenario(db, RF, RETAIL);
     await grantPermission(db, "prep@example.com", "USER GOLD");
+    await assignPreparer(db, "prep@example.com", RETAIL);
     const cell = { rf: RF, cost_center_concat: RETAIL, account_concat: "4101001 - Salários e Ordenados" };
     const april = { ...cell, data_ref: new Date("2027-04-01T00:00:00Z") };
     expect((await db.collection(FORECAST).findOne(april))?.forecast).toBe(1014);
@@ -97,5 +99,40 @@ describe("portal import --user of a forecast file after the edit month", () => {
     );
     expect((await db.collection(FORECAST).findOne(april))?.forecast).toBe(1014);
     expect(await dumpForecast(db)).toEqual(before);
+  });
+});
+
+describe("portal import --user of a forecast file naming a cost centre its user does not prepare", () => {
+  it("refuses those rows with the reason and applies nothing, exit code 1; without --user (the operator) it loads", async () => {
+    const db = await testDb.db();
+    const [MARKETING, RETAIL] = ["CC1001 - Marketing", "CC1002 - Vendas Varejo"];
+    await grantPermission(db, "only-marketing@example.com", "USER GOLD");
+    await assignPreparer(db, "only-marketing@example.com", MARKETING);
+    const before = await dumpForecast(db);
+    const file = path.join(work, "forecast-two.csv");
+    // Actuals: they load whatever an RF's state or month, so only the cost centre's rule can refuse them.
+    const actual = (cost_center_concat: string, cost_center: string) =>
+      forecastRow({ rf: "actual", cost_center_concat, cost_center, data_ref: "2027-01", value: "5,00", forecast: "" });
+    await fs.writeFile(
+      file,
+      [FORECAST_HEADER, actual(MARKETING, "CC1001"), actual(RETAIL, "CC1002")].map((r) => r.join(";")).join("\n"),
+    );
+    const lines: string[] = [];
+    const asUser = await importCommand([file, "--user", "only-marketing@example.com"], (l) => lines.push(l), {
+      progressIntervalMs: 20,
+    });
+    expect(asUser.code).toBe(1);
+    expect(lines.at(-1)).toMatch(/^NOK: 1 linha OK, 1 NOK; nada foi aplicado/);
+    expect(
+      (await db.collection(FORECAST_NOK).find({ cost_center_concat: RETAIL }).toArray()).map((r) => r.Error),
+    ).toEqual([
+      "Centro de custo CC1002 - Vendas Varejo não é seu: só quem o prepara, um revisor ou o SYSTEM ADMIN grava nele.",
+    ]);
+    expect(await dumpForecast(db)).toEqual(before);
+    const asOperator = await importCommand([file], () => {}, { progressIntervalMs: 20 });
+    expect(asOperator.code).toBe(0);
+    expect(
+      await db.collection(FORECAST).countDocuments({ rf: "actual", data_ref: new Date("2027-01-01T00:00:00Z") }),
+    ).toBe(2);
   });
 });

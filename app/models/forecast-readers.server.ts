@@ -11,7 +11,8 @@ import { usersOfTypes } from "./user-permissions.server";
  * (app/access.ts); this narrows what it shows. Every path that reads a cost centre's forecast asks here (docs/access.md
  * §4): the review and each of its pages and POSTs (`resolveReview`), its filter's list, the consolidated view and its
  * export, the versions, the API, the native dashboards' charts over `forecast`, the mentions of a cell's comment, an
- * edited export sent back.
+ * edited export sent back. Writing follows the same rule (`forecastWriteScopeOf`, `writesCostCentre` below), asked by
+ * every path that writes a cost centre's figures, uploads included.
  */
 
 /** Who reads: an e-mail and a permission type ("" or null: none). */
@@ -51,6 +52,29 @@ export async function readsCostCentre(reader: ForecastReader, costCentre: string
     { $project: { _id: 0, user: 1 } },
   ]);
   return found.length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The write side: whose figures a user may change
+
+/** Who writes: an e-mail and a permission type, as for reading. */
+export type ForecastWriter = ForecastReader;
+
+/**
+ * The cost centres whose forecast `writer` may change (null: every one): the same as they read, so a preparer writes
+ * only the cost centres they prepare and the reviewer types and SYSTEM ADMIN every one. Whether a user may write the
+ * forecast at all stays each path's own rule (the review's write rule, the upload target's); the cycle's state and the
+ * RF's edit month stay `forecastLocks` (forecast.server.ts). Every write path asks here: the review's saves, "Distribuir
+ * total", its Excel round trip (on screen, queued, or an edited export through /captura/manual), and each row of an
+ * upload of the "forecast" template (/captura/manual, the API, `portal import --user`).
+ */
+export async function forecastWriteScopeOf(writer: ForecastWriter): Promise<ForecastScope> {
+  return forecastScopeOf(writer);
+}
+
+/** Whether `writer` may change the forecast of one cost centre (forecastWriteScopeOf's rule, for one). */
+export async function writesCostCentre(writer: ForecastWriter, costCentre: string): Promise<boolean> {
+  return readsCostCentre(writer, costCentre);
 }
 
 /**

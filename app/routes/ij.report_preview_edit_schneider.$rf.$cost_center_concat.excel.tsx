@@ -40,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     "write",
   );
-  const lookup = await resolveReview(params, user);
+  const lookup = await resolveReview(params, user, "write");
   if (!lookup.ok) throw reviewRefusal(lookup);
   const back = reviewPath(lookup.review.calendar.name, lookup.review.costCenter.cost_center_concat);
   const file = await returnedFileOf(request);

@@ -130,7 +130,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     json ? "write" : "read",
   );
-  const lookup = await resolveReview(params, user);
+  const lookup = await resolveReview(params, user, json ? "write" : "read");
   // A cost centre the user may not read: the grid's save shows the refusal in place; a form's POST is the 403 page.
   if (!lookup.ok && lookup.status === 403 && !json) throw reviewRefusal(lookup);
   if (!lookup.ok) return data<SaveReply>({ ok: false, message: lookup.message }, { status: lookup.status });

@@ -39,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     "write",
   );
-  const lookup = await resolveReview(params, user);
+  const lookup = await resolveReview(params, user, "write");
   if (!lookup.ok) throw data(lookup.message, { status: lookup.status });
   return saveSpread(lookup.review, request, user, portalToday());
 }

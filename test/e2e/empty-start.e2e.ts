@@ -424,6 +424,13 @@ test("every template filled and uploaded through /captura/manual with the docume
     TEMPLATE_IDS.map(async (id) => xlsxFile(uploadName(id), await fillTemplate(id, ROWS[id]))),
   );
 
+  // The planner prepares the forecast's cost centre (as SYSTEM ADMIN assigns it on /ij/forecast_preparers): a preparer
+  // writes, by upload too, and reads only the cost centres they prepare.
+  await withDb(app, (db) =>
+    db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: COST_CENTER, user: GOLD, assigned_at: new Date(), assigned_by: "e2e" }),
+  );
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/captura/manual");
   await waitForHydration(page);
@@ -492,13 +499,8 @@ test("forecast review: the uploaded scenario and cost centre, actuals and foreca
   page,
   app,
 }) => {
-  // The planner prepares the cost centre (as SYSTEM ADMIN assigns it on /ij/forecast_preparers): a preparer reads only
-  // the cost centres they prepare.
-  await withDb(app, (db) =>
-    db
-      .collection(FORECAST_PREPARERS)
-      .insertOne({ cost_center_concat: COST_CENTER, user: GOLD, assigned_at: new Date(), assigned_by: "e2e" }),
-  );
+  // The planner prepares the cost centre (assigned before the upload): a preparer reads only the cost centres they
+  // prepare.
   await signIn(page, app.baseURL, GOLD);
   await page.goto("/ij/report_create_schneider");
   await page.getByLabel(forecastTexts.period).selectOption(RF);

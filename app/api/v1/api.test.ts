@@ -410,6 +410,63 @@ describe("upload and poll", () => {
     );
   });
 
+  it("holds a forecast file's rows to the forecast's write rule: another's cost centre refused with why, nothing written", async () => {
+    const db = await testDb.db();
+    const MARKETING = "CC1001 - Marketing";
+    const RETAIL = "CC1002 - Vendas Varejo";
+    const preparer = await userOf("USER GOLD");
+    await db
+      .collection(FORECAST_PREPARERS)
+      .insertOne({ cost_center_concat: MARKETING, user: preparer.email, assigned_at: new Date(), assigned_by: "test" });
+    // Actuals: they load whatever an RF's state or month, so only the cost centre's rule can refuse them.
+    const actual = (cost_center_concat: string, value: string) =>
+      forecastRow({
+        rf: "actual",
+        cost_center_concat,
+        cost_center: cost_center_concat.slice(0, 6),
+        value,
+        forecast: "",
+      });
+    const body = `${[FORECAST_HEADER, actual(MARKETING, "7,00"), actual(RETAIL, "8,00")].map((r) => r.join(";")).join("\r\n")}\r\n`;
+    const send = async (user: AuthenticatedUser) => {
+      const token = await tokenFor(user, "write");
+      const posted = await api("/uploads?dataset=forecast&filename=forecast.csv", {
+        method: "POST",
+        token,
+        body,
+        headers: { "Content-Type": "text/csv" },
+      });
+      expect(posted.status).toBe(202);
+      const { id } = (await posted.json()) as { id: string };
+      await drainJobs();
+      return { id, token };
+    };
+    const stored = () =>
+      db.collection(FORECAST).countDocuments({ rf: "actual", cost_center_concat: { $in: [MARKETING, RETAIL] } });
+    const before = await stored();
+
+    const mine = await send(preparer);
+    const job = (await (await api(`/jobs/${mine.id}`, { token: mine.token })).json()) as Record<string, unknown>;
+    expect(job).toMatchObject({ state: "failed", outcome: "refused", refusedRows: 1 });
+    expect(job.message).toMatch(/^1 linha OK, 1 NOK; nada foi aplicado/);
+    const refused = await (await api(`/jobs/${mine.id}/refused`, { token: mine.token })).text();
+    expect(refused).toContain(
+      "Centro de custo CC1002 - Vendas Varejo não é seu: só quem o prepara, um revisor ou o SYSTEM ADMIN grava nele.",
+    );
+    expect(refused).not.toContain(MARKETING);
+    expect(await stored()).toBe(before);
+
+    const admin = await send(await userOf("SYSTEM ADMIN"));
+    expect(await (await api(`/jobs/${admin.id}`, { token: admin.token })).json()).toMatchObject({
+      state: "completed",
+      outcome: "completed",
+      refusedRows: 0,
+    });
+    expect(await db.collection(FORECAST).countDocuments({ rf: "actual", cost_center_concat: RETAIL, value: 8 })).toBe(
+      1,
+    );
+  });
+
   it("pages the job list by cursor, newest first, without repeating or skipping a job", async () => {
     const user = await userOf("USER BRONZE");
     const token = await tokenFor(user, "write");

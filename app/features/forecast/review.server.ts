@@ -27,7 +27,7 @@ import {
   saveForecastCells,
   type WindowAccount,
 } from "~/models/forecast.server";
-import { type ForecastReader, readsCostCentre } from "~/models/forecast-readers.server";
+import { type ForecastReader, readsCostCentre, writesCostCentre } from "~/models/forecast-readers.server";
 import { recordEdit } from "~/platform/audit/data-events.server";
 import { recordAccessRefused } from "~/platform/audit/record.server";
 import { formatDateTime } from "~/shared/dates";
@@ -76,6 +76,12 @@ export type ReviewRefusal = { ok: false; status: 403 | 404; message: string };
 export type ReviewLookup = { ok: true; review: Review } | ReviewRefusal;
 
 /**
+ * What a page does with the cost centre: reads it, or writes its figures (a save, a spread, an edited export): each
+ * asks its side of the forecast's one rule (readsCostCentre, writesCostCentre).
+ */
+export type ReviewUse = "read" | "write";
+
+/**
  * The review a URL names, before its cost centre is known to exist and to be the reader's: the scenario parsed, the
  * cost centre as named (`found` reads its record and asks the forecast's read rule). The review's page starts its
  * grid's reads with `found`, so that they go to the database together, and answers none of them unless `found` is;
@@ -85,7 +91,7 @@ export type ReviewStart =
   | { ok: true; review: Review; found: Promise<{ ok: true; costCenter: CostCenterInfo } | ReviewRefusal> }
   | ReviewRefusal;
 
-export function startReview(params: Params, reader: ReviewReader): ReviewStart {
+export function startReview(params: Params, reader: ReviewReader, use: ReviewUse = "read"): ReviewStart {
   const scenario = parseScenario(params.rf ?? "");
   if (!scenario) return { ok: false, status: 404, message: forecastTexts.invalidScenario };
   const cost_center_concat = params.cost_center_concat ?? "";
@@ -95,26 +101,28 @@ export function startReview(params: Params, reader: ReviewReader): ReviewStart {
   return {
     ok: true,
     review: { calendar, costCenter: { cost_center_concat, cost_center: "", level_descr: "" } },
-    found: readableCostCenter(scenario.name, cost_center_concat, reader),
+    found: allowedCostCenter(scenario.name, cost_center_concat, reader, use),
   };
 }
 
 /**
- * The cost centre's record, if the reader may read it (the forecast's one read rule, forecastScopeOf and
- * readsCostCentre in app/models/forecast-readers.server.ts). A cost centre outside the reader's scope is refused
- * whether it exists or not, so a refusal tells nothing of another's data.
+ * The cost centre's record, if the reader may read it, or write it for `use` "write" (the forecast's one rule,
+ * readsCostCentre and writesCostCentre in app/models/forecast-readers.server.ts, which an upload's rows ask too). A
+ * cost centre outside the reader's scope is refused whether it exists or not, so a refusal tells nothing of another's
+ * data.
  */
-async function readableCostCenter(
+async function allowedCostCenter(
   rf: string,
   cost_center_concat: string,
   reader: ReviewReader,
+  use: ReviewUse,
 ): Promise<{ ok: true; costCenter: CostCenterInfo } | ReviewRefusal> {
   // Both in this turn: the preparer's record is read with the cost centre's (and the page's other reads).
-  const [found, readable] = await Promise.all([
+  const [found, allowed] = await Promise.all([
     findCostCenter(rf, cost_center_concat),
-    readsCostCentre(reader, cost_center_concat),
+    use === "write" ? writesCostCentre(reader, cost_center_concat) : readsCostCentre(reader, cost_center_concat),
   ]);
-  if (!readable) {
+  if (!allowed) {
     await recordAccessRefused(
       reader,
       { routeId: REVIEW_ROUTE_ID, path: reviewPath(rf, cost_center_concat).slice(0, 200) },
@@ -129,11 +137,15 @@ async function readableCostCenter(
 
 /**
  * The scenario and cost centre of `/ij/report_preview_edit_schneider/:rf/:cost_center_concat`, if both exist and the
- * reader may read the cost centre's forecast: every page and POST of the review, its export and an edited export sent
- * back come through here.
+ * reader may read the cost centre's forecast (`use` "write": change its figures): every page and POST of the review,
+ * its export and an edited export sent back come through here.
  */
-export async function resolveReview(params: Params, reader: ReviewReader): Promise<ReviewLookup> {
-  const start = startReview(params, reader);
+export async function resolveReview(
+  params: Params,
+  reader: ReviewReader,
+  use: ReviewUse = "read",
+): Promise<ReviewLookup> {
+  const start = startReview(params, reader, use);
   if (!start.ok) return start;
   const found = await start.found;
   if (!found.ok) return found;

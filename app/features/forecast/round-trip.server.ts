@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { OPERATOR_TYPE, type RouteId } from "~/access";
-import { readsCostCentre } from "~/models/forecast-readers.server";
+import { writesCostCentre } from "~/models/forecast-readers.server";
 import { portalToday } from "~/shared/clock.server";
 import { type RoundTripDataset, RoundTripScopeError, type RoundTripUser, scopeRecord } from "~/shared/excel/dataset";
 import { FORECAST_DATASET, forecastXlsx, importForecastFile } from "./excel.server";
@@ -16,7 +16,7 @@ const forecastScope = z.object({
 /** `portal export` runs as the operator: the deployment's shell, which reads every cost centre. */
 const OPERATOR = { email: "", type: OPERATOR_TYPE };
 
-/** The sender of an edited export, as the forecast's read rule takes them. */
+/** The sender of an edited export, as the forecast's rule takes them. */
 const readerOf = (user: RoundTripUser) => ({
   email: user.email,
   name: user.name,
@@ -25,7 +25,8 @@ const readerOf = (user: RoundTripUser) => ({
 
 /**
  * The forecast review of one RF and cost centre as a round trip (app/round-trips.server.ts lists it). An edited export
- * comes back only from someone who may read its cost centre (the forecast's read rule, as on the review's pages).
+ * comes back only from someone who may write its cost centre (the forecast's one rule, as on the review's saves and an
+ * upload's rows).
  */
 export const forecastRoundTrip: RoundTripDataset<RouteId> = {
   id: FORECAST_DATASET,
@@ -40,11 +41,12 @@ export const forecastRoundTrip: RoundTripDataset<RouteId> = {
   },
   returned: {
     writeRoute: "routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel",
-    mayImport: (user, scope) => readsCostCentre(readerOf(user), scope.get("cost_center_concat") ?? ""),
+    mayImport: (user, scope) => writesCostCentre(readerOf(user), scope.get("cost_center_concat") ?? ""),
     async apply(open, scope, user) {
       const lookup = await resolveReview(
         { rf: scope.get("rf") ?? "", cost_center_concat: scope.get("cost_center_concat") ?? "" },
         readerOf(user),
+        "write",
       );
       if (!lookup.ok) return lookup;
       const outcome = await importForecastFile(await open(), lookup.review, portalToday(), user);

@@ -46,7 +46,7 @@ export const forecastTemplate: DatasetTemplate = {
   label: "Previsão (forecast)",
   feeds: "Revisão de forecast por centro de custo (/ij/report_create_schneider, /ij/report_preview_edit_schneider)",
   writeModeText:
-    "Atualiza ou inclui por (rf, cost_center_concat, account_concat, data_ref); os demais registros ficam como estão. Mudanças de forecast entram no histórico da célula. As linhas de um RF só são aceitas no mês de edição do RF e enquanto o centro de custo não foi enviado nem aprovado (senão o arquivo é recusado inteiro); o realizado (actual) é aceito a qualquer momento.",
+    "Atualiza ou inclui por (rf, cost_center_concat, account_concat, data_ref); os demais registros ficam como estão. Mudanças de forecast entram no histórico da célula. As linhas de um RF só são aceitas no mês de edição do RF e enquanto o centro de custo não foi enviado nem aprovado (senão o arquivo é recusado inteiro); o realizado (actual) é aceito a qualquer momento. Quem não é revisor nem SYSTEM ADMIN só grava os centros de custo que prepara: uma linha de outro centro de custo é recusada, e com ela o arquivo inteiro.",
   columns: [
     { name: "rf", rule: textColumn(true, 20), description: `Cenário: ${SCENARIO_RULE}`, example: "RF1 2026" },
     {

@@ -525,7 +525,7 @@ async function checkRights(run: Run, { template }: Layout): Promise<RowLoader | 
     if (!(await markApplyBegun(job.claim))) throw new LeaseLostError();
   };
   const loader = isDatasetTemplate(template)
-    ? new DatasetImport(template, { ...context, branchScope: grant.scope, beginApply })
+    ? new DatasetImport(template, { ...context, rows: grant.rows, beginApply })
     : new MasterDataImport(template, context);
   run.loader = loader;
   await run.step(loader.start());

@@ -45,6 +45,9 @@ export const jobGiveUpTexts = {
 export const uploadRightsTexts = {
   notAllowed: (dataset: string) => `Você não tem permissão para carregar ${dataset}`,
   outsideBranchScope: "filial fora das lojas liberadas para você (/ij/rh)",
+  /** A forecast row of a cost centre its uploader may not write (forecast-readers.server.ts forecastWriteScopeOf). */
+  notYourCostCentre: (costCentre: string) =>
+    `Centro de custo ${costCentre} não é seu: só quem o prepara, um revisor ou o SYSTEM ADMIN grava nele.`,
   reportsLabel: "pacotes de relatórios",
   explorerLabel: "documentos do Explorer",
 };

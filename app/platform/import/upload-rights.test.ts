@@ -10,6 +10,7 @@ import { applyIndexes } from "~/models/all-indexes.server";
 import { EXPLORER_DOCUMENTS } from "~/models/explorer.server";
 import { FILE_STATUS_UNREADABLE, findFileById, registerFile } from "~/models/file-jobs.server";
 import type { FileTarget } from "~/models/files.fields";
+import { assignPreparers } from "~/models/forecast-cycle.server";
 import { HR_AUX, HR_AUX_NOK } from "~/models/hr.server";
 import { REPORTS } from "~/models/reports.server";
 import { USER_PERMISSIONS } from "~/models/users.server";
@@ -90,6 +91,16 @@ beforeAll(async () => {
   const db = await testDb.db();
   await applyIndexes(db);
   for (const type of PERMISSION_TYPES) await grantPermission(db, userOf(type), type);
+  // Every account prepares the forecast example's cost centre: a USER GOLD writes only the cost centres they prepare
+  // (app/models/forecast-readers.server.ts; datasets/datasets.test.ts tries another's), so only the right refuses.
+  const forecastExample = TEMPLATE_CATALOG.find((t) => t.id === "forecast")!.columns.find(
+    (c) => c.name === "cost_center_concat",
+  )!.example;
+  await assignPreparers(
+    EVERY_ACCOUNT.map((account) => ({ cost_center_concat: String(forecastExample), user: userOf(account) })),
+    "test",
+    new Date(),
+  );
   // The fiscal example names repository files: they are there, so the only reason to refuse is the right.
   await repositoryFiles(["icms_2236.xlsx", "icms_2236.pdf"]);
 });

@@ -31,7 +31,7 @@ import {
 } from "~/routes/ij.report_preview_edit_schneider.$rf.$cost_center_concat.excel";
 import { monthKey, monthLabel } from "~/shared/months";
 import { runInRequestScope } from "~/shared/request-scope.server";
-import { ACCOUNTS, dumpForecast, insertScenario } from "../fixtures";
+import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario } from "../fixtures";
 import { changedCells, initialValues, planPaste, readPastedBlock } from "../forecast-grid-rules";
 import { applyPercent } from "../mass-change";
 import { parseScenario, scenarioCalendar } from "../release-points";
@@ -368,6 +368,8 @@ describe("every write path of a submitted cost centre refuses, with the same mes
 
   it("the forecast template upload: the file is refused whole, naming the cost centres", async () => {
     await grantPermission(db, PREPARER.email, "USER GOLD");
+    // A preparer of both (an upload writes only the cost centres its uploader prepares): only the cycle refuses.
+    await assignPreparer(db, PREPARER.email, RETAIL);
     const before = await dumpForecast(db);
     const csv = [
       FORECAST_HEADER.join(";"),

@@ -9,6 +9,7 @@ import { resetConfigForTests } from "~/config.server";
 import { FILE_STATUS_UNKNOWN_LAYOUT } from "~/models/file-jobs.server";
 import { FISCAL_ITEMS, FISCAL_ITEMS_NOK, listFiscalItems } from "~/models/fiscal.server";
 import { FORECAST, FORECAST_HISTORY, FORECAST_NOK, readWindow } from "~/models/forecast.server";
+import { assignPreparers, FORECAST_PREPARERS } from "~/models/forecast-cycle.server";
 import { FPA_RESPONSIBLES, FPA_RESPONSIBLES_NOK, findResponsible, fpaReport } from "~/models/fpa.server";
 import { HR_AUX, HR_AUX_CHANGES, HR_AUX_NOK, listAuxRows } from "~/models/hr.server";
 import { LEDGER, LEDGER_ACCOUNTS, LEDGER_NOK, ledgerRows, listAccounts } from "~/models/ledger.server";
@@ -18,6 +19,7 @@ import { readPlanningPage } from "~/models/planning-queries.server";
 import { jobGiveUpTexts } from "~/platform/import/texts";
 import { MAX_ATTEMPTS, processNextJob } from "~/platform/import/worker-loop.server";
 import { monthOf } from "~/shared/months";
+import { nokRowsDownload } from "../nok-rows.server";
 import { FILE_STATUS_REJECTED } from "./ingest.server";
 import { spoolDir } from "./spool.server";
 
@@ -116,6 +118,7 @@ beforeEach(async () => {
       FORECAST,
       FORECAST_NOK,
       FORECAST_HISTORY,
+      FORECAST_PREPARERS,
       LEDGER,
       LEDGER_ACCOUNTS,
       LEDGER_NOK,
@@ -329,6 +332,8 @@ describe("template forecast", () => {
     expect(byMonth.get("2026-02")).toEqual([0, 1234.5]);
     expect(byMonth.get("2025-12")).toEqual([170000.1, null]);
 
+    // A USER GOLD writes the cost centres they prepare (the forecast's one rule: app/models/forecast-readers.server.ts).
+    await assignPreparers([{ cost_center_concat: "CC1001 - Marketing", user: "bia@example.com" }], "test", new Date());
     const again = await upload(
       "forecast2.csv",
       csv(FORECAST_HEADER, [forecastRow({ forecast: "190.000,00" })]),
@@ -411,6 +416,57 @@ describe("template forecast", () => {
       ],
       unchanged: [FORECAST, FORECAST_HISTORY],
     });
+  });
+
+  it("refuses the rows of a cost centre its uploader does not prepare, naming why, and applies nothing; SYSTEM ADMIN loads them", async () => {
+    const MARKETING = "CC1001 - Marketing";
+    const RETAIL = "CC1002 - Vendas Varejo";
+    const retail = (over: Partial<Record<string, string>>) =>
+      forecastRow({ cost_center_concat: RETAIL, cost_center: "CC1002", ...over });
+    await upload("base.csv", csv(FORECAST_HEADER, [forecastRow(), retail({ forecast: "50,00" })]));
+    // bia (USER GOLD, who may load the template) prepares Marketing only; the reviewer types are SYSTEM ADMIN's.
+    await assignPreparers([{ cost_center_concat: MARKETING, user: "bia@example.com" }], "test", new Date());
+    const before = await snapshot([FORECAST, FORECAST_HISTORY]);
+    const rows = [
+      forecastRow({ forecast: "1,00" }),
+      retail({ forecast: "2,00" }),
+      retail({ data_ref: "2026-02", forecast: "3,00" }),
+    ];
+    const { id, file } = await upload("de-outro.csv", csv(FORECAST_HEADER, rows), "bia@example.com");
+    // All or nothing, as for any refused row: Marketing's row is not applied either.
+    expect(file).toMatchObject({
+      status: FILE_STATUS_REJECTED,
+      message: expect.stringMatching(/^1 linha OK, 2 NOK; nada foi aplicado/),
+    });
+    const reason =
+      "Centro de custo CC1002 - Vendas Varejo não é seu: só quem o prepara, um revisor ou o SYSTEM ADMIN grava nele.";
+    expect((await nokOf(FORECAST_NOK, id)).map((r) => [r._lineNumber, r.cost_center_concat, r.Error])).toEqual([
+      [3, RETAIL, reason],
+      [4, RETAIL, reason],
+    ]);
+    expect(await snapshot([FORECAST, FORECAST_HISTORY])).toEqual(before);
+    // The job's refused-rows file holds them with their reason, as any refused row.
+    const refused = await (
+      await nokRowsDownload({ id: String(id) }, { email: "bia@example.com", type: "USER GOLD" })
+    ).text();
+    expect(refused.split("\r\n").filter((l) => l.includes(reason))).toHaveLength(2);
+
+    // The same file from a preparer of both loads; from SYSTEM ADMIN too.
+    await assignPreparers([{ cost_center_concat: RETAIL, user: "bia@example.com" }], "test", new Date());
+    expect((await upload("de-ambos.csv", csv(FORECAST_HEADER, rows), "bia@example.com")).file).toMatchObject({
+      status: 0,
+      message: "3 linhas OK, 0 NOK. Aplicado: 1 nova, 2 alteradas, 0 sem alteração.",
+    });
+    const byAdmin = [
+      forecastRow({ forecast: "11,00" }),
+      retail({ forecast: "12,00" }),
+      retail({ data_ref: "2026-02", forecast: "13,00" }),
+    ];
+    expect((await upload("admin.csv", csv(FORECAST_HEADER, byAdmin))).file).toMatchObject({
+      status: 0,
+      message: "3 linhas OK, 0 NOK. Aplicado: 0 novas, 3 alteradas, 0 sem alteração.",
+    });
+    expect(await count(FORECAST, { cost_center_concat: RETAIL, forecast: { $in: [12, 13] } })).toBe(2);
   });
 
   it("refuses a wrong header naming the closest template, and empty files", async () => {

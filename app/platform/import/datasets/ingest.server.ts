@@ -1,7 +1,8 @@
 import type { Db, ObjectId } from "mongodb";
 import { noteDataChanged } from "~/models/dashboard-cache.server";
 import { repositoryFilesNamed } from "~/models/fiscal.server";
-import { type BranchScope, inBranchScope } from "~/models/hr.server";
+import { inForecastScope } from "~/models/forecast-readers.server";
+import { inBranchScope } from "~/models/hr.server";
 import { insertIgnoringDuplicates } from "~/models/upload-rows.server";
 import { countOf } from "~/shared/excel/count-text";
 import type { CellValue } from "~/shared/excel/values";
@@ -18,6 +19,7 @@ import {
   type RowValues,
 } from "../template";
 import { uploadRightsTexts } from "../texts";
+import type { UploadRowScope } from "../upload-rights.server";
 import {
   type ApplyResult,
   applySpooled,
@@ -32,7 +34,8 @@ import { RowSpool, type SpooledRow } from "./spool.server";
  * One file of an all-or-nothing template, from its rows to the business collection:
  *
  * 1. a row identical to the template's example (../example-row.ts) is counted and skipped, neither OK nor NOK;
- *    each other row is checked (cell rules, then the template's checks across columns and rows); a valid row goes to the
+ *    each other row is checked (cell rules, the template's checks across columns and rows, then whether its uploader
+ *    may write it: an HR row's branch, a forecast row's cost centre, upload-rights.server.ts); a valid row goes to the
  *    run's spool (spool.server.ts) with its key, an invalid one to the NOK collection with its line and Error; a key
  *    that an earlier line of the file already holds is a duplicate, NOK too;
  * 2. at the end, a file with any NOK row (or none at all) applies nothing; a file without is applied from the spool
@@ -73,8 +76,11 @@ export type DatasetImportContext = {
   urlPath: string;
   now: () => Date;
   rowId: (line: number) => ObjectId;
-  /** The uploader's HR branch scope (upload-rights.server.ts): an HR row of another branch is NOK. */
-  branchScope?: BranchScope;
+  /**
+   * The rows its uploader may write (upload-rights.server.ts grantUpload): an HR row of another branch, a forecast row
+   * of a cost centre the uploader may not write, is NOK with its reason.
+   */
+  rows?: UploadRowScope;
   /**
    * Called once the file is checked, just before its first write to business data (the job records it: a job given up
    * after it may have left part of the file applied). Throws when the apply must not start (the claim was lost).
@@ -177,16 +183,7 @@ export class DatasetImport {
       return;
     }
     if (errors === null && this.checker) errors = this.checker(row, line);
-    if (
-      errors === null &&
-      this.template.id === "hr_aux" &&
-      this.ctx.branchScope &&
-      !inBranchScope(String(row.filial_nome), this.ctx.branchScope)
-    ) {
-      errors = [
-        invalid("filial_nome", texts[this.names.indexOf("filial_nome")] ?? "", uploadRightsTexts.outsideBranchScope),
-      ];
-    }
+    if (errors === null) errors = this.outsideRowScope(row, texts);
     let key = "";
     if (errors === null) {
       key = this.template.load.keyColumns.map((c) => keyPart(row[c])).join("|");
@@ -214,6 +211,20 @@ export class DatasetImport {
     if (this.template.id === "fiscal_items") this.pending.texts.set(spooled, [...texts]);
     this.collect(row);
     this.okRows++;
+  }
+
+  /** Why the uploader may not write this row (its branch, its cost centre), or null when they may. */
+  private outsideRowScope(row: RowValues, texts: readonly string[]): string[] | null {
+    const scope = this.ctx.rows;
+    if (!scope) return null;
+    if (this.template.id === "hr_aux" && !inBranchScope(String(row.filial_nome), scope.branches))
+      return [
+        invalid("filial_nome", texts[this.names.indexOf("filial_nome")] ?? "", uploadRightsTexts.outsideBranchScope),
+      ];
+    // The forecast's one write rule (app/models/forecast-readers.server.ts forecastWriteScopeOf), as on the review.
+    if (this.template.id === "forecast" && !inForecastScope(scope.costCentres, String(row.cost_center_concat)))
+      return [uploadRightsTexts.notYourCostCentre(String(row.cost_center_concat))];
+    return null;
   }
 
   private noteFirstKeyValue(value: unknown): void {
