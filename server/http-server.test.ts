@@ -1,3 +1,5 @@
+import net, { type AddressInfo } from "node:net";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/config.server";
 import { createHostServer, hostServerTimeouts } from "./http-server";
@@ -28,5 +30,46 @@ describe("the host server's timeouts", () => {
     expect(() => parseConfig({ NODE_ENV: "test", HTTP_KEEP_ALIVE_TIMEOUT_MS: "299001" })).toThrow(
       /HTTP_KEEP_ALIVE_TIMEOUT_MS/,
     );
+  });
+});
+
+describe("a response sent before its request's body was read to the end", () => {
+  it("leaves the kept-alive connection free for the next request, well before the keep-alive time", async () => {
+    // As an upload refused part-way (COD.2's 413): the body is read through Remix's adapter, then left unread.
+    const server = createHostServer((req, res) => {
+      if (req.method === "GET") return res.end("second");
+      const reader = createReadableStreamFromReadable(req).getReader();
+      void reader.read().then(() => res.writeHead(413, { "Content-Type": "text/plain" }).end("too large"));
+    }, 75_000);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = net.connect(port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => (received += chunk));
+    socket.on("error", () => undefined);
+    const until = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`no ${what} within 5 s; received: ${received.slice(0, 300)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      const body = Buffer.alloc(4 * 1024 * 1024, "a;b\n");
+      socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+      await until("413", () => received.includes("too large"));
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      received = "";
+      socket.write("GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await until("answer to the next request", () => received.includes("second"));
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

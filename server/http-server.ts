@@ -39,5 +39,21 @@ export function createHostServer(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
   keepAliveTimeoutMs: number,
 ): Server {
-  return createServer(hostServerTimeouts(keepAliveTimeoutMs), listener);
+  return createServer(hostServerTimeouts(keepAliveTimeoutMs), (req, res) => {
+    res.once("finish", () => discardUnreadBody(req));
+    listener(req, res);
+  });
+}
+
+/**
+ * A response can go out before its request's body was read to the end: an upload refused part-way (the size limit
+ * while streaming, COD.2's 413) stops reading and leaves the body paused under the reader that stopped. Node discards
+ * the rest of a body only when nothing ever read it; this one would stay paused, and the browser's next request on the
+ * kept-alive connection would wait behind it until the keep-alive time ended the connection (75 s). So the rest is
+ * read and discarded as Node does for an unread body: the readers that stopped are detached and the body flows.
+ */
+function discardUnreadBody(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.removeAllListeners("data");
+  req.resume();
 }
