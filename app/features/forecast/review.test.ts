@@ -719,6 +719,8 @@ describe("the filter (loader)", () => {
             state: "preparing",
             daysLeft: 13,
             href: "/ij/report_preview_edit_schneider/RF2%202027/CC1002%20-%20Vendas%20Varejo",
+            // Not returned: no reviewer's reason to show.
+            returned: null,
           },
         ],
       });
