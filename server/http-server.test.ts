@@ -2,7 +2,7 @@ import net, { type AddressInfo } from "node:net";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "~/config.server";
-import { createHostServer, hostServerTimeouts } from "./http-server";
+import { createHostServer, DISCARD_MAX_BYTES, hostServerTimeouts } from "./http-server";
 
 /** The balancers' idle time for their connections to the host (nginx's upstream pool here, an ALB's default). */
 const BALANCER_IDLE_MS = 60_000;
@@ -66,6 +66,37 @@ describe("a response sent before its request's body was read to the end", () => 
       socket.write("GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
       await until("answer to the next request", () => received.includes("second"));
       expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("cuts a connection whose body goes on past what it discards, instead of reading it to the request timeout", async () => {
+    // As the upload refused part-way above, its body read a little through Remix's adapter, then left.
+    const server = createHostServer((req, res) => {
+      const reader = createReadableStreamFromReadable(req).getReader();
+      void reader.read().then(() => res.writeHead(413, { "Content-Type": "text/plain" }).end("too large"));
+    }, 75_000);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    try {
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      socket.write("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n");
+      const chunk = Buffer.alloc(1024 * 1024, "a");
+      const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
+      // An endless body: far more than the discard's bound, sent as long as the socket takes it.
+      let sent = 0;
+      while (!socket.destroyed && sent < DISCARD_MAX_BYTES * 4) {
+        if (!socket.write(frame)) await new Promise((r) => socket.once("drain", r).once("close", r));
+        sent += chunk.length;
+      }
+      await closed;
+      expect(sent).toBeLessThan(DISCARD_MAX_BYTES * 4);
     } finally {
       socket.destroy();
       server.closeAllConnections();

@@ -55,5 +55,21 @@ export function createHostServer(
 function discardUnreadBody(req: IncomingMessage): void {
   if (req.complete || req.destroyed) return;
   req.removeAllListeners("data");
+  // Bounded, as a lingering close is: a client that goes on sending past DISCARD_MAX_BYTES or DISCARD_MAX_MS (a body
+  // far over the limit, an endless one) loses the connection instead of holding it.
+  let discarded = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, DISCARD_MAX_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) cut();
+  });
+  // Only the body's end stops the clock (an IncomingMessage also emits "close" once its response is done).
+  req.once("end", () => clearTimeout(timer));
   req.resume();
 }
+
+/** How much of an unread body is read and discarded after its response, at most, before the connection is cut. */
+export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+export const DISCARD_MAX_MS = 5_000;

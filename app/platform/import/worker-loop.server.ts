@@ -5,6 +5,7 @@ import {
   defaultWorkerName,
   FILE_STATUS_UNREADABLE,
   finishJob,
+  holdsClaim,
   type JobClaim,
   sweepOrphanUploads,
 } from "~/models/file-jobs.server";
@@ -88,13 +89,15 @@ export async function processNextJob(options: WorkerOptions & { name: string }):
 }
 
 /**
- * Ends a job whose every claim died (MAX_ATTEMPTS), then removes the rows its runs left. Ended first: a claimer that
- * lost the job checks its claim before each batch and writes no more; a batch checked just before lands within the
- * grace period, after which the sweep removes the file's rows again (removeRowsOfGivenUpFiles).
+ * Removes the rows a job's runs left when its every claim died (MAX_ATTEMPTS), then ends it. Removed while this claim
+ * still holds the job, so no retry can claim the file and write rows the removal would take; a claimer that lost the
+ * job checks its claim before each batch and writes no more, and a batch checked just before lands within the grace
+ * period, after which the sweep removes the file's rows again (removeRowsOfGivenUpFiles).
  */
 async function giveUp(claim: JobClaim, options: WorkerOptions, clock: IngestClock): Promise<IngestOutcome> {
   const message = (claim.applyBegan ? jobGiveUpTexts.partlyApplied : jobGiveUpTexts.nothingKept)(MAX_ATTEMPTS);
   options.log?.("warn", "job given up", { fileId: String(claim.id), attempts: claim.attempts, agent: options.name });
+  if (await holdsClaim(claim)) await removeRowsOfFile(claim.id);
   const ended: IngestOutcome = (await finishJob(claim, {
     status: FILE_STATUS_UNREADABLE,
     message,
@@ -104,7 +107,6 @@ async function giveUp(claim: JobClaim, options: WorkerOptions, clock: IngestCloc
   }))
     ? { kind: "done", status: FILE_STATUS_UNREADABLE, message, okRows: 0, nokRows: 0 }
     : { kind: "lease-lost" };
-  if (ended.kind === "done") await removeRowsOfFile(claim.id);
   await announceJobEnded(claim, ended, "upload", { log: options.log });
   return ended;
 }
