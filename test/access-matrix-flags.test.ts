@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { isRouteId, routeRule } from "~/access";
 import type { FeatureFlag } from "~/config.server";
 import { ALL_ON, CORE_SPELLINGS, runMatrix, summarise } from "./access-matrix/matrix";
-import { type InProcessPortal, startInProcessPortal } from "./in-process-portal";
+import { type InProcessPortal, useInProcessPortal } from "./in-process-portal";
 
 /**
  * The access matrix with each of the spec's area flags off (planning, report, explorer, financial statement): the
@@ -12,14 +11,10 @@ import { type InProcessPortal, startInProcessPortal } from "./in-process-portal"
  * every spelling of every route: test/access-matrix.test.ts.
  */
 
+const running = useInProcessPortal();
 let portal: InProcessPortal;
-beforeAll(async () => {
-  if (!existsSync("build/server/index.js"))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (`npm run test:unit` does).");
-  portal = await startInProcessPortal();
-}, 180_000);
-afterAll(async () => {
-  await portal?.stop();
+beforeAll(() => {
+  portal = running.current();
 });
 
 const target = () => ({

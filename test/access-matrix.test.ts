@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { isRouteId } from "~/access";
 import { ALL_ON, runMatrix, summarise } from "./access-matrix/matrix";
-import { type InProcessPortal, startInProcessPortal } from "./in-process-portal";
+import { type InProcessPortal, useInProcessPortal } from "./in-process-portal";
 
 /**
  * The access matrix (test/access-matrix/matrix.ts), in-process: every route of the production build × every demo
@@ -11,14 +10,10 @@ import { type InProcessPortal, startInProcessPortal } from "./in-process-portal"
  * (test/e2e/access-probes.e2e.ts).
  */
 
+const running = useInProcessPortal();
 let portal: InProcessPortal;
-beforeAll(async () => {
-  if (!existsSync("build/server/index.js"))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (`npm run test:unit` does).");
-  portal = await startInProcessPortal();
-}, 180_000);
-afterAll(async () => {
-  await portal?.stop();
+beforeAll(() => {
+  portal = running.current();
 });
 
 const target = () => ({

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,7 +7,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { type EmbeddedMongo, startEmbeddedMongo } from "embedded-mongo";
 import { inject } from "light-my-request";
 import { type Db, MongoClient } from "mongodb";
-import { vi } from "vitest";
+import { afterAll, beforeAll, vi } from "vitest";
 import { resetConfigForTests } from "~/config.server";
 import { closeDb, getDb } from "~/db.server";
 import { applyIndexes } from "~/models/all-indexes.server";
@@ -173,6 +173,28 @@ export async function startInProcessPortal(): Promise<InProcessPortal> {
       }
       resetConfigForTests();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The in-process portal for a test file: started before its tests (the production build must exist), stopped after.
+ * `current()` is the running portal.
+ */
+export function useInProcessPortal(): { current: () => InProcessPortal } {
+  let portal: InProcessPortal | undefined;
+  beforeAll(async () => {
+    if (!existsSync(BUILD_SERVER))
+      throw new Error("build/server/index.js is missing: run `npm run build` first (`npm run test:unit` does).");
+    portal = await startInProcessPortal();
+  }, 180_000);
+  afterAll(async () => {
+    await portal?.stop();
+  });
+  return {
+    current: () => {
+      if (!portal) throw new Error("useInProcessPortal: the portal has not started");
+      return portal;
     },
   };
 }

@@ -14,7 +14,7 @@ import path from "node:path";
  * another module's exported state; no file does.
  */
 const NEEDS_OWN_PROCESS =
-  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|\busePortalToday\b|\bstartInProcessPortal\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers|resetModules)\b|process\.env\b|\busePortalToday\b|\b(start|use)InProcessPortal\b|globalThis\.|\bdbPath\b|\bmkdtemp|child_process/;
 
 /**
  * The test files under `dirs` whose names match `name` (paths from the repository's root, nothing under

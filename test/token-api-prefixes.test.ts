@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { API_TOKENS } from "~/models/api-tokens.server";
 import { patternOf, signInCookie, snapshot } from "./access-matrix/matrix";
-import { type InProcessPortal, startInProcessPortal } from "./in-process-portal";
+import { type InProcessPortal, useInProcessPortal } from "./in-process-portal";
 
 /**
  * The token API and SCIM (`/api/v1`, `/scim/v2`) take cross-site requests, since they read no cookie. That exemption
@@ -11,14 +10,10 @@ import { type InProcessPortal, startInProcessPortal } from "./in-process-portal"
  * rewritten, so each route's own check and Remix's see it. Through the host's app on the production build.
  */
 
+const running = useInProcessPortal();
 let portal: InProcessPortal;
-beforeAll(async () => {
-  if (!existsSync("build/server/index.js"))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (`npm run test:unit` does).");
-  portal = await startInProcessPortal();
-}, 180_000);
-afterAll(async () => {
-  await portal?.stop();
+beforeAll(() => {
+  portal = running.current();
 });
 
 const EVIL = { origin: "https://evil.example" };
