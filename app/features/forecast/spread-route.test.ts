@@ -12,6 +12,7 @@ import { action, loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$
 import { readToastFromResponse } from "~/shared/toast.server";
 import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario } from "./fixtures";
 import type { SpreadPage } from "./spread.server";
+import { spreadBaseTexts } from "./spread-texts";
 import { forecastTexts } from "./texts";
 
 vi.mock("~/platform/auth/auth.server", () => import("#test/auth-mock"));
@@ -172,6 +173,53 @@ describe("Distribuir total", () => {
   it("falls back to evenly without a previous RF, and says so", async () => {
     const page = await preview({ total: "600", modo: "rf_anterior" });
     expect(page.preview?.note).toBe(forecastTexts.spreadFellBack(forecastTexts.spreadModes.rf_anterior));
+  });
+
+  it("follows the previous RF where it has months, spreads evenly only the months it lacks, and names them", async () => {
+    // RF1 2027 ends in 12/2027: of RF2 2027's 13 open months (02/2027–02/2028) it covers 11, each with base + its
+    // position in RF1's window (1015 in 02/2027 … 1025 in 12/2027).
+    const other = "CC1002 - Vendas";
+    await insertScenario(db, RF, other);
+    await insertScenario(db, "RF1 2027", other);
+    await assignPreparer(db, "gold@example.com", other);
+    const search = new URLSearchParams({ total: "1.300,00", modo: "rf_anterior", conta: ACCOUNT });
+    const url = `http://localhost:3000/ij/report_preview_edit_schneider/${encodeURIComponent(RF)}/${encodeURIComponent(other)}/distribuir?${search}`;
+    const page = (await loader({
+      request: new Request(url),
+      params: { rf: RF, cost_center_concat: other },
+      context: {},
+    } as never)) as SpreadPage;
+    expect(page.error).toBeNull();
+    expect(page.preview?.note).toBe(spreadBaseTexts.unbased(["01/2028", "02/2028"]));
+    const next = Object.fromEntries((page.preview?.rows ?? []).map((r) => [r.label, r.next]));
+    // Each month without a base takes 1.300,00 / 13; the other 1.100,00 go by the base (1015 of 11220, …).
+    expect(next["01/2028"]).toBe("100,00");
+    expect(next["02/2028"]).toBe("100,00");
+    expect(next["02/2027"]).toBe("99,51");
+    expect(next["12/2027"]).toBe("100,49");
+    const cents = (page.preview?.rows ?? []).reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+    expect(cents).toBe(130_000);
+
+    // Two accounts whose bases lack different months: each set of months is named with its accounts.
+    const B = ACCOUNTS[1].account;
+    await db.collection(FORECAST).deleteOne({
+      rf: "RF1 2027",
+      cost_center_concat: other,
+      account_concat: B,
+      data_ref: new Date(Date.UTC(2027, 10, 1)),
+    });
+    search.append("conta", B);
+    const both = (await loader({
+      request: new Request(url.replace(/\?.*$/, `?${search}`)),
+      params: { rf: RF, cost_center_concat: other },
+      context: {},
+    } as never)) as SpreadPage;
+    expect(both.preview?.note).toBe(
+      [
+        spreadBaseTexts.unbased(["01/2028", "02/2028"], [ACCOUNT]),
+        spreadBaseTexts.unbased(["11/2027", "01/2028", "02/2028"], [B]),
+      ].join(" "),
+    );
   });
 
   it("spreads by typed weights, and refuses weights that do not fit the open months", async () => {

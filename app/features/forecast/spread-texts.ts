@@ -13,3 +13,19 @@ export const spreadSignTexts = {
     `O estorno em ${account} passa do que a conta soma nos meses fechados da revisão (${limit}) e trocaria o sinal da conta: reduza o total.`,
   confirmedNote: (accounts: readonly string[]) => `Estorno confirmado em ${accounts.join(", ")}.`,
 } as const;
+
+/** "a", "a e b", "a, b e c". */
+const listed = (items: readonly string[]) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} e ${items[items.length - 1]}`;
+
+/**
+ * Texts of the spread's bases (ours; docs/decisions.md "Spreads that follow their base"): the months a base does not
+ * cover, and the stored seasonality profiles as a base.
+ */
+export const spreadBaseTexts = {
+  /** The months without a base, spread evenly (of `accounts` when the spread's accounts differ in them). */
+  unbased: (months: readonly string[], accounts?: readonly string[]) =>
+    `Sem base em ${listed(months)}${accounts ? ` (${accounts.join(", ")})` : ""}: distribuído igualmente ${
+      months.length === 1 ? "nesse mês" : "nesses meses"
+    }; os demais seguem a base.`,
+} as const;

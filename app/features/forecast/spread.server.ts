@@ -12,7 +12,7 @@ import { isEditableMonth } from "./release-points";
 import { loadReviewGrid, type Review, writeReviewCells } from "./review.server";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage } from "./spread";
 import { checkSpreadSign, type SpreadSignCheck } from "./spread-sign";
-import { spreadSignTexts } from "./spread-texts";
+import { spreadBaseTexts, spreadSignTexts } from "./spread-texts";
 
 export { SPREAD_MODES, type SpreadPage };
 
@@ -98,14 +98,32 @@ function signRefusal(check: SpreadSignCheck): string | null {
     : spreadSignTexts.tooLarge(check.account, `R$ ${formatPtBr2(check.limit)}`);
 }
 
-/** What the spread says beside its figures: accounts without a base, a total shared evenly, a confirmed reversal. */
+/**
+ * The months each account's base does not cover, spread evenly: one sentence per set of months, naming the accounts
+ * when the spread's accounts differ in them.
+ */
+function unbasedNotes(lines: readonly AccountLine[], unbased: readonly number[][], monthLabels: readonly string[]) {
+  const bySet = new Map<string, { months: string[]; accounts: string[] }>();
+  lines.forEach((line, r) => {
+    if (unbased[r].length === 0) return;
+    const key = unbased[r].join(",");
+    const entry = bySet.get(key) ?? { months: unbased[r].map((k) => monthLabels[k]), accounts: [] };
+    entry.accounts.push(line.account);
+    bySet.set(key, entry);
+  });
+  const every = bySet.size === 1 && [...bySet.values()][0].accounts.length === lines.length;
+  return [...bySet.values()].map((e) => spreadBaseTexts.unbased(e.months, every ? undefined : e.accounts));
+}
+
+/** What the spread says beside its figures: months or accounts without a base, a total shared evenly, a reversal. */
 function noteOf(
   form: Form,
   lines: readonly AccountLine[],
-  fellBack: readonly boolean[],
-  sharedFellBack: boolean,
+  spread: { fellBack: readonly boolean[]; unbased: readonly number[][]; sharedFellBack: boolean },
+  monthLabels: readonly string[],
   reversals: readonly string[],
 ) {
+  const { fellBack, sharedFellBack } = spread;
   const notes: string[] = [];
   const without = lines.filter((_, i) => fellBack[i]).map((l) => l.account);
   if (without.length > 0 && form.modo !== "igual")
@@ -114,6 +132,7 @@ function noteOf(
         ? forecastTexts.spreadFellBack(forecastTexts.spreadModes[form.modo])
         : forecastTexts.spreadFellBackOf(forecastTexts.spreadModes[form.modo], without),
     );
+  notes.push(...unbasedNotes(lines, spread.unbased, monthLabels));
   if (sharedFellBack) notes.push(forecastTexts.spreadSharedEvenly);
   if (reversals.length > 0) notes.push(spreadSignTexts.confirmedNote(reversals));
   return notes.length > 0 ? notes.join(" ") : null;
@@ -178,14 +197,15 @@ async function compute(
   const sign = checkSpreadSign(found, indexes, spread.values, form.estorno === "1");
   const refused = signRefusal(sign);
   if (refused) return { page: { ...page, error: refused }, computed };
-  const note = noteOf(form, found, spread.fellBack, spread.sharedFellBack, sign.ok ? sign.reversals : []);
+  const labels = indexes.map((i) => monthLabel(monthNumbers[i]));
+  const note = noteOf(form, found, spread, labels, sign.ok ? sign.reversals : []);
   computed.spread = { values: spread.values, note };
   page.preview = {
     rows: found.flatMap((line, r) =>
       indexes.map((i, k) => ({
         account: line.account,
         key: grid.months[i],
-        label: monthLabel(monthNumbers[i]),
+        label: labels[k],
         current: formatPtBr2(line.values[i] ?? 0),
         next: formatPtBr2(spread.values[r][k]),
         value: spread.values[r][k],

@@ -27,7 +27,8 @@ import { planningTexts as t } from "./texts";
 /**
  * "Distribuir total" of the planning grid (`/ij/plan_edit/distribuir?linha=<row>&<filter>`): a total of one SKU in one
  * channel over the filter's months that have a row, in whole units (the remainder on the last month), evenly, like the
- * same months a year earlier, or by typed weights (a base without a positive weight: evenly, said). The GET form shows
+ * same months a year earlier (a month without one a year earlier: the even share, named), or by typed weights (a base
+ * without a positive weight: evenly, said). The GET form shows
  * the preview; the POST computes it again and saves it as one individual save of those rows, checked against the
  * revisions the preview read ("distribuído" in each row's history). Without JavaScript as with it: a page of its own.
  */
@@ -111,7 +112,13 @@ async function compute(url: URL, form: Form, wantSpread: boolean, canWrite: bool
   );
   if (!weights) return refuse(t.spreadWeightsInvalid(rows.length), rows);
   const spread = spreadTotal(total.value, weights, 0);
-  const note = spread.fellBack && form.modo !== "igual" ? t.spreadFellBack(t.spreadModes[form.modo]) : null;
+  const unbased = spread.unbased.map((i) => formatCompetencyMonth(rows[i].dateRef));
+  const note =
+    spread.fellBack && form.modo !== "igual"
+      ? t.spreadFellBack(t.spreadModes[form.modo])
+      : unbased.length > 0
+        ? t.spreadUnbased(unbased)
+        : null;
   page.preview = {
     rows: rows.map((r, i) => ({
       key: r._id.toHexString(),

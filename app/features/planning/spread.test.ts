@@ -96,6 +96,18 @@ describe("Distribuir total on the planning grid", () => {
     expect(page.preview?.rows.map((r) => r.next)).toEqual(["250", "250", "500"]);
   });
 
+  it("follows the year before where it has months, spreads evenly only the month it lacks, and names it", async () => {
+    const [template] = await pairRows();
+    const { _id: _ignored, ...fields } = template;
+    // Jan and Feb 2025 only: March takes 1.200 / 3; the other 800 go 1 : 3.
+    await db
+      .collection(PLANNING_QUANTITY)
+      .insertMany([1, 3].map((valor, i) => ({ ...fields, dateRef: new Date(Date.UTC(2025, i, 1)), valor })));
+    const page = await preview({ total: "1.200", modo: "ano_anterior" });
+    expect(page.preview?.rows.map((r) => r.next)).toEqual(["200", "600", "400"]);
+    expect(page.preview?.note).toBe(t.spreadUnbased([page.months[2].label]));
+  });
+
   it("refuses a total that is no whole number from 0 to 1.000.000.000, and weights that do not fit", async () => {
     for (const total of ["12,5", "-1", "abc", "1.000.000.001"]) {
       const page = await preview({ total, modo: "igual" });

@@ -162,6 +162,10 @@ export const planningTexts = {
   spreadConfirm: "Salvar a distribuição",
   spreadBack: "Voltar ao planejamento",
   spreadFellBack: (mode: string) => `Sem base para distribuir ${mode.toLowerCase()}: distribuído igualmente.`,
+  // ours: a base that covers only some months (docs/decisions.md "Spreads that follow their base")
+  spreadUnbased: (months: readonly string[]) =>
+    `Sem base em ${[months.slice(0, -1).join(", "), months[months.length - 1]].filter(Boolean).join(" e ")}: ` +
+    `distribuído igualmente ${months.length === 1 ? "nesse mês" : "nesses meses"}; os demais seguem a base.`,
   spreadSaved: (months: number) => `Total distribuído em ${months} meses.`,
   spreadHistory: "distribuído",
   spreadReadOnly: "Só quem edita o planejamento distribui totais.",
