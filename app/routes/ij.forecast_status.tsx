@@ -1,10 +1,13 @@
 // Screen: Forecast cycle status board: /ij/forecast_status.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Breadcrumb } from "~/features/forecast/breadcrumb";
 import { type BoardRow, loadBoard, parseBoardQuery } from "~/features/forecast/cycle/board.server";
+import { BoardDecisionForm, DecisionAnswer, decisionColumn } from "~/features/forecast/cycle/board-decision";
 import { BOARD_PAGE_SIZE, boardHref } from "~/features/forecast/cycle/board-links";
 import { boardTexts } from "~/features/forecast/cycle/board-texts";
+import { decideMany } from "~/features/forecast/cycle/bulk-decision.server";
+import { reviewerTypes } from "~/features/forecast/cycle/cycle.server";
 import { FILTER_PATH, reviewPath } from "~/features/forecast/forecast-filter";
 import { requireRouteAccess } from "~/platform/auth/auth.server";
 import "~/features/forecast/cycle/cycle.css";
@@ -13,6 +16,7 @@ import { portalToday } from "~/shared/clock.server";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
+import { uiTexts } from "~/shared/ui/texts";
 
 export const meta: MetaFunction = () => [{ title: boardTexts.title }];
 
@@ -21,10 +25,19 @@ export const meta: MetaFunction = () => [{ title: boardTexts.title }];
  * (docs/decisions.md "Forecast cycle"). The filters are a GET form, so the URL keeps them and Back returns to them.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess("routes/ij.forecast_status", request);
+  const user = await requireRouteAccess("routes/ij.forecast_status", request);
   const query = parseBoardQuery(new URL(request.url).searchParams);
   const board = await loadBoard(query, portalToday(), reviewPath);
-  return { board, query, excelHref: boardHref({ ...query, rf: board.rf, page: 1 }, true) };
+  const canDecide = reviewerTypes().includes(user.type);
+  return { board, query, canDecide, excelHref: boardHref({ ...query, rf: board.rf, page: 1 }, true) };
+}
+
+/** Approve or return the submitted cost centres ticked on the board, each on its own (bulk-decision.server.ts). */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess("routes/ij.forecast_status", request, "write");
+  if (!reviewerTypes().includes(user.type)) throw new Response(uiTexts.forbidden, { status: 403 });
+  const outcome = await decideMany(await request.formData(), user, portalToday());
+  return data(outcome, { status: outcome.ok ? 200 : outcome.status });
 }
 
 const columns: ColumnDef<BoardRow, unknown>[] = [
@@ -50,7 +63,9 @@ const columns: ColumnDef<BoardRow, unknown>[] = [
 ];
 
 export default function ForecastStatusPage() {
-  const { board, query, excelHref } = useLoaderData<typeof loader>();
+  const { board, query, canDecide, excelHref } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const decidable = canDecide && board.rows.some((r) => r.decision !== null);
   return (
     <section className="forecast-board">
       <Breadcrumb filterHref={FILTER_PATH} current={boardTexts.title} />
@@ -116,8 +131,13 @@ export default function ForecastStatusPage() {
               ))}
             </ul>
           </section>
+          {decidable && board.rf ? (
+            <BoardDecisionForm rf={board.rf} answer={answer} />
+          ) : answer ? (
+            <DecisionAnswer answer={answer} />
+          ) : null}
           <DataTable
-            columns={columns}
+            columns={decidable ? [decisionColumn, ...columns] : columns}
             rows={board.rows}
             getRowId={(r) => r.cost_center_concat}
             rowCount={board.filtered}

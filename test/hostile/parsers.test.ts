@@ -9,6 +9,7 @@ import { applyPatch, parseListQuery, patchOperations } from "~/api/scim/requests
 import { OPERATIONS } from "~/api/v1/all-operations.server";
 import { decodeCursor } from "~/api/v1/cursor";
 import { parseSourceToken } from "~/features/forecast/consolidated/query";
+import { readDecisionForm } from "~/features/forecast/cycle/bulk-decision.server";
 import { checkSave } from "~/features/forecast/forecast-save";
 import { scenarioCalendar } from "~/features/forecast/release-points";
 import { parseScenario } from "~/models/forecast.fields";
@@ -850,6 +851,26 @@ const PARSERS: Parser[] = [
     run: (input, _from, item) => cellPartsOf(textFor(input, item), 2),
     check: (result) => {
       if (result !== null) expect((result as unknown[]).every((p) => typeof p === "string")).toBe(true);
+    },
+  },
+  {
+    name: "status board decision form (readDecisionForm: each box, the RF, the comment)",
+    accepts: ["strings"],
+    run: (input) => {
+      const text = textOf(input);
+      const form = (field: string) => {
+        const data = new FormData();
+        const fields: Record<string, string> = { intent: "approve", rf: "RF2 2027", comment: "", cc: "1|CC1" };
+        fields[field] = text;
+        for (const [key, value] of Object.entries(fields)) data.append(key, value);
+        return data;
+      };
+      return ["cc", "rf", "comment", "intent"].map((field) => readDecisionForm(form(field)));
+    },
+    check: (result) => {
+      for (const answer of result as ReturnType<typeof readDecisionForm>[])
+        if (answer.ok)
+          for (const [cc, read] of answer.form.boxes) expect(cc.length > 0 && !Number.isNaN(read.getTime())).toBe(true);
     },
   },
   {

@@ -15,3 +15,8 @@ export function boardHref(query: Partial<BoardQuery>, excel = false): string {
   const text = params.toString();
   return `${BOARD_PATH}${excel ? "/excel" : ""}${text ? `?${text}` : ""}`;
 }
+
+/** A box's value: the submission's instant (ms) the board showed, then the cost centre ("1801234567890|CC1001 - …"). */
+export function decisionValue(submittedAt: Date, cc: string): string {
+  return `${submittedAt.getTime()}|${cc}`;
+}

@@ -14,7 +14,7 @@ import {
   scenarioCalendar,
   scenarioOpenOn,
 } from "../release-points";
-import { BOARD_PAGE_SIZE, type BoardQuery } from "./board-links";
+import { BOARD_PAGE_SIZE, type BoardQuery, decisionValue } from "./board-links";
 import { boardTexts } from "./board-texts";
 import { shownState } from "./rules";
 import { shownLabel } from "./texts";
@@ -37,6 +37,8 @@ export type BoardRow = {
   /** Days from today to the last day of the edit month (null once it has ended). */
   daysLeft: number | null;
   href: string;
+  /** A submitted row's box value for a decision from the board (bulk-decision.server.ts); null otherwise. */
+  decision: string | null;
 };
 
 const querySchema = z.object({
@@ -176,6 +178,10 @@ export async function buildBoard(
       lastChangeBy: record?.changed_by_name || record?.changed_by || "",
       daysLeft: days,
       href: reviewHref(rf, cost_center_concat),
+      decision:
+        shown.code === "submitted" && record?.submitted_at
+          ? decisionValue(record.submitted_at, cost_center_concat)
+          : null,
     };
   });
   const counts = SHOWN_CODES.map((code) => {

@@ -32,6 +32,7 @@ import { reviewPath } from "../forecast-filter";
 import { editWindowOf } from "../release-points";
 import type { Review } from "../review.server";
 import { keepApprovedFigures } from "../versions/versions.server";
+import { bulkTexts } from "./bulk-texts";
 import { changesWindow } from "./changes.server";
 import {
   allowedActions,
@@ -177,13 +178,17 @@ export type CycleOutcome =
   | { ok: false; message: string; status: 400 | 403 | 409 }
   | { ok: false; confirm: CycleConfirm; status: 200 };
 
-/** Takes a cycle action sent by the page's form (intent, comment), as `user`, today. */
+/**
+ * Takes a cycle action sent by the page's form (intent, comment), as `user`, today. `read`: the submission the
+ * reviewer decided on as the status board showed it; a decision is refused if the cost centre was sent again since.
+ */
 export async function takeCycleAction(
   form: URLSearchParams | FormData,
   review: Review,
   user: AuthenticatedUser,
   today: CalendarDate,
   now = new Date(),
+  read?: Date,
 ): Promise<CycleOutcome> {
   const parsed = actionSchema.safeParse({
     intent: form.get("intent") ?? undefined,
@@ -230,8 +235,13 @@ export async function takeCycleAction(
     action === "submit"
       ? { submitted_by: user.email, submitted_at: now, preparers_at_submission: preparers }
       : undefined;
+  const decision = action === "approve" || action === "return";
+  if (decision && read && record?.submitted_at?.getTime() !== read.getTime()) {
+    await audit("refused", { state, reason: "sentAgain" });
+    return { ok: false, message: bulkTexts.sentAgain, status: 409 };
+  }
   // A decision applies to the submission it was checked against, not to one sent since.
-  const decided = action === "approve" || action === "return" ? (record?.submitted_at ?? null) : undefined;
+  const decided = decision ? (read ?? record?.submitted_at ?? null) : undefined;
   const result = await transition(calendar.name, cc, action, from, to, user, comment, now, submission, decided);
   if (!result.ok) {
     await audit("refused", { state: result.current, reason: "raced" });
