@@ -100,6 +100,8 @@ const EXPECTED: Array<[route: RouteId, types: PermissionType[], flag: FeatureFla
   ["routes/ij.forecast_preparers.modelo", [SA], "report"],
   // "Meus centros de custo": whoever may prepare a cost centre (the review's saving types).
   ["routes/ij.forecast_meus_centros", [SA, GO], "report"],
+  // The seasonality profiles: kept by the reviewers (default SYSTEM ADMIN) and SYSTEM ADMIN; a preparer only uses them.
+  ["routes/ij.forecast_perfis_sazonalidade", [SA], "report"],
   // The consolidated forecast and its versions: the review's readers (each in their scope).
   ["routes/ij.forecast_consolidado", [SA, GO], "report"],
   ["routes/ij.forecast_consolidado.excel", [SA, GO], "report"],
@@ -207,6 +209,17 @@ describe("route rules: every guarded route × every type × each flag", () => {
     expect(canAccessRoute(SI, versions, silverReviews, "write")).toBe(false);
     expect(canAccessRoute(GO, versions, ctx(), "write")).toBe(false);
     expect(canAccessRoute(SA, versions, ctx(), "write")).toBe(true);
+  });
+
+  it("seasonality profiles: the configured reviewers and SYSTEM ADMIN keep them; a preparer neither reads nor writes", () => {
+    const route: RouteId = "routes/ij.forecast_perfis_sazonalidade";
+    const silverReviews = { ...ctx(), forecastReviewerTypes: [SI] as PermissionType[] };
+    expect(canAccessRoute(GO, route, ctx())).toBe(false);
+    expect(canAccessRoute(GO, route, ctx(), "write")).toBe(false);
+    expect(canAccessRoute(SA, route, ctx(), "write")).toBe(true);
+    expect(canAccessRoute(SI, route, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SA, route, silverReviews, "write")).toBe(true);
+    expect(canAccessRoute(SA, route, ctx(off("report")))).toBe(false);
   });
 
   it("FP&A report (/ij/report_save): report readers read, only SYSTEM ADMIN and USER GOLD save", () => {
@@ -330,6 +343,7 @@ describe("buildNavigation", () => {
         "Meus centros de custo",
         "Situação do forecast",
         "Responsáveis pelo forecast",
+        "Perfis de sazonalidade",
         "Explorer",
       ],
     ]);
@@ -371,6 +385,7 @@ describe("buildNavigation", () => {
       "/ij/forecast_meus_centros": "routes/ij.forecast_meus_centros",
       "/ij/forecast_status": "routes/ij.forecast_status",
       "/ij/forecast_preparers": "routes/ij.forecast_preparers",
+      "/ij/forecast_perfis_sazonalidade": "routes/ij.forecast_perfis_sazonalidade",
       "/ij/explorer": "routes/ij.explorer",
       "/repo/master-data": "routes/repo.master-data._index",
       "/repo/format": "routes/repo.format",

@@ -174,6 +174,11 @@ const FORECAST_PREPARERS = restricted(["SYSTEM ADMIN"], "report", "ours");
 /** "Meus centros de custo": whoever may prepare a cost centre (the review's saving types). */
 const FORECAST_MINE = restricted(ADMIN_AND_GOLD, "report", "ours");
 /**
+ * The seasonality profiles that "Distribuir total" offers as a base: the reviewers and SYSTEM ADMIN keep them (the
+ * screen, read and write); a preparer uses them from the spread, which reads them itself.
+ */
+const FORECAST_PROFILES = restricted({ configured: "forecastReviewerTypes", plus: ["SYSTEM ADMIN"] }, "report", "ours");
+/**
  * The consolidated forecast and its versions (docs/decisions.md): the review's
  * readers open them (a preparer sees only the cost centres they prepare); reviewers and SYSTEM ADMIN save a version,
  * SYSTEM ADMIN deletes one.
@@ -318,6 +323,8 @@ export const ROUTE_ACCESS = {
   "routes/ij.forecast_preparers": FORECAST_PREPARERS,
   "routes/ij.forecast_preparers.modelo": FORECAST_PREPARERS,
   "routes/ij.forecast_meus_centros": FORECAST_MINE,
+  // The seasonality profiles (a base of "Distribuir total"): the reviewers and SYSTEM ADMIN keep them.
+  "routes/ij.forecast_perfis_sazonalidade": FORECAST_PROFILES,
   // The consolidated forecast, its export (the readers, each in their scope) and the versions' list.
   "routes/ij.forecast_consolidado": FORECAST_CONSOLIDATED,
   "routes/ij.forecast_consolidado.excel": restricted(FORECAST_READERS, "report", "ours"),

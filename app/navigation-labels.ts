@@ -23,4 +23,5 @@ export const NAV_LABELS = {
   forecastMine: "Meus centros de custo",
   forecastStatus: "Situação do forecast",
   forecastPreparers: "Responsáveis pelo forecast",
+  forecastProfiles: "Perfis de sazonalidade",
 } as const;

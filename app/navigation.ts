@@ -143,6 +143,11 @@ const SIDE_NAV: readonly GroupSpec[] = [
       { label: NAV_LABELS.forecastMine, route: "routes/ij.forecast_meus_centros", to: "/ij/forecast_meus_centros" },
       { label: NAV_LABELS.forecastStatus, route: "routes/ij.forecast_status", to: "/ij/forecast_status" },
       { label: NAV_LABELS.forecastPreparers, route: "routes/ij.forecast_preparers", to: "/ij/forecast_preparers" },
+      {
+        label: NAV_LABELS.forecastProfiles,
+        route: "routes/ij.forecast_perfis_sazonalidade",
+        to: "/ij/forecast_perfis_sazonalidade",
+      },
       { label: NAV_LABELS.explorer, route: "routes/ij.explorer", to: "/ij/explorer" },
     ],
   },

@@ -31,6 +31,7 @@ export type RouteId =
   | "routes/ij.forecast_consolidado"
   | "routes/ij.forecast_consolidado.excel"
   | "routes/ij.forecast_meus_centros"
+  | "routes/ij.forecast_perfis_sazonalidade"
   | "routes/ij.forecast_preparers"
   | "routes/ij.forecast_preparers.modelo"
   | "routes/ij.forecast_status"

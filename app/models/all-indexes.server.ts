@@ -37,6 +37,8 @@ import { indexes as reviews } from "./reports-reviews.server";
 import { indexes as samlRequests } from "./saml-requests.server";
 // Saved views of the screens
 import { indexes as savedViews } from "./saved-views.server";
+// Seasonality profiles, a base of the forecast's "Distribuir total"
+import { indexes as seasonalityProfiles } from "./seasonality-profiles.server";
 import { indexes as sessions } from "./sessions.server";
 // Subscriptions to reports, statements and dashboards, and their send log
 import { indexes as subscriptions } from "./subscriptions.server";
@@ -61,6 +63,7 @@ export const allIndexes: IndexDeclaration[] = [
   ...forecastCycle,
   ...forecastConsolidated,
   ...forecastVersions,
+  ...seasonalityProfiles,
   ...hr,
   ...explorer,
   ...ledger,
