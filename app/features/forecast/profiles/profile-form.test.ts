@@ -9,7 +9,7 @@ const form = (fields: Record<string, string>, weights: string[] = Array(12).fill
   const body = new FormData();
   for (const [name, value] of Object.entries({ intent: "salvar", id: "", atualizado: "", nome: "Varejo", ...fields }))
     body.set(name, value);
-  weights.forEach((w, i) => body.set(weightField(i + 1), w));
+  for (const [i, w] of weights.entries()) body.set(weightField(i + 1), w);
   return body;
 };
 

@@ -39,7 +39,7 @@ const load = async (query = "") =>
 
 function post(fields: Record<string, string>, weights: readonly string[] = XMAS) {
   const body = new URLSearchParams({ intent: "salvar", id: "", atualizado: "", ...fields });
-  weights.forEach((w, i) => body.set(weightField(i + 1), w));
+  for (const [i, w] of weights.entries()) body.set(weightField(i + 1), w);
   return action({ request: new Request(base, { method: "POST", body }), params: {}, context: {} } as never);
 }
 
