@@ -70,6 +70,11 @@ export const indexes: IndexDeclaration[] = [
   { collection: FORECAST_VERSIONS, key: { created_at: -1 }, options: { name: "createdAt" } },
   {
     collection: FORECAST_VERSIONS,
+    key: { kind: 1, cost_center_concat: 1, created_at: -1 },
+    options: { name: "kind_costCenter_createdAt" },
+  },
+  {
+    collection: FORECAST_VERSIONS,
     key: { closing_of: 1 },
     options: { unique: true, sparse: true, name: "closingOf_unique_sparse" },
   },
@@ -144,21 +149,40 @@ export async function findVersion(id: ObjectId, costCenters: readonly string[] |
 }
 
 /**
- * Ready versions a reader may see (readableBy), newest first: of the RFs given (index rf_createdAt) or all (index
- * createdAt), one page. A short page is the last one, so its total needs no count (the review's version choice: one
- * read).
+ * Which versions a list holds: every kind, newest first; the company's (saved by people, and the edit months'
+ * closings), newest first; or the approvals, by cost centre and each cost centre's newest first.
+ */
+export type VersionSection = "all" | "company" | "approval";
+
+const SECTIONS: Record<VersionSection, { filter: object; sort: Record<string, 1 | -1> }> = {
+  all: { filter: {}, sort: { created_at: -1 } },
+  company: { filter: { kind: { $in: ["manual", "closing"] } }, sort: { created_at: -1 } },
+  approval: { filter: { kind: "approval" }, sort: { cost_center_concat: 1, created_at: -1 } },
+};
+
+/**
+ * Ready versions a reader may see (readableBy), of the RFs given or all, one page of a section (indexes rf_createdAt,
+ * createdAt, kind_costCenter_createdAt). A short page is the last one, so its total needs no count (the review's
+ * version choice: one read).
  */
 export async function listVersions(
   rfs: readonly string[] | null,
   skip: number,
   limit: number,
   costCenters: readonly string[] | null,
+  section: VersionSection = "all",
 ): Promise<{ rows: VersionHeader[]; total: number }> {
-  const filter = { state: "ready" as const, ...(rfs ? { rf: { $in: [...rfs] } } : {}), ...readableBy(costCenters) };
+  const { filter: kinds, sort } = SECTIONS[section];
+  const filter = {
+    state: "ready" as const,
+    ...kinds,
+    ...(rfs ? { rf: { $in: [...rfs] } } : {}),
+    ...readableBy(costCenters),
+  };
   // Read together with the page's other reads of the same turn (the review's comment marks).
   const rows = await aggregateTogether<VersionHeader>(FORECAST_VERSIONS, [
     { $match: filter },
-    { $sort: { created_at: -1 } },
+    { $sort: sort },
     { $skip: skip },
     { $limit: limit },
   ]);

@@ -12,11 +12,15 @@ import { redirectWithToast } from "~/shared/toast.server";
 import { Alert } from "~/shared/ui/alert";
 import { GeneralErrorBoundary } from "~/shared/ui/error-boundary";
 import "~/features/forecast/consolidated/consolidated.css";
+import "~/features/forecast/versions/versions.css";
 import { VERSION_DELETE_FORM_MAX_BYTES } from "~/features/forecast/versions/limits";
 
 export const meta: MetaFunction = () => [{ title: t.title }];
 
-/** /ij/forecast_versoes?rf=&page=: the saved versions, newest first, with the viewer's totals. */
+/**
+ * /ij/forecast_versoes?rf=&page=&aprovacoes=: the versions people saved and the closings, newest first, then the
+ * approvals under their cost centre, each paged; with the viewer's totals.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess("routes/ij.forecast_versoes", request);
   const list = await loadVersionList(new URL(request.url).searchParams, user);
@@ -65,9 +69,8 @@ export default function ForecastVersionsPage() {
         </button>
       </Form>
       <VersionsList
-        rows={page.rows}
-        total={page.total}
-        page={page.page}
+        company={{ rows: page.rows, total: page.total, page: page.page }}
+        approvals={page.approvals}
         canDelete={page.canDelete}
         scoped={page.scoped}
       />

@@ -273,7 +273,7 @@ describe("a version of one cost centre (kept at its approval)", () => {
     const list = dataAnswer<BodyOf<typeof versionsLoader>>(
       await versionsLoader({ request, params: {}, context: {} as never }),
     ).body;
-    return list.rows.map((r) => r.id);
+    return [...list.rows, ...list.approvals.rows].map((r) => r.id);
   }
 
   async function exportedHeaders(query: string): Promise<string[]> {

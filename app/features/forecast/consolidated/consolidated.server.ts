@@ -13,6 +13,7 @@ import { shownState } from "../cycle/rules";
 import { sortScenarios } from "../forecast-filter";
 import { editWindowOf, parseScenario, scenarioCalendar, scenarioOpenOn } from "../release-points";
 import { previousScenario } from "../variance";
+import { versionRestriction } from "../versions/restriction.server";
 import { cycleSummary, type SummaryRow } from "./cycle-summary";
 import type { CentreInfo, FigureSet } from "./figures";
 import {
@@ -120,6 +121,8 @@ export type ConsolidatedModel = {
   rows: TreeRow[];
   summary: SummaryRow[];
   notices: string[];
+  /** A version of some cost centres only narrows the view to them: what the screen and the export say (else null). */
+  restricted: string | null;
 };
 
 type Resolved = Extract<ResolvedSource, { ok: true }>;
@@ -207,6 +210,7 @@ async function computeFigures(
   sources: FigureSource[],
   cycles: Cycles,
   window: EditWindow,
+  companyLabel: string,
 ): Promise<Figures> {
   const [base, compared] = await resolveSources(sources, ctx);
   const shown: Resolved = base.ok
@@ -220,7 +224,7 @@ async function computeFigures(
     shown: shown.set,
     compared: other?.set ?? null,
     noArea: t.noArea,
-    companyLabel: ctx.scope ? t.companyScoped : t.company,
+    companyLabel,
   });
   const summary = cycleSummary(
     centres.map((c) => ({ level: c.level, state: c.state, amount: centreAmount(shown.set, c.cost_center_concat) })),
@@ -247,11 +251,27 @@ export async function buildConsolidated(
   const query = { ...parsed.query, rf };
   const notices = parsed.invalid ? [t.invalidQuery] : [];
   const scope = await forecastScopeOf(user);
-  const empty = { scenarios, rf, query, scope, notices, rows: [], summary: [], options: [], months: [] };
+  const empty = {
+    scenarios,
+    rf,
+    query,
+    scope,
+    notices,
+    restricted: null,
+    rows: [],
+    summary: [],
+    options: [],
+    months: [],
+  };
   if (!rf) return { ...empty, year: 0, baseLabel: "", compareLabel: null };
   const calendar = scenarioCalendar(parseScenario(rf)!);
   const months = yearMonths(calendar.year);
-  const ctx: SourceContext = { calendar, previous: scenarioCalendar(previousScenario(calendar)), months, scope };
+  // A version of some cost centres only (an approval) narrows both sides to them (versions/restriction.server.ts).
+  const restriction = await versionRestriction(query.base, query.compare, scope);
+  const viewScope = restriction?.scope ?? scope;
+  const previous = scenarioCalendar(previousScenario(calendar));
+  const ctx: SourceContext = { calendar, previous, months, scope: viewScope };
+  const companyLabel = restriction?.companyLabel ?? (scope ? t.companyScoped : t.company);
   const sources = query.compare ? [query.base, query.compare] : [query.base];
   const db = await getDb();
   const [records, cycles, versionsFound] = await Promise.all([
@@ -267,14 +287,15 @@ export async function buildConsolidated(
     sources,
     versionsFound,
     query.approvedOnly,
-    scope,
+    viewScope,
     window,
     [...cycles.values()].map((c) => [c.cost_center_concat, c.state]),
   ]);
   const { base, compared, shown, other, rows, summary } = await figuresOnce(key, () =>
-    computeFigures(ctx, query, sources, cycles, window),
+    computeFigures(ctx, query, sources, cycles, window, companyLabel),
   );
   if (!base.ok || (query.compare !== null && !compared?.ok)) notices.push(t.versionMissing);
+  if (restriction) notices.push(restriction.note);
   return {
     scenarios,
     rf,
@@ -292,5 +313,6 @@ export async function buildConsolidated(
     rows,
     summary,
     notices,
+    restricted: restriction?.note ?? null,
   };
 }

@@ -68,6 +68,11 @@ export async function consolidatedXlsx(
     if (row.depth < 2) added.font = { bold: true };
     if (!shown.has(row.key)) added.hidden = true;
   }
+  // A view narrowed to a version's cost centres says so under its rows, as the screen does above them.
+  if (model.restricted) {
+    sheet.addRow({});
+    sheet.addRow({ label: model.restricted }).font = { italic: true };
+  }
   const buffer = await workbook.xlsx.writeBuffer();
   const response = new Response(new Uint8Array(buffer as ArrayBuffer), {
     headers: {

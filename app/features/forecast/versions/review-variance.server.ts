@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { findVersion, listVersions, readVersionRows } from "~/models/forecast-versions.server";
+import { formatDate } from "~/shared/dates";
 import { monthOfDate, parseMonthKey } from "~/shared/months";
 import { roundTo2 } from "~/shared/numbers";
 import type { ForecastGridPayload } from "../forecast-grid-rules";
@@ -14,12 +15,13 @@ import {
   type VariancePayload,
   type VersionFigures,
 } from "../variance";
+import { versionTexts as t } from "./texts";
 
 /**
  * The review grid's "vs versão" group: the grid's shown values against a saved version of the cost centre
  * (`?versao=<id>`), per month and per annual total, at every row (accounts, group totals, the cost centre's total).
  * Added to the grid's variance payload by the review's loader after the grid is built, from the version's row of this
- * cost centre; the versions the select offers are this RF's and the previous RF's that hold it.
+ * cost centre; the versions the select offers are this RF's and the previous RF's that hold it (choicesOf).
  */
 
 export const VERSION_PARAM = "versao";
@@ -56,13 +58,20 @@ function addUp(rows: readonly Measures[], monthCount: number): Measures {
 const emptyFigures = (): VarianceFigures => ({ rf: [], actual: [], total: [] });
 
 /**
- * The versions a review may be compared with: this RF's and the previous RF's that hold its cost centre (every cost
- * centre's, or one kept at its own approval), newest first.
+ * The versions a review may be compared with, of this RF and the previous RF: the cost centre's own approvals first
+ * (each with its day: a reopened cost centre may have several), then the company's versions; each newest first.
  */
 async function choicesOf(review: Review) {
   const rfs = [review.calendar.name, previousScenario(review.calendar).name];
-  const { rows } = await listVersions(rfs, 0, CHOICES_MAX, [review.costCenter.cost_center_concat]);
-  return rows.map((v) => ({ id: v._id.toHexString(), name: v.name }));
+  const cc = [review.costCenter.cost_center_concat];
+  const [own, company] = await Promise.all([
+    listVersions(rfs, 0, CHOICES_MAX, cc, "approval"),
+    listVersions(rfs, 0, CHOICES_MAX, cc, "company"),
+  ]);
+  return [
+    ...own.rows.map((v) => ({ id: v._id.toHexString(), name: t.approvalChoice(v.name, formatDate(v.created_at)) })),
+    ...company.rows.map((v) => ({ id: v._id.toHexString(), name: v.name })),
+  ];
 }
 
 /** `?versao=`: a version's id, else nothing asked. */

@@ -26,12 +26,32 @@ export const versionTexts = {
   notFound: "Versão não encontrada: ela pode já ter sido excluída.",
   invalid: "Pedido inválido: recarregue a página e tente de novo.",
   empty: "Nenhuma versão salva.",
+  companyTitle: "Versões salvas e fechamentos",
+  companyHint:
+    "Versões salvas por pessoas e o fechamento de cada RF ao fim do seu mês de edição, as mais novas primeiro.",
+  approvalsTitle: "Aprovações por centro de custo",
+  approvalsHint:
+    "Os valores de um centro de custo guardados quando ele foi aprovado, agrupados por centro de custo. Comparar com uma aprovação compara só o centro de custo dela.",
+  approvalsEmpty: "Nenhuma aprovação guardada.",
+  costCenter: "Centro de custo",
+  compareInReview: "Comparar na revisão",
+  /** A choice of the review's "vs versão": an approval with its day (a reopened cost centre may have several). */
+  approvalChoice: (name: string, day: string) => `${name} (${day})`,
+  /** The consolidated view with a version that holds some cost centres only: the view holds those only. */
+  restrictedCompare: (centres: readonly string[]) =>
+    centres.length === 1
+      ? `Comparação restrita a ${centres[0]}, o único centro de custo desta versão.`
+      : `Comparação restrita a ${centres.join(", ")}, os centros de custo destas versões.`,
+  restrictedView: (centres: readonly string[]) =>
+    centres.length === 1
+      ? `Valores restritos a ${centres[0]}, o único centro de custo desta versão.`
+      : `Valores restritos a ${centres.join(", ")}, os centros de custo destas versões.`,
+  restrictedCompany: (centres: readonly string[]) => `Total de ${centres.join(", ")}`,
   consolidatedLink: "Forecast consolidado",
   system: "Portal (automática)",
   kinds: { manual: "Salva", closing: "Fechamento", approval: "Aprovação" },
   closingName: (rf: string) => `${rf} — fechamento`,
   approvalName: (rf: string, cc: string) => `${rf} — aprovado ${cc}`,
-  /** The review grid's "vs versão" group. */
   notice: {
     savedTitle: (name: string) => `Versão do forecast salva: ${name}`,
     savedBody: (who: string, name: string, rf: string, total: string) =>

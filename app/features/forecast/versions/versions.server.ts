@@ -10,9 +10,10 @@ import { roundTo2 } from "~/shared/numbers";
 import { pageNumber } from "~/shared/pagination";
 import type { PermissionType } from "~/shared/permissions";
 import { consolidatedHref, DEFAULT_QUERY } from "../consolidated/query";
-import { sortScenarios } from "../forecast-filter";
+import { reviewPath, sortScenarios } from "../forecast-filter";
 import { parseScenario, scenarioCalendar } from "../release-points";
-import { NAME_MAX, REASON_MAX, VERSIONS_PAGE_SIZE, type VersionListRow } from "./limits";
+import { APPROVALS_PAGE_PARAM, NAME_MAX, REASON_MAX, VERSIONS_PAGE_SIZE, type VersionListRow } from "./limits";
+import { VERSION_PARAM } from "./review-variance.server";
 import { auditVersion, notifyReviewers, takeVersion, type VersionActor, yearTotalOfRow } from "./snapshot.server";
 import { versionTexts as t } from "./texts";
 
@@ -120,41 +121,67 @@ export async function saveClosingVersions(now: Date, today: CalendarDate = porta
 // ---------------------------------------------------------------------------------------------
 // The list
 
-const listSchema = z.object({ rf: z.string().max(20).nullable().catch(null), page: pageNumber });
+const listSchema = z.object({
+  rf: z.string().max(20).nullable().catch(null),
+  page: pageNumber,
+  approvalsPage: pageNumber,
+});
 
+type Header = Awaited<ReturnType<typeof listVersions>>["rows"][number];
+
+/**
+ * The list: the versions people saved and the edit months' closings, newest first; then, apart and paged on their
+ * own, the approvals under their cost centre (each cost centre's newest first). A preparer sees the approvals of
+ * their cost centres only, and their own totals of the others (forecast-readers.server.ts).
+ */
 export async function loadVersionList(params: URLSearchParams, user: { email: string; type: PermissionType }) {
-  const query = listSchema.parse({ rf: params.get("rf") || null, page: params.get("page") ?? undefined });
+  const query = listSchema.parse({
+    rf: params.get("rf") || null,
+    page: params.get("page") ?? undefined,
+    approvalsPage: params.get(APPROVALS_PAGE_PARAM) ?? undefined,
+  });
   const scenarios = sortScenarios(await listScenarioNames());
   const rf = query.rf && scenarios.includes(query.rf) ? query.rf : null;
   const scope = await forecastScopeOf(user);
-  const { rows, total } = await listVersions(
-    rf ? [rf] : null,
-    (query.page - 1) * VERSIONS_PAGE_SIZE,
-    VERSIONS_PAGE_SIZE,
-    scope,
-  );
+  const pageOf = (page: number, section: "company" | "approval") =>
+    listVersions(rf ? [rf] : null, (page - 1) * VERSIONS_PAGE_SIZE, VERSIONS_PAGE_SIZE, scope, section);
+  const [company, approvals] = await Promise.all([
+    pageOf(query.page, "company"),
+    pageOf(query.approvalsPage, "approval"),
+  ]);
   const scoped = scope
     ? await versionTotalsOf(
-        rows.map((v) => v._id),
+        [...company.rows, ...approvals.rows].map((v) => v._id),
         scope,
         (row) => yearTotalOfRow(row, parseScenario(row.rf)?.year ?? 0),
       )
     : null;
-  const view = (v: (typeof rows)[number]): VersionListRow => {
+  const view = (v: Header): VersionListRow => {
     const base = { ...DEFAULT_QUERY, rf: v.rf };
-    const token = { kind: "version" as const, id: v._id.toHexString() };
+    const id = v._id.toHexString();
+    const token = { kind: "version" as const, id };
     return {
-      id: v._id.toHexString(),
+      id,
       name: v.name,
       rf: v.rf,
       kind: t.kinds[v.kind],
+      costCenter: v.cost_center_concat ?? null,
       when: formatDateTime(v.created_at),
       by: v.created_by_name || v.created_by || t.system,
-      total: scoped ? roundTo2(scoped.get(v._id.toHexString()) ?? 0) || 0 : v.total,
+      total: scoped ? roundTo2(scoped.get(id) ?? 0) || 0 : v.total,
       openHref: consolidatedHref({ ...base, base: token }),
       compareHref: consolidatedHref({ ...base, compare: token, cols: ["total"] }),
       exportHref: consolidatedHref({ ...base, base: token }, true),
+      reviewHref: v.cost_center_concat ? `${reviewPath(v.rf, v.cost_center_concat)}?${VERSION_PARAM}=${id}` : null,
     };
   };
-  return { scenarios, rf, page: query.page, total, rows: rows.map(view), scoped: scope !== null };
+  return {
+    scenarios,
+    rf,
+    page: query.page,
+    total: company.total,
+    rows: company.rows.map(view),
+    approvals: { page: query.approvalsPage, total: approvals.total, rows: approvals.rows.map(view) },
+    scoped: scope !== null,
+  };
 }
