@@ -17,7 +17,13 @@ export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 export async function makeToken(user: AuthenticatedUser, fields: Record<string, string>): Promise<string> {
   const request = new Request(`${ORIGIN}/user/tokens`, {
     method: "POST",
-    body: new URLSearchParams({ intent: "create", name: "Diretório", days: "30", ...fields }),
+    // A SCIM token's life is one of 90, 180, 365 days or "never"; a personal token's 1 to 365 days.
+    body: new URLSearchParams({
+      intent: "create",
+      name: "Diretório",
+      days: fields.kind === "scim" ? "90" : "30",
+      ...fields,
+    }),
   });
   const answer = (await tokensAction(user, request)) as unknown as { data: { secret?: string; error?: string } };
   if (!answer.data.secret) throw new Error(answer.data.error);

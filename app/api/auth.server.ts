@@ -74,7 +74,8 @@ export async function authenticateToken(
   }
   // A real token that no longer works (revoked, expired, its owner gone) is no guess: not counted.
   if (token.revokedAt) return refused(unauthorized(apiTexts.revoked), token, "revoked");
-  if (token.expiresAt.getTime() <= Date.now()) return refused(unauthorized(apiTexts.expired), token, "expired");
+  if (token.expiresAt && token.expiresAt.getTime() <= Date.now())
+    return refused(unauthorized(apiTexts.expired), token, "expired");
   // A personal token acts as its owner; a SCIM token works while the one who made it is still SCIM's administrator.
   const holder = token.kind === "personal" ? token.owner : token.createdBy;
   const record = holder ? await findPermissionRecord(holder) : null;

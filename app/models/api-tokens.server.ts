@@ -33,15 +33,21 @@ export type ApiTokenRecord = {
   hint: string;
   createdAt: Date;
   createdBy: string;
-  expiresAt: Date;
+  /** When it stops working; null: never (a SCIM token SYSTEM ADMIN made without expiry). */
+  expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   revokedBy: string | null;
+  /** The nearest expiry warning already sent, in days before `expiresAt` (14, then 3); absent before the first. */
+  expiryWarned?: number;
+  expiryWarnedAt?: Date;
 };
 
 export const indexes: IndexDeclaration[] = [
   { collection: API_TOKENS, key: { hash: 1 }, options: { name: "hash_unique", unique: true } },
   { collection: API_TOKENS, key: { kind: 1, owner: 1, createdAt: -1 }, options: { name: "kind_owner_createdAt" } },
+  // The daily expiry warnings: the live tokens that expire within the next days.
+  { collection: API_TOKENS, key: { expiresAt: 1 }, options: { name: "expiresAt" } },
 ];
 
 export function hashSecret(secret: string): string {
@@ -53,7 +59,7 @@ export type NewToken = {
   owner: string | null;
   name: string;
   scope: TokenScope;
-  expiresAt: Date;
+  expiresAt: Date | null;
   createdBy: string;
 };
 
@@ -144,7 +150,43 @@ export async function revokeApiTokensOf(owner: string, by: string, now = new Dat
 /** An owner's tokens that still work now (not revoked, not expired). */
 export async function countLiveApiTokens(owner: string, now = new Date()): Promise<number> {
   const db = await getDb();
+  return db.collection<ApiTokenRecord>(API_TOKENS).countDocuments({
+    kind: "personal",
+    owner: normalizeEmail(owner),
+    revokedAt: null,
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+  });
+}
+
+/**
+ * The tokens not revoked that expire after `now` and within `days` days whose warning of `days` (or a nearer one) has
+ * not been claimed yet, soonest first (at most `limit`): a claimed token leaves this list.
+ */
+export async function listTokensDueWarning(now: Date, days: number, limit: number): Promise<ApiTokenRecord[]> {
+  const db = await getDb();
   return db
     .collection<ApiTokenRecord>(API_TOKENS)
-    .countDocuments({ kind: "personal", owner: normalizeEmail(owner), revokedAt: null, expiresAt: { $gt: now } });
+    .find({
+      expiresAt: { $gt: now, $lte: new Date(now.getTime() + days * 86_400_000) },
+      revokedAt: null,
+      $or: [{ expiryWarned: { $exists: false } }, { expiryWarned: { $gt: days } }],
+    })
+    .sort({ expiresAt: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * Claims the expiry warning of `days` for one token: true for exactly one caller, however many processes try at
+ * once, and only while no warning as near (or nearer) was sent; a nearer one sent replaces a farther one not sent.
+ */
+export async function claimExpiryWarning(id: ObjectId, days: number, now: Date): Promise<boolean> {
+  const db = await getDb();
+  const result = await db
+    .collection<ApiTokenRecord>(API_TOKENS)
+    .updateOne(
+      { _id: id, revokedAt: null, $or: [{ expiryWarned: { $exists: false } }, { expiryWarned: { $gt: days } }] },
+      { $set: { expiryWarned: days, expiryWarnedAt: now } },
+    );
+  return result.modifiedCount === 1;
 }

@@ -1,7 +1,11 @@
+import { EXPIRY_WARNING_DAYS } from "./lifetimes";
+
 /**
  * Texts of the personal API tokens screen (/user/tokens) and of the API's refusals (all ours; docs/decisions.md
  * "API tokens"). Re-exported by app/messages.ts; defined only here.
  */
+
+const daysList = `${EXPIRY_WARNING_DAYS.join(" e ")} dias`;
 
 export const tokenTexts = {
   title: "Tokens de API",
@@ -12,7 +16,16 @@ export const tokenTexts = {
   allTitle: "Tokens de API de todos os usuários",
   scimTitle: "Tokens SCIM",
   scimIntro:
-    "Um token SCIM permite que o provedor de identidade da empresa (Okta, Microsoft Entra ID) crie, altere, desative e exclua usuários e defina o tipo de permissão pelos grupos. Endereço: /scim/v2.",
+    "Um token SCIM permite que o provedor de identidade da empresa (Okta, Microsoft Entra ID) crie, altere, desative e exclua usuários e defina o tipo de permissão pelos grupos.",
+  scimHelp: [
+    "No provedor de identidade, informe o endereço abaixo como URL base do SCIM (Okta: SCIM connector base URL; Entra ID: Tenant URL) e o token como cabeçalho Authorization: Bearer (Okta: HTTP Header; Entra ID: Secret Token).",
+    "Os grupos do provedor são vinculados aos tipos de permissão que já existem no portal, pelo nome; o SCIM não cria grupos.",
+    `Quando o token expira, o provisionamento para: escolha uma validade longa ou sem expiração. O portal avisa todos os SYSTEM ADMIN ${daysList} antes, no portal e por e-mail.`,
+  ],
+  scimGuide: "Passo a passo para Okta e Entra ID",
+  scimBaseUrlLabel: "URL base do SCIM",
+  copyScimBaseUrl: "Copiar URL",
+  copyScimBaseUrlFailed: "Não foi possível copiar: a URL está selecionada, copie com Ctrl+C.",
   showScim: "Ver os tokens SCIM",
   showAll: "Ver os tokens de todos os usuários",
   showMine: "Ver apenas os meus tokens",
@@ -22,6 +35,14 @@ export const tokenTexts = {
   nameHint: "Para que serve, por exemplo: ERP - fechamento mensal.",
   daysLabel: "Validade (dias)",
   daysHint: "De 1 a 365 dias; 90 se não for informada.",
+  scimLifeLabel: "Validade",
+  scimLives: {
+    "90": "90 dias (padrão)",
+    "180": "180 dias",
+    "365": "365 dias",
+    never: "Sem expiração",
+  } as Record<string, string>,
+  scimLifeHint: "Sem expiração, o token vale até ser revogado nesta página.",
   scopeLabel: "Permissão",
   scopes: { read: "Somente leitura", write: "Leitura e escrita" } as Record<string, string>,
   create: "Criar token",
@@ -41,6 +62,7 @@ export const tokenTexts = {
     actions: "Ações",
   },
   never: "Nunca",
+  noExpiry: "Sem expiração",
   states: { live: "Ativo", expired: "Expirado", revoked: "Revogado" } as Record<string, string>,
   revoke: "Revogar",
   revokeLabel: (name: string) => `Revogar o token ${name}`,
@@ -49,12 +71,22 @@ export const tokenTexts = {
   errors: {
     name: "Informe um nome de 1 a 80 caracteres.",
     days: "Informe uma validade de 1 a 365 dias.",
+    scimDays: "Escolha a validade do token SCIM: 90, 180 ou 365 dias, ou sem expiração.",
     scope: "Escolha a permissão do token.",
     notFound: "Token não encontrado.",
     alreadyRevoked: "Este token já estava revogado.",
     notYours: "Só é possível revogar os próprios tokens.",
     scimAdminOnly: "Só um SYSTEM ADMIN cria tokens SCIM.",
     limit: (max: number) => `Limite de ${max} tokens ativos atingido: revogue um antes de criar outro.`,
+  },
+  /** The warnings before a token expires (a notice and its e-mail). */
+  expiry: {
+    title: (kind: "personal" | "scim", name: string, days: number) =>
+      `${kind === "scim" ? "Token SCIM" : "Token de API"} ${name} expira em ${days === 1 ? "1 dia" : `${days} dias`}`,
+    personalBody: (name: string, when: string) =>
+      `O seu token de API "${name}" deixa de funcionar em ${when}, e o que o usa recebe 401 a partir daí. Crie um novo em Tokens de API, troque-o no sistema que usa o antigo e revogue o antigo.`,
+    scimBody: (name: string, when: string) =>
+      `O token SCIM "${name}" deixa de funcionar em ${when}: a partir daí o provedor de identidade (Okta, Entra ID) não cria, altera nem desativa mais usuários no portal. Crie um novo token SCIM (pode ser sem expiração), troque-o no provedor e revogue o antigo.`,
   },
 };
 
@@ -87,7 +119,7 @@ export const apiTexts = {
   docsTitle: "API do Journey Portal",
   docsIntro:
     "A API REST do portal: os mesmos dados e as mesmas regras das telas, com um token pessoal (Authorization: Bearer). O documento OpenAPI está em",
-  docsAuth: "Crie um token em /user/tokens. Leia docs/api.md para o fluxo de envio e acompanhamento.",
+  docsAuth: "Crie um token em /user/tokens. O guia em /api/docs mostra o envio e o acompanhamento com curl.",
   docsParameters: "Parâmetros",
   docsResponses: "Respostas",
   docsExample: "Exemplo",

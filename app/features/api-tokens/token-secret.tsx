@@ -17,7 +17,7 @@ export function TokenSecret({ name, secret, expiresAt }: { name: string; secret:
       <code id={SECRET_ID} className="token-secret__value">
         {secret}
       </code>
-      <CopySecret secret={secret} />
+      <CopyText text={secret} targetId={SECRET_ID} label={tokenTexts.copy} failed={tokenTexts.copyFailed} />
       <p>
         {tokenTexts.columns.expiresAt}: {expiresAt}
       </p>
@@ -25,18 +25,22 @@ export function TokenSecret({ name, secret, expiresAt }: { name: string; secret:
   );
 }
 
-function CopySecret({ secret }: { secret: string }) {
-  // Hidden until hydrated: without JavaScript the button would do nothing, and the secret is selectable anyway.
+/**
+ * A button that copies `text` (the content of the element `targetId`) to the clipboard and says so; hidden until
+ * hydrated, since without JavaScript it would do nothing and the text is selectable anyway.
+ */
+export function CopyText(props: { text: string; targetId: string; label: string; failed: string }) {
+  const { text, targetId, label, failed } = props;
   const [ready, setReady] = useState(false);
   const [said, setSaid] = useState<"copied" | "failed" | null>(null);
   useEffect(() => setReady(true), []);
   async function copy() {
     try {
-      await navigator.clipboard.writeText(secret);
+      await navigator.clipboard.writeText(text);
       setSaid("copied");
     } catch {
-      // No clipboard (a page not served over HTTPS) or no permission: the secret selected, for Ctrl+C.
-      const target = document.getElementById(SECRET_ID);
+      // No clipboard (a page not served over HTTPS) or no permission: the text selected, for Ctrl+C.
+      const target = document.getElementById(targetId);
       if (target) window.getSelection()?.selectAllChildren(target);
       setSaid("failed");
     }
@@ -46,14 +50,14 @@ function CopySecret({ secret }: { secret: string }) {
       <button
         type="button"
         className="button button--secondary button--small token-secret__copy"
-        aria-controls={SECRET_ID}
+        aria-controls={targetId}
         hidden={!ready}
         onClick={copy}
       >
-        {tokenTexts.copy}
+        {label}
       </button>
       <span className="token-secret__copied" aria-live="polite">
-        {said === "copied" ? tokenTexts.copied : said === "failed" ? tokenTexts.copyFailed : ""}
+        {said === "copied" ? tokenTexts.copied : said === "failed" ? failed : ""}
       </span>
     </p>
   );

@@ -12,6 +12,7 @@ const page: TokensPageData = {
   enabled: true,
   all: false,
   scim: false,
+  scimBaseUrl: "https://portal.example.com/scim/v2",
   canSeeAll: false,
   rows: [],
   total: 0,
@@ -79,5 +80,37 @@ describe("TokensScreen", () => {
     ]);
     expect(html).not.toContain("token-secret");
     expect(html).toContain(tokenTexts.createTitle);
+  });
+
+  it("on the SCIM view, says how to set a directory up, shows the absolute base URL to copy and offers 4 lives", async () => {
+    const html = await renderAt("/user/tokens?scim=1", [
+      {
+        id: "tokens",
+        path: "*",
+        loader: () => ({ ...page, scim: true, canSeeAll: true }),
+        Component: TokensScreen,
+      },
+    ]);
+    for (const line of tokenTexts.scimHelp) expect(html).toContain(line);
+    expect(html).toMatch(/<code id="scim-base-url"[^>]*>https:\/\/portal.example.com\/scim\/v2<\/code>/);
+    const copy = html.match(/<button[^>]*aria-controls="scim-base-url"[^>]*>[^<]*<\/button>/)?.[0] ?? "";
+    expect(copy).toContain(`>${tokenTexts.copyScimBaseUrl}</button>`);
+    expect(copy).toContain("hidden");
+    expect(html).toContain('href="/api/docs#scim"');
+    const lives = html.match(/<input type="radio" name="days"[^>]*>/g) ?? [];
+    expect(lives.map((input) => input.match(/value="([^"]+)"/)?.[1])).toEqual(["90", "180", "365", "never"]);
+    expect(lives.filter((input) => input.includes("checked"))).toHaveLength(1);
+    expect(lives.find((input) => input.includes("checked"))).toContain('value="90"');
+    expect(html).toContain(tokenTexts.scimLives.never);
+    expect(html).not.toContain('id="token-days"');
+  });
+
+  it("keeps 1 to 365 days for a personal token, with no choice of no expiry", async () => {
+    const html = await renderAt("/user/tokens", [
+      { id: "tokens", path: "*", loader: () => ({ ...page, canSeeAll: true }), Component: TokensScreen },
+    ]);
+    expect(attributesOf(html, "input", "token-days")).toContain('max="365"');
+    expect(html).not.toContain('value="never"');
+    expect(html).not.toContain("scim-base-url");
   });
 });

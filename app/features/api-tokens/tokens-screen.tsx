@@ -2,16 +2,45 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { type ColumnDef, DataTable } from "~/shared/ui/data-table";
+import { DEFAULT_SCIM_TOKEN_LIFE, DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS, SCIM_TOKEN_LIVES } from "./lifetimes";
 import { tokenTexts } from "./texts";
-import { TokenSecret } from "./token-secret";
+import { CopyText, TokenSecret } from "./token-secret";
 import type { TokenRow, TokensActionData, TokensPageData } from "./tokens.server";
 import "./tokens.css";
 
 /**
  * /user/tokens: the new-token form (plain post: works without JavaScript; empty again after creating), the secret once
  * after creating (token-secret.tsx: whole, selectable, "Copiar token" with JavaScript), and the server-paged list
- * with "Revogar" per live token. SYSTEM ADMIN switches to everyone's tokens (`?todos=1`, in the URL).
+ * with "Revogar" per live token. SYSTEM ADMIN switches to everyone's tokens (`?todos=1`, in the URL) and to the SCIM
+ * tokens (`?scim=1`): there the set-up help, the absolute SCIM base URL to copy, and a choice of 4 lives.
  */
+
+const SCIM_BASE_URL_ID = "scim-base-url";
+
+function ScimHelp({ baseUrl }: { baseUrl: string }) {
+  return (
+    <div className="tokens__scim-help">
+      <ul>
+        {tokenTexts.scimHelp.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p className="token-secret__name">{tokenTexts.scimBaseUrlLabel}</p>
+      <code id={SCIM_BASE_URL_ID} className="token-secret__value">
+        {baseUrl}
+      </code>
+      <CopyText
+        text={baseUrl}
+        targetId={SCIM_BASE_URL_ID}
+        label={tokenTexts.copyScimBaseUrl}
+        failed={tokenTexts.copyScimBaseUrlFailed}
+      />
+      <p>
+        <a href="/api/docs#scim">{tokenTexts.scimGuide}</a>
+      </p>
+    </div>
+  );
+}
 
 const { columns: headers } = tokenTexts;
 
@@ -57,6 +86,7 @@ export function TokensScreen() {
     <section aria-labelledby="tokens-title" className="tokens">
       <h1 id="tokens-title">{title}</h1>
       <p>{page.scim ? tokenTexts.scimIntro : tokenTexts.intro}</p>
+      {page.scim ? <ScimHelp baseUrl={page.scimBaseUrl} /> : null}
       {page.canSeeAll ? (
         <ul className="tokens__views">
           {page.all || page.scim ? (
@@ -105,20 +135,32 @@ export function TokensScreen() {
             />
             <small id="token-name-hint">{fieldError("name") ?? tokenTexts.nameHint}</small>
           </div>
-          <div className="field">
-            <label htmlFor="token-days">{tokenTexts.daysLabel}</label>
-            <input
-              id="token-days"
+          {page.scim ? (
+            <ChoiceFieldset
+              legend={tokenTexts.scimLifeLabel}
               name="days"
-              type="number"
-              min={1}
-              max={365}
-              defaultValue={90}
-              aria-describedby="token-days-hint"
-              aria-invalid={fieldError("days") ? true : undefined}
+              choices={SCIM_TOKEN_LIVES}
+              labelOf={(life) => tokenTexts.scimLives[life]}
+              checked={(life) => life === DEFAULT_SCIM_TOKEN_LIFE}
+              choiceClassName="token-form__choice"
+              hint={{ id: "token-days-hint", text: fieldError("days") ?? tokenTexts.scimLifeHint }}
             />
-            <small id="token-days-hint">{fieldError("days") ?? tokenTexts.daysHint}</small>
-          </div>
+          ) : (
+            <div className="field">
+              <label htmlFor="token-days">{tokenTexts.daysLabel}</label>
+              <input
+                id="token-days"
+                name="days"
+                type="number"
+                min={1}
+                max={MAX_TOKEN_DAYS}
+                defaultValue={DEFAULT_TOKEN_DAYS}
+                aria-describedby="token-days-hint"
+                aria-invalid={fieldError("days") ? true : undefined}
+              />
+              <small id="token-days-hint">{fieldError("days") ?? tokenTexts.daysHint}</small>
+            </div>
+          )}
           {page.scim ? null : (
             <ChoiceFieldset
               legend={tokenTexts.scopeLabel}

@@ -17,6 +17,7 @@ import { recordAudit } from "~/platform/audit/record.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
 import { formatDateTime } from "~/shared/dates";
 import { pageNumber } from "~/shared/pagination";
+import { DEFAULT_SCIM_TOKEN_LIFE, DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS, SCIM_TOKEN_LIVES } from "./lifetimes";
 import { tokenTexts } from "./texts";
 
 /**
@@ -25,9 +26,8 @@ import { tokenTexts } from "./texts";
  */
 
 export const TOKENS_PATH = "/user/tokens";
+export const SCIM_TOKENS_PATH = "/user/tokens?scim=1";
 export const TOKEN_PAGE_SIZE = 20;
-export const DEFAULT_TOKEN_DAYS = 90;
-export const MAX_TOKEN_DAYS = 365;
 /** Live tokens one user may hold at once (docs/decisions.md "API tokens"). */
 export const MAX_LIVE_TOKENS = 20;
 const DAY_MS = 86_400_000;
@@ -49,6 +49,8 @@ export type TokensPageData = {
   all: boolean;
   /** The SCIM tokens (SYSTEM ADMIN, `?scim=1`) instead of personal ones. */
   scim: boolean;
+  /** The absolute address an identity provider is given (from APP_ORIGIN), shown on the SCIM view. */
+  scimBaseUrl: string;
   canSeeAll: boolean;
   rows: TokenRow[];
   total: number;
@@ -61,7 +63,7 @@ export function tokenState(
   now = new Date(),
 ): TokenRow["state"] {
   if (token.revokedAt) return "revoked";
-  return token.expiresAt.getTime() <= now.getTime() ? "expired" : "live";
+  return token.expiresAt && token.expiresAt.getTime() <= now.getTime() ? "expired" : "live";
 }
 
 function toRow(token: ApiTokenRecord, now: Date): TokenRow {
@@ -73,7 +75,7 @@ function toRow(token: ApiTokenRecord, now: Date): TokenRow {
     hint: token.hint,
     createdAt: formatDateTime(token.createdAt),
     lastUsedAt: token.lastUsedAt ? formatDateTime(token.lastUsedAt) : tokenTexts.never,
-    expiresAt: formatDateTime(token.expiresAt),
+    expiresAt: token.expiresAt ? formatDateTime(token.expiresAt) : tokenTexts.noExpiry,
     state: tokenState(token, now),
   };
 }
@@ -83,7 +85,8 @@ const seesAll = (user: AuthenticatedUser, url: URL) =>
 const seesScim = (user: AuthenticatedUser, url: URL) =>
   user.type === TOKEN_ADMIN_TYPE && url.searchParams.get("scim") === "1";
 
-export async function loadTokensPage(user: AuthenticatedUser, url: URL): Promise<TokensPageData> {
+/** `scimBaseUrl`: the absolute SCIM address the route gives (app/api/scim/base-url.server.ts). */
+export async function loadTokensPage(user: AuthenticatedUser, url: URL, scimBaseUrl: string): Promise<TokensPageData> {
   const scim = seesScim(user, url);
   const all = !scim && seesAll(user, url);
   const page = pageNumber.parse(url.searchParams.get("page") ?? undefined);
@@ -99,6 +102,7 @@ export async function loadTokensPage(user: AuthenticatedUser, url: URL): Promise
     enabled: getConfig().apiTokens,
     all,
     scim,
+    scimBaseUrl,
     canSeeAll: user.type === TOKEN_ADMIN_TYPE,
     rows: result.rows.map((t) => toRow(t, now)),
     total: result.total,
@@ -114,16 +118,26 @@ const createSchema = z.object({
     .string({ message: tokenTexts.errors.name })
     .transform((s) => s.trim())
     .pipe(z.string().min(1, tokenTexts.errors.name).max(80, tokenTexts.errors.name)),
-  days: z.preprocess(
-    (v) => (v === undefined || v === "" ? DEFAULT_TOKEN_DAYS : v),
-    z.coerce
-      .number({ message: tokenTexts.errors.days })
-      .int(tokenTexts.errors.days)
-      .min(1, tokenTexts.errors.days)
-      .max(MAX_TOKEN_DAYS, tokenTexts.errors.days),
-  ),
+  /** Read by the kind's own schema below (personalDays, scimLife). */
+  days: z.string().max(20, tokenTexts.errors.days).optional(),
   scope: z.enum(TOKEN_SCOPES, { message: tokenTexts.errors.scope }).optional(),
 });
+
+/** A personal token's life: 1 to 365 days, 90 when none is given. */
+const personalDays = z.preprocess(
+  (v) => (v === undefined || v === "" ? DEFAULT_TOKEN_DAYS : v),
+  z.coerce
+    .number({ message: tokenTexts.errors.days })
+    .int(tokenTexts.errors.days)
+    .min(1, tokenTexts.errors.days)
+    .max(MAX_TOKEN_DAYS, tokenTexts.errors.days),
+);
+
+/** A SCIM token's life: 90 (when none is given), 180 or 365 days, or "never". */
+const scimLife = z.preprocess(
+  (v) => (v === undefined || v === "" ? DEFAULT_SCIM_TOKEN_LIFE : v),
+  z.enum(SCIM_TOKEN_LIVES, { message: tokenTexts.errors.scimDays }),
+);
 
 const revokeSchema = z.object({
   intent: z.literal("revoke"),
@@ -160,6 +174,12 @@ export async function tokensAction(user: AuthenticatedUser, request: Request) {
         { error: tokenTexts.errors.scope, fields: { scope: tokenTexts.errors.scope } },
         { status: 400 },
       );
+    const life = scim ? scimLife.safeParse(parsed.data.days) : personalDays.safeParse(parsed.data.days);
+    if (!life.success) {
+      const message = life.error.issues[0]?.message ?? tokenTexts.errors.days;
+      return data<TokensActionData>({ error: message, fields: { days: message } }, { status: 400 });
+    }
+    const days = life.data === "never" ? null : Number(life.data);
     if (!scim && (await countLiveApiTokens(user.email)) >= MAX_LIVE_TOKENS)
       return data<TokensActionData>({ error: tokenTexts.errors.limit(MAX_LIVE_TOKENS) }, { status: 409 });
     const now = new Date();
@@ -169,7 +189,7 @@ export async function tokensAction(user: AuthenticatedUser, request: Request) {
         owner: scim ? null : user.email,
         name: parsed.data.name,
         scope,
-        expiresAt: new Date(now.getTime() + parsed.data.days * DAY_MS),
+        expiresAt: days === null ? null : new Date(now.getTime() + days * DAY_MS),
         createdBy: user.email,
       },
       now,
@@ -182,12 +202,18 @@ export async function tokensAction(user: AuthenticatedUser, request: Request) {
       details: {
         kind: record.kind,
         scope: record.scope,
-        days: parsed.data.days,
-        expiresAt: record.expiresAt.toISOString(),
+        days: days ?? "never",
+        expiresAt: record.expiresAt?.toISOString() ?? null,
       },
     });
     return data<TokensActionData>(
-      { ok: "created", id: String(record._id), secret, name: record.name, expiresAt: formatDateTime(record.expiresAt) },
+      {
+        ok: "created",
+        id: String(record._id),
+        secret,
+        name: record.name,
+        expiresAt: record.expiresAt ? formatDateTime(record.expiresAt) : tokenTexts.noExpiry,
+      },
       { headers: { "Cache-Control": "no-store" } },
     );
   }

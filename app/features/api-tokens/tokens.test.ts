@@ -5,6 +5,7 @@ import { API_TOKENS, insertApiToken } from "~/models/api-tokens.server";
 import { AUDIT_LOG } from "~/models/audit.server";
 import type { PermissionType } from "~/models/users.server";
 import type { AuthenticatedUser } from "~/platform/auth/auth.server";
+import { tokenTexts } from "./texts";
 import { loadTokensPage, MAX_LIVE_TOKENS, TOKEN_PAGE_SIZE, tokensAction } from "./tokens.server";
 
 /** /user/tokens: each user's own tokens, SYSTEM ADMIN everyone's; revoking is the owner's or SYSTEM ADMIN's. */
@@ -22,7 +23,8 @@ const act = async (user: AuthenticatedUser, fields: Record<string, string>) =>
   (await tokensAction(user, post(fields))) as unknown as Answer;
 const create = (user: AuthenticatedUser, name = "ERP") =>
   act(user, { intent: "create", name, days: "", scope: "read" });
-const page = (user: AuthenticatedUser, query = "") => loadTokensPage(user, new URL(`http://x/user/tokens${query}`));
+const page = (user: AuthenticatedUser, query = "") =>
+  loadTokensPage(user, new URL(`http://x/user/tokens${query}`), "https://portal.example.com/scim/v2");
 
 describe("/user/tokens", () => {
   it("lists only the user's own tokens, without the secret, with a default expiry of 90 days", async () => {
@@ -94,16 +96,66 @@ describe("/user/tokens", () => {
 describe("SCIM tokens", () => {
   it("are SYSTEM ADMIN's to make and see, on ?scim=1, always read-write", async () => {
     const gold = userOf("USER GOLD");
-    const refused = await act(gold, { intent: "create", kind: "scim", name: "Okta", days: "30" });
+    const refused = await act(gold, { intent: "create", kind: "scim", name: "Okta", days: "90" });
     expect(refused.init?.status).toBe(403);
     const admin = userOf("SYSTEM ADMIN");
-    const made = await act(admin, { intent: "create", kind: "scim", name: "Okta", days: "30" });
+    const made = await act(admin, { intent: "create", kind: "scim", name: "Okta", days: "90" });
     expect(made.data.secret).toMatch(/^jps_/);
     expect((await page(gold, "?scim=1")).rows.map((r) => r.name)).not.toContain("Okta");
     const listed = await page(admin, "?scim=1");
     expect(listed.scim).toBe(true);
     expect(listed.rows.map((r) => [r.name, r.scope])).toEqual([["Okta", "write"]]);
     expect((await page(admin)).rows.map((r) => r.name)).not.toContain("Okta");
+  });
+});
+
+describe("a SCIM token's life", () => {
+  const scim = (user: AuthenticatedUser, days: string, name = "Diretório") =>
+    act(user, { intent: "create", kind: "scim", name, days });
+  const storedLife = async (name: string) => {
+    const stored = await (await testDb.db()).collection(API_TOKENS).findOne({ kind: "scim", name });
+    return stored?.expiresAt === null
+      ? "never"
+      : (stored?.expiresAt.getTime() - stored?.createdAt.getTime()) / 86_400_000;
+  };
+
+  it("is 90 days unless SYSTEM ADMIN chooses 180, 365 days or none", async () => {
+    const admin = userOf("SYSTEM ADMIN");
+    for (const [days, name] of [
+      ["", "Okta padrão"],
+      ["180", "Okta 180"],
+      ["365", "Okta 365"],
+      ["never", "Entra sem expiração"],
+    ]) {
+      const made = await scim(admin, days, name);
+      expect(made.data.secret).toMatch(/^jps_/);
+    }
+    expect(await storedLife("Okta padrão")).toBe(90);
+    expect(await storedLife("Okta 180")).toBe(180);
+    expect(await storedLife("Okta 365")).toBe(365);
+    expect(await storedLife("Entra sem expiração")).toBe("never");
+    const row = (await page(admin, "?scim=1")).rows.find((r) => r.name === "Entra sem expiração");
+    expect(row).toMatchObject({ expiresAt: tokenTexts.noExpiry, state: "live" });
+    const entry = await (await testDb.db())
+      .collection(AUDIT_LOG)
+      .findOne({ event: "tokenCreated", "object.label": "Entra sem expiração" });
+    expect(entry?.details).toMatchObject({ kind: "scim", days: "never", expiresAt: null });
+  });
+
+  it("refuses any other life, and a token without expiry to anyone but a SCIM token of SYSTEM ADMIN", async () => {
+    const admin = userOf("SYSTEM ADMIN");
+    const gold = userOf("USER GOLD");
+    const count = async () => (await testDb.db()).collection(API_TOKENS).countDocuments({});
+    const before = await count();
+    const odd = await scim(admin, "30");
+    expect(odd.init?.status).toBe(400);
+    expect(odd.data.error).toBe(tokenTexts.errors.scimDays);
+    const personalNever = await act(admin, { intent: "create", name: "ERP", days: "never", scope: "read" });
+    expect(personalNever.init?.status).toBe(400);
+    expect(personalNever.data.error).toBe(tokenTexts.errors.days);
+    expect((await act(gold, { intent: "create", name: "ERP", days: "never", scope: "read" })).init?.status).toBe(400);
+    expect((await scim(gold, "never")).init?.status).toBe(403);
+    expect(await count()).toBe(before);
   });
 });
 
