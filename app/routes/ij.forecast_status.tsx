@@ -44,14 +44,19 @@ const columns: ColumnDef<BoardRow, unknown>[] = [
   {
     id: "cc",
     header: boardTexts.costCenter,
-    cell: ({ row }) => <Link to={row.original.href}>{row.original.cost_center_concat}</Link>,
+    cell: ({ row }) => (
+      <Link to={row.original.href} className="forecast-board__cc">
+        {row.original.cost_center_concat}
+      </Link>
+    ),
   },
-  { id: "level", header: boardTexts.level, accessorFn: (r) => r.level },
+  // The state right after the cost centre: on a phone it is what the reviewer reads first.
   {
     id: "state",
     header: boardTexts.state,
     cell: ({ row }) => <CycleStateBadge code={row.original.state} label={row.original.stateLabel} />,
   },
+  { id: "level", header: boardTexts.level, accessorFn: (r) => r.level },
   { id: "preparers", header: boardTexts.preparers, accessorFn: (r) => r.preparers },
   { id: "last", header: boardTexts.lastChange, accessorFn: (r) => r.lastChange },
   { id: "by", header: boardTexts.lastChangeBy, accessorFn: (r) => r.lastChangeBy },

@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { MongoClient } from "mongodb";
+import type { Page } from "playwright-core";
 import { describe } from "vitest";
+import { boardTexts } from "~/features/forecast/cycle/board-texts";
+import { jobTexts } from "~/features/uploads-and-jobs/texts";
 import { deployTexts, messages } from "~/messages";
 import { expect, openCheckedPage, test, withoutJavaScript } from "./fixtures";
 import { startApp } from "./harness";
@@ -99,6 +102,52 @@ describe("long tables keep their header row in view", () => {
       await page.screenshot({ path: artefactPath("layout", size.name, "sticky-header-jobs-executados.png") });
     });
   }
+});
+
+/** Where a column sits (its header and every cell of the page) against the window and the table's scroll box, px. */
+async function columnPlace(page: Page, name: string) {
+  const header = page.locator("main .data-table__scroll thead th").filter({ hasText: new RegExp(`^${name}$`) });
+  return header.first().evaluate((th) => {
+    const table = th.closest("table");
+    const index = Array.from(th.parentElement?.children ?? []).indexOf(th);
+    const cells = [th, ...Array.from(table?.querySelectorAll(`tbody tr > :nth-child(${index + 1})`) ?? [])];
+    const box = th.closest(".data-table__scroll")?.getBoundingClientRect();
+    const right = Math.max(...cells.map((c) => c.getBoundingClientRect().right));
+    const visibleRight = Math.min(window.innerWidth, box?.right ?? window.innerWidth);
+    return {
+      left: Math.round(th.getBoundingClientRect().left),
+      right: Math.round(right),
+      visibleRight: Math.round(visibleRight),
+    };
+  });
+}
+
+describe("the columns people read are in view without scrolling sideways", () => {
+  test("at 1366 px the processing list's Mensagem column; on a phone the status board's Situação", async ({
+    app,
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await signIn(page, app.baseURL, "gold@demo.local");
+    await page.goto("/captura/processando");
+    await page.locator("main .data-table__scroll tbody tr").first().waitFor();
+    const message = await columnPlace(page, jobTexts.columnMessage);
+    expect(message.right, JSON.stringify(message)).toBeLessThanOrEqual(message.visibleRight);
+    // The file names stay cut at 15 characters (and "..."), as the spec has them.
+    const names = await page
+      .locator("main .job-name")
+      .evaluateAll((all) => all.map((e) => (e.querySelector(".tooltip-anchor__text") ?? e).textContent ?? ""));
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((n) => n.length > 15 + "...".length)).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.context().clearCookies();
+    await signIn(page, app.baseURL, "sysadmin@demo.local");
+    await page.goto("/ij/forecast_status");
+    await page.locator("main .data-table__scroll tbody tr").first().waitFor();
+    const state = await columnPlace(page, boardTexts.state);
+    expect(state.right, JSON.stringify(state)).toBeLessThanOrEqual(state.visibleRight);
+  });
 });
 
 describe("error pages are the portal's own, inside its layout", () => {
