@@ -1,4 +1,4 @@
-// Screen: Changes since the last submission: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/alteracoes.
+// Screen: Changes to review: /ij/report_preview_edit_schneider/{rf}/{cost_center_concat}/alteracoes.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -13,8 +13,9 @@ import "~/features/forecast/cycle/cycle.css";
 export const meta: MetaFunction = () => [{ title: t.title }];
 
 /**
- * The review's readers see what changed in a cost centre's forecast since its last submission: under review, between
- * the last two submissions (features/forecast/cycle/changes.server.ts); 50 cells a page (`?page=`).
+ * The review's readers see what changed in a cost centre's forecast since what a reviewer last saw or decided (the
+ * last return or approval, else the first submission), and which that is (features/forecast/cycle/changes.server.ts);
+ * 50 cells a page (`?page=`).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(
@@ -41,9 +42,8 @@ const COLUMNS: ColumnDef<ChangeRow, unknown>[] = [
   { id: "count", header: t.count, cell: ({ row }) => String(row.original.count), meta: NUMBER },
 ];
 
-export default function ChangesSinceSubmissionPage() {
+export default function ChangesToReviewPage() {
   const page = useLoaderData<typeof loader>();
-  const { from, to } = page.window;
   return (
     <section aria-labelledby="changes-title" className="changes">
       <p>
@@ -52,7 +52,7 @@ export default function ChangesSinceSubmissionPage() {
       <h1 id="changes-title">
         {t.title} · {page.rf} · {page.costCenter}
       </h1>
-      <p>{from && to ? t.windowBetween(from, to) : from ? t.windowSince(from) : t.windowAll}</p>
+      <p data-testid="changes-since">{page.since}</p>
       <DataTable
         columns={COLUMNS}
         rows={page.rows}

@@ -91,7 +91,7 @@ export const gridTexts = {
   useCurrent: "Usar os valores atuais",
 
   // ours: the cell history
-  sinceMarker: "Alterada desde o último envio",
+  sinceMarker: "Alteração a revisar (desde a última devolução ou aprovação, ou o primeiro envio)",
   restored: (value: string) => `Valor ${value} restaurado na célula. Salve para gravar.`,
   // ours: the variance columns of the review grid and its Excel export
   /** The review's "vs versão" group (a version's own texts: versions/texts.ts, which the review need not load). */

@@ -1,9 +1,15 @@
-/** Texts of "Alterações desde o último envio" (ours). */
+/** Texts of "Alterações a revisar" (ours): the cells changed since what a reviewer last saw or decided. */
 export const changesTexts = {
-  title: "Alterações desde o último envio",
+  title: "Alterações a revisar",
   back: "Voltar à revisão",
-  windowBetween: (from: string, to: string) => `Células alteradas entre o envio de ${from} e o de ${to}.`,
-  windowSince: (from: string) => `Células alteradas desde o envio de ${from}.`,
+  /** The baseline: the last return or approval, else the first submission (day, who). */
+  since: {
+    return: (day: string, who: string) => `Mudanças desde a devolução de ${day} por ${who}`,
+    approval: (day: string, who: string) => `Mudanças desde a aprovação de ${day} por ${who}`,
+    firstSubmission: (day: string, who: string) => `Mudanças desde a primeira submissão de ${day} por ${who}`,
+  },
+  /** Under review: up to the last submission. */
+  until: (day: string) => `, até o último envio, de ${day}.`,
   windowAll: "Ainda não houve envio: todas as células alteradas no portal neste RF.",
   caption: "Células alteradas",
   account: "Conta",

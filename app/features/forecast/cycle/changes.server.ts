@@ -1,18 +1,21 @@
 import { type ChangedCell, changedCellsBetween } from "~/models/forecast.server";
 import { timelineOf } from "~/models/forecast-cycle.server";
-import { formatDateTime } from "~/shared/dates";
+import { formatDate, formatDateTime } from "~/shared/dates";
 import { monthKeyOfDate, monthLabelOfDate } from "~/shared/months";
 import { formatNumber } from "~/shared/numbers";
 import { parsePaging } from "~/shared/pagination";
 import { reviewPath } from "../forecast-filter";
 import type { ForecastGridPayload } from "../forecast-grid-rules";
 import type { Review } from "../review.server";
+import { changesTexts as t } from "./changes-texts";
 
 /**
- * "Alterações desde o último envio" (/ij/report_preview_edit_schneider/{rf}/{cc}/alteracoes): while a cost centre is
- * under review, the cells that changed between its last two submissions (what the reviewer has not seen decided on);
- * otherwise the cells changed since its last submission (or ever, before the first). Each cell once: its first value
- * before the window → its last value in it, by the last author (the model's `changedCellsBetween`).
+ * "Alterações a revisar" (/ij/report_preview_edit_schneider/{rf}/{cc}/alteracoes): the cells of a cost centre changed
+ * since the last state a reviewer saw or decided, its baseline: the last return or approval of the cost centre in the
+ * RF, else its first submission (a submission withdrawn and sent again moves nothing: the reviewer may have seen the
+ * first); up to the last submission while it is under review, else until now; every change before any submission.
+ * The page says which. Each cell once: its first value in the window → its last, by the last author (the model's
+ * `changedCellsBetween`).
  */
 
 export const CHANGES_PAGE_SIZE = 50;
@@ -32,21 +35,43 @@ export type ChangesPage = {
   costCenter: string;
   reviewHref: string;
   window: { from: string | null; to: string | null };
+  /** Which baseline, and up to when: "Mudanças desde a devolução de 28/11/2027 por Ana…". */
+  since: string;
   rows: ChangeRow[];
   total: number;
   page: number;
   pageSize: number;
 };
 
-/** The window the page shows, from the cycle's timeline: its ends are submissions (null: open). */
-export function changesWindow(events: readonly { action: string; to: string; at: Date }[]): {
-  from: Date | null;
-  to: Date | null;
-} {
-  const submissions = events.filter((e) => e.action === "submit").map((e) => e.at);
+type TimelineEvent = { action: string; to: string; at: Date; by?: string; name?: string };
+
+/** What a reviewer last saw or decided: the last return or approval, else the first submission (null: none yet). */
+export type ChangesBaseline = { kind: "return" | "approval" | "firstSubmission"; at: Date; who: string };
+
+const BASELINE_KINDS: Record<string, ChangesBaseline["kind"]> = { return: "return", approve: "approval" };
+
+export type ChangesWindow = { from: Date | null; to: Date | null; baseline: ChangesBaseline | null };
+
+/** The window the page shows, from the cycle's timeline (in time order): from the baseline, to the last submission. */
+export function changesWindow(events: readonly TimelineEvent[]): ChangesWindow {
+  const who = (e: TimelineEvent) => e.name || e.by || "";
+  const latest = [...events].reverse();
+  const decision = latest.find((e) => BASELINE_KINDS[e.action] !== undefined);
+  const first = events.find((e) => e.action === "submit");
+  const seen = decision ?? first;
+  const baseline: ChangesBaseline | null = seen
+    ? { kind: decision ? BASELINE_KINDS[decision.action] : "firstSubmission", at: seen.at, who: who(seen) }
+    : null;
   const underReview = events.at(-1)?.to === "submitted";
-  if (underReview) return { from: submissions.at(-2) ?? null, to: submissions.at(-1) ?? null };
-  return { from: submissions.at(-1) ?? null, to: null };
+  const lastSubmission = latest.find((e) => e.action === "submit")?.at ?? null;
+  return { from: baseline?.at ?? null, to: underReview ? lastSubmission : null, baseline };
+}
+
+/** The page's sentence: the baseline by name, day and person, and the last submission while under review. */
+export function changesSince(window: ChangesWindow): string {
+  if (!window.baseline) return t.windowAll;
+  const { kind, at, who } = window.baseline;
+  return `${t.since[kind](formatDate(at), who)}${window.to ? t.until(formatDate(window.to)) : "."}`;
 }
 
 const amount = (value: number) => formatNumber(value, 2);
@@ -79,6 +104,7 @@ export async function loadChanges(review: Review, url: URL): Promise<ChangesPage
       from: window.from ? formatDateTime(window.from) : null,
       to: window.to ? formatDateTime(window.to) : null,
     },
+    since: changesSince(window),
     rows: cells.slice((page - 1) * CHANGES_PAGE_SIZE, page * CHANGES_PAGE_SIZE).map(toRow),
     total: cells.length,
     page,
@@ -89,7 +115,7 @@ export async function loadChanges(review: Review, url: URL): Promise<ChangesPage
 /**
  * Marks on the review's grid the cells the changes page lists (`since` of each account line): `cells` are
  * `changedCellsBetween` over `changesWindow` of the timeline (loadCycle reads them; none before a first submission,
- * when every change is "since" and a mark would say nothing).
+ * when every change is new and a mark would say nothing).
  */
 export function markChangedCells(grid: ForecastGridPayload, cells: readonly ChangedCell[]): void {
   if (cells.length === 0) return;

@@ -17,7 +17,7 @@ export const cycleTexts = {
   preparersLabel: "Responsáveis pela preparação",
   noPreparers: "Nenhum responsável atribuído a este centro de custo.",
   timelineTitle: "Histórico do ciclo",
-  changesLink: "Alterações desde o último envio",
+  changesLink: "Alterações a revisar",
   timelineEmpty: "Nenhuma movimentação registrada neste ciclo.",
   timelineEntry: (from: string, to: string) => `${from} → ${to}`,
   moreActions: (n: number) => (n > 0 ? "Ações e histórico do ciclo" : "Histórico do ciclo"),
