@@ -106,7 +106,7 @@ export type CycleView = {
   timeline: TimelineView[];
   /** Cells changed since the last submission (since the cycle began, before any): the submission's question names it. */
   changedSinceSubmission: number;
-  /** "Alterações desde o último envio": the cells changed, old → new, by whom. */
+  /** "Alterações a revisar": the cells changed since a reviewer's last view or decision, old → new, by whom. */
   changesHref: string;
 };
 
