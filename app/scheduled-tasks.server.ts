@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import { sendTokenExpiryWarnings } from "~/features/api-tokens/expiry-warnings.server";
 import { purgeExpiredAuditDays } from "~/features/audit/retention.server";
 import { sendForecastReminders } from "~/features/forecast/cycle/reminder.server";
 import { saveClosingVersions } from "~/features/forecast/versions/versions.server";
@@ -84,6 +85,14 @@ export const SCHEDULED_TASKS: ScheduledTask[] = [
     leaseMs: 5 * 60_000,
     async run(now) {
       await deliverSubscriptionSends(now);
+    },
+  },
+  {
+    // API and SCIM tokens about to expire: a notice and e-mail 14 and 3 days before, each once per token.
+    name: "token-expiry-warnings",
+    everyMs: 24 * 60 * 60_000,
+    async run(now) {
+      await sendTokenExpiryWarnings(now);
     },
   },
   {
