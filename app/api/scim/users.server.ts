@@ -6,6 +6,7 @@ import {
   isTier,
   type PermissionType,
 } from "~/access";
+import { getConfig } from "~/config.server";
 import { createUser, deleteUser } from "~/features/access/accounts.server";
 import { revokeApiTokensOf } from "~/models/api-tokens.server";
 import {
@@ -144,10 +145,14 @@ export async function createScimUser(call: ScimCall, body: unknown): Promise<Res
   const email = parsed.data.userName;
   if (await findScimUserByEmail(email, [...SCIM_MANAGED, ...ADMIN_TIERS_PROTECTED]))
     return scimError(409, `Já existe um usuário ${email}.`, "uniqueness");
-  const outcome = await createUser(email, call.actor.email, call.actor, { via: call.via }).catch((error: unknown) => {
-    if (error instanceof UserExistsError) return { kind: "exists" as const };
-    throw error;
-  });
+  // With single sign-on on, the directory that provisions the user is the one it signs in through: no password.
+  const ssoOnly = getConfig().sso.mode !== "none";
+  const outcome = await createUser(email, call.actor.email, call.actor, { via: call.via, ssoOnly }).catch(
+    (error: unknown) => {
+      if (error instanceof UserExistsError) return { kind: "exists" as const };
+      throw error;
+    },
+  );
   if (outcome.kind === "exists") return scimError(409, `Já existe um usuário ${email}.`, "uniqueness");
   if (outcome.kind !== "created") return scimError(400, "Não foi possível criar o usuário.", "invalidValue");
   const record = await findScimUserByEmail(email, SCIM_MANAGED);

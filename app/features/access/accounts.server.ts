@@ -408,6 +408,8 @@ const CREATE_FAILURE_MESSAGES: Record<Exclude<IdentityProviderError["reason"], "
  *   interrupted creation leaves a listed user the admin can delete rather than hidden credentials;
  * - when the provider refuses (duplicate, throttling, mail not sent) the record is removed again, and the
  *   provider itself keeps nothing. A duplicate (either side) throws UserExistsError.
+ * With `ssoOnly` (a user a directory provisions while single sign-on is on) there is no provider account: the user
+ * signs in through single sign-on only, with no password and no temporary-password e-mail.
  */
 export async function createUser(
   emailInput: string,
@@ -415,7 +417,7 @@ export async function createUser(
   /** Who, for the audit trail (name and type at that moment); by default the record of `createdBy`. */
   actor?: AuditActorInput,
   /** `via`: through what the change came (SCIM: its token), kept in each audit entry's details. */
-  options: { via?: string } = {},
+  options: { via?: string; ssoOnly?: boolean } = {},
 ): Promise<CreateUserOutcome> {
   const parsed = emailSchema.safeParse(emailInput);
   if (!parsed.success) return { kind: "invalidInput", errors: { email: parsed.error.issues.map((i) => i.message) } };
@@ -442,7 +444,7 @@ export async function createUser(
     throw error;
   }
   try {
-    await getIdentityProvider().adminCreateUser(email);
+    if (!options.ssoOnly) await getIdentityProvider().adminCreateUser(email);
   } catch (error) {
     await deletePermissionRecord(email);
     await audit("failed", {
@@ -461,7 +463,7 @@ export async function createUser(
     if (error.reason === "invalidInput") return { kind: "invalidInput", errors: { email: [messages.invalidEmail] } };
     return { kind: "failed", message: CREATE_FAILURE_MESSAGES[error.reason] };
   }
-  await audit("ok", { type: DEFAULT_TIER_FOR_NEW_USERS });
+  await audit("ok", { type: DEFAULT_TIER_FOR_NEW_USERS, ...(options.ssoOnly ? { signIn: "sso" } : {}) });
   return { kind: "created", email };
 }
 
