@@ -55,7 +55,8 @@ export async function findSeasonalityProfile(id: string): Promise<SeasonalityPro
 export type ProfileAuthor = { email: string; name: string };
 export type ProfileInput = { name: string; weights: readonly number[] };
 export type ProfileWrite =
-  | { ok: true; profile: SeasonalityProfile }
+  /** `before`: the profile as it was (null for a new one). */
+  | { ok: true; profile: SeasonalityProfile; before: SeasonalityProfile | null }
   | { ok: false; reason: "nameTaken" | "full" | "notFound" | "changed" };
 
 async function nameTaken(key: string, except?: ObjectId): Promise<boolean> {
@@ -89,7 +90,7 @@ export async function createSeasonalityProfile(input: ProfileInput, by: ProfileA
     if (isDuplicateKeyError(error)) return { ok: false, reason: "nameTaken" };
     throw error;
   }
-  return { ok: true, profile };
+  return { ok: true, profile, before: null };
 }
 
 /**
@@ -101,7 +102,7 @@ export async function updateSeasonalityProfile(
   seen: number,
   input: ProfileInput,
   by: ProfileAuthor,
-): Promise<ProfileWrite & { before?: SeasonalityProfile }> {
+): Promise<ProfileWrite> {
   const _id = idOf(id);
   const collection = await profiles();
   const before = _id ? await collection.findOne({ _id }) : null;

@@ -6,7 +6,7 @@ import { spreadPath } from "~/features/forecast/forecast-filter";
 import { resolveReview } from "~/features/forecast/review.server";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "~/features/forecast/spread";
 import { loadSpreadPage, saveSpread } from "~/features/forecast/spread.server";
-import { spreadSignTexts } from "~/features/forecast/spread-texts";
+import { spreadBaseTexts, spreadSignTexts } from "~/features/forecast/spread-texts";
 import { forecastTexts } from "~/messages";
 import { canWriteRoute, requireRouteAccess } from "~/platform/auth/auth.server";
 import { portalToday } from "~/shared/clock.server";
@@ -95,6 +95,23 @@ export default function SpreadTotalPage() {
             checked={(mode) => page.values.mode === mode}
             choiceClassName="spread__choice"
           />
+          <div className="field">
+            <label htmlFor="spread-profile">{spreadBaseTexts.profileLabel}</label>
+            <select
+              id="spread-profile"
+              name="perfil"
+              defaultValue={page.values.profile}
+              aria-describedby="spread-profile-hint"
+            >
+              {page.profiles.length === 0 ? <option value="">{spreadBaseTexts.profileNone}</option> : null}
+              {page.profiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <small id="spread-profile-hint">{spreadBaseTexts.profileHint}</small>
+          </div>
           <ChoiceFieldset
             legend={forecastTexts.spreadScope}
             name="alcance"
@@ -137,6 +154,7 @@ export default function SpreadTotalPage() {
             ["total", page.values.total],
             ["modo", page.values.mode],
             ["pesos", page.values.weights],
+            ["perfil", page.values.profile],
             ...(page.values.reversal ? [["estorno", "1"] as const] : []),
             ["olds", page.preview.olds],
             ["stamps", page.preview.stamps],

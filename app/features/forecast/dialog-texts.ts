@@ -36,6 +36,7 @@ export const gridDialogTexts = {
     igual: "Igualmente",
     rf_anterior: "Como os meses do RF anterior",
     realizado_ano_anterior: "Como o realizado do ano anterior",
+    perfil: "Como o perfil de sazonalidade",
     pesos: "Por pesos informados",
   } as Record<string, string>,
   spreadWeights: "Pesos (um por mês aberto, separados por ;)",

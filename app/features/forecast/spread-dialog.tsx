@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import { ChoiceFieldset } from "~/shared/forms/choice-fieldset";
 import { Alert } from "~/shared/ui/alert";
 import { Dialog } from "~/shared/ui/dialog";
@@ -7,7 +7,7 @@ import { uiTexts } from "~/shared/ui/texts";
 import { gridDialogTexts as t } from "./dialog-texts";
 import type { CellChange } from "./forecast-grid-rules";
 import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "./spread";
-import { spreadSignTexts } from "./spread-texts";
+import { spreadBaseTexts, spreadSignTexts } from "./spread-texts";
 import type { SpreadMarker } from "./use-forecast-edits";
 
 /** The changes to save whose latest undo step was a spread, marked `spread` (each cell's history: "distribuído"). */
@@ -58,6 +58,13 @@ export function SpreadDialog({
   const id = useId();
   const preview = useFetcher<SpreadPage>();
   const page = preview.state === "idle" ? preview.data : undefined;
+  // The stored seasonality profiles to choose from: the page's answer without a total (no spread computed).
+  const options = useFetcher<SpreadPage>();
+  const loadOptions = options.load;
+  useEffect(() => {
+    loadOptions(url);
+  }, [loadOptions, url]);
+  const profiles = page?.profiles ?? options.data?.profiles ?? [];
   const rows = page?.preview?.rows ?? [];
   return (
     <Dialog
@@ -134,6 +141,18 @@ export function SpreadDialog({
           checked={(mode) => mode === "igual"}
           choiceClassName="spread__choice"
         />
+        <div className="field">
+          <label htmlFor={`${id}-profile`}>{spreadBaseTexts.profileLabel}</label>
+          <select id={`${id}-profile`} name="perfil" aria-describedby={`${id}-profile-hint`}>
+            {profiles.length === 0 ? <option value="">{spreadBaseTexts.profileNone}</option> : null}
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+          <small id={`${id}-profile-hint`}>{spreadBaseTexts.profileHint}</small>
+        </div>
         <div className="field">
           <label htmlFor={`${id}-weights`}>{t.spreadWeights}</label>
           <input id={`${id}-weights`} name="pesos" autoComplete="off" />

@@ -1,14 +1,19 @@
-import type { Db } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dataAnswer } from "#test/answers";
 import { currentUser } from "#test/auth-mock";
 import { usePortalToday } from "#test/clock";
 import { useTestDatabase } from "#test/db";
+import { renderAt } from "#test/static-render";
 import { resetConfigForTests } from "~/config.server";
 import { AUDIT_LOG } from "~/models/audit.server";
 import { FORECAST, FORECAST_HISTORY } from "~/models/forecast.server";
 import { FORECAST_CYCLE } from "~/models/forecast-cycle.server";
-import { action, loader } from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir";
+import { SEASONALITY_PROFILES } from "~/models/seasonality-profiles.server";
+import SpreadTotalPage, {
+  action,
+  loader,
+} from "~/routes/ij.report_preview_edit_schneider_.$rf.$cost_center_concat.distribuir";
 import { readToastFromResponse } from "~/shared/toast.server";
 import { ACCOUNTS, assignPreparer, dumpForecast, insertScenario } from "./fixtures";
 import type { SpreadPage } from "./spread.server";
@@ -220,6 +225,68 @@ describe("Distribuir total", () => {
         spreadBaseTexts.unbased(["11/2027", "01/2028", "02/2028"], [B]),
       ].join(" "),
     );
+  });
+
+  it("spreads like a stored seasonality profile the preparer picks, read again by its id when saved", async () => {
+    // A profile kept by a reviewer: November weighs 2, December 4, every other month 1.
+    const _id = new ObjectId();
+    const at = new Date();
+    const who = { by: "admin@example.com", name: "Admin" };
+    await db.collection(SEASONALITY_PROFILES).insertOne({
+      _id,
+      name: "Varejo — Natal forte",
+      name_key: "varejo — natal forte",
+      weights: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4],
+      created_at: at,
+      created_by: who.by,
+      created_by_name: who.name,
+      updated_at: at,
+      updated_by: who.by,
+      updated_by_name: who.name,
+    });
+    const perfil = _id.toHexString();
+    const page = await preview({ total: "1.700,00", modo: "perfil", perfil });
+    expect(page.profiles).toEqual([{ id: perfil, name: "Varejo — Natal forte" }]);
+    expect(page.error).toBeNull();
+    expect(page.preview?.note).toBeNull();
+    // 02/2027–02/2028: eleven months of weight 1, 11/2027 of 2 and 12/2027 of 4 (17 in all).
+    const next = Object.fromEntries((page.preview?.rows ?? []).map((r) => [r.label, r.next]));
+    expect([next["02/2027"], next["11/2027"], next["12/2027"], next["01/2028"]]).toEqual([
+      "100,00",
+      "200,00",
+      "400,00",
+      "100,00",
+    ]);
+    // Without JavaScript: the mode, the profile chosen in its list, and the preview's save carrying it.
+    const query = `?${new URLSearchParams({ total: "1.700,00", modo: "perfil", perfil, conta: ACCOUNT })}`;
+    const html = (
+      await renderAt(`/distribuir${query}`, [
+        {
+          path: "*",
+          loader: ({ request }) =>
+            loader({ request: new Request(`${base}${query}`, request), params, context: {} } as never),
+          Component: SpreadTotalPage,
+        },
+      ])
+    ).replaceAll("&quot;", '"');
+    expect(html).toContain(forecastTexts.spreadModes.perfil);
+    expect(html).toContain(`<option value="${perfil}" selected="">Varejo — Natal forte</option>`);
+    expect(html).toContain(`<input type="hidden" name="perfil" value="${perfil}"/>`);
+
+    const answer = (await save(page, { perfil })) as Response;
+    expect(answer.status).toBe(302);
+    const december = (await openCells()).find((c) => c.data_ref.getTime() === Date.UTC(2027, 11, 1));
+    expect(december?.forecast).toBe(400);
+
+    // No profile chosen, or one removed since the preview: refused, nothing written.
+    expect((await preview({ total: "100", modo: "perfil" })).error).toBe(spreadBaseTexts.profileMissing);
+    const again = await preview({ total: "1.700,00", modo: "perfil", perfil });
+    await db.collection(SEASONALITY_PROFILES).deleteOne({ _id });
+    const before = await dumpForecast(db);
+    const refused = dataAnswer<SpreadPage>(await save(again, { perfil }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(spreadBaseTexts.profileMissing);
+    expect(await dumpForecast(db)).toEqual(before);
   });
 
   it("spreads by typed weights, and refuses weights that do not fit the open months", async () => {

@@ -28,4 +28,8 @@ export const spreadBaseTexts = {
     `Sem base em ${listed(months)}${accounts ? ` (${accounts.join(", ")})` : ""}: distribuído igualmente ${
       months.length === 1 ? "nesse mês" : "nesses meses"
     }; os demais seguem a base.`,
+  profileLabel: "Perfil de sazonalidade",
+  profileNone: "Nenhum perfil cadastrado",
+  profileHint: "Usado em “Como o perfil de sazonalidade”: cada mês aberto recebe o peso do seu mês no perfil.",
+  profileMissing: "Escolha um perfil de sazonalidade da lista (ele pode ter sido excluído).",
 } as const;

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import { forecastLocks, readWindow } from "~/models/forecast.server";
+import { forecastLocks } from "~/models/forecast.server";
 import { type CalendarDate, monthLabel, monthStartDate, parseMonthKey } from "~/shared/months";
 import { formatPtBr2, parsePtBrNumber } from "~/shared/numbers";
 import { spreadOverRows } from "~/shared/spread";
@@ -10,23 +10,24 @@ import { reviewPath } from "./forecast-filter";
 import type { AccountLine } from "./forecast-grid-rules";
 import { isEditableMonth } from "./release-points";
 import { loadReviewGrid, type Review, writeReviewCells } from "./review.server";
-import { SPREAD_MODES, SPREAD_SCOPES, type SpreadMode, type SpreadPage } from "./spread";
+import { SPREAD_MODES, SPREAD_SCOPES, type SpreadPage } from "./spread";
+import { spreadProfiles, spreadWeights } from "./spread-bases.server";
 import { checkSpreadSign, type SpreadSignCheck } from "./spread-sign";
 import { spreadBaseTexts, spreadSignTexts } from "./spread-texts";
 
 export { SPREAD_MODES, type SpreadPage };
 
 import { forecastTexts } from "./texts";
-import { previousScenario } from "./variance";
 
 /**
  * "Distribuir total" of the forecast review (`…/{rf}/{cost_center_concat}/distribuir`), without JavaScript: a GET form
  * (accounts, total, how, and for several accounts whether each takes the total or shares it) shows the spread as a
  * preview of the accounts' open months; its POST saves it as one save through the review's own write path (edit
  * window, cycle state, conflicts since the preview), each cell's history saying "distribuído". The grid's dialog reads
- * the same preview. The weights of "like the previous RF" are that RF's forecast for the same months, of "like last
- * year's actuals" the actuals twelve months before; a base without a positive weight falls back to evenly. A total
- * shared by several accounts goes by each account's weight: its base's sum ("like …"), else its current open months.
+ * the same preview. The bases (evenly, like the previous RF, last year's actuals or a stored seasonality profile, typed
+ * weights) are spread-bases.server.ts; a month without a base takes the even share and is named, a base without a
+ * positive weight falls back to evenly (~/shared/spread). A total shared by several accounts goes by each account's
+ * weight: its base's sum (the previous RF, last year's actuals), else its current open months.
  * A total against an account's sign is a reversal, confirmed (`estorno`) and bounded (spread-sign.ts), or refused.
  */
 
@@ -38,43 +39,17 @@ const formSchema = z.object({
   total: z.string().max(40).default(""),
   modo: z.enum(SPREAD_MODES).catch("igual"),
   pesos: z.string().max(2000).default(""),
+  /** A stored seasonality profile's id (mode "perfil"); anything else is none. */
+  perfil: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/i)
+    .catch(""),
   alcance: z.enum(SPREAD_SCOPES).catch("cada"),
   /** The preparer confirms a reversal (a total against an account's sign). */
   estorno: z.literal("1").optional().catch(undefined),
 });
 
 type Form = z.infer<typeof formSchema>;
-
-/** Each account's weights over `months` (NaN where its base has no figure), or null when typed weights do not fit. */
-async function weightsFor(
-  review: Review,
-  mode: SpreadMode,
-  accounts: readonly string[],
-  months: readonly number[],
-  typed: string,
-): Promise<number[][] | null> {
-  if (mode === "igual") return accounts.map(() => months.map(() => 1));
-  if (mode === "pesos") {
-    const parts = typed.split(";").map((p) => parsePtBrNumber(p.trim()));
-    if (parts.length !== months.length || parts.some((p) => !p.ok || p.empty || p.value < 0)) return null;
-    const weights = parts.map((p) => (p.ok ? p.value : 0));
-    return accounts.map(() => weights);
-  }
-  const { calendar, costCenter } = review;
-  const shift = mode === "realizado_ano_anterior" ? -12 : 0;
-  const rf = mode === "rf_anterior" ? previousScenario(calendar).name : "actual";
-  const from = monthStartDate(Math.min(...months) + shift);
-  const to = monthStartDate(Math.max(...months) + shift + 1);
-  const window = await readWindow(rf, costCenter.cost_center_concat, from, to);
-  return accounts.map((account) => {
-    const entry = window.find((w) => w._id.account === account);
-    return months.map((m) => {
-      const i = entry ? entry.months.findIndex((d) => d.getTime() === monthStartDate(m + shift).getTime()) : -1;
-      const value = i < 0 || !entry ? null : mode === "rf_anterior" ? entry.forecasts[i] : entry.values[i];
-      return value === null ? Number.NaN : value;
-    });
-  });
-}
 
 type Computed = {
   lines: AccountLine[];
@@ -156,10 +131,12 @@ async function compute(
     accounts,
     chosen,
     openMonths: [],
+    profiles: await spreadProfiles(),
     values: {
       total: form.total,
       mode: form.modo,
       weights: form.pesos,
+      profile: form.perfil,
       scope: form.alcance,
       reversal: form.estorno === "1",
     },
@@ -190,8 +167,9 @@ async function compute(
   if (!wantSpread) return { page, computed };
   const total = parsePtBrNumber(form.total);
   if (!total.ok || total.empty) return { page: { ...page, error: forecastTexts.spreadTotalInvalid }, computed };
-  const weights = await weightsFor(review, form.modo, chosen, months, form.pesos);
-  if (!weights) return { page: { ...page, error: forecastTexts.spreadWeightsInvalid(months.length) }, computed };
+  const base = await spreadWeights(review, form.modo, chosen, months, { weights: form.pesos, profile: form.perfil });
+  if (!base.ok) return { page: { ...page, error: base.error }, computed };
+  const weights = base.weights;
   const shared = found.length > 1 && form.alcance === "repartido" ? rowWeightsOf(form, found, indexes, weights) : null;
   const spread = spreadOverRows(total.value, weights, shared, 2);
   const sign = checkSpreadSign(found, indexes, spread.values, form.estorno === "1");
@@ -230,6 +208,7 @@ function formOf(params: URLSearchParams | FormData): Form {
     total: get("total"),
     modo: get("modo"),
     pesos: get("pesos"),
+    perfil: get("perfil"),
     alcance: get("alcance"),
     estorno: get("estorno"),
   });

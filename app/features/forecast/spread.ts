@@ -3,7 +3,7 @@
  * `~/shared/spread`).
  */
 
-export const SPREAD_MODES = ["igual", "rf_anterior", "realizado_ano_anterior", "pesos"] as const;
+export const SPREAD_MODES = ["igual", "rf_anterior", "realizado_ano_anterior", "perfil", "pesos"] as const;
 export type SpreadMode = (typeof SPREAD_MODES)[number];
 /** Several accounts: each takes the whole total ("cada"), or one total is shared by their weights ("repartido"). */
 export const SPREAD_SCOPES = ["cada", "repartido"] as const;
@@ -20,8 +20,17 @@ export type SpreadPage = {
   /** The accounts the form names (`conta`, repeatable). */
   chosen: string[];
   openMonths: { key: string; label: string }[];
+  /** The stored seasonality profiles the form offers (`perfil`). */
+  profiles: { id: string; name: string }[];
   /** `reversal`: the form confirms a total against an account's sign (`estorno`; spread-sign.ts). */
-  values: { total: string; mode: SpreadMode; weights: string; scope: SpreadScope; reversal: boolean };
+  values: {
+    total: string;
+    mode: SpreadMode;
+    weights: string;
+    profile: string;
+    scope: SpreadScope;
+    reversal: boolean;
+  };
   error: string | null;
   preview: { rows: PreviewCell[]; note: string | null; olds: string; stamps: string } | null;
 };

@@ -63,14 +63,14 @@ describe("parseProfileForm", () => {
 
   it("reads a removal by id, and refuses a forged form (unknown intent, bad id, a change without its time)", () => {
     expect(parseProfileForm(form({ intent: "excluir", id: ID }))).toEqual({ ok: true, intent: "excluir", id: ID });
-    for (const fields of [
+    const forged: Record<string, string>[] = [
       { intent: "apagar" },
       { id: "{ $ne: null }" },
       { id: ID },
       { atualizado: "-1" },
       { intent: "excluir", id: "" },
-    ])
-      expect(parseProfileForm(form(fields)).ok, JSON.stringify(fields)).toBe(false);
+    ];
+    for (const fields of forged) expect(parseProfileForm(form(fields)).ok, JSON.stringify(fields)).toBe(false);
     const missing = new FormData();
     missing.set("intent", "salvar");
     const read = parseProfileForm(missing);

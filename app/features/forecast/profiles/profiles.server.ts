@@ -96,13 +96,10 @@ async function refused(
   return data<ProfilesPage>({ ...page, form: { editing, values, errors } }, { status });
 }
 
-const refusalOf = (reason: Exclude<ProfileWrite, { ok: true }>["reason"], name: string) =>
-  ({
-    nameTaken: { nome: t.nameTaken(name) },
-    full: { "": t.full(SEASONALITY_PROFILES_MAX) },
-    notFound: { "": t.notFound },
-    changed: { "": t.changed },
-  })[reason];
+function refusalOf(reason: Exclude<ProfileWrite, { ok: true }>["reason"], name: string): ProfileFormErrors {
+  if (reason === "nameTaken") return { nome: t.nameTaken(name) };
+  return { "": reason === "full" ? t.full(SEASONALITY_PROFILES_MAX) : reason === "notFound" ? t.notFound : t.changed };
+}
 
 async function save(
   url: URL,
@@ -125,7 +122,7 @@ async function save(
     const status = written.reason === "changed" ? 409 : written.reason === "notFound" ? 404 : 400;
     return refused(url, values, refusalOf(written.reason, form.name), status, form.id ? form.name : null);
   }
-  const before = "before" in written && written.before ? written.before : null;
+  const { before } = written;
   await recordConfigChanged(
     user,
     { id: `seasonalityProfile:${written.profile._id.toHexString()}`, label: `${t.title}: ${written.profile.name}` },
